@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Sets up everything pdfservice needs on Debian 12, as root: the Debian packages
+# the service and its tests use, the npm dependencies, and the build.
+# Idempotent and quick when nothing is missing: it installs only what is absent
+# and rebuilds only when sources changed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# qpdf, poppler-utils (pdftotext, pdfinfo, pdfsig, pdfdetach): independent checks in tests.
+# mupdf-tools: the native peer in benchmarks. imagemagick, libtiff-tools: test images.
+PACKAGES=(qpdf poppler-utils mupdf-tools imagemagick libtiff-tools)
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$pkg")
+  fi
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup: missing Debian packages: ${missing[*]} (run as root, or install them)" >&2
+    exit 1
+  fi
+  echo "setup: installing ${missing[*]}"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+node_major=$(node -p 'process.versions.node.split(".")[0]')
+if [ "$node_major" -lt 20 ]; then
+  echo "setup: Node.js 20 or newer is needed (found $(node --version))" >&2
+  exit 1
+fi
+
+# npm dependencies: reinstall only when the lock file changed since the last install.
+lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ ! -f node_modules/.setup-lock-hash ] || [ "$(cat node_modules/.setup-lock-hash)" != "$lock_hash" ]; then
+  echo "setup: installing npm dependencies"
+  npm ci --no-audit --no-fund --loglevel=error
+  echo "$lock_hash" > node_modules/.setup-lock-hash
+fi
+
+# Build: only when a source is newer than the last build.
+stamp=dist/.build-stamp
+if [ ! -f "$stamp" ] || [ -n "$(find src test corpus bench tsconfig.json package.json -newer "$stamp" -print -quit 2>/dev/null)" ]; then
+  echo "setup: building"
+  npx tsc -p tsconfig.json
+  touch "$stamp"
+fi

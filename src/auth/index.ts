@@ -1,0 +1,173 @@
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import type { Config } from '../config.js';
+import { ServiceError } from '../errors.js';
+import { generatePassword } from './passwords.js';
+import { expiresAt, MemorySessionStore, type SessionLimits, type SessionRecord, type SessionStore } from './sessions.js';
+import { LoginThrottle } from './throttle.js';
+import { RIGHTS, type Auth, type Principal, type SessionView, type UserAdmin } from './types.js';
+import { FileUserStore, UserService, validatePassword, validateUsername, type StoredUser, type UserStore } from './users.js';
+
+/**
+ * Identifies the password a user has now without being usable as one. A session
+ * remembers the stamp it was opened with: when the password changes (here or
+ * through the CLI) the stamps differ and the session ends.
+ */
+function stampOf(user: StoredUser): string {
+  return createHash('sha256').update(user.passwordHash).digest('base64url').slice(0, 22);
+}
+
+function invalidCredentials(): ServiceError {
+  return new ServiceError('INVALID_CREDENTIALS', 'The user name or password is wrong');
+}
+
+/**
+ * HTTP Basic sends the password with every request; running scrypt each time
+ * would cost a scrypt per request. A successful check is remembered for a
+ * minute under an HMAC of name and password (keyed with a random per-process
+ * key, so the cache holds nothing reusable elsewhere), tied to the user's
+ * current password stamp: a changed password or a removed user misses.
+ */
+class VerifiedCredentials {
+  private readonly key = randomBytes(32);
+  private readonly entries = new Map<string, { stamp: string; until: number }>();
+  private static readonly TTL_MS = 60_000;
+  private static readonly MAX = 1000;
+
+  private id(username: string, password: string): string {
+    return createHmac('sha256', this.key).update(username).update('\0').update(password).digest('base64url');
+  }
+
+  has(username: string, password: string, user: StoredUser): boolean {
+    const id = this.id(username, password);
+    const entry = this.entries.get(id);
+    if (!entry) return false;
+    if (entry.until > Date.now() && entry.stamp === stampOf(user)) return true;
+    this.entries.delete(id);
+    return false;
+  }
+
+  add(username: string, password: string, user: StoredUser): void {
+    this.entries.set(this.id(username, password), { stamp: stampOf(user), until: Date.now() + VerifiedCredentials.TTL_MS });
+    while (this.entries.size > VerifiedCredentials.MAX) this.entries.delete(this.entries.keys().next().value!);
+  }
+}
+
+class DefaultAuth implements Auth {
+  private readonly cache = new VerifiedCredentials();
+
+  constructor(
+    private readonly service: UserService,
+    private readonly sessions: SessionStore,
+    private readonly throttle: LoginThrottle,
+    private readonly limits: SessionLimits,
+  ) {}
+
+  get users(): UserAdmin {
+    return this.service;
+  }
+
+  private view(user: StoredUser, session: SessionRecord): SessionView {
+    return {
+      username: user.username,
+      rights: [...user.rights],
+      createdAt: new Date(session.createdAt),
+      expiresAt: new Date(expiresAt(session, this.limits)),
+      absoluteExpiresAt: new Date(session.absoluteExpiresAt),
+    };
+  }
+
+  /** Checks a name and password with throttling: 429 while locked, 401 when wrong. */
+  private async check(username: string, password: string, clientAddress: string): Promise<StoredUser> {
+    this.throttle.check(username, clientAddress);
+    const user = await this.service.verify(username, password);
+    if (!user) {
+      this.throttle.failed(username, clientAddress);
+      throw invalidCredentials();
+    }
+    this.throttle.succeeded(username);
+    return user;
+  }
+
+  async login(username: string, password: string, clientAddress: string) {
+    const user = await this.check(username, password, clientAddress);
+    const { id, session } = await this.sessions.create(user.username, stampOf(user));
+    return { sessionId: id, session: this.view(user, session) };
+  }
+
+  async resume(sessionId: string) {
+    const session = await this.sessions.touch(sessionId);
+    if (!session) return null;
+    // Rights are read from the user on every request, so changed rights apply at once.
+    const user = await this.service.store.find(session.username);
+    if (!user || stampOf(user) !== session.stamp) {
+      await this.sessions.delete(sessionId);
+      return null;
+    }
+    const principal: Principal = { username: user.username, rights: [...user.rights], via: 'session', sessionId };
+    return { principal, session: this.view(user, session) };
+  }
+
+  async basic(username: string, password: string, clientAddress: string): Promise<Principal> {
+    this.throttle.check(username, clientAddress);
+    const known = await this.service.store.find(username);
+    let user: StoredUser;
+    if (known && this.cache.has(username, password, known)) {
+      user = known;
+    } else {
+      user = await this.check(username, password, clientAddress);
+      this.cache.add(username, password, user);
+    }
+    return { username: user.username, rights: [...user.rights], via: 'basic' };
+  }
+
+  async logout(sessionId: string): Promise<void> {
+    await this.sessions.delete(sessionId);
+  }
+
+  async close(): Promise<void> {
+    await this.sessions.close();
+  }
+}
+
+/** Turns a rule violation in the settings into a start-up error naming the variable. */
+function startupCheck(variable: string, check: () => unknown): void {
+  try {
+    check();
+  } catch (err) {
+    throw new Error(`Invalid configuration: ${variable}: ${err instanceof ServiceError ? err.detail : 'invalid'}`);
+  }
+}
+
+/**
+ * Builds authentication from the configuration: users from
+ * `<dataDir>/state/users.json`, sessions in memory, login throttling.
+ *
+ * On the very first start (no users yet) the admin `config.adminUser` is created
+ * with every right and `config.adminPassword`, or a generated password that is
+ * returned once for main.ts to print. Once users exist, PDFSERVICE_ADMIN_PASSWORD
+ * is NOT applied again: changing the environment must not silently reset a
+ * password someone changed on purpose. Change passwords with
+ * `PATCH /pdfservice/v1/users/{username}` or `node dist/src/cli/users.js set-password`.
+ *
+ * `parts` lets another user or session backend be plugged in.
+ */
+export async function createAuth(
+  config: Config,
+  parts: { userStore?: UserStore; sessionStore?: SessionStore } = {},
+): Promise<{ auth: Auth; generatedAdminPassword?: string }> {
+  const limits: SessionLimits = { idleSeconds: config.sessionIdleSeconds, maxSeconds: config.sessionMaxSeconds };
+  const userStore = parts.userStore ?? (await FileUserStore.open(config.dataDir));
+  const sessions = parts.sessionStore ?? new MemorySessionStore(limits);
+  // A removed user's sessions end at once; a changed password ends them too (also checked per request by stamp).
+  const service = new UserService(userStore, { onCredentialsRevoked: (username) => void sessions.deleteUser(username) });
+  const throttle = new LoginThrottle({ maxFailures: config.loginMaxFailures, windowSeconds: config.loginLockoutSeconds });
+
+  let generatedAdminPassword: string | undefined;
+  if ((await userStore.list()).length === 0) {
+    const password = config.adminPassword ?? (generatedAdminPassword = generatePassword());
+    startupCheck('PDFSERVICE_ADMIN_USER', () => validateUsername(config.adminUser));
+    startupCheck('PDFSERVICE_ADMIN_PASSWORD', () => validatePassword(password));
+    await service.create({ username: config.adminUser, password, rights: [...RIGHTS] });
+  }
+  return { auth: new DefaultAuth(service, sessions, throttle, limits), ...(generatedAdminPassword ? { generatedAdminPassword } : {}) };
+}

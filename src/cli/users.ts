@@ -1,0 +1,181 @@
+/**
+ * User management without HTTP, for first set-up and recovery (a forgotten
+ * admin password). It edits <dataDir>/state/users.json through the same
+ * UserStore and rules as the server; a running server notices the change
+ * within about a second.
+ *
+ *   node dist/src/cli/users.js add <name> --rights GET,POST,PUT,DELETE[,admin] [--password-env VAR]
+ *   node dist/src/cli/users.js list [--json]
+ *   node dist/src/cli/users.js remove <name>
+ *   node dist/src/cli/users.js set-password <name> [--password-env VAR]
+ *   node dist/src/cli/users.js set-rights <name> --rights GET,...
+ *
+ * Passwords come from the environment variable named by --password-env, or from
+ * standard input: typed twice without echo on a terminal, else the first line
+ * of what is piped in. Never from the command line, where `ps` would show them.
+ */
+import { loadConfig } from '../config.js';
+import { ServiceError } from '../errors.js';
+import type { Right } from '../auth/types.js';
+import { FileUserStore, UserService } from '../auth/users.js';
+
+const USAGE = `Usage: node dist/src/cli/users.js <command>
+
+  add <name> --rights GET,POST,PUT,DELETE[,admin] [--password-env VAR]
+  list [--json]
+  remove <name>
+  set-password <name> [--password-env VAR]
+  set-rights <name> --rights GET,...
+
+The password is read from the variable named by --password-env, else from
+standard input. PDFSERVICE_DATA_DIR selects the data folder, as for the server.
+`;
+
+class UsageError extends Error {}
+
+interface Args {
+  command: string;
+  name?: string;
+  rights?: Right[];
+  passwordEnv?: string;
+  json: boolean;
+}
+
+function parseArgs(argv: string[]): Args {
+  const positional: string[] = [];
+  const args: Partial<Args> = { json: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new UsageError(`${arg} needs a value`);
+      return v;
+    };
+    if (arg === '--rights') args.rights = value().split(',').map((r) => r.trim()).filter(Boolean) as Right[];
+    else if (arg === '--password-env') args.passwordEnv = value();
+    else if (arg === '--json') args.json = true;
+    else if (arg === '--help' || arg === '-h') positional.unshift('help');
+    else if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`);
+    else positional.push(arg);
+  }
+  const [command, name, ...extra] = positional;
+  if (!command) throw new UsageError('no command given');
+  if (extra.length > 0) throw new UsageError(`unexpected argument ${extra[0]}`);
+  return { ...args, command, ...(name !== undefined ? { name } : {}) } as Args;
+}
+
+function need<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new UsageError(`${what} is missing`);
+  return value;
+}
+
+/** Reads a line from a terminal without echoing it. */
+function readHidden(prompt: string): Promise<string> {
+  const stdin = process.stdin;
+  process.stderr.write(prompt);
+  stdin.setRawMode(true);
+  stdin.resume();
+  stdin.setEncoding('utf8');
+  return new Promise((resolve, reject) => {
+    let text = '';
+    const done = (err?: Error) => {
+      stdin.setRawMode(false);
+      stdin.pause();
+      stdin.off('data', onData);
+      process.stderr.write('\n');
+      if (err) reject(err);
+      else resolve(text);
+    };
+    const onData = (chunk: string) => {
+      for (const ch of chunk) {
+        if (ch === '\r' || ch === '\n' || ch === '\u0004') return done();
+        if (ch === '\u0003') return done(new UsageError('cancelled'));
+        if (ch === '\u007f' || ch === '\b') text = text.slice(0, -1);
+        else text += ch;
+      }
+    };
+    stdin.on('data', onData);
+  });
+}
+
+async function readPassword(args: Args): Promise<string> {
+  if (args.passwordEnv) {
+    const value = process.env[args.passwordEnv];
+    if (value === undefined || value === '') throw new UsageError(`the environment variable ${args.passwordEnv} is not set`);
+    return value;
+  }
+  if (process.stdin.isTTY) {
+    const first = await readHidden('Password: ');
+    const second = await readHidden('Password again: ');
+    if (first !== second) throw new UsageError('the two passwords differ');
+    return first;
+  }
+  let text = '';
+  for await (const chunk of process.stdin) text += String(chunk);
+  // The first line, without its line end: `echo secret | users.js ...` works as expected.
+  return text.split(/\r?\n/)[0] ?? '';
+}
+
+async function run(argv: string[]): Promise<number> {
+  const args = parseArgs(argv);
+  if (args.command === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const config = loadConfig();
+  const users = new UserService(await FileUserStore.open(config.dataDir));
+  switch (args.command) {
+    case 'add': {
+      const name = need(args.name, 'the user name');
+      const rights = need(args.rights, '--rights');
+      const user = await users.create({ username: name, password: await readPassword(args), rights });
+      process.stdout.write(`added ${user.username} (${user.rights.join(',')})\n`);
+      return 0;
+    }
+    case 'list': {
+      const list = await users.list();
+      if (args.json) {
+        process.stdout.write(`${JSON.stringify({ users: list }, null, 2)}\n`);
+      } else {
+        for (const u of list) process.stdout.write(`${u.username}\t${u.rights.join(',')}\t${u.updatedAt.toISOString()}\n`);
+      }
+      return 0;
+    }
+    case 'remove': {
+      const name = need(args.name, 'the user name');
+      await users.remove(name);
+      process.stdout.write(`removed ${name}\n`);
+      return 0;
+    }
+    case 'set-password': {
+      const name = need(args.name, 'the user name');
+      await users.get(name); // fail before asking for a password
+      await users.update(name, { password: await readPassword(args) });
+      process.stdout.write(`changed the password of ${name}; their sessions end\n`);
+      return 0;
+    }
+    case 'set-rights': {
+      const name = need(args.name, 'the user name');
+      const user = await users.update(name, { rights: need(args.rights, '--rights') });
+      process.stdout.write(`${user.username} now has ${user.rights.join(',')}\n`);
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown command ${args.command}`);
+  }
+}
+
+try {
+  process.exitCode = await run(process.argv.slice(2));
+} catch (err) {
+  if (err instanceof UsageError) {
+    process.stderr.write(`error: ${err.message}\n\n${USAGE}`);
+    process.exitCode = 2;
+  } else if (err instanceof ServiceError) {
+    process.stderr.write(`error: ${err.detail ?? err.message}\n`);
+    process.exitCode = 1;
+  } else {
+    process.stderr.write(`error: ${(err as Error).message}\n`);
+    process.exitCode = 1;
+  }
+}

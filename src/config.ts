@@ -1,0 +1,120 @@
+import os from 'node:os';
+import path from 'node:path';
+
+/**
+ * Every setting of the service, read from environment variables and validated
+ * once at start. README's configuration table lists the same names; a test
+ * checks that the two agree.
+ */
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  adminUser: string;
+  adminPassword: string | undefined;
+  workers: number;
+  taskTimeoutMs: number;
+  workerMaxMemoryMb: number;
+  queueLimit: number;
+  maxUploadBytes: number;
+  maxBodyBytes: number;
+  uploadMemoryThresholdBytes: number;
+  sessionIdleSeconds: number;
+  sessionMaxSeconds: number;
+  cookieSecure: boolean;
+  loginMaxFailures: number;
+  loginLockoutSeconds: number;
+  logLevel: string;
+  trustProxy: boolean;
+}
+
+interface Setting<T> {
+  env: string;
+  description: string;
+  default: T | (() => T) | undefined;
+  parse: (raw: string) => T;
+}
+
+class ConfigError extends Error {}
+
+function integer(min: number, max: number) {
+  return (raw: string): number => {
+    if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`must be a whole number`);
+    const n = Number(raw);
+    if (n < min || n > max) throw new ConfigError(`must be between ${min} and ${max}`);
+    return n;
+  };
+}
+const nonEmpty = (raw: string): string => {
+  if (raw.trim() === '') throw new ConfigError('must not be empty');
+  return raw;
+};
+const boolean = (raw: string): boolean => {
+  const v = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  throw new ConfigError('must be true or false');
+};
+const oneOf = (...values: string[]) => (raw: string): string => {
+  if (!values.includes(raw)) throw new ConfigError(`must be one of ${values.join(', ')}`);
+  return raw;
+};
+
+const MiB = 1024 * 1024;
+
+export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
+  host: { env: 'PDFSERVICE_HOST', description: 'Address to listen on', default: '127.0.0.1', parse: nonEmpty },
+  port: { env: 'PDFSERVICE_PORT', description: 'TCP port (0 picks a free one)', default: 8080, parse: integer(0, 65535) },
+  dataDir: {
+    env: 'PDFSERVICE_DATA_DIR',
+    description: 'Folder for documents (`documents/`) and service state (`state/`)',
+    default: () => path.resolve('data'),
+    parse: (raw) => path.resolve(nonEmpty(raw)),
+  },
+  adminUser: { env: 'PDFSERVICE_ADMIN_USER', description: 'Name of the admin created at first start', default: 'admin', parse: nonEmpty },
+  adminPassword: {
+    env: 'PDFSERVICE_ADMIN_PASSWORD',
+    description: 'Password of that admin; when unset, one is generated and printed once',
+    default: undefined,
+    parse: nonEmpty,
+  },
+  workers: {
+    env: 'PDFSERVICE_WORKERS',
+    description: 'Engine worker threads',
+    default: () => Math.max(1, os.availableParallelism()),
+    parse: integer(1, 64),
+  },
+  taskTimeoutMs: { env: 'PDFSERVICE_TASK_TIMEOUT_MS', description: 'Longest an engine task may run before its worker is stopped (504)', default: 120_000, parse: integer(100, 3_600_000) },
+  workerMaxMemoryMb: { env: 'PDFSERVICE_WORKER_MAX_MEMORY_MB', description: 'A worker whose WASM memory passes this is replaced after its task', default: 1024, parse: integer(64, 2048) },
+  queueLimit: { env: 'PDFSERVICE_QUEUE_LIMIT', description: 'Engine tasks waiting beyond this are refused with 503', default: 64, parse: integer(1, 100_000) },
+  maxUploadBytes: { env: 'PDFSERVICE_MAX_UPLOAD_BYTES', description: 'Largest document or file upload (413 past it)', default: 512 * MiB, parse: integer(1024, 8 * 1024 * MiB) },
+  maxBodyBytes: { env: 'PDFSERVICE_MAX_BODY_BYTES', description: 'Largest JSON/XML request body (413 past it)', default: 4 * MiB, parse: integer(1024, 512 * MiB) },
+  uploadMemoryThresholdBytes: { env: 'PDFSERVICE_UPLOAD_MEMORY_BYTES', description: 'Uploads larger than this are staged on disk while they arrive', default: 8 * MiB, parse: integer(0, 1024 * MiB) },
+  sessionIdleSeconds: { env: 'PDFSERVICE_SESSION_IDLE_SECONDS', description: 'A session unused this long expires', default: 30 * 60, parse: integer(1, 31 * 86400) },
+  sessionMaxSeconds: { env: 'PDFSERVICE_SESSION_MAX_SECONDS', description: 'A session expires this long after login whatever its use', default: 12 * 3600, parse: integer(1, 366 * 86400) },
+  cookieSecure: { env: 'PDFSERVICE_COOKIE_SECURE', description: 'Mark the session cookie Secure (set when served over TLS)', default: false, parse: boolean },
+  loginMaxFailures: { env: 'PDFSERVICE_LOGIN_MAX_FAILURES', description: 'Failed logins per user or address before 429', default: 5, parse: integer(1, 1000) },
+  loginLockoutSeconds: { env: 'PDFSERVICE_LOGIN_LOCKOUT_SECONDS', description: 'How long the 429 lasts', default: 60, parse: integer(1, 86400) },
+  logLevel: { env: 'PDFSERVICE_LOG_LEVEL', description: 'fatal, error, warn, info, debug, trace or silent', default: 'info', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') },
+  trustProxy: { env: 'PDFSERVICE_TRUST_PROXY', description: 'Take client addresses from X-Forwarded-For', default: false, parse: boolean },
+};
+
+/** Reads the configuration; throws one error naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const problems: string[] = [];
+  const config: Record<string, unknown> = {};
+  for (const [key, setting] of Object.entries(SETTINGS) as [keyof Config, Setting<unknown>][]) {
+    const raw = env[setting.env];
+    if (raw === undefined || raw === '') {
+      config[key] = typeof setting.default === 'function' ? (setting.default as () => unknown)() : setting.default;
+      continue;
+    }
+    try {
+      config[key] = setting.parse(raw);
+    } catch (err) {
+      problems.push(`${setting.env} ${err instanceof ConfigError ? err.message : 'is invalid'}`);
+    }
+  }
+  if (problems.length > 0) throw new Error(`Invalid configuration: ${problems.join('; ')}`);
+  return config as unknown as Config;
+}

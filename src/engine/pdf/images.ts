@@ -1,0 +1,169 @@
+/**
+ * Image to PDF: one page per image frame, each page exactly the image's physical size.
+ */
+import * as mupdf from 'mupdf';
+import { EngineError } from '../errors.js';
+import { readImageInfo, sniffImageType, type FrameInfo } from './image-info.js';
+
+export const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/tiff', 'image/gif'] as const;
+export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
+
+export function isImageMediaType(v: string): v is ImageMediaType {
+  return (IMAGE_MEDIA_TYPES as readonly string[]).includes(v);
+}
+
+/** Checked against the headers before anything is decoded: decoding allocates w * h * 4 bytes or more. */
+export const IMAGE_LIMITS = { maxSide: 30_000, maxPixelsPerFrame: 200_000_000, maxFrames: 2_000 } as const;
+
+/** Our rule when the file declares no resolution (MuPDF would assume 96). */
+const DEFAULT_DPI = 72;
+
+/** Builds a PDF with one page per image frame. Throws EngineError (src/engine/errors.ts). */
+export function imageToPdf(bytes: Uint8Array, mediaType: ImageMediaType): Uint8Array {
+  if (sniffImageType(bytes) !== mediaType) {
+    throw new EngineError('MALFORMED_IMAGE', 'The file content does not match the declared image type.', {
+      mediaType,
+    });
+  }
+  const { frames } = readImageInfo(bytes, mediaType, IMAGE_LIMITS.maxFrames);
+  checkLimits(frames);
+
+  const doc = new mupdf.PDFDocument();
+  try {
+    if (mediaType === 'image/tiff') {
+      addTiffPages(doc, bytes, frames);
+    } else {
+      // JPEG stays compressed in the Image and goes into the PDF byte for byte (DCTDecode).
+      const image = withBuffer(bytes, (data) => decode(() => new mupdf.Image(data)));
+      try {
+        addImagePage(doc, image, frames[0]!);
+      } finally {
+        image.destroy();
+      }
+    }
+    return save(doc);
+  } finally {
+    doc.destroy();
+  }
+}
+
+function checkLimits(frames: FrameInfo[]): void {
+  const { maxSide, maxPixelsPerFrame, maxFrames } = IMAGE_LIMITS;
+  if (frames.length > maxFrames) {
+    throw new EngineError('IMAGE_TOO_LARGE', `The image has more than ${maxFrames} frames.`, { maxFrames });
+  }
+  for (const { width, height } of frames) {
+    if (width > maxSide || height > maxSide || width * height > maxPixelsPerFrame) {
+      throw new EngineError('IMAGE_TOO_LARGE', 'The image dimensions exceed the allowed limit.', {
+        width,
+        height,
+        maxSide,
+        maxPixelsPerFrame,
+      });
+    }
+  }
+}
+
+/**
+ * MuPDF opens a TIFF as a document with one page per directory. Running a page through a
+ * device hands us that frame as an Image (already decoded: TIFF has no PDF filter, so its
+ * pixels are recompressed with Flate whichever way they get in).
+ */
+function addTiffPages(doc: mupdf.PDFDocument, bytes: Uint8Array, frames: FrameInfo[]): void {
+  const tiff = decode(() => mupdf.Document.openDocument(bytes, 'image/tiff'));
+  try {
+    // Both walk the same directory chain; a disagreement means a damaged file.
+    if (decode(() => tiff.countPages()) !== frames.length) throw malformed();
+    frames.forEach((frame, i) => {
+      const image = decode(() => frameImage(tiff, i));
+      try {
+        addImagePage(doc, image, frame);
+      } finally {
+        image.destroy();
+      }
+    });
+  } finally {
+    tiff.destroy();
+  }
+}
+
+function frameImage(tiff: mupdf.Document, index: number): mupdf.Image {
+  const images: mupdf.Image[] = [];
+  const device = new mupdf.Device({ fillImage: (image) => void images.push(image) });
+  const page = tiff.loadPage(index);
+  try {
+    page.run(device, mupdf.Matrix.identity);
+    device.close();
+  } finally {
+    page.destroy();
+    device.destroy();
+  }
+  const [first, ...rest] = images;
+  for (const extra of rest) extra.destroy();
+  if (!first) throw malformed();
+  return first;
+}
+
+function addImagePage(doc: mupdf.PDFDocument, image: mupdf.Image, frame: FrameInfo): void {
+  // The headers and the decoder must agree, or the size checks were made on the wrong numbers.
+  if (image.getWidth() !== frame.width || image.getHeight() !== frame.height) throw malformed();
+  const dpi = frame.resolution ?? { x: DEFAULT_DPI, y: DEFAULT_DPI };
+  const w = points(frame.width, dpi.x);
+  const h = points(frame.height, dpi.y);
+
+  // addImage decodes non-JPEG data and writes the alpha channel as an /SMask.
+  const imageRef = decode(() => doc.addImage(image));
+  const resources = { XObject: { Im0: imageRef } };
+  const content = new TextEncoder().encode(`q ${w} 0 0 ${h} 0 0 cm /Im0 Do Q`);
+  const page = withBuffer(content, (buffer) => doc.addPage([0, 0, w, h], 0, resources, buffer));
+  doc.insertPage(-1, page);
+  page.destroy();
+  imageRef.destroy();
+}
+
+/** Page length in points, rounded so MediaBox and content stream carry the same short number. */
+function points(pixels: number, dpi: number): number {
+  return Math.round(((pixels * 72) / dpi) * 1e4) / 1e4;
+}
+
+function save(doc: mupdf.PDFDocument): Uint8Array {
+  const buffer = doc.saveToBuffer('compress,garbage');
+  try {
+    // asUint8Array() is a view into WASM memory: it dies with the buffer (or when memory grows).
+    return buffer.asUint8Array().slice();
+  } finally {
+    buffer.destroy();
+  }
+}
+
+/**
+ * Passing a Uint8Array (or string) where MuPDF wants a Buffer makes a hidden Buffer that is
+ * freed only when the garbage collector gets to it, and the collector does not see WASM
+ * memory: converting large PNGs back to back grew the heap by the input size each time.
+ */
+function withBuffer<T>(data: Uint8Array, use: (buffer: mupdf.Buffer) => T): T {
+  const buffer = new mupdf.Buffer(data);
+  try {
+    return use(buffer);
+  } finally {
+    buffer.destroy();
+  }
+}
+
+function malformed(): EngineError {
+  return new EngineError('MALFORMED_IMAGE', 'The image data is damaged or cannot be decoded.');
+}
+
+/**
+ * Runs a MuPDF step that decodes the upload. MuPDF reports bad input as a plain Error; a
+ * WebAssembly RuntimeError (abort, memory fault), a TypeError (our bug) or a thrown string
+ * ("TRYLATER", "ABORT") is the engine failing, not the file: let those through.
+ */
+function decode<T>(step: () => T): T {
+  try {
+    return step();
+  } catch (err) {
+    if (err instanceof Error && err.constructor === Error) throw malformed();
+    throw err;
+  }
+}

@@ -1,0 +1,131 @@
+import * as mupdf from 'mupdf';
+import { EngineError } from '../errors.js';
+import { pdfDateToIso } from './dates.js';
+import { openPdf, type Access } from './open.js';
+
+/** What the DocumentModel reports about a document's content. */
+export interface DocumentInfo {
+  pageCount: number;
+  pdfVersion: string;
+  encrypted: boolean;
+  access: Access;
+  title?: string;
+  author?: string;
+  subject?: string;
+  keywords?: string;
+  creator?: string;
+  producer?: string;
+  creationDate?: string;
+  modificationDate?: string;
+  hasForm: boolean;
+  hasXfa: boolean;
+  hasSignatures: boolean;
+  linearized: boolean;
+  repaired: boolean;
+}
+
+const INFO_KEYS = {
+  title: mupdf.Document.META_INFO_TITLE,
+  author: mupdf.Document.META_INFO_AUTHOR,
+  subject: mupdf.Document.META_INFO_SUBJECT,
+  keywords: mupdf.Document.META_INFO_KEYWORDS,
+  creator: mupdf.Document.META_INFO_CREATOR,
+  producer: mupdf.Document.META_INFO_PRODUCER,
+} as const;
+
+const MAX_FIELD_NODES = 100_000;
+
+/** Walks the AcroForm field tree (guarding against loops) for signed signature fields. */
+function formFacts(doc: mupdf.PDFDocument): { hasForm: boolean; hasXfa: boolean; hasSignatures: boolean } {
+  const acroForm = doc.getTrailer().get('Root', 'AcroForm');
+  if (!acroForm.isDictionary()) return { hasForm: false, hasXfa: false, hasSignatures: false };
+  const fields = acroForm.get('Fields');
+  const hasXfa = !acroForm.get('XFA').isNull();
+  let hasSignatures = false;
+  const seen = new Set<number>();
+  const stack: mupdf.PDFObject[] = [];
+  if (fields.isArray()) for (let i = 0; i < fields.length; i++) stack.push(fields.get(i));
+  let visited = 0;
+  const hasFields = stack.length > 0;
+  while (stack.length > 0 && !hasSignatures && visited++ < MAX_FIELD_NODES) {
+    const field = stack.pop()!;
+    if (field.isIndirect()) {
+      const num = field.asIndirect();
+      if (seen.has(num)) continue;
+      seen.add(num);
+    }
+    const resolved = field.resolve();
+    if (!resolved.isDictionary()) continue;
+    if (resolved.getInheritable('FT').asName() === 'Sig' && resolved.get('V').resolve().isDictionary()) hasSignatures = true;
+    const kids = resolved.get('Kids');
+    if (kids.isArray()) for (let i = 0; i < kids.length; i++) stack.push(kids.get(i));
+  }
+  return { hasForm: hasFields || hasXfa, hasXfa, hasSignatures };
+}
+
+/** A linearized file declares it in a dictionary within its first 1 KiB. */
+function isLinearized(bytes: Uint8Array): boolean {
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1024)).toString('latin1');
+  return /\/Linearized\s/.test(head);
+}
+
+export function inspectDocument(doc: mupdf.PDFDocument, bytes: Uint8Array, encrypted: boolean, access: Access): DocumentInfo {
+  const version = doc.getVersion();
+  const info: DocumentInfo = {
+    pageCount: doc.countPages(),
+    pdfVersion: `${Math.floor(version / 10)}.${version % 10}`,
+    encrypted,
+    access,
+    ...formFacts(doc),
+    linearized: isLinearized(bytes),
+    repaired: doc.wasRepaired(),
+  };
+  for (const [field, key] of Object.entries(INFO_KEYS) as [keyof typeof INFO_KEYS, string][]) {
+    const value = doc.getMetaData(key);
+    if (value) info[field] = value;
+  }
+  const created = pdfDateToIso(doc.getMetaData(mupdf.Document.META_INFO_CREATIONDATE));
+  const modified = pdfDateToIso(doc.getMetaData(mupdf.Document.META_INFO_MODIFICATIONDATE));
+  if (created) info.creationDate = created;
+  if (modified) info.modificationDate = modified;
+  return info;
+}
+
+/** The `inspect` task: opens the document and reports its DocumentInfo. */
+export function inspect(input: { bytes: Uint8Array; password?: string | undefined }): DocumentInfo {
+  const { doc, encrypted, access } = openPdf(input.bytes, input.password);
+  try {
+    return inspectDocument(doc, input.bytes, encrypted, access);
+  } finally {
+    doc.destroy();
+  }
+}
+
+/**
+ * The `validateUpload` task: a stored document must open (repaired if need be)
+ * and have at least one page. An encrypted upload is accepted without its
+ * password: it is checked as far as it can be without one.
+ */
+export function validateUpload(input: { bytes: Uint8Array }): { encrypted: boolean; pageCount?: number; repaired: boolean } {
+  if (!looksLikePdf(input.bytes)) throw new EngineError('MALFORMED_PDF', 'The file is not a PDF (no %PDF- header)');
+  let opened;
+  try {
+    opened = openPdf(input.bytes);
+  } catch (err) {
+    if (err instanceof EngineError && err.code === 'DOCUMENT_PASSWORD_REQUIRED') return { encrypted: true, repaired: false };
+    throw err;
+  }
+  const { doc, encrypted } = opened;
+  try {
+    const pageCount = doc.countPages();
+    if (pageCount === 0) throw new EngineError('MALFORMED_PDF', 'The file opens but has no pages');
+    return { encrypted, pageCount, repaired: doc.wasRepaired() };
+  } finally {
+    doc.destroy();
+  }
+}
+
+/** "%PDF-" within the first 1 KiB, as readers tolerate leading junk. */
+function looksLikePdf(bytes: Uint8Array): boolean {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1024)).includes('%PDF-');
+}

@@ -1,0 +1,76 @@
+import * as mupdf from 'mupdf';
+import { EngineError } from '../errors.js';
+
+export type Access = 'full' | 'user' | 'owner';
+
+export interface OpenedPdf {
+  doc: mupdf.PDFDocument;
+  encrypted: boolean;
+  /** `full`: not encrypted; `user`/`owner`: which password opened it. */
+  access: Access;
+}
+
+/** Bits returned by authenticatePassword (MuPDF: 1 none needed, 2 user, 4 owner). */
+const AUTH_USER = 2;
+const AUTH_OWNER = 4;
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Opens PDF bytes, authenticating with the document password when one is
+ * needed or given. Maps MuPDF's failures to the service's error codes.
+ */
+export function openPdf(bytes: Uint8Array, password?: string): OpenedPdf {
+  let doc: mupdf.PDFDocument;
+  try {
+    const opened = mupdf.Document.openDocument(bytes, 'application/pdf');
+    const pdf = opened.asPDF();
+    if (!pdf) throw new Error('not a PDF');
+    doc = pdf;
+  } catch (err) {
+    throw classifyOpenError(err);
+  }
+  const encrypted = doc.getMetaData(mupdf.Document.META_ENCRYPTION) !== undefined &&
+    doc.getMetaData(mupdf.Document.META_ENCRYPTION) !== 'None';
+  let access: Access = encrypted ? 'user' : 'full';
+  if (doc.needsPassword()) {
+    if (password === undefined || password === '') {
+      // An empty password is tried first by MuPDF already; needsPassword means it failed.
+      doc.destroy();
+      throw new EngineError('DOCUMENT_PASSWORD_REQUIRED', 'The document is encrypted: send its password in X-Service-DocumentPassword');
+    }
+    const result = doc.authenticatePassword(password);
+    if (result === 0) {
+      doc.destroy();
+      throw new EngineError('DOCUMENT_PASSWORD_INVALID', 'The document password is wrong');
+    }
+    access = result & AUTH_OWNER ? 'owner' : 'user';
+  } else if (encrypted && password !== undefined && password !== '') {
+    // Opened with the empty user password; a given password may be the owner's.
+    const result = doc.authenticatePassword(password);
+    if (result & AUTH_OWNER) access = 'owner';
+    else if (!(result & AUTH_USER) && result !== 1) {
+      doc.destroy();
+      throw new EngineError('DOCUMENT_PASSWORD_INVALID', 'The document password is wrong');
+    }
+  }
+  try {
+    // Touch the page tree now so a broken file fails here, not midway through an operation.
+    doc.countPages();
+  } catch (err) {
+    doc.destroy();
+    throw classifyOpenError(err);
+  }
+  return { doc, encrypted, access };
+}
+
+export function classifyOpenError(err: unknown): EngineError {
+  if (err instanceof EngineError) return err;
+  const message = describe(err);
+  if (/crypt|security handler|encryption/i.test(message)) {
+    return new EngineError('UNSUPPORTED_ENCRYPTION', 'The document uses an encryption method the service cannot open');
+  }
+  return new EngineError('MALFORMED_PDF', 'The file is not a PDF that can be opened or repaired');
+}

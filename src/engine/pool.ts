@@ -1,0 +1,208 @@
+import { Worker } from 'node:worker_threads';
+import { ServiceError, isErrorCode } from '../errors.js';
+import { isSerializedEngineError, type SerializedEngineError } from './errors.js';
+import type { TaskInput, TaskName, TaskOutput } from './tasks.js';
+
+export interface EnginePoolOptions {
+  size: number;
+  taskTimeoutMs: number;
+  maxMemoryBytes: number;
+  queueLimit: number;
+  /** Told about failures that the client sees only as a code. */
+  onInternalError?: (message: string, context: Record<string, unknown>) => void;
+}
+
+export interface RunOptions {
+  /** Byte arrays the caller is done with: moved to the worker instead of copied. */
+  transfer?: Uint8Array[];
+  timeoutMs?: number;
+}
+
+interface Job {
+  id: number;
+  task: string;
+  input: unknown;
+  transfer: ArrayBuffer[];
+  timeoutMs: number;
+  resolve: (value: unknown) => void;
+  reject: (err: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  job: Job | null;
+  timer: NodeJS.Timeout | null;
+  retiring: boolean;
+}
+
+type Reply =
+  | { ready: true; memory: number }
+  | { id: number; ok: true; result: unknown; memory: number }
+  | { id: number; ok: false; error: SerializedEngineError; fatal: boolean; memory: number };
+
+const WORKER_URL = new URL('./worker.js', import.meta.url);
+const MAX_START_FAILURES = 5;
+
+/**
+ * A fixed set of worker threads that run MuPDF, so the event loop never does.
+ * We keep our own small pool rather than a general one because the engine needs
+ * three things per worker: stop a task past its timeout (terminate + replace),
+ * replace a worker after a task whose WASM memory passed a threshold (WASM
+ * memory never shrinks), and replace one after a WebAssembly trap.
+ */
+export class EnginePool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Job[] = [];
+  private nextId = 1;
+  private closed = false;
+  private startFailures = 0;
+  private readonly readyWaiters: (() => void)[] = [];
+  readonly counters = { completed: 0, failed: 0, timedOut: 0, recycled: 0, crashed: 0, refused: 0 };
+
+  constructor(private readonly options: EnginePoolOptions) {
+    for (let i = 0; i < options.size; i++) this.slots.push(this.spawn());
+  }
+
+  /** Resolves when every worker has loaded MuPDF. */
+  async ready(): Promise<void> {
+    while (this.slots.some((s) => !s.ready)) {
+      if (this.startFailures >= MAX_START_FAILURES) throw new Error('Engine workers fail to start');
+      await new Promise<void>((resolve) => this.readyWaiters.push(resolve));
+    }
+  }
+
+  run<K extends TaskName>(task: K, input: TaskInput<K>, options: RunOptions = {}): Promise<TaskOutput<K>> {
+    if (this.closed) return Promise.reject(new ServiceError('SERVICE_BUSY', 'The service is shutting down'));
+    if (this.startFailures >= MAX_START_FAILURES) {
+      return Promise.reject(new ServiceError('COMPONENT_MISSING', 'The PDF engine cannot start'));
+    }
+    if (this.queue.length >= this.options.queueLimit) {
+      this.counters.refused++;
+      return Promise.reject(new ServiceError('SERVICE_BUSY', 'Too many documents are being processed', undefined, { 'Retry-After': '5' }));
+    }
+    return new Promise((resolve, reject) => {
+      this.queue.push({
+        id: this.nextId++,
+        task,
+        input,
+        transfer: (options.transfer ?? []).flatMap((a) => (ownsWholeBuffer(a) ? [a.buffer as ArrayBuffer] : [])),
+        timeoutMs: options.timeoutMs ?? this.options.taskTimeoutMs,
+        resolve: resolve as (value: unknown) => void,
+        reject,
+      });
+      this.dispatch();
+    });
+  }
+
+  get stats() {
+    return {
+      workers: this.slots.length,
+      busy: this.slots.filter((s) => s.job).length,
+      queued: this.queue.length,
+      ...this.counters,
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.reject(new ServiceError('SERVICE_BUSY', 'The service is shutting down'));
+    await Promise.all(this.slots.map((s) => s.worker.terminate()));
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(WORKER_URL);
+    const slot: Slot = { worker, ready: false, job: null, timer: null, retiring: false };
+    worker.on('message', (reply: Reply) => this.onReply(slot, reply));
+    worker.on('error', (err) => this.onWorkerGone(slot, `worker error: ${err.message}`));
+    worker.on('exit', (code) => this.onWorkerGone(slot, `worker exited with code ${code}`));
+    return slot;
+  }
+
+  private replace(slot: Slot): void {
+    slot.retiring = true;
+    if (slot.timer) clearTimeout(slot.timer);
+    void slot.worker.terminate();
+    const index = this.slots.indexOf(slot);
+    if (index >= 0 && !this.closed) this.slots[index] = this.spawn();
+  }
+
+  private onReply(slot: Slot, reply: Reply): void {
+    if ('ready' in reply) {
+      slot.ready = true;
+      this.startFailures = 0;
+      this.readyWaiters.splice(0).forEach((w) => w());
+      this.dispatch();
+      return;
+    }
+    const job = slot.job;
+    if (!job || job.id !== reply.id) return;
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.job = null;
+    slot.timer = null;
+    if (reply.ok) {
+      this.counters.completed++;
+      job.resolve(reply.result);
+    } else {
+      this.counters.failed++;
+      job.reject(this.toServiceError(reply.error, job));
+    }
+    if ((!reply.ok && reply.fatal) || reply.memory > this.options.maxMemoryBytes) {
+      this.counters.recycled++;
+      this.replace(slot);
+    }
+    this.dispatch();
+  }
+
+  private onWorkerGone(slot: Slot, reason: string): void {
+    if (slot.retiring || this.closed) return;
+    slot.retiring = true;
+    if (!slot.ready) this.startFailures++;
+    const job = slot.job;
+    slot.job = null;
+    if (job) {
+      this.counters.crashed++;
+      this.options.onInternalError?.(reason, { task: job.task });
+      job.reject(new ServiceError('PROCESSING_FAILED', 'The engine stopped while processing this document'));
+    }
+    this.replace(slot);
+    if (this.startFailures >= MAX_START_FAILURES) {
+      this.readyWaiters.splice(0).forEach((w) => w());
+      for (const queued of this.queue.splice(0)) queued.reject(new ServiceError('COMPONENT_MISSING', 'The PDF engine cannot start'));
+    }
+    this.dispatch();
+  }
+
+  private dispatch(): void {
+    for (const slot of this.slots) {
+      if (this.queue.length === 0) return;
+      if (!slot.ready || slot.job || slot.retiring) continue;
+      const job = this.queue.shift()!;
+      slot.job = job;
+      slot.timer = setTimeout(() => this.onTimeout(slot, job), job.timeoutMs);
+      slot.worker.postMessage({ id: job.id, task: job.task, input: job.input }, job.transfer);
+    }
+  }
+
+  private onTimeout(slot: Slot, job: Job): void {
+    if (slot.job !== job) return;
+    this.counters.timedOut++;
+    slot.job = null;
+    job.reject(new ServiceError('ENGINE_TIMEOUT', `Processing took longer than ${Math.round(job.timeoutMs / 1000)} s and was stopped`));
+    this.replace(slot);
+    this.dispatch();
+  }
+
+  private toServiceError(error: SerializedEngineError, job: Job): ServiceError {
+    if (isSerializedEngineError(error) && isErrorCode(error.code)) {
+      return new ServiceError(error.code, error.message, error.extra);
+    }
+    this.options.onInternalError?.(error.message, { task: job.task });
+    return new ServiceError('PROCESSING_FAILED', 'The engine could not process this document');
+  }
+}
+
+/** Transferring a view of a shared pool buffer would detach unrelated data: only whole buffers move. */
+function ownsWholeBuffer(a: Uint8Array): boolean {
+  return a.buffer instanceof ArrayBuffer && a.byteOffset === 0 && a.byteLength === a.buffer.byteLength;
+}

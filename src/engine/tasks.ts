@@ -1,0 +1,26 @@
+/**
+ * The engine's task registry: name -> pure function. Loaded only inside
+ * worker threads; the main thread imports this module for its types alone.
+ * A new engine feature adds one line here and its module under pdf/.
+ */
+import { imageToPdf, type ImageMediaType } from './pdf/images.js';
+import { inspect, validateUpload } from './pdf/inspect.js';
+
+export const tasks = {
+  inspect,
+  validateUpload,
+  imageToPdf: (input: { bytes: Uint8Array; mediaType: ImageMediaType }) => ({ bytes: imageToPdf(input.bytes, input.mediaType) }),
+  /** For the pool's own tests: spins for `ms` milliseconds, like a document that takes long. */
+  busyWait: (input: { ms: number }) => {
+    const end = Date.now() + input.ms;
+    while (Date.now() < end) {
+      /* spin */
+    }
+    return { waited: input.ms };
+  },
+} satisfies Record<string, (input: never) => unknown>;
+
+export type EngineTasks = typeof tasks;
+export type TaskName = keyof EngineTasks;
+export type TaskInput<K extends TaskName> = Parameters<EngineTasks[K]>[0];
+export type TaskOutput<K extends TaskName> = ReturnType<EngineTasks[K]>;

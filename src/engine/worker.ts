@@ -1,0 +1,64 @@
+/**
+ * Worker-thread entry: loads MuPDF once, then runs tasks posted by the pool.
+ * Each reply carries the worker's WASM memory size so the pool can recycle it.
+ */
+import { parentPort } from 'node:worker_threads';
+import { EngineError, type SerializedEngineError } from './errors.js';
+
+interface TaskMessage {
+  id: number;
+  task: string;
+  input: unknown;
+}
+
+// MuPDF's Emscripten module reads its settings from this global; keeping a
+// handle on it lets us read HEAPU8's size (the WASM memory) after each task.
+const wasmModule: { HEAPU8?: Uint8Array } = {};
+(globalThis as Record<string, unknown>)['$libmupdf_wasm_Module'] = wasmModule;
+
+const mupdf = await import('mupdf');
+mupdf.setLog({ error: () => {}, warning: () => {} });
+const { tasks } = await import('./tasks.js');
+const registry = tasks as Record<string, (input: unknown) => unknown>;
+
+function wasmBytes(): number {
+  return wasmModule.HEAPU8?.byteLength ?? 0;
+}
+
+/** Uint8Arrays in the result (top level and one level down) move to the main thread without copying. */
+function transferables(result: unknown): ArrayBuffer[] {
+  const found = new Set<ArrayBuffer>();
+  const visit = (value: unknown, depth: number) => {
+    if (value instanceof Uint8Array) {
+      if (value.buffer instanceof ArrayBuffer && value.byteOffset === 0 && value.byteLength === value.buffer.byteLength) found.add(value.buffer);
+    } else if (depth < 2 && value && typeof value === 'object') {
+      for (const v of Object.values(value)) visit(v, depth + 1);
+    }
+  };
+  visit(result, 0);
+  return [...found];
+}
+
+function serialize(err: unknown): { error: SerializedEngineError; fatal: boolean } {
+  if (err instanceof EngineError) {
+    return { error: { code: err.code, message: err.message, ...(err.extra ? { extra: err.extra } : {}) }, fatal: false };
+  }
+  // A WebAssembly trap (out of memory, abort) leaves the instance unusable.
+  const fatal = err instanceof WebAssembly.RuntimeError || (err instanceof RangeError && /memory/i.test(err.message));
+  const message = err instanceof Error ? err.message : String(err);
+  return { error: { code: 'ENGINE_FAILURE', message }, fatal };
+}
+
+parentPort!.on('message', (msg: TaskMessage) => {
+  const fn = registry[msg.task];
+  try {
+    if (!fn) throw new EngineError('INTERNAL_ERROR', `Unknown engine task ${msg.task}`);
+    const result = fn(msg.input);
+    parentPort!.postMessage({ id: msg.id, ok: true, result, memory: wasmBytes() }, transferables(result));
+  } catch (err) {
+    const { error, fatal } = serialize(err);
+    parentPort!.postMessage({ id: msg.id, ok: false, error, fatal, memory: wasmBytes() });
+  }
+});
+
+parentPort!.postMessage({ ready: true, memory: wasmBytes() });

@@ -1,0 +1,65 @@
+/**
+ * The service's error catalog: every error a client can receive has a stable
+ * `code` listed here with its HTTP status and title. docs/errors.md is checked
+ * against this list by a test, so adding a code means documenting it.
+ */
+export const ERROR_CATALOG = {
+  BAD_REQUEST: { status: 400, title: 'The request is invalid' },
+  VALIDATION_FAILED: { status: 400, title: 'The request does not match the expected schema' },
+  INVALID_PATH: { status: 400, title: 'The path is not a valid document or folder path' },
+  INVALID_ACTION: { status: 400, title: 'The action body must name exactly one known action' },
+  MALFORMED_XML: { status: 400, title: 'The XML body is not well-formed or uses forbidden constructs' },
+  MALFORMED_JSON: { status: 400, title: 'The JSON body is not well-formed' },
+  MALFORMED_MULTIPART: { status: 400, title: 'The multipart body is malformed or misses a required part' },
+  PAGE_OUT_OF_RANGE: { status: 400, title: 'The page index is outside the document' },
+  AUTHENTICATION_REQUIRED: { status: 401, title: 'A valid session or credentials are required' },
+  INVALID_CREDENTIALS: { status: 401, title: 'The user name or password is wrong' },
+  FORBIDDEN: { status: 403, title: 'The user lacks the right for this request' },
+  DOCUMENT_PASSWORD_REQUIRED: { status: 403, title: 'The document is encrypted and needs a password' },
+  DOCUMENT_PASSWORD_INVALID: { status: 403, title: 'The document password is wrong' },
+  DOCUMENT_PERMISSION_DENIED: { status: 403, title: 'The document permissions forbid this operation' },
+  DOCUMENT_NOT_FOUND: { status: 404, title: 'No such document' },
+  FOLDER_NOT_FOUND: { status: 404, title: 'No such folder' },
+  USER_NOT_FOUND: { status: 404, title: 'No such user' },
+  NOT_FOUND: { status: 404, title: 'No such resource' },
+  METHOD_NOT_ALLOWED: { status: 405, title: 'The method is not allowed on this resource' },
+  NOT_ACCEPTABLE: { status: 406, title: 'None of the accepted media types can be produced' },
+  ALREADY_EXISTS: { status: 409, title: 'The target already exists' },
+  FOLDER_NOT_EMPTY: { status: 409, title: 'The folder is not empty' },
+  PATH_CONFLICT: { status: 409, title: 'The path is used by an entry of another kind' },
+  PRECONDITION_FAILED: { status: 412, title: 'The document changed: If-Match does not match its ETag' },
+  PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is larger than allowed' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'The request media type is not supported here' },
+  RANGE_NOT_SATISFIABLE: { status: 416, title: 'The requested range is outside the document' },
+  MALFORMED_PDF: { status: 422, title: 'The file is not a PDF that can be opened or repaired' },
+  MALFORMED_IMAGE: { status: 422, title: 'The file is not a decodable image of the declared type' },
+  IMAGE_TOO_LARGE: { status: 422, title: 'The image is larger than the service converts' },
+  UNSUPPORTED_ENCRYPTION: { status: 422, title: 'The document uses an encryption the service cannot open' },
+  PROCESSING_FAILED: { status: 422, title: 'The engine could not process this document' },
+  TOO_MANY_REQUESTS: { status: 429, title: 'Too many failed attempts; try again later' },
+  INTERNAL_ERROR: { status: 500, title: 'The service failed unexpectedly' },
+  COMPONENT_MISSING: { status: 501, title: 'A component this feature needs is not installed' },
+  SERVICE_BUSY: { status: 503, title: 'The service is busy; try again later' },
+  ENGINE_TIMEOUT: { status: 504, title: 'The document took too long to process' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOG;
+
+export function isErrorCode(code: string): code is ErrorCode {
+  return Object.prototype.hasOwnProperty.call(ERROR_CATALOG, code);
+}
+
+/** An error meant for the client: its code, a user-safe detail, optional extra fields. */
+export class ServiceError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail?: string,
+    readonly extra?: Record<string, unknown>,
+    readonly headers?: Record<string, string>,
+  ) {
+    super(detail ?? ERROR_CATALOG[code].title);
+    this.name = 'ServiceError';
+    this.status = ERROR_CATALOG[code].status;
+  }
+}

@@ -1,0 +1,126 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { randomUUID } from 'node:crypto';
+import { ServiceError } from '../errors.js';
+import type { AppDeps } from './context.js';
+import { packDocumentUrl } from './document-urls.js';
+import { handleError, sendProblem } from './errors.js';
+import { acceptableModelFormat } from './reply.js';
+import { parseXmlBody } from './xml.js';
+import { registerAuthHook } from './plugins/auth.js';
+import { registerHealthRoutes } from './routes/health.js';
+import { registerSessionRoutes } from './routes/sessions.js';
+import { registerUserRoutes } from './routes/users.js';
+import { registerFolderRoutes } from './routes/folders.js';
+import { registerDocumentRoutes } from './routes/documents.js';
+import { registerActionRoutes } from './routes/actions.js';
+import { BINARY_UPLOAD_TYPES } from './uploads.js';
+import { problemSchema } from './schemas/common.js';
+
+export const API_PREFIX = '/pdfservice/v1';
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      // Secrets live in headers; pino's default request serializer logs none of them.
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-service-documentpassword"]'],
+    },
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    requestIdHeader: false,
+    bodyLimit: config.maxBodyBytes,
+    trustProxy: config.trustProxy,
+    rewriteUrl: (req) => packDocumentUrl(req.url ?? '/'),
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+  });
+
+  app.decorateRequest('principal', null);
+  app.decorateRequest('xmlRoot', null);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', String(request.id));
+  });
+  app.setErrorHandler((err, request, reply) => handleError(err, request, reply));
+  app.setNotFoundHandler((request, reply) => sendProblem(request, reply, new ServiceError('NOT_FOUND', `No resource at ${request.url.split('?')[0]}`)));
+
+  app.addSchema(problemSchema);
+  registerBodyParsers(app, deps);
+  await app.register(cookie);
+  await app.register(multipart, {
+    limits: { fileSize: config.maxUploadBytes, files: 10, fields: 20, parts: 30, fieldSize: config.maxBodyBytes, headerPairs: 200 },
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'pdfservice',
+        version: '1',
+        description: 'Stores PDF documents on the server and works on them. Errors are RFC 9457 problem documents; see docs/errors.md for every code.',
+        license: { name: 'AGPL-3.0-or-later', identifier: 'AGPL-3.0-or-later' },
+      },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'SESSIONID' },
+          basic: { type: 'http', scheme: 'basic' },
+        },
+      },
+      security: [{ session: [] }, { basic: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs`, uiConfig: { deepLinking: true } });
+
+  // Models are refused before any work when the client accepts none of their types.
+  app.addHook('preHandler', async (request) => {
+    if (request.routeOptions.config.model) acceptableModelFormat(request);
+  });
+
+  registerAuthHook(app, deps.auth);
+  await app.register(async (api) => {
+    registerHealthRoutes(api, deps);
+    registerSessionRoutes(api, deps);
+    registerUserRoutes(api, deps);
+    registerFolderRoutes(api, deps);
+    registerDocumentRoutes(api, deps);
+    registerActionRoutes(api, deps);
+    api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  }, { prefix: API_PREFIX });
+  return app;
+}
+
+function registerBodyParsers(app: FastifyInstance, deps: AppDeps): void {
+  app.removeContentTypeParser(['application/json', 'text/plain']);
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new ServiceError('MALFORMED_JSON', 'The JSON body is not well-formed'), undefined);
+    }
+  });
+  app.addContentTypeParser(['application/xml', 'text/xml'], { parseAs: 'string' }, (req, body, done) => {
+    try {
+      const { root, value } = parseXmlBody(String(body));
+      req.xmlRoot = root;
+      done(null, value);
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
+  // Documents and files arrive as streams; the route stages them on disk with its own size limit.
+  app.addContentTypeParser(BINARY_UPLOAD_TYPES, (req, payload, done) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > deps.config.maxUploadBytes) {
+      return done(new ServiceError('PAYLOAD_TOO_LARGE', `Uploads are limited to ${deps.config.maxUploadBytes} bytes`), undefined);
+    }
+    done(null, payload);
+  });
+}

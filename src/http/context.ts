@@ -1,0 +1,33 @@
+import type { Config } from '../config.js';
+import type { EnginePool } from '../engine/pool.js';
+import type { DocumentStore } from '../storage/store.js';
+import type { Auth, Principal } from '../auth/types.js';
+import type { Operations } from '../operations/index.js';
+
+/** What routes are given: the service's parts, built once in main.ts. */
+export interface AppDeps {
+  config: Config;
+  store: DocumentStore;
+  pool: EnginePool;
+  auth: Auth;
+  operations: Operations;
+}
+
+/** Per-route options read by the hooks in app.ts. */
+export interface RouteOptions {
+  /** Reachable without a session (health, login, API description). */
+  public?: boolean;
+  /** The right needed; by default the request method's (HEAD needs GET). */
+  right?: 'admin';
+  /** The route answers a model: refuse unacceptable Accept headers before any work (406). */
+  model?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal | null;
+    /** Root element name of an XML body (the model or action name). */
+    xmlRoot: string | null;
+  }
+  interface FastifyContextConfig extends RouteOptions {}
+}

@@ -1,0 +1,25 @@
+/**
+ * Document paths may contain folders ("/documents/a/b/c.pdf/annotations"), which
+ * a router cannot tell apart from sub-resources. Before routing, the path up to
+ * the first segment ending in ".pdf" is packed into one URL segment (still
+ * percent-encoded inside, so path safety decodes it exactly once), and a folder
+ * path is packed likewise. Routes then read `:filePath` or `:folderPath`.
+ */
+export const DOCUMENTS_PREFIX = '/pdfservice/v1/documents';
+
+export function packDocumentUrl(url: string): string {
+  if (!url.startsWith(`${DOCUMENTS_PREFIX}/`)) return url;
+  const q = url.indexOf('?');
+  const pathPart = q >= 0 ? url.slice(0, q) : url;
+  const query = q >= 0 ? url.slice(q) : '';
+  const remainder = pathPart.slice(DOCUMENTS_PREFIX.length + 1);
+  if (remainder === '') return DOCUMENTS_PREFIX + query;
+  const segments = remainder.split('/');
+  const docEnd = segments.findIndex((s) => s.toLowerCase().endsWith('.pdf'));
+  if (docEnd < 0) return `${DOCUMENTS_PREFIX}/${encodeURIComponent(remainder)}${query}`;
+  const docRaw = segments.slice(0, docEnd + 1).join('/').slice(0, -'.pdf'.length);
+  const rest = segments.slice(docEnd + 1);
+  // An empty name ("/.pdf") still packs to a non-empty segment so the route matches and path safety rejects it.
+  const packed = docRaw === '' ? '%2F' : encodeURIComponent(docRaw);
+  return `${DOCUMENTS_PREFIX}/${packed}.pdf${rest.length ? `/${rest.join('/')}` : ''}${query}`;
+}

@@ -1,0 +1,25 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError } from '../errors.js';
+import { modelFormat } from './negotiation.js';
+import { renderXml, type XmlShape } from './xml.js';
+
+export function acceptableModelFormat(request: FastifyRequest) {
+  const chosen = modelFormat(request.headers.accept);
+  if (!chosen) throw new ServiceError('NOT_ACCEPTABLE', 'This resource is available as application/json, application/xml or text/xml');
+  return chosen;
+}
+
+/** Sends a model as JSON or XML, as the request's Accept header asks. */
+export function sendModel(request: FastifyRequest, reply: FastifyReply, shape: XmlShape, value: unknown, status = 200): FastifyReply {
+  const chosen = acceptableModelFormat(request);
+  reply.code(status).header('Vary', 'Accept');
+  if (chosen.format === 'xml') return reply.type(`${chosen.mediaType}; charset=utf-8`).send(renderXml(shape, value));
+  return reply.type('application/json; charset=utf-8').send(value);
+}
+
+/** An RFC 6266 Content-Disposition value, with an ASCII fallback and a UTF-8 filename*. */
+export function contentDisposition(kind: 'attachment' | 'inline', fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
+}

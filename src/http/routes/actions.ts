@@ -1,0 +1,83 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError } from '../../errors.js';
+import type { ActionFile } from '../../operations/actions/types.js';
+import type { ActionTarget } from '../../operations/actions/runner.js';
+import type { AppDeps } from '../context.js';
+import { readMultipart } from '../multipart.js';
+import { sendModel } from '../reply.js';
+import { documentPathParam, operationContext } from '../request-context.js';
+import { documentModelSchema, documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
+
+/** Names of the multipart part that carries the action JSON. */
+const ACTION_PARTS = ['pageAction', 'action'] as const;
+
+/**
+ * The action body as the runner wants it: the parsed JSON object, an XML body
+ * re-rooted under its root element (the action name), or the JSON part of a
+ * multipart request with its other parts as files.
+ */
+async function actionBody(request: FastifyRequest, deps: AppDeps): Promise<{ body: unknown; files: ActionFile[] }> {
+  if (request.isMultipart()) {
+    const { fields, files } = await readMultipart(request, deps.store, {
+      fileLimit: deps.config.maxUploadBytes,
+      textLimit: deps.config.maxBodyBytes,
+      textFields: ACTION_PARTS,
+    });
+    const text = ACTION_PARTS.map((p) => fields.get(p)).find((v) => v !== undefined);
+    if (text === undefined) {
+      await Promise.all(files.map((f) => f.content.discard()));
+      throw new ServiceError('MALFORMED_MULTIPART', 'The action JSON must be sent in a part named "pageAction" (or "action")');
+    }
+    try {
+      return { body: JSON.parse(text), files };
+    } catch {
+      await Promise.all(files.map((f) => f.content.discard()));
+      throw new ServiceError('MALFORMED_JSON', 'The action part is not well-formed JSON');
+    }
+  }
+  const body = request.xmlRoot ? { [request.xmlRoot]: request.body } : request.body;
+  return { body, files: [] };
+}
+
+export function registerActionRoutes(api: FastifyInstance, deps: AppDeps): void {
+  const { actions } = deps.operations;
+
+  const register = (url: string, target: ActionTarget) => {
+    const definitions = actions.actions(target);
+    api.post(url, {
+      config: { model: true },
+      schema: {
+        summary: target === 'document' ? 'Run a document action' : 'Run a page action',
+        description:
+          'The body is an object with exactly one key, the action name, whose value holds its parameters; or multipart/form-data with that JSON ' +
+          'in a part named "pageAction" and files in other parts. As XML, the root element is the action name. Writing actions replace the ' +
+          'document unless savePath is given; namingMode decides clashes at savePath. Known actions: ' + definitions.map((d) => d.name).join(', ') + '.',
+        tags: ['actions'],
+        params: filePathParams,
+        headers: { type: 'object', properties: documentPasswordHeader },
+        consumes: ['application/json', 'application/xml', 'multipart/form-data'],
+        body: {
+          type: 'object',
+          minProperties: 1,
+          maxProperties: 1,
+          properties: Object.fromEntries(definitions.map((d) => [d.name, { ...d.schema, description: d.summary }])),
+        },
+        response: { 200: documentModelSchema, 201: documentModelSchema, ...errorResponses },
+      },
+      // The runner validates the body itself (it also reads multipart bodies); keep Fastify's check for the path only.
+      attachValidation: true,
+    }, async (request: FastifyRequest, reply: FastifyReply) => {
+      const validationError = request.validationError as (Error & { validationContext?: string }) | undefined;
+      if (validationError && validationError.validationContext !== 'body') throw validationError;
+      const path = documentPathParam(request);
+      const { body, files } = await actionBody(request, deps);
+      const result = await actions.run(path, body, target, files, operationContext(request));
+      if (result.kind === 'model') return sendModel(request, reply, { root: result.xmlRoot }, result.model);
+      reply.header('ETag', result.model.etag);
+      if (result.location) reply.header('Location', `/pdfservice/v1/documents/${result.location}`);
+      return sendModel(request, reply, { root: 'Document' }, result.model, result.status);
+    });
+  };
+  register('/documents/:filePath.pdf', 'document');
+  register('/documents/:filePath.pdf/pages', 'pages');
+}

@@ -1,0 +1,149 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError } from '../../errors.js';
+import type { DocumentStat } from '../../storage/store.js';
+import type { AppDeps } from '../context.js';
+import { negotiate } from '../negotiation.js';
+import { contentDisposition, sendModel } from '../reply.js';
+import { documentPathParam, operationContext } from '../request-context.js';
+import { documentModelSchema, documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
+import { BINARY_UPLOAD_TYPES } from '../uploads.js';
+import type { Readable } from 'node:stream';
+
+const DOCUMENT_XML = { root: 'Document' };
+const GET_OFFERS = ['application/pdf', 'application/json', 'application/xml', 'text/xml'] as const;
+
+/** If-None-Match (weak comparison, RFC 9110 §13.1.2). */
+function noneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const bare = (t: string) => t.trim().replace(/^W\//, '');
+  return header.split(',').some((t) => bare(t) === bare(etag));
+}
+
+/** A single byte range of `size` bytes, null for the whole document, or 416. Multiple ranges get the whole document. */
+function parseRange(header: string | undefined, size: number): { start: number; end: number } | null {
+  if (!header) return null;
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  let start: number;
+  let end: number;
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    if (suffix === 0) throw rangeError(size);
+    start = Math.max(0, size - suffix);
+    end = size - 1;
+  } else {
+    start = Number(m[1]);
+    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
+    if (Number(m[2]) < start && m[2] !== '') return null;
+  }
+  if (start >= size) throw rangeError(size);
+  return { start, end };
+}
+
+function rangeError(size: number): ServiceError {
+  return new ServiceError('RANGE_NOT_SATISFIABLE', `The document has ${size} bytes`, undefined, { 'Content-Range': `bytes */${size}` });
+}
+
+function validatorHeaders(reply: FastifyReply, stat: DocumentStat): void {
+  reply.header('ETag', stat.etag).header('Last-Modified', stat.modified.toUTCString());
+}
+
+export function registerDocumentRoutes(api: FastifyInstance, deps: AppDeps): void {
+  const { documents } = deps.operations;
+
+  api.get('/documents/:filePath.pdf', {
+    schema: {
+      summary: 'Download a document, or read its DocumentModel',
+      description:
+        'With Accept application/pdf (or none, or */*) the PDF itself, with ETag, Last-Modified, Range and If-None-Match support. ' +
+        'With Accept application/json, application/xml or text/xml the DocumentModel, which opens the document (encrypted documents need X-Service-DocumentPassword).',
+      tags: ['documents'],
+      params: filePathParams,
+      headers: { type: 'object', properties: documentPasswordHeader },
+      querystring: {
+        type: 'object',
+        properties: { attachment: { type: 'boolean', default: false, description: 'Content-Disposition: attachment' } },
+      },
+      response: {
+        200: { description: 'The PDF (application/pdf) or the DocumentModel', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } }, 'application/json': { schema: documentModelSchema } } },
+        206: { description: 'Part of the PDF (Range)', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
+        304: { description: 'Not modified (If-None-Match)', type: 'null' },
+        ...errorResponses,
+      },
+    },
+  }, async (request, reply) => {
+    const path = documentPathParam(request);
+    const chosen = negotiate(request.headers.accept, GET_OFFERS);
+    if (!chosen) throw new ServiceError('NOT_ACCEPTABLE', `This resource is available as ${GET_OFFERS.join(', ')}`);
+    reply.header('Vary', 'Accept');
+    if (chosen !== 'application/pdf') {
+      const model = await documents.model(path, operationContext(request));
+      reply.header('ETag', model.etag);
+      return sendModel(request, reply, DOCUMENT_XML, model);
+    }
+    return sendPdf(request, reply, path, deps);
+  });
+
+  api.put('/documents/:filePath.pdf', {
+    config: { model: true },
+    schema: {
+      summary: 'Upload a document (PDF, or an image converted to PDF)',
+      description:
+        'The body is the file. application/pdf is stored after checking that it opens (422 otherwise); image/jpeg, image/png, image/tiff ' +
+        '(every frame) and image/gif become a PDF with one page per frame, sized from the image resolution (72 dpi when none). ' +
+        '201 when created, 200 when replaced; If-Match makes the replacement conditional.',
+      tags: ['documents'],
+      params: filePathParams,
+      consumes: BINARY_UPLOAD_TYPES,
+      response: { 200: documentModelSchema, 201: documentModelSchema, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const path = documentPathParam(request);
+    const mediaType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (!request.body) throw new ServiceError('MALFORMED_PDF', 'The body is empty');
+    const result = await documents.put(path, request.body as Readable, mediaType, deps.config.maxUploadBytes, operationContext(request));
+    reply.header('ETag', result.model.etag);
+    if (result.created) reply.header('Location', `/pdfservice/v1/documents/${path.toUrlPath()}`);
+    return sendModel(request, reply, DOCUMENT_XML, result.model, result.created ? 201 : 200);
+  });
+
+  api.delete('/documents/:filePath.pdf', {
+    schema: {
+      summary: 'Delete a document',
+      tags: ['documents'],
+      params: filePathParams,
+      response: { 204: { description: 'Deleted', type: 'null' }, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    await documents.remove(documentPathParam(request), operationContext(request));
+    return reply.code(204).send();
+  });
+}
+
+async function sendPdf(request: FastifyRequest, reply: FastifyReply, path: ReturnType<typeof documentPathParam>, deps: AppDeps) {
+  const opened = await deps.operations.documents.openForDownload(path);
+  const { stat } = opened;
+  try {
+    validatorHeaders(reply, stat);
+    reply.header('Accept-Ranges', 'bytes').header('Cache-Control', 'private, no-cache');
+    if (noneMatch(request.headers['if-none-match'], stat.etag)) {
+      await opened.close();
+      return reply.code(304).send();
+    }
+    const ifRange = request.headers['if-range'];
+    const range = ifRange && ifRange !== stat.etag ? null : parseRange(request.headers.range, stat.size);
+    const query = request.query as { attachment?: boolean };
+    reply.header('Content-Disposition', contentDisposition(query.attachment ? 'attachment' : 'inline', path.name));
+    reply.type('application/pdf');
+    if (range) {
+      reply.code(206).header('Content-Range', `bytes ${range.start}-${range.end}/${stat.size}`).header('Content-Length', range.end - range.start + 1);
+      return reply.send(opened.stream(range));
+    }
+    reply.header('Content-Length', stat.size);
+    return reply.send(opened.stream());
+  } catch (err) {
+    await opened.close();
+    throw err;
+  }
+}

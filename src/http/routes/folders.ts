@@ -1,0 +1,103 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError } from '../../errors.js';
+import { pdfNameFor } from '../../storage/paths.js';
+import type { ConflictMode } from '../../storage/store.js';
+import type { AppDeps } from '../context.js';
+import { readMultipart } from '../multipart.js';
+import { sendModel } from '../reply.js';
+import { folderPathParam } from '../request-context.js';
+import { documentModelSchema, errorResponses, folderModelSchema, folderPathParams, namingModeQuery } from '../schemas/common.js';
+
+const FOLDER_XML = { root: 'Folder', items: { entries: 'entry' } };
+const CONFLICT_BY_NAMING_MODE: ConflictMode[] = ['fail', 'overwrite', 'unique'];
+
+export function registerFolderRoutes(api: FastifyInstance, deps: AppDeps): void {
+  const { folders, documents } = deps.operations;
+
+  const listSchema = (withParams: boolean) => ({
+    summary: withParams ? 'List a folder' : 'List the root folder',
+    tags: ['folders'],
+    ...(withParams ? { params: folderPathParams } : {}),
+    querystring: {
+      type: 'object',
+      properties: { details: { type: 'boolean', default: false, description: 'Add page count and encryption of each document' } },
+    },
+    response: { 200: folderModelSchema, ...errorResponses },
+  });
+  const list = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { details } = request.query as { details?: boolean };
+    const model = await folders.list(folderPathParam(request), details === true);
+    return sendModel(request, reply, FOLDER_XML, model);
+  };
+  api.get('/documents', { config: { model: true }, schema: listSchema(false) }, list);
+  api.get('/documents/:folderPath', { config: { model: true }, schema: listSchema(true) }, list);
+
+  api.put('/documents/:folderPath', {
+    config: { model: true },
+    schema: {
+      summary: 'Create a folder and its parents',
+      description: '201 when created, 200 when it existed. Folder names may not end in ".pdf".',
+      tags: ['folders'],
+      params: folderPathParams,
+      response: { 200: folderModelSchema, 201: folderModelSchema, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const path = folderPathParam(request);
+    const { created } = await folders.make(path);
+    if (created) reply.header('Location', `/pdfservice/v1/documents/${path.toUrlPath()}`);
+    return sendModel(request, reply, FOLDER_XML, await folders.list(path, false), created ? 201 : 200);
+  });
+
+  api.delete('/documents/:folderPath', {
+    schema: {
+      summary: 'Delete a folder',
+      description: 'An empty folder is deleted; a folder with entries needs ?recursive=true (409 FOLDER_NOT_EMPTY otherwise).',
+      tags: ['folders'],
+      params: folderPathParams,
+      querystring: { type: 'object', properties: { recursive: { type: 'boolean', default: false } } },
+      response: { 204: { description: 'Deleted', type: 'null' }, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const { recursive } = request.query as { recursive?: boolean };
+    await folders.remove(folderPathParam(request), recursive === true);
+    return reply.code(204).send();
+  });
+
+  const uploadSchema = (withParams: boolean) => ({
+    summary: 'Upload a PDF or image into a folder by form',
+    description:
+      'multipart/form-data with the file in a part named `file`; it is stored under its own file name (an image becomes "<name>.pdf"). ' +
+      'namingMode decides what happens when the name exists. 201 with Location and the DocumentModel.',
+    tags: ['folders'],
+    ...(withParams ? { params: folderPathParams } : {}),
+    consumes: ['multipart/form-data'],
+    querystring: { type: 'object', properties: namingModeQuery },
+    response: { 201: documentModelSchema, ...errorResponses },
+  });
+  const upload = async (request: FastifyRequest, reply: FastifyReply) => {
+    const folder = folderPathParam(request);
+    const { namingMode } = request.query as { namingMode?: 0 | 1 | 2 };
+    if (!(await folders.exists(folder))) throw new ServiceError('FOLDER_NOT_FOUND', `No folder at /${folder.toString()}`);
+    const { files } = await readMultipart(request, deps.store, { fileLimit: deps.config.maxUploadBytes, textLimit: deps.config.maxBodyBytes, textFields: [] });
+    const file = files.find((f) => f.field === 'file');
+    try {
+      if (!file) throw new ServiceError('MALFORMED_MULTIPART', 'The file must be sent in a part named "file"');
+      if (!file.fileName) throw new ServiceError('MALFORMED_MULTIPART', 'The "file" part needs a file name (Content-Disposition filename)');
+      if (file.content.size === 0) throw new ServiceError('MALFORMED_PDF', 'The file is empty');
+      const target = folder.child(pdfNameFor(file.fileName));
+      const release = await deps.store.lock(target);
+      try {
+        const result = await documents.storeUpload(target, file.content, file.mediaType, CONFLICT_BY_NAMING_MODE[namingMode ?? 0]!);
+        reply.header('Location', `/pdfservice/v1/documents/${result.model.path.slice(1).split('/').map(encodeURIComponent).join('/')}`);
+        reply.header('ETag', result.model.etag);
+        return sendModel(request, reply, { root: 'Document' }, result.model, 201);
+      } finally {
+        release();
+      }
+    } finally {
+      await Promise.all(files.map((f) => f.content.discard()));
+    }
+  };
+  api.post('/documents', { config: { model: true }, schema: uploadSchema(false) }, upload);
+  api.post('/documents/:folderPath', { config: { model: true }, schema: uploadSchema(true) }, upload);
+}

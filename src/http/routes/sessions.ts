@@ -1,0 +1,120 @@
+import type { FastifyInstance } from 'fastify';
+import { RIGHTS } from '../../auth/types.js';
+import { ServiceError } from '../../errors.js';
+import type { AppDeps } from '../context.js';
+import { authenticateOnly, basicCredentials, expiredSessionCookie, SESSION_COOKIE, SESSION_COOKIE_PATH } from '../plugins/auth.js';
+import { sendModel } from '../reply.js';
+import { errorResponses } from '../schemas/common.js';
+
+const SESSION_XML = { root: 'Session', items: { rights: 'right' } };
+const CURRENT = '/pdfservice/v1/sessions/current';
+
+const sessionModelSchema = {
+  type: 'object',
+  description: 'SessionModel (XML: <Session>, rights as <rights><right>…</right></rights>): who is logged in, and until when.',
+  properties: {
+    username: { type: 'string', description: 'The logged-in user' },
+    rights: { type: 'array', items: { type: 'string', enum: [...RIGHTS] }, description: 'The user\'s rights as of now' },
+    via: { type: 'string', enum: ['session', 'basic'], description: '"session" for the SESSIONID cookie, "basic" for Authorization: Basic' },
+    createdAt: { type: 'string', format: 'date-time', description: 'Login time (sessions only)' },
+    expiresAt: { type: 'string', format: 'date-time', description: 'When the session ends if unused: the earlier of the idle and the absolute limit (sessions only)' },
+    absoluteExpiresAt: { type: 'string', format: 'date-time', description: 'When the session ends however it is used (sessions only)' },
+  },
+  required: ['username', 'rights', 'via'],
+} as const;
+
+const credentialsSchema = {
+  // null: no body at all, for a login with Authorization: Basic
+  type: ['object', 'null'],
+  description:
+    'Credentials as JSON {"username","password"} or XML <Session><username/><password/></Session>. ' +
+    'Leave the body out to log in with Authorization: Basic instead.',
+  properties: {
+    username: { type: 'string', maxLength: 64, description: 'User name' },
+    password: { type: 'string', maxLength: 1024, description: 'Password' },
+  },
+  required: ['username', 'password'],
+  additionalProperties: false,
+} as const;
+
+export function registerSessionRoutes(api: FastifyInstance, deps: AppDeps): void {
+  const { auth, config } = deps;
+  /**
+   * "Who am I" and logging out need no particular right, which `config.right`
+   * cannot say: these routes are `public` to the global hook and authenticate
+   * with their own onRequest hook instead, which accepts any logged-in user.
+   */
+  const anyUser = { config: { public: true, model: true }, onRequest: authenticateOnly(auth) };
+
+  api.post('/sessions', {
+    config: { public: true, model: true },
+    schema: {
+      summary: 'Log in',
+      description:
+        'Checks the credentials and opens a session: 201, the SESSIONID cookie (HttpOnly, SameSite=Lax, Path=/pdfservice, ' +
+        'Secure when configured, Max-Age = the absolute session lifetime), Location of the current session, and the SessionModel. ' +
+        'Wrong credentials are 401 INVALID_CREDENTIALS; after repeated failures for a user name or from an address, 429 with Retry-After.',
+      tags: ['sessions'],
+      security: [],
+      body: credentialsSchema,
+      response: { 201: sessionModelSchema, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    if (request.xmlRoot !== null && request.xmlRoot !== 'Session') {
+      throw new ServiceError('VALIDATION_FAILED', `The XML root element must be <Session>, not <${request.xmlRoot}>`);
+    }
+    const body = request.body as { username: string; password: string } | null | undefined;
+    const credentials = body ?? basicCredentials(request);
+    if (!credentials) {
+      throw new ServiceError('VALIDATION_FAILED', 'Send {"username","password"} as JSON or XML, or log in with Authorization: Basic');
+    }
+    const { sessionId, session } = await auth.login(credentials.username, credentials.password, request.ip);
+    reply.setCookie(SESSION_COOKIE, sessionId, {
+      path: SESSION_COOKIE_PATH,
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: config.cookieSecure,
+      maxAge: config.sessionMaxSeconds,
+    });
+    reply.header('Location', CURRENT).header('Cache-Control', 'no-store');
+    return sendModel(request, reply, SESSION_XML, { ...session, via: 'session' }, 201);
+  });
+
+  api.get('/sessions/current', {
+    ...anyUser,
+    schema: {
+      summary: 'Who is logged in',
+      description:
+        'The current session. With Authorization: Basic there is no session: the answer names the user and rights with via "basic" and no times.',
+      tags: ['sessions'],
+      response: { 200: sessionModelSchema, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const principal = request.principal!;
+    reply.header('Cache-Control', 'no-store');
+    if (principal.via === 'basic') {
+      return sendModel(request, reply, SESSION_XML, { username: principal.username, rights: principal.rights, via: 'basic' });
+    }
+    // The hook has just resumed this session; read its times (it can only have expired in between).
+    const resumed = await auth.resume(principal.sessionId!);
+    if (!resumed) throw new ServiceError('AUTHENTICATION_REQUIRED', 'The session has expired or ended; log in again');
+    return sendModel(request, reply, SESSION_XML, { ...resumed.session, via: 'session' });
+  });
+
+  api.delete('/sessions/current', {
+    ...anyUser,
+    config: { public: true },
+    schema: {
+      summary: 'Log out',
+      description:
+        'Ends the current session and clears the SESSIONID cookie: 204. Any logged-in user may log out. ' +
+        'With Authorization: Basic, a SESSIONID cookie sent along is ended too.',
+      tags: ['sessions'],
+      response: { 204: { description: 'Logged out', type: 'null' }, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const sessionId = request.principal!.sessionId ?? request.cookies[SESSION_COOKIE];
+    if (sessionId) await auth.logout(sessionId);
+    return reply.code(204).header('Set-Cookie', expiredSessionCookie(config.cookieSecure)).send();
+  });
+}

@@ -1,0 +1,105 @@
+/** JSON schemas shared by routes: they validate requests and make the OpenAPI description. */
+export const problemSchema = {
+  $id: 'Problem',
+  type: 'object',
+  description: 'RFC 9457 problem document; `code` is stable (docs/errors.md). As XML: <Error> with the same child elements.',
+  properties: {
+    type: { type: 'string', examples: ['urn:pdfservice:error:DOCUMENT_NOT_FOUND'] },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    code: { type: 'string', examples: ['DOCUMENT_NOT_FOUND'] },
+    detail: { type: 'string' },
+    instance: { type: 'string' },
+    requestId: { type: 'string' },
+  },
+  required: ['type', 'title', 'status', 'code'],
+} as const;
+
+export const documentModelSchema = {
+  type: 'object',
+  description: 'DocumentModel (XML: <Document>). Content fields appear when the document could be opened.',
+  properties: {
+    path: { type: 'string', examples: ['/reports/2026/q1.pdf'] },
+    name: { type: 'string' },
+    size: { type: 'integer', description: 'Bytes' },
+    modified: { type: 'string', format: 'date-time' },
+    etag: { type: 'string', description: 'Strong entity tag (content hash), as in the ETag header' },
+    encrypted: { type: 'boolean' },
+    pageCount: { type: 'integer' },
+    pdfVersion: { type: 'string', examples: ['1.7'] },
+    title: { type: 'string' },
+    author: { type: 'string' },
+    subject: { type: 'string' },
+    keywords: { type: 'string' },
+    creator: { type: 'string' },
+    producer: { type: 'string' },
+    creationDate: { type: 'string', format: 'date-time' },
+    modificationDate: { type: 'string', format: 'date-time' },
+    hasForm: { type: 'boolean' },
+    hasXfa: { type: 'boolean' },
+    hasSignatures: { type: 'boolean', description: 'A signature field carries a signature' },
+    linearized: { type: 'boolean' },
+  },
+  required: ['path', 'name', 'size', 'modified', 'etag', 'encrypted'],
+} as const;
+
+export const folderModelSchema = {
+  type: 'object',
+  description: 'FolderModel (XML: <Folder> with <entries><entry>…</entry></entries>).',
+  properties: {
+    path: { type: 'string' },
+    entries: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          name: { type: 'string' },
+          path: { type: 'string' },
+          type: { type: 'string', enum: ['document', 'folder'] },
+          size: { type: 'integer' },
+          modified: { type: 'string', format: 'date-time' },
+          pageCount: { type: 'integer', description: 'With ?details=true, when the document opens without a password' },
+          encrypted: { type: 'boolean', description: 'With ?details=true' },
+        },
+        required: ['name', 'path', 'type', 'modified'],
+      },
+    },
+  },
+  required: ['path', 'entries'],
+} as const;
+
+export const documentPasswordHeader = {
+  'x-service-documentpassword': { type: 'string', description: 'Password of an encrypted document (user or owner password)' },
+} as const;
+
+export const filePathParams = {
+  type: 'object',
+  properties: {
+    filePath: {
+      type: 'string',
+      description: 'Path of the document without ".pdf"; may contain folders ("a/b/report"). Percent-encode each segment once.',
+    },
+  },
+  required: ['filePath'],
+} as const;
+
+export const folderPathParams = {
+  type: 'object',
+  properties: { folderPath: { type: 'string', description: 'Folder path ("a/b"); percent-encode each segment once.' } },
+  required: ['folderPath'],
+} as const;
+
+export const namingModeQuery = {
+  namingMode: {
+    type: 'integer',
+    enum: [0, 1, 2],
+    default: 0,
+    description: 'When the name exists: 0 fail with 409, 1 overwrite, 2 append a random number to the name',
+  },
+} as const;
+
+/** Error responses of every route, for the OpenAPI description (errors are sent pre-rendered). */
+export const errorResponses = {
+  '4xx': { $ref: 'Problem#' },
+  '5xx': { $ref: 'Problem#' },
+} as const;

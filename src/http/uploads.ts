@@ -1,0 +1,29 @@
+/** Media types the service accepts as a document body, and what each becomes. */
+export const PDF_TYPE = 'application/pdf';
+export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/tiff', 'image/gif'] as const;
+export const WORD_TYPES = [
+  'application/msword',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+] as const;
+
+/** Streamed, never parsed by Fastify: routes stage them with the upload limit. */
+export const BINARY_UPLOAD_TYPES = [PDF_TYPE, ...IMAGE_TYPES, ...WORD_TYPES, 'application/octet-stream'];
+
+/** The media type of a file part from its declared type or, failing that, its name. */
+export function mediaTypeOf(declared: string | undefined, fileName: string | undefined): string {
+  const type = (declared ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type && type !== 'application/octet-stream') return type === 'image/jpg' ? 'image/jpeg' : type;
+  const ext = (fileName ?? '').toLowerCase().split('.').pop();
+  const byExtension: Record<string, string> = {
+    pdf: PDF_TYPE,
+    jpg: 'image/jpeg',
+    jpeg: 'image/jpeg',
+    png: 'image/png',
+    tif: 'image/tiff',
+    tiff: 'image/tiff',
+    gif: 'image/gif',
+    doc: WORD_TYPES[0],
+    docx: WORD_TYPES[1],
+  };
+  return (ext && byExtension[ext]) || type || 'application/octet-stream';
+}

@@ -1,0 +1,104 @@
+import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
+import { ServiceError } from '../errors.js';
+
+/**
+ * JSON <-> XML for models, in one place. Rules (docs/api.md): the root element
+ * is the model's XML name; each property becomes a child element of the same
+ * name; an array becomes a wrapper element holding one element per item, named
+ * by the model's item names (or the property's singular); absent values are
+ * left out; dates are ISO 8601, booleans "true"/"false".
+ */
+export interface XmlShape {
+  root: string;
+  /** Element names for array items, by property name. */
+  items?: Record<string, string>;
+  /** A list model whose one array property is written directly under the root. */
+  flatten?: string;
+}
+
+function singular(key: string): string {
+  if (key.endsWith('ies')) return `${key.slice(0, -3)}y`;
+  if (key.endsWith('s')) return key.slice(0, -1);
+  return `${key}Item`;
+}
+
+function toTree(value: unknown, items: Record<string, string>): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.map((v) => toTree(v, items));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) {
+      if (v === undefined || v === null) continue;
+      if (Array.isArray(v)) {
+        out[key] = { [items[key] ?? singular(key)]: v.map((x) => toTree(x, items)) };
+      } else {
+        out[key] = toTree(v, items);
+      }
+    }
+    return out;
+  }
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return value;
+}
+
+const builder = new XMLBuilder({ format: true, indentBy: '  ', suppressEmptyNode: false, processEntities: true });
+
+export function renderXml(shape: XmlShape, value: unknown): string {
+  const items = shape.items ?? {};
+  let tree: unknown;
+  if (shape.flatten && value && typeof value === 'object') {
+    const { [shape.flatten]: list, ...rest } = value as Record<string, unknown>;
+    const itemName = items[shape.flatten] ?? singular(shape.flatten);
+    tree = { ...(toTree(rest, items) as object), [itemName]: Array.isArray(list) ? list.map((x) => toTree(x, items)) : [] };
+  } else {
+    tree = toTree(value, items);
+  }
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${builder.build({ [shape.root]: tree })}`;
+}
+
+const parser = new XMLParser({
+  ignoreAttributes: true,
+  parseTagValue: false, // strings stay strings; the route schema coerces them
+  processEntities: false,
+  ignoreDeclaration: true,
+  trimValues: true,
+});
+
+/** Undoes renderXml's array wrappers: `<rights><right>a</right></rights>` becomes `rights: ["a"]`. */
+function unwrapArrays(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(unwrapArrays);
+  if (!value || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    const inner = v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v) : [];
+    if (inner.length === 1 && inner[0] === singular(key)) {
+      const items = (v as Record<string, unknown>)[inner[0]!];
+      out[key] = (Array.isArray(items) ? items : [items]).map(unwrapArrays);
+    } else {
+      out[key] = unwrapArrays(v);
+    }
+  }
+  return out;
+}
+
+/**
+ * Parses a request body. DTDs are refused outright: no entity of any kind is
+ * declared or expanded (XXE and billion-laughs payloads are 400 MALFORMED_XML).
+ * Returns the root element's name (the model or action name) and its content:
+ * `<Session><username>..` becomes `{ root: "Session", value: { username: .. } }`.
+ */
+export function parseXmlBody(text: string): { root: string; value: Record<string, unknown> } {
+  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new ServiceError('MALFORMED_XML', 'XML bodies may not contain a DOCTYPE or entity declarations');
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) throw new ServiceError('MALFORMED_XML', `The XML body is not well-formed (line ${valid.err.line})`);
+  const doc = parser.parse(text) as Record<string, unknown>;
+  const roots = Object.keys(doc);
+  if (roots.length !== 1) throw new ServiceError('MALFORMED_XML', 'The XML body must have one root element');
+  const root = roots[0]!;
+  const content = doc[root];
+  if (content === '' || content === undefined) return { root, value: {} };
+  if (typeof content !== 'object' || content === null || Array.isArray(content)) {
+    throw new ServiceError('MALFORMED_XML', 'The root element must contain elements');
+  }
+  return { root, value: unwrapArrays(content) as Record<string, unknown> };
+}

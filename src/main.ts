@@ -1,0 +1,65 @@
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { FastifyBaseLogger } from 'fastify';
+import { loadConfig, type Config } from './config.js';
+import { createAuth } from './auth/index.js';
+import { EnginePool } from './engine/pool.js';
+import { buildApp } from './http/app.js';
+import { createOperations } from './operations/index.js';
+import { FilesystemStore } from './storage/filesystem-store.js';
+
+/** Builds the service's parts and starts listening. Returns a stop function. */
+export async function start(config: Config): Promise<{ url: string; stop: () => Promise<void> }> {
+  const store = new FilesystemStore(config.dataDir);
+  await store.init();
+  await store.recover();
+  const { auth, generatedAdminPassword } = await createAuth(config);
+  let log: FastifyBaseLogger | undefined; // the app's logger, once the app exists
+  const pool = new EnginePool({
+    onInternalError: (message, context) => log?.error({ ...context, engineMessage: message }, 'engine failure'),
+    size: config.workers,
+    taskTimeoutMs: config.taskTimeoutMs,
+    maxMemoryBytes: config.workerMaxMemoryMb * 1024 * 1024,
+    queueLimit: config.queueLimit,
+  });
+  await pool.ready();
+  const operations = createOperations({ store, pool });
+  const app = await buildApp({ config, store, pool, auth, operations });
+  log = app.log;
+  if (generatedAdminPassword) {
+    // Printed once, on the console only, so the operator can log in the first time.
+    process.stdout.write(
+      `\nCreated the admin user "${config.adminUser}" with the generated password:\n\n    ${generatedAdminPassword}\n\n` +
+        `Keep it now; it is not shown again (change it with PUT /pdfservice/v1/users/${config.adminUser}).\n\n`,
+    );
+  }
+  const url = await app.listen({ host: config.host, port: config.port });
+  app.log.info({ url, workers: config.workers, dataDir: config.dataDir }, 'listening');
+  return {
+    url,
+    stop: async () => {
+      await app.close();
+      await pool.close();
+      await auth.close();
+    },
+  };
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    process.exit(2);
+  }
+  const service = await start(config);
+  const shutdown = () => {
+    service.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+}

@@ -1,0 +1,140 @@
+import type { Readable } from 'node:stream';
+import type { DocumentInfo } from '../engine/pdf/inspect.js';
+import type { ImageMediaType } from '../engine/pdf/images.js';
+import type { EnginePool } from '../engine/pool.js';
+import { ServiceError } from '../errors.js';
+import { IMAGE_TYPES, PDF_TYPE, WORD_TYPES } from '../http/uploads.js';
+import type { StoredPath } from '../storage/paths.js';
+import type { ConflictMode, DocumentStat, DocumentStore, OpenDocument, StagedUpload, StoredDocument } from '../storage/store.js';
+import type { OperationContext } from './context.js';
+import { InfoCache } from './info-cache.js';
+import { documentModel, type DocumentModel } from './models.js';
+
+/** A document read from the store and opened by the engine with the request's password. */
+export interface OpenedDocument {
+  path: StoredPath;
+  stored: StoredDocument;
+  info: DocumentInfo;
+}
+
+export interface StoreResult {
+  model: DocumentModel;
+  created: boolean;
+}
+
+/**
+ * The document lifecycle: read (with ETag), open with the password, convert
+ * uploads, write atomically under the document's lock. Routes and actions go
+ * through here; nothing else reads or writes documents.
+ */
+export class DocumentOperations {
+  private readonly infoCache = new InfoCache();
+
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly pool: EnginePool,
+  ) {}
+
+  async stat(path: StoredPath): Promise<DocumentStat> {
+    const stat = await this.store.statDocument(path);
+    if (!stat) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at /${path.toString()}`);
+    return stat;
+  }
+
+  /** For downloads: stat and bytes of one version of the document. */
+  openForDownload(path: StoredPath): Promise<OpenDocument> {
+    return this.store.openDocument(path);
+  }
+
+  /** Reads the document and opens it with the request's password (403 without the right one). */
+  async open(path: StoredPath, ctx: OperationContext): Promise<OpenedDocument> {
+    const stored = await this.store.readDocument(path);
+    const info = await this.inspect(stored, ctx.documentPassword);
+    return { path, stored, info };
+  }
+
+  async inspect(stored: StoredDocument, password: string | undefined): Promise<DocumentInfo> {
+    const cached = this.infoCache.get(stored.etag, password);
+    if (cached) return cached;
+    const info = await this.pool.run('inspect', { bytes: stored.bytes, password });
+    this.infoCache.set(stored.etag, password, info);
+    return info;
+  }
+
+  async model(path: StoredPath, ctx: OperationContext): Promise<DocumentModel> {
+    const { stored, info } = await this.open(path, ctx);
+    return documentModel(path, stored, info);
+  }
+
+  /**
+   * Stores an upload as a PDF at `target`: a PDF is checked to open, an image
+   * converted. Nothing is written when the check or conversion fails.
+   */
+  async storeUpload(
+    target: StoredPath,
+    staged: StagedUpload,
+    mediaType: string,
+    conflict: ConflictMode,
+    ifMatch?: string,
+  ): Promise<StoreResult> {
+    try {
+      if (mediaType === PDF_TYPE || mediaType === 'application/octet-stream') {
+        const bytes = await staged.read();
+        const summary = await this.pool.run('validateUpload', { bytes }, { transfer: [bytes] });
+        const written = await this.store.writeDocument(target, staged, { conflict, ifMatch });
+        const model = documentModel(written.path, written.stat, summary);
+        return { model, created: written.created };
+      }
+      if ((IMAGE_TYPES as readonly string[]).includes(mediaType)) {
+        const bytes = await staged.read();
+        const { bytes: pdf } = await this.pool.run('imageToPdf', { bytes, mediaType: mediaType as ImageMediaType }, { transfer: [bytes] });
+        const written = await this.store.writeDocument(target, pdf, { conflict, ifMatch });
+        const info = await this.pool.run('validateUpload', { bytes: pdf }, { transfer: [pdf] });
+        return { model: documentModel(written.path, written.stat, info), created: written.created };
+      }
+      if ((WORD_TYPES as readonly string[]).includes(mediaType)) {
+        throw new ServiceError('COMPONENT_MISSING', 'Word conversion needs LibreOffice, which this installation does not provide yet');
+      }
+      throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Cannot store ${mediaType}: send application/pdf, ${IMAGE_TYPES.join(', ')}`);
+    } finally {
+      await staged.discard();
+    }
+  }
+
+  /** PUT of a document body: replaces or creates (201 / 200). */
+  async put(target: StoredPath, body: Readable, mediaType: string, limit: number, ctx: OperationContext): Promise<StoreResult> {
+    const staged = await this.store.stage(body, limit);
+    if (staged.size === 0) {
+      await staged.discard();
+      throw new ServiceError('MALFORMED_PDF', 'The body is empty');
+    }
+    const release = await this.store.lock(target);
+    try {
+      return await this.storeUpload(target, staged, mediaType, 'overwrite', ctx.ifMatch);
+    } finally {
+      release();
+    }
+  }
+
+  async remove(path: StoredPath, ctx: OperationContext): Promise<void> {
+    const release = await this.store.lock(path);
+    try {
+      await this.store.deleteDocument(path, ctx.ifMatch);
+    } finally {
+      release();
+    }
+  }
+
+  /** Page count and encryption for folder listings; never fails for one bad file. */
+  async summary(path: StoredPath): Promise<{ pageCount?: number; encrypted?: boolean }> {
+    try {
+      const stored = await this.store.readDocument(path);
+      const cached = this.infoCache.get(stored.etag, undefined);
+      if (cached) return { pageCount: cached.pageCount, encrypted: cached.encrypted };
+      const s = await this.pool.run('validateUpload', { bytes: stored.bytes }, { transfer: [stored.bytes] });
+      return { ...(s.pageCount !== undefined ? { pageCount: s.pageCount } : {}), encrypted: s.encrypted };
+    } catch {
+      return {};
+    }
+  }
+}

@@ -1,0 +1,424 @@
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { constants, createReadStream, createWriteStream, type Stats } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Transform } from 'node:stream';
+import { ServiceError } from '../errors.js';
+import { KeyedLock } from './keyed-lock.js';
+import { StoredPath } from './paths.js';
+import type {
+  DocumentStat,
+  DocumentStore,
+  FolderEntry,
+  OpenDocument,
+  Release,
+  StagedUpload,
+  StoredDocument,
+  WriteOptions,
+  WriteResult,
+} from './store.js';
+
+const TEMP_PREFIX = '.pdfservice-tmp-';
+
+function etagOf(hash: Buffer): string {
+  return `"${hash.subarray(0, 16).toString('hex')}"`;
+}
+
+function errno(err: unknown): string | undefined {
+  return (err as NodeJS.ErrnoException | undefined)?.code;
+}
+
+interface CachedTag {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  etag: string;
+}
+
+/** A staged upload is a file in the staging folder, already fsynced. */
+class StagedFile implements StagedUpload {
+  constructor(
+    readonly file: string,
+    readonly size: number,
+    readonly etag: string,
+  ) {}
+  read(): Promise<Buffer> {
+    return fs.readFile(this.file);
+  }
+  async discard(): Promise<void> {
+    await fs.rm(this.file, { force: true });
+  }
+}
+
+/**
+ * The embedded default store: documents are files below `<dataDir>/documents`.
+ * Writes go to a temporary file in the target folder, are fsynced and renamed
+ * into place (or hard-linked, when the target must not be replaced), and the
+ * folder is fsynced, so a crash leaves either the old or the new document.
+ */
+export class FilesystemStore implements DocumentStore {
+  private readonly root: string;
+  private readonly staging: string;
+  private readonly locks = new KeyedLock();
+  private readonly tags = new Map<string, CachedTag>();
+
+  constructor(dataDir: string) {
+    this.root = path.join(dataDir, 'documents');
+    this.staging = path.join(dataDir, 'staging');
+  }
+
+  async init(): Promise<void> {
+    await fs.mkdir(this.root, { recursive: true });
+    await fs.mkdir(this.staging, { recursive: true });
+  }
+
+  /**
+   * The absolute file name of a path. No component may be a symbolic link, so
+   * nothing outside the data folder is ever reached through one.
+   */
+  private async resolve(p: StoredPath): Promise<string> {
+    let current = this.root;
+    for (const segment of p.segments) {
+      current = path.join(current, segment);
+      try {
+        const st = await fs.lstat(current);
+        if (st.isSymbolicLink()) throw new ServiceError('INVALID_PATH', 'The path goes through a symbolic link');
+      } catch (err) {
+        if (errno(err) === 'ENOENT' || errno(err) === 'ENOTDIR') break;
+        throw err;
+      }
+    }
+    const full = path.join(this.root, ...p.segments);
+    if (full !== this.root && !full.startsWith(this.root + path.sep)) throw new ServiceError('INVALID_PATH');
+    return full;
+  }
+
+  private cachedTag(file: string, st: Stats): string | undefined {
+    const c = this.tags.get(file);
+    return c && c.ino === st.ino && c.size === st.size && c.mtimeMs === st.mtimeMs ? c.etag : undefined;
+  }
+
+  private rememberTag(file: string, st: Stats, etag: string): void {
+    if (this.tags.size > 100_000) this.tags.clear();
+    this.tags.set(file, { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, etag });
+  }
+
+  private async hashFile(file: string): Promise<string> {
+    const hash = createHash('sha256');
+    await pipeline(createReadStream(file), hash);
+    return etagOf(hash.digest());
+  }
+
+  async statDocument(p: StoredPath): Promise<DocumentStat | null> {
+    const file = await this.resolve(p);
+    let st: Stats;
+    try {
+      st = await fs.stat(file);
+    } catch (err) {
+      if (errno(err) === 'ENOENT' || errno(err) === 'ENOTDIR') return null;
+      throw err;
+    }
+    if (!st.isFile()) return null;
+    let etag = this.cachedTag(file, st);
+    if (!etag) {
+      etag = await this.hashFile(file);
+      this.rememberTag(file, st, etag);
+    }
+    return { size: st.size, modified: st.mtime, etag };
+  }
+
+  private async openForRead(p: StoredPath): Promise<{ file: string; handle: fs.FileHandle; st: Stats }> {
+    const file = await this.resolve(p);
+    let handle: fs.FileHandle;
+    try {
+      handle = await fs.open(file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    } catch (err) {
+      if (['ENOENT', 'ENOTDIR', 'ELOOP'].includes(errno(err) ?? '')) {
+        throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
+      }
+      throw err;
+    }
+    const st = await handle.stat();
+    if (!st.isFile()) {
+      await handle.close();
+      throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
+    }
+    return { file, handle, st };
+  }
+
+  async readDocument(p: StoredPath): Promise<StoredDocument> {
+    const { file, handle, st } = await this.openForRead(p);
+    try {
+      const bytes = await handle.readFile();
+      let etag = this.cachedTag(file, st);
+      if (!etag) {
+        etag = etagOf(createHash('sha256').update(bytes).digest());
+        this.rememberTag(file, st, etag);
+      }
+      return { bytes, size: bytes.length, modified: st.mtime, etag };
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async openDocument(p: StoredPath): Promise<OpenDocument> {
+    const { file, handle, st } = await this.openForRead(p);
+    try {
+      let etag = this.cachedTag(file, st);
+      if (!etag) {
+        const hash = createHash('sha256');
+        await pipeline(handle.createReadStream({ start: 0, autoClose: false }), hash);
+        etag = etagOf(hash.digest());
+        this.rememberTag(file, st, etag);
+      }
+      return {
+        stat: { size: st.size, modified: st.mtime, etag },
+        stream: (range) => handle.createReadStream({ autoClose: true, start: range?.start ?? 0, ...(range ? { end: range.end } : {}) }),
+        close: () => handle.close(),
+      };
+    } catch (err) {
+      await handle.close();
+      throw err;
+    }
+  }
+
+  private async syncFolder(folder: string): Promise<void> {
+    const dir = await fs.open(folder, constants.O_RDONLY | constants.O_DIRECTORY);
+    try {
+      await dir.sync();
+    } finally {
+      await dir.close();
+    }
+  }
+
+  private async ensureParent(p: StoredPath): Promise<string> {
+    const parent = await this.resolve(p.parent);
+    try {
+      await fs.mkdir(parent, { recursive: true });
+    } catch (err) {
+      if (errno(err) === 'EEXIST' || errno(err) === 'ENOTDIR') {
+        throw new ServiceError('PATH_CONFLICT', 'A folder on the path is a document');
+      }
+      throw err;
+    }
+    return parent;
+  }
+
+  private async checkPrecondition(file: string, ifMatch: string | undefined): Promise<boolean> {
+    let st: Stats | undefined;
+    try {
+      st = await fs.stat(file);
+    } catch (err) {
+      if (errno(err) !== 'ENOENT') throw err;
+    }
+    if (st && !st.isFile()) throw new ServiceError('PATH_CONFLICT', 'A folder exists at this path');
+    if (ifMatch !== undefined) {
+      const current = st ? (this.cachedTag(file, st) ?? (await this.hashFile(file))) : undefined;
+      if (!matchesEtag(ifMatch, current)) throw new ServiceError('PRECONDITION_FAILED');
+    }
+    return st !== undefined;
+  }
+
+  async writeDocument(
+    p: StoredPath,
+    content: Buffer | Uint8Array | StagedUpload,
+    options: WriteOptions,
+  ): Promise<WriteResult> {
+    if (!p.isDocument) throw new ServiceError('INVALID_PATH', 'A document path must end in ".pdf"');
+    const folder = await this.ensureParent(p);
+    let source: string;
+    let etag: string;
+    if (content instanceof StagedFile) {
+      source = content.file;
+      etag = content.etag;
+    } else if (content instanceof Uint8Array) {
+      source = path.join(folder, TEMP_PREFIX + randomBytes(8).toString('hex'));
+      etag = etagOf(createHash('sha256').update(content).digest());
+      const handle = await fs.open(source, 'wx', 0o640);
+      try {
+        await handle.writeFile(content);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    } else {
+      throw new TypeError('Staged uploads must come from this store');
+    }
+    try {
+      let target = p;
+      let file = await this.resolve(target);
+      const existed = await this.checkPrecondition(file, options.ifMatch);
+      if (options.conflict === 'overwrite') {
+        await this.moveInto(source, file, true);
+      } else {
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await this.moveInto(source, file, false);
+            break;
+          } catch (err) {
+            if (errno(err) !== 'EEXIST') throw err;
+            if (options.conflict === 'fail' || attempt >= 20) {
+              throw new ServiceError('ALREADY_EXISTS', `A document exists at ${target.toString()}`);
+            }
+            target = withRandomSuffix(p);
+            file = await this.resolve(target);
+          }
+        }
+      }
+      await this.syncFolder(folder);
+      const st = await fs.stat(file);
+      this.rememberTag(file, st, etag);
+      const created = options.conflict === 'overwrite' ? !existed : true;
+      return { path: target, created, stat: { size: st.size, modified: st.mtime, etag } };
+    } finally {
+      await fs.rm(source, { force: true });
+    }
+  }
+
+  /** rename() replaces atomically; link() refuses an existing target atomically. */
+  private async moveInto(source: string, target: string, replace: boolean): Promise<void> {
+    if (replace) {
+      await fs.rename(source, target);
+    } else {
+      await fs.link(source, target);
+    }
+  }
+
+  async deleteDocument(p: StoredPath, ifMatch?: string): Promise<void> {
+    const file = await this.resolve(p);
+    const existed = await this.checkPrecondition(file, ifMatch);
+    if (!existed) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
+    await fs.unlink(file);
+    this.tags.delete(file);
+    await this.syncFolder(path.dirname(file));
+  }
+
+  async stage(source: Readable, limit: number): Promise<StagedUpload> {
+    const file = path.join(this.staging, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+    const hash = createHash('sha256');
+    let size = 0;
+    const meter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        size += chunk.length;
+        if (size > limit) {
+          done(new ServiceError('PAYLOAD_TOO_LARGE', `The upload is larger than ${limit} bytes`));
+          return;
+        }
+        hash.update(chunk);
+        done(null, chunk);
+      },
+    });
+    try {
+      const out = createWriteStream(file, { flags: 'wx', mode: 0o640 });
+      await pipeline(source, meter, out);
+      const handle = await fs.open(file, 'r');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+    } catch (err) {
+      await fs.rm(file, { force: true });
+      throw err;
+    }
+    return new StagedFile(file, size, etagOf(hash.digest()));
+  }
+
+  async statFolder(p: StoredPath): Promise<{ modified: Date } | null> {
+    const dir = await this.resolve(p);
+    try {
+      const st = await fs.stat(dir);
+      return st.isDirectory() ? { modified: st.mtime } : null;
+    } catch (err) {
+      if (errno(err) === 'ENOENT' || errno(err) === 'ENOTDIR') return null;
+      throw err;
+    }
+  }
+
+  async makeFolder(p: StoredPath): Promise<{ created: boolean }> {
+    const dir = await this.resolve(p);
+    if (await this.statFolder(p)) return { created: false };
+    try {
+      await fs.mkdir(dir, { recursive: true });
+    } catch (err) {
+      if (errno(err) === 'EEXIST' || errno(err) === 'ENOTDIR') {
+        throw new ServiceError('PATH_CONFLICT', 'A document exists on this path');
+      }
+      throw err;
+    }
+    await this.syncFolder(path.dirname(dir));
+    return { created: true };
+  }
+
+  async listFolder(p: StoredPath): Promise<FolderEntry[]> {
+    const dir = await this.resolve(p);
+    let names: string[];
+    try {
+      names = await fs.readdir(dir);
+    } catch (err) {
+      if (['ENOENT', 'ENOTDIR'].includes(errno(err) ?? '')) {
+        throw new ServiceError('FOLDER_NOT_FOUND', `No folder at /${p.toString()}`);
+      }
+      throw err;
+    }
+    const entries: FolderEntry[] = [];
+    for (const name of names.sort()) {
+      if (name.startsWith('.')) continue;
+      let st: Stats;
+      try {
+        st = await fs.lstat(path.join(dir, name));
+      } catch {
+        continue; // removed meanwhile
+      }
+      if (st.isDirectory()) entries.push({ name, type: 'folder', modified: st.mtime });
+      else if (st.isFile() && /\.pdf$/i.test(name)) entries.push({ name, type: 'document', size: st.size, modified: st.mtime });
+    }
+    return entries;
+  }
+
+  async deleteFolder(p: StoredPath, recursive: boolean): Promise<void> {
+    if (p.isRoot) throw new ServiceError('INVALID_PATH', 'The root folder cannot be deleted');
+    const dir = await this.resolve(p);
+    if (!(await this.statFolder(p))) throw new ServiceError('FOLDER_NOT_FOUND', `No folder at /${p.toString()}`);
+    if (recursive) {
+      await fs.rm(dir, { recursive: true });
+    } else {
+      const visible = await this.listFolder(p);
+      if (visible.length > 0) throw new ServiceError('FOLDER_NOT_EMPTY', 'The folder is not empty; use ?recursive=true');
+      await fs.rm(dir, { recursive: true }); // only leftovers of interrupted writes remain in it
+    }
+    for (const key of this.tags.keys()) if (key.startsWith(dir + path.sep)) this.tags.delete(key);
+    await this.syncFolder(path.dirname(dir));
+  }
+
+  lock(p: StoredPath): Promise<Release> {
+    return this.locks.acquire(p.toString());
+  }
+
+  async recover(): Promise<void> {
+    await fs.rm(this.staging, { recursive: true, force: true });
+    await fs.mkdir(this.staging, { recursive: true });
+    const sweep = async (dir: string): Promise<void> => {
+      for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
+        const full = path.join(dir, entry.name);
+        if (entry.isDirectory()) await sweep(full);
+        else if (entry.name.startsWith(TEMP_PREFIX)) await fs.rm(full, { force: true });
+      }
+    };
+    await sweep(this.root);
+  }
+}
+
+function withRandomSuffix(p: StoredPath): StoredPath {
+  const base = p.name.replace(/\.pdf$/i, '');
+  return p.parent.child(`${base}-${randomInt(100000, 1000000)}.pdf`);
+}
+
+/** If-Match semantics (RFC 9110): "*" matches any current document; otherwise a list of strong tags. */
+export function matchesEtag(header: string, current: string | undefined): boolean {
+  if (current === undefined) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((t) => t.trim() === current);
+}

@@ -1,0 +1,134 @@
+import { ServiceError } from '../errors.js';
+
+/**
+ * Path safety, in one place. Every path a client names (in a URL or in a body
+ * field such as `savePath`) becomes a StoredPath through this module and
+ * nothing else; the store refuses anything that is not a StoredPath.
+ *
+ * Rules (docs/paths.md): segments separated by "/", each decoded exactly once
+ * when it came from a URL; no empty, "." or ".." segment; no segment starting
+ * with "." (reserved for the service's temporary files); no backslash, colon,
+ * NUL or other control character; no trailing space or dot; at most 255 bytes a
+ * segment, 1024 bytes and 32 segments in all. Folder names may not end in ".pdf"
+ * because that suffix marks where a document path ends in a URL.
+ */
+export class StoredPath {
+  private constructor(readonly segments: readonly string[]) {}
+
+  static readonly root = new StoredPath([]);
+
+  /** For use by validated constructors below only. */
+  static fromValidSegments(segments: readonly string[]): StoredPath {
+    return new StoredPath([...segments]);
+  }
+
+  get isRoot(): boolean {
+    return this.segments.length === 0;
+  }
+  get name(): string {
+    return this.segments[this.segments.length - 1] ?? '';
+  }
+  get parent(): StoredPath {
+    return new StoredPath(this.segments.slice(0, -1));
+  }
+  get isDocument(): boolean {
+    return DOCUMENT_SUFFIX.test(this.name);
+  }
+  child(name: string): StoredPath {
+    validateSegment(name);
+    return new StoredPath([...this.segments, name]);
+  }
+  /** "a/b/c.pdf", no leading slash. */
+  toString(): string {
+    return this.segments.join('/');
+  }
+  /** The path as it appears in a URL, each segment percent-encoded. */
+  toUrlPath(): string {
+    return this.segments.map((s) => encodeURIComponent(s)).join('/');
+  }
+  equals(other: StoredPath): boolean {
+    return this.toString() === other.toString();
+  }
+}
+
+const DOCUMENT_SUFFIX = /\.pdf$/i;
+const MAX_SEGMENT_BYTES = 255;
+const MAX_PATH_BYTES = 1024;
+const MAX_DEPTH = 32;
+// Control characters, backslash and colon (drive letters, alternate streams).
+// eslint-disable-next-line no-control-regex
+const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f\\:]/;
+
+function invalid(reason: string): ServiceError {
+  return new ServiceError('INVALID_PATH', reason);
+}
+
+function validateSegment(segment: string): void {
+  if (segment.length === 0) throw invalid('The path has an empty segment');
+  if (segment === '.' || segment === '..') throw invalid('The path may not contain "." or ".." segments');
+  if (segment.startsWith('.')) throw invalid('Names may not start with "."');
+  if (segment.includes('/')) throw invalid('A name may not contain "/"');
+  if (FORBIDDEN_CHARS.test(segment)) throw invalid('The path contains a forbidden character');
+  if (/[ .]$/.test(segment)) throw invalid('Names may not end with a space or "."');
+  if (Buffer.byteLength(segment, 'utf8') > MAX_SEGMENT_BYTES) throw invalid('A name is longer than 255 bytes');
+  if (/[\ud800-\udfff]/.test(segment.replace(/[\ud800-\udbff][\udc00-\udfff]/g, ''))) {
+    throw invalid('The path is not valid Unicode');
+  }
+}
+
+function fromSegments(segments: string[], kind: 'document' | 'folder'): StoredPath {
+  if (segments.length > MAX_DEPTH) throw invalid(`The path has more than ${MAX_DEPTH} segments`);
+  segments.forEach(validateSegment);
+  if (Buffer.byteLength(segments.join('/'), 'utf8') > MAX_PATH_BYTES) throw invalid('The path is longer than 1024 bytes');
+  const folders = kind === 'document' ? segments.slice(0, -1) : segments;
+  if (folders.some((s) => DOCUMENT_SUFFIX.test(s))) throw invalid('Folder names may not end in ".pdf"');
+  if (kind === 'document') {
+    if (segments.length === 0) throw invalid('A document path is empty');
+    if (!DOCUMENT_SUFFIX.test(segments[segments.length - 1]!)) throw invalid('A document path must end in ".pdf"');
+  }
+  return StoredPath.fromValidSegments(segments);
+}
+
+function decodeOnce(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw invalid('The path has an invalid percent-encoding');
+  }
+}
+
+function splitRaw(raw: string): string[] {
+  if (raw === '') return [];
+  if (raw.startsWith('/')) throw invalid('Absolute paths are not allowed');
+  return raw.split('/');
+}
+
+/** A document path from a URL: the still-encoded path without ".pdf". */
+export function documentPathFromUrl(rawWithoutExtension: string): StoredPath {
+  const segments = splitRaw(rawWithoutExtension).map(decodeOnce);
+  if (segments.length > 0) segments[segments.length - 1] += '.pdf';
+  return fromSegments(segments, 'document');
+}
+
+/** A folder path from a URL ("" is the root folder). */
+export function folderPathFromUrl(raw: string): StoredPath {
+  const trimmed = raw.endsWith('/') ? raw.slice(0, -1) : raw;
+  return fromSegments(splitRaw(trimmed).map(decodeOnce), 'folder');
+}
+
+/** A document path given in a request body (not percent-encoded), e.g. savePath. */
+export function documentPathFromBody(value: string, field: string): StoredPath {
+  try {
+    return fromSegments(splitRaw(value), 'document');
+  } catch (err) {
+    if (err instanceof ServiceError) throw new ServiceError('INVALID_PATH', `${field}: ${err.detail}`);
+    throw err;
+  }
+}
+
+/** Replaces a file name's extension with ".pdf" (uploads of images by form keep their base name). */
+export function pdfNameFor(fileName: string): string {
+  const base = fileName.replace(/^.*[\\/]/, '');
+  const dot = base.lastIndexOf('.');
+  return `${dot > 0 ? base.slice(0, dot) : base}.pdf`;
+}

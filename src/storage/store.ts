@@ -1,0 +1,83 @@
+import type { Readable } from 'node:stream';
+import type { StoredPath } from './paths.js';
+
+export interface OpenDocument {
+  stat: DocumentStat;
+  /** A byte range (inclusive end), or all of it; the stream closes the document when done. */
+  stream(range?: { start: number; end: number }): Readable;
+  close(): Promise<void>;
+}
+
+/** What the service stores about a document besides its bytes. */
+export interface DocumentStat {
+  size: number;
+  modified: Date;
+  /** Strong entity tag, quoted, derived from the content hash. */
+  etag: string;
+}
+
+export interface StoredDocument extends DocumentStat {
+  bytes: Buffer;
+}
+
+export interface FolderEntry {
+  name: string;
+  type: 'document' | 'folder';
+  size?: number;
+  modified: Date;
+}
+
+/**
+ * How a write treats an existing target, as `namingMode` says:
+ * 0 `fail` (409), 1 `overwrite`, 2 `unique` (a random number is appended to the name).
+ */
+export type ConflictMode = 'fail' | 'overwrite' | 'unique';
+
+export interface WriteOptions {
+  conflict: ConflictMode;
+  /** The target must currently have this ETag (412 otherwise). */
+  ifMatch?: string | undefined;
+}
+
+export interface WriteResult {
+  path: StoredPath;
+  created: boolean;
+  stat: DocumentStat;
+}
+
+/** An upload received into the store's staging area before it is validated and committed. */
+export interface StagedUpload {
+  readonly size: number;
+  readonly etag: string;
+  read(): Promise<Buffer>;
+  discard(): Promise<void>;
+}
+
+export type Release = () => void;
+
+/**
+ * Where documents live. The filesystem store is the embedded default; an
+ * S3-compatible or WebDAV store implements the same interface. Nothing above
+ * this interface touches the file system.
+ */
+export interface DocumentStore {
+  statDocument(path: StoredPath): Promise<DocumentStat | null>;
+  readDocument(path: StoredPath): Promise<StoredDocument>;
+  /**
+   * Opens a document for download: its stat and its bytes come from the same
+   * version even while a writer replaces it. Call stream() once, or close().
+   */
+  openDocument(path: StoredPath): Promise<OpenDocument>;
+  writeDocument(path: StoredPath, content: Buffer | Uint8Array | StagedUpload, options: WriteOptions): Promise<WriteResult>;
+  deleteDocument(path: StoredPath, ifMatch?: string): Promise<void>;
+  /** Receives a stream into the staging area; rejects with PAYLOAD_TOO_LARGE past `limit` bytes. */
+  stage(source: Readable, limit: number): Promise<StagedUpload>;
+  statFolder(path: StoredPath): Promise<{ modified: Date } | null>;
+  makeFolder(path: StoredPath): Promise<{ created: boolean }>;
+  listFolder(path: StoredPath): Promise<FolderEntry[]>;
+  deleteFolder(path: StoredPath, recursive: boolean): Promise<void>;
+  /** Serializes writers of one document; read-modify-write holds it throughout. */
+  lock(path: StoredPath): Promise<Release>;
+  /** Removes leftovers of interrupted writes; called at start. */
+  recover(): Promise<void>;
+}

@@ -1,0 +1,199 @@
+import assert from 'node:assert/strict';
+import { readFile, readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { call, leaksInternals, sha256 } from './helpers/http.js';
+import { encryptPdf, makePdf, qpdfCheck } from './helpers/pdf.js';
+import { startServer, type TestServer } from './helpers/server.js';
+
+let server: TestServer;
+before(async () => {
+  server = await startServer({ env: { PDFSERVICE_MAX_UPLOAD_BYTES: String(2 * 1024 * 1024) } });
+});
+after(async () => {
+  await server.stop();
+});
+
+const pdf = (pages = 2, title = 'Quarterly report') => makePdf({ pages, title });
+const put = (p: string, body: Buffer, type = 'application/pdf', headers: Record<string, string> = {}) =>
+  call(server, 'PUT', `/documents/${p}`, { body, headers: { 'content-type': type, ...headers } });
+const storedBytes = (p: string) => readFile(path.join(server.dataDir, 'documents', ...p.split('/')));
+
+describe('upload and download', () => {
+  test('PUT stores a PDF (201, then 200 on replace) and GET returns it byte-identical', async () => {
+    const original = pdf(3);
+    const created = await put('round/trip.pdf', original);
+    assert.equal(created.status, 201);
+    assert.equal(created.headers.get('location'), '/pdfservice/v1/documents/round/trip.pdf');
+    const model = created.json();
+    assert.equal(model.path, '/round/trip.pdf');
+    assert.equal(model.pageCount, 3);
+    assert.equal(model.size, original.length);
+    assert.equal(model.encrypted, false);
+    assert.equal(created.headers.get('etag'), model.etag);
+
+    const download = await call(server, 'GET', '/documents/round/trip.pdf');
+    assert.equal(download.status, 200);
+    assert.equal(download.headers.get('content-type'), 'application/pdf');
+    assert.equal(sha256(download.bytes), sha256(original));
+    assert.equal(download.headers.get('etag'), model.etag);
+    assert.ok(download.headers.get('last-modified'));
+
+    const replacement = pdf(1);
+    const replaced = await put('round/trip.pdf', replacement);
+    assert.equal(replaced.status, 200);
+    assert.equal(replaced.json().pageCount, 1);
+    assert.notEqual(replaced.json().etag, model.etag);
+    assert.equal(sha256(await storedBytes('round/trip.pdf')), sha256(replacement));
+  });
+
+  test('ETag: If-None-Match gives 304, If-Match guards writes (412), HEAD has headers and no body', async () => {
+    const first = await put('etag/doc.pdf', pdf(1));
+    const etag = first.json().etag as string;
+    const notModified = await call(server, 'GET', '/documents/etag/doc.pdf', { headers: { 'if-none-match': etag } });
+    assert.equal(notModified.status, 304);
+    assert.equal(notModified.bytes.length, 0);
+
+    const before = await storedBytes('etag/doc.pdf');
+    const refused = await put('etag/doc.pdf', pdf(2), 'application/pdf', { 'if-match': '"0000"' });
+    assert.equal(refused.status, 412);
+    assert.equal(refused.json().code, 'PRECONDITION_FAILED');
+    assert.deepEqual(await storedBytes('etag/doc.pdf'), before);
+
+    const accepted = await put('etag/doc.pdf', pdf(2), 'application/pdf', { 'if-match': etag });
+    assert.equal(accepted.status, 200);
+
+    const head = await call(server, 'HEAD', '/documents/etag/doc.pdf');
+    assert.equal(head.status, 200);
+    assert.equal(head.headers.get('etag'), accepted.json().etag);
+    assert.equal(head.bytes.length, 0);
+    assert.equal(Number(head.headers.get('content-length')), accepted.json().size);
+
+    const deleteRefused = await call(server, 'DELETE', '/documents/etag/doc.pdf', { headers: { 'if-match': etag } });
+    assert.equal(deleteRefused.status, 412);
+  });
+
+  test('Range requests return the requested bytes (206) and 416 past the end', async () => {
+    const original = pdf(2);
+    await put('range.pdf', original);
+    const part = await call(server, 'GET', '/documents/range.pdf', { headers: { range: 'bytes=10-19' } });
+    assert.equal(part.status, 206);
+    assert.equal(part.headers.get('content-range'), `bytes 10-19/${original.length}`);
+    assert.deepEqual(part.bytes, original.subarray(10, 20));
+    const suffix = await call(server, 'GET', '/documents/range.pdf', { headers: { range: 'bytes=-5' } });
+    assert.deepEqual(suffix.bytes, original.subarray(original.length - 5));
+    const open = await call(server, 'GET', '/documents/range.pdf', { headers: { range: `bytes=${original.length - 3}-` } });
+    assert.deepEqual(open.bytes, original.subarray(original.length - 3));
+    const outside = await call(server, 'GET', '/documents/range.pdf', { headers: { range: `bytes=${original.length + 10}-` } });
+    assert.equal(outside.status, 416);
+    assert.equal(outside.headers.get('content-range'), `bytes */${original.length}`);
+  });
+
+  test('?attachment=true sets an RFC 6266 Content-Disposition with the encoded name', async () => {
+    await put(`${encodeURIComponent('Bericht März')}.pdf`, pdf(1));
+    const reply = await call(server, 'GET', `/documents/${encodeURIComponent('Bericht März')}.pdf?attachment=true`);
+    assert.equal(reply.status, 200);
+    const disposition = reply.headers.get('content-disposition') ?? '';
+    assert.match(disposition, /^attachment; filename="Bericht M_rz\.pdf"; filename\*=UTF-8''Bericht%20M%C3%A4rz\.pdf$/);
+  });
+
+  test('DocumentModel as JSON and XML with document information; 406 for other types', async () => {
+    await put('info.pdf', makePdf({ pages: 4, title: 'Annual <summary> & more' }));
+    const json = await call(server, 'GET', '/documents/info.pdf', { headers: { accept: 'application/json' } });
+    assert.equal(json.status, 200);
+    const model = json.json();
+    assert.equal(model.pageCount, 4);
+    assert.equal(model.title, 'Annual <summary> & more');
+    assert.equal(model.producer, 'pdfservice tests');
+    assert.equal(model.pdfVersion, '1.7');
+    assert.equal(model.hasForm, false);
+    assert.equal(model.hasSignatures, false);
+    assert.equal(model.linearized, false);
+
+    const xml = await call(server, 'GET', '/documents/info.pdf', { headers: { accept: 'application/xml' } });
+    assert.equal(xml.status, 200);
+    assert.match(xml.headers.get('content-type') ?? '', /^application\/xml/);
+    assert.match(xml.text, /<Document>/);
+    assert.match(xml.text, /<pageCount>4<\/pageCount>/);
+    assert.match(xml.text, /<title>Annual &lt;summary&gt; &amp; more<\/title>/);
+
+    const refused = await call(server, 'GET', '/documents/info.pdf', { headers: { accept: 'image/png' } });
+    assert.equal(refused.status, 406);
+    assert.equal(refused.json().code, 'NOT_ACCEPTABLE');
+  });
+
+  test('DELETE removes a document (204) and then it is 404 DOCUMENT_NOT_FOUND', async () => {
+    await put('gone.pdf', pdf(1));
+    assert.equal((await call(server, 'DELETE', '/documents/gone.pdf')).status, 204);
+    const missing = await call(server, 'GET', '/documents/gone.pdf');
+    assert.equal(missing.status, 404);
+    assert.equal(missing.json().code, 'DOCUMENT_NOT_FOUND');
+    assert.match(missing.headers.get('content-type') ?? '', /^application\/problem\+json/);
+    assert.equal((await call(server, 'DELETE', '/documents/gone.pdf')).status, 404);
+  });
+
+  test('errors come as XML <Error> when XML is accepted', async () => {
+    const missing = await call(server, 'GET', '/documents/none.pdf', { headers: { accept: 'application/xml' } });
+    assert.equal(missing.status, 404);
+    assert.match(missing.headers.get('content-type') ?? '', /^application\/problem\+xml/);
+    assert.match(missing.text, /<Error>[\s\S]*<code>DOCUMENT_NOT_FOUND<\/code>[\s\S]*<\/Error>/);
+  });
+});
+
+describe('encrypted documents', () => {
+  test('the DocumentModel needs the password: 403 REQUIRED without, 403 INVALID when wrong, 200 with user or owner password', async () => {
+    const encrypted = encryptPdf(pdf(2), 'user-pw', 'owner-pw');
+    const stored = await put('secret.pdf', encrypted);
+    assert.equal(stored.status, 201, stored.text);
+    assert.equal(stored.json().encrypted, true);
+    const accept = { accept: 'application/json' };
+    const none = await call(server, 'GET', '/documents/secret.pdf', { headers: accept });
+    assert.equal(none.status, 403);
+    assert.equal(none.json().code, 'DOCUMENT_PASSWORD_REQUIRED');
+    const wrong = await call(server, 'GET', '/documents/secret.pdf', { headers: { ...accept, 'x-service-documentpassword': 'nope' } });
+    assert.equal(wrong.status, 403);
+    assert.equal(wrong.json().code, 'DOCUMENT_PASSWORD_INVALID');
+    for (const pw of ['user-pw', 'owner-pw']) {
+      const ok = await call(server, 'GET', '/documents/secret.pdf', { headers: { ...accept, 'x-service-documentpassword': pw } });
+      assert.equal(ok.status, 200);
+      assert.equal(ok.json().pageCount, 2);
+      assert.equal(ok.json().encrypted, true);
+    }
+    // The bytes themselves download without a password: they are encrypted.
+    const raw = await call(server, 'GET', '/documents/secret.pdf');
+    assert.equal(sha256(raw.bytes), sha256(encrypted));
+  });
+});
+
+describe('bad bodies change nothing', () => {
+  const cases: { name: string; body: Buffer; type: string; status: number; code: string }[] = [
+    { name: 'not a PDF', body: Buffer.from('hello, this is text and not a PDF at all'), type: 'application/pdf', status: 422, code: 'MALFORMED_PDF' },
+    { name: 'truncated PDF', body: makePdf({ pages: 3 }).subarray(0, 60), type: 'application/pdf', status: 422, code: 'MALFORMED_PDF' },
+    { name: 'empty body', body: Buffer.alloc(0), type: 'application/pdf', status: 422, code: 'MALFORMED_PDF' },
+    { name: 'wrong Content-Type', body: makePdf(), type: 'text/plain', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
+    { name: 'image type with PDF bytes', body: makePdf(), type: 'image/png', status: 422, code: 'MALFORMED_IMAGE' },
+    { name: 'oversize', body: Buffer.concat([makePdf(), Buffer.alloc(3 * 1024 * 1024, 32)]), type: 'application/pdf', status: 413, code: 'PAYLOAD_TOO_LARGE' },
+  ];
+  for (const c of cases) {
+    test(`${c.name}: ${c.status} ${c.code}, stored document unchanged, nothing new stored`, async () => {
+      const original = pdf(2);
+      await put('keep/me.pdf', original);
+      const reply = await put('keep/me.pdf', c.body, c.type);
+      assert.equal(reply.status, c.status, reply.text);
+      assert.equal(reply.json().code, c.code);
+      assert.ok(!leaksInternals(reply.text, server.dataDir), reply.text);
+      assert.equal(sha256(await storedBytes('keep/me.pdf')), sha256(original));
+      const fresh = await put('keep/new-one.pdf', c.body, c.type);
+      assert.equal(fresh.status, c.status);
+      assert.equal((await call(server, 'GET', '/documents/keep/new-one.pdf')).status, 404);
+      const names = await readdir(path.join(server.dataDir, 'documents', 'keep'));
+      assert.deepEqual(names, ['me.pdf'], 'no temporary or partial file is left');
+    });
+  }
+
+  test('a stored document passes qpdf --check after upload', async () => {
+    await put('checked.pdf', pdf(5));
+    const bytes = await storedBytes('checked.pdf');
+    assert.ok(qpdfCheck(bytes).ok);
+  });
+});

@@ -1,0 +1,48 @@
+import { createHash } from 'node:crypto';
+import type { TestServer } from './server.js';
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  bytes: Buffer;
+  text: string;
+  json: <T = any>() => T;
+}
+
+export interface CallOptions {
+  body?: BodyInit | Buffer | object;
+  headers?: Record<string, string>;
+  /** Admin Basic credentials by default; false sends none; a string is an Authorization value. */
+  auth?: string | false;
+}
+
+/** One HTTP request to the test server; a path starting with "/" is relative to /pdfservice/v1. */
+export async function call(server: TestServer, method: string, path: string, options: CallOptions = {}): Promise<Reply> {
+  const headers: Record<string, string> = { ...(options.headers ?? {}) };
+  if (options.auth !== false) headers['authorization'] ??= options.auth ?? server.adminAuth;
+  let body = options.body as BodyInit | undefined;
+  if (options.body !== undefined && !(options.body instanceof Uint8Array) && !(options.body instanceof FormData) && typeof options.body === 'object' && !(options.body instanceof Blob)) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const url = path.startsWith('http') ? path : `${server.api}${path}`;
+  const response = await fetch(url, { method, headers, body: body as BodyInit | undefined, redirect: 'manual' });
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const text = bytes.toString('utf8');
+  return {
+    status: response.status,
+    headers: response.headers,
+    bytes,
+    text,
+    json: () => JSON.parse(text),
+  };
+}
+
+export function sha256(bytes: Buffer | Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** Asserts nothing in a response reveals internals: no stack frames, no server file paths. */
+export function leaksInternals(text: string, dataDir: string): boolean {
+  return /\bat .+\.(js|ts):\d+/.test(text) || text.includes(dataDir) || /\/(work|root|tmp|home)\//.test(text) || text.includes('node_modules');
+}

@@ -1,0 +1,100 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/**
+ * Builds small, valid PDFs in code (not with the engine under test): N pages of
+ * the given size, each showing one line of text in Helvetica, with a correct
+ * cross-reference table.
+ */
+export function makePdf(options: { pages?: number; width?: number; height?: number; text?: (page: number) => string; title?: string } = {}): Buffer {
+  const pages = options.pages ?? 1;
+  const width = options.width ?? 612;
+  const height = options.height ?? 792;
+  const text = options.text ?? ((i: number) => `Page ${i + 1}`);
+  const objects: string[] = [];
+  const add = (body: string) => {
+    objects.push(body);
+    return objects.length;
+  };
+  const catalog = add(''); // filled below
+  const pagesObj = add('');
+  const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  const info = options.title ? add(`<< /Title (${escapePdfString(options.title)}) /Producer (pdfservice tests) >>`) : 0;
+  const kids: number[] = [];
+  for (let i = 0; i < pages; i++) {
+    const content = `BT /F1 24 Tf 72 ${height - 100} Td (${escapePdfString(text(i))}) Tj ET`;
+    const stream = add(`<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`);
+    kids.push(add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 ${width} ${height}] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${stream} 0 R >>`));
+  }
+  objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R >>`;
+  objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${pages} >>`;
+  let out = '%PDF-1.7\n%\xe2\xe3\xcf\xd3\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(out, 'latin1'));
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(out, 'latin1');
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root ${catalog} 0 R${info ? ` /Info ${info} 0 R` : ''} >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+function escapePdfString(s: string): string {
+  return s.replace(/[\\()]/g, (c) => `\\${c}`);
+}
+
+/** Runs a command-line tool on a PDF given as bytes; returns stdout (throws on a non-zero exit). */
+export function withTempFile<T>(bytes: Buffer | Uint8Array, fn: (file: string) => T, name = 'doc.pdf'): T {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-tool-'));
+  const file = path.join(dir, name);
+  writeFileSync(file, bytes);
+  try {
+    return fn(file);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** qpdf --check exit status 0 (2 means errors; 3 warnings only, which we count as failing too). */
+export function qpdfCheck(bytes: Buffer | Uint8Array): { ok: boolean; output: string } {
+  return withTempFile(bytes, (file) => {
+    try {
+      const output = execFileSync('qpdf', ['--check', file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+      return { ok: true, output };
+    } catch (err) {
+      const e = err as { stdout?: string; stderr?: string };
+      return { ok: false, output: `${e.stdout ?? ''}${e.stderr ?? ''}` };
+    }
+  });
+}
+
+/** pdfinfo's fields (poppler), optionally with a password. */
+export function pdfinfo(bytes: Buffer | Uint8Array, password?: string): Record<string, string> {
+  return withTempFile(bytes, (file) => {
+    const args = password ? ['-upw', password, file] : [file];
+    const out = execFileSync('pdfinfo', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    return Object.fromEntries(out.split('\n').filter((l) => l.includes(':')).map((l) => [l.slice(0, l.indexOf(':')).trim(), l.slice(l.indexOf(':') + 1).trim()]));
+  });
+}
+
+export function pdftotext(bytes: Buffer | Uint8Array, password?: string): string {
+  return withTempFile(bytes, (file) => execFileSync('pdftotext', [...(password ? ['-upw', password] : []), '-layout', file, '-'], { encoding: 'utf8' }));
+}
+
+/** Encrypts with qpdf: AES-256 with a user and an owner password. */
+export function encryptPdf(bytes: Buffer, user: string, owner: string, bits: '40' | '128' | '256' = '256'): Buffer {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-enc-'));
+  try {
+    const input = path.join(dir, 'in.pdf');
+    const output = path.join(dir, 'out.pdf');
+    writeFileSync(input, bytes);
+    execFileSync('qpdf', ['--allow-weak-crypto', '--encrypt', user, owner, bits, '--', input, output]);
+    return readFileSync(output);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,89 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ADMIN = { username: 'admin', password: 'admin-test-password-1' };
+const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
+
+export interface TestServer {
+  baseUrl: string;
+  /** Absolute base of the API: `${baseUrl}/pdfservice/v1`. */
+  api: string;
+  dataDir: string;
+  child: ChildProcess;
+  /** stdout+stderr lines so far (JSON log lines and anything else). */
+  output: string[];
+  /** Authorization header value for the admin. */
+  adminAuth: string;
+  stop(): Promise<void>;
+}
+
+export function basicAuth(username: string, password: string): string {
+  return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
+}
+
+/**
+ * Starts the real service (dist/src/main.js) as a child process on an
+ * ephemeral loopback port with its own data folder, and waits for it to listen.
+ */
+export async function startServer(options: { env?: Record<string, string>; dataDir?: string } = {}): Promise<TestServer> {
+  const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'pdfservice-test-')));
+  const child = spawn(process.execPath, [MAIN], {
+    env: {
+      ...process.env,
+      PDFSERVICE_HOST: '127.0.0.1',
+      PDFSERVICE_PORT: '0',
+      PDFSERVICE_DATA_DIR: dataDir,
+      PDFSERVICE_ADMIN_USER: ADMIN.username,
+      PDFSERVICE_ADMIN_PASSWORD: ADMIN.password,
+      PDFSERVICE_LOG_LEVEL: 'info',
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join('\n')}`)), 20_000);
+    const onLine = (chunk: Buffer) => {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (!line) continue;
+        output.push(line);
+        if (output.length > 5000) output.splice(0, 1000);
+        try {
+          const entry = JSON.parse(line) as { msg?: string; url?: string };
+          if (entry.msg === 'listening' && entry.url) {
+            clearTimeout(timer);
+            resolve(entry.url);
+          }
+        } catch {
+          /* not a log line */
+        }
+      }
+    };
+    child.stdout!.on('data', onLine);
+    child.stderr!.on('data', onLine);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${output.join('\n')}`));
+    });
+  });
+  return {
+    baseUrl,
+    api: `${baseUrl}/pdfservice/v1`,
+    dataDir,
+    child,
+    output,
+    adminAuth: basicAuth(ADMIN.username, ADMIN.password),
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
