@@ -43,7 +43,7 @@ function fromFastifyError(err: FastifyError): ServiceError | undefined {
       return new ServiceError('BAD_REQUEST', 'The body tries to set a prototype');
   }
   // busboy's messages for broken multipart bodies
-  if (/multipart|boundary|Unexpected end of form|Malformed part header/i.test(err.message)) {
+  if (/multipart|boundary|Unexpected end of (form|multipart)|Malformed part header/i.test(err.message)) {
     return new ServiceError('MALFORMED_MULTIPART', 'The multipart body is malformed');
   }
   if (typeof err.statusCode === 'number' && err.statusCode === 413) return new ServiceError('PAYLOAD_TOO_LARGE');
@@ -56,7 +56,7 @@ function fromFastifyError(err: FastifyError): ServiceError | undefined {
 
 export function toServiceError(err: unknown): ServiceError | undefined {
   if (err instanceof ServiceError) return err;
-  if (err && typeof err === 'object' && 'code' in err) return fromFastifyError(err as FastifyError);
+  if (err instanceof Error) return fromFastifyError(err as FastifyError);
   return undefined;
 }
 

@@ -8,7 +8,8 @@ import { ServiceError } from '../errors.js';
  * Rules (docs/paths.md): segments separated by "/", each decoded exactly once
  * when it came from a URL; no empty, "." or ".." segment; no segment starting
  * with "." (reserved for the service's temporary files); no backslash, colon,
- * NUL or other control character; no trailing space or dot; at most 255 bytes a
+ * NUL or other control character; no trailing space or dot; no "%XX" left after
+ * decoding (double encoding); at most 255 bytes a
  * segment, 1024 bytes and 32 segments in all. Folder names may not end in ".pdf"
  * because that suffix marks where a document path ends in a URL.
  */
@@ -70,6 +71,8 @@ function validateSegment(segment: string): void {
   if (segment.includes('/')) throw invalid('A name may not contain "/"');
   if (FORBIDDEN_CHARS.test(segment)) throw invalid('The path contains a forbidden character');
   if (/[ .]$/.test(segment)) throw invalid('Names may not end with a space or "."');
+  // After the one decoding, a remaining escape means the client encoded twice: refuse rather than guess.
+  if (/%[0-9a-f]{2}/i.test(segment)) throw invalid('Names may not contain percent-escapes after decoding (double encoding)');
   if (Buffer.byteLength(segment, 'utf8') > MAX_SEGMENT_BYTES) throw invalid('A name is longer than 255 bytes');
   if (/[\ud800-\udfff]/.test(segment.replace(/[\ud800-\udbff][\udc00-\udfff]/g, ''))) {
     throw invalid('The path is not valid Unicode');

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { RIGHTS } from '../../auth/types.js';
+import { RIGHTS, type SessionView } from '../../auth/types.js';
 import { ServiceError } from '../../errors.js';
 import type { AppDeps } from '../context.js';
 import { authenticateOnly, basicCredentials, expiredSessionCookie, SESSION_COOKIE, SESSION_COOKIE_PATH } from '../plugins/auth.js';
@@ -36,6 +36,12 @@ const credentialsSchema = {
   required: ['username', 'password'],
   additionalProperties: false,
 } as const;
+
+/** The SessionModel, properties in the schema's order so JSON and XML read alike. */
+function sessionModel(view: SessionView | Pick<SessionView, 'username' | 'rights'>, via: 'session' | 'basic') {
+  const times = 'createdAt' in view ? { createdAt: view.createdAt, expiresAt: view.expiresAt, absoluteExpiresAt: view.absoluteExpiresAt } : {};
+  return { username: view.username, rights: view.rights, via, ...times };
+}
 
 export function registerSessionRoutes(api: FastifyInstance, deps: AppDeps): void {
   const { auth, config } = deps;
@@ -77,7 +83,7 @@ export function registerSessionRoutes(api: FastifyInstance, deps: AppDeps): void
       maxAge: config.sessionMaxSeconds,
     });
     reply.header('Location', CURRENT).header('Cache-Control', 'no-store');
-    return sendModel(request, reply, SESSION_XML, { ...session, via: 'session' }, 201);
+    return sendModel(request, reply, SESSION_XML, sessionModel(session, 'session'), 201);
   });
 
   api.get('/sessions/current', {
@@ -93,12 +99,12 @@ export function registerSessionRoutes(api: FastifyInstance, deps: AppDeps): void
     const principal = request.principal!;
     reply.header('Cache-Control', 'no-store');
     if (principal.via === 'basic') {
-      return sendModel(request, reply, SESSION_XML, { username: principal.username, rights: principal.rights, via: 'basic' });
+      return sendModel(request, reply, SESSION_XML, sessionModel(principal, 'basic'));
     }
     // The hook has just resumed this session; read its times (it can only have expired in between).
     const resumed = await auth.resume(principal.sessionId!);
     if (!resumed) throw new ServiceError('AUTHENTICATION_REQUIRED', 'The session has expired or ended; log in again');
-    return sendModel(request, reply, SESSION_XML, { ...resumed.session, via: 'session' });
+    return sendModel(request, reply, SESSION_XML, sessionModel(resumed.session, 'session'));
   });
 
   api.delete('/sessions/current', {
