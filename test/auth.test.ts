@@ -271,6 +271,13 @@ describe('login throttling', () => {
     await sleep(3200);
     assert.equal((await login(server, ADMIN.username, ADMIN.password)).status, 201);
   });
+
+  test('attempts sent in parallel are counted before their passwords are checked', async () => {
+    const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => login(server, 'ghost', `parallel-${i}-password`)));
+    const statuses = replies.map((r) => r.status).sort();
+    assert.equal(statuses.filter((s) => s === 401).length, 5, statuses.join());
+    assert.equal(statuses.filter((s) => s === 429).length, 7, statuses.join());
+  });
 });
 
 describe('session lifetimes', () => {

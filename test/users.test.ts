@@ -254,8 +254,12 @@ describe('the users command line', () => {
     const rights = await cli(server, ['set-rights', 'dave', '--rights', 'GET,DELETE,GET']);
     assert.equal(rights.code, 0, rights.stderr);
     assert.match(rights.stdout, /GET,DELETE/);
-    const user = await call(server, 'GET', '/users/dave');
-    assert.deepEqual(user.json().rights, ['GET', 'DELETE']);
+    let seenRights: string[] = [];
+    for (let i = 0; i < 15 && seenRights.join() !== 'GET,DELETE'; i++) {
+      if (i > 0) await sleep(250);
+      seenRights = (await call(server, 'GET', '/users/dave')).json().rights;
+    }
+    assert.deepEqual(seenRights, ['GET', 'DELETE']);
 
     const removed = await cli(server, ['remove', 'dave']);
     assert.equal(removed.code, 0, removed.stderr);

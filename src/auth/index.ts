@@ -78,13 +78,10 @@ class DefaultAuth implements Auth {
 
   /** Checks a name and password with throttling: 429 while locked, 401 when wrong. */
   private async check(username: string, password: string, clientAddress: string): Promise<StoredUser> {
-    this.throttle.check(username, clientAddress);
+    this.throttle.attempt(username, clientAddress);
     const user = await this.service.verify(username, password);
-    if (!user) {
-      this.throttle.failed(username, clientAddress);
-      throw invalidCredentials();
-    }
-    this.throttle.succeeded(username);
+    if (!user) throw invalidCredentials();
+    this.throttle.succeeded(username, clientAddress);
     return user;
   }
 

@@ -19,8 +19,9 @@ export interface ThrottleOptions {
  * `maxFailures` failures within `windowSeconds`, attempts for that name or from
  * that address are refused with 429 for `windowSeconds`, whatever password
  * they carry, so guessing cannot continue and a correct guess cannot be told
- * apart during the lock. A successful login clears the name's counter (not
- * the address's: one good account must not reset guessing at others).
+ * apart during the lock. A successful login clears the name's counter; of the
+ * address's it only takes back its own attempt (one good account must not
+ * reset guessing at others).
  *
  * Counting by name means anyone can lock a user out for a while by failing on
  * purpose; sessions already open keep working. That is the usual trade-off.
@@ -50,7 +51,14 @@ export class LoginThrottle {
     }
   }
 
-  failed(username: string, address: string): void {
+  /**
+   * Registers a login attempt before its password is checked: 429 while locked,
+   * otherwise the attempt counts as a failure right away. Counting up front
+   * matters: attempts sent in parallel would all pass a check made before any
+   * of them failed. `succeeded` takes the count back.
+   */
+  attempt(username: string, address: string): void {
+    this.check(username, address);
     const now = this.now();
     const windowMs = this.options.windowSeconds * 1000;
     for (const key of keys(username, address)) {
@@ -65,8 +73,13 @@ export class LoginThrottle {
     while (this.counters.size > this.maxEntries) this.counters.delete(this.counters.keys().next().value!);
   }
 
-  succeeded(username: string): void {
+  /** The attempt was right: the name's counter is cleared, the address's attempt taken back. */
+  succeeded(username: string, address: string): void {
     this.counters.delete(`user:${username}`);
+    const c = this.counters.get(`addr:${address}`);
+    if (!c) return;
+    c.failures = Math.max(0, c.failures - 1);
+    if (c.failures < this.options.maxFailures) c.lockedUntil = 0;
   }
 }
 

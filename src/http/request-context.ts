@@ -9,11 +9,25 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/**
+ * Header values arrive as Latin-1 strings. A password typed in a UTF-8 terminal
+ * arrives as UTF-8 bytes, so non-ASCII values that are valid UTF-8 are read as
+ * UTF-8; anything else stays Latin-1 (docs/api.md, "Document passwords").
+ */
+export function headerText(value: string | undefined): string | undefined {
+  if (value === undefined || !/[^\x00-\x7f]/.test(value)) return value;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(value, 'latin1'));
+  } catch {
+    return value;
+  }
+}
+
 /** The operation context of a request: who asks, the document password, If-Match. */
 export function operationContext(request: FastifyRequest): OperationContext {
   return {
     principal: request.principal,
-    documentPassword: header(request, DOCUMENT_PASSWORD_HEADER),
+    documentPassword: headerText(header(request, DOCUMENT_PASSWORD_HEADER)),
     ifMatch: header(request, 'if-match'),
   };
 }

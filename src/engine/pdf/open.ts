@@ -36,12 +36,12 @@ export function openPdf(bytes: Uint8Array, password?: string): OpenedPdf {
     doc.getMetaData(mupdf.Document.META_ENCRYPTION) !== 'None';
   let access: Access = encrypted ? 'user' : 'full';
   if (doc.needsPassword()) {
-    if (password === undefined || password === '') {
-      // An empty password is tried first by MuPDF already; needsPassword means it failed.
+    // MuPDF tries the empty user password by itself; an empty *owner* password (R5/R6 files exist with one) it does not.
+    const result = doc.authenticatePassword(password ?? '');
+    if (result === 0 && (password === undefined || password === '')) {
       doc.destroy();
       throw new EngineError('DOCUMENT_PASSWORD_REQUIRED', 'The document is encrypted: send its password in X-Service-DocumentPassword');
     }
-    const result = doc.authenticatePassword(password);
     if (result === 0) {
       doc.destroy();
       throw new EngineError('DOCUMENT_PASSWORD_INVALID', 'The document password is wrong');

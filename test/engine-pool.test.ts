@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { EnginePool } from '../src/engine/pool.js';
+import { ServiceError } from '../src/errors.js';
+import { makePdf } from './helpers/pdf.js';
+
+test('a task past its timeout is stopped with ENGINE_TIMEOUT and its worker replaced; the pool keeps working', async () => {
+  const pool = new EnginePool({ size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10 });
+  await pool.ready();
+  try {
+    const started = Date.now();
+    await assert.rejects(pool.run('busyWait', { ms: 30_000 }, { timeoutMs: 300 }), (err: unknown) => err instanceof ServiceError && err.code === 'ENGINE_TIMEOUT' && err.status === 504);
+    assert.ok(Date.now() - started < 5_000, 'the stuck task did not hold the caller');
+    assert.equal(pool.counters.timedOut, 1);
+    const info = await pool.run('inspect', { bytes: makePdf({ pages: 3 }) });
+    assert.equal(info.pageCount, 3, 'a fresh worker answers after the timeout');
+  } finally {
+    await pool.close();
+  }
+});
+
+test('workers whose WASM memory passes the threshold are recycled after their task, and results are still delivered', async () => {
+  const pool = new EnginePool({ size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 1, queueLimit: 10 });
+  await pool.ready();
+  try {
+    const results = await Promise.all([1, 2, 3].map((pages) => pool.run('inspect', { bytes: makePdf({ pages }) })));
+    assert.deepEqual(results.map((r) => r.pageCount), [1, 2, 3]);
+    assert.equal(pool.counters.recycled, 3);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a full queue answers SERVICE_BUSY (503) with Retry-After instead of queuing without bound', async () => {
+  const pool = new EnginePool({ size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 2 });
+  await pool.ready();
+  try {
+    const running = [pool.run('busyWait', { ms: 300 }), pool.run('busyWait', { ms: 10 }), pool.run('busyWait', { ms: 10 })];
+    await assert.rejects(pool.run('busyWait', { ms: 10 }), (err: unknown) => err instanceof ServiceError && err.code === 'SERVICE_BUSY' && err.headers?.['Retry-After'] === '5');
+    await Promise.all(running);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('engine errors arrive as service errors: garbage is MALFORMED_PDF, a wrong password DOCUMENT_PASSWORD_INVALID', async () => {
+  const pool = new EnginePool({ size: 2, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10 });
+  await pool.ready();
+  try {
+    await assert.rejects(pool.run('validateUpload', { bytes: Buffer.from('not a pdf at all') }), (e: unknown) => e instanceof ServiceError && e.code === 'MALFORMED_PDF');
+    await assert.rejects(pool.run('inspect', { bytes: Buffer.from('%PDF-1.4\n garbage') }), (e: unknown) => e instanceof ServiceError && e.status === 422);
+  } finally {
+    await pool.close();
+  }
+});
