@@ -18,7 +18,6 @@ export interface Config {
   queueLimit: number;
   maxUploadBytes: number;
   maxBodyBytes: number;
-  uploadMemoryThresholdBytes: number;
   sessionIdleSeconds: number;
   sessionMaxSeconds: number;
   cookieSecure: boolean;
@@ -89,7 +88,6 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
   queueLimit: { env: 'PDFSERVICE_QUEUE_LIMIT', description: 'Engine tasks waiting beyond this are refused with 503', default: 64, parse: integer(1, 100_000) },
   maxUploadBytes: { env: 'PDFSERVICE_MAX_UPLOAD_BYTES', description: 'Largest document or file upload (413 past it)', default: 512 * MiB, parse: integer(1024, 8 * 1024 * MiB) },
   maxBodyBytes: { env: 'PDFSERVICE_MAX_BODY_BYTES', description: 'Largest JSON/XML request body (413 past it)', default: 4 * MiB, parse: integer(1024, 512 * MiB) },
-  uploadMemoryThresholdBytes: { env: 'PDFSERVICE_UPLOAD_MEMORY_BYTES', description: 'Uploads larger than this are staged on disk while they arrive', default: 8 * MiB, parse: integer(0, 1024 * MiB) },
   sessionIdleSeconds: { env: 'PDFSERVICE_SESSION_IDLE_SECONDS', description: 'A session unused this long expires', default: 30 * 60, parse: integer(1, 31 * 86400) },
   sessionMaxSeconds: { env: 'PDFSERVICE_SESSION_MAX_SECONDS', description: 'A session expires this long after login whatever its use', default: 12 * 3600, parse: integer(1, 366 * 86400) },
   cookieSecure: { env: 'PDFSERVICE_COOKIE_SECURE', description: 'Mark the session cookie Secure (set when served over TLS)', default: false, parse: boolean },

@@ -22,7 +22,6 @@ export const ERROR_CATALOG = {
   FOLDER_NOT_FOUND: { status: 404, title: 'No such folder' },
   USER_NOT_FOUND: { status: 404, title: 'No such user' },
   NOT_FOUND: { status: 404, title: 'No such resource' },
-  METHOD_NOT_ALLOWED: { status: 405, title: 'The method is not allowed on this resource' },
   NOT_ACCEPTABLE: { status: 406, title: 'None of the accepted media types can be produced' },
   ALREADY_EXISTS: { status: 409, title: 'The target already exists' },
   FOLDER_NOT_EMPTY: { status: 409, title: 'The folder is not empty' },

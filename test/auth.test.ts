@@ -283,7 +283,9 @@ describe('login throttling', () => {
 describe('session lifetimes', () => {
   let server: TestServer;
   before(async () => {
-    server = await startServer({ env: { PDFSERVICE_SESSION_IDLE_SECONDS: '1', PDFSERVICE_SESSION_MAX_SECONDS: '3' } });
+    server = await startServer({
+      env: { PDFSERVICE_SESSION_IDLE_SECONDS: '1', PDFSERVICE_SESSION_MAX_SECONDS: '3', PDFSERVICE_COOKIE_SECURE: 'true' },
+    });
   });
   after(async () => {
     await server.stop();
@@ -294,11 +296,18 @@ describe('session lifetimes', () => {
     assert.equal((await call(server, 'GET', '/sessions/current', withCookie(id))).status, 200);
     await sleep(1500);
     assertProblem(await call(server, 'GET', '/sessions/current', withCookie(id)), 401, 'AUTHENTICATION_REQUIRED');
+    // The same session id stays dead even when used again right away.
+    assertProblem(await call(server, 'GET', '/sessions/current', withCookie(id)), 401, 'AUTHENTICATION_REQUIRED');
+    const fresh = sessionCookie(await login(server, ADMIN.username, ADMIN.password));
+    const out = await call(server, 'DELETE', '/sessions/current', withCookie(fresh));
+    assert.equal(out.status, 204);
+    assert.match(out.headers.get('set-cookie')!, /; Secure/);
   });
 
   test('a session in use still ends at its absolute lifetime', async () => {
     const reply = await login(server, ADMIN.username, ADMIN.password);
-    assert.match(reply.headers.get('set-cookie')!, /Max-Age=3/);
+    assert.match(reply.headers.get('set-cookie')!, /Max-Age=3;/);
+    assert.match(reply.headers.get('set-cookie')!, /; Secure/, 'Secure when PDFSERVICE_COOKIE_SECURE is set');
     const id = sessionCookie(reply);
     const started = Date.now();
     while (Date.now() - started < 2000) {

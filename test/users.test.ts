@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFile, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -294,5 +295,38 @@ describe('the users command line', () => {
     assert.equal((await call(server, 'GET', '/users')).status, 200);
     const text = await readFile(path.join(server.dataDir, 'state', 'users.json'), 'utf8');
     for (const secret of [ADMIN.password, 'carol-password', 'dave-password', 'dave-new-password']) assert.ok(!text.includes(secret));
+  });
+});
+
+describe('the first admin', () => {
+  test('without PDFSERVICE_ADMIN_PASSWORD a password is generated and printed once; later starts keep the stored one', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'pdfservice-users-'));
+    try {
+      const first = await startServer({ dataDir, env: { PDFSERVICE_ADMIN_USER: 'root', PDFSERVICE_ADMIN_PASSWORD: '' } });
+      let generated: string;
+      try {
+        const line = first.output.findIndex((l) => l.includes('generated password'));
+        assert.ok(line >= 0, first.output.join('\n'));
+        generated = first.output.slice(line + 1).find((l) => l.trim() !== '')!.trim();
+        assert.match(generated, /^[A-Za-z0-9_-]{24}$/);
+        const me = await call(first, 'GET', '/sessions/current', { auth: basicAuth('root', generated) });
+        assert.equal(me.status, 200, me.text);
+        assert.deepEqual(me.json().rights, ['GET', 'POST', 'PUT', 'DELETE', 'admin']);
+      } finally {
+        await first.stop();
+      }
+
+      // Users exist now: a password in the environment is not applied, and nothing is printed.
+      const second = await startServer({ dataDir, env: { PDFSERVICE_ADMIN_USER: 'root', PDFSERVICE_ADMIN_PASSWORD: 'another-password' } });
+      try {
+        assert.ok(!second.output.some((l) => l.includes('generated password')));
+        assert.equal((await call(second, 'GET', '/sessions/current', { auth: basicAuth('root', 'another-password') })).status, 401);
+        assert.equal((await call(second, 'GET', '/sessions/current', { auth: basicAuth('root', generated) })).status, 200);
+      } finally {
+        await second.stop();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -8,6 +8,7 @@ import { errorResponses } from '../schemas/common.js';
 
 const SESSION_XML = { root: 'Session', items: { rights: 'right' } };
 const CURRENT = '/pdfservice/v1/sessions/current';
+const BODY_TYPES = ['application/json', 'application/xml', 'text/xml'];
 
 const sessionModelSchema = {
   type: 'object',
@@ -61,7 +62,9 @@ export function registerSessionRoutes(api: FastifyInstance, deps: AppDeps): void
         'Secure when configured, Max-Age = the absolute session lifetime), Location of the current session, and the SessionModel. ' +
         'Wrong credentials are 401 INVALID_CREDENTIALS; after repeated failures for a user name or from an address, 429 with Retry-After.',
       tags: ['sessions'],
-      security: [],
+      // No prior authentication, or Basic instead of a body.
+      security: [{}, { basic: [] }],
+      consumes: BODY_TYPES,
       body: credentialsSchema,
       response: { 201: sessionModelSchema, ...errorResponses },
     },

@@ -7,6 +7,7 @@ import { sendModel } from '../reply.js';
 import { errorResponses } from '../schemas/common.js';
 
 const USER_XML = { root: 'User', items: { rights: 'right' } };
+const BODY_TYPES = ['application/json', 'application/xml', 'text/xml'];
 const USERS_XML = { root: 'Users', flatten: 'users', items: { users: 'User', rights: 'right' } };
 
 const rightsSchema = {
@@ -82,6 +83,7 @@ export function registerUserRoutes(api: FastifyInstance, deps: AppDeps): void {
       summary: 'Create a user',
       description: '201 with Location and the UserModel; 409 ALREADY_EXISTS when the name is taken. Body as JSON or XML <User>.',
       tags: ['users'],
+      consumes: BODY_TYPES,
       body: {
         type: 'object',
         properties: {
@@ -123,6 +125,7 @@ export function registerUserRoutes(api: FastifyInstance, deps: AppDeps): void {
         'You cannot remove your own admin right, and the last admin keeps it (400 BAD_REQUEST).',
       tags: ['users'],
       params: usernameParams,
+      consumes: BODY_TYPES,
       body: {
         type: 'object',
         properties: { password: passwordSchema, rights: rightsSchema },
