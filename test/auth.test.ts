@@ -134,6 +134,10 @@ describe('sessions', () => {
     const wrong = await login(server, ADMIN.username, 'not-the-password');
     assertProblem(wrong, 401, 'INVALID_CREDENTIALS');
     assert.equal(wrong.headers.get('set-cookie'), null);
+    assert.equal(wrong.headers.get('www-authenticate'), null, 'a form login is not challenged');
+    const wrongBasic = remember(server, await call(server, 'POST', '/sessions', { auth: basicAuth('admin', 'not-the-password') }));
+    assertProblem(wrongBasic, 401, 'INVALID_CREDENTIALS');
+    assert.match(wrongBasic.headers.get('www-authenticate') ?? '', /^Basic /, 'a Basic login is');
     const unknown = await login(server, 'nobody-here', 'not-the-password');
     assertProblem(unknown, 401, 'INVALID_CREDENTIALS');
     assert.equal(unknown.json().detail, wrong.json().detail);

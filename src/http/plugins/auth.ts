@@ -51,6 +51,18 @@ export function basicCredentials(request: FastifyRequest): { username: string; p
   return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
+/** Runs a check of Basic credentials; a 401 it ends in carries the Basic challenge. */
+export async function withBasicChallenge<T>(check: () => Promise<T>): Promise<T> {
+  try {
+    return await check();
+  } catch (err) {
+    if (err instanceof ServiceError && err.code === 'INVALID_CREDENTIALS') {
+      throw new ServiceError(err.code, err.detail, err.extra, { ...err.headers, ...BASIC_CHALLENGE });
+    }
+    throw err;
+  }
+}
+
 /** A Set-Cookie value that makes the browser forget the session cookie. */
 export function expiredSessionCookie(secure: boolean): string {
   return `${SESSION_COOKIE}=; Path=${SESSION_COOKIE_PATH}; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
@@ -64,16 +76,7 @@ export function expiredSessionCookie(secure: boolean): string {
  */
 export async function authenticate(request: FastifyRequest, auth: Auth): Promise<Principal> {
   const credentials = basicCredentials(request);
-  if (credentials) {
-    try {
-      return await auth.basic(credentials.username, credentials.password, request.ip);
-    } catch (err) {
-      if (err instanceof ServiceError && err.code === 'INVALID_CREDENTIALS') {
-        throw new ServiceError(err.code, err.detail, err.extra, { ...err.headers, ...BASIC_CHALLENGE });
-      }
-      throw err;
-    }
-  }
+  if (credentials) return withBasicChallenge(() => auth.basic(credentials.username, credentials.password, request.ip));
   const sessionId = request.cookies[SESSION_COOKIE];
   if (sessionId) {
     const resumed = await auth.resume(sessionId);

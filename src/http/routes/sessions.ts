@@ -2,7 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import { RIGHTS, type SessionView } from '../../auth/types.js';
 import { ServiceError } from '../../errors.js';
 import type { AppDeps } from '../context.js';
-import { authenticateOnly, basicCredentials, expiredSessionCookie, SESSION_COOKIE, SESSION_COOKIE_PATH } from '../plugins/auth.js';
+import {
+  authenticateOnly,
+  basicCredentials,
+  expiredSessionCookie,
+  SESSION_COOKIE,
+  SESSION_COOKIE_PATH,
+  withBasicChallenge,
+} from '../plugins/auth.js';
 import { sendModel } from '../reply.js';
 import { errorResponses } from '../schemas/common.js';
 
@@ -73,11 +80,14 @@ export function registerSessionRoutes(api: FastifyInstance, deps: AppDeps): void
       throw new ServiceError('VALIDATION_FAILED', `The XML root element must be <Session>, not <${request.xmlRoot}>`);
     }
     const body = request.body as { username: string; password: string } | null | undefined;
-    const credentials = body ?? basicCredentials(request);
+    const basic = body ? null : basicCredentials(request);
+    const credentials = body ?? basic;
     if (!credentials) {
       throw new ServiceError('VALIDATION_FAILED', 'Send {"username","password"} as JSON or XML, or log in with Authorization: Basic');
     }
-    const { sessionId, session } = await auth.login(credentials.username, credentials.password, request.ip);
+    const login = () => auth.login(credentials.username, credentials.password, request.ip);
+    // A failed Basic login is challenged like Basic anywhere else; a failed form login is not (no browser dialog).
+    const { sessionId, session } = await (basic ? withBasicChallenge(login) : login());
     reply.setCookie(SESSION_COOKIE, sessionId, {
       path: SESSION_COOKIE_PATH,
       httpOnly: true,
