@@ -30,7 +30,7 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
     // Printed once, on the console only, so the operator can log in the first time.
     process.stdout.write(
       `\nCreated the admin user "${config.adminUser}" with the generated password:\n\n    ${generatedAdminPassword}\n\n` +
-        `Keep it now; it is not shown again (change it with PUT /pdfservice/v1/users/${config.adminUser}).\n\n`,
+        `Keep it now; it is not shown again (change it with PATCH /pdfservice/v1/users/${config.adminUser}).\n\n`,
     );
   }
   const url = await app.listen({ host: config.host, port: config.port });

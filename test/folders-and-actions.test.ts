@@ -199,3 +199,15 @@ describe('actions', () => {
     }
   });
 });
+
+describe('XML request bodies', () => {
+  test('predefined entities and character references are decoded, values keep their spaces, indentation is ignored', async () => {
+    await put('xml/src.pdf', makePdf());
+    const reply = await call(server, 'POST', '/documents/xml/src.pdf', {
+      body: '<?xml version="1.0"?>\n<CopyAction>\n  <savePath>xml/a&amp;b &#x41;.pdf</savePath>\n  <namingMode>0</namingMode>\n</CopyAction>\n',
+      headers: { 'content-type': 'application/xml' },
+    });
+    assert.equal(reply.status, 201, reply.text);
+    assert.equal(reply.json().path, '/xml/a&b A.pdf');
+  });
+});

@@ -59,9 +59,12 @@ export function renderXml(shape: XmlShape, value: unknown): string {
 const parser = new XMLParser({
   ignoreAttributes: true,
   parseTagValue: false, // strings stay strings; the route schema coerces them
-  processEntities: false,
+  // Only the predefined entities and character references are decoded: a DOCTYPE, and with
+  // it every declared entity, is refused before parsing (parseXmlBody).
+  processEntities: true,
+  htmlEntities: true,
   ignoreDeclaration: true,
-  trimValues: true,
+  trimValues: false, // values are kept as sent (a password may begin or end with a space)
 });
 
 /** Undoes renderXml's array wrappers: `<rights><right>a</right></rights>` becomes `rights: ["a"]`. */
@@ -70,6 +73,8 @@ function unwrapArrays(value: unknown): unknown {
   if (!value || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) {
+    // Indentation between child elements is not content.
+    if (key === '#text' && typeof v === 'string' && v.trim() === '') continue;
     const inner = v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v) : [];
     if (inner.length === 1 && inner[0] === singular(key)) {
       const items = (v as Record<string, unknown>)[inner[0]!];

@@ -36,6 +36,7 @@ export function requiredRight(request: FastifyRequest): Right {
     case 'DELETE':
       return 'DELETE';
     default:
+      // A method no route here uses: only an admin gets past (they then see the honest 404/405).
       return 'admin';
   }
 }

@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { call } from './helpers/http.js';
+import { pdfinfo, qpdfCheck, withTempFile } from './helpers/pdf.js';
+import { startServer, type TestServer } from './helpers/server.js';
+
+let server: TestServer;
+let dir: string;
+before(async () => {
+  server = await startServer();
+  dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-images-'));
+});
+after(async () => {
+  await server.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Makes an image with ImageMagick (`/usr/bin/convert`; `/usr/local/bin/convert` may be a stand-in). */
+function image(name: string, args: string[]): Buffer {
+  const file = path.join(dir, name);
+  execFileSync('/usr/bin/convert', [...args, file]);
+  return readFileSync(file);
+}
+
+/** Page sizes in points from pdfinfo -f 1 -l N. */
+function pageSizes(pdf: Buffer, pages: number): [number, number][] {
+  return withTempFile(pdf, (file) => {
+    const out = execFileSync('pdfinfo', ['-f', '1', '-l', String(pages), file], { encoding: 'utf8' });
+    return [...out.matchAll(/Page\s+\d+ size:\s+([\d.]+) x ([\d.]+) pts/g)].map((m) => [Number(m[1]), Number(m[2])] as [number, number]);
+  });
+}
+
+async function upload(name: string, bytes: Buffer, type: string) {
+  const reply = await call(server, 'PUT', `/documents/images/${name}.pdf`, { body: bytes, headers: { 'content-type': type } });
+  assert.equal(reply.status, 201, reply.text);
+  const pdf = (await call(server, 'GET', `/documents/images/${name}.pdf`)).bytes;
+  assert.ok(qpdfCheck(pdf).ok, `${name}: qpdf --check`);
+  return { model: reply.json(), pdf };
+}
+
+test('a JPEG becomes a one-page PDF sized from its resolution, its bytes embedded unchanged', async () => {
+  const jpeg = image('photo.jpg', ['-size', '300x200', 'gradient:red-blue', '-density', '150', '-units', 'PixelsPerInch']);
+  const { model, pdf } = await upload('photo', jpeg, 'image/jpeg');
+  assert.equal(model.pageCount, 1);
+  assert.deepEqual(pageSizes(pdf, 1), [[144, 96]]);
+  assert.ok(pdf.includes(jpeg), 'the JPEG data appears byte for byte in the PDF (no recompression)');
+  assert.equal(pdfinfo(pdf)['Pages'], '1');
+});
+
+test('an image without a declared resolution is laid out at 72 dpi', async () => {
+  const jpeg = image('nores.jpg', ['-size', '144x72', 'xc:green', '-strip']);
+  const { pdf } = await upload('nores', jpeg, 'image/jpeg');
+  assert.deepEqual(pageSizes(pdf, 1), [[144, 72]]);
+});
+
+test('PNG (with alpha) and GIF uploads become PDFs', async () => {
+  const png = image('alpha.png', ['-size', '200x100', 'xc:none', '-fill', 'blue', '-draw', 'circle 100,50 100,10', '-density', '200', '-units', 'PixelsPerInch']);
+  const { pdf } = await upload('alpha', png, 'image/png');
+  assert.deepEqual(pageSizes(pdf, 1), [[72, 36]]);
+  assert.match(pdf.toString('latin1'), /\/SMask/, 'transparency is kept as a soft mask');
+  const gif = image('dot.gif', ['-size', '64x64', 'xc:white', '-fill', 'black', '-draw', 'circle 32,32 10,10']);
+  const gifPdf = await upload('dot', gif, 'image/gif');
+  assert.deepEqual(pageSizes(gifPdf.pdf, 1), [[64, 64]]);
+});
+
+test('every frame of a multi-page TIFF becomes a page, each with its own size', async () => {
+  const tiff = image('frames.tif', ['-density', '100', '-units', 'PixelsPerInch', '-size', '100x50', 'xc:red', '-size', '200x100', 'xc:green', '-size', '50x50', 'xc:blue']);
+  const { model, pdf } = await upload('frames', tiff, 'image/tiff');
+  assert.equal(model.pageCount, 3);
+  assert.deepEqual(pageSizes(pdf, 3), [[72, 36], [144, 72], [36, 36]]);
+});
+
+test('a corrupt image is 422 MALFORMED_IMAGE and nothing is stored', async () => {
+  const jpeg = image('cut.jpg', ['-size', '300x200', 'gradient:red-blue']);
+  const reply = await call(server, 'PUT', '/documents/images/cut.pdf', { body: Buffer.concat([jpeg.subarray(0, 3), Buffer.from('garbage garbage')]), headers: { 'content-type': 'image/jpeg' } });
+  assert.equal(reply.status, 422);
+  assert.equal(reply.json().code, 'MALFORMED_IMAGE');
+  assert.equal((await call(server, 'GET', '/documents/images/cut.pdf')).status, 404);
+});
+
+test('an image declaring 100,000 x 100,000 pixels is refused before decoding (422 IMAGE_TOO_LARGE)', async () => {
+  // A PNG header that declares the size, and nothing else worth decoding.
+  const header = Buffer.from('89504e470d0a1a0a0000000d49484452000186a0000186a00802000000', 'hex');
+  const crc = Buffer.alloc(4);
+  const zlib = await import('node:zlib');
+  crc.writeUInt32BE(zlib.crc32(header.subarray(12)) >>> 0);
+  const bomb = Buffer.concat([header, crc, Buffer.from('0000000049454e44ae426082', 'hex')]);
+  const started = Date.now();
+  const reply = await call(server, 'PUT', '/documents/images/bomb.pdf', { body: bomb, headers: { 'content-type': 'image/png' } });
+  assert.equal(reply.status, 422);
+  assert.equal(reply.json().code, 'IMAGE_TOO_LARGE');
+  assert.ok(Date.now() - started < 5000);
+  assert.equal((await fetch(`${server.api}/health`)).status, 200);
+});
+
+test('form upload of an image stores "<name>.pdf"', async () => {
+  const jpeg = image('form.jpg', ['-size', '100x100', 'xc:yellow']);
+  const data = new FormData();
+  data.append('file', new Blob([jpeg as BlobPart], { type: 'image/jpeg' }), 'holiday photo.jpg');
+  await call(server, 'PUT', '/documents/inbox');
+  const reply = await call(server, 'POST', '/documents/inbox', { body: data });
+  assert.equal(reply.status, 201, reply.text);
+  assert.equal(reply.headers.get('location'), '/pdfservice/v1/documents/inbox/holiday%20photo.pdf');
+  assert.equal(reply.json().pageCount, 1);
+});
