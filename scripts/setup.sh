@@ -8,7 +8,8 @@ cd "$(dirname "$0")/.."
 
 # qpdf, poppler-utils (pdftotext, pdfinfo, pdfsig, pdfdetach): independent checks in tests.
 # mupdf-tools: the native peer in benchmarks. imagemagick, libtiff-tools: test images.
-PACKAGES=(qpdf poppler-utils mupdf-tools imagemagick libtiff-tools)
+# libreoffice-writer-nogui: Word (.doc, .docx) to PDF on upload.
+PACKAGES=(qpdf poppler-utils mupdf-tools imagemagick libtiff-tools libreoffice-writer-nogui)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

@@ -32,6 +32,7 @@ export const ERROR_CATALOG = {
   RANGE_NOT_SATISFIABLE: { status: 416, title: 'The requested range is outside the document' },
   MALFORMED_PDF: { status: 422, title: 'The file is not a PDF that can be opened or repaired' },
   MALFORMED_IMAGE: { status: 422, title: 'The file is not a decodable image of the declared type' },
+  MALFORMED_DOCUMENT: { status: 422, title: 'The file is not a Word document that can be converted' },
   IMAGE_TOO_LARGE: { status: 422, title: 'The image is larger than the service converts' },
   UNSUPPORTED_ENCRYPTION: { status: 422, title: 'The document uses an encryption the service cannot open' },
   PROCESSING_FAILED: { status: 422, title: 'The engine could not process this document' },

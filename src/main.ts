@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { loadConfig, type Config } from './config.js';
 import { createAuth } from './auth/index.js';
 import { EnginePool } from './engine/pool.js';
+import { OfficeConverter } from './engine/office.js';
 import { buildApp } from './http/app.js';
 import { createOperations } from './operations/index.js';
 import { FilesystemStore } from './storage/filesystem-store.js';
@@ -23,7 +24,7 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
     queueLimit: config.queueLimit,
   });
   await pool.ready();
-  const operations = createOperations({ store, pool });
+  const operations = createOperations({ store, pool, office: new OfficeConverter(config.taskTimeoutMs) });
   const app = await buildApp({ config, store, pool, auth, operations });
   log = app.log;
   if (generatedAdminPassword) {

@@ -9,7 +9,11 @@ import { inspect, validateUpload } from './pdf/inspect.js';
 export const tasks = {
   inspect,
   validateUpload,
-  imageToPdf: (input: { bytes: Uint8Array; mediaType: ImageMediaType }) => ({ bytes: imageToPdf(input.bytes, input.mediaType) }),
+  /** The PDF made from an image, with the summary an upload reports (page count, encryption). */
+  imageToPdf: (input: { bytes: Uint8Array; mediaType: ImageMediaType }) => {
+    const bytes = imageToPdf(input.bytes, input.mediaType);
+    return { bytes, ...validateUpload({ bytes }) };
+  },
   /** For the pool's own tests: spins for `ms` milliseconds, like a document that takes long. */
   busyWait: (input: { ms: number }) => {
     const end = Date.now() + input.ms;

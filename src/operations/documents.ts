@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { DocumentInfo } from '../engine/pdf/inspect.js';
 import type { ImageMediaType } from '../engine/pdf/images.js';
 import type { EnginePool } from '../engine/pool.js';
+import type { OfficeConverter } from '../engine/office.js';
 import { ServiceError } from '../errors.js';
 import { IMAGE_TYPES, PDF_TYPE, WORD_TYPES } from '../http/uploads.js';
 import type { StoredPath } from '../storage/paths.js';
@@ -33,6 +34,7 @@ export class DocumentOperations {
   constructor(
     private readonly store: DocumentStore,
     private readonly pool: EnginePool,
+    private readonly office: OfficeConverter,
   ) {}
 
   async stat(path: StoredPath): Promise<DocumentStat> {
@@ -87,13 +89,15 @@ export class DocumentOperations {
       }
       if ((IMAGE_TYPES as readonly string[]).includes(mediaType)) {
         const bytes = await staged.read();
-        const { bytes: pdf } = await this.pool.run('imageToPdf', { bytes, mediaType: mediaType as ImageMediaType }, { transfer: [bytes] });
+        const { bytes: pdf, ...info } = await this.pool.run('imageToPdf', { bytes, mediaType: mediaType as ImageMediaType }, { transfer: [bytes] });
         const written = await this.store.writeDocument(target, pdf, { conflict, ifMatch });
-        const info = await this.pool.run('validateUpload', { bytes: pdf }, { transfer: [pdf] });
         return { model: documentModel(written.path, written.stat, info), created: written.created };
       }
       if ((WORD_TYPES as readonly string[]).includes(mediaType)) {
-        throw new ServiceError('COMPONENT_MISSING', 'Word conversion needs LibreOffice, which this installation does not provide yet');
+        const pdf = await this.office.toPdf(await staged.read());
+        const info = await this.pool.run('validateUpload', { bytes: pdf });
+        const written = await this.store.writeDocument(target, pdf, { conflict, ifMatch });
+        return { model: documentModel(written.path, written.stat, info), created: written.created };
       }
       throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Cannot store ${mediaType}: send application/pdf, ${IMAGE_TYPES.join(', ')}`);
     } finally {

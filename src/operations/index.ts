@@ -1,4 +1,5 @@
 import type { EnginePool } from '../engine/pool.js';
+import type { OfficeConverter } from '../engine/office.js';
 import type { DocumentStore } from '../storage/store.js';
 import { ActionRunner } from './actions/runner.js';
 import { DocumentOperations } from './documents.js';
@@ -10,8 +11,8 @@ export interface Operations {
   actions: ActionRunner;
 }
 
-export function createOperations({ store, pool }: { store: DocumentStore; pool: EnginePool }): Operations {
-  const documents = new DocumentOperations(store, pool);
+export function createOperations({ store, pool, office }: { store: DocumentStore; pool: EnginePool; office: OfficeConverter }): Operations {
+  const documents = new DocumentOperations(store, pool, office);
   return {
     documents,
     folders: new FolderOperations(store, documents),
