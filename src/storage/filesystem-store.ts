@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { ServiceError } from '../errors.js';
 import { KeyedLock } from './keyed-lock.js';
+import { matchesEtag } from './store.js';
 import { StoredPath } from './paths.js';
 import type {
   DocumentStat,
@@ -414,11 +415,4 @@ export class FilesystemStore implements DocumentStore {
 function withRandomSuffix(p: StoredPath): StoredPath {
   const base = p.name.replace(/\.pdf$/i, '');
   return p.parent.child(`${base}-${randomInt(100000, 1000000)}.pdf`);
-}
-
-/** If-Match semantics (RFC 9110): "*" matches any current document; otherwise a list of strong tags. */
-export function matchesEtag(header: string, current: string | undefined): boolean {
-  if (current === undefined) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((t) => t.trim() === current);
 }

@@ -33,6 +33,11 @@ export interface FolderEntry {
  */
 export type ConflictMode = 'fail' | 'overwrite' | 'unique';
 
+/** `namingMode` (0, 1, 2; absent means 0) as a ConflictMode. */
+export function conflictModeFor(namingMode: number | undefined): ConflictMode {
+  return (['fail', 'overwrite', 'unique'] as const)[namingMode ?? 0] ?? 'fail';
+}
+
 export interface WriteOptions {
   conflict: ConflictMode;
   /** The target must currently have this ETag (412 otherwise). */
@@ -80,4 +85,11 @@ export interface DocumentStore {
   lock(path: StoredPath): Promise<Release>;
   /** Removes leftovers of interrupted writes; called at start. */
   recover(): Promise<void>;
+}
+
+/** If-Match semantics (RFC 9110): "*" matches any current document; otherwise a list of strong tags. */
+export function matchesEtag(header: string, current: string | undefined): boolean {
+  if (current === undefined) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((t) => t.trim() === current);
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../errors.js';
 import { pdfNameFor } from '../../storage/paths.js';
-import type { ConflictMode } from '../../storage/store.js';
+import { conflictModeFor } from '../../storage/store.js';
 import type { AppDeps } from '../context.js';
 import { readMultipart } from '../multipart.js';
 import { sendModel } from '../reply.js';
@@ -9,7 +9,6 @@ import { folderPathParam } from '../request-context.js';
 import { documentModelSchema, errorResponses, folderModelSchema, folderPathParams, namingModeQuery } from '../schemas/common.js';
 
 const FOLDER_XML = { root: 'Folder', items: { entries: 'entry' } };
-const CONFLICT_BY_NAMING_MODE: ConflictMode[] = ['fail', 'overwrite', 'unique'];
 
 export function registerFolderRoutes(api: FastifyInstance, deps: AppDeps): void {
   const { folders, documents } = deps.operations;
@@ -87,7 +86,7 @@ export function registerFolderRoutes(api: FastifyInstance, deps: AppDeps): void 
       const target = folder.child(pdfNameFor(file.fileName));
       const release = await deps.store.lock(target);
       try {
-        const result = await documents.storeUpload(target, file.content, file.mediaType, CONFLICT_BY_NAMING_MODE[namingMode ?? 0]!);
+        const result = await documents.storeUpload(target, file.content, file.mediaType, conflictModeFor(namingMode));
         reply.header('Location', `/pdfservice/v1/documents/${result.model.path.slice(1).split('/').map(encodeURIComponent).join('/')}`);
         reply.header('ETag', result.model.etag);
         return sendModel(request, reply, { root: 'Document' }, result.model, 201);

@@ -2,8 +2,7 @@ import { Ajv, type ValidateFunction } from 'ajv';
 import type { EnginePool } from '../../engine/pool.js';
 import { ServiceError } from '../../errors.js';
 import { documentPathFromBody, type StoredPath } from '../../storage/paths.js';
-import type { ConflictMode, DocumentStore, Release } from '../../storage/store.js';
-import { matchesEtag } from '../../storage/filesystem-store.js';
+import { conflictModeFor, matchesEtag, type ConflictMode, type DocumentStore, type Release } from '../../storage/store.js';
 import type { OperationContext } from '../context.js';
 import type { DocumentOperations } from '../documents.js';
 import { documentModel, type DocumentModel } from '../models.js';
@@ -16,7 +15,6 @@ export type ActionResponse =
   | { kind: 'document'; status: 200 | 201; model: DocumentModel; location?: string }
   | { kind: 'model'; status: 200; model: unknown; xmlRoot: string };
 
-const CONFLICT_BY_NAMING_MODE: ConflictMode[] = ['fail', 'overwrite', 'unique'];
 
 /**
  * Runs actions by the one rule set: validate the one-key body, read the source
@@ -70,7 +68,7 @@ export class ActionRunner {
     const { action, params } = this.parse(body, target);
     const output = params.savePath !== undefined ? documentPathFromBody(params.savePath, 'savePath') : sourcePath;
     const inPlace = output.equals(sourcePath);
-    const conflict: ConflictMode = inPlace ? 'overwrite' : CONFLICT_BY_NAMING_MODE[params.namingMode ?? 0]!;
+    const conflict: ConflictMode = inPlace ? 'overwrite' : conflictModeFor(params.namingMode);
     const releases: Release[] = [];
     try {
       if (inPlace && action.writes) releases.push(await this.store.lock(sourcePath));
