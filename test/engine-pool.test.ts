@@ -53,3 +53,26 @@ test('engine errors arrive as service errors: garbage is MALFORMED_PDF, a wrong 
     await pool.close();
   }
 });
+
+test('the main thread never loads MuPDF: only the worker and engine/pdf modules import it', async () => {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const path = await import('node:path');
+  const { fileURLToPath } = await import('node:url');
+  const root = fileURLToPath(new URL('../src/', import.meta.url));
+  const offenders: string[] = [];
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) await walk(full);
+      else if (entry.name.endsWith('.js')) {
+        const rel = path.relative(root, full);
+        const code = await readFile(full, 'utf8');
+        const engineOnly = rel.startsWith(`engine${path.sep}pdf${path.sep}`) || rel === path.join('engine', 'worker.js') || rel === path.join('engine', 'tasks.js');
+        // Compiled output keeps only value imports, so any import of mupdf or of the engine's MuPDF modules here is a real load.
+        if (!engineOnly && /from ['"](mupdf|[./]*(engine\/)?(pdf\/[\w-]+|tasks)\.js)['"]/.test(code)) offenders.push(rel);
+      }
+    }
+  };
+  await walk(root);
+  assert.deepEqual(offenders, []);
+});

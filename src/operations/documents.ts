@@ -63,7 +63,11 @@ export class DocumentOperations {
     return info;
   }
 
+  /** The DocumentModel; a document whose version (ETag) was inspected before is not read again. */
   async model(path: StoredPath, ctx: OperationContext): Promise<DocumentModel> {
+    const stat = await this.stat(path);
+    const cached = this.infoCache.get(stat.etag, ctx.documentPassword);
+    if (cached) return documentModel(path, stat, cached);
     const { stored, info } = await this.open(path, ctx);
     return documentModel(path, stored, info);
   }
@@ -132,9 +136,10 @@ export class DocumentOperations {
   /** Page count and encryption for folder listings; never fails for one bad file. */
   async summary(path: StoredPath): Promise<{ pageCount?: number; encrypted?: boolean }> {
     try {
-      const stored = await this.store.readDocument(path);
-      const cached = this.infoCache.get(stored.etag, undefined);
+      const stat = await this.stat(path);
+      const cached = this.infoCache.get(stat.etag, undefined);
       if (cached) return { pageCount: cached.pageCount, encrypted: cached.encrypted };
+      const stored = await this.store.readDocument(path);
       const s = await this.pool.run('validateUpload', { bytes: stored.bytes }, { transfer: [stored.bytes] });
       return { ...(s.pageCount !== undefined ? { pageCount: s.pageCount } : {}), encrypted: s.encrypted };
     } catch {

@@ -21,6 +21,12 @@ export interface FrameInfo {
 
 export interface ImageInfo {
   frames: FrameInfo[];
+  /**
+   * False when the headers break off or go wrong after the dimensions were read: the file is
+   * damaged. It is not thrown at once so that the caller can check the size limits first and
+   * report a cut-down pixel bomb as too large.
+   */
+  complete: boolean;
 }
 
 /** Resolutions outside this range are treated as undeclared: they are junk, not intent. */
@@ -52,30 +58,28 @@ export function sniffImageType(b: Uint8Array): ImageMediaType | undefined {
  * Reads the headers of an image already known (by `sniffImageType`) to be of `type`.
  * For TIFF, at most `maxFrames + 1` frames are read: enough to tell the caller that a
  * limit is exceeded without walking a huge or endless chain of directories.
- * Throws EngineError MALFORMED_IMAGE when the headers cannot be read.
+ * Throws EngineError MALFORMED_IMAGE when not even the dimensions can be read.
  */
 export function readImageInfo(bytes: Uint8Array, type: ImageMediaType, maxFrames = Infinity): ImageInfo {
-  const reader = new Reader(bytes, () => malformed(type));
-  let frames: FrameInfo[];
-  switch (type) {
-    case 'image/jpeg':
-      frames = [readJpeg(reader)];
-      break;
-    case 'image/png':
-      frames = [readPng(reader)];
-      break;
-    case 'image/gif':
-      frames = [readGif(reader)];
-      break;
-    case 'image/tiff':
-      frames = readTiffFrames(new TiffReader(reader, 0), maxFrames + 1);
-      break;
+  const r = new Reader(bytes, () => malformed(type));
+  const info =
+    type === 'image/jpeg' ? readJpeg(r)
+    : type === 'image/png' ? readPng(r)
+    : type === 'image/gif' ? readGif(r)
+    : readTiff(r, maxFrames + 1);
+  if (info.frames.length === 0 || info.frames.some((f) => !(f.width > 0 && f.height > 0))) throw r.fail();
+  return info;
+}
+
+/** Runs the part of a header walk that may break off; false if it did (see ImageInfo.complete). */
+function completes(walk: () => void): boolean {
+  try {
+    walk();
+    return true;
+  } catch (err) {
+    if (err instanceof EngineError) return false;
+    throw err;
   }
-  if (frames.length === 0) throw malformed(type);
-  for (const f of frames) {
-    if (!(f.width > 0 && f.height > 0)) throw malformed(type);
-  }
-  return { frames };
 }
 
 /** Bounds-checked big/little-endian reads; any read past the end means a malformed file. */
@@ -139,47 +143,172 @@ function snap(dpi: number): number {
 
 // ---------------------------------------------------------------- JPEG
 
-function readJpeg(r: Reader): FrameInfo {
+/**
+ * JPEG data goes into the PDF as it is, and MuPDF's decoder forgives almost anything, so a
+ * broken JPEG would only show up later, in a reader (qpdf --check reports such streams as
+ * corrupt). Hence the whole marker structure is walked here, with the rules libjpeg applies
+ * when it decodes: known markers with exact lengths, baseline or progressive 8-bit frames
+ * of 1, 3 or 4 components, sound tables, scans that name defined tables, and an end marker
+ * (a file cut short has none). Errors inside the entropy-coded data are left alone: decoders
+ * treat those as warnings and draw what they can.
+ */
+interface JpegState {
+  components?: Map<number, number>; // component id -> quantization table
+  progressive: boolean;
+  scans: number;
+  quant: Set<number>;
+  huffman: Set<number>; // class << 4 | id
+}
+
+function readJpeg(r: Reader): ImageInfo {
   let size: { width: number; height: number } | undefined;
   let jfif: Resolution | undefined;
   let exif: Resolution | undefined;
-  let pos = 2; // after SOI
-  for (;;) {
-    if (r.u8(pos) !== 0xff) throw r.fail();
-    const marker = r.u8(pos + 1);
-    if (marker === 0xff) {
-      pos += 1; // fill byte before a marker
-      continue;
-    }
-    // Start of scan: the headers are over. Requiring it refuses header-only fragments,
-    // which MuPDF would otherwise embed as they are (JPEG is passed through undecoded).
-    if (marker === 0xda) break;
-    if (marker === 0xd9) throw r.fail(); // end of image before any scan
-    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd8)) {
-      pos += 2; // markers without a length field
-      continue;
-    }
-    const len = r.u16(pos + 2);
-    if (len < 2) throw r.fail();
-    const body = pos + 4;
-    const isSof = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
-    if (isSof && !size) {
-      size = { height: r.u16(body + 1), width: r.u16(body + 3) };
-    } else if (marker === 0xe0 && len >= 14 && r.ascii(body, 5) === 'JFIF\0') {
-      jfif = jfifResolution(r, body + 7);
-    } else if (marker === 0xe1 && len >= 16 && r.ascii(body, 6) === 'Exif\0\0') {
-      // A broken EXIF block is common and harmless to the image: ignore it, not the file.
-      try {
-        exif = readTiffResolution(new TiffReader(r, body + 6), undefined);
-      } catch {
-        exif = undefined;
+  const state: JpegState = { progressive: false, scans: 0, quant: new Set(), huffman: new Set() };
+  const complete = completes(() => {
+    for (let pos = 2; ; ) {
+      if (r.u8(pos) !== 0xff) throw r.fail();
+      const marker = r.u8(pos + 1);
+      if (marker === 0xff) {
+        pos += 1; // fill byte before a marker
+        continue;
       }
+      if (marker === 0xd9) {
+        if (state.scans === 0) throw r.fail(); // end of image before any scan
+        return;
+      }
+      const len = r.u16(pos + 2);
+      const body = pos + 4;
+      const end = pos + 2 + len;
+      if (len < 2 || end > r.length) throw r.fail();
+      if (marker === 0xc0 || marker === 0xc1 || marker === 0xc2) {
+        if (size) throw r.fail();
+        size = readFrameHeader(r, body, end, state);
+        state.progressive = marker === 0xc2;
+      } else if (marker === 0xc4) {
+        readHuffmanTables(r, body, end, state);
+      } else if (marker === 0xdb) {
+        readQuantTables(r, body, end, state);
+      } else if (marker === 0xda) {
+        if (!size) throw r.fail();
+        checkScanHeader(r, body, end, state);
+        state.scans += 1;
+        pos = skipEntropyData(r, end);
+        continue;
+      } else if (marker === 0xe0 && len >= 14 && r.ascii(body, 5) === 'JFIF\0') {
+        jfif = jfifResolution(r, body + 7);
+      } else if (marker === 0xe1 && len >= 16 && r.ascii(body, 6) === 'Exif\0\0') {
+        // A broken EXIF block is common and harmless to the image: ignore the block, not the file.
+        completes(() => {
+          exif = readTiffResolution(new TiffReader(r, body + 6), undefined);
+        });
+      } else if ((marker === 0xdd || marker === 0xdc) && len !== 4) {
+        throw r.fail(); // DRI, DNL
+      } else if (!(marker >= 0xe0 && marker <= 0xef) && marker !== 0xfe && marker !== 0xdd && marker !== 0xdc) {
+        throw r.fail(); // not APPn or COM either: another coding process, or junk
+      }
+      pos = end;
     }
-    pos += 2 + len;
-  }
+  });
   if (!size) throw r.fail();
   // EXIF first, as MuPDF and most viewers do: cameras write it, JFIF often holds a default.
-  return { ...size, resolution: exif ?? jfif };
+  return { frames: [{ ...size, resolution: exif ?? jfif }], complete };
+}
+
+/** SOF0/1/2: 8-bit samples; 1, 3 or 4 components (what PDF's DCTDecode carries). */
+function readFrameHeader(r: Reader, pos: number, end: number, state: JpegState): { width: number; height: number } {
+  const count = r.u8(pos + 5);
+  if (r.u8(pos) !== 8 || ![1, 3, 4].includes(count) || end !== pos + 6 + 3 * count) throw r.fail();
+  state.components = new Map();
+  for (let i = 0; i < count; i++) {
+    const c = pos + 6 + i * 3;
+    const sampling = r.u8(c + 1);
+    const h = sampling >> 4;
+    const v = sampling & 0x0f;
+    if (h < 1 || h > 4 || v < 1 || v > 4 || r.u8(c + 2) > 3) throw r.fail();
+    state.components.set(r.u8(c), r.u8(c + 2));
+  }
+  return { height: r.u16(pos + 1), width: r.u16(pos + 3) };
+}
+
+/**
+ * DHT: each table's code counts must fit the segment and form a canonical code (with the
+ * all-ones code left unused, as libjpeg requires); DC tables hold only values 0 to 15.
+ */
+function readHuffmanTables(r: Reader, pos: number, end: number, state: JpegState): void {
+  while (pos < end) {
+    const classAndId = r.u8(pos);
+    const isDc = classAndId >> 4 === 0;
+    if (classAndId >> 4 > 1 || (classAndId & 0x0f) > 3) throw r.fail();
+    let count = 0;
+    let code = 0;
+    for (let bits = 1; bits <= 16; bits++) {
+      const n = r.u8(pos + bits);
+      count += n;
+      code += n;
+      if (code >= 1 << bits) throw r.fail(); // more codes of this length than fit
+      code <<= 1;
+    }
+    const values = pos + 17;
+    pos = values + count;
+    if (count > 256 || pos > end) throw r.fail();
+    if (isDc && r.bytes.subarray(values, pos).some((v) => v > 15)) throw r.fail();
+    state.huffman.add(classAndId);
+  }
+}
+
+/** DQT: 64 entries of 8 or 16 bits per table, tables 0 to 3, filling the segment exactly. */
+function readQuantTables(r: Reader, pos: number, end: number, state: JpegState): void {
+  while (pos < end) {
+    const precisionAndId = r.u8(pos);
+    if (precisionAndId >> 4 > 1 || (precisionAndId & 0x0f) > 3) throw r.fail();
+    pos += 1 + (precisionAndId >> 4 ? 128 : 64);
+    if (pos > end) throw r.fail();
+    state.quant.add(precisionAndId & 0x0f);
+  }
+}
+
+/** SOS: components of the frame, with their tables defined; valid progression parameters. */
+function checkScanHeader(r: Reader, pos: number, end: number, state: JpegState): void {
+  const count = r.u8(pos);
+  if (count < 1 || count > 4 || end !== pos + 1 + 2 * count + 3) throw r.fail();
+  const ss = r.u8(end - 3);
+  const se = r.u8(end - 2);
+  const ah = r.u8(end - 1) >> 4;
+  const al = r.u8(end - 1) & 0x0f;
+  // Sequential scans always use both tables; progressive ones, per libjpeg's decoder:
+  // the first DC pass needs DC tables, AC passes need AC tables.
+  const needsDc = !state.progressive || (ss === 0 && ah === 0);
+  const needsAc = !state.progressive || ss > 0;
+  for (let i = 0; i < count; i++) {
+    const quant = state.components!.get(r.u8(pos + 1 + i * 2));
+    const tables = r.u8(pos + 2 + i * 2);
+    if (quant === undefined || !state.quant.has(quant)) throw r.fail();
+    if (needsDc && !state.huffman.has(tables >> 4)) throw r.fail();
+    if (needsAc && !state.huffman.has(0x10 | (tables & 0x0f))) throw r.fail();
+  }
+  if (state.progressive) {
+    const bad =
+      (ss === 0 ? se !== 0 : ss > se || se > 63 || count !== 1) || (ah !== 0 && al !== ah - 1) || al > 13;
+    if (bad) throw r.fail();
+  }
+}
+
+/**
+ * The position of the marker that ends a scan's entropy-coded data. In that data an FF is
+ * followed by 00 (a stuffed byte), a restart marker D0-D7, or more FF fill bytes.
+ */
+function skipEntropyData(r: Reader, pos: number): number {
+  const b = r.bytes;
+  for (let i = b.indexOf(0xff, pos); i >= 0 && i + 1 < b.length; i = b.indexOf(0xff, i + 1)) {
+    const next = b[i + 1]!;
+    if (next === 0x00 || (next >= 0xd0 && next <= 0xd7)) {
+      i += 1;
+    } else if (next !== 0xff) {
+      return i;
+    }
+  }
+  throw r.fail(); // cut short: no end marker
 }
 
 function jfifResolution(r: Reader, o: number): Resolution | undefined {
@@ -193,47 +322,51 @@ function jfifResolution(r: Reader, o: number): Resolution | undefined {
 
 // ---------------------------------------------------------------- PNG
 
-function readPng(r: Reader): FrameInfo {
+function readPng(r: Reader): ImageInfo {
   // Signature (8 bytes), then IHDR must come first.
   if (r.ascii(1, 3) !== 'PNG' || r.u32(8) !== 13 || r.ascii(12, 4) !== 'IHDR') throw r.fail();
   const width = r.u32(16);
   const height = r.u32(20);
   let res: Resolution | undefined;
   // pHYs must precede the image data, so stop at the first IDAT.
-  for (let pos = 8; ; ) {
-    const len = r.u32(pos);
-    const kind = r.ascii(pos + 4, 4);
-    if (kind === 'IDAT' || kind === 'IEND') break;
-    if (kind === 'pHYs' && len === 9 && r.u8(pos + 16) === 1) {
-      res = resolution(r.u32(pos + 8) * 0.0254, r.u32(pos + 12) * 0.0254); // per metre
+  const complete = completes(() => {
+    for (let pos = 8; ; ) {
+      const len = r.u32(pos);
+      const kind = r.ascii(pos + 4, 4);
+      if (kind === 'IDAT' || kind === 'IEND') break;
+      if (kind === 'pHYs' && len === 9 && r.u8(pos + 16) === 1) {
+        res = resolution(r.u32(pos + 8) * 0.0254, r.u32(pos + 12) * 0.0254); // per metre
+      }
+      pos += 12 + len; // length, type, data, CRC
     }
-    pos += 12 + len; // length, type, data, CRC
-  }
-  return { width, height, resolution: res };
+  });
+  return { frames: [{ width, height, resolution: res }], complete };
 }
 
 // ---------------------------------------------------------------- GIF
 
-function readGif(r: Reader): FrameInfo {
+function readGif(r: Reader): ImageInfo {
   const le = true;
   let width = r.u16(6, le);
   let height = r.u16(8, le);
   // The first frame may reach past the logical screen; size the check on whichever is larger.
-  let pos = 13 + colorTableSize(r.u8(10));
-  for (;;) {
-    const block = r.u8(pos);
-    if (block === 0x2c) {
-      width = Math.max(width, r.u16(pos + 1, le) + r.u16(pos + 5, le));
-      height = Math.max(height, r.u16(pos + 3, le) + r.u16(pos + 7, le));
-      break;
+  const complete = completes(() => {
+    let pos = 13 + colorTableSize(r.u8(10));
+    for (;;) {
+      const block = r.u8(pos);
+      if (block === 0x2c) {
+        width = Math.max(width, r.u16(pos + 1, le) + r.u16(pos + 5, le));
+        height = Math.max(height, r.u16(pos + 3, le) + r.u16(pos + 7, le));
+        break;
+      }
+      if (block !== 0x21) throw r.fail(); // no image before the trailer, or junk
+      pos += 2; // introducer and label, then data sub-blocks up to a zero length
+      for (let n = r.u8(pos); n !== 0; n = r.u8(pos)) pos += n + 1;
+      pos += 1;
     }
-    if (block !== 0x21) throw r.fail(); // no image before the trailer, or junk
-    pos += 2; // introducer and label, then data sub-blocks up to a zero length
-    for (let n = r.u8(pos); n !== 0; n = r.u8(pos)) pos += n + 1;
-    pos += 1;
-  }
+  });
   // GIF has no resolution field (the aspect-ratio byte is not one).
-  return { width, height };
+  return { frames: [{ width, height }], complete };
 }
 
 function colorTableSize(packed: number): number {
@@ -307,20 +440,24 @@ class TiffReader {
   }
 }
 
-function readTiffFrames(t: TiffReader, limit: number): FrameInfo[] {
+/** Frames in directory order, at most `limit` of them. */
+function readTiff(r: Reader, limit: number): ImageInfo {
+  const t = new TiffReader(r, 0);
   const frames: FrameInfo[] = [];
   const seen = new Set<number>(); // a directory chain that loops back is malformed
-  for (let ifd = t.firstIfd(); ifd !== 0 && frames.length < limit; ) {
-    if (seen.has(ifd)) throw t.r.fail();
-    seen.add(ifd);
-    const { entries, next } = t.readIfd(ifd);
-    const width = t.integer(entries, TAG_WIDTH);
-    const height = t.integer(entries, TAG_HEIGHT);
-    if (width === undefined || height === undefined) throw t.r.fail();
-    frames.push({ width, height, resolution: readTiffResolution(t, entries) });
-    ifd = next;
-  }
-  return frames;
+  const complete = completes(() => {
+    for (let ifd = t.firstIfd(); ifd !== 0 && frames.length < limit; ) {
+      if (seen.has(ifd)) throw r.fail();
+      seen.add(ifd);
+      const { entries, next } = t.readIfd(ifd);
+      const width = t.integer(entries, TAG_WIDTH);
+      const height = t.integer(entries, TAG_HEIGHT);
+      if (width === undefined || height === undefined) throw r.fail();
+      frames.push({ width, height, resolution: readTiffResolution(t, entries) });
+      ifd = next;
+    }
+  });
+  return { frames, complete };
 }
 
 /** Resolution from a directory (the first one when `entries` is not given, as in EXIF). */

@@ -25,8 +25,9 @@ export function imageToPdf(bytes: Uint8Array, mediaType: ImageMediaType): Uint8A
       mediaType,
     });
   }
-  const { frames } = readImageInfo(bytes, mediaType, IMAGE_LIMITS.maxFrames);
+  const { frames, complete } = readImageInfo(bytes, mediaType, IMAGE_LIMITS.maxFrames);
   checkLimits(frames);
+  if (!complete) throw malformed();
 
   const doc = new mupdf.PDFDocument();
   try {
