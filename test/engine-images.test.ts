@@ -27,6 +27,7 @@ before(() => {
   im('-density', '200', '-units', 'PixelsPerInch', '-depth', '8',
     '-size', '400x200', 'xc:red', '-size', '200x400', 'xc:lime', '-size', '100x100', 'xc:blue', path('three.tif'));
   im('-size', '50x40', 'xc:orange', path('plain.gif'));
+  im('-size', '50x40', 'xc:orange', 'xc:blue', path('animated.gif'));
 });
 
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -36,8 +37,8 @@ function path(name: string): string {
 }
 
 /** Converts a generated image and checks the PDF with qpdf; returns the PDF's path. */
-function convert(name: string, type: ImageMediaType, bytes = readFileSync(path(name))): string {
-  const pdf = imageToPdf(bytes, type);
+function convert(name: string, type: ImageMediaType): string {
+  const pdf = imageToPdf(readFileSync(path(name)), type);
   assert.ok(pdf instanceof Uint8Array);
   const out = path(`${name}.pdf`);
   writeFileSync(out, pdf);
@@ -92,6 +93,8 @@ test('isImageMediaType accepts exactly the four types', () => {
 test('JPEG: page size from the JFIF density, image embedded byte for byte', () => {
   const pdf = convert('dpi150.jpg', 'image/jpeg');
   assert.deepEqual(pageSizes(pdf), ['144 x 96']); // 300 x 200 px at 150 dpi
+  const page = render(pdf, 1); // upright: the gradient runs from red at the top to blue
+  assert.ok(page.rgb(72, 2)[0]! > 200 && page.rgb(72, 93)[2]! > 200);
 
   const images = imageObjects(pdf);
   assert.equal(images.length, 1);
@@ -169,6 +172,13 @@ test('TIFF: every frame becomes a page, in order, each at its own size', () => {
 
 test('GIF: one page at 72 dpi', () => {
   assert.deepEqual(pageSizes(convert('plain.gif', 'image/gif')), ['50 x 40']);
+});
+
+test('animated GIF: the page shows the first frame', () => {
+  const pdf = convert('animated.gif', 'image/gif');
+  assert.deepEqual(pageSizes(pdf), ['50 x 40']);
+  const [r, g, b] = render(pdf, 1).rgb(25, 20);
+  assert.ok(r! > 200 && g! > 120 && g! < 200 && b! < 80, `orange, got ${[r, g, b]}`);
 });
 
 test('content that does not match the declared type is MALFORMED_IMAGE', () => {

@@ -76,3 +76,25 @@ test('the main thread never loads MuPDF: only the worker and engine/pdf modules 
   await walk(root);
   assert.deepEqual(offenders, []);
 });
+
+test('a worker that has failed many tasks is replaced before MuPDF error state can build up', async () => {
+  const pool = new EnginePool({ size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 200 });
+  await pool.ready();
+  try {
+    // 1,200 broken documents through one worker: more errors than one MuPDF instance survives (about 1,000).
+    const garbage = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 9 0 R >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF');
+    for (let batch = 0; batch < 12; batch++) {
+      const results = await Promise.allSettled(Array.from({ length: 100 }, () => pool.run('validateUpload', { bytes: garbage })));
+      for (const r of results) {
+        assert.equal(r.status, 'rejected');
+        assert.ok((r as PromiseRejectedResult).reason instanceof ServiceError && (r as PromiseRejectedResult).reason.status === 422, String((r as PromiseRejectedResult).reason));
+      }
+    }
+    assert.ok(pool.counters.recycled >= 20, `recycled ${pool.counters.recycled} times`);
+    assert.equal(pool.counters.crashed, 0);
+    const info = await pool.run('inspect', { bytes: makePdf({ pages: 2 }) });
+    assert.equal(info.pageCount, 2, 'the pool still answers correctly');
+  } finally {
+    await pool.close();
+  }
+});

@@ -31,6 +31,8 @@ interface Job {
 interface Slot {
   worker: Worker;
   ready: boolean;
+  tasks: number;
+  failures: number;
   job: Job | null;
   timer: NodeJS.Timeout | null;
   retiring: boolean;
@@ -38,18 +40,29 @@ interface Slot {
 
 type Reply =
   | { ready: true; memory: number }
-  | { id: number; ok: true; result: unknown; memory: number }
-  | { id: number; ok: false; error: SerializedEngineError; fatal: boolean; memory: number };
+  | { id: number; ok: true; result: unknown; memory: number; loggedErrors: number }
+  | { id: number; ok: false; error: SerializedEngineError; fatal: boolean; memory: number; loggedErrors: number };
 
 const WORKER_URL = new URL('./worker.js', import.meta.url);
 const MAX_START_FAILURES = 5;
+/**
+ * Measured: a MuPDF WASM instance corrupts its heap after about 1,000 errors
+ * thrown out of MuPDF (every later call then traps). Errors caught inside a task
+ * cannot all be seen from outside, and MuPDF logs only some of them, so three
+ * bounds together keep a worker far from that point: failed tasks, errors
+ * MuPDF logged, and tasks in all (a fresh worker costs about 55 ms).
+ */
+const MAX_FAILURES_PER_WORKER = 50;
+const MAX_LOGGED_ERRORS = 300;
+const MAX_TASKS_PER_WORKER = 500;
 
 /**
  * A fixed set of worker threads that run MuPDF, so the event loop never does.
  * We keep our own small pool rather than a general one because the engine needs
- * three things per worker: stop a task past its timeout (terminate + replace),
- * replace a worker after a task whose WASM memory passed a threshold (WASM
- * memory never shrinks), and replace one after a WebAssembly trap.
+ * to replace a specific worker at a specific moment: after a task past its
+ * timeout (terminate + replace), after a task whose WASM memory passed a
+ * threshold (WASM memory never shrinks), after a WebAssembly trap, and after a
+ * number of failed tasks (see MAX_FAILURES_PER_WORKER).
  */
 export class EnginePool {
   private readonly slots: Slot[] = [];
@@ -112,7 +125,7 @@ export class EnginePool {
 
   private spawn(): Slot {
     const worker = new Worker(WORKER_URL);
-    const slot: Slot = { worker, ready: false, job: null, timer: null, retiring: false };
+    const slot: Slot = { worker, ready: false, tasks: 0, failures: 0, job: null, timer: null, retiring: false };
     worker.on('message', (reply: Reply) => this.onReply(slot, reply));
     worker.on('error', (err) => this.onWorkerGone(slot, `worker error: ${err.message}`));
     worker.on('exit', (code) => this.onWorkerGone(slot, `worker exited with code ${code}`));
@@ -140,14 +153,17 @@ export class EnginePool {
     if (slot.timer) clearTimeout(slot.timer);
     slot.job = null;
     slot.timer = null;
+    slot.tasks++;
     if (reply.ok) {
       this.counters.completed++;
       job.resolve(reply.result);
     } else {
       this.counters.failed++;
+      slot.failures++;
       job.reject(this.toServiceError(reply.error, job));
     }
-    if ((!reply.ok && reply.fatal) || reply.memory > this.options.maxMemoryBytes) {
+    const worn = slot.failures >= MAX_FAILURES_PER_WORKER || slot.tasks >= MAX_TASKS_PER_WORKER || reply.loggedErrors >= MAX_LOGGED_ERRORS;
+    if ((!reply.ok && reply.fatal) || worn || reply.memory > this.options.maxMemoryBytes) {
       this.counters.recycled++;
       this.replace(slot);
     }

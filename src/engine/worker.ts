@@ -1,6 +1,7 @@
 /**
  * Worker-thread entry: loads MuPDF once, then runs tasks posted by the pool.
- * Each reply carries the worker's WASM memory size so the pool can recycle it.
+ * Each reply carries the worker's WASM memory size and the number of errors
+ * MuPDF has logged, so the pool can replace the worker in time.
  */
 import { parentPort } from 'node:worker_threads';
 import { EngineError, type SerializedEngineError } from './errors.js';
@@ -17,7 +18,10 @@ const wasmModule: { HEAPU8?: Uint8Array } = {};
 (globalThis as Record<string, unknown>)['$libmupdf_wasm_Module'] = wasmModule;
 
 const mupdf = await import('mupdf');
-mupdf.setLog({ error: () => {}, warning: () => {} });
+// MuPDF's messages are not shown (they name internals); errors are counted, because an
+// instance that has seen too many is replaced by the pool (see MAX_LOGGED_ERRORS in pool.ts).
+let loggedErrors = 0;
+mupdf.setLog({ error: () => void loggedErrors++, warning: () => {} });
 const { tasks } = await import('./tasks.js');
 const registry = tasks as Record<string, (input: unknown) => unknown>;
 
@@ -54,10 +58,10 @@ parentPort!.on('message', (msg: TaskMessage) => {
   try {
     if (!fn) throw new EngineError('INTERNAL_ERROR', `Unknown engine task ${msg.task}`);
     const result = fn(msg.input);
-    parentPort!.postMessage({ id: msg.id, ok: true, result, memory: wasmBytes() }, transferables(result));
+    parentPort!.postMessage({ id: msg.id, ok: true, result, memory: wasmBytes(), loggedErrors }, transferables(result));
   } catch (err) {
     const { error, fatal } = serialize(err);
-    parentPort!.postMessage({ id: msg.id, ok: false, error, fatal, memory: wasmBytes() });
+    parentPort!.postMessage({ id: msg.id, ok: false, error, fatal, memory: wasmBytes(), loggedErrors });
   }
 });
 

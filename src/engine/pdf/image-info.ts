@@ -20,7 +20,10 @@ export interface FrameInfo {
 }
 
 export interface ImageInfo {
+  /** One per page the image becomes: every TIFF directory; the single image of the others. */
   frames: FrameInfo[];
+  /** Frames the decoder will go through: TIFF directories (counted up to the limit), GIF frames. */
+  frameCount: number;
   /**
    * False when the headers break off or go wrong after the dimensions were read: the file is
    * damaged. It is not thrown at once so that the caller can check the size limits first and
@@ -202,9 +205,9 @@ function readJpeg(r: Reader): ImageInfo {
         completes(() => {
           exif = readTiffResolution(new TiffReader(r, body + 6), undefined);
         });
-      } else if ((marker === 0xdd || marker === 0xdc) && len !== 4) {
-        throw r.fail(); // DRI, DNL
-      } else if (!(marker >= 0xe0 && marker <= 0xef) && marker !== 0xfe && marker !== 0xdd && marker !== 0xdc) {
+      } else if (marker === 0xdd || marker === 0xdc) {
+        if (len !== 4) throw r.fail(); // DRI, DNL
+      } else if (!(marker >= 0xe0 && marker <= 0xef) && marker !== 0xfe) {
         throw r.fail(); // not APPn or COM either: another coding process, or junk
       }
       pos = end;
@@ -212,7 +215,7 @@ function readJpeg(r: Reader): ImageInfo {
   });
   if (!size) throw r.fail();
   // EXIF first, as MuPDF and most viewers do: cameras write it, JFIF often holds a default.
-  return { frames: [{ ...size, resolution: exif ?? jfif }], complete };
+  return { frames: [{ ...size, resolution: exif ?? jfif }], frameCount: 1, complete };
 }
 
 /** SOF0/1/2: 8-bit samples; 1, 3 or 4 components (what PDF's DCTDecode carries). */
@@ -323,8 +326,10 @@ function jfifResolution(r: Reader, o: number): Resolution | undefined {
 // ---------------------------------------------------------------- PNG
 
 function readPng(r: Reader): ImageInfo {
-  // Signature (8 bytes), then IHDR must come first.
-  if (r.ascii(1, 3) !== 'PNG' || r.u32(8) !== 13 || r.ascii(12, 4) !== 'IHDR') throw r.fail();
+  // The whole 8-byte signature, then IHDR, which must come first.
+  if (r.u32(0) !== 0x89504e47 || r.u32(4) !== 0x0d0a1a0a || r.u32(8) !== 13 || r.ascii(12, 4) !== 'IHDR') {
+    throw r.fail();
+  }
   const width = r.u32(16);
   const height = r.u32(20);
   let res: Resolution | undefined;
@@ -340,33 +345,69 @@ function readPng(r: Reader): ImageInfo {
       pos += 12 + len; // length, type, data, CRC
     }
   });
-  return { frames: [{ width, height, resolution: res }], complete };
+  return { frames: [{ width, height, resolution: res }], frameCount: 1, complete };
 }
 
 // ---------------------------------------------------------------- GIF
 
+/**
+ * The page is the logical screen. MuPDF goes through every frame and allocates each at the
+ * size its descriptor declares, so all frames are walked: each must lie within the screen
+ * (as the format requires), which makes the screen's size the one to check against limits.
+ */
 function readGif(r: Reader): ImageInfo {
   const le = true;
-  let width = r.u16(6, le);
-  let height = r.u16(8, le);
-  // The first frame may reach past the logical screen; size the check on whichever is larger.
+  const width = r.u16(6, le);
+  const height = r.u16(8, le);
+  let frameCount = 0;
   const complete = completes(() => {
-    let pos = 13 + colorTableSize(r.u8(10));
-    for (;;) {
-      const block = r.u8(pos);
-      if (block === 0x2c) {
-        width = Math.max(width, r.u16(pos + 1, le) + r.u16(pos + 5, le));
-        height = Math.max(height, r.u16(pos + 3, le) + r.u16(pos + 7, le));
-        break;
+    walkGif(r, (pos) => {
+      frameCount += 1;
+      if (r.u16(pos + 1, le) + r.u16(pos + 5, le) > width || r.u16(pos + 3, le) + r.u16(pos + 7, le) > height) {
+        throw r.fail();
       }
-      if (block !== 0x21) throw r.fail(); // no image before the trailer, or junk
-      pos += 2; // introducer and label, then data sub-blocks up to a zero length
-      for (let n = r.u8(pos); n !== 0; n = r.u8(pos)) pos += n + 1;
-      pos += 1;
-    }
+    });
+    if (frameCount === 0) throw r.fail();
   });
   // GIF has no resolution field (the aspect-ratio byte is not one).
-  return { frames: [{ width, height }], complete };
+  return { frames: [{ width, height }], frameCount, complete };
+}
+
+/**
+ * The GIF cut after its first frame, with a trailer. MuPDF draws every frame of an
+ * animation onto one image, so the page would show the last state; the first frame is
+ * the picture people expect (and one frame is all the decoding we need).
+ */
+export function gifFirstFrame(bytes: Uint8Array): Uint8Array {
+  const r = new Reader(bytes, () => malformed('image/gif'));
+  let end: number | undefined;
+  walkGif(r, (_pos, frameEnd) => {
+    end ??= frameEnd;
+  });
+  if (end === undefined) throw r.fail();
+  const out = new Uint8Array(end + 1);
+  out.set(bytes.subarray(0, end));
+  out[end] = 0x3b;
+  return out;
+}
+
+/** Calls `onFrame` with the start and end of each image descriptor and its data. */
+function walkGif(r: Reader, onFrame: (pos: number, end: number) => void): void {
+  for (let pos = 13 + colorTableSize(r.u8(10)); pos < r.length; ) {
+    const block = r.u8(pos);
+    if (block === 0x3b) return; // trailer (often missing: the end of the data will do)
+    const start = pos;
+    if (block === 0x2c) {
+      pos += 10 + colorTableSize(r.u8(pos + 9)) + 1; // descriptor, colour table, LZW code size
+    } else if (block === 0x21) {
+      pos += 2; // extension introducer and label
+    } else {
+      throw r.fail();
+    }
+    for (let n = r.u8(pos); n !== 0; n = r.u8(pos)) pos += n + 1; // data sub-blocks
+    pos += 1;
+    if (block === 0x2c) onFrame(start, pos);
+  }
 }
 
 function colorTableSize(packed: number): number {
@@ -384,9 +425,17 @@ const TYPE_SHORT = 3;
 const TYPE_LONG = 4;
 const TYPE_RATIONAL = 5;
 
+/**
+ * Directory entries read per file at most. Real files have a few dozen per directory;
+ * directories may overlap, so without a budget a small crafted file could make us read
+ * 65,535 entries for each of thousands of directories.
+ */
+const MAX_TIFF_ENTRIES = 1_000_000;
+
 /** A TIFF structure starting at `base` in the file; its offsets are relative to `base`. */
 class TiffReader {
   readonly le: boolean;
+  private entriesRead = 0;
 
   constructor(
     readonly r: Reader,
@@ -413,6 +462,8 @@ class TiffReader {
   /** The directory's entries by tag, and the offset of the next directory (0: none). */
   readIfd(offset: number): { entries: Map<number, number>; next: number } {
     const count = this.u16(offset);
+    this.entriesRead += count;
+    if (this.entriesRead > MAX_TIFF_ENTRIES) throw this.r.fail();
     const entries = new Map<number, number>(); // tag -> offset of its 12-byte entry
     for (let i = 0; i < count; i++) {
       const e = offset + 2 + i * 12;
@@ -457,7 +508,7 @@ function readTiff(r: Reader, limit: number): ImageInfo {
       ifd = next;
     }
   });
-  return { frames, complete };
+  return { frames, frameCount: frames.length, complete };
 }
 
 /** Resolution from a directory (the first one when `entries` is not given, as in EXIF). */

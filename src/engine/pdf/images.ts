@@ -3,7 +3,7 @@
  */
 import * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
-import { readImageInfo, sniffImageType, type FrameInfo } from './image-info.js';
+import { gifFirstFrame, readImageInfo, sniffImageType, type FrameInfo } from './image-info.js';
 
 export const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/tiff', 'image/gif'] as const;
 export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
@@ -25,8 +25,8 @@ export function imageToPdf(bytes: Uint8Array, mediaType: ImageMediaType): Uint8A
       mediaType,
     });
   }
-  const { frames, complete } = readImageInfo(bytes, mediaType, IMAGE_LIMITS.maxFrames);
-  checkLimits(frames);
+  const { frames, frameCount, complete } = readImageInfo(bytes, mediaType, IMAGE_LIMITS.maxFrames);
+  checkLimits(frames, frameCount);
   if (!complete) throw malformed();
 
   const doc = new mupdf.PDFDocument();
@@ -35,7 +35,8 @@ export function imageToPdf(bytes: Uint8Array, mediaType: ImageMediaType): Uint8A
       addTiffPages(doc, bytes, frames);
     } else {
       // JPEG stays compressed in the Image and goes into the PDF byte for byte (DCTDecode).
-      const image = withBuffer(bytes, (data) => decode(() => new mupdf.Image(data)));
+      const data = mediaType === 'image/gif' ? gifFirstFrame(bytes) : bytes;
+      const image = withBuffer(data, (buffer) => decode(() => new mupdf.Image(buffer)));
       try {
         addImagePage(doc, image, frames[0]!);
       } finally {
@@ -48,9 +49,9 @@ export function imageToPdf(bytes: Uint8Array, mediaType: ImageMediaType): Uint8A
   }
 }
 
-function checkLimits(frames: FrameInfo[]): void {
+function checkLimits(frames: FrameInfo[], frameCount: number): void {
   const { maxSide, maxPixelsPerFrame, maxFrames } = IMAGE_LIMITS;
-  if (frames.length > maxFrames) {
+  if (frameCount > maxFrames) {
     throw new EngineError('IMAGE_TOO_LARGE', `The image has more than ${maxFrames} frames.`, { maxFrames });
   }
   for (const { width, height } of frames) {
@@ -114,12 +115,21 @@ function addImagePage(doc: mupdf.PDFDocument, image: mupdf.Image, frame: FrameIn
 
   // addImage decodes non-JPEG data and writes the alpha channel as an /SMask.
   const imageRef = decode(() => doc.addImage(image));
-  const resources = { XObject: { Im0: imageRef } };
-  const content = new TextEncoder().encode(`q ${w} 0 0 ${h} 0 0 cm /Im0 Do Q`);
-  const page = withBuffer(content, (buffer) => doc.addPage([0, 0, w, h], 0, resources, buffer));
-  doc.insertPage(-1, page);
-  page.destroy();
-  imageRef.destroy();
+  // Built by hand rather than from a JS object literal, so they can be destroyed here.
+  const xobjects = doc.newDictionary();
+  const resources = doc.newDictionary();
+  try {
+    xobjects.put('Im0', imageRef);
+    resources.put('XObject', xobjects);
+    const content = new TextEncoder().encode(`q ${w} 0 0 ${h} 0 0 cm /Im0 Do Q`);
+    const page = withBuffer(content, (buffer) => doc.addPage([0, 0, w, h], 0, resources, buffer));
+    doc.insertPage(-1, page);
+    page.destroy();
+  } finally {
+    resources.destroy();
+    xobjects.destroy();
+    imageRef.destroy();
+  }
 }
 
 /** Page length in points, rounded so MediaBox and content stream carry the same short number. */
@@ -155,6 +165,9 @@ function malformed(): EngineError {
   return new EngineError('MALFORMED_IMAGE', 'The image data is damaged or cannot be decoded.');
 }
 
+/** How MuPDF words a failed allocation, e.g. "malloc (784000000 bytes) failed". */
+const OUT_OF_MEMORY = /^(?:malloc|calloc|realloc) \(.*\) failed$/;
+
 /**
  * Runs a MuPDF step that decodes the upload. MuPDF reports bad input as a plain Error; a
  * WebAssembly RuntimeError (abort, memory fault), a TypeError (our bug) or a thrown string
@@ -164,7 +177,12 @@ function decode<T>(step: () => T): T {
   try {
     return step();
   } catch (err) {
-    if (err instanceof Error && err.constructor === Error) throw malformed();
-    throw err;
+    if (!(err instanceof Error) || err.constructor !== Error) throw err;
+    // Within the header limits this still happens: a 196-megapixel 16-bit RGBA PNG needs
+    // more than the 2 GiB a WASM instance can have. The file is fine, just too big for us.
+    if (OUT_OF_MEMORY.test(err.message)) {
+      throw new EngineError('IMAGE_TOO_LARGE', 'The image is too large to convert.');
+    }
+    throw malformed();
   }
 }
