@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { call } from './helpers/http.js';
-import { pdfinfo, qpdfCheck, withTempFile } from './helpers/pdf.js';
+import { pdfinfo, qpdfCheck, renderPage, withTempFile } from './helpers/pdf.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
@@ -106,4 +106,67 @@ test('form upload of an image stores "<name>.pdf"', async () => {
   assert.equal(reply.status, 201, reply.text);
   assert.equal(reply.headers.get('location'), '/pdfservice/v1/documents/inbox/holiday%20photo.pdf');
   assert.equal(reply.json().pageCount, 1);
+});
+
+/** A JPEG with an EXIF block holding only Orientation, inserted after SOI (as cameras write it). */
+function withOrientation(jpeg: Buffer, orientation: number): Buffer {
+  const tiff = Buffer.alloc(26);
+  tiff.write('II', 0, 'latin1');
+  tiff.writeUInt16LE(42, 2);
+  tiff.writeUInt32LE(8, 4); // IFD0 at 8
+  tiff.writeUInt16LE(1, 8); // one entry
+  tiff.writeUInt16LE(274, 10); // Orientation
+  tiff.writeUInt16LE(3, 12); // SHORT
+  tiff.writeUInt32LE(1, 14);
+  tiff.writeUInt16LE(orientation, 18);
+  tiff.writeUInt32LE(0, 22); // no next IFD
+  const body = Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), tiff]);
+  const app1 = Buffer.alloc(4);
+  app1.writeUInt16BE(0xffe1, 0);
+  app1.writeUInt16BE(body.length + 2, 2);
+  return Buffer.concat([jpeg.subarray(0, 2), app1, body, jpeg.subarray(2)]);
+}
+
+const isRed = ([r, g, b]: number[]) => r! > 180 && g! < 80 && b! < 80;
+const isBlue = ([r, g, b]: number[]) => b! > 180 && r! < 80 && g! < 80;
+
+test('EXIF orientation is honoured: the page shows the photo upright, the JPEG bytes stay untouched', async () => {
+  // Stored 300 x 200: left half red, right half blue.
+  const jpeg = image('halves.jpg', ['-size', '150x200', 'xc:red', '-size', '150x200', 'xc:blue', '+append', '-strip']);
+  const cases: [number, [number, number], string, string][] = [
+    [6, [200, 300], 'top', 'bottom'], // turned clockwise for display: the left half is on top
+    [8, [200, 300], 'bottom', 'top'],
+    [3, [300, 200], 'right', 'left'],
+  ];
+  for (const [orientation, size, redAt, blueAt] of cases) {
+    const photo = withOrientation(jpeg, orientation);
+    const { pdf } = await upload(`oriented-${orientation}`, photo, 'image/jpeg');
+    assert.deepEqual(pageSizes(pdf, 1), [size], `orientation ${orientation}: page size`);
+    assert.ok(pdf.includes(photo), 'the JPEG is embedded as uploaded');
+    const page = renderPage(pdf);
+    const at = (where: string) => {
+      const x = where === 'left' ? 20 : where === 'right' ? page.width - 20 : Math.floor(page.width / 2);
+      const y = where === 'top' ? 20 : where === 'bottom' ? page.height - 20 : Math.floor(page.height / 2);
+      return page.rgb(x, y);
+    };
+    assert.ok(isRed(at(redAt)), `orientation ${orientation}: red at the ${redAt}, got ${at(redAt)}`);
+    assert.ok(isBlue(at(blueAt)), `orientation ${orientation}: blue at the ${blueAt}, got ${at(blueAt)}`);
+  }
+});
+
+test('all eight EXIF orientations put the right corner of the photo at the top left and top right', async () => {
+  // Stored 200 x 100 in quadrants: top-left red, top-right blue, bottom-left green, bottom-right yellow.
+  const jpeg = image('quadrants.jpg', ['(', '-size', '100x50', 'xc:red', '-size', '100x50', 'xc:blue', '+append', ')',
+    '(', '-size', '100x50', 'xc:lime', '-size', '100x50', 'xc:yellow', '+append', ')', '-append', '-strip', '-quality', '95']);
+  const colour = ([r, g, b]: number[]) => (r! > 180 && g! < 90 && b! < 90 ? 'red' : b! > 180 && r! < 90 && g! < 90 ? 'blue'
+    : g! > 180 && r! < 90 && b! < 90 ? 'green' : r! > 180 && g! > 180 && b! < 90 ? 'yellow' : `?${[r, g, b]}`);
+  const expected: Record<number, [string, string]> = {
+    1: ['red', 'blue'], 2: ['blue', 'red'], 3: ['yellow', 'green'], 4: ['green', 'yellow'],
+    5: ['red', 'green'], 6: ['green', 'red'], 7: ['yellow', 'blue'], 8: ['blue', 'yellow'],
+  };
+  for (const [orientation, [topLeft, topRight]] of Object.entries(expected)) {
+    const { pdf } = await upload(`quadrants-${orientation}`, withOrientation(jpeg, Number(orientation)), 'image/jpeg');
+    const page = renderPage(pdf);
+    assert.deepEqual([colour(page.rgb(8, 8)), colour(page.rgb(page.width - 9, 8))], [topLeft, topRight], `orientation ${orientation}`);
+  }
 });

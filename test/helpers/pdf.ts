@@ -98,3 +98,21 @@ export function encryptPdf(bytes: Buffer, user: string, owner: string, bits: '40
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** Renders one page with poppler's pdftoppm (an independent renderer) to RGB pixels. */
+export function renderPage(bytes: Buffer | Uint8Array, page = 1, dpi = 72): { width: number; height: number; rgb: (x: number, y: number) => [number, number, number] } {
+  const ppm = withTempFile(bytes, (file) => execFileSync('pdftoppm', ['-r', String(dpi), '-f', String(page), '-l', String(page), file], { maxBuffer: 1 << 28 }));
+  const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(ppm.subarray(0, 50).toString('latin1'));
+  if (!header) throw new Error('pdftoppm did not write a PPM');
+  const width = Number(header[1]);
+  const height = Number(header[2]);
+  const offset = header[0].length;
+  return {
+    width,
+    height,
+    rgb: (x, y) => {
+      const i = offset + (y * width + x) * 3;
+      return [ppm[i]!, ppm[i + 1]!, ppm[i + 2]!];
+    },
+  };
+}

@@ -17,6 +17,8 @@ export interface FrameInfo {
   height: number;
   /** Absent when the file declares no usable resolution. */
   resolution?: Resolution;
+  /** EXIF Orientation (2 to 8) when the stored pixels must be turned or mirrored for display. */
+  orientation?: number;
 }
 
 export interface ImageInfo {
@@ -167,6 +169,7 @@ function readJpeg(r: Reader): ImageInfo {
   let size: { width: number; height: number } | undefined;
   let jfif: Resolution | undefined;
   let exif: Resolution | undefined;
+  let orientation: number | undefined;
   const state: JpegState = { progressive: false, scans: 0, quant: new Set(), huffman: new Set() };
   const complete = completes(() => {
     for (let pos = 2; ; ) {
@@ -203,7 +206,11 @@ function readJpeg(r: Reader): ImageInfo {
       } else if (marker === 0xe1 && len >= 16 && r.ascii(body, 6) === 'Exif\0\0') {
         // A broken EXIF block is common and harmless to the image: ignore the block, not the file.
         completes(() => {
-          exif = readTiffResolution(new TiffReader(r, body + 6), undefined);
+          const t = new TiffReader(r, body + 6);
+          const { entries } = t.readIfd(t.firstIfd());
+          exif = readTiffResolution(t, entries);
+          const value = t.integer(entries, TAG_ORIENTATION);
+          if (value !== undefined && value >= 2 && value <= 8) orientation = value;
         });
       } else if (marker === 0xdd || marker === 0xdc) {
         if (len !== 4) throw r.fail(); // DRI, DNL
@@ -215,7 +222,8 @@ function readJpeg(r: Reader): ImageInfo {
   });
   if (!size) throw r.fail();
   // EXIF first, as MuPDF and most viewers do: cameras write it, JFIF often holds a default.
-  return { frames: [{ ...size, resolution: exif ?? jfif }], frameCount: 1, complete };
+  const resolution = exif ?? jfif;
+  return { frames: [{ ...size, ...(resolution ? { resolution } : {}), ...(orientation ? { orientation } : {}) }], frameCount: 1, complete };
 }
 
 /** SOF0/1/2: 8-bit samples; 1, 3 or 4 components (what PDF's DCTDecode carries). */
@@ -421,6 +429,7 @@ const TAG_HEIGHT = 257;
 const TAG_X_RESOLUTION = 282;
 const TAG_Y_RESOLUTION = 283;
 const TAG_RESOLUTION_UNIT = 296;
+const TAG_ORIENTATION = 274;
 const TYPE_SHORT = 3;
 const TYPE_LONG = 4;
 const TYPE_RATIONAL = 5;

@@ -112,6 +112,7 @@ function addImagePage(doc: mupdf.PDFDocument, image: mupdf.Image, frame: FrameIn
   const dpi = frame.resolution ?? { x: DEFAULT_DPI, y: DEFAULT_DPI };
   const w = points(frame.width, dpi.x);
   const h = points(frame.height, dpi.y);
+  const { matrix, pageWidth, pageHeight } = placement(w, h, frame.orientation ?? 1);
 
   // addImage decodes non-JPEG data and writes the alpha channel as an /SMask.
   const imageRef = decode(() => doc.addImage(image));
@@ -121,14 +122,33 @@ function addImagePage(doc: mupdf.PDFDocument, image: mupdf.Image, frame: FrameIn
   try {
     xobjects.put('Im0', imageRef);
     resources.put('XObject', xobjects);
-    const content = new TextEncoder().encode(`q ${w} 0 0 ${h} 0 0 cm /Im0 Do Q`);
-    const page = withBuffer(content, (buffer) => doc.addPage([0, 0, w, h], 0, resources, buffer));
+    const content = new TextEncoder().encode(`q ${matrix.join(' ')} cm /Im0 Do Q`);
+    const page = withBuffer(content, (buffer) => doc.addPage([0, 0, pageWidth, pageHeight], 0, resources, buffer));
     doc.insertPage(-1, page);
     page.destroy();
   } finally {
     resources.destroy();
     xobjects.destroy();
     imageRef.destroy();
+  }
+}
+
+/**
+ * Where the image's unit square goes on the page so that it shows upright, as
+ * EXIF Orientation says: the stored image is w x h points; orientations 5 to 8
+ * turn it a quarter, so the page is h x w. The PDF keeps the JPEG untouched
+ * (an image XObject has no orientation of its own), so the turn is in `cm`.
+ */
+export function placement(w: number, h: number, orientation: number): { matrix: number[]; pageWidth: number; pageHeight: number } {
+  switch (orientation) {
+    case 2: return { matrix: [-w, 0, 0, h, w, 0], pageWidth: w, pageHeight: h }; // mirrored left-right
+    case 3: return { matrix: [-w, 0, 0, -h, w, h], pageWidth: w, pageHeight: h }; // turned half way
+    case 4: return { matrix: [w, 0, 0, -h, 0, h], pageWidth: w, pageHeight: h }; // mirrored top-bottom
+    case 5: return { matrix: [0, -w, -h, 0, h, w], pageWidth: h, pageHeight: w }; // transposed
+    case 6: return { matrix: [0, -w, h, 0, 0, w], pageWidth: h, pageHeight: w }; // turned clockwise for display
+    case 7: return { matrix: [0, w, h, 0, 0, 0], pageWidth: h, pageHeight: w }; // transversed
+    case 8: return { matrix: [0, w, -h, 0, h, 0], pageWidth: h, pageHeight: w }; // turned counter-clockwise
+    default: return { matrix: [w, 0, 0, h, 0, 0], pageWidth: w, pageHeight: h };
   }
 }
 
