@@ -7,9 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # qpdf, poppler-utils (pdftotext, pdfinfo, pdfsig, pdfdetach): independent checks in tests.
-# mupdf-tools: the native peer in benchmarks. imagemagick, libtiff-tools: test images.
-# libreoffice-writer-nogui: Word (.doc, .docx) to PDF on upload.
-PACKAGES=(qpdf poppler-utils mupdf-tools imagemagick libtiff-tools libreoffice-writer-nogui)
+# mupdf-tools: the native peer in benchmarks. imagemagick: test images.
+# libreoffice-writer-nogui: Word (.doc, .docx) to PDF on upload; fonts-liberation2 (metric-compatible
+# with Times, Arial, Courier) and fonts-dejavu-core so converted documents keep their layout and glyphs.
+PACKAGES=(qpdf poppler-utils mupdf-tools imagemagick libreoffice-writer-nogui fonts-liberation2 fonts-dejavu-core)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do
