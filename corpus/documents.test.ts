@@ -38,6 +38,11 @@ if (!dir) {
         const get = await call(server, 'GET', `/documents/${target(entry)}`);
         assert.equal(get.status, 200);
         assert.equal(sha256(get.bytes), sha256(bytes), `${entry.file} downloads byte-identical`);
+        if (!put.json().encrypted) {
+          const model = await call(server, 'GET', `/documents/${target(entry)}`, { headers: { accept: 'application/json' } });
+          assert.equal(model.status, 200, `${entry.file}: DocumentModel ${model.text}`);
+          assert.equal(model.json().pageCount, put.json().pageCount);
+        }
       });
     }
   });

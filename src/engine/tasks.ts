@@ -4,11 +4,14 @@
  * A new engine feature adds one line here and its module under pdf/.
  */
 import { imageToPdf, type ImageMediaType } from './pdf/images.js';
+import { deleteAnnotations, listAnnotations } from './pdf/annotation-tasks.js';
 import { inspect, validateUpload } from './pdf/inspect.js';
 
 export const tasks = {
   inspect,
   validateUpload,
+  listAnnotations,
+  deleteAnnotations,
   /** The PDF made from an image, with the summary an upload reports (page count, encryption). */
   imageToPdf: (input: { bytes: Uint8Array; mediaType: ImageMediaType }) => {
     const bytes = imageToPdf(input.bytes, input.mediaType);

@@ -17,6 +17,7 @@ import { registerUserRoutes } from './routes/users.js';
 import { registerFolderRoutes } from './routes/folders.js';
 import { registerDocumentRoutes } from './routes/documents.js';
 import { registerActionRoutes } from './routes/actions.js';
+import { registerAnnotationRoutes } from './routes/annotations.js';
 import { BINARY_UPLOAD_TYPES } from './uploads.js';
 import { problemSchema } from './schemas/common.js';
 
@@ -90,6 +91,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerFolderRoutes(api, deps);
     registerDocumentRoutes(api, deps);
     registerActionRoutes(api, deps);
+    registerAnnotationRoutes(api, deps);
     api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });
   return app;

@@ -5,8 +5,9 @@ import { ServiceError } from '../errors.js';
  * JSON <-> XML for models, in one place. Rules (docs/api.md): the root element
  * is the model's XML name; each property becomes a child element of the same
  * name; an array becomes a wrapper element holding one element per item, named
- * by the model's item names (or the property's singular); absent values are
- * left out; dates are ISO 8601, booleans "true"/"false".
+ * by the model's item names (or the property's singular), except that a list
+ * of numbers is one space-separated value; absent values are left out; dates
+ * are ISO 8601, booleans "true"/"false".
  */
 export interface XmlShape {
   root: string;
@@ -24,12 +25,14 @@ function singular(key: string): string {
 
 function toTree(value: unknown, items: Record<string, string>): unknown {
   if (value instanceof Date) return value.toISOString();
+  // A list of numbers (coordinates, dash patterns) is written as PDF and XFDF write them: space-separated.
+  if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'number')) return value.join(' ');
   if (Array.isArray(value)) return value.map((v) => toTree(v, items));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(value)) {
       if (v === undefined || v === null) continue;
-      if (Array.isArray(v)) {
+      if (Array.isArray(v) && !(v.length > 0 && v.every((x) => typeof x === 'number'))) {
         out[key] = { [items[key] ?? singular(key)]: v.map((x) => toTree(x, items)) };
       } else {
         out[key] = toTree(v, items);

@@ -8,7 +8,8 @@ import { IMAGE_TYPES, PDF_TYPE, WORD_TYPES } from '../http/uploads.js';
 import type { StoredPath } from '../storage/paths.js';
 import type { ConflictMode, DocumentStat, DocumentStore, OpenDocument, StagedUpload, StoredDocument } from '../storage/store.js';
 import type { OperationContext } from './context.js';
-import { InfoCache } from './info-cache.js';
+import { ReadModelCache } from './read-model-cache.js';
+import { matchesEtag } from '../storage/store.js';
 import { documentModel, type DocumentModel } from './models.js';
 
 /** A document read from the store and opened by the engine with the request's password. */
@@ -29,7 +30,7 @@ export interface StoreResult {
  * through here; nothing else reads or writes documents.
  */
 export class DocumentOperations {
-  private readonly infoCache = new InfoCache();
+  private readonly infoCache = new ReadModelCache<DocumentInfo>(2000);
 
   constructor(
     private readonly store: DocumentStore,
@@ -106,6 +107,25 @@ export class DocumentOperations {
       throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Cannot store ${mediaType}: send application/pdf, ${IMAGE_TYPES.join(', ')}`);
     } finally {
       await staged.discard();
+    }
+  }
+
+  /**
+   * Changes a document in place: under its lock, read it, check If-Match, let
+   * `change` compute the new bytes (or none), write them atomically. Every
+   * in-place edit goes through here.
+   */
+  async update<R>(path: StoredPath, ctx: OperationContext, change: (stored: StoredDocument) => Promise<{ bytes?: Uint8Array; result: R }>): Promise<{ result: R; stat: DocumentStat }> {
+    const release = await this.store.lock(path);
+    try {
+      const stored = await this.store.readDocument(path);
+      if (ctx.ifMatch !== undefined && !matchesEtag(ctx.ifMatch, stored.etag)) throw new ServiceError('PRECONDITION_FAILED');
+      const { bytes, result } = await change(stored);
+      if (!bytes) return { result, stat: stored };
+      const written = await this.store.writeDocument(path, bytes, { conflict: 'overwrite' });
+      return { result, stat: written.stat };
+    } finally {
+      release();
     }
   }
 

@@ -2,11 +2,13 @@ import type { EnginePool } from '../engine/pool.js';
 import type { OfficeConverter } from '../engine/office.js';
 import type { DocumentStore } from '../storage/store.js';
 import { ActionRunner } from './actions/runner.js';
+import { AnnotationOperations } from './annotations.js';
 import { DocumentOperations } from './documents.js';
 import { FolderOperations } from './folders.js';
 
 export interface Operations {
   documents: DocumentOperations;
+  annotations: AnnotationOperations;
   folders: FolderOperations;
   actions: ActionRunner;
 }
@@ -15,6 +17,7 @@ export function createOperations({ store, pool, office }: { store: DocumentStore
   const documents = new DocumentOperations(store, pool, office);
   return {
     documents,
+    annotations: new AnnotationOperations(store, pool, documents),
     folders: new FolderOperations(store, documents),
     actions: new ActionRunner(store, pool, documents),
   };

@@ -2,6 +2,7 @@ import * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
 import { pdfDateToIso } from './dates.js';
 import { openPdf, type Access } from './open.js';
+import { deref, name } from './pdf-values.js';
 
 /** What the DocumentModel reports about a document's content. */
 export interface DocumentInfo {
@@ -36,10 +37,10 @@ const INFO_KEYS = {
 const MAX_FIELD_NODES = 100_000;
 
 /** Walks the AcroForm field tree (guarding against loops) for signed signature fields. */
-function formFacts(doc: mupdf.PDFDocument): { hasForm: boolean; hasXfa: boolean; hasSignatures: boolean } {
-  const acroForm = doc.getTrailer().get('Root', 'AcroForm');
+export function formFacts(doc: mupdf.PDFDocument): { hasForm: boolean; hasXfa: boolean; hasSignatures: boolean } {
+  const acroForm = deref(deref(doc.getTrailer().get('Root')).get('AcroForm'));
   if (!acroForm.isDictionary()) return { hasForm: false, hasXfa: false, hasSignatures: false };
-  const fields = acroForm.get('Fields');
+  const fields = deref(acroForm.get('Fields'));
   const hasXfa = !acroForm.get('XFA').isNull();
   let hasSignatures = false;
   const seen = new Set<number>();
@@ -54,10 +55,10 @@ function formFacts(doc: mupdf.PDFDocument): { hasForm: boolean; hasXfa: boolean;
       if (seen.has(num)) continue;
       seen.add(num);
     }
-    const resolved = field.resolve();
+    const resolved = deref(field);
     if (!resolved.isDictionary()) continue;
-    if (resolved.getInheritable('FT').asName() === 'Sig' && resolved.get('V').resolve().isDictionary()) hasSignatures = true;
-    const kids = resolved.get('Kids');
+    if (name(resolved.getInheritable('FT')) === 'Sig' && deref(resolved.get('V')).isDictionary()) hasSignatures = true;
+    const kids = deref(resolved.get('Kids'));
     if (kids.isArray()) for (let i = 0; i < kids.length; i++) stack.push(kids.get(i));
   }
   return { hasForm: hasFields || hasXfa, hasXfa, hasSignatures };

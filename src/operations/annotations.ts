@@ -1,0 +1,80 @@
+import type { AnnotationModel, AnnotationSubtype } from '../engine/annotation-model.js';
+import type { AnnotationList, DeleteSelection } from '../engine/pdf/annotation-tasks.js';
+import type { EnginePool } from '../engine/pool.js';
+import { ServiceError } from '../errors.js';
+import type { StoredPath } from '../storage/paths.js';
+import type { DocumentStore, StoredDocument } from '../storage/store.js';
+import type { OperationContext } from './context.js';
+import type { DocumentOperations } from './documents.js';
+import { ReadModelCache } from './read-model-cache.js';
+
+export interface AnnotationFilter {
+  pageIndex?: number | undefined;
+  subtype?: AnnotationSubtype | undefined;
+}
+
+/** The annotations resource: listing (cached by ETag), reading one, deleting. */
+export class AnnotationOperations {
+  private readonly lists = new ReadModelCache<AnnotationList>(200);
+
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly pool: EnginePool,
+    private readonly documents: DocumentOperations,
+  ) {}
+
+  private async listOf(stored: StoredDocument, password: string | undefined): Promise<AnnotationList> {
+    const cached = this.lists.get(stored.etag, password);
+    if (cached) return cached;
+    const list = await this.pool.run('listAnnotations', { bytes: stored.bytes, password });
+    this.lists.set(stored.etag, password, list);
+    return list;
+  }
+
+  /** The document's annotations, from the cache when its version was listed before (no read). */
+  private async current(path: StoredPath, ctx: OperationContext): Promise<AnnotationList> {
+    const stat = await this.documents.stat(path);
+    const cached = this.lists.get(stat.etag, ctx.documentPassword);
+    if (cached) return cached;
+    return this.listOf(await this.store.readDocument(path), ctx.documentPassword);
+  }
+
+  async list(path: StoredPath, ctx: OperationContext, filter: AnnotationFilter): Promise<AnnotationModel[]> {
+    const { annotations, pageCount } = await this.current(path, ctx);
+    checkPage(filter.pageIndex, pageCount);
+    return annotations.filter((a) => (filter.pageIndex === undefined || a.pageIndex === filter.pageIndex) && (filter.subtype === undefined || a.subtype === filter.subtype));
+  }
+
+  async get(path: StoredPath, ctx: OperationContext, name: string): Promise<AnnotationModel> {
+    const found = (await this.current(path, ctx)).annotations.find((a) => a.name === name);
+    if (!found) throw new ServiceError('ANNOTATION_NOT_FOUND', `No annotation named ${JSON.stringify(name)} in /${path.toString()}`);
+    return found;
+  }
+
+  /** Deletes the document's annotations (form widgets excepted), or one page's; answers those that remain. */
+  async deleteMany(path: StoredPath, ctx: OperationContext, pageIndex: number | undefined): Promise<AnnotationModel[]> {
+    return this.edit(path, ctx, { pageIndex });
+  }
+
+  /** Deletes one annotation with its popup and its replies. */
+  async deleteOne(path: StoredPath, ctx: OperationContext, name: string): Promise<void> {
+    await this.edit(path, ctx, { names: [name] });
+  }
+
+  private async edit(path: StoredPath, ctx: OperationContext, selection: DeleteSelection): Promise<AnnotationModel[]> {
+    const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
+      const edited = await this.pool.run('deleteAnnotations', { bytes: stored.bytes, password: ctx.documentPassword, selection });
+      const list: AnnotationList = { annotations: edited.annotations, pageCount: edited.pageCount };
+      return edited.deleted.length ? { bytes: edited.bytes, result: list } : { result: list };
+    });
+    // The engine listed what remains: the next read of this version needs no parsing.
+    this.lists.set(stat.etag, ctx.documentPassword, result);
+    return result.annotations;
+  }
+}
+
+function checkPage(pageIndex: number | undefined, pageCount: number): void {
+  if (pageIndex !== undefined && (pageIndex < 0 || pageIndex >= pageCount)) {
+    throw new ServiceError('PAGE_OUT_OF_RANGE', `pageIndex ${pageIndex} is outside the document (pages 0 to ${pageCount - 1})`);
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * An annotation reader independent of the service: it walks every page's
+ * /Annots in `qpdf --json=2` output, so tests can compare what the API says
+ * with what another PDF library sees.
+ *
+ * qpdf JSON v2 encodes PDF objects as JSON values: names as "/Name" (already
+ * #-decoded), text strings as "u:<text>", other strings as "b:<hex>",
+ * indirect references as "N G R", streams as { stream: { dict } } and other
+ * objects as { value }, all under "obj:N G R" keys of the second "qpdf" entry.
+ */
+import { spawnSync } from 'node:child_process';
+import { withTempFile } from './pdf.js';
+
+export interface QpdfAnnotation {
+  /** Zero-based page index. */
+  pageIndex: number;
+  /** /Subtype without the slash ('' when missing). */
+  subtype: string;
+  /** /NM decoded to text; absent when the annotation has none. */
+  name?: string;
+  rect: number[];
+  /** Object number for indirect annotations; absent for a direct dictionary in /Annots. */
+  objectNumber?: number;
+  /** The annotation dictionary in qpdf's JSON form (keys like "/NM", references unresolved). */
+  dict: Record<string, unknown>;
+}
+
+/** The objects of a document, with references resolved through qpdf's object table. */
+export class QpdfDocument {
+  readonly pages: string[];
+  private readonly objects: Record<string, { value?: unknown; stream?: { dict: Record<string, unknown> } }>;
+
+  constructor(pdf: Buffer | Uint8Array, password?: string) {
+    const json = withTempFile(pdf, (file) => {
+      const args = ['--json=2', '--json-key=pages', '--json-key=qpdf', ...(password === undefined ? [] : [`--password=${password}`]), file];
+      const run = spawnSync('qpdf', args, { encoding: 'utf8', maxBuffer: 1 << 30 });
+      // Exit 3 means warnings only (common in real files); the JSON is still complete.
+      if (run.status !== 0 && run.status !== 3) throw new Error(`qpdf --json failed (${run.status}): ${run.stderr}`);
+      return JSON.parse(run.stdout) as { pages: { object: string; pageposfrom1: number }[]; qpdf: [unknown, QpdfDocument['objects']] };
+    });
+    this.pages = [...json.pages].sort((a, b) => a.pageposfrom1 - b.pageposfrom1).map((p) => p.object);
+    this.objects = json.qpdf[1];
+  }
+
+  /** Follows an indirect reference (a stream yields its dictionary); other values come back as they are. */
+  resolve(value: unknown): unknown {
+    for (let hops = 0; typeof value === 'string' && isRef(value); hops++) {
+      if (hops > 32) throw new Error('reference loop');
+      const entry = this.objects[`obj:${value}`];
+      // A reference to a missing object is the null object (PDF 32000 §7.3.10).
+      if (!entry) return null;
+      value = entry.stream ? entry.stream.dict : entry.value;
+    }
+    return value;
+  }
+
+  /** A dictionary entry, resolved. */
+  get(dict: Record<string, unknown>, key: string): unknown {
+    return this.resolve(dict[key]);
+  }
+}
+
+/** Every entry of every page's /Annots that is a dictionary, in page order then array order. */
+export function qpdfAnnotations(pdf: Buffer | Uint8Array, password?: string): QpdfAnnotation[] {
+  const doc = new QpdfDocument(pdf, password);
+  const result: QpdfAnnotation[] = [];
+  doc.pages.forEach((pageRef, pageIndex) => {
+    const page = doc.resolve(pageRef) as Record<string, unknown>;
+    const annots = doc.get(page, '/Annots');
+    if (!Array.isArray(annots)) return;
+    for (const entry of annots) {
+      const dict = doc.resolve(entry);
+      if (!isDict(dict)) continue; // null or junk entries are not annotations
+      const subtype = doc.get(dict, '/Subtype');
+      const name = doc.get(dict, '/NM');
+      const rect = doc.get(dict, '/Rect');
+      const annotation: QpdfAnnotation = {
+        pageIndex,
+        subtype: typeof subtype === 'string' && subtype.startsWith('/') ? subtype.slice(1) : '',
+        rect: Array.isArray(rect) ? rect.map((n) => Number(doc.resolve(n))) : [],
+        dict,
+      };
+      if (typeof name === 'string') annotation.name = pdfTextFromJson(name);
+      if (typeof entry === 'string' && isRef(entry)) annotation.objectNumber = Number(entry.split(' ')[0]);
+      result.push(annotation);
+    }
+  });
+  return result;
+}
+
+export function countBySubtype(list: { subtype: string }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const { subtype } of list) counts[subtype] = (counts[subtype] ?? 0) + 1;
+  return counts;
+}
+
+/**
+ * The text of a string in qpdf JSON v2. "u:" strings are already decoded text
+ * (qpdf uses it for UTF-16 with BOM, UTF-8 with BOM and PDFDocEncoding strings
+ * it can map); "b:" strings are bytes qpdf would not call text, shown here as
+ * Latin-1, which is what a lenient reader shows too.
+ */
+export function pdfTextFromJson(value: string): string {
+  if (value.startsWith('u:')) return value.slice(2);
+  if (value.startsWith('b:')) return Buffer.from(value.slice(2), 'hex').toString('latin1');
+  throw new Error(`not a qpdf JSON string: ${value}`);
+}
+
+function isRef(value: string): boolean {
+  return /^\d+ \d+ R$/.test(value);
+}
+
+function isDict(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
