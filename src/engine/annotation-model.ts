@@ -125,3 +125,6 @@ export interface AttachmentModel {
   /** MD5 of the file, hex, as stored in the file's /Params /CheckSum (computed when absent). */
   checksum: string;
 }
+
+/** The icons a FileAttachment annotation may show (ISO 32000-1 §12.5.6.15). */
+export const ATTACHMENT_ICONS = ['GraphPushPin', 'PaperclipTag', 'Graph', 'PushPin', 'Paperclip', 'Tag'] as const;

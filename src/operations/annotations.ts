@@ -1,4 +1,5 @@
-import type { AnnotationModel, AnnotationSubtype } from '../engine/annotation-model.js';
+import type { AnnotationModel, AnnotationSubtype, AttachmentModel } from '../engine/annotation-model.js';
+import type { NewFileAttachment } from '../engine/pdf/attachments.js';
 import type { AnnotationList, DeleteSelection } from '../engine/pdf/annotation-tasks.js';
 import type { EnginePool } from '../engine/pool.js';
 import { ServiceError } from '../errors.js';
@@ -59,6 +60,21 @@ export class AnnotationOperations {
   /** Deletes one annotation with its popup and its replies. */
   async deleteOne(path: StoredPath, ctx: OperationContext, name: string): Promise<void> {
     await this.edit(path, ctx, { names: [name] });
+  }
+
+  /** Adds a FileAttachment annotation with its embedded file (A4). */
+  async addFileAttachment(path: StoredPath, ctx: OperationContext, input: Omit<NewFileAttachment, 'bytes' | 'password'>): Promise<AnnotationModel> {
+    const { result } = await this.documents.update(path, ctx, async (stored) => {
+      const added = await this.pool.run('addFileAttachment', { ...input, bytes: stored.bytes, password: ctx.documentPassword }, { transfer: [input.file] });
+      return { bytes: added.bytes, result: added.annotation };
+    });
+    return result;
+  }
+
+  /** The attachment of a FileAttachment annotation (A10), with its bytes when asked (A11). */
+  async attachment(path: StoredPath, ctx: OperationContext, name: string, withContent: boolean): Promise<{ attachment: AttachmentModel; content?: Uint8Array }> {
+    const stored = await this.store.readDocument(path);
+    return this.pool.run('readAttachment', { bytes: stored.bytes, password: ctx.documentPassword, name, withContent }, { transfer: [stored.bytes] });
   }
 
   private async edit(path: StoredPath, ctx: OperationContext, selection: DeleteSelection): Promise<AnnotationModel[]> {

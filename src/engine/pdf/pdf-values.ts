@@ -6,7 +6,8 @@ import { pdfDateToIso } from './dates.js';
 
 /**
  * The object an entry refers to. Only indirect objects are resolved: MuPDF
- * answers a missing key with a shared Null object whose resolve() throws.
+ * answers a missing key with a shared Null object whose resolve() throws. Keep
+ * a stream as its reference instead: isStream() is true for the reference only.
  */
 export function deref(obj: mupdf.PDFObject): mupdf.PDFObject {
   return obj.isIndirect() ? obj.resolve() : obj;

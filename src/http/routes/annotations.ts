@@ -1,11 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { ANNOTATION_SUBTYPES, subtypeFromQuery, type AnnotationSubtype } from '../../engine/annotation-model.js';
+import { ANNOTATION_SUBTYPES, ATTACHMENT_ICONS, subtypeFromQuery, type AnnotationSubtype } from '../../engine/annotation-model.js';
 import { ServiceError } from '../../errors.js';
 import type { AppDeps } from '../context.js';
 import { sendModel } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { documentPasswordHeader, errorResponses } from '../schemas/common.js';
-import { ANNOTATION_XML, ANNOTATIONS_XML, annotationSchema, annotationsSchema } from '../schemas/annotations.js';
+import { ANNOTATION_XML, ANNOTATIONS_XML, annotationSchema, annotationsSchema, attachmentSchema } from '../schemas/annotations.js';
+
+import { compileValidator } from '../../validation.js';
+import { parseContentDisposition } from '../content-disposition.js';
+import { readMultipart } from '../multipart.js';
+import { negotiate } from '../negotiation.js';
+import { contentDisposition } from '../reply.js';
 
 const params = {
   type: 'object',
@@ -30,6 +36,82 @@ function subtypeParam(value: string | undefined): AnnotationSubtype | undefined 
 }
 
 const nameParam = (request: FastifyRequest) => (request.params as { name: string }).name;
+
+interface NewAttachmentAnnotation {
+  subtype: string;
+  name?: string;
+  pageIndex?: number;
+  rectangle?: { x: number; y: number; width: number; height: number };
+  contents?: string;
+  author?: string;
+  subject?: string;
+  icon?: (typeof ATTACHMENT_ICONS)[number];
+  color?: string;
+}
+
+const text = { type: 'string', maxLength: 65_535 } as const;
+const newAttachmentAnnotationSchema = {
+  type: 'object',
+  description: 'The `annotation` part of an A4 request',
+  properties: {
+    subtype: { type: 'string', description: 'FileAttachment (any case): the only subtype this operation creates' },
+    name: { type: 'string', minLength: 1, maxLength: 255, description: 'The /NM; generated ("attachment-N") when absent' },
+    pageIndex: { type: 'integer', minimum: 0, default: 0 },
+    rectangle: {
+      type: 'object',
+      description: 'PDF user space; default: a 20 x 20 pt icon in the upper left corner of the page as shown',
+      properties: { x: { type: 'number' }, y: { type: 'number' }, width: { type: 'number', exclusiveMinimum: 0 }, height: { type: 'number', exclusiveMinimum: 0 } },
+      required: ['x', 'y', 'width', 'height'],
+      additionalProperties: false,
+    },
+    contents: text,
+    author: text,
+    subject: text,
+    icon: { type: 'string', enum: [...ATTACHMENT_ICONS], default: 'PushPin' },
+    color: { type: 'string', pattern: '^#[0-9A-Fa-f]{6}$' },
+  },
+  required: ['subtype'],
+  additionalProperties: false,
+} as const;
+const validateNewAnnotation = compileValidator<NewAttachmentAnnotation>(newAttachmentAnnotationSchema, 'annotation');
+
+interface FileDisposition {
+  fileName?: string;
+  description?: string;
+  mediaType?: string;
+  creationDate?: string;
+  modificationDate?: string;
+}
+const validateFileDisposition = compileValidator<FileDisposition>({
+  type: 'object',
+  properties: {
+    fileName: { type: 'string', minLength: 1, maxLength: 255 },
+    description: text,
+    mediaType: { type: 'string', pattern: '^[\\w.+-]+/[\\w.+-]+$' },
+    creationDate: { type: 'string' },
+    modificationDate: { type: 'string' },
+  },
+  additionalProperties: false,
+}, 'fileDisposition');
+
+/** The `fileDisposition` part: a JSON object, or a Content-Disposition-style value. */
+function fileDisposition(value: string | undefined): FileDisposition {
+  if (value === undefined || value.trim() === '') return {};
+  if (value.trim().startsWith('{')) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      throw new ServiceError('MALFORMED_JSON', 'The fileDisposition part is not well-formed JSON');
+    }
+    const d = validateFileDisposition(parsed);
+    for (const key of ['creationDate', 'modificationDate'] as const) {
+      if (d[key] !== undefined && Number.isNaN(Date.parse(d[key]))) throw new ServiceError('VALIDATION_FAILED', `fileDisposition.${key}: must be an ISO 8601 date`);
+    }
+    return d;
+  }
+  return parseContentDisposition(value);
+}
 
 export function registerAnnotationRoutes(api: FastifyInstance, deps: AppDeps): void {
   const { annotations } = deps.operations;
@@ -100,5 +182,104 @@ export function registerAnnotationRoutes(api: FastifyInstance, deps: AppDeps): v
   }, async (request, reply) => {
     await annotations.deleteOne(documentPathParam(request), operationContext(request), nameParam(request));
     return reply.code(204).send();
+  });
+
+  api.post('/documents/:filePath.pdf/annotations', {
+    config: { model: true },
+    schema: {
+      summary: 'Add a file-attachment annotation (A4)',
+      description:
+        'multipart/form-data with parts `annotation` (JSON; `subtype` FileAttachment required), `file` (the file) and `fileDisposition` ' +
+        '(a Content-Disposition-style value such as `attachment; filename="report.csv"`, or JSON with fileName, description, mediaType, ' +
+        'creationDate, modificationDate). The file is embedded with its size, dates, MD5 checksum and media type. 201 with Location.',
+      tags: ['annotations'],
+      params,
+      headers,
+      consumes: ['multipart/form-data'],
+      response: { 201: annotationSchema, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    if (!request.isMultipart()) {
+      throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', 'POST .../annotations takes multipart/form-data with the parts annotation, file and fileDisposition');
+    }
+    const path = documentPathParam(request);
+    const { fields, files } = await readMultipart(request, deps.store, {
+      fileLimit: deps.config.maxUploadBytes,
+      textLimit: deps.config.maxBodyBytes,
+      textFields: ['annotation', 'fileDisposition'],
+    });
+    try {
+      const annotationPart = fields.get('annotation');
+      if (annotationPart === undefined) throw new ServiceError('MALFORMED_MULTIPART', 'The request needs a part named "annotation" (JSON)');
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(annotationPart);
+      } catch {
+        throw new ServiceError('MALFORMED_JSON', 'The annotation part is not well-formed JSON');
+      }
+      const annotation = validateNewAnnotation(parsed);
+      if (annotation.subtype.toLowerCase() !== 'fileattachment') {
+        throw new ServiceError('UNSUPPORTED_SUBTYPE', `Only FileAttachment annotations can be added this way, not ${JSON.stringify(annotation.subtype)}`);
+      }
+      const file = files.find((f) => f.field === 'file');
+      if (!file) throw new ServiceError('MALFORMED_MULTIPART', 'The request needs a part named "file" holding the file to attach');
+      const disposition = fileDisposition(fields.get('fileDisposition'));
+      const { subtype: _subtype, ...placement } = annotation;
+      const added = await annotations.addFileAttachment(path, operationContext(request), {
+        file: await file.content.read(),
+        fileName: disposition.fileName ?? file.fileName ?? 'attachment',
+        mediaType: disposition.mediaType ?? file.mediaType,
+        description: disposition.description,
+        created: disposition.creationDate,
+        modified: disposition.modificationDate,
+        annotation: placement,
+      });
+      reply.header('Location', `/pdfservice/v1/documents/${path.toUrlPath()}/annotations/${encodeURIComponent(added.name)}`);
+      return sendModel(request, reply, ANNOTATION_XML, added, 201);
+    } finally {
+      await Promise.all(files.map((f) => f.content.discard()));
+    }
+  });
+
+  api.get('/documents/:filePath.pdf/annotations/:name/attachment', {
+    config: { model: true },
+    schema: {
+      summary: 'Get the attachment of a FileAttachment annotation (A10)',
+      description: '409 NOT_A_FILE_ATTACHMENT for other annotations.',
+      tags: ['annotations'],
+      params: namedParams,
+      headers,
+      response: { 200: attachmentSchema, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const { attachment } = await annotations.attachment(documentPathParam(request), operationContext(request), nameParam(request), false);
+    return sendModel(request, reply, { root: 'Attachment' }, attachment);
+  });
+
+  api.get('/documents/:filePath.pdf/annotations/:name/attachment/content', {
+    schema: {
+      summary: 'Download the attachment content (A11)',
+      description:
+        'The file with its media type. An Accept header that admits neither that type nor a wildcard is 406. ?attachment=true adds ' +
+        'Content-Disposition: attachment with an RFC 6266 file name. Served sandboxed (CSP sandbox, nosniff): an attached HTML file cannot run as the service.',
+      tags: ['annotations'],
+      params: namedParams,
+      headers,
+      querystring: { type: 'object', properties: { attachment: { type: 'boolean', default: false } } },
+      response: { 200: { description: 'The file', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const { attachment, content } = await annotations.attachment(documentPathParam(request), operationContext(request), nameParam(request), true);
+    if (request.headers.accept && !negotiate(request.headers.accept, [attachment.mediaType])) {
+      throw new ServiceError('NOT_ACCEPTABLE', `The attachment is ${attachment.mediaType}`);
+    }
+    const { attachment: asDownload } = request.query as { attachment?: boolean };
+    return reply
+      .type(attachment.mediaType)
+      .header('Content-Disposition', contentDisposition(asDownload ? 'attachment' : 'inline', attachment.fileName))
+      .header('Content-Security-Policy', "sandbox; default-src 'none'")
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Content-Length', content!.length)
+      .send(Buffer.from(content!.buffer, content!.byteOffset, content!.length));
   });
 }

@@ -1,6 +1,6 @@
-import { Ajv, type ValidateFunction } from 'ajv';
 import type { EnginePool } from '../../engine/pool.js';
 import { ServiceError } from '../../errors.js';
+import { compileValidator } from '../../validation.js';
 import { documentPathFromBody, type StoredPath } from '../../storage/paths.js';
 import { conflictModeFor, matchesEtag, type ConflictMode, type DocumentStore, type Release } from '../../storage/store.js';
 import type { OperationContext } from '../context.js';
@@ -22,15 +22,14 @@ export type ActionResponse =
  * savePath (namingMode decides clashes), atomically, under the target's lock.
  */
 export class ActionRunner {
-  private readonly ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: false, strict: false });
-  private readonly validators = new Map<string, ValidateFunction>();
+  private readonly validators = new Map<string, (value: unknown) => OutputParams>();
 
   constructor(
     private readonly store: DocumentStore,
     private readonly pool: EnginePool,
     private readonly documents: DocumentOperations,
   ) {
-    for (const action of ACTIONS) this.validators.set(action.name, this.ajv.compile(action.schema));
+    for (const action of ACTIONS) this.validators.set(action.name, compileValidator<OutputParams>(action.schema, action.name));
   }
 
   actions(target: ActionTarget): ActionDefinition<never>[] {
@@ -55,12 +54,7 @@ export class ActionRunner {
     }
     let params = (body as Record<string, unknown>)[name];
     if (params === null || params === undefined || params === '') params = {};
-    const validate = this.validators.get(name)!;
-    if (!validate(params)) {
-      const e = validate.errors?.[0];
-      const field = e?.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : (e?.params as { missingProperty?: string; additionalProperty?: string })?.missingProperty ?? (e?.params as { additionalProperty?: string })?.additionalProperty;
-      throw new ServiceError('VALIDATION_FAILED', `${name}${field ? `.${field}` : ''}: ${e?.message ?? 'invalid'}`);
-    }
+    params = this.validators.get(name)!(params);
     return { action: action as ActionDefinition<OutputParams>, params: params as OutputParams };
   }
 
