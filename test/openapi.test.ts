@@ -37,6 +37,13 @@ test('the OpenAPI 3.1 description is public and generated from the route schemas
     ['/pdfservice/v1/documents/{filePath}.pdf', 'delete'],
     ['/pdfservice/v1/documents/{filePath}.pdf', 'post'],
     ['/pdfservice/v1/documents/{filePath}.pdf/pages', 'post'],
+    ['/pdfservice/v1/documents/{filePath}.pdf/annotations', 'get'],
+    ['/pdfservice/v1/documents/{filePath}.pdf/annotations', 'delete'],
+    ['/pdfservice/v1/documents/{filePath}.pdf/annotations', 'post'],
+    ['/pdfservice/v1/documents/{filePath}.pdf/annotations/{name}', 'get'],
+    ['/pdfservice/v1/documents/{filePath}.pdf/annotations/{name}', 'delete'],
+    ['/pdfservice/v1/documents/{filePath}.pdf/annotations/{name}/attachment', 'get'],
+    ['/pdfservice/v1/documents/{filePath}.pdf/annotations/{name}/attachment/content', 'get'],
   ];
   for (const [path, method] of expected) {
     assert.ok(spec.paths[path]?.[method], `${method.toUpperCase()} ${path} is described`);
@@ -44,6 +51,9 @@ test('the OpenAPI 3.1 description is public and generated from the route schemas
   const action = spec.paths['/pdfservice/v1/documents/{filePath}.pdf']!['post'] as { requestBody: { content: Record<string, { schema: { properties: object } }> } };
   assert.ok('CopyAction' in action.requestBody.content['application/json']!.schema.properties, 'actions are described from the registry');
   assert.ok('session' in spec.components.securitySchemes);
+  const list = spec.paths['/pdfservice/v1/documents/{filePath}.pdf/annotations']!['get'] as { responses: Record<string, { content: Record<string, { schema: { properties: { annotations: { items: { examples?: unknown[] } } } } }> }> };
+  const examples = list.responses['200']!.content['application/json']!.schema.properties.annotations.items.examples ?? [];
+  assert.ok(examples.length >= 10, 'the annotation model has an example per family');
 });
 
 test('the documentation page is served without a session', async () => {
