@@ -1,3 +1,4 @@
+import { writeSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
@@ -28,8 +29,9 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
   const app = await buildApp({ config, store, pool, auth, operations });
   log = app.log;
   if (generatedAdminPassword) {
-    // Printed once, on the console only, so the operator can log in the first time.
-    process.stdout.write(
+    // Printed once, on the console only, so the operator can log in the first time. Written
+    // synchronously: stdout on a pipe is asynchronous and would come after the log lines.
+    writeSync(1,
       `\nCreated the admin user "${config.adminUser}" with the generated password:\n\n    ${generatedAdminPassword}\n\n` +
         `Keep it now; it is not shown again (change it with PATCH /pdfservice/v1/users/${config.adminUser}).\n\n`,
     );

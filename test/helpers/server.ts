@@ -46,24 +46,29 @@ export async function startServer(options: { env?: Record<string, string>; dataD
   const output: string[] = [];
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join('\n')}`)), 20_000);
-    const onLine = (chunk: Buffer) => {
-      for (const line of chunk.toString('utf8').split('\n')) {
-        if (!line) continue;
-        output.push(line);
-        if (output.length > 5000) output.splice(0, 1000);
-        try {
-          const entry = JSON.parse(line) as { msg?: string; url?: string };
-          if (entry.msg === 'listening' && entry.url) {
-            clearTimeout(timer);
-            resolve(entry.url);
-          }
-        } catch {
-          /* not a log line */
+    // A line may arrive in two chunks: keep each stream's unfinished line until its end comes.
+    const partial = { stdout: '', stderr: '' };
+    const onChunk = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
+      const lines = (partial[stream] + chunk.toString('utf8')).split('\n');
+      partial[stream] = lines.pop() ?? '';
+      for (const line of lines) onLine(line);
+    };
+    const onLine = (line: string) => {
+      if (!line) return;
+      output.push(line);
+      if (output.length > 5000) output.splice(0, 1000);
+      try {
+        const entry = JSON.parse(line) as { msg?: string; url?: string };
+        if (entry.msg === 'listening' && entry.url) {
+          clearTimeout(timer);
+          resolve(entry.url);
         }
+      } catch {
+        /* not a log line */
       }
     };
-    child.stdout!.on('data', onLine);
-    child.stderr!.on('data', onLine);
+    child.stdout!.on('data', onChunk('stdout'));
+    child.stderr!.on('data', onChunk('stderr'));
     child.once('exit', (code) => {
       clearTimeout(timer);
       reject(new Error(`server exited with ${code}:\n${output.join('\n')}`));
