@@ -217,3 +217,24 @@ describe('document permissions and passwords', () => {
     assert.equal(none.json().code, 'DOCUMENT_PASSWORD_REQUIRED');
   });
 });
+
+describe('conditional listing', () => {
+  test('the listing has an ETag per document version, filter and format; If-None-Match gives 304; a change gives a new one', async () => {
+    await put('ann/etag.pdf', fixture.pdf);
+    const first = await call(server, 'GET', '/documents/ann/etag.pdf/annotations');
+    const etag = first.headers.get('etag')!;
+    assert.match(etag, /^W\/".+"$/);
+    const again = await call(server, 'GET', '/documents/ann/etag.pdf/annotations', { headers: { 'if-none-match': etag } });
+    assert.equal(again.status, 304);
+    const filtered = await call(server, 'GET', '/documents/ann/etag.pdf/annotations?pageIndex=1');
+    assert.notEqual(filtered.headers.get('etag'), etag);
+    const xml = await call(server, 'GET', '/documents/ann/etag.pdf/annotations', { headers: { accept: 'application/xml' } });
+    assert.notEqual(xml.headers.get('etag'), etag);
+    const cached = await call(server, 'GET', '/documents/ann/etag.pdf/annotations');
+    assert.equal(cached.text, first.text, 'the cached rendering is the same body');
+    await call(server, 'DELETE', '/documents/ann/etag.pdf/annotations/ink-1');
+    const changed = await call(server, 'GET', '/documents/ann/etag.pdf/annotations', { headers: { 'if-none-match': etag } });
+    assert.equal(changed.status, 200);
+    assert.equal(changed.json().annotations.length, fixture.annotations.length - 1);
+  });
+});

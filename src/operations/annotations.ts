@@ -27,23 +27,30 @@ export class AnnotationOperations {
   private async listOf(stored: StoredDocument, password: string | undefined): Promise<AnnotationList> {
     const cached = this.lists.get(stored.etag, password);
     if (cached) return cached;
-    const list = await this.pool.run('listAnnotations', { bytes: stored.bytes, password });
+    // The bytes are not needed here afterwards: move them to the worker instead of copying.
+    const list = await this.pool.run('listAnnotations', { bytes: stored.bytes, password }, { transfer: [stored.bytes] });
     this.lists.set(stored.etag, password, list);
     return list;
   }
 
-  /** The document's annotations, from the cache when its version was listed before (no read). */
-  private async current(path: StoredPath, ctx: OperationContext): Promise<AnnotationList> {
+  /** The document's annotations and the version they belong to, from the cache when that version was listed before (no read). */
+  private async current(path: StoredPath, ctx: OperationContext): Promise<AnnotationList & { etag: string }> {
     const stat = await this.documents.stat(path);
     const cached = this.lists.get(stat.etag, ctx.documentPassword);
-    if (cached) return cached;
-    return this.listOf(await this.store.readDocument(path), ctx.documentPassword);
+    if (cached) return { ...cached, etag: stat.etag };
+    const stored = await this.store.readDocument(path);
+    return { ...(await this.listOf(stored, ctx.documentPassword)), etag: stored.etag };
   }
 
-  async list(path: StoredPath, ctx: OperationContext, filter: AnnotationFilter): Promise<AnnotationModel[]> {
-    const { annotations, pageCount } = await this.current(path, ctx);
+  /** The annotations that pass the filter, and the document version (ETag) they come from. */
+  async list(path: StoredPath, ctx: OperationContext, filter: AnnotationFilter): Promise<{ annotations: AnnotationModel[]; etag: string }> {
+    const { annotations, pageCount, etag } = await this.current(path, ctx);
     checkPage(filter.pageIndex, pageCount);
-    return annotations.filter((a) => (filter.pageIndex === undefined || a.pageIndex === filter.pageIndex) && (filter.subtype === undefined || a.subtype === filter.subtype));
+    const all = filter.pageIndex === undefined && filter.subtype === undefined;
+    return {
+      annotations: all ? annotations : annotations.filter((a) => (filter.pageIndex === undefined || a.pageIndex === filter.pageIndex) && (filter.subtype === undefined || a.subtype === filter.subtype)),
+      etag,
+    };
   }
 
   async get(path: StoredPath, ctx: OperationContext, name: string): Promise<AnnotationModel> {

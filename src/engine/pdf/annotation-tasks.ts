@@ -1,6 +1,7 @@
 import { EngineError } from '../errors.js';
 import type { AnnotationModel } from '../annotation-model.js';
-import { annotationEntries, readAnnotations, type AnnotationEntry } from './annotations.js';
+import { annotationEntries, entryObject, readAnnotations, type AnnotationEntry } from './annotations.js';
+import { name, ref } from './pdf-data.js';
 import { formFacts } from './inspect.js';
 import { openPdf } from './open.js';
 import { requirePermission } from './permissions.js';
@@ -41,22 +42,21 @@ function closure(entries: AnnotationEntry[], selection: DeleteSelection): Set<An
     }
   } else {
     for (const e of entries) {
-      const subtype = e.dict.get('Subtype').asName();
-      if (subtype === 'Widget') continue;
+      if (name(e.dict.get('Subtype')) === 'Widget') continue;
       if (selection.pageIndex === undefined || e.pageIndex === selection.pageIndex) selected.add(e);
     }
   }
   const byObject = new Map(entries.filter((e) => e.objectNumber !== undefined).map((e) => [e.objectNumber!, e]));
   const refersTo = (e: AnnotationEntry, key: string) => {
-    const ref = e.dict.get(key);
-    return ref.isIndirect() ? byObject.get(ref.asIndirect()) : undefined;
+    const num = ref(e.dict.get(key));
+    return num !== undefined ? byObject.get(num) : undefined;
   };
   // Replies and popups of anything selected, until nothing new is added.
   for (let changed = true; changed; ) {
     changed = false;
     for (const e of entries) {
       if (selected.has(e)) continue;
-      const parent = refersTo(e, 'IRT') ?? (e.dict.get('Subtype').asName() === 'Popup' ? refersTo(e, 'Parent') : undefined);
+      const parent = refersTo(e, 'IRT') ?? (name(e.dict.get('Subtype')) === 'Popup' ? refersTo(e, 'Parent') : undefined);
       if (parent && selected.has(parent)) {
         selected.add(e);
         changed = true;
@@ -89,12 +89,15 @@ export function deleteAnnotations(input: { bytes: Uint8Array; password?: string 
     }
     for (const e of entries) {
       if (doomed.has(e)) continue;
-      const popup = e.dict.get('Popup');
-      if (popup.isIndirect() && doomedObjects.has(popup.asIndirect())) e.dict.delete('Popup');
+      const popup = ref(e.dict.get('Popup'));
+      if (popup !== undefined && doomedObjects.has(popup)) {
+        entryObject(doc, e).delete('Popup');
+        e.dict.delete('Popup');
+      }
     }
     const signed = formFacts(doc).hasSignatures;
     if (!signed) {
-      for (const e of entries) if (!doomed.has(e) && !e.hasOwnName) e.dict.put('NM', doc.newString(e.name));
+      for (const e of entries) if (!doomed.has(e) && !e.hasOwnName) entryObject(doc, e).put('NM', doc.newString(e.name));
     }
     const bytes = saveEdited(doc, signed);
     const remaining = entries.filter((e) => !doomed.has(e));

@@ -1,12 +1,16 @@
 import type * as mupdf from 'mupdf';
 import { ANNOTATION_FLAGS, type AnnotationFlag, type AnnotationModel } from '../annotation-model.js';
-import { bool, color, date, deref, name, number, numbers, point, rectangle, text } from './pdf-values.js';
+import { bool, color, date, isDict, name, number, numbers, point, rectangle, ref, text } from './pdf-data.js';
+import { parsePdfObject, type PdfDict, type PdfValue } from './pdf-syntax.js';
+import { deref } from './pdf-values.js';
 
 /**
  * Reading annotations from the page dictionaries themselves. MuPDF's
  * getAnnotations() leaves out Popup, Link and Widget and its getters throw for
  * some subtypes, so every page's /Annots array is walked and each dictionary
- * read directly; its /Rect and /QuadPoints are PDF user space already.
+ * read directly; its /Rect and /QuadPoints are PDF user space already. Each
+ * dictionary is printed once by MuPDF and parsed in JS (pdf-syntax.ts), which
+ * is several times faster than reading it value by value through the API.
  */
 
 /** One entry of a page's /Annots, with what identifies it. */
@@ -16,7 +20,7 @@ export interface AnnotationEntry {
   index: number;
   /** Object number; undefined for a dictionary written directly into /Annots. */
   objectNumber: number | undefined;
-  dict: mupdf.PDFObject;
+  dict: PdfDict;
   /** The name the service uses (docs/annotations.md). */
   name: string;
   /** Whether `name` is the /NM entry (false: generated). */
@@ -24,6 +28,31 @@ export interface AnnotationEntry {
 }
 
 const MAX_ANNOTATIONS_PER_PAGE = 100_000;
+
+/** Resolves object numbers to parsed values, each object at most once. */
+export class ObjectReader {
+  private readonly cache = new Map<number, PdfValue>();
+  constructor(private readonly doc: mupdf.PDFDocument) {}
+
+  parse(obj: mupdf.PDFObject): PdfValue {
+    try {
+      return parsePdfObject(deref(obj).toString(true, true));
+    } catch {
+      return null; // an object MuPDF prints in a way we cannot read is treated as absent
+    }
+  }
+
+  resolve(value: PdfValue | undefined): PdfValue | undefined {
+    const num = ref(value);
+    if (num === undefined) return value;
+    let cached = this.cache.get(num);
+    if (cached === undefined) {
+      cached = this.parse(this.doc.newIndirect(num));
+      this.cache.set(num, cached);
+    }
+    return cached;
+  }
+}
 
 /**
  * Every annotation of the document in page order, then /Annots order, named.
@@ -33,28 +62,30 @@ const MAX_ANNOTATIONS_PER_PAGE = 100_000;
  * names into /NM whenever it saves a document, so they stay stable.
  */
 export function annotationEntries(doc: mupdf.PDFDocument): AnnotationEntry[] {
-  const entries: Omit<AnnotationEntry, 'name' | 'hasOwnName'>[] = [];
+  const found: Omit<AnnotationEntry, 'name' | 'hasOwnName'>[] = [];
+  const reader = new ObjectReader(doc);
   const pageCount = doc.countPages();
   const seenObjects = new Set<number>();
   for (let pageIndex = 0; pageIndex < pageCount; pageIndex++) {
     const annots = deref(doc.findPage(pageIndex).get('Annots'));
     if (!annots.isArray()) continue;
-    for (let index = 0; index < Math.min(annots.length, MAX_ANNOTATIONS_PER_PAGE); index++) {
-      const ref = annots.get(index);
-      const objectNumber = ref.isIndirect() ? ref.asIndirect() : undefined;
+    const count = Math.min(annots.length, MAX_ANNOTATIONS_PER_PAGE);
+    for (let index = 0; index < count; index++) {
+      const item = annots.get(index);
+      const objectNumber = item.isIndirect() ? item.asIndirect() : undefined;
       // The same annotation listed twice (on one page or two) is one annotation: list it once.
       if (objectNumber !== undefined) {
         if (seenObjects.has(objectNumber)) continue;
         seenObjects.add(objectNumber);
       }
-      const dict = deref(ref);
-      if (!dict.isDictionary() || name(dict.get('Subtype')) === undefined) continue;
-      entries.push({ pageIndex, index, objectNumber, dict });
+      const dict = reader.parse(item);
+      if (!isDict(dict) || name(dict.get('Subtype')) === undefined) continue;
+      found.push({ pageIndex, index, objectNumber, dict });
     }
   }
-  const own = entries.map((e) => text(e.dict.get('NM')));
+  const own = found.map((e) => text(e.dict.get('NM')));
   const taken = new Set<string>();
-  const named: AnnotationEntry[] = entries.map((e, i) => {
+  const named: AnnotationEntry[] = found.map((e, i) => {
     const nm = own[i];
     if (nm && !taken.has(nm)) {
       taken.add(nm);
@@ -74,6 +105,11 @@ export function annotationEntries(doc: mupdf.PDFDocument): AnnotationEntry[] {
   return named;
 }
 
+/** The MuPDF object of an entry, for changing it. */
+export function entryObject(doc: mupdf.PDFDocument, e: AnnotationEntry): mupdf.PDFObject {
+  return e.objectNumber !== undefined ? doc.newIndirect(e.objectNumber) : deref(doc.findPage(e.pageIndex).get('Annots')).get(e.index);
+}
+
 function flagNames(bits: number | undefined): AnnotationFlag[] | undefined {
   if (!bits) return undefined;
   const names = ANNOTATION_FLAGS.filter((_, i) => bits & (1 << i));
@@ -82,30 +118,30 @@ function flagNames(bits: number | undefined): AnnotationFlag[] | undefined {
 
 const BORDER_STYLES: Record<string, 'solid' | 'dashed' | 'beveled' | 'inset' | 'underline'> = { S: 'solid', D: 'dashed', B: 'beveled', I: 'inset', U: 'underline' };
 
-function border(dict: mupdf.PDFObject): AnnotationModel['border'] {
-  const bs = deref(dict.get('BS'));
-  const be = deref(dict.get('BE'));
+function border(d: PdfDict, reader: ObjectReader): AnnotationModel['border'] {
+  const bs = reader.resolve(d.get('BS'));
+  const be = reader.resolve(d.get('BE'));
   const out: NonNullable<AnnotationModel['border']> = {};
-  if (bs.isDictionary()) {
+  if (isDict(bs)) {
     const w = number(bs.get('W'));
     const s = name(bs.get('S'));
-    const d = numbers(bs.get('D'), 64);
+    const dashes = numbers(bs.get('D'));
     if (w !== undefined) out.width = w;
     if (s && BORDER_STYLES[s]) out.style = BORDER_STYLES[s];
-    if (d && d.length) out.dashes = d;
+    if (dashes && dashes.length) out.dashes = dashes;
   } else {
-    const legacy = deref(dict.get('Border')); // [h v width [dash]]
-    if (legacy.isArray() && legacy.length >= 3) {
-      const w = number(legacy.get(2));
+    const legacy = reader.resolve(d.get('Border')); // [h v width [dash]]
+    if (Array.isArray(legacy) && legacy.length >= 3) {
+      const w = number(legacy[2]);
       if (w !== undefined) out.width = w;
-      const d = numbers(legacy.get(3), 64);
-      if (d && d.length) {
-        out.dashes = d;
+      const dashes = numbers(legacy[3]);
+      if (dashes && dashes.length) {
+        out.dashes = dashes;
         out.style = 'dashed';
       }
     }
   }
-  if (be.isDictionary() && name(be.get('S')) === 'C') {
+  if (isDict(be) && name(be.get('S')) === 'C') {
     out.effect = 'cloudy';
     const i = number(be.get('I'));
     if (i !== undefined) out.intensity = i;
@@ -113,41 +149,41 @@ function border(dict: mupdf.PDFObject): AnnotationModel['border'] {
   return Object.keys(out).length ? out : undefined;
 }
 
-/** The fully qualified field name of a widget: its /T and its parents', joined by dots. */
-function fieldName(dict: mupdf.PDFObject): string | undefined {
+/** A widget's fully qualified field name (its /T and its parents', joined by dots) and its inherited /FT. */
+function field(d: PdfDict, reader: ObjectReader): { fieldName?: string; fieldType?: string } {
   const parts: string[] = [];
-  let node = dict;
-  for (let depth = 0; depth < 64 && node.isDictionary(); depth++) {
+  let fieldType: string | undefined;
+  let node: PdfValue | undefined = d;
+  for (let depth = 0; depth < 64 && isDict(node); depth++) {
     const t = text(node.get('T'));
     if (t !== undefined) parts.unshift(t);
-    node = deref(node.get('Parent'));
+    fieldType ??= name(node.get('FT'));
+    node = reader.resolve(node.get('Parent'));
   }
-  return parts.length ? parts.join('.') : undefined;
+  return { ...(parts.length ? { fieldName: parts.join('.') } : {}), ...(fieldType ? { fieldType } : {}) };
 }
 
-function inkList(dict: mupdf.PDFObject): number[][] | undefined {
-  const list = deref(dict.get('InkList'));
-  if (!list.isArray()) return undefined;
-  const strokes: number[][] = [];
-  for (let i = 0; i < Math.min(list.length, 10_000); i++) strokes.push(numbers(list.get(i)) ?? []);
-  return strokes;
+function inkList(v: PdfValue | undefined): number[][] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  return v.map((stroke) => numbers(stroke) ?? []);
 }
 
-function destination(doc: mupdf.PDFDocument, dest: mupdf.PDFObject, pageNumbers: Map<number, number>): AnnotationModel['destination'] {
-  const d = deref(dest);
-  if (d.isString() || d.isName()) return { name: d.isString() ? d.asString() : d.asName() };
-  if (d.isArray() && d.length > 0) {
-    const page = d.get(0);
-    const pageIndex = page.isIndirect() ? pageNumbers.get(page.asIndirect()) : number(page);
-    const type = name(d.get(1));
+function destination(dest: PdfValue | undefined, reader: ObjectReader, pages: Map<number, number>): AnnotationModel['destination'] {
+  const d = reader.resolve(dest);
+  const asText = text(d) ?? name(d);
+  if (asText !== undefined) return { name: asText };
+  if (Array.isArray(d) && d.length > 0) {
+    const pageRef = ref(d[0]);
+    const pageIndex = pageRef !== undefined ? pages.get(pageRef) : number(d[0]);
+    const type = name(d[1]);
     return { ...(pageIndex !== undefined ? { pageIndex } : {}), ...(type ? { type } : {}) };
   }
-  if (d.isDictionary()) return destination(doc, d.get('D'), pageNumbers);
+  if (isDict(d)) return destination(d.get('D'), reader, pages);
   return undefined;
 }
 
 /** Object number -> page index, for destinations that point at page objects. */
-export function pageObjectNumbers(doc: mupdf.PDFDocument): Map<number, number> {
+function pageObjectNumbers(doc: mupdf.PDFDocument): Map<number, number> {
   const map = new Map<number, number>();
   const count = doc.countPages();
   for (let i = 0; i < count; i++) {
@@ -159,10 +195,14 @@ export function pageObjectNumbers(doc: mupdf.PDFDocument): Map<number, number> {
 
 /** The AnnotationModel of every annotation, references (/IRT, /Popup, /Parent) given as names. */
 export function readAnnotations(doc: mupdf.PDFDocument, entries = annotationEntries(doc)): AnnotationModel[] {
-  const nameByObject = new Map<number, string>();
-  for (const e of entries) if (e.objectNumber !== undefined) nameByObject.set(e.objectNumber, e.name);
-  const refName = (obj: mupdf.PDFObject) => (obj.isIndirect() ? nameByObject.get(obj.asIndirect()) : undefined);
-  let pageNumbers: Map<number, number> | undefined;
+  const reader = new ObjectReader(doc);
+  const byObject = new Map<number, AnnotationEntry>();
+  for (const e of entries) if (e.objectNumber !== undefined) byObject.set(e.objectNumber, e);
+  const refName = (v: PdfValue | undefined) => {
+    const num = ref(v);
+    return num !== undefined ? byObject.get(num)?.name : undefined;
+  };
+  let pages: Map<number, number> | undefined;
 
   return entries.map((e) => {
     const d = e.dict;
@@ -171,29 +211,31 @@ export function readAnnotations(doc: mupdf.PDFDocument, entries = annotationEntr
     const set = <K extends keyof AnnotationModel>(key: K, value: AnnotationModel[K] | undefined) => {
       if (value !== undefined) m[key] = value;
     };
-    set('rectangle', rectangle(d.get('Rect')));
-    set('contents', text(d.get('Contents')));
-    set('contentsRichText', text(d.get('RC')));
+    set('rectangle', rectangle(reader.resolve(d.get('Rect'))));
+    set('contents', text(reader.resolve(d.get('Contents'))));
+    set('contentsRichText', text(reader.resolve(d.get('RC'))));
     // A widget's /T is its field's name, not an author.
-    if (subtype !== 'Widget') set('author', text(d.get('T')));
-    set('subject', text(d.get('Subj')));
+    if (subtype !== 'Widget') set('author', text(reader.resolve(d.get('T'))));
+    set('subject', text(reader.resolve(d.get('Subj'))));
     set('creationDate', date(d.get('CreationDate')));
     set('modifiedDate', date(d.get('M')));
-    set('color', color(d.get('C')));
-    set('interiorColor', color(d.get('IC')));
+    set('color', color(reader.resolve(d.get('C'))));
+    set('interiorColor', color(reader.resolve(d.get('IC'))));
     set('opacity', number(d.get('CA')));
     set('flags', flagNames(number(d.get('F'))));
     set('rotation', number(d.get('Rotate')));
     set('intent', name(d.get('IT')));
-    set('border', border(d));
-    set('quadPoints', numbers(d.get('QuadPoints')));
-    set('inkList', inkList(d));
-    set('vertices', numbers(d.get('Vertices')));
-    const line = numbers(d.get('L'), 4);
-    set('start', point(line, 0));
-    set('end', point(line, 2));
-    const le = deref(d.get('LE'));
-    if (le.isArray() && le.length === 2) set('lineEndings', [name(le.get(0)) ?? 'None', name(le.get(1)) ?? 'None']);
+    set('border', border(d, reader));
+    set('quadPoints', numbers(reader.resolve(d.get('QuadPoints'))));
+    set('inkList', inkList(reader.resolve(d.get('InkList'))));
+    set('vertices', numbers(reader.resolve(d.get('Vertices'))));
+    const line = numbers(d.get('L'));
+    if (line?.length === 4) {
+      set('start', point(line, 0));
+      set('end', point(line, 2));
+    }
+    const le = d.get('LE');
+    if (Array.isArray(le) && le.length === 2) set('lineEndings', [name(le[0]) ?? 'None', name(le[1]) ?? 'None']);
     set('leaderLength', number(d.get('LL')));
     set('leaderExtension', number(d.get('LLE')));
     set('leaderOffset', number(d.get('LLO')));
@@ -202,24 +244,24 @@ export function readAnnotations(doc: mupdf.PDFDocument, entries = annotationEntr
     set('open', bool(d.get('Open')));
     set('state', text(d.get('State')));
     set('stateModel', text(d.get('StateModel')));
-    set('inReplyTo', refName(d.get('IRT')));
-    const rt = name(d.get('RT'));
-    if (d.get('IRT').isIndirect()) set('replyType', rt === 'Group' ? 'group' : 'reply');
-    const popupRef = d.get('Popup');
-    const popupName = refName(popupRef);
+    if (ref(d.get('IRT')) !== undefined) {
+      set('inReplyTo', refName(d.get('IRT')));
+      set('replyType', name(d.get('RT')) === 'Group' ? 'group' : 'reply');
+    }
+    const popupName = refName(d.get('Popup'));
     if (popupName) {
-      const popup = deref(popupRef);
+      const popup = byObject.get(ref(d.get('Popup'))!)!.dict;
       const popupRect = rectangle(popup.get('Rect'));
       set('popup', { name: popupName, ...(popupRect ? { rectangle: popupRect } : {}), open: bool(popup.get('Open')) ?? false });
     }
     if (subtype === 'Popup') set('parent', refName(d.get('Parent')));
     set('defaultAppearance', text(d.get('DA')));
     set('defaultStyle', text(d.get('DS')));
-    set('callout', numbers(d.get('CL'), 6));
-    set('overlayText', text(d.get('OverlayText')));
+    set('callout', numbers(d.get('CL')));
+    set('overlayText', text(reader.resolve(d.get('OverlayText'))));
     if (subtype === 'FileAttachment') {
-      const fs = deref(d.get('FS'));
-      if (fs.isDictionary()) {
+      const fs = reader.resolve(d.get('FS'));
+      if (isDict(fs)) {
         set('fileName', text(fs.get('UF')) ?? text(fs.get('F')));
         set('fileDescription', text(fs.get('Desc')));
       } else {
@@ -227,20 +269,20 @@ export function readAnnotations(doc: mupdf.PDFDocument, entries = annotationEntr
       }
     }
     if (subtype === 'Widget') {
-      set('fieldName', fieldName(d));
-      set('fieldType', name(d.getInheritable('FT')));
+      const f = field(d, reader);
+      set('fieldName', f.fieldName);
+      set('fieldType', f.fieldType);
     }
     if (subtype === 'Link') {
-      const action = deref(d.get('A'));
-      if (action.isDictionary() && name(action.get('S')) === 'URI') set('uri', text(action.get('URI')));
-      const dest = d.get('Dest');
-      const target = !dest.isNull() ? dest : action.isDictionary() && name(action.get('S')) === 'GoTo' ? action.get('D') : undefined;
-      if (target) {
-        pageNumbers ??= pageObjectNumbers(doc);
-        set('destination', destination(doc, target, pageNumbers));
+      const action = reader.resolve(d.get('A'));
+      const actionType = isDict(action) ? name(action.get('S')) : undefined;
+      if (isDict(action) && actionType === 'URI') set('uri', text(reader.resolve(action.get('URI'))));
+      const target = d.get('Dest') ?? (isDict(action) && actionType === 'GoTo' ? action.get('D') : undefined);
+      if (target !== undefined) {
+        pages ??= pageObjectNumbers(doc);
+        set('destination', destination(target, reader, pages));
       }
     }
     return m;
   });
 }
-

@@ -3,7 +3,8 @@ import * as mupdf from 'mupdf';
 import type { AttachmentModel, AnnotationModel, Rectangle } from '../annotation-model.js';
 import { EngineError } from '../errors.js';
 import type { ATTACHMENT_ICONS } from '../annotation-model.js';
-import { annotationEntries, readAnnotations } from './annotations.js';
+import { annotationEntries, entryObject, readAnnotations } from './annotations.js';
+import { name as dataName } from './pdf-data.js';
 import { isoToPdfDate, pdfDateToIso } from './dates.js';
 import { formFacts } from './inspect.js';
 import { openPdf } from './open.js';
@@ -120,9 +121,9 @@ export function readAttachment(input: { bytes: Uint8Array; password?: string | u
   try {
     const entry = annotationEntries(doc).find((e) => e.name === input.name);
     if (!entry) throw new EngineError('ANNOTATION_NOT_FOUND', `No annotation named ${JSON.stringify(input.name)}`);
-    const subtype = name(entry.dict.get('Subtype'));
+    const subtype = dataName(entry.dict.get('Subtype'));
     if (subtype !== 'FileAttachment') throw new EngineError('NOT_A_FILE_ATTACHMENT', `${JSON.stringify(input.name)} is a ${subtype} annotation`);
-    const fs = deref(entry.dict.get('FS'));
+    const fs = deref(entryObject(doc, entry).get('FS'));
     // Kept as the reference: MuPDF's isStream() is true for the indirect object only, not for what it resolves to.
     const stream = fs.isDictionary() ? deref(fs.get('EF')).get('F') : fs;
     if (!fs.isDictionary() || !stream.isStream()) throw new EngineError('PROCESSING_FAILED', 'The annotation has no embedded file');

@@ -12,6 +12,7 @@ import { parseContentDisposition } from '../content-disposition.js';
 import { readMultipart } from '../multipart.js';
 import { negotiate } from '../negotiation.js';
 import { contentDisposition } from '../reply.js';
+import { RenderedCache, sendVersionedModel } from '../rendered-cache.js';
 
 const params = {
   type: 'object',
@@ -115,6 +116,7 @@ function fileDisposition(value: string | undefined): FileDisposition {
 
 export function registerAnnotationRoutes(api: FastifyInstance, deps: AppDeps): void {
   const { annotations } = deps.operations;
+  const rendered = new RenderedCache(64 * 1024 * 1024);
 
   api.get('/documents/:filePath.pdf/annotations', {
     config: { model: true },
@@ -133,8 +135,12 @@ export function registerAnnotationRoutes(api: FastifyInstance, deps: AppDeps): v
   }, async (request, reply) => {
     const query = request.query as { pageIndex?: number; subtype?: string };
     const subtype = subtypeParam(query.subtype);
-    const list = await annotations.list(documentPathParam(request), operationContext(request), { pageIndex: query.pageIndex, subtype });
-    return sendModel(request, reply, ANNOTATIONS_XML, { annotations: list });
+    const ctx = operationContext(request);
+    const { annotations: list, etag } = await annotations.list(documentPathParam(request), ctx, { pageIndex: query.pageIndex, subtype });
+    // Access (password included) was checked by the listing above. The password stays out of the
+    // variant: the content does not depend on it, and an ETag must not carry anything derived from it.
+    const variant = `${query.pageIndex ?? ''}|${subtype ?? ''}`;
+    return sendVersionedModel(request, reply, rendered, ANNOTATIONS_XML, { etag, variant }, () => ({ annotations: list }));
   });
 
   api.delete('/documents/:filePath.pdf/annotations', {

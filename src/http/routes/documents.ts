@@ -3,6 +3,7 @@ import { ServiceError } from '../../errors.js';
 import type { DocumentStat } from '../../storage/store.js';
 import type { AppDeps } from '../context.js';
 import { negotiate } from '../negotiation.js';
+import { noneMatch } from '../conditional.js';
 import { contentDisposition, sendModel } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { documentModelSchema, documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
@@ -11,14 +12,6 @@ import type { Readable } from 'node:stream';
 
 const DOCUMENT_XML = { root: 'Document' };
 const GET_OFFERS = ['application/pdf', 'application/json', 'application/xml', 'text/xml'] as const;
-
-/** If-None-Match (weak comparison, RFC 9110 §13.1.2). */
-function noneMatch(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  const bare = (t: string) => t.trim().replace(/^W\//, '');
-  return header.split(',').some((t) => bare(t) === bare(etag));
-}
 
 /** A single byte range of `size` bytes, null for the whole document, or 416. Multiple ranges get the whole document. */
 function parseRange(header: string | undefined, size: number): { start: number; end: number } | null {
