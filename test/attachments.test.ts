@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { everySubtypeFixture, makeAnnotatedPdf } from './helpers/annotated-pdf.js';
-import { call, sha256 } from './helpers/http.js';
+import { call, putPdf, sha256, storedBytes } from './helpers/http.js';
 import { makePdf, qpdfCheck, withTempFile } from './helpers/pdf.js';
 import { qpdfAnnotations } from './helpers/qpdf-json.js';
 import { startServer, type TestServer } from './helpers/server.js';
@@ -18,8 +16,8 @@ after(async () => {
   await server.stop();
 });
 
-const put = (p: string, body: Buffer) => call(server, 'PUT', `/documents/${p}`, { body, headers: { 'content-type': 'application/pdf' } });
-const stored = (p: string) => readFile(path.join(server.dataDir, 'documents', ...p.split('/')));
+const put = (p: string, body: Buffer) => putPdf(server, p, body);
+const stored = (p: string) => storedBytes(server, p);
 
 function form(parts: { annotation?: string | object; file?: { bytes: Buffer; name?: string; type?: string }; fileDisposition?: string | object }): FormData {
   const data = new FormData();

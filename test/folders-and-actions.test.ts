@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { readFile, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { call, sha256 } from './helpers/http.js';
+import { call, putPdf, sha256, storedBytes } from './helpers/http.js';
 import { encryptPdf, makePdf } from './helpers/pdf.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
@@ -14,8 +14,8 @@ after(async () => {
   await server.stop();
 });
 
-const put = (p: string, body: Buffer) => call(server, 'PUT', `/documents/${p}`, { body, headers: { 'content-type': 'application/pdf' } });
-const stored = (p: string) => readFile(path.join(server.dataDir, 'documents', ...p.split('/')));
+const put = (p: string, body: Buffer) => putPdf(server, p, body);
+const stored = (p: string) => storedBytes(server, p);
 function form(parts: Record<string, { bytes: Buffer | string; name?: string; type?: string }>): FormData {
   const data = new FormData();
   for (const [field, part] of Object.entries(parts)) {

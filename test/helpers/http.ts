@@ -1,3 +1,5 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { TestServer } from './server.js';
 
@@ -45,4 +47,14 @@ export function sha256(bytes: Buffer | Uint8Array): string {
 /** Asserts nothing in a response reveals internals: no stack frames, no server file paths. */
 export function leaksInternals(text: string, dataDir: string): boolean {
   return /\bat .+\.(js|ts):\d+/.test(text) || text.includes(dataDir) || /\/(work|root|tmp|home)\//.test(text) || text.includes('node_modules');
+}
+
+/** PUT a PDF at a document path (relative to /documents). */
+export function putPdf(server: TestServer, documentPath: string, body: Buffer): Promise<Reply> {
+  return call(server, 'PUT', `/documents/${documentPath}`, { body, headers: { 'content-type': 'application/pdf' } });
+}
+
+/** The stored file of a document, read from the data folder (not through the service). */
+export function storedBytes(server: TestServer, documentPath: string): Promise<Buffer> {
+  return readFile(path.join(server.dataDir, 'documents', ...documentPath.split('/')));
 }
