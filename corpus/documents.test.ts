@@ -42,6 +42,9 @@ if (!dir) {
           const model = await call(server, 'GET', `/documents/${target(entry)}`, { headers: { accept: 'application/json' } });
           assert.equal(model.status, 200, `${entry.file}: DocumentModel ${model.text}`);
           assert.equal(model.json().pageCount, put.json().pageCount);
+          // Whatever the file holds, listing its annotations answers a list or a documented 4xx.
+          const annotations = await call(server, 'GET', `/documents/${target(entry)}/annotations`);
+          assert.ok(annotations.status === 200 || (annotations.status >= 400 && annotations.status < 500), `${entry.file}: annotations ${annotations.status} ${annotations.text}`);
         }
       });
     }
