@@ -117,6 +117,13 @@ function registerBodyParsers(app: FastifyInstance, deps: AppDeps): void {
       done(err as Error, undefined);
     }
   });
+  // XFDF and FDF bodies (annotations and form field data) reach the routes as raw bytes: each route parses
+  // them with its own rules. They may embed files, so they get the upload limit rather than the model limit.
+  app.addContentTypeParser(
+    ['application/vnd.adobe.xfdf', 'application/vnd.fdf', 'application/fdf'],
+    { parseAs: 'buffer', bodyLimit: deps.config.maxUploadBytes },
+    (_req, body, done) => done(null, body),
+  );
   // Documents and files arrive as streams; the route stages them on disk with its own size limit.
   app.addContentTypeParser(BINARY_UPLOAD_TYPES, (req, payload, done) => {
     const declared = Number(req.headers['content-length']);

@@ -18,7 +18,12 @@ export class PdfRef {
 export type PdfDict = Map<string, PdfValue>;
 export type PdfValue = number | boolean | null | PdfName | PdfString | PdfRef | PdfValue[] | PdfDict;
 
-class Parser {
+/**
+ * A reader of PDF values from text in which each character is one byte
+ * (Latin-1). `pos` is where the next value starts; fdf.ts moves it past the
+ * file-level keywords (obj, stream, trailer) that are not values.
+ */
+export class Parser {
   pos = 0;
   constructor(private readonly s: string) {}
 
@@ -26,7 +31,8 @@ class Parser {
     throw new SyntaxError(`PDF syntax at ${this.pos}`);
   }
 
-  private skipSpace(): void {
+  /** Moves past white space and comments. */
+  skipSpace(): void {
     const s = this.s;
     while (this.pos < s.length) {
       const c = s.charCodeAt(this.pos);

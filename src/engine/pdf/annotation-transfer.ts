@@ -1,0 +1,312 @@
+import { randomUUID } from 'node:crypto';
+import * as mupdf from 'mupdf';
+import type { AnnotationModel } from '../annotation-model.js';
+import { annotationEntries, entryObject, ObjectReader, readAnnotations, type AnnotationEntry } from './annotations.js';
+import { formFacts } from './inspect.js';
+import { openPdf } from './open.js';
+import { requirePermission } from './permissions.js';
+import { name, ref } from './pdf-data.js';
+import { PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from './pdf-syntax.js';
+import { deref } from './pdf-values.js';
+import { saveEdited } from './save.js';
+import { fromXfdfElement, str, toXfdfElement, type ExportContext, type IncomingAnnotation } from './xfdf-map.js';
+import { parseXfdf } from './xfdf-parse.js';
+import { writeXml, type XmlNode } from './xml-writer.js';
+
+/** The document's /ID pair as hex, for <ids original modified>. */
+function documentIds(doc: mupdf.PDFDocument, reader: ObjectReader): [string, string] | undefined {
+  const id = reader.parse(doc.getTrailer().get('ID'));
+  if (!Array.isArray(id) || id.length !== 2 || !(id[0] instanceof PdfString) || !(id[1] instanceof PdfString)) return undefined;
+  return [Buffer.from(id[0].bytes).toString('hex').toUpperCase(), Buffer.from(id[1].bytes).toString('hex').toUpperCase()];
+}
+
+function exportContext(doc: mupdf.PDFDocument, reader: ObjectReader, entries: AnnotationEntry[]): ExportContext {
+  const nameByObject = new Map(entries.filter((e) => e.objectNumber !== undefined).map((e) => [e.objectNumber!, e.name]));
+  let pages: Map<number, number> | undefined;
+  return {
+    resolve: (v) => reader.resolve(v),
+    nameOf: (num) => nameByObject.get(num),
+    pageOf: (num) => {
+      if (!pages) {
+        pages = new Map();
+        for (let i = 0; i < doc.countPages(); i++) {
+          const p = doc.findPage(i);
+          if (p.isIndirect()) pages.set(p.asIndirect(), i);
+        }
+      }
+      return pages.get(num);
+    },
+    fileOf: (fsValue) => {
+      const fsRef = ref(fsValue);
+      if (fsRef === undefined) return undefined;
+      const fs = deref(doc.newIndirect(fsRef));
+      if (!fs.isDictionary()) return undefined;
+      const contents = doc.getEmbeddedFileContents(fs);
+      if (!contents) return undefined;
+      const bytes = contents.asUint8Array().slice();
+      contents.destroy();
+      const stream = deref(fs.get('EF')).get('F');
+      const subtype = name(reader.parse(stream.isIndirect() ? deref(stream).get('Subtype') : stream));
+      return { bytes, ...(subtype && subtype.includes('/') ? { mimeType: subtype } : {}) };
+    },
+  };
+}
+
+/** The `exportAnnotationsXfdf` task: every annotation XFDF can carry, as Acrobat writes the file. */
+export function exportAnnotationsXfdf(input: { bytes: Uint8Array; password?: string | undefined; fileName: string }): { xfdf: string; skipped: string[] } {
+  const { doc } = openPdf(input.bytes, input.password);
+  try {
+    const entries = annotationEntries(doc);
+    const reader = new ObjectReader(doc);
+    const ctx = exportContext(doc, reader, entries);
+    const byObject = new Map(entries.filter((e) => e.objectNumber !== undefined).map((e) => [e.objectNumber!, e]));
+    const nested = new Set<AnnotationEntry>();
+    for (const e of entries) {
+      const popupRef = ref(e.dict.get('Popup'));
+      const popup = popupRef !== undefined ? byObject.get(popupRef) : undefined;
+      if (popup && name(popup.dict.get('Subtype')) === 'Popup') nested.add(popup);
+    }
+    const annots: XmlNode[] = [];
+    const skipped: string[] = [];
+    for (const e of entries) {
+      if (nested.has(e)) continue; // written inside its parent
+      const subtype = name(e.dict.get('Subtype'))!;
+      const popupRef = ref(e.dict.get('Popup'));
+      const popup = popupRef !== undefined ? byObject.get(popupRef) : undefined;
+      const node = toXfdfElement(subtype, e.pageIndex, e.name, e.dict, ctx, popup && nested.has(popup) ? { pageIndex: popup.pageIndex, name: popup.name, dict: popup.dict } : undefined);
+      if (node) annots.push(node);
+      else skipped.push(e.name);
+    }
+    const ids = documentIds(doc, reader);
+    const root: XmlNode = {
+      tag: 'xfdf',
+      attrs: [['xmlns', 'http://ns.adobe.com/xfdf/'], ['xml:space', 'preserve']],
+      children: [
+        { tag: 'annots', children: annots },
+        { tag: 'f', attrs: [['href', input.fileName]] },
+        ...(ids ? [{ tag: 'ids', attrs: [['original', ids[0]], ['modified', ids[1]]] as [string, string][] }] : []),
+      ],
+    };
+    return { xfdf: `<?xml version="1.0" encoding="UTF-8"?>\n${writeXml(root)}`, skipped };
+  } finally {
+    doc.destroy();
+  }
+}
+
+/** A parsed PDF value as a MuPDF object of `doc` (strings stay strings: MuPDF's own JS conversion makes them names). */
+export function toMupdf(doc: mupdf.PDFDocument, v: PdfValue): mupdf.PDFObject {
+  if (v === null) return doc.newNull();
+  if (typeof v === 'boolean') return doc.newBoolean(v);
+  if (typeof v === 'number') return Number.isInteger(v) ? doc.newInteger(v) : doc.newReal(v);
+  if (v instanceof PdfName) return doc.newName(v.name);
+  if (v instanceof PdfString) return doc.newByteString(v.bytes);
+  if (v instanceof PdfRef) return doc.newIndirect(v.num);
+  if (Array.isArray(v)) {
+    const a = doc.newArray();
+    for (const item of v) a.push(toMupdf(doc, item));
+    return a;
+  }
+  const d = doc.newDictionary();
+  for (const [k, item] of v) d.put(k, toMupdf(doc, item));
+  return d;
+}
+
+export interface ImportResult {
+  bytes: Uint8Array;
+  created: string[];
+  updated: string[];
+  warnings: string[];
+  annotations: AnnotationModel[];
+  pageCount: number;
+}
+
+/** The name text of an incoming annotation, or a new unique one. */
+function nameFor(incoming: { name?: string | undefined }, taken: Set<string>): string {
+  if (incoming.name) return incoming.name;
+  let n: string;
+  do n = randomUUID(); while (taken.has(n));
+  return n;
+}
+
+/**
+ * Writes incoming annotations into the document: new names are added,
+ * existing names are updated in place (same object, so replies to them stay
+ * linked), then popups and replies are linked by name whatever their order,
+ * and appearances are generated for what has none.
+ */
+export function importAnnotations(doc: mupdf.PDFDocument, incoming: IncomingAnnotation[], warnings: string[]): { created: string[]; updated: string[] } {
+  const pageCount = doc.countPages();
+  const existing = new Map(annotationEntries(doc).map((e) => [e.name, e]));
+  const taken = new Set(existing.keys());
+  const objects = new Map<string, mupdf.PDFObject>(); // name -> indirect object, for linking
+  for (const [n, e] of existing) objects.set(n, entryObject(doc, e));
+  const created: string[] = [];
+  const updated: string[] = [];
+  const touched: { obj: mupdf.PDFObject; pageIndex: number }[] = [];
+  const written: { item: IncomingAnnotation; obj: mupdf.PDFObject; name: string }[] = [];
+
+  const write = (pageIndex: number, dict: PdfDict, annotationName: string): mupdf.PDFObject => {
+    const page = doc.findPage(pageIndex);
+    const old = existing.get(annotationName);
+    let obj: mupdf.PDFObject;
+    if (old && old.objectNumber !== undefined) {
+      obj = doc.newIndirect(old.objectNumber);
+      for (const key of old.dict.keys()) if (key !== 'P' && key !== 'Popup' && key !== 'Parent' && key !== 'IRT') obj.delete(key);
+      updated.push(annotationName);
+      if (old.pageIndex !== pageIndex) {
+        // Moved to another page: out of the old /Annots, into the new one.
+        deref(doc.findPage(old.pageIndex).get('Annots')).delete(old.index);
+        appendAnnot(doc, page, obj);
+      }
+    } else {
+      obj = doc.addObject(doc.newDictionary());
+      appendAnnot(doc, page, obj);
+      created.push(annotationName);
+      taken.add(annotationName);
+    }
+    for (const [k, v] of dict) obj.put(k, toMupdf(doc, v));
+    obj.put('NM', toMupdf(doc, str(annotationName)));
+    obj.put('P', page);
+    objects.set(annotationName, obj);
+    touched.push({ obj, pageIndex });
+    return obj;
+  };
+
+  for (const item of incoming) {
+    if (item.pageIndex >= pageCount) {
+      warnings.push(`${item.subtype} ${item.name ?? ''} is on page ${item.pageIndex}, which the document does not have: not imported`.replace('  ', ' '));
+      continue;
+    }
+    const annotationName = nameFor(item, taken);
+    const dict = new Map(item.dict);
+    if (item.destinationPage !== undefined) {
+      const dest = dict.get('Dest');
+      if (Array.isArray(dest) && item.destinationPage < pageCount) {
+        const page = doc.findPage(item.destinationPage);
+        dict.set('Dest', [new PdfRef(page.asIndirect(), 0), ...dest.slice(1)]);
+      } else {
+        dict.delete('Dest');
+        warnings.push(`link ${annotationName} points at page ${item.destinationPage}, which the document does not have: destination dropped`);
+      }
+    }
+    const obj = write(item.pageIndex, dict, annotationName);
+    if (item.file?.bytes) {
+      const now = new Date();
+      const fs = doc.addEmbeddedFile(item.file.name, item.file.mimeType, item.file.bytes, now, now, true);
+      obj.put('FS', fs);
+    } else if (item.file) {
+      // Named but not carried: a reference to the file, as the XFDF gave it.
+      const fs = doc.newDictionary();
+      fs.put('Type', doc.newName('Filespec'));
+      fs.put('F', toMupdf(doc, str(item.file.name)));
+      fs.put('UF', toMupdf(doc, str(item.file.name)));
+      obj.put('FS', doc.addObject(fs));
+    }
+    written.push({ item, obj, name: annotationName });
+  }
+  // Links by name, now that every annotation exists.
+  for (const { item, obj, name: annotationName } of written) {
+    if (item.inReplyTo !== undefined) {
+      const target = objects.get(item.inReplyTo);
+      if (target) obj.put('IRT', target);
+      else warnings.push(`${annotationName} replies to ${item.inReplyTo}, which is neither in the document nor in the import: kept without the link`);
+    }
+    if (item.popup && item.popup.pageIndex < pageCount) {
+      const popupName = item.popup.name ?? `${annotationName}-popup`;
+      const popup = write(item.popup.pageIndex, item.popup.dict, popupName);
+      popup.put('Parent', obj);
+      obj.put('Popup', popup);
+    }
+  }
+  generateAppearances(doc, touched);
+  return { created, updated };
+}
+
+function appendAnnot(doc: mupdf.PDFDocument, page: mupdf.PDFObject, obj: mupdf.PDFObject): void {
+  let annots = page.get('Annots');
+  if (!deref(annots).isArray()) {
+    annots = doc.newArray();
+    page.put('Annots', annots);
+  }
+  deref(annots).push(obj);
+}
+
+/**
+ * MuPDF draws an appearance for an annotation it sees as changed; a no-op set
+ * marks it so. Drawing also adjusts /Rect, /RD and /F to MuPDF's taste; the
+ * imported values are put back afterwards (viewers fit the appearance into
+ * /Rect), so that what was imported is what is exported. Annotations that came
+ * with an appearance keep it.
+ */
+function generateAppearances(doc: mupdf.PDFDocument, touched: { obj: mupdf.PDFObject; pageIndex: number }[]): void {
+  const byPage = new Map<number, Map<number, mupdf.PDFObject>>();
+  for (const t of touched) {
+    if (!t.obj.get('AP').isNull()) continue;
+    const subtype = t.obj.get('Subtype').asName();
+    if (subtype === 'Popup' || subtype === 'Link') continue;
+    if (!byPage.has(t.pageIndex)) byPage.set(t.pageIndex, new Map());
+    byPage.get(t.pageIndex)!.set(t.obj.asIndirect(), t.obj);
+  }
+  for (const [pageIndex, wanted] of byPage) {
+    const page = doc.loadPage(pageIndex);
+    for (const annot of page.getAnnotations()) {
+      const obj = annot.getObject();
+      if (!obj.isIndirect() || !wanted.has(obj.asIndirect())) continue;
+      const kept = ['Rect', 'RD', 'F'].map((key) => [key, obj.get(key)] as const).map(([key, value]) => [key, value.isNull() ? undefined : toMupdfCopy(doc, value)] as const);
+      try {
+        annot.setFlags(annot.getFlags());
+        annot.update();
+      } catch {
+        /* an annotation MuPDF cannot draw keeps no appearance; viewers draw their own */
+      }
+      for (const [key, value] of kept) {
+        if (value === undefined) obj.delete(key);
+        else obj.put(key, value);
+      }
+    }
+    page.destroy();
+  }
+}
+
+/** A deep copy of a direct value, made before MuPDF changes the original in place. */
+function toMupdfCopy(doc: mupdf.PDFDocument, value: mupdf.PDFObject): mupdf.PDFObject {
+  if (value.isArray()) {
+    const a = doc.newArray();
+    for (let i = 0; i < value.length; i++) a.push(value.get(i).isNumber() ? value.get(i).asNumber() : value.get(i));
+    return a;
+  }
+  return value.isNumber() ? (Number.isInteger(value.asNumber()) ? doc.newInteger(value.asNumber()) : doc.newReal(value.asNumber())) : value;
+}
+
+/** The `importAnnotationsXfdf` task (A5, A3). */
+export function importAnnotationsXfdf(input: { bytes: Uint8Array; password?: string | undefined; xfdf: Uint8Array }): ImportResult {
+  const root = parseXfdf(input.xfdf);
+  const warnings: string[] = [];
+  const incoming: IncomingAnnotation[] = [];
+  const annots = root.children.filter((c) => c.tag.toLowerCase() === 'annots').flatMap((c) => c.children);
+  for (const element of annots) {
+    try {
+      incoming.push(fromXfdfElement(element));
+    } catch (err) {
+      warnings.push(`${(err as Error).message}: not imported`);
+    }
+  }
+  for (const other of root.children) {
+    if (!['annots', 'f', 'ids', 'fields'].includes(other.tag.toLowerCase())) warnings.push(`<${other.tag}> is not part of annotation data: ignored`);
+  }
+  return applyImport(input, incoming, warnings);
+}
+
+export function applyImport(input: { bytes: Uint8Array; password?: string | undefined }, incoming: IncomingAnnotation[], warnings: string[]): ImportResult {
+  const opened = openPdf(input.bytes, input.password);
+  const { doc } = opened;
+  try {
+    requirePermission(opened, 'annotate');
+    const { created, updated } = importAnnotations(doc, incoming, warnings);
+    const bytes = saveEdited(doc, formFacts(doc).hasSignatures);
+    return { bytes, created, updated, warnings, annotations: readAnnotations(doc), pageCount: doc.countPages() };
+  } finally {
+    doc.destroy();
+  }
+}
+

@@ -1,0 +1,106 @@
+/**
+ * A form PDF written by hand (not with the engine under test), with one field
+ * of each kind the field-data endpoints handle. Every widget is merged with
+ * its field except the radio buttons and `person`'s kids, so both shapes of
+ * the field tree occur.
+ *
+ *   comment        text, value "Hello" with an appearance showing it
+ *   agree          checkbox, states Yes/Off, off
+ *   color          radio group Red/Green/Blue, Green on
+ *   country        combo box, options DE, FR and us ("United States"), DE chosen
+ *   town           editable combo box, options Berlin and Paris, empty
+ *   toppings       multi-select list box cheese/ham/olives, cheese and olives chosen
+ *   id             read-only text "42"
+ *   person.name    text "Bob" (a kid of the non-terminal field person)
+ *   person.email   text, empty
+ *   submit         push button
+ *   sig            signature field, unsigned
+ */
+export interface FormPdfOptions {
+  /** Sets /NeedAppearances true in the AcroForm. */
+  needAppearances?: boolean;
+}
+
+const TX = 0;
+const READ_ONLY = 1;
+const RADIO = 1 << 15;
+const NO_TOGGLE_TO_OFF = 1 << 14;
+const PUSHBUTTON = 1 << 16;
+const COMBO = 1 << 17;
+const EDIT = 1 << 18;
+const MULTI_SELECT = 1 << 21;
+
+export function makeFormPdf(options: FormPdfOptions = {}): Buffer {
+  const objects: string[] = [];
+  const add = (body: string) => {
+    objects.push(body);
+    return objects.length;
+  };
+  const reserve = () => add('');
+  const set = (num: number, body: string) => {
+    objects[num - 1] = body;
+  };
+  const stream = (dict: string, content: string) => `<< ${dict} /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`;
+  const form = (w: number, h: number, content: string) => stream(`/Type /XObject /Subtype /Form /BBox [0 0 ${w} ${h}] /Resources << /Font << /Helv ${font} 0 R >> >>`, content);
+
+  const catalog = reserve();
+  const pages = reserve();
+  const page = reserve();
+  const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  const annots: number[] = [];
+  const fields: number[] = [];
+  const widget = (rect: [number, number, number, number], extra: string) => {
+    const n = add(`<< /Type /Annot /Subtype /Widget /Rect [${rect.join(' ')}] /P ${page} 0 R /F 4 ${extra} >>`);
+    annots.push(n);
+    return n;
+  };
+  const da = '/DA (/Helv 12 Tf 0 g)';
+
+  // comment: a text field whose appearance shows its value, so a new value must replace it.
+  const commentAp = add(form(200, 20, '/Tx BMC q BT /Helv 12 Tf 0 g 2 5 Td (Hello) Tj ET Q EMC'));
+  fields.push(widget([72, 700, 272, 720], `/FT /Tx /T (comment) /V (Hello) ${da} /AP << /N ${commentAp} 0 R >>`));
+
+  const boxOn = add(form(14, 14, '0 0 1 rg 2 2 10 10 re f'));
+  const boxOff = add(form(14, 14, '0 g 0.5 0.5 13 13 re S'));
+  fields.push(widget([72, 670, 86, 684], `/FT /Btn /T (agree) /V /Off /AS /Off /AP << /N << /Yes ${boxOn} 0 R /Off ${boxOff} 0 R >> /D << /Yes ${boxOn} 0 R /Off ${boxOff} 0 R >> >> /MK << /CA (4) >> /DA (/ZaDb 0 Tf 0 g)`));
+
+  const color = reserve();
+  const radios = ['Red', 'Green', 'Blue'].map((state, i) =>
+    widget([72 + i * 30, 640, 86 + i * 30, 654], `/Parent ${color} 0 R /AS /${state === 'Green' ? 'Green' : 'Off'} /AP << /N << /${state} ${boxOn} 0 R /Off ${boxOff} 0 R >> >> /MK << /CA (l) >>`),
+  );
+  set(color, `<< /FT /Btn /T (color) /Ff ${RADIO | NO_TOGGLE_TO_OFF} /V /Green /Kids [${radios.map((r) => `${r} 0 R`).join(' ')}] >>`);
+  fields.push(color);
+
+  fields.push(widget([72, 600, 272, 620], `/FT /Ch /T (country) /Ff ${COMBO} /Opt [(DE) (FR) [(us) (United States)]] /V (DE) ${da}`));
+  fields.push(widget([300, 600, 500, 620], `/FT /Ch /T (town) /Ff ${COMBO | EDIT} /Opt [(Berlin) (Paris)] ${da}`));
+  fields.push(widget([72, 520, 272, 580], `/FT /Ch /T (toppings) /Ff ${MULTI_SELECT} /Opt [(cheese) (ham) (olives)] /V [(cheese) (olives)] ${da}`));
+  fields.push(widget([72, 480, 272, 500], `/FT /Tx /T (id) /Ff ${READ_ONLY} /V (42) ${da}`));
+
+  const person = reserve();
+  const personName = widget([72, 440, 272, 460], `/FT /Tx /Parent ${person} 0 R /T (name) /V (Bob) ${da}`);
+  const personEmail = widget([300, 440, 500, 460], `/FT /Tx /Parent ${person} 0 R /T (email) /Ff ${TX} ${da}`);
+  set(person, `<< /T (person) /Kids [${personName} 0 R ${personEmail} 0 R] >>`);
+  fields.push(person);
+
+  fields.push(widget([72, 400, 172, 420], `/FT /Btn /T (submit) /Ff ${PUSHBUTTON} /MK << /CA (Submit) >> ${da}`));
+  fields.push(widget([300, 380, 500, 420], '/FT /Sig /T (sig)'));
+
+  const acroForm = add(`<< /Fields [${fields.map((f) => `${f} 0 R`).join(' ')}] /DR << /Font << /Helv ${font} 0 R >> >> /DA (/Helv 0 Tf 0 g)${options.needAppearances ? ' /NeedAppearances true' : ''} >>`);
+  const content = add(stream('', 'BT /Helv 10 Tf 72 740 Td (A form) Tj ET'));
+  set(page, `<< /Type /Page /Parent ${pages} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /Helv ${font} 0 R >> >> /Contents ${content} 0 R /Annots [${annots.map((a) => `${a} 0 R`).join(' ')}] >>`);
+  set(pages, `<< /Type /Pages /Kids [${page} 0 R] /Count 1 >>`);
+  set(catalog, `<< /Type /Catalog /Pages ${pages} 0 R /AcroForm ${acroForm} 0 R >>`);
+
+  let out = '%PDF-1.7\n%\xe2\xe3\xcf\xd3\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(out, 'latin1'));
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(out, 'latin1');
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
+  const id = '<0123456789ABCDEF0123456789ABCDEF>';
+  out += `trailer\n<< /Size ${objects.length + 1} /Root ${catalog} 0 R /ID [${id} ${id}] >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
