@@ -5,11 +5,11 @@ import { annotationEntries, entryObject, ObjectReader, readAnnotations, type Ann
 import { formFacts } from './inspect.js';
 import { openPdf } from './open.js';
 import { requirePermission } from './permissions.js';
-import { name, ref } from './pdf-data.js';
+import { isDict, name, ref } from './pdf-data.js';
 import { PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from './pdf-syntax.js';
 import { deref } from './pdf-values.js';
 import { saveEdited } from './save.js';
-import { fromXfdfElement, str, toXfdfElement, type ExportContext, type IncomingAnnotation } from './xfdf-map.js';
+import { fromXfdfElement, str, toXfdfElement, type EmbeddedFile, type ExportContext, type IncomingAnnotation } from './xfdf-map.js';
 import { parseXfdf } from './xfdf-parse.js';
 import { writeXml, type XmlNode } from './xml-writer.js';
 
@@ -18,6 +18,20 @@ function documentIds(doc: mupdf.PDFDocument, reader: ObjectReader): [string, str
   const id = reader.parse(doc.getTrailer().get('ID'));
   if (!Array.isArray(id) || id.length !== 2 || !(id[0] instanceof PdfString) || !(id[1] instanceof PdfString)) return undefined;
   return [Buffer.from(id[0].bytes).toString('hex').toUpperCase(), Buffer.from(id[1].bytes).toString('hex').toUpperCase()];
+}
+
+/** The embedded file of a FileAttachment annotation, when it carries one. */
+function embeddedFile(doc: mupdf.PDFDocument, reader: ObjectReader, e: AnnotationEntry): EmbeddedFile | undefined {
+  const fs = deref(entryObject(doc, e).get('FS'));
+  if (!fs.isDictionary()) return undefined;
+  const contents = doc.getEmbeddedFileContents(fs);
+  if (!contents) return undefined;
+  const bytes = contents.asUint8Array().slice();
+  contents.destroy();
+  const stream = deref(fs.get('EF')).get('F');
+  const streamDict = reader.parse(stream);
+  const subtype = isDict(streamDict) ? name(streamDict.get('Subtype')) : undefined;
+  return { bytes, ...(subtype && subtype.includes('/') ? { mimeType: subtype } : {}) };
 }
 
 function exportContext(doc: mupdf.PDFDocument, reader: ObjectReader, entries: AnnotationEntry[]): ExportContext {
@@ -35,19 +49,6 @@ function exportContext(doc: mupdf.PDFDocument, reader: ObjectReader, entries: An
         }
       }
       return pages.get(num);
-    },
-    fileOf: (fsValue) => {
-      const fsRef = ref(fsValue);
-      if (fsRef === undefined) return undefined;
-      const fs = deref(doc.newIndirect(fsRef));
-      if (!fs.isDictionary()) return undefined;
-      const contents = doc.getEmbeddedFileContents(fs);
-      if (!contents) return undefined;
-      const bytes = contents.asUint8Array().slice();
-      contents.destroy();
-      const stream = deref(fs.get('EF')).get('F');
-      const subtype = name(reader.parse(stream.isIndirect() ? deref(stream).get('Subtype') : stream));
-      return { bytes, ...(subtype && subtype.includes('/') ? { mimeType: subtype } : {}) };
     },
   };
 }
@@ -73,7 +74,9 @@ export function exportAnnotationsXfdf(input: { bytes: Uint8Array; password?: str
       const subtype = name(e.dict.get('Subtype'))!;
       const popupRef = ref(e.dict.get('Popup'));
       const popup = popupRef !== undefined ? byObject.get(popupRef) : undefined;
-      const node = toXfdfElement(subtype, e.pageIndex, e.name, e.dict, ctx, popup && nested.has(popup) ? { pageIndex: popup.pageIndex, name: popup.name, dict: popup.dict } : undefined);
+      const nestedPopup = popup && nested.has(popup) ? { pageIndex: popup.pageIndex, name: popup.name, dict: popup.dict } : undefined;
+      const file = subtype === 'FileAttachment' ? embeddedFile(doc, reader, e) : undefined;
+      const node = toXfdfElement(subtype, e.pageIndex, e.name, e.dict, ctx, nestedPopup, file);
       if (node) annots.push(node);
       else skipped.push(e.name);
     }

@@ -49,12 +49,24 @@ export interface ExportContext {
   nameOf(objectNumber: number): string | undefined;
   /** Page index of a page object, for link destinations. */
   pageOf(objectNumber: number): number | undefined;
-  /** The embedded file of a FileAttachment's filespec, when it has one. */
-  fileOf(filespec: PdfValue | undefined): { bytes: Uint8Array; mimeType?: string } | undefined;
+}
+
+/** A FileAttachment's embedded file, read by the caller. */
+export interface EmbeddedFile {
+  bytes: Uint8Array;
+  mimeType?: string;
 }
 
 /** The XFDF element of one annotation; its popup, when given, is written inside it. */
-export function toXfdfElement(subtype: string, pageIndex: number, annotationName: string, d: PdfDict, ctx: ExportContext, popup?: { pageIndex: number; name: string; dict: PdfDict }): XmlNode | undefined {
+export function toXfdfElement(
+  subtype: string,
+  pageIndex: number,
+  annotationName: string,
+  d: PdfDict,
+  ctx: ExportContext,
+  popup?: { pageIndex: number; name: string; dict: PdfDict },
+  file?: EmbeddedFile,
+): XmlNode | undefined {
   const tag = ELEMENT_OF_SUBTYPE[subtype];
   if (!tag) return undefined;
   const attrs: [string, string | number][] = [['page', pageIndex]];
@@ -156,7 +168,6 @@ export function toXfdfElement(subtype: string, pageIndex: number, annotationName
     const fs = ctx.resolve(d.get('FS'));
     const fileName = isDict(fs) ? (text(fs.get('UF')) ?? text(fs.get('F'))) : text(fs);
     add('file', fileName);
-    const file = ctx.fileOf(d.get('FS'));
     if (file) {
       if (file.mimeType) add('mimetype', file.mimeType);
       add('size', file.bytes.length);
