@@ -42,4 +42,41 @@ if (!dir) {
       });
     }
   });
+
+  describe('XFDF: export, delete all, import, export gives the same XFDF for every annotated corpus PDF', () => {
+    for (const entry of entries) {
+      test(entry.file, async () => {
+        const url = `/documents/corpus-xfdf/${entry.file.split('/').map(encodeURIComponent).join('/')}`;
+        assert.equal((await call(server, 'PUT', url, { body: readFileSync(entry.absolute), headers: { 'content-type': 'application/pdf' } })).status, 201);
+        const first = await call(server, 'GET', `${url}/annotations/content`);
+        assert.equal(first.status, 200, first.text);
+        assert.equal((await call(server, 'DELETE', `${url}/annotations`)).status, 200);
+        const imported = await call(server, 'POST', `${url}/annotations/content`, { body: first.bytes, headers: { 'content-type': 'application/vnd.adobe.xfdf' } });
+        assert.equal(imported.status, 200, imported.text);
+        const second = await call(server, 'GET', `${url}/annotations/content`);
+        const canonical = (x: string) => x.replace(/<ids[^>]*\/>/, '');
+        assert.equal(canonical(second.text), canonical(first.text));
+      });
+    }
+  });
+
+  test('PDFBox\'s XFDF test file (18 annotations on pages 0, 2 and 3) imports into tracemonkey.pdf', async () => {
+    const tracemonkey = readManifest(dir).find((e) => e.file.endsWith('/tracemonkey.pdf'));
+    const xfdf = readManifest(dir).find((e) => e.file.endsWith('xfdf-test-document-annotations.xml'));
+    assert.ok(tracemonkey && xfdf, 'the corpus has both files');
+    const url = '/documents/corpus-xfdf/tracemonkey-with-pdfbox-xfdf.pdf';
+    assert.equal((await call(server, 'PUT', url, { body: readFileSync(tracemonkey.absolute), headers: { 'content-type': 'application/pdf' } })).status, 201);
+    const before = (await call(server, 'GET', `${url}/annotations`)).json().annotations.length;
+    const reply = await call(server, 'POST', `${url}/annotations/content`, { body: readFileSync(xfdf.absolute), headers: { 'content-type': 'application/vnd.adobe.xfdf' } });
+    assert.equal(reply.status, 200, reply.text);
+    const result = reply.json();
+    assert.equal(result.created.length + result.updated.length, 18);
+    assert.deepEqual(result.warnings, []);
+    const added = result.annotations.length - before;
+    assert.equal(added, 18);
+    const pages = new Set(result.annotations.filter((a: { name: string }) => result.created.includes(a.name)).map((a: { pageIndex: number }) => a.pageIndex));
+    assert.deepEqual([...pages].sort(), [0, 2, 3]);
+    const links = result.annotations.filter((a: { subtype: string; uri?: string }) => a.subtype === 'Link' && a.uri?.includes('dropbox'));
+    assert.equal(links.length, 9);
+  });
 }

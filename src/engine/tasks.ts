@@ -6,6 +6,7 @@
 import { imageToPdf, type ImageMediaType } from './pdf/images.js';
 import { deleteAnnotations, listAnnotations } from './pdf/annotation-tasks.js';
 import { addFileAttachment, readAttachment } from './pdf/attachments.js';
+import { exportAnnotationsXfdf, importAnnotationsXfdf } from './pdf/annotation-transfer.js';
 import { inspect, validateUpload } from './pdf/inspect.js';
 
 export const tasks = {
@@ -15,6 +16,8 @@ export const tasks = {
   deleteAnnotations,
   addFileAttachment,
   readAttachment,
+  exportAnnotationsXfdf,
+  importAnnotationsXfdf,
   /** The PDF made from an image, with the summary an upload reports (page count, encryption). */
   imageToPdf: (input: { bytes: Uint8Array; mediaType: ImageMediaType }) => {
     const bytes = imageToPdf(input.bytes, input.mediaType);

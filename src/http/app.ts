@@ -18,6 +18,7 @@ import { registerFolderRoutes } from './routes/folders.js';
 import { registerDocumentRoutes } from './routes/documents.js';
 import { registerActionRoutes } from './routes/actions.js';
 import { registerAnnotationRoutes } from './routes/annotations.js';
+import { registerAnnotationContentRoutes } from './routes/annotation-content.js';
 import { BINARY_UPLOAD_TYPES } from './uploads.js';
 import { problemSchema } from './schemas/common.js';
 
@@ -91,6 +92,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerFolderRoutes(api, deps);
     registerDocumentRoutes(api, deps);
     registerActionRoutes(api, deps);
+    registerAnnotationContentRoutes(api, deps);
     registerAnnotationRoutes(api, deps);
     api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });

@@ -84,6 +84,23 @@ export class AnnotationOperations {
     return this.pool.run('readAttachment', { bytes: stored.bytes, password: ctx.documentPassword, name, withContent }, { transfer: [stored.bytes] });
   }
 
+  /** All annotations as XFDF (A6). */
+  async exportXfdf(path: StoredPath, ctx: OperationContext): Promise<{ xfdf: string; skipped: string[] }> {
+    const stored = await this.store.readDocument(path);
+    return this.pool.run('exportAnnotationsXfdf', { bytes: stored.bytes, password: ctx.documentPassword, fileName: path.name }, { transfer: [stored.bytes] });
+  }
+
+  /** Imports XFDF (A5, A3): new names added, existing names updated; answers all annotations and what happened. */
+  async importXfdf(path: StoredPath, ctx: OperationContext, xfdf: Uint8Array): Promise<{ annotations: AnnotationModel[]; created: string[]; updated: string[]; warnings: string[] }> {
+    const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
+      const imported = await this.pool.run('importAnnotationsXfdf', { bytes: stored.bytes, password: ctx.documentPassword, xfdf });
+      const changed = imported.created.length + imported.updated.length > 0;
+      return changed ? { bytes: imported.bytes, result: imported } : { result: imported };
+    });
+    this.lists.set(stat.etag, ctx.documentPassword, { annotations: result.annotations, pageCount: result.pageCount });
+    return { annotations: result.annotations, created: result.created, updated: result.updated, warnings: result.warnings };
+  }
+
   private async edit(path: StoredPath, ctx: OperationContext, selection: DeleteSelection): Promise<AnnotationModel[]> {
     const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
       const edited = await this.pool.run('deleteAnnotations', { bytes: stored.bytes, password: ctx.documentPassword, selection });

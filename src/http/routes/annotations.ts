@@ -13,6 +13,10 @@ import { readMultipart } from '../multipart.js';
 import { negotiate } from '../negotiation.js';
 import { contentDisposition } from '../reply.js';
 import { RenderedCache, sendVersionedModel } from '../rendered-cache.js';
+import { FDF_TYPES, importAnnotationContent, importResultSchema, XFDF_TYPE } from './annotation-content.js';
+
+/** When A3 was marked deprecated (the first release), as an RFC 9745 structured date. */
+const DEPRECATED_SINCE = '@1795219200';
 
 const params = {
   type: 'object',
@@ -193,20 +197,29 @@ export function registerAnnotationRoutes(api: FastifyInstance, deps: AppDeps): v
   api.post('/documents/:filePath.pdf/annotations', {
     config: { model: true },
     schema: {
-      summary: 'Add a file-attachment annotation (A4)',
+      summary: 'Add a file-attachment annotation (A4); deprecated: import XFDF/FDF (A3)',
       description:
         'multipart/form-data with parts `annotation` (JSON; `subtype` FileAttachment required), `file` (the file) and `fileDisposition` ' +
         '(a Content-Disposition-style value such as `attachment; filename="report.csv"`, or JSON with fileName, description, mediaType, ' +
-        'creationDate, modificationDate). The file is embedded with its size, dates, MD5 checksum and media type. 201 with Location.',
+        'creationDate, modificationDate). The file is embedded with its size, dates, MD5 checksum and media type. 201 with Location. ' +
+        'With an XFDF or FDF body instead (A3, deprecated, to be removed in a future version): the same as POST .../annotations/content, ' +
+        'answered with a Deprecation header and a Link to that successor.',
       tags: ['annotations'],
       params,
       headers,
-      consumes: ['multipart/form-data'],
-      response: { 201: annotationSchema, ...errorResponses },
+      consumes: ['multipart/form-data', 'application/vnd.adobe.xfdf', 'application/vnd.fdf'],
+      response: { 201: annotationSchema, 200: importResultSchema, ...errorResponses },
     },
   }, async (request, reply) => {
     if (!request.isMultipart()) {
-      throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', 'POST .../annotations takes multipart/form-data with the parts annotation, file and fileDisposition');
+      // A3, the older form of A5: the same import, marked deprecated (RFC 9745) with its successor linked (RFC 8288).
+      const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+      if (type === XFDF_TYPE || FDF_TYPES.includes(type)) {
+        const successor = `/pdfservice/v1/documents/${documentPathParam(request).toUrlPath()}/annotations/content`;
+        reply.header('Deprecation', DEPRECATED_SINCE).header('Link', `<${successor}>; rel="successor-version"`);
+        return importAnnotationContent(request, reply, deps);
+      }
+      throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', 'POST .../annotations takes multipart/form-data (a file attachment) or, deprecated, an XFDF or FDF body');
     }
     const path = documentPathParam(request);
     const { fields, files } = await readMultipart(request, deps.store, {

@@ -1,0 +1,95 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError } from '../../errors.js';
+import type { AppDeps } from '../context.js';
+import { negotiate } from '../negotiation.js';
+import { contentDisposition, sendModel } from '../reply.js';
+import { documentPathParam, operationContext } from '../request-context.js';
+import { documentPasswordHeader, errorResponses } from '../schemas/common.js';
+import { annotationSchema } from '../schemas/annotations.js';
+
+export const XFDF_TYPE = 'application/vnd.adobe.xfdf';
+export const FDF_TYPES = ['application/vnd.fdf', 'application/fdf'];
+const EXPORT_TYPES = [XFDF_TYPE, 'application/vnd.fdf'] as const;
+
+const params = {
+  type: 'object',
+  properties: { filePath: { type: 'string', description: 'Path of the document without ".pdf"' } },
+  required: ['filePath'],
+} as const;
+const headers = { type: 'object', properties: documentPasswordHeader } as const;
+
+/** The answer of an import: the document's annotations now, and what the import did. */
+export const importResultSchema = {
+  type: 'object',
+  description: 'AnnotationsModel after the import (XML: <Annotations>), with the names created and updated and any warnings (elements not imported, links that could not be made)',
+  properties: {
+    annotations: { type: 'array', items: annotationSchema },
+    created: { type: 'array', items: { type: 'string' } },
+    updated: { type: 'array', items: { type: 'string' } },
+    warnings: { type: 'array', items: { type: 'string' } },
+  },
+  required: ['annotations', 'created', 'updated', 'warnings'],
+} as const;
+const IMPORT_XML = { root: 'Annotations', flatten: 'annotations', items: { annotations: 'Annotation', inkList: 'stroke', flags: 'flag', lineEndings: 'lineEnding', created: 'name', updated: 'name', warnings: 'warning' } };
+
+/** The format of an import body by its media type (XFDF when none is given). */
+export function importFormat(request: FastifyRequest): 'xfdf' | 'fdf' {
+  const type = (request.headers['content-type'] ?? XFDF_TYPE).split(';')[0]!.trim().toLowerCase();
+  if (type === XFDF_TYPE) return 'xfdf';
+  if (FDF_TYPES.includes(type)) return 'fdf';
+  throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Annotation imports take ${XFDF_TYPE} or application/vnd.fdf`);
+}
+
+/** A5 and A3 share this: import the body, answer the annotations. */
+export async function importAnnotationContent(request: FastifyRequest, reply: FastifyReply, deps: AppDeps): Promise<FastifyReply> {
+  const format = importFormat(request);
+  if (!Buffer.isBuffer(request.body) || request.body.length === 0) {
+    throw new ServiceError(format === 'xfdf' ? 'MALFORMED_XFDF' : 'MALFORMED_FDF', 'The body is empty');
+  }
+  if (format === 'fdf') throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', 'FDF annotation import is not available yet; send XFDF');
+  const result = await deps.operations.annotations.importXfdf(documentPathParam(request), operationContext(request), request.body);
+  return sendModel(request, reply, IMPORT_XML, result);
+}
+
+export function registerAnnotationContentRoutes(api: FastifyInstance, deps: AppDeps): void {
+  const { annotations } = deps.operations;
+
+  api.get('/documents/:filePath.pdf/annotations/content', {
+    schema: {
+      summary: 'Export annotations as XFDF or FDF (A6)',
+      description:
+        'Accept application/vnd.adobe.xfdf (the default) or application/vnd.fdf. ?attachment=true delivers it as a download named after the document. ' +
+        'Subtypes XFDF has no element for (Widget, Movie, Screen, PrinterMark, TrapNet, Watermark, 3D, Projection, RichMedia) are left out.',
+      tags: ['annotations'],
+      params,
+      headers,
+      querystring: { type: 'object', properties: { attachment: { type: 'boolean', default: false } } },
+      response: { 200: { description: 'The XFDF or FDF file', content: { [XFDF_TYPE]: { schema: { type: 'string' } }, 'application/vnd.fdf': { schema: { type: 'string', format: 'binary' } } } }, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const type = negotiate(request.headers.accept, EXPORT_TYPES);
+    if (!type) throw new ServiceError('NOT_ACCEPTABLE', `Annotations export as ${EXPORT_TYPES.join(' or ')}`);
+    if (type !== XFDF_TYPE) throw new ServiceError('NOT_ACCEPTABLE', 'FDF export is not available yet; ask for application/vnd.adobe.xfdf');
+    const path = documentPathParam(request);
+    const { xfdf } = await annotations.exportXfdf(path, operationContext(request));
+    const { attachment } = request.query as { attachment?: boolean };
+    if (attachment) reply.header('Content-Disposition', contentDisposition('attachment', path.name.replace(/\.pdf$/i, '.xfdf')));
+    return reply.header('Vary', 'Accept').type(`${XFDF_TYPE}; charset=utf-8`).send(xfdf);
+  });
+
+  api.post('/documents/:filePath.pdf/annotations/content', {
+    config: { model: true },
+    schema: {
+      summary: 'Import annotations from XFDF or FDF (A5)',
+      description:
+        'The body is an XFDF (Content-Type application/vnd.adobe.xfdf, the default) or FDF (application/vnd.fdf) file. The document keeps its annotations; ' +
+        'new ones are added and those whose name matches are updated in place. Popups and replies are linked by name whatever their order. ' +
+        'Annotations without an appearance get one. Elements that cannot be imported are reported in warnings.',
+      tags: ['annotations'],
+      params,
+      headers,
+      consumes: [XFDF_TYPE, 'application/vnd.fdf'],
+      response: { 200: importResultSchema, ...errorResponses },
+    },
+  }, async (request, reply) => importAnnotationContent(request, reply, deps));
+}

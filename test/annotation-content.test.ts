@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { everySubtypeFixture, makeAnnotatedPdf } from './helpers/annotated-pdf.js';
+import { call, putPdf, sha256, storedBytes } from './helpers/http.js';
+import { makePdf, qpdfCheck } from './helpers/pdf.js';
+import { countBySubtype, qpdfAnnotations } from './helpers/qpdf-json.js';
+import { startServer, type TestServer } from './helpers/server.js';
+
+let server: TestServer;
+const fixture = everySubtypeFixture();
+before(async () => {
+  server = await startServer();
+});
+after(async () => {
+  await server.stop();
+});
+
+const XFDF = 'application/vnd.adobe.xfdf';
+const exportXfdf = (p: string, query = '') => call(server, 'GET', `/documents/${p}/annotations/content${query}`);
+const importXfdf = (p: string, xfdf: string, url = 'annotations/content') => call(server, 'POST', `/documents/${p}/${url}`, { body: Buffer.from(xfdf), headers: { 'content-type': XFDF } });
+/** XFDF compared canonically: the document ids (which change with every save) aside. */
+const canonical = (xfdf: string) => xfdf.replace(/<ids[^>]*\/>/, '');
+const XFDF_SUBTYPES = new Set(['Text', 'FreeText', 'Line', 'Square', 'Circle', 'Polygon', 'PolyLine', 'Highlight', 'Underline', 'Squiggly', 'StrikeOut', 'Caret', 'Stamp', 'Ink', 'FileAttachment', 'Sound', 'Link', 'Redact']);
+
+describe('export (A6)', () => {
+  test('XFDF as Acrobat writes it: namespace, xml:space, <f href>, every annotation XFDF can carry, popups inside their parents', async () => {
+    await putPdf(server, 'xfdf/all.pdf', fixture.pdf);
+    const reply = await exportXfdf('xfdf/all.pdf');
+    assert.equal(reply.status, 200, reply.text);
+    assert.match(reply.headers.get('content-type') ?? '', /^application\/vnd\.adobe\.xfdf/);
+    assert.match(reply.text, /^<\?xml version="1.0" encoding="UTF-8"\?>\n<xfdf xmlns="http:\/\/ns\.adobe\.com\/xfdf\/" xml:space="preserve">/);
+    assert.match(reply.text, /<f href="all\.pdf"\/>/);
+    const elements = [...reply.text.matchAll(/^ {4}<(\w+) page="/gm)].map((m) => m[1]);
+    const expected = fixture.annotations.filter((a) => XFDF_SUBTYPES.has(a.subtype)).length;
+    assert.equal(elements.length, expected);
+    assert.match(reply.text, /<text page="0" rect="72,650,92,670" name="note-1"[^>]*>\s*<contents>First note<\/contents>\s*<popup page="0" rect="100,600,300,680" name="note-1-popup"/);
+    assert.match(reply.text, /name="reply-1"[^>]*inreplyto="note-1"/);
+    assert.match(reply.text, /<highlight [^>]*coords="72,580,200,580,72,560,200,560"/);
+    assert.match(reply.text, /<inklist>\s*<gesture>72,352;120,448;160,360<\/gesture>/);
+    assert.match(reply.text, /<data MODE="RAW" encoding="hex" length="\d+">[0-9a-f]+<\/data>/);
+    const download = await exportXfdf('xfdf/all.pdf', '?attachment=true');
+    assert.equal(download.headers.get('content-disposition'), `attachment; filename="all.xfdf"; filename*=UTF-8''all.xfdf`);
+    assert.equal((await call(server, 'GET', '/documents/xfdf/all.pdf/annotations/content', { headers: { accept: 'application/json' } })).status, 406);
+  });
+});
+
+describe('import (A5) and the deprecated form (A3)', () => {
+  test('export, delete all, import, export: the same XFDF; qpdf sees the annotations back', async () => {
+    await putPdf(server, 'xfdf/round.pdf', fixture.pdf);
+    const first = (await exportXfdf('xfdf/round.pdf')).text;
+    await call(server, 'DELETE', '/documents/xfdf/round.pdf/annotations');
+    const imported = await importXfdf('xfdf/round.pdf', first);
+    assert.equal(imported.status, 200, imported.text);
+    const body = imported.json();
+    assert.equal(body.updated.length, 0);
+    assert.deepEqual(body.warnings, []);
+    assert.equal(canonical((await exportXfdf('xfdf/round.pdf')).text), canonical(first));
+    const bytes = await storedBytes(server, 'xfdf/round.pdf');
+    assert.ok(qpdfCheck(bytes).ok);
+    const independent = countBySubtype(qpdfAnnotations(bytes));
+    for (const subtype of XFDF_SUBTYPES) assert.equal(independent[subtype], countBySubtype(fixture.annotations)[subtype], subtype);
+  });
+
+  test('existing annotations are kept, new ones added, a matching name is updated in place; replies and popups link whatever the order', async () => {
+    await putPdf(server, 'xfdf/merge.pdf', fixture.pdf);
+    const before = (await call(server, 'GET', '/documents/xfdf/merge.pdf/annotations')).json().annotations.length;
+    const xfdf = `<?xml version="1.0" encoding="UTF-8"?>
+<xfdf xmlns="http://ns.adobe.com/xfdf/" xml:space="preserve">
+  <annots>
+    <text page="1" rect="10,10,30,30" name="late-reply" title="Dee" inreplyto="new-note"><contents>Reply first in the file</contents></text>
+    <square page="0" rect="72,300,172,380" name="shared-name" color="#00FF00"><contents>Updated square</contents></square>
+    <text page="1" rect="50,50,70,70" name="new-note" title="Eve" color="#0000FF" icon="Help"><contents>New note</contents><popup page="1" rect="80,40,280,120" open="yes"/></text>
+    <scribble page="0" rect="0,0,1,1"/>
+  </annots>
+</xfdf>`;
+    const reply = await importXfdf('xfdf/merge.pdf', xfdf);
+    assert.equal(reply.status, 200, reply.text);
+    const result = reply.json();
+    assert.deepEqual(result.updated, ['shared-name']);
+    assert.deepEqual(result.created.sort(), ['late-reply', 'new-note', 'new-note-popup']);
+    assert.equal(result.warnings.length, 1);
+    assert.match(result.warnings[0], /scribble/);
+    const byName = new Map(result.annotations.map((a: { name: string }) => [a.name, a]));
+    assert.equal(result.annotations.length, before + 3);
+    assert.equal((byName.get('late-reply') as { inReplyTo: string }).inReplyTo, 'new-note');
+    assert.equal((byName.get('new-note') as { popup: { name: string } }).popup.name, 'new-note-popup');
+    assert.equal((byName.get('new-note-popup') as { parent: string }).parent, 'new-note');
+    const square = byName.get('shared-name') as { contents: string; color: string; pageIndex: number };
+    assert.equal(square.contents, 'Updated square');
+    assert.equal(square.color, '#00FF00');
+    const bytes = await storedBytes(server, 'xfdf/merge.pdf');
+    assert.ok(qpdfCheck(bytes).ok);
+    const fromQpdf = qpdfAnnotations(bytes).find((a) => a.name === 'new-note');
+    assert.ok(fromQpdf && fromQpdf.dict['/AP'], 'an appearance was generated for the new note');
+  });
+
+  test('coordinates are PDF user space, also on rotated pages whose MediaBox does not start at 0,0', async () => {
+    await putPdf(server, 'xfdf/offset.pdf', makeAnnotatedPdf({ pages: 1, annotations: [], rotate: () => 90, mediaBox: () => [100, 200, 712, 992] }));
+    const xfdf = `<xfdf xmlns="http://ns.adobe.com/xfdf/"><annots><square page="0" rect="150,250,250,300" name="sq" color="#FF0000"/><highlight page="0" rect="150,400,300,420" name="hl" coords="150,420,300,420,150,400,300,400"/></annots></xfdf>`;
+    assert.equal((await importXfdf('xfdf/offset.pdf', xfdf)).status, 200);
+    const listed = (await call(server, 'GET', '/documents/xfdf/offset.pdf/annotations')).json().annotations;
+    assert.deepEqual(listed.find((a: { name: string }) => a.name === 'sq').rectangle, { x: 150, y: 250, width: 100, height: 50 });
+    assert.deepEqual(listed.find((a: { name: string }) => a.name === 'hl').quadPoints, [150, 420, 300, 420, 150, 400, 300, 400]);
+    const raw = qpdfAnnotations(await storedBytes(server, 'xfdf/offset.pdf')).find((a) => a.name === 'sq')!;
+    assert.deepEqual(raw.rect, [150, 250, 250, 300]);
+    assert.match((await exportXfdf('xfdf/offset.pdf')).text, /<square page="0" rect="150,250,250,300" name="sq"/);
+  });
+
+  test('A3 (POST .../annotations with XFDF) imports the same way, marked deprecated with a link to A5', async () => {
+    await putPdf(server, 'xfdf/a3.pdf', makePdf({ pages: 2 }));
+    const reply = await importXfdf('xfdf/a3.pdf', '<xfdf xmlns="http://ns.adobe.com/xfdf/"><annots><circle page="1" rect="10,10,50,50" name="c1"/></annots></xfdf>', 'annotations');
+    assert.equal(reply.status, 200, reply.text);
+    assert.equal(reply.headers.get('deprecation'), '@1795219200');
+    assert.equal(reply.headers.get('link'), '</pdfservice/v1/documents/xfdf/a3.pdf/annotations/content>; rel="successor-version"');
+    assert.deepEqual(reply.json().created, ['c1']);
+  });
+
+  test('hostile and broken XFDF is 400 MALFORMED_XFDF and changes nothing', async () => {
+    await putPdf(server, 'xfdf/safe.pdf', fixture.pdf);
+    const original = sha256(await storedBytes(server, 'xfdf/safe.pdf'));
+    const bodies = [
+      '<?xml version="1.0"?><!DOCTYPE xfdf [<!ENTITY x SYSTEM "file:///etc/passwd">]><xfdf xmlns="http://ns.adobe.com/xfdf/"><annots><text page="0" rect="0,0,1,1"><contents>&x;</contents></text></annots></xfdf>',
+      `<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "${'a'.repeat(100)}">${Array.from({ length: 9 }, (_, i) => `<!ENTITY ${String.fromCharCode(98 + i)} "${`&${String.fromCharCode(97 + i)};`.repeat(10)}">`).join('')}]><xfdf><annots><text page="0" rect="0,0,1,1"><contents>&j;</contents></text></annots></xfdf>`,
+      '<xfdf xmlns="http://ns.adobe.com/xfdf/"><annots><text page="0"></annots></xfdf>',
+      '<notxfdf/>',
+      '',
+    ];
+    for (const body of bodies) {
+      const reply = await importXfdf('xfdf/safe.pdf', body);
+      assert.equal(reply.status, 400, `${body.slice(0, 60)}: ${reply.text}`);
+      assert.equal(reply.json().code, 'MALFORMED_XFDF');
+      assert.ok(!reply.text.includes('root:'));
+    }
+    const wrongType = await call(server, 'POST', '/documents/xfdf/safe.pdf/annotations/content', { body: Buffer.from('<xfdf/>'), headers: { 'content-type': 'text/plain' } });
+    assert.equal(wrongType.status, 415);
+    const outside = await importXfdf('xfdf/safe.pdf', '<xfdf xmlns="http://ns.adobe.com/xfdf/"><annots><square page="9" rect="0,0,1,1" name="far"/></annots></xfdf>');
+    assert.equal(outside.status, 200);
+    assert.match(outside.json().warnings[0], /page 9/);
+    assert.equal(sha256(await storedBytes(server, 'xfdf/safe.pdf')), original, 'nothing was imported, nothing written');
+  });
+});
