@@ -10,7 +10,8 @@ cd "$(dirname "$0")/.."
 # mupdf-tools: the native peer in benchmarks. imagemagick: test images.
 # libreoffice-writer-nogui: Word (.doc, .docx) to PDF on upload; fonts-liberation2 (metric-compatible
 # with Times, Arial, Courier) and fonts-dejavu-core so converted documents keep their layout and glyphs.
-PACKAGES=(qpdf poppler-utils mupdf-tools imagemagick libreoffice-writer-nogui fonts-liberation2 fonts-dejavu-core)
+# default-jdk-headless, libpdfbox2-java: Apache PDFBox, an independent reader of our XFDF and FDF in tests.
+PACKAGES=(qpdf poppler-utils mupdf-tools imagemagick libreoffice-writer-nogui fonts-liberation2 fonts-dejavu-core default-jdk-headless libpdfbox2-java)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

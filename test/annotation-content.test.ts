@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { everySubtypeFixture, makeAnnotatedPdf } from './helpers/annotated-pdf.js';
 import { call, putPdf, sha256, storedBytes } from './helpers/http.js';
-import { makePdf, qpdfCheck } from './helpers/pdf.js';
+import { execFileSync } from 'node:child_process';
+import { makePdf, qpdfCheck, withTempFile } from './helpers/pdf.js';
 import { countBySubtype, qpdfAnnotations } from './helpers/qpdf-json.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
@@ -137,5 +138,48 @@ describe('import (A5) and the deprecated form (A3)', () => {
     assert.equal(outside.status, 200);
     assert.match(outside.json().warnings[0], /page 9/);
     assert.equal(sha256(await storedBytes(server, 'xfdf/safe.pdf')), original, 'nothing was imported, nothing written');
+  });
+});
+
+describe('FDF (A6, A5)', () => {
+  test('FDF export is an FDF file MuPDF reads; importing it into an emptied copy gives the same annotations back', async () => {
+    await putPdf(server, 'fdf/all.pdf', fixture.pdf);
+    const xfdfBefore = (await exportXfdf('fdf/all.pdf')).text;
+    const fdf = await call(server, 'GET', '/documents/fdf/all.pdf/annotations/content?attachment=true', { headers: { accept: 'application/vnd.fdf' } });
+    assert.equal(fdf.status, 200);
+    assert.equal(fdf.headers.get('content-type'), 'application/vnd.fdf');
+    assert.equal(fdf.headers.get('content-disposition'), `attachment; filename="all.fdf"; filename*=UTF-8''all.fdf`);
+    assert.match(fdf.bytes.subarray(0, 9).toString('latin1'), /^%FDF-1\.2/);
+    const shown = withTempFile(fdf.bytes, (f) => execFileSync('mutool', ['show', f, '1'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }), 'all.fdf');
+    assert.match(shown, /\/FDF/);
+    assert.match(shown, /\/Annots/);
+    await call(server, 'DELETE', '/documents/fdf/all.pdf/annotations');
+    const imported = await call(server, 'POST', '/documents/fdf/all.pdf/annotations/content', { body: fdf.bytes, headers: { 'content-type': 'application/vnd.fdf' } });
+    assert.equal(imported.status, 200, imported.text);
+    assert.deepEqual(imported.json().warnings, []);
+    assert.equal(canonical((await exportXfdf('fdf/all.pdf')).text), canonical(xfdfBefore), 'FDF carried every annotation XFDF carries, unchanged');
+    assert.ok(qpdfCheck(await storedBytes(server, 'fdf/all.pdf')).ok);
+  });
+
+  test("an FDF's JavaScript is dropped with a warning; a broken FDF is 400 MALFORMED_FDF and changes nothing", async () => {
+    await putPdf(server, 'fdf/js.pdf', makePdf({ pages: 1 }));
+    const withScript = Buffer.from(`%FDF-1.2
+1 0 obj << /FDF << /Annots [2 0 R] /JavaScript << /Before (app.alert\\('hi'\\)) >> >> >> endobj
+2 0 obj << /Type /Annot /Subtype /Square /Page 0 /Rect [10 10 60 60] /NM (sq) /AA << /E << /S /JavaScript /JS (app.alert\\(1\\)) >> >> >> endobj
+trailer << /Root 1 0 R >>
+%%EOF`, 'latin1');
+    const reply = await call(server, 'POST', '/documents/fdf/js.pdf/annotations/content', { body: withScript, headers: { 'content-type': 'application/vnd.fdf' } });
+    assert.equal(reply.status, 200, reply.text);
+    assert.deepEqual(reply.json().created, ['sq']);
+    assert.ok(reply.json().warnings.some((w: string) => /JavaScript|script/i.test(w)), JSON.stringify(reply.json().warnings));
+    const stored = (await storedBytes(server, 'fdf/js.pdf')).toString('latin1');
+    assert.ok(!/JavaScript|app\.alert/.test(stored), 'no script reached the document');
+    const before = sha256(await storedBytes(server, 'fdf/js.pdf'));
+    for (const body of ['not an fdf', '%FDF-1.2\n1 0 obj << /FDF << /Annots [2 0 R >> endobj']) {
+      const bad = await call(server, 'POST', '/documents/fdf/js.pdf/annotations/content', { body: Buffer.from(body), headers: { 'content-type': 'application/vnd.fdf' } });
+      assert.equal(bad.status, 400, bad.text);
+      assert.equal(bad.json().code, 'MALFORMED_FDF');
+    }
+    assert.equal(sha256(await storedBytes(server, 'fdf/js.pdf')), before);
   });
 });

@@ -44,6 +44,11 @@ test('the OpenAPI 3.1 description is public and generated from the route schemas
     ['/pdfservice/v1/documents/{filePath}.pdf/annotations/{name}', 'delete'],
     ['/pdfservice/v1/documents/{filePath}.pdf/annotations/{name}/attachment', 'get'],
     ['/pdfservice/v1/documents/{filePath}.pdf/annotations/{name}/attachment/content', 'get'],
+    ['/pdfservice/v1/documents/{filePath}.pdf/annotations/content', 'get'],
+    ['/pdfservice/v1/documents/{filePath}.pdf/annotations/content', 'post'],
+    ['/pdfservice/v1/documents/{filePath}.pdf/fields', 'post'],
+    ['/pdfservice/v1/documents/{filePath}.pdf/fields/content', 'get'],
+    ['/pdfservice/v1/documents/{filePath}.pdf/fields/content', 'post'],
   ];
   for (const [path, method] of expected) {
     assert.ok(spec.paths[path]?.[method], `${method.toUpperCase()} ${path} is described`);

@@ -7,7 +7,10 @@ import { imageToPdf, type ImageMediaType } from './pdf/images.js';
 import { deleteAnnotations, listAnnotations } from './pdf/annotation-tasks.js';
 import { addFileAttachment, readAttachment } from './pdf/attachments.js';
 import { exportAnnotationsXfdf, importAnnotationsXfdf } from './pdf/annotation-transfer.js';
+import { exportAnnotationsFdf, importAnnotationsFdf } from './pdf/annotation-fdf.js';
 import { inspect, validateUpload } from './pdf/inspect.js';
+import { exportFields, importFields } from './pdf/form-data.js';
+import { parseFieldData } from './field-data.js';
 
 export const tasks = {
   inspect,
@@ -16,8 +19,13 @@ export const tasks = {
   deleteAnnotations,
   addFileAttachment,
   readAttachment,
+  exportFields,
+  parseFieldData,
+  importFields,
   exportAnnotationsXfdf,
   importAnnotationsXfdf,
+  exportAnnotationsFdf,
+  importAnnotationsFdf,
   /** The PDF made from an image, with the summary an upload reports (page count, encryption). */
   imageToPdf: (input: { bytes: Uint8Array; mediaType: ImageMediaType }) => {
     const bytes = imageToPdf(input.bytes, input.mediaType);

@@ -84,16 +84,20 @@ export class AnnotationOperations {
     return this.pool.run('readAttachment', { bytes: stored.bytes, password: ctx.documentPassword, name, withContent }, { transfer: [stored.bytes] });
   }
 
-  /** All annotations as XFDF (A6). */
-  async exportXfdf(path: StoredPath, ctx: OperationContext): Promise<{ xfdf: string; skipped: string[] }> {
+  /** All annotations as XFDF or FDF (A6). */
+  async exportContent(path: StoredPath, ctx: OperationContext, format: 'xfdf' | 'fdf'): Promise<Uint8Array> {
     const stored = await this.store.readDocument(path);
-    return this.pool.run('exportAnnotationsXfdf', { bytes: stored.bytes, password: ctx.documentPassword, fileName: path.name }, { transfer: [stored.bytes] });
+    const input = { bytes: stored.bytes, password: ctx.documentPassword, fileName: path.name };
+    if (format === 'fdf') return (await this.pool.run('exportAnnotationsFdf', input, { transfer: [stored.bytes] })).fdf;
+    return Buffer.from((await this.pool.run('exportAnnotationsXfdf', input, { transfer: [stored.bytes] })).xfdf, 'utf8');
   }
 
-  /** Imports XFDF (A5, A3): new names added, existing names updated; answers all annotations and what happened. */
-  async importXfdf(path: StoredPath, ctx: OperationContext, xfdf: Uint8Array): Promise<{ annotations: AnnotationModel[]; created: string[]; updated: string[]; warnings: string[] }> {
+  /** Imports XFDF or FDF (A5, A3): new names added, existing names updated; answers all annotations and what happened. */
+  async importContent(path: StoredPath, ctx: OperationContext, format: 'xfdf' | 'fdf', body: Uint8Array): Promise<{ annotations: AnnotationModel[]; created: string[]; updated: string[]; warnings: string[] }> {
     const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
-      const imported = await this.pool.run('importAnnotationsXfdf', { bytes: stored.bytes, password: ctx.documentPassword, xfdf });
+      const imported = format === 'fdf'
+        ? await this.pool.run('importAnnotationsFdf', { bytes: stored.bytes, password: ctx.documentPassword, fdf: body })
+        : await this.pool.run('importAnnotationsXfdf', { bytes: stored.bytes, password: ctx.documentPassword, xfdf: body });
       const changed = imported.created.length + imported.updated.length > 0;
       return changed ? { bytes: imported.bytes, result: imported } : { result: imported };
     });

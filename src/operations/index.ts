@@ -5,11 +5,13 @@ import { ActionRunner } from './actions/runner.js';
 import { AnnotationOperations } from './annotations.js';
 import { DocumentOperations } from './documents.js';
 import { FolderOperations } from './folders.js';
+import { FieldOperations } from './fields.js';
 
 export interface Operations {
   documents: DocumentOperations;
   annotations: AnnotationOperations;
   folders: FolderOperations;
+  fields: FieldOperations;
   actions: ActionRunner;
 }
 
@@ -19,6 +21,7 @@ export function createOperations({ store, pool, office }: { store: DocumentStore
     documents,
     annotations: new AnnotationOperations(store, pool, documents),
     folders: new FolderOperations(store, documents),
+    fields: new FieldOperations(store, pool, documents),
     actions: new ActionRunner(store, pool, documents),
   };
 }

@@ -13,6 +13,7 @@
  *   id             read-only text "42"
  *   person.name    text "Bob" (a kid of the non-terminal field person)
  *   person.email   text, empty
+ *   ref            text "R-1" shown by two widgets (kids without /T)
  *   submit         push button
  *   sig            signature field, unsigned
  */
@@ -47,6 +48,7 @@ export function makeFormPdf(options: FormPdfOptions = {}): Buffer {
   const pages = reserve();
   const page = reserve();
   const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  const dingbats = add('<< /Type /Font /Subtype /Type1 /BaseFont /ZapfDingbats >>');
   const annots: number[] = [];
   const fields: number[] = [];
   const widget = (rect: [number, number, number, number], extra: string) => {
@@ -82,10 +84,15 @@ export function makeFormPdf(options: FormPdfOptions = {}): Buffer {
   set(person, `<< /T (person) /Kids [${personName} 0 R ${personEmail} 0 R] >>`);
   fields.push(person);
 
+  const ref = reserve();
+  const refWidgets = [widget([72, 340, 172, 360], `/Parent ${ref} 0 R`), widget([300, 340, 400, 360], `/Parent ${ref} 0 R`)];
+  set(ref, `<< /FT /Tx /T (ref) /V (R-1) ${da} /Kids [${refWidgets.map((w) => `${w} 0 R`).join(' ')}] >>`);
+  fields.push(ref);
+
   fields.push(widget([72, 400, 172, 420], `/FT /Btn /T (submit) /Ff ${PUSHBUTTON} /MK << /CA (Submit) >> ${da}`));
   fields.push(widget([300, 380, 500, 420], '/FT /Sig /T (sig)'));
 
-  const acroForm = add(`<< /Fields [${fields.map((f) => `${f} 0 R`).join(' ')}] /DR << /Font << /Helv ${font} 0 R >> >> /DA (/Helv 0 Tf 0 g)${options.needAppearances ? ' /NeedAppearances true' : ''} >>`);
+  const acroForm = add(`<< /Fields [${fields.map((f) => `${f} 0 R`).join(' ')}] /DR << /Font << /Helv ${font} 0 R /ZaDb ${dingbats} 0 R >> >> /DA (/Helv 0 Tf 0 g)${options.needAppearances ? ' /NeedAppearances true' : ''} >>`);
   const content = add(stream('', 'BT /Helv 10 Tf 72 740 Td (A form) Tj ET'));
   set(page, `<< /Type /Page /Parent ${pages} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /Helv ${font} 0 R >> >> /Contents ${content} 0 R /Annots [${annots.map((a) => `${a} 0 R`).join(' ')}] >>`);
   set(pages, `<< /Type /Pages /Kids [${page} 0 R] /Count 1 >>`);

@@ -46,8 +46,7 @@ export async function importAnnotationContent(request: FastifyRequest, reply: Fa
   if (!Buffer.isBuffer(request.body) || request.body.length === 0) {
     throw new ServiceError(format === 'xfdf' ? 'MALFORMED_XFDF' : 'MALFORMED_FDF', 'The body is empty');
   }
-  if (format === 'fdf') throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', 'FDF annotation import is not available yet; send XFDF');
-  const result = await deps.operations.annotations.importXfdf(documentPathParam(request), operationContext(request), request.body);
+  const result = await deps.operations.annotations.importContent(documentPathParam(request), operationContext(request), format, request.body);
   return sendModel(request, reply, IMPORT_XML, result);
 }
 
@@ -69,12 +68,12 @@ export function registerAnnotationContentRoutes(api: FastifyInstance, deps: AppD
   }, async (request, reply) => {
     const type = negotiate(request.headers.accept, EXPORT_TYPES);
     if (!type) throw new ServiceError('NOT_ACCEPTABLE', `Annotations export as ${EXPORT_TYPES.join(' or ')}`);
-    if (type !== XFDF_TYPE) throw new ServiceError('NOT_ACCEPTABLE', 'FDF export is not available yet; ask for application/vnd.adobe.xfdf');
+    const format = type === XFDF_TYPE ? 'xfdf' : 'fdf';
     const path = documentPathParam(request);
-    const { xfdf } = await annotations.exportXfdf(path, operationContext(request));
+    const content = await annotations.exportContent(path, operationContext(request), format);
     const { attachment } = request.query as { attachment?: boolean };
-    if (attachment) reply.header('Content-Disposition', contentDisposition('attachment', path.name.replace(/\.pdf$/i, '.xfdf')));
-    return reply.header('Vary', 'Accept').type(`${XFDF_TYPE}; charset=utf-8`).send(xfdf);
+    if (attachment) reply.header('Content-Disposition', contentDisposition('attachment', path.name.replace(/\.pdf$/i, `.${format}`)));
+    return reply.header('Vary', 'Accept').type(format === 'xfdf' ? `${XFDF_TYPE}; charset=utf-8` : type).send(Buffer.from(content.buffer, content.byteOffset, content.byteLength));
   });
 
   api.post('/documents/:filePath.pdf/annotations/content', {

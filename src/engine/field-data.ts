@@ -1,0 +1,294 @@
+/**
+ * Form field data as XFDF (ISO 19444-1 `<fields>`) and FDF (ISO 32000-1
+ * §12.7.8 `/Fields`), both directions. Pure: no MuPDF, so bodies are read
+ * without touching a document. Field names are fully qualified ("person.name");
+ * both formats nest them by their dots, and a flat dotted name is read the same
+ * way as the nested form.
+ */
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { EngineError } from './errors.js';
+import { parseFdf, resolveFdf, textString, writeFdf, type FdfFile } from './fdf.js';
+import { decodeTextString, PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from './pdf-syntax.js';
+
+export const FIELD_TYPES = ['text', 'checkbox', 'radio', 'combo', 'list', 'pushbutton', 'signature'] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+/** A value to set: text, a state name ("Yes", "Off"), an export value, or several for a multi-select list. */
+export interface FieldValue {
+  name: string;
+  value: string | string[];
+}
+
+/** A field as exported: buttons' values are state names, lists' values arrays. */
+export interface ExportedField extends FieldValue {
+  type: FieldType;
+}
+
+export type FieldDataFormat = 'xfdf' | 'fdf';
+
+export interface ParsedFieldData {
+  values: FieldValue[];
+  warnings: string[];
+}
+
+/** The document a data file belongs to: XFDF `<f href>` / FDF `/F`, and the PDF's /ID pair. */
+export interface FieldDataSource {
+  fileName?: string | undefined;
+  ids?: [Uint8Array, Uint8Array] | undefined;
+}
+
+const MAX_DEPTH = 64;
+
+/** A tree of names: "person.name" and "person.email" share the node "person". */
+interface NameNode {
+  name: string;
+  field?: ExportedField;
+  kids: NameNode[];
+}
+
+function nameTree(fields: ExportedField[]): NameNode[] {
+  const roots: NameNode[] = [];
+  const index = new Map<string, NameNode>();
+  for (const field of fields) {
+    let siblings = roots;
+    let path = '';
+    let node: NameNode | undefined;
+    for (const part of field.name.split('.')) {
+      path = path ? `${path}.${part}` : part;
+      node = index.get(path);
+      if (!node) {
+        node = { name: part, kids: [] };
+        index.set(path, node);
+        siblings.push(node);
+      }
+      siblings = node.kids;
+    }
+    node!.field = field;
+  }
+  return roots;
+}
+
+// ---------------------------------------------------------------- XFDF
+
+const XFDF_NS = 'http://ns.adobe.com/xfdf/';
+
+/** XML text: the markup characters escaped, characters XML 1.0 cannot hold left out. */
+function xmlText(s: string, attribute = false): string {
+  const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\r': '&#13;', '\n': '&#10;', '\t': '&#9;' };
+  // A raw CR reaches the reader as LF, and raw line ends and tabs in an attribute as spaces: references keep them.
+  const special = attribute ? /[&<>"\r\n\t]/g : /[&<>\r]/g;
+  return s.replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]/g, '').replace(special, (c) => escapes[c]!);
+}
+
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex').toUpperCase();
+
+/**
+ * The fields as XFDF, laid out as Acrobat writes it: `<fields>` first, then
+ * `<f href>` and `<ids>`; one element per line, no indentation (with
+ * xml:space="preserve", indentation would be content).
+ */
+export function fieldsToXfdf(fields: ExportedField[], source: FieldDataSource = {}): Uint8Array {
+  const lines = ['<?xml version="1.0" encoding="UTF-8"?>', `<xfdf xmlns="${XFDF_NS}" xml:space="preserve">`];
+  const write = (node: NameNode) => {
+    lines.push(`<field name="${xmlText(node.name, true)}">`);
+    const value = node.field?.value;
+    if (value !== undefined) {
+      const values = Array.isArray(value) ? value : [value];
+      for (const v of values.length ? values : ['']) lines.push(v === '' ? '<value/>' : `<value>${xmlText(v)}</value>`);
+    }
+    node.kids.forEach(write);
+    lines.push('</field>');
+  };
+  const tree = nameTree(fields);
+  if (tree.length) {
+    lines.push('<fields>');
+    tree.forEach(write);
+    lines.push('</fields>');
+  } else {
+    lines.push('<fields/>');
+  }
+  if (source.fileName !== undefined) lines.push(`<f href="${xmlText(source.fileName, true)}"/>`);
+  if (source.ids) lines.push(`<ids original="${hex(source.ids[0])}" modified="${hex(source.ids[1])}"/>`);
+  lines.push('</xfdf>', '');
+  return new Uint8Array(Buffer.from(lines.join('\n'), 'utf8'));
+}
+
+const xfdfParser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  removeNSPrefix: true,
+  // No entity is expanded by the parser; decodeXml turns the five predefined ones and character
+  // references into text. Other entities could only be declared in a DOCTYPE, which is refused.
+  processEntities: false,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: false,
+  cdataPropName: '#cdata',
+  isArray: (tagName) => tagName === 'field' || tagName === 'value' || tagName === 'value-richtext',
+  // Rich text is XHTML: kept as markup here and reduced to its text below.
+  stopNodes: ['*.value-richtext'],
+});
+
+const malformedXfdf = (message: string): never => {
+  throw new EngineError('MALFORMED_XFDF', message);
+};
+
+/**
+ * Refuses what an XFDF body may not contain before any parsing: a DOCTYPE or
+ * entity declarations (no DTD is ever read, no entity expanded, so external
+ * entities and billion-laughs bodies cannot do anything).
+ */
+export function checkXfdfSafety(text: string): void {
+  if (/<!DOCTYPE|<!ENTITY/i.test(text)) malformedXfdf('XFDF bodies may not contain a DOCTYPE or entity declarations');
+}
+
+function decodeXml(s: string): string {
+  return s.replace(/&(?:#x([0-9a-fA-F]+)|#(\d+)|(lt|gt|amp|quot|apos));/g, (_, h: string, d: string, n: string) => {
+    if (n) return { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" }[n as 'lt']!;
+    const code = h ? parseInt(h, 16) : Number(d);
+    return code <= 0x10ffff ? String.fromCodePoint(code) : '';
+  });
+}
+
+/** The plain text of rich text (XHTML): paragraphs become lines. */
+function richTextToPlain(markup: string): string {
+  return decodeXml(markup.replace(/<\/p\s*>|<br\s*\/?>/gi, '\n').replace(/<[^>]*>/g, '')).replace(/\n$/, '');
+}
+
+type XmlNode = Record<string, unknown>;
+
+/** An element's text: entity and character references decoded, CDATA sections as they are. */
+function textOf(element: unknown): string {
+  if (element === undefined || element === null) return '';
+  if (typeof element === 'string') return decodeXml(element);
+  if (typeof element === 'object') {
+    const node = element as XmlNode;
+    const text = node['#text'] === undefined ? '' : decodeXml(String(node['#text']));
+    const cdata = node['#cdata'];
+    return text + (Array.isArray(cdata) ? cdata.join('') : cdata === undefined ? '' : String(cdata));
+  }
+  return decodeXml(String(element));
+}
+
+/** Reads the `<fields>` of an XFDF body into fully qualified names and values. */
+export function parseFieldsXfdf(body: Uint8Array): ParsedFieldData {
+  let text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  checkXfdfSafety(text);
+  if (text.trim() === '') malformedXfdf('The XFDF body is empty');
+  const valid = XMLValidator.validate(text);
+  if (valid !== true) malformedXfdf(`The XFDF body is not well-formed XML (line ${valid.err.line}: ${valid.err.msg})`);
+  const doc = xfdfParser.parse(text) as XmlNode;
+  const root = doc['xfdf'];
+  if (root === undefined) malformedXfdf('The root element must be <xfdf>');
+  const xfdf = (typeof root === 'object' && root !== null ? root : {}) as XmlNode;
+  const warnings: string[] = [];
+  const values: FieldValue[] = [];
+  if (xfdf['annots'] !== undefined) warnings.push('The <annots> of the XFDF were ignored: import annotations at .../annotations/content');
+
+  const walk = (fields: unknown, prefix: string, depth: number) => {
+    if (depth > MAX_DEPTH) malformedXfdf(`Fields nest deeper than ${MAX_DEPTH} levels`);
+    if (!Array.isArray(fields)) return;
+    for (const raw of fields) {
+      const field = (typeof raw === 'object' && raw !== null ? raw : {}) as XmlNode;
+      const rawName = field['@name'];
+      if (typeof rawName !== 'string' || rawName === '') malformedXfdf('Every <field> needs a name attribute');
+      const partial = decodeXml(rawName as string);
+      const name = prefix ? `${prefix}.${partial}` : partial;
+      const plain = field['value'] as unknown[] | undefined;
+      const rich = field['value-richtext'] as unknown[] | undefined;
+      if (plain?.length) {
+        const texts = plain.map(textOf);
+        values.push({ name, value: texts.length === 1 ? texts[0]! : texts });
+      } else if (rich?.length) {
+        // XFDF allows rich text for text fields; the field gets its plain text (MuPDF draws no rich text).
+        const markup = rich[0];
+        values.push({ name, value: richTextToPlain(typeof markup === 'string' ? markup : textOf(markup)) });
+        warnings.push(`Field ${JSON.stringify(name)}: rich text (value-richtext) was imported as plain text`);
+      }
+      walk(field['field'], name, depth + 1);
+    }
+  };
+  const fields = xfdf['fields'];
+  if (fields !== undefined && typeof fields === 'object' && fields !== null) walk((fields as XmlNode)['field'], '', 0);
+  return { values, warnings };
+}
+
+// ---------------------------------------------------------------- FDF
+
+function fdfValue(field: ExportedField): PdfValue {
+  const { type, value } = field;
+  if (type === 'checkbox' || type === 'radio') return new PdfName(Array.isArray(value) ? (value[0] ?? 'Off') : value || 'Off');
+  if (Array.isArray(value)) return value.length === 1 ? textString(value[0]!) : value.map(textString);
+  return textString(value);
+}
+
+/** The fields as an FDF file: `/Fields` nested by name, `/F` and `/ID` from the source document. */
+export function fieldsToFdf(fields: ExportedField[], source: FieldDataSource = {}): Uint8Array {
+  const toDict = (node: NameNode): PdfDict => {
+    const dict: PdfDict = new Map<string, PdfValue>([['T', textString(node.name)]]);
+    if (node.field) dict.set('V', fdfValue(node.field));
+    if (node.kids.length) dict.set('Kids', node.kids.map(toDict));
+    return dict;
+  };
+  const root: PdfDict = new Map<string, PdfValue>([['Fields', nameTree(fields).map(toDict)]]);
+  return writeFdf({ root, ...(source.fileName !== undefined ? { fileName: source.fileName } : {}), ...(source.ids ? { ids: source.ids } : {}) });
+}
+
+/** A /V as a field value; undefined for values that are not form data (a signature dictionary, a stream). */
+function valueOf(v: PdfValue | undefined): string | string[] | undefined {
+  if (v instanceof PdfString) return decodeTextString(v.bytes);
+  if (v instanceof PdfName) return v.name;
+  if (Array.isArray(v) && v.every((x) => x instanceof PdfString)) return v.map((x) => decodeTextString((x as PdfString).bytes));
+  return undefined;
+}
+
+/** Reads the /Fields of a parsed FDF into fully qualified names and values. */
+export function fieldValuesFromFdf(fdf: FdfFile): ParsedFieldData {
+  const warnings = [...fdf.warnings];
+  const values: FieldValue[] = [];
+  const seen = new Set<number>();
+  if (fdf.root.has('Annots')) warnings.push('The /Annots of the FDF were ignored: import annotations at .../annotations/content');
+
+  const walk = (list: PdfValue | undefined, prefix: string, depth: number) => {
+    if (depth > MAX_DEPTH) throw new EngineError('MALFORMED_FDF', `Fields nest deeper than ${MAX_DEPTH} levels`);
+    const items = resolveFdf(fdf, list);
+    if (!Array.isArray(items)) return;
+    for (const item of items) {
+      // A field object listed twice, or a /Kids loop, is read once.
+      if (item instanceof PdfRef) {
+        if (seen.has(item.num)) continue;
+        seen.add(item.num);
+      }
+      const field = resolveFdf(fdf, item);
+      if (!(field instanceof Map)) continue;
+      const t = resolveFdf(fdf, field.get('T'));
+      const partial = t instanceof PdfString ? decodeTextString(t.bytes) : undefined;
+      const name = partial === undefined ? prefix : prefix ? `${prefix}.${partial}` : partial;
+      if (field.has('V') && name) {
+        const value = valueOf(resolveFdf(fdf, field.get('V')));
+        if (value === undefined) warnings.push(`Field ${JSON.stringify(name)}: its /V is not a text, name or list of texts and was ignored`);
+        else values.push({ name, value });
+      }
+      walk(field.get('Kids'), name, depth + 1);
+    }
+  };
+  walk(fdf.root.get('Fields'), '', 0);
+  return { values, warnings };
+}
+
+export function parseFieldsFdf(body: Uint8Array): ParsedFieldData {
+  return fieldValuesFromFdf(parseFdf(body));
+}
+
+/** The `parseFieldData` task: a request body read without any document. */
+export function parseFieldData(input: { body: Uint8Array; format: FieldDataFormat }): ParsedFieldData {
+  return input.format === 'xfdf' ? parseFieldsXfdf(input.body) : parseFieldsFdf(input.body);
+}
+
+/** The export in the asked format. */
+export function writeFieldData(fields: ExportedField[], format: FieldDataFormat, source: FieldDataSource): Uint8Array {
+  return format === 'xfdf' ? fieldsToXfdf(fields, source) : fieldsToFdf(fields, source);
+}
