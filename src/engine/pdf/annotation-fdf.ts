@@ -1,12 +1,10 @@
 import { inflateSync } from 'node:zlib';
-import type * as mupdf from 'mupdf';
 import { parseFdf, resolveFdf, textString, writeFdf, type FdfFile, type FdfStream } from '../fdf.js';
-import { annotationEntries, entryObject, ObjectReader, type AnnotationEntry } from './annotations.js';
-import { applyImport, type ImportResult } from './annotation-transfer.js';
+import { annotationEntries, ObjectReader } from './annotations.js';
+import { applyImport, embeddedFile, type ImportResult } from './annotation-transfer.js';
 import { openPdf } from './open.js';
 import { isDict, name, number, ref, text } from './pdf-data.js';
 import { PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from './pdf-syntax.js';
-import { deref } from './pdf-values.js';
 import type { IncomingAnnotation } from './xfdf-map.js';
 
 /** Keys that tie an annotation to its document; FDF carries /Page instead, and appearances are drawn anew. */
@@ -68,7 +66,7 @@ export function exportAnnotationsFdf(input: { bytes: Uint8Array; password?: stri
       out.set('Page', e.pageIndex);
       out.set('NM', textString(e.name));
       if (name(e.dict.get('Subtype')) === 'FileAttachment') {
-        const file = attachedFile(doc, e);
+        const file = embeddedFile(doc, reader, e);
         if (file) {
           const streamNumber = next++;
           streams.set(streamNumber, { dict: new Map<string, PdfValue>([['Type', new PdfName('EmbeddedFile')], ['Params', new Map<string, PdfValue>([['Size', file.bytes.length]])], ...(file.mimeType ? [['Subtype', new PdfName(file.mimeType)] as [string, PdfValue]] : [])]), data: file.bytes });
@@ -84,20 +82,6 @@ export function exportAnnotationsFdf(input: { bytes: Uint8Array; password?: stri
   } finally {
     doc.destroy();
   }
-}
-
-function attachedFile(doc: mupdf.PDFDocument, e: AnnotationEntry): { name: string; bytes: Uint8Array; mimeType?: string } | undefined {
-  const fs = deref(entryObject(doc, e).get('FS'));
-  if (!fs.isDictionary()) return undefined;
-  const contents = doc.getEmbeddedFileContents(fs);
-  if (!contents) return undefined;
-  const bytes = contents.asUint8Array().slice();
-  contents.destroy();
-  const fileName = text(new ObjectReader(doc).parse(fs.get('UF'))) ?? text(new ObjectReader(doc).parse(fs.get('F'))) ?? 'attachment';
-  const stream = deref(fs.get('EF')).get('F');
-  const subtype = stream.isNull() ? undefined : deref(stream).get('Subtype');
-  const mimeType = subtype && subtype.isName() ? subtype.asName() : undefined;
-  return { name: fileName, bytes, ...(mimeType && mimeType.includes('/') ? { mimeType } : {}) };
 }
 
 /** An FDF stream's bytes, decoded when Flate-compressed (the only filter FDF writers use for files). */

@@ -5,7 +5,7 @@ import { annotationEntries, entryObject, ObjectReader, readAnnotations, type Ann
 import { formFacts } from './inspect.js';
 import { openPdf } from './open.js';
 import { requirePermission } from './permissions.js';
-import { isDict, name, ref } from './pdf-data.js';
+import { isDict, name, ref, text } from './pdf-data.js';
 import { PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from './pdf-syntax.js';
 import { deref } from './pdf-values.js';
 import { saveEdited } from './save.js';
@@ -20,18 +20,18 @@ function documentIds(doc: mupdf.PDFDocument, reader: ObjectReader): [string, str
   return [Buffer.from(id[0].bytes).toString('hex').toUpperCase(), Buffer.from(id[1].bytes).toString('hex').toUpperCase()];
 }
 
-/** The embedded file of a FileAttachment annotation, when it carries one. */
-function embeddedFile(doc: mupdf.PDFDocument, reader: ObjectReader, e: AnnotationEntry): EmbeddedFile | undefined {
+/** The embedded file of a FileAttachment annotation (name, bytes, media type), when it carries one. */
+export function embeddedFile(doc: mupdf.PDFDocument, reader: ObjectReader, e: AnnotationEntry): (EmbeddedFile & { name: string }) | undefined {
   const fs = deref(entryObject(doc, e).get('FS'));
   if (!fs.isDictionary()) return undefined;
   const contents = doc.getEmbeddedFileContents(fs);
   if (!contents) return undefined;
   const bytes = contents.asUint8Array().slice();
   contents.destroy();
-  const stream = deref(fs.get('EF')).get('F');
-  const streamDict = reader.parse(stream);
+  const fileName = text(reader.parse(fs.get('UF'))) ?? text(reader.parse(fs.get('F'))) ?? 'attachment';
+  const streamDict = reader.parse(deref(fs.get('EF')).get('F'));
   const subtype = isDict(streamDict) ? name(streamDict.get('Subtype')) : undefined;
-  return { bytes, ...(subtype && subtype.includes('/') ? { mimeType: subtype } : {}) };
+  return { name: fileName, bytes, ...(subtype && subtype.includes('/') ? { mimeType: subtype } : {}) };
 }
 
 function exportContext(doc: mupdf.PDFDocument, reader: ObjectReader, entries: AnnotationEntry[]): ExportContext {

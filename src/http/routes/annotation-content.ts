@@ -4,18 +4,14 @@ import type { AppDeps } from '../context.js';
 import { negotiate } from '../negotiation.js';
 import { contentDisposition, sendModel } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
-import { documentPasswordHeader, errorResponses } from '../schemas/common.js';
+import { documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
 import { annotationSchema } from '../schemas/annotations.js';
 
 export const XFDF_TYPE = 'application/vnd.adobe.xfdf';
 export const FDF_TYPES = ['application/vnd.fdf', 'application/fdf'];
 const EXPORT_TYPES = [XFDF_TYPE, 'application/vnd.fdf'] as const;
 
-const params = {
-  type: 'object',
-  properties: { filePath: { type: 'string', description: 'Path of the document without ".pdf"' } },
-  required: ['filePath'],
-} as const;
+const params = filePathParams;
 const headers = { type: 'object', properties: documentPasswordHeader } as const;
 
 /** The answer of an import: the document's annotations now, and what the import did. */

@@ -5,7 +5,7 @@ import type { AppDeps } from '../context.js';
 import { negotiate } from '../negotiation.js';
 import { contentDisposition, sendModel } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
-import { documentPasswordHeader, errorResponses } from '../schemas/common.js';
+import { documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
 
 const XFDF_TYPE = 'application/vnd.adobe.xfdf';
 const FDF_TYPE = 'application/vnd.fdf';
@@ -13,11 +13,7 @@ const FDF_TYPE = 'application/vnd.fdf';
 const IMPORT_TYPES = [XFDF_TYPE, FDF_TYPE, 'application/fdf'];
 const EXPORT_TYPES = [XFDF_TYPE, FDF_TYPE] as const;
 
-const params = {
-  type: 'object',
-  properties: { filePath: { type: 'string', description: 'Path of the document without ".pdf"' } },
-  required: ['filePath'],
-} as const;
+const params = filePathParams;
 const headers = { type: 'object', properties: documentPasswordHeader } as const;
 
 const fieldsImportSchema = {
