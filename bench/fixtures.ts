@@ -2,6 +2,7 @@
  * Bench fixtures written as PDF syntax by hand, not with MuPDF (the engine
  * under test). Deterministic: the same arguments always give the same bytes.
  */
+import { serializePdf } from '../test/helpers/pdf.js';
 
 /**
  * The annotation kinds, cycled over each page's slots. A Popup slot belongs to
@@ -84,19 +85,7 @@ export function makeAnnotatedDocument(pages: number, perPage: number): Buffer {
   objects[catalog - 1] = `<< /Type /Catalog /Pages ${ref(pageTree)} /AcroForm << /Fields [] /DR << /Font << /Helv ${ref(font)} >> >> /DA (/Helv 0 Tf 0 g) >> >>`;
   objects[pageTree - 1] = `<< /Type /Pages /Kids [${kids.map(ref).join(' ')}] /Count ${pages} >>`;
 
-  const parts: string[] = ['%PDF-1.7\n%\xe2\xe3\xcf\xd3\n'];
-  let length = Buffer.byteLength(parts[0]!, 'latin1');
-  const offsets = objects.map((body, i) => {
-    const text = `${i + 1} 0 obj\n${body}\nendobj\n`;
-    const offset = length;
-    parts.push(text);
-    length += Buffer.byteLength(text, 'latin1');
-    return offset;
-  });
-  parts.push(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`);
-  for (const o of offsets) parts.push(`${String(o).padStart(10, '0')} 00000 n \n`);
-  parts.push(`trailer\n<< /Size ${objects.length + 1} /Root ${ref(catalog)} >>\nstartxref\n${length}\n%%EOF\n`);
-  return Buffer.from(parts.join(''), 'latin1');
+  return serializePdf(objects, `/Root ${ref(catalog)}`);
 }
 
 /** The subtype-specific entries, in user space. */

@@ -7,6 +7,7 @@
  * for FileAttachment, a sound stream for Sound, ...). Nothing else is implied:
  * a Line without /L stays without /L, so tests can also build sloppy files.
  */
+import { serializePdf } from './pdf.js';
 
 /** The 28 annotation subtypes of interface.md §2.3, spelt and ordered as there. */
 export const SUBTYPES: readonly string[] = Object.freeze([
@@ -169,19 +170,8 @@ function stream(add: (body: string) => number, dict: string, data: Buffer): numb
   return add(`<< ${dict} /Length ${data.length} >>\nstream\n${data.toString('latin1')}\nendstream`);
 }
 
-/** Writes numbered objects, a classic xref table and the trailer; the body is latin1 so offsets are byte offsets. */
 function serialize(objects: string[], root: number): Buffer {
-  let out = '%PDF-1.7\n%\xe2\xe3\xcf\xd3\n';
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(out.length);
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = out.length;
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root ${root} 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
+  return serializePdf(objects, `/Root ${root} 0 R`);
 }
 
 /**

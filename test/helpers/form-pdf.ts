@@ -17,6 +17,7 @@
  *   submit         push button
  *   sig            signature field, unsigned
  */
+import { serializePdf } from './pdf.js';
 export interface FormPdfOptions {
   /** Sets /NeedAppearances true in the AcroForm. */
   needAppearances?: boolean;
@@ -98,16 +99,6 @@ export function makeFormPdf(options: FormPdfOptions = {}): Buffer {
   set(pages, `<< /Type /Pages /Kids [${page} 0 R] /Count 1 >>`);
   set(catalog, `<< /Type /Catalog /Pages ${pages} 0 R /AcroForm ${acroForm} 0 R >>`);
 
-  let out = '%PDF-1.7\n%\xe2\xe3\xcf\xd3\n';
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(Buffer.byteLength(out, 'latin1'));
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
-  });
-  const xref = Buffer.byteLength(out, 'latin1');
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
   const id = '<0123456789ABCDEF0123456789ABCDEF>';
-  out += `trailer\n<< /Size ${objects.length + 1} /Root ${catalog} 0 R /ID [${id} ${id}] >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
+  return serializePdf(objects, `/Root ${catalog} 0 R /ID [${id} ${id}]`);
 }

@@ -30,17 +30,27 @@ export function makePdf(options: { pages?: number; width?: number; height?: numb
   }
   objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R >>`;
   objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${pages} >>`;
-  let out = '%PDF-1.7\n%\xe2\xe3\xcf\xd3\n';
-  const offsets: number[] = [];
-  objects.forEach((body, i) => {
-    offsets.push(Buffer.byteLength(out, 'latin1'));
-    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  return serializePdf(objects, `/Root ${catalog} 0 R${info ? ` /Info ${info} 0 R` : ''}`);
+}
+
+/**
+ * Numbered objects (object i + 1 is objects[i], bodies in latin1) as a PDF
+ * with a classic cross-reference table. `trailer` holds the trailer's entries
+ * after /Size, e.g. "/Root 1 0 R". Shared by every fixture builder.
+ */
+export function serializePdf(objects: string[], trailer: string): Buffer {
+  const parts = ['%PDF-1.7\n%\xe2\xe3\xcf\xd3\n'];
+  let length = parts[0]!.length; // latin1: one character per byte
+  const offsets = objects.map((body, i) => {
+    const text = `${i + 1} 0 obj\n${body}\nendobj\n`;
+    const offset = length;
+    parts.push(text);
+    length += text.length;
+    return offset;
   });
-  const xref = Buffer.byteLength(out, 'latin1');
-  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const o of offsets) out += `${String(o).padStart(10, '0')} 00000 n \n`;
-  out += `trailer\n<< /Size ${objects.length + 1} /Root ${catalog} 0 R${info ? ` /Info ${info} 0 R` : ''} >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(out, 'latin1');
+  parts.push(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`, ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`));
+  parts.push(`trailer\n<< /Size ${objects.length + 1} ${trailer} >>\nstartxref\n${length}\n%%EOF\n`);
+  return Buffer.from(parts.join(''), 'latin1');
 }
 
 function escapePdfString(s: string): string {

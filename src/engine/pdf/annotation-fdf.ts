@@ -1,6 +1,6 @@
 import { inflateSync } from 'node:zlib';
 import { parseFdf, resolveFdf, textString, writeFdf, type FdfFile, type FdfStream } from '../fdf.js';
-import { annotationEntries, ObjectReader } from './annotations.js';
+import { annotationEntries, ObjectReader, pageObjectNumbers } from './annotations.js';
 import { applyImport, embeddedFile, type ImportResult } from './annotation-transfer.js';
 import { openPdf } from './open.js';
 import { isDict, name, number, ref, text } from './pdf-data.js';
@@ -30,11 +30,7 @@ export function exportAnnotationsFdf(input: { bytes: Uint8Array; password?: stri
     const streams = new Map<number, FdfStream>();
     let next = entries.length + 2;
     // FDF names pages by number (§12.7.8.3.1): a reference to a page, as in a link's destination, becomes its index.
-    const pageIndexOf = new Map<number, number>();
-    for (let i = 0; i < doc.countPages(); i++) {
-      const page = doc.findPage(i);
-      if (page.isIndirect()) pageIndexOf.set(page.asIndirect(), i);
-    }
+    const pageIndexOf = pageObjectNumbers(doc);
     const inline = (v: PdfValue | undefined, depth: number): PdfValue | undefined => {
       const target = ref(v);
       if (target !== undefined) {

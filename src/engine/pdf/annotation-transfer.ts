@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import * as mupdf from 'mupdf';
 import type { AnnotationModel } from '../annotation-model.js';
-import { annotationEntries, entryObject, ObjectReader, readAnnotations, type AnnotationEntry } from './annotations.js';
+import { annotationEntries, entryObject, ObjectReader, pageObjectNumbers, readAnnotations, type AnnotationEntry } from './annotations.js';
 import { formFacts } from './inspect.js';
 import { openPdf } from './open.js';
 import { requirePermission } from './permissions.js';
@@ -40,16 +40,7 @@ function exportContext(doc: mupdf.PDFDocument, reader: ObjectReader, entries: An
   return {
     resolve: (v) => reader.resolve(v),
     nameOf: (num) => nameByObject.get(num),
-    pageOf: (num) => {
-      if (!pages) {
-        pages = new Map();
-        for (let i = 0; i < doc.countPages(); i++) {
-          const p = doc.findPage(i);
-          if (p.isIndirect()) pages.set(p.asIndirect(), i);
-        }
-      }
-      return pages.get(num);
-    },
+    pageOf: (num) => (pages ??= pageObjectNumbers(doc)).get(num),
   };
 }
 

@@ -183,7 +183,7 @@ function destination(dest: PdfValue | undefined, reader: ObjectReader, pages: Ma
 }
 
 /** Object number -> page index, for destinations that point at page objects. */
-function pageObjectNumbers(doc: mupdf.PDFDocument): Map<number, number> {
+export function pageObjectNumbers(doc: mupdf.PDFDocument): Map<number, number> {
   const map = new Map<number, number>();
   const count = doc.countPages();
   for (let i = 0; i < count; i++) {
