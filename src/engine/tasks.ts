@@ -11,6 +11,8 @@ import { exportAnnotationsFdf, importAnnotationsFdf } from './pdf/annotation-fdf
 import { inspect, validateUpload } from './pdf/inspect.js';
 import { exportFields, importFields } from './pdf/form-data.js';
 import { parseFieldData } from './field-data.js';
+import { createRedactions } from './pdf/redaction.js';
+import { applyRedactions } from './pdf/redaction-apply.js';
 
 export const tasks = {
   inspect,
@@ -26,6 +28,8 @@ export const tasks = {
   importAnnotationsXfdf,
   exportAnnotationsFdf,
   importAnnotationsFdf,
+  createRedactions,
+  applyRedactions,
   /** The PDF made from an image, with the summary an upload reports (page count, encryption). */
   imageToPdf: (input: { bytes: Uint8Array; mediaType: ImageMediaType }) => {
     const bytes = imageToPdf(input.bytes, input.mediaType);

@@ -2,6 +2,7 @@ import type { AnnotationModel, AnnotationSubtype, AttachmentModel } from '../eng
 import type { NewFileAttachment } from '../engine/pdf/attachments.js';
 import type { AnnotationList, DeleteSelection } from '../engine/pdf/annotation-tasks.js';
 import type { EnginePool } from '../engine/pool.js';
+import type { RedactionMatch, RedactionRequest } from '../engine/pdf/redaction.js';
 import { ServiceError } from '../errors.js';
 import type { StoredPath } from '../storage/paths.js';
 import type { DocumentStore, StoredDocument } from '../storage/store.js';
@@ -103,6 +104,15 @@ export class AnnotationOperations {
     });
     this.lists.set(stat.etag, ctx.documentPassword, { annotations: result.annotations, pageCount: result.pageCount });
     return { annotations: result.annotations, created: result.created, updated: result.updated, warnings: result.warnings };
+  }
+
+  /** Creates a Redact annotation for every match of the search (A7); the document is written only when something matched. */
+  async createRedactions(path: StoredPath, ctx: OperationContext, request: RedactionRequest): Promise<RedactionMatch[]> {
+    const { result } = await this.documents.update(path, ctx, async (stored) => {
+      const created = await this.pool.run('createRedactions', { bytes: stored.bytes, password: ctx.documentPassword, request });
+      return created.bytes ? { bytes: created.bytes, result: created.redactions } : { result: created.redactions };
+    });
+    return result;
   }
 
   private async edit(path: StoredPath, ctx: OperationContext, selection: DeleteSelection): Promise<AnnotationModel[]> {

@@ -39,6 +39,7 @@ export const documentModelSchema = {
     hasXfa: { type: 'boolean' },
     hasSignatures: { type: 'boolean', description: 'A signature field carries a signature' },
     linearized: { type: 'boolean' },
+    report: { type: 'object', additionalProperties: true, description: 'What a document action did, when it reports (ApplyRedactionsAction: applied, pages, removedAnnotations, elsewhere, scrubbed)' },
   },
   required: ['path', 'name', 'size', 'modified', 'etag', 'encrypted'],
 } as const;

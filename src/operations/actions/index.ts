@@ -2,7 +2,8 @@
  * The action registry: one line per action. Routes, validation and the OpenAPI
  * description are built from this list; nothing else names actions.
  */
+import { ApplyRedactionsAction } from './ApplyRedactionsAction.js';
 import { CopyAction } from './CopyAction.js';
 import type { ActionDefinition } from './types.js';
 
-export const ACTIONS: readonly ActionDefinition<never>[] = [CopyAction as ActionDefinition<never>];
+export const ACTIONS: readonly ActionDefinition<never>[] = [CopyAction as ActionDefinition<never>, ApplyRedactionsAction as ActionDefinition<never>];

@@ -12,7 +12,7 @@ import type { ActionDefinition, ActionFile, OutputParams } from './types.js';
 export type ActionTarget = 'document' | 'pages';
 
 export type ActionResponse =
-  | { kind: 'document'; status: 200 | 201; model: DocumentModel; location?: string }
+  | { kind: 'document'; status: 200 | 201; model: DocumentModel & { report?: unknown }; location?: string }
   | { kind: 'model'; status: 200; model: unknown; xmlRoot: string };
 
 
@@ -82,7 +82,7 @@ export class ActionRunner {
       if (!inPlace) releases.push(await this.store.lock(output));
       const written = await this.store.writeDocument(output, result.bytes, { conflict });
       const summary = await this.pool.run('validateUpload', { bytes: result.bytes }).catch(() => undefined);
-      const model = documentModel(written.path, written.stat, summary);
+      const model = { ...documentModel(written.path, written.stat, summary), ...(result.report !== undefined ? { report: result.report } : {}) };
       if (inPlace) return { kind: 'document', status: 200, model };
       return { kind: 'document', status: written.created ? 201 : 200, model, location: written.path.toUrlPath() };
     } finally {

@@ -31,7 +31,7 @@ export interface ActionInput<P> {
 }
 
 /** An action either produces new document bytes (written by the runner) or answers a model. */
-export type ActionOutput = { kind: 'document'; bytes: Uint8Array } | { kind: 'model'; model: unknown; xmlRoot: string };
+export type ActionOutput = { kind: 'document'; bytes: Uint8Array; report?: unknown } | { kind: 'model'; model: unknown; xmlRoot: string };
 
 /**
  * One action: its name (the body's one key), where it is posted, its parameter

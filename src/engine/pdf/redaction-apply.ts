@@ -1,0 +1,374 @@
+import * as mupdf from 'mupdf';
+import { rewriteQuoteOperators } from '../content-quotes.js';
+import { EngineError } from '../errors.js';
+import { countOccurrences, quadBounds, quadCenter, quadContains, type PageText, type Quad } from '../text-match.js';
+import { annotationEntries, type AnnotationEntry } from './annotations.js';
+import { openPdf } from './open.js';
+import { name } from './pdf-data.js';
+import { annotationText, pageContentText } from './page-text.js';
+import { requirePermission } from './permissions.js';
+import { deref } from './pdf-values.js';
+import { findElsewhere, scrubElsewhere, type ElsewhereHit } from './redaction-elsewhere.js';
+
+export interface ApplyRedactionsRequest {
+  pageIndex?: number | undefined;
+  names?: string[] | undefined;
+  /** Images under a box: clear the covered pixels (default), remove the whole image, or leave images alone. */
+  images?: 'pixels' | 'remove' | 'none' | undefined;
+  /** Vector art under a box: remove what a box covers entirely (default), what it touches, or nothing. */
+  lineArt?: 'covered' | 'touched' | 'none' | undefined;
+  scrubElsewhere?: boolean | undefined;
+}
+
+export interface RedactionFailure {
+  pageIndex: number;
+  annotation: string;
+  text: string;
+}
+
+export interface ApplyReport {
+  applied: string[];
+  pages: number[];
+  /** Annotations removed because the text they show lay under a box. */
+  removedAnnotations: string[];
+  /** Where the redacted text still occurs outside page content (before scrubbing). */
+  elsewhere: ElsewhereHit[];
+  scrubbed: boolean;
+}
+
+const IMAGE_METHOD = { pixels: mupdf.PDFPage.REDACT_IMAGE_PIXELS, remove: mupdf.PDFPage.REDACT_IMAGE_REMOVE, none: mupdf.PDFPage.REDACT_IMAGE_NONE } as const;
+const LINE_ART_METHOD = { covered: mupdf.PDFPage.REDACT_LINE_ART_REMOVE_IF_COVERED, touched: mupdf.PDFPage.REDACT_LINE_ART_REMOVE_IF_TOUCHED, none: mupdf.PDFPage.REDACT_LINE_ART_NONE } as const;
+
+/** A box to apply: the Redact annotation's quads (its Rect when it has none), its look, and its name. */
+interface Box {
+  name: string;
+  quads: Quad[];
+  fill: [number, number, number] | undefined;
+  overlayText: string | undefined;
+  overlayColor: [number, number, number];
+}
+
+function inBoxes(boxes: Box[], q: Quad): Box | undefined {
+  const [x, y] = quadCenter(q);
+  return boxes.find((b) => b.quads.some((bq) => quadContains(bq, x, y)));
+}
+
+/** The text under each box, and the rest of the text with the boxed characters cut out. */
+function splitByBoxes(text: PageText, boxes: Box[]): { under: Map<Box, string>; outside: string } {
+  const under = new Map<Box, string>();
+  let outside = '';
+  for (let i = 0; i < text.text.length; i++) {
+    const q = text.quads[i];
+    const box = q ? inBoxes(boxes, q) : undefined;
+    if (box) {
+      under.set(box, (under.get(box) ?? '') + text.text[i]);
+      outside += '\n';
+    } else {
+      outside += text.text[i];
+    }
+  }
+  return { under, outside };
+}
+
+/** Every content stream of a page and the form XObjects it draws, recursively (each once). */
+function contentStreams(page: mupdf.PDFObject): mupdf.PDFObject[] {
+  const streams: mupdf.PDFObject[] = [];
+  const seen = new Set<number>();
+  const add = (obj: mupdf.PDFObject) => {
+    if (!obj.isIndirect() || seen.has(obj.asIndirect())) return;
+    seen.add(obj.asIndirect());
+    if (obj.isStream()) streams.push(obj);
+  };
+  const contents = deref(page.get('Contents'));
+  if (contents.isArray()) for (let i = 0; i < contents.length; i++) add(contents.get(i));
+  else add(page.get('Contents'));
+  const visitResources = (resources: mupdf.PDFObject, depth: number) => {
+    if (depth > 32 || !resources.isDictionary()) return;
+    const xobjects = deref(resources.get('XObject'));
+    if (!xobjects.isDictionary()) return;
+    xobjects.forEach((x) => {
+      if (!x.isIndirect() || seen.has(x.asIndirect())) return;
+      if (deref(x).get('Subtype').asName() !== 'Form') return;
+      add(x);
+      visitResources(deref(deref(x).get('Resources')), depth + 1);
+    });
+  };
+  visitResources(deref(page.get('Resources')), 0);
+  return streams;
+}
+
+/** Rewrites `'` and `"` in every stream the page draws, so MuPDF's redaction removes their text. */
+function normaliseQuotes(pageObj: mupdf.PDFObject): void {
+  for (const stream of contentStreams(pageObj)) {
+    const rewritten = rewriteQuoteOperators(stream.readStream().asUint8Array());
+    if (rewritten) stream.writeStream(rewritten);
+  }
+}
+
+function fmt(n: number): string {
+  return Number.isInteger(n) ? String(n) : n.toFixed(3);
+}
+
+/** Latin-1 text as a PDF literal string; characters outside it become '?'. */
+function literal(s: string): string {
+  let out = '';
+  for (const ch of s) {
+    const code = ch.codePointAt(0)!;
+    const c = code > 0xff || code < 0x20 ? '?' : ch;
+    out += c === '(' || c === ')' || c === '\\' ? `\\${c}` : c;
+  }
+  return `(${out})`;
+}
+
+/**
+ * Paints each box's fill and overlay text over the page. Drawn in page space
+ * (the inverse of the page transform as `cm`), so rotated pages and offset
+ * media boxes need no special cases; the page's own content is wrapped in
+ * q/Q so its graphics state cannot leak into the overlay.
+ */
+function paintOverlays(doc: mupdf.PDFDocument, page: mupdf.PDFPage, boxes: Box[]): void {
+  const painted = boxes.filter((b) => b.fill || b.overlayText);
+  if (!painted.length) return;
+  const inv = mupdf.Matrix.invert(page.getTransform());
+  const ops: string[] = ['Q', `q ${inv.map(fmt).join(' ')} cm`];
+  let usesFont = false;
+  for (const box of painted) {
+    for (const q of box.quads) {
+      if (box.fill) ops.push(`${box.fill.map(fmt).join(' ')} rg ${fmt(q[0])} ${fmt(q[1])} m ${fmt(q[2])} ${fmt(q[3])} l ${fmt(q[6])} ${fmt(q[7])} l ${fmt(q[4])} ${fmt(q[5])} l h f`);
+    }
+    if (box.overlayText) {
+      const [x0, y0, x1, y1] = quadBounds(box.quads[0]!);
+      const height = y1 - y0;
+      const size = Math.max(1, Math.min(height * 0.8, (x1 - x0 - 2) / (0.56 * box.overlayText.length)));
+      const baseline = y0 + (height + size * 0.7) / 2;
+      ops.push(`BT /RedactOverlay ${fmt(size)} Tf ${box.overlayColor.map(fmt).join(' ')} rg 1 0 0 -1 ${fmt(x0 + 1)} ${fmt(baseline)} Tm ${literal(box.overlayText)} Tj ET`);
+      usesFont = true;
+    }
+  }
+  ops.push('Q');
+  const pageObj = page.getObject();
+  if (usesFont) {
+    let resources = deref(pageObj.get('Resources'));
+    if (!resources.isDictionary()) {
+      resources = doc.newDictionary();
+      pageObj.put('Resources', resources);
+    }
+    let fonts = deref(resources.get('Font'));
+    if (!fonts.isDictionary()) {
+      fonts = doc.newDictionary();
+      resources.put('Font', fonts);
+    }
+    fonts.put('RedactOverlay', doc.addObject(doc.newDictionary()));
+    const font = deref(fonts.get('RedactOverlay'));
+    font.put('Type', doc.newName('Font'));
+    font.put('Subtype', doc.newName('Type1'));
+    font.put('BaseFont', doc.newName('Helvetica'));
+    font.put('Encoding', doc.newName('WinAnsiEncoding'));
+  }
+  const contents = doc.newArray();
+  contents.push(doc.addStream('q', {}));
+  const old = pageObj.get('Contents');
+  const oldResolved = deref(old);
+  if (oldResolved.isArray()) for (let i = 0; i < oldResolved.length; i++) contents.push(oldResolved.get(i));
+  else if (old.isIndirect()) contents.push(old);
+  contents.push(doc.addStream(ops.join('\n'), {}));
+  pageObj.put('Contents', contents);
+}
+
+function boxOf(annot: mupdf.PDFAnnotation, name: string): Box {
+  let quads = annot.hasQuadPoints() ? (annot.getQuadPoints() as unknown as Quad[]) : [];
+  if (!quads.length) {
+    const [x0, y0, x1, y1] = annot.getRect();
+    quads = [[x0, y0, x1, y0, x0, y1, x1, y1]];
+  }
+  const obj = annot.getObject();
+  const ic = deref(obj.get('IC'));
+  const fill = ic.isArray() && ic.length === 3 ? ([0, 1, 2].map((i) => ic.get(i).asNumber()) as [number, number, number]) : undefined;
+  const overlay = deref(obj.get('OverlayText'));
+  const da = deref(obj.get('DA'));
+  const colour = da.isString() ? /([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+rg/u.exec(da.asString()) : null;
+  return {
+    name,
+    quads,
+    // A Redact annotation without /IC is painted black: the box must hide what was there.
+    fill: fill ?? [0, 0, 0],
+    overlayText: overlay.isString() ? overlay.asString() : undefined,
+    overlayColor: colour ? [Number(colour[1]), Number(colour[2]), Number(colour[3])] : [1, 1, 1],
+  };
+}
+
+/** Object numbers of a page's /Annots entries, in order. */
+function annotsOf(pageObj: mupdf.PDFObject): mupdf.PDFObject {
+  return deref(pageObj.get('Annots'));
+}
+
+/**
+ * Applies one page's selected Redact annotations and verifies the result.
+ * Returns the names of the annotations removed with the text they showed,
+ * and the failures found (text that survived under a box, or a redacted
+ * string that occurs more often than it did outside the boxes).
+ */
+function applyPage(doc: mupdf.PDFDocument, pageIndex: number, selected: Map<number, AnnotationEntry>, entryByObject: Map<number, AnnotationEntry>, request: ApplyRedactionsRequest, redactedStrings: Set<string>): { removed: string[]; failures: RedactionFailure[] } {
+  const pageObj = doc.findPage(pageIndex);
+  normaliseQuotes(pageObj);
+  // Hold back the page's Redact annotations that are not selected: MuPDF applies all of a page's.
+  const annots = annotsOf(pageObj);
+  const heldBack: mupdf.PDFObject[] = [];
+  if (annots.isArray()) {
+    for (let i = annots.length - 1; i >= 0; i--) {
+      const a = annots.get(i);
+      if (deref(a).get('Subtype').asName() === 'Redact' && !(a.isIndirect() && selected.has(a.asIndirect()))) {
+        heldBack.unshift(a);
+        annots.delete(i);
+      }
+    }
+  }
+  let page = doc.loadPage(pageIndex);
+  const boxes: Box[] = [];
+  const textAnnots: { annot: mupdf.PDFAnnotation; name: string; text: PageText }[] = [];
+  for (const annot of [...page.getAnnotations(), ...page.getWidgets()]) {
+    const num = annot.getObject().asIndirect();
+    const entry = entryByObject.get(num);
+    const name = entry?.name ?? `object ${num}`;
+    const type = annot.getType();
+    if (type === 'Redact') boxes.push(boxOf(annot, name));
+    else if (type !== 'Popup') textAnnots.push({ annot, name, text: annotationText(annot) });
+  }
+
+  // Before: what lies under the boxes, and how often each redacted string occurs elsewhere on the page.
+  const before = splitByBoxes(pageContentText(page), boxes);
+  const strings = new Set<string>();
+  for (const t of before.under.values()) if (t.trim()) strings.add(t.replace(/\s+/gu, ' ').trim());
+  const doomed: { annot: mupdf.PDFAnnotation; name: string }[] = [];
+  let keptAnnotationText = '';
+  for (const t of textAnnots) {
+    const split = splitByBoxes(t.text, boxes);
+    const under = [...split.under.values()].join(' ').trim();
+    if (under) {
+      doomed.push(t);
+      for (const s of split.under.values()) if (s.trim()) strings.add(s.replace(/\s+/gu, ' ').trim());
+    } else {
+      keptAnnotationText += `\n${t.text.text}`;
+    }
+  }
+  const outsideBefore = before.outside + keptAnnotationText;
+  const countsBefore = new Map([...strings].map((s) => [s, countOccurrences(outsideBefore, s)]));
+
+  page.applyRedactions(false, IMAGE_METHOD[request.images ?? 'pixels'], LINE_ART_METHOD[request.lineArt ?? 'covered'], mupdf.PDFPage.REDACT_TEXT_REMOVE);
+  const removed: string[] = [];
+  for (const d of doomed) {
+    removed.push(d.name);
+    // An annotation's popup goes with it.
+    const popup = d.annot.getObject().get('Popup');
+    const popupNum = popup.isIndirect() ? popup.asIndirect() : undefined;
+    page.deleteAnnotation(d.annot);
+    if (popupNum !== undefined) {
+      const list = annotsOf(page.getObject());
+      for (let i = list.length - 1; i >= 0; i--) if (list.get(i).isIndirect() && list.get(i).asIndirect() === popupNum) list.delete(i);
+    }
+  }
+
+  // After: nothing may remain under a box, and no redacted string may occur more often than it did outside them.
+  page = doc.loadPage(pageIndex);
+  const failures: RedactionFailure[] = [];
+  const after = splitByBoxes(pageContentText(page), boxes);
+  for (const [box, text] of after.under) if (text.trim()) failures.push({ pageIndex, annotation: box.name, text: text.trim() });
+  let afterText = pageContentText(page).text;
+  for (const annot of [...page.getAnnotations(), ...page.getWidgets()]) {
+    if (annot.getType() === 'Popup') continue;
+    const t = annotationText(annot);
+    const split = splitByBoxes(t, boxes);
+    for (const [box, text] of split.under) if (text.trim()) failures.push({ pageIndex, annotation: box.name, text: text.trim() });
+    afterText += `\n${t.text}`;
+  }
+  for (const [s, count] of countsBefore) {
+    if (countOccurrences(afterText, s) > count) failures.push({ pageIndex, annotation: '', text: s });
+  }
+  for (const s of strings) redactedStrings.add(s);
+
+  paintOverlays(doc, page, boxes);
+  const annotsAfter = annotsOf(page.getObject());
+  if (heldBack.length) {
+    if (annotsAfter.isArray()) for (const a of heldBack) annotsAfter.push(a);
+    else {
+      const list = doc.newArray();
+      for (const a of heldBack) list.push(a);
+      page.getObject().put('Annots', list);
+    }
+  }
+  return { removed, failures };
+}
+
+/**
+ * The `applyRedactions` task: applies the selected Redact annotations page by
+ * page, verifies each page, and fails closed (REDACTION_INCOMPLETE, nothing
+ * saved) when any redacted text remains. The document is always rewritten in
+ * full, never appended to: an incremental update would keep the removed text
+ * in the file's earlier revision.
+ */
+export function applyRedactions(input: { bytes: Uint8Array; password?: string | undefined; request: ApplyRedactionsRequest }): { bytes?: Uint8Array; report: ApplyReport } {
+  const { request } = input;
+  const opened = openPdf(input.bytes, input.password);
+  const { doc } = opened;
+  try {
+    requirePermission(opened, 'edit');
+    const pageCount = doc.countPages();
+    if (request.pageIndex !== undefined && (request.pageIndex < 0 || request.pageIndex >= pageCount)) {
+      throw new EngineError('PAGE_OUT_OF_RANGE', `pageIndex ${request.pageIndex} is outside the document (pages 0 to ${pageCount - 1})`);
+    }
+    const entries = annotationEntries(doc);
+    const entryByObject = new Map(entries.filter((e) => e.objectNumber !== undefined).map((e) => [e.objectNumber!, e]));
+    const isRedact = (e: AnnotationEntry) => name(e.dict.get('Subtype')) === 'Redact';
+    let chosen: AnnotationEntry[];
+    if (request.names?.length) {
+      const byName = new Map(entries.map((e) => [e.name, e]));
+      chosen = request.names.map((n) => {
+        const e = byName.get(n);
+        if (!e) throw new EngineError('ANNOTATION_NOT_FOUND', `No annotation named ${JSON.stringify(n)}`);
+        if (!isRedact(e)) throw new EngineError('UNSUPPORTED_SUBTYPE', `Annotation ${JSON.stringify(n)} is not a Redact annotation`);
+        return e;
+      });
+    } else {
+      chosen = entries.filter(isRedact);
+    }
+    if (request.pageIndex !== undefined) chosen = chosen.filter((e) => e.pageIndex === request.pageIndex);
+    const report: ApplyReport = { applied: [], pages: [], removedAnnotations: [], elsewhere: [], scrubbed: false };
+    if (!chosen.length) return { report };
+    const direct = chosen.find((e) => e.objectNumber === undefined);
+    if (direct) throw new EngineError('PROCESSING_FAILED', `Redact annotation ${JSON.stringify(direct.name)} is not an indirect object and cannot be applied`);
+
+    const byPage = new Map<number, Map<number, AnnotationEntry>>();
+    for (const e of chosen) {
+      if (!byPage.has(e.pageIndex)) byPage.set(e.pageIndex, new Map());
+      byPage.get(e.pageIndex)!.set(e.objectNumber!, e);
+    }
+    const failures: RedactionFailure[] = [];
+    const redactedStrings = new Set<string>();
+    for (const [pageIndex, selected] of [...byPage].sort((a, b) => a[0] - b[0])) {
+      const result = applyPage(doc, pageIndex, selected, entryByObject, request, redactedStrings);
+      failures.push(...result.failures);
+      report.removedAnnotations.push(...result.removed);
+      report.pages.push(pageIndex);
+    }
+    if (failures.length) {
+      const where = failures.slice(0, 5).map((f) => `page ${f.pageIndex}${f.annotation ? ` (${f.annotation})` : ''}`).join(', ');
+      throw new EngineError('REDACTION_INCOMPLETE', `Redacted text would remain on ${where}${failures.length > 5 ? ` and ${failures.length - 5} more` : ''}; the document was not changed`, { failures: failures.slice(0, 100) });
+    }
+    report.applied = chosen.map((e) => e.name);
+    report.elsewhere = findElsewhere(doc, [...redactedStrings]);
+    if (request.scrubElsewhere && report.elsewhere.length) {
+      scrubElsewhere(doc, [...redactedStrings]);
+      const left = findElsewhere(doc, [...redactedStrings]);
+      if (left.length) throw new EngineError('REDACTION_INCOMPLETE', `Redacted text remains outside page content (${left.map((h) => h.where).join(', ')}); the document was not changed`, { elsewhere: left });
+      report.scrubbed = true;
+    }
+    const buffer = doc.saveToBuffer('garbage=1,compress=yes');
+    try {
+      return { bytes: buffer.asUint8Array().slice(), report };
+    } finally {
+      buffer.destroy();
+    }
+  } finally {
+    doc.destroy();
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * Finding a search term in a page's extracted text: pure, no MuPDF. The
+ * engine extracts each page's characters with their quads; this module turns
+ * the term into a pattern, finds every match (no cap on their number, unlike
+ * MuPDF's own search) and merges a match's character quads into one quad per
+ * line it spans.
+ */
+import { EngineError } from './errors.js';
+
+/** A quadrilateral in MuPDF's order: upper-left, upper-right, lower-left, lower-right (x, y pairs). */
+export type Quad = [number, number, number, number, number, number, number, number];
+
+export interface SearchOptions {
+  searchText: string;
+  caseSensitive?: boolean | undefined;
+  wholeWord?: boolean | undefined;
+  regex?: boolean | undefined;
+}
+
+/**
+ * A page's text as one string, with a quad for each UTF-16 unit (undefined for
+ * the line breaks the extractor inserts and for the second half of a
+ * surrogate pair) and the line each unit belongs to.
+ */
+export interface PageText {
+  text: string;
+  quads: (Quad | undefined)[];
+  lines: number[];
+}
+
+/** Collects characters line by line into a PageText. */
+export class PageTextBuilder {
+  private text = '';
+  private readonly quads: (Quad | undefined)[] = [];
+  private readonly lines: number[] = [];
+  private line = 0;
+
+  add(c: string, quad: Quad): void {
+    this.text += c;
+    for (let i = 0; i < c.length; i++) {
+      this.quads.push(i === 0 ? quad : undefined);
+      this.lines.push(this.line);
+    }
+  }
+
+  /** Ends a line: a newline, so whitespace in a term matches across lines. */
+  endLine(): void {
+    this.text += '\n';
+    this.quads.push(undefined);
+    this.lines.push(this.line);
+    this.line++;
+  }
+
+  build(): PageText {
+    return { text: this.text, quads: this.quads, lines: this.lines };
+  }
+}
+
+const WORD_CHAR = '[\\p{L}\\p{N}_]';
+
+/**
+ * The term as a global Unicode RegExp. A literal term matches any run of
+ * whitespace (including a line break) where it has whitespace; a regular
+ * expression is taken as written. A pattern that does not compile is the
+ * client's error.
+ */
+export function searchPattern(options: SearchOptions): RegExp {
+  const term = options.searchText;
+  let source: string;
+  if (options.regex) {
+    source = term;
+  } else {
+    source = term.trim().split(/\s+/u).map((part) => part.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')).join('\\s+');
+  }
+  if (options.wholeWord) source = `(?<!${WORD_CHAR})(?:${source})(?!${WORD_CHAR})`;
+  const flags = options.caseSensitive ? 'gu' : 'giu';
+  try {
+    return new RegExp(source, flags);
+  } catch (err) {
+    throw new EngineError('INVALID_SEARCH', `searchText is not a valid regular expression: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+export interface TextMatch {
+  /** The matched text as extracted (line breaks as spaces). */
+  text: string;
+  /** One quad per line the match spans. */
+  quads: Quad[];
+}
+
+/** Every non-empty match of the pattern in the page text, in reading order. */
+export function findMatches(page: PageText, pattern: RegExp): TextMatch[] {
+  const matches: TextMatch[] = [];
+  pattern.lastIndex = 0;
+  for (let m = pattern.exec(page.text); m !== null; m = pattern.exec(page.text)) {
+    if (m[0].length === 0) {
+      // An empty match marks nothing; step on so the loop ends.
+      pattern.lastIndex++;
+      continue;
+    }
+    const quads = mergeQuads(page, m.index, m.index + m[0].length);
+    if (quads.length) matches.push({ text: m[0].replace(/\s+/gu, ' ').trim(), quads });
+  }
+  return matches;
+}
+
+/** The characters [start, end) as one quad per line: from the first character's left edge to the last one's right edge. */
+export function mergeQuads(page: PageText, start: number, end: number): Quad[] {
+  const merged: Quad[] = [];
+  let first: Quad | undefined;
+  let last: Quad | undefined;
+  let line = -1;
+  const flush = () => {
+    if (first && last) merged.push([first[0], first[1], last[2], last[3], first[4], first[5], last[6], last[7]]);
+    first = last = undefined;
+  };
+  for (let i = start; i < end; i++) {
+    const q = page.quads[i];
+    if (!q) continue;
+    if (page.lines[i] !== line) {
+      flush();
+      line = page.lines[i]!;
+    }
+    // Spaces at a match's edges add nothing to cover.
+    if (/\s/u.test(page.text[i]!) && !first) continue;
+    first ??= q;
+    if (!/\s/u.test(page.text[i]!)) last = q;
+  }
+  flush();
+  return merged;
+}
+
+/** Axis-aligned bounds of a quad, as [x0, y0, x1, y1]. */
+export function quadBounds(q: Quad): [number, number, number, number] {
+  const xs = [q[0], q[2], q[4], q[6]];
+  const ys = [q[1], q[3], q[5], q[7]];
+  return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+}
+
+/** Whether a point lies inside a (convex) quad. */
+export function quadContains(q: Quad, x: number, y: number): boolean {
+  // Corners in drawing order: ul, ur, lr, ll.
+  const pts: [number, number][] = [[q[0], q[1]], [q[2], q[3]], [q[6], q[7]], [q[4], q[5]]];
+  let sign = 0;
+  for (let i = 0; i < 4; i++) {
+    const [ax, ay] = pts[i]!;
+    const [bx, by] = pts[(i + 1) % 4]!;
+    const cross = (bx - ax) * (y - ay) - (by - ay) * (x - ax);
+    if (Math.abs(cross) < 1e-9) continue;
+    const s = Math.sign(cross);
+    if (sign === 0) sign = s;
+    else if (s !== sign) return false;
+  }
+  return true;
+}
+
+/** The centre of a quad. */
+export function quadCenter(q: Quad): [number, number] {
+  return [(q[0] + q[2] + q[4] + q[6]) / 4, (q[1] + q[3] + q[5] + q[7]) / 4];
+}
+
+/** How often a literal string occurs in a text, whitespace runs compared as one space. */
+export function countOccurrences(text: string, needle: string): number {
+  const normalised = needle.replace(/\s+/gu, ' ').trim();
+  if (!normalised) return 0;
+  const hay = text.replace(/\s+/gu, ' ');
+  let count = 0;
+  for (let i = hay.indexOf(normalised); i !== -1; i = hay.indexOf(normalised, i + 1)) count++;
+  return count;
+}
