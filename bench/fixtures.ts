@@ -163,3 +163,22 @@ function pdfTextString(s: string): string {
   for (let i = 0; i < s.length; i++) hex += s.charCodeAt(i).toString(16).padStart(4, '0').toUpperCase();
   return `<${hex}>`;
 }
+
+/**
+ * A text-only PDF of `pages` pages with `lines` lines each; every line holds
+ * `word` once among other words, so a search finds pages × lines matches.
+ */
+export function makeTextDocument(pages: number, lines: number, word: string): Buffer {
+  const objects: string[] = ['', '', '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>'];
+  const kids: number[] = [];
+  for (let p = 0; p < pages; p++) {
+    const shown = Array.from({ length: lines }, (_, l) => `(Page ${p + 1} line ${l + 1}: the ${word} figures stay with the board until review.) Tj`);
+    const content = `BT /F1 10 Tf 12 TL 56 760 Td ${shown.join(' T* ')} ET`;
+    objects.push(`<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`);
+    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${objects.length} 0 R >>`);
+    kids.push(objects.length);
+  }
+  objects[0] = '<< /Type /Catalog /Pages 2 0 R >>';
+  objects[1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${pages} >>`;
+  return serializePdf(objects, '/Root 1 0 R');
+}

@@ -137,22 +137,26 @@ export function quadBounds(q: Quad): [number, number, number, number] {
   return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
 }
 
-/** Whether a point lies inside a (convex) quad. */
+/** Whether a point lies inside a (convex) quad. Allocation-free: it runs for every character against every box. */
 export function quadContains(q: Quad, x: number, y: number): boolean {
-  // Corners in drawing order: ul, ur, lr, ll.
-  const pts: [number, number][] = [[q[0], q[1]], [q[2], q[3]], [q[6], q[7]], [q[4], q[5]]];
+  // Corners in drawing order: ul, ur, lr, ll; the point must be on the same side of all four edges.
   let sign = 0;
   for (let i = 0; i < 4; i++) {
-    const [ax, ay] = pts[i]!;
-    const [bx, by] = pts[(i + 1) % 4]!;
-    const cross = (bx - ax) * (y - ay) - (by - ay) * (x - ax);
+    const a = CORNER_ORDER[i]!;
+    const b = CORNER_ORDER[(i + 1) % 4]!;
+    const ax = q[a]!;
+    const ay = q[a + 1]!;
+    const cross = (q[b]! - ax) * (y - ay) - (q[b + 1]! - ay) * (x - ax);
     if (Math.abs(cross) < 1e-9) continue;
-    const s = Math.sign(cross);
+    const s = cross > 0 ? 1 : -1;
     if (sign === 0) sign = s;
     else if (s !== sign) return false;
   }
   return true;
 }
+
+/** Offsets of ul, ur, lr, ll in a Quad. */
+const CORNER_ORDER = [0, 2, 6, 4] as const;
 
 /** The centre of a quad. */
 export function quadCenter(q: Quad): [number, number] {

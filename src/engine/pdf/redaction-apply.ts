@@ -4,7 +4,7 @@ import { EngineError } from '../errors.js';
 import { countOccurrences, quadBounds, quadCenter, quadContains, type PageText, type Quad } from '../text-match.js';
 import { annotationEntries, type AnnotationEntry } from './annotations.js';
 import { openPdf } from './open.js';
-import { name } from './pdf-data.js';
+import { name, numbers, ref, text } from './pdf-data.js';
 import { annotationText, pageContentText } from './page-text.js';
 import { requirePermission } from './permissions.js';
 import { deref } from './pdf-values.js';
@@ -43,6 +43,8 @@ const LINE_ART_METHOD = { covered: mupdf.PDFPage.REDACT_LINE_ART_REMOVE_IF_COVER
 interface Box {
   name: string;
   quads: Quad[];
+  /** Each quad's bounds, to rule out most characters cheaply. */
+  bounds: [number, number, number, number][];
   fill: [number, number, number] | undefined;
   overlayText: string | undefined;
   overlayColor: [number, number, number];
@@ -50,7 +52,14 @@ interface Box {
 
 function inBoxes(boxes: Box[], q: Quad): Box | undefined {
   const [x, y] = quadCenter(q);
-  return boxes.find((b) => b.quads.some((bq) => quadContains(bq, x, y)));
+  for (const box of boxes) {
+    for (let i = 0; i < box.quads.length; i++) {
+      const b = box.bounds[i]!;
+      if (x < b[0] || x > b[2] || y < b[1] || y > b[3]) continue;
+      if (quadContains(box.quads[i]!, x, y)) return box;
+    }
+  }
+  return undefined;
 }
 
 /** The text under each box, and the rest of the text with the boxed characters cut out. */
@@ -175,24 +184,29 @@ function paintOverlays(doc: mupdf.PDFDocument, page: mupdf.PDFPage, boxes: Box[]
   pageObj.put('Contents', contents);
 }
 
-function boxOf(annot: mupdf.PDFAnnotation, name: string): Box {
-  let quads = annot.hasQuadPoints() ? (annot.getQuadPoints() as unknown as Quad[]) : [];
-  if (!quads.length) {
-    const [x0, y0, x1, y1] = annot.getRect();
-    quads = [[x0, y0, x1, y0, x0, y1, x1, y1]];
+/** A Redact annotation's box in page space, read from its parsed dictionary (no MuPDF objects per annotation). */
+function boxOf(entry: AnnotationEntry, ctm: mupdf.Matrix): Box {
+  const toPage = (x: number, y: number): [number, number] => [ctm[0] * x + ctm[2] * y + ctm[4], ctm[1] * x + ctm[3] * y + ctm[5]];
+  const quads: Quad[] = [];
+  const qp = numbers(entry.dict.get('QuadPoints')) ?? [];
+  for (let i = 0; i + 8 <= qp.length; i += 8) {
+    // /QuadPoints lists each quad's corners as upper-left, upper-right, lower-left, lower-right: MuPDF's order too.
+    quads.push([...toPage(qp[i]!, qp[i + 1]!), ...toPage(qp[i + 2]!, qp[i + 3]!), ...toPage(qp[i + 4]!, qp[i + 5]!), ...toPage(qp[i + 6]!, qp[i + 7]!)] as Quad);
   }
-  const obj = annot.getObject();
-  const ic = deref(obj.get('IC'));
-  const fill = ic.isArray() && ic.length === 3 ? ([0, 1, 2].map((i) => ic.get(i).asNumber()) as [number, number, number]) : undefined;
-  const overlay = deref(obj.get('OverlayText'));
-  const da = deref(obj.get('DA'));
-  const colour = da.isString() ? /([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+rg/u.exec(da.asString()) : null;
+  if (!quads.length) {
+    const [x0, y0, x1, y1] = numbers(entry.dict.get('Rect')) ?? [0, 0, 0, 0];
+    quads.push([...toPage(x0!, y1!), ...toPage(x1!, y1!), ...toPage(x0!, y0!), ...toPage(x1!, y0!)] as Quad);
+  }
+  const ic = numbers(entry.dict.get('IC'));
+  const da = text(entry.dict.get('DA'));
+  const colour = da ? /([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+rg/u.exec(da) : null;
   return {
-    name,
+    name: entry.name,
     quads,
+    bounds: quads.map(quadBounds),
     // A Redact annotation without /IC is painted black: the box must hide what was there.
-    fill: fill ?? [0, 0, 0],
-    overlayText: overlay.isString() ? overlay.asString() : undefined,
+    fill: ic?.length === 3 ? (ic as [number, number, number]) : [0, 0, 0],
+    overlayText: text(entry.dict.get('OverlayText')),
     overlayColor: colour ? [Number(colour[1]), Number(colour[2]), Number(colour[3])] : [1, 1, 1],
   };
 }
@@ -208,32 +222,41 @@ function annotsOf(pageObj: mupdf.PDFObject): mupdf.PDFObject {
  * and the failures found (text that survived under a box, or a redacted
  * string that occurs more often than it did outside the boxes).
  */
-function applyPage(doc: mupdf.PDFDocument, pageIndex: number, selected: Map<number, AnnotationEntry>, entryByObject: Map<number, AnnotationEntry>, request: ApplyRedactionsRequest, redactedStrings: Set<string>): { removed: string[]; failures: RedactionFailure[] } {
+function applyPage(doc: mupdf.PDFDocument, pageIndex: number, selected: Map<number, AnnotationEntry>, pageEntries: AnnotationEntry[], request: ApplyRedactionsRequest, redactedStrings: Set<string>): { removed: string[]; failures: RedactionFailure[] } {
   const pageObj = doc.findPage(pageIndex);
   normaliseQuotes(pageObj);
-  // Hold back the page's Redact annotations that are not selected: MuPDF applies all of a page's.
+  // Take every Redact annotation (and the popups of the selected ones) off the page: the selected ones are
+  // applied as one merged annotation below (MuPDF redacts a page over twice as fast with one annotation
+  // holding all quads as with one per match), the others are put back afterwards.
   const annots = annotsOf(pageObj);
   const heldBack: mupdf.PDFObject[] = [];
+  const selectedPopups = new Set([...selected.values()].map((e) => ref(e.dict.get('Popup'))).filter((n): n is number => n !== undefined));
   if (annots.isArray()) {
     for (let i = annots.length - 1; i >= 0; i--) {
       const a = annots.get(i);
-      if (deref(a).get('Subtype').asName() === 'Redact' && !(a.isIndirect() && selected.has(a.asIndirect()))) {
+      const num = a.isIndirect() ? a.asIndirect() : undefined;
+      if (num !== undefined && (selected.has(num) || selectedPopups.has(num))) annots.delete(i);
+      else if (deref(a).get('Subtype').asName() === 'Redact') {
         heldBack.unshift(a);
         annots.delete(i);
       }
     }
   }
   let page = doc.loadPage(pageIndex);
-  const boxes: Box[] = [];
-  const textAnnots: { annot: mupdf.PDFAnnotation; name: string; text: PageText }[] = [];
-  for (const annot of [...page.getAnnotations(), ...page.getWidgets()]) {
+  const boxes = [...selected.values()].map((e) => boxOf(e, page.getTransform()));
+  // Only pages with annotations that show text need MuPDF's annotation objects.
+  const nameByObject = new Map(pageEntries.filter((e) => e.objectNumber !== undefined).map((e) => [e.objectNumber!, e.name]));
+  const showsText = (subtype: string | undefined) => subtype !== 'Redact' && subtype !== 'Popup' && subtype !== 'Link';
+  const pageAnnotations = (p: mupdf.PDFPage) => {
+    const all: mupdf.PDFAnnotation[] = [];
+    if (pageEntries.some((e) => showsText(name(e.dict.get('Subtype'))) && name(e.dict.get('Subtype')) !== 'Widget')) all.push(...p.getAnnotations());
+    if (pageEntries.some((e) => name(e.dict.get('Subtype')) === 'Widget')) all.push(...p.getWidgets());
+    return all.filter((a) => showsText(a.getType()));
+  };
+  const textAnnots = pageAnnotations(page).map((annot) => {
     const num = annot.getObject().asIndirect();
-    const entry = entryByObject.get(num);
-    const name = entry?.name ?? `object ${num}`;
-    const type = annot.getType();
-    if (type === 'Redact') boxes.push(boxOf(annot, name));
-    else if (type !== 'Popup') textAnnots.push({ annot, name, text: annotationText(annot) });
-  }
+    return { annot, name: nameByObject.get(num) ?? `object ${num}`, text: annotationText(annot) };
+  });
 
   // Before: what lies under the boxes, and how often each redacted string occurs elsewhere on the page.
   const before = splitByBoxes(pageContentText(page), boxes);
@@ -254,6 +277,8 @@ function applyPage(doc: mupdf.PDFDocument, pageIndex: number, selected: Map<numb
   const outsideBefore = before.outside + keptAnnotationText;
   const countsBefore = new Map([...strings].map((s) => [s, countOccurrences(outsideBefore, s)]));
 
+  const merged = page.createAnnotation('Redact');
+  merged.setQuadPoints(boxes.flatMap((b) => b.quads) as unknown as mupdf.Quad[]);
   page.applyRedactions(false, IMAGE_METHOD[request.images ?? 'pixels'], LINE_ART_METHOD[request.lineArt ?? 'covered'], mupdf.PDFPage.REDACT_TEXT_REMOVE);
   const removed: string[] = [];
   for (const d of doomed) {
@@ -271,11 +296,11 @@ function applyPage(doc: mupdf.PDFDocument, pageIndex: number, selected: Map<numb
   // After: nothing may remain under a box, and no redacted string may occur more often than it did outside them.
   page = doc.loadPage(pageIndex);
   const failures: RedactionFailure[] = [];
-  const after = splitByBoxes(pageContentText(page), boxes);
+  const afterContent = pageContentText(page);
+  const after = splitByBoxes(afterContent, boxes);
   for (const [box, text] of after.under) if (text.trim()) failures.push({ pageIndex, annotation: box.name, text: text.trim() });
-  let afterText = pageContentText(page).text;
-  for (const annot of [...page.getAnnotations(), ...page.getWidgets()]) {
-    if (annot.getType() === 'Popup') continue;
+  let afterText = afterContent.text;
+  for (const annot of pageAnnotations(page)) {
     const t = annotationText(annot);
     const split = splitByBoxes(t, boxes);
     for (const [box, text] of split.under) if (text.trim()) failures.push({ pageIndex, annotation: box.name, text: text.trim() });
@@ -317,7 +342,6 @@ export function applyRedactions(input: { bytes: Uint8Array; password?: string | 
       throw new EngineError('PAGE_OUT_OF_RANGE', `pageIndex ${request.pageIndex} is outside the document (pages 0 to ${pageCount - 1})`);
     }
     const entries = annotationEntries(doc);
-    const entryByObject = new Map(entries.filter((e) => e.objectNumber !== undefined).map((e) => [e.objectNumber!, e]));
     const isRedact = (e: AnnotationEntry) => name(e.dict.get('Subtype')) === 'Redact';
     let chosen: AnnotationEntry[];
     if (request.names?.length) {
@@ -345,7 +369,7 @@ export function applyRedactions(input: { bytes: Uint8Array; password?: string | 
     const failures: RedactionFailure[] = [];
     const redactedStrings = new Set<string>();
     for (const [pageIndex, selected] of [...byPage].sort((a, b) => a[0] - b[0])) {
-      const result = applyPage(doc, pageIndex, selected, entryByObject, request, redactedStrings);
+      const result = applyPage(doc, pageIndex, selected, entries.filter((e) => e.pageIndex === pageIndex), request, redactedStrings);
       failures.push(...result.failures);
       report.removedAnnotations.push(...result.removed);
       report.pages.push(pageIndex);
