@@ -21,6 +21,14 @@ const exportXfdf = (p: string, query = '') => call(server, 'GET', `/documents/${
 const importXfdf = (p: string, xfdf: string, url = 'annotations/content') => call(server, 'POST', `/documents/${p}/${url}`, { body: Buffer.from(xfdf), headers: { 'content-type': XFDF } });
 /** XFDF compared canonically: the document ids (which change with every save) aside. */
 const canonical = (xfdf: string) => xfdf.replace(/<ids[^>]*\/>/, '');
+/**
+ * And without <appearance>: the fixture's stamp has no /AP, the import draws
+ * one and later exports carry it (test/xfdf-appearance.test.ts tests those).
+ */
+const withoutAppearances = (xfdf: string) =>
+  canonical(xfdf)
+    .replace(/\s*<appearance>[^<]*<\/appearance>/g, '')
+    .replace(/(<\w+ [^>]*[^/])>\s*<\/\w+>/g, '$1/>'); // an element left empty is written <x/>
 const XFDF_SUBTYPES = new Set(['Text', 'FreeText', 'Line', 'Square', 'Circle', 'Polygon', 'PolyLine', 'Highlight', 'Underline', 'Squiggly', 'StrikeOut', 'Caret', 'Stamp', 'Ink', 'FileAttachment', 'Sound', 'Link', 'Redact']);
 
 describe('export (A6)', () => {
@@ -46,16 +54,22 @@ describe('export (A6)', () => {
 });
 
 describe('import (A5) and the deprecated form (A3)', () => {
-  test('export, delete all, import, export: the same XFDF; qpdf sees the annotations back', async () => {
+  test('export, delete all, import, export: the same XFDF (and again, with the appearance drawn for the stamp); qpdf sees the annotations back', async () => {
     await putPdf(server, 'xfdf/round.pdf', fixture.pdf);
     const first = (await exportXfdf('xfdf/round.pdf')).text;
+    assert.ok(!first.includes('<appearance>'), 'the fixture has no appearance streams');
     await call(server, 'DELETE', '/documents/xfdf/round.pdf/annotations');
     const imported = await importXfdf('xfdf/round.pdf', first);
     assert.equal(imported.status, 200, imported.text);
     const body = imported.json();
     assert.equal(body.updated.length, 0);
     assert.deepEqual(body.warnings, []);
-    assert.equal(canonical((await exportXfdf('xfdf/round.pdf')).text), canonical(first));
+    const second = (await exportXfdf('xfdf/round.pdf')).text;
+    assert.equal(withoutAppearances(second), withoutAppearances(first));
+    assert.match(second, /<stamp [^>]*name="stamp-1"[^>]*>\s*<appearance>/, 'the stamp now carries the appearance the import drew');
+    await call(server, 'DELETE', '/documents/xfdf/round.pdf/annotations');
+    assert.equal((await importXfdf('xfdf/round.pdf', second)).status, 200);
+    assert.equal(canonical((await exportXfdf('xfdf/round.pdf')).text), canonical(second), 'with the appearance carried, the round trip is exact');
     const bytes = await storedBytes(server, 'xfdf/round.pdf');
     assert.ok(qpdfCheck(bytes).ok);
     const independent = countBySubtype(qpdfAnnotations(bytes));
@@ -157,7 +171,8 @@ describe('FDF (A6, A5)', () => {
     const imported = await call(server, 'POST', '/documents/fdf/all.pdf/annotations/content', { body: fdf.bytes, headers: { 'content-type': 'application/vnd.fdf' } });
     assert.equal(imported.status, 200, imported.text);
     assert.deepEqual(imported.json().warnings, []);
-    assert.equal(canonical((await exportXfdf('fdf/all.pdf')).text), canonical(xfdfBefore), 'FDF carried every annotation XFDF carries, unchanged');
+    // FDF carries no appearance streams: the stamp's is drawn on import, so <appearance> is left out of the comparison.
+    assert.equal(withoutAppearances((await exportXfdf('fdf/all.pdf')).text), withoutAppearances(xfdfBefore), 'FDF carried every annotation XFDF carries, unchanged');
     assert.ok(qpdfCheck(await storedBytes(server, 'fdf/all.pdf')).ok);
   });
 

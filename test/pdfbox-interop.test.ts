@@ -6,6 +6,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { everySubtypeFixture } from './helpers/annotated-pdf.js';
+import { imageStampPdf } from './helpers/appearance-pdf.js';
 import { call, putPdf } from './helpers/http.js';
 import { withTempFile } from './helpers/pdf.js';
 import { startServer, type TestServer } from './helpers/server.js';
@@ -33,7 +34,7 @@ after(async () => {
 });
 
 interface Seen {
-  annotations: { subtype: string; page: number; name: string; rect: number[] | null }[];
+  annotations: { subtype: string; page: number; name: string; rect: number[] | null; appearance?: { keys: string[]; normalLength?: number; xobjects?: Record<string, number> } }[];
   fields: { name: string; value: string | null }[];
 }
 function pdfboxRead(kind: 'xfdf' | 'fdf', bytes: Buffer): Seen {
@@ -54,6 +55,18 @@ test('PDFBox reads our XFDF and FDF exports and finds the same annotations (subt
   const fdf = await call(server, 'GET', '/documents/pdfbox/all.pdf/annotations/content', { headers: { accept: 'application/vnd.fdf' } });
   const fromFdf = pdfboxRead('fdf', fdf.bytes);
   assert.deepEqual(fromFdf.annotations, expected(PDFBOX_FDF));
+});
+
+test("PDFBox reads a stamp's <appearance> from our XFDF: the normal appearance stream and its image, bytes as stored", async () => {
+  const { pdf, image, content } = imageStampPdf();
+  await putPdf(server, 'pdfbox/stamp.pdf', pdf);
+  const xfdf = await call(server, 'GET', '/documents/pdfbox/stamp.pdf/annotations/content');
+  const stamp = pdfboxRead('xfdf', xfdf.bytes).annotations.find((a) => a.name === 'image-stamp');
+  assert.ok(stamp?.appearance, JSON.stringify(stamp));
+  // PDFBox 2 reads the streams of /AP (N, R); it leaves out state dictionaries such as D.
+  assert.deepEqual(stamp.appearance.keys.sort(), ['N', 'R']);
+  assert.equal(stamp.appearance.normalLength, content.length);
+  assert.deepEqual(stamp.appearance.xobjects, { Im1: image.length });
 });
 
 test('PDFBox reads our field data (XFDF and FDF) with the same fully qualified names and values', async () => {

@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import * as mupdf from 'mupdf';
 import type { AnnotationModel } from '../annotation-model.js';
+import { EngineError } from '../errors.js';
 import { annotationEntries, entryObject, ObjectReader, pageObjectNumbers, readAnnotations, type AnnotationEntry } from './annotations.js';
+import { AppearanceReader, setAppearance } from './appearance-objects.js';
+import { encodeAppearance } from './appearance-xml.js';
 import { formFacts } from './inspect.js';
 import { openPdf } from './open.js';
 import { requirePermission } from './permissions.js';
@@ -60,6 +63,7 @@ export function exportAnnotationsXfdf(input: { bytes: Uint8Array; password?: str
     }
     const annots: XmlNode[] = [];
     const skipped: string[] = [];
+    let appearances: AppearanceReader | undefined;
     for (const e of entries) {
       if (nested.has(e)) continue; // written inside its parent
       const subtype = name(e.dict.get('Subtype'))!;
@@ -67,7 +71,14 @@ export function exportAnnotationsXfdf(input: { bytes: Uint8Array; password?: str
       const popup = popupRef !== undefined ? byObject.get(popupRef) : undefined;
       const nestedPopup = popup && nested.has(popup) ? { pageIndex: popup.pageIndex, name: popup.name, dict: popup.dict } : undefined;
       const file = subtype === 'FileAttachment' ? embeddedFile(doc, reader, e) : undefined;
-      const node = toXfdfElement(subtype, e.pageIndex, e.name, e.dict, ctx, nestedPopup, file);
+      // Acrobat carries the appearance of stamps (custom stamps are images); other subtypes are drawn from their entries.
+      let appearance: string | undefined;
+      if (subtype === 'Stamp' && e.dict.has('AP')) {
+        appearances ??= new AppearanceReader(doc, reader, new Set([...byObject.keys(), ...pageObjectNumbers(doc).keys()]));
+        const ap = appearances.read(e.dict.get('AP'));
+        appearance = ap && encodeAppearance(ap);
+      }
+      const node = toXfdfElement(subtype, e.pageIndex, e.name, e.dict, ctx, nestedPopup, file, appearance);
       if (node) annots.push(node);
       else skipped.push(e.name);
     }
@@ -184,6 +195,7 @@ export function importAnnotations(doc: mupdf.PDFDocument, incoming: IncomingAnno
       }
     }
     const obj = write(item.pageIndex, dict, annotationName);
+    if (item.appearance) setAppearance(doc, obj, item.appearance);
     if (item.file?.bytes) {
       const now = new Date();
       const fs = doc.addEmbeddedFile(item.file.name, item.file.mimeType, item.file.bytes, now, now, true);
@@ -280,8 +292,9 @@ export function importAnnotationsXfdf(input: { bytes: Uint8Array; password?: str
   const annots = root.children.filter((c) => c.tag.toLowerCase() === 'annots').flatMap((c) => c.children);
   for (const element of annots) {
     try {
-      incoming.push(fromXfdfElement(element));
+      incoming.push(fromXfdfElement(element, warnings));
     } catch (err) {
+      if (err instanceof EngineError) throw err; // an <appearance> that cannot be decoded: 400, nothing imported
       warnings.push(`${(err as Error).message}: not imported`);
     }
   }

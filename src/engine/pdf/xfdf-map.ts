@@ -1,4 +1,5 @@
 import { ANNOTATION_FLAGS } from '../annotation-model.js';
+import { decodeAppearance, type ApDict } from './appearance-xml.js';
 import { isDict, name, number, numbers, ref, text } from './pdf-data.js';
 import { PdfName, PdfString, type PdfDict, type PdfValue } from './pdf-syntax.js';
 import type { XmlNode } from './xml-writer.js';
@@ -57,7 +58,10 @@ export interface EmbeddedFile {
   mimeType?: string;
 }
 
-/** The XFDF element of one annotation; its popup, when given, is written inside it. */
+/**
+ * The XFDF element of one annotation; its popup, when given, is written inside
+ * it, and so is `appearance`, the text of an <appearance> (appearance-xml.ts).
+ */
 export function toXfdfElement(
   subtype: string,
   pageIndex: number,
@@ -66,6 +70,7 @@ export function toXfdfElement(
   ctx: ExportContext,
   popup?: { pageIndex: number; name: string; dict: PdfDict },
   file?: EmbeddedFile,
+  appearance?: string,
 ): XmlNode | undefined {
   const tag = ELEMENT_OF_SUBTYPE[subtype];
   if (!tag) return undefined;
@@ -190,6 +195,7 @@ export function toXfdfElement(
       children.push({ tag: 'Dest', children: [{ tag: 'Named', attrs: [['Name', text(dest) ?? name(dest)!]] }] });
     }
   }
+  if (appearance !== undefined) children.push({ tag: 'appearance', text: appearance });
   if (popup) {
     const p = popup.dict;
     const prect = numbers(p.get('Rect'));
@@ -243,6 +249,8 @@ export interface IncomingAnnotation {
   /** A FileAttachment's file: its name and, when the XFDF carries it, its bytes. */
   file?: { name: string; bytes?: Uint8Array; mimeType: string };
   destinationPage?: number;
+  /** The /AP an <appearance> carried: set as is, never drawn anew. */
+  appearance?: ApDict;
 }
 
 /** A PDF text string: plain bytes when ASCII, else UTF-16BE with its byte order mark. */
@@ -270,8 +278,13 @@ function flagBits(s: string | undefined): number | undefined {
   return bits;
 }
 
-/** The PDF entries of an XFDF annotation element. Throws a message for an element that cannot be used. */
-export function fromXfdfElement(e: XfdfElement): IncomingAnnotation {
+/**
+ * The PDF entries of an XFDF annotation element. Throws a message for an
+ * element that cannot be used, and EngineError MALFORMED_XFDF for an
+ * <appearance> that cannot be decoded; what is left out of an appearance is
+ * said in `notes`.
+ */
+export function fromXfdfElement(e: XfdfElement, notes: string[] = []): IncomingAnnotation {
   const subtype = XFDF_ELEMENTS[e.tag.toLowerCase()];
   if (!subtype) throw new Error(`unknown annotation element <${e.tag}>`);
   const a = e.attrs;
@@ -367,6 +380,11 @@ export function fromXfdfElement(e: XfdfElement): IncomingAnnotation {
       const body = child.text.replace(/\s+/g, '');
       const bytes = encoding === 'base64' ? Buffer.from(body, 'base64') : encoding === 'hex' ? Buffer.from(body, 'hex') : Buffer.from(child.text, 'latin1');
       incoming.file = { name: a['file'] ?? 'attachment', bytes: Uint8Array.from(bytes), mimeType: a['mimetype'] ?? 'application/octet-stream' };
+    } else if (tag === 'appearance') {
+      const what = `The <appearance> of <${e.tag}${a['name'] ? ` name="${a['name'].slice(0, 100)}"` : ''}>`;
+      const ap = decodeAppearance(child.text, what, notes);
+      if (ap) incoming.appearance = ap;
+      else delete incoming.appearance;
     } else if (tag === 'onactivation' && subtype === 'Link') {
       const uri = findElement(child, 'uri')?.attrs['Name'];
       if (uri !== undefined) d.set('A', new Map<string, PdfValue>([['S', nm('URI')], ['URI', new PdfString(Uint8Array.from(Buffer.from(uri, 'latin1')))]]));

@@ -54,7 +54,8 @@ export function registerAnnotationContentRoutes(api: FastifyInstance, deps: AppD
       summary: 'Export annotations as XFDF or FDF (A6)',
       description:
         'Accept application/vnd.adobe.xfdf (the default) or application/vnd.fdf. ?attachment=true delivers it as a download named after the document. ' +
-        'Subtypes XFDF has no element for (Widget, Movie, Screen, PrinterMark, TrapNet, Watermark, 3D, Projection, RichMedia) are left out.',
+        'Subtypes XFDF has no element for (Widget, Movie, Screen, PrinterMark, TrapNet, Watermark, 3D, Projection, RichMedia) are left out. ' +
+        "In XFDF, stamps carry their appearance streams in <appearance> (Acrobat's base64 XML encoding of /AP).",
       tags: ['annotations'],
       params,
       headers,
@@ -79,7 +80,8 @@ export function registerAnnotationContentRoutes(api: FastifyInstance, deps: AppD
       description:
         'The body is an XFDF (Content-Type application/vnd.adobe.xfdf, the default) or FDF (application/vnd.fdf) file. The document keeps its annotations; ' +
         'new ones are added and those whose name matches are updated in place. Popups and replies are linked by name whatever their order. ' +
-        'Annotations without an appearance get one. Elements that cannot be imported are reported in warnings.',
+        'An XFDF <appearance> becomes the annotation\'s appearance as it is; annotations without one get one drawn. ' +
+        'Elements that cannot be imported are reported in warnings; an <appearance> that cannot be decoded is 400 MALFORMED_XFDF.',
       tags: ['annotations'],
       params,
       headers,
