@@ -3,7 +3,7 @@ import type { AnnotationModel } from '../annotation-model.js';
 import { annotationEntries, entryObject, readAnnotations, type AnnotationEntry } from './annotations.js';
 import { name, ref } from './pdf-data.js';
 import { formFacts } from './inspect.js';
-import { openPdf } from './open.js';
+import { checkPageIndex, openPdf } from './open.js';
 import { requirePermission } from './permissions.js';
 import { saveEdited } from './save.js';
 import { deref } from './pdf-values.js';
@@ -77,9 +77,7 @@ export function deleteAnnotations(input: { bytes: Uint8Array; password?: string 
   try {
     requirePermission(opened, 'annotate');
     const pageIndex = 'pageIndex' in input.selection ? input.selection.pageIndex : undefined;
-    if (pageIndex !== undefined && (pageIndex < 0 || pageIndex >= doc.countPages())) {
-      throw new EngineError('PAGE_OUT_OF_RANGE', `pageIndex ${pageIndex} is outside the document (pages 0 to ${doc.countPages() - 1})`);
-    }
+    checkPageIndex(doc, pageIndex);
     const entries = annotationEntries(doc);
     const doomed = closure(entries, input.selection);
     const doomedObjects = new Set([...doomed].flatMap((e) => (e.objectNumber !== undefined ? [e.objectNumber] : [])));

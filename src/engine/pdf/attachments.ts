@@ -7,7 +7,7 @@ import { annotationEntries, entryObject, readAnnotations } from './annotations.j
 import { name as dataName } from './pdf-data.js';
 import { isoToPdfDate, pdfDateToIso } from './dates.js';
 import { formFacts } from './inspect.js';
-import { openPdf } from './open.js';
+import { checkPageIndex, openPdf } from './open.js';
 import { requirePermission } from './permissions.js';
 import { deref, name, text } from './pdf-values.js';
 import { saveEdited } from './save.js';
@@ -66,9 +66,7 @@ export function addFileAttachment(input: NewFileAttachment): { bytes: Uint8Array
     requirePermission(opened, 'annotate');
     const a = input.annotation;
     const pageIndex = a.pageIndex ?? 0;
-    if (pageIndex < 0 || pageIndex >= doc.countPages()) {
-      throw new EngineError('PAGE_OUT_OF_RANGE', `pageIndex ${pageIndex} is outside the document (pages 0 to ${doc.countPages() - 1})`);
-    }
+    checkPageIndex(doc, pageIndex);
     const entries = annotationEntries(doc);
     const taken = new Set(entries.map((e) => e.name));
     if (a.name !== undefined && taken.has(a.name)) throw new EngineError('ALREADY_EXISTS', `An annotation named ${JSON.stringify(a.name)} exists`);

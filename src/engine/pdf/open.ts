@@ -74,3 +74,12 @@ export function classifyOpenError(err: unknown): EngineError {
   }
   return new EngineError('MALFORMED_PDF', 'The file is not a PDF that can be opened or repaired');
 }
+
+/** The one page-index check of the engine: 400 PAGE_OUT_OF_RANGE past either end. */
+export function checkPageIndex(doc: mupdf.PDFDocument, pageIndex: number | undefined): void {
+  if (pageIndex === undefined) return;
+  const count = doc.countPages();
+  if (pageIndex < 0 || pageIndex >= count) {
+    throw new EngineError('PAGE_OUT_OF_RANGE', `pageIndex ${pageIndex} is outside the document (pages 0 to ${count - 1})`);
+  }
+}

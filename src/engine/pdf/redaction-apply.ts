@@ -3,7 +3,7 @@ import { rewriteQuoteOperators } from '../content-quotes.js';
 import { EngineError } from '../errors.js';
 import { countOccurrences, quadBounds, quadCenter, quadContains, type PageText, type Quad } from '../text-match.js';
 import { annotationEntries, type AnnotationEntry } from './annotations.js';
-import { openPdf } from './open.js';
+import { checkPageIndex, openPdf } from './open.js';
 import { name, numbers, ref, text } from './pdf-data.js';
 import { annotationText, pageContentText } from './page-text.js';
 import { requirePermission } from './permissions.js';
@@ -337,10 +337,7 @@ export function applyRedactions(input: { bytes: Uint8Array; password?: string | 
   const { doc } = opened;
   try {
     requirePermission(opened, 'edit');
-    const pageCount = doc.countPages();
-    if (request.pageIndex !== undefined && (request.pageIndex < 0 || request.pageIndex >= pageCount)) {
-      throw new EngineError('PAGE_OUT_OF_RANGE', `pageIndex ${request.pageIndex} is outside the document (pages 0 to ${pageCount - 1})`);
-    }
+    checkPageIndex(doc, request.pageIndex);
     const entries = annotationEntries(doc);
     const isRedact = (e: AnnotationEntry) => name(e.dict.get('Subtype')) === 'Redact';
     let chosen: AnnotationEntry[];

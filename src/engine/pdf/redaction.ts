@@ -4,7 +4,7 @@ import { findMatches, quadBounds, searchPattern, type PageText, type Quad, type 
 import { annotationEntries } from './annotations.js';
 import { isoToPdfDate } from './dates.js';
 import { formFacts } from './inspect.js';
-import { openPdf } from './open.js';
+import { checkPageIndex, openPdf } from './open.js';
 import { annotationText, pageContentText } from './page-text.js';
 import { requirePermission } from './permissions.js';
 import { saveEdited } from './save.js';
@@ -66,9 +66,7 @@ export function createRedactions(input: { bytes: Uint8Array; password?: string |
   try {
     requirePermission(opened, 'annotate');
     const pageCount = doc.countPages();
-    if (request.pageIndex !== undefined && (request.pageIndex < 0 || request.pageIndex >= pageCount)) {
-      throw new EngineError('PAGE_OUT_OF_RANGE', `pageIndex ${request.pageIndex} is outside the document (pages 0 to ${pageCount - 1})`);
-    }
+    checkPageIndex(doc, request.pageIndex);
     const entries = annotationEntries(doc);
     const taken = new Set(entries.map((e) => e.name));
     const nameOf = new Map(entries.filter((e) => e.objectNumber !== undefined).map((e) => [e.objectNumber!, e.name]));
