@@ -264,3 +264,29 @@ describe('every hard case, checked with poppler and qpdf', () => {
     }
   });
 });
+
+describe('failing closed', () => {
+  test('text inside a tiling pattern, which MuPDF\'s filter does not reach: 422 REDACTION_INCOMPLETE says where, the document is unchanged', async () => {
+    const stream = (dict: string, content: string) => `<< ${dict} /Length ${content.length} >>\nstream\n${content}\nendstream`;
+    const pdf = serializePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> /Pattern << /P1 6 0 R >> >> /Contents 5 0 R >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+      stream('', 'BT /F1 12 Tf 72 700 Td (Visible words here) Tj ET /Pattern cs /P1 scn 72 500 300 40 re f'),
+      stream('/Type /Pattern /PatternType 1 /PaintType 1 /TilingType 1 /BBox [0 0 300 40] /XStep 300 /YStep 40 /Matrix [1 0 0 1 72 500] /Resources << /Font << /F1 4 0 R >> >>', 'BT /F1 12 Tf 5 15 Td (HIDDEN-9999 in pattern) Tj ET'),
+    ], '/Root 1 0 R');
+    await putPdf(server, 'red/pattern.pdf', pdf);
+    const created = await redact('red/pattern.pdf', { searchText: 'HIDDEN-9999' });
+    assert.equal(created.json().count, 1, created.text);
+    const before = sha256(await storedBytes(server, 'red/pattern.pdf'));
+    const reply = await apply('red/pattern.pdf');
+    assert.equal(reply.status, 422, reply.text);
+    const problem = reply.json();
+    assert.equal(problem.code, 'REDACTION_INCOMPLETE');
+    assert.ok(problem.failures.some((f: { pageIndex: number; text: string }) => f.pageIndex === 0 && f.text.includes('HIDDEN-9999')), reply.text);
+    assert.equal(sha256(await storedBytes(server, 'red/pattern.pdf')), before);
+    // The Redact annotation is still there to apply once the content is fixed.
+    assert.equal((await redactAnnotations('red/pattern.pdf')).length, 1);
+  });
+});
