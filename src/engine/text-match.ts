@@ -56,6 +56,11 @@ export class PageTextBuilder {
   }
 }
 
+/** A literal term as a RegExp source: special characters escaped, each run of whitespace matching any whitespace. */
+export function literalPattern(term: string): string {
+  return term.trim().split(/\s+/u).map((part) => part.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')).join('\\s+');
+}
+
 const WORD_CHAR = '[\\p{L}\\p{N}_]';
 
 /**
@@ -70,7 +75,7 @@ export function searchPattern(options: SearchOptions): RegExp {
   if (options.regex) {
     source = term;
   } else {
-    source = term.trim().split(/\s+/u).map((part) => part.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')).join('\\s+');
+    source = literalPattern(term);
   }
   if (options.wholeWord) source = `(?<!${WORD_CHAR})(?:${source})(?!${WORD_CHAR})`;
   const flags = options.caseSensitive ? 'gu' : 'giu';

@@ -4,7 +4,7 @@ import type { AttachmentModel, AnnotationModel, Rectangle } from '../annotation-
 import { EngineError } from '../errors.js';
 import type { ATTACHMENT_ICONS } from '../annotation-model.js';
 import { annotationEntries, entryObject, readAnnotations } from './annotations.js';
-import { name as dataName } from './pdf-data.js';
+import { name as dataName, rgb } from './pdf-data.js';
 import { isoToPdfDate, pdfDateToIso } from './dates.js';
 import { formFacts } from './inspect.js';
 import { checkPageIndex, openPdf } from './open.js';
@@ -44,10 +44,6 @@ function defaultRectangle(page: mupdf.PDFPage): [number, number, number, number]
   const toPdf = mupdf.Matrix.invert(page.getTransform());
   const [x0, y0, x1, y1] = mupdf.Rect.transform([MARGIN, MARGIN, MARGIN + ICON, MARGIN + ICON], toPdf);
   return [Math.min(x0, x1), Math.min(y0, y1), Math.max(x0, x1), Math.max(y0, y1)];
-}
-
-function rgb(hex: string): [number, number, number] {
-  return [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255) as [number, number, number];
 }
 
 function uniqueName(taken: Set<string>): string {

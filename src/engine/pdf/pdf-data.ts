@@ -63,6 +63,11 @@ export function point(values: number[] | undefined, offset: number): Point | und
 
 const hex = (v: number) => Math.round(Math.min(1, Math.max(0, v)) * 255).toString(16).padStart(2, '0').toUpperCase();
 
+/** #RRGGBB as the RGB components (0 to 1) MuPDF and PDF colour arrays take: the inverse of `color`. */
+export function rgb(hexColour: string): [number, number, number] {
+  return [1, 3, 5].map((i) => parseInt(hexColour.slice(i, i + 2), 16) / 255) as [number, number, number];
+}
+
 /** An annotation colour array (gray, RGB or CMYK) as #RRGGBB; an empty array (transparent) is undefined. */
 export function color(v: PdfValue | undefined): string | undefined {
   const c = numbers(v);

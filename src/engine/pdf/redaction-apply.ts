@@ -45,7 +45,7 @@ interface Box {
   quads: Quad[];
   /** Each quad's bounds, to rule out most characters cheaply. */
   bounds: [number, number, number, number][];
-  fill: [number, number, number] | undefined;
+  fill: [number, number, number];
   overlayText: string | undefined;
   overlayColor: [number, number, number];
 }
@@ -135,15 +135,14 @@ function literal(s: string): string {
  * media boxes need no special cases; the page's own content is wrapped in
  * q/Q so its graphics state cannot leak into the overlay.
  */
-function paintOverlays(doc: mupdf.PDFDocument, page: mupdf.PDFPage, boxes: Box[]): void {
-  const painted = boxes.filter((b) => b.fill || b.overlayText);
-  if (!painted.length) return;
+function paintOverlays(doc: mupdf.PDFDocument, page: mupdf.PDFPage, boxes: Box[], overlayFont: () => mupdf.PDFObject): void {
+  if (!boxes.length) return;
   const inv = mupdf.Matrix.invert(page.getTransform());
   const ops: string[] = ['Q', `q ${inv.map(fmt).join(' ')} cm`];
   let usesFont = false;
-  for (const box of painted) {
+  for (const box of boxes) {
     for (const q of box.quads) {
-      if (box.fill) ops.push(`${box.fill.map(fmt).join(' ')} rg ${fmt(q[0])} ${fmt(q[1])} m ${fmt(q[2])} ${fmt(q[3])} l ${fmt(q[6])} ${fmt(q[7])} l ${fmt(q[4])} ${fmt(q[5])} l h f`);
+      ops.push(`${box.fill.map(fmt).join(' ')} rg ${fmt(q[0])} ${fmt(q[1])} m ${fmt(q[2])} ${fmt(q[3])} l ${fmt(q[6])} ${fmt(q[7])} l ${fmt(q[4])} ${fmt(q[5])} l h f`);
     }
     if (box.overlayText) {
       const [x0, y0, x1, y1] = quadBounds(box.quads[0]!);
@@ -167,12 +166,7 @@ function paintOverlays(doc: mupdf.PDFDocument, page: mupdf.PDFPage, boxes: Box[]
       fonts = doc.newDictionary();
       resources.put('Font', fonts);
     }
-    fonts.put('RedactOverlay', doc.addObject(doc.newDictionary()));
-    const font = deref(fonts.get('RedactOverlay'));
-    font.put('Type', doc.newName('Font'));
-    font.put('Subtype', doc.newName('Type1'));
-    font.put('BaseFont', doc.newName('Helvetica'));
-    font.put('Encoding', doc.newName('WinAnsiEncoding'));
+    fonts.put('RedactOverlay', overlayFont());
   }
   const contents = doc.newArray();
   contents.push(doc.addStream('q', {}));
@@ -222,7 +216,7 @@ function annotsOf(pageObj: mupdf.PDFObject): mupdf.PDFObject {
  * and the failures found (text that survived under a box, or a redacted
  * string that occurs more often than it did outside the boxes).
  */
-function applyPage(doc: mupdf.PDFDocument, pageIndex: number, selected: Map<number, AnnotationEntry>, pageEntries: AnnotationEntry[], request: ApplyRedactionsRequest, redactedStrings: Set<string>): { removed: string[]; failures: RedactionFailure[] } {
+function applyPage(doc: mupdf.PDFDocument, pageIndex: number, selected: Map<number, AnnotationEntry>, pageEntries: AnnotationEntry[], request: ApplyRedactionsRequest, redactedStrings: Set<string>, overlayFont: () => mupdf.PDFObject): { removed: string[]; failures: RedactionFailure[] } {
   const pageObj = doc.findPage(pageIndex);
   normaliseQuotes(pageObj);
   // Take every Redact annotation (and the popups of the selected ones) off the page: the selected ones are
@@ -311,7 +305,7 @@ function applyPage(doc: mupdf.PDFDocument, pageIndex: number, selected: Map<numb
   }
   for (const s of strings) redactedStrings.add(s);
 
-  paintOverlays(doc, page, boxes);
+  paintOverlays(doc, page, boxes, overlayFont);
   const annotsAfter = annotsOf(page.getObject());
   if (heldBack.length) {
     if (annotsAfter.isArray()) for (const a of heldBack) annotsAfter.push(a);
@@ -358,6 +352,25 @@ export function applyRedactions(input: { bytes: Uint8Array; password?: string | 
     const direct = chosen.find((e) => e.objectNumber === undefined);
     if (direct) throw new EngineError('PROCESSING_FAILED', `Redact annotation ${JSON.stringify(direct.name)} is not an indirect object and cannot be applied`);
 
+    const entriesByPage = new Map<number, AnnotationEntry[]>();
+    for (const e of entries) {
+      const onPage = entriesByPage.get(e.pageIndex) ?? [];
+      onPage.push(e);
+      entriesByPage.set(e.pageIndex, onPage);
+    }
+    // One Helvetica dictionary for every page's overlay text, made when first needed.
+    let font: mupdf.PDFObject | undefined;
+    const overlayFont = () => {
+      if (!font) {
+        const dict = doc.newDictionary();
+        dict.put('Type', doc.newName('Font'));
+        dict.put('Subtype', doc.newName('Type1'));
+        dict.put('BaseFont', doc.newName('Helvetica'));
+        dict.put('Encoding', doc.newName('WinAnsiEncoding'));
+        font = doc.addObject(dict);
+      }
+      return font;
+    };
     const byPage = new Map<number, Map<number, AnnotationEntry>>();
     for (const e of chosen) {
       if (!byPage.has(e.pageIndex)) byPage.set(e.pageIndex, new Map());
@@ -366,7 +379,7 @@ export function applyRedactions(input: { bytes: Uint8Array; password?: string | 
     const failures: RedactionFailure[] = [];
     const redactedStrings = new Set<string>();
     for (const [pageIndex, selected] of [...byPage].sort((a, b) => a[0] - b[0])) {
-      const result = applyPage(doc, pageIndex, selected, entries.filter((e) => e.pageIndex === pageIndex), request, redactedStrings);
+      const result = applyPage(doc, pageIndex, selected, entriesByPage.get(pageIndex) ?? [], request, redactedStrings, overlayFont);
       failures.push(...result.failures);
       report.removedAnnotations.push(...result.removed);
       report.pages.push(pageIndex);

@@ -1,4 +1,5 @@
 import type * as mupdf from 'mupdf';
+import { literalPattern } from '../text-match.js';
 import { deref } from './pdf-values.js';
 
 /** A place outside page content where redacted text still occurs. */
@@ -27,7 +28,7 @@ function matcher(strings: string[]): (s: string) => boolean {
 function replacer(strings: string[]): (s: string) => string {
   const needles = strings.map((s) => s.replace(/\s+/gu, ' ').trim()).filter((s) => s.length >= MIN_LENGTH);
   const pattern = needles.length
-    ? new RegExp(needles.map((n) => n.split(' ').map((p) => p.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')).join('\\s+')).join('|'), 'giu')
+    ? new RegExp(needles.map(literalPattern).join('|'), 'giu')
     : undefined;
   return (s: string) => (pattern ? s.replace(pattern, '') : s);
 }

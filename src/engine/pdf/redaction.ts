@@ -3,6 +3,7 @@ import { EngineError } from '../errors.js';
 import { findMatches, quadBounds, searchPattern, type PageText, type Quad, type SearchOptions } from '../text-match.js';
 import { annotationEntries } from './annotations.js';
 import { isoToPdfDate } from './dates.js';
+import { rgb } from './pdf-data.js';
 import { formFacts } from './inspect.js';
 import { checkPageIndex, openPdf } from './open.js';
 import { annotationText, pageContentText } from './page-text.js';
@@ -35,10 +36,6 @@ export interface RedactionMatch {
 
 /** Subtypes whose own text is not searched: the marks themselves, and popups (which show their parent's text). */
 const NOT_SEARCHED = new Set(['Redact', 'Popup']);
-
-export function rgb(hex: string): [number, number, number] {
-  return [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255) as [number, number, number];
-}
 
 /** A page's searchable texts: its content, then each annotation that shows text. */
 function pageTexts(page: mupdf.PDFPage, withAnnotations: boolean): { text: PageText; annotation?: mupdf.PDFAnnotation }[] {
