@@ -18,41 +18,62 @@ export interface SearchOptions {
 }
 
 /**
- * A page's text as one string, with a quad for each UTF-16 unit (undefined for
- * the line breaks the extractor inserts and for the second half of a
- * surrogate pair) and the line each unit belongs to.
+ * A page's text as one string, with a quad for each UTF-16 unit and the line
+ * each unit belongs to. Quads are kept flat, eight numbers per unit, because
+ * a page holds thousands of characters and an array per character costs more
+ * in garbage collection than the search itself; a unit without a quad (the
+ * line breaks the extractor inserts, the second half of a surrogate pair) has
+ * NaN in its first slot.
  */
 export interface PageText {
   text: string;
-  quads: (Quad | undefined)[];
-  lines: number[];
+  quads: Float64Array;
+  lines: Int32Array;
+}
+
+/** Whether unit i of the text has a quad. */
+export function hasQuad(page: PageText, i: number): boolean {
+  return !Number.isNaN(page.quads[i * 8]!);
 }
 
 /** Collects characters line by line into a PageText. */
 export class PageTextBuilder {
-  private text = '';
-  private readonly quads: (Quad | undefined)[] = [];
-  private readonly lines: number[] = [];
+  private readonly parts: string[] = [];
+  private quads = new Float64Array(8 * 1024);
+  private lines = new Int32Array(1024);
+  private length = 0;
   private line = 0;
 
-  add(c: string, quad: Quad): void {
-    this.text += c;
-    for (let i = 0; i < c.length; i++) {
-      this.quads.push(i === 0 ? quad : undefined);
-      this.lines.push(this.line);
+  private push(quad: ArrayLike<number> | undefined): void {
+    if (this.length === this.lines.length) {
+      const quads = new Float64Array(this.quads.length * 2);
+      quads.set(this.quads);
+      this.quads = quads;
+      const lines = new Int32Array(this.lines.length * 2);
+      lines.set(this.lines);
+      this.lines = lines;
     }
+    const o = this.length * 8;
+    if (quad) for (let k = 0; k < 8; k++) this.quads[o + k] = quad[k]!;
+    else this.quads[o] = Number.NaN;
+    this.lines[this.length] = this.line;
+    this.length++;
+  }
+
+  add(c: string, quad: ArrayLike<number>): void {
+    this.parts.push(c);
+    for (let i = 0; i < c.length; i++) this.push(i === 0 ? quad : undefined);
   }
 
   /** Ends a line: a newline, so whitespace in a term matches across lines. */
   endLine(): void {
-    this.text += '\n';
-    this.quads.push(undefined);
-    this.lines.push(this.line);
+    this.parts.push('\n');
+    this.push(undefined);
     this.line++;
   }
 
   build(): PageText {
-    return { text: this.text, quads: this.quads, lines: this.lines };
+    return { text: this.parts.join(''), quads: this.quads.subarray(0, this.length * 8), lines: this.lines.subarray(0, this.length) };
   }
 }
 
@@ -112,24 +133,29 @@ export function findMatches(page: PageText, pattern: RegExp): TextMatch[] {
 /** The characters [start, end) as one quad per line: from the first character's left edge to the last one's right edge. */
 export function mergeQuads(page: PageText, start: number, end: number): Quad[] {
   const merged: Quad[] = [];
-  let first: Quad | undefined;
-  let last: Quad | undefined;
+  let first = -1;
+  let last = -1;
   let line = -1;
+  const q = page.quads;
   const flush = () => {
-    if (first && last) merged.push([first[0], first[1], last[2], last[3], first[4], first[5], last[6], last[7]]);
-    first = last = undefined;
+    if (first >= 0 && last >= 0) {
+      const f = first * 8;
+      const l = last * 8;
+      merged.push([q[f]!, q[f + 1]!, q[l + 2]!, q[l + 3]!, q[f + 4]!, q[f + 5]!, q[l + 6]!, q[l + 7]!]);
+    }
+    first = last = -1;
   };
   for (let i = start; i < end; i++) {
-    const q = page.quads[i];
-    if (!q) continue;
+    if (!hasQuad(page, i)) continue;
     if (page.lines[i] !== line) {
       flush();
       line = page.lines[i]!;
     }
     // Spaces at a match's edges add nothing to cover.
-    if (/\s/u.test(page.text[i]!) && !first) continue;
-    first ??= q;
-    if (!/\s/u.test(page.text[i]!)) last = q;
+    const space = /\s/u.test(page.text[i]!);
+    if (space && first < 0) continue;
+    if (first < 0) first = i;
+    if (!space) last = i;
   }
   flush();
   return merged;
@@ -162,11 +188,6 @@ export function quadContains(q: Quad, x: number, y: number): boolean {
 
 /** Offsets of ul, ur, lr, ll in a Quad. */
 const CORNER_ORDER = [0, 2, 6, 4] as const;
-
-/** The centre of a quad. */
-export function quadCenter(q: Quad): [number, number] {
-  return [(q[0] + q[2] + q[4] + q[6]) / 4, (q[1] + q[3] + q[5] + q[7]) / 4];
-}
 
 /** How often a literal string occurs in a text, whitespace runs compared as one space. */
 export function countOccurrences(text: string, needle: string): number {

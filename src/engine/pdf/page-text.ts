@@ -1,5 +1,5 @@
-import type * as mupdf from 'mupdf';
-import { PageTextBuilder, type PageText, type Quad } from '../text-match.js';
+import * as mupdf from 'mupdf';
+import { PageTextBuilder, type PageText } from '../text-match.js';
 
 /**
  * Structured-text options: `clip=no` keeps text drawn outside the page's
@@ -13,39 +13,85 @@ const BOX_ASCENT = 0.78;
 const BOX_DESCENT = 0.18;
 
 /**
- * A character's box for redaction: its quad narrowed vertically to the
- * font's body around the baseline. Extraction quads span the font's whole
- * ascender-to-descender height, which on tightly set text overlaps the lines
- * above and below; MuPDF removes every glyph a box touches, so full-height
- * boxes would take neighbouring lines with them.
+ * A character's box for redaction, written into `out`: its quad narrowed
+ * vertically to the font's body around the baseline. Extraction quads span
+ * the font's whole ascender-to-descender height, which on tightly set text
+ * overlaps the lines above and below; MuPDF removes every glyph a box
+ * touches, so full-height boxes would take neighbouring lines with them.
  */
-function bodyQuad(q: Quad, origin: mupdf.Point, size: number): Quad {
+function bodyQuad(q: mupdf.Quad, origin: mupdf.Point, size: number, out: Float64Array): void {
+  for (let k = 0; k < 8; k++) out[k] = q[k]!;
   // Unit vector from the lower-left to the upper-left corner (the glyph's "up").
   const ux = q[0] - q[4];
   const uy = q[1] - q[5];
   const height = Math.hypot(ux, uy);
-  if (height === 0 || !(size > 0)) return q;
+  if (height === 0 || !(size > 0)) return;
   const vx = ux / height;
   const vy = uy / height;
   // Where the baseline lies along "up", measured from the lower edge.
   const base = (origin[0] - q[4]) * vx + (origin[1] - q[5]) * vy;
   const low = Math.max(0, base - BOX_DESCENT * size);
   const high = Math.min(height, base + BOX_ASCENT * size);
-  if (high <= low) return q;
-  const at = (x: number, y: number, t: number): [number, number] => [x + vx * t, y + vy * t];
-  const [llx, lly] = at(q[4], q[5], low);
-  const [lrx, lry] = at(q[6], q[7], low);
-  const [ulx, uly] = at(q[4], q[5], high);
-  const [urx, ury] = at(q[6], q[7], high);
-  return [ulx, uly, urx, ury, llx, lly, lrx, lry];
+  if (high <= low) return;
+  // Upper corners at `high`, lower corners at `low`, along "up" from the lower edge.
+  out[0] = q[4] + vx * high;
+  out[1] = q[5] + vy * high;
+  out[2] = q[6] + vx * high;
+  out[3] = q[7] + vy * high;
+  out[4] = q[4] + vx * low;
+  out[5] = q[5] + vy * low;
+  out[6] = q[6] + vx * low;
+  out[7] = q[7] + vy * low;
+}
+
+/** What mupdf.js keeps in a wrapper class's static `_finalizer` (a FinalizationRegistry). */
+interface Registry {
+  register(target: object, held: unknown, token?: object): void;
+  unregister(token: object): boolean;
+}
+
+let registering = true;
+let switchInstalled = false;
+
+/**
+ * StructuredText.walk() wraps the font of every character in a new Font that
+ * it registers with a FinalizationRegistry; for a 200-page document that is
+ * 450,000 registrations, which cost more than extracting the text. So Font's
+ * registry is put behind a switch (once: swapping the property per call
+ * would deoptimise every wrapper's constructor), registration is off while
+ * our walker runs (synchronously: nothing else can create a Font meanwhile),
+ * and the walker releases each font at once, leaving a finalizer nothing to
+ * do. Should mupdf.js stop using `_finalizer`, the switch is never called.
+ */
+function walkUnregistered(stext: mupdf.StructuredText, walker: Parameters<mupdf.StructuredText['walk']>[0]): void {
+  if (!switchInstalled) {
+    const fontClass = mupdf.Font as unknown as { _finalizer?: Registry; _drop: (pointer: number) => void };
+    const real: Registry = fontClass._finalizer ?? new FinalizationRegistry(fontClass._drop);
+    fontClass._finalizer = {
+      register: (target, held, token) => {
+        if (registering) real.register(target, held, token);
+      },
+      unregister: (token) => real.unregister(token),
+    };
+    switchInstalled = true;
+  }
+  registering = false;
+  try {
+    stext.walk(walker);
+  } finally {
+    registering = true;
+  }
 }
 
 function collect(stext: mupdf.StructuredText): PageText {
   const builder = new PageTextBuilder();
+  const box = new Float64Array(8);
   try {
-    stext.walk({
-      onChar(c: string, origin: mupdf.Point, _font: mupdf.Font, size: number, quad: mupdf.Quad) {
-        builder.add(c, bodyQuad(quad as unknown as Quad, origin, size));
+    walkUnregistered(stext, {
+      onChar(c: string, origin: mupdf.Point, font: mupdf.Font, size: number, quad: mupdf.Quad) {
+        font.destroy();
+        bodyQuad(quad, origin, size, box);
+        builder.add(c, box);
       },
       endLine() {
         builder.endLine();

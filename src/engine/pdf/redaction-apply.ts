@@ -1,7 +1,7 @@
 import * as mupdf from 'mupdf';
 import { rewriteQuoteOperators } from '../content-quotes.js';
 import { EngineError } from '../errors.js';
-import { countOccurrences, quadBounds, quadCenter, quadContains, type PageText, type Quad } from '../text-match.js';
+import { countOccurrences, hasQuad, quadBounds, quadContains, type PageText, type Quad } from '../text-match.js';
 import { annotationEntries, type AnnotationEntry } from './annotations.js';
 import { checkPageIndex, openPdf } from './open.js';
 import { name, numbers, ref, text } from './pdf-data.js';
@@ -50,33 +50,70 @@ interface Box {
   overlayColor: [number, number, number];
 }
 
-function inBoxes(boxes: Box[], q: Quad): Box | undefined {
-  const [x, y] = quadCenter(q);
-  for (const box of boxes) {
-    for (let i = 0; i < box.quads.length; i++) {
-      const b = box.bounds[i]!;
-      if (x < b[0] || x > b[2] || y < b[1] || y > b[3]) continue;
-      if (quadContains(box.quads[i]!, x, y)) return box;
+/**
+ * The boxes' quads bucketed by horizontal band, so that finding the box over
+ * a character looks at the few quads near it rather than at every box on the
+ * page (a page can carry thousands).
+ */
+class BoxIndex {
+  private readonly top: number;
+  private readonly bandHeight: number;
+  private readonly bands: { box: Box; quad: number }[][];
+
+  constructor(boxes: Box[]) {
+    let top = Infinity;
+    let bottom = -Infinity;
+    for (const box of boxes) {
+      for (const b of box.bounds) {
+        top = Math.min(top, b[1]);
+        bottom = Math.max(bottom, b[3]);
+      }
+    }
+    this.top = top;
+    const count = Number.isFinite(top) ? Math.min(1024, Math.max(1, Math.ceil((bottom - top) / 8))) : 0;
+    this.bandHeight = count ? Math.max((bottom - top) / count, 1e-6) : 1;
+    this.bands = Array.from({ length: count }, () => []);
+    for (const box of boxes) {
+      box.bounds.forEach((b, quad) => {
+        for (let i = this.band(b[1]); i <= this.band(b[3]); i++) this.bands[i]!.push({ box, quad });
+      });
     }
   }
-  return undefined;
+
+  private band(y: number): number {
+    return Math.min(this.bands.length - 1, Math.max(0, Math.floor((y - this.top) / this.bandHeight)));
+  }
+
+  /** The box whose quad contains the point, if any. */
+  find(x: number, y: number): Box | undefined {
+    if (!this.bands.length || y < this.top) return undefined;
+    const band = this.bands[this.band(y)]!;
+    for (const { box, quad } of band) {
+      const b = box.bounds[quad]!;
+      if (x < b[0] || x > b[2] || y < b[1] || y > b[3]) continue;
+      if (quadContains(box.quads[quad]!, x, y)) return box;
+    }
+    return undefined;
+  }
 }
 
-/** The text under each box, and the rest of the text with the boxed characters cut out. */
-function splitByBoxes(text: PageText, boxes: Box[]): { under: Map<Box, string>; outside: string } {
+/** The text under each box (a character is under a box when its centre is), and the rest of the text with the boxed characters cut out. */
+function splitByBoxes(text: PageText, boxes: BoxIndex): { under: Map<Box, string>; outside: string } {
   const under = new Map<Box, string>();
-  let outside = '';
+  const outside: string[] = [];
+  let kept = 0;
+  const q = text.quads;
   for (let i = 0; i < text.text.length; i++) {
-    const q = text.quads[i];
-    const box = q ? inBoxes(boxes, q) : undefined;
-    if (box) {
-      under.set(box, (under.get(box) ?? '') + text.text[i]);
-      outside += '\n';
-    } else {
-      outside += text.text[i];
-    }
+    if (!hasQuad(text, i)) continue;
+    const o = i * 8;
+    const box = boxes.find((q[o]! + q[o + 2]! + q[o + 4]! + q[o + 6]!) / 4, (q[o + 1]! + q[o + 3]! + q[o + 5]! + q[o + 7]!) / 4);
+    if (!box) continue;
+    under.set(box, (under.get(box) ?? '') + text.text[i]);
+    outside.push(text.text.slice(kept, i), '\n');
+    kept = i + 1;
   }
-  return { under, outside };
+  outside.push(text.text.slice(kept));
+  return { under, outside: outside.join('') };
 }
 
 /** Every content stream of a page and the form XObjects it draws, recursively (each once). */
@@ -238,6 +275,7 @@ function applyPage(doc: mupdf.PDFDocument, pageIndex: number, selected: Map<numb
   }
   let page = doc.loadPage(pageIndex);
   const boxes = [...selected.values()].map((e) => boxOf(e, page.getTransform()));
+  const index = new BoxIndex(boxes);
   // Only pages with annotations that show text need MuPDF's annotation objects.
   const nameByObject = new Map(pageEntries.filter((e) => e.objectNumber !== undefined).map((e) => [e.objectNumber!, e.name]));
   const showsText = (subtype: string | undefined) => subtype !== 'Redact' && subtype !== 'Popup' && subtype !== 'Link';
@@ -253,13 +291,13 @@ function applyPage(doc: mupdf.PDFDocument, pageIndex: number, selected: Map<numb
   });
 
   // Before: what lies under the boxes, and how often each redacted string occurs elsewhere on the page.
-  const before = splitByBoxes(pageContentText(page), boxes);
+  const before = splitByBoxes(pageContentText(page), index);
   const strings = new Set<string>();
   for (const t of before.under.values()) if (t.trim()) strings.add(t.replace(/\s+/gu, ' ').trim());
   const doomed: { annot: mupdf.PDFAnnotation; name: string }[] = [];
   let keptAnnotationText = '';
   for (const t of textAnnots) {
-    const split = splitByBoxes(t.text, boxes);
+    const split = splitByBoxes(t.text, index);
     const under = [...split.under.values()].join(' ').trim();
     if (under) {
       doomed.push(t);
@@ -291,12 +329,12 @@ function applyPage(doc: mupdf.PDFDocument, pageIndex: number, selected: Map<numb
   page = doc.loadPage(pageIndex);
   const failures: RedactionFailure[] = [];
   const afterContent = pageContentText(page);
-  const after = splitByBoxes(afterContent, boxes);
+  const after = splitByBoxes(afterContent, index);
   for (const [box, text] of after.under) if (text.trim()) failures.push({ pageIndex, annotation: box.name, text: text.trim() });
   let afterText = afterContent.text;
   for (const annot of pageAnnotations(page)) {
     const t = annotationText(annot);
-    const split = splitByBoxes(t, boxes);
+    const split = splitByBoxes(t, index);
     for (const [box, text] of split.under) if (text.trim()) failures.push({ pageIndex, annotation: box.name, text: text.trim() });
     afterText += `\n${t.text}`;
   }
