@@ -32,6 +32,7 @@ export const ERROR_CATALOG = {
   PATH_CONFLICT: { status: 409, title: 'The path is used by an entry of another kind' },
   NOT_A_FILE_ATTACHMENT: { status: 409, title: 'The annotation is not a FileAttachment' },
   FIELD_READ_ONLY: { status: 409, title: 'The form field is read-only' },
+  DOCUMENT_SIGNED: { status: 409, title: 'The change would invalidate the document\'s signatures' },
   PRECONDITION_FAILED: { status: 412, title: 'The document changed: If-Match does not match its ETag' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is larger than allowed' },
   UNSUPPORTED_SUBTYPE: { status: 400, title: 'This annotation subtype cannot be used here' },

@@ -13,6 +13,7 @@ import { exportFields, importFields } from './pdf/form-data.js';
 import { parseFieldData } from './field-data.js';
 import { createRedactions } from './pdf/redaction.js';
 import { applyRedactions } from './pdf/redaction-apply.js';
+import { readPermissions, removePasswordPermissions, removeUsageRights, setPasswordPermissions } from './pdf/security-tasks.js';
 
 export const tasks = {
   inspect,
@@ -30,6 +31,10 @@ export const tasks = {
   importAnnotationsFdf,
   createRedactions,
   applyRedactions,
+  readPermissions,
+  setPasswordPermissions,
+  removePasswordPermissions,
+  removeUsageRights,
   /** The PDF made from an image, with the summary an upload reports (page count, encryption). */
   imageToPdf: (input: { bytes: Uint8Array; mediaType: ImageMediaType }) => {
     const bytes = imageToPdf(input.bytes, input.mediaType);

@@ -19,6 +19,7 @@ import { registerDocumentRoutes } from './routes/documents.js';
 import { registerActionRoutes } from './routes/actions.js';
 import { registerAnnotationRoutes } from './routes/annotations.js';
 import { registerAnnotationContentRoutes } from './routes/annotation-content.js';
+import { registerPermissionRoutes } from './routes/permissions.js';
 import { registerRedactionRoutes } from './routes/redaction.js';
 import { registerFieldRoutes } from './routes/fields.js';
 import { BINARY_UPLOAD_TYPES } from './uploads.js';
@@ -96,6 +97,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerActionRoutes(api, deps);
     registerAnnotationContentRoutes(api, deps);
     registerRedactionRoutes(api, deps);
+    registerPermissionRoutes(api, deps);
     registerAnnotationRoutes(api, deps);
     registerFieldRoutes(api, deps);
     api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());

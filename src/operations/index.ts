@@ -6,12 +6,14 @@ import { AnnotationOperations } from './annotations.js';
 import { DocumentOperations } from './documents.js';
 import { FolderOperations } from './folders.js';
 import { FieldOperations } from './fields.js';
+import { PermissionOperations } from './permissions.js';
 
 export interface Operations {
   documents: DocumentOperations;
   annotations: AnnotationOperations;
   folders: FolderOperations;
   fields: FieldOperations;
+  permissions: PermissionOperations;
   actions: ActionRunner;
 }
 
@@ -22,6 +24,7 @@ export function createOperations({ store, pool, office }: { store: DocumentStore
     annotations: new AnnotationOperations(store, pool, documents),
     folders: new FolderOperations(store, documents),
     fields: new FieldOperations(store, pool, documents),
+    permissions: new PermissionOperations(store, pool, documents),
     actions: new ActionRunner(store, pool, documents),
   };
 }

@@ -18,7 +18,7 @@ const MAX_DEPTH = 16;
  * inline, and streams other than attached files (appearances, sounds) left out.
  */
 export function exportAnnotationsFdf(input: { bytes: Uint8Array; password?: string | undefined; fileName: string }): { fdf: Uint8Array } {
-  const { doc } = openPdf(input.bytes, input.password);
+  const { doc } = openPdf(input.bytes, input.password, 'view');
   try {
     const reader = new ObjectReader(doc);
     const entries = annotationEntries(doc).filter((e) => name(e.dict.get('Subtype')) !== 'Widget');

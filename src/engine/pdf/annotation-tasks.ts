@@ -4,7 +4,6 @@ import { annotationEntries, entryObject, readAnnotations, type AnnotationEntry }
 import { name, ref } from './pdf-data.js';
 import { formFacts } from './inspect.js';
 import { checkPageIndex, openPdf } from './open.js';
-import { requirePermission } from './permissions.js';
 import { saveEdited } from './save.js';
 import { deref } from './pdf-values.js';
 
@@ -15,7 +14,7 @@ export interface AnnotationList {
 
 /** The `listAnnotations` task. */
 export function listAnnotations(input: { bytes: Uint8Array; password?: string | undefined }): AnnotationList {
-  const opened = openPdf(input.bytes, input.password);
+  const opened = openPdf(input.bytes, input.password, 'view');
   try {
     return { annotations: readAnnotations(opened.doc), pageCount: opened.doc.countPages() };
   } finally {
@@ -72,10 +71,9 @@ function closure(entries: AnnotationEntry[], selection: DeleteSelection): Set<An
  * annotation that lacked one its name in /NM, and saves.
  */
 export function deleteAnnotations(input: { bytes: Uint8Array; password?: string | undefined; selection: DeleteSelection }): AnnotationList & { bytes: Uint8Array; deleted: string[] } {
-  const opened = openPdf(input.bytes, input.password);
+  const opened = openPdf(input.bytes, input.password, 'annotate');
   const { doc } = opened;
   try {
-    requirePermission(opened, 'annotate');
     const pageIndex = 'pageIndex' in input.selection ? input.selection.pageIndex : undefined;
     checkPageIndex(doc, pageIndex);
     const entries = annotationEntries(doc);

@@ -7,7 +7,6 @@ import { AppearanceReader, setAppearance } from './appearance-objects.js';
 import { encodeAppearance } from './appearance-xml.js';
 import { formFacts } from './inspect.js';
 import { openPdf } from './open.js';
-import { requirePermission } from './permissions.js';
 import { isDict, name, ref, text } from './pdf-data.js';
 import { PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from './pdf-syntax.js';
 import { deref } from './pdf-values.js';
@@ -49,7 +48,7 @@ function exportContext(doc: mupdf.PDFDocument, reader: ObjectReader, entries: An
 
 /** The `exportAnnotationsXfdf` task: every annotation XFDF can carry, as Acrobat writes the file. */
 export function exportAnnotationsXfdf(input: { bytes: Uint8Array; password?: string | undefined; fileName: string }): { xfdf: string; skipped: string[] } {
-  const { doc } = openPdf(input.bytes, input.password);
+  const { doc } = openPdf(input.bytes, input.password, 'view');
   try {
     const entries = annotationEntries(doc);
     const reader = new ObjectReader(doc);
@@ -305,10 +304,9 @@ export function importAnnotationsXfdf(input: { bytes: Uint8Array; password?: str
 }
 
 export function applyImport(input: { bytes: Uint8Array; password?: string | undefined }, incoming: IncomingAnnotation[], warnings: string[]): ImportResult {
-  const opened = openPdf(input.bytes, input.password);
+  const opened = openPdf(input.bytes, input.password, 'annotate');
   const { doc } = opened;
   try {
-    requirePermission(opened, 'annotate');
     const { created, updated } = importAnnotations(doc, incoming, warnings);
     const bytes = saveEdited(doc, formFacts(doc).hasSignatures);
     return { bytes, created, updated, warnings, annotations: readAnnotations(doc), pageCount: doc.countPages() };

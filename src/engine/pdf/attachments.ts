@@ -8,7 +8,6 @@ import { name as dataName, rgb } from './pdf-data.js';
 import { isoToPdfDate, pdfDateToIso } from './dates.js';
 import { formFacts } from './inspect.js';
 import { checkPageIndex, openPdf } from './open.js';
-import { requirePermission } from './permissions.js';
 import { deref, name, text } from './pdf-values.js';
 import { saveEdited } from './save.js';
 
@@ -56,10 +55,9 @@ function uniqueName(taken: Set<string>): string {
  * upper left corner of the page, with NoRotate so it shows upright.
  */
 export function addFileAttachment(input: NewFileAttachment): { bytes: Uint8Array; annotation: AnnotationModel } {
-  const opened = openPdf(input.bytes, input.password);
+  const opened = openPdf(input.bytes, input.password, 'annotate');
   const { doc } = opened;
   try {
-    requirePermission(opened, 'annotate');
     const a = input.annotation;
     const pageIndex = a.pageIndex ?? 0;
     checkPageIndex(doc, pageIndex);
@@ -110,7 +108,7 @@ function hex(bytes: Uint8Array): string {
 
 /** The `readAttachment` task: the AttachmentModel of a FileAttachment annotation and, when asked, the file. */
 export function readAttachment(input: { bytes: Uint8Array; password?: string | undefined; name: string; withContent: boolean }): { attachment: AttachmentModel; content?: Uint8Array } {
-  const opened = openPdf(input.bytes, input.password);
+  const opened = openPdf(input.bytes, input.password, 'view');
   const { doc } = opened;
   try {
     const entry = annotationEntries(doc).find((e) => e.name === input.name);

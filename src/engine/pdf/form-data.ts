@@ -11,7 +11,6 @@ import { EngineError } from '../errors.js';
 import { writeFieldData, type ExportedField, type FieldDataFormat, type FieldType, type FieldValue } from '../field-data.js';
 import { formFacts } from './inspect.js';
 import { openPdf } from './open.js';
-import { requirePermission } from './permissions.js';
 import { deref } from './pdf-values.js';
 import { saveEdited } from './save.js';
 
@@ -422,7 +421,7 @@ function documentIds(doc: mupdf.PDFDocument): [Uint8Array, Uint8Array] | undefin
 
 /** The `exportFields` task: the field values as XFDF or FDF, naming the document and its /ID. */
 export function exportFields(input: { bytes: Uint8Array; password?: string | undefined; format: FieldDataFormat; exportEmptyFields: boolean; fileName: string }): { content: Uint8Array } {
-  const { doc } = openPdf(input.bytes, input.password);
+  const { doc } = openPdf(input.bytes, input.password, 'view');
   try {
     const fields = exportFieldValues(doc, { exportEmptyFields: input.exportEmptyFields });
     return { content: writeFieldData(fields, input.format, { fileName: input.fileName, ids: documentIds(doc) }) };
@@ -442,10 +441,9 @@ export interface FieldsImport {
  * document is signed). No bytes come back when nothing changed.
  */
 export function importFields(input: { bytes: Uint8Array; password?: string | undefined; values: FieldValue[] }): FieldsImport & { bytes?: Uint8Array } {
-  const opened = openPdf(input.bytes, input.password);
+  const opened = openPdf(input.bytes, input.password, 'form');
   const { doc } = opened;
   try {
-    requirePermission(opened, 'form');
     const facts = formFacts(doc);
     const warnings = facts.hasXfa ? ['The document also has an XFA form: viewers that show XFA ignore the AcroForm values set here'] : [];
     const { set, unknown, changed } = importFieldValues(doc, input.values);

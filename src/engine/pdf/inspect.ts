@@ -94,7 +94,7 @@ export function inspectDocument(doc: mupdf.PDFDocument, bytes: Uint8Array, encry
 
 /** The `inspect` task: opens the document and reports its DocumentInfo. */
 export function inspect(input: { bytes: Uint8Array; password?: string | undefined }): DocumentInfo {
-  const { doc, encrypted, access } = openPdf(input.bytes, input.password);
+  const { doc, encrypted, access } = openPdf(input.bytes, input.password, 'view');
   try {
     return inspectDocument(doc, input.bytes, encrypted, access);
   } finally {
@@ -111,7 +111,7 @@ export function validateUpload(input: { bytes: Uint8Array }): { encrypted: boole
   if (!looksLikePdf(input.bytes)) throw new EngineError('MALFORMED_PDF', 'The file is not a PDF (no %PDF- header)');
   let opened;
   try {
-    opened = openPdf(input.bytes);
+    opened = openPdf(input.bytes, undefined, 'view');
   } catch (err) {
     if (err instanceof EngineError && err.code === 'DOCUMENT_PASSWORD_REQUIRED') return { encrypted: true, repaired: false };
     throw err;

@@ -1,5 +1,8 @@
 import * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
+import { prepareUnicode } from '../passwords.js';
+import { requirePermission, type Need } from './permissions.js';
+import { ownerPasswordIsEmpty } from './security.js';
 
 export type Access = 'full' | 'user' | 'owner';
 
@@ -8,6 +11,8 @@ export interface OpenedPdf {
   encrypted: boolean;
   /** `full`: not encrypted; `user`/`owner`: which password opened it. */
   access: Access;
+  /** The password that opened it, as MuPDF took it (after SASLprep where that was needed). */
+  password: string | undefined;
 }
 
 /** Bits returned by authenticatePassword (MuPDF: 1 none needed, 2 user, 4 owner). */
@@ -19,10 +24,28 @@ function describe(err: unknown): string {
 }
 
 /**
- * Opens PDF bytes, authenticating with the document password when one is
- * needed or given. Maps MuPDF's failures to the service's error codes.
+ * MuPDF's answer for a password; for AES-256 handlers the SASLprep'd form is
+ * tried as well when it differs (MuPDF does not normalise: a password typed
+ * in decomposed form would otherwise fail).
  */
-export function openPdf(bytes: Uint8Array, password?: string): OpenedPdf {
+function authenticate(doc: mupdf.PDFDocument, password: string): { result: number; password: string } {
+  const result = doc.authenticatePassword(password);
+  if (result !== 0) return { result, password };
+  const prepared = prepareUnicode(password);
+  if (prepared !== undefined && prepared !== password) {
+    const again = doc.authenticatePassword(prepared);
+    if (again !== 0) return { result: again, password: prepared };
+  }
+  return { result, password };
+}
+
+/**
+ * Opens PDF bytes, authenticating with the document password when one is
+ * needed or given, and checks that the password allows what the caller
+ * needs (the one permission check of the service: every task states its
+ * need here). Maps MuPDF's failures to the service's error codes.
+ */
+export function openPdf(bytes: Uint8Array, password: string | undefined, need: Need): OpenedPdf {
   let doc: mupdf.PDFDocument;
   try {
     const opened = mupdf.Document.openDocument(bytes, 'application/pdf');
@@ -35,9 +58,10 @@ export function openPdf(bytes: Uint8Array, password?: string): OpenedPdf {
   const encrypted = doc.getMetaData(mupdf.Document.META_ENCRYPTION) !== undefined &&
     doc.getMetaData(mupdf.Document.META_ENCRYPTION) !== 'None';
   let access: Access = encrypted ? 'user' : 'full';
+  let used: string | undefined;
   if (doc.needsPassword()) {
     // MuPDF tries the empty user password by itself; an empty *owner* password (R5/R6 files exist with one) it does not.
-    const result = doc.authenticatePassword(password ?? '');
+    const { result, password: tried } = authenticate(doc, password ?? '');
     if (result === 0 && (password === undefined || password === '')) {
       doc.destroy();
       throw new EngineError('DOCUMENT_PASSWORD_REQUIRED', 'The document is encrypted: send its password in X-Service-DocumentPassword');
@@ -47,23 +71,31 @@ export function openPdf(bytes: Uint8Array, password?: string): OpenedPdf {
       throw new EngineError('DOCUMENT_PASSWORD_INVALID', 'The document password is wrong');
     }
     access = result & AUTH_OWNER ? 'owner' : 'user';
+    used = tried;
   } else if (encrypted && password !== undefined && password !== '') {
     // Opened with the empty user password; a given password may be the owner's.
-    const result = doc.authenticatePassword(password);
+    const { result, password: tried } = authenticate(doc, password);
     if (result & AUTH_OWNER) access = 'owner';
     else if (!(result & AUTH_USER) && result !== 1) {
       doc.destroy();
       throw new EngineError('DOCUMENT_PASSWORD_INVALID', 'The document password is wrong');
     }
+    used = tried;
   }
+  // An empty permissions password protects nothing: whoever opens the document is its owner.
+  // (Acrobat and MuPDF refuse an empty owner password while the user password is set; the
+  // PermissionsModel reports such a file as having no permissions password, and acts on that.)
+  if (access === 'user' && ownerPasswordIsEmpty(doc, used)) access = 'owner';
+  const opened: OpenedPdf = { doc, encrypted, access, password: used };
   try {
     // Touch the page tree now so a broken file fails here, not midway through an operation.
     doc.countPages();
+    requirePermission(opened, need);
   } catch (err) {
     doc.destroy();
     throw classifyOpenError(err);
   }
-  return { doc, encrypted, access };
+  return opened;
 }
 
 export function classifyOpenError(err: unknown): EngineError {

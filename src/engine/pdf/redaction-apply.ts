@@ -6,7 +6,6 @@ import { annotationEntries, type AnnotationEntry } from './annotations.js';
 import { checkPageIndex, openPdf } from './open.js';
 import { name, numbers, ref, text } from './pdf-data.js';
 import { annotationText, pageContentText } from './page-text.js';
-import { requirePermission } from './permissions.js';
 import { deref } from './pdf-values.js';
 import { findElsewhere, scrubElsewhere, type ElsewhereHit } from './redaction-elsewhere.js';
 
@@ -365,10 +364,9 @@ function applyPage(doc: mupdf.PDFDocument, pageIndex: number, selected: Map<numb
  */
 export function applyRedactions(input: { bytes: Uint8Array; password?: string | undefined; request: ApplyRedactionsRequest }): { bytes?: Uint8Array; report: ApplyReport } {
   const { request } = input;
-  const opened = openPdf(input.bytes, input.password);
+  const opened = openPdf(input.bytes, input.password, 'edit');
   const { doc } = opened;
   try {
-    requirePermission(opened, 'edit');
     checkPageIndex(doc, request.pageIndex);
     const entries = annotationEntries(doc);
     const isRedact = (e: AnnotationEntry) => name(e.dict.get('Subtype')) === 'Redact';

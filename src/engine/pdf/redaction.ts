@@ -7,7 +7,6 @@ import { rgb } from './pdf-data.js';
 import { formFacts } from './inspect.js';
 import { checkPageIndex, openPdf } from './open.js';
 import { annotationText, pageContentText } from './page-text.js';
-import { requirePermission } from './permissions.js';
 import { saveEdited } from './save.js';
 
 /** RedactionModel's request side: what to search and how the Redact annotations look. */
@@ -58,10 +57,9 @@ export function createRedactions(input: { bytes: Uint8Array; password?: string |
   const request = input.request;
   if (!request.searchText.trim()) throw new EngineError('INVALID_SEARCH', 'searchText must not be empty');
   const pattern = searchPattern(request);
-  const opened = openPdf(input.bytes, input.password);
+  const opened = openPdf(input.bytes, input.password, 'annotate');
   const { doc } = opened;
   try {
-    requirePermission(opened, 'annotate');
     const pageCount = doc.countPages();
     checkPageIndex(doc, request.pageIndex);
     const entries = annotationEntries(doc);

@@ -1,0 +1,54 @@
+import type { EnginePool } from '../engine/pool.js';
+import type { PasswordSecurity } from '../engine/pdf/security.js';
+import type { PasswordPermissionsRequest, PermissionsModel } from '../engine/pdf/security-tasks.js';
+import type { StoredPath } from '../storage/paths.js';
+import type { DocumentStore } from '../storage/store.js';
+import type { OperationContext } from './context.js';
+import type { DocumentOperations } from './documents.js';
+import { ReadModelCache } from './read-model-cache.js';
+
+/** The permissions resource: reading a document's security (cached by ETag and password), and changing it under the document's lock. */
+export class PermissionOperations {
+  private readonly models = new ReadModelCache<PermissionsModel>(200);
+
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly pool: EnginePool,
+    private readonly documents: DocumentOperations,
+  ) {}
+
+  async get(path: StoredPath, ctx: OperationContext): Promise<{ model: PermissionsModel; etag: string }> {
+    const stat = await this.documents.stat(path);
+    const cached = this.models.get(stat.etag, ctx.documentPassword);
+    if (cached) return { model: cached, etag: stat.etag };
+    const stored = await this.store.readDocument(path);
+    const model = await this.pool.run('readPermissions', { bytes: stored.bytes, password: ctx.documentPassword }, { transfer: [stored.bytes] });
+    this.models.set(stored.etag, ctx.documentPassword, model);
+    return { model, etag: stored.etag };
+  }
+
+  /** Encrypts or re-encrypts; answers the new password security as read back from the written file. */
+  async setPasswordPermissions(path: StoredPath, ctx: OperationContext, request: PasswordPermissionsRequest): Promise<{ model: PasswordSecurity; etag: string }> {
+    const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
+      const { bytes, passwordPermissions } = await this.pool.run('setPasswordPermissions', { bytes: stored.bytes, password: ctx.documentPassword, request });
+      return { bytes, result: passwordPermissions };
+    });
+    return { model: result, etag: stat.etag };
+  }
+
+  /** Removes the encryption; nothing is written when there was none. */
+  async removePasswordPermissions(path: StoredPath, ctx: OperationContext): Promise<void> {
+    await this.documents.update(path, ctx, async (stored) => {
+      const { bytes } = await this.pool.run('removePasswordPermissions', { bytes: stored.bytes, password: ctx.documentPassword });
+      return { ...(bytes ? { bytes } : {}), result: undefined };
+    });
+  }
+
+  /** Removes the usage-rights signature; nothing is written when there was none. */
+  async removeUsageRights(path: StoredPath, ctx: OperationContext): Promise<void> {
+    await this.documents.update(path, ctx, async (stored) => {
+      const { bytes } = await this.pool.run('removeUsageRights', { bytes: stored.bytes, password: ctx.documentPassword });
+      return { ...(bytes ? { bytes } : {}), result: undefined };
+    });
+  }
+}
