@@ -13,6 +13,8 @@ export interface OpenedPdf {
   access: Access;
   /** The password that opened it, as MuPDF took it (after SASLprep where that was needed). */
   password: string | undefined;
+  /** Whether it needed a password to open (its user password is not empty). */
+  needsPassword: boolean;
 }
 
 /** Bits returned by authenticatePassword (MuPDF: 1 none needed, 2 user, 4 owner). */
@@ -59,7 +61,9 @@ export function openPdf(bytes: Uint8Array, password: string | undefined, need: N
     doc.getMetaData(mupdf.Document.META_ENCRYPTION) !== 'None';
   let access: Access = encrypted ? 'user' : 'full';
   let used: string | undefined;
-  if (doc.needsPassword()) {
+  // Asked once, before authenticating: MuPDF answers by trying the empty password, which spoils the keys of a document opened with another.
+  const needsPassword = doc.needsPassword();
+  if (needsPassword) {
     // MuPDF tries the empty user password by itself; an empty *owner* password (R5/R6 files exist with one) it does not.
     const { result, password: tried } = authenticate(doc, password ?? '');
     if (result === 0 && (password === undefined || password === '')) {
@@ -85,8 +89,8 @@ export function openPdf(bytes: Uint8Array, password: string | undefined, need: N
   // An empty permissions password protects nothing: whoever opens the document is its owner.
   // (Acrobat and MuPDF refuse an empty owner password while the user password is set; the
   // PermissionsModel reports such a file as having no permissions password, and acts on that.)
-  if (access === 'user' && ownerPasswordIsEmpty(doc, used)) access = 'owner';
-  const opened: OpenedPdf = { doc, encrypted, access, password: used };
+  if (access === 'user' && ownerPasswordIsEmpty(doc, needsPassword, used)) access = 'owner';
+  const opened: OpenedPdf = { doc, encrypted, access, password: used, needsPassword };
   try {
     // Touch the page tree now so a broken file fails here, not midway through an operation.
     doc.countPages();

@@ -107,7 +107,7 @@ export function certification(doc: mupdf.PDFDocument): Certification {
 export function readPermissions(input: { bytes: Uint8Array; password?: string | undefined }): PermissionsModel {
   const opened = openPdf(input.bytes, input.password, 'view');
   try {
-    return { passwordPermissions: passwordSecurity(opened.doc, opened.password), usageRights: usageRights(opened.doc), certification: certification(opened.doc) };
+    return { passwordPermissions: passwordSecurity(opened), usageRights: usageRights(opened.doc), certification: certification(opened.doc) };
   } finally {
     opened.doc.destroy();
   }
@@ -170,7 +170,34 @@ function refuseSigned(doc: mupdf.PDFDocument): void {
   }
 }
 
+/**
+ * Decodes every stream that names a /Crypt filter of its own (embedded files
+ * of attachments-only encryption, some metadata streams). MuPDF's save drops
+ * the document's encryption but copies such streams as they are, still
+ * encrypted, with nothing left to decrypt them: the attachments would be
+ * lost. Rewritten decoded, they are compressed again on save.
+ */
+function decodeCryptFilters(doc: mupdf.PDFDocument): void {
+  const count = doc.countObjects();
+  for (let num = 1; num < count; num++) {
+    const obj = doc.newIndirect(num);
+    if (!obj.isStream()) continue;
+    const filter = deref(obj.resolve().get('Filter'));
+    const names: string[] = [];
+    if (filter.isName()) names.push(filter.asName());
+    else if (filter.isArray()) for (let i = 0; i < filter.length; i++) names.push(name(filter.get(i)) ?? '');
+    if (!names.includes('Crypt')) continue;
+    const data = obj.readStream();
+    try {
+      obj.writeStream(data);
+    } finally {
+      data.destroy();
+    }
+  }
+}
+
 function save(doc: mupdf.PDFDocument, options: string): Uint8Array {
+  decodeCryptFilters(doc);
   const buffer = doc.saveToBuffer(`${options},garbage=1,compress=yes`);
   try {
     return buffer.asUint8Array().slice();
@@ -200,7 +227,7 @@ export function setPasswordPermissions(input: { bytes: Uint8Array; password?: st
   const check = openPdf(bytes, passwords.permissions, 'owner');
   try {
     if (check.access !== 'owner') throw new EngineError('PROCESSING_FAILED', 'The encrypted document did not open with its new permissions password');
-    return { bytes, passwordPermissions: passwordSecurity(check.doc, check.password) };
+    return { bytes, passwordPermissions: passwordSecurity(check) };
   } finally {
     check.doc.destroy();
   }

@@ -105,6 +105,18 @@ function numberOf(obj: mupdf.PDFObject): number | undefined {
   return r.isNumber() ? r.asNumber() : undefined;
 }
 
+/**
+ * /P as a signed 32-bit integer. Some writers store it unsigned
+ * (4294967292 for -4); MuPDF reads numbers through a float, which rounds that
+ * to 2^32, so the integer is taken from the object's text.
+ */
+function permissionBits(obj: mupdf.PDFObject): number {
+  const r = deref(obj);
+  if (!r.isNumber()) return -1;
+  const value = Number(r.toString());
+  return Number.isFinite(value) ? Math.trunc(value) | 0 : -1;
+}
+
 /** The crypt filter method (/CFM) a /V 4 or 5 dictionary uses for the named filter. */
 function filterMethod(encrypt: mupdf.PDFObject, filterName: string | undefined): string | undefined {
   if (!filterName || filterName === 'Identity') return undefined;
@@ -153,7 +165,7 @@ export function encryptionFacts(doc: mupdf.PDFDocument): EncryptionFacts | undef
     version,
     revision,
     keyLength,
-    permissionBits: (numberOf(encrypt.get('P')) ?? -1) | 0,
+    permissionBits: permissionBits(encrypt.get('P')),
     ...(encryptType !== undefined ? { encryptType } : {}),
     encryptMetadata: metadata.isBoolean() ? metadata.asBoolean() : true,
     attachmentsOnly,
@@ -166,14 +178,17 @@ const AUTH_OWNER = 4;
 
 /**
  * Whether the document's permissions (owner) password is empty, given the
- * password that opened it. With an empty user password MuPDF answers this
+ * password that opened it and whether it needed one. (Never ask MuPDF's
+ * needsPassword() after authenticating: it tries the empty password, and a
+ * failed attempt leaves the document's keys invalid, so every string and
+ * stream read afterwards is garbage.) With an empty user password MuPDF answers this
  * itself; with a user password set it refuses an empty owner password (as
  * Acrobat does), so the handler's own check is run here.
  */
-export function ownerPasswordIsEmpty(doc: mupdf.PDFDocument, password: string | undefined): boolean {
+export function ownerPasswordIsEmpty(doc: mupdf.PDFDocument, needsPassword: boolean, password: string | undefined): boolean {
   const facts = encryptionFacts(doc);
   if (!facts) return true;
-  if (!doc.needsPassword()) {
+  if (!needsPassword) {
     const empty = (doc.authenticatePassword('') & AUTH_OWNER) !== 0;
     if (password) doc.authenticatePassword(password);
     return empty;
@@ -183,15 +198,12 @@ export function ownerPasswordIsEmpty(doc: mupdf.PDFDocument, password: string | 
   return Boolean(empty && user && isOwnerPassword(facts.standard, empty, user));
 }
 
-/**
- * The password part of the PermissionsModel for an opened document.
- * `password` is the one that opened it (undefined or empty: none).
- */
-export function passwordSecurity(doc: mupdf.PDFDocument, password: string | undefined): PasswordSecurity {
-  const facts = encryptionFacts(doc);
+/** The password part of the PermissionsModel for an opened document. */
+export function passwordSecurity(opened: { doc: mupdf.PDFDocument; needsPassword: boolean; password: string | undefined }): PasswordSecurity {
+  const facts = encryptionFacts(opened.doc);
   if (!facts) return { encrypted: false, openPasswordSet: false, permissionsPasswordSet: false, ...ALL_ALLOWED };
-  const openPasswordSet = doc.needsPassword();
-  const permissionsPasswordSet = !ownerPasswordIsEmpty(doc, password);
+  const openPasswordSet = opened.needsPassword;
+  const permissionsPasswordSet = !ownerPasswordIsEmpty(opened.doc, opened.needsPassword, opened.password);
   return {
     encrypted: true,
     ...(facts.encryptType !== undefined ? { encryptType: facts.encryptType } : {}),
