@@ -5,6 +5,7 @@ import { makeAnnotatedPdf } from './helpers/annotated-pdf.js';
 import { makeFormPdf } from './helpers/form-pdf.js';
 import { call, putPdf, sha256, storedBytes, type Reply } from './helpers/http.js';
 import { encryptPdf, makePdf, pdftotext, qpdfCheck, serializePdf, withTempFile } from './helpers/pdf.js';
+import { FLAGS, QPDF_CAPABILITY, qpdfEncryption as readQpdfEncryption, type Flag } from './helpers/qpdf-encryption.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
@@ -14,44 +15,6 @@ before(async () => {
 after(async () => {
   await server.stop();
 });
-
-const FLAGS = [
-  'printAllowed',
-  'printHighResolutionAllowed',
-  'changeDocumentAllowed',
-  'assembleDocumentAllowed',
-  'extractTextAllowed',
-  'extractTextForAccessibilityAllowed',
-  'fillFormFieldsAllowed',
-  'modifyAnnotationsAllowed',
-] as const;
-type Flag = (typeof FLAGS)[number];
-
-/** qpdf's name for each flag's capability. */
-const QPDF_CAPABILITY: Record<Flag, string> = {
-  printAllowed: 'printlow',
-  printHighResolutionAllowed: 'printhigh',
-  changeDocumentAllowed: 'modifyother',
-  assembleDocumentAllowed: 'modifyassembly',
-  extractTextAllowed: 'extract',
-  extractTextForAccessibilityAllowed: 'accessibility',
-  fillFormFieldsAllowed: 'modifyforms',
-  modifyAnnotationsAllowed: 'modifyannotations',
-};
-
-interface QpdfEncryption {
-  encrypted: boolean;
-  ownerpasswordmatched: boolean;
-  userpasswordmatched: boolean;
-  capabilities: Record<string, boolean>;
-  parameters: { P: number; R: number; V: number; bits: number; method: string; streammethod: string };
-}
-
-/** The encryption as qpdf (an independent PDF library) reads it with a password. */
-function qpdfEncryption(bytes: Buffer, password: string): QpdfEncryption {
-  const json = withTempFile(bytes, (file) => execFileSync('qpdf', ['--json', '--json-key=encrypt', `--password=${password}`, file], { encoding: 'utf8' }));
-  return (JSON.parse(json) as { encrypt: QpdfEncryption }).encrypt;
-}
 
 /** Whether qpdf opens the file with the password (or none). */
 function qpdfOpens(bytes: Buffer, password?: string): boolean {
@@ -76,6 +39,13 @@ function pdfinfoOpens(bytes: Buffer, option?: '-upw' | '-opw', password?: string
       return false;
     }
   });
+}
+
+/** qpdf's reading with a password that must open the file. */
+function qpdfEncryption(bytes: Buffer, password: string) {
+  const found = readQpdfEncryption(bytes, password);
+  assert.ok(found, `qpdf does not open the file with ${JSON.stringify(password)}`);
+  return found;
 }
 
 const pw = (password: string) => ({ 'x-service-documentpassword': Buffer.from(password, 'utf8').toString('latin1') });
@@ -136,7 +106,7 @@ describe('reading permissions', () => {
       assert.equal(model.encryptType, 3);
       assert.equal(model.revision, 6);
       assert.equal(model.keyLength, 256);
-      assert.equal(model.permissionBits, qpdf.parameters.P);
+      assert.equal(model.permissionBits, qpdf.P);
       assert.equal(model.openPasswordSet, true);
       assert.equal(model.permissionsPasswordSet, true);
       for (const flag of FLAGS) assert.equal(model[flag], qpdf.capabilities[QPDF_CAPABILITY[flag]], `${flag} with ${password}`);
@@ -171,11 +141,11 @@ describe('setting password permissions', () => {
       // qpdf reads the method, the revision and the same permission bits, with either password.
       const qpdf = qpdfEncryption(stored, owner);
       assert.equal(qpdf.encrypted, true);
-      assert.equal(qpdf.ownerpasswordmatched, true);
-      assert.equal(qpdf.parameters.R, c.revision);
-      assert.equal(qpdf.parameters.bits, c.bits);
-      assert.equal(qpdf.parameters.streammethod === 'none' ? qpdf.parameters.method : qpdf.parameters.streammethod, c.method);
-      assert.equal(model.permissionBits, qpdf.parameters.P);
+      assert.equal(qpdf.ownerMatched, true);
+      assert.equal(qpdf.R, c.revision);
+      assert.equal(qpdf.bits, c.bits);
+      assert.equal(qpdf.methods.stream ?? 'RC4', c.method);
+      assert.equal(model.permissionBits, qpdf.P);
       assert.equal(model.revision, c.revision);
       assert.equal(model.encryptType, c.encryptType);
       for (const flag of FLAGS) {
@@ -223,7 +193,7 @@ describe('setting password permissions', () => {
     assert.ok(ok.headers.get('etag'));
     const stored = await storedBytes(server, doc);
     assert.equal(qpdfOpens(stored, 'u1'), false, 'the old password no longer opens it');
-    assert.equal(qpdfEncryption(stored, 'o2').parameters.streammethod, 'AESv2');
+    assert.equal(qpdfEncryption(stored, 'o2').methods.stream, 'AESv2');
     assert.ok(qpdfOpens(stored, 'u2'));
   });
 
