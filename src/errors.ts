@@ -14,7 +14,8 @@ export const ERROR_CATALOG = {
   MALFORMED_XFDF: { status: 400, title: 'The XFDF body is not well-formed XFDF or uses forbidden constructs' },
   MALFORMED_FDF: { status: 400, title: 'The FDF body is not a readable FDF file' },
   INVALID_SEARCH: { status: 400, title: 'The search term is empty or not a valid regular expression' },
-  PAGE_OUT_OF_RANGE: { status: 400, title: 'The page index is outside the document' },
+  // 400 for an index given in a query or body; 404 when the index is part of the URL path (the URL names no page).
+  PAGE_OUT_OF_RANGE: { status: 400, pathStatus: 404, title: 'The page index is outside the document' },
   AUTHENTICATION_REQUIRED: { status: 401, title: 'A valid session or credentials are required' },
   INVALID_CREDENTIALS: { status: 401, title: 'The user name or password is wrong' },
   FORBIDDEN: { status: 403, title: 'The user lacks the right for this request' },
@@ -50,12 +51,32 @@ export const ERROR_CATALOG = {
   COMPONENT_MISSING: { status: 501, title: 'A component this feature needs is not installed' },
   SERVICE_BUSY: { status: 503, title: 'The service is busy; try again later' },
   ENGINE_TIMEOUT: { status: 504, title: 'The document took too long to process' },
-} as const satisfies Record<string, { status: number; title: string }>;
+} as const satisfies Record<string, { status: number; title: string; pathStatus?: number }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;
 
 export function isErrorCode(code: string): code is ErrorCode {
   return Object.prototype.hasOwnProperty.call(ERROR_CATALOG, code);
+}
+
+/** Where the value an error is about came from: `inPath` when it is part of the URL path. */
+export interface ErrorOrigin {
+  inPath?: boolean | undefined;
+}
+
+/**
+ * The HTTP status of a code. A value that is part of the URL path names a
+ * resource, so a code with a `pathStatus` (404 for a page) answers that
+ * instead of its request status (400): the one place this is decided.
+ */
+export function errorStatus(code: ErrorCode, origin: ErrorOrigin = {}): number {
+  const entry: { status: number; pathStatus?: number } = ERROR_CATALOG[code];
+  return origin.inPath ? (entry.pathStatus ?? entry.status) : entry.status;
+}
+
+/** PAGE_OUT_OF_RANGE's detail, the same wherever an index is checked (engine or operations). */
+export function pageOutOfRangeDetail(pageIndex: number, pageCount: number): string {
+  return `pageIndex ${pageIndex} is outside the document (pages 0 to ${pageCount - 1})`;
 }
 
 /** An error meant for the client: its code, a user-safe detail, optional extra fields. */
@@ -66,9 +87,10 @@ export class ServiceError extends Error {
     readonly detail?: string,
     readonly extra?: Record<string, unknown>,
     readonly headers?: Record<string, string>,
+    readonly origin: ErrorOrigin = {},
   ) {
     super(detail ?? ERROR_CATALOG[code].title);
     this.name = 'ServiceError';
-    this.status = ERROR_CATALOG[code].status;
+    this.status = errorStatus(code, origin);
   }
 }

@@ -37,6 +37,10 @@ test('the OpenAPI 3.1 description is public and generated from the route schemas
     ['/pdfservice/v1/documents/{filePath}.pdf', 'delete'],
     ['/pdfservice/v1/documents/{filePath}.pdf', 'post'],
     ['/pdfservice/v1/documents/{filePath}.pdf/pages', 'post'],
+    ['/pdfservice/v1/documents/{filePath}.pdf/pages', 'get'],
+    ['/pdfservice/v1/documents/{filePath}.pdf/pages/{pageIndex}/text', 'get'],
+    ['/pdfservice/v1/documents/{filePath}.pdf/pages/{pageIndex}/image', 'get'],
+    ['/pdfservice/v1/documents/{filePath}.pdf/text', 'get'],
     ['/pdfservice/v1/documents/{filePath}.pdf/annotations', 'get'],
     ['/pdfservice/v1/documents/{filePath}.pdf/annotations', 'delete'],
     ['/pdfservice/v1/documents/{filePath}.pdf/annotations', 'post'],
@@ -59,6 +63,12 @@ test('the OpenAPI 3.1 description is public and generated from the route schemas
   const list = spec.paths['/pdfservice/v1/documents/{filePath}.pdf/annotations']!['get'] as { responses: Record<string, { content: Record<string, { schema: { properties: { annotations: { items: { examples?: unknown[] } } } } }> }> };
   const examples = list.responses['200']!.content['application/json']!.schema.properties.annotations.items.examples ?? [];
   assert.ok(examples.length >= 10, 'the annotation model has an example per family');
+  // Page text comes as a model or as text/plain, page images as PNG or JPEG: each type is described.
+  const text = spec.paths['/pdfservice/v1/documents/{filePath}.pdf/pages/{pageIndex}/text']!['get'] as { responses: Record<string, { content: Record<string, unknown> }>; parameters: { name: string; in: string }[] };
+  assert.deepEqual(Object.keys(text.responses['200']!.content).sort(), ['application/json', 'application/xml', 'text/plain']);
+  assert.ok(text.parameters.some((p) => p.name === 'detail' && p.in === 'query'));
+  const image = spec.paths['/pdfservice/v1/documents/{filePath}.pdf/pages/{pageIndex}/image']!['get'] as { responses: Record<string, { content: Record<string, unknown> }> };
+  assert.deepEqual(Object.keys(image.responses['200']!.content).sort(), ['image/jpeg', 'image/png']);
 });
 
 test('the documentation page is served without a session', async () => {

@@ -9,6 +9,8 @@ export class EngineError extends Error {
     readonly code: string,
     message: string,
     readonly extra?: Record<string, unknown>,
+    /** `inPath`: the value is part of the URL path (a page in `pages/{pageIndex}`), which changes the status (src/errors.ts errorStatus). */
+    readonly origin: { inPath?: boolean } = {},
   ) {
     super(message);
     this.name = 'EngineError';
@@ -19,6 +21,7 @@ export interface SerializedEngineError {
   code: string;
   message: string;
   extra?: Record<string, unknown>;
+  inPath?: boolean;
 }
 
 export function isSerializedEngineError(value: unknown): value is SerializedEngineError {

@@ -108,6 +108,11 @@ export class EnginePool {
     });
   }
 
+  /** Number of workers: how many tasks can run at once. */
+  get size(): number {
+    return this.slots.length;
+  }
+
   get stats() {
     return {
       workers: this.slots.length,
@@ -211,7 +216,7 @@ export class EnginePool {
 
   private toServiceError(error: SerializedEngineError, job: Job): ServiceError {
     if (isSerializedEngineError(error) && isErrorCode(error.code)) {
-      return new ServiceError(error.code, error.message, error.extra);
+      return new ServiceError(error.code, error.message, error.extra, undefined, { inPath: error.inPath });
     }
     this.options.onInternalError?.(error.message, { task: job.task });
     return new ServiceError('PROCESSING_FAILED', 'The engine could not process this document');

@@ -14,6 +14,9 @@ import { parseFieldData } from './field-data.js';
 import { createRedactions } from './pdf/redaction.js';
 import { applyRedactions } from './pdf/redaction-apply.js';
 import { readPermissions, removePasswordPermissions, removeUsageRights, setPasswordPermissions } from './pdf/security-tasks.js';
+import { listPages } from './pdf/pages.js';
+import { documentText, pageText } from './pdf/text-extraction.js';
+import { renderPage } from './pdf/render.js';
 
 export const tasks = {
   inspect,
@@ -35,6 +38,10 @@ export const tasks = {
   setPasswordPermissions,
   removePasswordPermissions,
   removeUsageRights,
+  listPages,
+  documentText,
+  pageText,
+  renderPage,
   /** The PDF made from an image, with the summary an upload reports (page count, encryption). */
   imageToPdf: (input: { bytes: Uint8Array; mediaType: ImageMediaType }) => {
     const bytes = imageToPdf(input.bytes, input.mediaType);

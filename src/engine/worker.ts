@@ -45,7 +45,7 @@ function transferables(result: unknown): ArrayBuffer[] {
 
 function serialize(err: unknown): { error: SerializedEngineError; fatal: boolean } {
   if (err instanceof EngineError) {
-    return { error: { code: err.code, message: err.message, ...(err.extra ? { extra: err.extra } : {}) }, fatal: false };
+    return { error: { code: err.code, message: err.message, ...(err.extra ? { extra: err.extra } : {}), ...(err.origin.inPath ? { inPath: true } : {}) }, fatal: false };
   }
   // A WebAssembly trap (out of memory, abort) leaves the instance unusable.
   const fatal = err instanceof WebAssembly.RuntimeError || (err instanceof RangeError && /memory/i.test(err.message));

@@ -19,8 +19,8 @@ export interface RouteOptions {
   public?: boolean;
   /** The right needed; by default the request method's (HEAD needs GET). */
   right?: 'admin';
-  /** The route answers a model: refuse unacceptable Accept headers before any work (406). */
-  model?: boolean;
+  /** The route answers a model: refuse unacceptable Accept headers before any work (406). `text`: also as text/plain. */
+  model?: boolean | 'text';
 }
 
 declare module 'fastify' {

@@ -57,10 +57,13 @@ export function negotiate(accept: string | undefined, offers: readonly string[])
 }
 
 export const MODEL_TYPES = ['application/json', 'application/xml', 'text/xml'] as const;
-export type ModelFormat = 'json' | 'xml';
+/** Models that are mostly text (page text) are also offered as text/plain, preferred over text/xml for `text/*`. */
+export const TEXT_MODEL_TYPES = ['application/json', 'text/plain', 'application/xml', 'text/xml'] as const;
+export type ModelFormat = 'json' | 'xml' | 'text';
 
-export function modelFormat(accept: string | undefined): { format: ModelFormat; mediaType: string } | null {
-  const chosen = negotiate(accept, MODEL_TYPES);
+export function modelFormat(accept: string | undefined, offers: readonly string[] = MODEL_TYPES): { format: ModelFormat; mediaType: string } | null {
+  const chosen = negotiate(accept, offers);
   if (!chosen) return null;
-  return { format: chosen === 'application/json' ? 'json' : 'xml', mediaType: chosen };
+  const format = chosen === 'application/json' ? 'json' : chosen === 'text/plain' ? 'text' : 'xml';
+  return { format, mediaType: chosen };
 }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ReadModelCache } from '../operations/read-model-cache.js';
 import { noneMatch } from './conditional.js';
 import { acceptableModelFormat } from './reply.js';
 import { renderXml, type XmlShape } from './xml.js';
@@ -13,29 +14,30 @@ import { renderXml, type XmlShape } from './xml.js';
  * across documents, passwords or formats.
  */
 export class RenderedCache {
-  private readonly entries = new Map<string, Buffer>();
-  private bytes = 0;
-  constructor(private readonly maxBytes: number) {}
+  private readonly bodies: ReadModelCache<Buffer>;
+  constructor(maxBytes: number) {
+    this.bodies = new ReadModelCache<Buffer>(maxBytes, (body) => body.length);
+  }
 
   get(key: string): Buffer | undefined {
-    const hit = this.entries.get(key);
-    if (hit) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-    }
-    return hit;
+    return this.bodies.get(key, undefined);
   }
 
   set(key: string, body: Buffer): void {
-    if (body.length > this.maxBytes / 4) return; // one huge body must not empty the cache
-    this.entries.set(key, body);
-    this.bytes += body.length;
-    for (const [oldest, value] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(oldest);
-      this.bytes -= value.length;
-    }
+    this.bodies.set(key, undefined, body);
   }
+}
+
+/** What a versioned model is made of: the model, and for routes that also offer text/plain, its text. */
+export interface VersionedContent {
+  model: () => unknown;
+  text?: () => string;
+}
+
+/** A weak ETag for one variant of one document version, in one format. */
+export function variantEtag(documentEtag: string, variant: string): string {
+  const hash = createHash('sha256').update(variant).digest('base64url').slice(0, 16);
+  return `W/"${documentEtag.replace(/"/g, '')}-${hash}"`;
 }
 
 /**
@@ -49,19 +51,24 @@ export function sendVersionedModel(
   cache: RenderedCache,
   shape: XmlShape,
   version: { etag: string; variant: string },
-  produce: () => unknown,
+  content: VersionedContent,
 ): FastifyReply {
   const chosen = acceptableModelFormat(request);
-  const variant = createHash('sha256').update(`${version.variant}|${chosen.mediaType}`).digest('base64url').slice(0, 16);
-  const etag = `W/"${version.etag.replace(/"/g, '')}-${variant}"`;
+  const etag = variantEtag(version.etag, `${version.variant}|${chosen.mediaType}`);
   reply.header('ETag', etag).header('Vary', 'Accept').header('Cache-Control', 'private, no-cache');
   if (noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
   let body = cache.get(etag);
   if (!body) {
-    const value = produce();
-    body = Buffer.from(chosen.format === 'xml' ? renderXml(shape, value) : JSON.stringify(value), 'utf8');
+    body = Buffer.from(render(chosen.format, shape, content), 'utf8');
     cache.set(etag, body);
   }
-  const type = chosen.format === 'xml' ? `${chosen.mediaType}; charset=utf-8` : 'application/json; charset=utf-8';
-  return reply.type(type).send(body);
+  const type = chosen.format === 'json' ? 'application/json' : chosen.mediaType;
+  return reply.type(`${type}; charset=utf-8`).send(body);
+}
+
+function render(format: 'json' | 'xml' | 'text', shape: XmlShape, content: VersionedContent): string {
+  if (format === 'xml') return renderXml(shape, content.model());
+  if (format === 'json') return JSON.stringify(content.model());
+  if (!content.text) throw new Error('this model has no text/plain form');
+  return content.text();
 }

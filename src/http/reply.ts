@@ -1,17 +1,20 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors.js';
-import { modelFormat } from './negotiation.js';
+import { MODEL_TYPES, modelFormat, TEXT_MODEL_TYPES } from './negotiation.js';
 import { renderXml, type XmlShape } from './xml.js';
 
+/** The format the request's Accept asks for among the route's model types (its `model` option: `text` adds text/plain); 406 when none. */
 export function acceptableModelFormat(request: FastifyRequest) {
-  const chosen = modelFormat(request.headers.accept);
-  if (!chosen) throw new ServiceError('NOT_ACCEPTABLE', 'This resource is available as application/json, application/xml or text/xml');
+  const offers = request.routeOptions.config.model === 'text' ? TEXT_MODEL_TYPES : MODEL_TYPES;
+  const chosen = modelFormat(request.headers.accept, offers);
+  if (!chosen) throw new ServiceError('NOT_ACCEPTABLE', `This resource is available as ${offers.join(', ')}`);
   return chosen;
 }
 
 /** Sends a model as JSON or XML, as the request's Accept header asks. */
 export function sendModel(request: FastifyRequest, reply: FastifyReply, shape: XmlShape, value: unknown, status = 200): FastifyReply {
   const chosen = acceptableModelFormat(request);
+  if (chosen.format === 'text') throw new Error('sendModel has no text/plain form: use sendVersionedModel with a text rendering');
   reply.code(status).header('Vary', 'Accept');
   if (chosen.format === 'xml') return reply.type(`${chosen.mediaType}; charset=utf-8`).send(renderXml(shape, value));
   return reply.type('application/json; charset=utf-8').send(value);

@@ -23,7 +23,15 @@ function singular(key: string): string {
   return `${key}Item`;
 }
 
+/**
+ * Characters XML 1.0 cannot carry even escaped (most C0 controls, lone
+ * surrogates, U+FFFE/U+FFFF): extracted text and names read from PDFs contain
+ * them, and one would make the whole document unreadable. They become U+FFFD.
+ */
+const NOT_XML = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF\uD800-\uDFFF]/gu; // with `u`, a surrogate pair is one code point: only lone halves match
+
 function toTree(value: unknown, items: Record<string, string>): unknown {
+  if (typeof value === 'string') return value.replace(NOT_XML, '\uFFFD');
   if (value instanceof Date) return value.toISOString();
   // A list of numbers (coordinates, dash patterns) is written as PDF and XFDF write them: space-separated.
   if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === 'number')) return value.join(' ');

@@ -8,6 +8,7 @@ import type { StoredPath } from '../storage/paths.js';
 import type { DocumentStore, StoredDocument } from '../storage/store.js';
 import type { OperationContext } from './context.js';
 import type { DocumentOperations } from './documents.js';
+import { checkPage } from './page-range.js';
 import { ReadModelCache } from './read-model-cache.js';
 
 export interface AnnotationFilter {
@@ -124,11 +125,5 @@ export class AnnotationOperations {
     // The engine listed what remains: the next read of this version needs no parsing.
     this.lists.set(stat.etag, ctx.documentPassword, result);
     return result.annotations;
-  }
-}
-
-function checkPage(pageIndex: number | undefined, pageCount: number): void {
-  if (pageIndex !== undefined && (pageIndex < 0 || pageIndex >= pageCount)) {
-    throw new ServiceError('PAGE_OUT_OF_RANGE', `pageIndex ${pageIndex} is outside the document (pages 0 to ${pageCount - 1})`);
   }
 }

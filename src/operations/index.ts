@@ -6,6 +6,7 @@ import { AnnotationOperations } from './annotations.js';
 import { DocumentOperations } from './documents.js';
 import { FolderOperations } from './folders.js';
 import { FieldOperations } from './fields.js';
+import { PageOperations } from './pages.js';
 import { PermissionOperations } from './permissions.js';
 
 export interface Operations {
@@ -14,6 +15,7 @@ export interface Operations {
   folders: FolderOperations;
   fields: FieldOperations;
   permissions: PermissionOperations;
+  pages: PageOperations;
   actions: ActionRunner;
 }
 
@@ -25,6 +27,7 @@ export function createOperations({ store, pool, office }: { store: DocumentStore
     folders: new FolderOperations(store, documents),
     fields: new FieldOperations(store, pool, documents),
     permissions: new PermissionOperations(store, pool, documents),
+    pages: new PageOperations(store, pool, documents),
     actions: new ActionRunner(store, pool, documents),
   };
 }

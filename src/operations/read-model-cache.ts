@@ -5,28 +5,50 @@ import { createHash } from 'node:crypto';
  * document, so a document that did not change is not parsed again. The content
  * alone decides the entry, so nothing needs invalidating; the least recently
  * used entries go first when the cache is full. Passwords are kept only as hashes.
+ *
+ * The capacity counts entries, or, with a `weigh` function, whatever it
+ * measures (bytes for extracted text); one entry heavier than a quarter of
+ * the capacity is not kept, so it cannot empty the cache. A `variant` tells
+ * apart several models of one document version (one page's text, a detail level).
  */
 export class ReadModelCache<T> {
-  private readonly entries = new Map<string, T>();
-  constructor(private readonly capacity: number) {}
+  private readonly entries = new Map<string, { value: T; weight: number }>();
+  private total = 0;
+  constructor(
+    private readonly capacity: number,
+    private readonly weigh: (value: T) => number = () => 1,
+  ) {}
 
-  private key(etag: string, password: string | undefined): string {
+  private key(etag: string, password: string | undefined, variant: string): string {
     const pw = password ? createHash('sha256').update(password).digest('base64url') : '';
-    return `${etag}|${pw}`;
+    return `${etag}|${pw}|${variant}`;
   }
 
-  get(etag: string, password: string | undefined): T | undefined {
-    const key = this.key(etag, password);
+  get(etag: string, password: string | undefined, variant = ''): T | undefined {
+    const key = this.key(etag, password, variant);
     const hit = this.entries.get(key);
     if (hit !== undefined) {
       this.entries.delete(key);
       this.entries.set(key, hit); // most recently used last
     }
-    return hit;
+    return hit?.value;
   }
 
-  set(etag: string, password: string | undefined, value: T): void {
-    this.entries.set(this.key(etag, password), value);
-    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
+  set(etag: string, password: string | undefined, value: T, variant = ''): void {
+    const weight = this.weigh(value);
+    if (weight > this.capacity / 4 && weight > 1) return;
+    const key = this.key(etag, password, variant);
+    const old = this.entries.get(key);
+    if (old) {
+      this.entries.delete(key);
+      this.total -= old.weight;
+    }
+    this.entries.set(key, { value, weight });
+    this.total += weight;
+    for (const [oldest, entry] of this.entries) {
+      if (this.total <= this.capacity) break;
+      this.entries.delete(oldest);
+      this.total -= entry.weight;
+    }
   }
 }

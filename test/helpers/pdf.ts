@@ -109,9 +109,10 @@ export function encryptPdf(bytes: Buffer, user: string, owner: string, bits: '40
   }
 }
 
-/** Renders one page with poppler's pdftoppm (an independent renderer) to RGB pixels. */
-export function renderPage(bytes: Buffer | Uint8Array, page = 1, dpi = 72): { width: number; height: number; rgb: (x: number, y: number) => [number, number, number] } {
-  const ppm = withTempFile(bytes, (file) => execFileSync('pdftoppm', ['-r', String(dpi), '-f', String(page), '-l', String(page), file], { maxBuffer: 1 << 28 }));
+/** Renders one page with poppler's pdftoppm (an independent renderer) to RGB pixels; its media box unless `cropBox` (what viewers show). */
+export function renderPage(bytes: Buffer | Uint8Array, page = 1, dpi = 72, options: { cropBox?: boolean } = {}): { width: number; height: number; rgb: (x: number, y: number) => [number, number, number] } {
+  const args = ['-r', String(dpi), '-f', String(page), '-l', String(page), ...(options.cropBox ? ['-cropbox'] : [])];
+  const ppm = withTempFile(bytes, (file) => execFileSync('pdftoppm', [...args, file], { maxBuffer: 1 << 28 }));
   const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(ppm.subarray(0, 50).toString('latin1'));
   if (!header) throw new Error('pdftoppm did not write a PPM');
   const width = Number(header[1]);

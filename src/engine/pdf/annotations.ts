@@ -55,15 +55,12 @@ export class ObjectReader {
 }
 
 /**
- * Every annotation of the document in page order, then /Annots order, named.
- * Names: the /NM entry when it is non-empty and not used by an earlier
- * annotation; otherwise a generated "~<object number>" ("~p<page>-<index>" for
- * a direct dictionary), unique in the document. The service writes generated
- * names into /NM whenever it saves a document, so they stay stable.
+ * The entries of every page's /Annots in page order, each object once: the
+ * same annotation listed twice (on one page or two) is one annotation. An
+ * entry is an annotation when it is a dictionary with a /Subtype
+ * (isAnnotation); callers check that in their own representation.
  */
-export function annotationEntries(doc: mupdf.PDFDocument): AnnotationEntry[] {
-  const found: Omit<AnnotationEntry, 'name' | 'hasOwnName'>[] = [];
-  const reader = new ObjectReader(doc);
+export function* annotsItems(doc: mupdf.PDFDocument): Generator<{ pageIndex: number; index: number; item: mupdf.PDFObject; objectNumber: number | undefined }> {
   const pageCount = doc.countPages();
   const seenObjects = new Set<number>();
   for (let pageIndex = 0; pageIndex < pageCount; pageIndex++) {
@@ -73,15 +70,36 @@ export function annotationEntries(doc: mupdf.PDFDocument): AnnotationEntry[] {
     for (let index = 0; index < count; index++) {
       const item = annots.get(index);
       const objectNumber = item.isIndirect() ? item.asIndirect() : undefined;
-      // The same annotation listed twice (on one page or two) is one annotation: list it once.
       if (objectNumber !== undefined) {
         if (seenObjects.has(objectNumber)) continue;
         seenObjects.add(objectNumber);
       }
-      const dict = reader.parse(item);
-      if (!isDict(dict) || name(dict.get('Subtype')) === undefined) continue;
-      found.push({ pageIndex, index, objectNumber, dict });
+      yield { pageIndex, index, item, objectNumber };
     }
+  }
+}
+
+/** Whether an /Annots entry is an annotation (a dictionary with a /Subtype name), read through MuPDF's API. */
+export function isAnnotation(item: mupdf.PDFObject): boolean {
+  const dict = deref(item);
+  // A missing key answers a shared Null whose get() throws: ask isDictionary() first.
+  return dict.isDictionary() && dict.get('Subtype').isName();
+}
+
+/**
+ * Every annotation of the document in page order, then /Annots order, named.
+ * Names: the /NM entry when it is non-empty and not used by an earlier
+ * annotation; otherwise a generated "~<object number>" ("~p<page>-<index>" for
+ * a direct dictionary), unique in the document. The service writes generated
+ * names into /NM whenever it saves a document, so they stay stable.
+ */
+export function annotationEntries(doc: mupdf.PDFDocument): AnnotationEntry[] {
+  const found: Omit<AnnotationEntry, 'name' | 'hasOwnName'>[] = [];
+  const reader = new ObjectReader(doc);
+  for (const { pageIndex, index, item, objectNumber } of annotsItems(doc)) {
+    const dict = reader.parse(item);
+    if (!isDict(dict) || name(dict.get('Subtype')) === undefined) continue;
+    found.push({ pageIndex, index, objectNumber, dict });
   }
   const own = found.map((e) => text(e.dict.get('NM')));
   const taken = new Set<string>();

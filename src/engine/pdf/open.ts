@@ -1,4 +1,5 @@
 import * as mupdf from 'mupdf';
+import { pageOutOfRangeDetail } from '../../errors.js';
 import { EngineError } from '../errors.js';
 import { prepareUnicode } from '../passwords.js';
 import { requirePermission, type Need } from './permissions.js';
@@ -111,11 +112,12 @@ export function classifyOpenError(err: unknown): EngineError {
   return new EngineError('MALFORMED_PDF', 'The file is not a PDF that can be opened or repaired');
 }
 
-/** The one page-index check of the engine: 400 PAGE_OUT_OF_RANGE past either end. */
-export function checkPageIndex(doc: mupdf.PDFDocument, pageIndex: number | undefined): void {
+/**
+ * The one page-index check of the engine: PAGE_OUT_OF_RANGE past either end
+ * (400; 404 with `inPath`, when the index is part of the URL path).
+ */
+export function checkPageIndex(doc: mupdf.PDFDocument, pageIndex: number | undefined, origin: { inPath?: boolean } = {}): void {
   if (pageIndex === undefined) return;
   const count = doc.countPages();
-  if (pageIndex < 0 || pageIndex >= count) {
-    throw new EngineError('PAGE_OUT_OF_RANGE', `pageIndex ${pageIndex} is outside the document (pages 0 to ${count - 1})`);
-  }
+  if (pageIndex < 0 || pageIndex >= count) throw new EngineError('PAGE_OUT_OF_RANGE', pageOutOfRangeDetail(pageIndex, count), undefined, origin);
 }

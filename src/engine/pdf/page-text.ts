@@ -13,13 +13,14 @@ const BOX_ASCENT = 0.78;
 const BOX_DESCENT = 0.18;
 
 /**
- * A character's box for redaction, written into `out`: its quad narrowed
- * vertically to the font's body around the baseline. Extraction quads span
- * the font's whole ascender-to-descender height, which on tightly set text
- * overlaps the lines above and below; MuPDF removes every glyph a box
- * touches, so full-height boxes would take neighbouring lines with them.
+ * A character's box, written into `out`: its quad narrowed vertically to the
+ * font's body around the baseline. Extraction quads span the font's whole
+ * ascender-to-descender height (for Helvetica, 1.37 em), which on tightly set
+ * text overlaps the lines above and below: MuPDF removes every glyph a
+ * redaction box touches, so full-height boxes would take neighbouring lines
+ * with them, and word boxes given to clients would not hug the words.
  */
-function bodyQuad(q: mupdf.Quad, origin: mupdf.Point, size: number, out: Float64Array): void {
+export function bodyQuad(q: mupdf.Quad, origin: mupdf.Point, size: number, out: Float64Array): void {
   for (let k = 0; k < 8; k++) out[k] = q[k]!;
   // Unit vector from the lower-left to the upper-left corner (the glyph's "up").
   const ux = q[0] - q[4];
@@ -53,17 +54,26 @@ interface Registry {
 let registering = true;
 let switchInstalled = false;
 
+/** A structured-text walker that never sees MuPDF's per-character Font wrapper (walkText releases it). */
+export interface TextWalker {
+  beginTextBlock?(bbox: mupdf.Rect): void;
+  beginLine?(bbox: mupdf.Rect): void;
+  onChar(c: string, origin: mupdf.Point, size: number, quad: mupdf.Quad): void;
+  endLine?(): void;
+  endTextBlock?(): void;
+}
+
 /**
  * StructuredText.walk() wraps the font of every character in a new Font that
  * it registers with a FinalizationRegistry; for a 200-page document that is
  * 450,000 registrations, which cost more than extracting the text. So Font's
  * registry is put behind a switch (once: swapping the property per call
  * would deoptimise every wrapper's constructor), registration is off while
- * our walker runs (synchronously: nothing else can create a Font meanwhile),
- * and the walker releases each font at once, leaving a finalizer nothing to
- * do. Should mupdf.js stop using `_finalizer`, the switch is never called.
+ * the walk runs (synchronously: nothing else can create a Font meanwhile),
+ * and each font is released at once, leaving a finalizer nothing to do.
+ * Should mupdf.js stop using `_finalizer`, the switch is never called.
  */
-function walkUnregistered(stext: mupdf.StructuredText, walker: Parameters<mupdf.StructuredText['walk']>[0]): void {
+export function walkText(stext: mupdf.StructuredText, walker: TextWalker): void {
   if (!switchInstalled) {
     const fontClass = mupdf.Font as unknown as { _finalizer?: Registry; _drop: (pointer: number) => void };
     const real: Registry = fontClass._finalizer ?? new FinalizationRegistry(fontClass._drop);
@@ -77,7 +87,16 @@ function walkUnregistered(stext: mupdf.StructuredText, walker: Parameters<mupdf.
   }
   registering = false;
   try {
-    stext.walk(walker);
+    stext.walk({
+      beginTextBlock: (bbox) => walker.beginTextBlock?.(bbox),
+      beginLine: (bbox) => walker.beginLine?.(bbox),
+      endLine: () => walker.endLine?.(),
+      endTextBlock: () => walker.endTextBlock?.(),
+      onChar(c: string, origin: mupdf.Point, font: mupdf.Font, size: number, quad: mupdf.Quad) {
+        font.destroy();
+        walker.onChar(c, origin, size, quad);
+      },
+    });
   } finally {
     registering = true;
   }
@@ -87,9 +106,8 @@ function collect(stext: mupdf.StructuredText): PageText {
   const builder = new PageTextBuilder();
   const box = new Float64Array(8);
   try {
-    walkUnregistered(stext, {
-      onChar(c: string, origin: mupdf.Point, font: mupdf.Font, size: number, quad: mupdf.Quad) {
-        font.destroy();
+    walkText(stext, {
+      onChar(c, origin, size, quad) {
         bodyQuad(quad, origin, size, box);
         builder.add(c, box);
       },

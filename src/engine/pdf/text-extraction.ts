@@ -1,0 +1,194 @@
+import type * as mupdf from 'mupdf';
+import type { PageTextModel, TextDetail, TextUnit } from '../page-model.js';
+import { checkPageIndex, openPdf } from './open.js';
+import { PageSpace } from './page-geometry.js';
+import { bodyQuad, walkText } from './page-text.js';
+
+/**
+ * Page text for clients (docs/pages.md): the text of a page in reading
+ * order, and on request its words, lines or blocks with their boxes in PDF
+ * user space. Extraction needs the `copy` permission (extractTextAllowed).
+ */
+
+/**
+ * MuPDF's defaults: text outside the page's crop box is left out (as
+ * pdftotext does), ligatures are expanded, spaces are inserted where glyphs
+ * leave a gap, and each block's lines keep the order the content draws them.
+ */
+const STEXT_OPTIONS = '';
+
+/** Axis-aligned bounds of characters in page space. */
+class Bounds {
+  x0 = Infinity;
+  y0 = Infinity;
+  x1 = -Infinity;
+  y1 = -Infinity;
+
+  addQuad(q: ArrayLike<number>): void {
+    for (let k = 0; k < 8; k += 2) {
+      if (q[k]! < this.x0) this.x0 = q[k]!;
+      if (q[k]! > this.x1) this.x1 = q[k]!;
+      if (q[k + 1]! < this.y0) this.y0 = q[k + 1]!;
+      if (q[k + 1]! > this.y1) this.y1 = q[k + 1]!;
+    }
+  }
+
+  add(b: Bounds): void {
+    this.x0 = Math.min(this.x0, b.x0);
+    this.y0 = Math.min(this.y0, b.y0);
+    this.x1 = Math.max(this.x1, b.x1);
+    this.y1 = Math.max(this.y1, b.y1);
+  }
+
+  get empty(): boolean {
+    return this.x0 > this.x1;
+  }
+
+  box(): [number, number, number, number] {
+    return [this.x0, this.y0, this.x1, this.y1];
+  }
+}
+
+const WHITESPACE = /^\s$/u;
+
+/**
+ * Words, lines or blocks of the page with their boxes. Characters are taken
+ * from the plain text, matched one by one to the walk's characters: the walk
+ * reports each character as a single UTF-16 unit (mupdf.js uses
+ * String.fromCharCode, which truncates characters beyond U+FFFF), the plain
+ * text has them whole, and the units' text then equals the page text's by
+ * construction. Should the two ever disagree, the walk's characters are used.
+ * A word is a run of characters without whitespace within one line. Boxes
+ * are the characters' bodies (bodyQuad: 0.18 em below the baseline to 0.78 em
+ * above it), the boxes redaction uses, so a word's box can redact that word.
+ */
+function textUnits(page: mupdf.PDFPage, stext: mupdf.StructuredText, text: string, detail: TextDetail): TextUnit[] {
+  const space = new PageSpace(page);
+  const units: TextUnit[] = [];
+  const emit = (chars: string, bounds: Bounds) => {
+    if (chars !== '' && !bounds.empty) units.push({ text: chars, rectangle: space.rectangle(bounds.box()) });
+  };
+  let pos = 0;
+  let aligned = true;
+  const character = (c: string): string => {
+    if (aligned) {
+      const cp = text.codePointAt(pos);
+      if (cp !== undefined && (cp & 0xffff) === c.charCodeAt(0)) {
+        const whole = String.fromCodePoint(cp);
+        pos += whole.length;
+        return whole;
+      }
+      aligned = false;
+    }
+    return c;
+  };
+  const lineBreak = () => {
+    if (aligned && text[pos] === '\n') pos++;
+    else aligned = false;
+  };
+
+  let word = '';
+  let wordBounds = new Bounds();
+  let line = '';
+  let lineBounds = new Bounds();
+  let blockLines: string[] = [];
+  let blockBounds = new Bounds();
+  const box = new Float64Array(8);
+  const endWord = () => {
+    if (detail === 'words') emit(word, wordBounds);
+    word = '';
+    wordBounds = new Bounds();
+  };
+  walkText(stext, {
+    beginTextBlock() {
+      blockLines = [];
+      blockBounds = new Bounds();
+    },
+    beginLine() {
+      line = '';
+      lineBounds = new Bounds();
+    },
+    onChar(c, origin, size, quad) {
+      const ch = character(c);
+      bodyQuad(quad, origin, size, box);
+      line += ch;
+      lineBounds.addQuad(box);
+      if (detail !== 'words') return;
+      if (WHITESPACE.test(ch)) {
+        endWord();
+      } else {
+        word += ch;
+        wordBounds.addQuad(box);
+      }
+    },
+    endLine() {
+      lineBreak();
+      endWord();
+      if (detail === 'lines') emit(line, lineBounds);
+      if (line !== '') {
+        blockLines.push(line);
+        blockBounds.add(lineBounds);
+      }
+    },
+    endTextBlock() {
+      lineBreak();
+      if (detail === 'blocks') emit(blockLines.join('\n'), blockBounds);
+    },
+  });
+  return units;
+}
+
+function loadText(page: mupdf.PDFPage, pageIndex: number, detail: TextDetail | undefined): PageTextModel {
+  const stext = page.toStructuredText(STEXT_OPTIONS);
+  try {
+    // Written by MuPDF in C, so plain text makes no call per character: each line ends with "\n", each block with one more.
+    const text = stext.asText();
+    return detail ? { pageIndex, text, [detail]: textUnits(page, stext, text, detail) } : { pageIndex, text };
+  } finally {
+    stext.destroy();
+  }
+}
+
+/**
+ * The `documentText` task: the text of every page, or of share `part` of
+ * `parts` equal shares of the pages (so that the service can divide a
+ * document among its workers without asking for its page count first).
+ */
+export function documentText(input: { bytes: Uint8Array; password?: string | undefined; part?: number; parts?: number }): { pageCount: number; texts: string[] } {
+  const { doc } = openPdf(input.bytes, input.password, 'copy');
+  try {
+    const pageCount = doc.countPages();
+    const parts = input.parts ?? 1;
+    const part = input.part ?? 0;
+    const from = Math.floor((part * pageCount) / parts);
+    const to = Math.floor(((part + 1) * pageCount) / parts);
+    const texts: string[] = [];
+    for (let i = from; i < to; i++) {
+      const page = doc.loadPage(i);
+      try {
+        texts.push(loadText(page, i, undefined).text);
+      } finally {
+        page.destroy();
+      }
+    }
+    return { pageCount, texts };
+  } finally {
+    doc.destroy();
+  }
+}
+
+/** The `pageText` task: one page's text, with its words, lines or blocks when asked. The page is the resource addressed (pages/{pageIndex}), so a page that does not exist is 404. */
+export function pageText(input: { bytes: Uint8Array; password?: string | undefined; pageIndex: number; detail?: TextDetail | undefined }): { pageCount: number; page: PageTextModel } {
+  const { doc } = openPdf(input.bytes, input.password, 'copy');
+  try {
+    checkPageIndex(doc, input.pageIndex, { inPath: true });
+    const page = doc.loadPage(input.pageIndex);
+    try {
+      return { pageCount: doc.countPages(), page: loadText(page, input.pageIndex, input.detail) };
+    } finally {
+      page.destroy();
+    }
+  } finally {
+    doc.destroy();
+  }
+}

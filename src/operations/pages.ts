@@ -1,0 +1,107 @@
+import type { EnginePool } from '../engine/pool.js';
+import type { ImageFormat, PageModel, PageTextModel, TextDetail } from '../engine/page-model.js';
+import type { StoredPath } from '../storage/paths.js';
+import type { DocumentStore, StoredDocument } from '../storage/store.js';
+import type { OperationContext } from './context.js';
+import type { DocumentOperations } from './documents.js';
+import { checkPage } from './page-range.js';
+import { ReadModelCache } from './read-model-cache.js';
+
+/** Extracted text kept per document version: whole documents, and single pages (with their words, lines or blocks). */
+const DOCUMENT_TEXT_BYTES = 64 * 1024 * 1024;
+const PAGE_TEXT_BYTES = 16 * 1024 * 1024;
+
+/** Memory a JS string takes, roughly: two bytes a UTF-16 unit. */
+const stringBytes = (s: string) => 2 * s.length;
+const UNIT_OVERHEAD = 96; // an object with a rectangle of four numbers
+
+function pageTextBytes(page: PageTextModel): number {
+  let bytes = stringBytes(page.text);
+  for (const unit of page.words ?? page.lines ?? page.blocks ?? []) bytes += stringBytes(unit.text) + UNIT_OVERHEAD;
+  return bytes;
+}
+
+/** The pages resource: page models, page text and page images (docs/pages.md). */
+export class PageOperations {
+  private readonly lists = new ReadModelCache<PageModel[]>(200);
+  private readonly documentTexts = new ReadModelCache<string[]>(DOCUMENT_TEXT_BYTES, (texts) => texts.reduce((n, t) => n + stringBytes(t), 0));
+  private readonly pageTexts = new ReadModelCache<PageTextModel>(PAGE_TEXT_BYTES, pageTextBytes);
+
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly pool: EnginePool,
+    private readonly documents: DocumentOperations,
+  ) {}
+
+  /** Every page's PageModel and the document version they describe. */
+  async list(path: StoredPath, ctx: OperationContext): Promise<{ pages: PageModel[]; etag: string }> {
+    const stat = await this.documents.stat(path);
+    const cached = this.lists.get(stat.etag, ctx.documentPassword);
+    if (cached) return { pages: cached, etag: stat.etag };
+    const stored = await this.store.readDocument(path);
+    const { pages } = await this.pool.run('listPages', { bytes: stored.bytes, password: ctx.documentPassword }, { transfer: [stored.bytes] });
+    this.lists.set(stored.etag, ctx.documentPassword, pages);
+    return { pages, etag: stored.etag };
+  }
+
+  /** The text of every page, from the cache when this version's text was extracted before. */
+  async documentText(path: StoredPath, ctx: OperationContext): Promise<{ texts: string[]; etag: string }> {
+    const stat = await this.documents.stat(path);
+    const cached = this.documentTexts.get(stat.etag, ctx.documentPassword);
+    if (cached) return { texts: cached, etag: stat.etag };
+    const stored = await this.store.readDocument(path);
+    const texts = await this.extractAll(stored, ctx.documentPassword);
+    this.documentTexts.set(stored.etag, ctx.documentPassword, texts);
+    return { texts, etag: stored.etag };
+  }
+
+  /**
+   * One page's text, with its words, lines or blocks when asked. Plain text
+   * comes from the whole document's extraction when that was done for this
+   * version (the page count then also answers an index past the end).
+   */
+  async pageText(path: StoredPath, ctx: OperationContext, pageIndex: number, detail: TextDetail | undefined): Promise<{ page: PageTextModel; etag: string }> {
+    const stat = await this.documents.stat(path);
+    const all = detail ? undefined : this.documentTexts.get(stat.etag, ctx.documentPassword);
+    if (all) {
+      checkPage(pageIndex, all.length, { inPath: true });
+      return { page: { pageIndex, text: all[pageIndex]! }, etag: stat.etag };
+    }
+    const variant = `${pageIndex}|${detail ?? ''}`;
+    const cached = this.pageTexts.get(stat.etag, ctx.documentPassword, variant);
+    if (cached) return { page: cached, etag: stat.etag };
+    const stored = await this.store.readDocument(path);
+    const { page } = await this.pool.run('pageText', { bytes: stored.bytes, password: ctx.documentPassword, pageIndex, detail }, { transfer: [stored.bytes] });
+    this.pageTexts.set(stored.etag, ctx.documentPassword, page, variant);
+    return { page, etag: stored.etag };
+  }
+
+  /** The version (ETag) of a document the request may view: for answering 304 without rendering. */
+  async viewableVersion(path: StoredPath, ctx: OperationContext): Promise<string> {
+    return (await this.documents.model(path, ctx)).etag;
+  }
+
+  /** The page rendered as PNG or JPEG, and the document version it shows. */
+  async image(path: StoredPath, ctx: OperationContext, pageIndex: number, dpi: number, format: ImageFormat): Promise<{ image: Uint8Array; etag: string }> {
+    const stored = await this.store.readDocument(path);
+    const { image } = await this.pool.run('renderPage', { bytes: stored.bytes, password: ctx.documentPassword, pageIndex, dpi, format }, { transfer: [stored.bytes] });
+    return { image, etag: stored.etag };
+  }
+
+  /**
+   * Extraction shared among the workers: each opens the document and takes
+   * its share of the pages (it learns the page count on opening, so no
+   * separate call asks for it). Each share gets its own copy of the bytes,
+   * since a share may wait in the queue while another has moved its buffer.
+   */
+  private async extractAll(stored: StoredDocument, password: string | undefined): Promise<string[]> {
+    const parts = Math.max(1, this.pool.size);
+    const shares = await Promise.all(
+      Array.from({ length: parts }, (_, part) => {
+        const bytes = part === parts - 1 ? stored.bytes : new Uint8Array(stored.bytes); // a copy (a Buffer's slice() would share memory)
+        return this.pool.run('documentText', { bytes, password, part, parts }, { transfer: [bytes] });
+      }),
+    );
+    return shares.flatMap((share) => share.texts);
+  }
+}
