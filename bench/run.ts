@@ -1,22 +1,36 @@
-/** `npm run bench` (add `-- --quick` for a short run): runs the benchmarks and prints their tables. */
+/**
+ * `npm run bench` (add `-- --quick` for a short run): runs the benchmarks and prints their tables.
+ * `-- --only=pages,redaction` runs some of them and leaves bench/results/latest.json as it was.
+ */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { runAnnotationsBench } from './annotations.js';
+import { runAnnotationsBench, type Row } from './annotations.js';
 import { printRows, runFoundationBench } from './foundation.js';
+import { runPagesBench } from './pages.js';
 import { runRedactionBench } from './redaction.js';
 
+const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promise<Row[]> }[] = [
+  { name: 'foundation', title: 'Foundation', run: async (quick) => (await runFoundationBench(quick)).rows },
+  { name: 'annotations', title: 'Annotations', run: runAnnotationsBench },
+  { name: 'redaction', title: 'Redaction', run: runRedactionBench },
+  { name: 'pages', title: 'Page text', run: runPagesBench },
+];
+
 const quick = process.argv.includes('--quick');
+const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const unknown = only?.filter((name) => !BENCHMARKS.some((b) => b.name === name)) ?? [];
+if (unknown.length) throw new Error(`unknown benchmark ${unknown.join(', ')}; known: ${BENCHMARKS.map((b) => b.name).join(', ')}`);
 const started = Date.now();
-const foundation = await runFoundationBench(quick);
-console.log(`\nFoundation (${quick ? 'quick' : 'full'} run, ${new Date().toISOString()})\n`);
-printRows(foundation.rows);
-const annotations = await runAnnotationsBench(quick);
-console.log(`\nAnnotations (${quick ? 'quick' : 'full'} run, ${new Date().toISOString()})\n`);
-printRows(annotations);
-const redaction = await runRedactionBench(quick);
-console.log(`\nRedaction (${quick ? 'quick' : 'full'} run, ${new Date().toISOString()})\n`);
-printRows(redaction);
-const resultsDir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
-mkdirSync(resultsDir, { recursive: true });
-writeFileSync(`${resultsDir}latest.json`, `${JSON.stringify({ quick, date: new Date().toISOString(), rows: [...foundation.rows, ...annotations, ...redaction] }, null, 2)}\n`);
-console.log(`\nfinished in ${((Date.now() - started) / 1000).toFixed(1)} s; results in bench/results/latest.json`);
+const rows: Row[] = [];
+for (const bench of BENCHMARKS.filter((b) => !only || only.includes(b.name))) {
+  const result = await bench.run(quick);
+  console.log(`\n${bench.title} (${quick ? 'quick' : 'full'} run, ${new Date().toISOString()})\n`);
+  printRows(result);
+  rows.push(...result);
+}
+if (!only) {
+  const resultsDir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
+  mkdirSync(resultsDir, { recursive: true });
+  writeFileSync(`${resultsDir}latest.json`, `${JSON.stringify({ quick, date: new Date().toISOString(), rows }, null, 2)}\n`);
+}
+console.log(`\nfinished in ${((Date.now() - started) / 1000).toFixed(1)} s${only ? '' : '; results in bench/results/latest.json'}`);

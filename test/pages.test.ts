@@ -14,11 +14,11 @@ interface Page { pageIndex: number; width: number; height: number; rotation: num
 interface Unit { text: string; rectangle: Rect }
 
 const PARAGRAPH = ['The quick brown fox jumps over the lazy dog.', 'Pack my box with five dozen liquor jugs.', 'Sphinx of black quartz, judge my vow!'];
-/** Six pages: Letter with annotations, A4 turned 90°, a crop box on a page turned 270° (and text outside it), a media box off the origin turned 180° (inherited), an empty page, two sizes and two columns. */
+/** Six pages: Letter with annotations (one FreeText shown, one hidden), A4 turned 90°, a crop box on a page turned 270° (and text outside it), a media box off the origin turned 180° (inherited), an empty page, two sizes and two columns. */
 const FIXTURE: FixtureDocument = {
   inherited: '/MediaBox [0 0 612 792]',
   pages: [
-    { lines: textLines(72, 700, 12, 16, PARAGRAPH), annotations: ['Text', 'Square', 'Link'] },
+    { lines: textLines(72, 700, 12, 16, PARAGRAPH), annotations: ['Text', 'FreeText', 'Square', 'HiddenFreeText', 'Link'] },
     { mediaBox: [0, 0, 595.28, 841.89], rotate: 90, lines: textLines(72, 760, 14, 20, ['Rotated page: reading across the long side.', 'Second line of the turned page.']) },
     {
       mediaBox: [0, 0, 500, 700],
@@ -94,7 +94,7 @@ describe('GET .../pages: one PageModel per page', () => {
       assert.equal(page.annotationCount, independent.filter((a) => a.pageIndex === page.pageIndex).length, `page ${page.pageIndex}`);
       assert.equal(page.annotationCount, listed.filter((a) => a.pageIndex === page.pageIndex).length);
     }
-    assert.equal(pages[LETTER_PAGE]!.annotationCount, 4, 'Text, its Popup, Square, Link');
+    assert.equal(pages[LETTER_PAGE]!.annotationCount, 6, 'Text, its Popup, FreeText, Square, hidden FreeText, Link');
   });
 
   test('XML: <Pages> with one <page> each; ETag and 304', async () => {
@@ -126,7 +126,16 @@ describe('GET .../pages/{pageIndex}/text', () => {
       assert.deepEqual(words(ours.text), words(poppler[page.pageIndex]!), `page ${page.pageIndex}`);
     }
     assert.equal((await pageText(EMPTY_PAGE)).text, '');
-    assert.equal((await pageText(LETTER_PAGE)).text, `${PARAGRAPH.join('\n')}\n\n`, 'lines end with \\n, the block with one more');
+    assert.equal((await pageText(LETTER_PAGE)).text, `${PARAGRAPH.join('\n')}\n\nVisible note\n\n`, 'lines end with \\n, each block with one more');
+  });
+
+  test('the text as displayed: what an annotation shows is in it (a FreeText), a hidden annotation\'s is not, as with pdftotext', async () => {
+    const { text, words: boxes } = await pageText(LETTER_PAGE, '?detail=words');
+    assert.match(text, /Visible note/);
+    assert.doesNotMatch(text, /Hidden/);
+    assert.match(popplerPages(pdf)[LETTER_PAGE]!, /Visible note/);
+    const note = boxes!.find((w) => w.text === 'Visible')!.rectangle;
+    assert.ok(note.y > 20 && note.y + note.height < 40, `inside the annotation's /Rect: ${JSON.stringify(note)}`);
   });
 
   test('text outside the crop box is not on the page: left out, where pdftotext (reading the media box) keeps it', async () => {
@@ -166,16 +175,15 @@ describe('GET .../pages/{pageIndex}/text', () => {
   test('detail=lines and detail=blocks: the text by line and by block, each box holding its words', async () => {
     const withWords = (await pageText(LETTER_PAGE, '?detail=words')).words!;
     const { lines, text } = await pageText(LETTER_PAGE, '?detail=lines');
-    assert.deepEqual(lines!.map((l) => l.text), PARAGRAPH);
+    assert.deepEqual(lines!.map((l) => l.text), [...PARAGRAPH, 'Visible note']);
     assert.deepEqual(lines!.map((l) => l.text), text.split('\n').filter((l) => l !== ''));
     const inside = (inner: Rect, outer: Rect) =>
       inner.x >= outer.x - 0.01 && inner.y >= outer.y - 0.01 && inner.x + inner.width <= outer.x + outer.width + 0.01 && inner.y + inner.height <= outer.y + outer.height + 0.01;
     for (const word of withWords) assert.ok(lines!.some((l) => l.text.includes(word.text) && inside(word.rectangle, l.rectangle)), word.text);
     assert.ok(lines![0]!.rectangle.y > lines![1]!.rectangle.y, 'the first line is higher up (PDF space, y up)');
     const { blocks } = await pageText(LETTER_PAGE, '?detail=blocks');
-    assert.equal(blocks!.length, 1);
-    assert.equal(blocks![0]!.text, PARAGRAPH.join('\n'));
-    for (const line of lines!) assert.ok(inside(line.rectangle, blocks![0]!.rectangle));
+    assert.deepEqual(blocks!.map((b) => b.text), [PARAGRAPH.join('\n'), 'Visible note']);
+    for (const line of lines!.slice(0, 3)) assert.ok(inside(line.rectangle, blocks![0]!.rectangle));
     const columns = (await pageText(COLUMNS_PAGE, '?detail=blocks')).blocks!;
     assert.deepEqual(columns.map((b) => b.text), ['Large heading', 'small print under it\na second column']);
   });

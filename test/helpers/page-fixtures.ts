@@ -18,8 +18,8 @@ export interface FixturePage {
   cropBox?: [number, number, number, number];
   rotate?: number;
   lines?: FixtureLine[];
-  /** Annotation subtypes on the page; a Text note gets its Popup (both counted). */
-  annotations?: ('Text' | 'Square' | 'Link')[];
+  /** Annotation subtypes on the page; a Text note gets its Popup (both counted); a FreeText shows "Visible note", a hidden one (/F 2) "Hidden note". */
+  annotations?: ('Text' | 'Square' | 'Link' | 'FreeText' | 'HiddenFreeText')[];
   /** Raw content added after the lines (for text the page must not show). */
   extraContent?: string;
 }
@@ -52,6 +52,12 @@ export function makePagesPdf(fixture: FixtureDocument): Buffer {
         const popup = add(`<< /Type /Annot /Subtype /Popup /Rect [${x} 50 ${x + 100} 100] /Parent ${note} 0 R /P ${pageNumber} 0 R >>`);
         objects[note - 1] = `<< /Type /Annot /Subtype /Text /Rect ${rect} /Contents (note) /Popup ${popup} 0 R /P ${pageNumber} 0 R >>`;
         annots.push(note, popup);
+      } else if (subtype === 'FreeText' || subtype === 'HiddenFreeText') {
+        const hidden = subtype === 'HiddenFreeText';
+        const shown = `BT /F1 10 Tf 2 6 Td (${hidden ? 'Hidden' : 'Visible'} note) Tj ET`;
+        const ap = add(`<< /Type /XObject /Subtype /Form /BBox [0 0 100 20] /Resources << /Font << /F1 3 0 R >> >> /Length ${shown.length} >>\nstream\n${shown}\nendstream`);
+        slot += 3; // it is wider than the other annotations
+        annots.push(add(`<< /Type /Annot /Subtype /FreeText /Rect [${x} 20 ${x + 100} 40] /F ${hidden ? 2 : 4} /DA (/F1 10 Tf 0 g) /AP << /N ${ap} 0 R >> /P ${pageNumber} 0 R >>`));
       } else if (subtype === 'Link') {
         annots.push(add(`<< /Type /Annot /Subtype /Link /Rect ${rect} /Border [0 0 0] /A << /S /URI /URI (https://example.com/) >> >>`));
       } else {

@@ -3,6 +3,7 @@ import type { PageTextModel, TextDetail, TextUnit } from '../page-model.js';
 import { checkPageIndex, openPdf } from './open.js';
 import { PageSpace } from './page-geometry.js';
 import { bodyQuad, walkText } from './page-text.js';
+import { deref } from './pdf-values.js';
 
 /**
  * Page text for clients (docs/pages.md): the text of a page in reading
@@ -11,11 +12,29 @@ import { bodyQuad, walkText } from './page-text.js';
  */
 
 /**
- * MuPDF's defaults: text outside the page's crop box is left out (as
- * pdftotext does), ligatures are expanded, spaces are inserted where glyphs
- * leave a gap, and each block's lines keep the order the content draws them.
+ * MuPDF's defaults: text outside the page's crop box is left out, ligatures
+ * are expanded, spaces are inserted where glyphs leave a gap, and each
+ * block's lines keep the order the content draws them.
  */
 const STEXT_OPTIONS = '';
+
+/**
+ * The page's text as displayed: its content, and what its annotations and
+ * form fields show (hidden ones excepted), as the page image shows them and
+ * as pdftotext reads them. MuPDF's page extraction covers the content only;
+ * a page with annotations goes through a display list with them, which
+ * costs a tenth more, so pages without any take the direct way.
+ */
+function structuredText(page: mupdf.PDFPage): mupdf.StructuredText {
+  const annots = deref(page.getObject().get('Annots'));
+  if (!annots.isArray() || annots.length === 0) return page.toStructuredText(STEXT_OPTIONS);
+  const list = page.toDisplayList(true);
+  try {
+    return list.toStructuredText(STEXT_OPTIONS);
+  } finally {
+    list.destroy();
+  }
+}
 
 /** Axis-aligned bounds of characters in page space. */
 class Bounds {
@@ -139,7 +158,7 @@ function textUnits(page: mupdf.PDFPage, stext: mupdf.StructuredText, text: strin
 }
 
 function loadText(page: mupdf.PDFPage, pageIndex: number, detail: TextDetail | undefined): PageTextModel {
-  const stext = page.toStructuredText(STEXT_OPTIONS);
+  const stext = structuredText(page);
   try {
     // Written by MuPDF in C, so plain text makes no call per character: each line ends with "\n", each block with one more.
     const text = stext.asText();
