@@ -257,13 +257,24 @@ describe('GET .../pages/{pageIndex}/image', () => {
     assert.equal(reply.status, 200, reply.text);
     return reply;
   };
-  /** Pixels darker than mid-grey in a box of PDF space on an unrotated page. */
-  const darkIn = (raster: Raster, page: Page, box: Rect, dpi: number) => {
+  /** A point of user space in the page image, by the table in docs/pages.md. */
+  const toPixel = (page: Page, x: number, y: number, dpi: number): [number, number] => {
     const s = dpi / 72;
-    const top = page.cropBox.y + page.cropBox.height;
+    const { x: cx, y: cy, width: cw, height: ch } = page.cropBox;
+    switch (page.rotation) {
+      case 90: return [(y - cy) * s, (x - cx) * s];
+      case 180: return [(cx + cw - x) * s, (y - cy) * s];
+      case 270: return [(cy + ch - y) * s, (cx + cw - x) * s];
+      default: return [(x - cx) * s, (cy + ch - y) * s];
+    }
+  };
+  /** Pixels darker than mid-grey in a box of user space. */
+  const darkIn = (raster: Raster, page: Page, box: Rect, dpi: number) => {
+    const [ax, ay] = toPixel(page, box.x, box.y, dpi);
+    const [bx, by] = toPixel(page, box.x + box.width, box.y + box.height, dpi);
     let dark = 0;
-    for (let y = Math.floor((top - box.y - box.height) * s); y < Math.ceil((top - box.y) * s); y++) {
-      for (let x = Math.floor((box.x - page.cropBox.x) * s); x < Math.ceil((box.x + box.width - page.cropBox.x) * s); x++) if (raster.gray(x, y) < 128) dark++;
+    for (let y = Math.floor(Math.min(ay, by)); y < Math.ceil(Math.max(ay, by)); y++) {
+      for (let x = Math.floor(Math.min(ax, bx)); x < Math.ceil(Math.max(ax, bx)); x++) if (raster.gray(x, y) < 128) dark++;
     }
     return dark;
   };
@@ -279,14 +290,18 @@ describe('GET .../pages/{pageIndex}/image', () => {
     assert.deepEqual([small.width, small.height], [117, 83], 'A4 turned: 841.89 x 595.28 pt at 10 dpi');
   });
 
-  test('dark pixels where the words are, white where the page is empty', async () => {
+  test('dark pixels where the words are (placed by the formulas of docs/pages.md, every rotation), white where the page is empty', async () => {
     const dpi = 100;
-    const page = pages[LETTER_PAGE]!;
-    const raster = decodePng((await image(LETTER_PAGE, `?dpi=${dpi}`)).bytes);
-    for (const word of (await pageText(LETTER_PAGE, '?detail=words')).words!) {
-      assert.ok(darkIn(raster, page, word.rectangle, dpi) > 10, `ink under "${word.text}"`);
+    for (const page of pages.filter((p) => p.pageIndex !== EMPTY_PAGE)) {
+      const raster = decodePng((await image(page.pageIndex, `?dpi=${dpi}`)).bytes);
+      for (const word of (await pageText(page.pageIndex, '?detail=words')).words!) {
+        assert.ok(darkIn(raster, page, word.rectangle, dpi) > 5, `page ${page.pageIndex} (rotation ${page.rotation}): ink under "${word.text}"`);
+      }
     }
-    assert.equal(darkIn(raster, page, { x: 72, y: 300, width: 400, height: 300 }, dpi), 0, 'nothing drawn where the page is empty');
+    const raster = decodePng((await image(LETTER_PAGE, `?dpi=${dpi}`)).bytes);
+    assert.equal(darkIn(raster, pages[LETTER_PAGE]!, { x: 72, y: 300, width: 400, height: 300 }, dpi), 0, 'nothing drawn where the page is empty');
+    const turned = decodePng((await image(ROTATED_PAGE, `?dpi=${dpi}`)).bytes);
+    assert.equal(darkIn(turned, pages[ROTATED_PAGE]!, { x: 72, y: 100, width: 400, height: 500 }, dpi), 0, 'nor on the turned page');
   });
 
   test('the same picture as pdftoppm (poppler) draws: equal size, ink in the same places', async () => {

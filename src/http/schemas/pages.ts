@@ -50,7 +50,7 @@ export const pageTextSchema = {
   },
   required: ['pageIndex', 'text'],
   examples: [
-    { pageIndex: 0, text: 'Quarterly report\n\n', words: [{ text: 'Quarterly', rectangle: { x: 72, y: 686.4, width: 98.7, height: 27.6 } }, { text: 'report', rectangle: { x: 177.4, y: 686.4, width: 66.7, height: 27.6 } }] },
+    { pageIndex: 0, text: 'Quarterly report\n\n', words: [{ text: 'Quarterly', rectangle: { x: 72, y: 695.68, width: 98.688, height: 23.04 } }, { text: 'report', rectangle: { x: 177.36, y: 695.68, width: 62.688, height: 23.04 } }] },
   ],
 } as const;
 
