@@ -13,6 +13,7 @@ import { exportFields, importFields } from './pdf/form-data.js';
 import { parseFieldData } from './field-data.js';
 import { createRedactions } from './pdf/redaction.js';
 import { applyRedactions } from './pdf/redaction-apply.js';
+import { editPages } from './pdf/page-assembly.js';
 import { readPermissions, removePasswordPermissions, removeUsageRights, setPasswordPermissions } from './pdf/security-tasks.js';
 
 export const tasks = {
@@ -32,6 +33,7 @@ export const tasks = {
   createRedactions,
   applyRedactions,
   readPermissions,
+  editPages,
   setPasswordPermissions,
   removePasswordPermissions,
   removeUsageRights,

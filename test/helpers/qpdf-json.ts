@@ -54,6 +54,12 @@ export class QpdfDocument {
     return value;
   }
 
+  /** The document catalog (the trailer's /Root), resolved. */
+  catalog(): Record<string, unknown> {
+    const trailer = this.objects['trailer']?.value as Record<string, unknown>;
+    return this.resolve(trailer['/Root']) as Record<string, unknown>;
+  }
+
   /** A dictionary entry, resolved. */
   get(dict: Record<string, unknown>, key: string): unknown {
     return this.resolve(dict[key]);

@@ -4,6 +4,11 @@
  */
 import { ApplyRedactionsAction } from './ApplyRedactionsAction.js';
 import { CopyAction } from './CopyAction.js';
+import { PAGE_STRUCTURE_ACTIONS } from './PageStructureActions.js';
 import type { ActionDefinition } from './types.js';
 
-export const ACTIONS: readonly ActionDefinition<never>[] = [CopyAction as ActionDefinition<never>, ApplyRedactionsAction as ActionDefinition<never>];
+export const ACTIONS: readonly ActionDefinition<never>[] = [
+  CopyAction as ActionDefinition<never>,
+  ApplyRedactionsAction as ActionDefinition<never>,
+  ...(PAGE_STRUCTURE_ACTIONS as ActionDefinition<never>[]),
+];
