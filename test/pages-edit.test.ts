@@ -117,6 +117,29 @@ describe('deleting, rotating, moving and extracting pages', () => {
     assert.deepEqual(qpdfAnnotations(nav).map((a) => a.subtype), ['Widget'], 'the link to the deleted page is removed, not left dangling');
   });
 
+  test('what MuPDF\'s page rearrangement drops from the catalog comes back: embedded files, metadata, page labels, viewer preferences', async () => {
+    const xmp = '<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"/><?xpacket end="w"?>';
+    const objects = [
+      '<< /Type /Catalog /Pages 2 0 R /Metadata 6 0 R /PageLabels << /Nums [0 << /S /r >>] >> /ViewerPreferences << /DisplayDocTitle true >> /Lang (en-GB) /Names << /EmbeddedFiles << /Names [(notes.txt) 7 0 R] >> >> >>',
+      '<< /Type /Pages /Kids [3 0 R 4 0 R 5 0 R] /Count 3 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>',
+      `<< /Type /Metadata /Subtype /XML /Length ${xmp.length} >>\nstream\n${xmp}\nendstream`,
+      '<< /Type /Filespec /F (notes.txt) /UF (notes.txt) /EF << /F 8 0 R >> >>',
+      '<< /Type /EmbeddedFile /Length 11 >>\nstream\nhello notes\nendstream',
+    ];
+    await putPdf(server, 'pages/catalog.pdf', serializePdf(objects, '/Root 1 0 R'));
+    assert.equal((await pageAction('pages/catalog.pdf', { DeletePagesAction: { pageRange: '2' } })).status, 200);
+    assert.equal((await pageAction('pages/catalog.pdf', { MovePagesAction: { pageRange: '2', toIndex: 0 } })).status, 200);
+    const bytes = await storedBytes(server, 'pages/catalog.pdf');
+    assert.ok(qpdfCheck(bytes).ok, qpdfCheck(bytes).output);
+    const attachment = withTempFile(bytes, (f) => execFileSync('qpdf', ['--show-attachment=notes.txt', f], { encoding: 'utf8' }));
+    assert.equal(attachment, 'hello notes');
+    const root = new QpdfDocument(bytes).catalog();
+    for (const key of ['/Metadata', '/PageLabels', '/ViewerPreferences', '/Lang']) assert.ok(root[key] !== undefined, `${key} is kept`);
+  });
+
   test('RotatePagesAction adds to /Rotate (clockwise, multiples of 90, negative allowed); default: every page', async () => {
     await putPdf(server, 'pages/rotate.pdf', five());
     assert.equal((await pageAction('pages/rotate.pdf', { RotatePagesAction: { pageRange: '1-2', rotation: 90 } })).status, 200);
@@ -136,6 +159,16 @@ describe('deleting, rotating, moving and extracting pages', () => {
     const bytes = await storedBytes(server, 'pages/move.pdf');
     assert.ok(qpdfCheck(bytes).ok);
     assert.deepEqual(pageTexts(bytes), ['Marker 5', 'Marker 1', 'Marker 3', 'Marker 4', 'Marker 2']);
+
+    // Annotations and fields move with their pages.
+    await putPdf(server, 'pages/move-form.pdf', structured());
+    assert.equal((await pageAction('pages/move-form.pdf', { MovePagesAction: { pageRange: '3', toIndex: 0 } })).status, 200);
+    const moved = await storedBytes(server, 'pages/move-form.pdf');
+    assert.deepEqual(pageTexts(moved).map(firstLine), ['Gamma page', 'Alpha page', 'Beta page']);
+    const annots = qpdfAnnotations(moved);
+    assert.deepEqual(annots.map((a) => [a.pageIndex, a.subtype]), [[0, 'Widget'], [1, 'Link'], [2, 'Widget']]);
+    assert.equal(pdfTextFromJson(annots[0]!.dict['/T'] as string), 'city');
+    assert.deepEqual(navigation(moved), { outline: ['One', 'Two', 'Three'], dests: ['second', 'third'], fields: ['name', 'city'] }, 'nothing is lost by moving');
   });
 
   test('ExtractPagesAction writes a new document with the pages in range order, their fields and annotations; the source is unchanged', async () => {
