@@ -4,6 +4,7 @@
 import * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
 import { gifFirstFrame, readImageInfo, sniffImageType, type FrameInfo } from './image-info.js';
+import { saveFull } from './save.js';
 
 export const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/tiff', 'image/gif'] as const;
 export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
@@ -43,7 +44,7 @@ export function imageToPdf(bytes: Uint8Array, mediaType: ImageMediaType): Uint8A
         image.destroy();
       }
     }
-    return save(doc);
+    return saveFull(doc);
   } finally {
     doc.destroy();
   }
@@ -157,15 +158,6 @@ function points(pixels: number, dpi: number): number {
   return Math.round(((pixels * 72) / dpi) * 1e4) / 1e4;
 }
 
-function save(doc: mupdf.PDFDocument): Uint8Array {
-  const buffer = doc.saveToBuffer('compress,garbage');
-  try {
-    // asUint8Array() is a view into WASM memory: it dies with the buffer (or when memory grows).
-    return buffer.asUint8Array().slice();
-  } finally {
-    buffer.destroy();
-  }
-}
 
 /**
  * Passing a Uint8Array (or string) where MuPDF wants a Buffer makes a hidden Buffer that is

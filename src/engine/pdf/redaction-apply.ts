@@ -7,6 +7,7 @@ import { checkPageIndex, openPdf } from './open.js';
 import { name, numbers, ref, text } from './pdf-data.js';
 import { annotationText, pageContentText } from './page-text.js';
 import { deref } from './pdf-values.js';
+import { saveFull } from './save.js';
 import { findElsewhere, scrubElsewhere, type ElsewhereHit } from './redaction-elsewhere.js';
 
 export interface ApplyRedactionsRequest {
@@ -432,12 +433,7 @@ export function applyRedactions(input: { bytes: Uint8Array; password?: string | 
       if (left.length) throw new EngineError('REDACTION_INCOMPLETE', `Redacted text remains outside page content (${left.map((h) => h.where).join(', ')}); the document was not changed`, { elsewhere: left });
       report.scrubbed = true;
     }
-    const buffer = doc.saveToBuffer('garbage=1,compress=yes');
-    try {
-      return { bytes: buffer.asUint8Array().slice(), report };
-    } finally {
-      buffer.destroy();
-    }
+    return { bytes: saveFull(doc), report };
   } finally {
     doc.destroy();
   }
