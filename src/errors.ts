@@ -26,6 +26,7 @@ export const ERROR_CATALOG = {
   FOLDER_NOT_FOUND: { status: 404, title: 'No such folder' },
   USER_NOT_FOUND: { status: 404, title: 'No such user' },
   ANNOTATION_NOT_FOUND: { status: 404, title: 'No such annotation' },
+  FIELD_NOT_FOUND: { status: 404, title: 'No such form field' },
   NOT_FOUND: { status: 404, title: 'No such resource' },
   NOT_ACCEPTABLE: { status: 406, title: 'None of the accepted media types can be produced' },
   ALREADY_EXISTS: { status: 409, title: 'The target already exists' },

@@ -14,6 +14,8 @@ import { parseFieldData } from './field-data.js';
 import { createRedactions } from './pdf/redaction.js';
 import { applyRedactions } from './pdf/redaction-apply.js';
 import { editPages } from './pdf/page-assembly.js';
+import { listFields, resetFields, setFieldValue } from './pdf/fields.js';
+import { flattenAnnotations, flattenFields } from './pdf/flatten.js';
 import { readPermissions, removePasswordPermissions, removeUsageRights, setPasswordPermissions } from './pdf/security-tasks.js';
 
 export const tasks = {
@@ -34,6 +36,11 @@ export const tasks = {
   applyRedactions,
   readPermissions,
   editPages,
+  listFields,
+  setFieldValue,
+  resetFields,
+  flattenFields,
+  flattenAnnotations,
   setPasswordPermissions,
   removePasswordPermissions,
   removeUsageRights,

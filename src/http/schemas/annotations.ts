@@ -1,11 +1,6 @@
 import { ANNOTATION_FLAGS, ANNOTATION_SUBTYPES } from '../../engine/annotation-model.js';
 
-const rectangle = {
-  type: 'object',
-  description: 'PDF user space, points, origin at the lower left of the page',
-  properties: { x: { type: 'number' }, y: { type: 'number' }, width: { type: 'number' }, height: { type: 'number' } },
-  required: ['x', 'y', 'width', 'height'],
-} as const;
+import { rectangleSchema as rectangle } from './common.js';
 const point = { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' } }, required: ['x', 'y'] } as const;
 const colour = { type: 'string', pattern: '^#[0-9A-Fa-f]{6}$' } as const;
 const numbers = { type: 'array', items: { type: 'number' } } as const;

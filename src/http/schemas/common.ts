@@ -69,6 +69,14 @@ export const folderModelSchema = {
   required: ['path', 'entries'],
 } as const;
 
+/** A rectangle as the service gives every one: PDF user space, points, origin at the lower left of the page. */
+export const rectangleSchema = {
+  type: 'object',
+  description: 'PDF user space, points, origin at the lower left of the page',
+  properties: { x: { type: 'number' }, y: { type: 'number' }, width: { type: 'number' }, height: { type: 'number' } },
+  required: ['x', 'y', 'width', 'height'],
+} as const;
+
 export const documentPasswordHeader = {
   'x-service-documentpassword': { type: 'string', description: 'Password of an encrypted document (user or owner password)' },
 } as const;
