@@ -13,6 +13,7 @@ import { exportFields, importFields } from './pdf/form-data.js';
 import { parseFieldData } from './field-data.js';
 import { createRedactions } from './pdf/redaction.js';
 import { applyRedactions } from './pdf/redaction-apply.js';
+import { imageStamp, textStamp } from './pdf/stamps.js';
 import { readPermissions, removePasswordPermissions, removeUsageRights, setPasswordPermissions } from './pdf/security-tasks.js';
 
 export const tasks = {
@@ -35,6 +36,8 @@ export const tasks = {
   setPasswordPermissions,
   removePasswordPermissions,
   removeUsageRights,
+  textStamp,
+  imageStamp,
   /** The PDF made from an image, with the summary an upload reports (page count, encryption). */
   imageToPdf: (input: { bytes: Uint8Array; mediaType: ImageMediaType }) => {
     const bytes = imageToPdf(input.bytes, input.mediaType);
