@@ -14,7 +14,7 @@ import { storedBytes } from '../test/helpers/http.js';
 import { startServer } from '../test/helpers/server.js';
 import type { Row } from './annotations.js';
 import { makeTextDocument } from './fixtures.js';
-import { median, timeCommand, timed } from './lib.js';
+import { median, timeCommand, timed, uploadPdf } from './lib.js';
 
 const PAGES = 200;
 const LINES = 30;
@@ -40,6 +40,13 @@ function stampPdf(): Buffer {
   ], '/Root 1 0 R');
 }
 
+/** One TextStampAction request, read to its end; throws unless it answered `status`. */
+async function stamp(url: string, auth: Record<string, string>, params: object, status: number): Promise<void> {
+  const r = await fetch(`${url}/pages`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ TextStampAction: params }) });
+  await r.arrayBuffer();
+  if (r.status !== status) throw new Error(`TextStampAction answered ${r.status}`);
+}
+
 /** Pages whose text shows the stamp. */
 function stampedPages(pdf: string): number {
   const text = execFileSync('pdftotext', [pdf, '-'], { maxBuffer: 256 << 20 }).toString('utf8');
@@ -62,22 +69,11 @@ export async function runStampsBench(quick: boolean): Promise<Row[]> {
     const peer: number[] = [];
     for (let i = 0; i < reps; i++) {
       const url = `${server.api}/documents/bench/stamp-${i}.pdf`;
-      const put = await fetch(url, { method: 'PUT', headers: { ...auth, 'content-type': 'application/pdf' }, body: new Uint8Array(document) });
-      if (put.status >= 300) throw new Error(`upload answered ${put.status}`);
-      await put.arrayBuffer();
-      const stamped = await timed(async () => {
-        const r = await fetch(`${url}/pages`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ TextStampAction: PARAMS }) });
-        await r.arrayBuffer();
-        if (r.status !== 200) throw new Error(`TextStampAction answered ${r.status}`);
-      });
-      ours.push(stamped.ms);
+      await uploadPdf(url, auth, document);
+      ours.push((await timed(() => stamp(url, auth, PARAMS, 200))).ms);
       // The same with text that needs an embedded, subset font (DejaVu Sans): no peer for this one.
-      const fallback = await timed(async () => {
-        const r = await fetch(`${url}/pages`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ TextStampAction: { ...PARAMS, text: UNICODE_STAMP, x: 560, savePath: `bench/stamp-${i}-unicode.pdf` } }) });
-        await r.arrayBuffer();
-        if (r.status !== 201) throw new Error(`TextStampAction (Unicode) answered ${r.status}`);
-      });
-      unicode.push(fallback.ms);
+      const unicodeParams = { ...PARAMS, text: UNICODE_STAMP, x: 560, savePath: `bench/stamp-${i}-unicode.pdf` };
+      unicode.push((await timed(() => stamp(url, auth, unicodeParams, 201))).ms);
       const output = path.join(dir, `peer-${i}.pdf`);
       peer.push(timeCommand('qpdf', [input, output, '--overlay', overlay, '--repeat=1', '--']));
       if (i === 0) {

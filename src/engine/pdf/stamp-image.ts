@@ -4,12 +4,25 @@
  * it is (DCTDecode, no recompression); PNG transparency becomes an /SMask.
  */
 import * as mupdf from 'mupdf';
-import type { FrameInfo } from './image-info.js';
+import { EngineError } from '../errors.js';
+import { sniffImageType, type FrameInfo } from './image-info.js';
 import { checkDecoded, checkedFrames, decode, placement, sizeInPoints, withBuffer } from './images.js';
 import { alphaState, type StampDrawing } from './stamp-form.js';
 import { pdfNumbers, stampMatrix } from './stamp-geometry.js';
 
 export type StampImageType = 'image/jpeg' | 'image/png';
+/** What the upload said it is; application/octet-stream is decided by the content. */
+export type DeclaredImageType = StampImageType | 'application/octet-stream';
+
+/** The image type of a stamp upload: as declared, or by its signature when sent as octet-stream. */
+function stampImageType(bytes: Uint8Array, declared: DeclaredImageType): StampImageType {
+  if (declared !== 'application/octet-stream') return declared;
+  const sniffed = sniffImageType(bytes);
+  if (sniffed !== 'image/jpeg' && sniffed !== 'image/png') {
+    throw new EngineError('UNSUPPORTED_MEDIA_TYPE', `The stamp image must be a JPEG or PNG image, not ${sniffed ?? 'an unknown type'}`);
+  }
+  return sniffed;
+}
 
 export interface ImageStampRequest {
   x: number;
@@ -25,8 +38,8 @@ export interface ImageStampRequest {
   transparency?: number | undefined;
 }
 
-export function drawImageStamp(scratch: mupdf.PDFDocument, bytes: Uint8Array, mediaType: StampImageType, request: ImageStampRequest): { drawing: StampDrawing; width: number; height: number } {
-  const frame = checkedFrames(bytes, mediaType)[0]!;
+export function drawImageStamp(scratch: mupdf.PDFDocument, bytes: Uint8Array, mediaType: DeclaredImageType, request: ImageStampRequest): { drawing: StampDrawing; width: number; height: number } {
+  const frame = checkedFrames(bytes, stampImageType(bytes, mediaType))[0]!;
   const image = withBuffer(bytes, (buffer) => decode(() => new mupdf.Image(buffer)));
   try {
     checkDecoded(image, frame);

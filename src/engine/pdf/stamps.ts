@@ -7,7 +7,7 @@ import { formFacts } from './inspect.js';
 import { checkPageIndex, openPdf } from './open.js';
 import { saveEdited } from './save.js';
 import { stampPages, type StampDrawing } from './stamp-form.js';
-import { drawImageStamp, type ImageStampRequest, type StampImageType } from './stamp-image.js';
+import { drawImageStamp, type DeclaredImageType, type ImageStampRequest } from './stamp-image.js';
 import { drawTextStamp, type TextStampRequest } from './stamp-text.js';
 
 /** Which pages: one, or every page when pageIndex is absent or -1. */
@@ -46,7 +46,7 @@ export function textStamp(input: StampInput & { request: TextStampRequest & Page
   });
 }
 
-export function imageStamp(input: StampInput & { image: Uint8Array; mediaType: StampImageType; request: ImageStampRequest & PageChoice }) {
+export function imageStamp(input: StampInput & { image: Uint8Array; mediaType: DeclaredImageType; request: ImageStampRequest & PageChoice }) {
   return stamp(input, input.request.pageIndex, (scratch) => {
     const { drawing, width, height } = drawImageStamp(scratch, input.image, input.mediaType, input.request);
     const round = (n: number) => Math.round(n * 100) / 100;

@@ -1,6 +1,5 @@
 import { ServiceError } from '../../errors.js';
-import { sniffImageType } from '../../engine/pdf/image-info.js';
-import type { StampImageType } from '../../engine/pdf/stamp-image.js';
+import type { DeclaredImageType } from '../../engine/pdf/stamp-image.js';
 import type { ActionDefinition, ActionFile, OutputParams } from './types.js';
 import { OUTPUT_PARAM_SCHEMAS } from './types.js';
 import { STAMP_PARAM_SCHEMAS, transparencyOf, type StampParams } from './stamp-params.js';
@@ -8,7 +7,8 @@ import { STAMP_PARAM_SCHEMAS, transparencyOf, type StampParams } from './stamp-p
 type Params = OutputParams & StampParams & { width?: number; height?: number; scale?: number };
 
 const SIZE = { type: 'number', exclusiveMinimum: 0, maximum: 1_000_000 } as const;
-const IMAGE_TYPES: readonly string[] = ['image/jpeg', 'image/png'];
+/** application/octet-stream is left to the engine, which looks at the content. */
+const IMAGE_TYPES: readonly string[] = ['image/jpeg', 'image/png', 'application/octet-stream'];
 
 /** The image part: the one named `file`, or the only file sent. */
 function imagePart(files: ActionFile[]): ActionFile {
@@ -19,11 +19,10 @@ function imagePart(files: ActionFile[]): ActionFile {
   return file;
 }
 
-/** The declared media type, or for application/octet-stream the type the content has. */
-function stampImageType(file: ActionFile, bytes: Uint8Array): StampImageType {
-  const type = file.mediaType === 'application/octet-stream' ? (sniffImageType(bytes) ?? file.mediaType) : file.mediaType;
+function declaredType(file: ActionFile): DeclaredImageType {
+  const type = file.mediaType;
   if (!IMAGE_TYPES.includes(type)) throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `The stamp image must be image/jpeg or image/png, not ${type.slice(0, 100)}`);
-  return type as StampImageType;
+  return type as DeclaredImageType;
 }
 
 /**
@@ -58,8 +57,8 @@ export const ImageStampAction: ActionDefinition<Params> = {
     }
     const transparency = transparencyOf(params, 'ImageStampAction');
     const file = imagePart(files);
+    const mediaType = declaredType(file);
     const image = new Uint8Array(await file.content.read());
-    const mediaType = stampImageType(file, image);
     const { savePath: _savePath, namingMode: _namingMode, opacity: _opacity, ...request } = params;
     const result = await pool.run('imageStamp', {
       bytes: source.stored.bytes,
