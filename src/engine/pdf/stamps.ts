@@ -20,6 +20,7 @@ interface StampInput {
   password?: string | undefined;
 }
 
+/** Opens the document, draws the stamp in a scratch document, puts it on the chosen pages and saves. */
 function stamp<T>(input: StampInput, pageIndex: number | undefined, draw: (scratch: mupdf.PDFDocument) => { drawing: StampDrawing; report: T }): { bytes: Uint8Array; report: T & { pages: number[] } } {
   const { doc } = openPdf(input.bytes, input.password, 'edit');
   try {
