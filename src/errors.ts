@@ -16,6 +16,8 @@ export const ERROR_CATALOG = {
   INVALID_SEARCH: { status: 400, title: 'The search term is empty or not a valid regular expression' },
   PAGE_OUT_OF_RANGE: { status: 400, title: 'The page index is outside the document' },
   INVALID_PAGE_RANGE: { status: 400, title: 'The page range is malformed' },
+  UNKNOWN_FONT: { status: 400, title: 'The font name is not one the service has' },
+  UNSUPPORTED_CHARACTERS: { status: 400, title: 'The text has characters no font of the service can draw' },
   AUTHENTICATION_REQUIRED: { status: 401, title: 'A valid session or credentials are required' },
   INVALID_CREDENTIALS: { status: 401, title: 'The user name or password is wrong' },
   FORBIDDEN: { status: 403, title: 'The user lacks the right for this request' },

@@ -16,6 +16,7 @@ import { applyRedactions } from './pdf/redaction-apply.js';
 import { editPages } from './pdf/page-assembly.js';
 import { listFields, resetFields, setFieldValue } from './pdf/fields.js';
 import { flattenAnnotations, flattenFields } from './pdf/flatten.js';
+import { imageStamp, textStamp } from './pdf/stamps.js';
 import { readPermissions, removePasswordPermissions, removeUsageRights, setPasswordPermissions } from './pdf/security-tasks.js';
 
 export const tasks = {
@@ -44,6 +45,8 @@ export const tasks = {
   setPasswordPermissions,
   removePasswordPermissions,
   removeUsageRights,
+  textStamp,
+  imageStamp,
   /** The PDF made from an image, with the summary an upload reports (page count, encryption). */
   imageToPdf: (input: { bytes: Uint8Array; mediaType: ImageMediaType }) => {
     const bytes = imageToPdf(input.bytes, input.mediaType);
