@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { makeFormPdf } from './helpers/form-pdf.js';
-import { call, putPdf, sha256, storedBytes } from './helpers/http.js';
+import { call, putPdf, sha256, storedBytes, expectUnchanged, type Reply } from './helpers/http.js';
 import { pdftotext, qpdfCheck, renderPage, withTempFile } from './helpers/pdf.js';
 import { appearanceOf, qpdfFields } from './helpers/qpdf-json.js';
 import { startServer, type TestServer } from './helpers/server.js';
@@ -202,14 +202,7 @@ describe('import', () => {
 });
 
 describe('refusals change nothing', () => {
-  async function unchanged(doc: string, attempt: () => Promise<{ status: number; json: () => any }>, status: number, code: string) {
-    const before = sha256(await storedBytes(server, doc));
-    const reply = await attempt();
-    assert.equal(reply.status, status, JSON.stringify(reply.json()));
-    assert.equal(reply.json().code, code);
-    assert.equal(sha256(await storedBytes(server, doc)), before, 'stored bytes unchanged');
-    return reply.json();
-  }
+  const unchanged = async (doc: string, attempt: () => Promise<Reply>, status: number, code: string) => (await expectUnchanged(server, doc, attempt, status, code)).json();
 
   test('a checkbox state the widget does not have: 400 listing the allowed states; nothing else is set either', async () => {
     await putPdf(server, 'fields/bad.pdf', form);

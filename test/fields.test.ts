@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { makeFormPdf } from './helpers/form-pdf.js';
-import { call, putPdf, sha256, storedBytes, type Reply } from './helpers/http.js';
+import { call, putPdf, sha256, storedBytes, type Reply, expectUnchanged } from './helpers/http.js';
 import { qpdfCheck, renderPage, serializePdf } from './helpers/pdf.js';
 import { appearanceOf, qpdfAnnotations, qpdfFields } from './helpers/qpdf-json.js';
 import { startServer, type TestServer } from './helpers/server.js';
@@ -20,14 +20,7 @@ const setField = (doc: string, name: string, body: object | string, headers: Rec
   call(server, 'PUT', `/documents/${doc}/fields/${encodeURIComponent(name)}`, { body: typeof body === 'string' ? Buffer.from(body) : body, headers: { ...json, ...headers } });
 const action = (doc: string, body: object) => call(server, 'POST', `/documents/${doc}`, { body, headers: json });
 
-async function unchanged(doc: string, request: () => Promise<Reply>, status: number, code: string): Promise<Reply> {
-  const before = sha256(await storedBytes(server, doc));
-  const reply = await request();
-  assert.equal(reply.status, status, reply.text);
-  assert.equal(reply.json().code, code, reply.text);
-  assert.equal(sha256(await storedBytes(server, doc)), before, 'the stored document is byte-for-byte unchanged');
-  return reply;
-}
+const unchanged = (doc: string, request: () => Promise<Reply>, status: number, code: string) => expectUnchanged(server, doc, request, status, code);
 
 const QPDF_TYPE: Record<string, string> = { text: '/Tx', checkbox: '/Btn', radio: '/Btn', pushbutton: '/Btn', combo: '/Ch', list: '/Ch', signature: '/Sig' };
 

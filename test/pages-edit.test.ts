@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
-import { call, putPdf, sha256, storedBytes, type Reply } from './helpers/http.js';
+import { call, putPdf, sha256, storedBytes, type Reply, expectUnchanged } from './helpers/http.js';
 import { encryptPdf, makePdf, pdftotext, qpdfCheck, serializePdf, withTempFile } from './helpers/pdf.js';
 import { QpdfDocument, pdfTextFromJson, qpdfAnnotations } from './helpers/qpdf-json.js';
 import { startServer, type TestServer } from './helpers/server.js';
@@ -36,14 +36,7 @@ function pageGeometry(bytes: Buffer): { rotate: number; width: number; height: n
   });
 }
 
-async function unchanged(doc: string, request: () => Promise<Reply>, status: number, code: string): Promise<Reply> {
-  const before = sha256(await storedBytes(server, doc));
-  const reply = await request();
-  assert.equal(reply.status, status, reply.text);
-  assert.equal(reply.json().code, code, reply.text);
-  assert.equal(sha256(await storedBytes(server, doc)), before, 'the stored document is byte-for-byte unchanged');
-  return reply;
-}
+const unchanged = (doc: string, request: () => Promise<Reply>, status: number, code: string) => expectUnchanged(server, doc, request, status, code);
 
 const five = () => makePdf({ pages: 5, text: (i) => `Marker ${i + 1}` });
 
