@@ -19,6 +19,13 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; valu
   return { ms: performance.now() - start, value };
 }
 
+/** PUTs a PDF at a document URL; throws unless it was stored. */
+export async function uploadPdf(url: string, auth: Record<string, string>, pdf: Uint8Array): Promise<void> {
+  const put = await fetch(url, { method: 'PUT', headers: { ...auth, 'content-type': 'application/pdf' }, body: new Uint8Array(pdf) });
+  await put.arrayBuffer();
+  if (put.status >= 300) throw new Error(`upload answered ${put.status}`);
+}
+
 /** Wall time of a command-line peer, in ms. */
 export function timeCommand(command: string, args: string[]): number {
   const start = performance.now();

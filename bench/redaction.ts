@@ -14,7 +14,7 @@ import { storedBytes } from '../test/helpers/http.js';
 import { startServer } from '../test/helpers/server.js';
 import type { Row } from './annotations.js';
 import { makeTextDocument } from './fixtures.js';
-import { median, timeCommand, timed } from './lib.js';
+import { median, timeCommand, timed, uploadPdf } from './lib.js';
 
 const PAGES = 200;
 const LINES = 30;
@@ -41,9 +41,7 @@ export async function runRedactionBench(quick: boolean): Promise<Row[]> {
     const peer: number[] = [];
     for (let i = 0; i < reps; i++) {
       const url = `${server.api}/documents/bench/redact-${i}.pdf`;
-      const put = await fetch(url, { method: 'PUT', headers: { ...auth, 'content-type': 'application/pdf' }, body: new Uint8Array(document) });
-      if (put.status >= 300) throw new Error(`upload answered ${put.status}`);
-      await put.arrayBuffer();
+      await uploadPdf(url, auth, document);
       const created = await timed(async () => {
         const r = await fetch(`${url}/annotations/redaction`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ searchText: WORD }) });
         const body = await r.json() as { count: number };

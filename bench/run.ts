@@ -8,11 +8,13 @@ import { runAnnotationsBench, type Row } from './annotations.js';
 import { printRows, runFoundationBench } from './foundation.js';
 import { runPagesBench } from './pages.js';
 import { runRedactionBench } from './redaction.js';
+import { runStampsBench } from './stamps.js';
 
 const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promise<Row[]> }[] = [
   { name: 'foundation', title: 'Foundation', run: async (quick) => (await runFoundationBench(quick)).rows },
   { name: 'annotations', title: 'Annotations', run: runAnnotationsBench },
   { name: 'redaction', title: 'Redaction', run: runRedactionBench },
+  { name: 'stamps', title: 'Stamps', run: runStampsBench },
   { name: 'pages', title: 'Page text', run: runPagesBench },
 ];
 

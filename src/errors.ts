@@ -16,6 +16,9 @@ export const ERROR_CATALOG = {
   INVALID_SEARCH: { status: 400, title: 'The search term is empty or not a valid regular expression' },
   // 400 for an index given in a query or body; 404 when the index is part of the URL path (the URL names no page).
   PAGE_OUT_OF_RANGE: { status: 400, pathStatus: 404, title: 'The page index is outside the document' },
+  INVALID_PAGE_RANGE: { status: 400, title: 'The page range is malformed' },
+  UNKNOWN_FONT: { status: 400, title: 'The font name is not one the service has' },
+  UNSUPPORTED_CHARACTERS: { status: 400, title: 'The text has characters no font of the service can draw' },
   AUTHENTICATION_REQUIRED: { status: 401, title: 'A valid session or credentials are required' },
   INVALID_CREDENTIALS: { status: 401, title: 'The user name or password is wrong' },
   FORBIDDEN: { status: 403, title: 'The user lacks the right for this request' },
@@ -26,6 +29,7 @@ export const ERROR_CATALOG = {
   FOLDER_NOT_FOUND: { status: 404, title: 'No such folder' },
   USER_NOT_FOUND: { status: 404, title: 'No such user' },
   ANNOTATION_NOT_FOUND: { status: 404, title: 'No such annotation' },
+  FIELD_NOT_FOUND: { status: 404, title: 'No such form field' },
   NOT_FOUND: { status: 404, title: 'No such resource' },
   NOT_ACCEPTABLE: { status: 406, title: 'None of the accepted media types can be produced' },
   ALREADY_EXISTS: { status: 409, title: 'The target already exists' },

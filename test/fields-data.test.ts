@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { makeFormPdf } from './helpers/form-pdf.js';
-import { call, putPdf, sha256, storedBytes } from './helpers/http.js';
+import { call, putPdf, sha256, storedBytes, expectUnchanged, type Reply } from './helpers/http.js';
 import { pdftotext, qpdfCheck, renderPage, withTempFile } from './helpers/pdf.js';
+import { appearanceOf, qpdfFields } from './helpers/qpdf-json.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
@@ -28,35 +29,9 @@ const importFields = (doc: string, body: string | Buffer, type = XFDF, headers: 
 
 /** Field values as qpdf (an independent PDF library) reads them: names without "/", text strings as text. */
 function qpdfFieldValues(bytes: Buffer, password?: string): Record<string, unknown> {
-  const json = withTempFile(bytes, (file) =>
-    execFileSync('qpdf', ['--json', '--json-key=acroform', ...(password ? [`--password=${password}`] : []), file], { encoding: 'utf8' }),
-  );
-  const plain = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(plain);
-    if (typeof v !== 'string') return v;
-    return v.startsWith('u:') ? v.slice(2) : v.startsWith('/') ? v.slice(1) : v;
-  };
-  const out: Record<string, unknown> = {};
-  for (const f of (JSON.parse(json) as { acroform: { fields: { fullname: string; value: unknown }[] } }).acroform.fields) out[f.fullname] = plain(f.value);
-  return out;
+  return Object.fromEntries(qpdfFields(bytes, password).map((f) => [f.fullname, f.value]));
 }
 
-/** The decoded normal appearance stream of the first widget of a field, read by qpdf. */
-function appearanceOf(bytes: Buffer, fieldName: string): string {
-  const json = withTempFile(bytes, (file) =>
-    execFileSync('qpdf', ['--json=2', '--json-key=acroform', '--json-key=qpdf', '--json-stream-data=inline', '--decode-level=generalized', file], { encoding: 'utf8', maxBuffer: 1 << 28 }),
-  );
-  const parsed = JSON.parse(json) as {
-    acroform: { fields: { fullname: string; annotation: { object: string } }[] };
-    qpdf: [unknown, Record<string, { value?: Record<string, unknown>; stream?: { data?: string } }>];
-  };
-  const objects = parsed.qpdf[1];
-  const widget = parsed.acroform.fields.find((f) => f.fullname === fieldName)!.annotation.object;
-  const ap = objects[`obj:${widget}`]!.value!['/AP'] as Record<string, string> | undefined;
-  if (!ap) return '';
-  const normal = typeof ap === 'string' ? (objects[`obj:${ap}`]!.value as Record<string, string>)['/N'] : ap['/N'];
-  return Buffer.from(objects[`obj:${normal}`]!.stream!.data ?? '', 'base64').toString('latin1');
-}
 
 const xfdf = (fields: string) => `<?xml version="1.0" encoding="UTF-8"?>\n<xfdf xmlns="http://ns.adobe.com/xfdf/" xml:space="preserve">\n<fields>\n${fields}\n</fields>\n</xfdf>\n`;
 
@@ -227,14 +202,7 @@ describe('import', () => {
 });
 
 describe('refusals change nothing', () => {
-  async function unchanged(doc: string, attempt: () => Promise<{ status: number; json: () => any }>, status: number, code: string) {
-    const before = sha256(await storedBytes(server, doc));
-    const reply = await attempt();
-    assert.equal(reply.status, status, JSON.stringify(reply.json()));
-    assert.equal(reply.json().code, code);
-    assert.equal(sha256(await storedBytes(server, doc)), before, 'stored bytes unchanged');
-    return reply.json();
-  }
+  const unchanged = async (doc: string, attempt: () => Promise<Reply>, status: number, code: string) => (await expectUnchanged(server, doc, attempt, status, code)).json();
 
   test('a checkbox state the widget does not have: 400 listing the allowed states; nothing else is set either', async () => {
     await putPdf(server, 'fields/bad.pdf', form);

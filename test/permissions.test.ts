@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { makeAnnotatedPdf } from './helpers/annotated-pdf.js';
 import { makeFormPdf } from './helpers/form-pdf.js';
-import { call, putPdf, sha256, storedBytes, type Reply } from './helpers/http.js';
+import { call, putPdf, sha256, storedBytes, type Reply, expectUnchanged } from './helpers/http.js';
 import { encryptPdf, makePdf, pdftotext, qpdfCheck, serializePdf, withTempFile } from './helpers/pdf.js';
 import { FLAGS, QPDF_CAPABILITY, qpdfEncryption as readQpdfEncryption, type Flag } from './helpers/qpdf-encryption.js';
 import { startServer, type TestServer } from './helpers/server.js';
@@ -54,15 +54,7 @@ const setPermissions = (doc: string, body: object | string, headers: Record<stri
   call(server, 'PUT', `/documents/${doc}/permissions/password-permissions`, { body: typeof body === 'string' ? Buffer.from(body) : body, headers: { accept: 'application/json', ...headers } });
 const removePasswords = (doc: string, headers: Record<string, string> = {}) => call(server, 'DELETE', `/documents/${doc}/permissions/password-permissions`, { headers });
 
-/** Calls `request` and asserts the answer's status and code and that the stored document did not change. */
-async function unchanged(doc: string, request: () => Promise<Reply>, status: number, code: string): Promise<Reply> {
-  const before = sha256(await storedBytes(server, doc));
-  const reply = await request();
-  assert.equal(reply.status, status, reply.text);
-  assert.equal(reply.json().code, code, reply.text);
-  assert.equal(sha256(await storedBytes(server, doc)), before, 'the stored document is byte-for-byte unchanged');
-  return reply;
-}
+const unchanged = (doc: string, request: () => Promise<Reply>, status: number, code: string) => expectUnchanged(server, doc, request, status, code);
 
 const plain = () => makePdf({ pages: 2, text: (i) => `Secret page ${i + 1}` });
 

@@ -13,6 +13,10 @@ import { exportFields, importFields } from './pdf/form-data.js';
 import { parseFieldData } from './field-data.js';
 import { createRedactions } from './pdf/redaction.js';
 import { applyRedactions } from './pdf/redaction-apply.js';
+import { editPages } from './pdf/page-assembly.js';
+import { listFields, resetFields, setFieldValue } from './pdf/fields.js';
+import { flattenAnnotations, flattenFields } from './pdf/flatten.js';
+import { imageStamp, textStamp } from './pdf/stamps.js';
 import { readPermissions, removePasswordPermissions, removeUsageRights, setPasswordPermissions } from './pdf/security-tasks.js';
 import { listPages } from './pdf/pages.js';
 import { documentText, pageText } from './pdf/text-extraction.js';
@@ -35,9 +39,17 @@ export const tasks = {
   createRedactions,
   applyRedactions,
   readPermissions,
+  editPages,
+  listFields,
+  setFieldValue,
+  resetFields,
+  flattenFields,
+  flattenAnnotations,
   setPasswordPermissions,
   removePasswordPermissions,
   removeUsageRights,
+  textStamp,
+  imageStamp,
   listPages,
   documentText,
   pageText,

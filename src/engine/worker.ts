@@ -47,8 +47,9 @@ function serialize(err: unknown): { error: SerializedEngineError; fatal: boolean
   if (err instanceof EngineError) {
     return { error: { code: err.code, message: err.message, ...(err.extra ? { extra: err.extra } : {}), ...(err.origin.inPath ? { inPath: true } : {}) }, fatal: false };
   }
-  // A WebAssembly trap (out of memory, abort) leaves the instance unusable.
-  const fatal = err instanceof WebAssembly.RuntimeError || (err instanceof RangeError && /memory/i.test(err.message));
+  // A WebAssembly trap (out of memory, abort) leaves the instance unusable, and so does a stack
+  // overflow inside it: MuPDF's own error stack is left mid-call.
+  const fatal = err instanceof WebAssembly.RuntimeError || (err instanceof RangeError && /memory|call stack/i.test(err.message));
   const message = err instanceof Error ? err.message : String(err);
   return { error: { code: 'ENGINE_FAILURE', message }, fatal };
 }

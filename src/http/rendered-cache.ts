@@ -28,11 +28,8 @@ export class RenderedCache {
   }
 }
 
-/** What a versioned model is made of: the model, and for routes that also offer text/plain, its text. */
-export interface VersionedContent {
-  model: () => unknown;
-  text?: () => string;
-}
+/** What a versioned model is made of: the model, and for routes that also offer text/plain, its text. A function alone makes the model. */
+export type VersionedContent = (() => unknown) | { model: () => unknown; text?: () => string };
 
 /** A weak ETag for one variant of one document version, in one format. */
 export function variantEtag(documentEtag: string, variant: string): string {
@@ -67,8 +64,9 @@ export function sendVersionedModel(
 }
 
 function render(format: 'json' | 'xml' | 'text', shape: XmlShape, content: VersionedContent): string {
-  if (format === 'xml') return renderXml(shape, content.model());
-  if (format === 'json') return JSON.stringify(content.model());
-  if (!content.text) throw new Error('this model has no text/plain form');
-  return content.text();
+  const { model, text } = typeof content === 'function' ? { model: content, text: undefined } : content;
+  if (format === 'xml') return renderXml(shape, model());
+  if (format === 'json') return JSON.stringify(model());
+  if (!text) throw new Error('this model has no text/plain form');
+  return text();
 }

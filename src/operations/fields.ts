@@ -1,18 +1,51 @@
 import type { FieldDataFormat } from '../engine/field-data.js';
 import type { FieldsImport } from '../engine/pdf/form-data.js';
+import type { FieldModel, FieldsModel } from '../engine/pdf/fields.js';
 import type { EnginePool } from '../engine/pool.js';
 import type { StoredPath } from '../storage/paths.js';
 import type { DocumentStore } from '../storage/store.js';
 import type { OperationContext } from './context.js';
 import type { DocumentOperations } from './documents.js';
+import { ReadModelCache } from './read-model-cache.js';
 
-/** Form field data: export as XFDF/FDF, import from them (in place, under the document's lock). */
+/** The fields resource and form field data: the field list (cached by ETag), one value, reset; XFDF/FDF export and import (in place, under the document's lock). */
 export class FieldOperations {
+  private readonly lists = new ReadModelCache<FieldsModel>(200);
+
   constructor(
     private readonly store: DocumentStore,
     private readonly pool: EnginePool,
     private readonly documents: DocumentOperations,
   ) {}
+
+  /** Every terminal field, and the version (ETag) the list comes from. */
+  async list(path: StoredPath, ctx: OperationContext): Promise<{ model: FieldsModel; etag: string }> {
+    const stat = await this.documents.stat(path);
+    const cached = this.lists.get(stat.etag, ctx.documentPassword);
+    if (cached) return { model: cached, etag: stat.etag };
+    const stored = await this.store.readDocument(path);
+    const model = await this.pool.run('listFields', { bytes: stored.bytes, password: ctx.documentPassword }, { transfer: [stored.bytes] });
+    this.lists.set(stored.etag, ctx.documentPassword, model);
+    return { model, etag: stored.etag };
+  }
+
+  /** Sets one field's value; answers the field afterwards. Nothing is written when the value is unchanged. */
+  async setValue(path: StoredPath, ctx: OperationContext, name: string, value: string | string[]): Promise<{ field: FieldModel; etag: string }> {
+    const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
+      const { bytes, field } = await this.pool.run('setFieldValue', { bytes: stored.bytes, password: ctx.documentPassword, name, value });
+      return { ...(bytes ? { bytes } : {}), result: field };
+    });
+    return { field: result, etag: stat.etag };
+  }
+
+  /** Resets every field to its default value; answers the fields afterwards and what could not be reset as asked. */
+  async reset(path: StoredPath, ctx: OperationContext): Promise<{ model: FieldsModel; warnings: string[]; etag: string }> {
+    const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
+      const { bytes, fields, warnings } = await this.pool.run('resetFields', { bytes: stored.bytes, password: ctx.documentPassword });
+      return { ...(bytes ? { bytes } : {}), result: { model: fields, warnings } };
+    });
+    return { ...result, etag: stat.etag };
+  }
 
   /** The field values of the document as an XFDF or FDF file, and the version (ETag) they come from. */
   async export(path: StoredPath, ctx: OperationContext, options: { format: FieldDataFormat; exportEmptyFields: boolean }): Promise<{ content: Uint8Array; etag: string }> {

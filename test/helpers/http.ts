@@ -58,3 +58,18 @@ export function putPdf(server: TestServer, documentPath: string, body: Buffer): 
 export function storedBytes(server: TestServer, documentPath: string): Promise<Buffer> {
   return readFile(path.join(server.dataDir, 'documents', ...documentPath.split('/')));
 }
+
+/**
+ * Calls `request` and asserts the answer's status and error code, and that the
+ * stored document is byte-for-byte what it was before: refused requests change
+ * nothing.
+ */
+export async function expectUnchanged(server: TestServer, documentPath: string, request: () => Promise<Reply>, status: number, code: string): Promise<Reply> {
+  const before = sha256(await storedBytes(server, documentPath));
+  const reply = await request();
+  if (reply.status !== status || reply.json().code !== code) {
+    throw new Error(`expected ${status} ${code}, got ${reply.status}: ${reply.text.slice(0, 500)}`);
+  }
+  if (sha256(await storedBytes(server, documentPath)) !== before) throw new Error(`${documentPath} changed although the request was refused`);
+  return reply;
+}

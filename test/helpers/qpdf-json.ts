@@ -54,6 +54,12 @@ export class QpdfDocument {
     return value;
   }
 
+  /** The document catalog (the trailer's /Root), resolved. */
+  catalog(): Record<string, unknown> {
+    const trailer = this.objects['trailer']?.value as Record<string, unknown>;
+    return this.resolve(trailer['/Root']) as Record<string, unknown>;
+  }
+
   /** A dictionary entry, resolved. */
   get(dict: Record<string, unknown>, key: string): unknown {
     return this.resolve(dict[key]);
@@ -112,4 +118,55 @@ function isRef(value: string): boolean {
 
 function isDict(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** qpdf's stdout for a command; exit 3 (warnings only, common in real files) still has a complete answer. */
+function qpdfOutput(args: string[]): string {
+  const run = spawnSync('qpdf', args, { encoding: 'utf8', maxBuffer: 1 << 30 });
+  if (run.status !== 0 && run.status !== 3) throw new Error(`qpdf ${args.slice(0, -1).join(' ')} failed (${run.status}): ${run.stderr}`);
+  return run.stdout;
+}
+
+/** The decoded normal appearance stream of the first widget of a field, read by qpdf. */
+export function appearanceOf(bytes: Buffer, fieldName: string): string {
+  const json = withTempFile(bytes, (file) => qpdfOutput(['--json=2', '--json-key=acroform', '--json-key=qpdf', '--json-stream-data=inline', '--decode-level=generalized', file]));
+  const parsed = JSON.parse(json) as {
+    acroform: { fields: { fullname: string; annotation: { object: string } }[] };
+    qpdf: [unknown, Record<string, { value?: Record<string, unknown>; stream?: { data?: string } }>];
+  };
+  const objects = parsed.qpdf[1];
+  const widget = parsed.acroform.fields.find((f) => f.fullname === fieldName)!.annotation.object;
+  const ap = objects[`obj:${widget}`]!.value!['/AP'] as Record<string, string> | undefined;
+  if (!ap) return '';
+  const normal = typeof ap === 'string' ? (objects[`obj:${ap}`]!.value as Record<string, string>)['/N'] : ap['/N'];
+  return Buffer.from(objects[`obj:${normal}`]!.stream!.data ?? '', 'base64').toString('latin1');
+}
+
+/** One terminal field as qpdf reports it (`--json-key=acroform`), its widgets merged. */
+export interface QpdfField {
+  fullname: string;
+  /** "/Tx", "/Btn", "/Ch", "/Sig". */
+  fieldtype: string;
+  /** Text strings as text, names without "/", arrays of either; null when there is none. */
+  value: unknown;
+  fieldflags: number;
+  /** 1-based page of each widget. */
+  pages: number[];
+}
+
+/** The form fields as qpdf (an independent PDF library) reads them, in qpdf's order. */
+export function qpdfFields(pdf: Buffer | Uint8Array, password?: string): QpdfField[] {
+  const json = withTempFile(pdf, (file) => qpdfOutput(['--json', '--json-key=acroform', ...(password ? [`--password=${password}`] : []), file]));
+  const plain = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(plain);
+    if (typeof v !== 'string') return v;
+    return v.startsWith('u:') || v.startsWith('b:') ? pdfTextFromJson(v) : v.startsWith('/') ? v.slice(1) : v;
+  };
+  const byName = new Map<string, QpdfField>();
+  for (const f of (JSON.parse(json) as { acroform: { fields: { fullname: string; fieldtype: string; value: unknown; fieldflags: number; pageposfrom1: number }[] } }).acroform.fields) {
+    const known = byName.get(f.fullname);
+    if (known) known.pages.push(f.pageposfrom1);
+    else byName.set(f.fullname, { fullname: f.fullname, fieldtype: f.fieldtype, value: plain(f.value), fieldflags: f.fieldflags, pages: [f.pageposfrom1] });
+  }
+  return [...byName.values()];
 }

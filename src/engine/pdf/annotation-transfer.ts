@@ -237,8 +237,23 @@ function appendAnnot(doc: mupdf.PDFDocument, page: mupdf.PDFObject, obj: mupdf.P
 }
 
 /**
- * MuPDF draws an appearance for an annotation it sees as changed; a no-op set
- * marks it so. Drawing also adjusts /Rect, /RD and /F to MuPDF's taste; the
+ * Has MuPDF draw an annotation's (or widget's) appearance. It only draws for
+ * an annotation it sees as changed: a no-op set marks it so. False when MuPDF
+ * cannot draw this kind (3D, Movie, ...): it keeps no appearance, and viewers
+ * draw their own.
+ */
+export function redraw(annot: mupdf.PDFAnnotation): boolean {
+  try {
+    annot.setFlags(annot.getFlags());
+    annot.update();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * MuPDF draws an appearance for an annotation it sees as changed (redraw). Drawing also adjusts /Rect, /RD and /F to MuPDF's taste; the
  * imported values are put back afterwards (viewers fit the appearance into
  * /Rect), so that what was imported is what is exported. Annotations that came
  * with an appearance keep it.
@@ -258,12 +273,7 @@ function generateAppearances(doc: mupdf.PDFDocument, touched: { obj: mupdf.PDFOb
       const obj = annot.getObject();
       if (!obj.isIndirect() || !wanted.has(obj.asIndirect())) continue;
       const kept = ['Rect', 'RD', 'F'].map((key) => [key, obj.get(key)] as const).map(([key, value]) => [key, value.isNull() ? undefined : toMupdfCopy(doc, value)] as const);
-      try {
-        annot.setFlags(annot.getFlags());
-        annot.update();
-      } catch {
-        /* an annotation MuPDF cannot draw keeps no appearance; viewers draw their own */
-      }
+      redraw(annot);
       for (const [key, value] of kept) {
         if (value === undefined) obj.delete(key);
         else obj.put(key, value);

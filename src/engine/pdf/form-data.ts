@@ -15,8 +15,13 @@ import { deref } from './pdf-values.js';
 import { saveEdited } from './save.js';
 
 /** Field flags (ISO 32000-1 tables 221, 226, 228, 230). */
-const FF = {
+export const FIELD_FLAGS = {
   readOnly: 1 << 0,
+  required: 1 << 1,
+  noExport: 1 << 2,
+  multiline: 1 << 12,
+  password: 1 << 13,
+  comb: 1 << 24,
   noToggleToOff: 1 << 14,
   radio: 1 << 15,
   pushbutton: 1 << 16,
@@ -24,6 +29,7 @@ const FF = {
   edit: 1 << 18,
   multiSelect: 1 << 21,
 } as const;
+const FF = FIELD_FLAGS;
 
 const MAX_FIELD_NODES = 100_000;
 const MAX_DEPTH = 64;
@@ -105,9 +111,60 @@ export function readFormFields(doc: mupdf.PDFDocument): FormField[] {
   return out;
 }
 
+/**
+ * Breaks loops in the field tree before MuPDF's form code walks it: a kid
+ * that is its own ancestor (or already seen elsewhere) leaves /Kids, and a
+ * /Parent chain that comes back to itself is cut. MuPDF recurses through
+ * such trees until the stack overflows. Only documents that have loops are
+ * changed, and only there.
+ */
+export function breakFieldLoops(doc: mupdf.PDFDocument): void {
+  const acroForm = deref(deref(doc.getTrailer().get('Root')).get('AcroForm'));
+  if (!acroForm.isDictionary()) return;
+  const seen = new Set<number>();
+  let visited = 0;
+  const walk = (list: mupdf.PDFObject, ancestors: number[], depth: number) => {
+    const items = deref(list);
+    if (!items.isArray()) return;
+    for (let i = items.length - 1; i >= 0; i--) {
+      if (++visited > MAX_FIELD_NODES) return;
+      const item = items.get(i);
+      const num = item.isIndirect() ? item.asIndirect() : undefined;
+      if (num !== undefined && (seen.has(num) || ancestors.includes(num) || depth > MAX_DEPTH)) {
+        items.delete(i);
+        continue;
+      }
+      if (num !== undefined) seen.add(num);
+      const node = deref(item);
+      if (!node.isDictionary()) continue;
+      const kids = node.get('Kids');
+      if (!kids.isNull()) walk(kids, num === undefined ? ancestors : [...ancestors, num], depth + 1);
+    }
+  };
+  walk(acroForm.get('Fields'), [], 0);
+  // /Parent chains: from every node reached, follow /Parent; a chain that returns to a node on it is cut there.
+  for (const start of seen) {
+    const chain = new Set<number>([start]);
+    let node = doc.newIndirect(start);
+    for (let steps = 0; steps < MAX_DEPTH; steps++) {
+      const parent = deref(node).isDictionary() ? deref(node).get('Parent') : undefined;
+      if (!parent || !parent.isIndirect()) break;
+      if (chain.has(parent.asIndirect())) {
+        deref(node).delete('Parent');
+        break;
+      }
+      chain.add(parent.asIndirect());
+      node = parent;
+    }
+  }
+}
+
 /** The states a button widget can show, from its normal appearances, "Off" left out. */
 function onStates(widget: mupdf.PDFObject): string[] {
-  const normal = deref(deref(deref(widget).get('AP')).get('N'));
+  const ap = deref(deref(widget).get('AP'));
+  // A missing key is MuPDF's shared Null, whose get() throws: a button without appearances has no states of its own.
+  if (!ap.isDictionary()) return [];
+  const normal = deref(ap.get('N'));
   const states: string[] = [];
   if (normal.isDictionary()) normal.forEach((_v, key) => {
     if (typeof key === 'string' && key !== 'Off') states.push(key);
@@ -116,7 +173,7 @@ function onStates(widget: mupdf.PDFObject): string[] {
 }
 
 /** /Opt of a choice field as export values and display texts ([export display] pairs or plain texts). */
-function choiceOptions(field: mupdf.PDFObject): { exports: string[]; displays: string[] } {
+export function choiceOptions(field: mupdf.PDFObject): { exports: string[]; displays: string[] } {
   const opt = deref(field.getInheritable('Opt'));
   const exports: string[] = [];
   const displays: string[] = [];
@@ -147,8 +204,36 @@ function buttonExports(field: mupdf.PDFObject): string[] | undefined {
   return out;
 }
 
-function currentValue(f: FormField): string | string[] | undefined {
-  const v = deref(f.field.getInheritable('V'));
+/** A button field's on-states, each with the value it exports (its /Opt entry, or the state name). */
+export function buttonStates(f: FormField): { state: string; exportValue: string }[] {
+  const exports = buttonExports(f.field);
+  const seen = new Set<string>();
+  const out: { state: string; exportValue: string }[] = [];
+  f.widgets.forEach((w, index) => {
+    for (const state of onStates(w)) {
+      if (seen.has(state)) continue;
+      seen.add(state);
+      out.push({ state, exportValue: exports?.[index] || state });
+    }
+  });
+  return out;
+}
+
+/** The field's value (/V), absent when it has none. */
+export function currentValue(f: FormField): string | string[] | undefined {
+  return valueOf(f, deref(f.field.getInheritable('V')));
+}
+
+/** The option indexes a list box has selected (its /V matched against its export values). */
+export function selectedIndexes(f: FormField): number[] {
+  const value = currentValue(f);
+  if (value === undefined) return [];
+  const { exports } = choiceOptions(f.field);
+  return (Array.isArray(value) ? value : [value]).map((v) => exports.indexOf(v)).filter((i) => i >= 0).sort((a, b) => a - b);
+}
+
+/** A value object (/V or /DV) as the field's type reads it; undefined when empty. */
+export function valueOf(f: FormField, v: mupdf.PDFObject): string | string[] | undefined {
   if (f.type === 'checkbox' || f.type === 'radio') {
     if (!v.isName()) return undefined;
     const state = v.asName();
@@ -176,6 +261,11 @@ function currentValue(f: FormField): string | string[] | undefined {
 }
 
 const EMPTY: Partial<Record<FieldType, string | string[]>> = { text: '', checkbox: 'Off', radio: 'Off', combo: '', list: [] };
+
+/** The empty value of a field type; undefined for the types that hold no data (push buttons, signatures). */
+export function emptyValue(type: FieldType): string | string[] | undefined {
+  return EMPTY[type];
+}
 
 /**
  * The values of the document's terminal fields. Push buttons and signature
@@ -219,9 +309,9 @@ function holds(f: FormField, value: string | string[]): boolean {
   return JSON.stringify(norm(currentValue(f))) === JSON.stringify(norm(value));
 }
 
-/** What to do for one field: nothing when a read-only field already holds the value (an export of the same form imports back). */
-function plan(f: FormField, value: string | string[]): Change | undefined {
-  if (f.flags & FF.readOnly) {
+/** What to do for one field: nothing when a read-only field already holds the value (an export of the same form imports back). A reset sets read-only fields too. */
+function plan(f: FormField, value: string | string[], reset = false): Change | undefined {
+  if (f.flags & FF.readOnly && !reset) {
     if (holds(f, value)) return undefined;
     throw new EngineError('FIELD_READ_ONLY', `Field ${JSON.stringify(f.name)} is read-only`, { field: f.name });
   }
@@ -307,9 +397,11 @@ function loadWidgets(doc: mupdf.PDFDocument, wanted: Set<number>): { widgets: Ma
  * its text operators). When the appearance is not laid out as expected, it is
  * left as MuPDF made it.
  */
-function highlightListSelection(widget: mupdf.PDFObject, indexes: number[]): void {
+export function highlightListSelection(widget: mupdf.PDFObject, indexes: number[]): void {
   if (indexes.length === 0) return;
-  const normal = deref(widget).get('AP').get('N');
+  const ap = deref(deref(widget).get('AP'));
+  if (!ap.isDictionary()) return;
+  const normal = ap.get('N');
   if (!normal.isStream()) return;
   const content = normal.readStream().asString();
   const layout = /BT\s+(?:[\d.]+\s+g\s+)?([\d.]+)\s+([\d.]+)\s+Td\s+0\s+-([\d.]+)\s+Td\s+\/\S+\s+([\d.]+)\s+Tf/.exec(content);
@@ -337,7 +429,8 @@ function highlightListSelection(widget: mupdf.PDFObject, indexes: number[]): voi
  * already holds the value counts as set, unchanged), those no field has, and
  * whether anything changed.
  */
-export function importFieldValues(doc: mupdf.PDFDocument, values: FieldValue[]): { set: string[]; unknown: string[]; changed: boolean } {
+export function importFieldValues(doc: mupdf.PDFDocument, values: FieldValue[], options: { reset?: boolean; warnings?: string[] } = {}): { set: string[]; unknown: string[]; changed: boolean } {
+  breakFieldLoops(doc);
   const byName = new Map<string, FormField[]>();
   for (const f of readFormFields(doc)) byName.set(f.name, [...(byName.get(f.name) ?? []), f]);
   // The last value given for a name wins.
@@ -349,7 +442,15 @@ export function importFieldValues(doc: mupdf.PDFDocument, values: FieldValue[]):
     const fields = byName.get(name);
     if (!fields) unknown.push(name);
     else for (const f of fields) {
-      const change = plan(f, value);
+      let change: Change | undefined;
+      try {
+        change = holds(f, value) && options.reset ? undefined : plan(f, value, options.reset);
+      } catch (err) {
+        // A reset does not stop at a default the field cannot take: it empties the field and says so.
+        if (!options.reset || !(err instanceof EngineError) || err.code !== 'VALIDATION_FAILED') throw err;
+        options.warnings?.push(`${err.message}; the field was emptied instead`);
+        change = plan(f, EMPTY[f.type] ?? '', true);
+      }
       if (change) changes.push(change);
     }
   }

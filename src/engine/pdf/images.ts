@@ -4,6 +4,7 @@
 import * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
 import { gifFirstFrame, readImageInfo, sniffImageType, type FrameInfo } from './image-info.js';
+import { saveFull } from './save.js';
 
 export const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/tiff', 'image/gif'] as const;
 export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
@@ -20,15 +21,7 @@ const DEFAULT_DPI = 72;
 
 /** Builds a PDF with one page per image frame. Throws EngineError (src/engine/errors.ts). */
 export function imageToPdf(bytes: Uint8Array, mediaType: ImageMediaType): Uint8Array {
-  if (sniffImageType(bytes) !== mediaType) {
-    throw new EngineError('MALFORMED_IMAGE', 'The file content does not match the declared image type.', {
-      mediaType,
-    });
-  }
-  const { frames, frameCount, complete } = readImageInfo(bytes, mediaType, IMAGE_LIMITS.maxFrames);
-  checkLimits(frames, frameCount);
-  if (!complete) throw malformed();
-
+  const frames = checkedFrames(bytes, mediaType);
   const doc = new mupdf.PDFDocument();
   try {
     if (mediaType === 'image/tiff') {
@@ -43,10 +36,26 @@ export function imageToPdf(bytes: Uint8Array, mediaType: ImageMediaType): Uint8A
         image.destroy();
       }
     }
-    return save(doc);
+    return saveFull(doc);
   } finally {
     doc.destroy();
   }
+}
+
+/**
+ * The frames an image file declares, after checking (before anything is decoded)
+ * that its content is of the declared type, within the size limits and whole.
+ */
+export function checkedFrames(bytes: Uint8Array, mediaType: ImageMediaType): FrameInfo[] {
+  if (sniffImageType(bytes) !== mediaType) {
+    throw new EngineError('MALFORMED_IMAGE', 'The file content does not match the declared image type.', {
+      mediaType,
+    });
+  }
+  const { frames, frameCount, complete } = readImageInfo(bytes, mediaType, IMAGE_LIMITS.maxFrames);
+  checkLimits(frames, frameCount);
+  if (!complete) throw malformed();
+  return frames;
 }
 
 function checkLimits(frames: FrameInfo[], frameCount: number): void {
@@ -107,11 +116,8 @@ function frameImage(tiff: mupdf.Document, index: number): mupdf.Image {
 }
 
 function addImagePage(doc: mupdf.PDFDocument, image: mupdf.Image, frame: FrameInfo): void {
-  // The headers and the decoder must agree, or the size checks were made on the wrong numbers.
-  if (image.getWidth() !== frame.width || image.getHeight() !== frame.height) throw malformed();
-  const dpi = frame.resolution ?? { x: DEFAULT_DPI, y: DEFAULT_DPI };
-  const w = points(frame.width, dpi.x);
-  const h = points(frame.height, dpi.y);
+  checkDecoded(image, frame);
+  const { w, h } = sizeInPoints(frame);
   const { matrix, pageWidth, pageHeight } = placement(w, h, frame.orientation ?? 1);
 
   // addImage decodes non-JPEG data and writes the alpha channel as an /SMask.
@@ -152,27 +158,29 @@ export function placement(w: number, h: number, orientation: number): { matrix: 
   }
 }
 
+/** The headers and the decoder must agree, or the size checks were made on the wrong numbers. */
+export function checkDecoded(image: mupdf.Image, frame: FrameInfo): void {
+  if (image.getWidth() !== frame.width || image.getHeight() !== frame.height) throw malformed();
+}
+
+/** A frame's stored size in points, at the resolution it declares or at 72 dpi. */
+export function sizeInPoints(frame: FrameInfo): { w: number; h: number } {
+  const dpi = frame.resolution ?? { x: DEFAULT_DPI, y: DEFAULT_DPI };
+  return { w: points(frame.width, dpi.x), h: points(frame.height, dpi.y) };
+}
+
 /** Page length in points, rounded so MediaBox and content stream carry the same short number. */
 function points(pixels: number, dpi: number): number {
   return Math.round(((pixels * 72) / dpi) * 1e4) / 1e4;
 }
 
-function save(doc: mupdf.PDFDocument): Uint8Array {
-  const buffer = doc.saveToBuffer('compress,garbage');
-  try {
-    // asUint8Array() is a view into WASM memory: it dies with the buffer (or when memory grows).
-    return buffer.asUint8Array().slice();
-  } finally {
-    buffer.destroy();
-  }
-}
 
 /**
  * Passing a Uint8Array (or string) where MuPDF wants a Buffer makes a hidden Buffer that is
  * freed only when the garbage collector gets to it, and the collector does not see WASM
  * memory: converting large PNGs back to back grew the heap by the input size each time.
  */
-function withBuffer<T>(data: Uint8Array, use: (buffer: mupdf.Buffer) => T): T {
+export function withBuffer<T>(data: Uint8Array, use: (buffer: mupdf.Buffer) => T): T {
   const buffer = new mupdf.Buffer(data);
   try {
     return use(buffer);
@@ -193,7 +201,7 @@ const OUT_OF_MEMORY = /^(?:malloc|calloc|realloc) \(.*\) failed$/;
  * WebAssembly RuntimeError (abort, memory fault), a TypeError (our bug) or a thrown string
  * ("TRYLATER", "ABORT") is the engine failing, not the file: let those through.
  */
-function decode<T>(step: () => T): T {
+export function decode<T>(step: () => T): T {
   try {
     return step();
   } catch (err) {

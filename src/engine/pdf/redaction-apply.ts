@@ -6,7 +6,9 @@ import { annotationEntries, type AnnotationEntry } from './annotations.js';
 import { checkPageIndex, openPdf } from './open.js';
 import { name, numbers, ref, text } from './pdf-data.js';
 import { annotationText, pageContentText } from './page-text.js';
+import { ownResources, PageOverlay } from './page-overlay.js';
 import { deref } from './pdf-values.js';
+import { saveFull } from './save.js';
 import { findElsewhere, scrubElsewhere, type ElsewhereHit } from './redaction-elsewhere.js';
 
 export interface ApplyRedactionsRequest {
@@ -168,13 +170,13 @@ function literal(s: string): string {
 /**
  * Paints each box's fill and overlay text over the page. Drawn in page space
  * (the inverse of the page transform as `cm`), so rotated pages and offset
- * media boxes need no special cases; the page's own content is wrapped in
- * q/Q so its graphics state cannot leak into the overlay.
+ * media boxes need no special cases; PageOverlay keeps the page's own
+ * graphics state from leaking into the overlay.
  */
-function paintOverlays(doc: mupdf.PDFDocument, page: mupdf.PDFPage, boxes: Box[], overlayFont: () => mupdf.PDFObject): void {
+function paintOverlays(overlay: PageOverlay, doc: mupdf.PDFDocument, page: mupdf.PDFPage, boxes: Box[], overlayFont: () => mupdf.PDFObject): void {
   if (!boxes.length) return;
   const inv = mupdf.Matrix.invert(page.getTransform());
-  const ops: string[] = ['Q', `q ${inv.map(fmt).join(' ')} cm`];
+  const ops: string[] = [`q ${inv.map(fmt).join(' ')} cm`];
   let usesFont = false;
   for (const box of boxes) {
     for (const q of box.quads) {
@@ -191,27 +193,8 @@ function paintOverlays(doc: mupdf.PDFDocument, page: mupdf.PDFPage, boxes: Box[]
   }
   ops.push('Q');
   const pageObj = page.getObject();
-  if (usesFont) {
-    let resources = deref(pageObj.get('Resources'));
-    if (!resources.isDictionary()) {
-      resources = doc.newDictionary();
-      pageObj.put('Resources', resources);
-    }
-    let fonts = deref(resources.get('Font'));
-    if (!fonts.isDictionary()) {
-      fonts = doc.newDictionary();
-      resources.put('Font', fonts);
-    }
-    fonts.put('RedactOverlay', overlayFont());
-  }
-  const contents = doc.newArray();
-  contents.push(doc.addStream('q', {}));
-  const old = pageObj.get('Contents');
-  const oldResolved = deref(old);
-  if (oldResolved.isArray()) for (let i = 0; i < oldResolved.length; i++) contents.push(oldResolved.get(i));
-  else if (old.isIndirect()) contents.push(old);
-  contents.push(doc.addStream(ops.join('\n'), {}));
-  pageObj.put('Contents', contents);
+  if (usesFont) ownResources(doc, pageObj, 'Font').put('RedactOverlay', overlayFont());
+  overlay.attach(pageObj, overlay.drawing(ops.join('\n')));
 }
 
 /** A Redact annotation's box in page space, read from its parsed dictionary (no MuPDF objects per annotation). */
@@ -252,7 +235,7 @@ function annotsOf(pageObj: mupdf.PDFObject): mupdf.PDFObject {
  * and the failures found (text that survived under a box, or a redacted
  * string that occurs more often than it did outside the boxes).
  */
-function applyPage(doc: mupdf.PDFDocument, pageIndex: number, selected: Map<number, AnnotationEntry>, pageEntries: AnnotationEntry[], request: ApplyRedactionsRequest, redactedStrings: Set<string>, overlayFont: () => mupdf.PDFObject): { removed: string[]; failures: RedactionFailure[] } {
+function applyPage(doc: mupdf.PDFDocument, pageIndex: number, selected: Map<number, AnnotationEntry>, pageEntries: AnnotationEntry[], request: ApplyRedactionsRequest, redactedStrings: Set<string>, overlay: PageOverlay, overlayFont: () => mupdf.PDFObject): { removed: string[]; failures: RedactionFailure[] } {
   const pageObj = doc.findPage(pageIndex);
   normaliseQuotes(pageObj);
   // Take every Redact annotation (and the popups of the selected ones) off the page: the selected ones are
@@ -342,7 +325,7 @@ function applyPage(doc: mupdf.PDFDocument, pageIndex: number, selected: Map<numb
   }
   for (const s of strings) redactedStrings.add(s);
 
-  paintOverlays(doc, page, boxes, overlayFont);
+  paintOverlays(overlay, doc, page, boxes, overlayFont);
   const annotsAfter = annotsOf(page.getObject());
   if (heldBack.length) {
     if (annotsAfter.isArray()) for (const a of heldBack) annotsAfter.push(a);
@@ -407,6 +390,7 @@ export function applyRedactions(input: { bytes: Uint8Array; password?: string | 
       }
       return font;
     };
+    const overlay = new PageOverlay(doc);
     const byPage = new Map<number, Map<number, AnnotationEntry>>();
     for (const e of chosen) {
       if (!byPage.has(e.pageIndex)) byPage.set(e.pageIndex, new Map());
@@ -415,7 +399,7 @@ export function applyRedactions(input: { bytes: Uint8Array; password?: string | 
     const failures: RedactionFailure[] = [];
     const redactedStrings = new Set<string>();
     for (const [pageIndex, selected] of [...byPage].sort((a, b) => a[0] - b[0])) {
-      const result = applyPage(doc, pageIndex, selected, entriesByPage.get(pageIndex) ?? [], request, redactedStrings, overlayFont);
+      const result = applyPage(doc, pageIndex, selected, entriesByPage.get(pageIndex) ?? [], request, redactedStrings, overlay, overlayFont);
       failures.push(...result.failures);
       report.removedAnnotations.push(...result.removed);
       report.pages.push(pageIndex);
@@ -432,12 +416,7 @@ export function applyRedactions(input: { bytes: Uint8Array; password?: string | 
       if (left.length) throw new EngineError('REDACTION_INCOMPLETE', `Redacted text remains outside page content (${left.map((h) => h.where).join(', ')}); the document was not changed`, { elsewhere: left });
       report.scrubbed = true;
     }
-    const buffer = doc.saveToBuffer('garbage=1,compress=yes');
-    try {
-      return { bytes: buffer.asUint8Array().slice(), report };
-    } finally {
-      buffer.destroy();
-    }
+    return { bytes: saveFull(doc), report };
   } finally {
     doc.destroy();
   }

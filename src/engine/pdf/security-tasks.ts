@@ -4,7 +4,7 @@ import { newPasswordProblem } from '../passwords.js';
 import { formFacts } from './inspect.js';
 import { openPdf } from './open.js';
 import { deref, name, text } from './pdf-values.js';
-import { saveEdited } from './save.js';
+import { saveEdited, saveFull } from './save.js';
 import { bitsFromPermissions, PERMISSION_FLAGS, passwordSecurity, type EncryptType, type PasswordSecurity, type PermissionFlags } from './security.js';
 
 /** The usage rights (Adobe's UR3 signature: "Reader extensions") a document carries. */
@@ -198,12 +198,7 @@ function decodeCryptFilters(doc: mupdf.PDFDocument): void {
 
 function save(doc: mupdf.PDFDocument, options: string): Uint8Array {
   decodeCryptFilters(doc);
-  const buffer = doc.saveToBuffer(`${options},garbage=1,compress=yes`);
-  try {
-    return buffer.asUint8Array().slice();
-  } finally {
-    buffer.destroy();
-  }
+  return saveFull(doc, options);
 }
 
 /**

@@ -144,7 +144,7 @@ export function registerAnnotationRoutes(api: FastifyInstance, deps: AppDeps): v
     // Access (password included) was checked by the listing above. The password stays out of the
     // variant: the content does not depend on it, and an ETag must not carry anything derived from it.
     const variant = `${query.pageIndex ?? ''}|${subtype ?? ''}`;
-    return sendVersionedModel(request, reply, rendered, ANNOTATIONS_XML, { etag, variant }, { model: () => ({ annotations: list }) });
+    return sendVersionedModel(request, reply, rendered, ANNOTATIONS_XML, { etag, variant }, () => ({ annotations: list }));
   });
 
   api.delete('/documents/:filePath.pdf/annotations', {

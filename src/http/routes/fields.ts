@@ -3,9 +3,11 @@ import type { FieldDataFormat } from '../../engine/field-data.js';
 import { ServiceError } from '../../errors.js';
 import type { AppDeps } from '../context.js';
 import { negotiate } from '../negotiation.js';
+import { RenderedCache, sendVersionedModel } from '../rendered-cache.js';
 import { contentDisposition, sendModel } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
+import { FIELD_XML, FIELDS_XML, fieldSchema, fieldsSchema, fieldValueSchema } from '../schemas/fields.js';
 
 const XFDF_TYPE = 'application/vnd.adobe.xfdf';
 const FDF_TYPE = 'application/vnd.fdf';
@@ -54,6 +56,7 @@ const importSchema = (summary: string) => ({
 
 export function registerFieldRoutes(api: FastifyInstance, deps: AppDeps): void {
   const { fields } = deps.operations;
+  const rendered = new RenderedCache(16 * 1024 * 1024);
 
   api.get('/documents/:filePath.pdf/fields/content', {
     schema: {
@@ -100,6 +103,66 @@ export function registerFieldRoutes(api: FastifyInstance, deps: AppDeps): void {
     reply.header('ETag', etag);
     return sendModel(request, reply, FIELDS_IMPORT_XML, result);
   };
+  api.get('/documents/:filePath.pdf/fields', {
+    config: { model: true },
+    schema: {
+      summary: 'List the form fields',
+      description:
+        'Every terminal field with its fully qualified name, type, value, default value, options, flags, tooltip and widgets (page and rectangle), ' +
+        'in field-tree order. hasXfa says whether the document also has an XFA form (only the AcroForm is read and written).',
+      tags: ['fields'],
+      params,
+      headers,
+      response: { 200: fieldsSchema, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const { model, etag } = await fields.list(documentPathParam(request), operationContext(request));
+    return sendVersionedModel(request, reply, rendered, FIELDS_XML, { etag, variant: 'fields' }, () => model);
+  });
+
+  api.delete('/documents/:filePath.pdf/fields', {
+    config: { model: true },
+    schema: {
+      summary: 'Reset every field to its default value',
+      description:
+        'Each field that holds data gets its default value (/DV; none: empty, "Off" for buttons), read-only fields included, with new appearances. ' +
+        'A default a field cannot take empties it and is reported in warnings. Answers the fields afterwards.',
+      tags: ['fields'],
+      params,
+      headers,
+      response: { 200: fieldsSchema, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const { model, warnings, etag } = await fields.reset(documentPathParam(request), operationContext(request));
+    reply.header('ETag', etag);
+    return sendModel(request, reply, FIELDS_XML, { ...model, warnings });
+  });
+
+  api.put('/documents/:filePath.pdf/fields/:fieldName', {
+    config: { model: true },
+    schema: {
+      summary: 'Set one field\'s value',
+      description:
+        'fieldName is the fully qualified name (URL-encoded). The value is checked as in an import: 404 FIELD_NOT_FOUND, 409 FIELD_READ_ONLY, ' +
+        '400 naming the values the field allows. Appearances are regenerated. Answers the field afterwards.',
+      tags: ['fields'],
+      params: { type: 'object', properties: { ...params.properties, fieldName: { type: 'string', minLength: 1, maxLength: 10000 } }, required: [...params.required, 'fieldName'] },
+      headers,
+      consumes: ['application/json', 'application/xml'],
+      body: fieldValueSchema,
+      response: { 200: fieldSchema, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    if (request.xmlRoot !== null && request.xmlRoot !== 'Field') {
+      throw new ServiceError('VALIDATION_FAILED', `The XML root element must be <Field>, not <${request.xmlRoot}>`);
+    }
+    const { fieldName } = request.params as { fieldName: string };
+    const { value } = request.body as { value: string | string[] };
+    const { field, etag } = await fields.setValue(documentPathParam(request), operationContext(request), fieldName, value);
+    reply.header('ETag', etag);
+    return sendModel(request, reply, FIELD_XML, field);
+  });
+
   api.post('/documents/:filePath.pdf/fields/content', { config: { model: true }, schema: importSchema('Import form field values from XFDF or FDF') }, importHandler);
   api.post('/documents/:filePath.pdf/fields', { config: { model: true }, schema: importSchema('Import form field values from XFDF or FDF (same as POST .../fields/content)') }, importHandler);
 }

@@ -1,5 +1,5 @@
 import { ANNOTATION_FLAGS, ANNOTATION_SUBTYPES } from '../../engine/annotation-model.js';
-import { rectangle } from './common.js';
+import { rectangleSchema as rectangle } from './common.js';
 
 const point = { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' } }, required: ['x', 'y'] } as const;
 const colour = { type: 'string', pattern: '^#[0-9A-Fa-f]{6}$' } as const;

@@ -15,14 +15,6 @@ export const problemSchema = {
   required: ['type', 'title', 'status', 'code'],
 } as const;
 
-/** A rectangle in PDF user space, as every model gives one. */
-export const rectangle = {
-  type: 'object',
-  description: 'PDF user space, points, origin at the lower left of the page',
-  properties: { x: { type: 'number' }, y: { type: 'number' }, width: { type: 'number' }, height: { type: 'number' } },
-  required: ['x', 'y', 'width', 'height'],
-} as const;
-
 export const documentModelSchema = {
   type: 'object',
   description: 'DocumentModel (XML: <Document>). Content fields appear when the document could be opened.',
@@ -75,6 +67,14 @@ export const folderModelSchema = {
     },
   },
   required: ['path', 'entries'],
+} as const;
+
+/** A rectangle as the service gives every one: PDF user space, points, origin at the lower left of the page. */
+export const rectangleSchema = {
+  type: 'object',
+  description: 'PDF user space, points, origin at the lower left of the page',
+  properties: { x: { type: 'number' }, y: { type: 'number' }, width: { type: 'number' }, height: { type: 'number' } },
+  required: ['x', 'y', 'width', 'height'],
 } as const;
 
 export const documentPasswordHeader = {

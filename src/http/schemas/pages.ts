@@ -1,5 +1,5 @@
 import { TEXT_DETAILS } from '../../engine/page-model.js';
-import { rectangle } from './common.js';
+import { rectangleSchema as rectangle } from './common.js';
 
 /** PageModel: one page's geometry (docs/pages.md). */
 export const pageSchema = {

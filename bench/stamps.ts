@@ -1,0 +1,98 @@
+/**
+ * Stamp benchmark (issue 7): a text stamp on every page of a generated
+ * 200-page document through the API (TextStampAction, end to end), next to
+ * `qpdf --overlay` of a one-page stamp PDF (built here) onto the same file, in
+ * the same run. Both outputs are checked with pdftotext: every page must show
+ * the stamp.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { serializePdf } from '../test/helpers/pdf.js';
+import { storedBytes } from '../test/helpers/http.js';
+import { startServer } from '../test/helpers/server.js';
+import type { Row } from './annotations.js';
+import { makeTextDocument } from './fixtures.js';
+import { median, timeCommand, timed, uploadPdf } from './lib.js';
+
+const PAGES = 200;
+const LINES = 30;
+const STAMP = 'CONFIDENTIAL DRAFT';
+const UNICODE_STAMP = 'ΕΜΠΙΣΤΕΥΤΙΚΟ КОНФИДЕНЦИАЛЬНО';
+/**
+ * The same stamp for both: 48 pt red Helvetica running up the page from (500, 150), half
+ * transparent. (A quarter turn rather than a diagonal: pdftotext splits diagonal text
+ * into letters, and the check below reads the stamp back.)
+ */
+const PARAMS = { text: STAMP, x: 500, y: 150, fontSize: 48, color: 0xff0000, rotation: 90, transparency: 0.5 };
+
+/** A one-page PDF with the stamp alone, for qpdf to lay over every page. */
+function stampPdf(): Buffer {
+  const content = `q /GS0 gs 0 1 -1 0 500 150 cm 1 0 0 rg BT /F1 48 Tf (${STAMP}) Tj ET Q`;
+  return serializePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> /ExtGState << /GS0 5 0 R >> >> /Contents 6 0 R >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    '<< /Type /ExtGState /ca 0.5 /CA 0.5 >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+  ], '/Root 1 0 R');
+}
+
+/** One TextStampAction request, read to its end; throws unless it answered `status`. */
+async function stamp(url: string, auth: Record<string, string>, params: object, status: number): Promise<void> {
+  const r = await fetch(`${url}/pages`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ TextStampAction: params }) });
+  await r.arrayBuffer();
+  if (r.status !== status) throw new Error(`TextStampAction answered ${r.status}`);
+}
+
+/** Pages whose text shows the stamp. */
+function stampedPages(pdf: string): number {
+  const text = execFileSync('pdftotext', [pdf, '-'], { maxBuffer: 256 << 20 }).toString('utf8');
+  return text.split('\f').filter((page) => page.includes(STAMP)).length;
+}
+
+export async function runStampsBench(quick: boolean): Promise<Row[]> {
+  const server = await startServer();
+  const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-stamps-'));
+  try {
+    const auth = { authorization: server.adminAuth };
+    const document = makeTextDocument(PAGES, LINES, 'quarterly');
+    const input = path.join(dir, 'in.pdf');
+    const overlay = path.join(dir, 'stamp.pdf');
+    writeFileSync(input, document);
+    writeFileSync(overlay, stampPdf());
+    const reps = quick ? 3 : 7;
+    const ours: number[] = [];
+    const unicode: number[] = [];
+    const peer: number[] = [];
+    for (let i = 0; i < reps; i++) {
+      const url = `${server.api}/documents/bench/stamp-${i}.pdf`;
+      await uploadPdf(url, auth, document);
+      ours.push((await timed(() => stamp(url, auth, PARAMS, 200))).ms);
+      // The same with text that needs an embedded, subset font (DejaVu Sans): no peer for this one.
+      const unicodeParams = { ...PARAMS, text: UNICODE_STAMP, x: 560, savePath: `bench/stamp-${i}-unicode.pdf` };
+      unicode.push((await timed(() => stamp(url, auth, unicodeParams, 201))).ms);
+      const output = path.join(dir, `peer-${i}.pdf`);
+      peer.push(timeCommand('qpdf', [input, output, '--overlay', overlay, '--repeat=1', '--']));
+      if (i === 0) {
+        const mine = path.join(dir, 'ours.pdf');
+        writeFileSync(mine, await storedBytes(server, `bench/stamp-${i}.pdf`));
+        for (const [who, file] of [['our', mine], ['the peer\'s', output]] as const) {
+          const count = stampedPages(file);
+          if (count !== PAGES) throw new Error(`${who} output shows the stamp on ${count} of ${PAGES} pages`);
+        }
+      }
+    }
+    const oursMs = median(ours);
+    const peerMs = median(peer);
+    return [
+      { operation: 'text stamp on every page (TextStampAction, end to end)', size: `${PAGES} pages`, ours: oursMs, peer: peerMs, peerName: 'qpdf --overlay', unit: 'ms', target: 'within 2x', met: oursMs <= 2 * peerMs },
+      { operation: 'the same with Greek and Cyrillic (DejaVu Sans embedded, subset)', size: `${PAGES} pages`, ours: median(unicode), unit: 'ms' },
+    ];
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

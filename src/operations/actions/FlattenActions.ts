@@ -1,0 +1,55 @@
+import type { FlattenAnnotationsOptions, FlattenFieldsOptions } from '../../engine/pdf/flatten.js';
+import type { ActionDefinition, OutputParams } from './types.js';
+import { OUTPUT_PARAM_SCHEMAS } from './types.js';
+
+/** FlattenFieldsAction: field appearances become page content; the fields and the AcroForm go (docs/fields.md). */
+export const FlattenFieldsAction: ActionDefinition<OutputParams & FlattenFieldsOptions> = {
+  name: 'FlattenFieldsAction',
+  target: 'document',
+  summary:
+    'Paints every form field\'s appearance into its page (generating missing appearances first) and removes the fields and the AcroForm (and XFA). ' +
+    'Push buttons are painted only with paintButtons (only those showing an image with paintOnlyImageButtons); fields without the print flag only ' +
+    'with paintNonPrintableFields; hidden fields never.',
+  schema: {
+    type: 'object',
+    properties: {
+      ...OUTPUT_PARAM_SCHEMAS,
+      paintButtons: { type: 'boolean', default: false, description: 'Paint push buttons (default: they are dropped)' },
+      paintOnlyImageButtons: { type: 'boolean', default: false, description: 'With paintButtons: only the push buttons that show an image' },
+      paintNonPrintableFields: { type: 'boolean', default: false, description: 'Also paint fields without the print flag (default: they are dropped)' },
+    },
+    additionalProperties: false,
+  },
+  opensDocument: false,
+  writes: true,
+  async run({ params, source, pool, ctx }) {
+    const { savePath: _s, namingMode: _n, ...options } = params;
+    const result = await pool.run('flattenFields', { bytes: source.stored.bytes, password: ctx.documentPassword, options });
+    return { kind: 'document', bytes: result.bytes ?? source.stored.bytes };
+  },
+};
+
+/** FlattenAnnotationsAction: annotation appearances become page content; the annotations go (docs/annotations.md). */
+export const FlattenAnnotationsAction: ActionDefinition<OutputParams & FlattenAnnotationsOptions> = {
+  name: 'FlattenAnnotationsAction',
+  target: 'document',
+  summary:
+    'Paints every annotation other than form widgets and links into its page (generating missing appearances first) and removes it; popups are ' +
+    'dropped, hidden annotations are not painted, annotations without the print flag only with paintNonPrintableAnnots. Links stay unless keepLinks is false.',
+  schema: {
+    type: 'object',
+    properties: {
+      ...OUTPUT_PARAM_SCHEMAS,
+      paintNonPrintableAnnots: { type: 'boolean', default: false, description: 'Also paint annotations without the print flag (default: they are dropped)' },
+      keepLinks: { type: 'boolean', default: true, description: 'Keep link annotations, which draw nothing but navigate (default); false removes them too' },
+    },
+    additionalProperties: false,
+  },
+  opensDocument: false,
+  writes: true,
+  async run({ params, source, pool, ctx }) {
+    const { savePath: _s, namingMode: _n, ...options } = params;
+    const result = await pool.run('flattenAnnotations', { bytes: source.stored.bytes, password: ctx.documentPassword, options });
+    return { kind: 'document', bytes: result.bytes ?? source.stored.bytes };
+  },
+};

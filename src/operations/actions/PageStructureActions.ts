@@ -1,0 +1,111 @@
+import type { PageOperation } from '../../engine/pdf/page-assembly.js';
+import { ServiceError } from '../../errors.js';
+import { documentPathFromBody } from '../../storage/paths.js';
+import type { ActionDefinition, ActionInput, OutputParams } from './types.js';
+import { OUTPUT_PARAM_SCHEMAS } from './types.js';
+
+/**
+ * The page-structure actions (POST .../pages): each turns its parameters into
+ * one PageOperation for the engine's editPages task. docs/pages-edit.md
+ * describes them.
+ */
+
+const pageRange = (description: string) => ({ type: 'string', maxLength: 10000, description: `${description} 1-based, as in a print dialog: "1-3,7,10-".` }) as const;
+const insertAt = { type: 'integer', minimum: 0, description: 'Zero-based position the new pages take (0: before the first page); absent: at the end' } as const;
+const appendPassword = { type: 'string', maxLength: 1024, description: 'Password of the document whose pages are inserted, when it is encrypted' } as const;
+
+type Params = OutputParams & Record<string, unknown>;
+
+function pageAction(name: string, summary: string, properties: Record<string, unknown>, required: string[], operation: (input: ActionInput<Params>) => Promise<PageOperation>): ActionDefinition<Params> {
+  return {
+    name,
+    target: 'pages',
+    summary,
+    schema: { type: 'object', properties: { ...OUTPUT_PARAM_SCHEMAS, ...properties }, required, additionalProperties: false },
+    opensDocument: false,
+    writes: true,
+    async run(input) {
+      const result = await input.pool.run('editPages', { bytes: input.source.stored.bytes, password: input.ctx.documentPassword, operation: await operation(input) });
+      return { kind: 'document', bytes: result.bytes };
+    },
+  };
+}
+
+export const DeletePagesAction = pageAction(
+  'DeletePagesAction',
+  'Deletes the pages of pageRange (not all of them). Outline items, named destinations and links that pointed at them are removed, and so are their form fields.',
+  { pageRange: pageRange('The pages to delete,') },
+  ['pageRange'],
+  async ({ params }) => ({ kind: 'delete', pageRange: params['pageRange'] as string }),
+);
+
+export const RotatePagesAction = pageAction(
+  'RotatePagesAction',
+  'Turns the pages of pageRange (default: all) clockwise by rotation degrees, a multiple of 90 (negative turns counter-clockwise); /Rotate is set, the content is not rewritten.',
+  { pageRange: pageRange('The pages to turn (default: every page),'), rotation: { type: 'integer', multipleOf: 90, description: 'Degrees clockwise, a multiple of 90' } },
+  ['rotation'],
+  async ({ params }) => ({ kind: 'rotate', pageRange: params['pageRange'] as string | undefined, rotation: params['rotation'] as number }),
+);
+
+export const MovePagesAction = pageAction(
+  'MovePagesAction',
+  'Moves the pages of pageRange, in the order the range lists them, so that the first of them ends up at zero-based position toIndex of the result.',
+  { pageRange: pageRange('The pages to move,'), toIndex: { type: 'integer', minimum: 0, description: 'Zero-based position of the first moved page in the resulting document' } },
+  ['pageRange', 'toIndex'],
+  async ({ params }) => ({ kind: 'move', pageRange: params['pageRange'] as string, toIndex: params['toIndex'] as number }),
+);
+
+export const ExtractPagesAction = pageAction(
+  'ExtractPagesAction',
+  'Writes a new document (savePath, required) with the pages of pageRange in that order, with their annotations and form fields; the source is unchanged.',
+  { pageRange: pageRange('The pages to extract,') },
+  ['pageRange', 'savePath'],
+  async ({ params }) => ({ kind: 'extract', pageRange: params['pageRange'] as string }),
+);
+
+export const NewPageAction = pageAction(
+  'NewPageAction',
+  'Inserts a blank page of width x height points (default: the size of the page before it, or of the first page when inserted first) at pageIndex (default: at the end).',
+  {
+    pageIndex: insertAt,
+    width: { type: 'number', minimum: 3, maximum: 14400, description: 'Points (1/72 inch); ISO 32000 allows 3 to 14,400' },
+    height: { type: 'number', minimum: 3, maximum: 14400, description: 'Points (1/72 inch); ISO 32000 allows 3 to 14,400' },
+  },
+  [],
+  async ({ params }) => ({ kind: 'newPage', pageIndex: params['pageIndex'] as number | undefined, width: params['width'] as number | undefined, height: params['height'] as number | undefined }),
+);
+
+export const InsertUploadedPagesAction = pageAction(
+  'InsertUploadedPagesAction',
+  'Inserts pages of another document stored on the server (appendFilePath) at pageIndex (default: at the end), with their annotations, links between them and form fields (clashing field names get "_2", "_3", ...).',
+  {
+    appendFilePath: { type: 'string', minLength: 1, maxLength: 4096, description: 'Path of a document on the server ("folder/name.pdf")' },
+    appendPassword,
+    pageRange: pageRange('The pages of that document to insert (default: all),'),
+    pageIndex: insertAt,
+  },
+  ['appendFilePath'],
+  async ({ params, store }) => {
+    const path = documentPathFromBody(params['appendFilePath'] as string, 'appendFilePath');
+    const stored = await store.readDocument(path);
+    return { kind: 'insert', source: stored.bytes, sourcePassword: params['appendPassword'] as string | undefined, pageRange: params['pageRange'] as string | undefined, pageIndex: params['pageIndex'] as number | undefined };
+  },
+);
+
+export const InsertAttachedPagesAction = pageAction(
+  'InsertAttachedPagesAction',
+  'Inserts pages of the PDF sent in another part of the multipart request at pageIndex (default: at the end), as InsertUploadedPagesAction does.',
+  { appendPassword, pageRange: pageRange('The pages of the attached PDF to insert (default: all),'), pageIndex: insertAt },
+  [],
+  async ({ params, files }) => {
+    const pdfs = files.filter((f) => f.content.size > 0);
+    if (pdfs.length !== 1) throw new ServiceError('MALFORMED_MULTIPART', `InsertAttachedPagesAction needs exactly one file part with the PDF beside the "pageAction" part; found ${pdfs.length}`);
+    const file = pdfs[0]!;
+    if (file.mediaType !== 'application/pdf' && file.mediaType !== 'application/octet-stream') {
+      throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `The attached file must be application/pdf, not ${file.mediaType}`);
+    }
+    return { kind: 'insert', source: await file.content.read(), sourcePassword: params['appendPassword'] as string | undefined, pageRange: params['pageRange'] as string | undefined, pageIndex: params['pageIndex'] as number | undefined };
+  },
+);
+
+export const PAGE_STRUCTURE_ACTIONS = [NewPageAction, InsertUploadedPagesAction, InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction, ExtractPagesAction];
