@@ -25,8 +25,12 @@ function popplerText(file: string): { ms: number; text: string } {
   return { ms: performance.now() - start, text };
 }
 
+/** How long a client pauses between uploading and reading text in the prefetch row: enough for the idle workers to extract 200 pages. */
+const THINK_MS = 1000;
+
 export async function runPagesBench(quick: boolean): Promise<Row[]> {
-  const server = await startServer();
+  // Prefetching after writes is off here, so that the first request measures the extraction itself.
+  const server = await startServer({ env: { PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' } });
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-pages-'));
   try {
     const auth = { authorization: server.adminAuth };
@@ -72,12 +76,33 @@ export async function runPagesBench(quick: boolean): Promise<Row[]> {
         if (r.status !== 200) throw new Error(`page ${p} answered ${r.status}`);
       }
     });
+    // With prefetching on (the default): the text is extracted while the workers are idle after the upload.
+    const prefetching = await startServer();
+    const prefetched: number[] = [];
+    try {
+      const prefetchUrl = `${prefetching.api}/documents/bench/text200.pdf`;
+      const prefetchAuth = { authorization: prefetching.adminAuth };
+      for (let i = 0; i < reps; i++) {
+        const body = Buffer.concat([document, Buffer.from(`%rep ${i} ${Date.now()}\n`)]);
+        const put = await fetch(prefetchUrl, { method: 'PUT', headers: { ...prefetchAuth, 'content-type': 'application/pdf' }, body });
+        await put.arrayBuffer();
+        await new Promise((resolve) => setTimeout(resolve, THINK_MS));
+        prefetched.push((await timed(async () => {
+          const r = await fetch(`${prefetchUrl}/text`, { headers: { ...prefetchAuth, accept: 'text/plain' } });
+          const text = await r.text();
+          if (r.status !== 200 || text.split('\f').length !== PAGES + 1) throw new Error(`GET .../text answered ${r.status}`);
+        })).ms);
+      }
+    } finally {
+      await prefetching.stop();
+    }
     const size = `${PAGES} pages, ${Math.round(characters / 1000)}k characters`;
     const peerMs = median(peer);
     const coldMs = median(cold);
     const warmMs = median(warm);
     return [
-      { operation: 'page text: whole document, first request (GET .../text)', size, ours: coldMs, peer: peerMs, peerName: 'pdftotext', unit: 'ms', target: 'at least as fast', met: coldMs <= peerMs },
+      { operation: 'page text: whole document, first request, extracted then (GET .../text)', size, ours: coldMs, peer: peerMs, peerName: 'pdftotext', unit: 'ms', target: 'at least as fast', met: coldMs <= peerMs },
+      { operation: `page text: whole document, ${THINK_MS / 1000} s after the upload (prefetched while idle)`, size, ours: median(prefetched), peer: peerMs, peerName: 'pdftotext', unit: 'ms', target: 'at least as fast', met: median(prefetched) <= peerMs },
       { operation: 'page text: whole document, again (cached by ETag)', size, ours: warmMs, peer: peerMs, peerName: 'pdftotext', unit: 'ms', target: 'at least as fast', met: warmMs <= peerMs },
       { operation: 'page text: each page after the whole document (sequential)', size: `${PAGES} requests`, ours: pages.ms / PAGES, unit: 'ms' },
     ];

@@ -25,6 +25,7 @@ export interface Config {
   loginLockoutSeconds: number;
   logLevel: string;
   trustProxy: boolean;
+  textPrefetchMaxBytes: number;
 }
 
 interface Setting<T> {
@@ -95,6 +96,12 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
   loginLockoutSeconds: { env: 'PDFSERVICE_LOGIN_LOCKOUT_SECONDS', description: 'How long the 429 lasts', default: 60, parse: integer(1, 86400) },
   logLevel: { env: 'PDFSERVICE_LOG_LEVEL', description: 'fatal, error, warn, info, debug, trace or silent', default: 'info', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') },
   trustProxy: { env: 'PDFSERVICE_TRUST_PROXY', description: 'Take client addresses from X-Forwarded-For', default: false, parse: boolean },
+  textPrefetchMaxBytes: {
+    env: 'PDFSERVICE_TEXT_PREFETCH_MAX_BYTES',
+    description: 'After a write, documents up to this size have their text extracted while workers are idle, so the first text request is answered from the cache; 0 turns this off',
+    default: 64 * MiB,
+    parse: integer(0, 8 * 1024 * MiB),
+  },
 };
 
 /** Reads the configuration; throws one error naming every bad variable. */

@@ -25,7 +25,7 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
     queueLimit: config.queueLimit,
   });
   await pool.ready();
-  const operations = createOperations({ store, pool, office: new OfficeConverter(config.taskTimeoutMs) });
+  const operations = createOperations({ store, pool, office: new OfficeConverter(config.taskTimeoutMs), textPrefetchMaxBytes: config.textPrefetchMaxBytes });
   const app = await buildApp({ config, store, pool, auth, operations });
   log = app.log;
   if (generatedAdminPassword) {

@@ -249,6 +249,22 @@ describe('GET .../text: the whole document', () => {
     const etag = (await get('pages/fixture.pdf/text', { accept: 'text/plain' })).headers.get('etag')!;
     assert.equal((await get('pages/fixture.pdf/text', { accept: 'text/plain', 'if-none-match': etag })).status, 304);
   });
+
+  test('text extracted ahead after a write (prefetch) is never served for another version, and a request during it gets the right text', async () => {
+    for (let round = 1; round <= 5; round++) {
+      // Each write starts a prefetch; the read right after it may wait for that prefetch or find it done.
+      await putPdf(server, 'pages/prefetch.pdf', makePdf({ pages: 3, text: (i) => `Round ${round} page ${i + 1}` }));
+      const text = (await get('pages/prefetch.pdf/text', { accept: 'text/plain' })).text.split('\f');
+      assert.deepEqual(text.slice(0, 3).map((t) => t.trim()), [1, 2, 3].map((p) => `Round ${round} page ${p}`));
+      const page = await get('pages/prefetch.pdf/pages/1/text', { accept: 'application/json' });
+      assert.equal(page.json().text.trim(), `Round ${round} page 2`);
+    }
+    // An action's write is announced too: after a deletion the text is still that of the new version.
+    const deleted = await call(server, 'POST', '/documents/pages/prefetch.pdf/pages', { body: { DeletePagesAction: { pageRange: '1' } } });
+    assert.equal(deleted.status, 200, deleted.text);
+    const after = (await get('pages/prefetch.pdf/text', { accept: 'text/plain' })).text.split('\f');
+    assert.deepEqual(after.slice(0, 2).map((t) => t.trim()), ['Round 5 page 2', 'Round 5 page 3']);
+  });
 });
 
 describe('GET .../pages/{pageIndex}/image', () => {

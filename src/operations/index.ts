@@ -1,6 +1,6 @@
 import type { EnginePool } from '../engine/pool.js';
 import type { OfficeConverter } from '../engine/office.js';
-import type { DocumentStore } from '../storage/store.js';
+import type { DocumentStore, WriteResult } from '../storage/store.js';
 import { ActionRunner } from './actions/runner.js';
 import { AnnotationOperations } from './annotations.js';
 import { DocumentOperations } from './documents.js';
@@ -19,15 +19,38 @@ export interface Operations {
   actions: ActionRunner;
 }
 
-export function createOperations({ store, pool, office }: { store: DocumentStore; pool: EnginePool; office: OfficeConverter }): Operations {
+/**
+ * The store as the operations see it: every document write, from whatever
+ * operation, is also announced to `written` once it has landed.
+ */
+function announcingWrites(store: DocumentStore, written: (result: WriteResult, size: number) => void): DocumentStore {
+  return new Proxy(store, {
+    get(target, key, receiver) {
+      if (key !== 'writeDocument') {
+        const value: unknown = Reflect.get(target, key, receiver);
+        return typeof value === 'function' ? value.bind(target) : value;
+      }
+      return async (...args: Parameters<DocumentStore['writeDocument']>) => {
+        const result = await target.writeDocument(...args);
+        written(result, result.stat.size);
+        return result;
+      };
+    },
+  });
+}
+
+export function createOperations({ store: baseStore, pool, office, textPrefetchMaxBytes = 0 }: { store: DocumentStore; pool: EnginePool; office: OfficeConverter; textPrefetchMaxBytes?: number }): Operations {
+  let pages: PageOperations | undefined;
+  const store = announcingWrites(baseStore, (result, size) => pages?.prefetchText(result.path, result.stat.etag, size));
   const documents = new DocumentOperations(store, pool, office);
+  pages = new PageOperations(store, pool, documents, textPrefetchMaxBytes);
   return {
     documents,
     annotations: new AnnotationOperations(store, pool, documents),
     folders: new FolderOperations(store, documents),
     fields: new FieldOperations(store, pool, documents),
     permissions: new PermissionOperations(store, pool, documents),
-    pages: new PageOperations(store, pool, documents),
+    pages,
     actions: new ActionRunner(store, pool, documents),
   };
 }

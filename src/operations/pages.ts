@@ -26,12 +26,47 @@ export class PageOperations {
   private readonly lists = new ReadModelCache<PageModel[]>(200);
   private readonly documentTexts = new ReadModelCache<string[]>(DOCUMENT_TEXT_BYTES, (texts) => texts.reduce((n, t) => n + stringBytes(t), 0));
   private readonly pageTexts = new ReadModelCache<PageTextModel>(PAGE_TEXT_BYTES, pageTextBytes);
+  /** Whole-document extractions under way, by version: a request for the same text waits for it instead of starting another. */
+  private readonly extracting = new Map<string, Promise<string[]>>();
 
   constructor(
     private readonly store: DocumentStore,
     private readonly pool: EnginePool,
     private readonly documents: DocumentOperations,
+    private readonly prefetchMaxBytes = 0,
   ) {}
+
+  /**
+   * Called after every write: when the engine has nothing else to do, the new
+   * version's text is extracted into the cache, so that reading it later costs
+   * no extraction (text is what clients most often read after an upload). It
+   * never queues behind or ahead of a client's task, skips documents over the
+   * configured size, and gives up silently on documents that need a password.
+   */
+  prefetchText(path: StoredPath, etag: string, size: number): void {
+    if (this.prefetchMaxBytes === 0 || size > this.prefetchMaxBytes) return;
+    const { busy, queued } = this.pool.stats;
+    if (queued > 0 || busy >= this.pool.size) return;
+    if (this.documentTexts.get(etag, undefined) || this.extracting.has(etag)) return;
+    void this.extractVersion(path, etag, undefined, Math.max(1, this.pool.size - busy)).catch(() => undefined);
+  }
+
+  /** The text of one version, extracted once however many ask for it at the same time. */
+  private extractVersion(path: StoredPath, etag: string, password: string | undefined, parts: number): Promise<string[]> {
+    const key = `${etag}|${password ?? ''}`;
+    const running = this.extracting.get(key);
+    if (running) return running;
+    const work = (async () => {
+      const stored = await this.store.readDocument(path);
+      // The document may have changed meanwhile: the text is kept under the version that was read.
+      const texts = await this.extractAll(stored, password, parts);
+      this.documentTexts.set(stored.etag, password, texts);
+      if (stored.etag !== etag) throw new Error('the document changed while its text was extracted');
+      return texts;
+    })().finally(() => this.extracting.delete(key));
+    this.extracting.set(key, work);
+    return work;
+  }
 
   /** Every page's PageModel and the document version they describe. */
   async list(path: StoredPath, ctx: OperationContext): Promise<{ pages: PageModel[]; etag: string }> {
@@ -49,8 +84,14 @@ export class PageOperations {
     const stat = await this.documents.stat(path);
     const cached = this.documentTexts.get(stat.etag, ctx.documentPassword);
     if (cached) return { texts: cached, etag: stat.etag };
+    // A prefetch of this version under way is waited for; a password-protected read checks its password itself.
+    const running = ctx.documentPassword === undefined ? this.extracting.get(`${stat.etag}|`) : undefined;
+    if (running) {
+      const texts = await running.catch(() => undefined);
+      if (texts) return { texts, etag: stat.etag };
+    }
     const stored = await this.store.readDocument(path);
-    const texts = await this.extractAll(stored, ctx.documentPassword);
+    const texts = await this.extractAll(stored, ctx.documentPassword, Math.max(1, this.pool.size));
     this.documentTexts.set(stored.etag, ctx.documentPassword, texts);
     return { texts, etag: stored.etag };
   }
@@ -94,8 +135,7 @@ export class PageOperations {
    * separate call asks for it). Each share gets its own copy of the bytes,
    * since a share may wait in the queue while another has moved its buffer.
    */
-  private async extractAll(stored: StoredDocument, password: string | undefined): Promise<string[]> {
-    const parts = Math.max(1, this.pool.size);
+  private async extractAll(stored: StoredDocument, password: string | undefined, parts: number): Promise<string[]> {
     const shares = await Promise.all(
       Array.from({ length: parts }, (_, part) => {
         const bytes = part === parts - 1 ? stored.bytes : new Uint8Array(stored.bytes); // a copy (a Buffer's slice() would share memory)
