@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { makeFormPdf } from './helpers/form-pdf.js';
 import { call, putPdf, sha256, storedBytes, type Reply, expectUnchanged } from './helpers/http.js';
-import { qpdfCheck, renderPage, serializePdf } from './helpers/pdf.js';
+import { pdftotext, qpdfCheck, renderDifference, renderPage, serializePdf } from './helpers/pdf.js';
 import { appearanceOf, qpdfAnnotations, qpdfFields } from './helpers/qpdf-json.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
@@ -88,6 +88,27 @@ describe('listing fields', () => {
     assert.equal((await call(server, 'GET', '/documents/fields/form.pdf/fields', { headers: { ...json, 'if-none-match': etag } })).status, 304);
   });
 
+  test('a text field whose value is a text stream (as long texts are) is listed with that text, and a reset empties it', async () => {
+    const long = 'A long text kept in a stream. '.repeat(20).trim();
+    const objects = [
+      '<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R] /DA (/Helv 0 Tf 0 g) /DR << /Font << /Helv 6 0 R >> >> >> >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 400] /Annots [4 0 R] >>',
+      '<< /Type /Annot /Subtype /Widget /FT /Tx /Ff 4096 /T (story) /V 5 0 R /Rect [20 20 380 380] /F 4 /DA (/Helv 12 Tf 0 g) /P 3 0 R >>',
+      `<< /Length ${long.length} >>\nstream\n${long}\nendstream`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    ];
+    const doc = 'fields/stream-value.pdf';
+    const pdf = serializePdf(objects, '/Root 1 0 R');
+    await putPdf(server, doc, pdf);
+    assert.equal((await getFields(doc)).json().fields[0].value, long);
+    assert.equal(qpdfFields(pdf)[0]?.value, long, 'qpdf reads the same');
+    const reset = await call(server, 'DELETE', `/documents/${doc}/fields`, { headers: json });
+    assert.equal(reset.status, 200, reset.text);
+    assert.equal(reset.json().fields[0].value, '');
+    assert.equal(qpdfFields(await storedBytes(server, doc))[0]?.value ?? '', '');
+  });
+
   test('defaults, a broken field tree (a loop, a kid without /T, a widget outside the tree) and XFA', async () => {
     await putPdf(server, 'fields/defaults.pdf', formWithDefaults());
     const model = (await getFields('fields/defaults.pdf')).json();
@@ -159,11 +180,73 @@ describe('setting one field', () => {
     assert.equal(sha256(await storedBytes(server, doc)), before);
   });
 
+  test('a rich text field shows the new value: its old rich value (/RV), which MuPDF draws over /V, is removed', async () => {
+    const rich = '<?xml version="1.0"?><body xmlns="http://www.w3.org/1999/xhtml"><p>Old <b>bold</b> text</p></body>';
+    const objects = [
+      '<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R] /DA (/Helv 0 Tf 0 g) /DR << /Font << /Helv 5 0 R >> >> >> >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 400] /Annots [4 0 R] >>',
+      `<< /Type /Annot /Subtype /Widget /FT /Tx /Ff 33554432 /T (rich) /V (Old bold text) /RV (${rich}) /DS (font: Helvetica 12pt) /Rect [20 340 320 360] /F 4 /DA (/Helv 12 Tf 0 g) /P 3 0 R >>`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    ];
+    const doc = 'fields/rich.pdf';
+    await putPdf(server, doc, serializePdf(objects, '/Root 1 0 R'));
+    assert.equal((await setField(doc, 'rich', { value: 'Plain new value' })).status, 200);
+    const bytes = await storedBytes(server, doc);
+    assert.equal(qpdfFields(bytes)[0]?.value, 'Plain new value');
+    assert.equal((await action(doc, { FlattenFieldsAction: {} })).status, 200);
+    const text = pdftotext(await storedBytes(server, doc));
+    assert.match(text, /Plain new value/, 'the page shows the new value');
+    assert.doesNotMatch(text, /Old/, 'and not the old rich one');
+  });
+
   test('a document that sets NeedAppearances gets appearances for the values set', async () => {
     const doc = 'fields/need.pdf';
     await putPdf(server, doc, formWithDefaults());
     assert.equal((await setField(doc, 'note', { value: 'shown' })).status, 200);
     assert.match(appearanceOf(await storedBytes(server, doc), 'note'), /shown/);
+  });
+});
+
+describe('a damaged file that MuPDF repairs only when it saves', () => {
+  /**
+   * A text field and a square annotation, and an object the catalog names
+   * (/PieceInfo) that nothing reads before a save; its cross-reference entry
+   * points at object 1. MuPDF repairs the table when it meets that object,
+   * which rebuilds it from the file and drops the edits made until then: the
+   * save used to write the document unchanged, and the request succeeded.
+   */
+  function lazilyRepaired(): Buffer {
+    const square = 'q 1 0 0 rg 0 0 100 100 re f Q';
+    const objects = [
+      '<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R] /DA (/Helv 0 Tf 0 g) /DR << /Font << /Helv 7 0 R >> >> >> /PieceInfo 8 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 400] /Annots [4 0 R 5 0 R] >>',
+      '<< /Type /Annot /Subtype /Widget /FT /Tx /T (name) /V (before) /Rect [20 340 220 360] /F 4 /DA (/Helv 12 Tf 0 g) /P 3 0 R >>',
+      '<< /Type /Annot /Subtype /Square /NM (box) /Rect [50 50 150 150] /F 4 /AP << /N 6 0 R >> >>',
+      `<< /Type /XObject /Subtype /Form /BBox [0 0 100 100] /Length ${square.length} >>\nstream\n${square}\nendstream`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+      '<< /Example << /Private (x) >> >>',
+    ];
+    const pdf = serializePdf(objects, '/Root 1 0 R').toString('latin1');
+    const xref = pdf.lastIndexOf('\nxref\n') + 1;
+    const entries = pdf.slice(xref).split('\n');
+    // Line 3 is object 1's entry, line 10 object 8's.
+    entries[10] = entries[3]!;
+    return Buffer.from(pdf.slice(0, xref) + entries.join('\n'), 'latin1');
+  }
+
+  test('setting a field and flattening keep their changes', async () => {
+    const doc = 'fields/lazy-repair.pdf';
+    await putPdf(server, doc, lazilyRepaired());
+    assert.equal((await setField(doc, 'name', { value: 'after' })).status, 200);
+    const fields = (await getFields(doc)).json().fields;
+    assert.equal(fields[0].value, 'after', 'the value is in the stored document');
+    assert.equal(qpdfFields(await storedBytes(server, doc))[0]?.value, 'after');
+
+    await putPdf(server, doc, lazilyRepaired());
+    assert.equal((await action(doc, { FlattenAnnotationsAction: {} })).status, 200);
+    assert.deepEqual(qpdfAnnotations(await storedBytes(server, doc)).map((a) => a.subtype), ['Widget'], 'the square was flattened');
   });
 });
 
@@ -187,22 +270,6 @@ describe('resetting fields (DELETE .../fields)', () => {
   });
 });
 
-/** Share of pixels of two renders that differ by more than 48 levels in some channel. */
-function difference(a: Buffer, b: Buffer, page = 1): number {
-  const x = renderPage(a, page, 72);
-  const y = renderPage(b, page, 72);
-  assert.equal(x.width, y.width);
-  let differing = 0;
-  for (let row = 0; row < x.height; row++) {
-    for (let col = 0; col < x.width; col++) {
-      const p = x.rgb(col, row);
-      const q = y.rgb(col, row);
-      if (Math.abs(p[0] - q[0]) > 48 || Math.abs(p[1] - q[1]) > 48 || Math.abs(p[2] - q[2]) > 48) differing++;
-    }
-  }
-  return differing / (x.width * x.height);
-}
-
 describe('flattening', () => {
   test('FlattenFieldsAction: the page looks the same (pdftoppm), no field is left, the AcroForm is gone', async () => {
     const doc = 'fields/flatten.pdf';
@@ -219,8 +286,24 @@ describe('flattening', () => {
     assert.deepEqual((await getFields(doc)).json().fields, []);
     assert.deepEqual(qpdfFields(after), []);
     assert.equal(qpdfAnnotations(after).filter((a) => a.subtype === 'Widget').length, 0);
-    const diff = difference(before, after);
+    const diff = renderDifference(before, after);
     assert.ok(diff < 0.002, `renders differ in ${(diff * 100).toFixed(3)}% of pixels`);
+  });
+
+  test('FlattenFieldsAction: a check box whose appearance MuPDF draws shows its check in poppler (ZapfDingbats without WinAnsiEncoding)', async () => {
+    const objects = [
+      '<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R] /NeedAppearances true >> >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [4 0 R] >>',
+      '<< /Type /Annot /Subtype /Widget /FT /Btn /T (tick) /V /Yes /AS /Yes /Rect [50 50 110 110] /F 4 /P 3 0 R /MK << /CA (4) >> /DA (/ZaDb 0 Tf 0 g) >>',
+    ];
+    const doc = 'fields/tick.pdf';
+    await putPdf(server, doc, serializePdf(objects, '/Root 1 0 R'));
+    assert.equal((await action(doc, { FlattenFieldsAction: {} })).status, 200);
+    const page = renderPage(await storedBytes(server, doc), 1, 72);
+    let dark = 0;
+    for (let y = 95; y < 145; y++) for (let x = 55; x < 105; x++) if (page.rgb(x, y).every((c) => c < 128)) dark++;
+    assert.ok(dark > 100, `the check is drawn (${dark} dark pixels in the box)`);
   });
 
   test('FlattenFieldsAction drops push buttons unless paintButtons, and non-printing fields unless paintNonPrintableFields', async () => {
@@ -278,7 +361,7 @@ describe('flattening', () => {
     const left = (await call(server, 'GET', `/documents/${doc}/annotations`, { headers: json })).json().annotations;
     assert.deepEqual(left.map((a: any) => a.name), ['link'], 'only the link is left; the popup went with its note');
     // What a viewer showed before it shows after (poppler draws the appearances before, the page content after).
-    const diff = difference(pdf, after);
+    const diff = renderDifference(pdf, after);
     assert.ok(diff < 0.002, `renders differ in ${(diff * 100).toFixed(3)}% of pixels`);
     // The hidden square was not shown before and is not painted now.
     const r = renderPage(after, 1, 72);

@@ -109,9 +109,12 @@ export function encryptPdf(bytes: Buffer, user: string, owner: string, bits: '40
   }
 }
 
-/** Renders one page with poppler's pdftoppm (an independent renderer) to RGB pixels; its media box unless `cropBox` (what viewers show). */
-export function renderPage(bytes: Buffer | Uint8Array, page = 1, dpi = 72, options: { cropBox?: boolean } = {}): { width: number; height: number; rgb: (x: number, y: number) => [number, number, number] } {
-  const args = ['-r', String(dpi), '-f', String(page), '-l', String(page), ...(options.cropBox ? ['-cropbox'] : [])];
+/**
+ * Renders one page with poppler's pdftoppm (an independent renderer) to RGB pixels: its media box
+ * unless `cropBox` (what viewers show); `hideAnnotations` draws the page content alone.
+ */
+export function renderPage(bytes: Buffer | Uint8Array, page = 1, dpi = 72, options: { cropBox?: boolean; hideAnnotations?: boolean } = {}): { width: number; height: number; rgb: (x: number, y: number) => [number, number, number] } {
+  const args = ['-r', String(dpi), '-f', String(page), '-l', String(page), ...(options.cropBox ? ['-cropbox'] : []), ...(options.hideAnnotations ? ['-hide-annotations'] : [])];
   const ppm = withTempFile(bytes, (file) => execFileSync('pdftoppm', [...args, file], { maxBuffer: 1 << 28 }));
   const header = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(ppm.subarray(0, 50).toString('latin1'));
   if (!header) throw new Error('pdftoppm did not write a PPM');
@@ -126,4 +129,31 @@ export function renderPage(bytes: Buffer | Uint8Array, page = 1, dpi = 72, optio
       return [ppm[i]!, ppm[i + 1]!, ppm[i + 2]!];
     },
   };
+}
+
+/** A page rendered to RGB pixels (renderPage). */
+export type Render = ReturnType<typeof renderPage>;
+
+/** Whether two pixels differ by more than 48 levels in some channel (anti-aliasing and small shifts of an edge stay below that). */
+export function pixelsDiffer(p: [number, number, number], q: [number, number, number]): boolean {
+  return Math.abs(p[0] - q[0]) > 48 || Math.abs(p[1] - q[1]) > 48 || Math.abs(p[2] - q[2]) > 48;
+}
+
+/** Share of the pixels of two renders of the same size that differ (pixelsDiffer). */
+export function differingShare(x: Render, y: Render): number {
+  if (x.width !== y.width || x.height !== y.height) throw new Error(`rendered sizes differ (${x.width}x${x.height}, ${y.width}x${y.height})`);
+  let differing = 0;
+  for (let row = 0; row < x.height; row++) {
+    for (let col = 0; col < x.width; col++) if (pixelsDiffer(x.rgb(col, row), y.rgb(col, row))) differing++;
+  }
+  return differing / (x.width * x.height);
+}
+
+/**
+ * Share of the pixels of one page, rendered by poppler from two PDFs, that
+ * differ (a glyph or a box that appears or goes does; anti-aliasing does
+ * not). The pages must have the same size.
+ */
+export function renderDifference(a: Buffer | Uint8Array, b: Buffer | Uint8Array, page = 1, dpi = 72): number {
+  return differingShare(renderPage(a, page, dpi), renderPage(b, page, dpi));
 }

@@ -147,8 +147,10 @@ export interface QpdfField {
   fullname: string;
   /** "/Tx", "/Btn", "/Ch", "/Sig". */
   fieldtype: string;
-  /** Text strings as text, names without "/", arrays of either; null when there is none. */
+  /** Text strings as text, names without "/", arrays of either; null when there is none. Indirect values are resolved. */
   value: unknown;
+  /** /DV in the same form as `value`. */
+  defaultValue: unknown;
   fieldflags: number;
   /** 1-based page of each widget. */
   pages: number[];
@@ -156,17 +158,38 @@ export interface QpdfField {
 
 /** The form fields as qpdf (an independent PDF library) reads them, in qpdf's order. */
 export function qpdfFields(pdf: Buffer | Uint8Array, password?: string): QpdfField[] {
-  const json = withTempFile(pdf, (file) => qpdfOutput(['--json', '--json-key=acroform', ...(password ? [`--password=${password}`] : []), file]));
-  const plain = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(plain);
-    if (typeof v !== 'string') return v;
-    return v.startsWith('u:') || v.startsWith('b:') ? pdfTextFromJson(v) : v.startsWith('/') ? v.slice(1) : v;
-  };
-  const byName = new Map<string, QpdfField>();
-  for (const f of (JSON.parse(json) as { acroform: { fields: { fullname: string; fieldtype: string; value: unknown; fieldflags: number; pageposfrom1: number }[] } }).acroform.fields) {
-    const known = byName.get(f.fullname);
-    if (known) known.pages.push(f.pageposfrom1);
-    else byName.set(f.fullname, { fullname: f.fullname, fieldtype: f.fieldtype, value: plain(f.value), fieldflags: f.fieldflags, pages: [f.pageposfrom1] });
-  }
-  return [...byName.values()];
+  return withTempFile(pdf, (file) => {
+    const pw = password ? [`--password=${password}`] : [];
+    const parsed = JSON.parse(qpdfOutput(['--json', '--json-key=acroform', '--json-key=qpdf', ...pw, file])) as {
+      acroform: { fields: { fullname: string; fieldtype: string; value: unknown; defaultvalue: unknown; fieldflags: number; pageposfrom1: number }[] };
+      qpdf: [unknown, Record<string, { value?: unknown; stream?: unknown }>];
+    };
+    const objects = parsed.qpdf[1];
+    // A text stream (a long text field's /V may be one): its decoded data as text (UTF-16BE or UTF-8 with a byte order mark, else Latin-1).
+    const streamText = (ref: string): string => {
+      const run = spawnSync('qpdf', [`--show-object=${ref.split(' ')[0]}`, '--filtered-stream-data', ...pw, file], { maxBuffer: 1 << 30 });
+      const bytes = run.stdout;
+      if (bytes[0] === 0xfe && bytes[1] === 0xff) return Buffer.from(bytes.subarray(2)).swap16().toString('utf16le');
+      if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return bytes.subarray(3).toString('utf8');
+      return bytes.toString('latin1');
+    };
+    // qpdf reports an indirect /V or /DV as its reference ("12 0 R"): the value is the object's.
+    const plain = (v: unknown, hops = 0): unknown => {
+      if (Array.isArray(v)) return v.map((x) => plain(x, hops));
+      if (typeof v !== 'string') return v;
+      if (isRef(v)) {
+        const entry = objects[`obj:${v}`];
+        if (entry?.stream) return streamText(v);
+        return hops > 32 ? null : plain(entry?.value ?? null, hops + 1);
+      }
+      return v.startsWith('u:') || v.startsWith('b:') ? pdfTextFromJson(v) : v.startsWith('/') ? v.slice(1) : v;
+    };
+    const byName = new Map<string, QpdfField>();
+    for (const f of parsed.acroform.fields) {
+      const known = byName.get(f.fullname);
+      if (known) known.pages.push(f.pageposfrom1);
+      else byName.set(f.fullname, { fullname: f.fullname, fieldtype: f.fieldtype, value: plain(f.value), defaultValue: plain(f.defaultvalue), fieldflags: f.fieldflags, pages: [f.pageposfrom1] });
+    }
+    return [...byName.values()];
+  });
 }

@@ -246,9 +246,46 @@ export function redraw(annot: mupdf.PDFAnnotation): boolean {
   try {
     annot.setFlags(annot.getFlags());
     annot.update();
+    fixSymbolicFonts(annot.getObject());
     return true;
   } catch {
     return false;
+  }
+}
+
+/** The standard fonts whose glyphs are not letters: MuPDF draws check marks with ZapfDingbats. */
+const SYMBOLIC_FONTS = new Set(['ZapfDingbats', 'Symbol']);
+
+/**
+ * MuPDF gives the ZapfDingbats font of the appearances it draws (the check
+ * of a check box) /Encoding /WinAnsiEncoding. By that encoding the check's
+ * code ("3") names the glyph "three", which ZapfDingbats does not have:
+ * poppler, which follows the encoding, draws nothing, so a checked box
+ * looked empty once flattened (MuPDF ignores the entry). The built-in
+ * encoding of these fonts is the one meant, so the entry is removed from
+ * the symbolic fonts of the annotation's appearance streams. Call after
+ * MuPDF has drawn an appearance.
+ */
+function fixSymbolicFonts(annot: mupdf.PDFObject): void {
+  const ap = deref(deref(annot).get('AP'));
+  if (!ap.isDictionary()) return;
+  const fix = (stream: mupdf.PDFObject) => {
+    if (!stream.isStream()) return;
+    const resources = deref(deref(stream).get('Resources'));
+    const fonts = resources.isDictionary() ? deref(resources.get('Font')) : undefined;
+    if (!fonts?.isDictionary()) return;
+    fonts.forEach((value) => {
+      const font = deref(value);
+      if (!font.isDictionary()) return;
+      const base = deref(font.get('BaseFont'));
+      const encoding = deref(font.get('Encoding'));
+      if (base.isName() && SYMBOLIC_FONTS.has(base.asName()) && encoding.isName() && encoding.asName() === 'WinAnsiEncoding') font.delete('Encoding');
+    });
+  };
+  for (const key of ['N', 'D', 'R']) {
+    const entry = ap.get(key);
+    if (entry.isStream()) fix(entry);
+    else if (deref(entry).isDictionary()) deref(entry).forEach((state) => fix(state));
   }
 }
 

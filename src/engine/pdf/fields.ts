@@ -94,7 +94,7 @@ function fieldModel(f: FormField, pages: Map<number, number>): FieldModel {
   const empty = emptyValue(f.type);
   if (empty !== undefined) {
     model.value = currentValue(f) ?? empty;
-    const dv = valueOf(f, deref(f.field.getInheritable('DV')));
+    const dv = valueOf(f, f.field.getInheritable('DV'));
     if (dv !== undefined) model.defaultValue = dv;
   }
   if (f.type === 'text') {
@@ -173,7 +173,7 @@ export function resetFields(input: { bytes: Uint8Array; password?: string | unde
     for (const f of readFormFields(doc)) {
       const empty = emptyValue(f.type);
       if (empty === undefined) continue;
-      values.push({ name: f.name, value: valueOf(f, deref(f.field.getInheritable('DV'))) ?? empty });
+      values.push({ name: f.name, value: valueOf(f, f.field.getInheritable('DV')) ?? empty });
     }
     const { changed } = importFieldValues(doc, values, { reset: true, warnings });
     const fields = fieldsModel(doc);

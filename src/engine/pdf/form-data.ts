@@ -8,6 +8,7 @@
  */
 import type * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
+import { decodeTextString } from '../pdf-syntax.js';
 import { writeFieldData, type ExportedField, type FieldDataFormat, type FieldType, type FieldValue } from '../field-data.js';
 import { formFacts } from './inspect.js';
 import { openPdf } from './open.js';
@@ -221,7 +222,7 @@ export function buttonStates(f: FormField): { state: string; exportValue: string
 
 /** The field's value (/V), absent when it has none. */
 export function currentValue(f: FormField): string | string[] | undefined {
-  return valueOf(f, deref(f.field.getInheritable('V')));
+  return valueOf(f, f.field.getInheritable('V'));
 }
 
 /** The option indexes a list box has selected (its /V matched against its export values). */
@@ -232,8 +233,19 @@ export function selectedIndexes(f: FormField): number[] {
   return (Array.isArray(value) ? value : [value]).map((v) => exports.indexOf(v)).filter((i) => i >= 0).sort((a, b) => a - b);
 }
 
-/** A value object (/V or /DV) as the field's type reads it; undefined when empty. */
-export function valueOf(f: FormField, v: mupdf.PDFObject): string | string[] | undefined {
+/**
+ * A value object (/V or /DV, as the field has it: a reference is followed
+ * here) as the field's type reads it; undefined when empty. A text field's
+ * value may be a text stream instead of a string (ISO 32000-1, 12.7.4.3),
+ * as long texts are (corpus: pdfbox/forms/AcroFormsBasicFields.pdf).
+ */
+export function valueOf(f: FormField, value: mupdf.PDFObject): string | string[] | undefined {
+  // Only the reference knows it is a stream (pdf-values.ts).
+  if (f.type === 'text' && value.isStream()) {
+    const text = decodeTextString(value.readStream().asUint8Array());
+    return text === '' ? undefined : text;
+  }
+  const v = deref(value);
   if (f.type === 'checkbox' || f.type === 'radio') {
     if (!v.isName()) return undefined;
     const state = v.asName();
@@ -466,6 +478,9 @@ export function importFieldValues(doc: mupdf.PDFDocument, values: FieldValue[], 
     const shown = widgetsOf(c.f);
     switch (c.kind) {
       case 'text':
+        // A rich text field's /RV is the value with its formatting, and MuPDF (as viewers with rich text do) draws it over /V: left in
+        // place, the old value would still show. The new value is plain text, so the rich one goes.
+        c.f.field.delete('RV');
         if (shown[0]) shown[0].setTextValue(c.value);
         else c.f.field.put('V', doc.newString(c.value));
         break;

@@ -93,6 +93,7 @@ export function openPdf(bytes: Uint8Array, password: string | undefined, need: N
   if (access === 'user' && ownerPasswordIsEmpty(doc, needsPassword, used)) access = 'owner';
   const opened: OpenedPdf = { doc, encrypted, access, password: used, needsPassword };
   try {
+    if (need !== 'view') repairNow(doc);
     // Touch the page tree now so a broken file fails here, not midway through an operation.
     doc.countPages();
     requirePermission(opened, need);
@@ -101,6 +102,33 @@ export function openPdf(bytes: Uint8Array, password: string | undefined, need: N
     throw classifyOpenError(err);
   }
   return opened;
+}
+
+/** Objects that fail to load are skipped; past this many failures the walk stops (each error thrown out of MuPDF wears its WASM heap). */
+const MAX_LOAD_FAILURES = 20;
+
+/**
+ * Loads every object once, so that a damaged cross-reference table is
+ * repaired now, before anything is edited. MuPDF repairs lazily, when it
+ * first meets an object that is not where the table says; the repair
+ * rebuilds the table from the file and drops every edit made so far. If
+ * that first meeting is the save (which loads every object), the document
+ * is written as it was read, without the changes, and the task reports
+ * success (corpus: pdfjs/annotations/annotation-polyline-polygon.pdf
+ * flattened to itself). MuPDF repairs a document at most once, so the walk
+ * stops there. Loaded objects stay cached for the save, which costs about
+ * 10 ms per 1,000 objects.
+ */
+function repairNow(doc: mupdf.PDFDocument): void {
+  const count = doc.countObjects();
+  let failures = 0;
+  for (let num = 1; num < count && !doc.wasRepaired(); num++) {
+    try {
+      doc.newIndirect(num).resolve();
+    } catch {
+      if (++failures > MAX_LOAD_FAILURES) return;
+    }
+  }
 }
 
 export function classifyOpenError(err: unknown): EngineError {
