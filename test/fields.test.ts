@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { makeFormPdf } from './helpers/form-pdf.js';
 import { call, putPdf, sha256, storedBytes, type Reply, expectUnchanged } from './helpers/http.js';
 import { pdftotext, qpdfCheck, renderDifference, renderPage, serializePdf } from './helpers/pdf.js';
+import { decodePng, type Raster } from './helpers/png.js';
 import { appearanceOf, qpdfAnnotations, qpdfFields } from './helpers/qpdf-json.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
@@ -18,6 +19,22 @@ const json = { accept: 'application/json' };
 const getFields = (doc: string) => call(server, 'GET', `/documents/${doc}/fields`, { headers: json });
 const setField = (doc: string, name: string, body: object | string, headers: Record<string, string> = {}) =>
   call(server, 'PUT', `/documents/${doc}/fields/${encodeURIComponent(name)}`, { body: typeof body === 'string' ? Buffer.from(body) : body, headers: { ...json, ...headers } });
+/** The first page as MuPDF renders it, through the service's page image at 72 dpi. */
+async function mupdfRender(doc: string): Promise<Raster> {
+  const reply = await call(server, 'GET', `/documents/${doc}/pages/0/image?dpi=72&format=png`);
+  assert.equal(reply.status, 200, reply.text.slice(0, 200));
+  return decodePng(reply.bytes);
+}
+
+/** Share of pixels whose luminance differs by more than 48 of 255. */
+function grayDifference(a: Raster, b: Raster): number {
+  assert.equal(a.width, b.width);
+  assert.equal(a.height, b.height);
+  let differing = 0;
+  for (let y = 0; y < a.height; y++) for (let x = 0; x < a.width; x++) if (Math.abs(a.gray(x, y) - b.gray(x, y)) > 48) differing++;
+  return differing / (a.width * a.height);
+}
+
 const action = (doc: string, body: object) => call(server, 'POST', `/documents/${doc}`, { body, headers: json });
 
 const unchanged = (doc: string, request: () => Promise<Reply>, status: number, code: string) => expectUnchanged(server, doc, request, status, code);
@@ -279,6 +296,7 @@ describe('flattening', () => {
     assert.equal((await setField(doc, 'comment', { value: 'Flat text' })).status, 200);
     assert.equal((await setField(doc, 'toppings', { value: ['ham', 'olives'] })).status, 200);
     const before = await storedBytes(server, doc);
+    const mupdfBefore = await mupdfRender(doc);
     const reply = await action(doc, { FlattenFieldsAction: { paintButtons: true } });
     assert.equal(reply.status, 200, reply.text);
     const after = await storedBytes(server, doc);
@@ -288,6 +306,9 @@ describe('flattening', () => {
     assert.equal(qpdfAnnotations(after).filter((a) => a.subtype === 'Widget').length, 0);
     const diff = renderDifference(before, after);
     assert.ok(diff < 0.002, `renders differ in ${(diff * 100).toFixed(3)}% of pixels`);
+    // And as MuPDF renders it (the service's own page image).
+    const mupdfDiff = grayDifference(mupdfBefore, await mupdfRender(doc));
+    assert.ok(mupdfDiff < 0.002, `MuPDF renders differ in ${(mupdfDiff * 100).toFixed(3)}% of pixels`);
   });
 
   test('FlattenFieldsAction: a check box whose appearance MuPDF draws shows its check in poppler (ZapfDingbats without WinAnsiEncoding)', async () => {
@@ -354,6 +375,7 @@ describe('flattening', () => {
     ];
     const pdf = serializePdf(objects, '/Root 1 0 R');
     await putPdf(server, doc, pdf);
+    const mupdfBefore = await mupdfRender(doc);
     const reply = await action(doc, { FlattenAnnotationsAction: { paintNonPrintableAnnots: true } });
     assert.equal(reply.status, 200, reply.text);
     const after = await storedBytes(server, doc);
@@ -361,6 +383,8 @@ describe('flattening', () => {
     const left = (await call(server, 'GET', `/documents/${doc}/annotations`, { headers: json })).json().annotations;
     assert.deepEqual(left.map((a: any) => a.name), ['link'], 'only the link is left; the popup went with its note');
     // What a viewer showed before it shows after (poppler draws the appearances before, the page content after).
+    const mupdfDiff = grayDifference(mupdfBefore, await mupdfRender(doc));
+    assert.ok(mupdfDiff < 0.002, `MuPDF renders differ in ${(mupdfDiff * 100).toFixed(3)}% of pixels`);
     const diff = renderDifference(pdf, after);
     assert.ok(diff < 0.002, `renders differ in ${(diff * 100).toFixed(3)}% of pixels`);
     // The hidden square was not shown before and is not painted now.
