@@ -11,6 +11,9 @@ import { ReadModelCache } from './read-model-cache.js';
 const DOCUMENT_TEXT_BYTES = 64 * 1024 * 1024;
 const PAGE_TEXT_BYTES = 16 * 1024 * 1024;
 
+/** Documents above this size are extracted by one worker, not split: every share holds a copy of the file. */
+const SPLIT_MAX_BYTES = 16 * 1024 * 1024;
+
 /** Memory a JS string takes, roughly: two bytes a UTF-16 unit. */
 const stringBytes = (s: string) => 2 * s.length;
 const UNIT_OVERHEAD = 96; // an object with a rectangle of four numbers
@@ -135,7 +138,9 @@ export class PageOperations {
    * separate call asks for it). Each share gets its own copy of the bytes,
    * since a share may wait in the queue while another has moved its buffer.
    */
-  private async extractAll(stored: StoredDocument, password: string | undefined, parts: number): Promise<string[]> {
+  private async extractAll(stored: StoredDocument, password: string | undefined, wanted: number): Promise<string[]> {
+    // Each share needs its own copy of the bytes: for large documents memory matters more than the second core.
+    const parts = stored.bytes.length > SPLIT_MAX_BYTES ? 1 : wanted;
     const shares = await Promise.all(
       Array.from({ length: parts }, (_, part) => {
         const bytes = part === parts - 1 ? stored.bytes : new Uint8Array(stored.bytes); // a copy (a Buffer's slice() would share memory)

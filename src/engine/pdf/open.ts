@@ -18,6 +18,27 @@ export interface OpenedPdf {
   needsPassword: boolean;
 }
 
+/**
+ * Documents larger than this are opened through a stream that MuPDF reads
+ * from the JS bytes as it needs them, instead of a copy of the whole file in
+ * its WebAssembly memory (which never shrinks, and grows by doubling): a
+ * 200 MB file otherwise costs a 200 MB copy and up to 512 MB of heap per
+ * worker that opened it. Small files are copied: that is faster to parse.
+ */
+const STREAM_OPEN_BYTES = 16 * 1024 * 1024;
+
+function streamOver(bytes: Uint8Array): mupdf.Stream {
+  return new mupdf.Stream({
+    fileSize: () => bytes.length,
+    read(memory: Uint8Array, offset: number, length: number, position: number): number {
+      const n = Math.max(0, Math.min(length, bytes.length - position));
+      memory.set(bytes.subarray(position, position + n), offset);
+      return n;
+    },
+    close: () => undefined,
+  });
+}
+
 /** Bits returned by authenticatePassword (MuPDF: 1 none needed, 2 user, 4 owner). */
 const AUTH_USER = 2;
 const AUTH_OWNER = 4;
@@ -51,7 +72,7 @@ function authenticate(doc: mupdf.PDFDocument, password: string): { result: numbe
 export function openPdf(bytes: Uint8Array, password: string | undefined, need: Need): OpenedPdf {
   let doc: mupdf.PDFDocument;
   try {
-    const opened = mupdf.Document.openDocument(bytes, 'application/pdf');
+    const opened = mupdf.Document.openDocument(bytes.length > STREAM_OPEN_BYTES ? streamOver(bytes) : bytes, 'application/pdf');
     const pdf = opened.asPDF();
     if (!pdf) throw new Error('not a PDF');
     doc = pdf;

@@ -1,0 +1,132 @@
+/**
+ * Resource benchmarks (issue 10):
+ * - memory: the service's peak resident memory while a 200 MB PDF is uploaded,
+ *   its annotations listed and its text extracted; target under 3x the file size.
+ * - scaling: throughput of a CPU-bound operation (rendering pages of distinct
+ *   documents) with 1 engine worker and with 2; target at least 1.7x.
+ */
+import { readFileSync } from 'node:fs';
+import { startServer, type TestServer } from '../test/helpers/server.js';
+import type { Row } from './annotations.js';
+import { makeTextDocument } from './fixtures.js';
+import { median, timed, uploadPdf } from './lib.js';
+
+const MB = 1024 * 1024;
+
+/**
+ * A PDF of about `megabytes` MB: pages of text, each also drawing an image
+ * whose samples are deterministic noise (incompressible, so the file really is
+ * that large), as scanned documents are.
+ */
+export function makeLargeDocument(megabytes: number): Buffer {
+  const imageBytes = 2 * MB;
+  const pages = Math.max(1, Math.round((megabytes * MB) / imageBytes));
+  const side = Math.floor(Math.sqrt(imageBytes / 3));
+  // Object bodies as byte parts, so the binary samples go in as they are.
+  const objects: Buffer[][] = [];
+  const add = (...parts: (string | Buffer)[]) => objects.push(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : p)));
+  add('<< /Type /Catalog /Pages 2 0 R >>');
+  add(''); // the page tree, written below
+  add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+  const kids: number[] = [];
+  let seed = 0x9e3779b9;
+  for (let p = 0; p < pages; p++) {
+    const samples = Buffer.alloc(side * side * 3);
+    for (let i = 0; i + 4 <= samples.length; i += 4) {
+      // xorshift32: the same file on every run.
+      seed ^= seed << 13;
+      seed ^= seed >>> 17;
+      seed ^= seed << 5;
+      samples.writeUInt32LE(seed >>> 0, i);
+    }
+    const image = add(`<< /Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Length ${samples.length} >>\nstream\n`, samples, '\nendstream');
+    const content = `q 400 0 0 400 100 300 cm /Im0 Do Q BT /F1 14 Tf 72 100 Td (Scanned page ${p + 1}) Tj ET`;
+    const stream = add(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
+    kids.push(add(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> /XObject << /Im0 ${image} 0 R >> >> /Contents ${stream} 0 R >>`));
+  }
+  objects[1] = [Buffer.from(`<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`, 'latin1')];
+  const out: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
+  let length = out[0]!.length;
+  const offsets = objects.map((parts, i) => {
+    const offset = length;
+    const chunk = [Buffer.from(`${i + 1} 0 obj\n`, 'latin1'), ...parts, Buffer.from('\nendobj\n', 'latin1')];
+    for (const c of chunk) length += c.length;
+    out.push(...chunk);
+    return offset;
+  });
+  out.push(Buffer.from(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`, 'latin1'));
+  return Buffer.concat(out);
+}
+
+/** Peak resident memory of a process so far (VmHWM), in bytes. */
+function peakRss(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = /VmHWM:\s+(\d+) kB/.exec(status);
+  return kb ? Number(kb[1]) * 1024 : NaN;
+}
+
+async function memoryRow(quick: boolean): Promise<Row> {
+  const megabytes = quick ? 50 : 200;
+  const pdf = makeLargeDocument(megabytes);
+  const server = await startServer({ env: { PDFSERVICE_MAX_UPLOAD_BYTES: String(1024 * MB) } });
+  try {
+    const auth = { authorization: server.adminAuth };
+    const url = `${server.api}/documents/bench/large.pdf`;
+    await uploadPdf(url, auth, pdf);
+    for (const suffix of ['/annotations', '/text']) {
+      const r = await fetch(`${url}${suffix}`, { headers: { ...auth, accept: suffix === '/text' ? 'text/plain' : 'application/json' } });
+      await r.arrayBuffer();
+      if (r.status !== 200) throw new Error(`GET ${suffix} answered ${r.status}`);
+    }
+    const peak = peakRss(server.child.pid!);
+    const ratio = peak / pdf.length;
+    return { operation: 'memory: peak RSS while uploading, listing annotations and extracting text', size: `${(pdf.length / MB).toFixed(0)} MB PDF`, ours: peak / MB, unit: 'MB', target: 'under 3x the file', met: ratio < 3, peer: pdf.length / MB, peerName: 'file size' };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** Renders every page of `documents` distinct documents, all at once; answers the wall time. */
+async function renderAll(server: TestServer, documents: number, pages: number): Promise<number> {
+  const auth = { authorization: server.adminAuth };
+  const requests: Promise<void>[] = [];
+  const { ms } = await timed(async () => {
+    for (let d = 0; d < documents; d++) {
+      for (let p = 0; p < pages; p++) {
+        requests.push((async () => {
+          const r = await fetch(`${server.api}/documents/bench/scale-${d}.pdf/pages/${p}/image?dpi=150`, { headers: auth });
+          await r.arrayBuffer();
+          if (r.status !== 200) throw new Error(`render answered ${r.status}`);
+        })());
+      }
+    }
+    await Promise.all(requests);
+  });
+  return ms;
+}
+
+async function scalingRow(quick: boolean): Promise<Row> {
+  const documents = quick ? 4 : 8;
+  const pages = 4;
+  const source = makeTextDocument(pages, 40, 'scaling');
+  const timesBy: Record<number, number[]> = { 1: [], 2: [] };
+  for (const workers of [1, 2]) {
+    // Prefetching would add engine work after each upload: off, so only the renders are measured.
+    const server = await startServer({ env: { PDFSERVICE_WORKERS: String(workers), PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0', PDFSERVICE_QUEUE_LIMIT: '1000' } });
+    try {
+      for (let d = 0; d < documents; d++) await uploadPdf(`${server.api}/documents/bench/scale-${d}.pdf`, { authorization: server.adminAuth }, source);
+      await renderAll(server, 1, 1); // warm-up: workers loaded
+      for (let rep = 0; rep < (quick ? 2 : 4); rep++) timesBy[workers]!.push(await renderAll(server, documents, pages));
+    } finally {
+      await server.stop();
+    }
+  }
+  const one = median(timesBy[1]!);
+  const two = median(timesBy[2]!);
+  const speedup = one / two;
+  return { operation: 'scaling: page renders at 150 dpi, 2 workers against 1 (speed-up)', size: `${documents * pages} renders at once`, ours: speedup, peer: 1, peerName: '1 worker', unit: 'x', target: 'at least 1.7x', met: speedup >= 1.7 };
+}
+
+export async function runResourcesBench(quick: boolean): Promise<Row[]> {
+  return [await memoryRow(quick), await scalingRow(quick)];
+}
