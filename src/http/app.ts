@@ -22,6 +22,7 @@ import { registerAnnotationContentRoutes } from './routes/annotation-content.js'
 import { registerPermissionRoutes } from './routes/permissions.js';
 import { registerRedactionRoutes } from './routes/redaction.js';
 import { registerFieldRoutes } from './routes/fields.js';
+import { registerSignatureRoutes } from './routes/signatures.js';
 import { BINARY_UPLOAD_TYPES } from './uploads.js';
 import { problemSchema } from './schemas/common.js';
 
@@ -100,6 +101,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerPermissionRoutes(api, deps);
     registerAnnotationRoutes(api, deps);
     registerFieldRoutes(api, deps);
+    registerSignatureRoutes(api, deps);
     api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });
   return app;

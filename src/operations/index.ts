@@ -7,6 +7,7 @@ import { DocumentOperations } from './documents.js';
 import { FolderOperations } from './folders.js';
 import { FieldOperations } from './fields.js';
 import { PermissionOperations } from './permissions.js';
+import { SignatureOperations } from './signatures.js';
 
 export interface Operations {
   documents: DocumentOperations;
@@ -14,6 +15,7 @@ export interface Operations {
   folders: FolderOperations;
   fields: FieldOperations;
   permissions: PermissionOperations;
+  signatures: SignatureOperations;
   actions: ActionRunner;
 }
 
@@ -25,6 +27,7 @@ export function createOperations({ store, pool, office }: { store: DocumentStore
     folders: new FolderOperations(store, documents),
     fields: new FieldOperations(store, pool, documents),
     permissions: new PermissionOperations(store, pool, documents),
+    signatures: new SignatureOperations(store, pool, documents),
     actions: new ActionRunner(store, pool, documents),
   };
 }
