@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { X509Certificate } from 'node:crypto';
 import * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
-import { checkCms, createCms } from '../signing/cms.js';
+import { checkCms, createCms, type CmsCheck } from '../signing/cms.js';
 import { readKeyStore, type KeyStoreRequest } from '../signing/keystore.js';
 import { pdfDateToIso } from './dates.js';
 import { breakFieldLoops, readFormFields, type FormField } from './form-data.js';
@@ -202,6 +202,9 @@ function signatureModel(doc: mupdf.PDFDocument, sigRef: mupdf.PDFObject, bytes: 
 
   const read = signedParts(byteRange, bytes);
   if ('problem' in read) {
+    // Still say who signed, from /Contents as the dictionary holds it.
+    const contents = deref(sig.get('Contents'));
+    if (contents.isString()) describeSigner(model, checkCms(contents.asByteString(), []));
     model.integrityReason = read.problem;
     return model;
   }
@@ -212,13 +215,17 @@ function signatureModel(doc: mupdf.PDFDocument, sigRef: mupdf.PDFObject, bytes: 
   const check = checkCms(read.contents, read.parts);
   model.integrity = check.integrity;
   if (check.reason) model.integrityReason = check.reason;
+  describeSigner(model, check);
+  return model;
+}
+
+function describeSigner(model: SignatureModel, check: CmsCheck): void {
   if (check.signer) model.signer = check.signer;
   if (check.signerCommonName) model.signerCommonName = check.signerCommonName;
   if (!model.signingTime && check.signingTime) model.signingTime = check.signingTime.toISOString().replace(/\.\d{3}Z$/, 'Z');
   if (check.digestAlgorithm) model.digestAlgorithm = check.digestAlgorithm;
   if (check.signingCertificateAttribute !== undefined) model.signingCertificateAttribute = check.signingCertificateAttribute;
   model.certificates = check.certificates.map(certificateModel);
-  return model;
 }
 
 function fieldModel(doc: mupdf.PDFDocument, f: FormField, pages: Map<number, number>, bytes: Uint8Array): SignatureFieldModel {
