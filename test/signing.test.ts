@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { makeFormPdf } from './helpers/form-pdf.js';
-import { call, putPdf, sha256, storedBytes, type Reply } from './helpers/http.js';
+import { call, expectUnchanged, putPdf, sha256, storedBytes, type Reply } from './helpers/http.js';
 import { encryptPdf, makePdf, pdftotext, qpdfCheck } from './helpers/pdf.js';
 import { QpdfDocument } from './helpers/qpdf-json.js';
 import { startServer, type TestServer } from './helpers/server.js';
@@ -52,14 +52,7 @@ function assertAllValid(bytes: Buffer, count: number, password?: string): void {
   if (!password) assert.ok(check.ok, check.output);
 }
 
-async function unchanged(doc: string, request: () => Promise<Reply>, status: number, code: string): Promise<Reply> {
-  const before = sha256(await storedBytes(server, doc));
-  const reply = await request();
-  assert.equal(reply.status, status, reply.text);
-  assert.equal(reply.json().code, code, reply.text);
-  assert.equal(sha256(await storedBytes(server, doc)), before, 'the stored document is byte-for-byte unchanged');
-  return reply;
-}
+const unchanged = (doc: string, request: () => Promise<Reply>, status: number, code: string) => expectUnchanged(server, doc, request, status, code);
 
 /** The /P of the DocMDP transform /Perms names, read by qpdf. */
 function docMdpLevel(bytes: Buffer, password?: string): number | undefined {

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
@@ -57,4 +58,14 @@ export function putPdf(server: TestServer, documentPath: string, body: Buffer): 
 /** The stored file of a document, read from the data folder (not through the service). */
 export function storedBytes(server: TestServer, documentPath: string): Promise<Buffer> {
   return readFile(path.join(server.dataDir, 'documents', ...documentPath.split('/')));
+}
+
+/** Runs a request that must fail with `status` and `code` and leave the stored document byte for byte as it was. */
+export async function expectUnchanged(server: TestServer, documentPath: string, request: () => Promise<Reply>, status: number, code: string): Promise<Reply> {
+  const before = sha256(await storedBytes(server, documentPath));
+  const reply = await request();
+  assert.equal(reply.status, status, reply.text);
+  assert.equal(reply.json().code, code, reply.text);
+  assert.equal(sha256(await storedBytes(server, documentPath)), before, 'the stored document is byte-for-byte unchanged');
+  return reply;
 }

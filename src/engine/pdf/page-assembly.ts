@@ -4,6 +4,7 @@ import { parsePageRange } from '../page-range.js';
 import { formFacts } from './inspect.js';
 import { openPdf } from './open.js';
 import { deref, text } from './pdf-values.js';
+import { annotationPages } from './fields.js';
 import { readFormFields } from './form-data.js';
 import { saveEdited, saveFull } from './save.js';
 import { dropSignatureValues } from './signatures.js';
@@ -268,15 +269,7 @@ function signedSignaturePages(doc: mupdf.PDFDocument): Set<number> {
   }
   const pages = new Set<number>();
   if (widgets.size === 0) return pages;
-  const count = doc.countPages();
-  for (let p = 0; p < count; p++) {
-    const annots = deref(doc.findPage(p).get('Annots'));
-    if (!annots.isArray()) continue;
-    for (let i = 0; i < annots.length; i++) {
-      const a = annots.get(i);
-      if (a.isIndirect() && widgets.has(a.asIndirect())) pages.add(p);
-    }
-  }
+  for (const [num, page] of annotationPages(doc)) if (widgets.has(num)) pages.add(page);
   return pages;
 }
 

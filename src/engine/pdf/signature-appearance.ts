@@ -8,6 +8,7 @@ import * as mupdf from 'mupdf';
 import { chooseFont } from '../font-names.js';
 import { buildForm } from './stamp-form.js';
 import { faceChain, type Face } from './stamp-fonts.js';
+import { showLines } from './stamp-text.js';
 import { pdfNumber } from './stamp-geometry.js';
 import { layoutLines } from './text-layout.js';
 
@@ -63,39 +64,19 @@ export function setSignedAppearance(doc: mupdf.PDFDocument, widget: mupdf.PDFObj
   const scratch = new mupdf.PDFDocument();
   try {
     const resources = scratch.newDictionary();
-    const fonts = scratch.newDictionary();
-    resources.put('Font', fonts);
-    const names = new Map<Face, string>();
-    const nameOf = (face: Face) => {
-      let n = names.get(face);
-      if (!n) {
-        n = `F${names.size}`;
-        names.set(face, n);
-        fonts.put(n, face.addTo(scratch));
-      }
-      return n;
-    };
     const top = height - PADDING - size * 0.9;
     const ops = [
       'q 0.2 0.2 0.6 RG 0.75 w',
       `0.375 0.375 ${pdfNumber(width - 0.75)} ${pdfNumber(height - 0.75)} re S Q`,
       `q 0 0 0 rg BT ${pdfNumber(size * LEADING)} TL ${pdfNumber(PADDING)} ${pdfNumber(top)} Td`,
     ];
-    let current: Face | undefined;
-    laid.forEach((line, i) => {
-      if (i > 0) ops.push('T*');
-      for (const run of line.runs) {
-        if (run.face !== current) ops.push(`/${nameOf(run.face)} ${pdfNumber(size)} Tf`);
-        current = run.face;
-        ops.push(`<${run.hex}> Tj`);
-      }
-    });
+    const faces = showLines(scratch, resources, laid, size, ops);
     ops.push('ET Q');
     const form = buildForm(scratch, {
       content: ops.join('\n'),
       bbox: [0, 0, width, height],
       resources,
-      embedsFonts: [...names.keys()].some((f) => f.embedded),
+      embedsFonts: faces.some((f) => f.embedded),
     });
     setNormalAppearance(doc, widget, doc.graftObject(form));
   } finally {

@@ -14,6 +14,7 @@ import { checkCms, createCms, type CmsCheck } from '../signing/cms.js';
 import { readKeyStore, type KeyStoreRequest } from '../signing/keystore.js';
 import { pdfDateToIso } from './dates.js';
 import { breakFieldLoops, readFormFields, type FormField } from './form-data.js';
+import { annotationPages } from './fields.js';
 import { formFacts } from './inspect.js';
 import { checkPageIndex, openPdf, type OpenedPdf } from './open.js';
 import { requirePermission } from './permissions.js';
@@ -103,21 +104,6 @@ function rectangleOf(widget: mupdf.PDFObject): Rectangle | undefined {
   if (!v || v.length !== 4) return undefined;
   const round = (n: number) => Math.round(n * 1000) / 1000;
   return { x: round(Math.min(v[0]!, v[2]!)), y: round(Math.min(v[1]!, v[3]!)), width: round(Math.abs(v[2]! - v[0]!)), height: round(Math.abs(v[3]! - v[1]!)) };
-}
-
-/** Object number of each annotation listed on a page -> that page's index. */
-function annotationPages(doc: mupdf.PDFDocument): Map<number, number> {
-  const pages = new Map<number, number>();
-  const count = doc.countPages();
-  for (let p = 0; p < count; p++) {
-    const annots = deref(doc.findPage(p).get('Annots'));
-    if (!annots.isArray()) continue;
-    for (let i = 0; i < annots.length; i++) {
-      const a = annots.get(i);
-      if (a.isIndirect() && !pages.has(a.asIndirect())) pages.set(a.asIndirect(), p);
-    }
-  }
-  return pages;
 }
 
 /** The DocMDP level a signature dictionary's /Reference declares, or undefined when it is no certification. */
@@ -416,14 +402,7 @@ export function deleteSignatureField(input: { bytes: Uint8Array; password?: stri
     if (deref(value).isDictionary()) {
       deref(f.field).delete('V');
       for (const w of f.widgets) setEmptyAppearance(doc, deref(w));
-      if (isCertifier) {
-        const root = deref(doc.getTrailer().get('Root'));
-        const perms = deref(root.get('Perms'));
-        perms.delete('DocMDP');
-        let left = 0;
-        perms.forEach(() => left++);
-        if (left === 0) root.delete('Perms');
-      }
+      if (isCertifier) withdrawCertification(doc);
       return { bytes: saveEdited(doc, signedAtOpen), cleared: true };
     }
     const count = doc.countPages();
@@ -452,6 +431,11 @@ export function dropSignatureValues(doc: mupdf.PDFDocument): void {
     deref(f.field).delete('V');
     for (const w of f.widgets) setEmptyAppearance(doc, deref(w));
   }
+  withdrawCertification(doc);
+}
+
+/** Removes /Perms /DocMDP, and /Perms when nothing else is left in it. */
+function withdrawCertification(doc: mupdf.PDFDocument): void {
   const root = deref(doc.getTrailer().get('Root'));
   const perms = deref(root.get('Perms'));
   if (!perms.isDictionary()) return;
