@@ -9,6 +9,7 @@ import { printRows, runFoundationBench } from './foundation.js';
 import { runPagesBench } from './pages.js';
 import { runRedactionBench } from './redaction.js';
 import { runResourcesBench } from './resources.js';
+import { runSigningBench } from './signing.js';
 import { runStampsBench } from './stamps.js';
 
 const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promise<Row[]> }[] = [
@@ -16,6 +17,7 @@ const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promis
   { name: 'annotations', title: 'Annotations', run: runAnnotationsBench },
   { name: 'redaction', title: 'Redaction', run: runRedactionBench },
   { name: 'stamps', title: 'Stamps', run: runStampsBench },
+  { name: 'signing', title: 'Signing', run: runSigningBench },
   { name: 'pages', title: 'Page text', run: runPagesBench },
   { name: 'resources', title: 'Memory and scaling', run: runResourcesBench },
 ];

@@ -7,11 +7,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # qpdf, poppler-utils (pdftotext, pdfinfo, pdfsig, pdfdetach): independent checks in tests.
+# libnss3-tools (certutil, pk12util): the NSS database pdfsig -add-signature signs from, the peer in the signing benchmark.
 # mupdf-tools: the native peer in benchmarks. imagemagick: test images.
 # libreoffice-writer-nogui: Word (.doc, .docx) to PDF on upload; fonts-liberation2 (metric-compatible
 # with Times, Arial, Courier) and fonts-dejavu-core so converted documents keep their layout and glyphs.
 # default-jdk-headless, libpdfbox2-java: Apache PDFBox, an independent reader of our XFDF and FDF in tests.
-PACKAGES=(qpdf poppler-utils mupdf-tools imagemagick libreoffice-writer-nogui fonts-liberation2 fonts-dejavu-core default-jdk-headless libpdfbox2-java)
+PACKAGES=(qpdf poppler-utils libnss3-tools mupdf-tools imagemagick libreoffice-writer-nogui fonts-liberation2 fonts-dejavu-core default-jdk-headless libpdfbox2-java)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

@@ -17,6 +17,7 @@ import { editPages } from './pdf/page-assembly.js';
 import { listFields, resetFields, setFieldValue } from './pdf/fields.js';
 import { flattenAnnotations, flattenFields } from './pdf/flatten.js';
 import { imageStamp, textStamp } from './pdf/stamps.js';
+import { createSignatureField, deleteSignatureField, listSignatureFields, signField } from './pdf/signatures.js';
 import { readPermissions, removePasswordPermissions, removeUsageRights, setPasswordPermissions } from './pdf/security-tasks.js';
 import { listPages } from './pdf/pages.js';
 import { documentText, pageText } from './pdf/text-extraction.js';
@@ -54,6 +55,10 @@ export const tasks = {
   documentText,
   pageText,
   renderPage,
+  listSignatureFields,
+  createSignatureField,
+  deleteSignatureField,
+  signField,
   /** The PDF made from an image, with the summary an upload reports (page count, encryption). */
   imageToPdf: (input: { bytes: Uint8Array; mediaType: ImageMediaType }) => {
     const bytes = imageToPdf(input.bytes, input.mediaType);

@@ -23,6 +23,7 @@ import { registerPermissionRoutes } from './routes/permissions.js';
 import { registerRedactionRoutes } from './routes/redaction.js';
 import { registerFieldRoutes } from './routes/fields.js';
 import { registerPageRoutes } from './routes/pages.js';
+import { registerSignatureRoutes } from './routes/signatures.js';
 import { BINARY_UPLOAD_TYPES } from './uploads.js';
 import { problemSchema } from './schemas/common.js';
 
@@ -102,6 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerAnnotationRoutes(api, deps);
     registerFieldRoutes(api, deps);
     registerPageRoutes(api, deps);
+    registerSignatureRoutes(api, deps);
     api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });
   return app;

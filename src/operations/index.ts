@@ -8,6 +8,7 @@ import { FolderOperations } from './folders.js';
 import { FieldOperations } from './fields.js';
 import { PageOperations } from './pages.js';
 import { PermissionOperations } from './permissions.js';
+import { SignatureOperations } from './signatures.js';
 
 export interface Operations {
   documents: DocumentOperations;
@@ -16,6 +17,7 @@ export interface Operations {
   fields: FieldOperations;
   permissions: PermissionOperations;
   pages: PageOperations;
+  signatures: SignatureOperations;
   actions: ActionRunner;
 }
 
@@ -51,6 +53,7 @@ export function createOperations({ store: baseStore, pool, office, textPrefetchM
     fields: new FieldOperations(store, pool, documents),
     permissions: new PermissionOperations(store, pool, documents),
     pages,
+    signatures: new SignatureOperations(store, pool, documents),
     actions: new ActionRunner(store, pool, documents),
   };
 }

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
@@ -59,17 +60,12 @@ export function storedBytes(server: TestServer, documentPath: string): Promise<B
   return readFile(path.join(server.dataDir, 'documents', ...documentPath.split('/')));
 }
 
-/**
- * Calls `request` and asserts the answer's status and error code, and that the
- * stored document is byte-for-byte what it was before: refused requests change
- * nothing.
- */
+/** Runs a request that must fail with `status` and `code`, and leave the stored document byte for byte as it was. */
 export async function expectUnchanged(server: TestServer, documentPath: string, request: () => Promise<Reply>, status: number, code: string): Promise<Reply> {
   const before = sha256(await storedBytes(server, documentPath));
   const reply = await request();
-  if (reply.status !== status || reply.json().code !== code) {
-    throw new Error(`expected ${status} ${code}, got ${reply.status}: ${reply.text.slice(0, 500)}`);
-  }
-  if (sha256(await storedBytes(server, documentPath)) !== before) throw new Error(`${documentPath} changed although the request was refused`);
+  assert.equal(reply.status, status, reply.text);
+  assert.equal(reply.json().code, code, reply.text);
+  assert.equal(sha256(await storedBytes(server, documentPath)), before, 'the stored document is byte-for-byte unchanged');
   return reply;
 }

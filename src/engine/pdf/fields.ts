@@ -68,7 +68,7 @@ function rectOf(obj: mupdf.PDFObject): Rectangle | undefined {
 }
 
 /** Object number of each annotation listed on a page -> that page's index. */
-function annotationPages(doc: mupdf.PDFDocument): Map<number, number> {
+export function annotationPages(doc: mupdf.PDFDocument): Map<number, number> {
   const pages = new Map<number, number>();
   const count = doc.countPages();
   for (let p = 0; p < count; p++) {

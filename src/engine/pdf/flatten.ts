@@ -14,7 +14,7 @@ import { redraw } from './annotation-transfer.js';
 import { formFacts } from './inspect.js';
 import { openPdf } from './open.js';
 import { deref, name } from './pdf-values.js';
-import { saveEdited } from './save.js';
+import { refuseIfSigned, saveEdited, saveFull } from './save.js';
 
 /** Annotation flags (ISO 32000-1, table 165). */
 const HIDDEN = 1 << 1;
@@ -104,6 +104,7 @@ export function flattenFields(input: { bytes: Uint8Array; password?: string | un
     const root = deref(doc.getTrailer().get('Root'));
     const form = deref(root.get('AcroForm'));
     if (!form.isDictionary()) return {};
+    refuseIfSigned(doc, 'flattening the form removes its signature fields, and with them the signatures');
     breakFieldLoops(doc);
     const count = doc.countPages();
     // An empty signature field shows nothing in a viewer; MuPDF would draw a "sign here" tab for it.
@@ -128,7 +129,7 @@ export function flattenFields(input: { bytes: Uint8Array; password?: string | un
     // Widgets that were left out of the painting go with the form they belonged to.
     for (let p = 0; p < count; p++) dropAnnotations(doc, p, (a) => name(a.get('Subtype')) === 'Widget');
     root.delete('AcroForm');
-    return { bytes: saveEdited(doc, formFacts(doc).hasSignatures) };
+    return { bytes: saveFull(doc) };
   } finally {
     doc.destroy();
   }
@@ -146,6 +147,7 @@ export function flattenAnnotations(input: { bytes: Uint8Array; password?: string
   const { options } = input;
   const { doc } = openPdf(input.bytes, input.password, 'edit');
   try {
+    const signed = formFacts(doc).hasSignatures;
     const count = doc.countPages();
     const keepLinks = options.keepLinks !== false;
     const kept = (a: mupdf.PDFObject) => {
@@ -165,7 +167,7 @@ export function flattenAnnotations(input: { bytes: Uint8Array; password?: string
     doc.bake(true, false);
     // What bake() left (no appearance could be made, or links when they are not kept) is removed.
     for (let p = 0; p < count; p++) dropAnnotations(doc, p, (a) => !kept(a));
-    return { bytes: saveEdited(doc, formFacts(doc).hasSignatures) };
+    return { bytes: saveEdited(doc, signed) };
   } finally {
     doc.destroy();
   }

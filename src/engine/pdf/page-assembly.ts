@@ -4,7 +4,10 @@ import { parsePageRange } from '../page-range.js';
 import { formFacts } from './inspect.js';
 import { openPdf } from './open.js';
 import { deref, text } from './pdf-values.js';
-import { saveEdited } from './save.js';
+import { annotationPages } from './fields.js';
+import { readFormFields } from './form-data.js';
+import { saveEdited, saveFull } from './save.js';
+import { dropSignatureValues } from './signatures.js';
 
 /** The page-structure operations: one task, one kind per action. */
 export type PageOperation =
@@ -257,6 +260,19 @@ function pageSize(doc: mupdf.PDFDocument, index: number): { width: number; heigh
   return { width: Math.abs(v[2]! - v[0]!), height: Math.abs(v[3]! - v[1]!) };
 }
 
+/** The pages that show a widget of a signed signature field. */
+function signedSignaturePages(doc: mupdf.PDFDocument): Set<number> {
+  const widgets = new Set<number>();
+  for (const f of readFormFields(doc)) {
+    if (f.type !== 'signature' || !deref(f.field.get('V')).isDictionary()) continue;
+    for (const w of f.widgets) if (w.isIndirect()) widgets.add(w.asIndirect());
+  }
+  const pages = new Set<number>();
+  if (widgets.size === 0) return pages;
+  for (const [num, page] of annotationPages(doc)) if (widgets.has(num)) pages.add(page);
+  return pages;
+}
+
 /**
  * The `editPages` task: one page-structure operation, saved as every edit is
  * (incrementally when the document is signed). Needs assembleDocumentAllowed
@@ -267,17 +283,28 @@ export function editPages(input: { bytes: Uint8Array; password?: string | undefi
   const opened = openPdf(input.bytes, input.password, 'assemble');
   const { doc } = opened;
   try {
+    // Decided before the change: a change may remove the signature fields that tell it.
+    const signed = formFacts(doc).hasSignatures;
     const count = doc.countPages();
     const all = Array.from({ length: count }, (_, i) => i);
     switch (operation.kind) {
       case 'delete': {
         const doomed = new Set(parsePageRange(operation.pageRange, count));
         if (doomed.size === count) throw new EngineError('VALIDATION_FAILED', 'pageRange names every page; a PDF must keep at least one');
+        if ([...signedSignaturePages(doc)].some((p) => doomed.has(p))) {
+          throw new EngineError('DOCUMENT_SIGNED', 'A page to delete shows a signed signature field: deleting it would remove the signature. Clear the signature first (DELETE .../fields/signature-fields/{name}) if that is what you want');
+        }
         rearrange(doc, all.filter((i) => !doomed.has(i)));
         break;
       }
       case 'extract':
         rearrange(doc, parsePageRange(operation.pageRange, count));
+        // The extract is a new document (savePath is required): written in full, since appending would keep every page of the
+        // source in its earlier revision. Its signatures covered the source's bytes, so they are cleared; the source keeps them.
+        if (signed) {
+          dropSignatureValues(doc);
+          return { bytes: saveFull(doc), pageCount: doc.countPages() };
+        }
         break;
       case 'move': {
         const moving = parsePageRange(operation.pageRange, count);
@@ -329,7 +356,7 @@ export function editPages(input: { bytes: Uint8Array; password?: string | undefi
         break;
       }
     }
-    return { bytes: saveEdited(doc, formFacts(doc).hasSignatures), pageCount: doc.countPages() };
+    return { bytes: saveEdited(doc, signed), pageCount: doc.countPages() };
   } finally {
     doc.destroy();
   }

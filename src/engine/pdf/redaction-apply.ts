@@ -8,7 +8,7 @@ import { name, numbers, ref, text } from './pdf-data.js';
 import { annotationText, pageContentText } from './page-text.js';
 import { ownResources, PageOverlay } from './page-overlay.js';
 import { deref } from './pdf-values.js';
-import { saveFull } from './save.js';
+import { refuseIfSigned, saveFull } from './save.js';
 import { findElsewhere, scrubElsewhere, type ElsewhereHit } from './redaction-elsewhere.js';
 
 export interface ApplyRedactionsRequest {
@@ -368,6 +368,8 @@ export function applyRedactions(input: { bytes: Uint8Array; password?: string | 
     if (request.pageIndex !== undefined) chosen = chosen.filter((e) => e.pageIndex === request.pageIndex);
     const report: ApplyReport = { applied: [], pages: [], removedAnnotations: [], elsewhere: [], scrubbed: false };
     if (!chosen.length) return { report };
+    // Appending would keep the redacted content in the earlier revision; a full rewrite breaks the signatures.
+    refuseIfSigned(doc, 'applying redactions rewrites the whole file (an appended change would keep the redacted content), which would invalidate its signatures');
     const direct = chosen.find((e) => e.objectNumber === undefined);
     if (direct) throw new EngineError('PROCESSING_FAILED', `Redact annotation ${JSON.stringify(direct.name)} is not an indirect object and cannot be applied`);
 

@@ -1,4 +1,6 @@
 import type * as mupdf from 'mupdf';
+import { EngineError } from '../errors.js';
+import { formFacts } from './inspect.js';
 
 /**
  * How a document is rewritten in full: unused objects dropped but object
@@ -32,5 +34,18 @@ function save(doc: mupdf.PDFDocument, options: string): Uint8Array {
     return buffer.asUint8Array().slice();
   } finally {
     buffer.destroy();
+  }
+}
+
+/**
+ * A document with signed signature fields is never silently invalidated:
+ * an operation that cannot append its change (a full rewrite, or one that
+ * would remove the signatures) refuses it with 409 DOCUMENT_SIGNED, saying
+ * why. Clearing the signatures first (DELETE .../signature-fields/{name})
+ * lifts the refusal.
+ */
+export function refuseIfSigned(doc: mupdf.PDFDocument, why: string): void {
+  if (formFacts(doc).hasSignatures) {
+    throw new EngineError('DOCUMENT_SIGNED', `The document is signed: ${why}. Clear its signatures first (DELETE .../fields/signature-fields/{name}) if that is what you want`);
   }
 }

@@ -37,7 +37,7 @@ export function alphaState(scratch: mupdf.PDFDocument, resources: mupdf.PDFObjec
 }
 
 /** The drawing as a form XObject of the scratch document, its fonts subset. */
-function buildForm(scratch: mupdf.PDFDocument, drawing: StampDrawing): mupdf.PDFObject {
+export function buildForm(scratch: mupdf.PDFDocument, drawing: StampDrawing): mupdf.PDFObject {
   const dict = scratch.newDictionary();
   dict.put('Type', scratch.newName('XObject'));
   dict.put('Subtype', scratch.newName('Form'));

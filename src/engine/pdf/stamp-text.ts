@@ -9,7 +9,7 @@ import { chooseFont, type FontStyle } from '../font-names.js';
 import { alphaState, type StampDrawing } from './stamp-form.js';
 import { faceChain, type Face } from './stamp-fonts.js';
 import { pdfNumber, pdfNumbers, stampMatrix } from './stamp-geometry.js';
-import { layoutLines } from './text-layout.js';
+import { layoutLines, type Line } from './text-layout.js';
 
 export interface TextStampRequest {
   text: string;
@@ -38,6 +38,31 @@ export function drawTextStamp(scratch: mupdf.PDFDocument, request: TextStampRequ
   const lines = layoutLines(request.text, faceChain(choice));
 
   const resources = scratch.newDictionary();
+  const matrix = stampMatrix(request.x, request.y, request.rotation ?? 0);
+  const ops = ['q', `${pdfNumbers(matrix)} cm`, alphaState(scratch, resources, request.transparency ?? 0), fillColour(request.color ?? 0), `BT ${pdfNumber(leading)} TL`];
+  const faces = showLines(scratch, resources, lines, size, ops);
+  ops.push('ET Q');
+
+  // Room for ascenders, descenders, accents and italic overhang around the advance widths.
+  const widest = Math.max(0, ...lines.map((l) => l.width)) * size;
+  const box: mupdf.Rect = [-size / 2, -(lines.length - 1) * leading - size / 2, widest + size / 2, size * 1.25];
+  return {
+    drawing: {
+      content: ops.filter(Boolean).join('\n'),
+      bbox: mupdf.Rect.transform(box, matrix),
+      resources,
+      embedsFonts: faces.some((f) => f.embedded),
+    },
+    fonts: faces.map((f) => f.name),
+  };
+}
+
+/**
+ * The text operators that show laid-out lines (one T* between lines, a Tf
+ * where the face changes), appended to `ops`; each face is added to
+ * `resources` /Font once, as F0, F1, ... Answers the faces used.
+ */
+export function showLines(scratch: mupdf.PDFDocument, resources: mupdf.PDFObject, lines: Line[], size: number, ops: string[]): Face[] {
   const fontDict = scratch.newDictionary();
   resources.put('Font', fontDict);
   const names = new Map<Face, string>();
@@ -50,8 +75,6 @@ export function drawTextStamp(scratch: mupdf.PDFDocument, request: TextStampRequ
     }
     return n;
   };
-  const matrix = stampMatrix(request.x, request.y, request.rotation ?? 0);
-  const ops = ['q', `${pdfNumbers(matrix)} cm`, alphaState(scratch, resources, request.transparency ?? 0), fillColour(request.color ?? 0), `BT ${pdfNumber(leading)} TL`];
   let current: Face | undefined;
   lines.forEach((line, i) => {
     if (i > 0) ops.push('T*');
@@ -61,20 +84,7 @@ export function drawTextStamp(scratch: mupdf.PDFDocument, request: TextStampRequ
       ops.push(`<${run.hex}> Tj`);
     }
   });
-  ops.push('ET Q');
-
-  // Room for ascenders, descenders, accents and italic overhang around the advance widths.
-  const widest = Math.max(0, ...lines.map((l) => l.width)) * size;
-  const box: mupdf.Rect = [-size / 2, -(lines.length - 1) * leading - size / 2, widest + size / 2, size * 1.25];
-  return {
-    drawing: {
-      content: ops.filter(Boolean).join('\n'),
-      bbox: mupdf.Rect.transform(box, matrix),
-      resources,
-      embedsFonts: [...names.keys()].some((f) => f.embedded),
-    },
-    fonts: [...names.keys()].map((f) => f.name),
-  };
+  return [...names.keys()];
 }
 
 /** `r g b rg` for an integer 0xRRGGBB. */

@@ -1,0 +1,73 @@
+import type { NewWidget, SignatureFieldModel, SignatureFieldsModel, SignRequest } from '../engine/pdf/signatures.js';
+import type { EnginePool } from '../engine/pool.js';
+import type { StoredPath } from '../storage/paths.js';
+import type { DocumentStore } from '../storage/store.js';
+import type { OperationContext } from './context.js';
+import type { DocumentOperations } from './documents.js';
+import { ReadModelCache } from './read-model-cache.js';
+
+/**
+ * Signature fields and signing (docs/signing.md). Changes go through the
+ * document's lock and If-Match like every in-place edit. The key store is
+ * handed to the engine in memory and zeroed there after use; it is never
+ * staged, written or logged.
+ */
+export class SignatureOperations {
+  private readonly lists = new ReadModelCache<SignatureFieldsModel>(100);
+
+  constructor(
+    private readonly store: DocumentStore,
+    private readonly pool: EnginePool,
+    private readonly documents: DocumentOperations,
+  ) {}
+
+  /** Every signature field, each signature verified; cached by version. */
+  async list(path: StoredPath, ctx: OperationContext): Promise<{ model: SignatureFieldsModel; etag: string }> {
+    const stat = await this.documents.stat(path);
+    const cached = this.lists.get(stat.etag, ctx.documentPassword);
+    if (cached) return { model: cached, etag: stat.etag };
+    const stored = await this.store.readDocument(path);
+    const model = await this.pool.run('listSignatureFields', { bytes: stored.bytes, password: ctx.documentPassword }, { transfer: [stored.bytes] });
+    this.lists.set(stored.etag, ctx.documentPassword, model);
+    return { model, etag: stored.etag };
+  }
+
+  async get(path: StoredPath, ctx: OperationContext, name: string): Promise<{ field: SignatureFieldModel; etag: string }> {
+    const { model, etag } = await this.list(path, ctx);
+    const field = model.signatureFields.find((f) => f.name === name);
+    if (field) return { field, etag };
+    // Not in the list: let the engine answer (404 FIELD_NOT_FOUND with its message).
+    const stored = await this.store.readDocument(path);
+    const one = await this.pool.run('listSignatureFields', { bytes: stored.bytes, password: ctx.documentPassword, name }, { transfer: [stored.bytes] });
+    return { field: one.signatureFields[0]!, etag: stored.etag };
+  }
+
+  async create(path: StoredPath, ctx: OperationContext, name: string, widgets: NewWidget[]): Promise<{ field: SignatureFieldModel; etag: string }> {
+    const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
+      const { bytes, field } = await this.pool.run('createSignatureField', { bytes: stored.bytes, password: ctx.documentPassword, name, widgets });
+      return { bytes, result: field };
+    });
+    return { field: result, etag: stat.etag };
+  }
+
+  /** Removes an unsigned field, or clears a signed one; answers whether a signature was cleared. */
+  async remove(path: StoredPath, ctx: OperationContext, name: string): Promise<{ cleared: boolean; etag: string }> {
+    const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
+      const { bytes, cleared } = await this.pool.run('deleteSignatureField', { bytes: stored.bytes, password: ctx.documentPassword, name });
+      return { bytes, result: cleared };
+    });
+    return { cleared: result, etag: stat.etag };
+  }
+
+  async sign(path: StoredPath, ctx: OperationContext, name: string, keyStore: Uint8Array, request: SignRequest): Promise<{ field: SignatureFieldModel; etag: string }> {
+    const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
+      const { bytes, field } = await this.pool.run(
+        'signField',
+        { bytes: stored.bytes, password: ctx.documentPassword, name, keyStore, request },
+        { transfer: [keyStore] },
+      );
+      return { bytes, result: field };
+    });
+    return { field: result, etag: stat.etag };
+  }
+}
