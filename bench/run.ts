@@ -2,14 +2,15 @@
  * `npm run bench` (add `-- --quick` for a short run): runs the benchmarks and prints their tables.
  * `-- --only=pages,redaction` runs some of them and leaves bench/results/latest.json as it was.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runAnnotationsBench, type Row } from './annotations.js';
 import { printRows, runFoundationBench } from './foundation.js';
 import { runPagesBench } from './pages.js';
 import { runRedactionBench } from './redaction.js';
 import { runResourcesBench } from './resources.js';
+import { runSecurityBench } from './security.js';
 import { runSigningBench } from './signing.js';
+import { writeReport } from './report.js';
 import { runStampsBench } from './stamps.js';
 
 const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promise<Row[]> }[] = [
@@ -18,6 +19,7 @@ const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promis
   { name: 'redaction', title: 'Redaction', run: runRedactionBench },
   { name: 'stamps', title: 'Stamps', run: runStampsBench },
   { name: 'signing', title: 'Signing', run: runSigningBench },
+  { name: 'security', title: 'Encryption', run: runSecurityBench },
   { name: 'pages', title: 'Page text', run: runPagesBench },
   { name: 'resources', title: 'Memory and scaling', run: runResourcesBench },
 ];
@@ -34,9 +36,6 @@ for (const bench of BENCHMARKS.filter((b) => !only || only.includes(b.name))) {
   printRows(result);
   rows.push(...result);
 }
-if (!only) {
-  const resultsDir = fileURLToPath(new URL('../../bench/results/', import.meta.url));
-  mkdirSync(resultsDir, { recursive: true });
-  writeFileSync(`${resultsDir}latest.json`, `${JSON.stringify({ quick, date: new Date().toISOString(), rows }, null, 2)}\n`);
-}
-console.log(`\nfinished in ${((Date.now() - started) / 1000).toFixed(1)} s${only ? '' : '; results in bench/results/latest.json'}`);
+const seconds = (Date.now() - started) / 1000;
+if (!only) writeReport(fileURLToPath(new URL('../../bench/results/', import.meta.url)), rows, { date: new Date().toISOString(), quick, seconds });
+console.log(`\nfinished in ${seconds.toFixed(1)} s${only ? '' : '; report in bench/results/latest.md (and .json, .svg)'}`);

@@ -1,0 +1,76 @@
+/**
+ * The benchmark report: the rows of every benchmark as JSON, as a Markdown
+ * table, and as an SVG chart of the ratio to the peer per operation (log
+ * scale, 1x marked), so that a person sees at a glance where the service is
+ * faster or slower than the tools people know.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import type { Row } from './annotations.js';
+
+function fmt(n: number): string {
+  return n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
+}
+
+function escapeXml(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export function markdownReport(rows: Row[], meta: { date: string; quick: boolean; seconds: number }): string {
+  const lines = [
+    `# Benchmark report (${meta.quick ? 'quick' : 'full'} run, ${meta.date})`,
+    '',
+    `Produced by \`npm run bench${meta.quick ? ' -- --quick' : ''}\` in ${meta.seconds.toFixed(0)} s on this machine. Ratio is ours divided by the peer's figure (below 1: we are faster or smaller). See [bench/README.md](../README.md) for what each row measures.`,
+    '',
+    '![ratio per operation](latest.svg)',
+    '',
+    '| operation | size | ours | peer | ratio | target | met |',
+    '|---|---|---|---|---|---|---|',
+  ];
+  for (const r of rows) {
+    const ratio = r.peer !== undefined && r.peer !== 0 ? `${(r.ours / r.peer).toFixed(2)}x` : '-';
+    lines.push(`| ${r.operation} | ${r.size} | ${fmt(r.ours)} ${r.unit} | ${r.peer !== undefined ? `${fmt(r.peer)} ${r.unit} (${r.peerName ?? 'peer'})` : '-'} | ${ratio} | ${r.target ?? '-'} | ${r.met === undefined ? '-' : r.met ? 'yes' : '**no**'} |`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** A horizontal bar per row that has a peer: the ratio on a log scale from 1/16x to 16x. */
+export function svgChart(rows: Row[]): string {
+  const withPeer = rows.filter((r) => r.peer !== undefined && r.peer > 0 && r.ours > 0);
+  const labelWidth = 560;
+  const plotWidth = 420;
+  const rowHeight = 22;
+  const top = 40;
+  const height = top + withPeer.length * rowHeight + 30;
+  const min = Math.log2(1 / 16);
+  const max = Math.log2(16);
+  const x = (ratio: number) => labelWidth + ((Math.min(max, Math.max(min, Math.log2(ratio))) - min) / (max - min)) * plotWidth;
+  const parts = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${labelWidth + plotWidth + 80}" height="${height}" font-family="sans-serif" font-size="12">`,
+    '<rect width="100%" height="100%" fill="white"/>',
+    `<text x="10" y="20" font-size="14" font-weight="bold">Ours / peer per operation (log scale; left of the line: faster or smaller than the peer)</text>`,
+  ];
+  for (const tick of [1 / 16, 1 / 4, 1, 4, 16]) {
+    const tx = x(tick);
+    parts.push(`<line x1="${tx}" y1="${top - 8}" x2="${tx}" y2="${height - 25}" stroke="${tick === 1 ? '#333' : '#ddd'}" stroke-width="${tick === 1 ? 2 : 1}"/>`);
+    parts.push(`<text x="${tx}" y="${height - 10}" text-anchor="middle">${tick >= 1 ? `${tick}x` : `1/${1 / tick}x`}</text>`);
+  }
+  withPeer.forEach((r, i) => {
+    const ratio = r.ours / r.peer!;
+    const y = top + i * rowHeight;
+    const from = x(1);
+    const to = x(ratio);
+    const colour = r.met === false ? '#d9534f' : r.met === true ? '#5cb85c' : '#5b9bd5';
+    parts.push(`<text x="${labelWidth - 8}" y="${y + 14}" text-anchor="end">${escapeXml(`${r.operation} (${r.size})`.slice(0, 90))}</text>`);
+    parts.push(`<rect x="${Math.min(from, to)}" y="${y + 3}" width="${Math.max(1, Math.abs(to - from))}" height="${rowHeight - 8}" fill="${colour}"/>`);
+    parts.push(`<text x="${Math.max(from, to) + 4}" y="${y + 14}">${ratio.toFixed(2)}x</text>`);
+  });
+  parts.push('</svg>');
+  return `${parts.join('\n')}\n`;
+}
+
+export function writeReport(dir: string, rows: Row[], meta: { date: string; quick: boolean; seconds: number }): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(`${dir}latest.json`, `${JSON.stringify({ quick: meta.quick, date: meta.date, seconds: meta.seconds, rows }, null, 2)}\n`);
+  writeFileSync(`${dir}latest.md`, markdownReport(rows, meta));
+  writeFileSync(`${dir}latest.svg`, svgChart(rows));
+}
