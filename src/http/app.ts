@@ -53,6 +53,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', String(request.id));
   });
+  // An answer sent before the request body was read to its end (a refusal: too large, a broken multipart
+  // part) closes the connection. Node leaves a body that a reader started and abandoned unread, so the next
+  // request on a keep-alive connection would never be parsed: the client would wait forever.
+  app.addHook('onSend', async (request, reply) => {
+    if (!request.raw.complete) reply.header('Connection', 'close');
+  });
   app.setErrorHandler((err, request, reply) => handleError(err, request, reply));
   app.setNotFoundHandler((request, reply) => sendProblem(request, reply, new ServiceError('NOT_FOUND', `No resource at ${request.url.split('?')[0]}`)));
 
