@@ -69,11 +69,17 @@ function multipartRequest(annotationPartBytes: number): Buffer {
   return Buffer.concat([Buffer.from(head, 'latin1'), body]);
 }
 
-test('a request refused before its body was read does not leave its keep-alive connection stuck (found by the robustness suite)', async () => {
+test('a request refused before its body was read: the rest is discarded and the keep-alive connection serves the next request (found by the robustness suite)', async () => {
   // The annotation part passes PDFSERVICE_MAX_BODY_BYTES (4 MiB): 413 while the rest of the body is unread.
   const refused = await twoRequests(multipartRequest(5 * 1024 * 1024));
   assert.equal(refused.firstStatus, 413);
-  assert.notEqual(refused.second, 'hung', 'the next request on the connection was never answered');
+  assert.equal(refused.second, 'answered', 'the next request on the connection was answered');
+  // A JSON body past the limit, refused by Fastify's parser before it reads it: the same.
+  const json = Buffer.concat([Buffer.from('{"CopyAction":{"savePath":"'), Buffer.alloc(5 * 1024 * 1024, 'x'), Buffer.from('"}}')]);
+  const head = `POST /pdfservice/v1/documents/ka/doc.pdf HTTP/1.1\r\nHost: x\r\nAuthorization: ${server.adminAuth}\r\nContent-Type: application/json\r\nContent-Length: ${json.length}\r\n\r\n`;
+  const tooLarge = await twoRequests(Buffer.concat([Buffer.from(head, 'latin1'), json]));
+  assert.equal(tooLarge.firstStatus, 413);
+  assert.equal(tooLarge.second, 'answered');
   // A request the service read completely keeps its connection usable.
   const read = await twoRequests(multipartRequest(10));
   assert.equal(read.firstStatus, 400);
