@@ -109,6 +109,27 @@ describe('import (A5) and the deprecated form (A3)', () => {
     assert.ok(fromQpdf && fromQpdf.dict['/AP'], 'an appearance was generated for the new note');
   });
 
+  test('several existing annotations moved off one page by an import: each leaves that page and lands on its new one (found by the robustness suite)', async () => {
+    await putPdf(server, 'xfdf/move.pdf', makeAnnotatedPdf({
+      pages: 2,
+      annotations: [
+        { subtype: 'Square', page: 0, name: 'm1', rect: [10, 10, 50, 50] },
+        { subtype: 'Square', page: 0, name: 'm2', rect: [60, 10, 100, 50] },
+        { subtype: 'Square', page: 0, name: 'm3', rect: [110, 10, 150, 50] },
+        { subtype: 'Circle', page: 0, name: 'stays', rect: [160, 10, 200, 50] },
+      ],
+    }));
+    const xfdf = `<xfdf xmlns="http://ns.adobe.com/xfdf/"><annots>${['m1', 'm2', 'm3'].map((n, i) => `<square page="1" rect="${10 + 50 * i},10,${50 + 50 * i},50" name="${n}"/>`).join('')}</annots></xfdf>`;
+    const reply = await importXfdf('xfdf/move.pdf', xfdf);
+    assert.equal(reply.status, 200, reply.text);
+    assert.deepEqual(reply.json().updated, ['m1', 'm2', 'm3']);
+    const pages = Object.fromEntries(reply.json().annotations.map((a: { name: string; pageIndex: number }) => [a.name, a.pageIndex]));
+    assert.deepEqual(pages, { m1: 1, m2: 1, m3: 1, stays: 0 });
+    const bytes = await storedBytes(server, 'xfdf/move.pdf');
+    assert.ok(qpdfCheck(bytes).ok);
+    assert.deepEqual(qpdfAnnotations(bytes).map((a) => `${a.name}@${a.pageIndex}`).sort(), ['m1@1', 'm2@1', 'm3@1', 'stays@0']);
+  });
+
   test('coordinates are PDF user space, also on rotated pages whose MediaBox does not start at 0,0', async () => {
     await putPdf(server, 'xfdf/offset.pdf', makeAnnotatedPdf({ pages: 1, annotations: [], rotate: () => 90, mediaBox: () => [100, 200, 712, 992] }));
     const xfdf = `<xfdf xmlns="http://ns.adobe.com/xfdf/"><annots><square page="0" rect="150,250,250,300" name="sq" color="#FF0000"/><highlight page="0" rect="150,400,300,420" name="hl" coords="150,420,300,420,150,400,300,400"/></annots></xfdf>`;

@@ -171,6 +171,10 @@ describe('bad bodies change nothing', () => {
     { name: 'truncated PDF', body: makePdf({ pages: 3 }).subarray(0, 60), type: 'application/pdf', status: 422, code: 'MALFORMED_PDF' },
     { name: 'empty body', body: Buffer.alloc(0), type: 'application/pdf', status: 422, code: 'MALFORMED_PDF' },
     { name: 'wrong Content-Type', body: makePdf(), type: 'text/plain', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
+    // JSON and XML have body parsers of their own (for models); an upload must still refuse them (was 500, found by the robustness suite).
+    { name: 'a JSON object', body: Buffer.from('{"a":1,"b":2}'), type: 'application/json', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
+    { name: 'a JSON array', body: Buffer.from('[]'), type: 'application/json', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
+    { name: 'an XML body', body: Buffer.from('<a><b>1</b></a>'), type: 'application/xml', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
     { name: 'image type with PDF bytes', body: makePdf(), type: 'image/png', status: 422, code: 'MALFORMED_IMAGE' },
     { name: 'oversize', body: Buffer.concat([makePdf(), Buffer.alloc(3 * 1024 * 1024, 32)]), type: 'application/pdf', status: 413, code: 'PAYLOAD_TOO_LARGE' },
   ];

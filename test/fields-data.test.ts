@@ -277,6 +277,15 @@ describe('refusals change nothing', () => {
     await unchanged('fields/malformed.pdf', () => importFields('fields/malformed.pdf', ''), 400, 'MALFORMED_XFDF');
   });
 
+  test('XFDF nested more than 100 elements deep: 400 MALFORMED_XFDF, not a processing failure (found by the robustness suite)', async () => {
+    await putPdf(server, 'fields/deep.pdf', form);
+    for (const depth of [101, 5000]) {
+      const body = `<?xml version="1.0" encoding="UTF-8"?><xfdf xmlns="http://ns.adobe.com/xfdf/"><fields><field name="comment">${'<a>'.repeat(depth)}${'</a>'.repeat(depth)}<value>x</value></field></fields></xfdf>`;
+      const problem = await unchanged('fields/deep.pdf', () => importFields('fields/deep.pdf', body), 400, 'MALFORMED_XFDF');
+      assert.match(problem.detail, /nested deeper than 100/);
+    }
+  });
+
   test('malformed FDF: 400 MALFORMED_FDF', async () => {
     await putPdf(server, 'fields/badfdf.pdf', form);
     const bodies = [

@@ -201,6 +201,17 @@ describe('actions', () => {
 });
 
 describe('XML request bodies', () => {
+  test('elements nested more than 100 deep: 400 MALFORMED_XML, not 500 (found by the robustness suite)', async () => {
+    await put('xml/deep.pdf', makePdf());
+    for (const depth of [150, 5000]) {
+      const body = `<?xml version="1.0"?><ExtractPagesAction>${'<a>'.repeat(depth)}${'</a>'.repeat(depth)}<pageRange>1</pageRange></ExtractPagesAction>`;
+      const reply = await call(server, 'POST', '/documents/xml/deep.pdf/pages', { body, headers: { 'content-type': 'application/xml' } });
+      assert.equal(reply.status, 400, reply.text);
+      assert.equal(reply.json().code, 'MALFORMED_XML');
+      assert.match(reply.json().detail, /nested deeper than/);
+    }
+  });
+
   test('predefined entities and character references are decoded, values keep their spaces, indentation is ignored', async () => {
     await put('xml/src.pdf', makePdf());
     const reply = await call(server, 'POST', '/documents/xml/src.pdf', {

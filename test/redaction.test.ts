@@ -128,6 +128,22 @@ describe('creating redactions (A7)', () => {
     assert.equal(noMatch.json().count, 0);
     assert.equal(sha256(await storedBytes(server, 'red/bad.pdf')), before);
   });
+
+  test('a regular expression with catastrophic backtracking: 400 INVALID_SEARCH after its time budget, not a worker held to the task timeout (found by the robustness suite)', async () => {
+    await putPdf(server, 'red/redos.pdf', textPdf([['a'.repeat(40), 'Jane Doe']]));
+    const before = sha256(await storedBytes(server, 'red/redos.pdf'));
+    const started = Date.now();
+    const reply = await redact('red/redos.pdf', { searchText: '(a+)+b', regex: true });
+    assert.equal(reply.status, 400, reply.text);
+    assert.equal(reply.json().code, 'INVALID_SEARCH');
+    assert.match(reply.json().detail, /takes longer than 5 s/);
+    assert.ok(Date.now() - started < 15_000, `answered after ${Date.now() - started} ms`);
+    assert.equal(sha256(await storedBytes(server, 'red/redos.pdf')), before);
+    // The next regular expression runs in a new helper thread and finds what it should.
+    const fine = await redact('red/redos.pdf', { searchText: 'J[a-z]+ D[a-z]+', regex: true });
+    assert.equal(fine.status, 200, fine.text);
+    assert.equal(fine.json().count, 1);
+  });
 });
 
 describe('applying redactions (ApplyRedactionsAction)', () => {

@@ -113,7 +113,11 @@ export function fieldsToXfdf(fields: ExportedField[], source: FieldDataSource = 
   return new Uint8Array(Buffer.from(lines.join('\n'), 'utf8'));
 }
 
+/** Deepest element nesting of a field data XFDF body (docs/errors.md, MALFORMED_XFDF). */
+const XFDF_MAX_NESTED_TAGS = 100;
+
 const xfdfParser = new XMLParser({
+  maxNestedTags: XFDF_MAX_NESTED_TAGS,
   ignoreAttributes: false,
   attributeNamePrefix: '@',
   removeNSPrefix: true,
@@ -180,7 +184,13 @@ export function parseFieldsXfdf(body: Uint8Array): ParsedFieldData {
   if (text.trim() === '') malformedXfdf('The XFDF body is empty');
   const valid = XMLValidator.validate(text);
   if (valid !== true) malformedXfdf(`The XFDF body is not well-formed XML (line ${valid.err.line}: ${valid.err.msg})`);
-  const doc = xfdfParser.parse(text) as XmlNode;
+  let doc: XmlNode = {};
+  try {
+    doc = xfdfParser.parse(text) as XmlNode;
+  } catch (err) {
+    // The parser stops past XFDF_MAX_NESTED_TAGS with a plain Error, which would otherwise become PROCESSING_FAILED.
+    malformedXfdf(/nested/i.test((err as Error).message) ? `Elements are nested deeper than ${XFDF_MAX_NESTED_TAGS} levels` : 'The XFDF body cannot be parsed');
+  }
   const root = doc['xfdf'];
   if (root === undefined) malformedXfdf('The root element must be <xfdf>');
   const xfdf = (typeof root === 'object' && root !== null ? root : {}) as XmlNode;

@@ -114,18 +114,33 @@ export interface TextMatch {
   quads: Quad[];
 }
 
-/** Every non-empty match of the pattern in the page text, in reading order. */
-export function findMatches(page: PageText, pattern: RegExp): TextMatch[] {
-  const matches: TextMatch[] = [];
+/** [start, end) of every non-empty match of a global pattern in `text`, flat: start, end, start, end... */
+export function matchSpans(text: string, pattern: RegExp): Int32Array {
+  const spans: number[] = [];
   pattern.lastIndex = 0;
-  for (let m = pattern.exec(page.text); m !== null; m = pattern.exec(page.text)) {
+  for (let m = pattern.exec(text); m !== null; m = pattern.exec(text)) {
     if (m[0].length === 0) {
       // An empty match marks nothing; step on so the loop ends.
       pattern.lastIndex++;
       continue;
     }
-    const quads = mergeQuads(page, m.index, m.index + m[0].length);
-    if (quads.length) matches.push({ text: m[0].replace(/\s+/gu, ' ').trim(), quads });
+    spans.push(m.index, m.index + m[0].length);
+  }
+  return Int32Array.from(spans);
+}
+
+/**
+ * Every non-empty match of the pattern in the page text, in reading order.
+ * `spans` are the matches when they were found elsewhere (a client's regular
+ * expression runs under a time budget in its own thread: regex-budget.ts).
+ */
+export function findMatches(page: PageText, pattern: RegExp, spans = matchSpans(page.text, pattern)): TextMatch[] {
+  const matches: TextMatch[] = [];
+  for (let i = 0; i < spans.length; i += 2) {
+    const start = spans[i]!;
+    const end = spans[i + 1]!;
+    const quads = mergeQuads(page, start, end);
+    if (quads.length) matches.push({ text: page.text.slice(start, end).replace(/\s+/gu, ' ').trim(), quads });
   }
   return matches;
 }

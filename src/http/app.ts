@@ -4,6 +4,7 @@ import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { ServiceError } from '../errors.js';
 import type { AppDeps } from './context.js';
 import { packDocumentUrl } from './document-urls.js';
@@ -28,6 +29,20 @@ import { BINARY_UPLOAD_TYPES } from './uploads.js';
 import { problemSchema } from './schemas/common.js';
 
 export const API_PREFIX = '/pdfservice/v1';
+
+/** Longest time the rest of a refused request's body is read and discarded before the connection is closed. */
+const DRAIN_LIMIT_MS = 30_000;
+
+function drainUnreadBody(raw: IncomingMessage): void {
+  if (raw.complete || raw.destroyed) return;
+  const timer = setTimeout(() => raw.socket?.destroy(), DRAIN_LIMIT_MS);
+  timer.unref();
+  const done = () => clearTimeout(timer);
+  raw.once('end', done);
+  raw.once('close', done);
+  raw.unpipe();
+  raw.resume();
+}
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const { config } = deps;
@@ -54,6 +69,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', String(request.id));
   });
+  // An answer sent before the request body was read to its end (a refusal: too large, a broken multipart
+  // part): the rest of the body is read and discarded, as nginx's lingering close does. Node leaves a body
+  // that a reader started and abandoned unread, so the next request on a keep-alive connection would never
+  // be parsed and the client would wait forever; closing at once instead resets a connection the client is
+  // still writing to, and the client then never sees the answer. Past DRAIN_LIMIT_MS the connection is closed.
+  // Fastify marks answers to a body it refused while reading Connection: close; the drain makes that unnecessary.
+  app.addHook('onSend', async (request, reply) => {
+    if (!request.raw.complete) reply.removeHeader('connection');
+  });
+  app.addHook('onResponse', async (request) => drainUnreadBody(request.raw));
   app.setErrorHandler((err, request, reply) => handleError(err, request, reply));
   app.setNotFoundHandler((request, reply) => sendProblem(request, reply, new ServiceError('NOT_FOUND', `No resource at ${request.url.split('?')[0]}`)));
 

@@ -67,8 +67,12 @@ export function renderXml(shape: XmlShape, value: unknown): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n${builder.build({ [shape.root]: tree })}`;
 }
 
+/** Deepest element nesting a request body may have (the parser throws past it). */
+const MAX_NESTED_TAGS = 100;
+
 const parser = new XMLParser({
   ignoreAttributes: true,
+  maxNestedTags: MAX_NESTED_TAGS,
   parseTagValue: false, // strings stay strings; the route schema coerces them
   // Only the predefined entities and character references are decoded: a DOCTYPE, and with
   // it every declared entity, is refused before parsing (parseXmlBody).
@@ -107,7 +111,13 @@ export function parseXmlBody(text: string): { root: string; value: Record<string
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new ServiceError('MALFORMED_XML', 'XML bodies may not contain a DOCTYPE or entity declarations');
   const valid = XMLValidator.validate(text);
   if (valid !== true) throw new ServiceError('MALFORMED_XML', `The XML body is not well-formed (line ${valid.err.line})`);
-  const doc = parser.parse(text) as Record<string, unknown>;
+  let doc: Record<string, unknown>;
+  try {
+    doc = parser.parse(text) as Record<string, unknown>;
+  } catch (err) {
+    // The validator accepts any depth; the parser stops past MAX_NESTED_TAGS (a plain Error, not a client error by itself).
+    throw new ServiceError('MALFORMED_XML', /nested/i.test((err as Error).message) ? `Elements are nested deeper than ${MAX_NESTED_TAGS} levels` : 'The XML body cannot be parsed');
+  }
   const roots = Object.keys(doc);
   if (roots.length !== 1) throw new ServiceError('MALFORMED_XML', 'The XML body must have one root element');
   const root = roots[0]!;

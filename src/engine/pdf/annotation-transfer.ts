@@ -159,7 +159,7 @@ export function importAnnotations(doc: mupdf.PDFDocument, incoming: IncomingAnno
       updated.push(annotationName);
       if (old.pageIndex !== pageIndex) {
         // Moved to another page: out of the old /Annots, into the new one.
-        deref(doc.findPage(old.pageIndex).get('Annots')).delete(old.index);
+        removeFromAnnots(doc.findPage(old.pageIndex), old.objectNumber);
         appendAnnot(doc, page, obj);
       }
     } else {
@@ -225,6 +225,20 @@ export function importAnnotations(doc: mupdf.PDFDocument, incoming: IncomingAnno
   }
   generateAppearances(doc, touched);
   return { created, updated };
+}
+
+/**
+ * Takes the references to object `objectNumber` out of a page's /Annots. Found
+ * by identity, not by the index listed before the import: each annotation
+ * moved off the page shifts the indexes of those after it.
+ */
+function removeFromAnnots(page: mupdf.PDFObject, objectNumber: number): void {
+  const annots = deref(page.get('Annots'));
+  if (!annots.isArray()) return;
+  for (let i = annots.length - 1; i >= 0; i--) {
+    const item = annots.get(i);
+    if (item.isIndirect() && item.asIndirect() === objectNumber) annots.delete(i);
+  }
 }
 
 function appendAnnot(doc: mupdf.PDFDocument, page: mupdf.PDFObject, obj: mupdf.PDFObject): void {

@@ -1,5 +1,6 @@
 import type * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
+import { RegexBudget } from '../regex-budget.js';
 import { findMatches, quadBounds, searchPattern, type PageText, type Quad, type SearchOptions } from '../text-match.js';
 import { annotationEntries } from './annotations.js';
 import { isoToPdfDate } from './dates.js';
@@ -57,6 +58,8 @@ export function createRedactions(input: { bytes: Uint8Array; password?: string |
   const request = input.request;
   if (!request.searchText.trim()) throw new EngineError('INVALID_SEARCH', 'searchText must not be empty');
   const pattern = searchPattern(request);
+  // A client's regular expression may backtrack for ever: it runs under a time budget (400 past it).
+  const budget = request.regex ? new RegexBudget(pattern.source, pattern.flags) : undefined;
   const opened = openPdf(input.bytes, input.password, 'annotate');
   const { doc } = opened;
   try {
@@ -79,7 +82,7 @@ export function createRedactions(input: { bytes: Uint8Array; password?: string |
     for (let p = first; p <= last; p++) {
       const page = doc.loadPage(p);
       for (const source of pageTexts(page, request.includeAnnotations !== false)) {
-        for (const match of findMatches(source.text, pattern)) {
+        for (const match of findMatches(source.text, pattern, budget?.spans(source.text.text))) {
           const name = nextName();
           addRedactAnnotation(doc, page, match.quads, name, request, now);
           const annotationName = source.annotation ? nameOf.get(source.annotation.getObject().asIndirect()) : undefined;

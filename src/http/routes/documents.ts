@@ -7,7 +7,7 @@ import { noneMatch } from '../conditional.js';
 import { contentDisposition, sendModel } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { documentModelSchema, documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
-import { BINARY_UPLOAD_TYPES } from '../uploads.js';
+import { BINARY_UPLOAD_TYPES, IMAGE_TYPES } from '../uploads.js';
 import type { Readable } from 'node:stream';
 
 const DOCUMENT_XML = { root: 'Document' };
@@ -36,6 +36,10 @@ function parseRange(header: string | undefined, size: number): { start: number; 
 
 function rangeError(size: number): ServiceError {
   return new ServiceError('RANGE_NOT_SATISFIABLE', `The document has ${size} bytes`, undefined, { 'Content-Range': `bytes */${size}` });
+}
+
+function isStream(body: unknown): body is Readable {
+  return typeof (body as Readable | null)?.pipe === 'function';
 }
 
 function validatorHeaders(reply: FastifyReply, stat: DocumentStat): void {
@@ -95,6 +99,10 @@ export function registerDocumentRoutes(api: FastifyInstance, deps: AppDeps): voi
     const path = documentPathParam(request);
     const mediaType = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
     if (!request.body) throw new ServiceError('MALFORMED_PDF', 'The body is empty');
+    // JSON and XML bodies reach here parsed (their parsers serve the model routes): only the upload types are streams.
+    if (!(BINARY_UPLOAD_TYPES as readonly string[]).includes(mediaType) || !isStream(request.body)) {
+      throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Cannot store ${mediaType}: send application/pdf, ${IMAGE_TYPES.join(', ')} or a Word document`);
+    }
     const result = await documents.put(path, request.body as Readable, mediaType, deps.config.maxUploadBytes, operationContext(request));
     reply.header('ETag', result.model.etag);
     if (result.created) reply.header('Location', `/pdfservice/v1/documents/${path.toUrlPath()}`);
