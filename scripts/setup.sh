@@ -46,7 +46,7 @@ fi
 
 # Build: only when a source is newer than the last build.
 stamp=dist/.build-stamp
-if [ ! -f "$stamp" ] || [ -n "$(find src test corpus bench tsconfig.json package.json -newer "$stamp" -print -quit 2>/dev/null)" ]; then
+if [ ! -f "$stamp" ] || [ -n "$(find src test corpus bench robust tsconfig.json package.json -newer "$stamp" -print -quit 2>/dev/null)" ]; then
   echo "setup: building"
   npx tsc -p tsconfig.json
   touch "$stamp"

@@ -45,7 +45,11 @@ export async function startServer(options: { env?: Record<string, string>; dataD
   });
   const output: string[] = [];
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output.join('\n')}`)), 20_000);
+    // A service that does not say it listens (e.g. PDFSERVICE_LOG_LEVEL above info) is stopped, or its pipes keep the test process alive.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start:\n${output.join('\n')}`));
+    }, 20_000);
     // A line may arrive in two chunks: keep each stream's unfinished line until its end comes.
     const partial = { stdout: '', stderr: '' };
     const onChunk = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
