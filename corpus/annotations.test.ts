@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { call } from '../test/helpers/http.js';
 import { countBySubtype, qpdfAnnotations } from '../test/helpers/qpdf-json.js';
-import { startServer, type TestServer } from '../test/helpers/server.js';
+import { serverForSuite } from '../test/helpers/server.js';
 import { corpusDir, readManifest } from './manifest.js';
 
 const dir = corpusDir();
@@ -12,13 +12,7 @@ if (!dir) {
   test.skip('corpus annotation suite (no corpus found)');
 } else {
   const entries = readManifest(dir).filter((e) => e.features.includes('annotations') && e.file.endsWith('.pdf'));
-  let server: TestServer;
-  before(async () => {
-    server = await startServer();
-  });
-  after(async () => {
-    await server.stop();
-  });
+  const server = serverForSuite();
 
   describe(`annotated corpus PDFs: per-subtype counts equal qpdf --json, every name round-trips (${entries.length} files)`, () => {
     for (const entry of entries) {

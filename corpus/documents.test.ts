@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { call, sha256 } from '../test/helpers/http.js';
-import { startServer, type TestServer } from '../test/helpers/server.js';
+import { serverForSuite } from '../test/helpers/server.js';
 import { corpusDir, readManifest, type CorpusEntry } from './manifest.js';
 
 const dir = corpusDir();
@@ -11,13 +11,7 @@ if (!dir) {
   test.skip('corpus suite (no corpus found)');
 } else {
   const entries = readManifest(dir).filter((e) => e.file.toLowerCase().endsWith('.pdf'));
-  let server: TestServer;
-  before(async () => {
-    server = await startServer();
-  });
-  after(async () => {
-    await server.stop();
-  });
+  const server = serverForSuite();
   const target = (e: CorpusEntry) => `corpus/${e.file.split('/').map(encodeURIComponent).join('/')}`;
   /** Headers carry bytes: a non-ASCII password is sent as its UTF-8 bytes, as curl sends it from a UTF-8 terminal. */
   const passwordHeader = (pw: string) => ({ 'x-service-documentpassword': Buffer.from(pw, 'utf8').toString('latin1') });

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { call, putPdf, storedBytes } from '../test/helpers/http.js';
 import { pdftotext, qpdfCheck, withTempFile } from '../test/helpers/pdf.js';
-import { startServer, type TestServer } from '../test/helpers/server.js';
+import { serverForSuite } from '../test/helpers/server.js';
 import { parseFieldsXfdf } from '../src/engine/field-data.js';
 import { corpusDir, readManifest } from './manifest.js';
 
@@ -37,13 +37,7 @@ if (!dir) {
   console.log('# corpus FDF suite skipped: no corpus at PDFSERVICE_CORPUS or ../shared/corpus');
   test.skip('corpus FDF suite (no corpus found)');
 } else {
-  let server: TestServer;
-  before(async () => {
-    server = await startServer();
-  });
-  after(async () => {
-    await server.stop();
-  });
+  const server = serverForSuite();
 
   const target = readFileSync(path.join(dir, 'pdfbox/fdf-target/SimpleForm2Fields.pdf'));
 

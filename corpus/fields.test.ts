@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { call, putPdf, storedBytes, type CallOptions, type Reply } from '../test/helpers/http.js';
 import { differingShare, pixelsDiffer, qpdfCheck, renderDifference, renderPage, withTempFile, type Render } from '../test/helpers/pdf.js';
 import { countBySubtype, QpdfDocument, qpdfAnnotations, qpdfFields, type QpdfField } from '../test/helpers/qpdf-json.js';
-import { startServer, type TestServer } from '../test/helpers/server.js';
+import { serverForSuite } from '../test/helpers/server.js';
 import { corpusDir, readManifest, type CorpusEntry } from './manifest.js';
 
 /**
@@ -39,13 +39,7 @@ if (!dir) {
   const pdfs = readManifest(dir).filter((e) => e.file.toLowerCase().endsWith('.pdf') && !e.publicKey);
   const forms = pdfs.filter((e) => e.features.includes('forms') || e.features.includes('flatten'));
   const annotated = pdfs.filter((e) => e.features.includes('annotations'));
-  let server: TestServer;
-  before(async () => {
-    server = await startServer();
-  });
-  after(async () => {
-    await server.stop();
-  });
+  const server = serverForSuite();
 
   const json = { accept: 'application/json' };
   /**

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { call, putPdf, storedBytes } from '../test/helpers/http.js';
 import { makePdf, qpdfCheck } from '../test/helpers/pdf.js';
 import { qpdfAnnotations } from '../test/helpers/qpdf-json.js';
-import { startServer, type TestServer } from '../test/helpers/server.js';
+import { serverForSuite } from '../test/helpers/server.js';
 import { corpusDir, readManifest } from './manifest.js';
 
 /**
@@ -20,13 +20,7 @@ if (!dir) {
   test.skip('corpus page actions (no corpus found)');
 } else {
   const entries = readManifest(dir).filter((e) => e.file.toLowerCase().endsWith('.pdf') && !e.features.includes('encryption') && !e.publicKey);
-  let server: TestServer;
-  before(async () => {
-    server = await startServer();
-  });
-  after(async () => {
-    await server.stop();
-  });
+  const server = serverForSuite();
   const target = (file: string) => `corpus-pages/${file.split('/').map(encodeURIComponent).join('/')}`;
 
   describe(`page actions on corpus PDFs: insert all pages, delete the first; ${entries.length} files`, () => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { call } from '../test/helpers/http.js';
 import { pdfinfoPages, popplerPages, popplerWords, sequenceSimilarity, words } from '../test/helpers/poppler-text.js';
-import { startServer, type TestServer } from '../test/helpers/server.js';
+import { serverForSuite } from '../test/helpers/server.js';
 import { corpusDir, readManifest, type CorpusEntry } from './manifest.js';
 
 /**
@@ -74,13 +74,7 @@ if (!dir) {
   const textFiles = pdfs.filter((e) =>
     (e.features.includes('text-extraction') || e.features.includes('redaction-target') || /text doc|text layer|known text/.test(e.expectation)) &&
     !e.features.includes('malformed') && !e.features.includes('encryption'));
-  let server: TestServer;
-  before(async () => {
-    server = await startServer();
-  });
-  after(async () => {
-    await server.stop();
-  });
+  const server = serverForSuite();
   const target = (e: CorpusEntry) => `/documents/corpus-pages/${e.file.split('/').map(encodeURIComponent).join('/')}`;
   const upload = async (e: CorpusEntry) => call(server, 'PUT', target(e), { body: readFileSync(e.absolute), headers: { 'content-type': 'application/pdf' } });
 

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { call, sha256, type Reply } from '../test/helpers/http.js';
 import { qpdfCheck, withTempFile } from '../test/helpers/pdf.js';
 import { FLAGS, QPDF_CAPABILITY, qpdfEncryption, runQpdf, type Flag, type QpdfEncryption } from '../test/helpers/qpdf-encryption.js';
-import { startServer, type TestServer } from '../test/helpers/server.js';
+import { serverForSuite } from '../test/helpers/server.js';
 import { corpusDir, readManifest, type CorpusEntry } from './manifest.js';
 
 /**
@@ -154,13 +154,7 @@ if (!dir) {
   const refused = entries.filter((e) => e.publicKey || unknownPassword(e));
   assert.equal(signed.length, 1, `the manifest lists ${SIGNED}`);
 
-  let server: TestServer;
-  before(async () => {
-    server = await startServer();
-  });
-  after(async () => {
-    await server.stop();
-  });
+  const server = serverForSuite();
 
   /** The document path of a corpus file; each describe block stores its own copy under its own folder. */
   const target = (folder: string, e: CorpusEntry) => `corpus-permissions/${folder}/${e.file.split('/').map(encodeURIComponent).join('/')}`;

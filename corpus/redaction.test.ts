@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { call, storedBytes } from '../test/helpers/http.js';
 import { pdftotext, qpdfCheck } from '../test/helpers/pdf.js';
-import { startServer, type TestServer } from '../test/helpers/server.js';
+import { serverForSuite } from '../test/helpers/server.js';
 import { corpusDir } from './manifest.js';
 
 const dir = corpusDir();
@@ -12,13 +12,7 @@ if (!dir) {
   console.log('# corpus redaction suite skipped: no corpus at PDFSERVICE_CORPUS or ../shared/corpus');
   test.skip('corpus redaction suite (no corpus found)');
 } else {
-  let server: TestServer;
-  before(async () => {
-    server = await startServer();
-  });
-  after(async () => {
-    await server.stop();
-  });
+  const server = serverForSuite();
 
   test('tracemonkey.pdf (14 pages, a paper we did not write): every "trace" redacted, pdftotext finds none, the rest of the text stays', async () => {
     const original = readFileSync(path.join(dir, 'pdfjs/text-extraction/tracemonkey.pdf'));

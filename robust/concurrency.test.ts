@@ -8,12 +8,12 @@
  *     every action succeeds, and every document ends complete.
  */
 import { createHash } from 'node:crypto';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { everySubtypeFixture } from '../test/helpers/annotated-pdf.js';
 import { imageStampPdf } from '../test/helpers/appearance-pdf.js';
 import { makeFormPdf } from '../test/helpers/form-pdf.js';
 import { makePdf } from '../test/helpers/pdf.js';
-import { startServer, type TestServer } from '../test/helpers/server.js';
+import { serverForSuite } from '../test/helpers/server.js';
 import { checkAlive, etagOf, judge, Ledger, problemCode, qpdfCheckAsync, request, type Answer } from './lib/harness.js';
 import { Rng } from './lib/prng.js';
 
@@ -24,13 +24,7 @@ const ROUNDS = 10;
 const READERS = 6;
 const DEADLINE_MS = 60_000;
 
-let server: TestServer;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server.stop();
-});
+const server = serverForSuite();
 
 const json = (body: unknown) => ({ body: JSON.stringify(body), headers: { 'content-type': 'application/json', accept: 'application/json' } });
 

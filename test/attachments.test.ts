@@ -1,20 +1,14 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { everySubtypeFixture, makeAnnotatedPdf } from './helpers/annotated-pdf.js';
 import { call, putPdf, sha256, storedBytes } from './helpers/http.js';
 import { makePdf, qpdfCheck, withTempFile } from './helpers/pdf.js';
 import { qpdfAnnotations } from './helpers/qpdf-json.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { serverForSuite } from './helpers/server.js';
 
-let server: TestServer;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server.stop();
-});
+const server = serverForSuite();
 
 const put = (p: string, body: Buffer) => putPdf(server, p, body);
 const stored = (p: string) => storedBytes(server, p);

@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { call, sha256 } from './helpers/http.js';
 import { makePdf } from './helpers/pdf.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { serverForSuite } from './helpers/server.js';
 
-let server: TestServer;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server.stop();
-});
+const server = serverForSuite();
 
 test('20 parallel PUTs of different content to one path end with one complete upload; readers never see a partial document', async () => {
   const uploads = Array.from({ length: 20 }, (_, i) => makePdf({ pages: 1 + (i % 5), text: (p) => `upload ${i} page ${p} ${'x'.repeat(i * 50)}` }));

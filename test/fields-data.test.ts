@@ -4,20 +4,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { makeFormPdf } from './helpers/form-pdf.js';
 import { call, putPdf, sha256, storedBytes, expectUnchanged, type Reply } from './helpers/http.js';
 import { pdftotext, qpdfCheck, renderPage, withTempFile } from './helpers/pdf.js';
 import { appearanceOf, qpdfFields } from './helpers/qpdf-json.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { serverForSuite } from './helpers/server.js';
 
-let server: TestServer;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server.stop();
-});
+const server = serverForSuite();
 
 const XFDF = 'application/vnd.adobe.xfdf';
 const FDF = 'application/vnd.fdf';

@@ -1,19 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { makeFormPdf } from './helpers/form-pdf.js';
 import { call, putPdf, sha256, storedBytes, type Reply, expectUnchanged } from './helpers/http.js';
 import { pdftotext, qpdfCheck, renderDifference, renderPage, serializePdf } from './helpers/pdf.js';
 import { decodePng, type Raster } from './helpers/png.js';
 import { appearanceOf, qpdfAnnotations, qpdfFields } from './helpers/qpdf-json.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { serverForSuite } from './helpers/server.js';
 
-let server: TestServer;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server.stop();
-});
+const server = serverForSuite();
 
 const json = { accept: 'application/json' };
 const getFields = (doc: string) => call(server, 'GET', `/documents/${doc}/fields`, { headers: json });

@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { call, putPdf, sha256, storedBytes } from './helpers/http.js';
 import { encryptPdf, makePdf } from './helpers/pdf.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { serverForSuite } from './helpers/server.js';
 
-let server: TestServer;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server.stop();
-});
+const server = serverForSuite();
 
 const put = (p: string, body: Buffer) => putPdf(server, p, body);
 const stored = (p: string) => storedBytes(server, p);

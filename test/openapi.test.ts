@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { SETTINGS } from '../src/config.js';
 import { ERROR_CATALOG } from '../src/errors.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { serverForSuite } from './helpers/server.js';
 
-let server: TestServer;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server.stop();
-});
+const server = serverForSuite();
 
 const repoFile = (name: string) => readFile(fileURLToPath(new URL(`../../${name}`, import.meta.url)), 'utf8');
 

@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { call, putPdf, sha256, storedBytes, type Reply, expectUnchanged } from './helpers/http.js';
 import { encryptPdf, makePdf, pdftotext, qpdfCheck, serializePdf, withTempFile } from './helpers/pdf.js';
 import { QpdfDocument, pdfTextFromJson, qpdfAnnotations } from './helpers/qpdf-json.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { serverForSuite } from './helpers/server.js';
 
-let server: TestServer;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server.stop();
-});
+const server = serverForSuite();
 
 const pageAction = (doc: string, body: object, headers: Record<string, string> = {}) => call(server, 'POST', `/documents/${doc}/pages`, { body, headers: { accept: 'application/json', ...headers } });
 

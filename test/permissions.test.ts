@@ -1,20 +1,14 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { makeAnnotatedPdf } from './helpers/annotated-pdf.js';
 import { makeFormPdf } from './helpers/form-pdf.js';
 import { call, putPdf, sha256, storedBytes, type Reply, expectUnchanged } from './helpers/http.js';
 import { encryptPdf, makePdf, pdftotext, qpdfCheck, serializePdf, withTempFile } from './helpers/pdf.js';
 import { FLAGS, QPDF_CAPABILITY, qpdfEncryption as readQpdfEncryption, type Flag } from './helpers/qpdf-encryption.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { serverForSuite } from './helpers/server.js';
 
-let server: TestServer;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server.stop();
-});
+const server = serverForSuite();
 
 /** Whether qpdf opens the file with the password (or none). */
 function qpdfOpens(bytes: Buffer, password?: string): boolean {

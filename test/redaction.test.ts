@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { call, putPdf, sha256, storedBytes } from './helpers/http.js';
 import { pdftotext, qpdfCheck, renderPage, serializePdf } from './helpers/pdf.js';
 import { qpdfAnnotations } from './helpers/qpdf-json.js';
 import { normaliseText, pdfWords, REDACTION_KINDS, redactionFixture } from './helpers/redaction-fixtures.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { serverForSuite } from './helpers/server.js';
 
-let server: TestServer;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server.stop();
-});
+const server = serverForSuite();
 
 /** Pages of Helvetica text, one string per line, set `size` on `leading`. */
 function textPdf(pages: string[][], options: { size?: number; leading?: number; info?: string } = {}): Buffer {

@@ -1,22 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { deflateSync, inflateSync } from 'node:zlib';
 import { XMLParser } from 'fast-xml-parser';
 import { imageStampPdf, STAMP_COLOUR, STAMP_RECT } from './helpers/appearance-pdf.js';
 import { call, putPdf, sha256, storedBytes } from './helpers/http.js';
 import { encryptPdf, makePdf, qpdfCheck, renderPage } from './helpers/pdf.js';
 import { qpdfAnnotations } from './helpers/qpdf-json.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { serverForSuite } from './helpers/server.js';
 
 /** Acrobat's <appearance> (the annotation's /AP as base64 XML): export, import, and what is refused. */
 
-let server: TestServer;
-before(async () => {
-  server = await startServer();
-});
-after(async () => {
-  await server.stop();
-});
+const server = serverForSuite();
 
 const XFDF = 'application/vnd.adobe.xfdf';
 const exportXfdf = async (p: string) => {

@@ -126,6 +126,22 @@ function fixture(pdf: Buffer, secret: string, keep: string[], extra: Partial<Red
 }
 
 /**
+ * One Letter page whose content `lines` draw with Helvetica as /F1, as most
+ * fixtures' pages do; the words kept are by default the heading, the
+ * neighbours of the secret and the footer.
+ */
+function helveticaPageFixture(
+  secret: string,
+  lines: string[],
+  options: { keep?: string[]; page?: { mediaBox?: Rect; cropBox?: Rect }; pagesExtra?: string } = {},
+): RedactionFixture {
+  const doc = new PdfBuilder();
+  const f1 = doc.helvetica();
+  doc.page({ content: lines.join('\n'), resources: `/Font << /F1 ${ref(f1)} >>`, ...options.page });
+  return fixture(doc.finish(options.pagesExtra), secret, options.keep ?? words(HEADING, BEFORE, AFTER, FOOTER));
+}
+
+/**
  * `tj`: one Tj string holds the neighbours and the secret ("Alpha before
  * SECRET-4711 after Omega"). Hard because the string must be split: the
  * secret's glyphs go, and "after Omega" must still start where it did, so the
@@ -133,15 +149,11 @@ function fixture(pdf: Buffer, secret: string, keep: string[], extra: Partial<Red
  */
 function tjFixture(): RedactionFixture {
   const secret = 'SECRET-4711';
-  const doc = new PdfBuilder();
-  const f1 = doc.helvetica();
-  const content = [
+  return helveticaPageFixture(secret, [
     `BT /F1 ${FONT_SIZE} Tf ${LEFT} ${TOP} Td ${lit(HEADING)} Tj`,
     `0 ${-LEADING} Td ${lit(`${BEFORE} ${secret} ${AFTER}`)} Tj`,
     `0 ${-LEADING} Td ${lit(FOOTER)} Tj ET`,
-  ].join('\n');
-  doc.page({ content, resources: `/Font << /F1 ${ref(f1)} >>` });
-  return fixture(doc.finish(), secret, words(HEADING, BEFORE, AFTER, FOOTER));
+  ]);
 }
 
 /**
@@ -154,15 +166,11 @@ function tjFixture(): RedactionFixture {
  */
 function tjArrayFixture(): RedactionFixture {
   const secret = 'SECRET-4712';
-  const doc = new PdfBuilder();
-  const f1 = doc.helvetica();
-  const content = [
+  return helveticaPageFixture(secret, [
     `BT /F1 ${FONT_SIZE} Tf ${LEFT} ${TOP} Td ${lit(HEADING)} Tj`,
     `0 ${-LEADING} Td [${lit(`${BEFORE} SEC`)} -20 ${lit('RE')} 15 ${lit('T-4712 after')} -300 ${lit('Omega')}] TJ`,
     `0 ${-LEADING} Td ${lit(FOOTER)} Tj ET`,
-  ].join('\n');
-  doc.page({ content, resources: `/Font << /F1 ${ref(f1)} >>` });
-  return fixture(doc.finish(), secret, words(HEADING, BEFORE, AFTER, FOOTER));
+  ]);
 }
 
 /**
@@ -172,16 +180,12 @@ function tjArrayFixture(): RedactionFixture {
  */
 function quoteFixture(): RedactionFixture {
   const secret = 'SECRET-4713';
-  const doc = new PdfBuilder();
-  const f1 = doc.helvetica();
-  const content = [
+  return helveticaPageFixture(secret, [
     `BT /F1 ${FONT_SIZE} Tf ${LEADING} TL ${LEFT} ${TOP} Td ${lit(HEADING)} Tj`,
     `${lit(`${BEFORE} ${secret} ${AFTER}`)} '`,
     `${lit(FOOTER)} '`,
     'ET',
-  ].join('\n');
-  doc.page({ content, resources: `/Font << /F1 ${ref(f1)} >>` });
-  return fixture(doc.finish(), secret, words(HEADING, BEFORE, AFTER, FOOTER));
+  ]);
 }
 
 /**
@@ -193,16 +197,12 @@ function quoteFixture(): RedactionFixture {
  */
 function doubleQuoteFixture(): RedactionFixture {
   const secret = 'SECRET-4714';
-  const doc = new PdfBuilder();
-  const f1 = doc.helvetica();
-  const content = [
+  return helveticaPageFixture(secret, [
     `BT /F1 ${FONT_SIZE} Tf ${LEADING} TL ${LEFT} ${TOP} Td ${lit(HEADING)} Tj`,
     `3 0.4 ${lit(`${BEFORE} ${secret} ${AFTER}`)} "`,
     `${lit(FOOTER)} '`,
     'ET',
-  ].join('\n');
-  doc.page({ content, resources: `/Font << /F1 ${ref(f1)} >>` });
-  return fixture(doc.finish(), secret, words(HEADING, BEFORE, AFTER, FOOTER));
+  ]);
 }
 
 /**
@@ -285,15 +285,11 @@ function annotationAppearanceFixture(): RedactionFixture {
  */
 function rotatedFixture(): RedactionFixture {
   const secret = 'SECRET-4717';
-  const doc = new PdfBuilder();
-  const f1 = doc.helvetica();
-  const content = [
+  return helveticaPageFixture(secret, [
     `BT /F1 ${FONT_SIZE} Tf ${LEFT} ${TOP} Td ${lit(HEADING)} Tj`,
     `0 ${-LEADING} Td ${lit(`${BEFORE} ${secret} ${AFTER}`)} Tj`,
     `0 ${-LEADING} Td ${lit(FOOTER)} Tj ET`,
-  ].join('\n');
-  doc.page({ content, resources: `/Font << /F1 ${ref(f1)} >>` });
-  return fixture(doc.finish('/Rotate 90'), secret, words(HEADING, BEFORE, AFTER, FOOTER));
+  ], { pagesExtra: '/Rotate 90' });
 }
 
 /**
@@ -306,15 +302,11 @@ function rotatedFixture(): RedactionFixture {
  */
 function offsetMediaBoxFixture(): RedactionFixture {
   const secret = 'SECRET-4718';
-  const doc = new PdfBuilder();
-  const f1 = doc.helvetica();
-  const content = [
+  return helveticaPageFixture(secret, [
     `BT /F1 ${FONT_SIZE} Tf ${LEFT + 100} ${TOP + 100} Td ${lit(HEADING)} Tj`,
     `0 ${-LEADING} Td ${lit(`${BEFORE} ${secret} ${AFTER}`)} Tj`,
     `0 ${-LEADING} Td ${lit(FOOTER)} Tj ET`,
-  ].join('\n');
-  doc.page({ content, resources: `/Font << /F1 ${ref(f1)} >>`, mediaBox: [100, 100, 712, 892], cropBox: [110, 120, 702, 872] });
-  return fixture(doc.finish(), secret, words(HEADING, BEFORE, AFTER, FOOTER));
+  ], { page: { mediaBox: [100, 100, 712, 892], cropBox: [110, 120, 702, 872] } });
 }
 
 /**
@@ -471,16 +463,12 @@ function imageDuplicateFixture(): RedactionFixture {
 function multiLineFixture(): RedactionFixture {
   const line2 = `${BEFORE} the top secret`;
   const line3 = `project name ${AFTER}`;
-  const doc = new PdfBuilder();
-  const f1 = doc.helvetica();
-  const content = [
+  return helveticaPageFixture('secret project', [
     `BT /F1 ${FONT_SIZE} Tf ${LEFT} ${TOP} Td ${lit(HEADING)} Tj`,
     `0 ${-LEADING} Td ${lit(line2)} Tj`,
     `0 ${-LEADING} Td ${lit(line3)} Tj`,
     `0 ${-LEADING} Td ${lit(FOOTER)} Tj ET`,
-  ].join('\n');
-  doc.page({ content, resources: `/Font << /F1 ${ref(f1)} >>` });
-  return fixture(doc.finish(), 'secret project', words(HEADING, BEFORE, 'the', 'top', 'name', AFTER, FOOTER));
+  ], { keep: words(HEADING, BEFORE, 'the', 'top', 'name', AFTER, FOOTER) });
 }
 
 /**

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 export const ADMIN = { username: 'admin', password: 'admin-test-password-1' };
@@ -95,4 +96,20 @@ export async function startServer(options: { env?: Record<string, string>; dataD
       if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One server for the calling test file (or describe block): started before
+ * its tests and stopped after them. The handle is filled in when the server
+ * has started, so it may be captured by helpers defined at load time.
+ */
+export function serverForSuite(options: Parameters<typeof startServer>[0] = {}): TestServer {
+  const handle = {} as TestServer;
+  before(async () => {
+    Object.assign(handle, await startServer(options));
+  });
+  after(async () => {
+    await handle.stop();
+  });
+  return handle;
 }
