@@ -3,7 +3,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { call, leaksInternals, sha256 } from './helpers/http.js';
-import { encryptPdf, makePdf, qpdfCheck } from './helpers/pdf.js';
+import { encryptPdf, makePdf, qpdfCheck, serializePdf } from './helpers/pdf.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
@@ -165,11 +165,22 @@ describe('encrypted documents', () => {
   });
 });
 
+/** Two pages whose tree root also lists a /Pages node whose only kid is the root. */
+function pageTreeCycle(): Buffer {
+  const page = '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 5 0 R >>';
+  return serializePdf(
+    ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [6 0 R 3 0 R 4 0 R] /Count 2 >>', page, page, '<< /Length 0 >>\nstream\n\nendstream', '<< /Type /Pages /Parent 2 0 R /Kids [2 0 R] /Count 2 >>'],
+    '/Root 1 0 R',
+  );
+}
+
 describe('bad bodies change nothing', () => {
   const cases: { name: string; body: Buffer; type: string; status: number; code: string }[] = [
     { name: 'not a PDF', body: Buffer.from('hello, this is text and not a PDF at all'), type: 'application/pdf', status: 422, code: 'MALFORMED_PDF' },
     { name: 'truncated PDF', body: makePdf({ pages: 3 }).subarray(0, 60), type: 'application/pdf', status: 422, code: 'MALFORMED_PDF' },
     { name: 'empty body', body: Buffer.alloc(0), type: 'application/pdf', status: 422, code: 'MALFORMED_PDF' },
+    // A page tree node whose kid is the root: it opened and was stored, and then every page read answered 422 (found by the robustness suite).
+    { name: 'page tree with a cycle', body: pageTreeCycle(), type: 'application/pdf', status: 422, code: 'MALFORMED_PDF' },
     { name: 'wrong Content-Type', body: makePdf(), type: 'text/plain', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
     // JSON and XML have body parsers of their own (for models); an upload must still refuse them (was 500, found by the robustness suite).
     { name: 'a JSON object', body: Buffer.from('{"a":1,"b":2}'), type: 'application/json', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },

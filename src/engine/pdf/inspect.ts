@@ -120,6 +120,13 @@ export function validateUpload(input: { bytes: Uint8Array }): { encrypted: boole
   try {
     const pageCount = doc.countPages();
     if (pageCount === 0) throw new EngineError('MALFORMED_PDF', 'The file opens but has no pages');
+    // MuPDF walks the whole page tree when a first page is loaded. A tree it cannot walk (a node that is its own ancestor)
+    // would fail every later read of every page, so such a file is refused now rather than stored.
+    try {
+      doc.loadPage(0).destroy();
+    } catch (err) {
+      throw new EngineError('MALFORMED_PDF', `The page tree cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+    }
     return { encrypted, pageCount, repaired: doc.wasRepaired() };
   } finally {
     doc.destroy();
