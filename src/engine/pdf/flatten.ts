@@ -10,7 +10,7 @@
  */
 import * as mupdf from 'mupdf';
 import { breakFieldLoops, highlightListSelection, readFormFields, selectedIndexes } from './form-data.js';
-import { redraw } from './annotation-transfer.js';
+import { redrawAll } from './annotation-transfer.js';
 import { formFacts } from './inspect.js';
 import { openPdf } from './open.js';
 import { deref, name } from './pdf-values.js';
@@ -84,9 +84,8 @@ function generateAppearances(doc: mupdf.PDFDocument, widgets: boolean, all: bool
     if (!needed) continue;
     const page = doc.loadPage(p);
     const list: mupdf.PDFAnnotation[] = widgets ? page.getWidgets() : page.getAnnotations();
-    for (const annot of list) {
-      if (all || annot.getObject().get('AP').isNull()) redraw(annot);
-    }
+    redrawAll(list.filter((annot) => all || annot.getObject().get('AP').isNull()));
+    page.destroy();
   }
 }
 

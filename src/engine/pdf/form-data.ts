@@ -497,7 +497,8 @@ export function importFieldValues(doc: mupdf.PDFDocument, values: FieldValue[], 
         // MuPDF draws /V: let it draw the option's display text now, then store the export value
         // (a value written through the object API does not make MuPDF draw again).
         if (shown[0]) shown[0].setChoiceValue(c.display);
-        for (const w of shown) w.update();
+        // One update draws every widget marked as changed on the loaded pages (one per widget would cost quadratic time).
+        shown[0]?.update();
         if (c.value === '') c.f.field.delete('V');
         else c.f.field.put('V', doc.newString(c.value));
         break;
@@ -519,8 +520,9 @@ export function importFieldValues(doc: mupdf.PDFDocument, values: FieldValue[], 
       }
     }
   }
+  // One update draws every widget marked as changed on the loaded pages; the list selections are highlighted on what it drew.
+  changes.flatMap((c) => widgetsOf(c.f))[0]?.update();
   for (const c of changes) {
-    for (const w of widgetsOf(c.f)) w.update();
     if (c.kind === 'list') for (const w of c.f.widgets) highlightListSelection(w, c.indexes);
   }
   return { set, unknown, changed: true };
