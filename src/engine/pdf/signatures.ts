@@ -88,6 +88,11 @@ const LOCKED = 128;
 
 /* ---------------------------------------------------------------- reading */
 
+/**
+ * The numbers of an array, from each number's text: MuPDF reads numbers
+ * through a 32-bit float, which rounds the offsets of a /ByteRange past
+ * 16 MiB (2^24), so a large file's signature would seem to reach past its end.
+ */
 function numbers(obj: mupdf.PDFObject): number[] | undefined {
   const a = deref(obj);
   if (!a.isArray()) return undefined;
@@ -95,7 +100,8 @@ function numbers(obj: mupdf.PDFObject): number[] | undefined {
   for (let i = 0; i < a.length; i++) {
     const v = deref(a.get(i));
     if (!v.isNumber()) return undefined;
-    out.push(v.asNumber());
+    const exact = Number(v.toString());
+    out.push(Number.isFinite(exact) ? exact : v.asNumber());
   }
   return out;
 }
