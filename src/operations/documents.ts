@@ -82,6 +82,8 @@ export class DocumentOperations {
     try {
       return await work({ ...content.stat, pdf: await engineSource(content), bytes: () => content.read() });
     } finally {
+      // After a task timeout the worker is still being terminated while this closes: it may at most
+      // read a reused descriptor before it stops, and its result is discarded; it never writes.
       await content.close();
     }
   }
