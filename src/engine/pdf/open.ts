@@ -98,10 +98,11 @@ function authenticate(doc: mupdf.PDFDocument, password: string): { result: numbe
 }
 
 /**
- * Opens a PDF (bytes, or an open file: see PdfSource), authenticating with the document password when one is
- * needed or given, and checks that the password allows what the caller
- * needs (the one permission check of the service: every task states its
- * need here). Maps MuPDF's failures to the service's error codes.
+ * Opens a PDF (bytes, or an open file: see PdfSource), authenticating with
+ * the document password when one is needed or given, and checks that the
+ * password allows what the caller needs (the one permission check of the
+ * service: every task states its need here). Maps MuPDF's failures to the
+ * service's error codes.
  */
 export function openPdf(source: PdfSource, password: string | undefined, need: Need): OpenedPdf {
   let doc: mupdf.PDFDocument;
