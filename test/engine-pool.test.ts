@@ -12,7 +12,7 @@ test('a task past its timeout is stopped with ENGINE_TIMEOUT and its worker repl
     await assert.rejects(pool.run('busyWait', { ms: 30_000 }, { timeoutMs: 300 }), (err: unknown) => err instanceof ServiceError && err.code === 'ENGINE_TIMEOUT' && err.status === 504);
     assert.ok(Date.now() - started < 5_000, 'the stuck task did not hold the caller');
     assert.equal(pool.counters.timedOut, 1);
-    const info = await pool.run('inspect', { bytes: makePdf({ pages: 3 }) });
+    const info = await pool.run('inspect', { pdf: makePdf({ pages: 3 }) });
     assert.equal(info.pageCount, 3, 'a fresh worker answers after the timeout');
   } finally {
     await pool.close();
@@ -23,7 +23,7 @@ test('workers whose WASM memory passes the threshold are recycled after their ta
   const pool = new EnginePool({ size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 1, queueLimit: 10 });
   await pool.ready();
   try {
-    const results = await Promise.all([1, 2, 3].map((pages) => pool.run('inspect', { bytes: makePdf({ pages }) })));
+    const results = await Promise.all([1, 2, 3].map((pages) => pool.run('inspect', { pdf: makePdf({ pages }) })));
     assert.deepEqual(results.map((r) => r.pageCount), [1, 2, 3]);
     assert.equal(pool.counters.recycled, 3);
   } finally {
@@ -47,8 +47,8 @@ test('engine errors arrive as service errors: garbage is MALFORMED_PDF, a wrong 
   const pool = new EnginePool({ size: 2, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10 });
   await pool.ready();
   try {
-    await assert.rejects(pool.run('validateUpload', { bytes: Buffer.from('not a pdf at all') }), (e: unknown) => e instanceof ServiceError && e.code === 'MALFORMED_PDF');
-    await assert.rejects(pool.run('inspect', { bytes: Buffer.from('%PDF-1.4\n garbage') }), (e: unknown) => e instanceof ServiceError && e.status === 422);
+    await assert.rejects(pool.run('validateUpload', { pdf: Buffer.from('not a pdf at all') }), (e: unknown) => e instanceof ServiceError && e.code === 'MALFORMED_PDF');
+    await assert.rejects(pool.run('inspect', { pdf: Buffer.from('%PDF-1.4\n garbage') }), (e: unknown) => e instanceof ServiceError && e.status === 422);
   } finally {
     await pool.close();
   }
@@ -84,7 +84,7 @@ test('a worker that has failed many tasks is replaced before MuPDF error state c
     // 1,200 broken documents through one worker: more errors than one MuPDF instance survives (about 1,000).
     const garbage = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 9 0 R >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF');
     for (let batch = 0; batch < 12; batch++) {
-      const results = await Promise.allSettled(Array.from({ length: 100 }, () => pool.run('validateUpload', { bytes: garbage })));
+      const results = await Promise.allSettled(Array.from({ length: 100 }, () => pool.run('validateUpload', { pdf: garbage })));
       for (const r of results) {
         assert.equal(r.status, 'rejected');
         assert.ok((r as PromiseRejectedResult).reason instanceof ServiceError && (r as PromiseRejectedResult).reason.status === 422, String((r as PromiseRejectedResult).reason));
@@ -92,7 +92,7 @@ test('a worker that has failed many tasks is replaced before MuPDF error state c
     }
     assert.ok(pool.counters.recycled >= 20, `recycled ${pool.counters.recycled} times`);
     assert.equal(pool.counters.crashed, 0);
-    const info = await pool.run('inspect', { bytes: makePdf({ pages: 2 }) });
+    const info = await pool.run('inspect', { pdf: makePdf({ pages: 2 }) });
     assert.equal(info.pageCount, 2, 'the pool still answers correctly');
   } finally {
     await pool.close();

@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { ServiceError, isErrorCode } from '../errors.js';
 import { isSerializedEngineError, type SerializedEngineError } from './errors.js';
+import type { PdfSource } from './pdf-source.js';
 import type { TaskInput, TaskName, TaskOutput } from './tasks.js';
 
 export interface EnginePoolOptions {
@@ -13,8 +14,8 @@ export interface EnginePoolOptions {
 }
 
 export interface RunOptions {
-  /** Byte arrays the caller is done with: moved to the worker instead of copied. */
-  transfer?: Uint8Array[];
+  /** Byte arrays the caller is done with: moved to the worker instead of copied (an open file has nothing to move). */
+  transfer?: (Uint8Array | PdfSource)[];
   timeoutMs?: number;
 }
 
@@ -99,7 +100,7 @@ export class EnginePool {
         id: this.nextId++,
         task,
         input,
-        transfer: (options.transfer ?? []).flatMap((a) => (ownsWholeBuffer(a) ? [a.buffer as ArrayBuffer] : [])),
+        transfer: (options.transfer ?? []).flatMap((a) => (a instanceof Uint8Array && ownsWholeBuffer(a) ? [a.buffer as ArrayBuffer] : [])),
         timeoutMs: options.timeoutMs ?? this.options.taskTimeoutMs,
         resolve: resolve as (value: unknown) => void,
         reject,

@@ -62,7 +62,7 @@ export const tasks = {
   /** The PDF made from an image, with the summary an upload reports (page count, encryption). */
   imageToPdf: (input: { bytes: Uint8Array; mediaType: ImageMediaType }) => {
     const bytes = imageToPdf(input.bytes, input.mediaType);
-    return { bytes, ...validateUpload({ bytes }) };
+    return { bytes, ...validateUpload({ pdf: bytes }) };
   },
   /** For the pool's own tests: spins for `ms` milliseconds, like a document that takes long. */
   busyWait: (input: { ms: number }) => {

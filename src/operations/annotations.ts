@@ -5,9 +5,8 @@ import type { EnginePool } from '../engine/pool.js';
 import type { RedactionMatch, RedactionRequest } from '../engine/pdf/redaction.js';
 import { ServiceError } from '../errors.js';
 import type { StoredPath } from '../storage/paths.js';
-import type { DocumentStore, StoredDocument } from '../storage/store.js';
 import type { OperationContext } from './context.js';
-import type { DocumentOperations } from './documents.js';
+import type { DocumentOperations, StoredDocument } from './documents.js';
 import { checkPage } from './page-range.js';
 import { ReadModelCache } from './read-model-cache.js';
 
@@ -21,7 +20,6 @@ export class AnnotationOperations {
   private readonly lists = new ReadModelCache<AnnotationList>(200);
 
   constructor(
-    private readonly store: DocumentStore,
     private readonly pool: EnginePool,
     private readonly documents: DocumentOperations,
   ) {}
@@ -30,7 +28,7 @@ export class AnnotationOperations {
     const cached = this.lists.get(stored.etag, password);
     if (cached) return cached;
     // The bytes are not needed here afterwards: move them to the worker instead of copying.
-    const list = await this.pool.run('listAnnotations', { bytes: stored.bytes, password }, { transfer: [stored.bytes] });
+    const list = await this.pool.run('listAnnotations', { pdf: stored.pdf, password }, { transfer: [stored.pdf] });
     this.lists.set(stored.etag, password, list);
     return list;
   }
@@ -40,8 +38,9 @@ export class AnnotationOperations {
     const stat = await this.documents.stat(path);
     const cached = this.lists.get(stat.etag, ctx.documentPassword);
     if (cached) return { ...cached, etag: stat.etag };
-    const stored = await this.store.readDocument(path);
-    return { ...(await this.listOf(stored, ctx.documentPassword)), etag: stored.etag };
+    return this.documents.read(path, async (stored) => {
+      return { ...(await this.listOf(stored, ctx.documentPassword)), etag: stored.etag };
+    });
   }
 
   /** The annotations that pass the filter, and the document version (ETag) they come from. */
@@ -72,9 +71,9 @@ export class AnnotationOperations {
   }
 
   /** Adds a FileAttachment annotation with its embedded file (A4). */
-  async addFileAttachment(path: StoredPath, ctx: OperationContext, input: Omit<NewFileAttachment, 'bytes' | 'password'>): Promise<AnnotationModel> {
+  async addFileAttachment(path: StoredPath, ctx: OperationContext, input: Omit<NewFileAttachment, 'pdf' | 'password'>): Promise<AnnotationModel> {
     const { result } = await this.documents.update(path, ctx, async (stored) => {
-      const added = await this.pool.run('addFileAttachment', { ...input, bytes: stored.bytes, password: ctx.documentPassword }, { transfer: [input.file] });
+      const added = await this.pool.run('addFileAttachment', { ...input, pdf: stored.pdf, password: ctx.documentPassword }, { transfer: [input.file] });
       return { bytes: added.bytes, result: added.annotation };
     });
     return result;
@@ -82,24 +81,26 @@ export class AnnotationOperations {
 
   /** The attachment of a FileAttachment annotation (A10), with its bytes when asked (A11). */
   async attachment(path: StoredPath, ctx: OperationContext, name: string, withContent: boolean): Promise<{ attachment: AttachmentModel; content?: Uint8Array }> {
-    const stored = await this.store.readDocument(path);
-    return this.pool.run('readAttachment', { bytes: stored.bytes, password: ctx.documentPassword, name, withContent }, { transfer: [stored.bytes] });
+    return this.documents.read(path, async (stored) => {
+      return this.pool.run('readAttachment', { pdf: stored.pdf, password: ctx.documentPassword, name, withContent }, { transfer: [stored.pdf] });
+    });
   }
 
   /** All annotations as XFDF or FDF (A6). */
   async exportContent(path: StoredPath, ctx: OperationContext, format: 'xfdf' | 'fdf'): Promise<Uint8Array> {
-    const stored = await this.store.readDocument(path);
-    const input = { bytes: stored.bytes, password: ctx.documentPassword, fileName: path.name };
-    if (format === 'fdf') return (await this.pool.run('exportAnnotationsFdf', input, { transfer: [stored.bytes] })).fdf;
-    return Buffer.from((await this.pool.run('exportAnnotationsXfdf', input, { transfer: [stored.bytes] })).xfdf, 'utf8');
+    return this.documents.read(path, async (stored) => {
+      const input = { pdf: stored.pdf, password: ctx.documentPassword, fileName: path.name };
+      if (format === 'fdf') return (await this.pool.run('exportAnnotationsFdf', input, { transfer: [stored.pdf] })).fdf;
+      return Buffer.from((await this.pool.run('exportAnnotationsXfdf', input, { transfer: [stored.pdf] })).xfdf, 'utf8');
+    });
   }
 
   /** Imports XFDF or FDF (A5, A3): new names added, existing names updated; answers all annotations and what happened. */
   async importContent(path: StoredPath, ctx: OperationContext, format: 'xfdf' | 'fdf', body: Uint8Array): Promise<{ annotations: AnnotationModel[]; created: string[]; updated: string[]; warnings: string[] }> {
     const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
       const imported = format === 'fdf'
-        ? await this.pool.run('importAnnotationsFdf', { bytes: stored.bytes, password: ctx.documentPassword, fdf: body })
-        : await this.pool.run('importAnnotationsXfdf', { bytes: stored.bytes, password: ctx.documentPassword, xfdf: body });
+        ? await this.pool.run('importAnnotationsFdf', { pdf: stored.pdf, password: ctx.documentPassword, fdf: body })
+        : await this.pool.run('importAnnotationsXfdf', { pdf: stored.pdf, password: ctx.documentPassword, xfdf: body });
       const changed = imported.created.length + imported.updated.length > 0;
       return changed ? { bytes: imported.bytes, result: imported } : { result: imported };
     });
@@ -110,7 +111,7 @@ export class AnnotationOperations {
   /** Creates a Redact annotation for every match of the search (A7); the document is written only when something matched. */
   async createRedactions(path: StoredPath, ctx: OperationContext, request: RedactionRequest): Promise<RedactionMatch[]> {
     const { result } = await this.documents.update(path, ctx, async (stored) => {
-      const created = await this.pool.run('createRedactions', { bytes: stored.bytes, password: ctx.documentPassword, request });
+      const created = await this.pool.run('createRedactions', { pdf: stored.pdf, password: ctx.documentPassword, request });
       return created.bytes ? { bytes: created.bytes, result: created.redactions } : { result: created.redactions };
     });
     return result;
@@ -118,7 +119,7 @@ export class AnnotationOperations {
 
   private async edit(path: StoredPath, ctx: OperationContext, selection: DeleteSelection): Promise<AnnotationModel[]> {
     const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
-      const edited = await this.pool.run('deleteAnnotations', { bytes: stored.bytes, password: ctx.documentPassword, selection });
+      const edited = await this.pool.run('deleteAnnotations', { pdf: stored.pdf, password: ctx.documentPassword, selection });
       const list: AnnotationList = { annotations: edited.annotations, pageCount: edited.pageCount };
       return edited.deleted.length ? { bytes: edited.bytes, result: list } : { result: list };
     });

@@ -6,11 +6,34 @@ import type { OfficeConverter } from '../engine/office.js';
 import { ServiceError } from '../errors.js';
 import { IMAGE_TYPES, PDF_TYPE, WORD_TYPES } from '../http/uploads.js';
 import type { StoredPath } from '../storage/paths.js';
-import type { ConflictMode, DocumentStat, DocumentStore, OpenDocument, StagedUpload, StoredDocument } from '../storage/store.js';
+import type { ConflictMode, DocumentStat, DocumentStore, OpenContent, OpenDocument, StagedUpload } from '../storage/store.js';
+import type { PdfSource } from '../engine/pdf-source.js';
 import type { OperationContext } from './context.js';
 import { ReadModelCache } from './read-model-cache.js';
 import { matchesEtag } from '../storage/store.js';
 import { documentModel, type DocumentModel } from './models.js';
+
+/** One version of a stored document, held open while an operation works on it (DocumentOperations.read). */
+export interface StoredDocument extends DocumentStat {
+  /** What engine tasks get: the open file for a large document, its bytes otherwise (engineSource). */
+  pdf: PdfSource;
+  /** The whole content as bytes, read from the same version (to write it elsewhere unchanged). */
+  bytes(): Promise<Uint8Array>;
+}
+
+/**
+ * Content above this size reaches the engine as its open file rather than as
+ * bytes: a 200 MB document would otherwise be copied into this thread and
+ * into every worker that touches it (and V8 frees such buffers late). Smaller
+ * content is read: MuPDF parses a copy in its own memory faster than a stream.
+ */
+const OPEN_FILE_MIN_BYTES = 16 * 1024 * 1024;
+
+/** How the engine gets a document's bytes, for every task: the one place that decides. */
+async function engineSource(content: OpenContent): Promise<PdfSource> {
+  if (content.fd !== undefined && content.size > OPEN_FILE_MIN_BYTES) return { fd: content.fd, size: content.size };
+  return content.read();
+}
 
 /** A document read from the store and opened by the engine with the request's password. */
 export interface OpenedDocument {
@@ -49,17 +72,26 @@ export class DocumentOperations {
     return this.store.openDocument(path);
   }
 
-  /** Reads the document and opens it with the request's password (403 without the right one). */
-  async open(path: StoredPath, ctx: OperationContext): Promise<OpenedDocument> {
-    const stored = await this.store.readDocument(path);
-    const info = await this.inspect(stored, ctx.documentPassword);
-    return { path, stored, info };
+  /**
+   * Reads one version of the document for `work`, which hands `stored.pdf` to
+   * engine tasks. The version stays open until `work` ends, since the engine
+   * may be reading it from the file.
+   */
+  async read<R>(path: StoredPath, work: (stored: StoredDocument) => Promise<R>): Promise<R> {
+    const content = await this.store.openDocument(path);
+    try {
+      return await work({ ...content.stat, pdf: await engineSource(content), bytes: () => content.read() });
+    } finally {
+      // After a task timeout the worker is still being terminated while this closes: it may at most
+      // read a reused descriptor before it stops, and its result is discarded; it never writes.
+      await content.close();
+    }
   }
 
   async inspect(stored: StoredDocument, password: string | undefined): Promise<DocumentInfo> {
     const cached = this.infoCache.get(stored.etag, password);
     if (cached) return cached;
-    const info = await this.pool.run('inspect', { bytes: stored.bytes, password });
+    const info = await this.pool.run('inspect', { pdf: stored.pdf, password });
     this.infoCache.set(stored.etag, password, info);
     return info;
   }
@@ -69,8 +101,7 @@ export class DocumentOperations {
     const stat = await this.stat(path);
     const cached = this.infoCache.get(stat.etag, ctx.documentPassword);
     if (cached) return documentModel(path, stat, cached);
-    const { stored, info } = await this.open(path, ctx);
-    return documentModel(path, stored, info);
+    return this.read(path, async (stored) => documentModel(path, stored, await this.inspect(stored, ctx.documentPassword)));
   }
 
   /**
@@ -86,8 +117,7 @@ export class DocumentOperations {
   ): Promise<StoreResult> {
     try {
       if (mediaType === PDF_TYPE || mediaType === 'application/octet-stream') {
-        const bytes = await staged.read();
-        const summary = await this.pool.run('validateUpload', { bytes }, { transfer: [bytes] });
+        const summary = await this.validateStaged(staged);
         const written = await this.store.writeDocument(target, staged, { conflict, ifMatch });
         const model = documentModel(written.path, written.stat, summary);
         return { model, created: written.created };
@@ -100,13 +130,24 @@ export class DocumentOperations {
       }
       if ((WORD_TYPES as readonly string[]).includes(mediaType)) {
         const pdf = await this.office.toPdf(await staged.read());
-        const info = await this.pool.run('validateUpload', { bytes: pdf });
+        const info = await this.pool.run('validateUpload', { pdf });
         const written = await this.store.writeDocument(target, pdf, { conflict, ifMatch });
         return { model: documentModel(written.path, written.stat, info), created: written.created };
       }
       throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Cannot store ${mediaType}: send application/pdf, ${IMAGE_TYPES.join(', ')}`);
     } finally {
       await staged.discard();
+    }
+  }
+
+  /** The engine's check of a staged PDF upload, reading it as any stored document is read (engineSource). */
+  private async validateStaged(staged: StagedUpload) {
+    const content = await staged.open();
+    try {
+      const pdf = await engineSource(content);
+      return await this.pool.run('validateUpload', { pdf }, { transfer: [pdf] });
+    } finally {
+      await content.close();
     }
   }
 
@@ -118,12 +159,14 @@ export class DocumentOperations {
   async update<R>(path: StoredPath, ctx: OperationContext, change: (stored: StoredDocument) => Promise<{ bytes?: Uint8Array; result: R }>): Promise<{ result: R; stat: DocumentStat }> {
     const release = await this.store.lock(path);
     try {
-      const stored = await this.store.readDocument(path);
-      if (ctx.ifMatch !== undefined && !matchesEtag(ctx.ifMatch, stored.etag)) throw new ServiceError('PRECONDITION_FAILED');
-      const { bytes, result } = await change(stored);
-      if (!bytes) return { result, stat: stored };
-      const written = await this.store.writeDocument(path, bytes, { conflict: 'overwrite' });
-      return { result, stat: written.stat };
+      return await this.read(path, async (stored) => {
+        if (ctx.ifMatch !== undefined && !matchesEtag(ctx.ifMatch, stored.etag)) throw new ServiceError('PRECONDITION_FAILED');
+        const { bytes, result } = await change(stored);
+        const stat: DocumentStat = { size: stored.size, modified: stored.modified, etag: stored.etag };
+        if (!bytes) return { result, stat };
+        const written = await this.store.writeDocument(path, bytes, { conflict: 'overwrite' });
+        return { result, stat: written.stat };
+      });
     } finally {
       release();
     }
@@ -159,8 +202,7 @@ export class DocumentOperations {
       const stat = await this.stat(path);
       const cached = this.infoCache.get(stat.etag, undefined);
       if (cached) return { pageCount: cached.pageCount, encrypted: cached.encrypted };
-      const stored = await this.store.readDocument(path);
-      const s = await this.pool.run('validateUpload', { bytes: stored.bytes }, { transfer: [stored.bytes] });
+      const s = await this.read(path, (stored) => this.pool.run('validateUpload', { pdf: stored.pdf }, { transfer: [stored.pdf] }));
       return { ...(s.pageCount !== undefined ? { pageCount: s.pageCount } : {}), encrypted: s.encrypted };
     } catch {
       return {};

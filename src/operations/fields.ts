@@ -3,7 +3,6 @@ import type { FieldsImport } from '../engine/pdf/form-data.js';
 import type { FieldModel, FieldsModel } from '../engine/pdf/fields.js';
 import type { EnginePool } from '../engine/pool.js';
 import type { StoredPath } from '../storage/paths.js';
-import type { DocumentStore } from '../storage/store.js';
 import type { OperationContext } from './context.js';
 import type { DocumentOperations } from './documents.js';
 import { ReadModelCache } from './read-model-cache.js';
@@ -13,7 +12,6 @@ export class FieldOperations {
   private readonly lists = new ReadModelCache<FieldsModel>(200);
 
   constructor(
-    private readonly store: DocumentStore,
     private readonly pool: EnginePool,
     private readonly documents: DocumentOperations,
   ) {}
@@ -23,16 +21,17 @@ export class FieldOperations {
     const stat = await this.documents.stat(path);
     const cached = this.lists.get(stat.etag, ctx.documentPassword);
     if (cached) return { model: cached, etag: stat.etag };
-    const stored = await this.store.readDocument(path);
-    const model = await this.pool.run('listFields', { bytes: stored.bytes, password: ctx.documentPassword }, { transfer: [stored.bytes] });
-    this.lists.set(stored.etag, ctx.documentPassword, model);
-    return { model, etag: stored.etag };
+    return this.documents.read(path, async (stored) => {
+      const model = await this.pool.run('listFields', { pdf: stored.pdf, password: ctx.documentPassword }, { transfer: [stored.pdf] });
+      this.lists.set(stored.etag, ctx.documentPassword, model);
+      return { model, etag: stored.etag };
+    });
   }
 
   /** Sets one field's value; answers the field afterwards. Nothing is written when the value is unchanged. */
   async setValue(path: StoredPath, ctx: OperationContext, name: string, value: string | string[]): Promise<{ field: FieldModel; etag: string }> {
     const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
-      const { bytes, field } = await this.pool.run('setFieldValue', { bytes: stored.bytes, password: ctx.documentPassword, name, value });
+      const { bytes, field } = await this.pool.run('setFieldValue', { pdf: stored.pdf, password: ctx.documentPassword, name, value });
       return { ...(bytes ? { bytes } : {}), result: field };
     });
     return { field: result, etag: stat.etag };
@@ -41,7 +40,7 @@ export class FieldOperations {
   /** Resets every field to its default value; answers the fields afterwards and what could not be reset as asked. */
   async reset(path: StoredPath, ctx: OperationContext): Promise<{ model: FieldsModel; warnings: string[]; etag: string }> {
     const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
-      const { bytes, fields, warnings } = await this.pool.run('resetFields', { bytes: stored.bytes, password: ctx.documentPassword });
+      const { bytes, fields, warnings } = await this.pool.run('resetFields', { pdf: stored.pdf, password: ctx.documentPassword });
       return { ...(bytes ? { bytes } : {}), result: { model: fields, warnings } };
     });
     return { ...result, etag: stat.etag };
@@ -49,13 +48,14 @@ export class FieldOperations {
 
   /** The field values of the document as an XFDF or FDF file, and the version (ETag) they come from. */
   async export(path: StoredPath, ctx: OperationContext, options: { format: FieldDataFormat; exportEmptyFields: boolean }): Promise<{ content: Uint8Array; etag: string }> {
-    const stored = await this.store.readDocument(path);
-    const { content } = await this.pool.run(
-      'exportFields',
-      { bytes: stored.bytes, password: ctx.documentPassword, format: options.format, exportEmptyFields: options.exportEmptyFields, fileName: path.name },
-      { transfer: [stored.bytes] },
-    );
-    return { content, etag: stored.etag };
+    return this.documents.read(path, async (stored) => {
+      const { content } = await this.pool.run(
+        'exportFields',
+        { pdf: stored.pdf, password: ctx.documentPassword, format: options.format, exportEmptyFields: options.exportEmptyFields, fileName: path.name },
+        { transfer: [stored.pdf] },
+      );
+      return { content, etag: stored.etag };
+    });
   }
 
   /**
@@ -66,7 +66,7 @@ export class FieldOperations {
   async import(path: StoredPath, ctx: OperationContext, body: Uint8Array, format: FieldDataFormat): Promise<{ result: FieldsImport; etag: string }> {
     const parsed = await this.pool.run('parseFieldData', { body, format });
     const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
-      const { bytes, ...outcome } = await this.pool.run('importFields', { bytes: stored.bytes, password: ctx.documentPassword, values: parsed.values });
+      const { bytes, ...outcome } = await this.pool.run('importFields', { pdf: stored.pdf, password: ctx.documentPassword, values: parsed.values });
       return { ...(bytes ? { bytes } : {}), result: { ...outcome, warnings: [...parsed.warnings, ...outcome.warnings] } };
     });
     return { result, etag: stat.etag };

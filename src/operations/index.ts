@@ -45,15 +45,15 @@ export function createOperations({ store: baseStore, pool, office, textPrefetchM
   let pages: PageOperations | undefined;
   const store = announcingWrites(baseStore, (result, size) => pages?.prefetchText(result.path, result.stat.etag, size));
   const documents = new DocumentOperations(store, pool, office);
-  pages = new PageOperations(store, pool, documents, textPrefetchMaxBytes);
+  pages = new PageOperations(pool, documents, textPrefetchMaxBytes);
   return {
     documents,
-    annotations: new AnnotationOperations(store, pool, documents),
+    annotations: new AnnotationOperations(pool, documents),
     folders: new FolderOperations(store, documents),
-    fields: new FieldOperations(store, pool, documents),
-    permissions: new PermissionOperations(store, pool, documents),
+    fields: new FieldOperations(pool, documents),
+    permissions: new PermissionOperations(pool, documents),
     pages,
-    signatures: new SignatureOperations(store, pool, documents),
+    signatures: new SignatureOperations(pool, documents),
     actions: new ActionRunner(store, pool, documents),
   };
 }

@@ -1,9 +1,8 @@
 import type { EnginePool } from '../engine/pool.js';
 import type { ImageFormat, PageModel, PageTextModel, TextDetail } from '../engine/page-model.js';
 import type { StoredPath } from '../storage/paths.js';
-import type { DocumentStore, StoredDocument } from '../storage/store.js';
 import type { OperationContext } from './context.js';
-import type { DocumentOperations } from './documents.js';
+import type { DocumentOperations, StoredDocument } from './documents.js';
 import { checkPage } from './page-range.js';
 import { ReadModelCache } from './read-model-cache.js';
 
@@ -11,7 +10,7 @@ import { ReadModelCache } from './read-model-cache.js';
 const DOCUMENT_TEXT_BYTES = 64 * 1024 * 1024;
 const PAGE_TEXT_BYTES = 16 * 1024 * 1024;
 
-/** Documents above this size are extracted by one worker, not split: every share holds a copy of the file. */
+/** Documents read as bytes above this size are extracted by one worker, not split: every share would hold a copy. */
 const SPLIT_MAX_BYTES = 16 * 1024 * 1024;
 
 /** Memory a JS string takes, roughly: two bytes a UTF-16 unit. */
@@ -33,7 +32,6 @@ export class PageOperations {
   private readonly extracting = new Map<string, Promise<string[]>>();
 
   constructor(
-    private readonly store: DocumentStore,
     private readonly pool: EnginePool,
     private readonly documents: DocumentOperations,
     private readonly prefetchMaxBytes = 0,
@@ -59,14 +57,13 @@ export class PageOperations {
     const key = `${etag}|${password ?? ''}`;
     const running = this.extracting.get(key);
     if (running) return running;
-    const work = (async () => {
-      const stored = await this.store.readDocument(path);
+    const work = this.documents.read(path, async (stored) => {
       // The document may have changed meanwhile: the text is kept under the version that was read.
       const texts = await this.extractAll(stored, password, parts);
       this.documentTexts.set(stored.etag, password, texts);
       if (stored.etag !== etag) throw new Error('the document changed while its text was extracted');
       return texts;
-    })().finally(() => this.extracting.delete(key));
+    }).finally(() => this.extracting.delete(key));
     this.extracting.set(key, work);
     return work;
   }
@@ -76,10 +73,11 @@ export class PageOperations {
     const stat = await this.documents.stat(path);
     const cached = this.lists.get(stat.etag, ctx.documentPassword);
     if (cached) return { pages: cached, etag: stat.etag };
-    const stored = await this.store.readDocument(path);
-    const { pages } = await this.pool.run('listPages', { bytes: stored.bytes, password: ctx.documentPassword }, { transfer: [stored.bytes] });
-    this.lists.set(stored.etag, ctx.documentPassword, pages);
-    return { pages, etag: stored.etag };
+    return this.documents.read(path, async (stored) => {
+      const { pages } = await this.pool.run('listPages', { pdf: stored.pdf, password: ctx.documentPassword }, { transfer: [stored.pdf] });
+      this.lists.set(stored.etag, ctx.documentPassword, pages);
+      return { pages, etag: stored.etag };
+    });
   }
 
   /** The text of every page, from the cache when this version's text was extracted before. */
@@ -93,10 +91,11 @@ export class PageOperations {
       const texts = await running.catch(() => undefined);
       if (texts) return { texts, etag: stat.etag };
     }
-    const stored = await this.store.readDocument(path);
-    const texts = await this.extractAll(stored, ctx.documentPassword, Math.max(1, this.pool.size));
-    this.documentTexts.set(stored.etag, ctx.documentPassword, texts);
-    return { texts, etag: stored.etag };
+    return this.documents.read(path, async (stored) => {
+      const texts = await this.extractAll(stored, ctx.documentPassword, Math.max(1, this.pool.size));
+      this.documentTexts.set(stored.etag, ctx.documentPassword, texts);
+      return { texts, etag: stored.etag };
+    });
   }
 
   /**
@@ -114,10 +113,11 @@ export class PageOperations {
     const variant = `${pageIndex}|${detail ?? ''}`;
     const cached = this.pageTexts.get(stat.etag, ctx.documentPassword, variant);
     if (cached) return { page: cached, etag: stat.etag };
-    const stored = await this.store.readDocument(path);
-    const { page } = await this.pool.run('pageText', { bytes: stored.bytes, password: ctx.documentPassword, pageIndex, detail }, { transfer: [stored.bytes] });
-    this.pageTexts.set(stored.etag, ctx.documentPassword, page, variant);
-    return { page, etag: stored.etag };
+    return this.documents.read(path, async (stored) => {
+      const { page } = await this.pool.run('pageText', { pdf: stored.pdf, password: ctx.documentPassword, pageIndex, detail }, { transfer: [stored.pdf] });
+      this.pageTexts.set(stored.etag, ctx.documentPassword, page, variant);
+      return { page, etag: stored.etag };
+    });
   }
 
   /** The version (ETag) of a document the request may view: for answering 304 without rendering. */
@@ -127,24 +127,28 @@ export class PageOperations {
 
   /** The page rendered as PNG or JPEG, and the document version it shows. */
   async image(path: StoredPath, ctx: OperationContext, pageIndex: number, dpi: number, format: ImageFormat): Promise<{ image: Uint8Array; etag: string }> {
-    const stored = await this.store.readDocument(path);
-    const { image } = await this.pool.run('renderPage', { bytes: stored.bytes, password: ctx.documentPassword, pageIndex, dpi, format }, { transfer: [stored.bytes] });
-    return { image, etag: stored.etag };
+    return this.documents.read(path, async (stored) => {
+      const { image } = await this.pool.run('renderPage', { pdf: stored.pdf, password: ctx.documentPassword, pageIndex, dpi, format }, { transfer: [stored.pdf] });
+      return { image, etag: stored.etag };
+    });
   }
 
   /**
    * Extraction shared among the workers: each opens the document and takes
    * its share of the pages (it learns the page count on opening, so no
-   * separate call asks for it). Each share gets its own copy of the bytes,
-   * since a share may wait in the queue while another has moved its buffer.
+   * separate call asks for it). Shares of an open file read the same file;
+   * shares of bytes each get their own copy, since a share may wait in the
+   * queue while another has moved its buffer.
    */
   private async extractAll(stored: StoredDocument, password: string | undefined, wanted: number): Promise<string[]> {
-    // Each share needs its own copy of the bytes: for large documents memory matters more than the second core.
-    const parts = stored.bytes.length > SPLIT_MAX_BYTES ? 1 : wanted;
+    const { pdf } = stored;
+    // Copies of a large document's bytes cost more memory than the second core saves time.
+    const parts = pdf instanceof Uint8Array && pdf.length > SPLIT_MAX_BYTES ? 1 : wanted;
     const shares = await Promise.all(
       Array.from({ length: parts }, (_, part) => {
-        const bytes = part === parts - 1 ? stored.bytes : new Uint8Array(stored.bytes); // a copy (a Buffer's slice() would share memory)
-        return this.pool.run('documentText', { bytes, password, part, parts }, { transfer: [bytes] });
+        // A copy of bytes (a Buffer's slice() would share memory); an open file is shared as it is.
+        const share = part === parts - 1 || !(pdf instanceof Uint8Array) ? pdf : new Uint8Array(pdf);
+        return this.pool.run('documentText', { pdf: share, password, part, parts }, { transfer: [share] });
       }),
     );
     return shares.flatMap((share) => share.texts);

@@ -2,7 +2,6 @@ import type { EnginePool } from '../engine/pool.js';
 import type { PasswordSecurity } from '../engine/pdf/security.js';
 import type { PasswordPermissionsRequest, PermissionsModel } from '../engine/pdf/security-tasks.js';
 import type { StoredPath } from '../storage/paths.js';
-import type { DocumentStore } from '../storage/store.js';
 import type { OperationContext } from './context.js';
 import type { DocumentOperations } from './documents.js';
 import { ReadModelCache } from './read-model-cache.js';
@@ -12,7 +11,6 @@ export class PermissionOperations {
   private readonly models = new ReadModelCache<PermissionsModel>(200);
 
   constructor(
-    private readonly store: DocumentStore,
     private readonly pool: EnginePool,
     private readonly documents: DocumentOperations,
   ) {}
@@ -21,16 +19,17 @@ export class PermissionOperations {
     const stat = await this.documents.stat(path);
     const cached = this.models.get(stat.etag, ctx.documentPassword);
     if (cached) return { model: cached, etag: stat.etag };
-    const stored = await this.store.readDocument(path);
-    const model = await this.pool.run('readPermissions', { bytes: stored.bytes, password: ctx.documentPassword }, { transfer: [stored.bytes] });
-    this.models.set(stored.etag, ctx.documentPassword, model);
-    return { model, etag: stored.etag };
+    return this.documents.read(path, async (stored) => {
+      const model = await this.pool.run('readPermissions', { pdf: stored.pdf, password: ctx.documentPassword }, { transfer: [stored.pdf] });
+      this.models.set(stored.etag, ctx.documentPassword, model);
+      return { model, etag: stored.etag };
+    });
   }
 
   /** Encrypts or re-encrypts; answers the new password security as read back from the written file. */
   async setPasswordPermissions(path: StoredPath, ctx: OperationContext, request: PasswordPermissionsRequest): Promise<{ model: PasswordSecurity; etag: string }> {
     const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
-      const { bytes, passwordPermissions } = await this.pool.run('setPasswordPermissions', { bytes: stored.bytes, password: ctx.documentPassword, request });
+      const { bytes, passwordPermissions } = await this.pool.run('setPasswordPermissions', { pdf: stored.pdf, password: ctx.documentPassword, request });
       return { bytes, result: passwordPermissions };
     });
     return { model: result, etag: stat.etag };
@@ -39,7 +38,7 @@ export class PermissionOperations {
   /** Removes the encryption; nothing is written when there was none. */
   async removePasswordPermissions(path: StoredPath, ctx: OperationContext): Promise<void> {
     await this.documents.update(path, ctx, async (stored) => {
-      const { bytes } = await this.pool.run('removePasswordPermissions', { bytes: stored.bytes, password: ctx.documentPassword });
+      const { bytes } = await this.pool.run('removePasswordPermissions', { pdf: stored.pdf, password: ctx.documentPassword });
       return { ...(bytes ? { bytes } : {}), result: undefined };
     });
   }
@@ -47,7 +46,7 @@ export class PermissionOperations {
   /** Removes the usage-rights signature; nothing is written when there was none. */
   async removeUsageRights(path: StoredPath, ctx: OperationContext): Promise<void> {
     await this.documents.update(path, ctx, async (stored) => {
-      const { bytes } = await this.pool.run('removeUsageRights', { bytes: stored.bytes, password: ctx.documentPassword });
+      const { bytes } = await this.pool.run('removeUsageRights', { pdf: stored.pdf, password: ctx.documentPassword });
       return { ...(bytes ? { bytes } : {}), result: undefined };
     });
   }

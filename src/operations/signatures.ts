@@ -1,7 +1,6 @@
 import type { NewWidget, SignatureFieldModel, SignatureFieldsModel, SignRequest } from '../engine/pdf/signatures.js';
 import type { EnginePool } from '../engine/pool.js';
 import type { StoredPath } from '../storage/paths.js';
-import type { DocumentStore } from '../storage/store.js';
 import type { OperationContext } from './context.js';
 import type { DocumentOperations } from './documents.js';
 import { ReadModelCache } from './read-model-cache.js';
@@ -16,7 +15,6 @@ export class SignatureOperations {
   private readonly lists = new ReadModelCache<SignatureFieldsModel>(100);
 
   constructor(
-    private readonly store: DocumentStore,
     private readonly pool: EnginePool,
     private readonly documents: DocumentOperations,
   ) {}
@@ -26,10 +24,11 @@ export class SignatureOperations {
     const stat = await this.documents.stat(path);
     const cached = this.lists.get(stat.etag, ctx.documentPassword);
     if (cached) return { model: cached, etag: stat.etag };
-    const stored = await this.store.readDocument(path);
-    const model = await this.pool.run('listSignatureFields', { bytes: stored.bytes, password: ctx.documentPassword }, { transfer: [stored.bytes] });
-    this.lists.set(stored.etag, ctx.documentPassword, model);
-    return { model, etag: stored.etag };
+    return this.documents.read(path, async (stored) => {
+      const model = await this.pool.run('listSignatureFields', { pdf: stored.pdf, password: ctx.documentPassword }, { transfer: [stored.pdf] });
+      this.lists.set(stored.etag, ctx.documentPassword, model);
+      return { model, etag: stored.etag };
+    });
   }
 
   async get(path: StoredPath, ctx: OperationContext, name: string): Promise<{ field: SignatureFieldModel; etag: string }> {
@@ -37,14 +36,15 @@ export class SignatureOperations {
     const field = model.signatureFields.find((f) => f.name === name);
     if (field) return { field, etag };
     // Not in the list: let the engine answer (404 FIELD_NOT_FOUND with its message).
-    const stored = await this.store.readDocument(path);
-    const one = await this.pool.run('listSignatureFields', { bytes: stored.bytes, password: ctx.documentPassword, name }, { transfer: [stored.bytes] });
-    return { field: one.signatureFields[0]!, etag: stored.etag };
+    return this.documents.read(path, async (stored) => {
+      const one = await this.pool.run('listSignatureFields', { pdf: stored.pdf, password: ctx.documentPassword, name }, { transfer: [stored.pdf] });
+      return { field: one.signatureFields[0]!, etag: stored.etag };
+    });
   }
 
   async create(path: StoredPath, ctx: OperationContext, name: string, widgets: NewWidget[]): Promise<{ field: SignatureFieldModel; etag: string }> {
     const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
-      const { bytes, field } = await this.pool.run('createSignatureField', { bytes: stored.bytes, password: ctx.documentPassword, name, widgets });
+      const { bytes, field } = await this.pool.run('createSignatureField', { pdf: stored.pdf, password: ctx.documentPassword, name, widgets });
       return { bytes, result: field };
     });
     return { field: result, etag: stat.etag };
@@ -53,7 +53,7 @@ export class SignatureOperations {
   /** Removes an unsigned field, or clears a signed one; answers whether a signature was cleared. */
   async remove(path: StoredPath, ctx: OperationContext, name: string): Promise<{ cleared: boolean; etag: string }> {
     const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
-      const { bytes, cleared } = await this.pool.run('deleteSignatureField', { bytes: stored.bytes, password: ctx.documentPassword, name });
+      const { bytes, cleared } = await this.pool.run('deleteSignatureField', { pdf: stored.pdf, password: ctx.documentPassword, name });
       return { bytes, result: cleared };
     });
     return { cleared: result, etag: stat.etag };
@@ -63,7 +63,7 @@ export class SignatureOperations {
     const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
       const { bytes, field } = await this.pool.run(
         'signField',
-        { bytes: stored.bytes, password: ctx.documentPassword, name, keyStore, request },
+        { pdf: stored.pdf, password: ctx.documentPassword, name, keyStore, request },
         { transfer: [keyStore] },
       );
       return { bytes, result: field };

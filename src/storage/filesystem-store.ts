@@ -13,10 +13,10 @@ import type {
   DocumentStat,
   DocumentStore,
   FolderEntry,
+  OpenContent,
   OpenDocument,
   Release,
   StagedUpload,
-  StoredDocument,
   WriteOptions,
   WriteResult,
 } from './store.js';
@@ -38,6 +38,30 @@ interface CachedTag {
   etag: string;
 }
 
+/**
+ * An open file as OpenContent. Every read is positional (pread), so the
+ * descriptor can be handed to the engine's workers while this thread also
+ * reads it; the file is never written in place, so it stays one version.
+ */
+function openContent(handle: fs.FileHandle, size: number): OpenContent {
+  return {
+    size,
+    fd: handle.fd,
+    read: async () => {
+      // A buffer of its own (not a slice of Node's pool), so that it can be moved to a worker.
+      const out = Buffer.allocUnsafeSlow(size);
+      let done = 0;
+      while (done < size) {
+        const { bytesRead } = await handle.read(out, done, size - done, done);
+        if (bytesRead === 0) return out.subarray(0, done);
+        done += bytesRead;
+      }
+      return out;
+    },
+    close: () => handle.close(),
+  };
+}
+
 /** A staged upload is a file in the staging folder, already fsynced. */
 class StagedFile implements StagedUpload {
   constructor(
@@ -47,6 +71,10 @@ class StagedFile implements StagedUpload {
   ) {}
   read(): Promise<Buffer> {
     return fs.readFile(this.file);
+  }
+  async open(): Promise<OpenContent> {
+    const handle = await fs.open(this.file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    return openContent(handle, this.size);
   }
   async discard(): Promise<void> {
     await fs.rm(this.file, { force: true });
@@ -149,21 +177,6 @@ export class FilesystemStore implements DocumentStore {
     return { file, handle, st };
   }
 
-  async readDocument(p: StoredPath): Promise<StoredDocument> {
-    const { file, handle, st } = await this.openForRead(p);
-    try {
-      const bytes = await handle.readFile();
-      let etag = this.cachedTag(file, st);
-      if (!etag) {
-        etag = etagOf(createHash('sha256').update(bytes).digest());
-        this.rememberTag(file, st, etag);
-      }
-      return { bytes, size: bytes.length, modified: st.mtime, etag };
-    } finally {
-      await handle.close();
-    }
-  }
-
   async openDocument(p: StoredPath): Promise<OpenDocument> {
     const { file, handle, st } = await this.openForRead(p);
     try {
@@ -175,9 +188,9 @@ export class FilesystemStore implements DocumentStore {
         this.rememberTag(file, st, etag);
       }
       return {
+        ...openContent(handle, st.size),
         stat: { size: st.size, modified: st.mtime, etag },
         stream: (range) => handle.createReadStream({ autoClose: true, start: range?.start ?? 0, ...(range ? { end: range.end } : {}) }),
-        close: () => handle.close(),
       };
     } catch (err) {
       await handle.close();

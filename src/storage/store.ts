@@ -1,11 +1,27 @@
 import type { Readable } from 'node:stream';
 import type { StoredPath } from './paths.js';
 
-export interface OpenDocument {
-  stat: DocumentStat;
-  /** A byte range (inclusive end), or all of it; the stream closes the document when done. */
-  stream(range?: { start: number; end: number }): Readable;
+/**
+ * Content held open for reading: one version of it, whatever replaces it
+ * meanwhile (stores replace content atomically, never in place).
+ */
+export interface OpenContent {
+  readonly size: number;
+  /**
+   * A descriptor of a local file holding the content, valid until close(),
+   * for readers in this process (the engine's workers read large documents
+   * through it); undefined when the store keeps no local file.
+   */
+  readonly fd: number | undefined;
+  /** The whole content. */
+  read(): Promise<Buffer>;
   close(): Promise<void>;
+}
+
+export interface OpenDocument extends OpenContent {
+  stat: DocumentStat;
+  /** For downloads: a byte range (inclusive end), or all of it; the stream closes the document when done. */
+  stream(range?: { start: number; end: number }): Readable;
 }
 
 /** What the service stores about a document besides its bytes. */
@@ -14,10 +30,6 @@ export interface DocumentStat {
   modified: Date;
   /** Strong entity tag, quoted, derived from the content hash. */
   etag: string;
-}
-
-export interface StoredDocument extends DocumentStat {
-  bytes: Buffer;
 }
 
 export interface FolderEntry {
@@ -55,6 +67,8 @@ export interface StagedUpload {
   readonly size: number;
   readonly etag: string;
   read(): Promise<Buffer>;
+  /** The staged content held open (for the engine's check of a large upload, without reading it into memory). */
+  open(): Promise<OpenContent>;
   discard(): Promise<void>;
 }
 
@@ -67,10 +81,9 @@ export type Release = () => void;
  */
 export interface DocumentStore {
   statDocument(path: StoredPath): Promise<DocumentStat | null>;
-  readDocument(path: StoredPath): Promise<StoredDocument>;
   /**
-   * Opens a document for download: its stat and its bytes come from the same
-   * version even while a writer replaces it. Call stream() once, or close().
+   * Opens a document: its stat and its bytes come from the same version even
+   * while a writer replaces it. Call stream() once, or close().
    */
   openDocument(path: StoredPath): Promise<OpenDocument>;
   writeDocument(path: StoredPath, content: Buffer | Uint8Array | StagedUpload, options: WriteOptions): Promise<WriteResult>;

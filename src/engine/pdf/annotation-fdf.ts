@@ -6,6 +6,7 @@ import { openPdf } from './open.js';
 import { isDict, name, number, ref, text } from './pdf-data.js';
 import { PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from './pdf-syntax.js';
 import type { IncomingAnnotation } from './xfdf-map.js';
+import type { PdfSource } from '../pdf-source.js';
 
 /** Keys that tie an annotation to its document; FDF carries /Page instead, and appearances are drawn anew. */
 const DOCUMENT_KEYS = new Set(['P', 'AP', 'AS', 'StructParent', 'OC']);
@@ -17,8 +18,8 @@ const MAX_DEPTH = 16;
  * a file attachment's file embedded as a stream; other references are written
  * inline, and streams other than attached files (appearances, sounds) left out.
  */
-export function exportAnnotationsFdf(input: { bytes: Uint8Array; password?: string | undefined; fileName: string }): { fdf: Uint8Array } {
-  const { doc } = openPdf(input.bytes, input.password, 'view');
+export function exportAnnotationsFdf(input: { pdf: PdfSource; password?: string | undefined; fileName: string }): { fdf: Uint8Array } {
+  const { doc } = openPdf(input.pdf, input.password, 'view');
   try {
     const reader = new ObjectReader(doc);
     const entries = annotationEntries(doc).filter((e) => name(e.dict.get('Subtype')) !== 'Widget');
@@ -173,7 +174,7 @@ export function annotationsFromFdf(fdf: FdfFile, warnings: string[]): IncomingAn
 }
 
 /** The `importAnnotationsFdf` task (A5, A3 with an FDF body). */
-export function importAnnotationsFdf(input: { bytes: Uint8Array; password?: string | undefined; fdf: Uint8Array }): ImportResult {
+export function importAnnotationsFdf(input: { pdf: PdfSource; password?: string | undefined; fdf: Uint8Array }): ImportResult {
   const fdf = parseFdf(input.fdf);
   const warnings = [...fdf.warnings];
   return applyImport(input, annotationsFromFdf(fdf, warnings), warnings);

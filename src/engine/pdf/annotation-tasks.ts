@@ -6,6 +6,7 @@ import { formFacts } from './inspect.js';
 import { checkPageIndex, openPdf } from './open.js';
 import { saveEdited } from './save.js';
 import { deref } from './pdf-values.js';
+import type { PdfSource } from '../pdf-source.js';
 
 export interface AnnotationList {
   annotations: AnnotationModel[];
@@ -13,8 +14,8 @@ export interface AnnotationList {
 }
 
 /** The `listAnnotations` task. */
-export function listAnnotations(input: { bytes: Uint8Array; password?: string | undefined }): AnnotationList {
-  const opened = openPdf(input.bytes, input.password, 'view');
+export function listAnnotations(input: { pdf: PdfSource; password?: string | undefined }): AnnotationList {
+  const opened = openPdf(input.pdf, input.password, 'view');
   try {
     return { annotations: readAnnotations(opened.doc), pageCount: opened.doc.countPages() };
   } finally {
@@ -70,8 +71,8 @@ function closure(entries: AnnotationEntry[], selection: DeleteSelection): Set<An
  * (and a deleted popup from its parent's /Popup), gives every remaining
  * annotation that lacked one its name in /NM, and saves.
  */
-export function deleteAnnotations(input: { bytes: Uint8Array; password?: string | undefined; selection: DeleteSelection }): AnnotationList & { bytes: Uint8Array; deleted: string[] } {
-  const opened = openPdf(input.bytes, input.password, 'annotate');
+export function deleteAnnotations(input: { pdf: PdfSource; password?: string | undefined; selection: DeleteSelection }): AnnotationList & { bytes: Uint8Array; deleted: string[] } {
+  const opened = openPdf(input.pdf, input.password, 'annotate');
   const { doc } = opened;
   try {
     const pageIndex = 'pageIndex' in input.selection ? input.selection.pageIndex : undefined;

@@ -14,6 +14,7 @@ import { saveEdited } from './save.js';
 import { fromXfdfElement, str, toXfdfElement, type EmbeddedFile, type ExportContext, type IncomingAnnotation } from './xfdf-map.js';
 import { parseXfdf } from './xfdf-parse.js';
 import { writeXml, type XmlNode } from './xml-writer.js';
+import type { PdfSource } from '../pdf-source.js';
 
 /** The document's /ID pair as hex, for <ids original modified>. */
 function documentIds(doc: mupdf.PDFDocument, reader: ObjectReader): [string, string] | undefined {
@@ -47,8 +48,8 @@ function exportContext(doc: mupdf.PDFDocument, reader: ObjectReader, entries: An
 }
 
 /** The `exportAnnotationsXfdf` task: every annotation XFDF can carry, as Acrobat writes the file. */
-export function exportAnnotationsXfdf(input: { bytes: Uint8Array; password?: string | undefined; fileName: string }): { xfdf: string; skipped: string[] } {
-  const { doc } = openPdf(input.bytes, input.password, 'view');
+export function exportAnnotationsXfdf(input: { pdf: PdfSource; password?: string | undefined; fileName: string }): { xfdf: string; skipped: string[] } {
+  const { doc } = openPdf(input.pdf, input.password, 'view');
   try {
     const entries = annotationEntries(doc);
     const reader = new ObjectReader(doc);
@@ -370,7 +371,7 @@ function toMupdfCopy(doc: mupdf.PDFDocument, value: mupdf.PDFObject): mupdf.PDFO
 }
 
 /** The `importAnnotationsXfdf` task (A5, A3). */
-export function importAnnotationsXfdf(input: { bytes: Uint8Array; password?: string | undefined; xfdf: Uint8Array }): ImportResult {
+export function importAnnotationsXfdf(input: { pdf: PdfSource; password?: string | undefined; xfdf: Uint8Array }): ImportResult {
   const root = parseXfdf(input.xfdf);
   const warnings: string[] = [];
   const incoming: IncomingAnnotation[] = [];
@@ -389,8 +390,8 @@ export function importAnnotationsXfdf(input: { bytes: Uint8Array; password?: str
   return applyImport(input, incoming, warnings);
 }
 
-export function applyImport(input: { bytes: Uint8Array; password?: string | undefined }, incoming: IncomingAnnotation[], warnings: string[]): ImportResult {
-  const opened = openPdf(input.bytes, input.password, 'annotate');
+export function applyImport(input: { pdf: PdfSource; password?: string | undefined }, incoming: IncomingAnnotation[], warnings: string[]): ImportResult {
+  const opened = openPdf(input.pdf, input.password, 'annotate');
   const { doc } = opened;
   try {
     const { created, updated } = importAnnotations(doc, incoming, warnings);

@@ -10,10 +10,11 @@ import { formFacts } from './inspect.js';
 import { checkPageIndex, openPdf } from './open.js';
 import { deref, name, text } from './pdf-values.js';
 import { saveEdited } from './save.js';
+import type { PdfSource } from '../pdf-source.js';
 
 
 export interface NewFileAttachment {
-  bytes: Uint8Array;
+  pdf: PdfSource;
   password?: string | undefined;
   file: Uint8Array;
   fileName: string;
@@ -55,7 +56,7 @@ function uniqueName(taken: Set<string>): string {
  * upper left corner of the page, with NoRotate so it shows upright.
  */
 export function addFileAttachment(input: NewFileAttachment): { bytes: Uint8Array; annotation: AnnotationModel } {
-  const opened = openPdf(input.bytes, input.password, 'annotate');
+  const opened = openPdf(input.pdf, input.password, 'annotate');
   const { doc } = opened;
   try {
     const a = input.annotation;
@@ -107,8 +108,8 @@ function hex(bytes: Uint8Array): string {
 }
 
 /** The `readAttachment` task: the AttachmentModel of a FileAttachment annotation and, when asked, the file. */
-export function readAttachment(input: { bytes: Uint8Array; password?: string | undefined; name: string; withContent: boolean }): { attachment: AttachmentModel; content?: Uint8Array } {
-  const opened = openPdf(input.bytes, input.password, 'view');
+export function readAttachment(input: { pdf: PdfSource; password?: string | undefined; name: string; withContent: boolean }): { attachment: AttachmentModel; content?: Uint8Array } {
+  const opened = openPdf(input.pdf, input.password, 'view');
   const { doc } = opened;
   try {
     const entry = annotationEntries(doc).find((e) => e.name === input.name);

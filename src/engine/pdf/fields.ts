@@ -13,6 +13,7 @@ import { openPdf } from './open.js';
 import { deref } from './pdf-values.js';
 import { saveEdited } from './save.js';
 import { buttonStates, choiceOptions, currentValue, emptyValue, FIELD_FLAGS, importFieldValues, readFormFields, valueOf, type FormField } from './form-data.js';
+import type { PdfSource } from '../pdf-source.js';
 
 export interface FieldOption {
   exportValue: string;
@@ -131,8 +132,8 @@ function fieldsModel(doc: mupdf.PDFDocument): FieldsModel {
 }
 
 /** The `listFields` task: the FieldsModel. Viewing is enough. */
-export function listFields(input: { bytes: Uint8Array; password?: string | undefined }): FieldsModel {
-  const { doc } = openPdf(input.bytes, input.password, 'view');
+export function listFields(input: { pdf: PdfSource; password?: string | undefined }): FieldsModel {
+  const { doc } = openPdf(input.pdf, input.password, 'view');
   try {
     return fieldsModel(doc);
   } finally {
@@ -145,8 +146,8 @@ export function listFields(input: { bytes: Uint8Array; password?: string | undef
  * with the checks of an import (404 FIELD_NOT_FOUND, 409 FIELD_READ_ONLY,
  * 400 naming the allowed values). Answers the field as it is afterwards.
  */
-export function setFieldValue(input: { bytes: Uint8Array; password?: string | undefined; name: string; value: string | string[] }): { bytes?: Uint8Array; field: FieldModel } {
-  const { doc } = openPdf(input.bytes, input.password, 'form');
+export function setFieldValue(input: { pdf: PdfSource; password?: string | undefined; name: string; value: string | string[] }): { bytes?: Uint8Array; field: FieldModel } {
+  const { doc } = openPdf(input.pdf, input.password, 'form');
   try {
     if (!readFormFields(doc).some((f) => f.name === input.name)) {
       throw new EngineError('FIELD_NOT_FOUND', `No field named ${JSON.stringify(input.name)}`);
@@ -165,8 +166,8 @@ export function setFieldValue(input: { bytes: Uint8Array; password?: string | un
  * included, as a form's reset does. A default the field could not take (an
  * option it no longer has) is reported and the field is emptied instead.
  */
-export function resetFields(input: { bytes: Uint8Array; password?: string | undefined }): { bytes?: Uint8Array; fields: FieldsModel; warnings: string[] } {
-  const { doc } = openPdf(input.bytes, input.password, 'form');
+export function resetFields(input: { pdf: PdfSource; password?: string | undefined }): { bytes?: Uint8Array; fields: FieldsModel; warnings: string[] } {
+  const { doc } = openPdf(input.pdf, input.password, 'form');
   try {
     const warnings: string[] = [];
     const values = [];

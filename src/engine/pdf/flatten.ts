@@ -15,6 +15,7 @@ import { formFacts } from './inspect.js';
 import { openPdf } from './open.js';
 import { deref, name } from './pdf-values.js';
 import { refuseIfSigned, saveEdited, saveFull } from './save.js';
+import type { PdfSource } from '../pdf-source.js';
 
 /** Annotation flags (ISO 32000-1, table 165). */
 const HIDDEN = 1 << 1;
@@ -96,9 +97,9 @@ function generateAppearances(doc: mupdf.PDFDocument, widgets: boolean, all: bool
  * `paintOnlyImageButtons`); widgets without the print flag are dropped
  * unless `paintNonPrintableFields`; hidden widgets are never painted.
  */
-export function flattenFields(input: { bytes: Uint8Array; password?: string | undefined; options: FlattenFieldsOptions }): { bytes?: Uint8Array } {
+export function flattenFields(input: { pdf: PdfSource; password?: string | undefined; options: FlattenFieldsOptions }): { bytes?: Uint8Array } {
   const { options } = input;
-  const { doc } = openPdf(input.bytes, input.password, 'edit');
+  const { doc } = openPdf(input.pdf, input.password, 'edit');
   try {
     const root = deref(doc.getTrailer().get('Root'));
     const form = deref(root.get('AcroForm'));
@@ -142,9 +143,9 @@ export function flattenFields(input: { bytes: Uint8Array; password?: string | un
  * can draw no appearance for and that have none show nothing and are
  * removed too.
  */
-export function flattenAnnotations(input: { bytes: Uint8Array; password?: string | undefined; options: FlattenAnnotationsOptions }): { bytes?: Uint8Array } {
+export function flattenAnnotations(input: { pdf: PdfSource; password?: string | undefined; options: FlattenAnnotationsOptions }): { bytes?: Uint8Array } {
   const { options } = input;
-  const { doc } = openPdf(input.bytes, input.password, 'edit');
+  const { doc } = openPdf(input.pdf, input.password, 'edit');
   try {
     const signed = formFacts(doc).hasSignatures;
     const count = doc.countPages();

@@ -14,6 +14,7 @@ import { formFacts } from './inspect.js';
 import { openPdf } from './open.js';
 import { deref } from './pdf-values.js';
 import { saveEdited } from './save.js';
+import type { PdfSource } from '../pdf-source.js';
 
 /** Field flags (ISO 32000-1 tables 221, 226, 228, 230). */
 export const FIELD_FLAGS = {
@@ -538,8 +539,8 @@ function documentIds(doc: mupdf.PDFDocument): [Uint8Array, Uint8Array] | undefin
 }
 
 /** The `exportFields` task: the field values as XFDF or FDF, naming the document and its /ID. */
-export function exportFields(input: { bytes: Uint8Array; password?: string | undefined; format: FieldDataFormat; exportEmptyFields: boolean; fileName: string }): { content: Uint8Array } {
-  const { doc } = openPdf(input.bytes, input.password, 'view');
+export function exportFields(input: { pdf: PdfSource; password?: string | undefined; format: FieldDataFormat; exportEmptyFields: boolean; fileName: string }): { content: Uint8Array } {
+  const { doc } = openPdf(input.pdf, input.password, 'view');
   try {
     const fields = exportFieldValues(doc, { exportEmptyFields: input.exportEmptyFields });
     return { content: writeFieldData(fields, input.format, { fileName: input.fileName, ids: documentIds(doc) }) };
@@ -558,8 +559,8 @@ export interface FieldsImport {
  * The `importFields` task: sets the values and saves (incrementally when the
  * document is signed). No bytes come back when nothing changed.
  */
-export function importFields(input: { bytes: Uint8Array; password?: string | undefined; values: FieldValue[] }): FieldsImport & { bytes?: Uint8Array } {
-  const opened = openPdf(input.bytes, input.password, 'form');
+export function importFields(input: { pdf: PdfSource; password?: string | undefined; values: FieldValue[] }): FieldsImport & { bytes?: Uint8Array } {
+  const opened = openPdf(input.pdf, input.password, 'form');
   const { doc } = opened;
   try {
     const facts = formFacts(doc);

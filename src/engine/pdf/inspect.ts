@@ -1,8 +1,9 @@
 import * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
 import { pdfDateToIso } from './dates.js';
-import { openPdf, type Access } from './open.js';
+import { openPdf, readHead, type Access } from './open.js';
 import { deref, name } from './pdf-values.js';
+import type { PdfSource } from '../pdf-source.js';
 
 /** What the DocumentModel reports about a document's content. */
 export interface DocumentInfo {
@@ -65,12 +66,12 @@ export function formFacts(doc: mupdf.PDFDocument): { hasForm: boolean; hasXfa: b
 }
 
 /** A linearized file declares it in a dictionary within its first 1 KiB. */
-function isLinearized(bytes: Uint8Array): boolean {
-  const head = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1024)).toString('latin1');
+function isLinearized(pdf: PdfSource): boolean {
+  const head = Buffer.from(readHead(pdf, 1024)).toString('latin1');
   return /\/Linearized\s/.test(head);
 }
 
-export function inspectDocument(doc: mupdf.PDFDocument, bytes: Uint8Array, encrypted: boolean, access: Access): DocumentInfo {
+export function inspectDocument(doc: mupdf.PDFDocument, pdf: PdfSource, encrypted: boolean, access: Access): DocumentInfo {
   const version = doc.getVersion();
   const info: DocumentInfo = {
     pageCount: doc.countPages(),
@@ -78,7 +79,7 @@ export function inspectDocument(doc: mupdf.PDFDocument, bytes: Uint8Array, encry
     encrypted,
     access,
     ...formFacts(doc),
-    linearized: isLinearized(bytes),
+    linearized: isLinearized(pdf),
     repaired: doc.wasRepaired(),
   };
   for (const [field, key] of Object.entries(INFO_KEYS) as [keyof typeof INFO_KEYS, string][]) {
@@ -93,10 +94,10 @@ export function inspectDocument(doc: mupdf.PDFDocument, bytes: Uint8Array, encry
 }
 
 /** The `inspect` task: opens the document and reports its DocumentInfo. */
-export function inspect(input: { bytes: Uint8Array; password?: string | undefined }): DocumentInfo {
-  const { doc, encrypted, access } = openPdf(input.bytes, input.password, 'view');
+export function inspect(input: { pdf: PdfSource; password?: string | undefined }): DocumentInfo {
+  const { doc, encrypted, access } = openPdf(input.pdf, input.password, 'view');
   try {
-    return inspectDocument(doc, input.bytes, encrypted, access);
+    return inspectDocument(doc, input.pdf, encrypted, access);
   } finally {
     doc.destroy();
   }
@@ -107,11 +108,11 @@ export function inspect(input: { bytes: Uint8Array; password?: string | undefine
  * and have at least one page. An encrypted upload is accepted without its
  * password: it is checked as far as it can be without one.
  */
-export function validateUpload(input: { bytes: Uint8Array }): { encrypted: boolean; pageCount?: number; repaired: boolean } {
-  if (!looksLikePdf(input.bytes)) throw new EngineError('MALFORMED_PDF', 'The file is not a PDF (no %PDF- header)');
+export function validateUpload(input: { pdf: PdfSource }): { encrypted: boolean; pageCount?: number; repaired: boolean } {
+  if (!looksLikePdf(input.pdf)) throw new EngineError('MALFORMED_PDF', 'The file is not a PDF (no %PDF- header)');
   let opened;
   try {
-    opened = openPdf(input.bytes, undefined, 'view');
+    opened = openPdf(input.pdf, undefined, 'view');
   } catch (err) {
     if (err instanceof EngineError && err.code === 'DOCUMENT_PASSWORD_REQUIRED') return { encrypted: true, repaired: false };
     throw err;
@@ -134,6 +135,6 @@ export function validateUpload(input: { bytes: Uint8Array }): { encrypted: boole
 }
 
 /** "%PDF-" within the first 1 KiB, as readers tolerate leading junk. */
-function looksLikePdf(bytes: Uint8Array): boolean {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 1024)).includes('%PDF-');
+function looksLikePdf(pdf: PdfSource): boolean {
+  return Buffer.from(readHead(pdf, 1024)).includes('%PDF-');
 }

@@ -1,6 +1,8 @@
+import { readSync } from 'node:fs';
 import * as mupdf from 'mupdf';
 import { pageOutOfRangeDetail } from '../../errors.js';
 import { EngineError } from '../errors.js';
+import { sourceSize, type PdfSource } from '../pdf-source.js';
 import { prepareUnicode } from '../passwords.js';
 import { requirePermission, type Need } from './permissions.js';
 import { ownerPasswordIsEmpty } from './security.js';
@@ -19,24 +21,56 @@ export interface OpenedPdf {
 }
 
 /**
- * Documents larger than this are opened through a stream that MuPDF reads
- * from the JS bytes as it needs them, instead of a copy of the whole file in
- * its WebAssembly memory (which never shrinks, and grows by doubling): a
- * 200 MB file otherwise costs a 200 MB copy and up to 512 MB of heap per
- * worker that opened it. Small files are copied: that is faster to parse.
+ * Documents larger than this are opened through a stream that MuPDF reads as
+ * it needs, instead of a copy of the whole file in its WebAssembly memory
+ * (which never shrinks, and grows by doubling): a 200 MB file otherwise costs
+ * a 200 MB copy and up to 512 MB of heap per worker that opened it. Small
+ * files are copied: that is faster to parse. An open file is always streamed.
  */
 const STREAM_OPEN_BYTES = 16 * 1024 * 1024;
 
-function streamOver(bytes: Uint8Array): mupdf.Stream {
+/** Reads `length` bytes at `position` of the source into `memory` at `offset`; answers how many were read (0 at the end). */
+function readAt(source: PdfSource, memory: Uint8Array, offset: number, length: number, position: number): number {
+  const n = Math.max(0, Math.min(length, sourceSize(source) - position));
+  if (n === 0) return 0;
+  if (source instanceof Uint8Array) {
+    memory.set(source.subarray(position, position + n), offset);
+    return n;
+  }
+  // Positional reads straight into MuPDF's memory: no intermediate copy, and no shared file offset with other readers of the descriptor.
+  return readSync(source.fd, memory, offset, n, position);
+}
+
+function streamOver(source: PdfSource): mupdf.Stream {
   return new mupdf.Stream({
-    fileSize: () => bytes.length,
-    read(memory: Uint8Array, offset: number, length: number, position: number): number {
-      const n = Math.max(0, Math.min(length, bytes.length - position));
-      memory.set(bytes.subarray(position, position + n), offset);
-      return n;
-    },
+    fileSize: () => sourceSize(source),
+    read: (memory: Uint8Array, offset: number, length: number, position: number) => readAt(source, memory, offset, length, position),
     close: () => undefined,
   });
+}
+
+/** The first `length` bytes (fewer when the document is shorter). */
+export function readHead(source: PdfSource, length: number): Uint8Array {
+  if (source instanceof Uint8Array) return source.subarray(0, Math.min(length, source.length));
+  return readRange(source, 0, length);
+}
+
+/** `length` bytes from `start` (fewer past the end), as a new array for an open file. */
+export function readRange(source: PdfSource, start: number, length: number): Uint8Array {
+  if (source instanceof Uint8Array) return source.subarray(start, Math.min(source.length, start + length));
+  const out = new Uint8Array(Math.max(0, Math.min(length, source.size - start)));
+  let done = 0;
+  while (done < out.length) {
+    const n = readAt(source, out, done, out.length - done, start + done);
+    if (n === 0) throw new EngineError('MALFORMED_PDF', 'The file ended before its expected size');
+    done += n;
+  }
+  return out;
+}
+
+/** The whole document as bytes: for the few tasks that work on the file's bytes themselves (signature byte ranges). */
+export function readAll(source: PdfSource): Uint8Array {
+  return readRange(source, 0, sourceSize(source));
 }
 
 /** Bits returned by authenticatePassword (MuPDF: 1 none needed, 2 user, 4 owner). */
@@ -64,15 +98,17 @@ function authenticate(doc: mupdf.PDFDocument, password: string): { result: numbe
 }
 
 /**
- * Opens PDF bytes, authenticating with the document password when one is
- * needed or given, and checks that the password allows what the caller
- * needs (the one permission check of the service: every task states its
- * need here). Maps MuPDF's failures to the service's error codes.
+ * Opens a PDF (bytes, or an open file: see PdfSource), authenticating with
+ * the document password when one is needed or given, and checks that the
+ * password allows what the caller needs (the one permission check of the
+ * service: every task states its need here). Maps MuPDF's failures to the
+ * service's error codes.
  */
-export function openPdf(bytes: Uint8Array, password: string | undefined, need: Need): OpenedPdf {
+export function openPdf(source: PdfSource, password: string | undefined, need: Need): OpenedPdf {
   let doc: mupdf.PDFDocument;
   try {
-    const opened = mupdf.Document.openDocument(bytes.length > STREAM_OPEN_BYTES ? streamOver(bytes) : bytes, 'application/pdf');
+    const streamed = !(source instanceof Uint8Array) || source.length > STREAM_OPEN_BYTES;
+    const opened = mupdf.Document.openDocument(streamed ? streamOver(source) : source, 'application/pdf');
     const pdf = opened.asPDF();
     if (!pdf) throw new Error('not a PDF');
     doc = pdf;

@@ -8,6 +8,7 @@ import { annotationPages } from './fields.js';
 import { readFormFields } from './form-data.js';
 import { saveEdited, saveFull } from './save.js';
 import { dropSignatureValues } from './signatures.js';
+import type { PdfSource } from '../pdf-source.js';
 
 /** The page-structure operations: one task, one kind per action. */
 export type PageOperation =
@@ -278,9 +279,9 @@ function signedSignaturePages(doc: mupdf.PDFDocument): Set<number> {
  * (incrementally when the document is signed). Needs assembleDocumentAllowed
  * with the user password.
  */
-export function editPages(input: { bytes: Uint8Array; password?: string | undefined; operation: PageOperation }): { bytes: Uint8Array; pageCount: number } {
+export function editPages(input: { pdf: PdfSource; password?: string | undefined; operation: PageOperation }): { bytes: Uint8Array; pageCount: number } {
   const { operation } = input;
-  const opened = openPdf(input.bytes, input.password, 'assemble');
+  const opened = openPdf(input.pdf, input.password, 'assemble');
   const { doc } = opened;
   try {
     // Decided before the change: a change may remove the signature fields that tell it.

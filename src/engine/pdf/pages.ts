@@ -4,6 +4,7 @@ import { annotsItems, isAnnotation } from './annotations.js';
 import { openPdf } from './open.js';
 import { PageSpace } from './page-geometry.js';
 import { round } from './pdf-data.js';
+import type { PdfSource } from '../pdf-source.js';
 
 /**
  * Every figure comes from MuPDF's view of the page (its transform and
@@ -33,8 +34,8 @@ function annotationCounts(doc: mupdf.PDFDocument, pageCount: number): number[] {
 }
 
 /** The `listPages` task: the PageModel of every page. Viewing is all it needs. */
-export function listPages(input: { bytes: Uint8Array; password?: string | undefined }): { pages: PageModel[] } {
-  const { doc } = openPdf(input.bytes, input.password, 'view');
+export function listPages(input: { pdf: PdfSource; password?: string | undefined }): { pages: PageModel[] } {
+  const { doc } = openPdf(input.pdf, input.password, 'view');
   try {
     const pageCount = doc.countPages();
     const counts = annotationCounts(doc, pageCount);

@@ -10,6 +10,7 @@ import { ownResources, PageOverlay } from './page-overlay.js';
 import { deref } from './pdf-values.js';
 import { refuseIfSigned, saveFull } from './save.js';
 import { findElsewhere, scrubElsewhere, type ElsewhereHit } from './redaction-elsewhere.js';
+import type { PdfSource } from '../pdf-source.js';
 
 export interface ApplyRedactionsRequest {
   pageIndex?: number | undefined;
@@ -345,9 +346,9 @@ function applyPage(doc: mupdf.PDFDocument, pageIndex: number, selected: Map<numb
  * full, never appended to: an incremental update would keep the removed text
  * in the file's earlier revision.
  */
-export function applyRedactions(input: { bytes: Uint8Array; password?: string | undefined; request: ApplyRedactionsRequest }): { bytes?: Uint8Array; report: ApplyReport } {
+export function applyRedactions(input: { pdf: PdfSource; password?: string | undefined; request: ApplyRedactionsRequest }): { bytes?: Uint8Array; report: ApplyReport } {
   const { request } = input;
-  const opened = openPdf(input.bytes, input.password, 'edit');
+  const opened = openPdf(input.pdf, input.password, 'edit');
   const { doc } = opened;
   try {
     checkPageIndex(doc, request.pageIndex);

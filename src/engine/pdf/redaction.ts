@@ -9,6 +9,7 @@ import { formFacts } from './inspect.js';
 import { checkPageIndex, openPdf } from './open.js';
 import { annotationText, pageContentText } from './page-text.js';
 import { saveEdited } from './save.js';
+import type { PdfSource } from '../pdf-source.js';
 
 /** RedactionModel's request side: what to search and how the Redact annotations look. */
 export interface RedactionRequest extends SearchOptions {
@@ -54,13 +55,13 @@ function pageTexts(page: mupdf.PDFPage, withAnnotations: boolean): { text: PageT
  * for each line the match spans. Matches are found in the extracted text, so
  * there is no cap on their number.
  */
-export function createRedactions(input: { bytes: Uint8Array; password?: string | undefined; request: RedactionRequest }): { bytes?: Uint8Array; redactions: RedactionMatch[]; pageCount: number } {
+export function createRedactions(input: { pdf: PdfSource; password?: string | undefined; request: RedactionRequest }): { bytes?: Uint8Array; redactions: RedactionMatch[]; pageCount: number } {
   const request = input.request;
   if (!request.searchText.trim()) throw new EngineError('INVALID_SEARCH', 'searchText must not be empty');
   const pattern = searchPattern(request);
   // A client's regular expression may backtrack for ever: it runs under a time budget (400 past it).
   const budget = request.regex ? new RegexBudget(pattern.source, pattern.flags) : undefined;
-  const opened = openPdf(input.bytes, input.password, 'annotate');
+  const opened = openPdf(input.pdf, input.password, 'annotate');
   const { doc } = opened;
   try {
     const pageCount = doc.countPages();

@@ -2,6 +2,7 @@ import * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
 import { MAX_PIXELS, MAX_SIDE, type ImageFormat } from '../page-model.js';
 import { checkPageIndex, openPdf } from './open.js';
+import type { PdfSource } from '../pdf-source.js';
 
 const JPEG_QUALITY = 85;
 
@@ -21,8 +22,8 @@ function pixelSize(bounds: mupdf.Rect, scale: number): { width: number; height: 
  * it needs. The size is checked before any pixel is drawn. The page is the
  * resource addressed (pages/{pageIndex}), so a page that does not exist is 404.
  */
-export function renderPage(input: { bytes: Uint8Array; password?: string | undefined; pageIndex: number; dpi: number; format: ImageFormat }): { image: Uint8Array; width: number; height: number } {
-  const { doc } = openPdf(input.bytes, input.password, 'view');
+export function renderPage(input: { pdf: PdfSource; password?: string | undefined; pageIndex: number; dpi: number; format: ImageFormat }): { image: Uint8Array; width: number; height: number } {
+  const { doc } = openPdf(input.pdf, input.password, 'view');
   try {
     checkPageIndex(doc, input.pageIndex, { inPath: true });
     const page = doc.loadPage(input.pageIndex);

@@ -6,6 +6,7 @@ import { openPdf } from './open.js';
 import { deref, name, text } from './pdf-values.js';
 import { saveEdited, saveFull } from './save.js';
 import { bitsFromPermissions, PERMISSION_FLAGS, passwordSecurity, type EncryptType, type PasswordSecurity, type PermissionFlags } from './security.js';
+import type { PdfSource } from '../pdf-source.js';
 
 /** The usage rights (Adobe's UR3 signature: "Reader extensions") a document carries. */
 export interface UsageRights {
@@ -104,8 +105,8 @@ export function certification(doc: mupdf.PDFDocument): Certification {
 }
 
 /** The `readPermissions` task: the PermissionsModel. Viewing is enough to read it. */
-export function readPermissions(input: { bytes: Uint8Array; password?: string | undefined }): PermissionsModel {
-  const opened = openPdf(input.bytes, input.password, 'view');
+export function readPermissions(input: { pdf: PdfSource; password?: string | undefined }): PermissionsModel {
+  const opened = openPdf(input.pdf, input.password, 'view');
   try {
     return { passwordPermissions: passwordSecurity(opened), usageRights: usageRights(opened.doc), certification: certification(opened.doc) };
   } finally {
@@ -207,11 +208,11 @@ function save(doc: mupdf.PDFDocument, options: string): Uint8Array {
  * opened again with the new permissions password and described from there,
  * so the answer is what the file says, not what was asked.
  */
-export function setPasswordPermissions(input: { bytes: Uint8Array; password?: string | undefined; request: PasswordPermissionsRequest }): { bytes: Uint8Array; passwordPermissions: PasswordSecurity } {
+export function setPasswordPermissions(input: { pdf: PdfSource; password?: string | undefined; request: PasswordPermissionsRequest }): { bytes: Uint8Array; passwordPermissions: PasswordSecurity } {
   const encryptType = input.request.encryptType ?? 3;
   const flags = requestedFlags(input.request, encryptType);
   const passwords = requestedPasswords(input.request, encryptType);
-  const opened = openPdf(input.bytes, input.password, 'owner');
+  const opened = openPdf(input.pdf, input.password, 'owner');
   let bytes: Uint8Array;
   try {
     refuseSigned(opened.doc);
@@ -229,8 +230,8 @@ export function setPasswordPermissions(input: { bytes: Uint8Array; password?: st
 }
 
 /** The `removePasswordPermissions` task: decrypts the document (no bytes when it was not encrypted). */
-export function removePasswordPermissions(input: { bytes: Uint8Array; password?: string | undefined }): { bytes?: Uint8Array } {
-  const opened = openPdf(input.bytes, input.password, 'owner');
+export function removePasswordPermissions(input: { pdf: PdfSource; password?: string | undefined }): { bytes?: Uint8Array } {
+  const opened = openPdf(input.pdf, input.password, 'owner');
   try {
     if (!opened.encrypted) return {};
     refuseSigned(opened.doc);
@@ -245,8 +246,8 @@ export function removePasswordPermissions(input: { bytes: Uint8Array; password?:
  * nothing else is left in it). A signed document is appended to, so its
  * signatures stay valid. No bytes when there were no usage rights.
  */
-export function removeUsageRights(input: { bytes: Uint8Array; password?: string | undefined }): { bytes?: Uint8Array } {
-  const opened = openPdf(input.bytes, input.password, 'edit');
+export function removeUsageRights(input: { pdf: PdfSource; password?: string | undefined }): { bytes?: Uint8Array } {
+  const opened = openPdf(input.pdf, input.password, 'edit');
   const { doc } = opened;
   try {
     const p = perms(doc);

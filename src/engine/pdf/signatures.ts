@@ -16,12 +16,13 @@ import { pdfDateToIso } from './dates.js';
 import { breakFieldLoops, readFormFields, type FormField } from './form-data.js';
 import { annotationPages } from './fields.js';
 import { formFacts } from './inspect.js';
-import { checkPageIndex, openPdf, type OpenedPdf } from './open.js';
+import { checkPageIndex, openPdf, readAll, type OpenedPdf } from './open.js';
 import { requirePermission } from './permissions.js';
 import { deref, name, text } from './pdf-values.js';
 import { saveEdited, saveFull } from './save.js';
 import { setEmptyAppearance, setSignedAppearance } from './signature-appearance.js';
 import type { Rectangle } from '../annotation-model.js';
+import type { PdfSource } from '../pdf-source.js';
 
 export type SubFilter = 'adbe.pkcs7.detached' | 'ETSI.CAdES.detached';
 
@@ -87,6 +88,11 @@ const LOCKED = 128;
 
 /* ---------------------------------------------------------------- reading */
 
+/**
+ * The numbers of an array, from each number's text: MuPDF reads numbers
+ * through a 32-bit float, which rounds the offsets of a /ByteRange past
+ * 16 MiB (2^24), so a large file's signature would seem to reach past its end.
+ */
 function numbers(obj: mupdf.PDFObject): number[] | undefined {
   const a = deref(obj);
   if (!a.isArray()) return undefined;
@@ -94,7 +100,8 @@ function numbers(obj: mupdf.PDFObject): number[] | undefined {
   for (let i = 0; i < a.length; i++) {
     const v = deref(a.get(i));
     if (!v.isNumber()) return undefined;
-    out.push(v.asNumber());
+    const exact = Number(v.toString());
+    out.push(Number.isFinite(exact) ? exact : v.asNumber());
   }
   return out;
 }
@@ -214,7 +221,7 @@ function describeSigner(model: SignatureModel, check: CmsCheck): void {
   model.certificates = check.certificates.map(certificateModel);
 }
 
-function fieldModel(doc: mupdf.PDFDocument, f: FormField, pages: Map<number, number>, bytes: Uint8Array): SignatureFieldModel {
+function fieldModel(doc: mupdf.PDFDocument, f: FormField, pages: Map<number, number>, bytes: () => Uint8Array): SignatureFieldModel {
   const widgets = f.widgets.map((w) => {
     const widget: SignatureWidget = { pageIndex: w.isIndirect() ? (pages.get(w.asIndirect()) ?? -1) : -1 };
     const rect = rectangleOf(w);
@@ -229,23 +236,25 @@ function fieldModel(doc: mupdf.PDFDocument, f: FormField, pages: Map<number, num
   });
   const value = f.field.get('V');
   const signed = deref(value).isDictionary();
-  return { name: f.name, widgets, visible, signed, ...(signed ? { signature: signatureModel(doc, value, bytes) } : {}) };
+  return { name: f.name, widgets, visible, signed, ...(signed ? { signature: signatureModel(doc, value, bytes()) } : {}) };
 }
 
 function signatureFields(doc: mupdf.PDFDocument): FormField[] {
   return readFormFields(doc).filter((f) => f.type === 'signature');
 }
 
-function listModels(doc: mupdf.PDFDocument, bytes: Uint8Array): SignatureFieldModel[] {
+/** `bytes` is asked for only when a field is signed: verification reads the signed byte ranges. */
+function listModels(doc: mupdf.PDFDocument, bytes: () => Uint8Array): SignatureFieldModel[] {
   const pages = annotationPages(doc);
   return signatureFields(doc).map((f) => fieldModel(doc, f, pages, bytes));
 }
 
 /** The `listSignatureFields` task: every signature field, each signature verified. Viewing is enough; `name` picks one (404 FIELD_NOT_FOUND). */
-export function listSignatureFields(input: { bytes: Uint8Array; password?: string | undefined; name?: string | undefined }): SignatureFieldsModel {
-  const { doc } = openPdf(input.bytes, input.password, 'view');
+export function listSignatureFields(input: { pdf: PdfSource; password?: string | undefined; name?: string | undefined }): SignatureFieldsModel {
+  const { doc } = openPdf(input.pdf, input.password, 'view');
   try {
-    const all = listModels(doc, input.bytes);
+    let whole: Uint8Array | undefined;
+    const all = listModels(doc, () => (whole ??= readAll(input.pdf)));
     if (input.name === undefined) return { signatureFields: all };
     const one = all.filter((f) => f.name === input.name);
     if (one.length === 0) throw notFound(input.name);
@@ -342,8 +351,8 @@ function addSignatureField(doc: mupdf.PDFDocument, fieldName: string, widgets: N
 }
 
 /** The `createSignatureField` task: 409 FIELD_EXISTS when the name is taken. Answers the new field. */
-export function createSignatureField(input: { bytes: Uint8Array; password?: string | undefined; name: string; widgets: NewWidget[] }): { bytes: Uint8Array; field: SignatureFieldModel } {
-  const opened = openPdf(input.bytes, input.password, 'form');
+export function createSignatureField(input: { pdf: PdfSource; password?: string | undefined; name: string; widgets: NewWidget[] }): { bytes: Uint8Array; field: SignatureFieldModel } {
+  const opened = openPdf(input.pdf, input.password, 'form');
   const { doc } = opened;
   try {
     requireFormEditing(opened);
@@ -360,7 +369,7 @@ export function createSignatureField(input: { bytes: Uint8Array; password?: stri
 }
 
 function describeOne(bytes: Uint8Array, password: string | undefined, fieldName: string): SignatureFieldModel {
-  return listSignatureFields({ bytes, password, name: fieldName }).signatureFields[0]!;
+  return listSignatureFields({ pdf: bytes, password, name: fieldName }).signatureFields[0]!;
 }
 
 /** Removes an object from an array by object number; answers whether it was there. */
@@ -386,8 +395,8 @@ function removeFrom(array: mupdf.PDFObject, num: number): boolean {
  * revision still holds the signature (the file is appended to), so other
  * signatures stay valid.
  */
-export function deleteSignatureField(input: { bytes: Uint8Array; password?: string | undefined; name: string }): { bytes: Uint8Array; cleared: boolean } {
-  const opened = openPdf(input.bytes, input.password, 'form');
+export function deleteSignatureField(input: { pdf: PdfSource; password?: string | undefined; name: string }): { bytes: Uint8Array; cleared: boolean } {
+  const opened = openPdf(input.pdf, input.password, 'form');
   const { doc } = opened;
   try {
     requireFormEditing(opened);
@@ -523,7 +532,7 @@ function widgetLines(signer: X509Certificate, date: Date, request: SignRequest):
  * and answers the signed document and the field as verified afterwards.
  * The key store and the passwords live only in this call.
  */
-export function signField(input: { bytes: Uint8Array; password?: string | undefined; name: string; keyStore: Uint8Array; request: SignRequest; now?: number | undefined }): { bytes: Uint8Array; field: SignatureFieldModel } {
+export function signField(input: { pdf: PdfSource; password?: string | undefined; name: string; keyStore: Uint8Array; request: SignRequest; now?: number | undefined }): { bytes: Uint8Array; field: SignatureFieldModel } {
   const { request } = input;
   let signingKey;
   try {
@@ -537,7 +546,8 @@ export function signField(input: { bytes: Uint8Array; password?: string | undefi
   const cmsFor = (digest: Buffer) => createCms({ digest, key: signingKey.key, chain: signingKey.chain, signingTime: date, pades });
   const reserved = cmsFor(Buffer.alloc(32)).length + CONTENTS_MARGIN;
 
-  let bytes = input.bytes;
+  // The signed result must begin with these bytes unchanged (checked below): the whole file, also when it came as an open file.
+  let bytes = readAll(input.pdf);
   let opened = openPdf(bytes, input.password, 'form');
   try {
     if (!opened.doc.canBeSavedIncrementally()) {

@@ -9,6 +9,7 @@ import { saveEdited } from './save.js';
 import { stampPages, type StampDrawing } from './stamp-form.js';
 import { drawImageStamp, type DeclaredImageType, type ImageStampRequest } from './stamp-image.js';
 import { drawTextStamp, type TextStampRequest } from './stamp-text.js';
+import type { PdfSource } from '../pdf-source.js';
 
 /** Which pages: one, or every page when pageIndex is absent or -1. */
 export interface PageChoice {
@@ -16,13 +17,13 @@ export interface PageChoice {
 }
 
 interface StampInput {
-  bytes: Uint8Array;
+  pdf: PdfSource;
   password?: string | undefined;
 }
 
 /** Opens the document, draws the stamp in a scratch document, puts it on the chosen pages and saves. */
 function stamp<T>(input: StampInput, pageIndex: number | undefined, draw: (scratch: mupdf.PDFDocument) => { drawing: StampDrawing; report: T }): { bytes: Uint8Array; report: T & { pages: number[] } } {
-  const { doc } = openPdf(input.bytes, input.password, 'edit');
+  const { doc } = openPdf(input.pdf, input.password, 'edit');
   try {
     const every = pageIndex === undefined || pageIndex === -1;
     if (!every) checkPageIndex(doc, pageIndex);

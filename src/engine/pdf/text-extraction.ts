@@ -4,6 +4,7 @@ import { checkPageIndex, openPdf } from './open.js';
 import { PageSpace } from './page-geometry.js';
 import { bodyQuad, walkText } from './page-text.js';
 import { deref } from './pdf-values.js';
+import type { PdfSource } from '../pdf-source.js';
 
 /**
  * Page text for clients (docs/pages.md): the text of a page in reading
@@ -173,8 +174,8 @@ function loadText(page: mupdf.PDFPage, pageIndex: number, detail: TextDetail | u
  * `parts` equal shares of the pages (so that the service can divide a
  * document among its workers without asking for its page count first).
  */
-export function documentText(input: { bytes: Uint8Array; password?: string | undefined; part?: number; parts?: number }): { pageCount: number; texts: string[] } {
-  const { doc } = openPdf(input.bytes, input.password, 'copy');
+export function documentText(input: { pdf: PdfSource; password?: string | undefined; part?: number; parts?: number }): { pageCount: number; texts: string[] } {
+  const { doc } = openPdf(input.pdf, input.password, 'copy');
   try {
     const pageCount = doc.countPages();
     const parts = input.parts ?? 1;
@@ -197,8 +198,8 @@ export function documentText(input: { bytes: Uint8Array; password?: string | und
 }
 
 /** The `pageText` task: one page's text, with its words, lines or blocks when asked. The page is the resource addressed (pages/{pageIndex}), so a page that does not exist is 404. */
-export function pageText(input: { bytes: Uint8Array; password?: string | undefined; pageIndex: number; detail?: TextDetail | undefined }): { pageCount: number; page: PageTextModel } {
-  const { doc } = openPdf(input.bytes, input.password, 'copy');
+export function pageText(input: { pdf: PdfSource; password?: string | undefined; pageIndex: number; detail?: TextDetail | undefined }): { pageCount: number; page: PageTextModel } {
+  const { doc } = openPdf(input.pdf, input.password, 'copy');
   try {
     checkPageIndex(doc, input.pageIndex, { inPath: true });
     const page = doc.loadPage(input.pageIndex);

@@ -33,7 +33,7 @@ export const ApplyRedactionsAction: ActionDefinition<Params> = {
   writes: true,
   async run({ params, source, pool, ctx }) {
     const { savePath: _savePath, namingMode: _namingMode, ...request } = params;
-    const result = await pool.run('applyRedactions', { bytes: source.stored.bytes, password: ctx.documentPassword, request });
-    return { kind: 'document', bytes: result.bytes ?? source.stored.bytes, report: result.report };
+    const result = await pool.run('applyRedactions', { pdf: source.stored.pdf, password: ctx.documentPassword, request });
+    return { kind: 'document', bytes: result.bytes ?? (await source.stored.bytes()), report: result.report };
   },
 };

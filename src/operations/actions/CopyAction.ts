@@ -19,6 +19,6 @@ export const CopyAction: ActionDefinition<OutputParams> = {
   opensDocument: false,
   writes: true,
   async run({ source }) {
-    return { kind: 'document', bytes: source.stored.bytes };
+    return { kind: 'document', bytes: await source.stored.bytes() };
   },
 };

@@ -24,8 +24,8 @@ export const FlattenFieldsAction: ActionDefinition<OutputParams & FlattenFieldsO
   writes: true,
   async run({ params, source, pool, ctx }) {
     const { savePath: _s, namingMode: _n, ...options } = params;
-    const result = await pool.run('flattenFields', { bytes: source.stored.bytes, password: ctx.documentPassword, options });
-    return { kind: 'document', bytes: result.bytes ?? source.stored.bytes };
+    const result = await pool.run('flattenFields', { pdf: source.stored.pdf, password: ctx.documentPassword, options });
+    return { kind: 'document', bytes: result.bytes ?? (await source.stored.bytes()) };
   },
 };
 
@@ -49,7 +49,7 @@ export const FlattenAnnotationsAction: ActionDefinition<OutputParams & FlattenAn
   writes: true,
   async run({ params, source, pool, ctx }) {
     const { savePath: _s, namingMode: _n, ...options } = params;
-    const result = await pool.run('flattenAnnotations', { bytes: source.stored.bytes, password: ctx.documentPassword, options });
-    return { kind: 'document', bytes: result.bytes ?? source.stored.bytes };
+    const result = await pool.run('flattenAnnotations', { pdf: source.stored.pdf, password: ctx.documentPassword, options });
+    return { kind: 'document', bytes: result.bytes ?? (await source.stored.bytes()) };
   },
 };

@@ -61,7 +61,7 @@ export const ImageStampAction: ActionDefinition<Params> = {
     const image = new Uint8Array(await file.content.read());
     const { savePath: _savePath, namingMode: _namingMode, opacity: _opacity, ...request } = params;
     const result = await pool.run('imageStamp', {
-      bytes: source.stored.bytes,
+      pdf: source.stored.pdf,
       password: ctx.documentPassword,
       image,
       mediaType,

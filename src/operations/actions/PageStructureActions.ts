@@ -25,7 +25,7 @@ function pageAction(name: string, summary: string, properties: Record<string, un
     opensDocument: false,
     writes: true,
     async run(input) {
-      const result = await input.pool.run('editPages', { bytes: input.source.stored.bytes, password: input.ctx.documentPassword, operation: await operation(input) });
+      const result = await input.pool.run('editPages', { pdf: input.source.stored.pdf, password: input.ctx.documentPassword, operation: await operation(input) });
       return { kind: 'document', bytes: result.bytes };
     },
   };
@@ -85,10 +85,11 @@ export const InsertUploadedPagesAction = pageAction(
     pageIndex: insertAt,
   },
   ['appendFilePath'],
-  async ({ params, store }) => {
+  async ({ params, documents }) => {
     const path = documentPathFromBody(params['appendFilePath'] as string, 'appendFilePath');
-    const stored = await store.readDocument(path);
-    return { kind: 'insert', source: stored.bytes, sourcePassword: params['appendPassword'] as string | undefined, pageRange: params['pageRange'] as string | undefined, pageIndex: params['pageIndex'] as number | undefined };
+    // As bytes: the operation outlives this read, so the other document's file cannot stay open for it.
+    const bytes = await documents.read(path, (stored) => stored.bytes());
+    return { kind: 'insert', source: bytes, sourcePassword: params['appendPassword'] as string | undefined, pageRange: params['pageRange'] as string | undefined, pageIndex: params['pageIndex'] as number | undefined };
   },
 );
 

@@ -45,7 +45,7 @@ export const TextStampAction: ActionDefinition<Params> = {
     }
     const { savePath: _savePath, namingMode: _namingMode, opacity: _opacity, ...request } = params;
     const result = await pool.run('textStamp', {
-      bytes: source.stored.bytes,
+      pdf: source.stored.pdf,
       password: ctx.documentPassword,
       request: { ...request, transparency: transparencyOf(params, 'TextStampAction') },
     });

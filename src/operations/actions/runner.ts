@@ -66,22 +66,23 @@ export class ActionRunner {
     const releases: Release[] = [];
     try {
       if (inPlace && action.writes) releases.push(await this.store.lock(sourcePath));
-      const stored = await this.store.readDocument(sourcePath);
-      if (ctx.ifMatch !== undefined && !matchesEtag(ctx.ifMatch, stored.etag)) throw new ServiceError('PRECONDITION_FAILED');
-      const info = action.opensDocument ? await this.documents.inspect(stored, ctx.documentPassword) : undefined;
-      const result = await action.run({
-        params,
-        source: { path: sourcePath, stored, info: info! },
-        files,
-        ctx,
-        pool: this.pool,
-        store: this.store,
-        documents: this.documents,
+      const result = await this.documents.read(sourcePath, async (stored) => {
+        if (ctx.ifMatch !== undefined && !matchesEtag(ctx.ifMatch, stored.etag)) throw new ServiceError('PRECONDITION_FAILED');
+        const info = action.opensDocument ? await this.documents.inspect(stored, ctx.documentPassword) : undefined;
+        return action.run({
+          params,
+          source: { path: sourcePath, stored, info: info! },
+          files,
+          ctx,
+          pool: this.pool,
+          store: this.store,
+          documents: this.documents,
+        });
       });
       if (result.kind === 'model') return { kind: 'model', status: 200, model: result.model, xmlRoot: result.xmlRoot };
       if (!inPlace) releases.push(await this.store.lock(output));
       const written = await this.store.writeDocument(output, result.bytes, { conflict });
-      const summary = await this.pool.run('validateUpload', { bytes: result.bytes }).catch(() => undefined);
+      const summary = await this.pool.run('validateUpload', { pdf: result.bytes }).catch(() => undefined);
       const model = { ...documentModel(written.path, written.stat, summary), ...(result.report !== undefined ? { report: result.report } : {}) };
       if (inPlace) return { kind: 'document', status: 200, model };
       return { kind: 'document', status: written.created ? 201 : 200, model, location: written.path.toUrlPath() };
