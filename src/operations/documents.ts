@@ -6,7 +6,7 @@ import type { OfficeConverter } from '../engine/office.js';
 import { ServiceError } from '../errors.js';
 import { IMAGE_TYPES, PDF_TYPE, WORD_TYPES } from '../http/uploads.js';
 import type { StoredPath } from '../storage/paths.js';
-import type { ConflictMode, DocumentStat, DocumentStore, OpenContent, OpenDocument, StagedUpload } from '../storage/store.js';
+import type { ConflictMode, DocumentStat, DocumentStore, OpenContent, OpenDocument, StagedUpload, WriteOptions, WriteResult } from '../storage/store.js';
 import type { PdfSource } from '../engine/pdf-source.js';
 import type { OperationContext } from './context.js';
 import { ReadModelCache } from './read-model-cache.js';
@@ -60,6 +60,20 @@ export class DocumentOperations {
     private readonly pool: EnginePool,
     private readonly office: OfficeConverter,
   ) {}
+
+  private readonly writeListeners: ((written: WriteResult) => void)[] = [];
+
+  /** Calls `listener` after every document write of the operations layer has landed (caches warm up on new versions). */
+  onWritten(listener: (written: WriteResult) => void): void {
+    this.writeListeners.push(listener);
+  }
+
+  /** Writes a document version: every operation writes through here, so that listeners hear of every write. */
+  async write(path: StoredPath, content: Parameters<DocumentStore['writeDocument']>[1], options: WriteOptions): Promise<WriteResult> {
+    const written = await this.store.writeDocument(path, content, options);
+    for (const listener of this.writeListeners) listener(written);
+    return written;
+  }
 
   async stat(path: StoredPath): Promise<DocumentStat> {
     const stat = await this.store.statDocument(path);
@@ -118,20 +132,20 @@ export class DocumentOperations {
     try {
       if (mediaType === PDF_TYPE || mediaType === 'application/octet-stream') {
         const summary = await this.validateStaged(staged);
-        const written = await this.store.writeDocument(target, staged, { conflict, ifMatch });
+        const written = await this.write(target, staged, { conflict, ifMatch });
         const model = documentModel(written.path, written.stat, summary);
         return { model, created: written.created };
       }
       if ((IMAGE_TYPES as readonly string[]).includes(mediaType)) {
         const bytes = await staged.read();
         const { bytes: pdf, ...info } = await this.pool.run('imageToPdf', { bytes, mediaType: mediaType as ImageMediaType }, { transfer: [bytes] });
-        const written = await this.store.writeDocument(target, pdf, { conflict, ifMatch });
+        const written = await this.write(target, pdf, { conflict, ifMatch });
         return { model: documentModel(written.path, written.stat, info), created: written.created };
       }
       if ((WORD_TYPES as readonly string[]).includes(mediaType)) {
         const pdf = await this.office.toPdf(await staged.read());
         const info = await this.pool.run('validateUpload', { pdf });
-        const written = await this.store.writeDocument(target, pdf, { conflict, ifMatch });
+        const written = await this.write(target, pdf, { conflict, ifMatch });
         return { model: documentModel(written.path, written.stat, info), created: written.created };
       }
       throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Cannot store ${mediaType}: send application/pdf, ${IMAGE_TYPES.join(', ')}`);
@@ -164,7 +178,7 @@ export class DocumentOperations {
         const { bytes, result } = await change(stored);
         const stat: DocumentStat = { size: stored.size, modified: stored.modified, etag: stored.etag };
         if (!bytes) return { result, stat };
-        const written = await this.store.writeDocument(path, bytes, { conflict: 'overwrite' });
+        const written = await this.write(path, bytes, { conflict: 'overwrite' });
         return { result, stat: written.stat };
       });
     } finally {

@@ -81,7 +81,7 @@ export class ActionRunner {
       });
       if (result.kind === 'model') return { kind: 'model', status: 200, model: result.model, xmlRoot: result.xmlRoot };
       if (!inPlace) releases.push(await this.store.lock(output));
-      const written = await this.store.writeDocument(output, result.bytes, { conflict });
+      const written = await this.documents.write(output, result.bytes, { conflict });
       const summary = await this.pool.run('validateUpload', { pdf: result.bytes }).catch(() => undefined);
       const model = { ...documentModel(written.path, written.stat, summary), ...(result.report !== undefined ? { report: result.report } : {}) };
       if (inPlace) return { kind: 'document', status: 200, model };
