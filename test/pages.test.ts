@@ -267,6 +267,36 @@ describe('GET .../text: the whole document', () => {
   });
 });
 
+describe('text extracted ahead', () => {
+  /** The engine's counters from GET /health, once no task is running or waiting (a prefetch may be under way). */
+  const idleEngine = async () => {
+    for (let i = 0; i < 200; i++) {
+      const engine = (await call(server, 'GET', '/health')).json().engine;
+      if (engine.busy === 0 && engine.queued === 0) return engine as { completed: number; failed: number };
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error('the engine did not become idle');
+  };
+
+  test('after an upload and after an action, the text is ready before it is asked for: reading it runs no engine task', async () => {
+    await putPdf(server, 'pages/ahead.pdf', makePdf({ pages: 4, text: (i) => `Ahead page ${i + 1}` }));
+    const idle = await idleEngine();
+    const text = (await get('pages/ahead.pdf/text', { accept: 'text/plain' })).text.split('\f');
+    assert.deepEqual(text.slice(0, 4).map((t) => t.trim()), [1, 2, 3, 4].map((p) => `Ahead page ${p}`));
+    const page = await get('pages/ahead.pdf/pages/2/text', { accept: 'application/json' });
+    assert.equal(page.json().text.trim(), 'Ahead page 3');
+    const after = await idleEngine();
+    assert.equal(after.completed + after.failed, idle.completed + idle.failed, 'served from the text extracted after the upload');
+
+    const rotated = await call(server, 'POST', '/documents/pages/ahead.pdf/pages', { body: { RotatePagesAction: { pageRange: '1', rotation: 90 } } });
+    assert.equal(rotated.status, 200, rotated.text);
+    const idleAgain = await idleEngine();
+    assert.equal((await get('pages/ahead.pdf/text', { accept: 'text/plain' })).text.split('\f')[3]!.trim(), 'Ahead page 4');
+    const last = await idleEngine();
+    assert.equal(last.completed + last.failed, idleAgain.completed + idleAgain.failed, 'the action\'s new version was extracted ahead too');
+  });
+});
+
 describe('GET .../pages/{pageIndex}/image', () => {
   const image = async (page: number, query = '') => {
     const reply = await get(`pages/fixture.pdf/pages/${page}/image${query}`);

@@ -14,14 +14,25 @@ export function registerHealthRoutes(api: FastifyInstance, deps: AppDeps): void 
             status: { type: 'string', enum: ['ok'] },
             engine: {
               type: 'object',
-              properties: { workers: { type: 'integer' }, busy: { type: 'integer' }, queued: { type: 'integer' } },
+              description: 'The engine workers now, and counts of engine tasks since the service started',
+              properties: {
+                workers: { type: 'integer' },
+                busy: { type: 'integer' },
+                queued: { type: 'integer' },
+                completed: { type: 'integer', description: 'tasks that answered with a result' },
+                failed: { type: 'integer', description: 'tasks that answered with an error, bad input included' },
+                timedOut: { type: 'integer', description: 'tasks stopped at the task timeout' },
+                crashed: { type: 'integer', description: 'workers that died during a task' },
+                recycled: { type: 'integer', description: 'workers replaced as a precaution' },
+                refused: { type: 'integer', description: 'tasks refused because the queue was full' },
+              },
             },
           },
         },
       },
     },
   }, async () => {
-    const { workers, busy, queued } = deps.pool.stats;
-    return { status: 'ok', engine: { workers, busy, queued } };
+    const { workers, busy, queued, completed, failed, timedOut, crashed, recycled, refused } = deps.pool.stats;
+    return { status: 'ok', engine: { workers, busy, queued, completed, failed, timedOut, crashed, recycled, refused } };
   });
 }
