@@ -268,17 +268,27 @@ describe('GET .../text: the whole document', () => {
 });
 
 describe('text extracted ahead', () => {
-  /** The engine's counters from GET /health, once no task is running or waiting (a prefetch may be under way). */
+  /**
+   * The engine's counters from GET /health once it has been idle for a while: no task running or waiting and
+   * no count moving over three polls, so that a prefetch about to be queued after a write is waited for too.
+   */
   const idleEngine = async () => {
-    for (let i = 0; i < 200; i++) {
+    let last = '';
+    let steady = 0;
+    for (let i = 0; i < 300; i++) {
       const engine = (await call(server, 'GET', '/health')).json().engine;
-      if (engine.busy === 0 && engine.queued === 0) return engine as { completed: number; failed: number };
-      await new Promise((r) => setTimeout(r, 50));
+      const now = JSON.stringify(engine);
+      steady = engine.busy === 0 && engine.queued === 0 && now === last ? steady + 1 : 0;
+      if (steady === 3) return engine as { completed: number; failed: number };
+      last = now;
+      await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error('the engine did not become idle');
   };
 
   test('after an upload and after an action, the text is ready before it is asked for: reading it runs no engine task', async () => {
+    // Text is extracted ahead only while a worker is free (docs/pages.md): earlier tests' work must be over.
+    await idleEngine();
     await putPdf(server, 'pages/ahead.pdf', makePdf({ pages: 4, text: (i) => `Ahead page ${i + 1}` }));
     const idle = await idleEngine();
     const text = (await get('pages/ahead.pdf/text', { accept: 'text/plain' })).text.split('\f');
@@ -288,6 +298,7 @@ describe('text extracted ahead', () => {
     const after = await idleEngine();
     assert.equal(after.completed + after.failed, idle.completed + idle.failed, 'served from the text extracted after the upload');
 
+    await idleEngine();
     const rotated = await call(server, 'POST', '/documents/pages/ahead.pdf/pages', { body: { RotatePagesAction: { pageRange: '1', rotation: 90 } } });
     assert.equal(rotated.status, 200, rotated.text);
     const idleAgain = await idleEngine();
