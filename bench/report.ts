@@ -11,6 +11,16 @@ function fmt(n: number): string {
   return n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
 }
 
+/** A figure with its unit, and its spread (fastest–slowest repetition) when it is a median: "181 ms (175–190)". */
+export function formatValue(value: number, unit: string, spread?: [number, number]): string {
+  return `${fmt(value)} ${unit}${spread ? ` (${fmt(spread[0])}–${fmt(spread[1])})` : ''}`;
+}
+
+/** The peer's cell: "mutool run: 155 ms (150–160)", or "-". */
+export function formatPeer(r: Row): string {
+  return r.peer !== undefined ? `${r.peerName ?? 'peer'}: ${formatValue(r.peer, r.unit, r.peerSpread)}` : '-';
+}
+
 function escapeXml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
@@ -19,7 +29,7 @@ export function markdownReport(rows: Row[], meta: { date: string; quick: boolean
   const lines = [
     `# Benchmark report (${meta.quick ? 'quick' : 'full'} run, ${meta.date})`,
     '',
-    `Produced by \`npm run bench${meta.quick ? ' -- --quick' : ''}\` in ${meta.seconds.toFixed(0)} s on this machine. Ratio is ours divided by the peer's figure (below 1: we are faster or smaller). See [bench/README.md](../README.md) for what each row measures.`,
+    `Produced by \`npm run bench${meta.quick ? ' -- --quick' : ''}\` in ${meta.seconds.toFixed(0)} s on this machine. Timings are medians of several repetitions, each followed by the fastest and slowest repetition in brackets; \`latest.json\` holds the same rows with the count of repetitions. Ratio is our median divided by the peer's (below 1: we are faster or smaller). Targets are checked at 200 pages, where the issues set them. See [bench/README.md](../README.md) for what each row measures.`,
     '',
     '![ratio per operation](latest.svg)',
     '',
@@ -28,7 +38,7 @@ export function markdownReport(rows: Row[], meta: { date: string; quick: boolean
   ];
   for (const r of rows) {
     const ratio = r.peer !== undefined && r.peer !== 0 ? `${(r.ours / r.peer).toFixed(2)}x` : '-';
-    lines.push(`| ${r.operation} | ${r.size} | ${fmt(r.ours)} ${r.unit} | ${r.peer !== undefined ? `${fmt(r.peer)} ${r.unit} (${r.peerName ?? 'peer'})` : '-'} | ${ratio} | ${r.target ?? '-'} | ${r.met === undefined ? '-' : r.met ? 'yes' : '**no**'} |`);
+    lines.push(`| ${r.operation} | ${r.size} | ${formatValue(r.ours, r.unit, r.oursSpread)} | ${formatPeer(r)} | ${ratio} | ${r.target ?? '-'} | ${r.met === undefined ? '-' : r.met ? 'yes' : '**no**'} |`);
   }
   return `${lines.join('\n')}\n`;
 }
