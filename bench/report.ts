@@ -43,37 +43,59 @@ export function markdownReport(rows: Row[], meta: { date: string; quick: boolean
   return `${lines.join('\n')}\n`;
 }
 
-/** A horizontal bar per row that has a peer: the ratio on a log scale from 1/16x to 16x. */
+/**
+ * A horizontal bar per row that has a peer: the ratio of the medians on a log
+ * scale from 1/16x to 16x (clamped; the figure says the real value), rows of
+ * one operation under its name, one bar per size, so that how an operation
+ * scales against its peer reads at a glance.
+ */
 export function svgChart(rows: Row[]): string {
-  const withPeer = rows.filter((r) => r.peer !== undefined && r.peer > 0 && r.ours > 0);
-  const labelWidth = 560;
-  const plotWidth = 420;
-  const rowHeight = 22;
-  const top = 40;
-  const height = top + withPeer.length * rowHeight + 30;
+  const groups: { operation: string; rows: Row[] }[] = [];
+  for (const r of rows) {
+    if (r.peer === undefined || !(r.peer > 0) || !(r.ours > 0)) continue;
+    const last = groups.at(-1);
+    if (last?.operation === r.operation) last.rows.push(r);
+    else groups.push({ operation: r.operation, rows: [r] });
+  }
+  const labelWidth = 300;
+  const plotWidth = 520;
+  const headingHeight = 20;
+  const rowHeight = 18;
+  const top = 64;
+  const height = top + groups.reduce((sum, g) => sum + headingHeight + g.rows.length * rowHeight + 6, 0) + 30;
   const min = Math.log2(1 / 16);
   const max = Math.log2(16);
   const x = (ratio: number) => labelWidth + ((Math.min(max, Math.max(min, Math.log2(ratio))) - min) / (max - min)) * plotWidth;
+  const colours = { met: '#5cb85c', missed: '#d9534f', none: '#5b9bd5' };
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${labelWidth + plotWidth + 80}" height="${height}" font-family="sans-serif" font-size="12">`,
     '<rect width="100%" height="100%" fill="white"/>',
-    `<text x="10" y="20" font-size="14" font-weight="bold">Ours / peer per operation (log scale; left of the line: faster or smaller than the peer)</text>`,
+    '<text x="10" y="20" font-size="14" font-weight="bold">Ours / peer per operation and size (medians, log scale; left of the line: faster or smaller than the peer)</text>',
+    `<rect x="10" y="32" width="12" height="12" fill="${colours.met}"/><text x="26" y="42">target met</text>`,
+    `<rect x="110" y="32" width="12" height="12" fill="${colours.missed}"/><text x="126" y="42">target missed</text>`,
+    `<rect x="230" y="32" width="12" height="12" fill="${colours.none}"/><text x="246" y="42">no target at this size</text>`,
   ];
   for (const tick of [1 / 16, 1 / 4, 1, 4, 16]) {
     const tx = x(tick);
     parts.push(`<line x1="${tx}" y1="${top - 8}" x2="${tx}" y2="${height - 25}" stroke="${tick === 1 ? '#333' : '#ddd'}" stroke-width="${tick === 1 ? 2 : 1}"/>`);
     parts.push(`<text x="${tx}" y="${height - 10}" text-anchor="middle">${tick >= 1 ? `${tick}x` : `1/${1 / tick}x`}</text>`);
   }
-  withPeer.forEach((r, i) => {
-    const ratio = r.ours / r.peer!;
-    const y = top + i * rowHeight;
-    const from = x(1);
-    const to = x(ratio);
-    const colour = r.met === false ? '#d9534f' : r.met === true ? '#5cb85c' : '#5b9bd5';
-    parts.push(`<text x="${labelWidth - 8}" y="${y + 14}" text-anchor="end">${escapeXml(`${r.operation} (${r.size})`.slice(0, 90))}</text>`);
-    parts.push(`<rect x="${Math.min(from, to)}" y="${y + 3}" width="${Math.max(1, Math.abs(to - from))}" height="${rowHeight - 8}" fill="${colour}"/>`);
-    parts.push(`<text x="${Math.max(from, to) + 4}" y="${y + 14}">${ratio.toFixed(2)}x</text>`);
-  });
+  let y = top;
+  for (const group of groups) {
+    parts.push(`<text x="10" y="${y + 14}" font-weight="bold">${escapeXml(`${group.operation} (peer: ${group.rows[0]!.peerName ?? 'peer'})`)}</text>`);
+    y += headingHeight;
+    for (const r of group.rows) {
+      const ratio = r.ours / r.peer!;
+      const from = x(1);
+      const to = x(ratio);
+      const colour = r.met === false ? colours.missed : r.met === true ? colours.met : colours.none;
+      parts.push(`<text x="${labelWidth - 8}" y="${y + 13}" text-anchor="end">${escapeXml(r.size.slice(0, 45))}</text>`);
+      parts.push(`<rect x="${Math.min(from, to)}" y="${y + 3}" width="${Math.max(1, Math.abs(to - from))}" height="${rowHeight - 6}" fill="${colour}"/>`);
+      parts.push(`<text x="${Math.max(from, to) + 4}" y="${y + 13}">${ratio.toFixed(2)}x</text>`);
+      y += rowHeight;
+    }
+    y += 6;
+  }
   parts.push('</svg>');
   return `${parts.join('\n')}\n`;
 }
