@@ -164,7 +164,9 @@ async function atSize(server: TestServer, dir: string, pages: number, quick: boo
 
 export async function runAnnotationsBench(quick: boolean): Promise<Row[]> {
   const rows: Row[] = [];
-  const server = await startServer({ env: { PDFSERVICE_LOG_LEVEL: 'info' } });
+  // Text prefetching after uploads is off: a listing right after an upload would otherwise wait for the
+  // document's text extraction (about doubling the cold listing at 200 pages) and not measure itself.
+  const server = await startServer({ env: { PDFSERVICE_LOG_LEVEL: 'info', PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' } });
   const bare = await startBareServer();
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-annotations-'));
   try {

@@ -18,7 +18,8 @@ export interface FoundationResult {
 
 export async function runFoundationBench(quick: boolean): Promise<FoundationResult> {
   const rows: Row[] = [];
-  const server = await startServer({ env: { PDFSERVICE_LOG_LEVEL: 'info' } });
+  // Text prefetching after uploads is off, so that the cold DocumentModel does not wait for the text extraction.
+  const server = await startServer({ env: { PDFSERVICE_LOG_LEVEL: 'info', PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' } });
   const bare = await startBareServer();
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-'));
   try {
