@@ -29,7 +29,7 @@ export function markdownReport(rows: Row[], meta: { date: string; quick: boolean
   const lines = [
     `# Benchmark report (${meta.quick ? 'quick' : 'full'} run, ${meta.date})`,
     '',
-    `Produced by \`npm run bench${meta.quick ? ' -- --quick' : ''}\` in ${meta.seconds.toFixed(0)} s on this machine. Timings are medians of several repetitions, each followed by the fastest and slowest repetition in brackets; \`latest.json\` holds the same rows with the count of repetitions. Ratio is our median divided by the peer's (below 1: we are faster or smaller). Targets are checked at 200 pages, where the issues set them. See [bench/README.md](../README.md) for what each row measures.`,
+    `Produced by \`npm run bench${meta.quick ? ' -- --quick' : ''}\` in ${meta.seconds.toFixed(0)} s on this machine. Timings are medians of several repetitions, each followed by the fastest and slowest repetition in brackets; \`latest.json\` holds the same rows with the count of repetitions. Ratio is our median divided by the peer's (below 1: we are faster or smaller). Targets of operations measured at several sizes are checked at 200 pages, where the issues set them. See [bench/README.md](../README.md) for what each row measures.`,
     '',
     '![ratio per operation](latest.svg)',
     '',
@@ -50,6 +50,10 @@ export function markdownReport(rows: Row[], meta: { date: string; quick: boolean
  * scales against its peer reads at a glance.
  */
 export function svgChart(rows: Row[]): string {
+  // Throughput and speed-ups are better when higher: their bars show peer / ours, so that left of the line
+  // still means better than the peer for every bar.
+  const higherIsBetter = (r: Row) => r.unit === 'req/s' || r.unit === 'x';
+  const ratioOf = (r: Row) => (higherIsBetter(r) ? r.peer! / r.ours : r.ours / r.peer!);
   const groups: { operation: string; rows: Row[] }[] = [];
   for (const r of rows) {
     if (r.peer === undefined || !(r.peer > 0) || !(r.ours > 0)) continue;
@@ -70,7 +74,7 @@ export function svgChart(rows: Row[]): string {
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${labelWidth + plotWidth + 80}" height="${height}" font-family="sans-serif" font-size="12">`,
     '<rect width="100%" height="100%" fill="white"/>',
-    '<text x="10" y="20" font-size="14" font-weight="bold">Ours / peer per operation and size (medians, log scale; left of the line: faster or smaller than the peer)</text>',
+    '<text x="10" y="20" font-size="14" font-weight="bold">Ours / peer per operation and size (medians, log scale; left of the line: better than the peer)</text>',
     `<rect x="10" y="32" width="12" height="12" fill="${colours.met}"/><text x="26" y="42">target met</text>`,
     `<rect x="110" y="32" width="12" height="12" fill="${colours.missed}"/><text x="126" y="42">target missed</text>`,
     `<rect x="230" y="32" width="12" height="12" fill="${colours.none}"/><text x="246" y="42">no target at this size</text>`,
@@ -82,10 +86,12 @@ export function svgChart(rows: Row[]): string {
   }
   let y = top;
   for (const group of groups) {
-    parts.push(`<text x="10" y="${y + 14}" font-weight="bold">${escapeXml(`${group.operation} (peer: ${group.rows[0]!.peerName ?? 'peer'})`)}</text>`);
+    const first = group.rows[0]!;
+    const heading = `${group.operation} (peer: ${first.peerName ?? 'peer'}${higherIsBetter(first) ? '; higher is better, so the bar is peer / ours' : ''})`;
+    parts.push(`<text x="10" y="${y + 14}" font-weight="bold">${escapeXml(heading)}</text>`);
     y += headingHeight;
     for (const r of group.rows) {
-      const ratio = r.ours / r.peer!;
+      const ratio = ratioOf(r);
       const from = x(1);
       const to = x(ratio);
       const colour = r.met === false ? colours.missed : r.met === true ? colours.met : colours.none;
