@@ -92,7 +92,7 @@ async function atSize(server: TestServer, dir: string, pages: number, quick: boo
     rows: [
       { operation: 'page text: whole document, first request, extracted then (GET .../text)', size, pages, ...oursOf(cold), ...peerSide, unit: 'ms', ...targetAt(pages, 'at least as fast', median(cold) <= peerMs) },
       { operation: 'page text: whole document, again (cached by ETag)', size, pages, ...oursOf(warm), ...peerSide, unit: 'ms', ...targetAt(pages, 'at least as fast', median(warm) <= peerMs) },
-      { operation: 'page text: each page after the whole document (sequential)', size: `${pages} requests`, pages, ours: each.ms / pages, unit: 'ms' },
+      { operation: 'page text: each page after the whole document (sequential)', size: `${pages.toLocaleString('en')} request${pages === 1 ? '' : 's'}`, pages, ours: each.ms / pages, unit: 'ms' },
     ],
   };
 }
