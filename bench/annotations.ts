@@ -1,8 +1,10 @@
 /**
- * Annotations benchmark (issue 3): `GET .../annotations` on a generated 200-page
- * document with 20 annotations a page, cold and warm, next to a `mutool run`
- * script doing the same listing natively; then throughput and latency at 32
- * concurrent connections next to a bare Fastify route, all in the same run.
+ * Annotations benchmark (issues 3 and 4): `GET .../annotations` on the
+ * generated documents of the size matrix (20 annotations a page and a form),
+ * cold and warm, next to a `mutool run` script doing the same listing
+ * natively; XFDF export and import; then, on the 200-page document, throughput
+ * and latency at 32 concurrent connections next to a bare Fastify route, all
+ * in the same run.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,12 +12,30 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer } from '../test/helpers/server.js';
-import type { FoundationResult } from './foundation.js';
-import { makeAnnotatedDocument } from './fixtures.js';
-import { median, percentile, startBareServer, timeCommand, timed } from './lib.js';
+import { startServer, type TestServer } from '../test/helpers/server.js';
+import { FORM_WIDGETS, makeBenchDocument } from './fixtures.js';
+import { groupBySize, median, oursOf, pagesLabel, peerOf, percentile, repetitions, sizes, startBareServer, TARGET_PAGES, targetAt, timeCommand, timed } from './lib.js';
 
-export type Row = FoundationResult['rows'][number];
+/** One line of the report. JSON keeps these fields as they are (numbers in `unit`). */
+export interface Row {
+  operation: string;
+  size: string;
+  /** Pages of the document measured, for rows of the size matrix. */
+  pages?: number;
+  /** Our figure: the median of `runs` repetitions when it was measured several times. */
+  ours: number;
+  /** The fastest and slowest of our repetitions. */
+  oursSpread?: [number, number];
+  peer?: number;
+  /** The fastest and slowest of the peer's repetitions. */
+  peerSpread?: [number, number];
+  peerName?: string;
+  /** Repetitions behind `ours` (and `peer`). */
+  runs?: number;
+  unit: string;
+  target?: string;
+  met?: boolean;
+}
 
 interface LoadOptions {
   url: string;
@@ -36,9 +56,7 @@ const autocannon = createRequire(import.meta.url)('autocannon') as (options: Loa
   on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): unknown;
 };
 
-const PAGES = 200;
 const PER_PAGE = 20;
-const EXPECTED = PAGES * PER_PAGE;
 const CONNECTIONS = 32;
 // bench/ is not copied into dist/, so the script is found next to the sources.
 const PEER_SCRIPT = fileURLToPath(new URL('../../bench/mutool-list-annotations.js', import.meta.url));
@@ -48,100 +66,130 @@ interface Listed {
   subtype: string;
 }
 
+type Auth = Record<string, string>;
+
+/** A GET timed up to the whole body received; decoding and parsing it are the client's work, done untimed. */
+async function list(url: string, auth: Auth): Promise<{ body: Buffer; requestId: string }> {
+  const reply = await fetch(url, { headers: auth });
+  const body = Buffer.from(await reply.arrayBuffer());
+  if (reply.status !== 200) throw new Error(`GET ${url} answered ${reply.status}: ${body.toString('utf8', 0, 300)}`);
+  return { body, requestId: reply.headers.get('x-request-id') ?? '' };
+}
+
+async function upload(url: string, auth: Auth, body: Buffer): Promise<void> {
+  const r = await fetch(url, { method: 'PUT', headers: { ...auth, 'content-type': 'application/pdf' }, body: new Uint8Array(body) });
+  if (r.status >= 300) throw new Error(`upload failed: ${r.status} ${await r.text()}`);
+  await r.arrayBuffer();
+}
+
+/** The listing and XFDF rows at one size; answers them and the URL of a listing for the load phase. */
+async function atSize(server: TestServer, dir: string, pages: number, quick: boolean): Promise<{ rows: Row[]; listUrl: string }> {
+  const auth = { authorization: server.adminAuth };
+  const annotations = pages * PER_PAGE;
+  // The form's widgets are annotations too: listed, but not exported as XFDF.
+  const expected = annotations + FORM_WIDGETS;
+  const size = `${pagesLabel(pages)}, ${expected.toLocaleString('en')} annotations`;
+  const document = makeBenchDocument(pages);
+  const file = path.join(dir, `annotated-${pages}.pdf`);
+  const reps = repetitions(pages, quick);
+  const warmPerRep = 5;
+  const docUrl = (i: number) => `${server.api}/documents/bench/annotated-${pages}-${i}.pdf`;
+
+  const cold: number[] = [];
+  const warm: number[] = [];
+  const peer: number[] = [];
+  const coldIds: string[] = [];
+  const warmIds: string[] = [];
+  for (let i = 0; i < reps; i++) {
+    // A distinct variant (trailing comment) at a distinct path each time, so no cache can answer the cold request.
+    const variant = Buffer.concat([document, Buffer.from(`%rep ${i} ${Date.now()}\n`)]);
+    await upload(docUrl(i), auth, variant);
+    const first = await timed(() => list(`${docUrl(i)}/annotations`, auth));
+    cold.push(first.ms);
+    coldIds.push(first.value.requestId);
+    for (let w = 0; w < warmPerRep; w++) {
+      const again = await timed(() => list(`${docUrl(i)}/annotations`, auth));
+      warm.push(again.ms);
+      warmIds.push(again.value.requestId);
+    }
+    writeFileSync(file, variant);
+    if (i === 0) {
+      const peerOutput = execFileSync('mutool', ['run', PEER_SCRIPT, file], { maxBuffer: 256 << 20 }).toString('utf8');
+      checkSameListing(parseOurs(first.value.body.toString('utf8')), parsePeer(peerOutput), expected);
+    }
+    peer.push(timeCommand('mutool', ['run', PEER_SCRIPT, file]));
+  }
+  const coldMs = median(cold);
+  const peerMs = median(peer);
+  const warmMs = median(warm);
+  const peerSide = peerOf(peer, 'mutool run');
+  const rows: Row[] = [
+    { operation: 'annotations list, cold (first GET after upload)', size, pages, ...oursOf(cold), ...peerSide, unit: 'ms', ...targetAt(pages, 'within 2x', coldMs <= 2 * peerMs) },
+    { operation: 'annotations list, warm (cached by ETag)', size, pages, ...oursOf(warm), unit: 'ms', ...targetAt(pages, '< 20 ms', warmMs < 20) },
+    // The same requests as the service itself timed them, without the client's share (fetch, transfer).
+    { operation: 'annotations list, cold, server time', size, pages, ...oursOf(await serverTimes(server.output, coldIds)), unit: 'ms' },
+    { operation: 'annotations list, warm, server time', size, pages, ...oursOf(await serverTimes(server.output, warmIds)), unit: 'ms' },
+  ];
+
+  // XFDF export and import of the annotations (issue 4). Export is compared with the native peer
+  // reading the same annotation fields; import goes into the same document without annotations.
+  // Import takes seconds at 200 pages (an appearance drawn for each annotation): fewer repetitions.
+  const exports: number[] = [];
+  const imports: number[] = [];
+  const withoutAnnotations = makeBenchDocument(pages, { annotationsPerPage: 0 });
+  for (let i = 0; i < reps; i++) {
+    const e = await timed(async () => {
+      const r = await fetch(`${docUrl(i)}/annotations/content`, { headers: auth });
+      const body = Buffer.from(await r.arrayBuffer());
+      if (r.status !== 200) throw new Error(`XFDF export answered ${r.status}`);
+      return body;
+    });
+    exports.push(e.ms);
+    if (i >= repetitions(pages, quick, true)) continue;
+    const target = `${server.api}/documents/bench/import-${pages}-${i}.pdf`;
+    await upload(target, auth, Buffer.concat([withoutAnnotations, Buffer.from(`%imp ${i}\n`)]));
+    const imp = await timed(async () => {
+      const r = await fetch(`${target}/annotations/content`, { method: 'POST', headers: { ...auth, 'content-type': 'application/vnd.adobe.xfdf' }, body: new Uint8Array(e.value) });
+      const result = (await r.json()) as { created?: string[] };
+      if (r.status !== 200 || result.created?.length !== annotations) throw new Error(`XFDF import answered ${r.status}, created ${result.created?.length} of ${annotations}`);
+    });
+    imports.push(imp.ms);
+  }
+  const exportMs = median(exports);
+  const importMs = median(imports);
+  rows.push({ operation: 'XFDF export', size, pages, ...oursOf(exports), ...peerSide, peerName: 'mutool run (listing)', unit: 'ms', ...targetAt(pages, '< 1 s', exportMs < 1000) });
+  rows.push({ operation: 'XFDF import (into the document without annotations)', size, pages, ...oursOf(imports), unit: 'ms', ...targetAt(pages, '< 2 s', importMs < 2000) });
+  return { rows, listUrl: `${docUrl(0)}/annotations` };
+}
+
 export async function runAnnotationsBench(quick: boolean): Promise<Row[]> {
   const rows: Row[] = [];
-  const server = await startServer({ env: { PDFSERVICE_LOG_LEVEL: 'info' } });
+  // Text prefetching after uploads is off: a listing right after an upload would otherwise wait for the
+  // document's text extraction (about doubling the cold listing at 200 pages) and not measure itself.
+  const server = await startServer({ env: { PDFSERVICE_LOG_LEVEL: 'info', PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' } });
   const bare = await startBareServer();
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-annotations-'));
   try {
+    let loadUrl = '';
+    for (const pages of sizes(quick)) {
+      const measured = await atSize(server, dir, pages, quick);
+      rows.push(...measured.rows);
+      if (pages === TARGET_PAGES) loadUrl = measured.listUrl;
+    }
     const auth = { authorization: server.adminAuth };
-    const size = `${PAGES} pages, ${EXPECTED} annotations`;
-    const document = makeAnnotatedDocument(PAGES, PER_PAGE);
-    const file = path.join(dir, 'annotated.pdf');
-    const reps = quick ? 3 : 7;
-    const warmPerRep = 5;
-    const listUrl = (i: number) => `${server.api}/documents/bench/annotated-${i}.pdf/annotations`;
-    // Timed up to the whole body received; decoding and parsing it are the client's work, done untimed.
-    const list = async (url: string) => {
-      const reply = await fetch(url, { headers: auth });
-      const body = Buffer.from(await reply.arrayBuffer());
-      if (reply.status !== 200) throw new Error(`GET ${url} answered ${reply.status}: ${body.toString('utf8', 0, 300)}`);
-      return { body, requestId: reply.headers.get('x-request-id') ?? '' };
-    };
-
-    const cold: number[] = [];
-    const warm: number[] = [];
-    const peer: number[] = [];
-    const coldIds: string[] = [];
-    const warmIds: string[] = [];
-    for (let i = 0; i < reps; i++) {
-      // A distinct variant (trailing comment) at a distinct path each time, so no cache can answer the cold request.
-      const variant = Buffer.concat([document, Buffer.from(`%rep ${i} ${Date.now()}\n`)]);
-      const upload = await fetch(`${server.api}/documents/bench/annotated-${i}.pdf`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/pdf' }, body: variant });
-      if (upload.status >= 300) throw new Error(`upload failed: ${upload.status} ${await upload.text()}`);
-      await upload.arrayBuffer();
-
-      const first = await timed(() => list(listUrl(i)));
-      cold.push(first.ms);
-      coldIds.push(first.value.requestId);
-      for (let w = 0; w < warmPerRep; w++) {
-        const again = await timed(() => list(listUrl(i)));
-        warm.push(again.ms);
-        warmIds.push(again.value.requestId);
-      }
-
-      writeFileSync(file, variant);
-      if (i === 0) {
-        const peerOutput = execFileSync('mutool', ['run', PEER_SCRIPT, file], { maxBuffer: 64 << 20 }).toString('utf8');
-        checkSameListing(parseOurs(first.value.body.toString('utf8')), parsePeer(peerOutput));
-      }
-      peer.push(timeCommand('mutool', ['run', PEER_SCRIPT, file]));
-    }
-    const coldMs = median(cold);
-    const peerMs = median(peer);
-    const warmMs = median(warm);
-    rows.push({ operation: 'annotations list, cold (first GET after upload)', size, ours: coldMs, peer: peerMs, peerName: 'mutool run', unit: 'ms', target: 'within 2x', met: coldMs <= 2 * peerMs });
-    rows.push({ operation: 'annotations list, warm (cached by ETag)', size, ours: warmMs, unit: 'ms', target: '< 20 ms', met: warmMs < 20 });
-    // The same requests as the service itself timed them, without the client's share (fetch, transfer).
-    rows.push({ operation: 'annotations list, cold, server time', size, ours: median(await serverTimes(server.output, coldIds)), unit: 'ms' });
-    rows.push({ operation: 'annotations list, warm, server time', size, ours: median(await serverTimes(server.output, warmIds)), unit: 'ms' });
-
-    // XFDF export and import of the 4,000 annotations (issue 4). Export is compared with the native peer
-    // reading the same annotation fields; import goes into a copy whose annotations were deleted.
-    const exports: number[] = [];
-    const imports: number[] = [];
-    for (let i = 0; i < reps; i++) {
-      const e = await timed(async () => {
-        const r = await fetch(`${server.api}/documents/bench/annotated-${i}.pdf/annotations/content`, { headers: auth });
-        const body = Buffer.from(await r.arrayBuffer());
-        if (r.status !== 200) throw new Error(`XFDF export answered ${r.status}`);
-        return body;
-      });
-      exports.push(e.ms);
-      const target = `${server.api}/documents/bench/import-${i}.pdf`;
-      await (await fetch(target, { method: 'PUT', headers: { ...auth, 'content-type': 'application/pdf' }, body: new Uint8Array(Buffer.concat([makeAnnotatedDocument(PAGES, 0), Buffer.from(`%imp ${i}\n`)])) })).arrayBuffer();
-      const imp = await timed(async () => {
-        const r = await fetch(`${target}/annotations/content`, { method: 'POST', headers: { ...auth, 'content-type': 'application/vnd.adobe.xfdf' }, body: new Uint8Array(e.value) });
-        const result = (await r.json()) as { created?: string[] };
-        if (r.status !== 200 || result.created?.length !== EXPECTED) throw new Error(`XFDF import answered ${r.status}, created ${result.created?.length}`);
-      });
-      imports.push(imp.ms);
-    }
-    const exportMs = median(exports);
-    rows.push({ operation: 'XFDF export', size, ours: exportMs, peer: peerMs, peerName: 'mutool run (listing)', unit: 'ms', target: '< 1 s', met: exportMs < 1000 });
-    rows.push({ operation: 'XFDF import (into a document without annotations)', size, ours: median(imports), unit: 'ms', target: '< 2 s', met: median(imports) < 2000 });
-
-    // Sustained load on the warm listing, and for the HTTP ceiling on a bare route answering a body of
-    // the same size (what moving that many bytes costs at all), with the same settings.
+    // Sustained load on the warm listing of the 200-page document, and for the HTTP ceiling on a bare route
+    // answering a body of the same size (what moving that many bytes costs at all), with the same settings.
     const duration = quick ? 3 : 10;
-    const bodySize = (await (await fetch(listUrl(0), { headers: auth })).arrayBuffer()).byteLength;
-    const ours = await load({ url: listUrl(0), connections: CONNECTIONS, duration, headers: auth });
+    const bodySize = (await list(loadUrl, auth)).body.byteLength;
+    const ours = await load({ url: loadUrl, connections: CONNECTIONS, duration, headers: auth });
     const ceiling = await load({ url: `${bare.url}/bytes/${bodySize}`, connections: CONNECTIONS, duration });
-    const loadSize = `${CONNECTIONS} connections, ${duration} s`;
-    rows.push({ operation: 'annotations list, throughput', size: loadSize, ours: ours.requests.average, peer: ceiling.requests.average, peerName: 'bare Fastify, same body size', unit: 'req/s' });
-    rows.push({ operation: 'annotations list, latency p50 under load', size: loadSize, ours: percentile(ours.latencies, 50), peer: percentile(ceiling.latencies, 50), peerName: 'bare Fastify, same body size', unit: 'ms' });
-    rows.push({ operation: 'annotations list, latency p99 under load', size: loadSize, ours: percentile(ours.latencies, 99), peer: percentile(ceiling.latencies, 99), peerName: 'bare Fastify, same body size', unit: 'ms' });
-    return rows;
+    const loadSize = `${pagesLabel(TARGET_PAGES)}, ${CONNECTIONS} connections, ${duration} s`;
+    const bareName = 'bare Fastify, same body size';
+    const grouped = groupBySize(rows);
+    grouped.push({ operation: 'annotations list, throughput', size: loadSize, ours: ours.requests.average, peer: ceiling.requests.average, peerName: bareName, unit: 'req/s' });
+    grouped.push({ operation: 'annotations list, latency p50 under load', size: loadSize, ours: percentile(ours.latencies, 50), peer: percentile(ceiling.latencies, 50), peerName: bareName, unit: 'ms' });
+    grouped.push({ operation: 'annotations list, latency p99 under load', size: loadSize, ours: percentile(ours.latencies, 99), peer: percentile(ceiling.latencies, 99), peerName: bareName, unit: 'ms' });
+    return grouped;
   } finally {
     bare.stop();
     await server.stop();
@@ -195,9 +243,9 @@ function parsePeer(stdout: string): Listed[] {
 }
 
 /** Both listings must hold every annotation of the fixture, with the same names and subtypes. */
-function checkSameListing(ours: Listed[], peer: Listed[]): void {
-  if (ours.length !== EXPECTED || peer.length !== EXPECTED) {
-    throw new Error(`expected ${EXPECTED} annotations; the service listed ${ours.length}, mutool ${peer.length}`);
+function checkSameListing(ours: Listed[], peer: Listed[], expected: number): void {
+  if (ours.length !== expected || peer.length !== expected) {
+    throw new Error(`expected ${expected} annotations; the service listed ${ours.length}, mutool ${peer.length}`);
   }
   // Subtype spelling is compared case-insensitively: the service follows the interface's spelling, mutool the PDF name.
   const key = (a: Listed) => `${a.name}\u0000${a.subtype.toLowerCase()}`;

@@ -2,6 +2,7 @@
  * Bench fixtures written as PDF syntax by hand, not with MuPDF (the engine
  * under test). Deterministic: the same arguments always give the same bytes.
  */
+import zlib from 'node:zlib';
 import { serializePdf } from '../test/helpers/pdf.js';
 
 /**
@@ -16,14 +17,36 @@ const PAGE_WIDTH = 612;
 const PAGE_HEIGHT = 792;
 const AUTHORS = ['Alice Martin', 'Bob Schulz', 'Zoë Ångström', 'Chen Wei (review)'];
 
+/** What a bench document holds besides its pages; every part can be left out. */
+export interface DocumentOptions {
+  /** Annotations a page (default 20; 0 for none). */
+  annotationsPerPage?: number;
+  /** Lines of text a page (default 30), each holding `word` once. */
+  lines?: number;
+  /** The word every line holds, so a search finds pages × lines matches (default "confidential"). */
+  word?: string;
+  /** A small image on every page, its own per page (default true). */
+  images?: boolean;
+  /** An AcroForm with FORM_WIDGETS fields on the first page (default true). */
+  form?: boolean;
+}
+
+/** Fields (one widget each) of the form on the first page: a text field, a check box and a combo box. */
+export const FORM_WIDGETS = 3;
+
 /**
- * A PDF of `pages` pages of text, each with `perPage` annotations: Text notes
- * with Popups, Highlights with QuadPoints, Square/Circle with /IC, Ink, FreeText,
- * Link with a URI action and Line. Every annotation but the Popups has /NM, /T,
- * /Contents, /M, /C and a normal appearance stream (as files from real viewers do,
- * so no reader has to synthesize one); Popups have /NM, /Parent and /Open.
+ * The bench document (issue 10): `pages` pages, each with 30 lines of text
+ * (Helvetica, every line holding the search word once), an image of its own,
+ * and 20 annotations: Text notes with Popups, Highlights with QuadPoints,
+ * Square/Circle with /IC, Ink, FreeText, Link with a URI action and Line. Every
+ * annotation but the Popups has /NM, /T, /Contents, /M, /C and a normal
+ * appearance stream (as files from real viewers do, so no reader has to
+ * synthesize one); Popups have /NM, /Parent and /Open. The first page also
+ * holds a form. Text sits at the top left, the image and the form's widgets at
+ * the top right, the annotations on a grid of 5 columns below the text.
  */
-export function makeAnnotatedDocument(pages: number, perPage: number): Buffer {
+export function makeBenchDocument(pages: number, options: DocumentOptions = {}): Buffer {
+  const { annotationsPerPage: perPage = 20, lines = 30, word = 'confidential', images = true, form = true } = options;
   const objects: string[] = [];
   const add = (body: string) => objects.push(body); // returns the new object's number
   const ref = (n: number) => `${n} 0 R`;
@@ -32,22 +55,24 @@ export function makeAnnotatedDocument(pages: number, perPage: number): Buffer {
   const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
   const stream = (dict: string, content: string) => add(`<< ${dict} /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`);
 
-  // Slots are laid out on a grid of 5 columns below the page's text.
   const rows = Math.max(1, Math.ceil(perPage / 5));
-  const cellHeight = Math.min(120, 560 / rows);
+  const cellHeight = Math.min(120, GRID_HEIGHT / rows);
   const kids: number[] = [];
+  const fields: number[] = [];
   let serial = 0;
   for (let p = 0; p < pages; p++) {
-    const lines = Array.from({ length: 6 }, (_, l) => `(${pdfText(`Page ${p + 1}, line ${l + 1}: benchmark text for annotation listing, lorem ipsum dolor sit amet.`)}) Tj`);
-    const content = stream('', `BT /F1 11 Tf 14 TL 56 740 Td ${lines.join(' T* ')} ET`);
+    const shown = Array.from({ length: lines }, (_, l) => `(${pdfText(`Page ${p + 1} line ${l + 1}: the ${word} figures stay with the board until review.`)}) Tj`);
+    const image = images ? stream(imageDict(), pageImage(p)) : 0;
+    const content = stream('', `BT /F1 10 Tf 12 TL 56 760 Td ${shown.join(' T* ')} ET${image ? ' q 120 0 0 90 470 660 cm /Im0 Do Q' : ''}`);
     // The page's number is needed by /P before the page itself is written: reserve it.
     const page = add('');
     const annots: number[] = [];
+    if (form && p === 0) fields.push(...formWidgets(add, stream, ref, page, font));
     let lastText = 0;
     for (let j = 0; j < perPage; j++) {
       const kind: Kind = KINDS[j % KINDS.length]!;
       const x = 40 + (j % 5) * 108;
-      const y = Number(fixed(650 - Math.floor(j / 5 + 1) * cellHeight));
+      const y = Number(fixed(GRID_BOTTOM + GRID_HEIGHT - Math.floor(j / 5 + 1) * cellHeight));
       const w = 96;
       const h = Math.max(8, cellHeight - 10);
       const rect = `[${x} ${y} ${x + w} ${fixed(y + h)}]`;
@@ -76,16 +101,56 @@ export function makeAnnotatedDocument(pages: number, perPage: number): Buffer {
     }
     // A Text note whose Popup slot fell off the page's end keeps no /Popup entry.
     if (lastText) objects[lastText - 1] = objects[lastText - 1]!.replace(' /Popup null', '');
+    const widgets = form && p === 0 ? fields : [];
     objects[page - 1] =
-      `<< /Type /Page /Parent ${ref(pageTree)} /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] /Resources << /Font << /F1 ${ref(font)} >> >>` +
-      ` /Contents ${ref(content)} /Annots [${annots.map(ref).join(' ')}] >>`;
+      `<< /Type /Page /Parent ${ref(pageTree)} /MediaBox [0 0 ${PAGE_WIDTH} ${PAGE_HEIGHT}] /Resources << /Font << /F1 ${ref(font)} >>${image ? ` /XObject << /Im0 ${ref(image)} >>` : ''} >>` +
+      ` /Contents ${ref(content)}${annots.length + widgets.length ? ` /Annots [${[...widgets, ...annots].map(ref).join(' ')}]` : ''} >>`;
     kids.push(page);
   }
   // FreeText's /DA names /Helv: readers look it up in the form's default resources.
-  objects[catalog - 1] = `<< /Type /Catalog /Pages ${ref(pageTree)} /AcroForm << /Fields [] /DR << /Font << /Helv ${ref(font)} >> >> /DA (/Helv 0 Tf 0 g) >> >>`;
+  objects[catalog - 1] = `<< /Type /Catalog /Pages ${ref(pageTree)} /AcroForm << /Fields [${fields.map(ref).join(' ')}] /DR << /Font << /Helv ${ref(font)} >> >> /DA (/Helv 0 Tf 0 g) >> >>`;
   objects[pageTree - 1] = `<< /Type /Pages /Kids [${kids.map(ref).join(' ')}] /Count ${pages} >>`;
 
   return serializePdf(objects, `/Root ${ref(catalog)}`);
+}
+
+/** The annotation grid's vertical extent: below the text, above the bottom margin. */
+const GRID_HEIGHT = 360;
+const GRID_BOTTOM = 40;
+
+const IMAGE_WIDTH = 64;
+const IMAGE_HEIGHT = 48;
+
+function imageDict(): string {
+  return `/Type /XObject /Subtype /Image /Width ${IMAGE_WIDTH} /Height ${IMAGE_HEIGHT} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode`;
+}
+
+/** A gradient shifted by the page number, compressed; as a latin1 string, which serializePdf writes byte for byte. */
+function pageImage(page: number): string {
+  const samples = Buffer.alloc(IMAGE_WIDTH * IMAGE_HEIGHT * 3);
+  for (let y = 0; y < IMAGE_HEIGHT; y++) {
+    for (let x = 0; x < IMAGE_WIDTH; x++) samples.set([(x * 4 + page * 13) & 255, (y * 5 + page * 7) & 255, ((x + y) * 3 + page) & 255], (y * IMAGE_WIDTH + x) * 3);
+  }
+  return zlib.deflateSync(samples, { level: 6 }).toString('latin1');
+}
+
+/**
+ * The form: a filled text field, a checked check box and a combo box, each a
+ * field merged with its widget (with /NM, so listings name them as the peer
+ * does), with appearance streams. Answers the widgets' object numbers.
+ */
+function formWidgets(add: (body: string) => number, stream: (dict: string, content: string) => number, ref: (n: number) => string, page: number, font: number): number[] {
+  const form = (w: number, h: number, content: string) => stream(`/Type /XObject /Subtype /Form /BBox [0 0 ${w} ${h}] /Resources << /Font << /Helv ${ref(font)} >> >>`, content);
+  const common = (name: string, rect: string) => `/Type /Annot /Subtype /Widget /NM (bench-form-${name}) /T (${name}) /Rect ${rect} /P ${ref(page)} /F 4`;
+  const text = form(120, 20, '/Tx BMC q BT /Helv 10 Tf 0 g 2 6 Td (Jane Doe) Tj ET Q EMC');
+  const on = form(16, 16, '0 g 3 3 10 10 re f');
+  const off = form(16, 16, '');
+  const combo = form(120, 20, '/Tx BMC q BT /Helv 10 Tf 0 g 2 6 Td (Approved) Tj ET Q EMC');
+  return [
+    add(`<< ${common('name', '[470 620 590 640]')} /FT /Tx /V (Jane Doe) /DA (/Helv 10 Tf 0 g) /AP << /N ${ref(text)} >> >>`),
+    add(`<< ${common('agreed', '[470 592 486 608]')} /FT /Btn /V /Yes /AS /Yes /AP << /N << /Yes ${ref(on)} /Off ${ref(off)} >> >> >>`),
+    add(`<< ${common('status', '[470 560 590 580]')} /FT /Ch /Ff 131072 /Opt [(Draft) (Approved) (Rejected)] /V (Approved) /DA (/Helv 10 Tf 0 g) /AP << /N ${ref(combo)} >> >>`),
+  ];
 }
 
 /** The subtype-specific entries, in user space. */
@@ -169,16 +234,5 @@ function pdfTextString(s: string): string {
  * `word` once among other words, so a search finds pages × lines matches.
  */
 export function makeTextDocument(pages: number, lines: number, word: string): Buffer {
-  const objects: string[] = ['', '', '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>'];
-  const kids: number[] = [];
-  for (let p = 0; p < pages; p++) {
-    const shown = Array.from({ length: lines }, (_, l) => `(Page ${p + 1} line ${l + 1}: the ${word} figures stay with the board until review.) Tj`);
-    const content = `BT /F1 10 Tf 12 TL 56 760 Td ${shown.join(' T* ')} ET`;
-    objects.push(`<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`);
-    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${objects.length} 0 R >>`);
-    kids.push(objects.length);
-  }
-  objects[0] = '<< /Type /Catalog /Pages 2 0 R >>';
-  objects[1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${pages} >>`;
-  return serializePdf(objects, '/Root 1 0 R');
+  return makeBenchDocument(pages, { lines, word, annotationsPerPage: 0, images: false, form: false });
 }

@@ -6,52 +6,57 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { makePdf } from '../test/helpers/pdf.js';
 import { startServer } from '../test/helpers/server.js';
-import { fmt, makeLargePng, median, percentile, sampleLatency, startBareServer, timeCommand, timed } from './lib.js';
+import type { Row } from './annotations.js';
+import { makeBenchDocument } from './fixtures.js';
+import { groupBySize, makeLargePng, oursOf, pagesLabel, peerOf, percentile, repetitions, sampleLatency, sizes, startBareServer, timeCommand, timed } from './lib.js';
+import { formatPeer, formatValue } from './report.js';
 
 export interface FoundationResult {
-  rows: { operation: string; size: string; ours: number; peer?: number; peerName?: string; unit: string; target?: string; met?: boolean }[];
+  rows: Row[];
 }
 
 export async function runFoundationBench(quick: boolean): Promise<FoundationResult> {
-  const rows: FoundationResult['rows'] = [];
-  const server = await startServer({ env: { PDFSERVICE_LOG_LEVEL: 'info' } });
+  const rows: Row[] = [];
+  // Text prefetching after uploads is off, so that the cold DocumentModel does not wait for the text extraction.
+  const server = await startServer({ env: { PDFSERVICE_LOG_LEVEL: 'info', PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' } });
   const bare = await startBareServer();
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-'));
   try {
     const auth = { authorization: server.adminAuth };
-    const doc200 = makePdf({ pages: 200, text: (i) => `Benchmark page ${i + 1} ${'lorem ipsum dolor sit amet '.repeat(8)}` });
-    const file200 = path.join(dir, 'doc200.pdf');
-    writeFileSync(file200, doc200);
-    const reps = quick ? 3 : 7;
-
-    const uploads: number[] = [];
-    const modelsCold: number[] = [];
-    const modelsWarm: number[] = [];
-    const peer: number[] = [];
-    for (let i = 0; i < reps; i++) {
-      // A distinct document each time, so the DocumentModel is never served from the cache when cold.
-      const body = Buffer.concat([doc200, Buffer.from(`%rep ${i} ${Date.now()}\n`)]);
-      uploads.push((await timed(async () => {
-        const r = await fetch(`${server.api}/documents/bench/doc200.pdf`, { method: 'PUT', headers: { ...auth, 'content-type': 'application/pdf' }, body });
-        if (r.status >= 300) throw new Error(`upload failed: ${r.status}`);
-        await r.arrayBuffer();
-      })).ms);
-      const getModel = async () => {
-        const r = await fetch(`${server.api}/documents/bench/doc200.pdf`, { headers: { ...auth, accept: 'application/json' } });
-        const model = (await r.json()) as { pageCount: number };
-        if (model.pageCount !== 200) throw new Error('wrong page count');
-      };
-      modelsCold.push((await timed(getModel)).ms);
-      modelsWarm.push((await timed(getModel)).ms);
-      peer.push(timeCommand('mutool', ['info', file200]));
+    for (const pages of sizes(quick)) {
+      const document = makeBenchDocument(pages);
+      const file = path.join(dir, `doc-${pages}.pdf`);
+      writeFileSync(file, document);
+      const url = `${server.api}/documents/bench/doc-${pages}.pdf`;
+      const uploads: number[] = [];
+      const modelsCold: number[] = [];
+      const modelsWarm: number[] = [];
+      const peer: number[] = [];
+      for (let i = 0; i < repetitions(pages, quick); i++) {
+        // A distinct document each time, so the DocumentModel is never served from the cache when cold.
+        const body = Buffer.concat([document, Buffer.from(`%rep ${i} ${Date.now()}\n`)]);
+        uploads.push((await timed(async () => {
+          const r = await fetch(url, { method: 'PUT', headers: { ...auth, 'content-type': 'application/pdf' }, body });
+          if (r.status >= 300) throw new Error(`upload failed: ${r.status}`);
+          await r.arrayBuffer();
+        })).ms);
+        const getModel = async () => {
+          const r = await fetch(url, { headers: { ...auth, accept: 'application/json' } });
+          const model = (await r.json()) as { pageCount: number };
+          if (model.pageCount !== pages) throw new Error(`page count ${model.pageCount}, expected ${pages}`);
+        };
+        modelsCold.push((await timed(getModel)).ms);
+        modelsWarm.push((await timed(getModel)).ms);
+        peer.push(timeCommand('mutool', ['info', file]));
+      }
+      const size = pagesLabel(pages);
+      rows.push({ operation: 'upload (PUT, checked by the engine)', size, pages, ...oursOf(uploads), unit: 'ms' });
+      // Each repetition's upload and first DocumentModel together, as a client that uploads and then reads it waits for both.
+      rows.push({ operation: 'upload + DocumentModel (cold)', size, pages, ...oursOf(uploads.map((u, k) => u + modelsCold[k]!)), ...peerOf(peer, 'mutool info'), unit: 'ms' });
+      rows.push({ operation: 'DocumentModel, cached by ETag', size, pages, ...oursOf(modelsWarm), unit: 'ms' });
     }
-    const upload = median(uploads);
-    const cold = median(modelsCold);
-    rows.push({ operation: 'upload (PUT, checked by the engine)', size: '200 pages', ours: upload, unit: 'ms' });
-    rows.push({ operation: 'upload + DocumentModel (cold)', size: '200 pages', ours: upload + cold, peer: median(peer), peerName: 'mutool info', unit: 'ms' });
-    rows.push({ operation: 'DocumentModel, cached by ETag', size: '200 pages', ours: median(modelsWarm), unit: 'ms' });
+    rows.splice(0, rows.length, ...groupBySize(rows));
 
     // Health latency while two heavy engine tasks keep both workers busy.
     // Each heavy task converts a 6000 x 6000 px PNG (a few hundred KB on the wire, over a second in the engine).
@@ -88,13 +93,13 @@ export async function runFoundationBench(quick: boolean): Promise<FoundationResu
   }
 }
 
-export function printRows(rows: FoundationResult['rows']): void {
+export function printRows(rows: Row[]): void {
   const header = ['operation', 'size', 'ours', 'peer', 'ratio', 'target', 'met'];
   const lines = rows.map((r) => [
     r.operation,
     r.size,
-    `${fmt(r.ours)} ${r.unit}`,
-    r.peer !== undefined ? `${fmt(r.peer)} ${r.unit} (${r.peerName})` : '-',
+    formatValue(r.ours, r.unit, r.oursSpread),
+    formatPeer(r),
     r.peer !== undefined ? `${(r.ours / r.peer).toFixed(2)}x` : '-',
     r.target ?? '-',
     r.met === undefined ? '-' : r.met ? 'yes' : 'NO',

@@ -2,6 +2,7 @@ import zlib from 'node:zlib';
 import { execFileSync, spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import type { Row } from './annotations.js';
 
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -9,8 +10,71 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[index]!;
 }
 
+/** The middle value; of an even count, the mean of the two middle ones (with 2 repetitions, not just the faster). */
 export function median(values: number[]): number {
-  return percentile([...values].sort((a, b) => a - b), 50);
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * The size matrix (issue 10): page counts of the documents every operation is
+ * measured on, up to `maxPages` for operations too slow at 1,000 pages for the
+ * run's time budget. The quick run keeps the smallest size and 200 pages, where
+ * the targets live.
+ */
+export function sizes(quick: boolean, maxPages = Infinity): number[] {
+  return (quick ? [1, 200] : [1, 50, 200, 1000]).filter((pages) => pages <= maxPages);
+}
+
+/**
+ * Repetitions at a size, chosen so that a full run stays within 10 minutes and a
+ * quick one within 2 on this 2-core machine. Full runs: 7 up to 200 pages, 3 at
+ * 1,000; `heavy` operations (seconds each at 200 pages: redaction, XFDF import)
+ * 3 and 2. Quick runs: 3 at 1 page, 2 at 200; heavy ones 2 and 1.
+ */
+export function repetitions(pages: number, quick: boolean, heavy = false): number {
+  if (quick) return pages >= TARGET_PAGES ? (heavy ? 1 : 2) : heavy ? 2 : 3;
+  if (pages > TARGET_PAGES) return heavy ? 2 : 3;
+  return heavy ? 3 : 7;
+}
+
+/** The size at which the issue sets its targets: other sizes report figures only. */
+export const TARGET_PAGES = 200;
+
+/** A row's target and whether it was met, at the target size only. */
+export function targetAt(pages: number, target: string, met: boolean): Pick<Row, 'target' | 'met'> {
+  return pages === TARGET_PAGES ? { target, met } : {};
+}
+
+/** "200 pages" or "1 page". */
+export function pagesLabel(pages: number): string {
+  return `${pages.toLocaleString('en')} page${pages === 1 ? '' : 's'}`;
+}
+
+/**
+ * Our side of a row from its samples: the median, and the spread as the
+ * fastest and slowest repetition (min–max rather than quartiles: with 2 to 7
+ * repetitions quartiles are barely different from the extremes, and the
+ * extremes show what a shared machine did to the run).
+ */
+export function oursOf(samples: number[]): Pick<Row, 'ours' | 'oursSpread' | 'runs'> {
+  return { ours: median(samples), oursSpread: [Math.min(...samples), Math.max(...samples)], runs: samples.length };
+}
+
+/** The peer's side of a row from its samples, as oursOf. */
+export function peerOf(samples: number[], peerName: string): Pick<Row, 'peer' | 'peerSpread' | 'peerName'> {
+  return { peer: median(samples), peerSpread: [Math.min(...samples), Math.max(...samples)], peerName };
+}
+
+/**
+ * Rows of several sizes, grouped by operation (in the order operations first
+ * appear) and by ascending page count within each, as the report shows them.
+ */
+export function groupBySize(rows: Row[]): Row[] {
+  const order = new Map<string, number>();
+  for (const r of rows) if (!order.has(r.operation)) order.set(r.operation, order.size);
+  return [...rows].sort((a, b) => order.get(a.operation)! - order.get(b.operation)! || (a.pages ?? 0) - (b.pages ?? 0));
 }
 
 export async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {

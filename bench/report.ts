@@ -11,6 +11,16 @@ function fmt(n: number): string {
   return n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
 }
 
+/** A figure with its unit, and its spread (fastest–slowest repetition) when it is a median: "181 ms (175–190)". */
+export function formatValue(value: number, unit: string, spread?: [number, number]): string {
+  return `${fmt(value)} ${unit}${spread ? ` (${fmt(spread[0])}–${fmt(spread[1])})` : ''}`;
+}
+
+/** The peer's cell: "mutool run: 155 ms (150–160)", or "-". */
+export function formatPeer(r: Row): string {
+  return r.peer !== undefined ? `${r.peerName ?? 'peer'}: ${formatValue(r.peer, r.unit, r.peerSpread)}` : '-';
+}
+
 function escapeXml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
@@ -19,7 +29,7 @@ export function markdownReport(rows: Row[], meta: { date: string; quick: boolean
   const lines = [
     `# Benchmark report (${meta.quick ? 'quick' : 'full'} run, ${meta.date})`,
     '',
-    `Produced by \`npm run bench${meta.quick ? ' -- --quick' : ''}\` in ${meta.seconds.toFixed(0)} s on this machine. Ratio is ours divided by the peer's figure (below 1: we are faster or smaller). See [bench/README.md](../README.md) for what each row measures.`,
+    `Produced by \`npm run bench${meta.quick ? ' -- --quick' : ''}\` in ${meta.seconds.toFixed(0)} s on this machine. Timings are medians of several repetitions, each followed by the fastest and slowest repetition in brackets; \`latest.json\` holds the same rows with the count of repetitions. Ratio is our median divided by the peer's (below 1: we are faster or smaller). Targets of operations measured at several sizes are checked at 200 pages, where the issues set them. See [bench/README.md](../README.md) for what each row measures.`,
     '',
     '![ratio per operation](latest.svg)',
     '',
@@ -28,42 +38,70 @@ export function markdownReport(rows: Row[], meta: { date: string; quick: boolean
   ];
   for (const r of rows) {
     const ratio = r.peer !== undefined && r.peer !== 0 ? `${(r.ours / r.peer).toFixed(2)}x` : '-';
-    lines.push(`| ${r.operation} | ${r.size} | ${fmt(r.ours)} ${r.unit} | ${r.peer !== undefined ? `${fmt(r.peer)} ${r.unit} (${r.peerName ?? 'peer'})` : '-'} | ${ratio} | ${r.target ?? '-'} | ${r.met === undefined ? '-' : r.met ? 'yes' : '**no**'} |`);
+    lines.push(`| ${r.operation} | ${r.size} | ${formatValue(r.ours, r.unit, r.oursSpread)} | ${formatPeer(r)} | ${ratio} | ${r.target ?? '-'} | ${r.met === undefined ? '-' : r.met ? 'yes' : '**no**'} |`);
   }
   return `${lines.join('\n')}\n`;
 }
 
-/** A horizontal bar per row that has a peer: the ratio on a log scale from 1/16x to 16x. */
+/**
+ * A horizontal bar per row that has a peer: the ratio of the medians on a log
+ * scale from 1/16x to 16x (clamped; the figure says the real value), rows of
+ * one operation under its name, one bar per size, so that how an operation
+ * scales against its peer reads at a glance.
+ */
 export function svgChart(rows: Row[]): string {
-  const withPeer = rows.filter((r) => r.peer !== undefined && r.peer > 0 && r.ours > 0);
-  const labelWidth = 560;
-  const plotWidth = 420;
-  const rowHeight = 22;
-  const top = 40;
-  const height = top + withPeer.length * rowHeight + 30;
+  // Throughput and speed-ups are better when higher: their bars show peer / ours, so that left of the line
+  // still means better than the peer for every bar.
+  const higherIsBetter = (r: Row) => r.unit === 'req/s' || r.unit === 'x';
+  const ratioOf = (r: Row) => (higherIsBetter(r) ? r.peer! / r.ours : r.ours / r.peer!);
+  const groups: { operation: string; rows: Row[] }[] = [];
+  for (const r of rows) {
+    if (r.peer === undefined || !(r.peer > 0) || !(r.ours > 0)) continue;
+    const last = groups.at(-1);
+    if (last?.operation === r.operation) last.rows.push(r);
+    else groups.push({ operation: r.operation, rows: [r] });
+  }
+  const labelWidth = 300;
+  const plotWidth = 520;
+  const headingHeight = 20;
+  const rowHeight = 18;
+  const top = 64;
+  const height = top + groups.reduce((sum, g) => sum + headingHeight + g.rows.length * rowHeight + 6, 0) + 30;
   const min = Math.log2(1 / 16);
   const max = Math.log2(16);
   const x = (ratio: number) => labelWidth + ((Math.min(max, Math.max(min, Math.log2(ratio))) - min) / (max - min)) * plotWidth;
+  const colours = { met: '#5cb85c', missed: '#d9534f', none: '#5b9bd5' };
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${labelWidth + plotWidth + 80}" height="${height}" font-family="sans-serif" font-size="12">`,
     '<rect width="100%" height="100%" fill="white"/>',
-    `<text x="10" y="20" font-size="14" font-weight="bold">Ours / peer per operation (log scale; left of the line: faster or smaller than the peer)</text>`,
+    '<text x="10" y="20" font-size="14" font-weight="bold">Ours / peer per operation and size (medians, log scale; left of the line: better than the peer)</text>',
+    `<rect x="10" y="32" width="12" height="12" fill="${colours.met}"/><text x="26" y="42">target met</text>`,
+    `<rect x="110" y="32" width="12" height="12" fill="${colours.missed}"/><text x="126" y="42">target missed</text>`,
+    `<rect x="230" y="32" width="12" height="12" fill="${colours.none}"/><text x="246" y="42">no target at this size</text>`,
   ];
   for (const tick of [1 / 16, 1 / 4, 1, 4, 16]) {
     const tx = x(tick);
     parts.push(`<line x1="${tx}" y1="${top - 8}" x2="${tx}" y2="${height - 25}" stroke="${tick === 1 ? '#333' : '#ddd'}" stroke-width="${tick === 1 ? 2 : 1}"/>`);
     parts.push(`<text x="${tx}" y="${height - 10}" text-anchor="middle">${tick >= 1 ? `${tick}x` : `1/${1 / tick}x`}</text>`);
   }
-  withPeer.forEach((r, i) => {
-    const ratio = r.ours / r.peer!;
-    const y = top + i * rowHeight;
-    const from = x(1);
-    const to = x(ratio);
-    const colour = r.met === false ? '#d9534f' : r.met === true ? '#5cb85c' : '#5b9bd5';
-    parts.push(`<text x="${labelWidth - 8}" y="${y + 14}" text-anchor="end">${escapeXml(`${r.operation} (${r.size})`.slice(0, 90))}</text>`);
-    parts.push(`<rect x="${Math.min(from, to)}" y="${y + 3}" width="${Math.max(1, Math.abs(to - from))}" height="${rowHeight - 8}" fill="${colour}"/>`);
-    parts.push(`<text x="${Math.max(from, to) + 4}" y="${y + 14}">${ratio.toFixed(2)}x</text>`);
-  });
+  let y = top;
+  for (const group of groups) {
+    const first = group.rows[0]!;
+    const heading = `${group.operation} (peer: ${first.peerName ?? 'peer'}${higherIsBetter(first) ? '; higher is better, so the bar is peer / ours' : ''})`;
+    parts.push(`<text x="10" y="${y + 14}" font-weight="bold">${escapeXml(heading)}</text>`);
+    y += headingHeight;
+    for (const r of group.rows) {
+      const ratio = ratioOf(r);
+      const from = x(1);
+      const to = x(ratio);
+      const colour = r.met === false ? colours.missed : r.met === true ? colours.met : colours.none;
+      parts.push(`<text x="${labelWidth - 8}" y="${y + 13}" text-anchor="end">${escapeXml(r.size.slice(0, 45))}</text>`);
+      parts.push(`<rect x="${Math.min(from, to)}" y="${y + 3}" width="${Math.max(1, Math.abs(to - from))}" height="${rowHeight - 6}" fill="${colour}"/>`);
+      parts.push(`<text x="${Math.max(from, to) + 4}" y="${y + 13}">${ratio.toFixed(2)}x</text>`);
+      y += rowHeight;
+    }
+    y += 6;
+  }
   parts.push('</svg>');
   return `${parts.join('\n')}\n`;
 }

@@ -31,8 +31,9 @@ if (unknown.length) throw new Error(`unknown benchmark ${unknown.join(', ')}; kn
 const started = Date.now();
 const rows: Row[] = [];
 for (const bench of BENCHMARKS.filter((b) => !only || only.includes(b.name))) {
+  const benchStarted = Date.now();
   const result = await bench.run(quick);
-  console.log(`\n${bench.title} (${quick ? 'quick' : 'full'} run, ${new Date().toISOString()})\n`);
+  console.log(`\n${bench.title} (${quick ? 'quick' : 'full'} run, ${new Date().toISOString()}, ${((Date.now() - benchStarted) / 1000).toFixed(1)} s)\n`);
   printRows(result);
   rows.push(...result);
 }
