@@ -309,6 +309,8 @@ function applyPage(doc: mupdf.PDFDocument, pageIndex: number, selected: Map<numb
   }
 
   // After: nothing may remain under a box, and no redacted string may occur more often than it did outside them.
+  // (Loading a page makes MuPDF update the annotations of every page still loaded: pages are released when done, or applying is quadratic.)
+  page.destroy();
   page = doc.loadPage(pageIndex);
   const failures: RedactionFailure[] = [];
   const afterContent = pageContentText(page);
@@ -336,6 +338,7 @@ function applyPage(doc: mupdf.PDFDocument, pageIndex: number, selected: Map<numb
       page.getObject().put('Annots', list);
     }
   }
+  page.destroy();
   return { removed, failures };
 }
 

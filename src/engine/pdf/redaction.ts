@@ -81,20 +81,25 @@ export function createRedactions(input: { pdf: PdfSource; password?: string | un
     const first = request.pageIndex ?? 0;
     const last = request.pageIndex ?? pageCount - 1;
     for (let p = first; p <= last; p++) {
+      // Loading a page makes MuPDF update the annotations of every page still loaded: each is released when done, or the search is quadratic.
       const page = doc.loadPage(p);
-      for (const source of pageTexts(page, request.includeAnnotations !== false)) {
-        for (const match of findMatches(source.text, pattern, budget?.spans(source.text.text))) {
-          const name = nextName();
-          addRedactAnnotation(doc, page, match.quads, name, request, now);
-          const annotationName = source.annotation ? nameOf.get(source.annotation.getObject().asIndirect()) : undefined;
-          redactions.push({
-            name,
-            pageIndex: p,
-            text: match.text,
-            foundIn: source.annotation ? 'annotation' : 'content',
-            ...(annotationName !== undefined ? { annotation: annotationName } : {}),
-          });
+      try {
+        for (const source of pageTexts(page, request.includeAnnotations !== false)) {
+          for (const match of findMatches(source.text, pattern, budget?.spans(source.text.text))) {
+            const name = nextName();
+            addRedactAnnotation(doc, page, match.quads, name, request, now);
+            const annotationName = source.annotation ? nameOf.get(source.annotation.getObject().asIndirect()) : undefined;
+            redactions.push({
+              name,
+              pageIndex: p,
+              text: match.text,
+              foundIn: source.annotation ? 'annotation' : 'content',
+              ...(annotationName !== undefined ? { annotation: annotationName } : {}),
+            });
+          }
         }
+      } finally {
+        page.destroy();
       }
     }
     if (!redactions.length) return { redactions, pageCount };
