@@ -41,15 +41,18 @@ export class PageOperations {
    * Called after every write: when the engine has nothing else to do, the new
    * version's text is extracted into the cache, so that reading it later costs
    * no extraction (text is what clients most often read after an upload). It
-   * never queues behind or ahead of a client's task, skips documents over the
-   * configured size, and gives up silently on documents that need a password.
+   * never queues behind or ahead of a client's task and runs on one worker
+   * only, so that a client's next request (often right after its upload) finds
+   * the other free rather than waiting for the extraction. It skips documents
+   * over the configured size, and gives up silently on documents that need a
+   * password.
    */
   prefetchText(path: StoredPath, etag: string, size: number): void {
     if (this.prefetchMaxBytes === 0 || size > this.prefetchMaxBytes) return;
     const { busy, queued } = this.pool.stats;
     if (queued > 0 || busy >= this.pool.size) return;
     if (this.documentTexts.get(etag, undefined) || this.extracting.has(etag)) return;
-    void this.extractVersion(path, etag, undefined, Math.max(1, this.pool.size - busy)).catch(() => undefined);
+    void this.extractVersion(path, etag, undefined, 1).catch(() => undefined);
   }
 
   /** The text of one version, extracted once however many ask for it at the same time. */
