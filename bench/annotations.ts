@@ -204,11 +204,16 @@ export async function runAnnotationsBench(quick: boolean): Promise<Row[]> {
  */
 async function load(options: LoadOptions): Promise<LoadResult & { latencies: number[] }> {
   const latencies: number[] = [];
+  const refusals = new Map<number, number>();
   const instance = autocannon(options);
-  instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
+  instance.on('response', (_client, status, _bytes, responseTime) => {
+    latencies.push(responseTime);
+    if (status >= 300) refusals.set(status, (refusals.get(status) ?? 0) + 1);
+  });
   const result = await instance;
   if (result.errors || result.timeouts || result.non2xx) {
-    throw new Error(`autocannon on ${options.url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx replies`);
+    const statuses = [...refusals].map(([status, count]) => `${count} x ${status}`).join(', ');
+    throw new Error(`autocannon on ${options.url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx replies (${statuses})`);
   }
   return { ...result, latencies: latencies.sort((a, b) => a - b) };
 }

@@ -284,6 +284,30 @@ describe('login throttling', () => {
   });
 });
 
+describe('Basic credentials on many connections at once', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startServer({ env: { PDFSERVICE_LOGIN_MAX_FAILURES: '5' } });
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  // Found by the bench: 32 connections whose cached check had expired counted as 32 failed attempts while the
+  // first check ran, and locked the admin out with 429.
+  test('the right credentials on 40 connections are checked once: every request is answered, none 429', async () => {
+    const replies = await Promise.all(Array.from({ length: 40 }, () => call(server, 'GET', '/sessions/current')));
+    assert.deepEqual([...new Set(replies.map((r) => r.status))], [200]);
+  });
+
+  test('the same wrong password on 40 connections is one failed attempt, not a lockout', async () => {
+    const wrong = basicAuth(ADMIN.username, 'not-the-admin-password');
+    const replies = await Promise.all(Array.from({ length: 40 }, () => call(server, 'GET', '/sessions/current', { auth: wrong })));
+    assert.deepEqual([...new Set(replies.map((r) => r.status))], [401]);
+    assert.equal((await login(server, ADMIN.username, ADMIN.password)).status, 201, 'the user is not locked');
+  });
+});
+
 describe('session lifetimes', () => {
   let server: TestServer;
   before(async () => {

@@ -33,7 +33,7 @@ class VerifiedCredentials {
   private static readonly TTL_MS = 60_000;
   private static readonly MAX = 1000;
 
-  private id(username: string, password: string): string {
+  id(username: string, password: string): string {
     return createHmac('sha256', this.key).update(username).update('\0').update(password).digest('base64url');
   }
 
@@ -54,6 +54,8 @@ class VerifiedCredentials {
 
 class DefaultAuth implements Auth {
   private readonly cache = new VerifiedCredentials();
+  /** Checks of Basic credentials under way, by the cache's id of the credentials. */
+  private readonly verifying = new Map<string, Promise<StoredUser>>();
 
   constructor(
     private readonly service: UserService,
@@ -111,10 +113,29 @@ class DefaultAuth implements Auth {
     if (known && this.cache.has(username, password, known)) {
       user = known;
     } else {
-      user = await this.check(username, password, clientAddress);
-      this.cache.add(username, password, user);
+      user = await this.verifyOnce(username, password, clientAddress);
     }
     return { username: user.username, rights: [...user.rights], via: 'basic' };
+  }
+
+  /**
+   * One check for the same credentials however many requests bring them at
+   * once. A client with many connections (or all of them when the cached
+   * check expires) would otherwise count as that many failed attempts until
+   * the first check ends, and lock its own user out with 429.
+   */
+  private verifyOnce(username: string, password: string, clientAddress: string): Promise<StoredUser> {
+    const id = this.cache.id(username, password);
+    const running = this.verifying.get(id);
+    if (running) return running;
+    const check = this.check(username, password, clientAddress)
+      .then((user) => {
+        this.cache.add(username, password, user);
+        return user;
+      })
+      .finally(() => this.verifying.delete(id));
+    this.verifying.set(id, check);
+    return check;
   }
 
   async logout(sessionId: string): Promise<void> {
