@@ -22,26 +22,28 @@ const STEXT_OPTIONS = '';
 /**
  * The page's text as displayed: its content, and what its annotations and
  * form fields show (hidden ones excepted), as the page image shows them and
- * as pdftotext reads them. MuPDF's page extraction covers the content only,
- * so a page with annotations goes through a display list of its content and
- * of those annotations that can show text: the others (shapes, ink, icons)
- * would be interpreted for nothing, which cost a fifth of the time on the
- * bench document's 20 annotations a page.
+ * as pdftotext reads them, in the order they are drawn. The content is
+ * extracted by MuPDF directly; annotations that can show text are drawn
+ * into a display list of their own and extracted after it. (One display
+ * list of content and annotations costs a second pass over the content, and
+ * drawing the annotations that cannot show text, such as shapes, ink and
+ * icons, costs for nothing: together a third of the time on the bench
+ * document's 20 annotations a page.)
  */
-function structuredText(page: mupdf.PDFPage): mupdf.StructuredText {
+function structuredTexts(page: mupdf.PDFPage): mupdf.StructuredText[] {
+  const content = page.toStructuredText(STEXT_OPTIONS);
   const annots = deref(page.getObject().get('Annots'));
-  if (!annots.isArray() || annots.length === 0) return page.toStructuredText(STEXT_OPTIONS);
-  // In the order MuPDF draws them: annotations, then widgets.
-  // Widgets always: MuPDF may draw them anew from their field (NeedAppearances, signature fields), whatever their appearance holds.
+  if (!annots.isArray() || annots.length === 0) return [content];
+  // In the order MuPDF draws them: annotations, then widgets. Widgets always: MuPDF may draw them anew from their field
+  // (NeedAppearances, signature fields), whatever their appearance holds.
   const showing = [...page.getAnnotations().filter(canShowText), ...page.getWidgets()];
-  if (showing.length === 0) return page.toStructuredText(STEXT_OPTIONS);
+  if (showing.length === 0) return [content];
   const list = new mupdf.DisplayList(page.getBounds());
   const device = new mupdf.DisplayListDevice(list);
   try {
-    page.runPageContents(device, mupdf.Matrix.identity);
     for (const annot of showing) annot.run(device, mupdf.Matrix.identity);
     device.close();
-    return list.toStructuredText(STEXT_OPTIONS);
+    return [content, list.toStructuredText(STEXT_OPTIONS)];
   } finally {
     device.destroy();
     list.destroy();
@@ -192,13 +194,14 @@ function textUnits(page: mupdf.PDFPage, stext: mupdf.StructuredText, text: strin
 }
 
 function loadText(page: mupdf.PDFPage, pageIndex: number, detail: TextDetail | undefined): PageTextModel {
-  const stext = structuredText(page);
+  const stexts = structuredTexts(page);
   try {
     // Written by MuPDF in C, so plain text makes no call per character: each line ends with "\n", each block with one more.
-    const text = stext.asText();
-    return detail ? { pageIndex, text, [detail]: textUnits(page, stext, text, detail) } : { pageIndex, text };
+    const texts = stexts.map((stext) => stext.asText());
+    const text = texts.join('');
+    return detail ? { pageIndex, text, [detail]: stexts.flatMap((stext, i) => textUnits(page, stext, texts[i]!, detail)) } : { pageIndex, text };
   } finally {
-    stext.destroy();
+    for (const stext of stexts) stext.destroy();
   }
 }
 
