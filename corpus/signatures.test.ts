@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { call, putPdf, storedBytes, type Reply } from '../test/helpers/http.js';
 import { qpdfCheck } from '../test/helpers/pdf.js';
-import { startServer, type TestServer } from '../test/helpers/server.js';
+import { serverForSuite } from '../test/helpers/server.js';
 import { makeKeyStores, pdfsig, STORE_PASSWORD, type KeyStores } from '../test/helpers/signing.js';
 import { corpusDir, readManifest } from './manifest.js';
 
@@ -21,14 +21,10 @@ if (!dir) {
   test.skip('corpus signatures suite (no corpus found)');
 } else {
   const entries = readManifest(dir).filter((e) => e.features.includes('signatures') || e.features.includes('signing-input'));
-  let server: TestServer;
+  const server = serverForSuite();
   let keys: KeyStores;
-  before(async () => {
+  before(() => {
     keys = makeKeyStores();
-    server = await startServer();
-  });
-  after(async () => {
-    await server.stop();
   });
 
   const json = { accept: 'application/json' };

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { call, leaksInternals, type Reply } from './helpers/http.js';
-import { ADMIN, basicAuth, startServer, type TestServer } from './helpers/server.js';
+import { ADMIN, basicAuth, serverForSuite, startServer, type TestServer } from './helpers/server.js';
 
 /** Every error answer seen here, checked at the end for stack traces and file paths. */
 const errorBodies: { server: TestServer; text: string }[] = [];
@@ -285,13 +285,7 @@ describe('login throttling', () => {
 });
 
 describe('Basic credentials on many connections at once', () => {
-  let server: TestServer;
-  before(async () => {
-    server = await startServer({ env: { PDFSERVICE_LOGIN_MAX_FAILURES: '5' } });
-  });
-  after(async () => {
-    await server.stop();
-  });
+  const server = serverForSuite({ env: { PDFSERVICE_LOGIN_MAX_FAILURES: '5' } });
 
   // Found by the bench: 32 connections whose cached check had expired counted as 32 failed attempts while the
   // first check ran, and locked the admin out with 429.

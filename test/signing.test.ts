@@ -1,22 +1,18 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { makeFormPdf } from './helpers/form-pdf.js';
 import { call, expectUnchanged, putPdf, sha256, storedBytes, type Reply } from './helpers/http.js';
 import { encryptPdf, makePdf, pdftotext, qpdfCheck } from './helpers/pdf.js';
 import { QpdfDocument } from './helpers/qpdf-json.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { serverForSuite } from './helpers/server.js';
 import { makeKeyStores, opensslCertificateSubjects, pdfsig, signatureValue, STORE_PASSWORD, type KeyStores } from './helpers/signing.js';
 
-let server: TestServer;
+const server = serverForSuite();
 let keys: KeyStores;
-before(async () => {
+before(() => {
   keys = makeKeyStores();
-  server = await startServer();
-});
-after(async () => {
-  await server.stop();
 });
 
 const json = { accept: 'application/json' };
