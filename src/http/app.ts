@@ -8,8 +8,9 @@ import type { IncomingMessage } from 'node:http';
 import { ServiceError } from '../errors.js';
 import type { AppDeps } from './context.js';
 import { packDocumentUrl } from './document-urls.js';
-import { handleError, sendProblem } from './errors.js';
+import { handleError, sendProblem, sentPath } from './errors.js';
 import { acceptableModelFormat } from './reply.js';
+import { DOCUMENT_PASSWORD_HEADERS } from './request-context.js';
 import { parseXmlBody } from './xml.js';
 import { registerAuthHook } from './plugins/auth.js';
 import { registerHealthRoutes } from './routes/health.js';
@@ -50,7 +51,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: {
       level: config.logLevel,
       // Secrets live in headers; pino's default request serializer logs none of them.
-      redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-service-documentpassword"]'],
+      redact: ['req.headers.authorization', 'req.headers.cookie', ...DOCUMENT_PASSWORD_HEADERS.map((h) => `req.headers["${h}"]`)],
+      serializers: { req: requestForLog },
     },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -80,7 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.addHook('onResponse', async (request) => drainUnreadBody(request.raw));
   app.setErrorHandler((err, request, reply) => handleError(err, request, reply));
-  app.setNotFoundHandler((request, reply) => sendProblem(request, reply, new ServiceError('NOT_FOUND', `No resource at ${request.url.split('?')[0]}`)));
+  app.setNotFoundHandler((request, reply) => sendProblem(request, reply, new ServiceError('NOT_FOUND', `No resource at ${sentPath(request)}`)));
 
   app.addSchema(problemSchema);
   registerBodyParsers(app, deps);
@@ -132,6 +134,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });
   return app;
+}
+
+/** The request as logged: pino's usual fields, with the URL as the client sent it rather than as routing packed it (document-urls.ts). */
+function requestForLog(req: { method: string; url: string; originalUrl?: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
+  return { method: req.method, url: req.originalUrl ?? req.url, host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
 }
 
 function registerBodyParsers(app: FastifyInstance, deps: AppDeps): void {

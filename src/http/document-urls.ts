@@ -4,6 +4,10 @@
  * the first segment ending in ".pdf" is packed into one URL segment (still
  * percent-encoded inside, so path safety decodes it exactly once), and a folder
  * path is packed likewise. Routes then read `:filePath` or `:folderPath`.
+ * A client may also send the folders of a path as "%2F" inside one segment
+ * (generated clients encode `{filePath}` as one parameter): that stays inside
+ * the packed segment and path safety splits it (storage/paths.ts).
+ * Answers and logs show the URL as sent (request.originalUrl), never the packed one.
  */
 export const DOCUMENTS_PREFIX = '/pdfservice/v1/documents';
 

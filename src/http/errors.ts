@@ -60,6 +60,11 @@ export function toServiceError(err: unknown): ServiceError | undefined {
   return undefined;
 }
 
+/** The request's path as the client sent it: routing packs document paths (document-urls.ts), and the packed form would confuse the client. */
+export function sentPath(request: FastifyRequest): string {
+  return request.originalUrl.split('?')[0]!;
+}
+
 export function problemFor(error: ServiceError, request: FastifyRequest): Problem {
   return {
     type: `urn:pdfservice:error:${error.code}`,
@@ -67,7 +72,7 @@ export function problemFor(error: ServiceError, request: FastifyRequest): Proble
     status: error.status,
     code: error.code,
     ...(error.detail ? { detail: error.detail } : {}),
-    instance: request.url.split('?')[0],
+    instance: sentPath(request),
     requestId: String(request.id),
     ...(error.extra ?? {}),
   };

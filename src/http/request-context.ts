@@ -1,8 +1,12 @@
 import type { FastifyRequest } from 'fastify';
+import { ServiceError } from '../errors.js';
 import type { OperationContext } from '../operations/context.js';
 import { documentPathFromUrl, folderPathFromUrl, type StoredPath } from '../storage/paths.js';
 
 export const DOCUMENT_PASSWORD_HEADER = 'x-service-documentpassword';
+/** The same password as base64 of its bytes: any password, spaces at either end included, in a form HTTP leaves alone. */
+export const DOCUMENT_PASSWORD_BASE64_HEADER = 'x-service-documentpassword-base64';
+export const DOCUMENT_PASSWORD_HEADERS = [DOCUMENT_PASSWORD_HEADER, DOCUMENT_PASSWORD_BASE64_HEADER] as const;
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
@@ -14,12 +18,51 @@ function header(request: FastifyRequest, name: string): string | undefined {
  * arrives as UTF-8 bytes, so non-ASCII values that are valid UTF-8 are read as
  * UTF-8; anything else stays Latin-1 (docs/api.md, "Document passwords").
  */
-export function headerText(value: string | undefined): string | undefined {
+function headerText(value: string | undefined): string | undefined {
   if (value === undefined || !/[^\x00-\x7f]/.test(value)) return value;
+  return passwordFromBytes(Buffer.from(value, 'latin1'));
+}
+
+function passwordFromBytes(bytes: Buffer): string {
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(value, 'latin1'));
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return value;
+    return bytes.toString('latin1');
+  }
+}
+
+/**
+ * An RFC 8187 ext-value with charset UTF-8 (either case), an optional language tag and nothing but
+ * attr-chars and %XX escapes after it: `UTF-8''%20x%20`. A value of any other shape is a plain password.
+ */
+const EXT_VALUE = /^UTF-8'[A-Za-z0-9-]*'((?:%[0-9A-F]{2}|[A-Z0-9!#$&+.^_`|~-])*)$/i;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?$/;
+
+function badPasswordHeader(name: string, why: string): ServiceError {
+  return new ServiceError('VALIDATION_FAILED', `headers ${name}: ${why}`);
+}
+
+/**
+ * The document password of a request, the one place it is read (docs/api.md, "Document passwords").
+ * HTTP drops spaces at either end of a header value, so besides the plain header there are two exact
+ * forms: an RFC 8187 ext-value in X-Service-DocumentPassword, or base64 in X-Service-DocumentPassword-Base64.
+ */
+export function documentPassword(request: FastifyRequest): string | undefined {
+  const plain = header(request, DOCUMENT_PASSWORD_HEADER);
+  const base64 = header(request, DOCUMENT_PASSWORD_BASE64_HEADER);
+  if (plain !== undefined && base64 !== undefined) {
+    throw badPasswordHeader(DOCUMENT_PASSWORD_BASE64_HEADER, `send either ${DOCUMENT_PASSWORD_HEADER} or ${DOCUMENT_PASSWORD_BASE64_HEADER}, not both`);
+  }
+  if (base64 !== undefined) {
+    if (!BASE64.test(base64)) throw badPasswordHeader(DOCUMENT_PASSWORD_BASE64_HEADER, 'not base64');
+    return passwordFromBytes(Buffer.from(base64, 'base64'));
+  }
+  const ext = plain === undefined ? null : EXT_VALUE.exec(plain);
+  if (!ext) return headerText(plain);
+  try {
+    return decodeURIComponent(ext[1]!); // throws on bytes that are not UTF-8
+  } catch {
+    throw badPasswordHeader(DOCUMENT_PASSWORD_HEADER, "the UTF-8'' form decodes to bytes that are not UTF-8");
   }
 }
 
@@ -27,7 +70,7 @@ export function headerText(value: string | undefined): string | undefined {
 export function operationContext(request: FastifyRequest): OperationContext {
   return {
     principal: request.principal,
-    documentPassword: headerText(header(request, DOCUMENT_PASSWORD_HEADER)),
+    documentPassword: documentPassword(request),
     ifMatch: header(request, 'if-match'),
   };
 }

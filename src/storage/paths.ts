@@ -5,13 +5,16 @@ import { ServiceError } from '../errors.js';
  * field such as `savePath`) becomes a StoredPath through this module and
  * nothing else; the store refuses anything that is not a StoredPath.
  *
- * Rules (docs/paths.md): segments separated by "/", each decoded exactly once
- * when it came from a URL; no empty, "." or ".." segment; no segment starting
+ * Rules (docs/api.md#paths): segments separated by "/" (in a URL also by its
+ * escape "%2F", which clients send when they encode a whole path as one
+ * parameter), each decoded exactly once when it came from a URL; no empty, "." or ".." segment; no segment starting
  * with "." (reserved for the service's temporary files); no backslash, colon,
  * NUL or other control character; no trailing space or dot; no "%XX" left after
  * decoding (double encoding); at most 255 bytes a
  * segment, 1024 bytes and 32 segments in all. Folder names may not end in ".pdf"
- * because that suffix marks where a document path ends in a URL.
+ * because that suffix marks where a document path ends in a URL. The suffix is
+ * matched without regard to case and a document's is always stored as ".pdf",
+ * so "a.PDF" from a URL, a body or an upload names the one document "a.pdf".
  */
 export class StoredPath {
   private constructor(readonly segments: readonly string[]) {}
@@ -87,7 +90,10 @@ function fromSegments(segments: string[], kind: 'document' | 'folder'): StoredPa
   if (folders.some((s) => DOCUMENT_SUFFIX.test(s))) throw invalid('Folder names may not end in ".pdf"');
   if (kind === 'document') {
     if (segments.length === 0) throw invalid('A document path is empty');
-    if (!DOCUMENT_SUFFIX.test(segments[segments.length - 1]!)) throw invalid('A document path must end in ".pdf"');
+    const last = segments.length - 1;
+    if (!DOCUMENT_SUFFIX.test(segments[last]!)) throw invalid('A document path must end in ".pdf"');
+    // URLs find documents by a lower-case ".pdf" (documentPathFromUrl): any other spelling would store a document no URL reaches.
+    segments = [...segments.slice(0, last), segments[last]!.replace(DOCUMENT_SUFFIX, '.pdf')];
   }
   return StoredPath.fromValidSegments(segments);
 }
@@ -106,17 +112,28 @@ function splitRaw(raw: string): string[] {
   return raw.split('/');
 }
 
+/**
+ * A URL path's segments, still encoded: "%2F" (either case) separates them like "/". Splitting before
+ * the one decoding keeps every name subject to the segment rules ("..%2F" is a ".." segment), and
+ * "%252F" decodes to a literal "%2F", which the double-encoding rule refuses.
+ */
+function splitUrl(raw: string): string[] {
+  if (/^%2f/i.test(raw)) throw invalid('Absolute paths are not allowed');
+  return splitRaw(raw).flatMap((s) => s.split(/%2f/i));
+}
+
 /** A document path from a URL: the still-encoded path without ".pdf". */
 export function documentPathFromUrl(rawWithoutExtension: string): StoredPath {
-  const segments = splitRaw(rawWithoutExtension).map(decodeOnce);
+  const segments = splitUrl(rawWithoutExtension).map(decodeOnce);
   if (segments.length > 0) segments[segments.length - 1] += '.pdf';
   return fromSegments(segments, 'document');
 }
 
 /** A folder path from a URL ("" is the root folder). */
 export function folderPathFromUrl(raw: string): StoredPath {
-  const trimmed = raw.endsWith('/') ? raw.slice(0, -1) : raw;
-  return fromSegments(splitRaw(trimmed).map(decodeOnce), 'folder');
+  // One trailing separator, "/" or "%2F", is allowed, as for any URL.
+  const trimmed = raw.replace(/(\/|%2f)$/i, '');
+  return fromSegments(splitUrl(trimmed).map(decodeOnce), 'folder');
 }
 
 /** A document path given in a request body (not percent-encoded), e.g. savePath. */

@@ -78,7 +78,11 @@ export const rectangleSchema = {
 } as const;
 
 export const documentPasswordHeader = {
-  'x-service-documentpassword': { type: 'string', description: 'Password of an encrypted document (user or owner password)' },
+  'x-service-documentpassword': {
+    type: 'string',
+    description: "Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20",
+  },
+  'x-service-documentpassword-base64': { type: 'string', description: 'The same password as base64 of its UTF-8 bytes, instead of X-Service-DocumentPassword' },
 } as const;
 
 export const filePathParams = {
