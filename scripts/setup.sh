@@ -12,7 +12,8 @@ cd "$(dirname "$0")/.."
 # libreoffice-writer-nogui: Word (.doc, .docx) to PDF on upload; fonts-liberation2 (metric-compatible
 # with Times, Arial, Courier) and fonts-dejavu-core so converted documents keep their layout and glyphs.
 # default-jdk-headless, libpdfbox2-java: Apache PDFBox, an independent reader of our XFDF and FDF in tests.
-PACKAGES=(qpdf poppler-utils libnss3-tools mupdf-tools imagemagick libreoffice-writer-nogui fonts-liberation2 fonts-dejavu-core default-jdk-headless libpdfbox2-java)
+# bubblewrap: Word conversions run LibreOffice in its sandbox, without network or the data folder (docs/office.md).
+PACKAGES=(qpdf poppler-utils libnss3-tools mupdf-tools imagemagick libreoffice-writer-nogui bubblewrap fonts-liberation2 fonts-dejavu-core default-jdk-headless libpdfbox2-java)
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

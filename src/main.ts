@@ -25,7 +25,10 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
     queueLimit: config.queueLimit,
   });
   await pool.ready();
-  const operations = createOperations({ store, pool, office: new OfficeConverter(config.taskTimeoutMs), textPrefetchMaxBytes: config.textPrefetchMaxBytes });
+  // Under the data folder, so that a start after a crash finds and removes what a killed conversion left.
+  const office = new OfficeConverter(config.taskTimeoutMs, path.join(config.dataDir, 'office-scratch'));
+  await office.init();
+  const operations = createOperations({ store, pool, office, textPrefetchMaxBytes: config.textPrefetchMaxBytes });
   const app = await buildApp({ config, store, pool, auth, operations });
   log = app.log;
   if (generatedAdminPassword) {
