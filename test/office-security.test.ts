@@ -283,6 +283,21 @@ async function waitFor<T>(what: string, seconds: number, probe: () => T | undefi
   throw new Error(`timed out waiting until ${what}`);
 }
 
+test('a conversion over its time limit is stopped with all its processes, and its scratch folder removed', async () => {
+  const scratchRoot = mkdtempSync(path.join(tmpdir(), 'pdfservice-office-timeout-'));
+  try {
+    // LibreOffice needs far longer than this to start, so the limit always strikes mid-run.
+    await assert.rejects(
+      convertInSandbox({ scratchRoot, bytes: docx(paragraph(VISIBLE)), extension: 'docx', filter: 'MS Word 2007 XML', timeoutMs: 300 }),
+      (err: Error & { code?: string }) => err.code === 'ENGINE_TIMEOUT',
+    );
+    await waitFor('no process of the conversion is left', 5, () => (processesNaming(scratchRoot).length === 0 ? true : undefined));
+    assert.deepEqual(readdirSync(scratchRoot), []);
+  } finally {
+    rmSync(scratchRoot, { recursive: true, force: true });
+  }
+});
+
 test('soffice runs with a minimal environment, dies with a killed service, and a restart removes its scratch folder', async () => {
   const killed = await startServer();
   const scratchRoot = path.join(killed.dataDir, 'office-scratch');
