@@ -92,7 +92,7 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
   sessionIdleSeconds: { env: 'PDFSERVICE_SESSION_IDLE_SECONDS', description: 'A session unused this long expires', default: 30 * 60, parse: integer(1, 31 * 86400) },
   sessionMaxSeconds: { env: 'PDFSERVICE_SESSION_MAX_SECONDS', description: 'A session expires this long after login whatever its use', default: 12 * 3600, parse: integer(1, 366 * 86400) },
   cookieSecure: { env: 'PDFSERVICE_COOKIE_SECURE', description: 'Mark the session cookie Secure (set when served over TLS)', default: false, parse: boolean },
-  loginMaxFailures: { env: 'PDFSERVICE_LOGIN_MAX_FAILURES', description: 'Failed logins per user or address before 429', default: 5, parse: integer(1, 1000) },
+  loginMaxFailures: { env: 'PDFSERVICE_LOGIN_MAX_FAILURES', description: 'Failed logins for one user name from one client address before 429 (one address alone may fail 5 times as often)', default: 5, parse: integer(1, 1000) },
   loginLockoutSeconds: { env: 'PDFSERVICE_LOGIN_LOCKOUT_SECONDS', description: 'How long the 429 lasts', default: 60, parse: integer(1, 86400) },
   logLevel: { env: 'PDFSERVICE_LOG_LEVEL', description: 'fatal, error, warn, info, debug, trace or silent', default: 'info', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') },
   trustProxy: { env: 'PDFSERVICE_TRUST_PROXY', description: 'Take client addresses from X-Forwarded-For', default: false, parse: boolean },
