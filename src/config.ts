@@ -26,6 +26,8 @@ export interface Config {
   logLevel: string;
   trustProxy: boolean;
   textPrefetchMaxBytes: number;
+  corsOrigins: string[];
+  metricsPublic: boolean;
 }
 
 interface Setting<T> {
@@ -58,6 +60,23 @@ const boolean = (raw: string): boolean => {
 const oneOf = (...values: string[]) => (raw: string): string => {
   if (!values.includes(raw)) throw new ConfigError(`must be one of ${values.join(', ')}`);
   return raw;
+};
+
+/** Comma-separated origins (scheme://host[:port]), each exactly as browsers send it in Origin. */
+const originList = (raw: string): string[] => {
+  const origins = raw.split(',').map((o) => o.trim()).filter(Boolean);
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
+      throw new ConfigError(`has "${origin}", which is not an origin such as https://app.example.com (scheme, host, optional port; no path, no trailing slash, no *)`);
+    }
+  }
+  return origins;
 };
 
 const MiB = 1024 * 1024;
@@ -102,6 +121,13 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
     default: 64 * MiB,
     parse: integer(0, 8 * 1024 * MiB),
   },
+  corsOrigins: {
+    env: 'PDFSERVICE_CORS_ORIGINS',
+    description: 'Comma-separated origins whose browser applications may call the API (CORS, with credentials); empty: no CORS headers at all',
+    default: () => [],
+    parse: originList,
+  },
+  metricsPublic: { env: 'PDFSERVICE_METRICS_PUBLIC', description: 'Serve GET /pdfservice/v1/metrics without login (otherwise admins only)', default: false, parse: boolean },
 };
 
 /** Reads the configuration; throws one error naming every bad variable. */

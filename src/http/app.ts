@@ -13,6 +13,7 @@ import { acceptableModelFormat } from './reply.js';
 import { DOCUMENT_PASSWORD_HEADERS } from './request-context.js';
 import { parseXmlBody } from './xml.js';
 import { registerAuthHook } from './plugins/auth.js';
+import { registerCors } from './cors.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerSessionRoutes } from './routes/sessions.js';
 import { registerUserRoutes } from './routes/users.js';
@@ -116,6 +117,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (request.routeOptions.config.model) acceptableModelFormat(request);
   });
 
+  // Before authentication: preflights carry no credentials, and error answers must be readable by the page.
+  registerCors(app, config.corsOrigins);
   registerAuthHook(app, deps.auth);
   await app.register(async (api) => {
     registerHealthRoutes(api, deps);
