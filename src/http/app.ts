@@ -17,6 +17,7 @@ import { registerCors } from './cors.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerSessionRoutes } from './routes/sessions.js';
 import { registerUserRoutes } from './routes/users.js';
+import { registerTokenRoutes } from './routes/tokens.js';
 import { registerFolderRoutes } from './routes/folders.js';
 import { registerDocumentRoutes } from './routes/documents.js';
 import { registerActionRoutes } from './routes/actions.js';
@@ -105,9 +106,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         securitySchemes: {
           session: { type: 'apiKey', in: 'cookie', name: 'SESSIONID' },
           basic: { type: 'http', scheme: 'basic' },
+          bearer: { type: 'http', scheme: 'bearer', description: 'An API token from POST /pdfservice/v1/tokens' },
         },
       },
-      security: [{ session: [] }, { basic: [] }],
+      security: [{ session: [] }, { basic: [] }, { bearer: [] }],
     },
   });
   await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs`, uiConfig: { deepLinking: true } });
@@ -124,6 +126,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerHealthRoutes(api, deps);
     registerSessionRoutes(api, deps);
     registerUserRoutes(api, deps);
+    registerTokenRoutes(api, deps);
     registerFolderRoutes(api, deps);
     registerDocumentRoutes(api, deps);
     registerActionRoutes(api, deps);
