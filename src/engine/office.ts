@@ -4,6 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ServiceError } from '../errors.js';
+import { timeProgramRun } from '../metrics.js';
 
 /**
  * Word to PDF through LibreOffice in a child process (never on the event loop).
@@ -38,7 +39,7 @@ export class OfficeConverter {
     if (!this.binary) {
       return Promise.reject(new ServiceError('COMPONENT_MISSING', 'Word conversion needs LibreOffice (Debian package libreoffice-writer-nogui), which is not installed'));
     }
-    const run = this.queue.then(() => this.convert(this.binary!, bytes, format));
+    const run = this.queue.then(() => timeProgramRun('soffice', () => this.convert(this.binary!, bytes, format)));
     this.queue = run.catch(() => undefined);
     return run;
   }

@@ -18,6 +18,7 @@ import { registerHealthRoutes } from './routes/health.js';
 import { registerSessionRoutes } from './routes/sessions.js';
 import { registerUserRoutes } from './routes/users.js';
 import { registerTokenRoutes } from './routes/tokens.js';
+import { registerMetricsRoute, registerRequestMetrics } from './routes/metrics.js';
 import { registerFolderRoutes } from './routes/folders.js';
 import { registerDocumentRoutes } from './routes/documents.js';
 import { registerActionRoutes } from './routes/actions.js';
@@ -121,9 +122,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // Before authentication: preflights carry no credentials, and error answers must be readable by the page.
   registerCors(app, config.corsOrigins);
+  registerRequestMetrics(app, deps);
   registerAuthHook(app, deps.auth);
   await app.register(async (api) => {
     registerHealthRoutes(api, deps);
+    registerMetricsRoute(api, deps);
     registerSessionRoutes(api, deps);
     registerUserRoutes(api, deps);
     registerTokenRoutes(api, deps);
