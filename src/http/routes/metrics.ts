@@ -31,7 +31,6 @@ export function registerMetricsRoute(api: FastifyInstance, deps: AppDeps): void 
         'document bytes read and written, and the Node.js process. Needs the admin right, or nothing when PDFSERVICE_METRICS_PUBLIC=true.',
       tags: ['service'],
       ...(deps.config.metricsPublic ? { security: [] } : {}),
-      produces: ['text/plain'],
       response: {
         200: { description: 'Prometheus text exposition format 0.0.4', content: { 'text/plain': { schema: { type: 'string' } } } },
         ...errorResponses,
