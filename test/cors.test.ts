@@ -19,6 +19,16 @@ function preflight(server: Parameters<typeof call>[0], origin: string, method: s
   });
 }
 
+/** Neither a preflight (then authenticated like any request: 401) nor an answer from `origin` carries a CORS header. */
+async function assertNoCors(server: Parameters<typeof call>[0], origin: string): Promise<void> {
+  const refused = await preflight(server, origin, 'DELETE', 'authorization');
+  assert.equal(refused.status, 401);
+  assert.deepEqual(corsHeaders(refused), []);
+  const plain = await call(server, 'GET', '/sessions/current', { headers: { origin } });
+  assert.equal(plain.status, 200);
+  assert.deepEqual(corsHeaders(plain), []);
+}
+
 describe('CORS with PDFSERVICE_CORS_ORIGINS set', () => {
   const server = serverForSuite({ env: { PDFSERVICE_CORS_ORIGINS: `https://other.example.test, ${APP}` } });
 
@@ -52,12 +62,7 @@ describe('CORS with PDFSERVICE_CORS_ORIGINS set', () => {
   });
 
   test('another origin gets no CORS header: its preflight is authenticated like any request', async () => {
-    const refused = await preflight(server, OTHER, 'DELETE', 'authorization');
-    assert.equal(refused.status, 401);
-    assert.deepEqual(corsHeaders(refused), []);
-    const plain = await call(server, 'GET', '/sessions/current', { headers: { origin: OTHER } });
-    assert.equal(plain.status, 200);
-    assert.deepEqual(corsHeaders(plain), []);
+    await assertNoCors(server, OTHER);
   });
 });
 
@@ -65,11 +70,6 @@ describe('CORS by default', () => {
   const server = serverForSuite();
 
   test('no origin gets CORS headers', async () => {
-    const reply = await preflight(server, APP, 'GET', 'authorization');
-    assert.equal(reply.status, 401);
-    assert.deepEqual(corsHeaders(reply), []);
-    const plain = await call(server, 'GET', '/sessions/current', { headers: { origin: APP } });
-    assert.equal(plain.status, 200);
-    assert.deepEqual(corsHeaders(plain), []);
+    await assertNoCors(server, APP);
   });
 });

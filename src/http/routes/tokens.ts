@@ -1,10 +1,11 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { TOKEN_NAME_MAX } from '../../auth/tokens.js';
 import { RIGHTS, type Right, type TokenView } from '../../auth/types.js';
 import { ServiceError } from '../../errors.js';
 import type { AppDeps } from '../context.js';
 import { authenticateOnly } from '../plugins/auth.js';
 import { sendModel } from '../reply.js';
+import { requireXmlRoot } from '../xml.js';
 import { errorResponses } from '../schemas/common.js';
 
 const TOKEN_XML = { root: 'Token', items: { rights: 'right' } };
@@ -60,12 +61,6 @@ function locationOf(id: string): string {
   return `/pdfservice/v1/tokens/${encodeURIComponent(id)}`;
 }
 
-function requireXmlRoot(request: FastifyRequest): void {
-  if (request.xmlRoot !== null && request.xmlRoot !== 'Token') {
-    throw new ServiceError('VALIDATION_FAILED', `The XML root element must be <Token>, not <${request.xmlRoot}>`);
-  }
-}
-
 /** When a new token expires: an instant, a lifetime, or never; not both. */
 function expiryOf(body: { expiresAt?: string; expiresInSeconds?: number }): Date | undefined {
   if (body.expiresAt !== undefined && body.expiresInSeconds !== undefined) {
@@ -116,7 +111,7 @@ export function registerTokenRoutes(api: FastifyInstance, deps: AppDeps): void {
       response: { 201: createdTokenSchema, ...errorResponses },
     },
   }, async (request, reply) => {
-    requireXmlRoot(request);
+    requireXmlRoot(request, 'Token');
     const body = request.body as { name: string; expiresAt?: string; expiresInSeconds?: number; rights?: Right[] };
     const expiresAt = expiryOf(body);
     const { token, view } = await tokens.create(request.principal!, {
