@@ -40,7 +40,7 @@ describe('CORS with PDFSERVICE_CORS_ORIGINS set', () => {
     const methods = reply.headers.get('access-control-allow-methods')!.split(/,\s*/);
     for (const m of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']) assert.ok(methods.includes(m), `method ${m}`);
     const allowed = reply.headers.get('access-control-allow-headers')!.toLowerCase().split(/,\s*/);
-    for (const h of ['authorization', 'content-type', 'if-match', 'if-none-match', 'x-service-documentpassword', 'range']) {
+    for (const h of ['authorization', 'content-type', 'if-match', 'if-none-match', 'x-service-documentpassword', 'x-service-documentpassword-base64', 'range']) {
       assert.ok(allowed.includes(h), `header ${h}`);
     }
     assert.match(reply.headers.get('vary') ?? '', /Origin/);

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { DOCUMENT_PASSWORD_HEADERS } from './request-context.js';
 
 /**
  * CORS for browser applications on other origins, for the origins listed in
@@ -24,7 +25,7 @@ const PREFLIGHT_MAX_AGE_SECONDS = 600;
 function allowedRequestHeaders(requested: string | undefined): string {
   const asked = (requested ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean);
   const extra = asked.filter((h) => h.startsWith('x-service-') && /^[a-z0-9-]+$/.test(h));
-  return [...new Set([...ALLOWED_HEADERS, 'x-service-documentpassword', ...extra])].join(', ');
+  return [...new Set([...ALLOWED_HEADERS, ...DOCUMENT_PASSWORD_HEADERS.map((h) => h.toLowerCase()), ...extra])].join(', ');
 }
 
 export function registerCors(app: FastifyInstance, origins: readonly string[]): void {
