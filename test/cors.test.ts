@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { describe, test } from 'node:test';
 import { call, type Reply } from './helpers/http.js';
 import { serverForSuite } from './helpers/server.js';
@@ -72,4 +74,14 @@ describe('CORS by default', () => {
   test('no origin gets CORS headers', async () => {
     await assertNoCors(server, APP);
   });
+});
+
+test('an entry of PDFSERVICE_CORS_ORIGINS that is not an origin stops the service at start, named', () => {
+  const run = spawnSync(process.execPath, [fileURLToPath(new URL('../src/main.js', import.meta.url))], {
+    env: { ...process.env, PDFSERVICE_CORS_ORIGINS: `${APP}, *` },
+    encoding: 'utf8',
+    timeout: 20_000,
+  });
+  assert.equal(run.status, 2);
+  assert.match(run.stderr, /PDFSERVICE_CORS_ORIGINS has "\*", which is not an origin/);
 });
