@@ -26,6 +26,8 @@ export interface Config {
   logLevel: string;
   trustProxy: boolean;
   textPrefetchMaxBytes: number;
+  corsOrigins: string[];
+  metricsPublic: boolean;
 }
 
 interface Setting<T> {
@@ -60,6 +62,23 @@ const oneOf = (...values: string[]) => (raw: string): string => {
   return raw;
 };
 
+/** Comma-separated origins (scheme://host[:port]), each exactly as browsers send it in Origin. */
+const originList = (raw: string): string[] => {
+  const origins = raw.split(',').map((o) => o.trim()).filter(Boolean);
+  for (const origin of origins) {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.origin !== origin) {
+      throw new ConfigError(`has "${origin}", which is not an origin such as https://app.example.com (scheme, host, optional port; no path, no trailing slash, no *)`);
+    }
+  }
+  return origins;
+};
+
 const MiB = 1024 * 1024;
 
 export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
@@ -92,7 +111,7 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
   sessionIdleSeconds: { env: 'PDFSERVICE_SESSION_IDLE_SECONDS', description: 'A session unused this long expires', default: 30 * 60, parse: integer(1, 31 * 86400) },
   sessionMaxSeconds: { env: 'PDFSERVICE_SESSION_MAX_SECONDS', description: 'A session expires this long after login whatever its use', default: 12 * 3600, parse: integer(1, 366 * 86400) },
   cookieSecure: { env: 'PDFSERVICE_COOKIE_SECURE', description: 'Mark the session cookie Secure (set when served over TLS)', default: false, parse: boolean },
-  loginMaxFailures: { env: 'PDFSERVICE_LOGIN_MAX_FAILURES', description: 'Failed logins per user or address before 429', default: 5, parse: integer(1, 1000) },
+  loginMaxFailures: { env: 'PDFSERVICE_LOGIN_MAX_FAILURES', description: 'Failed logins for one user name from one client address before 429 (one address alone may fail 5 times as often)', default: 5, parse: integer(1, 1000) },
   loginLockoutSeconds: { env: 'PDFSERVICE_LOGIN_LOCKOUT_SECONDS', description: 'How long the 429 lasts', default: 60, parse: integer(1, 86400) },
   logLevel: { env: 'PDFSERVICE_LOG_LEVEL', description: 'fatal, error, warn, info, debug, trace or silent', default: 'info', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') },
   trustProxy: { env: 'PDFSERVICE_TRUST_PROXY', description: 'Take client addresses from X-Forwarded-For', default: false, parse: boolean },
@@ -102,6 +121,13 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
     default: 64 * MiB,
     parse: integer(0, 8 * 1024 * MiB),
   },
+  corsOrigins: {
+    env: 'PDFSERVICE_CORS_ORIGINS',
+    description: 'Comma-separated origins whose browser applications may call the API (CORS, with credentials); empty: no CORS headers at all',
+    default: () => [],
+    parse: originList,
+  },
+  metricsPublic: { env: 'PDFSERVICE_METRICS_PUBLIC', description: 'Serve GET /pdfservice/v1/metrics without login (otherwise admins only)', default: false, parse: boolean },
 };
 
 /** Reads the configuration; throws one error naming every bad variable. */

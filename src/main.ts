@@ -9,12 +9,14 @@ import { OfficeConverter } from './engine/office.js';
 import { buildApp } from './http/app.js';
 import { createOperations } from './operations/index.js';
 import { FilesystemStore } from './storage/filesystem-store.js';
+import { MeteredStore } from './storage/metered-store.js';
 
 /** Builds the service's parts and starts listening. Returns a stop function. */
 export async function start(config: Config): Promise<{ url: string; stop: () => Promise<void> }> {
-  const store = new FilesystemStore(config.dataDir);
-  await store.init();
-  await store.recover();
+  const files = new FilesystemStore(config.dataDir);
+  await files.init();
+  await files.recover();
+  const store = new MeteredStore(files);
   const { auth, generatedAdminPassword } = await createAuth(config);
   let log: FastifyBaseLogger | undefined; // the app's logger, once the app exists
   const pool = new EnginePool({

@@ -4,7 +4,8 @@ import { ServiceError } from '../errors.js';
 import { generatePassword } from './passwords.js';
 import { expiresAt, MemorySessionStore, type SessionLimits, type SessionRecord, type SessionStore } from './sessions.js';
 import { LoginThrottle } from './throttle.js';
-import { RIGHTS, type Auth, type Principal, type SessionView, type UserAdmin } from './types.js';
+import { FileTokenStore } from './tokens.js';
+import { RIGHTS, type Auth, type Principal, type SessionView, type TokenAdmin, type UserAdmin } from './types.js';
 import { FileUserStore, UserService, validatePassword, validateUsername, type StoredUser, type UserStore } from './users.js';
 
 /**
@@ -62,10 +63,19 @@ class DefaultAuth implements Auth {
     private readonly sessions: SessionStore,
     private readonly throttle: LoginThrottle,
     private readonly limits: SessionLimits,
+    private readonly tokenStore: FileTokenStore,
   ) {}
 
   get users(): UserAdmin {
     return this.service;
+  }
+
+  get tokens(): TokenAdmin {
+    return this.tokenStore;
+  }
+
+  bearer(token: string): Promise<Principal> {
+    return this.tokenStore.authenticate(token);
   }
 
   private view(user: StoredUser, session: SessionRecord): SessionView {
@@ -144,6 +154,7 @@ class DefaultAuth implements Auth {
 
   async close(): Promise<void> {
     await this.sessions.close();
+    await this.tokenStore.close();
   }
 }
 
@@ -158,7 +169,8 @@ function startupCheck(variable: string, check: () => unknown): void {
 
 /**
  * Builds authentication from the configuration: users from
- * `<dataDir>/state/users.json`, sessions in memory, login throttling.
+ * `<dataDir>/state/users.json`, API tokens from `<dataDir>/state/tokens.json`,
+ * sessions in memory, login throttling.
  *
  * On the very first start (no users yet) the admin `config.adminUser` is created
  * with every right and `config.adminPassword`, or a generated password that is
@@ -177,7 +189,12 @@ export async function createAuth(
   const userStore = parts.userStore ?? (await FileUserStore.open(config.dataDir));
   const sessions = parts.sessionStore ?? new MemorySessionStore(limits);
   // A removed user's sessions end at once; a changed password ends them too (also checked per request by stamp).
-  const service = new UserService(userStore, { onCredentialsRevoked: (username) => void sessions.deleteUser(username) });
+  const tokens = await FileTokenStore.open(config.dataDir, userStore);
+  const service = new UserService(userStore, {
+    onCredentialsRevoked: (username) => void sessions.deleteUser(username),
+    // A password change keeps API tokens (they do not carry the password); removing the user ends them.
+    onUserRemoved: (username) => void tokens.removeUser(username),
+  });
   const throttle = new LoginThrottle({ maxFailures: config.loginMaxFailures, windowSeconds: config.loginLockoutSeconds });
 
   let generatedAdminPassword: string | undefined;
@@ -187,5 +204,5 @@ export async function createAuth(
     startupCheck('PDFSERVICE_ADMIN_PASSWORD', () => validatePassword(password));
     await service.create({ username: config.adminUser, password, rights: [...RIGHTS] });
   }
-  return { auth: new DefaultAuth(service, sessions, throttle, limits), ...(generatedAdminPassword ? { generatedAdminPassword } : {}) };
+  return { auth: new DefaultAuth(service, sessions, throttle, limits, tokens), ...(generatedAdminPassword ? { generatedAdminPassword } : {}) };
 }

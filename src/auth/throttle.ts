@@ -7,41 +7,51 @@ interface Counter {
 }
 
 export interface ThrottleOptions {
+  /** Failures for one user name from one client address before that pair is locked. */
   maxFailures: number;
   windowSeconds: number;
-  /** Most names and addresses tracked at once; past it the least recently failed is forgotten. */
+  /** Failures from one client address, whatever the names, before the address is locked; by default ADDRESS_FACTOR × maxFailures. */
+  maxAddressFailures?: number;
+  /** Most pairs and addresses tracked at once; past it the least recently failed is forgotten. */
   maxEntries?: number;
   now?: () => number;
 }
 
+/** An address may fail this many times more than one name from it, so a user who mistypes on several accounts is not locked at once. */
+export const ADDRESS_FACTOR = 5;
+
 /**
- * Failed logins, counted per user name and per client address. After
- * `maxFailures` failures within `windowSeconds`, attempts for that name or from
- * that address are refused with 429 for `windowSeconds`, whatever password
- * they carry, so guessing cannot continue and a correct guess cannot be told
- * apart during the lock. A successful login clears the name's counter; of the
- * address's it only takes back its own attempt (one good account must not
- * reset guessing at others).
+ * Failed logins, counted per user name AND client address together, and per
+ * client address alone with a higher limit. Past a limit within
+ * `windowSeconds`, attempts for that name from that address (or any attempt
+ * from that address) are refused with 429 for `windowSeconds`, whatever
+ * password they carry, so guessing cannot continue and a correct guess cannot
+ * be told apart during the lock.
  *
- * Counting by name means anyone can lock a user out for a while by failing on
- * purpose; sessions already open keep working. That is the usual trade-off.
- * Unknown names are counted like known ones, so a 429 reveals nothing.
+ * There is deliberately no counter per name alone: it let anyone lock a user
+ * out, Basic scripts included, by failing on purpose from anywhere (bug 17).
+ * The price is that guessing one name from many addresses is limited per
+ * address only. A successful login clears its pair's counter; of the address's
+ * it only takes back its own attempt (one good account must not reset guessing
+ * at others). Unknown names are counted like known ones, so a 429 reveals nothing.
  */
 export class LoginThrottle {
   private readonly counters = new Map<string, Counter>();
   private readonly maxEntries: number;
   private readonly now: () => number;
+  private readonly limits: { pair: number; address: number };
 
   constructor(private readonly options: ThrottleOptions) {
     this.maxEntries = options.maxEntries ?? 10_000;
     this.now = options.now ?? Date.now;
+    this.limits = { pair: options.maxFailures, address: options.maxAddressFailures ?? options.maxFailures * ADDRESS_FACTOR };
   }
 
-  /** Throws 429 TOO_MANY_REQUESTS (with Retry-After) while the name or the address is locked. */
+  /** Throws 429 TOO_MANY_REQUESTS (with Retry-After) while the pair or the address is locked. */
   check(username: string, address: string): void {
     const now = this.now();
     let until = 0;
-    for (const key of keys(username, address)) {
+    for (const { key } of keys(username, address)) {
       const c = this.counters.get(key);
       if (c && c.lockedUntil > now) until = Math.max(until, c.lockedUntil);
     }
@@ -61,11 +71,11 @@ export class LoginThrottle {
     this.check(username, address);
     const now = this.now();
     const windowMs = this.options.windowSeconds * 1000;
-    for (const key of keys(username, address)) {
+    for (const { key, kind } of keys(username, address)) {
       let c = this.counters.get(key);
       if (!c || now - c.windowStart >= windowMs) c = { failures: 0, windowStart: now, lockedUntil: 0 };
       c.failures += 1;
-      if (c.failures >= this.options.maxFailures) c.lockedUntil = now + windowMs;
+      if (c.failures >= this.limits[kind]) c.lockedUntil = now + windowMs;
       // Re-inserting moves the key to the end, so the Map's first key is the least recently failed.
       this.counters.delete(key);
       this.counters.set(key, c);
@@ -73,16 +83,18 @@ export class LoginThrottle {
     while (this.counters.size > this.maxEntries) this.counters.delete(this.counters.keys().next().value!);
   }
 
-  /** The attempt was right: the name's counter is cleared, the address's attempt taken back. */
+  /** The attempt was right: the pair's counter is cleared, the address's attempt taken back. */
   succeeded(username: string, address: string): void {
-    this.counters.delete(`user:${username}`);
-    const c = this.counters.get(`addr:${address}`);
+    const [pair, addr] = keys(username, address);
+    this.counters.delete(pair.key);
+    const c = this.counters.get(addr.key);
     if (!c) return;
     c.failures = Math.max(0, c.failures - 1);
-    if (c.failures < this.options.maxFailures) c.lockedUntil = 0;
+    if (c.failures < this.limits.address) c.lockedUntil = 0;
   }
 }
 
-function keys(username: string, address: string): [string, string] {
-  return [`user:${username}`, `addr:${address}`];
+function keys(username: string, address: string): [{ key: string; kind: 'pair' }, { key: string; kind: 'address' }] {
+  // JSON keeps the two parts apart whatever characters they hold.
+  return [{ key: `pair:${JSON.stringify([username, address])}`, kind: 'pair' }, { key: `addr:${address}`, kind: 'address' }];
 }

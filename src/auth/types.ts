@@ -6,8 +6,10 @@ export type Right = (typeof RIGHTS)[number];
 export interface Principal {
   username: string;
   rights: Right[];
-  via: 'session' | 'basic';
+  via: 'session' | 'basic' | 'token';
   sessionId?: string;
+  /** The API token's id, when the request came with `Authorization: Bearer`. */
+  tokenId?: string;
 }
 
 export interface SessionView {
@@ -34,6 +36,27 @@ export interface UserAdmin {
   remove(username: string): Promise<void>;
 }
 
+/** An API token as its owner sees it: never its secret, which is shown once, at creation. */
+export interface TokenView {
+  id: string;
+  name: string;
+  /** The rights the token is limited to, or null: all of its user's rights, whatever they are at each request. */
+  rights: Right[] | null;
+  createdAt: Date;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+/** A user's own API tokens. */
+export interface TokenAdmin {
+  /** A new token for `owner`; `token` is the secret, shown only now. Rights must be a subset of `owner.rights`. */
+  create(owner: Principal, input: { name: string; expiresAt?: Date; rights?: Right[] }): Promise<{ token: string; view: TokenView }>;
+  list(username: string): Promise<TokenView[]>;
+  /** One token of `username`; 404 TOKEN_NOT_FOUND for another user's or an unknown id. */
+  get(username: string, id: string): Promise<TokenView>;
+  revoke(username: string, id: string): Promise<void>;
+}
+
 /**
  * Authentication and users. Errors are ServiceErrors: INVALID_CREDENTIALS (401),
  * TOO_MANY_REQUESTS (429 with Retry-After), USER_NOT_FOUND, ALREADY_EXISTS, VALIDATION_FAILED.
@@ -44,6 +67,9 @@ export interface Auth {
   resume(sessionId: string): Promise<{ principal: Principal; session: SessionView } | null>;
   /** HTTP Basic on any request. */
   basic(username: string, password: string, clientAddress: string): Promise<Principal>;
+  /** `Authorization: Bearer` with an API token: 401 INVALID_CREDENTIALS when unknown or revoked, TOKEN_EXPIRED when expired. */
+  bearer(token: string): Promise<Principal>;
+  readonly tokens: TokenAdmin;
   logout(sessionId: string): Promise<void>;
   readonly users: UserAdmin;
   close(): Promise<void>;

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ServiceError } from '../errors.js';
 import { hashPassword, isPasswordHash, verifyAgainstDummy, verifyPassword } from './passwords.js';
+import { errno, writeStateFile } from './state-file.js';
 import { RIGHTS, type Right, type UserAdmin, type UserView } from './types.js';
 
 /** A user as stored: never a plain password, only its scrypt hash. */
@@ -79,10 +79,6 @@ interface FileIdentity {
 
 /** How often, at most, a read looks whether another process (the CLI) changed the file. */
 const RECHECK_MS = 1000;
-
-function errno(err: unknown): string | undefined {
-  return (err as NodeJS.ErrnoException | undefined)?.code;
-}
 
 function parseUsersFile(text: string, file: string): Map<string, StoredUser> {
   const data = JSON.parse(text) as Partial<UsersFile>;
@@ -204,28 +200,8 @@ export class FileUserStore implements UserStore {
   }
 
   private async write(users: Map<string, StoredUser>): Promise<void> {
-    const dir = path.dirname(this.file);
     const body: UsersFile = { version: 1, users: [...users.values()] };
-    const temp = path.join(dir, `.users.json.${randomBytes(6).toString('hex')}.tmp`);
-    const handle = await fs.open(temp, 'wx', 0o600);
-    try {
-      await handle.writeFile(`${JSON.stringify(body, null, 2)}\n`, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    try {
-      await fs.rename(temp, this.file);
-    } catch (err) {
-      await fs.rm(temp, { force: true });
-      throw err;
-    }
-    const folder = await fs.open(dir, 'r');
-    try {
-      await folder.sync();
-    } finally {
-      await folder.close();
-    }
+    await writeStateFile(this.file, `${JSON.stringify(body, null, 2)}\n`);
     this.seen = await this.identity();
   }
 }
@@ -250,6 +226,8 @@ function lastAdminError(): ServiceError {
 export interface UserEvents {
   /** After a user was removed or their password changed: their sessions must end. */
   onCredentialsRevoked?(username: string): void;
+  /** After a user was removed: their API tokens go too. */
+  onUserRemoved?(username: string): void;
 }
 
 /** Users with validation, hashing and the last-admin rule. Passwords are hashed here and never kept. */
@@ -309,6 +287,7 @@ export class UserService implements UserAdmin {
       users.delete(username);
     });
     this.events.onCredentialsRevoked?.(username);
+    this.events.onUserRemoved?.(username);
   }
 
   /**

@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ServiceError } from '../errors.js';
+import { timeProgramRun } from '../metrics.js';
 import { runSandboxed, sandboxAvailable } from './sandbox.js';
 import { wordFormatOf, type WordFormat } from './word-format.js';
 
@@ -72,7 +73,9 @@ export class OfficeConverter {
     if (!sandboxAvailable()) {
       return Promise.reject(new ServiceError('COMPONENT_MISSING', 'Word conversion needs bubblewrap (Debian package bubblewrap) to run LibreOffice without network and files, which is not installed'));
     }
-    const run = this.queue.then(() => convertInSandbox({ scratchRoot: this.scratchRoot, bytes, extension: format, filter: FILTERS[format], timeoutMs: this.timeoutMs }));
+    const run = this.queue.then(() =>
+      timeProgramRun('soffice', () => convertInSandbox({ scratchRoot: this.scratchRoot, bytes, extension: format, filter: FILTERS[format], timeoutMs: this.timeoutMs })),
+    );
     this.queue = run.catch(() => undefined);
     return run;
   }

@@ -13,9 +13,12 @@ import { acceptableModelFormat } from './reply.js';
 import { DOCUMENT_PASSWORD_HEADERS } from './request-context.js';
 import { parseXmlBody } from './xml.js';
 import { registerAuthHook } from './plugins/auth.js';
+import { registerCors } from './cors.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerSessionRoutes } from './routes/sessions.js';
 import { registerUserRoutes } from './routes/users.js';
+import { registerTokenRoutes } from './routes/tokens.js';
+import { registerMetricsRoute, registerRequestMetrics } from './routes/metrics.js';
 import { registerFolderRoutes } from './routes/folders.js';
 import { registerDocumentRoutes } from './routes/documents.js';
 import { registerActionRoutes } from './routes/actions.js';
@@ -104,9 +107,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         securitySchemes: {
           session: { type: 'apiKey', in: 'cookie', name: 'SESSIONID' },
           basic: { type: 'http', scheme: 'basic' },
+          bearer: { type: 'http', scheme: 'bearer', description: 'An API token from POST /pdfservice/v1/tokens' },
         },
       },
-      security: [{ session: [] }, { basic: [] }],
+      security: [{ session: [] }, { basic: [] }, { bearer: [] }],
     },
   });
   await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs`, uiConfig: { deepLinking: true } });
@@ -116,11 +120,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (request.routeOptions.config.model) acceptableModelFormat(request);
   });
 
+  // Before authentication: preflights carry no credentials, and error answers must be readable by the page.
+  registerCors(app, config.corsOrigins);
+  registerRequestMetrics(app, deps);
   registerAuthHook(app, deps.auth);
   await app.register(async (api) => {
     registerHealthRoutes(api, deps);
+    registerMetricsRoute(api, deps);
     registerSessionRoutes(api, deps);
     registerUserRoutes(api, deps);
+    registerTokenRoutes(api, deps);
     registerFolderRoutes(api, deps);
     registerDocumentRoutes(api, deps);
     registerActionRoutes(api, deps);

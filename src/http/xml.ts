@@ -1,4 +1,5 @@
 import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
+import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors.js';
 
 /**
@@ -127,4 +128,11 @@ export function parseXmlBody(text: string): { root: string; value: Record<string
     throw new ServiceError('MALFORMED_XML', 'The root element must contain elements');
   }
   return { root, value: unwrapArrays(content) as Record<string, unknown> };
+}
+
+/** XML bodies must name the model they carry: the root element, checked where the body is used. */
+export function requireXmlRoot(request: FastifyRequest, root: string): void {
+  if (request.xmlRoot !== null && request.xmlRoot !== root) {
+    throw new ServiceError('VALIDATION_FAILED', `The XML root element must be <${root}>, not <${request.xmlRoot}>`);
+  }
 }

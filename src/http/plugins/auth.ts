@@ -70,12 +70,16 @@ export function expiredSessionCookie(secure: boolean): string {
 }
 
 /**
- * Who makes the request: `Authorization: Basic` when present (wrong credentials
- * are 401 INVALID_CREDENTIALS and count as failed logins), otherwise the
+ * Who makes the request: `Authorization: Bearer` with an API token (unknown or
+ * revoked: 401 INVALID_CREDENTIALS, expired: 401 TOKEN_EXPIRED; tokens are too
+ * long to guess, so failures are not throttled), `Authorization: Basic` when
+ * present (wrong credentials are 401 INVALID_CREDENTIALS and count as failed logins), otherwise the
  * SESSIONID cookie (unknown or expired: 401 AUTHENTICATION_REQUIRED, and the
  * stale cookie is cleared). Other Authorization schemes are ignored.
  */
 export async function authenticate(request: FastifyRequest, auth: Auth): Promise<Principal> {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+  if (bearer) return auth.bearer(bearer[1]!);
   const credentials = basicCredentials(request);
   if (credentials) return withBasicChallenge(() => auth.basic(credentials.username, credentials.password, request.ip));
   const sessionId = request.cookies[SESSION_COOKIE];
@@ -88,7 +92,7 @@ export async function authenticate(request: FastifyRequest, auth: Auth): Promise
       'Set-Cookie': expiredSessionCookie(secure),
     });
   }
-  throw new ServiceError('AUTHENTICATION_REQUIRED', 'Log in with POST /pdfservice/v1/sessions or send Authorization: Basic');
+  throw new ServiceError('AUTHENTICATION_REQUIRED', 'Log in with POST /pdfservice/v1/sessions, or send Authorization: Basic or Bearer (an API token)');
 }
 
 /** An onRequest hook that only authenticates (any right will do): for routes every logged-in user may use. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { RIGHTS, type SessionView } from '../../auth/types.js';
+import { RIGHTS, type Principal, type SessionView } from '../../auth/types.js';
 import { ServiceError } from '../../errors.js';
 import type { AppDeps } from '../context.js';
 import {
@@ -23,7 +23,7 @@ const sessionModelSchema = {
   properties: {
     username: { type: 'string', description: 'The logged-in user' },
     rights: { type: 'array', items: { type: 'string', enum: [...RIGHTS] }, description: 'The user\'s rights as of now' },
-    via: { type: 'string', enum: ['session', 'basic'], description: '"session" for the SESSIONID cookie, "basic" for Authorization: Basic' },
+    via: { type: 'string', enum: ['session', 'basic', 'token'], description: '"session" for the SESSIONID cookie, "basic" for Authorization: Basic, "token" for Authorization: Bearer with an API token (rights: those the token has now)' },
     createdAt: { type: 'string', format: 'date-time', description: 'Login time (sessions only)' },
     expiresAt: { type: 'string', format: 'date-time', description: 'When the session ends if unused: the earlier of the idle and the absolute limit (sessions only)' },
     absoluteExpiresAt: { type: 'string', format: 'date-time', description: 'When the session ends however it is used (sessions only)' },
@@ -46,7 +46,7 @@ const credentialsSchema = {
 } as const;
 
 /** The SessionModel, properties in the schema's order so JSON and XML read alike. */
-function sessionModel(view: SessionView | Pick<SessionView, 'username' | 'rights'>, via: 'session' | 'basic') {
+function sessionModel(view: SessionView | Pick<SessionView, 'username' | 'rights'>, via: Principal['via']) {
   const times = 'createdAt' in view ? { createdAt: view.createdAt, expiresAt: view.expiresAt, absoluteExpiresAt: view.absoluteExpiresAt } : {};
   return { username: view.username, rights: view.rights, via, ...times };
 }
@@ -104,15 +104,15 @@ export function registerSessionRoutes(api: FastifyInstance, deps: AppDeps): void
     schema: {
       summary: 'Who is logged in',
       description:
-        'The current session. With Authorization: Basic there is no session: the answer names the user and rights with via "basic" and no times.',
+        'The current session. With Authorization: Basic or Bearer there is no session: the answer names the user and rights with via "basic" or "token" and no times.',
       tags: ['sessions'],
       response: { 200: sessionModelSchema, ...errorResponses },
     },
   }, async (request, reply) => {
     const principal = request.principal!;
     reply.header('Cache-Control', 'no-store');
-    if (principal.via === 'basic') {
-      return sendModel(request, reply, SESSION_XML, sessionModel(principal, 'basic'));
+    if (principal.via !== 'session') {
+      return sendModel(request, reply, SESSION_XML, sessionModel(principal, principal.via));
     }
     // The hook has just resumed this session; read its times (it can only have expired in between).
     const resumed = await auth.resume(principal.sessionId!);

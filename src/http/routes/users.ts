@@ -1,9 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { RIGHTS, type Right, type UserView } from '../../auth/types.js';
 import { PASSWORD_MAX, PASSWORD_MIN, USERNAME_PATTERN } from '../../auth/users.js';
 import { ServiceError } from '../../errors.js';
 import type { AppDeps } from '../context.js';
 import { sendModel } from '../reply.js';
+import { requireXmlRoot } from '../xml.js';
 import { errorResponses } from '../schemas/common.js';
 
 const USER_XML = { root: 'User', items: { rights: 'right' } };
@@ -51,13 +52,6 @@ const usernameParams = {
 
 function locationOf(username: string): string {
   return `/pdfservice/v1/users/${encodeURIComponent(username)}`;
-}
-
-/** XML bodies must name the model they carry. */
-function requireXmlRoot(request: FastifyRequest, root: string): void {
-  if (request.xmlRoot !== null && request.xmlRoot !== root) {
-    throw new ServiceError('VALIDATION_FAILED', `The XML root element must be <${root}>, not <${request.xmlRoot}>`);
-  }
 }
 
 /**

@@ -1,0 +1,229 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { ServiceError } from '../errors.js';
+import { errno, writeStateFile } from './state-file.js';
+import { RIGHTS, type Principal, type Right, type TokenAdmin, type TokenView } from './types.js';
+import { normalizeRights, type StoredUser, type UserStore } from './users.js';
+
+/** A token as stored: the SHA-256 of its secret, never the secret. */
+interface StoredToken {
+  id: string;
+  hash: string;
+  username: string;
+  /** The owner's createdAt: a user removed and created again under the same name does not inherit tokens. */
+  userCreatedAt: string;
+  name: string;
+  rights: Right[] | null;
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+}
+
+interface TokensFile {
+  version: 1;
+  tokens: StoredToken[];
+}
+
+/**
+ * `pdfs_<id>_<secret>`: the id (8 random bytes, hex) finds the record, the
+ * secret (32 random bytes, base64url) proves possession. 256 bits of secret
+ * need no slow hash: the stored SHA-256 cannot be reversed, and it is compared
+ * in constant time. The prefix lets secret scanners recognise leaked tokens.
+ */
+const TOKEN_RE = /^pdfs_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
+export const TOKEN_NAME_MAX = 100;
+const MAX_TOKENS_PER_USER = 100;
+/** Last-use times are written at most this often: every request must not rewrite the file. */
+const LAST_USED_FLUSH_MS = 60_000;
+
+function hashOf(secret: string): Buffer {
+  return createHash('sha256').update(secret).digest();
+}
+
+function toView(t: StoredToken): TokenView {
+  return {
+    id: t.id,
+    name: t.name,
+    rights: t.rights ? [...t.rights] : null,
+    createdAt: new Date(t.createdAt),
+    expiresAt: t.expiresAt ? new Date(t.expiresAt) : null,
+    lastUsedAt: t.lastUsedAt ? new Date(t.lastUsedAt) : null,
+  };
+}
+
+function notFound(id: string): ServiceError {
+  return new ServiceError('TOKEN_NOT_FOUND', `You have no API token with id ${JSON.stringify(id)}`);
+}
+
+/** A 401 for a Bearer token; the challenge tells clients the token, not the request, is at fault (RFC 6750). */
+function tokenRefused(code: 'INVALID_CREDENTIALS' | 'TOKEN_EXPIRED', detail: string): ServiceError {
+  return new ServiceError(code, detail, undefined, { 'WWW-Authenticate': 'Bearer realm="pdfservice", error="invalid_token"' });
+}
+
+/**
+ * API tokens in `<dataDir>/state/tokens.json` (mode 0600), kept in memory and
+ * written atomically on every change, one write at a time. Only this process
+ * writes the file (the users CLI does not touch tokens): a token whose user the
+ * CLI removed is refused and dropped at its next use, and at the next start.
+ */
+export class FileTokenStore implements TokenAdmin {
+  private readonly tokens = new Map<string, StoredToken>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private flushTimer: NodeJS.Timeout | null = null;
+
+  private constructor(
+    private readonly file: string,
+    private readonly users: UserStore,
+  ) {}
+
+  static async open(dataDir: string, users: UserStore): Promise<FileTokenStore> {
+    const store = new FileTokenStore(path.join(dataDir, 'state', 'tokens.json'), users);
+    let text: string | null = null;
+    try {
+      text = await fs.readFile(store.file, 'utf8');
+    } catch (err) {
+      if (errno(err) !== 'ENOENT') throw err;
+    }
+    if (text !== null) {
+      const data = JSON.parse(text) as Partial<TokensFile>;
+      if (data.version !== 1 || !Array.isArray(data.tokens)) throw new Error(`${store.file}: not a version 1 tokens file`);
+      for (const t of data.tokens) store.tokens.set(t.id, t);
+    }
+    // Tokens of users removed while the service was stopped (by the CLI) go now.
+    let stale = false;
+    for (const t of [...store.tokens.values()]) {
+      const user = await users.find(t.username);
+      if (!user || user.createdAt !== t.userCreatedAt) stale = store.tokens.delete(t.id);
+    }
+    if (stale) await store.save();
+    return store;
+  }
+
+  async create(owner: Principal, input: { name: string; expiresAt?: Date; rights?: Right[] }): Promise<{ token: string; view: TokenView }> {
+    if (owner.via === 'token') {
+      // A leaked token must not be able to mint others that outlive its revocation.
+      throw new ServiceError('FORBIDDEN', 'API tokens cannot create tokens: log in with your password (session or Basic)');
+    }
+    const user = await this.users.find(owner.username);
+    if (!user) throw tokenRefused('INVALID_CREDENTIALS', 'The user no longer exists');
+    const name = input.name.trim();
+    if (name.length === 0 || name.length > TOKEN_NAME_MAX) throw new ServiceError('VALIDATION_FAILED', `A token name has 1 to ${TOKEN_NAME_MAX} characters`);
+    if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) throw new ServiceError('VALIDATION_FAILED', 'expiresAt must lie in the future');
+    const rights = input.rights === undefined ? null : normalizeRights(input.rights);
+    const missing = (rights ?? []).filter((r) => !user.rights.includes(r));
+    if (missing.length > 0) {
+      throw new ServiceError('FORBIDDEN', `A token can only have rights its user has; you lack ${missing.join(', ')}`, { requiredRight: missing[0] });
+    }
+    if (this.ownedBy(user.username).length >= MAX_TOKENS_PER_USER) {
+      throw new ServiceError('BAD_REQUEST', `A user has at most ${MAX_TOKENS_PER_USER} API tokens; revoke one first`);
+    }
+    let id: string;
+    do id = randomBytes(8).toString('hex');
+    while (this.tokens.has(id));
+    const secret = randomBytes(32).toString('base64url');
+    const record: StoredToken = {
+      id,
+      hash: hashOf(secret).toString('base64url'),
+      username: user.username,
+      userCreatedAt: user.createdAt,
+      name,
+      rights,
+      createdAt: new Date().toISOString(),
+      expiresAt: input.expiresAt ? input.expiresAt.toISOString() : null,
+      lastUsedAt: null,
+    };
+    this.tokens.set(id, record);
+    try {
+      await this.save();
+    } catch (err) {
+      this.tokens.delete(id);
+      throw err;
+    }
+    return { token: `pdfs_${id}_${secret}`, view: toView(record) };
+  }
+
+  async list(username: string): Promise<TokenView[]> {
+    return this.ownedBy(username).map(toView);
+  }
+
+  async get(username: string, id: string): Promise<TokenView> {
+    const t = this.tokens.get(id);
+    if (!t || t.username !== username) throw notFound(id);
+    return toView(t);
+  }
+
+  async revoke(username: string, id: string): Promise<void> {
+    const t = this.tokens.get(id);
+    if (!t || t.username !== username) throw notFound(id);
+    this.tokens.delete(id);
+    await this.save();
+  }
+
+  async removeUser(username: string): Promise<void> {
+    const owned = this.ownedBy(username);
+    if (owned.length === 0) return;
+    for (const t of owned) this.tokens.delete(t.id);
+    await this.save();
+  }
+
+  /**
+   * The user a presented token acts for, and the rights it has now: the
+   * token's rights (or all) intersected with the user's current rights, so a
+   * right taken from the user is gone from their tokens at once.
+   */
+  async authenticate(presented: string): Promise<Principal> {
+    const match = TOKEN_RE.exec(presented);
+    const t = match ? this.tokens.get(match[1]!) : undefined;
+    const stored = t ? Buffer.from(t.hash, 'base64url') : undefined;
+    if (!t || !stored || !timingSafeEqual(stored, hashOf(match![2]!))) {
+      throw tokenRefused('INVALID_CREDENTIALS', 'The API token is unknown or has been revoked');
+    }
+    const now = Date.now();
+    if (t.expiresAt && Date.parse(t.expiresAt) <= now) {
+      throw tokenRefused('TOKEN_EXPIRED', `The API token "${t.name}" expired at ${t.expiresAt}; create a new one`);
+    }
+    const user: StoredUser | undefined = await this.users.find(t.username);
+    if (!user || user.createdAt !== t.userCreatedAt) {
+      await this.removeUser(t.username).catch(() => undefined);
+      throw tokenRefused('INVALID_CREDENTIALS', 'The API token is unknown or has been revoked');
+    }
+    t.lastUsedAt = new Date(now).toISOString();
+    this.flushSoon();
+    const rights = RIGHTS.filter((r) => user.rights.includes(r) && (t.rights === null || t.rights.includes(r)));
+    return { username: user.username, rights, via: 'token', tokenId: t.id };
+  }
+
+  /** Writes pending last-use times. */
+  async close(): Promise<void> {
+    if (this.flushTimer) {
+      clearTimeout(this.flushTimer);
+      this.flushTimer = null;
+      await this.save().catch(() => undefined);
+    }
+  }
+
+  private ownedBy(username: string): StoredToken[] {
+    return [...this.tokens.values()].filter((t) => t.username === username).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  private flushSoon(): void {
+    if (this.flushTimer) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = null;
+      void this.save().catch((err) => process.emitWarning(`pdfservice: could not record API token use in ${this.file} (${(err as Error).message})`));
+    }, LAST_USED_FLUSH_MS);
+    this.flushTimer.unref();
+  }
+
+  /** Writes the whole table as it is when the write starts; writes never interleave. */
+  private save(): Promise<void> {
+    const run = () => {
+      const body: TokensFile = { version: 1, tokens: [...this.tokens.values()] };
+      return writeStateFile(this.file, `${JSON.stringify(body, null, 2)}\n`);
+    };
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+}

@@ -1,0 +1,77 @@
+import type { Readable } from 'node:stream';
+import { documentBytes } from '../metrics.js';
+import type { StoredPath } from './paths.js';
+import type { DocumentStore, OpenDocument, StagedUpload, WriteOptions, WriteResult } from './store.js';
+
+/**
+ * Counts the bytes of documents read from and written to any store, for the
+ * metrics: one place whatever the backend. A write counts the stored size. A
+ * read counts what the opening handed out: the bytes of read() calls, a
+ * download's range, or, when the engine was given the open file to read by
+ * descriptor, the whole document once.
+ */
+export class MeteredStore implements DocumentStore {
+  constructor(private readonly inner: DocumentStore) {}
+
+  async writeDocument(path: StoredPath, content: Buffer | Uint8Array | StagedUpload, options: WriteOptions): Promise<WriteResult> {
+    const result = await this.inner.writeDocument(path, content, options);
+    documentBytes.written.inc(result.stat.size);
+    return result;
+  }
+
+  async openDocument(path: StoredPath): Promise<OpenDocument> {
+    const opened = await this.inner.openDocument(path);
+    let readBytes = 0;
+    let byDescriptor = false;
+    const settle = () => documentBytes.read.inc(Math.max(readBytes, byDescriptor ? opened.size : 0));
+    return {
+      stat: opened.stat,
+      size: opened.size,
+      get fd() {
+        byDescriptor ||= opened.fd !== undefined;
+        return opened.fd;
+      },
+      read: async () => {
+        const bytes = await opened.read();
+        readBytes += bytes.length;
+        return bytes;
+      },
+      stream: (range?: { start: number; end: number }): Readable => {
+        documentBytes.read.inc(range ? range.end - range.start + 1 : opened.size);
+        return opened.stream(range);
+      },
+      close: async () => {
+        settle();
+        await opened.close();
+      },
+    };
+  }
+
+  statDocument(path: StoredPath) {
+    return this.inner.statDocument(path);
+  }
+  deleteDocument(path: StoredPath, ifMatch?: string) {
+    return this.inner.deleteDocument(path, ifMatch);
+  }
+  stage(source: Readable, limit: number) {
+    return this.inner.stage(source, limit);
+  }
+  statFolder(path: StoredPath) {
+    return this.inner.statFolder(path);
+  }
+  makeFolder(path: StoredPath) {
+    return this.inner.makeFolder(path);
+  }
+  listFolder(path: StoredPath) {
+    return this.inner.listFolder(path);
+  }
+  deleteFolder(path: StoredPath, recursive: boolean) {
+    return this.inner.deleteFolder(path, recursive);
+  }
+  lock(path: StoredPath) {
+    return this.inner.lock(path);
+  }
+  recover() {
+    return this.inner.recover();
+  }
+}
