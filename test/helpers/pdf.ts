@@ -109,6 +109,43 @@ export function encryptPdf(bytes: Buffer, user: string, owner: string, bits: '40
   }
 }
 
+/** Linearizes with qpdf (an independent writer): the first-page hint tables and /Linearized dictionary up front. */
+export function linearizePdf(bytes: Buffer): Buffer {
+  return withTempFile(bytes, (input) => {
+    const output = `${input}.linear.pdf`;
+    execFileSync('qpdf', ['--linearize', input, output]);
+    return readFileSync(output);
+  });
+}
+
+/**
+ * Appends an incremental update by hand (ISO 32000-1 §7.5.6): a new /Info
+ * dictionary, an xref section for it and a trailer with /Prev, the earlier
+ * bytes left as they were.
+ */
+export function appendInfoUpdate(bytes: Buffer, title: string): Buffer {
+  const text = bytes.toString('latin1');
+  const prev = Number([...text.matchAll(/startxref\s+(\d+)/g)].at(-1)![1]);
+  const root = /\/Root\s+(\d+\s+\d+\s+R)/.exec(text)![1];
+  const size = Math.max(...[...text.matchAll(/\/Size\s+(\d+)/g)].map((m) => Number(m[1])));
+  const offset = bytes.length + 1;
+  const object = `${size} 0 obj\n<< /Title (${escapePdfString(title)}) >>\nendobj\n`;
+  const xref = offset + object.length;
+  const update = `\n${object}xref\n${size} 1\n${String(offset).padStart(10, '0')} 00000 n \ntrailer\n<< /Size ${size + 1} /Root ${root} /Info ${size} 0 R /Prev ${prev} >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.concat([bytes, Buffer.from(update, 'latin1')]);
+}
+
+/** qpdf --check-linearization: true for "no linearization errors", false for "not linearized" or errors. */
+export function qpdfLinearized(bytes: Buffer | Uint8Array): boolean {
+  return withTempFile(bytes, (file) => {
+    try {
+      return /no linearization errors/.test(execFileSync('qpdf', ['--check-linearization', file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
+    } catch {
+      return false;
+    }
+  });
+}
+
 /**
  * Renders one page with poppler's pdftoppm (an independent renderer) to RGB pixels: its media box
  * unless `cropBox` (what viewers show); `hideAnnotations` draws the page content alone.

@@ -3,7 +3,7 @@ import { EngineError } from '../errors.js';
 import { pdfDateToIso } from './dates.js';
 import { openPdf, readHead, type Access } from './open.js';
 import { deref, name } from './pdf-values.js';
-import type { PdfSource } from '../pdf-source.js';
+import { sourceSize, type PdfSource } from '../pdf-source.js';
 
 /** What the DocumentModel reports about a document's content. */
 export interface DocumentInfo {
@@ -65,10 +65,18 @@ export function formFacts(doc: mupdf.PDFDocument): { hasForm: boolean; hasXfa: b
   return { hasForm: hasFields || hasXfa, hasXfa, hasSignatures };
 }
 
-/** A linearized file declares it in a dictionary within its first 1 KiB. */
+/**
+ * As qpdf and poppler decide it: the first object, within the first 1 KiB, is
+ * a /Linearized dictionary whose /L (file length) is the file's length. An
+ * incremental update appended later keeps the dictionary but breaks /L, and
+ * with it the linearization.
+ */
 function isLinearized(pdf: PdfSource): boolean {
   const head = Buffer.from(readHead(pdf, 1024)).toString('latin1');
-  return /\/Linearized\s/.test(head);
+  const first = /\d+\s+\d+\s+obj\s*<<([\s\S]*?)>>/.exec(head)?.[1];
+  if (first === undefined || !/\/Linearized[\s\d]/.test(first)) return false;
+  const length = /\/L\s+(\d+)/.exec(first)?.[1];
+  return length !== undefined && Number(length) === sourceSize(pdf);
 }
 
 export function inspectDocument(doc: mupdf.PDFDocument, pdf: PdfSource, encrypted: boolean, access: Access): DocumentInfo {
