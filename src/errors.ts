@@ -35,6 +35,7 @@ export const ERROR_CATALOG = {
   USER_NOT_FOUND: { status: 404, title: 'No such user' },
   TOKEN_NOT_FOUND: { status: 404, title: 'No such API token' },
   ANNOTATION_NOT_FOUND: { status: 404, title: 'No such annotation' },
+  ATTACHMENT_NOT_FOUND: { status: 404, title: 'The FileAttachment annotation has no embedded file' },
   FIELD_NOT_FOUND: { status: 404, title: 'No such form field' },
   NOT_FOUND: { status: 404, title: 'No such resource' },
   NOT_ACCEPTABLE: { status: 406, title: 'None of the accepted media types can be produced' },

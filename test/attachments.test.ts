@@ -106,6 +106,56 @@ describe('adding file attachments (A4) and reading them (A10, A11)', () => {
   });
 });
 
+describe('attachments the service did not write', () => {
+  const fileless = [
+    { name: 'no-fs', extra: '/FS null', why: 'no /FS' },
+    { name: 'external', extra: '/FS << /Type /Filespec /F (report.txt) >>', why: 'a file specification without /EF (an external file)' },
+    { name: 'string-fs', extra: '/FS (report.txt)', why: 'a file name string' },
+  ];
+  before(async () => {
+    await put('att/odd.pdf', makeAnnotatedPdf({
+      pages: 1,
+      annotations: [
+        { subtype: 'FileAttachment', page: 0, name: 'snowman', rect: [10, 10, 30, 30], file: { name: 'odd.txt', data: 'odd media type\n', mimeType: 'text/plain\u2603' } },
+        { subtype: 'FileAttachment', page: 0, name: 'latin', rect: [40, 10, 60, 30], file: { name: 'latin.txt', data: 'latin media type\n', mimeType: 'text/pl\u00e4in' } },
+        ...fileless.map((f, i) => ({ subtype: 'FileAttachment', page: 0, name: f.name, rect: [70 + 30 * i, 10, 90 + 30 * i, 30] as [number, number, number, number], extra: f.extra })),
+      ],
+    }));
+  });
+
+  for (const name of ['snowman', 'latin']) {
+    test(`a media type that is not a valid token (${name}) is served as application/octet-stream, the bytes as stored`, async () => {
+      const download = await call(server, 'GET', `/documents/att/odd.pdf/annotations/${name}/attachment/content`);
+      assert.equal(download.status, 200, download.text);
+      assert.equal(download.headers.get('content-type'), 'application/octet-stream');
+      assert.equal(download.text, `${name === 'latin' ? 'latin' : 'odd'} media type\n`);
+      const info = await call(server, 'GET', `/documents/att/odd.pdf/annotations/${name}/attachment`);
+      assert.equal(info.json().mediaType, 'application/octet-stream');
+    });
+  }
+
+  for (const f of fileless) {
+    test(`a FileAttachment with ${f.why}: 404 ATTACHMENT_NOT_FOUND for the attachment and its content, the annotation still listed`, async () => {
+      for (const suffix of ['attachment', 'attachment/content']) {
+        const reply = await call(server, 'GET', `/documents/att/odd.pdf/annotations/${f.name}/${suffix}`);
+        assert.equal(reply.status, 404, reply.text);
+        assert.equal(reply.json().code, 'ATTACHMENT_NOT_FOUND');
+        assert.match(reply.json().detail, new RegExp(f.name));
+      }
+      const annotation = await call(server, 'GET', `/documents/att/odd.pdf/annotations/${f.name}`);
+      assert.equal(annotation.status, 200);
+      assert.equal(annotation.json().subtype, 'FileAttachment');
+    });
+  }
+
+  test('the XFDF export of such attachments is well-formed and names a valid media type only', async () => {
+    const xfdf = await call(server, 'GET', '/documents/att/odd.pdf/annotations/content');
+    assert.equal(xfdf.status, 200, xfdf.text);
+    assert.doesNotMatch(xfdf.text, /mimetype="text\/pl/);
+    assert.match(xfdf.text, /name="no-fs"/);
+  });
+});
+
 describe('default placement: the upper left corner of the page as shown', () => {
   // Crop box [50 60 550 760]; as shown, the upper left corner is a different PDF corner for each rotation.
   const crop: [number, number, number, number] = [50, 60, 550, 760];

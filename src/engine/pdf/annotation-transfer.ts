@@ -4,6 +4,7 @@ import type { AnnotationModel } from '../annotation-model.js';
 import { EngineError } from '../errors.js';
 import { annotationEntries, entryObject, ObjectReader, pageObjectNumbers, readAnnotations, type AnnotationEntry } from './annotations.js';
 import { AppearanceReader, setAppearance } from './appearance-objects.js';
+import { mediaTypeOf } from './attachments.js';
 import { encodeAppearance } from './appearance-xml.js';
 import { formFacts } from './inspect.js';
 import { openPdf } from './open.js';
@@ -33,8 +34,8 @@ export function embeddedFile(doc: mupdf.PDFDocument, reader: ObjectReader, e: An
   contents.destroy();
   const fileName = text(reader.parse(fs.get('UF'))) ?? text(reader.parse(fs.get('F'))) ?? 'attachment';
   const streamDict = reader.parse(deref(fs.get('EF')).get('F'));
-  const subtype = isDict(streamDict) ? name(streamDict.get('Subtype')) : undefined;
-  return { name: fileName, bytes, ...(subtype && subtype.includes('/') ? { mimeType: subtype } : {}) };
+  const mimeType = mediaTypeOf(isDict(streamDict) ? name(streamDict.get('Subtype')) : undefined);
+  return { name: fileName, bytes, ...(mimeType ? { mimeType } : {}) };
 }
 
 function exportContext(doc: mupdf.PDFDocument, reader: ObjectReader, entries: AnnotationEntry[]): ExportContext {

@@ -103,6 +103,15 @@ export function addFileAttachment(input: NewFileAttachment): { bytes: Uint8Array
   }
 }
 
+/**
+ * An embedded file's /Subtype as a media type when it is one an HTTP
+ * Content-Type can carry as is (RFC 6838 restricted names); otherwise
+ * undefined, and the file is served as application/octet-stream.
+ */
+export function mediaTypeOf(subtype: string | undefined): string | undefined {
+  return subtype !== undefined && /^[A-Za-z0-9][\w!#$&^.+-]{0,126}\/[A-Za-z0-9][\w!#$&^.+-]{0,126}$/.test(subtype) ? subtype : undefined;
+}
+
 function hex(bytes: Uint8Array): string {
   return Buffer.from(bytes).toString('hex');
 }
@@ -117,20 +126,23 @@ export function readAttachment(input: { pdf: PdfSource; password?: string | unde
     const subtype = dataName(entry.dict.get('Subtype'));
     if (subtype !== 'FileAttachment') throw new EngineError('NOT_A_FILE_ATTACHMENT', `${JSON.stringify(input.name)} is a ${subtype} annotation`);
     const fs = deref(entryObject(doc, entry).get('FS'));
+    const ef = fs.isDictionary() ? deref(fs.get('EF')) : undefined;
     // Kept as the reference: MuPDF's isStream() is true for the indirect object only, not for what it resolves to.
-    const stream = fs.isDictionary() ? deref(fs.get('EF')).get('F') : fs;
-    if (!fs.isDictionary() || !stream.isStream()) throw new EngineError('PROCESSING_FAILED', 'The annotation has no embedded file');
+    const stream = ef?.isDictionary() ? ef.get('F') : undefined;
+    if (!stream?.isStream()) {
+      const why = fs.isNull() ? 'no file specification' : 'a file specification without an embedded file (it refers to a file outside the document)';
+      throw new EngineError('ATTACHMENT_NOT_FOUND', `The FileAttachment annotation ${JSON.stringify(input.name)} has ${why}`);
+    }
     const contentBuffer = doc.getEmbeddedFileContents(fs);
     const content = contentBuffer ? contentBuffer.asUint8Array().slice() : new Uint8Array(0);
     contentBuffer?.destroy();
     const params = deref(stream.get('Params'));
     const stored = params.isDictionary() ? deref(params.get('CheckSum')) : params;
     const checksum = stored.isString() ? hex(stored.asByteString()) : createHash('md5').update(content).digest('hex');
-    const subtypeName = name(stream.get('Subtype'));
     const attachment: AttachmentModel = {
       annotation: entry.name,
       fileName: text(fs.get('UF')) ?? text(fs.get('F')) ?? 'attachment',
-      mediaType: subtypeName && subtypeName.includes('/') ? subtypeName : 'application/octet-stream',
+      mediaType: mediaTypeOf(name(stream.get('Subtype'))) ?? 'application/octet-stream',
       size: content.length,
       checksum,
     };

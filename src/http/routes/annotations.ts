@@ -264,7 +264,7 @@ export function registerAnnotationRoutes(api: FastifyInstance, deps: AppDeps): v
     config: { model: true },
     schema: {
       summary: 'Get the attachment of a FileAttachment annotation (A10)',
-      description: '409 NOT_A_FILE_ATTACHMENT for other annotations.',
+      description: '409 NOT_A_FILE_ATTACHMENT for other annotations; 404 ATTACHMENT_NOT_FOUND for a FileAttachment that embeds no file.',
       tags: ['annotations'],
       params: namedParams,
       headers,
