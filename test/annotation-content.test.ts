@@ -53,6 +53,67 @@ describe('export (A6)', () => {
   });
 });
 
+/**
+ * An XFDF file as an independent XML 1.0 parser reads it (Python's minidom,
+ * which refuses what XML 1.0 cannot hold): each annotation's attributes and
+ * <contents>, by name, and its <popup>'s attributes.
+ */
+function readXfdfIndependently(xfdf: string): Record<string, { attrs: Record<string, string>; contents?: string; popup?: Record<string, string> }> {
+  const script = [
+    'import json, sys, xml.dom.minidom as m',
+    'doc = m.parseString(sys.stdin.buffer.read())',
+    'attrs = lambda e: {k: v for k, v in e.attributes.items()}',
+    'out = {}',
+    'for a in doc.getElementsByTagName("annots")[0].childNodes:',
+    '    if a.nodeType != a.ELEMENT_NODE: continue',
+    '    c = a.getElementsByTagName("contents")',
+    '    p = a.getElementsByTagName("popup")',
+    '    out[a.getAttribute("name")] = {"attrs": attrs(a), **({"contents": "".join(n.data for n in c[0].childNodes)} if c else {}), **({"popup": attrs(p[0])} if p else {})}',
+    'print(json.dumps(out))',
+  ].join('\n');
+  return JSON.parse(execFileSync('python3', ['-c', script], { input: xfdf, encoding: 'utf8' }));
+}
+
+describe('what XFDF carries exactly', () => {
+  test('CR in contents, line breaks in attributes, a popup\'s colour and date; control characters as control pictures, with a warning; all back after an import into a fresh copy', async () => {
+    await putPdf(server, 'xfdf/chars.pdf', makeAnnotatedPdf({
+      pages: 1,
+      annotations: [
+        { subtype: 'Text', page: 0, name: 'cr-note', rect: [72, 650, 92, 670], contents: 'd\rd', author: 'Ann\nLee\tjr', extra: '/C [0 0 1] /M (D:20260101120000Z) /Popup @ref(1)' },
+        { subtype: 'Popup', page: 0, name: 'cr-note-popup', rect: [100, 600, 300, 680], extra: '/Parent @ref(0) /Open true /C [1 0 0] /M (D:20260202101010Z)' },
+        { subtype: 'Square', page: 0, name: 'bell', rect: [72, 300, 172, 380], contents: 'ring\x07bell\x10' },
+      ],
+    }));
+    const exported = await exportXfdf('xfdf/chars.pdf');
+    assert.equal(exported.status, 200, exported.text);
+    const warning = exported.headers.get('x-service-warning') ?? '';
+    assert.match(warning, /"bell"/);
+    assert.match(warning, /U\+2400/);
+    assert.doesNotMatch(warning, /cr-note/);
+    const read = readXfdfIndependently(exported.text);
+    assert.equal(read['cr-note']!.contents, 'd\rd');
+    assert.equal(read['cr-note']!.attrs['title'], 'Ann\nLee\tjr');
+    assert.equal(read['cr-note']!.popup!['color'], '#FF0000');
+    assert.equal(read['cr-note']!.popup!['date'], 'D:20260202101010Z');
+    assert.equal(read['bell']!.contents, 'ring\u2407bell\u2410');
+
+    await putPdf(server, 'xfdf/chars-copy.pdf', makePdf({ pages: 1 }));
+    const imported = await importXfdf('xfdf/chars-copy.pdf', exported.text);
+    assert.equal(imported.status, 200, imported.text);
+    const list = async (p: string) => new Map(((await call(server, 'GET', `/documents/${p}/annotations`)).json().annotations as { name: string }[]).map((a) => [a.name, a as Record<string, unknown>]));
+    const [original, copy] = [await list('xfdf/chars.pdf'), await list('xfdf/chars-copy.pdf')];
+    assert.equal(copy.get('cr-note')!['contents'], 'd\rd');
+    assert.equal(copy.get('cr-note')!['author'], 'Ann\nLee\tjr');
+    for (const key of ['color', 'modifiedDate']) assert.equal(copy.get('cr-note-popup')![key], original.get('cr-note-popup')![key], key);
+    assert.equal(copy.get('cr-note-popup')!['color'], '#FF0000');
+    assert.equal(copy.get('bell')!['contents'], 'ring\u2407bell\u2410');
+    // Independently: the popup's /C and /M as qpdf reads them from the stored file.
+    const popup = qpdfAnnotations(await storedBytes(server, 'xfdf/chars-copy.pdf')).find((a) => a.subtype === 'Popup');
+    assert.deepEqual(popup?.dict['/C'], [1, 0, 0]);
+    assert.equal(popup?.dict['/M'], 'u:D:20260202101010Z');
+  });
+});
+
 describe('import (A5) and the deprecated form (A3)', () => {
   test('export, delete all, import, export: the same XFDF (and again, with the appearance drawn for the stamp); qpdf sees the annotations back', async () => {
     await putPdf(server, 'xfdf/round.pdf', fixture.pdf);

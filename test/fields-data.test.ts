@@ -149,6 +149,42 @@ describe('import', () => {
     assert.equal(qpdfFieldValues(await storedBytes(server, 'fields/target.pdf'))['comment'], 'Grüße & <tags>\nline two');
   });
 
+  test('control characters and CR in values: FDF carries them exactly; XFDF carries CR, and control characters as control pictures with a warning', async () => {
+    await putPdf(server, 'fields/controls.pdf', form);
+    const fdf = '%FDF-1.2\n1 0 obj << /FDF << /Fields [<< /T (comment) /V (a\\001b\\rc) >> << /T (person) /Kids [<< /T (name) /V <FEFF0042006F00020062> >>] >>] >> >> endobj trailer << /Root 1 0 R >>\n%%EOF';
+    assert.equal((await importFields('fields/controls.pdf', fdf, FDF)).status, 200);
+    const source = qpdfFieldValues(await storedBytes(server, 'fields/controls.pdf'));
+    assert.equal(source['comment'], 'a\x01b\rc');
+    assert.equal(source['person.name'], 'Bo\x02b');
+
+    // FDF: exact, both ways.
+    const asFdf = await exportFields('fields/controls.pdf', '', { accept: FDF });
+    assert.equal(asFdf.headers.get('x-service-warning'), null);
+    await putPdf(server, 'fields/controls-fdf.pdf', form);
+    assert.equal((await importFields('fields/controls-fdf.pdf', asFdf.bytes, FDF)).status, 200);
+    const viaFdf = qpdfFieldValues(await storedBytes(server, 'fields/controls-fdf.pdf'));
+    assert.equal(viaFdf['comment'], 'a\x01b\rc');
+    assert.equal(viaFdf['person.name'], 'Bo\x02b');
+
+    // XFDF: well-formed XML 1.0 (an independent parser reads it), CR kept, the control characters visible and reported.
+    const asXfdf = await exportFields('fields/controls.pdf');
+    assert.equal(asXfdf.status, 200);
+    const warning = asXfdf.headers.get('x-service-warning') ?? '';
+    assert.match(warning, /"comment"/);
+    assert.match(warning, /"person\.name"/);
+    assert.match(warning, /FDF/);
+    const script = 'import json,sys,xml.dom.minidom as m\nd=m.parseString(sys.stdin.buffer.read())\nprint(json.dumps(["".join(c.data for c in v.childNodes) for v in d.getElementsByTagName("value")]))';
+    const values = JSON.parse(execFileSync('python3', ['-c', script], { input: asXfdf.text, encoding: 'utf8' })) as string[];
+    assert.ok(values.includes('a\u2401b\rc'), JSON.stringify(values));
+    assert.ok(values.includes('Bo\u2402b'), JSON.stringify(values));
+    await putPdf(server, 'fields/controls-xfdf.pdf', form);
+    assert.equal((await importFields('fields/controls-xfdf.pdf', asXfdf.text)).status, 200);
+    const viaXfdf = qpdfFieldValues(await storedBytes(server, 'fields/controls-xfdf.pdf'));
+    assert.equal(viaXfdf['comment'], 'a\u2401b\rc');
+    const listed = (await call(server, 'GET', '/documents/fields/controls-xfdf.pdf/fields')).json().fields as { name: string; value: unknown }[];
+    assert.equal(listed.find((f) => f.name === 'comment')?.value, 'a\u2401b\rc');
+  });
+
   test('FDF: nested /Kids and flat dotted names, a checkbox state as a name, a multi-select list as an array', async () => {
     await putPdf(server, 'fields/fdf-import.pdf', form);
     const fdf = [

@@ -9,6 +9,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { EngineError } from './errors.js';
 import { parseFdf, resolveFdf, textString, writeFdf, type FdfFile } from './fdf.js';
 import { decodeTextString, PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from './pdf-syntax.js';
+import { escapeXml, hasNonXml, nonXmlWarning } from './pdf/xml-writer.js';
 
 export const FIELD_TYPES = ['text', 'checkbox', 'radio', 'combo', 'list', 'pushbutton', 'signature'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -72,14 +73,6 @@ function nameTree(fields: ExportedField[]): NameNode[] {
 
 const XFDF_NS = 'http://ns.adobe.com/xfdf/';
 
-/** XML text: the markup characters escaped, characters XML 1.0 cannot hold left out. */
-function xmlText(s: string, attribute = false): string {
-  const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\r': '&#13;', '\n': '&#10;', '\t': '&#9;' };
-  // A raw CR reaches the reader as LF, and raw line ends and tabs in an attribute as spaces: references keep them.
-  const special = attribute ? /[&<>"\r\n\t]/g : /[&<>\r]/g;
-  return s.replace(/[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]/g, '').replace(special, (c) => escapes[c]!);
-}
-
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex').toUpperCase();
 
 /**
@@ -90,11 +83,11 @@ const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex').toUpperCas
 export function fieldsToXfdf(fields: ExportedField[], source: FieldDataSource = {}): Uint8Array {
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>', `<xfdf xmlns="${XFDF_NS}" xml:space="preserve">`];
   const write = (node: NameNode) => {
-    lines.push(`<field name="${xmlText(node.name, true)}">`);
+    lines.push(`<field name="${escapeXml(node.name, true)}">`);
     const value = node.field?.value;
     if (value !== undefined) {
       const values = Array.isArray(value) ? value : [value];
-      for (const v of values.length ? values : ['']) lines.push(v === '' ? '<value/>' : `<value>${xmlText(v)}</value>`);
+      for (const v of values.length ? values : ['']) lines.push(v === '' ? '<value/>' : `<value>${escapeXml(v)}</value>`);
     }
     node.kids.forEach(write);
     lines.push('</field>');
@@ -107,7 +100,7 @@ export function fieldsToXfdf(fields: ExportedField[], source: FieldDataSource = 
   } else {
     lines.push('<fields/>');
   }
-  if (source.fileName !== undefined) lines.push(`<f href="${xmlText(source.fileName, true)}"/>`);
+  if (source.fileName !== undefined) lines.push(`<f href="${escapeXml(source.fileName, true)}"/>`);
   if (source.ids) lines.push(`<ids original="${hex(source.ids[0])}" modified="${hex(source.ids[1])}"/>`);
   lines.push('</xfdf>', '');
   return new Uint8Array(Buffer.from(lines.join('\n'), 'utf8'));
@@ -298,7 +291,9 @@ export function parseFieldData(input: { body: Uint8Array; format: FieldDataForma
   return input.format === 'xfdf' ? parseFieldsXfdf(input.body) : parseFieldsFdf(input.body);
 }
 
-/** The export in the asked format. */
-export function writeFieldData(fields: ExportedField[], format: FieldDataFormat, source: FieldDataSource): Uint8Array {
-  return format === 'xfdf' ? fieldsToXfdf(fields, source) : fieldsToFdf(fields, source);
+/** The export in the asked format, and what XFDF could not carry as it is (FDF carries every value exactly). */
+export function writeFieldData(fields: ExportedField[], format: FieldDataFormat, source: FieldDataSource): { content: Uint8Array; warnings: string[] } {
+  if (format === 'fdf') return { content: fieldsToFdf(fields, source), warnings: [] };
+  const altered = fields.filter((f) => hasNonXml(f.name) || (Array.isArray(f.value) ? f.value : [f.value]).some(hasNonXml));
+  return { content: fieldsToXfdf(fields, source), warnings: nonXmlWarning('field', altered.map((f) => f.name)) };
 }

@@ -26,3 +26,14 @@ export function contentDisposition(kind: 'attachment' | 'inline', fileName: stri
   const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
+
+/**
+ * Warnings of an answer whose body is a file (an XFDF export), one
+ * `X-Service-Warning` header each. Header values are ASCII here: other
+ * characters are written as JSON-style \uXXXX escapes.
+ */
+export function warningHeaders(reply: FastifyReply, warnings: string[]): FastifyReply {
+  if (warnings.length === 0) return reply;
+  const ascii = warnings.map((w) => w.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
+  return reply.header('X-Service-Warning', ascii.length === 1 ? ascii[0]! : ascii);
+}

@@ -1,5 +1,6 @@
 import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { FastifyRequest } from 'fastify';
+import { NOT_XML } from '../engine/pdf/xml-writer.js';
 import { ServiceError } from '../errors.js';
 
 /**
@@ -24,12 +25,8 @@ function singular(key: string): string {
   return `${key}Item`;
 }
 
-/**
- * Characters XML 1.0 cannot carry even escaped (most C0 controls, lone
- * surrogates, U+FFFE/U+FFFF): extracted text and names read from PDFs contain
- * them, and one would make the whole document unreadable. They become U+FFFD.
- */
-const NOT_XML = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF\uD800-\uDFFF]/gu; // with `u`, a surrogate pair is one code point: only lone halves match
+// Characters XML 1.0 cannot carry even escaped (engine/pdf/xml-writer.ts): extracted text and names read from PDFs
+// contain them, and one would make the whole document unreadable. In models they become U+FFFD.
 
 function toTree(value: unknown, items: Record<string, string>): unknown {
   if (typeof value === 'string') return value.replace(NOT_XML, '\uFFFD');

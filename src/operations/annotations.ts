@@ -86,12 +86,13 @@ export class AnnotationOperations {
     });
   }
 
-  /** All annotations as XFDF or FDF (A6). */
-  async exportContent(path: StoredPath, ctx: OperationContext, format: 'xfdf' | 'fdf'): Promise<Uint8Array> {
+  /** All annotations as XFDF or FDF (A6), and what XFDF could not carry as it is. */
+  async exportContent(path: StoredPath, ctx: OperationContext, format: 'xfdf' | 'fdf'): Promise<{ content: Uint8Array; warnings: string[] }> {
     return this.documents.read(path, async (stored) => {
       const input = { pdf: stored.pdf, password: ctx.documentPassword, fileName: path.name };
-      if (format === 'fdf') return (await this.pool.run('exportAnnotationsFdf', input, { transfer: [stored.pdf] })).fdf;
-      return Buffer.from((await this.pool.run('exportAnnotationsXfdf', input, { transfer: [stored.pdf] })).xfdf, 'utf8');
+      if (format === 'fdf') return { content: (await this.pool.run('exportAnnotationsFdf', input, { transfer: [stored.pdf] })).fdf, warnings: [] };
+      const { xfdf, warnings } = await this.pool.run('exportAnnotationsXfdf', input, { transfer: [stored.pdf] });
+      return { content: Buffer.from(xfdf, 'utf8'), warnings };
     });
   }
 

@@ -46,15 +46,15 @@ export class FieldOperations {
     return { ...result, etag: stat.etag };
   }
 
-  /** The field values of the document as an XFDF or FDF file, and the version (ETag) they come from. */
-  async export(path: StoredPath, ctx: OperationContext, options: { format: FieldDataFormat; exportEmptyFields: boolean }): Promise<{ content: Uint8Array; etag: string }> {
+  /** The field values of the document as an XFDF or FDF file, what XFDF could not carry as it is, and the version (ETag) they come from. */
+  async export(path: StoredPath, ctx: OperationContext, options: { format: FieldDataFormat; exportEmptyFields: boolean }): Promise<{ content: Uint8Array; warnings: string[]; etag: string }> {
     return this.documents.read(path, async (stored) => {
-      const { content } = await this.pool.run(
+      const { content, warnings } = await this.pool.run(
         'exportFields',
         { pdf: stored.pdf, password: ctx.documentPassword, format: options.format, exportEmptyFields: options.exportEmptyFields, fileName: path.name },
         { transfer: [stored.pdf] },
       );
-      return { content, etag: stored.etag };
+      return { content, warnings, etag: stored.etag };
     });
   }
 

@@ -14,7 +14,7 @@ import { deref } from './pdf-values.js';
 import { saveEdited } from './save.js';
 import { fromXfdfElement, str, toXfdfElement, type EmbeddedFile, type ExportContext, type IncomingAnnotation } from './xfdf-map.js';
 import { parseXfdf } from './xfdf-parse.js';
-import { writeXml, type XmlNode } from './xml-writer.js';
+import { nonXmlWarning, treeHasNonXml, writeXml, type XmlNode } from './xml-writer.js';
 import type { PdfSource } from '../pdf-source.js';
 
 /** The document's /ID pair as hex, for <ids original modified>. */
@@ -49,7 +49,7 @@ function exportContext(doc: mupdf.PDFDocument, reader: ObjectReader, entries: An
 }
 
 /** The `exportAnnotationsXfdf` task: every annotation XFDF can carry, as Acrobat writes the file. */
-export function exportAnnotationsXfdf(input: { pdf: PdfSource; password?: string | undefined; fileName: string }): { xfdf: string; skipped: string[] } {
+export function exportAnnotationsXfdf(input: { pdf: PdfSource; password?: string | undefined; fileName: string }): { xfdf: string; skipped: string[]; warnings: string[] } {
   const { doc } = openPdf(input.pdf, input.password, 'view');
   try {
     const entries = annotationEntries(doc);
@@ -64,6 +64,7 @@ export function exportAnnotationsXfdf(input: { pdf: PdfSource; password?: string
     }
     const annots: XmlNode[] = [];
     const skipped: string[] = [];
+    const altered: string[] = [];
     let appearances: AppearanceReader | undefined;
     for (const e of entries) {
       if (nested.has(e)) continue; // written inside its parent
@@ -82,6 +83,7 @@ export function exportAnnotationsXfdf(input: { pdf: PdfSource; password?: string
       const node = toXfdfElement(subtype, e.pageIndex, e.name, e.dict, ctx, nestedPopup, file, appearance);
       if (node) annots.push(node);
       else skipped.push(e.name);
+      if (node && treeHasNonXml(node)) altered.push(e.name);
     }
     const ids = documentIds(doc, reader);
     const root: XmlNode = {
@@ -93,7 +95,7 @@ export function exportAnnotationsXfdf(input: { pdf: PdfSource; password?: string
         ...(ids ? [{ tag: 'ids', attrs: [['original', ids[0]], ['modified', ids[1]]] as [string, string][] }] : []),
       ],
     };
-    return { xfdf: `<?xml version="1.0" encoding="UTF-8"?>\n${writeXml(root)}`, skipped };
+    return { xfdf: `<?xml version="1.0" encoding="UTF-8"?>\n${writeXml(root)}`, skipped, warnings: nonXmlWarning('annotation', altered) };
   } finally {
     doc.destroy();
   }

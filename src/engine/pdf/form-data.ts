@@ -539,11 +539,11 @@ function documentIds(doc: mupdf.PDFDocument): [Uint8Array, Uint8Array] | undefin
 }
 
 /** The `exportFields` task: the field values as XFDF or FDF, naming the document and its /ID. */
-export function exportFields(input: { pdf: PdfSource; password?: string | undefined; format: FieldDataFormat; exportEmptyFields: boolean; fileName: string }): { content: Uint8Array } {
+export function exportFields(input: { pdf: PdfSource; password?: string | undefined; format: FieldDataFormat; exportEmptyFields: boolean; fileName: string }): { content: Uint8Array; warnings: string[] } {
   const { doc } = openPdf(input.pdf, input.password, 'view');
   try {
     const fields = exportFieldValues(doc, { exportEmptyFields: input.exportEmptyFields });
-    return { content: writeFieldData(fields, input.format, { fileName: input.fileName, ids: documentIds(doc) }) };
+    return writeFieldData(fields, input.format, { fileName: input.fileName, ids: documentIds(doc) });
   } finally {
     doc.destroy();
   }

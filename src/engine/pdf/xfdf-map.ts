@@ -2,7 +2,7 @@ import { ANNOTATION_FLAGS } from '../annotation-model.js';
 import { decodeAppearance, type ApDict } from './appearance-xml.js';
 import { isDict, name, number, numbers, ref, text } from './pdf-data.js';
 import { PdfName, PdfString, type PdfDict, type PdfValue } from './pdf-syntax.js';
-import type { XmlNode } from './xml-writer.js';
+import { escapeXml, type XmlNode } from './xml-writer.js';
 
 /**
  * The one mapping between annotation dictionaries and XFDF elements (ISO
@@ -202,6 +202,10 @@ export function toXfdfElement(
     const pattrs: [string, string | number][] = [['page', popup.pageIndex]];
     if (prect?.length === 4) pattrs.push(['rect', list(prect)]);
     pattrs.push(['name', popup.name]);
+    const pcolor = hexColor(ctx.resolve(p.get('C')));
+    if (pcolor) pattrs.push(['color', pcolor]);
+    const pdate = text(p.get('M'));
+    if (pdate) pattrs.push(['date', pdate]);
     const pflags = number(p.get('F'));
     if (pflags) pattrs.push(['flags', XFDF_FLAGS.filter((_, i) => pflags & (1 << i)).join(',')]);
     pattrs.push(['open', p.get('Open') === true ? 'yes' : 'no']);
@@ -222,7 +226,7 @@ function destArgs(kind: string, args: PdfValue[]): [string, number][] {
 function richTextBody(rc: string): string {
   const body = /<body[\s\S]*<\/body>/.exec(rc)?.[0];
   if (body) return body;
-  return `<body xmlns="http://www.w3.org/1999/xhtml"><p>${rc.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c]!)}</p></body>`;
+  return `<body xmlns="http://www.w3.org/1999/xhtml"><p>${escapeXml(rc)}</p></body>`;
 }
 
 // ---------------------------------------------------------------- import
@@ -369,6 +373,9 @@ export function fromXfdfElement(e: XfdfElement, notes: string[] = []): IncomingA
       const pr = nums(child.attrs['rect']);
       const pd: PdfDict = new Map<string, PdfValue>([['Type', nm('Annot')], ['Subtype', nm('Popup')]]);
       if (pr?.length === 4) pd.set('Rect', pr);
+      const pc = colorOf(child.attrs['color']);
+      if (pc) pd.set('C', pc);
+      if (child.attrs['date']) pd.set('M', str(child.attrs['date']));
       pd.set('Open', child.attrs['open'] === 'yes' || child.attrs['open'] === 'true');
       const pf = flagBits(child.attrs['flags']);
       if (pf !== undefined) pd.set('F', pf);

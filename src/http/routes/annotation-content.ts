@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../errors.js';
 import type { AppDeps } from '../context.js';
 import { negotiate } from '../negotiation.js';
-import { contentDisposition, sendModel } from '../reply.js';
+import { contentDisposition, sendModel, warningHeaders } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
 import { annotationSchema } from '../schemas/annotations.js';
@@ -67,7 +67,8 @@ export function registerAnnotationContentRoutes(api: FastifyInstance, deps: AppD
     if (!type) throw new ServiceError('NOT_ACCEPTABLE', `Annotations export as ${EXPORT_TYPES.join(' or ')}`);
     const format = type === XFDF_TYPE ? 'xfdf' : 'fdf';
     const path = documentPathParam(request);
-    const content = await annotations.exportContent(path, operationContext(request), format);
+    const { content, warnings } = await annotations.exportContent(path, operationContext(request), format);
+    warningHeaders(reply, warnings);
     const { attachment } = request.query as { attachment?: boolean };
     if (attachment) reply.header('Content-Disposition', contentDisposition('attachment', path.name.replace(/\.pdf$/i, `.${format}`)));
     return reply.header('Vary', 'Accept').type(format === 'xfdf' ? `${XFDF_TYPE}; charset=utf-8` : type).send(Buffer.from(content.buffer, content.byteOffset, content.byteLength));

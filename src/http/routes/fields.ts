@@ -4,7 +4,7 @@ import { ServiceError } from '../../errors.js';
 import type { AppDeps } from '../context.js';
 import { negotiate } from '../negotiation.js';
 import { RenderedCache, sendVersionedModel } from '../rendered-cache.js';
-import { contentDisposition, sendModel } from '../reply.js';
+import { contentDisposition, sendModel, warningHeaders } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
 import { FIELD_XML, FIELDS_XML, fieldSchema, fieldsSchema, fieldValueSchema } from '../schemas/fields.js';
@@ -86,7 +86,8 @@ export function registerFieldRoutes(api: FastifyInstance, deps: AppDeps): void {
     const format: FieldDataFormat = type === XFDF_TYPE ? 'xfdf' : 'fdf';
     const { exportEmptyFields, attachment } = request.query as { exportEmptyFields?: boolean; attachment?: boolean };
     const path = documentPathParam(request);
-    const { content } = await fields.export(path, operationContext(request), { format, exportEmptyFields: exportEmptyFields === true });
+    const { content, warnings } = await fields.export(path, operationContext(request), { format, exportEmptyFields: exportEmptyFields === true });
+    warningHeaders(reply, warnings);
     if (attachment) reply.header('Content-Disposition', contentDisposition('attachment', path.name.replace(/\.pdf$/i, `.${format}`)));
     return reply
       .header('Vary', 'Accept')
