@@ -53,10 +53,37 @@ function formWithDefaults(): Buffer {
     // A non-terminal field whose kids loop back to it, plus a kid without /T (its widget).
     '<< /T (group) /Kids [8 0 R 9 0 R] /FT /Tx /V (inner) >>',
     '<< /Type /Annot /Subtype /Widget /Parent 8 0 R /Rect [20 180 220 200] /F 4 /DA (/Helv 12 Tf 0 g) /P 3 0 R >>',
-    // A widget whose parent is nowhere in the field tree: listed by no field, never a crash.
+    // A widget whose parent is nowhere in the field tree: its parent is listed as a field (as qpdf does), never a crash.
     '<< /Type /Annot /Subtype /Widget /Parent 12 0 R /Rect [20 140 220 160] /F 4 /P 3 0 R >>',
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
     '<< /FT /Tx /T (orphan) >>',
+  ];
+  return serializePdf(objects, '/Root 1 0 R');
+}
+
+/**
+ * Widgets outside the /AcroForm tree: a merged field-widget on the page only,
+ * a widget whose parent field is in no /Fields, and a widget of a field in
+ * the tree that its /Kids do not list. And a single-select list box.
+ */
+function formWithStrayWidgets(): Buffer {
+  const da = '/DA (/Helv 12 Tf 0 g)';
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R 5 0 R 9 0 R] /DA (/Helv 0 Tf 0 g) /DR << /Font << /Helv 8 0 R >> >> >> >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 400] /Annots [4 0 R 5 0 R 6 0 R 7 0 R 10 0 R 12 0 R] >>',
+    `<< /Type /Annot /Subtype /Widget /FT /Tx /T (listed) /V (in the tree) /Rect [20 340 220 360] /F 4 ${da} /P 3 0 R >>`,
+    `<< /Type /Annot /Subtype /Widget /FT /Ch /T (size) /Opt [(S) (M) (L)] /V (M) /Rect [20 260 120 320] /F 4 ${da} /P 3 0 R >>`,
+    // On the page, in no /Fields: a merged field and widget.
+    `<< /Type /Annot /Subtype /Widget /FT /Tx /T (stray) /V (not in the tree) /Rect [20 220 220 240] /F 4 ${da} /P 3 0 R >>`,
+    // On the page, its parent field in no /Fields.
+    `<< /Type /Annot /Subtype /Widget /Parent 11 0 R /Rect [20 180 220 200] /F 4 ${da} /P 3 0 R >>`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    // A field in the tree whose /Kids do not list its widget 12.
+    '<< /T (address) /Kids [] >>',
+    `<< /Type /Annot /Subtype /Widget /FT /Tx /T (city) /V (Oslo) /Rect [20 100 220 120] /F 4 ${da} /P 3 0 R >>`,
+    '<< /FT /Tx /T (parentless) /V (parent not in the tree) /Kids [7 0 R] >>',
+    `<< /Type /Annot /Subtype /Widget /FT /Tx /T (street) /Parent 9 0 R /V (Main St) /Rect [20 140 220 160] /F 4 ${da} /P 3 0 R >>`,
   ];
   return serializePdf(objects, '/Root 1 0 R');
 }
@@ -99,6 +126,49 @@ describe('listing fields', () => {
     assert.equal((await call(server, 'GET', '/documents/fields/form.pdf/fields', { headers: { ...json, 'if-none-match': etag } })).status, 304);
   });
 
+  test('widgets outside the /AcroForm tree are listed as qpdf lists them, and can be set and exported; a single-select list box\'s value is an array', async () => {
+    const pdf = formWithStrayWidgets();
+    await putPdf(server, 'fields/stray.pdf', pdf);
+    const model = (await getFields('fields/stray.pdf')).json();
+    const byName = new Map<string, any>(model.fields.map((f: any) => [f.name, f]));
+    const qpdf = qpdfFields(pdf);
+    assert.deepEqual([...byName.keys()].sort(), qpdf.map((q) => q.fullname).sort());
+    for (const q of qpdf) {
+      const ours = byName.get(q.fullname);
+      assert.equal(QPDF_TYPE[ours.type], q.fieldtype, `${q.fullname}: type`);
+      assert.deepEqual(ours.widgets.map((w: any) => w.pageIndex + 1), q.pages, `${q.fullname}: pages`);
+    }
+    assert.equal(byName.get('stray').value, 'not in the tree');
+    assert.equal(byName.get('parentless').value, 'parent not in the tree');
+    assert.equal(byName.get('address.street').value, 'Main St');
+    assert.deepEqual(byName.get('size').value, ['M'], 'a list box value is an array, single-select too');
+    assert.equal(byName.get('size').multiSelect, false);
+    const xml = await call(server, 'GET', '/documents/fields/stray.pdf/fields', { headers: { accept: 'application/xml' } });
+    assert.match(xml.text, /<name>size<\/name>[\s\S]*?<value>\s*<value>M<\/value>\s*<\/value>/);
+
+    const set = await setField('fields/stray.pdf', 'stray', { value: 'set by PUT' });
+    assert.equal(set.status, 200, set.text);
+    assert.equal(set.json().value, 'set by PUT');
+    const list = await setField('fields/stray.pdf', 'size', { value: 'L' });
+    assert.deepEqual(list.json().value, ['L']);
+    assert.deepEqual((await setField('fields/stray.pdf', 'size', { value: ['S'] })).json().value, ['S']);
+    const imported = await call(server, 'POST', '/documents/fields/stray.pdf/fields/content', {
+      body: Buffer.from('<?xml version="1.0"?><xfdf xmlns="http://ns.adobe.com/xfdf/"><fields><field name="parentless"><value>via XFDF</value></field></fields></xfdf>'),
+      headers: { 'content-type': 'application/vnd.adobe.xfdf' },
+    });
+    assert.deepEqual(imported.json().set, ['parentless']);
+    const values = Object.fromEntries(qpdfFields(await storedBytes(server, 'fields/stray.pdf')).map((f) => [f.fullname, f.value]));
+    assert.equal(values['stray'], 'set by PUT');
+    assert.equal(values['parentless'], 'via XFDF');
+    assert.equal(values['size'], 'S');
+
+    const xfdf = (await call(server, 'GET', '/documents/fields/stray.pdf/fields/content')).text;
+    assert.match(xfdf, /<field name="stray">\n<value>set by PUT<\/value>/);
+    assert.match(xfdf, /<field name="size">\n<value>S<\/value>\n<\/field>/);
+    const fdf = (await call(server, 'GET', '/documents/fields/stray.pdf/fields/content', { headers: { accept: 'application/vnd.fdf' } })).bytes.toString('latin1');
+    assert.match(fdf, /\/T \(size\) \/V \(S\)/, 'a single-select list is a string in FDF, as its /V is');
+  });
+
   test('a text field whose value is a text stream (as long texts are) is listed with that text, and a reset empties it', async () => {
     const long = 'A long text kept in a stream. '.repeat(20).trim();
     const objects = [
@@ -124,7 +194,9 @@ describe('listing fields', () => {
     await putPdf(server, 'fields/defaults.pdf', formWithDefaults());
     const model = (await getFields('fields/defaults.pdf')).json();
     const names = model.fields.map((f: any) => f.name);
-    assert.deepEqual(names, ['note', 'ok', 'code', 'size', 'group']);
+    // The widget whose parent is in no /Fields is listed by its parent's name, as qpdf lists it (docs/forms.md).
+    assert.deepEqual(names, ['note', 'ok', 'code', 'size', 'group', 'orphan']);
+    assert.deepEqual([...names].sort(), qpdfFields(formWithDefaults()).map((f) => f.fullname).sort());
     assert.equal(model.fields[0].defaultValue, 'original');
     assert.equal(model.fields[1].defaultValue, 'Yes');
 
@@ -268,7 +340,7 @@ describe('resetting fields (DELETE .../fields)', () => {
     const reply = await call(server, 'DELETE', `/documents/${doc}/fields`, { headers: json });
     assert.equal(reply.status, 200, reply.text);
     const values = Object.fromEntries(reply.json().fields.map((f: any) => [f.name, f.value]));
-    assert.deepEqual(values, { note: 'original', ok: 'Yes', code: 'A', size: '', group: '' });
+    assert.deepEqual(values, { note: 'original', ok: 'Yes', code: 'A', size: '', group: '', orphan: '' });
     assert.equal(reply.json().warnings.length, 1);
     assert.match(reply.json().warnings[0], /size/);
     const bytes = await storedBytes(server, doc);

@@ -11,7 +11,7 @@ export const fieldSchema = {
   properties: {
     name: { type: 'string', description: 'Fully qualified name (partial names joined by ".")' },
     type: { type: 'string', enum: ['text', 'checkbox', 'radio', 'combo', 'list', 'pushbutton', 'signature'] },
-    value: { ...value, description: 'Text; a button\'s state ("Off" when off); a choice\'s export value; a list\'s selected export values. Absent for push buttons and signatures.' },
+    value: { ...value, description: 'Text; a button\'s state ("Off" when off); a combo box\'s export value; a list box\'s selected export values (always an array, single-select too). Absent for push buttons and signatures.' },
     defaultValue: { ...value, description: '/DV, what a reset restores; absent when there is none' },
     options: {
       type: 'array',
