@@ -3,7 +3,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { call, leaksInternals, sha256 } from './helpers/http.js';
-import { appendInfoUpdate, encryptPdf, linearizePdf, makePdf, pdfinfo, qpdfCheck, qpdfLinearized, serializePdf } from './helpers/pdf.js';
+import { appendInfoUpdate, encryptPdf, linearizePdf, makePdf, pdfinfo, qpdfCheck, qpdfLinearization, serializePdf } from './helpers/pdf.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
@@ -124,18 +124,23 @@ describe('upload and download', () => {
 
   test('linearized is what qpdf says: true for a linearized file, false once an incremental update follows it', async () => {
     const linear = linearizePdf(makePdf({ pages: 3 }));
-    assert.equal(qpdfLinearized(linear), true);
+    assert.equal(qpdfLinearization(linear), 'linearized');
     assert.equal(pdfinfo(linear)['Optimized'], 'yes');
     const updated = appendInfoUpdate(linear, 'Changed later');
     assert.ok(qpdfCheck(updated).ok, 'the update is a valid PDF');
     assert.equal(pdfinfo(updated)['Title'], 'Changed later');
-    assert.equal(qpdfLinearized(updated), false);
+    assert.equal(qpdfLinearization(updated), 'not linearized');
     assert.equal(pdfinfo(updated)['Optimized'], 'no');
+    // Bytes before the header shift every offset, /L included: qpdf counts from the header.
+    const junk = Buffer.concat([Buffer.from('junk before the header\n'), linear]);
+    assert.equal(qpdfLinearization(junk), 'linearized');
 
     assert.equal((await put('linear/fresh.pdf', linear)).status, 201);
     assert.equal((await put('linear/updated.pdf', updated)).status, 201);
+    assert.equal((await put('linear/junk.pdf', junk)).status, 201);
     const model = (p: string) => call(server, 'GET', `/documents/${p}`, { headers: { accept: 'application/json' } }).then((r) => r.json());
     assert.equal((await model('linear/fresh.pdf')).linearized, true);
+    assert.equal((await model('linear/junk.pdf')).linearized, true);
     const after = await model('linear/updated.pdf');
     assert.equal(after.linearized, false);
     assert.equal(after.title, 'Changed later');

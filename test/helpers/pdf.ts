@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -135,14 +135,13 @@ export function appendInfoUpdate(bytes: Buffer, title: string): Buffer {
   return Buffer.concat([bytes, Buffer.from(update, 'latin1')]);
 }
 
-/** qpdf --check-linearization: true for "no linearization errors", false for "not linearized" or errors. */
-export function qpdfLinearized(bytes: Buffer | Uint8Array): boolean {
+/** What qpdf --check-linearization says: linearized without errors, not linearized, or anything else (its output). */
+export function qpdfLinearization(bytes: Buffer | Uint8Array): 'linearized' | 'not linearized' | string {
   return withTempFile(bytes, (file) => {
-    try {
-      return /no linearization errors/.test(execFileSync('qpdf', ['--check-linearization', file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }));
-    } catch {
-      return false;
-    }
+    const run = spawnSync('qpdf', ['--check-linearization', file], { encoding: 'utf8' });
+    const output = `${run.stdout}${run.stderr}`;
+    if (/is not linearized/.test(output)) return 'not linearized';
+    return run.status === 0 && /no linearization errors/.test(output) ? 'linearized' : output;
   });
 }
 

@@ -66,17 +66,18 @@ export function formFacts(doc: mupdf.PDFDocument): { hasForm: boolean; hasXfa: b
 }
 
 /**
- * As qpdf and poppler decide it: the first object, within the first 1 KiB, is
- * a /Linearized dictionary whose /L (file length) is the file's length. An
- * incremental update appended later keeps the dictionary but breaks /L, and
- * with it the linearization.
+ * As qpdf decides it: the first object, within the first 1 KiB, is a
+ * /Linearized dictionary whose /L (file length) is the file's length, counted
+ * from the %PDF- header as offsets are. An incremental update appended later
+ * keeps the dictionary but breaks /L, and with it the linearization.
  */
 function isLinearized(pdf: PdfSource): boolean {
   const head = Buffer.from(readHead(pdf, 1024)).toString('latin1');
-  const first = /\d+\s+\d+\s+obj\s*<<([\s\S]*?)>>/.exec(head)?.[1];
+  const start = Math.max(0, head.indexOf('%PDF-'));
+  const first = /\d+\s+\d+\s+obj\s*<<([\s\S]*?)>>/.exec(head.slice(start))?.[1];
   if (first === undefined || !/\/Linearized[\s\d]/.test(first)) return false;
   const length = /\/L\s+(\d+)/.exec(first)?.[1];
-  return length !== undefined && Number(length) === sourceSize(pdf);
+  return length !== undefined && Number(length) === sourceSize(pdf) - start;
 }
 
 export function inspectDocument(doc: mupdf.PDFDocument, pdf: PdfSource, encrypted: boolean, access: Access): DocumentInfo {
