@@ -54,7 +54,7 @@ describe('CORS with PDFSERVICE_CORS_ORIGINS set', () => {
     assert.equal(ok.headers.get('access-control-allow-origin'), APP);
     assert.equal(ok.headers.get('access-control-allow-credentials'), 'true');
     const exposed = ok.headers.get('access-control-expose-headers')!.toLowerCase().split(/,\s*/);
-    for (const h of ['etag', 'location', 'content-disposition', 'retry-after', 'www-authenticate']) assert.ok(exposed.includes(h), `exposes ${h}`);
+    for (const h of ['etag', 'location', 'content-disposition', 'retry-after', 'www-authenticate', 'x-service-warning']) assert.ok(exposed.includes(h), `exposes ${h}`);
 
     const anonymous = await call(server, 'GET', '/sessions/current', { auth: false, headers: { origin: APP } });
     assert.equal(anonymous.status, 401);

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { WARNING_HEADER } from './reply.js';
 import { DOCUMENT_PASSWORD_HEADERS } from './request-context.js';
 
 /**
@@ -16,7 +17,7 @@ const METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
 const ALLOWED_HEADERS = ['authorization', 'content-type', 'accept', 'if-match', 'if-none-match', 'range', 'x-request-id'];
 const EXPOSED_HEADERS = [
   'ETag', 'Location', 'Content-Disposition', 'Content-Range', 'Accept-Ranges', 'Retry-After',
-  'WWW-Authenticate', 'Allow', 'X-Request-Id',
+  'WWW-Authenticate', 'Allow', 'X-Request-Id', WARNING_HEADER,
 ].join(', ');
 /** How long a browser may reuse a preflight answer. */
 const PREFLIGHT_MAX_AGE_SECONDS = 600;

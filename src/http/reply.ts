@@ -27,6 +27,9 @@ export function contentDisposition(kind: 'attachment' | 'inline', fileName: stri
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
+/** The header that carries the warnings of an answer whose body is a file (exposed to browsers by CORS). */
+export const WARNING_HEADER = 'X-Service-Warning';
+
 /**
  * Warnings of an answer whose body is a file (an XFDF export), one
  * `X-Service-Warning` header each. Header values are ASCII here: other
@@ -35,5 +38,5 @@ export function contentDisposition(kind: 'attachment' | 'inline', fileName: stri
 export function warningHeaders(reply: FastifyReply, warnings: string[]): FastifyReply {
   if (warnings.length === 0) return reply;
   const ascii = warnings.map((w) => w.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
-  return reply.header('X-Service-Warning', ascii.length === 1 ? ascii[0]! : ascii);
+  return reply.header(WARNING_HEADER, ascii.length === 1 ? ascii[0]! : ascii);
 }
