@@ -104,8 +104,9 @@ const DISCONNECT_CODES = new Set(['ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ERR_ST
 
 /** The client went away mid-request (aborted upload, reset connection): its doing, not a service fault. */
 function isClientDisconnect(err: unknown, request: FastifyRequest): boolean {
-  const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  return (code !== undefined && DISCONNECT_CODES.has(code)) || (request.raw.destroyed && !request.raw.complete);
+  const { code, message } = (err ?? {}) as NodeJS.ErrnoException;
+  if (code !== undefined && DISCONNECT_CODES.has(code)) return true;
+  return request.raw.destroyed && !request.raw.complete && /aborted|premature close/i.test(message ?? '');
 }
 
 /** Fastify's error handler: known errors become problems; anything else is logged and hidden. */
