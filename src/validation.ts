@@ -1,21 +1,100 @@
-import { Ajv } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
 import { ServiceError } from './errors.js';
 
 /**
- * Validation of bodies that Fastify's schema step cannot see (action
- * parameters, JSON parts of multipart requests), with the same rules: types
- * coerced as XML and form values need, defaults applied, the first problem
- * reported as 400 VALIDATION_FAILED naming the field.
+ * The one Ajv set-up of the service, for route schemas (Fastify's validator
+ * compiler) and for bodies Fastify's schema step cannot see (action
+ * parameters, JSON parts of multipart requests).
+ *
+ * Values that are text by nature (XML bodies, query strings, path parameters,
+ * headers) are coerced to the schema's types: "90" becomes 90 there. JSON says
+ * its types itself, so a JSON value must match its schema exactly: "90" for a
+ * number is refused. Which validator runs is decided by where the value came
+ * from: a body is coerced only when markTextSourced() was called on it (the
+ * XML parser does), everything else in a body is JSON.
  */
-const ajv = new Ajv({ coerceTypes: true, useDefaults: true, allErrors: false, strict: false });
+const COMMON = { useDefaults: true, allErrors: false, strict: false, removeAdditional: false, verbose: true } as const;
+// allErrors stays false: with untrusted data it lets one request make the validator list every bad item.
+const coercing = addFormats.default(new Ajv({ ...COMMON, coerceTypes: 'array' }));
+const exact = addFormats.default(new Ajv({ ...COMMON, coerceTypes: false }));
 
+const textSourced = new WeakSet<object>();
+
+/** Marks a parsed body whose values are all text (XML): it is validated with coercion. */
+export function markTextSourced<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) textSourced.add(value);
+  return value;
+}
+
+function isTextSourced(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && textSourced.has(value);
+}
+
+/**
+ * The first problem as a sentence naming the field. A misspelt field name
+ * ("savepath") is reported as unknown rather than as the missing field it
+ * was meant to be: Ajv checks `required` before `additionalProperties`.
+ */
+export function describeValidationError(errors: readonly ErrorObject[] | null | undefined, label: string): string {
+  const e = errors?.[0];
+  if (!e) return `${label}: invalid`;
+  const at = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '';
+  const name = (field: string) => [label, at, field].filter(Boolean).join('.');
+  const schema = e.parentSchema as { properties?: Record<string, unknown>; additionalProperties?: unknown } | undefined;
+  if ((e.keyword === 'required' || e.keyword === 'additionalProperties') && schema?.additionalProperties === false && isPlainObject(e.data)) {
+    const known = Object.keys(schema.properties ?? {});
+    const unknown = Object.keys(e.data).find((k) => !known.includes(k));
+    if (unknown !== undefined) {
+      const near = known.find((k) => k.toLowerCase() === unknown.toLowerCase());
+      return `${name(unknown.slice(0, 100))}: unknown field${near ? ` (did you mean ${near}?)` : ''}; known fields: ${known.join(', ')}`;
+    }
+  }
+  if (e.keyword === 'required') return `${name((e.params as { missingProperty: string }).missingProperty)}: required field is missing`;
+  return `${[label, at].filter(Boolean).join('.')}: ${e.message ?? 'invalid'}`;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+interface Validators {
+  coercing: ValidateFunction;
+  exact: ValidateFunction;
+}
+
+function compileBoth(schema: object): Validators {
+  return { coercing: coercing.compile(schema), exact: exact.compile(schema) };
+}
+
+/**
+ * A validator for values outside Fastify's schema step: JSON unless the value
+ * was marked text-sourced. Throws 400 VALIDATION_FAILED naming the field.
+ */
 export function compileValidator<T>(schema: object, label: string): (value: unknown) => T {
-  const validate = ajv.compile(schema);
+  const v = compileBoth(schema);
   return (value) => {
+    const validate = isTextSourced(value) ? v.coercing : v.exact;
     if (validate(value)) return value as T;
-    const e = validate.errors?.[0];
-    const params = (e?.params ?? {}) as { missingProperty?: string; additionalProperty?: string };
-    const field = e?.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : (params.missingProperty ?? params.additionalProperty);
-    throw new ServiceError('VALIDATION_FAILED', `${label}${field ? `.${field}` : ''}: ${e?.message ?? 'invalid'}`);
+    throw new ServiceError('VALIDATION_FAILED', describeValidationError(validate.errors, label));
   };
+}
+
+type FastifyValidator = ((data: unknown, cxt?: unknown) => boolean) & { errors?: ErrorObject[] | null; schemaEnv?: unknown };
+
+/**
+ * Fastify's validator compiler: query, params and headers are text and are
+ * coerced; a body only when it is text-sourced.
+ */
+export function fastifyValidatorCompiler({ schema, httpPart }: { schema: object; httpPart?: string }): FastifyValidator {
+  const v = compileBoth(schema);
+  const wrapper: FastifyValidator = (data, cxt) => {
+    const validate = httpPart !== 'body' || isTextSourced(data) ? v.coercing : v.exact;
+    const ok = validate(data, cxt as never) as boolean;
+    wrapper.errors = validate.errors ?? null;
+    return ok;
+  };
+  // Fastify hands Ajv functions (those with schemaEnv) the parent object, so a root value can be coerced in place.
+  wrapper.schemaEnv = v.coercing.schemaEnv;
+  return wrapper;
 }

@@ -9,6 +9,9 @@ import { ServiceError } from '../errors.js';
 import type { AppDeps } from './context.js';
 import { packDocumentUrl } from './document-urls.js';
 import { handleError, sendProblem, sentPath } from './errors.js';
+import { MULTIPART_LIMITS } from './multipart.js';
+import { clientErrorHandler, commonHeaders, frameworkErrors, methodNotAllowedRoutes, refuseContentEncoding } from './protocol.js';
+import { fastifyValidatorCompiler } from '../validation.js';
 import { acceptableModelFormat } from './reply.js';
 import { DOCUMENT_PASSWORD_HEADERS } from './request-context.js';
 import { parseXmlBody } from './xml.js';
@@ -66,14 +69,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: config.trustProxy,
     rewriteUrl: (req) => packDocumentUrl(req.url ?? '/'),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    frameworkErrors,
+    clientErrorHandler,
   });
+  // One Ajv set-up (src/validation.ts): text values coerced, JSON bodies exact.
+  app.setValidatorCompiler(fastifyValidatorCompiler);
+  const addMethodNotAllowedRoutes = methodNotAllowedRoutes(app);
 
   app.decorateRequest('principal', null);
   app.decorateRequest('xmlRoot', null);
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('X-Request-Id', String(request.id));
-  });
+  app.addHook('onRequest', async (request, reply) => commonHeaders(request, reply));
+  app.addHook('preParsing', refuseContentEncoding);
   // An answer sent before the request body was read to its end (a refusal: too large, a broken multipart
   // part): the rest of the body is read and discarded, as nginx's lingering close does. Node leaves a body
   // that a reader started and abandoned unread, so the next request on a keep-alive connection would never
@@ -91,7 +97,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerBodyParsers(app, deps);
   await app.register(cookie);
   await app.register(multipart, {
-    limits: { fileSize: config.maxUploadBytes, files: 10, fields: 20, parts: 30, fieldSize: config.maxBodyBytes, headerPairs: 200 },
+    limits: {
+      fileSize: config.maxUploadBytes,
+      files: MULTIPART_LIMITS.files,
+      fields: MULTIPART_LIMITS.parts,
+      parts: MULTIPART_LIMITS.parts,
+      fieldSize: config.maxBodyBytes,
+      headerPairs: 200,
+    },
   });
 
   await app.register(swagger, {
@@ -142,6 +155,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerSignatureRoutes(api, deps);
     api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });
+  addMethodNotAllowedRoutes();
   return app;
 }
 

@@ -21,6 +21,8 @@ export interface RouteOptions {
   right?: 'admin';
   /** The route answers a model: refuse unacceptable Accept headers before any work (406). `text`: also as text/plain. */
   model?: boolean | 'text';
+  /** Set on the 405 routes protocol.ts adds: the methods the URL supports. */
+  allow?: string;
 }
 
 declare module 'fastify' {

@@ -2,6 +2,8 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ERROR_CATALOG, ServiceError, type ErrorCode } from '../errors.js';
 import { negotiate } from './negotiation.js';
 import { renderXml } from './xml.js';
+import type { ErrorObject } from 'ajv';
+import { describeValidationError } from '../validation.js';
 
 /** The problem document (RFC 9457) every error response carries. */
 export interface Problem {
@@ -15,13 +17,16 @@ export interface Problem {
   [extra: string]: unknown;
 }
 
+/** The body types a route takes: its schema's `consumes`, else the model types (JSON and XML). */
+function acceptedTypes(request: FastifyRequest): string[] {
+  const consumes = (request.routeOptions.schema as { consumes?: string[] } | undefined)?.consumes;
+  return consumes && consumes.length > 0 ? consumes : ['application/json', 'application/xml', 'text/xml'];
+}
+
 /** Maps what Fastify and its plugins throw to the service's codes. */
-function fromFastifyError(err: FastifyError): ServiceError | undefined {
+function fromFastifyError(err: FastifyError, request: FastifyRequest): ServiceError | undefined {
   if (err.validation) {
-    const first = err.validation[0];
-    const where = err.validationContext ?? 'request';
-    const field = first?.instancePath ? first.instancePath.slice(1).replace(/\//g, '.') : (first?.params as { missingProperty?: string })?.missingProperty;
-    return new ServiceError('VALIDATION_FAILED', `${where}${field ? ` ${field}` : ''}: ${first?.message ?? 'invalid'}`);
+    return new ServiceError('VALIDATION_FAILED', describeValidationError(err.validation as ErrorObject[], err.validationContext ?? 'request'));
   }
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
@@ -30,8 +35,13 @@ function fromFastifyError(err: FastifyError): ServiceError | undefined {
     case 'FST_FILES_LIMIT':
     case 'FST_FIELDS_LIMIT':
       return new ServiceError('PAYLOAD_TOO_LARGE', err.message);
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ServiceError('UNSUPPORTED_MEDIA_TYPE', 'This request media type is not supported here');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': {
+      const accepted = acceptedTypes(request);
+      const given = request.headers['content-type'] ? `not ${request.headers['content-type'].slice(0, 100)}` : 'and the request has no Content-Type';
+      return new ServiceError('UNSUPPORTED_MEDIA_TYPE', `This request takes ${accepted.join(', ')}, ${given}`, { accepted }, { Accept: accepted.join(', ') });
+    }
+    case 'FST_INVALID_JSON_FIELD_ERROR':
+      return new ServiceError('MALFORMED_JSON', 'A multipart part declared as application/json is not well-formed JSON');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return new ServiceError('MALFORMED_JSON', 'The JSON body is empty or not well-formed');
@@ -54,9 +64,9 @@ function fromFastifyError(err: FastifyError): ServiceError | undefined {
   return undefined;
 }
 
-export function toServiceError(err: unknown): ServiceError | undefined {
+export function toServiceError(err: unknown, request: FastifyRequest): ServiceError | undefined {
   if (err instanceof ServiceError) return err;
-  if (err instanceof Error) return fromFastifyError(err as FastifyError);
+  if (err instanceof Error) return fromFastifyError(err as FastifyError, request);
   return undefined;
 }
 
@@ -90,9 +100,22 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
   return reply.type('application/problem+json; charset=utf-8').send(JSON.stringify(problem));
 }
 
+const DISCONNECT_CODES = new Set(['ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE']);
+
+/** The client went away mid-request (aborted upload, reset connection): its doing, not a service fault. */
+function isClientDisconnect(err: unknown, request: FastifyRequest): boolean {
+  const { code, message } = (err ?? {}) as NodeJS.ErrnoException;
+  if (code !== undefined && DISCONNECT_CODES.has(code)) return true;
+  return request.raw.destroyed && !request.raw.complete && /aborted|premature close/i.test(message ?? '');
+}
+
 /** Fastify's error handler: known errors become problems; anything else is logged and hidden. */
 export function handleError(err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const known = toServiceError(err);
+  if (!(err instanceof ServiceError) && isClientDisconnect(err, request)) {
+    request.log.info({ code: (err as NodeJS.ErrnoException)?.code }, 'client disconnected before the request was complete');
+    return sendProblem(request, reply, new ServiceError('BAD_REQUEST', 'The request was not received completely'));
+  }
+  const known = toServiceError(err, request);
   if (known) {
     if (known.status >= 500) request.log.error({ code: known.code }, known.message);
     return sendProblem(request, reply, known);

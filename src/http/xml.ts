@@ -2,6 +2,7 @@ import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { FastifyRequest } from 'fastify';
 import { NOT_XML } from '../engine/pdf/xml-writer.js';
 import { ServiceError } from '../errors.js';
+import { markTextSourced } from '../validation.js';
 
 /**
  * JSON <-> XML for models, in one place. Rules (docs/api.md): the root element
@@ -71,7 +72,7 @@ const MAX_NESTED_TAGS = 100;
 const parser = new XMLParser({
   ignoreAttributes: true,
   maxNestedTags: MAX_NESTED_TAGS,
-  parseTagValue: false, // strings stay strings; the route schema coerces them
+  parseTagValue: false, // strings stay strings; the schema step coerces them
   // Only the predefined entities and character references are decoded: a DOCTYPE, and with
   // it every declared entity, is refused before parsing (parseXmlBody).
   processEntities: true,
@@ -120,11 +121,12 @@ export function parseXmlBody(text: string): { root: string; value: Record<string
   if (roots.length !== 1) throw new ServiceError('MALFORMED_XML', 'The XML body must have one root element');
   const root = roots[0]!;
   const content = doc[root];
-  if (content === '' || content === undefined) return { root, value: {} };
+  // XML values are text: the schema step coerces them (src/validation.ts).
+  if (content === '' || content === undefined) return { root, value: markTextSourced({}) };
   if (typeof content !== 'object' || content === null || Array.isArray(content)) {
     throw new ServiceError('MALFORMED_XML', 'The root element must contain elements');
   }
-  return { root, value: unwrapArrays(content) as Record<string, unknown> };
+  return { root, value: markTextSourced(unwrapArrays(content) as Record<string, unknown>) };
 }
 
 /** XML bodies must name the model they carry: the root element, checked where the body is used. */

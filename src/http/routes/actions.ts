@@ -3,7 +3,7 @@ import { ServiceError } from '../../errors.js';
 import type { ActionFile } from '../../operations/actions/types.js';
 import type { ActionTarget } from '../../operations/actions/runner.js';
 import type { AppDeps } from '../context.js';
-import { readMultipart } from '../multipart.js';
+import { parseJsonPart, readMultipart } from '../multipart.js';
 import { sendModel } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { documentModelSchema, documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
@@ -23,16 +23,16 @@ async function actionBody(request: FastifyRequest, deps: AppDeps): Promise<{ bod
       textLimit: deps.config.maxBodyBytes,
       textFields: ACTION_PARTS,
     });
-    const text = ACTION_PARTS.map((p) => fields.get(p)).find((v) => v !== undefined);
-    if (text === undefined) {
+    const part = ACTION_PARTS.find((p) => fields.has(p));
+    if (part === undefined) {
       await Promise.all(files.map((f) => f.content.discard()));
       throw new ServiceError('MALFORMED_MULTIPART', 'The action JSON must be sent in a part named "pageAction" (or "action")');
     }
     try {
-      return { body: JSON.parse(text), files };
-    } catch {
+      return { body: parseJsonPart(fields.get(part)!, part), files };
+    } catch (err) {
       await Promise.all(files.map((f) => f.content.discard()));
-      throw new ServiceError('MALFORMED_JSON', 'The action part is not well-formed JSON');
+      throw err;
     }
   }
   const body = request.xmlRoot ? { [request.xmlRoot]: request.body } : request.body;

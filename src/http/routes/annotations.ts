@@ -9,7 +9,7 @@ import { ANNOTATION_XML, ANNOTATIONS_XML, annotationSchema, annotationsSchema, a
 
 import { compileValidator } from '../../validation.js';
 import { parseContentDisposition } from '../content-disposition.js';
-import { readMultipart } from '../multipart.js';
+import { parseJsonPart, readMultipart } from '../multipart.js';
 import { negotiate } from '../negotiation.js';
 import { contentDisposition } from '../reply.js';
 import { RenderedCache, sendVersionedModel } from '../rendered-cache.js';
@@ -103,13 +103,7 @@ const validateFileDisposition = compileValidator<FileDisposition>({
 function fileDisposition(value: string | undefined): FileDisposition {
   if (value === undefined || value.trim() === '') return {};
   if (value.trim().startsWith('{')) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(value);
-    } catch {
-      throw new ServiceError('MALFORMED_JSON', 'The fileDisposition part is not well-formed JSON');
-    }
-    const d = validateFileDisposition(parsed);
+    const d = validateFileDisposition(parseJsonPart(value, 'fileDisposition'));
     for (const key of ['creationDate', 'modificationDate'] as const) {
       if (d[key] !== undefined && Number.isNaN(Date.parse(d[key]))) throw new ServiceError('VALIDATION_FAILED', `fileDisposition.${key}: must be an ISO 8601 date`);
     }
@@ -230,13 +224,7 @@ export function registerAnnotationRoutes(api: FastifyInstance, deps: AppDeps): v
     try {
       const annotationPart = fields.get('annotation');
       if (annotationPart === undefined) throw new ServiceError('MALFORMED_MULTIPART', 'The request needs a part named "annotation" (JSON)');
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(annotationPart);
-      } catch {
-        throw new ServiceError('MALFORMED_JSON', 'The annotation part is not well-formed JSON');
-      }
-      const annotation = validateNewAnnotation(parsed);
+      const annotation = validateNewAnnotation(parseJsonPart(annotationPart, 'annotation'));
       if (annotation.subtype.toLowerCase() !== 'fileattachment') {
         throw new ServiceError('UNSUPPORTED_SUBTYPE', `Only FileAttachment annotations can be added this way, not ${JSON.stringify(annotation.subtype)}`);
       }

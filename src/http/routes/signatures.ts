@@ -3,6 +3,7 @@ import type { NewWidget, SignRequest } from '../../engine/pdf/signatures.js';
 import { ServiceError } from '../../errors.js';
 import { compileValidator } from '../../validation.js';
 import type { AppDeps } from '../context.js';
+import { parseJsonPart, readMultipartInMemory, type MemoryPart } from '../multipart.js';
 import { RenderedCache, sendVersionedModel } from '../rendered-cache.js';
 import { sendModel } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
@@ -30,66 +31,24 @@ const validateSignRequest = compileValidator<SignRequest>(signRequestSchema, 'si
 
 const fieldNameOf = (request: FastifyRequest) => (request.params as { fieldName: string }).fieldName;
 
-interface Part {
-  name: string;
-  mediaType: string;
-  isFile: boolean;
-  bytes: Buffer;
-}
-
-/**
- * Reads a signing request's parts into memory: the key store must never be
- * written to disk (uploads are otherwise staged through the store). Bounded
- * by KEYSTORE_LIMIT per part.
- */
-async function readParts(request: FastifyRequest): Promise<Part[]> {
-  if (!request.isMultipart()) throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', 'Signing takes multipart/form-data: the key store in part "file", the JSON parameters in part "signature"');
-  const parts: Part[] = [];
-  try {
-    for await (const part of request.parts({ limits: { fileSize: KEYSTORE_LIMIT } })) {
-      const mediaType = (part.mimetype ?? '').split(';')[0]!.trim().toLowerCase();
-      if (part.type === 'field') {
-        parts.push({ name: part.fieldname, mediaType, isFile: false, bytes: Buffer.from(String(part.value), 'utf8') });
-        continue;
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of part.file) {
-        size += (chunk as Buffer).length;
-        if (size > KEYSTORE_LIMIT) throw new ServiceError('PAYLOAD_TOO_LARGE', `Part ${part.fieldname} is larger than ${KEYSTORE_LIMIT} bytes`);
-        chunks.push(chunk as Buffer);
-      }
-      if (part.file.truncated) throw new ServiceError('PAYLOAD_TOO_LARGE', `Part ${part.fieldname} is larger than ${KEYSTORE_LIMIT} bytes`);
-      parts.push({ name: part.fieldname, mediaType, isFile: true, bytes: Buffer.concat(chunks) });
-      for (const c of chunks) c.fill(0);
-    }
-  } catch (err) {
-    for (const p of parts) p.bytes.fill(0);
-    throw err;
-  }
-  return parts;
-}
-
 /** The JSON part (named `signature`, else the one application/json part) and the key store (named `file`, else the one other file part). */
-function pickParts(parts: Part[]): { json: Part; keyStore: Part } {
+function pickParts(parts: MemoryPart[]): { json: MemoryPart; keyStore: MemoryPart } {
   const json = parts.find((p) => p.name === 'signature') ?? only(parts.filter((p) => p.mediaType === 'application/json'), 'JSON part (application/json)');
   const keyStore = parts.find((p) => p.name === 'file' && p.isFile) ?? only(parts.filter((p) => p.isFile && p !== json), 'file part holding the key store');
   return { json, keyStore };
 }
 
-function only(candidates: Part[], what: string): Part {
+function only(candidates: MemoryPart[], what: string): MemoryPart {
   if (candidates.length === 1) return candidates[0]!;
   throw new ServiceError('MALFORMED_MULTIPART', candidates.length === 0
     ? `The request needs a ${what}: send the key store in part "file" and the parameters in part "signature" (application/json)`
     : `The request has ${candidates.length} candidates for the ${what}: name them "file" and "signature"`);
 }
 
-function parseSignRequest(json: Part, query: { createField?: boolean }): SignRequest {
+function parseSignRequest(json: MemoryPart, query: { createField?: boolean }): SignRequest {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(json.bytes.toString('utf8'));
-  } catch {
-    throw new ServiceError('MALFORMED_JSON', 'The signature part is not well-formed JSON');
+    parsed = parseJsonPart(json.bytes.toString('utf8'), 'signature');
   } finally {
     json.bytes.fill(0);
   }
@@ -196,7 +155,7 @@ export function registerSignatureRoutes(api: FastifyInstance, deps: AppDeps): vo
       response: { 200: signatureFieldSchema, ...errorResponses },
     },
   }, async (request, reply) => {
-    const parts = await readParts(request);
+    const parts = await readMultipartInMemory(request, KEYSTORE_LIMIT, 'Signing takes multipart/form-data: the key store in part "file", the JSON parameters in part "signature"');
     try {
       const { json, keyStore } = pickParts(parts);
       const signRequest = parseSignRequest(json, request.query as { createField?: boolean });

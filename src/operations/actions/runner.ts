@@ -50,6 +50,12 @@ export class ActionRunner {
     const name = keys[0]!;
     const action = this.actions(target).find((a) => a.name === name);
     if (!action) {
+      // An action of the other target was posted to the wrong URL: say where it goes.
+      const elsewhere = ACTIONS.find((a) => a.name === name);
+      if (elsewhere) {
+        const url = elsewhere.target === 'pages' ? 'the document\'s /pages URL (.../{filePath}.pdf/pages)' : 'the document URL (.../{filePath}.pdf)';
+        throw new ServiceError('INVALID_ACTION', `${name} is a ${elsewhere.target === 'pages' ? 'page' : 'document'} action: POST it to ${url}. ${listing}`, { actions: known });
+      }
       throw new ServiceError('INVALID_ACTION', `Unknown action "${name.slice(0, 100)}". ${listing}`, { actions: known });
     }
     let params = (body as Record<string, unknown>)[name];
