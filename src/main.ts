@@ -6,10 +6,22 @@ import { loadConfig, type Config } from './config.js';
 import { createAuth } from './auth/index.js';
 import { EnginePool } from './engine/pool.js';
 import { OfficeConverter } from './engine/office.js';
-import { buildApp } from './http/app.js';
+import { API_PREFIX, buildApp } from './http/app.js';
 import { createOperations } from './operations/index.js';
 import { FilesystemStore } from './storage/filesystem-store.js';
 import { MeteredStore } from './storage/metered-store.js';
+
+/** Start-up failures an operator can fix, said in one line instead of a stack trace. */
+class StartupError extends Error {}
+
+function listenError(err: unknown, config: Config): Error {
+  const code = (err as NodeJS.ErrnoException).code;
+  const where = `${config.host}:${config.port}`;
+  if (code === 'EADDRINUSE') return new StartupError(`cannot listen on ${where}: the port is in use (set PDFSERVICE_PORT or PDFSERVICE_HOST)`);
+  if (code === 'EACCES') return new StartupError(`cannot listen on ${where}: permission denied (ports below 1024 need privileges; set PDFSERVICE_PORT)`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new StartupError(`cannot listen on ${where}: no such local address (set PDFSERVICE_HOST)`);
+  return err as Error;
+}
 
 /** Builds the service's parts and starts listening. Returns a stop function. */
 export async function start(config: Config): Promise<{ url: string; stop: () => Promise<void> }> {
@@ -41,8 +53,18 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
         `Keep it now; it is not shown again (change it with PATCH /pdfservice/v1/users/${config.adminUser}).\n\n`,
     );
   }
-  const url = await app.listen({ host: config.host, port: config.port });
-  app.log.info({ url, workers: config.workers, dataDir: config.dataDir }, 'listening');
+  let url: string;
+  try {
+    url = await app.listen({ host: config.host, port: config.port });
+  } catch (err) {
+    await pool.close();
+    throw listenError(err, config);
+  }
+  const api = `${url}${API_PREFIX}`;
+  const docs = `${api}/docs`;
+  // The one line an operator reads; the JSON line after it is for log collectors (and the tests).
+  writeSync(1, `pdfservice listening on ${api} (docs: ${docs})\n`);
+  app.log.info({ url, api, docs, workers: config.workers, dataDir: config.dataDir }, 'listening');
   return {
     url,
     stop: async () => {
@@ -61,7 +83,19 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
     process.stderr.write(`${(err as Error).message}\n`);
     process.exit(2);
   }
-  const service = await start(config);
+  let service: Awaited<ReturnType<typeof start>>;
+  try {
+    service = await start(config);
+  } catch (err) {
+    // Configuration the operator must fix (a bad admin password, a busy port) is one line; anything else
+    // is a fault of ours and keeps its stack.
+    const known =
+      err instanceof StartupError ||
+      (err instanceof Error && err.message.startsWith('Invalid configuration')) ||
+      typeof (err as NodeJS.ErrnoException).path === 'string'; // the data folder: EACCES, EROFS, ENOSPC...
+    process.stderr.write(`pdfservice: ${known ? (err as Error).message : ((err as Error).stack ?? String(err))}\n`);
+    process.exit(known ? 2 : 1);
+  }
   const shutdown = () => {
     service.stop().then(
       () => process.exit(0),

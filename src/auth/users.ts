@@ -120,6 +120,11 @@ export class FileUserStore implements UserStore {
     this.file = path.join(dataDir, 'state', 'users.json');
   }
 
+  /** Whether `dataDir` holds a user store (the service made one there at its first start). */
+  static async exists(dataDir: string): Promise<boolean> {
+    return fs.stat(new FileUserStore(dataDir).file).then((s) => s.isFile(), () => false);
+  }
+
   static async open(dataDir: string): Promise<FileUserStore> {
     const store = new FileUserStore(dataDir);
     await fs.mkdir(path.dirname(store.file), { recursive: true, mode: 0o700 });

@@ -10,6 +10,10 @@
  *   node dist/src/cli/users.js set-password <name> [--password-env VAR]
  *   node dist/src/cli/users.js set-rights <name> --rights GET,...
  *
+ * The user store must exist already (the service creates it at its first start):
+ * a mistyped or missing PDFSERVICE_DATA_DIR is refused rather than answered from
+ * a new empty store. `--create` asks for a new store when there is none.
+ *
  * Passwords come from the environment variable named by --password-env, or from
  * standard input: typed twice without echo on a terminal, else the first line
  * of what is piped in. Never from the command line, where `ps` would show them.
@@ -28,10 +32,13 @@ const USAGE = `Usage: node dist/src/cli/users.js <command>
   set-rights <name> --rights GET,...
 
 The password is read from the variable named by --password-env, else from
-standard input. PDFSERVICE_DATA_DIR selects the data folder, as for the server.
+standard input. PDFSERVICE_DATA_DIR selects the data folder, as for the server;
+its user store (state/users.json) must exist unless --create is given.
 `;
 
 class UsageError extends Error {}
+/** A refusal about the environment, not the command line: one line, no usage text. */
+class SetupError extends Error {}
 
 interface Args {
   command: string;
@@ -39,11 +46,12 @@ interface Args {
   rights?: Right[];
   passwordEnv?: string;
   json: boolean;
+  create: boolean;
 }
 
 function parseArgs(argv: string[]): Args {
   const positional: string[] = [];
-  const args: Partial<Args> = { json: false };
+  const args: Partial<Args> = { json: false, create: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const value = () => {
@@ -54,6 +62,7 @@ function parseArgs(argv: string[]): Args {
     if (arg === '--rights') args.rights = value().split(',').map((r) => r.trim()).filter(Boolean) as Right[];
     else if (arg === '--password-env') args.passwordEnv = value();
     else if (arg === '--json') args.json = true;
+    else if (arg === '--create') args.create = true;
     else if (arg === '--help' || arg === '-h') positional.unshift('help');
     else if (arg.startsWith('--')) throw new UsageError(`unknown option ${arg}`);
     else positional.push(arg);
@@ -123,6 +132,11 @@ async function run(argv: string[]): Promise<number> {
     return 0;
   }
   const config = loadConfig();
+  if (!args.create && !(await FileUserStore.exists(config.dataDir))) {
+    throw new SetupError(
+      `no user store in ${config.dataDir} (state/users.json is missing): check PDFSERVICE_DATA_DIR, start the service there once, or pass --create`,
+    );
+  }
   const users = new UserService(await FileUserStore.open(config.dataDir));
   switch (args.command) {
     case 'add': {
