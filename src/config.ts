@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -28,6 +29,14 @@ export interface Config {
   textPrefetchMaxBytes: number;
   corsOrigins: string[];
   metricsPublic: boolean;
+  maxConnections: number;
+  maxConnectionsPerAddress: number;
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  publicBodyTimeoutMs: number;
+  bodyMinBytes: number;
+  bodyRateWindowSeconds: number;
 }
 
 interface Setting<T> {
@@ -81,6 +90,17 @@ const originList = (raw: string): string[] => {
 
 const MiB = 1024 * 1024;
 
+/** The open-file limit of this process (Node raises the soft limit to the hard one at start); 1024 when unknown. */
+function openFileLimit(): number {
+  try {
+    const line = readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+    const soft = Number(line?.split(/\s{2,}/)[1]);
+    return Number.isFinite(soft) && soft > 0 ? soft : 1024;
+  } catch {
+    return 1024;
+  }
+}
+
 export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
   host: { env: 'PDFSERVICE_HOST', description: 'Address to listen on', default: '127.0.0.1', parse: nonEmpty },
   port: { env: 'PDFSERVICE_PORT', description: 'TCP port (0 picks a free one)', default: 8080, parse: integer(0, 65535) },
@@ -128,6 +148,39 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
     parse: originList,
   },
   metricsPublic: { env: 'PDFSERVICE_METRICS_PUBLIC', description: 'Serve GET /pdfservice/v1/metrics without login (otherwise admins only)', default: false, parse: boolean },
+  maxConnections: {
+    env: 'PDFSERVICE_MAX_CONNECTIONS',
+    description: 'Open connections in total; more are closed at once. Default: half the open-file limit, so files and workers keep descriptors',
+    default: () => Math.max(64, Math.floor(openFileLimit() / 2)),
+    parse: integer(1, 1_000_000),
+  },
+  maxConnectionsPerAddress: {
+    env: 'PDFSERVICE_MAX_CONNECTIONS_PER_ADDRESS',
+    description: 'Open connections from one client address; more are closed at once. 0: no cap (behind a reverse proxy, where every connection comes from the proxy)',
+    default: 128,
+    parse: integer(0, 1_000_000),
+  },
+  headersTimeoutMs: { env: 'PDFSERVICE_HEADERS_TIMEOUT_MS', description: 'A request\'s headers must arrive within this', default: 20_000, parse: integer(100, 3_600_000) },
+  requestTimeoutMs: {
+    env: 'PDFSERVICE_REQUEST_TIMEOUT_MS',
+    description: 'A whole request, body included, must arrive within this (0: no limit); long, as uploads are guarded by a minimum rate',
+    default: 2 * 3_600_000,
+    parse: (raw) => (raw.trim() === '0' ? 0 : integer(1000, 24 * 3_600_000)(raw)),
+  },
+  keepAliveTimeoutMs: { env: 'PDFSERVICE_KEEP_ALIVE_TIMEOUT_MS', description: 'An idle keep-alive connection is closed after this', default: 10_000, parse: integer(100, 3_600_000) },
+  publicBodyTimeoutMs: {
+    env: 'PDFSERVICE_PUBLIC_BODY_TIMEOUT_MS',
+    description: 'The body of a request made without login (a login) must arrive within this, or the connection is closed',
+    default: 10_000,
+    parse: integer(100, 3_600_000),
+  },
+  bodyMinBytes: {
+    env: 'PDFSERVICE_BODY_MIN_BYTES',
+    description: 'A body delivering less than this in a PDFSERVICE_BODY_RATE_WINDOW_SECONDS window, while the service waits for it, is cut (0: off)',
+    default: 16 * 1024,
+    parse: integer(0, 1024 * MiB),
+  },
+  bodyRateWindowSeconds: { env: 'PDFSERVICE_BODY_RATE_WINDOW_SECONDS', description: 'The window of that minimum rate', default: 20, parse: integer(1, 3600) },
 };
 
 /** Reads the configuration; throws one error naming every bad variable. */

@@ -33,6 +33,7 @@ import { registerFieldRoutes } from './routes/fields.js';
 import { registerPageRoutes } from './routes/pages.js';
 import { registerSignatureRoutes } from './routes/signatures.js';
 import { BINARY_UPLOAD_TYPES } from './uploads.js';
+import { registerConnectionLimits, serverTimeouts } from './connection-limits.js';
 import { problemSchema } from './schemas/common.js';
 
 export const API_PREFIX = '/pdfservice/v1';
@@ -71,11 +72,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 },
     frameworkErrors,
     clientErrorHandler,
+    ...serverTimeouts(config),
   });
   // One Ajv set-up (src/validation.ts): text values coerced, JSON bodies exact.
   app.setValidatorCompiler(fastifyValidatorCompiler);
   const addMethodNotAllowedRoutes = methodNotAllowedRoutes(app);
 
+  registerConnectionLimits(app, config);
   app.decorateRequest('principal', null);
   app.decorateRequest('xmlRoot', null);
   app.addHook('onRequest', async (request, reply) => commonHeaders(request, reply));

@@ -29,9 +29,13 @@ export function basicAuth(username: string, password: string): string {
  * Starts the real service (dist/src/main.js) as a child process on an
  * ephemeral loopback port with its own data folder, and waits for it to listen.
  */
-export async function startServer(options: { env?: Record<string, string>; dataDir?: string } = {}): Promise<TestServer> {
+export async function startServer(options: { env?: Record<string, string>; dataDir?: string; openFileLimit?: number } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'pdfservice-test-')));
-  const child = spawn(process.execPath, [MAIN], {
+  // prlimit (util-linux) execs node with a lower open-file limit, soft and hard: same process, same pid.
+  const [command, args] = options.openFileLimit
+    ? ['prlimit', [`--nofile=${options.openFileLimit}:${options.openFileLimit}`, process.execPath, MAIN]]
+    : [process.execPath, [MAIN]];
+  const child = spawn(command, args, {
     env: {
       ...process.env,
       PDFSERVICE_HOST: '127.0.0.1',
