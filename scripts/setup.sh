@@ -1,20 +1,36 @@
 #!/usr/bin/env bash
-# Sets up everything pdfservice needs on Debian 12, as root: the Debian packages
-# the service and its tests use, the npm dependencies, and the build.
+# Sets up pdfservice on Debian 12, as root: Debian packages, npm dependencies, the build.
+#   bash scripts/setup.sh runtime   what the service needs to run (bash scripts/run.sh start)
+#   bash scripts/setup.sh [test]    that and what the tests, corpus suite and benchmarks use
 # Idempotent and quick when nothing is missing: it installs only what is absent
-# and rebuilds only when sources changed.
+# and rebuilds only when sources changed. Each step it takes is printed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+profile="${1:-test}"
+case "$profile" in
+  runtime | test) ;;
+  *) echo "usage: bash scripts/setup.sh [runtime|test]" >&2; exit 2 ;;
+esac
+
+# What the service runs:
+# libreoffice-writer-nogui: Word (.doc, .docx) to PDF on upload; fonts-liberation2 (metric-compatible
+# with Times, Arial, Courier) and fonts-dejavu-core so converted documents keep their layout and glyphs.
+# bubblewrap: Word conversions run LibreOffice in its sandbox, without network or the data folder (docs/office.md).
+RUNTIME_PACKAGES=(libreoffice-writer-nogui bubblewrap fonts-liberation2 fonts-dejavu-core)
+
+# What only the tests, the corpus and robustness suites and the benchmarks use:
 # qpdf, poppler-utils (pdftotext, pdfinfo, pdfsig, pdfdetach): independent checks in tests.
 # libnss3-tools (certutil, pk12util): the NSS database pdfsig -add-signature signs from, the peer in the signing benchmark.
 # mupdf-tools: the native peer in benchmarks. imagemagick: test images.
-# libreoffice-writer-nogui: Word (.doc, .docx) to PDF on upload; fonts-liberation2 (metric-compatible
-# with Times, Arial, Courier) and fonts-dejavu-core so converted documents keep their layout and glyphs.
 # default-jdk-headless, libpdfbox2-java: Apache PDFBox, an independent reader of our XFDF and FDF in tests.
-# bubblewrap: Word conversions run LibreOffice in its sandbox, without network or the data folder (docs/office.md).
-PACKAGES=(qpdf poppler-utils libnss3-tools mupdf-tools imagemagick libreoffice-writer-nogui bubblewrap fonts-liberation2 fonts-dejavu-core default-jdk-headless libpdfbox2-java)
+# zsh: test/readme.test.ts checks that the README's examples parse in zsh as well as bash.
+TEST_PACKAGES=(qpdf poppler-utils libnss3-tools mupdf-tools imagemagick default-jdk-headless libpdfbox2-java zsh)
 
+PACKAGES=("${RUNTIME_PACKAGES[@]}")
+if [ "$profile" = test ]; then PACKAGES+=("${TEST_PACKAGES[@]}"); fi
+
+did=0
 missing=()
 for pkg in "${PACKAGES[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then
@@ -26,9 +42,10 @@ if [ "${#missing[@]}" -gt 0 ]; then
     echo "setup: missing Debian packages: ${missing[*]} (run as root, or install them)" >&2
     exit 1
   fi
-  echo "setup: installing ${missing[*]}"
+  echo "setup: installing Debian packages: ${missing[*]}"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  did=1
 fi
 
 node_major=$(node -p 'process.versions.node.split(".")[0]')
@@ -37,12 +54,14 @@ if [ "$node_major" -lt 20 ]; then
   exit 1
 fi
 
-# npm dependencies: reinstall only when the lock file changed since the last install.
+# npm dependencies: reinstall only when the lock file changed since the last install. devDependencies
+# included even for runtime: the build needs TypeScript, and the service runs from that build.
 lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
 if [ ! -f node_modules/.setup-lock-hash ] || [ "$(cat node_modules/.setup-lock-hash)" != "$lock_hash" ]; then
-  echo "setup: installing npm dependencies"
+  echo "setup: npm dependencies (npm ci)"
   npm ci --no-audit --no-fund --loglevel=error
   echo "$lock_hash" > node_modules/.setup-lock-hash
+  did=1
 fi
 
 # Build: only when a source is newer than the last build.
@@ -51,4 +70,7 @@ if [ ! -f "$stamp" ] || [ -n "$(find src test corpus bench robust tsconfig.json 
   echo "setup: building"
   npx tsc -p tsconfig.json
   touch "$stamp"
+  did=1
 fi
+
+if [ "$did" -eq 0 ]; then echo "setup: nothing to do ($profile: packages, npm dependencies and build are up to date)"; fi
