@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ADMIN, serverForSuite } from './helpers/server.js';
+import { tempFolders } from './helpers/temp.js';
 
 /**
  * The README's examples, run as a new user would: every command of every ```sh block between the
@@ -73,18 +73,10 @@ function runAll(shell: 'bash' | 'zsh', commands: string[], cwd: string, env: Rec
 
 const server = serverForSuite();
 let commands: string[];
-const folders: string[] = [];
+const emptyFolder = tempFolders('readme');
 before(async () => {
   commands = exampleCommands(await readFile(README, 'utf8'));
 });
-after(async () => {
-  await Promise.all(folders.map((f) => rm(f, { recursive: true, force: true })));
-});
-async function emptyFolder(): Promise<string> {
-  const folder = await mkdtemp(path.join(tmpdir(), 'pdfservice-readme-'));
-  folders.push(folder);
-  return folder;
-}
 const shellEnv = (home: string): Record<string, string> => ({
   PATH: process.env.PATH ?? '/usr/bin:/bin',
   HOME: home, // LibreOffice keeps its profile there

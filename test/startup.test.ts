@@ -1,25 +1,17 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { startServer } from './helpers/server.js';
+import { tempFolders } from './helpers/temp.js';
 
 const MAIN = fileURLToPath(new URL('../src/main.js', import.meta.url));
 const CLI = fileURLToPath(new URL('../src/cli/users.js', import.meta.url));
 
-const folders: string[] = [];
-after(async () => {
-  await Promise.all(folders.map((f) => rm(f, { recursive: true, force: true })));
-});
-async function tempFolder(): Promise<string> {
-  const folder = await mkdtemp(path.join(tmpdir(), 'pdfservice-startup-'));
-  folders.push(folder);
-  return folder;
-}
+const tempFolder = tempFolders('startup');
 
 function run(file: string, args: string[], env: Record<string, string>, input = '') {
   return spawnSync(process.execPath, [file, ...args], { env: { ...process.env, ...env }, input, encoding: 'utf8', timeout: 30_000 });
