@@ -17,7 +17,9 @@ export interface Config {
   taskTimeoutMs: number;
   workerMaxMemoryMb: number;
   queueLimit: number;
+  userTaskLimit: number;
   maxUploadBytes: number;
+  maxXfdfBytes: number;
   maxBodyBytes: number;
   sessionIdleSeconds: number;
   sessionMaxSeconds: number;
@@ -126,7 +128,19 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
   taskTimeoutMs: { env: 'PDFSERVICE_TASK_TIMEOUT_MS', description: 'Longest an engine task may run before its worker is stopped (504)', default: 120_000, parse: integer(100, 3_600_000) },
   workerMaxMemoryMb: { env: 'PDFSERVICE_WORKER_MAX_MEMORY_MB', description: 'A worker whose WASM memory passes this is replaced after its task', default: 1024, parse: integer(64, 2048) },
   queueLimit: { env: 'PDFSERVICE_QUEUE_LIMIT', description: 'Engine tasks waiting beyond this are refused with 503', default: 64, parse: integer(1, 100_000) },
+  userTaskLimit: {
+    env: 'PDFSERVICE_USER_TASK_LIMIT',
+    description: "Engine tasks one user may have running at once; the user's others wait (so other users always find a worker). 0: one less than PDFSERVICE_WORKERS, at least 1",
+    default: 0,
+    parse: integer(0, 64),
+  },
   maxUploadBytes: { env: 'PDFSERVICE_MAX_UPLOAD_BYTES', description: 'Largest document or file upload (413 past it)', default: 512 * MiB, parse: integer(1024, 8 * 1024 * MiB) },
+  maxXfdfBytes: {
+    env: 'PDFSERVICE_MAX_XFDF_BYTES',
+    description: 'Largest XFDF or FDF body (annotation and form data imports; 413 past it). Bodies are staged on disk and parsed by an engine worker',
+    default: 64 * MiB,
+    parse: integer(1024, 8 * 1024 * MiB),
+  },
   maxBodyBytes: { env: 'PDFSERVICE_MAX_BODY_BYTES', description: 'Largest JSON/XML request body (413 past it)', default: 4 * MiB, parse: integer(1024, 512 * MiB) },
   sessionIdleSeconds: { env: 'PDFSERVICE_SESSION_IDLE_SECONDS', description: 'A session unused this long expires', default: 30 * 60, parse: integer(1, 31 * 86400) },
   sessionMaxSeconds: { env: 'PDFSERVICE_SESSION_MAX_SECONDS', description: 'A session expires this long after login whatever its use', default: 12 * 3600, parse: integer(1, 366 * 86400) },
@@ -182,6 +196,11 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
   },
   bodyRateWindowSeconds: { env: 'PDFSERVICE_BODY_RATE_WINDOW_SECONDS', description: 'The window of that minimum rate', default: 20, parse: integer(1, 3600) },
 };
+
+/** PDFSERVICE_USER_TASK_LIMIT as the pool applies it: 0 means one less than the workers, at least 1. */
+export function userTaskLimit(config: Pick<Config, 'userTaskLimit' | 'workers'>): number {
+  return config.userTaskLimit > 0 ? config.userTaskLimit : Math.max(1, config.workers - 1);
+}
 
 /** Reads the configuration; throws one error naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

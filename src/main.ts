@@ -2,7 +2,7 @@ import { writeSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
-import { loadConfig, type Config } from './config.js';
+import { loadConfig, userTaskLimit, type Config } from './config.js';
 import { createAuth } from './auth/index.js';
 import { EnginePool } from './engine/pool.js';
 import { OfficeConverter } from './engine/office.js';
@@ -37,6 +37,7 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
     taskTimeoutMs: config.taskTimeoutMs,
     maxMemoryBytes: config.workerMaxMemoryMb * 1024 * 1024,
     queueLimit: config.queueLimit,
+    ownerTaskLimit: userTaskLimit(config),
   });
   await pool.ready();
   // Under the data folder, so that a start after a crash finds and removes what a killed conversion left.

@@ -7,6 +7,7 @@
  */
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { EngineError } from './errors.js';
+import { readAll, type PdfSource } from './pdf-source.js';
 import { parseFdf, resolveFdf, textString, writeFdf, type FdfFile } from './fdf.js';
 import { decodeTextString, PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from './pdf-syntax.js';
 import { escapeXml, hasNonXml, nonXmlWarning } from './pdf/xml-writer.js';
@@ -286,9 +287,10 @@ export function parseFieldsFdf(body: Uint8Array): ParsedFieldData {
   return fieldValuesFromFdf(parseFdf(body));
 }
 
-/** The `parseFieldData` task: a request body read without any document. */
-export function parseFieldData(input: { body: Uint8Array; format: FieldDataFormat }): ParsedFieldData {
-  return input.format === 'xfdf' ? parseFieldsXfdf(input.body) : parseFieldsFdf(input.body);
+/** The `parseFieldData` task: a request body read without any document (from its staged file when it is large). */
+export function parseFieldData(input: { body: PdfSource; format: FieldDataFormat }): ParsedFieldData {
+  const body = readAll(input.body);
+  return input.format === 'xfdf' ? parseFieldsXfdf(body) : parseFieldsFdf(body);
 }
 
 /** The export in the asked format, and what XFDF could not carry as it is (FDF carries every value exactly). */

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Worker } from 'node:worker_threads';
 import { ServiceError, isErrorCode } from '../errors.js';
 import { isSerializedEngineError, type SerializedEngineError } from './errors.js';
@@ -9,6 +10,8 @@ export interface EnginePoolOptions {
   taskTimeoutMs: number;
   maxMemoryBytes: number;
   queueLimit: number;
+  /** Tasks one owner (user) may have running at once; their others wait. Tasks without an owner are not limited. */
+  ownerTaskLimit?: number;
   /** Told about failures that the client sees only as a code. */
   onInternalError?: (message: string, context: Record<string, unknown>) => void;
 }
@@ -22,6 +25,7 @@ export interface RunOptions {
 interface Job {
   id: number;
   task: string;
+  owner: string | undefined;
   input: unknown;
   transfer: ArrayBuffer[];
   timeoutMs: number;
@@ -43,6 +47,14 @@ type Reply =
   | { ready: true; memory: number }
   | { id: number; ok: true; result: unknown; memory: number; loggedErrors: number }
   | { id: number; ok: false; error: SerializedEngineError; fatal: boolean; memory: number; loggedErrors: number };
+
+/**
+ * Who the tasks started in the current asynchronous context are for: the HTTP
+ * layer runs each request's handler inside it (app.ts), so every task a
+ * request causes is counted for its user without passing the user through
+ * every operation. Work the service does of its own accord runs outside it.
+ */
+export const taskOwner = new AsyncLocalStorage<string>();
 
 const WORKER_URL = new URL('./worker.js', import.meta.url);
 const MAX_START_FAILURES = 5;
@@ -72,6 +84,8 @@ export class EnginePool {
   private closed = false;
   private startFailures = 0;
   private readonly readyWaiters: (() => void)[] = [];
+  /** Tasks running per owner. */
+  private readonly running = new Map<string, number>();
   readonly counters = { completed: 0, failed: 0, timedOut: 0, recycled: 0, crashed: 0, refused: 0 };
 
   constructor(private readonly options: EnginePoolOptions) {
@@ -91,7 +105,8 @@ export class EnginePool {
     if (this.startFailures >= MAX_START_FAILURES) {
       return Promise.reject(new ServiceError('COMPONENT_MISSING', 'The PDF engine cannot start'));
     }
-    if (this.queue.length >= this.options.queueLimit) {
+    const owner = taskOwner.getStore();
+    if (this.queue.length >= this.options.queueLimit || (owner !== undefined && this.waiting(owner) >= this.ownerQueueLimit)) {
       this.counters.refused++;
       return Promise.reject(new ServiceError('SERVICE_BUSY', 'Too many documents are being processed', undefined, { 'Retry-After': '5' }));
     }
@@ -99,6 +114,7 @@ export class EnginePool {
       this.queue.push({
         id: this.nextId++,
         task,
+        owner,
         input,
         transfer: (options.transfer ?? []).flatMap((a) => (a instanceof Uint8Array && ownsWholeBuffer(a) ? [a.buffer as ArrayBuffer] : [])),
         timeoutMs: options.timeoutMs ?? this.options.taskTimeoutMs,
@@ -107,6 +123,17 @@ export class EnginePool {
       });
       this.dispatch();
     });
+  }
+
+  /** One owner may hold at most half of the queue, so that one client alone cannot have the others refused. */
+  private get ownerQueueLimit(): number {
+    return Math.max(1, Math.ceil(this.options.queueLimit / 2));
+  }
+
+  private waiting(owner: string): number {
+    let n = 0;
+    for (const job of this.queue) if (job.owner === owner) n++;
+    return n;
   }
 
   /** Number of workers: how many tasks can run at once. */
@@ -157,7 +184,7 @@ export class EnginePool {
     const job = slot.job;
     if (!job || job.id !== reply.id) return;
     if (slot.timer) clearTimeout(slot.timer);
-    slot.job = null;
+    this.finish(slot);
     slot.timer = null;
     slot.tasks++;
     if (reply.ok) {
@@ -180,8 +207,7 @@ export class EnginePool {
     if (slot.retiring || this.closed) return;
     slot.retiring = true;
     if (!slot.ready) this.startFailures++;
-    const job = slot.job;
-    slot.job = null;
+    const job = this.finish(slot);
     if (job) {
       this.counters.crashed++;
       this.options.onInternalError?.(reason, { task: job.task });
@@ -195,21 +221,50 @@ export class EnginePool {
     this.dispatch();
   }
 
+  /**
+   * Starts queued tasks on free workers, in order, skipping the tasks of an
+   * owner who already has ownerTaskLimit running: those wait for one of
+   * that owner's own tasks to end, while other users' tasks go ahead.
+   */
   private dispatch(): void {
     for (const slot of this.slots) {
       if (this.queue.length === 0) return;
       if (!slot.ready || slot.job || slot.retiring) continue;
-      const job = this.queue.shift()!;
-      slot.job = job;
-      slot.timer = setTimeout(() => this.onTimeout(slot, job), job.timeoutMs);
-      slot.worker.postMessage({ id: job.id, task: job.task, input: job.input }, job.transfer);
+      const index = this.queue.findIndex((job) => this.mayStart(job.owner));
+      if (index < 0) return;
+      const [job] = this.queue.splice(index, 1) as [Job];
+      this.start(slot, job);
     }
+  }
+
+  private mayStart(owner: string | undefined): boolean {
+    const limit = this.options.ownerTaskLimit;
+    return owner === undefined || limit === undefined || (this.running.get(owner) ?? 0) < limit;
+  }
+
+  private start(slot: Slot, job: Job): void {
+    slot.job = job;
+    if (job.owner !== undefined) this.running.set(job.owner, (this.running.get(job.owner) ?? 0) + 1);
+    slot.timer = setTimeout(() => this.onTimeout(slot, job), job.timeoutMs);
+    slot.worker.postMessage({ id: job.id, task: job.task, input: job.input }, job.transfer);
+  }
+
+  /** Takes the slot's task off it (ended, failed, timed out or lost with its worker). */
+  private finish(slot: Slot): Job | null {
+    const job = slot.job;
+    slot.job = null;
+    if (job?.owner !== undefined) {
+      const n = (this.running.get(job.owner) ?? 1) - 1;
+      if (n > 0) this.running.set(job.owner, n);
+      else this.running.delete(job.owner);
+    }
+    return job;
   }
 
   private onTimeout(slot: Slot, job: Job): void {
     if (slot.job !== job) return;
     this.counters.timedOut++;
-    slot.job = null;
+    this.finish(slot);
     job.reject(new ServiceError('ENGINE_TIMEOUT', `Processing took longer than ${Math.round(job.timeoutMs / 1000)} s and was stopped`));
     this.replace(slot);
     this.dispatch();

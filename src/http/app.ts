@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
@@ -6,6 +6,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { ServiceError } from '../errors.js';
+import { taskOwner } from '../engine/pool.js';
 import type { AppDeps } from './context.js';
 import { packDocumentUrl } from './document-urls.js';
 import { handleError, sendProblem, sentPath } from './errors.js';
@@ -32,7 +33,7 @@ import { registerRedactionRoutes } from './routes/redaction.js';
 import { registerFieldRoutes } from './routes/fields.js';
 import { registerPageRoutes } from './routes/pages.js';
 import { registerSignatureRoutes } from './routes/signatures.js';
-import { BINARY_UPLOAD_TYPES } from './uploads.js';
+import { BINARY_UPLOAD_TYPES, XFDF_BODY_TYPES } from './uploads.js';
 import { registerConnectionLimits, serverTimeouts } from './connection-limits.js';
 import { problemSchema } from './schemas/common.js';
 
@@ -140,6 +141,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerCors(app, config.corsOrigins);
   registerRequestMetrics(app, deps);
   registerAuthHook(app, deps.auth);
+  // Every handler runs as its user, so that the engine pool counts the tasks it starts against that user's limit.
+  app.addHook('onRoute', (route) => {
+    const handler = route.handler;
+    route.handler = function (this: unknown, request, reply) {
+      const owner = request.principal?.username;
+      return owner === undefined ? handler.call(this as never, request, reply) : taskOwner.run(owner, () => handler.call(this as never, request, reply));
+    };
+  });
   await app.register(async (api) => {
     registerHealthRoutes(api, deps);
     registerMetricsRoute(api, deps);
@@ -187,19 +196,14 @@ function registerBodyParsers(app: FastifyInstance, deps: AppDeps): void {
       done(err as Error, undefined);
     }
   });
-  // XFDF and FDF bodies (annotations and form field data) reach the routes as raw bytes: each route parses
-  // them with its own rules. They may embed files, so they get the upload limit rather than the model limit.
-  app.addContentTypeParser(
-    ['application/vnd.adobe.xfdf', 'application/vnd.fdf', 'application/fdf'],
-    { parseAs: 'buffer', bodyLimit: deps.config.maxUploadBytes },
-    (_req, body, done) => done(null, body),
-  );
-  // Documents and files arrive as streams; the route stages them on disk with its own size limit.
-  app.addContentTypeParser(BINARY_UPLOAD_TYPES, (req, payload, done) => {
+  // Documents, files, and XFDF and FDF bodies (annotations and form field data) arrive as streams: the
+  // operation stages them on disk with its own size limit, and the engine reads them from there. XFDF and
+  // FDF may embed files, so they have a limit of their own rather than the model limit.
+  const streamed = (limit: number, what: string) => (req: FastifyRequest, payload: IncomingMessage, done: (err: Error | null, body?: unknown) => void) => {
     const declared = Number(req.headers['content-length']);
-    if (Number.isFinite(declared) && declared > deps.config.maxUploadBytes) {
-      return done(new ServiceError('PAYLOAD_TOO_LARGE', `Uploads are limited to ${deps.config.maxUploadBytes} bytes`), undefined);
-    }
+    if (Number.isFinite(declared) && declared > limit) return done(new ServiceError('PAYLOAD_TOO_LARGE', `${what} are limited to ${limit} bytes`), undefined);
     done(null, payload);
-  });
+  };
+  app.addContentTypeParser(XFDF_BODY_TYPES, streamed(deps.config.maxXfdfBytes, 'XFDF and FDF bodies'));
+  app.addContentTypeParser(BINARY_UPLOAD_TYPES, streamed(deps.config.maxUploadBytes, 'Uploads'));
 }

@@ -9,6 +9,9 @@ export const WORD_TYPES = [
 /** Streamed, never parsed by Fastify: routes stage them with the upload limit. */
 export const BINARY_UPLOAD_TYPES = [PDF_TYPE, ...IMAGE_TYPES, ...WORD_TYPES, 'application/octet-stream'];
 
+/** XFDF and FDF request bodies (application/fdf is not registered, but older tools send it): streamed, staged with their own limit. */
+export const XFDF_BODY_TYPES = ['application/vnd.adobe.xfdf', 'application/vnd.fdf', 'application/fdf'];
+
 /** The media type of a file part from its declared type or, failing that, its name. */
 export function mediaTypeOf(declared: string | undefined, fileName: string | undefined): string {
   const type = (declared ?? '').split(';')[0]!.trim().toLowerCase();

@@ -18,6 +18,8 @@ export interface XmlShape {
   items?: Record<string, string>;
   /** A list model whose one array property is written directly under the root. */
   flatten?: string;
+  /** With `flatten`: the list's items come before the other properties (a page of a longer list, then its paging). */
+  listFirst?: boolean;
 }
 
 function singular(key: string): string {
@@ -59,7 +61,8 @@ export function renderXml(shape: XmlShape, value: unknown): string {
   if (shape.flatten && value && typeof value === 'object') {
     const { [shape.flatten]: list, ...rest } = value as Record<string, unknown>;
     const itemName = items[shape.flatten] ?? singular(shape.flatten);
-    tree = { ...(toTree(rest, items) as object), [itemName]: Array.isArray(list) ? list.map((x) => toTree(x, items)) : [] };
+    const listed = { [itemName]: Array.isArray(list) ? list.map((x) => toTree(x, items)) : [] };
+    tree = shape.listFirst ? { ...listed, ...(toTree(rest, items) as object) } : { ...(toTree(rest, items) as object), ...listed };
   } else {
     tree = toTree(value, items);
   }

@@ -96,15 +96,19 @@ export class AnnotationOperations {
     });
   }
 
-  /** Imports XFDF or FDF (A5, A3): new names added, existing names updated; answers all annotations and what happened. */
-  async importContent(path: StoredPath, ctx: OperationContext, format: 'xfdf' | 'fdf', body: Uint8Array): Promise<{ annotations: AnnotationModel[]; created: string[]; updated: string[]; warnings: string[] }> {
-    const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
+  /**
+   * Imports an XFDF or FDF request body (A5, A3), staged first (DocumentOperations.withStagedBody, at most
+   * `limit` bytes): new names added, existing names updated; answers all annotations and what happened.
+   */
+  async importContent(path: StoredPath, ctx: OperationContext, format: 'xfdf' | 'fdf', body: unknown, limit: number): Promise<{ annotations: AnnotationModel[]; created: string[]; updated: string[]; warnings: string[] }> {
+    const empty = new ServiceError(format === 'xfdf' ? 'MALFORMED_XFDF' : 'MALFORMED_FDF', 'The body is empty');
+    const { result, stat } = await this.documents.withStagedBody(body, limit, empty, (source) => this.documents.update(path, ctx, async (stored) => {
       const imported = format === 'fdf'
-        ? await this.pool.run('importAnnotationsFdf', { pdf: stored.pdf, password: ctx.documentPassword, fdf: body })
-        : await this.pool.run('importAnnotationsXfdf', { pdf: stored.pdf, password: ctx.documentPassword, xfdf: body });
+        ? await this.pool.run('importAnnotationsFdf', { pdf: stored.pdf, password: ctx.documentPassword, fdf: source })
+        : await this.pool.run('importAnnotationsXfdf', { pdf: stored.pdf, password: ctx.documentPassword, xfdf: source });
       const changed = imported.created.length + imported.updated.length > 0;
       return changed ? { bytes: imported.bytes, result: imported } : { result: imported };
-    });
+    }));
     this.lists.set(stat.etag, ctx.documentPassword, { annotations: result.annotations, pageCount: result.pageCount });
     return { annotations: result.annotations, created: result.created, updated: result.updated, warnings: result.warnings };
   }

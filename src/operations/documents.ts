@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { DocumentInfo } from '../engine/pdf/inspect.js';
 import type { ImageMediaType } from '../engine/pdf/images.js';
 import type { EnginePool } from '../engine/pool.js';
@@ -155,13 +155,35 @@ export class DocumentOperations {
   }
 
   /** The engine's check of a staged PDF upload, reading it as any stored document is read (engineSource). */
-  private async validateStaged(staged: StagedUpload) {
+  private validateStaged(staged: StagedUpload) {
+    return this.withStagedSource(staged, (pdf) => this.pool.run('validateUpload', { pdf }, { transfer: [pdf] }));
+  }
+
+  /** Lets `work` hand staged content to engine tasks as a stored document is handed (engineSource): its open file when large, else its bytes. */
+  private async withStagedSource<R>(staged: StagedUpload, work: (source: PdfSource) => Promise<R>): Promise<R> {
     const content = await staged.open();
     try {
-      const pdf = await engineSource(content);
-      return await this.pool.run('validateUpload', { pdf }, { transfer: [pdf] });
+      return await work(await engineSource(content));
     } finally {
       await content.close();
+    }
+  }
+
+  /**
+   * A request body that an engine task parses (XFDF, FDF): streamed into the
+   * staging area up to `limit` bytes (413 past it) and given to `work` as a
+   * source the engine reads itself, so no thread but the engine's holds it.
+   * An empty body is `empty`. Nothing is read from or written to any document
+   * until the whole body has arrived.
+   */
+  async withStagedBody<R>(body: unknown, limit: number, empty: ServiceError, work: (source: PdfSource) => Promise<R>): Promise<R> {
+    if (!(body instanceof Readable)) throw empty;
+    const staged = await this.store.stage(body, limit);
+    try {
+      if (staged.size === 0) throw empty;
+      return await this.withStagedSource(staged, work);
+    } finally {
+      await staged.discard();
     }
   }
 

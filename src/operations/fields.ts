@@ -2,6 +2,7 @@ import type { FieldDataFormat } from '../engine/field-data.js';
 import type { FieldsImport } from '../engine/pdf/form-data.js';
 import type { FieldModel, FieldsModel } from '../engine/pdf/fields.js';
 import type { EnginePool } from '../engine/pool.js';
+import { ServiceError } from '../errors.js';
 import type { StoredPath } from '../storage/paths.js';
 import type { OperationContext } from './context.js';
 import type { DocumentOperations } from './documents.js';
@@ -59,12 +60,13 @@ export class FieldOperations {
   }
 
   /**
-   * Sets the values of an XFDF or FDF body. The body is read first, before the
-   * document is: a malformed or hostile body is refused without touching it.
-   * Nothing is written when no field was set or a value was refused.
+   * Sets the values of an XFDF or FDF request body, staged first (DocumentOperations.withStagedBody,
+   * at most `limit` bytes). The body is parsed before the document is read: a malformed or hostile
+   * body is refused without touching it. Nothing is written when no field was set or a value was refused.
    */
-  async import(path: StoredPath, ctx: OperationContext, body: Uint8Array, format: FieldDataFormat): Promise<{ result: FieldsImport; etag: string }> {
-    const parsed = await this.pool.run('parseFieldData', { body, format });
+  async import(path: StoredPath, ctx: OperationContext, body: unknown, format: FieldDataFormat, limit: number): Promise<{ result: FieldsImport; etag: string }> {
+    const empty = new ServiceError(format === 'xfdf' ? 'MALFORMED_XFDF' : 'MALFORMED_FDF', 'The body is empty');
+    const parsed = await this.documents.withStagedBody(body, limit, empty, (source) => this.pool.run('parseFieldData', { body: source, format }));
     const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
       const { bytes, ...outcome } = await this.pool.run('importFields', { pdf: stored.pdf, password: ctx.documentPassword, values: parsed.values });
       return { ...(bytes ? { bytes } : {}), result: { ...outcome, warnings: [...parsed.warnings, ...outcome.warnings] } };

@@ -1,4 +1,4 @@
-import type { EnginePool } from '../engine/pool.js';
+import { taskOwner, type EnginePool } from '../engine/pool.js';
 import type { ImageFormat, PageModel, PageTextModel, TextDetail } from '../engine/page-model.js';
 import type { StoredPath } from '../storage/paths.js';
 import type { OperationContext } from './context.js';
@@ -25,7 +25,7 @@ function pageTextBytes(page: PageTextModel): number {
 
 /** The pages resource: page models, page text and page images (docs/pages.md). */
 export class PageOperations {
-  private readonly lists = new ReadModelCache<PageModel[]>(200);
+  private readonly lists = new ReadModelCache<{ pages: PageModel[]; total: number }>(200);
   private readonly documentTexts = new ReadModelCache<string[]>(DOCUMENT_TEXT_BYTES, (texts) => texts.reduce((n, t) => n + stringBytes(t), 0));
   private readonly pageTexts = new ReadModelCache<PageTextModel>(PAGE_TEXT_BYTES, pageTextBytes);
   /** Whole-document extractions under way, by version: a request for the same text waits for it instead of starting another. */
@@ -52,7 +52,8 @@ export class PageOperations {
     const { busy, queued } = this.pool.stats;
     if (queued > 0 || busy >= this.pool.size) return;
     if (this.documentTexts.get(etag, undefined) || this.extracting.has(etag)) return;
-    void this.extractVersion(path, etag, undefined, 1).catch(() => undefined);
+    // The service's own work, counted against no user's task limit (the upload's client may need a worker next).
+    taskOwner.exit(() => void this.extractVersion(path, etag, undefined, 1).catch(() => undefined));
   }
 
   /** The text of one version, extracted once however many ask for it at the same time. */
@@ -71,15 +72,16 @@ export class PageOperations {
     return work;
   }
 
-  /** Every page's PageModel and the document version they describe. */
-  async list(path: StoredPath, ctx: OperationContext): Promise<{ pages: PageModel[]; etag: string }> {
+  /** The PageModels of one slice of the pages (docs/pages.md, paging), the page count, and the document version they describe. */
+  async list(path: StoredPath, ctx: OperationContext, slice: { offset: number; limit: number }): Promise<{ pages: PageModel[]; total: number; etag: string }> {
     const stat = await this.documents.stat(path);
-    const cached = this.lists.get(stat.etag, ctx.documentPassword);
-    if (cached) return { pages: cached, etag: stat.etag };
+    const variant = `${slice.offset}|${slice.limit}`;
+    const cached = this.lists.get(stat.etag, ctx.documentPassword, variant);
+    if (cached) return { ...cached, etag: stat.etag };
     return this.documents.read(path, async (stored) => {
-      const { pages } = await this.pool.run('listPages', { pdf: stored.pdf, password: ctx.documentPassword }, { transfer: [stored.pdf] });
-      this.lists.set(stored.etag, ctx.documentPassword, pages);
-      return { pages, etag: stored.etag };
+      const listed = await this.pool.run('listPages', { pdf: stored.pdf, password: ctx.documentPassword, ...slice }, { transfer: [stored.pdf] });
+      this.lists.set(stored.etag, ctx.documentPassword, listed, variant);
+      return { ...listed, etag: stored.etag };
     });
   }
 

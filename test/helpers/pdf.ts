@@ -53,6 +53,31 @@ export function serializePdf(objects: string[], trailer: string): Buffer {
   return Buffer.from(parts.join(''), 'latin1');
 }
 
+/**
+ * A document of `pages` pages made cheaply: every page draws one shared
+ * content stream, under a two-level page tree (1,000 pages a node).
+ * About 10 MB for 100,000 pages (test/pages-paging.test.ts, bench/pages.ts).
+ */
+export function makeManyPagesPdf(pages: number): Buffer {
+  const perNode = 1000;
+  const nodes = Math.ceil(pages / perNode);
+  const firstNode = 4;
+  const firstPage = firstNode + nodes;
+  const content = 'BT /F1 24 Tf 40 100 Td (Same page) Tj ET';
+  const objects: string[] = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Kids [${Array.from({ length: nodes }, (_, n) => `${firstNode + n} 0 R`).join(' ')}] /Count ${pages} /MediaBox [0 0 300 200] /Resources << /Font << /F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> >> >> >>`,
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+  ];
+  for (let n = 0; n < nodes; n++) {
+    const count = Math.min(perNode, pages - n * perNode);
+    const kids = Array.from({ length: count }, (_, i) => `${firstPage + n * perNode + i} 0 R`).join(' ');
+    objects.push(`<< /Type /Pages /Parent 2 0 R /Kids [${kids}] /Count ${count} >>`);
+  }
+  for (let p = 0; p < pages; p++) objects.push(`<< /Type /Page /Parent ${firstNode + Math.floor(p / perNode)} 0 R /Contents 3 0 R >>`);
+  return serializePdf(objects, '/Root 1 0 R');
+}
+
 function escapePdfString(s: string): string {
   return s.replace(/[\\()]/g, (c) => `\\${c}`);
 }

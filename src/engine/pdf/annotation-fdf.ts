@@ -6,7 +6,7 @@ import { openPdf } from './open.js';
 import { isDict, name, number, ref, text } from './pdf-data.js';
 import { PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from './pdf-syntax.js';
 import type { IncomingAnnotation } from './xfdf-map.js';
-import type { PdfSource } from '../pdf-source.js';
+import { readAll, type PdfSource } from '../pdf-source.js';
 
 /** Keys that tie an annotation to its document; FDF carries /Page instead, and appearances are drawn anew. */
 const DOCUMENT_KEYS = new Set(['P', 'AP', 'AS', 'StructParent', 'OC']);
@@ -174,8 +174,8 @@ export function annotationsFromFdf(fdf: FdfFile, warnings: string[]): IncomingAn
 }
 
 /** The `importAnnotationsFdf` task (A5, A3 with an FDF body). */
-export function importAnnotationsFdf(input: { pdf: PdfSource; password?: string | undefined; fdf: Uint8Array }): ImportResult {
-  const fdf = parseFdf(input.fdf);
+export function importAnnotationsFdf(input: { pdf: PdfSource; password?: string | undefined; fdf: PdfSource }): ImportResult {
+  const fdf = parseFdf(readAll(input.fdf));
   const warnings = [...fdf.warnings];
   return applyImport(input, annotationsFromFdf(fdf, warnings), warnings);
 }

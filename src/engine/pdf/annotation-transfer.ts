@@ -15,7 +15,7 @@ import { saveEdited } from './save.js';
 import { fromXfdfElement, str, toXfdfElement, type EmbeddedFile, type ExportContext, type IncomingAnnotation } from './xfdf-map.js';
 import { parseXfdf } from './xfdf-parse.js';
 import { nonXmlWarning, treeHasNonXml, writeXml, type XmlNode } from './xml-writer.js';
-import type { PdfSource } from '../pdf-source.js';
+import { readAll, type PdfSource } from '../pdf-source.js';
 
 /** The document's /ID pair as hex, for <ids original modified>. */
 function documentIds(doc: mupdf.PDFDocument, reader: ObjectReader): [string, string] | undefined {
@@ -374,8 +374,9 @@ function toMupdfCopy(doc: mupdf.PDFDocument, value: mupdf.PDFObject): mupdf.PDFO
 }
 
 /** The `importAnnotationsXfdf` task (A5, A3). */
-export function importAnnotationsXfdf(input: { pdf: PdfSource; password?: string | undefined; xfdf: Uint8Array }): ImportResult {
-  const root = parseXfdf(input.xfdf);
+export function importAnnotationsXfdf(input: { pdf: PdfSource; password?: string | undefined; xfdf: PdfSource }): ImportResult {
+  // The body is read here, from the staged file when it is large: the main thread never holds it.
+  const root = parseXfdf(readAll(input.xfdf));
   const warnings: string[] = [];
   const incoming: IncomingAnnotation[] = [];
   const annots = root.children.filter((c) => c.tag.toLowerCase() === 'annots').flatMap((c) => c.children);

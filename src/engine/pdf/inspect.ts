@@ -1,9 +1,9 @@
 import * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
 import { pdfDateToIso } from './dates.js';
-import { openPdf, readHead, type Access } from './open.js';
+import { openPdf, type Access } from './open.js';
 import { deref, name } from './pdf-values.js';
-import { sourceSize, type PdfSource } from '../pdf-source.js';
+import { readHead, sourceSize, type PdfSource } from '../pdf-source.js';
 
 /** What the DocumentModel reports about a document's content. */
 export interface DocumentInfo {

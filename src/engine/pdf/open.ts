@@ -1,8 +1,7 @@
-import { readSync } from 'node:fs';
 import * as mupdf from 'mupdf';
 import { pageOutOfRangeDetail } from '../../errors.js';
 import { EngineError } from '../errors.js';
-import { sourceSize, type PdfSource } from '../pdf-source.js';
+import { readAt, sourceSize, type PdfSource } from '../pdf-source.js';
 import { prepareUnicode } from '../passwords.js';
 import { requirePermission, type Need } from './permissions.js';
 import { ownerPasswordIsEmpty } from './security.js';
@@ -29,48 +28,12 @@ export interface OpenedPdf {
  */
 const STREAM_OPEN_BYTES = 16 * 1024 * 1024;
 
-/** Reads `length` bytes at `position` of the source into `memory` at `offset`; answers how many were read (0 at the end). */
-function readAt(source: PdfSource, memory: Uint8Array, offset: number, length: number, position: number): number {
-  const n = Math.max(0, Math.min(length, sourceSize(source) - position));
-  if (n === 0) return 0;
-  if (source instanceof Uint8Array) {
-    memory.set(source.subarray(position, position + n), offset);
-    return n;
-  }
-  // Positional reads straight into MuPDF's memory: no intermediate copy, and no shared file offset with other readers of the descriptor.
-  return readSync(source.fd, memory, offset, n, position);
-}
-
 function streamOver(source: PdfSource): mupdf.Stream {
   return new mupdf.Stream({
     fileSize: () => sourceSize(source),
     read: (memory: Uint8Array, offset: number, length: number, position: number) => readAt(source, memory, offset, length, position),
     close: () => undefined,
   });
-}
-
-/** The first `length` bytes (fewer when the document is shorter). */
-export function readHead(source: PdfSource, length: number): Uint8Array {
-  if (source instanceof Uint8Array) return source.subarray(0, Math.min(length, source.length));
-  return readRange(source, 0, length);
-}
-
-/** `length` bytes from `start` (fewer past the end), as a new array for an open file. */
-export function readRange(source: PdfSource, start: number, length: number): Uint8Array {
-  if (source instanceof Uint8Array) return source.subarray(start, Math.min(source.length, start + length));
-  const out = new Uint8Array(Math.max(0, Math.min(length, source.size - start)));
-  let done = 0;
-  while (done < out.length) {
-    const n = readAt(source, out, done, out.length - done, start + done);
-    if (n === 0) throw new EngineError('MALFORMED_PDF', 'The file ended before its expected size');
-    done += n;
-  }
-  return out;
-}
-
-/** The whole document as bytes: for the few tasks that work on the file's bytes themselves (signature byte ranges). */
-export function readAll(source: PdfSource): Uint8Array {
-  return readRange(source, 0, sourceSize(source));
 }
 
 /** Bits returned by authenticatePassword (MuPDF: 1 none needed, 2 user, 4 owner). */

@@ -16,13 +16,13 @@ import { pdfDateToIso } from './dates.js';
 import { breakFieldLoops, readFormFields, type FormField } from './form-data.js';
 import { annotationPages } from './fields.js';
 import { formFacts } from './inspect.js';
-import { checkPageIndex, openPdf, readAll, type OpenedPdf } from './open.js';
+import { checkPageIndex, openPdf, type OpenedPdf } from './open.js';
 import { requirePermission } from './permissions.js';
 import { deref, name, text } from './pdf-values.js';
 import { saveEdited, saveFull } from './save.js';
 import { setEmptyAppearance, setSignedAppearance } from './signature-appearance.js';
 import type { Rectangle } from '../annotation-model.js';
-import type { PdfSource } from '../pdf-source.js';
+import { readAll, type PdfSource } from '../pdf-source.js';
 
 export type SubFilter = 'adbe.pkcs7.detached' | 'ETSI.CAdES.detached';
 

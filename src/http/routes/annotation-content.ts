@@ -39,10 +39,7 @@ export function importFormat(request: FastifyRequest): 'xfdf' | 'fdf' {
 /** A5 and A3 share this: import the body, answer the annotations. */
 export async function importAnnotationContent(request: FastifyRequest, reply: FastifyReply, deps: AppDeps): Promise<FastifyReply> {
   const format = importFormat(request);
-  if (!Buffer.isBuffer(request.body) || request.body.length === 0) {
-    throw new ServiceError(format === 'xfdf' ? 'MALFORMED_XFDF' : 'MALFORMED_FDF', 'The body is empty');
-  }
-  const result = await deps.operations.annotations.importContent(documentPathParam(request), operationContext(request), format, request.body);
+  const result = await deps.operations.annotations.importContent(documentPathParam(request), operationContext(request), format, request.body, deps.config.maxXfdfBytes);
   return sendModel(request, reply, IMPORT_XML, result);
 }
 

@@ -97,10 +97,7 @@ export function registerFieldRoutes(api: FastifyInstance, deps: AppDeps): void {
 
   const importHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     const format = importFormat(request);
-    if (!Buffer.isBuffer(request.body) || request.body.length === 0) {
-      throw new ServiceError(format === 'xfdf' ? 'MALFORMED_XFDF' : 'MALFORMED_FDF', 'The body is empty');
-    }
-    const { result, etag } = await fields.import(documentPathParam(request), operationContext(request), request.body, format);
+    const { result, etag } = await fields.import(documentPathParam(request), operationContext(request), request.body, format, deps.config.maxXfdfBytes);
     reply.header('ETag', etag);
     return sendModel(request, reply, FIELDS_IMPORT_XML, result);
   };

@@ -7,7 +7,7 @@ import { negotiate } from '../negotiation.js';
 import { RenderedCache, sendVersionedModel, variantEtag } from '../rendered-cache.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
-import { DOCUMENT_TEXT_XML, documentTextSchema, PAGE_TEXT_XML, PAGES_XML, pagesSchema, pageTextSchema, textDetailQuery } from '../schemas/pages.js';
+import { DOCUMENT_TEXT_XML, documentTextSchema, PAGE_TEXT_XML, PAGES_DEFAULT_LIMIT, PAGES_MAX_LIMIT, PAGES_XML, pagesQuery, pagesSchema, pageTextSchema, textDetailQuery } from '../schemas/pages.js';
 
 const headers = { type: 'object', properties: documentPasswordHeader } as const;
 const tags = ['pages'];
@@ -50,16 +50,29 @@ export function registerPageRoutes(api: FastifyInstance, deps: AppDeps): void {
     config: { model: true },
     schema: {
       summary: 'List the pages: size, rotation, boxes, annotation count',
-      description: 'One PageModel per page, in order. ETag and If-None-Match (304) by document version. See docs/pages.md for the coordinate conventions.',
+      description:
+        `One PageModel per page, in order, ${PAGES_DEFAULT_LIMIT} at a time by default (?offset=, ?limit= up to ${PAGES_MAX_LIMIT}), with the page count ` +
+        'in total and the URLs of the next and previous slices in next/prev and the Link header. An offset past the end lists no pages. ' +
+        'ETag and If-None-Match (304) by document version and slice. See docs/pages.md for the coordinate conventions.',
       tags,
       params: filePathParams,
       headers,
+      querystring: pagesQuery,
       response: { 200: pagesSchema, ...notModified, ...errorResponses },
     },
   }, async (request, reply) => {
-    const { pages: list, etag } = await pages.list(documentPathParam(request), operationContext(request));
+    const { offset, limit } = request.query as { offset: number; limit: number };
+    const { pages: list, total, etag } = await pages.list(documentPathParam(request), operationContext(request), { offset, limit });
+    const base = request.originalUrl.split('?')[0];
+    const slice = (from: number) => `${base}?offset=${from}&limit=${limit}`;
+    const links = {
+      ...(offset + limit < total ? { next: slice(offset + limit) } : {}),
+      ...(offset > 0 ? { prev: slice(Math.max(0, Math.min(offset, total) - limit)) } : {}),
+    };
+    const link = Object.entries(links).map(([rel, url]) => `<${url}>; rel="${rel}"`).join(', ');
+    if (link) reply.header('Link', link);
     // Access (password included) was checked above; the content does not depend on the password, so the variant leaves it out.
-    return sendVersionedModel(request, reply, rendered, PAGES_XML, { etag, variant: 'pages' }, { model: () => ({ pages: list }) });
+    return sendVersionedModel(request, reply, rendered, PAGES_XML, { etag, variant: `pages|${offset}|${limit}` }, { model: () => ({ pages: list, total, offset, limit, ...links }) });
   });
 
   api.get('/documents/:filePath.pdf/pages/:pageIndex/text', {

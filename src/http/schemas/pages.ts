@@ -23,11 +23,31 @@ export const pageSchema = {
   ],
 } as const;
 
+/** Paging of the page list (docs/pages.md): `limit` pages from `offset`. */
+export const PAGES_DEFAULT_LIMIT = 1000;
+export const PAGES_MAX_LIMIT = 10_000;
+export const pagesQuery = {
+  type: 'object',
+  properties: {
+    offset: { type: 'integer', minimum: 0, maximum: 999_999_999, default: 0, description: 'Index of the first page listed' },
+    limit: { type: 'integer', minimum: 1, maximum: PAGES_MAX_LIMIT, default: PAGES_DEFAULT_LIMIT, description: 'Most pages listed' },
+  },
+} as const;
+
 export const pagesSchema = {
   type: 'object',
-  description: 'PagesModel (XML: <Pages> with one <page> per page)',
-  properties: { pages: { type: 'array', items: pageSchema } },
-  required: ['pages'],
+  description:
+    'PagesModel (XML: <Pages> with one <page> per page listed, then <total>, <offset>, <limit> and <next>/<prev>): ' +
+    `at most limit pages from offset (default ${PAGES_DEFAULT_LIMIT}, at most ${PAGES_MAX_LIMIT}); the Link header has the same next and prev`,
+  properties: {
+    pages: { type: 'array', items: pageSchema },
+    total: { type: 'integer', minimum: 0, description: 'Pages in the document' },
+    offset: { type: 'integer', minimum: 0 },
+    limit: { type: 'integer', minimum: 1 },
+    next: { type: 'string', description: 'URL of the next slice; absent on the last' },
+    prev: { type: 'string', description: 'URL of the previous slice; absent on the first' },
+  },
+  required: ['pages', 'total', 'offset', 'limit'],
 } as const;
 
 const textUnit = {
@@ -70,6 +90,6 @@ export const textDetailQuery = {
   detail: { type: 'string', enum: [...TEXT_DETAILS], description: 'Add the words, lines or blocks with their bounding boxes' },
 } as const;
 
-export const PAGES_XML = { root: 'Pages', flatten: 'pages', items: { pages: 'page' } };
+export const PAGES_XML = { root: 'Pages', flatten: 'pages', listFirst: true, items: { pages: 'page' } };
 export const PAGE_TEXT_XML = { root: 'PageText', items: { words: 'word', lines: 'line', blocks: 'block' } };
 export const DOCUMENT_TEXT_XML = { root: 'DocumentText', flatten: 'pages', items: { pages: 'page' } };
