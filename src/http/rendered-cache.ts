@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ReadModelCache } from '../operations/read-model-cache.js';
 import { noneMatch } from './conditional.js';
 import { acceptableModelFormat } from './reply.js';
-import { renderXml, type XmlShape } from './xml.js';
+import { renderXmlYielding, type XmlShape } from './xml.js';
 
 /**
  * Rendered model bodies by document version, for large read models (an
@@ -42,30 +42,31 @@ export function variantEtag(documentEtag: string, variant: string): string {
  * derived from the document's and the variant's, 304 on If-None-Match, and
  * the rendered body from the cache when this variant was rendered before.
  */
-export function sendVersionedModel(
+export async function sendVersionedModel(
   request: FastifyRequest,
   reply: FastifyReply,
   cache: RenderedCache,
   shape: XmlShape,
   version: { etag: string; variant: string },
   content: VersionedContent,
-): FastifyReply {
+): Promise<FastifyReply> {
   const chosen = acceptableModelFormat(request);
   const etag = variantEtag(version.etag, `${version.variant}|${chosen.mediaType}`);
   reply.header('ETag', etag).header('Vary', 'Accept').header('Cache-Control', 'private, no-cache');
   if (noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
   let body = cache.get(etag);
   if (!body) {
-    body = Buffer.from(render(chosen.format, shape, content), 'utf8');
+    body = Buffer.from(await render(chosen.format, shape, content), 'utf8');
     cache.set(etag, body);
   }
   const type = chosen.format === 'json' ? 'application/json' : chosen.mediaType;
   return reply.type(`${type}; charset=utf-8`).send(body);
 }
 
-function render(format: 'json' | 'xml' | 'text', shape: XmlShape, content: VersionedContent): string {
+async function render(format: 'json' | 'xml' | 'text', shape: XmlShape, content: VersionedContent): Promise<string> {
   const { model, text } = typeof content === 'function' ? { model: content, text: undefined } : content;
-  if (format === 'xml') return renderXml(shape, model());
+  // Large lists (annotations, pages) are rendered in slices, the event loop served between them.
+  if (format === 'xml') return renderXmlYielding(shape, model());
   if (format === 'json') return JSON.stringify(model());
   if (!text) throw new Error('this model has no text/plain form');
   return text();

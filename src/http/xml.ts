@@ -69,6 +69,35 @@ export function renderXml(shape: XmlShape, value: unknown): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n${builder.build({ [shape.root]: tree })}`;
 }
 
+/** List items rendered between two returns to the event loop by renderXmlYielding. */
+const ITEMS_PER_SLICE = 100;
+
+const indented = (xml: string) => xml.replace(/^(?=.)/gm, '  ');
+
+/**
+ * renderXml for a list model, giving the event loop back after every slice of
+ * ITEMS_PER_SLICE items: rendering 1,000 page models takes 6 to 40 ms here,
+ * and ten such answers at once held GET /health past its 20 ms target. The
+ * same text as renderXml.
+ */
+export async function renderXmlYielding(shape: XmlShape, value: unknown): Promise<string> {
+  const list = shape.flatten && value && typeof value === 'object' ? (value as Record<string, unknown>)[shape.flatten] : undefined;
+  if (!shape.flatten || !Array.isArray(list) || list.length <= ITEMS_PER_SLICE) return renderXml(shape, value);
+  const items = shape.items ?? {};
+  const { [shape.flatten]: _list, ...rest } = value as Record<string, unknown>;
+  const itemName = items[shape.flatten] ?? singular(shape.flatten);
+  const others = indented(builder.build(toTree(rest, items)));
+  const parts = [`<?xml version="1.0" encoding="UTF-8"?>\n<${shape.root}>\n`];
+  if (!shape.listFirst) parts.push(others);
+  for (let i = 0; i < list.length; i += ITEMS_PER_SLICE) {
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
+    parts.push(indented(builder.build({ [itemName]: list.slice(i, i + ITEMS_PER_SLICE).map((x) => toTree(x, items)) })));
+  }
+  if (shape.listFirst) parts.push(others);
+  parts.push(`</${shape.root}>\n`);
+  return parts.join('');
+}
+
 /** Deepest element nesting a request body may have (the parser throws past it). */
 const MAX_NESTED_TAGS = 100;
 

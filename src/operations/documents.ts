@@ -22,16 +22,16 @@ export interface StoredDocument extends DocumentStat {
 }
 
 /**
- * Content above this size reaches the engine as its open file rather than as
- * bytes: a 200 MB document would otherwise be copied into this thread and
- * into every worker that touches it (and V8 frees such buffers late). Smaller
- * content is read: MuPDF parses a copy in its own memory faster than a stream.
+ * How the engine gets a document's bytes, for every task: the one place that
+ * decides. Content with a local file reaches the engine as that open file,
+ * whatever its size, and the worker reads it (openPdf copies a small one into
+ * MuPDF's memory, which parses faster than a stream): this thread then never
+ * holds a copy. Reading a 10 MB document here for each of ten concurrent page
+ * listings made garbage collection pauses that held GET /health past 20 ms; a
+ * 200 MB document was copied here and into every worker that touched it.
  */
-const OPEN_FILE_MIN_BYTES = 16 * 1024 * 1024;
-
-/** How the engine gets a document's bytes, for every task: the one place that decides. */
 async function engineSource(content: OpenContent): Promise<PdfSource> {
-  if (content.fd !== undefined && content.size > OPEN_FILE_MIN_BYTES) return { fd: content.fd, size: content.size };
+  if (content.fd !== undefined) return { fd: content.fd, size: content.size };
   return content.read();
 }
 

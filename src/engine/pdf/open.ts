@@ -1,7 +1,7 @@
 import * as mupdf from 'mupdf';
 import { pageOutOfRangeDetail } from '../../errors.js';
 import { EngineError } from '../errors.js';
-import { readAt, sourceSize, type PdfSource } from '../pdf-source.js';
+import { readAll, readAt, sourceSize, type PdfSource } from '../pdf-source.js';
 import { prepareUnicode } from '../passwords.js';
 import { requirePermission, type Need } from './permissions.js';
 import { ownerPasswordIsEmpty } from './security.js';
@@ -24,7 +24,7 @@ export interface OpenedPdf {
  * it needs, instead of a copy of the whole file in its WebAssembly memory
  * (which never shrinks, and grows by doubling): a 200 MB file otherwise costs
  * a 200 MB copy and up to 512 MB of heap per worker that opened it. Small
- * files are copied: that is faster to parse. An open file is always streamed.
+ * files are copied (an open file read whole here): that is faster to parse.
  */
 const STREAM_OPEN_BYTES = 16 * 1024 * 1024;
 
@@ -70,8 +70,8 @@ function authenticate(doc: mupdf.PDFDocument, password: string): { result: numbe
 export function openPdf(source: PdfSource, password: string | undefined, need: Need): OpenedPdf {
   let doc: mupdf.PDFDocument;
   try {
-    const streamed = !(source instanceof Uint8Array) || source.length > STREAM_OPEN_BYTES;
-    const opened = mupdf.Document.openDocument(streamed ? streamOver(source) : source, 'application/pdf');
+    const streamed = sourceSize(source) > STREAM_OPEN_BYTES;
+    const opened = mupdf.Document.openDocument(streamed ? streamOver(source) : readAll(source), 'application/pdf');
     const pdf = opened.asPDF();
     if (!pdf) throw new Error('not a PDF');
     doc = pdf;
