@@ -118,8 +118,9 @@ async function scalingRow(quick: boolean): Promise<Row> {
   const source = makeTextDocument(pages, 40, 'scaling');
   const timesBy: Record<number, number[]> = { 1: [], 2: [] };
   for (const workers of [1, 2]) {
-    // Prefetching would add engine work after each upload: off, so only the renders are measured.
-    const server = await startServer({ env: { PDFSERVICE_WORKERS: String(workers), PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0', PDFSERVICE_QUEUE_LIMIT: '1000' } });
+    // Prefetching would add engine work after each upload: off, so only the renders are measured. One client
+    // makes every request, so its task limit is the worker count: the row measures how the pool scales.
+    const server = await startServer({ env: { PDFSERVICE_WORKERS: String(workers), PDFSERVICE_USER_TASK_LIMIT: String(workers), PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0', PDFSERVICE_QUEUE_LIMIT: '1000' } });
     try {
       for (let d = 0; d < documents; d++) await uploadPdf(`${server.api}/documents/bench/scale-${d}.pdf`, { authorization: server.adminAuth }, source);
       await renderAll(server, 1, 1); // warm-up: workers loaded
