@@ -10,7 +10,7 @@ import { EngineError } from './errors.js';
 import { readAll, type PdfSource } from './pdf-source.js';
 import { parseFdf, resolveFdf, textString, writeFdf, type FdfFile } from './fdf.js';
 import { decodeTextString, PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from './pdf-syntax.js';
-import { escapeXml, hasNonXml, nonXmlWarning } from './pdf/xml-writer.js';
+import { escapeXml, hasNonXml, nonXmlWarning } from './xml-writer.js';
 
 export const FIELD_TYPES = ['text', 'checkbox', 'radio', 'combo', 'list', 'pushbutton', 'signature'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];

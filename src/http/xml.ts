@@ -1,6 +1,6 @@
 import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { FastifyRequest } from 'fastify';
-import { NOT_XML } from '../engine/pdf/xml-writer.js';
+import { NOT_XML } from '../engine/xml-writer.js';
 import { ServiceError } from '../errors.js';
 import { markTextSourced } from '../validation.js';
 
@@ -28,7 +28,7 @@ function singular(key: string): string {
   return `${key}Item`;
 }
 
-// Characters XML 1.0 cannot carry even escaped (engine/pdf/xml-writer.ts): extracted text and names read from PDFs
+// Characters XML 1.0 cannot carry even escaped (engine/xml-writer.ts): extracted text and names read from PDFs
 // contain them, and one would make the whole document unreadable. In models they become U+FFFD.
 
 function toTree(value: unknown, items: Record<string, string>): unknown {

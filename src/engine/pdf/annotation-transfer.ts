@@ -14,7 +14,7 @@ import { deref } from './pdf-values.js';
 import { saveEdited } from './save.js';
 import { fromXfdfElement, str, toXfdfElement, type EmbeddedFile, type ExportContext, type IncomingAnnotation } from './xfdf-map.js';
 import { parseXfdf } from './xfdf-parse.js';
-import { nonXmlWarning, treeHasNonXml, writeXml, type XmlNode } from './xml-writer.js';
+import { nonXmlWarning, treeHasNonXml, writeXml, type XmlNode } from '../xml-writer.js';
 import { readAll, type PdfSource } from '../pdf-source.js';
 
 /** The document's /ID pair as hex, for <ids original modified>. */

@@ -2,7 +2,7 @@ import { EngineError } from '../errors.js';
 import { PdfName, PdfString } from './pdf-syntax.js';
 import type { XfdfElement } from './xfdf-map.js';
 import { parseSafeXml } from './xfdf-parse.js';
-import { writeXml, type XmlNode } from './xml-writer.js';
+import { writeXml, type XmlNode } from '../xml-writer.js';
 
 /**
  * Acrobat's XFDF <appearance>: an annotation's /AP dictionary as an XML

@@ -2,7 +2,7 @@ import { ANNOTATION_FLAGS } from '../annotation-model.js';
 import { decodeAppearance, type ApDict } from './appearance-xml.js';
 import { isDict, name, number, numbers, ref, text } from './pdf-data.js';
 import { PdfName, PdfString, type PdfDict, type PdfValue } from './pdf-syntax.js';
-import { escapeXml, type XmlNode } from './xml-writer.js';
+import { escapeXml, type XmlNode } from '../xml-writer.js';
 
 /**
  * The one mapping between annotation dictionaries and XFDF elements (ISO
