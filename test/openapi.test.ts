@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { SETTINGS } from '../src/config.js';
 import { ERROR_CATALOG } from '../src/errors.js';
 import { serverForSuite } from './helpers/server.js';
@@ -54,15 +58,111 @@ test('the OpenAPI 3.1 description is public and generated from the route schemas
   const action = spec.paths['/pdfservice/v1/documents/{filePath}.pdf']!['post'] as { requestBody: { content: Record<string, { schema: { properties: object } }> } };
   assert.ok('CopyAction' in action.requestBody.content['application/json']!.schema.properties, 'actions are described from the registry');
   assert.ok('session' in spec.components.securitySchemes);
-  const list = spec.paths['/pdfservice/v1/documents/{filePath}.pdf/annotations']!['get'] as { responses: Record<string, { content: Record<string, { schema: { properties: { annotations: { items: { examples?: unknown[] } } } } }> }> };
-  const examples = list.responses['200']!.content['application/json']!.schema.properties.annotations.items.examples ?? [];
+  // Models are named components: follow the references as a client's generator does.
+  const deref = (node: unknown): Record<string, unknown> => {
+    const ref = (node as { $ref?: string }).$ref;
+    return (ref ? (spec as unknown as { components: { schemas: Record<string, unknown> } }).components.schemas[ref.replace('#/components/schemas/', '')] : node) as Record<string, unknown>;
+  };
+  const list = spec.paths['/pdfservice/v1/documents/{filePath}.pdf/annotations']!['get'] as { responses: Record<string, { content: Record<string, { schema: unknown }> }> };
+  const annotationsModel = deref(list.responses['200']!.content['application/json']!.schema) as { properties: { annotations: { items: unknown } } };
+  const examples = (deref(annotationsModel.properties.annotations.items) as { examples?: unknown[] }).examples ?? [];
   assert.ok(examples.length >= 10, 'the annotation model has an example per family');
   // Page text comes as a model or as text/plain, page images as PNG or JPEG: each type is described.
   const text = spec.paths['/pdfservice/v1/documents/{filePath}.pdf/pages/{pageIndex}/text']!['get'] as { responses: Record<string, { content: Record<string, unknown> }>; parameters: { name: string; in: string }[] };
-  assert.deepEqual(Object.keys(text.responses['200']!.content).sort(), ['application/json', 'application/xml', 'text/plain']);
+  assert.deepEqual(Object.keys(text.responses['200']!.content).sort(), ['application/json', 'application/xml', 'text/plain', 'text/xml']);
   assert.ok(text.parameters.some((p) => p.name === 'detail' && p.in === 'query'));
   const image = spec.paths['/pdfservice/v1/documents/{filePath}.pdf/pages/{pageIndex}/image']!['get'] as { responses: Record<string, { content: Record<string, unknown> }> };
   assert.deepEqual(Object.keys(image.responses['200']!.content).sort(), ['image/jpeg', 'image/png']);
+});
+
+type Operation = {
+  operationId?: string;
+  security?: unknown[];
+  parameters?: { name: string; in: string; schema: { type?: string; pattern?: string } }[];
+  requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown>; required?: string[] } }> };
+  responses: Record<string, { headers?: Record<string, unknown>; content?: Record<string, unknown> }>;
+};
+type Description = { servers?: { url: string }[]; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+
+async function description(): Promise<Description> {
+  return (await (await fetch(`${server.api}/openapi.json`)).json()) as Description;
+}
+const operations = (spec: Description) => Object.entries(spec.paths).flatMap(([p, methods]) => Object.entries(methods).map(([m, op]) => ({ key: `${m.toUpperCase()} ${p}`, op })));
+
+test('every operation has a unique operationId, and public routes need no credentials', async () => {
+  const spec = await description();
+  const ids = operations(spec).map(({ key, op }) => {
+    assert.match(op.operationId ?? '', /^[a-z][A-Za-z]+$/, `${key} has a camelCase operationId`);
+    return op.operationId;
+  });
+  assert.equal(new Set(ids).size, ids.length, 'operationIds are unique');
+  assert.equal(spec.paths['/pdfservice/v1/documents/{filePath}.pdf']!['get']!.operationId, 'getDocument');
+  assert.deepEqual(spec.paths['/pdfservice/v1/health']!['get']!.security, []);
+  assert.ok(!spec.paths['/pdfservice/v1/sessions/current']!['get']!.security, 'who-am-I needs a session');
+  assert.ok(!spec.paths['/pdfservice/v1/documents']!['get']!.security, 'documents need a session (the global requirement)');
+  assert.ok(spec.servers && spec.servers.length > 0);
+});
+
+test('bodies the routes read themselves are described: uploads, XFDF/FDF and multipart parts', async () => {
+  const spec = await description();
+  const doc = '/pdfservice/v1/documents/{filePath}.pdf';
+  const content = (p: string, m: string) => spec.paths[p]![m]!.requestBody!.content;
+  for (const type of ['application/pdf', 'image/png', 'image/jpeg', 'image/tiff', 'image/gif', 'application/msword', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document']) {
+    assert.ok(content(doc, 'put')[type], `PUT document takes ${type}`);
+  }
+  assert.ok(content(`${doc}/annotations/content`, 'post')['application/vnd.adobe.xfdf']);
+  assert.ok(content(`${doc}/fields/content`, 'post')['application/vnd.fdf']);
+  const parts = (p: string, m: string) => Object.keys(content(p, m)['multipart/form-data']!.schema.properties ?? {}).sort();
+  assert.deepEqual(parts(`${doc}/pages`, 'post'), ['action', 'file', 'pageAction']);
+  assert.deepEqual(parts(`${doc}/annotations`, 'post'), ['annotation', 'file', 'fileDisposition']);
+  assert.deepEqual(parts(`${doc}/fields/signature-fields/{fieldName}/signature`, 'post'), ['file', 'signature']);
+  assert.deepEqual(parts('/pdfservice/v1/documents/{folderPath}', 'post'), ['file']);
+});
+
+test('errors are problem documents in JSON and XML; headers, XML models, path rules and pageIndex are schema', async () => {
+  const spec = await description();
+  const doc = '/pdfservice/v1/documents/{filePath}.pdf';
+  for (const { key, op } of operations(spec)) {
+    assert.deepEqual(Object.keys(op.responses['4XX']?.content ?? {}).sort(), ['application/problem+json', 'application/problem+xml'], `${key} describes its errors`);
+  }
+  const get = spec.paths[doc]!['get']!;
+  assert.deepEqual(get.parameters!.filter((p) => p.in === 'header').map((p) => p.name).sort(), ['if-none-match', 'if-range', 'range', 'x-service-documentpassword']);
+  assert.ok(get.responses['200']!.headers!['ETag'] && get.responses['200']!.headers!['Content-Disposition']);
+  assert.ok(get.responses['200']!.content!['application/xml'], 'the DocumentModel is served as XML too');
+  assert.ok(get.responses['401']!.headers!['WWW-Authenticate']);
+  assert.ok(get.responses['503']!.headers!['Retry-After']);
+  const put = spec.paths[doc]!['put']!;
+  assert.ok(put.parameters!.some((p) => p.name === 'if-match' && p.in === 'header'));
+  assert.ok(put.responses['201']!.headers!['Location']);
+  const pageIndex = spec.paths[`${doc}/pages/{pageIndex}/image`]!['get']!.parameters!.find((p) => p.name === 'pageIndex')!;
+  assert.equal(pageIndex.schema.type, 'integer');
+  const filePath = new RegExp(get.parameters!.find((p) => p.name === 'filePath')!.schema.pattern!, 'u');
+  for (const good of ['report', 'a/b/report', 'Bericht März', 'x.pdf']) assert.match(good, filePath, good);
+  for (const bad of ['../etc/passwd', 'a//b', '.hidden', 'a/.b', 'a:b', 'a\\b', 'dir./x', 'f.pdf/x', 'a%2e']) assert.doesNotMatch(bad, filePath, bad);
+  const savePath = JSON.stringify(spec.paths[doc]!['post']!.requestBody!.content['application/json']!.schema.properties!['CopyAction']);
+  assert.match(savePath, /"savePath":\{[^}]*"pattern"/, 'savePath carries the path rules');
+  for (const model of ['DocumentModel', 'FolderModel', 'AnnotationModel', 'PageModel', 'FieldModel', 'SessionModel', 'UserModel', 'Problem']) {
+    assert.ok(spec.components.schemas[model], `${model} is a named component`);
+  }
+});
+
+const run = promisify(execFile);
+
+test('@redocly/cli lint (recommended rules) finds no error and no warning in the served description', async () => {
+  const work = await mkdtemp(path.join(tmpdir(), 'pdfservice-lint-'));
+  try {
+    const file = path.join(work, 'openapi.json');
+    await writeFile(file, JSON.stringify(await description()));
+    const redocly = fileURLToPath(new URL('../../node_modules/.bin/redocly', import.meta.url));
+    // No telemetry and no update check: tests reach nothing but loopback.
+    const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
+    const { stdout } = await run(redocly, ['lint', '--extends', 'recommended', '--format', 'json', file], { env, maxBuffer: 64 * 1024 * 1024 })
+      .catch((err: { stdout: string }) => ({ stdout: err.stdout }));
+    const report = JSON.parse(stdout) as { totals: { errors: number; warnings: number }; problems: { ruleId: string; message: string }[] };
+    assert.deepEqual(report.totals, { ...report.totals, errors: 0, warnings: 0 }, report.problems.map((p) => `${p.ruleId}: ${p.message}`).join('\n'));
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
 });
 
 test('the documentation page is served without a session', async () => {

@@ -36,6 +36,7 @@ import { registerSignatureRoutes } from './routes/signatures.js';
 import { BINARY_UPLOAD_TYPES, XFDF_BODY_TYPES } from './uploads.js';
 import { registerConnectionLimits, serverTimeouts } from './connection-limits.js';
 import { problemSchema } from './schemas/common.js';
+import { swaggerOptions } from './openapi.js';
 
 export const API_PREFIX = '/pdfservice/v1';
 
@@ -111,25 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   });
 
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'pdfservice',
-        version: '1',
-        description: 'Stores PDF documents on the server and works on them. Errors are RFC 9457 problem documents; see docs/errors.md for every code.',
-        license: { name: 'AGPL-3.0-or-later', identifier: 'AGPL-3.0-or-later' },
-      },
-      components: {
-        securitySchemes: {
-          session: { type: 'apiKey', in: 'cookie', name: 'SESSIONID' },
-          basic: { type: 'http', scheme: 'basic' },
-          bearer: { type: 'http', scheme: 'bearer', description: 'An API token from POST /pdfservice/v1/tokens' },
-        },
-      },
-      security: [{ session: [] }, { basic: [] }, { bearer: [] }],
-    },
-  });
+  await app.register(swagger, swaggerOptions(API_PREFIX));
   await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs`, uiConfig: { deepLinking: true } });
 
   // Models are refused before any work when the client accepts none of their types.

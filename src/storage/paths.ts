@@ -152,3 +152,39 @@ export function pdfNameFor(fileName: string): string {
   const dot = base.lastIndexOf('.');
   return `${dot > 0 ? base.slice(0, dot) : base}.pdf`;
 }
+
+/*
+ * The rules above as JSON Schema patterns, for the API description (clients and
+ * fuzzers see them as schema). They describe the decoded path; the byte limits
+ * are given as character counts (a character is at least one byte).
+ */
+const NAME_CHAR = String.raw`[^/\\:\x00-\x1f\x7f]`;
+const FIRST_CHAR = String.raw`[^/\\:\x00-\x1f\x7f.]`;
+const LAST_CHAR = String.raw`[^/\\:\x00-\x1f\x7f. ]`;
+const SEGMENT = `(?:${FIRST_CHAR}${NAME_CHAR}{0,253}${LAST_CHAR}|${LAST_CHAR})`;
+const NO_ESCAPES = '(?!.*%[0-9A-Fa-f]{2})';
+const PDF = '\\.[pP][dD][fF]';
+
+export const PATH_SCHEMAS = {
+  /** A document path as in a URL: without the ".pdf" of its last segment. */
+  documentWithoutSuffix: {
+    type: 'string',
+    pattern: `^${NO_ESCAPES}(?!.*${PDF}/)(?:${SEGMENT}/){0,${MAX_DEPTH - 1}}${FIRST_CHAR}${NAME_CHAR}{0,250}$`,
+    minLength: 1,
+    maxLength: MAX_PATH_BYTES - 4,
+  },
+  /** A folder path ("a/b"). */
+  folder: {
+    type: 'string',
+    pattern: `^${NO_ESCAPES}(?!.*${PDF}(?:/|$))(?:${SEGMENT}/){0,${MAX_DEPTH - 1}}${SEGMENT}$`,
+    minLength: 1,
+    maxLength: MAX_PATH_BYTES,
+  },
+  /** A document path in a body (`savePath`): "folder/name.pdf". */
+  document: {
+    type: 'string',
+    pattern: `^${NO_ESCAPES}(?!.*${PDF}/)(?:${SEGMENT}/){0,${MAX_DEPTH - 1}}${FIRST_CHAR}${NAME_CHAR}{0,250}${PDF}$`,
+    minLength: 5,
+    maxLength: MAX_PATH_BYTES,
+  },
+} as const;

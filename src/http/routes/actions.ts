@@ -6,6 +6,7 @@ import type { AppDeps } from '../context.js';
 import { parseJsonPart, readMultipart } from '../multipart.js';
 import { sendModel } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
+import { filePart, multipartBody } from '../openapi.js';
 import { documentModelSchema, documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
 
 /** Names of the multipart part that carries the action JSON. */
@@ -44,6 +45,12 @@ export function registerActionRoutes(api: FastifyInstance, deps: AppDeps): void 
 
   const register = (url: string, target: ActionTarget) => {
     const definitions = actions.actions(target);
+    const body = {
+      type: 'object',
+      minProperties: 1,
+      maxProperties: 1,
+      properties: Object.fromEntries(definitions.map((d) => [d.name, { ...d.schema, description: d.summary }])),
+    } as const;
     api.post(url, {
       config: { model: true },
       schema: {
@@ -56,12 +63,12 @@ export function registerActionRoutes(api: FastifyInstance, deps: AppDeps): void 
         params: filePathParams,
         headers: { type: 'object', properties: documentPasswordHeader },
         consumes: ['application/json', 'application/xml', 'multipart/form-data'],
-        body: {
-          type: 'object',
-          minProperties: 1,
-          maxProperties: 1,
-          properties: Object.fromEntries(definitions.map((d) => [d.name, { ...d.schema, description: d.summary }])),
-        },
+        body,
+        bodyContent: multipartBody({
+          pageAction: { ...body, description: 'The action, as in a JSON body' },
+          action: { ...body, description: 'Another name for the pageAction part: send one of the two' },
+          file: filePart('A file the action uses (an image to stamp, pages to insert); other file parts are read the same way'),
+        }, ['pageAction']),
         response: { 200: documentModelSchema, 201: documentModelSchema, ...errorResponses },
       },
       // The runner validates the body itself (it also reads multipart bodies); keep Fastify's check for the path only.

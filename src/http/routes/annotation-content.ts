@@ -16,6 +16,7 @@ const headers = { type: 'object', properties: documentPasswordHeader } as const;
 
 /** The answer of an import: the document's annotations now, and what the import did. */
 export const importResultSchema = {
+  title: 'AnnotationImportResult',
   type: 'object',
   description: 'AnnotationsModel after the import (XML: <Annotations>), with the names created and updated and any warnings (elements not imported, links that could not be made)',
   properties: {

@@ -2,9 +2,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ANNOTATION_SUBTYPES, ATTACHMENT_ICONS, subtypeFromQuery, type AnnotationSubtype } from '../../engine/annotation-model.js';
 import { ServiceError } from '../../errors.js';
 import type { AppDeps } from '../context.js';
+import { filePart, multipartBody } from '../openapi.js';
 import { sendModel } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
-import { documentPasswordHeader, errorResponses } from '../schemas/common.js';
+import { anyCasePattern, documentPasswordHeader, errorResponses } from '../schemas/common.js';
 import { ANNOTATION_XML, ANNOTATIONS_XML, annotationSchema, annotationsSchema, attachmentSchema } from '../schemas/annotations.js';
 
 import { compileValidator } from '../../validation.js';
@@ -56,6 +57,7 @@ interface NewAttachmentAnnotation {
 
 const text = { type: 'string', maxLength: 65_535 } as const;
 const newAttachmentAnnotationSchema = {
+  title: 'NewFileAttachmentAnnotation',
   type: 'object',
   description: 'The `annotation` part of an A4 request',
   properties: {
@@ -126,7 +128,7 @@ export function registerAnnotationRoutes(api: FastifyInstance, deps: AppDeps): v
       headers,
       querystring: {
         type: 'object',
-        properties: { ...pageIndexQuery, subtype: { type: 'string', description: `One of ${ANNOTATION_SUBTYPES.join(', ')}; any case` } },
+        properties: { ...pageIndexQuery, subtype: { type: 'string', pattern: anyCasePattern(ANNOTATION_SUBTYPES), description: `One of ${ANNOTATION_SUBTYPES.join(', ')}; any case` } },
       },
       response: { 200: annotationsSchema, ...errorResponses },
     },
@@ -202,6 +204,11 @@ export function registerAnnotationRoutes(api: FastifyInstance, deps: AppDeps): v
       params,
       headers,
       consumes: ['multipart/form-data', 'application/vnd.adobe.xfdf', 'application/vnd.fdf'],
+      bodyContent: multipartBody({
+        annotation: newAttachmentAnnotationSchema,
+        file: filePart('The file to embed'),
+        fileDisposition: { type: 'string', description: 'attachment; filename="report.csv", or JSON with fileName, description, mediaType, creationDate, modificationDate' },
+      }, ['annotation', 'file']),
       response: { 201: annotationSchema, 200: importResultSchema, ...errorResponses },
     },
   }, async (request, reply) => {

@@ -19,6 +19,7 @@ const params = filePathParams;
 const headers = { type: 'object', properties: documentPasswordHeader } as const;
 
 const fieldsImportSchema = {
+  title: 'FieldImportResult',
   type: 'object',
   description: 'FieldsImport (XML: <FieldsImport> with <set><name>…</name></set> and so on): what the import did',
   properties: {

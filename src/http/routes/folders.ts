@@ -4,6 +4,7 @@ import { pdfNameFor } from '../../storage/paths.js';
 import { conflictModeFor } from '../../storage/store.js';
 import type { AppDeps } from '../context.js';
 import { readMultipart } from '../multipart.js';
+import { filePart, multipartBody } from '../openapi.js';
 import { sendModel } from '../reply.js';
 import { folderPathParam } from '../request-context.js';
 import { documentModelSchema, errorResponses, folderModelSchema, folderPathParams, namingModeQuery } from '../schemas/common.js';
@@ -70,6 +71,7 @@ export function registerFolderRoutes(api: FastifyInstance, deps: AppDeps): void 
     tags: ['folders'],
     ...(withParams ? { params: folderPathParams } : {}),
     consumes: ['multipart/form-data'],
+    bodyContent: multipartBody({ file: filePart('The PDF or image, with its file name') }, ['file']),
     querystring: { type: 'object', properties: namingModeQuery },
     response: { 201: documentModelSchema, ...errorResponses },
   });

@@ -18,6 +18,7 @@ const CURRENT = '/pdfservice/v1/sessions/current';
 const BODY_TYPES = ['application/json', 'application/xml', 'text/xml'];
 
 const sessionModelSchema = {
+  title: 'SessionModel',
   type: 'object',
   description: 'SessionModel (XML: <Session>, rights as <rights><right>…</right></rights>): who is logged in, and until when.',
   properties: {
@@ -32,6 +33,7 @@ const sessionModelSchema = {
 } as const;
 
 const credentialsSchema = {
+  title: 'Credentials',
   // null: no body at all, for a login with Authorization: Basic
   type: ['object', 'null'],
   description:

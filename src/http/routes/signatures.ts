@@ -5,6 +5,7 @@ import { compileValidator } from '../../validation.js';
 import type { AppDeps } from '../context.js';
 import { parseJsonPart, readMultipartInMemory, type MemoryPart } from '../multipart.js';
 import { RenderedCache, sendVersionedModel } from '../rendered-cache.js';
+import { filePart, multipartBody } from '../openapi.js';
 import { sendModel } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
@@ -152,6 +153,7 @@ export function registerSignatureRoutes(api: FastifyInstance, deps: AppDeps): vo
       headers,
       querystring: { type: 'object', properties: { createField: { type: 'boolean' } } },
       consumes: ['multipart/form-data'],
+      bodyContent: multipartBody({ signature: signRequestSchema, file: filePart('The PKCS#12 key store (.p12, .pfx)') }, ['signature', 'file']),
       response: { 200: signatureFieldSchema, ...errorResponses },
     },
   }, async (request, reply) => {

@@ -26,6 +26,7 @@ const passwordSchema = {
 } as const;
 
 const userModelSchema = {
+  title: 'UserModel',
   type: 'object',
   description: 'UserModel (XML: <User>, rights as <rights><right>…</right></rights>). Passwords are never returned.',
   properties: {
@@ -38,6 +39,7 @@ const userModelSchema = {
 } as const;
 
 const usersModelSchema = {
+  title: 'UsersModel',
   type: 'object',
   description: 'UsersModel (XML: <Users> holding one <User> per user), sorted by name.',
   properties: { users: { type: 'array', items: userModelSchema, description: 'Every user' } },

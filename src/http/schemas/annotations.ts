@@ -7,6 +7,7 @@ const numbers = { type: 'array', items: { type: 'number' } } as const;
 
 /** AnnotationModel: XFDF's vocabulary in camelCase. Absent fields are left out, never null. */
 export const annotationSchema = {
+  title: 'AnnotationModel',
   type: 'object',
   description:
     'AnnotationModel (XML: <Annotation>). XFDF vocabulary in camelCase; PDF user space coordinates. ' +
@@ -84,6 +85,7 @@ export const annotationSchema = {
 } as const;
 
 export const annotationsSchema = {
+  title: 'AnnotationsModel',
   type: 'object',
   description: 'AnnotationsModel (XML: <Annotations> with one <Annotation> per annotation)',
   properties: { annotations: { type: 'array', items: annotationSchema } },
@@ -91,6 +93,7 @@ export const annotationsSchema = {
 } as const;
 
 export const attachmentSchema = {
+  title: 'AttachmentModel',
   type: 'object',
   description: 'AttachmentModel (XML: <Attachment>): the file of a FileAttachment annotation',
   properties: {

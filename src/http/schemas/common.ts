@@ -16,6 +16,7 @@ export const problemSchema = {
 } as const;
 
 export const documentModelSchema = {
+  title: 'DocumentModel',
   type: 'object',
   description: 'DocumentModel (XML: <Document>). Content fields appear when the document could be opened.',
   properties: {
@@ -45,6 +46,7 @@ export const documentModelSchema = {
 } as const;
 
 export const folderModelSchema = {
+  title: 'FolderModel',
   type: 'object',
   description: 'FolderModel (XML: <Folder> with <entries><entry>…</entry></entries>).',
   properties: {
@@ -71,6 +73,7 @@ export const folderModelSchema = {
 
 /** A rectangle as the service gives every one: PDF user space, points, origin at the lower left of the page. */
 export const rectangleSchema = {
+  title: 'Rectangle',
   type: 'object',
   description: 'PDF user space, points, origin at the lower left of the page',
   properties: { x: { type: 'number' }, y: { type: 'number' }, width: { type: 'number' }, height: { type: 'number' } },
@@ -116,3 +119,9 @@ export const errorResponses = {
   '4xx': { $ref: 'Problem#' },
   '5xx': { $ref: 'Problem#' },
 } as const;
+
+/** A pattern that matches any of `values` in any letter case (JSON Schema patterns have no flags). */
+export function anyCasePattern(values: readonly string[]): string {
+  const anyCase = (v: string) => v.replace(/[a-z]/gi, (c) => `[${c.toUpperCase()}${c.toLowerCase()}]`);
+  return `^(?:${values.map(anyCase).join('|')})$`;
+}

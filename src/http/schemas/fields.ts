@@ -6,6 +6,7 @@ const value = {
 } as const;
 
 export const fieldSchema = {
+  title: 'FieldModel',
   type: 'object',
   description: 'FieldModel (XML: <Field>): one terminal field',
   properties: {
@@ -38,6 +39,7 @@ export const fieldSchema = {
 } as const;
 
 export const fieldsSchema = {
+  title: 'FieldsModel',
   type: 'object',
   description: 'FieldsModel (XML: <Fields> with <field> items): every terminal field in field-tree order',
   properties: {
@@ -49,6 +51,7 @@ export const fieldsSchema = {
 } as const;
 
 export const fieldValueSchema = {
+  title: 'FieldValue',
   type: 'object',
   description: 'The value to set (XML: <Field><value>…</value></Field>; repeat <value> for a multi-select list)',
   properties: { value: { ...value, description: 'Text; a checkbox or radio state name, its export value or "Off"; a choice\'s export value; a list\'s export values' } },

@@ -3,6 +3,7 @@ import { rectangleSchema as rectangle } from './common.js';
 
 /** PageModel: one page's geometry (docs/pages.md). */
 export const pageSchema = {
+  title: 'PageModel',
   type: 'object',
   description:
     'PageModel (XML: <page>). width and height are the crop box as displayed: after rotation, in points (times /UserUnit when the page sets one). ' +
@@ -35,6 +36,7 @@ export const pagesQuery = {
 } as const;
 
 export const pagesSchema = {
+  title: 'PagesModel',
   type: 'object',
   description:
     'PagesModel (XML: <Pages> with one <page> per page listed, then <total>, <offset>, <limit> and <next>/<prev>): ' +
@@ -57,6 +59,7 @@ const textUnit = {
 } as const;
 
 export const pageTextSchema = {
+  title: 'PageTextModel',
   type: 'object',
   description:
     'PageTextModel (XML: <PageText>, with <words><word>, <lines><line> or <blocks><block>). text: the page in reading order, each line ending in "\\n", ' +
@@ -75,6 +78,7 @@ export const pageTextSchema = {
 } as const;
 
 export const documentTextSchema = {
+  title: 'DocumentTextModel',
   type: 'object',
   description: 'DocumentTextModel (XML: <DocumentText> with one <page> per page): every page\'s text, as in PageTextModel',
   properties: {

@@ -19,6 +19,7 @@ const encryptType = {
 } as const;
 
 export const passwordPermissionsSchema = {
+  title: 'PasswordPermissionsModel',
   type: 'object',
   description: 'PasswordPermissions (XML: <PasswordPermissions>): the password security. Without encryption every flag is true.',
   properties: {
@@ -39,6 +40,7 @@ export const passwordPermissionsSchema = {
 } as const;
 
 export const passwordPermissionsRequestSchema = {
+  title: 'PasswordPermissionsRequest',
   type: 'object',
   description:
     'PasswordPermissions (XML: <PasswordPermissions>) to write. encryptType defaults to 3 (AES-256); an omitted flag is allowed. ' +
@@ -55,6 +57,7 @@ export const passwordPermissionsRequestSchema = {
 const names = (description: string) => ({ type: 'array', items: { type: 'string' }, description }) as const;
 
 export const permissionsSchema = {
+  title: 'PermissionsModel',
   type: 'object',
   description: 'PermissionsModel (XML: <Permissions>): password security, usage rights, certification.',
   properties: {

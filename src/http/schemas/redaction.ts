@@ -2,6 +2,7 @@
 const colour = { type: 'string', pattern: '^#[0-9A-Fa-f]{6}$' } as const;
 
 export const redactionRequestSchema = {
+  title: 'RedactionRequest',
   type: 'object',
   description: 'RedactionModel (XML: <Redaction>): what to search for and how the created Redact annotations look.',
   properties: {
@@ -23,6 +24,7 @@ export const redactionRequestSchema = {
 } as const;
 
 export const redactionResponseSchema = {
+  title: 'RedactionModel',
   type: 'object',
   description: 'RedactionModel (XML: <Redaction>): the request echoed, the number of Redact annotations created, their names, and each match.',
   properties: {

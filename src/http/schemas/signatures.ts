@@ -18,6 +18,7 @@ const certificateSchema = {
 } as const;
 
 export const signatureSchema = {
+  title: 'SignatureModel',
   type: 'object',
   description: 'The signature in a signed field, verified by the service',
   properties: {
@@ -44,6 +45,7 @@ export const signatureSchema = {
 } as const;
 
 export const signatureFieldSchema = {
+  title: 'SignatureFieldModel',
   type: 'object',
   description: 'SignatureFieldModel (XML: <SignatureField>)',
   properties: {
@@ -57,6 +59,7 @@ export const signatureFieldSchema = {
 } as const;
 
 export const signatureFieldsSchema = {
+  title: 'SignatureFieldsModel',
   type: 'object',
   description: 'SignatureFieldsModel (XML: <SignatureFields> with <signatureField> items)',
   properties: { signatureFields: { type: 'array', items: signatureFieldSchema } },
@@ -64,6 +67,7 @@ export const signatureFieldsSchema = {
 } as const;
 
 export const newSignatureFieldSchema = {
+  title: 'NewSignatureField',
   type: 'object',
   description: 'The widgets of a new signature field (XML: <SignatureField><widget><pageIndex/><rectangle>…</rectangle></widget></SignatureField>); none, or an empty list, makes an invisible field',
   properties: {
@@ -93,6 +97,7 @@ const shortText = { type: 'string', maxLength: 1000 } as const;
 const password = { type: 'string', maxLength: 1024 } as const;
 
 export const signRequestSchema = {
+  title: 'SignRequest',
   type: 'object',
   description: 'The `signature` part of a signing request',
   properties: {

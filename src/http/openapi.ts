@@ -1,0 +1,271 @@
+/**
+ * The OpenAPI description, derived from the route schemas by @fastify/swagger.
+ * The routes' schemas stay the one source of truth; the hooks here add what a
+ * route schema cannot say to Fastify without changing what it validates:
+ * operationIds, the bodies Fastify does not parse itself (uploads, multipart,
+ * XFDF/FDF), problem documents, headers, XML variants, and `security: []` on
+ * public routes. docs/api.md ("The OpenAPI description") has the conventions.
+ */
+import type { SwaggerOptions } from '@fastify/swagger';
+import type { RouteOptions } from 'fastify';
+import { PATH_SCHEMAS } from '../storage/paths.js';
+
+type Json = Record<string, unknown>;
+
+const binary = { type: 'string', format: 'binary' } as const;
+const problemContent = {
+  'application/problem+json': { schema: { $ref: 'Problem#' } },
+  'application/problem+xml': { schema: { $ref: 'Problem#' } },
+};
+
+/** A multipart/form-data body for the description only (Fastify streams multipart; the route reads the parts). */
+export function multipartBody(parts: Record<string, object>, required: readonly string[]): Json {
+  return { 'multipart/form-data': { schema: { type: 'object', properties: parts, required: [...required] } } };
+}
+
+/** A file part of a multipart body. */
+export const filePart = (description: string) => ({ ...binary, description });
+
+/**
+ * operationIds: verb + resource, camelCase, stable across releases (generated
+ * clients name their functions after them). A route added without an entry
+ * gets one derived from its method and path, so none is ever missing.
+ */
+const OPERATION_IDS: Record<string, string> = {
+  'GET /health': 'getHealth',
+  'POST /sessions': 'login',
+  'GET /sessions/current': 'getCurrentSession',
+  'DELETE /sessions/current': 'logout',
+  'GET /users': 'listUsers',
+  'POST /users': 'createUser',
+  'GET /users/:username': 'getUser',
+  'PATCH /users/:username': 'updateUser',
+  'DELETE /users/:username': 'deleteUser',
+  'GET /documents': 'listRootFolder',
+  'POST /documents': 'uploadToRootFolder',
+  'GET /documents/:folderPath': 'listFolder',
+  'PUT /documents/:folderPath': 'createFolder',
+  'DELETE /documents/:folderPath': 'deleteFolder',
+  'POST /documents/:folderPath': 'uploadToFolder',
+  'GET /documents/:filePath.pdf': 'getDocument',
+  'PUT /documents/:filePath.pdf': 'putDocument',
+  'DELETE /documents/:filePath.pdf': 'deleteDocument',
+  'POST /documents/:filePath.pdf': 'runDocumentAction',
+  'POST /documents/:filePath.pdf/pages': 'runPageAction',
+  'GET /documents/:filePath.pdf/pages': 'listPages',
+  'GET /documents/:filePath.pdf/pages/:pageIndex/text': 'getPageText',
+  'GET /documents/:filePath.pdf/pages/:pageIndex/image': 'getPageImage',
+  'GET /documents/:filePath.pdf/text': 'getDocumentText',
+  'GET /documents/:filePath.pdf/annotations': 'listAnnotations',
+  'DELETE /documents/:filePath.pdf/annotations': 'deleteAnnotations',
+  'POST /documents/:filePath.pdf/annotations': 'addAnnotation',
+  'GET /documents/:filePath.pdf/annotations/:name': 'getAnnotation',
+  'DELETE /documents/:filePath.pdf/annotations/:name': 'deleteAnnotation',
+  'GET /documents/:filePath.pdf/annotations/:name/attachment': 'getAnnotationAttachment',
+  'GET /documents/:filePath.pdf/annotations/:name/attachment/content': 'getAnnotationAttachmentContent',
+  'GET /documents/:filePath.pdf/annotations/content': 'exportAnnotations',
+  'POST /documents/:filePath.pdf/annotations/content': 'importAnnotations',
+  'POST /documents/:filePath.pdf/annotations/redaction': 'markRedactions',
+  'GET /documents/:filePath.pdf/permissions': 'getPermissions',
+  'GET /documents/:filePath.pdf/permissions/password-permissions': 'getPasswordPermissions',
+  'PUT /documents/:filePath.pdf/permissions/password-permissions': 'setPasswordPermissions',
+  'DELETE /documents/:filePath.pdf/permissions/password-permissions': 'removePasswordPermissions',
+  'DELETE /documents/:filePath.pdf/permissions/usage-rights': 'removeUsageRights',
+  'GET /documents/:filePath.pdf/fields': 'listFields',
+  'DELETE /documents/:filePath.pdf/fields': 'resetFields',
+  'POST /documents/:filePath.pdf/fields': 'importFieldsLegacy',
+  'PUT /documents/:filePath.pdf/fields/:fieldName': 'setField',
+  'GET /documents/:filePath.pdf/fields/content': 'exportFields',
+  'POST /documents/:filePath.pdf/fields/content': 'importFields',
+  'GET /documents/:filePath.pdf/fields/signature-fields': 'listSignatureFields',
+  'GET /documents/:filePath.pdf/fields/signature-fields/:fieldName': 'getSignatureField',
+  'PUT /documents/:filePath.pdf/fields/signature-fields/:fieldName': 'createSignatureField',
+  'DELETE /documents/:filePath.pdf/fields/signature-fields/:fieldName': 'deleteSignatureField',
+  'POST /documents/:filePath.pdf/fields/signature-fields/:fieldName/signature': 'signField',
+};
+
+function derivedOperationId(method: string, path: string): string {
+  const words = path.split(/[^A-Za-z0-9]+/).filter((w) => w && w !== 'pdf');
+  return method.toLowerCase() + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+}
+
+const JSON_OR_XML = new Set(['application/json', 'application/xml', 'text/xml']);
+
+/** What the route's body is, per media type: its JSON/XML schema, and for the types Fastify streams, what the route reads. */
+function requestContent(schema: Json): Json | undefined {
+  const consumes = (schema.consumes as string[] | undefined) ?? (schema.body ? ['application/json'] : []);
+  if (consumes.length === 0) return undefined;
+  const documented = (schema.bodyContent as Json | undefined) ?? {};
+  const content: Json = {};
+  for (const type of consumes) {
+    if (documented[type]) content[type] = documented[type];
+    else if (JSON_OR_XML.has(type) && schema.body) content[type] = { schema: schema.body };
+    else if (type === 'application/vnd.adobe.xfdf') content[type] = { schema: { type: 'string', description: 'An XFDF file' } };
+    else content[type] = { schema: binary };
+  }
+  return content;
+}
+
+/** Headers each kind of answer carries (RFC 9110 names). */
+function responseHeaders(status: string, method: string, url: string): Json | undefined {
+  const headers: Json = {};
+  const onDocument = url.includes(':filePath.pdf');
+  if (/^2/.test(status) && onDocument && method !== 'DELETE') headers.ETag = { type: 'string', description: 'Entity tag of the document version (or of this representation)' };
+  if (status === '201') headers.Location = { type: 'string', description: 'URL of the created resource' };
+  if (status === '429' || status === '503') headers['Retry-After'] = { type: 'integer', minimum: 0, description: 'Seconds to wait before trying again' };
+  if (status === '401') headers['WWW-Authenticate'] = { type: 'string', description: 'The Basic challenge, on answers to an Authorization: Basic attempt' };
+  return Object.keys(headers).length ? headers : undefined;
+}
+
+/** Binary answers that name a file. */
+const contentDisposition = { type: 'string', description: 'inline or attachment, with filename and filename* (RFC 6266)' };
+
+function responses(schema: Json, route: RouteOptions, method: string, url: string): Json {
+  const given = (schema.response as Json | undefined) ?? {};
+  const model = Boolean(route.config && (route.config as { model?: unknown }).model);
+  const isPublic = isPublicRoute(route, schema);
+  const out: Json = {};
+  for (const [status, raw] of Object.entries(given)) {
+    if (/^[45]xx$/i.test(status)) continue;
+    let response = raw as Json;
+    const content = response.content as Record<string, Json> | undefined;
+    if (content && (model || Object.keys(content).length > 1) && content['application/json'] && !content['text/xml']) {
+      // Models are served as JSON, application/xml or text/xml by the Accept header (also where they are one of several forms).
+      const json = content['application/json'];
+      response = { ...response, content: { ...content, 'application/xml': content['application/xml'] ?? json, 'text/xml': json } };
+    } else if (!content && model && response.type !== 'null' && /^2/.test(status)) {
+      response = { description: (response.description as string | undefined) ?? 'The model', content: { 'application/json': { schema: response }, 'application/xml': { schema: response }, 'text/xml': { schema: response } } };
+    }
+    const headers: Json = { ...(responseHeaders(status, method, url) ?? {}), ...((response.headers as Json | undefined) ?? {}) };
+    if (content && Object.keys(content).some((t) => !JSON_OR_XML.has(t) && t !== 'text/plain' && !t.startsWith('image/'))) headers['Content-Disposition'] = contentDisposition;
+    out[status] = Object.keys(headers).length ? { ...response, headers } : response;
+  }
+  const problem = (description: string, status: string) => {
+    const headers = responseHeaders(status, method, url);
+    return { description, content: problemContent, ...(headers ? { headers } : {}) };
+  };
+  if (!isPublic || url === '/sessions') out['401'] = problem('Not logged in, or wrong credentials (docs/errors.md)', '401');
+  out['429'] = problem('Too many failed logins for this user name or address (docs/api.md)', '429');
+  out['4XX'] = problem('A problem document (RFC 9457); `code` names the error (docs/errors.md)', '4XX');
+  out['503'] = problem('The service is busy', '503');
+  out['5XX'] = problem('A problem document (RFC 9457)', '5XX');
+  return out;
+}
+
+function isPublicRoute(route: RouteOptions, schema: Json): boolean {
+  // Routes that authenticate with their own hook (who am I, log out) are public to the global hook only.
+  return Boolean((route.config as { public?: boolean } | undefined)?.public) && !route.onRequest && !schema.security;
+}
+
+/** Path parameters as clients send them, decoded: the path rules as patterns, pageIndex as the integer it is. */
+function pathParams(params: Json | undefined): Json | undefined {
+  if (!params) return undefined;
+  const properties = { ...(params.properties as Record<string, Json>) };
+  if (properties.filePath) properties.filePath = { ...properties.filePath, ...PATH_SCHEMAS.documentWithoutSuffix };
+  if (properties.folderPath) properties.folderPath = { ...properties.folderPath, ...PATH_SCHEMAS.folder };
+  // The route takes any text so that a non-number is 404 PAGE_OUT_OF_RANGE; the URL names a page by its number.
+  if (properties.pageIndex) properties.pageIndex = { type: 'integer', minimum: 0, description: properties.pageIndex.description };
+  return { ...params, properties };
+}
+
+/** Request headers the route reads besides those its schema lists. */
+function requestHeaders(schema: Json, method: string, url: string): Json | undefined {
+  const given = schema.headers as Json | undefined;
+  const properties: Json = { ...((given?.properties as Json | undefined) ?? {}) };
+  const response = (schema.response as Json | undefined) ?? {};
+  if (url.includes(':filePath.pdf') && method !== 'GET') properties['if-match'] = { type: 'string', description: 'Change only if the document still has this ETag (412 otherwise)' };
+  if ('304' in response) properties['if-none-match'] = { type: 'string', description: 'The ETag held: 304 when it is still current' };
+  if ('206' in response) {
+    properties.range = { type: 'string', pattern: '^bytes=', description: 'One byte range (RFC 9110), e.g. bytes=0-1023' };
+    properties['if-range'] = { type: 'string', description: 'Range applies only if the document still has this ETag' };
+  }
+  return Object.keys(properties).length ? { ...(given ?? { type: 'object' }), properties } : undefined;
+}
+
+/** The options of @fastify/swagger for routes registered under `prefix`. */
+export const swaggerOptions = (prefix: string): SwaggerOptions => ({
+  openapi: {
+    openapi: '3.1.0',
+    info: {
+      title: 'pdfservice',
+      version: '1',
+      description:
+        'Stores PDF documents on the server and works on them. Errors are RFC 9457 problem documents (application/problem+json, ' +
+        'or application/problem+xml when the client prefers XML); docs/errors.md lists every code.',
+      license: { name: 'AGPL-3.0-or-later', identifier: 'AGPL-3.0-or-later' },
+    },
+    // Relative: the description is served by the service it describes, at whatever address clients reach it.
+    servers: [{ url: '/', description: 'This service' }],
+    components: {
+      securitySchemes: {
+        session: { type: 'apiKey', in: 'cookie', name: 'SESSIONID' },
+        basic: { type: 'http', scheme: 'basic' },
+        bearer: { type: 'http', scheme: 'bearer', description: 'An API token from POST /pdfservice/v1/tokens' },
+      },
+    },
+    security: [{ session: [] }, { basic: [] }, { bearer: [] }],
+  },
+  // Shared schemas keep their own name in components ("Problem"), not "def-0".
+  refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+  transform: ({ schema, url, route }) => {
+    if (!schema || (schema as { hide?: boolean }).hide) return { schema, url };
+    const s = schema as unknown as Json;
+    const method = (Array.isArray(route.method) ? route.method[0] : route.method) as string;
+    const local = url.startsWith(prefix) ? url.slice(prefix.length) : url;
+    const out: Json = { ...s };
+    out.operationId = s.operationId ?? OPERATION_IDS[`${method} ${local}`] ?? derivedOperationId(method, local);
+    if (isPublicRoute(route, s)) out.security = [];
+    const content = requestContent(s);
+    if (content) out.body = { content };
+    delete out.bodyContent;
+    delete out.consumes;
+    const params = pathParams(s.params as Json | undefined);
+    if (params) out.params = params;
+    const headers = requestHeaders(s, method, local);
+    if (headers) out.headers = headers;
+    out.response = responses(s, route, method, local);
+    return { schema: out as typeof schema, url };
+  },
+  transformObject: (documentObject) => {
+    const spec = (documentObject as { openapiObject: Json }).openapiObject;
+    return hoistModels(spec) as typeof spec;
+  },
+});
+
+/**
+ * Model schemas carry a `title` (DocumentModel, AnnotationModel, ...); each becomes a
+ * named component that every use refers to, so generated clients get named types.
+ */
+function hoistModels(spec: Json): Json {
+  const components = (spec.components ?? {}) as { schemas?: Record<string, unknown> };
+  const schemas = (components.schemas ??= {});
+  const seen = new Map<string, string>();
+  const walk = (node: unknown, top: boolean): unknown => {
+    if (Array.isArray(node)) return node.map((n) => walk(n, false));
+    if (!node || typeof node !== 'object') return node;
+    const obj = node as Json;
+    const out: Json = {};
+    for (const [k, v] of Object.entries(obj)) out[k] = k === 'examples' || k === 'example' ? v : walk(v, false);
+    // Paths in bodies are checked by the one path-safety function, which answers INVALID_PATH with the reason;
+    // a schema pattern would pre-empt that, so the rules appear here, in the description only.
+    if (out.properties && typeof out.properties === 'object' && 'savePath' in (out.properties as Json)) {
+      const props = out.properties as Record<string, Json>;
+      props.savePath = { ...props.savePath, ...PATH_SCHEMAS.document };
+    }
+    const title = obj.title;
+    if (!top && typeof title === 'string' && /^[A-Z][A-Za-z]+$/.test(title) && obj.type === 'object') {
+      const text = JSON.stringify(out);
+      const known = seen.get(title);
+      if (known === undefined) {
+        seen.set(title, text);
+        schemas[title] = out;
+      }
+      // The same name for a different shape would be a bug in the schemas: keep that one inline rather than lie.
+      if (known === undefined || known === text) return { $ref: `#/components/schemas/${title}` };
+    }
+    return out;
+  };
+  spec.paths = walk(spec.paths, true);
+  spec.components = components;
+  return spec;
+}
