@@ -25,7 +25,8 @@ RUNTIME_PACKAGES=(libreoffice-writer-nogui bubblewrap fonts-liberation2 fonts-de
 # mupdf-tools: the native peer in benchmarks. imagemagick: test images.
 # default-jdk-headless, libpdfbox2-java: Apache PDFBox, an independent reader of our XFDF and FDF in tests.
 # zsh: test/readme.test.ts checks that the README's examples parse in zsh as well as bash.
-TEST_PACKAGES=(qpdf poppler-utils libnss3-tools mupdf-tools imagemagick default-jdk-headless libpdfbox2-java zsh)
+# python3-venv: the virtual environment scripts/schemathesis.sh installs Schemathesis into (CI's conformance run, .ci/run).
+TEST_PACKAGES=(qpdf poppler-utils libnss3-tools mupdf-tools imagemagick default-jdk-headless libpdfbox2-java zsh python3-venv)
 
 PACKAGES=("${RUNTIME_PACKAGES[@]}")
 if [ "$profile" = test ]; then PACKAGES+=("${TEST_PACKAGES[@]}"); fi

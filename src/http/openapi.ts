@@ -9,6 +9,7 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { RouteOptions } from 'fastify';
 import { PATH_SCHEMAS } from '../storage/paths.js';
+import { singular } from './xml.js';
 
 type Json = Record<string, unknown>;
 
@@ -96,14 +97,37 @@ function requestContent(schema: Json): Json | undefined {
   const consumes = (schema.consumes as string[] | undefined) ?? (schema.body ? ['application/json'] : []);
   if (consumes.length === 0) return undefined;
   const documented = (schema.bodyContent as Json | undefined) ?? {};
+  // XML bodies are the model under a root element the route names (Session, User, ...).
+  const root = schema.xmlRoot as string | undefined;
   const content: Json = {};
   for (const type of consumes) {
     if (documented[type]) content[type] = documented[type];
+    else if (type !== 'application/json' && JSON_OR_XML.has(type) && schema.body && root) content[type] = { schema: asXml(schema.body as Json, root) };
     else if (JSON_OR_XML.has(type) && schema.body) content[type] = { schema: schema.body };
-    else if (type === 'application/vnd.adobe.xfdf') content[type] = { schema: { type: 'string', description: 'An XFDF file' } };
-    else content[type] = { schema: binary };
+    else if (type === 'application/vnd.adobe.xfdf') content[type] = { schema: { type: 'string', minLength: 1, description: 'An XFDF file' } };
+    else content[type] = { schema: { ...binary, minLength: 1 } };
   }
   return content;
+}
+
+/**
+ * A body schema as its XML form is read (xml.ts): the root element `root`; an array whose name is a
+ * plural ("rights") as a wrapper element holding one element per item ("right"), any other array
+ * ("widget") as the element repeated.
+ */
+export function asXml(schema: Json, root?: string): Json {
+  const out: Json = { ...schema };
+  if (root) out.xml = { name: root };
+  if (schema.properties && typeof schema.properties === 'object') {
+    out.properties = Object.fromEntries(Object.entries(schema.properties as Record<string, Json>).map(([key, property]) => {
+      if (property.type === 'array' && property.items && typeof property.items === 'object') {
+        const wrapped = key.endsWith('s');
+        return [key, { ...property, xml: { wrapped }, items: { ...asXml(property.items as Json), xml: { name: wrapped ? singular(key) : key } } }];
+      }
+      return [key, asXml(property)];
+    }));
+  }
+  return out;
 }
 
 /** Headers each kind of answer carries (RFC 9110 names). */
@@ -164,7 +188,7 @@ function pathParams(params: Json | undefined): Json | undefined {
   if (properties.filePath) properties.filePath = { ...properties.filePath, ...PATH_SCHEMAS.documentWithoutSuffix };
   if (properties.folderPath) properties.folderPath = { ...properties.folderPath, ...PATH_SCHEMAS.folder };
   // The route takes any text so that a non-number is 404 PAGE_OUT_OF_RANGE; the URL names a page by its number.
-  if (properties.pageIndex) properties.pageIndex = { type: 'integer', minimum: 0, description: properties.pageIndex.description };
+  if (properties.pageIndex) properties.pageIndex = { type: 'integer', minimum: 0, description: properties.pageIndex.description, examples: [0] };
   return { ...params, properties };
 }
 
@@ -176,14 +200,18 @@ function requestHeaders(schema: Json, method: string, url: string): Json | undef
   if (url.includes(':filePath.pdf') && method !== 'GET') properties['if-match'] = { type: 'string', description: 'Change only if the document still has this ETag (412 otherwise)' };
   if ('304' in response) properties['if-none-match'] = { type: 'string', description: 'The ETag held: 304 when it is still current' };
   if ('206' in response) {
-    properties.range = { type: 'string', pattern: '^bytes=', description: 'One byte range (RFC 9110), e.g. bytes=0-1023' };
+    // Any value: one that is not a single byte range is ignored (RFC 9110), and the whole document is sent.
+    properties.range = { type: 'string', description: 'One byte range (RFC 9110), e.g. bytes=0-1023' };
     properties['if-range'] = { type: 'string', description: 'Range applies only if the document still has this ETag' };
   }
   return Object.keys(properties).length ? { ...(given ?? { type: 'object' }), properties } : undefined;
 }
 
 /** The options of @fastify/swagger for routes registered under `prefix`. */
-export const swaggerOptions = (prefix: string): SwaggerOptions => ({
+export function swaggerOptions(prefix: string): SwaggerOptions {
+  // @fastify/swagger marks every described body required; routes whose body may be left out say `bodyRequired: false`.
+  const optionalBodies = new Set<string>();
+  return {
   openapi: {
     openapi: '3.1.0',
     info: {
@@ -217,8 +245,8 @@ export const swaggerOptions = (prefix: string): SwaggerOptions => ({
     if (isPublicRoute(route, s)) out.security = [];
     const content = requestContent(s);
     if (content) out.body = { content };
-    delete out.bodyContent;
-    delete out.consumes;
+    if (s.bodyRequired === false) optionalBodies.add(out.operationId as string);
+    for (const key of ['bodyContent', 'bodyRequired', 'xmlRoot', 'consumes']) delete out[key];
     const params = pathParams(s.params as Json | undefined);
     if (params) out.params = params;
     const headers = requestHeaders(s, method, local);
@@ -228,9 +256,15 @@ export const swaggerOptions = (prefix: string): SwaggerOptions => ({
   },
   transformObject: (documentObject) => {
     const spec = (documentObject as { openapiObject: Json }).openapiObject;
+    for (const methods of Object.values(spec.paths as Record<string, Record<string, Json>>)) {
+      for (const operation of Object.values(methods)) {
+        if (optionalBodies.has(operation.operationId as string)) (operation.requestBody as Json).required = false;
+      }
+    }
     return hoistModels(spec) as typeof spec;
   },
-});
+  };
+}
 
 /**
  * Model schemas carry a `title` (DocumentModel, AnnotationModel, ...); each becomes a

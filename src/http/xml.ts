@@ -22,7 +22,8 @@ export interface XmlShape {
   listFirst?: boolean;
 }
 
-function singular(key: string): string {
+/** The element name of an array's items: the array's element name made singular. */
+export function singular(key: string): string {
   if (key.endsWith('ies')) return `${key.slice(0, -3)}y`;
   if (key.endsWith('s')) return key.slice(0, -1);
   return `${key}Item`;

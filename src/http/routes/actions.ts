@@ -62,13 +62,16 @@ export function registerActionRoutes(api: FastifyInstance, deps: AppDeps): void 
         tags: ['actions'],
         params: filePathParams,
         headers: { type: 'object', properties: documentPasswordHeader },
-        consumes: ['application/json', 'application/xml', 'multipart/form-data'],
         body,
-        bodyContent: multipartBody({
-          pageAction: { ...body, description: 'The action, as in a JSON body' },
-          action: { ...body, description: 'Another name for the pageAction part: send one of the two' },
-          file: filePart('A file the action uses (an image to stamp, pages to insert); other file parts are read the same way'),
-        }, ['pageAction']),
+        // The XML form is in the text only: its root element is the action's name, which no one schema can say.
+        consumes: ['application/json', 'multipart/form-data'],
+        bodyContent: {
+          ...multipartBody({
+            pageAction: { ...body, description: 'The action, as in a JSON body' },
+            action: { ...body, description: 'Another name for the pageAction part: send one of the two' },
+            file: filePart('A file the action uses (an image to stamp, pages to insert); other file parts are read the same way'),
+          }, ['pageAction']),
+        },
         response: { 200: documentModelSchema, 201: documentModelSchema, ...errorResponses },
       },
       // The runner validates the body itself (it also reads multipart bodies); keep Fastify's check for the path only.

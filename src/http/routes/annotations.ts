@@ -5,7 +5,7 @@ import type { AppDeps } from '../context.js';
 import { filePart, multipartBody } from '../openapi.js';
 import { sendModel } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
-import { anyCasePattern, documentPasswordHeader, errorResponses } from '../schemas/common.js';
+import { anyCasePattern, documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
 import { ANNOTATION_XML, ANNOTATIONS_XML, annotationSchema, annotationsSchema, attachmentSchema } from '../schemas/annotations.js';
 
 import { compileValidator } from '../../validation.js';
@@ -19,14 +19,10 @@ import { FDF_TYPES, importAnnotationContent, importResultSchema, XFDF_TYPE } fro
 /** When A3 was marked deprecated (the first release), as an RFC 9745 structured date. */
 const DEPRECATED_SINCE = '@1795219200';
 
-const params = {
-  type: 'object',
-  properties: { filePath: { type: 'string', description: 'Path of the document without ".pdf"' } },
-  required: ['filePath'],
-} as const;
+const params = filePathParams;
 const namedParams = {
   type: 'object',
-  properties: { ...params.properties, name: { type: 'string', description: 'The annotation name (its /NM, or the generated name), percent-encoded' } },
+  properties: { ...params.properties, name: { type: 'string', description: 'The annotation name (its /NM, or the generated name), percent-encoded', examples: ['note-1'] } },
   required: ['filePath', 'name'],
 } as const;
 const headers = { type: 'object', properties: documentPasswordHeader } as const;

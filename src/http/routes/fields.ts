@@ -148,6 +148,7 @@ export function registerFieldRoutes(api: FastifyInstance, deps: AppDeps): void {
       params: { type: 'object', properties: { ...params.properties, fieldName: { type: 'string', minLength: 1, maxLength: 10000 } }, required: [...params.required, 'fieldName'] },
       headers,
       consumes: ['application/json', 'application/xml'],
+      xmlRoot: 'Field',
       body: fieldValueSchema,
       response: { 200: fieldSchema, ...errorResponses },
     },

@@ -55,6 +55,7 @@ export function registerPermissionRoutes(api: FastifyInstance, deps: AppDeps): v
       params: filePathParams,
       headers,
       consumes: ['application/json', 'application/xml'],
+      xmlRoot: 'PasswordPermissions',
       body: passwordPermissionsRequestSchema,
       response: { 200: passwordPermissionsSchema, ...errorResponses },
     },

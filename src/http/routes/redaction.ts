@@ -21,6 +21,7 @@ export function registerRedactionRoutes(api: FastifyInstance, deps: AppDeps): vo
       params: filePathParams,
       headers: { type: 'object', properties: documentPasswordHeader },
       consumes: ['application/json', 'application/xml'],
+      xmlRoot: 'Redaction',
       body: redactionRequestSchema,
       response: { 200: redactionResponseSchema, ...errorResponses },
     },

@@ -74,6 +74,8 @@ export function registerSessionRoutes(api: FastifyInstance, deps: AppDeps): void
       // No prior authentication, or Basic instead of a body.
       security: [{}, { basic: [] }],
       consumes: BODY_TYPES,
+      xmlRoot: 'Session',
+      bodyRequired: false,
       body: credentialsSchema,
       response: { 201: sessionModelSchema, ...errorResponses },
     },

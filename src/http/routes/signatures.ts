@@ -107,6 +107,7 @@ export function registerSignatureRoutes(api: FastifyInstance, deps: AppDeps): vo
       params: namedParams,
       headers,
       consumes: ['application/json', 'application/xml'],
+      xmlRoot: 'SignatureField',
       body: newSignatureFieldSchema,
       response: { 201: signatureFieldSchema, ...errorResponses },
     },

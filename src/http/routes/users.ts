@@ -80,6 +80,7 @@ export function registerUserRoutes(api: FastifyInstance, deps: AppDeps): void {
       description: '201 with Location and the UserModel; 409 ALREADY_EXISTS when the name is taken. Body as JSON or XML <User>.',
       tags: ['users'],
       consumes: BODY_TYPES,
+      xmlRoot: 'User',
       body: {
         type: 'object',
         properties: {
@@ -122,6 +123,7 @@ export function registerUserRoutes(api: FastifyInstance, deps: AppDeps): void {
       tags: ['users'],
       params: usernameParams,
       consumes: BODY_TYPES,
+      xmlRoot: 'User',
       body: {
         type: 'object',
         properties: { password: passwordSchema, rights: rightsSchema },

@@ -94,6 +94,7 @@ export const filePathParams = {
     filePath: {
       type: 'string',
       description: 'Path of the document without ".pdf"; may contain folders ("a/b/report"). Percent-encode each segment once.',
+      examples: ['reports/2026/q1'],
     },
   },
   required: ['filePath'],
@@ -101,7 +102,7 @@ export const filePathParams = {
 
 export const folderPathParams = {
   type: 'object',
-  properties: { folderPath: { type: 'string', description: 'Folder path ("a/b"); percent-encode each segment once.' } },
+  properties: { folderPath: { type: 'string', description: 'Folder path ("a/b"); percent-encode each segment once.', examples: ['reports/2026'] } },
   required: ['folderPath'],
 } as const;
 

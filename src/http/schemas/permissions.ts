@@ -48,9 +48,10 @@ export const passwordPermissionsRequestSchema = {
   properties: {
     encryptType,
     openPassword: { type: 'string', maxLength: 1024, description: 'The user password; empty or absent: none' },
-    permissionsPassword: { type: 'string', maxLength: 1024, description: 'The owner password (required, not empty)' },
+    permissionsPassword: { type: 'string', minLength: 1, maxLength: 1024, description: 'The owner password (required, not empty)' },
     ...permissionFlags,
   },
+  required: ['permissionsPassword'],
   additionalProperties: false,
 } as const;
 
