@@ -141,6 +141,9 @@ test('errors are problem documents in JSON and XML; headers, XML models, path ru
   for (const bad of ['../etc/passwd', 'a//b', '.hidden', 'a/.b', 'a:b', 'a\\b', 'dir./x', 'f.pdf/x', 'a%2e']) assert.doesNotMatch(bad, filePath, bad);
   const savePath = JSON.stringify(spec.paths[doc]!['post']!.requestBody!.content['application/json']!.schema.properties!['CopyAction']);
   assert.match(savePath, /"savePath":\{[^}]*"pattern"/, 'savePath carries the path rules');
+  const subtype = spec.paths[`${doc}/annotations`]!['get']!.parameters!.find((p) => p.name === 'subtype')!;
+  assert.match('freetext', new RegExp(subtype.schema.pattern!), 'subtype values are schema, in any case');
+  assert.doesNotMatch('Freetexts', new RegExp(subtype.schema.pattern!));
   for (const model of ['DocumentModel', 'FolderModel', 'AnnotationModel', 'PageModel', 'FieldModel', 'SessionModel', 'UserModel', 'Problem']) {
     assert.ok(spec.components.schemas[model], `${model} is a named component`);
   }

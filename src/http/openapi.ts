@@ -8,7 +8,9 @@
  */
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { RouteOptions } from 'fastify';
+import { ANNOTATION_SUBTYPES } from '../engine/annotation-model.js';
 import { PATH_SCHEMAS } from '../storage/paths.js';
+import { anyCasePattern } from './schemas/common.js';
 import { singular } from './xml.js';
 
 type Json = Record<string, unknown>;
@@ -192,6 +194,16 @@ function pathParams(params: Json | undefined): Json | undefined {
   return { ...params, properties };
 }
 
+/**
+ * The subtype filter as a pattern: the route checks it itself, so that a bad value is answered with
+ * the list of subtypes (a schema pattern would pre-empt that with the pattern).
+ */
+function queryParams(query: Json | undefined): Json | undefined {
+  const properties = query?.properties as Record<string, Json> | undefined;
+  if (!properties?.subtype) return query;
+  return { ...query, properties: { ...properties, subtype: { ...properties.subtype, pattern: anyCasePattern(ANNOTATION_SUBTYPES) } } };
+}
+
 /** Request headers the route reads besides those its schema lists. */
 function requestHeaders(schema: Json, method: string, url: string): Json | undefined {
   const given = schema.headers as Json | undefined;
@@ -247,6 +259,8 @@ export function swaggerOptions(prefix: string): SwaggerOptions {
     if (content) out.body = { content };
     if (s.bodyRequired === false) optionalBodies.add(out.operationId as string);
     for (const key of ['bodyContent', 'bodyRequired', 'xmlRoot', 'consumes']) delete out[key];
+    const query = queryParams(s.querystring as Json | undefined);
+    if (query) out.querystring = query;
     const params = pathParams(s.params as Json | undefined);
     if (params) out.params = params;
     const headers = requestHeaders(s, method, local);

@@ -5,7 +5,7 @@ import type { AppDeps } from '../context.js';
 import { filePart, multipartBody } from '../openapi.js';
 import { sendModel } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
-import { anyCasePattern, documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
+import { documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
 import { ANNOTATION_XML, ANNOTATIONS_XML, annotationSchema, annotationsSchema, attachmentSchema } from '../schemas/annotations.js';
 
 import { compileValidator } from '../../validation.js';
@@ -124,7 +124,7 @@ export function registerAnnotationRoutes(api: FastifyInstance, deps: AppDeps): v
       headers,
       querystring: {
         type: 'object',
-        properties: { ...pageIndexQuery, subtype: { type: 'string', pattern: anyCasePattern(ANNOTATION_SUBTYPES), description: `One of ${ANNOTATION_SUBTYPES.join(', ')}; any case` } },
+        properties: { ...pageIndexQuery, subtype: { type: 'string', description: `One of ${ANNOTATION_SUBTYPES.join(', ')}; any case` } },
       },
       response: { 200: annotationsSchema, ...errorResponses },
     },
