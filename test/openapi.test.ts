@@ -126,7 +126,8 @@ test('errors are problem documents in JSON and XML; headers, XML models, path ru
     assert.deepEqual(Object.keys(op.responses['4XX']?.content ?? {}).sort(), ['application/problem+json', 'application/problem+xml'], `${key} describes its errors`);
   }
   const get = spec.paths[doc]!['get']!;
-  assert.deepEqual(get.parameters!.filter((p) => p.in === 'header').map((p) => p.name).sort(), ['if-none-match', 'if-range', 'range', 'x-service-documentpassword']);
+  const headers = get.parameters!.filter((p) => p.in === 'header').map((p) => p.name);
+  for (const name of ['if-none-match', 'if-range', 'range', 'x-service-documentpassword']) assert.ok(headers.includes(name), `GET document takes ${name}`);
   assert.ok(get.responses['200']!.headers!['ETag'] && get.responses['200']!.headers!['Content-Disposition']);
   assert.ok(get.responses['200']!.content!['application/xml'], 'the DocumentModel is served as XML too');
   assert.ok(get.responses['401']!.headers!['WWW-Authenticate']);
