@@ -10,6 +10,7 @@ import type { SwaggerOptions } from '@fastify/swagger';
 import type { RouteOptions } from 'fastify';
 import { ANNOTATION_SUBTYPES } from '../engine/annotation-model.js';
 import { PATH_SCHEMAS } from '../storage/paths.js';
+import { BASE64 } from './request-context.js';
 import { anyCasePattern } from './schemas/common.js';
 import { singular } from './xml.js';
 
@@ -44,6 +45,11 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /users/:username': 'getUser',
   'PATCH /users/:username': 'updateUser',
   'DELETE /users/:username': 'deleteUser',
+  'POST /tokens': 'createToken',
+  'GET /tokens': 'listTokens',
+  'GET /tokens/:id': 'getToken',
+  'DELETE /tokens/:id': 'revokeToken',
+  'GET /metrics': 'getMetrics',
   'GET /documents': 'listRootFolder',
   'POST /documents': 'uploadToRootFolder',
   'GET /documents/:folderPath': 'listFolder',
@@ -208,6 +214,9 @@ function queryParams(query: Json | undefined): Json | undefined {
 function requestHeaders(schema: Json, method: string, url: string): Json | undefined {
   const given = schema.headers as Json | undefined;
   const properties: Json = { ...((given?.properties as Json | undefined) ?? {}) };
+  // The route checks the encoding itself, to name the header in its answer; the description says it as a pattern.
+  const base64 = properties['x-service-documentpassword-base64'] as Json | undefined;
+  if (base64) properties['x-service-documentpassword-base64'] = { ...base64, pattern: BASE64.source };
   const response = (schema.response as Json | undefined) ?? {};
   if (url.includes(':filePath.pdf') && method !== 'GET') properties['if-match'] = { type: 'string', description: 'Change only if the document still has this ETag (412 otherwise)' };
   if ('304' in response) properties['if-none-match'] = { type: 'string', description: 'The ETag held: 304 when it is still current' };

@@ -36,7 +36,7 @@ function passwordFromBytes(bytes: Buffer): string {
  * attr-chars and %XX escapes after it: `UTF-8''%20x%20`. A value of any other shape is a plain password.
  */
 const EXT_VALUE = /^UTF-8'[A-Za-z0-9-]*'((?:%[0-9A-F]{2}|[A-Z0-9!#$&+.^_`|~-])*)$/i;
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?$/;
+export const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?$/;
 
 function badPasswordHeader(name: string, why: string): ServiceError {
   return new ServiceError('VALIDATION_FAILED', `headers ${name}: ${why}`);
