@@ -92,6 +92,7 @@ export function registerTokenRoutes(api: FastifyInstance, deps: AppDeps): void {
         'API tokens cannot create tokens (403): log in with your password. At most 100 tokens per user. Body as JSON or XML <Token>.',
       tags: ['tokens'],
       consumes: BODY_TYPES,
+      xmlRoot: TOKEN_XML.root,
       body: {
         type: 'object',
         properties: {
