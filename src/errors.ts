@@ -67,6 +67,7 @@ export const ERROR_CATALOG = {
   HEADERS_TOO_LARGE: { status: 431, title: 'The request line and headers are larger than the service accepts' },
   TOO_MANY_REQUESTS: { status: 429, title: 'Too many failed attempts; try again later' },
   INTERNAL_ERROR: { status: 500, title: 'The service failed unexpectedly' },
+  METHOD_NOT_IMPLEMENTED: { status: 501, title: 'The service implements this method for no resource' },
   COMPONENT_MISSING: { status: 501, title: 'A component this feature needs is not installed' },
   SERVICE_BUSY: { status: 503, title: 'The service is busy; try again later' },
   ENGINE_TIMEOUT: { status: 504, title: 'The document took too long to process' },

@@ -137,3 +137,14 @@ test('XML bodies carry passwords with spaces: encryption, its removal, and inser
   assert.equal(removed.status, 204, removed.text);
   assert.equal(qpdfEncryption(await storedBytes(server, doc), '')?.encrypted, false);
 });
+
+test('a malformed password header is 400 on every route, also where the document is not encrypted', async () => {
+  const doc = 'pw/open.pdf';
+  assert.equal((await raw('PUT', doc, { 'content-type': 'application/pdf' }, source)).status, 201);
+  for (const [target, accept] of [[doc, 'application/pdf'], [doc, 'application/json'], [`${doc}/annotations`, 'application/json']] as const) {
+    const reply = await raw('GET', target, { accept, 'X-Service-DocumentPassword-Base64': 'not base64!' });
+    assert.equal(reply.status, 400, `${target} as ${accept}: ${reply.text}`);
+    assert.equal(reply.code, 'VALIDATION_FAILED');
+  }
+  assert.equal((await raw('GET', doc, { accept: 'application/pdf', ...base64('unused') })).status, 200, 'a well-formed password a plain document does not need is ignored');
+});

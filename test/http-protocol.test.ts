@@ -99,6 +99,22 @@ describe('methods, limits and media types', () => {
     assert.equal(health.headers.get('allow'), 'GET, HEAD');
   });
 
+  test('TRACE and QUERY are 405 with Allow, before login; a method the service never has is 501', async () => {
+    const doc = 'proto/methods.pdf';
+    await putPdf(server, doc, makePdf());
+    const before = await storedBytes(server, doc);
+    for (const method of ['TRACE', 'QUERY']) {
+      const reply = await rawRequest(server.baseUrl, method, `/pdfservice/v1/documents/${doc}`, { Accept: 'application/json' });
+      assert.equal(reply.status, 405, `${method}: ${reply.text}`);
+      assert.match(reply.text, /"code":"METHOD_NOT_ALLOWED"/);
+      assert.match(reply.text, /\r\nallow: GET, HEAD, POST, PUT, DELETE\r\n/i);
+    }
+    const unknown = await rawRequest(server.baseUrl, 'PROPFIND', `/pdfservice/v1/documents/${doc}`, { Accept: 'application/json' });
+    assert.equal(unknown.status, 501, unknown.text);
+    assert.match(unknown.text, /"code":"METHOD_NOT_IMPLEMENTED"/);
+    assert.deepEqual(await storedBytes(server, doc), before);
+  });
+
   test('an over-long URL segment is a 414 problem document that does not echo the URL', async () => {
     const long = 'x'.repeat(9000);
     const reply = await call(server, 'GET', `/documents/${long}.pdf`, { auth: false, headers: json });

@@ -11,10 +11,10 @@ import type { AppDeps } from './context.js';
 import { packDocumentUrl } from './document-urls.js';
 import { handleError, sendProblem, sentPath } from './errors.js';
 import { MULTIPART_LIMITS } from './multipart.js';
-import { clientErrorHandler, commonHeaders, frameworkErrors, methodNotAllowedRoutes, refuseContentEncoding } from './protocol.js';
+import { clientErrorHandler, commonHeaders, frameworkErrors, methodNotAllowedRoutes, refuseContentEncoding, refuseUnknownMethod } from './protocol.js';
 import { fastifyValidatorCompiler } from '../validation.js';
 import { acceptableModelFormat } from './reply.js';
-import { DOCUMENT_PASSWORD_HEADERS } from './request-context.js';
+import { DOCUMENT_PASSWORD_HEADERS, documentPassword } from './request-context.js';
 import { parseXmlBody } from './xml.js';
 import { registerAuthHook } from './plugins/auth.js';
 import { registerCors } from './cors.js';
@@ -84,6 +84,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorateRequest('principal', null);
   app.decorateRequest('xmlRoot', null);
   app.addHook('onRequest', async (request, reply) => commonHeaders(request, reply));
+  app.addHook('onRequest', refuseUnknownMethod);
+  // A malformed password header is refused on every route, not only where a document turns out to be encrypted.
+  app.addHook('preValidation', async (request) => {
+    if (DOCUMENT_PASSWORD_HEADERS.some((name) => request.headers[name] !== undefined)) documentPassword(request);
+  });
   app.addHook('preParsing', refuseContentEncoding);
   // An answer sent before the request body was read to its end (a refusal: too large, a broken multipart
   // part): the rest of the body is read and discarded, as nginx's lingering close does. Node leaves a body

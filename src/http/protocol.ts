@@ -78,7 +78,19 @@ export async function refuseContentEncoding(request: FastifyRequest): Promise<vo
   );
 }
 
-const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
+/** Methods a resource may lack (405 with Allow). TRACE and QUERY are methods Fastify routes and OpenAPI tools try; OPTIONS is CORS's. */
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'TRACE', 'QUERY'] as const;
+const KNOWN_METHODS = new Set<string>([...METHODS, 'OPTIONS']);
+
+/**
+ * A method the service knows for no resource (PROPFIND, LOCK, ...): 501 before login, as RFC 9110 §15.6.2
+ * asks, rather than the 404 or 401 of the not-found route such a request would otherwise reach.
+ */
+export async function refuseUnknownMethod(request: FastifyRequest): Promise<void> {
+  if (!KNOWN_METHODS.has(request.method)) {
+    throw new ServiceError('METHOD_NOT_IMPLEMENTED', `The method ${request.method.slice(0, 20)} is not implemented by this service`);
+  }
+}
 
 /**
  * Collects every route's methods by URL; the function returned, called after
@@ -105,9 +117,11 @@ export function methodNotAllowedRoutes(app: FastifyInstance): () => void {
         url,
         config: { public: true, allow },
         schema: { hide: true },
-        handler: async (request) => {
+        // Refused as the request arrives, before any body (QUERY has one) is read or parsed.
+        onRequest: async (request) => {
           throw new ServiceError('METHOD_NOT_ALLOWED', `${request.method} is not supported here; this resource supports ${allow}`, { allow: allow.split(', ') }, { Allow: allow });
         },
+        handler: async () => undefined,
       });
     }
   };

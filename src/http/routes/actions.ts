@@ -63,9 +63,10 @@ export function registerActionRoutes(api: FastifyInstance, deps: AppDeps): void 
         params: filePathParams,
         headers: { type: 'object', properties: documentPasswordHeader },
         body,
-        // The XML form is in the text only: its root element is the action's name, which no one schema can say.
-        consumes: ['application/json', 'multipart/form-data'],
+        consumes: ['application/json', 'application/xml', 'multipart/form-data'],
         bodyContent: {
+          // The XML form is described in words: its root element is the action's name, which no one schema can say.
+          'application/xml': { schema: { type: 'string', minLength: 1, description: 'The action as XML: the root element is the action name, its children the parameters' } },
           ...multipartBody({
             pageAction: { ...body, description: 'The action, as in a JSON body' },
             action: { ...body, description: 'Another name for the pageAction part: send one of the two' },

@@ -107,6 +107,8 @@ export function registerTokenRoutes(api: FastifyInstance, deps: AppDeps): void {
           },
         },
         required: ['name'],
+        // expiresAt or expiresInSeconds, not both: said in the schema so that clients and the description know it too.
+        not: { type: 'object', properties: { expiresAt: {}, expiresInSeconds: {} }, required: ['expiresAt', 'expiresInSeconds'] },
         additionalProperties: false,
       },
       response: { 201: createdTokenSchema, ...errorResponses },
