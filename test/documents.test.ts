@@ -73,6 +73,14 @@ describe('upload and download', () => {
     assert.equal(deleteRefused.status, 412);
   });
 
+  test('a PUT refused by If-Match into a folder that does not exist leaves no folder behind', async () => {
+    const refused = await put('never-made/doc.pdf', pdf(1), 'application/pdf', { 'if-match': '*' });
+    assert.equal(refused.status, 412);
+    assert.equal(refused.json().code, 'PRECONDITION_FAILED');
+    assert.equal((await call(server, 'GET', '/documents/never-made')).status, 404);
+    assert.ok(!(await readdir(path.join(server.dataDir, 'documents'))).includes('never-made'));
+  });
+
   test('Range requests return the requested bytes (206) and 416 past the end', async () => {
     const original = pdf(2);
     await put('range.pdf', original);

@@ -163,7 +163,7 @@ function startupCheck(variable: string, check: () => unknown): void {
   try {
     check();
   } catch (err) {
-    throw new Error(`Invalid configuration: ${variable}: ${err instanceof ServiceError ? err.detail : 'invalid'}`);
+    throw new Error(`Invalid configuration: ${variable}: ${err instanceof ServiceError ? err.detail : 'invalid'}`, { cause: err });
   }
 }
 

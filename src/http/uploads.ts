@@ -1,10 +1,4 @@
-/** Media types the service accepts as a document body, and what each becomes. */
-export const PDF_TYPE = 'application/pdf';
-export const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/tiff', 'image/gif'] as const;
-export const WORD_TYPES = [
-  'application/msword',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-] as const;
+import { IMAGE_TYPES, PDF_TYPE, WORD_TYPES } from '../operations/media-types.js';
 
 /** Streamed, never parsed by Fastify: routes stage them with the upload limit. */
 export const BINARY_UPLOAD_TYPES = [PDF_TYPE, ...IMAGE_TYPES, ...WORD_TYPES, 'application/octet-stream'];

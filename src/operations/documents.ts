@@ -4,7 +4,7 @@ import type { ImageMediaType } from '../engine/pdf/images.js';
 import type { EnginePool } from '../engine/pool.js';
 import type { OfficeConverter } from '../engine/office.js';
 import { ServiceError } from '../errors.js';
-import { IMAGE_TYPES, PDF_TYPE, WORD_TYPES } from '../http/uploads.js';
+import { IMAGE_TYPES, PDF_TYPE, WORD_TYPES } from './media-types.js';
 import type { StoredPath } from '../storage/paths.js';
 import type { ConflictMode, DocumentStat, DocumentStore, OpenContent, OpenDocument, StagedUpload, WriteOptions, WriteResult } from '../storage/store.js';
 import type { PdfSource } from '../engine/pdf-source.js';

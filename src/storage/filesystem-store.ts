@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { constants, createReadStream, createWriteStream, type Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { ServiceError } from '../errors.js';
 import { KeyedLock } from './keyed-lock.js';
-import { matchesEtag } from './store.js';
+import { etagOf, etagOfDigest, matchesEtag, withRandomSuffix } from './store.js';
 import { StoredPath } from './paths.js';
 import type {
   DocumentStat,
@@ -22,10 +22,6 @@ import type {
 } from './store.js';
 
 const TEMP_PREFIX = '.pdfservice-tmp-';
-
-function etagOf(hash: Buffer): string {
-  return `"${hash.subarray(0, 16).toString('hex')}"`;
-}
 
 function errno(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException | undefined)?.code;
@@ -137,7 +133,7 @@ export class FilesystemStore implements DocumentStore {
   private async hashFile(file: string): Promise<string> {
     const hash = createHash('sha256');
     await pipeline(createReadStream(file), hash);
-    return etagOf(hash.digest());
+    return etagOfDigest(hash.digest());
   }
 
   async statDocument(p: StoredPath): Promise<DocumentStat | null> {
@@ -184,7 +180,7 @@ export class FilesystemStore implements DocumentStore {
       if (!etag) {
         const hash = createHash('sha256');
         await pipeline(handle.createReadStream({ start: 0, autoClose: false }), hash);
-        etag = etagOf(hash.digest());
+        etag = etagOfDigest(hash.digest());
         this.rememberTag(file, st, etag);
       }
       return {
@@ -241,15 +237,18 @@ export class FilesystemStore implements DocumentStore {
     options: WriteOptions,
   ): Promise<WriteResult> {
     if (!p.isDocument) throw new ServiceError('INVALID_PATH', 'A document path must end in ".pdf"');
+    if (!(content instanceof StagedFile || content instanceof Uint8Array)) throw new TypeError('Staged uploads must come from this store');
+    // Checked before anything is created, so that a refused write leaves no folder behind (callers hold the document's lock).
+    const existed = await this.checkPrecondition(await this.resolve(p), options.ifMatch);
     const folder = await this.ensureParent(p);
     let source: string;
     let etag: string;
     if (content instanceof StagedFile) {
       source = content.file;
       etag = content.etag;
-    } else if (content instanceof Uint8Array) {
+    } else {
       source = path.join(folder, TEMP_PREFIX + randomBytes(8).toString('hex'));
-      etag = etagOf(createHash('sha256').update(content).digest());
+      etag = etagOf(content);
       const handle = await fs.open(source, 'wx', 0o640);
       try {
         await handle.writeFile(content);
@@ -257,13 +256,10 @@ export class FilesystemStore implements DocumentStore {
       } finally {
         await handle.close();
       }
-    } else {
-      throw new TypeError('Staged uploads must come from this store');
     }
     try {
       let target = p;
       let file = await this.resolve(target);
-      const existed = await this.checkPrecondition(file, options.ifMatch);
       if (options.conflict === 'overwrite') {
         await this.moveInto(source, file, true);
       } else {
@@ -337,7 +333,7 @@ export class FilesystemStore implements DocumentStore {
       await fs.rm(file, { force: true });
       throw err;
     }
-    return new StagedFile(file, size, etagOf(hash.digest()));
+    return new StagedFile(file, size, etagOfDigest(hash.digest()));
   }
 
   async statFolder(p: StoredPath): Promise<{ modified: Date } | null> {
@@ -423,9 +419,4 @@ export class FilesystemStore implements DocumentStore {
     };
     await sweep(this.root);
   }
-}
-
-function withRandomSuffix(p: StoredPath): StoredPath {
-  const base = p.name.replace(/\.pdf$/i, '');
-  return p.parent.child(`${base}-${randomInt(100000, 1000000)}.pdf`);
 }

@@ -60,7 +60,6 @@ const MAX_SEGMENT_BYTES = 255;
 const MAX_PATH_BYTES = 1024;
 const MAX_DEPTH = 32;
 // Control characters, backslash and colon (drive letters, alternate streams).
-// eslint-disable-next-line no-control-regex
 const FORBIDDEN_CHARS = /[\u0000-\u001f\u007f\\:]/;
 
 function invalid(reason: string): ServiceError {

@@ -1,3 +1,4 @@
+import { createHash, randomInt } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { StoredPath } from './paths.js';
 
@@ -48,6 +49,21 @@ export type ConflictMode = 'fail' | 'overwrite' | 'unique';
 /** `namingMode` (0, 1, 2; absent means 0) as a ConflictMode. */
 export function conflictModeFor(namingMode: number | undefined): ConflictMode {
   return (['fail', 'overwrite', 'unique'] as const)[namingMode ?? 0] ?? 'fail';
+}
+
+/** The ETag of content whose SHA-256 digest is `sha256`: every store derives it so, so a document's tag does not depend on where it lives. */
+export function etagOfDigest(sha256: Buffer): string {
+  return `"${sha256.subarray(0, 16).toString('hex')}"`;
+}
+
+export function etagOf(content: Uint8Array): string {
+  return etagOfDigest(createHash('sha256').update(content).digest());
+}
+
+/** The name a `unique` write tries when the requested one is taken. */
+export function withRandomSuffix(p: StoredPath): StoredPath {
+  const base = p.name.replace(/\.pdf$/i, '');
+  return p.parent.child(`${base}-${randomInt(100000, 1000000)}.pdf`);
 }
 
 export interface WriteOptions {

@@ -1,7 +1,6 @@
 import { EngineError } from '../errors.js';
 import { PdfName, PdfString } from './pdf-syntax.js';
-import type { XfdfElement } from './xfdf-map.js';
-import { parseSafeXml } from './xfdf-parse.js';
+import { parseSafeXml, type XfdfElement } from './xfdf-parse.js';
 import { writeXml, type XmlNode } from '../xml-writer.js';
 
 /**

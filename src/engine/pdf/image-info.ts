@@ -4,7 +4,13 @@
  * so "no declared resolution" can be told apart from MuPDF's 96 dpi default.
  */
 import { EngineError } from '../errors.js';
-import type { ImageMediaType } from './images.js';
+
+export const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/tiff', 'image/gif'] as const;
+export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
+
+export function isImageMediaType(v: string): v is ImageMediaType {
+  return (IMAGE_MEDIA_TYPES as readonly string[]).includes(v);
+}
 
 export interface Resolution {
   /** Dots per inch along each axis. */

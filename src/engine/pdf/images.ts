@@ -3,15 +3,11 @@
  */
 import * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
-import { gifFirstFrame, readImageInfo, sniffImageType, type FrameInfo } from './image-info.js';
+import { gifFirstFrame, readImageInfo, sniffImageType, type FrameInfo, type ImageMediaType } from './image-info.js';
 import { saveFull } from './save.js';
 
-export const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/tiff', 'image/gif'] as const;
-export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
-
-export function isImageMediaType(v: string): v is ImageMediaType {
-  return (IMAGE_MEDIA_TYPES as readonly string[]).includes(v);
-}
+// Declared with the header reader (which names the types it sniffs) so the two modules do not import each other.
+export { IMAGE_MEDIA_TYPES, isImageMediaType, type ImageMediaType } from './image-info.js';
 
 /** Checked against the headers before anything is decoded: decoding allocates w * h * 4 bytes or more. */
 export const IMAGE_LIMITS = { maxSide: 30_000, maxPixelsPerFrame: 200_000_000, maxFrames: 2_000 } as const;

@@ -1,5 +1,5 @@
+import type * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
-import type { OpenedPdf } from './open.js';
 import { encryptionFacts, permissionsFromBits, type PermissionFlags } from './security.js';
 
 /**
@@ -37,9 +37,11 @@ const IN_WORDS: Record<Exclude<Need, 'view' | 'owner'>, string> = {
  * owner password (or no encryption) lifts them. The bits are read as
  * PermissionsModel reports them (permissionsFromBits), so what a client is
  * told and what is enforced cannot differ. Filling in form fields is also
- * allowed by "modify annotations", as ISO 32000 says of bit 6.
+ * allowed by "modify annotations", as ISO 32000 says of bit 6. `opened` is
+ * openPdf's OpenedPdf, typed by the fields read here so that open.ts and this
+ * module do not import each other.
  */
-export function requirePermission(opened: OpenedPdf, need: Need): void {
+export function requirePermission(opened: { doc: mupdf.PDFDocument; access: 'full' | 'user' | 'owner' }, need: Need): void {
   if (need === 'view' || opened.access !== 'user') return;
   if (need === 'owner') {
     throw new EngineError('DOCUMENT_PERMISSION_DENIED', 'Changing the document\'s security needs its permissions (owner) password in X-Service-DocumentPassword', { permission: 'owner' });

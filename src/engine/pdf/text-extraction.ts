@@ -69,7 +69,7 @@ function canShowText(annot: mupdf.PDFAnnotation): boolean {
   }
   if (!appearance.isStream()) return appearance.isNull();
   const content = appearance.readStream().asString();
-  return /(^|[\s\]>)])(BT|Do)(?=[\s\[<(/]|$)/.test(content);
+  return /(^|[\s\]>)])(BT|Do)(?=[\s[<(/]|$)/.test(content);
 }
 
 /** Axis-aligned bounds of characters in page space. */

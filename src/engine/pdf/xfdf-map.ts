@@ -3,6 +3,7 @@ import { decodeAppearance, type ApDict } from './appearance-xml.js';
 import { isDict, name, number, numbers, ref, text } from './pdf-data.js';
 import { PdfName, PdfString, type PdfDict, type PdfValue } from './pdf-syntax.js';
 import { escapeXml, type XmlNode } from '../xml-writer.js';
+import type { XfdfElement } from './xfdf-parse.js';
 
 /**
  * The one mapping between annotation dictionaries and XFDF elements (ISO
@@ -230,16 +231,6 @@ function richTextBody(rc: string): string {
 }
 
 // ---------------------------------------------------------------- import
-
-/** One parsed XFDF element: its attributes and children (preserveOrder form of fast-xml-parser). */
-export interface XfdfElement {
-  tag: string;
-  attrs: Record<string, string>;
-  children: XfdfElement[];
-  text: string;
-  /** Inner XML, for rich text. */
-  raw?: string;
-}
 
 /** An annotation read from XFDF or FDF, before it is written into a document. */
 export interface IncomingAnnotation {

@@ -1,6 +1,15 @@
 import { XMLParser, XMLValidator, type X2jOptions } from 'fast-xml-parser';
 import { EngineError } from '../errors.js';
-import type { XfdfElement } from './xfdf-map.js';
+
+/** One parsed XFDF element: its attributes and children (preserveOrder form of fast-xml-parser). */
+export interface XfdfElement {
+  tag: string;
+  attrs: Record<string, string>;
+  children: XfdfElement[];
+  text: string;
+  /** Inner XML, for rich text. */
+  raw?: string;
+}
 
 /**
  * Parses XFDF, and the XML documents XFDF carries inside (the base64 payload

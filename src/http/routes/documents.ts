@@ -7,7 +7,8 @@ import { noneMatch } from '../conditional.js';
 import { contentDisposition, sendModel } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { documentModelSchema, documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
-import { BINARY_UPLOAD_TYPES, IMAGE_TYPES } from '../uploads.js';
+import { IMAGE_TYPES } from '../../operations/media-types.js';
+import { BINARY_UPLOAD_TYPES } from '../uploads.js';
 import type { Readable } from 'node:stream';
 
 const DOCUMENT_XML = { root: 'Document' };

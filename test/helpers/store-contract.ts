@@ -1,0 +1,455 @@
+/**
+ * The DocumentStore contract: one suite that every store implementation must
+ * pass (docs/architecture.md, "The store contract"). A store's test file calls
+ * storeContract() with a factory; the rules are the interface's
+ * (src/storage/store.ts) and what the operations above it rely on.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { readSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { buffer as readStream } from 'node:stream/consumers';
+import { describe, test } from 'node:test';
+import { ServiceError, type ErrorCode } from '../../src/errors.js';
+import { documentPathFromBody, folderPathFromUrl, type StoredPath } from '../../src/storage/paths.js';
+import { etagOf, type DocumentStore, type StagedUpload } from '../../src/storage/store.js';
+
+export interface StoreUnderTest {
+  store: DocumentStore;
+  /** A new store over the same stored data, as after a restart (the caller runs recover()). */
+  reopen(): Promise<DocumentStore>;
+  /** How many leftovers the backend holds: staged uploads not committed or discarded, temporary files of writes. */
+  leftovers(): Promise<number>;
+  /** Leaves in `folder` what a write interrupted by a crash leaves, for stores that can have such a thing. */
+  interruptWrite?(folder: StoredPath): Promise<void>;
+  close(): Promise<void>;
+}
+
+const doc = (p: string) => documentPathFromBody(p, 'path');
+const folder = (p: string) => folderPathFromUrl(p);
+/** Distinct content each call: enough bytes that a torn read could not pass for a whole one. */
+const content = (label: string) => Buffer.concat([Buffer.from(`%PDF-1.7 ${label}\n`), randomBytes(64 * 1024)]);
+
+async function rejectsWith(promise: Promise<unknown>, code: ErrorCode): Promise<void> {
+  await assert.rejects(promise, (err: unknown) => {
+    assert.ok(err instanceof ServiceError, `expected ServiceError ${code}, got ${String(err)}`);
+    assert.equal(err.code, code);
+    return true;
+  });
+}
+
+/** The bytes and tag of a stored document, read the way the operations read it. */
+async function readDoc(store: DocumentStore, p: StoredPath): Promise<{ bytes: Buffer; etag: string }> {
+  const opened = await store.openDocument(p);
+  try {
+    return { bytes: await opened.read(), etag: opened.stat.etag };
+  } finally {
+    await opened.close();
+  }
+}
+
+async function assertStored(store: DocumentStore, p: StoredPath, bytes: Buffer, why: string): Promise<void> {
+  const stored = await readDoc(store, p);
+  assert.ok(stored.bytes.equals(bytes), `${why}: the stored bytes`);
+  assert.equal(stored.etag, etagOf(bytes), `${why}: the ETag`);
+  assert.equal((await store.statDocument(p))?.etag, etagOf(bytes), `${why}: statDocument's ETag`);
+}
+
+const stageBytes = (store: DocumentStore, bytes: Buffer, limit = 1 << 30) => store.stage(Readable.from([bytes]), limit);
+
+/** Lets every callback that is ready run: a lock that is free would have been granted by then. */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+}
+
+export function storeContract(name: string, factory: () => Promise<StoreUnderTest>): void {
+  /** Runs `body` against a fresh, empty store. */
+  const withStore = (title: string, body: (s: StoreUnderTest) => Promise<void>) =>
+    test(title, async () => {
+      const s = await factory();
+      try {
+        await body(s);
+      } finally {
+        await s.close();
+      }
+    });
+
+  describe(`DocumentStore contract: ${name}`, () => {
+    describe('documents and ETags', () => {
+      withStore('a written document reads back whole through stat, read, stream and a range', async ({ store }) => {
+        const bytes = content('read back');
+        const p = doc('a/b.pdf');
+        const written = await store.writeDocument(p, bytes, { conflict: 'fail' });
+        assert.equal(written.path.toString(), 'a/b.pdf');
+        assert.equal(written.created, true);
+        assert.equal(written.stat.size, bytes.length);
+        assert.match(written.stat.etag, /^"[^"]+"$/, 'a strong, quoted tag');
+        assert.ok(written.stat.modified instanceof Date);
+        const stat = await store.statDocument(p);
+        assert.deepEqual({ size: stat?.size, etag: stat?.etag }, { size: bytes.length, etag: written.stat.etag });
+
+        const opened = await store.openDocument(p);
+        assert.equal(opened.size, bytes.length);
+        assert.equal(opened.stat.etag, written.stat.etag);
+        assert.ok((await opened.read()).equals(bytes));
+        if (opened.fd !== undefined) {
+          // A descriptor handed out must hold this content (the engine's workers read large documents through it).
+          const viaFd = Buffer.alloc(bytes.length);
+          assert.equal(readSync(opened.fd, viaFd, 0, bytes.length, 0), bytes.length);
+          assert.ok(viaFd.equals(bytes), 'the bytes behind fd');
+        }
+        assert.ok((await readStream(opened.stream({ start: 10, end: 99 }))).equals(bytes.subarray(10, 100)), 'a range with an inclusive end');
+        const again = await store.openDocument(p);
+        assert.ok((await readStream(again.stream())).equals(bytes), 'the whole stream');
+      });
+
+      withStore('the ETag is the content hash: equal for equal bytes wherever they are, different otherwise, and the same after a restart', async (s) => {
+        const bytes = content('tag');
+        const first = await s.store.writeDocument(doc('one.pdf'), bytes, { conflict: 'fail' });
+        const second = await s.store.writeDocument(doc('f/two.pdf'), bytes, { conflict: 'fail' });
+        const other = await s.store.writeDocument(doc('three.pdf'), content('other'), { conflict: 'fail' });
+        assert.equal(first.stat.etag, etagOf(bytes), 'derived from the content as etagOf derives it');
+        assert.equal(second.stat.etag, first.stat.etag);
+        assert.notEqual(other.stat.etag, first.stat.etag);
+        const rewritten = await s.store.writeDocument(doc('one.pdf'), Buffer.from(bytes), { conflict: 'overwrite' });
+        assert.equal(rewritten.stat.etag, first.stat.etag, 'rewriting the same bytes keeps the tag');
+        const reopened = await s.reopen();
+        await reopened.recover();
+        await assertStored(reopened, doc('one.pdf'), bytes, 'after a restart');
+      });
+
+      withStore('read() hands out a buffer of its own: changing or transferring it leaves the document as it was', async ({ store }) => {
+        const bytes = content('own buffer');
+        const input = Buffer.from(bytes);
+        const p = doc('own.pdf');
+        await store.writeDocument(p, input, { conflict: 'fail' });
+        input.fill(0);
+        const opened = await store.openDocument(p);
+        const first = await opened.read();
+        await opened.close();
+        // The engine pool moves a buffer that owns its whole memory to a worker instead of copying it.
+        assert.equal(first.byteLength, first.buffer.byteLength, 'the buffer owns its memory');
+        structuredClone(first.buffer, { transfer: [first.buffer] });
+        assert.equal(first.byteLength, 0, 'transferred');
+        await assertStored(store, p, bytes, 'after the writer changed its buffer and a reader gave its away');
+      });
+
+      withStore('a missing document: no stat, and 404 DOCUMENT_NOT_FOUND to open or delete', async ({ store }) => {
+        assert.equal(await store.statDocument(doc('none.pdf')), null);
+        await rejectsWith(store.openDocument(doc('none.pdf')), 'DOCUMENT_NOT_FOUND');
+        await rejectsWith(store.deleteDocument(doc('no/none.pdf')), 'DOCUMENT_NOT_FOUND');
+      });
+
+      withStore('delete removes the document; a stale If-Match refuses (412) and keeps it', async ({ store }) => {
+        const bytes = content('delete');
+        const p = doc('d/x.pdf');
+        const { stat } = await store.writeDocument(p, bytes, { conflict: 'fail' });
+        await rejectsWith(store.deleteDocument(p, '"stale"'), 'PRECONDITION_FAILED');
+        await assertStored(store, p, bytes, 'after a refused delete');
+        await store.deleteDocument(p, stat.etag);
+        assert.equal(await store.statDocument(p), null);
+        assert.deepEqual(await store.listFolder(folder('d')), []);
+      });
+    });
+
+    describe('atomic replace', () => {
+      withStore('overwrite replaces the document; a reader that opened it before keeps reading the old version', async ({ store }) => {
+        const oldBytes = content('old');
+        const newBytes = content('new');
+        const p = doc('r.pdf');
+        await store.writeDocument(p, oldBytes, { conflict: 'fail' });
+        const before = await store.openDocument(p);
+        const replaced = await store.writeDocument(p, newBytes, { conflict: 'overwrite' });
+        assert.equal(replaced.created, false);
+        assert.ok((await before.read()).equals(oldBytes), 'the version opened');
+        assert.equal(before.stat.etag, etagOf(oldBytes));
+        await before.close();
+        await assertStored(store, p, newBytes, 'after the replace');
+      });
+
+      withStore('a failed write leaves the old bytes and no leftovers', async (s) => {
+        const { store } = s;
+        const bytes = content('kept');
+        const p = doc('k/kept.pdf');
+        await store.writeDocument(p, bytes, { conflict: 'fail' });
+        await rejectsWith(store.writeDocument(p, content('stale tag'), { conflict: 'overwrite', ifMatch: '"stale"' }), 'PRECONDITION_FAILED');
+        await rejectsWith(store.writeDocument(p, content('taken'), { conflict: 'fail' }), 'ALREADY_EXISTS');
+        const foreign: StagedUpload = {
+          size: 3,
+          etag: etagOf(Buffer.from('abc')),
+          read: async () => Buffer.from('abc'),
+          open: () => Promise.reject(new Error('not used')),
+          discard: async () => {},
+        };
+        await assert.rejects(store.writeDocument(p, foreign, { conflict: 'overwrite' }), 'a staged upload from elsewhere is refused');
+        const staged = await stageBytes(store, content('staged, stale'));
+        await rejectsWith(store.writeDocument(p, staged, { conflict: 'overwrite', ifMatch: '"stale"' }), 'PRECONDITION_FAILED');
+        await staged.discard(); // as the routes do when the request ends
+        await assertStored(store, p, bytes, 'after four failed writes');
+        // A refused write into a folder that does not exist leaves no folder behind either.
+        await rejectsWith(store.writeDocument(doc('new/x.pdf'), content('new'), { conflict: 'overwrite', ifMatch: '*' }), 'PRECONDITION_FAILED');
+        await assert.rejects(store.writeDocument(doc('new/y.pdf'), foreign, { conflict: 'fail' }));
+        assert.equal(await store.statFolder(folder('new')), null, 'no folder made by refused writes');
+        assert.equal(await s.leftovers(), 0);
+      });
+
+      withStore('while writers replace a document, every reader sees one whole version whose tag matches its bytes', async ({ store }) => {
+        const p = doc('busy.pdf');
+        const versions = Array.from({ length: 8 }, (_, i) => content(`version ${i}`));
+        await store.writeDocument(p, versions[0]!, { conflict: 'fail' });
+        const known = new Set(versions.map((v) => etagOf(v)));
+        const reads = Array.from({ length: 24 }, () => readDoc(store, p));
+        const writes = versions.map((v) => store.writeDocument(p, v, { conflict: 'overwrite' }));
+        await Promise.all(writes);
+        for (const { bytes, etag } of await Promise.all(reads)) {
+          assert.equal(etagOf(bytes), etag, 'the bytes are the version the tag names');
+          assert.ok(known.has(etag), 'one of the written versions');
+        }
+        assert.ok(known.has(etagOf((await readDoc(store, p)).bytes)));
+      });
+    });
+
+    describe('create-if-absent, unique names and If-Match', () => {
+      withStore('`fail` creates once and refuses an existing document with 409 ALREADY_EXISTS', async ({ store }) => {
+        const p = doc('once.pdf');
+        assert.equal((await store.writeDocument(p, content('first'), { conflict: 'fail' })).created, true);
+        await assert.rejects(store.writeDocument(p, content('second'), { conflict: 'fail' }), (err: unknown) => err instanceof ServiceError && err.code === 'ALREADY_EXISTS' && err.status === 409);
+      });
+
+      withStore('of concurrent `fail` writes to one absent path exactly one wins, and its bytes are stored', async ({ store }) => {
+        const p = doc('race/once.pdf');
+        const candidates = Array.from({ length: 6 }, (_, i) => content(`racer ${i}`));
+        const results = await Promise.allSettled(candidates.map((c) => store.writeDocument(p, c, { conflict: 'fail' })));
+        const won = results.flatMap((r, i) => (r.status === 'fulfilled' ? [i] : []));
+        assert.equal(won.length, 1, 'one winner');
+        for (const r of results) if (r.status === 'rejected') assert.equal((r.reason as ServiceError).code, 'ALREADY_EXISTS');
+        await assertStored(store, p, candidates[won[0]!]!, 'the winner');
+      });
+
+      withStore('`unique` keeps the name when free, else stores beside it under a new name, never replacing', async ({ store }) => {
+        const original = content('original');
+        const p = doc('u/report.pdf');
+        const first = await store.writeDocument(p, original, { conflict: 'unique' });
+        assert.equal(first.path.toString(), 'u/report.pdf');
+        const others = Array.from({ length: 4 }, (_, i) => content(`copy ${i}`));
+        const written = await Promise.all(others.map((c) => store.writeDocument(p, c, { conflict: 'unique' })));
+        const names = written.map((w) => w.path.toString());
+        assert.equal(new Set(names).size, others.length, 'each on its own path');
+        for (const [i, w] of written.entries()) {
+          assert.match(w.path.toString(), /^u\/report-\d{6}\.pdf$/);
+          assert.equal(w.created, true);
+          await assertStored(store, w.path, others[i]!, w.path.toString());
+        }
+        await assertStored(store, p, original, 'the original');
+      });
+
+      withStore('If-Match: "*" needs a document, a list matches any of its tags, a stale one refuses; none creates', async ({ store }) => {
+        const p = doc('m.pdf');
+        await rejectsWith(store.writeDocument(p, content('absent'), { conflict: 'overwrite', ifMatch: '*' }), 'PRECONDITION_FAILED');
+        assert.equal(await store.statDocument(p), null, 'nothing created');
+        const v1 = content('v1');
+        await store.writeDocument(p, v1, { conflict: 'fail' });
+        const v2 = content('v2');
+        await store.writeDocument(p, v2, { conflict: 'overwrite', ifMatch: '*' });
+        const v3 = content('v3');
+        await rejectsWith(store.writeDocument(p, v3, { conflict: 'overwrite', ifMatch: etagOf(v1) }), 'PRECONDITION_FAILED');
+        await store.writeDocument(p, v3, { conflict: 'overwrite', ifMatch: `"other", ${etagOf(v2)}` });
+        await assertStored(store, p, v3, 'after the matching write');
+      });
+    });
+
+    describe('locks', () => {
+      withStore('read-modify-write under the lock loses no update', async ({ store }) => {
+        const p = doc('counter.pdf');
+        await store.writeDocument(p, Buffer.from('0'), { conflict: 'fail' });
+        const increment = async () => {
+          const release = await store.lock(p);
+          try {
+            const { bytes, etag } = await readDoc(store, p);
+            await store.writeDocument(p, Buffer.from(String(Number(bytes.toString()) + 1)), { conflict: 'overwrite', ifMatch: etag });
+          } finally {
+            release();
+          }
+        };
+        await Promise.all(Array.from({ length: 10 }, increment));
+        assert.equal((await readDoc(store, p)).bytes.toString(), '10');
+      });
+
+      withStore('a second holder of one path waits for the release; another path does not wait', async ({ store }) => {
+        const p = doc('l/a.pdf');
+        const release = await store.lock(p);
+        let granted = false;
+        const waiting = store.lock(p).then((r) => {
+          granted = true;
+          return r;
+        });
+        const other = await store.lock(doc('l/b.pdf'));
+        other();
+        await settle();
+        assert.equal(granted, false, 'held by the first');
+        release();
+        (await waiting)();
+        assert.equal(granted, true);
+      });
+
+      withStore('the lock is released when the work under it fails, and a release twice frees no one else', async ({ store }) => {
+        const p = doc('l/fail.pdf');
+        await store.writeDocument(p, content('x'), { conflict: 'fail' });
+        const failing = async () => {
+          const release = await store.lock(p);
+          try {
+            await store.writeDocument(p, content('y'), { conflict: 'overwrite', ifMatch: '"stale"' });
+          } finally {
+            release();
+            release();
+          }
+        };
+        await rejectsWith(failing(), 'PRECONDITION_FAILED');
+        const holder = await store.lock(p);
+        let third = false;
+        const waiting = store.lock(p).then((r) => ((third = true), r));
+        await settle();
+        assert.equal(third, false, 'the second release of the failed holder did not free the lock');
+        holder();
+        (await waiting)();
+      });
+
+      withStore('the store takes no lock itself: writes and deletes run while the caller holds it', async ({ store }) => {
+        const p = doc('l/held.pdf');
+        const release = await store.lock(p);
+        try {
+          await store.writeDocument(p, content('held'), { conflict: 'fail' });
+          await store.deleteDocument(p);
+        } finally {
+          release();
+        }
+      });
+    });
+
+    describe('folders and listing', () => {
+      withStore('a listing holds the folders and documents directly inside, sorted by name', async ({ store }) => {
+        const small = Buffer.from('%PDF-1.7 small');
+        for (const name of ['b.pdf', 'A.pdf', 'a.pdf', 'x/deep.pdf', 'c/d/e.pdf', 'é.pdf']) await store.writeDocument(doc(`top/${name}`), small, { conflict: 'fail' });
+        await store.makeFolder(folder('top/a'));
+        const entries = await store.listFolder(folder('top'));
+        assert.deepEqual(
+          entries.map((e) => [e.name, e.type, e.size]),
+          [
+            ['A.pdf', 'document', small.length],
+            ['a', 'folder', undefined],
+            ['a.pdf', 'document', small.length],
+            ['b.pdf', 'document', small.length],
+            ['c', 'folder', undefined],
+            ['x', 'folder', undefined],
+            ['é.pdf', 'document', small.length],
+          ],
+          'names as given (case kept, a folder beside the document of its name), in code-unit order',
+        );
+        for (const e of entries) assert.ok(e.modified instanceof Date);
+        assert.deepEqual((await store.listFolder(folder(''))).map((e) => e.name), ['top']);
+        assert.deepEqual((await store.listFolder(folder('top/c'))).map((e) => [e.name, e.type]), [['d', 'folder']]);
+      });
+
+      withStore('makeFolder creates the folder and its parents once; statFolder sees folders only', async ({ store }) => {
+        assert.ok(await store.statFolder(folder('')), 'the root exists');
+        assert.equal(await store.statFolder(folder('p/q')), null);
+        assert.deepEqual(await store.makeFolder(folder('p/q')), { created: true });
+        assert.deepEqual(await store.makeFolder(folder('p/q')), { created: false });
+        assert.ok((await store.statFolder(folder('p')))?.modified instanceof Date);
+        await store.writeDocument(doc('p/doc.pdf'), content('doc'), { conflict: 'fail' });
+        assert.equal(await store.statFolder(doc('p/doc.pdf')), null, 'a document is not a folder');
+        await rejectsWith(store.listFolder(folder('nowhere')), 'FOLDER_NOT_FOUND');
+      });
+
+      withStore('deleting folders: never the root; an empty one; a full one only recursively, with all below it', async ({ store }) => {
+        await rejectsWith(store.deleteFolder(folder(''), true), 'INVALID_PATH');
+        await rejectsWith(store.deleteFolder(folder('gone'), false), 'FOLDER_NOT_FOUND');
+        await store.makeFolder(folder('empty'));
+        await store.deleteFolder(folder('empty'), false);
+        assert.equal(await store.statFolder(folder('empty')), null);
+        const bytes = content('inside');
+        await store.writeDocument(doc('full/sub/x.pdf'), bytes, { conflict: 'fail' });
+        await rejectsWith(store.deleteFolder(folder('full'), false), 'FOLDER_NOT_EMPTY');
+        await assertStored(store, doc('full/sub/x.pdf'), bytes, 'after the refused delete');
+        await store.deleteFolder(folder('full'), true);
+        assert.equal(await store.statFolder(folder('full')), null);
+        assert.equal(await store.statFolder(folder('full/sub')), null);
+        assert.equal(await store.statDocument(doc('full/sub/x.pdf')), null);
+        assert.deepEqual(await store.listFolder(folder('')), []);
+      });
+
+      withStore('path rules: only a document path takes a document (400 INVALID_PATH otherwise)', async ({ store }) => {
+        await rejectsWith(store.writeDocument(folder('plain'), content('folder path'), { conflict: 'fail' }), 'INVALID_PATH');
+        assert.equal(await store.statFolder(folder('plain')), null);
+      });
+    });
+
+    describe('staging', () => {
+      withStore('a staged upload has the size and tag of its bytes, reads back, and is stored as it is', async (s) => {
+        const { store } = s;
+        const bytes = content('staged');
+        const staged = await stageBytes(store, bytes);
+        assert.equal(staged.size, bytes.length);
+        assert.equal(staged.etag, etagOf(bytes));
+        assert.ok((await staged.read()).equals(bytes));
+        const opened = await staged.open();
+        assert.equal(opened.size, bytes.length);
+        assert.ok((await opened.read()).equals(bytes));
+        await opened.close();
+        const p = doc('s/up.pdf');
+        const written = await store.writeDocument(p, staged, { conflict: 'fail' });
+        assert.equal(written.stat.etag, etagOf(bytes));
+        await staged.discard(); // the routes discard every staged upload when the request ends, written or not
+        await assertStored(store, p, bytes, 'after the staged upload was discarded');
+        assert.equal(await s.leftovers(), 0);
+      });
+
+      withStore('the limit: exactly `limit` bytes are taken, one more is 413 PAYLOAD_TOO_LARGE and leaves nothing', async (s) => {
+        const bytes = content('limit');
+        const exact = await stageBytes(s.store, bytes, bytes.length);
+        assert.equal(exact.size, bytes.length);
+        await exact.discard();
+        const chunks = [bytes.subarray(0, 1000), bytes.subarray(1000)];
+        await rejectsWith(s.store.stage(Readable.from(chunks), bytes.length - 1), 'PAYLOAD_TOO_LARGE');
+        assert.equal(await s.leftovers(), 0);
+      });
+
+      withStore('a body that fails midway rejects and leaves nothing; an empty one is a staged upload of 0 bytes', async (s) => {
+        const broken = new Readable({ read() {} });
+        broken.push(content('half'));
+        setImmediate(() => broken.destroy(new Error('connection reset')));
+        await assert.rejects(s.store.stage(broken, 1 << 30), /connection reset/);
+        assert.equal(await s.leftovers(), 0);
+        const empty = await stageBytes(s.store, Buffer.alloc(0));
+        assert.equal(empty.size, 0);
+        assert.equal((await empty.read()).length, 0);
+        await empty.discard();
+        assert.equal(await s.leftovers(), 0);
+      });
+    });
+
+    describe('recovery', () => {
+      withStore('recover() at start removes what interrupted writes and uploads left, and nothing else', async (s) => {
+        const bytes = content('survivor');
+        await s.store.writeDocument(doc('keep/doc.pdf'), bytes, { conflict: 'fail' });
+        await s.store.makeFolder(folder('keep/empty'));
+        await stageBytes(s.store, content('abandoned upload'));
+        await s.interruptWrite?.(folder('keep'));
+        assert.ok((await s.leftovers()) > 0, 'something left over');
+        assert.deepEqual((await s.store.listFolder(folder('keep'))).map((e) => e.name), ['doc.pdf', 'empty'], 'leftovers are never listed');
+        const restarted = await s.reopen();
+        await restarted.recover();
+        assert.equal(await s.leftovers(), 0);
+        await assertStored(restarted, doc('keep/doc.pdf'), bytes, 'after recovery');
+        assert.deepEqual((await restarted.listFolder(folder('keep'))).map((e) => e.name), ['doc.pdf', 'empty']);
+      });
+
+      withStore('a folder holding only leftovers is empty: it is deleted without `recursive`', async (s) => {
+        await s.store.makeFolder(folder('only'));
+        await s.interruptWrite?.(folder('only'));
+        await s.store.deleteFolder(folder('only'), false);
+        assert.equal(await s.store.statFolder(folder('only')), null);
+      });
+    });
+  });
+}
