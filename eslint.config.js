@@ -52,7 +52,7 @@ const workerOnly = (message) => ({
 });
 
 export default defineConfig(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'scratch/**', 'bench/results/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'scratch/**', 'bench/results/**', '.venv-ci/**', '.schemathesis/**'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {
