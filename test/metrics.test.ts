@@ -13,7 +13,8 @@ function parseMetrics(text: string): Map<string, number> {
   const samples = new Map<string, number>();
   for (const line of text.split('\n')) {
     if (line === '' || line.startsWith('#')) continue;
-    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? (-?[0-9.e+-]+|NaN|\+Inf|-Inf)$/.exec(line);
+    // prom-client writes NaN as "Nan" (an empty event-loop-lag histogram early on); Prometheus reads NaN in any case.
+    const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})? (-?[0-9.e+-]+|NaN|Nan|\+Inf|-Inf)$/.exec(line);
     assert.ok(match, `a sample line: ${line}`);
     samples.set(`${match[1]}${match[2] ?? ''}`, Number(match[3]));
   }
