@@ -39,6 +39,7 @@ export function registerHealthRoutes(api: FastifyInstance, deps: AppDeps): void 
                   version: { type: ['string', 'null'], description: 'as the program reports it; null when unknown' },
                   reason: { type: 'string', description: 'why it is not available' },
                 },
+                required: ['name', 'debianPackage', 'available', 'version'],
               },
             },
           },
