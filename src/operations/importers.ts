@@ -1,7 +1,6 @@
 import { read as readFd } from 'node:fs';
 import { promisify } from 'node:util';
-import { sniffImageType } from '../engine/pdf/image-info.js';
-import type { ImageMediaType } from '../engine/pdf/images.js';
+import { IMAGE_MEDIA_TYPES, sniffImageType, type ImageMediaType } from '../engine/image-type.js';
 import type { EnginePool } from '../engine/pool.js';
 import { wordContainerOf, wordFormatOf, type WordFormat } from '../engine/word-format.js';
 import { officeToPdf } from '../tools/libreoffice.js';
@@ -46,7 +45,7 @@ const WORD_TYPES: Record<WordFormat, string> = { doc: 'application/msword', docx
 export const IMPORTERS: readonly Importer[] = [
   {
     name: 'image',
-    mediaTypes: ['image/jpeg', 'image/png', 'image/tiff', 'image/gif'],
+    mediaTypes: IMAGE_MEDIA_TYPES,
     extensions: ['jpg', 'jpeg', 'png', 'tif', 'tiff', 'gif'],
     sniff: (head) => sniffImageType(head),
     async convert(bytes, mediaType, { pool }) {
