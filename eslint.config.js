@@ -12,6 +12,7 @@ const OPERATIONS = 'src/operations';
 const ENGINE = 'src/engine';
 const STORAGE = 'src/storage';
 const AUTH = 'src/auth';
+const TOOLS = 'src/tools';
 /** Composition roots: they wire the layers together and nothing imports them. */
 const ROOTS = ['src/main.ts', 'src/cli'];
 /** Shared by every layer (error catalogue, configuration, metrics, validation); they import no layer. */
@@ -24,10 +25,11 @@ const zone = (target, from, message) => ({ target, from, message });
 const layerZones = [
   zone(`${HTTP}/**`, ROOTS, 'Nothing imports a composition root (main.ts, cli).'),
   zone(`${OPERATIONS}/**`, [HTTP, ...ROOTS], 'operations must not import upward (http).'),
-  zone(`${ENGINE}/**`, [HTTP, OPERATIONS, STORAGE, AUTH, ...ROOTS], 'engine is a bottom layer: it imports only shared modules.'),
-  zone(`${STORAGE}/**`, [HTTP, OPERATIONS, ENGINE, AUTH, ...ROOTS], 'storage is a bottom layer: it imports only shared modules.'),
-  zone(`${AUTH}/**`, [HTTP, OPERATIONS, ENGINE, STORAGE, ...ROOTS], 'auth is a bottom layer: it imports only shared modules.'),
-  ...SHARED.map((file) => zone(file, [HTTP, OPERATIONS, ENGINE, STORAGE, AUTH, ...ROOTS], 'Shared modules import no layer.')),
+  zone(`${ENGINE}/**`, [HTTP, OPERATIONS, STORAGE, AUTH, TOOLS, ...ROOTS], 'engine is a bottom layer: it imports only shared modules.'),
+  zone(`${STORAGE}/**`, [HTTP, OPERATIONS, ENGINE, AUTH, TOOLS, ...ROOTS], 'storage is a bottom layer: it imports only shared modules.'),
+  zone(`${AUTH}/**`, [HTTP, OPERATIONS, ENGINE, STORAGE, TOOLS, ...ROOTS], 'auth is a bottom layer: it imports only shared modules.'),
+  zone(`${TOOLS}/**`, [HTTP, OPERATIONS, ENGINE, STORAGE, AUTH, ...ROOTS], 'tools (external programs) is a bottom layer: it imports only shared modules.'),
+  ...SHARED.map((file) => zone(file, [HTTP, OPERATIONS, ENGINE, STORAGE, AUTH, TOOLS, ...ROOTS], 'Shared modules import no layer.')),
 ];
 
 /**

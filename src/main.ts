@@ -5,11 +5,11 @@ import type { FastifyBaseLogger } from 'fastify';
 import { loadConfig, userTaskLimit, type Config } from './config.js';
 import { createAuth } from './auth/index.js';
 import { EnginePool } from './engine/pool.js';
-import { OfficeConverter } from './engine/office.js';
 import { API_PREFIX, buildApp } from './http/app.js';
 import { createOperations } from './operations/index.js';
 import { FilesystemStore } from './storage/filesystem-store.js';
 import { MeteredStore } from './storage/metered-store.js';
+import { declaredTools, ToolSupervisor } from './tools/index.js';
 
 /** Start-up failures an operator can fix, said in one line instead of a stack trace. */
 class StartupError extends Error {}
@@ -31,6 +31,9 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
   const store = new MeteredStore(files);
   const { auth, generatedAdminPassword } = await createAuth(config);
   let log: FastifyBaseLogger | undefined; // the app's logger, once the app exists
+  // Scratch folders under the data folder, so that a start after a crash finds and removes what a killed run left.
+  const tools = new ToolSupervisor(declaredTools({ timeoutMs: config.taskTimeoutMs }), config.dataDir);
+  const toolsChecked = tools.init(); // version probes run while the engine starts
   const pool = new EnginePool({
     onInternalError: (message, context) => log?.error({ ...context, engineMessage: message }, 'engine failure'),
     size: config.workers,
@@ -40,10 +43,8 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
     ownerTaskLimit: userTaskLimit(config),
   });
   await pool.ready();
-  // Under the data folder, so that a start after a crash finds and removes what a killed conversion left.
-  const office = new OfficeConverter(config.taskTimeoutMs, path.join(config.dataDir, 'office-scratch'));
-  await office.init();
-  const operations = createOperations({ store, pool, office, textPrefetchMaxBytes: config.textPrefetchMaxBytes });
+  const toolStatuses = await toolsChecked;
+  const operations = createOperations({ store, pool, tools, textPrefetchMaxBytes: config.textPrefetchMaxBytes });
   const app = await buildApp({ config, store, pool, auth, operations });
   log = app.log;
   if (generatedAdminPassword) {
@@ -61,6 +62,10 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
     await pool.close();
     throw listenError(err, config);
   }
+  for (const tool of toolStatuses) {
+    if (tool.available) app.log.info({ tool: tool.name, version: tool.version }, 'external tool available');
+    else app.log.warn({ tool: tool.name, debianPackage: tool.debianPackage, reason: tool.reason }, 'external tool missing: the features that need it answer 501');
+  }
   const api = `${url}${API_PREFIX}`;
   const docs = `${api}/docs`;
   // The one line an operator reads; the JSON line after it is for log collectors (and the tests).
@@ -70,6 +75,7 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
     url,
     stop: async () => {
       await app.close();
+      tools.close();
       await pool.close();
       await auth.close();
     },

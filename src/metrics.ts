@@ -48,7 +48,7 @@ const programDuration = new Histogram({
   registers: [registry],
 });
 
-/** Runs `run` (one run of an external program) and counts it with its duration and outcome. */
+/** Runs `run` (one run of an external program) and counts it with its duration and outcome; the tool supervisor (src/tools) calls it for every run. */
 export async function timeProgramRun<T>(program: string, run: () => Promise<T>): Promise<T> {
   const end = programDuration.startTimer({ program });
   let outcome = 'failed';

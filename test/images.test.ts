@@ -108,6 +108,20 @@ test('form upload of an image stores "<name>.pdf"', async () => {
   assert.equal(reply.json().pageCount, 1);
 });
 
+test('an image sent as application/octet-stream (body, or a form file with no telling name) is recognised by its content', async () => {
+  const png = image('sniffed.png', ['-size', '30x20', 'xc:blue']);
+  const { model, pdf } = await upload('sniffed', png, 'application/octet-stream');
+  assert.equal(model.pageCount, 1);
+  assert.deepEqual(pageSizes(pdf, 1), [[30, 20]]);
+  const data = new FormData();
+  data.append('file', new Blob([png as BlobPart], { type: 'application/octet-stream' }), 'scan.bin');
+  await call(server, 'PUT', '/documents/sniffed-form');
+  const reply = await call(server, 'POST', '/documents/sniffed-form', { body: data });
+  assert.equal(reply.status, 201, reply.text);
+  assert.equal(reply.json().path, '/sniffed-form/scan.pdf');
+  assert.equal(reply.json().pageCount, 1);
+});
+
 /** A JPEG with an EXIF block holding only Orientation, inserted after SOI (as cameras write it). */
 function withOrientation(jpeg: Buffer, orientation: number): Buffer {
   const tiff = Buffer.alloc(26);

@@ -7,8 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, beforeEach, test } from 'node:test';
-import { BWRAP, sandboxArgs } from '../src/engine/sandbox.js';
-import { convertInSandbox } from '../src/engine/office.js';
+import { BWRAP, sandboxArgs } from '../src/tools/sandbox.js';
+import { libreOffice, officeToPdf } from '../src/tools/libreoffice.js';
+import { ToolSupervisor } from '../src/tools/supervisor.js';
 import { wordFormatOf } from '../src/engine/word-format.js';
 import { call, putPdf } from './helpers/http.js';
 import { docx, field, fodt, fodtImage, fodtSection, IMAGE_REL, linkedPicture, OLE_REL, oleLink, paragraph, zipOf } from './helpers/office-fixtures.js';
@@ -88,6 +89,13 @@ async function convert(name: string, bytes: Buffer): Promise<Buffer> {
 }
 
 const fileUrl = (file: string) => `file://${file}`;
+
+/** The service's converter with `scratchRoot` as its own scratch folder (conversions run in folders directly below it). */
+async function convertInSandbox(options: { scratchRoot: string; bytes: Buffer; extension: string; filter?: string; timeoutMs: number }): Promise<Buffer> {
+  const tools = new ToolSupervisor([{ ...libreOffice(options.timeoutMs), scratch: '.' }], options.scratchRoot);
+  await tools.init();
+  return officeToPdf(tools, options);
+}
 
 test('a picture linked by an external relationship to a loopback URL is not fetched', async () => {
   const pdf = await convert('http-picture', docx(paragraph(VISIBLE) + linkedPicture('rIdWeb', 1), [{ id: 'rIdWeb', type: IMAGE_REL, target: `http://127.0.0.1:${port}/x.png` }]));

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { call } from './helpers/http.js';
+import { zipOf } from './helpers/office-fixtures.js';
 import { pdftotext, qpdfCheck } from './helpers/pdf.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
@@ -53,4 +54,14 @@ test('bytes that are not a Word document are 422 MALFORMED_DOCUMENT, and nothing
   assert.equal(reply.status, 422);
   assert.equal(reply.json().code, 'MALFORMED_DOCUMENT');
   assert.equal((await call(server, 'GET', '/documents/word/fake.pdf')).status, 404);
+});
+
+test('a Word file PUT as application/octet-stream is recognised by its content; another ZIP package is 422 MALFORMED_DOCUMENT', async () => {
+  const reply = await call(server, 'PUT', '/documents/word/sniffed.pdf', { body: words.docx, headers: { 'content-type': 'application/octet-stream' } });
+  assert.equal(reply.status, 201, reply.text);
+  assert.match(pdftotext((await call(server, 'GET', '/documents/word/sniffed.pdf')).bytes), /Quarterly results are strong\./);
+  const other = await call(server, 'PUT', '/documents/word/other-zip.pdf', { body: zipOf({ 'data.txt': 'not a document' }), headers: { 'content-type': 'application/octet-stream' } });
+  assert.equal(other.status, 422, other.text);
+  assert.equal(other.json().code, 'MALFORMED_DOCUMENT');
+  assert.equal((await call(server, 'GET', '/documents/word/other-zip.pdf')).status, 404);
 });

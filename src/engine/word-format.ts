@@ -20,6 +20,14 @@ const WORD_MAIN_TYPES = new Set([
   'application/vnd.ms-word.template.macroenabledtemplate.main+xml',
 ]);
 
+/** The Word format the first bytes' container (OLE2 or ZIP) would be, before wordFormatOf checks the structure. */
+export function wordContainerOf(head: Uint8Array): WordFormat | undefined {
+  const bytes = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
+  if (bytes.subarray(0, 8).equals(OLE2_SIGNATURE)) return 'doc';
+  if (bytes.subarray(0, 4).equals(ZIP_SIGNATURE)) return 'docx';
+  return undefined;
+}
+
 /** The Word format of the bytes; 422 MALFORMED_DOCUMENT saying why when they are not a Word document. */
 export function wordFormatOf(bytes: Buffer): WordFormat {
   if (bytes.subarray(0, 8).equals(OLE2_SIGNATURE)) {

@@ -1,10 +1,9 @@
 import { Readable } from 'node:stream';
 import type { DocumentInfo } from '../engine/pdf/inspect.js';
-import type { ImageMediaType } from '../engine/pdf/images.js';
 import type { EnginePool } from '../engine/pool.js';
-import type { OfficeConverter } from '../engine/office.js';
 import { ServiceError } from '../errors.js';
-import { IMAGE_TYPES, PDF_TYPE, WORD_TYPES } from './media-types.js';
+import type { ToolSupervisor } from '../tools/supervisor.js';
+import { chooseImporter, UPLOAD_TYPES_TEXT } from './importers.js';
 import type { StoredPath } from '../storage/paths.js';
 import type { ConflictMode, DocumentStat, DocumentStore, OpenContent, OpenDocument, StagedUpload, WriteOptions, WriteResult } from '../storage/store.js';
 import type { PdfSource } from '../engine/pdf-source.js';
@@ -58,7 +57,7 @@ export class DocumentOperations {
   constructor(
     private readonly store: DocumentStore,
     private readonly pool: EnginePool,
-    private readonly office: OfficeConverter,
+    private readonly tools: ToolSupervisor,
   ) {}
 
   private readonly writeListeners: ((written: WriteResult) => void)[] = [];
@@ -119,8 +118,9 @@ export class DocumentOperations {
   }
 
   /**
-   * Stores an upload as a PDF at `target`: a PDF is checked to open, an image
-   * converted. Nothing is written when the check or conversion fails.
+   * Stores an upload as a PDF at `target`: a PDF is checked to open, anything
+   * else converted by its importer (importers.ts). Nothing is written when the
+   * check or conversion fails.
    */
   async storeUpload(
     target: StoredPath,
@@ -130,25 +130,16 @@ export class DocumentOperations {
     ifMatch?: string,
   ): Promise<StoreResult> {
     try {
-      if (mediaType === PDF_TYPE || mediaType === 'application/octet-stream') {
+      const chosen = await chooseImporter(mediaType, staged);
+      if (chosen === undefined) throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Cannot store ${mediaType}: send ${UPLOAD_TYPES_TEXT}`);
+      if (chosen === null) {
         const summary = await this.validateStaged(staged);
         const written = await this.write(target, staged, { conflict, ifMatch });
-        const model = documentModel(written.path, written.stat, summary);
-        return { model, created: written.created };
+        return { model: documentModel(written.path, written.stat, summary), created: written.created };
       }
-      if ((IMAGE_TYPES as readonly string[]).includes(mediaType)) {
-        const bytes = await staged.read();
-        const { bytes: pdf, ...info } = await this.pool.run('imageToPdf', { bytes, mediaType: mediaType as ImageMediaType }, { transfer: [bytes] });
-        const written = await this.write(target, pdf, { conflict, ifMatch });
-        return { model: documentModel(written.path, written.stat, info), created: written.created };
-      }
-      if ((WORD_TYPES as readonly string[]).includes(mediaType)) {
-        const pdf = await this.office.toPdf(await staged.read());
-        const info = await this.pool.run('validateUpload', { pdf });
-        const written = await this.write(target, pdf, { conflict, ifMatch });
-        return { model: documentModel(written.path, written.stat, info), created: written.created };
-      }
-      throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Cannot store ${mediaType}: send application/pdf, ${IMAGE_TYPES.join(', ')}`);
+      const { pdf, info } = await chosen.importer.convert(await staged.read(), chosen.mediaType, { pool: this.pool, tools: this.tools });
+      const written = await this.write(target, pdf, { conflict, ifMatch });
+      return { model: documentModel(written.path, written.stat, info), created: written.created };
     } finally {
       await staged.discard();
     }

@@ -1,6 +1,6 @@
 import type { EnginePool } from '../engine/pool.js';
-import type { OfficeConverter } from '../engine/office.js';
 import type { DocumentStore } from '../storage/store.js';
+import type { ToolStatus, ToolSupervisor } from '../tools/index.js';
 import { ActionRunner } from './actions/runner.js';
 import { AnnotationOperations } from './annotations.js';
 import { DocumentOperations } from './documents.js';
@@ -19,10 +19,12 @@ export interface Operations {
   pages: PageOperations;
   signatures: SignatureOperations;
   actions: ActionRunner;
+  /** The external programs' availability and versions (for /health). */
+  tools: { statuses(): ToolStatus[] };
 }
 
-export function createOperations({ store, pool, office, textPrefetchMaxBytes = 0 }: { store: DocumentStore; pool: EnginePool; office: OfficeConverter; textPrefetchMaxBytes?: number }): Operations {
-  const documents = new DocumentOperations(store, pool, office);
+export function createOperations({ store, pool, tools, textPrefetchMaxBytes = 0 }: { store: DocumentStore; pool: EnginePool; tools: ToolSupervisor; textPrefetchMaxBytes?: number }): Operations {
+  const documents = new DocumentOperations(store, pool, tools);
   const pages = new PageOperations(pool, documents, textPrefetchMaxBytes);
   documents.onWritten((written) => pages.prefetchText(written.path, written.stat.etag, written.stat.size));
   return {
@@ -34,5 +36,6 @@ export function createOperations({ store, pool, office, textPrefetchMaxBytes = 0
     pages,
     signatures: new SignatureOperations(pool, documents),
     actions: new ActionRunner(store, pool, documents),
+    tools,
   };
 }

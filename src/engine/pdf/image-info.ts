@@ -5,12 +5,9 @@
  */
 import { EngineError } from '../errors.js';
 
-export const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/tiff', 'image/gif'] as const;
-export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
-
-export function isImageMediaType(v: string): v is ImageMediaType {
-  return (IMAGE_MEDIA_TYPES as readonly string[]).includes(v);
-}
+// The image types and their signatures need no MuPDF: they live outside engine/pdf for the main thread (upload importers).
+export { IMAGE_MEDIA_TYPES, isImageMediaType, sniffImageType, type ImageMediaType } from '../image-type.js';
+import type { ImageMediaType } from '../image-type.js';
 
 export interface Resolution {
   /** Dots per inch along each axis. */
@@ -53,16 +50,6 @@ const NAMES: Record<ImageMediaType, string> = {
 
 function malformed(type: ImageMediaType): EngineError {
   return new EngineError('MALFORMED_IMAGE', `The file is not a readable ${NAMES[type]} image.`);
-}
-
-/** The image type named by the file's magic bytes, or undefined. */
-export function sniffImageType(b: Uint8Array): ImageMediaType | undefined {
-  const starts = (...sig: number[]) => b.length >= sig.length && sig.every((v, i) => b[i] === v);
-  if (starts(0xff, 0xd8, 0xff)) return 'image/jpeg';
-  if (starts(0x89, 0x50, 0x4e, 0x47)) return 'image/png';
-  if (starts(0x49, 0x49, 0x2a, 0x00) || starts(0x4d, 0x4d, 0x00, 0x2a)) return 'image/tiff';
-  if (starts(0x47, 0x49, 0x46, 0x38, 0x37, 0x61) || starts(0x47, 0x49, 0x46, 0x38, 0x39, 0x61)) return 'image/gif';
-  return undefined;
 }
 
 /**

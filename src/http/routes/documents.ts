@@ -7,8 +7,7 @@ import { noneMatch } from '../conditional.js';
 import { contentDisposition, sendModel } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { documentModelSchema, documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
-import { IMAGE_TYPES } from '../../operations/media-types.js';
-import { BINARY_UPLOAD_TYPES } from '../uploads.js';
+import { BINARY_UPLOAD_TYPES, UPLOAD_TYPES_TEXT } from '../uploads.js';
 import type { Readable } from 'node:stream';
 
 const DOCUMENT_XML = { root: 'Document' };
@@ -102,7 +101,7 @@ export function registerDocumentRoutes(api: FastifyInstance, deps: AppDeps): voi
     if (!request.body) throw new ServiceError('MALFORMED_PDF', 'The body is empty');
     // JSON and XML bodies reach here parsed (their parsers serve the model routes): only the upload types are streams.
     if (!(BINARY_UPLOAD_TYPES as readonly string[]).includes(mediaType) || !isStream(request.body)) {
-      throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Cannot store ${mediaType}: send application/pdf, ${IMAGE_TYPES.join(', ')} or a Word document`);
+      throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Cannot store ${mediaType}: send ${UPLOAD_TYPES_TEXT}`);
     }
     const result = await documents.put(path, request.body as Readable, mediaType, deps.config.maxUploadBytes, operationContext(request));
     reply.header('ETag', result.model.etag);

@@ -5,7 +5,7 @@ export function registerHealthRoutes(api: FastifyInstance, deps: AppDeps): void 
   api.get('/health', {
     config: { public: true },
     schema: {
-      summary: 'Liveness and engine state (no session needed)',
+      summary: 'Liveness, engine state and external tools (no session needed)',
       tags: ['service'],
       response: {
         200: {
@@ -27,12 +27,27 @@ export function registerHealthRoutes(api: FastifyInstance, deps: AppDeps): void 
                 refused: { type: 'integer', description: 'tasks refused because the queue was full' },
               },
             },
+            tools: {
+              type: 'array',
+              description: 'The external programs the service runs (LibreOffice for Word uploads), as checked at start; a feature whose tool is not available answers 501 COMPONENT_MISSING',
+              items: {
+                type: 'object',
+                properties: {
+                  name: { type: 'string' },
+                  debianPackage: { type: 'string', description: 'what installs it' },
+                  available: { type: 'boolean' },
+                  version: { type: ['string', 'null'], description: 'as the program reports it; null when unknown' },
+                  reason: { type: 'string', description: 'why it is not available' },
+                },
+                required: ['name', 'debianPackage', 'available', 'version'],
+              },
+            },
           },
         },
       },
     },
   }, async () => {
     const { workers, busy, queued, completed, failed, timedOut, crashed, recycled, refused } = deps.pool.stats;
-    return { status: 'ok', engine: { workers, busy, queued, completed, failed, timedOut, crashed, recycled, refused } };
+    return { status: 'ok', engine: { workers, busy, queued, completed, failed, timedOut, crashed, recycled, refused }, tools: deps.operations.tools.statuses() };
   });
 }

@@ -1,0 +1,116 @@
+import { read as readFd } from 'node:fs';
+import { promisify } from 'node:util';
+import { IMAGE_MEDIA_TYPES, sniffImageType, type ImageMediaType } from '../engine/image-type.js';
+import type { EnginePool } from '../engine/pool.js';
+import { wordContainerOf, wordFormatOf, type WordFormat } from '../engine/word-format.js';
+import { officeToPdf } from '../tools/libreoffice.js';
+import type { ToolSupervisor } from '../tools/supervisor.js';
+import type { StagedUpload } from '../storage/store.js';
+
+/**
+ * Uploads that are not PDFs and become one. Each importer claims media types
+ * and file extensions (a declared type or a form file's name picks it), and
+ * recognises its content by the first bytes (which picks it when the type is
+ * application/octet-stream and the name says nothing). Its convert function
+ * checks the whole content itself: a declared type whose content does not
+ * match is the importer's 422, as before there was a registry. Adding a format
+ * is one entry here.
+ */
+export interface Importer {
+  name: string;
+  /** The first is the one a claimed extension stands for. */
+  mediaTypes: readonly string[];
+  extensions: readonly string[];
+  /** The claimed media type `head` (the first SNIFF_BYTES bytes) looks like, or undefined. */
+  sniff(head: Uint8Array): string | undefined;
+  /** The PDF and its summary; `mediaType` is the declared type, or the sniffed one. */
+  convert(bytes: Buffer, mediaType: string, deps: ImportDeps): Promise<{ pdf: Uint8Array; info: UploadSummary }>;
+}
+
+export interface ImportDeps {
+  pool: EnginePool;
+  tools: ToolSupervisor;
+}
+
+type UploadSummary = { encrypted: boolean; pageCount?: number; repaired: boolean };
+
+export const PDF_TYPE = 'application/pdf';
+const OCTET_STREAM = 'application/octet-stream';
+const SNIFF_BYTES = 1024;
+
+/** The import filter per Word format, so LibreOffice never picks another importer by content. */
+const WORD_FILTERS: Record<WordFormat, string> = { doc: 'MS Word 97', docx: 'MS Word 2007 XML' };
+const WORD_TYPES: Record<WordFormat, string> = { doc: 'application/msword', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' };
+
+export const IMPORTERS: readonly Importer[] = [
+  {
+    name: 'image',
+    mediaTypes: IMAGE_MEDIA_TYPES,
+    extensions: ['jpg', 'jpeg', 'png', 'tif', 'tiff', 'gif'],
+    sniff: (head) => sniffImageType(head),
+    async convert(bytes, mediaType, { pool }) {
+      const { bytes: pdf, ...info } = await pool.run('imageToPdf', { bytes, mediaType: mediaType as ImageMediaType }, { transfer: [bytes] });
+      return { pdf, info };
+    },
+  },
+  {
+    name: 'word',
+    mediaTypes: [WORD_TYPES.doc, WORD_TYPES.docx],
+    extensions: ['doc', 'docx'],
+    // Any OLE2 compound file or ZIP package; convert tells a Word one from the others by its structure.
+    sniff: (head) => {
+      const container = wordContainerOf(head);
+      return container && WORD_TYPES[container];
+    },
+    async convert(bytes, _mediaType, { pool, tools }) {
+      const format = wordFormatOf(bytes);
+      const pdf = await officeToPdf(tools, { bytes, extension: format, filter: WORD_FILTERS[format] });
+      return { pdf, info: await pool.run('validateUpload', { pdf }) };
+    },
+  },
+];
+
+/** Media types a document body may have: PDF, what an importer claims, and octet-stream (sniffed). */
+export const UPLOAD_TYPES: readonly string[] = [PDF_TYPE, ...IMPORTERS.flatMap((importer) => importer.mediaTypes), OCTET_STREAM];
+
+/** For 415 details: what the service accepts. */
+export const UPLOAD_TYPES_TEXT = `${PDF_TYPE}, ${IMPORTERS.flatMap((importer) => importer.mediaTypes).join(', ')}`;
+
+/** The media type a file name's extension stands for, when PDF or an importer claims it. */
+export function mediaTypeOfExtension(extension: string): string | undefined {
+  if (extension === 'pdf') return PDF_TYPE;
+  return IMPORTERS.find((importer) => importer.extensions.includes(extension))?.mediaTypes[0];
+}
+
+/**
+ * How an upload becomes a PDF: `null` when it is (taken for) one, else the
+ * importer and the media type it converts. A declared type picks the importer
+ * that claims it; octet-stream is sniffed, and what no importer recognises is
+ * taken for a PDF (and checked as one). Undefined for a type nobody accepts.
+ */
+export async function chooseImporter(mediaType: string, staged: StagedUpload): Promise<{ importer: Importer; mediaType: string } | null | undefined> {
+  if (mediaType === PDF_TYPE) return null;
+  if (mediaType !== OCTET_STREAM) {
+    const importer = IMPORTERS.find((candidate) => candidate.mediaTypes.includes(mediaType));
+    return importer ? { importer, mediaType } : undefined;
+  }
+  const head = await headOf(staged);
+  for (const importer of IMPORTERS) {
+    const sniffed = importer.sniff(head);
+    if (sniffed) return { importer, mediaType: sniffed };
+  }
+  return null;
+}
+
+/** The first bytes of a staged upload, without reading a large one into memory. */
+async function headOf(staged: StagedUpload): Promise<Uint8Array> {
+  const content = await staged.open();
+  try {
+    if (content.fd === undefined) return (await content.read()).subarray(0, SNIFF_BYTES);
+    const buffer = Buffer.alloc(Math.min(SNIFF_BYTES, content.size));
+    const { bytesRead } = await promisify(readFd)(content.fd, buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await content.close();
+  }
+}

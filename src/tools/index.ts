@@ -1,0 +1,14 @@
+import { libreOffice } from './libreoffice.js';
+import type { ToolDeclaration } from './tool.js';
+
+export { ToolSupervisor, type ToolRun } from './supervisor.js';
+export type { ToolDeclaration, ToolStatus } from './tool.js';
+
+/**
+ * Every external program the service runs: adding one is one declaration here
+ * (tool.ts says what it holds) plus the module that uses it through
+ * `ToolSupervisor.run` (as libreoffice.ts does).
+ */
+export function declaredTools(options: { timeoutMs: number }): ToolDeclaration[] {
+  return [libreOffice(options.timeoutMs)];
+}

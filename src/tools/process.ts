@@ -1,0 +1,71 @@
+import { spawn } from 'node:child_process';
+import { BWRAP, sandboxArgs } from './sandbox.js';
+
+export interface ProgramResult {
+  /** The exit code; null when killed by a signal. */
+  code: number | null;
+  timedOut: boolean;
+  /** The first few KB of each stream. */
+  stdout: string;
+  stderr: string;
+}
+
+const KEEP = 8192;
+
+/**
+ * Runs `argv` (argv[0] an absolute path) with `scratch` as its working folder,
+ * HOME and TMPDIR and an environment of its own (the service's variables, its
+ * admin password among them, never reach a tool), in bubblewrap when `sandbox`
+ * is given. The process is the leader of a process group of its own, so that
+ * one kill after `timeoutMs` (or from `stop`) reaches everything it started.
+ * Rejects only when the program (or bwrap) cannot be started.
+ */
+export function runProgram(options: {
+  argv: string[];
+  scratch: string;
+  timeoutMs: number;
+  sandbox?: { readOnly: string[] };
+  /** Called with the process group's id while it runs, and with it again once it is gone. */
+  track?: (pgid: number, running: boolean) => void;
+}): Promise<ProgramResult> {
+  const { argv, scratch, sandbox } = options;
+  const [file, args] = sandbox ? [BWRAP, sandboxArgs(scratch, argv, sandbox.readOnly)] : [argv[0]!, argv.slice(1)];
+  const env = sandbox ? {} : { HOME: scratch, TMPDIR: scratch, PATH: '/usr/bin:/bin', LANG: 'C.UTF-8' };
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { cwd: scratch, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
+    const output = { stdout: '', stderr: '' };
+    let timedOut = false;
+    const pgid = child.pid;
+    if (pgid) options.track?.(pgid, true);
+    for (const stream of ['stdout', 'stderr'] as const) {
+      child[stream]!.on('data', (chunk: Buffer) => {
+        if (output[stream].length < KEEP) output[stream] += chunk.toString('utf8');
+      });
+    }
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup(pgid);
+    }, options.timeoutMs);
+    child.once('error', (err) => {
+      clearTimeout(timer);
+      if (pgid) options.track?.(pgid, false);
+      reject(err);
+    });
+    // Nothing of a run outlives it: children the program left behind (holding its output open) end with it.
+    child.once('exit', () => killGroup(pgid));
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      if (pgid) options.track?.(pgid, false);
+      resolve({ code, timedOut, ...output });
+    });
+  });
+}
+
+/** SIGKILL to the whole process group: the program and everything it started. */
+export function killGroup(pgid: number | undefined): void {
+  try {
+    if (pgid) process.kill(-pgid, 'SIGKILL');
+  } catch {
+    /* already gone */
+  }
+}

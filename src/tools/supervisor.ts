@@ -1,0 +1,201 @@
+import { constants, existsSync, realpathSync } from 'node:fs';
+import { access, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { ServiceError } from '../errors.js';
+import { timeProgramRun } from '../metrics.js';
+import { killGroup, runProgram, type ProgramResult } from './process.js';
+import { BWRAP } from './sandbox.js';
+import type { ToolDeclaration, ToolStatus } from './tool.js';
+
+/** What a run's work gets: its scratch folder, and a way to start the tool's program in it. */
+export interface ToolRun {
+  /** Absolute; created for this run, removed after it whatever happens. */
+  scratch: string;
+  /**
+   * Runs the program with `args` in the scratch folder (sandboxed when
+   * declared). A time-out is 504 ENGINE_TIMEOUT; a sandbox that cannot be made
+   * is 501 COMPONENT_MISSING; any other outcome (exit code, output) is the
+   * caller's to judge.
+   */
+  exec(args: string[]): Promise<ProgramResult>;
+}
+
+interface Tool {
+  declaration: ToolDeclaration;
+  status: ToolStatus;
+  /** The resolved program, when found. */
+  program?: string;
+  active: number;
+  waiting: (() => void)[];
+}
+
+/** A version probe that takes longer leaves the version unknown; start-up does not wait for it longer. */
+const PROBE_TIMEOUT_MS = 10_000;
+
+/** The Debian package of bubblewrap, named when a sandboxed tool cannot run. */
+const BWRAP_PACKAGE = 'bubblewrap';
+
+/**
+ * The one place external programs are run: every tool's availability and
+ * version (checked at start), its concurrency limit, time limit (the whole
+ * process group is killed), scratch folders (always removed; emptied at
+ * start, after a crash) and sandbox, and the metrics of every run.
+ */
+export class ToolSupervisor {
+  private readonly tools = new Map<string, Tool>();
+  private readonly running = new Set<number>();
+
+  /** `scratchRoot` holds each tool's scratch folder (`declaration.scratch`); it belongs to the supervisor alone. */
+  constructor(
+    declarations: ToolDeclaration[],
+    private readonly scratchRoot: string,
+  ) {
+    for (const declaration of declarations) {
+      if (declaration.lifetime.kind !== 'per-run') throw new Error(`${declaration.name}: pooled tools are not supported yet`);
+      if (this.tools.has(declaration.name)) throw new Error(`${declaration.name} is declared twice`);
+      const status: ToolStatus = { name: declaration.name, debianPackage: declaration.debianPackage, available: false, version: null, reason: 'not checked yet' };
+      this.tools.set(declaration.name, { declaration, status, active: 0, waiting: [] });
+    }
+  }
+
+  /**
+   * Empties every scratch folder (what runs killed with the service left),
+   * finds each program and runs its version probe, all tools at once. Call
+   * once at start, before any run.
+   */
+  async init(): Promise<ToolStatus[]> {
+    await Promise.all([...this.tools.values()].map((tool) => this.check(tool)));
+    return this.statuses();
+  }
+
+  statuses(): ToolStatus[] {
+    return [...this.tools.values()].map((tool) => ({ ...tool.status }));
+  }
+
+  /**
+   * Runs `work` as one use of the tool: waits for a free slot, creates a
+   * scratch folder, removes it afterwards, and counts the run (metrics
+   * `pdfservice_program_runs_total` and `…_duration_seconds`, by program).
+   * A tool that is not available is 501 COMPONENT_MISSING naming its package.
+   */
+  async run<T>(name: string, work: (run: ToolRun) => Promise<T>): Promise<T> {
+    const tool = this.tools.get(name);
+    if (!tool) throw new Error(`No tool named ${name} is declared`);
+    if (!tool.status.available || !tool.program) throw new ServiceError('COMPONENT_MISSING', `${tool.declaration.purpose} needs ${tool.status.reason ?? name}`);
+    await this.acquire(tool);
+    try {
+      return await timeProgramRun(path.basename(tool.declaration.command), async () => {
+        const scratch = await mkdtemp(path.join(this.scratchOf(tool), 'run-'));
+        try {
+          return await work({ scratch, exec: (args) => this.exec(tool, scratch, args) });
+        } finally {
+          await rm(scratch, { recursive: true, force: true });
+        }
+      });
+    } finally {
+      this.release(tool);
+    }
+  }
+
+  /** Kills every running process group (at shutdown; sandboxed ones would die with the service anyway). */
+  close(): void {
+    for (const pgid of this.running) killGroup(pgid);
+  }
+
+  private scratchOf(tool: Tool): string {
+    return path.join(this.scratchRoot, tool.declaration.scratch);
+  }
+
+  private async exec(tool: Tool, scratch: string, args: string[], timeoutMs = tool.declaration.timeoutMs): Promise<ProgramResult> {
+    const { declaration } = tool;
+    let result: ProgramResult;
+    try {
+      result = await runProgram({
+        argv: [tool.program!, ...args],
+        scratch,
+        timeoutMs,
+        ...(declaration.sandbox ? { sandbox: declaration.sandbox } : {}),
+        track: (pgid, running) => (running ? this.running.add(pgid) : this.running.delete(pgid)),
+      });
+    } catch {
+      throw new ServiceError('COMPONENT_MISSING', declaration.sandbox ? `The sandbox (bubblewrap) for ${declaration.name} could not be started` : `${declaration.name} could not be started`);
+    }
+    if (result.timedOut) throw new ServiceError('ENGINE_TIMEOUT', `The ${declaration.purpose} took too long and was stopped`);
+    if (declaration.sandbox && result.stderr.startsWith('bwrap:')) {
+      // bwrap itself failed (e.g. namespaces not allowed here): never fall back to running unsandboxed.
+      throw new ServiceError('COMPONENT_MISSING', `The sandbox (bubblewrap) for ${declaration.name} cannot create its namespaces on this machine`);
+    }
+    return result;
+  }
+
+  private async check(tool: Tool): Promise<void> {
+    const { declaration, status } = tool;
+    const scratch = this.scratchOf(tool);
+    await rm(scratch, { recursive: true, force: true });
+    await mkdir(scratch, { recursive: true });
+    const program = await findProgram(declaration.command);
+    const missing = (reason: string) => Object.assign(status, { available: false, version: null, reason });
+    if (!program) return void missing(`${declaration.name} (program ${declaration.command}, Debian package ${declaration.debianPackage}), which is not installed`);
+    if (declaration.sandbox && !existsSync(BWRAP)) {
+      return void missing(`bubblewrap (Debian package ${declaration.sandbox.package ?? BWRAP_PACKAGE}) to run ${declaration.name} without network and files, which is not installed`);
+    }
+    tool.program = program;
+    const probe = await mkdtemp(path.join(scratch, 'probe-'));
+    try {
+      const result = await this.exec(tool, probe, declaration.versionProbe.args, Math.min(declaration.timeoutMs, PROBE_TIMEOUT_MS));
+      if (result.code !== 0) return void missing(`${declaration.name} (Debian package ${declaration.debianPackage}), which does not run here (${firstLine(result.stderr) || `exit code ${result.code}`})`);
+      Object.assign(status, { available: true, version: versionOf(result.stdout, declaration.versionProbe.pattern) });
+      delete status.reason;
+    } catch (err) {
+      if (err instanceof ServiceError && err.code === 'ENGINE_TIMEOUT') {
+        Object.assign(status, { available: true, version: null });
+        delete status.reason;
+      } else missing(err instanceof ServiceError ? (err.detail ?? err.message) : String(err));
+    } finally {
+      await rm(probe, { recursive: true, force: true });
+    }
+  }
+
+  private async acquire(tool: Tool): Promise<void> {
+    if (tool.active < tool.declaration.concurrency) {
+      tool.active++;
+      return;
+    }
+    // The slot is handed over by release(), so `active` stays counted.
+    await new Promise<void>((resolve) => tool.waiting.push(resolve));
+  }
+
+  private release(tool: Tool): void {
+    const next = tool.waiting.shift();
+    if (next) next();
+    else tool.active--;
+  }
+}
+
+/** An absolute path as it is (when executable), or the first executable of that name on PATH; resolved to its real file. */
+async function findProgram(command: string): Promise<string | undefined> {
+  const candidates = path.isAbsolute(command) ? [command] : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, command));
+  for (const candidate of candidates) {
+    try {
+      await access(candidate, constants.X_OK);
+      return realpathSync(candidate);
+    } catch {
+      /* not here */
+    }
+  }
+  return undefined;
+}
+
+function firstLine(text: string): string {
+  return text.trim().split('\n')[0]?.trim().slice(0, 200) ?? '';
+}
+
+function versionOf(stdout: string, pattern: RegExp | undefined): string | null {
+  const lines = stdout.split('\n').map((line) => line.trim()).filter(Boolean);
+  if (!pattern) return lines[0]?.slice(0, 200) ?? null;
+  for (const line of lines) {
+    const match = pattern.exec(line);
+    if (match) return (match[1] ?? match[0]).slice(0, 200);
+  }
+  return null;
+}

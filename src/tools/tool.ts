@@ -1,0 +1,54 @@
+/**
+ * What the supervisor (supervisor.ts) knows of an external program: everything
+ * a tool needs is declared here, so adding one (tesseract, qpdf, Ghostscript, a
+ * JVM validator) is one declaration in tools/index.ts plus the code that uses it.
+ */
+export interface ToolDeclaration {
+  /** Shown in /health, the start-up log and error details ("libreoffice"). */
+  name: string;
+  /** The program: a name looked up on PATH at start, or an absolute path. */
+  command: string;
+  /** The Debian package that installs it, named by 501 COMPONENT_MISSING. */
+  debianPackage: string;
+  /** What the service uses it for, in error details ("Word conversion"). */
+  purpose: string;
+  /**
+   * Run once at start (in the sandbox when the tool has one, so that a sandbox
+   * that cannot be made is found then): its first output line matching
+   * `pattern` (or the first line) is the version. A probe that exits non-zero
+   * makes the tool unavailable; one that does not answer in time leaves it
+   * available with an unknown version (a loaded machine is not a broken tool).
+   */
+  versionProbe: { args: string[]; pattern?: RegExp };
+  /** Runs at once; more wait in line (one LibreOffice takes a core and a few hundred MB). */
+  concurrency: number;
+  /** Longest a process may run; then its whole process group is killed (504 ENGINE_TIMEOUT). */
+  timeoutMs: number;
+  lifetime: ToolLifetime;
+  /** The tool's scratch folder under the supervisor's root; emptied at start and after every run. */
+  scratch: string;
+  /** Run under bubblewrap (no network, empty environment, only these paths read-only besides the scratch folder). */
+  sandbox?: { readOnly: string[]; package?: string };
+}
+
+/**
+ * When a process of the tool is replaced. `per-run`: every run starts a fresh
+ * process that ends with the run (restart after one use, trivially; today's
+ * soffice-per-conversion). `pooled` is the shape a long-lived process (a warm
+ * LibreOffice listening on a pipe) declares: replaced after `restartAfterUses`
+ * runs or when its process group's resident memory passes `restartAboveRssMb`.
+ * The supervisor refuses it until the first pooled tool brings its start and
+ * hand-over code (docs/architecture.md, "External programs").
+ */
+export type ToolLifetime = { kind: 'per-run' } | { kind: 'pooled'; restartAfterUses: number; restartAboveRssMb: number };
+
+/** What /health shows and the start-up log lists for each tool. */
+export interface ToolStatus {
+  name: string;
+  debianPackage: string;
+  available: boolean;
+  /** Reported by the version probe; null when unknown. */
+  version: string | null;
+  /** Why it is unavailable (missing program, missing or failing sandbox). */
+  reason?: string;
+}
