@@ -1,3 +1,5 @@
+import type { StoredPath } from '../storage/paths.js';
+
 /**
  * Document paths may contain folders ("/documents/a/b/c.pdf/annotations"), which
  * a router cannot tell apart from sub-resources. Before routing, the path up to
@@ -26,4 +28,12 @@ export function packDocumentUrl(url: string): string {
   // An empty name ("/.pdf") still packs to a non-empty segment so the route matches and path safety rejects it.
   const packed = docRaw === '' ? '%2F' : encodeURIComponent(docRaw);
   return `${DOCUMENTS_PREFIX}/${packed}.pdf${rest.length ? `/${rest.join('/')}` : ''}${query}`;
+}
+
+/**
+ * The URL of a stored document or folder, optionally of one of its sub-resources.
+ * Every segment is percent-encoded here, so Location headers never build it by hand.
+ */
+export function documentUrl(path: StoredPath, ...subresource: string[]): string {
+  return [DOCUMENTS_PREFIX, path.toUrlPath(), ...subresource.map((s) => encodeURIComponent(s))].join('/');
 }

@@ -3,6 +3,7 @@ import { ServiceError } from '../../errors.js';
 import type { ActionFile } from '../../operations/actions/types.js';
 import type { ActionTarget } from '../../operations/actions/runner.js';
 import type { AppDeps } from '../context.js';
+import { documentUrl } from '../document-urls.js';
 import { parseJsonPart, readMultipart } from '../multipart.js';
 import { sendModel } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
@@ -85,7 +86,7 @@ export function registerActionRoutes(api: FastifyInstance, deps: AppDeps): void 
       const result = await actions.run(path, body, target, files, operationContext(request));
       if (result.kind === 'model') return sendModel(request, reply, { root: result.xmlRoot }, result.model);
       reply.header('ETag', result.model.etag);
-      if (result.location) reply.header('Location', `/pdfservice/v1/documents/${result.location}`);
+      if (result.location) reply.header('Location', documentUrl(result.location));
       return sendModel(request, reply, { root: 'Document' }, result.model, result.status);
     });
   };

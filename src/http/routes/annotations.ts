@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ANNOTATION_SUBTYPES, ATTACHMENT_ICONS, subtypeFromQuery, type AnnotationSubtype } from '../../engine/annotation-model.js';
 import { ServiceError } from '../../errors.js';
 import type { AppDeps } from '../context.js';
+import { documentUrl } from '../document-urls.js';
 import { filePart, multipartBody } from '../openapi.js';
 import { sendModel } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
@@ -212,7 +213,7 @@ export function registerAnnotationRoutes(api: FastifyInstance, deps: AppDeps): v
       // A3, the older form of A5: the same import, marked deprecated (RFC 9745) with its successor linked (RFC 8288).
       const type = (request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
       if (type === XFDF_TYPE || FDF_TYPES.includes(type)) {
-        const successor = `/pdfservice/v1/documents/${documentPathParam(request).toUrlPath()}/annotations/content`;
+        const successor = documentUrl(documentPathParam(request), 'annotations', 'content');
         reply.header('Deprecation', DEPRECATED_SINCE).header('Link', `<${successor}>; rel="successor-version"`);
         return importAnnotationContent(request, reply, deps);
       }
@@ -244,7 +245,7 @@ export function registerAnnotationRoutes(api: FastifyInstance, deps: AppDeps): v
         modified: disposition.modificationDate,
         annotation: placement,
       });
-      reply.header('Location', `/pdfservice/v1/documents/${path.toUrlPath()}/annotations/${encodeURIComponent(added.name)}`);
+      reply.header('Location', documentUrl(path, 'annotations', added.name));
       return sendModel(request, reply, ANNOTATION_XML, added, 201);
     } finally {
       await Promise.all(files.map((f) => f.content.discard()));

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../errors.js';
 import type { DocumentStat } from '../../storage/store.js';
 import type { AppDeps } from '../context.js';
+import { documentUrl } from '../document-urls.js';
 import { negotiate } from '../negotiation.js';
 import { noneMatch } from '../conditional.js';
 import { contentDisposition, sendModel } from '../reply.js';
@@ -105,7 +106,7 @@ export function registerDocumentRoutes(api: FastifyInstance, deps: AppDeps): voi
     }
     const result = await documents.put(path, request.body as Readable, mediaType, deps.config.maxUploadBytes, operationContext(request));
     reply.header('ETag', result.model.etag);
-    if (result.created) reply.header('Location', `/pdfservice/v1/documents/${path.toUrlPath()}`);
+    if (result.created) reply.header('Location', documentUrl(path));
     return sendModel(request, reply, DOCUMENT_XML, result.model, result.created ? 201 : 200);
   });
 

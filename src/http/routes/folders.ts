@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../errors.js';
-import { pdfNameFor } from '../../storage/paths.js';
+import { documentPathFromBody, pdfNameFor } from '../../storage/paths.js';
 import { conflictModeFor } from '../../storage/store.js';
 import type { AppDeps } from '../context.js';
+import { documentUrl } from '../document-urls.js';
 import { readMultipart } from '../multipart.js';
 import { filePart, multipartBody } from '../openapi.js';
 import { sendModel } from '../reply.js';
@@ -44,7 +45,7 @@ export function registerFolderRoutes(api: FastifyInstance, deps: AppDeps): void 
   }, async (request, reply) => {
     const path = folderPathParam(request);
     const { created } = await folders.make(path);
-    if (created) reply.header('Location', `/pdfservice/v1/documents/${path.toUrlPath()}`);
+    if (created) reply.header('Location', documentUrl(path));
     return sendModel(request, reply, FOLDER_XML, await folders.list(path, false), created ? 201 : 200);
   });
 
@@ -89,7 +90,7 @@ export function registerFolderRoutes(api: FastifyInstance, deps: AppDeps): void 
       const release = await deps.store.lock(target);
       try {
         const result = await documents.storeUpload(target, file.content, file.mediaType, conflictModeFor(namingMode));
-        reply.header('Location', `/pdfservice/v1/documents/${result.model.path.slice(1).split('/').map(encodeURIComponent).join('/')}`);
+        reply.header('Location', documentUrl(documentPathFromBody(result.model.path.slice(1), 'path')));
         reply.header('ETag', result.model.etag);
         return sendModel(request, reply, { root: 'Document' }, result.model, 201);
       } finally {

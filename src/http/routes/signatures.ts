@@ -3,6 +3,7 @@ import type { NewWidget, SignRequest } from '../../engine/pdf/signatures.js';
 import { ServiceError } from '../../errors.js';
 import { compileValidator } from '../../validation.js';
 import type { AppDeps } from '../context.js';
+import { documentUrl } from '../document-urls.js';
 import { parseJsonPart, readMultipartInMemory, type MemoryPart } from '../multipart.js';
 import { RenderedCache, sendVersionedModel } from '../rendered-cache.js';
 import { filePart, multipartBody } from '../openapi.js';
@@ -119,7 +120,7 @@ export function registerSignatureRoutes(api: FastifyInstance, deps: AppDeps): vo
     const path = documentPathParam(request);
     const name = fieldNameOf(request);
     const { field, etag } = await signatures.create(path, operationContext(request), name, body.widget ?? []);
-    reply.header('ETag', etag).header('Location', `/pdfservice/v1/documents/${path.toUrlPath()}/fields/signature-fields/${encodeURIComponent(name)}`);
+    reply.header('ETag', etag).header('Location', documentUrl(path, 'fields', 'signature-fields', name));
     return sendModel(request, reply, SIGNATURE_FIELD_XML, field, 201);
   });
 

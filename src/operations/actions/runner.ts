@@ -12,7 +12,7 @@ import type { ActionDefinition, ActionFile, OutputParams } from './types.js';
 export type ActionTarget = 'document' | 'pages';
 
 export type ActionResponse =
-  | { kind: 'document'; status: 200 | 201; model: DocumentModel & { report?: unknown }; location?: string }
+  | { kind: 'document'; status: 200 | 201; model: DocumentModel & { report?: unknown }; location?: StoredPath }
   | { kind: 'model'; status: 200; model: unknown; xmlRoot: string };
 
 
@@ -91,7 +91,7 @@ export class ActionRunner {
       const summary = await this.pool.run('validateUpload', { pdf: result.bytes }).catch(() => undefined);
       const model = { ...documentModel(written.path, written.stat, summary), ...(result.report !== undefined ? { report: result.report } : {}) };
       if (inPlace) return { kind: 'document', status: 200, model };
-      return { kind: 'document', status: written.created ? 201 : 200, model, location: written.path.toUrlPath() };
+      return { kind: 'document', status: written.created ? 201 : 200, model, location: written.path };
     } finally {
       for (const release of releases.reverse()) release();
       await Promise.all(files.map((f) => f.content.discard()));
