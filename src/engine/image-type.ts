@@ -2,6 +2,21 @@
 export const IMAGE_MEDIA_TYPES = ['image/jpeg', 'image/png', 'image/tiff', 'image/gif'] as const;
 export type ImageMediaType = (typeof IMAGE_MEDIA_TYPES)[number];
 
+/** The types an image stamp may be: drawn as they are, JPEG as DCTDecode, PNG with its alpha as an /SMask. */
+export const STAMP_IMAGE_TYPES = ['image/jpeg', 'image/png'] as const;
+export type StampImageType = (typeof STAMP_IMAGE_TYPES)[number];
+/** What a stamp upload may say it is; application/octet-stream is decided by the content. */
+export const DECLARED_STAMP_IMAGE_TYPES = [...STAMP_IMAGE_TYPES, 'application/octet-stream'] as const;
+export type DeclaredImageType = (typeof DECLARED_STAMP_IMAGE_TYPES)[number];
+
+export function isStampImageType(v: string | undefined): v is StampImageType {
+  return (STAMP_IMAGE_TYPES as readonly (string | undefined)[]).includes(v);
+}
+
+export function isDeclaredImageType(v: string): v is DeclaredImageType {
+  return (DECLARED_STAMP_IMAGE_TYPES as readonly string[]).includes(v);
+}
+
 export function isImageMediaType(v: string): v is ImageMediaType {
   return (IMAGE_MEDIA_TYPES as readonly string[]).includes(v);
 }

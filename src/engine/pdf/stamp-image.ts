@@ -5,20 +5,18 @@
  */
 import * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
+import { isStampImageType, type DeclaredImageType, type StampImageType } from '../image-type.js';
 import { sniffImageType, type FrameInfo } from './image-info.js';
 import { checkDecoded, checkedFrames, decode, placement, sizeInPoints, withBuffer } from './images.js';
 import { alphaState, type StampDrawing } from './stamp-form.js';
 import { pdfNumbers, stampMatrix } from './stamp-geometry.js';
 
-export type StampImageType = 'image/jpeg' | 'image/png';
-/** What the upload said it is; application/octet-stream is decided by the content. */
-export type DeclaredImageType = StampImageType | 'application/octet-stream';
 
 /** The image type of a stamp upload: as declared, or by its signature when sent as octet-stream. */
 function stampImageType(bytes: Uint8Array, declared: DeclaredImageType): StampImageType {
   if (declared !== 'application/octet-stream') return declared;
   const sniffed = sniffImageType(bytes);
-  if (sniffed !== 'image/jpeg' && sniffed !== 'image/png') {
+  if (!isStampImageType(sniffed)) {
     throw new EngineError('UNSUPPORTED_MEDIA_TYPE', `The stamp image must be a JPEG or PNG image, not ${sniffed ?? 'an unknown type'}`);
   }
   return sniffed;

@@ -7,7 +7,8 @@ import { formFacts } from './inspect.js';
 import { checkPageIndex, openPdf } from './open.js';
 import { saveEdited } from './save.js';
 import { stampPages, type StampDrawing } from './stamp-form.js';
-import { drawImageStamp, type DeclaredImageType, type ImageStampRequest } from './stamp-image.js';
+import type { DeclaredImageType } from '../image-type.js';
+import { drawImageStamp, type ImageStampRequest } from './stamp-image.js';
 import { drawTextStamp, type TextStampRequest } from './stamp-text.js';
 import type { PdfSource } from '../pdf-source.js';
 

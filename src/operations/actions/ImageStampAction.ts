@@ -1,5 +1,5 @@
 import { ServiceError } from '../../errors.js';
-import type { DeclaredImageType } from '../../engine/pdf/stamp-image.js';
+import { isDeclaredImageType, type DeclaredImageType } from '../../engine/image-type.js';
 import type { ActionDefinition, ActionFile, OutputParams } from './types.js';
 import { OUTPUT_PARAM_SCHEMAS } from './types.js';
 import { STAMP_PARAM_SCHEMAS, transparencyOf, type StampParams } from './stamp-params.js';
@@ -7,8 +7,6 @@ import { STAMP_PARAM_SCHEMAS, transparencyOf, type StampParams } from './stamp-p
 type Params = OutputParams & StampParams & { width?: number; height?: number; scale?: number };
 
 const SIZE = { type: 'number', exclusiveMinimum: 0, maximum: 1_000_000 } as const;
-/** application/octet-stream is left to the engine, which looks at the content. */
-const IMAGE_TYPES: readonly string[] = ['image/jpeg', 'image/png', 'application/octet-stream'];
 
 /** The image part: the one named `file`, or the only file sent. */
 function imagePart(files: ActionFile[]): ActionFile {
@@ -21,8 +19,9 @@ function imagePart(files: ActionFile[]): ActionFile {
 
 function declaredType(file: ActionFile): DeclaredImageType {
   const type = file.mediaType;
-  if (!IMAGE_TYPES.includes(type)) throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `The stamp image must be image/jpeg or image/png, not ${type.slice(0, 100)}`);
-  return type as DeclaredImageType;
+  // application/octet-stream is left to the engine, which looks at the content.
+  if (!isDeclaredImageType(type)) throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `The stamp image must be image/jpeg or image/png, not ${type.slice(0, 100)}`);
+  return type;
 }
 
 /**
