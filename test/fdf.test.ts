@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FdfBuilder, formatNumber, parseFdf, resolveFdf, textString, writeFdf } from '../src/engine/fdf.js';
+import { FdfBuilder, parseFdf, resolveFdf, textString, writeFdf } from '../src/engine/fdf.js';
+import { exactNumber as formatNumber } from '../src/engine/numbers.js';
 import { EngineError } from '../src/engine/errors.js';
 import { decodeTextString, PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from '../src/engine/pdf-syntax.js';
 

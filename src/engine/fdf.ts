@@ -9,6 +9,7 @@
  * and never imported.
  */
 import { EngineError } from './errors.js';
+import { exactNumber } from './numbers.js';
 import { Parser, PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from './pdf-syntax.js';
 
 export interface FdfStream {
@@ -256,15 +257,6 @@ export function textString(s: string): PdfString {
   return new PdfString(Uint8Array.from(utf16));
 }
 
-/** Numbers as PDF writes them: never with an exponent (§7.3.3). */
-export function formatNumber(n: number): string {
-  if (!Number.isFinite(n)) return '0';
-  const plain = String(n);
-  if (!/e/i.test(plain)) return plain;
-  if (Math.abs(n) >= 1) return BigInt(Math.round(n)).toString();
-  return n.toFixed(20).replace(/0+$/, '').replace(/\.$/, '') || '0';
-}
-
 /** Bytes a name may hold as they are; anything else is written #XX (§7.3.5). */
 function nameChar(b: number): boolean {
   return b > 0x20 && b < 0x7f && !'#/()<>[]{}%'.includes(String.fromCharCode(b));
@@ -295,7 +287,7 @@ export function formatPdfValue(value: PdfValue, depth = 0): string {
   if (depth > 64) throw new EngineError('PROCESSING_FAILED', 'A value nests too deeply to be written');
   if (value === null) return 'null';
   if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (typeof value === 'number') return formatNumber(value);
+  if (typeof value === 'number') return exactNumber(value);
   if (value instanceof PdfName) return formatName(value.name);
   if (value instanceof PdfString) return formatString(value.bytes);
   if (value instanceof PdfRef) return `${value.num} ${value.gen} R`;

@@ -9,6 +9,7 @@
  */
 import type * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
+import { roundedNumber } from '../numbers.js';
 import { decodeTextString } from '../pdf-syntax.js';
 import { writeFieldData, type ExportedField, type FieldDataFormat, type FieldType, type FieldValue } from '../field-data.js';
 import { formFacts } from './inspect.js';
@@ -483,7 +484,7 @@ export function highlightListSelection(widget: mupdf.PDFObject, indexes: number[
   const step = Number(layout[3]);
   const size = Number(layout[4]);
   const width = bbox.get(2).asNumber() - bbox.get(0).asNumber();
-  const fmt = (n: number) => String(Math.round(n * 1000) / 1000);
+  const fmt = (n: number) => roundedNumber(n, 3);
   const rects = indexes.map((i) => {
     const baseline = top - (i + 1) * step;
     return `1 ${fmt(baseline - 0.25 * size)} ${fmt(width - 2)} ${fmt(step)} re f`;

@@ -1,6 +1,7 @@
 import * as mupdf from 'mupdf';
 import { rewriteQuoteOperators } from '../content-quotes.js';
 import { EngineError } from '../errors.js';
+import { fixedNumber } from '../numbers.js';
 import { countOccurrences, hasQuad, quadBounds, quadContains, type PageText, type Quad } from '../text-match.js';
 import { annotationEntries, type AnnotationEntry } from './annotations.js';
 import { checkPageIndex, openPdf } from './open.js';
@@ -153,9 +154,7 @@ function normaliseQuotes(pageObj: mupdf.PDFObject): void {
   }
 }
 
-function fmt(n: number): string {
-  return Number.isInteger(n) ? String(n) : n.toFixed(3);
-}
+const fmt = (n: number): string => fixedNumber(n, 3);
 
 /** Latin-1 text as a PDF literal string; characters outside it become '?'. */
 function literal(s: string): string {

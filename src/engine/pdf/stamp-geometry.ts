@@ -1,4 +1,5 @@
 import * as mupdf from 'mupdf';
+import { trimmedNumber } from '../numbers.js';
 
 /**
  * Where a stamp goes: its own origin moved to (x, y) of the page's default
@@ -17,9 +18,6 @@ function snap(v: number): number {
 }
 
 /** A number as PDF content syntax takes it: at most 4 decimals, never an exponent. */
-export function pdfNumber(n: number): string {
-  const fixed = n.toFixed(4).replace(/\.?0+$/u, '');
-  return fixed === '-0' ? '0' : fixed;
-}
+export const pdfNumber = (n: number): string => trimmedNumber(n, 4);
 
 export const pdfNumbers = (values: readonly number[]): string => values.map(pdfNumber).join(' ');

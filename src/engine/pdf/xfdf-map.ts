@@ -3,6 +3,7 @@ import { decodeAppearance, type ApDict } from './appearance-xml.js';
 import { isDict, name, number, numbers, ref, text } from './pdf-data.js';
 import { PdfName, PdfString, type PdfDict, type PdfValue } from './pdf-syntax.js';
 import { escapeXml, type XmlNode } from '../xml-writer.js';
+import { roundedNumber } from '../numbers.js';
 import type { XfdfElement } from './xfdf-parse.js';
 
 /**
@@ -26,10 +27,7 @@ const STYLE_FROM_XFDF: Record<string, string> = { solid: 'S', dash: 'D', dashed:
 const JUSTIFICATION = ['left', 'centered', 'right'];
 
 /** Numbers as XFDF writes them: plain decimals, no exponent, no trailing zeros. */
-export function fmt(n: number): string {
-  const r = Math.round(n * 1e6) / 1e6;
-  return Object.is(r, -0) ? '0' : String(r);
-}
+export const fmt = (n: number): string => roundedNumber(n, 6);
 const list = (ns: number[]) => ns.map(fmt).join(',');
 const points = (ns: number[]) => {
   const pairs: string[] = [];
