@@ -11,6 +11,7 @@ import { readAll, type PdfSource } from './pdf-source.js';
 import { parseFdf, resolveFdf, textString, writeFdf, type FdfFile } from './fdf.js';
 import { decodeTextString, PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from './pdf-syntax.js';
 import { escapeXml, hasNonXml, nonXmlWarning } from './xml-writer.js';
+import { declaresDtd } from './xml-safety.js';
 
 export const FIELD_TYPES = ['text', 'checkbox', 'radio', 'combo', 'list', 'pushbutton', 'signature'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -139,7 +140,7 @@ const malformedXfdf = (message: string): never => {
  * entities and billion-laughs bodies cannot do anything).
  */
 export function checkXfdfSafety(text: string): void {
-  if (/<!DOCTYPE|<!ENTITY/i.test(text)) malformedXfdf('XFDF bodies may not contain a DOCTYPE or entity declarations');
+  if (declaresDtd(text)) malformedXfdf('XFDF bodies may not contain a DOCTYPE or entity declarations');
 }
 
 function decodeXml(s: string): string {

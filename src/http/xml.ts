@@ -1,6 +1,7 @@
 import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { FastifyRequest } from 'fastify';
 import { NOT_XML } from '../engine/xml-writer.js';
+import { declaresDtd } from '../engine/xml-safety.js';
 import { ServiceError } from '../errors.js';
 import { markTextSourced } from '../validation.js';
 
@@ -140,7 +141,7 @@ function unwrapArrays(value: unknown): unknown {
  * `<Session><username>..` becomes `{ root: "Session", value: { username: .. } }`.
  */
 export function parseXmlBody(text: string): { root: string; value: Record<string, unknown> } {
-  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new ServiceError('MALFORMED_XML', 'XML bodies may not contain a DOCTYPE or entity declarations');
+  if (declaresDtd(text)) throw new ServiceError('MALFORMED_XML', 'XML bodies may not contain a DOCTYPE or entity declarations');
   const valid = XMLValidator.validate(text);
   if (valid !== true) throw new ServiceError('MALFORMED_XML', `The XML body is not well-formed (line ${valid.err.line})`);
   let doc: Record<string, unknown>;

@@ -1,5 +1,6 @@
 import { XMLParser, XMLValidator, type X2jOptions } from 'fast-xml-parser';
 import { EngineError } from '../errors.js';
+import { declaresDtd } from '../xml-safety.js';
 
 /** One parsed XFDF element: its attributes and children (preserveOrder form of fast-xml-parser). */
 export interface XfdfElement {
@@ -66,7 +67,7 @@ function toElement(node: Ordered): XfdfElement | undefined {
  * failure is 400 MALFORMED_XFDF.
  */
 export function parseSafeXml(text: string, what: string, maxDepth = MAX_XFDF_DEPTH, tooDeep = `elements are nested deeper than ${maxDepth} levels`): XfdfElement {
-  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw new EngineError('MALFORMED_XFDF', `${what} may not contain a DOCTYPE or entity declarations`);
+  if (declaresDtd(text)) throw new EngineError('MALFORMED_XFDF', `${what} may not contain a DOCTYPE or entity declarations`);
   const valid = XMLValidator.validate(text);
   if (valid !== true) throw new EngineError('MALFORMED_XFDF', `${what} is not well-formed XML (line ${valid.err.line}: ${valid.err.msg})`);
   let nodes: Ordered[];
