@@ -50,6 +50,7 @@ export const ERROR_CATALOG = {
   CERTIFICATION_NOT_FIRST: { status: 409, title: 'A certifying signature must be the document\'s first signature' },
   DOCUMENT_CERTIFIED: { status: 409, title: 'The document\'s certification forbids this change' },
   DOCUMENT_SIGNED: { status: 409, title: 'The change would invalidate the document\'s signatures' },
+  TASK_CANCELLED: { status: 409, title: 'The work was cancelled before it finished' },
   REQUEST_TIMEOUT: { status: 408, title: 'The request was not received in time' },
   PRECONDITION_FAILED: { status: 412, title: 'The document changed: If-Match does not match its ETag' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is larger than allowed' },

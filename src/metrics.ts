@@ -73,6 +73,8 @@ export interface EngineStats {
   completed: number;
   failed: number;
   timedOut: number;
+  cancelled: number;
+  cancelRestarts: number;
   crashed: number;
   recycled: number;
   refused: number;
@@ -103,15 +105,15 @@ function engineCounter(name: string, help: string, label: string, pick: (s: Engi
 
 engineCounter(
   'pdfservice_engine_tasks_total',
-  'Engine tasks by outcome: completed, failed (errors, bad input included), timed_out, crashed (the worker died), refused (queue full)',
+  'Engine tasks by outcome: completed, failed (errors, bad input included), timed_out, cancelled (aborted by the caller, e.g. the client went away), crashed (the worker died), refused (queue full)',
   'outcome',
-  (s) => ({ completed: s.completed, failed: s.failed, timed_out: s.timedOut, crashed: s.crashed, refused: s.refused }),
+  (s) => ({ completed: s.completed, failed: s.failed, timed_out: s.timedOut, cancelled: s.cancelled, crashed: s.crashed, refused: s.refused }),
 );
 engineCounter(
   'pdfservice_engine_worker_restarts_total',
-  'Engine workers replaced, by reason: timeout (task past the timeout), crash (died during a task), recycle (precaution: memory, errors, task count)',
+  'Engine workers replaced, by reason: timeout (task past the timeout), cancel (running task aborted by the caller), crash (died during a task), recycle (precaution: memory, errors, task count)',
   'reason',
-  (s) => ({ timeout: s.timedOut, crash: s.crashed, recycle: s.recycled }),
+  (s) => ({ timeout: s.timedOut, cancel: s.cancelRestarts, crash: s.crashed, recycle: s.recycled }),
 );
 
 function engineGauge(name: string, help: string, pick: (s: EngineStats) => number): void {

@@ -98,3 +98,71 @@ test('a worker that has failed many tasks is replaced before MuPDF error state c
     await pool.close();
   }
 });
+
+test('a task aborted while it waits in the queue leaves the queue with TASK_CANCELLED; the running task is untouched', async () => {
+  const pool = new EnginePool({ size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10 });
+  await pool.ready();
+  try {
+    const running = pool.run('busyWait', { ms: 500 });
+    const controller = new AbortController();
+    const queued = pool.run('busyWait', { ms: 10 }, { signal: controller.signal });
+    assert.equal(pool.stats.queued, 1);
+    controller.abort();
+    await assert.rejects(queued, (err: unknown) => err instanceof ServiceError && err.code === 'TASK_CANCELLED' && err.status === 409);
+    assert.equal(pool.stats.queued, 0, 'the aborted task left the queue');
+    assert.deepEqual(await running, { waited: 500 });
+    assert.equal(pool.counters.cancelled, 1);
+    assert.equal(pool.counters.cancelRestarts, 0, 'no worker was replaced for a task that never started');
+    assert.equal(pool.counters.completed, 1);
+    // A signal aborted already refuses the task at once.
+    await assert.rejects(pool.run('busyWait', { ms: 10 }, { signal: controller.signal }), (err: unknown) => err instanceof ServiceError && err.code === 'TASK_CANCELLED');
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a task aborted while it runs is stopped by replacing its worker, like a timeout; the next task succeeds', async () => {
+  const pool = new EnginePool({ size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10 });
+  await pool.ready();
+  try {
+    const controller = new AbortController();
+    const started = Date.now();
+    const stuck = pool.run('busyWait', { ms: 30_000 }, { signal: controller.signal });
+    const next = pool.run('inspect', { pdf: makePdf({ pages: 4 }) });
+    assert.equal(pool.stats.busy, 1);
+    controller.abort();
+    await assert.rejects(stuck, (err: unknown) => err instanceof ServiceError && err.code === 'TASK_CANCELLED');
+    assert.ok(Date.now() - started < 5_000, 'the stopped task did not hold the caller');
+    assert.equal((await next).pageCount, 4, 'the queued task ran on the fresh worker');
+    assert.deepEqual(
+      { workers: pool.stats.workers, busy: pool.stats.busy, queued: pool.stats.queued, cancelled: pool.counters.cancelled, cancelRestarts: pool.counters.cancelRestarts, timedOut: pool.counters.timedOut, crashed: pool.counters.crashed, completed: pool.counters.completed },
+      { workers: 1, busy: 0, queued: 0, cancelled: 1, cancelRestarts: 1, timedOut: 0, crashed: 0, completed: 1 },
+    );
+    // Aborting after the answer changes nothing.
+    const done = new AbortController();
+    assert.equal((await pool.run('inspect', { pdf: makePdf({ pages: 2 }) }, { signal: done.signal })).pageCount, 2);
+    done.abort();
+    assert.equal(pool.counters.cancelled, 1);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a multi-page task reports its progress to the caller, page by page, in order', async () => {
+  const pool = new EnginePool({ size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10 });
+  await pool.ready();
+  try {
+    const reports: { done: number; total?: number; stage?: string }[] = [];
+    const pages = 40;
+    const result = await pool.run('documentText', { pdf: makePdf({ pages, text: (n) => `page ${n}` }) }, { onProgress: (p) => reports.push(p) });
+    assert.equal(result.texts.length, pages);
+    assert.ok(reports.length >= 2, `${reports.length} reports`);
+    assert.ok(reports.length <= pages);
+    assert.deepEqual(reports[0], { done: 1, total: pages, stage: 'text' });
+    assert.deepEqual(reports.at(-1), { done: pages, total: pages, stage: 'text' }, 'the last page is always reported');
+    for (let i = 1; i < reports.length; i++) assert.ok(reports[i]!.done > reports[i - 1]!.done, 'in order');
+    assert.ok(reports.every((r) => r.total === pages && r.stage === 'text'));
+  } finally {
+    await pool.close();
+  }
+});

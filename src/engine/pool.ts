@@ -3,6 +3,7 @@ import { Worker } from 'node:worker_threads';
 import { ServiceError, isErrorCode } from '../errors.js';
 import { isSerializedEngineError, type SerializedEngineError } from './errors.js';
 import type { PdfSource } from './pdf-source.js';
+import type { TaskProgress } from './task-context.js';
 import type { TaskInput, TaskName, TaskOutput } from './tasks.js';
 
 export interface EnginePoolOptions {
@@ -20,6 +21,14 @@ export interface RunOptions {
   /** Byte arrays the caller is done with: moved to the worker instead of copied (an open file has nothing to move). */
   transfer?: (Uint8Array | PdfSource)[];
   timeoutMs?: number;
+  /**
+   * Stops the task: a queued task leaves the queue, a running one is stopped
+   * by replacing its worker (as on timeout). Either way the task rejects with
+   * TASK_CANCELLED. Without it, the signal of the current request applies (taskSignal).
+   */
+  signal?: AbortSignal | undefined;
+  /** Told of the task's progress reports, in order (throttled in the worker to about ten a second). */
+  onProgress?: ((p: TaskProgress) => void) | undefined;
 }
 
 interface Job {
@@ -29,6 +38,7 @@ interface Job {
   input: unknown;
   transfer: ArrayBuffer[];
   timeoutMs: number;
+  onProgress: ((p: TaskProgress) => void) | undefined;
   resolve: (value: unknown) => void;
   reject: (err: Error) => void;
 }
@@ -45,6 +55,7 @@ interface Slot {
 
 type Reply =
   | { ready: true; memory: number }
+  | { id: number; progress: TaskProgress }
   | { id: number; ok: true; result: unknown; memory: number; loggedErrors: number }
   | { id: number; ok: false; error: SerializedEngineError; fatal: boolean; memory: number; loggedErrors: number };
 
@@ -55,6 +66,18 @@ type Reply =
  * every operation. Work the service does of its own accord runs outside it.
  */
 export const taskOwner = new AsyncLocalStorage<string>();
+
+/**
+ * The abort signal of the current asynchronous context: the HTTP layer runs
+ * each request's handler with one that fires when the client goes away
+ * before its answer (app.ts), so the engine stops work nobody will read.
+ */
+export const taskSignal = new AsyncLocalStorage<AbortSignal>();
+
+/** Runs `fn` as the service's own work: for no user (no task limit) and not stopped with the request that caused it. */
+export function detachedTask<T>(fn: () => T): T {
+  return taskOwner.exit(() => taskSignal.exit(fn));
+}
 
 const WORKER_URL = new URL('./worker.js', import.meta.url);
 const MAX_START_FAILURES = 5;
@@ -86,7 +109,7 @@ export class EnginePool {
   private readonly readyWaiters: (() => void)[] = [];
   /** Tasks running per owner. */
   private readonly running = new Map<string, number>();
-  readonly counters = { completed: 0, failed: 0, timedOut: 0, recycled: 0, crashed: 0, refused: 0 };
+  readonly counters = { completed: 0, failed: 0, timedOut: 0, cancelled: 0, cancelRestarts: 0, recycled: 0, crashed: 0, refused: 0 };
 
   constructor(private readonly options: EnginePoolOptions) {
     for (let i = 0; i < options.size; i++) this.slots.push(this.spawn());
@@ -105,24 +128,54 @@ export class EnginePool {
     if (this.startFailures >= MAX_START_FAILURES) {
       return Promise.reject(new ServiceError('COMPONENT_MISSING', 'The PDF engine cannot start'));
     }
+    const signal = options.signal ?? taskSignal.getStore();
+    if (signal?.aborted) return Promise.reject(cancelled());
     const owner = taskOwner.getStore();
     if (this.queue.length >= this.options.queueLimit || (owner !== undefined && this.waiting(owner) >= this.ownerQueueLimit)) {
       this.counters.refused++;
       return Promise.reject(new ServiceError('SERVICE_BUSY', 'Too many documents are being processed', undefined, { 'Retry-After': '5' }));
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({
+      const onAbort = () => this.cancel(job);
+      const settled = () => signal?.removeEventListener('abort', onAbort);
+      const job: Job = {
         id: this.nextId++,
         task,
         owner,
         input,
         transfer: (options.transfer ?? []).flatMap((a) => (a instanceof Uint8Array && ownsWholeBuffer(a) ? [a.buffer as ArrayBuffer] : [])),
         timeoutMs: options.timeoutMs ?? this.options.taskTimeoutMs,
-        resolve: resolve as (value: unknown) => void,
-        reject,
-      });
+        onProgress: options.onProgress,
+        resolve: (value) => {
+          settled();
+          resolve(value as TaskOutput<K>);
+        },
+        reject: (err) => {
+          settled();
+          reject(err);
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.queue.push(job);
       this.dispatch();
     });
+  }
+
+  /** An aborted task: taken from the queue if it waits there, stopped with its worker if it runs. */
+  private cancel(job: Job): void {
+    const index = this.queue.indexOf(job);
+    if (index >= 0) {
+      this.queue.splice(index, 1);
+      this.counters.cancelled++;
+      job.reject(cancelled());
+      return;
+    }
+    const slot = this.slots.find((s) => s.job === job);
+    if (slot) {
+      this.counters.cancelled++;
+      this.counters.cancelRestarts++;
+      this.stop(slot, cancelled());
+    }
   }
 
   /** One owner may hold at most half of the queue, so that one client alone cannot have the others refused. */
@@ -183,6 +236,10 @@ export class EnginePool {
     }
     const job = slot.job;
     if (!job || job.id !== reply.id) return;
+    if ('progress' in reply) {
+      job.onProgress?.(reply.progress);
+      return;
+    }
     if (slot.timer) clearTimeout(slot.timer);
     this.finish(slot);
     slot.timer = null;
@@ -264,8 +321,13 @@ export class EnginePool {
   private onTimeout(slot: Slot, job: Job): void {
     if (slot.job !== job) return;
     this.counters.timedOut++;
-    this.finish(slot);
-    job.reject(new ServiceError('ENGINE_TIMEOUT', `Processing took longer than ${Math.round(job.timeoutMs / 1000)} s and was stopped`));
+    this.stop(slot, new ServiceError('ENGINE_TIMEOUT', `Processing took longer than ${Math.round(job.timeoutMs / 1000)} s and was stopped`));
+  }
+
+  /** Stops the slot's running task (timed out or aborted): a synchronous task cannot be interrupted, so its worker is terminated and replaced. */
+  private stop(slot: Slot, error: ServiceError): void {
+    const job = this.finish(slot);
+    job?.reject(error);
     this.replace(slot);
     this.dispatch();
   }
@@ -277,6 +339,10 @@ export class EnginePool {
     this.options.onInternalError?.(error.message, { task: job.task });
     return new ServiceError('PROCESSING_FAILED', 'The engine could not process this document');
   }
+}
+
+function cancelled(): ServiceError {
+  return new ServiceError('TASK_CANCELLED', 'The work was cancelled before it finished');
 }
 
 /** Transferring a view of a shared pool buffer would detach unrelated data: only whole buffers move. */

@@ -1,7 +1,8 @@
 /**
  * The engine's task registry: name -> pure function. Loaded only inside
  * worker threads; the main thread imports this module for its types alone.
- * A new engine feature adds one line here and its module under pdf/.
+ * A new engine feature adds one line here and its module under pdf/. Each
+ * task is called with its input and a TaskContext (progress reports).
  */
 import { imageToPdf, type ImageMediaType } from './pdf/images.js';
 import { deleteAnnotations, listAnnotations } from './pdf/annotation-tasks.js';
@@ -22,6 +23,7 @@ import { readPermissions, removePasswordPermissions, removeUsageRights, setPassw
 import { listPages } from './pdf/pages.js';
 import { documentText, pageText } from './pdf/text-extraction.js';
 import { renderPage } from './pdf/render.js';
+import type { TaskContext } from './task-context.js';
 
 export const tasks = {
   inspect,
@@ -72,7 +74,7 @@ export const tasks = {
     }
     return { waited: input.ms };
   },
-} satisfies Record<string, (input: never) => unknown>;
+} satisfies Record<string, (input: never, ctx: TaskContext) => unknown>;
 
 export type EngineTasks = typeof tasks;
 export type TaskName = keyof EngineTasks;

@@ -5,6 +5,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { EngineError, type SerializedEngineError } from './errors.js';
+import type { TaskContext, TaskProgress } from './task-context.js';
 
 interface TaskMessage {
   id: number;
@@ -23,7 +24,23 @@ const mupdf = await import('mupdf');
 let loggedErrors = 0;
 mupdf.setLog({ error: () => void loggedErrors++, warning: () => {} });
 const { tasks } = await import('./tasks.js');
-const registry = tasks as Record<string, (input: unknown) => unknown>;
+const registry = tasks as Record<string, (input: unknown, ctx: TaskContext) => unknown>;
+
+/** At most one progress report per this many milliseconds and task, besides the first and the last (done === total). */
+const PROGRESS_INTERVAL_MS = 100;
+
+/** The context of one task: its progress reports go to the pool, tagged with the task's id, throttled. */
+function contextFor(id: number): TaskContext {
+  let last = -Infinity;
+  return {
+    progress(p: TaskProgress) {
+      const now = performance.now();
+      if (now - last < PROGRESS_INTERVAL_MS && p.done !== p.total) return;
+      last = now;
+      parentPort!.postMessage({ id, progress: { ...p } });
+    },
+  };
+}
 
 function wasmBytes(): number {
   return wasmModule.HEAPU8?.byteLength ?? 0;
@@ -58,7 +75,7 @@ parentPort!.on('message', (msg: TaskMessage) => {
   const fn = registry[msg.task];
   try {
     if (!fn) throw new EngineError('INTERNAL_ERROR', `Unknown engine task ${msg.task}`);
-    const result = fn(msg.input);
+    const result = fn(msg.input, contextFor(msg.id));
     parentPort!.postMessage({ id: msg.id, ok: true, result, memory: wasmBytes(), loggedErrors }, transferables(result));
   } catch (err) {
     const { error, fatal } = serialize(err);

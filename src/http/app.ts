@@ -6,7 +6,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { ServiceError } from '../errors.js';
-import { taskOwner } from '../engine/pool.js';
+import { taskOwner, taskSignal } from '../engine/pool.js';
 import type { AppDeps } from './context.js';
 import { packDocumentUrl } from './document-urls.js';
 import { handleError, sendProblem, sentPath } from './errors.js';
@@ -129,12 +129,19 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerCors(app, config.corsOrigins);
   registerRequestMetrics(app, deps);
   registerAuthHook(app, deps.auth);
-  // Every handler runs as its user, so that the engine pool counts the tasks it starts against that user's limit.
+  // Every handler runs as its user, so that the engine pool counts the tasks it starts against that user's limit,
+  // and with a signal that fires when the client goes away before its answer, so that the engine stops those tasks.
   app.addHook('onRoute', (route) => {
     const handler = route.handler;
     route.handler = function (this: unknown, request, reply) {
       const owner = request.principal?.username;
-      return owner === undefined ? handler.call(this as never, request, reply) : taskOwner.run(owner, () => handler.call(this as never, request, reply));
+      const gone = new AbortController();
+      // The response closes before it has ended only when the connection is lost (a sent answer ends first).
+      reply.raw.once('close', () => {
+        if (!reply.raw.writableEnded) gone.abort();
+      });
+      const run = () => taskSignal.run(gone.signal, () => handler.call(this as never, request, reply));
+      return owner === undefined ? run() : taskOwner.run(owner, run);
     };
   });
   await app.register(async (api) => {

@@ -1,4 +1,4 @@
-import { taskOwner, type EnginePool } from '../engine/pool.js';
+import { detachedTask, type EnginePool } from '../engine/pool.js';
 import type { ImageFormat, PageModel, PageTextModel, TextDetail } from '../engine/page-model.js';
 import type { StoredPath } from '../storage/paths.js';
 import type { OperationContext } from './context.js';
@@ -52,8 +52,9 @@ export class PageOperations {
     const { busy, queued } = this.pool.stats;
     if (queued > 0 || busy >= this.pool.size) return;
     if (this.documentTexts.get(etag, undefined) || this.extracting.has(etag)) return;
-    // The service's own work, counted against no user's task limit (the upload's client may need a worker next).
-    taskOwner.exit(() => void this.extractVersion(path, etag, undefined, 1).catch(() => undefined));
+    // The service's own work, counted against no user's task limit (the upload's client may need a worker next)
+    // and not stopped if the upload's client goes away.
+    detachedTask(() => void this.extractVersion(path, etag, undefined, 1).catch(() => undefined));
   }
 
   /** The text of one version, extracted once however many ask for it at the same time. */

@@ -5,6 +5,7 @@ import { PageSpace } from './page-geometry.js';
 import { bodyQuad, walkText } from './page-text.js';
 import { deref } from './pdf-values.js';
 import type { PdfSource } from '../pdf-source.js';
+import type { TaskContext } from '../task-context.js';
 
 /**
  * Page text for clients (docs/pages.md): the text of a page in reading
@@ -210,7 +211,7 @@ function loadText(page: mupdf.PDFPage, pageIndex: number, detail: TextDetail | u
  * `parts` equal shares of the pages (so that the service can divide a
  * document among its workers without asking for its page count first).
  */
-export function documentText(input: { pdf: PdfSource; password?: string | undefined; part?: number; parts?: number }): { pageCount: number; texts: string[] } {
+export function documentText(input: { pdf: PdfSource; password?: string | undefined; part?: number; parts?: number }, ctx?: TaskContext): { pageCount: number; texts: string[] } {
   const { doc } = openPdf(input.pdf, input.password, 'copy');
   try {
     const pageCount = doc.countPages();
@@ -226,6 +227,7 @@ export function documentText(input: { pdf: PdfSource; password?: string | undefi
       } finally {
         page.destroy();
       }
+      ctx?.progress({ done: i + 1 - from, total: to - from, stage: 'text' });
     }
     return { pageCount, texts };
   } finally {

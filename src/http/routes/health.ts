@@ -22,6 +22,7 @@ export function registerHealthRoutes(api: FastifyInstance, deps: AppDeps): void 
                 completed: { type: 'integer', description: 'tasks that answered with a result' },
                 failed: { type: 'integer', description: 'tasks that answered with an error, bad input included' },
                 timedOut: { type: 'integer', description: 'tasks stopped at the task timeout' },
+                cancelled: { type: 'integer', description: 'tasks stopped because their caller aborted them (the client went away)' },
                 crashed: { type: 'integer', description: 'workers that died during a task' },
                 recycled: { type: 'integer', description: 'workers replaced as a precaution' },
                 refused: { type: 'integer', description: 'tasks refused because the queue was full' },
@@ -47,7 +48,7 @@ export function registerHealthRoutes(api: FastifyInstance, deps: AppDeps): void 
       },
     },
   }, async () => {
-    const { workers, busy, queued, completed, failed, timedOut, crashed, recycled, refused } = deps.pool.stats;
-    return { status: 'ok', engine: { workers, busy, queued, completed, failed, timedOut, crashed, recycled, refused }, tools: deps.operations.tools.statuses() };
+    const { workers, busy, queued, completed, failed, timedOut, cancelled, crashed, recycled, refused } = deps.pool.stats;
+    return { status: 'ok', engine: { workers, busy, queued, completed, failed, timedOut, cancelled, crashed, recycled, refused }, tools: deps.operations.tools.statuses() };
   });
 }
