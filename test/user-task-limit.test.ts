@@ -2,18 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { EnginePool, taskOwner } from '../src/engine/pool.js';
 import { basicAuth, serverForSuite } from './helpers/server.js';
-import { call, putPdf } from './helpers/http.js';
+import { call, engineState, putPdf } from './helpers/http.js';
 import { makePdf } from './helpers/pdf.js';
-
-/** Waits until `done` holds for the service's engine state (GET /health), polling. */
-async function engineState(server: ReturnType<typeof serverForSuite>, done: (engine: { busy: number; queued: number }) => boolean): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    const engine = (await call(server, 'GET', '/health', { auth: false })).json().engine;
-    if (done(engine)) return;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  throw new Error('the engine never reached the expected state');
-}
 
 describe('one user cannot take every engine worker (PDFSERVICE_USER_TASK_LIMIT)', () => {
   const server = serverForSuite({ env: { PDFSERVICE_WORKERS: '2', PDFSERVICE_USER_TASK_LIMIT: '1', PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' } });

@@ -69,3 +69,13 @@ export async function expectUnchanged(server: TestServer, documentPath: string, 
   assert.equal(sha256(await storedBytes(server, documentPath)), before, 'the stored document is byte-for-byte unchanged');
   return reply;
 }
+
+/** Waits until `done` holds for the service's engine state (GET /health), polling. */
+export async function engineState(server: TestServer, done: (engine: { busy: number; queued: number; cancelled: number }) => boolean): Promise<void> {
+  for (let i = 0; i < 400; i++) {
+    const engine = (await call(server, 'GET', '/health', { auth: false })).json().engine;
+    if (done(engine)) return;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error('the engine never reached the expected state');
+}
