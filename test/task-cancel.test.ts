@@ -27,5 +27,8 @@ describe('a client that goes away stops its engine work', () => {
     assert.equal(text.status, 200, 'the fresh worker answers');
     const health = (await call(server, 'GET', '/health', { auth: false })).json().engine;
     assert.equal(health.failed, 0, 'the task was stopped, not left to fail at its regex budget');
+    const metrics = (await call(server, 'GET', '/metrics')).text;
+    assert.match(metrics, /^pdfservice_engine_tasks_total\{outcome="cancelled"\} 1$/m);
+    assert.match(metrics, /^pdfservice_engine_worker_restarts_total\{reason="cancel"\} 1$/m);
   });
 });
