@@ -148,20 +148,29 @@ test('a task aborted while it runs is stopped by replacing its worker, like a ti
   }
 });
 
-test('a multi-page task reports its progress to the caller, page by page, in order', async () => {
+/** Progress reports as a task sends them: the first and last page always, in between increasing, all of the same total and stage. */
+function assertProgress(reports: { done: number; total?: number; stage?: string }[], total: number, stage: string): void {
+  assert.ok(reports.length >= 2 && reports.length <= total, `${reports.length} reports`);
+  assert.deepEqual(reports[0], { done: 1, total, stage });
+  assert.deepEqual(reports.at(-1), { done: total, total, stage }, 'the last page is always reported');
+  for (let i = 1; i < reports.length; i++) assert.ok(reports[i]!.done > reports[i - 1]!.done, 'in order');
+  assert.ok(reports.every((r) => r.total === total && r.stage === stage));
+}
+
+test('multi-page tasks report their progress to the caller, page by page, in order (text extraction, redaction search)', async () => {
   const pool = new EnginePool({ size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10 });
   await pool.ready();
   try {
-    const reports: { done: number; total?: number; stage?: string }[] = [];
     const pages = 40;
-    const result = await pool.run('documentText', { pdf: makePdf({ pages, text: (n) => `page ${n}` }) }, { onProgress: (p) => reports.push(p) });
+    const pdf = () => makePdf({ pages, text: (n) => `page ${n} secret` });
+    const text: { done: number; total?: number; stage?: string }[] = [];
+    const result = await pool.run('documentText', { pdf: pdf() }, { onProgress: (p) => text.push(p) });
     assert.equal(result.texts.length, pages);
-    assert.ok(reports.length >= 2, `${reports.length} reports`);
-    assert.ok(reports.length <= pages);
-    assert.deepEqual(reports[0], { done: 1, total: pages, stage: 'text' });
-    assert.deepEqual(reports.at(-1), { done: pages, total: pages, stage: 'text' }, 'the last page is always reported');
-    for (let i = 1; i < reports.length; i++) assert.ok(reports[i]!.done > reports[i - 1]!.done, 'in order');
-    assert.ok(reports.every((r) => r.total === pages && r.stage === 'text'));
+    assertProgress(text, pages, 'text');
+    const search: { done: number; total?: number; stage?: string }[] = [];
+    const marked = await pool.run('createRedactions', { pdf: pdf(), request: { searchText: 'secret' } }, { onProgress: (p) => search.push(p) });
+    assert.equal(marked.redactions.length, pages);
+    assertProgress(search, pages, 'search');
   } finally {
     await pool.close();
   }

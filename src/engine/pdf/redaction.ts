@@ -10,6 +10,7 @@ import { checkPageIndex, openPdf } from './open.js';
 import { annotationText, pageContentText } from './page-text.js';
 import { saveEdited } from './save.js';
 import type { PdfSource } from '../pdf-source.js';
+import type { TaskContext } from '../task-context.js';
 
 /** RedactionModel's request side: what to search and how the Redact annotations look. */
 export interface RedactionRequest extends SearchOptions {
@@ -55,7 +56,7 @@ function pageTexts(page: mupdf.PDFPage, withAnnotations: boolean): { text: PageT
  * for each line the match spans. Matches are found in the extracted text, so
  * there is no cap on their number.
  */
-export function createRedactions(input: { pdf: PdfSource; password?: string | undefined; request: RedactionRequest }): { bytes?: Uint8Array; redactions: RedactionMatch[]; pageCount: number } {
+export function createRedactions(input: { pdf: PdfSource; password?: string | undefined; request: RedactionRequest }, ctx?: TaskContext): { bytes?: Uint8Array; redactions: RedactionMatch[]; pageCount: number } {
   const request = input.request;
   if (!request.searchText.trim()) throw new EngineError('INVALID_SEARCH', 'searchText must not be empty');
   const pattern = searchPattern(request);
@@ -100,6 +101,7 @@ export function createRedactions(input: { pdf: PdfSource; password?: string | un
       } finally {
         page.destroy();
       }
+      ctx?.progress({ done: p - first + 1, total: last - first + 1, stage: 'search' });
     }
     if (!found.length) return { redactions: [], pageCount };
     mupdf.emptyStore();
