@@ -45,7 +45,7 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
   await pool.ready();
   const toolStatuses = await toolsChecked;
   const operations = createOperations({ store, pool, tools, textPrefetchMaxBytes: config.textPrefetchMaxBytes });
-  const app = await buildApp({ config, store, pool, auth, operations });
+  const app = await buildApp({ config, auth, operations });
   log = app.log;
   if (generatedAdminPassword) {
     // Printed once, on the console only, so the operator can log in the first time. Written

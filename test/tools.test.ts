@@ -142,6 +142,37 @@ describe('the supervisor, on test tools', () => {
     assert.equal(most, 2);
   });
 
+  // A job's cancel (and a client that went away) must stop the program at once, not at its time-out.
+  test('a signal stops a running program (its whole process group) and a run waiting for a slot: TASK_CANCELLED, scratch removed', { timeout: 30_000 }, async () => {
+    const tools = new ToolSupervisor([shTool({ concurrency: 1, timeoutMs: 60_000 })], root);
+    await tools.init();
+    const marker = `${2000 + Math.floor(Math.random() * 1000)}.${process.pid}`;
+    const stop = new AbortController();
+    let scratch = '';
+    const started = Date.now();
+    const running = tools.run('test-sh', async (run) => {
+      scratch = run.scratch;
+      await run.exec(['-c', `sleep ${marker} & sleep ${marker}`]);
+      return 'ran to the end';
+    }, stop.signal);
+    const stopWaiting = new AbortController();
+    let waiterRan = false;
+    const waiting = tools.run('test-sh', async () => {
+      waiterRan = true;
+    }, stopWaiting.signal);
+    await waitFor('the program runs', 5, () => processesNaming(marker).length > 0);
+    stopWaiting.abort();
+    await assert.rejects(waiting, (err: unknown) => err instanceof ServiceError && err.code === 'TASK_CANCELLED');
+    stop.abort();
+    await assert.rejects(running, (err: unknown) => err instanceof ServiceError && err.code === 'TASK_CANCELLED' && err.status === 409);
+    assert.ok(Date.now() - started < 10_000, 'stopped long before its time-out');
+    await waitFor('no sleep of the run is left', 5, () => processesNaming(marker).length === 0);
+    assert.equal(waiterRan, false, 'the waiting run never started');
+    assert.equal(existsSync(scratch), false, 'the run folder is removed');
+    // The slot was given back: the next run goes ahead.
+    assert.equal(await tools.run('test-sh', async (run) => (await run.exec(['-c', 'echo next'])).stdout.trim()), 'next');
+  });
+
   test('a tool whose program is not installed is 501 COMPONENT_MISSING naming its Debian package; nothing runs', async () => {
     const tools = new ToolSupervisor([shTool({ name: 'absent', command: 'pdfservice-no-such-program', debianPackage: 'pdfservice-absent-package', scratch: 'absent' })], root);
     const [status] = await tools.init();

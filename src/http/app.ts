@@ -6,7 +6,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { ServiceError } from '../errors.js';
-import { taskOwner, taskSignal } from '../engine/pool.js';
+import { runAsRequest } from '../operations/execution.js';
 import type { AppDeps } from './context.js';
 import { packDocumentUrl } from './document-urls.js';
 import { handleError, sendProblem, sentPath } from './errors.js';
@@ -140,8 +140,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       reply.raw.once('close', () => {
         if (!reply.raw.writableEnded) gone.abort();
       });
-      const run = () => taskSignal.run(gone.signal, () => handler.call(this as never, request, reply));
-      return owner === undefined ? run() : taskOwner.run(owner, run);
+      return runAsRequest(owner, gone.signal, () => handler.call(this as never, request, reply));
     };
   });
   await app.register(async (api) => {

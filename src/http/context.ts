@@ -1,14 +1,10 @@
 import type { Config } from '../config.js';
-import type { EnginePool } from '../engine/pool.js';
-import type { DocumentStore } from '../storage/store.js';
 import type { Auth, Principal } from '../auth/types.js';
 import type { Operations } from '../operations/index.js';
 
-/** What routes are given: the service's parts, built once in main.ts. */
+/** What routes are given, built once in main.ts: routes reach documents only through the operations layer. */
 export interface AppDeps {
   config: Config;
-  store: DocumentStore;
-  pool: EnginePool;
   auth: Auth;
   operations: Operations;
 }

@@ -2,7 +2,7 @@ import type { MultipartFile, MultipartValue } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors.js';
 import type { ActionFile } from '../operations/actions/types.js';
-import type { DocumentStore } from '../storage/store.js';
+import type { DocumentOperations } from '../operations/documents.js';
 import { mediaTypeOf } from './uploads.js';
 
 /** Parts a multipart body may have (docs/api.md "Limits"): files among them, and parts in all. */
@@ -68,9 +68,12 @@ function requireMultipart(request: FastifyRequest, hint: string): void {
  * (so large files never sit in memory), parts named in `textFields` are read as
  * text even when sent as files (curl -F 'pageAction=@a.json').
  */
+/** Where file parts are staged (DocumentOperations). */
+type Staging = Pick<DocumentOperations, 'stage'>;
+
 export async function readMultipart(
   request: FastifyRequest,
-  store: DocumentStore,
+  staging: Staging,
   options: { fileLimit: number; textLimit: number; textFields: readonly string[] },
 ): Promise<MultipartBody> {
   requireMultipart(request, 'Expected multipart/form-data');
@@ -83,7 +86,7 @@ export async function readMultipart(
       } else if (options.textFields.includes(part.fieldname)) {
         fields.set(part.fieldname, (await fileBytes(part, options.textLimit)).toString('utf8'));
       } else {
-        const content = await store.stage(part.file, options.fileLimit);
+        const content = await staging.stage(part.file, options.fileLimit);
         files.push({ field: part.fieldname, fileName: part.filename || undefined, mediaType: mediaTypeOf(part.mimetype, part.filename), content });
       }
     }

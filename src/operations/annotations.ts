@@ -72,8 +72,8 @@ export class AnnotationOperations {
 
   /** Adds a FileAttachment annotation with its embedded file (A4). */
   async addFileAttachment(path: StoredPath, ctx: OperationContext, input: Omit<NewFileAttachment, 'pdf' | 'password'>): Promise<AnnotationModel> {
-    const { result } = await this.documents.update(path, ctx, async (stored) => {
-      const added = await this.pool.run('addFileAttachment', { ...input, pdf: stored.pdf, password: ctx.documentPassword }, { transfer: [input.file] });
+    const { result } = await this.documents.update(path, ctx, async (stored, engine) => {
+      const added = await engine.run('addFileAttachment', { ...input, pdf: stored.pdf, password: ctx.documentPassword }, { transfer: [input.file] });
       return { bytes: added.bytes, result: added.annotation };
     });
     return result;
@@ -102,10 +102,10 @@ export class AnnotationOperations {
    */
   async importContent(path: StoredPath, ctx: OperationContext, format: 'xfdf' | 'fdf', body: unknown, limit: number): Promise<{ annotations: AnnotationModel[]; created: string[]; updated: string[]; warnings: string[] }> {
     const empty = new ServiceError(format === 'xfdf' ? 'MALFORMED_XFDF' : 'MALFORMED_FDF', 'The body is empty');
-    const { result, stat } = await this.documents.withStagedBody(body, limit, empty, (source) => this.documents.update(path, ctx, async (stored) => {
+    const { result, stat } = await this.documents.withStagedBody(body, limit, empty, (source) => this.documents.update(path, ctx, async (stored, engine) => {
       const imported = format === 'fdf'
-        ? await this.pool.run('importAnnotationsFdf', { pdf: stored.pdf, password: ctx.documentPassword, fdf: source })
-        : await this.pool.run('importAnnotationsXfdf', { pdf: stored.pdf, password: ctx.documentPassword, xfdf: source });
+        ? await engine.run('importAnnotationsFdf', { pdf: stored.pdf, password: ctx.documentPassword, fdf: source })
+        : await engine.run('importAnnotationsXfdf', { pdf: stored.pdf, password: ctx.documentPassword, xfdf: source });
       const changed = imported.created.length + imported.updated.length > 0;
       return changed ? { bytes: imported.bytes, result: imported } : { result: imported };
     }));
@@ -115,16 +115,16 @@ export class AnnotationOperations {
 
   /** Creates a Redact annotation for every match of the search (A7); the document is written only when something matched. */
   async createRedactions(path: StoredPath, ctx: OperationContext, request: RedactionRequest): Promise<RedactionMatch[]> {
-    const { result } = await this.documents.update(path, ctx, async (stored) => {
-      const created = await this.pool.run('createRedactions', { pdf: stored.pdf, password: ctx.documentPassword, request });
+    const { result } = await this.documents.update(path, ctx, async (stored, engine) => {
+      const created = await engine.run('createRedactions', { pdf: stored.pdf, password: ctx.documentPassword, request });
       return created.bytes ? { bytes: created.bytes, result: created.redactions } : { result: created.redactions };
     });
     return result;
   }
 
   private async edit(path: StoredPath, ctx: OperationContext, selection: DeleteSelection): Promise<AnnotationModel[]> {
-    const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
-      const edited = await this.pool.run('deleteAnnotations', { pdf: stored.pdf, password: ctx.documentPassword, selection });
+    const { result, stat } = await this.documents.update(path, ctx, async (stored, engine) => {
+      const edited = await engine.run('deleteAnnotations', { pdf: stored.pdf, password: ctx.documentPassword, selection });
       const list: AnnotationList = { annotations: edited.annotations, pageCount: edited.pageCount };
       return edited.deleted.length ? { bytes: edited.bytes, result: list } : { result: list };
     });

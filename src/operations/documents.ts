@@ -4,12 +4,13 @@ import type { EnginePool } from '../engine/pool.js';
 import { ServiceError } from '../errors.js';
 import type { ToolSupervisor } from '../tools/supervisor.js';
 import { chooseImporter, UPLOAD_TYPES_TEXT } from './importers.js';
-import type { StoredPath } from '../storage/paths.js';
+import { pdfNameFor, type StoredPath } from '../storage/paths.js';
 import type { ConflictMode, DocumentStat, DocumentStore, OpenContent, OpenDocument, StagedUpload, WriteOptions, WriteResult } from '../storage/store.js';
 import type { PdfSource } from '../engine/pdf-source.js';
 import type { OperationContext } from './context.js';
 import { ReadModelCache } from './read-model-cache.js';
-import { matchesEtag } from '../storage/store.js';
+import { conflictModeFor, matchesEtag } from '../storage/store.js';
+import { engineFor, requestExecution, throwIfStopped, type Engine, type ExecutionContext } from './execution.js';
 import { documentModel, type DocumentModel } from './models.js';
 
 /** One version of a stored document, held open while an operation works on it (DocumentOperations.read). */
@@ -34,15 +35,38 @@ async function engineSource(content: OpenContent): Promise<PdfSource> {
   return content.read();
 }
 
-/** A document read from the store and opened by the engine with the request's password. */
-export interface OpenedDocument {
-  path: StoredPath;
-  stored: StoredDocument;
-  info: DocumentInfo;
+/** What DocumentOperations.transform does: see there. */
+export interface TransformPlan<R> {
+  /** The document the work reads; absent for uploads, whose content comes with the request. */
+  source?: StoredPath | undefined;
+  /** Where the content `work` answers is written. */
+  target: StoredPath;
+  /** How the write treats an existing target (in place: `overwrite`). */
+  conflict: ConflictMode;
+  /** The request's If-Match: checked against the source, or against the target when there is no source. */
+  ifMatch?: string | undefined;
+  exec?: ExecutionContext | undefined;
+  /** Computes the content to write (none: nothing is written) and the result; runs engine tasks through `engine`. */
+  work(stored: StoredDocument | undefined, engine: Engine): Promise<{ content?: WriteContent | undefined; result: R }>;
+}
+
+export interface TransformResult<R> {
+  result: R;
+  /** The written document's stat, or the source's when nothing was written (absent with neither). */
+  stat: DocumentStat | undefined;
+  written?: WriteResult;
+}
+
+type WriteContent = Parameters<DocumentStore['writeDocument']>[1];
+
+function statOf(stat: DocumentStat): DocumentStat {
+  return { size: stat.size, modified: stat.modified, etag: stat.etag };
 }
 
 export interface StoreResult {
   model: DocumentModel;
+  /** Where it was written (namingMode 2 may have changed the name). */
+  path: StoredPath;
   created: boolean;
 }
 
@@ -68,7 +92,7 @@ export class DocumentOperations {
   }
 
   /** Writes a document version: every operation writes through here, so that listeners hear of every write. */
-  async write(path: StoredPath, content: Parameters<DocumentStore['writeDocument']>[1], options: WriteOptions): Promise<WriteResult> {
+  private async write(path: StoredPath, content: WriteContent, options: WriteOptions): Promise<WriteResult> {
     const written = await this.store.writeDocument(path, content, options);
     for (const listener of this.writeListeners) listener(written);
     return written;
@@ -78,6 +102,11 @@ export class DocumentOperations {
     const stat = await this.store.statDocument(path);
     if (!stat) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at /${path.toString()}`);
     return stat;
+  }
+
+  /** Whether a document exists at `path`. */
+  async exists(path: StoredPath): Promise<boolean> {
+    return (await this.store.statDocument(path)) !== null;
   }
 
   /** For downloads: stat and bytes of one version of the document. */
@@ -120,34 +149,56 @@ export class DocumentOperations {
   /**
    * Stores an upload as a PDF at `target`: a PDF is checked to open, anything
    * else converted by its importer (importers.ts). Nothing is written when the
-   * check or conversion fails.
+   * check or conversion fails. The staged content is discarded either way.
    */
-  async storeUpload(
-    target: StoredPath,
-    staged: StagedUpload,
-    mediaType: string,
-    conflict: ConflictMode,
-    ifMatch?: string,
-  ): Promise<StoreResult> {
+  async storeUpload(target: StoredPath, staged: StagedUpload, mediaType: string, conflict: ConflictMode, ifMatch?: string, exec?: ExecutionContext): Promise<StoreResult> {
     try {
       const chosen = await chooseImporter(mediaType, staged);
       if (chosen === undefined) throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Cannot store ${mediaType}: send ${UPLOAD_TYPES_TEXT}`);
-      if (chosen === null) {
-        const summary = await this.validateStaged(staged);
-        const written = await this.write(target, staged, { conflict, ifMatch });
-        return { model: documentModel(written.path, written.stat, summary), created: written.created };
-      }
-      const { pdf, info } = await chosen.importer.convert(await staged.read(), chosen.mediaType, { pool: this.pool, tools: this.tools });
-      const written = await this.write(target, pdf, { conflict, ifMatch });
-      return { model: documentModel(written.path, written.stat, info), created: written.created };
+      const { result: summary, written } = await this.transform({
+        target,
+        conflict,
+        ifMatch,
+        exec,
+        work: async (_none, engine) => {
+          if (chosen === null) return { content: staged, result: await this.validateStaged(staged, engine) };
+          const { pdf, info } = await chosen.importer.convert(await staged.read(), chosen.mediaType, { engine, tools: this.tools, signal: (exec ?? requestExecution()).signal });
+          return { content: pdf, result: info };
+        },
+      });
+      return { model: documentModel(written!.path, written!.stat, summary), created: written!.created, path: written!.path };
     } finally {
       await staged.discard();
     }
   }
 
+  /** Stages a request body (a multipart file part, a PUT body) in the store's staging area, at most `limit` bytes (413 past it). */
+  stage(body: Readable, limit: number): Promise<StagedUpload> {
+    return this.store.stage(body, limit);
+  }
+
+  /**
+   * A form upload into a folder (POST /documents/{folder}; the route checks
+   * the folder before it reads the body): the part named `file`, stored under
+   * its own file name (an image becomes "<name>.pdf"); namingMode decides a
+   * clash. Its 4xx answers are decided before the content is checked or
+   * converted. Every part is discarded afterwards.
+   */
+  async upload(folder: StoredPath, parts: readonly { field: string; fileName: string | undefined; mediaType: string; content: StagedUpload }[], namingMode: 0 | 1 | 2 | undefined): Promise<StoreResult> {
+    const file = parts.find((f) => f.field === 'file');
+    try {
+      if (!file) throw new ServiceError('MALFORMED_MULTIPART', 'The file must be sent in a part named "file"');
+      if (!file.fileName) throw new ServiceError('MALFORMED_MULTIPART', 'The "file" part needs a file name (Content-Disposition filename)');
+      if (file.content.size === 0) throw new ServiceError('MALFORMED_PDF', 'The file is empty');
+      return await this.storeUpload(folder.child(pdfNameFor(file.fileName)), file.content, file.mediaType, conflictModeFor(namingMode));
+    } finally {
+      await Promise.all(parts.map((f) => f.content.discard()));
+    }
+  }
+
   /** The engine's check of a staged PDF upload, reading it as any stored document is read (engineSource). */
-  private validateStaged(staged: StagedUpload) {
-    return this.withStagedSource(staged, (pdf) => this.pool.run('validateUpload', { pdf }, { transfer: [pdf] }));
+  private validateStaged(staged: StagedUpload, engine: Engine) {
+    return this.withStagedSource(staged, (pdf) => engine.run('validateUpload', { pdf }, { transfer: [pdf] }));
   }
 
   /** Lets `work` hand staged content to engine tasks as a stored document is handed (engineSource): its open file when large, else its bytes. */
@@ -179,24 +230,54 @@ export class DocumentOperations {
   }
 
   /**
-   * Changes a document in place: under its lock, read it, check If-Match, let
-   * `change` compute the new bytes (or none), write them atomically. Every
-   * in-place edit goes through here.
+   * The one write path of the service: every operation that writes a document
+   * (in-place edits, actions, uploads, PUT) goes through here. Under the
+   * target's lock it reads `source` (when given) as one version, checks
+   * If-Match against it (or, with no source, against the target as it is
+   * written), lets `work` compute the new content under `exec`'s signal and
+   * progress, and writes it atomically; `work` may answer no content, and
+   * then nothing is written. Locking only the target keeps two operations
+   * that read each other's target free of deadlock: the source is read as one
+   * version whatever happens to it meanwhile.
    */
-  async update<R>(path: StoredPath, ctx: OperationContext, change: (stored: StoredDocument) => Promise<{ bytes?: Uint8Array; result: R }>): Promise<{ result: R; stat: DocumentStat }> {
-    const release = await this.store.lock(path);
+  async transform<R>(plan: TransformPlan<R>): Promise<TransformResult<R>> {
+    const { source, target, ifMatch } = plan;
+    const exec = plan.exec ?? requestExecution();
+    const release = await this.store.lock(target);
     try {
-      return await this.read(path, async (stored) => {
-        if (ctx.ifMatch !== undefined && !matchesEtag(ctx.ifMatch, stored.etag)) throw new ServiceError('PRECONDITION_FAILED');
-        const { bytes, result } = await change(stored);
-        const stat: DocumentStat = { size: stored.size, modified: stored.modified, etag: stored.etag };
-        if (!bytes) return { result, stat };
-        const written = await this.write(path, bytes, { conflict: 'overwrite' });
-        return { result, stat: written.stat };
-      });
+      const produce = async (stored: StoredDocument | undefined) => {
+        if (stored && ifMatch !== undefined && !matchesEtag(ifMatch, stored.etag)) throw new ServiceError('PRECONDITION_FAILED');
+        throwIfStopped(exec);
+        const { content, result } = await plan.work(stored, engineFor(this.pool, exec));
+        // A stop that arrived after the last engine task still writes nothing.
+        throwIfStopped(exec);
+        if (content === undefined) return { result, stat: stored ? statOf(stored) : undefined };
+        const written = await this.write(target, content, { conflict: plan.conflict, ifMatch: stored ? undefined : ifMatch });
+        return { result, stat: written.stat, written };
+      };
+      return source ? await this.read(source, produce) : await produce(undefined);
     } finally {
       release();
     }
+  }
+
+  /**
+   * Changes a document in place (transform with the document as source and
+   * target): `change` computes the new bytes, or none to leave it as it is.
+   */
+  async update<R>(path: StoredPath, ctx: OperationContext, change: (stored: StoredDocument, engine: Engine) => Promise<{ bytes?: Uint8Array; result: R }>, exec?: ExecutionContext): Promise<{ result: R; stat: DocumentStat }> {
+    const { result, stat } = await this.transform({
+      source: path,
+      target: path,
+      conflict: 'overwrite',
+      ifMatch: ctx.ifMatch,
+      exec,
+      work: async (stored, engine) => {
+        const { bytes, result } = await change(stored!, engine);
+        return { content: bytes, result };
+      },
+    });
+    return { result, stat: stat! };
   }
 
   /** PUT of a document body: replaces or creates (201 / 200). */
@@ -206,12 +287,7 @@ export class DocumentOperations {
       await staged.discard();
       throw new ServiceError('MALFORMED_PDF', 'The body is empty');
     }
-    const release = await this.store.lock(target);
-    try {
-      return await this.storeUpload(target, staged, mediaType, 'overwrite', ctx.ifMatch);
-    } finally {
-      release();
-    }
+    return this.storeUpload(target, staged, mediaType, 'overwrite', ctx.ifMatch);
   }
 
   async remove(path: StoredPath, ctx: OperationContext): Promise<void> {

@@ -31,8 +31,8 @@ export class FieldOperations {
 
   /** Sets one field's value; answers the field afterwards. Nothing is written when the value is unchanged. */
   async setValue(path: StoredPath, ctx: OperationContext, name: string, value: string | string[]): Promise<{ field: FieldModel; etag: string }> {
-    const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
-      const { bytes, field } = await this.pool.run('setFieldValue', { pdf: stored.pdf, password: ctx.documentPassword, name, value });
+    const { result, stat } = await this.documents.update(path, ctx, async (stored, engine) => {
+      const { bytes, field } = await engine.run('setFieldValue', { pdf: stored.pdf, password: ctx.documentPassword, name, value });
       return { ...(bytes ? { bytes } : {}), result: field };
     });
     return { field: result, etag: stat.etag };
@@ -40,8 +40,8 @@ export class FieldOperations {
 
   /** Resets every field to its default value; answers the fields afterwards and what could not be reset as asked. */
   async reset(path: StoredPath, ctx: OperationContext): Promise<{ model: FieldsModel; warnings: string[]; etag: string }> {
-    const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
-      const { bytes, fields, warnings } = await this.pool.run('resetFields', { pdf: stored.pdf, password: ctx.documentPassword });
+    const { result, stat } = await this.documents.update(path, ctx, async (stored, engine) => {
+      const { bytes, fields, warnings } = await engine.run('resetFields', { pdf: stored.pdf, password: ctx.documentPassword });
       return { ...(bytes ? { bytes } : {}), result: { model: fields, warnings } };
     });
     return { ...result, etag: stat.etag };
@@ -67,8 +67,8 @@ export class FieldOperations {
   async import(path: StoredPath, ctx: OperationContext, body: unknown, format: FieldDataFormat, limit: number): Promise<{ result: FieldsImport; etag: string }> {
     const empty = new ServiceError(format === 'xfdf' ? 'MALFORMED_XFDF' : 'MALFORMED_FDF', 'The body is empty');
     const parsed = await this.documents.withStagedBody(body, limit, empty, (source) => this.pool.run('parseFieldData', { body: source, format }));
-    const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
-      const { bytes, ...outcome } = await this.pool.run('importFields', { pdf: stored.pdf, password: ctx.documentPassword, values: parsed.values });
+    const { result, stat } = await this.documents.update(path, ctx, async (stored, engine) => {
+      const { bytes, ...outcome } = await engine.run('importFields', { pdf: stored.pdf, password: ctx.documentPassword, values: parsed.values });
       return { ...(bytes ? { bytes } : {}), result: { ...outcome, warnings: [...parsed.warnings, ...outcome.warnings] } };
     });
     return { result, etag: stat.etag };

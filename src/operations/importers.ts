@@ -1,11 +1,11 @@
 import { read as readFd } from 'node:fs';
 import { promisify } from 'node:util';
 import { IMAGE_MEDIA_TYPES, sniffImageType, type ImageMediaType } from '../engine/image-type.js';
-import type { EnginePool } from '../engine/pool.js';
 import { wordContainerOf, wordFormatOf, type WordFormat } from '../engine/word-format.js';
 import { officeToPdf } from '../tools/libreoffice.js';
 import type { ToolSupervisor } from '../tools/supervisor.js';
 import type { StagedUpload } from '../storage/store.js';
+import type { Engine } from './execution.js';
 
 /**
  * Uploads that are not PDFs and become one. Each importer claims media types
@@ -28,8 +28,11 @@ export interface Importer {
 }
 
 export interface ImportDeps {
-  pool: EnginePool;
+  /** The engine under the operation's execution context (its signal and progress). */
+  engine: Engine;
   tools: ToolSupervisor;
+  /** Stops an external program the conversion runs. */
+  signal?: AbortSignal | undefined;
 }
 
 type UploadSummary = { encrypted: boolean; pageCount?: number; repaired: boolean };
@@ -48,8 +51,8 @@ export const IMPORTERS: readonly Importer[] = [
     mediaTypes: IMAGE_MEDIA_TYPES,
     extensions: ['jpg', 'jpeg', 'png', 'tif', 'tiff', 'gif'],
     sniff: (head) => sniffImageType(head),
-    async convert(bytes, mediaType, { pool }) {
-      const { bytes: pdf, ...info } = await pool.run('imageToPdf', { bytes, mediaType: mediaType as ImageMediaType }, { transfer: [bytes] });
+    async convert(bytes, mediaType, { engine }) {
+      const { bytes: pdf, ...info } = await engine.run('imageToPdf', { bytes, mediaType: mediaType as ImageMediaType }, { transfer: [bytes] });
       return { pdf, info };
     },
   },
@@ -62,10 +65,10 @@ export const IMPORTERS: readonly Importer[] = [
       const container = wordContainerOf(head);
       return container && WORD_TYPES[container];
     },
-    async convert(bytes, _mediaType, { pool, tools }) {
+    async convert(bytes, _mediaType, { engine, tools, signal }) {
       const format = wordFormatOf(bytes);
-      const pdf = await officeToPdf(tools, { bytes, extension: format, filter: WORD_FILTERS[format] });
-      return { pdf, info: await pool.run('validateUpload', { pdf }) };
+      const pdf = await officeToPdf(tools, { bytes, extension: format, filter: WORD_FILTERS[format], signal });
+      return { pdf, info: await engine.run('validateUpload', { pdf }) };
     },
   },
 ];

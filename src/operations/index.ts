@@ -21,6 +21,8 @@ export interface Operations {
   actions: ActionRunner;
   /** The external programs' availability and versions (for /health). */
   tools: { statuses(): ToolStatus[] };
+  /** The engine pool's counters (for /health and the metrics). */
+  engineStats(): EnginePool['stats'];
 }
 
 export function createOperations({ store, pool, tools, textPrefetchMaxBytes = 0 }: { store: DocumentStore; pool: EnginePool; tools: ToolSupervisor; textPrefetchMaxBytes?: number }): Operations {
@@ -35,7 +37,8 @@ export function createOperations({ store, pool, tools, textPrefetchMaxBytes = 0 
     permissions: new PermissionOperations(pool, documents),
     pages,
     signatures: new SignatureOperations(pool, documents),
-    actions: new ActionRunner(store, pool, documents),
+    actions: new ActionRunner(documents),
     tools,
+    engineStats: () => pool.stats,
   };
 }

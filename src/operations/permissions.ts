@@ -28,8 +28,8 @@ export class PermissionOperations {
 
   /** Encrypts or re-encrypts; answers the new password security as read back from the written file. */
   async setPasswordPermissions(path: StoredPath, ctx: OperationContext, request: PasswordPermissionsRequest): Promise<{ model: PasswordSecurity; etag: string }> {
-    const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
-      const { bytes, passwordPermissions } = await this.pool.run('setPasswordPermissions', { pdf: stored.pdf, password: ctx.documentPassword, request });
+    const { result, stat } = await this.documents.update(path, ctx, async (stored, engine) => {
+      const { bytes, passwordPermissions } = await engine.run('setPasswordPermissions', { pdf: stored.pdf, password: ctx.documentPassword, request });
       return { bytes, result: passwordPermissions };
     });
     return { model: result, etag: stat.etag };
@@ -37,16 +37,16 @@ export class PermissionOperations {
 
   /** Removes the encryption; nothing is written when there was none. */
   async removePasswordPermissions(path: StoredPath, ctx: OperationContext): Promise<void> {
-    await this.documents.update(path, ctx, async (stored) => {
-      const { bytes } = await this.pool.run('removePasswordPermissions', { pdf: stored.pdf, password: ctx.documentPassword });
+    await this.documents.update(path, ctx, async (stored, engine) => {
+      const { bytes } = await engine.run('removePasswordPermissions', { pdf: stored.pdf, password: ctx.documentPassword });
       return { ...(bytes ? { bytes } : {}), result: undefined };
     });
   }
 
   /** Removes the usage-rights signature; nothing is written when there was none. */
   async removeUsageRights(path: StoredPath, ctx: OperationContext): Promise<void> {
-    await this.documents.update(path, ctx, async (stored) => {
-      const { bytes } = await this.pool.run('removeUsageRights', { pdf: stored.pdf, password: ctx.documentPassword });
+    await this.documents.update(path, ctx, async (stored, engine) => {
+      const { bytes } = await engine.run('removeUsageRights', { pdf: stored.pdf, password: ctx.documentPassword });
       return { ...(bytes ? { bytes } : {}), result: undefined };
     });
   }

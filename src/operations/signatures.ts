@@ -43,8 +43,8 @@ export class SignatureOperations {
   }
 
   async create(path: StoredPath, ctx: OperationContext, name: string, widgets: NewWidget[]): Promise<{ field: SignatureFieldModel; etag: string }> {
-    const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
-      const { bytes, field } = await this.pool.run('createSignatureField', { pdf: stored.pdf, password: ctx.documentPassword, name, widgets });
+    const { result, stat } = await this.documents.update(path, ctx, async (stored, engine) => {
+      const { bytes, field } = await engine.run('createSignatureField', { pdf: stored.pdf, password: ctx.documentPassword, name, widgets });
       return { bytes, result: field };
     });
     return { field: result, etag: stat.etag };
@@ -52,16 +52,16 @@ export class SignatureOperations {
 
   /** Removes an unsigned field, or clears a signed one; answers whether a signature was cleared. */
   async remove(path: StoredPath, ctx: OperationContext, name: string): Promise<{ cleared: boolean; etag: string }> {
-    const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
-      const { bytes, cleared } = await this.pool.run('deleteSignatureField', { pdf: stored.pdf, password: ctx.documentPassword, name });
+    const { result, stat } = await this.documents.update(path, ctx, async (stored, engine) => {
+      const { bytes, cleared } = await engine.run('deleteSignatureField', { pdf: stored.pdf, password: ctx.documentPassword, name });
       return { bytes, result: cleared };
     });
     return { cleared: result, etag: stat.etag };
   }
 
   async sign(path: StoredPath, ctx: OperationContext, name: string, keyStore: Uint8Array, request: SignRequest): Promise<{ field: SignatureFieldModel; etag: string }> {
-    const { result, stat } = await this.documents.update(path, ctx, async (stored) => {
-      const { bytes, field } = await this.pool.run(
+    const { result, stat } = await this.documents.update(path, ctx, async (stored, engine) => {
+      const { bytes, field } = await engine.run(
         'signField',
         { pdf: stored.pdf, password: ctx.documentPassword, name, keyStore, request },
         { transfer: [keyStore] },

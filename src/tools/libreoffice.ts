@@ -56,7 +56,7 @@ ${[
  * LibreOffice's own detection when none; tests use that for formats the
  * service does not accept).
  */
-export function officeToPdf(tools: ToolSupervisor, options: { bytes: Uint8Array; extension: string; filter?: string }): Promise<Buffer> {
+export function officeToPdf(tools: ToolSupervisor, options: { bytes: Uint8Array; extension: string; filter?: string; signal?: AbortSignal | undefined }): Promise<Buffer> {
   return tools.run(LIBREOFFICE, async ({ scratch, exec }) => {
     const input = path.join(scratch, `document.${options.extension}`);
     await writeFile(input, options.bytes);
@@ -69,5 +69,5 @@ export function officeToPdf(tools: ToolSupervisor, options: { bytes: Uint8Array;
     } catch {
       throw new ServiceError('MALFORMED_DOCUMENT', 'LibreOffice could not convert this Word document');
     }
-  });
+  }, options.signal);
 }

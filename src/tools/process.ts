@@ -5,6 +5,8 @@ export interface ProgramResult {
   /** The exit code; null when killed by a signal. */
   code: number | null;
   timedOut: boolean;
+  /** Stopped by the caller's signal. */
+  cancelled: boolean;
   /** The first few KB of each stream. */
   stdout: string;
   stderr: string;
@@ -17,7 +19,7 @@ const KEEP = 8192;
  * HOME and TMPDIR and an environment of its own (the service's variables, its
  * admin password among them, never reach a tool), in bubblewrap when `sandbox`
  * is given. The process is the leader of a process group of its own, so that
- * one kill after `timeoutMs` (or from `stop`) reaches everything it started.
+ * one kill after `timeoutMs` (or when `signal` fires) reaches everything it started.
  * Rejects only when the program (or bwrap) cannot be started.
  */
 export function runProgram(options: {
@@ -27,6 +29,8 @@ export function runProgram(options: {
   sandbox?: { readOnly: string[] };
   /** Called with the process group's id while it runs, and with it again once it is gone. */
   track?: (pgid: number, running: boolean) => void;
+  /** Kills the process group when it fires (a cancelled job, a client that went away). */
+  signal?: AbortSignal | undefined;
 }): Promise<ProgramResult> {
   const { argv, scratch, sandbox } = options;
   const [file, args] = sandbox ? [BWRAP, sandboxArgs(scratch, argv, sandbox.readOnly)] : [argv[0]!, argv.slice(1)];
@@ -35,8 +39,15 @@ export function runProgram(options: {
     const child = spawn(file, args, { cwd: scratch, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
     const output = { stdout: '', stderr: '' };
     let timedOut = false;
+    let cancelled = false;
     const pgid = child.pid;
     if (pgid) options.track?.(pgid, true);
+    const cancel = () => {
+      cancelled = true;
+      killGroup(pgid);
+    };
+    if (options.signal?.aborted) cancel();
+    else options.signal?.addEventListener('abort', cancel, { once: true });
     for (const stream of ['stdout', 'stderr'] as const) {
       child[stream]!.on('data', (chunk: Buffer) => {
         if (output[stream].length < KEEP) output[stream] += chunk.toString('utf8');
@@ -48,6 +59,7 @@ export function runProgram(options: {
     }, options.timeoutMs);
     child.once('error', (err) => {
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', cancel);
       if (pgid) options.track?.(pgid, false);
       reject(err);
     });
@@ -55,8 +67,9 @@ export function runProgram(options: {
     child.once('exit', () => killGroup(pgid));
     child.once('close', (code) => {
       clearTimeout(timer);
+      options.signal?.removeEventListener('abort', cancel);
       if (pgid) options.track?.(pgid, false);
-      resolve({ code, timedOut, ...output });
+      resolve({ code, timedOut, cancelled, ...output });
     });
   });
 }

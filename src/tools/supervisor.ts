@@ -77,17 +77,20 @@ export class ToolSupervisor {
    * scratch folder, removes it afterwards, and counts the run (metrics
    * `pdfservice_program_runs_total` and `…_duration_seconds`, by program).
    * A tool that is not available is 501 COMPONENT_MISSING naming its package.
+   * `signal` stops the run: while waiting for a slot, or by killing the
+   * running program's process group; either way TASK_CANCELLED.
    */
-  async run<T>(name: string, work: (run: ToolRun) => Promise<T>): Promise<T> {
+  async run<T>(name: string, work: (run: ToolRun) => Promise<T>, signal?: AbortSignal): Promise<T> {
     const tool = this.tools.get(name);
     if (!tool) throw new Error(`No tool named ${name} is declared`);
     if (!tool.status.available || !tool.program) throw new ServiceError('COMPONENT_MISSING', `${tool.declaration.purpose} needs ${tool.status.reason ?? name}`);
-    await this.acquire(tool);
+    await this.acquire(tool, signal);
     try {
+      if (signal?.aborted) throw cancelledRun();
       return await timeProgramRun(path.basename(tool.declaration.command), async () => {
         const scratch = await mkdtemp(path.join(this.scratchOf(tool), 'run-'));
         try {
-          return await work({ scratch, exec: (args) => this.exec(tool, scratch, args) });
+          return await work({ scratch, exec: (args) => this.exec(tool, scratch, args, tool.declaration.timeoutMs, signal) });
         } finally {
           await rm(scratch, { recursive: true, force: true });
         }
@@ -106,7 +109,7 @@ export class ToolSupervisor {
     return path.join(this.scratchRoot, tool.declaration.scratch);
   }
 
-  private async exec(tool: Tool, scratch: string, args: string[], timeoutMs = tool.declaration.timeoutMs): Promise<ProgramResult> {
+  private async exec(tool: Tool, scratch: string, args: string[], timeoutMs = tool.declaration.timeoutMs, signal?: AbortSignal): Promise<ProgramResult> {
     const { declaration } = tool;
     let result: ProgramResult;
     try {
@@ -116,10 +119,12 @@ export class ToolSupervisor {
         timeoutMs,
         ...(declaration.sandbox ? { sandbox: declaration.sandbox } : {}),
         track: (pgid, running) => (running ? this.running.add(pgid) : this.running.delete(pgid)),
+        signal,
       });
     } catch {
       throw new ServiceError('COMPONENT_MISSING', declaration.sandbox ? `The sandbox (bubblewrap) for ${declaration.name} could not be started` : `${declaration.name} could not be started`);
     }
+    if (result.cancelled) throw cancelledRun();
     if (result.timedOut) throw new ServiceError('ENGINE_TIMEOUT', `The ${declaration.purpose} took too long and was stopped`);
     if (declaration.sandbox && result.stderr.startsWith('bwrap:')) {
       // bwrap itself failed (e.g. namespaces not allowed here): never fall back to running unsandboxed.
@@ -156,13 +161,26 @@ export class ToolSupervisor {
     }
   }
 
-  private async acquire(tool: Tool): Promise<void> {
+  private async acquire(tool: Tool, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) throw cancelledRun();
     if (tool.active < tool.declaration.concurrency) {
       tool.active++;
       return;
     }
-    // The slot is handed over by release(), so `active` stays counted.
-    await new Promise<void>((resolve) => tool.waiting.push(resolve));
+    // The slot is handed over by release(), so `active` stays counted; a waiter stopped meanwhile leaves the line.
+    await new Promise<void>((resolve, reject) => {
+      const waiter = () => {
+        signal?.removeEventListener('abort', leave);
+        resolve();
+      };
+      const leave = () => {
+        const at = tool.waiting.indexOf(waiter);
+        if (at >= 0) tool.waiting.splice(at, 1);
+        reject(cancelledRun());
+      };
+      tool.waiting.push(waiter);
+      signal?.addEventListener('abort', leave, { once: true });
+    });
   }
 
   private release(tool: Tool): void {
@@ -170,6 +188,10 @@ export class ToolSupervisor {
     if (next) next();
     else tool.active--;
   }
+}
+
+function cancelledRun(): ServiceError {
+  return new ServiceError('TASK_CANCELLED', 'The work was cancelled before it finished');
 }
 
 /** An absolute path as it is (when executable), or the first executable of that name on PATH; resolved to its real file. */

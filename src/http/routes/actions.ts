@@ -20,7 +20,7 @@ const ACTION_PARTS = ['pageAction', 'action'] as const;
  */
 async function actionBody(request: FastifyRequest, deps: AppDeps): Promise<{ body: unknown; files: ActionFile[] }> {
   if (request.isMultipart()) {
-    const { fields, files } = await readMultipart(request, deps.store, {
+    const { fields, files } = await readMultipart(request, deps.operations.documents, {
       fileLimit: deps.config.maxUploadBytes,
       textLimit: deps.config.maxBodyBytes,
       textFields: ACTION_PARTS,

@@ -220,7 +220,7 @@ export function registerAnnotationRoutes(api: FastifyInstance, deps: AppDeps): v
       throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', 'POST .../annotations takes multipart/form-data (a file attachment) or, deprecated, an XFDF or FDF body');
     }
     const path = documentPathParam(request);
-    const { fields, files } = await readMultipart(request, deps.store, {
+    const { fields, files } = await readMultipart(request, deps.operations.documents, {
       fileLimit: deps.config.maxUploadBytes,
       textLimit: deps.config.maxBodyBytes,
       textFields: ['annotation', 'fileDisposition'],

@@ -1,7 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../errors.js';
-import { documentPathFromBody, pdfNameFor } from '../../storage/paths.js';
-import { conflictModeFor } from '../../storage/store.js';
 import type { AppDeps } from '../context.js';
 import { documentUrl } from '../document-urls.js';
 import { readMultipart } from '../multipart.js';
@@ -80,25 +78,11 @@ export function registerFolderRoutes(api: FastifyInstance, deps: AppDeps): void 
     const folder = folderPathParam(request);
     const { namingMode } = request.query as { namingMode?: 0 | 1 | 2 };
     if (!(await folders.exists(folder))) throw new ServiceError('FOLDER_NOT_FOUND', `No folder at /${folder.toString()}`);
-    const { files } = await readMultipart(request, deps.store, { fileLimit: deps.config.maxUploadBytes, textLimit: deps.config.maxBodyBytes, textFields: [] });
-    const file = files.find((f) => f.field === 'file');
-    try {
-      if (!file) throw new ServiceError('MALFORMED_MULTIPART', 'The file must be sent in a part named "file"');
-      if (!file.fileName) throw new ServiceError('MALFORMED_MULTIPART', 'The "file" part needs a file name (Content-Disposition filename)');
-      if (file.content.size === 0) throw new ServiceError('MALFORMED_PDF', 'The file is empty');
-      const target = folder.child(pdfNameFor(file.fileName));
-      const release = await deps.store.lock(target);
-      try {
-        const result = await documents.storeUpload(target, file.content, file.mediaType, conflictModeFor(namingMode));
-        reply.header('Location', documentUrl(documentPathFromBody(result.model.path.slice(1), 'path')));
-        reply.header('ETag', result.model.etag);
-        return sendModel(request, reply, { root: 'Document' }, result.model, 201);
-      } finally {
-        release();
-      }
-    } finally {
-      await Promise.all(files.map((f) => f.content.discard()));
-    }
+    const { files } = await readMultipart(request, documents, { fileLimit: deps.config.maxUploadBytes, textLimit: deps.config.maxBodyBytes, textFields: [] });
+    const result = await documents.upload(folder, files, namingMode);
+    reply.header('Location', documentUrl(result.path));
+    reply.header('ETag', result.model.etag);
+    return sendModel(request, reply, { root: 'Document' }, result.model, 201);
   };
   api.post('/documents', { config: { model: true }, schema: uploadSchema(false) }, upload);
   api.post('/documents/:folderPath', { config: { model: true }, schema: uploadSchema(true) }, upload);

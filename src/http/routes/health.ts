@@ -48,7 +48,7 @@ export function registerHealthRoutes(api: FastifyInstance, deps: AppDeps): void 
       },
     },
   }, async () => {
-    const { workers, busy, queued, completed, failed, timedOut, cancelled, crashed, recycled, refused } = deps.pool.stats;
+    const { workers, busy, queued, completed, failed, timedOut, cancelled, crashed, recycled, refused } = deps.operations.engineStats();
     return { status: 'ok', engine: { workers, busy, queued, completed, failed, timedOut, cancelled, crashed, recycled, refused }, tools: deps.operations.tools.statuses() };
   });
 }

@@ -8,7 +8,7 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 
 /** Counts every answered request by its route pattern (never the raw URL, which would grow without bound). */
 export function registerRequestMetrics(app: FastifyInstance, deps: AppDeps): void {
-  observeEngine(() => deps.pool.stats);
+  observeEngine(() => deps.operations.engineStats());
   app.addHook('onResponse', async (request, reply) => {
     const labels = {
       method: METHODS.has(request.method) ? request.method : 'other',

@@ -29,11 +29,9 @@ export const ApplyRedactionsAction: ActionDefinition<Params> = {
     },
     additionalProperties: false,
   },
-  opensDocument: false,
-  writes: true,
-  async run({ params, source, pool, ctx }) {
+  async execute({ params, source, engine, ctx }) {
     const { savePath: _savePath, namingMode: _namingMode, ...request } = params;
-    const result = await pool.run('applyRedactions', { pdf: source.stored.pdf, password: ctx.documentPassword, request });
-    return { kind: 'document', bytes: result.bytes ?? (await source.stored.bytes()), report: result.report };
+    const result = await engine.run('applyRedactions', { pdf: source.pdf, password: ctx.documentPassword, request });
+    return { kind: 'document', bytes: result.bytes ?? (await source.bytes()), report: result.report };
   },
 };

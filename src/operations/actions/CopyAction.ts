@@ -16,9 +16,7 @@ export const CopyAction: ActionDefinition<OutputParams> = {
     required: ['savePath'],
     additionalProperties: false,
   },
-  opensDocument: false,
-  writes: true,
-  async run({ source }) {
-    return { kind: 'document', bytes: await source.stored.bytes() };
+  async execute({ source }) {
+    return { kind: 'document', bytes: await source.bytes() };
   },
 };

@@ -20,12 +20,10 @@ export const FlattenFieldsAction: ActionDefinition<OutputParams & FlattenFieldsO
     },
     additionalProperties: false,
   },
-  opensDocument: false,
-  writes: true,
-  async run({ params, source, pool, ctx }) {
+  async execute({ params, source, engine, ctx }) {
     const { savePath: _s, namingMode: _n, ...options } = params;
-    const result = await pool.run('flattenFields', { pdf: source.stored.pdf, password: ctx.documentPassword, options });
-    return { kind: 'document', bytes: result.bytes ?? (await source.stored.bytes()) };
+    const result = await engine.run('flattenFields', { pdf: source.pdf, password: ctx.documentPassword, options });
+    return { kind: 'document', bytes: result.bytes ?? (await source.bytes()) };
   },
 };
 
@@ -45,11 +43,9 @@ export const FlattenAnnotationsAction: ActionDefinition<OutputParams & FlattenAn
     },
     additionalProperties: false,
   },
-  opensDocument: false,
-  writes: true,
-  async run({ params, source, pool, ctx }) {
+  async execute({ params, source, engine, ctx }) {
     const { savePath: _s, namingMode: _n, ...options } = params;
-    const result = await pool.run('flattenAnnotations', { pdf: source.stored.pdf, password: ctx.documentPassword, options });
-    return { kind: 'document', bytes: result.bytes ?? (await source.stored.bytes()) };
+    const result = await engine.run('flattenAnnotations', { pdf: source.pdf, password: ctx.documentPassword, options });
+    return { kind: 'document', bytes: result.bytes ?? (await source.bytes()) };
   },
 };

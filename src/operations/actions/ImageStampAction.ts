@@ -29,7 +29,7 @@ function declaredType(file: ActionFile): DeclaredImageType {
  * image is stored once in the document whatever the number of pages; JPEG
  * data is embedded without recompression.
  */
-export const ImageStampAction: ActionDefinition<Params> = {
+export const ImageStampAction: ActionDefinition<Params, { transparency: ReturnType<typeof transparencyOf>; file: ActionFile; mediaType: DeclaredImageType }> = {
   name: 'ImageStampAction',
   target: 'pages',
   summary:
@@ -48,19 +48,19 @@ export const ImageStampAction: ActionDefinition<Params> = {
     required: ['x', 'y'],
     additionalProperties: false,
   },
-  opensDocument: false,
-  writes: true,
-  async run({ params, source, pool, ctx, files }) {
+  async prepare({ params, files }) {
     if (params.scale !== undefined && (params.width !== undefined || params.height !== undefined)) {
       throw new ServiceError('VALIDATION_FAILED', 'ImageStampAction: give scale, or width and/or height, not both');
     }
     const transparency = transparencyOf(params, 'ImageStampAction');
     const file = imagePart(files);
-    const mediaType = declaredType(file);
+    return { transparency, file, mediaType: declaredType(file) };
+  },
+  async execute({ params, prepared: { transparency, file, mediaType }, source, engine, ctx }) {
     const image = new Uint8Array(await file.content.read());
     const { savePath: _savePath, namingMode: _namingMode, opacity: _opacity, ...request } = params;
-    const result = await pool.run('imageStamp', {
-      pdf: source.stored.pdf,
+    const result = await engine.run('imageStamp', {
+      pdf: source.pdf,
       password: ctx.documentPassword,
       image,
       mediaType,

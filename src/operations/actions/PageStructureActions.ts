@@ -1,7 +1,9 @@
 import type { PageOperation } from '../../engine/pdf/page-assembly.js';
 import { ServiceError } from '../../errors.js';
 import { documentPathFromBody } from '../../storage/paths.js';
-import type { ActionDefinition, ActionInput, OutputParams } from './types.js';
+import type { StoredPath } from '../../storage/paths.js';
+import type { DocumentOperations } from '../documents.js';
+import type { ActionDefinition, ActionFile, OutputParams, PrepareInput } from './types.js';
 import { OUTPUT_PARAM_SCHEMAS } from './types.js';
 
 /**
@@ -16,16 +18,27 @@ const appendPassword = { type: 'string', maxLength: 1024, description: 'Password
 
 type Params = OutputParams & Record<string, unknown>;
 
-function pageAction(name: string, summary: string, properties: Record<string, unknown>, required: string[], operation: (input: ActionInput<Params>) => Promise<PageOperation>): ActionDefinition<Params> {
+/**
+ * A page action: `prepare` decides its 4xx answers and what it needs;
+ * `operation` makes the PageOperation when the work runs (reading another
+ * document or an attached file only then).
+ */
+function pageAction<X = undefined>(
+  name: string,
+  summary: string,
+  properties: Record<string, unknown>,
+  required: string[],
+  operation: (input: { params: Params; prepared: X }) => Promise<PageOperation>,
+  prepare?: (input: PrepareInput<Params>) => Promise<X>,
+): ActionDefinition<Params, X> {
   return {
     name,
     target: 'pages',
     summary,
     schema: { type: 'object', properties: { ...OUTPUT_PARAM_SCHEMAS, ...properties }, required, additionalProperties: false },
-    opensDocument: false,
-    writes: true,
-    async run(input) {
-      const result = await input.pool.run('editPages', { pdf: input.source.stored.pdf, password: input.ctx.documentPassword, operation: await operation(input) });
+    ...(prepare ? { prepare } : {}),
+    async execute({ params, prepared, source, engine, ctx }) {
+      const result = await engine.run('editPages', { pdf: source.pdf, password: ctx.documentPassword, operation: await operation({ params, prepared }) });
       return { kind: 'document', bytes: result.bytes };
     },
   };
@@ -75,7 +88,7 @@ export const NewPageAction = pageAction(
   async ({ params }) => ({ kind: 'newPage', pageIndex: params['pageIndex'] as number | undefined, width: params['width'] as number | undefined, height: params['height'] as number | undefined }),
 );
 
-export const InsertUploadedPagesAction = pageAction(
+export const InsertUploadedPagesAction = pageAction<{ path: StoredPath; documents: DocumentOperations }>(
   'InsertUploadedPagesAction',
   'Inserts pages of another document stored on the server (appendFilePath) at pageIndex (default: at the end), with their annotations, links between them and form fields (clashing field names get "_2", "_3", ...).',
   {
@@ -85,27 +98,33 @@ export const InsertUploadedPagesAction = pageAction(
     pageIndex: insertAt,
   },
   ['appendFilePath'],
-  async ({ params, documents }) => {
-    const path = documentPathFromBody(params['appendFilePath'] as string, 'appendFilePath');
+  async ({ params, prepared: { path, documents } }) => {
     // As bytes: the operation outlives this read, so the other document's file cannot stay open for it.
     const bytes = await documents.read(path, (stored) => stored.bytes());
     return { kind: 'insert', source: bytes, sourcePassword: params['appendPassword'] as string | undefined, pageRange: params['pageRange'] as string | undefined, pageIndex: params['pageIndex'] as number | undefined };
   },
+  async ({ params, documents }) => {
+    const path = documentPathFromBody(params['appendFilePath'] as string, 'appendFilePath');
+    await documents.stat(path);
+    return { path, documents };
+  },
 );
 
-export const InsertAttachedPagesAction = pageAction(
+export const InsertAttachedPagesAction = pageAction<ActionFile>(
   'InsertAttachedPagesAction',
   'Inserts pages of the PDF sent in another part of the multipart request at pageIndex (default: at the end), as InsertUploadedPagesAction does.',
   { appendPassword, pageRange: pageRange('The pages of the attached PDF to insert (default: all),'), pageIndex: insertAt },
   [],
-  async ({ params, files }) => {
+  async ({ params, prepared: file }) =>
+    ({ kind: 'insert', source: await file.content.read(), sourcePassword: params['appendPassword'] as string | undefined, pageRange: params['pageRange'] as string | undefined, pageIndex: params['pageIndex'] as number | undefined }),
+  async ({ files }) => {
     const pdfs = files.filter((f) => f.content.size > 0);
     if (pdfs.length !== 1) throw new ServiceError('MALFORMED_MULTIPART', `InsertAttachedPagesAction needs exactly one file part with the PDF beside the "pageAction" part; found ${pdfs.length}`);
     const file = pdfs[0]!;
     if (file.mediaType !== 'application/pdf' && file.mediaType !== 'application/octet-stream') {
       throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `The attached file must be application/pdf, not ${file.mediaType}`);
     }
-    return { kind: 'insert', source: await file.content.read(), sourcePassword: params['appendPassword'] as string | undefined, pageRange: params['pageRange'] as string | undefined, pageIndex: params['pageIndex'] as number | undefined };
+    return file;
   },
 );
 

@@ -17,7 +17,7 @@ type Params = OutputParams & StampParams & {
  * can be searched and extracted). Characters the chosen font lacks are drawn
  * with the shipped fonts (docs/stamps.md).
  */
-export const TextStampAction: ActionDefinition<Params> = {
+export const TextStampAction: ActionDefinition<Params, ReturnType<typeof transparencyOf>> = {
   name: 'TextStampAction',
   target: 'pages',
   summary:
@@ -37,17 +37,18 @@ export const TextStampAction: ActionDefinition<Params> = {
     required: ['text', 'x', 'y'],
     additionalProperties: false,
   },
-  opensDocument: false,
-  writes: true,
-  async run({ params, source, pool, ctx }) {
+  async prepare({ params }) {
     if (!chooseFont(params.fontName, params.fontStyle)) {
       throw new ServiceError('UNKNOWN_FONT', `Unknown fontName "${params.fontName.slice(0, 100)}". Available fonts: ${FONT_NAMES.join(', ')}`, { fonts: FONT_NAMES });
     }
+    return transparencyOf(params, 'TextStampAction');
+  },
+  async execute({ params, prepared: transparency, source, engine, ctx }) {
     const { savePath: _savePath, namingMode: _namingMode, opacity: _opacity, ...request } = params;
-    const result = await pool.run('textStamp', {
-      pdf: source.stored.pdf,
+    const result = await engine.run('textStamp', {
+      pdf: source.pdf,
       password: ctx.documentPassword,
-      request: { ...request, transparency: transparencyOf(params, 'TextStampAction') },
+      request: { ...request, transparency },
     });
     return { kind: 'document', bytes: result.bytes, report: result.report };
   },

@@ -8,14 +8,17 @@ import { FlattenAnnotationsAction, FlattenFieldsAction } from './FlattenActions.
 import { PAGE_STRUCTURE_ACTIONS } from './PageStructureActions.js';
 import { ImageStampAction } from './ImageStampAction.js';
 import { TextStampAction } from './TextStampAction.js';
-import type { ActionDefinition } from './types.js';
+import type { ActionDefinition, OutputParams } from './types.js';
 
-export const ACTIONS: readonly ActionDefinition<never>[] = [
-  CopyAction as ActionDefinition<never>,
-  ApplyRedactionsAction as ActionDefinition<never>,
-  FlattenFieldsAction as ActionDefinition<never>,
-  FlattenAnnotationsAction as ActionDefinition<never>,
-  ...(PAGE_STRUCTURE_ACTIONS as ActionDefinition<never>[]),
-  TextStampAction as ActionDefinition<never>,
-  ImageStampAction as ActionDefinition<never>,
+// Each action has its own parameter and prepared types; the list holds them by their common shape.
+type AnyAction = ActionDefinition<OutputParams, unknown>;
+
+export const ACTIONS: readonly AnyAction[] = [
+  CopyAction as AnyAction,
+  ApplyRedactionsAction as AnyAction,
+  FlattenFieldsAction as AnyAction,
+  FlattenAnnotationsAction as AnyAction,
+  ...(PAGE_STRUCTURE_ACTIONS as AnyAction[]),
+  TextStampAction as AnyAction,
+  ImageStampAction as AnyAction,
 ];

@@ -1,13 +1,16 @@
-import type { EnginePool } from '../../engine/pool.js';
 import { ServiceError } from '../../errors.js';
 import { compileValidator } from '../../validation.js';
 import { documentPathFromBody, type StoredPath } from '../../storage/paths.js';
-import { conflictModeFor, matchesEtag, type ConflictMode, type DocumentStore, type Release } from '../../storage/store.js';
+import { conflictModeFor, matchesEtag, type ConflictMode } from '../../storage/store.js';
 import type { OperationContext } from '../context.js';
 import type { DocumentOperations } from '../documents.js';
+import type { ExecutionContext } from '../execution.js';
 import { documentModel, type DocumentModel } from '../models.js';
 import { ACTIONS } from './index.js';
-import type { ActionDefinition, ActionFile, OutputParams } from './types.js';
+import type { ActionDefinition, ActionFile, ActionOutput, OutputParams } from './types.js';
+import type { TaskOutput } from '../../engine/tasks.js';
+
+type UploadSummary = TaskOutput<'validateUpload'>;
 
 export type ActionTarget = 'document' | 'pages';
 
@@ -17,27 +20,47 @@ export type ActionResponse =
 
 
 /**
- * Runs actions by the one rule set: validate the one-key body, read the source
- * once, check If-Match, run the handler, write the output to the source or to
- * savePath (namingMode decides clashes), atomically, under the target's lock.
+ * An action whose every 4xx has been decided (ActionRunner.prepare): what
+ * execute needs to do the work and write, and nothing that needs the
+ * request any more, so it can run later (a background job) as well as now.
+ */
+export interface PreparedAction {
+  readonly name: string;
+  readonly source: StoredPath;
+  readonly output: StoredPath;
+  readonly inPlace: boolean;
+  readonly conflict: ConflictMode;
+  readonly ctx: OperationContext;
+  readonly files: ActionFile[];
+  /** Runs the action's execute step on the source the runner read. */
+  readonly execute: (input: Omit<Parameters<ActionDefinition['execute']>[0], 'params' | 'prepared'>) => Promise<ActionOutput>;
+}
+
+type AnyAction = ActionDefinition<OutputParams, unknown>;
+
+/**
+ * Runs actions by the one rule set, in two steps. prepare: validate the
+ * one-key body, resolve the output path, check that the source exists and
+ * matches If-Match, that a savePath taken under namingMode 0 is refused, and
+ * the action's own checks (its files, the documents it names). execute: read
+ * the source once, run the action's engine work, write the output to the
+ * source or to savePath atomically (DocumentOperations.transform). Passwords
+ * and permissions are checked by the engine as it opens the document, the
+ * first thing execute does, before anything is written.
  */
 export class ActionRunner {
   private readonly validators = new Map<string, (value: unknown) => OutputParams>();
 
-  constructor(
-    private readonly store: DocumentStore,
-    private readonly pool: EnginePool,
-    private readonly documents: DocumentOperations,
-  ) {
+  constructor(private readonly documents: DocumentOperations) {
     for (const action of ACTIONS) this.validators.set(action.name, compileValidator<OutputParams>(action.schema, action.name));
   }
 
-  actions(target: ActionTarget): ActionDefinition<never>[] {
-    return ACTIONS.filter((a) => a.target === target);
+  actions(target: ActionTarget): AnyAction[] {
+    return (ACTIONS as readonly AnyAction[]).filter((a) => a.target === target);
   }
 
   /** Picks the action named by the body's one key and validates its parameters. */
-  parse(body: unknown, target: ActionTarget): { action: ActionDefinition<OutputParams>; params: OutputParams } {
+  parse(body: unknown, target: ActionTarget): { action: AnyAction; params: OutputParams } {
     const known = this.actions(target).map((a) => a.name);
     const listing = `Known actions here: ${known.join(', ')}`;
     if (!body || typeof body !== 'object' || Array.isArray(body)) {
@@ -60,41 +83,78 @@ export class ActionRunner {
     }
     let params = (body as Record<string, unknown>)[name];
     if (params === null || params === undefined || params === '') params = {};
-    params = this.validators.get(name)!(params);
-    return { action: action as ActionDefinition<OutputParams>, params: params as OutputParams };
+    return { action, params: this.validators.get(name)!(params) };
   }
 
-  async run(sourcePath: StoredPath, body: unknown, target: ActionTarget, files: ActionFile[], ctx: OperationContext): Promise<ActionResponse> {
-    const { action, params } = this.parse(body, target);
-    const output = params.savePath !== undefined ? documentPathFromBody(params.savePath, 'savePath') : sourcePath;
-    const inPlace = output.equals(sourcePath);
-    const conflict: ConflictMode = inPlace ? 'overwrite' : conflictModeFor(params.namingMode);
-    const releases: Release[] = [];
+  /**
+   * Decides every answer that needs no engine work (see the class comment).
+   * On success the prepared action owns `files` (execute discards them); on
+   * failure they are discarded here.
+   */
+  async prepare(sourcePath: StoredPath, body: unknown, target: ActionTarget, files: ActionFile[], ctx: OperationContext): Promise<PreparedAction> {
     try {
-      if (inPlace && action.writes) releases.push(await this.store.lock(sourcePath));
-      const result = await this.documents.read(sourcePath, async (stored) => {
-        if (ctx.ifMatch !== undefined && !matchesEtag(ctx.ifMatch, stored.etag)) throw new ServiceError('PRECONDITION_FAILED');
-        const info = action.opensDocument ? await this.documents.inspect(stored, ctx.documentPassword) : undefined;
-        return action.run({
-          params,
-          source: { path: sourcePath, stored, info: info! },
-          files,
-          ctx,
-          pool: this.pool,
-          store: this.store,
-          documents: this.documents,
-        });
-      });
-      if (result.kind === 'model') return { kind: 'model', status: 200, model: result.model, xmlRoot: result.xmlRoot };
-      if (!inPlace) releases.push(await this.store.lock(output));
-      const written = await this.documents.write(output, result.bytes, { conflict });
-      const summary = await this.pool.run('validateUpload', { pdf: result.bytes }).catch(() => undefined);
-      const model = { ...documentModel(written.path, written.stat, summary), ...(result.report !== undefined ? { report: result.report } : {}) };
-      if (inPlace) return { kind: 'document', status: 200, model };
-      return { kind: 'document', status: written.created ? 201 : 200, model, location: written.path };
-    } finally {
-      for (const release of releases.reverse()) release();
-      await Promise.all(files.map((f) => f.content.discard()));
+      const { action, params } = this.parse(body, target);
+      const output = params.savePath !== undefined ? documentPathFromBody(params.savePath, 'savePath') : sourcePath;
+      const inPlace = output.equals(sourcePath);
+      const conflict: ConflictMode = inPlace ? 'overwrite' : conflictModeFor(params.namingMode);
+      const stat = await this.documents.stat(sourcePath);
+      if (ctx.ifMatch !== undefined && !matchesEtag(ctx.ifMatch, stat.etag)) throw new ServiceError('PRECONDITION_FAILED');
+      if (conflict === 'fail' && (await this.documents.exists(output))) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${output.toString()}`);
+      const prepared = action.prepare ? await action.prepare({ params, files, ctx, documents: this.documents }) : undefined;
+      return {
+        name: action.name,
+        source: sourcePath,
+        output,
+        inPlace,
+        conflict,
+        ctx,
+        files,
+        execute: (input) => action.execute({ ...input, params, prepared }),
+      };
+    } catch (err) {
+      await discardAll(files);
+      throw err;
     }
   }
+
+  /**
+   * The work and the write of a prepared action, under `exec` (its signal
+   * stops the engine tasks and nothing is written). The source is read again
+   * under the lock, so If-Match is checked against what is actually changed.
+   */
+  async execute(prepared: PreparedAction, exec?: ExecutionContext): Promise<ActionResponse> {
+    try {
+      const { ctx, inPlace } = prepared;
+      const { result, written } = await this.documents.transform<{ output: ActionOutput; summary?: UploadSummary | undefined }>({
+        source: prepared.source,
+        target: prepared.output,
+        conflict: prepared.conflict,
+        ifMatch: ctx.ifMatch,
+        exec,
+        work: async (stored, engine) => {
+          const output = await prepared.execute({ source: stored!, ctx, engine, documents: this.documents });
+          if (output.kind === 'model') return { result: { output } };
+          // Read while the written bytes are still at hand, for the DocumentModel's page count and encryption.
+          const summary = await engine.run('validateUpload', { pdf: output.bytes }).catch(() => undefined);
+          return { content: output.bytes, result: { output, summary } };
+        },
+      });
+      const { output, summary } = result;
+      if (output.kind === 'model') return { kind: 'model', status: 200, model: output.model, xmlRoot: output.xmlRoot };
+      const model = { ...documentModel(written!.path, written!.stat, summary), ...(output.report !== undefined ? { report: output.report } : {}) };
+      if (inPlace) return { kind: 'document', status: 200, model };
+      return { kind: 'document', status: written!.created ? 201 : 200, model, location: written!.path };
+    } finally {
+      await discardAll(prepared.files);
+    }
+  }
+
+  /** Prepares and executes an action inline, as one request. */
+  async run(sourcePath: StoredPath, body: unknown, target: ActionTarget, files: ActionFile[], ctx: OperationContext): Promise<ActionResponse> {
+    return this.execute(await this.prepare(sourcePath, body, target, files, ctx));
+  }
+}
+
+function discardAll(files: ActionFile[]): Promise<unknown> {
+  return Promise.all(files.map((f) => f.content.discard()));
 }

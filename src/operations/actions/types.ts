@@ -1,9 +1,9 @@
 import type { JSONSchemaType } from 'ajv';
-import type { EnginePool } from '../../engine/pool.js';
 import type { StoredPath } from '../../storage/paths.js';
-import type { DocumentStore, StagedUpload } from '../../storage/store.js';
+import type { StagedUpload } from '../../storage/store.js';
 import type { OperationContext } from '../context.js';
-import type { DocumentOperations, OpenedDocument } from '../documents.js';
+import type { DocumentOperations, StoredDocument } from '../documents.js';
+import type { Engine } from '../execution.js';
 
 /** A file sent with a multipart action request (every part except the action JSON). */
 export interface ActionFile {
@@ -19,14 +19,23 @@ export interface OutputParams {
   namingMode?: 0 | 1 | 2;
 }
 
-export interface ActionInput<P> {
+/** What an action's prepare step is given: everything of the request, nothing read from the document yet. */
+export interface PrepareInput<P> {
   params: P;
-  /** The source document, read once and opened with the request's password. */
-  source: OpenedDocument;
   files: ActionFile[];
   ctx: OperationContext;
-  pool: EnginePool;
-  store: DocumentStore;
+  documents: DocumentOperations;
+}
+
+/** What an action's execute step is given: its parameters, what prepare decided, and the source read once. */
+export interface ExecuteInput<P, X> {
+  params: P;
+  prepared: X;
+  /** The source document, one version, read under the lock of the output. */
+  source: StoredDocument;
+  ctx: OperationContext;
+  /** The engine under the execution's signal and progress. */
+  engine: Engine;
   documents: DocumentOperations;
 }
 
@@ -35,19 +44,19 @@ export type ActionOutput = { kind: 'document'; bytes: Uint8Array; report?: unkno
 
 /**
  * One action: its name (the body's one key), where it is posted, its parameter
- * schema (validation and OpenAPI), and its handler. The runner owns reading,
- * locking, If-Match and writing; a handler only turns a document into output.
+ * schema (validation and OpenAPI), and its two steps. `prepare` decides the
+ * action's own 4xx answers (files present and of the right type, other
+ * documents it names exist) before any work and before the document is read;
+ * `execute` does the engine work and answers the output. The runner owns
+ * validation, locking, If-Match and writing (DocumentOperations.transform).
  */
-export interface ActionDefinition<P extends OutputParams = OutputParams> {
+export interface ActionDefinition<P extends OutputParams = OutputParams, X = undefined> {
   name: string;
   target: 'document' | 'pages';
   summary: string;
   schema: JSONSchemaType<P> | Record<string, unknown>;
-  /** Whether the action needs the source opened by the engine (false: bytes are enough). */
-  opensDocument: boolean;
-  /** Whether the action's result may replace the source when savePath is absent. */
-  writes: boolean;
-  run(input: ActionInput<P>): Promise<ActionOutput>;
+  prepare?(input: PrepareInput<P>): Promise<X>;
+  execute(input: ExecuteInput<P, X>): Promise<ActionOutput>;
 }
 
 /** JSON schema fragments every writing action shares. */

@@ -1,0 +1,112 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { EnginePool } from '../src/engine/pool.js';
+import { ServiceError } from '../src/errors.js';
+import { createOperations, type Operations } from '../src/operations/index.js';
+import { MemoryStore } from '../src/storage/memory-store.js';
+import { documentPathFromBody } from '../src/storage/paths.js';
+import { ToolSupervisor } from '../src/tools/supervisor.js';
+import { makePdf } from './helpers/pdf.js';
+
+/**
+ * The seam background jobs are built on (operations/actions/runner.ts,
+ * DocumentOperations.transform): prepare decides the 4xx answers before any
+ * engine work, execute takes a signal and a progress callback. Run on the
+ * in-memory store, with a real engine pool.
+ */
+describe('action lifecycle: prepare, then execute with a signal and progress', () => {
+  let pool: EnginePool;
+  let store: MemoryStore;
+  let ops: Operations;
+  let scratch: string;
+  const source = documentPathFromBody('lifecycle/source.pdf', 'path');
+  const taken = documentPathFromBody('lifecycle/taken.pdf', 'path');
+  const ctx = { principal: null };
+
+  before(async () => {
+    scratch = mkdtempSync(path.join(tmpdir(), 'pdfservice-lifecycle-'));
+    pool = new EnginePool({ size: 2, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 50 });
+    await pool.ready();
+    store = new MemoryStore();
+    ops = createOperations({ store, pool, tools: new ToolSupervisor([], scratch) });
+    await store.makeFolder(source.parent);
+    await store.writeDocument(source, makePdf({ pages: 40 }), { conflict: 'overwrite' });
+    await store.writeDocument(taken, makePdf({ pages: 1 }), { conflict: 'overwrite' });
+  });
+  after(async () => {
+    await pool.close();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  const bytesOf = async (p: typeof source) => Buffer.from(await ops.documents.read(p, (stored) => stored.bytes()));
+  const tasksRun = () => pool.stats.completed + pool.stats.failed + pool.stats.cancelled;
+
+  test('prepare answers the 4xx of a bad action before any engine task runs', async () => {
+    const before = tasksRun();
+    const rejects = async (body: unknown, code: string, target: 'document' | 'pages' = 'pages', ifMatch?: string) =>
+      assert.rejects(ops.actions.prepare(source, body, target, [], { ...ctx, ifMatch }), (err: unknown) => err instanceof ServiceError && err.code === code);
+    await rejects({ NoSuchAction: {} }, 'INVALID_ACTION');
+    await rejects({ RotatePagesAction: { rotation: 45 } }, 'VALIDATION_FAILED');
+    await rejects({ RotatePagesAction: { rotation: 90 } }, 'PRECONDITION_FAILED', 'pages', '"not-the-etag"');
+    await rejects({ ExtractPagesAction: { pageRange: '1', savePath: 'lifecycle/taken.pdf' } }, 'ALREADY_EXISTS');
+    await rejects({ InsertUploadedPagesAction: { appendFilePath: 'lifecycle/absent.pdf' } }, 'DOCUMENT_NOT_FOUND');
+    await rejects({ InsertAttachedPagesAction: {} }, 'MALFORMED_MULTIPART');
+    await rejects({ TextStampAction: { text: 'x', x: 1, y: 1, fontName: 'NoSuchFont' } }, 'UNKNOWN_FONT');
+    await assert.rejects(
+      ops.actions.prepare(documentPathFromBody('lifecycle/absent.pdf', 'path'), { RotatePagesAction: { rotation: 90 } }, 'pages', [], ctx),
+      (err: unknown) => err instanceof ServiceError && err.code === 'DOCUMENT_NOT_FOUND',
+    );
+    assert.equal(tasksRun(), before, 'no engine task ran for any of them');
+  });
+
+  test('execute of a prepared action writes its output; a stopped one writes nothing', async () => {
+    const original = await bytesOf(source);
+    const prepared = await ops.actions.prepare(source, { RotatePagesAction: { rotation: 90 } }, 'pages', [], ctx);
+    const stop = new AbortController();
+    stop.abort();
+    await assert.rejects(ops.actions.execute(prepared, { signal: stop.signal }), (err: unknown) => err instanceof ServiceError && err.code === 'TASK_CANCELLED');
+    assert.deepEqual(await bytesOf(source), original, 'the document is byte-for-byte as it was');
+
+    const again = await ops.actions.prepare(source, { ExtractPagesAction: { pageRange: '1-3', savePath: 'lifecycle/extracted.pdf' } }, 'pages', [], ctx);
+    const result = await ops.actions.execute(again, {});
+    assert.equal(result.kind, 'document');
+    assert.equal(result.status, 201);
+    assert.equal(result.kind === 'document' && result.model.pageCount, 3);
+    assert.deepEqual(await bytesOf(source), original, 'the source is unchanged by an extraction elsewhere');
+  });
+
+  test('the execution context reaches the engine: progress per page, and a stop mid-task leaves the document as it was', async () => {
+    const reports: { done: number; total?: number }[] = [];
+    const { result } = await ops.documents.transform({
+      source,
+      target: source,
+      conflict: 'overwrite',
+      exec: { progress: (p) => reports.push(p) },
+      work: async (stored, engine) => ({ result: await engine.run('documentText', { pdf: stored!.pdf }) }),
+    });
+    assert.equal(result.pageCount, 40);
+    assert.ok(reports.length > 0, 'progress was reported');
+    assert.equal(reports.at(-1)!.total, 40);
+
+    const original = await bytesOf(source);
+    const stop = new AbortController();
+    const running = ops.documents.transform({
+      source,
+      target: source,
+      conflict: 'overwrite',
+      exec: { signal: stop.signal },
+      work: async (_stored, engine) => {
+        await engine.run('busyWait', { ms: 30_000 });
+        return { content: makePdf({ pages: 1 }), result: 'written' };
+      },
+    });
+    setTimeout(() => stop.abort(), 200);
+    const started = Date.now();
+    await assert.rejects(running, (err: unknown) => err instanceof ServiceError && err.code === 'TASK_CANCELLED');
+    assert.ok(Date.now() - started < 10_000, 'the task was stopped, not waited for');
+    assert.deepEqual(await bytesOf(source), original);
+  });
+});
