@@ -109,4 +109,31 @@ describe('action lifecycle: prepare, then execute with a signal and progress', (
     assert.ok(Date.now() - started < 10_000, 'the task was stopped, not waited for');
     assert.deepEqual(await bytesOf(source), original);
   });
+
+  test('lock "write": long work holds no lock, and a change made meanwhile fails it with 412 and is kept', async () => {
+    const other = makePdf({ pages: 2, text: () => 'written meanwhile' });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const job = ops.documents.transform({
+      source,
+      target: source,
+      conflict: 'overwrite',
+      lock: 'write',
+      exec: {},
+      work: async () => {
+        await gate;
+        return { content: makePdf({ pages: 1 }), result: 'job' };
+      },
+    });
+    // With the lock held for the whole work, this in-place write would wait for the gate forever.
+    await ops.documents.transform({ target: source, conflict: 'overwrite', exec: {}, work: async () => ({ content: other, result: 'meanwhile' }) });
+    release();
+    await assert.rejects(job, (err: unknown) => err instanceof ServiceError && err.code === 'PRECONDITION_FAILED');
+    assert.deepEqual(await bytesOf(source), other, 'the change made meanwhile is what the document holds');
+
+    // Nothing changed meanwhile: the job writes.
+    const { written } = await ops.documents.transform({ source, target: source, conflict: 'overwrite', lock: 'write', exec: {}, work: async () => ({ content: makePdf({ pages: 3 }), result: 'job' }) });
+    assert.ok(written);
+    assert.deepEqual(await bytesOf(source), makePdf({ pages: 3 }));
+  });
 });

@@ -46,6 +46,13 @@ export interface TransformPlan<R> {
   /** The request's If-Match: checked against the source, or against the target when there is no source. */
   ifMatch?: string | undefined;
   exec?: ExecutionContext | undefined;
+  /**
+   * How long the target's lock is held. `work` (default): for the whole read, work and write, so that
+   * concurrent edits of one document wait for each other and all land (inline requests). `write`: only
+   * while writing, and an in-place write requires the version that was read, else 412
+   * PRECONDITION_FAILED: long work (a background job) never holds up other writers, nor overwrites them.
+   */
+  lock?: 'work' | 'write' | undefined;
   /** Computes the content to write (none: nothing is written) and the result; runs engine tasks through `engine`. */
   work(stored: StoredDocument | undefined, engine: Engine): Promise<{ content?: WriteContent | undefined; result: R }>;
 }
@@ -243,19 +250,28 @@ export class DocumentOperations {
   async transform<R>(plan: TransformPlan<R>): Promise<TransformResult<R>> {
     const { source, target, ifMatch } = plan;
     const exec = plan.exec ?? requestExecution();
-    const release = await this.store.lock(target);
+    const lockWhileWriting = plan.lock === 'write';
+    const produce = async (stored: StoredDocument | undefined): Promise<TransformResult<R>> => {
+      if (stored && ifMatch !== undefined && !matchesEtag(ifMatch, stored.etag)) throw new ServiceError('PRECONDITION_FAILED');
+      throwIfStopped(exec);
+      const { content, result } = await plan.work(stored, engineFor(this.pool, exec));
+      // A stop that arrived after the last engine task still writes nothing.
+      throwIfStopped(exec);
+      if (content === undefined) return { result, stat: stored ? statOf(stored) : undefined };
+      // Unlocked work wrote nothing under the lock: the write itself must find the version it read (412 otherwise).
+      const expected = !stored ? ifMatch : lockWhileWriting && source!.equals(target) ? stored.etag : undefined;
+      const write = () => this.write(target, content, { conflict: plan.conflict, ifMatch: expected });
+      const written = lockWhileWriting ? await this.locked(target, write) : await write();
+      return { result, stat: written.stat, written };
+    };
+    const run = () => (source ? this.read(source, produce) : produce(undefined));
+    return lockWhileWriting ? run() : this.locked(target, run);
+  }
+
+  private async locked<T>(path: StoredPath, fn: () => Promise<T>): Promise<T> {
+    const release = await this.store.lock(path);
     try {
-      const produce = async (stored: StoredDocument | undefined) => {
-        if (stored && ifMatch !== undefined && !matchesEtag(ifMatch, stored.etag)) throw new ServiceError('PRECONDITION_FAILED');
-        throwIfStopped(exec);
-        const { content, result } = await plan.work(stored, engineFor(this.pool, exec));
-        // A stop that arrived after the last engine task still writes nothing.
-        throwIfStopped(exec);
-        if (content === undefined) return { result, stat: stored ? statOf(stored) : undefined };
-        const written = await this.write(target, content, { conflict: plan.conflict, ifMatch: stored ? undefined : ifMatch });
-        return { result, stat: written.stat, written };
-      };
-      return source ? await this.read(source, produce) : await produce(undefined);
+      return await fn();
     } finally {
       release();
     }
@@ -291,12 +307,7 @@ export class DocumentOperations {
   }
 
   async remove(path: StoredPath, ctx: OperationContext): Promise<void> {
-    const release = await this.store.lock(path);
-    try {
-      await this.store.deleteDocument(path, ctx.ifMatch);
-    } finally {
-      release();
-    }
+    await this.locked(path, () => this.store.deleteDocument(path, ctx.ifMatch));
   }
 
   /** Page count and encryption for folder listings; never fails for one bad file. */

@@ -29,7 +29,7 @@ function declaredType(file: ActionFile): DeclaredImageType {
  * image is stored once in the document whatever the number of pages; JPEG
  * data is embedded without recompression.
  */
-export const ImageStampAction: ActionDefinition<Params, { transparency: ReturnType<typeof transparencyOf>; file: ActionFile; mediaType: DeclaredImageType }> = {
+export const ImageStampAction: ActionDefinition<Params, { transparency: ReturnType<typeof transparencyOf>; mediaType: DeclaredImageType }> = {
   name: 'ImageStampAction',
   target: 'pages',
   summary:
@@ -54,10 +54,10 @@ export const ImageStampAction: ActionDefinition<Params, { transparency: ReturnTy
     }
     const transparency = transparencyOf(params, 'ImageStampAction');
     const file = imagePart(files);
-    return { transparency, file, mediaType: declaredType(file) };
+    return { transparency, mediaType: declaredType(file) };
   },
-  async execute({ params, prepared: { transparency, file, mediaType }, source, engine, ctx }) {
-    const image = new Uint8Array(await file.content.read());
+  async execute({ params, prepared: { transparency, mediaType }, files, source, engine, ctx }) {
+    const image = new Uint8Array(await imagePart(files).content.read());
     const { savePath: _savePath, namingMode: _namingMode, opacity: _opacity, ...request } = params;
     const result = await engine.run('imageStamp', {
       pdf: source.pdf,

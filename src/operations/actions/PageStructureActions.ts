@@ -19,26 +19,26 @@ const appendPassword = { type: 'string', maxLength: 1024, description: 'Password
 type Params = OutputParams & Record<string, unknown>;
 
 /**
- * A page action: `prepare` decides its 4xx answers and what it needs;
+ * A page action: `check` (its prepare step) decides its own 4xx answers;
  * `operation` makes the PageOperation when the work runs (reading another
  * document or an attached file only then).
  */
-function pageAction<X = undefined>(
+function pageAction(
   name: string,
   summary: string,
   properties: Record<string, unknown>,
   required: string[],
-  operation: (input: { params: Params; prepared: X }) => Promise<PageOperation>,
-  prepare?: (input: PrepareInput<Params>) => Promise<X>,
-): ActionDefinition<Params, X> {
+  operation: (input: { params: Params; files: ActionFile[]; documents: DocumentOperations }) => Promise<PageOperation>,
+  check?: (input: PrepareInput<Params>) => Promise<void>,
+): ActionDefinition<Params> {
   return {
     name,
     target: 'pages',
     summary,
     schema: { type: 'object', properties: { ...OUTPUT_PARAM_SCHEMAS, ...properties }, required, additionalProperties: false },
-    ...(prepare ? { prepare } : {}),
-    async execute({ params, prepared, source, engine, ctx }) {
-      const result = await engine.run('editPages', { pdf: source.pdf, password: ctx.documentPassword, operation: await operation({ params, prepared }) });
+    ...(check ? { prepare: async (input: PrepareInput<Params>) => void (await check(input)) } : {}),
+    async execute({ params, files, documents, source, engine, ctx }) {
+      const result = await engine.run('editPages', { pdf: source.pdf, password: ctx.documentPassword, operation: await operation({ params, files, documents }) });
       return { kind: 'document', bytes: result.bytes };
     },
   };
@@ -88,7 +88,7 @@ export const NewPageAction = pageAction(
   async ({ params }) => ({ kind: 'newPage', pageIndex: params['pageIndex'] as number | undefined, width: params['width'] as number | undefined, height: params['height'] as number | undefined }),
 );
 
-export const InsertUploadedPagesAction = pageAction<{ path: StoredPath; documents: DocumentOperations }>(
+export const InsertUploadedPagesAction = pageAction(
   'InsertUploadedPagesAction',
   'Inserts pages of another document stored on the server (appendFilePath) at pageIndex (default: at the end), with their annotations, links between them and form fields (clashing field names get "_2", "_3", ...).',
   {
@@ -98,34 +98,42 @@ export const InsertUploadedPagesAction = pageAction<{ path: StoredPath; document
     pageIndex: insertAt,
   },
   ['appendFilePath'],
-  async ({ params, prepared: { path, documents } }) => {
+  async ({ params, documents }) => {
     // As bytes: the operation outlives this read, so the other document's file cannot stay open for it.
-    const bytes = await documents.read(path, (stored) => stored.bytes());
+    const bytes = await documents.read(appendPath(params), (stored) => stored.bytes());
     return { kind: 'insert', source: bytes, sourcePassword: params['appendPassword'] as string | undefined, pageRange: params['pageRange'] as string | undefined, pageIndex: params['pageIndex'] as number | undefined };
   },
   async ({ params, documents }) => {
-    const path = documentPathFromBody(params['appendFilePath'] as string, 'appendFilePath');
-    await documents.stat(path);
-    return { path, documents };
+    await documents.stat(appendPath(params));
   },
 );
 
-export const InsertAttachedPagesAction = pageAction<ActionFile>(
+export const InsertAttachedPagesAction = pageAction(
   'InsertAttachedPagesAction',
   'Inserts pages of the PDF sent in another part of the multipart request at pageIndex (default: at the end), as InsertUploadedPagesAction does.',
   { appendPassword, pageRange: pageRange('The pages of the attached PDF to insert (default: all),'), pageIndex: insertAt },
   [],
-  async ({ params, prepared: file }) =>
-    ({ kind: 'insert', source: await file.content.read(), sourcePassword: params['appendPassword'] as string | undefined, pageRange: params['pageRange'] as string | undefined, pageIndex: params['pageIndex'] as number | undefined }),
+  async ({ params, files }) =>
+    ({ kind: 'insert', source: await attachedPdf(files).content.read(), sourcePassword: params['appendPassword'] as string | undefined, pageRange: params['pageRange'] as string | undefined, pageIndex: params['pageIndex'] as number | undefined }),
   async ({ files }) => {
-    const pdfs = files.filter((f) => f.content.size > 0);
-    if (pdfs.length !== 1) throw new ServiceError('MALFORMED_MULTIPART', `InsertAttachedPagesAction needs exactly one file part with the PDF beside the "pageAction" part; found ${pdfs.length}`);
-    const file = pdfs[0]!;
-    if (file.mediaType !== 'application/pdf' && file.mediaType !== 'application/octet-stream') {
-      throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `The attached file must be application/pdf, not ${file.mediaType}`);
-    }
-    return file;
+    attachedPdf(files);
   },
 );
+
+/** The other document InsertUploadedPagesAction names. */
+function appendPath(params: Params): StoredPath {
+  return documentPathFromBody(params['appendFilePath'] as string, 'appendFilePath');
+}
+
+/** The PDF sent beside InsertAttachedPagesAction: exactly one non-empty file part, of PDF type. */
+function attachedPdf(files: ActionFile[]): ActionFile {
+  const pdfs = files.filter((f) => f.content.size > 0);
+  if (pdfs.length !== 1) throw new ServiceError('MALFORMED_MULTIPART', `InsertAttachedPagesAction needs exactly one file part with the PDF beside the "pageAction" part; found ${pdfs.length}`);
+  const file = pdfs[0]!;
+  if (file.mediaType !== 'application/pdf' && file.mediaType !== 'application/octet-stream') {
+    throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `The attached file must be application/pdf, not ${file.mediaType}`);
+  }
+  return file;
+}
 
 export const PAGE_STRUCTURE_ACTIONS = [NewPageAction, InsertUploadedPagesAction, InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction, ExtractPagesAction];

@@ -20,20 +20,22 @@ export type ActionResponse =
 
 
 /**
- * An action whose every 4xx has been decided (ActionRunner.prepare): what
- * execute needs to do the work and write, and nothing that needs the
- * request any more, so it can run later (a background job) as well as now.
+ * An action whose every 4xx has been decided (ActionRunner.prepare): plain
+ * data that names the action and holds its validated parameters and what its
+ * prepare answered, so that it can run now or later (a background job) by
+ * the same execute.
  */
 export interface PreparedAction {
   readonly name: string;
+  readonly params: OutputParams;
+  /** The action's prepare answer (undefined when it has no prepare step). */
+  readonly prepared: unknown;
   readonly source: StoredPath;
   readonly output: StoredPath;
   readonly inPlace: boolean;
   readonly conflict: ConflictMode;
   readonly ctx: OperationContext;
   readonly files: ActionFile[];
-  /** Runs the action's execute step on the source the runner read. */
-  readonly execute: (input: Omit<Parameters<ActionDefinition['execute']>[0], 'params' | 'prepared'>) => Promise<ActionOutput>;
 }
 
 type AnyAction = ActionDefinition<OutputParams, unknown>;
@@ -101,16 +103,7 @@ export class ActionRunner {
       if (ctx.ifMatch !== undefined && !matchesEtag(ctx.ifMatch, stat.etag)) throw new ServiceError('PRECONDITION_FAILED');
       if (conflict === 'fail' && (await this.documents.exists(output))) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${output.toString()}`);
       const prepared = action.prepare ? await action.prepare({ params, files, ctx, documents: this.documents }) : undefined;
-      return {
-        name: action.name,
-        source: sourcePath,
-        output,
-        inPlace,
-        conflict,
-        ctx,
-        files,
-        execute: (input) => action.execute({ ...input, params, prepared }),
-      };
+      return { name: action.name, params, prepared, source: sourcePath, output, inPlace, conflict, ctx, files };
     } catch (err) {
       await discardAll(files);
       throw err;
@@ -124,7 +117,9 @@ export class ActionRunner {
    */
   async execute(prepared: PreparedAction, exec?: ExecutionContext): Promise<ActionResponse> {
     try {
-      const { ctx, inPlace } = prepared;
+      const { ctx, inPlace, params, files } = prepared;
+      const action = (ACTIONS as readonly AnyAction[]).find((a) => a.name === prepared.name);
+      if (!action) throw new Error(`No action named ${prepared.name}`);
       const { result, written } = await this.documents.transform<{ output: ActionOutput; summary?: UploadSummary | undefined }>({
         source: prepared.source,
         target: prepared.output,
@@ -132,7 +127,7 @@ export class ActionRunner {
         ifMatch: ctx.ifMatch,
         exec,
         work: async (stored, engine) => {
-          const output = await prepared.execute({ source: stored!, ctx, engine, documents: this.documents });
+          const output = await action.execute({ params, prepared: prepared.prepared, files, source: stored!, ctx, engine, documents: this.documents });
           if (output.kind === 'model') return { result: { output } };
           // Read while the written bytes are still at hand, for the DocumentModel's page count and encryption.
           const summary = await engine.run('validateUpload', { pdf: output.bytes }).catch(() => undefined);

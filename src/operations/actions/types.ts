@@ -30,7 +30,9 @@ export interface PrepareInput<P> {
 /** What an action's execute step is given: its parameters, what prepare decided, and the source read once. */
 export interface ExecuteInput<P, X> {
   params: P;
+  /** What prepare answered: plain data (no closures, no open handles), so that a job can keep it. */
   prepared: X;
+  files: ActionFile[];
   /** The source document, one version, read under the lock of the output. */
   source: StoredDocument;
   ctx: OperationContext;
@@ -46,8 +48,9 @@ export type ActionOutput = { kind: 'document'; bytes: Uint8Array; report?: unkno
  * One action: its name (the body's one key), where it is posted, its parameter
  * schema (validation and OpenAPI), and its two steps. `prepare` decides the
  * action's own 4xx answers (files present and of the right type, other
- * documents it names exist) before any work and before the document is read;
- * `execute` does the engine work and answers the output. The runner owns
+ * documents it names exist) before any work and before the document is read,
+ * and answers plain data for execute; `execute` does the engine work and
+ * answers the output. The runner owns
  * validation, locking, If-Match and writing (DocumentOperations.transform).
  */
 export interface ActionDefinition<P extends OutputParams = OutputParams, X = undefined> {
