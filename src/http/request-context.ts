@@ -48,6 +48,16 @@ function badPasswordHeader(name: string, why: string): ServiceError {
  * forms: an RFC 8187 ext-value in X-Service-DocumentPassword, or base64 in X-Service-DocumentPassword-Base64.
  */
 export function documentPassword(request: FastifyRequest): string | undefined {
+  // Decoded once per request: the preValidation hook of app.ts decodes it first, operationContext reads it after.
+  if (decodedPasswords.has(request)) return decodedPasswords.get(request);
+  const password = decodePassword(request);
+  decodedPasswords.set(request, password);
+  return password;
+}
+
+const decodedPasswords = new WeakMap<FastifyRequest, string | undefined>();
+
+function decodePassword(request: FastifyRequest): string | undefined {
   const plain = header(request, DOCUMENT_PASSWORD_HEADER);
   const base64 = header(request, DOCUMENT_PASSWORD_BASE64_HEADER);
   if (plain !== undefined && base64 !== undefined) {
