@@ -130,7 +130,7 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
   queueLimit: { env: 'PDFSERVICE_QUEUE_LIMIT', description: 'Engine tasks waiting beyond this are refused with 503', default: 64, parse: integer(1, 100_000) },
   userTaskLimit: {
     env: 'PDFSERVICE_USER_TASK_LIMIT',
-    description: "Engine tasks one user may have running at once; the user's others wait (so other users always find a worker). 0: one less than PDFSERVICE_WORKERS, at least 1",
+    description: "Engine tasks one user may have running at once; the user's others wait (so other users find a worker); the parts of one request split across the workers count as one. 0: one less than PDFSERVICE_WORKERS, at least 1",
     default: 0,
     parse: integer(0, 64),
   },

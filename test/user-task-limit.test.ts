@@ -38,6 +38,36 @@ describe('one user cannot take every engine worker (PDFSERVICE_USER_TASK_LIMIT)'
     const replies = await Promise.all(aliceTasks);
     for (const reply of replies) assert.equal(reply.json().code, 'INVALID_SEARCH', reply.text);
   });
+
+  test("one user's whole-document text runs its two parts on both workers at once; the same user's next request still waits for it", async () => {
+    assert.equal((await call(server, 'POST', '/users', { body: { username: 'carol', password: 'carol-password-1', rights: ['GET', 'PUT'] } })).status, 201);
+    const carol = basicAuth('carol', 'carol-password-1');
+    // Long enough (several hundred ms a part) for /health to see the parts run; different texts, so no cache or extraction is shared.
+    for (const name of ['first', 'second']) {
+      const pdf = makePdf({ pages: 6000, text: (i) => `${name} page ${i} `.repeat(20) });
+      assert.equal((await putPdf(server, `fair/${name}.pdf`, pdf)).status, 201);
+    }
+    const finished: string[] = [];
+    const text = (name: string) =>
+      call(server, 'GET', `/documents/fair/${name}.pdf/text`, { auth: carol, headers: { accept: 'text/plain' } }).then((reply) => {
+        finished.push(name);
+        return reply;
+      });
+    const first = text('first');
+    // Both parts of the first request run: the limit of 1 counts the request, not its parts.
+    await engineState(server, (engine) => engine.busy === 2 && engine.queued === 0);
+    const second = text('second');
+    // The second request is a unit of its own: both its parts wait for the first request's parts to end.
+    await engineState(server, (engine) => engine.busy === 2 && engine.queued === 2);
+    const [one, two] = await Promise.all([first, second]);
+    assert.deepEqual(finished, ['first', 'second']);
+    for (const [reply, name] of [[one, 'first'], [two, 'second']] as const) {
+      assert.equal(reply.status, 200, reply.text);
+      const pages = reply.text.split('\f');
+      assert.equal(pages.length, 6001);
+      assert.match(pages[5999]!, new RegExp(`${name} page 5999`));
+    }
+  });
 });
 
 test('the pool runs at most ownerTaskLimit tasks of one owner at once; other owners and ownerless tasks go ahead in order', async () => {
@@ -70,6 +100,26 @@ test('one owner may hold at most half of the queue: past that its tasks are refu
     await assert.rejects(taskOwner.run('a', () => pool.run('busyWait', { ms: 1 })), (err: unknown) => (err as { code?: string }).code === 'SERVICE_BUSY');
     const other = taskOwner.run('b', () => pool.run('busyWait', { ms: 1 }));
     await Promise.all([...held, other]);
+  } finally {
+    await pool.close();
+  }
+});
+
+test('the parts of one group count as one task against the owner\'s limit; another group or task of the owner waits for them', async () => {
+  const pool = new EnginePool({ size: 2, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10, ownerTaskLimit: 1 });
+  await pool.ready();
+  try {
+    const order: string[] = [];
+    const run = (label: string, ms: number, group?: object) => taskOwner.run('a', () => pool.run('busyWait', { ms }, { group })).then(() => void order.push(label));
+    const request1 = {};
+    const parts1 = [run('r1-part', 600, request1), run('r1-part', 600, request1)];
+    assert.deepEqual({ busy: pool.stats.busy, queued: pool.stats.queued }, { busy: 2, queued: 0 }, 'both parts of one request run at once');
+    const request2 = {};
+    const parts2 = [run('r2-part', 10, request2), run('r2-part', 10, request2)];
+    const single = run('single', 10);
+    assert.deepEqual({ busy: pool.stats.busy, queued: pool.stats.queued }, { busy: 2, queued: 3 }, "a's other request and task wait for the first");
+    await Promise.all([...parts1, ...parts2, single]);
+    assert.deepEqual(order, ['r1-part', 'r1-part', 'r2-part', 'r2-part', 'single'], 'the second request ran after the first, the single task after it');
   } finally {
     await pool.close();
   }

@@ -150,11 +150,13 @@ export class PageOperations {
     const { pdf } = stored;
     // Copies of a large document's bytes cost more memory than the second core saves time.
     const parts = pdf instanceof Uint8Array && pdf.length > SPLIT_MAX_BYTES ? 1 : wanted;
+    // The shares are one request's work: one group, counted once against the user's task limit (pool.ts, mayStart).
+    const group = {};
     const shares = await Promise.all(
       Array.from({ length: parts }, (_, part) => {
         // A copy of bytes (a Buffer's slice() would share memory); an open file is shared as it is.
         const share = part === parts - 1 || !(pdf instanceof Uint8Array) ? pdf : new Uint8Array(pdf);
-        return this.pool.run('documentText', { pdf: share, password, part, parts }, { transfer: [share] });
+        return this.pool.run('documentText', { pdf: share, password, part, parts }, { transfer: [share], group });
       }),
     );
     return shares.flatMap((share) => share.texts);
