@@ -5,13 +5,12 @@
  * both formats nest them by their dots, and a flat dotted name is read the same
  * way as the nested form.
  */
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { EngineError } from './errors.js';
 import { readAll, type PdfSource } from './pdf-source.js';
 import { parseFdf, resolveFdf, textString, writeFdf, type FdfFile } from './fdf.js';
 import { decodeTextString, PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from './pdf-syntax.js';
 import { escapeXml, hasNonXml, nonXmlWarning } from './xml-writer.js';
-import { declaresDtd } from './xml-safety.js';
+import { isTag, parseXfdf, richTextToPlain, type XfdfElement } from './xfdf/parse.js';
 
 export const FIELD_TYPES = ['text', 'checkbox', 'radio', 'combo', 'list', 'pushbutton', 'signature'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -108,116 +107,33 @@ export function fieldsToXfdf(fields: ExportedField[], source: FieldDataSource = 
   return new Uint8Array(Buffer.from(lines.join('\n'), 'utf8'));
 }
 
-/** Deepest element nesting of a field data XFDF body (docs/errors.md, MALFORMED_XFDF). */
-const XFDF_MAX_NESTED_TAGS = 100;
-
-const xfdfParser = new XMLParser({
-  maxNestedTags: XFDF_MAX_NESTED_TAGS,
-  ignoreAttributes: false,
-  attributeNamePrefix: '@',
-  removeNSPrefix: true,
-  // No entity is expanded by the parser; decodeXml turns the five predefined ones and character
-  // references into text. Other entities could only be declared in a DOCTYPE, which is refused.
-  processEntities: false,
-  ignoreDeclaration: true,
-  ignorePiTags: true,
-  parseTagValue: false,
-  parseAttributeValue: false,
-  trimValues: false,
-  cdataPropName: '#cdata',
-  isArray: (tagName) => tagName === 'field' || tagName === 'value' || tagName === 'value-richtext',
-  // Rich text is XHTML: kept as markup here and reduced to its text below.
-  stopNodes: ['*.value-richtext'],
-});
-
-const malformedXfdf = (message: string): never => {
-  throw new EngineError('MALFORMED_XFDF', message);
-};
-
-/**
- * Refuses what an XFDF body may not contain before any parsing: a DOCTYPE or
- * entity declarations (no DTD is ever read, no entity expanded, so external
- * entities and billion-laughs bodies cannot do anything).
- */
-export function checkXfdfSafety(text: string): void {
-  if (declaresDtd(text)) malformedXfdf('XFDF bodies may not contain a DOCTYPE or entity declarations');
-}
-
-function decodeXml(s: string): string {
-  return s.replace(/&(?:#x([0-9a-fA-F]+)|#(\d+)|(lt|gt|amp|quot|apos));/g, (_, h: string, d: string, n: string) => {
-    if (n) return { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" }[n as 'lt']!;
-    const code = h ? parseInt(h, 16) : Number(d);
-    return code <= 0x10ffff ? String.fromCodePoint(code) : '';
-  });
-}
-
-/** The plain text of rich text (XHTML): paragraphs become lines. */
-function richTextToPlain(markup: string): string {
-  return decodeXml(markup.replace(/<\/p\s*>|<br\s*\/?>/gi, '\n').replace(/<[^>]*>/g, '')).replace(/\n$/, '');
-}
-
-type XmlNode = Record<string, unknown>;
-
-/** An element's text: entity and character references decoded, CDATA sections as they are. */
-function textOf(element: unknown): string {
-  if (element === undefined || element === null) return '';
-  if (typeof element === 'string') return decodeXml(element);
-  if (typeof element === 'object') {
-    const node = element as XmlNode;
-    const text = node['#text'] === undefined ? '' : decodeXml(String(node['#text']));
-    const cdata = node['#cdata'];
-    return text + (Array.isArray(cdata) ? cdata.join('') : cdata === undefined ? '' : String(cdata));
-  }
-  return decodeXml(String(element));
-}
-
-/** Reads the `<fields>` of an XFDF body into fully qualified names and values. */
+/** Reads the `<fields>` of an XFDF body (parsed by the one XFDF reader, xfdf/parse.ts) into fully qualified names and values. */
 export function parseFieldsXfdf(body: Uint8Array): ParsedFieldData {
-  let text = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  checkXfdfSafety(text);
-  if (text.trim() === '') malformedXfdf('The XFDF body is empty');
-  const valid = XMLValidator.validate(text);
-  if (valid !== true) malformedXfdf(`The XFDF body is not well-formed XML (line ${valid.err.line}: ${valid.err.msg})`);
-  let doc: XmlNode = {};
-  try {
-    doc = xfdfParser.parse(text) as XmlNode;
-  } catch (err) {
-    // The parser stops past XFDF_MAX_NESTED_TAGS with a plain Error, which would otherwise become PROCESSING_FAILED.
-    malformedXfdf(/nested/i.test((err as Error).message) ? `Elements are nested deeper than ${XFDF_MAX_NESTED_TAGS} levels` : 'The XFDF body cannot be parsed');
-  }
-  const root = doc['xfdf'];
-  if (root === undefined) malformedXfdf('The root element must be <xfdf>');
-  const xfdf = (typeof root === 'object' && root !== null ? root : {}) as XmlNode;
+  const xfdf = parseXfdf(body);
   const warnings: string[] = [];
   const values: FieldValue[] = [];
-  if (xfdf['annots'] !== undefined) warnings.push('The <annots> of the XFDF were ignored: import annotations at .../annotations/content');
+  if (xfdf.children.some((c) => isTag(c, 'annots'))) warnings.push('The <annots> of the XFDF were ignored: import annotations at .../annotations/content');
 
-  const walk = (fields: unknown, prefix: string, depth: number) => {
-    if (depth > MAX_DEPTH) malformedXfdf(`Fields nest deeper than ${MAX_DEPTH} levels`);
-    if (!Array.isArray(fields)) return;
-    for (const raw of fields) {
-      const field = (typeof raw === 'object' && raw !== null ? raw : {}) as XmlNode;
-      const rawName = field['@name'];
-      if (typeof rawName !== 'string' || rawName === '') malformedXfdf('Every <field> needs a name attribute');
-      const partial = decodeXml(rawName as string);
+  const walk = (fields: XfdfElement[], prefix: string, depth: number) => {
+    if (depth > MAX_DEPTH) throw new EngineError('MALFORMED_XFDF', `Fields nest deeper than ${MAX_DEPTH} levels`);
+    for (const field of fields.filter((c) => isTag(c, 'field'))) {
+      const partial = field.attrs['name'];
+      if (partial === undefined || partial === '') throw new EngineError('MALFORMED_XFDF', 'Every <field> needs a name attribute');
       const name = prefix ? `${prefix}.${partial}` : partial;
-      const plain = field['value'] as unknown[] | undefined;
-      const rich = field['value-richtext'] as unknown[] | undefined;
-      if (plain?.length) {
-        const texts = plain.map(textOf);
+      const plain = field.children.filter((c) => isTag(c, 'value'));
+      const rich = field.children.find((c) => isTag(c, 'value-richtext'));
+      if (plain.length) {
+        const texts = plain.map((v) => v.text);
         values.push({ name, value: texts.length === 1 ? texts[0]! : texts });
-      } else if (rich?.length) {
+      } else if (rich) {
         // XFDF allows rich text for text fields; the field gets its plain text (MuPDF draws no rich text).
-        const markup = rich[0];
-        values.push({ name, value: richTextToPlain(typeof markup === 'string' ? markup : textOf(markup)) });
+        values.push({ name, value: richTextToPlain(rich.raw ?? '') });
         warnings.push(`Field ${JSON.stringify(name)}: rich text (value-richtext) was imported as plain text`);
       }
-      walk(field['field'], name, depth + 1);
+      walk(field.children, name, depth + 1);
     }
   };
-  const fields = xfdf['fields'];
-  if (fields !== undefined && typeof fields === 'object' && fields !== null) walk((fields as XmlNode)['field'], '', 0);
+  for (const fields of xfdf.children.filter((c) => isTag(c, 'fields'))) walk(fields.children, '', 0);
   return { values, warnings };
 }
 

@@ -13,7 +13,7 @@ import { PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from './pdf-s
 import { deref } from './pdf-values.js';
 import { saveEdited } from './save.js';
 import { fromXfdfElement, str, toXfdfElement, type EmbeddedFile, type ExportContext, type IncomingAnnotation } from './xfdf-map.js';
-import { parseXfdf } from './xfdf-parse.js';
+import { parseXfdf } from '../xfdf/parse.js';
 import { nonXmlWarning, treeHasNonXml, writeXml, type XmlNode } from '../xml-writer.js';
 import { readAll, type PdfSource } from '../pdf-source.js';
 

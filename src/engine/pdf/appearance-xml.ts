@@ -1,6 +1,6 @@
 import { EngineError } from '../errors.js';
 import { PdfName, PdfString } from './pdf-syntax.js';
-import { parseSafeXml, type XfdfElement } from './xfdf-parse.js';
+import { parseSafeXml, type XfdfElement } from '../xfdf/parse.js';
 import { writeXml, type XmlNode } from '../xml-writer.js';
 
 /**

@@ -4,7 +4,7 @@ import { isDict, name, number, numbers, ref, text } from './pdf-data.js';
 import { PdfName, PdfString, type PdfDict, type PdfValue } from './pdf-syntax.js';
 import { escapeXml, type XmlNode } from '../xml-writer.js';
 import { roundedNumber } from '../numbers.js';
-import type { XfdfElement } from './xfdf-parse.js';
+import { richTextToPlain, type XfdfElement } from '../xfdf/parse.js';
 
 /**
  * The one mapping between annotation dictionaries and XFDF elements (ISO
@@ -256,11 +256,6 @@ const colorOf = (hex: string | undefined) => {
   return m ? [1, 2, 3].map((i) => Math.round((parseInt(m[i]!, 16) / 255) * 1e4) / 1e4) : undefined;
 };
 
-/** Plain text of an XHTML rich text body, for /Contents. */
-export function plainText(xhtml: string): string {
-  return xhtml.replace(/<\/p>\s*<p[^>]*>/g, '\n').replace(/<br\s*\/?>/g, '\n').replace(/<[^>]+>/g, '').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&').trim();
-}
-
 function flagBits(s: string | undefined): number | undefined {
   if (!s) return undefined;
   let bits = 0;
@@ -353,7 +348,7 @@ export function fromXfdfElement(e: XfdfElement, notes: string[] = []): IncomingA
     else if (tag === 'contents-richtext') {
       const xhtml = (child.raw ?? '').trim();
       d.set('RC', str(xhtml));
-      if (!d.has('Contents')) d.set('Contents', str(plainText(xhtml)));
+      if (!d.has('Contents')) d.set('Contents', str(richTextToPlain(xhtml)));
     } else if (tag === 'vertices') d.set('Vertices', nums(child.text) ?? []);
     else if (tag === 'inklist') d.set('InkList', child.children.filter((g) => g.tag.toLowerCase() === 'gesture').map((g) => nums(g.text) ?? []));
     else if (tag === 'defaultappearance') d.set('DA', str(child.text));
