@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { ServiceError } from '../errors.js';
 import { runAsRequest } from '../operations/execution.js';
-import type { AppDeps } from './context.js';
+import type { AppDeps, RouteSchemaTypes } from './context.js';
 import { packDocumentUrl } from './document-urls.js';
 import { handleError, sendProblem, sentPath } from './errors.js';
 import { MULTIPART_LIMITS } from './multipart.js';
@@ -143,7 +143,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return runAsRequest(owner, gone.signal, () => handler.call(this as never, request, reply));
     };
   });
-  await app.register(async (api) => {
+  await app.register(async (plain) => {
+    const api = plain.withTypeProvider<RouteSchemaTypes>();
     registerHealthRoutes(api, deps);
     registerMetricsRoute(api, deps);
     registerSessionRoutes(api, deps);

@@ -1,3 +1,15 @@
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  FastifyRequest,
+  FastifySchema,
+  FastifyTypeProvider,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteGenericInterface,
+} from 'fastify';
 import type { Config } from '../config.js';
 import type { Auth, Principal } from '../auth/types.js';
 import type { Operations } from '../operations/index.js';
@@ -8,6 +20,26 @@ export interface AppDeps {
   auth: Auth;
   operations: Operations;
 }
+
+/**
+ * Request types from route schemas: body, query, params and headers are what
+ * the schema validated (json-schema-to-ts's FromSchema, as
+ * @fastify/type-provider-json-schema-to-ts derives it). Replies stay untyped:
+ * response schemas only describe the OpenAPI output, and handlers send models
+ * already rendered as JSON or XML, streams and bytes.
+ */
+export interface RouteSchemaTypes extends FastifyTypeProvider {
+  validator: Validated<this['schema']>;
+  serializer: unknown;
+}
+
+type Validated<S> = (JsonSchemaToTsProvider & { schema: S })['validator'];
+
+/** The instance routes register on, typed by RouteSchemaTypes. */
+export type Api = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, RouteSchemaTypes>;
+
+/** A request typed by a route schema, for handlers written apart from their route (shared by two routes). */
+export type SchemaRequest<S extends FastifySchema> = FastifyRequest<RouteGenericInterface, RawServerDefault, RawRequestDefaultExpression, S, RouteSchemaTypes>;
 
 /** Per-route options read by the hooks in app.ts. */
 export interface RouteOptions {

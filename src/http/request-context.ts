@@ -86,11 +86,13 @@ export function operationContext(request: FastifyRequest): OperationContext {
 }
 
 /** `:filePath` (packed by document-urls.ts, still percent-encoded inside) as a safe path. */
-export function documentPathParam(request: FastifyRequest): StoredPath {
-  return documentPathFromUrl((request.params as { filePath: string }).filePath);
+export function documentPathParam(request: { params: { filePath: string } }): StoredPath {
+  return documentPathFromUrl(request.params.filePath);
 }
 
-export function folderPathParam(request: FastifyRequest): StoredPath {
-  const raw = (request.params as { folderPath?: string }).folderPath;
-  return folderPathFromUrl(raw ?? '');
+/** `:folderPath`, or the root folder on routes without it. */
+export function folderPathParam(request: { params: unknown }): StoredPath {
+  const { params } = request;
+  const raw = typeof params === 'object' && params !== null && 'folderPath' in params ? params.folderPath : undefined;
+  return folderPathFromUrl(typeof raw === 'string' ? raw : '');
 }

@@ -1,8 +1,8 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '../../errors.js';
 import type { ActionFile } from '../../operations/actions/types.js';
 import type { ActionTarget } from '../../operations/actions/runner.js';
-import type { AppDeps } from '../context.js';
+import type { Api, AppDeps } from '../context.js';
 import { documentUrl } from '../document-urls.js';
 import { parseJsonPart, readMultipart } from '../multipart.js';
 import { sendModel } from '../reply.js';
@@ -41,7 +41,7 @@ async function actionBody(request: FastifyRequest, deps: AppDeps): Promise<{ bod
   return { body, files: [] };
 }
 
-export function registerActionRoutes(api: FastifyInstance, deps: AppDeps): void {
+export function registerActionRoutes(api: Api, deps: AppDeps): void {
   const { actions } = deps.operations;
 
   const register = (url: string, target: ActionTarget) => {
@@ -78,7 +78,7 @@ export function registerActionRoutes(api: FastifyInstance, deps: AppDeps): void 
       },
       // The runner validates the body itself (it also reads multipart bodies); keep Fastify's check for the path only.
       attachValidation: true,
-    }, async (request: FastifyRequest, reply: FastifyReply) => {
+    }, async (request, reply) => {
       const validationError = request.validationError as (Error & { validationContext?: string }) | undefined;
       if (validationError && validationError.validationContext !== 'body') throw validationError;
       const path = documentPathParam(request);

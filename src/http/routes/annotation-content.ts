@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../errors.js';
-import type { AppDeps } from '../context.js';
+import type { Api, AppDeps, SchemaRequest } from '../context.js';
 import { negotiate } from '../negotiation.js';
 import { contentDisposition, sendModel, warningHeaders } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
@@ -38,13 +38,13 @@ export function importFormat(request: FastifyRequest): 'xfdf' | 'fdf' {
 }
 
 /** A5 and A3 share this: import the body, answer the annotations. */
-export async function importAnnotationContent(request: FastifyRequest, reply: FastifyReply, deps: AppDeps): Promise<FastifyReply> {
+export async function importAnnotationContent(request: SchemaRequest<{ params: typeof params }>, reply: FastifyReply, deps: AppDeps): Promise<FastifyReply> {
   const format = importFormat(request);
   const result = await deps.operations.annotations.importContent(documentPathParam(request), operationContext(request), format, request.body, deps.config.maxXfdfBytes);
   return sendModel(request, reply, IMPORT_XML, result);
 }
 
-export function registerAnnotationContentRoutes(api: FastifyInstance, deps: AppDeps): void {
+export function registerAnnotationContentRoutes(api: Api, deps: AppDeps): void {
   const { annotations } = deps.operations;
 
   api.get('/documents/:filePath.pdf/annotations/content', {
@@ -67,7 +67,7 @@ export function registerAnnotationContentRoutes(api: FastifyInstance, deps: AppD
     const path = documentPathParam(request);
     const { content, warnings } = await annotations.exportContent(path, operationContext(request), format);
     warningHeaders(reply, warnings);
-    const { attachment } = request.query as { attachment?: boolean };
+    const { attachment } = request.query;
     if (attachment) reply.header('Content-Disposition', contentDisposition('attachment', path.name.replace(/\.pdf$/i, `.${format}`)));
     return reply.header('Vary', 'Accept').type(format === 'xfdf' ? `${XFDF_TYPE}; charset=utf-8` : type).send(Buffer.from(content.buffer, content.byteOffset, content.byteLength));
   });

@@ -1,7 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ANNOTATION_SUBTYPES, ATTACHMENT_ICONS, subtypeFromQuery, type AnnotationSubtype } from '../../engine/annotation-model.js';
 import { ServiceError } from '../../errors.js';
-import type { AppDeps } from '../context.js';
+import type { Api, AppDeps } from '../context.js';
 import { documentUrl } from '../document-urls.js';
 import { filePart, multipartBody } from '../openapi.js';
 import { sendModel } from '../reply.js';
@@ -38,7 +37,7 @@ function subtypeParam(value: string | undefined): AnnotationSubtype | undefined 
   return subtype;
 }
 
-const nameParam = (request: FastifyRequest) => (request.params as { name: string }).name;
+const nameParam = (request: { params: { name: string } }) => request.params.name;
 
 interface NewAttachmentAnnotation {
   subtype: string;
@@ -111,7 +110,7 @@ function fileDisposition(value: string | undefined): FileDisposition {
   return parseContentDisposition(value);
 }
 
-export function registerAnnotationRoutes(api: FastifyInstance, deps: AppDeps): void {
+export function registerAnnotationRoutes(api: Api, deps: AppDeps): void {
   const { annotations } = deps.operations;
   const rendered = new RenderedCache(64 * 1024 * 1024);
 
@@ -130,7 +129,7 @@ export function registerAnnotationRoutes(api: FastifyInstance, deps: AppDeps): v
       response: { 200: annotationsSchema, ...errorResponses },
     },
   }, async (request, reply) => {
-    const query = request.query as { pageIndex?: number; subtype?: string };
+    const query = request.query;
     const subtype = subtypeParam(query.subtype);
     const ctx = operationContext(request);
     const { annotations: list, etag } = await annotations.list(documentPathParam(request), ctx, { pageIndex: query.pageIndex, subtype });
@@ -154,7 +153,7 @@ export function registerAnnotationRoutes(api: FastifyInstance, deps: AppDeps): v
       response: { 200: annotationsSchema, ...errorResponses },
     },
   }, async (request, reply) => {
-    const { pageIndex } = request.query as { pageIndex?: number };
+    const { pageIndex } = request.query;
     const remaining = await annotations.deleteMany(documentPathParam(request), operationContext(request), pageIndex);
     return sendModel(request, reply, ANNOTATIONS_XML, { annotations: remaining });
   });
@@ -284,7 +283,7 @@ export function registerAnnotationRoutes(api: FastifyInstance, deps: AppDeps): v
     if (request.headers.accept && !negotiate(request.headers.accept, [attachment.mediaType])) {
       throw new ServiceError('NOT_ACCEPTABLE', `The attachment is ${attachment.mediaType}`);
     }
-    const { attachment: asDownload } = request.query as { attachment?: boolean };
+    const { attachment: asDownload } = request.query;
     return reply
       .type(attachment.mediaType)
       .header('Content-Disposition', contentDisposition(asDownload ? 'attachment' : 'inline', attachment.fileName))

@@ -1,7 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { ServiceError } from '../../errors.js';
 import type { DocumentStat } from '../../storage/store.js';
-import type { AppDeps } from '../context.js';
+import type { Api, AppDeps, SchemaRequest } from '../context.js';
 import { documentUrl } from '../document-urls.js';
 import { negotiate } from '../negotiation.js';
 import { noneMatch } from '../conditional.js';
@@ -47,7 +47,12 @@ function validatorHeaders(reply: FastifyReply, stat: DocumentStat): void {
   reply.header('ETag', stat.etag).header('Last-Modified', stat.modified.toUTCString());
 }
 
-export function registerDocumentRoutes(api: FastifyInstance, deps: AppDeps): void {
+const downloadQuery = {
+  type: 'object',
+  properties: { attachment: { type: 'boolean', default: false, description: 'Content-Disposition: attachment' } },
+} as const;
+
+export function registerDocumentRoutes(api: Api, deps: AppDeps): void {
   const { documents } = deps.operations;
 
   api.get('/documents/:filePath.pdf', {
@@ -59,10 +64,7 @@ export function registerDocumentRoutes(api: FastifyInstance, deps: AppDeps): voi
       tags: ['documents'],
       params: filePathParams,
       headers: { type: 'object', properties: documentPasswordHeader },
-      querystring: {
-        type: 'object',
-        properties: { attachment: { type: 'boolean', default: false, description: 'Content-Disposition: attachment' } },
-      },
+      querystring: downloadQuery,
       response: {
         200: { description: 'The PDF (application/pdf) or the DocumentModel', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } }, 'application/json': { schema: documentModelSchema } } },
         206: { description: 'Part of the PDF (Range)', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } },
@@ -104,7 +106,7 @@ export function registerDocumentRoutes(api: FastifyInstance, deps: AppDeps): voi
     if (!(BINARY_UPLOAD_TYPES as readonly string[]).includes(mediaType) || !isStream(request.body)) {
       throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Cannot store ${mediaType}: send ${UPLOAD_TYPES_TEXT}`);
     }
-    const result = await documents.put(path, request.body as Readable, mediaType, deps.config.maxUploadBytes, operationContext(request));
+    const result = await documents.put(path, request.body, mediaType, deps.config.maxUploadBytes, operationContext(request));
     reply.header('ETag', result.model.etag);
     if (result.created) reply.header('Location', documentUrl(path));
     return sendModel(request, reply, DOCUMENT_XML, result.model, result.created ? 201 : 200);
@@ -123,7 +125,7 @@ export function registerDocumentRoutes(api: FastifyInstance, deps: AppDeps): voi
   });
 }
 
-async function sendPdf(request: FastifyRequest, reply: FastifyReply, path: ReturnType<typeof documentPathParam>, deps: AppDeps) {
+async function sendPdf(request: SchemaRequest<{ querystring: typeof downloadQuery }>, reply: FastifyReply, path: ReturnType<typeof documentPathParam>, deps: AppDeps) {
   const opened = await deps.operations.documents.openForDownload(path);
   const { stat } = opened;
   try {
@@ -135,8 +137,7 @@ async function sendPdf(request: FastifyRequest, reply: FastifyReply, path: Retur
     }
     const ifRange = request.headers['if-range'];
     const range = ifRange && ifRange !== stat.etag ? null : parseRange(request.headers.range, stat.size);
-    const query = request.query as { attachment?: boolean };
-    reply.header('Content-Disposition', contentDisposition(query.attachment ? 'attachment' : 'inline', path.name));
+    reply.header('Content-Disposition', contentDisposition(request.query.attachment ? 'attachment' : 'inline', path.name));
     reply.type('application/pdf');
     if (range) {
       reply.code(206).header('Content-Range', `bytes ${range.start}-${range.end}/${stat.size}`).header('Content-Length', range.end - range.start + 1);

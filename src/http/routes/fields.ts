@@ -1,7 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FieldDataFormat } from '../../engine/field-data.js';
 import { ServiceError } from '../../errors.js';
-import type { AppDeps } from '../context.js';
+import type { Api, AppDeps, SchemaRequest } from '../context.js';
 import { negotiate } from '../negotiation.js';
 import { RenderedCache, sendVersionedModel } from '../rendered-cache.js';
 import { contentDisposition, sendModel, warningHeaders } from '../reply.js';
@@ -55,7 +55,7 @@ const importSchema = (summary: string) => ({
   response: { 200: fieldsImportSchema, ...errorResponses },
 });
 
-export function registerFieldRoutes(api: FastifyInstance, deps: AppDeps): void {
+export function registerFieldRoutes(api: Api, deps: AppDeps): void {
   const { fields } = deps.operations;
   const rendered = new RenderedCache(16 * 1024 * 1024);
 
@@ -85,7 +85,7 @@ export function registerFieldRoutes(api: FastifyInstance, deps: AppDeps): void {
     const type = negotiate(request.headers.accept, EXPORT_TYPES);
     if (!type) throw new ServiceError('NOT_ACCEPTABLE', `Field data is exported as ${EXPORT_TYPES.join(' or ')}`);
     const format: FieldDataFormat = type === XFDF_TYPE ? 'xfdf' : 'fdf';
-    const { exportEmptyFields, attachment } = request.query as { exportEmptyFields?: boolean; attachment?: boolean };
+    const { exportEmptyFields, attachment } = request.query;
     const path = documentPathParam(request);
     const { content, warnings } = await fields.export(path, operationContext(request), { format, exportEmptyFields: exportEmptyFields === true });
     warningHeaders(reply, warnings);
@@ -96,7 +96,7 @@ export function registerFieldRoutes(api: FastifyInstance, deps: AppDeps): void {
       .send(Buffer.from(content.buffer, content.byteOffset, content.byteLength));
   });
 
-  const importHandler = async (request: FastifyRequest, reply: FastifyReply) => {
+  const importHandler = async (request: SchemaRequest<{ params: typeof params }>, reply: FastifyReply) => {
     const format = importFormat(request);
     const { result, etag } = await fields.import(documentPathParam(request), operationContext(request), request.body, format, deps.config.maxXfdfBytes);
     reply.header('ETag', etag);
@@ -156,8 +156,8 @@ export function registerFieldRoutes(api: FastifyInstance, deps: AppDeps): void {
     if (request.xmlRoot !== null && request.xmlRoot !== 'Field') {
       throw new ServiceError('VALIDATION_FAILED', `The XML root element must be <Field>, not <${request.xmlRoot}>`);
     }
-    const { fieldName } = request.params as { fieldName: string };
-    const { value } = request.body as { value: string | string[] };
+    const { fieldName } = request.params;
+    const { value } = request.body;
     const { field, etag } = await fields.setValue(documentPathParam(request), operationContext(request), fieldName, value);
     reply.header('ETag', etag);
     return sendModel(request, reply, FIELD_XML, field);

@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import { ServiceError } from '../../errors.js';
-import type { AppDeps } from '../context.js';
+import type { Api, AppDeps, SchemaRequest } from '../context.js';
 import { documentUrl } from '../document-urls.js';
 import { readMultipart } from '../multipart.js';
 import { filePart, multipartBody } from '../openapi.js';
@@ -10,21 +10,22 @@ import { documentModelSchema, errorResponses, folderModelSchema, folderPathParam
 
 const FOLDER_XML = { root: 'Folder', items: { entries: 'entry' } };
 
-export function registerFolderRoutes(api: FastifyInstance, deps: AppDeps): void {
+export function registerFolderRoutes(api: Api, deps: AppDeps): void {
   const { folders, documents } = deps.operations;
 
+  const listQuery = {
+    type: 'object',
+    properties: { details: { type: 'boolean', default: false, description: 'Add page count and encryption of each document' } },
+  } as const;
   const listSchema = (withParams: boolean) => ({
     summary: withParams ? 'List a folder' : 'List the root folder',
     tags: ['folders'],
     ...(withParams ? { params: folderPathParams } : {}),
-    querystring: {
-      type: 'object',
-      properties: { details: { type: 'boolean', default: false, description: 'Add page count and encryption of each document' } },
-    },
+    querystring: listQuery,
     response: { 200: folderModelSchema, ...errorResponses },
   });
-  const list = async (request: FastifyRequest, reply: FastifyReply) => {
-    const { details } = request.query as { details?: boolean };
+  const list = async (request: SchemaRequest<{ querystring: typeof listQuery }>, reply: FastifyReply) => {
+    const { details } = request.query;
     const model = await folders.list(folderPathParam(request), details === true);
     return sendModel(request, reply, FOLDER_XML, model);
   };
@@ -57,11 +58,12 @@ export function registerFolderRoutes(api: FastifyInstance, deps: AppDeps): void 
       response: { 204: { description: 'Deleted', type: 'null' }, ...errorResponses },
     },
   }, async (request, reply) => {
-    const { recursive } = request.query as { recursive?: boolean };
+    const { recursive } = request.query;
     await folders.remove(folderPathParam(request), recursive === true);
     return reply.code(204).send();
   });
 
+  const uploadQuery = { type: 'object', properties: namingModeQuery } as const;
   const uploadSchema = (withParams: boolean) => ({
     summary: 'Upload a PDF or image into a folder by form',
     description:
@@ -71,12 +73,12 @@ export function registerFolderRoutes(api: FastifyInstance, deps: AppDeps): void 
     ...(withParams ? { params: folderPathParams } : {}),
     consumes: ['multipart/form-data'],
     bodyContent: multipartBody({ file: filePart('The PDF or image, with its file name') }, ['file']),
-    querystring: { type: 'object', properties: namingModeQuery },
+    querystring: uploadQuery,
     response: { 201: documentModelSchema, ...errorResponses },
   });
-  const upload = async (request: FastifyRequest, reply: FastifyReply) => {
+  const upload = async (request: SchemaRequest<{ querystring: typeof uploadQuery }>, reply: FastifyReply) => {
     const folder = folderPathParam(request);
-    const { namingMode } = request.query as { namingMode?: 0 | 1 | 2 };
+    const { namingMode } = request.query;
     if (!(await folders.exists(folder))) throw new ServiceError('FOLDER_NOT_FOUND', `No folder at /${folder.toString()}`);
     const { files } = await readMultipart(request, documents, { fileLimit: deps.config.maxUploadBytes, textLimit: deps.config.maxBodyBytes, textFields: [] });
     const result = await documents.upload(folder, files, namingMode);

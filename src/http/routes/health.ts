@@ -1,7 +1,6 @@
-import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../context.js';
+import type { Api, AppDeps } from '../context.js';
 
-export function registerHealthRoutes(api: FastifyInstance, deps: AppDeps): void {
+export function registerHealthRoutes(api: Api, deps: AppDeps): void {
   api.get('/health', {
     config: { public: true },
     schema: {

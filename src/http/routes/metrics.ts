@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { httpDuration, httpRequests, observeEngine, registry } from '../../metrics.js';
-import type { AppDeps } from '../context.js';
+import type { Api, AppDeps } from '../context.js';
 import { errorResponses } from '../schemas/common.js';
 
 /** Methods are labels; anything else a client invents is counted as "other", so it cannot grow the label set. */
@@ -20,7 +20,7 @@ export function registerRequestMetrics(app: FastifyInstance, deps: AppDeps): voi
   });
 }
 
-export function registerMetricsRoute(api: FastifyInstance, deps: AppDeps): void {
+export function registerMetricsRoute(api: Api, deps: AppDeps): void {
   api.get('/metrics', {
     // Admins only, unless the operator made it public (a scraper inside a trusted network).
     config: deps.config.metricsPublic ? { public: true } : { right: 'admin' },

@@ -1,8 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { DEFAULT_DPI, IMAGE_FORMATS, MAX_DPI, MAX_PIXELS, MIN_DPI, type ImageFormat, type TextDetail } from '../../engine/page-model.js';
+import { DEFAULT_DPI, IMAGE_FORMATS, MAX_DPI, MAX_PIXELS, MIN_DPI } from '../../engine/page-model.js';
 import { ServiceError } from '../../errors.js';
 import { noneMatch } from '../conditional.js';
-import type { AppDeps } from '../context.js';
+import type { Api, AppDeps } from '../context.js';
 import { negotiate } from '../negotiation.js';
 import { RenderedCache, sendVersionedModel, variantEtag } from '../rendered-cache.js';
 import { documentPathParam, operationContext } from '../request-context.js';
@@ -33,8 +32,8 @@ const textContent = (schema: object, description: string) => ({
 });
 
 /** `pageIndex` of the URL: digits only; anything else names no page. */
-function pageIndexParam(request: FastifyRequest): number {
-  const raw = (request.params as { pageIndex: string }).pageIndex;
+function pageIndexParam(request: { params: { pageIndex: string } }): number {
+  const raw = request.params.pageIndex;
   if (!/^\d{1,9}$/.test(raw)) {
     throw new ServiceError('PAGE_OUT_OF_RANGE', `${JSON.stringify(raw)} is not a page: pageIndex is a zero-based page number`, undefined, undefined, { inPath: true });
   }
@@ -42,7 +41,7 @@ function pageIndexParam(request: FastifyRequest): number {
 }
 
 /** The pages resource: page models, page text, the whole document's text, page images (docs/pages.md). */
-export function registerPageRoutes(api: FastifyInstance, deps: AppDeps): void {
+export function registerPageRoutes(api: Api, deps: AppDeps): void {
   const { pages } = deps.operations;
   const rendered = new RenderedCache(64 * 1024 * 1024);
 
@@ -61,7 +60,7 @@ export function registerPageRoutes(api: FastifyInstance, deps: AppDeps): void {
       response: { 200: pagesSchema, ...notModified, ...errorResponses },
     },
   }, async (request, reply) => {
-    const { offset, limit } = request.query as { offset: number; limit: number };
+    const { offset, limit } = request.query;
     const { pages: list, total, etag } = await pages.list(documentPathParam(request), operationContext(request), { offset, limit });
     const base = request.originalUrl.split('?')[0];
     const slice = (from: number) => `${base}?offset=${from}&limit=${limit}`;
@@ -91,7 +90,7 @@ export function registerPageRoutes(api: FastifyInstance, deps: AppDeps): void {
   }, async (request, reply) => {
     const path = documentPathParam(request);
     const pageIndex = pageIndexParam(request);
-    const { detail } = request.query as { detail?: TextDetail };
+    const { detail } = request.query;
     const { page, etag } = await pages.pageText(path, operationContext(request), pageIndex, detail);
     return sendVersionedModel(request, reply, rendered, PAGE_TEXT_XML, { etag, variant: `text|${pageIndex}|${detail ?? ''}` }, { model: () => page, text: () => page.text });
   });
@@ -144,7 +143,7 @@ export function registerPageRoutes(api: FastifyInstance, deps: AppDeps): void {
   }, async (request, reply) => {
     const path = documentPathParam(request);
     const pageIndex = pageIndexParam(request);
-    const { dpi, format } = request.query as { dpi: number; format: ImageFormat };
+    const { dpi, format } = request.query;
     const mediaType = `image/${format}`;
     if (request.headers.accept && !negotiate(request.headers.accept, [mediaType])) {
       throw new ServiceError('NOT_ACCEPTABLE', `This image is ${mediaType} (choose with ?format=)`);

@@ -1,7 +1,5 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { PasswordPermissionsRequest } from '../../engine/pdf/security-tasks.js';
 import { ServiceError } from '../../errors.js';
-import type { AppDeps } from '../context.js';
+import type { Api, AppDeps } from '../context.js';
 import { sendModel } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
@@ -11,7 +9,7 @@ const headers = { type: 'object', properties: documentPasswordHeader } as const;
 const tags = ['permissions'];
 
 /** The permissions resource: password security, usage rights, certification (docs/permissions.md). */
-export function registerPermissionRoutes(api: FastifyInstance, deps: AppDeps): void {
+export function registerPermissionRoutes(api: Api, deps: AppDeps): void {
   const { permissions } = deps.operations;
 
   api.get('/documents/:filePath.pdf/permissions', {
@@ -59,11 +57,11 @@ export function registerPermissionRoutes(api: FastifyInstance, deps: AppDeps): v
       body: passwordPermissionsRequestSchema,
       response: { 200: passwordPermissionsSchema, ...errorResponses },
     },
-  }, async (request: FastifyRequest, reply) => {
+  }, async (request, reply) => {
     if (request.xmlRoot !== null && request.xmlRoot !== 'PasswordPermissions') {
       throw new ServiceError('VALIDATION_FAILED', `The XML root element must be <PasswordPermissions>, not <${request.xmlRoot}>`);
     }
-    const { model, etag } = await permissions.setPasswordPermissions(documentPathParam(request), operationContext(request), request.body as PasswordPermissionsRequest);
+    const { model, etag } = await permissions.setPasswordPermissions(documentPathParam(request), operationContext(request), request.body);
     reply.header('ETag', etag);
     return sendModel(request, reply, PASSWORD_PERMISSIONS_XML, model);
   });

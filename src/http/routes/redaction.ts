@@ -1,14 +1,12 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { RedactionRequest } from '../../engine/pdf/redaction.js';
 import { ServiceError } from '../../errors.js';
-import type { AppDeps } from '../context.js';
+import type { Api, AppDeps } from '../context.js';
 import { sendModel } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
 import { REDACTION_XML, redactionRequestSchema, redactionResponseSchema } from '../schemas/redaction.js';
 
 /** A7: Redact annotations from a search term. Applying them is ApplyRedactionsAction. */
-export function registerRedactionRoutes(api: FastifyInstance, deps: AppDeps): void {
+export function registerRedactionRoutes(api: Api, deps: AppDeps): void {
   api.post('/documents/:filePath.pdf/annotations/redaction', {
     config: { model: true },
     schema: {
@@ -25,11 +23,11 @@ export function registerRedactionRoutes(api: FastifyInstance, deps: AppDeps): vo
       body: redactionRequestSchema,
       response: { 200: redactionResponseSchema, ...errorResponses },
     },
-  }, async (request: FastifyRequest, reply) => {
+  }, async (request, reply) => {
     if (request.xmlRoot !== null && request.xmlRoot !== 'Redaction') {
       throw new ServiceError('VALIDATION_FAILED', `The XML root element must be <Redaction>, not <${request.xmlRoot}>`);
     }
-    const body = request.body as RedactionRequest;
+    const body = request.body;
     if (!body.searchText.trim()) throw new ServiceError('INVALID_SEARCH', 'searchText must contain more than whitespace');
     const matches = await deps.operations.annotations.createRedactions(documentPathParam(request), operationContext(request), body);
     return sendModel(request, reply, REDACTION_XML, {

@@ -1,7 +1,6 @@
-import type { FastifyInstance } from 'fastify';
 import { RIGHTS, type Principal, type SessionView } from '../../auth/types.js';
 import { ServiceError } from '../../errors.js';
-import type { AppDeps } from '../context.js';
+import type { Api, AppDeps } from '../context.js';
 import {
   authenticateOnly,
   basicCredentials,
@@ -53,7 +52,7 @@ function sessionModel(view: SessionView | Pick<SessionView, 'username' | 'rights
   return { username: view.username, rights: view.rights, via, ...times };
 }
 
-export function registerSessionRoutes(api: FastifyInstance, deps: AppDeps): void {
+export function registerSessionRoutes(api: Api, deps: AppDeps): void {
   const { auth, config } = deps;
   /**
    * "Who am I" and logging out need no particular right, which `config.right`
@@ -83,7 +82,8 @@ export function registerSessionRoutes(api: FastifyInstance, deps: AppDeps): void
     if (request.xmlRoot !== null && request.xmlRoot !== 'Session') {
       throw new ServiceError('VALIDATION_FAILED', `The XML root element must be <Session>, not <${request.xmlRoot}>`);
     }
-    const body = request.body as { username: string; password: string } | null | undefined;
+    // bodyRequired: false, so the body may be absent (Basic credentials instead).
+    const body: typeof request.body | undefined = request.body;
     const basic = body ? null : basicCredentials(request);
     const credentials = body ?? basic;
     if (!credentials) {

@@ -1,8 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { NewWidget, SignRequest } from '../../engine/pdf/signatures.js';
 import { ServiceError } from '../../errors.js';
 import { compileValidator } from '../../validation.js';
-import type { AppDeps } from '../context.js';
+import type { Api, AppDeps } from '../context.js';
 import { documentUrl } from '../document-urls.js';
 import { parseJsonPart, readMultipartInMemory, type MemoryPart } from '../multipart.js';
 import { RenderedCache, sendVersionedModel } from '../rendered-cache.js';
@@ -31,7 +30,7 @@ const KEYSTORE_LIMIT = 1024 * 1024;
 
 const validateSignRequest = compileValidator<SignRequest>(signRequestSchema, 'signature');
 
-const fieldNameOf = (request: FastifyRequest) => (request.params as { fieldName: string }).fieldName;
+const fieldNameOf = (request: { params: { fieldName: string } }) => request.params.fieldName;
 
 /** The JSON part (named `signature`, else the one application/json part) and the key store (named `file`, else the one other file part). */
 function pickParts(parts: MemoryPart[]): { json: MemoryPart; keyStore: MemoryPart } {
@@ -60,7 +59,7 @@ function parseSignRequest(json: MemoryPart, query: { createField?: boolean }): S
   return request;
 }
 
-export function registerSignatureRoutes(api: FastifyInstance, deps: AppDeps): void {
+export function registerSignatureRoutes(api: Api, deps: AppDeps): void {
   const { signatures } = deps.operations;
   const rendered = new RenderedCache(8 * 1024 * 1024);
 
@@ -162,7 +161,7 @@ export function registerSignatureRoutes(api: FastifyInstance, deps: AppDeps): vo
     const parts = await readMultipartInMemory(request, KEYSTORE_LIMIT, 'Signing takes multipart/form-data: the key store in part "file", the JSON parameters in part "signature"');
     try {
       const { json, keyStore } = pickParts(parts);
-      const signRequest = parseSignRequest(json, request.query as { createField?: boolean });
+      const signRequest = parseSignRequest(json, request.query);
       // A buffer of its own, handed to the engine (transferred, not copied) and zeroed there after use.
       const owned = new Uint8Array(keyStore.bytes.length);
       owned.set(keyStore.bytes);

@@ -1,8 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import { TOKEN_NAME_MAX } from '../../auth/tokens.js';
-import { RIGHTS, type Right, type TokenView } from '../../auth/types.js';
+import { RIGHTS, type TokenView } from '../../auth/types.js';
 import { ServiceError } from '../../errors.js';
-import type { AppDeps } from '../context.js';
+import type { Api, AppDeps } from '../context.js';
 import { authenticateOnly } from '../plugins/auth.js';
 import { sendModel } from '../reply.js';
 import { requireXmlRoot } from '../xml.js';
@@ -78,7 +77,7 @@ function expiryOf(body: { expiresAt?: string; expiresInSeconds?: number }): Date
  * whatever their rights, like logging out). Routes are `public` to the global
  * hook and authenticate themselves, accepting any user.
  */
-export function registerTokenRoutes(api: FastifyInstance, deps: AppDeps): void {
+export function registerTokenRoutes(api: Api, deps: AppDeps): void {
   const tokens = deps.auth.tokens;
   const anyUser = { config: { public: true, model: true }, onRequest: authenticateOnly(deps.auth) };
 
@@ -115,7 +114,7 @@ export function registerTokenRoutes(api: FastifyInstance, deps: AppDeps): void {
     },
   }, async (request, reply) => {
     requireXmlRoot(request, 'Token');
-    const body = request.body as { name: string; expiresAt?: string; expiresInSeconds?: number; rights?: Right[] };
+    const body = request.body;
     const expiresAt = expiryOf(body);
     const { token, view } = await tokens.create(request.principal!, {
       name: body.name,
@@ -149,7 +148,7 @@ export function registerTokenRoutes(api: FastifyInstance, deps: AppDeps): void {
       response: { 200: tokenModelSchema, ...errorResponses },
     },
   }, async (request, reply) => {
-    const { id } = request.params as { id: string };
+    const { id } = request.params;
     return sendModel(request, reply, TOKEN_XML, await tokens.get(request.principal!.username, id));
   });
 
@@ -164,7 +163,7 @@ export function registerTokenRoutes(api: FastifyInstance, deps: AppDeps): void {
       response: { 204: { description: 'Revoked', type: 'null' }, ...errorResponses },
     },
   }, async (request, reply) => {
-    const { id } = request.params as { id: string };
+    const { id } = request.params;
     await tokens.revoke(request.principal!.username, id);
     return reply.code(204).send();
   });

@@ -1,8 +1,7 @@
-import type { FastifyInstance } from 'fastify';
-import { RIGHTS, type Right, type UserView } from '../../auth/types.js';
+import { RIGHTS, type UserView } from '../../auth/types.js';
 import { PASSWORD_MAX, PASSWORD_MIN, USERNAME_PATTERN } from '../../auth/users.js';
 import { ServiceError } from '../../errors.js';
-import type { AppDeps } from '../context.js';
+import type { Api, AppDeps } from '../context.js';
 import { sendModel } from '../reply.js';
 import { requireXmlRoot } from '../xml.js';
 import { errorResponses } from '../schemas/common.js';
@@ -62,7 +61,7 @@ function locationOf(username: string): string {
  * their own user or take away their own admin right over HTTP, so nobody locks
  * themself out by a slip; another admin or the CLI can.
  */
-export function registerUserRoutes(api: FastifyInstance, deps: AppDeps): void {
+export function registerUserRoutes(api: Api, deps: AppDeps): void {
   const users = deps.auth.users;
   const admin = { config: { right: 'admin' as const, model: true } };
 
@@ -99,8 +98,7 @@ export function registerUserRoutes(api: FastifyInstance, deps: AppDeps): void {
     },
   }, async (request, reply) => {
     requireXmlRoot(request, 'User');
-    const body = request.body as { username: string; password: string; rights: Right[] };
-    const user = await users.create(body);
+    const user = await users.create(request.body);
     reply.header('Location', locationOf(user.username));
     return sendModel(request, reply, USER_XML, user, 201);
   });
@@ -109,7 +107,7 @@ export function registerUserRoutes(api: FastifyInstance, deps: AppDeps): void {
     ...admin,
     schema: { summary: 'Get a user', tags: ['users'], params: usernameParams, response: { 200: userModelSchema, ...errorResponses } },
   }, async (request, reply) => {
-    const { username } = request.params as { username: string };
+    const { username } = request.params;
     return sendModel(request, reply, USER_XML, await users.get(username));
   });
 
@@ -134,8 +132,8 @@ export function registerUserRoutes(api: FastifyInstance, deps: AppDeps): void {
     },
   }, async (request, reply) => {
     requireXmlRoot(request, 'User');
-    const { username } = request.params as { username: string };
-    const changes = request.body as { password?: string; rights?: Right[] };
+    const { username } = request.params;
+    const changes = request.body;
     if (username === request.principal!.username && changes.rights && !changes.rights.includes('admin')) {
       throw new ServiceError('BAD_REQUEST', 'You cannot remove your own admin right; another admin can');
     }
@@ -153,7 +151,7 @@ export function registerUserRoutes(api: FastifyInstance, deps: AppDeps): void {
       response: { 204: { description: 'Deleted', type: 'null' }, ...errorResponses },
     },
   }, async (request, reply) => {
-    const { username } = request.params as { username: string };
+    const { username } = request.params;
     if (username === request.principal!.username) {
       throw new ServiceError('BAD_REQUEST', 'You cannot delete your own user; another admin can');
     }
