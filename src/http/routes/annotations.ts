@@ -8,6 +8,7 @@ import { documentPathParam, operationContext } from '../request-context.js';
 import { documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
 import { ANNOTATION_XML, ANNOTATIONS_XML, annotationSchema, annotationsSchema, attachmentSchema } from '../schemas/annotations.js';
 
+import type { FromSchema } from 'json-schema-to-ts';
 import { compileValidator } from '../../validation.js';
 import { parseContentDisposition } from '../content-disposition.js';
 import { parseJsonPart, readMultipart } from '../multipart.js';
@@ -39,18 +40,6 @@ function subtypeParam(value: string | undefined): AnnotationSubtype | undefined 
 
 const nameParam = (request: { params: { name: string } }) => request.params.name;
 
-interface NewAttachmentAnnotation {
-  subtype: string;
-  name?: string;
-  pageIndex?: number;
-  rectangle?: { x: number; y: number; width: number; height: number };
-  contents?: string;
-  author?: string;
-  subject?: string;
-  icon?: (typeof ATTACHMENT_ICONS)[number];
-  color?: string;
-}
-
 const text = { type: 'string', maxLength: 65_535 } as const;
 const newAttachmentAnnotationSchema = {
   title: 'NewFileAttachmentAnnotation',
@@ -76,16 +65,9 @@ const newAttachmentAnnotationSchema = {
   required: ['subtype'],
   additionalProperties: false,
 } as const;
-const validateNewAnnotation = compileValidator<NewAttachmentAnnotation>(newAttachmentAnnotationSchema, 'annotation');
+const validateNewAnnotation = compileValidator<FromSchema<typeof newAttachmentAnnotationSchema>>(newAttachmentAnnotationSchema, 'annotation');
 
-interface FileDisposition {
-  fileName?: string;
-  description?: string;
-  mediaType?: string;
-  creationDate?: string;
-  modificationDate?: string;
-}
-const validateFileDisposition = compileValidator<FileDisposition>({
+const fileDispositionSchema = {
   type: 'object',
   properties: {
     fileName: { type: 'string', minLength: 1, maxLength: 255 },
@@ -95,7 +77,9 @@ const validateFileDisposition = compileValidator<FileDisposition>({
     modificationDate: { type: 'string' },
   },
   additionalProperties: false,
-}, 'fileDisposition');
+} as const;
+type FileDisposition = FromSchema<typeof fileDispositionSchema>;
+const validateFileDisposition = compileValidator<FileDisposition>(fileDispositionSchema, 'fileDisposition');
 
 /** The `fileDisposition` part: a JSON object, or a Content-Disposition-style value. */
 function fileDisposition(value: string | undefined): FileDisposition {
