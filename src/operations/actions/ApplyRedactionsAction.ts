@@ -1,8 +1,20 @@
-import type { ApplyRedactionsRequest } from '../../engine/pdf/redaction-apply.js';
-import type { ActionDefinition, OutputParams } from './types.js';
+import type { FromSchema } from 'json-schema-to-ts';
+import type { ActionDefinition } from './types.js';
 import { OUTPUT_PARAM_SCHEMAS } from './types.js';
 
-type Params = OutputParams & ApplyRedactionsRequest;
+const schema = {
+  type: 'object',
+  properties: {
+    ...OUTPUT_PARAM_SCHEMAS,
+    pageIndex: { type: 'integer', minimum: 0, description: 'Only this page\'s Redact annotations' },
+    names: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, maxItems: 100000, description: 'Only these Redact annotations (404 for an unknown name, 400 for one that is not Redact)' },
+    images: { type: 'string', enum: ['pixels', 'remove', 'none'], default: 'pixels', description: 'Images under a box: clear the covered pixels (default), remove the whole image, or keep images' },
+    lineArt: { type: 'string', enum: ['covered', 'touched', 'none'], default: 'covered', description: 'Vector art: remove what a box covers entirely (default), what it touches, or nothing' },
+    scrubElsewhere: { type: 'boolean', default: false, description: 'Also remove the redacted text from document information, XMP metadata, bookmarks, annotation texts, form field values and embedded file names' },
+  },
+  additionalProperties: false,
+} as const;
+type Params = FromSchema<typeof schema>;
 
 /**
  * ApplyRedactionsAction: applies the document's Redact annotations (all, one
@@ -17,18 +29,7 @@ export const ApplyRedactionsAction: ActionDefinition<Params> = {
     'Applies Redact annotations: removes the text under them from the content streams, clears covered image pixels, removes covered vector art, ' +
     'paints the fill and overlay text and removes the annotations; then verifies that no redacted text remains (422 REDACTION_INCOMPLETE otherwise, ' +
     'nothing written). The response\'s report lists what was applied and where the redacted text still occurs outside page content.',
-  schema: {
-    type: 'object',
-    properties: {
-      ...OUTPUT_PARAM_SCHEMAS,
-      pageIndex: { type: 'integer', minimum: 0, description: 'Only this page\'s Redact annotations' },
-      names: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, maxItems: 100000, description: 'Only these Redact annotations (404 for an unknown name, 400 for one that is not Redact)' },
-      images: { type: 'string', enum: ['pixels', 'remove', 'none'], default: 'pixels', description: 'Images under a box: clear the covered pixels (default), remove the whole image, or keep images' },
-      lineArt: { type: 'string', enum: ['covered', 'touched', 'none'], default: 'covered', description: 'Vector art: remove what a box covers entirely (default), what it touches, or nothing' },
-      scrubElsewhere: { type: 'boolean', default: false, description: 'Also remove the redacted text from document information, XMP metadata, bookmarks, annotation texts, form field values and embedded file names' },
-    },
-    additionalProperties: false,
-  },
+  schema,
   async execute({ params, source, engine, ctx }) {
     const { savePath: _savePath, namingMode: _namingMode, ...request } = params;
     const result = await engine.run('applyRedactions', { pdf: source.pdf, password: ctx.documentPassword, request });

@@ -1,25 +1,27 @@
-import type { FlattenAnnotationsOptions, FlattenFieldsOptions } from '../../engine/pdf/flatten.js';
-import type { ActionDefinition, OutputParams } from './types.js';
+import type { FromSchema } from 'json-schema-to-ts';
+import type { ActionDefinition } from './types.js';
 import { OUTPUT_PARAM_SCHEMAS } from './types.js';
 
+const flattenFieldsSchema = {
+  type: 'object',
+  properties: {
+    ...OUTPUT_PARAM_SCHEMAS,
+    paintButtons: { type: 'boolean', default: false, description: 'Paint push buttons (default: they are dropped)' },
+    paintOnlyImageButtons: { type: 'boolean', default: false, description: 'With paintButtons: only the push buttons that show an image' },
+    paintNonPrintableFields: { type: 'boolean', default: false, description: 'Also paint fields without the print flag (default: they are dropped)' },
+  },
+  additionalProperties: false,
+} as const;
+
 /** FlattenFieldsAction: field appearances become page content; the fields and the AcroForm go (docs/fields.md). */
-export const FlattenFieldsAction: ActionDefinition<OutputParams & FlattenFieldsOptions> = {
+export const FlattenFieldsAction: ActionDefinition<FromSchema<typeof flattenFieldsSchema>> = {
   name: 'FlattenFieldsAction',
   target: 'document',
   summary:
     'Paints every form field\'s appearance into its page (generating missing appearances first) and removes the fields and the AcroForm (and XFA). ' +
     'Push buttons are painted only with paintButtons (only those showing an image with paintOnlyImageButtons); fields without the print flag only ' +
     'with paintNonPrintableFields; hidden fields never.',
-  schema: {
-    type: 'object',
-    properties: {
-      ...OUTPUT_PARAM_SCHEMAS,
-      paintButtons: { type: 'boolean', default: false, description: 'Paint push buttons (default: they are dropped)' },
-      paintOnlyImageButtons: { type: 'boolean', default: false, description: 'With paintButtons: only the push buttons that show an image' },
-      paintNonPrintableFields: { type: 'boolean', default: false, description: 'Also paint fields without the print flag (default: they are dropped)' },
-    },
-    additionalProperties: false,
-  },
+  schema: flattenFieldsSchema,
   async execute({ params, source, engine, ctx }) {
     const { savePath: _s, namingMode: _n, ...options } = params;
     const result = await engine.run('flattenFields', { pdf: source.pdf, password: ctx.documentPassword, options });
@@ -27,22 +29,24 @@ export const FlattenFieldsAction: ActionDefinition<OutputParams & FlattenFieldsO
   },
 };
 
+const flattenAnnotationsSchema = {
+  type: 'object',
+  properties: {
+    ...OUTPUT_PARAM_SCHEMAS,
+    paintNonPrintableAnnots: { type: 'boolean', default: false, description: 'Also paint annotations without the print flag (default: they are dropped)' },
+    keepLinks: { type: 'boolean', default: true, description: 'Keep link annotations, which draw nothing but navigate (default); false removes them too' },
+  },
+  additionalProperties: false,
+} as const;
+
 /** FlattenAnnotationsAction: annotation appearances become page content; the annotations go (docs/annotations.md). */
-export const FlattenAnnotationsAction: ActionDefinition<OutputParams & FlattenAnnotationsOptions> = {
+export const FlattenAnnotationsAction: ActionDefinition<FromSchema<typeof flattenAnnotationsSchema>> = {
   name: 'FlattenAnnotationsAction',
   target: 'document',
   summary:
     'Paints every annotation other than form widgets and links into its page (generating missing appearances first) and removes it; popups are ' +
     'dropped, hidden annotations are not painted, annotations without the print flag only with paintNonPrintableAnnots. Links stay unless keepLinks is false.',
-  schema: {
-    type: 'object',
-    properties: {
-      ...OUTPUT_PARAM_SCHEMAS,
-      paintNonPrintableAnnots: { type: 'boolean', default: false, description: 'Also paint annotations without the print flag (default: they are dropped)' },
-      keepLinks: { type: 'boolean', default: true, description: 'Keep link annotations, which draw nothing but navigate (default); false removes them too' },
-    },
-    additionalProperties: false,
-  },
+  schema: flattenAnnotationsSchema,
   async execute({ params, source, engine, ctx }) {
     const { savePath: _s, namingMode: _n, ...options } = params;
     const result = await engine.run('flattenAnnotations', { pdf: source.pdf, password: ctx.documentPassword, options });

@@ -1,10 +1,9 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import { ServiceError } from '../../errors.js';
 import { isDeclaredImageType, type DeclaredImageType } from '../../engine/image-type.js';
-import type { ActionDefinition, ActionFile, OutputParams } from './types.js';
+import type { ActionDefinition, ActionFile } from './types.js';
 import { OUTPUT_PARAM_SCHEMAS } from './types.js';
-import { STAMP_PARAM_SCHEMAS, transparencyOf, type StampParams } from './stamp-params.js';
-
-type Params = OutputParams & StampParams & { width?: number; height?: number; scale?: number };
+import { STAMP_PARAM_SCHEMAS, transparencyOf } from './stamp-params.js';
 
 const SIZE = { type: 'number', exclusiveMinimum: 0, maximum: 1_000_000 } as const;
 
@@ -24,6 +23,20 @@ function declaredType(file: ActionFile): DeclaredImageType {
   return type;
 }
 
+const schema = {
+  type: 'object',
+  properties: {
+    ...OUTPUT_PARAM_SCHEMAS,
+    ...STAMP_PARAM_SCHEMAS,
+    width: { ...SIZE, description: 'Points; alone, the height follows the aspect ratio' },
+    height: { ...SIZE, description: 'Points; alone, the width follows the aspect ratio' },
+    scale: { type: 'number', exclusiveMinimum: 0, maximum: 1000, description: 'Of the natural size (1 by default); not with width or height' },
+  },
+  required: ['x', 'y'],
+  additionalProperties: false,
+} as const;
+type Params = FromSchema<typeof schema>;
+
 /**
  * ImageStampAction: draws a JPEG or PNG image on one page or every page. The
  * image is stored once in the document whatever the number of pages; JPEG
@@ -36,18 +49,7 @@ export const ImageStampAction: ActionDefinition<Params, { transparency: ReturnTy
     'Stamps an image (multipart: this JSON in part "pageAction", a JPEG or PNG in part "file") on a page (pageIndex) or on every page: its lower-left corner at (x, y) ' +
     'in the page\'s default user space, turned rotation degrees counter-clockwise about that corner; width and/or height in points, or scale of its natural size ' +
     '(its own resolution, else 72 dpi). See docs/stamps.md.',
-  schema: {
-    type: 'object',
-    properties: {
-      ...OUTPUT_PARAM_SCHEMAS,
-      ...STAMP_PARAM_SCHEMAS,
-      width: { ...SIZE, description: 'Points; alone, the height follows the aspect ratio' },
-      height: { ...SIZE, description: 'Points; alone, the width follows the aspect ratio' },
-      scale: { type: 'number', exclusiveMinimum: 0, maximum: 1000, description: 'Of the natural size (1 by default); not with width or height' },
-    },
-    required: ['x', 'y'],
-    additionalProperties: false,
-  },
+  schema,
   async prepare({ params, files }) {
     if (params.scale !== undefined && (params.width !== undefined || params.height !== undefined)) {
       throw new ServiceError('VALIDATION_FAILED', 'ImageStampAction: give scale, or width and/or height, not both');

@@ -1,16 +1,25 @@
+import type { FromSchema } from 'json-schema-to-ts';
 import { ServiceError } from '../../errors.js';
-import { chooseFont, FONT_NAMES, FONT_STYLES, type FontStyle } from '../../engine/font-names.js';
-import type { ActionDefinition, OutputParams } from './types.js';
+import { chooseFont, FONT_NAMES, FONT_STYLES } from '../../engine/font-names.js';
+import type { ActionDefinition } from './types.js';
 import { OUTPUT_PARAM_SCHEMAS } from './types.js';
-import { STAMP_PARAM_SCHEMAS, transparencyOf, type StampParams } from './stamp-params.js';
+import { STAMP_PARAM_SCHEMAS, transparencyOf } from './stamp-params.js';
 
-type Params = OutputParams & StampParams & {
-  text: string;
-  fontName: string;
-  fontStyle: FontStyle;
-  fontSize: number;
-  color: number;
-};
+const schema = {
+  type: 'object',
+  properties: {
+    ...OUTPUT_PARAM_SCHEMAS,
+    text: { type: 'string', minLength: 1, maxLength: 10_000, description: 'The text; \\n starts a new line' },
+    ...STAMP_PARAM_SCHEMAS,
+    fontName: { type: 'string', minLength: 1, maxLength: 100, default: 'Helvetica', description: `One of ${FONT_NAMES.join(', ')} (case does not matter)` },
+    fontStyle: { type: 'string', enum: [...FONT_STYLES], default: 'plain', description: 'Added to the style the font name has' },
+    fontSize: { type: 'number', exclusiveMinimum: 0, maximum: 10_000, default: 12, description: 'Points' },
+    color: { type: 'integer', minimum: 0, maximum: 0xffffff, default: 0, description: 'Fill colour as an integer 0xRRGGBB (black by default)' },
+  },
+  required: ['text', 'x', 'y'],
+  additionalProperties: false,
+} as const;
+type Params = FromSchema<typeof schema>;
 
 /**
  * TextStampAction: draws text on one page or every page, as real text (it
@@ -23,20 +32,7 @@ export const TextStampAction: ActionDefinition<Params, ReturnType<typeof transpa
   summary:
     'Stamps text on a page (pageIndex) or on every page: the first line\'s baseline starts at (x, y) in the page\'s default user space, turned rotation degrees ' +
     'counter-clockwise about that point; lines are split at \\n. Characters the font lacks are drawn with the shipped DejaVu fonts or the CJK font. See docs/stamps.md.',
-  schema: {
-    type: 'object',
-    properties: {
-      ...OUTPUT_PARAM_SCHEMAS,
-      text: { type: 'string', minLength: 1, maxLength: 10_000, description: 'The text; \\n starts a new line' },
-      ...STAMP_PARAM_SCHEMAS,
-      fontName: { type: 'string', minLength: 1, maxLength: 100, default: 'Helvetica', description: `One of ${FONT_NAMES.join(', ')} (case does not matter)` },
-      fontStyle: { type: 'string', enum: [...FONT_STYLES], default: 'plain', description: 'Added to the style the font name has' },
-      fontSize: { type: 'number', exclusiveMinimum: 0, maximum: 10_000, default: 12, description: 'Points' },
-      color: { type: 'integer', minimum: 0, maximum: 0xffffff, default: 0, description: 'Fill colour as an integer 0xRRGGBB (black by default)' },
-    },
-    required: ['text', 'x', 'y'],
-    additionalProperties: false,
-  },
+  schema,
   async prepare({ params }) {
     if (!chooseFont(params.fontName, params.fontStyle)) {
       throw new ServiceError('UNKNOWN_FONT', `Unknown fontName "${params.fontName.slice(0, 100)}". Available fonts: ${FONT_NAMES.join(', ')}`, { fonts: FONT_NAMES });

@@ -13,15 +13,6 @@ export const STAMP_PARAM_SCHEMAS = {
   pageIndex: { type: 'integer', description: 'Zero-based page to stamp; absent or -1: every page' },
 } as const;
 
-export interface StampParams {
-  x: number;
-  y: number;
-  rotation?: number;
-  transparency?: number;
-  opacity?: number;
-  pageIndex?: number;
-}
-
 /** The one transparency the engine takes, from either form the client may give. */
 export function transparencyOf(params: { transparency?: number; opacity?: number }, action: string): number {
   if (params.transparency !== undefined && params.opacity !== undefined) {

@@ -1,4 +1,4 @@
-import type { JSONSchemaType } from 'ajv';
+import type { FromSchema } from 'json-schema-to-ts';
 import type { StoredPath } from '../../storage/paths.js';
 import type { StagedUpload } from '../../storage/store.js';
 import type { OperationContext } from '../context.js';
@@ -11,12 +11,6 @@ export interface ActionFile {
   fileName: string | undefined;
   mediaType: string;
   content: StagedUpload;
-}
-
-/** Fields every writing action accepts: where the result goes and what happens on a name clash. */
-export interface OutputParams {
-  savePath?: string;
-  namingMode?: 0 | 1 | 2;
 }
 
 /** What an action's prepare step is given: everything of the request, nothing read from the document yet. */
@@ -57,7 +51,8 @@ export interface ActionDefinition<P extends OutputParams = OutputParams, X = und
   name: string;
   target: 'document' | 'pages';
   summary: string;
-  schema: JSONSchemaType<P> | Record<string, unknown>;
+  /** Its JSON schema; P is derived from it (FromSchema) where the engine request type allows. */
+  schema: Readonly<Record<string, unknown>>;
   prepare?(input: PrepareInput<P>): Promise<X>;
   execute(input: ExecuteInput<P, X>): Promise<ActionOutput>;
 }
@@ -76,5 +71,11 @@ export const OUTPUT_PARAM_SCHEMAS = {
     description: 'When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.',
   },
 } as const;
+
+/**
+ * Fields every writing action accepts: where the result goes and what happens on a name clash.
+ * namingMode stays optional here, as a caller may build these; validation fills in its default.
+ */
+export type OutputParams = FromSchema<{ type: 'object'; properties: typeof OUTPUT_PARAM_SCHEMAS }, { keepDefaultedPropertiesOptional: true }>;
 
 export type { StoredPath };
