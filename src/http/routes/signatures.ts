@@ -1,4 +1,5 @@
-import type { NewWidget, SignRequest } from '../../engine/pdf/signatures.js';
+import type { FromSchema } from 'json-schema-to-ts';
+import type { SignRequest } from '../../engine/pdf/signatures.js';
 import { ServiceError } from '../../errors.js';
 import { compileValidator } from '../../validation.js';
 import type { Api, AppDeps } from '../context.js';
@@ -28,7 +29,8 @@ const namedParams = {
 /** A key store is a few kilobytes; this bounds what is held in memory for one. */
 const KEYSTORE_LIMIT = 1024 * 1024;
 
-const validateSignRequest = compileValidator<SignRequest>(signRequestSchema, 'signature');
+// What the schema guarantees; parseSignRequest's return type checks it against the engine's SignRequest.
+const validateSignRequest = compileValidator<FromSchema<typeof signRequestSchema>>(signRequestSchema, 'signature');
 
 const fieldNameOf = (request: { params: { fieldName: string } }) => request.params.fieldName;
 
@@ -115,7 +117,8 @@ export function registerSignatureRoutes(api: Api, deps: AppDeps): void {
     if (request.xmlRoot !== null && request.xmlRoot !== 'SignatureField') {
       throw new ServiceError('VALIDATION_FAILED', `The XML root element must be <SignatureField>, not <${request.xmlRoot}>`);
     }
-    const body = (request.body ?? {}) as { widget?: NewWidget[] };
+    // No body at all: an invisible field, as with no widgets.
+    const body: Partial<typeof request.body> = request.body ?? {};
     const path = documentPathParam(request);
     const name = fieldNameOf(request);
     const { field, etag } = await signatures.create(path, operationContext(request), name, body.widget ?? []);
