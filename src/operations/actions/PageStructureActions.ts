@@ -3,6 +3,7 @@ import { ServiceError } from '../../errors.js';
 import { documentPathFromBody } from '../../storage/paths.js';
 import type { StoredPath } from '../../storage/paths.js';
 import type { DocumentOperations } from '../documents.js';
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { ActionDefinition, ActionFile, OutputParams, PrepareInput } from './types.js';
 import { OUTPUT_PARAM_SCHEMAS } from './types.js';
 
@@ -16,18 +17,20 @@ const pageRange = (description: string) => ({ type: 'string', maxLength: 10000, 
 const insertAt = { type: 'integer', minimum: 0, description: 'Zero-based position the new pages take (0: before the first page); absent: at the end' } as const;
 const appendPassword = { type: 'string', maxLength: 1024, description: 'Password of the document whose pages are inserted, when it is encrypted' } as const;
 
-type Params = OutputParams & Record<string, unknown>;
+/** An action's parameters as its schema describes them: the output fields and its own. */
+type PageParams<Props, Required extends readonly string[]> =
+  FromSchema<{ type: 'object'; properties: typeof OUTPUT_PARAM_SCHEMAS & Props; required: Required; additionalProperties: false }> & OutputParams;
 
 /**
  * A page action: `check` (its prepare step) decides its own 4xx answers;
  * `operation` makes the PageOperation when the work runs (reading another
  * document or an attached file only then).
  */
-function pageAction(
+function pageAction<const Props extends Record<string, JSONSchema>, const Required extends readonly (Extract<keyof Props, string> | 'savePath')[], Params extends OutputParams = PageParams<Props, Required>>(
   name: string,
   summary: string,
-  properties: Record<string, unknown>,
-  required: string[],
+  properties: Props,
+  required: Required,
   operation: (input: { params: Params; files: ActionFile[]; documents: DocumentOperations }) => Promise<PageOperation>,
   check?: (input: PrepareInput<Params>) => Promise<void>,
 ): ActionDefinition<Params> {
@@ -49,7 +52,7 @@ export const DeletePagesAction = pageAction(
   'Deletes the pages of pageRange (not all of them). Outline items, named destinations and links that pointed at them are removed, and so are their form fields.',
   { pageRange: pageRange('The pages to delete,') },
   ['pageRange'],
-  async ({ params }) => ({ kind: 'delete', pageRange: params['pageRange'] as string }),
+  async ({ params }) => ({ kind: 'delete', pageRange: params.pageRange }),
 );
 
 export const RotatePagesAction = pageAction(
@@ -57,7 +60,7 @@ export const RotatePagesAction = pageAction(
   'Turns the pages of pageRange (default: all) clockwise by rotation degrees, a multiple of 90 (negative turns counter-clockwise); /Rotate is set, the content is not rewritten.',
   { pageRange: pageRange('The pages to turn (default: every page),'), rotation: { type: 'integer', multipleOf: 90, description: 'Degrees clockwise, a multiple of 90' } },
   ['rotation'],
-  async ({ params }) => ({ kind: 'rotate', pageRange: params['pageRange'] as string | undefined, rotation: params['rotation'] as number }),
+  async ({ params }) => ({ kind: 'rotate', pageRange: params.pageRange, rotation: params.rotation }),
 );
 
 export const MovePagesAction = pageAction(
@@ -65,7 +68,7 @@ export const MovePagesAction = pageAction(
   'Moves the pages of pageRange, in the order the range lists them, so that the first of them ends up at zero-based position toIndex of the result.',
   { pageRange: pageRange('The pages to move,'), toIndex: { type: 'integer', minimum: 0, description: 'Zero-based position of the first moved page in the resulting document' } },
   ['pageRange', 'toIndex'],
-  async ({ params }) => ({ kind: 'move', pageRange: params['pageRange'] as string, toIndex: params['toIndex'] as number }),
+  async ({ params }) => ({ kind: 'move', pageRange: params.pageRange, toIndex: params.toIndex }),
 );
 
 export const ExtractPagesAction = pageAction(
@@ -73,7 +76,7 @@ export const ExtractPagesAction = pageAction(
   'Writes a new document (savePath, required) with the pages of pageRange in that order, with their annotations and form fields; the source is unchanged.',
   { pageRange: pageRange('The pages to extract,') },
   ['pageRange', 'savePath'],
-  async ({ params }) => ({ kind: 'extract', pageRange: params['pageRange'] as string }),
+  async ({ params }) => ({ kind: 'extract', pageRange: params.pageRange }),
 );
 
 export const NewPageAction = pageAction(
@@ -85,7 +88,7 @@ export const NewPageAction = pageAction(
     height: { type: 'number', minimum: 3, maximum: 14400, description: 'Points (1/72 inch); ISO 32000 allows 3 to 14,400' },
   },
   [],
-  async ({ params }) => ({ kind: 'newPage', pageIndex: params['pageIndex'] as number | undefined, width: params['width'] as number | undefined, height: params['height'] as number | undefined }),
+  async ({ params }) => ({ kind: 'newPage', pageIndex: params.pageIndex, width: params.width, height: params.height }),
 );
 
 export const InsertUploadedPagesAction = pageAction(
@@ -101,7 +104,7 @@ export const InsertUploadedPagesAction = pageAction(
   async ({ params, documents }) => {
     // As bytes: the operation outlives this read, so the other document's file cannot stay open for it.
     const bytes = await documents.read(appendPath(params), (stored) => stored.bytes());
-    return { kind: 'insert', source: bytes, sourcePassword: params['appendPassword'] as string | undefined, pageRange: params['pageRange'] as string | undefined, pageIndex: params['pageIndex'] as number | undefined };
+    return { kind: 'insert', source: bytes, sourcePassword: params.appendPassword, pageRange: params.pageRange, pageIndex: params.pageIndex };
   },
   async ({ params, documents }) => {
     await documents.stat(appendPath(params));
@@ -114,15 +117,15 @@ export const InsertAttachedPagesAction = pageAction(
   { appendPassword, pageRange: pageRange('The pages of the attached PDF to insert (default: all),'), pageIndex: insertAt },
   [],
   async ({ params, files }) =>
-    ({ kind: 'insert', source: await attachedPdf(files).content.read(), sourcePassword: params['appendPassword'] as string | undefined, pageRange: params['pageRange'] as string | undefined, pageIndex: params['pageIndex'] as number | undefined }),
+    ({ kind: 'insert', source: await attachedPdf(files).content.read(), sourcePassword: params.appendPassword, pageRange: params.pageRange, pageIndex: params.pageIndex }),
   async ({ files }) => {
     attachedPdf(files);
   },
 );
 
 /** The other document InsertUploadedPagesAction names. */
-function appendPath(params: Params): StoredPath {
-  return documentPathFromBody(params['appendFilePath'] as string, 'appendFilePath');
+function appendPath(params: { appendFilePath: string }): StoredPath {
+  return documentPathFromBody(params.appendFilePath, 'appendFilePath');
 }
 
 /** The PDF sent beside InsertAttachedPagesAction: exactly one non-empty file part, of PDF type. */

@@ -76,6 +76,6 @@ export const OUTPUT_PARAM_SCHEMAS = {
  * Fields every writing action accepts: where the result goes and what happens on a name clash.
  * namingMode stays optional here, as a caller may build these; validation fills in its default.
  */
-export type OutputParams = FromSchema<{ type: 'object'; properties: typeof OUTPUT_PARAM_SCHEMAS }, { keepDefaultedPropertiesOptional: true }>;
+export type OutputParams = FromSchema<{ type: 'object'; properties: typeof OUTPUT_PARAM_SCHEMAS; additionalProperties: false }, { keepDefaultedPropertiesOptional: true }>;
 
 export type { StoredPath };
