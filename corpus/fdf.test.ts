@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { call, putPdf, storedBytes } from '../test/helpers/http.js';
 import { pdftotext, qpdfCheck, withTempFile } from '../test/helpers/pdf.js';
 import { serverForSuite } from '../test/helpers/server.js';
-import { parseFieldsXfdf } from '../src/engine/field-data.js';
+import { parseFieldsXfdf } from '../src/engine/xfdf/field-data.js';
 import { corpusDir, readManifest } from './manifest.js';
 
 interface QpdfField {

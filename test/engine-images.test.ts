@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EngineError } from '../src/engine/errors.js';
-import { imageToPdf, isImageMediaType, type ImageMediaType } from '../src/engine/pdf/images.js';
+import { imageToPdf, isImageMediaType, type ImageMediaType } from '../src/engine/images/to-pdf.js';
 
 const CONVERT = '/usr/bin/convert'; // /usr/local/bin/convert is a stand-in, not ImageMagick
 let dir: string;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { FdfBuilder, parseFdf, resolveFdf, textString, writeFdf } from '../src/engine/fdf.js';
-import { exactNumber as formatNumber } from '../src/engine/numbers.js';
+import { FdfBuilder, parseFdf, resolveFdf, textString, writeFdf } from '../src/engine/xfdf/fdf.js';
+import { exactNumber as formatNumber } from '../src/engine/syntax/numbers.js';
 import { EngineError } from '../src/engine/errors.js';
-import { decodeTextString, PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from '../src/engine/pdf-syntax.js';
+import { decodeTextString, PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from '../src/engine/syntax/parser.js';
 
 const dict = (entries: [string, PdfValue][]): PdfDict => new Map(entries);
 const bytes = (...b: number[]) => new PdfString(Uint8Array.from(b));

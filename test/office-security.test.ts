@@ -10,7 +10,7 @@ import { after, before, beforeEach, test } from 'node:test';
 import { BWRAP, sandboxArgs } from '../src/tools/sandbox.js';
 import { libreOffice, officeToPdf } from '../src/tools/libreoffice.js';
 import { ToolSupervisor } from '../src/tools/supervisor.js';
-import { wordFormatOf } from '../src/engine/word-format.js';
+import { wordFormatOf } from '../src/engine/office/model.js';
 import { call, putPdf } from './helpers/http.js';
 import { docx, field, fodt, fodtImage, fodtSection, IMAGE_REL, linkedPicture, OLE_REL, oleLink, paragraph, zipOf } from './helpers/office-fixtures.js';
 import { makePdf, pdftotext, withTempFile } from './helpers/pdf.js';

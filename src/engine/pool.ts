@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { Worker } from 'node:worker_threads';
 import { ServiceError, isErrorCode } from '../errors.js';
 import { isSerializedEngineError, type SerializedEngineError } from './errors.js';
-import type { PdfSource } from './pdf-source.js';
+import type { PdfSource } from './core/pdf-source.js';
 import type { TaskProgress } from './task-context.js';
 import type { TaskInput, TaskName, TaskOutput } from './tasks.js';
 

@@ -4,25 +4,25 @@
  * A new engine feature adds one line here and its module under pdf/. Each
  * task is called with its input and a TaskContext (progress reports).
  */
-import { imageToPdf, type ImageMediaType } from './pdf/images.js';
-import { deleteAnnotations, listAnnotations } from './pdf/annotation-tasks.js';
-import { addFileAttachment, readAttachment } from './pdf/attachments.js';
-import { exportAnnotationsXfdf, importAnnotationsXfdf } from './pdf/annotation-transfer.js';
-import { exportAnnotationsFdf, importAnnotationsFdf } from './pdf/annotation-fdf.js';
-import { inspect, validateUpload } from './pdf/inspect.js';
-import { exportFields, importFields } from './pdf/form-data.js';
-import { parseFieldData } from './field-data.js';
-import { createRedactions } from './pdf/redaction.js';
-import { applyRedactions } from './pdf/redaction-apply.js';
-import { editPages } from './pdf/page-assembly.js';
-import { listFields, resetFields, setFieldValue } from './pdf/fields.js';
-import { flattenAnnotations, flattenFields } from './pdf/flatten.js';
-import { imageStamp, textStamp } from './pdf/stamps.js';
-import { createSignatureField, deleteSignatureField, listSignatureFields, signField } from './pdf/signatures.js';
-import { readPermissions, removePasswordPermissions, removeUsageRights, setPasswordPermissions } from './pdf/security-tasks.js';
-import { listPages } from './pdf/pages.js';
-import { documentText, pageText } from './pdf/text-extraction.js';
-import { renderPage } from './pdf/render.js';
+import { imageToPdf, type ImageMediaType } from './images/to-pdf.js';
+import { deleteAnnotations, listAnnotations } from './annotations/list-delete.js';
+import { addFileAttachment, readAttachment } from './annotations/attachments.js';
+import { exportAnnotationsXfdf, importAnnotationsXfdf } from './xfdf/transfer.js';
+import { exportAnnotationsFdf, importAnnotationsFdf } from './xfdf/fdf-transfer.js';
+import { inspect, validateUpload } from './core/inspect.js';
+import { exportFields, importFields } from './forms/form-data.js';
+import { parseFieldData } from './xfdf/field-data.js';
+import { createRedactions } from './redaction/mark.js';
+import { applyRedactions } from './redaction/apply.js';
+import { editPages } from './pages/assembly.js';
+import { listFields, resetFields, setFieldValue } from './forms/fields.js';
+import { flattenAnnotations, flattenFields } from './forms/flatten.js';
+import { imageStamp, textStamp } from './stamps/stamps.js';
+import { createSignatureField, deleteSignatureField, listSignatureFields, signField } from './signing/signatures.js';
+import { readPermissions, removePasswordPermissions, removeUsageRights, setPasswordPermissions } from './security/permissions.js';
+import { listPages } from './pages/list.js';
+import { documentText, pageText } from './text/extraction.js';
+import { renderPage } from './render/render.js';
 import type { TaskContext } from './task-context.js';
 
 export const tasks = {

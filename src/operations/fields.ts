@@ -1,6 +1,6 @@
-import type { FieldDataFormat } from '../engine/field-data.js';
-import type { FieldsImport } from '../engine/pdf/form-data.js';
-import type { FieldModel, FieldsModel } from '../engine/pdf/fields.js';
+import type { FieldDataFormat } from '../engine/xfdf/field-data.js';
+import type { FieldsImport } from '../engine/forms/form-data.js';
+import type { FieldModel, FieldsModel } from '../engine/forms/fields.js';
 import type { EnginePool } from '../engine/pool.js';
 import { ServiceError } from '../errors.js';
 import type { StoredPath } from '../storage/paths.js';

@@ -1,6 +1,6 @@
 import { XMLParser, XMLValidator, type X2jOptions } from 'fast-xml-parser';
 import { EngineError } from '../errors.js';
-import { declaresDtd } from '../xml-safety.js';
+import { declaresDtd } from '../syntax/xml-safety.js';
 
 /**
  * The one XFDF reader: annotation imports (annotation-transfer.ts), field

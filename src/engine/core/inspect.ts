@@ -1,0 +1,149 @@
+import * as mupdf from 'mupdf';
+import { EngineError } from '../errors.js';
+import { pdfDateToIso } from '../syntax/dates.js';
+import { openPdf, type Access } from './open.js';
+import { deref, name } from './mupdf-objects.js';
+import { readHead, sourceSize, type PdfSource } from './pdf-source.js';
+
+/** What the DocumentModel reports about a document's content. */
+export interface DocumentInfo {
+  pageCount: number;
+  pdfVersion: string;
+  encrypted: boolean;
+  access: Access;
+  title?: string;
+  author?: string;
+  subject?: string;
+  keywords?: string;
+  creator?: string;
+  producer?: string;
+  creationDate?: string;
+  modificationDate?: string;
+  hasForm: boolean;
+  hasXfa: boolean;
+  hasSignatures: boolean;
+  linearized: boolean;
+  repaired: boolean;
+}
+
+const INFO_KEYS = {
+  title: mupdf.Document.META_INFO_TITLE,
+  author: mupdf.Document.META_INFO_AUTHOR,
+  subject: mupdf.Document.META_INFO_SUBJECT,
+  keywords: mupdf.Document.META_INFO_KEYWORDS,
+  creator: mupdf.Document.META_INFO_CREATOR,
+  producer: mupdf.Document.META_INFO_PRODUCER,
+} as const;
+
+const MAX_FIELD_NODES = 100_000;
+
+/** Walks the AcroForm field tree (guarding against loops) for signed signature fields. */
+export function formFacts(doc: mupdf.PDFDocument): { hasForm: boolean; hasXfa: boolean; hasSignatures: boolean } {
+  const acroForm = deref(deref(doc.getTrailer().get('Root')).get('AcroForm'));
+  if (!acroForm.isDictionary()) return { hasForm: false, hasXfa: false, hasSignatures: false };
+  const fields = deref(acroForm.get('Fields'));
+  const hasXfa = !acroForm.get('XFA').isNull();
+  let hasSignatures = false;
+  const seen = new Set<number>();
+  const stack: mupdf.PDFObject[] = [];
+  if (fields.isArray()) for (let i = 0; i < fields.length; i++) stack.push(fields.get(i));
+  let visited = 0;
+  const hasFields = stack.length > 0;
+  while (stack.length > 0 && !hasSignatures && visited++ < MAX_FIELD_NODES) {
+    const field = stack.pop()!;
+    if (field.isIndirect()) {
+      const num = field.asIndirect();
+      if (seen.has(num)) continue;
+      seen.add(num);
+    }
+    const resolved = deref(field);
+    if (!resolved.isDictionary()) continue;
+    if (name(resolved.getInheritable('FT')) === 'Sig' && deref(resolved.get('V')).isDictionary()) hasSignatures = true;
+    const kids = deref(resolved.get('Kids'));
+    if (kids.isArray()) for (let i = 0; i < kids.length; i++) stack.push(kids.get(i));
+  }
+  return { hasForm: hasFields || hasXfa, hasXfa, hasSignatures };
+}
+
+/**
+ * As qpdf decides it: the first object, within the first 1 KiB, is a
+ * /Linearized dictionary whose /L (file length) is the file's length, counted
+ * from the %PDF- header as offsets are. An incremental update appended later
+ * keeps the dictionary but breaks /L, and with it the linearization.
+ */
+function isLinearized(pdf: PdfSource): boolean {
+  const head = Buffer.from(readHead(pdf, 1024)).toString('latin1');
+  const start = Math.max(0, head.indexOf('%PDF-'));
+  const first = /\d+\s+\d+\s+obj\s*<<([\s\S]*?)>>/.exec(head.slice(start))?.[1];
+  if (first === undefined || !/\/Linearized[\s\d]/.test(first)) return false;
+  const length = /\/L\s+(\d+)/.exec(first)?.[1];
+  return length !== undefined && Number(length) === sourceSize(pdf) - start;
+}
+
+export function inspectDocument(doc: mupdf.PDFDocument, pdf: PdfSource, encrypted: boolean, access: Access): DocumentInfo {
+  const version = doc.getVersion();
+  const info: DocumentInfo = {
+    pageCount: doc.countPages(),
+    pdfVersion: `${Math.floor(version / 10)}.${version % 10}`,
+    encrypted,
+    access,
+    ...formFacts(doc),
+    linearized: isLinearized(pdf),
+    repaired: doc.wasRepaired(),
+  };
+  for (const [field, key] of Object.entries(INFO_KEYS) as [keyof typeof INFO_KEYS, string][]) {
+    const value = doc.getMetaData(key);
+    if (value) info[field] = value;
+  }
+  const created = pdfDateToIso(doc.getMetaData(mupdf.Document.META_INFO_CREATIONDATE));
+  const modified = pdfDateToIso(doc.getMetaData(mupdf.Document.META_INFO_MODIFICATIONDATE));
+  if (created) info.creationDate = created;
+  if (modified) info.modificationDate = modified;
+  return info;
+}
+
+/** The `inspect` task: opens the document and reports its DocumentInfo. */
+export function inspect(input: { pdf: PdfSource; password?: string | undefined }): DocumentInfo {
+  const { doc, encrypted, access } = openPdf(input.pdf, input.password, 'view');
+  try {
+    return inspectDocument(doc, input.pdf, encrypted, access);
+  } finally {
+    doc.destroy();
+  }
+}
+
+/**
+ * The `validateUpload` task: a stored document must open (repaired if need be)
+ * and have at least one page. An encrypted upload is accepted without its
+ * password: it is checked as far as it can be without one.
+ */
+export function validateUpload(input: { pdf: PdfSource }): { encrypted: boolean; pageCount?: number; repaired: boolean } {
+  if (!looksLikePdf(input.pdf)) throw new EngineError('MALFORMED_PDF', 'The file is not a PDF (no %PDF- header)');
+  let opened;
+  try {
+    opened = openPdf(input.pdf, undefined, 'view');
+  } catch (err) {
+    if (err instanceof EngineError && err.code === 'DOCUMENT_PASSWORD_REQUIRED') return { encrypted: true, repaired: false };
+    throw err;
+  }
+  const { doc, encrypted } = opened;
+  try {
+    const pageCount = doc.countPages();
+    if (pageCount === 0) throw new EngineError('MALFORMED_PDF', 'The file opens but has no pages');
+    // MuPDF walks the whole page tree when a first page is loaded. A tree it cannot walk (a node that is its own ancestor)
+    // would fail every later read of every page, so such a file is refused now rather than stored.
+    try {
+      doc.loadPage(0).destroy();
+    } catch (err) {
+      throw new EngineError('MALFORMED_PDF', `The page tree cannot be read: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    return { encrypted, pageCount, repaired: doc.wasRepaired() };
+  } finally {
+    doc.destroy();
+  }
+}
+
+/** "%PDF-" within the first 1 KiB, as readers tolerate leading junk. */
+function looksLikePdf(pdf: PdfSource): boolean {
+  return Buffer.from(readHead(pdf, 1024)).includes('%PDF-');
+}

@@ -1,0 +1,174 @@
+import * as mupdf from 'mupdf';
+import { pageOutOfRangeDetail } from '../../errors.js';
+import { EngineError } from '../errors.js';
+import { readAll, readAt, sourceSize, type PdfSource } from './pdf-source.js';
+import { prepareUnicode } from '../security/passwords.js';
+import { requirePermission, type Need } from '../security/access.js';
+import { ownerPasswordIsEmpty } from '../security/encryption.js';
+
+export type Access = 'full' | 'user' | 'owner';
+
+export interface OpenedPdf {
+  doc: mupdf.PDFDocument;
+  encrypted: boolean;
+  /** `full`: not encrypted; `user`/`owner`: which password opened it. */
+  access: Access;
+  /** The password that opened it, as MuPDF took it (after SASLprep where that was needed). */
+  password: string | undefined;
+  /** Whether it needed a password to open (its user password is not empty). */
+  needsPassword: boolean;
+}
+
+/**
+ * Documents larger than this are opened through a stream that MuPDF reads as
+ * it needs, instead of a copy of the whole file in its WebAssembly memory
+ * (which never shrinks, and grows by doubling): a 200 MB file otherwise costs
+ * a 200 MB copy and up to 512 MB of heap per worker that opened it. Small
+ * files are copied (an open file read whole here): that is faster to parse.
+ */
+const STREAM_OPEN_BYTES = 16 * 1024 * 1024;
+
+function streamOver(source: PdfSource): mupdf.Stream {
+  return new mupdf.Stream({
+    fileSize: () => sourceSize(source),
+    read: (memory: Uint8Array, offset: number, length: number, position: number) => readAt(source, memory, offset, length, position),
+    close: () => undefined,
+  });
+}
+
+/** Bits returned by authenticatePassword (MuPDF: 1 none needed, 2 user, 4 owner). */
+const AUTH_USER = 2;
+const AUTH_OWNER = 4;
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * MuPDF's answer for a password; for AES-256 handlers the SASLprep'd form is
+ * tried as well when it differs (MuPDF does not normalise: a password typed
+ * in decomposed form would otherwise fail).
+ */
+function authenticate(doc: mupdf.PDFDocument, password: string): { result: number; password: string } {
+  const result = doc.authenticatePassword(password);
+  if (result !== 0) return { result, password };
+  const prepared = prepareUnicode(password);
+  if (prepared !== undefined && prepared !== password) {
+    const again = doc.authenticatePassword(prepared);
+    if (again !== 0) return { result: again, password: prepared };
+  }
+  return { result, password };
+}
+
+/**
+ * Opens a PDF (bytes, or an open file: see PdfSource), authenticating with
+ * the document password when one is needed or given, and checks that the
+ * password allows what the caller needs (the one permission check of the
+ * service: every task states its need here). Maps MuPDF's failures to the
+ * service's error codes.
+ */
+export function openPdf(source: PdfSource, password: string | undefined, need: Need): OpenedPdf {
+  let doc: mupdf.PDFDocument;
+  try {
+    const streamed = sourceSize(source) > STREAM_OPEN_BYTES;
+    const opened = mupdf.Document.openDocument(streamed ? streamOver(source) : readAll(source), 'application/pdf');
+    const pdf = opened.asPDF();
+    if (!pdf) throw new Error('not a PDF');
+    doc = pdf;
+  } catch (err) {
+    throw classifyOpenError(err);
+  }
+  const encrypted = doc.getMetaData(mupdf.Document.META_ENCRYPTION) !== undefined &&
+    doc.getMetaData(mupdf.Document.META_ENCRYPTION) !== 'None';
+  let access: Access = encrypted ? 'user' : 'full';
+  let used: string | undefined;
+  // Asked once, before authenticating: MuPDF answers by trying the empty password, which spoils the keys of a document opened with another.
+  const needsPassword = doc.needsPassword();
+  if (needsPassword) {
+    // MuPDF tries the empty user password by itself; an empty *owner* password (R5/R6 files exist with one) it does not.
+    const { result, password: tried } = authenticate(doc, password ?? '');
+    if (result === 0 && (password === undefined || password === '')) {
+      doc.destroy();
+      throw new EngineError('DOCUMENT_PASSWORD_REQUIRED', 'The document is encrypted: send its password in X-Service-DocumentPassword');
+    }
+    if (result === 0) {
+      doc.destroy();
+      throw new EngineError('DOCUMENT_PASSWORD_INVALID', 'The document password is wrong');
+    }
+    access = result & AUTH_OWNER ? 'owner' : 'user';
+    used = tried;
+  } else if (encrypted && password !== undefined && password !== '') {
+    // Opened with the empty user password; a given password may be the owner's.
+    const { result, password: tried } = authenticate(doc, password);
+    if (result & AUTH_OWNER) access = 'owner';
+    else if (!(result & AUTH_USER) && result !== 1) {
+      doc.destroy();
+      throw new EngineError('DOCUMENT_PASSWORD_INVALID', 'The document password is wrong');
+    }
+    used = tried;
+  }
+  // An empty permissions password protects nothing: whoever opens the document is its owner.
+  // (Acrobat and MuPDF refuse an empty owner password while the user password is set; the
+  // PermissionsModel reports such a file as having no permissions password, and acts on that.)
+  if (access === 'user' && ownerPasswordIsEmpty(doc, needsPassword, used)) access = 'owner';
+  const opened: OpenedPdf = { doc, encrypted, access, password: used, needsPassword };
+  try {
+    if (!READ_ONLY_NEEDS.has(need)) repairNow(doc);
+    // Touch the page tree now so a broken file fails here, not midway through an operation.
+    doc.countPages();
+    requirePermission(opened, need);
+  } catch (err) {
+    doc.destroy();
+    throw classifyOpenError(err);
+  }
+  return opened;
+}
+
+/** Needs of tasks that only read: they have no edits a late repair could drop, so they skip loading every object (50 ms for the 200-page bench document). */
+const READ_ONLY_NEEDS: ReadonlySet<Need> = new Set<Need>(['view', 'copy', 'accessibility', 'print']);
+
+/** Objects that fail to load are skipped; past this many failures the walk stops (each error thrown out of MuPDF wears its WASM heap). */
+const MAX_LOAD_FAILURES = 20;
+
+/**
+ * Loads every object once, so that a damaged cross-reference table is
+ * repaired now, before anything is edited. MuPDF repairs lazily, when it
+ * first meets an object that is not where the table says; the repair
+ * rebuilds the table from the file and drops every edit made so far. If
+ * that first meeting is the save (which loads every object), the document
+ * is written as it was read, without the changes, and the task reports
+ * success (corpus: pdfjs/annotations/annotation-polyline-polygon.pdf
+ * flattened to itself). MuPDF repairs a document at most once, so the walk
+ * stops there. Loaded objects stay cached for the save, which costs about
+ * 10 ms per 1,000 objects.
+ */
+function repairNow(doc: mupdf.PDFDocument): void {
+  const count = doc.countObjects();
+  let failures = 0;
+  for (let num = 1; num < count && !doc.wasRepaired(); num++) {
+    try {
+      doc.newIndirect(num).resolve();
+    } catch {
+      if (++failures > MAX_LOAD_FAILURES) return;
+    }
+  }
+}
+
+export function classifyOpenError(err: unknown): EngineError {
+  if (err instanceof EngineError) return err;
+  const message = describe(err);
+  if (/crypt|security handler|encryption/i.test(message)) {
+    return new EngineError('UNSUPPORTED_ENCRYPTION', 'The document uses an encryption method the service cannot open');
+  }
+  return new EngineError('MALFORMED_PDF', 'The file is not a PDF that can be opened or repaired');
+}
+
+/**
+ * The one page-index check of the engine: PAGE_OUT_OF_RANGE past either end
+ * (400; 404 with `inPath`, when the index is part of the URL path).
+ */
+export function checkPageIndex(doc: mupdf.PDFDocument, pageIndex: number | undefined, origin: { inPath?: boolean } = {}): void {
+  if (pageIndex === undefined) return;
+  const count = doc.countPages();
+  if (pageIndex < 0 || pageIndex >= count) throw new EngineError('PAGE_OUT_OF_RANGE', pageOutOfRangeDetail(pageIndex, count), undefined, origin);
+}

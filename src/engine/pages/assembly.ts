@@ -1,0 +1,365 @@
+import type * as mupdf from 'mupdf';
+import { EngineError } from '../errors.js';
+import { parsePageRange } from './range.js';
+import { formFacts } from '../core/inspect.js';
+import { openPdf } from '../core/open.js';
+import { deref, text } from '../core/mupdf-objects.js';
+import { annotationPages } from '../forms/fields.js';
+import { readFormFields } from '../forms/form-data.js';
+import { saveEdited, saveFull } from '../core/save.js';
+import { dropSignatureValues } from '../signing/signatures.js';
+import type { PdfSource } from '../core/pdf-source.js';
+
+/** The page-structure operations: one task, one kind per action. */
+export type PageOperation =
+  | { kind: 'delete'; pageRange: string }
+  | { kind: 'rotate'; pageRange?: string | undefined; rotation: number }
+  | { kind: 'move'; pageRange: string; toIndex: number }
+  | { kind: 'extract'; pageRange: string }
+  | { kind: 'newPage'; pageIndex?: number | undefined; width?: number | undefined; height?: number | undefined }
+  | { kind: 'insert'; source: Uint8Array; sourcePassword?: string | undefined; pageRange?: string | undefined; pageIndex?: number | undefined };
+
+const US_LETTER = { width: 612, height: 792 };
+
+function catalog(doc: mupdf.PDFDocument): mupdf.PDFObject {
+  return deref(doc.getTrailer().get('Root'));
+}
+
+function objectNumber(obj: mupdf.PDFObject): number | undefined {
+  return obj.isIndirect() ? obj.asIndirect() : undefined;
+}
+
+/** Object numbers of the annotations listed on the given pages. */
+function annotationsOn(doc: mupdf.PDFDocument, pages: number[]): Set<number> {
+  const found = new Set<number>();
+  for (const p of pages) {
+    const annots = deref(doc.findPage(p).get('Annots'));
+    if (!annots.isArray()) continue;
+    for (let i = 0; i < annots.length; i++) {
+      const num = objectNumber(annots.get(i));
+      if (num !== undefined) found.add(num);
+    }
+  }
+  return found;
+}
+
+/**
+ * Drops from the field tree the widgets that were on removed pages, and the
+ * fields left with no widget. Only what the removal touched goes: a field
+ * that never had a widget stays as it was.
+ */
+function pruneFields(doc: mupdf.PDFDocument, fields: mupdf.PDFObject, removed: Set<number>, depth = 0): void {
+  if (!fields.isArray() || depth > 64) return;
+  for (let i = fields.length - 1; i >= 0; i--) {
+    const ref = fields.get(i);
+    const num = objectNumber(ref);
+    if (num !== undefined && removed.has(num)) {
+      fields.delete(i);
+      continue;
+    }
+    const field = deref(ref);
+    if (!field.isDictionary()) continue;
+    const kids = deref(field.get('Kids'));
+    if (!kids.isArray() || kids.length === 0) continue;
+    pruneFields(doc, kids, removed, depth + 1);
+    if (kids.length === 0) fields.delete(i);
+  }
+}
+
+/** A shallow copy of a dictionary (arrays one level deep), holding its values alive. */
+function shallowCopy(doc: mupdf.PDFDocument, dict: mupdf.PDFObject): mupdf.PDFObject {
+  const copy = doc.newDictionary();
+  dict.forEach((value, key) => {
+    const resolved = deref(value);
+    if (resolved.isArray() && !value.isIndirect()) {
+      const array = doc.newArray();
+      for (let i = 0; i < resolved.length; i++) array.push(resolved.get(i));
+      copy.put(key, array);
+    } else {
+      copy.put(key, value);
+    }
+  });
+  return copy;
+}
+
+/** Whether an explicit destination (or a GoTo action holding one) points at a page of the page tree. */
+function pointsIntoDocument(doc: mupdf.PDFDocument, action: mupdf.PDFObject): boolean {
+  let dest = deref(action);
+  if (dest.isDictionary()) {
+    if (deref(dest.get('S')).isName() && deref(dest.get('S')).asName() !== 'GoTo') return true;
+    dest = deref(dest.get('D'));
+  }
+  if (!dest.isArray() || dest.length === 0) return true;
+  const page = dest.get(0);
+  if (!page.isIndirect()) return true;
+  const pages = new Set(Array.from({ length: doc.countPages() }, (_, i) => doc.findPage(i).asIndirect()));
+  return pages.has(page.asIndirect());
+}
+
+/**
+ * Rearranges the page tree to `order` (indexes of the current pages; pages
+ * left out are removed). MuPDF's rearrangePages removes outline items, named
+ * destinations and links that point at removed pages, which is what is
+ * wanted; but it also drops most of the catalog (measured, 1.28.1): the
+ * AcroForm (of kept pages too), embedded files, XMP metadata, usage rights,
+ * page labels, viewer preferences, the open action. So the catalog is copied
+ * before and what MuPDF dropped is put back: the form with the fields of
+ * removed pages pruned, the open action only when its page is still there.
+ */
+export function rearrange(doc: mupdf.PDFDocument, order: number[]): void {
+  const before = shallowCopy(doc, catalog(doc));
+  const names = deref(before.get('Names'));
+  const savedNames = names.isDictionary() ? shallowCopy(doc, names) : undefined;
+  const form = deref(before.get('AcroForm'));
+  const savedForm = form.isDictionary() ? shallowCopy(doc, form) : undefined;
+  const kept = new Set(order);
+  const removedPages = Array.from({ length: doc.countPages() }, (_, i) => i).filter((i) => !kept.has(i));
+  const removed = savedForm && removedPages.length ? annotationsOn(doc, removedPages) : new Set<number>();
+
+  doc.rearrangePages(order);
+
+  // Looked up again: the catalog held from before is no longer the document's.
+  const root = catalog(doc);
+  before.forEach((value, key) => {
+    if (!root.get(key).isNull()) return;
+    if (key === 'AcroForm' || key === 'Names') return;
+    if (key === 'OpenAction' && !pointsIntoDocument(doc, value)) return;
+    root.put(key, value);
+  });
+  if (savedNames) {
+    let current = deref(root.get('Names'));
+    if (!current.isDictionary()) {
+      current = doc.newDictionary();
+      root.put('Names', current);
+    }
+    const target = current;
+    // MuPDF keeps /Dests, pruned; every other name tree (embedded files, JavaScript, ...) comes back as it was.
+    savedNames.forEach((value, key) => {
+      if (key !== 'Dests' && target.get(key).isNull()) target.put(key, value);
+    });
+  }
+  if (savedForm) {
+    root.put('AcroForm', doc.addObject(savedForm));
+    pruneFields(doc, deref(savedForm.get('Fields')), removed);
+  }
+}
+
+/**
+ * Makes a page self-contained before it is copied: the inheritable entries
+ * it takes from its ancestors are written into it, and /Parent is dropped,
+ * so that copying it does not drag the source's whole page tree along.
+ */
+function detachPage(page: mupdf.PDFObject): void {
+  for (const key of ['Resources', 'MediaBox', 'CropBox', 'Rotate']) {
+    if (!page.get(key).isNull()) continue;
+    const inherited = page.getInheritable(key);
+    if (!inherited.isNull()) page.put(key, inherited);
+  }
+  page.delete('Parent');
+}
+
+/** Top-level field names of a field array. */
+function fieldNames(fields: mupdf.PDFObject): Set<string> {
+  const names = new Set<string>();
+  if (!fields.isArray()) return names;
+  for (let i = 0; i < fields.length; i++) {
+    const f = deref(fields.get(i));
+    const t = f.isDictionary() ? text(f.get('T')) : undefined;
+    if (t !== undefined) names.add(t);
+  }
+  return names;
+}
+
+/**
+ * Copies the selected pages of `source` into `doc` at `at`: with their
+ * annotations (each /P pointing at its new page), links between copied pages,
+ * and their form fields merged into the document's AcroForm. A top-level
+ * field whose name the document already uses is renamed "name_2" ("_3", ...)
+ * so that the two fields do not merge into one. Links, outline entries and
+ * fields of source pages that are not copied are dropped first.
+ */
+function insertPages(doc: mupdf.PDFDocument, source: mupdf.PDFDocument, selected: number[], at: number): number {
+  // Prune the source down to the selected pages, in order: links and fields of other pages go.
+  rearrange(source, selected);
+  const map = doc.newGraftMap();
+  const count = source.countPages();
+  for (let i = 0; i < count; i++) {
+    const page = source.findPage(i);
+    detachPage(page);
+  }
+  // Copy every page dictionary through one graft map, so that links and /P between them stay consistent.
+  const copies: mupdf.PDFObject[] = [];
+  for (let i = 0; i < count; i++) copies.push(map.graftObject(source.findPage(i)));
+  copies.forEach((copy, k) => doc.insertPage(at + k, copy));
+
+  const sourceForm = deref(catalog(source).get('AcroForm'));
+  const sourceFields = sourceForm.isDictionary() ? deref(sourceForm.get('Fields')) : undefined;
+  if (sourceFields?.isArray() && sourceFields.length > 0) {
+    const root = catalog(doc);
+    let form = deref(root.get('AcroForm'));
+    if (!form.isDictionary()) {
+      form = doc.addObject(doc.newDictionary());
+      root.put('AcroForm', form);
+      form = deref(form);
+    }
+    let fields = deref(form.get('Fields'));
+    if (!fields.isArray()) {
+      fields = doc.newArray();
+      form.put('Fields', fields);
+    }
+    const taken = fieldNames(fields);
+    for (let i = 0; i < sourceFields.length; i++) {
+      const copy = map.graftObject(sourceFields.get(i));
+      const field = deref(copy);
+      const t = field.isDictionary() ? text(field.get('T')) : undefined;
+      if (t !== undefined && taken.has(t)) {
+        let n = 2;
+        while (taken.has(`${t}_${n}`)) n++;
+        field.put('T', doc.newString(`${t}_${n}`));
+        taken.add(`${t}_${n}`);
+      } else if (t !== undefined) {
+        taken.add(t);
+      }
+      fields.push(copy);
+    }
+    // Default appearance and the fonts it names, where the document has none of its own.
+    if (form.get('DA').isNull() && !sourceForm.get('DA').isNull()) form.put('DA', map.graftObject(sourceForm.get('DA')));
+    const sourceResources = deref(sourceForm.get('DR'));
+    if (sourceResources.isDictionary()) {
+      let resources = deref(form.get('DR'));
+      if (!resources.isDictionary()) {
+        resources = doc.newDictionary();
+        form.put('DR', resources);
+      }
+      const sourceFonts = deref(sourceResources.get('Font'));
+      if (sourceFonts.isDictionary()) {
+        let fonts = deref(resources.get('Font'));
+        if (!fonts.isDictionary()) {
+          fonts = doc.newDictionary();
+          resources.put('Font', fonts);
+        }
+        const target = fonts;
+        sourceFonts.forEach((font, key) => {
+          if (target.get(key).isNull()) target.put(key, map.graftObject(font));
+        });
+      }
+    }
+  }
+  return count;
+}
+
+function checkRotation(rotation: number): number {
+  if (!Number.isInteger(rotation) || rotation % 90 !== 0) throw new EngineError('VALIDATION_FAILED', `rotation must be a multiple of 90, not ${rotation}`);
+  return ((rotation % 360) + 360) % 360;
+}
+
+/** The size of the page at `index` as /MediaBox says (width, height in points). */
+function pageSize(doc: mupdf.PDFDocument, index: number): { width: number; height: number } {
+  const box = deref(doc.findPage(index).getInheritable('MediaBox'));
+  if (!box.isArray() || box.length < 4) return US_LETTER;
+  const v = [0, 1, 2, 3].map((i) => deref(box.get(i)).asNumber());
+  return { width: Math.abs(v[2]! - v[0]!), height: Math.abs(v[3]! - v[1]!) };
+}
+
+/** The pages that show a widget of a signed signature field. */
+function signedSignaturePages(doc: mupdf.PDFDocument): Set<number> {
+  const widgets = new Set<number>();
+  for (const f of readFormFields(doc)) {
+    if (f.type !== 'signature' || !deref(f.field.get('V')).isDictionary()) continue;
+    for (const w of f.widgets) if (w.isIndirect()) widgets.add(w.asIndirect());
+  }
+  const pages = new Set<number>();
+  if (widgets.size === 0) return pages;
+  for (const [num, page] of annotationPages(doc)) if (widgets.has(num)) pages.add(page);
+  return pages;
+}
+
+/**
+ * The `editPages` task: one page-structure operation, saved as every edit is
+ * (incrementally when the document is signed). Needs assembleDocumentAllowed
+ * with the user password.
+ */
+export function editPages(input: { pdf: PdfSource; password?: string | undefined; operation: PageOperation }): { bytes: Uint8Array; pageCount: number } {
+  const { operation } = input;
+  const opened = openPdf(input.pdf, input.password, 'assemble');
+  const { doc } = opened;
+  try {
+    // Decided before the change: a change may remove the signature fields that tell it.
+    const signed = formFacts(doc).hasSignatures;
+    const count = doc.countPages();
+    const all = Array.from({ length: count }, (_, i) => i);
+    switch (operation.kind) {
+      case 'delete': {
+        const doomed = new Set(parsePageRange(operation.pageRange, count));
+        if (doomed.size === count) throw new EngineError('VALIDATION_FAILED', 'pageRange names every page; a PDF must keep at least one');
+        if ([...signedSignaturePages(doc)].some((p) => doomed.has(p))) {
+          throw new EngineError('DOCUMENT_SIGNED', 'A page to delete shows a signed signature field: deleting it would remove the signature. Clear the signature first (DELETE .../fields/signature-fields/{name}) if that is what you want');
+        }
+        rearrange(doc, all.filter((i) => !doomed.has(i)));
+        break;
+      }
+      case 'extract':
+        rearrange(doc, parsePageRange(operation.pageRange, count));
+        // The extract is a new document (savePath is required): written in full, since appending would keep every page of the
+        // source in its earlier revision. Its signatures covered the source's bytes, so they are cleared; the source keeps them.
+        if (signed) {
+          dropSignatureValues(doc);
+          return { bytes: saveFull(doc), pageCount: doc.countPages() };
+        }
+        break;
+      case 'move': {
+        const moving = parsePageRange(operation.pageRange, count);
+        const staying = all.filter((i) => !moving.includes(i));
+        if (operation.toIndex < 0 || operation.toIndex > staying.length) {
+          throw new EngineError('PAGE_OUT_OF_RANGE', `toIndex ${operation.toIndex} is outside 0 to ${staying.length} (the positions the ${moving.length} moved pages can take)`);
+        }
+        rearrange(doc, [...staying.slice(0, operation.toIndex), ...moving, ...staying.slice(operation.toIndex)]);
+        break;
+      }
+      case 'rotate': {
+        const by = checkRotation(operation.rotation);
+        for (const i of parsePageRange(operation.pageRange, count)) {
+          const page = doc.findPage(i);
+          const current = deref(page.getInheritable('Rotate'));
+          const was = current.isNumber() ? current.asNumber() : 0;
+          page.put('Rotate', doc.newInteger((((was + by) % 360) + 360) % 360));
+        }
+        break;
+      }
+      case 'newPage': {
+        const at = operation.pageIndex ?? count;
+        if (at < 0 || at > count) throw new EngineError('PAGE_OUT_OF_RANGE', `pageIndex ${at} is outside 0 to ${count} (the positions a new page can take)`);
+        const like = at > 0 ? pageSize(doc, at - 1) : count > 0 ? pageSize(doc, 0) : US_LETTER;
+        const width = operation.width ?? like.width;
+        const height = operation.height ?? like.height;
+        const page = doc.addPage([0, 0, width, height], 0, doc.newDictionary(), '');
+        doc.insertPage(at, page);
+        break;
+      }
+      case 'insert': {
+        const at = operation.pageIndex ?? count;
+        if (at < 0 || at > count) throw new EngineError('PAGE_OUT_OF_RANGE', `pageIndex ${at} is outside 0 to ${count} (the positions inserted pages can take)`);
+        // The pages of the other document are taken out of it: that needs its permission to assemble.
+        let source;
+        try {
+          source = openPdf(operation.source, operation.sourcePassword, 'assemble');
+        } catch (err) {
+          // Say which document the problem is with: the one whose pages are being inserted.
+          if (err instanceof EngineError) throw new EngineError(err.code, `The document to insert: ${err.message}${err.code.startsWith('DOCUMENT_PASSWORD') ? ' (send it in appendPassword)' : ''}`, err.extra);
+          throw err;
+        }
+        try {
+          const selected = parsePageRange(operation.pageRange, source.doc.countPages());
+          insertPages(doc, source.doc, selected, at);
+        } finally {
+          source.doc.destroy();
+        }
+        break;
+      }
+    }
+    return { bytes: saveEdited(doc, signed), pageCount: doc.countPages() };
+  } finally {
+    doc.destroy();
+  }
+}
+

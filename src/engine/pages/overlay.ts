@@ -1,0 +1,69 @@
+import type * as mupdf from 'mupdf';
+import { deref } from '../core/mupdf-objects.js';
+
+/**
+ * Drawing over a page's existing content, shared by everything that paints on
+ * pages (redaction overlays, stamps). The page's own content is put between
+ * `q` and `Q` so that a graphics state it leaves behind (a `cm`, a clip, a
+ * colour) cannot leak into what is drawn after it; the drawing then starts in
+ * the page's default user space. The `q` stream is made once per document and
+ * shared by every page, as may be a drawing that is the same on every page.
+ */
+export class PageOverlay {
+  private opening: mupdf.PDFObject | undefined;
+
+  constructor(private readonly doc: mupdf.PDFDocument) {}
+
+  /** A content stream for `attach`: it closes the wrap, then runs `ops` in default user space. */
+  drawing(ops: string): mupdf.PDFObject {
+    return this.doc.addStream(`Q\n${ops}\n`, {});
+  }
+
+  /** Wraps the page's content in q/Q and appends `drawing` (made by `drawing()`) after it. */
+  attach(pageObj: mupdf.PDFObject, drawing: mupdf.PDFObject): void {
+    this.opening ??= this.doc.addStream('q', {});
+    const contents = this.doc.newArray();
+    contents.push(this.opening);
+    const old = pageObj.get('Contents');
+    const resolved = deref(old);
+    if (resolved.isArray()) for (let i = 0; i < resolved.length; i++) contents.push(resolved.get(i));
+    else if (old.isIndirect()) contents.push(old);
+    contents.push(drawing);
+    pageObj.put('Contents', contents);
+  }
+}
+
+/**
+ * The page's resource sub-dictionary of one category (`Font`, `XObject`, ...),
+ * made the page's own first: resources inherited from the page tree or shared
+ * with other pages (an indirect dictionary) are copied, one level deep, into
+ * the page, so adding an entry changes this page alone and keeps what it
+ * inherited.
+ */
+export function ownResources(doc: mupdf.PDFDocument, pageObj: mupdf.PDFObject, category: string): mupdf.PDFObject {
+  let resources = pageObj.get('Resources');
+  if (resources.isIndirect() || !resources.isDictionary()) {
+    resources = shallowCopy(doc, deref(pageObj.getInheritable('Resources')));
+    pageObj.put('Resources', resources);
+  }
+  let sub = resources.get(category);
+  if (sub.isIndirect() || !sub.isDictionary()) {
+    sub = shallowCopy(doc, deref(sub));
+    resources.put(category, sub);
+  }
+  return sub;
+}
+
+/** A new direct dictionary with the entries of `source` (none when it is not a dictionary). */
+function shallowCopy(doc: mupdf.PDFDocument, source: mupdf.PDFObject): mupdf.PDFObject {
+  const copy = doc.newDictionary();
+  if (source.isDictionary()) source.forEach((value, key) => copy.put(key, value));
+  return copy;
+}
+
+/** A resource name not used in `dict`: `base`, or `base` with a number after it. */
+export function freeName(dict: mupdf.PDFObject, base: string): string {
+  let name = base;
+  for (let i = 1; !dict.get(name).isNull(); i++) name = `${base}_${i}`;
+  return name;
+}

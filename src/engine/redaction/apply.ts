@@ -1,0 +1,428 @@
+import * as mupdf from 'mupdf';
+import { rewriteQuoteOperators } from './content-quotes.js';
+import { EngineError } from '../errors.js';
+import { fixedNumber } from '../syntax/numbers.js';
+import { countOccurrences, hasQuad, quadBounds, quadContains, type PageText, type Quad } from '../text/match.js';
+import { annotationEntries, type AnnotationEntry } from '../annotations/read.js';
+import { checkPageIndex, openPdf } from '../core/open.js';
+import { name, numbers, ref, text } from '../syntax/readers.js';
+import { annotationText, pageContentText } from '../text/page-text.js';
+import { ownResources, PageOverlay } from '../pages/overlay.js';
+import { deref } from '../core/mupdf-objects.js';
+import { refuseIfSigned, saveFull } from '../core/save.js';
+import { findElsewhere, scrubElsewhere, type ElsewhereHit } from './elsewhere.js';
+import type { PdfSource } from '../core/pdf-source.js';
+
+export interface ApplyRedactionsRequest {
+  pageIndex?: number | undefined;
+  names?: string[] | undefined;
+  /** Images under a box: clear the covered pixels (default), remove the whole image, or leave images alone. */
+  images?: 'pixels' | 'remove' | 'none' | undefined;
+  /** Vector art under a box: remove what a box covers entirely (default), what it touches, or nothing. */
+  lineArt?: 'covered' | 'touched' | 'none' | undefined;
+  scrubElsewhere?: boolean | undefined;
+}
+
+export interface RedactionFailure {
+  pageIndex: number;
+  annotation: string;
+  text: string;
+}
+
+export interface ApplyReport {
+  applied: string[];
+  pages: number[];
+  /** Annotations removed because the text they show lay under a box. */
+  removedAnnotations: string[];
+  /** Where the redacted text still occurs outside page content (before scrubbing). */
+  elsewhere: ElsewhereHit[];
+  scrubbed: boolean;
+}
+
+const IMAGE_METHOD = { pixels: mupdf.PDFPage.REDACT_IMAGE_PIXELS, remove: mupdf.PDFPage.REDACT_IMAGE_REMOVE, none: mupdf.PDFPage.REDACT_IMAGE_NONE } as const;
+const LINE_ART_METHOD = { covered: mupdf.PDFPage.REDACT_LINE_ART_REMOVE_IF_COVERED, touched: mupdf.PDFPage.REDACT_LINE_ART_REMOVE_IF_TOUCHED, none: mupdf.PDFPage.REDACT_LINE_ART_NONE } as const;
+
+/** A box to apply: the Redact annotation's quads (its Rect when it has none), its look, and its name. */
+interface Box {
+  name: string;
+  quads: Quad[];
+  /** Each quad's bounds, to rule out most characters cheaply. */
+  bounds: [number, number, number, number][];
+  fill: [number, number, number];
+  overlayText: string | undefined;
+  overlayColor: [number, number, number];
+}
+
+/**
+ * The boxes' quads bucketed by horizontal band, so that finding the box over
+ * a character looks at the few quads near it rather than at every box on the
+ * page (a page can carry thousands).
+ */
+class BoxIndex {
+  private readonly top: number;
+  private readonly bandHeight: number;
+  private readonly bands: { box: Box; quad: number }[][];
+
+  constructor(boxes: Box[]) {
+    let top = Infinity;
+    let bottom = -Infinity;
+    for (const box of boxes) {
+      for (const b of box.bounds) {
+        top = Math.min(top, b[1]);
+        bottom = Math.max(bottom, b[3]);
+      }
+    }
+    this.top = top;
+    const count = Number.isFinite(top) ? Math.min(1024, Math.max(1, Math.ceil((bottom - top) / 8))) : 0;
+    this.bandHeight = count ? Math.max((bottom - top) / count, 1e-6) : 1;
+    this.bands = Array.from({ length: count }, () => []);
+    for (const box of boxes) {
+      box.bounds.forEach((b, quad) => {
+        for (let i = this.band(b[1]); i <= this.band(b[3]); i++) this.bands[i]!.push({ box, quad });
+      });
+    }
+  }
+
+  private band(y: number): number {
+    return Math.min(this.bands.length - 1, Math.max(0, Math.floor((y - this.top) / this.bandHeight)));
+  }
+
+  /** The box whose quad contains the point, if any. */
+  find(x: number, y: number): Box | undefined {
+    if (!this.bands.length || y < this.top) return undefined;
+    const band = this.bands[this.band(y)]!;
+    for (const { box, quad } of band) {
+      const b = box.bounds[quad]!;
+      if (x < b[0] || x > b[2] || y < b[1] || y > b[3]) continue;
+      if (quadContains(box.quads[quad]!, x, y)) return box;
+    }
+    return undefined;
+  }
+}
+
+/** The text under each box (a character is under a box when its centre is), and the rest of the text with the boxed characters cut out. */
+function splitByBoxes(text: PageText, boxes: BoxIndex): { under: Map<Box, string>; outside: string } {
+  const under = new Map<Box, string>();
+  const outside: string[] = [];
+  let kept = 0;
+  const q = text.quads;
+  for (let i = 0; i < text.text.length; i++) {
+    if (!hasQuad(text, i)) continue;
+    const o = i * 8;
+    const box = boxes.find((q[o]! + q[o + 2]! + q[o + 4]! + q[o + 6]!) / 4, (q[o + 1]! + q[o + 3]! + q[o + 5]! + q[o + 7]!) / 4);
+    if (!box) continue;
+    under.set(box, (under.get(box) ?? '') + text.text[i]);
+    outside.push(text.text.slice(kept, i), '\n');
+    kept = i + 1;
+  }
+  outside.push(text.text.slice(kept));
+  return { under, outside: outside.join('') };
+}
+
+/** Every content stream of a page and the form XObjects it draws, recursively (each once). */
+function contentStreams(page: mupdf.PDFObject): mupdf.PDFObject[] {
+  const streams: mupdf.PDFObject[] = [];
+  const seen = new Set<number>();
+  const add = (obj: mupdf.PDFObject) => {
+    if (!obj.isIndirect() || seen.has(obj.asIndirect())) return;
+    seen.add(obj.asIndirect());
+    if (obj.isStream()) streams.push(obj);
+  };
+  const contents = deref(page.get('Contents'));
+  if (contents.isArray()) for (let i = 0; i < contents.length; i++) add(contents.get(i));
+  else add(page.get('Contents'));
+  const visitResources = (resources: mupdf.PDFObject, depth: number) => {
+    if (depth > 32 || !resources.isDictionary()) return;
+    const xobjects = deref(resources.get('XObject'));
+    if (!xobjects.isDictionary()) return;
+    xobjects.forEach((x) => {
+      if (!x.isIndirect() || seen.has(x.asIndirect())) return;
+      if (deref(x).get('Subtype').asName() !== 'Form') return;
+      add(x);
+      visitResources(deref(deref(x).get('Resources')), depth + 1);
+    });
+  };
+  visitResources(deref(page.get('Resources')), 0);
+  return streams;
+}
+
+/** Rewrites `'` and `"` in every stream the page draws, so MuPDF's redaction removes their text. */
+function normaliseQuotes(pageObj: mupdf.PDFObject): void {
+  for (const stream of contentStreams(pageObj)) {
+    const rewritten = rewriteQuoteOperators(stream.readStream().asUint8Array());
+    if (rewritten) stream.writeStream(rewritten);
+  }
+}
+
+const fmt = (n: number): string => fixedNumber(n, 3);
+
+/** Latin-1 text as a PDF literal string; characters outside it become '?'. */
+function literal(s: string): string {
+  let out = '';
+  for (const ch of s) {
+    const code = ch.codePointAt(0)!;
+    const c = code > 0xff || code < 0x20 ? '?' : ch;
+    out += c === '(' || c === ')' || c === '\\' ? `\\${c}` : c;
+  }
+  return `(${out})`;
+}
+
+/**
+ * Paints each box's fill and overlay text over the page. Drawn in page space
+ * (the inverse of the page transform as `cm`), so rotated pages and offset
+ * media boxes need no special cases; PageOverlay keeps the page's own
+ * graphics state from leaking into the overlay.
+ */
+function paintOverlays(overlay: PageOverlay, doc: mupdf.PDFDocument, page: mupdf.PDFPage, boxes: Box[], overlayFont: () => mupdf.PDFObject): void {
+  if (!boxes.length) return;
+  const inv = mupdf.Matrix.invert(page.getTransform());
+  const ops: string[] = [`q ${inv.map(fmt).join(' ')} cm`];
+  let usesFont = false;
+  for (const box of boxes) {
+    for (const q of box.quads) {
+      ops.push(`${box.fill.map(fmt).join(' ')} rg ${fmt(q[0])} ${fmt(q[1])} m ${fmt(q[2])} ${fmt(q[3])} l ${fmt(q[6])} ${fmt(q[7])} l ${fmt(q[4])} ${fmt(q[5])} l h f`);
+    }
+    if (box.overlayText) {
+      const [x0, y0, x1, y1] = quadBounds(box.quads[0]!);
+      const height = y1 - y0;
+      const size = Math.max(1, Math.min(height * 0.8, (x1 - x0 - 2) / (0.56 * box.overlayText.length)));
+      const baseline = y0 + (height + size * 0.7) / 2;
+      ops.push(`BT /RedactOverlay ${fmt(size)} Tf ${box.overlayColor.map(fmt).join(' ')} rg 1 0 0 -1 ${fmt(x0 + 1)} ${fmt(baseline)} Tm ${literal(box.overlayText)} Tj ET`);
+      usesFont = true;
+    }
+  }
+  ops.push('Q');
+  const pageObj = page.getObject();
+  if (usesFont) ownResources(doc, pageObj, 'Font').put('RedactOverlay', overlayFont());
+  overlay.attach(pageObj, overlay.drawing(ops.join('\n')));
+}
+
+/** A Redact annotation's box in page space, read from its parsed dictionary (no MuPDF objects per annotation). */
+function boxOf(entry: AnnotationEntry, ctm: mupdf.Matrix): Box {
+  const toPage = (x: number, y: number): [number, number] => [ctm[0] * x + ctm[2] * y + ctm[4], ctm[1] * x + ctm[3] * y + ctm[5]];
+  const quads: Quad[] = [];
+  const qp = numbers(entry.dict.get('QuadPoints')) ?? [];
+  for (let i = 0; i + 8 <= qp.length; i += 8) {
+    // /QuadPoints lists each quad's corners as upper-left, upper-right, lower-left, lower-right: MuPDF's order too.
+    quads.push([...toPage(qp[i]!, qp[i + 1]!), ...toPage(qp[i + 2]!, qp[i + 3]!), ...toPage(qp[i + 4]!, qp[i + 5]!), ...toPage(qp[i + 6]!, qp[i + 7]!)] as Quad);
+  }
+  if (!quads.length) {
+    const [x0, y0, x1, y1] = numbers(entry.dict.get('Rect')) ?? [0, 0, 0, 0];
+    quads.push([...toPage(x0!, y1!), ...toPage(x1!, y1!), ...toPage(x0!, y0!), ...toPage(x1!, y0!)] as Quad);
+  }
+  const ic = numbers(entry.dict.get('IC'));
+  const da = text(entry.dict.get('DA'));
+  const colour = da ? /([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+rg/u.exec(da) : null;
+  return {
+    name: entry.name,
+    quads,
+    bounds: quads.map(quadBounds),
+    // A Redact annotation without /IC is painted black: the box must hide what was there.
+    fill: ic?.length === 3 ? (ic as [number, number, number]) : [0, 0, 0],
+    overlayText: text(entry.dict.get('OverlayText')),
+    overlayColor: colour ? [Number(colour[1]), Number(colour[2]), Number(colour[3])] : [1, 1, 1],
+  };
+}
+
+/** Object numbers of a page's /Annots entries, in order. */
+function annotsOf(pageObj: mupdf.PDFObject): mupdf.PDFObject {
+  return deref(pageObj.get('Annots'));
+}
+
+/**
+ * Applies one page's selected Redact annotations and verifies the result.
+ * Returns the names of the annotations removed with the text they showed,
+ * and the failures found (text that survived under a box, or a redacted
+ * string that occurs more often than it did outside the boxes).
+ */
+function applyPage(doc: mupdf.PDFDocument, pageIndex: number, selected: Map<number, AnnotationEntry>, pageEntries: AnnotationEntry[], request: ApplyRedactionsRequest, redactedStrings: Set<string>, overlay: PageOverlay, overlayFont: () => mupdf.PDFObject): { removed: string[]; failures: RedactionFailure[] } {
+  const pageObj = doc.findPage(pageIndex);
+  normaliseQuotes(pageObj);
+  // Take every Redact annotation (and the popups of the selected ones) off the page: the selected ones are
+  // applied as one merged annotation below (MuPDF redacts a page over twice as fast with one annotation
+  // holding all quads as with one per match), the others are put back afterwards.
+  const annots = annotsOf(pageObj);
+  const heldBack: mupdf.PDFObject[] = [];
+  const selectedPopups = new Set([...selected.values()].map((e) => ref(e.dict.get('Popup'))).filter((n): n is number => n !== undefined));
+  if (annots.isArray()) {
+    for (let i = annots.length - 1; i >= 0; i--) {
+      const a = annots.get(i);
+      const num = a.isIndirect() ? a.asIndirect() : undefined;
+      if (num !== undefined && (selected.has(num) || selectedPopups.has(num))) annots.delete(i);
+      else if (deref(a).get('Subtype').asName() === 'Redact') {
+        heldBack.unshift(a);
+        annots.delete(i);
+      }
+    }
+  }
+  let page = doc.loadPage(pageIndex);
+  const boxes = [...selected.values()].map((e) => boxOf(e, page.getTransform()));
+  const index = new BoxIndex(boxes);
+  // Only pages with annotations that show text need MuPDF's annotation objects.
+  const nameByObject = new Map(pageEntries.filter((e) => e.objectNumber !== undefined).map((e) => [e.objectNumber!, e.name]));
+  const showsText = (subtype: string | undefined) => subtype !== 'Redact' && subtype !== 'Popup' && subtype !== 'Link';
+  const pageAnnotations = (p: mupdf.PDFPage) => {
+    const all: mupdf.PDFAnnotation[] = [];
+    if (pageEntries.some((e) => showsText(name(e.dict.get('Subtype'))) && name(e.dict.get('Subtype')) !== 'Widget')) all.push(...p.getAnnotations());
+    if (pageEntries.some((e) => name(e.dict.get('Subtype')) === 'Widget')) all.push(...p.getWidgets());
+    return all.filter((a) => showsText(a.getType()));
+  };
+  const textAnnots = pageAnnotations(page).map((annot) => {
+    const num = annot.getObject().asIndirect();
+    return { annot, name: nameByObject.get(num) ?? `object ${num}`, text: annotationText(annot) };
+  });
+
+  // Before: what lies under the boxes, and how often each redacted string occurs elsewhere on the page.
+  const before = splitByBoxes(pageContentText(page), index);
+  const strings = new Set<string>();
+  for (const t of before.under.values()) if (t.trim()) strings.add(t.replace(/\s+/gu, ' ').trim());
+  const doomed: { annot: mupdf.PDFAnnotation; name: string }[] = [];
+  let keptAnnotationText = '';
+  for (const t of textAnnots) {
+    const split = splitByBoxes(t.text, index);
+    const under = [...split.under.values()].join(' ').trim();
+    if (under) {
+      doomed.push(t);
+      for (const s of split.under.values()) if (s.trim()) strings.add(s.replace(/\s+/gu, ' ').trim());
+    } else {
+      keptAnnotationText += `\n${t.text.text}`;
+    }
+  }
+  const outsideBefore = before.outside + keptAnnotationText;
+  const countsBefore = new Map([...strings].map((s) => [s, countOccurrences(outsideBefore, s)]));
+
+  const merged = page.createAnnotation('Redact');
+  merged.setQuadPoints(boxes.flatMap((b) => b.quads) as unknown as mupdf.Quad[]);
+  page.applyRedactions(false, IMAGE_METHOD[request.images ?? 'pixels'], LINE_ART_METHOD[request.lineArt ?? 'covered'], mupdf.PDFPage.REDACT_TEXT_REMOVE);
+  const removed: string[] = [];
+  for (const d of doomed) {
+    removed.push(d.name);
+    // An annotation's popup goes with it.
+    const popup = d.annot.getObject().get('Popup');
+    const popupNum = popup.isIndirect() ? popup.asIndirect() : undefined;
+    page.deleteAnnotation(d.annot);
+    if (popupNum !== undefined) {
+      const list = annotsOf(page.getObject());
+      for (let i = list.length - 1; i >= 0; i--) if (list.get(i).isIndirect() && list.get(i).asIndirect() === popupNum) list.delete(i);
+    }
+  }
+
+  // After: nothing may remain under a box, and no redacted string may occur more often than it did outside them.
+  // (Loading a page makes MuPDF update the annotations of every page still loaded: pages are released when done, or applying is quadratic.)
+  page.destroy();
+  page = doc.loadPage(pageIndex);
+  const failures: RedactionFailure[] = [];
+  const afterContent = pageContentText(page);
+  const after = splitByBoxes(afterContent, index);
+  for (const [box, text] of after.under) if (text.trim()) failures.push({ pageIndex, annotation: box.name, text: text.trim() });
+  let afterText = afterContent.text;
+  for (const annot of pageAnnotations(page)) {
+    const t = annotationText(annot);
+    const split = splitByBoxes(t, index);
+    for (const [box, text] of split.under) if (text.trim()) failures.push({ pageIndex, annotation: box.name, text: text.trim() });
+    afterText += `\n${t.text}`;
+  }
+  for (const [s, count] of countsBefore) {
+    if (countOccurrences(afterText, s) > count) failures.push({ pageIndex, annotation: '', text: s });
+  }
+  for (const s of strings) redactedStrings.add(s);
+
+  paintOverlays(overlay, doc, page, boxes, overlayFont);
+  const annotsAfter = annotsOf(page.getObject());
+  if (heldBack.length) {
+    if (annotsAfter.isArray()) for (const a of heldBack) annotsAfter.push(a);
+    else {
+      const list = doc.newArray();
+      for (const a of heldBack) list.push(a);
+      page.getObject().put('Annots', list);
+    }
+  }
+  page.destroy();
+  return { removed, failures };
+}
+
+/**
+ * The `applyRedactions` task: applies the selected Redact annotations page by
+ * page, verifies each page, and fails closed (REDACTION_INCOMPLETE, nothing
+ * saved) when any redacted text remains. The document is always rewritten in
+ * full, never appended to: an incremental update would keep the removed text
+ * in the file's earlier revision.
+ */
+export function applyRedactions(input: { pdf: PdfSource; password?: string | undefined; request: ApplyRedactionsRequest }): { bytes?: Uint8Array; report: ApplyReport } {
+  const { request } = input;
+  const opened = openPdf(input.pdf, input.password, 'edit');
+  const { doc } = opened;
+  try {
+    checkPageIndex(doc, request.pageIndex);
+    const entries = annotationEntries(doc);
+    const isRedact = (e: AnnotationEntry) => name(e.dict.get('Subtype')) === 'Redact';
+    let chosen: AnnotationEntry[];
+    if (request.names?.length) {
+      const byName = new Map(entries.map((e) => [e.name, e]));
+      chosen = request.names.map((n) => {
+        const e = byName.get(n);
+        if (!e) throw new EngineError('ANNOTATION_NOT_FOUND', `No annotation named ${JSON.stringify(n)}`);
+        if (!isRedact(e)) throw new EngineError('UNSUPPORTED_SUBTYPE', `Annotation ${JSON.stringify(n)} is not a Redact annotation`);
+        return e;
+      });
+    } else {
+      chosen = entries.filter(isRedact);
+    }
+    if (request.pageIndex !== undefined) chosen = chosen.filter((e) => e.pageIndex === request.pageIndex);
+    const report: ApplyReport = { applied: [], pages: [], removedAnnotations: [], elsewhere: [], scrubbed: false };
+    if (!chosen.length) return { report };
+    // Appending would keep the redacted content in the earlier revision; a full rewrite breaks the signatures.
+    refuseIfSigned(doc, 'applying redactions rewrites the whole file (an appended change would keep the redacted content), which would invalidate its signatures');
+    const direct = chosen.find((e) => e.objectNumber === undefined);
+    if (direct) throw new EngineError('PROCESSING_FAILED', `Redact annotation ${JSON.stringify(direct.name)} is not an indirect object and cannot be applied`);
+
+    const entriesByPage = new Map<number, AnnotationEntry[]>();
+    for (const e of entries) {
+      const onPage = entriesByPage.get(e.pageIndex) ?? [];
+      onPage.push(e);
+      entriesByPage.set(e.pageIndex, onPage);
+    }
+    // One Helvetica dictionary for every page's overlay text, made when first needed.
+    let font: mupdf.PDFObject | undefined;
+    const overlayFont = () => {
+      if (!font) {
+        const dict = doc.newDictionary();
+        dict.put('Type', doc.newName('Font'));
+        dict.put('Subtype', doc.newName('Type1'));
+        dict.put('BaseFont', doc.newName('Helvetica'));
+        dict.put('Encoding', doc.newName('WinAnsiEncoding'));
+        font = doc.addObject(dict);
+      }
+      return font;
+    };
+    const overlay = new PageOverlay(doc);
+    const byPage = new Map<number, Map<number, AnnotationEntry>>();
+    for (const e of chosen) {
+      if (!byPage.has(e.pageIndex)) byPage.set(e.pageIndex, new Map());
+      byPage.get(e.pageIndex)!.set(e.objectNumber!, e);
+    }
+    const failures: RedactionFailure[] = [];
+    const redactedStrings = new Set<string>();
+    for (const [pageIndex, selected] of [...byPage].sort((a, b) => a[0] - b[0])) {
+      const result = applyPage(doc, pageIndex, selected, entriesByPage.get(pageIndex) ?? [], request, redactedStrings, overlay, overlayFont);
+      failures.push(...result.failures);
+      report.removedAnnotations.push(...result.removed);
+      report.pages.push(pageIndex);
+    }
+    if (failures.length) {
+      const where = failures.slice(0, 5).map((f) => `page ${f.pageIndex}${f.annotation ? ` (${f.annotation})` : ''}`).join(', ');
+      throw new EngineError('REDACTION_INCOMPLETE', `Redacted text would remain on ${where}${failures.length > 5 ? ` and ${failures.length - 5} more` : ''}; the document was not changed`, { failures: failures.slice(0, 100) });
+    }
+    report.applied = chosen.map((e) => e.name);
+    report.elsewhere = findElsewhere(doc, [...redactedStrings]);
+    if (request.scrubElsewhere && report.elsewhere.length) {
+      scrubElsewhere(doc, [...redactedStrings]);
+      const left = findElsewhere(doc, [...redactedStrings]);
+      if (left.length) throw new EngineError('REDACTION_INCOMPLETE', `Redacted text remains outside page content (${left.map((h) => h.where).join(', ')}); the document was not changed`, { elsewhere: left });
+      report.scrubbed = true;
+    }
+    return { bytes: saveFull(doc), report };
+  } finally {
+    doc.destroy();
+  }
+}

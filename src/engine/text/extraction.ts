@@ -1,0 +1,252 @@
+import * as mupdf from 'mupdf';
+import type { PageTextModel, TextDetail, TextUnit } from '../pages/model.js';
+import { checkPageIndex, openPdf } from '../core/open.js';
+import { PageSpace } from '../pages/geometry.js';
+import { bodyQuad, walkText } from './page-text.js';
+import { deref } from '../core/mupdf-objects.js';
+import type { PdfSource } from '../core/pdf-source.js';
+import type { TaskContext } from '../task-context.js';
+
+/**
+ * Page text for clients (docs/pages.md): the text of a page in reading
+ * order, and on request its words, lines or blocks with their boxes in PDF
+ * user space. Extraction needs the `copy` permission (extractTextAllowed).
+ */
+
+/**
+ * MuPDF's defaults: text outside the page's crop box is left out, ligatures
+ * are expanded, spaces are inserted where glyphs leave a gap, and each
+ * block's lines keep the order the content draws them.
+ */
+const STEXT_OPTIONS = '';
+
+/**
+ * The page's text as displayed: its content, and what its annotations and
+ * form fields show (hidden ones excepted), as the page image shows them and
+ * as pdftotext reads them, in the order they are drawn. The content is
+ * extracted by MuPDF directly; annotations that can show text are drawn
+ * into a display list of their own and extracted after it. (One display
+ * list of content and annotations costs a second pass over the content, and
+ * drawing the annotations that cannot show text, such as shapes, ink and
+ * icons, costs for nothing: together a third of the time on the bench
+ * document's 20 annotations a page.)
+ */
+function structuredTexts(page: mupdf.PDFPage): mupdf.StructuredText[] {
+  const content = page.toStructuredText(STEXT_OPTIONS);
+  const annots = deref(page.getObject().get('Annots'));
+  if (!annots.isArray() || annots.length === 0) return [content];
+  // In the order MuPDF draws them: annotations, then widgets. Widgets always: MuPDF may draw them anew from their field
+  // (NeedAppearances, signature fields), whatever their appearance holds.
+  const showing = [...page.getAnnotations().filter(canShowText), ...page.getWidgets()];
+  if (showing.length === 0) return [content];
+  const list = new mupdf.DisplayList(page.getBounds());
+  const device = new mupdf.DisplayListDevice(list);
+  try {
+    for (const annot of showing) annot.run(device, mupdf.Matrix.identity);
+    device.close();
+    return [content, list.toStructuredText(STEXT_OPTIONS)];
+  } finally {
+    device.destroy();
+    list.destroy();
+  }
+}
+
+/**
+ * Whether an annotation's appearance (the state shown) can draw text: text
+ * is drawn between BT and ET, or by a form it invokes (Do). Resources are no
+ * guide: MuPDF draws text whose font is missing with a fallback font. An
+ * annotation without an appearance is left to MuPDF.
+ */
+function canShowText(annot: mupdf.PDFAnnotation): boolean {
+  const obj = annot.getObject();
+  // Kept indirect: a stream is known as one by its reference, not by its resolved dictionary.
+  const ap = deref(obj.get('AP'));
+  // Without an appearance MuPDF decides what to draw.
+  if (!ap.isDictionary()) return true;
+  let appearance = ap.get('N');
+  if (!appearance.isStream() && deref(appearance).isDictionary()) {
+    const state = deref(obj.get('AS'));
+    appearance = deref(appearance).get(state.isName() ? state.asName() : 'Off');
+  }
+  if (!appearance.isStream()) return appearance.isNull();
+  const content = appearance.readStream().asString();
+  return /(^|[\s\]>)])(BT|Do)(?=[\s[<(/]|$)/.test(content);
+}
+
+/** Axis-aligned bounds of characters in page space. */
+class Bounds {
+  x0 = Infinity;
+  y0 = Infinity;
+  x1 = -Infinity;
+  y1 = -Infinity;
+
+  addQuad(q: ArrayLike<number>): void {
+    for (let k = 0; k < 8; k += 2) {
+      if (q[k]! < this.x0) this.x0 = q[k]!;
+      if (q[k]! > this.x1) this.x1 = q[k]!;
+      if (q[k + 1]! < this.y0) this.y0 = q[k + 1]!;
+      if (q[k + 1]! > this.y1) this.y1 = q[k + 1]!;
+    }
+  }
+
+  add(b: Bounds): void {
+    this.x0 = Math.min(this.x0, b.x0);
+    this.y0 = Math.min(this.y0, b.y0);
+    this.x1 = Math.max(this.x1, b.x1);
+    this.y1 = Math.max(this.y1, b.y1);
+  }
+
+  get empty(): boolean {
+    return this.x0 > this.x1;
+  }
+
+  box(): [number, number, number, number] {
+    return [this.x0, this.y0, this.x1, this.y1];
+  }
+}
+
+const WHITESPACE = /^\s$/u;
+
+/**
+ * Words, lines or blocks of the page with their boxes. Characters are taken
+ * from the plain text, matched one by one to the walk's characters: the walk
+ * reports each character as a single UTF-16 unit (mupdf.js uses
+ * String.fromCharCode, which truncates characters beyond U+FFFF), the plain
+ * text has them whole, and the units' text then equals the page text's by
+ * construction. Should the two ever disagree, the walk's characters are used.
+ * A word is a run of characters without whitespace within one line. Boxes
+ * are the characters' bodies (bodyQuad: 0.18 em below the baseline to 0.78 em
+ * above it), the boxes redaction uses, so a word's box can redact that word.
+ */
+function textUnits(page: mupdf.PDFPage, stext: mupdf.StructuredText, text: string, detail: TextDetail): TextUnit[] {
+  const space = new PageSpace(page);
+  const units: TextUnit[] = [];
+  const emit = (chars: string, bounds: Bounds) => {
+    if (chars !== '' && !bounds.empty) units.push({ text: chars, rectangle: space.rectangle(bounds.box()) });
+  };
+  let pos = 0;
+  let aligned = true;
+  const character = (c: string): string => {
+    if (aligned) {
+      const cp = text.codePointAt(pos);
+      if (cp !== undefined && (cp & 0xffff) === c.charCodeAt(0)) {
+        const whole = String.fromCodePoint(cp);
+        pos += whole.length;
+        return whole;
+      }
+      aligned = false;
+    }
+    return c;
+  };
+  const lineBreak = () => {
+    if (aligned && text[pos] === '\n') pos++;
+    else aligned = false;
+  };
+
+  let word = '';
+  let wordBounds = new Bounds();
+  let line = '';
+  let lineBounds = new Bounds();
+  let blockLines: string[] = [];
+  let blockBounds = new Bounds();
+  const box = new Float64Array(8);
+  const endWord = () => {
+    if (detail === 'words') emit(word, wordBounds);
+    word = '';
+    wordBounds = new Bounds();
+  };
+  walkText(stext, {
+    beginTextBlock() {
+      blockLines = [];
+      blockBounds = new Bounds();
+    },
+    beginLine() {
+      line = '';
+      lineBounds = new Bounds();
+    },
+    onChar(c, origin, size, quad) {
+      const ch = character(c);
+      bodyQuad(quad, origin, size, box);
+      line += ch;
+      lineBounds.addQuad(box);
+      if (detail !== 'words') return;
+      if (WHITESPACE.test(ch)) {
+        endWord();
+      } else {
+        word += ch;
+        wordBounds.addQuad(box);
+      }
+    },
+    endLine() {
+      lineBreak();
+      endWord();
+      if (detail === 'lines') emit(line, lineBounds);
+      if (line !== '') {
+        blockLines.push(line);
+        blockBounds.add(lineBounds);
+      }
+    },
+    endTextBlock() {
+      lineBreak();
+      if (detail === 'blocks') emit(blockLines.join('\n'), blockBounds);
+    },
+  });
+  return units;
+}
+
+function loadText(page: mupdf.PDFPage, pageIndex: number, detail: TextDetail | undefined): PageTextModel {
+  const stexts = structuredTexts(page);
+  try {
+    // Written by MuPDF in C, so plain text makes no call per character: each line ends with "\n", each block with one more.
+    const texts = stexts.map((stext) => stext.asText());
+    const text = texts.join('');
+    return detail ? { pageIndex, text, [detail]: stexts.flatMap((stext, i) => textUnits(page, stext, texts[i]!, detail)) } : { pageIndex, text };
+  } finally {
+    for (const stext of stexts) stext.destroy();
+  }
+}
+
+/**
+ * The `documentText` task: the text of every page, or of share `part` of
+ * `parts` equal shares of the pages (so that the service can divide a
+ * document among its workers without asking for its page count first).
+ */
+export function documentText(input: { pdf: PdfSource; password?: string | undefined; part?: number; parts?: number }, ctx?: TaskContext): { pageCount: number; texts: string[] } {
+  const { doc } = openPdf(input.pdf, input.password, 'copy');
+  try {
+    const pageCount = doc.countPages();
+    const parts = input.parts ?? 1;
+    const part = input.part ?? 0;
+    const from = Math.floor((part * pageCount) / parts);
+    const to = Math.floor(((part + 1) * pageCount) / parts);
+    const texts: string[] = [];
+    for (let i = from; i < to; i++) {
+      const page = doc.loadPage(i);
+      try {
+        texts.push(loadText(page, i, undefined).text);
+      } finally {
+        page.destroy();
+      }
+      ctx?.progress({ done: i + 1 - from, total: to - from, stage: 'text' });
+    }
+    return { pageCount, texts };
+  } finally {
+    doc.destroy();
+  }
+}
+
+/** The `pageText` task: one page's text, with its words, lines or blocks when asked. The page is the resource addressed (pages/{pageIndex}), so a page that does not exist is 404. */
+export function pageText(input: { pdf: PdfSource; password?: string | undefined; pageIndex: number; detail?: TextDetail | undefined }): { pageCount: number; page: PageTextModel } {
+  const { doc } = openPdf(input.pdf, input.password, 'copy');
+  try {
+    checkPageIndex(doc, input.pageIndex, { inPath: true });
+    const page = doc.loadPage(input.pageIndex);
+    try {
+      return { pageCount: doc.countPages(), page: loadText(page, input.pageIndex, input.detail) };
+    } finally {
+      page.destroy();
+    }
+  } finally {
+    doc.destroy();
+  }
+}
