@@ -1,5 +1,5 @@
 import type { FieldDataFormat } from '../engine/xfdf/field-data.js';
-import type { FieldsImport } from '../engine/forms/form-data.js';
+import type { FieldsImport } from '../engine/forms/field-tree.js';
 import type { FieldModel, FieldsModel } from '../engine/forms/fields.js';
 import type { EnginePool } from '../engine/pool.js';
 import { ServiceError } from '../errors.js';

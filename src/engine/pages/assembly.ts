@@ -5,9 +5,9 @@ import { formFacts } from '../core/inspect.js';
 import { openPdf } from '../core/open.js';
 import { deref, text } from '../core/mupdf-objects.js';
 import { annotationPages } from '../forms/fields.js';
-import { readFormFields } from '../forms/form-data.js';
+import { readFormFields } from '../forms/field-tree.js';
 import { saveEdited, saveFull } from '../core/save.js';
-import { dropSignatureValues } from '../signing/signatures.js';
+import { dropSignatureValues } from '../signing/verify.js';
 import type { PdfSource } from '../core/pdf-source.js';
 
 /** The page-structure operations: one task, one kind per action. */

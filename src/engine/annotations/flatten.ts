@@ -9,8 +9,8 @@
  * value is lost.
  */
 import * as mupdf from 'mupdf';
-import { breakFieldLoops, highlightListSelection, readFormFields, selectedIndexes } from './form-data.js';
-import { redrawAll } from '../xfdf/transfer.js';
+import { breakFieldLoops, highlightListSelection, readFormFields, selectedIndexes } from '../forms/field-tree.js';
+import { redrawAll } from '../xfdf/import.js';
 import { formFacts } from '../core/inspect.js';
 import { openPdf } from '../core/open.js';
 import { deref, name } from '../core/mupdf-objects.js';

@@ -12,7 +12,7 @@ import { isDict, name, ref, text } from '../syntax/readers.js';
 import { PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from '../syntax/parser.js';
 import { deref } from '../core/mupdf-objects.js';
 import { saveEdited } from '../core/save.js';
-import { fromXfdfElement, str, toXfdfElement, type EmbeddedFile, type ExportContext, type IncomingAnnotation } from './map.js';
+import { fromXfdfElement, str, toXfdfElement, type EmbeddedFile, type ExportContext, type IncomingAnnotation } from './export-map.js';
 import { parseXfdf } from './parse.js';
 import { nonXmlWarning, treeHasNonXml, writeXml, type XmlNode } from '../syntax/xml-writer.js';
 import { readAll, type PdfSource } from '../core/pdf-source.js';

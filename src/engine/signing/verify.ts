@@ -13,7 +13,7 @@ import { EngineError } from '../errors.js';
 import { checkCms, createCms, type CmsCheck } from './cms.js';
 import { readKeyStore, type KeyStoreRequest } from './keystore.js';
 import { pdfDateToIso } from '../syntax/dates.js';
-import { breakFieldLoops, readFormFields, type FormField } from '../forms/form-data.js';
+import { breakFieldLoops, readFormFields, type FormField } from '../forms/field-tree.js';
 import { annotationPages } from '../forms/fields.js';
 import { formFacts } from '../core/inspect.js';
 import { checkPageIndex, openPdf, type OpenedPdf } from '../core/open.js';
