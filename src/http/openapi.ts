@@ -8,7 +8,7 @@
  */
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { RouteOptions } from 'fastify';
-import { ANNOTATION_SUBTYPES } from '../engine/annotations/model.js';
+import { ANNOTATION_SUBTYPES } from '../engine/models.js';
 import { PATH_SCHEMAS } from '../storage/paths.js';
 import { BASE64 } from './request-context.js';
 import { anyCasePattern } from './schemas/common.js';

@@ -1,7 +1,6 @@
 import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { FastifyRequest } from 'fastify';
-import { NOT_XML } from '../engine/syntax/xml-writer.js';
-import { declaresDtd } from '../engine/syntax/xml-safety.js';
+import { declaresDtd, NOT_XML } from '../engine/models.js';
 import { ServiceError } from '../errors.js';
 import { markTextSourced } from '../validation.js';
 

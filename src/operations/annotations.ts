@@ -1,8 +1,5 @@
-import type { AnnotationModel, AnnotationSubtype, AttachmentModel } from '../engine/annotations/model.js';
-import type { NewFileAttachment } from '../engine/annotations/attachments.js';
-import type { AnnotationList, DeleteSelection } from '../engine/annotations/list-delete.js';
+import type { AnnotationList, AnnotationModel, AnnotationSubtype, AttachmentModel, DeleteSelection, NewFileAttachment, RedactionMatch, RedactionRequest } from '../engine/models.js';
 import type { EnginePool } from '../engine/pool.js';
-import type { RedactionMatch, RedactionRequest } from '../engine/redaction/mark.js';
 import { ServiceError } from '../errors.js';
 import type { StoredPath } from '../storage/paths.js';
 import type { OperationContext } from './context.js';

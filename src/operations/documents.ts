@@ -1,12 +1,11 @@
 import { Readable } from 'node:stream';
-import type { DocumentInfo } from '../engine/core/inspect.js';
+import type { DocumentInfo, PdfSource } from '../engine/models.js';
 import type { EnginePool } from '../engine/pool.js';
 import { ServiceError } from '../errors.js';
 import type { ToolSupervisor } from '../tools/supervisor.js';
 import { chooseImporter, UPLOAD_TYPES_TEXT } from './importers.js';
 import { pdfNameFor, type StoredPath } from '../storage/paths.js';
 import type { ConflictMode, DocumentStat, DocumentStore, OpenContent, OpenDocument, StagedUpload, WriteOptions, WriteResult } from '../storage/store.js';
-import type { PdfSource } from '../engine/core/pdf-source.js';
 import type { OperationContext } from './context.js';
 import { ReadModelCache } from './read-model-cache.js';
 import { conflictModeFor, matchesEtag } from '../storage/store.js';

@@ -1,7 +1,6 @@
 import { ServiceError } from '../errors.js';
 import { taskOwner, taskSignal, type EnginePool, type RunOptions } from '../engine/pool.js';
-import type { TaskProgress } from '../engine/task-context.js';
-import type { TaskInput, TaskName, TaskOutput } from '../engine/tasks.js';
+import type { TaskInput, TaskName, TaskOutput, TaskProgress } from '../engine/models.js';
 
 /**
  * What the execute half of an operation is given (DocumentOperations.transform,

@@ -1,6 +1,4 @@
-import type { FieldDataFormat } from '../engine/xfdf/field-data.js';
-import type { FieldsImport } from '../engine/forms/field-tree.js';
-import type { FieldModel, FieldsModel } from '../engine/forms/fields.js';
+import type { FieldDataFormat, FieldModel, FieldsImport, FieldsModel } from '../engine/models.js';
 import type { EnginePool } from '../engine/pool.js';
 import { ServiceError } from '../errors.js';
 import type { StoredPath } from '../storage/paths.js';

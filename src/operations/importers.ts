@@ -1,7 +1,6 @@
 import { read as readFd } from 'node:fs';
 import { promisify } from 'node:util';
-import { IMAGE_MEDIA_TYPES, sniffImageType, type ImageMediaType } from '../engine/images/model.js';
-import { wordContainerOf, wordFormatOf, type WordFormat } from '../engine/office/model.js';
+import { IMAGE_MEDIA_TYPES, type ImageMediaType, sniffImageType, wordContainerOf, type WordFormat, wordFormatOf } from '../engine/models.js';
 import { officeToPdf } from '../tools/libreoffice.js';
 import type { ToolSupervisor } from '../tools/supervisor.js';
 import type { StagedUpload } from '../storage/store.js';

@@ -1,4 +1,4 @@
-import type { DocumentInfo } from '../engine/core/inspect.js';
+import type { DocumentInfo } from '../engine/models.js';
 import type { StoredPath } from '../storage/paths.js';
 import type { DocumentStat, FolderEntry } from '../storage/store.js';
 

@@ -1,5 +1,5 @@
 import { detachedTask, type EnginePool } from '../engine/pool.js';
-import type { ImageFormat, PageModel, PageTextModel, TextDetail } from '../engine/pages/model.js';
+import type { ImageFormat, PageModel, PageTextModel, TextDetail } from '../engine/models.js';
 import type { StoredPath } from '../storage/paths.js';
 import type { OperationContext } from './context.js';
 import type { DocumentOperations, StoredDocument } from './documents.js';

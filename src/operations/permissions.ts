@@ -1,6 +1,5 @@
 import type { EnginePool } from '../engine/pool.js';
-import type { PasswordSecurity } from '../engine/security/encryption.js';
-import type { PasswordPermissionsRequest, PermissionsModel } from '../engine/security/permissions.js';
+import type { PasswordPermissionsRequest, PasswordSecurity, PermissionsModel } from '../engine/models.js';
 import type { StoredPath } from '../storage/paths.js';
 import type { OperationContext } from './context.js';
 import type { DocumentOperations } from './documents.js';

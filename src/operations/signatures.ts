@@ -1,4 +1,4 @@
-import type { NewWidget, SignatureFieldModel, SignatureFieldsModel, SignRequest } from '../engine/signing/verify.js';
+import type { NewWidget, SignatureFieldModel, SignatureFieldsModel, SignRequest } from '../engine/models.js';
 import type { EnginePool } from '../engine/pool.js';
 import type { StoredPath } from '../storage/paths.js';
 import type { OperationContext } from './context.js';

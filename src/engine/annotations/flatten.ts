@@ -9,8 +9,9 @@
  * value is lost.
  */
 import * as mupdf from 'mupdf';
-import { breakFieldLoops, highlightListSelection, readFormFields, selectedIndexes } from '../forms/field-tree.js';
-import { redrawAll } from '../xfdf/import.js';
+import { breakFieldLoops, readFormFields, selectedIndexes } from '../forms/field-tree.js';
+import { highlightListSelection } from '../forms/field-values.js';
+import { redrawAll } from './redraw.js';
 import { formFacts } from '../core/inspect.js';
 import { openPdf } from '../core/open.js';
 import { deref, name } from '../core/mupdf-objects.js';

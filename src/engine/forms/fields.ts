@@ -12,7 +12,8 @@ import { formFacts } from '../core/inspect.js';
 import { openPdf } from '../core/open.js';
 import { deref } from '../core/mupdf-objects.js';
 import { saveEdited } from '../core/save.js';
-import { buttonStates, choiceOptions, currentValue, emptyValue, FIELD_FLAGS, importFieldValues, readFormFields, valueOf, type FormField } from './field-tree.js';
+import { buttonStates, choiceOptions, currentValue, emptyValue, FIELD_FLAGS, readFormFields, valueOf, type FormField } from './field-tree.js';
+import { importFieldValues } from './field-values.js';
 import type { PdfSource } from '../core/pdf-source.js';
 
 export interface FieldOption {

@@ -7,7 +7,7 @@ import { deref, text } from '../core/mupdf-objects.js';
 import { annotationPages } from '../forms/fields.js';
 import { readFormFields } from '../forms/field-tree.js';
 import { saveEdited, saveFull } from '../core/save.js';
-import { dropSignatureValues } from '../signing/verify.js';
+import { dropSignatureValues } from '../signing/fields.js';
 import type { PdfSource } from '../core/pdf-source.js';
 
 /** The page-structure operations: one task, one kind per action. */

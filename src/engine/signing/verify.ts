@@ -1,26 +1,17 @@
 /**
- * Signature fields and digital signatures (docs/signing.md): listing them
- * with a verification of each signature computed here, creating and deleting
- * fields, and signing. MuPDF writes the signature dictionary with
- * placeholders in an incremental update; the byte range and the CMS
- * (signing/cms.ts) are then written into those placeholders, which keeps
- * every byte offset of the update as MuPDF wrote it.
+ * Signature fields and their signatures read from a document (docs/signing.md),
+ * each signature verified here: its byte range against the file, its CMS
+ * (signing/cms.ts) against the signed bytes.
  */
-import { createHash } from 'node:crypto';
 import type { X509Certificate } from 'node:crypto';
 import * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
-import { checkCms, createCms, type CmsCheck } from './cms.js';
-import { readKeyStore, type KeyStoreRequest } from './keystore.js';
+import { checkCms, type CmsCheck } from './cms.js';
 import { pdfDateToIso } from '../syntax/dates.js';
-import { breakFieldLoops, readFormFields, type FormField } from '../forms/field-tree.js';
+import { readFormFields, type FormField } from '../forms/field-tree.js';
 import { annotationPages } from '../forms/fields.js';
-import { formFacts } from '../core/inspect.js';
-import { checkPageIndex, openPdf, type OpenedPdf } from '../core/open.js';
-import { requirePermission } from '../security/access.js';
+import { openPdf } from '../core/open.js';
 import { deref, name, text } from '../core/mupdf-objects.js';
-import { saveEdited, saveFull } from '../core/save.js';
-import { setEmptyAppearance, setSignedAppearance } from './appearance.js';
 import type { Rectangle } from '../annotations/model.js';
 import { readAll, type PdfSource } from '../core/pdf-source.js';
 
@@ -83,10 +74,8 @@ export interface SignatureFieldsModel {
 }
 
 const HIDDEN = 2;
-const PRINT = 4;
-const LOCKED = 128;
-
-/* ---------------------------------------------------------------- reading */
+export const PRINT = 4;
+export const LOCKED = 128;
 
 /**
  * The numbers of an array, from each number's text: MuPDF reads numbers
@@ -128,7 +117,7 @@ function docMdpLevel(sig: mupdf.PDFObject): 1 | 2 | 3 | undefined {
 }
 
 /** The signature dictionary /Perms /DocMDP names, by object number. */
-function certifyingSignature(doc: mupdf.PDFDocument): { num?: number; level: 1 | 2 | 3 } | undefined {
+export function certifyingSignature(doc: mupdf.PDFDocument): { num?: number; level: 1 | 2 | 3 } | undefined {
   const perms = deref(deref(doc.getTrailer().get('Root')).get('Perms'));
   if (!perms.isDictionary()) return undefined;
   const ref = perms.get('DocMDP');
@@ -239,7 +228,7 @@ function fieldModel(doc: mupdf.PDFDocument, f: FormField, pages: Map<number, num
   return { name: f.name, widgets, visible, signed, ...(signed ? { signature: signatureModel(doc, value, bytes()) } : {}) };
 }
 
-function signatureFields(doc: mupdf.PDFDocument): FormField[] {
+export function signatureFields(doc: mupdf.PDFDocument): FormField[] {
   return readFormFields(doc).filter((f) => f.type === 'signature');
 }
 
@@ -264,383 +253,6 @@ export function listSignatureFields(input: { pdf: PdfSource; password?: string |
   }
 }
 
-/* ---------------------------------------------------------------- changing */
-
-function notFound(fieldName: string): EngineError {
+export function notFound(fieldName: string): EngineError {
   return new EngineError('FIELD_NOT_FOUND', `No signature field named ${JSON.stringify(fieldName)}`, { field: fieldName });
-}
-
-function checkNewName(doc: mupdf.PDFDocument, fieldName: string): void {
-  if (fieldName.includes('.')) {
-    throw new EngineError('VALIDATION_FAILED', `A new signature field's name cannot contain "." (dots separate the names of parent fields): ${JSON.stringify(fieldName)}`);
-  }
-  if (readFormFields(doc).some((f) => f.name === fieldName || f.name.startsWith(`${fieldName}.`))) {
-    throw new EngineError('FIELD_EXISTS', `A field named ${JSON.stringify(fieldName)} already exists`, { field: fieldName });
-  }
-}
-
-/** Creating or removing fields modifies the form: with the user password that needs "modify annotations" and "change the document" (ISO 32000-1 table 22, bits 4 and 6). */
-function requireFormEditing(opened: OpenedPdf): void {
-  requirePermission(opened, 'annotate');
-  requirePermission(opened, 'edit');
-}
-
-/** A certification at level 1 allows no change at all (ISO 32000-1 12.8.2.2). */
-function refuseIfLocked(doc: mupdf.PDFDocument, what: string): void {
-  const cert = certifyingSignature(doc);
-  if (cert?.level === 1) throw new EngineError('DOCUMENT_CERTIFIED', `The document is certified with "no changes allowed" (DocMDP level 1): ${what} would break its certification`);
-}
-
-function acroForm(doc: mupdf.PDFDocument): mupdf.PDFObject {
-  const root = deref(doc.getTrailer().get('Root'));
-  let form = root.get('AcroForm');
-  if (!deref(form).isDictionary()) {
-    form = doc.addObject(doc.newDictionary());
-    root.put('AcroForm', form);
-  }
-  const resolved = deref(form);
-  if (!deref(resolved.get('Fields')).isArray()) resolved.put('Fields', doc.newArray());
-  return resolved;
-}
-
-export interface NewWidget {
-  pageIndex: number;
-  rectangle: Rectangle;
-}
-
-/**
- * Adds an unsigned signature field: one widget per entry, or with none an
- * invisible widget (zero rectangle, on the first page, as ISO 32000-2
- * 12.7.5.5 suggests for signatures that are not shown). Answers the field.
- */
-function addSignatureField(doc: mupdf.PDFDocument, fieldName: string, widgets: NewWidget[]): mupdf.PDFObject {
-  for (const w of widgets) checkPageIndex(doc, w.pageIndex);
-  const placed = widgets.length > 0 ? widgets : [{ pageIndex: 0, rectangle: { x: 0, y: 0, width: 0, height: 0 } }];
-  const invisible = widgets.length === 0;
-  const field = doc.addObject(doc.newDictionary());
-  field.put('FT', doc.newName('Sig'));
-  field.put('T', doc.newString(fieldName));
-  const widgetObjects = placed.map((w) => {
-    const widget = placed.length === 1 ? field : doc.addObject(doc.newDictionary());
-    widget.put('Type', doc.newName('Annot'));
-    widget.put('Subtype', doc.newName('Widget'));
-    const rect = doc.newArray();
-    for (const v of [w.rectangle.x, w.rectangle.y, w.rectangle.x + w.rectangle.width, w.rectangle.y + w.rectangle.height]) rect.push(doc.newReal(v));
-    widget.put('Rect', rect);
-    widget.put('F', doc.newInteger(invisible ? PRINT | LOCKED : PRINT));
-    const page = doc.findPage(w.pageIndex);
-    widget.put('P', page);
-    if (widget !== field) widget.put('Parent', field);
-    let annots = page.get('Annots');
-    if (!deref(annots).isArray()) {
-      annots = doc.newArray();
-      page.put('Annots', annots);
-    }
-    deref(annots).push(widget);
-    setEmptyAppearance(doc, widget);
-    return widget;
-  });
-  if (widgetObjects.length > 1 || widgetObjects[0] !== field) {
-    const kids = doc.newArray();
-    for (const w of widgetObjects) kids.push(w);
-    field.put('Kids', kids);
-  }
-  const form = acroForm(doc);
-  deref(form.get('Fields')).push(field);
-  return field;
-}
-
-/** The `createSignatureField` task: 409 FIELD_EXISTS when the name is taken. Answers the new field. */
-export function createSignatureField(input: { pdf: PdfSource; password?: string | undefined; name: string; widgets: NewWidget[] }): { bytes: Uint8Array; field: SignatureFieldModel } {
-  const opened = openPdf(input.pdf, input.password, 'form');
-  const { doc } = opened;
-  try {
-    requireFormEditing(opened);
-    const signed = formFacts(doc).hasSignatures;
-    breakFieldLoops(doc);
-    checkNewName(doc, input.name);
-    refuseIfLocked(doc, 'adding a field');
-    addSignatureField(doc, input.name, input.widgets);
-    const bytes = saveEdited(doc, signed);
-    return { bytes, field: describeOne(bytes, input.password, input.name) };
-  } finally {
-    doc.destroy();
-  }
-}
-
-function describeOne(bytes: Uint8Array, password: string | undefined, fieldName: string): SignatureFieldModel {
-  return listSignatureFields({ pdf: bytes, password, name: fieldName }).signatureFields[0]!;
-}
-
-/** Removes an object from an array by object number; answers whether it was there. */
-function removeFrom(array: mupdf.PDFObject, num: number): boolean {
-  const a = deref(array);
-  if (!a.isArray()) return false;
-  let removed = false;
-  for (let i = a.length - 1; i >= 0; i--) {
-    const item = a.get(i);
-    if (item.isIndirect() && item.asIndirect() === num) {
-      a.delete(i);
-      removed = true;
-    }
-  }
-  return removed;
-}
-
-/**
- * The `deleteSignatureField` task. An unsigned field is removed with its
- * widgets. A signed field keeps its place and widgets but loses its value:
- * the signature dictionary is unlinked, the appearance emptied, and a
- * certification made by it is withdrawn (/Perms /DocMDP). The earlier
- * revision still holds the signature (the file is appended to), so other
- * signatures stay valid.
- */
-export function deleteSignatureField(input: { pdf: PdfSource; password?: string | undefined; name: string }): { bytes: Uint8Array; cleared: boolean } {
-  const opened = openPdf(input.pdf, input.password, 'form');
-  const { doc } = opened;
-  try {
-    requireFormEditing(opened);
-    const signedAtOpen = formFacts(doc).hasSignatures;
-    breakFieldLoops(doc);
-    const f = signatureFields(doc).find((x) => x.name === input.name);
-    if (!f) throw notFound(input.name);
-    const value = f.field.get('V');
-    const cert = certifyingSignature(doc);
-    const isCertifier = cert?.num !== undefined && value.isIndirect() && value.asIndirect() === cert.num;
-    if (!isCertifier) refuseIfLocked(doc, deref(value).isDictionary() ? 'removing a signature' : 'removing a field');
-    if (deref(value).isDictionary()) {
-      deref(f.field).delete('V');
-      for (const w of f.widgets) setEmptyAppearance(doc, deref(w));
-      if (isCertifier) withdrawCertification(doc);
-      return { bytes: saveEdited(doc, signedAtOpen), cleared: true };
-    }
-    const count = doc.countPages();
-    for (const w of f.widgets) {
-      if (!w.isIndirect()) continue;
-      for (let p = 0; p < count; p++) removeFrom(doc.findPage(p).get('Annots'), w.asIndirect());
-    }
-    const fieldNum = f.field.isIndirect() ? f.field.asIndirect() : -1;
-    const parent = deref(f.field).get('Parent');
-    const form = acroForm(doc);
-    if (!(deref(parent).isDictionary() && removeFrom(deref(parent).get('Kids'), fieldNum))) removeFrom(form.get('Fields'), fieldNum);
-    return { bytes: saveEdited(doc, signedAtOpen), cleared: false };
-  } finally {
-    doc.destroy();
-  }
-}
-
-/**
- * Clears every signature value of a document that becomes a new one (an
- * extract): the signatures covered the source's bytes and cannot be valid
- * in it. The fields stay, unsigned, and a certification is withdrawn.
- */
-export function dropSignatureValues(doc: mupdf.PDFDocument): void {
-  for (const f of signatureFields(doc)) {
-    if (!deref(f.field.get('V')).isDictionary()) continue;
-    deref(f.field).delete('V');
-    for (const w of f.widgets) setEmptyAppearance(doc, deref(w));
-  }
-  withdrawCertification(doc);
-}
-
-/** Removes /Perms /DocMDP, and /Perms when nothing else is left in it. */
-function withdrawCertification(doc: mupdf.PDFDocument): void {
-  const root = deref(doc.getTrailer().get('Root'));
-  const perms = deref(root.get('Perms'));
-  if (!perms.isDictionary()) return;
-  perms.delete('DocMDP');
-  let left = 0;
-  perms.forEach(() => left++);
-  if (left === 0) root.delete('Perms');
-}
-
-/* ---------------------------------------------------------------- signing */
-
-export interface SignRequest extends KeyStoreRequest {
-  certifyingSignature?: boolean | undefined;
-  /** 1 no changes, 2 form fill-in and signing (default), 3 as 2 plus annotations. */
-  certifyingPermissions?: 1 | 2 | 3 | undefined;
-  signReason?: string | undefined;
-  signLocation?: string | undefined;
-  signContactInformation?: string | undefined;
-  subFilter?: SubFilter | undefined;
-  createField?: boolean | undefined;
-}
-
-const BYTE_RANGE_PLACEHOLDER = '**********';
-/** Room for what may vary between the measured CMS and the real one (an ECDSA signature's length varies by a few bytes). */
-const CONTENTS_MARGIN = 256;
-
-function pdfDate(date: Date): string {
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `D:${date.getUTCFullYear()}${p(date.getUTCMonth() + 1)}${p(date.getUTCDate())}${p(date.getUTCHours())}${p(date.getUTCMinutes())}${p(date.getUTCSeconds())}+00'00'`;
-}
-
-function shownDate(date: Date): string {
-  return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
-}
-
-/** Finds `needle` (latin1) in `bytes` from `from`; -1 when absent. */
-function indexOf(bytes: Uint8Array, needle: string, from: number): number {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(needle, from, 'latin1');
-}
-
-/**
- * Writes the byte range and the CMS into the placeholders of signature
- * dictionary `num`, which MuPDF wrote after `from`. The byte range array is
- * rewritten in the same number of bytes (padded with spaces), the hex string
- * keeps its length (the CMS padded with zeros).
- */
-function fillPlaceholders(out: Uint8Array, num: number, from: number, sign: (parts: Uint8Array[]) => Buffer): void {
-  const start = indexOf(out, `\n${num} 0 obj`, from - 1);
-  const end = start < 0 ? -1 : indexOf(out, 'endobj', start);
-  if (start < 0 || end < 0) throw new EngineError('PROCESSING_FAILED', 'The signature dictionary was not found in the saved document');
-  const rangeStart = indexOf(out, '/ByteRange', start);
-  const open = indexOf(out, '[', rangeStart);
-  const close = indexOf(out, ']', open);
-  const contentsKey = indexOf(out, '/Contents', start);
-  const hexStart = indexOf(out, '<', contentsKey);
-  const hexEnd = indexOf(out, '>', hexStart);
-  if ([rangeStart, open, close, contentsKey, hexStart, hexEnd].some((i) => i < 0 || i > end)) {
-    throw new EngineError('PROCESSING_FAILED', 'The signature placeholders were not found in the saved document');
-  }
-  const a = hexStart;
-  const c = hexEnd + 1;
-  const ranges = `[0 ${a} ${c} ${out.length - c}`;
-  const width = close - open;
-  if (ranges.length > width) throw new EngineError('PROCESSING_FAILED', 'The byte range does not fit its placeholder');
-  Buffer.from(out.buffer, out.byteOffset, out.byteLength).write(ranges.padEnd(width, ' '), open, 'latin1');
-  const cms = sign([out.subarray(0, a), out.subarray(c)]);
-  const room = hexEnd - hexStart - 1;
-  const hex = cms.toString('hex').toUpperCase();
-  if (hex.length > room) throw new EngineError('PROCESSING_FAILED', 'The signature is larger than the space reserved for it');
-  Buffer.from(out.buffer, out.byteOffset, out.byteLength).write(hex.padEnd(room, '0'), hexStart + 1, 'latin1');
-}
-
-function widgetLines(signer: X509Certificate, date: Date, request: SignRequest): string[] {
-  const subject = signer.subject.split('\n').filter(Boolean);
-  const cn = subject.find((p) => p.startsWith('CN='))?.slice(3) ?? subject.join(', ');
-  const lines = [`Digitally signed by ${cn}`, `Date: ${shownDate(date)}`];
-  if (request.signReason) lines.push(`Reason: ${request.signReason}`);
-  if (request.signLocation) lines.push(`Location: ${request.signLocation}`);
-  return lines;
-}
-
-/**
- * The `signField` task: signs the signature field `name` (or a new invisible
- * one with createField) with the key store's key, as an incremental update,
- * and answers the signed document and the field as verified afterwards.
- * The key store and the passwords live only in this call.
- */
-export function signField(input: { pdf: PdfSource; password?: string | undefined; name: string; keyStore: Uint8Array; request: SignRequest; now?: number | undefined }): { bytes: Uint8Array; field: SignatureFieldModel } {
-  const { request } = input;
-  let signingKey;
-  try {
-    signingKey = readKeyStore(input.keyStore, request);
-  } finally {
-    input.keyStore.fill(0);
-  }
-  const signer = signingKey.chain[0]!;
-  const date = new Date(Math.floor((input.now ?? Date.now()) / 1000) * 1000);
-  const pades = request.subFilter === 'ETSI.CAdES.detached';
-  const cmsFor = (digest: Buffer) => createCms({ digest, key: signingKey.key, chain: signingKey.chain, signingTime: date, pades });
-  const reserved = cmsFor(Buffer.alloc(32)).length + CONTENTS_MARGIN;
-
-  // The signed result must begin with these bytes unchanged (checked below): the whole file, also when it came as an open file.
-  let bytes = readAll(input.pdf);
-  let opened = openPdf(bytes, input.password, 'form');
-  try {
-    if (!opened.doc.canBeSavedIncrementally()) {
-      // A repaired file cannot be appended to: written in full first (it has no valid signature to keep), then signed.
-      if (formFacts(opened.doc).hasSignatures) throw new EngineError('PROCESSING_FAILED', 'The document is damaged and has signatures: it cannot be appended to without breaking them');
-      bytes = saveFull(opened.doc);
-      opened.doc.destroy();
-      opened = openPdf(bytes, input.password, 'form');
-    }
-    const { doc } = opened;
-    breakFieldLoops(doc);
-    const hasSignatures = formFacts(doc).hasSignatures;
-    const cert = certifyingSignature(doc);
-    if (cert?.level === 1) throw new EngineError('DOCUMENT_CERTIFIED', 'The document is certified with "no changes allowed" (DocMDP level 1): it cannot be signed again');
-    if (request.certifyingSignature && (hasSignatures || cert)) {
-      throw new EngineError('CERTIFICATION_NOT_FIRST', 'A certifying signature must be the first signature of a document, and this one is signed already');
-    }
-    let f = readFormFields(doc).find((x) => x.name === input.name);
-    if (f && f.type !== 'signature') throw new EngineError('FIELD_EXISTS', `The field ${JSON.stringify(input.name)} is not a signature field`, { field: input.name });
-    if (!f) {
-      if (!request.createField) throw notFound(input.name);
-      requireFormEditing(opened);
-      checkNewName(doc, input.name);
-      addSignatureField(doc, input.name, []);
-      f = signatureFields(doc).find((x) => x.name === input.name)!;
-    }
-    if (deref(f.field.get('V')).isDictionary()) throw new EngineError('FIELD_SIGNED', `The signature field ${JSON.stringify(input.name)} is signed already: clear it first (DELETE) to sign it again`, { field: input.name });
-
-    const sig = doc.addObject(doc.newDictionary());
-    sig.put('Type', doc.newName('Sig'));
-    sig.put('Filter', doc.newName('Adobe.PPKLite'));
-    sig.put('SubFilter', doc.newName(pades ? 'ETSI.CAdES.detached' : 'adbe.pkcs7.detached'));
-    const byteRange = doc.newArray();
-    byteRange.push(doc.newInteger(0));
-    for (let i = 0; i < 3; i++) byteRange.push(doc.newName(BYTE_RANGE_PLACEHOLDER));
-    sig.put('ByteRange', byteRange);
-    sig.put('Contents', doc.newByteString(new Uint8Array(reserved)));
-    sig.put('M', doc.newString(pdfDate(date)));
-    const cn = signer.subject.split('\n').find((p) => p.startsWith('CN='))?.slice(3);
-    if (cn) sig.put('Name', doc.newString(cn));
-    if (request.signReason) sig.put('Reason', doc.newString(request.signReason));
-    if (request.signLocation) sig.put('Location', doc.newString(request.signLocation));
-    if (request.signContactInformation) sig.put('ContactInfo', doc.newString(request.signContactInformation));
-    const app = doc.newDictionary();
-    app.put('Name', doc.newName('pdfservice'));
-    const build = doc.newDictionary();
-    build.put('App', app);
-    sig.put('Prop_Build', build);
-    if (request.certifyingSignature) {
-      const params = doc.newDictionary();
-      params.put('Type', doc.newName('TransformParams'));
-      params.put('P', doc.newInteger(request.certifyingPermissions ?? 2));
-      params.put('V', doc.newName('1.2'));
-      const ref = doc.newDictionary();
-      ref.put('Type', doc.newName('SigRef'));
-      ref.put('TransformMethod', doc.newName('DocMDP'));
-      ref.put('TransformParams', params);
-      const refs = doc.newArray();
-      refs.push(ref);
-      sig.put('Reference', refs);
-      const root = deref(doc.getTrailer().get('Root'));
-      let perms = deref(root.get('Perms'));
-      if (!perms.isDictionary()) {
-        perms = doc.newDictionary();
-        root.put('Perms', perms);
-      }
-      perms.put('DocMDP', sig);
-    }
-    deref(f.field).put('V', sig);
-    const lines = widgetLines(signer, date, request);
-    for (const w of f.widgets) {
-      const widget = deref(w);
-      // Locked (flag 8): the signed field's widget is not to be moved or resized.
-      const flags = deref(widget.get('F'));
-      widget.put('F', doc.newInteger((flags.isNumber() ? flags.asNumber() : PRINT) | LOCKED));
-      setSignedAppearance(doc, widget, lines);
-    }
-    const form = acroForm(doc);
-    form.put('SigFlags', doc.newInteger(3));
-
-    const out = saveEdited(doc, true);
-    if (Buffer.compare(Buffer.from(out.buffer, out.byteOffset, bytes.length), Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) !== 0) {
-      throw new EngineError('PROCESSING_FAILED', 'The engine did not append to the document');
-    }
-    fillPlaceholders(out, sig.asIndirect(), bytes.length, (parts) => {
-      const hash = createHash('sha256');
-      for (const p of parts) hash.update(p);
-      return cmsFor(hash.digest());
-    });
-    const field = describeOne(out, input.password, input.name);
-    if (!field.signature?.integrity) throw new EngineError('PROCESSING_FAILED', `The new signature did not verify (${field.signature?.integrityReason ?? 'no signature'}); nothing was written`);
-    return { bytes: out, field };
-  } finally {
-    opened.doc.destroy();
-  }
 }

@@ -1,11 +1,12 @@
 import { inflateSync } from 'node:zlib';
 import { parseFdf, resolveFdf, textString, writeFdf, type FdfFile, type FdfStream } from './fdf.js';
 import { annotationEntries, ObjectReader, pageObjectNumbers } from '../annotations/read.js';
-import { applyImport, embeddedFile, type ImportResult } from './import.js';
+import { applyImport, type ImportResult } from './import.js';
+import { embeddedFile } from './export.js';
 import { openPdf } from '../core/open.js';
 import { isDict, name, number, ref, text } from '../syntax/readers.js';
 import { PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from '../syntax/parser.js';
-import type { IncomingAnnotation } from './export-map.js';
+import type { IncomingAnnotation } from './import-map.js';
 import { readAll, type PdfSource } from '../core/pdf-source.js';
 
 /** Keys that tie an annotation to its document; FDF carries /Page instead, and appearances are drawn anew. */

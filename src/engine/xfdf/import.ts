@@ -2,104 +2,17 @@ import { randomUUID } from 'node:crypto';
 import * as mupdf from 'mupdf';
 import type { AnnotationModel } from '../annotations/model.js';
 import { EngineError } from '../errors.js';
-import { annotationEntries, entryObject, ObjectReader, pageObjectNumbers, readAnnotations, type AnnotationEntry } from '../annotations/read.js';
-import { AppearanceReader, setAppearance } from './appearance-objects.js';
-import { mediaTypeOf } from '../annotations/attachments.js';
-import { encodeAppearance } from './appearance-xml.js';
+import { annotationEntries, entryObject, readAnnotations } from '../annotations/read.js';
+import { setAppearance } from './appearance-objects.js';
 import { formFacts } from '../core/inspect.js';
 import { openPdf } from '../core/open.js';
-import { isDict, name, ref, text } from '../syntax/readers.js';
 import { PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from '../syntax/parser.js';
 import { deref } from '../core/mupdf-objects.js';
 import { saveEdited } from '../core/save.js';
-import { fromXfdfElement, str, toXfdfElement, type EmbeddedFile, type ExportContext, type IncomingAnnotation } from './export-map.js';
+import { fromXfdfElement, str, type IncomingAnnotation } from './import-map.js';
 import { parseXfdf } from './parse.js';
-import { nonXmlWarning, treeHasNonXml, writeXml, type XmlNode } from '../syntax/xml-writer.js';
 import { readAll, type PdfSource } from '../core/pdf-source.js';
-
-/** The document's /ID pair as hex, for <ids original modified>. */
-function documentIds(doc: mupdf.PDFDocument, reader: ObjectReader): [string, string] | undefined {
-  const id = reader.parse(doc.getTrailer().get('ID'));
-  if (!Array.isArray(id) || id.length !== 2 || !(id[0] instanceof PdfString) || !(id[1] instanceof PdfString)) return undefined;
-  return [Buffer.from(id[0].bytes).toString('hex').toUpperCase(), Buffer.from(id[1].bytes).toString('hex').toUpperCase()];
-}
-
-/** The embedded file of a FileAttachment annotation (name, bytes, media type), when it carries one. */
-export function embeddedFile(doc: mupdf.PDFDocument, reader: ObjectReader, e: AnnotationEntry): (EmbeddedFile & { name: string }) | undefined {
-  const fs = deref(entryObject(doc, e).get('FS'));
-  if (!fs.isDictionary()) return undefined;
-  const contents = doc.getEmbeddedFileContents(fs);
-  if (!contents) return undefined;
-  const bytes = contents.asUint8Array().slice();
-  contents.destroy();
-  const fileName = text(reader.parse(fs.get('UF'))) ?? text(reader.parse(fs.get('F'))) ?? 'attachment';
-  const streamDict = reader.parse(deref(fs.get('EF')).get('F'));
-  const mimeType = mediaTypeOf(isDict(streamDict) ? name(streamDict.get('Subtype')) : undefined);
-  return { name: fileName, bytes, ...(mimeType ? { mimeType } : {}) };
-}
-
-function exportContext(doc: mupdf.PDFDocument, reader: ObjectReader, entries: AnnotationEntry[]): ExportContext {
-  const nameByObject = new Map(entries.filter((e) => e.objectNumber !== undefined).map((e) => [e.objectNumber!, e.name]));
-  let pages: Map<number, number> | undefined;
-  return {
-    resolve: (v) => reader.resolve(v),
-    nameOf: (num) => nameByObject.get(num),
-    pageOf: (num) => (pages ??= pageObjectNumbers(doc)).get(num),
-  };
-}
-
-/** The `exportAnnotationsXfdf` task: every annotation XFDF can carry, as Acrobat writes the file. */
-export function exportAnnotationsXfdf(input: { pdf: PdfSource; password?: string | undefined; fileName: string }): { xfdf: string; skipped: string[]; warnings: string[] } {
-  const { doc } = openPdf(input.pdf, input.password, 'view');
-  try {
-    const entries = annotationEntries(doc);
-    const reader = new ObjectReader(doc);
-    const ctx = exportContext(doc, reader, entries);
-    const byObject = new Map(entries.filter((e) => e.objectNumber !== undefined).map((e) => [e.objectNumber!, e]));
-    const nested = new Set<AnnotationEntry>();
-    for (const e of entries) {
-      const popupRef = ref(e.dict.get('Popup'));
-      const popup = popupRef !== undefined ? byObject.get(popupRef) : undefined;
-      if (popup && name(popup.dict.get('Subtype')) === 'Popup') nested.add(popup);
-    }
-    const annots: XmlNode[] = [];
-    const skipped: string[] = [];
-    const altered: string[] = [];
-    let appearances: AppearanceReader | undefined;
-    for (const e of entries) {
-      if (nested.has(e)) continue; // written inside its parent
-      const subtype = name(e.dict.get('Subtype'))!;
-      const popupRef = ref(e.dict.get('Popup'));
-      const popup = popupRef !== undefined ? byObject.get(popupRef) : undefined;
-      const nestedPopup = popup && nested.has(popup) ? { pageIndex: popup.pageIndex, name: popup.name, dict: popup.dict } : undefined;
-      const file = subtype === 'FileAttachment' ? embeddedFile(doc, reader, e) : undefined;
-      // Acrobat carries the appearance of stamps (custom stamps are images); other subtypes are drawn from their entries.
-      let appearance: string | undefined;
-      if (subtype === 'Stamp' && e.dict.has('AP')) {
-        appearances ??= new AppearanceReader(doc, reader, new Set([...byObject.keys(), ...pageObjectNumbers(doc).keys()]));
-        const ap = appearances.read(e.dict.get('AP'));
-        appearance = ap && encodeAppearance(ap);
-      }
-      const node = toXfdfElement(subtype, e.pageIndex, e.name, e.dict, ctx, nestedPopup, file, appearance);
-      if (node) annots.push(node);
-      else skipped.push(e.name);
-      if (node && treeHasNonXml(node)) altered.push(e.name);
-    }
-    const ids = documentIds(doc, reader);
-    const root: XmlNode = {
-      tag: 'xfdf',
-      attrs: [['xmlns', 'http://ns.adobe.com/xfdf/'], ['xml:space', 'preserve']],
-      children: [
-        { tag: 'annots', children: annots },
-        { tag: 'f', attrs: [['href', input.fileName]] },
-        ...(ids ? [{ tag: 'ids', attrs: [['original', ids[0]], ['modified', ids[1]]] as [string, string][] }] : []),
-      ],
-    };
-    return { xfdf: `<?xml version="1.0" encoding="UTF-8"?>\n${writeXml(root)}`, skipped, warnings: nonXmlWarning('annotation', altered) };
-  } finally {
-    doc.destroy();
-  }
-}
+import { redrawAll } from '../annotations/redraw.js';
 
 /** A parsed PDF value as a MuPDF object of `doc` (strings stay strings: MuPDF's own JS conversion makes them names). */
 export function toMupdf(doc: mupdf.PDFDocument, v: PdfValue): mupdf.PDFObject {
@@ -252,78 +165,6 @@ function appendAnnot(doc: mupdf.PDFDocument, page: mupdf.PDFObject, obj: mupdf.P
     page.put('Annots', annots);
   }
   deref(annots).push(obj);
-}
-
-/**
- * Has MuPDF draw an annotation's (or widget's) appearance. It only draws for
- * an annotation it sees as changed: a no-op set marks it so. False when MuPDF
- * cannot draw this kind (3D, Movie, ...): it keeps no appearance, and viewers
- * draw their own.
- */
-export function redraw(annot: mupdf.PDFAnnotation): boolean {
-  try {
-    annot.setFlags(annot.getFlags());
-    annot.update();
-    fixSymbolicFonts(annot.getObject());
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Has MuPDF draw the appearances of several annotations (or widgets) in one
- * pass. Its update walks every annotation of every loaded page and draws the
- * ones marked as changed, so one update per annotation costs quadratic time:
- * 1,000 annotations on one page took 13 s that way, 0.2 s in one pass.
- */
-export function redrawAll(annots: mupdf.PDFAnnotation[]): void {
-  if (annots.length === 0) return;
-  for (const annot of annots) annot.setFlags(annot.getFlags());
-  try {
-    annots[0]!.update();
-  } catch {
-    // An annotation MuPDF cannot draw stops the pass: draw them one by one, so that only that one goes without.
-    for (const annot of annots) redraw(annot);
-    return;
-  }
-  for (const annot of annots) fixSymbolicFonts(annot.getObject());
-}
-
-/** The standard fonts whose glyphs are not letters: MuPDF draws check marks with ZapfDingbats. */
-const SYMBOLIC_FONTS = new Set(['ZapfDingbats', 'Symbol']);
-
-/**
- * MuPDF gives the ZapfDingbats font of the appearances it draws (the check
- * of a check box) /Encoding /WinAnsiEncoding. By that encoding the check's
- * code ("3") names the glyph "three", which ZapfDingbats does not have:
- * poppler, which follows the encoding, draws nothing, so a checked box
- * looked empty once flattened (MuPDF ignores the entry). The built-in
- * encoding of these fonts is the one meant, so the entry is removed from
- * the symbolic fonts of the annotation's appearance streams. Call after
- * MuPDF has drawn an appearance.
- */
-function fixSymbolicFonts(annot: mupdf.PDFObject): void {
-  const ap = deref(deref(annot).get('AP'));
-  if (!ap.isDictionary()) return;
-  const fix = (stream: mupdf.PDFObject) => {
-    if (!stream.isStream()) return;
-    const resources = deref(deref(stream).get('Resources'));
-    const fonts = resources.isDictionary() ? deref(resources.get('Font')) : undefined;
-    if (!fonts?.isDictionary()) return;
-    fonts.forEach((value) => {
-      const font = deref(value);
-      if (!font.isDictionary()) return;
-      const base = deref(font.get('BaseFont'));
-      const encoding = deref(font.get('Encoding'));
-      if (base.isName() && SYMBOLIC_FONTS.has(base.asName()) && encoding.isName() && encoding.asName() === 'WinAnsiEncoding') font.delete('Encoding');
-    });
-  };
-  for (const key of ['N', 'D', 'R']) {
-    const entry = ap.get(key);
-    if (entry.isStream()) fix(entry);
-    else if (deref(entry).isDictionary()) deref(entry).forEach((state) => fix(state));
-  }
 }
 
 /**

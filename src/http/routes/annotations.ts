@@ -1,4 +1,4 @@
-import { ANNOTATION_SUBTYPES, ATTACHMENT_ICONS, subtypeFromQuery, type AnnotationSubtype } from '../../engine/annotations/model.js';
+import { ANNOTATION_SUBTYPES, type AnnotationSubtype, ATTACHMENT_ICONS, subtypeFromQuery } from '../../engine/models.js';
 import { ServiceError } from '../../errors.js';
 import type { Api, AppDeps } from '../context.js';
 import { documentUrl } from '../document-urls.js';

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { FieldDataFormat } from '../../engine/xfdf/field-data.js';
+import type { FieldDataFormat } from '../../engine/models.js';
 import { ServiceError } from '../../errors.js';
 import type { Api, AppDeps, SchemaRequest } from '../context.js';
 import { negotiate } from '../negotiation.js';

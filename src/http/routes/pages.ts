@@ -1,4 +1,4 @@
-import { DEFAULT_DPI, IMAGE_FORMATS, MAX_DPI, MAX_PIXELS, MIN_DPI } from '../../engine/pages/model.js';
+import { DEFAULT_DPI, IMAGE_FORMATS, MAX_DPI, MAX_PIXELS, MIN_DPI } from '../../engine/models.js';
 import { ServiceError } from '../../errors.js';
 import { noneMatch } from '../conditional.js';
 import type { Api, AppDeps } from '../context.js';

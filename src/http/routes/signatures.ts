@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import type { SignRequest } from '../../engine/signing/verify.js';
+import type { SignRequest } from '../../engine/models.js';
 import { ServiceError } from '../../errors.js';
 import { compileValidator } from '../../validation.js';
 import type { Api, AppDeps } from '../context.js';

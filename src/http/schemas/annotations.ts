@@ -1,4 +1,4 @@
-import { ANNOTATION_FLAGS, ANNOTATION_SUBTYPES } from '../../engine/annotations/model.js';
+import { ANNOTATION_FLAGS, ANNOTATION_SUBTYPES } from '../../engine/models.js';
 import { rectangleSchema as rectangle } from './common.js';
 
 const point = { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number' } }, required: ['x', 'y'] } as const;

@@ -1,4 +1,4 @@
-import { TEXT_DETAILS } from '../../engine/pages/model.js';
+import { TEXT_DETAILS } from '../../engine/models.js';
 import { rectangleSchema as rectangle } from './common.js';
 
 /** PageModel: one page's geometry (docs/pages.md). */

@@ -1,6 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { ServiceError } from '../../errors.js';
-import { isDeclaredImageType, type DeclaredImageType } from '../../engine/images/model.js';
+import { type DeclaredImageType, isDeclaredImageType } from '../../engine/models.js';
 import type { ActionDefinition, ActionFile } from './types.js';
 import { OUTPUT_PARAM_SCHEMAS } from './types.js';
 import { STAMP_PARAM_SCHEMAS, transparencyOf } from './stamp-params.js';

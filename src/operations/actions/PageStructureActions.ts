@@ -1,4 +1,4 @@
-import type { PageOperation } from '../../engine/pages/assembly.js';
+import type { PageOperation } from '../../engine/models.js';
 import { ServiceError } from '../../errors.js';
 import { documentPathFromBody } from '../../storage/paths.js';
 import type { StoredPath } from '../../storage/paths.js';

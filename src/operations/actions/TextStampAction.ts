@@ -1,6 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { ServiceError } from '../../errors.js';
-import { chooseFont, FONT_NAMES, FONT_STYLES } from '../../engine/stamps/model.js';
+import { chooseFont, FONT_NAMES, FONT_STYLES } from '../../engine/models.js';
 import type { ActionDefinition } from './types.js';
 import { OUTPUT_PARAM_SCHEMAS } from './types.js';
 import { STAMP_PARAM_SCHEMAS, transparencyOf } from './stamp-params.js';

@@ -8,7 +8,7 @@ import type { ExecutionContext } from '../execution.js';
 import { documentModel, type DocumentModel } from '../models.js';
 import { ACTIONS } from './index.js';
 import type { ActionDefinition, ActionFile, ActionOutput, OutputParams } from './types.js';
-import type { TaskOutput } from '../../engine/tasks.js';
+import type { TaskOutput } from '../../engine/models.js';
 
 type UploadSummary = TaskOutput<'validateUpload'>;
 

@@ -1,0 +1,76 @@
+/**
+ * The engine as operations and routes see it: the types of task inputs and
+ * results, and the vocabulary (annotation subtypes, page image formats, fonts,
+ * media types) that requests are checked against. Code outside the engine
+ * imports engine types from here (and the pool from pool.ts, errors from
+ * errors.ts), never from a feature folder, so the folders can change inside.
+ *
+ * Main-thread code loads this module: its values come only from the features'
+ * model.ts files and syntax/, which load no MuPDF; everything re-exported from
+ * worker modules is a type (`export type`, erased at compile time).
+ */
+
+// Vocabulary and models shared by both threads (no MuPDF).
+export {
+  ANNOTATION_FLAGS,
+  ANNOTATION_SUBTYPES,
+  ATTACHMENT_ICONS,
+  subtypeFromQuery,
+  type AnnotationFlag,
+  type AnnotationModel,
+  type AnnotationsModel,
+  type AnnotationSubtype,
+  type AttachmentModel,
+  type Point,
+  type Rectangle,
+} from './annotations/model.js';
+export {
+  DEFAULT_DPI,
+  IMAGE_FORMATS,
+  MAX_DPI,
+  MAX_PIXELS,
+  MAX_SIDE,
+  MIN_DPI,
+  TEXT_DETAILS,
+  type ImageFormat,
+  type PageModel,
+  type PageTextModel,
+  type TextDetail,
+  type TextUnit,
+} from './pages/model.js';
+export { chooseFont, FONT_NAMES, FONT_STYLES, type FontChoice, type FontFamily, type FontStyle } from './stamps/model.js';
+export {
+  DECLARED_STAMP_IMAGE_TYPES,
+  IMAGE_MEDIA_TYPES,
+  isDeclaredImageType,
+  isImageMediaType,
+  isStampImageType,
+  sniffImageType,
+  STAMP_IMAGE_TYPES,
+  type DeclaredImageType,
+  type ImageMediaType,
+  type StampImageType,
+} from './images/model.js';
+export { wordContainerOf, wordFormatOf, type WordFormat } from './office/model.js';
+export { NOT_XML } from './syntax/xml-writer.js';
+export { declaresDtd } from './syntax/xml-safety.js';
+export type { PdfSource } from './core/pdf-source.js';
+export type { FieldDataFormat } from './xfdf/field-data.js';
+
+// Task inputs and results (types only: these modules run in the worker).
+export type { TaskInput, TaskName, TaskOutput } from './tasks.js';
+export type { TaskProgress } from './task-context.js';
+export type { DocumentInfo } from './core/inspect.js';
+export type { AnnotationList, DeleteSelection } from './annotations/list-delete.js';
+export type { NewFileAttachment } from './annotations/attachments.js';
+export type { FlattenAnnotationsOptions, FlattenFieldsOptions } from './annotations/flatten.js';
+export type { FieldsImport } from './forms/exchange.js';
+export type { FieldModel, FieldsModel } from './forms/fields.js';
+export type { RedactionMatch, RedactionRequest } from './redaction/mark.js';
+export type { ApplyRedactionsRequest } from './redaction/apply.js';
+export type { PageOperation } from './pages/assembly.js';
+export type { SignatureFieldModel, SignatureFieldsModel } from './signing/verify.js';
+export type { NewWidget } from './signing/fields.js';
+export type { SignRequest } from './signing/sign.js';
+export type { PasswordSecurity } from './security/encryption.js';
+export type { PasswordPermissionsRequest, PermissionsModel } from './security/permissions.js';
