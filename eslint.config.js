@@ -1,5 +1,7 @@
 // ESLint (flat config): typescript-eslint's recommended rules, and the rules that keep the layers of
 // docs/architecture.md ("Layers and lint"). `npm run lint` runs it with --max-warnings 0; so does .ci/run.
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import { defineConfig } from 'eslint/config';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
@@ -18,8 +20,40 @@ const ROOTS = ['src/main.ts', 'src/cli'];
 /** Shared by every layer (error catalogue, configuration, metrics, validation); they import no layer. */
 const SHARED = ['src/errors.ts', 'src/config.ts', 'src/metrics.ts', 'src/validation.ts'];
 
-/** Worker code: the engine's worker entry and task table, and the engine's PDF modules they run. */
-const WORKER_FILES = ['src/engine/worker.ts', 'src/engine/tasks.ts', 'src/engine/pdf/**/*.ts'];
+/**
+ * Worker code: the engine's worker entry and task table, and the feature folders' modules they run (MuPDF may
+ * be imported here only). The folders also hold modules without MuPDF that the main thread loads as well
+ * (ENGINE_SHARED): those are main-thread code, held to the same rule as the rest of src.
+ */
+const WORKER_FILES = ['src/engine/worker.ts', 'src/engine/tasks.ts', 'src/engine/*/**/*.ts'];
+const ENGINE_SHARED = [
+  'src/engine/*/model.ts', // each feature's vocabulary and types (annotation subtypes, page image formats, fonts, media types)
+  'src/engine/syntax/**/*.ts', // the PDF syntax parsed in JavaScript (not MuPDF's objects), dates, numbers, XML
+  'src/engine/core/pdf-source.ts', // how a task gets its document (a file descriptor or bytes)
+  'src/engine/xfdf/fdf.ts', // the FDF parser and writer
+  'src/engine/xfdf/field-data.ts', // field data files (XFDF, FDF, JSON) parsed and written
+  'src/engine/xfdf/parse.ts', // the XFDF parser (fast-xml-parser), which field data reads with
+];
+
+/** A glob (`*` within a folder, `**` across folders) as a regular expression over a path relative to the repository. */
+function globRegExp(glob) {
+  let re = '';
+  for (let i = 0; i < glob.length; i++) {
+    if (glob.startsWith('**/', i)) {
+      re += '(?:[^/]+/)*';
+      i += 2;
+    } else if (glob[i] === '*') re += '[^/]*';
+    else re += glob[i].replace(/[.+?^${}()|[\]\\]/g, '\\$&');
+  }
+  return new RegExp(`^${re}$`);
+}
+const matchesAny = (globs, file) => globs.some((glob) => globRegExp(glob).test(file));
+const sourceFiles = readdirSync(path.join(import.meta.dirname, 'src'), { recursive: true })
+  .map((file) => path.posix.join('src', String(file).split(path.sep).join('/')))
+  .filter((file) => file.endsWith('.ts'));
+/** The worker modules that exist now, by path: main-thread code may import them for types only. */
+const workerModules = sourceFiles.filter((file) => matchesAny(WORKER_FILES, file) && !matchesAny(ENGINE_SHARED, file));
+const mainThreadFolders = [...new Set(sourceFiles.filter((file) => !workerModules.includes(file)).map((file) => path.posix.dirname(file)))];
 
 const zone = (target, from, message) => ({ target, from, message });
 const layerZones = [
@@ -34,24 +68,37 @@ const layerZones = [
 
 /**
  * Main-thread code must not load a module that loads MuPDF (it would block the event loop and double the
- * memory). Type-only imports are erased at compile time, so they are allowed; value imports of the worker's
- * modules are not. The patterns match the import as written: `./pdf/`, `../engine/pdf/` and so on.
+ * memory). Type-only imports are erased at compile time, so they are allowed; value imports of worker modules
+ * are not. no-restricted-imports matches an import as written, so each folder of main-thread code gets the
+ * worker modules as its own relative paths (`./tasks.js` in src/engine, `../../engine/forms/fields.js` in
+ * src/http/routes). Outside the engine, engine types and values come from engine/models.ts (the pool from
+ * pool.ts, errors from errors.ts), never from a feature folder, so the folders can change inside.
  */
-const workerOnly = (message) => ({
-  paths: [{ name: 'mupdf', message: `MuPDF runs only in the engine's worker threads (${WORKER_FILES.join(', ')}). ${message}` }],
-  patterns: [
-    {
-      regex: '^(\\./|(\\.\\./)+)(engine/)?pdf/',
-      allowTypeImports: true,
-      message: `src/engine/pdf runs in the worker: import its types only (import type), or run its work through the EnginePool. ${message}`,
-    },
-    {
-      regex: '^(\\./|(\\.\\./)+engine/)(tasks|worker)\\.js$',
-      allowTypeImports: true,
-      message: `The task table and the worker entry load MuPDF: import their types only. ${message}`,
-    },
-  ],
-});
+function workerOnly(folder) {
+  const message = `${WORKER_FILES.join(', ')} are worker code (except ${ENGINE_SHARED.join(', ')}): import their types only (import type), or run their work through the EnginePool.`;
+  const relative = (file) => {
+    const spec = path.posix.relative(folder, file).replace(/\.ts$/, '.js');
+    return spec.startsWith('.') ? spec : `./${spec}`;
+  };
+  const outsideEngine = !`${folder}/`.startsWith(`${ENGINE}/`);
+  const engineFromHere = relative(ENGINE).replace(/\.js$/, '');
+  return {
+    paths: [
+      { name: 'mupdf', message: `MuPDF runs only in the engine's worker threads. ${message}` },
+      // Outside the engine the pattern below refuses every feature folder (types too); an allowTypeImports path for
+      // the same module would let its type imports through.
+      ...(outsideEngine ? [] : workerModules.map((file) => ({ name: relative(file), allowTypeImports: true, message }))),
+    ],
+    patterns: outsideEngine
+      ? [
+          {
+            regex: `^${engineFromHere.replace(/[.]/g, '\\.')}/(?!(models|pool|errors)\\.js$)`,
+            message: 'Outside the engine, import engine types and values from engine/models.ts (the pool from engine/pool.ts, errors from engine/errors.ts), not from its feature folders.',
+          },
+        ]
+      : [],
+  };
+}
 
 export default defineConfig(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'scratch/**', 'bench/results/**', '.venv-ci/**', '.schemathesis/**'] },
@@ -96,12 +143,13 @@ export default defineConfig(
       'import-x/no-restricted-paths': ['error', { zones: layerZones }],
       // Cycles of value imports (type-only imports are erased and cannot make a load-order cycle).
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
-      '@typescript-eslint/no-restricted-imports': ['error', workerOnly('')],
     },
   },
-  {
-    files: WORKER_FILES,
-    rules: { '@typescript-eslint/no-restricted-imports': 'off' },
-  },
+  // Main-thread code, folder by folder (the rule's paths are relative to the importing file).
+  ...mainThreadFolders.map((folder) => ({
+    files: [`${folder}/*.ts`],
+    ignores: workerModules,
+    rules: { '@typescript-eslint/no-restricted-imports': ['error', workerOnly(folder)] },
+  })),
 );
 

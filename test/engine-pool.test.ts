@@ -54,27 +54,49 @@ test('engine errors arrive as service errors: garbage is MALFORMED_PDF, a wrong 
   }
 });
 
-test('the main thread never loads MuPDF: only the worker and engine/pdf modules import it', async () => {
+test('the main thread never loads MuPDF: only the worker code (worker, task table, feature folders) imports it', async () => {
   const { readdir, readFile } = await import('node:fs/promises');
   const path = await import('node:path');
   const { fileURLToPath } = await import('node:url');
   const root = fileURLToPath(new URL('../src/', import.meta.url));
-  const offenders: string[] = [];
+  // The feature folders' modules that the main thread loads too (no MuPDF): ENGINE_SHARED in eslint.config.js.
+  const shared = (rel: string) =>
+    /^engine\/[\w-]+\/model\.js$/.test(rel) || rel.startsWith('engine/syntax/') || ['engine/core/pdf-source.js', 'engine/xfdf/fdf.js', 'engine/xfdf/field-data.js', 'engine/xfdf/parse.js'].includes(rel);
+  const workerCode = (rel: string) => rel === 'engine/worker.js' || rel === 'engine/tasks.js' || (/^engine\/[\w-]+\//.test(rel) && !shared(rel));
+  // Compiled output keeps only value imports, so every import left in it is a real load.
+  const imports = new Map<string, string[]>();
   const walk = async (dir: string): Promise<void> => {
     for (const entry of await readdir(dir, { withFileTypes: true })) {
       const full = path.join(dir, entry.name);
       if (entry.isDirectory()) await walk(full);
       else if (entry.name.endsWith('.js')) {
-        const rel = path.relative(root, full);
+        const rel = path.relative(root, full).split(path.sep).join('/');
         const code = await readFile(full, 'utf8');
-        const engineOnly = rel.startsWith(`engine${path.sep}pdf${path.sep}`) || rel === path.join('engine', 'worker.js') || rel === path.join('engine', 'tasks.js');
-        // Compiled output keeps only value imports, so any import of mupdf or of the engine's MuPDF modules here is a real load.
-        if (!engineOnly && /from ['"](mupdf|[./]*(engine\/)?(pdf\/[\w-]+|tasks)\.js)['"]/.test(code)) offenders.push(rel);
+        const specs = [...code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+        imports.set(rel, specs.map((spec) => (spec.startsWith('.') ? path.posix.join(path.posix.dirname(rel), spec) : spec)));
       }
     }
   };
   await walk(root);
-  assert.deepEqual(offenders, []);
+  assert.ok(imports.has('engine/tasks.js') && imports.has('engine/core/open.js'), 'the compiled engine is where the test expects it');
+  const mainThread = [...imports.keys()].filter((rel) => !workerCode(rel));
+  // Directly: no main-thread module imports mupdf or a worker module.
+  const direct = mainThread.filter((rel) => imports.get(rel)!.some((target) => target === 'mupdf' || workerCode(target)));
+  assert.deepEqual(direct, []);
+  // Transitively: nothing a main-thread module loads reaches mupdf (a shared module must not lean on worker code).
+  const reachesMupdf = (start: string): boolean => {
+    const seen = new Set<string>();
+    const stack = [start];
+    while (stack.length) {
+      const rel = stack.pop()!;
+      if (rel === 'mupdf') return true;
+      if (seen.has(rel)) continue;
+      seen.add(rel);
+      stack.push(...(imports.get(rel) ?? []));
+    }
+    return false;
+  };
+  assert.deepEqual(mainThread.filter(reachesMupdf), []);
 });
 
 test('a worker that has failed many tasks is replaced before MuPDF error state can build up', async () => {
