@@ -9,7 +9,7 @@ const dict = (entries: [string, PdfValue][]): PdfDict => new Map(entries);
 const bytes = (...b: number[]) => new PdfString(Uint8Array.from(b));
 const malformed = (e: unknown) => e instanceof EngineError && e.code === 'MALFORMED_FDF';
 
-describe('FDF files (src/engine/fdf.ts)', () => {
+describe('FDF files (src/engine/xfdf/fdf.ts)', () => {
   test('what writeFdf writes, parseFdf reads back unchanged: every kind of value, objects and binary streams', () => {
     const data = Uint8Array.from({ length: 300 }, (_, i) => (i * 37) & 0xff); // every byte value, "endstream" bytes included below
     const tricky = Buffer.concat([Buffer.from(data), Buffer.from('\nendstream\nendobj\n')]);

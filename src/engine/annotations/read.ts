@@ -9,7 +9,7 @@ import { deref } from '../core/mupdf-objects.js';
  * getAnnotations() leaves out Popup, Link and Widget and its getters throw for
  * some subtypes, so every page's /Annots array is walked and each dictionary
  * read directly; its /Rect and /QuadPoints are PDF user space already. Each
- * dictionary is printed once by MuPDF and parsed in JS (pdf-syntax.ts), which
+ * dictionary is printed once by MuPDF and parsed in JS (syntax/parser.ts), which
  * is several times faster than reading it value by value through the API.
  */
 

@@ -291,7 +291,7 @@ export function selectedIndexes(f: FormField): number[] {
  * as long texts are (corpus: pdfbox/forms/AcroFormsBasicFields.pdf).
  */
 export function valueOf(f: FormField, value: mupdf.PDFObject): string | string[] | undefined {
-  // Only the reference knows it is a stream (pdf-values.ts).
+  // Only the reference knows it is a stream (core/mupdf-objects.ts).
   if (f.type === 'text' && value.isStream()) {
     const text = decodeTextString(value.readStream().asUint8Array());
     return text === '' ? undefined : text;

@@ -2,7 +2,7 @@
  * The fields resource: every terminal field as a FieldModel, setting one
  * field's value, and resetting every field to its default. Values go through
  * the same checks and appearance regeneration as field data imports
- * (form-data.ts).
+ * (field-values.ts).
  */
 import type * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';

@@ -38,7 +38,7 @@ const IN_WORDS: Record<Exclude<Need, 'view' | 'owner'>, string> = {
  * PermissionsModel reports them (permissionsFromBits), so what a client is
  * told and what is enforced cannot differ. Filling in form fields is also
  * allowed by "modify annotations", as ISO 32000 says of bit 6. `opened` is
- * openPdf's OpenedPdf, typed by the fields read here so that open.ts and this
+ * openPdf's OpenedPdf, typed by the fields read here so that core/open.ts and this
  * module do not import each other.
  */
 export function requirePermission(opened: { doc: mupdf.PDFDocument; access: 'full' | 'user' | 'owner' }, need: Need): void {

@@ -4,7 +4,7 @@
  * registered with a FinalizationRegistry; for thousands of annotations that
  * registration and the garbage it makes cost more than the reading. So a
  * dictionary is printed once by MuPDF (PDFObject.toString, already decrypted)
- * and parsed here into plain values. FDF files (fdf.ts) are read with the same
+ * and parsed here into plain values. FDF files (xfdf/fdf.ts) are read with the same
  * parser. No MuPDF here: the module may be loaded on any thread.
  */
 export class PdfName {
@@ -21,7 +21,7 @@ export type PdfValue = number | boolean | null | PdfName | PdfString | PdfRef | 
 
 /**
  * A reader of PDF values from text in which each character is one byte
- * (Latin-1). `pos` is where the next value starts; fdf.ts moves it past the
+ * (Latin-1). `pos` is where the next value starts; xfdf/fdf.ts moves it past the
  * file-level keywords (obj, stream, trailer) that are not values.
  */
 export class Parser {

@@ -2,7 +2,7 @@ import type { Point, Rectangle } from '../annotations/model.js';
 import { pdfDateToIso } from './dates.js';
 import { decodeTextString, PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from './parser.js';
 
-/** Readers of parsed PDF values (pdf-syntax.ts); absent or mistyped values give undefined. */
+/** Readers of parsed PDF values (parser.ts); absent or mistyped values give undefined. */
 
 export function isDict(v: PdfValue | undefined): v is PdfDict {
   return v instanceof Map;

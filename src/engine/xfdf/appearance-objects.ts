@@ -111,7 +111,7 @@ export class AppearanceReader {
   private streamAt(num: number): boolean {
     let known = this.isStream.get(num);
     if (known === undefined) {
-      known = this.doc.newIndirect(num).isStream(); // true on the reference only (pdf-values.ts)
+      known = this.doc.newIndirect(num).isStream(); // true on the reference only (core/mupdf-objects.ts)
       this.isStream.set(num, known);
     }
     return known;

@@ -1,3 +1,4 @@
+/** Annotations imported into a document from XFDF (the `importAnnotationsXfdf` task), and from FDF through fdf-transfer.ts (applyImport). */
 import { randomUUID } from 'node:crypto';
 import * as mupdf from 'mupdf';
 import type { AnnotationModel } from '../annotations/model.js';
