@@ -8,6 +8,7 @@ import { contentDisposition, sendModel, warningHeaders } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
 import { FIELD_XML, FIELDS_XML, fieldSchema, fieldsSchema, fieldValueSchema } from '../schemas/fields.js';
+import { requireXmlRoot } from '../xml.js';
 
 const XFDF_TYPE = 'application/vnd.adobe.xfdf';
 const FDF_TYPE = 'application/vnd.fdf';
@@ -153,9 +154,7 @@ export function registerFieldRoutes(api: Api, deps: AppDeps): void {
       response: { 200: fieldSchema, ...errorResponses },
     },
   }, async (request, reply) => {
-    if (request.xmlRoot !== null && request.xmlRoot !== 'Field') {
-      throw new ServiceError('VALIDATION_FAILED', `The XML root element must be <Field>, not <${request.xmlRoot}>`);
-    }
+    requireXmlRoot(request, 'Field');
     const { fieldName } = request.params;
     const { value } = request.body;
     const { field, etag } = await fields.setValue(documentPathParam(request), operationContext(request), fieldName, value);

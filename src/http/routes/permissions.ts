@@ -1,9 +1,9 @@
-import { ServiceError } from '../../errors.js';
 import type { Api, AppDeps } from '../context.js';
 import { sendModel } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
 import { PASSWORD_PERMISSIONS_XML, PERMISSIONS_XML, passwordPermissionsRequestSchema, passwordPermissionsSchema, permissionsSchema } from '../schemas/permissions.js';
+import { requireXmlRoot } from '../xml.js';
 
 const headers = { type: 'object', properties: documentPasswordHeader } as const;
 const tags = ['permissions'];
@@ -58,9 +58,7 @@ export function registerPermissionRoutes(api: Api, deps: AppDeps): void {
       response: { 200: passwordPermissionsSchema, ...errorResponses },
     },
   }, async (request, reply) => {
-    if (request.xmlRoot !== null && request.xmlRoot !== 'PasswordPermissions') {
-      throw new ServiceError('VALIDATION_FAILED', `The XML root element must be <PasswordPermissions>, not <${request.xmlRoot}>`);
-    }
+    requireXmlRoot(request, 'PasswordPermissions');
     const { model, etag } = await permissions.setPasswordPermissions(documentPathParam(request), operationContext(request), request.body);
     reply.header('ETag', etag);
     return sendModel(request, reply, PASSWORD_PERMISSIONS_XML, model);

@@ -4,6 +4,7 @@ import { sendModel } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
 import { REDACTION_XML, redactionRequestSchema, redactionResponseSchema } from '../schemas/redaction.js';
+import { requireXmlRoot } from '../xml.js';
 
 /** A7: Redact annotations from a search term. Applying them is ApplyRedactionsAction. */
 export function registerRedactionRoutes(api: Api, deps: AppDeps): void {
@@ -24,9 +25,7 @@ export function registerRedactionRoutes(api: Api, deps: AppDeps): void {
       response: { 200: redactionResponseSchema, ...errorResponses },
     },
   }, async (request, reply) => {
-    if (request.xmlRoot !== null && request.xmlRoot !== 'Redaction') {
-      throw new ServiceError('VALIDATION_FAILED', `The XML root element must be <Redaction>, not <${request.xmlRoot}>`);
-    }
+    requireXmlRoot(request, 'Redaction');
     const body = request.body;
     if (!body.searchText.trim()) throw new ServiceError('INVALID_SEARCH', 'searchText must contain more than whitespace');
     const matches = await deps.operations.annotations.createRedactions(documentPathParam(request), operationContext(request), body);

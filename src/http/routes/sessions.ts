@@ -11,6 +11,7 @@ import {
 } from '../plugins/auth.js';
 import { sendModel } from '../reply.js';
 import { errorResponses } from '../schemas/common.js';
+import { requireXmlRoot } from '../xml.js';
 
 const SESSION_XML = { root: 'Session', items: { rights: 'right' } };
 const CURRENT = '/pdfservice/v1/sessions/current';
@@ -79,9 +80,7 @@ export function registerSessionRoutes(api: Api, deps: AppDeps): void {
       response: { 201: sessionModelSchema, ...errorResponses },
     },
   }, async (request, reply) => {
-    if (request.xmlRoot !== null && request.xmlRoot !== 'Session') {
-      throw new ServiceError('VALIDATION_FAILED', `The XML root element must be <Session>, not <${request.xmlRoot}>`);
-    }
+    requireXmlRoot(request, 'Session');
     // bodyRequired: false, so the body may be absent (Basic credentials instead).
     const body: typeof request.body | undefined = request.body;
     const basic = body ? null : basicCredentials(request);

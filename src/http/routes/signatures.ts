@@ -18,6 +18,7 @@ import {
   signatureFieldsSchema,
   signRequestSchema,
 } from '../schemas/signatures.js';
+import { requireXmlRoot } from '../xml.js';
 
 const headers = { type: 'object', properties: documentPasswordHeader } as const;
 const namedParams = {
@@ -114,9 +115,7 @@ export function registerSignatureRoutes(api: Api, deps: AppDeps): void {
       response: { 201: signatureFieldSchema, ...errorResponses },
     },
   }, async (request, reply) => {
-    if (request.xmlRoot !== null && request.xmlRoot !== 'SignatureField') {
-      throw new ServiceError('VALIDATION_FAILED', `The XML root element must be <SignatureField>, not <${request.xmlRoot}>`);
-    }
+    requireXmlRoot(request, 'SignatureField');
     // No body at all: an invisible field, as with no widgets.
     const body: Partial<typeof request.body> = request.body ?? {};
     const path = documentPathParam(request);
