@@ -6,10 +6,9 @@ import type { ATTACHMENT_ICONS } from './model.js';
 import { annotationEntries, entryObject, readAnnotations } from './read.js';
 import { name as dataName, rgb } from '../syntax/readers.js';
 import { isoToPdfDate, pdfDateToIso } from '../syntax/dates.js';
-import { formFacts } from '../core/inspect.js';
-import { checkPageIndex, openPdf } from '../core/open.js';
+import { editPdf, withPdf } from '../core/document-task.js';
+import { checkPageIndex } from '../core/open.js';
 import { deref, name, text } from '../core/mupdf-objects.js';
-import { saveEdited } from '../core/save.js';
 import type { PdfSource } from '../core/pdf-source.js';
 
 
@@ -56,9 +55,7 @@ function uniqueName(taken: Set<string>): string {
  * upper left corner of the page, with NoRotate so it shows upright.
  */
 export function addFileAttachment(input: NewFileAttachment): { bytes: Uint8Array; annotation: AnnotationModel } {
-  const opened = openPdf(input.pdf, input.password, 'annotate');
-  const { doc } = opened;
-  try {
+  return editPdf(input, 'annotate', (doc, { save }) => {
     const a = input.annotation;
     const pageIndex = a.pageIndex ?? 0;
     checkPageIndex(doc, pageIndex);
@@ -94,13 +91,11 @@ export function addFileAttachment(input: NewFileAttachment): { bytes: Uint8Array
     if (popup.isIndirect()) popup.put('NM', doc.newString(`${annotationName}-popup`));
     annot.update();
 
-    const bytes = saveEdited(doc, formFacts(doc).hasSignatures);
+    const bytes = save();
     const annotation = readAnnotations(doc).find((m) => m.name === annotationName);
     if (!annotation) throw new EngineError('PROCESSING_FAILED', 'The attachment annotation could not be read back');
     return { bytes, annotation };
-  } finally {
-    doc.destroy();
-  }
+  });
 }
 
 /**
@@ -118,9 +113,7 @@ function hex(bytes: Uint8Array): string {
 
 /** The `readAttachment` task: the AttachmentModel of a FileAttachment annotation and, when asked, the file. */
 export function readAttachment(input: { pdf: PdfSource; password?: string | undefined; name: string; withContent: boolean }): { attachment: AttachmentModel; content?: Uint8Array } {
-  const opened = openPdf(input.pdf, input.password, 'view');
-  const { doc } = opened;
-  try {
+  return withPdf(input, 'view', (doc) => {
     const entry = annotationEntries(doc).find((e) => e.name === input.name);
     if (!entry) throw new EngineError('ANNOTATION_NOT_FOUND', `No annotation named ${JSON.stringify(input.name)}`);
     const subtype = dataName(entry.dict.get('Subtype'));
@@ -155,7 +148,5 @@ export function readAttachment(input: { pdf: PdfSource; password?: string | unde
       if (m) attachment.modificationDate = m;
     }
     return input.withContent ? { attachment, content } : { attachment };
-  } finally {
-    doc.destroy();
-  }
+  });
 }

@@ -12,10 +12,9 @@ import * as mupdf from 'mupdf';
 import { breakFieldLoops, readFormFields, selectedIndexes } from '../forms/field-tree.js';
 import { highlightListSelection } from '../forms/field-values.js';
 import { redrawAll } from './redraw.js';
-import { formFacts } from '../core/inspect.js';
-import { openPdf } from '../core/open.js';
+import { editPdf, withPdf } from '../core/document-task.js';
 import { deref, name } from '../core/mupdf-objects.js';
-import { refuseIfSigned, saveEdited, saveFull } from '../core/save.js';
+import { refuseIfSigned, saveFull } from '../core/save.js';
 import type { PdfSource } from '../core/pdf-source.js';
 
 /** Annotation flags (ISO 32000-1, table 165). */
@@ -100,8 +99,7 @@ function generateAppearances(doc: mupdf.PDFDocument, widgets: boolean, all: bool
  */
 export function flattenFields(input: { pdf: PdfSource; password?: string | undefined; options: FlattenFieldsOptions }): { bytes?: Uint8Array } {
   const { options } = input;
-  const { doc } = openPdf(input.pdf, input.password, 'edit');
-  try {
+  return withPdf(input, 'edit', (doc) => {
     const root = deref(doc.getTrailer().get('Root'));
     const form = deref(root.get('AcroForm'));
     if (!form.isDictionary()) return {};
@@ -131,9 +129,7 @@ export function flattenFields(input: { pdf: PdfSource; password?: string | undef
     for (let p = 0; p < count; p++) dropAnnotations(doc, p, (a) => name(a.get('Subtype')) === 'Widget');
     root.delete('AcroForm');
     return { bytes: saveFull(doc) };
-  } finally {
-    doc.destroy();
-  }
+  });
 }
 
 /**
@@ -146,9 +142,7 @@ export function flattenFields(input: { pdf: PdfSource; password?: string | undef
  */
 export function flattenAnnotations(input: { pdf: PdfSource; password?: string | undefined; options: FlattenAnnotationsOptions }): { bytes?: Uint8Array } {
   const { options } = input;
-  const { doc } = openPdf(input.pdf, input.password, 'edit');
-  try {
-    const signed = formFacts(doc).hasSignatures;
+  return editPdf(input, 'edit', (doc, { save }) => {
     const count = doc.countPages();
     const keepLinks = options.keepLinks !== false;
     const kept = (a: mupdf.PDFObject) => {
@@ -168,8 +162,6 @@ export function flattenAnnotations(input: { pdf: PdfSource; password?: string | 
     doc.bake(true, false);
     // What bake() left (no appearance could be made, or links when they are not kept) is removed.
     for (let p = 0; p < count; p++) dropAnnotations(doc, p, (a) => !kept(a));
-    return { bytes: saveEdited(doc, signed) };
-  } finally {
-    doc.destroy();
-  }
+    return { bytes: save() };
+  });
 }

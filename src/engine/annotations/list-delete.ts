@@ -2,9 +2,8 @@ import { EngineError } from '../errors.js';
 import type { AnnotationModel } from './model.js';
 import { annotationEntries, entryObject, readAnnotations, type AnnotationEntry } from './read.js';
 import { name, ref } from '../syntax/readers.js';
-import { formFacts } from '../core/inspect.js';
-import { checkPageIndex, openPdf } from '../core/open.js';
-import { saveEdited } from '../core/save.js';
+import { editPdf, withPdf } from '../core/document-task.js';
+import { checkPageIndex } from '../core/open.js';
 import { deref } from '../core/mupdf-objects.js';
 import type { PdfSource } from '../core/pdf-source.js';
 
@@ -15,12 +14,7 @@ export interface AnnotationList {
 
 /** The `listAnnotations` task. */
 export function listAnnotations(input: { pdf: PdfSource; password?: string | undefined }): AnnotationList {
-  const opened = openPdf(input.pdf, input.password, 'view');
-  try {
-    return { annotations: readAnnotations(opened.doc), pageCount: opened.doc.countPages() };
-  } finally {
-    opened.doc.destroy();
-  }
+  return withPdf(input, 'view', (doc) => ({ annotations: readAnnotations(doc), pageCount: doc.countPages() }));
 }
 
 /** What to delete: named annotations, or all of a page's or the document's (form widgets excepted). */
@@ -72,9 +66,7 @@ function closure(entries: AnnotationEntry[], selection: DeleteSelection): Set<An
  * annotation that lacked one its name in /NM, and saves.
  */
 export function deleteAnnotations(input: { pdf: PdfSource; password?: string | undefined; selection: DeleteSelection }): AnnotationList & { bytes: Uint8Array; deleted: string[] } {
-  const opened = openPdf(input.pdf, input.password, 'annotate');
-  const { doc } = opened;
-  try {
+  return editPdf(input, 'annotate', (doc, { signed, save }) => {
     const pageIndex = 'pageIndex' in input.selection ? input.selection.pageIndex : undefined;
     checkPageIndex(doc, pageIndex);
     const entries = annotationEntries(doc);
@@ -92,14 +84,11 @@ export function deleteAnnotations(input: { pdf: PdfSource; password?: string | u
         e.dict.delete('Popup');
       }
     }
-    const signed = formFacts(doc).hasSignatures;
     if (!signed) {
       for (const e of entries) if (!doomed.has(e) && !e.hasOwnName) entryObject(doc, e).put('NM', doc.newString(e.name));
     }
-    const bytes = saveEdited(doc, signed);
+    const bytes = save();
     const remaining = entries.filter((e) => !doomed.has(e));
     return { bytes, deleted: [...doomed].map((e) => e.name), annotations: readAnnotations(doc, remaining), pageCount: doc.countPages() };
-  } finally {
-    doc.destroy();
-  }
+  });
 }

@@ -102,7 +102,7 @@ export function inspectDocument(doc: mupdf.PDFDocument, pdf: PdfSource, encrypte
   return info;
 }
 
-/** The `inspect` task: opens the document and reports its DocumentInfo. */
+/** The `inspect` task: opens the document and reports its DocumentInfo. (Not through withPdf: document-task.ts imports formFacts from here.) */
 export function inspect(input: { pdf: PdfSource; password?: string | undefined }): DocumentInfo {
   const { doc, encrypted, access } = openPdf(input.pdf, input.password, 'view');
   try {
@@ -119,6 +119,7 @@ export function inspect(input: { pdf: PdfSource; password?: string | undefined }
  */
 export function validateUpload(input: { pdf: PdfSource }): { encrypted: boolean; pageCount?: number; repaired: boolean } {
   if (!looksLikePdf(input.pdf)) throw new EngineError('MALFORMED_PDF', 'The file is not a PDF (no %PDF- header)');
+  // Not through withPdf: an open that needs a password is an answer here, not an error.
   let opened;
   try {
     opened = openPdf(input.pdf, undefined, 'view');

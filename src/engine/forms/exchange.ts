@@ -1,10 +1,9 @@
 /** The field data tasks: the form's values exported as XFDF or FDF, and values imported into it. */
 import type * as mupdf from 'mupdf';
 import { writeFieldData, type FieldDataFormat, type FieldValue } from '../xfdf/field-data.js';
+import { editPdf, withPdf } from '../core/document-task.js';
 import { formFacts } from '../core/inspect.js';
-import { openPdf } from '../core/open.js';
 import { deref } from '../core/mupdf-objects.js';
-import { saveEdited } from '../core/save.js';
 import type { PdfSource } from '../core/pdf-source.js';
 import { exportFieldValues } from './field-tree.js';
 import { importFieldValues } from './field-values.js';
@@ -20,13 +19,10 @@ function documentIds(doc: mupdf.PDFDocument): [Uint8Array, Uint8Array] | undefin
 
 /** The `exportFields` task: the field values as XFDF or FDF, naming the document and its /ID. */
 export function exportFields(input: { pdf: PdfSource; password?: string | undefined; format: FieldDataFormat; exportEmptyFields: boolean; fileName: string }): { content: Uint8Array; warnings: string[] } {
-  const { doc } = openPdf(input.pdf, input.password, 'view');
-  try {
+  return withPdf(input, 'view', (doc) => {
     const fields = exportFieldValues(doc, { exportEmptyFields: input.exportEmptyFields });
     return writeFieldData(fields, input.format, { fileName: input.fileName, ids: documentIds(doc) });
-  } finally {
-    doc.destroy();
-  }
+  });
 }
 
 export interface FieldsImport {
@@ -40,15 +36,10 @@ export interface FieldsImport {
  * document is signed). No bytes come back when nothing changed.
  */
 export function importFields(input: { pdf: PdfSource; password?: string | undefined; values: FieldValue[] }): FieldsImport & { bytes?: Uint8Array } {
-  const opened = openPdf(input.pdf, input.password, 'form');
-  const { doc } = opened;
-  try {
-    const facts = formFacts(doc);
-    const warnings = facts.hasXfa ? ['The document also has an XFA form: viewers that show XFA ignore the AcroForm values set here'] : [];
+  return editPdf(input, 'form', (doc, { save }) => {
+    const warnings = formFacts(doc).hasXfa ? ['The document also has an XFA form: viewers that show XFA ignore the AcroForm values set here'] : [];
     const { set, unknown, changed } = importFieldValues(doc, input.values);
     if (!changed) return { set, unknown, warnings };
-    return { set, unknown, warnings, bytes: saveEdited(doc, facts.hasSignatures) };
-  } finally {
-    doc.destroy();
-  }
+    return { set, unknown, warnings, bytes: save() };
+  });
 }

@@ -8,10 +8,9 @@ import type * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
 import type { FieldType } from '../xfdf/field-data.js';
 import type { Rectangle } from '../annotations/model.js';
+import { editPdf, withPdf } from '../core/document-task.js';
 import { formFacts } from '../core/inspect.js';
-import { openPdf } from '../core/open.js';
 import { deref } from '../core/mupdf-objects.js';
-import { saveEdited } from '../core/save.js';
 import { buttonStates, choiceOptions, currentValue, emptyValue, FIELD_FLAGS, readFormFields, valueOf, type FormField } from './field-tree.js';
 import { importFieldValues } from './field-values.js';
 import type { PdfSource } from '../core/pdf-source.js';
@@ -134,12 +133,7 @@ function fieldsModel(doc: mupdf.PDFDocument): FieldsModel {
 
 /** The `listFields` task: the FieldsModel. Viewing is enough. */
 export function listFields(input: { pdf: PdfSource; password?: string | undefined }): FieldsModel {
-  const { doc } = openPdf(input.pdf, input.password, 'view');
-  try {
-    return fieldsModel(doc);
-  } finally {
-    doc.destroy();
-  }
+  return withPdf(input, 'view', (doc) => fieldsModel(doc));
 }
 
 /**
@@ -148,17 +142,14 @@ export function listFields(input: { pdf: PdfSource; password?: string | undefine
  * 400 naming the allowed values). Answers the field as it is afterwards.
  */
 export function setFieldValue(input: { pdf: PdfSource; password?: string | undefined; name: string; value: string | string[] }): { bytes?: Uint8Array; field: FieldModel } {
-  const { doc } = openPdf(input.pdf, input.password, 'form');
-  try {
+  return editPdf(input, 'form', (doc, { save }) => {
     if (!readFormFields(doc).some((f) => f.name === input.name)) {
       throw new EngineError('FIELD_NOT_FOUND', `No field named ${JSON.stringify(input.name)}`);
     }
     const { changed } = importFieldValues(doc, [{ name: input.name, value: input.value }]);
     const field = fieldsModel(doc).fields.find((f) => f.name === input.name)!;
-    return changed ? { bytes: saveEdited(doc, formFacts(doc).hasSignatures), field } : { field };
-  } finally {
-    doc.destroy();
-  }
+    return changed ? { bytes: save(), field } : { field };
+  });
 }
 
 /**
@@ -168,8 +159,7 @@ export function setFieldValue(input: { pdf: PdfSource; password?: string | undef
  * option it no longer has) is reported and the field is emptied instead.
  */
 export function resetFields(input: { pdf: PdfSource; password?: string | undefined }): { bytes?: Uint8Array; fields: FieldsModel; warnings: string[] } {
-  const { doc } = openPdf(input.pdf, input.password, 'form');
-  try {
+  return editPdf(input, 'form', (doc, { save }) => {
     const warnings: string[] = [];
     const values = [];
     for (const f of readFormFields(doc)) {
@@ -179,8 +169,6 @@ export function resetFields(input: { pdf: PdfSource; password?: string | undefin
     }
     const { changed } = importFieldValues(doc, values, { reset: true, warnings });
     const fields = fieldsModel(doc);
-    return changed ? { bytes: saveEdited(doc, formFacts(doc).hasSignatures), fields, warnings } : { fields, warnings };
-  } finally {
-    doc.destroy();
-  }
+    return changed ? { bytes: save(), fields, warnings } : { fields, warnings };
+  });
 }

@@ -1,12 +1,12 @@
 import type * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
 import { parsePageRange } from './range.js';
-import { formFacts } from '../core/inspect.js';
+import { editPdf } from '../core/document-task.js';
 import { openPdf } from '../core/open.js';
 import { deref, text } from '../core/mupdf-objects.js';
 import { annotationPages } from '../forms/fields.js';
 import { readFormFields } from '../forms/field-tree.js';
-import { saveEdited, saveFull } from '../core/save.js';
+import { saveFull } from '../core/save.js';
 import { dropSignatureValues } from '../signing/fields.js';
 import type { PdfSource } from '../core/pdf-source.js';
 
@@ -281,11 +281,7 @@ function signedSignaturePages(doc: mupdf.PDFDocument): Set<number> {
  */
 export function editPages(input: { pdf: PdfSource; password?: string | undefined; operation: PageOperation }): { bytes: Uint8Array; pageCount: number } {
   const { operation } = input;
-  const opened = openPdf(input.pdf, input.password, 'assemble');
-  const { doc } = opened;
-  try {
-    // Decided before the change: a change may remove the signature fields that tell it.
-    const signed = formFacts(doc).hasSignatures;
+  return editPdf(input, 'assemble', (doc, { signed, save }) => {
     const count = doc.countPages();
     const all = Array.from({ length: count }, (_, i) => i);
     switch (operation.kind) {
@@ -340,6 +336,7 @@ export function editPages(input: { pdf: PdfSource; password?: string | undefined
         const at = operation.pageIndex ?? count;
         if (at < 0 || at > count) throw new EngineError('PAGE_OUT_OF_RANGE', `pageIndex ${at} is outside 0 to ${count} (the positions inserted pages can take)`);
         // The pages of the other document are taken out of it: that needs its permission to assemble.
+        // Not through withPdf: only the open's errors are renamed for the document to insert.
         let source;
         try {
           source = openPdf(operation.source, operation.sourcePassword, 'assemble');
@@ -357,9 +354,7 @@ export function editPages(input: { pdf: PdfSource; password?: string | undefined
         break;
       }
     }
-    return { bytes: saveEdited(doc, signed), pageCount: doc.countPages() };
-  } finally {
-    doc.destroy();
-  }
+    return { bytes: save(), pageCount: doc.countPages() };
+  });
 }
 

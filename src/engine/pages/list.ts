@@ -1,7 +1,7 @@
 import type * as mupdf from 'mupdf';
 import type { PageModel } from './model.js';
 import { annotsItems, isAnnotation } from '../annotations/read.js';
-import { openPdf } from '../core/open.js';
+import { withPdf } from '../core/document-task.js';
 import { PageSpace } from './geometry.js';
 import { round } from '../syntax/readers.js';
 import type { PdfSource } from '../core/pdf-source.js';
@@ -39,8 +39,7 @@ function annotationCounts(doc: mupdf.PDFDocument, pageCount: number): number[] {
  * of every page of a 100,000-page document was seconds of work here and more on the main thread.
  */
 export function listPages(input: { pdf: PdfSource; password?: string | undefined; offset: number; limit: number }): { pages: PageModel[]; total: number } {
-  const { doc } = openPdf(input.pdf, input.password, 'view');
-  try {
+  return withPdf(input, 'view', (doc) => {
     const pageCount = doc.countPages();
     // Counted over the whole document: an annotation listed on two pages counts on the first, as in the annotation listing.
     const counts = annotationCounts(doc, pageCount);
@@ -54,7 +53,5 @@ export function listPages(input: { pdf: PdfSource; password?: string | undefined
       }
     }
     return { pages, total: pageCount };
-  } finally {
-    doc.destroy();
-  }
+  });
 }

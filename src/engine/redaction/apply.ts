@@ -3,7 +3,8 @@ import { rewriteQuoteOperators } from './content-quotes.js';
 import { EngineError } from '../errors.js';
 import { countOccurrences } from '../text/match.js';
 import { annotationEntries, type AnnotationEntry } from '../annotations/read.js';
-import { checkPageIndex, openPdf } from '../core/open.js';
+import { withPdf } from '../core/document-task.js';
+import { checkPageIndex } from '../core/open.js';
 import { name, ref } from '../syntax/readers.js';
 import { annotationText, pageContentText } from '../text/page-text.js';
 import { PageOverlay } from '../pages/overlay.js';
@@ -203,9 +204,7 @@ function applyPage(doc: mupdf.PDFDocument, pageIndex: number, selected: Map<numb
  */
 export function applyRedactions(input: { pdf: PdfSource; password?: string | undefined; request: ApplyRedactionsRequest }): { bytes?: Uint8Array; report: ApplyReport } {
   const { request } = input;
-  const opened = openPdf(input.pdf, input.password, 'edit');
-  const { doc } = opened;
-  try {
+  return withPdf(input, 'edit', (doc) => {
     checkPageIndex(doc, request.pageIndex);
     const entries = annotationEntries(doc);
     const isRedact = (e: AnnotationEntry) => name(e.dict.get('Subtype')) === 'Redact';
@@ -275,7 +274,5 @@ export function applyRedactions(input: { pdf: PdfSource; password?: string | und
       report.scrubbed = true;
     }
     return { bytes: saveFull(doc), report };
-  } finally {
-    doc.destroy();
-  }
+  });
 }

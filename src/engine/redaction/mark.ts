@@ -5,10 +5,9 @@ import { findMatches, quadBounds, searchPattern, type PageText, type Quad, type 
 import { annotationEntries } from '../annotations/read.js';
 import { isoToPdfDate } from '../syntax/dates.js';
 import { rgb } from '../syntax/readers.js';
-import { formFacts } from '../core/inspect.js';
-import { checkPageIndex, openPdf } from '../core/open.js';
+import { editPdf } from '../core/document-task.js';
+import { checkPageIndex } from '../core/open.js';
 import { annotationText, pageContentText } from '../text/page-text.js';
-import { saveEdited } from '../core/save.js';
 import type { PdfSource } from '../core/pdf-source.js';
 import type { TaskContext } from '../task-context.js';
 
@@ -62,9 +61,7 @@ export function createRedactions(input: { pdf: PdfSource; password?: string | un
   const pattern = searchPattern(request);
   // A client's regular expression may backtrack for ever: it runs under a time budget (400 past it).
   const budget = request.regex ? new RegexBudget(pattern.source, pattern.flags) : undefined;
-  const opened = openPdf(input.pdf, input.password, 'annotate');
-  const { doc } = opened;
-  try {
+  return editPdf(input, 'annotate', (doc, { save }) => {
     const pageCount = doc.countPages();
     checkPageIndex(doc, request.pageIndex);
     const entries = annotationEntries(doc);
@@ -124,10 +121,8 @@ export function createRedactions(input: { pdf: PdfSource; password?: string | un
       }
       pageObject.put('Annots', annots);
     }
-    return { bytes: saveEdited(doc, formFacts(doc).hasSignatures), redactions, pageCount };
-  } finally {
-    doc.destroy();
-  }
+    return { bytes: save(), redactions, pageCount };
+  });
 }
 
 /**

@@ -1,7 +1,8 @@
 import * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
 import { MAX_PIXELS, MAX_SIDE, type ImageFormat } from '../pages/model.js';
-import { checkPageIndex, openPdf } from '../core/open.js';
+import { withPdf } from '../core/document-task.js';
+import { checkPageIndex } from '../core/open.js';
 import type { PdfSource } from '../core/pdf-source.js';
 
 const JPEG_QUALITY = 85;
@@ -23,8 +24,7 @@ function pixelSize(bounds: mupdf.Rect, scale: number): { width: number; height: 
  * resource addressed (pages/{pageIndex}), so a page that does not exist is 404.
  */
 export function renderPage(input: { pdf: PdfSource; password?: string | undefined; pageIndex: number; dpi: number; format: ImageFormat }): { image: Uint8Array; width: number; height: number } {
-  const { doc } = openPdf(input.pdf, input.password, 'view');
-  try {
+  return withPdf(input, 'view', (doc) => {
     checkPageIndex(doc, input.pageIndex, { inPath: true });
     const page = doc.loadPage(input.pageIndex);
     try {
@@ -47,7 +47,5 @@ export function renderPage(input: { pdf: PdfSource; password?: string | undefine
     } finally {
       page.destroy();
     }
-  } finally {
-    doc.destroy();
-  }
+  });
 }

@@ -1,10 +1,10 @@
 import type * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
 import { newPasswordProblem } from './passwords.js';
+import { editPdf, withPdf } from '../core/document-task.js';
 import { formFacts } from '../core/inspect.js';
-import { openPdf } from '../core/open.js';
 import { deref, name, text } from '../core/mupdf-objects.js';
-import { saveEdited, saveFull } from '../core/save.js';
+import { saveFull } from '../core/save.js';
 import { bitsFromPermissions, PERMISSION_FLAGS, passwordSecurity, type EncryptType, type PasswordSecurity, type PermissionFlags } from './encryption.js';
 import type { PdfSource } from '../core/pdf-source.js';
 
@@ -106,12 +106,7 @@ export function certification(doc: mupdf.PDFDocument): Certification {
 
 /** The `readPermissions` task: the PermissionsModel. Viewing is enough to read it. */
 export function readPermissions(input: { pdf: PdfSource; password?: string | undefined }): PermissionsModel {
-  const opened = openPdf(input.pdf, input.password, 'view');
-  try {
-    return { passwordPermissions: passwordSecurity(opened), usageRights: usageRights(opened.doc), certification: certification(opened.doc) };
-  } finally {
-    opened.doc.destroy();
-  }
+  return withPdf(input, 'view', (doc, opened) => ({ passwordPermissions: passwordSecurity(opened), usageRights: usageRights(doc), certification: certification(doc) }));
 }
 
 /** PUT password-permissions: the new security. Omitted booleans are allowed. */
@@ -212,33 +207,23 @@ export function setPasswordPermissions(input: { pdf: PdfSource; password?: strin
   const encryptType = input.request.encryptType ?? 3;
   const flags = requestedFlags(input.request, encryptType);
   const passwords = requestedPasswords(input.request, encryptType);
-  const opened = openPdf(input.pdf, input.password, 'owner');
-  let bytes: Uint8Array;
-  try {
-    refuseSigned(opened.doc);
-    bytes = save(opened.doc, `encrypt=${MUPDF_METHOD[encryptType]},user-password=${passwords.open},owner-password=${passwords.permissions},permissions=${bitsFromPermissions(flags)}`);
-  } finally {
-    opened.doc.destroy();
-  }
-  const check = openPdf(bytes, passwords.permissions, 'owner');
-  try {
+  const bytes = withPdf(input, 'owner', (doc) => {
+    refuseSigned(doc);
+    return save(doc, `encrypt=${MUPDF_METHOD[encryptType]},user-password=${passwords.open},owner-password=${passwords.permissions},permissions=${bitsFromPermissions(flags)}`);
+  });
+  return withPdf({ pdf: bytes, password: passwords.permissions }, 'owner', (_doc, check) => {
     if (check.access !== 'owner') throw new EngineError('PROCESSING_FAILED', 'The encrypted document did not open with its new permissions password');
     return { bytes, passwordPermissions: passwordSecurity(check) };
-  } finally {
-    check.doc.destroy();
-  }
+  });
 }
 
 /** The `removePasswordPermissions` task: decrypts the document (no bytes when it was not encrypted). */
 export function removePasswordPermissions(input: { pdf: PdfSource; password?: string | undefined }): { bytes?: Uint8Array } {
-  const opened = openPdf(input.pdf, input.password, 'owner');
-  try {
+  return withPdf(input, 'owner', (doc, opened) => {
     if (!opened.encrypted) return {};
-    refuseSigned(opened.doc);
-    return { bytes: save(opened.doc, 'encrypt=none') };
-  } finally {
-    opened.doc.destroy();
-  }
+    refuseSigned(doc);
+    return { bytes: save(doc, 'encrypt=none') };
+  });
 }
 
 /**
@@ -247,9 +232,7 @@ export function removePasswordPermissions(input: { pdf: PdfSource; password?: st
  * signatures stay valid. No bytes when there were no usage rights.
  */
 export function removeUsageRights(input: { pdf: PdfSource; password?: string | undefined }): { bytes?: Uint8Array } {
-  const opened = openPdf(input.pdf, input.password, 'edit');
-  const { doc } = opened;
-  try {
+  return editPdf(input, 'edit', (doc, edit) => {
     const p = perms(doc);
     if (!p || (p.get('UR3').isNull() && p.get('UR').isNull())) return {};
     p.delete('UR3');
@@ -258,8 +241,6 @@ export function removeUsageRights(input: { pdf: PdfSource; password?: string | u
     let left = 0;
     p.forEach(() => left++);
     if (left === 0) root.delete('Perms');
-    return { bytes: saveEdited(doc, formFacts(doc).hasSignatures) };
-  } finally {
-    doc.destroy();
-  }
+    return { bytes: edit.save() };
+  });
 }

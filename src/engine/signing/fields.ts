@@ -5,11 +5,10 @@
 import * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
 import { breakFieldLoops, readFormFields } from '../forms/field-tree.js';
-import { formFacts } from '../core/inspect.js';
-import { checkPageIndex, openPdf, type OpenedPdf } from '../core/open.js';
+import { editPdf } from '../core/document-task.js';
+import { checkPageIndex, type OpenedPdf } from '../core/open.js';
 import { requirePermission } from '../security/access.js';
 import { deref } from '../core/mupdf-objects.js';
-import { saveEdited } from '../core/save.js';
 import { setEmptyAppearance } from './appearance.js';
 import type { Rectangle } from '../annotations/model.js';
 import { type PdfSource } from '../core/pdf-source.js';
@@ -97,20 +96,15 @@ export function addSignatureField(doc: mupdf.PDFDocument, fieldName: string, wid
 
 /** The `createSignatureField` task: 409 FIELD_EXISTS when the name is taken. Answers the new field. */
 export function createSignatureField(input: { pdf: PdfSource; password?: string | undefined; name: string; widgets: NewWidget[] }): { bytes: Uint8Array; field: SignatureFieldModel } {
-  const opened = openPdf(input.pdf, input.password, 'form');
-  const { doc } = opened;
-  try {
+  return editPdf(input, 'form', (doc, { opened, save }) => {
     requireFormEditing(opened);
-    const signed = formFacts(doc).hasSignatures;
     breakFieldLoops(doc);
     checkNewName(doc, input.name);
     refuseIfLocked(doc, 'adding a field');
     addSignatureField(doc, input.name, input.widgets);
-    const bytes = saveEdited(doc, signed);
+    const bytes = save();
     return { bytes, field: describeOne(bytes, input.password, input.name) };
-  } finally {
-    doc.destroy();
-  }
+  });
 }
 
 export function describeOne(bytes: Uint8Array, password: string | undefined, fieldName: string): SignatureFieldModel {
@@ -141,11 +135,8 @@ function removeFrom(array: mupdf.PDFObject, num: number): boolean {
  * signatures stay valid.
  */
 export function deleteSignatureField(input: { pdf: PdfSource; password?: string | undefined; name: string }): { bytes: Uint8Array; cleared: boolean } {
-  const opened = openPdf(input.pdf, input.password, 'form');
-  const { doc } = opened;
-  try {
+  return editPdf(input, 'form', (doc, { opened, save }) => {
     requireFormEditing(opened);
-    const signedAtOpen = formFacts(doc).hasSignatures;
     breakFieldLoops(doc);
     const f = signatureFields(doc).find((x) => x.name === input.name);
     if (!f) throw notFound(input.name);
@@ -157,7 +148,7 @@ export function deleteSignatureField(input: { pdf: PdfSource; password?: string 
       deref(f.field).delete('V');
       for (const w of f.widgets) setEmptyAppearance(doc, deref(w));
       if (isCertifier) withdrawCertification(doc);
-      return { bytes: saveEdited(doc, signedAtOpen), cleared: true };
+      return { bytes: save(), cleared: true };
     }
     const count = doc.countPages();
     for (const w of f.widgets) {
@@ -168,10 +159,8 @@ export function deleteSignatureField(input: { pdf: PdfSource; password?: string 
     const parent = deref(f.field).get('Parent');
     const form = acroForm(doc);
     if (!(deref(parent).isDictionary() && removeFrom(deref(parent).get('Kids'), fieldNum))) removeFrom(form.get('Fields'), fieldNum);
-    return { bytes: saveEdited(doc, signedAtOpen), cleared: false };
-  } finally {
-    doc.destroy();
-  }
+    return { bytes: save(), cleared: false };
+  });
 }
 
 /**

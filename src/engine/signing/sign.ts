@@ -111,6 +111,7 @@ export function signField(input: { pdf: PdfSource; password?: string | undefined
 
   // The signed result must begin with these bytes unchanged (checked below): the whole file, also when it came as an open file.
   let bytes = readAll(input.pdf);
+  // Not through editPdf: a repaired file is rewritten and opened again, and a signature is always appended.
   let opened = openPdf(bytes, input.password, 'form');
   try {
     if (!opened.doc.canBeSavedIncrementally()) {

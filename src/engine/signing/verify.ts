@@ -10,7 +10,7 @@ import { checkCms, type CmsCheck } from './cms.js';
 import { pdfDateToIso } from '../syntax/dates.js';
 import { readFormFields, type FormField } from '../forms/field-tree.js';
 import { annotationPages } from '../forms/fields.js';
-import { openPdf } from '../core/open.js';
+import { withPdf } from '../core/document-task.js';
 import { deref, name, text } from '../core/mupdf-objects.js';
 import type { Rectangle } from '../annotations/model.js';
 import { readAll, type PdfSource } from '../core/pdf-source.js';
@@ -240,17 +240,14 @@ function listModels(doc: mupdf.PDFDocument, bytes: () => Uint8Array): SignatureF
 
 /** The `listSignatureFields` task: every signature field, each signature verified. Viewing is enough; `name` picks one (404 FIELD_NOT_FOUND). */
 export function listSignatureFields(input: { pdf: PdfSource; password?: string | undefined; name?: string | undefined }): SignatureFieldsModel {
-  const { doc } = openPdf(input.pdf, input.password, 'view');
-  try {
+  return withPdf(input, 'view', (doc) => {
     let whole: Uint8Array | undefined;
     const all = listModels(doc, () => (whole ??= readAll(input.pdf)));
     if (input.name === undefined) return { signatureFields: all };
     const one = all.filter((f) => f.name === input.name);
     if (one.length === 0) throw notFound(input.name);
     return { signatureFields: one };
-  } finally {
-    doc.destroy();
-  }
+  });
 }
 
 export function notFound(fieldName: string): EngineError {

@@ -3,9 +3,8 @@
  * on one page or on every page, save (incrementally when it is signed).
  */
 import * as mupdf from 'mupdf';
-import { formFacts } from '../core/inspect.js';
-import { checkPageIndex, openPdf } from '../core/open.js';
-import { saveEdited } from '../core/save.js';
+import { editPdf } from '../core/document-task.js';
+import { checkPageIndex } from '../core/open.js';
 import { stampPages, type StampDrawing } from './form.js';
 import type { DeclaredImageType } from '../images/model.js';
 import { drawImageStamp, type ImageStampRequest } from './image.js';
@@ -24,8 +23,7 @@ interface StampInput {
 
 /** Opens the document, draws the stamp in a scratch document, puts it on the chosen pages and saves. */
 function stamp<T>(input: StampInput, pageIndex: number | undefined, draw: (scratch: mupdf.PDFDocument) => { drawing: StampDrawing; report: T }): { bytes: Uint8Array; report: T & { pages: number[] } } {
-  const { doc } = openPdf(input.pdf, input.password, 'edit');
-  try {
+  return editPdf(input, 'edit', (doc, { save }) => {
     const every = pageIndex === undefined || pageIndex === -1;
     if (!every) checkPageIndex(doc, pageIndex);
     const pages = every ? Array.from({ length: doc.countPages() }, (_, i) => i) : [pageIndex];
@@ -33,13 +31,11 @@ function stamp<T>(input: StampInput, pageIndex: number | undefined, draw: (scrat
     try {
       const { drawing, report } = draw(scratch);
       stampPages(doc, scratch, drawing, pages);
-      return { bytes: saveEdited(doc, formFacts(doc).hasSignatures), report: { ...report, pages } };
+      return { bytes: save(), report: { ...report, pages } };
     } finally {
       scratch.destroy();
     }
-  } finally {
-    doc.destroy();
-  }
+  });
 }
 
 export function textStamp(input: StampInput & { request: TextStampRequest & PageChoice }) {

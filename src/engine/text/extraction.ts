@@ -1,6 +1,7 @@
 import * as mupdf from 'mupdf';
 import type { PageTextModel, TextDetail, TextUnit } from '../pages/model.js';
-import { checkPageIndex, openPdf } from '../core/open.js';
+import { withPdf } from '../core/document-task.js';
+import { checkPageIndex } from '../core/open.js';
 import { PageSpace } from '../pages/geometry.js';
 import { bodyQuad, walkText } from './page-text.js';
 import { deref } from '../core/mupdf-objects.js';
@@ -212,8 +213,7 @@ function loadText(page: mupdf.PDFPage, pageIndex: number, detail: TextDetail | u
  * document among its workers without asking for its page count first).
  */
 export function documentText(input: { pdf: PdfSource; password?: string | undefined; part?: number; parts?: number }, ctx?: TaskContext): { pageCount: number; texts: string[] } {
-  const { doc } = openPdf(input.pdf, input.password, 'copy');
-  try {
+  return withPdf(input, 'copy', (doc) => {
     const pageCount = doc.countPages();
     const parts = input.parts ?? 1;
     const part = input.part ?? 0;
@@ -230,15 +230,12 @@ export function documentText(input: { pdf: PdfSource; password?: string | undefi
       ctx?.progress({ done: i + 1 - from, total: to - from, stage: 'text' });
     }
     return { pageCount, texts };
-  } finally {
-    doc.destroy();
-  }
+  });
 }
 
 /** The `pageText` task: one page's text, with its words, lines or blocks when asked. The page is the resource addressed (pages/{pageIndex}), so a page that does not exist is 404. */
 export function pageText(input: { pdf: PdfSource; password?: string | undefined; pageIndex: number; detail?: TextDetail | undefined }): { pageCount: number; page: PageTextModel } {
-  const { doc } = openPdf(input.pdf, input.password, 'copy');
-  try {
+  return withPdf(input, 'copy', (doc) => {
     checkPageIndex(doc, input.pageIndex, { inPath: true });
     const page = doc.loadPage(input.pageIndex);
     try {
@@ -246,7 +243,5 @@ export function pageText(input: { pdf: PdfSource; password?: string | undefined;
     } finally {
       page.destroy();
     }
-  } finally {
-    doc.destroy();
-  }
+  });
 }

@@ -4,7 +4,7 @@ import { annotationEntries, entryObject, ObjectReader, pageObjectNumbers, type A
 import { AppearanceReader } from './appearance-objects.js';
 import { mediaTypeOf } from '../annotations/attachments.js';
 import { encodeAppearance } from './appearance-xml.js';
-import { openPdf } from '../core/open.js';
+import { withPdf } from '../core/document-task.js';
 import { isDict, name, ref, text } from '../syntax/readers.js';
 import { PdfString } from '../syntax/parser.js';
 import { deref } from '../core/mupdf-objects.js';
@@ -45,8 +45,7 @@ function exportContext(doc: mupdf.PDFDocument, reader: ObjectReader, entries: An
 
 /** The `exportAnnotationsXfdf` task: every annotation XFDF can carry, as Acrobat writes the file. */
 export function exportAnnotationsXfdf(input: { pdf: PdfSource; password?: string | undefined; fileName: string }): { xfdf: string; skipped: string[]; warnings: string[] } {
-  const { doc } = openPdf(input.pdf, input.password, 'view');
-  try {
+  return withPdf(input, 'view', (doc) => {
     const entries = annotationEntries(doc);
     const reader = new ObjectReader(doc);
     const ctx = exportContext(doc, reader, entries);
@@ -91,7 +90,5 @@ export function exportAnnotationsXfdf(input: { pdf: PdfSource; password?: string
       ],
     };
     return { xfdf: `<?xml version="1.0" encoding="UTF-8"?>\n${writeXml(root)}`, skipped, warnings: nonXmlWarning('annotation', altered) };
-  } finally {
-    doc.destroy();
-  }
+  });
 }

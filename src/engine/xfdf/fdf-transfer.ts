@@ -3,7 +3,7 @@ import { parseFdf, resolveFdf, textString, writeFdf, type FdfFile, type FdfStrea
 import { annotationEntries, ObjectReader, pageObjectNumbers } from '../annotations/read.js';
 import { applyImport, type ImportResult } from './import.js';
 import { embeddedFile } from './export.js';
-import { openPdf } from '../core/open.js';
+import { withPdf } from '../core/document-task.js';
 import { isDict, name, number, ref, text } from '../syntax/readers.js';
 import { PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from '../syntax/parser.js';
 import type { IncomingAnnotation } from './import-map.js';
@@ -20,8 +20,7 @@ const MAX_DEPTH = 16;
  * inline, and streams other than attached files (appearances, sounds) left out.
  */
 export function exportAnnotationsFdf(input: { pdf: PdfSource; password?: string | undefined; fileName: string }): { fdf: Uint8Array } {
-  const { doc } = openPdf(input.pdf, input.password, 'view');
-  try {
+  return withPdf(input, 'view', (doc) => {
     const reader = new ObjectReader(doc);
     const entries = annotationEntries(doc).filter((e) => name(e.dict.get('Subtype')) !== 'Widget');
     const numberOf = new Map<number, number>(); // document object -> FDF object
@@ -77,9 +76,7 @@ export function exportAnnotationsFdf(input: { pdf: PdfSource; password?: string 
     const ids = Array.isArray(id) && id[0] instanceof PdfString && id[1] instanceof PdfString ? ([id[0].bytes, id[1].bytes] as [Uint8Array, Uint8Array]) : undefined;
     const root: PdfDict = new Map([['Annots', entries.map((_, i) => new PdfRef(i + 2, 0))]]);
     return { fdf: writeFdf({ root, objects, streams, fileName: input.fileName, ...(ids ? { ids } : {}) }) };
-  } finally {
-    doc.destroy();
-  }
+  });
 }
 
 /** An FDF stream's bytes, decoded when Flate-compressed (the only filter FDF writers use for files). */

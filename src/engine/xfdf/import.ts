@@ -5,11 +5,9 @@ import type { AnnotationModel } from '../annotations/model.js';
 import { EngineError } from '../errors.js';
 import { annotationEntries, entryObject, readAnnotations } from '../annotations/read.js';
 import { setAppearance } from './appearance-objects.js';
-import { formFacts } from '../core/inspect.js';
-import { openPdf } from '../core/open.js';
+import { editPdf } from '../core/document-task.js';
 import { PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from '../syntax/parser.js';
 import { deref } from '../core/mupdf-objects.js';
-import { saveEdited } from '../core/save.js';
 import { fromXfdfElement, str, type IncomingAnnotation } from './import-map.js';
 import { parseXfdf } from './parse.js';
 import { readAll, type PdfSource } from '../core/pdf-source.js';
@@ -237,14 +235,10 @@ export function importAnnotationsXfdf(input: { pdf: PdfSource; password?: string
 }
 
 export function applyImport(input: { pdf: PdfSource; password?: string | undefined }, incoming: IncomingAnnotation[], warnings: string[]): ImportResult {
-  const opened = openPdf(input.pdf, input.password, 'annotate');
-  const { doc } = opened;
-  try {
+  return editPdf(input, 'annotate', (doc, { save }) => {
     const { created, updated } = importAnnotations(doc, incoming, warnings);
-    const bytes = saveEdited(doc, formFacts(doc).hasSignatures);
+    const bytes = save();
     return { bytes, created, updated, warnings, annotations: readAnnotations(doc), pageCount: doc.countPages() };
-  } finally {
-    doc.destroy();
-  }
+  });
 }
 
