@@ -1,0 +1,33 @@
+import type { OperationContext } from '../context.js';
+import type { PreparedAction } from '../actions/runner.js';
+import type { JobRecord, JobState } from './model.js';
+
+/** A change of a job, as the events stream (GET /jobs/{id}/events) sends it: the job as it is now, numbered. */
+export interface JobEvent {
+  /** Rises by one per event of this job; the SSE `id:` (Last-Event-ID resumes after it). */
+  seq: number;
+  /** `progress` while it runs, `state` on a change of state, `end` once, when it finishes. */
+  type: 'progress' | 'state' | 'end';
+  job: JobRecord;
+}
+
+/**
+ * What the HTTP layer asks of background jobs (implemented by
+ * operations/jobs/jobs.ts). A job is submitted after prepare has decided
+ * every 4xx; its record is written before submit resolves, so a 202 names a
+ * job that survives a restart.
+ */
+export interface JobOperationsApi {
+  /** Queues a prepared action as a job (503 SERVICE_BUSY with Retry-After when the queue is full). */
+  submitAction(prepared: PreparedAction): Promise<JobRecord>;
+  /** Resolves with the job when it finishes or after `ms`, whichever comes first (Prefer: wait=N). */
+  waitFor(id: string, ms: number): Promise<JobRecord>;
+  /** The caller's job; 404 JOB_NOT_FOUND for an unknown id or another user's (admins see all). */
+  get(id: string, ctx: OperationContext): Promise<JobRecord>;
+  /** Newest first: the caller's, or everyone's / `owner`'s for an admin. */
+  list(ctx: OperationContext, filter: { owner?: string; state?: JobState }): Promise<JobRecord[]>;
+  /** Cancels a queued or running job (nothing is written); a finished job is 409 JOB_FINISHED. */
+  cancel(id: string, ctx: OperationContext): Promise<JobRecord>;
+  /** The job's events after `afterSeq` (replayed), then live ones, until it ends or `signal` fires. */
+  events(id: string, ctx: OperationContext, afterSeq: number, signal: AbortSignal): AsyncIterable<JobEvent>;
+}

@@ -1,0 +1,73 @@
+/**
+ * The job model (issue 18): what a client sees of a piece of work that runs
+ * in the background, and the record the job store keeps. Everything here is
+ * plain JSON, so that a store on disk (the embedded default) or in Redis
+ * holds it as it is, and a restarted service reads it back.
+ */
+
+export type JobState = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled' | 'interrupted';
+
+/** States a job does not leave. */
+export const FINISHED_STATES: readonly JobState[] = ['succeeded', 'failed', 'cancelled', 'interrupted'];
+
+export function isFinished(state: JobState): boolean {
+  return FINISHED_STATES.includes(state);
+}
+
+export interface JobProgress {
+  done: number;
+  total?: number;
+  /** What `done` and `total` count: pages, mostly. */
+  unit: string;
+  /** 0-100, never lower than an earlier report of the same job. */
+  percent: number;
+  /** A short text saying which phase the job is in ("search", "text", "converting"). */
+  phase?: string;
+}
+
+/** The problem document the inline request would have answered (RFC 9457 shape of errors.ts). */
+export interface JobError {
+  status: number;
+  code: string;
+  title: string;
+  detail?: string;
+}
+
+/**
+ * What a job runs, as data (no closures): the kind says which executor
+ * reads it. `action`: a prepared action (operations/actions/runner.ts).
+ */
+export interface JobPayload {
+  kind: 'action';
+  /** The action's name, validated parameters and prepare's answer. */
+  action: string;
+  target: 'document' | 'pages';
+  params: Record<string, unknown>;
+  prepared: unknown;
+  /** Document paths, as "folder/name.pdf". */
+  source: string;
+  output: string;
+  conflict: 'fail' | 'overwrite' | 'unique';
+  /** The ETag the job's write requires of an in-place target (If-Match semantics): the version prepare saw. */
+  etag: string;
+}
+
+export interface JobRecord {
+  id: string;
+  /** The action's name (or "upload"), for listings. */
+  action: string;
+  /** The document the job works on, as "folder/name.pdf". */
+  document: string;
+  owner: string | null;
+  state: JobState;
+  progress: JobProgress;
+  created: string;
+  started?: string;
+  finished?: string;
+  /** Why a job is interrupted or failed in a way the error does not say. */
+  reason?: string;
+  /** A succeeded job's written document: its path and its DocumentModel. */
+  result?: { path: string; status: number; document: unknown };
+  error?: JobError;
+  payload: JobPayload;
+}
