@@ -115,7 +115,7 @@ export class ActionRunner {
    * stops the engine tasks and nothing is written). The source is read again
    * under the lock, so If-Match is checked against what is actually changed.
    */
-  async execute(prepared: PreparedAction, exec?: ExecutionContext): Promise<ActionResponse> {
+  async execute(prepared: PreparedAction, exec?: ExecutionContext, lock: 'work' | 'write' = 'work'): Promise<ActionResponse> {
     try {
       const { ctx, inPlace, params, files } = prepared;
       const action = (ACTIONS as readonly AnyAction[]).find((a) => a.name === prepared.name);
@@ -126,6 +126,7 @@ export class ActionRunner {
         conflict: prepared.conflict,
         ifMatch: ctx.ifMatch,
         exec,
+        lock,
         work: async (stored, engine) => {
           const output = await action.execute({ params, prepared: prepared.prepared, files, source: stored!, ctx, engine, documents: this.documents });
           if (output.kind === 'model') return { result: { output } };
