@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ServiceError } from '../errors.js';
-import { errno, writeStateFile } from './state-file.js';
+import { errno, writeStateFile } from '../state-file.js';
 import { RIGHTS, type Principal, type Right, type TokenAdmin, type TokenView } from './types.js';
 import { normalizeRights, type StoredUser, type UserStore } from './users.js';
 

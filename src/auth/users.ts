@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ServiceError } from '../errors.js';
 import { hashPassword, isPasswordHash, verifyAgainstDummy, verifyPassword } from './passwords.js';
-import { errno, writeStateFile } from './state-file.js';
+import { errno, writeStateFile } from '../state-file.js';
 import { RIGHTS, type Right, type UserAdmin, type UserView } from './types.js';
 
 /** A user as stored: never a plain password, only its scrypt hash. */

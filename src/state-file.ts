@@ -3,7 +3,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 
 /**
- * Replaces a state file (users, tokens) atomically: a temporary file in the
+ * Replaces a state file (users, tokens, jobs) atomically: a temporary file in the
  * same folder (mode 0600), fsync, rename over the old one, fsync of the
  * folder, so a crash leaves either the old or the new content.
  */
@@ -23,6 +23,11 @@ export async function writeStateFile(file: string, text: string): Promise<void> 
     await fs.rm(temp, { force: true });
     throw err;
   }
+  await syncFolder(dir);
+}
+
+/** Makes a rename or removal in `dir` durable: the folder's entries reach the disk, not only the files'. */
+export async function syncFolder(dir: string): Promise<void> {
   const folder = await fs.open(dir, 'r');
   try {
     await folder.sync();
