@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { ServiceError, ERROR_CATALOG } from '../../errors.js';
 import type { TaskProgress } from '../../engine/models.js';
 import type { OperationContext } from '../context.js';
 import type { ActionRunner, PreparedAction } from '../actions/runner.js';
 import type { JobEvent, JobOperationsApi } from './api.js';
 import { isFinished, type JobError, type JobProgress, type JobRecord, type JobState } from './model.js';
-import type { JobStore } from './store.js';
+import { newJobId, type JobStore } from './store.js';
 
 export interface JobLimits {
   /** Jobs queued and running at once; past it a submit is 503 SERVICE_BUSY with Retry-After. */
@@ -64,7 +63,7 @@ export class JobOperations implements JobOperationsApi {
     if (this.queue.length + this.running.size >= this.limits.queueLimit) {
       throw new ServiceError('SERVICE_BUSY', 'The job queue is full', undefined, { 'Retry-After': '10' });
     }
-    const id = randomBytes(16).toString('hex');
+    const id = newJobId();
     const record: JobRecord = {
       id,
       action: prepared.name,
@@ -90,8 +89,10 @@ export class JobOperations implements JobOperationsApi {
     this.live.set(id, { prepared, stop: new AbortController() });
     this.queue.push(id);
     this.emit(record, 'state');
+    // The job as submitted (queued); it may start at once.
+    const submitted = structuredClone(record);
     this.dispatch();
-    return structuredClone(record);
+    return submitted;
   }
 
   async get(id: string, ctx: OperationContext): Promise<JobRecord> {

@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Principal } from '../src/auth/types.js';
+import { EnginePool } from '../src/engine/pool.js';
+import { ServiceError } from '../src/errors.js';
+import { createOperations, type Operations } from '../src/operations/index.js';
+import { JobOperations } from '../src/operations/jobs/jobs.js';
+import { MemoryJobStore } from '../src/operations/jobs/memory-store.js';
+import { MemoryStore } from '../src/storage/memory-store.js';
+import { documentPathFromBody } from '../src/storage/paths.js';
+import { ToolSupervisor } from '../src/tools/supervisor.js';
+import { makePdf } from './helpers/pdf.js';
+
+/**
+ * The job core of issue 18 (operations/jobs/jobs.ts) on the in-memory
+ * stores with a real engine pool: the queue, its limits, cancel, the owner
+ * rule, the events history and what a restart does to unfinished jobs.
+ */
+describe('background jobs: the core', () => {
+  let pool: EnginePool;
+  let store: MemoryStore;
+  let ops: Operations;
+  let scratch: string;
+  const alice = { principal: { username: 'alice', rights: ['GET', 'POST'], via: 'basic' } as Principal };
+  const bob = { principal: { username: 'bob', rights: ['GET', 'POST'], via: 'basic' } as Principal };
+  const doc = documentPathFromBody('jobs/doc.pdf', 'path');
+
+  before(async () => {
+    scratch = mkdtempSync(path.join(tmpdir(), 'pdfservice-jobs-'));
+    pool = new EnginePool({ size: 2, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 50 });
+    await pool.ready();
+    store = new MemoryStore();
+    ops = createOperations({ store, pool, tools: new ToolSupervisor([], scratch) });
+    await store.makeFolder(doc.parent);
+    await store.writeDocument(doc, makePdf({ pages: 12 }), { conflict: 'overwrite' });
+  });
+  after(async () => {
+    await pool.close();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  const bytesOf = async () => Buffer.from(await ops.documents.read(doc, (stored) => stored.bytes()));
+  const prepare = (body: unknown, ctx = alice) => ops.actions.prepare(doc, body, 'pages', [], ctx);
+
+  test('a job runs the prepared action and records its result; its events rise in order and end once', async () => {
+    const jobs = new JobOperations(new MemoryJobStore(), ops.actions, { queueLimit: 10, concurrency: 1, perUser: 1 });
+    const job = await jobs.submitAction(await prepare({ ExtractPagesAction: { pageRange: '2-4', savePath: 'jobs/extract.pdf' } }));
+    assert.equal(job.state, 'queued');
+    assert.equal(job.owner, 'alice');
+    const done = await jobs.waitFor(job.id, 30_000);
+    assert.equal(done.state, 'succeeded', JSON.stringify(done.error));
+    assert.equal(done.result?.path, '/jobs/extract.pdf');
+    assert.equal(done.result?.status, 201);
+    assert.equal(done.progress.percent, 100);
+    const written = await ops.documents.read(documentPathFromBody('jobs/extract.pdf', 'path'), (s) => s.bytes());
+    const file = path.join(scratch, 'extract.pdf');
+    writeFileSync(file, written);
+    assert.equal(execFileSync('qpdf', ['--show-npages', file], { encoding: 'utf8' }).trim(), '3');
+
+    const seen = [];
+    for await (const event of jobs.events(job.id, alice, 0, new AbortController().signal)) seen.push(event);
+    assert.deepEqual(seen.map((e) => e.seq), seen.map((_, i) => i + 1));
+    assert.deepEqual(seen.map((e) => e.job.state), ['queued', 'running', 'succeeded']);
+    assert.equal(seen.filter((e) => e.type === 'end').length, 1);
+    // Resuming after the second event replays only the rest.
+    const resumed = [];
+    for await (const event of jobs.events(job.id, alice, 2, new AbortController().signal)) resumed.push(event.seq);
+    assert.deepEqual(resumed, [3]);
+  });
+
+  test('another user gets 404 for a job, admins see it; a full queue is 503 at once; a queued job cancels without touching the document', async () => {
+    const jobs = new JobOperations(new MemoryJobStore(), ops.actions, { queueLimit: 2, concurrency: 1, perUser: 1 });
+    const original = await bytesOf();
+    const first = await jobs.submitAction(await prepare({ RotatePagesAction: { rotation: 90, savePath: 'jobs/r1.pdf' } }));
+    const second = await jobs.submitAction(await prepare({ RotatePagesAction: { rotation: 90 } }));
+    await assert.rejects(
+      jobs.submitAction(await prepare({ RotatePagesAction: { rotation: 180, savePath: 'jobs/r3.pdf' } })),
+      (err: unknown) => err instanceof ServiceError && err.code === 'SERVICE_BUSY' && err.headers?.['Retry-After'] !== undefined,
+    );
+    await assert.rejects(jobs.get(second.id, bob), (err: unknown) => err instanceof ServiceError && err.code === 'JOB_NOT_FOUND');
+    const admin = { principal: { username: 'root', rights: ['GET', 'admin'], via: 'basic' } as Principal };
+    assert.equal((await jobs.get(second.id, admin)).id, second.id);
+    assert.deepEqual((await jobs.list(bob, {})).map((j) => j.id), []);
+
+    const cancelled = await jobs.cancel(second.id, alice);
+    assert.equal(cancelled.state, 'cancelled');
+    assert.equal(cancelled.error?.code, 'TASK_CANCELLED');
+    await assert.rejects(jobs.cancel(second.id, alice), (err: unknown) => err instanceof ServiceError && err.code === 'JOB_FINISHED');
+    assert.equal((await jobs.waitFor(first.id, 30_000)).state, 'succeeded');
+    assert.deepEqual(await bytesOf(), original, 'the cancelled in-place rotation wrote nothing');
+  });
+
+  test('after a restart, jobs that were queued or running are interrupted with a reason; finished ones stay as they were', async () => {
+    const jobStore = new MemoryJobStore();
+    const jobs = new JobOperations(jobStore, ops.actions, { queueLimit: 10, concurrency: 1, perUser: 1 });
+    const finished = await jobs.submitAction(await prepare({ RotatePagesAction: { rotation: 90, savePath: 'jobs/r4.pdf', namingMode: 1 } }));
+    await jobs.waitFor(finished.id, 30_000);
+    const record = structuredClone(await jobStore.get(finished.id))!;
+    await jobStore.put({ ...record, id: 'a'.repeat(32), state: 'running' });
+    await jobStore.put({ ...record, id: 'b'.repeat(32), state: 'queued' });
+    const restarted = new JobOperations(jobStore, ops.actions, { queueLimit: 10, concurrency: 1, perUser: 1 });
+    await restarted.recover();
+    for (const id of ['a'.repeat(32), 'b'.repeat(32)]) {
+      const after = await restarted.get(id, alice);
+      assert.equal(after.state, 'interrupted');
+      assert.match(after.reason ?? '', /stopped/);
+    }
+    assert.equal((await restarted.get(finished.id, alice)).state, 'succeeded');
+  });
+});
