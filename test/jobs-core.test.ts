@@ -94,21 +94,36 @@ describe('background jobs: the core', () => {
     assert.deepEqual(await bytesOf(), original, 'the cancelled in-place rotation wrote nothing');
   });
 
-  test('after a restart, jobs that were queued or running are interrupted with a reason; finished ones stay as they were', async () => {
+  test('after a restart: a running job is interrupted, a queued one runs, one that needs a password held in memory is interrupted', async () => {
     const jobStore = new MemoryJobStore();
     const jobs = new JobOperations(jobStore, ops.actions, { queueLimit: 10, concurrency: 1, perUser: 1 });
     const finished = await jobs.submitAction(await prepare({ RotatePagesAction: { rotation: 90, savePath: 'jobs/r4.pdf', namingMode: 1 } }));
     await jobs.waitFor(finished.id, 30_000);
     const record = structuredClone(await jobStore.get(finished.id))!;
-    await jobStore.put({ ...record, id: 'a'.repeat(32), state: 'running' });
-    await jobStore.put({ ...record, id: 'b'.repeat(32), state: 'queued' });
+    const [running, queued, withPassword] = ['a', 'b', 'c'].map((c) => c.repeat(32));
+    const at = (s: number) => new Date(Date.parse(record.created) + s * 1000).toISOString();
+    await jobStore.put({ ...record, id: running!, state: 'running', created: at(1), started: at(2) });
+    const queuedPayload = { ...record.payload, params: { rotation: 180, savePath: 'jobs/after-restart.pdf', namingMode: 1 }, output: 'jobs/after-restart.pdf' };
+    await jobStore.put({ ...record, id: queued!, state: 'queued', created: at(3), payload: queuedPayload });
+    await jobStore.put({ ...record, id: withPassword!, state: 'queued', created: at(4), payload: { ...queuedPayload, resumable: false } });
+    for (const r of [running, queued, withPassword]) {
+      const stored = (await jobStore.get(r!))!;
+      delete stored.result;
+      delete stored.finished;
+      await jobStore.put(stored);
+    }
     const restarted = new JobOperations(jobStore, ops.actions, { queueLimit: 10, concurrency: 1, perUser: 1 });
     await restarted.recover();
-    for (const id of ['a'.repeat(32), 'b'.repeat(32)]) {
-      const after = await restarted.get(id, alice);
-      assert.equal(after.state, 'interrupted');
-      assert.match(after.reason ?? '', /stopped/);
-    }
+    const wasRunning = await restarted.get(running!, alice);
+    assert.equal(wasRunning.state, 'interrupted');
+    assert.match(wasRunning.reason ?? '', /while the job ran/);
+    const needed = await restarted.get(withPassword!, alice);
+    assert.equal(needed.state, 'interrupted');
+    assert.match(needed.reason ?? '', /held in memory only/);
+    const ran = await restarted.waitFor(queued!, 30_000);
+    assert.equal(ran.state, 'succeeded', JSON.stringify(ran.error));
+    assert.equal(ran.result?.path, '/jobs/after-restart.pdf');
+    assert.ok(await ops.documents.exists(documentPathFromBody('jobs/after-restart.pdf', 'path')));
     assert.equal((await restarted.get(finished.id, alice)).state, 'succeeded');
   });
 });

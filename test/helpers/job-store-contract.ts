@@ -39,6 +39,7 @@ export function jobRecord(overrides: Partial<JobRecord> = {}): JobRecord {
       output: 'reports/q3.pdf',
       conflict: 'overwrite',
       etag: '"0123456789abcdef0123456789abcdef"',
+      resumable: true,
     },
     ...overrides,
   };

@@ -1,5 +1,6 @@
 import { ServiceError, ERROR_CATALOG } from '../../errors.js';
 import type { TaskProgress } from '../../engine/models.js';
+import { documentPathFromBody } from '../../storage/paths.js';
 import type { OperationContext } from '../context.js';
 import type { ActionRunner, PreparedAction } from '../actions/runner.js';
 import type { JobEvent, JobOperationsApi } from './api.js';
@@ -46,17 +47,29 @@ export class JobOperations implements JobOperationsApi {
 
   /**
    * After a restart: a job that was running is `interrupted` (its document
-   * unchanged: jobs write atomically); a queued one is `interrupted` too when
-   * it needs what only memory held (its files, the document password),
-   * otherwise it runs again from its record.
+   * unchanged: jobs write atomically, under If-Match of the version they
+   * read); a queued one runs again from its record, unless it needs what only
+   * memory held (its files, the document password): then it is `interrupted`.
    */
   async recover(): Promise<void> {
-    for (const record of await this.store.list({ states: ['queued', 'running'] })) {
+    const unfinished = await this.store.list({ states: ['queued', 'running'] });
+    // Oldest first, so the queue keeps its order.
+    for (const record of unfinished.reverse()) {
+      if (record.state === 'queued' && record.payload.resumable) {
+        this.records.set(record.id, record);
+        this.live.set(record.id, { prepared: preparedFrom(record), stop: new AbortController() });
+        this.queue.push(record.id);
+        continue;
+      }
+      const ran = record.state === 'running';
       record.state = 'interrupted';
       record.finished = new Date().toISOString();
-      record.reason = 'The service stopped before the job finished; the document is unchanged. Submit it again.';
+      record.reason = !ran
+        ? 'The service stopped before the job ran, and the job needs what is held in memory only (the document password or uploaded files); the document is unchanged. Submit it again.'
+        : 'The service stopped while the job ran; the document is unchanged. Submit it again.';
       await this.store.put(record);
     }
+    this.dispatch();
   }
 
   async submitAction(prepared: PreparedAction): Promise<JobRecord> {
@@ -82,6 +95,7 @@ export class JobOperations implements JobOperationsApi {
         output: prepared.output.toString(),
         conflict: prepared.conflict,
         etag: prepared.ctx.ifMatch ?? '',
+        resumable: prepared.files.length === 0 && prepared.ctx.documentPassword === undefined,
       },
     };
     await this.store.put(record);
@@ -245,6 +259,25 @@ export class JobOperations implements JobOperationsApi {
     events.push({ seq: events.length + 1, type, job: structuredClone(record) });
     for (const listener of [...(this.listeners.get(record.id) ?? [])]) listener();
   }
+}
+
+/** A queued job's prepared action, rebuilt from its record after a restart (resumable jobs only: no files, no password). */
+function preparedFrom(record: JobRecord): PreparedAction {
+  const { payload } = record;
+  const source = documentPathFromBody(payload.source, 'source');
+  const output = documentPathFromBody(payload.output, 'output');
+  const principal = record.owner === null ? null : { username: record.owner, rights: [], via: 'session' as const };
+  return {
+    name: payload.action,
+    params: payload.params,
+    prepared: payload.prepared,
+    source,
+    output,
+    inPlace: source.equals(output),
+    conflict: payload.conflict,
+    ctx: { principal, ...(payload.etag ? { ifMatch: payload.etag } : {}) },
+    files: [],
+  };
 }
 
 function visible(record: JobRecord, ctx: OperationContext): boolean {

@@ -48,8 +48,14 @@ export interface JobPayload {
   source: string;
   output: string;
   conflict: 'fail' | 'overwrite' | 'unique';
-  /** The ETag the job's write requires of an in-place target (If-Match semantics): the version prepare saw. */
+  /** The request's If-Match, or "" without one. */
   etag: string;
+  /**
+   * Whether the job can run from this record alone. Document passwords and
+   * uploaded files are held in memory only, never written to disk: a job that
+   * needs them cannot run again after a restart.
+   */
+  resumable: boolean;
 }
 
 export interface JobRecord {
