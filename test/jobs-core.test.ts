@@ -126,4 +126,45 @@ describe('background jobs: the core', () => {
     assert.ok(await ops.documents.exists(documentPathFromBody('jobs/after-restart.pdf', 'path')));
     assert.equal((await restarted.get(finished.id, alice)).state, 'succeeded');
   });
+
+  /** Occupies both engine workers for `ms`, so a job's engine task waits in the pool's queue meanwhile. */
+  const occupyEngine = (ms: number) => Promise.all([pool.run('busyWait', { ms }), pool.run('busyWait', { ms })]);
+  const until = async (what: string, check: () => Promise<boolean>) => {
+    for (let i = 0; i < 200; i++) {
+      if (await check()) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    assert.fail(`timed out waiting until ${what}`);
+  };
+
+  test('cancel of a running job stops its engine task; nothing is written', async () => {
+    const jobs = new JobOperations(new MemoryJobStore(), ops.actions, { queueLimit: 10, concurrency: 1, perUser: 1 });
+    const original = await bytesOf();
+    const busy = occupyEngine(1500);
+    const job = await jobs.submitAction(await prepare({ RotatePagesAction: { rotation: 270 } }));
+    await until('the job waits for the engine', async () => pool.stats.queued > 0);
+    assert.equal((await jobs.get(job.id, alice)).state, 'running');
+    const cancelled = await jobs.cancel(job.id, alice);
+    assert.equal(cancelled.state, 'cancelled');
+    assert.equal(cancelled.error?.code, 'TASK_CANCELLED');
+    await busy;
+    assert.deepEqual(await bytesOf(), original, 'byte-for-byte as it was');
+  });
+
+  test('a document changed while its job ran: the job fails with 412 and the change is kept', async () => {
+    const jobs = new JobOperations(new MemoryJobStore(), ops.actions, { queueLimit: 10, concurrency: 1, perUser: 1 });
+    const busy = occupyEngine(1500);
+    const job = await jobs.submitAction(await prepare({ RotatePagesAction: { rotation: 90 } }));
+    // Its engine task in the pool's queue: the job has read the document and waits for a worker.
+    await until('the job waits for the engine', async () => pool.stats.queued > 0);
+    // It holds no lock, so this write goes ahead at once.
+    const meanwhile = makePdf({ pages: 5, text: () => 'changed meanwhile' });
+    await ops.documents.transform({ target: doc, conflict: 'overwrite', exec: {}, work: async () => ({ content: meanwhile, result: null }) });
+    await busy;
+    const failed = await jobs.waitFor(job.id, 30_000);
+    assert.equal(failed.state, 'failed');
+    assert.equal(failed.error?.code, 'PRECONDITION_FAILED');
+    assert.equal(failed.error?.status, 412);
+    assert.deepEqual(await bytesOf(), meanwhile);
+  });
 });
