@@ -167,4 +167,20 @@ describe('background jobs: the core', () => {
     assert.equal(failed.error?.status, 412);
     assert.deepEqual(await bytesOf(), meanwhile);
   });
+
+  test('finished jobs are deleted after the retention time, unfinished ones never', async () => {
+    const jobStore = new MemoryJobStore();
+    const jobs = new JobOperations(jobStore, ops.actions, { queueLimit: 10, concurrency: 1, perUser: 1, retentionMs: 60_000 });
+    const job = await jobs.submitAction(await prepare({ RotatePagesAction: { rotation: 90, savePath: 'jobs/kept.pdf', namingMode: 1 } }));
+    const done = await jobs.waitFor(job.id, 30_000);
+    const queued = { ...structuredClone(done), id: 'd'.repeat(32), state: 'queued' as const };
+    delete queued.finished;
+    await jobStore.put(queued);
+    const finishedAt = Date.parse(done.finished!);
+    assert.equal(await jobs.sweep(finishedAt + 30_000), 0, 'kept within the retention time');
+    assert.equal((await jobs.get(job.id, alice)).state, 'succeeded');
+    assert.equal(await jobs.sweep(finishedAt + 61_000), 1);
+    await assert.rejects(jobs.get(job.id, alice), (err: unknown) => err instanceof ServiceError && err.code === 'JOB_NOT_FOUND');
+    assert.ok(await jobStore.get(queued.id), 'an unfinished job is never swept');
+  });
 });

@@ -14,7 +14,11 @@ export interface JobLimits {
   concurrency: number;
   /** Jobs of one user running at once: the others wait while other users' jobs go ahead. */
   perUser: number;
+  /** How long a finished job's record (and its result or error) is kept; then sweep() deletes it. Default 7 days. */
+  retentionMs?: number;
 }
+
+const DEFAULT_RETENTION_MS = 7 * 24 * 3600 * 1000;
 
 /** What a job keeps in memory only: the prepared action with its files and the request's password (never written to disk). */
 interface Live {
@@ -70,6 +74,25 @@ export class JobOperations implements JobOperationsApi {
       await this.store.put(record);
     }
     this.dispatch();
+  }
+
+  /**
+   * Deletes the records of jobs that finished more than the retention time
+   * before `now` (store and memory). Returns how many went. main.ts calls it
+   * at start and every hour.
+   */
+  async sweep(now = Date.now()): Promise<number> {
+    const keep = this.limits.retentionMs ?? DEFAULT_RETENTION_MS;
+    let deleted = 0;
+    for (const record of await this.store.list({ states: ['succeeded', 'failed', 'cancelled', 'interrupted'] })) {
+      if (record.finished === undefined || now - Date.parse(record.finished) <= keep) continue;
+      await this.store.delete(record.id);
+      this.records.delete(record.id);
+      this.history.delete(record.id);
+      this.listeners.delete(record.id);
+      deleted++;
+    }
+    return deleted;
   }
 
   async submitAction(prepared: PreparedAction): Promise<JobRecord> {
