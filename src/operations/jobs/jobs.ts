@@ -19,6 +19,8 @@ export interface JobLimits {
 }
 
 const DEFAULT_RETENTION_MS = 7 * 24 * 3600 * 1000;
+/** Events kept per running job for clients that resume (Last-Event-ID). */
+const HISTORY_LIMIT = 500;
 
 /** What a job keeps in memory only: the prepared action with its files and the request's password (never written to disk). */
 interface Live {
@@ -279,7 +281,12 @@ export class JobOperations implements JobOperationsApi {
   private emit(record: JobRecord, type: JobEvent['type']): void {
     const events = this.history.get(record.id) ?? [];
     this.history.set(record.id, events);
-    events.push({ seq: events.length + 1, type, job: structuredClone(record) });
+    const seq = (events.at(-1)?.seq ?? 0) + 1;
+    events.push({ seq, type, job: structuredClone(record) });
+    // Bounded memory: a finished job keeps its end event only (a resuming client needs no more); a running one its
+    // latest HISTORY_LIMIT events (a client resuming from further back gets the newer ones: progress is cumulative).
+    if (type === 'end') events.splice(0, events.length - 1);
+    else if (events.length > HISTORY_LIMIT) events.splice(0, events.length - HISTORY_LIMIT);
     for (const listener of [...(this.listeners.get(record.id) ?? [])]) listener();
   }
 }
