@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -135,5 +136,23 @@ describe('action lifecycle: prepare, then execute with a signal and progress', (
     const { written } = await ops.documents.transform({ source, target: source, conflict: 'overwrite', lock: 'write', exec: {}, work: async () => ({ content: makePdf({ pages: 3 }), result: 'job' }) });
     assert.ok(written);
     assert.deepEqual(await bytesOf(source), makePdf({ pages: 3 }));
+  });
+
+  test('checkAccess (asked before a job is accepted): a wrong or missing password is 403 with no work; the right one passes; CopyAction needs none', async () => {
+    const plain = path.join(scratch, 'plain.pdf');
+    const locked = path.join(scratch, 'locked.pdf');
+    writeFileSync(plain, makePdf({ pages: 2 }));
+    // User password "user", owner password "owner"; the user may not assemble (modify) the document.
+    execFileSync('qpdf', ['--encrypt', 'user', 'owner', '256', '--modify=none', '--', plain, locked]);
+    const encrypted = documentPathFromBody('lifecycle/locked.pdf', 'path');
+    await store.writeDocument(encrypted, readFileSync(locked), { conflict: 'overwrite' });
+    const rotate = { RotatePagesAction: { rotation: 90 } };
+    const check = async (password: string | undefined, body: unknown = rotate) =>
+      ops.actions.checkAccess(await ops.actions.prepare(encrypted, body, 'pages', [], { ...ctx, documentPassword: password }));
+    await assert.rejects(check(undefined), (err: unknown) => err instanceof ServiceError && err.code === 'DOCUMENT_PASSWORD_REQUIRED');
+    await assert.rejects(check('wrong'), (err: unknown) => err instanceof ServiceError && err.status === 403);
+    await assert.rejects(check('user'), (err: unknown) => err instanceof ServiceError && err.status === 403, 'the user password does not allow assembling');
+    await check('owner');
+    await ops.actions.checkAccess(await ops.actions.prepare(encrypted, { CopyAction: { savePath: 'lifecycle/copy.pdf', namingMode: 1 } }, 'document', [], ctx));
   });
 });

@@ -74,3 +74,4 @@ export type { NewWidget } from './signing/fields.js';
 export type { SignRequest } from './signing/sign.js';
 export type { PasswordSecurity } from './security/encryption.js';
 export type { PasswordPermissionsRequest, PermissionsModel } from './security/permissions.js';
+export type { Need } from './security/access.js';

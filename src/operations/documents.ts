@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import type { DocumentInfo, PdfSource } from '../engine/models.js';
+import type { DocumentInfo, PdfSource, Need } from '../engine/models.js';
 import type { EnginePool } from '../engine/pool.js';
 import { ServiceError } from '../errors.js';
 import type { ToolSupervisor } from '../tools/supervisor.js';
@@ -142,6 +142,11 @@ export class DocumentOperations {
     const info = await this.pool.run('inspect', { pdf: stored.pdf, password });
     this.infoCache.set(stored.etag, password, info);
     return info;
+  }
+
+  /** Whether `password` opens the document at `path` and allows `need` (401/403 otherwise); nothing else is done. */
+  async checkAccess(path: StoredPath, password: string | undefined, need: Need): Promise<void> {
+    await this.read(path, (stored) => this.pool.run('checkAccess', { pdf: stored.pdf, password, need }));
   }
 
   /** The DocumentModel; a document whose version (ETag) was inspected before is not read again. */

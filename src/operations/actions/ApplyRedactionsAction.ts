@@ -25,6 +25,7 @@ type Params = FromSchema<typeof schema>;
 export const ApplyRedactionsAction: ActionDefinition<Params> = {
   name: 'ApplyRedactionsAction',
   target: 'document',
+  need: 'edit',
   summary:
     'Applies Redact annotations: removes the text under them from the content streams, clears covered image pixels, removes covered vector art, ' +
     'paints the fill and overlay text and removes the annotations; then verifies that no redacted text remains (422 REDACTION_INCOMPLETE otherwise, ' +

@@ -9,6 +9,7 @@ import { OUTPUT_PARAM_SCHEMAS } from './types.js';
 export const CopyAction: ActionDefinition<OutputParams> = {
   name: 'CopyAction',
   target: 'document',
+  need: null,
   summary: 'Copies the document to savePath (required).',
   schema: {
     type: 'object',

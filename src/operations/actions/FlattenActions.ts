@@ -17,6 +17,7 @@ const flattenFieldsSchema = {
 export const FlattenFieldsAction: ActionDefinition<FromSchema<typeof flattenFieldsSchema>> = {
   name: 'FlattenFieldsAction',
   target: 'document',
+  need: 'edit',
   summary:
     'Paints every form field\'s appearance into its page (generating missing appearances first) and removes the fields and the AcroForm (and XFA). ' +
     'Push buttons are painted only with paintButtons (only those showing an image with paintOnlyImageButtons); fields without the print flag only ' +
@@ -43,6 +44,7 @@ const flattenAnnotationsSchema = {
 export const FlattenAnnotationsAction: ActionDefinition<FromSchema<typeof flattenAnnotationsSchema>> = {
   name: 'FlattenAnnotationsAction',
   target: 'document',
+  need: 'edit',
   summary:
     'Paints every annotation other than form widgets and links into its page (generating missing appearances first) and removes it; popups are ' +
     'dropped, hidden annotations are not painted, annotations without the print flag only with paintNonPrintableAnnots. Links stay unless keepLinks is false.',

@@ -45,6 +45,7 @@ type Params = FromSchema<typeof schema>;
 export const ImageStampAction: ActionDefinition<Params, { transparency: ReturnType<typeof transparencyOf>; mediaType: DeclaredImageType }> = {
   name: 'ImageStampAction',
   target: 'pages',
+  need: 'edit',
   summary:
     'Stamps an image (multipart: this JSON in part "pageAction", a JPEG or PNG in part "file") on a page (pageIndex) or on every page: its lower-left corner at (x, y) ' +
     'in the page\'s default user space, turned rotation degrees counter-clockwise about that corner; width and/or height in points, or scale of its natural size ' +

@@ -37,6 +37,7 @@ function pageAction<const Props extends Record<string, JSONSchema>, const Requir
   return {
     name,
     target: 'pages',
+    need: 'assemble',
     summary,
     schema: { type: 'object', properties: { ...OUTPUT_PARAM_SCHEMAS, ...properties }, required, additionalProperties: false },
     ...(check ? { prepare: async (input: PrepareInput<Params>) => void (await check(input)) } : {}),

@@ -29,6 +29,7 @@ type Params = FromSchema<typeof schema>;
 export const TextStampAction: ActionDefinition<Params, ReturnType<typeof transparencyOf>> = {
   name: 'TextStampAction',
   target: 'pages',
+  need: 'edit',
   summary:
     'Stamps text on a page (pageIndex) or on every page: the first line\'s baseline starts at (x, y) in the page\'s default user space, turned rotation degrees ' +
     'counter-clockwise about that point; lines are split at \\n. Characters the font lacks are drawn with the shipped DejaVu fonts or the CJK font. See docs/stamps.md.',

@@ -111,6 +111,19 @@ export class ActionRunner {
   }
 
   /**
+   * For a background job, before it is accepted: whether the request's
+   * password opens the source and allows what the action needs, so that a
+   * wrong password is the request's 403 rather than a failed job. An
+   * inline request leaves this to the engine's open at the start of execute
+   * (the same check, without opening the document twice).
+   */
+  async checkAccess(prepared: PreparedAction): Promise<void> {
+    const action = (ACTIONS as readonly AnyAction[]).find((a) => a.name === prepared.name);
+    if (!action?.need) return;
+    await this.documents.checkAccess(prepared.source, prepared.ctx.documentPassword, action.need);
+  }
+
+  /**
    * The work and the write of a prepared action, under `exec` (its signal
    * stops the engine tasks and nothing is written). The source is read again
    * under the lock, so If-Match is checked against what is actually changed.

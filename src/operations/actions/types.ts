@@ -1,6 +1,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import type { StoredPath } from '../../storage/paths.js';
 import type { StagedUpload } from '../../storage/store.js';
+import type { Need } from '../../engine/models.js';
 import type { OperationContext } from '../context.js';
 import type { DocumentOperations, StoredDocument } from '../documents.js';
 import type { Engine } from '../execution.js';
@@ -52,6 +53,12 @@ export interface ActionDefinition<P extends OutputParams = OutputParams, X = und
   target: 'document' | 'pages';
   summary: string;
   /** Its JSON schema; P is derived from it (FromSchema) where the engine request type allows. */
+  /**
+   * The permission its engine work opens the document with (null: it does not
+   * open it). The engine checks it again as it works; this copy lets a job
+   * check the password before it is accepted (ActionRunner.checkAccess).
+   */
+  need: Need | null;
   schema: Readonly<Record<string, unknown>>;
   prepare?(input: PrepareInput<P>): Promise<X>;
   execute(input: ExecuteInput<P, X>): Promise<ActionOutput>;
