@@ -197,3 +197,22 @@ test('multi-page tasks report their progress to the caller, page by page, in ord
     await pool.close();
   }
 });
+
+test('background tasks leave one worker for inline ones: an inline task starts at once while jobs wait', async () => {
+  const pool = new EnginePool({ size: 2, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10 });
+  try {
+    await pool.ready();
+    const order: string[] = [];
+    const track = (name: string, p: Promise<unknown>) => p.then(() => order.push(name));
+    const jobs = [track('job 1', pool.run('busyWait', { ms: 600 }, { background: true })), track('job 2', pool.run('busyWait', { ms: 600 }, { background: true }))];
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(pool.stats.busy, 1, 'the second background task waits although a worker is free');
+    const started = Date.now();
+    await track('inline', pool.run('busyWait', { ms: 50 }));
+    assert.ok(Date.now() - started < 500, 'the inline task did not wait for a job');
+    await Promise.all(jobs);
+    assert.deepEqual(order, ['inline', 'job 1', 'job 2']);
+  } finally {
+    await pool.close();
+  }
+});

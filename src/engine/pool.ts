@@ -38,6 +38,12 @@ export interface RunOptions {
    * owner's limit, see EnginePool.mayStart.
    */
   group?: object | undefined;
+  /**
+   * Work of a background job: such tasks never take the last free worker
+   * (with two or more workers), which stays for inline requests, so reads
+   * stay fast however many jobs are queued.
+   */
+  background?: boolean | undefined;
 }
 
 interface Job {
@@ -46,6 +52,7 @@ interface Job {
   owner: string | undefined;
   /** What the owner's limit counts: the job's group, or the job itself when it has none. */
   unit: object;
+  background: boolean;
   input: unknown;
   transfer: ArrayBuffer[];
   timeoutMs: number;
@@ -154,6 +161,7 @@ export class EnginePool {
         task,
         owner,
         unit: options.group ?? {}, // a task without a group is a unit of its own
+        background: options.background === true,
         input,
         transfer: (options.transfer ?? []).flatMap((a) => (a instanceof Uint8Array && ownsWholeBuffer(a) ? [a.buffer as ArrayBuffer] : [])),
         timeoutMs: options.timeoutMs ?? this.options.taskTimeoutMs,
@@ -300,7 +308,8 @@ export class EnginePool {
     for (const slot of this.slots) {
       if (this.queue.length === 0) return;
       if (!slot.ready || slot.job || slot.retiring) continue;
-      const index = this.queue.findIndex((job) => this.mayStart(job));
+      const backgroundFull = this.slots.filter((s) => s.job?.background).length >= Math.max(1, this.slots.length - 1);
+      const index = this.queue.findIndex((job) => !(job.background && backgroundFull) && this.mayStart(job));
       if (index < 0) return;
       const [job] = this.queue.splice(index, 1) as [Job];
       this.start(slot, job);

@@ -13,6 +13,8 @@ export interface ExecutionContext {
   signal?: AbortSignal | undefined;
   /** Told of progress of the engine tasks the work runs (pages done of total, and the stage). */
   progress?: ((p: TaskProgress) => void) | undefined;
+  /** A background job's work: its engine tasks leave one worker for inline requests (pool.ts, RunOptions.background). */
+  background?: boolean | undefined;
 }
 
 /** The engine as execute code sees it: the pool, with the execution's signal and progress applied to every task. */
@@ -28,6 +30,7 @@ export function engineFor(pool: EnginePool, exec: ExecutionContext = {}): Engine
         ...options,
         signal: options.signal ?? exec.signal,
         onProgress: options.onProgress ?? exec.progress,
+        background: options.background ?? exec.background,
       }),
   };
 }

@@ -227,7 +227,7 @@ export class JobOperations implements JobOperationsApi {
     await this.store.put(record);
     this.emit(record, 'state');
     try {
-      const answer = await this.actions.execute(prepared, { signal: stop.signal, progress: (p) => this.progress(record, p) }, 'write');
+      const answer = await this.actions.execute(prepared, { signal: stop.signal, progress: (p) => this.progress(record, p), background: true }, 'write');
       const result = answer.kind === 'document'
         ? { path: answer.model.path, status: answer.status, document: answer.model }
         : { path: `/${prepared.source.toString()}`, status: 200, document: answer.model };
