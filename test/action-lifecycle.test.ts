@@ -1,16 +1,15 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { EnginePool } from '../src/engine/pool.js';
+import type { EnginePool } from '../src/engine/pool.js';
 import { ServiceError } from '../src/errors.js';
-import { createOperations, type Operations } from '../src/operations/index.js';
-import { MemoryStore } from '../src/storage/memory-store.js';
+import type { Operations } from '../src/operations/index.js';
+import type { MemoryStore } from '../src/storage/memory-store.js';
 import { documentPathFromBody } from '../src/storage/paths.js';
-import { ToolSupervisor } from '../src/tools/supervisor.js';
 import { makePdf } from './helpers/pdf.js';
+import { operationsUnderTest, type OperationsUnderTest } from './helpers/operations.js';
 
 /**
  * The seam background jobs are built on (operations/actions/runner.ts,
@@ -27,22 +26,14 @@ describe('action lifecycle: prepare, then execute with a signal and progress', (
   const taken = documentPathFromBody('lifecycle/taken.pdf', 'path');
   const ctx = { principal: null };
 
+  let under: OperationsUnderTest;
   before(async () => {
-    scratch = mkdtempSync(path.join(tmpdir(), 'pdfservice-lifecycle-'));
-    pool = new EnginePool({ size: 2, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 50 });
-    await pool.ready();
-    store = new MemoryStore();
-    ops = createOperations({ store, pool, tools: new ToolSupervisor([], scratch) });
-    await store.makeFolder(source.parent);
-    await store.writeDocument(source, makePdf({ pages: 40 }), { conflict: 'overwrite' });
-    await store.writeDocument(taken, makePdf({ pages: 1 }), { conflict: 'overwrite' });
+    under = await operationsUnderTest([[source, makePdf({ pages: 40 })], [taken, makePdf({ pages: 1 })]]);
+    ({ ops, pool, store, scratch } = under);
   });
-  after(async () => {
-    await pool.close();
-    rmSync(scratch, { recursive: true, force: true });
-  });
+  after(() => under.close());
 
-  const bytesOf = async (p: typeof source) => Buffer.from(await ops.documents.read(p, (stored) => stored.bytes()));
+  const bytesOf = async (p: typeof source) => under.bytesOf(p);
   const tasksRun = () => pool.stats.completed + pool.stats.failed + pool.stats.cancelled;
 
   test('prepare answers the 4xx of a bad action before any engine task runs', async () => {

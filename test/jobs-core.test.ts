@@ -1,19 +1,17 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Principal } from '../src/auth/types.js';
-import { EnginePool } from '../src/engine/pool.js';
+import type { EnginePool } from '../src/engine/pool.js';
 import { ServiceError } from '../src/errors.js';
-import { createOperations, type Operations } from '../src/operations/index.js';
+import type { Operations } from '../src/operations/index.js';
 import { JobOperations } from '../src/operations/jobs/jobs.js';
 import { MemoryJobStore } from '../src/operations/jobs/memory-store.js';
-import { MemoryStore } from '../src/storage/memory-store.js';
 import { documentPathFromBody } from '../src/storage/paths.js';
-import { ToolSupervisor } from '../src/tools/supervisor.js';
 import { makePdf } from './helpers/pdf.js';
+import { operationsUnderTest, type OperationsUnderTest } from './helpers/operations.js';
 
 /**
  * The job core of issue 18 (operations/jobs/jobs.ts) on the in-memory
@@ -22,28 +20,20 @@ import { makePdf } from './helpers/pdf.js';
  */
 describe('background jobs: the core', () => {
   let pool: EnginePool;
-  let store: MemoryStore;
   let ops: Operations;
   let scratch: string;
   const alice = { principal: { username: 'alice', rights: ['GET', 'POST'], via: 'basic' } as Principal };
   const bob = { principal: { username: 'bob', rights: ['GET', 'POST'], via: 'basic' } as Principal };
   const doc = documentPathFromBody('jobs/doc.pdf', 'path');
 
+  let under: OperationsUnderTest;
   before(async () => {
-    scratch = mkdtempSync(path.join(tmpdir(), 'pdfservice-jobs-'));
-    pool = new EnginePool({ size: 2, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 50 });
-    await pool.ready();
-    store = new MemoryStore();
-    ops = createOperations({ store, pool, tools: new ToolSupervisor([], scratch) });
-    await store.makeFolder(doc.parent);
-    await store.writeDocument(doc, makePdf({ pages: 12 }), { conflict: 'overwrite' });
+    under = await operationsUnderTest([[doc, makePdf({ pages: 12 })]]);
+    ({ ops, pool, scratch } = under);
   });
-  after(async () => {
-    await pool.close();
-    rmSync(scratch, { recursive: true, force: true });
-  });
+  after(() => under.close());
 
-  const bytesOf = async () => Buffer.from(await ops.documents.read(doc, (stored) => stored.bytes()));
+  const bytesOf = async () => under.bytesOf(doc);
   const prepare = (body: unknown, ctx = alice) => ops.actions.prepare(doc, body, 'pages', [], ctx);
 
   /** Occupies both engine workers for `ms`, so a job's engine task waits in the pool's queue meanwhile. */

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { JobRecord, JobState } from '../../src/operations/jobs/model.js';
 import { isJobId, newJobId, type JobStore } from '../../src/operations/jobs/store.js';
+import { freshEach } from './fresh.js';
 
 export interface JobStoreUnderTest {
   store: JobStore;
@@ -50,15 +51,7 @@ export const MALFORMED_IDS = ['../x', '', '0'.repeat(33), '0'.repeat(31), 'A'.re
 
 export function jobStoreContract(name: string, factory: () => Promise<JobStoreUnderTest>): void {
   /** Runs `body` against a fresh, empty store. */
-  const withStore = (title: string, body: (s: JobStoreUnderTest) => Promise<void>) =>
-    test(title, async () => {
-      const s = await factory();
-      try {
-        await body(s);
-      } finally {
-        await s.close();
-      }
-    });
+  const withStore = freshEach(factory);
 
   describe(`JobStore contract: ${name}`, () => {
     test('newJobId gives distinct ids of the form isJobId accepts', () => {

@@ -9,10 +9,11 @@ import { randomBytes } from 'node:crypto';
 import { readSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { buffer as readStream } from 'node:stream/consumers';
-import { describe, test } from 'node:test';
+import { describe } from 'node:test';
 import { ServiceError, type ErrorCode } from '../../src/errors.js';
 import { documentPathFromBody, folderPathFromUrl, type StoredPath } from '../../src/storage/paths.js';
 import { etagOf, type DocumentStore, type StagedUpload } from '../../src/storage/store.js';
+import { freshEach } from './fresh.js';
 
 export interface StoreUnderTest {
   store: DocumentStore;
@@ -64,15 +65,7 @@ async function settle(): Promise<void> {
 
 export function storeContract(name: string, factory: () => Promise<StoreUnderTest>): void {
   /** Runs `body` against a fresh, empty store. */
-  const withStore = (title: string, body: (s: StoreUnderTest) => Promise<void>) =>
-    test(title, async () => {
-      const s = await factory();
-      try {
-        await body(s);
-      } finally {
-        await s.close();
-      }
-    });
+  const withStore = freshEach(factory);
 
   describe(`DocumentStore contract: ${name}`, () => {
     describe('documents and ETags', () => {

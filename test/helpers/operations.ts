@@ -1,0 +1,45 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { EnginePool } from '../../src/engine/pool.js';
+import { createOperations, type Operations } from '../../src/operations/index.js';
+import { MemoryStore } from '../../src/storage/memory-store.js';
+import type { StoredPath } from '../../src/storage/paths.js';
+import { ToolSupervisor } from '../../src/tools/supervisor.js';
+
+/**
+ * The operations layer over the in-memory store with a real engine pool of two
+ * workers (no HTTP), for tests of the seams below the routes: the action
+ * lifecycle, the job core. `documents` are written before it is returned.
+ */
+export interface OperationsUnderTest {
+  ops: Operations;
+  pool: EnginePool;
+  store: MemoryStore;
+  scratch: string;
+  bytesOf(path: StoredPath): Promise<Buffer>;
+  close(): Promise<void>;
+}
+
+export async function operationsUnderTest(documents: [StoredPath, Uint8Array][]): Promise<OperationsUnderTest> {
+  const scratch = mkdtempSync(path.join(tmpdir(), 'pdfservice-ops-'));
+  const pool = new EnginePool({ size: 2, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 50 });
+  await pool.ready();
+  const store = new MemoryStore();
+  const ops = createOperations({ store, pool, tools: new ToolSupervisor([], scratch) });
+  for (const [p, bytes] of documents) {
+    if (!p.parent.isRoot) await store.makeFolder(p.parent);
+    await store.writeDocument(p, bytes, { conflict: 'overwrite' });
+  }
+  return {
+    ops,
+    pool,
+    store,
+    scratch,
+    bytesOf: async (p) => Buffer.from(await ops.documents.read(p, (stored) => stored.bytes())),
+    close: async () => {
+      await pool.close();
+      rmSync(scratch, { recursive: true, force: true });
+    },
+  };
+}
