@@ -39,6 +39,9 @@ export interface Config {
   publicBodyTimeoutMs: number;
   bodyMinBytes: number;
   bodyRateWindowSeconds: number;
+  jobQueueLimit: number;
+  jobConcurrency: number;
+  userJobLimit: number;
 }
 
 interface Setting<T> {
@@ -195,11 +198,34 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
     parse: integer(0, 1024 * MiB),
   },
   bodyRateWindowSeconds: { env: 'PDFSERVICE_BODY_RATE_WINDOW_SECONDS', description: 'The window of that minimum rate', default: 20, parse: integer(1, 3600) },
+  jobQueueLimit: {
+    env: 'PDFSERVICE_JOB_QUEUE_LIMIT',
+    description: 'Background jobs queued and running at once; a further Prefer: respond-async request is refused at once with 503 and Retry-After',
+    default: 100,
+    parse: integer(1, 100_000),
+  },
+  jobConcurrency: {
+    env: 'PDFSERVICE_JOB_CONCURRENCY',
+    description: 'Background jobs running at once, all users together. 0: PDFSERVICE_WORKERS',
+    default: 0,
+    parse: integer(0, 64),
+  },
+  userJobLimit: {
+    env: 'PDFSERVICE_USER_JOB_LIMIT',
+    description: "Background jobs one user may have running at once; the user's others stay queued while other users' jobs go ahead",
+    default: 1,
+    parse: integer(1, 64),
+  },
 };
 
 /** PDFSERVICE_USER_TASK_LIMIT as the pool applies it: 0 means one less than the workers, at least 1. */
 export function userTaskLimit(config: Pick<Config, 'userTaskLimit' | 'workers'>): number {
   return config.userTaskLimit > 0 ? config.userTaskLimit : Math.max(1, config.workers - 1);
+}
+
+/** PDFSERVICE_JOB_CONCURRENCY as the jobs apply it: 0 means as many as the engine has workers. */
+export function jobConcurrency(config: Pick<Config, 'jobConcurrency' | 'workers'>): number {
+  return config.jobConcurrency > 0 ? config.jobConcurrency : config.workers;
 }
 
 /** Reads the configuration; throws one error naming every bad variable. */
