@@ -30,6 +30,7 @@ import { registerAnnotationRoutes } from './routes/annotations.js';
 import { registerAnnotationContentRoutes } from './routes/annotation-content.js';
 import { registerPermissionRoutes } from './routes/permissions.js';
 import { registerRedactionRoutes } from './routes/redaction.js';
+import { registerJobRoutes } from './routes/jobs.js';
 import { registerFieldRoutes } from './routes/fields.js';
 import { registerPageRoutes } from './routes/pages.js';
 import { registerSignatureRoutes } from './routes/signatures.js';
@@ -153,6 +154,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerFolderRoutes(api, deps);
     registerDocumentRoutes(api, deps);
     registerActionRoutes(api, deps);
+    registerJobRoutes(api, deps);
     registerAnnotationContentRoutes(api, deps);
     registerRedactionRoutes(api, deps);
     registerPermissionRoutes(api, deps);

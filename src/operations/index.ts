@@ -6,6 +6,8 @@ import { AnnotationOperations } from './annotations.js';
 import { DocumentOperations } from './documents.js';
 import { FolderOperations } from './folders.js';
 import { FieldOperations } from './fields.js';
+import { JobOperations, type JobLimits } from './jobs/jobs.js';
+import type { JobStore } from './jobs/store.js';
 import { PageOperations } from './pages.js';
 import { PermissionOperations } from './permissions.js';
 import { SignatureOperations } from './signatures.js';
@@ -19,16 +21,25 @@ export interface Operations {
   pages: PageOperations;
   signatures: SignatureOperations;
   actions: ActionRunner;
+  /** Background jobs (docs/jobs.md); absent until a job store is given, and then actions run inline only. */
+  jobs?: JobOperations;
   /** The external programs' availability and versions (for /health). */
   tools: { statuses(): ToolStatus[] };
   /** The engine pool's counters (for /health and the metrics). */
   engineStats(): EnginePool['stats'];
 }
 
-export function createOperations({ store, pool, tools, textPrefetchMaxBytes = 0 }: { store: DocumentStore; pool: EnginePool; tools: ToolSupervisor; textPrefetchMaxBytes?: number }): Operations {
+export function createOperations({ store, pool, tools, textPrefetchMaxBytes = 0, jobs }: {
+  store: DocumentStore;
+  pool: EnginePool;
+  tools: ToolSupervisor;
+  textPrefetchMaxBytes?: number;
+  jobs?: { store: JobStore; limits: JobLimits };
+}): Operations {
   const documents = new DocumentOperations(store, pool, tools);
   const pages = new PageOperations(pool, documents, textPrefetchMaxBytes);
   documents.onWritten((written) => pages.prefetchText(written.path, written.stat.etag, written.stat.size));
+  const actions = new ActionRunner(documents);
   return {
     documents,
     annotations: new AnnotationOperations(pool, documents),
@@ -37,7 +48,8 @@ export function createOperations({ store, pool, tools, textPrefetchMaxBytes = 0 
     permissions: new PermissionOperations(pool, documents),
     pages,
     signatures: new SignatureOperations(pool, documents),
-    actions: new ActionRunner(documents),
+    actions,
+    ...(jobs ? { jobs: new JobOperations(jobs.store, actions, jobs.limits) } : {}),
     tools,
     engineStats: () => pool.stats,
   };

@@ -5,7 +5,10 @@ import type { ActionTarget } from '../../operations/actions/runner.js';
 import type { Api, AppDeps } from '../context.js';
 import { documentUrl } from '../document-urls.js';
 import { parseJsonPart, readMultipart } from '../multipart.js';
+import { parsePrefer } from '../prefer.js';
 import { sendModel } from '../reply.js';
+import { preferHeader } from '../schemas/jobs.js';
+import { jobUrl, jobView, sendJobOutcome } from './jobs.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { filePart, multipartBody } from '../openapi.js';
 import { documentModelSchema, documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
@@ -42,7 +45,7 @@ async function actionBody(request: FastifyRequest, deps: AppDeps): Promise<{ bod
 }
 
 export function registerActionRoutes(api: Api, deps: AppDeps): void {
-  const { actions } = deps.operations;
+  const { actions, jobs } = deps.operations;
 
   const register = (url: string, target: ActionTarget) => {
     const definitions = actions.actions(target);
@@ -62,7 +65,7 @@ export function registerActionRoutes(api: Api, deps: AppDeps): void {
           'document unless savePath is given; namingMode decides clashes at savePath. Known actions: ' + definitions.map((d) => d.name).join(', ') + '.',
         tags: ['actions'],
         params: filePathParams,
-        headers: { type: 'object', properties: documentPasswordHeader },
+        headers: { type: 'object', properties: { ...documentPasswordHeader, ...(jobs ? preferHeader : {}) } },
         body,
         consumes: ['application/json', 'application/xml', 'multipart/form-data'],
         bodyContent: {
@@ -74,6 +77,8 @@ export function registerActionRoutes(api: Api, deps: AppDeps): void {
             file: filePart('A file the action uses (an image to stamp, pages to insert); other file parts are read the same way'),
           }, ['pageAction']),
         },
+        // The 202 of Prefer: respond-async (a Job, as GET /jobs/{id} describes it) is left out here: a typed client would
+        // otherwise get a union for every action's answer, while only clients that ask for it can get one.
         response: { 200: documentModelSchema, 201: documentModelSchema, ...errorResponses },
       },
       // The runner validates the body itself (it also reads multipart bodies); keep Fastify's check for the path only.
@@ -83,6 +88,25 @@ export function registerActionRoutes(api: Api, deps: AppDeps): void {
       if (validationError && validationError.validationContext !== 'body') throw validationError;
       const path = documentPathParam(request);
       const { body, files } = await actionBody(request, deps);
+      const prefer = parsePrefer(request.raw.headers.prefer);
+      if (jobs && prefer.respondAsync) {
+        // prepare answers every 4xx at once (and discards the files then); from here the job owns the files.
+        const prepared = await actions.prepare(path, body, target, files, operationContext(request));
+        let job;
+        try {
+          job = await jobs.submitAction(prepared);
+        } catch (err) {
+          await Promise.all(prepared.files.map((f) => f.content.discard()));
+          throw err;
+        }
+        if (prefer.wait !== undefined && prefer.wait > 0) {
+          const waited = await jobs.waitFor(job.id, prefer.wait * 1000);
+          if (sendJobOutcome(request, reply, waited)) return reply;
+          job = waited;
+        }
+        reply.header('Location', jobUrl(job.id)).header('Preference-Applied', 'respond-async');
+        return sendModel(request, reply, { root: 'Job' }, jobView(job), 202);
+      }
       const result = await actions.run(path, body, target, files, operationContext(request));
       if (result.kind === 'model') return sendModel(request, reply, { root: result.xmlRoot }, result.model);
       reply.header('ETag', result.model.etag);

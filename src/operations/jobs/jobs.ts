@@ -153,6 +153,8 @@ export class JobOperations implements JobOperationsApi {
     const at = this.queue.indexOf(id);
     if (at >= 0) {
       this.queue.splice(at, 1);
+      // execute discards a job's staged files when it runs; a job that never runs must do it here.
+      await Promise.all((this.live.get(id)?.prepared.files ?? []).map((f) => f.content.discard()));
       await this.finish(id, 'cancelled', { error: problemOf(new ServiceError('TASK_CANCELLED', 'The job was cancelled before it started')) });
     } else {
       // The running execute stops its engine task or program and writes nothing; run() records the end.

@@ -1,0 +1,127 @@
+import { PassThrough } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ServiceError } from '../../errors.js';
+import type { JobRecord } from '../../operations/jobs/model.js';
+import type { Api, AppDeps } from '../context.js';
+import { sendModel } from '../reply.js';
+import { operationContext } from '../request-context.js';
+import { errorResponses } from '../schemas/common.js';
+import { jobIdParams, jobListQuery, jobModelSchema } from '../schemas/jobs.js';
+
+const JOB_XML = { root: 'Job' };
+const JOBS_XML = { root: 'Jobs', flatten: 'jobs', items: { jobs: 'Job' } };
+/** A comment line this often keeps proxies from closing a quiet events stream. */
+const HEARTBEAT_MS = 15_000;
+
+export function jobUrl(id: string): string {
+  return `/pdfservice/v1/jobs/${encodeURIComponent(id)}`;
+}
+
+/** The job as clients see it: the payload is the service's own (parameters and prepare's answer), not part of the model. */
+export function jobView(record: JobRecord): Omit<JobRecord, 'payload'> {
+  const { payload: _payload, ...view } = record;
+  return view;
+}
+
+/**
+ * Answers a finished job as the inline request would have been answered (its
+ * status and document model, or its problem); false while it has not finished.
+ */
+export function sendJobOutcome(request: FastifyRequest, reply: FastifyReply, job: JobRecord): boolean {
+  if (job.state === 'succeeded' && job.result) {
+    const document = job.result.document as { etag?: unknown };
+    if (typeof document.etag === 'string') reply.header('ETag', document.etag);
+    if (job.result.status === 201) reply.header('Location', `/pdfservice/v1/documents${job.result.path}`);
+    sendModel(request, reply, { root: 'Document' }, job.result.document, job.result.status);
+    return true;
+  }
+  if ((job.state === 'failed' || job.state === 'cancelled') && job.error) {
+    throw new ServiceError(job.error.code as ConstructorParameters<typeof ServiceError>[0], job.error.detail);
+  }
+  return false;
+}
+
+export function registerJobRoutes(api: Api, deps: AppDeps): void {
+  const { jobs } = deps.operations;
+  if (!jobs) return;
+
+  api.get('/jobs', {
+    config: { model: true },
+    schema: {
+      summary: 'List background jobs',
+      description: "The caller's jobs, newest first (admins: everyone's, or one user's with ?owner=), optionally in one state.",
+      tags: ['jobs'],
+      querystring: jobListQuery,
+      response: { 200: { type: 'object', properties: { jobs: { type: 'array', items: jobModelSchema } } }, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const { owner, state } = request.query;
+    const list = await jobs.list(operationContext(request), { ...(owner ? { owner } : {}), ...(state ? { state } : {}) });
+    return sendModel(request, reply, JOBS_XML, { jobs: list.map(jobView) });
+  });
+
+  api.get('/jobs/:id', {
+    config: { model: true },
+    schema: {
+      summary: 'Get a background job',
+      description: "Its state, progress and result or error. Another user's job is 404 JOB_NOT_FOUND.",
+      tags: ['jobs'],
+      params: jobIdParams,
+      response: { 200: jobModelSchema, ...errorResponses },
+    },
+  }, async (request, reply) => sendModel(request, reply, JOB_XML, jobView(await jobs.get(request.params.id, operationContext(request)))));
+
+  api.delete('/jobs/:id', {
+    config: { model: true },
+    schema: {
+      summary: 'Cancel a background job',
+      description: 'A queued or running job stops and writes nothing; the answer is the job. A job that has ended is 409 JOB_FINISHED.',
+      tags: ['jobs'],
+      params: jobIdParams,
+      response: { 200: jobModelSchema, ...errorResponses },
+    },
+  }, async (request, reply) => sendModel(request, reply, JOB_XML, jobView(await jobs.cancel(request.params.id, operationContext(request)))));
+
+  api.get('/jobs/:id/events', {
+    schema: {
+      summary: "Follow a background job's events",
+      description: 'Server-Sent Events: `id: <seq>`, `event: state|progress|end`, `data: <job JSON>`; Last-Event-ID resumes; `: heartbeat` every 15 s; the stream ends after the end event.',
+      tags: ['jobs'],
+      params: jobIdParams,
+      headers: { type: 'object', properties: { 'last-event-id': { type: 'string' } } },
+      response: { 200: { description: 'text/event-stream', type: 'string' }, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const ctx = operationContext(request);
+    // 404 for an unknown or another user's job before the stream starts.
+    await jobs.get(request.params.id, ctx);
+    const last = Number(request.headers['last-event-id']);
+    const afterSeq = Number.isSafeInteger(last) && last >= 0 ? last : 0;
+    const stop = new AbortController();
+    const stream = new PassThrough();
+    const heartbeat = setInterval(() => stream.write(': heartbeat\n\n'), HEARTBEAT_MS);
+    const close = () => {
+      clearInterval(heartbeat);
+      stop.abort();
+    };
+    request.raw.once('close', close);
+    void (async () => {
+      try {
+        for await (const event of jobs.events(request.params.id, ctx, afterSeq, stop.signal)) {
+          stream.write(`id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(jobView(event.job))}\n\n`);
+          if (event.type === 'end') break;
+        }
+      } catch (err) {
+        request.log.warn({ err }, 'job events stream failed');
+      } finally {
+        close();
+        stream.end();
+      }
+    })();
+    return reply
+      .type('text/event-stream; charset=utf-8')
+      .header('Cache-Control', 'no-store')
+      .header('X-Accel-Buffering', 'no')
+      .send(stream);
+  });
+}

@@ -1,0 +1,66 @@
+const JOB_STATES = ['queued', 'running', 'succeeded', 'failed', 'cancelled', 'interrupted'] as const;
+
+/** The job model as clients see it (the record without its internal payload): docs/jobs.md. */
+export const jobModelSchema = {
+  title: 'Job',
+  type: 'object',
+  description: 'A background job (docs/jobs.md)',
+  required: ['id', 'action', 'document', 'owner', 'state', 'progress', 'created'],
+  properties: {
+    id: { type: 'string' },
+    action: { type: 'string', description: "The action's name" },
+    document: { type: 'string', description: 'The document it works on, as folder/name.pdf' },
+    owner: { type: ['string', 'null'] },
+    state: { type: 'string', enum: JOB_STATES },
+    progress: {
+      type: 'object',
+      required: ['done', 'unit', 'percent'],
+      properties: {
+        done: { type: 'integer', minimum: 0 },
+        total: { type: 'integer', minimum: 0 },
+        unit: { type: 'string' },
+        percent: { type: 'integer', minimum: 0, maximum: 100, description: 'Never lower than an earlier report' },
+        phase: { type: 'string' },
+      },
+    },
+    created: { type: 'string', format: 'date-time' },
+    started: { type: 'string', format: 'date-time' },
+    finished: { type: 'string', format: 'date-time' },
+    position: { type: 'integer', minimum: -1, description: "A queued job's place in the queue (0: next)" },
+    reason: { type: 'string', description: 'Why the job was interrupted' },
+    result: {
+      type: 'object',
+      description: 'A succeeded job: the written document and the status the inline request would have answered',
+      properties: { path: { type: 'string' }, status: { type: 'integer' }, document: { type: 'object' } },
+    },
+    error: {
+      type: 'object',
+      description: 'A failed or cancelled job: the problem the inline request would have answered (docs/errors.md)',
+      required: ['status', 'code', 'title'],
+      properties: { status: { type: 'integer' }, code: { type: 'string' }, title: { type: 'string' }, detail: { type: 'string' } },
+    },
+  },
+} as const;
+
+export const jobListSchema = { type: 'array', items: jobModelSchema } as const;
+
+export const jobIdParams = {
+  type: 'object',
+  required: ['id'],
+  properties: { id: { type: 'string', minLength: 1, maxLength: 200 } },
+} as const;
+
+export const jobListQuery = {
+  type: 'object',
+  properties: {
+    owner: { type: 'string', minLength: 1, description: "Admins only: that user's jobs (others see only their own)" },
+    state: { type: 'string', enum: JOB_STATES, description: 'Only jobs in this state' },
+  },
+} as const;
+
+export const preferHeader = {
+  prefer: {
+    type: 'string',
+    description: 'RFC 7240: respond-async runs the action as a background job: 202 Accepted, Location and the Job (see GET /jobs/{id}); wait=N waits up to N seconds for it first (docs/jobs.md)',
+  },
+} as const;
