@@ -2,11 +2,12 @@ import { writeSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
-import { loadConfig, userTaskLimit, type Config } from './config.js';
+import { jobConcurrency, loadConfig, userTaskLimit, type Config } from './config.js';
 import { createAuth } from './auth/index.js';
 import { EnginePool } from './engine/pool.js';
 import { API_PREFIX, buildApp } from './http/app.js';
 import { createOperations } from './operations/index.js';
+import { FileJobStore } from './operations/jobs/file-store.js';
 import { FilesystemStore } from './storage/filesystem-store.js';
 import { MeteredStore } from './storage/metered-store.js';
 import { declaredTools, ToolSupervisor } from './tools/index.js';
@@ -44,9 +45,18 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
   });
   await pool.ready();
   const toolStatuses = await toolsChecked;
-  const operations = createOperations({ store, pool, tools, textPrefetchMaxBytes: config.textPrefetchMaxBytes });
+  const jobStore = new FileJobStore(config.dataDir, { onSkip: (file, err) => log?.warn({ file, err }, 'a damaged job record was skipped') });
+  const operations = createOperations({
+    store,
+    pool,
+    tools,
+    textPrefetchMaxBytes: config.textPrefetchMaxBytes,
+    jobs: { store: jobStore, limits: { queueLimit: config.jobQueueLimit, concurrency: jobConcurrency(config), perUser: config.userJobLimit } },
+  });
   const app = await buildApp({ config, auth, operations });
   log = app.log;
+  // Jobs left by the last run: queued ones that can run again are queued again, the others are marked interrupted.
+  await operations.jobs?.recover();
   if (generatedAdminPassword) {
     // Printed once, on the console only, so the operator can log in the first time. Written
     // synchronously: stdout on a pipe is asynchronous and would come after the log lines.
