@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { EventSource } from 'eventsource';
+import { call, putPdf, storedBytes } from './helpers/http.js';
+import { makePdf, pdfinfo, qpdfCheck } from './helpers/pdf.js';
+import { basicAuth, serverForSuite } from './helpers/server.js';
+
+/** Background jobs over HTTP (issue 18, docs/jobs.md): Prefer, the jobs resource and its events stream, on the real service. */
+describe('jobs over HTTP', () => {
+  const server = serverForSuite();
+  const bob = { username: 'bob-jobs', password: 'bob-jobs-password-1' };
+
+  before(async () => {
+    assert.equal((await call(server, 'PUT', '/documents/jobs')).status, 201);
+    assert.equal((await putPdf(server, 'jobs/long.pdf', makePdf({ pages: 40 }))).status, 201);
+    const created = await call(server, 'POST', '/users', { body: { ...bob, rights: ['GET', 'POST', 'PUT', 'DELETE'] } });
+    assert.equal(created.status, 201, created.text);
+  });
+  after(() => undefined);
+
+  async function finished(id: string): Promise<Record<string, any>> {
+    for (let i = 0; i < 600; i++) {
+      const job = (await call(server, 'GET', `/jobs/${id}`)).json();
+      if (!['queued', 'running'].includes(job.state)) return job;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`job ${id} did not finish`);
+  }
+
+  let jobId = '';
+
+  test('respond-async: 202, Location and Preference-Applied; the job ends succeeded with the written document', async () => {
+    const reply = await call(server, 'POST', '/documents/jobs/long.pdf', {
+      headers: { prefer: 'respond-async' },
+      body: { FlattenAnnotationsAction: { savePath: 'jobs/long-flat.pdf' } },
+    });
+    assert.equal(reply.status, 202, reply.text);
+    const job = reply.json();
+    jobId = job.id;
+    assert.equal(reply.headers.get('location'), `/pdfservice/v1/jobs/${job.id}`);
+    assert.equal(reply.headers.get('preference-applied'), 'respond-async');
+    assert.equal(job.action, 'FlattenAnnotationsAction');
+    assert.ok(['queued', 'running', 'succeeded'].includes(job.state));
+    assert.equal(job.payload, undefined, 'the payload is internal');
+    const done = await finished(job.id);
+    assert.equal(done.state, 'succeeded', JSON.stringify(done));
+    assert.equal(done.progress.percent, 100);
+    assert.equal(done.result.status, 201);
+    const written = await storedBytes(server, 'jobs/long-flat.pdf');
+    assert.ok(qpdfCheck(written).ok);
+    assert.equal(pdfinfo(written)['Pages'], '40');
+    const xml = await call(server, 'GET', `/jobs/${job.id}`, { headers: { accept: 'application/xml' } });
+    assert.equal(xml.status, 200);
+    assert.match(xml.text, /<Job>[\s\S]*<state>succeeded<\/state>/);
+  });
+
+  test('the events stream, read with an EventSource, ends with the end event; progress never decreases', async () => {
+    const reply = await call(server, 'POST', '/documents/jobs/long.pdf', {
+      headers: { prefer: 'respond-async' },
+      body: { FlattenAnnotationsAction: { savePath: 'jobs/long-flat-2.pdf' } },
+    });
+    assert.equal(reply.status, 202, reply.text);
+    const { id } = reply.json();
+    const events: { type: string; seq: number; job: Record<string, any> }[] = [];
+    await new Promise<void>((resolve, reject) => {
+      const source = new EventSource(`${server.api}/jobs/${id}/events`, {
+        fetch: (input, init) => fetch(input, { ...init, headers: { ...(init.headers as Record<string, string>), authorization: server.adminAuth } }),
+      });
+      const take = (type: string) => (event: MessageEvent) => {
+        events.push({ type, seq: Number(event.lastEventId), job: JSON.parse(event.data as string) });
+        if (type === 'end') {
+          source.close();
+          resolve();
+        }
+      };
+      for (const type of ['state', 'progress', 'end']) source.addEventListener(type, take(type));
+      source.onerror = (err) => {
+        source.close();
+        reject(new Error(`events stream failed: ${String(err.message)}`));
+      };
+    });
+    assert.equal(events.at(-1)!.type, 'end');
+    assert.equal(events.at(-1)!.job.state, 'succeeded');
+    for (let i = 1; i < events.length; i++) {
+      assert.ok(events[i]!.seq > events[i - 1]!.seq, 'ids rise');
+      assert.ok(events[i]!.job.progress.percent >= events[i - 1]!.job.progress.percent, 'progress never goes back');
+    }
+    // Last-Event-ID resumes after that event: only the end is left after the one before it.
+    const resumed = await fetch(`${server.api}/jobs/${id}/events`, {
+      headers: { authorization: server.adminAuth, 'last-event-id': String(events.at(-2)!.seq) },
+    });
+    assert.equal(resumed.status, 200);
+    assert.match(resumed.headers.get('content-type') ?? '', /^text\/event-stream/);
+    const text = await resumed.text();
+    assert.equal(text.match(/^event: /gm)?.length, 1, text);
+    assert.match(text, new RegExp(`^id: ${events.at(-1)!.seq}\\nevent: end\\ndata: \\{`, 'm'));
+  });
+
+  test("another user gets 404 for the job, and does not list it", async () => {
+    const auth = basicAuth(bob.username, bob.password);
+    const other = await call(server, 'GET', `/jobs/${jobId}`, { auth });
+    assert.equal(other.status, 404);
+    assert.equal(other.json().code, 'JOB_NOT_FOUND');
+    assert.equal((await call(server, 'DELETE', `/jobs/${jobId}`, { auth })).status, 404);
+    assert.equal((await call(server, 'GET', `/jobs/${jobId}/events`, { auth })).status, 404);
+    assert.deepEqual((await call(server, 'GET', '/jobs', { auth })).json().jobs, []);
+    const mine = (await call(server, 'GET', '/jobs?state=succeeded')).json().jobs as { id: string }[];
+    assert.ok(mine.some((j) => j.id === jobId));
+  });
+
+  test('DELETE of a finished job is 409 JOB_FINISHED', async () => {
+    const reply = await call(server, 'DELETE', `/jobs/${jobId}`);
+    assert.equal(reply.status, 409);
+    assert.equal(reply.json().code, 'JOB_FINISHED');
+  });
+
+  test('wait=N: a quick action is answered as the inline request would be', async () => {
+    const reply = await call(server, 'POST', '/documents/jobs/long.pdf', {
+      headers: { prefer: 'respond-async, wait=60' },
+      body: { CopyAction: { savePath: 'jobs/copy.pdf' } },
+    });
+    assert.equal(reply.status, 201, reply.text);
+    assert.equal(reply.json().path, '/jobs/copy.pdf');
+    assert.ok(reply.headers.get('etag'));
+    assert.equal(reply.headers.get('preference-applied'), null);
+    assert.equal(pdfinfo(await storedBytes(server, 'jobs/copy.pdf'))['Pages'], '40');
+  });
+
+  test('a 4xx action with respond-async is still that 4xx at once, and no job is created', async () => {
+    const before = (await call(server, 'GET', '/jobs')).json().jobs.length;
+    const reply = await call(server, 'POST', '/documents/jobs/long.pdf', {
+      headers: { prefer: 'respond-async' },
+      body: { CopyAction: { savePath: 'jobs/x.pdf', bogus: true } },
+    });
+    assert.equal(reply.status, 400, reply.text);
+    const missing = await call(server, 'POST', '/documents/jobs/missing.pdf', { headers: { prefer: 'respond-async' }, body: { CopyAction: { savePath: 'jobs/y.pdf' } } });
+    assert.equal(missing.status, 404);
+    assert.equal((await call(server, 'GET', '/jobs')).json().jobs.length, before);
+  });
+});
