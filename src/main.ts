@@ -57,6 +57,10 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
   log = app.log;
   // Jobs left by the last run: queued ones that can run again are queued again, the others are marked interrupted.
   await operations.jobs?.recover();
+  // Finished jobs' records are deleted after the retention time; hourly is soon enough for a 7-day rule.
+  const sweepJobs = () => void operations.jobs?.sweep().catch((err: unknown) => log?.warn({ err }, 'job record sweep failed'));
+  sweepJobs();
+  setInterval(sweepJobs, 3_600_000).unref();
   if (generatedAdminPassword) {
     // Printed once, on the console only, so the operator can log in the first time. Written
     // synchronously: stdout on a pipe is asynchronous and would come after the log lines.
