@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { EventSource } from 'eventsource';
 import { call, putPdf, storedBytes } from './helpers/http.js';
-import { makePdf, pdfinfo, qpdfCheck } from './helpers/pdf.js';
+import { encryptPdf, makePdf, pdfinfo, qpdfCheck } from './helpers/pdf.js';
 import { basicAuth, serverForSuite } from './helpers/server.js';
 
 /** Background jobs over HTTP (issue 18, docs/jobs.md): Prefer, the jobs resource and its events stream, on the real service. */
@@ -135,6 +135,12 @@ describe('jobs over HTTP', () => {
     assert.equal(reply.status, 400, reply.text);
     const missing = await call(server, 'POST', '/documents/jobs/missing.pdf', { headers: { prefer: 'respond-async' }, body: { CopyAction: { savePath: 'jobs/y.pdf' } } });
     assert.equal(missing.status, 404);
+    assert.equal((await putPdf(server, 'jobs/locked.pdf', encryptPdf(makePdf({ pages: 2 }), 'open-me', 'owner-only'))).status, 201);
+    const wrong = await call(server, 'POST', '/documents/jobs/locked.pdf', {
+      headers: { prefer: 'respond-async', 'x-service-documentpassword': 'wrong' },
+      body: { FlattenAnnotationsAction: { savePath: 'jobs/z.pdf' } },
+    });
+    assert.equal(wrong.status, 403, wrong.text);
     assert.equal((await call(server, 'GET', '/jobs')).json().jobs.length, before);
   });
 });

@@ -94,6 +94,8 @@ export function registerActionRoutes(api: Api, deps: AppDeps): void {
         const prepared = await actions.prepare(path, body, target, files, operationContext(request));
         let job;
         try {
+          // A wrong document password is this request's 403, not a failed job.
+          await actions.checkAccess(prepared);
           job = await jobs.submitAction(prepared);
         } catch (err) {
           await Promise.all(prepared.files.map((f) => f.content.discard()));
