@@ -42,6 +42,8 @@ export interface Config {
   jobQueueLimit: number;
   jobConcurrency: number;
   userJobLimit: number;
+  jobRetentionSeconds: number;
+  jobAsyncBytes: number;
 }
 
 interface Setting<T> {
@@ -209,6 +211,18 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
     description: 'Background jobs running at once, all users together. 0: PDFSERVICE_WORKERS',
     default: 0,
     parse: integer(0, 64),
+  },
+  jobRetentionSeconds: {
+    env: 'PDFSERVICE_JOB_RETENTION_SECONDS',
+    description: "How long a finished job's record, with its result or error, is kept; then it is deleted (GET /jobs/{id} is 404)",
+    default: 7 * 86400,
+    parse: integer(60, 366 * 86400),
+  },
+  jobAsyncBytes: {
+    env: 'PDFSERVICE_JOB_ASYNC_BYTES',
+    description: 'An action on a document larger than this, or a conversion of an upload larger than this, runs as a background job unless the client sends Prefer: wait=N (0: no size rule)',
+    default: 100 * MiB,
+    parse: integer(0, 64 * 1024 * MiB),
   },
   userJobLimit: {
     env: 'PDFSERVICE_USER_JOB_LIMIT',

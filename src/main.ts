@@ -51,13 +51,22 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
     pool,
     tools,
     textPrefetchMaxBytes: config.textPrefetchMaxBytes,
-    jobs: { store: jobStore, limits: { queueLimit: config.jobQueueLimit, concurrency: jobConcurrency(config), perUser: config.userJobLimit } },
+    jobs: {
+      store: jobStore,
+      limits: {
+        queueLimit: config.jobQueueLimit,
+        concurrency: jobConcurrency(config),
+        perUser: config.userJobLimit,
+        retentionMs: config.jobRetentionSeconds * 1000,
+        asyncBytes: config.jobAsyncBytes,
+      },
+    },
   });
   const app = await buildApp({ config, auth, operations });
   log = app.log;
   // Jobs left by the last run: queued ones that can run again are queued again, the others are marked interrupted.
   await operations.jobs?.recover();
-  // Finished jobs' records are deleted after the retention time; hourly is soon enough for a 7-day rule.
+  // Finished jobs' records are deleted after the retention time (PDFSERVICE_JOB_RETENTION_SECONDS), checked hourly.
   const sweepJobs = () => void operations.jobs?.sweep().catch((err: unknown) => log?.warn({ err }, 'job record sweep failed'));
   sweepJobs();
   setInterval(sweepJobs, 3_600_000).unref();

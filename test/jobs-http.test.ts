@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { EventSource } from 'eventsource';
 import { call, putPdf, storedBytes } from './helpers/http.js';
-import { encryptPdf, makePdf, pdfinfo, qpdfCheck } from './helpers/pdf.js';
-import { basicAuth, serverForSuite } from './helpers/server.js';
+import { encryptPdf, makePdf, pdfinfo, pdftotext, qpdfCheck } from './helpers/pdf.js';
+import { basicAuth, serverForSuite, startServer } from './helpers/server.js';
 
 /** Background jobs over HTTP (issue 18, docs/jobs.md): Prefer, the jobs resource and its events stream, on the real service. */
 describe('jobs over HTTP', () => {
@@ -142,5 +145,84 @@ describe('jobs over HTTP', () => {
     });
     assert.equal(wrong.status, 403, wrong.text);
     assert.equal((await call(server, 'GET', '/jobs')).json().jobs.length, before);
+  });
+  test('ApplyRedactionsAction as a job reports the pages it applies, up to all of them; the text is gone', async () => {
+    assert.equal((await putPdf(server, 'jobs/redact.pdf', makePdf({ pages: 30, text: (p) => `Secret agent ${p + 1}` }))).status, 201);
+    const marked = await call(server, 'POST', '/documents/jobs/redact.pdf/annotations/redaction', { body: { searchText: 'Secret agent' } });
+    assert.ok(marked.status === 200 || marked.status === 201, marked.text);
+    const reply = await call(server, 'POST', '/documents/jobs/redact.pdf', { headers: { prefer: 'respond-async' }, body: { ApplyRedactionsAction: {} } });
+    assert.equal(reply.status, 202, reply.text);
+    const stream = await fetch(`${server.api}/jobs/${reply.json().id}/events`, { headers: { authorization: server.adminAuth } });
+    const events = (await stream.text()).split('\n\n').filter((e) => e.includes('data: ')).map((e) => JSON.parse(e.slice(e.indexOf('data: ') + 6)) as Record<string, any>);
+    const last = events.at(-1)!;
+    assert.equal(last.state, 'succeeded', JSON.stringify(last));
+    assert.deepEqual(last.progress, { done: 30, total: 30, unit: 'pages', percent: 100, phase: 'apply' });
+    const applying = events.filter((e) => e.progress.phase === 'apply');
+    for (let i = 1; i < applying.length; i++) assert.ok(applying[i]!.progress.done >= applying[i - 1]!.progress.done);
+    const text = pdftotext(await storedBytes(server, 'jobs/redact.pdf'));
+    assert.doesNotMatch(text, /Secret agent/);
+  });
+});
+
+/** Work over PDFSERVICE_JOB_ASYNC_BYTES is long by nature: a job without Prefer, inline with Prefer: wait=N. */
+describe('jobs for large documents', () => {
+  const server = serverForSuite({ env: { PDFSERVICE_JOB_ASYNC_BYTES: '4096' } });
+
+  test('an action on a document over the size is 202 without Prefer, the inline answer with wait=N; a small one runs inline', async () => {
+    assert.equal((await call(server, 'PUT', '/documents/big')).status, 201);
+    const large = makePdf({ pages: 40 });
+    assert.ok(large.length > 4096);
+    assert.equal((await putPdf(server, 'big/large.pdf', large)).status, 201);
+    const small = makePdf({ pages: 1 });
+    assert.ok(small.length < 4096);
+    assert.equal((await putPdf(server, 'big/small.pdf', small)).status, 201);
+
+    const queued = await call(server, 'POST', '/documents/big/large.pdf', { body: { CopyAction: { savePath: 'big/copy-1.pdf' } } });
+    assert.equal(queued.status, 202, queued.text);
+    assert.equal(queued.headers.get('preference-applied'), null);
+    assert.equal(queued.headers.get('location'), `/pdfservice/v1/jobs/${queued.json().id}`);
+    const waited = await call(server, 'POST', '/documents/big/large.pdf', { headers: { prefer: 'wait=60' }, body: { CopyAction: { savePath: 'big/copy-2.pdf' } } });
+    assert.equal(waited.status, 201, waited.text);
+    assert.equal(waited.json().path, '/big/copy-2.pdf');
+    const inline = await call(server, 'POST', '/documents/big/small.pdf', { body: { CopyAction: { savePath: 'big/copy-3.pdf' } } });
+    assert.equal(inline.status, 201, inline.text);
+    for (const name of ['copy-2', 'copy-3']) assert.ok(qpdfCheck(await storedBytes(server, `big/${name}.pdf`)).ok);
+  });
+});
+
+/** PDFSERVICE_JOB_RETENTION_SECONDS: a finished job's record is deleted after it, at the next sweep (at start, then hourly). */
+describe('job retention', () => {
+  test('a record finished longer ago than the retention is gone after a restart; a recent one stays', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'pdfservice-retention-'));
+    const env = { PDFSERVICE_JOB_RETENTION_SECONDS: '3600' };
+    try {
+      let server = await startServer({ dataDir, env });
+      const ids: string[] = [];
+      try {
+        assert.equal((await putPdf(server, 'kept.pdf', makePdf({ pages: 2 }))).status, 201);
+        for (const name of ['old', 'new']) {
+          const reply = await call(server, 'POST', '/documents/kept.pdf', { headers: { prefer: 'respond-async, wait=60' }, body: { CopyAction: { savePath: `${name}.pdf` } } });
+          assert.equal(reply.status, 201, reply.text);
+        }
+        const jobs = (await call(server, 'GET', '/jobs?state=succeeded')).json().jobs as { id: string; result: { path: string } }[];
+        ids.push(jobs.find((j) => j.result.path === '/old.pdf')!.id, jobs.find((j) => j.result.path === '/new.pdf')!.id);
+      } finally {
+        await server.stop();
+      }
+      // The old job finished two hours ago, as far as its record says.
+      const file = path.join(dataDir, 'state', 'jobs', `${ids[0]}.json`);
+      const record = JSON.parse(await readFile(file, 'utf8'));
+      record.finished = new Date(Date.now() - 2 * 3600_000).toISOString();
+      await writeFile(file, JSON.stringify(record));
+      server = await startServer({ dataDir, env });
+      try {
+        assert.equal((await call(server, 'GET', `/jobs/${ids[0]}`)).status, 404);
+        assert.equal((await call(server, 'GET', `/jobs/${ids[1]}`)).status, 200);
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

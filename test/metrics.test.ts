@@ -84,7 +84,7 @@ describe('metrics', () => {
       const before = await scrape(server);
       const reply = await call(server, 'PUT', '/documents/metrics/memo.pdf', {
         body: docx,
-        headers: { 'content-type': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' },
+        headers: { 'content-type': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', prefer: 'wait=120' },
       });
       assert.equal(reply.status, 201, reply.text);
       const after = await scrape(server);

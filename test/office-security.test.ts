@@ -22,6 +22,8 @@ import { startServer, type TestServer } from './helpers/server.js';
  * data folder (and a document inside it) that must never reach a stored PDF.
  */
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+/** Word conversions run as background jobs unless the client asks to wait (docs/jobs.md): these uploads wait, and get the inline answer. */
+const WAIT = { prefer: 'wait=300' };
 const VISIBLE = 'Visible body text';
 const PASSWD = 'root:x:0:0';
 const tag = randomBytes(4).toString('hex');
@@ -81,7 +83,7 @@ function assertNothingLeaked(pdf: Buffer): void {
 
 /** Uploads a .docx and returns the stored PDF, checking that the document itself was converted. */
 async function convert(name: string, bytes: Buffer): Promise<Buffer> {
-  const reply = await call(server, 'PUT', `/documents/office/${name}.pdf`, { body: bytes, headers: { 'content-type': DOCX } });
+  const reply = await call(server, 'PUT', `/documents/office/${name}.pdf`, { body: bytes, headers: { 'content-type': DOCX, ...WAIT } });
   assert.equal(reply.status, 201, reply.text);
   const pdf = (await call(server, 'GET', `/documents/office/${name}.pdf`)).bytes;
   assert.match(pdftotext(pdf), new RegExp(VISIBLE));
@@ -194,7 +196,7 @@ test('Word uploads are recognised by their structure: other packages and compoun
     ['fodt-as-docx', fodt(`<text:p>${VISIBLE}</text:p>`), DOCX, /not a Word document/],
   ];
   for (const [name, body, type, detail] of cases) {
-    const reply = await call(server, 'PUT', `/documents/office/${name}.pdf`, { body, headers: { 'content-type': type } });
+    const reply = await call(server, 'PUT', `/documents/office/${name}.pdf`, { body, headers: { 'content-type': type, ...WAIT } });
     assert.equal(reply.status, 422, `${name}: ${reply.text}`);
     assert.equal(reply.json().code, 'MALFORMED_DOCUMENT');
     assert.match(reply.json().detail, detail);
@@ -211,7 +213,7 @@ test('a flat ODF (.fodt) is not an accepted upload, as a body or as a form file'
   await call(server, 'PUT', '/documents/office-form');
   const form = new FormData();
   form.append('file', new Blob([body as BlobPart], { type: 'application/octet-stream' }), 'linked.fodt');
-  const posted = await call(server, 'POST', '/documents/office-form', { body: form });
+  const posted = await call(server, 'POST', '/documents/office-form', { body: form, headers: WAIT });
   // Not a Word or image name, so it is taken for a PDF, and is not one.
   assert.equal(posted.status, 422, posted.text);
   assert.equal(posted.json().code, 'MALFORMED_PDF');
@@ -312,7 +314,7 @@ test('soffice runs with a minimal environment, dies with a killed service, and a
   try {
     // Long enough that soffice is still converting when the service is killed.
     const long = docx(Array.from({ length: 6000 }, (_, i) => paragraph(`${VISIBLE} ${i} ${'lorem ipsum dolor sit amet '.repeat(6)}`)).join(''));
-    const upload = call(killed, 'PUT', '/documents/long.pdf', { body: long, headers: { 'content-type': DOCX } }).catch(() => undefined);
+    const upload = call(killed, 'PUT', '/documents/long.pdf', { body: long, headers: { 'content-type': DOCX, ...WAIT } }).catch(() => undefined);
     const soffice = await waitFor('soffice runs', 60, () => processesNaming(scratchRoot).find((p) => p.argv0.endsWith('soffice.bin')));
     const names = soffice.environ.map((line) => line.split('=')[0]!);
     assert.deepEqual(names.filter((name) => name.startsWith('PDFSERVICE_')), []);

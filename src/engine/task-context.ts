@@ -9,6 +9,8 @@
 export interface TaskProgress {
   done: number;
   total?: number;
+  /** What done and total count; pages when absent. Conversions count their phases ("steps"). */
+  unit?: string;
   stage?: string;
 }
 

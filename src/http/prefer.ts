@@ -34,6 +34,20 @@ export function parsePrefer(header: string | string[] | undefined): Preferences 
   return out;
 }
 
+/**
+ * Whether a request that can run as a background job does (docs/jobs.md), and
+ * how long it waits for the job before it answers 202: with respond-async
+ * always (waiting `wait=N` first, when given); work that is long by nature
+ * also without it, answering 202 at once unless the client asks `wait=N`.
+ * Null: run inline. `applied` is the Preference-Applied value of a 202.
+ */
+export function jobPlan(prefer: Preferences, longByNature: boolean): { waitMs: number; applied?: string } | null {
+  if (!prefer.respondAsync && !longByNature) return null;
+  const waitMs = (prefer.wait ?? 0) * 1000;
+  const applied = [...(prefer.respondAsync ? ['respond-async'] : []), ...(prefer.wait !== undefined ? [`wait=${prefer.wait}`] : [])].join(', ');
+  return { waitMs, ...(applied ? { applied } : {}) };
+}
+
 function unquote(raw: string): string {
   return raw.length >= 2 && raw.startsWith('"') && raw.endsWith('"') ? raw.slice(1, -1).replace(/\\(.)/g, '$1') : raw;
 }

@@ -3,7 +3,7 @@ import type { DocumentInfo, PdfSource, Need } from '../engine/models.js';
 import type { EnginePool } from '../engine/pool.js';
 import { ServiceError } from '../errors.js';
 import type { ToolSupervisor } from '../tools/supervisor.js';
-import { chooseImporter, UPLOAD_TYPES_TEXT } from './importers.js';
+import { chooseImporter, IMPORTERS, PDF_TYPE, UPLOAD_TYPES_TEXT } from './importers.js';
 import { pdfNameFor, type StoredPath } from '../storage/paths.js';
 import type { ConflictMode, DocumentStat, DocumentStore, OpenContent, OpenDocument, StagedUpload, WriteOptions, WriteResult } from '../storage/store.js';
 import type { OperationContext } from './context.js';
@@ -68,6 +68,27 @@ type WriteContent = Parameters<DocumentStore['writeDocument']>[1];
 function statOf(stat: DocumentStat): DocumentStat {
   return { size: stat.size, modified: stat.modified, etag: stat.etag };
 }
+
+/**
+ * An upload whose every 4xx has been decided (prepareUpload): where it goes,
+ * what converts it, and its staged content (held by the running service only:
+ * a job that stores it cannot be resumed after a restart).
+ */
+export interface PreparedUpload {
+  readonly target: StoredPath;
+  /** The type converted from: the declared one, or the sniffed one for octet-stream; application/pdf for a PDF. */
+  readonly mediaType: string;
+  /** The importer's name (importers.ts), or null for a PDF, which is checked and stored as it is. */
+  readonly importer: string | null;
+  /** Whether the conversion is long by nature (Office documents): run as a job unless the client asks to wait. */
+  readonly long: boolean;
+  readonly conflict: ConflictMode;
+  readonly ctx: OperationContext;
+  readonly staged: StagedUpload;
+}
+
+/** The phases an upload reports as progress: converting (or checking), then storing. */
+const UPLOAD_PHASES = 2;
 
 export interface StoreResult {
   model: DocumentModel;
@@ -158,22 +179,63 @@ export class DocumentOperations {
   }
 
   /**
-   * Stores an upload as a PDF at `target`: a PDF is checked to open, anything
-   * else converted by its importer (importers.ts). Nothing is written when the
-   * check or conversion fails. The staged content is discarded either way.
+   * Decides what an upload's store answers before any engine work: 415 for a
+   * type no importer takes, 409 for a name taken under namingMode 0, 412 for
+   * an If-Match the existing document does not match. The prepared upload
+   * owns `staged` from here (executeUpload or a job discards it); on failure
+   * it is discarded here.
    */
-  async storeUpload(target: StoredPath, staged: StagedUpload, mediaType: string, conflict: ConflictMode, ifMatch?: string, exec?: ExecutionContext): Promise<StoreResult> {
+  async prepareUpload(target: StoredPath, staged: StagedUpload, mediaType: string, conflict: ConflictMode, ctx: OperationContext): Promise<PreparedUpload> {
     try {
       const chosen = await chooseImporter(mediaType, staged);
       if (chosen === undefined) throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Cannot store ${mediaType}: send ${UPLOAD_TYPES_TEXT}`);
-      const { result: summary, written } = await this.transform({
+      if (conflict === 'fail' && (await this.exists(target))) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${target.toString()}`);
+      if (ctx.ifMatch !== undefined) {
+        const existing = await this.store.statDocument(target);
+        if (!existing || !matchesEtag(ctx.ifMatch, existing.etag)) throw new ServiceError('PRECONDITION_FAILED');
+      }
+      return {
         target,
+        mediaType: chosen === null ? PDF_TYPE : chosen.mediaType,
+        importer: chosen === null ? null : chosen.importer.name,
+        long: chosen !== null && chosen.importer.long,
         conflict,
-        ifMatch,
+        ctx,
+        staged,
+      };
+    } catch (err) {
+      await staged.discard();
+      throw err;
+    }
+  }
+
+  /**
+   * Stores a prepared upload as a PDF at its target: a PDF is checked to
+   * open, anything else converted by its importer (importers.ts), reporting
+   * its phases as progress. Nothing is written when the check or conversion
+   * fails or `exec` is stopped. The staged content is discarded either way.
+   */
+  async executeUpload(prepared: PreparedUpload, exec?: ExecutionContext, lock: 'work' | 'write' = 'work'): Promise<StoreResult> {
+    const { staged } = prepared;
+    try {
+      const importer = prepared.importer === null ? null : IMPORTERS.find((i) => i.name === prepared.importer)!;
+      const phase = (done: number, stage: string) => exec?.progress?.({ done, total: UPLOAD_PHASES, unit: 'steps', stage });
+      const { result: summary, written } = await this.transform({
+        target: prepared.target,
+        conflict: prepared.conflict,
+        ifMatch: prepared.ctx.ifMatch,
         exec,
+        lock,
         work: async (_none, engine) => {
-          if (chosen === null) return { content: staged, result: await this.validateStaged(staged, engine) };
-          const { pdf, info } = await chosen.importer.convert(await staged.read(), chosen.mediaType, { engine, tools: this.tools, signal: (exec ?? requestExecution()).signal });
+          if (importer === null) {
+            phase(0, 'checking');
+            const info = await this.validateStaged(staged, engine);
+            phase(1, 'storing');
+            return { content: staged, result: info };
+          }
+          phase(0, 'converting');
+          const { pdf, info } = await importer.convert(await staged.read(), prepared.mediaType, { engine, tools: this.tools, signal: (exec ?? requestExecution()).signal });
+          phase(1, 'storing');
           return { content: pdf, result: info };
         },
       });
@@ -192,19 +254,21 @@ export class DocumentOperations {
    * A form upload into a folder (POST /documents/{folder}; the route checks
    * the folder before it reads the body): the part named `file`, stored under
    * its own file name (an image becomes "<name>.pdf"); namingMode decides a
-   * clash. Its 4xx answers are decided before the content is checked or
-   * converted. Every part is discarded afterwards.
+   * clash. Every 4xx is decided here, before the content is checked or
+   * converted (executeUpload). The other parts are discarded.
    */
-  async upload(folder: StoredPath, parts: readonly { field: string; fileName: string | undefined; mediaType: string; content: StagedUpload }[], namingMode: 0 | 1 | 2 | undefined): Promise<StoreResult> {
+  async prepareFormUpload(folder: StoredPath, parts: readonly { field: string; fileName: string | undefined; mediaType: string; content: StagedUpload }[], namingMode: 0 | 1 | 2 | undefined, ctx: OperationContext): Promise<PreparedUpload> {
     const file = parts.find((f) => f.field === 'file');
+    await Promise.all(parts.filter((f) => f !== file).map((f) => f.content.discard()));
+    if (!file) throw new ServiceError('MALFORMED_MULTIPART', 'The file must be sent in a part named "file"');
     try {
-      if (!file) throw new ServiceError('MALFORMED_MULTIPART', 'The file must be sent in a part named "file"');
       if (!file.fileName) throw new ServiceError('MALFORMED_MULTIPART', 'The "file" part needs a file name (Content-Disposition filename)');
       if (file.content.size === 0) throw new ServiceError('MALFORMED_PDF', 'The file is empty');
-      return await this.storeUpload(folder.child(pdfNameFor(file.fileName)), file.content, file.mediaType, conflictModeFor(namingMode));
-    } finally {
-      await Promise.all(parts.map((f) => f.content.discard()));
+    } catch (err) {
+      await file.content.discard();
+      throw err;
     }
+    return this.prepareUpload(folder.child(pdfNameFor(file.fileName)), file.content, file.mediaType, conflictModeFor(namingMode), withoutIfMatch(ctx));
   }
 
   /** The engine's check of a staged PDF upload, reading it as any stored document is read (engineSource). */
@@ -300,14 +364,14 @@ export class DocumentOperations {
     return { result, stat: stat! };
   }
 
-  /** PUT of a document body: replaces or creates (201 / 200). */
-  async put(target: StoredPath, body: Readable, mediaType: string, limit: number, ctx: OperationContext): Promise<StoreResult> {
+  /** PUT of a document body (replaces or creates, 201 / 200): staged up to `limit` bytes, then prepared (prepareUpload). */
+  async preparePut(target: StoredPath, body: Readable, mediaType: string, limit: number, ctx: OperationContext): Promise<PreparedUpload> {
     const staged = await this.store.stage(body, limit);
     if (staged.size === 0) {
       await staged.discard();
       throw new ServiceError('MALFORMED_PDF', 'The body is empty');
     }
-    return this.storeUpload(target, staged, mediaType, 'overwrite', ctx.ifMatch);
+    return this.prepareUpload(target, staged, mediaType, 'overwrite', ctx);
   }
 
   async remove(path: StoredPath, ctx: OperationContext): Promise<void> {
@@ -326,4 +390,10 @@ export class DocumentOperations {
       return {};
     }
   }
+}
+
+/** A form upload names a new document: the request's If-Match (for the folder URL) does not apply to it. */
+function withoutIfMatch(ctx: OperationContext): OperationContext {
+  const { ifMatch: _ifMatch, ...rest } = ctx;
+  return rest;
 }

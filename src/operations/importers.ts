@@ -20,6 +20,8 @@ export interface Importer {
   /** The first is the one a claimed extension stands for. */
   mediaTypes: readonly string[];
   extensions: readonly string[];
+  /** Long by nature (an Office conversion takes seconds): its upload runs as a background job unless the client asks to wait (docs/jobs.md). */
+  long: boolean;
   /** The claimed media type `head` (the first SNIFF_BYTES bytes) looks like, or undefined. */
   sniff(head: Uint8Array): string | undefined;
   /** The PDF and its summary; `mediaType` is the declared type, or the sniffed one. */
@@ -49,6 +51,7 @@ export const IMPORTERS: readonly Importer[] = [
     name: 'image',
     mediaTypes: IMAGE_MEDIA_TYPES,
     extensions: ['jpg', 'jpeg', 'png', 'tif', 'tiff', 'gif'],
+    long: false,
     sniff: (head) => sniffImageType(head),
     async convert(bytes, mediaType, { engine }) {
       const { bytes: pdf, ...info } = await engine.run('imageToPdf', { bytes, mediaType: mediaType as ImageMediaType }, { transfer: [bytes] });
@@ -59,6 +62,7 @@ export const IMPORTERS: readonly Importer[] = [
     name: 'word',
     mediaTypes: [WORD_TYPES.doc, WORD_TYPES.docx],
     extensions: ['doc', 'docx'],
+    long: true,
     // Any OLE2 compound file or ZIP package; convert tells a Word one from the others by its structure.
     sniff: (head) => {
       const container = wordContainerOf(head);

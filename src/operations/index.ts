@@ -49,7 +49,7 @@ export function createOperations({ store, pool, tools, textPrefetchMaxBytes = 0,
     pages,
     signatures: new SignatureOperations(pool, documents),
     actions,
-    ...(jobs ? { jobs: new JobOperations(jobs.store, actions, jobs.limits) } : {}),
+    ...(jobs ? { jobs: new JobOperations(jobs.store, actions, documents, jobs.limits) } : {}),
     tools,
     engineStats: () => pool.stats,
   };

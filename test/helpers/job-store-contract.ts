@@ -138,11 +138,13 @@ export function jobStoreContract(name: string, factory: () => Promise<JobStoreUn
       await store.put(record);
       record.state = 'failed';
       record.progress.percent = 1;
+      assert.equal(record.payload.kind, 'action');
       (record.payload.params['pages'] as number[]).push(99);
       assert.deepEqual(await store.get(original.id), original, 'after put');
       const got = await store.get(original.id);
       assert.ok(got !== null);
       got.progress.done = 42;
+      assert.equal(got.payload.kind, 'action');
       got.payload.params['angle'] = 180;
       const [listed] = await store.list();
       assert.ok(listed !== undefined);

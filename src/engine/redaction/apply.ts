@@ -1,3 +1,4 @@
+import type { TaskContext } from '../task-context.js';
 import * as mupdf from 'mupdf';
 import { rewriteQuoteOperators } from './content-quotes.js';
 import { EngineError } from '../errors.js';
@@ -202,7 +203,7 @@ function applyPage(doc: mupdf.PDFDocument, pageIndex: number, selected: Map<numb
  * full, never appended to: an incremental update would keep the removed text
  * in the file's earlier revision.
  */
-export function applyRedactions(input: { pdf: PdfSource; password?: string | undefined; request: ApplyRedactionsRequest }): { bytes?: Uint8Array; report: ApplyReport } {
+export function applyRedactions(input: { pdf: PdfSource; password?: string | undefined; request: ApplyRedactionsRequest }, ctx?: TaskContext): { bytes?: Uint8Array; report: ApplyReport } {
   const { request } = input;
   return withPdf(input, 'edit', (doc) => {
     checkPageIndex(doc, request.pageIndex);
@@ -255,11 +256,14 @@ export function applyRedactions(input: { pdf: PdfSource; password?: string | und
     }
     const failures: RedactionFailure[] = [];
     const redactedStrings = new Set<string>();
-    for (const [pageIndex, selected] of [...byPage].sort((a, b) => a[0] - b[0])) {
+    const pages = [...byPage].sort((a, b) => a[0] - b[0]);
+    for (const [done, [pageIndex, selected]] of pages.entries()) {
       const result = applyPage(doc, pageIndex, selected, entriesByPage.get(pageIndex) ?? [], request, redactedStrings, overlay, overlayFont);
       failures.push(...result.failures);
       report.removedAnnotations.push(...result.removed);
       report.pages.push(pageIndex);
+      // Pages with boxes to apply, as the unit: the others are not touched.
+      ctx?.progress({ done: done + 1, total: pages.length, stage: 'apply' });
     }
     if (failures.length) {
       const where = failures.slice(0, 5).map((f) => `page ${f.pageIndex}${f.annotation ? ` (${f.annotation})` : ''}`).join(', ');

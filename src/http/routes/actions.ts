@@ -5,10 +5,10 @@ import type { ActionTarget } from '../../operations/actions/runner.js';
 import type { Api, AppDeps } from '../context.js';
 import { documentUrl } from '../document-urls.js';
 import { parseJsonPart, readMultipart } from '../multipart.js';
-import { parsePrefer } from '../prefer.js';
+import { jobPlan, parsePrefer } from '../prefer.js';
 import { sendModel } from '../reply.js';
-import { preferHeader } from '../schemas/jobs.js';
-import { jobUrl, jobView, sendJobOutcome } from './jobs.js';
+import { jobAcceptedResponse, preferHeader } from '../schemas/jobs.js';
+import { answerWithJob } from './jobs.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { filePart, multipartBody } from '../openapi.js';
 import { documentModelSchema, documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
@@ -77,9 +77,7 @@ export function registerActionRoutes(api: Api, deps: AppDeps): void {
             file: filePart('A file the action uses (an image to stamp, pages to insert); other file parts are read the same way'),
           }, ['pageAction']),
         },
-        // The 202 of Prefer: respond-async (a Job, as GET /jobs/{id} describes it) is left out here: a typed client would
-        // otherwise get a union for every action's answer, while only clients that ask for it can get one.
-        response: { 200: documentModelSchema, 201: documentModelSchema, ...errorResponses },
+        response: { 200: documentModelSchema, 201: documentModelSchema, ...(jobs ? jobAcceptedResponse : {}), ...errorResponses },
       },
       // The runner validates the body itself (it also reads multipart bodies); keep Fastify's check for the path only.
       attachValidation: true,
@@ -88,10 +86,10 @@ export function registerActionRoutes(api: Api, deps: AppDeps): void {
       if (validationError && validationError.validationContext !== 'body') throw validationError;
       const path = documentPathParam(request);
       const { body, files } = await actionBody(request, deps);
-      const prefer = parsePrefer(request.raw.headers.prefer);
-      if (jobs && prefer.respondAsync) {
-        // prepare answers every 4xx at once (and discards the files then); from here the job owns the files.
-        const prepared = await actions.prepare(path, body, target, files, operationContext(request));
+      // prepare answers every 4xx at once (and discards the files then); from here the prepared action owns them.
+      const prepared = await actions.prepare(path, body, target, files, operationContext(request));
+      const plan = jobs ? jobPlan(parsePrefer(request.raw.headers.prefer), jobs.longByNature(prepared)) : null;
+      if (jobs && plan) {
         let job;
         try {
           // A wrong document password is this request's 403, not a failed job.
@@ -101,15 +99,9 @@ export function registerActionRoutes(api: Api, deps: AppDeps): void {
           await Promise.all(prepared.files.map((f) => f.content.discard()));
           throw err;
         }
-        if (prefer.wait !== undefined && prefer.wait > 0) {
-          const waited = await jobs.waitFor(job.id, prefer.wait * 1000);
-          if (sendJobOutcome(request, reply, waited)) return reply;
-          job = waited;
-        }
-        reply.header('Location', jobUrl(job.id)).header('Preference-Applied', 'respond-async');
-        return sendModel(request, reply, { root: 'Job' }, jobView(job), 202);
+        return answerWithJob(request, reply, jobs, job, plan);
       }
-      const result = await actions.run(path, body, target, files, operationContext(request));
+      const result = await actions.execute(prepared);
       if (result.kind === 'model') return sendModel(request, reply, { root: result.xmlRoot }, result.model);
       reply.header('ETag', result.model.etag);
       if (result.location) reply.header('Location', documentUrl(result.location));

@@ -3,6 +3,9 @@ import { ServiceError } from '../../errors.js';
 import type { DocumentStat } from '../../storage/store.js';
 import type { Api, AppDeps, SchemaRequest } from '../context.js';
 import { documentUrl } from '../document-urls.js';
+import { jobPlan, parsePrefer } from '../prefer.js';
+import { answerWithJob } from './jobs.js';
+import { jobAcceptedResponse, preferHeader } from '../schemas/jobs.js';
 import { negotiate } from '../negotiation.js';
 import { noneMatch } from '../conditional.js';
 import { contentDisposition, sendModel } from '../reply.js';
@@ -88,15 +91,17 @@ export function registerDocumentRoutes(api: Api, deps: AppDeps): void {
   api.put('/documents/:filePath.pdf', {
     config: { model: true },
     schema: {
-      summary: 'Upload a document (PDF, or an image converted to PDF)',
+      summary: 'Upload a document (PDF, or an image or Word document converted to PDF)',
       description:
         'The body is the file. application/pdf is stored after checking that it opens (422 otherwise); image/jpeg, image/png, image/tiff ' +
-        '(every frame) and image/gif become a PDF with one page per frame, sized from the image resolution (72 dpi when none). ' +
-        '201 when created, 200 when replaced; If-Match makes the replacement conditional.',
+        '(every frame) and image/gif become a PDF with one page per frame, sized from the image resolution (72 dpi when none); Word ' +
+        '(.doc, .docx) is converted by LibreOffice. 201 when created, 200 when replaced; If-Match makes the replacement conditional. ' +
+        'A Word conversion runs as a background job (202 and the Job) unless Prefer: wait=N asks to wait; Prefer: respond-async makes any upload a job.',
       tags: ['documents'],
       params: filePathParams,
+      ...(deps.operations.jobs ? { headers: { type: 'object', properties: preferHeader } } : {}),
       consumes: BINARY_UPLOAD_TYPES,
-      response: { 200: documentModelSchema, 201: documentModelSchema, ...errorResponses },
+      response: { 200: documentModelSchema, 201: documentModelSchema, ...(deps.operations.jobs ? jobAcceptedResponse : {}), ...errorResponses },
     },
   }, async (request, reply) => {
     const path = documentPathParam(request);
@@ -106,7 +111,11 @@ export function registerDocumentRoutes(api: Api, deps: AppDeps): void {
     if (!(BINARY_UPLOAD_TYPES as readonly string[]).includes(mediaType) || !isStream(request.body)) {
       throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Cannot store ${mediaType}: send ${UPLOAD_TYPES_TEXT}`);
     }
-    const result = await documents.put(path, request.body, mediaType, deps.config.maxUploadBytes, operationContext(request));
+    const prepared = await documents.preparePut(path, request.body, mediaType, deps.config.maxUploadBytes, operationContext(request));
+    const { jobs } = deps.operations;
+    const plan = jobs ? jobPlan(parsePrefer(request.headers.prefer), jobs.longByNature(prepared)) : null;
+    if (jobs && plan) return answerWithJob(request, reply, jobs, await jobs.submitUpload(prepared), plan);
+    const result = await documents.executeUpload(prepared);
     reply.header('ETag', result.model.etag);
     if (result.created) reply.header('Location', documentUrl(path));
     return sendModel(request, reply, DOCUMENT_XML, result.model, result.created ? 201 : 200);

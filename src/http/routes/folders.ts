@@ -2,10 +2,13 @@ import type { FastifyReply } from 'fastify';
 import { ServiceError } from '../../errors.js';
 import type { Api, AppDeps, SchemaRequest } from '../context.js';
 import { documentUrl } from '../document-urls.js';
+import { jobPlan, parsePrefer } from '../prefer.js';
+import { answerWithJob } from './jobs.js';
+import { jobAcceptedResponse, preferHeader } from '../schemas/jobs.js';
 import { readMultipart } from '../multipart.js';
 import { filePart, multipartBody } from '../openapi.js';
 import { sendModel } from '../reply.js';
-import { folderPathParam } from '../request-context.js';
+import { folderPathParam, operationContext } from '../request-context.js';
 import { documentModelSchema, errorResponses, folderModelSchema, folderPathParams, namingModeQuery } from '../schemas/common.js';
 
 const FOLDER_XML = { root: 'Folder', items: { entries: 'entry' } };
@@ -65,23 +68,29 @@ export function registerFolderRoutes(api: Api, deps: AppDeps): void {
 
   const uploadQuery = { type: 'object', properties: namingModeQuery } as const;
   const uploadSchema = (withParams: boolean) => ({
-    summary: 'Upload a PDF or image into a folder by form',
+    summary: 'Upload a PDF, image or Word document into a folder by form',
     description:
-      'multipart/form-data with the file in a part named `file`; it is stored under its own file name (an image becomes "<name>.pdf"). ' +
-      'namingMode decides what happens when the name exists. 201 with Location and the DocumentModel.',
+      'multipart/form-data with the file in a part named `file`; it is stored under its own file name (an image or Word document becomes "<name>.pdf"). ' +
+      'namingMode decides what happens when the name exists. 201 with Location and the DocumentModel. A Word conversion runs as a background ' +
+      'job (202 and the Job) unless Prefer: wait=N asks to wait; Prefer: respond-async makes any upload a job.',
+    ...(deps.operations.jobs ? { headers: { type: 'object', properties: preferHeader } } : {}),
     tags: ['folders'],
     ...(withParams ? { params: folderPathParams } : {}),
     consumes: ['multipart/form-data'],
     bodyContent: multipartBody({ file: filePart('The PDF or image, with its file name') }, ['file']),
     querystring: uploadQuery,
-    response: { 201: documentModelSchema, ...errorResponses },
+    response: { 201: documentModelSchema, ...(deps.operations.jobs ? jobAcceptedResponse : {}), ...errorResponses },
   });
   const upload = async (request: SchemaRequest<{ querystring: typeof uploadQuery }>, reply: FastifyReply) => {
     const folder = folderPathParam(request);
     const { namingMode } = request.query;
     if (!(await folders.exists(folder))) throw new ServiceError('FOLDER_NOT_FOUND', `No folder at /${folder.toString()}`);
     const { files } = await readMultipart(request, documents, { fileLimit: deps.config.maxUploadBytes, textLimit: deps.config.maxBodyBytes, textFields: [] });
-    const result = await documents.upload(folder, files, namingMode);
+    const prepared = await documents.prepareFormUpload(folder, files, namingMode, operationContext(request));
+    const { jobs } = deps.operations;
+    const plan = jobs ? jobPlan(parsePrefer(request.headers.prefer), jobs.longByNature(prepared)) : null;
+    if (jobs && plan) return answerWithJob(request, reply, jobs, await jobs.submitUpload(prepared), plan);
+    const result = await documents.executeUpload(prepared);
     reply.header('Location', documentUrl(result.path));
     reply.header('ETag', result.model.etag);
     return sendModel(request, reply, { root: 'Document' }, result.model, 201);

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../errors.js';
+import type { JobOperationsApi } from '../../operations/jobs/api.js';
 import type { JobRecord } from '../../operations/jobs/model.js';
 import type { Api, AppDeps } from '../context.js';
 import { sendModel } from '../reply.js';
@@ -20,7 +21,28 @@ export function jobUrl(id: string): string {
 /** The job as clients see it: the payload is the service's own (parameters and prepare's answer), not part of the model. */
 export function jobView(record: JobRecord): Omit<JobRecord, 'payload'> {
   const { payload: _payload, ...view } = record;
+  if (view.result?.xmlRoot !== undefined) {
+    const { xmlRoot: _xmlRoot, ...result } = view.result;
+    view.result = result;
+  }
   return view;
+}
+
+/**
+ * Answers a request that became a job (jobPlan): after waiting up to
+ * `plan.waitMs` for it, as the inline request would have been answered when
+ * it has finished, else 202 Accepted with Location, Preference-Applied and
+ * the job.
+ */
+export async function answerWithJob(request: FastifyRequest, reply: FastifyReply, jobs: JobOperationsApi, submitted: JobRecord, plan: { waitMs: number; applied?: string }): Promise<FastifyReply> {
+  let job = submitted;
+  if (plan.waitMs > 0) {
+    job = await jobs.waitFor(job.id, plan.waitMs);
+    if (sendJobOutcome(request, reply, job)) return reply;
+  }
+  reply.header('Location', jobUrl(job.id));
+  if (plan.applied) reply.header('Preference-Applied', plan.applied);
+  return sendModel(request, reply, JOB_XML, jobView(job), 202);
 }
 
 /**
@@ -32,7 +54,7 @@ export function sendJobOutcome(request: FastifyRequest, reply: FastifyReply, job
     const document = job.result.document as { etag?: unknown };
     if (typeof document.etag === 'string') reply.header('ETag', document.etag);
     if (job.result.status === 201) reply.header('Location', `/pdfservice/v1/documents${job.result.path}`);
-    sendModel(request, reply, { root: 'Document' }, job.result.document, job.result.status);
+    sendModel(request, reply, { root: job.result.xmlRoot ?? 'Document' }, job.result.document, job.result.status);
     return true;
   }
   if ((job.state === 'failed' || job.state === 'cancelled') && job.error) {

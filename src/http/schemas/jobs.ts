@@ -31,7 +31,7 @@ export const jobModelSchema = {
     result: {
       type: 'object',
       description: 'A succeeded job: the written document and the status the inline request would have answered',
-      properties: { path: { type: 'string' }, status: { type: 'integer' }, document: { type: 'object' } },
+      properties: { path: { type: 'string' }, status: { type: 'integer' }, document: { type: 'object', additionalProperties: true, description: 'The written document\'s DocumentModel (or the model the action answers)' } },
     },
     error: {
       type: 'object',
@@ -62,5 +62,13 @@ export const preferHeader = {
   prefer: {
     type: 'string',
     description: 'RFC 7240: respond-async runs the action as a background job: 202 Accepted, Location and the Job (see GET /jobs/{id}); wait=N waits up to N seconds for it first (docs/jobs.md)',
+  },
+} as const;
+
+/** The 202 of a request that became a background job (docs/jobs.md), for the routes that can answer it. */
+export const jobAcceptedResponse = {
+  202: {
+    ...jobModelSchema,
+    description: 'Accepted: the work runs as a background job (Prefer: respond-async, or work that is long by nature); Location names the job',
   },
 } as const;

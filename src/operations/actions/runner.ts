@@ -27,6 +27,11 @@ export type ActionResponse =
  */
 export interface PreparedAction {
   readonly name: string;
+  readonly target: ActionTarget;
+  /** The action is long by nature (ActionDefinition.long). */
+  readonly long: boolean;
+  /** The source document's size in bytes, as prepare found it. */
+  readonly sourceBytes: number;
   readonly params: OutputParams;
   /** The action's prepare answer (undefined when it has no prepare step). */
   readonly prepared: unknown;
@@ -103,7 +108,7 @@ export class ActionRunner {
       if (ctx.ifMatch !== undefined && !matchesEtag(ctx.ifMatch, stat.etag)) throw new ServiceError('PRECONDITION_FAILED');
       if (conflict === 'fail' && (await this.documents.exists(output))) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${output.toString()}`);
       const prepared = action.prepare ? await action.prepare({ params, files, ctx, documents: this.documents }) : undefined;
-      return { name: action.name, params, prepared, source: sourcePath, output, inPlace, conflict, ctx, files };
+      return { name: action.name, target: action.target, long: action.long === true, sourceBytes: stat.size, params, prepared, source: sourcePath, output, inPlace, conflict, ctx, files };
     } catch (err) {
       await discardAll(files);
       throw err;

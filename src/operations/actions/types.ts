@@ -52,13 +52,19 @@ export interface ActionDefinition<P extends OutputParams = OutputParams, X = und
   name: string;
   target: 'document' | 'pages';
   summary: string;
-  /** Its JSON schema; P is derived from it (FromSchema) where the engine request type allows. */
+  /**
+   * Long by nature (OCR, PDF/A conversion, optimisation): run as a background
+   * job unless the client asks to wait (docs/jobs.md). Any action on a
+   * document larger than PDFSERVICE_JOB_ASYNC_BYTES is treated so too.
+   */
+  long?: boolean;
   /**
    * The permission its engine work opens the document with (null: it does not
    * open it). The engine checks it again as it works; this copy lets a job
    * check the password before it is accepted (ActionRunner.checkAccess).
    */
   need: Need | null;
+  /** Its JSON schema; P is derived from it (FromSchema) where the engine request type allows. */
   schema: Readonly<Record<string, unknown>>;
   prepare?(input: PrepareInput<P>): Promise<X>;
   execute(input: ExecuteInput<P, X>): Promise<ActionOutput>;

@@ -1,5 +1,6 @@
 import type { OperationContext } from '../context.js';
 import type { PreparedAction } from '../actions/runner.js';
+import type { PreparedUpload } from '../documents.js';
 import type { JobRecord, JobState } from './model.js';
 
 /** A change of a job, as the events stream (GET /jobs/{id}/events) sends it: the job as it is now, numbered. */
@@ -20,6 +21,10 @@ export interface JobEvent {
 export interface JobOperationsApi {
   /** Queues a prepared action as a job (503 SERVICE_BUSY with Retry-After when the queue is full). */
   submitAction(prepared: PreparedAction): Promise<JobRecord>;
+  /** Queues a prepared upload (stored or converted) as a job, likewise. */
+  submitUpload(prepared: PreparedUpload): Promise<JobRecord>;
+  /** Whether the work runs as a job unless the client asks to wait: long by nature, or over the size limit. */
+  longByNature(work: PreparedAction | PreparedUpload): boolean;
   /** Resolves with the job when it finishes or after `ms`, whichever comes first (Prefer: wait=N). */
   waitFor(id: string, ms: number): Promise<JobRecord>;
   /** The caller's job; 404 JOB_NOT_FOUND for an unknown id or another user's (admins see all). */

@@ -4,7 +4,9 @@ import { documentPathFromBody } from '../../storage/paths.js';
 import type { OperationContext } from '../context.js';
 import type { ActionRunner, PreparedAction } from '../actions/runner.js';
 import type { JobEvent, JobOperationsApi } from './api.js';
-import { isFinished, type JobError, type JobProgress, type JobRecord, type JobState } from './model.js';
+import type { DocumentOperations, PreparedUpload } from '../documents.js';
+import type { ExecutionContext } from '../execution.js';
+import { isFinished, type ActionPayload, type JobError, type JobPayload, type JobProgress, type JobRecord, type JobState } from './model.js';
 import { newJobId, type JobStore } from './store.js';
 
 export interface JobLimits {
@@ -16,16 +18,25 @@ export interface JobLimits {
   perUser: number;
   /** How long a finished job's record (and its result or error) is kept; then sweep() deletes it. Default 7 days. */
   retentionMs?: number;
+  /** An action on a document larger than this (bytes), or a conversion of an upload larger than this, is long by nature; 0: no size rule. */
+  asyncBytes?: number;
 }
 
 const DEFAULT_RETENTION_MS = 7 * 24 * 3600 * 1000;
 /** Events kept per running job for clients that resume (Last-Event-ID). */
 const HISTORY_LIMIT = 500;
 
-/** What a job keeps in memory only: the prepared action with its files and the request's password (never written to disk). */
+/**
+ * What a job keeps in memory only: how to run it (the prepared action or
+ * upload, with its files and the request's password, never written to disk)
+ * and how to stop it.
+ */
 interface Live {
-  prepared: PreparedAction;
   stop: AbortController;
+  /** Runs the work under `exec` and answers the job's result; throws the inline request's error. */
+  run(exec: ExecutionContext): Promise<NonNullable<JobRecord['result']>>;
+  /** Discards what a job that never runs holds (its staged files). */
+  discard(): Promise<unknown>;
 }
 
 /**
@@ -48,6 +59,7 @@ export class JobOperations implements JobOperationsApi {
   constructor(
     private readonly store: JobStore,
     private readonly actions: ActionRunner,
+    private readonly documents: DocumentOperations,
     private readonly limits: JobLimits,
   ) {}
 
@@ -61,9 +73,9 @@ export class JobOperations implements JobOperationsApi {
     const unfinished = await this.store.list({ states: ['queued', 'running'] });
     // Oldest first, so the queue keeps its order.
     for (const record of unfinished.reverse()) {
-      if (record.state === 'queued' && record.payload.resumable) {
+      if (record.state === 'queued' && record.payload.resumable && record.payload.kind === 'action') {
         this.records.set(record.id, record);
-        this.live.set(record.id, { prepared: preparedFrom(record), stop: new AbortController() });
+        this.live.set(record.id, this.liveAction(preparedFrom(record, record.payload as ActionPayload)));
         this.queue.push(record.id);
         continue;
       }
@@ -97,41 +109,97 @@ export class JobOperations implements JobOperationsApi {
     return deleted;
   }
 
+  /** Whether work is long by nature: it runs as a job unless the client asks to wait (docs/jobs.md). */
+  longByNature(work: PreparedAction | PreparedUpload): boolean {
+    const limit = this.limits.asyncBytes ?? 0;
+    if ('staged' in work) return work.long || (limit > 0 && work.importer !== null && work.staged.size > limit);
+    return work.long || (limit > 0 && work.sourceBytes > limit);
+  }
+
   async submitAction(prepared: PreparedAction): Promise<JobRecord> {
+    this.checkRoom();
+    return this.submit(prepared.name, prepared.source.toString(), prepared.ctx, {
+      kind: 'action',
+      action: prepared.name,
+      target: prepared.target,
+      params: prepared.params as Record<string, unknown>,
+      prepared: prepared.prepared,
+      source: prepared.source.toString(),
+      output: prepared.output.toString(),
+      conflict: prepared.conflict,
+      etag: prepared.ctx.ifMatch ?? '',
+      resumable: prepared.files.length === 0 && prepared.ctx.documentPassword === undefined,
+    }, this.liveAction(prepared));
+  }
+
+  /** Queues a prepared upload (a conversion, or a PDF to check and store) as a job; the job owns its staged content (discarded when refused). */
+  async submitUpload(prepared: PreparedUpload): Promise<JobRecord> {
+    try {
+      this.checkRoom();
+    } catch (err) {
+      await prepared.staged.discard();
+      throw err;
+    }
+    return this.submit('upload', prepared.target.toString(), prepared.ctx, {
+      kind: 'upload',
+      output: prepared.target.toString(),
+      mediaType: prepared.mediaType,
+      bytes: prepared.staged.size,
+      conflict: prepared.conflict,
+      etag: prepared.ctx.ifMatch ?? '',
+      resumable: false,
+    }, {
+      stop: new AbortController(),
+      run: async (exec) => {
+        const stored = await this.documents.executeUpload(prepared, exec, 'write');
+        return { path: stored.model.path, status: stored.created ? 201 : 200, document: stored.model };
+      },
+      discard: () => prepared.staged.discard(),
+    });
+  }
+
+  private checkRoom(): void {
     if (this.queue.length + this.running.size >= this.limits.queueLimit) {
       throw new ServiceError('SERVICE_BUSY', 'The job queue is full', undefined, { 'Retry-After': '10' });
     }
+  }
+
+  /** The record is written before this resolves, so a 202 names a job that survives a restart. */
+  private async submit(action: string, document: string, ctx: OperationContext, payload: JobPayload, live: Live): Promise<JobRecord> {
     const id = newJobId();
     const record: JobRecord = {
       id,
-      action: prepared.name,
-      document: prepared.source.toString(),
-      owner: prepared.ctx.principal?.username ?? null,
+      action,
+      document,
+      owner: ctx.principal?.username ?? null,
       state: 'queued',
-      progress: { done: 0, unit: 'pages', percent: 0 },
+      progress: { done: 0, unit: payload.kind === 'upload' ? 'steps' : 'pages', percent: 0 },
       created: new Date().toISOString(),
-      payload: {
-        kind: 'action',
-        action: prepared.name,
-        target: 'document',
-        params: prepared.params as Record<string, unknown>,
-        prepared: prepared.prepared,
-        source: prepared.source.toString(),
-        output: prepared.output.toString(),
-        conflict: prepared.conflict,
-        etag: prepared.ctx.ifMatch ?? '',
-        resumable: prepared.files.length === 0 && prepared.ctx.documentPassword === undefined,
-      },
+      payload,
     };
     await this.store.put(record);
     this.records.set(id, record);
-    this.live.set(id, { prepared, stop: new AbortController() });
+    this.live.set(id, live);
     this.queue.push(id);
     this.emit(record, 'state');
     // The job as submitted (queued); it may start at once.
     const submitted = structuredClone(record);
     this.dispatch();
     return submitted;
+  }
+
+  /** How a prepared action runs as a job: the same execute as inline, holding the lock only while writing. */
+  private liveAction(prepared: PreparedAction): Live {
+    return {
+      stop: new AbortController(),
+      run: async (exec) => {
+        const answer = await this.actions.execute(prepared, exec, 'write');
+        return answer.kind === 'document'
+          ? { path: answer.model.path, status: answer.status, document: answer.model }
+          : { path: `/${prepared.source.toString()}`, status: 200, document: answer.model, xmlRoot: answer.xmlRoot };
+      },
+      discard: () => Promise.all(prepared.files.map((f) => f.content.discard())),
+    };
   }
 
   async get(id: string, ctx: OperationContext): Promise<JobRecord> {
@@ -153,8 +221,8 @@ export class JobOperations implements JobOperationsApi {
     const at = this.queue.indexOf(id);
     if (at >= 0) {
       this.queue.splice(at, 1);
-      // execute discards a job's staged files when it runs; a job that never runs must do it here.
-      await Promise.all((this.live.get(id)?.prepared.files ?? []).map((f) => f.content.discard()));
+      // A job discards its staged files when it runs; one that never runs must do it here.
+      await this.live.get(id)?.discard();
       await this.finish(id, 'cancelled', { error: problemOf(new ServiceError('TASK_CANCELLED', 'The job was cancelled before it started')) });
     } else {
       // The running execute stops its engine task or program and writes nothing; run() records the end.
@@ -223,16 +291,14 @@ export class JobOperations implements JobOperationsApi {
 
   private async run(id: string): Promise<void> {
     const record = this.records.get(id)!;
-    const { prepared, stop } = this.live.get(id)!;
+    const live = this.live.get(id)!;
+    const { stop } = live;
     record.state = 'running';
     record.started = new Date().toISOString();
     await this.store.put(record);
     this.emit(record, 'state');
     try {
-      const answer = await this.actions.execute(prepared, { signal: stop.signal, progress: (p) => this.progress(record, p), background: true }, 'write');
-      const result = answer.kind === 'document'
-        ? { path: answer.model.path, status: answer.status, document: answer.model }
-        : { path: `/${prepared.source.toString()}`, status: 200, document: answer.model };
+      const result = await live.run({ signal: stop.signal, progress: (p) => this.progress(record, p), background: true });
       await this.finish(id, 'succeeded', { result });
     } catch (err) {
       const error = err instanceof ServiceError ? err : new ServiceError('INTERNAL_ERROR');
@@ -246,7 +312,7 @@ export class JobOperations implements JobOperationsApi {
     const progress: JobProgress = {
       done: p.done,
       ...(p.total !== undefined ? { total: p.total } : {}),
-      unit: 'pages',
+      unit: p.unit ?? 'pages',
       percent: Math.max(record.progress.percent, percent),
       ...(p.stage ? { phase: p.stage } : {}),
     };
@@ -294,13 +360,15 @@ export class JobOperations implements JobOperationsApi {
 }
 
 /** A queued job's prepared action, rebuilt from its record after a restart (resumable jobs only: no files, no password). */
-function preparedFrom(record: JobRecord): PreparedAction {
-  const { payload } = record;
+function preparedFrom(record: JobRecord, payload: ActionPayload): PreparedAction {
   const source = documentPathFromBody(payload.source, 'source');
   const output = documentPathFromBody(payload.output, 'output');
   const principal = record.owner === null ? null : { username: record.owner, rights: [], via: 'session' as const };
   return {
     name: payload.action,
+    target: payload.target,
+    long: false,
+    sourceBytes: 0,
     params: payload.params,
     prepared: payload.prepared,
     source,

@@ -35,18 +35,13 @@ export interface JobError {
 
 /**
  * What a job runs, as data (no closures): the kind says which executor
- * reads it. `action`: a prepared action (operations/actions/runner.ts).
+ * reads it. `action`: a prepared action (operations/actions/runner.ts);
+ * `upload`: a document upload that is checked or converted and stored
+ * (operations/documents.ts).
  */
-export interface JobPayload {
-  kind: 'action';
-  /** The action's name, validated parameters and prepare's answer. */
-  action: string;
-  target: 'document' | 'pages';
-  params: Record<string, unknown>;
-  prepared: unknown;
-  /** Document paths, as "folder/name.pdf". */
-  source: string;
-  output: string;
+export type JobPayload = ActionPayload | UploadPayload;
+
+interface PayloadCommon {
   conflict: 'fail' | 'overwrite' | 'unique';
   /** The request's If-Match, or "" without one. */
   etag: string;
@@ -58,9 +53,31 @@ export interface JobPayload {
   resumable: boolean;
 }
 
+export interface ActionPayload extends PayloadCommon {
+  kind: 'action';
+  /** The action's name, validated parameters and prepare's answer. */
+  action: string;
+  target: 'document' | 'pages';
+  params: Record<string, unknown>;
+  prepared: unknown;
+  /** Document paths, as "folder/name.pdf". */
+  source: string;
+  output: string;
+}
+
+export interface UploadPayload extends PayloadCommon {
+  kind: 'upload';
+  /** Where the upload is stored, as "folder/name.pdf". */
+  output: string;
+  /** The media type it is converted from (application/pdf: checked, not converted). */
+  mediaType: string;
+  /** The upload's size in bytes. */
+  bytes: number;
+}
+
 export interface JobRecord {
   id: string;
-  /** The action's name (or "upload"), for listings. */
+  /** The action's name, or "upload" for a stored or converted upload. */
   action: string;
   /** The document the job works on, as "folder/name.pdf". */
   document: string;
@@ -72,8 +89,11 @@ export interface JobRecord {
   finished?: string;
   /** Why a job is interrupted or failed in a way the error does not say. */
   reason?: string;
-  /** A succeeded job's written document: its path and its DocumentModel. */
-  result?: { path: string; status: number; document: unknown };
+  /**
+   * A succeeded job's answer: the written document's path and DocumentModel
+   * (for an action that answers a model instead, that model and its XML root).
+   */
+  result?: { path: string; status: number; document: unknown; xmlRoot?: string };
   error?: JobError;
   payload: JobPayload;
 }
