@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { EventSource } from 'eventsource';
-import { call, putPdf, storedBytes } from './helpers/http.js';
+import { call, jobEnded, putPdf, storedBytes } from './helpers/http.js';
 import { encryptPdf, makePdf, pdfinfo, pdftotext, qpdfCheck } from './helpers/pdf.js';
 import { basicAuth, serverForSuite, startServer } from './helpers/server.js';
 
@@ -21,15 +21,6 @@ describe('jobs over HTTP', () => {
   });
   after(() => undefined);
 
-  async function finished(id: string): Promise<Record<string, any>> {
-    for (let i = 0; i < 600; i++) {
-      const job = (await call(server, 'GET', `/jobs/${id}`)).json();
-      if (!['queued', 'running'].includes(job.state)) return job;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`job ${id} did not finish`);
-  }
-
   let jobId = '';
 
   test('respond-async: 202, Location and Preference-Applied; the job ends succeeded with the written document', async () => {
@@ -45,7 +36,7 @@ describe('jobs over HTTP', () => {
     assert.equal(job.action, 'FlattenAnnotationsAction');
     assert.ok(['queued', 'running', 'succeeded'].includes(job.state));
     assert.equal(job.payload, undefined, 'the payload is internal');
-    const done = await finished(job.id);
+    const done = await jobEnded(server, job.id);
     assert.equal(done.state, 'succeeded', JSON.stringify(done));
     assert.equal(done.progress.percent, 100);
     assert.equal(done.result.status, 201);

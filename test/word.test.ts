@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { call } from './helpers/http.js';
+import { call, jobEnded } from './helpers/http.js';
 import { zipOf } from './helpers/office-fixtures.js';
 import { pdftotext, qpdfCheck } from './helpers/pdf.js';
 import { startServer, type TestServer } from './helpers/server.js';
@@ -68,16 +68,6 @@ test('a Word file PUT as application/octet-stream is recognised by its content; 
   assert.equal((await call(server, 'GET', '/documents/word/other-zip.pdf')).status, 404);
 });
 
-/** Polls a job until it has ended. */
-async function ended(id: string): Promise<Record<string, any>> {
-  for (let i = 0; i < 1200; i++) {
-    const job = (await call(server, 'GET', `/jobs/${id}`)).json();
-    if (!['queued', 'running'].includes(job.state)) return job;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`job ${id} did not end`);
-}
-
 test('without Prefer, a Word upload is a background job (202): it reports its phases and stores the PDF', async () => {
   const reply = await call(server, 'PUT', '/documents/word/async.pdf', { body: words.docx, headers: { 'content-type': DOCX } });
   assert.equal(reply.status, 202, reply.text);
@@ -87,7 +77,7 @@ test('without Prefer, a Word upload is a background job (202): it reports its ph
   assert.equal(job.action, 'upload');
   assert.equal(job.document, 'word/async.pdf');
   assert.equal(job.progress.unit, 'steps');
-  const done = await ended(job.id);
+  const done = await jobEnded(server, job.id);
   assert.equal(done.state, 'succeeded', JSON.stringify(done));
   assert.equal(done.progress.percent, 100);
   assert.equal(done.result.status, 201);
@@ -102,7 +92,7 @@ test('without Prefer, a Word upload is a background job (202): it reports its ph
 test('a background Word conversion of bytes that are not Word fails with the inline 422, and nothing is stored', async () => {
   const reply = await call(server, 'PUT', '/documents/word/async-fake.pdf', { body: Buffer.from('not a docx at all'), headers: { 'content-type': DOCX } });
   assert.equal(reply.status, 202, reply.text);
-  const done = await ended(reply.json().id);
+  const done = await jobEnded(server, reply.json().id);
   assert.equal(done.state, 'failed');
   assert.equal(done.error.status, 422);
   assert.equal(done.error.code, 'MALFORMED_DOCUMENT');
@@ -120,7 +110,7 @@ test('a PNG upload runs inline by default and as a job with Prefer: respond-asyn
   const queued = await call(server, 'POST', '/documents/images', { body: form, headers: { prefer: 'respond-async' } });
   assert.equal(queued.status, 202, queued.text);
   assert.equal(queued.headers.get('preference-applied'), 'respond-async');
-  const done = await ended(queued.json().id);
+  const done = await jobEnded(server, queued.json().id);
   assert.equal(done.state, 'succeeded', JSON.stringify(done));
   assert.equal(done.result.path, '/images/tile.pdf');
   assert.ok(qpdfCheck((await call(server, 'GET', '/documents/images/tile.pdf')).bytes).ok);

@@ -79,3 +79,14 @@ export async function engineState(server: TestServer, done: (engine: { busy: num
   }
   throw new Error('the engine never reached the expected state');
 }
+
+/** Polls GET /jobs/{id} (as `auth`, the admin by default) until the job has ended, and answers it. */
+export async function jobEnded(server: TestServer, id: string, options: { auth?: string; seconds?: number } = {}): Promise<Record<string, any>> {
+  const deadline = Date.now() + (options.seconds ?? 60) * 1000;
+  while (Date.now() < deadline) {
+    const job = (await call(server, 'GET', `/jobs/${id}`, options.auth ? { auth: options.auth } : {})).json();
+    if (!['queued', 'running'].includes(job.state)) return job;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`job ${id} did not end`);
+}
