@@ -82,6 +82,7 @@ test('without Prefer, a Word upload is a background job (202): it reports its ph
   assert.equal(done.progress.percent, 100);
   assert.equal(done.result.status, 201);
   assert.equal(done.result.path, '/word/async.pdf');
+  assert.equal(done.result.url, '/pdfservice/v1/documents/word/async.pdf');
   assert.equal(done.result.document.path, '/word/async.pdf');
   const pdf = (await call(server, 'GET', '/documents/word/async.pdf')).bytes;
   assert.ok(qpdfCheck(pdf).ok);

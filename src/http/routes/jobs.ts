@@ -4,6 +4,7 @@ import { ServiceError } from '../../errors.js';
 import type { JobOperationsApi } from '../../operations/jobs/api.js';
 import type { JobRecord } from '../../operations/jobs/model.js';
 import type { Api, AppDeps } from '../context.js';
+import { DOCUMENTS_PREFIX } from '../document-urls.js';
 import { sendModel } from '../reply.js';
 import { operationContext } from '../request-context.js';
 import { errorResponses } from '../schemas/common.js';
@@ -21,11 +22,16 @@ export function jobUrl(id: string): string {
 /** The job as clients see it: the payload is the service's own (parameters and prepare's answer), not part of the model. */
 export function jobView(record: JobRecord): Omit<JobRecord, 'payload'> {
   const { payload: _payload, ...view } = record;
-  if (view.result?.xmlRoot !== undefined) {
+  if (view.result) {
     const { xmlRoot: _xmlRoot, ...result } = view.result;
-    view.result = result;
+    view.result = { ...result, url: resultUrl(result.path) } as typeof result;
   }
   return view;
+}
+
+/** The URL of a job's written document, from its model path ("/folder/name.pdf"). */
+function resultUrl(path: string): string {
+  return DOCUMENTS_PREFIX + path.split('/').map((segment) => encodeURIComponent(segment)).join('/');
 }
 
 /**
@@ -53,7 +59,7 @@ export function sendJobOutcome(request: FastifyRequest, reply: FastifyReply, job
   if (job.state === 'succeeded' && job.result) {
     const document = job.result.document as { etag?: unknown };
     if (typeof document.etag === 'string') reply.header('ETag', document.etag);
-    if (job.result.status === 201) reply.header('Location', `/pdfservice/v1/documents${job.result.path}`);
+    if (job.result.status === 201) reply.header('Location', resultUrl(job.result.path));
     sendModel(request, reply, { root: job.result.xmlRoot ?? 'Document' }, job.result.document, job.result.status);
     return true;
   }

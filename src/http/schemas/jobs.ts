@@ -31,7 +31,7 @@ export const jobModelSchema = {
     result: {
       type: 'object',
       description: 'A succeeded job: the written document and the status the inline request would have answered',
-      properties: { path: { type: 'string' }, status: { type: 'integer' }, document: { type: 'object', additionalProperties: true, description: 'The written document\'s DocumentModel (or the model the action answers)' } },
+      properties: { path: { type: 'string' }, url: { type: 'string', description: "The written document's URL" }, status: { type: 'integer' }, document: { type: 'object', additionalProperties: true, description: 'The written document\'s DocumentModel (or the model the action answers)' } },
     },
     error: {
       type: 'object',
