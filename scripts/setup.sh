@@ -17,7 +17,11 @@ esac
 # libreoffice-writer-nogui: Word (.doc, .docx) to PDF on upload; fonts-liberation2 (metric-compatible
 # with Times, Arial, Courier) and fonts-dejavu-core so converted documents keep their layout and glyphs.
 # bubblewrap: Word conversions run LibreOffice in its sandbox, without network or the data folder (docs/office.md).
-RUNTIME_PACKAGES=(libreoffice-writer-nogui bubblewrap fonts-liberation2 fonts-dejavu-core)
+# tesseract-ocr with its orientation data (-osd) and language packs: OCRAction (docs/ocr.md); more languages are one
+# package each (tesseract-ocr-<code>), found at the next start.
+RUNTIME_PACKAGES=(libreoffice-writer-nogui bubblewrap fonts-liberation2 fonts-dejavu-core
+  tesseract-ocr tesseract-ocr-osd tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-ita
+  tesseract-ocr-por tesseract-ocr-rus)
 
 # What only the tests, the corpus and robustness suites and the benchmarks use:
 # qpdf, poppler-utils (pdftotext, pdfinfo, pdfsig, pdfdetach): independent checks in tests.

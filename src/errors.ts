@@ -18,6 +18,7 @@ export const ERROR_CATALOG = {
   PAGE_OUT_OF_RANGE: { status: 400, pathStatus: 404, title: 'The page index is outside the document' },
   INVALID_PAGE_RANGE: { status: 400, title: 'The page range is malformed' },
   UNKNOWN_FONT: { status: 400, title: 'The font name is not one the service has' },
+  UNKNOWN_LANGUAGE: { status: 400, title: 'The OCR language is not installed' },
   KEYSTORE_INVALID: { status: 400, title: 'The key store is not a usable PKCS#12 file' },
   KEYSTORE_PASSWORD_INVALID: { status: 400, title: 'The key store or key password is wrong' },
   KEYSTORE_ALIAS_NOT_FOUND: { status: 400, title: 'The key store has no key with that alias' },

@@ -75,3 +75,5 @@ export type { SignRequest } from './signing/sign.js';
 export type { PasswordSecurity } from './security/encryption.js';
 export type { PasswordPermissionsRequest, PermissionsModel } from './security/permissions.js';
 export type { Need } from './security/access.js';
+export type { OcrLayer } from './ocr/layer.js';
+export type { QuarterTurn } from './ocr/render.js';

@@ -39,7 +39,7 @@ export function createOperations({ store, pool, tools, textPrefetchMaxBytes = 0,
   const documents = new DocumentOperations(store, pool, tools);
   const pages = new PageOperations(pool, documents, textPrefetchMaxBytes);
   documents.onWritten((written) => pages.prefetchText(written.path, written.stat.etag, written.stat.size));
-  const actions = new ActionRunner(documents);
+  const actions = new ActionRunner(documents, tools);
   return {
     documents,
     annotations: new AnnotationOperations(pool, documents),

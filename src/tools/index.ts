@@ -1,4 +1,5 @@
 import { libreOffice } from './libreoffice.js';
+import { tesseract } from './tesseract.js';
 import type { ToolDeclaration } from './tool.js';
 
 export { ToolSupervisor, type ToolRun } from './supervisor.js';
@@ -10,5 +11,5 @@ export type { ToolDeclaration, ToolStatus } from './tool.js';
  * `ToolSupervisor.run` (as libreoffice.ts does).
  */
 export function declaredTools(options: { timeoutMs: number }): ToolDeclaration[] {
-  return [libreOffice(options.timeoutMs)];
+  return [libreOffice(options.timeoutMs), tesseract(options.timeoutMs)];
 }

@@ -27,14 +27,16 @@ export function runProgram(options: {
   scratch: string;
   timeoutMs: number;
   sandbox?: { readOnly: string[] };
+  /** Variables the tool's declaration sets (OMP_THREAD_LIMIT for tesseract), besides HOME, TMPDIR, PATH and LANG. */
+  env?: Readonly<Record<string, string>> | undefined;
   /** Called with the process group's id while it runs, and with it again once it is gone. */
   track?: (pgid: number, running: boolean) => void;
   /** Kills the process group when it fires (a cancelled job, a client that went away). */
   signal?: AbortSignal | undefined;
 }): Promise<ProgramResult> {
   const { argv, scratch, sandbox } = options;
-  const [file, args] = sandbox ? [BWRAP, sandboxArgs(scratch, argv, sandbox.readOnly)] : [argv[0]!, argv.slice(1)];
-  const env = sandbox ? {} : { HOME: scratch, TMPDIR: scratch, PATH: '/usr/bin:/bin', LANG: 'C.UTF-8' };
+  const [file, args] = sandbox ? [BWRAP, sandboxArgs(scratch, argv, sandbox.readOnly, options.env)] : [argv[0]!, argv.slice(1)];
+  const env = sandbox ? {} : { HOME: scratch, TMPDIR: scratch, PATH: '/usr/bin:/bin', LANG: 'C.UTF-8', ...options.env };
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { cwd: scratch, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env });
     const output = { stdout: '', stderr: '' };

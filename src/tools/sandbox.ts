@@ -34,7 +34,7 @@ export function sandboxAvailable(): boolean {
  * only writable folder, its working directory and HOME. Exported so that tests
  * can run `env`, `ls` or a network probe exactly as a tool runs.
  */
-export function sandboxArgs(scratch: string, command: string[], readOnly: string[] = []): string[] {
+export function sandboxArgs(scratch: string, command: string[], readOnly: string[] = [], env: Readonly<Record<string, string>> = {}): string[] {
   return [
     '--unshare-all', // network, processes, IPC, host name (and the user namespace where allowed)
     '--die-with-parent',
@@ -50,6 +50,7 @@ export function sandboxArgs(scratch: string, command: string[], readOnly: string
     '--setenv', 'TMPDIR', scratch,
     '--setenv', 'PATH', '/usr/bin:/bin',
     '--setenv', 'LANG', 'C.UTF-8',
+    ...Object.entries(env).flatMap(([name, value]) => ['--setenv', name, value]),
     '--',
     ...command,
   ];

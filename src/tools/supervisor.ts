@@ -118,6 +118,7 @@ export class ToolSupervisor {
         scratch,
         timeoutMs,
         ...(declaration.sandbox ? { sandbox: declaration.sandbox } : {}),
+        env: declaration.env,
         track: (pgid, running) => (running ? this.running.add(pgid) : this.running.delete(pgid)),
         signal,
       });

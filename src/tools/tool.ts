@@ -27,6 +27,8 @@ export interface ToolDeclaration {
   lifetime: ToolLifetime;
   /** The tool's scratch folder under the supervisor's root; emptied at start and after every run. */
   scratch: string;
+  /** Environment variables the program needs besides HOME, TMPDIR, PATH and LANG (the service's own never reach it). */
+  env?: Readonly<Record<string, string>>;
   /** Run under bubblewrap (no network, empty environment, only these paths read-only besides the scratch folder). */
   sandbox?: { readOnly: string[]; package?: string };
 }

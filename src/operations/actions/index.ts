@@ -7,6 +7,7 @@ import { CopyAction } from './CopyAction.js';
 import { FlattenAnnotationsAction, FlattenFieldsAction } from './FlattenActions.js';
 import { PAGE_STRUCTURE_ACTIONS } from './PageStructureActions.js';
 import { ImageStampAction } from './ImageStampAction.js';
+import { OCRAction } from './OCRAction.js';
 import { TextStampAction } from './TextStampAction.js';
 import type { ActionDefinition, OutputParams } from './types.js';
 
@@ -21,4 +22,5 @@ export const ACTIONS: readonly AnyAction[] = [
   ...(PAGE_STRUCTURE_ACTIONS as AnyAction[]),
   TextStampAction as AnyAction,
   ImageStampAction as AnyAction,
+  OCRAction as AnyAction,
 ];

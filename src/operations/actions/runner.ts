@@ -4,7 +4,8 @@ import { documentPathFromBody, type StoredPath } from '../../storage/paths.js';
 import { conflictModeFor, matchesEtag, type ConflictMode } from '../../storage/store.js';
 import type { OperationContext } from '../context.js';
 import type { DocumentOperations } from '../documents.js';
-import type { ExecutionContext } from '../execution.js';
+import { requestExecution, type ExecutionContext } from '../execution.js';
+import type { ToolSupervisor } from '../../tools/supervisor.js';
 import { documentModel, type DocumentModel } from '../models.js';
 import { ACTIONS } from './index.js';
 import type { ActionDefinition, ActionFile, ActionOutput, OutputParams } from './types.js';
@@ -58,7 +59,10 @@ type AnyAction = ActionDefinition<OutputParams, unknown>;
 export class ActionRunner {
   private readonly validators = new Map<string, (value: unknown) => OutputParams>();
 
-  constructor(private readonly documents: DocumentOperations) {
+  constructor(
+    private readonly documents: DocumentOperations,
+    private readonly tools: ToolSupervisor,
+  ) {
     for (const action of ACTIONS) this.validators.set(action.name, compileValidator<OutputParams>(action.schema, action.name));
   }
 
@@ -107,7 +111,7 @@ export class ActionRunner {
       const stat = await this.documents.stat(sourcePath);
       if (ctx.ifMatch !== undefined && !matchesEtag(ctx.ifMatch, stat.etag)) throw new ServiceError('PRECONDITION_FAILED');
       if (conflict === 'fail' && (await this.documents.exists(output))) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${output.toString()}`);
-      const prepared = action.prepare ? await action.prepare({ params, files, ctx, documents: this.documents }) : undefined;
+      const prepared = action.prepare ? await action.prepare({ params, files, ctx, documents: this.documents, tools: this.tools }) : undefined;
       return { name: action.name, target: action.target, long: action.long === true, sourceBytes: stat.size, params, prepared, source: sourcePath, output, inPlace, conflict, ctx, files };
     } catch (err) {
       await discardAll(files);
@@ -138,15 +142,16 @@ export class ActionRunner {
       const { ctx, inPlace, params, files } = prepared;
       const action = (ACTIONS as readonly AnyAction[]).find((a) => a.name === prepared.name);
       if (!action) throw new Error(`No action named ${prepared.name}`);
+      const execution = exec ?? requestExecution();
       const { result, written } = await this.documents.transform<{ output: ActionOutput; summary?: UploadSummary | undefined }>({
         source: prepared.source,
         target: prepared.output,
         conflict: prepared.conflict,
         ifMatch: ctx.ifMatch,
-        exec,
+        exec: execution,
         lock,
         work: async (stored, engine) => {
-          const output = await action.execute({ params, prepared: prepared.prepared, files, source: stored!, ctx, engine, documents: this.documents });
+          const output = await action.execute({ params, prepared: prepared.prepared, files, source: stored!, ctx, engine, exec: execution, documents: this.documents, tools: this.tools });
           if (output.kind === 'model') return { result: { output } };
           // Read while the written bytes are still at hand, for the DocumentModel's page count and encryption.
           const summary = await engine.run('validateUpload', { pdf: output.bytes }).catch(() => undefined);

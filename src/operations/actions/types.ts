@@ -4,7 +4,8 @@ import type { StagedUpload } from '../../storage/store.js';
 import type { Need } from '../../engine/models.js';
 import type { OperationContext } from '../context.js';
 import type { DocumentOperations, StoredDocument } from '../documents.js';
-import type { Engine } from '../execution.js';
+import type { Engine, ExecutionContext } from '../execution.js';
+import type { ToolSupervisor } from '../../tools/supervisor.js';
 
 /** A file sent with a multipart action request (every part except the action JSON). */
 export interface ActionFile {
@@ -20,6 +21,8 @@ export interface PrepareInput<P> {
   files: ActionFile[];
   ctx: OperationContext;
   documents: DocumentOperations;
+  /** External programs (tesseract's languages, say). */
+  tools: ToolSupervisor;
 }
 
 /** What an action's execute step is given: its parameters, what prepare decided, and the source read once. */
@@ -33,7 +36,10 @@ export interface ExecuteInput<P, X> {
   ctx: OperationContext;
   /** The engine under the execution's signal and progress. */
   engine: Engine;
+  /** The execution itself: its signal for external programs, and progress the action reports itself (pages done of several steps). */
+  exec: ExecutionContext;
   documents: DocumentOperations;
+  tools: ToolSupervisor;
 }
 
 /** An action either produces new document bytes (written by the runner) or answers a model. */

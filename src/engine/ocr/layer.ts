@@ -1,0 +1,160 @@
+import * as mupdf from 'mupdf';
+import { editPdf, withPdf } from '../core/document-task.js';
+import { deref } from '../core/mupdf-objects.js';
+import type { PdfSource } from '../core/pdf-source.js';
+import { ownResources, PageOverlay } from '../pages/overlay.js';
+import { EngineError } from '../errors.js';
+import { parsePageRange } from '../pages/range.js';
+import type { QuarterTurn } from './render.js';
+
+/**
+ * The resource name of the text layer this service adds: a form XObject
+ * drawn after the page's own content (which is not changed). It marks the
+ * layer as ours, so that `force` replaces it and a page that has it is not
+ * taken for a page with text of its own.
+ */
+export const OCR_LAYER = 'PDFServiceOCR';
+
+export interface OcrPageSurvey {
+  pageIndex: number;
+  /** Extractable text other than our layer. */
+  hasText: boolean;
+  /** Our text layer from an earlier OCRAction. */
+  hasLayer: boolean;
+}
+
+/**
+ * The `ocrSurvey` task: the pages an OCRAction names (`pageIndex`, or
+ * `pageRange`, default all) and, for each, whether it has text of its own
+ * and whether it has our layer already.
+ */
+export function ocrSurvey(input: { pdf: PdfSource; password?: string | undefined; pageIndex?: number | undefined; pageRange?: string | undefined }): { pageCount: number; pages: OcrPageSurvey[] } {
+  return withPdf(input, 'edit', (doc) => {
+    const pageCount = doc.countPages();
+    if (input.pageIndex !== undefined && input.pageIndex >= pageCount) {
+      throw new EngineError('PAGE_OUT_OF_RANGE', `pageIndex ${input.pageIndex} is past the last page; the document has ${pageCount} (numbered from 0)`);
+    }
+    const indexes = input.pageIndex !== undefined ? [input.pageIndex] : parsePageRange(input.pageRange, pageCount);
+    const pages = indexes.map((pageIndex) => {
+      const page = doc.loadPage(pageIndex);
+      try {
+        const hasLayer = layerOf(page.getObject()) !== undefined;
+        // With our layer, the page's text is (also) ours: it counts as recognised already, not as text of its own.
+        const hasText = !hasLayer && pageHasText(page);
+        return { pageIndex, hasText, hasLayer };
+      } finally {
+        page.destroy();
+      }
+    });
+    return { pageCount, pages };
+  });
+}
+
+function pageHasText(page: mupdf.PDFPage): boolean {
+  // The page's content only: annotations (a note, a stamp) are not text of the scan.
+  const text = page.toStructuredText('');
+  try {
+    return /\S/u.test(text.asText());
+  } finally {
+    text.destroy();
+  }
+}
+
+function layerOf(pageObj: mupdf.PDFObject): mupdf.PDFObject | undefined {
+  const xobjects = deref(deref(pageObj.get('Resources')).get('XObject'));
+  if (!xobjects.isDictionary()) return undefined;
+  const layer = xobjects.get(OCR_LAYER);
+  return layer.isNull() ? undefined : layer;
+}
+
+export interface OcrLayer {
+  pageIndex: number;
+  /** Tesseract's text-only PDF of the page image (one page). */
+  textPdf: Uint8Array;
+  /** Maps that PDF's page space onto the page's default user space (renderForOcr). */
+  matrix: number[];
+  /** Turn the page's display by this many degrees clockwise (autoRotate), or 0. */
+  rotate: QuarterTurn;
+}
+
+/**
+ * The `addOcrLayers` task: each page gets its recognised text as a form
+ * XObject over its content, invisible (render mode 3, as Tesseract writes
+ * it), in Tesseract's GlyphLessFont, whose codes are Unicode (ToUnicode), so
+ * that selection, search and extraction find the words where the image shows
+ * them. The page's content streams and images are not touched: the page's
+ * content is wrapped in q/Q by added streams (PageOverlay) and the layer is
+ * drawn after it. A page with our layer already has it replaced (force). The
+ * font is stored once per document. A signed document is saved incrementally
+ * (editPdf), so its signatures stay intact.
+ */
+export function addOcrLayers(input: { pdf: PdfSource; password?: string | undefined; layers: OcrLayer[] }): { bytes?: Uint8Array } {
+  return editPdf(input, 'edit', (doc, { save }) => {
+    if (!input.layers.length) return {};
+    const overlay = new PageOverlay(doc);
+    const fonts = new Map<string, mupdf.PDFObject>();
+    for (const layer of input.layers) {
+      const form = layerForm(doc, layer, fonts);
+      const pageObj = doc.findPage(layer.pageIndex);
+      const xobjects = ownResources(doc, pageObj, 'XObject');
+      const had = !xobjects.get(OCR_LAYER).isNull();
+      xobjects.put(OCR_LAYER, form);
+      // A replaced layer keeps the drawing that shows it.
+      if (!had) overlay.attach(pageObj, overlay.drawing(`/${OCR_LAYER} Do`));
+      if (layer.rotate) {
+        const was = deref(pageObj.getInheritable('Rotate'));
+        const current = was.isNumber() ? was.asNumber() : 0;
+        pageObj.put('Rotate', doc.newInteger((((current + layer.rotate) % 360) + 360) % 360));
+      }
+    }
+    return { bytes: save() };
+  });
+}
+
+/** The text page of Tesseract's PDF as a form XObject of `doc`, its fonts grafted once per document (they are the same for every page). */
+function layerForm(doc: mupdf.PDFDocument, layer: OcrLayer, fonts: Map<string, mupdf.PDFObject>): mupdf.PDFObject {
+  const text = new mupdf.PDFDocument(layer.textPdf);
+  try {
+    const page = text.findPage(0);
+    // Streams are indirect objects: read them through their references (a resolved stream dictionary is not a stream to MuPDF).
+    const contents = page.get('Contents');
+    const streams = deref(contents).isArray() ? Array.from({ length: deref(contents).length }, (_, i) => deref(contents).get(i)) : [contents];
+    const parts = streams.filter((s) => s.isStream()).map((s) => s.readStream().asUint8Array().slice());
+    const resources = doc.newDictionary();
+    const fontDict = doc.newDictionary();
+    deref(deref(page.get('Resources')).get('Font')).forEach((font, name) => {
+      const key = `${name}`;
+      if (!fonts.has(key)) fonts.set(key, doc.graftObject(font));
+      fontDict.put(name, fonts.get(key)!);
+    });
+    resources.put('Font', fontDict);
+    const dict = doc.newDictionary();
+    dict.put('Type', doc.newName('XObject'));
+    dict.put('Subtype', doc.newName('Form'));
+    dict.put('BBox', numbers(doc, deref(page.get('MediaBox'))));
+    const matrix = doc.newArray();
+    for (const v of layer.matrix) matrix.push(doc.newReal(Math.round(v * 1e6) / 1e6));
+    dict.put('Matrix', matrix);
+    dict.put('Resources', resources);
+    return doc.addStream(joinStreams(parts), dict);
+  } finally {
+    text.destroy();
+  }
+}
+
+function numbers(doc: mupdf.PDFDocument, array: mupdf.PDFObject): mupdf.PDFObject {
+  const out = doc.newArray();
+  for (let i = 0; i < array.length; i++) out.push(doc.newReal(deref(array.get(i)).asNumber()));
+  return out;
+}
+
+function joinStreams(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length + 1, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    out[at + part.length] = 0x0a;
+    at += part.length + 1;
+  }
+  return out;
+}

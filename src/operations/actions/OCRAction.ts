@@ -1,0 +1,163 @@
+import type { FromSchema } from 'json-schema-to-ts';
+import { availableParallelism } from 'node:os';
+import { ServiceError } from '../../errors.js';
+import type { OcrLayer, QuarterTurn } from '../../engine/models.js';
+import { detectOrientation, installedLanguages, recognise, type Recognition } from '../../tools/tesseract.js';
+import { throwIfStopped } from '../execution.js';
+import type { ActionDefinition, ExecuteInput } from './types.js';
+import { OUTPUT_PARAM_SCHEMAS } from './types.js';
+
+const schema = {
+  type: 'object',
+  properties: {
+    ...OUTPUT_PARAM_SCHEMAS,
+    language: {
+      type: 'string',
+      pattern: '^[A-Za-z_]+(\\+[A-Za-z_]+)*$',
+      maxLength: 200,
+      default: 'eng',
+      description: 'Tesseract language codes, several joined with "+" (eng+deu); 400 UNKNOWN_LANGUAGE names the installed ones',
+    },
+    dpi: { type: 'integer', minimum: 72, maximum: 600, default: 300, description: 'Resolution the pages are rendered at for recognition' },
+    pageIndex: { type: 'integer', minimum: 0, description: 'Only this page (zero-based)' },
+    pageRange: { type: 'string', maxLength: 10000, description: 'Only these pages, 1-based, as in a print dialog: "1-3,7,10-" (default: every page)' },
+    skipPagesWithText: { type: 'boolean', default: true, description: 'Leave a page that already has text of its own alone (reported as skipped)' },
+    force: { type: 'boolean', default: false, description: 'Recognise pages again that have a text layer of an earlier OCRAction, replacing it' },
+    autoRotate: { type: 'boolean', default: false, description: "Turn a page found scanned sideways or upside down upright, by its /Rotate (the page's content is not changed)" },
+  },
+  additionalProperties: false,
+} as const;
+type Params = FromSchema<typeof schema>;
+
+/** A page recognised with fewer words or a lower mean confidence than this may be sideways: its orientation is checked. */
+const DOUBTFUL_WORDS = 5;
+const DOUBTFUL_CONFIDENCE = 60;
+/** Orientation detection below this confidence is not acted on (Tesseract's own scale; measured: 5-10 on upright text pages). */
+const ORIENTATION_CONFIDENCE = 1.5;
+
+export interface OcrPageReport {
+  pageIndex: number;
+  status: 'recognised' | 'skipped' | 'failed';
+  /** Why a page was skipped or failed; for a recognised page without words, that none were found. */
+  reason?: string;
+  words?: number;
+  /** Mean word confidence, 0-100. */
+  confidence?: number;
+  /** Degrees clockwise the page image was turned to be recognised upright (0: it was upright). */
+  rotation?: QuarterTurn;
+  /** The resolution the page was recognised at (lower than asked for a very large page). */
+  dpi?: number;
+}
+
+/**
+ * OCRAction (docs/ocr.md): the pages get an invisible text layer, word by
+ * word where the image shows the words, recognised by Tesseract; the pages'
+ * own content and images are not changed. Pages run in parallel, one
+ * Tesseract per core, each reported as progress. A page that is recognised
+ * badly upright has its orientation detected and, when it is turned, is
+ * recognised the right way up; the better of the two is kept.
+ */
+export const OCRAction: ActionDefinition<Params, { language: string }> = {
+  name: 'OCRAction',
+  target: 'pages',
+  need: 'edit',
+  long: true,
+  summary:
+    'Recognises the text of scanned pages (Tesseract) and adds it as an invisible text layer over each page, word by word, so that the document can be searched, ' +
+    'selected and extracted; the pages\' content and images are not changed. Pages with text of their own are skipped unless skipPagesWithText is false; pages ' +
+    'scanned sideways or upside down are recognised the right way up (autoRotate also turns their display). The report lists each page: recognised (words, mean ' +
+    'confidence, rotation), skipped or failed. Runs as a background job unless Prefer: wait=N. See docs/ocr.md.',
+  schema,
+  async prepare({ params, tools }) {
+    const installed = await installedLanguages(tools);
+    const unknown = params.language.split('+').filter((code) => !installed.includes(code));
+    if (unknown.length) {
+      throw new ServiceError('UNKNOWN_LANGUAGE', `OCR language ${unknown.map((c) => JSON.stringify(c.slice(0, 50))).join(', ')} is not installed. Installed: ${installed.join(', ')}`, { languages: installed });
+    }
+    if (params.pageIndex !== undefined && params.pageRange !== undefined) throw new ServiceError('VALIDATION_FAILED', 'Send pageIndex or pageRange, not both');
+    return { language: params.language };
+  },
+  async execute(input) {
+    const { params, source, engine, ctx, exec } = input;
+    const password = ctx.documentPassword;
+    const survey = await engine.run('ocrSurvey', { pdf: source.pdf, password, pageIndex: params.pageIndex, pageRange: params.pageRange });
+    const reports: OcrPageReport[] = [];
+    const todo: number[] = [];
+    for (const page of survey.pages) {
+      if (page.hasLayer && !params.force) reports.push({ pageIndex: page.pageIndex, status: 'skipped', reason: 'it has a text layer of an earlier OCRAction (force replaces it)' });
+      else if (page.hasText && params.skipPagesWithText) reports.push({ pageIndex: page.pageIndex, status: 'skipped', reason: 'it has text of its own (skipPagesWithText)' });
+      else todo.push(page.pageIndex);
+    }
+    let done = 0;
+    exec.progress?.({ done, total: todo.length, unit: 'pages', stage: 'ocr' });
+    const layers: OcrLayer[] = [];
+    await eachInParallel(todo, availableParallelism(), async (pageIndex) => {
+      try {
+        const { report, layer } = await recognisePage(input, pageIndex);
+        reports.push(report);
+        if (layer) layers.push(layer);
+      } catch (err) {
+        // A stopped job, a timed-out or missing tesseract: the whole action's answer. A page Tesseract cannot read: that page's.
+        if (!(err instanceof ServiceError) || err.code !== 'PROCESSING_FAILED') throw err;
+        reports.push({ pageIndex, status: 'failed', reason: err.detail ?? err.message });
+      }
+      exec.progress?.({ done: ++done, total: todo.length, unit: 'pages', stage: 'ocr' });
+    });
+    throwIfStopped(exec);
+    layers.sort((a, b) => a.pageIndex - b.pageIndex);
+    reports.sort((a, b) => a.pageIndex - b.pageIndex);
+    const result = await engine.run('addOcrLayers', { pdf: source.pdf, password, layers });
+    const report = { language: params.language, pages: reports };
+    return { kind: 'document', bytes: result.bytes ?? (await source.bytes()), report };
+  },
+};
+
+/** One page: rendered, recognised, and when the result is doubtful, its orientation checked and recognised turned. */
+async function recognisePage({ params, source, engine, ctx, exec, tools }: ExecuteInput<Params, { language: string }>, pageIndex: number): Promise<{ report: OcrPageReport; layer?: OcrLayer }> {
+  const signal = exec.signal;
+  const render = (rotate: QuarterTurn) => engine.run('renderForOcr', { pdf: source.pdf, password: ctx.documentPassword, pageIndex, dpi: params.dpi, rotate });
+  const upright = await render(0);
+  let best: { rotation: QuarterTurn; image: typeof upright; text: Recognition } = {
+    rotation: 0,
+    image: upright,
+    text: await recognise(tools, { png: upright.png, language: params.language, dpi: upright.dpi, signal }),
+  };
+  if (best.text.words < DOUBTFUL_WORDS || best.text.confidence < DOUBTFUL_CONFIDENCE) {
+    const orientation = await detectOrientation(tools, { png: upright.png, dpi: upright.dpi, signal });
+    if (orientation && orientation.rotate !== 0 && orientation.confidence >= ORIENTATION_CONFIDENCE) {
+      const turned = await render(orientation.rotate);
+      const text = await recognise(tools, { png: turned.png, language: params.language, dpi: turned.dpi, signal });
+      if (text.confidence * text.words > best.text.confidence * best.text.words) best = { rotation: orientation.rotate, image: turned, text };
+    }
+  }
+  const { text, image, rotation } = best;
+  const report: OcrPageReport = {
+    pageIndex,
+    status: 'recognised',
+    words: text.words,
+    confidence: text.confidence,
+    rotation,
+    dpi: image.dpi,
+    ...(text.words === 0 ? { reason: 'no text was found on the page' } : {}),
+  };
+  if (text.words === 0 && !params.autoRotate) return { report };
+  return { report, layer: { pageIndex, textPdf: text.pdf, matrix: image.matrix, rotate: params.autoRotate ? rotation : 0 } };
+}
+
+/** Runs `work` for every item, at most `limit` at once; the first failure stops the others from starting and is thrown. */
+async function eachInParallel<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      const item = items[next++]!;
+      try {
+        await work(item);
+      } catch (err) {
+        failed = true;
+        throw err;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
