@@ -197,28 +197,39 @@ describe('the service and its tools', () => {
   });
   after(() => server.stop());
 
-  test('/health lists LibreOffice with the version soffice reports, and the start-up log names it', async () => {
+  test('/health lists LibreOffice and Tesseract with the versions they report, and the start-up log names them', async () => {
     const reported = /LibreOffice (\S+)/.exec(execFileSync('soffice', ['--version'], { encoding: 'utf8' }))![1];
+    const tesseract = /^tesseract (\S+)/m.exec(execFileSync('tesseract', ['--version'], { encoding: 'utf8' }))![1];
     const health = await call(server, 'GET', '/health', { auth: false });
     assert.equal(health.status, 200);
-    assert.deepEqual(health.json().tools, [{ name: 'libreoffice', debianPackage: 'libreoffice-writer-nogui', available: true, version: reported }]);
+    assert.deepEqual(health.json().tools, [
+      { name: 'libreoffice', debianPackage: 'libreoffice-writer-nogui', available: true, version: reported },
+      { name: 'tesseract', debianPackage: 'tesseract-ocr', available: true, version: tesseract },
+    ]);
     const logged = server.output.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.tool === 'libreoffice');
     assert.equal(logged?.version, reported);
   });
 
-  test('without LibreOffice on PATH, a Word upload is 501 COMPONENT_MISSING naming its package, /health shows it missing, PDFs still work', async () => {
+  test('without LibreOffice and Tesseract on PATH, a Word upload and OCRAction are 501 COMPONENT_MISSING naming their packages, /health shows them missing, PDFs still work', async () => {
     const bare = await startServer({ env: { PATH: '/nonexistent' } });
     try {
       const health = (await call(bare, 'GET', '/health', { auth: false })).json();
       assert.equal(health.tools[0].name, 'libreoffice');
       assert.equal(health.tools[0].available, false);
       assert.match(health.tools[0].reason, /libreoffice-writer-nogui/);
-      const reply = await call(bare, 'PUT', '/documents/memo.pdf', { body: docx(paragraph('Not converted')), headers: { 'content-type': DOCX } });
+      assert.equal(health.tools[1].name, 'tesseract');
+      assert.equal(health.tools[1].available, false);
+      // A Word conversion is a job unless the client waits for it; waiting, the answer is the inline one.
+      const reply = await call(bare, 'PUT', '/documents/memo.pdf', { body: docx(paragraph('Not converted')), headers: { 'content-type': DOCX, prefer: 'wait=60' } });
       assert.equal(reply.status, 501, reply.text);
       assert.equal(reply.json().code, 'COMPONENT_MISSING');
       assert.match(reply.json().detail, /Word conversion needs .*Debian package libreoffice-writer-nogui/);
       assert.equal((await call(bare, 'GET', '/documents/memo.pdf')).status, 404);
       assert.equal((await putPdf(bare, 'plain.pdf', makePdf())).status, 201);
+      // OCRAction checks its language with tesseract before it is accepted: 501 at once, no job.
+      const ocr = await call(bare, 'POST', '/documents/plain.pdf/pages', { body: { OCRAction: {} } });
+      assert.equal(ocr.status, 501, ocr.text);
+      assert.match(ocr.json().detail, /OCR needs .*Debian package tesseract-ocr/);
       assert.ok(bare.output.some((line) => line.includes('external tool missing')));
     } finally {
       await bare.stop();
