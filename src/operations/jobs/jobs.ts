@@ -1,5 +1,6 @@
 import { ServiceError, ERROR_CATALOG } from '../../errors.js';
 import type { TaskProgress } from '../../engine/models.js';
+import { detachedTask } from '../../engine/pool.js';
 import { documentPathFromBody } from '../../storage/paths.js';
 import type { OperationContext } from '../context.js';
 import type { ActionRunner, PreparedAction } from '../actions/runner.js';
@@ -276,7 +277,11 @@ export class JobOperations implements JobOperationsApi {
       if (at < 0) return;
       const [id] = this.queue.splice(at, 1) as [string];
       this.running.add(id);
-      void this.run(id).finally(() => {
+      // Run as the service's own work, not inside the async context that called dispatch (the submitting request, or
+      // whichever job just ended): otherwise the pool counted the job's engine tasks against that user's inline task
+      // limit, so the user's next request (even the access check before another 202 or 503) waited for the whole job.
+      // Jobs are limited by perUser and the pool's background share instead, as after a restart (recover) already.
+      void detachedTask(() => this.run(id)).finally(() => {
         this.running.delete(id);
         this.dispatch();
       });
