@@ -91,11 +91,12 @@ export async function startServer(options: { env?: Record<string, string>; dataD
     output,
     adminAuth: basicAuth(ADMIN.username, ADMIN.password),
     async stop() {
-      if (child.exitCode === null) {
+      // A process killed by a signal (a test's SIGKILL) has a signalCode and no exitCode: it is gone too.
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       }
       if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
     },

@@ -92,6 +92,8 @@ export function registerActionRoutes(api: Api, deps: AppDeps): void {
       if (jobs && plan) {
         let job;
         try {
+          // A full queue answers at once, before the password check takes an engine worker.
+          jobs.checkRoom();
           // A wrong document password is this request's 403, not a failed job.
           await actions.checkAccess(prepared);
           job = await jobs.submitAction(prepared);

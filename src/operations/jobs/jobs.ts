@@ -159,7 +159,8 @@ export class JobOperations implements JobOperationsApi {
     });
   }
 
-  private checkRoom(): void {
+  /** 503 SERVICE_BUSY with Retry-After when the queue is full: routes ask before work that precedes a submit (the password check). */
+  checkRoom(): void {
     if (this.queue.length + this.running.size >= this.limits.queueLimit) {
       throw new ServiceError('SERVICE_BUSY', 'The job queue is full', undefined, { 'Retry-After': '10' });
     }
@@ -298,9 +299,10 @@ export class JobOperations implements JobOperationsApi {
     const record = this.records.get(id)!;
     const live = this.live.get(id)!;
     const { stop } = live;
-    record.state = 'running';
-    record.started = new Date().toISOString();
-    await this.store.put(record);
+    // Saved before anyone is told: a client that saw `running` must find it so after a crash (interrupted, not run again).
+    const started: JobRecord = { ...record, state: 'running', started: new Date().toISOString() };
+    await this.store.put(started);
+    Object.assign(record, started);
     this.emit(record, 'state');
     try {
       const result = await live.run({ signal: stop.signal, progress: (p) => this.progress(record, p), background: true });
