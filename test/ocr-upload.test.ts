@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { call, jobEnded, storedBytes } from './helpers/http.js';
-import { pdfinfo, pdftotext, qpdfCheck, withTempFile } from './helpers/pdf.js';
+import { makePdf, pdfinfo, pdftotext, qpdfCheck, withTempFile } from './helpers/pdf.js';
 import { serverForSuite } from './helpers/server.js';
 
 /** A multi-page TIFF scan becomes a searchable PDF in two calls (docs/ocr.md): upload, then OCRAction. */
@@ -49,4 +49,16 @@ test('a two-page TIFF scan uploaded, then OCRed as a job: both pages searchable,
     const found = withTempFile(pdf, (file) => execFileSync('pdftotext', ['-f', String(i + 1), '-l', String(i + 1), file, '-'], { encoding: 'utf8' })).replace(/\s+/g, ' ').trim();
     assert.match(found, new RegExp(text.split(' ').slice(0, 4).join(' '), 'i'), `page ${i + 1}: ${found}`);
   }
+});
+
+test('an A0 page at 600 dpi is recognised within the 36-megapixel bound, at the dpi that fits, and reported so', async () => {
+  // A0 is 2384 x 3370 points: at 600 dpi 560 megapixels, far past the bound (docs/ocr.md).
+  assert.equal((await call(server, 'PUT', '/documents/scans/a0.pdf', { body: makePdf({ pages: 1, width: 2384, height: 3370, text: () => ' ' }), headers: { 'content-type': 'application/pdf' } })).status, 201);
+  const reply = await call(server, 'POST', '/documents/scans/a0.pdf/pages', { headers: { prefer: 'wait=240' }, body: { OCRAction: { dpi: 600, skipPagesWithText: false } } });
+  assert.equal(reply.status, 200, reply.text);
+  const [page] = reply.json().report.pages as { status: string; dpi: number; words: number }[];
+  assert.equal(page!.status, 'recognised');
+  const fit = Math.floor(72 * Math.sqrt(36_000_000 / (2384 * 3370)));
+  assert.equal(page!.dpi, fit, 'the highest dpi whose render fits 36 megapixels');
+  assert.ok((2384 * page!.dpi / 72) * (3370 * page!.dpi / 72) <= 36_000_000);
 });
