@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { EnginePool } from '../../src/engine/pool.js';
+import { EnginePool, type EnginePoolOptions } from '../../src/engine/pool.js';
 import { createOperations, type Operations } from '../../src/operations/index.js';
 import { MemoryStore } from '../../src/storage/memory-store.js';
 import type { StoredPath } from '../../src/storage/paths.js';
@@ -21,9 +21,10 @@ export interface OperationsUnderTest {
   close(): Promise<void>;
 }
 
-export async function operationsUnderTest(documents: [StoredPath, Uint8Array][]): Promise<OperationsUnderTest> {
+/** `poolOptions` overrides the engine pool's options (its queue and owner limits, for tests of those). */
+export async function operationsUnderTest(documents: [StoredPath, Uint8Array][], poolOptions: Partial<EnginePoolOptions> = {}): Promise<OperationsUnderTest> {
   const scratch = mkdtempSync(path.join(tmpdir(), 'pdfservice-ops-'));
-  const pool = new EnginePool({ size: 2, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 50 });
+  const pool = new EnginePool({ size: 2, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 50, ...poolOptions });
   await pool.ready();
   const store = new MemoryStore();
   const ops = createOperations({ store, pool, tools: new ToolSupervisor([], scratch) });
