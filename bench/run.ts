@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { runAnnotationsBench, type Row } from './annotations.js';
 import { printRows, runFoundationBench } from './foundation.js';
+import { runJobsBench } from './jobs.js';
 import { runPagesBench } from './pages.js';
 import { runRedactionBench } from './redaction.js';
 import { runResourcesBench } from './resources.js';
@@ -22,6 +23,7 @@ const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promis
   { name: 'security', title: 'Encryption', run: runSecurityBench },
   { name: 'pages', title: 'Page text', run: runPagesBench },
   { name: 'resources', title: 'Memory and scaling', run: runResourcesBench },
+  { name: 'jobs', title: 'Background jobs', run: runJobsBench },
 ];
 
 const quick = process.argv.includes('--quick');
