@@ -87,6 +87,9 @@ export interface PreparedUpload {
   readonly staged: StagedUpload;
 }
 
+/** How many plain versions checkAccess remembers (an ETag is about 40 bytes). */
+const UNENCRYPTED_VERSIONS = 10_000;
+
 /** The phases an upload reports as progress: converting (or checking), then storing. */
 const UPLOAD_PHASES = 2;
 
@@ -104,6 +107,13 @@ export interface StoreResult {
  */
 export class DocumentOperations {
   private readonly infoCache = new ReadModelCache<DocumentInfo>(2000);
+  /**
+   * Versions (ETags) known not to be encrypted, from every upload, action
+   * output and inspection: such a document opens for any need without a
+   * password, so checkAccess needs no engine task for it. Bounded, oldest
+   * forgotten first.
+   */
+  private readonly unencrypted = new Set<string>();
 
   constructor(
     private readonly store: DocumentStore,
@@ -162,11 +172,22 @@ export class DocumentOperations {
     if (cached) return cached;
     const info = await this.pool.run('inspect', { pdf: stored.pdf, password });
     this.infoCache.set(stored.etag, password, info);
+    this.noteEncryption(stored.etag, info.encrypted);
     return info;
+  }
+
+  /** Records whether a version is encrypted, as a write or an inspection found it (checkAccess skips the engine for plain ones). */
+  noteEncryption(etag: string, encrypted: boolean | undefined): void {
+    if (encrypted !== false) return;
+    this.unencrypted.delete(etag);
+    this.unencrypted.add(etag);
+    if (this.unencrypted.size > UNENCRYPTED_VERSIONS) this.unencrypted.delete(this.unencrypted.values().next().value!);
   }
 
   /** Whether `password` opens the document at `path` and allows `need` (401/403 otherwise); nothing else is done. */
   async checkAccess(path: StoredPath, password: string | undefined, need: Need): Promise<void> {
+    // Measured (bench/jobs.ts): the engine task waited up to 43 ms at p99 for the one worker jobs leave free.
+    if (this.unencrypted.has((await this.stat(path)).etag)) return;
     await this.read(path, (stored) => this.pool.run('checkAccess', { pdf: stored.pdf, password, need }));
   }
 
@@ -239,6 +260,7 @@ export class DocumentOperations {
           return { content: pdf, result: info };
         },
       });
+      this.noteEncryption(written!.stat.etag, summary?.encrypted);
       return { model: documentModel(written!.path, written!.stat, summary), created: written!.created, path: written!.path };
     } finally {
       await staged.discard();
@@ -385,6 +407,7 @@ export class DocumentOperations {
       const cached = this.infoCache.get(stat.etag, undefined);
       if (cached) return { pageCount: cached.pageCount, encrypted: cached.encrypted };
       const s = await this.read(path, (stored) => this.pool.run('validateUpload', { pdf: stored.pdf }, { transfer: [stored.pdf] }));
+      this.noteEncryption(stat.etag, s.encrypted);
       return { ...(s.pageCount !== undefined ? { pageCount: s.pageCount } : {}), encrypted: s.encrypted };
     } catch {
       return {};

@@ -159,6 +159,7 @@ export class ActionRunner {
         },
       });
       const { output, summary } = result;
+      if (written) this.documents.noteEncryption(written.stat.etag, summary?.encrypted);
       if (output.kind === 'model') return { kind: 'model', status: 200, model: output.model, xmlRoot: output.xmlRoot };
       const model = { ...documentModel(written!.path, written!.stat, summary), ...(output.report !== undefined ? { report: output.report } : {}) };
       if (inPlace) return { kind: 'document', status: 200, model };
