@@ -61,7 +61,10 @@ function pageHasText(page: mupdf.PDFPage): boolean {
 }
 
 function layerOf(pageObj: mupdf.PDFObject): mupdf.PDFObject | undefined {
-  const xobjects = deref(deref(pageObj.get('Resources')).get('XObject'));
+  // A page may have no /Resources (a blank page) or inherit them: get() on MuPDF's null object throws.
+  const resources = deref(pageObj.getInheritable('Resources'));
+  if (!resources.isDictionary()) return undefined;
+  const xobjects = deref(resources.get('XObject'));
   if (!xobjects.isDictionary()) return undefined;
   const layer = xobjects.get(OCR_LAYER);
   return layer.isNull() ? undefined : layer;

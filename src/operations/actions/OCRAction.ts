@@ -122,12 +122,14 @@ async function recognisePage({ params, source, engine, ctx, exec, tools }: Execu
     image: upright,
     text: await recognise(tools, { png: upright.png, language: params.language, dpi: upright.dpi, signal }),
   };
-  if (best.text.words < DOUBTFUL_WORDS || best.text.confidence < DOUBTFUL_CONFIDENCE) {
+  // Tesseract reads a sideways page well enough by itself at times: autoRotate asks for its orientation whatever the result.
+  if (params.autoRotate || best.text.words < DOUBTFUL_WORDS || best.text.confidence < DOUBTFUL_CONFIDENCE) {
     const orientation = await detectOrientation(tools, { png: upright.png, dpi: upright.dpi, signal });
     if (orientation && orientation.rotate !== 0 && orientation.confidence >= ORIENTATION_CONFIDENCE) {
       const turned = await render(orientation.rotate);
       const text = await recognise(tools, { png: turned.png, language: params.language, dpi: turned.dpi, signal });
-      if (text.confidence * text.words > best.text.confidence * best.text.words) best = { rotation: orientation.rotate, image: turned, text };
+      // A tie goes to the turn orientation detection is confident of (a sideways page Tesseract read as well as upright).
+      if (text.confidence * text.words >= best.text.confidence * best.text.words) best = { rotation: orientation.rotate, image: turned, text };
     }
   }
   const { text, image, rotation } = best;
