@@ -160,8 +160,6 @@ const round = (v: number) => Math.round(v * 1000) / 1000;
 export interface PageStreams {
   /** The bytes of each content stream, in order, base64: as stored (still encoded), or decoded. */
   contents: string[];
-  /** Whether each content stream is stored with a /Filter. */
-  filtered: boolean[];
   /** Each XObject of the page's resources by name: its dictionary without /Length, and its raw bytes, base64. */
   xobjects: Record<string, { dict: string; data: string }>;
 }
@@ -185,7 +183,6 @@ export function pageStreams(pdf: Buffer | Uint8Array, decoded = false): PageStre
     const contentsValue = value(page['/Contents']);
     const refs = Array.isArray(contentsValue) ? contentsValue : [page['/Contents']];
     const contents = refs.map((r) => entry(r)?.stream?.data ?? '');
-    const filtered = refs.map((r) => entry(r)?.stream?.dict['/Filter'] !== undefined);
     const resources = (value(page['/Resources']) ?? {}) as Record<string, unknown>;
     const xobjectDict = (value(resources['/XObject']) ?? {}) as Record<string, unknown>;
     const xobjects = Object.fromEntries(Object.entries(xobjectDict).map(([name, ref]) => {
@@ -194,7 +191,7 @@ export function pageStreams(pdf: Buffer | Uint8Array, decoded = false): PageStre
       delete dict['/Length'];
       return [name, { dict: JSON.stringify(dict), data: stream?.data ?? '' }];
     }));
-    return { contents, filtered, xobjects };
+    return { contents, xobjects };
   });
 }
 

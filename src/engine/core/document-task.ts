@@ -32,7 +32,7 @@ export interface Edit {
   /** Whether the document was signed when opened: decided before the change, which may remove the fields that tell it. */
   signed: boolean;
   /** The changed document, written by the signature rule (saveEdited). Not called when nothing changed: no bytes come back. */
-  save(): Uint8Array;
+  save(options?: { keepStreams?: boolean }): Uint8Array;
 }
 
 /**
@@ -43,6 +43,6 @@ export interface Edit {
 export function editPdf<T>(input: PdfInput, need: Need, work: (doc: mupdf.PDFDocument, edit: Edit) => T): T {
   return withPdf(input, need, (doc, opened) => {
     const signed = formFacts(doc).hasSignatures;
-    return work(doc, { opened, signed, save: () => saveEdited(doc, signed) });
+    return work(doc, { opened, signed, save: (options) => saveEdited(doc, signed, options) });
   });
 }

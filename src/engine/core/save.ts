@@ -19,12 +19,22 @@ export function saveFull(doc: mupdf.PDFDocument, extra?: string): Uint8Array {
 }
 
 /**
+ * A full rewrite that leaves every stream as it is stored: FULL_SAVE's
+ * compress=yes would Flate-compress a stream stored without a filter, and so
+ * change the bytes of a page's own content that an edit promises to keep
+ * (OCRAction, docs: the page's content streams are not modified).
+ */
+const FULL_SAVE_AS_STORED = 'garbage=1,pretty';
+
+/**
  * How an edited document is written. A document with signatures is saved
  * incrementally (appended), so its signatures stay valid; anything else is
- * rewritten in full. Encryption is kept as it was.
+ * rewritten in full (`keepStreams`: without compressing streams stored
+ * uncompressed). Encryption is kept as it was.
  */
-export function saveEdited(doc: mupdf.PDFDocument, signed: boolean): Uint8Array {
-  return signed ? save(doc, 'incremental') : saveFull(doc);
+export function saveEdited(doc: mupdf.PDFDocument, signed: boolean, options: { keepStreams?: boolean } = {}): Uint8Array {
+  if (signed) return save(doc, 'incremental');
+  return options.keepStreams ? save(doc, FULL_SAVE_AS_STORED) : saveFull(doc);
 }
 
 function save(doc: mupdf.PDFDocument, options: string): Uint8Array {

@@ -1,4 +1,5 @@
 import * as mupdf from 'mupdf';
+import { deflateSync } from 'node:zlib';
 import { editPdf, withPdf } from '../core/document-task.js';
 import { deref } from '../core/mupdf-objects.js';
 import type { PdfSource } from '../core/pdf-source.js';
@@ -87,9 +88,11 @@ export interface OcrLayer {
  * that selection, search and extraction find the words where the image shows
  * them. The page's content streams and images are not touched: the page's
  * content is wrapped in q/Q by added streams (PageOverlay) and the layer is
- * drawn after it. A page with our layer already has it replaced (force). The
- * font is stored once per document. A signed document is saved incrementally
- * (editPdf), so its signatures stay intact.
+ * drawn after it; the document is rewritten without compressing the streams
+ * it has (an uncompressed content stream keeps its bytes). A page with our
+ * layer already has it replaced (force). The font is stored once per
+ * document. A signed document is saved incrementally (editPdf), so its
+ * signatures stay intact.
  */
 export function addOcrLayers(input: { pdf: PdfSource; password?: string | undefined; layers: OcrLayer[] }): { bytes?: Uint8Array } {
   return editPdf(input, 'edit', (doc, { save }) => {
@@ -110,7 +113,8 @@ export function addOcrLayers(input: { pdf: PdfSource; password?: string | undefi
         pageObj.put('Rotate', doc.newInteger((((current + layer.rotate) % 360) + 360) % 360));
       }
     }
-    return { bytes: save() };
+    // The pages' own streams keep their stored bytes, an uncompressed one too (not compressed on the way).
+    return { bytes: save({ keepStreams: true }) };
   });
 }
 
@@ -139,7 +143,9 @@ function layerForm(doc: mupdf.PDFDocument, layer: OcrLayer, fonts: Map<string, m
     for (const v of layer.matrix) matrix.push(doc.newReal(Math.round(v * 1e6) / 1e6));
     dict.put('Matrix', matrix);
     dict.put('Resources', resources);
-    return doc.addStream(joinStreams(parts), dict);
+    // Compressed here, as the document is saved without compressing streams (addOcrLayers).
+    dict.put('Filter', doc.newName('FlateDecode'));
+    return doc.addRawStream(deflateSync(joinStreams(parts)), dict);
   } finally {
     text.destroy();
   }
