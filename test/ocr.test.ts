@@ -302,8 +302,7 @@ describe('OCRAction: behaviour', () => {
     const again = reportOf(await ocr(doc));
     assert.equal(again.pages[0]!.status, 'skipped');
     assert.match(again.pages[0]!.reason ?? '', /earlier OCRAction/);
-    assert.equal(sha256(await storedBytes(server, doc)).length, 64);
-    assert.equal(pdftotext(await storedBytes(server, doc)), pdftotext(once));
+    assert.equal(sha256(await storedBytes(server, doc)), sha256(once), 'a skipped page leaves the document byte for byte as it was');
     const forced = reportOf(await ocr(doc, { force: true }));
     assert.equal(forced.pages[0]!.status, 'recognised');
     const twice = await storedBytes(server, doc);
