@@ -43,7 +43,7 @@ export interface OcrPageReport {
   words?: number;
   /** Mean word confidence, 0-100. */
   confidence?: number;
-  /** Degrees clockwise the page image was turned to be recognised upright (0: it was upright). */
+  /** Degrees clockwise the page image was turned to be recognised (0: recognised as it is; detection runs when that reads badly, or always with autoRotate). */
   rotation?: QuarterTurn;
   /** The resolution the page was recognised at (lower than asked for a very large page). */
   dpi?: number;
