@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { runAnnotationsBench, type Row } from './annotations.js';
 import { printRows, runFoundationBench } from './foundation.js';
 import { runJobsBench } from './jobs.js';
+import { runOcrBench } from './ocr.js';
 import { runPagesBench } from './pages.js';
 import { runRedactionBench } from './redaction.js';
 import { runResourcesBench } from './resources.js';
@@ -24,6 +25,7 @@ const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promis
   { name: 'pages', title: 'Page text', run: runPagesBench },
   { name: 'resources', title: 'Memory and scaling', run: runResourcesBench },
   { name: 'jobs', title: 'Background jobs', run: runJobsBench },
+  { name: 'ocr', title: 'OCR', run: runOcrBench },
 ];
 
 const quick = process.argv.includes('--quick');
