@@ -91,7 +91,9 @@ export const OCRAction: ActionDefinition<Params, { language: string }> = {
     let done = 0;
     exec.progress?.({ done, total: todo.length, unit: 'pages', stage: 'ocr' });
     const layers: OcrLayer[] = [];
-    await eachInParallel(todo, availableParallelism(), async (pageIndex) => {
+    // One page more than the cores: it is rendered while the cores' Tesseracts run and waits for a free one in the
+    // supervisor's queue. With one page a core, each core idled while its next page was rendered (bench/README.md, OCR).
+    await eachInParallel(todo, availableParallelism() + 1, async (pageIndex) => {
       try {
         const { report, layer } = await recognisePage(input, pageIndex);
         reports.push(report);
