@@ -17,11 +17,13 @@ esac
 # libreoffice-writer-nogui: Word (.doc, .docx) to PDF on upload; fonts-liberation2 (metric-compatible
 # with Times, Arial, Courier) and fonts-dejavu-core so converted documents keep their layout and glyphs.
 # bubblewrap: Word conversions run LibreOffice in its sandbox, without network or the data folder (docs/office.md).
+# default-jre-headless: the warm veraPDF helper (PDF/A preflight and the check after PDFAConvertAction, docs/pdfa.md) is a JVM.
+# maven: builds that helper from java/verapdf/pom.xml with the veraPDF jars from Maven Central (step below).
 # tesseract-ocr with its orientation data (-osd) and language packs: OCRAction (docs/ocr.md); more languages are one
 # package each (tesseract-ocr-<code>), found at the next start.
 RUNTIME_PACKAGES=(libreoffice-writer-nogui bubblewrap fonts-liberation2 fonts-dejavu-core
   tesseract-ocr tesseract-ocr-osd tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-ita
-  tesseract-ocr-por tesseract-ocr-rus)
+  tesseract-ocr-por tesseract-ocr-rus default-jre-headless maven)
 
 # What only the tests, the corpus and robustness suites and the benchmarks use:
 # qpdf, poppler-utils (pdftotext, pdfinfo, pdfsig, pdfdetach): independent checks in tests.
@@ -68,6 +70,19 @@ if [ ! -f node_modules/.setup-lock-hash ] || [ "$(cat node_modules/.setup-lock-h
   echo "setup: npm dependencies (npm ci)"
   npm ci --no-audit --no-fund --loglevel=error
   echo "$lock_hash" > node_modules/.setup-lock-hash
+  did=1
+fi
+
+# The veraPDF helper (src/tools/verapdf.ts): our Java program and the veraPDF jars in .tools/verapdf (ignored). Maven
+# needs the network the first time only; rebuilt only when the pom or the Java source changed (their hash is the stamp).
+verapdf_dir=.tools/verapdf
+verapdf_hash=$(cat java/verapdf/pom.xml $(find java/verapdf/src -type f | sort) | sha256sum | cut -d' ' -f1)
+if [ ! -f "$verapdf_dir/.stamp" ] || [ "$(cat "$verapdf_dir/.stamp")" != "$verapdf_hash" ] || [ ! -f "$verapdf_dir/verapdf-helper.jar" ]; then
+  echo "setup: building the veraPDF helper (Maven, java/verapdf/pom.xml -> $verapdf_dir)"
+  rm -rf "$verapdf_dir"
+  mvn -q -B -Dstyle.color=never -f java/verapdf/pom.xml package
+  rm -rf "$verapdf_dir/build"
+  echo "$verapdf_hash" > "$verapdf_dir/.stamp"
   did=1
 fi
 

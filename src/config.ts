@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * Every setting of the service, read from environment variables and validated
@@ -16,6 +17,7 @@ export interface Config {
   workers: number;
   taskTimeoutMs: number;
   workerMaxMemoryMb: number;
+  verapdfDir: string;
   queueLimit: number;
   userTaskLimit: number;
   maxUploadBytes: number;
@@ -132,6 +134,12 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
   },
   taskTimeoutMs: { env: 'PDFSERVICE_TASK_TIMEOUT_MS', description: 'Longest an engine task may run before its worker is stopped (504)', default: 120_000, parse: integer(100, 3_600_000) },
   workerMaxMemoryMb: { env: 'PDFSERVICE_WORKER_MAX_MEMORY_MB', description: 'A worker whose WASM memory passes this is replaced after its task', default: 1024, parse: integer(64, 2048) },
+  verapdfDir: {
+    env: 'PDFSERVICE_VERAPDF_DIR',
+    description: 'Folder of the veraPDF helper (its jar and lib/) that bash scripts/setup.sh builds',
+    default: () => fileURLToPath(new URL('../../.tools/verapdf', import.meta.url)),
+    parse: (raw) => path.resolve(nonEmpty(raw)),
+  },
   queueLimit: { env: 'PDFSERVICE_QUEUE_LIMIT', description: 'Engine tasks waiting beyond this are refused with 503', default: 64, parse: integer(1, 100_000) },
   userTaskLimit: {
     env: 'PDFSERVICE_USER_TASK_LIMIT',

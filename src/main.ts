@@ -33,7 +33,7 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
   const { auth, generatedAdminPassword } = await createAuth(config);
   let log: FastifyBaseLogger | undefined; // the app's logger, once the app exists
   // Scratch folders under the data folder, so that a start after a crash finds and removes what a killed run left.
-  const tools = new ToolSupervisor(declaredTools({ timeoutMs: config.taskTimeoutMs }), config.dataDir);
+  const tools = new ToolSupervisor(declaredTools({ timeoutMs: config.taskTimeoutMs, verapdfDir: config.verapdfDir }), config.dataDir);
   const toolsChecked = tools.init(); // version probes run while the engine starts
   const pool = new EnginePool({
     onInternalError: (message, context) => log?.error({ ...context, engineMessage: message }, 'engine failure'),

@@ -11,6 +11,7 @@ import { call, putPdf } from './helpers/http.js';
 import { docx, paragraph } from './helpers/office-fixtures.js';
 import { makePdf } from './helpers/pdf.js';
 import { startServer, type TestServer } from './helpers/server.js';
+import { installedVerapdfVersion } from './helpers/verapdf.js';
 
 /**
  * The supervisor of external programs (src/tools), run on real small programs
@@ -197,7 +198,7 @@ describe('the service and its tools', () => {
   });
   after(() => server.stop());
 
-  test('/health lists LibreOffice and Tesseract with the versions they report, and the start-up log names them', async () => {
+  test('/health lists LibreOffice, Tesseract and veraPDF with the versions they report, and the start-up log names them', async () => {
     const reported = /LibreOffice (\S+)/.exec(execFileSync('soffice', ['--version'], { encoding: 'utf8' }))![1];
     const tesseract = /^tesseract (\S+)/m.exec(execFileSync('tesseract', ['--version'], { encoding: 'utf8' }))![1];
     const health = await call(server, 'GET', '/health', { auth: false });
@@ -205,6 +206,7 @@ describe('the service and its tools', () => {
     assert.deepEqual(health.json().tools, [
       { name: 'libreoffice', debianPackage: 'libreoffice-writer-nogui', available: true, version: reported },
       { name: 'tesseract', debianPackage: 'tesseract-ocr', available: true, version: tesseract },
+      { name: 'verapdf', debianPackage: 'default-jre-headless', available: true, version: installedVerapdfVersion() },
     ]);
     const logged = server.output.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.tool === 'libreoffice');
     assert.equal(logged?.version, reported);
@@ -219,6 +221,9 @@ describe('the service and its tools', () => {
       assert.match(health.tools[0].reason, /libreoffice-writer-nogui/);
       assert.equal(health.tools[1].name, 'tesseract');
       assert.equal(health.tools[1].available, false);
+      assert.equal(health.tools[2].name, 'verapdf');
+      assert.equal(health.tools[2].available, false);
+      assert.match(health.tools[2].reason, /default-jre-headless/);
       // A Word conversion is a job unless the client waits for it; waiting, the answer is the inline one.
       const reply = await call(bare, 'PUT', '/documents/memo.pdf', { body: docx(paragraph('Not converted')), headers: { 'content-type': DOCX, prefer: 'wait=60' } });
       assert.equal(reply.status, 501, reply.text);

@@ -1,6 +1,7 @@
 import { libreOffice } from './libreoffice.js';
 import { tesseract } from './tesseract.js';
 import type { ToolDeclaration } from './tool.js';
+import { verapdf } from './verapdf.js';
 
 export { ToolSupervisor, type ToolRun } from './supervisor.js';
 export type { ToolDeclaration, ToolStatus } from './tool.js';
@@ -10,6 +11,6 @@ export type { ToolDeclaration, ToolStatus } from './tool.js';
  * (tool.ts says what it holds) plus the module that uses it through
  * `ToolSupervisor.run` (as libreoffice.ts does).
  */
-export function declaredTools(options: { timeoutMs: number }): ToolDeclaration[] {
-  return [libreOffice(options.timeoutMs), tesseract(options.timeoutMs)];
+export function declaredTools(options: { timeoutMs: number; verapdfDir: string }): ToolDeclaration[] {
+  return [libreOffice(options.timeoutMs), tesseract(options.timeoutMs), verapdf({ timeoutMs: options.timeoutMs, dir: options.verapdfDir })];
 }

@@ -6,6 +6,7 @@ import { timeProgramRun } from '../metrics.js';
 import { killGroup, runProgram, type ProgramResult } from './process.js';
 import { BWRAP } from './sandbox.js';
 import type { ToolDeclaration, ToolStatus } from './tool.js';
+import { WarmProcess, WarmProcessError } from './warm.js';
 
 /** What a run's work gets: its scratch folder, and a way to start the tool's program in it. */
 export interface ToolRun {
@@ -18,6 +19,13 @@ export interface ToolRun {
    * caller's to judge.
    */
   exec(args: string[]): Promise<ProgramResult>;
+  /**
+   * A `pooled` tool's run: sends one line to the warm process this run holds
+   * and answers its one answer line. Its time-out is 504 ENGINE_TIMEOUT, the
+   * signal TASK_CANCELLED, and a process that dies meanwhile 422
+   * PROCESSING_FAILED (it is replaced for the next run either way).
+   */
+  request(line: string): Promise<string>;
 }
 
 interface Tool {
@@ -27,6 +35,8 @@ interface Tool {
   program?: string;
   active: number;
   waiting: (() => void)[];
+  /** A pooled tool's warm processes that no run holds now. */
+  idle: WarmProcess[];
 }
 
 /** A version probe that takes longer leaves the version unknown; start-up does not wait for it longer. */
@@ -51,10 +61,9 @@ export class ToolSupervisor {
     private readonly scratchRoot: string,
   ) {
     for (const declaration of declarations) {
-      if (declaration.lifetime.kind !== 'per-run') throw new Error(`${declaration.name}: pooled tools are not supported yet`);
       if (this.tools.has(declaration.name)) throw new Error(`${declaration.name} is declared twice`);
       const status: ToolStatus = { name: declaration.name, debianPackage: declaration.debianPackage, available: false, version: null, reason: 'not checked yet' };
-      this.tools.set(declaration.name, { declaration, status, active: 0, waiting: [] });
+      this.tools.set(declaration.name, { declaration, status, active: 0, waiting: [], idle: [] });
     }
   }
 
@@ -87,10 +96,15 @@ export class ToolSupervisor {
     await this.acquire(tool, signal);
     try {
       if (signal?.aborted) throw cancelledRun();
+      if (tool.declaration.lifetime.kind === 'pooled') return await timeProgramRun(tool.declaration.name, () => this.runPooled(tool, work, signal));
       return await timeProgramRun(path.basename(tool.declaration.command), async () => {
         const scratch = await mkdtemp(path.join(this.scratchOf(tool), 'run-'));
         try {
-          return await work({ scratch, exec: (args) => this.exec(tool, scratch, args, tool.declaration.timeoutMs, signal) });
+          return await work({
+            scratch,
+            exec: (args) => this.exec(tool, scratch, args, tool.declaration.timeoutMs, signal),
+            request: () => Promise.reject(new Error(`${name} is not a pooled tool`)),
+          });
         } finally {
           await rm(scratch, { recursive: true, force: true });
         }
@@ -100,9 +114,80 @@ export class ToolSupervisor {
     }
   }
 
-  /** Kills every running process group (at shutdown; sandboxed ones would die with the service anyway). */
+  /** Kills every running process group, warm ones included (at shutdown; sandboxed ones would die with the service anyway). */
   close(): void {
+    for (const tool of this.tools.values()) tool.idle.length = 0;
     for (const pgid of this.running) killGroup(pgid);
+  }
+
+  /**
+   * One run of a pooled tool: a warm process (an idle one, or one started
+   * now), the run's scratch folder in the tool's scratch folder (the home of
+   * every process of the tool, the only folder a sandboxed one can see), and
+   * afterwards the process back in the pool unless it is worn out (uses,
+   * resident memory) or broken. An idle process that turns out to have died
+   * (killed from outside, between runs) is replaced once, within the run.
+   */
+  private async runPooled<T>(tool: Tool, work: (run: ToolRun) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const { declaration } = tool;
+    if (declaration.lifetime.kind !== 'pooled') throw new Error('not pooled');
+    const lifetime = declaration.lifetime;
+    let warm = tool.idle.pop();
+    while (warm && !warm.alive) warm = tool.idle.pop();
+    const reused = warm !== undefined;
+    warm ??= await this.startWarm(tool);
+    let broken = false;
+    let asked = false;
+    const scratch = await mkdtemp(path.join(this.scratchOf(tool), 'run-'));
+    // Only the first request of a run may meet a process that died while idle; a fresh one is asked once more.
+    const ask = async (line: string, mayRetry: boolean): Promise<string> => {
+      warm!.uses++;
+      try {
+        return await warm!.request(line, declaration.timeoutMs, signal);
+      } catch (err) {
+        if (mayRetry && err instanceof WarmProcessError && err.failure === 'exited') {
+          warm!.kill();
+          warm = await this.startWarm(tool);
+          return ask(line, false);
+        }
+        broken = true;
+        throw warmError(declaration, err);
+      }
+    };
+    try {
+      return await work({
+        scratch,
+        exec: () => Promise.reject(new Error(`${declaration.name} is a pooled tool: use request()`)),
+        request: (line) => {
+          const first = !asked;
+          asked = true;
+          return ask(line, first && reused);
+        },
+      });
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+      if (!broken && warm.alive && warm.uses < lifetime.restartAfterUses && warm.rssMb() <= lifetime.restartAboveRssMb) tool.idle.push(warm);
+      else warm.kill();
+    }
+  }
+
+  private async startWarm(tool: Tool): Promise<WarmProcess> {
+    const { declaration } = tool;
+    if (declaration.lifetime.kind !== 'pooled') throw new Error('not pooled');
+    try {
+      const { process } = await WarmProcess.start({
+        argv: [tool.program!, ...declaration.lifetime.args],
+        home: this.scratchOf(tool),
+        sandbox: declaration.sandbox,
+        env: declaration.env,
+        startTimeoutMs: declaration.lifetime.startTimeoutMs,
+        track: (pgid, running) => (running ? this.running.add(pgid) : this.running.delete(pgid)),
+      });
+      return process;
+    } catch (err) {
+      if (err instanceof WarmProcessError && err.failure === 'timeout') throw new ServiceError('ENGINE_TIMEOUT', `${declaration.name} did not start in time`);
+      throw new ServiceError('COMPONENT_MISSING', `${declaration.name} could not be started${err instanceof Error ? ` (${err.message})` : ''}`);
+    }
   }
 
   private scratchOf(tool: Tool): string {
@@ -142,6 +227,8 @@ export class ToolSupervisor {
     const program = await findProgram(declaration.command);
     const missing = (reason: string) => Object.assign(status, { available: false, version: null, reason });
     if (!program) return void missing(`${declaration.name} (program ${declaration.command}, Debian package ${declaration.debianPackage}), which is not installed`);
+    const absent = declaration.requires?.find((file) => !existsSync(file.path));
+    if (absent) return void missing(absent.reason);
     if (declaration.sandbox && !existsSync(BWRAP)) {
       return void missing(`bubblewrap (Debian package ${declaration.sandbox.package ?? BWRAP_PACKAGE}) to run ${declaration.name} without network and files, which is not installed`);
     }
@@ -189,6 +276,14 @@ export class ToolSupervisor {
     if (next) next();
     else tool.active--;
   }
+}
+
+/** What a failed request to a warm process means to the caller. */
+function warmError(declaration: ToolDeclaration, err: unknown): unknown {
+  if (!(err instanceof WarmProcessError)) return err;
+  if (err.failure === 'cancelled') return cancelledRun();
+  if (err.failure === 'timeout') return new ServiceError('ENGINE_TIMEOUT', `The ${declaration.purpose} took too long and was stopped`);
+  return new ServiceError('PROCESSING_FAILED', `${declaration.name} ended while working on this document (${err.message})`);
 }
 
 function cancelledRun(): ServiceError {

@@ -31,18 +31,24 @@ export interface ToolDeclaration {
   env?: Readonly<Record<string, string>>;
   /** Run under bubblewrap (no network, empty environment, only these paths read-only besides the scratch folder). */
   sandbox?: { readOnly: string[]; package?: string };
+  /** Files the program needs besides itself (a JVM's jars); a missing one makes the tool unavailable with `reason`. */
+  requires?: { path: string; reason: string }[];
 }
 
 /**
  * When a process of the tool is replaced. `per-run`: every run starts a fresh
  * process that ends with the run (restart after one use, trivially; today's
- * soffice-per-conversion). `pooled` is the shape a long-lived process (a warm
- * LibreOffice listening on a pipe) declares: replaced after `restartAfterUses`
- * runs or when its process group's resident memory passes `restartAboveRssMb`.
- * The supervisor refuses it until the first pooled tool brings its start and
- * hand-over code (docs/architecture.md, "External programs").
+ * soffice-per-conversion). `pooled`: up to `concurrency` long-lived processes
+ * started with `args` (the warm veraPDF JVM), each answering one line on
+ * stdout per request line on stdin (ToolRun.request) after a first "ready"
+ * line; one is replaced after `restartAfterUses` runs, when its process
+ * group's resident memory passes `restartAboveRssMb`, when it dies, times out
+ * or is cancelled mid-request. A process that has not said it is ready within
+ * `startTimeoutMs` is killed (504 ENGINE_TIMEOUT).
  */
-export type ToolLifetime = { kind: 'per-run' } | { kind: 'pooled'; restartAfterUses: number; restartAboveRssMb: number };
+export type ToolLifetime =
+  | { kind: 'per-run' }
+  | { kind: 'pooled'; args: string[]; restartAfterUses: number; restartAboveRssMb: number; startTimeoutMs: number };
 
 /** What /health shows and the start-up log lists for each tool. */
 export interface ToolStatus {

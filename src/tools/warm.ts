@@ -1,0 +1,168 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { killGroup } from './process.js';
+import { BWRAP, sandboxArgs } from './sandbox.js';
+
+/** Why a warm process could not answer: it ended, was too slow, or its run was cancelled. */
+export type WarmFailure = 'exited' | 'timeout' | 'cancelled';
+
+export class WarmProcessError extends Error {
+  constructor(
+    readonly failure: WarmFailure,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const STDERR_KEEP = 4096;
+/** Linux's page size for /proc/<pid>/statm (4 KiB on x86-64 and arm64 Debian). */
+const PAGE_BYTES = 4096;
+
+/**
+ * One long-lived program of a `pooled` tool (tool.ts): started once, in the
+ * sandbox like a per-run tool, with `home` (a folder under the tool's scratch)
+ * as its only writable folder, so that runs put their files there for it to
+ * read. It talks in lines: a first line when ready, then one answer line per
+ * request line. One request at a time (the supervisor hands a process to one
+ * run). Any failure kills its whole process group: it is never reused after one.
+ */
+export class WarmProcess {
+  uses = 0;
+  private buffer = '';
+  private stderrTail = '';
+  private exited = false;
+  private waiter: { resolve: (line: string) => void; reject: (err: WarmProcessError) => void } | undefined;
+
+  private constructor(
+    private readonly child: ChildProcessWithoutNullStreams,
+    readonly pgid: number,
+    readonly home: string,
+  ) {}
+
+  /** Starts `argv` (argv[0] absolute) and waits for its first line (what it says when ready, returned). */
+  static async start(options: {
+    argv: string[];
+    home: string;
+    sandbox?: { readOnly: string[] } | undefined;
+    env?: Readonly<Record<string, string>> | undefined;
+    startTimeoutMs: number;
+    track: (pgid: number, running: boolean) => void;
+  }): Promise<{ process: WarmProcess; ready: string }> {
+    const { argv, home, sandbox } = options;
+    const [file, args] = sandbox ? [BWRAP, sandboxArgs(home, argv, sandbox.readOnly, options.env)] : [argv[0]!, argv.slice(1)];
+    const env = sandbox ? {} : { HOME: home, TMPDIR: home, PATH: '/usr/bin:/bin', LANG: 'C.UTF-8', ...options.env };
+    const child = spawn(file, args, { cwd: home, detached: true, stdio: ['pipe', 'pipe', 'pipe'], env });
+    await new Promise<void>((resolve, reject) => {
+      child.once('spawn', resolve);
+      child.once('error', reject);
+    });
+    const pgid = child.pid!;
+    options.track(pgid, true);
+    const warm = new WarmProcess(child, pgid, home);
+    child.stdout.on('data', (chunk: Buffer) => warm.onData(chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => {
+      warm.stderrTail = (warm.stderrTail + chunk.toString('utf8')).slice(-STDERR_KEEP);
+    });
+    // A closed pipe after the process died is reported through 'exit'; never as an unhandled error.
+    child.stdin.on('error', () => undefined);
+    child.once('exit', () => {
+      warm.exited = true;
+      killGroup(pgid);
+      options.track(pgid, false);
+      warm.fail(new WarmProcessError('exited', `it ended unexpectedly${warm.stderrTail ? `: ${lastLine(warm.stderrTail)}` : ''}`));
+    });
+    const ready = await warm.nextLine(options.startTimeoutMs);
+    return { process: warm, ready };
+  }
+
+  get alive(): boolean {
+    return !this.exited;
+  }
+
+  /** Sends one request line and answers the process's one answer line; kills it on time-out or cancellation. */
+  async request(line: string, timeoutMs: number, signal?: AbortSignal): Promise<string> {
+    if (this.exited) throw new WarmProcessError('exited', 'it has ended');
+    if (signal?.aborted) throw new WarmProcessError('cancelled', 'cancelled');
+    const cancel = () => {
+      this.kill();
+      this.fail(new WarmProcessError('cancelled', 'cancelled'));
+    };
+    signal?.addEventListener('abort', cancel, { once: true });
+    try {
+      const answer = this.nextLine(timeoutMs);
+      this.child.stdin.write(`${line}\n`);
+      return await answer;
+    } finally {
+      signal?.removeEventListener('abort', cancel);
+    }
+  }
+
+  /** Resident memory of the process group in MB: every process of the group (bwrap, the JVM), from /proc. */
+  rssMb(): number {
+    let pages = 0;
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        // Fields after the command name (in parentheses, which may hold spaces): state, ppid, pgrp, ...
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        if (Number(fields[2]) !== this.pgid) continue;
+        pages += Number(readFileSync(`/proc/${entry}/statm`, 'utf8').split(' ')[1] ?? 0);
+      } catch {
+        /* gone meanwhile */
+      }
+    }
+    return (pages * PAGE_BYTES) / (1024 * 1024);
+  }
+
+  kill(): void {
+    killGroup(this.pgid);
+  }
+
+  private nextLine(timeoutMs: number): Promise<string> {
+    if (this.exited) return Promise.reject(new WarmProcessError('exited', `it has ended${this.stderrTail ? `: ${lastLine(this.stderrTail)}` : ''}`));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.kill();
+        this.fail(new WarmProcessError('timeout', 'it did not answer in time'));
+      }, timeoutMs);
+      this.waiter = {
+        resolve: (line) => {
+          clearTimeout(timer);
+          resolve(line);
+        },
+        reject: (err) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      };
+      this.deliver();
+    });
+  }
+
+  private onData(text: string): void {
+    this.buffer += text;
+    this.deliver();
+  }
+
+  private deliver(): void {
+    const at = this.buffer.indexOf('\n');
+    if (at < 0 || !this.waiter) return;
+    const line = this.buffer.slice(0, at);
+    this.buffer = this.buffer.slice(at + 1);
+    const waiter = this.waiter;
+    this.waiter = undefined;
+    waiter.resolve(line);
+  }
+
+  private fail(err: WarmProcessError): void {
+    const waiter = this.waiter;
+    this.waiter = undefined;
+    waiter?.reject(err);
+  }
+}
+
+function lastLine(text: string): string {
+  return text.trim().split('\n').pop()?.trim().slice(0, 200) ?? '';
+}
