@@ -85,9 +85,23 @@ export async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; valu
 
 /** PUTs a PDF at a document URL; throws unless it was stored. */
 export async function uploadPdf(url: string, auth: Record<string, string>, pdf: Uint8Array): Promise<void> {
-  const put = await fetch(url, { method: 'PUT', headers: { ...auth, 'content-type': 'application/pdf' }, body: new Uint8Array(pdf) });
+  const send = () => fetch(url, { method: 'PUT', headers: { ...auth, 'content-type': 'application/pdf' }, body: new Uint8Array(pdf) });
+  let put: Response;
+  try {
+    put = await send();
+  } catch (error) {
+    // A peer timed with execFileSync blocks this process's event loop past the service's keep-alive timeout, so
+    // the pooled socket's close is only noticed when the PUT is written to it (EPIPE). A PUT is idempotent: once more.
+    if (!isStaleSocket(error)) throw error;
+    put = await send();
+  }
   await put.arrayBuffer();
   if (put.status >= 300) throw new Error(`upload answered ${put.status}`);
+}
+
+function isStaleSocket(error: unknown): boolean {
+  const code = (error as { cause?: { code?: string } }).cause?.code;
+  return code === 'EPIPE' || code === 'ECONNRESET' || code === 'UND_ERR_SOCKET';
 }
 
 /** Wall time of a command-line peer, in ms. */
