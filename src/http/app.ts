@@ -33,6 +33,7 @@ import { registerRedactionRoutes } from './routes/redaction.js';
 import { registerJobRoutes } from './routes/jobs.js';
 import { registerFieldRoutes } from './routes/fields.js';
 import { registerPageRoutes } from './routes/pages.js';
+import { registerPreflightRoutes } from './routes/preflight.js';
 import { registerSignatureRoutes } from './routes/signatures.js';
 import { BINARY_UPLOAD_TYPES, XFDF_BODY_TYPES } from './uploads.js';
 import { registerConnectionLimits, serverTimeouts } from './connection-limits.js';
@@ -162,6 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerFieldRoutes(api, deps);
     registerPageRoutes(api, deps);
     registerSignatureRoutes(api, deps);
+    registerPreflightRoutes(api, deps);
     api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });
   addMethodNotAllowedRoutes();

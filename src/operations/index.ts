@@ -10,6 +10,7 @@ import { JobOperations, type JobLimits } from './jobs/jobs.js';
 import type { JobStore } from './jobs/store.js';
 import { PageOperations } from './pages.js';
 import { PermissionOperations } from './permissions.js';
+import { PreflightOperations } from './PreflightOperations.js';
 import { SignatureOperations } from './signatures.js';
 
 export interface Operations {
@@ -20,6 +21,7 @@ export interface Operations {
   permissions: PermissionOperations;
   pages: PageOperations;
   signatures: SignatureOperations;
+  preflight: PreflightOperations;
   actions: ActionRunner;
   /** Background jobs (docs/jobs.md); absent until a job store is given, and then actions run inline only. */
   jobs?: JobOperations;
@@ -48,6 +50,7 @@ export function createOperations({ store, pool, tools, textPrefetchMaxBytes = 0,
     permissions: new PermissionOperations(pool, documents),
     pages,
     signatures: new SignatureOperations(pool, documents),
+    preflight: new PreflightOperations(pool, tools, documents),
     actions,
     ...(jobs ? { jobs: new JobOperations(jobs.store, actions, documents, jobs.limits) } : {}),
     tools,

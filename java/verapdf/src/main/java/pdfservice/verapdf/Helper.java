@@ -39,7 +39,8 @@ import org.verapdf.pdfa.validation.validators.ValidatorFactory;
  * pdfservice's warm veraPDF (src/tools/verapdf.ts). One request per stdin line,
  * {"file": "/abs/path.pdf", "flavour": "2b", "password": "optional"}, one JSON answer per stdout line:
  * {"ok": true, "report": {...}} with the ValidationReport fields, or
- * {"ok": false, "kind": "damaged" | "encrypted" | "failed", "error": "..."}.
+ * {"ok": false, "kind": "damaged" | "encrypted" | "failed", "error": "..."} ("failed": a request
+ * this program cannot understand, or out of memory).
  * A file veraPDF cannot read answers an error line and the helper goes on; only
  * running out of memory ends it (the supervisor starts a fresh one).
  * "--version" prints the veraPDF library's version and exits (the start-up probe).
@@ -78,7 +79,9 @@ public final class Helper {
         System.exit(3);
         return;
       } catch (Throwable e) {
-        answer = error("failed", describe(e));
+        // Whatever else the parser or the validator throws comes from this file's content (veraPDF's parser has
+        // no other way to say a damaged file surprised it): the file is damaged, the helper goes on.
+        answer = error("damaged", describe(e));
       }
       out.println(JSON.writeValueAsString(answer));
       out.flush();

@@ -1,0 +1,88 @@
+import type { EnginePool } from '../engine/pool.js';
+import { ServiceError } from '../errors.js';
+import type { StoredPath } from '../storage/paths.js';
+import type { ToolSupervisor } from '../tools/supervisor.js';
+import { PDFA_PROFILES, validatePdfa, type ValidationReport } from '../tools/verapdf.js';
+import type { OperationContext } from './context.js';
+import type { DocumentOperations, StoredDocument } from './documents.js';
+import { requestExecution } from './execution.js';
+import { ReadModelCache } from './read-model-cache.js';
+
+/** A report of any profile: veraPDF's (PDF/A) and the engine's PDF/X rules (engine/preflight/model.ts PdfxReport) have this one shape. */
+export type PreflightReport = ValidationReport;
+
+/** The PreflightResult model: the report, and which document version it is about. */
+export type PreflightResult = PreflightReport & { document: string; etag: string };
+
+/** What a checker gets: one open version of the document, the request's password, and what it may use. */
+export interface PreflightInput {
+  stored: StoredDocument;
+  password: string | undefined;
+  signal: AbortSignal | undefined;
+  pool: EnginePool;
+  tools: ToolSupervisor;
+}
+
+/** One profile's checker: which family it belongs to (docs, messages) and how it checks. */
+export interface PreflightChecker {
+  family: 'PDF/A' | 'PDF/X';
+  check(input: PreflightInput): Promise<PreflightReport>;
+}
+
+/** PDF/A flavours go to the warm veraPDF JVM with the bytes of the version (and the password: it reads encrypted files too). */
+function veraPdf(profile: (typeof PDFA_PROFILES)[number]): PreflightChecker {
+  return {
+    family: 'PDF/A',
+    check: async ({ stored, password, signal, tools }) => validatePdfa(tools, { pdf: await stored.bytes(), profile, password, signal }),
+  };
+}
+
+/**
+ * Every profile preflight-results knows, by its query value: one entry per
+ * profile, so PDF/X profiles are added here as entries calling their engine
+ * task. Order is the order of the 400's list and the docs.
+ */
+export const PREFLIGHT_PROFILES: ReadonlyMap<string, PreflightChecker> = new Map<string, PreflightChecker>([
+  ...PDFA_PROFILES.map((profile) => [profile, veraPdf(profile)] as const),
+]);
+
+/** Results kept: a report is a few KB (at most 10 locations per rule); 1,000 versions × profiles is a few MB. */
+const CACHED_RESULTS = 1000;
+
+/**
+ * Preflight (docs/pdfa.md, "Preflight"): a document version checked against
+ * a profile of the registry above. Reading needs the password like every read
+ * (403 otherwise, before any validation); the result is cached per version
+ * (ETag), password and profile, so asking again costs no validator run.
+ */
+export class PreflightOperations {
+  private readonly results = new ReadModelCache<PreflightReport>(CACHED_RESULTS);
+
+  constructor(
+    private readonly pool: EnginePool,
+    private readonly tools: ToolSupervisor,
+    private readonly documents: DocumentOperations,
+  ) {}
+
+  /** The profiles preflight-results accepts, in registry order. */
+  static profiles(): string[] {
+    return [...PREFLIGHT_PROFILES.keys()];
+  }
+
+  async check(path: StoredPath, ctx: OperationContext, profile: string): Promise<PreflightResult> {
+    const checker = PREFLIGHT_PROFILES.get(profile);
+    if (!checker) throw new ServiceError('BAD_REQUEST', `Unknown profile "${profile}"; the profiles are ${PreflightOperations.profiles().join(', ')}`);
+    const document = `/${path.toString()}`;
+    const stat = await this.documents.stat(path);
+    const cached = this.results.get(stat.etag, ctx.documentPassword, profile);
+    if (cached) return { document, etag: stat.etag, ...cached };
+    // The password is checked the way every read checks it (401/403 before the validator runs); a plain version costs nothing here.
+    await this.documents.checkAccess(path, ctx.documentPassword, 'view');
+    const { signal } = requestExecution();
+    return this.documents.read(path, async (stored) => {
+      const report = await checker.check({ stored, password: ctx.documentPassword, signal, pool: this.pool, tools: this.tools });
+      this.results.set(stored.etag, ctx.documentPassword, report, profile);
+      return { document, etag: stored.etag, ...report };
+    });
+  }
+}
