@@ -51,6 +51,7 @@ test('the OpenAPI 3.1 description is public and generated from the route schemas
     ['/pdfservice/v1/documents/{filePath}.pdf/fields', 'post'],
     ['/pdfservice/v1/documents/{filePath}.pdf/fields/content', 'get'],
     ['/pdfservice/v1/documents/{filePath}.pdf/fields/content', 'post'],
+    ['/pdfservice/v1/documents/{filePath}.pdf/preflight-results', 'get'],
   ];
   for (const [path, method] of expected) {
     assert.ok(spec.paths[path]?.[method], `${method.toUpperCase()} ${path} is described`);
@@ -73,6 +74,17 @@ test('the OpenAPI 3.1 description is public and generated from the route schemas
   assert.ok(text.parameters.some((p) => p.name === 'detail' && p.in === 'query'));
   const image = spec.paths['/pdfservice/v1/documents/{filePath}.pdf/pages/{pageIndex}/image']!['get'] as { responses: Record<string, { content: Record<string, unknown> }> };
   assert.deepEqual(Object.keys(image.responses['200']!.content).sort(), ['image/jpeg', 'image/png']);
+  // The preflight result: its model from the schema (JSON and XML), its profile parameter listing the registry's profiles.
+  const preflight = spec.paths['/pdfservice/v1/documents/{filePath}.pdf/preflight-results']!['get'] as {
+    responses: Record<string, { content: Record<string, { schema: unknown }> }>;
+    parameters: { name: string; in: string; required?: boolean; description?: string }[];
+  };
+  assert.ok(preflight.responses['200']!.content['application/xml']);
+  const result = deref(preflight.responses['200']!.content['application/json']!.schema) as { properties: Record<string, unknown>; required: string[] };
+  assert.deepEqual([...result.required].sort(), ['compliant', 'document', 'etag', 'failedChecks', 'passedChecks', 'profile', 'rules', 'validator']);
+  const profile = preflight.parameters.find((p) => p.name === 'profile' && p.in === 'query');
+  assert.ok(profile?.required);
+  for (const name of ['pdfa1a', 'pdfa1b', 'pdfa2b', 'pdfa2u', 'pdfa3b', 'pdfa4']) assert.ok(profile.description?.includes(name), `profile lists ${name}`);
 });
 
 type Operation = {

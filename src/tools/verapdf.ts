@@ -8,16 +8,18 @@ import type { ToolDeclaration } from './tool.js';
  * veraPDF, the reference PDF/A validator (docs/pdfa.md), as one warm JVM: our
  * helper (java/verapdf, built by scripts/setup.sh with the veraPDF 1.30
  * library from Maven Central) reads one request line per document and answers
- * one JSON line. Measured on this machine (2 cores shared with other work, load
- * 2 to 8): a JVM's start up to its first answer on a small corpus file takes
- * 1.7 to 6.6 s (class loading, validation profiles, a cold JIT); a warm small
- * validation 0.1 s; the 200-page bench document 11.6 s in a fresh JVM and 6.1
- * to 6.6 s warm; the JVM then holds 340 MB resident. Hence `pooled`: one
- * process, kept across requests, replaced after 1,000 validations or above
- * 1,200 MB resident (heap capped at 768 MB by -Xmx, plus the JVM's own;
- * the serial collector, as it shares 2 cores with the engine workers). One at a
- * time: a validation is single-threaded CPU work and the engine workers need the
- * other core; more requests wait in the supervisor's line.
+ * one JSON line. Measured on this machine (2 cores shared with other work):
+ * a fresh JVM (started, profiles loaded, JIT cold) takes 1.8 s to validate a
+ * one-page document and 4.6 to 9 s for the 200-page bench document, where the
+ * warm one takes 60 ms and 1.1 to 1.6 s (bench/preflight.ts); the first
+ * validations of a new JVM are 3 to 5 times slower than later ones, and its
+ * resident memory grows by about 40 MB per 200-page document until the
+ * collector runs (270 MB after the first). Hence `pooled`: one process, kept
+ * across requests, replaced after 1,000 validations or above 1,200 MB resident
+ * (heap capped at 768 MB by -Xmx, plus the JVM's own; the serial collector, as
+ * it shares 2 cores with the engine workers). One at a time: a validation is
+ * single-threaded CPU work and the engine workers need the other core; more
+ * requests wait in the supervisor's line.
  */
 export const VERAPDF = 'verapdf';
 
