@@ -33,7 +33,8 @@ export interface PreflightChecker {
 function veraPdf(profile: (typeof PDFA_PROFILES)[number]): PreflightChecker {
   return {
     family: 'PDF/A',
-    check: async ({ stored, password, signal, tools }) => validatePdfa(tools, { pdf: await stored.bytes(), profile, password, signal }),
+    // A large document reaches the helper copied from its open file, never read into memory whole (see DocumentOperations.read).
+    check: ({ stored, password, signal, tools }) => validatePdfa(tools, { pdf: stored.pdf, profile, password, signal }),
   };
 }
 

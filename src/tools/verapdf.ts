@@ -1,4 +1,6 @@
+import { createReadStream, createWriteStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
+import { pipeline } from 'node:stream/promises';
 import path from 'node:path';
 import { ServiceError } from '../errors.js';
 import type { ToolSupervisor } from './supervisor.js';
@@ -100,10 +102,27 @@ export function verapdf(options: { timeoutMs: number; dir: string }): ToolDeclar
   };
 }
 
+/**
+ * A stored document's open file (the store's descriptor, read with positional
+ * reads only and never closed here): a large document is copied to the
+ * helper's scratch folder from it, never held in memory whole.
+ */
+export interface OpenPdfFile {
+  fd: number;
+  size: number;
+}
+
+async function writeInput(file: string, pdf: Uint8Array | OpenPdfFile): Promise<void> {
+  if (pdf instanceof Uint8Array) return writeFile(file, pdf);
+  if (pdf.size === 0) return writeFile(file, new Uint8Array());
+  // start/end make the stream read at positions (pread): the descriptor's own offset, shared with engine workers, is left alone.
+  await pipeline(createReadStream('', { fd: pdf.fd, start: 0, end: pdf.size - 1, autoClose: false }), createWriteStream(file));
+}
+
 type HelperAnswer = { ok: true; report: ValidationReport } | { ok: false; kind: 'damaged' | 'encrypted' | 'failed'; error: string };
 
 /**
- * Validates a PDF (bytes) against a PDF/A flavour in the warm veraPDF JVM.
+ * Validates a PDF (bytes, or a stored document's open file) against a PDF/A flavour in the warm veraPDF JVM.
  * 501 COMPONENT_MISSING without Java/veraPDF. The flavour is the one asked
  * for, never the one the file claims. `password` opens an encrypted file, so
  * that its content is checked as well as the encryption PDF/A forbids. A file
@@ -113,14 +132,14 @@ type HelperAnswer = { ok: true; report: ValidationReport } | { ok: false; kind: 
  */
 export function validatePdfa(
   tools: ToolSupervisor,
-  options: { pdf: Uint8Array; profile: PdfaProfile; password?: string | undefined; signal?: AbortSignal | undefined },
+  options: { pdf: Uint8Array | OpenPdfFile; profile: PdfaProfile; password?: string | undefined; signal?: AbortSignal | undefined },
 ): Promise<ValidationReport> {
   const flavour = FLAVOURS[options.profile];
   return tools.run(
     VERAPDF,
     async ({ scratch, request }) => {
       const file = path.join(scratch, 'document.pdf');
-      await writeFile(file, options.pdf);
+      await writeInput(file, options.pdf);
       const line = await request(JSON.stringify({ file, flavour: flavour.id, ...(options.password ? { password: options.password } : {}) }));
       let answer: HelperAnswer;
       try {
