@@ -80,7 +80,12 @@ verapdf_hash=$(cat java/verapdf/pom.xml $(find java/verapdf/src -type f | sort) 
 if [ ! -f "$verapdf_dir/.stamp" ] || [ "$(cat "$verapdf_dir/.stamp")" != "$verapdf_hash" ] || [ ! -f "$verapdf_dir/verapdf-helper.jar" ]; then
   echo "setup: building the veraPDF helper (Maven, java/verapdf/pom.xml -> $verapdf_dir)"
   rm -rf "$verapdf_dir"
-  mvn -q -B -Dstyle.color=never -f java/verapdf/pom.xml package
+  # Maven's output only when it fails (quiet mode still prints terminal colour codes).
+  if ! mvn_out=$(mvn -q -B -Dstyle.color=never -f java/verapdf/pom.xml package 2>&1); then
+    echo "$mvn_out" >&2
+    echo "setup: building the veraPDF helper failed (Maven needs Maven Central the first time)" >&2
+    exit 1
+  fi
   rm -rf "$verapdf_dir/build"
   echo "$verapdf_hash" > "$verapdf_dir/.stamp"
   did=1

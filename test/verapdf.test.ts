@@ -76,8 +76,12 @@ describe('veraPDF, warm under the supervisor', { skip: corpus ? false : 'no corp
     assert.equal(rule!.locations.length, 2);
     assert.equal(rule!.locations[0]!.objectNumber, 14);
     assert.match(rule!.locations[0]!.context, /PDSignature/);
-    // Both validations in one JVM.
-    assert.equal(helperJvms().length, 1);
+    // Both validations in one JVM, in the sandbox: a network namespace of its own (no network), an empty environment.
+    const jvms = helperJvms();
+    assert.equal(jvms.length, 1);
+    assert.notEqual(readlinkSync(`/proc/${jvms[0]}/ns/net`), readlinkSync('/proc/self/ns/net'));
+    const environment = readFileSync(`/proc/${jvms[0]}/environ`, 'utf8').split('\0').filter(Boolean).map((entry) => entry.split('=')[0]).sort();
+    assert.deepEqual(environment, ['HOME', 'LANG', 'PATH', 'PWD', 'TMPDIR']); // PWD: bwrap's --chdir
   });
 
   test('the flavour asked for is the one validated: a PDF/A-1b file passes 1b and fails 1a', { timeout: 120_000 }, async () => {
