@@ -41,7 +41,10 @@ function veraPdf(profile: (typeof PDFA_PROFILES)[number]): PreflightChecker {
 /**
  * Every profile preflight-results knows, by its query value: one entry per
  * profile, so PDF/X profiles are added here as entries calling their engine
- * task. Order is the order of the 400's list and the docs.
+ * task, e.g. `['pdfx4', { family: 'PDF/X', check: ({ stored, password, pool }) =>
+ * pool.run('preflightPdfx', { pdf: stored.pdf, password, profile: 'pdfx4' }) }]`
+ * (the pool takes the request's signal by itself). Order is the order of the
+ * 400's list and of the OpenAPI text.
  */
 export const PREFLIGHT_PROFILES: ReadonlyMap<string, PreflightChecker> = new Map<string, PreflightChecker>([
   ...PDFA_PROFILES.map((profile) => [profile, veraPdf(profile)] as const),
