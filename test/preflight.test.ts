@@ -120,6 +120,16 @@ describe('preflight results', { skip: corpus ? false : 'no corpus (../shared/cor
     assert.equal(await verapdfRuns(server), runs + 3);
   });
 
+  test('requests for the same unchecked version and profile at once share one validation', { timeout: 120_000 }, async () => {
+    assert.equal((await putPdf(server, 'pdfa/together.pdf', corpusFile('PDF_A-2b/6-1-13-t01-fail-a.pdf'))).status, 201);
+    const runs = await verapdfRuns(server);
+    const replies = await Promise.all([1, 2, 3].map(() => preflight(server, 'pdfa/together.pdf', 'pdfa2b')));
+    for (const reply of replies) assert.equal(reply.status, 200, reply.text);
+    assert.deepEqual(replies[1]!.json(), replies[0]!.json());
+    assert.deepEqual(replies[2]!.json(), replies[0]!.json());
+    assert.equal(await verapdfRuns(server), runs + 1);
+  });
+
   test('an encrypted document needs its password; with it, the content is checked and the encryption is the failure', { timeout: 120_000 }, async () => {
     assert.equal((await putPdf(server, 'pdfa/locked.pdf', encryptPdf(corpusFile(PASS_2B), 'user-pw', 'owner-pw', '128'))).status, 201);
     const runs = await verapdfRuns(server);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { EnginePool } from '../engine/pool.js';
 import { ServiceError } from '../errors.js';
 import type { StoredPath } from '../storage/paths.js';
@@ -61,6 +62,8 @@ const CACHED_RESULTS = 1000;
  */
 export class PreflightOperations {
   private readonly results = new ReadModelCache<PreflightReport>(CACHED_RESULTS);
+  /** Checks running now, by version, password and profile. */
+  private readonly inflight = new Map<string, Promise<{ etag: string; report: PreflightReport }>>();
 
   constructor(
     private readonly pool: EnginePool,
@@ -80,13 +83,41 @@ export class PreflightOperations {
     const stat = await this.documents.stat(path);
     const cached = this.results.get(stat.etag, ctx.documentPassword, profile);
     if (cached) return { document, etag: stat.etag, ...cached };
-    // The password is checked the way every read checks it (401/403 before the validator runs); a plain version costs nothing here.
-    await this.documents.checkAccess(path, ctx.documentPassword, 'view');
+    // The same check already running (a client polling, two clients at once): wait for its result instead of running
+    // the validator twice. Same key, same password: its access check holds for this request too.
+    const key = inflightKey(stat.etag, ctx.documentPassword, profile);
+    const running = this.inflight.get(key);
+    if (running) {
+      try {
+        const { etag, report } = await running;
+        return { document, etag, ...report };
+      } catch (err) {
+        // Its client went away and stopped it: this request runs its own.
+        if (!(err instanceof ServiceError && err.code === 'TASK_CANCELLED')) throw err;
+      }
+    }
     const { signal } = requestExecution();
-    return this.documents.read(path, async (stored) => {
-      const report = await checker.check({ stored, password: ctx.documentPassword, signal, pool: this.pool, tools: this.tools });
-      this.results.set(stored.etag, ctx.documentPassword, report, profile);
-      return { document, etag: stored.etag, ...report };
-    });
+    const work = (async () => {
+      // The password is checked the way every read checks it (401/403 before the validator runs); a plain version costs nothing here.
+      await this.documents.checkAccess(path, ctx.documentPassword, 'view');
+      return this.documents.read(path, async (stored) => {
+        const report = await checker.check({ stored, password: ctx.documentPassword, signal, pool: this.pool, tools: this.tools });
+        this.results.set(stored.etag, ctx.documentPassword, report, profile);
+        return { etag: stored.etag, report };
+      });
+    })();
+    // Registered before anything is awaited, so a request arriving meanwhile finds it.
+    this.inflight.set(key, work);
+    try {
+      const { etag, report } = await work;
+      return { document, etag, ...report };
+    } finally {
+      if (this.inflight.get(key) === work) this.inflight.delete(key);
+    }
   }
+}
+
+/** The in-flight map's key: like the cache's, the password only as a hash. */
+function inflightKey(etag: string, password: string | undefined, profile: string): string {
+  return `${etag}|${password ? createHash('sha256').update(password).digest('base64url') : ''}|${profile}`;
 }
