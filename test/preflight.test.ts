@@ -150,6 +150,10 @@ describe('preflight results', { skip: corpus ? false : 'no corpus (../shared/cor
     assert.match(encryption.description, /Encrypt/);
     assert.ok(result.passedChecks > 100);
     assert.ok(!result.rules.some((r: { testNumber: number }) => r.testNumber === 0), 'veraPDF read the file');
+    // The owner password opens it as well, with the same verdict.
+    const owner = await preflight(server, 'pdfa/locked.pdf', 'pdfa2b', { 'x-service-documentpassword': 'owner-pw' });
+    assert.equal(owner.status, 200, owner.text);
+    assert.deepEqual(owner.json().rules, result.rules);
   });
 
   test('a damaged file the service stores (MuPDF repairs it) is a non-compliant result saying veraPDF could not read it, not an error', { timeout: 120_000 }, async () => {
