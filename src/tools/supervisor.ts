@@ -136,18 +136,19 @@ export class ToolSupervisor {
     while (warm && !warm.alive) warm = tool.idle.pop();
     const reused = warm !== undefined;
     warm ??= await this.startWarm(tool);
+    warm.uses++; // runs, not request lines
     let broken = false;
     let asked = false;
     const scratch = await mkdtemp(path.join(this.scratchOf(tool), 'run-'));
     // Only the first request of a run may meet a process that died while idle; a fresh one is asked once more.
     const ask = async (line: string, mayRetry: boolean): Promise<string> => {
-      warm!.uses++;
       try {
         return await warm!.request(line, declaration.timeoutMs, signal);
       } catch (err) {
         if (mayRetry && err instanceof WarmProcessError && err.failure === 'exited') {
           warm!.kill();
           warm = await this.startWarm(tool);
+          warm.uses++;
           return ask(line, false);
         }
         broken = true;
