@@ -51,6 +51,9 @@ export function describeValidationError(errors: readonly ErrorObject[] | null | 
     }
   }
   if (e.keyword === 'required') return `${name((e.params as { missingProperty: string }).missingProperty)}: required field is missing`;
+  // A short list of allowed values is named, so that a client sees what it may send (a preflight profile, a format).
+  const allowed = e.keyword === 'enum' ? (e.params as { allowedValues?: unknown[] }).allowedValues : undefined;
+  if (allowed && allowed.length <= 30) return `${[label, at].filter(Boolean).join('.')}: ${e.message ?? 'invalid'}: ${allowed.map(String).join(', ')}`;
   return `${[label, at].filter(Boolean).join('.')}: ${e.message ?? 'invalid'}`;
 }
 

@@ -77,14 +77,17 @@ test('the OpenAPI 3.1 description is public and generated from the route schemas
   // The preflight result: its model from the schema (JSON and XML), its profile parameter listing the registry's profiles.
   const preflight = spec.paths['/pdfservice/v1/documents/{filePath}.pdf/preflight-results']!['get'] as {
     responses: Record<string, { content: Record<string, { schema: unknown }> }>;
-    parameters: { name: string; in: string; required?: boolean; description?: string }[];
+    parameters: { name: string; in: string; required?: boolean; description?: string; schema: { enum?: string[] } }[];
   };
   assert.ok(preflight.responses['200']!.content['application/xml']);
   const result = deref(preflight.responses['200']!.content['application/json']!.schema) as { properties: Record<string, unknown>; required: string[] };
   assert.deepEqual([...result.required].sort(), ['compliant', 'document', 'etag', 'failedChecks', 'passedChecks', 'profile', 'rules', 'validator']);
   const profile = preflight.parameters.find((p) => p.name === 'profile' && p.in === 'query');
   assert.ok(profile?.required);
-  for (const name of ['pdfa1a', 'pdfa1b', 'pdfa2b', 'pdfa2u', 'pdfa3b', 'pdfa4']) assert.ok(profile.description?.includes(name), `profile lists ${name}`);
+  for (const name of ['pdfa1a', 'pdfa1b', 'pdfa2b', 'pdfa2u', 'pdfa3b', 'pdfa4']) {
+    assert.ok(profile.description?.includes(name), `profile lists ${name}`);
+    assert.ok(profile.schema.enum?.includes(name), `the profile enum has ${name}`);
+  }
 });
 
 type Operation = {

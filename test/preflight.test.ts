@@ -86,7 +86,7 @@ describe('preflight results', { skip: corpus ? false : 'no corpus (../shared/cor
     const runs = await verapdfRuns(server);
     const reply = await preflight(server, 'pdfa/pass.pdf', 'pdfa9z');
     assert.equal(reply.status, 400, reply.text);
-    assert.equal(reply.json().code, 'BAD_REQUEST');
+    assert.equal(reply.json().code, 'VALIDATION_FAILED');
     for (const profile of PDFA_PROFILES) assert.ok(reply.json().detail.includes(profile), `${profile} is listed: ${reply.json().detail}`);
     const none = await call(server, 'GET', '/documents/pdfa/pass.pdf/preflight-results');
     assert.equal(none.status, 400, none.text);

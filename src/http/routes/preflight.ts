@@ -18,7 +18,7 @@ export function registerPreflightRoutes(api: Api, deps: AppDeps): void {
     schema: {
       summary: 'Check the document against a PDF/A or PDF/X profile',
       description:
-        `\`profile\` is one of ${profiles.join(', ')} (400 BAD_REQUEST listing them for another). PDF/A profiles are validated by veraPDF ` +
+        `\`profile\` is one of ${profiles.join(', ')} (400 VALIDATION_FAILED listing them for another). PDF/A profiles are validated by veraPDF ` +
         '(501 COMPONENT_MISSING without Java or the veraPDF helper). The result names every failed rule with its clause, test number, ' +
         'how often it failed and the first places. An encrypted document needs its password (403 without), and is reported as failing ' +
         "PDF/A's ban on encryption with the rest of its content checked; a file the validator cannot read is a non-compliant result saying why. " +
@@ -28,7 +28,8 @@ export function registerPreflightRoutes(api: Api, deps: AppDeps): void {
       headers,
       querystring: {
         type: 'object',
-        properties: { profile: { type: 'string', minLength: 1, maxLength: 100, description: `The profile: ${profiles.join(', ')}`, examples: ['pdfa2b'] } },
+        // The registry's profiles as an enum: clients and the OpenAPI text see them, and another value is 400 listing them.
+        properties: { profile: { type: 'string', enum: profiles, description: `The profile: ${profiles.join(', ')}`, examples: ['pdfa2b'] } },
         required: ['profile'],
       },
       response: { 200: preflightResultSchema, ...errorResponses },
