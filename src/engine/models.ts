@@ -52,6 +52,15 @@ export {
   type StampImageType,
 } from './images/model.js';
 export { wordContainerOf, wordFormatOf, type WordFormat } from './office/model.js';
+export {
+  isPdfxProfile,
+  PDFX_PROFILES,
+  PDFX_VALIDATOR_NAME,
+  type FailedRule,
+  type PdfxProfile,
+  type PdfxReport,
+  type RuleLocation,
+} from './preflight/model.js';
 export { NOT_XML } from './syntax/xml-writer.js';
 export { declaresDtd } from './syntax/xml-safety.js';
 export type { PdfSource } from './core/pdf-source.js';
