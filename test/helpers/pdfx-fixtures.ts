@@ -101,7 +101,10 @@ export const VARIANTS: readonly Variant[] = [
   { name: 'no-mod-date', fails: 23, profiles: all() },
   { name: 'bad-creation-date', fails: 23, profiles: all() },
   { name: 'trapped-unknown', fails: 24, profiles: all() },
-  { name: 'forms-nested-too-deep', fails: 25, profiles: all(), page: 0 },
+  { name: 'forms-nested-too-deep', fails: 27, profiles: all(), page: 0 },
+  { name: 'custom-condition-without-info', fails: 25, profiles: all() },
+  { name: 'postscript-xobject', fails: 26, profiles: all(), page: 0 },
+  { name: 'postscript-operator', fails: 26, profiles: all(), page: 0 },
 ];
 
 let fontFile: { data: Buffer; length: number; widths: number[]; bbox: number[]; ascent: number; descent: number; capHeight: number } | undefined;
@@ -258,6 +261,8 @@ export function pdfxFixture(profile: PdfxProfile, variant = ''): Buffer {
     `q 10 0 0 10 200 380 cm BI /W 1 /H 1 /CS ${inlineCs} /BPC 8${inlineFilter} ID ${inlineBytes} EI Q`,
     'q 72 250 300 100 re W n /Sh0 sh Q',
     deepest ? 'q /Fdeep Do Q' : '',
+    v === 'postscript-xobject' ? '/Ps0 Do' : '',
+    v === 'postscript-operator' ? '(0 setgray) PS' : '',
   ]
     .filter((line) => line !== '')
     .join('\n');
@@ -267,6 +272,7 @@ export function pdfxFixture(profile: PdfxProfile, variant = ''): Buffer {
   if (v === 'font-not-embedded' || v === 'font-not-embedded-unused') fonts.push(`/F2 ${ref(helvetica)}`);
   const xobjects = [`/Im0 ${ref(image)}`, `/Fm0 ${ref(form)}`];
   if (deepest) xobjects.push(`/Fdeep ${ref(deepest)}`);
+  if (v === 'postscript-xobject') xobjects.push(`/Ps0 ${ref(b.stream('/Type /XObject /Subtype /PS', '0 setgray'))}`);
   const resources = `<< /Font << ${fonts.join(' ')} >> /ColorSpace << ${colourSpaces.join(' ')} >> /ExtGState << /GS0 ${ref(gs)} >> /XObject << ${xobjects.join(' ')} >> /Shading << /Sh0 ${ref(shading)} >> >>`;
   const contents1 = b.stream('', content1);
   const contents2 = b.stream('', 'q 1 0 0 1 100 100 cm /Fm0 Do Q\nBT /F1 12 Tf 72 720 Td (Second page) Tj ET');
@@ -291,7 +297,8 @@ export function pdfxFixture(profile: PdfxProfile, variant = ''): Buffer {
   const cmykIcc = Buffer.from(readFileSync(CMYK_PROFILE));
   if (v === 'input-class-profile') cmykIcc.write('scnr', 12, 'latin1');
   const destProfile = b.stream('/N 4', cmykIcc);
-  const intentEntries = ['/Type /OutputIntent /S /GTS_PDFX', '/OutputCondition (Ghostscript CMYK)', '/Info (Ghostscript ps_cmyk.icc)'];
+  const intentEntries = ['/Type /OutputIntent /S /GTS_PDFX', '/OutputCondition (Ghostscript CMYK)'];
+  if (v !== 'custom-condition-without-info') intentEntries.push('/Info (Ghostscript ps_cmyk.icc)');
   if (v !== 'no-output-condition') intentEntries.push(v === 'registry-name-only' ? '/OutputConditionIdentifier (FOGRA39)' : '/OutputConditionIdentifier (Custom)');
   if (v === 'registry-name-only') intentEntries.push('/RegistryName (http://www.color.org)');
   else if (v !== 'no-destination-profile') intentEntries.push(`/DestOutputProfile ${ref(destProfile)}`);

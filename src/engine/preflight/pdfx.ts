@@ -67,7 +67,9 @@ type RuleId =
   | 'title'
   | 'dates'
   | 'trapped'
-  | 'limits';
+  | 'limits'
+  | 'outputIntentInfo'
+  | 'postscript';
 
 interface Rule {
   id: RuleId;
@@ -164,7 +166,14 @@ const RULES: readonly Rule[] = [
     description: (p) => (p.x4 ? 'Creation and modification dates are present (XMP or Info) and valid' : 'The Info dictionary has a valid CreationDate and ModDate'),
   },
   { id: 'trapped', testNumber: 24, clause: '6.6', description: (p) => (p.x4 ? 'Trapped is True or False (XMP pdf:Trapped or Info)' : 'The Info dictionary has Trapped True or False') },
-  { id: 'limits', testNumber: 25, clause: '-', description: () => "The document could be read and checked within the checker's limits (what could not be checked is not called compliant)" },
+  {
+    id: 'outputIntentInfo',
+    testNumber: 25,
+    clause: '6.2.2',
+    description: () => 'A PDF/X output intent whose condition is not registered (Custom, or no RegistryName) describes it in Info',
+  },
+  { id: 'postscript', testNumber: 26, clause: '6.2', description: () => 'No PostScript: no PostScript XObjects and no PS operator' },
+  { id: 'limits', testNumber: 27, clause: '-', description: () => "The document could be read and checked within the checker's limits (what could not be checked is not called compliant)" },
 ];
 
 /** Bounds of the walk (see the module comment). */
@@ -407,10 +416,11 @@ class Checker {
     const where = (what: string) => ({ ...objectNumber(intent.ref), context: `GTS_PDFX output intent: ${what}` });
     const condition = textOf(this.objects.resolve(intent.dict.get('OutputConditionIdentifier')));
     this.check('outputCondition', condition !== undefined && condition.trim() !== '', () => where('no OutputConditionIdentifier'));
+    const registered = hasText(textOf(this.objects.resolve(intent.dict.get('RegistryName')))) && condition !== 'Custom';
+    this.check('outputIntentInfo', registered || hasText(textOf(this.objects.resolve(intent.dict.get('Info')))), () => where(`condition '${condition ?? ''}' is not registered and has no Info`));
     const profileRef = intent.dict.get('DestOutputProfile');
     const embedded = this.objects.isStream(profileRef);
-    const registry = textOf(this.objects.resolve(intent.dict.get('RegistryName')));
-    const hasRegistry = registry !== undefined && registry.trim() !== '';
+    const hasRegistry = hasText(textOf(this.objects.resolve(intent.dict.get('RegistryName'))));
     this.check('destinationProfile', embedded || (!this.part.x4 && hasRegistry), () =>
       where(this.part.x4 ? 'no embedded DestOutputProfile' : 'neither a DestOutputProfile nor a RegistryName'),
     );
@@ -709,6 +719,9 @@ class Checker {
           if (name !== undefined) this.xobject(this.resource(scope, 'XObject', name), scope, `XObject /${name}`, budget);
           break;
         }
+        case 'PS':
+          this.check('postscript', false, at('PS operator'));
+          break;
         case 'BI':
           this.inlineImage(operands[0] instanceof Map ? operands[0] : new Map(), scope, at('inline image'));
           break;
@@ -747,7 +760,11 @@ class Checker {
     const dict = dictOf(this.objects.resolve(ref));
     if (!dict) return;
     const subtype = nameOf(dict.get('Subtype'));
-    if (subtype === 'Form') {
+    const postscript = subtype === 'PS' || nameOf(dict.get('Subtype2')) === 'PS';
+    if (postscript || subtype === 'Form') {
+      this.check('postscript', !postscript, () => ({ pageIndex: scope.pageIndex, ...objectNumber(ref), context: `${scope.context}: ${what} is a PostScript XObject` }));
+    }
+    if (subtype === 'Form' && !postscript) {
       this.form(ref, { ...scope, context: `${scope.context}, form ${what}` }, budget, scope.resources);
       return;
     }
@@ -926,6 +943,8 @@ class Checker {
 }
 
 const SPACE = new Uint8Array([0x0a]);
+
+const hasText = (s: string | undefined): boolean => s !== undefined && s.trim() !== '';
 
 function objectNumber(v: PdfValue | undefined): { objectNumber?: number } {
   return v instanceof PdfRef ? { objectNumber: v.num } : {};
