@@ -4,11 +4,15 @@
  * rule it breaks (or, for the allowed alternatives, stays compliant).
  */
 import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { EnginePool } from '../src/engine/pool.js';
 import { ServiceError } from '../src/errors.js';
 import { makePdf, qpdfCheck } from './helpers/pdf.js';
-import { PDFX_PROFILES, pdfxFixture, VARIANTS } from './helpers/pdfx-fixtures.js';
+import { CMYK_PROFILE, PDFX_PROFILES, pdfxFixture, VARIANTS } from './helpers/pdfx-fixtures.js';
+import { tempFolders } from './helpers/temp.js';
 
 const pool = new EnginePool({ size: 1, taskTimeoutMs: 120_000, maxMemoryBytes: 2 ** 31, queueLimit: 100 });
 before(() => pool.ready());
@@ -43,6 +47,24 @@ describe('compliant fixtures', () => {
     const x4 = await pool.run('preflightPdfx', { pdf: pdfxFixture('pdfx4'), profile: 'pdfx32003' });
     assert.deepEqual(x4.rules.map((r: any) => r.testNumber), [1, 13, 19], summary(x4));
   });
+});
+
+const tempFolder = tempFolders('pdfx');
+/** Ghostscript (Debian `ghostscript`), an independent PDF/X writer, where it is installed. */
+const GS_DEF = spawnSync('gs', ['--version']).status === 0 ? '/usr/share/ghostscript/' + execFileSync('gs', ['--version'], { encoding: 'utf8' }).trim() + '/lib/PDFX_def.ps' : undefined;
+
+test('a PDF/X-3:2002 file written by Ghostscript pdfwrite passes the X-3:2002 rules, and fails X-1a only on its identification', { skip: GS_DEF ? false : 'Ghostscript (gs) is not installed' }, async () => {
+  const dir = await tempFolder();
+  // Ghostscript's own PDF/X definition file, with the CMYK output profile the fixtures use.
+  writeFileSync(path.join(dir, 'pdfx_def.ps'), readFileSync(GS_DEF!, 'latin1').replace(/\/ICCProfile \([^)]*\) def/, `/ICCProfile (${CMYK_PROFILE}) def`), 'latin1');
+  writeFileSync(path.join(dir, 'in.pdf'), makePdf({ pages: 2, title: 'Ghostscript PDF/X' }));
+  execFileSync('gs', ['-q', '-dSAFER', `--permit-file-read=${path.dirname(CMYK_PROFILE)}/`, '-dPDFX', '-dBATCH', '-dNOPAUSE', '-sDEVICE=pdfwrite', '-sColorConversionStrategy=CMYK', `-sOutputFile=${path.join(dir, 'out.pdf')}`, path.join(dir, 'pdfx_def.ps'), path.join(dir, 'in.pdf')]);
+  const pdf = readFileSync(path.join(dir, 'out.pdf'));
+  const x3 = await pool.run('preflightPdfx', { pdf, profile: 'pdfx32002' });
+  assert.deepEqual(x3.rules, [], summary(x3));
+  assert.equal(x3.compliant, true);
+  const x1a = await pool.run('preflightPdfx', { pdf, profile: 'pdfx1a2001' });
+  assert.deepEqual(x1a.rules.map((r: any) => r.testNumber), [19, 20], summary(x1a));
 });
 
 describe('one variant per rule', () => {
