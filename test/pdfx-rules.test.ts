@@ -119,7 +119,16 @@ describe('documents that are not PDF/X, and damaged ones', () => {
 
   test('damaged documents give a report or MALFORMED_PDF, and the worker keeps working', async () => {
     const good = pdfxFixture('pdfx1a2003');
-    const damaged = [good.subarray(0, Math.floor(good.length / 2)), Buffer.from(good.toString('latin1').replace(/stream\n/g, 'stream\nXX'), 'latin1'), Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n')];
+    const text = good.toString('latin1');
+    const damaged = [
+      good.subarray(0, Math.floor(good.length / 2)),
+      Buffer.from(text.replace(/stream\n/g, 'stream\nXX'), 'latin1'),
+      Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n'),
+      // A second "1 0 obj": MuPDF's repair (met midway) replaces the catalog, and the page tree is lost.
+      Buffer.from(text.replace(/endobj\n8 0 obj/, 'endobj\n1 0 obj'), 'latin1'),
+      // A form whose dictionary cannot be parsed: what the page draws with it cannot be checked.
+      Buffer.from(text.replace('/Type /XObject /Subtype /Form /BBox [0 0 50 50]', '/Type /XObject /Subtype /Form /BBox [0 0 50 50]] >>'), 'latin1'),
+    ];
     for (const pdf of damaged) {
       try {
         const report = await pool.run('preflightPdfx', { pdf, profile: 'pdfx1a2003' });

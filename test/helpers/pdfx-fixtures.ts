@@ -102,6 +102,7 @@ export const VARIANTS: readonly Variant[] = [
   { name: 'bad-creation-date', fails: 23, profiles: all() },
   { name: 'trapped-unknown', fails: 24, profiles: all() },
   { name: 'forms-nested-too-deep', fails: 27, profiles: all(), page: 0 },
+  { name: 'missing-resource', fails: 27, profiles: all(), page: 0 },
   { name: 'custom-condition-without-info', fails: 25, profiles: all() },
   { name: 'postscript-xobject', fails: 26, profiles: all(), page: 0 },
   { name: 'postscript-operator', fails: 26, profiles: all(), page: 0 },
@@ -263,6 +264,7 @@ export function pdfxFixture(profile: PdfxProfile, variant = ''): Buffer {
     deepest ? 'q /Fdeep Do Q' : '',
     v === 'postscript-xobject' ? '/Ps0 Do' : '',
     v === 'postscript-operator' ? '(0 setgray) PS' : '',
+    v === 'missing-resource' ? '/NoSuchForm Do' : '',
   ]
     .filter((line) => line !== '')
     .join('\n');

@@ -252,10 +252,10 @@ class Objects {
     }
   }
 
-  /** A value with references followed (a short chain at most). */
+  /** A value with references followed (a short chain at most); null, which is how an object that cannot be loaded prints, is absent (as in §7.3.9). */
   resolve(v: PdfValue | undefined): PdfValue | undefined {
     for (let i = 0; i < 8 && v instanceof PdfRef; i++) v = this.get(v.num);
-    return v instanceof PdfRef ? undefined : v;
+    return v instanceof PdfRef || v === null ? undefined : v;
   }
 
   isStream(v: PdfValue | undefined): boolean {
@@ -325,12 +325,15 @@ class Checker {
   }
 
   run(profile: PdfxProfile): PdfxReport {
+    // Every object first: MuPDF repairs a damaged file when it first meets a misplaced object, and a repair
+    // can change the catalog and page tree; everything read after the walk sees the repaired document.
+    this.checkObjects();
     const trailer = this.parseTrailer();
     const catalog = dictOf(this.objects.resolve(trailer?.get('Root')));
     this.checkFile(trailer);
     this.checkOutputIntent(catalog);
     this.checkIdentification(trailer, catalog);
-    this.checkObjects(catalog);
+    this.checkDocumentJavaScript(catalog);
     this.checkPages();
     const rules: FailedRule[] = [];
     let failedChecks = 0;
@@ -488,7 +491,7 @@ class Checker {
 
   // ----- every object: filters and actions -----------------------------------------------------------------------
 
-  private checkObjects(catalog: PdfDict | undefined): void {
+  private checkObjects(): void {
     let count = 0;
     try {
       count = this.doc.countObjects();
@@ -513,6 +516,9 @@ class Checker {
       }
       this.findActions(value, num, 0);
     }
+  }
+
+  private checkDocumentJavaScript(catalog: PdfDict | undefined): void {
     const names = dictOf(this.objects.resolve(catalog?.get('Names')));
     const js = names?.get('JavaScript');
     this.check('actions', js === undefined, () => ({ ...objectNumber(js), context: 'catalog /Names has a /JavaScript name tree' }));
@@ -542,6 +548,7 @@ class Checker {
     } catch {
       this.check('limits', false, () => ({ context: 'the page tree could not be read' }));
     }
+    this.check('limits', pages > 0, () => ({ context: 'the document has no pages that could be read' }));
     /** Content already scanned with the same resources (documents that share one stream among many pages). */
     const scanned = new Set<string>();
     for (let index = 0; index < pages; index++) {
@@ -732,9 +739,17 @@ class Checker {
     if (result.stopped) budget.exceeded = true;
   }
 
-  /** A named resource of the scope (the entry as written: a reference or a direct value). */
+  /**
+   * A named resource of the scope (the entry as written: a reference or a direct value). Content that names
+   * a resource that is not there cannot be checked: it fails the limits rule.
+   */
   private resource(scope: Scope, category: string, name: string): PdfValue | undefined {
-    return dictOf(this.objects.resolve(scope.resources?.get(category)))?.get(name);
+    const value = dictOf(this.objects.resolve(scope.resources?.get(category)))?.get(name);
+    if (value === undefined || (value instanceof PdfRef && this.objects.resolve(value) === undefined)) {
+      this.check('limits', false, () => ({ pageIndex: scope.pageIndex, context: `${scope.context}: the ${category} resource /${name} does not exist, so what it draws was not checked` }));
+      return undefined;
+    }
+    return value;
   }
 
   /** A form XObject (or annotation appearance): its own resources, else its parent's, scanned one level deeper. */
