@@ -73,6 +73,7 @@ export const VARIANTS: readonly Variant[] = [
   { name: 'rgb-fill', fails: 11, profiles: ['pdfx1a2001', 'pdfx1a2003'], page: 0 },
   { name: 'rgb-image', fails: 11, profiles: ['pdfx1a2001', 'pdfx1a2003'], page: 0 },
   { name: 'rgb-inline-image', fails: 11, profiles: ['pdfx1a2001', 'pdfx1a2003'], page: 0 },
+  { name: 'rgb-indexed-inline-image', fails: 11, profiles: ['pdfx1a2001', 'pdfx1a2003'], page: 0 },
   { name: 'rgb-shading', fails: 11, profiles: ['pdfx1a2001', 'pdfx1a2003'], page: 0 },
   { name: 'lab-in-form', fails: 11, profiles: ['pdfx1a2001', 'pdfx1a2003'], page: 1 },
   { name: 'icc-colour', fails: 11, profiles: ['pdfx1a2001', 'pdfx1a2003'], page: 0 },
@@ -247,8 +248,8 @@ export function pdfxFixture(profile: PdfxProfile, variant = ''): Buffer {
   }
 
   // Page 1's content.
-  const inlineCs = v === 'rgb-inline-image' ? '/RGB' : '/G';
-  const inlineData = v === 'rgb-inline-image' ? Buffer.from([255, 0, 0]).toString('latin1') : '\x80';
+  const inlineCs = v === 'rgb-inline-image' ? '/RGB' : v === 'rgb-indexed-inline-image' ? '[/I /RGB 0 <ff0000>]' : '/G';
+  const inlineData = v === 'rgb-inline-image' ? Buffer.from([255, 0, 0]).toString('latin1') : v === 'rgb-indexed-inline-image' ? '\x00' : '\x80';
   const inlineFilter = v === 'lzw-inline-image' ? ' /F /LZW' : '';
   const inlineBytes = v === 'lzw-inline-image' ? lzwEncode(Buffer.from(inlineData, 'latin1')).toString('latin1') : inlineData;
   const content1 = [

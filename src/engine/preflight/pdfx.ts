@@ -809,6 +809,9 @@ class Checker {
       const family = nameOf(cs[0]);
       const value = toValue(cs) as PdfValue[];
       if (family !== undefined && abbreviation[family]) value[0] = new PdfName(abbreviation[family]!);
+      // An inline Indexed space may name its base by abbreviation too.
+      const base = nameOf(value[1]);
+      if (base !== undefined && abbreviation[base]) value[1] = new PdfName(abbreviation[base]!);
       this.colourSpace(value, scope, at, 0);
     }
   }
