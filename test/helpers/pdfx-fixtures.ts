@@ -74,6 +74,8 @@ export const VARIANTS: readonly Variant[] = [
   { name: 'rgb-image', fails: 11, profiles: ['pdfx1a2001', 'pdfx1a2003'], page: 0 },
   { name: 'rgb-inline-image', fails: 11, profiles: ['pdfx1a2001', 'pdfx1a2003'], page: 0 },
   { name: 'rgb-indexed-inline-image', fails: 11, profiles: ['pdfx1a2001', 'pdfx1a2003'], page: 0 },
+  { name: 'rgb-type3-glyph', fails: 11, profiles: ['pdfx1a2001', 'pdfx1a2003'], page: 0 },
+  { name: 'cmyk-type3-glyph', fails: 0, profiles: all() },
   { name: 'rgb-shading', fails: 11, profiles: ['pdfx1a2001', 'pdfx1a2003'], page: 0 },
   { name: 'lab-in-form', fails: 11, profiles: ['pdfx1a2001', 'pdfx1a2003'], page: 1 },
   { name: 'icc-colour', fails: 11, profiles: ['pdfx1a2001', 'pdfx1a2003'], page: 0 },
@@ -202,6 +204,12 @@ export function pdfxFixture(profile: PdfxProfile, variant = ''): Buffer {
   );
   const font = b.add(`<< /Type /Font /Subtype /TrueType /BaseFont /DejaVuSans /FirstChar 32 /LastChar 126 /Widths [${f.widths.join(' ')}] /Encoding /WinAnsiEncoding /FontDescriptor ${ref(descriptor)} >>`);
   const helvetica = b.add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  // A Type 3 font whose one glyph (a square) sets its own colour (d0): RGB in rgb-type3-glyph.
+  const type3 = v === 'rgb-type3-glyph' || v === 'cmyk-type3-glyph';
+  const glyph = type3 ? b.stream('', `1000 0 d0 ${v === 'rgb-type3-glyph' ? '1 0 0 rg' : '0 1 1 0 k'} 0 0 800 800 re f`) : 0;
+  const type3Font = type3
+    ? b.add(`<< /Type /Font /Subtype /Type3 /FontBBox [0 0 800 800] /FontMatrix [0.001 0 0 0.001 0 0] /CharProcs << /sq ${ref(glyph)} >> /Encoding << /Type /Encoding /Differences [65 /sq] >> /FirstChar 65 /LastChar 65 /Widths [1000] >>`)
+    : 0;
 
   // Colour: a spot colour, and for X-3/X-4 an ICC-based RGB space.
   const tint = '<< /FunctionType 2 /Domain [0 1] /C0 [0 0 0 0] /C1 [0 0.6 1 0] /N 1 >>';
@@ -266,6 +274,7 @@ export function pdfxFixture(profile: PdfxProfile, variant = ''): Buffer {
     v === 'postscript-xobject' ? '/Ps0 Do' : '',
     v === 'postscript-operator' ? '(0 setgray) PS' : '',
     v === 'missing-resource' ? '/NoSuchForm Do' : '',
+    type3 ? 'BT /F3 20 Tf 400 720 Td (A) Tj ET' : '',
   ]
     .filter((line) => line !== '')
     .join('\n');
@@ -273,6 +282,7 @@ export function pdfxFixture(profile: PdfxProfile, variant = ''): Buffer {
   if (v === 'rgb-fill-default-rgb') colourSpaces.push(`/DefaultRGB ${ref(iccRgb)}`);
   const fonts = [`/F1 ${ref(font)}`];
   if (v === 'font-not-embedded' || v === 'font-not-embedded-unused') fonts.push(`/F2 ${ref(helvetica)}`);
+  if (type3) fonts.push(`/F3 ${ref(type3Font)}`);
   const xobjects = [`/Im0 ${ref(image)}`, `/Fm0 ${ref(form)}`];
   if (deepest) xobjects.push(`/Fdeep ${ref(deepest)}`);
   if (v === 'postscript-xobject') xobjects.push(`/Ps0 ${ref(b.stream('/Type /XObject /Subtype /PS', '0 setgray'))}`);

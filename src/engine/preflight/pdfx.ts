@@ -718,7 +718,7 @@ class Checker {
         }
         case 'Tf': {
           const name = nameOf(operands[0]);
-          if (name !== undefined) this.font(this.resource(scope, 'Font', name), scope, `font /${name}`);
+          if (name !== undefined) this.font(this.resource(scope, 'Font', name), scope, `font /${name}`, budget);
           break;
         }
         case 'Do': {
@@ -939,14 +939,36 @@ class Checker {
     }
   }
 
-  private font(ref: PdfValue | undefined, scope: Scope, what: string): void {
+  /** A Type 3 font's glyph procedures, scanned with the font's resources (or the page's, where it has none). */
+  private type3Glyphs(font: PdfDict, scope: Scope, what: string, budget: Budget): void {
+    if (scope.depth + 1 > MAX_FORM_DEPTH) {
+      budget.exceeded = true;
+      return;
+    }
+    const procs = dictOf(this.objects.resolve(font.get('CharProcs')));
+    const own = font.get('Resources');
+    const resources = own !== undefined ? dictOf(this.objects.resolve(own)) : scope.resources;
+    for (const [glyph, proc] of [...(procs ?? new Map<string, PdfValue>())].slice(0, 256)) {
+      if (!(proc instanceof PdfRef)) continue;
+      const bytes = this.read(proc.num, budget);
+      if (!bytes) {
+        if (!budget.exceeded) this.check('limits', false, () => ({ pageIndex: scope.pageIndex, objectNumber: proc.num, context: `${scope.context}: glyph /${glyph} of ${what} could not be decoded` }));
+        continue;
+      }
+      this.scan(bytes, { ...scope, resources, depth: scope.depth + 1, context: `${scope.context}, glyph /${glyph} of Type 3 ${what}` }, budget, proc.num);
+    }
+  }
+
+  private font(ref: PdfValue | undefined, scope: Scope, what: string, budget: Budget): void {
     if (ref === undefined || !this.first('font', ref)) return;
     const font = dictOf(this.objects.resolve(ref));
     if (!font) return;
     const subtype = nameOf(font.get('Subtype'));
     const base = nameOf(font.get('BaseFont')) ?? '?';
     if (subtype === 'Type3') {
+      // Its glyphs are content in the file: embedded by nature, and checked like any other content.
       this.check('fonts', true, () => ({ context: '' }));
+      this.type3Glyphs(font, scope, what, budget);
       return;
     }
     let descriptorHolder: PdfDict | undefined = font;
