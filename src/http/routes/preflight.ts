@@ -36,8 +36,9 @@ export function registerPreflightRoutes(api: Api, deps: AppDeps): void {
     },
   }, async (request, reply) => {
     const result = await preflight.check(documentPathParam(request), operationContext(request), request.query.profile);
-    // The body depends on the version and the profile; the operation has checked the password before (never part of an ETag).
-    const variant = `preflight|${result.profile}`;
+    // The body depends on the version, the profile and the path it names (the same content stored under two names has one ETag);
+    // the operation has checked the password before (never part of an ETag).
+    const variant = `preflight|${result.profile}|${result.document}`;
     return sendVersionedModel(request, reply, rendered, PREFLIGHT_RESULT_XML, { etag: result.etag, variant }, () => result);
   });
 }
