@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { PDFX_PROFILES, type PdfxProfile } from '../engine/models.js';
 import type { EnginePool } from '../engine/pool.js';
 import { ServiceError } from '../errors.js';
 import type { StoredPath } from '../storage/paths.js';
@@ -39,16 +40,21 @@ function veraPdf(profile: (typeof PDFA_PROFILES)[number]): PreflightChecker {
   };
 }
 
+/** PDF/X profiles go to the engine's own rules (engine/preflight/pdfx.ts; the pool takes the request's signal by itself). */
+function pdfxRules(profile: PdfxProfile): PreflightChecker {
+  return {
+    family: 'PDF/X',
+    check: ({ stored, password, pool }) => pool.run('preflightPdfx', { pdf: stored.pdf, password, profile }),
+  };
+}
+
 /**
  * Every profile preflight-results knows, by its query value: one entry per
- * profile, so PDF/X profiles are added here as entries calling their engine
- * task, e.g. `['pdfx4', { family: 'PDF/X', check: ({ stored, password, pool }) =>
- * pool.run('preflightPdfx', { pdf: stored.pdf, password, profile: 'pdfx4' }) }]`
- * (the pool takes the request's signal by itself). Order is the order of the
- * 400's list and of the OpenAPI text.
+ * profile. Order is the order of the 400's list and of the OpenAPI text.
  */
 export const PREFLIGHT_PROFILES: ReadonlyMap<string, PreflightChecker> = new Map<string, PreflightChecker>([
   ...PDFA_PROFILES.map((profile) => [profile, veraPdf(profile)] as const),
+  ...PDFX_PROFILES.map((profile) => [profile, pdfxRules(profile)] as const),
 ]);
 
 /** Results kept: a report is a few KB (at most 10 locations per rule); 1,000 versions × profiles is a few MB. */
