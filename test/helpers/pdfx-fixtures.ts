@@ -33,7 +33,6 @@ const TOO_NEW: Record<PdfxProfile, string> = { pdfx1a2001: '1.4', pdfx1a2003: '1
 const GTS_VERSION: Record<PdfxProfile, string> = { pdfx1a2001: 'PDF/X-1:2001', pdfx1a2003: 'PDF/X-1:2003', pdfx32002: 'PDF/X-3:2002', pdfx32003: 'PDF/X-3:2003', pdfx4: 'PDF/X-4' };
 const GTS_CONFORMANCE: Partial<Record<PdfxProfile, string>> = { pdfx1a2001: 'PDF/X-1a:2001', pdfx1a2003: 'PDF/X-1a:2003' };
 
-const isX1a = (p: PdfxProfile) => p === 'pdfx1a2001' || p === 'pdfx1a2003';
 const isX3 = (p: PdfxProfile) => p === 'pdfx32002' || p === 'pdfx32003';
 const all = (): PdfxProfile[] => [...PDFX_PROFILES];
 
@@ -370,4 +369,3 @@ function xmp(variant: string): string {
   ].join('\n');
 }
 
-export { isX1a };
