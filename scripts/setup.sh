@@ -21,9 +21,11 @@ esac
 # maven: builds that helper from java/verapdf/pom.xml with the veraPDF jars from Maven Central (step below).
 # tesseract-ocr with its orientation data (-osd) and language packs: OCRAction (docs/ocr.md); more languages are one
 # package each (tesseract-ocr-<code>), found at the next start.
+# ghostscript, fonts-urw-base35 (metric-compatible standard 14 it embeds), icc-profiles-free (sRGB output intent):
+# PDFAConvertAction (docs/pdfa.md).
 RUNTIME_PACKAGES=(libreoffice-writer-nogui bubblewrap fonts-liberation2 fonts-dejavu-core
   tesseract-ocr tesseract-ocr-osd tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-ita
-  tesseract-ocr-por tesseract-ocr-rus default-jre-headless maven)
+  tesseract-ocr-por tesseract-ocr-rus default-jre-headless maven ghostscript fonts-urw-base35 icc-profiles-free)
 
 # What only the tests, the corpus and robustness suites and the benchmarks use:
 # qpdf, poppler-utils (pdftotext, pdfinfo, pdfsig, pdfdetach): independent checks in tests.
@@ -33,8 +35,9 @@ RUNTIME_PACKAGES=(libreoffice-writer-nogui bubblewrap fonts-liberation2 fonts-de
 # zsh: test/readme.test.ts checks that the README's examples parse in zsh as well as bash.
 # python3-venv: the virtual environment scripts/schemathesis.sh installs Schemathesis into (CI's conformance run, .ci/run).
 # ocrmypdf: the peer of the OCR benchmark (bench/ocr.ts), OCRAction's open-source reference (issue 19).
+# libactivation-java, libjaxb-api-java: on the class path of PDFBox Preflight, the second PDF/A-1b validator (test/pdfa-convert.test.ts).
 TEST_PACKAGES=(qpdf poppler-utils libnss3-tools mupdf-tools imagemagick default-jdk-headless libpdfbox2-java zsh python3-venv
-  ocrmypdf)
+  ocrmypdf libactivation-java libjaxb-api-java)
 
 PACKAGES=("${RUNTIME_PACKAGES[@]}")
 if [ "$profile" = test ]; then PACKAGES+=("${TEST_PACKAGES[@]}"); fi

@@ -67,6 +67,7 @@ export const ERROR_CATALOG = {
   IMAGE_TOO_LARGE: { status: 422, title: 'The image is larger than the service converts' },
   UNSUPPORTED_ENCRYPTION: { status: 422, title: 'The document uses an encryption the service cannot open' },
   REDACTION_INCOMPLETE: { status: 422, title: 'Redacted text would remain in the document; nothing was changed' },
+  PDFA_CONVERSION_FAILED: { status: 422, title: 'The document could not be converted to the PDF/A profile asked for; nothing was written' },
   PROCESSING_FAILED: { status: 422, title: 'The engine could not process this document' },
   HEADERS_TOO_LARGE: { status: 431, title: 'The request line and headers are larger than the service accepts' },
   TOO_MANY_REQUESTS: { status: 429, title: 'Too many failed attempts; try again later' },

@@ -19,10 +19,11 @@ import { textTasks } from './text/tasks.js';
 import { renderTasks } from './render/tasks.js';
 import { imageTasks } from './images/tasks.js';
 import { ocrTasks } from './ocr/tasks.js';
+import { pdfaTasks } from './pdfa/tasks.js';
 import { preflightTasks } from './preflight/tasks.js';
 import type { TaskContext } from './task-context.js';
 
-const featureTasks = [coreTasks, annotationTasks, xfdfTasks, formTasks, redactionTasks, signingTasks, securityTasks, pageTasks, stampTasks, textTasks, renderTasks, imageTasks, ocrTasks, preflightTasks];
+const featureTasks = [coreTasks, annotationTasks, xfdfTasks, formTasks, redactionTasks, signingTasks, securityTasks, pageTasks, stampTasks, textTasks, renderTasks, imageTasks, ocrTasks, preflightTasks, pdfaTasks];
 // Spreading the maps would let a name declared in two folders silently keep the last one.
 const declared = featureTasks.flatMap((map) => Object.keys(map));
 const twice = declared.filter((name, i) => declared.indexOf(name) !== i);
@@ -43,6 +44,7 @@ export const tasks = {
   ...imageTasks,
   ...ocrTasks,
   ...preflightTasks,
+  ...pdfaTasks,
   /** For the pool's own tests: spins for `ms` milliseconds, like a document that takes long. */
   busyWait: (input: { ms: number }) => {
     const end = Date.now() + input.ms;

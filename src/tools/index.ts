@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+import { ghostscript } from './ghostscript.js';
 import { libreOffice } from './libreoffice.js';
 import { tesseract } from './tesseract.js';
 import type { ToolDeclaration } from './tool.js';
@@ -12,5 +14,10 @@ export type { ToolDeclaration, ToolStatus } from './tool.js';
  * `ToolSupervisor.run` (as libreoffice.ts does).
  */
 export function declaredTools(options: { timeoutMs: number; verapdfDir: string }): ToolDeclaration[] {
-  return [libreOffice(options.timeoutMs), tesseract(options.timeoutMs), verapdf({ timeoutMs: options.timeoutMs, dir: options.verapdfDir })];
+  return [
+    libreOffice(options.timeoutMs),
+    tesseract(options.timeoutMs),
+    verapdf({ timeoutMs: options.timeoutMs, dir: options.verapdfDir }),
+    ghostscript(options.timeoutMs, availableParallelism()),
+  ];
 }

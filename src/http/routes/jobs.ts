@@ -64,7 +64,7 @@ export function sendJobOutcome(request: FastifyRequest, reply: FastifyReply, job
     return true;
   }
   if ((job.state === 'failed' || job.state === 'cancelled') && job.error) {
-    throw new ServiceError(job.error.code as ConstructorParameters<typeof ServiceError>[0], job.error.detail);
+    throw new ServiceError(job.error.code as ConstructorParameters<typeof ServiceError>[0], job.error.detail, job.error.extra);
   }
   return false;
 }

@@ -8,6 +8,7 @@ import { FlattenAnnotationsAction, FlattenFieldsAction } from './FlattenActions.
 import { PAGE_STRUCTURE_ACTIONS } from './PageStructureActions.js';
 import { ImageStampAction } from './ImageStampAction.js';
 import { OCRAction } from './OCRAction.js';
+import { PDFAConvertAction } from './PDFAConvertAction.js';
 import { TextStampAction } from './TextStampAction.js';
 import type { ActionDefinition, OutputParams } from './types.js';
 
@@ -23,4 +24,5 @@ export const ACTIONS: readonly AnyAction[] = [
   TextStampAction as AnyAction,
   ImageStampAction as AnyAction,
   OCRAction as AnyAction,
+  PDFAConvertAction as AnyAction,
 ];

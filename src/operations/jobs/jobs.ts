@@ -392,6 +392,6 @@ function visible(record: JobRecord, ctx: OperationContext): boolean {
 }
 
 function problemOf(error: ServiceError): JobError {
-  return { status: error.status, code: error.code, title: ERROR_CATALOG[error.code].title, ...(error.detail ? { detail: error.detail } : {}) };
+  return { status: error.status, code: error.code, title: ERROR_CATALOG[error.code].title, ...(error.detail ? { detail: error.detail } : {}), ...(error.extra ? { extra: error.extra } : {}) };
 }
 

@@ -31,6 +31,8 @@ export interface JobError {
   code: string;
   title: string;
   detail?: string;
+  /** The problem's extension members (a failed PDF/A conversion's report, say), as the inline answer has them. */
+  extra?: Record<string, unknown>;
 }
 
 /**

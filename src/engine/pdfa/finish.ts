@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { withPdf } from '../core/document-task.js';
+import { deref, text } from '../core/mupdf-objects.js';
+import type { PdfSource } from '../core/pdf-source.js';
+import { saveEdited } from '../core/save.js';
+import { pdfDateToIso } from '../syntax/dates.js';
+import { escapeXml } from '../syntax/xml-writer.js';
+import type { PdfaPart } from './model.js';
+
+/** The sRGB profile of Debian's icc-profiles-free: the output intent of every conversion (Ghostscript's path uses the same file). */
+const SRGB_ICC = '/usr/share/color/icc/sRGB.icc';
+let icc: Uint8Array | undefined;
+
+/**
+ * The `pdfaFinish` task, PDFAConvertAction's MuPDF path (docs/pdfa.md): a
+ * prepared document (pdfaPrepare) whose fonts are all embedded is made PDF/A
+ * by adding what the parts require and leaving its content as it is: the
+ * sRGB output intent, XMP metadata with pdfaid and the Info entries mirrored
+ * (dates in one form in both), and a trailer ID (MuPDF writes none of its
+ * own). Streams are written as stored: images and page content keep their
+ * bytes, form fields stay fields. Whether that is enough (glyph widths,
+ * CMYK colour without a CMYK intent...) is veraPDF's to say; the action
+ * falls back to Ghostscript when it is not. Measured: 10-60 ms for the corpus
+ * files against Ghostscript's 0.1-1 s.
+ */
+export function pdfaFinish(input: { pdf: PdfSource; part: PdfaPart; conformance: 'B' | 'U' }): { bytes: Uint8Array } {
+  return withPdf(input, 'view', (doc) => {
+    const trailer = doc.getTrailer();
+    const catalog = deref(trailer.get('Root'));
+    icc ??= new Uint8Array(readFileSync(SRGB_ICC));
+    const profile = doc.addStream(icc, { N: 3 });
+    const intent = doc.addObject(doc.newDictionary());
+    intent.put('Type', doc.newName('OutputIntent'));
+    intent.put('S', doc.newName('GTS_PDFA1'));
+    intent.put('OutputConditionIdentifier', doc.newString('sRGB IEC61966-2.1'));
+    intent.put('Info', doc.newString('sRGB IEC61966-2.1'));
+    intent.put('RegistryName', doc.newString('http://www.color.org'));
+    intent.put('DestOutputProfile', profile);
+    const intents = doc.newArray();
+    intents.push(intent);
+    catalog.put('OutputIntents', intents);
+
+    let info = deref(trailer.get('Info'));
+    if (!info.isDictionary()) {
+      info = doc.addObject(doc.newDictionary());
+      trailer.put('Info', info);
+    }
+    const now = new Date();
+    const modified = isoOf(now);
+    const created = pdfDateToIso(text(info.get('CreationDate'))) ?? modified;
+    // One form of each date in Info and XMP (an explicit +00'00' zone: PDFBox Preflight misreads Z00'00').
+    info.put('CreationDate', doc.newString(pdfDateOf(created)));
+    info.put('ModDate', doc.newString(pdfDateOf(modified)));
+    info.put('Producer', doc.newString(`${text(info.get('Producer')) ?? ''}${text(info.get('Producer')) ? '; ' : ''}pdfservice`));
+    // Trapped has no XMP counterpart in PDF/A-1's schemas: it goes rather than be mirrored wrongly.
+    info.delete('Trapped');
+    const xmp = xmpPacket({
+      part: input.part,
+      conformance: input.conformance,
+      title: text(info.get('Title')),
+      author: text(info.get('Author')),
+      subject: text(info.get('Subject')),
+      keywords: text(info.get('Keywords')),
+      creator: text(info.get('Creator')),
+      producer: text(info.get('Producer')),
+      created,
+      modified,
+    });
+    const metadata = doc.addStream(new TextEncoder().encode(xmp), { Type: 'Metadata', Subtype: 'XML' });
+    catalog.put('Metadata', metadata);
+
+    const id = doc.newByteString(randomBytes(16));
+    const ids = doc.newArray();
+    ids.push(id);
+    ids.push(id);
+    trailer.put('ID', ids);
+    // As stored: the metadata stream stays uncompressed (PDF/A-1 forbids a filter on it), images and content keep their bytes.
+    return { bytes: saveEdited(doc, false, { keepStreams: true }) };
+  });
+}
+
+interface XmpFields {
+  part: PdfaPart;
+  conformance: 'B' | 'U';
+  title: string | undefined;
+  author: string | undefined;
+  subject: string | undefined;
+  keywords: string | undefined;
+  creator: string | undefined;
+  producer: string | undefined;
+  created: string;
+  modified: string;
+}
+
+function xmpPacket(f: XmpFields): string {
+  const x = (value: string) => escapeXml(value.replace(/[\x00-\x08\x0B\x0C\x0E-\x1F]/g, ' '));
+  const lines = [
+    '<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>',
+    '<x:xmpmeta xmlns:x="adobe:ns:meta/">',
+    '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">',
+    '<rdf:Description rdf:about="" xmlns:pdfaid="http://www.aiim.org/pdfa/ns/id/">',
+    `<pdfaid:part>${f.part}</pdfaid:part>`,
+    `<pdfaid:conformance>${f.conformance}</pdfaid:conformance>`,
+    '</rdf:Description>',
+    '<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/">',
+    '<dc:format>application/pdf</dc:format>',
+    ...(f.title !== undefined ? [`<dc:title><rdf:Alt><rdf:li xml:lang="x-default">${x(f.title)}</rdf:li></rdf:Alt></dc:title>`] : []),
+    ...(f.author !== undefined ? [`<dc:creator><rdf:Seq><rdf:li>${x(f.author)}</rdf:li></rdf:Seq></dc:creator>`] : []),
+    ...(f.subject !== undefined ? [`<dc:description><rdf:Alt><rdf:li xml:lang="x-default">${x(f.subject)}</rdf:li></rdf:Alt></dc:description>`] : []),
+    '</rdf:Description>',
+    '<rdf:Description rdf:about="" xmlns:xmp="http://ns.adobe.com/xap/1.0/">',
+    `<xmp:CreateDate>${f.created}</xmp:CreateDate>`,
+    `<xmp:ModifyDate>${f.modified}</xmp:ModifyDate>`,
+    `<xmp:MetadataDate>${f.modified}</xmp:MetadataDate>`,
+    ...(f.creator !== undefined ? [`<xmp:CreatorTool>${x(f.creator)}</xmp:CreatorTool>`] : []),
+    '</rdf:Description>',
+    '<rdf:Description rdf:about="" xmlns:pdf="http://ns.adobe.com/pdf/1.3/">',
+    ...(f.producer !== undefined ? [`<pdf:Producer>${x(f.producer)}</pdf:Producer>`] : []),
+    ...(f.keywords !== undefined ? [`<pdf:Keywords>${x(f.keywords)}</pdf:Keywords>`] : []),
+    '</rdf:Description>',
+    '</rdf:RDF>',
+    '</x:xmpmeta>',
+  ];
+  // Room for editors that update the packet in place, as the XMP specification suggests.
+  return `${lines.join('\n')}\n${' '.repeat(2000)}\n<?xpacket end="w"?>`;
+}
+
+function isoOf(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** An ISO 8601 date-time with a zone (Z or +hh:mm) as a PDF date with that zone written +hh'mm'. */
+function pdfDateOf(iso: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(Z|[+-]\d{2}:\d{2})$/.exec(iso);
+  if (!m) return iso;
+  const zone = m[7] === 'Z' ? "+00'00'" : `${m[7]!.slice(0, 3)}'${m[7]!.slice(4)}'`;
+  return `D:${m[1]}${m[2]}${m[3]}${m[4]}${m[5]}${m[6]}${zone}`;
+}
+

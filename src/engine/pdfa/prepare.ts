@@ -1,0 +1,576 @@
+import type * as mupdf from 'mupdf';
+import { withPdf } from '../core/document-task.js';
+import { deref, name } from '../core/mupdf-objects.js';
+import type { PdfSource } from '../core/pdf-source.js';
+import { refuseIfSigned, saveFull } from '../core/save.js';
+import { redrawAll } from '../annotations/redraw.js';
+import { SPECIFICATION, type PdfaFinding, type PdfaLocation, type PdfaPart, type PdfaPrepareOptions } from './model.js';
+
+/**
+ * The `pdfaPrepare` task, the MuPDF half of PDFAConvertAction (docs/pdfa.md,
+ * the pipeline): what Ghostscript does not do for PDF/A, or does in a way we
+ * do not want, is done here first, on the decrypted document:
+ *
+ * - annotations the part forbids are deleted (unsupportedAnnots 0) or found
+ *   (1); hidden ones are deleted (PDF/A makes every annotation printable and
+ *   visible, which would show what the author hid); the rest get the Print
+ *   flag, an appearance where they have none (MuPDF draws it; an empty one
+ *   where it cannot) and only a normal appearance; in PDF/A-1 their CA is 1;
+ * - embedded files (and FileAttachment annotations) are deleted for parts 1
+ *   and 2 (embeddedFiles 0) or found (1); part 3 keeps them with F, UF,
+ *   AFRelationship, a MIME subtype and the catalog's /AF;
+ * - JavaScript and the actions the parts forbid (Launch, Sound, Movie,
+ *   ResetForm, ImportData, Hide, SetOCGState, Rendition, Trans, GoTo3DView,
+ *   named actions other than page turns) and every additional-action (AA)
+ *   dictionary are removed; links keep their rectangle;
+ * - forms: widgets without appearance get one, NeedAppearances and XFA go;
+ * - optional content: in parts 2 and 3 each configuration gets a Name and
+ *   loses AS; in part 1 (which forbids it) content hidden by default is left to
+ *   Ghostscript, which draws what the default configuration shows;
+ * - transparency in PDF/A-1 is found, to refuse it (transparency 1); made
+ *   opaque by Ghostscript otherwise.
+ *
+ * A signed document is refused (409 DOCUMENT_SIGNED): the conversion
+ * rewrites it, which would invalidate its signatures. Measured: 5-40 ms for
+ * the corpus files, nothing next to Ghostscript's run.
+ */
+export function pdfaPrepare(input: { pdf: PdfSource; password?: string | undefined } & PdfaPrepareOptions): PdfaPrepared {
+  // Converting removes the encryption: that is the owner's decision, as for SetSecurity.
+  return withPdf(input, 'owner', (doc) => {
+    refuseIfSigned(doc, 'PDF/A conversion rewrites the whole document, which invalidates its signatures');
+    const work = new Preparation(doc, input);
+    work.run();
+    return { bytes: saveFull(doc, 'encrypt=none'), findings: work.findingList(), changes: work.changes, transparencyFound: work.transparencyFound, fontsNotEmbedded: work.fontsNotEmbedded.size };
+  });
+}
+
+export interface PdfaPrepared {
+  /** The document prepared for Ghostscript, unencrypted. */
+  bytes: Uint8Array;
+  /** What the options say to fail on (empty when the conversion may go on). */
+  findings: PdfaFinding[];
+  /** What was changed, in words, with counts (the action's report). */
+  changes: string[];
+  /** Whether PDF/A-1 transparency was found (made opaque, or a finding). */
+  transparencyFound: boolean;
+  /** Fonts used without their font program (the standard 14, say): Ghostscript must embed them. */
+  fontsNotEmbedded: number;
+}
+
+/** Annotation types of ISO 32000-1 that PDF/A-1 allows (ISO 19005-1, 6.5.2); FileAttachment is an embedded file. */
+const ALLOWED_1 = new Set(['Text', 'Link', 'FreeText', 'Line', 'Square', 'Circle', 'Polygon', 'PolyLine', 'Highlight', 'Underline', 'Squiggly', 'StrikeOut', 'Stamp', 'Caret', 'Ink', 'Popup', 'Widget', 'PrinterMark', 'TrapNet']);
+/** PDF/A-2 and -3 add these (ISO 19005-2, 6.3.1); 3D, Sound, Screen, Movie and types outside ISO 32000-1 stay forbidden. */
+const ALLOWED_2 = new Set([...ALLOWED_1, 'Watermark', 'Redact']);
+
+/** Action types no part allows (ISO 19005-1 6.6.1, 19005-2 6.6.1). */
+const FORBIDDEN_ACTIONS = new Set(['Launch', 'Sound', 'Movie', 'ResetForm', 'ImportData', 'JavaScript', 'Hide', 'SetOCGState', 'Rendition', 'Trans', 'GoTo3DView', 'RichMediaExecute']);
+const ALLOWED_NAMED = new Set(['NextPage', 'PrevPage', 'FirstPage', 'LastPage']);
+
+/** Annotation flags (ISO 32000-1, 12.5.3). */
+const INVISIBLE = 1;
+const HIDDEN = 2;
+const PRINT = 4;
+const NO_VIEW = 32;
+const TOGGLE_NO_VIEW = 256;
+
+class Preparation {
+  readonly changes: string[] = [];
+  transparencyFound = false;
+  readonly fontsNotEmbedded = new Set<string>();
+  private readonly fontsSeen = new Set<number>();
+  private readonly counts = new Map<string, number>();
+  private readonly findings = new Map<string, PdfaFinding>();
+  private readonly spec: string;
+  private readonly part: PdfaPart;
+
+  constructor(
+    private readonly doc: mupdf.PDFDocument,
+    private readonly options: PdfaPrepareOptions,
+  ) {
+    this.part = options.part;
+    this.spec = SPECIFICATION[options.part];
+  }
+
+  run(): void {
+    const catalog = deref(this.doc.getTrailer().get('Root'));
+    this.embeddedFiles(catalog);
+    this.catalogActions(catalog);
+    this.form(catalog);
+    this.optionalContent(catalog);
+    const pages = this.doc.countPages();
+    for (let pageIndex = 0; pageIndex < pages; pageIndex++) this.page(pageIndex);
+    for (const [what, count] of this.counts) this.changes.push(`${what}: ${count}`);
+  }
+
+  findingList(): PdfaFinding[] {
+    return [...this.findings.values()];
+  }
+
+  private count(what: string): void {
+    this.counts.set(what, (this.counts.get(what) ?? 0) + 1);
+  }
+
+  private find(key: { clause: string; testNumber: number; description: string }, location: PdfaLocation): void {
+    const id = `${key.clause}-${key.testNumber}`;
+    let finding = this.findings.get(id);
+    if (!finding) {
+      finding = { specification: this.spec, clause: key.clause, testNumber: key.testNumber, description: key.description, failedChecks: 0, locations: [] };
+      this.findings.set(id, finding);
+    }
+    finding.failedChecks++;
+    if (finding.locations.length < 10) finding.locations.push(location);
+  }
+
+  // ---- embedded files ----
+
+  private embeddedFiles(catalog: mupdf.PDFObject): void {
+    const names = deref(catalog.get('Names'));
+    const tree = names.isDictionary() ? deref(names.get('EmbeddedFiles')) : undefined;
+    const entries: { name: string; spec: mupdf.PDFObject }[] = [];
+    if (tree?.isDictionary()) collectNameTree(tree, (key, value) => entries.push({ name: key, spec: value }));
+    if (this.part === 3) {
+      const af = this.afArray(catalog);
+      for (const entry of entries) this.fixFileSpec(entry.spec, entry.name, af);
+      return;
+    }
+    if (!entries.length) return;
+    if (this.options.embeddedFiles === 1) {
+      for (const entry of entries) this.find(embeddedRule(this.part), { objectNumber: objectNumber(entry.spec), context: `embedded file ${JSON.stringify(entry.name.slice(0, 100))}` });
+      return;
+    }
+    names.delete('EmbeddedFiles');
+    catalog.delete('AF');
+    for (let i = 0; i < entries.length; i++) this.count('embedded files deleted');
+  }
+
+  private afArray(catalog: mupdf.PDFObject): mupdf.PDFObject {
+    let af = deref(catalog.get('AF'));
+    if (!af.isArray()) {
+      af = this.doc.newArray();
+      catalog.put('AF', af);
+    }
+    return af;
+  }
+
+  /** PDF/A-3 (ISO 19005-3, 6.8): F and UF, an AFRelationship, a MIME subtype and a modification date; listed in /AF. */
+  private fixFileSpec(specRef: mupdf.PDFObject, fallbackName: string, af: mupdf.PDFObject): void {
+    const spec = deref(specRef);
+    if (!spec.isDictionary()) return;
+    const fileName = text(spec.get('UF')) ?? text(spec.get('F')) ?? fallbackName;
+    if (spec.get('F').isNull()) spec.put('F', this.doc.newString(fileName));
+    if (spec.get('UF').isNull()) spec.put('UF', this.doc.newString(fileName));
+    if (spec.get('AFRelationship').isNull()) spec.put('AFRelationship', this.doc.newName('Unspecified'));
+    const ef = deref(spec.get('EF'));
+    const stream = ef.isDictionary() ? ef.get('F') : undefined;
+    if (stream?.isStream()) {
+      if (stream.get('Subtype').isNull()) stream.put('Subtype', this.doc.newName('application/octet-stream'));
+      let params = deref(stream.get('Params'));
+      if (!params.isDictionary()) {
+        params = this.doc.newDictionary();
+        stream.put('Params', params);
+      }
+      if (params.get('ModDate').isNull()) params.put('ModDate', this.doc.newString(pdfDate(new Date())));
+    }
+    if (specRef.isIndirect()) {
+      let listed = false;
+      af.forEach((item) => {
+        if (item.isIndirect() && item.asIndirect() === specRef.asIndirect()) listed = true;
+      });
+      if (!listed) af.push(specRef);
+    }
+    this.count('embedded files kept with AFRelationship (PDF/A-3)');
+  }
+
+  // ---- actions ----
+
+  private catalogActions(catalog: mupdf.PDFObject): void {
+    if (!catalog.get('AA').isNull()) {
+      catalog.delete('AA');
+      this.count('additional actions removed');
+    }
+    const open = deref(catalog.get('OpenAction'));
+    if (open.isDictionary() && this.forbiddenAction(open)) {
+      catalog.delete('OpenAction');
+      this.count('actions removed');
+    }
+    const names = deref(catalog.get('Names'));
+    if (names.isDictionary() && !names.get('JavaScript').isNull()) {
+      names.delete('JavaScript');
+      this.count('document JavaScript removed');
+    }
+    const outlines = deref(catalog.get('Outlines'));
+    if (outlines.isDictionary()) this.outline(deref(outlines.get('First')), new Set());
+  }
+
+  private outline(item: mupdf.PDFObject, seen: Set<number>): void {
+    while (item.isDictionary()) {
+      const id = objectNumber(item);
+      if (id !== undefined) {
+        if (seen.has(id)) return;
+        seen.add(id);
+      }
+      this.cleanAction(item, 'A');
+      this.outline(deref(item.get('First')), seen);
+      item = deref(item.get('Next'));
+    }
+  }
+
+  /** Removes `owner[key]` when it is a forbidden action; drops chained /Next actions (what they run is not checked). */
+  private cleanAction(owner: mupdf.PDFObject, key: string): void {
+    const action = deref(owner.get(key));
+    if (!action.isDictionary()) return;
+    if (this.forbiddenAction(action)) {
+      owner.delete(key);
+      this.count('actions removed');
+    } else if (!action.get('Next').isNull()) {
+      action.delete('Next');
+      this.count('chained actions removed');
+    }
+  }
+
+  private forbiddenAction(action: mupdf.PDFObject): boolean {
+    const type = name(action.get('S'));
+    if (type === undefined) return false;
+    if (FORBIDDEN_ACTIONS.has(type)) return true;
+    if (type === 'Named') return !ALLOWED_NAMED.has(name(action.get('N')) ?? '');
+    return false;
+  }
+
+  // ---- forms and optional content ----
+
+  private form(catalog: mupdf.PDFObject): void {
+    const acroForm = deref(catalog.get('AcroForm'));
+    if (!acroForm.isDictionary()) return;
+    if (!acroForm.get('XFA').isNull()) {
+      acroForm.delete('XFA');
+      this.count('XFA form data removed (the AcroForm fields stay)');
+    }
+    // Widgets without appearances are drawn in page(); then readers need not draw any.
+    if (!acroForm.get('NeedAppearances').isNull()) acroForm.delete('NeedAppearances');
+    const fields = deref(acroForm.get('Fields'));
+    if (fields.isArray()) this.fieldActions(fields, new Set());
+  }
+
+  private fieldActions(kids: mupdf.PDFObject, seen: Set<number>): void {
+    kids.forEach((ref) => {
+      const field = deref(ref);
+      const id = objectNumber(ref);
+      if (!field.isDictionary() || (id !== undefined && seen.has(id))) return;
+      if (id !== undefined) seen.add(id);
+      if (!field.get('AA').isNull()) {
+        field.delete('AA');
+        this.count('additional actions removed');
+      }
+      const children = deref(field.get('Kids'));
+      if (children.isArray()) this.fieldActions(children, seen);
+    });
+  }
+
+  private optionalContent(catalog: mupdf.PDFObject): void {
+    const properties = deref(catalog.get('OCProperties'));
+    if (!properties.isDictionary() || this.part === 1) return;
+    const fix = (config: mupdf.PDFObject, fallback: string) => {
+      if (!config.isDictionary()) return;
+      if (config.get('Name').isNull()) config.put('Name', this.doc.newString(fallback));
+      if (!config.get('AS').isNull()) {
+        config.delete('AS');
+        this.count('optional content usage (AS) entries removed');
+      }
+    };
+    fix(deref(properties.get('D')), 'Default');
+    const configs = deref(properties.get('Configs'));
+    if (configs.isArray()) {
+      let n = 0;
+      configs.forEach((config) => fix(deref(config), `Configuration ${++n}`));
+    }
+  }
+
+  // ---- pages ----
+
+  /**
+   * A page's annotations, worked on in its /Annots array itself (MuPDF's
+   * annotation list leaves out some types, Sound among them, and widgets):
+   * what goes is dropped from the array; the rest get their flags, actions
+   * and appearance dictionary fixed. Appearances missing afterwards are
+   * drawn by MuPDF on the page loaded again (a loaded page keeps a stale list).
+   */
+  private page(pageIndex: number): void {
+    let page = this.doc.loadPage(pageIndex);
+    try {
+      const pageObj = page.getObject();
+      if (!pageObj.get('AA').isNull()) {
+        pageObj.delete('AA');
+        this.count('additional actions removed');
+      }
+      if (this.part === 1) this.pageTransparency(pageObj, pageIndex);
+      this.fonts(deref(pageObj.getInheritable('Resources')), 0);
+      const annots = deref(pageObj.get('Annots'));
+      if (!annots.isArray() || annots.length === 0) return;
+      const kept = this.doc.newArray();
+      let missing = 0;
+      for (let i = 0; i < annots.length; i++) {
+        const ref = annots.get(i);
+        const obj = deref(ref);
+        if (!obj.isDictionary()) continue;
+        if (this.keepAnnotation(obj, pageIndex)) {
+          kept.push(ref);
+          if (name(obj.get('Subtype')) !== 'Popup' && !hasNormalAppearance(obj)) missing++;
+        }
+      }
+      if (kept.length !== annots.length) pageObj.put('Annots', kept);
+      if (!missing) return;
+      page.destroy();
+      page = this.doc.loadPage(pageIndex);
+      const lacking = [...page.getAnnotations(), ...page.getWidgets()].filter((a) => name(a.getObject().get('Subtype')) !== 'Popup' && !hasNormalAppearance(a.getObject()));
+      // MuPDF draws what it can in one pass; what it cannot (a Link) gets an empty appearance: it showed nothing of its own before either.
+      redrawAll(lacking);
+      for (let i = 0; i < kept.length; i++) {
+        const obj = deref(kept.get(i));
+        if (name(obj.get('Subtype')) === 'Popup') continue;
+        if (hasNormalAppearance(obj)) continue;
+        this.emptyAppearance(obj);
+        this.count('empty appearances added');
+      }
+      for (const annot of lacking) if (hasNormalAppearance(annot.getObject())) this.count('appearances drawn');
+      for (let i = 0; i < kept.length; i++) this.onlyNormalAppearance(deref(kept.get(i)));
+    } finally {
+      page.destroy();
+    }
+  }
+
+  /** Decides one annotation: false when it goes (or is a finding); otherwise fixes its flags, actions and opacity. */
+  private keepAnnotation(obj: mupdf.PDFObject, pageIndex: number): boolean {
+    const allowed = this.part === 1 ? ALLOWED_1 : ALLOWED_2;
+    const type = name(obj.get('Subtype')) ?? '';
+    const location = { pageIndex, objectNumber: objectNumber(obj), context: `${type || 'untyped'} annotation` };
+    if (type === 'FileAttachment') {
+      if (this.part === 3) {
+        this.fixFileSpec(obj.get('FS'), 'attachment', this.afArray(deref(this.doc.getTrailer().get('Root'))));
+      } else if (this.options.embeddedFiles === 1) {
+        this.find(embeddedRule(this.part), location);
+        return false;
+      } else {
+        this.count('file attachment annotations deleted');
+        return false;
+      }
+    } else if (!allowed.has(type)) {
+      if (this.options.unsupportedAnnots === 1) this.find(annotationRule(this.part), location);
+      else this.count(`${type || 'untyped'} annotations deleted`);
+      return false;
+    }
+    const flags = obj.get('F').isNumber() ? obj.get('F').asNumber() : 0;
+    if (type !== 'Popup' && type !== 'Widget' && flags & (HIDDEN | NO_VIEW)) {
+      this.count('hidden annotations deleted');
+      return false;
+    }
+    const wanted = (flags | PRINT) & ~(INVISIBLE | HIDDEN | NO_VIEW | TOGGLE_NO_VIEW);
+    if (wanted !== flags || obj.get('F').isNull()) obj.put('F', wanted);
+    this.cleanAction(obj, 'A');
+    if (!obj.get('AA').isNull()) {
+      obj.delete('AA');
+      this.count('additional actions removed');
+    }
+    if (this.part === 1 && obj.get('CA').isNumber() && obj.get('CA').asNumber() !== 1) {
+      this.transparencyFound = true;
+      if (this.options.transparency === 1) this.find(transparencyRule, { ...location, context: `${type} annotation with opacity ${obj.get('CA').asNumber()}` });
+      else {
+        obj.put('CA', 1);
+        this.count('annotations made opaque');
+      }
+    }
+    return true;
+  }
+
+  /** PDF/A: an appearance dictionary holds only N (ISO 19005-2, 6.3.3). */
+  private onlyNormalAppearance(obj: mupdf.PDFObject): void {
+    const ap = deref(obj.get('AP'));
+    if (!ap.isDictionary()) return;
+    for (const key of ['D', 'R']) {
+      if (!ap.get(key).isNull()) {
+        ap.delete(key);
+        this.count('down and rollover appearances removed');
+      }
+    }
+  }
+
+  /** Records fonts without an embedded program, in resources and the forms they draw (appearance streams are Ghostscript's to judge). */
+  private fonts(resources: mupdf.PDFObject, depth: number): void {
+    if (!resources.isDictionary() || depth > 8) return;
+    const fonts = deref(resources.get('Font'));
+    if (fonts.isDictionary()) {
+      fonts.forEach((ref) => {
+        const id = objectNumber(ref);
+        if (id !== undefined) {
+          if (this.fontsSeen.has(id)) return;
+          this.fontsSeen.add(id);
+        }
+        const font = deref(ref);
+        if (!font.isDictionary() || name(font.get('Subtype')) === 'Type3') return;
+        const descendants = deref(font.get('DescendantFonts'));
+        const described = descendants.isArray() && descendants.length > 0 ? deref(descendants.get(0)) : font;
+        const descriptor = deref(described.get('FontDescriptor'));
+        const embedded = descriptor.isDictionary() && ['FontFile', 'FontFile2', 'FontFile3'].some((key) => !descriptor.get(key).isNull());
+        if (!embedded) this.fontsNotEmbedded.add(name(font.get('BaseFont')) ?? `object ${id ?? '?'}`);
+      });
+    }
+    const xobjects = deref(resources.get('XObject'));
+    if (xobjects.isDictionary()) {
+      xobjects.forEach((ref) => {
+        const id = objectNumber(ref);
+        if (id !== undefined) {
+          if (this.fontsSeen.has(-id)) return;
+          this.fontsSeen.add(-id);
+        }
+        if (ref.isStream() && name(ref.get('Subtype')) === 'Form') this.fonts(deref(ref.get('Resources')), depth + 1);
+      });
+    }
+  }
+
+  private emptyAppearance(obj: mupdf.PDFObject): void {
+    const rect = deref(obj.get('Rect'));
+    const box = [0, 1, 2, 3].map((i) => (rect.isArray() && rect.length > i ? rect.get(i).asNumber() : 0));
+    const width = Math.abs(box[2]! - box[0]!);
+    const height = Math.abs(box[3]! - box[1]!);
+    const stream = this.doc.addStream('', { Type: 'XObject', Subtype: 'Form', BBox: [0, 0, width, height] });
+    const ap = this.doc.newDictionary();
+    ap.put('N', stream);
+    obj.put('AP', ap);
+  }
+
+  /**
+   * PDF/A-1 forbids transparency (ISO 19005-1, 6.4): soft masks, constant
+   * alpha below 1, blend modes, transparency groups. With transparency 1 each
+   * is a finding; with 2 it is made opaque here, on the objects themselves
+   * (alpha 1, no soft mask, Normal blending, no group): Ghostscript's own
+   * PDF/A-1 policy dropped half-transparent text altogether (measured).
+   */
+  private pageTransparency(pageObj: mupdf.PDFObject, pageIndex: number): void {
+    const seen = new Set<number>();
+    this.transparentGroup(pageObj, pageIndex, 'page transparency group');
+    this.transparencyIn(deref(pageObj.getInheritable('Resources')), pageIndex, seen);
+    // Annotation appearances are drawn on the page too: their forms, groups and graphics states count.
+    const annots = deref(pageObj.get('Annots'));
+    if (!annots.isArray()) return;
+    for (let i = 0; i < annots.length; i++) {
+      const ap = deref(deref(annots.get(i)).get('AP'));
+      if (!ap.isDictionary()) continue;
+      ap.forEach((entry) => {
+        const streams: mupdf.PDFObject[] = [];
+        if (entry.isStream()) streams.push(entry);
+        else if (deref(entry).isDictionary()) deref(entry).forEach((state) => state.isStream() && streams.push(state));
+        for (const stream of streams) {
+          const id = objectNumber(stream);
+          if (id !== undefined) {
+            if (seen.has(id)) continue;
+            seen.add(id);
+          }
+          const form = deref(stream);
+          this.transparentGroup(form, pageIndex, 'annotation appearance with a transparency group');
+          this.transparencyIn(deref(form.get('Resources')), pageIndex, seen);
+        }
+      });
+    }
+  }
+
+  private transparencyFoundAt(pageIndex: number, context: string): boolean {
+    this.transparencyFound = true;
+    if (this.options.transparency === 2) {
+      this.count('transparency made opaque');
+      return true;
+    }
+    this.find(transparencyRule, { pageIndex, context });
+    return false;
+  }
+
+  private transparentGroup(owner: mupdf.PDFObject, pageIndex: number, context: string): void {
+    const g = deref(owner.get('Group'));
+    if (g.isDictionary() && name(g.get('S')) === 'Transparency' && this.transparencyFoundAt(pageIndex, context)) owner.delete('Group');
+  }
+
+  private transparencyIn(res: mupdf.PDFObject, pageIndex: number, seen: Set<number>, depth = 0): void {
+    if (!res.isDictionary() || depth > 16) return;
+    const states = deref(res.get('ExtGState'));
+    if (states.isDictionary()) {
+      states.forEach((ref) => {
+        const gs = deref(ref);
+        if (!gs.isDictionary()) return;
+        const smask = gs.get('SMask');
+        if (!smask.isNull() && name(smask) !== 'None' && this.transparencyFoundAt(pageIndex, 'graphics state with a soft mask')) gs.put('SMask', this.doc.newName('None'));
+        for (const key of ['CA', 'ca']) {
+          const alpha = gs.get(key);
+          if (alpha.isNumber() && alpha.asNumber() !== 1 && this.transparencyFoundAt(pageIndex, `graphics state with ${key} ${alpha.asNumber()}`)) gs.put(key, 1);
+        }
+        const bm = name(gs.get('BM'));
+        if (bm !== undefined && bm !== 'Normal' && bm !== 'Compatible' && this.transparencyFoundAt(pageIndex, `blend mode ${bm}`)) gs.put('BM', this.doc.newName('Normal'));
+      });
+    }
+    const xobjects = deref(res.get('XObject'));
+    if (xobjects.isDictionary()) {
+      xobjects.forEach((ref) => {
+        const id = objectNumber(ref);
+        if (id !== undefined) {
+          if (seen.has(id)) return;
+          seen.add(id);
+        }
+        if (!ref.isStream()) return;
+        const x = deref(ref);
+        const subtype = name(x.get('Subtype'));
+        if (subtype === 'Image' && (!x.get('SMask').isNull() || (x.get('SMaskInData').isNumber() && x.get('SMaskInData').asNumber() > 0)) && this.transparencyFoundAt(pageIndex, 'image with a soft mask')) {
+          x.delete('SMask');
+          x.delete('SMaskInData');
+        }
+        if (subtype === 'Form') {
+          this.transparentGroup(x, pageIndex, 'form with a transparency group');
+          this.transparencyIn(deref(x.get('Resources')), pageIndex, seen, depth + 1);
+        }
+      });
+    }
+  }
+}
+
+function annotationRule(part: PdfaPart) {
+  return part === 1
+    ? { clause: '6.5.2', testNumber: 1, description: 'Annotation types not defined in PDF Reference shall not be permitted. Additionally, the FileAttachment, Sound and Movie types shall not be permitted' }
+    : { clause: '6.3.1', testNumber: 1, description: 'Annotation types not defined in ISO 32000-1 shall not be permitted. Additionally, the 3D, Sound, Screen and Movie types shall not be permitted' };
+}
+
+function embeddedRule(part: PdfaPart) {
+  return part === 1
+    ? { clause: '6.1.11', testNumber: 1, description: 'A file specification dictionary shall not contain the EF key (embedded files are not allowed in PDF/A-1)' }
+    : { clause: '6.8', testNumber: 5, description: 'An embedded file shall be compliant with either ISO 19005-1 or ISO 19005-2 (the service does not convert attachments)' };
+}
+
+const transparencyRule = { clause: '6.4', testNumber: 1, description: 'PDF/A-1 forbids transparency: soft masks, constant opacity other than 1.0, blend modes other than Normal, transparency groups' };
+
+function hasNormalAppearance(annot: mupdf.PDFObject): boolean {
+  const ap = deref(annot.get('AP'));
+  if (!ap.isDictionary()) return false;
+  const n = ap.get('N');
+  return n.isStream() || deref(n).isDictionary();
+}
+
+function collectNameTree(node: mupdf.PDFObject, visit: (key: string, value: mupdf.PDFObject) => void, depth = 0): void {
+  if (depth > 32) return;
+  const names = deref(node.get('Names'));
+  if (names.isArray()) {
+    for (let i = 0; i + 1 < names.length; i += 2) visit(text(names.get(i)) ?? '', names.get(i + 1));
+  }
+  const kids = deref(node.get('Kids'));
+  if (kids.isArray()) kids.forEach((kid) => collectNameTree(deref(kid), visit, depth + 1));
+}
+
+function text(obj: mupdf.PDFObject): string | undefined {
+  const value = deref(obj);
+  return value.isString() ? value.asString() : undefined;
+}
+
+function objectNumber(obj: mupdf.PDFObject): number | undefined {
+  return obj.isIndirect() ? obj.asIndirect() : undefined;
+}
+
+/** A PDF date string (ISO 32000-1, 7.9.4) in UTC. */
+function pdfDate(date: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `D:${date.getUTCFullYear()}${p(date.getUTCMonth() + 1)}${p(date.getUTCDate())}${p(date.getUTCHours())}${p(date.getUTCMinutes())}${p(date.getUTCSeconds())}Z`;
+}
+

@@ -1,0 +1,171 @@
+import type { FromSchema } from 'json-schema-to-ts';
+import { ServiceError } from '../../errors.js';
+import type { PdfaFinding, PdfaPart } from '../../engine/pdfa/model.js';
+import { convertToPdfa } from '../../tools/ghostscript.js';
+import { validatePdfa, type PdfaProfile, type ValidationReport } from '../../tools/verapdf.js';
+import { throwIfStopped } from '../execution.js';
+import type { ActionDefinition, ActionOutput, ExecuteInput } from './types.js';
+import { OUTPUT_PARAM_SCHEMAS } from './types.js';
+
+/** The profiles a document can be converted to, and the PDF/A part each is written as. */
+const PROFILES = { pdfa1b: 1, pdfa2b: 2, pdfa3b: 3, pdfa2u: 2, pdfa3u: 3 } as const satisfies Partial<Record<PdfaProfile, PdfaPart>>;
+type ConvertProfile = keyof typeof PROFILES;
+
+const schema = {
+  type: 'object',
+  properties: {
+    ...OUTPUT_PARAM_SCHEMAS,
+    profile: {
+      type: 'string',
+      enum: Object.keys(PROFILES) as ConvertProfile[],
+      default: 'pdfa2b',
+      description: 'PDF/A flavour to convert to (default pdfa2b: allows transparency and JPEG 2000, read by every archive system)',
+    },
+    unsupportedAnnots: { type: 'integer', enum: [0, 1], default: 0, description: 'Annotations the profile forbids (3D, Sound, Movie, Screen, RichMedia, unknown types): 0 delete them (default), 1 fail' },
+    embeddedFiles: { type: 'integer', enum: [0, 1], default: 0, description: 'Embedded files and file attachment annotations in PDF/A-1 and -2: 0 delete them (default), 1 fail. PDF/A-3 keeps them (with AFRelationship)' },
+    transparency: { type: 'integer', enum: [1, 2], default: 2, description: 'Transparency in PDF/A-1: 1 fail, 2 make it opaque (default). PDF/A-2 and -3 keep it' },
+    appendReport: { type: 'boolean', default: false, description: 'When the conversion fails: write the document as it was with pages listing the failed rules appended (not PDF/A), and answer 200 with the report, instead of 422' },
+    addAnnots: { type: 'boolean', default: false, description: 'When the conversion fails: write the document as it was with a note on each page where a rule failed (not PDF/A), and answer 200 with the report, instead of 422' },
+  },
+  additionalProperties: false,
+} as const;
+type Params = FromSchema<typeof schema>;
+
+/** The action's report (the answer's `report`), whether it converted or not. */
+export interface PdfaConversionReport {
+  profile: ConvertProfile;
+  /** True: the written document is PDF/A (veraPDF said so). False: nothing was converted (422), or the report was marked in the document. */
+  compliant: boolean;
+  /** What the conversion changed, in words with counts (deleted annotations, removed actions...). */
+  changes: string[];
+  /** What Ghostscript said it changed or dropped. */
+  warnings: string[];
+  /** How the output was made: MuPDF alone (the document kept as it is), or Ghostscript's rewrite. */
+  pipeline?: 'mupdf' | 'ghostscript';
+  /** Why the MuPDF path was skipped or did not pass, when Ghostscript's was taken. */
+  attempts: string[];
+  /** The validator that judged the output (absent when the options refused the document first). */
+  validator?: { name: string; version: string };
+  passedChecks?: number;
+  failedChecks?: number;
+  /** The failed rules: veraPDF's of the converted output, or the options' findings before converting. */
+  rules: PdfaFinding[];
+  /** With appendReport/addAnnots after a failure: pages and notes added to the document written. */
+  marked?: { pagesAdded: number; notesAdded: number };
+}
+
+/**
+ * PDFAConvertAction (docs/pdfa.md): converts a document to PDF/A-1b, -2b,
+ * -2u, -3b or -3u in three steps. MuPDF first (engine task pdfaPrepare):
+ * decrypts, applies the options to annotations, embedded files and
+ * transparency, removes forbidden actions, draws missing appearances.
+ * Ghostscript pdfwrite second (tools/ghostscript.ts): embeds fonts, converts
+ * colours to the sRGB output intent, writes XMP with pdfaid, the Info
+ * mirrored and the trailer ID. veraPDF last (tools/verapdf.ts) validates the
+ * output: only a document veraPDF finds compliant is written as PDF/A.
+ * Otherwise 422 PDFA_CONVERSION_FAILED with the failed rules, or, with
+ * appendReport/addAnnots, the document as it was with the report in it.
+ */
+export const PDFAConvertAction: ActionDefinition<Params> = {
+  name: 'PDFAConvertAction',
+  target: 'document',
+  need: 'owner',
+  long: true,
+  summary:
+    'Converts the document to PDF/A (profile pdfa1b, pdfa2b (default), pdfa2u, pdfa3b or pdfa3u): fonts embedded, sRGB output intent, XMP with pdfaid, ' +
+    'no encryption (an encrypted document needs its owner password), annotations, actions, embedded files and transparency made what the profile allows ' +
+    '(or refused, per the options). The output is validated with veraPDF and written only when it is compliant; otherwise 422 PDFA_CONVERSION_FAILED ' +
+    'with the failed rules and nothing written, or with appendReport/addAnnots the document as it was with the report in it. The answer\'s report lists ' +
+    'what was changed and the validator\'s verdict. Runs as a background job unless Prefer: wait=N. See docs/pdfa.md.',
+  schema,
+  async execute({ params, source, engine, ctx, exec, tools }) {
+    const profile = params.profile as ConvertProfile;
+    const part = PROFILES[profile];
+    const password = ctx.documentPassword;
+    const progress = (done: number, stage: string) => exec.progress?.({ done, total: 4, unit: 'steps', stage });
+    progress(0, 'prepare');
+    const prepared = await engine.run('pdfaPrepare', {
+      pdf: source.pdf,
+      password,
+      part,
+      unsupportedAnnots: params.unsupportedAnnots as 0 | 1,
+      embeddedFiles: params.embeddedFiles as 0 | 1,
+      transparency: params.transparency as 1 | 2,
+    });
+    const report: PdfaConversionReport = { profile, compliant: false, changes: prepared.changes, warnings: [], attempts: [], rules: prepared.findings };
+    if (prepared.findings.length) return failed({ params, report, source, engine, password });
+    const conformance = profile.endsWith('u') ? 'U' : 'B';
+    // The MuPDF path keeps the document as it is (images, fields, content bytes) and costs tens of milliseconds; it cannot
+    // embed fonts, and veraPDF may find more it cannot fix (glyph widths, colour spaces): then Ghostscript's path.
+    if (prepared.fontsNotEmbedded === 0) {
+      progress(1, 'finish');
+      const finished = await engine.run('pdfaFinish', { pdf: prepared.bytes, part, conformance });
+      throwIfStopped(exec);
+      const verdict = await validatePdfa(tools, { pdf: finished.bytes, profile, signal: exec.signal });
+      if (verdict.compliant) return succeeded(report, 'mupdf', finished.bytes, verdict);
+      report.attempts.push(`mupdf: ${verdict.rules.length} rule(s) failed (${verdict.rules.slice(0, 5).map((r) => `${r.clause}-${r.testNumber}`).join(', ')}); converted with Ghostscript instead`);
+    } else {
+      report.attempts.push(`mupdf: skipped, ${prepared.fontsNotEmbedded} font(s) not embedded`);
+    }
+    progress(2, 'convert');
+    const converted = await convertToPdfa(tools, { pdf: prepared.bytes, part, signal: exec.signal });
+    report.warnings = converted.warnings;
+    const pdf = conformance === 'U' ? conformanceU(converted.pdf) : converted.pdf;
+    throwIfStopped(exec);
+    progress(3, 'validate');
+    const verdict = await validatePdfa(tools, { pdf, profile, signal: exec.signal });
+    if (!verdict.compliant) {
+      Object.assign(report, { pipeline: 'ghostscript', validator: verdict.validator, passedChecks: verdict.passedChecks, failedChecks: verdict.failedChecks, rules: verdict.rules });
+      return failed({ params, report, source, engine, password });
+    }
+    return succeeded(report, 'ghostscript', pdf, verdict);
+  },
+};
+
+function succeeded(report: PdfaConversionReport, pipeline: 'mupdf' | 'ghostscript', pdf: Uint8Array, verdict: ValidationReport): ActionOutput {
+  Object.assign(report, { compliant: true, pipeline, validator: verdict.validator, passedChecks: verdict.passedChecks, failedChecks: verdict.failedChecks, rules: verdict.rules });
+  return { kind: 'document', bytes: pdf, report };
+}
+
+/** A conversion that did not reach PDF/A: 422 with the report, or the source with the report marked in it. */
+async function failed(
+  input: Pick<ExecuteInput<Params, undefined>, 'params' | 'source' | 'engine'> & { report: PdfaConversionReport; password: string | undefined },
+): Promise<{ kind: 'document'; bytes: Uint8Array; report: PdfaConversionReport }> {
+  const { params, report, engine, password } = input;
+  const rules = report.rules.length;
+  if (!params.appendReport && !params.addAnnots) {
+    throw new ServiceError('PDFA_CONVERSION_FAILED', `The document could not be made ${report.profile}: ${rules} rule${rules === 1 ? '' : 's'} failed (see report); nothing was written`, { report });
+  }
+  const marked = await engine.run('pdfaMark', {
+    pdf: input.source.pdf,
+    password,
+    profile: report.profile,
+    findings: report.rules,
+    appendReport: params.appendReport === true,
+    addAnnots: params.addAnnots === true,
+  });
+  report.marked = { pagesAdded: marked.pagesAdded, notesAdded: marked.notesAdded };
+  return { kind: 'document', bytes: marked.bytes.length ? marked.bytes : await input.source.bytes(), report };
+}
+
+/**
+ * Ghostscript writes conformance B for every part. A -2u/-3u output is the
+ * same file (it always writes ToUnicode maps) claiming level U, which veraPDF
+ * then checks (every glyph mapped to Unicode). The claim is changed in place,
+ * one letter for one, so no offset of the file moves.
+ */
+function conformanceU(pdf: Buffer): Buffer {
+  const out = Buffer.from(pdf);
+  for (const [from, to] of [
+    ['<pdfaid:conformance>B</pdfaid:conformance>', '<pdfaid:conformance>U</pdfaid:conformance>'],
+    ["pdfaid:conformance='B'", "pdfaid:conformance='U'"],
+    ['pdfaid:conformance="B"', 'pdfaid:conformance="U"'],
+  ] as const) {
+    let at = out.indexOf(from);
+    while (at >= 0) {
+      out.write(to, at, 'latin1');
+      at = out.indexOf(from, at + from.length);
+    }
+  }
+  return out;
+}

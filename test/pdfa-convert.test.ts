@@ -1,0 +1,313 @@
+/**
+ * PDFAConvertAction (issue 20) through the real service over HTTP. Every
+ * output the service calls PDF/A is judged again outside the action: by
+ * veraPDF through the service's own preflight route, by PDFBox Preflight
+ * (PDF/A-1b), qpdf --check, pdffonts (every font embedded), pdftotext (the
+ * same words), pdfdetach (attachments), poppler renders (pages look the
+ * same, invisible OCR text stays invisible) and the raw bytes of image
+ * streams (not recompressed). Failure cases leave the stored bytes unchanged.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { call, expectUnchanged, jobEnded, putPdf, sha256, storedBytes, type Reply } from './helpers/http.js';
+import { differingShare, makePdf, pdftotext, qpdfCheck, renderPage, serializePdf, withTempFile } from './helpers/pdf.js';
+import { words } from './helpers/poppler-text.js';
+import { serverForSuite } from './helpers/server.js';
+
+const server = serverForSuite();
+const WAIT = { prefer: 'wait=120' };
+const CORPUS = process.env.PDFSERVICE_CORPUS ?? fileURLToPath(new URL('../../../shared/corpus', import.meta.url));
+const haveCorpus = existsSync(path.join(CORPUS, 'MANIFEST.tsv'));
+if (!haveCorpus) console.log(`corpus not found at ${CORPUS}: the corpus cases are skipped`);
+
+function corpusFile(relative: string): Buffer {
+  return readFileSync(path.join(CORPUS, relative));
+}
+
+function convert(doc: string, params: Record<string, unknown> = {}, headers: Record<string, string> = WAIT): Promise<Reply> {
+  return call(server, 'POST', `/documents/${doc}`, { body: { PDFAConvertAction: params }, headers });
+}
+
+/** Converts and answers the stored output and the action's report, asserting the action said compliant. */
+async function convertOk(doc: string, params: Record<string, unknown>, headers: Record<string, string> = WAIT): Promise<{ out: Buffer; report: any }> {
+  const reply = await convert(doc, params, headers);
+  assert.equal(reply.status, params.savePath ? 201 : 200, reply.text);
+  const report = reply.json().report;
+  assert.equal(report.compliant, true, JSON.stringify(report.rules));
+  console.log(`${doc} -> ${params.profile ?? 'pdfa2b'}: ${report.pipeline} ${JSON.stringify(report.attempts)}`);
+  const target = (params.savePath as string | undefined) ?? doc;
+  return { out: await storedBytes(server, target), report };
+}
+
+/** veraPDF's verdict on a stored document, through the service's preflight route. */
+async function preflight(doc: string, profile: string, password?: string): Promise<any> {
+  const reply = await call(server, 'GET', `/documents/${doc}/preflight-results?profile=${profile}`, password ? { headers: { 'x-service-documentpassword': password } } : {});
+  assert.equal(reply.status, 200, reply.text);
+  return reply.json();
+}
+
+/** What an independent reader says of the output: well formed, not encrypted, every font embedded, the part claimed in XMP. */
+function checkOutput(out: Buffer, part: number): void {
+  const check = qpdfCheck(out);
+  assert.ok(check.ok, check.output);
+  const fonts = withTempFile(out, (file) => execFileSync('pdffonts', [file], { encoding: 'utf8' }));
+  for (const line of fonts.split('\n').slice(2).filter(Boolean)) assert.match(line, /\s+yes\s+(yes|no)\s+(yes|no)\s+\d+\s+\d+\s*$/, `font not embedded: ${line}`);
+  const encryption = withTempFile(out, (file) => execFileSync('qpdf', ['--show-encryption', file], { encoding: 'utf8' }));
+  assert.match(encryption, /File is not encrypted/);
+  const latin = out.toString('latin1');
+  assert.match(latin, new RegExp(`pdfaid:part[>=]['"]?${part}`), 'the XMP claims the part');
+  assert.match(latin, /\/ID\s*\[/, 'the trailer has an ID');
+}
+
+function sameWords(before: Buffer | string, after: Buffer, password?: string): void {
+  const a = words(typeof before === 'string' ? before : pdftotext(before, password));
+  const b = words(pdftotext(after));
+  assert.ok(a.length > 0, 'the source has words');
+  assert.deepEqual(b, a);
+}
+
+/** PDFBox Preflight (Debian libpdfbox2-java), a second PDF/A-1b validator. */
+function pdfboxPreflight(out: Buffer): string {
+  const classPath = ['pdfbox2.jar', 'preflight.jar', 'fontbox2.jar', 'xmpbox.jar', 'commons-logging.jar', 'javax.activation.jar', 'jaxb-api.jar'].map((jar) => `/usr/share/java/${jar}`).join(':');
+  return withTempFile(out, (file) => {
+    try {
+      return execFileSync('java', ['-cp', classPath, 'org.apache.pdfbox.preflight.Validator_A1b', file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (err) {
+      return String((err as { stdout?: string }).stdout ?? err);
+    }
+  });
+}
+
+/** A page whose text is drawn half transparent (an ExtGState with ca 0.5): PDF/A-1 forbids it. */
+function transparentPdf(): Buffer {
+  const content = '/GS1 gs 0 0 1 rg BT /F1 24 Tf 72 700 Td (Half transparent words) Tj ET';
+  return serializePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> /ExtGState << /GS1 5 0 R >> >> /Contents 6 0 R >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    '<< /Type /ExtGState /ca 0.5 /CA 0.5 >>',
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+  ], '/Root 1 0 R');
+}
+
+describe('PDFAConvertAction', () => {
+  test('a document with a font it does not embed becomes PDF/A-1b, -2b and -3b with its words and looks', async () => {
+    const source = makePdf({ pages: 2, text: (i) => `Archive page ${i + 1} with Helvetica named, not embedded`, title: 'Archived report' });
+    for (const [profile, part] of [['pdfa1b', 1], ['pdfa2b', 2], ['pdfa3b', 3]] as const) {
+      const doc = `fonts-${profile}.pdf`;
+      await putPdf(server, doc, source);
+      const { out, report } = await convertOk(doc, { profile });
+      assert.equal(report.profile, profile);
+      assert.equal(report.validator.name.toLowerCase().includes('verapdf'), true);
+      checkOutput(out, part);
+      sameWords(source, out);
+      assert.ok(differingShare(renderPage(source, 1, 50), renderPage(out, 1, 50)) < 0.005, 'the page looks the same');
+      const title = withTempFile(out, (file) => execFileSync('pdfinfo', [file], { encoding: 'utf8' }));
+      assert.match(title, /Title:\s+Archived report/);
+      assert.match(out.toString('latin1'), /<dc:title>[\s\S]*Archived report/);
+    }
+  });
+
+  test('PDF/A-1b output passes PDFBox Preflight too, and the preflight route agrees with the action', async () => {
+    await putPdf(server, 'pdfbox-1b.pdf', makePdf({ pages: 1, text: () => 'Checked twice', title: 'Twice' }));
+    const { out } = await convertOk('pdfbox-1b.pdf', { profile: 'pdfa1b' });
+    const verdict = pdfboxPreflight(out);
+    assert.match(verdict, /is a valid PDF\/A-1b file/, verdict);
+    if (routeLanded()) {
+      const result = await preflight('pdfbox-1b.pdf', 'pdfa1b');
+      assert.equal(result.compliant, true, JSON.stringify(result.rules));
+    }
+  });
+
+  test('transparency: refused for PDF/A-1b with transparency 1 (nothing written), made opaque by default, kept in PDF/A-2b', async () => {
+    const source = transparentPdf();
+    await putPdf(server, 'transparent.pdf', source);
+    const reply = await expectUnchanged(server, 'transparent.pdf', () => convert('transparent.pdf', { profile: 'pdfa1b', transparency: 1 }), 422, 'PDFA_CONVERSION_FAILED');
+    const rules = reply.json().report.rules as { clause: string; locations: { pageIndex?: number }[] }[];
+    assert.equal(rules[0]!.clause, '6.4');
+    assert.equal(rules[0]!.locations[0]!.pageIndex, 0);
+    const { out } = await convertOk('transparent.pdf', { profile: 'pdfa1b', savePath: 'transparent-1b.pdf' });
+    checkOutput(out, 1);
+    sameWords(source, out);
+    assert.doesNotMatch(out.toString('latin1'), /\/ca\s+0?\.5/, 'no constant alpha left');
+    const { out: out2 } = await convertOk('transparent.pdf', { profile: 'pdfa2b', savePath: 'transparent-2b.pdf' });
+    checkOutput(out2, 2);
+    assert.ok(differingShare(renderPage(source, 1, 50), renderPage(out2, 1, 50)) < 0.005, 'PDF/A-2b keeps the page as it looked');
+  });
+
+  test('an encrypted document converts with its owner password (output unencrypted); its user password is not enough', async (t) => {
+    if (!haveCorpus) return t.skip('no corpus');
+    const source = corpusFile('pdfbox/encryption/PasswordSample-128bit.pdf');
+    await putPdf(server, 'encrypted.pdf', source);
+    const denied = await expectUnchanged(server, 'encrypted.pdf', () => convert('encrypted.pdf', { profile: 'pdfa2b' }, { ...WAIT, 'x-service-documentpassword': 'user' }), 403, 'DOCUMENT_PERMISSION_DENIED');
+    assert.match(denied.json().detail, /owner/);
+    const { out } = await convertOk('encrypted.pdf', { profile: 'pdfa2b' }, { ...WAIT, 'x-service-documentpassword': 'owner' });
+    checkOutput(out, 2);
+    sameWords(pdftotext(source, 'user'), out);
+  });
+
+  test('forms become PDF/A-2b: fields kept where the document is kept as it is, else flattened with their words', async (t) => {
+    if (!haveCorpus) return t.skip('no corpus');
+    for (const file of ['qpdf/forms/form.pdf', 'pdf-lib/forms/fancy_fields.pdf']) {
+      const source = corpusFile(file);
+      const doc = `form-${path.basename(file)}`;
+      await putPdf(server, doc, source);
+      const fieldsBefore = (await call(server, 'GET', `/documents/${doc}/fields`)).json().fields as unknown[];
+      assert.ok(fieldsBefore.length > 0);
+      const { out, report } = await convertOk(doc, { profile: 'pdfa2b' });
+      checkOutput(out, 2);
+      const fieldsAfter = (await call(server, 'GET', `/documents/${doc}/fields`)).json().fields as unknown[];
+      if (report.pipeline === 'mupdf') {
+        assert.equal(fieldsAfter.length, fieldsBefore.length, `${file}: the fields stay fields`);
+        sameWords(source, out);
+      } else {
+        // Ghostscript draws the fields' appearances into the page (docs/pdfa.md, limits): their words stay, as page text.
+        assert.equal(fieldsAfter.length, 0);
+        const after = new Set(words(pdftotext(out)));
+        // Words of letters and digits: a check box's ZapfDingbats mark is drawn, not text.
+        for (const word of words(pdftotext(source)).filter((w) => /[\p{L}\p{N}]/u.test(w))) assert.ok(after.has(word), `${file}: "${word}" is still in the text`);
+      }
+      if (routeLanded()) assert.equal((await preflight(doc, 'pdfa2b')).compliant, true);
+    }
+  });
+
+  test('annotations become PDF/A-1b and -2b: appearances drawn where missing, kept and printable', async (t) => {
+    if (!haveCorpus) return t.skip('no corpus');
+    for (const [file, profile, part] of [['pdf-lib/annotations/with_annots.pdf', 'pdfa1b', 1], ['pdfjs/annotations/annotation-ink-without-appearance.pdf', 'pdfa2b', 2], ['pypdf/annotations/commented.pdf', 'pdfa2b', 2]] as const) {
+      const source = corpusFile(file);
+      const doc = `annots-${path.basename(file)}`;
+      await putPdf(server, doc, source);
+      const before = (await call(server, 'GET', `/documents/${doc}/annotations`)).json().annotations as { subtype: string }[];
+      const { out } = await convertOk(doc, { profile });
+      checkOutput(out, part);
+      if (words(pdftotext(source)).length) sameWords(source, out);
+      const after = (await call(server, 'GET', `/documents/${doc}/annotations`)).json().annotations as { subtype: string }[];
+      assert.deepEqual(after.map((a) => a.subtype).sort(), before.map((a) => a.subtype).sort(), `${file}: the same annotations`);
+      if (routeLanded()) assert.equal((await preflight(doc, profile)).compliant, true);
+    }
+  });
+
+  test('attachments: PDF/A-3b keeps them, -2b deletes them by default and refuses them with embeddedFiles 1', async (t) => {
+    if (!haveCorpus) return t.skip('no corpus');
+    const source = corpusFile('pdfjs/attachments/attachment.pdf');
+    const listed = (pdf: Buffer) => withTempFile(pdf, (file) => execFileSync('pdfdetach', ['-list', file], { encoding: 'utf8' }));
+    assert.match(listed(source), /^1 embedded files/m);
+    await putPdf(server, 'attached.pdf', source);
+    const refused = await expectUnchanged(server, 'attached.pdf', () => convert('attached.pdf', { profile: 'pdfa2b', embeddedFiles: 1 }), 422, 'PDFA_CONVERSION_FAILED');
+    assert.equal(refused.json().report.rules[0].clause, '6.8');
+    await expectUnchanged(server, 'attached.pdf', () => convert('attached.pdf', { profile: 'pdfa1b', embeddedFiles: 1 }), 422, 'PDFA_CONVERSION_FAILED');
+    const { out: three } = await convertOk('attached.pdf', { profile: 'pdfa3b', savePath: 'attached-3b.pdf' });
+    checkOutput(three, 3);
+    assert.match(listed(three), /^1 embedded files/m);
+    assert.match(three.toString('latin1'), /\/AFRelationship/);
+    const { out: two } = await convertOk('attached.pdf', { profile: 'pdfa2b', savePath: 'attached-2b.pdf' });
+    checkOutput(two, 2);
+    assert.match(listed(two), /^0 embedded files/m);
+  });
+
+  test('unsupported annotations (Sound, Screen, RichMedia): 422 with unsupportedAnnots 1, deleted by default', async (t) => {
+    if (!haveCorpus) return t.skip('no corpus');
+    const source = corpusFile('pdfjs/annotations/multimedia_annotations.pdf');
+    await putPdf(server, 'multimedia.pdf', source);
+    const refused = await expectUnchanged(server, 'multimedia.pdf', () => convert('multimedia.pdf', { profile: 'pdfa2b', unsupportedAnnots: 1 }), 422, 'PDFA_CONVERSION_FAILED');
+    const rule = refused.json().report.rules[0];
+    assert.equal(rule.clause, '6.3.1');
+    assert.ok(rule.failedChecks >= 1);
+    assert.match(JSON.stringify(rule.locations), /Sound|Screen|RichMedia/);
+    const { out, report } = await convertOk('multimedia.pdf', { profile: 'pdfa2b' });
+    checkOutput(out, 2);
+    assert.match(report.changes.join('\n'), /annotations deleted/);
+    assert.doesNotMatch(out.toString('latin1'), /\/Subtype\s*\/(Sound|Screen|RichMedia|Movie)\b/);
+  });
+
+  test('an OCRed scan: invisible text stays invisible, words the same, JPEG image bytes unchanged', async (t) => {
+    if (!haveCorpus) return t.skip('no corpus');
+    // A two-page JPEG scan given its invisible text layer by the service's own OCRAction first.
+    await putPdf(server, 'scan.pdf', corpusFile('pdfjs/ocr/issue7229.pdf'));
+    const ocr = await call(server, 'POST', '/documents/scan.pdf/pages', { body: { OCRAction: { language: 'rus', dpi: 200 } }, headers: { prefer: 'wait=300' } });
+    assert.equal(ocr.status, 200, ocr.text);
+    const source = await storedBytes(server, 'scan.pdf');
+    assert.ok(words(pdftotext(source)).length > 50, 'the scan has its OCR words');
+    const { out } = await convertOk('scan.pdf', { profile: 'pdfa2b' });
+    checkOutput(out, 2);
+    sameWords(source, out);
+    for (const page of [1, 2]) {
+      assert.ok(differingShare(renderPage(source, page, 50), renderPage(out, page, 50)) < 0.002, `page ${page} looks the same (the text layer is not drawn)`);
+    }
+    const jpegs = (pdf: Buffer) => imageStreams(pdf).filter((s) => s.filter === 'DCTDecode').map((s) => s.sha).sort();
+    assert.equal(jpegs(source).length, 2);
+    assert.deepEqual(jpegs(out), jpegs(source), 'the JPEGs are byte for byte the same');
+  });
+
+  test('a scan with an OCR layer of its own (JPEG 2000 and JBIG2) becomes PDF/A-2b with the same words', async (t) => {
+    if (!haveCorpus) return t.skip('no corpus');
+    const source = corpusFile('pypdf/ocr/Seige_of_Vicksburg_Sample_OCR.pdf');
+    await putPdf(server, 'vicksburg.pdf', source);
+    const { out } = await convertOk('vicksburg.pdf', { profile: 'pdfa2b' });
+    checkOutput(out, 2);
+    sameWords(source, out);
+    // Its images with JBIG2 soft masks are re-encoded by Ghostscript (losslessly: docs/pdfa.md, limits); never downsampled.
+    assert.deepEqual(imageSizes(out), imageSizes(source));
+  });
+
+  test('appendReport and addAnnots write the document as it was with the report in it, claiming no PDF/A', async (t) => {
+    if (!haveCorpus) return t.skip('no corpus');
+    const source = corpusFile('pdfjs/annotations/multimedia_annotations.pdf');
+    await putPdf(server, 'marked.pdf', source);
+    const pagesOf = (pdf: Buffer) => Number(/Pages:\s+(\d+)/.exec(withTempFile(pdf, (file) => execFileSync('pdfinfo', [file], { encoding: 'utf8' })))![1]);
+    const reply = await convert('marked.pdf', { profile: 'pdfa2b', unsupportedAnnots: 1, appendReport: true, addAnnots: true, savePath: 'marked-report.pdf' });
+    assert.equal(reply.status, 201, reply.text);
+    const report = reply.json().report;
+    assert.equal(report.compliant, false);
+    assert.ok(report.marked.pagesAdded >= 1 && report.marked.notesAdded >= 1);
+    const out = await storedBytes(server, 'marked-report.pdf');
+    assert.equal(pagesOf(out), pagesOf(source) + report.marked.pagesAdded);
+    assert.doesNotMatch(out.toString('latin1'), /pdfaid:part/);
+    assert.match(pdftotext(out), /does not meet pdfa2b/);
+    assert.match(pdftotext(out), /6\.3\.1/);
+    assert.equal(sha256(await storedBytes(server, 'marked.pdf')), sha256(source), 'the source is unchanged');
+  });
+
+  test('a job by default (202), and validation of the options', async () => {
+    await putPdf(server, 'job.pdf', makePdf({ text: () => 'Converted in the background' }));
+    const accepted = await convert('job.pdf', {}, {});
+    assert.equal(accepted.status, 202, accepted.text);
+    const job = await jobEnded(server, accepted.json().id, { seconds: 120 });
+    assert.equal(job.state, 'succeeded', JSON.stringify(job));
+    checkOutput(await storedBytes(server, 'job.pdf'), 2);
+    const bad = await convert('job.pdf', { profile: 'pdfa1a' });
+    assert.equal(bad.status, 400, bad.text);
+  });
+});
+
+/** Whether "preflight" (issue 20) has put its route on this build: then outputs are also judged through it. */
+function routeLanded(): boolean {
+  return existsSync(fileURLToPath(new URL('../src/operations/PreflightOperations.js', import.meta.url)));
+}
+
+/** Every image's page, width, height and kind, as pdfimages lists them. */
+function imageSizes(pdf: Buffer): string[] {
+  const list = withTempFile(pdf, (file) => execFileSync('pdfimages', ['-list', file], { encoding: 'utf8' }));
+  return list.split('\n').slice(2).filter(Boolean).map((line) => line.trim().split(/\s+/).slice(0, 6).join(' ')).filter((row) => !/^\d+ \d+ image 1 1/.test(row));
+}
+
+/** Image XObjects of a PDF (qpdf --json): filter and the sha-256 of the raw (still encoded) stream data. */
+function imageStreams(pdf: Buffer): { filter: string; sha: string }[] {
+  const json = JSON.parse(withTempFile(pdf, (file) => execFileSync('qpdf', ['--json=2', '--json-stream-data=inline', '--decode-level=none', file], { encoding: 'utf8', maxBuffer: 1 << 28 })));
+  const out: { filter: string; sha: string }[] = [];
+  for (const value of Object.values(json.qpdf[1]) as any[]) {
+    const dict = value?.stream?.dict;
+    if (!dict || dict['/Subtype'] !== '/Image') continue;
+    const filter = Array.isArray(dict['/Filter']) ? dict['/Filter'].join(',') : String(dict['/Filter'] ?? '');
+    let data = Buffer.from(value.stream.data ?? '', 'base64');
+    // Ghostscript passes a JPEG through with two bytes of end of line after its end marker (FF D9), inside the stream's Length: the JPEG itself is compared.
+    if (filter === '/DCTDecode') data = data.subarray(0, data.lastIndexOf(Buffer.from([0xff, 0xd9])) + 2);
+    out.push({ filter: filter.replace(/\//g, ''), sha: sha256(data) });
+  }
+  return out;
+}
