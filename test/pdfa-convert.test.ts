@@ -15,7 +15,7 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { call, expectUnchanged, jobEnded, putPdf, sha256, storedBytes, type Reply } from './helpers/http.js';
 import { differingShare, makePdf, pdftotext, qpdfCheck, renderPage, serializePdf, withTempFile } from './helpers/pdf.js';
-import { words } from './helpers/poppler-text.js';
+import { sequenceSimilarity, words } from './helpers/poppler-text.js';
 import { serverForSuite } from './helpers/server.js';
 
 const server = serverForSuite();
@@ -153,7 +153,7 @@ describe('PDFAConvertAction', () => {
 
   test('forms become PDF/A-2b: fields kept where the document is kept as it is, else flattened with their words', async (t) => {
     if (!haveCorpus) return t.skip('no corpus');
-    for (const file of ['qpdf/forms/form.pdf', 'pdf-lib/forms/fancy_fields.pdf']) {
+    for (const file of ['pdf-lib/forms/fancy_fields.pdf', 'pdfjs/forms/form_two_pages.pdf']) {
       const source = corpusFile(file);
       const doc = `form-${path.basename(file)}`;
       await putPdf(server, doc, source);
@@ -178,18 +178,38 @@ describe('PDFAConvertAction', () => {
 
   test('annotations become PDF/A-1b and -2b: appearances drawn where missing, kept and printable', async (t) => {
     if (!haveCorpus) return t.skip('no corpus');
-    for (const [file, profile, part] of [['pdf-lib/annotations/with_annots.pdf', 'pdfa1b', 1], ['pdfjs/annotations/annotation-ink-without-appearance.pdf', 'pdfa2b', 2], ['pypdf/annotations/commented.pdf', 'pdfa2b', 2]] as const) {
+    for (const [file, profile, part] of [['pdf-lib/annotations/with_annots.pdf', 'pdfa1b', 1], ['pdfjs/annotations/annotation-ink-without-appearance.pdf', 'pdfa2b', 2], ['pypdf/annotations/commented.pdf', 'pdfa2b', 2], ['pypdf/annotations/example.pdf', 'pdfa2b', 2]] as const) {
       const source = corpusFile(file);
       const doc = `annots-${path.basename(file)}`;
       await putPdf(server, doc, source);
       const before = (await call(server, 'GET', `/documents/${doc}/annotations`)).json().annotations as { subtype: string }[];
-      const { out } = await convertOk(doc, { profile });
+      const { out, report } = await convertOk(doc, { profile });
       checkOutput(out, part);
-      if (words(pdftotext(source)).length) sameWords(source, out);
+      if (report.pipeline === 'mupdf') sameWords(source, out);
+      else {
+        // Ghostscript re-encodes simple fonts without a ToUnicode map, and poppler then reads some glyphs (the fi
+        // ligature, bullets) as other characters (docs/pdfa.md, limits; plain gs pdfwrite does the same): the words
+        // are compared as a sequence, the rest must be the same.
+        const similarity = sequenceSimilarity(words(pdftotext(source)), words(pdftotext(out)));
+        assert.ok(similarity >= 0.98, `${file}: word sequence similarity ${similarity}`);
+      }
       const after = (await call(server, 'GET', `/documents/${doc}/annotations`)).json().annotations as { subtype: string }[];
-      assert.deepEqual(after.map((a) => a.subtype).sort(), before.map((a) => a.subtype).sort(), `${file}: the same annotations`);
+      // Ghostscript draws form fields into the page (docs/pdfa.md, limits): their widgets go. File attachments go below
+      // PDF/A-3 (embeddedFiles 0). The other annotations stay.
+      const kinds = (list: { subtype: string }[]) => list.map((a) => a.subtype).filter((t) => (report.pipeline === 'mupdf' || t !== 'Widget') && t !== 'FileAttachment').sort();
+      assert.deepEqual(kinds(after), kinds(before), `${file}: the same annotations`);
       if (routeLanded()) assert.equal((await preflight(doc, profile)).compliant, true);
     }
+  });
+
+  test('a PDF/A-1b conversion that would lose text (Ghostscript drew the page as an image) is refused, nothing written', async (t) => {
+    if (!haveCorpus) return t.skip('no corpus');
+    // Its Highlight annotation makes Ghostscript draw the page, text and all, as one image in PDF/A-1 (measured).
+    await putPdf(server, 'rasterised.pdf', corpusFile('pypdf/annotations/example.pdf'));
+    const reply = await expectUnchanged(server, 'rasterised.pdf', () => convert('rasterised.pdf', { profile: 'pdfa1b' }), 422, 'PDFA_CONVERSION_FAILED');
+    const rule = reply.json().report.rules[0];
+    assert.equal(rule.clause, 'text');
+    assert.equal(rule.locations[0].pageIndex, 0);
   });
 
   test('attachments: PDF/A-3b keeps them, -2b deletes them by default and refuses them with embeddedFiles 1', async (t) => {

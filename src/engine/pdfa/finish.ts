@@ -138,3 +138,30 @@ function pdfDateOf(iso: string): string {
   return `D:${m[1]}${m[2]}${m[3]}${m[4]}${m[5]}${m[6]}${zone}`;
 }
 
+
+/**
+ * The `pdfaWordCounts` task: the number of words each page's text has (what
+ * a text extraction finds), so that the action can refuse a conversion that
+ * lost text: Ghostscript draws a PDF/A-1 page with transparency it cannot
+ * keep as one image, and its text is gone (measured on an annotated page).
+ */
+export function pdfaWordCounts(input: { pdf: PdfSource; password?: string | undefined }): { words: number[] } {
+  return withPdf(input, 'view', (doc) => {
+    const words: number[] = [];
+    const pages = doc.countPages();
+    for (let i = 0; i < pages; i++) {
+      const page = doc.loadPage(i);
+      try {
+        const text = page.toStructuredText('');
+        try {
+          words.push(text.asText().split(/\s+/u).filter(Boolean).length);
+        } finally {
+          text.destroy();
+        }
+      } finally {
+        page.destroy();
+      }
+    }
+    return { words };
+  });
+}

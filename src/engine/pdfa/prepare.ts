@@ -99,6 +99,7 @@ class Preparation {
     this.optionalContent(catalog);
     const pages = this.doc.countPages();
     for (let pageIndex = 0; pageIndex < pages; pageIndex++) this.page(pageIndex);
+    if (this.part === 1) this.remainingTransparency();
     for (const [what, count] of this.counts) this.changes.push(`${what}: ${count}`);
   }
 
@@ -245,7 +246,9 @@ class Preparation {
       acroForm.delete('XFA');
       this.count('XFA form data removed (the AcroForm fields stay)');
     }
-    // Widgets without appearances are drawn in page(); then readers need not draw any.
+    // PDF/A forbids NeedAppearances: widgets without appearances are drawn here instead (page()); stored ones are kept,
+    // although a viewer would have drawn them anew. Drawing them all was tried: MuPDF drew characters the fields' fonts
+    // lack as .notdef, which PDF/A forbids (qpdf/forms/form.pdf), where the stored appearances passed.
     if (!acroForm.get('NeedAppearances').isNull()) acroForm.delete('NeedAppearances');
     const fields = deref(acroForm.get('Fields'));
     if (fields.isArray()) this.fieldActions(fields, new Set());
@@ -278,10 +281,35 @@ class Preparation {
       }
     };
     fix(deref(properties.get('D')), 'Default');
+    // An Order array lists every optional content group (ISO 19005-2, 6.9): the missing ones are appended.
+    const groups = deref(properties.get('OCGs'));
+    const complete = (config: mupdf.PDFObject) => {
+      const order = config.isDictionary() ? deref(config.get('Order')) : undefined;
+      if (!order?.isArray() || !groups.isArray()) return;
+      const listed = new Set<number>();
+      const collect = (array: mupdf.PDFObject, depth: number) => {
+        if (depth > 16) return;
+        array.forEach((item) => {
+          if (item.isIndirect()) listed.add(item.asIndirect());
+          if (deref(item).isArray()) collect(deref(item), depth + 1);
+        });
+      };
+      collect(order, 0);
+      groups.forEach((group) => {
+        if (group.isIndirect() && !listed.has(group.asIndirect())) {
+          order.push(group);
+          this.count('optional content groups added to Order');
+        }
+      });
+    };
+    complete(deref(properties.get('D')));
     const configs = deref(properties.get('Configs'));
     if (configs.isArray()) {
       let n = 0;
-      configs.forEach((config) => fix(deref(config), `Configuration ${++n}`));
+      configs.forEach((config) => {
+        fix(deref(config), `Configuration ${++n}`);
+        complete(deref(config));
+      });
     }
   }
 
@@ -314,14 +342,15 @@ class Preparation {
         if (!obj.isDictionary()) continue;
         if (this.keepAnnotation(obj, pageIndex)) {
           kept.push(ref);
-          if (name(obj.get('Subtype')) !== 'Popup' && !hasNormalAppearance(obj)) missing++;
+          if (this.needsDrawing(obj)) missing++;
         }
       }
       if (kept.length !== annots.length) pageObj.put('Annots', kept);
+      for (let i = 0; i < kept.length; i++) this.onlyNormalAppearance(deref(kept.get(i)));
       if (!missing) return;
       page.destroy();
       page = this.doc.loadPage(pageIndex);
-      const lacking = [...page.getAnnotations(), ...page.getWidgets()].filter((a) => name(a.getObject().get('Subtype')) !== 'Popup' && !hasNormalAppearance(a.getObject()));
+      const lacking = [...page.getAnnotations(), ...page.getWidgets()].filter((a) => this.needsDrawing(a.getObject()));
       // MuPDF draws what it can in one pass; what it cannot (a Link) gets an empty appearance: it showed nothing of its own before either.
       redrawAll(lacking);
       for (let i = 0; i < kept.length; i++) {
@@ -332,10 +361,14 @@ class Preparation {
         this.count('empty appearances added');
       }
       for (const annot of lacking) if (hasNormalAppearance(annot.getObject())) this.count('appearances drawn');
-      for (let i = 0; i < kept.length; i++) this.onlyNormalAppearance(deref(kept.get(i)));
     } finally {
       page.destroy();
     }
+  }
+
+  private needsDrawing(obj: mupdf.PDFObject): boolean {
+    const type = name(obj.get('Subtype'));
+    return type !== 'Popup' && !hasNormalAppearance(obj);
   }
 
   /** Decides one annotation: false when it goes (or is a finding); otherwise fixes its flags, actions and opacity. */
@@ -381,10 +414,31 @@ class Preparation {
     return true;
   }
 
-  /** PDF/A: an appearance dictionary holds only N (ISO 19005-2, 6.3.3). */
+  /**
+   * PDF/A: an appearance dictionary holds only N (ISO 19005-2, 6.3.3), and
+   * N holds appearance states only for a button widget: any other annotation
+   * keeps the state it shows (AS, else the first) as its one appearance.
+   */
   private onlyNormalAppearance(obj: mupdf.PDFObject): void {
     const ap = deref(obj.get('AP'));
     if (!ap.isDictionary()) return;
+    const n = ap.get('N');
+    const button = name(obj.get('Subtype')) === 'Widget' && name(obj.getInheritable('FT')) === 'Btn';
+    if (!n.isStream() && deref(n).isDictionary() && !button) {
+      const states = deref(n);
+      const shown = name(obj.get('AS'));
+      let chosen = shown !== undefined ? states.get(shown) : undefined;
+      if (!chosen?.isStream()) {
+        chosen = undefined;
+        states.forEach((state) => {
+          if (!chosen && state.isStream()) chosen = state;
+        });
+      }
+      if (chosen) {
+        ap.put('N', chosen);
+        this.count('appearance states reduced to the one shown');
+      }
+    }
     for (const key of ['D', 'R']) {
       if (!ap.get(key).isNull()) {
         ap.delete(key);
@@ -472,13 +526,53 @@ class Preparation {
     }
   }
 
-  private transparencyFoundAt(pageIndex: number, context: string): boolean {
+  /**
+   * What the pages' walk did not reach (patterns, Type 3 glyphs, forms inside
+   * appearance states...): every object of the file, found by what it is.
+   * A soft-masked image drawn by a pattern sent Ghostscript's PDF/A-1 output
+   * to a whole-page image (pypdf/annotations/example.pdf, measured).
+   */
+  private remainingTransparency(): void {
+    const count = this.doc.countObjects();
+    for (let num = 1; num < count; num++) {
+      let obj: mupdf.PDFObject;
+      const ref = this.doc.newIndirect(num);
+      try {
+        obj = ref.resolve();
+      } catch {
+        continue;
+      }
+      if (!obj.isDictionary() && !ref.isStream()) continue;
+      const context = `object ${num}`;
+      const group = deref(obj.get('Group'));
+      if (group.isDictionary() && name(group.get('S')) === 'Transparency' && this.transparencyFoundAt(undefined, `${context}: transparency group`)) obj.delete('Group');
+      const type = name(obj.get('Type'));
+      const subtype = name(obj.get('Subtype'));
+      if (ref.isStream() && subtype === 'Image') {
+        if ((!obj.get('SMask').isNull() || (obj.get('SMaskInData').isNumber() && obj.get('SMaskInData').asNumber() > 0)) && this.transparencyFoundAt(undefined, `${context}: image with a soft mask`)) {
+          obj.delete('SMask');
+          obj.delete('SMaskInData');
+        }
+      } else if (type === 'ExtGState' || (!ref.isStream() && type === undefined && (!obj.get('ca').isNull() || !obj.get('BM').isNull() || (!obj.get('SMask').isNull() && obj.get('S').isNull())))) {
+        const smask = obj.get('SMask');
+        if (!smask.isNull() && name(smask) !== 'None' && this.transparencyFoundAt(undefined, `${context}: graphics state with a soft mask`)) obj.put('SMask', this.doc.newName('None'));
+        for (const key of ['CA', 'ca']) {
+          const alpha = obj.get(key);
+          if (alpha.isNumber() && alpha.asNumber() !== 1 && this.transparencyFoundAt(undefined, `${context}: graphics state with ${key} ${alpha.asNumber()}`)) obj.put(key, 1);
+        }
+        const bm = name(obj.get('BM'));
+        if (bm !== undefined && bm !== 'Normal' && bm !== 'Compatible' && this.transparencyFoundAt(undefined, `${context}: blend mode ${bm}`)) obj.put('BM', this.doc.newName('Normal'));
+      }
+    }
+  }
+
+  private transparencyFoundAt(pageIndex: number | undefined, context: string): boolean {
     this.transparencyFound = true;
     if (this.options.transparency === 2) {
       this.count('transparency made opaque');
       return true;
     }
-    this.find(transparencyRule, { pageIndex, context });
+    this.find(transparencyRule, pageIndex === undefined ? { context } : { pageIndex, context });
     return false;
   }
 

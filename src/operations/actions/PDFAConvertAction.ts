@@ -112,6 +112,11 @@ export const PDFAConvertAction: ActionDefinition<Params> = {
     report.warnings = converted.warnings;
     const pdf = conformance === 'U' ? conformanceU(converted.pdf) : converted.pdf;
     throwIfStopped(exec);
+    const lost = await lostText(engine, prepared.bytes, pdf);
+    if (lost) {
+      Object.assign(report, { pipeline: 'ghostscript', rules: [lost] });
+      return failed({ params, report, source, engine, password });
+    }
     progress(3, 'validate');
     const verdict = await validatePdfa(tools, { pdf, profile, signal: exec.signal });
     if (!verdict.compliant) {
@@ -125,6 +130,25 @@ export const PDFAConvertAction: ActionDefinition<Params> = {
 function succeeded(report: PdfaConversionReport, pipeline: 'mupdf' | 'ghostscript', pdf: Uint8Array, verdict: ValidationReport): ActionOutput {
   Object.assign(report, { compliant: true, pipeline, validator: verdict.validator, passedChecks: verdict.passedChecks, failedChecks: verdict.failedChecks, rules: verdict.rules });
   return { kind: 'document', bytes: pdf, report };
+}
+
+/**
+ * Pages whose text Ghostscript's output no longer has (it drew them as an
+ * image), as a finding of the service's own; undefined when every page kept
+ * at least 90% of its words (a re-encoded ligature may split or join one).
+ */
+async function lostText(engine: ExecuteInput<Params, undefined>['engine'], before: Uint8Array, after: Uint8Array): Promise<PdfaFinding | undefined> {
+  const [a, b] = await Promise.all([engine.run('pdfaWordCounts', { pdf: before }), engine.run('pdfaWordCounts', { pdf: after })]);
+  const pages = a.words.flatMap((count, pageIndex) => (count >= 5 && (b.words[pageIndex] ?? 0) < count * 0.9 ? [{ pageIndex, context: `${count} words before, ${b.words[pageIndex] ?? 0} after` }] : []));
+  if (!pages.length) return undefined;
+  return {
+    specification: 'pdfservice',
+    clause: 'text',
+    testNumber: 1,
+    description: 'The conversion would lose text: Ghostscript drew the page as an image (transparency or annotations it cannot keep in this part); try pdfa2b',
+    failedChecks: pages.length,
+    locations: pages.slice(0, 10),
+  };
 }
 
 /** A conversion that did not reach PDF/A: 422 with the report, or the source with the report marked in it. */
