@@ -198,15 +198,17 @@ describe('the service and its tools', () => {
   });
   after(() => server.stop());
 
-  test('/health lists LibreOffice, Tesseract and veraPDF with the versions they report, and the start-up log names them', async () => {
+  test('/health lists LibreOffice, Tesseract, veraPDF and Ghostscript with the versions they report, and the start-up log names them', async () => {
     const reported = /LibreOffice (\S+)/.exec(execFileSync('soffice', ['--version'], { encoding: 'utf8' }))![1];
     const tesseract = /^tesseract (\S+)/m.exec(execFileSync('tesseract', ['--version'], { encoding: 'utf8' }))![1];
+    const ghostscript = execFileSync('gs', ['--version'], { encoding: 'utf8' }).trim();
     const health = await call(server, 'GET', '/health', { auth: false });
     assert.equal(health.status, 200);
     assert.deepEqual(health.json().tools, [
       { name: 'libreoffice', debianPackage: 'libreoffice-writer-nogui', available: true, version: reported },
       { name: 'tesseract', debianPackage: 'tesseract-ocr', available: true, version: tesseract },
       { name: 'verapdf', debianPackage: 'default-jre-headless', available: true, version: installedVerapdfVersion() },
+      { name: 'ghostscript', debianPackage: 'ghostscript', available: true, version: ghostscript },
     ]);
     const logged = server.output.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.tool === 'libreoffice');
     assert.equal(logged?.version, reported);
@@ -224,6 +226,9 @@ describe('the service and its tools', () => {
       assert.equal(health.tools[2].name, 'verapdf');
       assert.equal(health.tools[2].available, false);
       assert.match(health.tools[2].reason, /default-jre-headless/);
+      assert.equal(health.tools[3].name, 'ghostscript');
+      assert.equal(health.tools[3].available, false);
+      assert.match(health.tools[3].reason, /Debian package ghostscript/);
       // A Word conversion is a job unless the client waits for it; waiting, the answer is the inline one.
       const reply = await call(bare, 'PUT', '/documents/memo.pdf', { body: docx(paragraph('Not converted')), headers: { 'content-type': DOCX, prefer: 'wait=60' } });
       assert.equal(reply.status, 501, reply.text);

@@ -86,3 +86,4 @@ export type { PasswordPermissionsRequest, PermissionsModel } from './security/pe
 export type { Need } from './security/access.js';
 export type { OcrLayer } from './ocr/layer.js';
 export type { QuarterTurn } from './ocr/render.js';
+export type { PdfaFinding, PdfaLocation, PdfaPart } from './pdfa/model.js';

@@ -1,6 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { ServiceError } from '../../errors.js';
-import type { PdfaFinding, PdfaPart } from '../../engine/pdfa/model.js';
+import type { PdfaFinding, PdfaPart } from '../../engine/models.js';
 import { convertToPdfa } from '../../tools/ghostscript.js';
 import { validatePdfa, type PdfaProfile, type ValidationReport } from '../../tools/verapdf.js';
 import { throwIfStopped } from '../execution.js';
