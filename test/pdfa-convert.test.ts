@@ -113,11 +113,30 @@ describe('PDFAConvertAction', () => {
     }
   });
 
+  test('level U: pdfa2u and pdfa3u outputs claim U and veraPDF passes them as U', async () => {
+    const source = makePdf({ pages: 1, text: () => 'Unicode mapped words', title: 'Level U' });
+    for (const [profile, part] of [['pdfa2u', 2], ['pdfa3u', 3]] as const) {
+      await putPdf(server, `${profile}.pdf`, source);
+      const { out, report } = await convertOk(`${profile}.pdf`, { profile });
+      assert.equal(report.profile, profile);
+      checkOutput(out, part);
+      assert.match(out.toString('latin1'), /pdfaid:conformance[>=]['"]?U/);
+      sameWords(source, out);
+    }
+  });
+
   test('PDF/A-1b output passes PDFBox Preflight too, and the preflight route agrees with the action', async () => {
     await putPdf(server, 'pdfbox-1b.pdf', makePdf({ pages: 1, text: () => 'Checked twice', title: 'Twice' }));
     const { out } = await convertOk('pdfbox-1b.pdf', { profile: 'pdfa1b' });
     const verdict = pdfboxPreflight(out);
     assert.match(verdict, /is a valid PDF\/A-1b file/, verdict);
+    // And a 1b output of the MuPDF path (every font embedded: the document kept as it is).
+    if (haveCorpus) {
+      await putPdf(server, 'pdfbox-1b-kept.pdf', corpusFile('pdfjs/attachments/attachment.pdf'));
+      const { out: kept, report } = await convertOk('pdfbox-1b-kept.pdf', { profile: 'pdfa1b' });
+      const second = pdfboxPreflight(kept);
+      assert.match(second, /is a valid PDF\/A-1b file/, `${report.pipeline}: ${second}`);
+    }
     if (routeLanded()) {
       const result = await preflight('pdfbox-1b.pdf', 'pdfa1b');
       assert.equal(result.compliant, true, JSON.stringify(result.rules));

@@ -330,7 +330,6 @@ class Preparation {
         pageObj.delete('AA');
         this.count('additional actions removed');
       }
-      if (this.part === 1) this.pageTransparency(pageObj, pageIndex);
       this.fonts(deref(pageObj.getInheritable('Resources')), 0);
       const annots = deref(pageObj.get('Annots'));
       if (!annots.isArray() || annots.length === 0) return;
@@ -362,6 +361,8 @@ class Preparation {
       }
       for (const annot of lacking) if (hasNormalAppearance(annot.getObject())) this.count('appearances drawn');
     } finally {
+      // After the appearances are drawn: MuPDF draws a Highlight with the Multiply blend mode.
+      if (this.part === 1) this.pageTransparency(page.getObject(), pageIndex);
       page.destroy();
     }
   }
@@ -416,8 +417,9 @@ class Preparation {
 
   /**
    * PDF/A: an appearance dictionary holds only N (ISO 19005-2, 6.3.3), and
-   * N holds appearance states only for a button widget: any other annotation
-   * keeps the state it shows (AS, else the first) as its one appearance.
+   * N holds appearance states for a button widget only, always: any other
+   * annotation keeps the state it shows (AS, else the first) as its one
+   * appearance, a button's single appearance becomes a state.
    */
   private onlyNormalAppearance(obj: mupdf.PDFObject): void {
     const ap = deref(obj.get('AP'));
@@ -438,6 +440,15 @@ class Preparation {
         ap.put('N', chosen);
         this.count('appearance states reduced to the one shown');
       }
+    }
+    if (n.isStream() && button) {
+      // And a button's N is a dictionary of states (6.3.3): a push button's one appearance becomes its one state, shown.
+      const state = name(obj.get('AS')) ?? 'Push';
+      const states = this.doc.newDictionary();
+      states.put(state, n);
+      ap.put('N', states);
+      obj.put('AS', this.doc.newName(state));
+      this.count('button appearances made a state');
     }
     for (const key of ['D', 'R']) {
       if (!ap.get(key).isNull()) {
