@@ -57,10 +57,13 @@ export interface PdfaPrepared {
   fontsNotEmbedded: number;
 }
 
-/** Annotation types of ISO 32000-1 that PDF/A-1 allows (ISO 19005-1, 6.5.2); FileAttachment is an embedded file. */
-const ALLOWED_1 = new Set(['Text', 'Link', 'FreeText', 'Line', 'Square', 'Circle', 'Polygon', 'PolyLine', 'Highlight', 'Underline', 'Squiggly', 'StrikeOut', 'Stamp', 'Caret', 'Ink', 'Popup', 'Widget', 'PrinterMark', 'TrapNet']);
+/**
+ * Annotation types PDF/A-1 allows (ISO 19005-1, 6.5.2: those of PDF 1.4; FileAttachment is an embedded file). Polygon,
+ * PolyLine and Caret came with PDF 1.5: veraPDF refuses them in 1b (corpus: annotation-polyline-polygon.pdf).
+ */
+const ALLOWED_1 = new Set(['Text', 'Link', 'FreeText', 'Line', 'Square', 'Circle', 'Highlight', 'Underline', 'Squiggly', 'StrikeOut', 'Stamp', 'Ink', 'Popup', 'Widget', 'PrinterMark', 'TrapNet']);
 /** PDF/A-2 and -3 add these (ISO 19005-2, 6.3.1); 3D, Sound, Screen, Movie and types outside ISO 32000-1 stay forbidden. */
-const ALLOWED_2 = new Set([...ALLOWED_1, 'Watermark', 'Redact']);
+const ALLOWED_2 = new Set([...ALLOWED_1, 'Polygon', 'PolyLine', 'Caret', 'Watermark', 'Redact']);
 
 /** Action types no part allows (ISO 19005-1 6.6.1, 19005-2 6.6.1). */
 const FORBIDDEN_ACTIONS = new Set(['Launch', 'Sound', 'Movie', 'ResetForm', 'ImportData', 'JavaScript', 'Hide', 'SetOCGState', 'Rendition', 'Trans', 'GoTo3DView', 'RichMediaExecute']);

@@ -24,8 +24,8 @@ const schema = {
     unsupportedAnnots: { type: 'integer', enum: [0, 1], default: 0, description: 'Annotations the profile forbids (3D, Sound, Movie, Screen, RichMedia, unknown types): 0 delete them (default), 1 fail' },
     embeddedFiles: { type: 'integer', enum: [0, 1], default: 0, description: 'Embedded files and file attachment annotations in PDF/A-1 and -2: 0 delete them (default), 1 fail. PDF/A-3 keeps them (with AFRelationship)' },
     transparency: { type: 'integer', enum: [1, 2], default: 2, description: 'Transparency in PDF/A-1: 1 fail, 2 make it opaque (default). PDF/A-2 and -3 keep it' },
-    appendReport: { type: 'boolean', default: false, description: 'When the conversion fails: write the document as it was with pages listing the failed rules appended (not PDF/A), and answer 200 with the report, instead of 422' },
-    addAnnots: { type: 'boolean', default: false, description: 'When the conversion fails: write the document as it was with a note on each page where a rule failed (not PDF/A), and answer 200 with the report, instead of 422' },
+    appendReport: { type: 'boolean', default: false, description: 'When the conversion fails: write the document as it was with pages listing the failed rules appended (not PDF/A), and answer 200/201 with the report, instead of 422' },
+    addAnnots: { type: 'boolean', default: false, description: 'When the conversion fails: write the document as it was with a note on each page where a rule failed (not PDF/A), and answer 200/201 with the report, instead of 422' },
   },
   additionalProperties: false,
 } as const;
@@ -56,15 +56,16 @@ export interface PdfaConversionReport {
 
 /**
  * PDFAConvertAction (docs/pdfa.md): converts a document to PDF/A-1b, -2b,
- * -2u, -3b or -3u in three steps. MuPDF first (engine task pdfaPrepare):
- * decrypts, applies the options to annotations, embedded files and
- * transparency, removes forbidden actions, draws missing appearances.
- * Ghostscript pdfwrite second (tools/ghostscript.ts): embeds fonts, converts
- * colours to the sRGB output intent, writes XMP with pdfaid, the Info
- * mirrored and the trailer ID. veraPDF last (tools/verapdf.ts) validates the
- * output: only a document veraPDF finds compliant is written as PDF/A.
- * Otherwise 422 PDFA_CONVERSION_FAILED with the failed rules, or, with
- * appendReport/addAnnots, the document as it was with the report in it.
+ * -2u, -3b or -3u. MuPDF first (engine task pdfaPrepare): decrypts, applies
+ * the options to annotations, embedded files and transparency, removes
+ * forbidden actions, draws missing appearances. Then, when every font is
+ * embedded, MuPDF alone (pdfaFinish: output intent, XMP, trailer ID; the
+ * document otherwise as it was); when not, or when veraPDF rejects that,
+ * Ghostscript pdfwrite (tools/ghostscript.ts: embeds fonts, converts colours,
+ * writes XMP and ID), whose output must keep every page's words. veraPDF
+ * (tools/verapdf.ts) validates the output: only a document it finds compliant
+ * is written as PDF/A. Otherwise 422 PDFA_CONVERSION_FAILED with the failed
+ * rules, or, with appendReport/addAnnots, the source with the report in it.
  */
 export const PDFAConvertAction: ActionDefinition<Params> = {
   name: 'PDFAConvertAction',

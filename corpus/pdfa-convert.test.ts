@@ -1,0 +1,84 @@
+/**
+ * Issue 20's verification of PDFAConvertAction over the corpus: every corpus
+ * PDF that is not malformed and not a PDF/A test file (verapdf/) is converted
+ * to PDF/A-1b, -2b and -3b through the API (an encrypted one with a password
+ * that opens it as owner; one without such a password cannot be converted and
+ * is counted so). Nothing may answer 5xx; a conversion that does not reach
+ * PDF/A answers 422 PDFA_CONVERSION_FAILED with its rules, or another
+ * documented 4xx (a signed document: 409). The table of passed / attempted per
+ * profile is printed; every 1b output is also judged by PDFBox Preflight.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { after, describe, test } from 'node:test';
+import { call, storedBytes } from '../test/helpers/http.js';
+import { withTempFile } from '../test/helpers/pdf.js';
+import { serverForSuite } from '../test/helpers/server.js';
+import { corpusDir, readManifest, type CorpusEntry } from './manifest.js';
+
+const PROFILES = ['pdfa1b', 'pdfa2b', 'pdfa3b'] as const;
+const PDFBOX = ['pdfbox2.jar', 'preflight.jar', 'fontbox2.jar', 'xmpbox.jar', 'commons-logging.jar', 'javax.activation.jar', 'jaxb-api.jar'].map((jar) => `/usr/share/java/${jar}`).join(':');
+
+const dir = corpusDir();
+if (!dir) {
+  console.log('# corpus suite skipped: no corpus at PDFSERVICE_CORPUS or ../shared/corpus');
+  test.skip('corpus suite (no corpus found)');
+} else {
+  const entries = readManifest(dir).filter((e) => e.file.toLowerCase().endsWith('.pdf') && !e.features.includes('malformed') && !e.file.startsWith('verapdf/') && !e.publicKey);
+  const server = serverForSuite();
+  const target = (e: CorpusEntry) => e.file.split('/').map(encodeURIComponent).join('/');
+  const tally = new Map<string, { attempted: number; passed: number; pdfbox: number; failures: string[] }>(PROFILES.map((p) => [p, { attempted: 0, passed: 0, pdfbox: 0, failures: [] }]));
+  const noOwnerPassword: string[] = [];
+
+  describe(`PDFAConvertAction over the corpus: ${entries.length} files to ${PROFILES.join(', ')}`, () => {
+    for (const entry of entries) {
+      test(entry.file, async () => {
+        // The manifest lists, for encrypted files, which passwords open them and as what.
+        const owner = entry.passwords.find((p) => p.opensAs === 'owner');
+        const headers: Record<string, string> = { prefer: 'wait=300' };
+        if (owner && owner.password !== '') headers['x-service-documentpassword'] = Buffer.from(owner.password, 'utf8').toString('latin1');
+        else if (entry.passwords.length > 0 && !owner) {
+          noOwnerPassword.push(entry.file);
+          return;
+        }
+        const put = await call(server, 'PUT', `/documents/in/${target(entry)}`, { body: readFileSync(entry.absolute), headers: { 'content-type': 'application/pdf' } });
+        assert.ok(put.status === 201 || put.status === 200, `${entry.file}: upload ${put.status} ${put.text}`);
+        for (const profile of PROFILES) {
+          const counts = tally.get(profile)!;
+          counts.attempted++;
+          const out = `out/${profile}/${target(entry)}`;
+          const reply = await call(server, 'POST', `/documents/in/${target(entry)}`, { body: { PDFAConvertAction: { profile, savePath: decodeURIComponent(out) } }, headers });
+          assert.ok(reply.status < 500, `${entry.file} -> ${profile}: ${reply.status} ${reply.text.slice(0, 500)}`);
+          if (reply.status === 201) {
+            assert.equal(reply.json().report.compliant, true);
+            counts.passed++;
+            if (profile === 'pdfa1b') {
+              const verdict = withTempFile(await storedBytes(server, decodeURIComponent(out)), (file) => {
+                try {
+                  return execFileSync('java', ['-cp', PDFBOX, 'org.apache.pdfbox.preflight.Validator_A1b', file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+                } catch (err) {
+                  return String((err as { stdout?: string }).stdout ?? err);
+                }
+              });
+              if (/is a valid PDF\/A-1b file/.test(verdict)) counts.pdfbox++;
+              else counts.failures.push(`${entry.file}: PDFBox Preflight: ${verdict.split('\n').slice(1, 3).join(' ').slice(0, 200)}`);
+            }
+            continue;
+          }
+          const problem = reply.json();
+          assert.ok(typeof problem.code === 'string', `${entry.file} -> ${profile}: ${reply.text.slice(0, 300)}`);
+          const why = problem.code === 'PDFA_CONVERSION_FAILED' ? (problem.report.rules as { clause: string; testNumber: number }[]).slice(0, 4).map((r) => `${r.clause}-${r.testNumber}`).join(', ') : problem.code;
+          counts.failures.push(`${entry.file}: ${reply.status} ${why}`);
+        }
+      });
+    }
+  });
+
+  after(() => {
+    console.log('# PDFAConvertAction over the corpus (passed / attempted; PDFBox Preflight on the 1b outputs)');
+    for (const [profile, counts] of tally) console.log(`# ${profile}: ${counts.passed} / ${counts.attempted}${profile === 'pdfa1b' ? `, PDFBox Preflight ${counts.pdfbox} / ${counts.passed}` : ''}`);
+    if (noOwnerPassword.length) console.log(`# not attempted, no owner password known: ${noOwnerPassword.length} (${noOwnerPassword.join(', ')})`);
+    for (const [profile, counts] of tally) for (const failure of counts.failures) console.log(`# ${profile} ${failure}`);
+  });
+}
