@@ -258,6 +258,16 @@ describe('PDFAConvertAction', () => {
     assert.equal(rule.clause, '6.3.1');
     assert.ok(rule.failedChecks >= 1);
     assert.match(JSON.stringify(rule.locations), /Sound|Screen|RichMedia/);
+    const xml = await call(server, 'POST', '/documents/multimedia.pdf', { body: { PDFAConvertAction: { profile: 'pdfa2b', unsupportedAnnots: 1 } }, headers: { ...WAIT, accept: 'application/xml' } });
+    assert.equal(xml.status, 422);
+    assert.match(xml.text, /<code>PDFA_CONVERSION_FAILED<\/code>/);
+    assert.match(xml.text, /<clause>6\.3\.1<\/clause>/);
+    // Run as a job (no Prefer): the job fails with the same code, and the problem's report.
+    const accepted = await convert('multimedia.pdf', { profile: 'pdfa2b', unsupportedAnnots: 1 }, {});
+    assert.equal(accepted.status, 202, accepted.text);
+    const job = await jobEnded(server, accepted.json().id, { seconds: 120 });
+    assert.equal(job.state, 'failed');
+    assert.equal(job.error.code, 'PDFA_CONVERSION_FAILED');
     const { out, report } = await convertOk('multimedia.pdf', { profile: 'pdfa2b' });
     checkOutput(out, 2);
     assert.match(report.changes.join('\n'), /annotations deleted/);
