@@ -140,10 +140,12 @@ function pdfDateOf(iso: string): string {
 
 
 /**
- * The `pdfaWordCounts` task: the number of words each page's text has (what
- * a text extraction finds), so that the action can refuse a conversion that
- * lost text: Ghostscript draws a PDF/A-1 page with transparency it cannot
- * keep as one image, and its text is gone (measured on an annotated page).
+ * The `pdfaWordCounts` task: the number of words each page's text has, as
+ * MuPDF (the service's own text extraction) reads it, so that the action can
+ * refuse a conversion that lost text: Ghostscript draws a PDF/A-1 page with
+ * transparency it cannot keep as one image (measured on annotated pages), and
+ * re-encodes some fonts so that MuPDF reads U+FFFD where it read letters
+ * (pdfbox/text-extraction/eu-001.pdf; poppler still reads them).
  */
 export function pdfaWordCounts(input: { pdf: PdfSource; password?: string | undefined }): { words: number[] } {
   return withPdf(input, 'view', (doc) => {
@@ -154,7 +156,8 @@ export function pdfaWordCounts(input: { pdf: PdfSource; password?: string | unde
       try {
         const text = page.toStructuredText('');
         try {
-          words.push(text.asText().split(/\s+/u).filter(Boolean).length);
+          // Words with a letter or digit: a glyph without a Unicode mapping extracts as U+FFFD, which counts as lost.
+          words.push(text.asText().split(/\s+/u).filter((word) => /[\p{L}\p{N}]/u.test(word)).length);
         } finally {
           text.destroy();
         }

@@ -146,7 +146,7 @@ async function lostText(engine: ExecuteInput<Params, undefined>['engine'], befor
     specification: 'pdfservice',
     clause: 'text',
     testNumber: 1,
-    description: 'The conversion would lose text: Ghostscript drew the page as an image (transparency or annotations it cannot keep in this part); try pdfa2b',
+    description: 'The conversion would lose text: after Ghostscript the page has fewer words the service can extract (drawn as an image for transparency or annotations PDF/A-1 cannot keep, or fonts whose characters no longer map to Unicode)',
     failedChecks: pages.length,
     locations: pages.slice(0, 10),
   };
