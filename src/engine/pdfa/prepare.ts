@@ -474,6 +474,7 @@ class Preparation {
         }
         const font = deref(ref);
         if (!font.isDictionary() || name(font.get('Subtype')) === 'Type3') return;
+        this.winAnsiToUnicode(font);
         const descendants = deref(font.get('DescendantFonts'));
         const described = descendants.isArray() && descendants.length > 0 ? deref(descendants.get(0)) : font;
         const descriptor = deref(described.get('FontDescriptor'));
@@ -492,6 +493,24 @@ class Preparation {
         if (ref.isStream() && name(ref.get('Subtype')) === 'Form') this.fonts(deref(ref.get('Resources')), depth + 1);
       });
     }
+  }
+
+  /**
+   * A simple font in WinAnsiEncoding without a ToUnicode map gets one made
+   * from the encoding. Readers find the characters from the encoding alone,
+   * but Ghostscript re-encodes such a font and MuPDF then read U+FFFD for
+   * every character (pdfbox/text-extraction/eu-001.pdf, Verdana): with the
+   * map, which Ghostscript keeps, the text stays what it was. Fonts with
+   * Differences or other encodings are left as they are.
+   */
+  private winAnsiToUnicode(font: mupdf.PDFObject): void {
+    const subtype = name(font.get('Subtype'));
+    if ((subtype !== 'TrueType' && subtype !== 'Type1' && subtype !== 'MMType1') || !font.get('ToUnicode').isNull()) return;
+    const encoding = font.get('Encoding');
+    const winAnsi = name(encoding) === 'WinAnsiEncoding' || (deref(encoding).isDictionary() && name(deref(encoding).get('BaseEncoding')) === 'WinAnsiEncoding' && deref(encoding).get('Differences').isNull());
+    if (!winAnsi) return;
+    font.put('ToUnicode', this.doc.addStream(WIN_ANSI_TO_UNICODE, {}));
+    this.count('Unicode maps added to WinAnsi fonts');
   }
 
   private emptyAppearance(obj: mupdf.PDFObject): void {
@@ -635,6 +654,44 @@ class Preparation {
     }
   }
 }
+
+/** WinAnsiEncoding's codes 0x80-0x9F (ISO 32000-1, D.2); the others are Latin-1 (0x20-0x7E, 0xA0-0xFF). */
+const WIN_ANSI_HIGH: Record<number, number> = {
+  0x80: 0x20ac, 0x82: 0x201a, 0x83: 0x0192, 0x84: 0x201e, 0x85: 0x2026, 0x86: 0x2020, 0x87: 0x2021, 0x88: 0x02c6, 0x89: 0x2030, 0x8a: 0x0160, 0x8b: 0x2039,
+  0x8c: 0x0152, 0x8e: 0x017d, 0x91: 0x2018, 0x92: 0x2019, 0x93: 0x201c, 0x94: 0x201d, 0x95: 0x2022, 0x96: 0x2013, 0x97: 0x2014, 0x98: 0x02dc, 0x99: 0x2122,
+  0x9a: 0x0161, 0x9b: 0x203a, 0x9c: 0x0153, 0x9e: 0x017e, 0x9f: 0x0178,
+};
+
+/** A ToUnicode CMap for WinAnsiEncoding (bfchar blocks of at most 100 entries, as the CMap format asks). */
+const WIN_ANSI_TO_UNICODE = (() => {
+  const pairs: string[] = [];
+  const hex = (n: number, digits: number) => n.toString(16).toUpperCase().padStart(digits, '0');
+  for (let code = 0x20; code <= 0xff; code++) {
+    const unicode = code >= 0x80 && code <= 0x9f ? WIN_ANSI_HIGH[code] : code === 0x7f ? undefined : code;
+    if (unicode !== undefined) pairs.push(`<${hex(code, 2)}> <${hex(unicode, 4)}>`);
+  }
+  const blocks: string[] = [];
+  for (let i = 0; i < pairs.length; i += 100) {
+    const block = pairs.slice(i, i + 100);
+    blocks.push(`${block.length} beginbfchar`, ...block, 'endbfchar');
+  }
+  return [
+    '/CIDInit /ProcSet findresource begin',
+    '12 dict begin',
+    'begincmap',
+    '/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def',
+    '/CMapName /Adobe-Identity-UCS def',
+    '/CMapType 2 def',
+    '1 begincodespacerange',
+    '<00> <FF>',
+    'endcodespacerange',
+    ...blocks,
+    'endcmap',
+    'CMapName currentdict /CMap defineresource pop',
+    'end',
+    'end',
+  ].join('\n');
+})();
 
 function annotationRule(part: PdfaPart) {
   return part === 1
