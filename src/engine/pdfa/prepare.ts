@@ -474,7 +474,7 @@ class Preparation {
         }
         const font = deref(ref);
         if (!font.isDictionary() || name(font.get('Subtype')) === 'Type3') return;
-        this.winAnsiToUnicode(font);
+        this.simpleToUnicode(font);
         const descendants = deref(font.get('DescendantFonts'));
         const described = descendants.isArray() && descendants.length > 0 ? deref(descendants.get(0)) : font;
         const descriptor = deref(described.get('FontDescriptor'));
@@ -496,21 +496,25 @@ class Preparation {
   }
 
   /**
-   * A simple font in WinAnsiEncoding without a ToUnicode map gets one made
-   * from the encoding. Readers find the characters from the encoding alone,
-   * but Ghostscript re-encodes such a font and MuPDF then read U+FFFD for
-   * every character (pdfbox/text-extraction/eu-001.pdf, Verdana): with the
-   * map, which Ghostscript keeps, the text stays what it was. Fonts with
-   * Differences or other encodings are left as they are.
+   * A simple font in WinAnsi or MacRoman encoding without a ToUnicode map
+   * gets one made from the encoding. Readers find the characters from the
+   * encoding alone, but Ghostscript re-encodes such a font: MuPDF then read
+   * U+FFFD for every character (pdfbox/text-extraction/eu-001.pdf, Verdana,
+   * WinAnsi); with the map, which Ghostscript keeps for TrueType fonts, the
+   * text stays what it was. Ghostscript drops the map of a Type 1C font it
+   * re-encodes (poppler then read with_annots.pdf's fi ligature as "û"); the
+   * MuPDF path keeps it. Fonts with Differences or other encodings are left
+   * as they are.
    */
-  private winAnsiToUnicode(font: mupdf.PDFObject): void {
+  private simpleToUnicode(font: mupdf.PDFObject): void {
     const subtype = name(font.get('Subtype'));
     if ((subtype !== 'TrueType' && subtype !== 'Type1' && subtype !== 'MMType1') || !font.get('ToUnicode').isNull()) return;
     const encoding = font.get('Encoding');
-    const winAnsi = name(encoding) === 'WinAnsiEncoding' || (deref(encoding).isDictionary() && name(deref(encoding).get('BaseEncoding')) === 'WinAnsiEncoding' && deref(encoding).get('Differences').isNull());
-    if (!winAnsi) return;
-    font.put('ToUnicode', this.doc.addStream(WIN_ANSI_TO_UNICODE, {}));
-    this.count('Unicode maps added to WinAnsi fonts');
+    const base = name(encoding) ?? (deref(encoding).isDictionary() && deref(encoding).get('Differences').isNull() ? name(deref(encoding).get('BaseEncoding')) : undefined);
+    const cmap = base !== undefined ? TO_UNICODE[base] : undefined;
+    if (!cmap) return;
+    font.put('ToUnicode', this.doc.addStream(cmap, {}));
+    this.count(`Unicode maps added to ${base} fonts`);
   }
 
   private emptyAppearance(obj: mupdf.PDFObject): void {
@@ -662,13 +666,16 @@ const WIN_ANSI_HIGH: Record<number, number> = {
   0x9a: 0x0161, 0x9b: 0x203a, 0x9c: 0x0153, 0x9e: 0x017e, 0x9f: 0x0178,
 };
 
-/** A ToUnicode CMap for WinAnsiEncoding (bfchar blocks of at most 100 entries, as the CMap format asks). */
-const WIN_ANSI_TO_UNICODE = (() => {
+/** MacRomanEncoding's codes 0x80-0xFF as Mac OS Roman has them (0: the Apple logo, not mapped). */
+const MAC_ROMAN_HIGH = 'C4 C5 C7 C9 D1 D6 DC E1 E0 E2 E4 E3 E5 E7 E9 E8 EA EB ED EC EE EF F1 F3 F2 F4 F6 F5 FA F9 FB FC 2020 B0 A2 A3 A7 2022 B6 DF AE A9 2122 B4 A8 2260 C6 D8 221E B1 2264 2265 A5 B5 2202 2211 220F 3C0 222B AA BA 3A9 E6 F8 BF A1 AC 221A 192 2248 2206 AB BB 2026 A0 C0 C3 D5 152 153 2013 2014 201C 201D 2018 2019 F7 25CA FF 178 2044 A4 2039 203A FB01 FB02 2021 B7 201A 201E 2030 C2 CA C1 CB C8 CD CE CF CC D3 D4 0 D2 DA DB D9 131 2C6 2DC AF 2D8 2D9 2DA B8 2DD 2DB 2C7'.split(' ').map((h) => parseInt(h, 16));
+
+/** A ToUnicode CMap from a one-byte encoding's table (bfchar blocks of at most 100 entries, as the CMap format asks). */
+function toUnicodeCMap(unicodeOf: (code: number) => number | undefined): string {
   const pairs: string[] = [];
   const hex = (n: number, digits: number) => n.toString(16).toUpperCase().padStart(digits, '0');
   for (let code = 0x20; code <= 0xff; code++) {
-    const unicode = code >= 0x80 && code <= 0x9f ? WIN_ANSI_HIGH[code] : code === 0x7f ? undefined : code;
-    if (unicode !== undefined) pairs.push(`<${hex(code, 2)}> <${hex(unicode, 4)}>`);
+    const unicode = code === 0x7f ? undefined : unicodeOf(code);
+    if (unicode) pairs.push(`<${hex(code, 2)}> <${hex(unicode, 4)}>`);
   }
   const blocks: string[] = [];
   for (let i = 0; i < pairs.length; i += 100) {
@@ -691,7 +698,12 @@ const WIN_ANSI_TO_UNICODE = (() => {
     'end',
     'end',
   ].join('\n');
-})();
+}
+
+const TO_UNICODE: Record<string, string> = {
+  WinAnsiEncoding: toUnicodeCMap((code) => (code >= 0x80 && code <= 0x9f ? WIN_ANSI_HIGH[code] : code)),
+  MacRomanEncoding: toUnicodeCMap((code) => (code >= 0x80 ? MAC_ROMAN_HIGH[code - 0x80] : code)),
+};
 
 function annotationRule(part: PdfaPart) {
   return part === 1
