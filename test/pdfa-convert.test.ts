@@ -221,6 +221,18 @@ describe('PDFAConvertAction', () => {
     }
   });
 
+  test('a highlight in PDF/A-1b still shows its words: its blending is left to viewers, not made an opaque box', async (t) => {
+    if (!haveCorpus) return t.skip('no corpus');
+    const source = corpusFile('pdfjs/annotations/annotation-highlight.pdf');
+    await putPdf(server, 'highlight.pdf', source);
+    const { out, report } = await convertOk('highlight.pdf', { profile: 'pdfa1b' });
+    checkOutput(out, 1);
+    sameWords(source, out);
+    assert.match(report.changes.join('\n'), /highlight appearances left to viewers/);
+    assert.ok(differingShare(renderPage(source, 1, 50), renderPage(out, 1, 50)) < 0.002, 'the highlighted words are still seen');
+    assert.match(pdfboxPreflight(out), /is a valid PDF\/A-1b file/);
+  });
+
   test('a PDF/A-1b conversion that would lose text (Ghostscript drew the page as an image) is refused, nothing written', async (t) => {
     if (!haveCorpus) return t.skip('no corpus');
     // Its Highlight annotation makes Ghostscript draw the page, text and all, as one image in PDF/A-1 (measured).

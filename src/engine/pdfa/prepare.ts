@@ -357,8 +357,7 @@ class Preparation {
       redrawAll(lacking);
       for (let i = 0; i < kept.length; i++) {
         const obj = deref(kept.get(i));
-        if (name(obj.get('Subtype')) === 'Popup') continue;
-        if (hasNormalAppearance(obj)) continue;
+        if (!this.needsDrawing(obj)) continue;
         this.emptyAppearance(obj);
         this.count('empty appearances added');
       }
@@ -372,6 +371,7 @@ class Preparation {
 
   private needsDrawing(obj: mupdf.PDFObject): boolean {
     const type = name(obj.get('Subtype'));
+    if (type === 'Highlight' && this.part === 1 && this.options.transparency === 2) return false;
     return type !== 'Popup' && !hasNormalAppearance(obj);
   }
 
@@ -406,6 +406,12 @@ class Preparation {
     if (!obj.get('AA').isNull()) {
       obj.delete('AA');
       this.count('additional actions removed');
+    }
+    if (this.part === 1 && type === 'Highlight' && this.options.transparency === 2 && !obj.get('AP').isNull()) {
+      // A highlight tints its words by Multiply blending, which PDF/A-1 forbids; made opaque, its colour would cover them.
+      // PDF/A-1 does not require appearances: without one, viewers draw the highlight their own (tinting) way.
+      obj.delete('AP');
+      this.count('highlight appearances left to viewers (PDF/A-1 has no blending)');
     }
     if (this.part === 1 && obj.get('CA').isNumber() && obj.get('CA').asNumber() !== 1) {
       this.transparencyFound = true;
