@@ -261,6 +261,15 @@ test('the sandbox has an empty environment, no network, and sees neither the dat
     assert.deepEqual(tmp, scratch.startsWith('/tmp/') ? [scratch.split('/')[2]] : [], "the host's /tmp is not in the sandbox");
     writeFileSync(path.join(scratch, 'written'), 'x');
     assert.equal(run(['/usr/bin/cat', path.join(scratch, 'written')]).stdout, 'x', 'the scratch folder is');
+    // A tool's read-only folder (the veraPDF jars) is visible even under the host's /tmp, which the sandbox replaces.
+    const toolDir = mkdtempSync(path.join(tmpdir(), 'pdfservice-tool-dir-'));
+    try {
+      writeFileSync(path.join(toolDir, 'tool.jar'), 'jar');
+      const seen = spawnSync(BWRAP, sandboxArgs(scratch, ['/usr/bin/cat', path.join(toolDir, 'tool.jar')], [toolDir]), { encoding: 'utf8' });
+      assert.equal(seen.stdout, 'jar', `a read-only tool folder in ${tmpdir()} is visible: ${seen.stderr}`);
+    } finally {
+      rmSync(toolDir, { recursive: true, force: true });
+    }
     const connect = run(['/usr/bin/bash', '-c', `exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET /from-sandbox HTTP/1.0\\r\\n\\r\\n' >&3`]);
     assert.notEqual(connect.status, 0, 'a connection to the loopback listener failed');
     assert.deepEqual(requests, []);

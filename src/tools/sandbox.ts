@@ -38,11 +38,13 @@ export function sandboxArgs(scratch: string, command: string[], readOnly: string
   return [
     '--unshare-all', // network, processes, IPC, host name (and the user namespace where allowed)
     '--die-with-parent',
-    ...[...new Set([...BASE_READ_ONLY, ...readOnly])].flatMap((p) => ['--ro-bind-try', p, p]),
+    ...BASE_READ_ONLY.flatMap((p) => ['--ro-bind-try', p, p]),
     ...topLevelArgs(),
     '--proc', '/proc',
     '--dev', '/dev',
     '--tmpfs', '/tmp', // for programs that ignore TMPDIR; never the host's /tmp
+    // A tool's own folders after the /tmp mount, which would hide one installed under /tmp (a clone there).
+    ...readOnly.filter((p) => !BASE_READ_ONLY.includes(p)).flatMap((p) => ['--ro-bind-try', p, p]),
     '--bind', scratch, scratch,
     '--chdir', scratch,
     '--clearenv',
