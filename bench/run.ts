@@ -8,6 +8,7 @@ import { printRows, runFoundationBench } from './foundation.js';
 import { runJobsBench } from './jobs.js';
 import { runOcrBench } from './ocr.js';
 import { runPagesBench } from './pages.js';
+import { runPdfaBench } from './pdfa.js';
 import { runPreflightBench } from './preflight.js';
 import { runRedactionBench } from './redaction.js';
 import { runResourcesBench } from './resources.js';
@@ -28,6 +29,7 @@ const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promis
   { name: 'jobs', title: 'Background jobs', run: runJobsBench },
   { name: 'ocr', title: 'OCR', run: runOcrBench },
   { name: 'preflight', title: 'PDF/A preflight', run: runPreflightBench },
+  { name: 'pdfa', title: 'PDF/A conversion', run: runPdfaBench },
 ];
 
 const quick = process.argv.includes('--quick');
