@@ -281,6 +281,7 @@ describe('PDFAConvertAction', () => {
     const job = await jobEnded(server, accepted.json().id, { seconds: 120 });
     assert.equal(job.state, 'failed');
     assert.equal(job.error.code, 'PDFA_CONVERSION_FAILED');
+    assert.equal(job.error.report.rules[0].clause, '6.3.1', 'the job keeps the problem\'s report');
     const { out, report } = await convertOk('multimedia.pdf', { profile: 'pdfa2b' });
     checkOutput(out, 2);
     assert.match(report.changes.join('\n'), /annotations deleted/);

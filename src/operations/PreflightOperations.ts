@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { PDFX_PROFILES, type PdfxProfile } from '../engine/models.js';
 import type { EnginePool } from '../engine/pool.js';
 import { ServiceError } from '../errors.js';
@@ -8,7 +7,7 @@ import { PDFA_PROFILES, validatePdfa, type ValidationReport } from '../tools/ver
 import type { OperationContext } from './context.js';
 import type { DocumentOperations, StoredDocument } from './documents.js';
 import { requestExecution } from './execution.js';
-import { ReadModelCache } from './read-model-cache.js';
+import { ReadModelCache, readModelKey } from './read-model-cache.js';
 
 /** A report of any profile: veraPDF's (PDF/A) and the engine's PDF/X rules (engine/preflight/model.ts PdfxReport) have this one shape. */
 export type PreflightReport = ValidationReport;
@@ -91,7 +90,7 @@ export class PreflightOperations {
     if (cached) return { document, etag: stat.etag, ...cached };
     // The same check already running (a client polling, two clients at once): wait for its result instead of running
     // the validator twice. Same key, same password: its access check holds for this request too.
-    const key = inflightKey(stat.etag, ctx.documentPassword, profile);
+    const key = readModelKey(stat.etag, ctx.documentPassword, profile);
     const running = this.inflight.get(key);
     if (running) {
       try {
@@ -121,9 +120,4 @@ export class PreflightOperations {
       if (this.inflight.get(key) === work) this.inflight.delete(key);
     }
   }
-}
-
-/** The in-flight map's key: like the cache's, the password only as a hash. */
-function inflightKey(etag: string, password: string | undefined, profile: string): string {
-  return `${etag}|${password ? createHash('sha256').update(password).digest('base64url') : ''}|${profile}`;
 }

@@ -11,6 +11,15 @@ import { createHash } from 'node:crypto';
  * the capacity is not kept, so it cannot empty the cache. A `variant` tells
  * apart several models of one document version (one page's text, a detail level).
  */
+/**
+ * The key of a read model: the version, the password that opened it (only as
+ * a hash) and the variant. Also the key of work in flight on such a model.
+ */
+export function readModelKey(etag: string, password: string | undefined, variant = ''): string {
+  const pw = password ? createHash('sha256').update(password).digest('base64url') : '';
+  return `${etag}|${pw}|${variant}`;
+}
+
 export class ReadModelCache<T> {
   private readonly entries = new Map<string, { value: T; weight: number }>();
   private total = 0;
@@ -19,13 +28,8 @@ export class ReadModelCache<T> {
     private readonly weigh: (value: T) => number = () => 1,
   ) {}
 
-  private key(etag: string, password: string | undefined, variant: string): string {
-    const pw = password ? createHash('sha256').update(password).digest('base64url') : '';
-    return `${etag}|${pw}|${variant}`;
-  }
-
   get(etag: string, password: string | undefined, variant = ''): T | undefined {
-    const key = this.key(etag, password, variant);
+    const key = readModelKey(etag, password, variant);
     const hit = this.entries.get(key);
     if (hit !== undefined) {
       this.entries.delete(key);
@@ -37,7 +41,7 @@ export class ReadModelCache<T> {
   set(etag: string, password: string | undefined, value: T, variant = ''): void {
     const weight = this.weigh(value);
     if (weight > this.capacity / 4 && weight > 1) return;
-    const key = this.key(etag, password, variant);
+    const key = readModelKey(etag, password, variant);
     const old = this.entries.get(key);
     if (old) {
       this.entries.delete(key);

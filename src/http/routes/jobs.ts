@@ -26,6 +26,12 @@ export function jobView(record: JobRecord): Omit<JobRecord, 'payload'> {
     const { xmlRoot: _xmlRoot, ...result } = view.result;
     view.result = { ...result, url: resultUrl(result.path) } as typeof result;
   }
+  if (view.error?.extra) {
+    // The error is the problem the inline request would have answered: its extension members (a failed PDF/A
+    // conversion's report) sit beside code and detail there, so here too.
+    const { extra, ...problem } = view.error;
+    view.error = { ...extra, ...problem };
+  }
   return view;
 }
 

@@ -38,6 +38,8 @@ export const jobModelSchema = {
       description: 'A failed or cancelled job: the problem the inline request would have answered (docs/errors.md)',
       required: ['status', 'code', 'title'],
       properties: { status: { type: 'integer' }, code: { type: 'string' }, title: { type: 'string' }, detail: { type: 'string' } },
+      // The problem's extension members, as the inline answer has them (PDFA_CONVERSION_FAILED's report, say).
+      additionalProperties: true,
     },
   },
 } as const;
