@@ -8,6 +8,7 @@ import { EnginePool } from './engine/pool.js';
 import { API_PREFIX, buildApp } from './http/app.js';
 import { createOperations } from './operations/index.js';
 import { FileJobStore } from './operations/jobs/file-store.js';
+import { FileProfileStore } from './operations/optimize/file-store.js';
 import { FilesystemStore } from './storage/filesystem-store.js';
 import { MeteredStore } from './storage/metered-store.js';
 import { declaredTools, ToolSupervisor } from './tools/index.js';
@@ -50,6 +51,7 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
     store,
     pool,
     tools,
+    profiles: await FileProfileStore.open(config.dataDir),
     textPrefetchMaxBytes: config.textPrefetchMaxBytes,
     jobs: {
       store: jobStore,

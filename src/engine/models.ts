@@ -61,6 +61,16 @@ export {
   type PdfxReport,
   type RuleLocation,
 } from './preflight/model.js';
+export {
+  BUILT_IN_PROFILES,
+  canonicalSettings,
+  COLOR_SPACES,
+  COMPRESSIONS,
+  DOWNSAMPLINGS,
+  isBuiltInProfile,
+  OPTIMIZE_SETTINGS_SCHEMA,
+  type OptimizeSettings,
+} from './optimize/model.js';
 export { NOT_XML } from './syntax/xml-writer.js';
 export { declaresDtd } from './syntax/xml-safety.js';
 export type { PdfSource } from './core/pdf-source.js';

@@ -35,6 +35,7 @@ import { registerFieldRoutes } from './routes/fields.js';
 import { registerPageRoutes } from './routes/pages.js';
 import { registerPreflightRoutes } from './routes/preflight.js';
 import { registerSignatureRoutes } from './routes/signatures.js';
+import { registerOptimizeProfileRoutes } from './routes/optimize-profiles.js';
 import { BINARY_UPLOAD_TYPES, XFDF_BODY_TYPES } from './uploads.js';
 import { registerConnectionLimits, serverTimeouts } from './connection-limits.js';
 import { problemSchema } from './schemas/common.js';
@@ -164,6 +165,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerPageRoutes(api, deps);
     registerSignatureRoutes(api, deps);
     registerPreflightRoutes(api, deps);
+    registerOptimizeProfileRoutes(api, deps);
     api.get('/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   }, { prefix: API_PREFIX });
   addMethodNotAllowedRoutes();

@@ -7,6 +7,8 @@ import { DocumentOperations } from './documents.js';
 import { FolderOperations } from './folders.js';
 import { FieldOperations } from './fields.js';
 import { JobOperations, type JobLimits } from './jobs/jobs.js';
+import { OptimizeProfileOperations } from './optimize/profiles.js';
+import { MemoryProfileStore, type OptimizeProfileStore } from './optimize/store.js';
 import type { JobStore } from './jobs/store.js';
 import { PageOperations } from './pages.js';
 import { PermissionOperations } from './permissions.js';
@@ -23,6 +25,8 @@ export interface Operations {
   signatures: SignatureOperations;
   preflight: PreflightOperations;
   actions: ActionRunner;
+  /** Optimize profiles, built-in and user-defined (docs/optimize.md). */
+  optimizeProfiles: OptimizeProfileOperations;
   /** Background jobs (docs/jobs.md); absent until a job store is given, and then actions run inline only. */
   jobs?: JobOperations;
   /** The external programs' availability and versions (for /health). */
@@ -31,12 +35,14 @@ export interface Operations {
   engineStats(): EnginePool['stats'];
 }
 
-export function createOperations({ store, pool, tools, textPrefetchMaxBytes = 0, jobs }: {
+export function createOperations({ store, pool, tools, textPrefetchMaxBytes = 0, jobs, profiles = new MemoryProfileStore() }: {
   store: DocumentStore;
   pool: EnginePool;
   tools: ToolSupervisor;
   textPrefetchMaxBytes?: number;
   jobs?: { store: JobStore; limits: JobLimits };
+  /** Where user-defined optimize profiles are kept (main.ts: a file under the data folder); by default in memory. */
+  profiles?: OptimizeProfileStore;
 }): Operations {
   const documents = new DocumentOperations(store, pool, tools);
   const pages = new PageOperations(pool, documents, textPrefetchMaxBytes);
@@ -52,6 +58,7 @@ export function createOperations({ store, pool, tools, textPrefetchMaxBytes = 0,
     signatures: new SignatureOperations(pool, documents),
     preflight: new PreflightOperations(pool, tools, documents),
     actions,
+    optimizeProfiles: new OptimizeProfileOperations(profiles),
     ...(jobs ? { jobs: new JobOperations(jobs.store, actions, documents, jobs.limits) } : {}),
     tools,
     engineStats: () => pool.stats,

@@ -145,6 +145,20 @@ export function documentPathFromBody(value: string, field: string): StoredPath {
   }
 }
 
+/**
+ * A name that is one path segment of a URL but not a document or folder (an
+ * optimize profile's name): the segment rules above, so that every name the
+ * service keeps can be written in a URL as it is. 400 INVALID_PATH naming `field`.
+ */
+export function checkName(value: string, field: string): void {
+  try {
+    validateSegment(value);
+  } catch (err) {
+    if (err instanceof ServiceError) throw new ServiceError('INVALID_PATH', `${field}: ${err.detail}`);
+    throw err;
+  }
+}
+
 /** Replaces a file name's extension with ".pdf" (uploads of images by form keep their base name). */
 export function pdfNameFor(fileName: string): string {
   const base = fileName.replace(/^.*[\\/]/, '');

@@ -1,0 +1,189 @@
+import type { FromSchema } from 'json-schema-to-ts';
+
+/**
+ * The vocabulary of optimisation (docs/optimize.md): the settings an optimize
+ * profile holds, their integer codes, and the built-in profiles. Here rather
+ * than in http/ because the profile resource (http), its store (operations)
+ * and OptimizeAction's inline `profile` and engine work all read the same
+ * settings. No MuPDF: main-thread code loads this module.
+ */
+
+/** `colorSpace` codes. Which ones a handler accepts is in its schema. */
+export const COLOR_SPACES = {
+  0: 'keep: the image keeps its colour space (ICC-based ones included)',
+  1: 'RGB (DeviceRGB, or sRGB ICC where the image had an ICC profile)',
+  2: 'gray (DeviceGray)',
+  3: 'CMYK (DeviceCMYK)',
+  4: 'bi-level (1 bit per pixel, black and white)',
+} as const;
+
+/**
+ * `compression` codes. MuPDF.js 1.28 writes JPEG (Pixmap.asJPEG) and Flate,
+ * and none of JPEG 2000, CCITT G4 or JBIG2: codes 3 to 5 are kept for those,
+ * should the engine learn to write them, and are refused (400) until then.
+ */
+export const COMPRESSIONS = {
+  0: 'keep: the image keeps its filter (re-encoded in it only when it is downsampled or converted)',
+  1: 'JPEG (DCTDecode), at jpegQuality; lossy',
+  2: 'Flate (lossless)',
+} as const;
+
+/** `downsampling` codes: how an image above the threshold is brought to the target resolution (Ghostscript's DownsampleType). */
+export const DOWNSAMPLINGS = {
+  0: 'average: each target pixel is the mean of the source pixels it covers',
+  1: 'bicubic: interpolated, sharper edges, slower',
+  2: 'subsample: the source pixel at the centre (bi-level images, where averaging would make gray)',
+} as const;
+
+const codeDescription = (codes: Record<number, string>, allowed: readonly number[]) =>
+  allowed.map((code) => `${code} ${codes[code]}`).join('; ');
+
+/** Highest target resolution a profile may ask for; 0 leaves the resolution alone. */
+export const MAX_PROFILE_DPI = 2400;
+
+const dpi = (fallback: string) =>
+  ({
+    type: 'integer',
+    minimum: 0,
+    maximum: MAX_PROFILE_DPI,
+    default: 0,
+    description:
+      `Target resolution in pixels per inch (0 to ${MAX_PROFILE_DPI}; default 0: no downsampling). An image is downsampled only when its effective ` +
+      `resolution on the page, from the transform it is drawn with, exceeds 1.5 times this (Ghostscript's threshold). ${fallback}`,
+  }) as const;
+
+const downsampling = (fallback: 0 | 2) =>
+  ({ type: 'integer', enum: [0, 1, 2], default: fallback, description: `How images are downsampled: ${codeDescription(DOWNSAMPLINGS, [0, 1, 2])}. Default ${fallback}` }) as const;
+
+const jpegQuality = {
+  type: 'number',
+  minimum: 0,
+  maximum: 1,
+  default: 0.75,
+  description: 'JPEG quality from 0 (smallest) to 1 (best), as IJG quality / 100; used with compression 1 (default 0.75)',
+} as const;
+
+/** colorImageHandler: what happens to colour images (three or more components). */
+const colorImageHandler = {
+  type: 'object',
+  description: 'Colour images (RGB, CMYK, Lab, ICC-based with 3 or more components, indexed colour). Absent: colour images are not changed.',
+  properties: {
+    colorSpace: { type: 'integer', enum: [0, 1, 2, 3], default: 0, description: `Colour space to convert to: ${codeDescription(COLOR_SPACES, [0, 1, 2, 3])}` },
+    compression: { type: 'integer', enum: [0, 1, 2], default: 0, description: `Compression: ${codeDescription(COMPRESSIONS, [0, 1, 2])}` },
+    dpi: dpi(''),
+    downsampling: downsampling(0),
+    jpegQuality,
+  },
+  additionalProperties: false,
+} as const;
+
+/** grayImageHandler: gray images (one component, more than 1 bit). */
+const grayImageHandler = {
+  type: 'object',
+  description: 'Gray images (one component, 2 to 16 bits). Absent: gray images are not changed.',
+  properties: {
+    colorSpace: { type: 'integer', enum: [0, 2], default: 0, description: `Colour space: ${codeDescription(COLOR_SPACES, [0, 2])}` },
+    compression: { type: 'integer', enum: [0, 1, 2], default: 0, description: `Compression: ${codeDescription(COMPRESSIONS, [0, 1, 2])}` },
+    dpi: dpi(''),
+    downsampling: downsampling(0),
+    jpegQuality,
+  },
+  additionalProperties: false,
+} as const;
+
+/** bwImageHandler: bi-level images (1 bit) and image masks. JPEG does not apply to them. */
+const bwImageHandler = {
+  type: 'object',
+  description: 'Bi-level images (1 bit per pixel) and stencil masks. Absent: bi-level images are not changed.',
+  properties: {
+    colorSpace: { type: 'integer', enum: [0, 4], default: 0, description: `Colour space: ${codeDescription(COLOR_SPACES, [0, 4])} (both leave a bi-level image bi-level)` },
+    compression: { type: 'integer', enum: [0, 2], default: 0, description: `Compression: ${codeDescription(COMPRESSIONS, [0, 2])}` },
+    dpi: dpi('Scans of text usually keep 300 or more.'),
+    downsampling: downsampling(2),
+  },
+  additionalProperties: false,
+} as const;
+
+const flag = (fallback: boolean, description: string) => ({ type: 'boolean', default: fallback, description: `${description} (default ${fallback})` }) as const;
+
+/**
+ * The settings of an optimize profile: the body of PUT .../optimize-profiles/{name}
+ * and OptimizeAction's inline `profile`. Every field is optional; Ajv fills in
+ * the defaults, so a stored profile is complete. Unknown fields are refused.
+ */
+export const OPTIMIZE_SETTINGS_SCHEMA = {
+  type: 'object',
+  properties: {
+    discardAnnotations: flag(false, 'Remove every annotation except links and form fields'),
+    discardUnusedResources: flag(true, 'Remove fonts, images and other resources no page, annotation or form uses'),
+    mergeDuplicateFonts: flag(true, 'Keep one copy of fonts embedded more than once, and subset embedded fonts to the glyphs used'),
+    mergeDuplicateImages: flag(true, 'Keep one copy of identical images'),
+    compressObjectsIntoStreams: flag(true, 'Write objects into compressed object streams (PDF 1.5), with maximum Flate'),
+    colorImageHandler,
+    grayImageHandler,
+    bwImageHandler,
+  },
+  additionalProperties: false,
+} as const;
+
+/** A profile's settings as stored and as the engine reads them (defaults filled in by validation). */
+export type OptimizeSettings = FromSchema<typeof OPTIMIZE_SETTINGS_SCHEMA>;
+
+/**
+ * Ghostscript's presets (gs_pdfwr.ps, 10.0): colour and gray images at 72,
+ * 150, 300 and 300 ppi, averaged except prepress (bicubic); bi-level images
+ * subsampled at 300 (screen, ebook) or 1200; JPEG with QFactor 0.76, 0.76,
+ * 0.4 and 0.15, which Ghostscript passes to libjpeg as a linear scale of
+ * 76%, 40% and 15%: IJG quality 62, 62, 80 and 92. screen and ebook convert
+ * colour to sRGB as Ghostscript does (ColorConversionStrategy /sRGB); printer
+ * and prepress keep colours.
+ */
+function preset(resolution: number, bwResolution: number, quality: number, options: { rgb: boolean; bicubic: boolean }): OptimizeSettings {
+  const method = options.bicubic ? 1 : 0;
+  return {
+    discardAnnotations: false,
+    discardUnusedResources: true,
+    mergeDuplicateFonts: true,
+    mergeDuplicateImages: true,
+    compressObjectsIntoStreams: true,
+    colorImageHandler: { colorSpace: options.rgb ? 1 : 0, compression: 1, dpi: resolution, downsampling: method, jpegQuality: quality },
+    grayImageHandler: { colorSpace: 0, compression: 1, dpi: resolution, downsampling: method, jpegQuality: quality },
+    bwImageHandler: { colorSpace: 0, compression: 0, dpi: bwResolution, downsampling: 2 },
+  };
+}
+
+/** The built-in, read-only profiles, by name (docs/optimize.md#built-in-profiles). */
+export const BUILT_IN_PROFILES: Readonly<Record<string, OptimizeSettings>> = {
+  screen: preset(72, 300, 0.62, { rgb: true, bicubic: false }),
+  ebook: preset(150, 300, 0.62, { rgb: true, bicubic: false }),
+  printer: preset(300, 1200, 0.8, { rgb: false, bicubic: false }),
+  prepress: preset(300, 1200, 0.92, { rgb: false, bicubic: true }),
+  // No image handler: no image is touched; only lossless object work (deduplication, unused resources, object streams).
+  lossless: {
+    discardAnnotations: false,
+    discardUnusedResources: true,
+    mergeDuplicateFonts: true,
+    mergeDuplicateImages: true,
+    compressObjectsIntoStreams: true,
+  },
+};
+
+export function isBuiltInProfile(name: string): boolean {
+  return Object.hasOwn(BUILT_IN_PROFILES, name);
+}
+
+/**
+ * The settings with their fields in the schema's order (validation appends the
+ * defaults it fills in after the fields given), so that every profile reads
+ * the same way in JSON and XML whatever order its request had.
+ */
+export function canonicalSettings(settings: OptimizeSettings): OptimizeSettings {
+  const ordered = (value: Record<string, unknown>, properties: Record<string, unknown>) =>
+    Object.fromEntries(Object.keys(properties).filter((key) => value[key] !== undefined).map((key) => [key, value[key]]));
+  const out = ordered(settings, OPTIMIZE_SETTINGS_SCHEMA.properties);
+  for (const handler of ['colorImageHandler', 'grayImageHandler', 'bwImageHandler'] as const) {
+    const value = settings[handler];
+    if (value) out[handler] = ordered(value, OPTIMIZE_SETTINGS_SCHEMA.properties[handler].properties);
+  }
+  return out as OptimizeSettings;
+}
