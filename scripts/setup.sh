@@ -23,12 +23,13 @@ esac
 # package each (tesseract-ocr-<code>), found at the next start.
 # ghostscript, fonts-urw-base35 (metric-compatible standard 14 it embeds), icc-profiles-free (sRGB output intent):
 # PDFAConvertAction (docs/pdfa.md).
+# qpdf: LinearizeAction (docs/optimize.md); the tests also check outputs with it.
 RUNTIME_PACKAGES=(libreoffice-writer-nogui bubblewrap fonts-liberation2 fonts-dejavu-core
   tesseract-ocr tesseract-ocr-osd tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-ita
-  tesseract-ocr-por tesseract-ocr-rus default-jre-headless maven ghostscript fonts-urw-base35 icc-profiles-free)
+  tesseract-ocr-por tesseract-ocr-rus default-jre-headless maven ghostscript fonts-urw-base35 icc-profiles-free qpdf)
 
 # What only the tests, the corpus and robustness suites and the benchmarks use:
-# qpdf, poppler-utils (pdftotext, pdfinfo, pdfsig, pdfdetach): independent checks in tests.
+# poppler-utils (pdftotext, pdfinfo, pdfsig, pdfdetach): independent checks in tests (qpdf too, a runtime package).
 # libnss3-tools (certutil, pk12util): the NSS database pdfsig -add-signature signs from, the peer in the signing benchmark.
 # mupdf-tools: the native peer in benchmarks. imagemagick: test images.
 # default-jdk-headless, libpdfbox2-java: Apache PDFBox, an independent reader of our XFDF and FDF in tests.
@@ -36,7 +37,7 @@ RUNTIME_PACKAGES=(libreoffice-writer-nogui bubblewrap fonts-liberation2 fonts-de
 # python3-venv: the virtual environment scripts/schemathesis.sh installs Schemathesis into (CI's conformance run, .ci/run).
 # ocrmypdf: the peer of the OCR benchmark (bench/ocr.ts), OCRAction's open-source reference (issue 19).
 # libactivation-java, libjaxb-api-java: on the class path of PDFBox Preflight, the second PDF/A-1b validator (test/pdfa-convert.test.ts).
-TEST_PACKAGES=(qpdf poppler-utils libnss3-tools mupdf-tools imagemagick default-jdk-headless libpdfbox2-java zsh python3-venv
+TEST_PACKAGES=(poppler-utils libnss3-tools mupdf-tools imagemagick default-jdk-headless libpdfbox2-java zsh python3-venv
   ocrmypdf libactivation-java libjaxb-api-java)
 
 PACKAGES=("${RUNTIME_PACKAGES[@]}")

@@ -198,10 +198,11 @@ describe('the service and its tools', () => {
   });
   after(() => server.stop());
 
-  test('/health lists LibreOffice, Tesseract, veraPDF and Ghostscript with the versions they report, and the start-up log names them', async () => {
+  test('/health lists LibreOffice, Tesseract, veraPDF, Ghostscript and qpdf with the versions they report, and the start-up log names them', async () => {
     const reported = /LibreOffice (\S+)/.exec(execFileSync('soffice', ['--version'], { encoding: 'utf8' }))![1];
     const tesseract = /^tesseract (\S+)/m.exec(execFileSync('tesseract', ['--version'], { encoding: 'utf8' }))![1];
     const ghostscript = execFileSync('gs', ['--version'], { encoding: 'utf8' }).trim();
+    const qpdf = /qpdf version (\S+)/.exec(execFileSync('qpdf', ['--version'], { encoding: 'utf8' }))![1];
     const health = await call(server, 'GET', '/health', { auth: false });
     assert.equal(health.status, 200);
     assert.deepEqual(health.json().tools, [
@@ -209,6 +210,7 @@ describe('the service and its tools', () => {
       { name: 'tesseract', debianPackage: 'tesseract-ocr', available: true, version: tesseract },
       { name: 'verapdf', debianPackage: 'default-jre-headless', available: true, version: installedVerapdfVersion() },
       { name: 'ghostscript', debianPackage: 'ghostscript', available: true, version: ghostscript },
+      { name: 'qpdf', debianPackage: 'qpdf', available: true, version: qpdf },
     ]);
     const logged = server.output.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.tool === 'libreoffice');
     assert.equal(logged?.version, reported);
@@ -240,6 +242,11 @@ describe('the service and its tools', () => {
       const ocr = await call(bare, 'POST', '/documents/plain.pdf/pages', { body: { OCRAction: {} } });
       assert.equal(ocr.status, 501, ocr.text);
       assert.match(ocr.json().detail, /OCR needs .*Debian package tesseract-ocr/);
+      assert.equal(health.tools[4].name, 'qpdf');
+      assert.equal(health.tools[4].available, false);
+      const linearize = await call(bare, 'POST', '/documents/plain.pdf', { body: { LinearizeAction: {} } });
+      assert.equal(linearize.status, 501, linearize.text);
+      assert.match(linearize.json().detail, /Linearization needs .*Debian package qpdf/);
       assert.ok(bare.output.some((line) => line.includes('external tool missing')));
     } finally {
       await bare.stop();

@@ -21,9 +21,10 @@ import { imageTasks } from './images/tasks.js';
 import { ocrTasks } from './ocr/tasks.js';
 import { pdfaTasks } from './pdfa/tasks.js';
 import { preflightTasks } from './preflight/tasks.js';
+import { optimizeTasks } from './optimize/tasks.js';
 import type { TaskContext } from './task-context.js';
 
-const featureTasks = [coreTasks, annotationTasks, xfdfTasks, formTasks, redactionTasks, signingTasks, securityTasks, pageTasks, stampTasks, textTasks, renderTasks, imageTasks, ocrTasks, preflightTasks, pdfaTasks];
+const featureTasks = [coreTasks, annotationTasks, xfdfTasks, formTasks, redactionTasks, signingTasks, securityTasks, pageTasks, stampTasks, textTasks, renderTasks, imageTasks, ocrTasks, preflightTasks, pdfaTasks, optimizeTasks];
 // Spreading the maps would let a name declared in two folders silently keep the last one.
 const declared = featureTasks.flatMap((map) => Object.keys(map));
 const twice = declared.filter((name, i) => declared.indexOf(name) !== i);
@@ -45,6 +46,7 @@ export const tasks = {
   ...ocrTasks,
   ...preflightTasks,
   ...pdfaTasks,
+  ...optimizeTasks,
   /** For the pool's own tests: spins for `ms` milliseconds, like a document that takes long. */
   busyWait: (input: { ms: number }) => {
     const end = Date.now() + input.ms;

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { ghostscript } from './ghostscript.js';
 import { libreOffice } from './libreoffice.js';
+import { qpdf } from './qpdf.js';
 import { tesseract } from './tesseract.js';
 import type { ToolDeclaration } from './tool.js';
 import { verapdf } from './verapdf.js';
@@ -19,5 +20,6 @@ export function declaredTools(options: { timeoutMs: number; verapdfDir: string }
     tesseract(options.timeoutMs),
     verapdf({ timeoutMs: options.timeoutMs, dir: options.verapdfDir }),
     ghostscript(options.timeoutMs, availableParallelism()),
+    qpdf(options.timeoutMs, availableParallelism()),
   ];
 }

@@ -39,7 +39,7 @@ export const documentModelSchema = {
     hasForm: { type: 'boolean' },
     hasXfa: { type: 'boolean' },
     hasSignatures: { type: 'boolean', description: 'A signature field carries a signature' },
-    linearized: { type: 'boolean' },
+    linearized: { type: 'boolean', description: 'Linearized (fast web view) as qpdf decides it: false once an incremental update follows the linearized file' },
     report: { type: 'object', additionalProperties: true, description: 'What a document action did, when it reports (ApplyRedactionsAction: applied, pages, removedAnnotations, elsewhere, scrubbed)' },
   },
   required: ['path', 'name', 'size', 'modified', 'etag', 'encrypted'],

@@ -7,6 +7,7 @@ import { CopyAction } from './CopyAction.js';
 import { FlattenAnnotationsAction, FlattenFieldsAction } from './FlattenActions.js';
 import { PAGE_STRUCTURE_ACTIONS } from './PageStructureActions.js';
 import { ImageStampAction } from './ImageStampAction.js';
+import { LinearizeAction } from './LinearizeAction.js';
 import { OCRAction } from './OCRAction.js';
 import { PDFAConvertAction } from './PDFAConvertAction.js';
 import { TextStampAction } from './TextStampAction.js';
@@ -25,4 +26,5 @@ export const ACTIONS: readonly AnyAction[] = [
   ImageStampAction as AnyAction,
   OCRAction as AnyAction,
   PDFAConvertAction as AnyAction,
+  LinearizeAction as AnyAction,
 ];

@@ -1,0 +1,46 @@
+import { linearize } from '../../tools/qpdf.js';
+import type { ActionDefinition, OutputParams } from './types.js';
+import { OUTPUT_PARAM_SCHEMAS } from './types.js';
+
+/** What the answer's `report` says. */
+export interface LinearizeReport {
+  /** Sizes in bytes: linearizing adds hint tables and may drop unreferenced objects, so the size moves a little either way. */
+  bytesBefore: number;
+  bytesAfter: number;
+  /** The output keeps the source's encryption. */
+  encrypted: boolean;
+  /** What qpdf repaired as it read the file, if anything. */
+  warnings: string[];
+}
+
+/**
+ * LinearizeAction (docs/optimize.md#linearizeaction): writes the document
+ * linearized ("fast web view": the first page and the cross-reference data
+ * for it at the start, hint tables for the rest), with Debian's qpdf through
+ * the tool supervisor (tools/qpdf.ts says why qpdf and not its WASM build).
+ * MuPDF first checks the password and the permission to change the document,
+ * and refuses a signed document (409 DOCUMENT_SIGNED: a linearized file is a
+ * full rewrite, so signatures could not survive it). Nothing else changes:
+ * objects, object streams and encryption stay as they were.
+ */
+export const LinearizeAction: ActionDefinition<OutputParams> = {
+  name: 'LinearizeAction',
+  target: 'document',
+  need: 'edit',
+  summary:
+    'Writes the document linearized ("fast web view", ISO 32000-1 Annex F) with qpdf; content, object streams and encryption are kept (an encrypted ' +
+    'document needs its password, and a user password only when its permissions allow changes). A signed document is refused (409 DOCUMENT_SIGNED). ' +
+    'The answer\'s report gives the sizes before and after. See docs/optimize.md.',
+  schema: {
+    type: 'object',
+    properties: OUTPUT_PARAM_SCHEMAS,
+    additionalProperties: false,
+  },
+  async execute({ source, engine, ctx, tools, exec }) {
+    const { encrypted } = await engine.run('linearizeCheck', { pdf: source.pdf, password: ctx.documentPassword });
+    const bytes = await source.bytes();
+    const { pdf, warnings } = await linearize(tools, { pdf: bytes, password: encrypted ? ctx.documentPassword : undefined, signal: exec.signal });
+    const report: LinearizeReport = { bytesBefore: bytes.length, bytesAfter: pdf.length, encrypted, warnings };
+    return { kind: 'document', bytes: pdf, report };
+  },
+};

@@ -1,0 +1,143 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
+import { call, expectUnchanged, putPdf, storedBytes } from './helpers/http.js';
+import { appendInfoUpdate, makePdf, pdfinfo, pdftotext, qpdfCheck, qpdfLinearization, serializePdf, withTempFile } from './helpers/pdf.js';
+import { qpdfEncryption, runQpdf } from './helpers/qpdf-encryption.js';
+import { serverForSuite } from './helpers/server.js';
+
+const text = (page: number) => `Linearize page ${page + 1} alpha bravo charlie`;
+
+function linearizeRequest(doc: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  return call(server, 'POST', `/documents/${doc}`, { body: { LinearizeAction: params }, headers });
+}
+
+/** Encrypts with qpdf (AES-256) with extra qpdf restriction flags. */
+function encrypt(bytes: Buffer, user: string, owner: string, restrictions: string[] = []): Buffer {
+  return withTempFile(bytes, (input) => {
+    const output = `${input}.enc.pdf`;
+    const run = runQpdf(['--encrypt', user, owner, '256', ...restrictions, '--', input, output]);
+    assert.ok(run.ok, run.out);
+    return readFileSync(output);
+  });
+}
+
+const server = serverForSuite();
+
+/** The DocumentModel (a GET without Accept: JSON answers the PDF itself). */
+async function documentModel(doc: string): Promise<Record<string, any>> {
+  const reply = await call(server, 'GET', `/documents/${doc}`, { headers: { accept: 'application/json' } });
+  assert.equal(reply.status, 200, reply.text);
+  return reply.json();
+}
+
+describe('LinearizeAction', () => {
+  test('writes to savePath a file qpdf and pdfinfo call linearized, with the same text; the DocumentModel says so', async () => {
+    const source = makePdf({ pages: 12, text });
+    await putPdf(server, 'lin/source.pdf', source);
+    assert.equal(qpdfLinearization(source), 'not linearized');
+    const before = await call(server, 'GET', '/documents/lin/source.pdf', { headers: { accept: 'application/json' } });
+    assert.equal(before.json().linearized, false);
+
+    const reply = await linearizeRequest('lin/source.pdf', { savePath: 'lin/out/web.pdf' });
+    assert.equal(reply.status, 201, reply.text);
+    const model = reply.json();
+    assert.equal(model.pageCount, 12);
+    assert.equal(model.report.bytesBefore, source.length);
+    assert.equal(model.report.encrypted, false);
+
+    const written = await storedBytes(server, 'lin/out/web.pdf');
+    assert.equal(model.report.bytesAfter, written.length);
+    assert.equal(qpdfLinearization(written), 'linearized');
+    assert.ok(qpdfCheck(written).ok);
+    assert.equal(pdfinfo(written).Optimized, 'yes');
+    assert.equal(pdftotext(written), pdftotext(source));
+    assert.deepEqual(await storedBytes(server, 'lin/source.pdf'), source, 'the source is left as it was');
+
+    const got = await call(server, 'GET', '/documents/lin/out/web.pdf', { headers: { accept: 'application/json' } });
+    assert.equal(got.json().linearized, true);
+  });
+
+  test('without savePath the document is replaced in place; linearizing again keeps it linearized', async () => {
+    await putPdf(server, 'lin/inplace.pdf', makePdf({ pages: 3, text }));
+    const first = await linearizeRequest('lin/inplace.pdf');
+    assert.equal(first.status, 200, first.text);
+    assert.equal((await documentModel('lin/inplace.pdf')).linearized, true);
+    const again = await linearizeRequest('lin/inplace.pdf', null as unknown as Record<string, unknown>);
+    assert.equal(again.status, 200, again.text);
+    assert.equal(qpdfLinearization(await storedBytes(server, 'lin/inplace.pdf')), 'linearized');
+  });
+
+  test('a later incremental update breaks the linearization: the DocumentModel, qpdf and pdfinfo all say not linearized', async () => {
+    await putPdf(server, 'lin/base.pdf', makePdf({ pages: 4, text }));
+    assert.equal((await linearizeRequest('lin/base.pdf')).status, 200);
+    const linear = await storedBytes(server, 'lin/base.pdf');
+    const updated = appendInfoUpdate(linear, 'Changed later');
+    assert.equal(qpdfLinearization(updated), 'not linearized');
+    assert.equal(pdfinfo(updated).Optimized, 'no');
+    assert.equal(pdfinfo(updated).Title, 'Changed later', 'the update is read');
+    await putPdf(server, 'lin/updated.pdf', updated);
+    const model = await call(server, 'GET', '/documents/lin/updated.pdf', { headers: { accept: 'application/json' } });
+    assert.equal(model.json().linearized, false);
+    // And linearizing it again makes it linearized, the update included.
+    assert.equal((await linearizeRequest('lin/updated.pdf')).status, 200);
+    assert.equal((await documentModel('lin/updated.pdf')).linearized, true);
+    const relinearized = await storedBytes(server, 'lin/updated.pdf');
+    assert.equal(qpdfLinearization(relinearized), 'linearized');
+    assert.equal(pdfinfo(relinearized).Title, 'Changed later');
+  });
+
+  test('an encrypted document needs its password and keeps its encryption and both passwords', async () => {
+    const doc = 'lin/secret.pdf';
+    await putPdf(server, doc, encrypt(makePdf({ pages: 2, text }), 'user-pw', 'owner-pw'));
+    await expectUnchanged(server, doc, () => linearizeRequest(doc), 403, 'DOCUMENT_PASSWORD_REQUIRED');
+    await expectUnchanged(server, doc, () => linearizeRequest(doc, {}, { 'x-service-documentpassword': 'wrong' }), 403, 'DOCUMENT_PASSWORD_INVALID');
+    const reply = await linearizeRequest(doc, { savePath: 'lin/secret-web.pdf' }, { 'x-service-documentpassword': 'user-pw' });
+    assert.equal(reply.status, 201, reply.text);
+    assert.equal(reply.json().encrypted, true);
+    assert.equal(reply.json().report.encrypted, true);
+    const written = await storedBytes(server, 'lin/secret-web.pdf');
+    const asUser = qpdfEncryption(written, 'user-pw');
+    const asOwner = qpdfEncryption(written, 'owner-pw');
+    assert.ok(asUser?.encrypted && asUser.userMatched, 'the user password still opens it');
+    assert.ok(asOwner?.ownerMatched, 'the owner password is still the owner password');
+    assert.equal(asUser.R, 6, 'AES-256 kept');
+    assert.equal(asUser.P, qpdfEncryption(await storedBytes(server, doc), 'user-pw')?.P, 'the permissions kept');
+    assert.equal(pdftotext(written, 'user-pw'), pdftotext(await storedBytes(server, doc), 'user-pw'));
+    assert.equal(withTempFile(written, (file) => runQpdf(['--check-linearization', '--password=user-pw', file]).out.includes('no linearization errors')), true);
+  });
+
+  test('a user password whose permissions forbid changes is refused (403), the owner password lifts it', async () => {
+    const doc = 'lin/locked.pdf';
+    await putPdf(server, doc, encrypt(makePdf({ pages: 2, text }), 'user-pw', 'owner-pw', ['--modify=none']));
+    await expectUnchanged(server, doc, () => linearizeRequest(doc, {}, { 'x-service-documentpassword': 'user-pw' }), 403, 'DOCUMENT_PERMISSION_DENIED');
+    const reply = await linearizeRequest(doc, {}, { 'x-service-documentpassword': 'owner-pw' });
+    assert.equal(reply.status, 200, reply.text);
+    assert.equal(qpdfEncryption(await storedBytes(server, doc), 'owner-pw')?.R, 6);
+  });
+
+  test('a signed document is refused with 409 DOCUMENT_SIGNED and left unchanged', async () => {
+    const doc = 'lin/signed.pdf';
+    const objects = [
+      '<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R] /SigFlags 3 >> >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [4 0 R] >>',
+      '<< /Type /Annot /Subtype /Widget /FT /Sig /T (Signature1) /Rect [0 0 0 0] /P 3 0 R /V 5 0 R >>',
+      `<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /adbe.pkcs7.detached /ByteRange [0 0 0 0] /Contents <${'00'.repeat(64)}> >>`,
+    ];
+    await putPdf(server, doc, serializePdf(objects, '/Root 1 0 R'));
+    await expectUnchanged(server, doc, () => linearizeRequest(doc, { savePath: 'lin/signed-web.pdf' }), 409, 'DOCUMENT_SIGNED');
+    assert.equal((await call(server, 'GET', '/documents/lin/signed-web.pdf')).status, 404, 'nothing written at savePath');
+  });
+
+  test('unknown parameters are 400, an existing savePath 409 (namingMode 0), and nothing changes', async () => {
+    const doc = 'lin/params.pdf';
+    await putPdf(server, doc, makePdf({ pages: 1, text }));
+    await expectUnchanged(server, doc, () => linearizeRequest(doc, { fast: true }), 400, 'VALIDATION_FAILED');
+    await putPdf(server, 'lin/taken.pdf', makePdf({ pages: 1 }));
+    await expectUnchanged(server, 'lin/taken.pdf', () => linearizeRequest(doc, { savePath: 'lin/taken.pdf' }), 409, 'ALREADY_EXISTS');
+    const overwritten = await linearizeRequest(doc, { savePath: 'lin/taken.pdf', namingMode: 1 });
+    assert.equal(overwritten.status, 200, overwritten.text);
+    assert.equal(qpdfLinearization(await storedBytes(server, 'lin/taken.pdf')), 'linearized');
+  });
+});
