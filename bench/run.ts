@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { runAnnotationsBench, type Row } from './annotations.js';
 import { printRows, runFoundationBench } from './foundation.js';
 import { runJobsBench } from './jobs.js';
+import { runLinearizeBench } from './linearize.js';
 import { runOcrBench } from './ocr.js';
 import { runPagesBench } from './pages.js';
 import { runPdfaBench } from './pdfa.js';
@@ -30,6 +31,7 @@ const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promis
   { name: 'ocr', title: 'OCR', run: runOcrBench },
   { name: 'preflight', title: 'PDF/A preflight', run: runPreflightBench },
   { name: 'pdfa', title: 'PDF/A conversion', run: runPdfaBench },
+  { name: 'linearize', title: 'Linearization', run: runLinearizeBench },
 ];
 
 const quick = process.argv.includes('--quick');

@@ -1,0 +1,79 @@
+/**
+ * LinearizeAction benchmark (issue 21): the 200-page bench document linearized through the API (inline, into a new
+ * document: the upload is not timed) against `qpdf --linearize` on the same file, in the same run, alternating. Ours
+ * includes what the service adds around qpdf: the HTTP request, MuPDF's check of password, permissions and signatures,
+ * the sandbox, staging the file in and out, the atomic write and the DocumentModel. Both outputs must pass
+ * `qpdf --check-linearization`, or the row is not met. Target: time ratio <= 1.5.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startServer, type TestServer } from '../test/helpers/server.js';
+import type { Row } from './annotations.js';
+import { makeBenchDocument } from './fixtures.js';
+import { median, oursOf, peerOf, timeCommand, timed, uploadPdf } from './lib.js';
+
+async function linearizeThroughApi(server: TestServer, doc: string, out: string): Promise<void> {
+  const reply = await fetch(`${server.api}/documents/${doc}`, {
+    method: 'POST',
+    headers: { authorization: server.adminAuth, 'content-type': 'application/json', prefer: 'wait=600' },
+    body: JSON.stringify({ LinearizeAction: { savePath: out, namingMode: 1 } }),
+  });
+  const text = await reply.text();
+  if (reply.status !== 200 && reply.status !== 201) throw new Error(`LinearizeAction answered ${reply.status}: ${text.slice(0, 500)}`);
+}
+
+function linearizationClean(file: string): boolean {
+  try {
+    return execFileSync('qpdf', ['--check-linearization', file], { encoding: 'utf8' }).includes('no linearization errors');
+  } catch {
+    return false;
+  }
+}
+
+export async function runLinearizeBench(quick: boolean): Promise<Row[]> {
+  const runs = quick ? 3 : 7;
+  const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-linearize-'));
+  // Text prefetching off, as in the other benchmarks' servers: it would read every page's text right after the upload.
+  const server = await startServer({ env: { PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' } });
+  try {
+    const auth = { authorization: server.adminAuth };
+    const pdf = makeBenchDocument(200);
+    const input = path.join(dir, 'in.pdf');
+    writeFileSync(input, pdf);
+    const doc = 'bench/linearize-200.pdf';
+    await uploadPdf(`${server.api}/documents/${doc}`, auth, pdf);
+    const version = /qpdf version (\S+)/.exec(execFileSync('qpdf', ['--version'], { encoding: 'utf8' }))?.[1] ?? '?';
+    // One untimed run of each first: the engine worker has opened a document, qpdf's pages are in the page cache.
+    await linearizeThroughApi(server, doc, 'bench/linearize-warm.pdf');
+    timeCommand('qpdf', ['--linearize', input, path.join(dir, 'warm.pdf')]);
+    const ours: number[] = [];
+    const theirs: number[] = [];
+    // Ours and the peer alternate, so that other work on the shared machine weighs on both alike.
+    for (let i = 0; i < runs; i++) {
+      ours.push((await timed(() => linearizeThroughApi(server, doc, 'bench/linearize-out.pdf'))).ms);
+      theirs.push(timeCommand('qpdf', ['--linearize', input, path.join(dir, 'peer.pdf')]));
+    }
+    const served = await fetch(`${server.api}/documents/bench/linearize-out.pdf`, { headers: { ...auth, accept: 'application/pdf' } });
+    const oursFile = path.join(dir, 'ours.pdf');
+    writeFileSync(oursFile, Buffer.from(await served.arrayBuffer()));
+    const valid = linearizationClean(oursFile) && linearizationClean(path.join(dir, 'peer.pdf'));
+    const ratio = median(ours) / median(theirs);
+    console.log(`LinearizeAction vs qpdf --linearize, 200 pages: ours ${median(ours).toFixed(0)} ms, qpdf ${median(theirs).toFixed(0)} ms, ratio ${ratio.toFixed(2)} (target <= 1.5); ` +
+      `outputs ${readFileSync(oursFile).length} and ${readFileSync(path.join(dir, 'peer.pdf')).length} bytes, check-linearization ${valid ? 'clean' : 'FAILED'}`);
+    return [{
+      operation: `LinearizeAction, time (qpdf --check-linearization: ${valid ? 'both clean' : 'FAILED'})`,
+      size: '200 pages, text, annotations, images, form',
+      pages: 200,
+      ...oursOf(ours),
+      ...peerOf(theirs, `qpdf ${version} --linearize`),
+      unit: 'ms',
+      target: 'ratio <= 1.5',
+      met: valid && ratio <= 1.5,
+    }];
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
