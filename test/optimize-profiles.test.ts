@@ -100,6 +100,15 @@ describe('optimize profiles over HTTP', () => {
     const list = await call(server, 'GET', '/optimize-profiles', { headers: { accept: 'application/xml' } });
     assert.equal(list.status, 200);
     assert.match(list.text, /^(<\?xml[^>]*>\s*)?<OptimizeProfiles>\s*<OptimizeProfile>\s*<name>screen<\/name>/);
+    // A handler with every field left to its default is an empty element in XML.
+    const empty = await call(server, 'PUT', '/optimize-profiles/defaults', {
+      body: '<OptimizeProfile><grayImageHandler/><bwImageHandler></bwImageHandler></OptimizeProfile>',
+      headers: { 'content-type': 'application/xml' },
+    });
+    assert.equal(empty.status, 201, empty.text);
+    assert.deepEqual(empty.json().grayImageHandler, { colorSpace: 0, compression: 0, dpi: 0, downsampling: 0, jpegQuality: 0.75 });
+    assert.deepEqual(empty.json().bwImageHandler, { colorSpace: 0, compression: 0, dpi: 0, downsampling: 2 });
+    assert.equal((await call(server, 'DELETE', '/optimize-profiles/defaults')).status, 204);
     const wrongRoot = await call(server, 'PUT', '/optimize-profiles/scans', { body: '<Profile><dpi>1</dpi></Profile>', headers: { 'content-type': 'application/xml' } });
     assertProblem(wrongRoot, 400, 'VALIDATION_FAILED');
     assert.equal((await call(server, 'DELETE', '/optimize-profiles/scans')).status, 204);
@@ -168,6 +177,23 @@ describe('optimize profiles over HTTP', () => {
     assert.equal((await call(server, 'GET', '/optimize-profiles/mine', { auth: reader })).status, 200, 'profiles are shared by all users');
     assert.equal((await call(server, 'DELETE', '/optimize-profiles/mine', { auth: writer })).status, 204);
     assertProblem(await call(server, 'GET', '/optimize-profiles', { auth: false }), 401, 'AUTHENTICATION_REQUIRED');
+  });
+
+  test('the API description gives the codes as enums and the name rule as a pattern', async () => {
+    const spec = (await call(server, 'GET', '/openapi.json', { auth: false })).json();
+    const put = spec.paths['/pdfservice/v1/optimize-profiles/{profileName}'].put;
+    const name = put.parameters.find((p: { name: string }) => p.name === 'profileName');
+    assert.ok(name.schema.pattern, 'the segment rule as a pattern');
+    assert.ok(!new RegExp(name.schema.pattern, 'u').test('.hidden') && new RegExp(name.schema.pattern, 'u').test('ebook 2'));
+    const body = put.requestBody.content['application/json'].schema;
+    const resolve = (s: Record<string, any>) => (s.$ref ? spec.components.schemas[s.$ref.split('/').pop()] : s);
+    const color = resolve(resolve(body).properties.colorImageHandler);
+    assert.deepEqual(color.properties.colorSpace.enum, [0, 1, 2, 3]);
+    assert.match(color.properties.colorSpace.description, /0 keep.*1 RGB.*2 gray.*3 CMYK/);
+    assert.deepEqual(color.properties.compression.enum, [0, 1, 2]);
+    assert.match(color.properties.compression.description, /1 JPEG.*2 Flate/);
+    assert.equal(color.properties.jpegQuality.maximum, 1);
+    assert.equal(color.additionalProperties, false);
   });
 });
 

@@ -195,6 +195,7 @@ function pathParams(params: Json | undefined): Json | undefined {
   const properties = { ...(params.properties as Record<string, Json>) };
   if (properties.filePath) properties.filePath = { ...properties.filePath, ...PATH_SCHEMAS.documentWithoutSuffix };
   if (properties.folderPath) properties.folderPath = { ...properties.folderPath, ...PATH_SCHEMAS.folder };
+  if (properties.profileName) properties.profileName = { ...properties.profileName, ...PATH_SCHEMAS.name };
   // The route takes any text so that a non-number is 404 PAGE_OUT_OF_RANGE; the URL names a page by its number.
   if (properties.pageIndex) properties.pageIndex = { type: 'integer', minimum: 0, description: properties.pageIndex.description, examples: [0] };
   return { ...params, properties };

@@ -193,6 +193,13 @@ export const PATH_SCHEMAS = {
     minLength: 1,
     maxLength: MAX_PATH_BYTES,
   },
+  /** A name that is one segment (an optimize profile's name): checkName's rules. */
+  name: {
+    type: 'string',
+    pattern: `^${NO_ESCAPES}${SEGMENT}$`,
+    minLength: 1,
+    maxLength: MAX_SEGMENT_BYTES,
+  },
   /** A document path in a body (`savePath`): "folder/name.pdf". */
   document: {
     type: 'string',

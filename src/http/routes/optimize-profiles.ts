@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import type { Api, AppDeps } from '../context.js';
 import { sendModel } from '../reply.js';
 import { requireXmlRoot } from '../xml.js';
@@ -6,6 +7,18 @@ import { PROFILE_XML, PROFILES_XML, profileModelSchema, profileNameParams, profi
 
 const BODY_TYPES = ['application/json', 'application/xml', 'text/xml'];
 const RIGHTS_NOTE = 'Profiles are shared by all users; the request needs its method\'s right (GET, PUT, DELETE), as for documents.';
+
+const HANDLERS = ['colorImageHandler', 'grayImageHandler', 'bwImageHandler'] as const;
+
+/**
+ * In XML an image handler with every field left to its default is an empty element, which the XML reader
+ * gives as "" (it cannot tell an empty object from an empty string): read it as the empty object it is.
+ */
+async function emptyXmlHandlers(request: FastifyRequest): Promise<void> {
+  if (request.xmlRoot === null || typeof request.body !== 'object' || request.body === null) return;
+  const body = request.body as Record<string, unknown>;
+  for (const handler of HANDLERS) if (body[handler] === '') body[handler] = {};
+}
 
 function locationOf(name: string): string {
   return `/pdfservice/v1/optimize-profiles/${encodeURIComponent(name)}`;
@@ -39,6 +52,7 @@ export function registerOptimizeProfileRoutes(api: Api, deps: AppDeps): void {
 
   api.put('/optimize-profiles/:profileName', {
     ...model,
+    preValidation: emptyXmlHandlers,
     schema: {
       summary: 'Create or replace an optimize profile',
       description:

@@ -39,6 +39,8 @@ export const profileNameParams = {
   type: 'object',
   properties: {
     profileName: {
+      // Any text here, so that a bad name is 400 INVALID_PATH from the one check (checkName); the API description
+      // gives the rule as a pattern (openapi.ts), as for document paths.
       type: 'string',
       description: 'The profile name: one path segment (no "/", "\\", ":" or control characters, not starting with "." nor ending with "." or a space, at most 255 bytes); case-sensitive',
     },
