@@ -42,7 +42,7 @@ export interface LinearizeOutput {
 
 /**
  * `qpdf --linearize`: the same objects, reordered for page-at-a-time loading,
- * with hint tables; object streams and encryption are kept as they are (an
+ * with hint tables; stream data, object streams and encryption are kept as they are (an
  * encrypted document is read with `password` and written with the same
  * encryption). The password goes through a file in the run's scratch folder,
  * never on the command line, where other processes could read it.
@@ -50,7 +50,9 @@ export interface LinearizeOutput {
 export function linearize(tools: ToolSupervisor, options: { pdf: Uint8Array; password?: string | undefined; signal?: AbortSignal | undefined }): Promise<LinearizeOutput> {
   return tools.run(QPDF, async ({ scratch, exec }) => {
     await writeFile(path.join(scratch, 'in.pdf'), options.pdf);
-    const args = ['--linearize'];
+    // --stream-data=preserve: streams are copied as they are (qpdf's default would decompress and recompress some and
+    // compress uncompressed ones); shrinking is OptimizeAction's work, this one only reorders.
+    const args = ['--linearize', '--stream-data=preserve'];
     if (options.password) {
       await writeFile(path.join(scratch, 'password'), options.password, { mode: 0o600 });
       args.push('--password-file=password');
