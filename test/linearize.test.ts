@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { call, expectUnchanged, putPdf, storedBytes } from './helpers/http.js';
+import { call, expectUnchanged, jobEnded, putPdf, storedBytes } from './helpers/http.js';
 import { appendInfoUpdate, makePdf, pdfinfo, pdftotext, qpdfCheck, qpdfLinearization, serializePdf, withTempFile } from './helpers/pdf.js';
 import { qpdfEncryption, runQpdf } from './helpers/qpdf-encryption.js';
 import { serverForSuite } from './helpers/server.js';
@@ -130,6 +130,27 @@ describe('LinearizeAction', () => {
     await putPdf(server, doc, serializePdf(objects, '/Root 1 0 R'));
     await expectUnchanged(server, doc, () => linearizeRequest(doc, { savePath: 'lin/signed-web.pdf' }), 409, 'DOCUMENT_SIGNED');
     assert.equal((await call(server, 'GET', '/documents/lin/signed-web.pdf')).status, 404, 'nothing written at savePath');
+  });
+
+  test('as a background job: the password is checked before 202, and the job writes the linearized, still encrypted file', async () => {
+    const doc = 'lin/job.pdf';
+    await putPdf(server, doc, encrypt(makePdf({ pages: 3, text }), 'user-pw', 'owner-pw', ['--modify=none']));
+    // A user password that does not allow changes is the request's 403, not a failed job.
+    await expectUnchanged(server, doc, () => call(server, 'POST', `/documents/${doc}`, {
+      headers: { prefer: 'respond-async', 'x-service-documentpassword': 'user-pw' },
+      body: { LinearizeAction: { savePath: 'lin/job-web.pdf' } },
+    }), 403, 'DOCUMENT_PERMISSION_DENIED');
+    const reply = await call(server, 'POST', `/documents/${doc}`, {
+      headers: { prefer: 'respond-async', 'x-service-documentpassword': 'owner-pw' },
+      body: { LinearizeAction: { savePath: 'lin/job-web.pdf' } },
+    });
+    assert.equal(reply.status, 202, reply.text);
+    const done = await jobEnded(server, reply.json().id);
+    assert.equal(done.state, 'succeeded', JSON.stringify(done));
+    assert.equal(done.result.status, 201);
+    const written = await storedBytes(server, 'lin/job-web.pdf');
+    assert.equal(qpdfEncryption(written, 'owner-pw')?.ownerMatched, true);
+    assert.equal(withTempFile(written, (file) => runQpdf(['--check-linearization', '--password=owner-pw', file]).out.includes('no linearization errors')), true);
   });
 
   test('unknown parameters are 400, an existing savePath 409 (namingMode 0), and nothing changes', async () => {
