@@ -89,6 +89,17 @@ describe('LinearizeAction', () => {
     assert.equal(pdfinfo(relinearized).Title, 'Changed later');
   });
 
+  test('an edit the service saves after linearizing ends the linearization, and the DocumentModel says so as qpdf does', async () => {
+    await putPdf(server, 'lin/edited.pdf', makePdf({ pages: 3, text }));
+    assert.equal((await linearizeRequest('lin/edited.pdf')).status, 200);
+    const stamp = await call(server, 'POST', '/documents/lin/edited.pdf/pages', { body: { TextStampAction: { text: 'Reviewed', x: 72, y: 72, pageIndex: 0 } } });
+    assert.equal(stamp.status, 200, stamp.text);
+    const edited = await storedBytes(server, 'lin/edited.pdf');
+    assert.equal(qpdfLinearization(edited), 'not linearized');
+    assert.equal(pdfinfo(edited).Optimized, 'no');
+    assert.equal((await documentModel('lin/edited.pdf')).linearized, false);
+  });
+
   test('an encrypted document needs its password and keeps its encryption and both passwords', async () => {
     const doc = 'lin/secret.pdf';
     await putPdf(server, doc, encrypt(makePdf({ pages: 2, text }), 'user-pw', 'owner-pw'));
