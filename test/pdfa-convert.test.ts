@@ -98,7 +98,102 @@ function transparentPdf(): Buffer {
   ], '/Root 1 0 R');
 }
 
+/** The standard 14 fonts and common aliases (BaseFont, encoding entry or none, the words drawn), none embedded. */
+const STANDARD_FONTS: [string, string, string][] = [
+  ['Helvetica', '/Encoding /WinAnsiEncoding', 'Helvetica plain words'],
+  ['Helvetica-Bold', '/Encoding /WinAnsiEncoding', 'Helvetica bold words'],
+  ['Helvetica-Oblique', '/Encoding /WinAnsiEncoding', 'Helvetica oblique words'],
+  ['Helvetica-BoldOblique', '', 'Helvetica bold oblique words'],
+  ['Times-Roman', '/Encoding /WinAnsiEncoding', 'Times roman words'],
+  ['Times-Bold', '/Encoding /MacRomanEncoding', 'Times bold words'],
+  ['Times-Italic', '/Encoding << /Type /Encoding /Differences [39 /quotesingle] >>', "Times italic words'"],
+  ['Times-BoldItalic', '/Encoding /WinAnsiEncoding', 'Times bold italic words'],
+  ['Courier', '/Encoding /WinAnsiEncoding', 'Courier plain words'],
+  ['Courier-Bold', '/Encoding /WinAnsiEncoding', 'Courier bold words'],
+  ['Courier-Oblique', '/Encoding /WinAnsiEncoding', 'Courier oblique words'],
+  ['Courier-BoldOblique', '/Encoding /WinAnsiEncoding', 'Courier bold oblique words'],
+  ['Symbol', '', 'abgd'],
+  ['ZapfDingbats', '', '3456'],
+];
+/** Aliases, drawn by a form XObject: its fonts count as the page's. */
+const ALIAS_FONTS: [string, string, string][] = [
+  ['Arial,Bold', '/Encoding /WinAnsiEncoding', 'Arial bold alias'],
+  ['TimesNewRomanPS-ItalicMT', '/Encoding /WinAnsiEncoding', 'Times New Roman italic alias'],
+  ['ABCDEF+CourierNewPSMT', '/Encoding /WinAnsiEncoding', 'Courier New alias'],
+  ['Helvetica-Narrow-Bold', '/Encoding /WinAnsiEncoding', 'Helvetica narrow bold alias'],
+];
+
+/**
+ * One page drawing words in each standard-14 font and alias (none embedded), and a text field whose appearance and
+ * the form's /DR use Helvetica (not embedded either).
+ */
+function standardFontsPdf(): Buffer {
+  const objects: string[] = [];
+  const add = (body: string) => objects.push(body);
+  const fontRef = (i: number) => `${10 + i} 0 R`;
+  const all = [...STANDARD_FONTS, ...ALIAS_FONTS];
+  const line = (name: string, text: string, y: number) => `BT /${name} 12 Tf 40 ${y} Td (${text}) Tj ET`;
+  const pageContent = STANDARD_FONTS.map(([, , text], i) => line(`F${i}`, text, 760 - i * 24)).join('\n') + '\nq 1 0 0 1 0 -360 cm /X1 Do Q';
+  const formContent = ALIAS_FONTS.map(([, , text], i) => line(`A${i}`, text, 360 - i * 24)).join('\n');
+  const appearance = '/Tx BMC BT /Helv 10 Tf 0 g 2 6 Td (Filled value) Tj ET EMC';
+  add('<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R] /DR << /Font << /Helv 6 0 R >> >> /DA (/Helv 0 Tf 0 g) >> >>');
+  add('<< /Type /Pages /Kids [3 0 R] /Count 1 >>');
+  add(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << ${STANDARD_FONTS.map((_, i) => `/F${i} ${fontRef(i)}`).join(' ')} >> /XObject << /X1 7 0 R >> >> /Contents 8 0 R /Annots [4 0 R] >>`);
+  add('<< /Type /Annot /Subtype /Widget /FT /Tx /T (name) /V (Filled value) /Rect [380 740 580 760] /P 3 0 R /F 4 /DA (/Helv 10 Tf 0 g) /AP << /N 5 0 R >> >>');
+  add(`<< /Type /XObject /Subtype /Form /BBox [0 0 200 20] /Resources << /Font << /Helv 6 0 R >> >> /Length ${appearance.length} >>\nstream\n${appearance}\nendstream`);
+  add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  add(`<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /Font << ${ALIAS_FONTS.map((_, i) => `/A${i} ${fontRef(STANDARD_FONTS.length + i)}`).join(' ')} >> >> /Length ${formContent.length} >>\nstream\n${formContent}\nendstream`);
+  add(`<< /Length ${pageContent.length} >>\nstream\n${pageContent}\nendstream`);
+  add('<< >>');
+  for (const [baseFont, encoding] of all) add(`<< /Type /Font /Subtype /Type1 /BaseFont /${baseFont} ${encoding} >>`);
+  return serializePdf(objects, '/Root 1 0 R');
+}
+
+/** Mean absolute difference of two renders' channels, 0 to 255 (anti-aliased edges of a glyph drawn slightly otherwise add a little). */
+function meanDifference(x: ReturnType<typeof renderPage>, y: ReturnType<typeof renderPage>): number {
+  assert.deepEqual([x.width, x.height], [y.width, y.height]);
+  let sum = 0;
+  for (let row = 0; row < x.height; row++) {
+    for (let col = 0; col < x.width; col++) {
+      const [a, b] = [x.rgb(col, row), y.rgb(col, row)];
+      sum += Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]) + Math.abs(a[2] - b[2]);
+    }
+  }
+  return sum / (3 * x.width * x.height);
+}
+
 describe('PDFAConvertAction', () => {
+  test('standard-14 fonts and their aliases, not embedded, get URW substitutes embedded by the MuPDF path (1b, 2b, 3b): words, looks and fields kept', async () => {
+    const source = standardFontsPdf();
+    await putPdf(server, 'standard14.pdf', source);
+    const fieldsBefore = (await call(server, 'GET', '/documents/standard14.pdf/fields')).json().fields as { name: string }[];
+    assert.equal(fieldsBefore.length, 1);
+    for (const [profile, part] of [['pdfa1b', 1], ['pdfa2b', 2], ['pdfa3b', 3]] as const) {
+      const target = `standard14-${profile}.pdf`;
+      const { out, report } = await convertOk('standard14.pdf', { profile, savePath: target });
+      assert.equal(report.pipeline, 'mupdf', JSON.stringify(report.attempts));
+      checkOutput(out, part);
+      sameWords(source, out);
+      const changes = report.changes.join('\n');
+      for (const [font, substitute] of [['Helvetica', 'NimbusSans-Regular'], ['Times-Bold', 'NimbusRoman-Bold'], ['Courier-BoldOblique', 'NimbusMonoPS-BoldItalic'], ['Symbol', 'StandardSymbolsPS'],
+        ['ZapfDingbats', 'D050000L'], ['Arial,Bold', 'NimbusSans-Bold'], ['TimesNewRomanPS-ItalicMT', 'NimbusRoman-Italic'], ['CourierNewPSMT', 'NimbusMonoPS-Regular'], ['Helvetica-Narrow-Bold', 'NimbusSansNarrow-Bold']]) {
+        assert.ok(changes.includes(`${font} as ${substitute}`), `${font}: ${changes}`);
+      }
+      const fonts = withTempFile(out, (file) => execFileSync('pdffonts', [file], { encoding: 'utf8' }));
+      // Each font of the page and the form XObject, and the field's Helvetica: every one listed (checkOutput: and embedded).
+      assert.equal(fonts.split('\n').slice(2).filter(Boolean).length, STANDARD_FONTS.length + ALIAS_FONTS.length + 1, fonts);
+      const fieldsAfter = (await call(server, 'GET', `/documents/${target}/fields`)).json().fields as { name: string }[];
+      assert.deepEqual(fieldsAfter.map((f) => f.name), fieldsBefore.map((f) => f.name), 'the field is still a field');
+      const difference = meanDifference(renderPage(source, 1, 40), renderPage(out, 1, 40));
+      console.log(`${profile}: mean pixel difference ${difference.toFixed(3)} of 255`);
+      assert.ok(difference < 1, `the page looks the same (mean difference ${difference.toFixed(3)})`);
+      if (profile === 'pdfa1b') {
+        const verdict = pdfboxPreflight(out);
+        assert.match(verdict, /is a valid PDF\/A-1b file/, verdict);
+      }
+    }
+  });
+
   test('a document with a font it does not embed becomes PDF/A-1b, -2b and -3b with its words and looks', async () => {
     const source = makePdf({ pages: 2, text: (i) => `Archive page ${i + 1} with Helvetica named, not embedded`, title: 'Archived report' });
     for (const [profile, part] of [['pdfa1b', 1], ['pdfa2b', 2], ['pdfa3b', 3]] as const) {

@@ -44,7 +44,7 @@ export function pdfaFinish(input: { pdf: PdfSource; part: PdfaPart; conformance:
     let info = deref(trailer.get('Info'));
     if (!info.isDictionary()) {
       info = doc.addObject(doc.newDictionary());
-      trailer.put('Info', info);
+      doc.getTrailer().put('Info', info);
     }
     const now = new Date();
     const modified = isoOf(now);
@@ -74,7 +74,9 @@ export function pdfaFinish(input: { pdf: PdfSource; part: PdfaPart; conformance:
     const ids = doc.newArray();
     ids.push(id);
     ids.push(id);
-    trailer.put('ID', ids);
+    // The trailer asked for again: once objects are added, MuPDF writes a new one, and entries put into the object
+    // read before are lost (a file without an ID came out without one: PDF/A-1 6.1.3-1).
+    doc.getTrailer().put('ID', ids);
     // As stored: the metadata stream stays uncompressed (PDF/A-1 forbids a filter on it), images and content keep their bytes.
     return { bytes: saveEdited(doc, false, { keepStreams: true }) };
   });

@@ -4,6 +4,7 @@ import { deref, name } from '../core/mupdf-objects.js';
 import type { PdfSource } from '../core/pdf-source.js';
 import { refuseIfSigned, saveFull } from '../core/save.js';
 import { redrawAll } from '../annotations/redraw.js';
+import { StandardFontEmbedder } from './fonts.js';
 import { SPECIFICATION, type PdfaFinding, type PdfaLocation, type PdfaPart, type PdfaPrepareOptions } from './model.js';
 
 /**
@@ -81,6 +82,7 @@ class Preparation {
   transparencyFound = false;
   readonly fontsNotEmbedded = new Set<string>();
   private readonly fontsSeen = new Set<number>();
+  private readonly embedder: StandardFontEmbedder;
   private readonly counts = new Map<string, number>();
   private readonly findings = new Map<string, PdfaFinding>();
   private readonly spec: string;
@@ -92,6 +94,7 @@ class Preparation {
   ) {
     this.part = options.part;
     this.spec = SPECIFICATION[options.part];
+    this.embedder = new StandardFontEmbedder(doc);
   }
 
   run(): void {
@@ -103,6 +106,9 @@ class Preparation {
     const pages = this.doc.countPages();
     for (let pageIndex = 0; pageIndex < pages; pageIndex++) this.page(pageIndex);
     if (this.part === 1) this.remainingTransparency();
+    // The form's default resources: substitutes for fields a viewer draws anew; not drawn themselves, so not counted.
+    const acroForm = deref(catalog.get('AcroForm'));
+    if (acroForm.isDictionary()) this.fonts(deref(acroForm.get('DR')), 0, false);
     for (const [what, count] of this.counts) this.changes.push(`${what}: ${count}`);
   }
 
@@ -365,6 +371,7 @@ class Preparation {
     } finally {
       // After the appearances are drawn: MuPDF draws a Highlight with the Multiply blend mode.
       if (this.part === 1) this.pageTransparency(page.getObject(), pageIndex);
+      this.appearanceFonts(page.getObject());
       page.destroy();
     }
   }
@@ -467,8 +474,27 @@ class Preparation {
     }
   }
 
-  /** Records fonts without an embedded program, in resources and the forms they draw (appearance streams are Ghostscript's to judge). */
-  private fonts(resources: mupdf.PDFObject, depth: number): void {
+  /** The fonts of the annotations' appearances (drawn on the page as well), once drawn and reduced to N. */
+  private appearanceFonts(pageObj: mupdf.PDFObject): void {
+    const annots = deref(pageObj.get('Annots'));
+    if (!annots.isArray()) return;
+    for (let i = 0; i < annots.length; i++) {
+      const annot = deref(annots.get(i));
+      const ap = annot.isDictionary() ? deref(annot.get('AP')) : undefined;
+      if (!ap?.isDictionary()) continue;
+      const n = ap.get('N');
+      const streams: mupdf.PDFObject[] = [];
+      if (n.isStream()) streams.push(n);
+      else if (deref(n).isDictionary()) deref(n).forEach((state) => state.isStream() && streams.push(state));
+      for (const stream of streams) this.fonts(deref(stream.get('Resources')), 1);
+    }
+  }
+
+  /**
+   * Fonts without an embedded program, in resources and the forms they draw: a standard-14 font gets its substitute
+   * embedded (fonts.ts); the others are recorded (`counted`) for Ghostscript to embed.
+   */
+  private fonts(resources: mupdf.PDFObject, depth: number, counted = true): void {
     if (!resources.isDictionary() || depth > 8) return;
     const fonts = deref(resources.get('Font'));
     if (fonts.isDictionary()) {
@@ -485,7 +511,10 @@ class Preparation {
         const described = descendants.isArray() && descendants.length > 0 ? deref(descendants.get(0)) : font;
         const descriptor = deref(described.get('FontDescriptor'));
         const embedded = descriptor.isDictionary() && ['FontFile', 'FontFile2', 'FontFile3'].some((key) => !descriptor.get(key).isNull());
-        if (!embedded) this.fontsNotEmbedded.add(name(font.get('BaseFont')) ?? `object ${id ?? '?'}`);
+        if (embedded) return;
+        const substitute = this.embedder.embed(font);
+        if (substitute) this.count(`fonts embedded: ${name(font.get('BaseFont')) ?? '?'} as ${substitute} (URW base35)`);
+        else if (counted) this.fontsNotEmbedded.add(name(font.get('BaseFont')) ?? `object ${id ?? '?'}`);
       });
     }
     const xobjects = deref(resources.get('XObject'));
@@ -496,7 +525,7 @@ class Preparation {
           if (this.fontsSeen.has(-id)) return;
           this.fontsSeen.add(-id);
         }
-        if (ref.isStream() && name(ref.get('Subtype')) === 'Form') this.fonts(deref(ref.get('Resources')), depth + 1);
+        if (ref.isStream() && name(ref.get('Subtype')) === 'Form') this.fonts(deref(ref.get('Resources')), depth + 1, counted);
       });
     }
   }
