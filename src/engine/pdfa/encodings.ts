@@ -15,7 +15,9 @@ export const standard: readonly string[] = splitNames(
   '- grave acute circumflex tilde macron breve dotaccent dieresis - ring cedilla - hungarumlaut ogonek caron ' +
   'emdash - - - - - - - - - - - - - - - - AE - ordfeminine - - - - Lslash Oslash OE ordmasculine - - - - - ae - ' +
   '- - dotlessi - - lslash oslash oe germandbls - - - - ');
-export const winAnsi: readonly string[] = splitNames(
+// The PDF specification leaves 0x7F, 0x81, 0x8D, 0x8F, 0x90 and 0x9D undefined (Annex D): writers give them their
+// missing width, which is not the bullet's, so they are unused here rather than Ghostscript's bullet.
+export const winAnsi: readonly string[] = withUnused(splitNames(
   '- - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - space exclam quotedbl numbersign dollar ' +
   'percent ampersand quotesingle parenleft parenright asterisk plus comma hyphen period slash zero one two three ' +
   'four five six seven eight nine colon semicolon less equal greater question at A B C D E F G H I J K L M N O P ' +
@@ -31,7 +33,7 @@ export const winAnsi: readonly string[] = splitNames(
   'Odieresis multiply Oslash Ugrave Uacute Ucircumflex Udieresis Yacute Thorn germandbls agrave aacute ' +
   'acircumflex atilde adieresis aring ae ccedilla egrave eacute ecircumflex edieresis igrave iacute icircumflex ' +
   'idieresis eth ntilde ograve oacute ocircumflex otilde odieresis divide oslash ugrave uacute ucircumflex ' +
-  'udieresis yacute thorn ydieresis ');
+  'udieresis yacute thorn ydieresis '), [0x7f, 0x81, 0x8d, 0x8f, 0x90, 0x9d]);
 export const macRoman: readonly string[] = splitNames(
   '- - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - - space exclam quotedbl numbersign dollar ' +
   'percent ampersand quotesingle parenleft parenright asterisk plus comma hyphen period slash zero one two three ' +
@@ -52,5 +54,10 @@ export const macRoman: readonly string[] = splitNames(
 function splitNames(list: string): string[] {
   const names = list.trim().split(/\s+/).map((n) => (n === '-' ? '' : n));
   if (names.length !== 256) throw new Error(`an encoding has ${names.length} codes`);
+  return names;
+}
+
+function withUnused(names: string[], unused: number[]): string[] {
+  for (const code of unused) names[code] = '';
   return names;
 }
