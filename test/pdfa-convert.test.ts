@@ -122,6 +122,12 @@ const ALIAS_FONTS: [string, string, string][] = [
   ['ABCDEF+CourierNewPSMT', '/Encoding /WinAnsiEncoding', 'Courier New alias'],
   ['Helvetica-Narrow-Bold', '/Encoding /WinAnsiEncoding', 'Helvetica narrow bold alias'],
 ];
+/** TrueType-subtype aliases (as Word names them), drawn by the form XObject too: Liberation 2 stands in. */
+const TRUETYPE_FONTS: [string, string, string][] = [
+  ['Arial', '/Encoding /WinAnsiEncoding /FontDescriptor << /Type /FontDescriptor /FontName /Arial /Flags 32 /FontBBox [-665 -325 2000 1006] /ItalicAngle 0 /Ascent 905 /Descent -212 /CapHeight 716 /StemV 80 >>', 'Arial TrueType words'],
+  ['TimesNewRoman,Bold', '/Encoding /WinAnsiEncoding', 'Times New Roman TrueType bold'],
+  ['CourierNewPS-ItalicMT', '/Encoding /MacRomanEncoding', 'Courier New TrueType italic'],
+];
 
 /**
  * One page drawing words in each standard-14 font and alias (none embedded), and a text field whose appearance and
@@ -131,10 +137,11 @@ function standardFontsPdf(): Buffer {
   const objects: string[] = [];
   const add = (body: string) => objects.push(body);
   const fontRef = (i: number) => `${10 + i} 0 R`;
-  const all = [...STANDARD_FONTS, ...ALIAS_FONTS];
+  const all = [...STANDARD_FONTS, ...ALIAS_FONTS, ...TRUETYPE_FONTS];
+  const drawnByForm = [...ALIAS_FONTS, ...TRUETYPE_FONTS];
   const line = (name: string, text: string, y: number) => `BT /${name} 12 Tf 40 ${y} Td (${text}) Tj ET`;
   const pageContent = STANDARD_FONTS.map(([, , text], i) => line(`F${i}`, text, 760 - i * 24)).join('\n') + '\nq 1 0 0 1 0 -360 cm /X1 Do Q';
-  const formContent = ALIAS_FONTS.map(([, , text], i) => line(`A${i}`, text, 360 - i * 24)).join('\n');
+  const formContent = drawnByForm.map(([, , text], i) => line(`A${i}`, text, 360 - i * 24)).join('\n');
   const appearance = '/Tx BMC BT /Helv 10 Tf 0 g 2 6 Td (Filled value) Tj ET EMC';
   add('<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R] /DR << /Font << /Helv 6 0 R >> >> /DA (/Helv 0 Tf 0 g) >> >>');
   add('<< /Type /Pages /Kids [3 0 R] /Count 1 >>');
@@ -142,10 +149,10 @@ function standardFontsPdf(): Buffer {
   add('<< /Type /Annot /Subtype /Widget /FT /Tx /T (name) /V (Filled value) /Rect [380 740 580 760] /P 3 0 R /F 4 /DA (/Helv 10 Tf 0 g) /AP << /N 5 0 R >> >>');
   add(`<< /Type /XObject /Subtype /Form /BBox [0 0 200 20] /Resources << /Font << /Helv 6 0 R >> >> /Length ${appearance.length} >>\nstream\n${appearance}\nendstream`);
   add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
-  add(`<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /Font << ${ALIAS_FONTS.map((_, i) => `/A${i} ${fontRef(STANDARD_FONTS.length + i)}`).join(' ')} >> >> /Length ${formContent.length} >>\nstream\n${formContent}\nendstream`);
+  add(`<< /Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /Font << ${drawnByForm.map((_, i) => `/A${i} ${fontRef(STANDARD_FONTS.length + i)}`).join(' ')} >> >> /Length ${formContent.length} >>\nstream\n${formContent}\nendstream`);
   add(`<< /Length ${pageContent.length} >>\nstream\n${pageContent}\nendstream`);
   add('<< >>');
-  for (const [baseFont, encoding] of all) add(`<< /Type /Font /Subtype /Type1 /BaseFont /${baseFont} ${encoding} >>`);
+  for (const [baseFont, encoding] of all) add(`<< /Type /Font /Subtype /${TRUETYPE_FONTS.some(([f]) => f === baseFont) ? 'TrueType' : 'Type1'} /BaseFont /${baseFont} ${encoding} >>`);
   return serializePdf(objects, '/Root 1 0 R');
 }
 
@@ -163,7 +170,7 @@ function meanDifference(x: ReturnType<typeof renderPage>, y: ReturnType<typeof r
 }
 
 describe('PDFAConvertAction', () => {
-  test('standard-14 fonts and their aliases, not embedded, get URW substitutes embedded by the MuPDF path (1b, 2b, 3b): words, looks and fields kept', async () => {
+  test('standard-14 fonts and their aliases, not embedded, get URW and Liberation substitutes embedded by the MuPDF path (1b, 2b, 3b): words, looks and fields kept', async () => {
     const source = standardFontsPdf();
     await putPdf(server, 'standard14.pdf', source);
     const fieldsBefore = (await call(server, 'GET', '/documents/standard14.pdf/fields')).json().fields as { name: string }[];
@@ -176,12 +183,13 @@ describe('PDFAConvertAction', () => {
       sameWords(source, out);
       const changes = report.changes.join('\n');
       for (const [font, substitute] of [['Helvetica', 'NimbusSans-Regular'], ['Times-Bold', 'NimbusRoman-Bold'], ['Courier-BoldOblique', 'NimbusMonoPS-BoldItalic'], ['Symbol', 'StandardSymbolsPS'],
-        ['ZapfDingbats', 'D050000L'], ['Arial,Bold', 'NimbusSans-Bold'], ['TimesNewRomanPS-ItalicMT', 'NimbusRoman-Italic'], ['CourierNewPSMT', 'NimbusMonoPS-Regular'], ['Helvetica-Narrow-Bold', 'NimbusSansNarrow-Bold']]) {
+        ['ZapfDingbats', 'D050000L'], ['Arial,Bold', 'NimbusSans-Bold'], ['TimesNewRomanPS-ItalicMT', 'NimbusRoman-Italic'], ['CourierNewPSMT', 'NimbusMonoPS-Regular'], ['Helvetica-Narrow-Bold', 'NimbusSansNarrow-Bold'],
+        ['Arial', 'LiberationSans-Regular'], ['TimesNewRoman,Bold', 'LiberationSerif-Bold'], ['CourierNewPS-ItalicMT', 'LiberationMono-Italic']]) {
         assert.ok(changes.includes(`${font} as ${substitute}`), `${font}: ${changes}`);
       }
       const fonts = withTempFile(out, (file) => execFileSync('pdffonts', [file], { encoding: 'utf8' }));
       // Each font of the page and the form XObject, and the field's Helvetica: every one listed (checkOutput: and embedded).
-      assert.equal(fonts.split('\n').slice(2).filter(Boolean).length, STANDARD_FONTS.length + ALIAS_FONTS.length + 1, fonts);
+      assert.equal(fonts.split('\n').slice(2).filter(Boolean).length, STANDARD_FONTS.length + ALIAS_FONTS.length + TRUETYPE_FONTS.length + 1, fonts);
       const fieldsAfter = (await call(server, 'GET', `/documents/${target}/fields`)).json().fields as { name: string }[];
       assert.deepEqual(fieldsAfter.map((f) => f.name), fieldsBefore.map((f) => f.name), 'the field is still a field');
       const difference = meanDifference(renderPage(source, 1, 40), renderPage(out, 1, 40));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import type * as mupdf from 'mupdf';
+import * as mupdf from 'mupdf';
 import { deref, name } from '../core/mupdf-objects.js';
-import { macRoman, standard, winAnsi } from './encodings.js';
+import { macRoman, standard, unicodeOfName, winAnsi } from './encodings.js';
 
 /**
  * Embeds metric-compatible substitutes for the standard 14 fonts a document
@@ -14,12 +14,20 @@ import { macRoman, standard, winAnsi } from './encodings.js';
  * for Times and Times New Roman, Nimbus Mono PS for Courier and Courier New,
  * Standard Symbols PS for Symbol, D050000L for ZapfDingbats.
  *
- * Only simple Type 1 fonts (Type1, MMType1) are substituted: the font
- * dictionary keeps its Encoding, and the content its codes, so the same
- * glyphs are drawn at the same places. Widths the dictionary has must agree
- * with the program's (6.2.11.5 / 6.3.6), else the font is left to Ghostscript;
- * missing ones are written from the AFM. A TrueType-subtype font, a CID font
- * or an unknown name is left too (Ghostscript embeds or converts those).
+ * A TrueType-subtype font (Arial, Times New Roman, Courier New as Word
+ * names them) gets Debian's Liberation 2 instead (fonts-liberation2, metric
+ * compatible with those three), as FontFile2: a Type 1 program cannot stand
+ * in a TrueType dictionary. Only a nonsymbolic one with WinAnsi or MacRoman
+ * encoding: PDF/A-2 (6.2.11.6) requires one of those for a nonsymbolic
+ * TrueType font, and its glyphs are then found by Unicode in the program's
+ * (3,1) cmap.
+ *
+ * The font dictionary keeps its Encoding, and the content its codes, so the
+ * same glyphs are drawn at the same places. Widths the dictionary has must
+ * agree with the program's (6.2.11.5 / 6.3.6), else the font is left to
+ * Ghostscript; missing ones are written from the program's metrics. A CID
+ * font, a symbolic TrueType font or an unknown name is left too (Ghostscript
+ * embeds or converts those).
  */
 export class StandardFontEmbedder {
   /** Each program is embedded once per document, shared by the fonts it stands for. */
@@ -30,6 +38,7 @@ export class StandardFontEmbedder {
   /** Embeds a substitute into the font dictionary `font` (without a program); answers the substitute's name, or undefined when it left the font as it was. */
   embed(font: mupdf.PDFObject): string | undefined {
     const subtype = name(font.get('Subtype'));
+    if (subtype === 'TrueType') return this.embedTrueType(font);
     if (subtype !== 'Type1' && subtype !== 'MMType1') return undefined;
     const baseFont = name(font.get('BaseFont'));
     const file = baseFont !== undefined ? substituteFor(baseFont) : undefined;
@@ -73,34 +82,7 @@ export class StandardFontEmbedder {
    * program's, or undefined when they do not (drawn with these widths, the program's glyphs would not fit them).
    */
   private widths(font: mupdf.PDFObject, names: readonly string[], metrics: Afm): { first: number; values: number[] } | 'kept' | undefined {
-    const existing = deref(font.get('Widths'));
-    if (existing.isArray() && font.get('FirstChar').isNumber()) {
-      const first = font.get('FirstChar').asNumber();
-      for (let i = 0; i < existing.length; i++) {
-        const glyph = names[first + i];
-        const program = glyph ? metrics.widths.get(glyph) : undefined;
-        const stated = deref(existing.get(i));
-        if (program === undefined || !stated.isNumber()) continue;
-        // veraPDF allows a difference of one unit (rounding); zero is what many writers put for codes they never draw.
-        // Only the codes a page draws are judged, which are not known here: a difference on ASCII (text) means other
-        // metrics, and Ghostscript; one on a rarer sign (Times' macron, mu, plusminus from another Times) is left to
-        // veraPDF, whose refusal sends the document to Ghostscript as well (Seige_of_Vicksburg_Sample_OCR.pdf passed).
-        if (Math.abs(stated.asNumber() - program) > 1 && stated.asNumber() !== 0 && first + i >= 0x20 && first + i < 0x7f) return undefined;
-      }
-      return 'kept';
-    }
-    let first = -1;
-    let last = -1;
-    for (let code = 0; code < 256; code++) {
-      if (names[code] && metrics.widths.has(names[code]!)) {
-        if (first < 0) first = code;
-        last = code;
-      }
-    }
-    if (first < 0) return undefined;
-    const values: number[] = [];
-    for (let code = first; code <= last; code++) values.push(metrics.widths.get(names[code] ?? '') ?? metrics.widths.get('.notdef') ?? 0);
-    return { first, values };
+    return checkedWidths(font, (code) => (names[code] ? metrics.widths.get(names[code]!) : undefined), metrics.widths.get('.notdef') ?? 0);
   }
 
   private program(file: string): mupdf.PDFObject {
@@ -113,6 +95,139 @@ export class StandardFontEmbedder {
     }
     return stream;
   }
+
+  /** A Liberation 2 program for a nonsymbolic TrueType standard-14 alias in WinAnsi or MacRoman; undefined when none fits. */
+  private embedTrueType(font: mupdf.PDFObject): string | undefined {
+    const baseFont = name(font.get('BaseFont'));
+    const urw = baseFont !== undefined ? substituteFor(baseFont) : undefined;
+    const [family, variant] = urw?.split('-') ?? [];
+    const file = family && variant && LIBERATION[family] ? `${LIBERATION[family]}-${variant}` : undefined;
+    if (!file) return undefined;
+    const encoding = deref(font.get('Encoding'));
+    const base = name(encoding) ?? (encoding.isDictionary() ? name(encoding.get('BaseEncoding')) : undefined);
+    if (base !== 'WinAnsiEncoding' && base !== 'MacRomanEncoding') return undefined;
+    const old = deref(font.get('FontDescriptor'));
+    if (old.isDictionary() && old.get('Flags').isNumber() && (old.get('Flags').asNumber() & 4) !== 0) return undefined;
+    const names = glyphNames(font, afm('NimbusSans-Regular'));
+    if (!names) return undefined;
+    const program = trueTypeProgram(file);
+    const widthOf = (code: number) => {
+      const unicode = names[code] ? (unicodeOfName.get(names[code]!) ?? uniName(names[code]!)) : undefined;
+      const gid = unicode !== undefined ? program.font.encodeCharacter(unicode) : 0;
+      return gid > 0 ? Math.round(program.font.advanceGlyph(gid) * 1000) : undefined;
+    };
+    const widths = checkedWidths(font, widthOf, Math.round(program.font.advanceGlyph(0) * 1000));
+    if (!widths) return undefined;
+    const stripped = baseFont!.replace(/^[A-Z]{6}\+/, '');
+    if (stripped !== baseFont) font.put('BaseFont', this.doc.newName(stripped));
+    const m = program.metrics;
+    const descriptor = this.doc.addObject(this.doc.newDictionary());
+    descriptor.put('Type', this.doc.newName('FontDescriptor'));
+    descriptor.put('FontName', this.doc.newName(stripped));
+    descriptor.put('Flags', (file.startsWith('LiberationMono') ? 1 : 0) | (file.startsWith('LiberationSerif') ? 2 : 0) | 32 | (m.italicAngle !== 0 ? 64 : 0));
+    descriptor.put('FontBBox', arrayOf(this.doc, m.bbox));
+    descriptor.put('ItalicAngle', m.italicAngle);
+    descriptor.put('Ascent', m.ascent);
+    descriptor.put('Descent', m.descent);
+    descriptor.put('CapHeight', m.capHeight);
+    descriptor.put('StemV', /Bold/.test(file) ? 140 : 85);
+    let stream = this.programs.get(file);
+    if (!stream) {
+      stream = this.doc.addStream(program.bytes, { Length1: program.bytes.length });
+      this.programs.set(file, stream);
+    }
+    descriptor.put('FontFile2', stream);
+    font.put('FontDescriptor', descriptor);
+    if (widths !== 'kept') {
+      font.put('FirstChar', widths.first);
+      font.put('LastChar', widths.first + widths.values.length - 1);
+      font.put('Widths', this.doc.addObject(arrayOf(this.doc, widths.values)));
+    }
+    return file;
+  }
+}
+
+/**
+ * The Widths to write for a font whose program gives `widthOf(code)` (undefined: no glyph), 'kept' when the
+ * dictionary's agree with the program's, or undefined when they do not (drawn with these widths, the program's
+ * glyphs would not fit them).
+ */
+function checkedWidths(font: mupdf.PDFObject, widthOf: (code: number) => number | undefined, missing: number): { first: number; values: number[] } | 'kept' | undefined {
+  const existing = deref(font.get('Widths'));
+  if (existing.isArray() && font.get('FirstChar').isNumber()) {
+    const first = font.get('FirstChar').asNumber();
+    for (let i = 0; i < existing.length; i++) {
+      const program = widthOf(first + i);
+      const stated = deref(existing.get(i));
+      if (program === undefined || !stated.isNumber()) continue;
+      // veraPDF allows a difference of one unit (rounding); zero is what many writers put for codes they never draw.
+      // Only the codes a page draws are judged, which are not known here: a difference on ASCII (text) means other
+      // metrics, and Ghostscript; one on a rarer sign (Times' macron, mu, plusminus from another Times) is left to
+      // veraPDF, whose refusal sends the document to Ghostscript as well (Seige_of_Vicksburg_Sample_OCR.pdf passed).
+      if (Math.abs(stated.asNumber() - program) > 1 && stated.asNumber() !== 0 && first + i >= 0x20 && first + i < 0x7f) return undefined;
+    }
+    return 'kept';
+  }
+  let first = -1;
+  let last = -1;
+  for (let code = 0; code < 256; code++) {
+    if (widthOf(code) !== undefined) {
+      if (first < 0) first = code;
+      last = code;
+    }
+  }
+  if (first < 0) return undefined;
+  const values: number[] = [];
+  for (let code = first; code <= last; code++) values.push(widthOf(code) ?? missing);
+  return { first, values };
+}
+
+/** A glyph name of the uniXXXX form as its Unicode value. */
+function uniName(glyph: string): number | undefined {
+  const m = /^uni([0-9A-F]{4})$/.exec(glyph);
+  return m ? parseInt(m[1]!, 16) : undefined;
+}
+
+/** Liberation 2 families standing in where the URW one would (no narrow, symbol or dingbat face among them). */
+const LIBERATION: Record<string, string> = { NimbusSans: 'LiberationSans', NimbusRoman: 'LiberationSerif', NimbusMonoPS: 'LiberationMono' };
+const LIBERATION_DIR = '/usr/share/fonts/truetype/liberation2';
+
+interface TrueTypeProgram {
+  bytes: Uint8Array;
+  /** MuPDF's reading of the program: glyph by Unicode (its cmap) and advance widths. */
+  font: mupdf.Font;
+  metrics: { bbox: number[]; italicAngle: number; ascent: number; descent: number; capHeight: number };
+}
+
+const trueTypePrograms = new Map<string, TrueTypeProgram>();
+
+/** A Liberation file (the variant names follow URW's: Regular, Bold, Italic, BoldItalic) and its metrics in 1/1000 em from head, hhea, OS/2 and post. */
+function trueTypeProgram(file: string): TrueTypeProgram {
+  let program = trueTypePrograms.get(file);
+  if (program) return program;
+  const bytes = new Uint8Array(readFileSync(`${LIBERATION_DIR}/${file}.ttf`));
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const tables = new Map<string, number>();
+  const count = view.getUint16(4);
+  for (let i = 0; i < count; i++) {
+    const at = 12 + 16 * i;
+    tables.set(String.fromCharCode(...bytes.subarray(at, at + 4)), view.getUint32(at + 8));
+  }
+  const head = tables.get('head')!;
+  const hhea = tables.get('hhea')!;
+  const os2 = tables.get('OS/2');
+  const post = tables.get('post')!;
+  const unitsPerEm = view.getUint16(head + 18);
+  const scale = (v: number) => Math.round((v * 1000) / unitsPerEm);
+  const bbox = [view.getInt16(head + 36), view.getInt16(head + 38), view.getInt16(head + 40), view.getInt16(head + 42)].map(scale);
+  const capHeight = os2 !== undefined && view.getUint16(os2) >= 2 ? scale(view.getInt16(os2 + 88)) : bbox[3]!;
+  program = {
+    bytes,
+    font: new mupdf.Font(file, bytes),
+    metrics: { bbox, italicAngle: view.getInt32(post + 4) / 65536, ascent: scale(view.getInt16(hhea + 4)), descent: scale(view.getInt16(hhea + 6)), capHeight },
+  };
+  trueTypePrograms.set(file, program);
+  return program;
 }
 
 const URW = '/usr/share/fonts/type1/urw-base35';

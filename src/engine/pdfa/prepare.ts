@@ -513,7 +513,7 @@ class Preparation {
         const embedded = descriptor.isDictionary() && ['FontFile', 'FontFile2', 'FontFile3'].some((key) => !descriptor.get(key).isNull());
         if (embedded) return;
         const substitute = this.embedder.embed(font);
-        if (substitute) this.count(`fonts embedded: ${name(font.get('BaseFont')) ?? '?'} as ${substitute} (URW base35)`);
+        if (substitute) this.count(`fonts embedded: ${name(font.get('BaseFont')) ?? '?'} as ${substitute}`);
         else if (counted) this.fontsNotEmbedded.add(name(font.get('BaseFont')) ?? `object ${id ?? '?'}`);
       });
     }
