@@ -45,7 +45,9 @@ export class StandardFontEmbedder {
     if (!file) return undefined;
     const metrics = afm(file);
     const names = glyphNames(font, metrics);
-    if (!names) return undefined;
+    // A glyph a Differences array names was put there to be drawn: one the program lacks would be drawn as .notdef,
+    // which PDF/A forbids (6.2.11.8 / 6.3.4).
+    if (!names || differences(font).some((glyph) => !metrics.widths.has(glyph))) return undefined;
     const widths = this.widths(font, names, metrics);
     if (!widths) return undefined;
 
@@ -111,9 +113,13 @@ export class StandardFontEmbedder {
     const names = glyphNames(font, afm('NimbusSans-Regular'));
     if (!names) return undefined;
     const program = trueTypeProgram(file);
+    const glyphOf = (glyph: string) => {
+      const unicode = unicodeOfName.get(glyph) ?? uniName(glyph);
+      return unicode !== undefined ? program.font.encodeCharacter(unicode) : 0;
+    };
+    if (differences(font).some((glyph) => glyphOf(glyph) <= 0)) return undefined;
     const widthOf = (code: number) => {
-      const unicode = names[code] ? (unicodeOfName.get(names[code]!) ?? uniName(names[code]!)) : undefined;
-      const gid = unicode !== undefined ? program.font.encodeCharacter(unicode) : 0;
+      const gid = names[code] ? glyphOf(names[code]!) : 0;
       return gid > 0 ? Math.round(program.font.advanceGlyph(gid) * 1000) : undefined;
     };
     const widths = checkedWidths(font, widthOf, Math.round(program.font.advanceGlyph(0) * 1000));
@@ -163,7 +169,7 @@ function checkedWidths(font: mupdf.PDFObject, widthOf: (code: number) => number 
       // veraPDF allows a difference of one unit (rounding); zero is what many writers put for codes they never draw.
       // Only the codes a page draws are judged, which are not known here: a difference on ASCII (text) means other
       // metrics, and Ghostscript; one on a rarer sign (Times' macron, mu, plusminus from another Times) is left to
-      // veraPDF, whose refusal sends the document to Ghostscript as well (Seige_of_Vicksburg_Sample_OCR.pdf passed).
+      // veraPDF, whose refusal sends the document to Ghostscript as well (Seige_of_Vicksburg_Sample_OCR.pdf: its fonts pass).
       if (Math.abs(stated.asNumber() - program) > 1 && stated.asNumber() !== 0 && first + i >= 0x20 && first + i < 0x7f) return undefined;
     }
     return 'kept';
@@ -309,6 +315,15 @@ function glyphNames(font: mupdf.PDFObject, metrics: Afm): string[] | undefined {
       }
     }
   }
+  return names;
+}
+
+/** The glyph names of the font's Differences array. */
+function differences(font: mupdf.PDFObject): string[] {
+  const encoding = deref(font.get('Encoding'));
+  const list = encoding.isDictionary() ? deref(encoding.get('Differences')) : undefined;
+  const names: string[] = [];
+  if (list?.isArray()) list.forEach((item) => item.isName() && names.push(item.asName()));
   return names;
 }
 

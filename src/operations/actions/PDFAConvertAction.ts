@@ -58,8 +58,8 @@ export interface PdfaConversionReport {
  * PDFAConvertAction (docs/pdfa.md): converts a document to PDF/A-1b, -2b,
  * -2u, -3b or -3u. MuPDF first (engine task pdfaPrepare): decrypts, applies
  * the options to annotations, embedded files and transparency, removes
- * forbidden actions, draws missing appearances. Then, when every font is
- * embedded, MuPDF alone (pdfaFinish: output intent, XMP, trailer ID; the
+ * forbidden actions, draws missing appearances, embeds substitutes for the
+ * standard 14 fonts. Then, when every font is embedded, MuPDF alone (pdfaFinish: output intent, XMP, trailer ID; the
  * document otherwise as it was); when not, or when veraPDF rejects that,
  * Ghostscript pdfwrite (tools/ghostscript.ts: embeds fonts, converts colours,
  * writes XMP and ID), whose output must keep every page's words. veraPDF
@@ -96,8 +96,11 @@ export const PDFAConvertAction: ActionDefinition<Params> = {
     const report: PdfaConversionReport = { profile, compliant: false, changes: prepared.changes, warnings: [], attempts: [], rules: prepared.findings };
     if (prepared.findings.length) return failed({ params, report, source, engine, password });
     const conformance = profile.endsWith('u') ? 'U' : 'B';
-    // The MuPDF path keeps the document as it is (images, fields, content bytes) and costs tens of milliseconds; it cannot
-    // embed fonts, and veraPDF may find more it cannot fix (glyph widths, colour spaces): then Ghostscript's path.
+    // The MuPDF path keeps the document as it is (images, fields, content bytes); pdfaPrepare has embedded substitutes for
+    // the standard 14 (engine/pdfa/fonts.ts), other fonts without a program, and whatever veraPDF finds it cannot fix
+    // (glyph widths, colour spaces), go to Ghostscript's path. Measured on the 200-page bench document (Helvetica not
+    // embedded, 4,000 annotations): prepare 0.2-0.3 s, finish 0.1-0.15 s, veraPDF 1.3-2.4 s warm (about 4 s on the first
+    // large document a fresh JVM sees), against Ghostscript's 1.6-2.2 s alone; the 20-page scan 0.2-0.3 s in all.
     if (prepared.fontsNotEmbedded === 0) {
       progress(1, 'finish');
       const finished = await engine.run('pdfaFinish', { pdf: prepared.bytes, part, conformance });
