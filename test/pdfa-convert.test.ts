@@ -202,6 +202,23 @@ describe('PDFAConvertAction', () => {
     }
   });
 
+  test('corpus files whose standard-14 fonts are now substituted take the MuPDF path to 1b, and PDFBox Preflight passes them too', async (t) => {
+    if (!haveCorpus) return t.skip('no corpus');
+    // A page without resources, a PDF 2.0 header, an outline entry whose page an update removed: Ghostscript's rewrite
+    // used to repair those, the MuPDF path keeps the document as it is, so the preparation and finish must.
+    for (const file of ['pdfbox/forms/AcroFormsRotation.pdf', 'pdf-lib/pdfx-ish/PDF_2.0_with_page_level_output_intent.pdf', 'pdf-lib/incremental/with_update_sections.pdf']) {
+      const doc = `kept-${path.basename(file)}`;
+      await putPdf(server, doc, corpusFile(file));
+      const { out, report } = await convertOk(doc, { profile: 'pdfa1b' });
+      assert.equal(report.pipeline, 'mupdf', `${file}: ${JSON.stringify(report.attempts)}`);
+      assert.match(report.changes.join('\n'), /fonts embedded: Helvetica as NimbusSans-Regular/);
+      checkOutput(out, 1);
+      assert.equal(out.subarray(0, 7).toString('latin1'), '%PDF-1.');
+      const verdict = pdfboxPreflight(out);
+      assert.match(verdict, /is a valid PDF\/A-1b file/, `${file}: ${verdict}`);
+    }
+  });
+
   test('a document with a font it does not embed becomes PDF/A-1b, -2b and -3b with its words and looks', async () => {
     const source = makePdf({ pages: 2, text: (i) => `Archive page ${i + 1} with Helvetica named, not embedded`, title: 'Archived report' });
     for (const [profile, part] of [['pdfa1b', 1], ['pdfa2b', 2], ['pdfa3b', 3]] as const) {

@@ -78,7 +78,11 @@ export function pdfaFinish(input: { pdf: PdfSource; part: PdfaPart; conformance:
     // read before are lost (a file without an ID came out without one: PDF/A-1 6.1.3-1).
     doc.getTrailer().put('ID', ids);
     // As stored: the metadata stream stays uncompressed (PDF/A-1 forbids a filter on it), images and content keep their bytes.
-    return { bytes: saveEdited(doc, false, { keepStreams: true }) };
+    const bytes = saveEdited(doc, false, { keepStreams: true });
+    // MuPDF writes the version the document had; PDF/A (19005-1 and -2, 6.1.2) wants a %PDF-1.n header, and a PDF 2.0
+    // file made PDF/A uses nothing beyond 1.7 (veraPDF checks). One character for one: no offset moves.
+    if (new TextDecoder('latin1').decode(bytes.subarray(0, 8)) === '%PDF-2.0') bytes.set(new TextEncoder().encode('%PDF-1.7'), 0);
+    return { bytes };
   });
 }
 

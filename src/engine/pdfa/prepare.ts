@@ -227,15 +227,29 @@ class Preparation {
 
   /** Removes `owner[key]` when it is a forbidden action; drops chained /Next actions (what they run is not checked). */
   private cleanAction(owner: mupdf.PDFObject, key: string): void {
+    this.cleanDestination(owner, 'Dest');
     const action = deref(owner.get(key));
     if (!action.isDictionary()) return;
-    if (this.forbiddenAction(action)) {
+    if (name(action.get('S')) === 'GoTo' && missingPage(action.get('D'))) {
+      owner.delete(key);
+      this.count('links to missing pages removed');
+    } else if (this.forbiddenAction(action)) {
       owner.delete(key);
       this.count('actions removed');
     } else if (!action.get('Next').isNull()) {
       action.delete('Next');
       this.count('chained actions removed');
     }
+  }
+
+  /**
+   * A destination naming a page that is gone (null after an incremental update removed it): readers ignore it, PDFBox
+   * Preflight refuses the file (1.2.3). Ghostscript drops such links; the MuPDF path keeps the document, so here.
+   */
+  private cleanDestination(owner: mupdf.PDFObject, key: string): void {
+    if (!missingPage(owner.get(key))) return;
+    owner.delete(key);
+    this.count('links to missing pages removed');
   }
 
   private forbiddenAction(action: mupdf.PDFObject): boolean {
@@ -339,6 +353,9 @@ class Preparation {
         pageObj.delete('AA');
         this.count('additional actions removed');
       }
+      // A page must have resources (ISO 32000-1, 7.7.3.3), if only an empty dictionary: PDFBox Preflight refuses a
+      // page without (AcroFormsRotation.pdf), which Ghostscript's rewrite gave one.
+      if (!deref(pageObj.getInheritable('Resources')).isDictionary()) pageObj.put('Resources', this.doc.newDictionary());
       this.fonts(deref(pageObj.getInheritable('Resources')), 0);
       const annots = deref(pageObj.get('Annots'));
       if (!annots.isArray() || annots.length === 0) return;
@@ -753,6 +770,12 @@ function embeddedRule(part: PdfaPart) {
 }
 
 const transparencyRule = { clause: '6.4', testNumber: 1, description: 'PDF/A-1 forbids transparency: soft masks, constant opacity other than 1.0, blend modes other than Normal, transparency groups' };
+
+/** An explicit destination (ISO 32000-1, 12.3.2.2) whose page is not a dictionary (named destinations are left alone). */
+function missingPage(dest: mupdf.PDFObject): boolean {
+  const array = deref(dest);
+  return array.isArray() && array.length > 0 && !deref(array.get(0)).isDictionary() && !array.get(0).isNumber();
+}
 
 function hasNormalAppearance(annot: mupdf.PDFObject): boolean {
   const ap = deref(annot.get('AP'));
