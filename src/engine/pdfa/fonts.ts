@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import * as mupdf from 'mupdf';
 import { deref, name } from '../core/mupdf-objects.js';
 import { macRoman, standard, unicodeOfName, winAnsi } from './encodings.js';
@@ -42,9 +42,9 @@ export class StandardFontEmbedder {
     if (subtype !== 'Type1' && subtype !== 'MMType1') return undefined;
     const baseFont = name(font.get('BaseFont'));
     const file = baseFont !== undefined ? substituteFor(baseFont) : undefined;
-    if (!file) return undefined;
+    if (!file || !installed(`${URW}/${file}.afm`) || !installed(`${URW}/${file}.t1`)) return undefined;
     const metrics = afm(file);
-    const names = glyphNames(font, metrics);
+    const names = glyphNames(font, metrics.builtIn);
     // A glyph a Differences array names was put there to be drawn: one the program lacks would be drawn as .notdef,
     // which PDF/A forbids (6.2.11.8 / 6.3.4).
     if (!names || differences(font).some((glyph) => !metrics.widths.has(glyph))) return undefined;
@@ -104,13 +104,14 @@ export class StandardFontEmbedder {
     const urw = baseFont !== undefined ? substituteFor(baseFont) : undefined;
     const [family, variant] = urw?.split('-') ?? [];
     const file = family && variant && LIBERATION[family] ? `${LIBERATION[family]}-${variant}` : undefined;
-    if (!file) return undefined;
+    if (!file || !installed(`${LIBERATION_DIR}/${file}.ttf`)) return undefined;
     const encoding = deref(font.get('Encoding'));
     const base = name(encoding) ?? (encoding.isDictionary() ? name(encoding.get('BaseEncoding')) : undefined);
     if (base !== 'WinAnsiEncoding' && base !== 'MacRomanEncoding') return undefined;
     const old = deref(font.get('FontDescriptor'));
     if (old.isDictionary() && old.get('Flags').isNumber() && (old.get('Flags').asNumber() & 4) !== 0) return undefined;
-    const names = glyphNames(font, afm('NimbusSans-Regular'));
+    // Its encoding is WinAnsi or MacRoman (above): no built-in one is needed.
+    const names = glyphNames(font, []);
     if (!names) return undefined;
     const program = trueTypeProgram(file);
     const glyphOf = (glyph: string) => {
@@ -238,6 +239,18 @@ function trueTypeProgram(file: string): TrueTypeProgram {
 
 const URW = '/usr/share/fonts/type1/urw-base35';
 
+const presence = new Map<string, boolean>();
+
+/** Whether a substitute's file is there (fonts-urw-base35 and fonts-liberation2, scripts/setup.sh): without it, Ghostscript's path as before. */
+function installed(file: string): boolean {
+  let there = presence.get(file);
+  if (there === undefined) {
+    there = existsSync(file);
+    presence.set(file, there);
+  }
+  return there;
+}
+
 /** Families by the name a document gives them (spaces removed, lower case) and the URW family that stands in. */
 const FAMILIES: Record<string, string> = {
   helvetica: 'NimbusSans',
@@ -294,15 +307,15 @@ export function substituteFor(baseFont: string): string | undefined {
  * the dictionary's BaseEncoding (else the program's built-in one) with its
  * Differences. Undefined for an encoding without a table here (MacExpert).
  */
-function glyphNames(font: mupdf.PDFObject, metrics: Afm): string[] | undefined {
+function glyphNames(font: mupdf.PDFObject, builtIn: readonly string[]): string[] | undefined {
   const tables: Record<string, readonly string[]> = { StandardEncoding: standard, WinAnsiEncoding: winAnsi, MacRomanEncoding: macRoman };
   const encoding = deref(font.get('Encoding'));
   const named = name(encoding);
   if (named !== undefined) return tables[named] ? [...tables[named]] : undefined;
-  if (!encoding.isDictionary()) return [...metrics.builtIn];
+  if (!encoding.isDictionary()) return [...builtIn];
   const base = name(encoding.get('BaseEncoding'));
   if (base !== undefined && !tables[base]) return undefined;
-  const names = [...(base !== undefined ? tables[base]! : metrics.builtIn)];
+  const names = [...(base !== undefined ? tables[base]! : builtIn)];
   const differences = deref(encoding.get('Differences'));
   if (differences.isArray()) {
     let code = 0;
