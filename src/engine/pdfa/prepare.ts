@@ -491,7 +491,11 @@ class Preparation {
     }
   }
 
-  /** The fonts of the annotations' appearances (drawn on the page as well), once drawn and reduced to N. */
+  /**
+   * The fonts of the annotations' appearances (drawn on the page as well), once drawn and reduced to N: substituted,
+   * but not counted when they cannot be, as before: an appearance may list a font it never selects, which veraPDF
+   * does not judge, and the MuPDF path keeps form fields where Ghostscript's flattens them.
+   */
   private appearanceFonts(pageObj: mupdf.PDFObject): void {
     const annots = deref(pageObj.get('Annots'));
     if (!annots.isArray()) return;
@@ -503,7 +507,7 @@ class Preparation {
       const streams: mupdf.PDFObject[] = [];
       if (n.isStream()) streams.push(n);
       else if (deref(n).isDictionary()) deref(n).forEach((state) => state.isStream() && streams.push(state));
-      for (const stream of streams) this.fonts(deref(stream.get('Resources')), 1);
+      for (const stream of streams) this.fonts(deref(stream.get('Resources')), 1, false);
     }
   }
 
