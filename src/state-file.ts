@@ -39,3 +39,22 @@ export async function syncFolder(dir: string): Promise<void> {
 export function errno(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException | undefined)?.code;
 }
+
+/**
+ * Reads a state file written by writeStateFile as JSON `{ version: 1, <key>: [...] }`:
+ * the list, or null when the file does not exist yet. Any other version or shape is
+ * an error naming the file, so a service never starts over state it misread.
+ */
+export async function readStateList<T>(file: string, key: string, what: string): Promise<T[] | null> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if (errno(err) === 'ENOENT') return null;
+    throw err;
+  }
+  const data = JSON.parse(text) as { version?: unknown } & Record<string, unknown>;
+  const list = data[key];
+  if (data.version !== 1 || !Array.isArray(list)) throw new Error(`${file}: not a version 1 ${what} file`);
+  return list as T[];
+}

@@ -1,8 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ServiceError } from '../errors.js';
-import { errno, writeStateFile } from '../state-file.js';
+import { readStateList, writeStateFile } from '../state-file.js';
 import { RIGHTS, type Principal, type Right, type TokenAdmin, type TokenView } from './types.js';
 import { normalizeRights, type StoredUser, type UserStore } from './users.js';
 
@@ -79,17 +78,7 @@ export class FileTokenStore implements TokenAdmin {
 
   static async open(dataDir: string, users: UserStore): Promise<FileTokenStore> {
     const store = new FileTokenStore(path.join(dataDir, 'state', 'tokens.json'), users);
-    let text: string | null = null;
-    try {
-      text = await fs.readFile(store.file, 'utf8');
-    } catch (err) {
-      if (errno(err) !== 'ENOENT') throw err;
-    }
-    if (text !== null) {
-      const data = JSON.parse(text) as Partial<TokensFile>;
-      if (data.version !== 1 || !Array.isArray(data.tokens)) throw new Error(`${store.file}: not a version 1 tokens file`);
-      for (const t of data.tokens) store.tokens.set(t.id, t);
-    }
+    for (const t of (await readStateList<TokensFile['tokens'][number]>(store.file, 'tokens', 'tokens')) ?? []) store.tokens.set(t.id, t);
     // Tokens of users removed while the service was stopped (by the CLI) go now.
     let stale = false;
     for (const t of [...store.tokens.values()]) {

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { errno, writeStateFile } from '../../state-file.js';
+import { readStateList, writeStateFile } from '../../state-file.js';
 import { MemoryProfileStore, type ProfileRecord } from './store.js';
 
 interface ProfilesFile {
@@ -25,17 +25,7 @@ export class FileProfileStore extends MemoryProfileStore {
 
   static async open(dataDir: string): Promise<FileProfileStore> {
     const store = new FileProfileStore(path.join(dataDir, 'state', 'optimize-profiles.json'));
-    let text: string | null = null;
-    try {
-      text = await fs.readFile(store.file, 'utf8');
-    } catch (err) {
-      if (errno(err) !== 'ENOENT') throw err;
-    }
-    if (text !== null) {
-      const data = JSON.parse(text) as Partial<ProfilesFile>;
-      if (data.version !== 1 || !Array.isArray(data.profiles)) throw new Error(`${store.file}: not a version 1 optimize profiles file`);
-      for (const record of data.profiles) store.profiles.set(record.name, record);
-    }
+    for (const record of (await readStateList<ProfilesFile['profiles'][number]>(store.file, 'profiles', 'optimize profiles')) ?? []) store.profiles.set(record.name, record);
     return store;
   }
 
