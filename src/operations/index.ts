@@ -47,7 +47,8 @@ export function createOperations({ store, pool, tools, textPrefetchMaxBytes = 0,
   const documents = new DocumentOperations(store, pool, tools);
   const pages = new PageOperations(pool, documents, textPrefetchMaxBytes);
   documents.onWritten((written) => pages.prefetchText(written.path, written.stat.etag, written.stat.size));
-  const actions = new ActionRunner(documents, tools);
+  const optimizeProfiles = new OptimizeProfileOperations(profiles);
+  const actions = new ActionRunner(documents, tools, optimizeProfiles);
   return {
     documents,
     annotations: new AnnotationOperations(pool, documents),
@@ -58,7 +59,7 @@ export function createOperations({ store, pool, tools, textPrefetchMaxBytes = 0,
     signatures: new SignatureOperations(pool, documents),
     preflight: new PreflightOperations(pool, tools, documents),
     actions,
-    optimizeProfiles: new OptimizeProfileOperations(profiles),
+    optimizeProfiles,
     ...(jobs ? { jobs: new JobOperations(jobs.store, actions, documents, jobs.limits) } : {}),
     tools,
     engineStats: () => pool.stats,

@@ -59,3 +59,16 @@ export function refuseIfSigned(doc: mupdf.PDFDocument, why: string): void {
     throw new EngineError('DOCUMENT_SIGNED', `The document is signed: ${why}. Clear its signatures first (DELETE .../fields/signature-fields/{name}) if that is what you want`);
   }
 }
+
+/**
+ * OptimizeAction's save: unreferenced objects dropped and renumbered
+ * (garbage=compact), or also identical objects merged into one
+ * (garbage=deduplicate: the same dictionary and stream bytes, so duplicate
+ * images and font programs), every stream Flate-compressed at maximum effort,
+ * optionally objects packed into object streams. "pretty" stays for the
+ * reason given at FULL_SAVE. Encryption is kept as it was (MuPDF's default).
+ */
+export function saveOptimized(doc: mupdf.PDFDocument, options: { deduplicate: boolean; objectStreams: boolean }): Uint8Array {
+  const garbage = options.deduplicate ? 'deduplicate' : 'compact';
+  return save(doc, `garbage=${garbage},compress=yes,compression-effort=100${options.objectStreams ? ',objstms=yes' : ''},pretty`);
+}

@@ -1,4 +1,5 @@
-/** Optimization tasks: LinearizeAction's checks before qpdf (linearize.ts); OptimizeAction's work will join them. */
+/** Optimization tasks: LinearizeAction's checks before qpdf (linearize.ts) and OptimizeAction's work (optimize.ts). */
 import { linearizeCheck } from './linearize.js';
+import { optimize } from './optimize.js';
 
-export const optimizeTasks = { linearizeCheck };
+export const optimizeTasks = { linearizeCheck, optimize };

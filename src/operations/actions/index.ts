@@ -9,6 +9,7 @@ import { PAGE_STRUCTURE_ACTIONS } from './PageStructureActions.js';
 import { ImageStampAction } from './ImageStampAction.js';
 import { LinearizeAction } from './LinearizeAction.js';
 import { OCRAction } from './OCRAction.js';
+import { OptimizeAction } from './OptimizeAction.js';
 import { PDFAConvertAction } from './PDFAConvertAction.js';
 import { TextStampAction } from './TextStampAction.js';
 import type { ActionDefinition, OutputParams } from './types.js';
@@ -27,4 +28,5 @@ export const ACTIONS: readonly AnyAction[] = [
   OCRAction as AnyAction,
   PDFAConvertAction as AnyAction,
   LinearizeAction as AnyAction,
+  OptimizeAction as AnyAction,
 ];

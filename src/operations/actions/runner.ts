@@ -6,6 +6,7 @@ import type { OperationContext } from '../context.js';
 import type { DocumentOperations } from '../documents.js';
 import { requestExecution, type ExecutionContext } from '../execution.js';
 import type { ToolSupervisor } from '../../tools/supervisor.js';
+import type { OptimizeProfileOperations } from '../optimize/profiles.js';
 import { documentModel, type DocumentModel } from '../models.js';
 import { ACTIONS } from './index.js';
 import type { ActionDefinition, ActionFile, ActionOutput, OutputParams } from './types.js';
@@ -62,6 +63,8 @@ export class ActionRunner {
   constructor(
     private readonly documents: DocumentOperations,
     private readonly tools: ToolSupervisor,
+    /** Optimize profiles, which OptimizeAction resolves its profileName in. */
+    private readonly optimizeProfiles?: OptimizeProfileOperations,
   ) {
     for (const action of ACTIONS) this.validators.set(action.name, compileValidator<OutputParams>(action.schema, action.name));
   }
@@ -111,7 +114,7 @@ export class ActionRunner {
       const stat = await this.documents.stat(sourcePath);
       if (ctx.ifMatch !== undefined && !matchesEtag(ctx.ifMatch, stat.etag)) throw new ServiceError('PRECONDITION_FAILED');
       if (conflict === 'fail' && (await this.documents.exists(output))) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${output.toString()}`);
-      const prepared = action.prepare ? await action.prepare({ params, files, ctx, documents: this.documents, tools: this.tools }) : undefined;
+      const prepared = action.prepare ? await action.prepare({ params, files, ctx, documents: this.documents, tools: this.tools, optimizeProfiles: this.optimizeProfiles }) : undefined;
       return { name: action.name, target: action.target, long: action.long === true, sourceBytes: stat.size, params, prepared, source: sourcePath, output, inPlace, conflict, ctx, files };
     } catch (err) {
       await discardAll(files);
@@ -143,7 +146,7 @@ export class ActionRunner {
       const action = (ACTIONS as readonly AnyAction[]).find((a) => a.name === prepared.name);
       if (!action) throw new Error(`No action named ${prepared.name}`);
       const execution = exec ?? requestExecution();
-      const { result, written } = await this.documents.transform<{ output: ActionOutput; summary?: UploadSummary | undefined }>({
+      const { result, written, stat } = await this.documents.transform<{ output: ActionOutput; summary?: UploadSummary | undefined }>({
         source: prepared.source,
         target: prepared.output,
         conflict: prepared.conflict,
@@ -153,6 +156,7 @@ export class ActionRunner {
         work: async (stored, engine) => {
           const output = await action.execute({ params, prepared: prepared.prepared, files, source: stored!, ctx, engine, exec: execution, documents: this.documents, tools: this.tools });
           if (output.kind === 'model') return { result: { output } };
+          if (output.kind === 'unchanged') return { result: { output, summary: await engine.run('validateUpload', { pdf: stored!.pdf }).catch(() => undefined) } };
           // Read while the written bytes are still at hand, for the DocumentModel's page count and encryption.
           const summary = await engine.run('validateUpload', { pdf: output.bytes }).catch(() => undefined);
           return { content: output.bytes, result: { output, summary } };
@@ -161,6 +165,10 @@ export class ActionRunner {
       const { output, summary } = result;
       if (written) this.documents.noteEncryption(written.stat.etag, summary?.encrypted);
       if (output.kind === 'model') return { kind: 'model', status: 200, model: output.model, xmlRoot: output.xmlRoot };
+      if (output.kind === 'unchanged') {
+        const model = { ...documentModel(prepared.source, stat!, summary), ...(output.report !== undefined ? { report: output.report } : {}) };
+        return { kind: 'document', status: 200, model };
+      }
       const model = { ...documentModel(written!.path, written!.stat, summary), ...(output.report !== undefined ? { report: output.report } : {}) };
       if (inPlace) return { kind: 'document', status: 200, model };
       return { kind: 'document', status: written!.created ? 201 : 200, model, location: written!.path };

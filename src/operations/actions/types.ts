@@ -6,6 +6,7 @@ import type { OperationContext } from '../context.js';
 import type { DocumentOperations, StoredDocument } from '../documents.js';
 import type { Engine, ExecutionContext } from '../execution.js';
 import type { ToolSupervisor } from '../../tools/supervisor.js';
+import type { OptimizeProfileOperations } from '../optimize/profiles.js';
 
 /** A file sent with a multipart action request (every part except the action JSON). */
 export interface ActionFile {
@@ -23,6 +24,8 @@ export interface PrepareInput<P> {
   documents: DocumentOperations;
   /** External programs (tesseract's languages, say). */
   tools: ToolSupervisor;
+  /** Optimize profiles (OptimizeAction's profileName); absent where the runner was made without them. */
+  optimizeProfiles?: OptimizeProfileOperations | undefined;
 }
 
 /** What an action's execute step is given: its parameters, what prepare decided, and the source read once. */
@@ -43,7 +46,11 @@ export interface ExecuteInput<P, X> {
 }
 
 /** An action either produces new document bytes (written by the runner) or answers a model. */
-export type ActionOutput = { kind: 'document'; bytes: Uint8Array; report?: unknown } | { kind: 'model'; model: unknown; xmlRoot: string };
+export type ActionOutput =
+  | { kind: 'document'; bytes: Uint8Array; report?: unknown }
+  | { kind: 'model'; model: unknown; xmlRoot: string }
+  /** The action found nothing to change (OptimizeAction when nothing shrinks): nothing is written; the answer is the source's DocumentModel with the report. */
+  | { kind: 'unchanged'; report?: unknown };
 
 /**
  * One action: its name (the body's one key), where it is posted, its parameter

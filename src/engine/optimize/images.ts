@@ -1,0 +1,293 @@
+import * as mupdf from 'mupdf';
+import type { OptimizeSettings } from './model.js';
+
+/** One image XObject and how it is drawn. */
+interface ImageEntry {
+  num: number;
+  obj: mupdf.PDFObject;
+  image: mupdf.Image;
+  /** The highest effective resolution (pixels per inch) it is drawn at; Infinity when a draw could not be attributed to it. */
+  dpi: number;
+  drawn: boolean;
+}
+
+/** What the image pass did, for the report. */
+export interface ImageStats {
+  /** Image XObjects drawn on a page and looked at. */
+  examined: number;
+  changed: number;
+  downsampled: number;
+  /** Rewrites tried and dropped because the new stream was not smaller. */
+  keptLarger: number;
+  /** Images left as they are for a reason other than the profile (a colour-key mask, say). */
+  skipped: string[];
+}
+
+type Handler = NonNullable<OptimizeSettings['colorImageHandler']> | NonNullable<OptimizeSettings['bwImageHandler']>;
+
+/** The object resolved; a missing entry (MuPDF's shared Null, which has no document) as it is. */
+const res = (obj: mupdf.PDFObject): mupdf.PDFObject => (obj.isNull() ? obj : obj.resolve());
+
+const name = (obj: mupdf.PDFObject): string | undefined => {
+  const r = res(obj);
+  return r.isName() ? r.asName() : undefined;
+};
+
+/**
+ * The image XObjects of the document by object number, without those that
+ * are only another image's soft mask or stencil mask (they are not drawn on
+ * their own and stay as they are, with the image that uses them).
+ */
+function imageObjects(doc: mupdf.PDFDocument): { images: Map<number, mupdf.PDFObject>; masks: Set<number> } {
+  const images = new Map<number, mupdf.PDFObject>();
+  const masks = new Set<number>();
+  const count = doc.countObjects();
+  for (let num = 1; num < count; num++) {
+    // Kept indirect: MuPDF knows an object is a stream only through its reference.
+    const ref = doc.newIndirect(num);
+    const obj = ref;
+    if (!obj.isStream() || name(obj.get('Subtype')) !== 'Image') continue;
+    images.set(num, ref);
+    for (const key of ['SMask', 'Mask']) {
+      const mask = obj.get(key);
+      if (mask.isIndirect()) masks.add(mask.asIndirect());
+    }
+  }
+  for (const num of masks) images.delete(num);
+  return { images, masks };
+}
+
+/** Effective resolution of one draw: the image's pixels over its size on the page in inches, the lower of the two axes. */
+function drawDpi(image: mupdf.Image, ctm: mupdf.Matrix): number {
+  const [a, b, c, d] = ctm;
+  const widthInches = Math.hypot(a, b) / 72;
+  const heightInches = Math.hypot(c, d) / 72;
+  if (widthInches === 0 || heightInches === 0) return 0;
+  return Math.min(image.getWidth() / widthInches, image.getHeight() / heightInches);
+}
+
+/**
+ * Finds every image XObject's highest effective resolution: each page (and
+ * its annotations' appearances) is run through a device that records image
+ * draws with their transforms. MuPDF hands the device the same image it
+ * loads for the object (its store is keyed by object), so a draw is matched
+ * to its object by identity; a draw that matches nothing but has the size
+ * of some object marks those objects as drawn at unknown resolution, so they
+ * are not downsampled.
+ */
+function survey(doc: mupdf.PDFDocument): ImageEntry[] {
+  const entries = new Map<number, ImageEntry>();
+  const { images, masks } = imageObjects(doc);
+  for (const [num, obj] of images) {
+    try {
+      entries.set(num, { num, obj, image: doc.loadImage(obj), dpi: 0, drawn: false });
+    } catch {
+      // An image MuPDF cannot load is not touched.
+    }
+  }
+  const byPointer = new Map<number, ImageEntry | null>();
+  for (const entry of entries.values()) byPointer.set(entry.image.pointer as unknown as number, entry);
+  // A soft mask is drawn too (into the mask group): known, and not counted as a draw of some image of its size.
+  const maskImages: mupdf.Image[] = [];
+  for (const num of masks) {
+    try {
+      const mask = doc.loadImage(doc.newIndirect(num));
+      maskImages.push(mask);
+      byPointer.set(mask.pointer as unknown as number, null);
+    } catch {
+      // Not loadable: its draws fall to the size match below, which only makes images keep their resolution.
+    }
+  }
+  const record = (image: mupdf.Image, ctm: mupdf.Matrix) => {
+    const entry = byPointer.get(image.pointer as unknown as number);
+    if (entry === null) return;
+    if (entry) {
+      entry.drawn = true;
+      entry.dpi = Math.max(entry.dpi, drawDpi(image, ctm));
+      return;
+    }
+    // The interpreter may load a soft mask afresh to draw it into its mask group: a draw of a mask's size is taken for that.
+    if (maskImages.some((m) => m.getWidth() === image.getWidth() && m.getHeight() === image.getHeight())) return;
+    for (const other of entries.values()) {
+      if (other.image.getWidth() === image.getWidth() && other.image.getHeight() === image.getHeight()) {
+        other.drawn = true;
+        other.dpi = Infinity;
+      }
+    }
+  };
+  const device = new mupdf.Device({
+    fillImage: (image: mupdf.Image, ctm: mupdf.Matrix) => record(image, ctm),
+    fillImageMask: (image: mupdf.Image, ctm: mupdf.Matrix) => record(image, ctm),
+    clipImageMask: (image: mupdf.Image, ctm: mupdf.Matrix) => record(image, ctm),
+  });
+  try {
+    for (let i = 0; i < doc.countPages(); i++) {
+      const page = doc.loadPage(i);
+      try {
+        page.run(device, mupdf.Matrix.identity);
+      } finally {
+        page.destroy();
+      }
+    }
+  } finally {
+    device.close();
+    device.destroy();
+    for (const mask of maskImages) mask.destroy();
+  }
+  return [...entries.values()].filter((e) => e.drawn);
+}
+
+type Kind = 'color' | 'gray' | 'bw';
+
+function kindOf(dict: mupdf.PDFObject, image: mupdf.Image): Kind {
+  if ((res(dict.get('ImageMask')).isBoolean() && res(dict.get('ImageMask')).asBoolean()) || image.getImageMask()) return 'bw';
+  if (image.getNumberOfComponents() === 1) return image.getBitsPerComponent() === 1 ? 'bw' : 'gray';
+  return 'color';
+}
+
+function filterOf(dict: mupdf.PDFObject): string[] {
+  const f = res(dict.get('Filter'));
+  if (f.isName()) return [f.asName()];
+  const names: string[] = [];
+  if (f.isArray()) for (let i = 0; i < f.length; i++) names.push(res(f.get(i)).asName());
+  return names;
+}
+
+const TARGET_SPACES: Record<number, { cs: mupdf.ColorSpace; components: number }> = {
+  1: { cs: mupdf.ColorSpace.DeviceRGB, components: 3 },
+  2: { cs: mupdf.ColorSpace.DeviceGray, components: 1 },
+  3: { cs: mupdf.ColorSpace.DeviceCMYK, components: 4 },
+};
+
+/** The pixmap brought to width x height: MuPDF's scaler (an area filter) for average and bicubic, centre sampling for subsample. */
+function resize(pixmap: mupdf.Pixmap, width: number, height: number, method: number): mupdf.Pixmap {
+  const w = pixmap.getWidth();
+  const h = pixmap.getHeight();
+  if (method === 2) {
+    return pixmap.warp([[0, 0], [w, 0], [w, h], [0, h]], width, height);
+  }
+  const out = new mupdf.Pixmap(pixmap.getColorSpace()!, [0, 0, width, height], false);
+  out.clear(255);
+  const device = new mupdf.DrawDevice(mupdf.Matrix.identity, out);
+  const source = new mupdf.Image(pixmap);
+  try {
+    device.fillImage(source, [width, 0, 0, height, 0, 0], 1);
+    device.close();
+  } finally {
+    device.destroy();
+    source.destroy();
+  }
+  return out;
+}
+
+/**
+ * Rewrites the image XObjects as the profile's handlers say (docs/optimize.md):
+ * downsampled only above 1.5 times the handler's dpi, to that dpi; converted
+ * and re-encoded per the codes. The new stream replaces the old one in the
+ * same object (every page that draws it follows) only when it is smaller.
+ * Soft masks and explicit masks stay with the image (a mask may have other
+ * dimensions than its image); the decode array and an indexed palette are
+ * applied while decoding, so the new image has neither; an ICC-based colour
+ * space that is kept is kept as the same object. Not rewritten: images with
+ * a colour-key mask (lossy coding would move the keyed colour), bi-level
+ * images (MuPDF.js writes no 1-bit image; they keep their CCITT/JBIG2/Flate
+ * coding), inline images (part of the content stream; left as they are).
+ */
+export function rewriteImages(doc: mupdf.PDFDocument, settings: OptimizeSettings, progress: (done: number, total: number) => void): ImageStats {
+  const stats: ImageStats = { examined: 0, changed: 0, downsampled: 0, keptLarger: 0, skipped: [] };
+  const entries = survey(doc);
+  stats.examined = entries.length;
+  const handlers: Record<Kind, Handler | undefined> = { color: settings.colorImageHandler, gray: settings.grayImageHandler, bw: settings.bwImageHandler };
+  let done = 0;
+  try {
+    rewriteAll();
+  } finally {
+    for (const entry of entries) entry.image.destroy();
+  }
+  return stats;
+
+  function rewriteAll(): void {
+  for (const entry of entries) {
+    progress(done++, entries.length);
+    const dict = entry.obj;
+    const kind = kindOf(dict, entry.image);
+    const handler = handlers[kind];
+    if (!handler) continue;
+    if (kind === 'bw') {
+      if ((handler.dpi ?? 0) > 0 && entry.dpi > 1.5 * handler.dpi!) stats.skipped.push(`object ${entry.num}: bi-level image above the target resolution kept (the engine writes no 1-bit images)`);
+      continue;
+    }
+    if (res(dict.get('Mask')).isArray()) {
+      stats.skipped.push(`object ${entry.num}: colour-key masked image kept`);
+      continue;
+    }
+    if (rewriteOne(doc, entry, dict, handler as NonNullable<OptimizeSettings['colorImageHandler']>, stats)) stats.changed++;
+  }
+  progress(done, entries.length);
+  }
+}
+
+function rewriteOne(doc: mupdf.PDFDocument, entry: ImageEntry, dict: mupdf.PDFObject, handler: NonNullable<OptimizeSettings['colorImageHandler']>, stats: ImageStats): boolean {
+  const image = entry.image;
+  const width = image.getWidth();
+  const height = image.getHeight();
+  const target = handler.dpi ?? 0;
+  const downsample = target > 0 && Number.isFinite(entry.dpi) && entry.dpi > 1.5 * target;
+  const space = TARGET_SPACES[handler.colorSpace ?? 0];
+  const convert = space !== undefined && image.getNumberOfComponents() !== space.components;
+  const filters = filterOf(dict);
+  const wasJpeg = filters.length === 1 && filters[0] === 'DCTDecode';
+  const compression = handler.compression ?? 0;
+  const jpeg = compression === 1 || (compression === 0 && wasJpeg);
+  // Re-encoding a JPEG as JPEG, or Flate as Flate, with nothing else changed only loses quality or gains nothing.
+  if (!downsample && !convert && (compression === 0 || (compression === 1 && wasJpeg) || (compression === 2 && filters.every((f) => f === 'FlateDecode')))) return false;
+
+  let pixmap = image.toPixmap();
+  const owned: mupdf.Pixmap[] = [pixmap];
+  try {
+    if (pixmap.getAlpha()) return false;
+    if (convert) owned.push((pixmap = pixmap.convertToColorSpace(space.cs, false)));
+    if (downsample) {
+      const scale = target / entry.dpi;
+      owned.push((pixmap = resize(pixmap, Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale)), handler.downsampling ?? 0)));
+    }
+    const cs = pixmap.getColorSpace();
+    if (!cs) return false;
+    const encoded = jpeg ? new mupdf.Image(pixmap.asJPEG(Math.max(1, Math.round((handler.jpegQuality ?? 0.75) * 100)), false)) : new mupdf.Image(pixmap);
+    let fresh: mupdf.PDFObject;
+    try {
+      fresh = doc.addImage(encoded);
+    } finally {
+      encoded.destroy();
+    }
+    const freshDict = fresh;
+    const oldBytes = dict.readRawStream();
+    const newBytes = freshDict.readRawStream();
+    try {
+      if (newBytes.getLength() >= oldBytes.getLength()) {
+        stats.keptLarger++;
+        return false;
+      }
+      // Kept colour spaces stay the same object (an ICC profile is not written twice); an indexed one was expanded to its base.
+      const oldSpace = dict.get('ColorSpace');
+      const indexed = res(oldSpace).isArray() && name(res(oldSpace).get(0)) === 'Indexed';
+      const keepSpace = !convert && !indexed && !oldSpace.isNull();
+      entry.obj.writeRawStream(newBytes);
+      for (const key of ['Filter', 'DecodeParms', 'Decode', 'Width', 'Height', 'BitsPerComponent', 'ColorSpace']) dict.delete(key);
+      for (const key of ['Filter', 'DecodeParms', 'Width', 'Height', 'BitsPerComponent']) {
+        const value = freshDict.get(key);
+        if (!value.isNull()) dict.put(key, value);
+      }
+      dict.put('ColorSpace', keepSpace ? oldSpace : freshDict.get('ColorSpace'));
+      if (downsample) stats.downsampled++;
+      return true;
+    } finally {
+      oldBytes.destroy();
+      newBytes.destroy();
+      // Unreferenced now: the save's garbage collection drops it (and an ICC profile it brought).
+      doc.deleteObject(fresh);
+    }
+  } finally {
+    for (const p of owned) p.destroy();
+  }
+}

@@ -1,0 +1,134 @@
+import type * as mupdf from 'mupdf';
+
+/** Stored (compressed) bytes by category, for the report. */
+export interface SizeCategories {
+  images: { count: number; bytes: number };
+  fonts: { count: number; bytes: number };
+}
+
+// isName and asName look through a reference themselves.
+const isName = (obj: mupdf.PDFObject, value: string) => obj.isName() && obj.asName() === value;
+
+/** Image XObject and embedded font program streams and their stored bytes (the rest of the file is "other objects"). */
+export function sizeCategories(doc: mupdf.PDFDocument): SizeCategories {
+  const out: SizeCategories = { images: { count: 0, bytes: 0 }, fonts: { count: 0, bytes: 0 } };
+  const fontFiles = new Set<number>();
+  const count = doc.countObjects();
+  for (let num = 1; num < count; num++) {
+    // Not resolve()d: resolving every object of the file made MuPDF 1.28 write a stream it had not loaded yet
+    // (an image with a soft mask) as a bare dictionary, losing its data (measured); get() and isDictionary() on the reference do not.
+    const obj = doc.newIndirect(num);
+    if (!obj.isDictionary()) continue;
+    if (isName(obj.get('Type'), 'FontDescriptor')) {
+      for (const key of ['FontFile', 'FontFile2', 'FontFile3']) {
+        const file = obj.get(key);
+        if (file.isIndirect()) fontFiles.add(file.asIndirect());
+      }
+    }
+  }
+  for (let num = 1; num < count; num++) {
+    // Kept indirect: MuPDF knows an object is a stream only through its reference.
+    const obj = doc.newIndirect(num);
+    if (!obj.isStream()) continue;
+    const category = isName(obj.get('Subtype'), 'Image') ? out.images : fontFiles.has(num) ? out.fonts : undefined;
+    if (!category) continue;
+    const raw = obj.readRawStream();
+    category.count++;
+    category.bytes += raw.getLength();
+    raw.destroy();
+  }
+  return out;
+}
+
+/** Removes annotations other than links and form fields (MuPDF lists neither among a page's annotations); answers how many. */
+export function discardAnnotations(doc: mupdf.PDFDocument): number {
+  let removed = 0;
+  for (let i = 0; i < doc.countPages(); i++) {
+    const page = doc.loadPage(i);
+    try {
+      for (const annot of page.getAnnotations()) {
+        // A popup goes with its parent annotation.
+        if (annot.getType() === 'Popup') continue;
+        page.deleteAnnotation(annot);
+        removed++;
+      }
+    } finally {
+      page.destroy();
+    }
+  }
+  return removed;
+}
+
+const RESOURCE_KINDS = ['Font', 'XObject', 'ExtGState', 'Pattern', 'Shading', 'ColorSpace', 'Properties'];
+
+/** The decoded bytes of a page's content streams, as text in which resource names can be looked for. */
+function contentText(page: mupdf.PDFObject): string {
+  const contents = page.get('Contents');
+  if (contents.isNull()) return '';
+  const streams: mupdf.PDFObject[] = [];
+  // Streams are read through their references: MuPDF knows an object is a stream only through them.
+  if (contents.isArray()) for (let i = 0; i < contents.length; i++) streams.push(contents.get(i));
+  else streams.push(contents);
+  let text = '';
+  for (const stream of streams) {
+    if (!stream.isStream()) continue;
+    const buffer = stream.readStream();
+    text += Buffer.from(buffer.asUint8Array()).toString('latin1') + '\n';
+    buffer.destroy();
+  }
+  return text;
+}
+
+/** Whether `/name` occurs in the content as a whole name token. */
+function usesName(content: string, resourceName: string): boolean {
+  const escaped = [...resourceName].map((ch) => (/[A-Za-z0-9]/.test(ch) ? ch : `#${ch.charCodeAt(0).toString(16).padStart(2, '0')}`)).join('');
+  for (const spelled of new Set([resourceName, escaped])) {
+    let at = content.indexOf(`/${spelled}`);
+    while (at >= 0) {
+      const next = content.charAt(at + 1 + spelled.length);
+      if (next === '' || /[\s/[\]<>(){}%]/.test(next)) return true;
+      at = content.indexOf(`/${spelled}`, at + 1);
+    }
+  }
+  return false;
+}
+
+/**
+ * Drops page resources that no content stream using that resource
+ * dictionary names: a resource dictionary shared by several pages keeps what
+ * any of them uses. Only the pages' own dictionaries are cleaned; those of
+ * form XObjects, patterns and annotation appearances are left as they are.
+ * The objects the dropped entries pointed to go at the save's garbage
+ * collection when nothing else refers to them. Answers how many entries went.
+ */
+export function discardUnusedResources(doc: mupdf.PDFDocument): number {
+  const users = new Map<string, { resources: mupdf.PDFObject; content: string }>();
+  for (let i = 0; i < doc.countPages(); i++) {
+    const pageObj = doc.findPage(i);
+    const resources = pageObj.getInheritable('Resources');
+    if (!resources.isDictionary()) continue;
+    // A direct dictionary inherited from the page tree is shared with pages this key cannot name: left alone.
+    if (!resources.isIndirect() && pageObj.get('Resources').isNull()) continue;
+    const key = resources.isIndirect() ? `obj ${resources.asIndirect()}` : `page ${i}`;
+    const user = users.get(key) ?? { resources, content: '' };
+    user.content += contentText(pageObj);
+    users.set(key, user);
+  }
+  let removed = 0;
+  for (const { resources, content } of users.values()) {
+    const dict = resources.resolve();
+    for (const kind of RESOURCE_KINDS) {
+      const entry = dict.get(kind);
+      if (entry.isNull()) continue;
+      const entries = entry.resolve();
+      if (!entries.isDictionary()) continue;
+      const unused: string[] = [];
+      entries.forEach((_value, key) => {
+        if (typeof key === 'string' && !usesName(content, key)) unused.push(key);
+      });
+      for (const key of unused) entries.delete(key);
+      removed += unused.length;
+    }
+  }
+  return removed;
+}

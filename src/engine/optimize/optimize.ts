@@ -1,0 +1,94 @@
+import * as mupdf from 'mupdf';
+import type { PdfInput } from '../core/document-task.js';
+import { withPdf } from '../core/document-task.js';
+import { refuseIfSigned, saveOptimized } from '../core/save.js';
+import { sourceSize } from '../core/pdf-source.js';
+import { requirePermission } from '../security/access.js';
+import type { TaskContext } from '../task-context.js';
+import type { OptimizeSettings } from './model.js';
+import { rewriteImages, type ImageStats } from './images.js';
+import { discardAnnotations, discardUnusedResources, sizeCategories, type SizeCategories } from './objects.js';
+
+export interface OptimizeInput extends PdfInput {
+  settings: OptimizeSettings;
+}
+
+/** OptimizeAction's report (docs/optimize.md#optimizeaction). */
+export interface OptimizeReport {
+  /** False: the result was not smaller than the document, which is left as it was (nothing written). */
+  changed: boolean;
+  bytesBefore: number;
+  bytesAfter: number;
+  encrypted: boolean;
+  images: { examined: number; changed: number; downsampled: number; keptLarger: number; count: number; bytesBefore: number; bytesAfter: number };
+  fonts: { count: number; countAfter: number; bytesBefore: number; bytesAfter: number; subset: boolean };
+  otherObjects: { bytesBefore: number; bytesAfter: number; unusedResourcesRemoved: number; annotationsRemoved: number };
+  /** What was left as it was and why (a bi-level image above its target, a colour-key masked image). */
+  notes: string[];
+}
+
+/**
+ * The `optimize` task: OptimizeAction's engine work, in one worker. The
+ * document must allow changes (the file is rewritten) and carry no
+ * signature (409 DOCUMENT_SIGNED: a full rewrite invalidates it). Images
+ * first (images.ts), then annotations and unused resources (objects.ts),
+ * font subsetting, and the save with deduplication, maximum Flate and object
+ * streams (core/save.ts). Answers no bytes when the result is not smaller.
+ */
+export function optimize(input: OptimizeInput, ctx: TaskContext): { bytes?: Uint8Array; report: OptimizeReport } {
+  return withPdf(input, 'view', (doc, opened) => {
+    requirePermission(opened, 'edit');
+    refuseIfSigned(doc, 'optimizing rewrites the whole file, which invalidates its signatures');
+    const { settings } = input;
+    const bytesBefore = sourceSize(input.pdf);
+    const before = sizeCategories(doc);
+    const images: ImageStats = rewriteImages(doc, settings, (done, total) => ctx.progress({ done, total, unit: 'images', stage: 'images' }));
+    const annotationsRemoved = settings.discardAnnotations ? discardAnnotations(doc) : 0;
+    const unusedResourcesRemoved = settings.discardUnusedResources !== false ? discardUnusedResources(doc) : 0;
+    let subset = false;
+    if (settings.mergeDuplicateFonts !== false) {
+      try {
+        doc.subsetFonts();
+        subset = true;
+      } catch {
+        // A font MuPDF cannot subset stays whole; duplicates are still merged at the save.
+      }
+    }
+    const bytes = saveOptimized(doc, { deduplicate: settings.mergeDuplicateImages !== false || settings.mergeDuplicateFonts !== false, objectStreams: settings.compressObjectsIntoStreams !== false });
+    const after = measure(bytes, input.password);
+    const report: OptimizeReport = {
+      changed: bytes.length < bytesBefore,
+      bytesBefore,
+      bytesAfter: bytes.length < bytesBefore ? bytes.length : bytesBefore,
+      encrypted: opened.encrypted,
+      images: { examined: images.examined, changed: images.changed, downsampled: images.downsampled, keptLarger: images.keptLarger, count: before.images.count, bytesBefore: before.images.bytes, bytesAfter: after.images.bytes },
+      fonts: { count: before.fonts.count, countAfter: after.fonts.count, bytesBefore: before.fonts.bytes, bytesAfter: after.fonts.bytes, subset },
+      otherObjects: {
+        bytesBefore: bytesBefore - before.images.bytes - before.fonts.bytes,
+        bytesAfter: bytes.length - after.images.bytes - after.fonts.bytes,
+        unusedResourcesRemoved,
+        annotationsRemoved,
+      },
+      notes: images.skipped,
+    };
+    if (!report.changed) {
+      report.images.bytesAfter = before.images.bytes;
+      report.fonts.bytesAfter = before.fonts.bytes;
+      report.fonts.countAfter = before.fonts.count;
+      report.otherObjects.bytesAfter = report.otherObjects.bytesBefore;
+      return { report };
+    }
+    return { bytes, report };
+  });
+}
+
+/** The categories of the written file, read back (object streams and deduplication change what the document held). */
+function measure(bytes: Uint8Array, password: string | undefined): SizeCategories {
+  const doc = new mupdf.PDFDocument(bytes);
+  try {
+    if (doc.needsPassword() && password !== undefined) doc.authenticatePassword(password);
+    return sizeCategories(doc);
+  } finally {
+    doc.destroy();
+  }
+}

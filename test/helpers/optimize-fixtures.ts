@@ -1,0 +1,95 @@
+import { deflateSync } from 'node:zlib';
+import { serializePdf } from './pdf.js';
+
+/** A reproducible pseudo-random sequence (xorshift), so the fixtures are the same bytes every run. */
+function random(seed: number): () => number {
+  let x = seed >>> 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    x >>>= 0;
+    return x / 0x100000000;
+  };
+}
+
+/** Photo-like samples: smooth colour fields with grain, which Flate compresses badly and JPEG well. */
+export function photoSamples(width: number, height: number, components: 1 | 3, seed: number): Buffer {
+  const next = random(seed);
+  const out = Buffer.alloc(width * height * components);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      for (let c = 0; c < components; c++) {
+        const wave = 128 + 90 * Math.sin((x / width) * Math.PI * (2 + c) + (y / height) * Math.PI * (1 + c));
+        out[(y * width + x) * components + c] = Math.max(0, Math.min(255, Math.round(wave + (next() - 0.5) * 40)));
+      }
+    }
+  }
+  return out;
+}
+
+/** A bi-level "scan": text-like bars on white, 1 bit per pixel, rows padded to bytes. */
+function bilevelSamples(width: number, height: number): Buffer {
+  const stride = Math.ceil(width / 8);
+  const out = Buffer.alloc(stride * height, 0xff);
+  for (let y = 0; y < height; y++) {
+    if (y % 40 >= 24) continue;
+    for (let x = 0; x < width; x++) {
+      if ((x * 7 + Math.floor(y / 40) * 13) % 50 < 30) out[y * stride + (x >> 3)]! &= ~(0x80 >> (x & 7));
+    }
+  }
+  return out;
+}
+
+export const OPT_TEXT = (page: number) => `Optimize page ${page + 1} alpha bravo charlie`;
+
+/**
+ * The image-heavy test document, built in code (not with the engine under test):
+ * 1. a photo-like RGB image 1500x1000 drawn 5x3.33 in (300 dpi);
+ * 2. a gray scan 1200x1500 drawn 4x5 in (300 dpi);
+ * 3. a bi-level page 1200x1500 drawn 4x5 in (300 dpi);
+ * 4. an RGB image 600x600 with a gray soft mask, drawn 2x2 in (300 dpi);
+ * 5 and 6. one RGB image 900x900 drawn 3 in wide on page 5 (300 dpi) and 6 in on page 6 (150 dpi);
+ * 7. an RGB image 400x400 drawn 4x4 in (100 dpi).
+ * Every image is Flate-compressed; each page has a line of Helvetica text.
+ */
+export function imageHeavyPdf(): Buffer {
+  const objects: string[] = [];
+  const add = (body: string) => {
+    objects.push(body);
+    return objects.length;
+  };
+  const stream = (dict: string, data: Buffer) => `<< ${dict} /Length ${data.length} >>\nstream\n${data.toString('latin1')}\nendstream`;
+  const image = (width: number, height: number, cs: string, bpc: number, data: Buffer, extra = '') =>
+    add(stream(`/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace ${cs} /BitsPerComponent ${bpc} /Filter /FlateDecode${extra}`, deflateSync(data)));
+  const catalog = add('');
+  const pagesObj = add('');
+  const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  const photo = image(1500, 1000, '/DeviceRGB', 8, photoSamples(1500, 1000, 3, 1));
+  const gray = image(1200, 1500, '/DeviceGray', 8, photoSamples(1200, 1500, 1, 2));
+  const bw = image(1200, 1500, '/DeviceGray', 1, bilevelSamples(1200, 1500));
+  const maskData = Buffer.alloc(600 * 600);
+  for (let y = 0; y < 600; y++) for (let x = 0; x < 600; x++) maskData[y * 600 + x] = Math.hypot(x - 300, y - 300) < 280 ? 255 : 0;
+  const mask = image(600, 600, '/DeviceGray', 8, maskData);
+  const masked = image(600, 600, '/DeviceRGB', 8, photoSamples(600, 600, 3, 3), ` /SMask ${mask} 0 R`);
+  const shared = image(900, 900, '/DeviceRGB', 8, photoSamples(900, 900, 3, 4));
+  const small = image(400, 400, '/DeviceRGB', 8, photoSamples(400, 400, 3, 5));
+  const draws: [number, string][] = [
+    [photo, '360 0 0 240 72 400 cm'],
+    [gray, '288 0 0 360 72 300 cm'],
+    [bw, '288 0 0 360 72 300 cm'],
+    [masked, '144 0 0 144 72 500 cm'],
+    [shared, '216 0 0 216 72 400 cm'],
+    [shared, '432 0 0 432 72 200 cm'],
+    [small, '288 0 0 288 72 300 cm'],
+  ];
+  const kids = draws.map(([img, cm], i) => {
+    const content = `q ${cm} /Im0 Do Q BT /F1 18 Tf 72 740 Td (${OPT_TEXT(i)}) Tj ET`;
+    const contents = add(stream('', Buffer.from(content, 'latin1')));
+    return add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> /XObject << /Im0 ${img} 0 R >> >> /Contents ${contents} 0 R >>`);
+  });
+  objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R >>`;
+  objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
+  return serializePdf(objects, `/Root ${catalog} 0 R`);
+}

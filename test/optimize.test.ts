@@ -1,0 +1,239 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
+import { call, expectUnchanged, jobEnded, putPdf, storedBytes } from './helpers/http.js';
+import { imageHeavyPdf } from './helpers/optimize-fixtures.js';
+import { makePdf, pdftotext, qpdfCheck, renderDifference, serializePdf, withTempFile } from './helpers/pdf.js';
+import { qpdfEncryption, runQpdf } from './helpers/qpdf-encryption.js';
+import { serverForSuite } from './helpers/server.js';
+
+const server = serverForSuite();
+const SOURCE = imageHeavyPdf();
+const PAGES = 7;
+
+function optimizeRequest(doc: string, params: Record<string, unknown>, headers: Record<string, string> = {}) {
+  return call(server, 'POST', `/documents/${doc}`, { body: { OptimizeAction: params }, headers });
+}
+
+interface ListedImage {
+  page: number;
+  type: string;
+  width: number;
+  height: number;
+  color: string;
+  bpc: number;
+  enc: string;
+  object: number;
+}
+
+/** The images poppler's pdfimages lists, page by page. */
+function pdfimages(bytes: Buffer | Uint8Array, password?: string): ListedImage[] {
+  const out = withTempFile(bytes, (file) => execFileSync('pdfimages', ['-list', ...(password ? ['-upw', password] : []), file], { encoding: 'latin1' }));
+  return out
+    .split('\n')
+    .slice(2)
+    .filter((line) => line.trim())
+    .map((line) => {
+      const f = line.trim().split(/\s+/);
+      return { page: Number(f[0]), type: f[2]!, width: Number(f[3]), height: Number(f[4]), color: f[5]!, bpc: Number(f[7]), enc: f[8]!, object: Number(f[10]) };
+    });
+}
+
+const imagesOn = (list: ListedImage[], page: number) => list.filter((i) => i.page === page && i.type === 'image');
+
+/** The page rendered by poppler, as PPM bytes. */
+function ppm(bytes: Buffer | Uint8Array, page: number, dpi = 72): Buffer {
+  return withTempFile(bytes, (file) => execFileSync('pdftoppm', ['-r', String(dpi), '-f', String(page), '-l', String(page), file], { maxBuffer: 1 << 28 }));
+}
+
+/** A stream object's stored bytes, as qpdf reads them. */
+function rawStream(bytes: Buffer | Uint8Array, object: number): Buffer {
+  return withTempFile(bytes, (file) => execFileSync('qpdf', [`--show-object=${object}`, '--raw-stream-data', file], { maxBuffer: 1 << 28 }));
+}
+
+const words = (bytes: Buffer | Uint8Array, password?: string) => pdftotext(bytes, password).split(/\s+/).filter(Boolean);
+
+describe('OptimizeAction', () => {
+  test('ebook: images above 1.5x 150 dpi downsampled to 150 dpi as JPEG, bi-level and soft masks kept, same words, pages close', async () => {
+    await putPdf(server, 'opt/heavy.pdf', SOURCE);
+    const reply = await optimizeRequest('opt/heavy.pdf', { profileName: 'ebook', savePath: 'opt/out/ebook.pdf' });
+    assert.equal(reply.status, 201, reply.text);
+    const report = reply.json().report;
+    const written = await storedBytes(server, 'opt/out/ebook.pdf');
+    assert.equal(report.changed, true);
+    assert.equal(report.bytesBefore, SOURCE.length);
+    assert.equal(report.bytesAfter, written.length);
+    assert.ok(written.length < SOURCE.length / 20, `${written.length} bytes`);
+    assert.equal(report.images.examined, 6, 'six image XObjects drawn (the soft mask goes with its image)');
+    assert.equal(report.images.downsampled, 4);
+    assert.ok(report.images.bytesAfter < report.images.bytesBefore);
+    assert.deepEqual(await storedBytes(server, 'opt/heavy.pdf'), SOURCE, 'the source is left as it was');
+
+    assert.ok(qpdfCheck(written).ok, qpdfCheck(written).output);
+    assert.deepEqual(words(written), words(SOURCE));
+    const list = pdfimages(written);
+    const dims = (page: number) => imagesOn(list, page).map((i) => `${i.width}x${i.height} ${i.color} ${i.bpc} ${i.enc}`);
+    assert.deepEqual(dims(1), ['750x500 rgb 8 jpeg'], 'photo: 300 dpi to 150');
+    assert.deepEqual(dims(2), ['600x750 gray 8 jpeg'], 'gray scan: 300 dpi to 150, still gray');
+    assert.deepEqual(dims(3), ['1200x1500 gray 1 image'], 'bi-level at 300 dpi: under 1.5x its 300 dpi target, kept');
+    assert.deepEqual(dims(4), ['300x300 rgb 8 jpeg']);
+    assert.deepEqual(list.filter((i) => i.page === 4 && i.type === 'smask').map((i) => `${i.width}x${i.height}`), ['600x600'], 'the soft mask kept');
+    // One image on two pages, at 300 and 150 dpi: brought to 150 dpi where it is drawn largest, one object for both.
+    assert.deepEqual(dims(5), ['450x450 rgb 8 jpeg']);
+    assert.deepEqual(dims(6), ['450x450 rgb 8 jpeg']);
+    assert.equal(imagesOn(list, 5)[0]!.object, imagesOn(list, 6)[0]!.object, 'still one object');
+    assert.deepEqual(dims(7), ['400x400 rgb 8 jpeg'], '100 dpi: not downsampled, re-encoded as the profile asks');
+    for (let page = 1; page <= PAGES; page++) {
+      const share = renderDifference(SOURCE, written, page, 72);
+      assert.ok(share < 0.02, `page ${page}: ${share} of the pixels differ`);
+    }
+    // Where the soft mask hides the image (a corner) the page is still white.
+    assert.deepEqual([...ppm(written, 4).subarray(-3)], [255, 255, 255]);
+  });
+
+  test('screen: 72 dpi; lossless: no image changed, pages pixel-identical, still smaller', async () => {
+    await putPdf(server, 'opt/screen.pdf', SOURCE);
+    const screen = await optimizeRequest('opt/screen.pdf', { profileName: 'screen' });
+    assert.equal(screen.status, 200, screen.text);
+    const small = await storedBytes(server, 'opt/screen.pdf');
+    assert.ok(small.length < SOURCE.length / 50);
+    assert.ok(qpdfCheck(small).ok);
+    assert.deepEqual(words(small), words(SOURCE));
+    const list = pdfimages(small);
+    assert.deepEqual(imagesOn(list, 1).map((i) => `${i.width}x${i.height}`), ['360x240']);
+    assert.deepEqual(imagesOn(list, 7).map((i) => `${i.width}x${i.height}`), ['400x400'], '100 dpi is under 1.5x 72 (108): not downsampled');
+
+    await putPdf(server, 'opt/lossless.pdf', SOURCE);
+    const lossless = await optimizeRequest('opt/lossless.pdf', { profileName: 'lossless', savePath: 'opt/out/lossless.pdf' });
+    assert.equal(lossless.status, 201, lossless.text);
+    assert.equal(lossless.json().report.images.changed, 0);
+    const written = await storedBytes(server, 'opt/out/lossless.pdf');
+    assert.ok(written.length < SOURCE.length);
+    assert.ok(qpdfCheck(written).ok);
+    assert.deepEqual(
+      pdfimages(written).map((i) => `${i.page} ${i.type} ${i.width}x${i.height} ${i.bpc} ${i.enc}`),
+      pdfimages(SOURCE).map((i) => `${i.page} ${i.type} ${i.width}x${i.height} ${i.bpc} ${i.enc}`),
+    );
+    for (let page = 1; page <= PAGES; page++) assert.ok(ppm(written, page, 100).equals(ppm(SOURCE, page, 100)), `page ${page} pixel-identical`);
+  });
+
+  test('an inline profile: Flate kept, an image under 1.5x the target untouched byte for byte', async () => {
+    await putPdf(server, 'opt/inline.pdf', SOURCE);
+    const profile = { colorImageHandler: { dpi: 150, compression: 0 }, compressObjectsIntoStreams: false };
+    const reply = await optimizeRequest('opt/inline.pdf', { profile, savePath: 'opt/out/inline.pdf' });
+    assert.equal(reply.status, 201, reply.text);
+    const written = await storedBytes(server, 'opt/out/inline.pdf');
+    assert.ok(qpdfCheck(written).ok);
+    const list = pdfimages(written);
+    assert.deepEqual(imagesOn(list, 1).map((i) => `${i.width}x${i.height} ${i.enc}`), ['750x500 image'], 'downsampled, still Flate');
+    assert.deepEqual(imagesOn(list, 2).map((i) => `${i.width}x${i.height}`), ['1200x1500'], 'no gray handler: gray images kept');
+    const before = imagesOn(pdfimages(SOURCE), 7)[0]!;
+    const after = imagesOn(list, 7)[0]!;
+    assert.equal(after.width, 400);
+    assert.ok(rawStream(written, after.object).equals(rawStream(SOURCE, before.object)), 'same stream bytes');
+  });
+
+  test('a user-defined profile by name; an unknown name 404; bad requests 400; nothing changes', async () => {
+    const doc = 'opt/params.pdf';
+    await putPdf(server, doc, SOURCE);
+    await expectUnchanged(server, doc, () => optimizeRequest(doc, { profileName: 'no-such-profile' }), 404, 'PROFILE_NOT_FOUND');
+    await expectUnchanged(server, doc, () => optimizeRequest(doc, {}), 400, 'VALIDATION_FAILED');
+    await expectUnchanged(server, doc, () => optimizeRequest(doc, { profileName: 'ebook', profile: {} }), 400, 'VALIDATION_FAILED');
+    await expectUnchanged(server, doc, () => optimizeRequest(doc, { profile: { colorImageHandler: { colorSpace: 4 } } }), 400, 'VALIDATION_FAILED');
+    await expectUnchanged(server, doc, () => optimizeRequest(doc, { profile: { shrinkHarder: true } }), 400, 'VALIDATION_FAILED');
+    await expectUnchanged(server, doc, () => optimizeRequest(doc, { profileName: '../ebook' }), 400, 'INVALID_PATH');
+
+    const put = await call(server, 'PUT', '/optimize-profiles/gray%20only', { body: { grayImageHandler: { dpi: 100, compression: 1, jpegQuality: 0.5 } } });
+    assert.equal(put.status, 201, put.text);
+    const reply = await optimizeRequest(doc, { profileName: 'gray only' });
+    assert.equal(reply.status, 200, reply.text);
+    const list = pdfimages(await storedBytes(server, doc));
+    assert.deepEqual(imagesOn(list, 2).map((i) => `${i.width}x${i.height} ${i.enc}`), ['400x500 jpeg'], 'gray: 300 dpi to 100');
+    assert.deepEqual(imagesOn(list, 1).map((i) => `${i.width}x${i.height} ${i.enc}`), ['1500x1000 image'], 'colour images kept');
+  });
+
+  test('never larger: a document that cannot shrink is left as it was, 200 with report.changed false, nothing written', async () => {
+    const tiny = serializePdf(['<</Type/Catalog/Pages 2 0 R>>', '<</Type/Pages/Kids[3 0 R]/Count 1>>', '<</Type/Page/Parent 2 0 R/MediaBox[0 0 99 99]>>'], '/Root 1 0 R');
+    await putPdf(server, 'opt/tiny.pdf', tiny);
+    const etag = (await call(server, 'GET', '/documents/opt/tiny.pdf')).headers.get('etag');
+    const reply = await optimizeRequest('opt/tiny.pdf', { profileName: 'lossless', savePath: 'opt/out/tiny.pdf' });
+    assert.equal(reply.status, 200, reply.text + server.output.filter((l) => l.includes('rror')).join('\n'));
+    const report = reply.json().report;
+    assert.equal(report.changed, false);
+    assert.equal(report.bytesBefore, tiny.length);
+    assert.equal(report.bytesAfter, tiny.length);
+    assert.equal((await call(server, 'GET', '/documents/opt/out/tiny.pdf')).status, 404, 'nothing written at savePath');
+    const inPlace = await optimizeRequest('opt/tiny.pdf', { profileName: 'lossless' });
+    assert.equal(inPlace.status, 200);
+    assert.equal(inPlace.json().report.changed, false);
+    assert.equal((await call(server, 'GET', '/documents/opt/tiny.pdf')).headers.get('etag'), etag, 'the document is not rewritten');
+  });
+
+  test('a signed document is refused with 409 DOCUMENT_SIGNED and left unchanged', async () => {
+    const doc = 'opt/signed.pdf';
+    const objects = [
+      '<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R] /SigFlags 3 >> >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [4 0 R] >>',
+      '<< /Type /Annot /Subtype /Widget /FT /Sig /T (Signature1) /Rect [0 0 0 0] /P 3 0 R /V 5 0 R >>',
+      `<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /adbe.pkcs7.detached /ByteRange [0 0 0 0] /Contents <${'00'.repeat(64)}> >>`,
+    ];
+    await putPdf(server, doc, serializePdf(objects, '/Root 1 0 R'));
+    await expectUnchanged(server, doc, () => optimizeRequest(doc, { profileName: 'ebook', savePath: 'opt/signed-small.pdf' }), 409, 'DOCUMENT_SIGNED');
+    assert.equal((await call(server, 'GET', '/documents/opt/signed-small.pdf')).status, 404);
+  });
+
+  test('an encrypted document needs its password and keeps its encryption, method and passwords; as a background job', async () => {
+    const doc = 'opt/secret.pdf';
+    const encrypted = withTempFile(SOURCE, (input) => {
+      const output = `${input}.enc.pdf`;
+      const run = runQpdf(['--encrypt', 'user-pw', 'owner-pw', '256', '--', input, output]);
+      assert.ok(run.ok, run.out);
+      return readFileSync(output);
+    });
+    await putPdf(server, doc, encrypted);
+    await expectUnchanged(server, doc, () => optimizeRequest(doc, { profileName: 'ebook' }), 403, 'DOCUMENT_PASSWORD_REQUIRED');
+    const reply = await call(server, 'POST', `/documents/${doc}`, {
+      headers: { prefer: 'respond-async', 'x-service-documentpassword': 'user-pw' },
+      body: { OptimizeAction: { profileName: 'ebook', savePath: 'opt/secret-small.pdf' } },
+    });
+    assert.equal(reply.status, 202, reply.text);
+    const done = await jobEnded(server, reply.json().id);
+    assert.equal(done.state, 'succeeded', JSON.stringify(done));
+    assert.equal(done.result.status, 201);
+    const written = await storedBytes(server, 'opt/secret-small.pdf');
+    assert.ok(written.length < encrypted.length / 20);
+    const asUser = qpdfEncryption(written, 'user-pw');
+    assert.ok(asUser?.encrypted && asUser.userMatched, 'the user password still opens it');
+    assert.ok(qpdfEncryption(written, 'owner-pw')?.ownerMatched, 'the owner password kept');
+    assert.equal(asUser.R, 6, 'AES-256 kept');
+    assert.deepEqual(words(written, 'user-pw'), words(SOURCE));
+    assert.deepEqual(imagesOn(pdfimages(written, 'user-pw'), 1).map((i) => `${i.width}x${i.height}`), ['750x500']);
+  });
+
+  test('discardAnnotations removes annotations but keeps links; unused page resources go', async () => {
+    const objects = [
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] /Resources << /Font << /F1 5 0 R /Unused 6 0 R >> >> /Contents 4 0 R /Annots [7 0 R 8 0 R] >>',
+      '<< /Length 44 >>\nstream\nBT /F1 12 Tf 20 200 Td (Kept words here) Tj ET\nendstream',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>',
+      '<< /Type /Annot /Subtype /Text /Rect [10 10 30 30] /Contents (A note) >>',
+      '<< /Type /Annot /Subtype /Link /Rect [40 40 90 60] /A << /S /URI /URI (https://example.org/) >> >>',
+    ];
+    const source = serializePdf(objects, '/Root 1 0 R');
+    await putPdf(server, 'opt/annots.pdf', source);
+    const reply = await optimizeRequest('opt/annots.pdf', { profile: { discardAnnotations: true } });
+    assert.equal(reply.status, 200, reply.text);
+    const report = reply.json().report;
+    assert.equal(report.otherObjects.annotationsRemoved, 1);
+    assert.equal(report.otherObjects.unusedResourcesRemoved, 1);
+    const written = await storedBytes(server, 'opt/annots.pdf');
+    const json = withTempFile(written, (file) => execFileSync('qpdf', ['--json=1', '--json-key=objects', file], { encoding: 'utf8' }));
+    assert.ok(json.includes('/Link') && !json.includes('/Text') && !json.includes('/Courier'), 'the link stays; the note and the unused font go');
+    assert.deepEqual(words(written), ['Kept', 'words', 'here']);
+    assert.equal(makePdf().length > 0, true);
+  });
+});
