@@ -7,6 +7,7 @@ import { runAnnotationsBench, type Row } from './annotations.js';
 import { printRows, runFoundationBench } from './foundation.js';
 import { runJobsBench } from './jobs.js';
 import { runLinearizeBench } from './linearize.js';
+import { runOptimizeBench } from './optimize.js';
 import { runOcrBench } from './ocr.js';
 import { runPagesBench } from './pages.js';
 import { runPdfaBench } from './pdfa.js';
@@ -32,6 +33,7 @@ const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promis
   { name: 'preflight', title: 'PDF/A preflight', run: runPreflightBench },
   { name: 'pdfa', title: 'PDF/A conversion', run: runPdfaBench },
   { name: 'linearize', title: 'Linearization', run: runLinearizeBench },
+  { name: 'optimize', title: 'Optimization', run: runOptimizeBench },
 ];
 
 const quick = process.argv.includes('--quick');

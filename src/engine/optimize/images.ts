@@ -21,6 +21,8 @@ export interface ImageStats {
   keptLarger: number;
   /** Images left as they are for a reason other than the profile (a colour-key mask, say). */
   skipped: string[];
+  /** Object numbers freed here (the new images' temporary objects): reading them again only makes MuPDF warn. */
+  freed: Set<number>;
 }
 
 type Handler = NonNullable<OptimizeSettings['colorImageHandler']> | NonNullable<OptimizeSettings['bwImageHandler']>;
@@ -194,7 +196,7 @@ function resize(pixmap: mupdf.Pixmap, width: number, height: number, method: num
  * coding), inline images (part of the content stream; left as they are).
  */
 export function rewriteImages(doc: mupdf.PDFDocument, settings: OptimizeSettings, progress: (done: number, total: number) => void): ImageStats {
-  const stats: ImageStats = { examined: 0, changed: 0, downsampled: 0, keptLarger: 0, skipped: [] };
+  const stats: ImageStats = { examined: 0, changed: 0, downsampled: 0, keptLarger: 0, skipped: [], freed: new Set() };
   const entries = survey(doc);
   stats.examined = entries.length;
   const handlers: Record<Kind, Handler | undefined> = { color: settings.colorImageHandler, gray: settings.grayImageHandler, bw: settings.bwImageHandler };
@@ -285,6 +287,7 @@ function rewriteOne(doc: mupdf.PDFDocument, entry: ImageEntry, dict: mupdf.PDFOb
       oldBytes.destroy();
       newBytes.destroy();
       // Unreferenced now: the save's garbage collection drops it (and an ICC profile it brought).
+      stats.freed.add(fresh.asIndirect());
       doc.deleteObject(fresh);
     }
   } finally {

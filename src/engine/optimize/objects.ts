@@ -1,20 +1,28 @@
+import { createHash } from 'node:crypto';
 import type * as mupdf from 'mupdf';
 
 /** Stored (compressed) bytes by category, for the report. */
 export interface SizeCategories {
   images: { count: number; bytes: number };
   fonts: { count: number; bytes: number };
+  /** Image and font program streams that have an identical twin (the same stored bytes and decoding entries). */
+  duplicates: number;
 }
+
+/** The dictionary entries that decide what an image's or font program's stored bytes decode to. */
+const DECODING_KEYS = ['Subtype', 'Filter', 'DecodeParms', 'Width', 'Height', 'BitsPerComponent', 'ColorSpace', 'Decode', 'ImageMask', 'SMask', 'Mask', 'Length1', 'Length2', 'Length3'];
 
 // isName and asName look through a reference themselves.
 const isName = (obj: mupdf.PDFObject, value: string) => obj.isName() && obj.asName() === value;
 
 /** Image XObject and embedded font program streams and their stored bytes (the rest of the file is "other objects"). */
-export function sizeCategories(doc: mupdf.PDFDocument): SizeCategories {
-  const out: SizeCategories = { images: { count: 0, bytes: 0 }, fonts: { count: 0, bytes: 0 } };
+export function sizeCategories(doc: mupdf.PDFDocument, freed: ReadonlySet<number> = new Set()): SizeCategories {
+  const out: SizeCategories = { images: { count: 0, bytes: 0 }, fonts: { count: 0, bytes: 0 }, duplicates: 0 };
+  const seen = new Set<string>();
   const fontFiles = new Set<number>();
   const count = doc.countObjects();
   for (let num = 1; num < count; num++) {
+    if (freed.has(num)) continue;
     // Not resolve()d: resolving every object of the file made MuPDF 1.28 write a stream it had not loaded yet
     // (an image with a soft mask) as a bare dictionary, losing its data (measured); get() and isDictionary() on the reference do not.
     const obj = doc.newIndirect(num);
@@ -27,6 +35,7 @@ export function sizeCategories(doc: mupdf.PDFDocument): SizeCategories {
     }
   }
   for (let num = 1; num < count; num++) {
+    if (freed.has(num)) continue;
     // Kept indirect: MuPDF knows an object is a stream only through its reference.
     const obj = doc.newIndirect(num);
     if (!obj.isStream()) continue;
@@ -35,7 +44,10 @@ export function sizeCategories(doc: mupdf.PDFDocument): SizeCategories {
     const raw = obj.readRawStream();
     category.count++;
     category.bytes += raw.getLength();
+    const key = createHash('sha256').update(raw.asUint8Array()).update(DECODING_KEYS.map((k) => obj.get(k).toString()).join(' ')).digest('hex');
     raw.destroy();
+    if (seen.has(key)) out.duplicates++;
+    seen.add(key);
   }
   return out;
 }

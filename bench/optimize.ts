@@ -1,0 +1,177 @@
+/**
+ * OptimizeAction benchmark (issue 21): through the API (inline, into a new document; the upload is not timed), in the
+ * same run and alternating with the peers on the same file:
+ * - `ebook` against `gs -sDEVICE=pdfwrite -dPDFSETTINGS=/ebook`: size ratio, time ratio, and the mean SSIM of the
+ *   pages rendered at 150 dpi (gray, poppler) against the original's renders, ours and Ghostscript's;
+ * - `lossless` against `qpdf --object-streams=generate --recompress-flate --compression-level=9`: size ratio, time
+ *   ratio, and whether every page renders pixel-identical to the original.
+ * Documents: the image-heavy test document (test/helpers/optimize-fixtures.ts, generated reproducibly) and the
+ * 200-page bench document. Targets: size and time ratios <= 1.0, SSIM at least Ghostscript's; lossless renders identical.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { imageHeavyPdf } from '../test/helpers/optimize-fixtures.js';
+import { startServer, type TestServer } from '../test/helpers/server.js';
+import type { Row } from './annotations.js';
+import { makeBenchDocument } from './fixtures.js';
+import { median, oursOf, peerOf, timeCommand, timed, uploadPdf } from './lib.js';
+
+async function optimizeThroughApi(server: TestServer, doc: string, out: string, profileName: string, retried = false): Promise<void> {
+  const reply = await fetch(`${server.api}/documents/${doc}`, {
+    method: 'POST',
+    headers: { authorization: server.adminAuth, 'content-type': 'application/json', prefer: 'wait=600' },
+    body: JSON.stringify({ OptimizeAction: { profileName, savePath: out, namingMode: 1 } }),
+  }).catch((error: unknown) => {
+    // A kept-alive connection the server closed while the peer and the renders ran: once more on a new one (namingMode 1 makes it safe).
+    if (!retried && (error as { cause?: { code?: string } }).cause?.code === 'UND_ERR_SOCKET') return null;
+    throw error;
+  });
+  if (reply === null) return optimizeThroughApi(server, doc, out, profileName, true);
+  const text = await reply.text();
+  if (reply.status !== 200 && reply.status !== 201) throw new Error(`OptimizeAction answered ${reply.status}: ${text.slice(0, 500)}`);
+}
+
+/** Every page rendered gray by poppler: width, height and samples each. */
+function grayPages(file: string, dpi: number): { width: number; height: number; data: Buffer }[] {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-render-'));
+  try {
+    execFileSync('pdftoppm', ['-gray', '-r', String(dpi), file, path.join(dir, 'p')]);
+    return execFileSync('ls', [dir], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .sort()
+      .map((name) => {
+        const pgm = readFileSync(path.join(dir, name));
+        const header = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(pgm.subarray(0, 50).toString('latin1'))!;
+        return { width: Number(header[1]), height: Number(header[2]), data: pgm.subarray(header[0].length) };
+      });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** SSIM of two gray images of one size, over 8x8 windows (the usual constants), averaged. */
+function ssim(a: { width: number; height: number; data: Buffer }, b: { width: number; height: number; data: Buffer }): number {
+  if (a.width !== b.width || a.height !== b.height) return 0;
+  const c1 = (0.01 * 255) ** 2;
+  const c2 = (0.03 * 255) ** 2;
+  let total = 0;
+  let windows = 0;
+  for (let y = 0; y + 8 <= a.height; y += 8) {
+    for (let x = 0; x + 8 <= a.width; x += 8) {
+      let sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
+      for (let dy = 0; dy < 8; dy++) {
+        for (let dx = 0; dx < 8; dx++) {
+          const i = (y + dy) * a.width + x + dx;
+          const p = a.data[i]!;
+          const q = b.data[i]!;
+          sa += p; sb += q; saa += p * p; sbb += q * q; sab += p * q;
+        }
+      }
+      const n = 64;
+      const ma = sa / n, mb = sb / n;
+      const va = saa / n - ma * ma, vb = sbb / n - mb * mb, cov = sab / n - ma * mb;
+      total += ((2 * ma * mb + c1) * (2 * cov + c2)) / ((ma * ma + mb * mb + c1) * (va + vb + c2));
+      windows++;
+    }
+  }
+  return windows ? total / windows : 1;
+}
+
+function meanSsim(original: string, other: string): number {
+  const a = grayPages(original, 150);
+  const b = grayPages(other, 150);
+  if (a.length !== b.length) return 0;
+  return a.reduce((sum, page, i) => sum + ssim(page, b[i]!), 0) / a.length;
+}
+
+function identicalRenders(original: string, other: string): boolean {
+  const a = grayPages(original, 100);
+  const b = grayPages(other, 100);
+  return a.length === b.length && a.every((page, i) => page.data.equals(b[i]!.data));
+}
+
+export async function runOptimizeBench(quick: boolean): Promise<Row[]> {
+  const runs = quick ? 3 : 5;
+  const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-optimize-'));
+  const server = await startServer({ env: { PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' } });
+  const rows: Row[] = [];
+  try {
+    const auth = { authorization: server.adminAuth };
+    const gsVersion = execFileSync('gs', ['--version'], { encoding: 'utf8' }).trim();
+    const documents = [
+      { name: 'image-heavy', label: 'image-heavy, 7 pages (photos and scans at 300 dpi)', pdf: imageHeavyPdf() },
+      { name: '200-pages', label: '200 pages, text, annotations, images, form', pdf: makeBenchDocument(200) },
+    ];
+    for (const { name, label, pdf } of documents) {
+      const input = path.join(dir, `${name}.pdf`);
+      writeFileSync(input, pdf);
+      const doc = `bench/optimize-${name}.pdf`;
+      await uploadPdf(`${server.api}/documents/${doc}`, auth, pdf);
+      const size = `${label} (${(pdf.length / 1e6).toFixed(1)} MB)`;
+      const peers = {
+        ebook: ['gs', ['-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', '-sDEVICE=pdfwrite', '-dPDFSETTINGS=/ebook', `-sOutputFile=${path.join(dir, `${name}-gs.pdf`)}`, input]],
+        lossless: ['qpdf', ['--object-streams=generate', '--recompress-flate', '--compression-level=9', input, path.join(dir, `${name}-qpdf.pdf`)]],
+      } as const;
+      for (const profile of ['ebook', 'lossless'] as const) {
+        const [command, args] = peers[profile];
+        const out = `bench/optimize-${name}-${profile}.pdf`;
+        // One untimed run of each first: the engine worker is warm, the peer's files are in the page cache.
+        await optimizeThroughApi(server, doc, out, profile);
+        timeCommand(command, [...args]);
+        const ours: number[] = [];
+        const theirs: number[] = [];
+        for (let i = 0; i < runs; i++) {
+          ours.push((await timed(() => optimizeThroughApi(server, doc, out, profile))).ms);
+          theirs.push(timeCommand(command, [...args]));
+        }
+        const served = await fetch(`${server.api}/documents/${out}`, { headers: { ...auth, accept: 'application/pdf' } });
+        const oursFile = path.join(dir, `${name}-${profile}-ours.pdf`);
+        writeFileSync(oursFile, Buffer.from(await served.arrayBuffer()));
+        const peerFile = args[args.length - (profile === 'ebook' ? 2 : 1)]!.replace(/^-sOutputFile=/, '');
+        const oursSize = readFileSync(oursFile).length;
+        const peerSize = readFileSync(peerFile).length;
+        const sizeRatio = oursSize / peerSize;
+        const timeRatio = median(ours) / median(theirs);
+        let quality: string;
+        let qualityMet: boolean;
+        if (profile === 'ebook') {
+          const oursSsim = meanSsim(input, oursFile);
+          const peerSsim = meanSsim(input, peerFile);
+          quality = `SSIM ours ${oursSsim.toFixed(4)}, Ghostscript ${peerSsim.toFixed(4)}`;
+          qualityMet = oursSsim >= peerSsim;
+        } else {
+          qualityMet = identicalRenders(input, oursFile);
+          quality = `renders ${qualityMet ? 'pixel-identical' : 'DIFFER'}`;
+        }
+        const peerName = profile === 'ebook' ? `Ghostscript ${gsVersion} /ebook` : 'qpdf --object-streams=generate --recompress-flate --compression-level=9';
+        console.log(`OptimizeAction ${profile} vs ${peerName}, ${label}: ${pdf.length} -> ours ${oursSize} bytes, peer ${peerSize} bytes, size ratio ${sizeRatio.toFixed(2)}; ` +
+          `ours ${median(ours).toFixed(0)} ms, peer ${median(theirs).toFixed(0)} ms, time ratio ${timeRatio.toFixed(2)}; ${quality}`);
+        rows.push({
+          operation: `OptimizeAction ${profile}, size in bytes (${quality})`,
+          size,
+          ours: oursSize,
+          peer: peerSize,
+          peerName,
+          unit: 'bytes',
+          target: profile === 'ebook' ? 'ratio <= 1.0, SSIM >= peer' : 'ratio <= 1.0, renders identical',
+          met: sizeRatio <= 1 && qualityMet,
+        }, {
+          operation: `OptimizeAction ${profile}, time`,
+          size,
+          ...oursOf(ours),
+          ...peerOf(theirs, peerName),
+          unit: 'ms',
+          target: 'ratio <= 1.0',
+          met: timeRatio <= 1,
+        });
+      }
+    }
+    return rows;
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
