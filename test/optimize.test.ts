@@ -212,6 +212,32 @@ describe('OptimizeAction', () => {
     assert.deepEqual(imagesOn(pdfimages(written, 'user-pw'), 1).map((i) => `${i.width}x${i.height}`), ['750x500']);
   });
 
+  test('a form with an empty name as a radio button state is written without object streams, the name intact', async () => {
+    const ap = `<< /Length ${'0 0 1 rg'.length} >>\nstream\n0 0 1 rg\nendstream`;
+    // Uncompressed and repetitive, so that the document shrinks and is written.
+    const content = 'q Q\n'.repeat(2000);
+    const objects = [
+      '<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R] >> >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] /Annots [5 0 R] /Contents 8 0 R /Resources << >> >>`,
+      '<< /FT /Btn /Ff 49152 /T (Choice) /V / /Kids [5 0 R] >>',
+      '<< /Type /Annot /Subtype /Widget /Parent 4 0 R /Rect [10 10 30 30] /AS / /AP << /N << / 6 0 R /Off 7 0 R >> >> >>',
+      ap,
+      ap,
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    ];
+    const source = serializePdf(objects, '/Root 1 0 R');
+    await putPdf(server, 'opt/radio.pdf', source);
+    const reply = await optimizeRequest('opt/radio.pdf', { profileName: 'ebook', savePath: 'opt/out/radio.pdf' });
+    assert.equal(reply.status, 201, reply.text);
+    assert.ok(reply.json().report.notes.some((n: string) => n.includes('without object streams')), reply.text);
+    const written = await storedBytes(server, 'opt/out/radio.pdf');
+    const check = qpdfCheck(written);
+    assert.ok(check.ok && !check.output.includes('WARNING'), check.output);
+    const widget = withTempFile(written, (file) => execFileSync('qpdf', ['--qdf', '--object-streams=disable', file, '-'], { encoding: 'latin1' }));
+    assert.match(widget, /\/AS \/\s/, 'the empty state name is still an empty name');
+  });
+
   test('discardAnnotations removes annotations but keeps links; unused page resources go', async () => {
     const objects = [
       '<< /Type /Catalog /Pages 2 0 R >>',

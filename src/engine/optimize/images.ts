@@ -223,7 +223,12 @@ export function rewriteImages(doc: mupdf.PDFDocument, settings: OptimizeSettings
       stats.skipped.push(`object ${entry.num}: colour-key masked image kept`);
       continue;
     }
-    if (rewriteOne(doc, entry, dict, handler as NonNullable<OptimizeSettings['colorImageHandler']>, stats)) stats.changed++;
+    try {
+      if (rewriteOne(doc, entry, dict, handler as NonNullable<OptimizeSettings['colorImageHandler']>, stats)) stats.changed++;
+    } catch (err) {
+      // One image MuPDF cannot decode or re-encode (a broken stream, an exotic colour space) stays as it is; the rest go on.
+      stats.skipped.push(`object ${entry.num}: kept, it could not be rewritten (${err instanceof Error ? err.message.slice(0, 120) : 'error'})`);
+    }
   }
   progress(done, entries.length);
   }

@@ -144,3 +144,50 @@ export function discardUnusedResources(doc: mupdf.PDFDocument): number {
   }
   return removed;
 }
+
+/**
+ * Whether the form or an annotation uses an empty name as an appearance state or value (OpenOffice writes radio
+ * buttons so). In an object stream MuPDF prints objects compactly whatever "pretty" says, and writes "/ 5" as "/5",
+ * a different name (measured: the corpus's FormTestFromOo.pdf lost its radio button states); such a document is
+ * saved without object streams. Looked for where they occur: annotations' /AP, /AS and fields' /V and /DV.
+ */
+export function hasEmptyStateNames(doc: mupdf.PDFDocument): boolean {
+  const isEmptyName = (obj: mupdf.PDFObject) => obj.isName() && obj.asName() === '';
+  const stateDictHasEmpty = (dict: mupdf.PDFObject) => {
+    if (!dict.isDictionary()) return false;
+    let found = false;
+    dict.forEach((_value, key) => {
+      if (key === '') found = true;
+    });
+    return found;
+  };
+  const annotHasEmpty = (annot: mupdf.PDFObject) => {
+    if (!annot.isDictionary()) return false;
+    if (isEmptyName(annot.get('AS')) || isEmptyName(annot.get('V')) || isEmptyName(annot.get('DV'))) return true;
+    const ap = annot.get('AP');
+    if (!ap.isDictionary()) return false;
+    return ['N', 'D', 'R'].some((kind) => stateDictHasEmpty(ap.get(kind)));
+  };
+  for (let i = 0; i < doc.countPages(); i++) {
+    const annots = doc.findPage(i).get('Annots');
+    if (!annots.isArray()) continue;
+    for (let j = 0; j < annots.length; j++) if (annotHasEmpty(annots.get(j))) return true;
+  }
+  const seen = new Set<number>();
+  const field = (obj: mupdf.PDFObject, depth: number): boolean => {
+    if (depth > 32 || !obj.isDictionary()) return false;
+    if (obj.isIndirect()) {
+      if (seen.has(obj.asIndirect())) return false;
+      seen.add(obj.asIndirect());
+    }
+    if (isEmptyName(obj.get('V')) || isEmptyName(obj.get('DV'))) return true;
+    const kids = obj.get('Kids');
+    if (kids.isArray()) for (let k = 0; k < kids.length; k++) if (field(kids.get(k), depth + 1)) return true;
+    return false;
+  };
+  // Step by step: get() on a missing entry (MuPDF's shared Null) throws.
+  const form = doc.getTrailer().get('Root').get('AcroForm');
+  const fields = form.isDictionary() ? form.get('Fields') : form;
+  if (fields.isArray()) for (let k = 0; k < fields.length; k++) if (field(fields.get(k), 0)) return true;
+  return false;
+}

@@ -7,7 +7,7 @@ import { requirePermission } from '../security/access.js';
 import type { TaskContext } from '../task-context.js';
 import type { OptimizeSettings } from './model.js';
 import { rewriteImages, type ImageStats } from './images.js';
-import { discardAnnotations, discardUnusedResources, sizeCategories, type SizeCategories } from './objects.js';
+import { discardAnnotations, discardUnusedResources, hasEmptyStateNames, sizeCategories, type SizeCategories } from './objects.js';
 
 export interface OptimizeInput extends PdfInput {
   settings: OptimizeSettings;
@@ -57,7 +57,12 @@ export function optimize(input: OptimizeInput, ctx: TaskContext): { bytes?: Uint
     // MuPDF's deduplication compares every object with every other (2.7 s of 3.2 on the 200-page bench document, for
     // 3 KB): asked for only when some image or font program has a twin, which is what the profile's options are about.
     const merge = settings.mergeDuplicateImages !== false || settings.mergeDuplicateFonts !== false;
-    const bytes = saveOptimized(doc, { deduplicate: merge && sizeCategories(doc, images.freed).duplicates > 0, objectStreams: settings.compressObjectsIntoStreams !== false });
+    let objectStreams = settings.compressObjectsIntoStreams !== false;
+    if (objectStreams && hasEmptyStateNames(doc)) {
+      objectStreams = false;
+      images.skipped.push('written without object streams: the form uses empty names as appearance states, which MuPDF would corrupt in an object stream');
+    }
+    const bytes = saveOptimized(doc, { deduplicate: merge && sizeCategories(doc, images.freed).duplicates > 0, objectStreams });
     const after = measure(bytes, input.password);
     const report: OptimizeReport = {
       changed: bytes.length < bytesBefore,
