@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { deflateSync } from 'node:zlib';
 import { describe, test } from 'node:test';
 import { call, expectUnchanged, jobEnded, putPdf, storedBytes } from './helpers/http.js';
-import { imageHeavyPdf } from './helpers/optimize-fixtures.js';
+import { imageHeavyPdf, photoSamples } from './helpers/optimize-fixtures.js';
 import { makePdf, pdftotext, qpdfCheck, renderDifference, serializePdf, withTempFile } from './helpers/pdf.js';
 import { qpdfEncryption, runQpdf } from './helpers/qpdf-encryption.js';
 import { serverForSuite } from './helpers/server.js';
@@ -236,6 +237,26 @@ describe('OptimizeAction', () => {
     assert.ok(check.ok && !check.output.includes('WARNING'), check.output);
     const widget = withTempFile(written, (file) => execFileSync('qpdf', ['--qdf', '--object-streams=disable', file, '-'], { encoding: 'latin1' }));
     assert.match(widget, /\/AS \/\s/, 'the empty state name is still an empty name');
+  });
+
+  test('mergeDuplicateImages: two identical image objects become one; with it off they stay two', async () => {
+    const samples = deflateSync(photoSamples(200, 200, 3, 9));
+    const image = `<< /Type /XObject /Subtype /Image /Width 200 /Height 200 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode /Length ${samples.length} >>\nstream\n${samples.toString('latin1')}\nendstream`;
+    const content = 'q 144 0 0 144 72 72 cm /Im0 Do Q\n' + 'q Q\n'.repeat(500);
+    const page = (img: number) => `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] /Resources << /XObject << /Im0 ${img} 0 R >> >> /Contents 7 0 R >>`;
+    const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>', page(5), page(6), image, image, `<< /Length ${content.length} >>\nstream\n${content}\nendstream`];
+    const source = serializePdf(objects, '/Root 1 0 R');
+    await putPdf(server, 'opt/twins.pdf', source);
+    assert.equal(new Set(pdfimages(source).map((i) => i.object)).size, 2);
+    const merged = await optimizeRequest('opt/twins.pdf', { profileName: 'lossless', savePath: 'opt/out/twins.pdf' });
+    assert.equal(merged.status, 201, merged.text);
+    const list = pdfimages(await storedBytes(server, 'opt/out/twins.pdf'));
+    assert.equal(list.length, 2);
+    assert.equal(new Set(list.map((i) => i.object)).size, 1, 'one object drawn on both pages');
+    assert.equal(merged.json().report.images.count, 2);
+    const kept = await optimizeRequest('opt/twins.pdf', { profile: { mergeDuplicateImages: false, mergeDuplicateFonts: false }, savePath: 'opt/out/twins-kept.pdf' });
+    assert.equal(kept.status, 201, kept.text);
+    assert.equal(new Set(pdfimages(await storedBytes(server, 'opt/out/twins-kept.pdf')).map((i) => i.object)).size, 2);
   });
 
   test('discardAnnotations removes annotations but keeps links; unused page resources go', async () => {

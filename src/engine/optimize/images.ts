@@ -278,7 +278,8 @@ function rewriteOne(doc: mupdf.PDFDocument, entry: ImageEntry, dict: mupdf.PDFOb
       // Kept colour spaces stay the same object (an ICC profile is not written twice); an indexed one was expanded to its base.
       const oldSpace = dict.get('ColorSpace');
       const indexed = res(oldSpace).isArray() && name(res(oldSpace).get(0)) === 'Indexed';
-      const keepSpace = !convert && !indexed && !oldSpace.isNull();
+      // Only when the samples are still in it: MuPDF may decode some spaces (Lab, DeviceN) into another.
+      const keepSpace = !convert && !indexed && !oldSpace.isNull() && cs.getNumberOfComponents() === image.getNumberOfComponents();
       entry.obj.writeRawStream(newBytes);
       for (const key of ['Filter', 'DecodeParms', 'Decode', 'Width', 'Height', 'BitsPerComponent', 'ColorSpace']) dict.delete(key);
       for (const key of ['Filter', 'DecodeParms', 'Width', 'Height', 'BitsPerComponent']) {
