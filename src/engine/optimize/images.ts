@@ -192,7 +192,7 @@ function resize(pixmap: mupdf.Pixmap, width: number, height: number, method: num
  * applied while decoding, so the new image has neither; an ICC-based colour
  * space that is kept is kept as the same object. Not rewritten: images with
  * a colour-key mask (lossy coding would move the keyed colour), bi-level
- * images (MuPDF.js writes no 1-bit image; they keep their CCITT/JBIG2/Flate
+ * images (MuPDF.js makes images from 8-bit pixmaps, 1-bit packing is not done yet; they keep their CCITT/JBIG2/Flate
  * coding), inline images (part of the content stream; left as they are).
  */
 export function rewriteImages(doc: mupdf.PDFDocument, settings: OptimizeSettings, progress: (done: number, total: number) => void): ImageStats {
@@ -216,7 +216,7 @@ export function rewriteImages(doc: mupdf.PDFDocument, settings: OptimizeSettings
     const handler = handlers[kind];
     if (!handler) continue;
     if (kind === 'bw') {
-      if ((handler.dpi ?? 0) > 0 && entry.dpi > 1.5 * handler.dpi!) stats.skipped.push(`object ${entry.num}: bi-level image above the target resolution kept (the engine writes no 1-bit images)`);
+      if ((handler.dpi ?? 0) > 0 && entry.dpi > 1.5 * handler.dpi!) stats.skipped.push(`object ${entry.num}: bi-level image above the target resolution kept (1-bit images are not rewritten yet)`);
       continue;
     }
     if (res(dict.get('Mask')).isArray()) {
