@@ -63,6 +63,10 @@ export function convertToPdfa(tools: ToolSupervisor, options: { pdf: Uint8Array;
     const result = await exec([
       '-dSAFER', '-dBATCH', '-dNOPAUSE', '-dQUIET', '-sDEVICE=pdfwrite',
       `-dPDFA=${options.part}`, '-dPDFACompatibilityPolicy=1', '-sColorConversionStrategy=RGB',
+      // PDF/A-1: the preparation has made the document's transparency opaque already; what Ghostscript would still blend is
+      // a Highlight it draws itself (none has an appearance in PDF/A-1), and blending made it draw the whole page, text and
+      // all, as one image. Without transparency it keeps the Highlight as an annotation, for viewers to draw, as the MuPDF path.
+      ...(options.part === 1 ? ['-dNOTRANSPARENCY'] : []),
       // Images kept: lossless filters, no downsampling, JPEGs as they are.
       '-dAutoFilterColorImages=false', '-dAutoFilterGrayImages=false', '-sColorImageFilter=FlateEncode', '-sGrayImageFilter=FlateEncode',
       '-dDownsampleColorImages=false', '-dDownsampleGrayImages=false', '-dDownsampleMonoImages=false',

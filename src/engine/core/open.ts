@@ -4,7 +4,7 @@ import { EngineError } from '../errors.js';
 import { readAll, readAt, sourceSize, type PdfSource } from './pdf-source.js';
 import { prepareUnicode } from '../security/passwords.js';
 import { requirePermission, type Need } from '../security/access.js';
-import { ownerPasswordIsEmpty } from '../security/encryption.js';
+import { emptyOwnerPasswordOpens, ownerPasswordIsEmpty } from '../security/encryption.js';
 
 export type Access = 'full' | 'user' | 'owner';
 
@@ -85,18 +85,23 @@ export function openPdf(source: PdfSource, password: string | undefined, need: N
   // Asked once, before authenticating: MuPDF answers by trying the empty password, which spoils the keys of a document opened with another.
   const needsPassword = doc.needsPassword();
   if (needsPassword) {
-    // MuPDF tries the empty user password by itself; an empty *owner* password (R5/R6 files exist with one) it does not.
     const { result, password: tried } = authenticate(doc, password ?? '');
-    if (result === 0 && (password === undefined || password === '')) {
+    const given = password !== undefined && password !== '';
+    if (result !== 0) {
+      access = result & AUTH_OWNER ? 'owner' : 'user';
+      used = tried;
+    } else if (!given && emptyOwnerPasswordOpens(doc)) {
+      // The empty string is the owner password (pypdf/encryption/r5-user-password.pdf): MuPDF checked it and keeps
+      // the keys it gives, but answers 0, as Acrobat does (it asks for the user password then). qpdf and pypdf open
+      // such a file as its owner, and so does the service (docs/api.md, document passwords).
+      access = 'owner';
+      used = '';
+    } else {
       doc.destroy();
-      throw new EngineError('DOCUMENT_PASSWORD_REQUIRED', 'The document is encrypted: send its password in X-Service-DocumentPassword');
+      throw given
+        ? new EngineError('DOCUMENT_PASSWORD_INVALID', 'The document password is wrong')
+        : new EngineError('DOCUMENT_PASSWORD_REQUIRED', 'The document is encrypted: send its password in X-Service-DocumentPassword');
     }
-    if (result === 0) {
-      doc.destroy();
-      throw new EngineError('DOCUMENT_PASSWORD_INVALID', 'The document password is wrong');
-    }
-    access = result & AUTH_OWNER ? 'owner' : 'user';
-    used = tried;
   } else if (encrypted && password !== undefined && password !== '') {
     // Opened with the empty user password; a given password may be the owner's.
     const { result, password: tried } = authenticate(doc, password);

@@ -5,6 +5,12 @@ import type { PdfSource } from '../core/pdf-source.js';
 import { refuseIfSigned, saveFull } from '../core/save.js';
 import { redrawAll } from '../annotations/redraw.js';
 import { StandardFontEmbedder } from './fonts.js';
+import { dropInterpolation, reencodeJpxImages } from './jpx.js';
+import { scaleLargeShadings } from './shadings.js';
+import { dropNotdefCodes } from './notdef.js';
+import { scaleLargeCoordinates } from './coordinates.js';
+import { fontDescriptorTypes, part1Structure, unusedCmykSpaces } from './part1.js';
+import { defaultCmyk, replaceLzw } from './filters.js';
 import { SPECIFICATION, type PdfaFinding, type PdfaLocation, type PdfaPart, type PdfaPrepareOptions } from './model.js';
 
 /**
@@ -103,12 +109,19 @@ class Preparation {
     this.catalogActions(catalog);
     this.form(catalog);
     this.optionalContent(catalog);
+    // Before fonts get substitutes: the widths of the codes taken out are the document's own (a substitute's Widths
+    // would give them the program's .notdef width, and move the text after them).
+    for (const what of dropNotdefCodes(this.doc)) this.count(what);
     const pages = this.doc.countPages();
     for (let pageIndex = 0; pageIndex < pages; pageIndex++) this.page(pageIndex);
     if (this.part === 1) this.remainingTransparency();
     // The form's default resources: substitutes for fields a viewer draws anew; not drawn themselves, so not counted.
     const acroForm = deref(catalog.get('AcroForm'));
     if (acroForm.isDictionary()) this.fonts(deref(acroForm.get('DR')), 0, false);
+    if (this.part === 1) for (const what of [...reencodeJpxImages(this.doc), ...scaleLargeShadings(this.doc), ...scaleLargeCoordinates(this.doc), ...part1Structure(this.doc), ...unusedCmykSpaces(this.doc)]) this.count(what);
+    for (const what of [...dropInterpolation(this.doc), ...replaceLzw(this.doc), ...fontDescriptorTypes(this.doc)]) this.count(what);
+    // PDF/A-1 readers (PDFBox Preflight) take DeviceCMYK only with a CMYK output intent: Ghostscript converts it to RGB there.
+    if (this.part !== 1) for (const what of defaultCmyk(this.doc)) this.count(what);
     for (const [what, count] of this.counts) this.changes.push(`${what}: ${count}`);
   }
 

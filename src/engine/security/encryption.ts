@@ -198,6 +198,20 @@ export function ownerPasswordIsEmpty(doc: mupdf.PDFDocument, needsPassword: bool
   return Boolean(empty && user && isOwnerPassword(facts.standard, empty, user));
 }
 
+/**
+ * Whether an AES-256 (R5, R6) document that needs a password opens with the
+ * empty string as its owner password. Only after MuPDF was asked for the
+ * empty password: it then holds the keys the owner password gives although it
+ * answered 0. The owner check of R5/R6 needs only /O and /U; revisions 2 to 4
+ * would need the user password too, and stay refused without one.
+ */
+export function emptyOwnerPasswordOpens(doc: mupdf.PDFDocument): boolean {
+  const facts = encryptionFacts(doc);
+  if (!facts || facts.handler !== 'Standard' || facts.revision < 5) return false;
+  const empty = encodePassword('', facts.revision);
+  return Boolean(empty && isOwnerPassword(facts.standard, empty, empty));
+}
+
 /** The password part of the PermissionsModel for an opened document. */
 export function passwordSecurity(opened: { doc: mupdf.PDFDocument; needsPassword: boolean; password: string | undefined }): PasswordSecurity {
   const facts = encryptionFacts(opened.doc);

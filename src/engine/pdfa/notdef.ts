@@ -1,0 +1,368 @@
+import type * as mupdf from 'mupdf';
+import { deref, name } from '../core/mupdf-objects.js';
+
+/**
+ * PDF/A forbids showing the .notdef glyph (ISO 19005-2, 6.2.11.8; veraPDF
+ * checks it for part 1 too once the font is embedded). A non-symbolic simple
+ * font with a standard encoding (WinAnsi, MacRoman, Standard; not embedded,
+ * or a Type 1 font that names the encoding) has no glyph for the control
+ * codes 0-31 unless its Differences name one: text
+ * that shows them (a newline inside a string: pdfbox/attachments/
+ * embedded_zip.pdf) draws nothing in viewers, but once a font is embedded for
+ * PDF/A it refers to .notdef. Those bytes are taken out of the strings; where
+ * the font gives the code a width, a TJ adjustment keeps the next glyphs
+ * where they were (character spacing, Tc, on the removed codes is not kept).
+ * The same for CID 0 in composite fonts with the Identity encodings, embedded
+ * or not: it is .notdef in every CIDFont (us_constitution.pdf draws its spaces
+ * with it; text extraction then finds the word gaps from the kept widths).
+ * Answers what was done, as report lines.
+ */
+export function dropNotdefCodes(doc: mupdf.PDFDocument): string[] {
+  const done: string[] = [];
+  const fontCache = new Map<number, FontFacts | null>();
+  const factsOf = (ref: mupdf.PDFObject): FontFacts | null => {
+    const num = ref.isIndirect() ? ref.asIndirect() : undefined;
+    if (num !== undefined && fontCache.has(num)) return fontCache.get(num)!;
+    const facts = fontFacts(deref(ref));
+    if (num !== undefined) fontCache.set(num, facts);
+    return facts;
+  };
+  const visit = (resources: mupdf.PDFObject, streams: mupdf.PDFObject[]) => {
+    const fonts = resources.isDictionary() ? deref(resources.get('Font')) : undefined;
+    if (!fonts?.isDictionary()) return;
+    const affected = new Map<string, FontFacts>();
+    fonts.forEach((ref, key) => {
+      const facts = factsOf(ref);
+      if (facts) affected.set(String(key), facts);
+    });
+    if (!affected.size) return;
+    for (const stream of streams) {
+      if (!stream.isStream()) continue;
+      const result = rewriteText(stream.readStream().asUint8Array(), affected);
+      if (result) {
+        stream.writeStream(result.content);
+        for (let i = 0; i < result.removed; i++) done.push('undefined character codes (shown as .notdef) removed from text');
+      }
+    }
+  };
+  for (let i = 0; i < doc.countPages(); i++) {
+    const page = doc.findPage(i);
+    const contents = deref(page.get('Contents'));
+    const streams: mupdf.PDFObject[] = [];
+    if (contents.isArray()) contents.forEach((c) => streams.push(c));
+    else streams.push(page.get('Contents'));
+    visit(deref(page.getInheritable('Resources')), streams);
+  }
+  const count = doc.countObjects();
+  for (let num = 1; num < count; num++) {
+    const ref = doc.newIndirect(num);
+    let obj: mupdf.PDFObject;
+    try {
+      if (!ref.isStream()) continue;
+      obj = ref.resolve();
+    } catch {
+      continue;
+    }
+    if (name(obj.get('Subtype')) === 'Form') visit(deref(obj.get('Resources')), [ref]);
+  }
+  return done;
+}
+
+interface FontFacts {
+  /** Codes without a glyph. */
+  undefinedCodes: Set<number>;
+  /** 1 for simple fonts, 2 for Identity-H/V composite fonts. */
+  bytesPerCode: 1 | 2;
+  /** A code's width in glyph space (thousandths of text space), 0 when the font gives none. */
+  width(code: number): number;
+}
+
+const STANDARD_ENCODINGS = new Set(['WinAnsiEncoding', 'MacRomanEncoding', 'StandardEncoding']);
+const SYMBOLIC = 4;
+
+/** The codes 0-31 a simple, not embedded, non-symbolic font has no glyph for; null when there are none or the font is not such a font. */
+function fontFacts(font: mupdf.PDFObject): FontFacts | null {
+  if (!font.isDictionary()) return null;
+  const subtype = name(font.get('Subtype'));
+  if (subtype === 'Type0') return identityFontFacts(font);
+  if (subtype !== 'Type1' && subtype !== 'TrueType' && subtype !== 'MMType1') return null;
+  const descriptor = deref(font.get('FontDescriptor'));
+  // An embedded Type 1 font with a standard encoding named in the font dictionary has no glyph for codes the encoding
+  // leaves unnamed either (a substitute the service embedded keeps the encoding: this step may run after that); one
+  // without an Encoding uses its built-in encoding, and an embedded TrueType font may map codes through its cmap.
+  const explicitEncoding = !font.get('Encoding').isNull();
+  if (descriptor.isDictionary()) {
+    const embedded = ['FontFile', 'FontFile2', 'FontFile3'].some((key) => !descriptor.get(key).isNull());
+    if (embedded && (subtype === 'TrueType' || !explicitEncoding)) return null;
+    const flags = deref(descriptor.get('Flags'));
+    if (flags.isNumber() && flags.asNumber() & SYMBOLIC) return null;
+  } else if (['Symbol', 'ZapfDingbats'].includes(name(font.get('BaseFont')) ?? '')) {
+    return null;
+  }
+  const encoding = deref(font.get('Encoding'));
+  const base = encoding.isName() ? encoding.asName() : encoding.isDictionary() ? (name(encoding.get('BaseEncoding')) ?? 'StandardEncoding') : 'StandardEncoding';
+  if (!STANDARD_ENCODINGS.has(base)) return null;
+  const undefinedCodes = new Set<number>(Array.from({ length: 32 }, (_, i) => i));
+  const differences = encoding.isDictionary() ? deref(encoding.get('Differences')) : undefined;
+  if (differences?.isArray()) {
+    let code = 0;
+    differences.forEach((item) => {
+      const v = deref(item);
+      if (v.isNumber()) code = v.asNumber();
+      else if (v.isName()) undefinedCodes.delete(code++);
+    });
+  }
+  if (!undefinedCodes.size) return null;
+  const widths = deref(font.get('Widths'));
+  const first = deref(font.get('FirstChar'));
+  const missing = descriptor.isDictionary() ? deref(descriptor.get('MissingWidth')) : undefined;
+  return {
+    undefinedCodes,
+    bytesPerCode: 1,
+    width(code) {
+      const index = code - (first.isNumber() ? first.asNumber() : 0);
+      if (widths.isArray() && index >= 0 && index < widths.length) {
+        const w = deref(widths.get(index));
+        return w.isNumber() ? w.asNumber() : 0;
+      }
+      return missing?.isNumber() ? missing.asNumber() : 0;
+    },
+  };
+}
+
+/**
+ * A composite font with the Identity-H or -V encoding: the two-byte code is the CID, and CID 0 is .notdef in
+ * every CIDFont (pdf-lib/optimization/us_constitution.pdf shows it between words, as a space).
+ */
+function identityFontFacts(font: mupdf.PDFObject): FontFacts | null {
+  const encoding = name(font.get('Encoding'));
+  if (encoding !== 'Identity-H' && encoding !== 'Identity-V') return null;
+  const descendants = deref(font.get('DescendantFonts'));
+  const cidFont = descendants.isArray() && descendants.length > 0 ? deref(descendants.get(0)) : undefined;
+  if (!cidFont?.isDictionary()) return null;
+  // A TrueType CIDFont's CIDToGIDMap stream may send CID 0 to a real glyph: only the identity map is sure to give .notdef.
+  const map = cidFont.get('CIDToGIDMap');
+  if (name(cidFont.get('Subtype')) === 'CIDFontType2' && !map.isNull() && name(map) !== 'Identity') return null;
+  // CID 0's horizontal width: W's entry for it, else DW (1000 by default). Vertical fonts advance by W2: no adjustment kept.
+  let width = deref(cidFont.get('DW')).isNumber() ? deref(cidFont.get('DW')).asNumber() : 1000;
+  const w = deref(cidFont.get('W'));
+  if (w.isArray() && w.length >= 2) {
+    const first = deref(w.get(0));
+    const second = deref(w.get(1));
+    if (first.isNumber() && first.asNumber() === 0) {
+      if (second.isArray() && second.length > 0 && deref(second.get(0)).isNumber()) width = deref(second.get(0)).asNumber();
+      else if (second.isNumber() && w.length >= 3 && deref(w.get(2)).isNumber()) width = deref(w.get(2)).asNumber();
+    }
+  }
+  const advance = encoding === 'Identity-H' ? width : 0;
+  return { undefinedCodes: new Set([0]), bytesPerCode: 2, width: () => advance };
+}
+
+const WHITESPACE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
+const DELIMITERS = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]);
+const regular = (b: number) => !WHITESPACE.has(b) && !DELIMITERS.has(b);
+
+interface StringToken {
+  start: number;
+  end: number;
+  bytes: number[];
+}
+
+/**
+ * The content with undefined codes taken out of the strings shown in the
+ * affected fonts, or undefined when none was there. The font is followed
+ * through Tf, q and Q; strings, arrays and inline images are read as the
+ * content syntax has them.
+ */
+export function rewriteText(s: Uint8Array, fonts: Map<string, FontFacts>): { content: Uint8Array; removed: number } | undefined {
+  const edits: { start: number; end: number; text: string }[] = [];
+  let removed = 0;
+  let font: FontFacts | undefined;
+  const stack: (FontFacts | undefined)[] = [];
+  let operands: (StringToken | { name: string } | number | 'other')[] = [];
+  /** The array being read (open), and the last one closed (TJ's operand). */
+  let array: { start: number; items: (StringToken | number)[] } | undefined;
+  let closed: { start: number; items: (StringToken | number)[] } | undefined;
+  /** The pieces of one string with the undefined codes out: strings and (for codes with a width) adjustments. */
+  const split = (token: StringToken): (number[] | number)[] | undefined => {
+    if (!font) return undefined;
+    const size = font.bytesPerCode;
+    const codes: number[][] = [];
+    for (let k = 0; k + size <= token.bytes.length; k += size) codes.push(token.bytes.slice(k, k + size));
+    const codeOf = (unit: number[]) => (size === 2 ? unit[0]! * 256 + unit[1]! : unit[0]!);
+    if (!codes.some((unit) => font!.undefinedCodes.has(codeOf(unit)))) return undefined;
+    const pieces: (number[] | number)[] = [[]];
+    for (const unit of codes) {
+      const b = codeOf(unit);
+      if (!font.undefinedCodes.has(b)) {
+        const last = pieces[pieces.length - 1];
+        if (Array.isArray(last)) last.push(...unit);
+        else pieces.push([...unit]);
+        continue;
+      }
+      removed++;
+      const w = font.width(b);
+      if (w) {
+        const last = pieces[pieces.length - 1];
+        if (typeof last === 'number') pieces[pieces.length - 1] = last - w;
+        else pieces.push(-w);
+      }
+    }
+    return pieces.filter((p) => !(Array.isArray(p) && p.length === 0));
+  };
+  const write = (pieces: (number[] | number)[]) => pieces.map((p) => (Array.isArray(p) ? hexString(p) : String(p))).join(' ');
+  let i = 0;
+  while (i < s.length) {
+    const b = s[i]!;
+    if (WHITESPACE.has(b)) {
+      i++;
+      continue;
+    }
+    if (b === 0x25) {
+      while (i < s.length && s[i] !== 0x0a && s[i] !== 0x0d) i++;
+      continue;
+    }
+    const start = i;
+    if ((b === 0x3c && s[i + 1] === 0x3c) || (b === 0x3e && s[i + 1] === 0x3e)) {
+      i += 2;
+      continue;
+    }
+    if (b === 0x28 || b === 0x3c) {
+      const token = b === 0x28 ? readLiteral(s, i) : readHex(s, i);
+      i = token.end;
+      if (array) array.items.push(token);
+      else operands.push(token);
+      continue;
+    }
+    if (b === 0x5b) {
+      i++;
+      array = { start, items: [] };
+      continue;
+    }
+    if (b === 0x5d) {
+      i++;
+      closed = array;
+      array = undefined;
+      continue;
+    }
+    if (b === 0x2f) {
+      i++;
+      while (i < s.length && regular(s[i]!)) i++;
+      (array ? undefined : operands)?.push({ name: Buffer.from(s.subarray(start + 1, i)).toString('latin1') });
+      continue;
+    }
+    if (!regular(b)) {
+      i++;
+      operands.push('other');
+      continue;
+    }
+    while (i < s.length && regular(s[i]!)) i++;
+    const word = Buffer.from(s.subarray(start, i)).toString('latin1');
+    const number = Number(word);
+    if (word !== '' && !Number.isNaN(number) && /^[+-]?(\d+\.?\d*|\.\d+)$/.test(word)) {
+      if (array) array.items.push(number);
+      else operands.push(number);
+      continue;
+    }
+    // An operator.
+    if (word === 'ID') {
+      for (i++; i + 1 < s.length; i++) if (s[i] === 0x45 && s[i + 1] === 0x49 && WHITESPACE.has(s[i - 1]!) && (i + 2 >= s.length || !regular(s[i + 2]!))) break;
+      i += 2;
+    } else if (word === 'q') {
+      stack.push(font);
+    } else if (word === 'Q') {
+      font = stack.pop();
+    } else if (word === 'Tf') {
+      const named = operands.find((o): o is { name: string } => typeof o === 'object' && 'name' in o);
+      font = named ? fonts.get(decodeName(named.name)) : undefined;
+    } else if ((word === 'Tj' || word === "'" || word === '"') && font) {
+      const token = operands[operands.length - 1];
+      if (token && typeof token === 'object' && 'bytes' in token) {
+        const pieces = split(token);
+        if (pieces) {
+          const strings = pieces.filter((p): p is number[] => Array.isArray(p));
+          // Tj with widths to keep becomes TJ; ' and " keep their operator with the codes out.
+          if (word === 'Tj' && pieces.some((p) => typeof p === 'number')) edits.push({ start: token.start, end: i, text: `[${write(pieces)}] TJ` });
+          else edits.push({ start: token.start, end: token.end, text: hexString(strings.flat()) });
+        }
+      }
+    } else if (word === 'TJ' && closed && font) {
+      const parts: string[] = [];
+      let changed = false;
+      for (const item of closed.items) {
+        if (typeof item === 'number') {
+          parts.push(String(item));
+          continue;
+        }
+        const pieces = split(item);
+        if (pieces) changed = true;
+        parts.push(pieces ? write(pieces) : Buffer.from(s.subarray(item.start, item.end)).toString('latin1'));
+      }
+      if (changed) edits.push({ start: closed.start, end: i, text: `[${parts.join(' ')}] TJ` });
+    }
+    operands = [];
+    array = undefined;
+    closed = undefined;
+  }
+  if (!edits.length) return undefined;
+  const out: Buffer[] = [];
+  let copied = 0;
+  for (const edit of edits) {
+    out.push(Buffer.from(s.subarray(copied, edit.start)), Buffer.from(edit.text, 'latin1'));
+    copied = edit.end;
+  }
+  out.push(Buffer.from(s.subarray(copied)));
+  return { content: new Uint8Array(Buffer.concat(out)), removed };
+}
+
+function hexString(bytes: number[]): string {
+  return `<${bytes.map((b) => b.toString(16).padStart(2, '0')).join('')}>`;
+}
+
+function readHex(s: Uint8Array, i: number): StringToken {
+  const start = i;
+  let digits = '';
+  for (i++; i < s.length && s[i] !== 0x3e; i++) if (!WHITESPACE.has(s[i]!)) digits += String.fromCharCode(s[i]!);
+  if (digits.length % 2) digits += '0';
+  const bytes: number[] = [];
+  for (let k = 0; k < digits.length; k += 2) bytes.push(parseInt(digits.slice(k, k + 2), 16) || 0);
+  return { start, end: i + 1, bytes };
+}
+
+const ESCAPES: Record<number, number> = { 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09, 0x62: 0x08, 0x66: 0x0c };
+
+function readLiteral(s: Uint8Array, i: number): StringToken {
+  const start = i;
+  const bytes: number[] = [];
+  let depth = 0;
+  for (; i < s.length; i++) {
+    const b = s[i]!;
+    if (b === 0x5c) {
+      const n = s[++i];
+      if (n === undefined) break;
+      if (ESCAPES[n] !== undefined) bytes.push(ESCAPES[n]!);
+      else if (n >= 0x30 && n <= 0x37) {
+        let octal = n - 0x30;
+        for (let k = 0; k < 2 && s[i + 1]! >= 0x30 && s[i + 1]! <= 0x37; k++) octal = octal * 8 + (s[++i]! - 0x30);
+        bytes.push(octal & 0xff);
+      } else if (n === 0x0d) {
+        if (s[i + 1] === 0x0a) i++; // a line continuation
+      } else if (n !== 0x0a) bytes.push(n);
+      continue;
+    }
+    if (b === 0x28 && depth++ === 0) continue;
+    if (b === 0x29 && --depth === 0) return { start, end: i + 1, bytes };
+    // An end-of-line in a literal string is read as a line feed (ISO 32000-1, 7.3.4.2).
+    if (b === 0x0d) {
+      if (s[i + 1] === 0x0a) i++;
+      bytes.push(0x0a);
+      continue;
+    }
+    bytes.push(b);
+  }
+  return { start, end: s.length, bytes };
+}
+
+function decodeName(raw: string): string {
+  return raw.replace(/#([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
