@@ -20,3 +20,33 @@ export function name(obj: mupdf.PDFObject): string | undefined {
   const r = deref(obj);
   return r.isName() ? r.asName() : undefined;
 }
+
+/**
+ * Every object of the document that loads, as its reference and the object
+ * (an entry that fails to load is skipped). With `streams`, only streams. The
+ * reference comes along because MuPDF knows a stream, and reads or writes its
+ * data, only through it. Objects added meanwhile are not visited.
+ */
+export function* loadedObjects(doc: mupdf.PDFDocument, options: { streams?: boolean } = {}): Generator<{ ref: mupdf.PDFObject; obj: mupdf.PDFObject }> {
+  const count = doc.countObjects();
+  for (let num = 1; num < count; num++) {
+    const ref = doc.newIndirect(num);
+    let obj: mupdf.PDFObject;
+    try {
+      if (options.streams && !ref.isStream()) continue;
+      obj = ref.resolve();
+    } catch {
+      continue;
+    }
+    yield { ref, obj };
+  }
+}
+
+/** A page's content streams, as references: its Contents, one stream or an array of them. */
+export function pageContents(page: mupdf.PDFObject): mupdf.PDFObject[] {
+  const contents = deref(page.get('Contents'));
+  if (!contents.isArray()) return [page.get('Contents')];
+  const streams: mupdf.PDFObject[] = [];
+  contents.forEach((c) => streams.push(c));
+  return streams;
+}

@@ -1,5 +1,5 @@
 import type * as mupdf from 'mupdf';
-import { deref, name } from '../core/mupdf-objects.js';
+import { deref, loadedObjects, name } from '../core/mupdf-objects.js';
 import { trimmedNumber } from '../syntax/numbers.js';
 
 /** PDF 1.4's largest real (ISO 19005-1, 6.1.12: PDF/A-1 keeps the implementation limits of PDF 1.4). */
@@ -54,16 +54,7 @@ export function scaleLargeCoordinates(doc: mupdf.PDFDocument): string[] {
       tryStream(page.get('Contents'), resources);
     }
   }
-  const count = doc.countObjects();
-  for (let num = 1; num < count; num++) {
-    const ref = doc.newIndirect(num);
-    let obj: mupdf.PDFObject;
-    try {
-      if (!ref.isStream()) continue;
-      obj = ref.resolve();
-    } catch {
-      continue;
-    }
+  for (const { ref, obj } of loadedObjects(doc, { streams: true })) {
     if (name(obj.get('Subtype')) === 'Form' || (name(obj.get('Type')) === 'Pattern' && deref(obj.get('PatternType')).isNumber() && deref(obj.get('PatternType')).asNumber() === 1)) {
       tryStream(ref, deref(obj.get('Resources')));
     }

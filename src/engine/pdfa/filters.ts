@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import type * as mupdf from 'mupdf';
-import { deref, name } from '../core/mupdf-objects.js';
+import { deref, loadedObjects, pageContents, name } from '../core/mupdf-objects.js';
 
 /**
  * Every part forbids the LZWDecode filter (ISO 19005-1, 6.1.10; 19005-2,
@@ -13,16 +13,7 @@ import { deref, name } from '../core/mupdf-objects.js';
  */
 export function replaceLzw(doc: mupdf.PDFDocument): string[] {
   const done: string[] = [];
-  const count = doc.countObjects();
-  for (let num = 1; num < count; num++) {
-    const ref = doc.newIndirect(num);
-    let obj: mupdf.PDFObject;
-    try {
-      if (!ref.isStream()) continue;
-      obj = ref.resolve();
-    } catch {
-      continue;
-    }
+  for (const { ref, obj } of loadedObjects(doc, { streams: true })) {
     const filter = deref(obj.get('Filter'));
     const filters = filter.isArray() ? Array.from({ length: filter.length }, (_, i) => name(filter.get(i)) ?? '') : filter.isName() ? [filter.asName()] : [];
     if (filters[0] !== 'LZWDecode' || filters.slice(1).includes('LZWDecode')) continue;
@@ -121,19 +112,9 @@ export function defaultCmyk(doc: mupdf.PDFDocument): string[] {
   for (let i = 0; i < doc.countPages(); i++) {
     const page = doc.findPage(i);
     holders.push(page);
-    const contents = deref(page.get('Contents'));
-    if (contents.isArray()) contents.forEach(contentUses);
-    else contentUses(page.get('Contents'));
+    pageContents(page).forEach((stream) => contentUses(stream));
   }
-  const count = doc.countObjects();
-  for (let num = 1; num < count; num++) {
-    const ref = doc.newIndirect(num);
-    let obj: mupdf.PDFObject;
-    try {
-      obj = ref.resolve();
-    } catch {
-      continue;
-    }
+  for (const { ref, obj } of loadedObjects(doc)) {
     if (!obj.isDictionary()) continue;
     if (ref.isStream() && (name(obj.get('Subtype')) === 'Form' || name(obj.get('Type')) === 'Pattern')) {
       holders.push(obj);

@@ -1,6 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import * as mupdf from 'mupdf';
-import { deref, name } from '../core/mupdf-objects.js';
+import { deref, loadedObjects, name } from '../core/mupdf-objects.js';
 
 /**
  * PDF/A-1 is based on PDF 1.4, which has no JPXDecode (ISO 19005-1, 6.1.4;
@@ -14,16 +14,7 @@ import { deref, name } from '../core/mupdf-objects.js';
  */
 export function reencodeJpxImages(doc: mupdf.PDFDocument): string[] {
   const done: string[] = [];
-  const count = doc.countObjects();
-  for (let num = 1; num < count; num++) {
-    const ref = doc.newIndirect(num);
-    let obj: mupdf.PDFObject;
-    try {
-      if (!ref.isStream()) continue;
-      obj = ref.resolve();
-    } catch {
-      continue;
-    }
+  for (const { ref, obj } of loadedObjects(doc, { streams: true })) {
     if (name(obj.get('Subtype')) !== 'Image' || !onlyJpx(obj.get('Filter'))) continue;
     done.push(reencode(doc, ref, obj) ? 'JPEG 2000 images re-encoded losslessly (Flate; PDF/A-1 has no JPXDecode)' : 'JPEG 2000 images left as they are (colour space not re-encodable)');
   }
@@ -111,16 +102,7 @@ function reencode(doc: mupdf.PDFDocument, ref: mupdf.PDFObject, obj: mupdf.PDFOb
  */
 export function dropInterpolation(doc: mupdf.PDFDocument): string[] {
   const done: string[] = [];
-  const count = doc.countObjects();
-  for (let num = 1; num < count; num++) {
-    const ref = doc.newIndirect(num);
-    let obj: mupdf.PDFObject;
-    try {
-      if (!ref.isStream()) continue;
-      obj = ref.resolve();
-    } catch {
-      continue;
-    }
+  for (const { obj } of loadedObjects(doc, { streams: true })) {
     const interpolate = obj.get('Interpolate');
     if (name(obj.get('Subtype')) !== 'Image' || interpolate.isNull()) continue;
     if (interpolate.isBoolean() && interpolate.asBoolean()) done.push('image interpolation hints removed');

@@ -1,5 +1,5 @@
 import type * as mupdf from 'mupdf';
-import { deref, name } from '../core/mupdf-objects.js';
+import { deref, loadedObjects, pageContents, name } from '../core/mupdf-objects.js';
 
 /**
  * PDF/A forbids showing the .notdef glyph (ISO 19005-2, 6.2.11.8; veraPDF
@@ -47,22 +47,10 @@ export function dropNotdefCodes(doc: mupdf.PDFDocument): string[] {
   };
   for (let i = 0; i < doc.countPages(); i++) {
     const page = doc.findPage(i);
-    const contents = deref(page.get('Contents'));
-    const streams: mupdf.PDFObject[] = [];
-    if (contents.isArray()) contents.forEach((c) => streams.push(c));
-    else streams.push(page.get('Contents'));
+    const streams = pageContents(page);
     visit(deref(page.getInheritable('Resources')), streams);
   }
-  const count = doc.countObjects();
-  for (let num = 1; num < count; num++) {
-    const ref = doc.newIndirect(num);
-    let obj: mupdf.PDFObject;
-    try {
-      if (!ref.isStream()) continue;
-      obj = ref.resolve();
-    } catch {
-      continue;
-    }
+  for (const { ref, obj } of loadedObjects(doc, { streams: true })) {
     if (name(obj.get('Subtype')) === 'Form') visit(deref(obj.get('Resources')), [ref]);
   }
   return done;

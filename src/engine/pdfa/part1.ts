@@ -1,5 +1,5 @@
 import type * as mupdf from 'mupdf';
-import { deref, name } from '../core/mupdf-objects.js';
+import { deref, loadedObjects, pageContents, name } from '../core/mupdf-objects.js';
 
 /**
  * What PDF/A-1 asks of a document's structure that the MuPDF path can give it
@@ -26,14 +26,7 @@ export function part1Structure(doc: mupdf.PDFDocument): string[] {
     catalog.delete('OCProperties');
     done.push('optional content made plain content (every group was on)');
   }
-  const count = doc.countObjects();
-  for (let num = 1; num < count; num++) {
-    let font: mupdf.PDFObject;
-    try {
-      font = doc.newIndirect(num).resolve();
-    } catch {
-      continue;
-    }
+  for (const { obj: font } of loadedObjects(doc)) {
     if (!font.isDictionary() || name(font.get('Subtype')) !== 'CIDFontType2' || name(font.get('CIDToGIDMap')) !== 'Identity') continue;
     const descriptor = deref(font.get('FontDescriptor'));
     if (!descriptor.isDictionary() || !descriptor.get('CIDSet').isNull()) continue;
@@ -83,14 +76,7 @@ function glyphCount(font: Uint8Array): number | undefined {
  */
 export function fontDescriptorTypes(doc: mupdf.PDFDocument): string[] {
   const done: string[] = [];
-  const count = doc.countObjects();
-  for (let num = 1; num < count; num++) {
-    let obj: mupdf.PDFObject;
-    try {
-      obj = doc.newIndirect(num).resolve();
-    } catch {
-      continue;
-    }
+  for (const { obj } of loadedObjects(doc)) {
     if (!obj.isDictionary()) continue;
     const descriptor = deref(obj.get('FontDescriptor'));
     if (!descriptor.isDictionary() || name(descriptor.get('Type')) === 'FontDescriptor') continue;
@@ -117,19 +103,9 @@ export function unusedCmykSpaces(doc: mupdf.PDFDocument): string[] {
   };
   for (let i = 0; i < doc.countPages(); i++) {
     const page = doc.findPage(i);
-    const contents = deref(page.get('Contents'));
-    if (contents.isArray()) contents.forEach(scan);
-    else scan(page.get('Contents'));
+    pageContents(page).forEach((stream) => scan(stream));
   }
-  const count = doc.countObjects();
-  for (let num = 1; num < count; num++) {
-    const ref = doc.newIndirect(num);
-    let obj: mupdf.PDFObject;
-    try {
-      obj = ref.resolve();
-    } catch {
-      continue;
-    }
+  for (const { ref, obj } of loadedObjects(doc)) {
     if (!obj.isDictionary()) continue;
     const resources = deref(obj.get('Resources'));
     if (resources.isDictionary()) holders.push(resources);

@@ -1,5 +1,5 @@
 import type * as mupdf from 'mupdf';
-import { deref, name } from '../core/mupdf-objects.js';
+import { deref, pageContents, name } from '../core/mupdf-objects.js';
 
 /**
  * PDF/A-1 keeps PDF 1.4's implementation limit on real numbers, 32767
@@ -61,10 +61,7 @@ export function scaleLargeShadings(doc: mupdf.PDFDocument): string[] {
   };
   for (let i = 0; i < doc.countPages(); i++) {
     const page = doc.findPage(i);
-    const contents = deref(page.get('Contents'));
-    const streams: mupdf.PDFObject[] = [];
-    if (contents.isArray()) contents.forEach((c) => streams.push(c));
-    else streams.push(page.get('Contents'));
+    const streams = pageContents(page);
     rewrite(deref(page.getInheritable('Resources')), streams);
   }
   for (let num = 1; num < count; num++) {
