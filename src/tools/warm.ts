@@ -18,6 +18,8 @@ export class WarmProcessError extends Error {
 const STDERR_KEEP = 4096;
 /** Linux's page size for /proc/<pid>/statm (4 KiB on x86-64 and arm64 Debian). */
 const PAGE_BYTES = 4096;
+/** How long a killed process may take to be seen exiting before its run is failed anyway. */
+const EXIT_GRACE_MS = 2_000;
 
 /**
  * One long-lived program of a `pooled` tool (tool.ts): started once, in the
@@ -32,6 +34,8 @@ export class WarmProcess {
   private buffer = '';
   private stderrTail = '';
   private exited = false;
+  /** Why the process is being killed (time-out, cancellation): the waiting run fails with it once the process has exited. */
+  private failing: WarmProcessError | undefined;
   private waiter: { resolve: (line: string) => void; reject: (err: WarmProcessError) => void } | undefined;
 
   private constructor(
@@ -70,7 +74,7 @@ export class WarmProcess {
       warm.exited = true;
       killGroup(pgid);
       options.track(pgid, false);
-      warm.fail(new WarmProcessError('exited', `it ended unexpectedly${warm.stderrTail ? `: ${lastLine(warm.stderrTail)}` : ''}`));
+      warm.fail(warm.failing ?? new WarmProcessError('exited', `it ended unexpectedly${warm.stderrTail ? `: ${lastLine(warm.stderrTail)}` : ''}`));
     });
     const ready = await warm.nextLine(options.startTimeoutMs);
     return { process: warm, ready };
@@ -84,10 +88,7 @@ export class WarmProcess {
   async request(line: string, timeoutMs: number, signal?: AbortSignal): Promise<string> {
     if (this.exited) throw new WarmProcessError('exited', 'it has ended');
     if (signal?.aborted) throw new WarmProcessError('cancelled', 'cancelled');
-    const cancel = () => {
-      this.kill();
-      this.fail(new WarmProcessError('cancelled', 'cancelled'));
-    };
+    const cancel = () => this.abandon(new WarmProcessError('cancelled', 'cancelled'));
     signal?.addEventListener('abort', cancel, { once: true });
     try {
       const answer = this.nextLine(timeoutMs);
@@ -123,10 +124,7 @@ export class WarmProcess {
   private nextLine(timeoutMs: number): Promise<string> {
     if (this.exited) return Promise.reject(new WarmProcessError('exited', `it has ended${this.stderrTail ? `: ${lastLine(this.stderrTail)}` : ''}`));
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.kill();
-        this.fail(new WarmProcessError('timeout', 'it did not answer in time'));
-      }, timeoutMs);
+      const timer = setTimeout(() => this.abandon(new WarmProcessError('timeout', 'it did not answer in time')), timeoutMs);
       this.waiter = {
         resolve: (line) => {
           clearTimeout(timer);
@@ -154,6 +152,19 @@ export class WarmProcess {
     const waiter = this.waiter;
     this.waiter = undefined;
     waiter.resolve(line);
+  }
+
+  /**
+   * Kills the process group and fails the waiting run with `err` once the
+   * process has exited, so that a 504 or a cancellation is answered when the
+   * process is gone, not while it is still dying (a killed child lives on
+   * until Node reaps it); after EXIT_GRACE_MS anyway, should no exit be seen.
+   */
+  private abandon(err: WarmProcessError): void {
+    if (this.exited) return this.fail(err);
+    this.failing ??= err;
+    this.kill();
+    setTimeout(() => this.fail(err), EXIT_GRACE_MS).unref();
   }
 
   private fail(err: WarmProcessError): void {
