@@ -138,3 +138,30 @@ describe('multipart part limits (docs/api.md: at most 10 files and 30 parts)', (
     await expectUnchanged(server, doc, () => call(server, 'POST', `/documents/${doc}/pages`, { body: form(30), headers: { accept: 'application/json' } }), 413, 'PAYLOAD_TOO_LARGE');
   });
 });
+
+describe('multipart part names (docs/api.md "Limits")', () => {
+  test('an unknown part is ignored; a part named __proto__ or constructor is 400 BAD_REQUEST and nothing is stored', async () => {
+    const upload = (extra: [string, string][], name: string) => {
+      const f = new FormData();
+      for (const [k, v] of extra) f.append(k, v);
+      f.append('file', new Blob([new Uint8Array(makePdf())], { type: 'application/pdf' }), name);
+      return call(server, 'POST', '/documents/mp-names?namingMode=0', { body: f, headers: { accept: 'application/json' } });
+    };
+    assert.equal((await call(server, 'PUT', '/documents/mp-names')).status, 201);
+    const ok = await upload([['ùãd', '-24871'], ['comment', 'ignored']], 'kept.pdf');
+    assert.equal(ok.status, 201, ok.text);
+    assert.ok(qpdfCheck(await storedBytes(server, 'mp-names/kept.pdf')).ok);
+    for (const refused of ['__proto__', 'constructor', 'toString']) {
+      const reply = await upload([[refused, '[]']], `${refused}.pdf`);
+      assert.equal(reply.status, 400, reply.text);
+      assert.equal(reply.json().code, 'BAD_REQUEST');
+      assert.match(reply.json().detail, /Object\.prototype/);
+      const listing = await call(server, 'GET', '/documents/mp-names', { headers: { accept: 'application/json' } });
+      assert.doesNotMatch(listing.text, new RegExp(`${refused}\\.pdf`));
+    }
+    const spec = (await call(server, 'GET', '/openapi.json')).json();
+    const schema = spec.paths['/pdfservice/v1/documents/{folderPath}'].post.requestBody.content['multipart/form-data'].schema;
+    assert.ok(schema.propertyNames.not.enum.includes('__proto__'));
+    assert.ok(schema.propertyNames.not.enum.includes('constructor'));
+  });
+});

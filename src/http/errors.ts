@@ -50,7 +50,7 @@ function fromFastifyError(err: FastifyError, request: FastifyRequest): ServiceEr
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
       return new ServiceError('BAD_REQUEST', 'Content-Length does not match the body');
     case 'FST_PROTO_VIOLATION':
-      return new ServiceError('BAD_REQUEST', 'The body tries to set a prototype');
+      return new ServiceError('BAD_REQUEST', 'A multipart part is named after an Object.prototype member (__proto__, constructor, toString, ...); such names are refused');
   }
   // busboy's messages for broken multipart bodies
   if (/multipart|boundary|Unexpected end of (form|multipart)|Malformed part header/i.test(err.message)) {

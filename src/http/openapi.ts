@@ -22,9 +22,17 @@ const problemContent = {
   'application/problem+xml': { schema: { $ref: 'Problem#' } },
 };
 
+/**
+ * Part names a multipart body may not use: @fastify/multipart refuses a part
+ * named after a member of Object.prototype (400 BAD_REQUEST) before the route
+ * sees it, so the description says so. Other unknown parts are ignored.
+ */
+export const REFUSED_PART_NAMES: readonly string[] = Object.getOwnPropertyNames(Object.prototype).sort();
+
 /** A multipart/form-data body for the description only (Fastify streams multipart; the route reads the parts). */
 export function multipartBody(parts: Record<string, object>, required: readonly string[]): Json {
-  return { 'multipart/form-data': { schema: { type: 'object', properties: parts, required: [...required] } } };
+  const schema = { type: 'object', properties: parts, required: [...required], propertyNames: { not: { enum: [...REFUSED_PART_NAMES] } } };
+  return { 'multipart/form-data': { schema } };
 }
 
 /** A file part of a multipart body. */
