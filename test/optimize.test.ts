@@ -93,6 +93,34 @@ describe('OptimizeAction', () => {
     assert.deepEqual([...ppm(written, 4).subarray(-3)], [255, 255, 255]);
   });
 
+  test('ebook: an image the JPEG would not beat is written lossless with PNG predictors: pixels kept, stream smaller', async () => {
+    // A 64x48 gradient drawn at 38 dpi (the 200-page bench document's picture): nothing to downsample, plain Flate compresses it badly.
+    const pixels = Buffer.alloc(64 * 48 * 3);
+    for (let y = 0; y < 48; y++) for (let x = 0; x < 64; x++) pixels.set([x * 4, y * 5, (x + y) * 2], (y * 64 + x) * 3);
+    const samples = deflateSync(pixels);
+    const image = `<< /Type /XObject /Subtype /Image /Width 64 /Height 48 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode /Length ${samples.length} >>\nstream\n${samples.toString('latin1')}\nendstream`;
+    const content = 'q 120 0 0 90 72 72 cm /Im0 Do Q';
+    const objects = [
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] /Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>',
+      image,
+      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+    ];
+    const source = serializePdf(objects, '/Root 1 0 R');
+    await putPdf(server, 'opt/gradient.pdf', source);
+    const reply = await optimizeRequest('opt/gradient.pdf', { profileName: 'ebook', savePath: 'opt/out/gradient.pdf' });
+    assert.equal(reply.status, 201, reply.text);
+    assert.equal(reply.json().report.images.changed, 1);
+    const written = await storedBytes(server, 'opt/out/gradient.pdf');
+    assert.ok(qpdfCheck(written).ok, qpdfCheck(written).output);
+    const [after] = pdfimages(written);
+    assert.equal(`${after!.width}x${after!.height} ${after!.color} ${after!.bpc} ${after!.enc}`, '64x48 rgb 8 image', 'still Flate, not JPEG');
+    assert.ok(rawStream(written, after!.object).length < samples.length / 4, `${rawStream(written, after!.object).length} bytes, plain Flate ${samples.length}`);
+    assert.match(withTempFile(written, (file) => execFileSync('qpdf', [`--show-object=${after!.object}`, file], { encoding: 'latin1' })), /\/Predictor 15/);
+    assert.ok(ppm(written, 1, 150).equals(ppm(source, 1, 150)), 'pixel-identical');
+  });
+
   test('screen: 72 dpi; lossless: no image changed, pages pixel-identical, still smaller', async () => {
     await putPdf(server, 'opt/screen.pdf', SOURCE);
     const screen = await optimizeRequest('opt/screen.pdf', { profileName: 'screen' });

@@ -1,5 +1,6 @@
 import * as mupdf from 'mupdf';
 import type { OptimizeSettings } from './model.js';
+import { flatePredicted } from './predict.js';
 
 /** One image XObject and how it is drawn. */
 interface ImageEntry {
@@ -269,7 +270,16 @@ function rewriteOne(doc: mupdf.PDFDocument, entry: ImageEntry, dict: mupdf.PDFOb
     }
     const freshDict = fresh;
     const oldBytes = dict.readRawStream();
-    const newBytes = freshDict.readRawStream();
+    let newBytes = freshDict.readRawStream();
+    // The same pixels losslessly, with PNG predictors: chosen whenever it is no larger than the JPEG or MuPDF's plain
+    // Flate. A drawing or gradient then keeps every pixel, and is smaller too (Ghostscript's AutoFilter keeps such images lossless).
+    const components = pixmap.getNumberOfComponents();
+    const lossless = flatePredicted(pixmap.getPixels(), pixmap.getWidth(), pixmap.getHeight(), components, pixmap.getStride());
+    const predicted = jpeg ? lossless.length <= newBytes.getLength() : lossless.length < newBytes.getLength();
+    if (predicted) {
+      newBytes.destroy();
+      newBytes = new mupdf.Buffer(lossless);
+    }
     try {
       if (newBytes.getLength() >= oldBytes.getLength()) {
         stats.keptLarger++;
@@ -287,6 +297,16 @@ function rewriteOne(doc: mupdf.PDFDocument, entry: ImageEntry, dict: mupdf.PDFOb
         if (!value.isNull()) dict.put(key, value);
       }
       dict.put('ColorSpace', keepSpace ? oldSpace : freshDict.get('ColorSpace'));
+      if (predicted) {
+        dict.put('Filter', doc.newName('FlateDecode'));
+        const parms = doc.newDictionary();
+        parms.put('Predictor', doc.newInteger(15));
+        parms.put('Colors', doc.newInteger(components));
+        parms.put('BitsPerComponent', doc.newInteger(8));
+        parms.put('Columns', doc.newInteger(pixmap.getWidth()));
+        dict.put('DecodeParms', parms);
+        dict.put('BitsPerComponent', doc.newInteger(8));
+      }
       if (downsample) stats.downsampled++;
       return true;
     } finally {
