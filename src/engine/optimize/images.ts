@@ -235,6 +235,26 @@ export function rewriteImages(doc: mupdf.PDFDocument, settings: OptimizeSettings
   }
 }
 
+/**
+ * The pixels as Flate with predictors, or undefined when a band of rows from
+ * the middle already shows it would be well over `bar` bytes: on a grainy
+ * photo the whole encoding (five filters per byte, then Flate at level 9)
+ * would double the time of the image pass for nothing.
+ */
+function losslessIfSmaller(pixmap: mupdf.Pixmap, components: number, bar: number): Uint8Array | undefined {
+  const width = pixmap.getWidth();
+  const height = pixmap.getHeight();
+  const stride = pixmap.getStride();
+  const pixels = pixmap.getPixels();
+  const band = Math.max(16, Math.ceil(height / 16));
+  if (height >= 4 * band) {
+    const start = Math.floor((height - band) / 2) * stride;
+    const sample = flatePredicted(pixels.subarray(start, start + band * stride), width, band, components, stride);
+    if ((sample.length * height) / band > 1.5 * bar) return undefined;
+  }
+  return flatePredicted(pixels, width, height, components, stride);
+}
+
 function rewriteOne(doc: mupdf.PDFDocument, entry: ImageEntry, dict: mupdf.PDFObject, handler: NonNullable<OptimizeSettings['colorImageHandler']>, stats: ImageStats): boolean {
   const image = entry.image;
   const width = image.getWidth();
@@ -274,11 +294,11 @@ function rewriteOne(doc: mupdf.PDFDocument, entry: ImageEntry, dict: mupdf.PDFOb
     // The same pixels losslessly, with PNG predictors: chosen whenever it is no larger than the JPEG or MuPDF's plain
     // Flate. A drawing or gradient then keeps every pixel, and is smaller too (Ghostscript's AutoFilter keeps such images lossless).
     const components = pixmap.getNumberOfComponents();
-    const lossless = flatePredicted(pixmap.getPixels(), pixmap.getWidth(), pixmap.getHeight(), components, pixmap.getStride());
-    const predicted = jpeg ? lossless.length <= newBytes.getLength() : lossless.length < newBytes.getLength();
+    const lossless = losslessIfSmaller(pixmap, components, newBytes.getLength());
+    const predicted = lossless !== undefined && (jpeg ? lossless.length <= newBytes.getLength() : lossless.length < newBytes.getLength());
     if (predicted) {
       newBytes.destroy();
-      newBytes = new mupdf.Buffer(lossless);
+      newBytes = new mupdf.Buffer(lossless!);
     }
     try {
       if (newBytes.getLength() >= oldBytes.getLength()) {
