@@ -50,3 +50,45 @@ export function pageContents(page: mupdf.PDFObject): mupdf.PDFObject[] {
   contents.forEach((c) => streams.push(c));
   return streams;
 }
+
+/** What draws with content streams: pages, form XObjects, tiling patterns, Type 3 fonts (their glyph procedures). */
+export type ContentHolderKind = 'page' | 'form' | 'tiling' | 'type3';
+
+export interface ContentHolder {
+  kind: ContentHolderKind;
+  /** The page, the form's or pattern's stream reference, or the Type 3 font. */
+  owner: mupdf.PDFObject;
+  /** The resources the streams draw with (a page's inherited ones); may be null. */
+  resources: mupdf.PDFObject;
+  /** The content streams, as references (those of a page may include non-streams in a damaged file). */
+  streams: mupdf.PDFObject[];
+}
+
+/**
+ * Every holder of content of the given kinds with its resources: pages first,
+ * then the objects that load (forms and tiling patterns are streams; a Type 3
+ * font is a dictionary, so only asking for it makes the walk resolve every
+ * object). The one walk the content rewriters share.
+ */
+export function* contentHolders(doc: mupdf.PDFDocument, kinds: readonly ContentHolderKind[]): Generator<ContentHolder> {
+  if (kinds.includes('page')) {
+    for (let i = 0; i < doc.countPages(); i++) {
+      const page = doc.findPage(i);
+      yield { kind: 'page', owner: page, resources: deref(page.getInheritable('Resources')), streams: pageContents(page) };
+    }
+  }
+  const wantsType3 = kinds.includes('type3');
+  if (!wantsType3 && !kinds.includes('form') && !kinds.includes('tiling')) return;
+  for (const { ref, obj } of loadedObjects(doc, { streams: !wantsType3 })) {
+    if (!obj.isDictionary()) continue;
+    if (ref.isStream()) {
+      const kind = name(obj.get('Subtype')) === 'Form' ? 'form' : name(obj.get('Type')) === 'Pattern' ? 'tiling' : undefined;
+      if (kind && kinds.includes(kind)) yield { kind, owner: ref, resources: deref(obj.get('Resources')), streams: [ref] };
+    } else if (name(obj.get('Subtype')) === 'Type3') {
+      const procs = deref(obj.get('CharProcs'));
+      const streams: mupdf.PDFObject[] = [];
+      if (procs.isDictionary()) procs.forEach((p) => streams.push(p));
+      yield { kind: 'type3', owner: obj, resources: deref(obj.get('Resources')), streams };
+    }
+  }
+}

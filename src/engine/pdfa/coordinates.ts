@@ -1,5 +1,6 @@
 import type * as mupdf from 'mupdf';
-import { deref, loadedObjects, name } from '../core/mupdf-objects.js';
+import { contentHolders, deref } from '../core/mupdf-objects.js';
+import { contentTokens } from '../syntax/content-tokens.js';
 import { trimmedNumber } from '../syntax/numbers.js';
 
 /** PDF 1.4's largest real (ISO 19005-1, 6.1.12: PDF/A-1 keeps the implementation limits of PDF 1.4). */
@@ -36,36 +37,22 @@ export function scaleLargeCoordinates(doc: mupdf.PDFDocument): string[] {
       done.push('content in coordinates beyond PDF/A-1 limits rewritten in larger units');
     }
   };
-  for (let i = 0; i < doc.countPages(); i++) {
-    const page = doc.findPage(i);
-    const resources = deref(page.getInheritable('Resources'));
-    const contents = deref(page.get('Contents'));
-    if (contents.isArray()) {
-      const parts: Uint8Array[] = [];
-      contents.forEach((c) => {
-        if (c.isStream()) parts.push(c.readStream().asUint8Array());
-      });
-      const joined = Buffer.concat(parts.flatMap((p) => [Buffer.from(p), Buffer.from('\n')]));
-      if (!needsScaling(joined)) continue;
-      const stream = doc.addStream(joined, {});
-      page.put('Contents', stream);
-      tryStream(stream, resources);
-    } else if (page.get('Contents').isStream()) {
-      tryStream(page.get('Contents'), resources);
+  for (const holder of contentHolders(doc, ['page', 'form', 'tiling'])) {
+    if (holder.streams.length === 1) {
+      if (holder.streams[0]!.isStream()) tryStream(holder.streams[0]!, holder.resources);
+      continue;
     }
-  }
-  for (const { ref, obj } of loadedObjects(doc, { streams: true })) {
-    if (name(obj.get('Subtype')) === 'Form' || (name(obj.get('Type')) === 'Pattern' && deref(obj.get('PatternType')).isNumber() && deref(obj.get('PatternType')).asNumber() === 1)) {
-      tryStream(ref, deref(obj.get('Resources')));
-    }
+    // A page's several streams share their graphics state: joined into one, rewritten only when it needs it.
+    const parts: Uint8Array[] = [];
+    for (const c of holder.streams) if (c.isStream()) parts.push(c.readStream().asUint8Array());
+    const joined = Buffer.concat(parts.flatMap((p) => [Buffer.from(p), Buffer.from('\n')]));
+    if (!needsScaling(joined)) continue;
+    const stream = doc.addStream(joined, {});
+    holder.owner.put('Contents', stream);
+    tryStream(stream, holder.resources);
   }
   return done;
 }
-
-const WHITESPACE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
-const DELIMITERS = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]);
-const regular = (b: number) => !WHITESPACE.has(b) && !DELIMITERS.has(b);
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)$/;
 
 /** A cheap first look: any number token beyond the limit at all. */
 function needsScaling(s: Uint8Array): boolean {
@@ -80,6 +67,8 @@ interface Token {
   start: number;
   end: number;
   value?: number;
+  /** A name operand (gs's), decoded. */
+  name?: string;
   /** Inside an array (d's dash array). */
   inArray: boolean;
 }
@@ -99,81 +88,48 @@ function rescale(s: Uint8Array, resources: mupdf.PDFObject): Uint8Array | undefi
   const ops: { word: string; start: number; end: number; operands: Token[] }[] = [];
   let largest = 0;
   let depth = 0;
-  let i = 0;
-  while (i < s.length) {
-    const b = s[i]!;
-    if (WHITESPACE.has(b)) {
-      i++;
-      continue;
-    }
-    const start = i;
-    if (b === 0x25) {
-      while (i < s.length && s[i] !== 0x0a && s[i] !== 0x0d) i++;
-      continue;
-    }
-    if (b === 0x28) {
-      let nest = 0;
-      for (; i < s.length; i++) {
-        if (s[i] === 0x5c) i++;
-        else if (s[i] === 0x28) nest++;
-        else if (s[i] === 0x29 && --nest === 0) break;
-      }
-      tokens.push({ start, end: ++i, inArray: depth > 0 });
-      continue;
-    }
-    if ((b === 0x3c || b === 0x3e) && s[i + 1] === b) {
-      i += 2;
-      tokens.push({ start, end: i, inArray: depth > 0 });
-      continue;
-    }
-    if (b === 0x3c) {
-      while (i < s.length && s[i] !== 0x3e) i++;
-      tokens.push({ start, end: ++i, inArray: depth > 0 });
-      continue;
-    }
-    if (b === 0x5b || b === 0x5d) {
-      depth = Math.max(0, depth + (b === 0x5b ? 1 : -1));
-      i++;
-      continue;
-    }
-    if (b === 0x2f) {
-      for (i++; i < s.length && regular(s[i]!); i++);
-      tokens.push({ start, end: i, inArray: depth > 0 });
-      continue;
-    }
-    if (!regular(b)) {
-      i++;
-      continue;
-    }
-    while (i < s.length && regular(s[i]!)) i++;
-    const word = Buffer.from(s.subarray(start, i)).toString('latin1');
-    if (NUMBER.test(word)) {
-      const value = Number(word);
-      largest = Math.max(largest, Math.abs(value));
-      tokens.push({ start, end: i, value, inArray: depth > 0 });
-      continue;
-    }
-    if (word === 'BI') {
-      // Inline image: BI ... ID data EI, drawn in place like an image XObject.
-      let j = i;
-      for (; j + 1 < s.length; j++) if (s[j] === 0x49 && s[j + 1] === 0x44 && WHITESPACE.has(s[j - 1]!) && WHITESPACE.has(s[j + 2] ?? 0x20)) break;
-      for (j += 3; j + 1 < s.length; j++) if (s[j] === 0x45 && s[j + 1] === 0x49 && WHITESPACE.has(s[j - 1]!) && (j + 2 >= s.length || !regular(s[j + 2]!))) break;
-      i = Math.min(s.length, j + 2);
-      ops.push({ word: 'BI', start, end: i, operands: [] });
-      tokens.length = 0;
-      continue;
-    }
-    if (word === 'gs') {
-      // An ExtGState that sets a line width or dash in user units: not rescaled here, so the stream is left as it is.
-      const last = tokens[tokens.length - 1];
-      const states = resources.isDictionary() ? deref(resources.get('ExtGState')) : undefined;
-      if (last && states?.isDictionary()) {
-        const gs = deref(states.get(decodeName(Buffer.from(s.subarray(last.start + 1, last.end)).toString('latin1'))));
-        if (gs.isDictionary() && (!gs.get('LW').isNull() || !gs.get('D').isNull())) return undefined;
+  for (const token of contentTokens(s)) {
+    const { start, end } = token;
+    switch (token.kind) {
+      case 'array-open':
+      case 'array-close':
+        depth = Math.max(0, depth + (token.kind === 'array-open' ? 1 : -1));
+        continue;
+      case 'stray':
+        continue;
+      case 'number':
+        largest = Math.max(largest, Math.abs(token.value));
+        tokens.push({ start, end, value: token.value, inArray: depth > 0 });
+        continue;
+      case 'name':
+        tokens.push({ start, end, name: token.value, inArray: depth > 0 });
+        continue;
+      case 'string':
+      case 'keyword':
+      case 'dict-open':
+      case 'dict-close':
+        tokens.push({ start, end, inArray: depth > 0 });
+        continue;
+      case 'inline-image':
+        // Drawn in place like an image XObject.
+        ops.push({ word: 'BI', start, end, operands: [] });
+        tokens.length = 0;
+        continue;
+      case 'operator': {
+        const word = token.value;
+        if (word === 'gs') {
+          // An ExtGState that sets a line width or dash in user units: not rescaled here, so the stream is left as it is.
+          const last = tokens[tokens.length - 1];
+          const states = resources.isDictionary() ? deref(resources.get('ExtGState')) : undefined;
+          if (last?.name !== undefined && states?.isDictionary()) {
+            const gs = deref(states.get(last.name));
+            if (gs.isDictionary() && (!gs.get('LW').isNull() || !gs.get('D').isNull())) return undefined;
+          }
+        }
+        if (word === 'd0' || word === 'd1') return undefined;
+        ops.push({ word, start, end, operands: tokens.splice(0) });
       }
     }
-    if (word === 'd0' || word === 'd1') return undefined;
-    ops.push({ word, start, end: i, operands: tokens.splice(0) });
   }
   if (largest <= LIMIT) return undefined;
   const k = 10 ** Math.ceil(Math.log10(largest / (LIMIT / 2)));
@@ -255,8 +211,4 @@ function rescale(s: Uint8Array, resources: mupdf.PDFObject): Uint8Array | undefi
   if (ops.some((op) => op.operands.some((t) => t.value !== undefined && !divided.has(t) && Math.abs(t.value) > LIMIT))) return undefined;
   copy(s.length);
   return new Uint8Array(Buffer.from(parts.join(''), 'latin1'));
-}
-
-function decodeName(raw: string): string {
-  return raw.replace(/#([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }

@@ -69,7 +69,10 @@ export class StandardFontEmbedder {
     if (metrics.xHeight) descriptor.put('XHeight', metrics.xHeight);
     descriptor.put('StemV', metrics.stemV);
     descriptor.put('MissingWidth', metrics.widths.get('.notdef') ?? 0);
-    descriptor.put('FontFile', this.program(file));
+    descriptor.put('FontFile', this.program(file, () => {
+      const p = typeOneProgram(file);
+      return this.doc.addStream(p.bytes, { Length1: p.length1, Length2: p.length2, Length3: p.length3 });
+    }));
     font.put('FontDescriptor', descriptor);
     if (widths !== 'kept') {
       font.put('FirstChar', widths.first);
@@ -87,12 +90,11 @@ export class StandardFontEmbedder {
     return checkedWidths(font, (code) => (names[code] ? metrics.widths.get(names[code]!) : undefined), metrics.widths.get('.notdef') ?? 0);
   }
 
-  private program(file: string): mupdf.PDFObject {
+  /** The document's one stream of a substitute's program, added on first use. Stored as read: the prepared document is saved with compression, which deflates it. */
+  private program(file: string, add: () => mupdf.PDFObject): mupdf.PDFObject {
     let stream = this.programs.get(file);
     if (!stream) {
-      const p = typeOneProgram(file);
-      // Stored as read: the prepared document is saved with compression, which deflates it.
-      stream = this.doc.addStream(p.bytes, { Length1: p.length1, Length2: p.length2, Length3: p.length3 });
+      stream = add();
       this.programs.set(file, stream);
     }
     return stream;
@@ -138,12 +140,7 @@ export class StandardFontEmbedder {
     descriptor.put('Descent', m.descent);
     descriptor.put('CapHeight', m.capHeight);
     descriptor.put('StemV', /Bold/.test(file) ? 140 : 85);
-    let stream = this.programs.get(file);
-    if (!stream) {
-      stream = this.doc.addStream(program.bytes, { Length1: program.bytes.length });
-      this.programs.set(file, stream);
-    }
-    descriptor.put('FontFile2', stream);
+    descriptor.put('FontFile2', this.program(file, () => this.doc.addStream(program.bytes, { Length1: program.bytes.length })));
     font.put('FontDescriptor', descriptor);
     if (widths !== 'kept') {
       font.put('FirstChar', widths.first);
@@ -206,12 +203,8 @@ interface TrueTypeProgram {
   metrics: { bbox: number[]; italicAngle: number; ascent: number; descent: number; capHeight: number };
 }
 
-const trueTypePrograms = new Map<string, TrueTypeProgram>();
-
 /** A Liberation file (the variant names follow URW's: Regular, Bold, Italic, BoldItalic) and its metrics in 1/1000 em from head, hhea, OS/2 and post. */
-function trueTypeProgram(file: string): TrueTypeProgram {
-  let program = trueTypePrograms.get(file);
-  if (program) return program;
+const trueTypeProgram = cachedByFile((file: string): TrueTypeProgram => {
   const bytes = new Uint8Array(readFileSync(`${LIBERATION_DIR}/${file}.ttf`));
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const tables = new Map<string, number>();
@@ -228,28 +221,17 @@ function trueTypeProgram(file: string): TrueTypeProgram {
   const scale = (v: number) => Math.round((v * 1000) / unitsPerEm);
   const bbox = [view.getInt16(head + 36), view.getInt16(head + 38), view.getInt16(head + 40), view.getInt16(head + 42)].map(scale);
   const capHeight = os2 !== undefined && view.getUint16(os2) >= 2 ? scale(view.getInt16(os2 + 88)) : bbox[3]!;
-  program = {
+  return {
     bytes,
     font: new mupdf.Font(file, bytes),
     metrics: { bbox, italicAngle: view.getInt32(post + 4) / 65536, ascent: scale(view.getInt16(hhea + 4)), descent: scale(view.getInt16(hhea + 6)), capHeight },
   };
-  trueTypePrograms.set(file, program);
-  return program;
-}
+});
 
 const URW = '/usr/share/fonts/type1/urw-base35';
 
-const presence = new Map<string, boolean>();
-
 /** Whether a substitute's file is there (fonts-urw-base35 and fonts-liberation2, scripts/setup.sh): without it, Ghostscript's path as before. */
-function installed(file: string): boolean {
-  let there = presence.get(file);
-  if (there === undefined) {
-    there = existsSync(file);
-    presence.set(file, there);
-  }
-  return there;
-}
+const installed = cachedByFile((file: string): boolean => existsSync(file));
 
 /** Families by the name a document gives them (spaces removed, lower case) and the URW family that stands in. */
 const FAMILIES: Record<string, string> = {
@@ -361,12 +343,8 @@ interface Afm {
   stemV: number;
 }
 
-const afms = new Map<string, Afm>();
-
 /** The AFM's metrics. URW's AFMs give Ascender and Descender as 0: they are taken from the glyphs (d and p) instead. */
-function afm(file: string): Afm {
-  let metrics = afms.get(file);
-  if (metrics) return metrics;
+const afm = cachedByFile((file: string): Afm => {
   const text = readFileSync(`${URW}/${file}.afm`, 'latin1');
   const header = (key: string) => new RegExp(`^${key}\\s+(.+)$`, 'm').exec(text)?.[1]?.trim();
   const widths = new Map<string, number>();
@@ -380,7 +358,7 @@ function afm(file: string): Afm {
   }
   const bbox = (header('FontBBox') ?? '0 0 1000 1000').split(/\s+/).map(Number);
   const bold = /bold|demi/i.test(header('Weight') ?? '') || /Bold/.test(file);
-  metrics = {
+  return {
     widths,
     builtIn,
     fontSpecific: header('EncodingScheme') === 'FontSpecific',
@@ -394,9 +372,7 @@ function afm(file: string): Afm {
     // The AFMs give no StdVW; a typical stem for the weight (the value only guides hinting).
     stemV: bold ? 140 : 85,
   };
-  afms.set(file, metrics);
-  return metrics;
-}
+});
 
 interface TypeOneProgram {
   bytes: Uint8Array;
@@ -405,17 +381,13 @@ interface TypeOneProgram {
   length3: number;
 }
 
-const programs = new Map<string, TypeOneProgram>();
-
 /**
  * A URW .t1 file as a FontFile stream (ISO 32000-1, 9.9): the files are Type 1
  * in binary form without PFB segment headers (clear text up to `eexec`, the
  * encrypted part in binary, then 512 zeros and cleartomark), so the three
  * lengths are found by those markers.
  */
-function typeOneProgram(file: string): TypeOneProgram {
-  let program = programs.get(file);
-  if (program) return program;
+const typeOneProgram = cachedByFile((file: string): TypeOneProgram => {
   const bytes = readFileSync(`${URW}/${file}.t1`);
   const eexec = bytes.indexOf('eexec');
   if (eexec < 0 || bytes[0] === 0x80) throw new Error(`${file}.t1: not a Type 1 program in binary form`);
@@ -432,7 +404,14 @@ function typeOneProgram(file: string): TypeOneProgram {
     at--;
   }
   if (zeros !== 512) throw new Error(`${file}.t1: no trailer of 512 zeros`);
-  program = { bytes: new Uint8Array(bytes), length1, length2: at - length1, length3: bytes.length - at };
-  programs.set(file, program);
-  return program;
+  return { bytes: new Uint8Array(bytes), length1, length2: at - length1, length3: bytes.length - at };
+});
+
+/** A per-process cache of what is read from a substitute's files (they do not change while the service runs). */
+function cachedByFile<T>(read: (file: string) => T): (file: string) => T {
+  const cache = new Map<string, T>();
+  return (file) => {
+    if (!cache.has(file)) cache.set(file, read(file));
+    return cache.get(file)!;
+  };
 }

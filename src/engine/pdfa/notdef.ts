@@ -1,5 +1,6 @@
 import type * as mupdf from 'mupdf';
-import { deref, loadedObjects, pageContents, name } from '../core/mupdf-objects.js';
+import { contentHolders, deref, name } from '../core/mupdf-objects.js';
+import { contentTokens, stringBytes } from '../syntax/content-tokens.js';
 
 /**
  * PDF/A forbids showing the .notdef glyph (ISO 19005-2, 6.2.11.8; veraPDF
@@ -45,14 +46,7 @@ export function dropNotdefCodes(doc: mupdf.PDFDocument): string[] {
       }
     }
   };
-  for (let i = 0; i < doc.countPages(); i++) {
-    const page = doc.findPage(i);
-    const streams = pageContents(page);
-    visit(deref(page.getInheritable('Resources')), streams);
-  }
-  for (const { ref, obj } of loadedObjects(doc, { streams: true })) {
-    if (name(obj.get('Subtype')) === 'Form') visit(deref(obj.get('Resources')), [ref]);
-  }
+  for (const holder of contentHolders(doc, ['page', 'form'])) visit(holder.resources, holder.streams);
   return done;
 }
 
@@ -146,14 +140,11 @@ function identityFontFacts(font: mupdf.PDFObject): FontFacts | null {
   return { undefinedCodes: new Set([0]), bytesPerCode: 2, width: () => advance };
 }
 
-const WHITESPACE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
-const DELIMITERS = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]);
-const regular = (b: number) => !WHITESPACE.has(b) && !DELIMITERS.has(b);
-
+/** A string shown, located in the stream; its bytes are decoded only for fonts with undefined codes. */
 interface StringToken {
   start: number;
   end: number;
-  bytes: number[];
+  hex: boolean;
 }
 
 /**
@@ -175,8 +166,9 @@ export function rewriteText(s: Uint8Array, fonts: Map<string, FontFacts>): { con
   const split = (token: StringToken): (number[] | number)[] | undefined => {
     if (!font) return undefined;
     const size = font.bytesPerCode;
+    const bytes = stringBytes(s, token);
     const codes: number[][] = [];
-    for (let k = 0; k + size <= token.bytes.length; k += size) codes.push(token.bytes.slice(k, k + size));
+    for (let k = 0; k + size <= bytes.length; k += size) codes.push(bytes.slice(k, k + size));
     const codeOf = (unit: number[]) => (size === 2 ? unit[0]! * 256 + unit[1]! : unit[0]!);
     if (!codes.some((unit) => font!.undefinedCodes.has(codeOf(unit)))) return undefined;
     const pieces: (number[] | number)[] = [[]];
@@ -199,94 +191,69 @@ export function rewriteText(s: Uint8Array, fonts: Map<string, FontFacts>): { con
     return pieces.filter((p) => !(Array.isArray(p) && p.length === 0));
   };
   const write = (pieces: (number[] | number)[]) => pieces.map((p) => (Array.isArray(p) ? hexString(p) : String(p))).join(' ');
-  let i = 0;
-  while (i < s.length) {
-    const b = s[i]!;
-    if (WHITESPACE.has(b)) {
-      i++;
-      continue;
-    }
-    if (b === 0x25) {
-      while (i < s.length && s[i] !== 0x0a && s[i] !== 0x0d) i++;
-      continue;
-    }
-    const start = i;
-    if ((b === 0x3c && s[i + 1] === 0x3c) || (b === 0x3e && s[i + 1] === 0x3e)) {
-      i += 2;
-      continue;
-    }
-    if (b === 0x28 || b === 0x3c) {
-      const token = b === 0x28 ? readLiteral(s, i) : readHex(s, i);
-      i = token.end;
-      if (array) array.items.push(token);
-      else operands.push(token);
-      continue;
-    }
-    if (b === 0x5b) {
-      i++;
-      array = { start, items: [] };
-      continue;
-    }
-    if (b === 0x5d) {
-      i++;
-      closed = array;
-      array = undefined;
-      continue;
-    }
-    if (b === 0x2f) {
-      i++;
-      while (i < s.length && regular(s[i]!)) i++;
-      (array ? undefined : operands)?.push({ name: Buffer.from(s.subarray(start + 1, i)).toString('latin1') });
-      continue;
-    }
-    if (!regular(b)) {
-      i++;
-      operands.push('other');
-      continue;
-    }
-    while (i < s.length && regular(s[i]!)) i++;
-    const word = Buffer.from(s.subarray(start, i)).toString('latin1');
-    const number = Number(word);
-    if (word !== '' && !Number.isNaN(number) && /^[+-]?(\d+\.?\d*|\.\d+)$/.test(word)) {
-      if (array) array.items.push(number);
-      else operands.push(number);
-      continue;
-    }
-    // An operator.
-    if (word === 'ID') {
-      for (i++; i + 1 < s.length; i++) if (s[i] === 0x45 && s[i + 1] === 0x49 && WHITESPACE.has(s[i - 1]!) && (i + 2 >= s.length || !regular(s[i + 2]!))) break;
-      i += 2;
-    } else if (word === 'q') {
-      stack.push(font);
-    } else if (word === 'Q') {
-      font = stack.pop();
-    } else if (word === 'Tf') {
-      const named = operands.find((o): o is { name: string } => typeof o === 'object' && 'name' in o);
-      font = named ? fonts.get(decodeName(named.name)) : undefined;
-    } else if ((word === 'Tj' || word === "'" || word === '"') && font) {
-      const token = operands[operands.length - 1];
-      if (token && typeof token === 'object' && 'bytes' in token) {
-        const pieces = split(token);
-        if (pieces) {
-          const strings = pieces.filter((p): p is number[] => Array.isArray(p));
-          // Tj with widths to keep becomes TJ; ' and " keep their operator with the codes out.
-          if (word === 'Tj' && pieces.some((p) => typeof p === 'number')) edits.push({ start: token.start, end: i, text: `[${write(pieces)}] TJ` });
-          else edits.push({ start: token.start, end: token.end, text: hexString(strings.flat()) });
+  for (const token of contentTokens(s)) {
+    switch (token.kind) {
+      case 'string':
+        (array ? array.items : operands).push(token);
+        continue;
+      case 'number':
+        (array ? array.items : operands).push(token.value);
+        continue;
+      case 'array-open':
+        array = { start: token.start, items: [] };
+        continue;
+      case 'array-close':
+        closed = array;
+        array = undefined;
+        continue;
+      case 'name':
+        if (!array) operands.push({ name: token.value });
+        continue;
+      case 'dict-open':
+      case 'dict-close':
+        continue;
+      case 'stray':
+      case 'keyword':
+        operands.push('other');
+        continue;
+      case 'inline-image':
+        break;
+      case 'operator': {
+        const word = token.value;
+        if (word === 'q') {
+          stack.push(font);
+        } else if (word === 'Q') {
+          font = stack.pop();
+        } else if (word === 'Tf') {
+          const named = operands.find((o): o is { name: string } => typeof o === 'object' && 'name' in o);
+          font = named ? fonts.get(named.name) : undefined;
+        } else if ((word === 'Tj' || word === "'" || word === '"') && font) {
+          const shown = operands[operands.length - 1];
+          if (shown && typeof shown === 'object' && 'hex' in shown) {
+            const pieces = split(shown);
+            if (pieces) {
+              const strings = pieces.filter((p): p is number[] => Array.isArray(p));
+              // Tj with widths to keep becomes TJ; ' and " keep their operator with the codes out.
+              if (word === 'Tj' && pieces.some((p) => typeof p === 'number')) edits.push({ start: shown.start, end: token.end, text: `[${write(pieces)}] TJ` });
+              else edits.push({ start: shown.start, end: shown.end, text: hexString(strings.flat()) });
+            }
+          }
+        } else if (word === 'TJ' && closed && font) {
+          const parts: string[] = [];
+          let changed = false;
+          for (const item of closed.items) {
+            if (typeof item === 'number') {
+              parts.push(String(item));
+              continue;
+            }
+            const pieces = split(item);
+            if (pieces) changed = true;
+            parts.push(pieces ? write(pieces) : Buffer.from(s.subarray(item.start, item.end)).toString('latin1'));
+          }
+          if (changed) edits.push({ start: closed.start, end: token.end, text: `[${parts.join(' ')}] TJ` });
         }
+        break;
       }
-    } else if (word === 'TJ' && closed && font) {
-      const parts: string[] = [];
-      let changed = false;
-      for (const item of closed.items) {
-        if (typeof item === 'number') {
-          parts.push(String(item));
-          continue;
-        }
-        const pieces = split(item);
-        if (pieces) changed = true;
-        parts.push(pieces ? write(pieces) : Buffer.from(s.subarray(item.start, item.end)).toString('latin1'));
-      }
-      if (changed) edits.push({ start: closed.start, end: i, text: `[${parts.join(' ')}] TJ` });
     }
     operands = [];
     array = undefined;
@@ -305,52 +272,4 @@ export function rewriteText(s: Uint8Array, fonts: Map<string, FontFacts>): { con
 
 function hexString(bytes: number[]): string {
   return `<${bytes.map((b) => b.toString(16).padStart(2, '0')).join('')}>`;
-}
-
-function readHex(s: Uint8Array, i: number): StringToken {
-  const start = i;
-  let digits = '';
-  for (i++; i < s.length && s[i] !== 0x3e; i++) if (!WHITESPACE.has(s[i]!)) digits += String.fromCharCode(s[i]!);
-  if (digits.length % 2) digits += '0';
-  const bytes: number[] = [];
-  for (let k = 0; k < digits.length; k += 2) bytes.push(parseInt(digits.slice(k, k + 2), 16) || 0);
-  return { start, end: i + 1, bytes };
-}
-
-const ESCAPES: Record<number, number> = { 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09, 0x62: 0x08, 0x66: 0x0c };
-
-function readLiteral(s: Uint8Array, i: number): StringToken {
-  const start = i;
-  const bytes: number[] = [];
-  let depth = 0;
-  for (; i < s.length; i++) {
-    const b = s[i]!;
-    if (b === 0x5c) {
-      const n = s[++i];
-      if (n === undefined) break;
-      if (ESCAPES[n] !== undefined) bytes.push(ESCAPES[n]!);
-      else if (n >= 0x30 && n <= 0x37) {
-        let octal = n - 0x30;
-        for (let k = 0; k < 2 && s[i + 1]! >= 0x30 && s[i + 1]! <= 0x37; k++) octal = octal * 8 + (s[++i]! - 0x30);
-        bytes.push(octal & 0xff);
-      } else if (n === 0x0d) {
-        if (s[i + 1] === 0x0a) i++; // a line continuation
-      } else if (n !== 0x0a) bytes.push(n);
-      continue;
-    }
-    if (b === 0x28 && depth++ === 0) continue;
-    if (b === 0x29 && --depth === 0) return { start, end: i + 1, bytes };
-    // An end-of-line in a literal string is read as a line feed (ISO 32000-1, 7.3.4.2).
-    if (b === 0x0d) {
-      if (s[i + 1] === 0x0a) i++;
-      bytes.push(0x0a);
-      continue;
-    }
-    bytes.push(b);
-  }
-  return { start, end: s.length, bytes };
-}
-
-function decodeName(raw: string): string {
-  return raw.replace(/#([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }

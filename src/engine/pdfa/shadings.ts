@@ -1,5 +1,6 @@
 import type * as mupdf from 'mupdf';
-import { deref, pageContents, name } from '../core/mupdf-objects.js';
+import { contentHolders, deref, loadedObjects, name } from '../core/mupdf-objects.js';
+import { contentTokens } from '../syntax/content-tokens.js';
 
 /**
  * PDF/A-1 keeps PDF 1.4's implementation limit on real numbers, 32767
@@ -16,7 +17,6 @@ import { deref, pageContents, name } from '../core/mupdf-objects.js';
 export function scaleLargeShadings(doc: mupdf.PDFDocument): string[] {
   const scaled = new Map<number, number>(); // shading object number -> factor
   const done: string[] = [];
-  const count = doc.countObjects();
   const shadingOf = (ref: mupdf.PDFObject): number | undefined => {
     if (!ref.isIndirect()) return undefined;
     const num = ref.asIndirect();
@@ -25,9 +25,8 @@ export function scaleLargeShadings(doc: mupdf.PDFDocument): string[] {
     return factor > 1 ? factor : undefined;
   };
   // Shading patterns first: their Matrix takes the factor, no content changes.
-  for (let num = 1; num < count; num++) {
-    const obj = resolve(doc, num);
-    if (!obj?.isDictionary()) continue;
+  for (const { obj } of loadedObjects(doc)) {
+    if (!obj.isDictionary()) continue;
     const patternType = deref(obj.get('PatternType'));
     if (name(obj.get('Type')) !== 'Pattern' || !patternType.isNumber() || patternType.asNumber() !== 2) continue;
     const factor = shadingOf(obj.get('Shading'));
@@ -59,35 +58,11 @@ export function scaleLargeShadings(doc: mupdf.PDFDocument): string[] {
       }
     }
   };
-  for (let i = 0; i < doc.countPages(); i++) {
-    const page = doc.findPage(i);
-    const streams = pageContents(page);
-    rewrite(deref(page.getInheritable('Resources')), streams);
-  }
-  for (let num = 1; num < count; num++) {
-    const ref = doc.newIndirect(num);
-    const obj = resolve(doc, num);
-    if (!obj?.isDictionary()) continue;
-    if (ref.isStream() && (name(obj.get('Subtype')) === 'Form' || name(obj.get('Type')) === 'Pattern')) rewrite(deref(obj.get('Resources')), [ref]);
-    else if (obj.isDictionary() && name(obj.get('Subtype')) === 'Type3') {
-      const procs = deref(obj.get('CharProcs'));
-      const streams: mupdf.PDFObject[] = [];
-      if (procs.isDictionary()) procs.forEach((p) => streams.push(p));
-      rewrite(deref(obj.get('Resources')), streams);
-    }
-  }
+  for (const holder of contentHolders(doc, ['page', 'form', 'tiling', 'type3'])) rewrite(holder.resources, holder.streams);
   return done;
 }
 
 const LIMIT = 32767;
-
-function resolve(doc: mupdf.PDFDocument, num: number): mupdf.PDFObject | undefined {
-  try {
-    return doc.newIndirect(num).resolve();
-  } catch {
-    return undefined;
-  }
-}
 
 /** Divides an axial or radial shading's coordinates by a power of ten when one is beyond the limit; answers the factor (1: unchanged). */
 function scaleShading(shading: mupdf.PDFObject): number {
@@ -111,10 +86,6 @@ function scaleShading(shading: mupdf.PDFObject): number {
   return factor;
 }
 
-const WHITESPACE = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
-const DELIMITERS = new Set([0x28, 0x29, 0x3c, 0x3e, 0x5b, 0x5d, 0x7b, 0x7d, 0x2f, 0x25]);
-const regular = (b: number) => !WHITESPACE.has(b) && !DELIMITERS.has(b);
-
 /**
  * The content with each `/Name sh` whose name is in `factors` wrapped in a
  * scaling matrix, or undefined when none is there. Strings, comments and
@@ -125,65 +96,19 @@ export function wrapShadingOperators(content: Uint8Array, factors: Map<string, n
   const parts: Buffer[] = [];
   let copied = 0;
   let lastName: { start: number; value: string } | undefined;
-  let i = 0;
-  while (i < s.length) {
-    const b = s[i]!;
-    if (WHITESPACE.has(b)) {
-      i++;
+  for (const token of contentTokens(s)) {
+    if (token.kind === 'name') {
+      lastName = token;
       continue;
     }
-    if (b === 0x25) {
-      while (i < s.length && s[i] !== 0x0a && s[i] !== 0x0d) i++;
-      continue;
-    }
-    if (b === 0x28) {
-      let depth = 0;
-      for (; i < s.length; i++) {
-        if (s[i] === 0x5c) i++;
-        else if (s[i] === 0x28) depth++;
-        else if (s[i] === 0x29 && --depth === 0) break;
-      }
-      i++;
-      lastName = undefined;
-      continue;
-    }
-    if (b === 0x3c && s[i + 1] !== 0x3c) {
-      while (i < s.length && s[i] !== 0x3e) i++;
-      i++;
-      lastName = undefined;
-      continue;
-    }
-    if (b === 0x2f) {
-      const start = i++;
-      while (i < s.length && regular(s[i]!)) i++;
-      lastName = { start, value: decodeName(Buffer.from(s.subarray(start + 1, i)).toString('latin1')) };
-      continue;
-    }
-    if (!regular(b)) {
-      i++;
-      lastName = undefined;
-      continue;
-    }
-    const start = i;
-    while (i < s.length && regular(s[i]!)) i++;
-    const word = Buffer.from(s.subarray(start, i)).toString('latin1');
-    if (word === 'ID') {
-      // Inline image data: up to an EI between whitespace.
-      for (i++; i + 1 < s.length; i++) if (s[i] === 0x45 && s[i + 1] === 0x49 && WHITESPACE.has(s[i - 1]!) && (i + 2 >= s.length || !regular(s[i + 2]!))) break;
-      i += 2;
-    } else if (word === 'sh' && lastName && factors.has(lastName.value)) {
+    if (token.kind === 'operator' && token.value === 'sh' && lastName && factors.has(lastName.value)) {
       const f = factors.get(lastName.value)!;
-      parts.push(Buffer.from(s.subarray(copied, lastName.start)), Buffer.from(`q ${f} 0 0 ${f} 0 0 cm `, 'latin1'), Buffer.from(s.subarray(lastName.start, i)), Buffer.from(' Q', 'latin1'));
-      copied = i;
+      parts.push(Buffer.from(s.subarray(copied, lastName.start)), Buffer.from(`q ${f} 0 0 ${f} 0 0 cm `, 'latin1'), Buffer.from(s.subarray(lastName.start, token.end)), Buffer.from(' Q', 'latin1'));
+      copied = token.end;
     }
     lastName = undefined;
   }
   if (!parts.length) return undefined;
   parts.push(Buffer.from(s.subarray(copied)));
   return new Uint8Array(Buffer.concat(parts));
-}
-
-/** A name token's #xx escapes decoded. */
-function decodeName(raw: string): string {
-  return raw.replace(/#([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 }
