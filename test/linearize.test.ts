@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { call, expectUnchanged, jobEnded, putPdf, storedBytes } from './helpers/http.js';
-import { appendInfoUpdate, makePdf, pdfinfo, pdftotext, qpdfCheck, qpdfLinearization, serializePdf, withTempFile } from './helpers/pdf.js';
+import { appendInfoUpdate, encryptPdf, makePdf, pdfinfo, pdftotext, qpdfCheck, qpdfLinearization, serializePdf, withTempFile } from './helpers/pdf.js';
 import { qpdfEncryption, runQpdf } from './helpers/qpdf-encryption.js';
 import { serverForSuite } from './helpers/server.js';
 
@@ -10,16 +9,6 @@ const text = (page: number) => `Linearize page ${page + 1} alpha bravo charlie`;
 
 function linearizeRequest(doc: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
   return call(server, 'POST', `/documents/${doc}`, { body: { LinearizeAction: params }, headers });
-}
-
-/** Encrypts with qpdf (AES-256) with extra qpdf restriction flags. */
-function encrypt(bytes: Buffer, user: string, owner: string, restrictions: string[] = []): Buffer {
-  return withTempFile(bytes, (input) => {
-    const output = `${input}.enc.pdf`;
-    const run = runQpdf(['--encrypt', user, owner, '256', ...restrictions, '--', input, output]);
-    assert.ok(run.ok, run.out);
-    return readFileSync(output);
-  });
 }
 
 const server = serverForSuite();
@@ -102,7 +91,7 @@ describe('LinearizeAction', () => {
 
   test('an encrypted document needs its password and keeps its encryption and both passwords', async () => {
     const doc = 'lin/secret.pdf';
-    await putPdf(server, doc, encrypt(makePdf({ pages: 2, text }), 'user-pw', 'owner-pw'));
+    await putPdf(server, doc, encryptPdf(makePdf({ pages: 2, text }), 'user-pw', 'owner-pw'));
     await expectUnchanged(server, doc, () => linearizeRequest(doc), 403, 'DOCUMENT_PASSWORD_REQUIRED');
     await expectUnchanged(server, doc, () => linearizeRequest(doc, {}, { 'x-service-documentpassword': 'wrong' }), 403, 'DOCUMENT_PASSWORD_INVALID');
     const reply = await linearizeRequest(doc, { savePath: 'lin/secret-web.pdf' }, { 'x-service-documentpassword': 'user-pw' });
@@ -122,7 +111,7 @@ describe('LinearizeAction', () => {
 
   test('a user password whose permissions forbid changes is refused (403), the owner password lifts it', async () => {
     const doc = 'lin/locked.pdf';
-    await putPdf(server, doc, encrypt(makePdf({ pages: 2, text }), 'user-pw', 'owner-pw', ['--modify=none']));
+    await putPdf(server, doc, encryptPdf(makePdf({ pages: 2, text }), 'user-pw', 'owner-pw', '256', ['--modify=none']));
     await expectUnchanged(server, doc, () => linearizeRequest(doc, {}, { 'x-service-documentpassword': 'user-pw' }), 403, 'DOCUMENT_PERMISSION_DENIED');
     const reply = await linearizeRequest(doc, {}, { 'x-service-documentpassword': 'owner-pw' });
     assert.equal(reply.status, 200, reply.text);
@@ -145,7 +134,7 @@ describe('LinearizeAction', () => {
 
   test('as a background job: the password is checked before 202, and the job writes the linearized, still encrypted file', async () => {
     const doc = 'lin/job.pdf';
-    await putPdf(server, doc, encrypt(makePdf({ pages: 3, text }), 'user-pw', 'owner-pw', ['--modify=none']));
+    await putPdf(server, doc, encryptPdf(makePdf({ pages: 3, text }), 'user-pw', 'owner-pw', '256', ['--modify=none']));
     // A user password that does not allow changes is the request's 403, not a failed job.
     await expectUnchanged(server, doc, () => call(server, 'POST', `/documents/${doc}`, {
       headers: { prefer: 'respond-async', 'x-service-documentpassword': 'user-pw' },

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import { describe, test } from 'node:test';
 import { call, expectUnchanged, jobEnded, putPdf, storedBytes } from './helpers/http.js';
 import { imageHeavyPdf, photoSamples } from './helpers/optimize-fixtures.js';
-import { makePdf, pdftotext, qpdfCheck, renderDifference, serializePdf, withTempFile } from './helpers/pdf.js';
-import { qpdfEncryption, runQpdf } from './helpers/qpdf-encryption.js';
+import { encryptPdf, makePdf, pdftotext, qpdfCheck, renderDifference, serializePdf, withTempFile } from './helpers/pdf.js';
+import { qpdfEncryption } from './helpers/qpdf-encryption.js';
 import { serverForSuite } from './helpers/server.js';
 
 const server = serverForSuite();
@@ -215,12 +214,7 @@ describe('OptimizeAction', () => {
 
   test('an encrypted document needs its password and keeps its encryption, method and passwords; as a background job', async () => {
     const doc = 'opt/secret.pdf';
-    const encrypted = withTempFile(SOURCE, (input) => {
-      const output = `${input}.enc.pdf`;
-      const run = runQpdf(['--encrypt', 'user-pw', 'owner-pw', '256', '--', input, output]);
-      assert.ok(run.ok, run.out);
-      return readFileSync(output);
-    });
+    const encrypted = encryptPdf(SOURCE, 'user-pw', 'owner-pw');
     await putPdf(server, doc, encrypted);
     await expectUnchanged(server, doc, () => optimizeRequest(doc, { profileName: 'ebook' }), 403, 'DOCUMENT_PASSWORD_REQUIRED');
     const reply = await call(server, 'POST', `/documents/${doc}`, {

@@ -74,10 +74,7 @@ describe('reading permissions', () => {
   });
 
   test('a qpdf-encrypted document: what qpdf set is reported with either password; none or a wrong one is 403', async () => {
-    const encrypted = withTempFile(plain(), (file) => {
-      execFileSync('qpdf', ['--encrypt', 'u-pw', 'o-pw', '256', '--print=low', '--modify=form', '--extract=n', '--', file, `${file}.out`]);
-      return execFileSync('cat', [`${file}.out`]);
-    });
+    const encrypted = encryptPdf(plain(), 'u-pw', 'o-pw', '256', ['--print=low', '--modify=form', '--extract=n']);
     await putPdf(server, 'perm/qpdf.pdf', encrypted);
     const none = await getPermissions('perm/qpdf.pdf');
     assert.equal(none.status, 403);
@@ -283,10 +280,7 @@ describe('removing password permissions', () => {
     const doc = 'perm/empty-owner.pdf';
     await putPdf(server, doc, plain());
     // qpdf writes an empty owner password as given.
-    const both = withTempFile(plain(), (file) => {
-      execFileSync('qpdf', ['--encrypt', '', '', '256', '--print=none', '--', file, `${file}.out`]);
-      return execFileSync('cat', [`${file}.out`]);
-    });
+    const both = encryptPdf(plain(), '', '', '256', ['--print=none']);
     await putPdf(server, doc, both);
     const model = (await getPermissions(doc)).json().passwordPermissions;
     assert.equal(model.encrypted, true);
@@ -297,10 +291,7 @@ describe('removing password permissions', () => {
 
   test('a user password with an empty owner password (AES-256 R6, written by qpdf): no permissions password, so the user password is enough', async () => {
     const doc = 'perm/user-only.pdf';
-    const userOnly = withTempFile(plain(), (file) => {
-      execFileSync('qpdf', ['--encrypt', 'only-user', '', '256', '--allow-insecure', '--modify=none', '--', file, `${file}.out`]);
-      return execFileSync('cat', [`${file}.out`]);
-    });
+    const userOnly = encryptPdf(plain(), 'only-user', '', '256', ['--allow-insecure', '--modify=none']);
     await putPdf(server, doc, userOnly);
     const model = (await getPermissions(doc, pw('only-user'))).json().passwordPermissions;
     assert.equal(model.openPasswordSet, true);

@@ -121,13 +121,14 @@ export function pdftotext(bytes: Buffer | Uint8Array, password?: string): string
 }
 
 /** Encrypts with qpdf: AES-256 with a user and an owner password. */
-export function encryptPdf(bytes: Buffer, user: string, owner: string, bits: '40' | '128' | '256' = '256'): Buffer {
+/** Encrypts with qpdf; `options` are qpdf's encryption options (restrictions such as --modify=none, --allow-insecure for an empty owner password). */
+export function encryptPdf(bytes: Buffer, user: string, owner: string, bits: '40' | '128' | '256' = '256', options: readonly string[] = []): Buffer {
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-enc-'));
   try {
     const input = path.join(dir, 'in.pdf');
     const output = path.join(dir, 'out.pdf');
     writeFileSync(input, bytes);
-    execFileSync('qpdf', ['--allow-weak-crypto', '--encrypt', user, owner, bits, '--', input, output]);
+    execFileSync('qpdf', ['--allow-weak-crypto', '--encrypt', user, owner, bits, ...options, '--', input, output]);
     return readFileSync(output);
   } finally {
     rmSync(dir, { recursive: true, force: true });
