@@ -28,10 +28,16 @@ const problemContent = {
  * sees it, so the description says so. Other unknown parts are ignored.
  */
 export const REFUSED_PART_NAMES: readonly string[] = Object.getOwnPropertyNames(Object.prototype).sort();
+/**
+ * The names above refused as a pattern with a negative lookahead rather than
+ * `not: {enum}`: Schemathesis 4.32's coverage phase cannot judge a `not` over
+ * a body holding binary parts (it stops with "Unsupported type: 'Binary'").
+ */
+const REFUSED_PART_NAME_PATTERN = `^(?!(?:${REFUSED_PART_NAMES.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$)`;
 
 /** A multipart/form-data body for the description only (Fastify streams multipart; the route reads the parts). */
 export function multipartBody(parts: Record<string, object>, required: readonly string[]): Json {
-  const schema = { type: 'object', properties: parts, required: [...required], propertyNames: { not: { enum: [...REFUSED_PART_NAMES] } } };
+  const schema = { type: 'object', properties: parts, required: [...required], propertyNames: { pattern: REFUSED_PART_NAME_PATTERN } };
   return { 'multipart/form-data': { schema } };
 }
 
