@@ -3,10 +3,11 @@ import { execFileSync } from 'node:child_process';
 import { deflateSync } from 'node:zlib';
 import { describe, test } from 'node:test';
 import { call, expectUnchanged, jobEnded, putPdf, storedBytes } from './helpers/http.js';
-import { imageHeavyPdf, photoSamples } from './helpers/optimize-fixtures.js';
-import { encryptPdf, makePdf, pdftotext, qpdfCheck, renderDifference, serializePdf, withTempFile } from './helpers/pdf.js';
+import { BILEVEL_TEXT, bilevelPdf, imageHeavyPdf, photoSamples } from './helpers/optimize-fixtures.js';
+import { encryptPdf, makePdf, pdftotext, qpdfCheck, renderDifference, renderPage, serializePdf, withTempFile } from './helpers/pdf.js';
 import { qpdfEncryption } from './helpers/qpdf-encryption.js';
 import { serverForSuite } from './helpers/server.js';
+import { grayRender, ssim } from './helpers/ssim.js';
 
 const server = serverForSuite();
 const SOURCE = imageHeavyPdf();
@@ -304,5 +305,115 @@ describe('OptimizeAction', () => {
     assert.ok(json.includes('/Link') && !json.includes('/Text') && !json.includes('/Courier'), 'the link stays; the note and the unused font go');
     assert.deepEqual(words(written), ['Kept', 'words', 'here']);
     assert.equal(makePdf().length > 0, true);
+  });
+});
+
+describe('OptimizeAction: bi-level images, bicubic downsampling, inline images', () => {
+  const BILEVEL = bilevelPdf();
+  /** qpdf's view of one object (its dictionary). */
+  const showObject = (bytes: Buffer | Uint8Array, object: number) => withTempFile(bytes, (file) => execFileSync('qpdf', [`--show-object=${object}`, file], { encoding: 'latin1' }));
+  const describeImages = (bytes: Buffer | Uint8Array) => pdfimages(bytes).map((i) => `${i.page} ${i.type} ${i.width}x${i.height} ${i.color} ${i.bpc} ${i.enc}`);
+  /** How much a page rendered at 72 dpi is inked: the green and the red channel's darkening, summed (red ink darkens green only). */
+  const ink = (bytes: Buffer | Uint8Array, page: number) => {
+    const render = renderPage(bytes, page, 72);
+    let green = 0;
+    let red = 0;
+    for (let y = 0; y < render.height; y++) {
+      for (let x = 0; x < render.width; x++) {
+        const [r, g] = render.rgb(x, y);
+        red += 255 - r;
+        green += 255 - g;
+      }
+    }
+    return { red, green };
+  };
+
+  test('ebook: 1-bit scans and stencil masks above 1.5x 300 dpi brought to 300 dpi as 1 bit, Flate; ImageMask, Decode and the mask colour kept; an inline image kept and noted', async () => {
+    await putPdf(server, 'bw/scan.pdf', BILEVEL);
+    const reply = await optimizeRequest('bw/scan.pdf', { profileName: 'ebook', savePath: 'bw/out/ebook.pdf' });
+    assert.equal(reply.status, 201, reply.text);
+    const report = reply.json().report;
+    const written = await storedBytes(server, 'bw/out/ebook.pdf');
+    assert.ok(written.length < BILEVEL.length / 2, `${written.length} bytes`);
+    assert.equal(report.images.examined, 3, 'three image XObjects (the inline image is not one)');
+    assert.equal(report.images.changed, 2);
+    assert.equal(report.images.downsampled, 2);
+    assert.ok(qpdfCheck(written).ok, qpdfCheck(written).output);
+    assert.deepEqual(words(written), words(BILEVEL));
+    assert.ok(words(written).join(' ').includes(BILEVEL_TEXT(0)));
+    assert.deepEqual(describeImages(written), [
+      '1 image 1200x1500 gray 1 image',
+      '2 stencil 1200x1500 - 1 image',
+      // Stored without a filter and at 300 dpi: not rewritten; the save's compression writes unfiltered 1-bit samples as CCITT G4.
+      '3 image 1200x1500 gray 1 ccitt',
+      '4 image 300x300 gray 8 image',
+    ]);
+    const stencil = showObject(written, pdfimages(written)[1]!.object);
+    assert.match(stencil, /\/ImageMask true/);
+    assert.match(stencil, /\/Decode \[ 1 0 \]/, 'the decode array kept');
+    for (const page of [1, 2]) {
+      assert.ok(renderDifference(BILEVEL, written, page, 72) < 0.01, `page ${page}: ${renderDifference(BILEVEL, written, page, 72)}`);
+      const similarity = ssim(grayRender(BILEVEL, page, 150), grayRender(written, page, 150));
+      assert.ok(similarity > 0.97, `page ${page}: SSIM ${similarity}`);
+    }
+    const [before, after] = [ink(BILEVEL, 2), ink(written, 2)];
+    // Red ink leaves the red channel alone (what darkens it is the black line of text): as much ink as before, still red.
+    assert.ok(after.red <= before.red * 1.05 && Math.abs(after.green - before.green) < before.green * 0.1, `the stencil still paints as much, in red: ${JSON.stringify([before, after])}`);
+    for (const page of [3, 4]) assert.ok(ppm(written, page, 100).equals(ppm(BILEVEL, page, 100)), `page ${page} pixel-identical`);
+    // The inline image (300 dpi, the gray handler's target 150) is kept and said to be.
+    assert.deepEqual(
+      report.notes.filter((n: string) => n.includes('inline')),
+      ['page 4: inline image 300x300 drawn at 300 dpi kept (inline images are part of the content stream, which is not rewritten)'],
+    );
+  });
+
+  test('bwImageHandler codes: CCITT G4 (compression 4), bi-level DeviceGray (colorSpace 4), average; G4 refused for colour, JBIG2 refused', async () => {
+    const doc = 'bw/codes.pdf';
+    await putPdf(server, doc, BILEVEL);
+    await expectUnchanged(server, doc, () => optimizeRequest(doc, { profile: { colorImageHandler: { compression: 4 } } }), 400, 'VALIDATION_FAILED');
+    await expectUnchanged(server, doc, () => optimizeRequest(doc, { profile: { bwImageHandler: { compression: 5 } } }), 400, 'VALIDATION_FAILED');
+    const profile = { bwImageHandler: { dpi: 300, compression: 4, colorSpace: 4, downsampling: 0 }, compressObjectsIntoStreams: false };
+    const reply = await optimizeRequest(doc, { profile, savePath: 'bw/out/codes.pdf' });
+    assert.equal(reply.status, 201, reply.text);
+    assert.equal(reply.json().report.images.changed, 3, reply.text);
+    const written = await storedBytes(server, 'bw/out/codes.pdf');
+    assert.ok(qpdfCheck(written).ok, qpdfCheck(written).output);
+    assert.deepEqual(describeImages(written), ['1 image 1200x1500 gray 1 ccitt', '2 stencil 1200x1500 - 1 ccitt', '3 image 1200x1500 gray 1 ccitt', '4 image 300x300 gray 8 image']);
+    const [scan, stencil, normalised] = pdfimages(written).map((i) => showObject(written, i.object));
+    assert.match(scan!, /\/K -1/);
+    assert.match(stencil!, /\/ImageMask true/);
+    assert.match(stencil!, /\/Decode \[ 1 0 \]/, 'a stencil mask keeps its decode array with colorSpace 4');
+    // Page 3 had /Decode [1 0] over inverted bits: now plain DeviceGray, the same pixels.
+    assert.match(normalised!, /\/ColorSpace \/DeviceGray/);
+    assert.doesNotMatch(normalised!, /\/Decode \[/);
+    assert.ok(ppm(written, 3, 100).equals(ppm(BILEVEL, 3, 100)), 'page 3 pixel-identical');
+    for (const page of [1, 2]) {
+      const similarity = ssim(grayRender(BILEVEL, page, 150), grayRender(written, page, 150));
+      assert.ok(similarity > 0.97, `page ${page}: SSIM ${similarity} (average, then thresholded)`);
+    }
+  });
+
+  test('bicubic (downsampling 1) is its own filter: other bytes than average, both close to the original', async () => {
+    const streams: Buffer[] = [];
+    for (const method of [0, 1]) {
+      await putPdf(server, `bw/photo-${method}.pdf`, SOURCE);
+      const profile = { colorImageHandler: { dpi: 100, compression: 2, downsampling: method } };
+      const reply = await optimizeRequest(`bw/photo-${method}.pdf`, { profile, savePath: `bw/out/photo-${method}.pdf` });
+      assert.equal(reply.status, 201, reply.text);
+      const written = await storedBytes(server, `bw/out/photo-${method}.pdf`);
+      assert.ok(qpdfCheck(written).ok, qpdfCheck(written).output);
+      const list = pdfimages(written);
+      assert.deepEqual(imagesOn(list, 1).map((i) => `${i.width}x${i.height} ${i.color} ${i.bpc}`), ['500x333 rgb 8']);
+      assert.deepEqual(imagesOn(list, 4).map((i) => `${i.width}x${i.height}`), ['200x200']);
+      assert.deepEqual(list.filter((i) => i.page === 4 && i.type === 'smask').map((i) => `${i.width}x${i.height}`), ['600x600'], 'the soft mask kept');
+      streams.push(rawStream(written, imagesOn(list, 1)[0]!.object));
+      for (const page of [1, 4]) {
+        const similarity = ssim(grayRender(SOURCE, page, 100), grayRender(written, page, 100));
+        assert.ok(similarity > 0.98, `downsampling ${method}, page ${page}: SSIM ${similarity}`);
+      }
+      // Where the soft mask hides the image (a corner) the page is still white.
+      assert.deepEqual([...ppm(written, 4).subarray(-3)], [255, 255, 255]);
+    }
+    assert.ok(!streams[0]!.equals(streams[1]!), 'average and bicubic give different pixels');
   });
 });

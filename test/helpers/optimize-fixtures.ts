@@ -93,3 +93,75 @@ export function imageHeavyPdf(): Buffer {
   objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
   return serializePdf(objects, `/Root ${catalog} 0 R`);
 }
+
+/** Text-like 1-bit samples: lines of "glyphs" (blocks with counters and stems, about `cell` pixels) on white, rows padded to bytes; 0 is black. */
+export function textScanBits(width: number, height: number, cell: number): Buffer {
+  const stride = Math.ceil(width / 8);
+  const out = Buffer.alloc(stride * height, 0xff);
+  const next = random(7);
+  const line = cell * 2;
+  for (let top = cell; top + cell <= height; top += line) {
+    for (let left = cell; left + cell <= width; ) {
+      const glyph = Math.max(2, Math.round(cell * (0.4 + next() * 0.6)));
+      const stem = Math.max(1, Math.round(cell / 8));
+      const shape = Math.floor(next() * 4);
+      for (let y = top; y < top + cell; y++) {
+        // Edges that wander by a pixel from row to row, as a scanner's do (and what makes real scans hard for Flate).
+        const jitter = Math.floor(next() * 3) - 1;
+        for (let x = left; x < Math.min(width, left + glyph); x++) {
+          const dx = x - left + jitter;
+          const dy = y - top;
+          // Stems, bars and bowls: thin strokes, so a reduction that drops them shows.
+          const ink = dx < stem || (shape > 0 && dy < stem) || (shape > 1 && dx >= glyph - stem) || (shape > 2 && Math.abs(dy - cell / 2) < stem / 2 + 0.5);
+          if (ink) out[y * stride + (x >> 3)]! &= ~(0x80 >> (x & 7));
+        }
+      }
+      left += glyph + Math.round(cell / 4) + (next() < 0.15 ? cell : 0);
+    }
+  }
+  return out;
+}
+
+export const BILEVEL_TEXT = (page: number) => `Bilevel page ${page + 1} delta echo foxtrot`;
+
+/**
+ * Bi-level and inline images, built in code:
+ * 1. a 1-bit DeviceGray scan 2400x3000 drawn 4x5 in (600 dpi), Flate;
+ * 2. a stencil mask (ImageMask, /Decode [1 0]) 2400x3000 at 600 dpi, painting red;
+ * 3. a 1-bit DeviceGray image 1200x1500 with /Decode [1 0] at 300 dpi, stored without a filter;
+ * 4. an inline gray image 300x300 (Flate, binary data in the content stream) drawn 1 in square (300 dpi).
+ * Each page has a line of Helvetica text.
+ */
+export function bilevelPdf(): Buffer {
+  const objects: string[] = [];
+  const add = (body: string) => {
+    objects.push(body);
+    return objects.length;
+  };
+  const stream = (dict: string, data: Buffer) => `<< ${dict} /Length ${data.length} >>\nstream\n${data.toString('latin1')}\nendstream`;
+  const catalog = add('');
+  const pagesObj = add('');
+  const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  const scan = add(stream('/Type /XObject /Subtype /Image /Width 2400 /Height 3000 /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /FlateDecode', deflateSync(textScanBits(2400, 3000, 40))));
+  // Inverted bits with an inverting decode: the stencil paints where the stored bit is 1.
+  const inverted = Buffer.from(textScanBits(2400, 3000, 40).map((b) => ~b & 0xff));
+  const stencil = add(stream('/Type /XObject /Subtype /Image /Width 2400 /Height 3000 /ImageMask true /Decode [1 0] /Filter /FlateDecode', deflateSync(inverted)));
+  const raw = Buffer.from(textScanBits(1200, 1500, 24).map((b) => ~b & 0xff));
+  const decoded = add(stream('/Type /XObject /Subtype /Image /Width 1200 /Height 1500 /ColorSpace /DeviceGray /BitsPerComponent 1 /Decode [1 0]', raw));
+  const inlineData = deflateSync(photoSamples(300, 300, 1, 11));
+  const inline = Buffer.concat([Buffer.from('q 72 0 0 72 72 300 cm BI /W 300 /H 300 /CS /G /BPC 8 /F /Fl ID\n', 'latin1'), inlineData, Buffer.from('\nEI Q', 'latin1')]);
+  const draws: [string, Buffer][] = [
+    [`/XObject << /Im0 ${scan} 0 R >>`, Buffer.from('q 288 0 0 360 72 300 cm /Im0 Do Q', 'latin1')],
+    [`/XObject << /Im0 ${stencil} 0 R >>`, Buffer.from('q 1 0 0 rg 288 0 0 360 72 300 cm /Im0 Do Q', 'latin1')],
+    [`/XObject << /Im0 ${decoded} 0 R >>`, Buffer.from('q 288 0 0 360 72 300 cm /Im0 Do Q', 'latin1')],
+    ['', inline],
+  ];
+  const kids = draws.map(([resources, drawing], i) => {
+    const content = Buffer.concat([drawing, Buffer.from(` BT /F1 18 Tf 72 740 Td (${BILEVEL_TEXT(i)}) Tj ET`, 'latin1')]);
+    const contents = add(stream('', content));
+    return add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> ${resources} >> /Contents ${contents} 0 R >>`);
+  });
+  objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R >>`;
+  objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
+  return serializePdf(objects, `/Root ${catalog} 0 R`);
+}

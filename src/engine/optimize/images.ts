@@ -1,6 +1,10 @@
+import { deflateSync } from 'node:zlib';
 import * as mupdf from 'mupdf';
+import { downsampleBits, packBits, unpackBits } from './bilevel.js';
+import { inlineImages, type UnmatchedDraw } from './inline.js';
 import type { OptimizeSettings } from './model.js';
 import { flatePredicted } from './predict.js';
+import { resampleBicubic } from './resample.js';
 
 /** One image XObject and how it is drawn. */
 interface ImageEntry {
@@ -27,6 +31,7 @@ export interface ImageStats {
 }
 
 type Handler = NonNullable<OptimizeSettings['colorImageHandler']> | NonNullable<OptimizeSettings['bwImageHandler']>;
+type BwHandler = NonNullable<OptimizeSettings['bwImageHandler']>;
 
 /** The object resolved; a missing entry (MuPDF's shared Null, which has no document) as it is. */
 const res = (obj: mupdf.PDFObject): mupdf.PDFObject => (obj.isNull() ? obj : obj.resolve());
@@ -78,7 +83,7 @@ function drawDpi(image: mupdf.Image, ctm: mupdf.Matrix): number {
  * of some object marks those objects as drawn at unknown resolution, so they
  * are not downsampled.
  */
-function survey(doc: mupdf.PDFDocument): ImageEntry[] {
+function survey(doc: mupdf.PDFDocument): { entries: ImageEntry[]; unmatched: UnmatchedDraw[] } {
   const entries = new Map<number, ImageEntry>();
   const { images, masks } = imageObjects(doc);
   for (const [num, obj] of images) {
@@ -101,6 +106,7 @@ function survey(doc: mupdf.PDFDocument): ImageEntry[] {
       // Not loadable: its draws fall to the size match below, which only makes images keep their resolution.
     }
   }
+  const unmatched: UnmatchedDraw[] = [];
   const record = (image: mupdf.Image, ctm: mupdf.Matrix) => {
     const entry = byPointer.get(image.pointer as unknown as number);
     if (entry === null) return;
@@ -111,6 +117,8 @@ function survey(doc: mupdf.PDFDocument): ImageEntry[] {
     }
     // The interpreter may load a soft mask afresh to draw it into its mask group: a draw of a mask's size is taken for that.
     if (maskImages.some((m) => m.getWidth() === image.getWidth() && m.getHeight() === image.getHeight())) return;
+    // Inline images are drawn this way too: kept for their report (inline.ts).
+    unmatched.push({ width: image.getWidth(), height: image.getHeight(), dpi: drawDpi(image, ctm) });
     for (const other of entries.values()) {
       if (other.image.getWidth() === image.getWidth() && other.image.getHeight() === image.getHeight()) {
         other.drawn = true;
@@ -137,7 +145,7 @@ function survey(doc: mupdf.PDFDocument): ImageEntry[] {
     device.destroy();
     for (const mask of maskImages) mask.destroy();
   }
-  return [...entries.values()].filter((e) => e.drawn);
+  return { entries: [...entries.values()].filter((e) => e.drawn), unmatched };
 }
 
 type Kind = 'color' | 'gray' | 'bw';
@@ -162,12 +170,22 @@ const TARGET_SPACES: Record<number, { cs: mupdf.ColorSpace; components: number }
   3: { cs: mupdf.ColorSpace.DeviceCMYK, components: 4 },
 };
 
-/** The pixmap brought to width x height: MuPDF's scaler (an area filter) for average and bicubic, centre sampling for subsample. */
+/** The pixmap brought to width x height: MuPDF's scaler (an area filter) for average, Catmull-Rom (resample.ts) for bicubic, centre sampling for subsample. */
 function resize(pixmap: mupdf.Pixmap, width: number, height: number, method: number): mupdf.Pixmap {
   const w = pixmap.getWidth();
   const h = pixmap.getHeight();
   if (method === 2) {
     return pixmap.warp([[0, 0], [w, 0], [w, h], [0, h]], width, height);
+  }
+  if (method === 1) {
+    const n = pixmap.getNumberOfComponents() + (pixmap.getAlpha() ? 1 : 0);
+    const samples = resampleBicubic(pixmap.getPixels(), w, h, n, pixmap.getStride(), width, height);
+    const out = new mupdf.Pixmap(pixmap.getColorSpace()!, [0, 0, width, height], Boolean(pixmap.getAlpha()));
+    const stride = out.getStride();
+    // Taken after the allocation: a view into the WebAssembly memory goes stale when the memory grows.
+    const pixels = out.getPixels();
+    for (let y = 0; y < height; y++) pixels.set(samples.subarray(y * width * n, (y + 1) * width * n), y * stride);
+    return out;
   }
   const out = new mupdf.Pixmap(pixmap.getColorSpace()!, [0, 0, width, height], false);
   out.clear(255);
@@ -198,7 +216,7 @@ function resize(pixmap: mupdf.Pixmap, width: number, height: number, method: num
  */
 export function rewriteImages(doc: mupdf.PDFDocument, settings: OptimizeSettings, progress: (done: number, total: number) => void): ImageStats {
   const stats: ImageStats = { examined: 0, changed: 0, downsampled: 0, keptLarger: 0, skipped: [], freed: new Set() };
-  const entries = survey(doc);
+  const { entries, unmatched } = survey(doc);
   stats.examined = entries.length;
   const handlers: Record<Kind, Handler | undefined> = { color: settings.colorImageHandler, gray: settings.grayImageHandler, bw: settings.bwImageHandler };
   let done = 0;
@@ -217,7 +235,11 @@ export function rewriteImages(doc: mupdf.PDFDocument, settings: OptimizeSettings
     const handler = handlers[kind];
     if (!handler) continue;
     if (kind === 'bw') {
-      if ((handler.dpi ?? 0) > 0 && entry.dpi > 1.5 * handler.dpi!) stats.skipped.push(`object ${entry.num}: bi-level image above the target resolution kept (1-bit images are not rewritten yet)`);
+      try {
+        if (rewriteBilevel(doc, entry, dict, handler as BwHandler, stats)) stats.changed++;
+      } catch (err) {
+        stats.skipped.push(`object ${entry.num}: bi-level image kept, it could not be rewritten (${err instanceof Error ? err.message.slice(0, 120) : 'error'})`);
+      }
       continue;
     }
     if (res(dict.get('Mask')).isArray()) {
@@ -232,6 +254,7 @@ export function rewriteImages(doc: mupdf.PDFDocument, settings: OptimizeSettings
     }
   }
   progress(done, entries.length);
+  for (const inline of inlineImages(doc, unmatched, handlers)) stats.skipped.push(inline);
   }
 }
 
@@ -338,5 +361,170 @@ function rewriteOne(doc: mupdf.PDFDocument, entry: ImageEntry, dict: mupdf.PDFOb
     }
   } finally {
     for (const p of owned) p.destroy();
+  }
+}
+
+/** The colour spaces whose 1 bit means ink (a tint), not white. */
+const TINT_SPACES = new Set(['Separation', 'DeviceN']);
+
+/**
+ * bwImageHandler on one bi-level image or stencil mask (docs/optimize.md):
+ * above 1.5 times the target it is brought to the target resolution on its
+ * 1-bit samples (bilevel.ts) and written back as 1 bit per pixel, Flate (with
+ * PNG predictors when smaller). Colour space code 0 keeps the samples as
+ * stored, so /ImageMask, /Decode and the colour space (the colour a mask
+ * paints is the content stream's, untouched) stay; code 4 writes an image
+ * (not a mask) as DeviceGray with its decode applied, 0 black and 1 white.
+ * CCITT and JBIG2 cannot be written (MuPDF.js has no encoder for them), so a
+ * rewrite is Flate and is kept only when smaller than the stored stream.
+ */
+function rewriteBilevel(doc: mupdf.PDFDocument, entry: ImageEntry, dict: mupdf.PDFObject, handler: BwHandler, stats: ImageStats): boolean {
+  const image = entry.image;
+  const width = image.getWidth();
+  const height = image.getHeight();
+  const target = handler.dpi ?? 0;
+  const downsample = target > 0 && Number.isFinite(entry.dpi) && entry.dpi > 1.5 * target;
+  const imageMask = image.getImageMask() || (res(dict.get('ImageMask')).isBoolean() && res(dict.get('ImageMask')).asBoolean());
+  const decode = res(dict.get('Decode'));
+  const inverted = decode.isArray() && decode.length >= 2 && res(decode.get(0)).isNumber() && res(decode.get(0)).asNumber() === 1;
+  const spaceName = name(dict.get('ColorSpace')) ?? (res(dict.get('ColorSpace')).isArray() ? name(res(dict.get('ColorSpace')).get(0)) : undefined);
+  // Code 4 changes only what is not already plain 1-bit DeviceGray.
+  const normalise = !imageMask && handler.colorSpace === 4 && (spaceName !== 'DeviceGray' || inverted);
+  const filters = filterOf(dict);
+  const compression = handler.compression ?? 0;
+  if (!downsample && !normalise && (compression === 0 || filters.every((f) => f === 'FlateDecode'))) return false;
+  if (normalise && res(dict.get('Mask')).isArray()) {
+    stats.skipped.push(`object ${entry.num}: colour-key masked bi-level image kept (its key is in the stored sample values)`);
+    return false;
+  }
+
+  let values: Uint8Array;
+  let ink: 0 | 1;
+  if (normalise) {
+    // MuPDF decodes the colour space and the decode array; thresholded at half gray, 1 = white as DeviceGray says.
+    let pixmap = image.toPixmap();
+    const owned = [pixmap];
+    try {
+      const cs = pixmap.getColorSpace();
+      if (!cs || !cs.isGray()) owned.push((pixmap = pixmap.convertToColorSpace(mupdf.ColorSpace.DeviceGray, false)));
+      const n = pixmap.getNumberOfComponents() + (pixmap.getAlpha() ? 1 : 0);
+      const stride = pixmap.getStride();
+      const pixels = pixmap.getPixels();
+      values = new Uint8Array(width * height);
+      for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) values[y * width + x] = pixels[y * stride + x * n]! >= 128 ? 1 : 0;
+    } finally {
+      for (const p of owned) p.destroy();
+    }
+    ink = 0;
+  } else {
+    if (!imageMask && image.getBitsPerComponent() !== 1) return false;
+    const decoded = dict.readStream();
+    try {
+      values = unpackBits(decoded.asUint8Array(), width, height);
+    } finally {
+      decoded.destroy();
+    }
+    // Which stored bit is ink matters only for a tie when averaging: a mask paints where the decoded sample is 0.
+    ink = ((!imageMask && TINT_SPACES.has(spaceName ?? '') ? 1 : 0) ^ (inverted ? 1 : 0)) as 0 | 1;
+  }
+  let newWidth = width;
+  let newHeight = height;
+  if (downsample) {
+    const scale = target / entry.dpi;
+    newWidth = Math.max(1, Math.round(width * scale));
+    newHeight = Math.max(1, Math.round(height * scale));
+    values = downsampleBits(values, width, height, newWidth, newHeight, (handler.downsampling ?? 2) === 2, ink);
+  }
+  const packed = packBits(values, newWidth, newHeight);
+  const stride = Math.ceil(newWidth / 8);
+  // Code 0 keeps CCITT as CCITT and Flate as Flate; JBIG2 (not writable) and unfiltered samples take the smaller of the two.
+  const wasFlate = filters.length > 0 && filters.every((f) => f === 'FlateDecode');
+  const wasCcitt = filters.length === 1 && filters[0] === 'CCITTFaxDecode';
+  const tryFlate = compression === 2 || (compression === 0 && !wasCcitt);
+  const tryG4 = compression === 4 || (compression === 0 && !wasFlate);
+  let bytes: Uint8Array | undefined;
+  let parms: 'g4' | 'predictor' | undefined;
+  if (tryFlate) {
+    const plain = deflateSync(packed, { level: 9, memLevel: 9 });
+    const predicted = flatePredicted(packed, stride, newHeight, 1, stride);
+    parms = predicted.length < plain.length ? 'predictor' : undefined;
+    bytes = parms ? predicted : plain;
+  }
+  if (tryG4) {
+    const g4 = ccittG4(packed, newWidth, newHeight);
+    if (!bytes || g4.length < bytes.length) {
+      bytes = g4;
+      parms = 'g4';
+    }
+  }
+  if (!bytes) return false;
+  const old = dict.readRawStream();
+  const oldLength = old.getLength();
+  old.destroy();
+  if (bytes.length >= oldLength) {
+    stats.keptLarger++;
+    return false;
+  }
+  dict.writeRawStream(bytes);
+  for (const key of ['Filter', 'DecodeParms', 'Width', 'Height', 'BitsPerComponent']) dict.delete(key);
+  dict.put('Filter', doc.newName(parms === 'g4' ? 'CCITTFaxDecode' : 'FlateDecode'));
+  if (parms === 'predictor') {
+    const entries = doc.newDictionary();
+    entries.put('Predictor', doc.newInteger(15));
+    entries.put('Colors', doc.newInteger(1));
+    entries.put('BitsPerComponent', doc.newInteger(1));
+    entries.put('Columns', doc.newInteger(newWidth));
+    dict.put('DecodeParms', entries);
+  } else if (parms === 'g4') {
+    const entries = doc.newDictionary();
+    entries.put('K', doc.newInteger(-1));
+    entries.put('Columns', doc.newInteger(newWidth));
+    entries.put('Rows', doc.newInteger(newHeight));
+    dict.put('DecodeParms', entries);
+  }
+  dict.put('Width', doc.newInteger(newWidth));
+  dict.put('Height', doc.newInteger(newHeight));
+  dict.put('BitsPerComponent', doc.newInteger(1));
+  if (normalise) {
+    dict.delete('Decode');
+    dict.put('ColorSpace', doc.newName('DeviceGray'));
+  }
+  if (downsample) stats.downsampled++;
+  return true;
+}
+
+/**
+ * Packed 1-bit rows as CCITT Group 4 (K -1, 0 is black as PDF's default
+ * BlackIs1 false says). MuPDF.js has no call for its G4 encoder, but its save
+ * ("compress") writes an unfiltered 1-bit image that way: the rows go through
+ * a scratch document saved on its own, and the encoded stream is read back.
+ */
+function ccittG4(packed: Uint8Array, width: number, height: number): Uint8Array {
+  const scratch = new mupdf.PDFDocument();
+  try {
+    const dict = scratch.newDictionary();
+    dict.put('Type', scratch.newName('XObject'));
+    dict.put('Subtype', scratch.newName('Image'));
+    dict.put('Width', scratch.newInteger(width));
+    dict.put('Height', scratch.newInteger(height));
+    dict.put('ColorSpace', scratch.newName('DeviceGray'));
+    dict.put('BitsPerComponent', scratch.newInteger(1));
+    const num = scratch.addRawStream(packed, dict).asIndirect();
+    const saved = scratch.saveToBuffer('compress=yes');
+    const reread = new mupdf.PDFDocument(saved);
+    saved.destroy();
+    try {
+      const ref = reread.newIndirect(num);
+      if (name(ref.get('Filter')) !== 'CCITTFaxDecode') throw new Error('MuPDF did not write CCITT Group 4');
+      const raw = ref.readRawStream();
+      // A copy: the buffer's view is into WebAssembly memory.
+      const bytes = raw.asUint8Array().slice();
+      raw.destroy();
+      return bytes;
+    } finally {
+      reread.destroy();
+    }
+  } finally {
+    scratch.destroy();
   }
 }

@@ -18,14 +18,16 @@ export const COLOR_SPACES = {
 } as const;
 
 /**
- * `compression` codes. MuPDF.js 1.28 writes JPEG (Pixmap.asJPEG) and Flate,
- * and none of JPEG 2000, CCITT G4 or JBIG2: codes 3 to 5 are kept for those,
+ * `compression` codes. MuPDF.js 1.28 writes JPEG (Pixmap.asJPEG), Flate and,
+ * for 1-bit images, CCITT Group 4 (its save encodes unfiltered 1-bit images
+ * so), but neither JPEG 2000 nor JBIG2: codes 3 and 5 are kept for those,
  * should the engine learn to write them, and are refused (400) until then.
  */
 export const COMPRESSIONS = {
   0: 'keep: the image keeps its filter (re-encoded in it only when it is downsampled or converted)',
   1: 'JPEG (DCTDecode), at jpegQuality; lossy',
   2: 'Flate (lossless)',
+  4: 'CCITT Group 4 (lossless; bi-level images only)',
 } as const;
 
 /** `downsampling` codes: how an image above the threshold is brought to the target resolution (Ghostscript's DownsampleType). */
@@ -63,46 +65,72 @@ const jpegQuality = {
   description: 'JPEG quality from 0 (smallest) to 1 (best), as IJG quality / 100; used with compression 1 (default 0.75)',
 } as const;
 
+/**
+ * One image handler's schema: the three differ only in their description,
+ * the codes they accept, the bi-level one's downsampling default and dpi hint,
+ * and JPEG quality (not for bi-level images, where JPEG does not apply).
+ */
+function imageHandler<const CS extends readonly number[], const C extends readonly number[], const D extends 0 | 2, const Q extends boolean>(spec: {
+  description: string;
+  /** How the colorSpace description begins: colour images are converted, the others mostly kept. */
+  colorSpaceLead: string;
+  colorSpaces: CS;
+  colorSpaceNote?: string;
+  compressions: C;
+  dpiHint?: string;
+  downsampling: D;
+  jpeg: Q;
+}) {
+  const properties = {
+    colorSpace: {
+      type: 'integer',
+      enum: spec.colorSpaces,
+      default: 0,
+      description: `${spec.colorSpaceLead}: ${codeDescription(COLOR_SPACES, spec.colorSpaces)}${spec.colorSpaceNote ?? ''}`,
+    },
+    compression: { type: 'integer', enum: spec.compressions, default: 0, description: `Compression: ${codeDescription(COMPRESSIONS, spec.compressions)}` },
+    dpi: dpi(spec.dpiHint ?? ''),
+    downsampling: downsampling(spec.downsampling),
+  } as const;
+  return {
+    type: 'object',
+    description: spec.description,
+    properties: (spec.jpeg ? { ...properties, jpegQuality } : properties) as Q extends true ? typeof properties & { jpegQuality: typeof jpegQuality } : typeof properties,
+    additionalProperties: false,
+  } as const;
+}
+
 /** colorImageHandler: what happens to colour images (three or more components). */
-const colorImageHandler = {
-  type: 'object',
+const colorImageHandler = imageHandler({
   description: 'Colour images (RGB, CMYK, Lab, ICC-based with 3 or more components, indexed colour). Absent: colour images are not changed.',
-  properties: {
-    colorSpace: { type: 'integer', enum: [0, 1, 2, 3], default: 0, description: `Colour space to convert to: ${codeDescription(COLOR_SPACES, [0, 1, 2, 3])}` },
-    compression: { type: 'integer', enum: [0, 1, 2], default: 0, description: `Compression: ${codeDescription(COMPRESSIONS, [0, 1, 2])}` },
-    dpi: dpi(''),
-    downsampling: downsampling(0),
-    jpegQuality,
-  },
-  additionalProperties: false,
-} as const;
+  colorSpaceLead: 'Colour space to convert to',
+  colorSpaces: [0, 1, 2, 3],
+  compressions: [0, 1, 2],
+  downsampling: 0,
+  jpeg: true,
+});
 
 /** grayImageHandler: gray images (one component, more than 1 bit). */
-const grayImageHandler = {
-  type: 'object',
+const grayImageHandler = imageHandler({
   description: 'Gray images (one component, 2 to 16 bits). Absent: gray images are not changed.',
-  properties: {
-    colorSpace: { type: 'integer', enum: [0, 2], default: 0, description: `Colour space: ${codeDescription(COLOR_SPACES, [0, 2])}` },
-    compression: { type: 'integer', enum: [0, 1, 2], default: 0, description: `Compression: ${codeDescription(COMPRESSIONS, [0, 1, 2])}` },
-    dpi: dpi(''),
-    downsampling: downsampling(0),
-    jpegQuality,
-  },
-  additionalProperties: false,
-} as const;
+  colorSpaceLead: 'Colour space',
+  colorSpaces: [0, 2],
+  compressions: [0, 1, 2],
+  downsampling: 0,
+  jpeg: true,
+});
 
 /** bwImageHandler: bi-level images (1 bit) and image masks. JPEG does not apply to them. */
-const bwImageHandler = {
-  type: 'object',
+const bwImageHandler = imageHandler({
   description: 'Bi-level images (1 bit per pixel) and stencil masks. Absent: bi-level images are not changed.',
-  properties: {
-    colorSpace: { type: 'integer', enum: [0, 4], default: 0, description: `Colour space: ${codeDescription(COLOR_SPACES, [0, 4])} (both leave a bi-level image bi-level)` },
-    compression: { type: 'integer', enum: [0, 2], default: 0, description: `Compression: ${codeDescription(COMPRESSIONS, [0, 2])}` },
-    dpi: dpi('Scans of text usually keep 300 or more.'),
-    downsampling: downsampling(2),
-  },
-  additionalProperties: false,
-} as const;
+  colorSpaceLead: 'Colour space',
+  colorSpaces: [0, 4],
+  colorSpaceNote: ' (0 keeps the colour space and the decode array; 4 writes an image as 1-bit DeviceGray with its decode applied, 0 black; a stencil mask stays a mask with either)',
+  compressions: [0, 2, 4],
+  dpiHint: 'Scans of text usually keep 300 or more.',
+  downsampling: 2,
+  jpeg: false,
+});
 
 const flag = (fallback: boolean, description: string) => ({ type: 'boolean', default: fallback, description: `${description} (default ${fallback})` }) as const;
 
