@@ -391,6 +391,14 @@ describe('OptimizeAction: bi-level images, bicubic downsampling, inline images',
       const similarity = ssim(grayRender(BILEVEL, page, 150), grayRender(written, page, 150));
       assert.ok(similarity > 0.97, `page ${page}: SSIM ${similarity} (average, then thresholded)`);
     }
+
+    // Compression 4 alone: the 600 dpi Flate scan re-encoded as G4 at its size, lossless (smaller here: its edges are noisy).
+    const lossless = await optimizeRequest(doc, { profile: { bwImageHandler: { compression: 4 } }, savePath: 'bw/out/g4.pdf' });
+    assert.equal(lossless.status, 201, lossless.text);
+    const g4 = await storedBytes(server, 'bw/out/g4.pdf');
+    assert.ok(qpdfCheck(g4).ok, qpdfCheck(g4).output);
+    assert.deepEqual(describeImages(g4).slice(0, 2), ['1 image 2400x3000 gray 1 ccitt', '2 stencil 2400x3000 - 1 ccitt']);
+    for (const page of [1, 2]) assert.ok(ppm(g4, page, 100).equals(ppm(BILEVEL, page, 100)), `page ${page} pixel-identical`);
   });
 
   test('bicubic (downsampling 1) is its own filter: other bytes than average, both close to the original', async () => {

@@ -392,7 +392,9 @@ function rewriteBilevel(doc: mupdf.PDFDocument, entry: ImageEntry, dict: mupdf.P
   const normalise = !imageMask && handler.colorSpace === 4 && (spaceName !== 'DeviceGray' || inverted);
   const filters = filterOf(dict);
   const compression = handler.compression ?? 0;
-  if (!downsample && !normalise && (compression === 0 || filters.every((f) => f === 'FlateDecode'))) return false;
+  // Nothing asked that the stored stream does not already have (unfiltered samples are compressed by the save).
+  const inCoding = compression === 2 ? filters.every((f) => f === 'FlateDecode') : filters.length === 1 && filters[0] === 'CCITTFaxDecode';
+  if (!downsample && !normalise && (compression === 0 || inCoding)) return false;
   if (normalise && res(dict.get('Mask')).isArray()) {
     stats.skipped.push(`object ${entry.num}: colour-key masked bi-level image kept (its key is in the stored sample values)`);
     return false;

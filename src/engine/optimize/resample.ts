@@ -15,12 +15,11 @@ function catmullRom(x: number): number {
   return 0;
 }
 
-/** Per output position along one axis: the first source index, the count, and normalised weights (edge pixels repeated). */
+/** Per output position along one axis: its taps' source indices (clamped: edge pixels repeated) and normalised weights, from `offset` for `count`. */
 interface Taps {
-  first: Int32Array;
+  index: Int32Array;
   count: Int32Array;
   weights: Float32Array;
-  /** Offsets of each output's weights in `weights`. */
   offset: Int32Array;
 }
 
@@ -28,10 +27,10 @@ function taps(source: number, target: number): Taps {
   const scale = source / target;
   const stretch = Math.max(1, scale);
   const support = 2 * stretch;
-  const first = new Int32Array(target);
   const count = new Int32Array(target);
   const offset = new Int32Array(target);
   const all: number[] = [];
+  const indices: number[] = [];
   for (let i = 0; i < target; i++) {
     // Pixel centres aligned: output i covers source [i, i + 1) * scale.
     const centre = (i + 0.5) * scale - 0.5;
@@ -44,15 +43,15 @@ function taps(source: number, target: number): Taps {
       ws.push(w);
       sum += w;
     }
-    first[i] = lo;
     count[i] = ws.length;
     offset[i] = all.length;
-    for (const w of ws) all.push(sum !== 0 ? w / sum : 0);
+    ws.forEach((w, k) => {
+      all.push(sum !== 0 ? w / sum : 0);
+      indices.push(Math.min(source - 1, Math.max(0, lo + k)));
+    });
   }
-  return { first, count, weights: Float32Array.from(all), offset };
+  return { index: Int32Array.from(indices), count, weights: Float32Array.from(all), offset };
 }
-
-const clampIndex = (j: number, size: number) => (j < 0 ? 0 : j >= size ? size - 1 : j);
 
 /**
  * `samples`: `height` rows of `width` pixels of `n` 8-bit components, `stride`
@@ -76,29 +75,30 @@ export function resampleBicubic(
     const row = y * stride;
     const outRow = y * targetWidth * n;
     for (let x = 0; x < targetWidth; x++) {
-      const lo = tx.first[x]!;
       const cnt = tx.count[x]!;
       const off = tx.offset[x]!;
       for (let c = 0; c < n; c++) {
         let acc = 0;
-        for (let k = 0; k < cnt; k++) acc += tx.weights[off + k]! * samples[row + clampIndex(lo + k, width) * n + c]!;
+        for (let k = off; k < off + cnt; k++) acc += tx.weights[k]! * samples[row + tx.index[k]! * n + c]!;
         mid[outRow + x * n + c] = acc;
       }
     }
   }
   const out = new Uint8ClampedArray(targetWidth * targetHeight * n);
   const rowLength = targetWidth * n;
+  // Row by row, accumulated in floats: the inner loop runs along memory.
+  const acc = new Float32Array(rowLength);
   for (let y = 0; y < targetHeight; y++) {
-    const lo = ty.first[y]!;
     const cnt = ty.count[y]!;
     const off = ty.offset[y]!;
-    const outRow = y * rowLength;
-    for (let i = 0; i < rowLength; i++) {
-      let acc = 0;
-      for (let k = 0; k < cnt; k++) acc += ty.weights[off + k]! * mid[clampIndex(lo + k, height) * rowLength + i]!;
-      // Uint8ClampedArray rounds and clamps the overshoot cubic filters have at edges.
-      out[outRow + i] = acc;
+    acc.fill(0);
+    for (let k = off; k < off + cnt; k++) {
+      const w = ty.weights[k]!;
+      const src = ty.index[k]! * rowLength;
+      for (let i = 0; i < rowLength; i++) acc[i] += w * mid[src + i]!;
     }
+    // Uint8ClampedArray rounds and clamps the overshoot cubic filters have at edges.
+    out.set(acc, y * rowLength);
   }
   return out;
 }
