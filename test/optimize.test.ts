@@ -328,16 +328,17 @@ describe('OptimizeAction: bi-level images, bicubic downsampling, inline images',
     return { red, green };
   };
 
-  test('ebook: 1-bit scans and stencil masks above 1.5x 300 dpi brought to 300 dpi as 1 bit, Flate; ImageMask, Decode and the mask colour kept; an inline image kept and noted', async () => {
+  test('ebook: 1-bit scans and stencil masks above 1.5x 300 dpi brought to 300 dpi as 1 bit, Flate; ImageMask, Decode and the mask colour kept; a large inline image made an XObject and downsampled', async () => {
     await putPdf(server, 'bw/scan.pdf', BILEVEL);
     const reply = await optimizeRequest('bw/scan.pdf', { profileName: 'ebook', savePath: 'bw/out/ebook.pdf' });
     assert.equal(reply.status, 201, reply.text);
     const report = reply.json().report;
     const written = await storedBytes(server, 'bw/out/ebook.pdf');
     assert.ok(written.length < BILEVEL.length / 2, `${written.length} bytes`);
-    assert.equal(report.images.examined, 3, 'three image XObjects (the inline image is not one)');
-    assert.equal(report.images.changed, 2);
-    assert.equal(report.images.downsampled, 2);
+    assert.equal(report.images.examined, 4, 'three image XObjects and the inline image, made one');
+    assert.equal(report.images.changed, 3);
+    assert.equal(report.images.downsampled, 3);
+    assert.deepEqual(report.notes, []);
     assert.ok(qpdfCheck(written).ok, qpdfCheck(written).output);
     assert.deepEqual(words(written), words(BILEVEL));
     assert.ok(words(written).join(' ').includes(BILEVEL_TEXT(0)));
@@ -346,7 +347,7 @@ describe('OptimizeAction: bi-level images, bicubic downsampling, inline images',
       '2 stencil 1200x1500 - 1 image',
       // Stored without a filter and at 300 dpi: not rewritten; the save's compression writes unfiltered 1-bit samples as CCITT G4.
       '3 image 1200x1500 gray 1 ccitt',
-      '4 image 300x300 gray 8 image',
+      '4 image 150x150 gray 8 jpeg',
     ]);
     const stencil = showObject(written, pdfimages(written)[1]!.object);
     assert.match(stencil, /\/ImageMask true/);
@@ -359,13 +360,66 @@ describe('OptimizeAction: bi-level images, bicubic downsampling, inline images',
     const [before, after] = [ink(BILEVEL, 2), ink(written, 2)];
     // Red ink leaves the red channel alone (what darkens it is the black line of text): as much ink as before, still red.
     assert.ok(after.red <= before.red * 1.05 && Math.abs(after.green - before.green) < before.green * 0.1, `the stencil still paints as much, in red: ${JSON.stringify([before, after])}`);
-    for (const page of [3, 4]) assert.ok(ppm(written, page, 100).equals(ppm(BILEVEL, page, 100)), `page ${page} pixel-identical`);
-    // The inline image (300 dpi, the gray handler's target 150) is kept and said to be.
-    assert.deepEqual(
-      report.notes.filter((n: string) => n.includes('inline')),
-      ['page 4: inline image 300x300 drawn at 300 dpi kept (inline images are part of the content stream, which is not rewritten)'],
-    );
+    assert.ok(ppm(written, 3, 100).equals(ppm(BILEVEL, 3, 100)), 'page 3 pixel-identical');
+    // The inline image (300 dpi; the gray handler's target 150) now drawn with Do, at 150 dpi, the page otherwise the same.
+    const content = withTempFile(written, (file) => execFileSync('qpdf', ['--qdf', '--object-streams=disable', file, '-'], { encoding: 'latin1' }));
+    assert.doesNotMatch(content, /\bBI\b/);
+    assert.match(content, /\/InlineIm1 Do Q BT/);
+    const similarity = ssim(grayRender(BILEVEL, 4, 150), grayRender(written, 4, 150));
+    assert.ok(similarity > 0.95, `page 4: SSIM ${similarity}`);
+    assert.ok(renderDifference(BILEVEL, written, 4, 72) < 0.01);
   });
+
+  test('inline images: one under the target, one in a content stream two pages share and one in a named indexed space', async () => {
+    // 1. page 1: an RGB inline image 100x100 (unfiltered) drawn 1 in (100 dpi): under 1.5x 150, left inline.
+    // 2. pages 2 and 3 draw one content stream holding a 300x300 gray inline image at 300 dpi: kept, noted.
+    // 3. page 4: an indexed 400x400 inline image, its colour space named in the page's resources, ASCIIHex and Flate, at 400 dpi.
+    const rgb = Buffer.alloc(100 * 100 * 3);
+    for (let i = 0; i < rgb.length; i++) rgb[i] = (i * 37) % 256;
+    const gray = deflateSync(photoSamples(300, 300, 1, 12));
+    const indices = Buffer.alloc(400 * 400);
+    for (let y = 0; y < 400; y++) for (let x = 0; x < 400; x++) indices[y * 400 + x] = ((x >> 4) + (y >> 4)) % 3;
+    const hex = deflateSync(indices).toString('hex') + '>';
+    const contents = [
+      Buffer.concat([Buffer.from('q 72 0 0 72 72 600 cm BI /W 100 /H 100 /CS /RGB /BPC 8 ID ', 'latin1'), rgb, Buffer.from(' EI Q BT /F1 12 Tf 72 500 Td (One) Tj ET', 'latin1')]),
+      Buffer.concat([Buffer.from('q 72 0 0 72 72 600 cm BI /W 300 /H 300 /CS /G /BPC 8 /F /Fl ID\n', 'latin1'), gray, Buffer.from('\nEI Q BT /F1 12 Tf 72 500 Td (Shared) Tj ET', 'latin1')]),
+      Buffer.from(`q 72 0 0 72 72 600 cm BI /W 400 /H 400 /CS /Pal /BPC 8 /F [/AHx /Fl] ID ${hex} EI Q BT /F1 12 Tf 72 500 Td (Indexed) Tj ET`, 'latin1'),
+    ];
+    const stream = (data: Buffer) => `<< /Length ${data.length} >>\nstream\n${data.toString('latin1')}\nendstream`;
+    const resources = '/Font << /F1 3 0 R >>';
+    const objects = [
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [4 0 R 5 0 R 6 0 R 7 0 R] /Count 4 >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 700] /Resources << ${resources} >> /Contents 8 0 R >>`,
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 700] /Resources << ${resources} >> /Contents 9 0 R >>`,
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 700] /Resources << ${resources} >> /Contents 9 0 R >>`,
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 700] /Resources << ${resources} /ColorSpace << /Pal [/Indexed /DeviceRGB 2 <FF0000 00FF00 0000FF>] >> >> /Contents 10 0 R >>`,
+      stream(contents[0]!),
+      stream(contents[1]!),
+      stream(contents[2]!),
+    ];
+    const source = serializePdf(objects, '/Root 1 0 R');
+    assert.ok(qpdfCheck(source).ok, qpdfCheck(source).output);
+    await putPdf(server, 'bw/inline.pdf', source);
+    const reply = await optimizeRequest('bw/inline.pdf', { profileName: 'ebook', savePath: 'bw/out/inline.pdf' });
+    assert.equal(reply.status, 201, reply.text);
+    const report = reply.json().report;
+    const written = await storedBytes(server, 'bw/out/inline.pdf');
+    assert.ok(qpdfCheck(written).ok, qpdfCheck(written).output);
+    assert.equal(report.images.examined, 1, 'the indexed inline image, made an XObject');
+    assert.equal(report.images.downsampled, 1);
+    assert.deepEqual(report.notes, ["page 2: inline image 300x300 drawn at 300 dpi kept (its content stream is not one page's own, so it is not cut)"]);
+    assert.deepEqual(describeImages(written), ['1 image 100x100 rgb 8 image', '2 image 300x300 gray 8 image', '3 image 300x300 gray 8 image', '4 image 150x150 icc 8 image']);
+    const qdf = withTempFile(written, (file) => execFileSync('qpdf', ['--qdf', '--object-streams=disable', file, '-'], { encoding: 'latin1' }));
+    assert.equal(qdf.match(/\bBI \/W/g)?.length, 2, 'the RGB and the shared inline images are still inline');
+    for (let page = 1; page <= 3; page++) assert.ok(ppm(written, page, 100).equals(ppm(source, page, 100)), `page ${page} pixel-identical`);
+    // The indexed image (flat squares of three colours) downsampled: the page looks the same.
+    assert.ok(ssim(grayRender(source, 4, 150), grayRender(written, 4, 150)) > 0.99);
+    assert.ok(renderDifference(source, written, 4, 72) < 0.01);
+    assert.deepEqual(words(written), words(source));
+  });
+
 
   test('bwImageHandler codes: CCITT G4 (compression 4), bi-level DeviceGray (colorSpace 4), average; G4 refused for colour, JBIG2 refused', async () => {
     const doc = 'bw/codes.pdf';

@@ -1,7 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import * as mupdf from 'mupdf';
 import { downsampleBits, packBits, unpackBits } from './bilevel.js';
-import { inlineImages, type UnmatchedDraw } from './inline.js';
+import { convertInlineImages, unmatchedDraw, type UnmatchedDraw } from './inline.js';
 import type { OptimizeSettings } from './model.js';
 import { flatePredicted } from './predict.js';
 import { resampleBicubic } from './resample.js';
@@ -118,7 +118,7 @@ function survey(doc: mupdf.PDFDocument): { entries: ImageEntry[]; unmatched: Unm
     // The interpreter may load a soft mask afresh to draw it into its mask group: a draw of a mask's size is taken for that.
     if (maskImages.some((m) => m.getWidth() === image.getWidth() && m.getHeight() === image.getHeight())) return;
     // Inline images are drawn this way too: kept for their report (inline.ts).
-    unmatched.push({ width: image.getWidth(), height: image.getHeight(), dpi: drawDpi(image, ctm) });
+    unmatched.push(unmatchedDraw(image, drawDpi(image, ctm)));
     for (const other of entries.values()) {
       if (other.image.getWidth() === image.getWidth() && other.image.getHeight() === image.getHeight()) {
         other.drawn = true;
@@ -217,8 +217,12 @@ function resize(pixmap: mupdf.Pixmap, width: number, height: number, method: num
 export function rewriteImages(doc: mupdf.PDFDocument, settings: OptimizeSettings, progress: (done: number, total: number) => void): ImageStats {
   const stats: ImageStats = { examined: 0, changed: 0, downsampled: 0, keptLarger: 0, skipped: [], freed: new Set() };
   const { entries, unmatched } = survey(doc);
-  stats.examined = entries.length;
   const handlers: Record<Kind, Handler | undefined> = { color: settings.colorImageHandler, gray: settings.grayImageHandler, bw: settings.bwImageHandler };
+  // Inline images above their target become image XObjects (inline.ts) and go through the same pass.
+  const inline = convertInlineImages(doc, unmatched, handlers);
+  stats.skipped.push(...inline.notes);
+  for (const { ref, dpi } of inline.converted) entries.push({ num: ref.asIndirect(), obj: ref, image: doc.loadImage(ref), dpi, drawn: true });
+  stats.examined = entries.length;
   let done = 0;
   try {
     rewriteAll();
@@ -254,7 +258,6 @@ export function rewriteImages(doc: mupdf.PDFDocument, settings: OptimizeSettings
     }
   }
   progress(done, entries.length);
-  for (const inline of inlineImages(doc, unmatched, handlers)) stats.skipped.push(inline);
   }
 }
 
