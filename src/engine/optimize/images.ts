@@ -83,7 +83,7 @@ function drawDpi(image: mupdf.Image, ctm: mupdf.Matrix): number {
  * of some object marks those objects as drawn at unknown resolution, so they
  * are not downsampled.
  */
-function survey(doc: mupdf.PDFDocument): { entries: ImageEntry[]; unmatched: UnmatchedDraw[] } {
+function survey(doc: mupdf.PDFDocument, hashAbove: number): { entries: ImageEntry[]; unmatched: UnmatchedDraw[] } {
   const entries = new Map<number, ImageEntry>();
   const { images, masks } = imageObjects(doc);
   for (const [num, obj] of images) {
@@ -117,8 +117,8 @@ function survey(doc: mupdf.PDFDocument): { entries: ImageEntry[]; unmatched: Unm
     }
     // The interpreter may load a soft mask afresh to draw it into its mask group: a draw of a mask's size is taken for that.
     if (maskImages.some((m) => m.getWidth() === image.getWidth() && m.getHeight() === image.getHeight())) return;
-    // Inline images are drawn this way too: kept for their report (inline.ts).
-    unmatched.push(unmatchedDraw(image, drawDpi(image, ctm)));
+    // Inline images are drawn this way too: their resolution and pixels, to find and check them (inline.ts).
+    unmatched.push(unmatchedDraw(image, drawDpi(image, ctm), hashAbove));
     for (const other of entries.values()) {
       if (other.image.getWidth() === image.getWidth() && other.image.getHeight() === image.getHeight()) {
         other.drawn = true;
@@ -209,15 +209,18 @@ function resize(pixmap: mupdf.Pixmap, width: number, height: number, method: num
  * Soft masks and explicit masks stay with the image (a mask may have other
  * dimensions than its image); the decode array and an indexed palette are
  * applied while decoding, so the new image has neither; an ICC-based colour
- * space that is kept is kept as the same object. Not rewritten: images with
- * a colour-key mask (lossy coding would move the keyed colour), bi-level
- * images (MuPDF.js makes images from 8-bit pixmaps, 1-bit packing is not done yet; they keep their CCITT/JBIG2/Flate
- * coding), inline images (part of the content stream; left as they are).
+ * space that is kept is kept as the same object. Bi-level images and
+ * stencil masks go to rewriteBilevel (1-bit samples, bilevel.ts). Inline
+ * images above their target are first made image XObjects (inline.ts). Not
+ * rewritten: colour images with a colour-key mask (lossy coding would move
+ * the keyed colour).
  */
 export function rewriteImages(doc: mupdf.PDFDocument, settings: OptimizeSettings, progress: (done: number, total: number) => void): ImageStats {
   const stats: ImageStats = { examined: 0, changed: 0, downsampled: 0, keptLarger: 0, skipped: [], freed: new Set() };
-  const { entries, unmatched } = survey(doc);
   const handlers: Record<Kind, Handler | undefined> = { color: settings.colorImageHandler, gray: settings.grayImageHandler, bw: settings.bwImageHandler };
+  // An unmatched draw can only be an inline image worth converting above 1.5 times the lowest target (Infinity: none).
+  const targets = Object.values(handlers).map((h) => h?.dpi ?? 0).filter((d) => d > 0);
+  const { entries, unmatched } = survey(doc, targets.length > 0 ? 1.5 * Math.min(...targets) : Infinity);
   // Inline images above their target become image XObjects (inline.ts) and go through the same pass.
   const inline = convertInlineImages(doc, unmatched, handlers);
   stats.skipped.push(...inline.notes);

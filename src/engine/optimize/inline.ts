@@ -24,11 +24,18 @@ export interface UnmatchedDraw {
 
 /** Largest inline image (in pixels) hashed in the survey, and so converted: 64 Mpx, a 600 dpi A3 page. */
 const MAX_HASHED_PIXELS = 64 << 20;
+/**
+ * Smallest one considered: 128 x 128 pixels. Below, downsampling gains next to
+ * nothing, and bitmap fonts (Type 3 glyphs drawn as inline image masks, often
+ * at 600 dpi) would have every glyph hashed.
+ */
+export const MIN_INLINE_PIXELS = 128 * 128;
 
-/** The draw's record: size, resolution and the pixels' hash. */
-export function unmatchedDraw(image: mupdf.Image, dpi: number): UnmatchedDraw {
+/** The draw's record: size, resolution and, when it could be converted (`hashAbove` dpi or more), the pixels' hash. */
+export function unmatchedDraw(image: mupdf.Image, dpi: number, hashAbove: number): UnmatchedDraw {
   const draw: UnmatchedDraw = { width: image.getWidth(), height: image.getHeight(), dpi };
-  if (draw.width * draw.height <= MAX_HASHED_PIXELS) {
+  const pixels = draw.width * draw.height;
+  if (dpi > hashAbove && pixels >= MIN_INLINE_PIXELS && pixels <= MAX_HASHED_PIXELS) {
     try {
       draw.hash = pixelHash(image);
     } catch {
@@ -180,7 +187,7 @@ export function convertInlineImages(
         if (id < 0) continue;
         const { width, height, kind } = entries(text.slice(2, id));
         const target = handlers[kind]?.dpi ?? 0;
-        if (width === undefined || height === undefined || target <= 0) continue;
+        if (width === undefined || height === undefined || target <= 0 || width * height < MIN_INLINE_PIXELS) continue;
         const draws = unmatched.filter((d) => d.width === width && d.height === height);
         const dpi = Math.max(0, ...draws.map((d) => d.dpi));
         if (dpi <= 1.5 * target) continue;
