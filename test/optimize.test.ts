@@ -421,6 +421,33 @@ describe('OptimizeAction: bi-level images, bicubic downsampling, inline images',
   });
 
 
+  test('an inline image whose data holds " EI " is not cut where the data does not end: kept inline, noted, the page unchanged', async () => {
+    // Unfiltered gray samples 200x200 (a reader takes exactly 40,000 bytes) with the bytes " EI " in the middle, where the
+    // usual guess for the end of the data would cut.
+    const samples = Buffer.alloc(200 * 200);
+    for (let i = 0; i < samples.length; i++) samples[i] = 100 + ((i * 13) % 100);
+    samples.write(' EI Q ', 20000, 'latin1');
+    const content = Buffer.concat([Buffer.from('q 48 0 0 48 72 600 cm BI /W 200 /H 200 /CS /G /BPC 8 ID ', 'latin1'), samples, Buffer.from(' EI Q BT /F1 12 Tf 72 500 Td (After the image) Tj ET', 'latin1')]);
+    const objects = [
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 700] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+      `<< /Length ${content.length} >>\nstream\n${content.toString('latin1')}\nendstream`,
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    ];
+    const source = serializePdf(objects, '/Root 1 0 R');
+    await putPdf(server, 'bw/fake-ei.pdf', source);
+    const reply = await optimizeRequest('bw/fake-ei.pdf', { profileName: 'ebook', savePath: 'bw/out/fake-ei.pdf' });
+    assert.equal(reply.status, 201, reply.text);
+    const report = reply.json().report;
+    assert.equal(report.images.examined, 0);
+    assert.deepEqual(report.notes, ['page 1: inline image 200x200 drawn at 300 dpi kept (as an image XObject it would not decode to the pixels drawn)']);
+    const written = await storedBytes(server, 'bw/out/fake-ei.pdf');
+    assert.ok(qpdfCheck(written).ok, qpdfCheck(written).output);
+    assert.ok(ppm(written, 1, 100).equals(ppm(source, 1, 100)), 'pixel-identical');
+    assert.deepEqual(words(written), ['After', 'the', 'image']);
+  });
+
   test('bwImageHandler codes: CCITT G4 (compression 4), bi-level DeviceGray (colorSpace 4), average; G4 refused for colour, JBIG2 refused', async () => {
     const doc = 'bw/codes.pdf';
     await putPdf(server, doc, BILEVEL);
