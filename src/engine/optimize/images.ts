@@ -1,6 +1,6 @@
 import { deflateSync } from 'node:zlib';
 import * as mupdf from 'mupdf';
-import { downsampleBits, packBits, unpackBits } from './bilevel.js';
+import { downsampleBits, rowBytes } from './bilevel.js';
 import { convertInlineImages, unmatchedDraw, type UnmatchedDraw } from './inline.js';
 import type { OptimizeSettings } from './model.js';
 import { flatePredicted } from './predict.js';
@@ -406,7 +406,7 @@ function rewriteBilevel(doc: mupdf.PDFDocument, entry: ImageEntry, dict: mupdf.P
     return false;
   }
 
-  let values: Uint8Array;
+  let packed: Uint8Array;
   let ink: 0 | 1;
   if (normalise) {
     // MuPDF decodes the colour space and the decode array; thresholded at half gray, 1 = white as DeviceGray says.
@@ -418,8 +418,11 @@ function rewriteBilevel(doc: mupdf.PDFDocument, entry: ImageEntry, dict: mupdf.P
       const n = pixmap.getNumberOfComponents() + (pixmap.getAlpha() ? 1 : 0);
       const stride = pixmap.getStride();
       const pixels = pixmap.getPixels();
-      values = new Uint8Array(width * height);
-      for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) values[y * width + x] = pixels[y * stride + x * n]! >= 128 ? 1 : 0;
+      const bytesPerRow = rowBytes(width);
+      packed = new Uint8Array(bytesPerRow * height);
+      for (let y = 0; y < height; y++) {
+        for (let x = 0; x < width; x++) if (pixels[y * stride + x * n]! >= 128) packed[y * bytesPerRow + (x >> 3)]! |= 0x80 >> (x & 7);
+      }
     } finally {
       for (const p of owned) p.destroy();
     }
@@ -428,7 +431,10 @@ function rewriteBilevel(doc: mupdf.PDFDocument, entry: ImageEntry, dict: mupdf.P
     if (!imageMask && image.getBitsPerComponent() !== 1) return false;
     const decoded = dict.readStream();
     try {
-      values = unpackBits(decoded.asUint8Array(), width, height);
+      const bytes = decoded.asUint8Array();
+      if (bytes.length < rowBytes(width) * height) throw new Error(`1-bit samples too short: ${bytes.length} bytes for ${width}x${height}`);
+      // A copy: the buffer's view is into WebAssembly memory.
+      packed = bytes.slice(0, rowBytes(width) * height);
     } finally {
       decoded.destroy();
     }
@@ -441,10 +447,9 @@ function rewriteBilevel(doc: mupdf.PDFDocument, entry: ImageEntry, dict: mupdf.P
     const scale = target / entry.dpi;
     newWidth = Math.max(1, Math.round(width * scale));
     newHeight = Math.max(1, Math.round(height * scale));
-    values = downsampleBits(values, width, height, newWidth, newHeight, (handler.downsampling ?? 2) === 2, ink);
+    packed = downsampleBits(packed, width, height, newWidth, newHeight, (handler.downsampling ?? 2) === 2, ink);
   }
-  const packed = packBits(values, newWidth, newHeight);
-  const stride = Math.ceil(newWidth / 8);
+  const stride = rowBytes(newWidth);
   // Code 0 keeps CCITT as CCITT and Flate as Flate; JBIG2 (not writable) and unfiltered samples take the smaller of the two.
   const wasFlate = filters.length > 0 && filters.every((f) => f === 'FlateDecode');
   const wasCcitt = filters.length === 1 && filters[0] === 'CCITTFaxDecode';
