@@ -376,13 +376,14 @@ const TINT_SPACES = new Set(['Separation', 'DeviceN']);
 /**
  * bwImageHandler on one bi-level image or stencil mask (docs/optimize.md):
  * above 1.5 times the target it is brought to the target resolution on its
- * 1-bit samples (bilevel.ts) and written back as 1 bit per pixel, Flate (with
- * PNG predictors when smaller). Colour space code 0 keeps the samples as
+ * 1-bit samples (bilevel.ts) and written back as 1 bit per pixel (Flate with
+ * PNG predictors when smaller than plain). Colour space code 0 keeps the samples as
  * stored, so /ImageMask, /Decode and the colour space (the colour a mask
  * paints is the content stream's, untouched) stay; code 4 writes an image
  * (not a mask) as DeviceGray with its decode applied, 0 black and 1 white.
- * CCITT and JBIG2 cannot be written (MuPDF.js has no encoder for them), so a
- * rewrite is Flate and is kept only when smaller than the stored stream.
+ * Written as CCITT G4 (through MuPDF's save, ccittG4) or Flate as the
+ * compression code says (JBIG2 cannot be written), and kept only when
+ * smaller than the stored stream.
  */
 function rewriteBilevel(doc: mupdf.PDFDocument, entry: ImageEntry, dict: mupdf.PDFObject, handler: BwHandler, stats: ImageStats): boolean {
   const image = entry.image;
