@@ -18,7 +18,9 @@ export interface UnmatchedDraw {
   width: number;
   height: number;
   dpi: number;
-  /** SHA-1 of the decoded pixels, when the image was small enough to hash. */
+  /** Large enough and above the lowest target: an inline image here would be converted (or noted). */
+  candidate: boolean;
+  /** SHA-1 of the decoded pixels, for candidates small enough to hash. */
   hash?: string;
 }
 
@@ -33,9 +35,9 @@ export const MIN_INLINE_PIXELS = 128 * 128;
 
 /** The draw's record: size, resolution and, when it could be converted (`hashAbove` dpi or more), the pixels' hash. */
 export function unmatchedDraw(image: mupdf.Image, dpi: number, hashAbove: number): UnmatchedDraw {
-  const draw: UnmatchedDraw = { width: image.getWidth(), height: image.getHeight(), dpi };
-  const pixels = draw.width * draw.height;
-  if (dpi > hashAbove && pixels >= MIN_INLINE_PIXELS && pixels <= MAX_HASHED_PIXELS) {
+  const pixels = image.getWidth() * image.getHeight();
+  const draw: UnmatchedDraw = { width: image.getWidth(), height: image.getHeight(), dpi, candidate: dpi > hashAbove && pixels >= MIN_INLINE_PIXELS };
+  if (draw.candidate && pixels <= MAX_HASHED_PIXELS) {
     try {
       draw.hash = pixelHash(image);
     } catch {
@@ -144,8 +146,8 @@ export interface ConvertedInline {
  * handler's target into an image XObject (verified as above) drawn with Do;
  * answers the new objects and notes for those kept. Only pages' own content
  * streams are cut (a stream two pages share, or a form's, is left, noted).
- * Content streams are read only when the survey saw a draw no image XObject
- * accounts for.
+ * Content streams are read only when the survey saw a large draw above the
+ * lowest target that no image XObject accounts for.
  */
 export function convertInlineImages(
   doc: mupdf.PDFDocument,
@@ -154,7 +156,8 @@ export function convertInlineImages(
 ): { converted: ConvertedInline[]; notes: string[] } {
   const converted: ConvertedInline[] = [];
   const notes: string[] = [];
-  if (unmatched.length === 0) return { converted, notes };
+  // Content streams are read only when some draw could be an inline image worth converting (not for bitmap glyphs, say).
+  if (!unmatched.some((d) => d.candidate)) return { converted, notes };
   const holders = [...contentHolders(doc, ['page', 'form', 'tiling'])];
   // Content streams several pages draw: cutting one would need the name in every page's resources.
   const uses = new Map<number, number>();
