@@ -26,7 +26,7 @@ export interface ImageStats {
   keptLarger: number;
   /** Images left as they are for a reason other than the profile (a colour-key mask, say). */
   skipped: string[];
-  /** Object numbers freed here (the new images' temporary objects): reading them again only makes MuPDF warn. */
+  /** The new images' temporary objects, unreferenced once their stream is copied: not counted in the document's categories. */
   freed: Set<number>;
 }
 
@@ -361,9 +361,10 @@ function rewriteOne(doc: mupdf.PDFDocument, entry: ImageEntry, dict: mupdf.PDFOb
     } finally {
       oldBytes.destroy();
       newBytes.destroy();
-      // Unreferenced now: the save's garbage collection drops it (and an ICC profile it brought).
+      // Unreferenced now: the save's garbage collection drops it (and an ICC profile it brought). Not deleted: MuPDF's
+      // addImage answers the object it made before for an image of the same pixels (a scan's repeated page), which
+      // must still be a stream then.
       stats.freed.add(fresh.asIndirect());
-      doc.deleteObject(fresh);
     }
   } finally {
     for (const p of owned) p.destroy();
