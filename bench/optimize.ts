@@ -53,7 +53,7 @@ function grayPages(file: string, dpi: number): { width: number; height: number; 
 }
 
 /** SSIM of two gray images of one size, over 8x8 windows (the usual constants), averaged. */
-function ssim(a: { width: number; height: number; data: Buffer }, b: { width: number; height: number; data: Buffer }): number {
+export function ssim(a: { width: number; height: number; data: Buffer }, b: { width: number; height: number; data: Buffer }): number {
   if (a.width !== b.width || a.height !== b.height) return 0;
   const c1 = (0.01 * 255) ** 2;
   const c2 = (0.03 * 255) ** 2;

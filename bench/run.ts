@@ -8,6 +8,7 @@ import { printRows, runFoundationBench } from './foundation.js';
 import { runJobsBench } from './jobs.js';
 import { runLinearizeBench } from './linearize.js';
 import { runOptimizeBench } from './optimize.js';
+import { runOptimizeLargeBench } from './optimize-large.js';
 import { runOcrBench } from './ocr.js';
 import { runPagesBench } from './pages.js';
 import { runPdfaBench } from './pdfa.js';
@@ -34,6 +35,7 @@ const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promis
   { name: 'pdfa', title: 'PDF/A conversion', run: runPdfaBench },
   { name: 'linearize', title: 'Linearization', run: runLinearizeBench },
   { name: 'optimize', title: 'Optimization', run: runOptimizeBench },
+  { name: 'optimize-large', title: 'Optimization of a large scan (as a job)', run: runOptimizeLargeBench },
 ];
 
 const quick = process.argv.includes('--quick');
