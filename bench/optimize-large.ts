@@ -96,7 +96,7 @@ function flatePages(): (page: number) => PageImage {
 const SOURCE_PAGES = 8;
 const WORDS = 'the of and to in a is that for it as was with be by on not he this are or his from at which but have an they you were her she there one all we their invoice total account page report'.split(' ');
 
-export function jpegPages(dir: string): (page: number) => PageImage {
+function jpegPages(dir: string): (page: number) => PageImage {
   const rendered: PageImage[] = [];
   for (let k = 0; k < SOURCE_PAGES; k++) {
     let seed = 0x6d2b79f5 + k * 7919;
