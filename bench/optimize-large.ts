@@ -25,7 +25,7 @@ import { deflateSync } from 'node:zlib';
 import { startServer, type TestServer } from '../test/helpers/server.js';
 import type { Row } from './annotations.js';
 import { timed } from './lib.js';
-import { ssim } from './optimize.js';
+import { ssim } from '../test/helpers/ssim.js';
 
 const MB = 1024 * 1024;
 const GiB = 1024 * MB;

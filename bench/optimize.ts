@@ -17,6 +17,7 @@ import { startServer, type TestServer } from '../test/helpers/server.js';
 import type { Row } from './annotations.js';
 import { makeBenchDocument } from './fixtures.js';
 import { median, oursOf, peerOf, timeCommand, timed, uploadPdf } from './lib.js';
+import { ssim } from '../test/helpers/ssim.js';
 
 async function optimizeThroughApi(server: TestServer, doc: string, out: string, profileName: string, retried = false): Promise<void> {
   const reply = await fetch(`${server.api}/documents/${doc}`, {
@@ -50,34 +51,6 @@ function grayPages(file: string, dpi: number): { width: number; height: number; 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** SSIM of two gray images of one size, over 8x8 windows (the usual constants), averaged. */
-export function ssim(a: { width: number; height: number; data: Buffer }, b: { width: number; height: number; data: Buffer }): number {
-  if (a.width !== b.width || a.height !== b.height) return 0;
-  const c1 = (0.01 * 255) ** 2;
-  const c2 = (0.03 * 255) ** 2;
-  let total = 0;
-  let windows = 0;
-  for (let y = 0; y + 8 <= a.height; y += 8) {
-    for (let x = 0; x + 8 <= a.width; x += 8) {
-      let sa = 0, sb = 0, saa = 0, sbb = 0, sab = 0;
-      for (let dy = 0; dy < 8; dy++) {
-        for (let dx = 0; dx < 8; dx++) {
-          const i = (y + dy) * a.width + x + dx;
-          const p = a.data[i]!;
-          const q = b.data[i]!;
-          sa += p; sb += q; saa += p * p; sbb += q * q; sab += p * q;
-        }
-      }
-      const n = 64;
-      const ma = sa / n, mb = sb / n;
-      const va = saa / n - ma * ma, vb = sbb / n - mb * mb, cov = sab / n - ma * mb;
-      total += ((2 * ma * mb + c1) * (2 * cov + c2)) / ((ma * ma + mb * mb + c1) * (va + vb + c2));
-      windows++;
-    }
-  }
-  return windows ? total / windows : 1;
 }
 
 function meanSsim(original: string, other: string): number {
