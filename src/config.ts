@@ -16,6 +16,7 @@ export interface Config {
   adminPassword: string | undefined;
   workers: number;
   taskTimeoutMs: number;
+  jobTaskTimeoutMs: number;
   workerMaxMemoryMb: number;
   verapdfDir: string;
   queueLimit: number;
@@ -133,6 +134,12 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
     parse: integer(1, 64),
   },
   taskTimeoutMs: { env: 'PDFSERVICE_TASK_TIMEOUT_MS', description: 'Longest an engine task may run before its worker is stopped (504)', default: 120_000, parse: integer(100, 3_600_000) },
+  jobTaskTimeoutMs: {
+    env: 'PDFSERVICE_JOB_TASK_TIMEOUT_MS',
+    description: "Longest an engine task of a background job may run (the job fails with ENGINE_TIMEOUT); a job is the way to run work longer than a request's limit",
+    default: 1_800_000,
+    parse: integer(100, 86_400_000),
+  },
   workerMaxMemoryMb: { env: 'PDFSERVICE_WORKER_MAX_MEMORY_MB', description: 'A worker whose WASM memory passes this is replaced after its task', default: 1024, parse: integer(64, 2048) },
   verapdfDir: {
     env: 'PDFSERVICE_VERAPDF_DIR',

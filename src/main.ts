@@ -40,6 +40,7 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
     onInternalError: (message, context) => log?.error({ ...context, engineMessage: message }, 'engine failure'),
     size: config.workers,
     taskTimeoutMs: config.taskTimeoutMs,
+    jobTaskTimeoutMs: config.jobTaskTimeoutMs,
     maxMemoryBytes: config.workerMaxMemoryMb * 1024 * 1024,
     queueLimit: config.queueLimit,
     ownerTaskLimit: userTaskLimit(config),

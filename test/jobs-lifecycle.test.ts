@@ -270,4 +270,39 @@ describe('job lifecycle on the real service', () => {
       await engineState(server, (engine) => engine.busy === 0 && engine.queued === 0);
     });
   });
+
+  describe('task limits: a request has PDFSERVICE_TASK_TIMEOUT_MS, a job PDFSERVICE_JOB_TASK_TIMEOUT_MS', () => {
+    // A request limit far below the redaction's time (seconds), and the job limit at its default (30 min).
+    const server = serverForSuite({ env: { ...ENV, PDFSERVICE_TASK_TIMEOUT_MS: '100' } });
+    const short = serverForSuite({ env: { ...ENV, PDFSERVICE_JOB_TASK_TIMEOUT_MS: '100' } });
+
+    test('inline, the work is stopped at the request limit (504, document unchanged); as a job, the same work succeeds', async () => {
+      const document = 'limits/long.pdf';
+      await upload(server, document, redactablePdf(MEDIUM_PAGES));
+      const before = await served(server, document);
+      const inline = await call(server, 'POST', `/documents/${document}`, { body: REDACT });
+      assert.equal(inline.status, 504, inline.text);
+      assert.equal(inline.json().code, 'ENGINE_TIMEOUT');
+      assert.equal((await served(server, document)).sha, before.sha);
+
+      const job = await submit(server, document, REDACT);
+      const ended = await jobEnded(server, job.id, { seconds: 120 });
+      assert.equal(ended.state, 'succeeded', JSON.stringify(ended));
+      const after = await served(server, document);
+      assert.notEqual(after.sha, before.sha);
+      assert.ok(qpdfCheck(after.reply.bytes).ok);
+    });
+
+    test('a job whose task outlasts PDFSERVICE_JOB_TASK_TIMEOUT_MS fails with ENGINE_TIMEOUT and writes nothing', async () => {
+      const document = 'limits/job.pdf';
+      await upload(short, document, redactablePdf(MEDIUM_PAGES));
+      const before = await served(short, document);
+      const job = await submit(short, document, REDACT);
+      const ended = await jobEnded(short, job.id, { seconds: 120 });
+      assert.equal(ended.state, 'failed', JSON.stringify(ended));
+      assert.equal(ended.error.code, 'ENGINE_TIMEOUT');
+      assert.equal((await served(short, document)).sha, before.sha);
+      await engineState(short, (engine) => engine.busy === 0 && engine.queued === 0);
+    });
+  });
 });

@@ -9,6 +9,11 @@ import type { TaskInput, TaskName, TaskOutput } from './tasks.js';
 export interface EnginePoolOptions {
   size: number;
   taskTimeoutMs: number;
+  /**
+   * The limit of a background job's tasks (RunOptions.background); default taskTimeoutMs. Longer: a job is how a
+   * client runs work that outlasts a request (a 300 MB scan optimized took 50 to 100 s here, docs/optimize.md).
+   */
+  jobTaskTimeoutMs?: number;
   maxMemoryBytes: number;
   queueLimit: number;
   /**
@@ -164,7 +169,7 @@ export class EnginePool {
         background: options.background === true,
         input,
         transfer: (options.transfer ?? []).flatMap((a) => (a instanceof Uint8Array && ownsWholeBuffer(a) ? [a.buffer as ArrayBuffer] : [])),
-        timeoutMs: options.timeoutMs ?? this.options.taskTimeoutMs,
+        timeoutMs: options.timeoutMs ?? (options.background ? (this.options.jobTaskTimeoutMs ?? this.options.taskTimeoutMs) : this.options.taskTimeoutMs),
         onProgress: options.onProgress,
         resolve: (value) => {
           settled();
