@@ -154,6 +154,36 @@ describe('upload and download', () => {
     assert.equal(after.title, 'Changed later');
   });
 
+  test('a malformed field tree (a /Parent loop, a field that is not a dictionary) does not fail the DocumentModel or an edit', async () => {
+    // Before: MuPDF's inherited-entry lookup threw "cycle in resources" on the loop, and every operation that checks
+    // for signatures (the DocumentModel, every edit) answered 422 PROCESSING_FAILED.
+    const form = (sigField: boolean) => serializePdf([
+      '<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R 6 0 R] >> >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>',
+      // A parent and its kid, each the other's /Parent; the kid's type is looked for up the loop (in vain when unsigned).
+      `<< /T (loop) /Parent 5 0 R /Kids [5 0 R]${sigField ? ' /FT /Sig' : ''} >>`,
+      `<< /T (kid) /Parent 4 0 R${sigField ? ' /V << /Type /Sig /Filter /Adobe.PPKLite /Contents <00> /ByteRange [0 0 0 0] >>' : ''} >>`,
+      '(not a field)',
+    ], '/Root 1 0 R');
+    assert.equal((await put('malformed-fields/unsigned.pdf', form(false))).status, 201);
+    const model = await call(server, 'GET', '/documents/malformed-fields/unsigned.pdf', { headers: { accept: 'application/json' } });
+    assert.equal(model.status, 200, model.text);
+    assert.equal(model.json().hasForm, true);
+    assert.equal(model.json().hasSignatures, false);
+    const edit = await call(server, 'POST', '/documents/malformed-fields/unsigned.pdf', { body: { OptimizeAction: { profileName: 'lossless', savePath: 'malformed-fields/out.pdf' } } });
+    assert.ok(edit.status === 201 || edit.status === 200, edit.text);
+
+    // A signed field found through the loop still counts: the signature rule holds in a damaged tree too.
+    assert.equal((await put('malformed-fields/signed.pdf', form(true))).status, 201);
+    const signed = await call(server, 'GET', '/documents/malformed-fields/signed.pdf', { headers: { accept: 'application/json' } });
+    assert.equal(signed.status, 200, signed.text);
+    assert.equal(signed.json().hasSignatures, true);
+    const refused = await call(server, 'POST', '/documents/malformed-fields/signed.pdf', { body: { OptimizeAction: { profileName: 'lossless' } } });
+    assert.equal(refused.status, 409, refused.text);
+    assert.equal(refused.json().code, 'DOCUMENT_SIGNED');
+  });
+
   test('DELETE removes a document (204) and then it is 404 DOCUMENT_NOT_FOUND', async () => {
     await put('gone.pdf', pdf(1));
     assert.equal((await call(server, 'DELETE', '/documents/gone.pdf')).status, 204);

@@ -36,17 +36,52 @@ const INFO_KEYS = {
 } as const;
 
 const MAX_FIELD_NODES = 100_000;
+/** Parents looked through for an inherited entry: deeper field trees than this are not made by any form tool. */
+const MAX_FIELD_DEPTH = 64;
 
-/** Walks the AcroForm field tree (guarding against loops) for signed signature fields. */
+/**
+ * A field's entry, inherited from its ancestors as MuPDF's getInheritable
+ * would, but through a /Parent chain that may loop (MuPDF throws "cycle in
+ * resources" there, and so failed the whole operation): the walk stops at an
+ * object met before.
+ */
+function inheritedEntry(field: mupdf.PDFObject, key: string): mupdf.PDFObject | undefined {
+  const seen = new Set<number>();
+  let node: mupdf.PDFObject = field;
+  for (let depth = 0; depth < MAX_FIELD_DEPTH; depth++) {
+    if (node.isIndirect()) {
+      if (seen.has(node.asIndirect())) return undefined;
+      seen.add(node.asIndirect());
+    }
+    const dict = deref(node);
+    if (!dict.isDictionary()) return undefined;
+    const value = dict.get(key);
+    if (!value.isNull()) return value;
+    node = dict.get('Parent');
+  }
+  return undefined;
+}
+
+/**
+ * Walks the AcroForm field tree (guarding against loops) for signed signature
+ * fields. Tolerant of whatever a damaged file holds: no catalog (the trailer
+ * has no /Root even after MuPDF's repair), a field that is not a dictionary or
+ * does not load, a /Parent loop: such a field is passed over, so a malformed
+ * field tree answers what can be read of it rather than failing the operation
+ * that asked (the DocumentModel, and every edit, which checks for signatures).
+ */
 export function formFacts(doc: mupdf.PDFDocument): { hasForm: boolean; hasXfa: boolean; hasSignatures: boolean } {
-  const acroForm = deref(deref(doc.getTrailer().get('Root')).get('AcroForm'));
-  if (!acroForm.isDictionary()) return { hasForm: false, hasXfa: false, hasSignatures: false };
-  const fields = deref(acroForm.get('Fields'));
+  const none = { hasForm: false, hasXfa: false, hasSignatures: false };
+  const root = loaded(() => deref(doc.getTrailer().get('Root')));
+  if (!root?.isDictionary()) return none;
+  const acroForm = loaded(() => deref(root.get('AcroForm')));
+  if (!acroForm?.isDictionary()) return none;
+  const fields = loaded(() => deref(acroForm.get('Fields')));
   const hasXfa = !acroForm.get('XFA').isNull();
   let hasSignatures = false;
   const seen = new Set<number>();
   const stack: mupdf.PDFObject[] = [];
-  if (fields.isArray()) for (let i = 0; i < fields.length; i++) stack.push(fields.get(i));
+  if (fields?.isArray()) for (let i = 0; i < fields.length; i++) stack.push(fields.get(i));
   let visited = 0;
   const hasFields = stack.length > 0;
   while (stack.length > 0 && !hasSignatures && visited++ < MAX_FIELD_NODES) {
@@ -56,13 +91,23 @@ export function formFacts(doc: mupdf.PDFDocument): { hasForm: boolean; hasXfa: b
       if (seen.has(num)) continue;
       seen.add(num);
     }
-    const resolved = deref(field);
-    if (!resolved.isDictionary()) continue;
-    if (name(resolved.getInheritable('FT')) === 'Sig' && deref(resolved.get('V')).isDictionary()) hasSignatures = true;
-    const kids = deref(resolved.get('Kids'));
-    if (kids.isArray()) for (let i = 0; i < kids.length; i++) stack.push(kids.get(i));
+    const resolved = loaded(() => deref(field));
+    if (!resolved?.isDictionary()) continue;
+    const type = loaded(() => inheritedEntry(field, 'FT'));
+    if (type && name(type) === 'Sig' && loaded(() => deref(resolved.get('V')))?.isDictionary()) hasSignatures = true;
+    const kids = loaded(() => deref(resolved.get('Kids')));
+    if (kids?.isArray()) for (let i = 0; i < kids.length; i++) stack.push(kids.get(i));
   }
   return { hasForm: hasFields || hasXfa, hasXfa, hasSignatures };
+}
+
+/** An object read from a damaged file, or undefined where MuPDF cannot load it (or the value is missing). */
+function loaded<T>(read: () => T | undefined): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
 }
 
 /**
