@@ -306,6 +306,35 @@ describe('OptimizeAction', () => {
     assert.deepEqual(words(written), ['Kept', 'words', 'here']);
     assert.equal(makePdf().length > 0, true);
   });
+
+  test('resources used without being named stay: a default colour space, those of a form without its own, the form fields\' /DR', async () => {
+    // Each was dropped before (found on the corpus): the page then drew in other colours, lost its text, or its fields their font.
+    const content = (text: string) => `<< /Length ${text.length} >>\nstream\n${text}\nendstream`;
+    const objects = [
+      '<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [] /DR 3 0 R /DA (/Helv 0 Tf 0 g) >> >>',
+      '<< /Type /Pages /Kids [4 0 R 5 0 R] /Count 2 /Resources 3 0 R >>',
+      // The page tree's resources are also the form's /DR: /Helv is named only by the form's /DA.
+      '<< /Font << /Helv 10 0 R >> >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 6 0 R /Resources << /ColorSpace << /DefaultRGB [/CalRGB << /WhitePoint [0.9505 1 1.089] /Gamma [1.8 1.8 1.8] >>] >> >> >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Contents 7 0 R /Resources << /XObject << /X0 8 0 R >> /Font << /F1 9 0 R >> >> >>',
+      content('0.2 0.6 0.9 rg 20 20 160 160 re f'),
+      content('/X0 Do'),
+      // A form XObject without /Resources: it draws with the page's, so /F1 is used though no page content names it.
+      content('BT /F1 14 Tf 20 100 Td (Inherited font) Tj ET').replace('<< /Length', '<< /Type /XObject /Subtype /Form /BBox [0 0 200 200] /Length'),
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+    ];
+    const source = serializePdf(objects, '/Root 1 0 R');
+    await putPdf(server, 'opt/implicit.pdf', source);
+    const reply = await optimizeRequest('opt/implicit.pdf', { profileName: 'lossless', savePath: 'opt/out/implicit.pdf' });
+    assert.ok(reply.status === 201 || reply.status === 200, reply.text);
+    const written = reply.status === 201 ? await storedBytes(server, 'opt/out/implicit.pdf') : source;
+    const json = withTempFile(written, (file) => execFileSync('qpdf', ['--json=1', '--json-key=objects', file], { encoding: 'utf8' }));
+    assert.ok(json.includes('/DefaultRGB'), 'the default colour space stays');
+    assert.ok(json.includes('/Helv'), 'the form\'s default font stays');
+    assert.deepEqual(words(written), ['Inherited', 'font']);
+    for (const page of [1, 2]) assert.equal(renderDifference(written, source, page), 0, `page ${page} renders as before`);
+  });
 });
 
 describe('OptimizeAction: bi-level images, bicubic downsampling, inline images', () => {

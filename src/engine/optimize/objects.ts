@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type * as mupdf from 'mupdf';
+import { deref, name } from '../core/mupdf-objects.js';
 
 /** Stored (compressed) bytes by category, for the report. */
 export interface SizeCategories {
@@ -106,6 +107,52 @@ function usesName(content: string, resourceName: string): boolean {
 }
 
 /**
+ * The objects of the form's default resources (the AcroForm's /DR and its indirect sub-dictionaries): fields name
+ * their fonts there in /DA strings, which no content stream mentions. A page resource dictionary that is one of them
+ * is left alone. Found on the corpus: LibreOffice shares one dictionary as the page tree's /Resources and the /DR
+ * (pypdf's libreoffice-form.pdf lost the fonts its fields are drawn with).
+ */
+function formDefaultResources(doc: mupdf.PDFDocument): Set<number> {
+  const found = new Set<number>();
+  const root = deref(doc.getTrailer().get('Root'));
+  const acroForm = root.isDictionary() ? deref(root.get('AcroForm')) : root;
+  if (!acroForm.isDictionary()) return found;
+  const dr = acroForm.get('DR');
+  if (dr.isIndirect()) found.add(dr.asIndirect());
+  const dict = deref(dr);
+  if (dict.isDictionary()) {
+    dict.forEach((value) => {
+      if (value.isIndirect()) found.add(value.asIndirect());
+    });
+  }
+  return found;
+}
+
+/**
+ * Whether a form XObject of these resources has no /Resources of its own: it then draws with the page's (PDF 1.1,
+ * still read by every viewer), so names its content uses are used by the page too. Such a dictionary is left as it
+ * is. Found on the corpus: verapdf's 6-2-2-t04-fail-e.pdf lost the colour space its form draws with.
+ */
+function lendsToForms(resources: mupdf.PDFObject): boolean {
+  const xobjects = deref(resources.get('XObject'));
+  if (!xobjects.isDictionary()) return false;
+  let lends = false;
+  xobjects.forEach((value) => {
+    // Read through the reference (MuPDF resolves it), not a resolved copy: a stream resolved here lost its data at
+    // the save (measured: pdf-lib's with_annots.pdf came out with an image without its stream).
+    if (value.isIndirect() && name(value.get('Subtype')) === 'Form' && value.get('Resources').isNull()) lends = true;
+  });
+  return lends;
+}
+
+/**
+ * Colour spaces that apply without being named: DeviceGray, DeviceRGB and DeviceCMYK draw in them when the resource
+ * dictionary has them (ISO 32000-1, 8.6.5.6). Found on the corpus: verapdf's PDF/A files lost their /DefaultRGB ICC
+ * profile and rendered in other colours.
+ */
+const DEFAULT_COLOR_SPACES: ReadonlySet<string> = new Set(['DefaultGray', 'DefaultRGB', 'DefaultCMYK']);
+
+/**
  * Drops page resources that no content stream using that resource
  * dictionary names: a resource dictionary shared by several pages keeps what
  * any of them uses. Only the pages' own dictionaries are cleaned; those of
@@ -126,17 +173,20 @@ export function discardUnusedResources(doc: mupdf.PDFDocument): number {
     user.content += contentText(pageObj);
     users.set(key, user);
   }
+  const formDefaults = formDefaultResources(doc);
   let removed = 0;
   for (const { resources, content } of users.values()) {
+    if (resources.isIndirect() && formDefaults.has(resources.asIndirect())) continue;
     const dict = resources.resolve();
+    if (lendsToForms(dict)) continue;
     for (const kind of RESOURCE_KINDS) {
       const entry = dict.get(kind);
-      if (entry.isNull()) continue;
+      if (entry.isNull() || (entry.isIndirect() && formDefaults.has(entry.asIndirect()))) continue;
       const entries = entry.resolve();
       if (!entries.isDictionary()) continue;
       const unused: string[] = [];
       entries.forEach((_value, key) => {
-        if (typeof key === 'string' && !usesName(content, key)) unused.push(key);
+        if (typeof key === 'string' && !usesName(content, key) && !(kind === 'ColorSpace' && DEFAULT_COLOR_SPACES.has(key))) unused.push(key);
       });
       for (const key of unused) entries.delete(key);
       removed += unused.length;
@@ -190,4 +240,64 @@ export function hasEmptyStateNames(doc: mupdf.PDFDocument): boolean {
   const fields = form.isDictionary() ? form.get('Fields') : form;
   if (fields.isArray()) for (let k = 0; k < fields.length; k++) if (field(fields.get(k), 0)) return true;
   return false;
+}
+
+/**
+ * Takes note of every simple font's /FirstChar, /LastChar and /Widths and answers a function that puts back those
+ * that changed. MuPDF's subsetFonts rewrites them from the subset program, rounding each width to an integer (555.6
+ * became 556) and so moving every glyph drawn after it: lossless output rendered differently (found on the corpus:
+ * verapdf's 6-2-11-7-2-t01-fail-a.pdf). The widths of glyphs the subset dropped are never used, so the old array
+ * is right for the new program.
+ */
+export function keepFontWidths(doc: mupdf.PDFDocument): () => void {
+  const kept: { font: mupdf.PDFObject; first: number; last: number; widths: number[] }[] = [];
+  for (const font of simpleFonts(doc)) {
+    const widths = font.get('Widths');
+    if (!widths.isArray()) continue;
+    const values: number[] = [];
+    for (let i = 0; i < widths.length; i++) values.push(widths.get(i).asNumber());
+    kept.push({ font, first: font.get('FirstChar').asNumber(), last: font.get('LastChar').asNumber(), widths: values });
+  }
+  return () => {
+    for (const { font, first, last, widths } of kept) {
+      const now = font.get('Widths');
+      const same = now.isArray() && now.length === widths.length && widths.every((w, i) => now.get(i).asNumber() === w) && font.get('FirstChar').asNumber() === first;
+      if (same) continue;
+      const array = doc.newArray();
+      for (const w of widths) array.push(w);
+      font.put('Widths', array);
+      font.put('FirstChar', first);
+      font.put('LastChar', last);
+    }
+  };
+}
+
+/**
+ * The fonts with /Widths that pages and the forms they draw use, as references. Everything is read through the
+ * references: objects resolved here and still held when subsetFonts ran lost their stream data at the save
+ * (measured: pdf-lib's with_annots.pdf came out with an image without its stream).
+ */
+function simpleFonts(doc: mupdf.PDFDocument): mupdf.PDFObject[] {
+  const fonts: mupdf.PDFObject[] = [];
+  const seen = new Set<number>();
+  const visit = (resources: mupdf.PDFObject, depth: number) => {
+    if (!resources.isDictionary() || depth > 8) return;
+    const fontDict = resources.get('Font');
+    if (fontDict.isDictionary()) {
+      fontDict.forEach((font) => {
+        if (!font.isIndirect() || seen.has(font.asIndirect())) return;
+        seen.add(font.asIndirect());
+        if (font.get('Widths').isArray()) fonts.push(font);
+      });
+    }
+    const xobjects = resources.get('XObject');
+    if (!xobjects.isDictionary()) return;
+    xobjects.forEach((xobject) => {
+      if (!xobject.isIndirect() || seen.has(xobject.asIndirect())) return;
+      seen.add(xobject.asIndirect());
+      if (name(xobject.get('Subtype')) === 'Form') visit(xobject.get('Resources'), depth + 1);
+    });
+  };
+  for (let i = 0; i < doc.countPages(); i++) visit(doc.findPage(i).getInheritable('Resources'), 0);
+  return fonts;
 }

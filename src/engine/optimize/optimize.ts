@@ -7,7 +7,7 @@ import { requirePermission } from '../security/access.js';
 import type { TaskContext } from '../task-context.js';
 import type { OptimizeSettings } from './model.js';
 import { rewriteImages, type ImageStats } from './images.js';
-import { discardAnnotations, discardUnusedResources, hasEmptyStateNames, sizeCategories, type SizeCategories } from './objects.js';
+import { discardAnnotations, discardUnusedResources, hasEmptyStateNames, keepFontWidths, sizeCategories, type SizeCategories } from './objects.js';
 
 export interface OptimizeInput extends PdfInput {
   settings: OptimizeSettings;
@@ -47,8 +47,10 @@ export function optimize(input: OptimizeInput, ctx: TaskContext): { bytes?: Uint
     const unusedResourcesRemoved = settings.discardUnusedResources !== false ? discardUnusedResources(doc) : 0;
     let subset = false;
     if (settings.mergeDuplicateFonts !== false) {
+      const restoreWidths = keepFontWidths(doc);
       try {
         doc.subsetFonts();
+        restoreWidths();
         subset = true;
       } catch {
         // A font MuPDF cannot subset stays whole; duplicates are still merged at the save.
