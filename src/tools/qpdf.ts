@@ -47,12 +47,16 @@ export interface LinearizeOutput {
  * encryption). The password goes through a file in the run's scratch folder,
  * never on the command line, where other processes could read it.
  */
-export function linearize(tools: ToolSupervisor, options: { pdf: Uint8Array; password?: string | undefined; signal?: AbortSignal | undefined }): Promise<LinearizeOutput> {
+export function linearize(
+  tools: ToolSupervisor,
+  options: { pdf: Uint8Array; password?: string | undefined; signal?: AbortSignal | undefined; restream?: boolean },
+): Promise<LinearizeOutput> {
   return tools.run(QPDF, async ({ scratch, exec }) => {
     await writeFile(path.join(scratch, 'in.pdf'), options.pdf);
     // --stream-data=preserve: streams are copied as they are (qpdf's default would decompress and recompress some and
-    // compress uncompressed ones); shrinking is OptimizeAction's work, this one only reorders.
-    const args = ['--linearize', '--stream-data=preserve'];
+    // compress uncompressed ones); shrinking is OptimizeAction's work, this one only reorders. `restream`: qpdf's
+    // default, where preserving writes a broken file (embedded files encrypted apart, linearize.ts in the engine).
+    const args = options.restream ? ['--linearize'] : ['--linearize', '--stream-data=preserve'];
     if (options.password) {
       await writeFile(path.join(scratch, 'password'), options.password, { mode: 0o600 });
       args.push('--password-file=password');

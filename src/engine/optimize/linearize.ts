@@ -1,6 +1,8 @@
+import * as mupdf from 'mupdf';
 import type { PdfInput } from '../core/document-task.js';
 import { withPdf } from '../core/document-task.js';
-import { refuseIfSigned } from '../core/save.js';
+import { deref, name } from '../core/mupdf-objects.js';
+import { refuseIfSigned, saveEdited } from '../core/save.js';
 import { requirePermission } from '../security/access.js';
 
 /**
@@ -11,10 +13,39 @@ import { requirePermission } from '../security/access.js';
  * field, which a full rewrite would invalidate (409 DOCUMENT_SIGNED, the
  * service's rule). Opened as a read: nothing is changed here.
  */
-export function linearizeCheck(input: PdfInput): { encrypted: boolean } {
+export function linearizeCheck(input: PdfInput): { encrypted: boolean; filesEncryptedApart: boolean } {
   return withPdf(input, 'view', (doc, opened) => {
     requirePermission(opened, 'edit');
     refuseIfSigned(doc, 'linearizing rewrites the whole file, which invalidates its signatures');
-    return { encrypted: opened.encrypted };
+    return { encrypted: opened.encrypted, filesEncryptedApart: filesEncryptedApart(doc) };
+  });
+}
+
+/**
+ * Whether embedded files are encrypted with another crypt filter than the
+ * other streams (/EFF differs from /StmF, e.g. attachments-only encryption
+ * with /StmF /Identity). qpdf 11.3 copying such streams as they are
+ * (--stream-data=preserve) writes a file whose cross-reference offsets are
+ * wrong (corpus: three files "damaged" under qpdf --check-linearization).
+ */
+function filesEncryptedApart(doc: mupdf.PDFDocument): boolean {
+  const encrypt = deref(doc.getTrailer().get('Encrypt'));
+  if (!encrypt.isDictionary()) return false;
+  const eff = name(encrypt.get('EFF'));
+  return eff !== undefined && eff !== (name(encrypt.get('StmF')) ?? 'Identity');
+}
+
+/**
+ * The `linearizeRewrite` task: the document written in full by MuPDF, for qpdf
+ * to linearize when it cannot read the file as stored (a damaged
+ * cross-reference table it cannot rebuild, an object number used twice with
+ * different generations). Opened for editing, so MuPDF repairs it first;
+ * streams stay as stored, the encryption as it was. The same checks as
+ * linearizeCheck.
+ */
+export function linearizeRewrite(input: PdfInput): { pdf: Uint8Array } {
+  return withPdf(input, 'edit', (doc) => {
+    refuseIfSigned(doc, 'linearizing rewrites the whole file, which invalidates its signatures');
+    return { pdf: saveEdited(doc, false, { keepStreams: true }) };
   });
 }

@@ -1,3 +1,4 @@
+import { ServiceError } from '../../errors.js';
 import { linearize } from '../../tools/qpdf.js';
 import type { ActionDefinition, OutputParams } from './types.js';
 import { OUTPUT_PARAM_SCHEMAS } from './types.js';
@@ -37,9 +38,25 @@ export const LinearizeAction: ActionDefinition<OutputParams> = {
     additionalProperties: false,
   },
   async execute({ source, engine, ctx, tools, exec }) {
-    const { encrypted } = await engine.run('linearizeCheck', { pdf: source.pdf, password: ctx.documentPassword });
+    const { encrypted, filesEncryptedApart } = await engine.run('linearizeCheck', { pdf: source.pdf, password: ctx.documentPassword });
     const bytes = await source.bytes();
-    const { pdf, warnings } = await linearize(tools, { pdf: bytes, password: encrypted ? ctx.documentPassword : undefined, signal: exec.signal });
+    const password = encrypted ? ctx.documentPassword : undefined;
+    let output;
+    try {
+      output = await linearize(tools, { pdf: bytes, password, signal: exec.signal, restream: filesEncryptedApart });
+    } catch (err) {
+      if (!(err instanceof ServiceError && err.code === 'PROCESSING_FAILED')) throw err;
+      // qpdf could not read the file as stored (damaged beyond its repair, an object number used twice): MuPDF, which
+      // stored it, writes it in full, repaired, and qpdf linearizes that, as qpdf's own advice for such files says.
+      const { pdf: rewritten } = await engine.run('linearizeRewrite', { pdf: source.pdf, password: ctx.documentPassword });
+      try {
+        output = await linearize(tools, { pdf: rewritten, password, signal: exec.signal, restream: filesEncryptedApart });
+      } catch {
+        throw err;
+      }
+      output.warnings.unshift(`${err.message}; linearized from the document as MuPDF repaired and rewrote it`);
+    }
+    const { pdf, warnings } = output;
     const report: LinearizeReport = { bytesBefore: bytes.length, bytesAfter: pdf.length, encrypted, warnings };
     return { kind: 'document', bytes: pdf, report };
   },
