@@ -5,8 +5,9 @@
  *   pages rendered at 150 dpi (gray, poppler) against the original's renders, ours and Ghostscript's;
  * - `lossless` against `qpdf --object-streams=generate --recompress-flate --compression-level=9`: size ratio, time
  *   ratio, and whether every page renders pixel-identical to the original.
- * Documents: the image-heavy test document (test/helpers/optimize-fixtures.ts, generated reproducibly) and the
- * 200-page bench document. Targets: size and time ratios <= 1.0, SSIM at least Ghostscript's; lossless renders identical.
+ * Documents: the image-heavy test document (test/helpers/optimize-fixtures.ts, generated reproducibly), the
+ * 200-page bench document and the corpus files with MANIFEST feature `optimization` (bench/optimize-corpus.ts). Targets:
+ * size and time ratios <= 1.0, SSIM at least Ghostscript's; lossless renders identical.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { imageHeavyPdf } from '../test/helpers/optimize-fixtures.js';
 import { startServer, type TestServer } from '../test/helpers/server.js';
 import type { Row } from './annotations.js';
 import { makeBenchDocument } from './fixtures.js';
+import { corpusOptimizationDocuments } from './optimize-corpus.js';
 import { median, oursOf, peerOf, timeCommand, timed, uploadPdf } from './lib.js';
 import { ssim } from '../test/helpers/ssim.js';
 
@@ -77,6 +79,7 @@ export async function runOptimizeBench(quick: boolean): Promise<Row[]> {
     const documents = [
       { name: 'image-heavy', label: 'image-heavy, 7 pages (photos and scans at 300 dpi)', pdf: imageHeavyPdf() },
       { name: '200-pages', label: '200 pages, text, annotations, images, form', pdf: makeBenchDocument(200) },
+      ...corpusOptimizationDocuments(),
     ];
     for (const { name, label, pdf } of documents) {
       const input = path.join(dir, `${name}.pdf`);
@@ -100,7 +103,12 @@ export async function runOptimizeBench(quick: boolean): Promise<Row[]> {
           ours.push((await timed(() => optimizeThroughApi(server, doc, out, profile))).ms);
           theirs.push(timeCommand(command, [...args]));
         }
-        const served = await fetch(`${server.api}/documents/${out}`, { headers: { ...auth, accept: 'application/pdf' } });
+        // Once more on a new connection when the pooled one was closed while the peer's timed runs blocked the event loop.
+        const download = () => fetch(`${server.api}/documents/${out}`, { headers: { ...auth, accept: 'application/pdf' } });
+        const served = await download().catch((error: unknown) => {
+          if ((error as { cause?: { code?: string } }).cause?.code === 'UND_ERR_SOCKET') return download();
+          throw error;
+        });
         const oursFile = path.join(dir, `${name}-${profile}-ours.pdf`);
         writeFileSync(oursFile, Buffer.from(await served.arrayBuffer()));
         const peerFile = args[args.length - (profile === 'ebook' ? 2 : 1)]!.replace(/^-sOutputFile=/, '');
