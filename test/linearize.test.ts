@@ -163,4 +163,19 @@ describe('LinearizeAction', () => {
     assert.equal(overwritten.status, 200, overwritten.text);
     assert.equal(qpdfLinearization(await storedBytes(server, 'lin/taken.pdf')), 'linearized');
   });
+
+  test('a file qpdf cannot read as stored (no cross-reference table, no trailer) is linearized from MuPDF\'s repair, and the report says so', async () => {
+    // Before: 422 PROCESSING_FAILED, "qpdf could not linearize the document" (corpus: pdf-lib's missing_xref_trailer_dict.pdf).
+    const whole = makePdf({ pages: 3, text }).toString('latin1');
+    const damaged = Buffer.from(`${whole.slice(0, whole.indexOf('xref\n'))}%%EOF\n`, 'latin1');
+    assert.equal(qpdfCheck(damaged).ok, false, 'qpdf cannot read it');
+    assert.equal((await putPdf(server, 'lin/damaged.pdf', damaged)).status, 201, 'MuPDF can: it is stored');
+    const reply = await linearizeRequest('lin/damaged.pdf', { savePath: 'lin/out/repaired.pdf' });
+    assert.equal(reply.status, 201, reply.text);
+    assert.match(reply.json().report.warnings[0], /qpdf could not linearize the document: .*linearized from the document as MuPDF repaired and rewrote it/);
+    const written = await storedBytes(server, 'lin/out/repaired.pdf');
+    assert.equal(qpdfLinearization(written), 'linearized');
+    assert.ok(qpdfCheck(written).ok, qpdfCheck(written).output);
+    assert.deepEqual(pdftotext(written).split(/\s+/).filter(Boolean), pdftotext(makePdf({ pages: 3, text })).split(/\s+/).filter(Boolean));
+  });
 });
