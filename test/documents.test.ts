@@ -154,7 +154,7 @@ describe('upload and download', () => {
     assert.equal(after.title, 'Changed later');
   });
 
-  test('a malformed field tree (a /Parent loop, a field that is not a dictionary) does not fail the DocumentModel or an edit', async () => {
+  test('a malformed field tree (a /Parent loop, a field that is not a dictionary) does not fail the DocumentModel, the field listing or an edit', async () => {
     // Before: MuPDF's inherited-entry lookup threw "cycle in resources" on the loop, and every operation that checks
     // for signatures (the DocumentModel, every edit) answered 422 PROCESSING_FAILED.
     const form = (sigField: boolean) => serializePdf([
@@ -171,6 +171,9 @@ describe('upload and download', () => {
     assert.equal(model.status, 200, model.text);
     assert.equal(model.json().hasForm, true);
     assert.equal(model.json().hasSignatures, false);
+    // The field listing reads inherited entries through the same loop-safe walk.
+    const fields = await call(server, 'GET', '/documents/malformed-fields/unsigned.pdf/fields', { headers: { accept: 'application/json' } });
+    assert.equal(fields.status, 200, fields.text);
     const edit = await call(server, 'POST', '/documents/malformed-fields/unsigned.pdf', { body: { OptimizeAction: { profileName: 'lossless', savePath: 'malformed-fields/out.pdf' } } });
     assert.ok(edit.status === 201 || edit.status === 200, edit.text);
 

@@ -13,7 +13,7 @@ import { breakFieldLoops, readFormFields, selectedIndexes } from '../forms/field
 import { highlightListSelection } from '../forms/field-values.js';
 import { redrawAll } from './redraw.js';
 import { editPdf, withPdf } from '../core/document-task.js';
-import { deref, name } from '../core/mupdf-objects.js';
+import { deref, inheritable, name } from '../core/mupdf-objects.js';
 import { refuseIfSigned, saveFull } from '../core/save.js';
 import type { PdfSource } from '../core/pdf-source.js';
 
@@ -50,8 +50,8 @@ function dropAnnotations(doc: mupdf.PDFDocument, pageIndex: number, drop: (annot
 }
 
 function isPushButton(widget: mupdf.PDFObject): boolean {
-  if (name(widget.getInheritable('FT')) !== 'Btn') return false;
-  const ff = deref(widget.getInheritable('Ff'));
+  if (name(inheritable(widget, 'FT')) !== 'Btn') return false;
+  const ff = deref(inheritable(widget, 'Ff'));
   return ff.isNumber() && (ff.asNumber() & PUSHBUTTON) !== 0;
 }
 
@@ -108,7 +108,7 @@ export function flattenFields(input: { pdf: PdfSource; password?: string | undef
     const count = doc.countPages();
     // An empty signature field shows nothing in a viewer; MuPDF would draw a "sign here" tab for it.
     for (let p = 0; p < count; p++) {
-      dropAnnotations(doc, p, (a) => name(a.get('Subtype')) === 'Widget' && name(a.getInheritable('FT')) === 'Sig' && a.get('AP').isNull() && !deref(a.getInheritable('V')).isDictionary());
+      dropAnnotations(doc, p, (a) => name(a.get('Subtype')) === 'Widget' && name(inheritable(a, 'FT')) === 'Sig' && a.get('AP').isNull() && !deref(inheritable(a, 'V')).isDictionary());
     }
     const needAppearances = deref(form.get('NeedAppearances'));
     generateAppearances(doc, true, needAppearances.isBoolean() && needAppearances.asBoolean());

@@ -2,7 +2,7 @@ import * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
 import { pdfDateToIso } from '../syntax/dates.js';
 import { openPdf, type Access } from './open.js';
-import { deref, name } from './mupdf-objects.js';
+import { deref, inheritable, name } from './mupdf-objects.js';
 import { readHead, sourceSize, type PdfSource } from './pdf-source.js';
 
 /** What the DocumentModel reports about a document's content. */
@@ -36,32 +36,6 @@ const INFO_KEYS = {
 } as const;
 
 const MAX_FIELD_NODES = 100_000;
-/** Parents looked through for an inherited entry: deeper field trees than this are not made by any form tool. */
-const MAX_FIELD_DEPTH = 64;
-
-/**
- * A field's entry, inherited from its ancestors as MuPDF's getInheritable
- * would, but through a /Parent chain that may loop (MuPDF throws "cycle in
- * resources" there, and so failed the whole operation): the walk stops at an
- * object met before.
- */
-function inheritedEntry(field: mupdf.PDFObject, key: string): mupdf.PDFObject | undefined {
-  const seen = new Set<number>();
-  let node: mupdf.PDFObject = field;
-  for (let depth = 0; depth < MAX_FIELD_DEPTH; depth++) {
-    if (node.isIndirect()) {
-      if (seen.has(node.asIndirect())) return undefined;
-      seen.add(node.asIndirect());
-    }
-    const dict = deref(node);
-    if (!dict.isDictionary()) return undefined;
-    const value = dict.get(key);
-    if (!value.isNull()) return value;
-    node = dict.get('Parent');
-  }
-  return undefined;
-}
-
 /**
  * Walks the AcroForm field tree (guarding against loops) for signed signature
  * fields. Tolerant of whatever a damaged file holds: no catalog (the trailer
@@ -93,7 +67,7 @@ export function formFacts(doc: mupdf.PDFDocument): { hasForm: boolean; hasXfa: b
     }
     const resolved = loaded(() => deref(field));
     if (!resolved?.isDictionary()) continue;
-    const type = loaded(() => inheritedEntry(field, 'FT'));
+    const type = loaded(() => inheritable(field, 'FT'));
     if (type && name(type) === 'Sig' && loaded(() => deref(resolved.get('V')))?.isDictionary()) hasSignatures = true;
     const kids = loaded(() => deref(resolved.get('Kids')));
     if (kids?.isArray()) for (let i = 0; i < kids.length; i++) stack.push(kids.get(i));

@@ -11,6 +11,39 @@ export function deref(obj: mupdf.PDFObject): mupdf.PDFObject {
   return obj.isIndirect() ? obj.resolve() : obj;
 }
 
+/** Parents looked through for an inherited entry: no form tool makes a deeper field tree. */
+const MAX_INHERITANCE_DEPTH = 64;
+
+/**
+ * A field's entry, inherited from its ancestors as MuPDF's getInheritable
+ * does, but through a /Parent chain that may loop, where MuPDF throws "cycle
+ * in resources" and so failed the whole operation: the walk stops at an
+ * object met before. Absent: the Null object, as getInheritable answers.
+ */
+export function inheritable(field: mupdf.PDFObject, key: string): mupdf.PDFObject {
+  const absent = field.get(key);
+  if (!absent.isNull()) return absent;
+  const seen = new Set<number>();
+  let node = field;
+  for (let depth = 0; depth < MAX_INHERITANCE_DEPTH; depth++) {
+    if (node.isIndirect()) {
+      if (seen.has(node.asIndirect())) return absent;
+      seen.add(node.asIndirect());
+    }
+    let dict: mupdf.PDFObject;
+    try {
+      dict = deref(node);
+    } catch {
+      return absent;
+    }
+    if (!dict.isDictionary()) return absent;
+    const value = dict.get(key);
+    if (!value.isNull()) return value;
+    node = dict.get('Parent');
+  }
+  return absent;
+}
+
 export function text(obj: mupdf.PDFObject): string | undefined {
   const r = deref(obj);
   return r.isString() ? r.asString() : undefined;

@@ -7,7 +7,7 @@
 import type * as mupdf from 'mupdf';
 import { decodeTextString } from '../syntax/parser.js';
 import { type ExportedField, type FieldType } from '../xfdf/field-data.js';
-import { deref } from '../core/mupdf-objects.js';
+import { deref, inheritable } from '../core/mupdf-objects.js';
 
 /** Field flags (ISO 32000-1 tables 221, 226, 228, 230). */
 export const FIELD_FLAGS = {
@@ -39,7 +39,7 @@ export interface FormField {
 }
 
 function fieldType(field: mupdf.PDFObject, flags: number): FieldType | undefined {
-  const ft = deref(field.getInheritable('FT'));
+  const ft = deref(inheritable(field, 'FT'));
   switch (ft.isName() ? ft.asName() : '') {
     case 'Tx':
       return 'text';
@@ -130,7 +130,7 @@ export function readFormFields(doc: mupdf.PDFDocument): FormField[] {
         walk(kidList, name, depth + 1);
         continue;
       }
-      const flagsObj = deref(node.getInheritable('Ff'));
+      const flagsObj = deref(inheritable(node, 'Ff'));
       const flags = flagsObj.isNumber() ? flagsObj.asNumber() : 0;
       const type = fieldType(node, flags);
       if (!type || !name) continue;
@@ -226,7 +226,7 @@ export function onStates(widget: mupdf.PDFObject): string[] {
 
 /** /Opt of a choice field as export values and display texts ([export display] pairs or plain texts). */
 export function choiceOptions(field: mupdf.PDFObject): { exports: string[]; displays: string[] } {
-  const opt = deref(field.getInheritable('Opt'));
+  const opt = deref(inheritable(field, 'Opt'));
   const exports: string[] = [];
   const displays: string[] = [];
   if (opt.isArray()) {
@@ -273,7 +273,7 @@ export function buttonStates(f: FormField): { state: string; exportValue: string
 
 /** The field's value (/V), absent when it has none. */
 export function currentValue(f: FormField): string | string[] | undefined {
-  return valueOf(f, f.field.getInheritable('V'));
+  return valueOf(f, inheritable(f.field, 'V'));
 }
 
 /** The option indexes a list box has selected (its /V matched against its export values). */

@@ -7,7 +7,7 @@ import type * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
 import { roundedNumber } from '../syntax/numbers.js';
 import { type FieldValue } from '../xfdf/field-data.js';
-import { deref } from '../core/mupdf-objects.js';
+import { deref, inheritable } from '../core/mupdf-objects.js';
 import { breakFieldLoops, buttonExports, choiceOptions, currentValue, emptyValue, FIELD_FLAGS as FF, onStates, readFormFields, type FormField } from './field-tree.js';
 
 /** What one value does to its field, decided before anything is changed. */
@@ -43,7 +43,7 @@ function plan(f: FormField, value: string | string[], reset = false): Change | u
   switch (f.type) {
     case 'text': {
       const text = single(f, value);
-      const maxLen = deref(f.field.getInheritable('MaxLen'));
+      const maxLen = deref(inheritable(f.field, 'MaxLen'));
       if (maxLen.isNumber() && maxLen.asNumber() > 0 && [...text].length > maxLen.asNumber()) {
         invalid(f.name, `the text is longer than the field's maximum of ${maxLen.asNumber()} characters`, { maxLength: maxLen.asNumber() });
       }

@@ -10,7 +10,7 @@ import type { FieldType } from '../xfdf/field-data.js';
 import type { Rectangle } from '../annotations/model.js';
 import { editPdf, withPdf } from '../core/document-task.js';
 import { formFacts } from '../core/inspect.js';
-import { deref } from '../core/mupdf-objects.js';
+import { deref, inheritable } from '../core/mupdf-objects.js';
 import { buttonStates, choiceOptions, currentValue, emptyValue, FIELD_FLAGS, readFormFields, valueOf, type FormField } from './field-tree.js';
 import { importFieldValues } from './field-values.js';
 import type { PdfSource } from '../core/pdf-source.js';
@@ -95,14 +95,14 @@ function fieldModel(f: FormField, pages: Map<number, number>): FieldModel {
   const empty = emptyValue(f.type);
   if (empty !== undefined) {
     model.value = currentValue(f) ?? empty;
-    const dv = valueOf(f, f.field.getInheritable('DV'));
+    const dv = valueOf(f, inheritable(f.field, 'DV'));
     if (dv !== undefined) model.defaultValue = dv;
   }
   if (f.type === 'text') {
     model.multiline = flag(FIELD_FLAGS.multiline);
     model.password = flag(FIELD_FLAGS.password);
     model.comb = flag(FIELD_FLAGS.comb);
-    const maxLength = number(f.field.getInheritable('MaxLen'));
+    const maxLength = number(inheritable(f.field, 'MaxLen'));
     if (maxLength !== undefined) model.maxLength = maxLength;
   }
   if (f.type === 'combo' || f.type === 'list') {
@@ -115,7 +115,7 @@ function fieldModel(f: FormField, pages: Map<number, number>): FieldModel {
     model.options = buttonStates(f).map((s) => ({ exportValue: s.exportValue, displayText: s.state }));
   }
   if (f.type === 'signature') model.signed = deref(f.field.get('V')).isDictionary();
-  const tooltip = deref(f.field.getInheritable('TU'));
+  const tooltip = deref(inheritable(f.field, 'TU'));
   if (tooltip.isString()) model.tooltip = tooltip.asString();
   const widgets = f.widgets.map((w) => {
     const widget: FieldWidget = { pageIndex: w.isIndirect() ? (pages.get(w.asIndirect()) ?? -1) : -1 };
@@ -165,7 +165,7 @@ export function resetFields(input: { pdf: PdfSource; password?: string | undefin
     for (const f of readFormFields(doc)) {
       const empty = emptyValue(f.type);
       if (empty === undefined) continue;
-      values.push({ name: f.name, value: valueOf(f, f.field.getInheritable('DV')) ?? empty });
+      values.push({ name: f.name, value: valueOf(f, inheritable(f.field, 'DV')) ?? empty });
     }
     const { changed } = importFieldValues(doc, values, { reset: true, warnings });
     const fields = fieldsModel(doc);

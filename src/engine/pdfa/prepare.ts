@@ -1,6 +1,6 @@
 import type * as mupdf from 'mupdf';
 import { withPdf } from '../core/document-task.js';
-import { deref, name } from '../core/mupdf-objects.js';
+import { deref, inheritable, name } from '../core/mupdf-objects.js';
 import type { PdfSource } from '../core/pdf-source.js';
 import { refuseIfSigned, saveFull } from '../core/save.js';
 import { redrawAll } from '../annotations/redraw.js';
@@ -471,7 +471,7 @@ class Preparation {
     const ap = deref(obj.get('AP'));
     if (!ap.isDictionary()) return;
     const n = ap.get('N');
-    const button = name(obj.get('Subtype')) === 'Widget' && name(obj.getInheritable('FT')) === 'Btn';
+    const button = name(obj.get('Subtype')) === 'Widget' && name(inheritable(obj, 'FT')) === 'Btn';
     if (!n.isStream() && deref(n).isDictionary() && !button) {
       const states = deref(n);
       const shown = name(obj.get('AS'));
