@@ -6,8 +6,10 @@ import { deref, name } from '../core/mupdf-objects.js';
 export interface SizeCategories {
   images: { count: number; bytes: number };
   fonts: { count: number; bytes: number };
-  /** Image and font program streams that have an identical twin (the same stored bytes and decoding entries). */
+  /** Image and font program streams that have an identical twin (the same stored bytes and decoding entries); 0 unless asked for. */
   duplicates: number;
+  /** The image XObjects' object numbers (soft masks included). */
+  imageObjects: number[];
 }
 
 /** The dictionary entries that decide what an image's or font program's stored bytes decode to. */
@@ -16,35 +18,63 @@ const DECODING_KEYS = ['Subtype', 'Filter', 'DecodeParms', 'Width', 'Height', 'B
 // isName and asName look through a reference themselves.
 const isName = (obj: mupdf.PDFObject, value: string) => obj.isName() && obj.asName() === value;
 
-/** Image XObject and embedded font program streams and their stored bytes (the rest of the file is "other objects"). */
-export function sizeCategories(doc: mupdf.PDFDocument, freed: ReadonlySet<number> = new Set()): SizeCategories {
-  const out: SizeCategories = { images: { count: 0, bytes: 0 }, fonts: { count: 0, bytes: 0 }, duplicates: 0 };
+/**
+ * Image XObject and embedded font program streams and their stored bytes (the rest of the file is "other objects").
+ * `duplicates`: also count identical twins (hashing the streams whose length another one has). `trustLength`: a file MuPDF has
+ * just written, whose /Length entries are exact, so streams need not be read to be measured. `only`: just these
+ * objects (the images of a document without font programs), not a walk over all.
+ */
+export function sizeCategories(doc: mupdf.PDFDocument, options: { freed?: ReadonlySet<number>; duplicates?: boolean; trustLength?: boolean; only?: readonly number[] } = {}): SizeCategories {
+  const { freed = new Set<number>(), duplicates = false, trustLength = false, only } = options;
+  const out: SizeCategories = { images: { count: 0, bytes: 0 }, fonts: { count: 0, bytes: 0 }, duplicates: 0, imageObjects: [] };
   const seen = new Set<string>();
   const fontFiles = new Set<number>();
   const count = doc.countObjects();
-  for (let num = 1; num < count; num++) {
+  const candidates: { obj: mupdf.PDFObject; length: number }[] = [];
+  const measure = (obj: mupdf.PDFObject, category: { count: number; bytes: number }) => {
+    category.count++;
+    const length = obj.get('Length');
+    if (trustLength && !duplicates && length.isNumber()) {
+      category.bytes += length.asNumber();
+      return;
+    }
+    const raw = obj.readRawStream();
+    category.bytes += raw.getLength();
+    // Only streams of a length some other stream has can be twins: the rest are not hashed.
+    if (duplicates) candidates.push({ obj, length: raw.getLength() });
+    raw.destroy();
+  };
+  // One walk over the objects: image streams measured as found, font descriptors' programs after.
+  const numbers = only ?? Array.from({ length: Math.max(0, count - 1) }, (_, i) => i + 1);
+  for (const num of numbers) {
     if (freed.has(num)) continue;
     // Not resolve()d: resolving every object of the file made MuPDF 1.28 write a stream it had not loaded yet
     // (an image with a soft mask) as a bare dictionary, losing its data (measured); get() and isDictionary() on the reference do not.
+    // Kept indirect: MuPDF knows an object is a stream only through its reference.
     const obj = doc.newIndirect(num);
-    if (!obj.isDictionary()) continue;
-    if (isName(obj.get('Type'), 'FontDescriptor')) {
+    if (obj.isStream()) {
+      if (isName(obj.get('Subtype'), 'Image')) {
+        out.imageObjects.push(num);
+        measure(obj, out.images);
+      }
+    } else if (obj.isDictionary() && isName(obj.get('Type'), 'FontDescriptor')) {
       for (const key of ['FontFile', 'FontFile2', 'FontFile3']) {
         const file = obj.get(key);
         if (file.isIndirect()) fontFiles.add(file.asIndirect());
       }
     }
   }
-  for (let num = 1; num < count; num++) {
-    if (freed.has(num)) continue;
-    // Kept indirect: MuPDF knows an object is a stream only through its reference.
+  const images = new Set(out.imageObjects);
+  for (const num of [...fontFiles].sort((a, b) => a - b)) {
+    if (freed.has(num) || images.has(num)) continue;
     const obj = doc.newIndirect(num);
-    if (!obj.isStream()) continue;
-    const category = isName(obj.get('Subtype'), 'Image') ? out.images : fontFiles.has(num) ? out.fonts : undefined;
-    if (!category) continue;
+    if (obj.isStream()) measure(obj, out.fonts);
+  }
+  const lengths = new Map<number, number>();
+  for (const { length } of candidates) lengths.set(length, (lengths.get(length) ?? 0) + 1);
+  for (const { obj, length } of candidates) {
+    if (lengths.get(length)! < 2) continue;
     const raw = obj.readRawStream();
-    category.count++;
-    category.bytes += raw.getLength();
     const key = createHash('sha256').update(raw.asUint8Array()).update(DECODING_KEYS.map((k) => obj.get(k).toString()).join(' ')).digest('hex');
     raw.destroy();
     if (seen.has(key)) out.duplicates++;

@@ -7,6 +7,8 @@ import { requirePermission } from '../security/access.js';
 import type { TaskContext } from '../task-context.js';
 import type { OptimizeSettings } from './model.js';
 import { rewriteImages, type ImageStats } from './images.js';
+import { recompressImages } from './recompress.js';
+import { writtenImageStreams } from './scan.js';
 import { discardAnnotations, discardUnusedResources, hasEmptyStateNames, keepFontWidths, sizeCategories, type SizeCategories } from './objects.js';
 
 export interface OptimizeInput extends PdfInput {
@@ -20,7 +22,8 @@ export interface OptimizeReport {
   bytesBefore: number;
   bytesAfter: number;
   encrypted: boolean;
-  images: { examined: number; changed: number; downsampled: number; keptLarger: number; count: number; bytesBefore: number; bytesAfter: number };
+  /** `recompressed`: images no handler covers whose lossless coding was replaced by a smaller one (same samples). */
+  images: { examined: number; changed: number; downsampled: number; keptLarger: number; recompressed: number; count: number; bytesBefore: number; bytesAfter: number };
   fonts: { count: number; countAfter: number; bytesBefore: number; bytesAfter: number; subset: boolean };
   otherObjects: { bytesBefore: number; bytesAfter: number; unusedResourcesRemoved: number; annotationsRemoved: number };
   /** What was left as it was and why (a bi-level image above its target, a colour-key masked image). */
@@ -42,11 +45,17 @@ export function optimize(input: OptimizeInput, ctx: TaskContext): { bytes?: Uint
     const { settings } = input;
     const bytesBefore = sourceSize(input.pdf);
     const before = sizeCategories(doc);
-    const images: ImageStats = rewriteImages(doc, settings, (done, total) => ctx.progress({ done, total, unit: 'images', stage: 'images' }));
+    // Without an image handler no image is rewritten: the survey (every page run through a device) is skipped.
+    const handlers = settings.colorImageHandler !== undefined || settings.grayImageHandler !== undefined || settings.bwImageHandler !== undefined;
+    const images: ImageStats = handlers
+      ? rewriteImages(doc, settings, (done, total) => ctx.progress({ done, total, unit: 'images', stage: 'images' }))
+      : { examined: 0, changed: 0, downsampled: 0, keptLarger: 0, skipped: [], freed: new Set() };
+    const recompressed = recompressImages(doc, settings, before.imageObjects);
     const annotationsRemoved = settings.discardAnnotations ? discardAnnotations(doc) : 0;
     const unusedResourcesRemoved = settings.discardUnusedResources !== false ? discardUnusedResources(doc) : 0;
     let subset = false;
-    if (settings.mergeDuplicateFonts !== false) {
+    // Subsetting runs every page's content: not when there is no embedded font program to subset.
+    if (settings.mergeDuplicateFonts !== false && before.fonts.count > 0) {
       const restoreWidths = keepFontWidths(doc);
       try {
         doc.subsetFonts();
@@ -65,14 +74,14 @@ export function optimize(input: OptimizeInput, ctx: TaskContext): { bytes?: Uint
       objectStreams = false;
       images.skipped.push('written without object streams: the form uses empty names as appearance states, which MuPDF would corrupt in an object stream');
     }
-    const bytes = saveOptimized(doc, { deduplicate: merge && sizeCategories(doc, images.freed).duplicates > 0, objectStreams });
-    const after = measure(bytes, input.password);
+    const bytes = saveOptimized(doc, { deduplicate: merge && sizeCategories(doc, { freed: images.freed, duplicates: true, ...(before.fonts.count === 0 ? { only: before.imageObjects } : {}) }).duplicates > 0, objectStreams });
+    const after = measure(bytes, input.password, before.fonts.count > 0);
     const report: OptimizeReport = {
       changed: bytes.length < bytesBefore,
       bytesBefore,
       bytesAfter: bytes.length < bytesBefore ? bytes.length : bytesBefore,
       encrypted: opened.encrypted,
-      images: { examined: images.examined, changed: images.changed, downsampled: images.downsampled, keptLarger: images.keptLarger, count: before.images.count, bytesBefore: before.images.bytes, bytesAfter: after.images.bytes },
+      images: { examined: images.examined, changed: images.changed, downsampled: images.downsampled, keptLarger: images.keptLarger, recompressed: recompressed.recompressed, count: before.images.count, bytesBefore: before.images.bytes, bytesAfter: after.images.bytes },
       fonts: { count: before.fonts.count, countAfter: after.fonts.count, bytesBefore: before.fonts.bytes, bytesAfter: after.fonts.bytes, subset },
       otherObjects: {
         bytesBefore: bytesBefore - before.images.bytes - before.fonts.bytes,
@@ -93,12 +102,18 @@ export function optimize(input: OptimizeInput, ctx: TaskContext): { bytes?: Uint
   });
 }
 
-/** The categories of the written file, read back (object streams and deduplication change what the document held). */
-function measure(bytes: Uint8Array, password: string | undefined): SizeCategories {
+/**
+ * The categories of the written file, read back (object streams and deduplication change what the document held).
+ * MuPDF's /Length entries are exact, so no stream is read: the walk costs about what the save did not.
+ */
+function measure(bytes: Uint8Array, password: string | undefined, fonts: boolean): SizeCategories {
+  // Without font programs (nothing adds one) the images are all there is to measure, and reading the bytes finds them.
+  const images = fonts ? undefined : writtenImageStreams(bytes);
+  if (images) return { images, fonts: { count: 0, bytes: 0 }, duplicates: 0, imageObjects: [] };
   const doc = new mupdf.PDFDocument(bytes);
   try {
     if (doc.needsPassword() && password !== undefined) doc.authenticatePassword(password);
-    return sizeCategories(doc);
+    return sizeCategories(doc, { trustLength: true });
   } finally {
     doc.destroy();
   }
