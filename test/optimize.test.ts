@@ -147,6 +147,73 @@ describe('OptimizeAction', () => {
     for (let page = 1; page <= PAGES; page++) assert.ok(ppm(written, page, 100).equals(ppm(SOURCE, page, 100)), `page ${page} pixel-identical`);
   });
 
+  test('lossless: images re-encoded with PNG predictors, their samples byte for byte the same (16-bit, indexed, stencil, decode array, soft mask, CMYK, filter chains)', async () => {
+    const W = 120;
+    const H = 90;
+    const fill = (components: number, bytesPerSample: number, value: (x: number, y: number, c: number) => number) => {
+      const out = Buffer.alloc(W * H * components * bytesPerSample);
+      for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) for (let c = 0; c < components; c++) {
+        const v = value(x, y, c);
+        const at = ((y * W + x) * components + c) * bytesPerSample;
+        if (bytesPerSample === 2) out.writeUInt16BE(v & 0xffff, at);
+        else out[at] = v & 0xff;
+      }
+      return out;
+    };
+    const stream = (dict: string, data: Buffer) => `<< ${dict} /Length ${data.length} >>\nstream\n${data.toString('latin1')}\nendstream`;
+    const flate = (data: Buffer) => deflateSync(data);
+    const rgb = fill(3, 1, (x, y, c) => [x * 2, y * 2, x + y][c]!);
+    const gray16 = fill(1, 2, (x, y) => x * 500 + y * 37);
+    // 4 bits per sample: two pixels a byte, rows padded to whole bytes.
+    const indexed = Buffer.alloc((W / 2) * H);
+    for (let y = 0; y < H; y++) for (let x = 0; x < W; x += 2) indexed[y * (W / 2) + x / 2] = (((x >> 3) & 15) << 4) | (((x + 1 + y) >> 3) & 15);
+    const palette = Array.from({ length: 16 }, (_, i) => [i * 16, 255 - i * 16, (i * 40) & 255].map((v) => v.toString(16).padStart(2, '0')).join('')).join('');
+    const stencil = Buffer.alloc((W / 8) * H);
+    for (let y = 0; y < H; y++) for (let i = 0; i < W / 8; i++) stencil[y * (W / 8) + i] = ((y >> 3) + i) % 2 ? 0xff : 0x0f;
+    const mask = fill(1, 1, (x, y) => (x * 255) / W + y);
+    const cmyk = fill(4, 1, (x, y, c) => [x, y, 0, (x * y) >> 6][c]!);
+    const images = [
+      stream(`/Type /XObject /Subtype /Image /Width ${W} /Height ${H} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode`, flate(rgb)),
+      stream(`/Type /XObject /Subtype /Image /Width ${W} /Height ${H} /ColorSpace /DeviceGray /BitsPerComponent 16 /Filter /FlateDecode`, flate(gray16)),
+      stream(`/Type /XObject /Subtype /Image /Width ${W} /Height ${H} /ColorSpace [/Indexed /DeviceRGB 15 <${palette}>] /BitsPerComponent 4 /Filter /FlateDecode`, flate(indexed)),
+      stream(`/Type /XObject /Subtype /Image /Width ${W} /Height ${H} /ImageMask true /Decode [1 0]`, stencil),
+      stream(`/Type /XObject /Subtype /Image /Width ${W} /Height ${H} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Decode [1 0 1 0 1 0] /SMask 9 0 R /Filter /FlateDecode`, flate(rgb)),
+      stream(`/Type /XObject /Subtype /Image /Width ${W} /Height ${H} /ColorSpace /DeviceCMYK /BitsPerComponent 8 /Filter [/ASCIIHexDecode /FlateDecode]`, Buffer.from(flate(cmyk).toString('hex') + '>', 'latin1')),
+    ];
+    const content = (n: number) => `0 0 1 rg q 240 0 0 180 30 60 cm /Im${n} Do Q`;
+    const objects = ['<< /Type /Catalog /Pages 2 0 R >>', `<< /Type /Pages /Kids [${images.map((_, i) => `${3 + i} 0 R`).join(' ')}] /Count ${images.length} >>`];
+    // Objects 3 to 8 the pages, 9 the soft mask, then each page's image and content stream.
+    const pages = images.map((_, i) => `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] /Resources << /XObject << /Im${i} ${10 + 2 * i} 0 R >> >> /Contents ${11 + 2 * i} 0 R >>`);
+    objects.push(...pages, stream(`/Type /XObject /Subtype /Image /Width ${W} /Height ${H} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode`, flate(mask)));
+    images.forEach((image, i) => objects.push(image, stream('', Buffer.from(content(i), 'latin1'))));
+    const source = serializePdf(objects, '/Root 1 0 R');
+    assert.ok(qpdfCheck(source).ok, qpdfCheck(source).output);
+    await putPdf(server, 'opt/codings.pdf', source);
+    const reply = await optimizeRequest('opt/codings.pdf', { profileName: 'lossless', savePath: 'opt/out/codings.pdf' });
+    assert.equal(reply.status, 201, reply.text);
+    const report = reply.json().report;
+    assert.equal(report.images.changed, 0, 'no image changed');
+    assert.equal(report.images.recompressed, 7, 'every image and the soft mask re-encoded (each codes smaller)');
+    assert.equal(report.images.count, 7);
+    assert.ok(report.images.bytesAfter < report.images.bytesBefore, JSON.stringify(report.images));
+    const written = await storedBytes(server, 'opt/out/codings.pdf');
+    assert.equal(report.bytesAfter, written.length);
+    const check = qpdfCheck(written);
+    assert.ok(check.ok && !check.output.includes('WARNING'), check.output);
+    const before = pdfimages(source);
+    const after = pdfimages(written);
+    assert.deepEqual(after.map((i) => `${i.page} ${i.type} ${i.width}x${i.height} ${i.color} ${i.bpc}`), before.map((i) => `${i.page} ${i.type} ${i.width}x${i.height} ${i.color} ${i.bpc}`));
+    const decoded = (bytes: Buffer | Uint8Array, object: number) => withTempFile(bytes, (file) => execFileSync('qpdf', [`--show-object=${object}`, '--filtered-stream-data', file], { maxBuffer: 1 << 26 }));
+    before.forEach((image, i) => {
+      const label = `page ${image.page} ${image.type}`;
+      assert.ok(decoded(written, after[i]!.object).equals(decoded(source, image.object)), `${label}: the same samples`);
+      assert.ok(rawStream(written, after[i]!.object).length < rawStream(source, image.object).length, `${label}: stored smaller`);
+    });
+    const dict = withTempFile(written, (file) => execFileSync('qpdf', [`--show-object=${after[0]!.object}`, file], { encoding: 'latin1' }));
+    assert.match(dict, /\/Predictor 15/, 'the gradient is predicted');
+    for (let page = 1; page <= images.length; page++) assert.ok(ppm(written, page, 100).equals(ppm(source, page, 100)), `page ${page} pixel-identical`);
+  });
+
   test('an inline profile: Flate kept, an image under 1.5x the target untouched byte for byte', async () => {
     await putPdf(server, 'opt/inline.pdf', SOURCE);
     const profile = { colorImageHandler: { dpi: 150, compression: 0 }, compressObjectsIntoStreams: false };

@@ -22,6 +22,12 @@ const LOSSLESS_FILTERS = new Set(['FlateDecode', 'Fl', 'LZWDecode', 'LZW', 'RunL
 /** Images decoding to more than this are judged on a band of rows first: a full encoding of a photo that gains nothing costs more than the rest of the task. */
 const BAND_FROM_BYTES = 256 * 1024;
 
+/**
+ * Larger images are left as they are: their samples and their predicted copy are held in the worker's heap
+ * together (a 600 dpi A4 RGB scan decodes to 107 MB).
+ */
+const MAX_DECODED_BYTES = 128 * 1024 * 1024;
+
 /** The size of the band of rows a large image is judged on. */
 const BAND_BYTES = 64 * 1024;
 
@@ -114,13 +120,8 @@ function pngFilter(samples: Uint8Array, rowBytes: number, rows: number, bpp: num
       d = (x - paeth) & 0xff;
       c4 += d < 128 ? d : 256 - d;
     }
-    let type = 0;
-    let best = c0;
-    if (c1 < best) (type = 1), (best = c1);
-    if (c2 < best) (type = 2), (best = c2);
-    if (c3 < best) (type = 3), (best = c3);
-    if (c4 < best) type = 4;
-    if (only !== undefined) type = only;
+    const costs = [c0, c1, c2, c3, c4];
+    const type = only ?? costs.indexOf(Math.min(c0, c1, c2, c3, c4));
     if (totals) {
       totals[0]! += c0;
       totals[1]! += c1;
@@ -263,7 +264,7 @@ export function recompressImages(doc: mupdf.PDFDocument, settings: OptimizeSetti
       const w = width.asNumber();
       const h = height.asNumber();
       const rowBytes = Math.ceil((w * colors * bpc) / 8);
-      if (w <= 0 || h <= 0 || rowBytes * h > 1 << 30) continue;
+      if (w <= 0 || h <= 0 || rowBytes * h > MAX_DECODED_BYTES) continue;
       const rawBuffer = obj.readRawStream();
       let stored: number;
       let samples: Uint8Array;
