@@ -234,12 +234,8 @@ export function discardUnusedResources(doc: mupdf.PDFDocument): number {
 export function hasEmptyStateNames(doc: mupdf.PDFDocument): boolean {
   const isEmptyName = (obj: mupdf.PDFObject) => obj.isName() && obj.asName() === '';
   const stateDictHasEmpty = (dict: mupdf.PDFObject) => {
-    if (!dict.isDictionary()) return false;
-    let found = false;
-    dict.forEach((_value, key) => {
-      if (key === '') found = true;
-    });
-    return found;
+    // A lookup of the empty key, not forEach: that makes an object for every entry of 4,000 annotations' states.
+    return dict.isDictionary() && !dict.get('').isNull();
   };
   const annotHasEmpty = (annot: mupdf.PDFObject) => {
     if (!annot.isDictionary()) return false;
