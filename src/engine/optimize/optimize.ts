@@ -68,13 +68,15 @@ export function optimize(input: OptimizeInput, ctx: TaskContext): { bytes?: Uint
     // MuPDF's deduplication compares every object with every other (3.7 s on the 200-page bench document, whose 200
     // images are one image 200 times): asked for only when some image or font program has a twin, which is what the
     // profile's options are about.
+    // Without font programs and without handlers (which may turn inline images into new objects) the twins can only be
+    // among the document's own images: only those are looked at.
     const merge = settings.mergeDuplicateImages !== false || settings.mergeDuplicateFonts !== false;
     let objectStreams = settings.compressObjectsIntoStreams !== false;
     if (objectStreams && hasEmptyStateNames(doc)) {
       objectStreams = false;
       images.skipped.push('written without object streams: the form uses empty names as appearance states, which MuPDF would corrupt in an object stream');
     }
-    const bytes = saveOptimized(doc, { deduplicate: merge && sizeCategories(doc, { freed: images.freed, duplicates: true, ...(before.fonts.count === 0 ? { only: before.imageObjects } : {}) }).duplicates > 0, objectStreams });
+    const bytes = saveOptimized(doc, { deduplicate: merge && sizeCategories(doc, { freed: images.freed, duplicates: true, ...(before.fonts.count === 0 && !handlers ? { only: before.imageObjects } : {}) }).duplicates > 0, objectStreams });
     const after = measure(bytes, input.password, before.fonts.count > 0);
     const report: OptimizeReport = {
       changed: bytes.length < bytesBefore,
