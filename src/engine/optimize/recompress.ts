@@ -290,7 +290,7 @@ export function recompressImages(doc: mupdf.PDFDocument, settings: OptimizeSetti
       } else {
         obj.delete('DecodeParms');
       }
-      // The decoded length (a hint some writers add) is unchanged; the stored one is not.
+      // /DL, a hint of the decoded length some writers add, would be wrong where bytes past the image were dropped.
       obj.delete('DL');
       stats.recompressed++;
       stats.bytesBefore += stored;
