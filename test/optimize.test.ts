@@ -137,6 +137,8 @@ describe('OptimizeAction', () => {
     const lossless = await optimizeRequest('opt/lossless.pdf', { profileName: 'lossless', savePath: 'opt/out/lossless.pdf' });
     assert.equal(lossless.status, 201, lossless.text);
     assert.equal(lossless.json().report.images.changed, 0);
+    assert.equal(lossless.json().pageCount, PAGES);
+    assert.equal(lossless.json().encrypted, false);
     const written = await storedBytes(server, 'opt/out/lossless.pdf');
     assert.ok(written.length < SOURCE.length);
     assert.ok(qpdfCheck(written).ok);
@@ -293,6 +295,9 @@ describe('OptimizeAction', () => {
     const done = await jobEnded(server, reply.json().id);
     assert.equal(done.state, 'succeeded', JSON.stringify(done));
     assert.equal(done.result.status, 201);
+    // The written document's model: its pages and its encryption, as the engine task that wrote it reports them.
+    assert.equal(done.result.document.pageCount, PAGES, JSON.stringify(done.result));
+    assert.equal(done.result.document.encrypted, true);
     const written = await storedBytes(server, 'opt/secret-small.pdf');
     assert.ok(written.length < encrypted.length / 20);
     const asUser = qpdfEncryption(written, 'user-pw');

@@ -38,7 +38,7 @@ export interface OptimizeReport {
  * font subsetting, and the save with deduplication, maximum Flate and object
  * streams (core/save.ts). Answers no bytes when the result is not smaller.
  */
-export function optimize(input: OptimizeInput, ctx: TaskContext): { bytes?: Uint8Array; report: OptimizeReport } {
+export function optimize(input: OptimizeInput, ctx: TaskContext): { bytes?: Uint8Array; report: OptimizeReport; summary?: { encrypted: boolean; pageCount: number; repaired: false } } {
   return withPdf(input, 'view', (doc, opened) => {
     requirePermission(opened, 'edit');
     refuseIfSigned(doc, 'optimizing rewrites the whole file, which invalidates its signatures');
@@ -100,7 +100,8 @@ export function optimize(input: OptimizeInput, ctx: TaskContext): { bytes?: Uint
       report.otherObjects.bytesAfter = report.otherObjects.bytesBefore;
       return { report };
     }
-    return { bytes, report };
+    // What the runner would otherwise open the output again for: the pages and the encryption are those of the document saved.
+    return { bytes, report, summary: { encrypted: opened.encrypted, pageCount: doc.countPages(), repaired: false } };
   });
 }
 

@@ -47,6 +47,6 @@ export const OptimizeAction: ActionDefinition<Params, OptimizeSettings> = {
   async execute({ prepared, source, engine, ctx }) {
     const result = await engine.run('optimize', { pdf: source.pdf, password: ctx.documentPassword, settings: prepared });
     if (!result.bytes) return { kind: 'unchanged', report: result.report };
-    return { kind: 'document', bytes: result.bytes, report: result.report };
+    return { kind: 'document', bytes: result.bytes, report: result.report, summary: result.summary };
   },
 };

@@ -158,7 +158,7 @@ export class ActionRunner {
           if (output.kind === 'model') return { result: { output } };
           if (output.kind === 'unchanged') return { result: { output, summary: await engine.run('validateUpload', { pdf: stored!.pdf }).catch(() => undefined) } };
           // Read while the written bytes are still at hand, for the DocumentModel's page count and encryption.
-          const summary = await engine.run('validateUpload', { pdf: output.bytes }).catch(() => undefined);
+          const summary = output.summary ?? (await engine.run('validateUpload', { pdf: output.bytes }).catch(() => undefined));
           return { content: output.bytes, result: { output, summary } };
         },
       });

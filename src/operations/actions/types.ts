@@ -1,7 +1,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import type { StoredPath } from '../../storage/paths.js';
 import type { StagedUpload } from '../../storage/store.js';
-import type { Need } from '../../engine/models.js';
+import type { Need, TaskOutput } from '../../engine/models.js';
 import type { OperationContext } from '../context.js';
 import type { DocumentOperations, StoredDocument } from '../documents.js';
 import type { Engine, ExecutionContext } from '../execution.js';
@@ -47,7 +47,11 @@ export interface ExecuteInput<P, X> {
 
 /** An action either produces new document bytes (written by the runner) or answers a model. */
 export type ActionOutput =
-  | { kind: 'document'; bytes: Uint8Array; report?: unknown }
+  /**
+   * New bytes. `summary`: the written file's page count and encryption when the engine task that wrote it already
+   * knows them, which spares the runner opening the output again (70 to 110 ms on the optimized 200-page bench document).
+   */
+  | { kind: 'document'; bytes: Uint8Array; report?: unknown; summary?: TaskOutput<'validateUpload'> }
   | { kind: 'model'; model: unknown; xmlRoot: string }
   /** The action found nothing to change (OptimizeAction when nothing shrinks): nothing is written; the answer is the source's DocumentModel with the report. */
   | { kind: 'unchanged'; report?: unknown };
