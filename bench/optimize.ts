@@ -145,8 +145,8 @@ export async function runOptimizeBench(quick: boolean): Promise<Row[]> {
           ...oursOf(ours),
           ...peerOf(theirs, peerName),
           unit: 'ms',
-          target: 'ratio <= 1.0',
-          met: timeRatio <= 1,
+          // The issue sets a time target for ebook against Ghostscript only; lossless against qpdf is printed, with none.
+          ...(profile === 'ebook' ? { target: 'ratio <= 1.0', met: timeRatio <= 1 } : {}),
         });
       }
     }
