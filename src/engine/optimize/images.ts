@@ -3,7 +3,7 @@ import * as mupdf from 'mupdf';
 import { downsampleBits, rowBytes } from './bilevel.js';
 import { convertInlineImages, unmatchedDraw, type UnmatchedDraw } from './inline.js';
 import type { OptimizeSettings } from './model.js';
-import { flatePredicted } from './predict.js';
+import { flatePredicted } from './recompress.js';
 import { resampleBicubic } from './resample.js';
 
 /** One image XObject and how it is drawn. */

@@ -92,7 +92,7 @@ const COST_STEP = 5;
  * (choosing on every byte took three times as long as the Flate after it,
  * measured on a 4.5 MB photo). `bpp`: bytes per complete pixel, at least 1.
  */
-function pngFilter(samples: Uint8Array, rowBytes: number, rows: number, bpp: number, options: { firstRow?: number; only?: number; totals?: number[] } = {}): Buffer {
+function pngFilter(samples: Uint8Array | Uint8ClampedArray, rowBytes: number, rows: number, bpp: number, options: { firstRow?: number; only?: number; totals?: number[] } = {}): Buffer {
   const { firstRow = 0, only, totals } = options;
   const out = Buffer.allocUnsafe((rowBytes + 1) * rows);
   const zero = new Uint8Array(rowBytes);
@@ -185,6 +185,21 @@ const METHODS: Method[] = [
 function deflate(data: Uint8Array, strategy: number): Buffer {
   const windowBits = Math.min(15, Math.max(9, Math.ceil(Math.log2(data.length + 262))));
   return deflateSync(data, { level: 9, windowBits, memLevel: Math.max(1, Math.min(9, windowBits - 6)), strategy });
+}
+
+/**
+ * Flate with PNG predictors (/Predictor 15) of rows of 8-bit samples `stride` bytes apart (a pixmap's rows, or
+ * packed 1-bit rows): the one predictor encoder of the optimizer, for the images a profile rewrites (images.ts)
+ * as for those it only re-encodes (below).
+ */
+export function flatePredicted(samples: Uint8Array | Uint8ClampedArray, width: number, height: number, components: number, stride: number): Buffer {
+  const rowBytes = width * components;
+  let rows = samples;
+  if (stride !== rowBytes) {
+    rows = new Uint8Array(rowBytes * height);
+    for (let y = 0; y < height; y++) rows.set(samples.subarray(y * stride, y * stride + rowBytes), y * rowBytes);
+  }
+  return deflate(pngFilter(rows, rowBytes, height, components), constants.Z_DEFAULT_STRATEGY);
 }
 
 /** A coding that stores the samples in an eighth of their size or less is kept without trying the others (200 small images took 60 ms more). */
