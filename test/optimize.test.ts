@@ -308,37 +308,6 @@ describe('OptimizeAction', () => {
     assert.deepEqual(imagesOn(pdfimages(written, 'user-pw'), 1).map((i) => `${i.width}x${i.height}`), ['750x500']);
   });
 
-  test('lossless: content streams stored with weak Flate are deflated again at level 9, their data unchanged', async () => {
-    // Two pages whose content is Flate at level 0 (stored): what a writer's fastest setting leaves behind.
-    const content = (page: number) => Array.from({ length: 400 }, (_, i) => `BT /F1 9 Tf 36 ${780 - (i % 80) * 9} Td (Line ${i} of page ${page}) Tj ET`).join('\n');
-    const stream = (text: string) => {
-      const data = deflateSync(Buffer.from(text, 'latin1'), { level: 0 });
-      return `<< /Length ${data.length} /Filter /FlateDecode >>\nstream\n${data.toString('latin1')}\nendstream`;
-    };
-    const objects = [
-      '<< /Type /Catalog /Pages 2 0 R >>',
-      '<< /Type /Pages /Kids [4 0 R 5 0 R] /Count 2 >>',
-      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 6 0 R >>',
-      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 7 0 R >>',
-      stream(content(1)),
-      stream(content(2)),
-    ];
-    const source = serializePdf(objects, '/Root 1 0 R');
-    await putPdf(server, 'opt/weak-flate.pdf', source);
-    const reply = await optimizeRequest('opt/weak-flate.pdf', { profileName: 'lossless' });
-    assert.equal(reply.status, 200, reply.text);
-    assert.equal(reply.json().report.otherObjects.flateRecompressed, 2);
-    const written = await storedBytes(server, 'opt/weak-flate.pdf');
-    assert.ok(written.length < source.length / 5, `${written.length} of ${source.length}`);
-    assert.ok(qpdfCheck(written).ok);
-    // The content is the same bytes once decoded, so the pages draw the same.
-    const decoded = (bytes: Buffer) => withTempFile(bytes, (file) => execFileSync('qpdf', ['--qdf', '--object-streams=disable', file, '-'], { maxBuffer: 1 << 26 }).toString('latin1'));
-    for (const page of [1, 2]) assert.ok(decoded(written).includes(`(Line 399 of page ${page}) Tj`));
-    for (const page of [1, 2]) assert.equal(renderDifference(written, source, page), 0, `page ${page} renders as before`);
-    assert.deepEqual(words(written), words(source));
-  });
-
   test('a form with an empty name as a radio button state is written without object streams, the name intact', async () => {
     const ap = `<< /Length ${'0 0 1 rg'.length} >>\nstream\n0 0 1 rg\nendstream`;
     // Uncompressed and repetitive, so that the document shrinks and is written.

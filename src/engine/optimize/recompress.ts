@@ -1,6 +1,5 @@
 import { constants, deflateSync, inflateSync } from 'node:zlib';
 import * as mupdf from 'mupdf';
-import { loadedObjects, name } from '../core/mupdf-objects.js';
 import type { OptimizeSettings } from './model.js';
 
 /**
@@ -313,42 +312,6 @@ export function recompressImages(doc: mupdf.PDFDocument, settings: OptimizeSetti
       stats.bytesAfter += result.bytes.length;
     } catch {
       // An image MuPDF cannot read stays as it is.
-    }
-  }
-  return stats;
-}
-
-/**
- * Every other stream stored as plain Flate (content streams, font programs, embedded files, ICC profiles...)
- * deflated again at level 9, kept when smaller: what `qpdf --recompress-flate --compression-level=9` does, and
- * where its output was smaller than ours (content streams written at a writer's default level: 94 KB against
- * 86 KB on the corpus's us_constitution.pdf). Images are the passes above's. Streams with DecodeParms
- * (predictors) keep their coding. MuPDF compresses unfiltered streams itself at the save.
- */
-export function recompressFlateStreams(doc: mupdf.PDFDocument): RecompressStats {
-  const stats: RecompressStats = { recompressed: 0, bytesBefore: 0, bytesAfter: 0 };
-  for (const { ref, obj } of loadedObjects(doc, { streams: true })) {
-    try {
-      const names = filters(obj);
-      if (!names || names.length !== 1 || (names[0] !== 'FlateDecode' && names[0] !== 'Fl')) continue;
-      if (!obj.get('DecodeParms').isNull() || name(obj.get('Subtype')) === 'Image') continue;
-      const raw = ref.readRawStream();
-      let stored: number;
-      let data: Uint8Array;
-      try {
-        stored = raw.getLength();
-        data = inflateSync(raw.asUint8Array());
-      } finally {
-        raw.destroy();
-      }
-      const bytes = deflate(data, constants.Z_DEFAULT_STRATEGY);
-      if (bytes.length >= stored) continue;
-      ref.writeRawStream(new mupdf.Buffer(bytes));
-      stats.recompressed++;
-      stats.bytesBefore += stored;
-      stats.bytesAfter += bytes.length;
-    } catch {
-      // Damaged data zlib refuses (MuPDF reads it leniently): the stream stays as it is.
     }
   }
   return stats;
