@@ -308,6 +308,37 @@ describe('OptimizeAction', () => {
     assert.deepEqual(imagesOn(pdfimages(written, 'user-pw'), 1).map((i) => `${i.width}x${i.height}`), ['750x500']);
   });
 
+  test('lossless: content streams stored with weak Flate are deflated again at level 9, their data unchanged', async () => {
+    // Two pages whose content is Flate at level 0 (stored): what a writer's fastest setting leaves behind.
+    const content = (page: number) => Array.from({ length: 400 }, (_, i) => `BT /F1 9 Tf 36 ${780 - (i % 80) * 9} Td (Line ${i} of page ${page}) Tj ET`).join('\n');
+    const stream = (text: string) => {
+      const data = deflateSync(Buffer.from(text, 'latin1'), { level: 0 });
+      return `<< /Length ${data.length} /Filter /FlateDecode >>\nstream\n${data.toString('latin1')}\nendstream`;
+    };
+    const objects = [
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [4 0 R 5 0 R] /Count 2 >>',
+      '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 6 0 R >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents 7 0 R >>',
+      stream(content(1)),
+      stream(content(2)),
+    ];
+    const source = serializePdf(objects, '/Root 1 0 R');
+    await putPdf(server, 'opt/weak-flate.pdf', source);
+    const reply = await optimizeRequest('opt/weak-flate.pdf', { profileName: 'lossless' });
+    assert.equal(reply.status, 200, reply.text);
+    assert.equal(reply.json().report.otherObjects.flateRecompressed, 2);
+    const written = await storedBytes(server, 'opt/weak-flate.pdf');
+    assert.ok(written.length < source.length / 5, `${written.length} of ${source.length}`);
+    assert.ok(qpdfCheck(written).ok);
+    // The content is the same bytes once decoded, so the pages draw the same.
+    const decoded = (bytes: Buffer) => withTempFile(bytes, (file) => execFileSync('qpdf', ['--qdf', '--object-streams=disable', file, '-'], { maxBuffer: 1 << 26 }).toString('latin1'));
+    for (const page of [1, 2]) assert.ok(decoded(written).includes(`(Line 399 of page ${page}) Tj`));
+    for (const page of [1, 2]) assert.equal(renderDifference(written, source, page), 0, `page ${page} renders as before`);
+    assert.deepEqual(words(written), words(source));
+  });
+
   test('a form with an empty name as a radio button state is written without object streams, the name intact', async () => {
     const ap = `<< /Length ${'0 0 1 rg'.length} >>\nstream\n0 0 1 rg\nendstream`;
     // Uncompressed and repetitive, so that the document shrinks and is written.
@@ -605,5 +636,93 @@ describe('OptimizeAction: bi-level images, bicubic downsampling, inline images',
       assert.deepEqual([...ppm(written, 4).subarray(-3)], [255, 255, 255]);
     }
     assert.ok(!streams[0]!.equals(streams[1]!), 'average and bicubic give different pixels');
+  });
+
+  test('average at a fractional factor is bicubic, as Ghostscript\'s /Average is: the same pixels; text stays sharp', async () => {
+    // Black strokes on white, 800x800, drawn 2 inches wide: 400 dpi, brought to 150 (a factor of 2.67).
+    const pixels = Buffer.alloc(800 * 800, 255);
+    for (let row = 0; row < 20; row++) {
+      for (let stroke = 0; stroke < 30; stroke++) {
+        const x0 = 20 + stroke * 25 + (row % 3);
+        const y0 = 20 + row * 38;
+        for (let y = y0; y < y0 + 24; y++) for (let x = x0; x < x0 + 5 + ((stroke + row) % 4); x++) pixels[y * 800 + x] = 0;
+      }
+    }
+    const data = deflateSync(pixels);
+    const image = `<< /Type /XObject /Subtype /Image /Width 800 /Height 800 /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length ${data.length} >>\nstream\n${data.toString('latin1')}\nendstream`;
+    const content = 'q 144 0 0 144 36 36 cm /Im0 Do Q';
+    const source = serializePdf(
+      [
+        '<< /Type /Catalog /Pages 2 0 R >>',
+        '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+        '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 216 216] /Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>',
+        image,
+        `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      ],
+      '/Root 1 0 R',
+    );
+    const written: Buffer[] = [];
+    for (const method of [0, 1]) {
+      await putPdf(server, `bw/strokes-${method}.pdf`, source);
+      const profile = { grayImageHandler: { dpi: 150, compression: 2, downsampling: method } };
+      const reply = await optimizeRequest(`bw/strokes-${method}.pdf`, { profile });
+      assert.equal(reply.status, 200, reply.text);
+      assert.equal(reply.json().report.images.downsampled, 1);
+      written.push(await storedBytes(server, `bw/strokes-${method}.pdf`));
+    }
+    const [average, bicubic] = written as [Buffer, Buffer];
+    assert.deepEqual(imagesOn(pdfimages(average), 1).map((i) => `${i.width}x${i.height} ${i.color}`), ['300x300 gray']);
+    assert.ok(rawStream(average, imagesOn(pdfimages(average), 1)[0]!.object).equals(rawStream(bicubic, imagesOn(pdfimages(bicubic), 1)[0]!.object)), 'average at 2.67 is bicubic');
+    // Sharper than a box a fractional number of pixels wide, which makes grays of the strokes' edges: of the 300x300
+    // samples, 80.2% are pure black or white (MuPDF's area filter: 75.7%).
+    const samples = withTempFile(average, (file) => execFileSync('qpdf', [`--show-object=${imagesOn(pdfimages(average), 1)[0]!.object}`, '--filtered-stream-data', file], { maxBuffer: 1 << 24 }));
+    assert.equal(samples.length, 300 * 300);
+    let pure = 0;
+    for (const v of samples) if (v === 0 || v === 255) pure++;
+    assert.ok(pure / samples.length > 0.78, `${((100 * pure) / samples.length).toFixed(1)}% pure`);
+    assert.ok(ssim(grayRender(source, 1, 150), grayRender(average, 1, 150)) > 0.9, 'close to the original');
+  });
+
+  test('jpegQuality is the highest quality: a smooth image is written lower where it loses no similarity, a grainy photo keeps it', async () => {
+    // The first JPEG quantisation value (the DC coefficient's) says the quality: 3 at IJG 92, 5 at 85 (libjpeg's scaling of 16).
+    const dcQuant = (jpeg: Buffer) => {
+      const at = jpeg.indexOf(Buffer.from([0xff, 0xdb]));
+      assert.ok(at >= 0, 'a JPEG with a quantisation table');
+      return jpeg[at + 5]!;
+    };
+    const smooth = Buffer.alloc(400 * 300 * 3);
+    for (let y = 0; y < 300; y++) {
+      for (let x = 0; x < 400; x++) {
+        for (let c = 0; c < 3; c++) smooth[(y * 400 + x) * 3 + c] = Math.round(128 + 90 * Math.sin((x / 400) * Math.PI * (2 + c) + (y / 300) * Math.PI * (1 + c)));
+      }
+    }
+    const grainy = photoSamples(400, 300, 3, 11);
+    const stream = (samples: Buffer) => {
+      const data = deflateSync(samples);
+      return `<< /Type /XObject /Subtype /Image /Width 400 /Height 300 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode /Length ${data.length} >>\nstream\n${data.toString('latin1')}\nendstream`;
+    };
+    const content = 'q 200 0 0 150 20 320 cm /Im0 Do Q q 200 0 0 150 20 100 cm /Im1 Do Q';
+    const source = serializePdf(
+      [
+        '<< /Type /Catalog /Pages 2 0 R >>',
+        '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+        '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 240 500] /Resources << /XObject << /Im0 4 0 R /Im1 5 0 R >> >> /Contents 6 0 R >>',
+        stream(smooth),
+        stream(grainy),
+        `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+      ],
+      '/Root 1 0 R',
+    );
+    await putPdf(server, 'bw/quality.pdf', source);
+    const reply = await optimizeRequest('bw/quality.pdf', { profile: { colorImageHandler: { compression: 1, jpegQuality: 0.92 } } });
+    assert.equal(reply.status, 200, reply.text);
+    assert.equal(reply.json().report.images.changed, 2);
+    const written = await storedBytes(server, 'bw/quality.pdf');
+    assert.ok(qpdfCheck(written).ok, qpdfCheck(written).output);
+    const [top, bottom] = imagesOn(pdfimages(written), 1);
+    assert.equal(`${top!.enc} ${bottom!.enc}`, 'jpeg jpeg');
+    assert.equal(dcQuant(rawStream(written, top!.object)), 5, 'the smooth image at quality 85');
+    assert.equal(dcQuant(rawStream(written, bottom!.object)), 3, 'the grainy photo at the profile\'s 92');
+    assert.ok(ssim(grayRender(source, 1, 150), grayRender(written, 1, 150)) > 0.95);
   });
 });

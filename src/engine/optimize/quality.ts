@@ -1,0 +1,115 @@
+import * as mupdf from 'mupdf';
+import { ssim, type GrayImage } from './ssim.js';
+
+/**
+ * The JPEG quality of a rewritten image (docs/optimize.md#jpeg-quality): the
+ * profile's `jpegQuality` is the ceiling, and a lower step is taken while the
+ * image stays as close to its pixels as at the ceiling, within
+ * JPEG_SSIM_TOLERANCE of SSIM. A flat logo or a drawing loses nothing a reader
+ * could see at a lower quality and is written in fewer bytes; a photo, whose
+ * similarity falls with every step, keeps the profile's quality.
+ */
+
+/** The qualities tried below the profile's (IJG scale), in this order; the first that loses too much ends the search. */
+const STEPS = [85, 75, 62, 50];
+
+/**
+ * SSIM a lower quality may lose against the profile's own. Measured on the corpus's us_constitution.pdf: its CMYK
+ * logo (292x45, as RGB) is 5.9 KB at 0.92 and 4.6 KB at 0.85 for 0.0016 less; the image-heavy bench document's
+ * photos lose 0.015 to 0.04 at the first step and keep 0.92.
+ */
+export const JPEG_SSIM_TOLERANCE = 0.002;
+
+/** The side of the tiles a large image is judged on, a multiple of 16 so that JPEG's blocks (16x16 with subsampled colour) never straddle two. */
+const TILE = 128;
+
+/** Images of more pixels than four tiles are judged on four tiles, one from the middle of each quarter, side by side. */
+const SAMPLE_FROM_PIXELS = 4 * TILE * TILE;
+
+/**
+ * What the search encodes and compares: the image itself, or for a large one four tiles of it in a strip
+ * (4 x 128 x 128). Encoding and decoding every step on the whole image made the image pass of the image-heavy
+ * bench document twice as slow; the tiles tell the same photo from the same logo.
+ */
+function sampleOf(pixmap: mupdf.Pixmap): mupdf.Pixmap | undefined {
+  const width = pixmap.getWidth();
+  const height = pixmap.getHeight();
+  if (width * height <= SAMPLE_FROM_PIXELS || width < 2 * TILE || height < 2 * TILE) return undefined;
+  const n = pixmap.getNumberOfComponents() + (pixmap.getAlpha() ? 1 : 0);
+  const strip = new mupdf.Pixmap(pixmap.getColorSpace()!, [0, 0, 4 * TILE, TILE], Boolean(pixmap.getAlpha()));
+  const source = pixmap.getPixels();
+  const stride = pixmap.getStride();
+  // Taken after the allocation: a view into the WebAssembly memory goes stale when the memory grows.
+  const target = strip.getPixels();
+  const targetStride = strip.getStride();
+  const at = (extent: number, half: number) => Math.max(0, Math.min(extent - TILE, Math.round((extent * (2 * half + 1)) / 4 - TILE / 2)) & ~15);
+  for (let t = 0; t < 4; t++) {
+    const x0 = at(width, t % 2);
+    const y0 = at(height, t >> 1);
+    for (let y = 0; y < TILE; y++) {
+      const from = (y0 + y) * stride + x0 * n;
+      target.set(source.subarray(from, from + TILE * n), y * targetStride + t * TILE * n);
+    }
+  }
+  return strip;
+}
+
+/** The pixmap's samples as gray, the form SSIM compares. */
+function grayOf(pixmap: mupdf.Pixmap): GrayImage {
+  const cs = pixmap.getColorSpace();
+  const gray = cs?.isGray() ? pixmap : pixmap.convertToColorSpace(mupdf.ColorSpace.DeviceGray, false);
+  try {
+    return { width: gray.getWidth(), height: gray.getHeight(), stride: gray.getStride(), data: gray.getPixels().slice() };
+  } finally {
+    if (gray !== pixmap) gray.destroy();
+  }
+}
+
+/** JPEG bytes decoded by MuPDF, as gray. */
+function decodedGray(jpeg: Uint8Array): GrayImage {
+  const image = new mupdf.Image(new mupdf.Buffer(jpeg));
+  try {
+    const pixmap = image.toPixmap();
+    try {
+      return grayOf(pixmap);
+    } finally {
+      pixmap.destroy();
+    }
+  } finally {
+    image.destroy();
+  }
+}
+
+/** The profile's jpegQuality (0 to 1) on libjpeg's scale (1 to 100). */
+export function jpegQuality(quality: number): number {
+  return Math.min(100, Math.max(1, Math.round(quality * 100)));
+}
+
+/**
+ * `ceiling`: the profile's quality (1 to 100), `atCeiling` the image encoded at it. Answers the JPEG to write
+ * and its quality: the lowest step within the tolerance, or the ceiling's own bytes.
+ */
+export function lowerJpegQuality(pixmap: mupdf.Pixmap, ceiling: number, atCeiling: Uint8Array): { bytes: Uint8Array; quality: number } {
+  const lower = STEPS.filter((q) => q < ceiling);
+  if (lower.length === 0) return { bytes: atCeiling, quality: ceiling };
+  const sample = sampleOf(pixmap);
+  const judged = sample ?? pixmap;
+  let chosen = ceiling;
+  let bytes = atCeiling;
+  try {
+    const reference = grayOf(judged);
+    if (sample) bytes = sample.asJPEG(ceiling, false);
+    const bound = ssim(reference, decodedGray(bytes)) - JPEG_SSIM_TOLERANCE;
+    for (const q of lower) {
+      const candidate = judged.asJPEG(q, false);
+      if (candidate.length >= bytes.length || ssim(reference, decodedGray(candidate)) < bound) break;
+      chosen = q;
+      bytes = candidate;
+    }
+  } finally {
+    sample?.destroy();
+  }
+  if (chosen === ceiling) return { bytes: atCeiling, quality: ceiling };
+  // Judged on tiles: the whole image is encoded once more, at the quality chosen.
+  return { bytes: sample ? pixmap.asJPEG(chosen, false) : bytes, quality: chosen };
+}
