@@ -67,7 +67,14 @@ function grayOf(pixmap: mupdf.Pixmap): GrayImage {
 
 /** JPEG bytes decoded by MuPDF, as gray. */
 function decodedGray(jpeg: Uint8Array): GrayImage {
-  const image = new mupdf.Image(new mupdf.Buffer(jpeg));
+  const buffer = new mupdf.Buffer(jpeg);
+  let image: mupdf.Image;
+  try {
+    image = new mupdf.Image(buffer);
+  } finally {
+    // The image holds its own reference to the data.
+    buffer.destroy();
+  }
   try {
     const pixmap = image.toPixmap();
     try {
