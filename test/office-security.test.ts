@@ -93,10 +93,12 @@ async function convert(name: string, bytes: Buffer): Promise<Buffer> {
 const fileUrl = (file: string) => `file://${file}`;
 
 /** The service's converter with `scratchRoot` as its own scratch folder (conversions run in folders directly below it). */
-async function convertInSandbox(options: { scratchRoot: string; bytes: Buffer; extension: string; filter?: string; timeoutMs: number }): Promise<Buffer> {
+async function convertInSandbox(options: { scratchRoot: string; bytes: Buffer; format: 'fodt' | 'docx'; timeoutMs: number }): Promise<Buffer> {
   const tools = new ToolSupervisor([{ ...libreOffice(options.timeoutMs), scratch: '.' }], options.scratchRoot);
   await tools.init();
-  return officeToPdf(tools, options);
+  const filters = { fodt: ['OpenDocument Text Flat XML', 'writer_pdf_Export'], docx: ['MS Word 2007 XML', 'writer_pdf_Export'] } as const;
+  const [importFilter, exportFilter] = filters[options.format];
+  return officeToPdf(tools, { bytes: options.bytes, extension: options.format, importFilter, exportFilter });
 }
 
 test('a picture linked by an external relationship to a loopback URL is not fetched', async () => {
@@ -235,7 +237,7 @@ test('the converter itself, given a .fodt with linked pictures and sections, fet
         fodtSection(fileUrl(path.join(canaries, 'canary.txt')), 2) +
         fodtSection(`http://127.0.0.1:${port}/section.txt`, 3),
     );
-    const pdf = await convertInSandbox({ scratchRoot, bytes: body, extension: 'fodt', timeoutMs: 120_000 });
+    const pdf = await convertInSandbox({ scratchRoot, bytes: body, format: 'fodt', timeoutMs: 120_000 });
     assert.match(pdftotext(pdf), new RegExp(VISIBLE));
     assertNothingLeaked(pdf);
     assert.deepEqual(readdirSync(scratchRoot), [], 'the scratch folder is removed');
@@ -307,7 +309,7 @@ test('a conversion over its time limit is stopped with all its processes, and it
   try {
     // LibreOffice needs far longer than this to start, so the limit always strikes mid-run.
     await assert.rejects(
-      convertInSandbox({ scratchRoot, bytes: docx(paragraph(VISIBLE)), extension: 'docx', filter: 'MS Word 2007 XML', timeoutMs: 300 }),
+      convertInSandbox({ scratchRoot, bytes: docx(paragraph(VISIBLE)), format: 'docx', timeoutMs: 300 }),
       (err: Error & { code?: string }) => err.code === 'ENGINE_TIMEOUT',
     );
     await waitFor('no process of the conversion is left', 5, () => (processesNaming(scratchRoot).length === 0 ? true : undefined));

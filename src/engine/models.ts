@@ -51,7 +51,7 @@ export {
   type ImageMediaType,
   type StampImageType,
 } from './images/model.js';
-export { wordContainerOf, wordFormatOf, type WordFormat } from './office/model.js';
+export { OFFICE_FORMATS, officeFamilyOf, wordContainerOf, wordFormatOf, type OfficeFamily, type OfficeFormat, type OfficeOptions, type WordFormat } from './office/model.js';
 export {
   isPdfxProfile,
   PDFX_PROFILES,

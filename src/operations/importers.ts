@@ -1,8 +1,8 @@
 import { read as readFd } from 'node:fs';
 import { promisify } from 'node:util';
 import { IMAGE_MEDIA_TYPES, type ImageMediaType, sniffImageType, wordContainerOf, type WordFormat, wordFormatOf } from '../engine/models.js';
-import { officeToPdf } from '../tools/libreoffice.js';
 import type { ToolSupervisor } from '../tools/supervisor.js';
+import { convertOffice } from './office.js';
 import type { StagedUpload } from '../storage/store.js';
 import type { Engine } from './execution.js';
 
@@ -42,8 +42,6 @@ export const PDF_TYPE = 'application/pdf';
 const OCTET_STREAM = 'application/octet-stream';
 const SNIFF_BYTES = 1024;
 
-/** The import filter per Word format, so LibreOffice never picks another importer by content. */
-const WORD_FILTERS: Record<WordFormat, string> = { doc: 'MS Word 97', docx: 'MS Word 2007 XML' };
 const WORD_TYPES: Record<WordFormat, string> = { doc: 'application/msword', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' };
 
 export const IMPORTERS: readonly Importer[] = [
@@ -70,7 +68,7 @@ export const IMPORTERS: readonly Importer[] = [
     },
     async convert(bytes, _mediaType, { engine, tools, signal }) {
       const format = wordFormatOf(bytes);
-      const pdf = await officeToPdf(tools, { bytes, extension: format, filter: WORD_FILTERS[format], signal });
+      const pdf = await convertOffice(tools, { bytes, format, signal });
       return { pdf, info: await engine.run('validateUpload', { pdf }) };
     },
   },

@@ -50,24 +50,41 @@ ${[
 </oor:items>
 `;
 
+/** One conversion, in LibreOffice's terms (operations/office.ts maps a format and the upload's options to them). */
+export interface OfficeConversion {
+  bytes: Uint8Array;
+  /** The input's file extension in the scratch folder (`document.<extension>`). */
+  extension: string;
+  /** LibreOffice's import filter, with its options after a colon, so it never picks another importer by content. */
+  importFilter: string;
+  /** The PDF export filter of the application that opens it: writer_pdf_Export, calc_pdf_Export or impress_pdf_Export. */
+  exportFilter: string;
+  /** The export filter's FilterData (PageRange, SelectPdfVersion, ExportNotesPages...). */
+  filterData?: Readonly<Record<string, string | number | boolean>>;
+  /** Spreadsheets: every sheet printed landscape; only one sheet (1-based). */
+  sheets?: { landscape?: boolean; only?: number };
+  signal?: AbortSignal | undefined;
+}
+
 /**
  * One LibreOffice conversion: `bytes` saved as `document.<extension>` in the
- * run's scratch folder, converted to PDF with the given import filter (or
- * LibreOffice's own detection when none; tests use that for formats the
- * service does not accept).
+ * run's scratch folder, converted to PDF with the given import filter.
  */
-export function officeToPdf(tools: ToolSupervisor, options: { bytes: Uint8Array; extension: string; filter?: string; signal?: AbortSignal | undefined }): Promise<Buffer> {
+export function officeToPdf(tools: ToolSupervisor, conversion: OfficeConversion): Promise<Buffer> {
+  const { bytes, extension, signal } = conversion;
   return tools.run(LIBREOFFICE, async ({ scratch, exec }) => {
-    const input = path.join(scratch, `document.${options.extension}`);
-    await writeFile(input, options.bytes);
+    const input = path.join(scratch, `document.${extension}`);
+    await writeFile(input, bytes);
     await mkdir(path.join(scratch, 'profile', 'user'), { recursive: true });
     await writeFile(path.join(scratch, 'profile', 'user', 'registrymodifications.xcu'), PROFILE_SETTINGS);
+    const data = Object.entries(conversion.filterData ?? {}).map(([key, value]) => [key, { type: typeof value === 'string' ? 'string' : typeof value === 'boolean' ? 'boolean' : 'long', value }]);
+    const target = `pdf:${conversion.exportFilter}${data.length ? `:${JSON.stringify(Object.fromEntries(data))}` : ''}`;
     await exec(['--headless', '--norestore', '--nolockcheck', '--nodefault', `-env:UserInstallation=${pathToFileURL(path.join(scratch, 'profile')).href}`,
-      ...(options.filter ? [`--infilter=${options.filter}`] : []), '--convert-to', 'pdf', '--outdir', path.join(scratch, 'out'), input]);
+      `--infilter=${conversion.importFilter}`, '--convert-to', target, '--outdir', path.join(scratch, 'out'), input]);
     try {
       return await readFile(path.join(scratch, 'out', 'document.pdf'));
     } catch {
-      throw new ServiceError('MALFORMED_DOCUMENT', 'LibreOffice could not convert this Word document');
+      throw new ServiceError('MALFORMED_DOCUMENT', 'LibreOffice could not convert this document');
     }
-  }, options.signal);
+  }, signal);
 }

@@ -9,6 +9,38 @@ import { ServiceError } from '../../errors.js';
  */
 export type WordFormat = 'doc' | 'docx';
 
+/**
+ * Every Office format an upload may be converted from (issue 22; docs/office.md#formats): the
+ * stored name is its file extension. Macro-enabled forms (docm, xlsm, pptm) convert with their
+ * macros never run; the flat ODF forms (fodt, fods, fodp) are single XML files.
+ */
+export const OFFICE_FORMATS = ['doc', 'docx', 'docm', 'odt', 'fodt', 'rtf', 'txt', 'xls', 'xlsx', 'xlsm', 'ods', 'fods', 'csv', 'ppt', 'pptx', 'pptm', 'odp', 'fodp'] as const;
+export type OfficeFormat = (typeof OFFICE_FORMATS)[number];
+
+/** Which LibreOffice application converts a format (and which export filter and options apply). */
+export type OfficeFamily = 'text' | 'spreadsheet' | 'presentation';
+
+const SPREADSHEETS: ReadonlySet<OfficeFormat> = new Set(['xls', 'xlsx', 'xlsm', 'ods', 'fods', 'csv']);
+const PRESENTATIONS: ReadonlySet<OfficeFormat> = new Set(['ppt', 'pptx', 'pptm', 'odp', 'fodp']);
+
+export function officeFamilyOf(format: OfficeFormat): OfficeFamily {
+  return SPREADSHEETS.has(format) ? 'spreadsheet' : PRESENTATIONS.has(format) ? 'presentation' : 'text';
+}
+
+/** What an upload may ask of the conversion (query parameters, docs/office.md#options); validated before a conversion starts. */
+export interface OfficeOptions {
+  /** Pages of the output to keep, LibreOffice's PageRange syntax ("1-3,5"); every page when absent. */
+  pageRange?: string;
+  /** Spreadsheets: every sheet printed landscape. */
+  landscape?: boolean;
+  /** Spreadsheets: only this sheet (1-based); every sheet when absent. */
+  sheet?: number;
+  /** Presentations: the notes pages exported as well as the slides. */
+  notesPages?: boolean;
+  /** PDF/A written by LibreOffice itself, then checked by veraPDF before it is stored. */
+  pdfa?: 'pdfa1b' | 'pdfa2b' | 'pdfa3b';
+}
+
 const OLE2_SIGNATURE = Buffer.from('d0cf11e0a1b11ae1', 'hex');
 const ZIP_SIGNATURE = Buffer.from('504b0304', 'hex');
 
