@@ -59,6 +59,10 @@ export function name(obj: mupdf.PDFObject): string | undefined {
  * (an entry that fails to load is skipped). With `streams`, only streams. The
  * reference comes along because MuPDF knows a stream, and reads or writes its
  * data, only through it. Objects added meanwhile are not visited.
+ * Not for a document saved with garbage=compact afterwards: a stream resolved
+ * from JavaScript lost its data in such a save (MuPDF.js 1.28, found by the
+ * optimizer's corpus suite), so the optimizer reads through references; PDF/A
+ * saves keep object numbers (garbage=1).
  */
 export function* loadedObjects(doc: mupdf.PDFDocument, options: { streams?: boolean } = {}): Generator<{ ref: mupdf.PDFObject; obj: mupdf.PDFObject }> {
   const count = doc.countObjects();
