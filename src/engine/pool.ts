@@ -366,7 +366,7 @@ export class EnginePool {
   private onTimeout(slot: Slot, job: Job): void {
     if (slot.job !== job) return;
     this.counters.timedOut++;
-    this.stop(slot, new ServiceError('ENGINE_TIMEOUT', `Processing took longer than ${Math.round(job.timeoutMs / 1000)} s and was stopped`));
+    this.stop(slot, new ServiceError('ENGINE_TIMEOUT', `Processing took longer than ${job.timeoutMs < 10_000 ? `${job.timeoutMs} ms` : `${Math.round(job.timeoutMs / 1000)} s`} and was stopped`));
   }
 
   /** Stops the slot's running task (timed out or aborted): a synchronous task cannot be interrupted, so its worker is terminated and replaced. */
