@@ -179,6 +179,20 @@ describe('actions', () => {
     const noAction = await call(server, 'POST', '/documents/act/d.pdf', { body: form({ file: { bytes: makePdf(), name: 'x.pdf' } }) });
     assert.equal(noAction.status, 400);
     assert.equal(noAction.json().code, 'MALFORMED_MULTIPART');
+    // Both names at once: refused, not one run and the other ignored (Schemathesis found an invalid "action" part
+    // accepted beside a valid "pageAction"); the document and its folder are as they were.
+    const before = await call(server, 'GET', '/documents/act/d.pdf');
+    const both = await call(server, 'POST', '/documents/act/d.pdf', {
+      body: form({
+        pageAction: { bytes: JSON.stringify({ CopyAction: { savePath: 'act/from-both.pdf' } }), type: 'application/json', name: 'a.json' },
+        action: { bytes: JSON.stringify({ OptimizeAction: { profile: { discardUnusedResources: {} } } }), type: 'application/json', name: 'b.json' },
+      }),
+    });
+    assert.equal(both.status, 400, both.text);
+    assert.equal(both.json().code, 'MALFORMED_MULTIPART');
+    assert.match(both.json().detail, /both a "pageAction" and an "action" part/);
+    assert.equal((await call(server, 'GET', '/documents/act/from-both.pdf')).status, 404);
+    assert.equal(sha256((await call(server, 'GET', '/documents/act/d.pdf')).bytes), sha256(before.bytes));
   });
 
   test('XML bodies with a DOCTYPE (XXE, billion laughs) are refused with 400 MALFORMED_XML', async () => {

@@ -28,11 +28,15 @@ async function actionBody(request: FastifyRequest, deps: AppDeps): Promise<{ bod
       textLimit: deps.config.maxBodyBytes,
       textFields: ACTION_PARTS,
     });
-    const part = ACTION_PARTS.find((p) => fields.has(p));
-    if (part === undefined) {
+    const given = ACTION_PARTS.filter((p) => fields.has(p));
+    if (given.length !== 1) {
       await Promise.all(files.map((f) => f.content.discard()));
-      throw new ServiceError('MALFORMED_MULTIPART', 'The action JSON must be sent in a part named "pageAction" (or "action")');
+      // Both parts would leave one of two actions unread (and unchecked): refused rather than picking one.
+      throw new ServiceError('MALFORMED_MULTIPART', given.length === 0
+        ? 'The action JSON must be sent in a part named "pageAction" (or "action")'
+        : 'The action JSON was sent in both a "pageAction" and an "action" part: send it in one of the two');
     }
+    const part = given[0]!;
     try {
       return { body: parseJsonPart(fields.get(part)!, part), files };
     } catch (err) {
@@ -73,7 +77,7 @@ export function registerActionRoutes(api: Api, deps: AppDeps): void {
           'application/xml': { schema: { type: 'string', minLength: 1, description: 'The action as XML: the root element is the action name, its children the parameters' } },
           ...multipartBody({
             pageAction: { ...body, description: 'The action, as in a JSON body' },
-            action: { ...body, description: 'Another name for the pageAction part: send one of the two' },
+            action: { ...body, description: 'Another name for the pageAction part: send one of the two (both is 400 MALFORMED_MULTIPART)' },
             file: filePart('A file the action uses (an image to stamp, pages to insert); other file parts are read the same way'),
           }, ['pageAction']),
         },
