@@ -47,6 +47,11 @@ export interface Config {
   userJobLimit: number;
   jobRetentionSeconds: number;
   jobAsyncBytes: number;
+  officeInstances: number;
+  officeRestartAfter: number;
+  officeMaxRssMb: number;
+  officeTimeoutMs: number;
+  officeQueue: number;
 }
 
 interface Setting<T> {
@@ -239,6 +244,31 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
     default: 100 * MiB,
     parse: integer(0, 64 * 1024 * MiB),
   },
+  officeInstances: {
+    env: 'PDFSERVICE_OFFICE_INSTANCES',
+    description: 'Warm LibreOffice instances converting Office uploads at once, each with its own profile (docs/office.md). Default: the cores',
+    default: () => Math.max(1, os.availableParallelism()),
+    parse: integer(1, 64),
+  },
+  officeRestartAfter: { env: 'PDFSERVICE_OFFICE_RESTART_AFTER', description: 'A LibreOffice instance is replaced after this many conversions', default: 200, parse: integer(1, 1_000_000) },
+  officeMaxRssMb: {
+    env: 'PDFSERVICE_OFFICE_MAX_RSS_MB',
+    description: 'A LibreOffice instance whose processes use more resident memory than this after a conversion is replaced',
+    default: 1024,
+    parse: integer(64, 65_536),
+  },
+  officeTimeoutMs: {
+    env: 'PDFSERVICE_OFFICE_TIMEOUT_MS',
+    description: 'Longest one Office conversion may take; then its instance is killed and replaced (504). 0: PDFSERVICE_TASK_TIMEOUT_MS',
+    default: 0,
+    parse: (raw) => (raw.trim() === '0' ? 0 : integer(100, 86_400_000)(raw)),
+  },
+  officeQueue: {
+    env: 'PDFSERVICE_OFFICE_QUEUE',
+    description: 'Office conversions that may wait for a LibreOffice instance; one more is refused with 503 and Retry-After (background jobs wait whatever). 0: 4 x PDFSERVICE_OFFICE_INSTANCES',
+    default: 0,
+    parse: integer(0, 100_000),
+  },
   userJobLimit: {
     env: 'PDFSERVICE_USER_JOB_LIMIT',
     description: "Background jobs one user may have running at once; the user's others stay queued while other users' jobs go ahead",
@@ -255,6 +285,17 @@ export function userTaskLimit(config: Pick<Config, 'userTaskLimit' | 'workers'>)
 /** PDFSERVICE_JOB_CONCURRENCY as the jobs apply it: 0 means as many as the engine has workers. */
 export function jobConcurrency(config: Pick<Config, 'jobConcurrency' | 'workers'>): number {
   return config.jobConcurrency > 0 ? config.jobConcurrency : config.workers;
+}
+
+/** The LibreOffice pool's settings as tools/libreoffice.ts takes them: the 0 defaults resolved. */
+export function officePool(config: Pick<Config, 'officeInstances' | 'officeRestartAfter' | 'officeMaxRssMb' | 'officeTimeoutMs' | 'officeQueue' | 'taskTimeoutMs'>) {
+  return {
+    timeoutMs: config.officeTimeoutMs > 0 ? config.officeTimeoutMs : config.taskTimeoutMs,
+    instances: config.officeInstances,
+    restartAfterUses: config.officeRestartAfter,
+    maxRssMb: config.officeMaxRssMb,
+    queueLimit: config.officeQueue > 0 ? config.officeQueue : 4 * config.officeInstances,
+  };
 }
 
 /** Reads the configuration; throws one error naming every bad variable. */

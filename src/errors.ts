@@ -71,6 +71,7 @@ export const ERROR_CATALOG = {
   REDACTION_INCOMPLETE: { status: 422, title: 'Redacted text would remain in the document; nothing was changed' },
   PDFA_CONVERSION_FAILED: { status: 422, title: 'The document could not be converted to the PDF/A profile asked for; nothing was written' },
   PROCESSING_FAILED: { status: 422, title: 'The engine could not process this document' },
+  CONVERSION_FAILED: { status: 422, title: 'The LibreOffice instance converting the document ended; nothing was written' },
   HEADERS_TOO_LARGE: { status: 431, title: 'The request line and headers are larger than the service accepts' },
   TOO_MANY_REQUESTS: { status: 429, title: 'Too many failed attempts; try again later' },
   INTERNAL_ERROR: { status: 500, title: 'The service failed unexpectedly' },

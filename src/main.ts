@@ -2,7 +2,7 @@ import { writeSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
-import { jobConcurrency, loadConfig, userTaskLimit, type Config } from './config.js';
+import { jobConcurrency, loadConfig, officePool, userTaskLimit, type Config } from './config.js';
 import { createAuth } from './auth/index.js';
 import { EnginePool } from './engine/pool.js';
 import { API_PREFIX, buildApp } from './http/app.js';
@@ -34,7 +34,7 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
   const { auth, generatedAdminPassword } = await createAuth(config);
   let log: FastifyBaseLogger | undefined; // the app's logger, once the app exists
   // Scratch folders under the data folder, so that a start after a crash finds and removes what a killed run left.
-  const tools = new ToolSupervisor(declaredTools({ timeoutMs: config.taskTimeoutMs, verapdfDir: config.verapdfDir }), config.dataDir);
+  const tools = new ToolSupervisor(declaredTools({ timeoutMs: config.taskTimeoutMs, verapdfDir: config.verapdfDir, office: officePool(config) }), config.dataDir);
   const toolsChecked = tools.init(); // version probes run while the engine starts
   const pool = new EnginePool({
     onInternalError: (message, context) => log?.error({ ...context, engineMessage: message }, 'engine failure'),
@@ -101,7 +101,7 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
     url,
     stop: async () => {
       await app.close();
-      tools.close();
+      await tools.close();
       await pool.close();
       await auth.close();
     },

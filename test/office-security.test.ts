@@ -98,7 +98,12 @@ async function convertInSandbox(options: { scratchRoot: string; bytes: Buffer; f
   await tools.init();
   const filters = { fodt: ['OpenDocument Text Flat XML', 'writer_pdf_Export'], docx: ['MS Word 2007 XML', 'writer_pdf_Export'] } as const;
   const [importFilter, exportFilter] = filters[options.format];
-  return officeToPdf(tools, { bytes: options.bytes, extension: options.format, importFilter, exportFilter });
+  try {
+    return await officeToPdf(tools, { bytes: options.bytes, extension: options.format, importFilter, exportFilter });
+  } finally {
+    // The pool keeps its instance warm after the conversion: stopping it, as the service does at shutdown, ends it and removes its home.
+    await tools.close();
+  }
 }
 
 test('a picture linked by an external relationship to a loopback URL is not fetched', async () => {

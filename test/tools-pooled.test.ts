@@ -128,4 +128,49 @@ describe('pooled tools', () => {
       tools.close();
     }
   });
+
+  test('past queueLimit a run is refused at once with 503 SERVICE_BUSY and Retry-After; a background run waits, told it is queued', async () => {
+    const tools = new ToolSupervisor([pooledTool({ queueLimit: 1 })], root);
+    try {
+      await tools.init();
+      let open!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        open = resolve;
+      });
+      // Holds the one slot until the gate opens.
+      const holding = tools.run('test-warm', async ({ request }) => {
+        const answer = await request('held');
+        await gate;
+        return answer;
+      });
+      await new Promise((resolve) => setImmediate(resolve));
+      const queued: string[] = [];
+      const waiting = ask(tools, 'waiting');
+      const refused = await tools.run('test-warm', () => Promise.resolve('ran'), { onQueued: () => queued.push('refused') }).then(
+        () => assert.fail('a run beyond the line ran'),
+        (err: unknown) => err,
+      );
+      assert.ok(refused instanceof ServiceError && refused.code === 'SERVICE_BUSY' && refused.status === 503, String(refused));
+      assert.match(refused.headers?.['Retry-After'] ?? '', /^[1-9]\d*$/);
+      const background = tools.run('test-warm', ({ request }) => request('background'), { background: true, onQueued: () => queued.push('background') });
+      assert.deepEqual(queued, ['background'], 'only a run that waits is told so');
+      open();
+      assert.match(await holding, / held$/);
+      assert.equal((await waiting).uses, 2);
+      assert.match(await background, / 3 background$/);
+    } finally {
+      await tools.close();
+    }
+  });
+
+  test('close() ends every warm process and removes its home', async () => {
+    const tools = new ToolSupervisor([pooledTool()], root);
+    await tools.init();
+    const { pid } = await ask(tools, 'a');
+    const homes = readdirSync(path.join(root, 'warm-scratch')).filter((n) => n.startsWith('instance-'));
+    assert.equal(homes.length, 1, 'each process has its own home');
+    await tools.close();
+    assert.throws(() => process.kill(pid, 0));
+    assert.deepEqual(readdirSync(path.join(root, 'warm-scratch')), []);
+  });
 });

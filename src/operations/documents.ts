@@ -255,7 +255,14 @@ export class DocumentOperations {
             return { content: staged, result: info };
           }
           phase(0, 'converting');
-          const { pdf, info } = await importer.convert(await staged.read(), prepared.mediaType, { engine, tools: this.tools, signal: (exec ?? requestExecution()).signal });
+          const { pdf, info } = await importer.convert(await staged.read(), prepared.mediaType, {
+            engine,
+            tools: this.tools,
+            signal: (exec ?? requestExecution()).signal,
+            background: exec?.background,
+            onQueued: () => phase(0, 'queued'),
+            onConverting: () => phase(0, 'converting'),
+          });
           phase(1, 'storing');
           return { content: pdf, result: info };
         },

@@ -34,6 +34,11 @@ export interface ImportDeps {
   tools: ToolSupervisor;
   /** Stops an external program the conversion runs. */
   signal?: AbortSignal | undefined;
+  /** A background job's conversion: it waits for LibreOffice whatever the line, instead of 503 (docs/office.md, "The pool"). */
+  background?: boolean | undefined;
+  /** Told when the conversion waits for a LibreOffice instance, and when it has one (the job's phases). */
+  onQueued?: (() => void) | undefined;
+  onConverting?: (() => void) | undefined;
 }
 
 type UploadSummary = { encrypted: boolean; pageCount?: number; repaired: boolean };
@@ -66,9 +71,9 @@ export const IMPORTERS: readonly Importer[] = [
       const container = wordContainerOf(head);
       return container && WORD_TYPES[container];
     },
-    async convert(bytes, _mediaType, { engine, tools, signal }) {
+    async convert(bytes, _mediaType, { engine, tools, ...run }) {
       const format = wordFormatOf(bytes);
-      const pdf = await convertOffice(tools, { bytes, format, signal });
+      const pdf = await convertOffice(tools, { bytes, format, ...run });
       return { pdf, info: await engine.run('validateUpload', { pdf }) };
     },
   },

@@ -34,7 +34,10 @@ const EXPORT_FILTERS = { text: 'writer_pdf_Export', spreadsheet: 'calc_pdf_Expor
 /** LibreOffice's SelectPdfVersion per PDF/A part. */
 const PDFA_VERSIONS = { pdfa1b: 1, pdfa2b: 2, pdfa3b: 3 } as const;
 
-export function convertOffice(tools: ToolSupervisor, request: { bytes: Uint8Array; format: OfficeFormat; options?: OfficeOptions; signal?: AbortSignal | undefined }): Promise<Buffer> {
+/** How the conversion waits for a LibreOffice instance (tools/libreoffice.ts OfficeConversion; docs/office.md, "The pool"). */
+type PoolRun = { background?: boolean | undefined; onQueued?: (() => void) | undefined; onConverting?: (() => void) | undefined };
+
+export function convertOffice(tools: ToolSupervisor, request: { bytes: Uint8Array; format: OfficeFormat; options?: OfficeOptions; signal?: AbortSignal | undefined } & PoolRun): Promise<Buffer> {
   const { format, options = {} } = request;
   const filterData: Record<string, string | number | boolean> = {};
   if (options.pageRange !== undefined) filterData.PageRange = options.pageRange;
@@ -49,5 +52,8 @@ export function convertOffice(tools: ToolSupervisor, request: { bytes: Uint8Arra
     filterData,
     ...(sheets ? { sheets } : {}),
     signal: request.signal,
+    background: request.background,
+    onQueued: request.onQueued,
+    onConverting: request.onConverting,
   });
 }

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { ghostscript } from './ghostscript.js';
-import { libreOffice } from './libreoffice.js';
+import { libreOffice, type OfficePoolSettings } from './libreoffice.js';
 import { qpdf } from './qpdf.js';
 import { tesseract } from './tesseract.js';
 import type { ToolDeclaration } from './tool.js';
@@ -14,9 +14,10 @@ export type { ToolDeclaration, ToolStatus } from './tool.js';
  * (tool.ts says what it holds) plus the module that uses it through
  * `ToolSupervisor.run` (as libreoffice.ts does).
  */
-export function declaredTools(options: { timeoutMs: number; verapdfDir: string }): ToolDeclaration[] {
+export function declaredTools(options: { timeoutMs: number; verapdfDir: string; office?: OfficePoolSettings & { timeoutMs?: number } }): ToolDeclaration[] {
+  const { timeoutMs: officeTimeoutMs = options.timeoutMs, ...office } = options.office ?? {};
   return [
-    libreOffice(options.timeoutMs),
+    libreOffice(officeTimeoutMs, office),
     tesseract(options.timeoutMs),
     verapdf({ timeoutMs: options.timeoutMs, dir: options.verapdfDir }),
     ghostscript(options.timeoutMs, availableParallelism()),

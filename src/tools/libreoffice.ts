@@ -1,54 +1,74 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { ServiceError } from '../errors.js';
 import type { ToolSupervisor } from './supervisor.js';
 import type { ToolDeclaration } from './tool.js';
 
 /**
- * LibreOffice, for Word uploads (docs/office.md): one soffice per conversion,
- * in the bubblewrap sandbox, so a document cannot make it fetch anything (no
- * network), read anything but itself (no data folder, no canaries of the
- * host), or see the service's environment. Each conversion gets its own scratch
- * folder and profile, because two soffice processes sharing a profile block
- * each other; one at a time, as each takes a core and a few hundred MB.
+ * LibreOffice, for Office uploads (docs/office.md): a pool of warm instances,
+ * each a Python helper (scripts/office/uno-helper.py, Debian's python3-uno)
+ * that starts soffice with a fresh hardened profile in its own home, drives it
+ * over a UNO pipe and converts one document per request line. Every instance
+ * runs in the bubblewrap sandbox, so a document cannot make it fetch anything
+ * (no network), read anything but its run's files (no data folder, no
+ * canaries of the host), or see the service's environment.
  */
 export const LIBREOFFICE = 'libreoffice';
 
-export function libreOffice(timeoutMs: number): ToolDeclaration {
+/** The helper and the profile settings it copies (registrymodifications.xcu), read-only in the sandbox. */
+export const OFFICE_HELPER_DIR = fileURLToPath(new URL('../../../scripts/office', import.meta.url));
+/** Debian's LibreOffice and python3-uno: the helper starts the one and imports the other. */
+const SOFFICE = '/usr/lib/libreoffice/program/soffice';
+const PYTHON = '/usr/bin/python3';
+const UNO_MODULE = '/usr/lib/python3/dist-packages/uno.py';
+/** A first start makes a fresh profile: seconds, more on a loaded machine. */
+const START_TIMEOUT_MS = 60_000;
+
+/** The pool's settings (PDFSERVICE_OFFICE_*, config.ts); any left out takes the default below. */
+export interface OfficePoolSettings {
+  /** Warm instances, each converting one document at a time. Default: the cores. */
+  instances?: number;
+  /** An instance is replaced after this many conversions. */
+  restartAfterUses?: number;
+  /** An instance whose processes' resident memory passes this is replaced after its conversion. */
+  maxRssMb?: number;
+  /** Conversions that may wait for an instance; one more is 503 (background jobs wait whatever). Default: 4 x instances. */
+  queueLimit?: number;
+}
+
+export function libreOffice(timeoutMs: number, settings: OfficePoolSettings = {}): ToolDeclaration {
+  const instances = settings.instances ?? availableParallelism();
   return {
     name: LIBREOFFICE,
+    // Looked up on PATH and probed for its version as before; the warm processes are the helper, which starts it.
     command: 'soffice',
     debianPackage: 'libreoffice-writer-nogui',
     purpose: 'Word conversion',
     versionProbe: { args: ['--version'], pattern: /^LibreOffice\s+(\S+)/ },
-    concurrency: 1,
+    concurrency: instances,
+    queueLimit: settings.queueLimit ?? 4 * instances,
     timeoutMs,
-    lifetime: { kind: 'per-run' },
+    lifetime: {
+      kind: 'pooled',
+      program: PYTHON,
+      args: [path.join(OFFICE_HELPER_DIR, 'uno-helper.py')],
+      restartAfterUses: settings.restartAfterUses ?? 200,
+      restartAboveRssMb: settings.maxRssMb ?? 1024,
+      startTimeoutMs: Math.max(START_TIMEOUT_MS, Math.min(timeoutMs, 5 * START_TIMEOUT_MS)),
+    },
     scratch: 'office-scratch',
-    // What it needs to start and find fonts, besides /usr.
-    sandbox: { readOnly: ['/etc/fonts', '/etc/libreoffice', '/var/lib/libreoffice', '/var/cache/fontconfig'] },
+    // What it needs to start and find fonts, besides /usr (LibreOffice, Python and python3-uno live there); the helper's folder.
+    sandbox: { readOnly: ['/etc/fonts', '/etc/libreoffice', '/var/lib/libreoffice', '/var/cache/fontconfig', OFFICE_HELPER_DIR] },
+    requires: [
+      { path: SOFFICE, reason: "LibreOffice at Debian's path (Debian package libreoffice-writer-nogui), which is not installed there" },
+      { path: UNO_MODULE, reason: "LibreOffice's Python bridge (Debian package python3-uno), which is not installed" },
+      { path: PYTHON, reason: 'Python 3 (Debian package python3), which is not installed' },
+      { path: path.join(OFFICE_HELPER_DIR, 'uno-helper.py'), reason: `the LibreOffice helper ${path.join(OFFICE_HELPER_DIR, 'uno-helper.py')}, which is missing from the installation` },
+    ],
   };
 }
-
-/**
- * The fresh profile's settings: block links to untrusted places, never run
- * macros, never update links (Writer 2 = never; Calc numbers it 1). Measured on
- * LibreOffice 7.4: without them a document's linked images are fetched.
- */
-const PROFILE_SETTINGS = `<?xml version="1.0" encoding="UTF-8"?>
-<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
-${[
-  ['org.openoffice.Office.Common/Security/Scripting', 'BlockUntrustedRefererLinks', 'true'],
-  ['org.openoffice.Office.Common/Security/Scripting', 'MacroSecurityLevel', '3'],
-  ['org.openoffice.Office.Common/Security/Scripting', 'DisableMacrosExecution', 'true'],
-  ['org.openoffice.Office.Writer/Content/Update', 'Link', '2'],
-  ['org.openoffice.Office.Calc/Content/Update', 'Link', '1'],
-]
-  .map(([group, name, value]) => `<item oor:path="/${group}"><prop oor:name="${name}" oor:op="fuse"><value>${value}</value></prop></item>`)
-  .join('\n')}
-</oor:items>
-`;
 
 /** One conversion, in LibreOffice's terms (operations/office.ts maps a format and the upload's options to them). */
 export interface OfficeConversion {
@@ -63,28 +83,77 @@ export interface OfficeConversion {
   filterData?: Readonly<Record<string, string | number | boolean>>;
   /** Spreadsheets: every sheet printed landscape; only one sheet (1-based). */
   sheets?: { landscape?: boolean; only?: number };
+  /** The document's password, when LibreOffice is to open an encrypted file. */
+  password?: string | undefined;
   signal?: AbortSignal | undefined;
+  /** A background job's conversion: it waits for an instance whatever the line (the jobs' limits bound it) instead of 503. */
+  background?: boolean | undefined;
+  /** Told when the conversion has to wait for an instance (the job's `queued` phase) ... */
+  onQueued?: (() => void) | undefined;
+  /** ... and when it has one (`converting`). */
+  onConverting?: (() => void) | undefined;
+}
+
+/** The helper's answer line (scripts/office/uno-helper.py). */
+interface HelperAnswer {
+  ok: boolean;
+  error?: string;
+  /** load/convert: the document; sheet: the sheet option; instance: soffice ended (the helper exits too). */
+  kind?: 'load' | 'convert' | 'sheet' | 'instance';
 }
 
 /**
- * One LibreOffice conversion: `bytes` saved as `document.<extension>` in the
- * run's scratch folder, converted to PDF with the given import filter.
+ * One LibreOffice conversion on a warm instance: `bytes` saved as
+ * `document.<extension>` in the run's scratch folder (in the instance's home),
+ * loaded hidden with the given import filter, macros never run and links never
+ * updated, exported with the export filter and its FilterData. A document
+ * LibreOffice cannot load or convert is 422 MALFORMED_DOCUMENT with its reason;
+ * an instance that crashes or is killed meanwhile 422 CONVERSION_FAILED (and is
+ * replaced); one over the time limit 504 ENGINE_TIMEOUT (killed, replaced).
  */
 export function officeToPdf(tools: ToolSupervisor, conversion: OfficeConversion): Promise<Buffer> {
   const { bytes, extension, signal } = conversion;
-  return tools.run(LIBREOFFICE, async ({ scratch, exec }) => {
-    const input = path.join(scratch, `document.${extension}`);
-    await writeFile(input, bytes);
-    await mkdir(path.join(scratch, 'profile', 'user'), { recursive: true });
-    await writeFile(path.join(scratch, 'profile', 'user', 'registrymodifications.xcu'), PROFILE_SETTINGS);
-    const data = Object.entries(conversion.filterData ?? {}).map(([key, value]) => [key, { type: typeof value === 'string' ? 'string' : typeof value === 'boolean' ? 'boolean' : 'long', value }]);
-    const target = `pdf:${conversion.exportFilter}${data.length ? `:${JSON.stringify(Object.fromEntries(data))}` : ''}`;
-    await exec(['--headless', '--norestore', '--nolockcheck', '--nodefault', `-env:UserInstallation=${pathToFileURL(path.join(scratch, 'profile')).href}`,
-      `--infilter=${conversion.importFilter}`, '--convert-to', target, '--outdir', path.join(scratch, 'out'), input]);
-    try {
-      return await readFile(path.join(scratch, 'out', 'document.pdf'));
-    } catch {
-      throw new ServiceError('MALFORMED_DOCUMENT', 'LibreOffice could not convert this document');
-    }
-  }, signal);
+  return tools.run(
+    LIBREOFFICE,
+    async ({ scratch, request, retire }) => {
+      conversion.onConverting?.();
+      const input = path.join(scratch, `document.${extension}`);
+      const output = path.join(scratch, 'document.pdf');
+      await writeFile(input, bytes);
+      let line: string;
+      try {
+        line = await request(
+          JSON.stringify({
+            input,
+            output,
+            importFilter: conversion.importFilter,
+            exportFilter: conversion.exportFilter,
+            filterData: conversion.filterData ?? {},
+            sheets: conversion.sheets ?? null,
+            ...(conversion.password !== undefined ? { password: conversion.password } : {}),
+          }),
+        );
+      } catch (err) {
+        // The helper itself ended (the supervisor's PROCESSING_FAILED): to the client, the instance did.
+        if (err instanceof ServiceError && err.code === 'PROCESSING_FAILED') throw new ServiceError('CONVERSION_FAILED', `LibreOffice ended while converting the document (${err.detail ?? err.message})`);
+        throw err;
+      }
+      let answer: HelperAnswer;
+      try {
+        answer = JSON.parse(line) as HelperAnswer;
+      } catch {
+        retire();
+        throw new ServiceError('CONVERSION_FAILED', 'The LibreOffice instance answered something unexpected');
+      }
+      if (answer.ok) return readFile(output);
+      const reason = answer.error ?? 'LibreOffice could not convert this document';
+      if (answer.kind === 'instance') {
+        retire();
+        throw new ServiceError('CONVERSION_FAILED', reason);
+      }
+      if (answer.kind === 'sheet') throw new ServiceError('BAD_REQUEST', reason);
+      throw new ServiceError('MALFORMED_DOCUMENT', reason);
+    },
+    { signal, background: conversion.background, onQueued: conversion.onQueued },
+  );
 }

@@ -26,6 +26,25 @@ export interface ToolRun {
    * PROCESSING_FAILED (it is replaced for the next run either way).
    */
   request(line: string): Promise<string>;
+  /**
+   * A `pooled` tool's run: the warm process answered, but says it is no longer
+   * fit to serve (LibreOffice's helper after soffice died): it is replaced
+   * instead of going back to the pool.
+   */
+  retire(): void;
+}
+
+/** How a run waits for a slot of its tool. */
+export interface ToolRunOptions {
+  /** Stops the run: while waiting for a slot, or by killing the running program's process group. */
+  signal?: AbortSignal | undefined;
+  /**
+   * Wait in line whatever its length (a background job, bounded by the jobs'
+   * own limits) instead of 503 SERVICE_BUSY past the tool's queueLimit.
+   */
+  background?: boolean | undefined;
+  /** Told once when the run has to wait for a slot (a job's `queued` phase). */
+  onQueued?: (() => void) | undefined;
 }
 
 interface Tool {
@@ -37,6 +56,12 @@ interface Tool {
   waiting: (() => void)[];
   /** A pooled tool's warm processes that no run holds now. */
   idle: WarmProcess[];
+  /** Every warm process of a pooled tool (idle, held or being replaced), so that close() waits for all of them. */
+  instances: Set<WarmProcess>;
+  /** Replacements under way (the process killed, its home being removed). */
+  retiring: Set<Promise<void>>;
+  /** A moving average of a run's duration, for the Retry-After of a refused run. */
+  averageRunMs: number;
 }
 
 /** A version probe that takes longer leaves the version unknown; start-up does not wait for it longer. */
@@ -63,7 +88,7 @@ export class ToolSupervisor {
     for (const declaration of declarations) {
       if (this.tools.has(declaration.name)) throw new Error(`${declaration.name} is declared twice`);
       const status: ToolStatus = { name: declaration.name, debianPackage: declaration.debianPackage, available: false, version: null, reason: 'not checked yet' };
-      this.tools.set(declaration.name, { declaration, status, active: 0, waiting: [], idle: [] });
+      this.tools.set(declaration.name, { declaration, status, active: 0, waiting: [], idle: [], instances: new Set(), retiring: new Set(), averageRunMs: 0 });
     }
   }
 
@@ -87,13 +112,18 @@ export class ToolSupervisor {
    * `pdfservice_program_runs_total` and `…_duration_seconds`, by program).
    * A tool that is not available is 501 COMPONENT_MISSING naming its package.
    * `signal` stops the run: while waiting for a slot, or by killing the
-   * running program's process group; either way TASK_CANCELLED.
+   * running program's process group; either way TASK_CANCELLED. A run that
+   * would wait beyond the tool's queueLimit is 503 SERVICE_BUSY with
+   * Retry-After, unless `background`.
    */
-  async run<T>(name: string, work: (run: ToolRun) => Promise<T>, signal?: AbortSignal): Promise<T> {
+  async run<T>(name: string, work: (run: ToolRun) => Promise<T>, signalOrOptions?: AbortSignal | ToolRunOptions): Promise<T> {
+    const options: ToolRunOptions = signalOrOptions instanceof AbortSignal ? { signal: signalOrOptions } : (signalOrOptions ?? {});
+    const { signal } = options;
     const tool = this.tools.get(name);
     if (!tool) throw new Error(`No tool named ${name} is declared`);
     if (!tool.status.available || !tool.program) throw new ServiceError('COMPONENT_MISSING', `${tool.declaration.purpose} needs ${tool.status.reason ?? name}`);
-    await this.acquire(tool, signal);
+    await this.acquire(tool, options);
+    const started = Date.now();
     try {
       if (signal?.aborted) throw cancelledRun();
       if (tool.declaration.lifetime.kind === 'pooled') return await timeProgramRun(tool.declaration.name, () => this.runPooled(tool, work, signal));
@@ -104,50 +134,67 @@ export class ToolSupervisor {
             scratch,
             exec: (args) => this.exec(tool, scratch, args, tool.declaration.timeoutMs, signal),
             request: () => Promise.reject(new Error(`${name} is not a pooled tool`)),
+            retire: () => undefined,
           });
         } finally {
           await rm(scratch, { recursive: true, force: true });
         }
       });
     } finally {
+      // Weighted towards recent runs: a warm pool's runs are short, its first (the start) long.
+      tool.averageRunMs = tool.averageRunMs === 0 ? Date.now() - started : 0.8 * tool.averageRunMs + 0.2 * (Date.now() - started);
       this.release(tool);
     }
   }
 
-  /** Kills every running process group, warm ones included (at shutdown; sandboxed ones would die with the service anyway). */
-  close(): void {
+  /**
+   * Kills every running process group, warm ones included (at shutdown;
+   * sandboxed ones would die with the service anyway), at once; the promise
+   * settles when the warm processes have exited and their homes are removed.
+   */
+  async close(): Promise<void> {
     for (const tool of this.tools.values()) tool.idle.length = 0;
     for (const pgid of this.running) killGroup(pgid);
+    await Promise.all([...this.tools.values()].flatMap((tool) => [...[...tool.instances].map((warm) => this.retire(tool, warm)), ...tool.retiring]));
   }
 
   /**
    * One run of a pooled tool: a warm process (an idle one, or one started
-   * now), the run's scratch folder in the tool's scratch folder (the home of
-   * every process of the tool, the only folder a sandboxed one can see), and
-   * afterwards the process back in the pool unless it is worn out (uses,
-   * resident memory) or broken. An idle process that turns out to have died
-   * (killed from outside, between runs) is replaced once, within the run.
+   * now), the run's scratch folder in that process's home (its own folder in
+   * the tool's scratch folder, the only folder a sandboxed one can see, so no
+   * process sees another's runs), and afterwards the process back in the pool
+   * unless it is worn out (uses, resident memory), broken or retired by the
+   * run. An idle process that turns out to have died (killed from outside,
+   * between runs) is replaced once, within the run, by one in the same home.
    */
   private async runPooled<T>(tool: Tool, work: (run: ToolRun) => Promise<T>, signal?: AbortSignal): Promise<T> {
     const { declaration } = tool;
     if (declaration.lifetime.kind !== 'pooled') throw new Error('not pooled');
     const lifetime = declaration.lifetime;
     let warm = tool.idle.pop();
-    while (warm && !warm.alive) warm = tool.idle.pop();
+    while (warm && !warm.alive) {
+      void this.retire(tool, warm);
+      warm = tool.idle.pop();
+    }
     const reused = warm !== undefined;
     warm ??= await this.startWarm(tool);
     warm.uses++; // runs, not request lines
     let broken = false;
+    let retired = false;
     let asked = false;
-    const scratch = await mkdtemp(path.join(this.scratchOf(tool), 'run-'));
+    const scratch = await mkdtemp(path.join(warm.home, 'run-'));
     // Only the first request of a run may meet a process that died while idle; a fresh one is asked once more.
     const ask = async (line: string, mayRetry: boolean): Promise<string> => {
       try {
         return await warm!.request(line, declaration.timeoutMs, signal);
       } catch (err) {
         if (mayRetry && err instanceof WarmProcessError && err.failure === 'exited') {
-          warm!.kill();
-          warm = await this.startWarm(tool);
+          const dead = warm!;
+          dead.kill();
+          await dead.ended;
+          tool.instances.delete(dead);
+          // The same home: the run's files are there already.
+          warm = await this.startWarm(tool, dead.home);
           warm.uses++;
           return ask(line, false);
         }
@@ -164,28 +211,46 @@ export class ToolSupervisor {
           asked = true;
           return ask(line, first && reused);
         },
+        retire: () => {
+          retired = true;
+        },
       });
     } finally {
       await rm(scratch, { recursive: true, force: true });
-      if (!broken && warm.alive && warm.uses < lifetime.restartAfterUses && warm.rssMb() <= lifetime.restartAboveRssMb) tool.idle.push(warm);
-      else warm.kill();
+      if (!broken && !retired && warm.alive && warm.uses < lifetime.restartAfterUses && warm.rssMb() <= lifetime.restartAboveRssMb) tool.idle.push(warm);
+      // A broken process is gone before its run answers (the next run finds a clean slate); a worn-out one goes meanwhile.
+      else if (broken || retired) await this.retire(tool, warm);
+      else void this.retire(tool, warm);
     }
   }
 
-  private async startWarm(tool: Tool): Promise<WarmProcess> {
+  /** Kills a warm process and removes its home once it has exited. */
+  private retire(tool: Tool, warm: WarmProcess): Promise<void> {
+    tool.instances.delete(warm);
+    warm.kill();
+    const retiring = warm.ended.then(() => rm(warm.home, { recursive: true, force: true })).finally(() => tool.retiring.delete(retiring));
+    tool.retiring.add(retiring);
+    return retiring;
+  }
+
+  /** Starts a warm process in `home`, or in a new folder of the tool's scratch folder. */
+  private async startWarm(tool: Tool, home?: string): Promise<WarmProcess> {
     const { declaration } = tool;
     if (declaration.lifetime.kind !== 'pooled') throw new Error('not pooled');
+    const own = home ?? (await mkdtemp(path.join(this.scratchOf(tool), 'instance-')));
     try {
       const { process } = await WarmProcess.start({
-        argv: [tool.program!, ...declaration.lifetime.args],
-        home: this.scratchOf(tool),
+        argv: [declaration.lifetime.program ?? tool.program!, ...declaration.lifetime.args],
+        home: own,
         sandbox: declaration.sandbox,
         env: declaration.env,
         startTimeoutMs: declaration.lifetime.startTimeoutMs,
         track: (pgid, running) => (running ? this.running.add(pgid) : this.running.delete(pgid)),
       });
+      tool.instances.add(process);
       return process;
     } catch (err) {
+      if (home === undefined) await rm(own, { recursive: true, force: true });
       if (err instanceof WarmProcessError && err.failure === 'timeout') throw new ServiceError('ENGINE_TIMEOUT', `${declaration.name} did not start in time`);
       throw new ServiceError('COMPONENT_MISSING', `${declaration.name} could not be started${err instanceof Error ? ` (${err.message})` : ''}`);
     }
@@ -250,12 +315,19 @@ export class ToolSupervisor {
     }
   }
 
-  private async acquire(tool: Tool, signal?: AbortSignal): Promise<void> {
+  private async acquire(tool: Tool, { signal, background, onQueued }: ToolRunOptions): Promise<void> {
     if (signal?.aborted) throw cancelledRun();
     if (tool.active < tool.declaration.concurrency) {
       tool.active++;
       return;
     }
+    const { queueLimit, concurrency, purpose } = tool.declaration;
+    if (!background && queueLimit !== undefined && tool.waiting.length >= queueLimit) {
+      // Roughly when a slot frees for this run: the line ahead of it, shared by the slots, at the recent pace.
+      const seconds = Math.max(1, Math.ceil((tool.averageRunMs * (tool.waiting.length + 1)) / concurrency / 1000));
+      throw new ServiceError('SERVICE_BUSY', `Too many ${purpose.toLowerCase()}s are waiting; try again in ${seconds} s`, { retryAfter: seconds }, { 'Retry-After': String(seconds) });
+    }
+    onQueued?.();
     // The slot is handed over by release(), so `active` stays counted; a waiter stopped meanwhile leaves the line.
     await new Promise<void>((resolve, reject) => {
       const waiter = () => {

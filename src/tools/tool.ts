@@ -22,6 +22,12 @@ export interface ToolDeclaration {
   versionProbe: { args: string[]; pattern?: RegExp };
   /** Runs at once; more wait in line (one LibreOffice takes a core and a few hundred MB). */
   concurrency: number;
+  /**
+   * Runs that may wait in that line; one more is refused at once with 503
+   * SERVICE_BUSY and Retry-After, unless its caller waits whatever the line
+   * (a background job, bounded by the jobs' own limits). No limit when absent.
+   */
+  queueLimit?: number;
   /** Longest a process may run; then its whole process group is killed (504 ENGINE_TIMEOUT). */
   timeoutMs: number;
   lifetime: ToolLifetime;
@@ -39,7 +45,7 @@ export interface ToolDeclaration {
  * When a process of the tool is replaced. `per-run`: every run starts a fresh
  * process that ends with the run (restart after one use, trivially; today's
  * soffice-per-conversion). `pooled`: up to `concurrency` long-lived processes
- * started with `args` (the warm veraPDF JVM), each answering one line on
+ * started with `args` (the warm veraPDF JVM, LibreOffice's UNO helper), each answering one line on
  * stdout per request line on stdin (ToolRun.request) after a first "ready"
  * line; one is replaced after `restartAfterUses` runs, when its process
  * group's resident memory passes `restartAboveRssMb`, when it dies, times out
@@ -48,7 +54,15 @@ export interface ToolDeclaration {
  */
 export type ToolLifetime =
   | { kind: 'per-run' }
-  | { kind: 'pooled'; args: string[]; restartAfterUses: number; restartAboveRssMb: number; startTimeoutMs: number };
+  | {
+      kind: 'pooled';
+      /** The warm process's program when it is not `command` (LibreOffice's pool runs a Python helper that starts soffice); absolute. */
+      program?: string;
+      args: string[];
+      restartAfterUses: number;
+      restartAboveRssMb: number;
+      startTimeoutMs: number;
+    };
 
 /** What /health shows and the start-up log lists for each tool. */
 export interface ToolStatus {

@@ -37,6 +37,11 @@ export class WarmProcess {
   /** Why the process is being killed (time-out, cancellation): the waiting run fails with it once the process has exited. */
   private failing: WarmProcessError | undefined;
   private waiter: { resolve: (line: string) => void; reject: (err: WarmProcessError) => void } | undefined;
+  private markEnded!: () => void;
+  /** Settles once the process has exited (and its group was killed): its home may then be removed or reused. */
+  readonly ended = new Promise<void>((resolve) => {
+    this.markEnded = resolve;
+  });
 
   private constructor(
     private readonly child: ChildProcessWithoutNullStreams,
@@ -75,6 +80,7 @@ export class WarmProcess {
       killGroup(pgid);
       options.track(pgid, false);
       warm.fail(warm.failing ?? new WarmProcessError('exited', `it ended unexpectedly${warm.stderrTail ? `: ${lastLine(warm.stderrTail)}` : ''}`));
+      warm.markEnded();
     });
     const ready = await warm.nextLine(options.startTimeoutMs);
     return { process: warm, ready };

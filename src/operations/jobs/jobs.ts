@@ -53,6 +53,8 @@ export class JobOperations implements JobOperationsApi {
   /** Queued job ids, oldest first. */
   private readonly queue: string[] = [];
   private readonly running = new Set<string>();
+  /** Jobs accepted whose record is still being saved: counted by checkRoom, or a burst of submits all passed it before any was queued. */
+  private submitting = 0;
   private readonly records = new Map<string, JobRecord>();
   private readonly history = new Map<string, JobEvent[]>();
   private readonly listeners = new Map<string, Set<() => void>>();
@@ -161,7 +163,7 @@ export class JobOperations implements JobOperationsApi {
 
   /** 503 SERVICE_BUSY with Retry-After when the queue is full: routes ask before work that precedes a submit (the password check). */
   checkRoom(): void {
-    if (this.queue.length + this.running.size >= this.limits.queueLimit) {
+    if (this.queue.length + this.running.size + this.submitting >= this.limits.queueLimit) {
       throw new ServiceError('SERVICE_BUSY', 'The job queue is full', undefined, { 'Retry-After': '10' });
     }
   }
@@ -179,7 +181,12 @@ export class JobOperations implements JobOperationsApi {
       created: new Date().toISOString(),
       payload,
     };
-    await this.store.put(record);
+    this.submitting++;
+    try {
+      await this.store.put(record);
+    } finally {
+      this.submitting--;
+    }
     this.records.set(id, record);
     this.live.set(id, live);
     this.queue.push(id);

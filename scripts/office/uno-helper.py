@@ -1,0 +1,187 @@
+#!/usr/bin/python3
+# One warm LibreOffice instance of the pool (docs/office.md "The pool"), run by the tool supervisor as a `pooled`
+# process inside the bubblewrap sandbox (src/tools/libreoffice.ts): it starts soffice with a fresh profile in its home,
+# connects to it over a UNO pipe (the sandbox has no network, so no TCP socket), prints "ready", then answers one JSON
+# line per JSON request line on stdin:
+#   {"input", "output", "importFilter", "exportFilter", "filterData", "sheets", "password"?}
+#   -> {"ok": true} | {"ok": false, "error": "...", "kind": "load" | "sheet" | "convert" | "instance"}
+# A document that cannot be loaded or converted is an error answer, never a dead process; when soffice itself is gone
+# (crashed, killed) the answer says "instance" and the helper exits, so that the supervisor starts a fresh one.
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+import uno
+from com.sun.star.beans import PropertyValue
+
+SOFFICE = '/usr/lib/libreoffice/program/soffice'
+SETTINGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'registrymodifications.xcu')
+CONNECT_SECONDS = 120
+
+
+def prop(name, value):
+    p = PropertyValue()
+    p.Name = name
+    p.Value = value
+    return p
+
+
+def start():
+    home = os.environ['HOME']
+    # A fresh profile at every start: a previous instance in this home may have died mid-write.
+    profile = os.path.join(home, 'profile')
+    shutil.rmtree(profile, ignore_errors=True)
+    os.makedirs(os.path.join(profile, 'user'))
+    shutil.copyfile(SETTINGS, os.path.join(profile, 'user', 'registrymodifications.xcu'))
+    pipe = 'pdfservice-%d' % os.getpid()
+    # soffice's own output goes to our stderr: stdout is the protocol.
+    process = subprocess.Popen(
+        [SOFFICE, '--headless', '--invisible', '--norestore', '--nologo', '--nodefault', '--nolockcheck',
+         '-env:UserInstallation=' + uno.systemPathToFileUrl(profile),
+         '--accept=pipe,name=%s;urp;StarOffice.ComponentContext' % pipe],
+        stdin=subprocess.DEVNULL, stdout=sys.stderr, stderr=sys.stderr)
+    local = uno.getComponentContext()
+    resolver = local.ServiceManager.createInstanceWithContext('com.sun.star.bridge.UnoUrlResolver', local)
+    deadline = time.monotonic() + CONNECT_SECONDS
+    while True:
+        try:
+            context = resolver.resolve('uno:pipe,name=%s;urp;StarOffice.ComponentContext' % pipe)
+            break
+        except Exception:
+            if process.poll() is not None:
+                sys.exit('soffice ended at start with code %s' % process.returncode)
+            if time.monotonic() > deadline:
+                sys.exit('soffice did not accept a connection')
+            time.sleep(0.1)
+    desktop = context.ServiceManager.createInstanceWithContext('com.sun.star.frame.Desktop', context)
+    return process, desktop
+
+
+def message(err):
+    text = getattr(err, 'Message', None) or str(err) or type(err).__name__
+    return ' '.join(text.split())[:500]
+
+
+class Failure(Exception):
+    def __init__(self, kind, text):
+        super().__init__(text)
+        self.kind = kind
+
+
+def typed(value):
+    # JSON gives str, bool, int or float: UNO string, boolean, long or double.
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        return uno.Any('long', value)
+    return value
+
+
+def load(desktop, request):
+    name, _, options = request['importFilter'].partition(':')
+    props = [
+        prop('Hidden', True),
+        prop('ReadOnly', True),
+        prop('MacroExecutionMode', 0),  # NEVER_EXECUTE
+        prop('UpdateDocMode', 0),  # NO_UPDATE: links stay as they are
+        prop('FilterName', name),
+    ]
+    if options:
+        props.append(prop('FilterOptions', options))
+    if request.get('password') is not None:
+        props.append(prop('Password', request['password']))
+    try:
+        document = desktop.loadComponentFromURL(uno.systemPathToFileUrl(request['input']), '_blank', 0, tuple(props))
+    except Exception as err:
+        raise Failure('load', 'LibreOffice could not load the document: ' + message(err))
+    if document is None:
+        raise Failure('load', 'LibreOffice could not load the document')
+    return document
+
+
+def apply_sheets(document, sheets):
+    if not sheets:
+        return
+    if not hasattr(document, 'Sheets'):
+        raise Failure('sheet', 'The document is not a spreadsheet')
+    names = list(document.Sheets.ElementNames)
+    only = sheets.get('only')
+    if only is not None:
+        if only < 1 or only > len(names):
+            raise Failure('sheet', 'The document has %d sheet%s; sheet %d does not exist' % (len(names), '' if len(names) == 1 else 's', only))
+        for index, sheet_name in enumerate(names):
+            if index != only - 1:
+                document.Sheets.removeByName(sheet_name)
+    if sheets.get('landscape'):
+        styles = document.StyleFamilies.getByName('PageStyles')
+        used = {document.Sheets.getByName(sheet_name).PageStyle for sheet_name in document.Sheets.ElementNames}
+        for style_name in used:
+            style = styles.getByName(style_name)
+            width, height = style.Width, style.Height
+            style.IsLandscape = True
+            style.Width, style.Height = max(width, height), min(width, height)
+
+
+def convert(desktop, request):
+    document = load(desktop, request)
+    try:
+        apply_sheets(document, request.get('sheets'))
+        data = [prop(key, typed(value)) for key, value in (request.get('filterData') or {}).items()]
+        props = (prop('FilterName', request['exportFilter']),
+                 prop('FilterData', uno.Any('[]com.sun.star.beans.PropertyValue', tuple(data))))
+        try:
+            document.storeToURL(uno.systemPathToFileUrl(request['output']), props)
+        except Exception as err:
+            raise Failure('convert', 'LibreOffice could not convert the document: ' + message(err))
+    finally:
+        try:
+            document.close(True)
+        except Exception:
+            try:
+                document.dispose()
+            except Exception:
+                pass
+
+
+def healthy(process, desktop):
+    if process.poll() is not None:
+        return False
+    try:
+        desktop.getComponents()
+        return True
+    except Exception:
+        return False
+
+
+def answer(value):
+    sys.stdout.write(json.dumps(value) + '\n')
+    sys.stdout.flush()
+
+
+def main():
+    process, desktop = start()
+    sys.stdout.write('ready\n')
+    sys.stdout.flush()
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        try:
+            convert(desktop, json.loads(line))
+            answer({'ok': True})
+            continue
+        except Failure as err:
+            failure = {'ok': False, 'error': str(err), 'kind': err.kind}
+        except Exception as err:
+            failure = {'ok': False, 'error': message(err), 'kind': 'convert'}
+        if not healthy(process, desktop):
+            failure = {'ok': False, 'error': 'LibreOffice ended while converting the document (%s)' % failure['error'], 'kind': 'instance'}
+            answer(failure)
+            sys.exit(1)
+        answer(failure)
+
+
+if __name__ == '__main__':
+    main()

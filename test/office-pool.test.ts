@@ -1,0 +1,195 @@
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { call, type Reply } from './helpers/http.js';
+import { docx, paragraph } from './helpers/office-fixtures.js';
+import { pdftotext, qpdfCheck } from './helpers/pdf.js';
+import { startServer, type TestServer } from './helpers/server.js';
+
+/**
+ * The warm LibreOffice pool (docs/office.md, "The pool") on the real service
+ * with real LibreOffice: one instance, replaced after 2 conversions, a line
+ * of 1 conversion waiting for it, and a job queue of 4. Which soffice serves is read from
+ * /proc: the soffice.bin whose command line names the service's scratch
+ * folder (its profile lives in its instance's home there).
+ */
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+const WAIT = { prefer: 'wait=300' };
+/** Jobs queued and running at once (the busy one and the accepted part of a burst). */
+const JOB_QUEUE = 4;
+/** Jobs of one user running at once: more than the one instance and its line, so that a job waits beyond the line. */
+const USER_JOBS = 3;
+const OFFICE_QUEUE = 1;
+
+let server: TestServer;
+let scratchRoot: string;
+
+before(async () => {
+  // Our own data folder, which stop() leaves, so that the last test can look into it after the stop.
+  server = await startServer({ dataDir: mkdtempSync(path.join(tmpdir(), 'pdfservice-pool-')), env: {
+      PDFSERVICE_OFFICE_INSTANCES: '1',
+      PDFSERVICE_OFFICE_QUEUE: String(OFFICE_QUEUE),
+      PDFSERVICE_OFFICE_RESTART_AFTER: '2',
+      PDFSERVICE_JOB_QUEUE_LIMIT: String(JOB_QUEUE),
+      PDFSERVICE_USER_JOB_LIMIT: String(USER_JOBS),
+      PDFSERVICE_JOB_CONCURRENCY: String(USER_JOBS),
+    },
+  });
+  scratchRoot = path.join(server.dataDir, 'office-scratch');
+});
+after(async () => {
+  await server.stop();
+  rmSync(server.dataDir, { recursive: true, force: true });
+});
+
+/** Long enough that LibreOffice is still converting it while a test acts (as in office-security.test.ts). */
+const LONG = docx(Array.from({ length: 6000 }, (_, i) => paragraph(`Long body ${i} ${'lorem ipsum dolor sit amet '.repeat(6)}`)).join(''));
+
+function upload(name: string, body: Buffer, headers: Record<string, string> = WAIT): Promise<Reply> {
+  return call(server, 'PUT', `/documents/pool/${name}.pdf`, { body, headers: { 'content-type': DOCX, ...headers } });
+}
+
+async function assertStored(name: string, text: string): Promise<void> {
+  const pdf = (await call(server, 'GET', `/documents/pool/${name}.pdf`)).bytes;
+  assert.ok(qpdfCheck(pdf).ok, `${name} passes qpdf --check`);
+  assert.match(pdftotext(pdf), new RegExp(text));
+}
+
+/** Live (not zombie) soffice.bin processes of this service's pool. */
+function soffices(): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+      if (argv[0]?.endsWith('soffice.bin') && argv.some((arg) => arg.includes(scratchRoot)) && alive(Number(entry))) found.push(Number(entry));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return found;
+}
+
+/** Processes of any kind whose command line names the scratch folder (the helper, bwrap, soffice). */
+function poolProcesses(): number[] {
+  return readdirSync('/proc').filter((entry) => {
+    if (!/^\d+$/.test(entry)) return false;
+    try {
+      return readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(scratchRoot) && alive(Number(entry));
+    } catch {
+      return false;
+    }
+  }).map(Number);
+}
+
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** A run's input in an instance's home: the conversion has begun. */
+function converting(): boolean {
+  if (!existsSync(scratchRoot)) return false;
+  return readdirSync(scratchRoot).some((instance) => {
+    try {
+      return readdirSync(path.join(scratchRoot, instance)).some((run) => run.startsWith('run-') && existsSync(path.join(scratchRoot, instance, run, 'document.docx')));
+    } catch {
+      return false;
+    }
+  });
+}
+
+async function waitFor<T>(what: string, seconds: number, probe: () => T | undefined | false): Promise<T> {
+  for (const deadline = Date.now() + seconds * 1000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 25))) {
+    const value = probe();
+    if (value !== undefined && value !== false) return value;
+  }
+  throw new Error(`timed out waiting until ${what}`);
+}
+
+test('one warm instance serves conversion after conversion and is replaced after PDFSERVICE_OFFICE_RESTART_AFTER (2) of them', async () => {
+  assert.deepEqual(soffices(), [], 'instances start with the first conversion');
+  assert.equal((await upload('first', docx(paragraph('First pooled document')))).status, 201);
+  const [first, ...others] = soffices();
+  assert.ok(first !== undefined && others.length === 0, 'one instance, still running after its conversion');
+  assert.equal((await upload('second', docx(paragraph('Second pooled document')))).status, 201);
+  await waitFor('the instance is replaced after its second conversion', 30, () => !alive(first));
+  assert.equal((await upload('third', docx(paragraph('Third pooled document')))).status, 201);
+  const [third] = soffices();
+  assert.ok(third !== undefined && third !== first, 'a fresh soffice converted the third');
+  await assertStored('first', 'First pooled document');
+  await assertStored('second', 'Second pooled document');
+  await assertStored('third', 'Third pooled document');
+});
+
+test('soffice killed mid-conversion: that upload is 422 CONVERSION_FAILED naming the reason, nothing is stored, the next one gets a fresh instance', async () => {
+  const long = upload('killed', LONG);
+  await waitFor('the conversion runs', 120, converting);
+  const [victim, ...others] = soffices();
+  assert.ok(victim !== undefined && others.length === 0);
+  process.kill(victim, 'SIGKILL');
+  const reply = await long;
+  assert.equal(reply.status, 422, reply.text);
+  assert.match(reply.headers.get('content-type') ?? '', /application\/problem\+json/);
+  assert.equal(reply.json().code, 'CONVERSION_FAILED');
+  assert.match(reply.json().detail, /LibreOffice ended/);
+  assert.equal((await call(server, 'GET', '/documents/pool/killed.pdf')).status, 404);
+  const next = await upload('after-kill', docx(paragraph('Converted after the kill')));
+  assert.equal(next.status, 201, next.text);
+  await assertStored('after-kill', 'Converted after the kill');
+  assert.ok(!soffices().includes(victim));
+});
+
+test('20 uploads at once while the instance is busy: each is stored, or refused at once with 503 SERVICE_BUSY and Retry-After; the line stays bounded', async () => {
+  // Office uploads are always jobs (docs/jobs.md): the jobs' line (PDFSERVICE_JOB_QUEUE_LIMIT) refuses the excess at
+  // submission; the accepted ones reach the pool USER_JOBS at a time, past its own line of OFFICE_QUEUE, where a job
+  // waits rather than fails (the pool's 503 itself is tested in tools-pooled.test.ts).
+  const busy = upload('busy', LONG);
+  await waitFor('the long conversion runs', 120, converting);
+  const settled: Reply[] = [];
+  const burst = Array.from({ length: 20 }, (_, i) =>
+    upload(`burst-${i}`, docx(paragraph(`Burst document ${i}`))).then((reply) => {
+      settled.push(reply);
+      return reply;
+    }),
+  );
+  const replies = await Promise.all(burst);
+  // Refusals come at once, before the busy conversion ends and any accepted one can be stored.
+  const firstStored = settled.findIndex((reply) => reply.status === 201);
+  assert.ok(firstStored > 0 && settled.slice(0, firstStored).every((reply) => reply.status === 503), `the refusals came first: ${settled.map((reply) => reply.status).join(' ')}`);
+  const stored: number[] = [];
+  for (const [i, reply] of replies.entries()) {
+    if (reply.status === 201) {
+      stored.push(i);
+      await assertStored(`burst-${i}`, `Burst document ${i}`);
+      continue;
+    }
+    assert.equal(reply.status, 503, reply.text);
+    assert.equal(reply.json().code, 'SERVICE_BUSY');
+    assert.match(reply.headers.get('retry-after') ?? '', /^[1-9]\d*$/);
+    assert.equal((await call(server, 'GET', `/documents/pool/burst-${i}.pdf`)).status, 404);
+  }
+  // More than the pool's one instance and its line of one: the rest waited as jobs; far fewer than 20.
+  assert.ok(stored.length > 1 + OFFICE_QUEUE && stored.length < 20 - 10, `stored ${stored.length}`);
+  assert.equal((await busy).status, 201);
+  assert.ok(qpdfCheck((await call(server, 'GET', '/documents/pool/busy.pdf')).bytes).ok);
+});
+
+test('no LibreOffice process and no instance folder is left after the service stops mid-conversion', async () => {
+  const long = upload('stopped', LONG).catch(() => undefined);
+  await waitFor('the conversion runs', 120, converting);
+  assert.ok(soffices().length > 0);
+  await server.stop();
+  await long;
+  await waitFor('no process of the pool is left', 10, () => poolProcesses().length === 0);
+  // A stop that waited in vain for the upload ends with SIGKILL (test/helpers/server.ts): the next start empties the folder.
+  const restarted = await startServer({ dataDir: server.dataDir });
+  await restarted.stop();
+  assert.deepEqual(readdirSync(scratchRoot), []);
+});
