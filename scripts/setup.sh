@@ -24,7 +24,13 @@ esac
 # ghostscript, fonts-urw-base35 (metric-compatible standard 14 it embeds), icc-profiles-free (sRGB output intent):
 # PDFAConvertAction (docs/pdfa.md).
 # qpdf: LinearizeAction (docs/optimize.md); the tests also check outputs with it.
+# libreoffice-calc-nogui, libreoffice-impress-nogui: spreadsheets and presentations (issue 22); python3-uno: the
+# Python bridge of the warm LibreOffice pool's helper (scripts/office/uno-helper.py, docs/office.md "The pool").
+# fonts-crosextra-carlito, fonts-crosextra-caladea, fonts-noto-core, fonts-noto-cjk: metric-compatible with the fonts
+# Office documents name (Calibri, Cambria, ...) and CJK text, so layout and page counts match LibreOffice's desktop.
 RUNTIME_PACKAGES=(libreoffice-writer-nogui bubblewrap fonts-liberation2 fonts-dejavu-core
+  libreoffice-calc-nogui libreoffice-impress-nogui python3-uno fonts-crosextra-carlito fonts-crosextra-caladea
+  fonts-noto-core fonts-noto-cjk
   tesseract-ocr tesseract-ocr-osd tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-ita
   tesseract-ocr-por tesseract-ocr-rus default-jre-headless maven ghostscript fonts-urw-base35 icc-profiles-free qpdf)
 
