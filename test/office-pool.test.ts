@@ -5,7 +5,10 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { call, type Reply } from './helpers/http.js';
 import { docx, paragraph } from './helpers/office-fixtures.js';
-import { pdftotext, qpdfCheck } from './helpers/pdf.js';
+import { ServiceError } from '../src/errors.js';
+import { libreOffice, officeToPdf, type OfficeConversion } from '../src/tools/libreoffice.js';
+import { ToolSupervisor } from '../src/tools/supervisor.js';
+import { pdfinfo, pdftotext, qpdfCheck } from './helpers/pdf.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 /**
@@ -57,14 +60,14 @@ async function assertStored(name: string, text: string): Promise<void> {
   assert.match(pdftotext(pdf), new RegExp(text));
 }
 
-/** Live (not zombie) soffice.bin processes of this service's pool. */
-function soffices(): number[] {
+/** Live (not zombie) soffice.bin processes of this service's pool (or of the pool whose scratch folder is `root`). */
+function soffices(root = scratchRoot): number[] {
   const found: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
-      if (argv[0]?.endsWith('soffice.bin') && argv.some((arg) => arg.includes(scratchRoot)) && alive(Number(entry))) found.push(Number(entry));
+      if (argv[0]?.endsWith('soffice.bin') && argv.some((arg) => arg.includes(root)) && alive(Number(entry))) found.push(Number(entry));
     } catch {
       /* gone meanwhile */
     }
@@ -192,4 +195,51 @@ test('no LibreOffice process and no instance folder is left after the service st
   const restarted = await startServer({ dataDir: server.dataDir });
   await restarted.stop();
   assert.deepEqual(readdirSync(scratchRoot), []);
+});
+
+/** A flat ODF spreadsheet with one sheet per name, each holding its name in A1. */
+function fods(sheets: string[]): Buffer {
+  const tables = sheets.map((name) => `<table:table table:name="${name}"><table:table-row><table:table-cell office:value-type="string"><text:p>Sheet ${name}</text:p></table:table-cell></table:table-row></table:table>`);
+  return Buffer.from(
+    '<?xml version="1.0" encoding="UTF-8"?>' +
+      '<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" ' +
+      'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.spreadsheet">' +
+      `<office:body><office:spreadsheet>${tables.join('')}</office:spreadsheet></office:body></office:document>`,
+  );
+}
+
+test('a warm instance honours the import filter, typed FilterData and the sheet options; a document it cannot load is 422 and the instance stays', async () => {
+  const root = mkdtempSync(path.join(tmpdir(), 'pdfservice-pool-direct-'));
+  const tools = new ToolSupervisor([{ ...libreOffice(120_000, { instances: 1 }), scratch: '.' }], root);
+  try {
+    await tools.init();
+    const sheets = fods(['Alpha', 'Beta', 'Gamma']);
+    const convert = (extra: Partial<OfficeConversion> = {}) =>
+      officeToPdf(tools, { bytes: sheets, extension: 'fods', importFilter: 'OpenDocument Spreadsheet Flat XML', exportFilter: 'calc_pdf_Export', ...extra });
+    // Calc's default header and footer add the sheet's name and the page number: the cells tell the sheets apart.
+    const cellsOf = (pdf: Buffer) => [...pdftotext(pdf).matchAll(/Sheet (\w+)/g)].map((m) => m[1]).join(' ');
+    const all = await convert();
+    assert.equal(pdfinfo(all)['Pages'], '3');
+    assert.equal(cellsOf(all), 'Alpha Beta Gamma');
+    const [pid] = soffices(root);
+    // A string (PageRange) and a number (SelectPdfVersion, a UNO long: PDF/A-2b, named in the XMP metadata).
+    const ranged = await convert({ filterData: { PageRange: '2', SelectPdfVersion: 2 } });
+    assert.equal(cellsOf(ranged), 'Beta');
+    assert.match(ranged.toString('latin1'), /pdfaid:part[^0-9]{0,3}2/);
+    const only = await convert({ sheets: { only: 3 } });
+    assert.equal(pdfinfo(only)['Pages'], '1');
+    assert.equal(cellsOf(only), 'Gamma');
+    const [width, height] = /([\d.]+) x ([\d.]+)/.exec(pdfinfo(await convert({ sheets: { landscape: true } }))['Page size']!)!.slice(1).map(Number) as [number, number];
+    assert.ok(width > height, `landscape: ${width} x ${height}`);
+    await assert.rejects(convert({ sheets: { only: 4 } }), (err: unknown) => err instanceof ServiceError && err.code === 'BAD_REQUEST' && /3 sheets/.test(err.detail ?? err.message));
+    await assert.rejects(
+      officeToPdf(tools, { bytes: Buffer.from('not a spreadsheet at all'), extension: 'xlsx', importFilter: 'Calc MS Excel 2007 XML', exportFilter: 'calc_pdf_Export' }),
+      (err: unknown) => err instanceof ServiceError && err.code === 'MALFORMED_DOCUMENT' && err.status === 422,
+    );
+    assert.equal(cellsOf(await convert({ sheets: { only: 1 } })), 'Alpha');
+    assert.deepEqual(soffices(root), [pid], 'one instance served them all');
+  } finally {
+    await tools.close();
+    rmSync(root, { recursive: true, force: true });
+  }
 });
