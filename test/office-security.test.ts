@@ -10,7 +10,7 @@ import { after, before, beforeEach, test } from 'node:test';
 import { BWRAP, sandboxArgs } from '../src/tools/sandbox.js';
 import { libreOffice, officeToPdf } from '../src/tools/libreoffice.js';
 import { ToolSupervisor } from '../src/tools/supervisor.js';
-import { wordFormatOf } from '../src/engine/office/model.js';
+import { officeFormatOf } from '../src/engine/office/model.js';
 import { call, putPdf } from './helpers/http.js';
 import { docx, field, fodt, fodtImage, fodtSection, IMAGE_REL, linkedPicture, OLE_REL, oleLink, paragraph, zipOf } from './helpers/office-fixtures.js';
 import { makePdf, pdftotext, withTempFile } from './helpers/pdf.js';
@@ -196,11 +196,11 @@ test('Word uploads are recognised by their structure: other packages and compoun
   }, ['mimetype', 'content.xml']);
   const missingPart = zipOf({ '[Content_Types].xml': contentTypes('application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml', 'word/document.xml') });
   const cases: Array<[string, Buffer, string, RegExp]> = [
-    ['odt', odt, DOCX, /WordprocessingML/],
-    ['xlsx', xlsx, DOCX, /WordprocessingML/],
-    ['missing-part', missingPart, DOCX, /WordprocessingML/],
-    ['xls', compoundFile('Workbook'), 'application/msword', /WordDocument/],
-    ['fodt-as-docx', fodt(`<text:p>${VISIBLE}</text:p>`), DOCX, /not a Word document/],
+    ['odt', odt, DOCX, /is an OpenDocument text \(\.odt\), not a Word \.docx document/],
+    ['xlsx', xlsx, DOCX, /is an Excel \.xlsx workbook, not a Word \.docx document/],
+    ['missing-part', missingPart, DOCX, /no Word, Excel or PowerPoint main part/],
+    ['xls', compoundFile('Workbook'), 'application/msword', /is an Excel 97-2003 \.xls workbook, not a Word 97-2003 \.doc document/],
+    ['fodt-as-docx', fodt(`<text:p>${VISIBLE}</text:p>`), DOCX, /is a flat OpenDocument text \(\.fodt\), not a Word \.docx document/],
   ];
   for (const [name, body, type, detail] of cases) {
     const reply = await call(server, 'PUT', `/documents/office/${name}.pdf`, { body, headers: { 'content-type': type, ...WAIT } });
@@ -209,23 +209,25 @@ test('Word uploads are recognised by their structure: other packages and compoun
     assert.match(reply.json().detail, detail);
     assert.equal((await call(server, 'GET', `/documents/office/${name}.pdf`)).status, 404, `${name} was not stored`);
   }
-  assert.equal(wordFormatOf(compoundFile('WordDocument')), 'doc');
+  assert.equal(officeFormatOf(compoundFile('WordDocument'), 'doc'), 'doc');
   assert.deepEqual(requests, []);
 });
 
-test('a flat ODF (.fodt) is not an accepted upload, as a body or as a form file', async () => {
+test('a flat ODF (.fodt) with a linked picture converts without the picture and fetches nothing; declared as a zipped .odt it is 422', async () => {
   const body = fodt(`<text:p>${VISIBLE}</text:p>` + fodtImage(`http://127.0.0.1:${port}/fodt.png`, 1));
-  const typed = await call(server, 'PUT', '/documents/office/typed-fodt.pdf', { body, headers: { 'content-type': 'application/vnd.oasis.opendocument.text' } });
-  assert.equal(typed.status, 415, typed.text);
+  const typed = await call(server, 'PUT', '/documents/office/typed-fodt.pdf', { body, headers: { 'content-type': 'application/vnd.oasis.opendocument.text', ...WAIT } });
+  assert.equal(typed.status, 422, typed.text);
+  assert.equal(typed.json().code, 'MALFORMED_DOCUMENT');
+  assert.match(typed.json().detail, /flat OpenDocument text/);
   await call(server, 'PUT', '/documents/office-form');
   const form = new FormData();
   form.append('file', new Blob([body as BlobPart], { type: 'application/octet-stream' }), 'linked.fodt');
   const posted = await call(server, 'POST', '/documents/office-form', { body: form, headers: WAIT });
-  // Not a Word or image name, so it is taken for a PDF, and is not one.
-  assert.equal(posted.status, 422, posted.text);
-  assert.equal(posted.json().code, 'MALFORMED_PDF');
+  assert.equal(posted.status, 201, posted.text);
+  const pdf = (await call(server, 'GET', '/documents/office-form/linked.pdf')).bytes;
+  assert.match(pdftotext(pdf), new RegExp(VISIBLE));
+  assert.equal(imageCount(pdf), 0, 'no picture in the PDF');
   assert.equal((await call(server, 'GET', '/documents/office/typed-fodt.pdf')).status, 404);
-  assert.equal((await call(server, 'GET', '/documents/office-form/linked.pdf')).status, 404);
   assert.deepEqual(requests, []);
 });
 

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import swagger from '@fastify/swagger';
@@ -36,7 +36,7 @@ import { registerPageRoutes } from './routes/pages.js';
 import { registerPreflightRoutes } from './routes/preflight.js';
 import { registerSignatureRoutes } from './routes/signatures.js';
 import { registerOptimizeProfileRoutes } from './routes/optimize-profiles.js';
-import { BINARY_UPLOAD_TYPES, XFDF_BODY_TYPES } from './uploads.js';
+import { BINARY_UPLOAD_TYPES, OFFICE_UPLOAD_TYPES, XFDF_BODY_TYPES } from './uploads.js';
 import { registerConnectionLimits, serverTimeouts } from './connection-limits.js';
 import { problemSchema } from './schemas/common.js';
 import { swaggerOptions } from './openapi.js';
@@ -206,5 +206,12 @@ function registerBodyParsers(app: FastifyInstance, deps: AppDeps): void {
     done(null, payload);
   };
   app.addContentTypeParser(XFDF_BODY_TYPES, streamed(deps.config.maxXfdfBytes, 'XFDF and FDF bodies'));
-  app.addContentTypeParser(BINARY_UPLOAD_TYPES, streamed(deps.config.maxUploadBytes, 'Uploads'));
+  const uploads = streamed(deps.config.maxUploadBytes, 'Uploads');
+  app.addContentTypeParser(BINARY_UPLOAD_TYPES, (req, payload, done) => {
+    // Office types (text/plain and text/csv among them) are bodies of a document PUT only: to any other route they
+    // are 415, as a type without a parser is, rather than a stream a JSON route would misread.
+    const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+    if (OFFICE_UPLOAD_TYPES.includes(type) && !req.routeOptions.config.officeBody) return done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(type), undefined);
+    uploads(req, payload, done);
+  });
 }

@@ -51,6 +51,8 @@ export interface RouteOptions {
   model?: boolean | 'text';
   /** Set on the 405 routes protocol.ts adds: the methods the URL supports. */
   allow?: string;
+  /** The route takes an Office document as its body (PUT of a document): elsewhere the Office types are 415. */
+  officeBody?: boolean;
 }
 
 declare module 'fastify' {

@@ -1,9 +1,10 @@
 import { Readable } from 'node:stream';
-import type { DocumentInfo, PdfSource, Need } from '../engine/models.js';
+import type { DocumentInfo, OfficeOptions, PdfSource, Need } from '../engine/models.js';
 import type { EnginePool } from '../engine/pool.js';
 import { ServiceError } from '../errors.js';
 import type { ToolSupervisor } from '../tools/supervisor.js';
-import { chooseImporter, IMPORTERS, PDF_TYPE, UPLOAD_TYPES_TEXT } from './importers.js';
+import { chooseImporter, IMPORTERS, officeFormatOfType, PDF_TYPE, UPLOAD_TYPES_TEXT } from './importers.js';
+import { checkOfficeOptionsApply } from './office.js';
 import { pdfNameFor, type StoredPath } from '../storage/paths.js';
 import type { ConflictMode, DocumentStat, DocumentStore, OpenContent, OpenDocument, StagedUpload, WriteOptions, WriteResult } from '../storage/store.js';
 import type { OperationContext } from './context.js';
@@ -82,6 +83,8 @@ export interface PreparedUpload {
   readonly importer: string | null;
   /** Whether the conversion is long by nature (Office documents): run as a job unless the client asks to wait. */
   readonly long: boolean;
+  /** An Office upload's options (query parameters; docs/office.md#options). */
+  readonly officeOptions?: OfficeOptions | undefined;
   readonly conflict: ConflictMode;
   readonly ctx: OperationContext;
   readonly staged: StagedUpload;
@@ -206,10 +209,17 @@ export class DocumentOperations {
    * owns `staged` from here (executeUpload or a job discards it); on failure
    * it is discarded here.
    */
-  async prepareUpload(target: StoredPath, staged: StagedUpload, mediaType: string, conflict: ConflictMode, ctx: OperationContext): Promise<PreparedUpload> {
+  async prepareUpload(target: StoredPath, staged: StagedUpload, mediaType: string, conflict: ConflictMode, ctx: OperationContext, officeOptions?: OfficeOptions): Promise<PreparedUpload> {
     try {
       const chosen = await chooseImporter(mediaType, staged);
       if (chosen === undefined) throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Cannot store ${mediaType}: send ${UPLOAD_TYPES_TEXT}`);
+      const asked = officeOptions && Object.values(officeOptions).some((value) => value !== undefined) ? officeOptions : undefined;
+      if (asked) {
+        if (chosen?.importer.name !== 'office') throw new ServiceError('BAD_REQUEST', `The options ${Object.keys(asked).join(', ')} apply to Office uploads only; this upload is ${chosen === null ? 'a PDF' : chosen.mediaType}`);
+        // A declared type (or name) says the format now; a sniffed container is checked once the content says it.
+        const declared = officeFormatOfType(chosen.mediaType);
+        if (declared) checkOfficeOptionsApply(declared, asked);
+      }
       if (conflict === 'fail' && (await this.exists(target))) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${target.toString()}`);
       if (ctx.ifMatch !== undefined) {
         const existing = await this.store.statDocument(target);
@@ -220,6 +230,7 @@ export class DocumentOperations {
         mediaType: chosen === null ? PDF_TYPE : chosen.mediaType,
         importer: chosen === null ? null : chosen.importer.name,
         long: chosen !== null && chosen.importer.long,
+        ...(asked ? { officeOptions: asked } : {}),
         conflict,
         ctx,
         staged,
@@ -262,6 +273,7 @@ export class DocumentOperations {
             background: exec?.background,
             onQueued: () => phase(0, 'queued'),
             onConverting: () => phase(0, 'converting'),
+            officeOptions: prepared.officeOptions,
           });
           phase(1, 'storing');
           return { content: pdf, result: info };
@@ -286,7 +298,7 @@ export class DocumentOperations {
    * clash. Every 4xx is decided here, before the content is checked or
    * converted (executeUpload). The other parts are discarded.
    */
-  async prepareFormUpload(folder: StoredPath, parts: readonly { field: string; fileName: string | undefined; mediaType: string; content: StagedUpload }[], namingMode: 0 | 1 | 2 | undefined, ctx: OperationContext): Promise<PreparedUpload> {
+  async prepareFormUpload(folder: StoredPath, parts: readonly { field: string; fileName: string | undefined; mediaType: string; content: StagedUpload }[], namingMode: 0 | 1 | 2 | undefined, ctx: OperationContext, officeOptions?: OfficeOptions): Promise<PreparedUpload> {
     const file = parts.find((f) => f.field === 'file');
     await Promise.all(parts.filter((f) => f !== file).map((f) => f.content.discard()));
     if (!file) throw new ServiceError('MALFORMED_MULTIPART', 'The file must be sent in a part named "file"');
@@ -297,7 +309,7 @@ export class DocumentOperations {
       await file.content.discard();
       throw err;
     }
-    return this.prepareUpload(folder.child(pdfNameFor(file.fileName)), file.content, file.mediaType, conflictModeFor(namingMode), withoutIfMatch(ctx));
+    return this.prepareUpload(folder.child(pdfNameFor(file.fileName)), file.content, file.mediaType, conflictModeFor(namingMode), withoutIfMatch(ctx), officeOptions);
   }
 
   /** The engine's check of a staged PDF upload, reading it as any stored document is read (engineSource). */
@@ -394,13 +406,13 @@ export class DocumentOperations {
   }
 
   /** PUT of a document body (replaces or creates, 201 / 200): staged up to `limit` bytes, then prepared (prepareUpload). */
-  async preparePut(target: StoredPath, body: Readable, mediaType: string, limit: number, ctx: OperationContext): Promise<PreparedUpload> {
+  async preparePut(target: StoredPath, body: Readable, mediaType: string, limit: number, ctx: OperationContext, officeOptions?: OfficeOptions): Promise<PreparedUpload> {
     const staged = await this.store.stage(body, limit);
     if (staged.size === 0) {
       await staged.discard();
       throw new ServiceError('MALFORMED_PDF', 'The body is empty');
     }
-    return this.prepareUpload(target, staged, mediaType, 'overwrite', ctx);
+    return this.prepareUpload(target, staged, mediaType, 'overwrite', ctx, officeOptions);
   }
 
   async remove(path: StoredPath, ctx: OperationContext): Promise<void> {

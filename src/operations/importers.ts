@@ -1,6 +1,6 @@
 import { read as readFd } from 'node:fs';
 import { promisify } from 'node:util';
-import { IMAGE_MEDIA_TYPES, type ImageMediaType, sniffImageType, wordContainerOf, type WordFormat, wordFormatOf } from '../engine/models.js';
+import { IMAGE_MEDIA_TYPES, type ImageMediaType, OFFICE_FORMATS, officeContainerOf, officeFormatOf, type OfficeFormat, type OfficeOptions, sniffImageType } from '../engine/models.js';
 import type { ToolSupervisor } from '../tools/supervisor.js';
 import { convertOffice } from './office.js';
 import type { StagedUpload } from '../storage/store.js';
@@ -39,6 +39,8 @@ export interface ImportDeps {
   /** Told when the conversion waits for a LibreOffice instance, and when it has one (the job's phases). */
   onQueued?: (() => void) | undefined;
   onConverting?: (() => void) | undefined;
+  /** The upload's Office options (query parameters), checked against the format found (docs/office.md#options). */
+  officeOptions?: OfficeOptions | undefined;
 }
 
 type UploadSummary = { encrypted: boolean; pageCount?: number; repaired: boolean };
@@ -47,7 +49,38 @@ export const PDF_TYPE = 'application/pdf';
 const OCTET_STREAM = 'application/octet-stream';
 const SNIFF_BYTES = 1024;
 
-const WORD_TYPES: Record<WordFormat, string> = { doc: 'application/msword', docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' };
+/**
+ * Each Office format's media type (the first) and the other names clients send for it, and its extensions. A
+ * declared type says which format the content must be; the content decides (engine/office/model.ts).
+ */
+const OFFICE_TYPES: Readonly<Record<OfficeFormat, { types: readonly string[]; extensions: readonly string[] }>> = {
+  doc: { types: ['application/msword'], extensions: ['doc'] },
+  docx: {
+    types: ['application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'application/vnd.openxmlformats-officedocument.wordprocessingml.template'],
+    extensions: ['docx', 'dotx'],
+  },
+  docm: { types: ['application/vnd.ms-word.document.macroenabled.12'], extensions: ['docm'] },
+  odt: { types: ['application/vnd.oasis.opendocument.text'], extensions: ['odt'] },
+  fodt: { types: ['application/vnd.oasis.opendocument.text-flat-xml'], extensions: ['fodt'] },
+  rtf: { types: ['application/rtf', 'text/rtf'], extensions: ['rtf'] },
+  txt: { types: ['text/plain'], extensions: ['txt'] },
+  xls: { types: ['application/vnd.ms-excel'], extensions: ['xls'] },
+  xlsx: { types: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'], extensions: ['xlsx'] },
+  xlsm: { types: ['application/vnd.ms-excel.sheet.macroenabled.12'], extensions: ['xlsm'] },
+  ods: { types: ['application/vnd.oasis.opendocument.spreadsheet'], extensions: ['ods'] },
+  fods: { types: ['application/vnd.oasis.opendocument.spreadsheet-flat-xml'], extensions: ['fods'] },
+  csv: { types: ['text/csv'], extensions: ['csv'] },
+  ppt: { types: ['application/vnd.ms-powerpoint'], extensions: ['ppt'] },
+  pptx: { types: ['application/vnd.openxmlformats-officedocument.presentationml.presentation'], extensions: ['pptx'] },
+  pptm: { types: ['application/vnd.ms-powerpoint.presentation.macroenabled.12'], extensions: ['pptm'] },
+  odp: { types: ['application/vnd.oasis.opendocument.presentation'], extensions: ['odp'] },
+  fodp: { types: ['application/vnd.oasis.opendocument.presentation-flat-xml'], extensions: ['fodp'] },
+};
+
+/** The Office format a media type declares; undefined for a sniffed container (the content alone decides). */
+export function officeFormatOfType(mediaType: string): OfficeFormat | undefined {
+  return OFFICE_FORMATS.find((format) => OFFICE_TYPES[format].types.includes(mediaType));
+}
 
 export const IMPORTERS: readonly Importer[] = [
   {
@@ -62,18 +95,16 @@ export const IMPORTERS: readonly Importer[] = [
     },
   },
   {
-    name: 'word',
-    mediaTypes: [WORD_TYPES.doc, WORD_TYPES.docx],
-    extensions: ['doc', 'docx'],
+    name: 'office',
+    // Extensions in OFFICE_TYPES's order, each standing for its format's first type (mediaTypeOfExtension).
+    mediaTypes: OFFICE_FORMATS.flatMap((format) => OFFICE_TYPES[format].types),
+    extensions: OFFICE_FORMATS.flatMap((format) => OFFICE_TYPES[format].extensions),
     long: true,
-    // Any OLE2 compound file or ZIP package; convert tells a Word one from the others by its structure.
-    sniff: (head) => {
-      const container = wordContainerOf(head);
-      return container && WORD_TYPES[container];
-    },
-    async convert(bytes, _mediaType, { engine, tools, ...run }) {
-      const format = wordFormatOf(bytes);
-      const pdf = await convertOffice(tools, { bytes, format, ...run });
+    // A container (OLE2, ZIP, RTF, XML); convert tells the format from the whole content.
+    sniff: (head) => officeContainerOf(head),
+    async convert(bytes, mediaType, { engine, tools, officeOptions, ...run }) {
+      const format = officeFormatOf(bytes, officeFormatOfType(mediaType));
+      const pdf = await convertOffice(tools, { bytes, format, options: officeOptions ?? {}, ...run });
       return { pdf, info: await engine.run('validateUpload', { pdf }) };
     },
   },
@@ -88,6 +119,8 @@ export const UPLOAD_TYPES_TEXT = `${PDF_TYPE}, ${IMPORTERS.flatMap((importer) =>
 /** The media type a file name's extension stands for, when PDF or an importer claims it. */
 export function mediaTypeOfExtension(extension: string): string | undefined {
   if (extension === 'pdf') return PDF_TYPE;
+  const office = OFFICE_FORMATS.find((format) => OFFICE_TYPES[format].extensions.includes(extension));
+  if (office) return OFFICE_TYPES[office].types[0];
   return IMPORTERS.find((importer) => importer.extensions.includes(extension))?.mediaTypes[0];
 }
 

@@ -1,6 +1,8 @@
-import { officeFamilyOf, type OfficeFormat, type OfficeOptions } from '../engine/models.js';
+import { ServiceError } from '../errors.js';
+import { officeFamilyOf, officeFormatName, type OfficeFamily, type OfficeFormat, type OfficeOptions } from '../engine/models.js';
 import { officeToPdf } from '../tools/libreoffice.js';
 import type { ToolSupervisor } from '../tools/supervisor.js';
+import { validatePdfa } from '../tools/verapdf.js';
 
 /**
  * An Office upload's conversion (docs/office.md): the detected format picks LibreOffice's import filter, so it never
@@ -37,15 +39,75 @@ const PDFA_VERSIONS = { pdfa1b: 1, pdfa2b: 2, pdfa3b: 3 } as const;
 /** How the conversion waits for a LibreOffice instance (tools/libreoffice.ts OfficeConversion; docs/office.md, "The pool"). */
 type PoolRun = { background?: boolean | undefined; onQueued?: (() => void) | undefined; onConverting?: (() => void) | undefined };
 
-export function convertOffice(tools: ToolSupervisor, request: { bytes: Uint8Array; format: OfficeFormat; options?: OfficeOptions; signal?: AbortSignal | undefined } & PoolRun): Promise<Buffer> {
-  const { format, options = {} } = request;
+
+/** Which formats each option applies to (the others answer 400: an option that cannot be honoured is not silently dropped). */
+const OPTION_FAMILIES: Readonly<Record<keyof OfficeOptions, readonly OfficeFamily[]>> = {
+  pageRange: ['text', 'spreadsheet', 'presentation'],
+  pdfa: ['text', 'spreadsheet', 'presentation'],
+  landscape: ['spreadsheet'],
+  sheet: ['spreadsheet'],
+  notesPages: ['presentation'],
+};
+
+/** 400 BAD_REQUEST naming the first option that does not apply to `format`. */
+export function checkOfficeOptionsApply(format: OfficeFormat, options: OfficeOptions): void {
+  const family = officeFamilyOf(format);
+  for (const [name, value] of Object.entries(options) as [keyof OfficeOptions, unknown][]) {
+    if (value === undefined || OPTION_FAMILIES[name].includes(family)) continue;
+    const which = name === 'notesPages' ? 'presentations' : 'spreadsheets';
+    throw new ServiceError('BAD_REQUEST', `The option ${name} applies to ${which} only; the upload is ${officeFormatName(format)}`);
+  }
+}
+
+/**
+ * The page range's own rule beyond its syntax (the route's schema): every part selects at least one page, numbered
+ * from 1 (400 INVALID_PAGE_RANGE otherwise). Whether the document has those pages is known only after the conversion.
+ */
+export function checkOfficePageRange(range: string): void {
+  for (const part of range.split(',')) {
+    const [from, to] = part.split('-').map((n) => n.trim());
+    const first = Number(from);
+    if (!(first >= 1) || (to !== undefined && to !== '' && Number(to) < first)) {
+      throw new ServiceError('INVALID_PAGE_RANGE', `The page range ${JSON.stringify(range)} has a part (${JSON.stringify(part.trim())}) that selects no page: pages are numbered from 1, a range runs from its lower to its higher page`);
+    }
+  }
+}
+
+/**
+ * Converts, then, when PDF/A was asked for, has veraPDF check the result against that flavour: only a compliant PDF
+ * is returned (422 PDFA_CONVERSION_FAILED with veraPDF's report otherwise, as PDFAConvertAction answers).
+ */
+export async function convertOffice(tools: ToolSupervisor, request: { bytes: Uint8Array; format: OfficeFormat; options?: OfficeOptions; signal?: AbortSignal | undefined } & PoolRun): Promise<Buffer> {
+  const { options = {} } = request;
+  checkOfficeOptionsApply(request.format, options);
+  let pdf: Buffer;
+  try {
+    pdf = await libreOfficeToPdf(tools, request, options);
+  } catch (err) {
+    // LibreOffice writes no PDF when the range selects none of the document's pages: say so.
+    if (options.pageRange !== undefined && err instanceof ServiceError && err.status === 422) {
+      throw new ServiceError(err.code, `${err.detail ?? err.message}; the page range ${JSON.stringify(options.pageRange)} may select no page of the document`, err.extra);
+    }
+    throw err;
+  }
+  if (options.pdfa === undefined) return pdf;
+  const report = await validatePdfa(tools, { pdf, profile: options.pdfa, signal: request.signal });
+  if (!report.compliant) {
+    const rules = report.rules.length;
+    throw new ServiceError('PDFA_CONVERSION_FAILED', `LibreOffice's output is not ${options.pdfa}: ${rules} rule${rules === 1 ? '' : 's'} failed (see report); nothing was written`, { report });
+  }
+  return pdf;
+}
+
+function libreOfficeToPdf(tools: ToolSupervisor, request: { bytes: Uint8Array; format: OfficeFormat; signal?: AbortSignal | undefined } & PoolRun, options: OfficeOptions): Promise<Buffer> {
+  const { bytes, format } = request;
   const filterData: Record<string, string | number | boolean> = {};
   if (options.pageRange !== undefined) filterData.PageRange = options.pageRange;
   if (options.pdfa !== undefined) filterData.SelectPdfVersion = PDFA_VERSIONS[options.pdfa];
   if (options.notesPages) filterData.ExportNotesPages = true;
   const sheets = options.landscape !== undefined || options.sheet !== undefined ? { ...(options.landscape !== undefined ? { landscape: options.landscape } : {}), ...(options.sheet !== undefined ? { only: options.sheet } : {}) } : undefined;
   return officeToPdf(tools, {
-    bytes: request.bytes,
+    bytes,
     extension: format,
     importFilter: IMPORT_FILTERS[format],
     exportFilter: EXPORT_FILTERS[officeFamilyOf(format)],

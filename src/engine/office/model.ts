@@ -2,14 +2,6 @@ import { inflateRawSync } from 'node:zlib';
 import { ServiceError } from '../../errors.js';
 
 /**
- * Recognises a Word upload by its structure, not its name or signature alone:
- * LibreOffice opens whatever format it detects, so a spreadsheet, a drawing or
- * an ODF file renamed .docx would otherwise be converted with other import
- * code than the Word filters the service vouches for.
- */
-export type WordFormat = 'doc' | 'docx';
-
-/**
  * Every Office format an upload may be converted from (issue 22; docs/office.md#formats): the
  * stored name is its file extension. Macro-enabled forms (docm, xlsm, pptm) convert with their
  * macros never run; the flat ODF forms (fodt, fods, fodp) are single XML files.
@@ -41,55 +33,205 @@ export interface OfficeOptions {
   pdfa?: 'pdfa1b' | 'pdfa2b' | 'pdfa3b';
 }
 
+
+/** How each format is named in messages ("a Word .docx document"). */
+const FORMAT_NAMES: Readonly<Record<OfficeFormat, string>> = {
+  doc: 'a Word 97-2003 .doc document',
+  docx: 'a Word .docx document',
+  docm: 'a macro-enabled Word .docm document',
+  odt: 'an OpenDocument text (.odt)',
+  fodt: 'a flat OpenDocument text (.fodt)',
+  rtf: 'an RTF document',
+  txt: 'UTF-8 text',
+  xls: 'an Excel 97-2003 .xls workbook',
+  xlsx: 'an Excel .xlsx workbook',
+  xlsm: 'a macro-enabled Excel .xlsm workbook',
+  ods: 'an OpenDocument spreadsheet (.ods)',
+  fods: 'a flat OpenDocument spreadsheet (.fods)',
+  csv: 'UTF-8 comma-separated values',
+  ppt: 'a PowerPoint 97-2003 .ppt presentation',
+  pptx: 'a PowerPoint .pptx presentation',
+  pptm: 'a macro-enabled PowerPoint .pptm presentation',
+  odp: 'an OpenDocument presentation (.odp)',
+  fodp: 'a flat OpenDocument presentation (.fodp)',
+};
+
+export function officeFormatName(format: OfficeFormat): string {
+  return FORMAT_NAMES[format];
+}
+
+/**
+ * What the bytes are, by their structure (never their name): an Office format, whether it is
+ * encrypted, and a description for messages. `format` is absent for anything the service does not
+ * convert; `ooxmlEncrypted` marks an encrypted OOXML package, whose format cannot be told without
+ * the password (the package is inside an OLE2 EncryptedPackage stream).
+ */
+export interface OfficeContent {
+  format?: OfficeFormat;
+  encrypted: boolean;
+  ooxmlEncrypted?: boolean;
+  what: string;
+}
+
 const OLE2_SIGNATURE = Buffer.from('d0cf11e0a1b11ae1', 'hex');
 const ZIP_SIGNATURE = Buffer.from('504b0304', 'hex');
+const PDF_SIGNATURE = Buffer.from('%PDF-');
 
-/** Content types of a WordprocessingML main part (.docx, .dotx and their macro-enabled forms). */
-const WORD_MAIN_TYPES = new Set([
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml',
-  'application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml',
-  'application/vnd.ms-word.document.macroenabled.main+xml',
-  'application/vnd.ms-word.template.macroenabledtemplate.main+xml',
-]);
+/** Main-part content types of OOXML packages, templates and macro-enabled forms included (a template converts as its document). */
+const OOXML_MAIN_TYPES: Readonly<Record<string, OfficeFormat>> = {
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml': 'docx',
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.template.main+xml': 'docx',
+  'application/vnd.ms-word.document.macroenabled.main+xml': 'docm',
+  'application/vnd.ms-word.template.macroenabledtemplate.main+xml': 'docm',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml': 'xlsx',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.template.main+xml': 'xlsx',
+  'application/vnd.ms-excel.sheet.macroenabled.main+xml': 'xlsm',
+  'application/vnd.ms-excel.template.macroenabled.main+xml': 'xlsm',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation.main+xml': 'pptx',
+  'application/vnd.openxmlformats-officedocument.presentationml.template.main+xml': 'pptx',
+  'application/vnd.openxmlformats-officedocument.presentationml.slideshow.main+xml': 'pptx',
+  'application/vnd.ms-powerpoint.presentation.macroenabled.main+xml': 'pptm',
+  'application/vnd.ms-powerpoint.template.macroenabled.main+xml': 'pptm',
+  'application/vnd.ms-powerpoint.slideshow.macroenabled.main+xml': 'pptm',
+};
 
-/** The Word format the first bytes' container (OLE2 or ZIP) would be, before wordFormatOf checks the structure. */
-export function wordContainerOf(head: Uint8Array): WordFormat | undefined {
+const ODF_MIMETYPES: Readonly<Record<string, OfficeFormat>> = {
+  'application/vnd.oasis.opendocument.text': 'odt',
+  'application/vnd.oasis.opendocument.spreadsheet': 'ods',
+  'application/vnd.oasis.opendocument.presentation': 'odp',
+};
+const FLAT_ODF: Readonly<Record<string, OfficeFormat>> = {
+  'application/vnd.oasis.opendocument.text': 'fodt',
+  'application/vnd.oasis.opendocument.spreadsheet': 'fods',
+  'application/vnd.oasis.opendocument.presentation': 'fodp',
+};
+const ODF_OFFICE_NS = 'urn:oasis:names:tc:opendocument:xmlns:office:1.0';
+
+/** Containers an octet-stream upload is sniffed as (internal media types: the whole content decides the format). */
+export const OFFICE_CONTAINERS = { ole2: 'application/x-ole-storage', zip: 'application/zip', rtf: 'application/rtf', flatXml: 'application/xml' } as const;
+
+/**
+ * The container the first bytes show, for uploads sent as application/octet-stream without a telling name:
+ * plain text is not sniffed (it must be declared text/plain or text/csv, or named .txt or .csv), so that
+ * arbitrary bytes are still checked as a PDF.
+ */
+export function officeContainerOf(head: Uint8Array): string | undefined {
   const bytes = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
-  if (bytes.subarray(0, 8).equals(OLE2_SIGNATURE)) return 'doc';
-  if (bytes.subarray(0, 4).equals(ZIP_SIGNATURE)) return 'docx';
+  if (bytes.subarray(0, 8).equals(OLE2_SIGNATURE)) return OFFICE_CONTAINERS.ole2;
+  if (bytes.subarray(0, 4).equals(ZIP_SIGNATURE)) return OFFICE_CONTAINERS.zip;
+  const text = withoutBom(bytes).toString('latin1');
+  if (text.startsWith('{\\rtf')) return OFFICE_CONTAINERS.rtf;
+  if (/^\s*<\?xml[^>]*\?>/.test(text) && text.includes(ODF_OFFICE_NS)) return OFFICE_CONTAINERS.flatXml;
   return undefined;
 }
 
-/** The Word format of the bytes; 422 MALFORMED_DOCUMENT saying why when they are not a Word document. */
-export function wordFormatOf(bytes: Buffer): WordFormat {
-  if (bytes.subarray(0, 8).equals(OLE2_SIGNATURE)) {
-    if (hasWordDocumentStream(bytes)) return 'doc';
-    throw notWord('The file is an OLE2 compound file without a WordDocument stream (for example an .xls or .ppt), not a Word .doc');
-  }
-  if (bytes.subarray(0, 4).equals(ZIP_SIGNATURE)) {
-    if (declaresWordMainPart(bytes)) return 'docx';
-    throw notWord('The file is a ZIP package whose [Content_Types].xml declares no WordprocessingML main document part (for example an .xlsx, .pptx or .odt), not a Word .docx');
-  }
-  throw notWord('The file is not a Word document (.doc or .docx)');
+function withoutBom(bytes: Buffer): Buffer {
+  return bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
 }
 
-function notWord(detail: string): ServiceError {
-  return new ServiceError('MALFORMED_DOCUMENT', detail);
+/** Which declared formats a content format satisfies: a macro-enabled package may come as its plain type and back (same import filter). */
+function sameKind(declared: OfficeFormat, found: OfficeFormat): boolean {
+  const base = (f: OfficeFormat) => (f === 'docm' ? 'docx' : f === 'xlsm' ? 'xlsx' : f === 'pptm' ? 'pptx' : f);
+  return base(declared) === base(found);
 }
 
-/** True when the package's [Content_Types].xml overrides a part that exists with a Word main content type. */
-function declaresWordMainPart(zip: Buffer): boolean {
+/**
+ * The format to convert the bytes as: `declared` is what the media type or name said (undefined when only the
+ * container was sniffed). 422 MALFORMED_DOCUMENT naming what the content is when it is not that format (or no
+ * format the service converts); 422 OFFICE_DOCUMENT_ENCRYPTED for a password-protected file.
+ */
+export function officeFormatOf(bytes: Buffer, declared: OfficeFormat | undefined): OfficeFormat {
+  // Text formats are read as text whatever the text says (an RTF or XML text declared text/plain stays text), but a
+  // PDF sent as text is a client's mistake, not a listing of PDF syntax to typeset.
+  if (declared === 'txt' || declared === 'csv') {
+    if (isUtf8Text(bytes) && !withoutBom(bytes).subarray(0, 5).equals(PDF_SIGNATURE)) return declared;
+    const content = officeContentOf(bytes);
+    throw new ServiceError('MALFORMED_DOCUMENT', `The file is ${content.what}, not ${FORMAT_NAMES[declared]} (text must be UTF-8, with or without a byte order mark, and hold no NUL bytes)`);
+  }
+  const content = officeContentOf(bytes);
+  const wanted = declared ? FORMAT_NAMES[declared] : 'an Office document the service converts';
+  if (content.ooxmlEncrypted && (!declared || OOXML_FORMATS.has(declared))) throw encrypted(content.what);
+  if (!content.format || content.format === 'txt' || (declared && !sameKind(declared, content.format))) {
+    throw new ServiceError('MALFORMED_DOCUMENT', `The file is ${content.what}, not ${wanted}`);
+  }
+  if (content.encrypted) throw encrypted(content.what);
+  return content.format;
+}
+
+const OOXML_FORMATS: ReadonlySet<OfficeFormat> = new Set(['docx', 'docm', 'xlsx', 'xlsm', 'pptx', 'pptm']);
+
+function encrypted(what: string): ServiceError {
+  return new ServiceError('OFFICE_DOCUMENT_ENCRYPTED', `The file is ${what}, protected by a password: the service does not open encrypted Office documents (docs/office.md#encrypted-documents); save it without a password and upload it again`);
+}
+
+/** What the bytes are (see OfficeContent). */
+export function officeContentOf(bytes: Buffer): OfficeContent {
+  if (bytes.subarray(0, 8).equals(OLE2_SIGNATURE)) return compoundFileContent(bytes);
+  if (bytes.subarray(0, 4).equals(ZIP_SIGNATURE)) return zipContent(bytes);
+  const start = withoutBom(bytes);
+  if (start.subarray(0, 5).toString('latin1') === '{\\rtf') return { format: 'rtf', encrypted: false, what: FORMAT_NAMES.rtf };
+  if (start.subarray(0, 5).toString('latin1') === '%PDF-' || bytes.subarray(0, 1024).includes('%PDF-')) return { encrypted: false, what: 'a PDF' };
+  if (isUtf8Text(bytes)) {
+    const flat = flatOdfFormat(start.toString('utf8'));
+    if (flat) return { format: flat, encrypted: false, what: FORMAT_NAMES[flat] };
+    return { format: 'txt', encrypted: false, what: 'plain text' };
+  }
+  return { encrypted: false, what: 'binary data of no format the service converts' };
+}
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Valid UTF-8 without NUL bytes (what the text import reads as UTF-8). */
+function isUtf8Text(bytes: Buffer): boolean {
+  if (bytes.includes(0)) return false;
+  try {
+    UTF8.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The flat ODF format of an XML text: the root element is office:document (by namespace) with an office:mimetype attribute. */
+function flatOdfFormat(xml: string): OfficeFormat | undefined {
+  // Past the prolog: the XML declaration, comments, processing instructions and a DOCTYPE.
+  const rest = xml.replace(/^\s*(?:(?:<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>[]*(?:\[[\s\S]*?\])?\s*>)\s*)*/, '');
+  const root = /^<(?:([\w.-]+):)?document\b([^>]*)>/.exec(rest);
+  if (!root) return undefined;
+  const prefix = root[1];
+  const attributes = root[2]!;
+  const binding = new RegExp(`\\bxmlns${prefix ? `:${prefix}` : ''}\\s*=\\s*(["'])(.*?)\\1`).exec(attributes)?.[2];
+  if (binding !== ODF_OFFICE_NS || !prefix) return undefined;
+  const mimetype = new RegExp(`\\b${prefix}:mimetype\\s*=\\s*(["'])(.*?)\\1`).exec(attributes)?.[2];
+  return mimetype ? FLAT_ODF[mimetype.trim()] : undefined;
+}
+
+function zipContent(zip: Buffer): OfficeContent {
   const entries = zipEntries(zip);
-  if (!entries) return false;
-  const types = entries.get('[Content_Types].xml');
-  const xml = types && zipEntryText(zip, types);
-  if (!xml) return false;
-  for (const [element] of xml.matchAll(/<(?:\w+:)?Override\b[^>]*>/g)) {
-    const contentType = /\bContentType\s*=\s*(["'])(.*?)\1/.exec(element)?.[2];
-    const partName = /\bPartName\s*=\s*(["'])(.*?)\1/.exec(element)?.[2];
-    if (contentType && partName && WORD_MAIN_TYPES.has(contentType.trim().toLowerCase()) && entries.has(partName.replace(/^\//, ''))) return true;
+  if (!entries) return { encrypted: false, what: 'a damaged ZIP archive' };
+  const mimetypeEntry = entries.get('mimetype');
+  if (mimetypeEntry) {
+    const mimetype = zipEntryText(zip, mimetypeEntry)?.trim();
+    const format = mimetype ? ODF_MIMETYPES[mimetype] : undefined;
+    if (!format) return { encrypted: false, what: `a ZIP package of type ${JSON.stringify(mimetype ?? '')}, no OpenDocument text, spreadsheet or presentation` };
+    const manifestEntry = entries.get('META-INF/manifest.xml');
+    const manifest = manifestEntry ? zipEntryText(zip, manifestEntry) : null;
+    // An encrypted ODF package lists how each encrypted part is encrypted in its (plain) manifest.
+    return { format, encrypted: !!manifest && /<(?:[\w.-]+:)?encryption-data\b/.test(manifest), what: FORMAT_NAMES[format] };
   }
-  return false;
+  const typesEntry = entries.get('[Content_Types].xml');
+  const types = typesEntry && zipEntryText(zip, typesEntry);
+  if (types) {
+    for (const [element] of types.matchAll(/<(?:\w+:)?Override\b[^>]*>/g)) {
+      const contentType = /\bContentType\s*=\s*(["'])(.*?)\1/.exec(element)?.[2]?.trim().toLowerCase();
+      const partName = /\bPartName\s*=\s*(["'])(.*?)\1/.exec(element)?.[2];
+      const format = contentType ? OOXML_MAIN_TYPES[contentType] : undefined;
+      // The main part must exist: a [Content_Types].xml alone does not make a document.
+      if (format && partName && entries.has(partName.replace(/^\//, ''))) return { format, encrypted: false, what: FORMAT_NAMES[format] };
+    }
+    return { encrypted: false, what: 'an Office Open XML package with no Word, Excel or PowerPoint main part (for example an .xlsb or a Visio file)' };
+  }
+  return { encrypted: false, what: 'a ZIP archive that is no Office document' };
 }
 
 interface ZipEntry {
@@ -98,7 +240,7 @@ interface ZipEntry {
   localOffset: number;
 }
 
-/** The central directory by name, or null when it cannot be read (ZIP64 is not needed for Word files). */
+/** The central directory by name, or null when it cannot be read (ZIP64 is not needed for the parts read here). */
 function zipEntries(zip: Buffer): Map<string, ZipEntry> | null {
   const lowest = Math.max(0, zip.length - 22 - 0xffff);
   let end = -1;
@@ -132,39 +274,127 @@ function zipEntryText(zip: Buffer, entry: ZipEntry): string | null {
     if (entry.method === 0) return data.toString('utf8');
     if (entry.method === 8) return inflateRawSync(data, { maxOutputLength: 1024 * 1024 }).toString('utf8');
   } catch {
-    /* damaged or too large: not a Word package we accept */
+    /* damaged or too large: not a part we can judge by */
   }
   return null;
 }
 
-/** True when the compound file's directory holds a stream named WordDocument (what makes a .doc). */
-function hasWordDocumentStream(cfb: Buffer): boolean {
-  if (cfb.length < 512) return false;
-  const shift = cfb.readUInt16LE(0x1e);
-  if (shift !== 9 && shift !== 12) return false;
-  const size = 1 << shift;
-  const perSector = size / 4;
-  const sectorCount = Math.floor(cfb.length / size) - 1;
-  const sectorAt = (id: number) => (id >= 0 && id < sectorCount ? (id + 1) * size : -1);
-  // The FAT's own sectors: 109 listed in the header, the rest in the DIFAT chain.
-  const fatSectors: number[] = [];
-  for (let i = 0; i < 109; i++) fatSectors.push(cfb.readUInt32LE(0x4c + i * 4));
-  for (let id = cfb.readUInt32LE(0x44), hops = 0; sectorAt(id) >= 0 && hops <= sectorCount; hops++) {
-    const at = sectorAt(id);
-    for (let i = 0; i < perSector - 1; i++) fatSectors.push(cfb.readUInt32LE(at + i * 4));
-    id = cfb.readUInt32LE(at + size - 4);
+function compoundFileContent(cfb: Buffer): OfficeContent {
+  const file = CompoundFile.open(cfb);
+  if (!file) return { encrypted: false, what: 'a damaged OLE2 compound file' };
+  if (file.has('encryptioninfo') && file.has('encryptedpackage')) {
+    return { encrypted: true, ooxmlEncrypted: true, what: 'an encrypted Office Open XML document (.docx, .xlsx or .pptx)' };
   }
-  const next = (id: number): number => {
-    const at = sectorAt(fatSectors[Math.floor(id / perSector)] ?? -1);
-    return at < 0 ? -1 : cfb.readUInt32LE(at + (id % perSector) * 4);
-  };
-  for (let id = cfb.readUInt32LE(0x30), hops = 0; sectorAt(id) >= 0 && hops <= sectorCount; id = next(id), hops++) {
-    const at = sectorAt(id);
-    for (let entry = at; entry + 128 <= at + size; entry += 128) {
-      const nameBytes = cfb.readUInt16LE(entry + 0x40);
-      if (cfb[entry + 0x42] !== 2 || nameBytes < 2 || nameBytes > 64) continue; // 2: a stream
-      if (cfb.toString('utf16le', entry, entry + nameBytes - 2).toLowerCase() === 'worddocument') return true;
-    }
+  if (file.has('worddocument')) {
+    // FibBase: the flags word at offset 10; fEncrypted is its bit 8 (MS-DOC 2.5.2).
+    const fib = file.read('worddocument', 12);
+    return { format: 'doc', encrypted: !!fib && fib.length >= 12 && (fib.readUInt16LE(10) & 0x0100) !== 0, what: FORMAT_NAMES.doc };
+  }
+  const book = file.has('workbook') ? 'workbook' : file.has('book') ? 'book' : undefined;
+  if (book) return { format: 'xls', encrypted: hasFilePass(file.read(book, 64 * 1024)), what: FORMAT_NAMES.xls };
+  if (file.has('powerpoint document')) {
+    // CurrentUserAtom after its 8-byte record header: size, then headerToken, 0xF3D1C4DF when the file is encrypted (MS-PPT 2.3.2).
+    const user = file.read('current user', 16);
+    return { format: 'ppt', encrypted: !!user && user.length >= 16 && user.readUInt32LE(12) === 0xf3d1c4df, what: FORMAT_NAMES.ppt };
+  }
+  return { encrypted: false, what: 'an OLE2 compound file that is no Word, Excel or PowerPoint document' };
+}
+
+/** Whether the workbook globals (the BIFF records up to the first EOF) hold a FILEPASS record (0x002F): the workbook is encrypted. */
+function hasFilePass(stream: Buffer | null): boolean {
+  if (!stream) return false;
+  for (let at = 0; at + 4 <= stream.length; ) {
+    const type = stream.readUInt16LE(at);
+    if (type === 0x002f) return true;
+    if (type === 0x000a) return false;
+    at += 4 + stream.readUInt16LE(at + 2);
   }
   return false;
+}
+
+/** Just enough of an OLE2 compound file (MS-CFB) to list its streams and read the start of one, regular or mini. */
+class CompoundFile {
+  private constructor(
+    private readonly cfb: Buffer,
+    private readonly sectorSize: number,
+    private readonly fat: (id: number) => number,
+    private readonly streams: Map<string, { start: number; size: number }>,
+    private readonly root: { start: number; size: number },
+  ) {}
+
+  static open(cfb: Buffer): CompoundFile | null {
+    if (cfb.length < 512) return null;
+    const shift = cfb.readUInt16LE(0x1e);
+    if (shift !== 9 && shift !== 12) return null;
+    const size = 1 << shift;
+    const perSector = size / 4;
+    const sectorCount = Math.floor(cfb.length / size) - 1;
+    const sectorAt = (id: number) => (id >= 0 && id < sectorCount ? (id + 1) * size : -1);
+    // The FAT's own sectors: 109 listed in the header, the rest in the DIFAT chain.
+    const fatSectors: number[] = [];
+    for (let i = 0; i < 109; i++) fatSectors.push(cfb.readUInt32LE(0x4c + i * 4));
+    for (let id = cfb.readUInt32LE(0x44), hops = 0; sectorAt(id) >= 0 && hops <= sectorCount; hops++) {
+      const at = sectorAt(id);
+      for (let i = 0; i < perSector - 1; i++) fatSectors.push(cfb.readUInt32LE(at + i * 4));
+      id = cfb.readUInt32LE(at + size - 4);
+    }
+    const fat = (id: number): number => {
+      const at = sectorAt(fatSectors[Math.floor(id / perSector)] ?? -1);
+      return at < 0 ? -1 : cfb.readUInt32LE(at + (id % perSector) * 4);
+    };
+    const streams = new Map<string, { start: number; size: number }>();
+    let root: { start: number; size: number } | undefined;
+    for (let id = cfb.readUInt32LE(0x30), hops = 0; sectorAt(id) >= 0 && hops <= sectorCount; id = fat(id), hops++) {
+      const at = sectorAt(id);
+      for (let entry = at; entry + 128 <= at + size; entry += 128) {
+        const nameBytes = cfb.readUInt16LE(entry + 0x40);
+        const type = cfb[entry + 0x42];
+        if (nameBytes < 2 || nameBytes > 64) continue;
+        const location = { start: cfb.readUInt32LE(entry + 0x74), size: cfb.readUInt32LE(entry + 0x78) };
+        if (type === 5) root = location;
+        // 2: a stream; the first of a name wins (names are unique per storage, and these streams live at the top).
+        const name = cfb.toString('utf16le', entry, entry + nameBytes - 2).toLowerCase();
+        if (type === 2 && !streams.has(name)) streams.set(name, location);
+      }
+    }
+    return root ? new CompoundFile(cfb, size, fat, streams, root) : null;
+  }
+
+  has(name: string): boolean {
+    return this.streams.has(name);
+  }
+
+  /** The first `limit` bytes of a stream, or null when its chain is broken. */
+  read(name: string, limit: number): Buffer | null {
+    const stream = this.streams.get(name);
+    if (!stream) return null;
+    const want = Math.min(limit, stream.size);
+    // Streams under the cut-off (4096 bytes) live in the mini stream, in 64-byte sectors chained by the mini FAT.
+    if (stream.size < this.cfb.readUInt32LE(0x38)) {
+      const container = this.chain(this.root.start, this.root.size, this.sectorSize, (id) => this.sector(id), (id) => this.fat(id));
+      const miniFat = this.chain(this.cfb.readUInt32LE(0x3c), this.cfb.readUInt32LE(0x40) * this.sectorSize, this.sectorSize, (id) => this.sector(id), (id) => this.fat(id));
+      if (!container || !miniFat) return null;
+      const miniSize = 1 << this.cfb.readUInt16LE(0x20);
+      return this.chain(stream.start, want, miniSize, (id) => (id * miniSize + miniSize <= container.length ? container.subarray(id * miniSize, id * miniSize + miniSize) : null), (id) => (id * 4 + 4 <= miniFat.length ? miniFat.readUInt32LE(id * 4) : -1));
+    }
+    return this.chain(stream.start, want, this.sectorSize, (id) => this.sector(id), (id) => this.fat(id));
+  }
+
+  private sector(id: number): Buffer | null {
+    const at = (id + 1) * this.sectorSize;
+    return id >= 0 && at + this.sectorSize <= this.cfb.length ? this.cfb.subarray(at, at + this.sectorSize) : null;
+  }
+
+  /** `length` bytes along a sector chain from `start`. */
+  private chain(start: number, length: number, size: number, sector: (id: number) => Buffer | null, next: (id: number) => number): Buffer | null {
+    const parts: Buffer[] = [];
+    let got = 0;
+    for (let id = start, hops = 0; got < length; id = next(id), hops++) {
+      const data = hops * size <= this.cfb.length ? sector(id) : null;
+      if (!data) return null;
+      parts.push(data);
+      got += data.length;
+    }
+    return Buffer.concat(parts).subarray(0, length);
+  }
 }

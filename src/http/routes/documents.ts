@@ -12,6 +12,7 @@ import { contentDisposition, sendModel } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { documentModelSchema, documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
 import { BINARY_UPLOAD_TYPES, UPLOAD_TYPES_TEXT } from '../uploads.js';
+import { officeOptionsOf, officeOptionsQuery } from '../schemas/office.js';
 import type { Readable } from 'node:stream';
 
 const DOCUMENT_XML = { root: 'Document' };
@@ -49,6 +50,8 @@ function isStream(body: unknown): body is Readable {
 function validatorHeaders(reply: FastifyReply, stat: DocumentStat): void {
   reply.header('ETag', stat.etag).header('Last-Modified', stat.modified.toUTCString());
 }
+
+const uploadQuery = { type: 'object', properties: officeOptionsQuery } as const;
 
 const downloadQuery = {
   type: 'object',
@@ -89,16 +92,19 @@ export function registerDocumentRoutes(api: Api, deps: AppDeps): void {
   });
 
   api.put('/documents/:filePath.pdf', {
-    config: { model: true },
+    config: { model: true, officeBody: true },
     schema: {
-      summary: 'Upload a document (PDF, or an image or Word document converted to PDF)',
+      summary: 'Upload a document (PDF, or an image or Office document converted to PDF)',
       description:
         'The body is the file. application/pdf is stored after checking that it opens (422 otherwise); image/jpeg, image/png, image/tiff ' +
-        '(every frame) and image/gif become a PDF with one page per frame, sized from the image resolution (72 dpi when none); Word ' +
-        '(.doc, .docx) is converted by LibreOffice. 201 when created, 200 when replaced; If-Match makes the replacement conditional. ' +
-        'A Word conversion runs as a background job (202 and the Job) unless Prefer: wait=N asks to wait; Prefer: respond-async makes any upload a job.',
+        '(every frame) and image/gif become a PDF with one page per frame, sized from the image resolution (72 dpi when none); Office ' +
+        'documents (Word, Excel, PowerPoint, OpenDocument and their flat XML forms, RTF, UTF-8 text and CSV, by their media types) are converted by ' +
+        'LibreOffice, with the query options (pageRange, landscape, sheet, notesPages, pdfa) applied. The content must be the declared format (422 MALFORMED_DOCUMENT ' +
+        'naming what it is; 422 OFFICE_DOCUMENT_ENCRYPTED for a password-protected file). 201 when created, 200 when replaced; If-Match makes the replacement conditional. ' +
+        'An Office conversion runs as a background job (202 and the Job) unless Prefer: wait=N asks to wait; Prefer: respond-async makes any upload a job.',
       tags: ['documents'],
       params: filePathParams,
+      querystring: uploadQuery,
       ...(deps.operations.jobs ? { headers: { type: 'object', properties: preferHeader } } : {}),
       consumes: BINARY_UPLOAD_TYPES,
       response: { 200: documentModelSchema, 201: documentModelSchema, ...(deps.operations.jobs ? jobAcceptedResponse : {}), ...errorResponses },
@@ -111,7 +117,8 @@ export function registerDocumentRoutes(api: Api, deps: AppDeps): void {
     if (!(BINARY_UPLOAD_TYPES as readonly string[]).includes(mediaType) || !isStream(request.body)) {
       throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Cannot store ${mediaType}: send ${UPLOAD_TYPES_TEXT}`);
     }
-    const prepared = await documents.preparePut(path, request.body, mediaType, deps.config.maxUploadBytes, operationContext(request));
+    const options = officeOptionsOf(request.query);
+    const prepared = await documents.preparePut(path, request.body, mediaType, deps.config.maxUploadBytes, operationContext(request), options);
     const { jobs } = deps.operations;
     const plan = jobs ? jobPlan(parsePrefer(request.headers.prefer), jobs.longByNature(prepared)) : null;
     if (jobs && plan) return answerWithJob(request, reply, jobs, await jobs.submitUpload(prepared), plan);

@@ -10,6 +10,7 @@ import { filePart, multipartBody } from '../openapi.js';
 import { sendModel } from '../reply.js';
 import { folderPathParam, operationContext } from '../request-context.js';
 import { documentModelSchema, errorResponses, folderModelSchema, folderPathParams, namingModeQuery } from '../schemas/common.js';
+import { officeOptionsOf, officeOptionsQuery } from '../schemas/office.js';
 
 const FOLDER_XML = { root: 'Folder', items: { entries: 'entry' } };
 
@@ -66,27 +67,30 @@ export function registerFolderRoutes(api: Api, deps: AppDeps): void {
     return reply.code(204).send();
   });
 
-  const uploadQuery = { type: 'object', properties: namingModeQuery } as const;
+  const uploadQuery = { type: 'object', properties: { ...namingModeQuery, ...officeOptionsQuery } } as const;
   const uploadSchema = (withParams: boolean) => ({
-    summary: 'Upload a PDF, image or Word document into a folder by form',
+    summary: 'Upload a PDF, image or Office document into a folder by form',
     description:
-      'multipart/form-data with the file in a part named `file`; it is stored under its own file name (an image or Word document becomes "<name>.pdf"). ' +
-      'namingMode decides what happens when the name exists. 201 with Location and the DocumentModel. A Word conversion runs as a background ' +
+      'multipart/form-data with the file in a part named `file`; it is stored under its own file name (an image or Office document becomes "<name>.pdf"). ' +
+      'An Office document is recognised by its part type, its name (.docx, .xlsx, .odp, .csv...) or its content, converted by LibreOffice with the query options ' +
+      '(pageRange, landscape, sheet, notesPages, pdfa; docs/office.md). ' +
+      'namingMode decides what happens when the name exists. 201 with Location and the DocumentModel. An Office conversion runs as a background ' +
       'job (202 and the Job) unless Prefer: wait=N asks to wait; Prefer: respond-async makes any upload a job.',
     ...(deps.operations.jobs ? { headers: { type: 'object', properties: preferHeader } } : {}),
     tags: ['folders'],
     ...(withParams ? { params: folderPathParams } : {}),
     consumes: ['multipart/form-data'],
-    bodyContent: multipartBody({ file: filePart('The PDF or image, with its file name') }, ['file']),
+    bodyContent: multipartBody({ file: filePart('The PDF, image or Office document, with its file name') }, ['file']),
     querystring: uploadQuery,
     response: { 201: documentModelSchema, ...(deps.operations.jobs ? jobAcceptedResponse : {}), ...errorResponses },
   });
   const upload = async (request: SchemaRequest<{ querystring: typeof uploadQuery }>, reply: FastifyReply) => {
     const folder = folderPathParam(request);
     const { namingMode } = request.query;
+    const options = officeOptionsOf(request.query);
     if (!(await folders.exists(folder))) throw new ServiceError('FOLDER_NOT_FOUND', `No folder at /${folder.toString()}`);
     const { files } = await readMultipart(request, documents, { fileLimit: deps.config.maxUploadBytes, textLimit: deps.config.maxBodyBytes, textFields: [] });
-    const prepared = await documents.prepareFormUpload(folder, files, namingMode, operationContext(request));
+    const prepared = await documents.prepareFormUpload(folder, files, namingMode, operationContext(request), options);
     const { jobs } = deps.operations;
     const plan = jobs ? jobPlan(parsePrefer(request.headers.prefer), jobs.longByNature(prepared)) : null;
     if (jobs && plan) return answerWithJob(request, reply, jobs, await jobs.submitUpload(prepared), plan);
