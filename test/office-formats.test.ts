@@ -130,8 +130,8 @@ test('form uploads are recognised by their name or their content; PUT as octet-s
     form.append('file', new Blob([bytes as BlobPart], { type }), fileName);
     return call(server, 'POST', '/documents/form', { body: form, headers: WAIT });
   };
-  // By name: a CSV sent as octet-stream is read as CSV, not taken for a PDF.
-  const csv = await upload('Prices.csv', 'application/octet-stream', samples.csv.bytes);
+  // By name: a CSV is read as CSV, also when declared application/vnd.ms-excel, as browsers on Windows declare it.
+  const csv = await upload('Prices.csv', 'application/vnd.ms-excel', samples.csv.bytes);
   assert.equal(csv.status, 201, csv.text);
   assert.equal(csv.json().path, '/form/Prices.pdf');
   await assertConverted('form/Prices.pdf', samples.csv, 'csv by name');
@@ -232,6 +232,12 @@ test('options are validated before any conversion: 400 with the error shape, and
     assert.equal(reply.json().code, code, query);
     assert.match(reply.json().detail, detail, query);
   }
+  // Sniffed from an octet-stream body, the format is known once the content is read: the same 400, from the conversion.
+  const sniffed = await call(server, 'PUT', '/documents/options/sniffed.pdf?sheet=1', { body: samples.odp.bytes, headers: { 'content-type': 'application/octet-stream', ...WAIT } });
+  assert.equal(sniffed.status, 400, sniffed.text);
+  assert.equal(sniffed.json().code, 'BAD_REQUEST');
+  assert.match(sniffed.json().detail, /sheet applies to spreadsheets only; the upload is an OpenDocument presentation/);
+  assert.equal((await call(server, 'GET', '/documents/options/sniffed.pdf')).status, 404);
   // Options are for Office uploads: on a PDF they are refused, not ignored.
   const pdf = await call(server, 'PUT', '/documents/options/bad.pdf?pageRange=1', { body: Buffer.from('%PDF-1.4\n'), headers: { 'content-type': 'application/pdf' } });
   assert.equal(pdf.status, 400, pdf.text);

@@ -309,7 +309,9 @@ export class DocumentOperations {
       await file.content.discard();
       throw err;
     }
-    return this.prepareUpload(folder.child(pdfNameFor(file.fileName)), file.content, file.mediaType, conflictModeFor(namingMode), withoutIfMatch(ctx), officeOptions);
+    // Browsers on Windows declare .csv files as application/vnd.ms-excel (Excel's registered type): the name says CSV.
+    const mediaType = file.mediaType === 'application/vnd.ms-excel' && /\.csv$/i.test(file.fileName) ? 'text/csv' : file.mediaType;
+    return this.prepareUpload(folder.child(pdfNameFor(file.fileName)), file.content, mediaType, conflictModeFor(namingMode), withoutIfMatch(ctx), officeOptions);
   }
 
   /** The engine's check of a staged PDF upload, reading it as any stored document is read (engineSource). */
