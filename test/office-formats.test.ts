@@ -45,7 +45,9 @@ interface Sample {
 
 let server: TestServer;
 let dir: string;
-const samples = {} as Record<Format | 'txtBom', Sample>;
+/** Samples beyond one per format: text in the other encodings accepted. */
+const VARIANTS = { txtBom: 'txt', txtCp1252: 'txt', csvUtf16: 'csv' } as const;
+const samples = {} as Record<Format | keyof typeof VARIANTS, Sample>;
 
 const pagesOf = (format: string) => [`${format} first page`, `${format} second page`];
 const slidesOf = (format: string) => [`${format} slide one`, `${format} slide two`];
@@ -79,6 +81,9 @@ before(async () => {
     rtf: text('rtf', rtfDocument(pagesOf('rtf'))),
     txt: { bytes: Buffer.from('Plain text line\nSecond line of plain text, with ümlauts\n'), pages: 1, texts: ['Plain text line', 'ümlauts'] },
     txtBom: { bytes: Buffer.from('\ufeffText behind a byte order mark\n'), pages: 1, texts: ['Text behind a byte order mark'] },
+    // “Smart quotes” and € are 0x93, 0x94 and 0x80 in Windows-1252 (not Latin-1's control characters).
+    txtCp1252: { bytes: Buffer.from([...Buffer.from('Caf\xe9 prices in ', 'latin1'), 0x80, 0x20, 0x93, ...Buffer.from('quoted'), 0x94, 0x0a]), pages: 1, texts: ['Café prices in € “quoted”'] },
+    csvUtf16: { bytes: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('city,total\nZürich,12\n', 'utf16le')]), pages: 1, texts: ['Zürich'] },
     xls: sheets(read('xls.xls')),
     xlsx: sheets(workbook(SHEETS)),
     xlsm: sheets(workbook(SHEETS, true)),
@@ -115,7 +120,7 @@ async function assertConverted(doc: string, sample: Sample, label: string): Prom
 
 test('every format converts when PUT with its media type: page count, text, qpdf --check', async () => {
   for (const [name, sample] of Object.entries(samples)) {
-    const format = name === 'txtBom' ? 'txt' : (name as Format);
+    const format = (VARIANTS as Record<string, Format>)[name] ?? (name as Format);
     const reply = await call(server, 'PUT', `/documents/formats/${name}.pdf`, { body: sample.bytes, headers: { 'content-type': TYPES[format], ...WAIT } });
     assert.equal(reply.status, 201, `${name}: ${reply.text}`);
     assert.equal(reply.json().pageCount, sample.pages, name);
@@ -157,9 +162,9 @@ test('content that is not the declared format is 422 MALFORMED_DOCUMENT naming w
     ['text-as-pptx', samples.txt.bytes, TYPES.pptx, /is plain text, not a PowerPoint \.pptx presentation/],
     ['rtf-as-docx', samples.rtf.bytes, TYPES.docx, /is an RTF document, not a Word \.docx document/],
     ['pdf-as-docx', Buffer.from('%PDF-1.7\n%\xe2\xe3\n1 0 obj <<>> endobj\n', 'latin1'), TYPES.docx, /is a PDF, not a Word \.docx/],
-    ['pdf-as-text', Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\n'), TYPES.txt, /is a PDF, not UTF-8 text/],
-    ['binary-as-text', Buffer.from([0x41, 0x42, 0x00, 0xff, 0xfe, 0x43]), TYPES.txt, /not UTF-8 text/],
-    ['latin1-as-csv', Buffer.from('Caf\xe9,1\n', 'latin1'), TYPES.csv, /not UTF-8 comma-separated values/],
+    ['pdf-as-text', Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\n'), TYPES.txt, /is a PDF, not plain text/],
+    ['binary-as-text', Buffer.from([0x41, 0x42, 0x00, 0xff, 0xfe, 0x43]), TYPES.txt, /is binary data of no format the service converts, not plain text/],
+    ['escapes-as-csv', Buffer.from('a,b\n\x1b[31mred\x1b[0m,1\n'), TYPES.csv, /not comma-separated values/],
   ];
   for (const [name, body, type, detail] of cases) {
     const reply = await call(server, 'PUT', `/documents/mismatch/${name}.pdf`, { body, headers: { 'content-type': type, ...WAIT } });

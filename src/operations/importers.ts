@@ -1,6 +1,6 @@
 import { read as readFd } from 'node:fs';
 import { promisify } from 'node:util';
-import { IMAGE_MEDIA_TYPES, type ImageMediaType, OFFICE_FORMATS, officeContainerOf, officeFormatOf, type OfficeFormat, type OfficeOptions, sniffImageType } from '../engine/models.js';
+import { IMAGE_MEDIA_TYPES, type ImageMediaType, OFFICE_FORMATS, officeContainerOf, officeFormatOf, type OfficeFormat, officeTextAsUtf8, type OfficeOptions, sniffImageType } from '../engine/models.js';
 import type { ToolSupervisor } from '../tools/supervisor.js';
 import { convertOffice } from './office.js';
 import type { StagedUpload } from '../storage/store.js';
@@ -104,7 +104,9 @@ export const IMPORTERS: readonly Importer[] = [
     sniff: (head) => officeContainerOf(head),
     async convert(bytes, mediaType, { engine, tools, officeOptions, ...run }) {
       const format = officeFormatOf(bytes, officeFormatOfType(mediaType));
-      const pdf = await convertOffice(tools, { bytes, format, options: officeOptions ?? {}, ...run });
+      // Text in any encoding it is accepted in reaches LibreOffice as UTF-8, the one its filter is told to read.
+      const input = format === 'txt' || format === 'csv' ? officeTextAsUtf8(bytes)! : bytes;
+      const pdf = await convertOffice(tools, { bytes: input, format, options: officeOptions ?? {}, ...run });
       return { pdf, info: await engine.run('validateUpload', { pdf }) };
     },
   },

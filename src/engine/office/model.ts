@@ -42,13 +42,13 @@ const FORMAT_NAMES: Readonly<Record<OfficeFormat, string>> = {
   odt: 'an OpenDocument text (.odt)',
   fodt: 'a flat OpenDocument text (.fodt)',
   rtf: 'an RTF document',
-  txt: 'UTF-8 text',
+  txt: 'plain text',
   xls: 'an Excel 97-2003 .xls workbook',
   xlsx: 'an Excel .xlsx workbook',
   xlsm: 'a macro-enabled Excel .xlsm workbook',
   ods: 'an OpenDocument spreadsheet (.ods)',
   fods: 'a flat OpenDocument spreadsheet (.fods)',
-  csv: 'UTF-8 comma-separated values',
+  csv: 'comma-separated values',
   ppt: 'a PowerPoint 97-2003 .ppt presentation',
   pptx: 'a PowerPoint .pptx presentation',
   pptm: 'a macro-enabled PowerPoint .pptm presentation',
@@ -144,9 +144,9 @@ export function officeFormatOf(bytes: Buffer, declared: OfficeFormat | undefined
   // Text formats are read as text whatever the text says (an RTF or XML text declared text/plain stays text), but a
   // PDF sent as text is a client's mistake, not a listing of PDF syntax to typeset.
   if (declared === 'txt' || declared === 'csv') {
-    if (isUtf8Text(bytes) && !withoutBom(bytes).subarray(0, 5).equals(PDF_SIGNATURE)) return declared;
+    if (officeTextAsUtf8(bytes) && !withoutBom(bytes).subarray(0, 5).equals(PDF_SIGNATURE)) return declared;
     const content = officeContentOf(bytes);
-    throw new ServiceError('MALFORMED_DOCUMENT', `The file is ${content.what}, not ${FORMAT_NAMES[declared]} (text must be UTF-8, with or without a byte order mark, and hold no NUL bytes)`);
+    throw new ServiceError('MALFORMED_DOCUMENT', `The file is ${content.what}, not ${FORMAT_NAMES[declared]} (text is UTF-8, UTF-16 with a byte order mark or Windows-1252, without NUL or other control bytes)`);
   }
   const content = officeContentOf(bytes);
   const wanted = declared ? FORMAT_NAMES[declared] : 'an Office document the service converts';
@@ -171,8 +171,9 @@ export function officeContentOf(bytes: Buffer): OfficeContent {
   const start = withoutBom(bytes);
   if (start.subarray(0, 5).toString('latin1') === '{\\rtf') return { format: 'rtf', encrypted: false, what: FORMAT_NAMES.rtf };
   if (start.subarray(0, 5).toString('latin1') === '%PDF-' || bytes.subarray(0, 1024).includes('%PDF-')) return { encrypted: false, what: 'a PDF' };
-  if (isUtf8Text(bytes)) {
-    const flat = flatOdfFormat(start.toString('utf8'));
+  const text = officeTextAsUtf8(bytes);
+  if (text) {
+    const flat = flatOdfFormat(withoutBom(text).toString('utf8'));
     if (flat) return { format: flat, encrypted: false, what: FORMAT_NAMES[flat] };
     return { format: 'txt', encrypted: false, what: 'plain text' };
   }
@@ -181,15 +182,31 @@ export function officeContentOf(bytes: Buffer): OfficeContent {
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-/** Valid UTF-8 without NUL bytes (what the text import reads as UTF-8). */
-function isUtf8Text(bytes: Buffer): boolean {
-  if (bytes.includes(0)) return false;
+/** Windows-1252's characters at 0x80-0x9F (the rest is Latin-1); Node 20's TextDecoder('windows-1252') decodes Latin-1 instead. */
+const CP1252_HIGH = '\u20ac\x81\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\x8d\u017d\x8f\x90\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\x9d\u017e\u0178';
+
+function fromWindows1252(bytes: Buffer): string {
+  return bytes.toString('latin1').replace(/[\x80-\x9f]/g, (c) => CP1252_HIGH[c.charCodeAt(0) - 0x80]!);
+}
+/** Control characters text files do not hold (tab, line feed, form feed, carriage return and DOS's end-of-file 0x1A do). */
+const CONTROL = /[\x00-\x08\x0b\x0e-\x19\x1b-\x1f]/;
+
+/**
+ * A text upload as UTF-8, what the import filter is told to read: UTF-8 as it is, UTF-16 with its byte order mark
+ * transcoded, anything else read as Windows-1252 (the legacy encoding of text files from Windows; Latin-1's printable
+ * characters are the same). Null for binary data: a NUL or another control character.
+ */
+export function officeTextAsUtf8(bytes: Buffer): Buffer | null {
+  const utf16 = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : undefined;
+  let text: string;
   try {
-    UTF8.decode(bytes);
-    return true;
+    text = utf16 ? new TextDecoder(utf16, { fatal: true }).decode(bytes) : UTF8.decode(bytes);
   } catch {
-    return false;
+    if (utf16) return null;
+    text = fromWindows1252(bytes);
   }
+  // The decoders drop a byte order mark: LibreOffice gets plain UTF-8.
+  return CONTROL.test(text) ? null : Buffer.from(text, 'utf8');
 }
 
 /** The flat ODF format of an XML text: the root element is office:document (by namespace) with an office:mimetype attribute. */
@@ -210,12 +227,14 @@ function zipContent(zip: Buffer): OfficeContent {
   const entries = zipEntries(zip);
   if (!entries) return { encrypted: false, what: 'a damaged ZIP archive' };
   const mimetypeEntry = entries.get('mimetype');
-  if (mimetypeEntry) {
-    const mimetype = zipEntryText(zip, mimetypeEntry)?.trim();
+  const manifestEntry = entries.get('META-INF/manifest.xml');
+  const manifest = manifestEntry ? zipEntryText(zip, manifestEntry) : null;
+  // The mimetype entry names an ODF package's type; without one (it is only recommended), the manifest's root entry does.
+  const rootType = !mimetypeEntry && manifest ? /<(?:[\w.-]+:)?file-entry\b(?=[^>]*\bfull-path\s*=\s*["']\/["'])[^>]*\bmedia-type\s*=\s*["']([^"']*)["']/.exec(manifest)?.[1] : undefined;
+  if (mimetypeEntry || rootType) {
+    const mimetype = mimetypeEntry ? zipEntryText(zip, mimetypeEntry)?.trim() : rootType;
     const format = mimetype ? ODF_MIMETYPES[mimetype] : undefined;
     if (!format) return { encrypted: false, what: `a ZIP package of type ${JSON.stringify(mimetype ?? '')}, no OpenDocument text, spreadsheet or presentation` };
-    const manifestEntry = entries.get('META-INF/manifest.xml');
-    const manifest = manifestEntry ? zipEntryText(zip, manifestEntry) : null;
     // An encrypted ODF package lists how each encrypted part is encrypted in its (plain) manifest.
     return { format, encrypted: !!manifest && /<(?:[\w.-]+:)?encryption-data\b/.test(manifest), what: FORMAT_NAMES[format] };
   }
