@@ -173,7 +173,8 @@ export function officeContentOf(bytes: Buffer): OfficeContent {
   if (start.subarray(0, 5).toString('latin1') === '%PDF-' || bytes.subarray(0, 1024).includes('%PDF-')) return { encrypted: false, what: 'a PDF' };
   const text = officeTextAsUtf8(bytes);
   if (text) {
-    const flat = flatOdfFormat(withoutBom(text).toString('utf8'));
+    // The root element comes first: 64 KiB is plenty, and bounds the prolog's regular expression.
+    const flat = flatOdfFormat(withoutBom(text).subarray(0, 65536).toString('utf8'));
     if (flat) return { format: flat, encrypted: false, what: FORMAT_NAMES[flat] };
     return { format: 'txt', encrypted: false, what: 'plain text' };
   }
@@ -198,6 +199,8 @@ const CONTROL = /[\x00-\x08\x0b\x0e-\x19\x1b-\x1f]/;
  */
 export function officeTextAsUtf8(bytes: Buffer): Buffer | null {
   const utf16 = bytes[0] === 0xff && bytes[1] === 0xfe ? 'utf-16le' : bytes[0] === 0xfe && bytes[1] === 0xff ? 'utf-16be' : undefined;
+  // Most binary files show a NUL early: no need to decode all of a large one to say so.
+  if (!utf16 && bytes.subarray(0, 65536).includes(0)) return null;
   let text: string;
   try {
     text = utf16 ? new TextDecoder(utf16, { fatal: true }).decode(bytes) : UTF8.decode(bytes);
