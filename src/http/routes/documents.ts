@@ -98,7 +98,7 @@ export function registerDocumentRoutes(api: Api, deps: AppDeps): void {
       description:
         'The body is the file. application/pdf is stored after checking that it opens (422 otherwise); image/jpeg, image/png, image/tiff ' +
         '(every frame) and image/gif become a PDF with one page per frame, sized from the image resolution (72 dpi when none); Office ' +
-        'documents (Word, Excel, PowerPoint, OpenDocument and their flat XML forms, RTF, UTF-8 text and CSV, by their media types) are converted by ' +
+        'documents (Word, Excel, PowerPoint, OpenDocument and their flat XML forms, RTF, text and CSV, by their media types) are converted by ' +
         'LibreOffice, with the query options (pageRange, landscape, sheet, notesPages, pdfa) applied. The content must be the declared format (422 MALFORMED_DOCUMENT ' +
         'naming what it is; 422 OFFICE_DOCUMENT_ENCRYPTED for a password-protected file). 201 when created, 200 when replaced; If-Match makes the replacement conditional. ' +
         'An Office conversion runs as a background job (202 and the Job) unless Prefer: wait=N asks to wait; Prefer: respond-async makes any upload a job.',
