@@ -212,6 +212,10 @@ test('encrypted Office files are 422 OFFICE_DOCUMENT_ENCRYPTED before LibreOffic
     assert.match(reply.json().detail, /protected by a password/, name);
     assert.equal((await call(server, 'GET', `/documents/encrypted/${name}.pdf`)).status, 404, `${name} was not stored`);
   }
+  // By decision (docs/office.md#encrypted-documents) a password does not open them either.
+  const withPassword = await call(server, 'PUT', '/documents/encrypted/with-password.pdf', { body: ppt, headers: { 'content-type': TYPES.ppt, 'x-service-documentpassword': 'hello', ...WAIT } });
+  assert.equal(withPassword.status, 422, withPassword.text);
+  assert.equal(withPassword.json().code, 'OFFICE_DOCUMENT_ENCRYPTED');
 });
 
 test('options are validated before any conversion: 400 with the error shape, and nothing is stored', async () => {
