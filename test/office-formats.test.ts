@@ -291,8 +291,7 @@ test('notesPages adds the notes pages of a presentation (form upload); without i
   assert.doesNotMatch(pdftotext(await stored('formats/pptx.pdf')), /Speaker notes/);
 });
 
-// The one-shot soffice of tools/libreoffice.ts ignores OfficeConversion.sheets; the UNO pool (issue 22's "pool" part) applies it.
-test('sheet converts one sheet only; landscape prints the sheets landscape', { todo: 'OfficeConversion.sheets is applied by the LibreOffice pool, not yet on main' }, async () => {
+test('sheet converts one sheet only; landscape prints the sheets landscape', async () => {
   const one = await call(server, 'PUT', '/documents/options/beta.pdf?sheet=2', { body: samples.xlsx.bytes, headers: { 'content-type': TYPES.xlsx, ...WAIT } });
   assert.equal(one.status, 201, one.text);
   const beta = pdftotext(await stored('options/beta.pdf'));

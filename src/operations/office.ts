@@ -39,7 +39,6 @@ const PDFA_VERSIONS = { pdfa1b: 1, pdfa2b: 2, pdfa3b: 3 } as const;
 /** How the conversion waits for a LibreOffice instance (tools/libreoffice.ts OfficeConversion; docs/office.md, "The pool"). */
 type PoolRun = { background?: boolean | undefined; onQueued?: (() => void) | undefined; onConverting?: (() => void) | undefined };
 
-
 /** Which formats each option applies to (the others answer 400: an option that cannot be honoured is not silently dropped). */
 const OPTION_FAMILIES: Readonly<Record<keyof OfficeOptions, readonly OfficeFamily[]>> = {
   pageRange: ['text', 'spreadsheet', 'presentation'],
