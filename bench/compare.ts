@@ -25,7 +25,7 @@ interface Report {
   rows: Row[];
 }
 
-const higherIsBetter = (r: Row) => r.unit === 'req/s' || r.unit === 'x';
+const higherIsBetter = (r: Row) => r.unit === 'req/s' || r.unit === 'conv/min' || r.unit === 'x';
 /** Above 1: slower (or less throughput) now than then. */
 const change = (now: number, then: number, r: Row) => (higherIsBetter(r) ? then / now : now / then);
 

@@ -52,7 +52,7 @@ export function markdownReport(rows: Row[], meta: { date: string; quick: boolean
 export function svgChart(rows: Row[]): string {
   // Throughput and speed-ups are better when higher: their bars show peer / ours, so that left of the line
   // still means better than the peer for every bar.
-  const higherIsBetter = (r: Row) => r.unit === 'req/s' || r.unit === 'x';
+  const higherIsBetter = (r: Row) => r.unit === 'req/s' || r.unit === 'conv/min' || r.unit === 'x';
   const ratioOf = (r: Row) => (higherIsBetter(r) ? r.peer! / r.ours : r.ours / r.peer!);
   const groups: { operation: string; rows: Row[] }[] = [];
   for (const r of rows) {

@@ -10,6 +10,7 @@ import { runLinearizeBench } from './linearize.js';
 import { runOptimizeBench } from './optimize.js';
 import { runOptimizeLargeBench } from './optimize-large.js';
 import { runOcrBench } from './ocr.js';
+import { runOfficeBench } from './office.js';
 import { runPagesBench } from './pages.js';
 import { runPdfaBench } from './pdfa.js';
 import { runPreflightBench } from './preflight.js';
@@ -36,6 +37,7 @@ const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promis
   { name: 'linearize', title: 'Linearization', run: runLinearizeBench },
   { name: 'optimize', title: 'Optimization', run: runOptimizeBench },
   { name: 'optimize-large', title: 'Optimization of a large scan (as a job)', run: runOptimizeLargeBench },
+  { name: 'office', title: 'Office conversion', run: runOfficeBench },
 ];
 
 const quick = process.argv.includes('--quick');
