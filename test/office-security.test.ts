@@ -314,9 +314,11 @@ async function waitFor<T>(what: string, seconds: number, probe: () => T | undefi
 test('a conversion over its time limit is stopped with all its processes, and its scratch folder removed', async () => {
   const scratchRoot = mkdtempSync(path.join(tmpdir(), 'pdfservice-office-timeout-'));
   try {
-    // LibreOffice needs far longer than this to start, so the limit always strikes mid-run.
+    // The limit is the conversion's (a warm instance's start has its own, startTimeoutMs): a document of 6,000
+    // paragraphs takes LibreOffice far longer than this to lay out and export, so the limit strikes mid-conversion.
+    const long = docx(Array.from({ length: 6000 }, (_, i) => paragraph(`${VISIBLE} ${i} ${'lorem ipsum dolor sit amet '.repeat(6)}`)).join(''));
     await assert.rejects(
-      convertInSandbox({ scratchRoot, bytes: docx(paragraph(VISIBLE)), format: 'docx', timeoutMs: 300 }),
+      convertInSandbox({ scratchRoot, bytes: long, format: 'docx', timeoutMs: 300 }),
       (err: Error & { code?: string }) => err.code === 'ENGINE_TIMEOUT',
     );
     await waitFor('no process of the conversion is left', 5, () => (processesNaming(scratchRoot).length === 0 ? true : undefined));

@@ -1,5 +1,5 @@
 import { ServiceError } from '../errors.js';
-import { officeFamilyOf, officeFormatName, type OfficeFamily, type OfficeFormat, type OfficeOptions } from '../engine/models.js';
+import { officeFamilyOf, officeFormatName, wordBinaryFib, type OfficeFamily, type OfficeFormat, type OfficeOptions } from '../engine/models.js';
 import { officeToPdf } from '../tools/libreoffice.js';
 import type { ToolSupervisor } from '../tools/supervisor.js';
 import { validatePdfa } from '../tools/verapdf.js';
@@ -108,7 +108,7 @@ function libreOfficeToPdf(tools: ToolSupervisor, request: { bytes: Uint8Array; f
   return officeToPdf(tools, {
     bytes,
     extension: format,
-    importFilter: IMPORT_FILTERS[format],
+    importFilter: format === 'doc' ? docImportFilter(bytes) : IMPORT_FILTERS[format],
     exportFilter: EXPORT_FILTERS[officeFamilyOf(format)],
     filterData,
     ...(sheets ? { sheets } : {}),
@@ -117,4 +117,11 @@ function libreOfficeToPdf(tools: ToolSupervisor, request: { bytes: Uint8Array; f
     onQueued: request.onQueued,
     onConverting: request.onConverting,
   });
+}
+
+/** A .doc's import filter by its FIB's version: Word 6 and Word 95 files do not load with "MS Word 97" (wordBinaryFib). */
+function docImportFilter(bytes: Uint8Array): string {
+  const fib = wordBinaryFib(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  if (fib === undefined || fib >= 0xc1) return IMPORT_FILTERS.doc;
+  return fib >= 0x68 ? 'MS Word 95' : 'MS WinWord 6.0';
 }

@@ -322,6 +322,18 @@ function compoundFileContent(cfb: Buffer): OfficeContent {
   return { encrypted: false, what: 'an OLE2 compound file that is no Word, Excel or PowerPoint document' };
 }
 
+/**
+ * A .doc's nFib (FibBase, after the wIdent): 193 (0xC1) and above is Word 97 or later; below it Word 6 or Word 95,
+ * which LibreOffice's "MS Word 97" import filter does not load (the corpus's poi/Word95.doc). Undefined when unreadable.
+ */
+export function wordBinaryFib(bytes: Buffer): number | undefined {
+  const fib = CompoundFile.open(bytes)?.read('worddocument', 4);
+  if (!fib || fib.length < 4) return undefined;
+  // wIdent: 0xA5EC for Word 97 and later, 0xA5DC for Word 6 and 95.
+  const ident = fib.readUInt16LE(0);
+  return ident === 0xa5ec || ident === 0xa5dc ? fib.readUInt16LE(2) : undefined;
+}
+
 /** Whether the workbook globals (the BIFF records up to the first EOF) hold a FILEPASS record (0x002F): the workbook is encrypted. */
 function hasFilePass(stream: Buffer | null): boolean {
   if (!stream) return false;
