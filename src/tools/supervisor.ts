@@ -126,7 +126,10 @@ export class ToolSupervisor {
     const started = Date.now();
     try {
       if (signal?.aborted) throw cancelledRun();
-      if (tool.declaration.lifetime.kind === 'pooled') return await timeProgramRun(tool.declaration.name, () => this.runPooled(tool, work, signal));
+      // The label names the program doing the work: a pool run by a helper program (LibreOffice's, run by Python) keeps its
+      // command's name (soffice), as its per-run conversions had (docs/api.md's metrics); veraPDF's JVM is labelled by the tool.
+      const lifetime = tool.declaration.lifetime;
+      if (lifetime.kind === 'pooled') return await timeProgramRun(lifetime.program ? path.basename(tool.declaration.command) : tool.declaration.name, () => this.runPooled(tool, work, signal));
       return await timeProgramRun(path.basename(tool.declaration.command), async () => {
         const scratch = await mkdtemp(path.join(this.scratchOf(tool), 'run-'));
         try {
