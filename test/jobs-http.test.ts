@@ -88,6 +88,14 @@ describe('jobs over HTTP', () => {
     const text = await resumed.text();
     assert.equal(text.match(/^event: /gm)?.length, 1, text);
     assert.match(text, new RegExp(`^id: ${events.at(-1)!.seq}\\nevent: end\\ndata: \\{`, 'm'));
+    // Resuming at the end event itself: the client has seen everything, so the stream ends at once and empty (the
+    // service held it open with heartbeats before, which Schemathesis found).
+    const seen = await fetch(`${server.api}/jobs/${id}/events`, {
+      headers: { authorization: server.adminAuth, 'last-event-id': String(events.at(-1)!.seq) },
+      signal: AbortSignal.timeout(5000),
+    });
+    assert.equal(seen.status, 200);
+    assert.equal(await seen.text(), '');
   });
 
   test("another user gets 404 for the job, and does not list it", async () => {

@@ -183,7 +183,7 @@ function responses(schema: Json, route: RouteOptions, method: string, url: strin
       response = { description: (response.description as string | undefined) ?? 'The model', content: { 'application/json': { schema: response }, 'application/xml': { schema: response }, 'text/xml': { schema: response } } };
     }
     const headers: Json = { ...(responseHeaders(status, method, url) ?? {}), ...((response.headers as Json | undefined) ?? {}) };
-    if (content && Object.keys(content).some((t) => !JSON_OR_XML.has(t) && t !== 'text/plain' && !t.startsWith('image/'))) headers['Content-Disposition'] = contentDisposition;
+    if (content && Object.keys(content).some((t) => !JSON_OR_XML.has(t) && t !== 'text/plain' && t !== 'text/event-stream' && !t.startsWith('image/'))) headers['Content-Disposition'] = contentDisposition;
     out[status] = Object.keys(headers).length ? { ...response, headers } : response;
   }
   const problem = (description: string, status: string) => {

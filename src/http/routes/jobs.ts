@@ -12,6 +12,20 @@ import { jobIdParams, jobListQuery, jobModelSchema } from '../schemas/jobs.js';
 
 const JOB_XML = { root: 'Job' };
 const JOBS_XML = { root: 'Jobs', flatten: 'jobs', items: { jobs: 'Job' } };
+/**
+ * One event of the stream, as OpenAPI 3.1 describes a text/event-stream (the schema is per event; `data` is the
+ * job as GET /jobs/{id} answers it, in JSON).
+ */
+const jobEventSchema = {
+  type: 'object',
+  required: ['id', 'event', 'data'],
+  properties: {
+    id: { type: 'string', pattern: '^[0-9]+$', description: 'Rises by one per event of the job; send it back as Last-Event-ID to resume' },
+    event: { type: 'string', enum: ['state', 'progress', 'end'] },
+    data: { type: 'string', contentMediaType: 'application/json', contentSchema: jobModelSchema },
+  },
+} as const;
+
 /** A comment line this often keeps proxies from closing a quiet events stream. */
 const HEARTBEAT_MS = 15_000;
 
@@ -123,7 +137,7 @@ export function registerJobRoutes(api: Api, deps: AppDeps): void {
       tags: ['jobs'],
       params: jobIdParams,
       headers: { type: 'object', properties: { 'last-event-id': { type: 'string' } } },
-      response: { 200: { description: 'text/event-stream', type: 'string' }, ...errorResponses },
+      response: { 200: { description: 'The event stream', content: { 'text/event-stream': { schema: jobEventSchema } } }, ...errorResponses },
     },
   }, async (request, reply) => {
     const ctx = operationContext(request);

@@ -259,8 +259,11 @@ export class JobOperations implements JobOperationsApi {
         if (event.type === 'end') return;
       }
       const record = this.records.get(id) ?? (await this.store.get(id));
-      if (!record || (isFinished(record.state) && events.length === 0)) {
-        if (record) yield { seq: next, type: 'end', job: structuredClone(record) };
+      if (!record) return;
+      if (isFinished(record.state)) {
+        // Nothing more will come. A client whose Last-Event-ID is at or past the end event has seen it; one whose
+        // job's events are gone (a restart keeps records, not events) or not yet written gets the end from the record.
+        if (!events.some((event) => event.type === 'end')) yield { seq: next, type: 'end', job: structuredClone(record) };
         return;
       }
       if (signal.aborted) return;
