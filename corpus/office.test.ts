@@ -284,22 +284,12 @@ if (!dir || !existsSync(path.join(dir, 'MANIFEST.tsv'))) {
       });
     }
 
-    /** Files that convert with soffice --convert-to but abort a warm instance (docs/office.md "The pool", known limitation). */
-    const CRASHES_WARM_INSTANCE = new Set(['poi/testComment.docx', 'tika/testWORD_features.docx']);
-
     for (const entry of entries) {
       test(`${entry.file} (${entry.kind}${entry.hostile ? ', hostile' : ''})`, async (t) => {
         if (await notAcceptedYet(t, entry)) return;
         requests.length = 0;
         const documentPath = target(entry);
         const answer = await upload(documentPath, readFileSync(entry.absolute), mediaTypeOf(entry.format)!);
-        if (entry.kind === 'converts' && CRASHES_WARM_INSTANCE.has(entry.file) && answer.body?.code === 'CONVERSION_FAILED') {
-          // docs/office.md "The pool", known limitation: refused cleanly, not converted yet.
-          t.todo(`${entry.file} aborts a warm LibreOffice instance (Debian's -nogui packages lack the UI description its view builds after the load); soffice --convert-to converts it`);
-          await assertCleanFailure(entry.file, documentPath, answer);
-          assertNothingLeaked(entry.file, null);
-          return;
-        }
         if (entry.kind === 'converts' && (!entry.hostile || answer.status < 400)) {
           assert.equal(answer.status, 201, `${entry.file}: ${JSON.stringify(answer.body)}`);
           const pdf = (await call(server, 'GET', `/documents/${documentPath}`)).bytes;

@@ -14,7 +14,8 @@ case "$profile" in
 esac
 
 # What the service runs:
-# libreoffice-writer-nogui: Word (.doc, .docx) to PDF on upload; fonts-liberation2 (metric-compatible
+# libreoffice-writer: Word (.doc, .docx) to PDF on upload (not the -nogui build: the warm pool's instances need the UI
+# descriptions it leaves out, docs/office.md "The pool"; apt replaces a -nogui build already there); fonts-liberation2 (metric-compatible
 # with Times, Arial, Courier) and fonts-dejavu-core so converted documents keep their layout and glyphs.
 # bubblewrap: Word conversions run LibreOffice in its sandbox, without network or the data folder (docs/office.md).
 # default-jre-headless: the warm veraPDF helper (PDF/A preflight and the check after PDFAConvertAction, docs/pdfa.md) is a JVM.
@@ -24,12 +25,12 @@ esac
 # ghostscript, fonts-urw-base35 (metric-compatible standard 14 it embeds), icc-profiles-free (sRGB output intent):
 # PDFAConvertAction (docs/pdfa.md).
 # qpdf: LinearizeAction (docs/optimize.md); the tests also check outputs with it.
-# libreoffice-calc-nogui, libreoffice-impress-nogui: spreadsheets and presentations (issue 22); python3-uno: the
+# libreoffice-calc, libreoffice-impress: spreadsheets and presentations (issue 22); python3-uno: the
 # Python bridge of the warm LibreOffice pool's helper (scripts/office/uno-helper.py, docs/office.md "The pool").
 # fonts-crosextra-carlito, fonts-crosextra-caladea, fonts-noto-core, fonts-noto-cjk: metric-compatible with the fonts
 # Office documents name (Calibri, Cambria, ...) and CJK text, so layout and page counts match LibreOffice's desktop.
-RUNTIME_PACKAGES=(libreoffice-writer-nogui bubblewrap fonts-liberation2 fonts-dejavu-core
-  libreoffice-calc-nogui libreoffice-impress-nogui python3-uno fonts-crosextra-carlito fonts-crosextra-caladea
+RUNTIME_PACKAGES=(libreoffice-writer bubblewrap fonts-liberation2 fonts-dejavu-core
+  libreoffice-calc libreoffice-impress python3-uno fonts-crosextra-carlito fonts-crosextra-caladea
   fonts-noto-core fonts-noto-cjk
   tesseract-ocr tesseract-ocr-osd tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-ita
   tesseract-ocr-por tesseract-ocr-rus default-jre-headless maven ghostscript fonts-urw-base35 icc-profiles-free qpdf)

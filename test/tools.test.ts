@@ -206,7 +206,7 @@ describe('the service and its tools', () => {
     const health = await call(server, 'GET', '/health', { auth: false });
     assert.equal(health.status, 200);
     assert.deepEqual(health.json().tools, [
-      { name: 'libreoffice', debianPackage: 'libreoffice-writer-nogui', available: true, version: reported },
+      { name: 'libreoffice', debianPackage: 'libreoffice-writer', available: true, version: reported },
       { name: 'tesseract', debianPackage: 'tesseract-ocr', available: true, version: tesseract },
       { name: 'verapdf', debianPackage: 'default-jre-headless', available: true, version: installedVerapdfVersion() },
       { name: 'ghostscript', debianPackage: 'ghostscript', available: true, version: ghostscript },
@@ -222,7 +222,7 @@ describe('the service and its tools', () => {
       const health = (await call(bare, 'GET', '/health', { auth: false })).json();
       assert.equal(health.tools[0].name, 'libreoffice');
       assert.equal(health.tools[0].available, false);
-      assert.match(health.tools[0].reason, /libreoffice-writer-nogui/);
+      assert.match(health.tools[0].reason, /libreoffice-writer/);
       assert.equal(health.tools[1].name, 'tesseract');
       assert.equal(health.tools[1].available, false);
       assert.equal(health.tools[2].name, 'verapdf');
@@ -235,7 +235,7 @@ describe('the service and its tools', () => {
       const reply = await call(bare, 'PUT', '/documents/memo.pdf', { body: docx(paragraph('Not converted')), headers: { 'content-type': DOCX, prefer: 'wait=60' } });
       assert.equal(reply.status, 501, reply.text);
       assert.equal(reply.json().code, 'COMPONENT_MISSING');
-      assert.match(reply.json().detail, /Word conversion needs .*Debian package libreoffice-writer-nogui/);
+      assert.match(reply.json().detail, /Word conversion needs .*Debian package libreoffice-writer/);
       assert.equal((await call(bare, 'GET', '/documents/memo.pdf')).status, 404);
       assert.equal((await putPdf(bare, 'plain.pdf', makePdf())).status, 201);
       // OCRAction checks its language with tesseract before it is accepted: 501 at once, no job.

@@ -44,7 +44,7 @@ export function libreOffice(timeoutMs: number, settings: OfficePoolSettings = {}
     name: LIBREOFFICE,
     // Looked up on PATH and probed for its version as before; the warm processes are the helper, which starts it.
     command: 'soffice',
-    debianPackage: 'libreoffice-writer-nogui',
+    debianPackage: 'libreoffice-writer',
     purpose: 'Word conversion',
     versionProbe: { args: ['--version'], pattern: /^LibreOffice\s+(\S+)/ },
     concurrency: instances,
@@ -62,7 +62,7 @@ export function libreOffice(timeoutMs: number, settings: OfficePoolSettings = {}
     // What it needs to start and find fonts, besides /usr (LibreOffice, Python and python3-uno live there); the helper's folder.
     sandbox: { readOnly: ['/etc/fonts', '/etc/libreoffice', '/var/lib/libreoffice', '/var/cache/fontconfig', OFFICE_HELPER_DIR] },
     requires: [
-      { path: SOFFICE, reason: "LibreOffice at Debian's path (Debian package libreoffice-writer-nogui), which is not installed there" },
+      { path: SOFFICE, reason: "LibreOffice at Debian's path (Debian package libreoffice-writer), which is not installed there" },
       { path: UNO_MODULE, reason: "LibreOffice's Python bridge (Debian package python3-uno), which is not installed" },
       { path: PYTHON, reason: 'Python 3 (Debian package python3), which is not installed' },
       { path: path.join(OFFICE_HELPER_DIR, 'uno-helper.py'), reason: `the LibreOffice helper ${path.join(OFFICE_HELPER_DIR, 'uno-helper.py')}, which is missing from the installation` },
