@@ -12,7 +12,7 @@ import { libreOffice, officeToPdf } from '../src/tools/libreoffice.js';
 import { ToolSupervisor } from '../src/tools/supervisor.js';
 import { officeFormatOf } from '../src/engine/office/model.js';
 import { call, putPdf } from './helpers/http.js';
-import { docx, field, fodt, fodtImage, fodtSection, IMAGE_REL, linkedPicture, OLE_REL, oleLink, paragraph, zipOf } from './helpers/office-fixtures.js';
+import { compoundFileOf, docx, field, fodt, fodtImage, fodtSection, IMAGE_REL, linkedPicture, OLE_REL, oleLink, paragraph, zipOf } from './helpers/office-fixtures.js';
 import { makePdf, pdftotext, withTempFile } from './helpers/pdf.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
@@ -145,39 +145,7 @@ test('OLE links to files outside and inside the data folder are not followed', a
 });
 
 /** A compound file with one empty stream of that name (the structure of a .doc, .xls or .ppt). */
-function compoundFile(stream: string): Buffer {
-  const sector = 512;
-  const file = Buffer.alloc(sector * 3, 0);
-  const END = 0xfffffffe;
-  const FREE = 0xffffffff;
-  Buffer.from('d0cf11e0a1b11ae1', 'hex').copy(file, 0);
-  file.writeUInt16LE(0x3e, 0x18);
-  file.writeUInt16LE(3, 0x1a);
-  file.writeUInt16LE(0xfffe, 0x1c);
-  file.writeUInt16LE(9, 0x1e);
-  file.writeUInt16LE(6, 0x20);
-  file.writeUInt32LE(1, 0x2c); // one FAT sector
-  file.writeUInt32LE(1, 0x30); // the directory in sector 1
-  file.writeUInt32LE(4096, 0x38);
-  file.writeUInt32LE(END, 0x3c);
-  file.writeUInt32LE(END, 0x44);
-  for (let i = 0; i < 109; i++) file.writeUInt32LE(i === 0 ? 0 : FREE, 0x4c + i * 4);
-  const fat = sector;
-  for (let i = 0; i < 128; i++) file.writeUInt32LE(i === 0 ? 0xfffffffd : i === 1 ? END : FREE, fat + i * 4);
-  const entry = (index: number, name: string, type: number, child: number) => {
-    const at = sector * 2 + index * 128;
-    file.write(name, at, 'utf16le');
-    file.writeUInt16LE((name.length + 1) * 2, at + 0x40);
-    file[at + 0x42] = type;
-    file.writeUInt32LE(FREE, at + 0x44);
-    file.writeUInt32LE(FREE, at + 0x48);
-    file.writeUInt32LE(child, at + 0x4c);
-    file.writeUInt32LE(END, at + 0x74);
-  };
-  entry(0, 'Root Entry', 5, 1);
-  entry(1, stream, 2, FREE);
-  return file;
-}
+const compoundFile = (stream: string): Buffer => compoundFileOf([[stream, Buffer.alloc(0)]]);
 
 test('Word uploads are recognised by their structure: other packages and compound files are 422 MALFORMED_DOCUMENT', async () => {
   const contentTypes = (type: string, part: string) =>
