@@ -28,11 +28,15 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0d\x0e-\x1f\ufffe\uffff\ud800-\udfff]
 
 
 def _not_xml_text(value):
-    """Whether `value` holds something XML cannot say as it is: a non-string scalar or a character XML drops."""
+    """
+    Whether `value` holds something XML cannot say as it is: a non-string scalar, a character XML drops, or a list
+    that reads back as something else. An empty list is no element at all (a required scalar made `[]` arrives
+    absent, which an optional one may be), and a list of one is the element once, which is how a scalar is written.
+    """
     if isinstance(value, dict):
         return any(_not_xml_text(v) for v in value.values())
     if isinstance(value, list):
-        return any(_not_xml_text(v) for v in value)
+        return len(value) < 2 or any(_not_xml_text(v) for v in value)
     return not isinstance(value, str) or bool(_NOT_XML.search(value))
 
 
