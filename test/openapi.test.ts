@@ -112,6 +112,9 @@ test('every operation has a unique operationId, and public routes need no creden
   });
   assert.equal(new Set(ids).size, ids.length, 'operationIds are unique');
   assert.equal(spec.paths['/pdfservice/v1/documents/{filePath}.pdf']!['get']!.operationId, 'getDocument');
+  // Named in the table, not derived from the path (a job is cancelled, not deleted).
+  assert.equal(spec.paths['/pdfservice/v1/jobs/{id}']!['delete']!.operationId, 'cancelJob');
+  assert.equal(spec.paths['/pdfservice/v1/jobs/{id}/events']!['get']!.operationId, 'followJobEvents');
   assert.deepEqual(spec.paths['/pdfservice/v1/health']!['get']!.security, []);
   assert.ok(!spec.paths['/pdfservice/v1/sessions/current']!['get']!.security, 'who-am-I needs a session');
   assert.ok(!spec.paths['/pdfservice/v1/documents']!['get']!.security, 'documents need a session (the global requirement)');

@@ -47,7 +47,8 @@ export const filePart = (description: string) => ({ ...binary, description });
 /**
  * operationIds: verb + resource, camelCase, stable across releases (generated
  * clients name their functions after them). A route added without an entry
- * gets one derived from its method and path, so none is ever missing.
+ * makes the description fail to build (openapi.test.ts), rather than carry a
+ * name derived from its path that a later entry would rename.
  */
 const OPERATION_IDS: Record<string, string> = {
   'GET /health': 'getHealth',
@@ -105,11 +106,21 @@ const OPERATION_IDS: Record<string, string> = {
   'PUT /documents/:filePath.pdf/fields/signature-fields/:fieldName': 'createSignatureField',
   'DELETE /documents/:filePath.pdf/fields/signature-fields/:fieldName': 'deleteSignatureField',
   'POST /documents/:filePath.pdf/fields/signature-fields/:fieldName/signature': 'signField',
+  'GET /documents/:filePath.pdf/preflight-results': 'getPreflightResult',
+  'GET /jobs': 'listJobs',
+  'GET /jobs/:id': 'getJob',
+  'DELETE /jobs/:id': 'cancelJob',
+  'GET /jobs/:id/events': 'followJobEvents',
+  'GET /optimize-profiles': 'listOptimizeProfiles',
+  'GET /optimize-profiles/:profileName': 'getOptimizeProfile',
+  'PUT /optimize-profiles/:profileName': 'putOptimizeProfile',
+  'DELETE /optimize-profiles/:profileName': 'deleteOptimizeProfile',
 };
 
-function derivedOperationId(method: string, path: string): string {
-  const words = path.split(/[^A-Za-z0-9]+/).filter((w) => w && w !== 'pdf');
-  return method.toLowerCase() + words.map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+function operationId(method: string, path: string): string {
+  const id = OPERATION_IDS[`${method} ${path}`];
+  if (!id) throw new Error(`openapi: ${method} ${path} has no operationId in OPERATION_IDS`);
+  return id;
 }
 
 const JSON_OR_XML = new Set(['application/json', 'application/xml', 'text/xml']);
@@ -277,7 +288,7 @@ export function swaggerOptions(prefix: string): SwaggerOptions {
     const method = (Array.isArray(route.method) ? route.method[0] : route.method) as string;
     const local = url.startsWith(prefix) ? url.slice(prefix.length) : url;
     const out: Json = { ...s };
-    out.operationId = s.operationId ?? OPERATION_IDS[`${method} ${local}`] ?? derivedOperationId(method, local);
+    out.operationId = s.operationId ?? operationId(method, local);
     if (isPublicRoute(route, s)) out.security = [];
     const content = requestContent(s);
     if (content) out.body = { content };
