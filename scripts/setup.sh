@@ -44,8 +44,10 @@ RUNTIME_PACKAGES=(libreoffice-writer bubblewrap fonts-liberation2 fonts-dejavu-c
 # python3-venv: the virtual environment scripts/schemathesis.sh installs Schemathesis into (CI's conformance run, .ci/run).
 # ocrmypdf: the peer of the OCR benchmark (bench/ocr.ts), OCRAction's open-source reference (issue 19).
 # libactivation-java, libjaxb-api-java: on the class path of PDFBox Preflight, the second PDF/A-1b validator (test/pdfa-convert.test.ts).
+# apache2-bin: the WebDAV server the DMS tests start from test/dav/httpd.conf (mod_dav, mod_dav_fs, mod_auth_basic; docs/dms.md);
+# only the binary and modules, not apache2, so no system service or site is set up. litmus: the WebDAV suite run against it.
 TEST_PACKAGES=(poppler-utils libnss3-tools mupdf-tools imagemagick default-jdk-headless libpdfbox2-java zsh python3-venv
-  ocrmypdf libactivation-java libjaxb-api-java)
+  ocrmypdf libactivation-java libjaxb-api-java apache2-bin litmus)
 
 PACKAGES=("${RUNTIME_PACKAGES[@]}")
 if [ "$profile" = test ]; then PACKAGES+=("${TEST_PACKAGES[@]}"); fi

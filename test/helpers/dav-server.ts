@@ -1,0 +1,242 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { chown, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { basicAuth } from './server.js';
+
+/**
+ * A real WebDAV server for the DMS tests: Apache httpd (Debian's apache2-bin) with mod_dav, mod_dav_fs and
+ * mod_auth_basic, configured by test/dav/httpd.conf, on a free loopback port, with its own folder.
+ * docs/dms.md "The test server" describes the layout and the rights.
+ */
+
+const HTTPD = '/usr/sbin/apache2';
+const CONFIG = fileURLToPath(new URL('../../../test/dav/httpd.conf', import.meta.url));
+
+/** The users of test/dav/httpd.conf: it names them in its rules. */
+export const DAV_USERS = ['alice', 'bob', 'carol'] as const;
+export type DavUser = (typeof DAV_USERS)[number];
+
+export interface DavServer {
+  /** `http://127.0.0.1:PORT/dav/` */
+  url: string;
+  /** `http://127.0.0.1:PORT` */
+  origin: string;
+  /** Each user's current password (setPassword changes it here too). */
+  users: Record<DavUser, string>;
+  /** Collection URLs, each with a trailing slash. */
+  collections: { home(user: DavUser): string; shared: string; restricted: string };
+  /** The run's folder: the configuration's DAV_TEST_ROOT (htpasswd, logs, lock database). */
+  runDir: string;
+  /** The folder served as /dav/ (inside runDir). */
+  root: string;
+  /** The httpd process now running (undefined between stop or kill and restart). */
+  pid(): number | undefined;
+  /** `Basic ...` for a user's current password. */
+  auth(user: DavUser): string;
+  /** Stops httpd (SIGTERM, SIGKILL after 5 s); the files stay for restart(). */
+  stop(): Promise<void>;
+  /** SIGKILL, as a crash: nothing is cleaned up by httpd. */
+  kill(): Promise<void>;
+  /** Starts httpd again on the same port over the same files (stops it first if it runs). */
+  restart(): Promise<void>;
+  /** Changes a user's password in the htpasswd file; httpd reads the file on every request. */
+  setPassword(user: DavUser, password: string): Promise<void>;
+  /** httpd's error log so far, and what it printed itself. */
+  errorLog(): Promise<string>;
+  /** Stops httpd and removes the run's folder. */
+  dispose(): Promise<void>;
+}
+
+export interface DavServerOptions {
+  /** Passwords to use instead of random ones. */
+  passwords?: Partial<Record<DavUser, string>>;
+}
+
+/**
+ * htpasswd's {SHA} form (SHA-1, base64), which httpd's mod_authn_file accepts. Written here because the htpasswd
+ * program is in apache2-utils, which apache2-bin does not bring; the passwords are random and the server only
+ * listens on loopback, so the unsalted hash is no concern for tests (docs/dms.md asks bcrypt of a real server).
+ */
+function htpasswdLine(user: string, password: string): string {
+  return `${user}:{SHA}${createHash('sha1').update(password, 'utf8').digest('base64')}`;
+}
+
+/** Who httpd runs as: nobody when the tests run as root (it writes the served files), else the test's own user. */
+function serverIdentity(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const id = (flag: string) => Number(execFileSync('id', [flag, 'nobody'], { encoding: 'utf8' }).trim());
+  return { uid: id('-u'), gid: id('-g') };
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+function exited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+
+function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
+  if (exited(child)) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}
+
+export async function startDavServer(options: DavServerOptions = {}): Promise<DavServer> {
+  const identity = serverIdentity();
+  const runDir = await mkdtemp(path.join(tmpdir(), 'pdfservice-dav-'));
+  const root = path.join(runDir, 'data');
+  const collections = [...DAV_USERS.map((user) => `home/${user}`), 'shared', 'restricted'];
+  for (const dir of ['run', 'lock', 'empty', ...collections.map((c) => path.join('data', c))]) {
+    await mkdir(path.join(runDir, dir), { recursive: true });
+  }
+  const users = Object.fromEntries(DAV_USERS.map((user) => [user, options.passwords?.[user] ?? randomBytes(12).toString('base64url')])) as Record<DavUser, string>;
+  const htpasswd = path.join(runDir, 'htpasswd');
+  const writeUsers = async () => {
+    // Written beside and renamed over, so httpd never reads half a file.
+    const next = `${htpasswd}.next`;
+    await writeFile(next, DAV_USERS.map((user) => htpasswdLine(user, users[user])).join('\n') + '\n', { mode: 0o644 });
+    await rename(next, htpasswd);
+  };
+  await writeUsers();
+  if (identity) {
+    // mkdtemp's folder is 0700: httpd, as nobody, needs to own the tree it writes and the lock database.
+    for (const dir of ['', 'run', 'lock', 'empty', 'data', 'data/home', ...collections.map((c) => path.join('data', c))]) {
+      await chown(path.join(runDir, dir), identity.uid, identity.gid);
+    }
+  }
+
+  let port = await freePort();
+  let child: ChildProcess | undefined;
+  const output: string[] = [];
+  const origin = () => `http://127.0.0.1:${port}`;
+
+  const launch = async (): Promise<void> => {
+    // A pid file left by a crash names a dead process, or by now another one, which httpd would take for itself running.
+    await rm(path.join(runDir, 'httpd.pid'), { force: true });
+    // setpriv: the parent-death signal makes httpd die with the test process however that ends; as root it also
+    // drops to nobody. -X: one process, in the foreground, so that this pid is the whole server.
+    const drop = identity ? [`--reuid=${identity.uid}`, `--regid=${identity.gid}`, '--clear-groups'] : [];
+    const proc = spawn('setpriv', [...drop, '--pdeathsig=KILL', '--', HTTPD, '-X', '-f', CONFIG], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', DAV_TEST_ROOT: runDir, DAV_TEST_PORT: String(port) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child = proc;
+    const closed = new Promise((resolve) => proc.once('close', resolve));
+    const onData = (chunk: Buffer) => {
+      output.push(chunk.toString('utf8'));
+    };
+    proc.stdout!.on('data', onData);
+    proc.stderr!.on('data', onData);
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      if (exited(proc)) {
+        // What it printed arrives with its pipes' end, which may come after its exit.
+        await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 1000))]);
+        throw new Error(`httpd exited (${proc.exitCode ?? proc.signalCode}):\n${await errorLog()}`);
+      }
+      try {
+        // Any answer means it listens (401: no credentials given).
+        const reply = await fetch(`${origin()}/dav/`, { method: 'OPTIONS', signal: AbortSignal.timeout(1000) });
+        await reply.body?.cancel();
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    proc.kill('SIGKILL');
+    throw new Error(`httpd did not answer within 10 s:\n${await errorLog()}`);
+  };
+
+  const errorLog = async (): Promise<string> => {
+    const log = await readFile(path.join(runDir, 'error.log'), 'utf8').catch(() => '');
+    return log + output.join('');
+  };
+
+  const stop = async (): Promise<void> => {
+    if (!child || exited(child)) return;
+    child.kill('SIGTERM');
+    if (!(await waitForExit(child, 5000))) {
+      child.kill('SIGKILL');
+      await waitForExit(child, 5000);
+    }
+  };
+
+  // The port was free a moment ago; another process may take it before httpd binds it: try another.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await launch();
+      break;
+    } catch (err) {
+      const inUse = /Address already in use/.test(String(err));
+      if (!inUse || attempt === 3) {
+        await rm(runDir, { recursive: true, force: true });
+        throw err;
+      }
+      port = await freePort();
+    }
+  }
+
+  const base = `${origin()}/dav/`;
+  return {
+    url: base,
+    origin: origin(),
+    users,
+    collections: { home: (user) => `${base}home/${user}/`, shared: `${base}shared/`, restricted: `${base}restricted/` },
+    runDir,
+    root,
+    pid: () => (child && !exited(child) ? child.pid : undefined),
+    auth: (user) => basicAuth(user, users[user]),
+    stop,
+    async kill() {
+      if (!child || exited(child)) return;
+      child.kill('SIGKILL');
+      await waitForExit(child, 5000);
+    },
+    async restart() {
+      await stop();
+      await launch();
+    },
+    async setPassword(user, password) {
+      users[user] = password;
+      await writeUsers();
+    },
+    errorLog,
+    async dispose() {
+      await stop();
+      await rm(runDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * One WebDAV server for the calling test file (or describe block): started before its tests, stopped and its
+ * folder removed after them. The handle is filled in when the server has started.
+ */
+export function davServerForSuite(options: DavServerOptions = {}): DavServer {
+  const handle = {} as DavServer;
+  before(async () => {
+    Object.assign(handle, await startDavServer(options));
+  });
+  after(async () => {
+    await handle.dispose?.();
+  });
+  return handle;
+}
