@@ -45,6 +45,16 @@ export interface Config {
   jobQueueLimit: number;
   jobConcurrency: number;
   userJobLimit: number;
+  store: 'filesystem' | 'webdav';
+  webdavUrl: string | undefined;
+  webdavAuth: 'passthrough';
+  /** Checked against the rights by auth at start (shared modules import no layer). */
+  webdavUserRights: string[];
+  webdavCaFile: string | undefined;
+  webdavCertFile: string | undefined;
+  webdavKeyFile: string | undefined;
+  webdavInsecureTls: boolean;
+  webdavTimeoutMs: number;
   jobRetentionSeconds: number;
   jobAsyncBytes: number;
   officeInstances: number;
@@ -102,6 +112,22 @@ const originList = (raw: string): string[] => {
   }
   return origins;
 };
+
+/** An http or https URL. */
+const httpUrl = (raw: string): string => {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(raw.trim());
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) throw new ConfigError('must be an http or https URL');
+  if (parsed.username || parsed.password) throw new ConfigError('must not carry credentials (users act with their own)');
+  return parsed.toString();
+};
+
+/** A comma-separated list. */
+const list = (raw: string): string[] => [...new Set(raw.split(',').map((r) => r.trim()).filter(Boolean))];
 
 const MiB = 1024 * 1024;
 
@@ -275,6 +301,30 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
     default: 1,
     parse: integer(1, 64),
   },
+  store: {
+    env: 'PDFSERVICE_STORE',
+    description: 'Where documents live: `filesystem` (the data folder) or `webdav` (a document-management server; docs/dms.md)',
+    default: 'filesystem',
+    parse: oneOf('filesystem', 'webdav') as (raw: string) => 'filesystem' | 'webdav',
+  },
+  webdavUrl: { env: 'PDFSERVICE_WEBDAV_URL', description: 'With `webdav`: the collection that is the root folder (http or https URL)', default: undefined, parse: httpUrl },
+  webdavAuth: {
+    env: 'PDFSERVICE_WEBDAV_AUTH',
+    description: 'With `webdav`: `passthrough`, users log in with their DMS credentials and the service acts with them (docs/dms.md)',
+    default: 'passthrough',
+    parse: oneOf('passthrough') as (raw: string) => 'passthrough',
+  },
+  webdavUserRights: {
+    env: 'PDFSERVICE_WEBDAV_USER_RIGHTS',
+    description: 'With `passthrough`: the rights of a DMS user who has no service user of the same name (comma-separated HTTP methods; a service user keeps its own rights)',
+    default: ['GET', 'POST', 'PUT', 'DELETE'],
+    parse: list,
+  },
+  webdavCaFile: { env: 'PDFSERVICE_WEBDAV_CA_FILE', description: 'PEM certificates to trust for the DMS besides the system ones', default: undefined, parse: (raw) => path.resolve(nonEmpty(raw)) },
+  webdavCertFile: { env: 'PDFSERVICE_WEBDAV_CERT_FILE', description: 'PEM client certificate for a DMS that asks for one (with PDFSERVICE_WEBDAV_KEY_FILE)', default: undefined, parse: (raw) => path.resolve(nonEmpty(raw)) },
+  webdavKeyFile: { env: 'PDFSERVICE_WEBDAV_KEY_FILE', description: 'PEM private key of that client certificate', default: undefined, parse: (raw) => path.resolve(nonEmpty(raw)) },
+  webdavInsecureTls: { env: 'PDFSERVICE_WEBDAV_INSECURE_TLS', description: 'Accept any certificate from the DMS (tests only: anyone on the path can read the credentials)', default: false, parse: boolean },
+  webdavTimeoutMs: { env: 'PDFSERVICE_WEBDAV_TIMEOUT_MS', description: 'A DMS request that waits this long for headers or between body chunks fails with 503', default: 30_000, parse: integer(100, 3_600_000) },
 };
 
 /** PDFSERVICE_USER_TASK_LIMIT as the pool applies it: 0 means one less than the workers, at least 1. */
@@ -314,6 +364,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       problems.push(`${setting.env} ${err instanceof ConfigError ? err.message : 'is invalid'}`);
     }
   }
+  if (config.store === 'webdav' && !config.webdavUrl) problems.push('PDFSERVICE_WEBDAV_URL must be set when PDFSERVICE_STORE is webdav');
+  if (!config.webdavCertFile !== !config.webdavKeyFile) problems.push('PDFSERVICE_WEBDAV_CERT_FILE and PDFSERVICE_WEBDAV_KEY_FILE go together');
   if (problems.length > 0) throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   return config as unknown as Config;
 }

@@ -31,6 +31,7 @@ export const ERROR_CATALOG = {
   DOCUMENT_PASSWORD_REQUIRED: { status: 403, title: 'The document is encrypted and needs a password' },
   DOCUMENT_PASSWORD_INVALID: { status: 403, title: 'The document password is wrong' },
   DOCUMENT_PERMISSION_DENIED: { status: 403, title: 'The document permissions forbid this operation' },
+  DMS_FORBIDDEN: { status: 403, title: 'The document server refused this request for the user' },
   DOCUMENT_NOT_FOUND: { status: 404, title: 'No such document' },
   FOLDER_NOT_FOUND: { status: 404, title: 'No such folder' },
   USER_NOT_FOUND: { status: 404, title: 'No such user' },
@@ -79,7 +80,9 @@ export const ERROR_CATALOG = {
   METHOD_NOT_IMPLEMENTED: { status: 501, title: 'The service implements this method for no resource' },
   COMPONENT_MISSING: { status: 501, title: 'A component this feature needs is not installed' },
   SERVICE_BUSY: { status: 503, title: 'The service is busy; try again later' },
+  DMS_UNAVAILABLE: { status: 503, title: 'The document server cannot be reached; try again later' },
   ENGINE_TIMEOUT: { status: 504, title: 'The document took too long to process' },
+  DMS_INSUFFICIENT_STORAGE: { status: 507, title: 'The document server has no room for the document' },
 } as const satisfies Record<string, { status: number; title: string; pathStatus?: number }>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOG;

@@ -5,7 +5,7 @@ import { generatePassword } from './passwords.js';
 import { expiresAt, MemorySessionStore, type SessionLimits, type SessionRecord, type SessionStore } from './sessions.js';
 import { LoginThrottle } from './throttle.js';
 import { FileTokenStore } from './tokens.js';
-import { RIGHTS, type Auth, type Principal, type SessionView, type TokenAdmin, type UserAdmin } from './types.js';
+import { RIGHTS, type Auth, type ExternalDirectory, type Principal, type Right, type SessionView, type StoreCredentials, type TokenAdmin, type UserAdmin } from './types.js';
 import { FileUserStore, UserService, validatePassword, validateUsername, type StoredUser, type UserStore } from './users.js';
 
 /**
@@ -21,16 +21,32 @@ function invalidCredentials(): ServiceError {
   return new ServiceError('INVALID_CREDENTIALS', 'The user name or password is wrong');
 }
 
+/** Who a name and password turned out to be: a service user, or a user of the external directory (the DMS). */
+interface Verified {
+  username: string;
+  /** The service user's password stamp, or DIRECTORY_STAMP for a directory login. */
+  stamp: string;
+  credentials?: StoreCredentials;
+}
+
 /**
- * HTTP Basic sends the password with every request; running scrypt each time
- * would cost a scrypt per request. A successful check is remembered for a
- * minute under an HMAC of name and password (keyed with a random per-process
- * key, so the cache holds nothing reusable elsewhere), tied to the user's
- * current password stamp: a changed password or a removed user misses.
+ * The stamp of a session opened with directory credentials: the directory
+ * checks the password on every request the store makes, so the session does
+ * not follow the service user's password.
+ */
+const DIRECTORY_STAMP = 'directory';
+
+/**
+ * HTTP Basic sends the password with every request; running scrypt (or asking
+ * the DMS) each time would cost that per request. A successful check is
+ * remembered for a minute under an HMAC of name and password (keyed with a
+ * random per-process key, so the cache holds nothing reusable elsewhere),
+ * tied to the user's current password stamp: a changed password or a removed
+ * user misses. A directory login is remembered for the minute only.
  */
 class VerifiedCredentials {
   private readonly key = randomBytes(32);
-  private readonly entries = new Map<string, { stamp: string; until: number }>();
+  private readonly entries = new Map<string, { verified: Verified; until: number }>();
   private static readonly TTL_MS = 60_000;
   private static readonly MAX = 1000;
 
@@ -38,17 +54,18 @@ class VerifiedCredentials {
     return createHmac('sha256', this.key).update(username).update('\0').update(password).digest('base64url');
   }
 
-  has(username: string, password: string, user: StoredUser): boolean {
+  get(username: string, password: string, current: StoredUser | undefined): Verified | undefined {
     const id = this.id(username, password);
     const entry = this.entries.get(id);
-    if (!entry) return false;
-    if (entry.until > Date.now() && entry.stamp === stampOf(user)) return true;
+    if (!entry) return undefined;
+    const stampHolds = entry.verified.stamp === DIRECTORY_STAMP || (current !== undefined && entry.verified.stamp === stampOf(current));
+    if (entry.until > Date.now() && stampHolds) return entry.verified;
     this.entries.delete(id);
-    return false;
+    return undefined;
   }
 
-  add(username: string, password: string, user: StoredUser): void {
-    this.entries.set(this.id(username, password), { stamp: stampOf(user), until: Date.now() + VerifiedCredentials.TTL_MS });
+  add(username: string, password: string, verified: Verified): void {
+    this.entries.set(this.id(username, password), { verified, until: Date.now() + VerifiedCredentials.TTL_MS });
     while (this.entries.size > VerifiedCredentials.MAX) this.entries.delete(this.entries.keys().next().value!);
   }
 }
@@ -56,7 +73,7 @@ class VerifiedCredentials {
 class DefaultAuth implements Auth {
   private readonly cache = new VerifiedCredentials();
   /** Checks of Basic credentials under way, by the cache's id of the credentials. */
-  private readonly verifying = new Map<string, Promise<StoredUser>>();
+  private readonly verifying = new Map<string, Promise<Verified>>();
 
   constructor(
     private readonly service: UserService,
@@ -64,6 +81,7 @@ class DefaultAuth implements Auth {
     private readonly throttle: LoginThrottle,
     private readonly limits: SessionLimits,
     private readonly tokenStore: FileTokenStore,
+    private readonly directory?: ExternalDirectory,
   ) {}
 
   get users(): UserAdmin {
@@ -78,29 +96,53 @@ class DefaultAuth implements Auth {
     return this.tokenStore.authenticate(token);
   }
 
-  private view(user: StoredUser, session: SessionRecord): SessionView {
+  /** The rights of a user now: the service user's, or for a directory user without one, the directory's. */
+  private rightsOf(local: StoredUser | undefined, verified: { stamp: string }): Right[] {
+    if (local) return [...local.rights];
+    return verified.stamp === DIRECTORY_STAMP ? ([...(this.directory?.rights ?? [])] as Right[]) : [];
+  }
+
+  private view(username: string, rights: Right[], session: SessionRecord): SessionView {
     return {
-      username: user.username,
-      rights: [...user.rights],
+      username,
+      rights,
       createdAt: new Date(session.createdAt),
       expiresAt: new Date(expiresAt(session, this.limits)),
       absoluteExpiresAt: new Date(session.absoluteExpiresAt),
     };
   }
 
-  /** Checks a name and password with throttling: 429 while locked, 401 when wrong. */
-  private async check(username: string, password: string, clientAddress: string): Promise<StoredUser> {
+  /**
+   * Checks a name and password with throttling: 429 while locked, 401 when
+   * wrong. With a directory (the DMS in passthrough mode) the directory is
+   * asked first, and its users act at the DMS with these credentials; a
+   * service user whose password the directory refuses (an admin with no DMS
+   * account) logs in with the service's password, as without a directory.
+   */
+  private async check(username: string, password: string, clientAddress: string): Promise<Verified> {
     this.throttle.attempt(username, clientAddress);
+    let unreachable: unknown;
+    if (this.directory) {
+      try {
+        if (await this.directory.verify(username, password)) {
+          this.throttle.succeeded(username, clientAddress);
+          return { username, stamp: DIRECTORY_STAMP, credentials: { username, password } };
+        }
+      } catch (err) {
+        unreachable = err; // a service user may still log in; anyone else hears that the DMS is down
+      }
+    }
     const user = await this.service.verify(username, password);
-    if (!user) throw invalidCredentials();
+    if (!user) throw unreachable ?? invalidCredentials();
     this.throttle.succeeded(username, clientAddress);
-    return user;
+    return { username: user.username, stamp: stampOf(user) };
   }
 
   async login(username: string, password: string, clientAddress: string) {
-    const user = await this.check(username, password, clientAddress);
-    const { id, session } = await this.sessions.create(user.username, stampOf(user));
-    return { sessionId: id, session: this.view(user, session) };
+    const verified = await this.check(username, password, clientAddress);
+    const { id, session } = await this.sessions.create(verified.username, verified.stamp, verified.credentials);
+    const local = await this.service.store.find(verified.username);
+    return { sessionId: id, session: this.view(verified.username, this.rightsOf(local, verified), session) };
   }
 
   async resume(sessionId: string) {
@@ -108,24 +150,21 @@ class DefaultAuth implements Auth {
     if (!session) return null;
     // Rights are read from the user on every request, so changed rights apply at once.
     const user = await this.service.store.find(session.username);
-    if (!user || stampOf(user) !== session.stamp) {
+    const directoryLogin = session.stamp === DIRECTORY_STAMP && session.credentials !== undefined;
+    if (!directoryLogin && (!user || stampOf(user) !== session.stamp)) {
       await this.sessions.delete(sessionId);
       return null;
     }
-    const principal: Principal = { username: user.username, rights: [...user.rights], via: 'session', sessionId };
-    return { principal, session: this.view(user, session) };
+    const rights = this.rightsOf(user, session);
+    const principal: Principal = { username: session.username, rights, via: 'session', sessionId, ...(session.credentials ? { storeCredentials: session.credentials } : {}) };
+    return { principal, session: this.view(session.username, rights, session) };
   }
 
   async basic(username: string, password: string, clientAddress: string): Promise<Principal> {
     this.throttle.check(username, clientAddress);
     const known = await this.service.store.find(username);
-    let user: StoredUser;
-    if (known && this.cache.has(username, password, known)) {
-      user = known;
-    } else {
-      user = await this.verifyOnce(username, password, clientAddress);
-    }
-    return { username: user.username, rights: [...user.rights], via: 'basic' };
+    const verified = this.cache.get(username, password, known) ?? (await this.verifyOnce(username, password, clientAddress));
+    return { username: verified.username, rights: this.rightsOf(known, verified), via: 'basic', ...(verified.credentials ? { storeCredentials: verified.credentials } : {}) };
   }
 
   /**
@@ -134,14 +173,14 @@ class DefaultAuth implements Auth {
    * check expires) would otherwise count as that many failed attempts until
    * the first check ends, and lock its own user out with 429.
    */
-  private verifyOnce(username: string, password: string, clientAddress: string): Promise<StoredUser> {
+  private verifyOnce(username: string, password: string, clientAddress: string): Promise<Verified> {
     const id = this.cache.id(username, password);
     const running = this.verifying.get(id);
     if (running) return running;
     const check = this.check(username, password, clientAddress)
-      .then((user) => {
-        this.cache.add(username, password, user);
-        return user;
+      .then((verified) => {
+        this.cache.add(username, password, verified);
+        return verified;
       })
       .finally(() => this.verifying.delete(id));
     this.verifying.set(id, check);
@@ -179,11 +218,12 @@ function startupCheck(variable: string, check: () => unknown): void {
  * password someone changed on purpose. Change passwords with
  * `PATCH /pdfservice/v1/users/{username}` or `node dist/src/cli/users.js set-password`.
  *
- * `parts` lets another user or session backend be plugged in.
+ * `parts` lets another user or session backend be plugged in, and a
+ * directory (the DMS in passthrough mode) vouch for its own users.
  */
 export async function createAuth(
   config: Config,
-  parts: { userStore?: UserStore; sessionStore?: SessionStore } = {},
+  parts: { userStore?: UserStore; sessionStore?: SessionStore; directory?: ExternalDirectory } = {},
 ): Promise<{ auth: Auth; generatedAdminPassword?: string }> {
   const limits: SessionLimits = { idleSeconds: config.sessionIdleSeconds, maxSeconds: config.sessionMaxSeconds };
   const userStore = parts.userStore ?? (await FileUserStore.open(config.dataDir));
@@ -204,5 +244,10 @@ export async function createAuth(
     startupCheck('PDFSERVICE_ADMIN_PASSWORD', () => validatePassword(password));
     await service.create({ username: config.adminUser, password, rights: [...RIGHTS] });
   }
-  return { auth: new DefaultAuth(service, sessions, throttle, limits, tokens), ...(generatedAdminPassword ? { generatedAdminPassword } : {}) };
+  if (parts.directory) {
+    for (const right of parts.directory.rights) {
+      if (!(RIGHTS as readonly string[]).includes(right)) throw new Error(`Invalid configuration: PDFSERVICE_WEBDAV_USER_RIGHTS has "${right}", which is not one of ${RIGHTS.join(', ')}`);
+    }
+  }
+  return { auth: new DefaultAuth(service, sessions, throttle, limits, tokens, parts.directory), ...(generatedAdminPassword ? { generatedAdminPassword } : {}) };
 }

@@ -1,9 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
+import type { StoreCredentials } from './types.js';
 
 /** A live session. `stamp` identifies the password the user logged in with (see index.ts). */
 export interface SessionRecord {
   username: string;
   stamp: string;
+  /** The DMS credentials of a passthrough login: in this process's memory only, gone with the session. */
+  credentials?: StoreCredentials | undefined;
   createdAt: number;
   lastUsedAt: number;
   absoluteExpiresAt: number;
@@ -15,7 +18,7 @@ export interface SessionRecord {
  */
 export interface SessionStore {
   /** A new session and its id (32 random bytes, base64url). */
-  create(username: string, stamp: string): Promise<{ id: string; session: SessionRecord }>;
+  create(username: string, stamp: string, credentials?: StoreCredentials): Promise<{ id: string; session: SessionRecord }>;
   /** The live session with this id, its idle timer restarted; null when unknown or expired. */
   touch(id: string): Promise<SessionRecord | null>;
   delete(id: string): Promise<void>;
@@ -65,11 +68,11 @@ export class MemorySessionStore implements SessionStore {
     return createHash('sha256').update(id).digest('base64url');
   }
 
-  async create(username: string, stamp: string): Promise<{ id: string; session: SessionRecord }> {
+  async create(username: string, stamp: string, credentials?: StoreCredentials): Promise<{ id: string; session: SessionRecord }> {
     const id = randomBytes(32).toString('base64url');
     const key = MemorySessionStore.key(id);
     const now = this.now();
-    const session: SessionRecord = { username, stamp, createdAt: now, lastUsedAt: now, absoluteExpiresAt: now + this.limits.maxSeconds * 1000 };
+    const session: SessionRecord = { username, stamp, ...(credentials ? { credentials } : {}), createdAt: now, lastUsedAt: now, absoluteExpiresAt: now + this.limits.maxSeconds * 1000 };
     this.sessions.set(key, session);
     let keys = this.byUser.get(username);
     if (!keys) this.byUser.set(username, (keys = new Set()));

@@ -10,6 +10,29 @@ export interface Principal {
   sessionId?: string;
   /** The API token's id, when the request came with `Authorization: Bearer`. */
   tokenId?: string;
+  /**
+   * The credentials the document store acts with for this user: the DMS
+   * account the user logged in with (PDFSERVICE_WEBDAV_AUTH=passthrough).
+   * Held in memory only: never logged, never written.
+   */
+  storeCredentials?: StoreCredentials;
+}
+
+export interface StoreCredentials {
+  readonly username: string;
+  readonly password: string;
+}
+
+/**
+ * Users kept outside the service that vouch for a name and password: the
+ * document-management server in passthrough mode. The service then acts as
+ * the user at the DMS with the same credentials.
+ */
+export interface ExternalDirectory {
+  /** true when it accepts the credentials, false when it refuses them; throws (503) when it cannot be asked. */
+  verify(username: string, password: string): Promise<boolean>;
+  /** The rights of a directory user who has no service user of the same name. */
+  readonly rights: readonly string[];
 }
 
 export interface SessionView {

@@ -1,19 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { constants, createReadStream, createWriteStream, type Stats } from 'node:fs';
+import { constants, createReadStream, type Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Transform } from 'node:stream';
 import { ServiceError } from '../errors.js';
 import { KeyedLock } from './keyed-lock.js';
+import { openContent, StagedFile, stageToFile } from './local-files.js';
 import { etagOf, etagOfDigest, matchesEtag, withRandomSuffix } from './store.js';
 import { StoredPath } from './paths.js';
 import type {
   DocumentStat,
   DocumentStore,
   FolderEntry,
-  OpenContent,
   OpenDocument,
   Release,
   StagedUpload,
@@ -32,49 +31,6 @@ interface CachedTag {
   size: number;
   mtimeMs: number;
   etag: string;
-}
-
-/**
- * An open file as OpenContent. Every read is positional (pread), so the
- * descriptor can be handed to the engine's workers while this thread also
- * reads it; the file is never written in place, so it stays one version.
- */
-function openContent(handle: fs.FileHandle, size: number): OpenContent {
-  return {
-    size,
-    fd: handle.fd,
-    read: async () => {
-      // A buffer of its own (not a slice of Node's pool), so that it can be moved to a worker.
-      const out = Buffer.allocUnsafeSlow(size);
-      let done = 0;
-      while (done < size) {
-        const { bytesRead } = await handle.read(out, done, size - done, done);
-        if (bytesRead === 0) return out.subarray(0, done);
-        done += bytesRead;
-      }
-      return out;
-    },
-    close: () => handle.close(),
-  };
-}
-
-/** A staged upload is a file in the staging folder, already fsynced. */
-class StagedFile implements StagedUpload {
-  constructor(
-    readonly file: string,
-    readonly size: number,
-    readonly etag: string,
-  ) {}
-  read(): Promise<Buffer> {
-    return fs.readFile(this.file);
-  }
-  async open(): Promise<OpenContent> {
-    const handle = await fs.open(this.file, constants.O_RDONLY | constants.O_NOFOLLOW);
-    return openContent(handle, this.size);
-  }
-  async discard(): Promise<void> {
-    await fs.rm(this.file, { force: true });
-  }
 }
 
 /**
@@ -305,35 +261,8 @@ export class FilesystemStore implements DocumentStore {
     await this.syncFolder(path.dirname(file));
   }
 
-  async stage(source: Readable, limit: number): Promise<StagedUpload> {
-    const file = path.join(this.staging, `${Date.now()}-${randomBytes(8).toString('hex')}`);
-    const hash = createHash('sha256');
-    let size = 0;
-    const meter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        size += chunk.length;
-        if (size > limit) {
-          done(new ServiceError('PAYLOAD_TOO_LARGE', `The upload is larger than ${limit} bytes`));
-          return;
-        }
-        hash.update(chunk);
-        done(null, chunk);
-      },
-    });
-    try {
-      const out = createWriteStream(file, { flags: 'wx', mode: 0o640 });
-      await pipeline(source, meter, out);
-      const handle = await fs.open(file, 'r');
-      try {
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-    } catch (err) {
-      await fs.rm(file, { force: true });
-      throw err;
-    }
-    return new StagedFile(file, size, etagOfDigest(hash.digest()));
+  stage(source: Readable, limit: number): Promise<StagedUpload> {
+    return stageToFile(this.staging, source, limit);
   }
 
   async statFolder(p: StoredPath): Promise<{ modified: Date } | null> {

@@ -1,0 +1,98 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { constants, createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ServiceError } from '../errors.js';
+import { etagOfDigest, type OpenContent, type StagedUpload } from './store.js';
+
+/**
+ * Local files every store uses: uploads are staged in a local folder before
+ * they are checked and committed, and a remote store spools what it reads to
+ * a local file the engine's workers can read through a descriptor.
+ */
+
+/**
+ * An open file as OpenContent. Every read is positional (pread), so the
+ * descriptor can be handed to the engine's workers while this thread also
+ * reads it; the file is never written in place, so it stays one version.
+ */
+export function openContent(handle: fs.FileHandle, size: number): OpenContent {
+  return {
+    size,
+    fd: handle.fd,
+    read: async () => {
+      // A buffer of its own (not a slice of Node's pool), so that it can be moved to a worker.
+      const out = Buffer.allocUnsafeSlow(size);
+      let done = 0;
+      while (done < size) {
+        const { bytesRead } = await handle.read(out, done, size - done, done);
+        if (bytesRead === 0) return out.subarray(0, done);
+        done += bytesRead;
+      }
+      return out;
+    },
+    close: () => handle.close(),
+  };
+}
+
+/** A staged upload is a file in the staging folder, already fsynced. */
+export class StagedFile implements StagedUpload {
+  constructor(
+    readonly file: string,
+    readonly size: number,
+    readonly etag: string,
+  ) {}
+  read(): Promise<Buffer> {
+    return fs.readFile(this.file);
+  }
+  async open(): Promise<OpenContent> {
+    const handle = await fs.open(this.file, constants.O_RDONLY | constants.O_NOFOLLOW);
+    return openContent(handle, this.size);
+  }
+  async discard(): Promise<void> {
+    await fs.rm(this.file, { force: true });
+  }
+}
+
+/** A new file name in `dir` for staged or spooled content (time first, so a listing is in arrival order). */
+export function spoolName(dir: string): string {
+  return path.join(dir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+}
+
+/**
+ * Copies `source` into a new file in `dir`, hashing it on the way, and
+ * refuses with 413 PAYLOAD_TOO_LARGE past `limit` bytes. A failed copy
+ * leaves no file behind.
+ */
+export async function stageToFile(dir: string, source: Readable, limit: number): Promise<StagedFile> {
+  const file = spoolName(dir);
+  const hash = createHash('sha256');
+  let size = 0;
+  const meter = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      size += chunk.length;
+      if (size > limit) {
+        done(new ServiceError('PAYLOAD_TOO_LARGE', `The upload is larger than ${limit} bytes`));
+        return;
+      }
+      hash.update(chunk);
+      done(null, chunk);
+    },
+  });
+  try {
+    const out = createWriteStream(file, { flags: 'wx', mode: 0o640 });
+    await pipeline(source, meter, out);
+    const handle = await fs.open(file, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch (err) {
+    await fs.rm(file, { force: true });
+    throw err;
+  }
+  return new StagedFile(file, size, etagOfDigest(hash.digest()));
+}

@@ -1,0 +1,271 @@
+import type { Readable } from 'node:stream';
+import { XMLParser } from 'fast-xml-parser';
+import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import { ServiceError } from '../../errors.js';
+
+/**
+ * The WebDAV requests the store makes, over undici with one connection pool
+ * for every user: plain HTTP and a small PROPFIND parser rather than a
+ * WebDAV client library, because the store needs each status as the server
+ * sent it (412 on a conditional MOVE, 405 on MKCOL of an existing
+ * collection), the user's credentials on every request rather than per
+ * client, streamed bodies both ways, and no redirects followed.
+ */
+
+export interface DavCredentials {
+  username: string;
+  password: string;
+}
+
+export interface DavTlsOptions {
+  /** PEM certificates trusted besides the system's (a private CA). */
+  ca?: string | Buffer | undefined;
+  /** A client certificate and key (PEM), for servers that ask for one. */
+  cert?: string | Buffer | undefined;
+  key?: string | Buffer | undefined;
+  /** false accepts any server certificate: for tests only. */
+  rejectUnauthorized?: boolean | undefined;
+}
+
+export interface DavClientOptions {
+  /** The collection the store's root maps to (http or https, ending in '/' or not). */
+  url: string;
+  tls?: DavTlsOptions | undefined;
+  /** How long a request may wait for the server's headers, and between body chunks. */
+  timeoutMs: number;
+  /** Connections kept to the server. */
+  connections?: number | undefined;
+}
+
+/** One entry of a PROPFIND answer. */
+export interface DavResource {
+  /** The last path segment, decoded ('' for the collection asked about at depth 1). */
+  name: string;
+  /** The href's path, decoded segment by segment, without a trailing slash. */
+  path: string;
+  collection: boolean;
+  size: number | undefined;
+  modified: Date;
+  /** The server's own entity tag, as it sent it. */
+  davEtag: string | undefined;
+  /** Our dead properties (namespace PROPS_NS), by local name. */
+  own: Record<string, string>;
+}
+
+/** The namespace of the service's dead properties on the DMS. */
+export const PROPS_NS = 'urn:x-pdfservice:props';
+
+/** Seconds a client should wait before retrying when the DMS cannot be reached. */
+const RETRY_AFTER_SECONDS = 5;
+
+const OWN_PROPS = ['etag', 'davetag'] as const;
+
+const PROPFIND_BODY =
+  '<?xml version="1.0" encoding="utf-8"?>' +
+  `<D:propfind xmlns:D="DAV:" xmlns:P="${PROPS_NS}"><D:prop>` +
+  '<D:resourcetype/><D:getcontentlength/><D:getlastmodified/><D:getetag/>' +
+  OWN_PROPS.map((p) => `<P:${p}/>`).join('') +
+  '</D:prop></D:propfind>';
+
+const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+// Namespace prefixes differ between servers (D:, d:, lp1:, ns0:); every property the store reads has a
+// local name of its own, so prefixes are dropped. Entities are off: a multistatus needs none but the five.
+const parser = new XMLParser({
+  removeNSPrefix: true,
+  ignoreAttributes: true,
+  parseTagValue: false,
+  processEntities: true,
+  htmlEntities: false,
+  isArray: (name) => name === 'response' || name === 'propstat' || name === 'href',
+});
+
+type Xml = Record<string, unknown>;
+const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : v && typeof v === 'object' && '#text' in v ? String((v as Xml)['#text']) : undefined);
+
+function decodedPath(href: string): string {
+  const pathname = /^[a-z]+:\/\//i.test(href) ? new URL(href).pathname : href.split('?')[0]!;
+  return pathname
+    .split('/')
+    .map((s) => {
+      try {
+        return decodeURIComponent(s);
+      } catch {
+        return s;
+      }
+    })
+    .join('/')
+    .replace(/\/+$/, '');
+}
+
+/** The entries of a 207 Multi-Status answer to our PROPFIND. */
+export function parseMultistatus(xml: string): DavResource[] {
+  const doc = parser.parse(xml) as Xml;
+  const multistatus = doc.multistatus as Xml | undefined;
+  if (!multistatus || typeof multistatus !== 'object') throw dmsUnavailable('The document server answered PROPFIND with something that is not a multistatus');
+  const out: DavResource[] = [];
+  for (const response of (multistatus.response as Xml[] | undefined) ?? []) {
+    const href = text((response.href as unknown[] | undefined)?.[0]);
+    if (href === undefined) continue;
+    const props: Xml = {};
+    for (const propstat of (response.propstat as Xml[] | undefined) ?? []) {
+      if (!/\s2\d\d\s/.test(` ${text(propstat.status) ?? ''} `)) continue;
+      Object.assign(props, (propstat.prop as Xml | undefined) ?? {});
+    }
+    const path = decodedPath(href);
+    const resourcetype = props.resourcetype;
+    const size = text(props.getcontentlength);
+    const modified = text(props.getlastmodified);
+    const own: Record<string, string> = {};
+    for (const name of OWN_PROPS) {
+      const value = text(props[name]);
+      if (value) own[name] = value;
+    }
+    out.push({
+      name: path.slice(path.lastIndexOf('/') + 1),
+      path,
+      collection: !!resourcetype && typeof resourcetype === 'object' && 'collection' in resourcetype,
+      size: size !== undefined && /^\d+$/.test(size.trim()) ? Number(size) : undefined,
+      modified: modified ? new Date(modified) : new Date(0),
+      davEtag: text(props.getetag),
+      own,
+    });
+  }
+  return out;
+}
+
+/** A status the store did not expect from a method: the server does not behave as a WebDAV server should. */
+export async function unexpected(method: string, res: Dispatcher.ResponseData): Promise<ServiceError> {
+  await res.body.dump();
+  return dmsUnavailable(`The document server answered ${method} with ${res.statusCode}`);
+}
+
+export function dmsUnavailable(detail: string): ServiceError {
+  return new ServiceError('DMS_UNAVAILABLE', detail, undefined, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
+}
+
+function networkFailure(err: unknown): boolean {
+  if (err instanceof undiciErrors.UndiciError) return !(err instanceof undiciErrors.RequestAbortedError);
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|UND_ERR_.*)$/.test(code);
+}
+
+export interface DavRequest {
+  headers?: Record<string, string> | undefined;
+  body?: string | Buffer | Readable | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+export class DavClient {
+  private readonly agent: Agent;
+  /** The root collection's URL, ending in '/'. */
+  readonly root: URL;
+
+  constructor(options: DavClientOptions) {
+    const root = new URL(options.url);
+    if (root.protocol !== 'http:' && root.protocol !== 'https:') throw new Error(`the WebDAV URL must be http or https: ${options.url}`);
+    if (!root.pathname.endsWith('/')) root.pathname += '/';
+    root.search = '';
+    root.hash = '';
+    this.root = root;
+    const tls = options.tls ?? {};
+    this.agent = new Agent({
+      connections: options.connections ?? 16,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      connect: {
+        timeout: Math.min(options.timeoutMs, 10_000),
+        ...(tls.ca !== undefined ? { ca: tls.ca } : {}),
+        ...(tls.cert !== undefined ? { cert: tls.cert } : {}),
+        ...(tls.key !== undefined ? { key: tls.key } : {}),
+        ...(tls.rejectUnauthorized === false ? { rejectUnauthorized: false } : {}),
+      },
+    });
+  }
+
+  /** The URL of a path below the root: each segment percent-encoded, collections with a trailing '/'. */
+  url(segments: readonly string[], collection: boolean): string {
+    const tail = segments.map((s) => encodeURIComponent(s)).join('/');
+    return new URL(tail + (collection && tail ? '/' : ''), this.root).toString();
+  }
+
+  /** The decoded path of the root, as parseMultistatus gives hrefs (no trailing slash). */
+  get rootPath(): string {
+    return decodedPath(this.root.pathname);
+  }
+
+  /**
+   * One request as `user`. Network failures and server errors are 503
+   * DMS_UNAVAILABLE; 401 and 403 are 403 DMS_FORBIDDEN (the DMS decides what
+   * a user may do); 507 is DMS_INSUFFICIENT_STORAGE. Every other status is
+   * the caller's to read (see unexpected()); the caller must consume or dump
+   * the body.
+   */
+  async send(method: string, url: string, user: DavCredentials | undefined, req: DavRequest = {}): Promise<Dispatcher.ResponseData> {
+    const headers: Record<string, string> = { ...req.headers };
+    if (user) headers.authorization = `Basic ${Buffer.from(`${user.username}:${user.password}`, 'utf8').toString('base64')}`;
+    if (typeof req.body === 'string' && !headers['content-type']) headers['content-type'] = 'application/xml; charset=utf-8';
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body: req.body ?? null, dispatcher: this.agent, signal: req.signal ?? null });
+    } catch (err) {
+      if (networkFailure(err)) throw dmsUnavailable(`The document server cannot be reached (${(err as Error).message})`);
+      throw err;
+    }
+    const status = res.statusCode;
+    if (status === 401 || status === 403) {
+      await res.body.dump();
+      // dmsStatus tells a client whether to log in again (401: the DMS no longer takes the password) or to ask for rights (403).
+      throw new ServiceError('DMS_FORBIDDEN', status === 401 ? 'The document server did not accept the user\'s credentials; log in again' : 'The document server refused this request for the user', { dmsStatus: status });
+    }
+    if (status === 507) {
+      await res.body.dump();
+      throw new ServiceError('DMS_INSUFFICIENT_STORAGE');
+    }
+    if (status >= 500) {
+      await res.body.dump();
+      throw dmsUnavailable(`The document server answered ${method} with ${status}`);
+    }
+    return res;
+  }
+
+  /**
+   * Whether the server accepts these credentials: anything but 401 to a
+   * PROPFIND of the root (a 403 is a user the server knows and keeps out of
+   * the root, who may still own collections below it).
+   */
+  async accepts(user: DavCredentials): Promise<boolean> {
+    try {
+      const res = await this.send('PROPFIND', this.root.toString(), user, { headers: { depth: '0' }, body: PROPFIND_BODY });
+      await res.body.dump();
+      return true;
+    } catch (err) {
+      if (err instanceof ServiceError && err.code === 'DMS_FORBIDDEN') return !(err.extra?.dmsStatus === 401);
+      throw err;
+    }
+  }
+
+  /** PROPFIND at depth 0 or 1: null when nothing is there (404). */
+  async propfind(url: string, user: DavCredentials | undefined, depth: 0 | 1): Promise<DavResource[] | null> {
+    const res = await this.send('PROPFIND', url, user, { headers: { depth: String(depth) }, body: PROPFIND_BODY });
+    if (res.statusCode === 404 || res.statusCode === 409) {
+      await res.body.dump();
+      return null;
+    }
+    if (res.statusCode !== 207) throw await unexpected('PROPFIND', res);
+    return parseMultistatus(await res.body.text());
+  }
+
+  /** Sets our dead properties on a resource (PROPPATCH); false when the server refused them. */
+  async setOwnProps(url: string, user: DavCredentials | undefined, props: Partial<Record<(typeof OWN_PROPS)[number], string>>): Promise<boolean> {
+    const set = Object.entries(props).map(([k, v]) => `<P:${k}>${xmlEscape(v)}</P:${k}>`).join('');
+    const body = `<?xml version="1.0" encoding="utf-8"?><D:propertyupdate xmlns:D="DAV:" xmlns:P="${PROPS_NS}"><D:set><D:prop>${set}</D:prop></D:set></D:propertyupdate>`;
+    const res = await this.send('PROPPATCH', url, user, { body });
+    const answer = await res.body.text();
+    return res.statusCode === 207 ? !/<[^>]*status[^>]*>[^<]*\s[45]\d\d\s/i.test(answer) : res.statusCode < 300;
+  }
+
+  async close(): Promise<void> {
+    await this.agent.close();
+  }
+}

@@ -1,0 +1,399 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { Transform, type Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ServiceError } from '../../errors.js';
+import { KeyedLock } from '../keyed-lock.js';
+import { openContent, spoolName, StagedFile, stageToFile } from '../local-files.js';
+import type { StoredPath } from '../paths.js';
+import { etagOf, etagOfDigest, matchesEtag, withRandomSuffix } from '../store.js';
+import type { DocumentStat, DocumentStore, FolderEntry, OpenDocument, Release, StagedUpload, WriteOptions, WriteResult } from '../store.js';
+import { DavClient, unexpected, type DavCredentials, type DavResource } from './client.js';
+
+/** Names of uploads not yet moved into place; they start with a dot, so listings never show them. */
+const TEMP_PREFIX = '.pdfservice-tmp-';
+/** A temporary upload older than this is a leftover of an interrupted write, removed when a listing meets it. */
+const STALE_TEMP_MS = 60 * 60 * 1000;
+/** How many names a `unique` write tries before it gives up (409). */
+const UNIQUE_ATTEMPTS = 20;
+
+interface KnownTag {
+  /** The DMS's validator of the version (its ETag, size and time), which our tag was computed for. */
+  version: string;
+  etag: string;
+}
+
+/**
+ * An entity tag without its weakness: Apache marks a tag weak while the file
+ * is less than a second old and strong afterwards, for the same version.
+ */
+const opaque = (tag: string | undefined) => tag?.replace(/^W\//, '');
+/** A tag a server compares strongly (If-Match, If): a weak one never matches, so conditions use strong tags only. */
+const strong = (tag: string | undefined) => (tag && !tag.startsWith('W/') ? tag : undefined);
+
+const versionOf = (r: { davEtag?: string | undefined; size?: number | undefined; modified: Date }) => `${opaque(r.davEtag) ?? ''}|${r.size ?? ''}|${r.modified.getTime()}`;
+
+/**
+ * What the stores of every user share: the connection pool, the local
+ * staging and spool folders, the locks and the tags already computed. One
+ * per service; `forUser` makes the store that acts as a user.
+ */
+export class WebDavBackend {
+  private readonly staging: string;
+  private readonly spool: string;
+  readonly locks = new KeyedLock();
+  /** Serializes the commit (the conditional MOVE) of each target in this process: mod_dav_fs checks Overwrite: F and renames in two steps. */
+  readonly commits = new KeyedLock();
+  /**
+   * Our tags (content hashes) by URL, for the DMS version they were computed
+   * for. Another user's request may use one only after a PROPFIND the DMS
+   * answered for that user, so the DMS still decides who sees what.
+   */
+  private readonly tags = new Map<string, KnownTag>();
+
+  constructor(
+    readonly client: DavClient,
+    dataDir: string,
+  ) {
+    this.staging = path.join(dataDir, 'staging');
+    this.spool = path.join(dataDir, 'spool');
+  }
+
+  async init(): Promise<void> {
+    await fs.mkdir(this.staging, { recursive: true });
+    await fs.mkdir(this.spool, { recursive: true });
+  }
+
+  forUser(user: DavCredentials | undefined): WebDavStore {
+    return new WebDavStore(this, user);
+  }
+
+  knownTag(url: string, r: DavResource): string | undefined {
+    const known = this.tags.get(url);
+    if (known && known.version === versionOf(r)) return known.etag;
+    // Written by this service (here or in another instance): the tag it stored, if the DMS version is still the one it stored it for.
+    if (r.own.etag && r.own.davetag && r.davEtag && opaque(r.own.davetag) === opaque(r.davEtag)) return r.own.etag;
+    return undefined;
+  }
+
+  rememberTag(url: string, r: { davEtag?: string | undefined; size?: number | undefined; modified: Date }, etag: string): void {
+    if (this.tags.size > 100_000) this.tags.clear();
+    this.tags.set(url, { version: versionOf(r), etag });
+  }
+
+  forgetTags(urlPrefix: string): void {
+    for (const key of this.tags.keys()) if (key === urlPrefix || key.startsWith(urlPrefix)) this.tags.delete(key);
+  }
+
+  stage(source: Readable, limit: number): Promise<StagedFile> {
+    return stageToFile(this.staging, source, limit);
+  }
+
+  spoolFile(): string {
+    return spoolName(this.spool);
+  }
+
+  /** Local leftovers of a previous run: staged uploads and spooled downloads. */
+  async clearLocal(): Promise<void> {
+    for (const dir of [this.staging, this.spool]) {
+      await fs.rm(dir, { recursive: true, force: true });
+      await fs.mkdir(dir, { recursive: true });
+    }
+  }
+}
+
+/**
+ * Documents on a WebDAV server, as one user: every request carries that
+ * user's credentials, so the server decides what the user sees and changes
+ * (its 401 and 403 are 403 DMS_FORBIDDEN). Folders are collections. A write
+ * uploads to a temporary name in the target collection, records the content
+ * hash as a dead property and MOVEs it into place, so the target is never
+ * half-written; reads are spooled to a local file the engine reads, hashed
+ * on the way, so a version's tag is its content hash as with every store.
+ */
+export class WebDavStore implements DocumentStore {
+  private readonly client: DavClient;
+
+  constructor(
+    private readonly backend: WebDavBackend,
+    private readonly user: DavCredentials | undefined,
+  ) {
+    this.client = backend.client;
+  }
+
+  private docUrl(p: StoredPath): string {
+    return this.client.url(p.segments, false);
+  }
+
+  private folderUrl(p: StoredPath): string {
+    return this.client.url(p.segments, true);
+  }
+
+  private async propfindOne(url: string): Promise<DavResource | null> {
+    const found = await this.client.propfind(url, this.user, 0);
+    return found?.[0] ?? null;
+  }
+
+  /** Our tag of a document version: stored or remembered, else the hash of its bytes. */
+  private async tagOf(p: StoredPath, url: string, r: DavResource): Promise<string> {
+    const known = this.backend.knownTag(url, r);
+    if (known) return known;
+    const opened = await this.openDocument(p);
+    await opened.close();
+    return opened.stat.etag;
+  }
+
+  async statDocument(p: StoredPath): Promise<DocumentStat | null> {
+    if (!p.isDocument) return null;
+    const url = this.docUrl(p);
+    const r = await this.propfindOne(url);
+    if (!r || r.collection) return null;
+    return { size: r.size ?? 0, modified: r.modified, etag: await this.tagOf(p, url, r) };
+  }
+
+  async openDocument(p: StoredPath): Promise<OpenDocument> {
+    const notFound = () => new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
+    if (!p.isDocument) throw notFound();
+    const url = this.docUrl(p);
+    const res = await this.client.send('GET', url, this.user);
+    if (res.statusCode === 404 || (res.statusCode >= 300 && res.statusCode < 400)) {
+      await res.body.dump();
+      throw notFound();
+    }
+    if (res.statusCode !== 200) throw await unexpected('GET', res);
+    // Spooled while it arrives and hashed on the way: one version, whatever replaces it on the server meanwhile.
+    const file = this.backend.spoolFile();
+    const hash = createHash('sha256');
+    let size = 0;
+    const meter = new Transform({
+      transform(chunk: Buffer, _enc, done) {
+        size += chunk.length;
+        hash.update(chunk);
+        done(null, chunk);
+      },
+    });
+    let handle: fs.FileHandle;
+    try {
+      await pipeline(res.body, meter, createWriteStream(file, { flags: 'wx', mode: 0o600 }));
+      handle = await fs.open(file, 'r');
+    } finally {
+      // The descriptor keeps the bytes; the name goes at once, so nothing is left behind whatever happens next.
+      await fs.rm(file, { force: true });
+    }
+    const etag = etagOfDigest(hash.digest());
+    const header = (name: string) => {
+      const v = res.headers[name];
+      return Array.isArray(v) ? v[0] : v;
+    };
+    const lastModified = header('last-modified');
+    const modified = lastModified ? new Date(lastModified) : new Date();
+    this.backend.rememberTag(url, { davEtag: header('etag'), size, modified }, etag);
+    return {
+      ...openContent(handle, size),
+      stat: { size, modified, etag },
+      stream: (range) => handle.createReadStream({ autoClose: true, start: range?.start ?? 0, ...(range ? { end: range.end } : {}) }),
+    };
+  }
+
+  /** Creates the collections of `folder` that are missing, from the top (MKCOL). */
+  private async ensureFolder(folder: StoredPath): Promise<boolean> {
+    if (folder.isRoot || (await this.statFolder(folder))) return false;
+    await this.ensureFolder(folder.parent);
+    let res;
+    try {
+      res = await this.client.send('MKCOL', this.folderUrl(folder), this.user);
+    } catch (err) {
+      // mod_dav_fs answers 403 to a MKCOL that loses a race with another: the collection is there, which is what was asked.
+      if (err instanceof ServiceError && err.code === 'DMS_FORBIDDEN' && (await this.statFolder(folder))) return false;
+      throw err;
+    }
+    await res.body.dump();
+    if (res.statusCode === 201) return true;
+    // 405: something is there already; a collection made meanwhile is fine, a document is a conflict.
+    if (res.statusCode === 405) {
+      if (await this.statFolder(folder)) return false;
+      throw new ServiceError('PATH_CONFLICT', 'A document exists on this path');
+    }
+    throw await unexpected('MKCOL', res);
+  }
+
+  async writeDocument(p: StoredPath, content: Buffer | Uint8Array | StagedUpload, options: WriteOptions): Promise<WriteResult> {
+    if (!p.isDocument) throw new ServiceError('INVALID_PATH', 'A document path must end in ".pdf"');
+    if (!(content instanceof StagedFile || content instanceof Uint8Array)) throw new TypeError('Staged uploads must come from this store');
+    const targetUrl = this.docUrl(p);
+    // Checked before anything is created, so that a refused write leaves no folder and no upload behind.
+    const before = await this.propfindOne(targetUrl);
+    if (before?.collection) throw new ServiceError('PATH_CONFLICT', 'A folder exists on this path');
+    if (options.ifMatch !== undefined && (!before || !matchesEtag(options.ifMatch, await this.tagOf(p, targetUrl, before)))) {
+      throw new ServiceError('PRECONDITION_FAILED');
+    }
+    await this.ensureFolder(p.parent);
+    const etag = content instanceof StagedFile ? content.etag : etagOf(content);
+    const size = content instanceof StagedFile ? content.size : content.byteLength;
+    const tempUrl = this.client.url([...p.parent.segments, `${TEMP_PREFIX}${Date.now()}-${randomBytes(8).toString('hex')}`], false);
+    let moved = false;
+    try {
+      const body = content instanceof StagedFile ? createReadStream(content.file) : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+      const put = await this.client.send('PUT', tempUrl, this.user, { headers: { 'content-type': 'application/pdf', 'content-length': String(size) }, body });
+      await put.body.dump();
+      if (put.statusCode !== 201 && put.statusCode !== 204 && put.statusCode !== 200) throw await unexpected('PUT', put);
+      const uploaded = await this.propfindOne(tempUrl);
+      // The tag travels with the document as a dead property (MOVE keeps it), so other instances and later runs need not hash it.
+      if (uploaded?.davEtag) await this.client.setOwnProps(tempUrl, this.user, { etag, davetag: uploaded.davEtag });
+      const { target, created } = await this.moveIntoPlace(p, tempUrl, options, before);
+      moved = true;
+      const targetNow = this.docUrl(target);
+      const after = await this.propfindOne(targetNow);
+      const stat = { size, modified: after?.modified ?? new Date(), etag };
+      if (after) this.backend.rememberTag(targetNow, after, etag);
+      return { path: target, created, stat };
+    } finally {
+      if (!moved) await this.removeQuietly(tempUrl);
+    }
+  }
+
+  /**
+   * The commit: MOVE onto the target, replacing it only when asked to and,
+   * when the caller named a version, only while the DMS still holds that
+   * version (an If header tagged with the target's DMS entity tag, so a
+   * writer in another instance in between makes it 412, never a silent
+   * overwrite).
+   */
+  private async moveIntoPlace(p: StoredPath, tempUrl: string, options: WriteOptions, before: DavResource | null): Promise<{ target: StoredPath; created: boolean }> {
+    let target = p;
+    for (let attempt = 0; ; attempt++) {
+      const targetUrl = this.docUrl(target);
+      const release = await this.backend.commits.acquire(targetUrl);
+      try {
+        const headers: Record<string, string> = { destination: targetUrl, overwrite: options.conflict === 'overwrite' ? 'T' : 'F' };
+        const expected = strong(before?.davEtag);
+        if (options.conflict === 'overwrite' && options.ifMatch !== undefined && expected) headers.if = `<${targetUrl}> ([${expected}])`;
+        const res = await this.client.send('MOVE', tempUrl, this.user, { headers });
+        await res.body.dump();
+        if (res.statusCode === 201 || res.statusCode === 204) {
+          return { target, created: options.conflict === 'overwrite' ? res.statusCode === 201 && !before : true };
+        }
+        if (res.statusCode !== 412) throw await unexpected('MOVE', res);
+        if (options.conflict === 'overwrite') throw new ServiceError('PRECONDITION_FAILED');
+        if (options.conflict === 'fail' || attempt >= UNIQUE_ATTEMPTS) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${target.toString()}`);
+        target = withRandomSuffix(p);
+      } finally {
+        release();
+      }
+    }
+  }
+
+  private async removeQuietly(url: string): Promise<void> {
+    try {
+      const res = await this.client.send('DELETE', url, this.user);
+      await res.body.dump();
+    } catch {
+      // Left for the next listing or start to remove (it is hidden meanwhile).
+    }
+  }
+
+  async deleteDocument(p: StoredPath, ifMatch?: string): Promise<void> {
+    const url = this.docUrl(p);
+    const r = p.isDocument ? await this.propfindOne(url) : null;
+    if (!r || r.collection) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
+    const headers: Record<string, string> = {};
+    if (ifMatch !== undefined) {
+      if (!matchesEtag(ifMatch, await this.tagOf(p, url, r))) throw new ServiceError('PRECONDITION_FAILED');
+      const expected = strong(r.davEtag);
+      if (expected) headers['if-match'] = expected;
+    }
+    const res = await this.client.send('DELETE', url, this.user, { headers });
+    await res.body.dump();
+    this.backend.forgetTags(url);
+    if (res.statusCode === 404) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
+    if (res.statusCode === 412) throw new ServiceError('PRECONDITION_FAILED');
+    if (res.statusCode !== 204 && res.statusCode !== 200) throw await unexpected('DELETE', res);
+  }
+
+  stage(source: Readable, limit: number): Promise<StagedUpload> {
+    return this.backend.stage(source, limit);
+  }
+
+  async statFolder(p: StoredPath): Promise<{ modified: Date } | null> {
+    if (p.isDocument) return null; // folder names never end in .pdf
+    const r = await this.propfindOne(this.folderUrl(p));
+    return r?.collection ? { modified: r.modified } : null;
+  }
+
+  async makeFolder(p: StoredPath): Promise<{ created: boolean }> {
+    return { created: await this.ensureFolder(p) };
+  }
+
+  async listFolder(p: StoredPath): Promise<FolderEntry[]> {
+    const url = this.folderUrl(p);
+    const found = await this.client.propfind(url, this.user, 1);
+    const self = found?.find((r) => r.path === this.selfPath(p));
+    if (!found || !self?.collection) throw new ServiceError('FOLDER_NOT_FOUND', `No folder at /${p.toString()}`);
+    const entries: FolderEntry[] = [];
+    for (const r of found) {
+      if (r === self || r.path !== `${self.path}/${r.name}`) continue;
+      if (r.name.startsWith(TEMP_PREFIX)) {
+        this.sweepIfStale(p, r);
+        continue;
+      }
+      if (r.name.startsWith('.')) continue;
+      if (r.collection) entries.push({ name: r.name, type: 'folder', modified: r.modified });
+      else if (/\.pdf$/i.test(r.name)) entries.push({ name: r.name, type: 'document', size: r.size ?? 0, modified: r.modified });
+    }
+    return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** The decoded href path of a folder, as the server lists it. */
+  private selfPath(p: StoredPath): string {
+    return [this.client.rootPath, ...p.segments].join('/').replace(/\/+$/, '');
+  }
+
+  /** A temporary upload from an interrupted write, met in a listing: removed in the background once it is old. */
+  private sweepIfStale(folder: StoredPath, r: DavResource): void {
+    const started = Number(/^\.pdfservice-tmp-(\d+)-/.exec(r.name)?.[1]);
+    if (!Number.isFinite(started) || Date.now() - started < STALE_TEMP_MS) return;
+    void this.removeQuietly(this.client.url([...folder.segments, r.name], false));
+  }
+
+  async deleteFolder(p: StoredPath, recursive: boolean): Promise<void> {
+    if (p.isRoot) throw new ServiceError('INVALID_PATH', 'The root folder cannot be deleted');
+    if (!(await this.statFolder(p))) throw new ServiceError('FOLDER_NOT_FOUND', `No folder at /${p.toString()}`);
+    if (!recursive && (await this.listFolder(p)).length > 0) throw new ServiceError('FOLDER_NOT_EMPTY', 'The folder is not empty; use ?recursive=true');
+    const url = this.folderUrl(p);
+    const res = await this.client.send('DELETE', url, this.user);
+    await res.body.dump();
+    this.backend.forgetTags(url);
+    if (res.statusCode === 404) throw new ServiceError('FOLDER_NOT_FOUND', `No folder at /${p.toString()}`);
+    if (res.statusCode !== 204 && res.statusCode !== 200) throw await unexpected('DELETE', res);
+  }
+
+  lock(p: StoredPath): Promise<Release> {
+    return this.backend.locks.acquire(this.docUrl(p));
+  }
+
+  /**
+   * Removes local leftovers and, as this store's user, the temporary uploads
+   * of interrupted writes in every collection the user may list.
+   */
+  async recover(): Promise<void> {
+    await this.backend.clearLocal();
+    const sweep = async (segments: readonly string[]): Promise<void> => {
+      let found: DavResource[] | null;
+      try {
+        found = await this.client.propfind(this.client.url(segments, true), this.user, 1);
+      } catch (err) {
+        if (err instanceof ServiceError && err.code === 'DMS_FORBIDDEN') return; // not this user's to clean
+        throw err;
+      }
+      const self = [this.client.rootPath, ...segments].join('/').replace(/\/+$/, '');
+      for (const r of found ?? []) {
+        if (r.path !== `${self}/${r.name}`) continue;
+        if (r.name.startsWith(TEMP_PREFIX)) await this.removeQuietly(this.client.url([...segments, r.name], false));
+        else if (r.collection && !r.name.startsWith('.')) await sweep([...segments, r.name]);
+      }
+    };
+    await sweep([]);
+  }
+}
