@@ -1,0 +1,188 @@
+/**
+ * The WebDAV store through the API, against a real Apache mod_dav server
+ * (test/dav/httpd.conf): three users log in with their DMS passwords and the
+ * DMS decides what each sees and changes; the service's answers and the
+ * files on the DMS's disk are both checked.
+ */
+import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { startDavServer, type DavServer, type DavUser } from './helpers/dav-server.js';
+import { call, sha256, type Reply } from './helpers/http.js';
+import { makePdf, pdftotext } from './helpers/pdf.js';
+import { basicAuth, startServer, type TestServer } from './helpers/server.js';
+
+let dav: DavServer;
+let server: TestServer;
+
+before(async () => {
+  dav = await startDavServer();
+  server = await startServer({ env: { PDFSERVICE_STORE: 'webdav', PDFSERVICE_WEBDAV_URL: dav.url, PDFSERVICE_WEBDAV_TIMEOUT_MS: '3000' } });
+});
+after(async () => {
+  await server?.stop();
+  await dav?.dispose();
+});
+
+const as = (user: DavUser) => basicAuth(user, dav.users[user]);
+/** SIGSTOP: httpd (one process, -X) keeps its connections open and answers nothing, as a hung server. */
+const pause = () => process.kill(dav.pid()!, 'SIGSTOP');
+const resume = () => process.kill(dav.pid()!, 'SIGCONT');
+/** The file the DMS holds for a document path (below the root collection), read from its disk. */
+const onDisk = (documentPath: string) => readFile(path.join(dav.root, ...documentPath.split('/')));
+const put = (user: DavUser, documentPath: string, body: Buffer) => call(server, 'PUT', `/documents/${documentPath}`, { auth: as(user), body, headers: { 'content-type': 'application/pdf' } });
+const get = (user: DavUser, p: string) => call(server, 'GET', p, { auth: as(user) });
+
+function refused(reply: Reply, dmsStatus = 403): void {
+  assert.equal(reply.status, 403, reply.text);
+  assert.equal(reply.json().code, 'DMS_FORBIDDEN');
+  assert.equal(reply.json().dmsStatus, dmsStatus);
+}
+
+async function login(user: string, password: string): Promise<Reply> {
+  return call(server, 'POST', '/sessions', { auth: false, body: { username: user, password } });
+}
+const cookieOf = (reply: Reply) => /SESSIONID=([^;]*)/.exec(reply.headers.get('set-cookie') ?? '')![1]!;
+
+/** Temporary uploads the store left on the DMS (none may survive a request). */
+async function temporaries(): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of await readdir(dav.root, { recursive: true, withFileTypes: true })) if (entry.name.startsWith('.pdfservice-tmp-')) found.push(entry.name);
+  return found;
+}
+
+describe('logins are checked by the DMS', () => {
+  test('a DMS user logs in with the DMS password; a wrong one is 401; the password is in no cookie and no log line', async () => {
+    const ok = await login('alice', dav.users.alice);
+    assert.equal(ok.status, 201, ok.text);
+    assert.equal(ok.json().username, 'alice');
+    assert.deepEqual(ok.json().rights, ['GET', 'POST', 'PUT', 'DELETE'], 'PDFSERVICE_WEBDAV_USER_RIGHTS for a user the service does not know');
+    const cookie = ok.headers.get('set-cookie')!;
+    const secret = dav.users.alice;
+    assert.ok(!cookie.includes(secret) && !cookie.includes(Buffer.from(secret).toString('base64')), 'the cookie holds an id, not the password');
+    const wrong = await login('alice', 'not-the-password');
+    assert.equal(wrong.status, 401);
+    assert.equal(wrong.json().code, 'INVALID_CREDENTIALS');
+    const stranger = await login('mallory', 'whatever-it-is');
+    assert.equal(stranger.status, 401);
+    // A request as alice with her session works at the DMS as alice.
+    const mine = await call(server, 'GET', '/documents/home/alice', { auth: false, headers: { cookie: `SESSIONID=${cookieOf(ok)}` } });
+    assert.equal(mine.status, 200, mine.text);
+    assert.ok(!server.output.some((line) => line.includes(secret)), 'no log line holds the password');
+  });
+});
+
+describe('the DMS decides what each user sees and changes', () => {
+  test('each user reads and writes their own home; another user\'s home is 403 DMS_FORBIDDEN and stays as it was', async () => {
+    const bytes = makePdf({ text: () => 'Alice private report' });
+    const created = await put('alice', 'home/alice/report.pdf', bytes);
+    assert.equal(created.status, 201, created.text);
+    assert.equal(sha256(await onDisk('home/alice/report.pdf')), sha256(bytes), 'the DMS holds the bytes');
+    const back = await get('alice', '/documents/home/alice/report.pdf');
+    assert.equal(back.status, 200);
+    assert.ok(back.bytes.equals(bytes));
+    assert.equal(back.headers.get('etag'), created.headers.get('etag'), 'the ETag is the content hash, as with the filesystem store');
+    const listing = await get('alice', '/documents/home/alice');
+    assert.ok(JSON.stringify(listing.json()).includes('report.pdf'));
+
+    refused(await get('bob', '/documents/home/alice/report.pdf'));
+    refused(await get('bob', '/documents/home/alice'));
+    refused(await put('bob', 'home/alice/report.pdf', makePdf({ text: () => 'overwritten by bob' })));
+    refused(await call(server, 'DELETE', '/documents/home/alice/report.pdf', { auth: as('bob') }));
+    assert.equal(sha256(await onDisk('home/alice/report.pdf')), sha256(bytes), 'unchanged on the DMS');
+
+    const bobs = await put('bob', 'home/bob/notes.pdf', makePdf({ text: () => 'Bob notes' }));
+    assert.equal(bobs.status, 201, bobs.text);
+    assert.deepEqual(await temporaries(), []);
+  });
+
+  test('the shared collection: everyone reads, only alice writes (403 for the others, the file unchanged)', async () => {
+    const bytes = makePdf({ pages: 2, text: (i) => `Shared handbook page ${i + 1}` });
+    assert.equal((await put('alice', 'shared/handbook.pdf', bytes)).status, 201);
+    for (const user of ['bob', 'carol'] as const) {
+      const read = await get(user, '/documents/shared/handbook.pdf');
+      assert.equal(read.status, 200, `${user} reads`);
+      assert.ok(read.bytes.equals(bytes));
+      const text = await get(user, '/documents/shared/handbook.pdf/pages/1/text');
+      assert.equal(text.status, 200, text.text);
+      assert.match(text.text, /Shared handbook page 2/);
+      refused(await call(server, 'POST', '/documents/shared/handbook.pdf/pages', { auth: as(user), body: { RotatePagesAction: { pageRange: '1', rotation: 90 } } }));
+      refused(await put(user, 'shared/handbook.pdf', makePdf()));
+      refused(await put(user, 'shared/new.pdf', makePdf()));
+    }
+    assert.equal(sha256(await onDisk('shared/handbook.pdf')), sha256(bytes), 'unchanged on the DMS');
+    const rotated = await call(server, 'POST', '/documents/shared/handbook.pdf/pages', { auth: as('alice'), body: { RotatePagesAction: { pageRange: '1', rotation: 90 } } });
+    assert.equal(rotated.status, 200, rotated.text);
+    assert.notEqual(sha256(await onDisk('shared/handbook.pdf')), sha256(bytes), 'alice\'s change reached the DMS');
+  });
+
+  test('the restricted collection is 403 to carol, listing and document alike; alice and bob use it', async () => {
+    const bytes = makePdf({ text: () => 'Board minutes' });
+    assert.equal((await put('alice', 'restricted/minutes.pdf', bytes)).status, 201);
+    assert.equal((await get('bob', '/documents/restricted/minutes.pdf')).status, 200);
+    refused(await get('carol', '/documents/restricted'));
+    refused(await get('carol', '/documents/restricted/minutes.pdf'));
+    refused(await get('carol', '/documents/restricted/minutes.pdf/pages/0/text'));
+  });
+
+  test('annotations, actions and page text work on DMS documents as on local ones', async () => {
+    const bytes = makePdf({ pages: 3, text: (i) => `Quarterly figures page ${i + 1}` });
+    assert.equal((await put('bob', 'home/bob/q.pdf', bytes)).status, 201);
+    const xfdf = '<?xml version="1.0" encoding="UTF-8"?><xfdf xmlns="http://ns.adobe.com/xfdf/"><annots><text name="note-1" page="0" rect="500,700,520,720" title="Bob"><contents>Check the totals</contents></text></annots></xfdf>';
+    const imported = await call(server, 'POST', '/documents/home/bob/q.pdf/annotations/content', { auth: as('bob'), body: xfdf, headers: { 'content-type': 'application/vnd.adobe.xfdf' } });
+    assert.ok(imported.status === 200 || imported.status === 201, imported.text);
+    const listed = await get('bob', '/documents/home/bob/q.pdf/annotations');
+    assert.equal(listed.status, 200);
+    assert.ok(JSON.stringify(listed.json()).includes('Check the totals'));
+    const deleted = await call(server, 'POST', '/documents/home/bob/q.pdf/pages', { auth: as('bob'), body: { DeletePagesAction: { pageRange: '2' } } });
+    assert.equal(deleted.status, 200, deleted.text);
+    const stored = await onDisk('home/bob/q.pdf');
+    const text = pdftotext(stored);
+    assert.match(text, /page 1/);
+    assert.doesNotMatch(text, /page 2/, 'the page is gone from the file on the DMS');
+    assert.match(text, /page 3/);
+    const pageText = await get('bob', '/documents/home/bob/q.pdf/pages/1/text');
+    assert.match(pageText.text, /Quarterly figures page 3/);
+    assert.deepEqual(await temporaries(), []);
+  });
+});
+
+describe('faults', () => {
+  test('a DMS that stops answering mid-request: 503 DMS_UNAVAILABLE with Retry-After, nothing half-written', async () => {
+    const bytes = makePdf({ text: () => 'Before the outage' });
+    assert.equal((await put('alice', 'home/alice/outage.pdf', bytes)).status, 201);
+    pause();
+    try {
+      const read = await get('alice', '/documents/home/alice/outage.pdf');
+      assert.equal(read.status, 503, read.text);
+      assert.equal(read.json().code, 'DMS_UNAVAILABLE');
+      assert.match(read.headers.get('retry-after') ?? '', /^\d+$/);
+      const write = await put('alice', 'home/alice/outage.pdf', makePdf({ text: () => 'During the outage' }));
+      assert.equal(write.status, 503, write.text);
+    } finally {
+      resume();
+    }
+    assert.equal(sha256(await onDisk('home/alice/outage.pdf')), sha256(bytes), 'the document as it was');
+    await dav.stop();
+    try {
+      const down = await get('alice', '/documents/home/alice/outage.pdf');
+      assert.equal(down.status, 503);
+      assert.equal(down.json().code, 'DMS_UNAVAILABLE');
+    } finally {
+      await dav.restart();
+    }
+    assert.equal((await get('alice', '/documents/home/alice/outage.pdf')).status, 200, 'served again once the DMS is back');
+  });
+
+  test('a password changed on the DMS: the next request with the old session is refused', async () => {
+    const session = await login('carol', dav.users.carol);
+    assert.equal(session.status, 201);
+    const cookie = { auth: false as const, headers: { cookie: `SESSIONID=${cookieOf(session)}` } };
+    assert.equal((await call(server, 'GET', '/documents/home/carol', cookie)).status, 200);
+    await dav.setPassword('carol', 'carol-new-password-2');
+    refused(await call(server, 'GET', '/documents/home/carol', cookie), 401);
+    const again = await login('carol', 'carol-new-password-2');
+    assert.equal(again.status, 201, 'the new password logs in');
+  });
+});
