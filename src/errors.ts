@@ -31,6 +31,7 @@ export const ERROR_CATALOG = {
   DOCUMENT_PASSWORD_REQUIRED: { status: 403, title: 'The document is encrypted and needs a password' },
   DOCUMENT_PASSWORD_INVALID: { status: 403, title: 'The document password is wrong' },
   DOCUMENT_PERMISSION_DENIED: { status: 403, title: 'The document permissions forbid this operation' },
+  DMS_FORBIDDEN: { status: 403, title: 'The document server refused this user' },
   DOCUMENT_NOT_FOUND: { status: 404, title: 'No such document' },
   FOLDER_NOT_FOUND: { status: 404, title: 'No such folder' },
   USER_NOT_FOUND: { status: 404, title: 'No such user' },
@@ -79,6 +80,8 @@ export const ERROR_CATALOG = {
   METHOD_NOT_IMPLEMENTED: { status: 501, title: 'The service implements this method for no resource' },
   COMPONENT_MISSING: { status: 501, title: 'A component this feature needs is not installed' },
   SERVICE_BUSY: { status: 503, title: 'The service is busy; try again later' },
+  // Like SERVICE_BUSY, thrown with a Retry-After header (ServiceError's headers).
+  DMS_UNAVAILABLE: { status: 503, title: 'The document server is unavailable; try again later' },
   ENGINE_TIMEOUT: { status: 504, title: 'The document took too long to process' },
 } as const satisfies Record<string, { status: number; title: string; pathStatus?: number }>;
 
