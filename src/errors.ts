@@ -80,6 +80,7 @@ export const ERROR_CATALOG = {
   METHOD_NOT_IMPLEMENTED: { status: 501, title: 'The service implements this method for no resource' },
   COMPONENT_MISSING: { status: 501, title: 'A component this feature needs is not installed' },
   SERVICE_BUSY: { status: 503, title: 'The service is busy; try again later' },
+  // Like SERVICE_BUSY, thrown with a Retry-After header (ServiceError's headers).
   DMS_UNAVAILABLE: { status: 503, title: 'The document server cannot be reached; try again later' },
   ENGINE_TIMEOUT: { status: 504, title: 'The document took too long to process' },
   DMS_INSUFFICIENT_STORAGE: { status: 507, title: 'The document server has no room for the document' },

@@ -10,7 +10,8 @@ import { createOperations } from './operations/index.js';
 import { FileJobStore } from './operations/jobs/file-store.js';
 import { FileProfileStore } from './operations/optimize/file-store.js';
 import { FilesystemStore } from './storage/filesystem-store.js';
-import { MeteredStore } from './storage/metered-store.js';
+import { meteredStores } from './storage/metered-store.js';
+import { sharedStores } from './storage/store.js';
 import { declaredTools, ToolSupervisor } from './tools/index.js';
 
 /** Start-up failures an operator can fix, said in one line instead of a stack trace. */
@@ -30,7 +31,8 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
   const files = new FilesystemStore(config.dataDir);
   await files.init();
   await files.recover();
-  const store = new MeteredStore(files);
+  // The filesystem store has no users of its own: every user gets the one store, metered once.
+  const stores = meteredStores(sharedStores(files));
   const { auth, generatedAdminPassword } = await createAuth(config);
   let log: FastifyBaseLogger | undefined; // the app's logger, once the app exists
   // Scratch folders under the data folder, so that a start after a crash finds and removes what a killed run left.
@@ -49,7 +51,7 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
   const toolStatuses = await toolsChecked;
   const jobStore = new FileJobStore(config.dataDir, { onSkip: (file, err) => log?.warn({ file, err }, 'a damaged job record was skipped') });
   const operations = createOperations({
-    store,
+    stores,
     pool,
     tools,
     profiles: await FileProfileStore.open(config.dataDir),

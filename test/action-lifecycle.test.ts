@@ -76,6 +76,7 @@ describe('action lifecycle: prepare, then execute with a signal and progress', (
       source,
       target: source,
       conflict: 'overwrite',
+      ctx,
       exec: { progress: (p) => reports.push(p) },
       work: async (stored, engine) => ({ result: await engine.run('documentText', { pdf: stored!.pdf }) }),
     });
@@ -89,6 +90,7 @@ describe('action lifecycle: prepare, then execute with a signal and progress', (
       source,
       target: source,
       conflict: 'overwrite',
+      ctx,
       exec: { signal: stop.signal },
       work: async (_stored, engine) => {
         await engine.run('busyWait', { ms: 30_000 });
@@ -111,6 +113,7 @@ describe('action lifecycle: prepare, then execute with a signal and progress', (
       target: source,
       conflict: 'overwrite',
       lock: 'write',
+      ctx,
       exec: {},
       work: async () => {
         await gate;
@@ -118,13 +121,13 @@ describe('action lifecycle: prepare, then execute with a signal and progress', (
       },
     });
     // With the lock held for the whole work, this in-place write would wait for the gate forever.
-    await ops.documents.transform({ target: source, conflict: 'overwrite', exec: {}, work: async () => ({ content: other, result: 'meanwhile' }) });
+    await ops.documents.transform({ target: source, conflict: 'overwrite', ctx, exec: {}, work: async () => ({ content: other, result: 'meanwhile' }) });
     release();
     await assert.rejects(job, (err: unknown) => err instanceof ServiceError && err.code === 'PRECONDITION_FAILED');
     assert.deepEqual(await bytesOf(source), other, 'the change made meanwhile is what the document holds');
 
     // Nothing changed meanwhile: the job writes.
-    const { written } = await ops.documents.transform({ source, target: source, conflict: 'overwrite', lock: 'write', exec: {}, work: async () => ({ content: makePdf({ pages: 3 }), result: 'job' }) });
+    const { written } = await ops.documents.transform({ source, target: source, conflict: 'overwrite', lock: 'write', ctx, exec: {}, work: async () => ({ content: makePdf({ pages: 3 }), result: 'job' }) });
     assert.ok(written);
     assert.deepEqual(await bytesOf(source), makePdf({ pages: 3 }));
   });

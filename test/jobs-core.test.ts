@@ -64,7 +64,7 @@ describe('background jobs: the core', () => {
     assert.equal(done.result?.path, '/jobs/extract.pdf');
     assert.equal(done.result?.status, 201);
     assert.equal(done.progress.percent, 100);
-    const written = await ops.documents.read(documentPathFromBody('jobs/extract.pdf', 'path'), (s) => s.bytes());
+    const written = await ops.documents.read(documentPathFromBody('jobs/extract.pdf', 'path'), alice, (s) => s.bytes());
     const file = path.join(scratch, 'extract.pdf');
     writeFileSync(file, written);
     assert.equal(execFileSync('qpdf', ['--show-npages', file], { encoding: 'utf8' }).trim(), '3');
@@ -130,7 +130,7 @@ describe('background jobs: the core', () => {
     const ran = await restarted.waitFor(queued!, 30_000);
     assert.equal(ran.state, 'succeeded', JSON.stringify(ran.error));
     assert.equal(ran.result?.path, '/jobs/after-restart.pdf');
-    assert.ok(await ops.documents.exists(documentPathFromBody('jobs/after-restart.pdf', 'path')));
+    assert.ok(await ops.documents.exists(documentPathFromBody('jobs/after-restart.pdf', 'path'), alice));
     assert.equal((await restarted.get(finished.id, alice)).state, 'succeeded');
   });
 
@@ -156,7 +156,7 @@ describe('background jobs: the core', () => {
     await until('the job waits for the engine', async () => pool.stats.queued > 0);
     // It holds no lock, so this write goes ahead at once.
     const meanwhile = makePdf({ pages: 5, text: () => 'changed meanwhile' });
-    await ops.documents.transform({ target: doc, conflict: 'overwrite', exec: {}, work: async () => ({ content: meanwhile, result: null }) });
+    await ops.documents.transform({ target: doc, conflict: 'overwrite', ctx: bob, exec: {}, work: async () => ({ content: meanwhile, result: null }) });
     await busy;
     const failed = await jobs.waitFor(job.id, 30_000);
     assert.equal(failed.state, 'failed');

@@ -3,6 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors.js';
 import type { ActionFile } from '../operations/actions/types.js';
 import type { DocumentOperations } from '../operations/documents.js';
+import { operationContext } from './request-context.js';
 import { mediaTypeOf } from './uploads.js';
 
 /** Parts a multipart body may have (docs/api.md "Limits"): files among them, and parts in all. */
@@ -65,7 +66,7 @@ function requireMultipart(request: FastifyRequest, hint: string): void {
 
 /**
  * Reads a multipart/form-data request: file parts are staged through the store
- * (so large files never sit in memory), parts named in `textFields` are read as
+ * of the request's user (so large files never sit in memory), parts named in `textFields` are read as
  * text even when sent as files (curl -F 'pageAction=@a.json').
  */
 /** Where file parts are staged (DocumentOperations). */
@@ -79,6 +80,7 @@ export async function readMultipart(
   requireMultipart(request, 'Expected multipart/form-data');
   const fields = new Map<string, string>();
   const files: ActionFile[] = [];
+  const ctx = operationContext(request);
   try {
     for await (const part of request.parts()) {
       if (part.type === 'field') {
@@ -86,7 +88,7 @@ export async function readMultipart(
       } else if (options.textFields.includes(part.fieldname)) {
         fields.set(part.fieldname, (await fileBytes(part, options.textLimit)).toString('utf8'));
       } else {
-        const content = await staging.stage(part.file, options.fileLimit);
+        const content = await staging.stage(part.file, options.fileLimit, ctx);
         files.push({ field: part.fieldname, fileName: part.filename || undefined, mediaType: mediaTypeOf(part.mimetype, part.filename), content });
       }
     }

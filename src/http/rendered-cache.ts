@@ -11,7 +11,10 @@ import { renderXmlYielding, type XmlShape } from './xml.js';
  * rendering it costs more than finding it). Bounded by total bytes; the least
  * recently used go first. Entries are keyed by the caller's variant (document
  * ETag, password, filters) and the negotiated format, so nothing is shared
- * across documents, passwords or formats.
+ * across documents, passwords or formats. Users do share it: a route renders
+ * or looks up a body only with the version its operation has just answered,
+ * after a stat or read through the requesting user's store, so a user the
+ * store refuses never gets here.
  */
 export class RenderedCache {
   private readonly bodies: ReadModelCache<Buffer>;

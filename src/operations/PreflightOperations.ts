@@ -66,8 +66,9 @@ const CACHED_RESULTS = 1000;
  * (ETag), password and profile, so asking again costs no validator run.
  */
 export class PreflightOperations {
+  /** Looked up by check() after its stat as the requesting user (ReadModelCache says why that suffices). */
   private readonly results = new ReadModelCache<PreflightReport>(CACHED_RESULTS);
-  /** Checks running now, by version, password and profile. */
+  /** Checks running now, by version, password and profile; joined only after the joiner's own stat, as the cache. */
   private readonly inflight = new Map<string, Promise<{ etag: string; report: PreflightReport }>>();
 
   constructor(
@@ -85,7 +86,7 @@ export class PreflightOperations {
     const checker = PREFLIGHT_PROFILES.get(profile);
     if (!checker) throw new ServiceError('BAD_REQUEST', `Unknown profile "${profile}"; the profiles are ${PreflightOperations.profiles().join(', ')}`);
     const document = `/${path.toString()}`;
-    const stat = await this.documents.stat(path);
+    const stat = await this.documents.stat(path, ctx);
     const cached = this.results.get(stat.etag, ctx.documentPassword, profile);
     if (cached) return { document, etag: stat.etag, ...cached };
     // The same check already running (a client polling, two clients at once): wait for its result instead of running
@@ -104,8 +105,8 @@ export class PreflightOperations {
     const { signal } = requestExecution();
     const work = (async () => {
       // The password is checked the way every read checks it (401/403 before the validator runs); a plain version costs nothing here.
-      await this.documents.checkAccess(path, ctx.documentPassword, 'view');
-      return this.documents.read(path, async (stored) => {
+      await this.documents.checkAccess(path, ctx, 'view');
+      return this.documents.read(path, ctx, async (stored) => {
         const report = await checker.check({ stored, password: ctx.documentPassword, signal, pool: this.pool, tools: this.tools });
         this.results.set(stored.etag, ctx.documentPassword, report, profile);
         return { etag: stored.etag, report };

@@ -14,6 +14,7 @@ export interface AnnotationFilter {
 
 /** The annotations resource: listing (cached by ETag), reading one, deleting. */
 export class AnnotationOperations {
+  /** Looked up by current() after its stat as the requesting user (ReadModelCache says why that suffices). */
   private readonly lists = new ReadModelCache<AnnotationList>(200);
 
   constructor(
@@ -32,10 +33,10 @@ export class AnnotationOperations {
 
   /** The document's annotations and the version they belong to, from the cache when that version was listed before (no read). */
   private async current(path: StoredPath, ctx: OperationContext): Promise<AnnotationList & { etag: string }> {
-    const stat = await this.documents.stat(path);
+    const stat = await this.documents.stat(path, ctx);
     const cached = this.lists.get(stat.etag, ctx.documentPassword);
     if (cached) return { ...cached, etag: stat.etag };
-    return this.documents.read(path, async (stored) => {
+    return this.documents.read(path, ctx, async (stored) => {
       return { ...(await this.listOf(stored, ctx.documentPassword)), etag: stored.etag };
     });
   }
@@ -78,14 +79,14 @@ export class AnnotationOperations {
 
   /** The attachment of a FileAttachment annotation (A10), with its bytes when asked (A11). */
   async attachment(path: StoredPath, ctx: OperationContext, name: string, withContent: boolean): Promise<{ attachment: AttachmentModel; content?: Uint8Array }> {
-    return this.documents.read(path, async (stored) => {
+    return this.documents.read(path, ctx, async (stored) => {
       return this.pool.run('readAttachment', { pdf: stored.pdf, password: ctx.documentPassword, name, withContent }, { transfer: [stored.pdf] });
     });
   }
 
   /** All annotations as XFDF or FDF (A6), and what XFDF could not carry as it is. */
   async exportContent(path: StoredPath, ctx: OperationContext, format: 'xfdf' | 'fdf'): Promise<{ content: Uint8Array; warnings: string[] }> {
-    return this.documents.read(path, async (stored) => {
+    return this.documents.read(path, ctx, async (stored) => {
       const input = { pdf: stored.pdf, password: ctx.documentPassword, fileName: path.name };
       if (format === 'fdf') return { content: (await this.pool.run('exportAnnotationsFdf', input, { transfer: [stored.pdf] })).fdf, warnings: [] };
       const { xfdf, warnings } = await this.pool.run('exportAnnotationsXfdf', input, { transfer: [stored.pdf] });
@@ -99,7 +100,7 @@ export class AnnotationOperations {
    */
   async importContent(path: StoredPath, ctx: OperationContext, format: 'xfdf' | 'fdf', body: unknown, limit: number): Promise<{ annotations: AnnotationModel[]; created: string[]; updated: string[]; warnings: string[] }> {
     const empty = new ServiceError(format === 'xfdf' ? 'MALFORMED_XFDF' : 'MALFORMED_FDF', 'The body is empty');
-    const { result, stat } = await this.documents.withStagedBody(body, limit, empty, (source) => this.documents.update(path, ctx, async (stored, engine) => {
+    const { result, stat } = await this.documents.withStagedBody(body, limit, ctx, empty, (source) => this.documents.update(path, ctx, async (stored, engine) => {
       const imported = format === 'fdf'
         ? await engine.run('importAnnotationsFdf', { pdf: stored.pdf, password: ctx.documentPassword, fdf: source })
         : await engine.run('importAnnotationsXfdf', { pdf: stored.pdf, password: ctx.documentPassword, xfdf: source });

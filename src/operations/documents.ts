@@ -6,8 +6,8 @@ import type { ToolSupervisor } from '../tools/supervisor.js';
 import { chooseImporter, IMPORTERS, officeFormatOfType, PDF_TYPE, UPLOAD_TYPES_TEXT } from './importers.js';
 import { checkOfficeOptionsApply } from './office.js';
 import { pdfNameFor, type StoredPath } from '../storage/paths.js';
-import type { ConflictMode, DocumentStat, DocumentStore, OpenContent, OpenDocument, StagedUpload, WriteOptions, WriteResult } from '../storage/store.js';
-import type { OperationContext } from './context.js';
+import type { ConflictMode, DocumentStat, DocumentStore, DocumentStores, OpenContent, OpenDocument, StagedUpload, WriteOptions, WriteResult } from '../storage/store.js';
+import { storeUserOf, type OperationContext } from './context.js';
 import { ReadModelCache } from './read-model-cache.js';
 import { conflictModeFor, matchesEtag } from '../storage/store.js';
 import { engineFor, requestExecution, throwIfStopped, type Engine, type ExecutionContext } from './execution.js';
@@ -43,8 +43,11 @@ export interface TransformPlan<R> {
   target: StoredPath;
   /** How the write treats an existing target (in place: `overwrite`). */
   conflict: ConflictMode;
-  /** The request's If-Match: checked against the source, or against the target when there is no source. */
-  ifMatch?: string | undefined;
+  /**
+   * Who asks: the store acts as its user for the read and the write, and its If-Match (the request's) is
+   * checked against the source, or against the target when there is no source.
+   */
+  ctx: OperationContext;
   exec?: ExecutionContext | undefined;
   /**
    * How long the target's lock is held. `work` (default): for the whole read, work and write, so that
@@ -109,49 +112,58 @@ export interface StoreResult {
  * through here; nothing else reads or writes documents.
  */
 export class DocumentOperations {
+  /** DocumentInfo by version and password; model and summary look it up after their stat as the requesting user (ReadModelCache). */
   private readonly infoCache = new ReadModelCache<DocumentInfo>(2000);
   /**
    * Versions (ETags) known not to be encrypted, from every upload, action
    * output and inspection: such a document opens for any need without a
-   * password, so checkAccess needs no engine task for it. Bounded, oldest
-   * forgotten first.
+   * password, so checkAccess needs no engine task for it (after its stat as
+   * the requesting user). Bounded, oldest forgotten first.
    */
   private readonly unencrypted = new Set<string>();
 
   constructor(
-    private readonly store: DocumentStore,
+    private readonly stores: DocumentStores,
     private readonly pool: EnginePool,
     private readonly tools: ToolSupervisor,
   ) {}
 
-  private readonly writeListeners: ((written: WriteResult) => void)[] = [];
+  /** The store that acts as the user of `ctx`: every store call of this class goes through it, resolved at each call. */
+  private storeFor(ctx: OperationContext): DocumentStore {
+    return this.stores.for(storeUserOf(ctx));
+  }
 
-  /** Calls `listener` after every document write of the operations layer has landed (caches warm up on new versions). */
-  onWritten(listener: (written: WriteResult) => void): void {
+  private readonly writeListeners: ((written: WriteResult, ctx: OperationContext) => void)[] = [];
+
+  /**
+   * Calls `listener` after every document write of the operations layer has landed (caches warm up on new
+   * versions), with the writer's context: what the listener reads of the new version, it reads as the writer.
+   */
+  onWritten(listener: (written: WriteResult, ctx: OperationContext) => void): void {
     this.writeListeners.push(listener);
   }
 
   /** Writes a document version: every operation writes through here, so that listeners hear of every write. */
-  private async write(path: StoredPath, content: WriteContent, options: WriteOptions): Promise<WriteResult> {
-    const written = await this.store.writeDocument(path, content, options);
-    for (const listener of this.writeListeners) listener(written);
+  private async write(path: StoredPath, ctx: OperationContext, content: WriteContent, options: WriteOptions): Promise<WriteResult> {
+    const written = await this.storeFor(ctx).writeDocument(path, content, options);
+    for (const listener of this.writeListeners) listener(written, ctx);
     return written;
   }
 
-  async stat(path: StoredPath): Promise<DocumentStat> {
-    const stat = await this.store.statDocument(path);
+  async stat(path: StoredPath, ctx: OperationContext): Promise<DocumentStat> {
+    const stat = await this.storeFor(ctx).statDocument(path);
     if (!stat) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at /${path.toString()}`);
     return stat;
   }
 
-  /** Whether a document exists at `path`. */
-  async exists(path: StoredPath): Promise<boolean> {
-    return (await this.store.statDocument(path)) !== null;
+  /** Whether a document exists at `path` (for the user of `ctx`). */
+  async exists(path: StoredPath, ctx: OperationContext): Promise<boolean> {
+    return (await this.storeFor(ctx).statDocument(path)) !== null;
   }
 
   /** For downloads: stat and bytes of one version of the document. */
-  openForDownload(path: StoredPath): Promise<OpenDocument> {
-    return this.store.openDocument(path);
+  openForDownload(path: StoredPath, ctx: OperationContext): Promise<OpenDocument> {
+    return this.storeFor(ctx).openDocument(path);
   }
 
   /**
@@ -159,8 +171,8 @@ export class DocumentOperations {
    * engine tasks. The version stays open until `work` ends, since the engine
    * may be reading it from the file.
    */
-  async read<R>(path: StoredPath, work: (stored: StoredDocument) => Promise<R>): Promise<R> {
-    const content = await this.store.openDocument(path);
+  async read<R>(path: StoredPath, ctx: OperationContext, work: (stored: StoredDocument) => Promise<R>): Promise<R> {
+    const content = await this.storeFor(ctx).openDocument(path);
     try {
       return await work({ ...content.stat, pdf: await engineSource(content), bytes: () => content.read() });
     } finally {
@@ -187,19 +199,19 @@ export class DocumentOperations {
     if (this.unencrypted.size > UNENCRYPTED_VERSIONS) this.unencrypted.delete(this.unencrypted.values().next().value!);
   }
 
-  /** Whether `password` opens the document at `path` and allows `need` (401/403 otherwise); nothing else is done. */
-  async checkAccess(path: StoredPath, password: string | undefined, need: Need): Promise<void> {
+  /** Whether the document password of `ctx` opens the document at `path` and allows `need` (401/403 otherwise); nothing else is done. */
+  async checkAccess(path: StoredPath, ctx: OperationContext, need: Need): Promise<void> {
     // Measured (bench/jobs.ts): the engine task waited up to 43 ms at p99 for the one worker jobs leave free.
-    if (this.unencrypted.has((await this.stat(path)).etag)) return;
-    await this.read(path, (stored) => this.pool.run('checkAccess', { pdf: stored.pdf, password, need }));
+    if (this.unencrypted.has((await this.stat(path, ctx)).etag)) return;
+    await this.read(path, ctx, (stored) => this.pool.run('checkAccess', { pdf: stored.pdf, password: ctx.documentPassword, need }));
   }
 
   /** The DocumentModel; a document whose version (ETag) was inspected before is not read again. */
   async model(path: StoredPath, ctx: OperationContext): Promise<DocumentModel> {
-    const stat = await this.stat(path);
+    const stat = await this.stat(path, ctx);
     const cached = this.infoCache.get(stat.etag, ctx.documentPassword);
     if (cached) return documentModel(path, stat, cached);
-    return this.read(path, async (stored) => documentModel(path, stored, await this.inspect(stored, ctx.documentPassword)));
+    return this.read(path, ctx, async (stored) => documentModel(path, stored, await this.inspect(stored, ctx.documentPassword)));
   }
 
   /**
@@ -220,9 +232,9 @@ export class DocumentOperations {
         const declared = officeFormatOfType(chosen.mediaType);
         if (declared) checkOfficeOptionsApply(declared, asked);
       }
-      if (conflict === 'fail' && (await this.exists(target))) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${target.toString()}`);
+      if (conflict === 'fail' && (await this.exists(target, ctx))) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${target.toString()}`);
       if (ctx.ifMatch !== undefined) {
-        const existing = await this.store.statDocument(target);
+        const existing = await this.storeFor(ctx).statDocument(target);
         if (!existing || !matchesEtag(ctx.ifMatch, existing.etag)) throw new ServiceError('PRECONDITION_FAILED');
       }
       return {
@@ -255,7 +267,7 @@ export class DocumentOperations {
       const { result: summary, written } = await this.transform({
         target: prepared.target,
         conflict: prepared.conflict,
-        ifMatch: prepared.ctx.ifMatch,
+        ctx: prepared.ctx,
         exec,
         lock,
         work: async (_none, engine) => {
@@ -286,9 +298,9 @@ export class DocumentOperations {
     }
   }
 
-  /** Stages a request body (a multipart file part, a PUT body) in the store's staging area, at most `limit` bytes (413 past it). */
-  stage(body: Readable, limit: number): Promise<StagedUpload> {
-    return this.store.stage(body, limit);
+  /** Stages a request body (a multipart file part, a PUT body) in the staging area of the user's store, at most `limit` bytes (413 past it). */
+  stage(body: Readable, limit: number, ctx: OperationContext): Promise<StagedUpload> {
+    return this.storeFor(ctx).stage(body, limit);
   }
 
   /**
@@ -336,9 +348,9 @@ export class DocumentOperations {
    * An empty body is `empty`. Nothing is read from or written to any document
    * until the whole body has arrived.
    */
-  async withStagedBody<R>(body: unknown, limit: number, empty: ServiceError, work: (source: PdfSource) => Promise<R>): Promise<R> {
+  async withStagedBody<R>(body: unknown, limit: number, ctx: OperationContext, empty: ServiceError, work: (source: PdfSource) => Promise<R>): Promise<R> {
     if (!(body instanceof Readable)) throw empty;
-    const staged = await this.store.stage(body, limit);
+    const staged = await this.stage(body, limit, ctx);
     try {
       if (staged.size === 0) throw empty;
       return await this.withStagedSource(staged, work);
@@ -359,7 +371,8 @@ export class DocumentOperations {
    * version whatever happens to it meanwhile.
    */
   async transform<R>(plan: TransformPlan<R>): Promise<TransformResult<R>> {
-    const { source, target, ifMatch } = plan;
+    const { source, target, ctx } = plan;
+    const { ifMatch } = ctx;
     const exec = plan.exec ?? requestExecution();
     const lockWhileWriting = plan.lock === 'write';
     const produce = async (stored: StoredDocument | undefined): Promise<TransformResult<R>> => {
@@ -371,16 +384,16 @@ export class DocumentOperations {
       if (content === undefined) return { result, stat: stored ? statOf(stored) : undefined };
       // Unlocked work wrote nothing under the lock: the write itself must find the version it read (412 otherwise).
       const expected = !stored ? ifMatch : lockWhileWriting && source!.equals(target) ? stored.etag : undefined;
-      const write = () => this.write(target, content, { conflict: plan.conflict, ifMatch: expected });
-      const written = lockWhileWriting ? await this.locked(target, write) : await write();
+      const write = () => this.write(target, ctx, content, { conflict: plan.conflict, ifMatch: expected });
+      const written = lockWhileWriting ? await this.locked(target, ctx, write) : await write();
       return { result, stat: written.stat, written };
     };
-    const run = () => (source ? this.read(source, produce) : produce(undefined));
-    return lockWhileWriting ? run() : this.locked(target, run);
+    const run = () => (source ? this.read(source, ctx, produce) : produce(undefined));
+    return lockWhileWriting ? run() : this.locked(target, ctx, run);
   }
 
-  private async locked<T>(path: StoredPath, fn: () => Promise<T>): Promise<T> {
-    const release = await this.store.lock(path);
+  private async locked<T>(path: StoredPath, ctx: OperationContext, fn: () => Promise<T>): Promise<T> {
+    const release = await this.storeFor(ctx).lock(path);
     try {
       return await fn();
     } finally {
@@ -397,7 +410,7 @@ export class DocumentOperations {
       source: path,
       target: path,
       conflict: 'overwrite',
-      ifMatch: ctx.ifMatch,
+      ctx,
       exec,
       work: async (stored, engine) => {
         const { bytes, result } = await change(stored!, engine);
@@ -409,7 +422,7 @@ export class DocumentOperations {
 
   /** PUT of a document body (replaces or creates, 201 / 200): staged up to `limit` bytes, then prepared (prepareUpload). */
   async preparePut(target: StoredPath, body: Readable, mediaType: string, limit: number, ctx: OperationContext, officeOptions?: OfficeOptions): Promise<PreparedUpload> {
-    const staged = await this.store.stage(body, limit);
+    const staged = await this.stage(body, limit, ctx);
     if (staged.size === 0) {
       await staged.discard();
       throw new ServiceError('MALFORMED_PDF', 'The body is empty');
@@ -418,16 +431,16 @@ export class DocumentOperations {
   }
 
   async remove(path: StoredPath, ctx: OperationContext): Promise<void> {
-    await this.locked(path, () => this.store.deleteDocument(path, ctx.ifMatch));
+    await this.locked(path, ctx, () => this.storeFor(ctx).deleteDocument(path, ctx.ifMatch));
   }
 
   /** Page count and encryption for folder listings; never fails for one bad file. */
-  async summary(path: StoredPath): Promise<{ pageCount?: number; encrypted?: boolean }> {
+  async summary(path: StoredPath, ctx: OperationContext): Promise<{ pageCount?: number; encrypted?: boolean }> {
     try {
-      const stat = await this.stat(path);
+      const stat = await this.stat(path, ctx);
       const cached = this.infoCache.get(stat.etag, undefined);
       if (cached) return { pageCount: cached.pageCount, encrypted: cached.encrypted };
-      const s = await this.read(path, (stored) => this.pool.run('validateUpload', { pdf: stored.pdf }, { transfer: [stored.pdf] }));
+      const s = await this.read(path, ctx, (stored) => this.pool.run('validateUpload', { pdf: stored.pdf }, { transfer: [stored.pdf] }));
       this.noteEncryption(stat.etag, s.encrypted);
       return { ...(s.pageCount !== undefined ? { pageCount: s.pageCount } : {}), encrypted: s.encrypted };
     } catch {

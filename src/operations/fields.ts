@@ -8,6 +8,7 @@ import { ReadModelCache } from './read-model-cache.js';
 
 /** The fields resource and form field data: the field list (cached by ETag), one value, reset; XFDF/FDF export and import (in place, under the document's lock). */
 export class FieldOperations {
+  /** Looked up by list() after its stat as the requesting user (ReadModelCache says why that suffices). */
   private readonly lists = new ReadModelCache<FieldsModel>(200);
 
   constructor(
@@ -17,10 +18,10 @@ export class FieldOperations {
 
   /** Every terminal field, and the version (ETag) the list comes from. */
   async list(path: StoredPath, ctx: OperationContext): Promise<{ model: FieldsModel; etag: string }> {
-    const stat = await this.documents.stat(path);
+    const stat = await this.documents.stat(path, ctx);
     const cached = this.lists.get(stat.etag, ctx.documentPassword);
     if (cached) return { model: cached, etag: stat.etag };
-    return this.documents.read(path, async (stored) => {
+    return this.documents.read(path, ctx, async (stored) => {
       const model = await this.pool.run('listFields', { pdf: stored.pdf, password: ctx.documentPassword }, { transfer: [stored.pdf] });
       this.lists.set(stored.etag, ctx.documentPassword, model);
       return { model, etag: stored.etag };
@@ -47,7 +48,7 @@ export class FieldOperations {
 
   /** The field values of the document as an XFDF or FDF file, what XFDF could not carry as it is, and the version (ETag) they come from. */
   async export(path: StoredPath, ctx: OperationContext, options: { format: FieldDataFormat; exportEmptyFields: boolean }): Promise<{ content: Uint8Array; warnings: string[]; etag: string }> {
-    return this.documents.read(path, async (stored) => {
+    return this.documents.read(path, ctx, async (stored) => {
       const { content, warnings } = await this.pool.run(
         'exportFields',
         { pdf: stored.pdf, password: ctx.documentPassword, format: options.format, exportEmptyFields: options.exportEmptyFields, fileName: path.name },
@@ -64,7 +65,7 @@ export class FieldOperations {
    */
   async import(path: StoredPath, ctx: OperationContext, body: unknown, format: FieldDataFormat, limit: number): Promise<{ result: FieldsImport; etag: string }> {
     const empty = new ServiceError(format === 'xfdf' ? 'MALFORMED_XFDF' : 'MALFORMED_FDF', 'The body is empty');
-    const parsed = await this.documents.withStagedBody(body, limit, empty, (source) => this.pool.run('parseFieldData', { body: source, format }));
+    const parsed = await this.documents.withStagedBody(body, limit, ctx, empty, (source) => this.pool.run('parseFieldData', { body: source, format }));
     const { result, stat } = await this.documents.update(path, ctx, async (stored, engine) => {
       const { bytes, ...outcome } = await engine.run('importFields', { pdf: stored.pdf, password: ctx.documentPassword, values: parsed.values });
       return { ...(bytes ? { bytes } : {}), result: { ...outcome, warnings: [...parsed.warnings, ...outcome.warnings] } };

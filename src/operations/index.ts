@@ -1,5 +1,5 @@
 import type { EnginePool } from '../engine/pool.js';
-import type { DocumentStore } from '../storage/store.js';
+import type { DocumentStores } from '../storage/store.js';
 import type { ToolStatus, ToolSupervisor } from '../tools/index.js';
 import { ActionRunner } from './actions/runner.js';
 import { AnnotationOperations } from './annotations.js';
@@ -35,8 +35,9 @@ export interface Operations {
   engineStats(): EnginePool['stats'];
 }
 
-export function createOperations({ store, pool, tools, textPrefetchMaxBytes = 0, jobs, profiles = new MemoryProfileStore() }: {
-  store: DocumentStore;
+export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0, jobs, profiles = new MemoryProfileStore() }: {
+  /** The store of each user (sharedStores for a store without users of its own): every document operation resolves it from its context. */
+  stores: DocumentStores;
   pool: EnginePool;
   tools: ToolSupervisor;
   textPrefetchMaxBytes?: number;
@@ -44,15 +45,15 @@ export function createOperations({ store, pool, tools, textPrefetchMaxBytes = 0,
   /** Where user-defined optimize profiles are kept (main.ts: a file under the data folder); by default in memory. */
   profiles?: OptimizeProfileStore;
 }): Operations {
-  const documents = new DocumentOperations(store, pool, tools);
+  const documents = new DocumentOperations(stores, pool, tools);
   const pages = new PageOperations(pool, documents, textPrefetchMaxBytes);
-  documents.onWritten((written) => pages.prefetchText(written.path, written.stat.etag, written.stat.size));
+  documents.onWritten((written, ctx) => pages.prefetchText(written.path, written.stat.etag, written.stat.size, ctx));
   const optimizeProfiles = new OptimizeProfileOperations(profiles);
   const actions = new ActionRunner(documents, tools, optimizeProfiles);
   return {
     documents,
     annotations: new AnnotationOperations(pool, documents),
-    folders: new FolderOperations(store, documents),
+    folders: new FolderOperations(stores, documents),
     fields: new FieldOperations(pool, documents),
     permissions: new PermissionOperations(pool, documents),
     pages,

@@ -25,10 +25,11 @@ function pageTextBytes(page: PageTextModel): number {
 
 /** The pages resource: page models, page text and page images (docs/pages.md). */
 export class PageOperations {
+  // Each of these is looked up after a stat as the requesting user (list, documentText, pageText; ReadModelCache says why).
   private readonly lists = new ReadModelCache<{ pages: PageModel[]; total: number }>(200);
   private readonly documentTexts = new ReadModelCache<string[]>(DOCUMENT_TEXT_BYTES, (texts) => texts.reduce((n, t) => n + stringBytes(t), 0));
   private readonly pageTexts = new ReadModelCache<PageTextModel>(PAGE_TEXT_BYTES, pageTextBytes);
-  /** Whole-document extractions under way, by version: a request for the same text waits for it instead of starting another. */
+  /** Whole-document extractions under way, by version: a request for the same text waits for it (after its own stat) instead of starting another. */
   private readonly extracting = new Map<string, Promise<string[]>>();
 
   constructor(
@@ -47,22 +48,23 @@ export class PageOperations {
    * over the configured size, and gives up silently on documents that need a
    * password.
    */
-  prefetchText(path: StoredPath, etag: string, size: number): void {
+  prefetchText(path: StoredPath, etag: string, size: number, ctx: OperationContext): void {
     if (this.prefetchMaxBytes === 0 || size > this.prefetchMaxBytes) return;
     const { busy, queued } = this.pool.stats;
     if (queued > 0 || busy >= this.pool.size) return;
     if (this.documentTexts.get(etag, undefined) || this.extracting.has(etag)) return;
     // The service's own work, counted against no user's task limit (the upload's client may need a worker next)
     // and not stopped if the upload's client goes away.
-    detachedTask(() => void this.extractVersion(path, etag, undefined, 1).catch(() => undefined));
+    // Read as the writer (ctx): a store with its own users reads the new version as the user who wrote it.
+    detachedTask(() => void this.extractVersion(path, ctx, etag, undefined, 1).catch(() => undefined));
   }
 
   /** The text of one version, extracted once however many ask for it at the same time. */
-  private extractVersion(path: StoredPath, etag: string, password: string | undefined, parts: number): Promise<string[]> {
+  private extractVersion(path: StoredPath, ctx: OperationContext, etag: string, password: string | undefined, parts: number): Promise<string[]> {
     const key = `${etag}|${password ?? ''}`;
     const running = this.extracting.get(key);
     if (running) return running;
-    const work = this.documents.read(path, async (stored) => {
+    const work = this.documents.read(path, ctx, async (stored) => {
       // The document may have changed meanwhile: the text is kept under the version that was read.
       const texts = await this.extractAll(stored, password, parts);
       this.documentTexts.set(stored.etag, password, texts);
@@ -75,11 +77,11 @@ export class PageOperations {
 
   /** The PageModels of one slice of the pages (docs/pages.md, paging), the page count, and the document version they describe. */
   async list(path: StoredPath, ctx: OperationContext, slice: { offset: number; limit: number }): Promise<{ pages: PageModel[]; total: number; etag: string }> {
-    const stat = await this.documents.stat(path);
+    const stat = await this.documents.stat(path, ctx);
     const variant = `${slice.offset}|${slice.limit}`;
     const cached = this.lists.get(stat.etag, ctx.documentPassword, variant);
     if (cached) return { ...cached, etag: stat.etag };
-    return this.documents.read(path, async (stored) => {
+    return this.documents.read(path, ctx, async (stored) => {
       const listed = await this.pool.run('listPages', { pdf: stored.pdf, password: ctx.documentPassword, ...slice }, { transfer: [stored.pdf] });
       this.lists.set(stored.etag, ctx.documentPassword, listed, variant);
       return { ...listed, etag: stored.etag };
@@ -88,7 +90,7 @@ export class PageOperations {
 
   /** The text of every page, from the cache when this version's text was extracted before. */
   async documentText(path: StoredPath, ctx: OperationContext): Promise<{ texts: string[]; etag: string }> {
-    const stat = await this.documents.stat(path);
+    const stat = await this.documents.stat(path, ctx);
     const cached = this.documentTexts.get(stat.etag, ctx.documentPassword);
     if (cached) return { texts: cached, etag: stat.etag };
     // A prefetch of this version under way is waited for; a password-protected read checks its password itself.
@@ -97,7 +99,7 @@ export class PageOperations {
       const texts = await running.catch(() => undefined);
       if (texts) return { texts, etag: stat.etag };
     }
-    return this.documents.read(path, async (stored) => {
+    return this.documents.read(path, ctx, async (stored) => {
       const texts = await this.extractAll(stored, ctx.documentPassword, Math.max(1, this.pool.size));
       this.documentTexts.set(stored.etag, ctx.documentPassword, texts);
       return { texts, etag: stored.etag };
@@ -110,7 +112,7 @@ export class PageOperations {
    * version (the page count then also answers an index past the end).
    */
   async pageText(path: StoredPath, ctx: OperationContext, pageIndex: number, detail: TextDetail | undefined): Promise<{ page: PageTextModel; etag: string }> {
-    const stat = await this.documents.stat(path);
+    const stat = await this.documents.stat(path, ctx);
     const all = detail ? undefined : this.documentTexts.get(stat.etag, ctx.documentPassword);
     if (all) {
       checkPage(pageIndex, all.length, { inPath: true });
@@ -119,7 +121,7 @@ export class PageOperations {
     const variant = `${pageIndex}|${detail ?? ''}`;
     const cached = this.pageTexts.get(stat.etag, ctx.documentPassword, variant);
     if (cached) return { page: cached, etag: stat.etag };
-    return this.documents.read(path, async (stored) => {
+    return this.documents.read(path, ctx, async (stored) => {
       const { page } = await this.pool.run('pageText', { pdf: stored.pdf, password: ctx.documentPassword, pageIndex, detail }, { transfer: [stored.pdf] });
       this.pageTexts.set(stored.etag, ctx.documentPassword, page, variant);
       return { page, etag: stored.etag };
@@ -133,7 +135,7 @@ export class PageOperations {
 
   /** The page rendered as PNG or JPEG, and the document version it shows. */
   async image(path: StoredPath, ctx: OperationContext, pageIndex: number, dpi: number, format: ImageFormat): Promise<{ image: Uint8Array; etag: string }> {
-    return this.documents.read(path, async (stored) => {
+    return this.documents.read(path, ctx, async (stored) => {
       const { image } = await this.pool.run('renderPage', { pdf: stored.pdf, password: ctx.documentPassword, pageIndex, dpi, format }, { transfer: [stored.pdf] });
       return { image, etag: stored.etag };
     });

@@ -7,6 +7,7 @@ import { ReadModelCache } from './read-model-cache.js';
 
 /** The permissions resource: reading a document's security (cached by ETag and password), and changing it under the document's lock. */
 export class PermissionOperations {
+  /** Looked up by get() after its stat as the requesting user (ReadModelCache says why that suffices). */
   private readonly models = new ReadModelCache<PermissionsModel>(200);
 
   constructor(
@@ -15,10 +16,10 @@ export class PermissionOperations {
   ) {}
 
   async get(path: StoredPath, ctx: OperationContext): Promise<{ model: PermissionsModel; etag: string }> {
-    const stat = await this.documents.stat(path);
+    const stat = await this.documents.stat(path, ctx);
     const cached = this.models.get(stat.etag, ctx.documentPassword);
     if (cached) return { model: cached, etag: stat.etag };
-    return this.documents.read(path, async (stored) => {
+    return this.documents.read(path, ctx, async (stored) => {
       const model = await this.pool.run('readPermissions', { pdf: stored.pdf, password: ctx.documentPassword }, { transfer: [stored.pdf] });
       this.models.set(stored.etag, ctx.documentPassword, model);
       return { model, etag: stored.etag };

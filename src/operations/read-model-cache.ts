@@ -10,6 +10,13 @@ import { createHash } from 'node:crypto';
  * measures (bytes for extracted text); one entry heavier than a quarter of
  * the capacity is not kept, so it cannot empty the cache. A `variant` tells
  * apart several models of one document version (one page's text, a detail level).
+ *
+ * The key names no user, so one user's answer serves another who asks for
+ * the same version. That is safe with a store that decides per user (a DMS)
+ * because every user of a cache looks it up only with the ETag of a stat (or
+ * read) it has just made through the requesting user's store: a user the
+ * store refuses gets its 403 from that stat and never reaches the cache.
+ * Each cache of the operations layer says where its stat is.
  */
 /**
  * The key of a read model: the version, the password that opened it (only as

@@ -12,6 +12,7 @@ import { ReadModelCache } from './read-model-cache.js';
  * staged, written or logged.
  */
 export class SignatureOperations {
+  /** Looked up by list() after its stat as the requesting user (ReadModelCache says why that suffices). */
   private readonly lists = new ReadModelCache<SignatureFieldsModel>(100);
 
   constructor(
@@ -21,10 +22,10 @@ export class SignatureOperations {
 
   /** Every signature field, each signature verified; cached by version. */
   async list(path: StoredPath, ctx: OperationContext): Promise<{ model: SignatureFieldsModel; etag: string }> {
-    const stat = await this.documents.stat(path);
+    const stat = await this.documents.stat(path, ctx);
     const cached = this.lists.get(stat.etag, ctx.documentPassword);
     if (cached) return { model: cached, etag: stat.etag };
-    return this.documents.read(path, async (stored) => {
+    return this.documents.read(path, ctx, async (stored) => {
       const model = await this.pool.run('listSignatureFields', { pdf: stored.pdf, password: ctx.documentPassword }, { transfer: [stored.pdf] });
       this.lists.set(stored.etag, ctx.documentPassword, model);
       return { model, etag: stored.etag };
@@ -36,7 +37,7 @@ export class SignatureOperations {
     const field = model.signatureFields.find((f) => f.name === name);
     if (field) return { field, etag };
     // Not in the list: let the engine answer (404 FIELD_NOT_FOUND with its message).
-    return this.documents.read(path, async (stored) => {
+    return this.documents.read(path, ctx, async (stored) => {
       const one = await this.pool.run('listSignatureFields', { pdf: stored.pdf, password: ctx.documentPassword, name }, { transfer: [stored.pdf] });
       return { field: one.signatureFields[0]!, etag: stored.etag };
     });

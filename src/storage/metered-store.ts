@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { documentBytes } from '../metrics.js';
 import type { StoredPath } from './paths.js';
-import type { DocumentStore, OpenDocument, StagedUpload, WriteOptions, WriteResult } from './store.js';
+import type { DocumentStore, DocumentStores, OpenDocument, StagedUpload, StoreUser, WriteOptions, WriteResult } from './store.js';
 
 /**
  * Counts the bytes of documents read from and written to any store, for the
@@ -74,4 +74,29 @@ export class MeteredStore implements DocumentStore {
   recover() {
     return this.inner.recover();
   }
+}
+
+/**
+ * Meters every store a provider answers, each wrapped once. A provider that
+ * makes a store per user (or per call) would otherwise get a new wrapper at
+ * every call; the wrappers are kept in a WeakMap keyed by the store they wrap,
+ * so a store the provider keeps (a shared one, a cached per-user one) gets
+ * the same wrapper every time, and a wrapper goes with its store when the
+ * provider drops it: nothing is kept per request or per user here. A
+ * MeteredStore holds nothing but its inner store (the counters are the
+ * process's), so it costs no more than the store it wraps.
+ */
+export function meteredStores(stores: DocumentStores): DocumentStores {
+  const wrapped = new WeakMap<DocumentStore, MeteredStore>();
+  return {
+    for(user: StoreUser | null): DocumentStore {
+      const store = stores.for(user);
+      let metered = wrapped.get(store);
+      if (!metered) {
+        metered = new MeteredStore(store);
+        wrapped.set(store, metered);
+      }
+      return metered;
+    },
+  };
 }

@@ -116,6 +116,43 @@ export interface DocumentStore {
   recover(): Promise<void>;
 }
 
+/** The credentials a store acts with on the user's behalf (a DMS account). Held in memory only, never logged. */
+export interface StoreCredentials {
+  readonly username: string;
+  readonly password: string;
+}
+
+/**
+ * Who a store call is made for: the service user, and the credentials the
+ * store should act with when it has its own users (a DMS). Storage does not
+ * know the auth layer: the operations layer makes this from the request's
+ * principal (operations/context.ts, storeUserOf).
+ */
+export interface StoreUser {
+  /** The service user's name. */
+  readonly name: string;
+  /** Absent: the store acts as the user by its own means (a mapped account), or refuses when it has none. */
+  readonly credentials?: StoreCredentials | undefined;
+}
+
+/**
+ * The store each user's calls go to. A store with its own users (WebDAV with
+ * per-user rights) answers a store that acts as `user`, so the DMS decides
+ * what each user sees and changes; stores without users answer one store to
+ * everyone (sharedStores). The stores one provider answers hold one set of
+ * documents: their per-document locks must be shared (one lock table per
+ * provider, not per user), or two users' writes of one document would not wait
+ * for each other. `null`: work for no signed-in user.
+ */
+export interface DocumentStores {
+  for(user: StoreUser | null): DocumentStore;
+}
+
+/** The provider of a store that ignores the user (filesystem, memory): every user gets `store`. */
+export function sharedStores(store: DocumentStore): DocumentStores {
+  return { for: () => store };
+}
+
 /** If-Match semantics (RFC 9110): "*" matches any current document; otherwise a list of strong tags. */
 export function matchesEtag(header: string, current: string | undefined): boolean {
   if (current === undefined) return false;

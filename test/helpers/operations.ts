@@ -5,6 +5,7 @@ import { EnginePool, type EnginePoolOptions } from '../../src/engine/pool.js';
 import { createOperations, type Operations } from '../../src/operations/index.js';
 import { MemoryStore } from '../../src/storage/memory-store.js';
 import type { StoredPath } from '../../src/storage/paths.js';
+import { sharedStores, type DocumentStores } from '../../src/storage/store.js';
 import { ToolSupervisor } from '../../src/tools/supervisor.js';
 
 /**
@@ -21,13 +22,20 @@ export interface OperationsUnderTest {
   close(): Promise<void>;
 }
 
-/** `poolOptions` overrides the engine pool's options (its queue and owner limits, for tests of those). */
-export async function operationsUnderTest(documents: [StoredPath, Uint8Array][], poolOptions: Partial<EnginePoolOptions> = {}): Promise<OperationsUnderTest> {
+/**
+ * `poolOptions` overrides the engine pool's options (its queue and owner limits, for tests of those); `stores`
+ * makes the provider the operations get from the memory store (by default every user gets the store itself).
+ */
+export async function operationsUnderTest(
+  documents: [StoredPath, Uint8Array][],
+  poolOptions: Partial<EnginePoolOptions> = {},
+  stores: (store: MemoryStore) => DocumentStores = sharedStores,
+): Promise<OperationsUnderTest> {
   const scratch = mkdtempSync(path.join(tmpdir(), 'pdfservice-ops-'));
   const pool = new EnginePool({ size: 2, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 50, ...poolOptions });
   await pool.ready();
   const store = new MemoryStore();
-  const ops = createOperations({ store, pool, tools: new ToolSupervisor([], scratch) });
+  const ops = createOperations({ stores: stores(store), pool, tools: new ToolSupervisor([], scratch) });
   for (const [p, bytes] of documents) {
     if (!p.parent.isRoot) await store.makeFolder(p.parent);
     await store.writeDocument(p, bytes, { conflict: 'overwrite' });
@@ -37,7 +45,15 @@ export async function operationsUnderTest(documents: [StoredPath, Uint8Array][],
     pool,
     store,
     scratch,
-    bytesOf: async (p) => Buffer.from(await ops.documents.read(p, (stored) => stored.bytes())),
+    // From the store itself, as no user: what is stored, whoever may see it.
+    bytesOf: async (p) => {
+      const content = await store.openDocument(p);
+      try {
+        return await content.read();
+      } finally {
+        await content.close();
+      }
+    },
     close: async () => {
       await pool.close();
       rmSync(scratch, { recursive: true, force: true });

@@ -142,7 +142,7 @@ export function registerDocumentRoutes(api: Api, deps: AppDeps): void {
 }
 
 async function sendPdf(request: SchemaRequest<{ querystring: typeof downloadQuery }>, reply: FastifyReply, path: ReturnType<typeof documentPathParam>, deps: AppDeps) {
-  const opened = await deps.operations.documents.openForDownload(path);
+  const opened = await deps.operations.documents.openForDownload(path, operationContext(request));
   const { stat } = opened;
   try {
     validatorHeaders(reply, stat);

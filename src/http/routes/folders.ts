@@ -30,7 +30,7 @@ export function registerFolderRoutes(api: Api, deps: AppDeps): void {
   });
   const list = async (request: SchemaRequest<{ querystring: typeof listQuery }>, reply: FastifyReply) => {
     const { details } = request.query;
-    const model = await folders.list(folderPathParam(request), details === true);
+    const model = await folders.list(folderPathParam(request), operationContext(request), details === true);
     return sendModel(request, reply, FOLDER_XML, model);
   };
   api.get('/documents', { config: { model: true }, schema: listSchema(false) }, list);
@@ -47,9 +47,10 @@ export function registerFolderRoutes(api: Api, deps: AppDeps): void {
     },
   }, async (request, reply) => {
     const path = folderPathParam(request);
-    const { created } = await folders.make(path);
+    const ctx = operationContext(request);
+    const { created } = await folders.make(path, ctx);
     if (created) reply.header('Location', documentUrl(path));
-    return sendModel(request, reply, FOLDER_XML, await folders.list(path, false), created ? 201 : 200);
+    return sendModel(request, reply, FOLDER_XML, await folders.list(path, ctx, false), created ? 201 : 200);
   });
 
   api.delete('/documents/:folderPath', {
@@ -63,7 +64,7 @@ export function registerFolderRoutes(api: Api, deps: AppDeps): void {
     },
   }, async (request, reply) => {
     const { recursive } = request.query;
-    await folders.remove(folderPathParam(request), recursive === true);
+    await folders.remove(folderPathParam(request), operationContext(request), recursive === true);
     return reply.code(204).send();
   });
 
@@ -88,9 +89,10 @@ export function registerFolderRoutes(api: Api, deps: AppDeps): void {
     const folder = folderPathParam(request);
     const { namingMode } = request.query;
     const options = officeOptionsOf(request.query);
-    if (!(await folders.exists(folder))) throw new ServiceError('FOLDER_NOT_FOUND', `No folder at /${folder.toString()}`);
+    const ctx = operationContext(request);
+    if (!(await folders.exists(folder, ctx))) throw new ServiceError('FOLDER_NOT_FOUND', `No folder at /${folder.toString()}`);
     const { files } = await readMultipart(request, documents, { fileLimit: deps.config.maxUploadBytes, textLimit: deps.config.maxBodyBytes, textFields: [] });
-    const prepared = await documents.prepareFormUpload(folder, files, namingMode, operationContext(request), options);
+    const prepared = await documents.prepareFormUpload(folder, files, namingMode, ctx, options);
     const { jobs } = deps.operations;
     const plan = jobs ? jobPlan(parsePrefer(request.headers.prefer), jobs.longByNature(prepared)) : null;
     if (jobs && plan) return answerWithJob(request, reply, jobs, await jobs.submitUpload(prepared), plan);

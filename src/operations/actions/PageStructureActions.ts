@@ -2,6 +2,7 @@ import type { PageOperation } from '../../engine/models.js';
 import { ServiceError } from '../../errors.js';
 import { documentPathFromBody } from '../../storage/paths.js';
 import type { StoredPath } from '../../storage/paths.js';
+import type { OperationContext } from '../context.js';
 import type { DocumentOperations } from '../documents.js';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { ActionDefinition, ActionFile, OutputParams, PrepareInput } from './types.js';
@@ -31,7 +32,7 @@ function pageAction<const Props extends Record<string, JSONSchema>, const Requir
   summary: string,
   properties: Props,
   required: Required,
-  operation: (input: { params: Params; files: ActionFile[]; documents: DocumentOperations }) => Promise<PageOperation>,
+  operation: (input: { params: Params; files: ActionFile[]; documents: DocumentOperations; ctx: OperationContext }) => Promise<PageOperation>,
   check?: (input: PrepareInput<Params>) => Promise<void>,
 ): ActionDefinition<Params> {
   return {
@@ -42,7 +43,7 @@ function pageAction<const Props extends Record<string, JSONSchema>, const Requir
     schema: { type: 'object', properties: { ...OUTPUT_PARAM_SCHEMAS, ...properties }, required, additionalProperties: false },
     ...(check ? { prepare: async (input: PrepareInput<Params>) => void (await check(input)) } : {}),
     async execute({ params, files, documents, source, engine, ctx }) {
-      const result = await engine.run('editPages', { pdf: source.pdf, password: ctx.documentPassword, operation: await operation({ params, files, documents }) });
+      const result = await engine.run('editPages', { pdf: source.pdf, password: ctx.documentPassword, operation: await operation({ params, files, documents, ctx }) });
       return { kind: 'document', bytes: result.bytes };
     },
   };
@@ -102,13 +103,13 @@ export const InsertUploadedPagesAction = pageAction(
     pageIndex: insertAt,
   },
   ['appendFilePath'],
-  async ({ params, documents }) => {
+  async ({ params, documents, ctx }) => {
     // As bytes: the operation outlives this read, so the other document's file cannot stay open for it.
-    const bytes = await documents.read(appendPath(params), (stored) => stored.bytes());
+    const bytes = await documents.read(appendPath(params), ctx, (stored) => stored.bytes());
     return { kind: 'insert', source: bytes, sourcePassword: params.appendPassword, pageRange: params.pageRange, pageIndex: params.pageIndex };
   },
-  async ({ params, documents }) => {
-    await documents.stat(appendPath(params));
+  async ({ params, documents, ctx }) => {
+    await documents.stat(appendPath(params), ctx);
   },
 );
 

@@ -111,9 +111,9 @@ export class ActionRunner {
       const output = params.savePath !== undefined ? documentPathFromBody(params.savePath, 'savePath') : sourcePath;
       const inPlace = output.equals(sourcePath);
       const conflict: ConflictMode = inPlace ? 'overwrite' : conflictModeFor(params.namingMode);
-      const stat = await this.documents.stat(sourcePath);
+      const stat = await this.documents.stat(sourcePath, ctx);
       if (ctx.ifMatch !== undefined && !matchesEtag(ctx.ifMatch, stat.etag)) throw new ServiceError('PRECONDITION_FAILED');
-      if (conflict === 'fail' && (await this.documents.exists(output))) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${output.toString()}`);
+      if (conflict === 'fail' && (await this.documents.exists(output, ctx))) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${output.toString()}`);
       const prepared = action.prepare ? await action.prepare({ params, files, ctx, documents: this.documents, tools: this.tools, optimizeProfiles: this.optimizeProfiles }) : undefined;
       return { name: action.name, target: action.target, long: action.long === true, sourceBytes: stat.size, params, prepared, source: sourcePath, output, inPlace, conflict, ctx, files };
     } catch (err) {
@@ -132,7 +132,7 @@ export class ActionRunner {
   async checkAccess(prepared: PreparedAction): Promise<void> {
     const action = (ACTIONS as readonly AnyAction[]).find((a) => a.name === prepared.name);
     if (!action?.need) return;
-    await this.documents.checkAccess(prepared.source, prepared.ctx.documentPassword, action.need);
+    await this.documents.checkAccess(prepared.source, prepared.ctx, action.need);
   }
 
   /**
@@ -150,7 +150,7 @@ export class ActionRunner {
         source: prepared.source,
         target: prepared.output,
         conflict: prepared.conflict,
-        ifMatch: ctx.ifMatch,
+        ctx,
         exec: execution,
         lock,
         work: async (stored, engine) => {

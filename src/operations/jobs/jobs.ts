@@ -29,8 +29,10 @@ const HISTORY_LIMIT = 500;
 
 /**
  * What a job keeps in memory only: how to run it (the prepared action or
- * upload, with its files and the request's password, never written to disk)
- * and how to stop it.
+ * upload, with its files and the request's context, never written to disk)
+ * and how to stop it. The context is the submitting request's: its document
+ * password and its principal, so the job's store calls act as the user who
+ * submitted it (storeUserOf), however much later it runs.
  */
 interface Live {
   stop: AbortController;
@@ -376,7 +378,13 @@ export class JobOperations implements JobOperationsApi {
   }
 }
 
-/** A queued job's prepared action, rebuilt from its record after a restart (resumable jobs only: no files, no password). */
+/**
+ * A queued job's prepared action, rebuilt from its record after a restart (resumable jobs only: no files, no password).
+ * The principal is rebuilt from the record's owner: the name only, no rights and none of what the submitting request's
+ * principal held in memory (store credentials, when the auth layer gives them). Its store calls go to the store for that
+ * user name without credentials: a store that acts with the user's own credentials (a DMS in passthrough mode) refuses
+ * them, and the job fails with that 403, the document unchanged; a store that maps the user to its account runs it.
+ */
 function preparedFrom(record: JobRecord, payload: ActionPayload): PreparedAction {
   const source = documentPathFromBody(payload.source, 'source');
   const output = documentPathFromBody(payload.output, 'output');
