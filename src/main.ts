@@ -1,4 +1,5 @@
 import { writeSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
@@ -11,7 +12,10 @@ import { FileJobStore } from './operations/jobs/file-store.js';
 import { FileProfileStore } from './operations/optimize/file-store.js';
 import { FilesystemStore } from './storage/filesystem-store.js';
 import { meteredStores } from './storage/metered-store.js';
-import { sharedStores } from './storage/store.js';
+import { sharedStores, type DocumentStores } from './storage/store.js';
+import { DavClient } from './storage/webdav/client.js';
+import { WebDavBackend } from './storage/webdav/store.js';
+import type { ExternalDirectory } from './auth/types.js';
 import { declaredTools, ToolSupervisor } from './tools/index.js';
 
 /** Start-up failures an operator can fix, said in one line instead of a stack trace. */
@@ -26,14 +30,35 @@ function listenError(err: unknown, config: Config): Error {
   return err as Error;
 }
 
-/** Builds the service's parts and starts listening. Returns a stop function. */
-export async function start(config: Config): Promise<{ url: string; stop: () => Promise<void> }> {
+/**
+ * Where documents live (PDFSERVICE_STORE). The filesystem store has no users
+ * of its own: every user gets the one store. The WebDAV store acts as each
+ * user at the DMS, which also vouches for their logins (passthrough).
+ */
+async function openDocumentStores(config: Config): Promise<{ stores: DocumentStores; directory?: ExternalDirectory; close(): Promise<void> }> {
+  if (config.store === 'webdav') {
+    const read = (file: string | undefined) => (file ? readFile(file) : Promise.resolve(undefined));
+    const tls = { ca: await read(config.webdavCaFile), cert: await read(config.webdavCertFile), key: await read(config.webdavKeyFile), rejectUnauthorized: !config.webdavInsecureTls };
+    const client = new DavClient({ url: config.webdavUrl!, timeoutMs: config.webdavTimeoutMs, tls });
+    const backend = new WebDavBackend(client, config.dataDir);
+    await backend.init();
+    // The service has no DMS account of its own to sweep the DMS with: temporary uploads an interrupted write
+    // left there are removed when a user's listing meets them (docs/dms.md); the local leftovers go now.
+    await backend.clearLocal();
+    const directory: ExternalDirectory = { rights: config.webdavUserRights, verify: (username, password) => client.accepts({ username, password }) };
+    return { stores: backend, directory, close: () => client.close() };
+  }
   const files = new FilesystemStore(config.dataDir);
   await files.init();
   await files.recover();
-  // The filesystem store has no users of its own: every user gets the one store, metered once.
-  const stores = meteredStores(sharedStores(files));
-  const { auth, generatedAdminPassword } = await createAuth(config);
+  return { stores: sharedStores(files), close: async () => {} };
+}
+
+/** Builds the service's parts and starts listening. Returns a stop function. */
+export async function start(config: Config): Promise<{ url: string; stop: () => Promise<void> }> {
+  const documentStore = await openDocumentStores(config);
+  const stores = meteredStores(documentStore.stores);
+  const { auth, generatedAdminPassword } = await createAuth(config, documentStore.directory ? { directory: documentStore.directory } : {});
   let log: FastifyBaseLogger | undefined; // the app's logger, once the app exists
   // Scratch folders under the data folder, so that a start after a crash finds and removes what a killed run left.
   const tools = new ToolSupervisor(declaredTools({ timeoutMs: config.taskTimeoutMs, verapdfDir: config.verapdfDir, office: officePool(config) }), config.dataDir);
@@ -106,6 +131,7 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
       await tools.close();
       await pool.close();
       await auth.close();
+      await documentStore.close();
     },
   };
 }

@@ -14,10 +14,12 @@ export interface OperationContext {
  * The user the store acts as for an operation: the one place a principal
  * becomes a StoreUser. Every store call of the operations layer goes to
  * `stores.for(storeUserOf(ctx))`, so a store with its own users (a DMS)
- * decides what this user sees and changes. Principals carry no store
- * credentials yet, so the user is named only; when the auth layer keeps a
- * user's DMS credentials (issue 23's passthrough mode), they are added here.
+ * decides what this user sees and changes. In passthrough mode the
+ * principal carries the DMS credentials the user logged in with (in memory
+ * only), and the store acts with them.
  */
 export function storeUserOf(ctx: OperationContext): StoreUser | null {
-  return ctx.principal === null ? null : { name: ctx.principal.username };
+  if (ctx.principal === null) return null;
+  const { username, storeCredentials } = ctx.principal;
+  return storeCredentials ? { name: username, credentials: storeCredentials } : { name: username };
 }

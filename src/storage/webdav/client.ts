@@ -202,8 +202,10 @@ export class DavClient {
    * the body.
    */
   async send(method: string, url: string, user: DavCredentials | undefined, req: DavRequest = {}): Promise<Dispatcher.ResponseData> {
+    // Nobody acts at the DMS without credentials: a service password or an API token does not reach it.
+    if (!user) throw new ServiceError('DMS_FORBIDDEN', 'The service holds no DMS credentials for this user: log in with the DMS user name and password', { dmsStatus: null });
     const headers: Record<string, string> = { ...req.headers };
-    if (user) headers.authorization = `Basic ${Buffer.from(`${user.username}:${user.password}`, 'utf8').toString('base64')}`;
+    headers.authorization = `Basic ${Buffer.from(`${user.username}:${user.password}`, 'utf8').toString('base64')}`;
     if (typeof req.body === 'string' && !headers['content-type']) headers['content-type'] = 'application/xml; charset=utf-8';
     let res: Dispatcher.ResponseData;
     try {

@@ -9,7 +9,7 @@ import { KeyedLock } from '../keyed-lock.js';
 import { openContent, spoolName, StagedFile, stageToFile } from '../local-files.js';
 import type { StoredPath } from '../paths.js';
 import { etagOf, etagOfDigest, matchesEtag, withRandomSuffix } from '../store.js';
-import type { DocumentStat, DocumentStore, FolderEntry, OpenDocument, Release, StagedUpload, WriteOptions, WriteResult } from '../store.js';
+import type { DocumentStat, DocumentStore, DocumentStores, FolderEntry, OpenDocument, Release, StagedUpload, StoreUser, WriteOptions, WriteResult } from '../store.js';
 import { DavClient, unexpected, type DavCredentials, type DavResource } from './client.js';
 
 /** Names of uploads not yet moved into place; they start with a dot, so listings never show them. */
@@ -40,7 +40,7 @@ const versionOf = (r: { davEtag?: string | undefined; size?: number | undefined;
  * staging and spool folders, the locks and the tags already computed. One
  * per service; `forUser` makes the store that acts as a user.
  */
-export class WebDavBackend {
+export class WebDavBackend implements DocumentStores {
   private readonly staging: string;
   private readonly spool: string;
   readonly locks = new KeyedLock();
@@ -66,8 +66,13 @@ export class WebDavBackend {
     await fs.mkdir(this.spool, { recursive: true });
   }
 
-  forUser(user: DavCredentials | undefined): WebDavStore {
-    return new WebDavStore(this, user);
+  /** The store acting as `user` with the credentials they logged in with; without any, the DMS refuses (403 DMS_FORBIDDEN). */
+  for(user: StoreUser | null): WebDavStore {
+    return this.forUser(user?.credentials);
+  }
+
+  forUser(credentials: DavCredentials | undefined): WebDavStore {
+    return new WebDavStore(this, credentials);
   }
 
   knownTag(url: string, r: DavResource): string | undefined {
