@@ -26,8 +26,18 @@ after(async () => {
 });
 
 const as = (user: DavUser) => basicAuth(user, dav.users[user]);
-/** SIGSTOP: httpd (one process, -X) keeps its connections open and answers nothing, as a hung server. */
-const pause = () => process.kill(dav.pid()!, 'SIGSTOP');
+/**
+ * SIGSTOP: httpd (one process, -X) keeps its connections open and answers
+ * nothing, as a hung server. The stop lands a moment after the signal: wait
+ * until the kernel reports the process stopped, or a request could still slip in.
+ */
+async function pause(): Promise<void> {
+  const pid = dav.pid()!;
+  process.kill(pid, 'SIGSTOP');
+  const state = async () => (await readFile(`/proc/${pid}/stat`, 'utf8')).replace(/^.*\) /s, '')[0];
+  for (let i = 0; i < 200 && (await state()) !== 'T'; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.equal(await state(), 'T', 'httpd is stopped');
+}
 const resume = () => process.kill(dav.pid()!, 'SIGCONT');
 /** The file the DMS holds for a document path (below the root collection), read from its disk. */
 const onDisk = (documentPath: string) => readFile(path.join(dav.root, ...documentPath.split('/')));
@@ -152,7 +162,7 @@ describe('faults', () => {
   test('a DMS that stops answering mid-request: 503 DMS_UNAVAILABLE with Retry-After, nothing half-written', async () => {
     const bytes = makePdf({ text: () => 'Before the outage' });
     assert.equal((await put('alice', 'home/alice/outage.pdf', bytes)).status, 201);
-    pause();
+    await pause();
     try {
       const read = await get('alice', '/documents/home/alice/outage.pdf');
       assert.equal(read.status, 503, read.text);

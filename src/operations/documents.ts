@@ -382,8 +382,9 @@ export class DocumentOperations {
       // A stop that arrived after the last engine task still writes nothing.
       throwIfStopped(exec);
       if (content === undefined) return { result, stat: stored ? statOf(stored) : undefined };
-      // Unlocked work wrote nothing under the lock: the write itself must find the version it read (412 otherwise).
-      const expected = !stored ? ifMatch : lockWhileWriting && source!.equals(target) ? stored.etag : undefined;
+      // An in-place change names the version it read, locked or not: the lock is this process's, and the store's
+      // conditional write is what keeps another instance (or a DMS user editing directly) from being overwritten (412).
+      const expected = !stored ? ifMatch : source!.equals(target) ? stored.etag : undefined;
       const write = () => this.write(target, ctx, content, { conflict: plan.conflict, ifMatch: expected });
       const written = lockWhileWriting ? await this.locked(target, ctx, write) : await write();
       return { result, stat: written.stat, written };
