@@ -60,6 +60,17 @@ describe(`GET .../pages of a ${PAGES.toLocaleString('en')}-page document: paged,
     assert.match(xml.text, /<Pages>\s*<page>\s*<pageIndex>10<\/pageIndex>[\s\S]*<pageIndex>11<\/pageIndex>[\s\S]*<\/page>\s*<total>100000<\/total>\s*<offset>10<\/offset>\s*<limit>2<\/limit>\s*<next>/);
   });
 
+  test('one content under two paths: each listing links its own path (the cached body is per path)', async () => {
+    const small = makeManyPagesPdf(3);
+    for (const name of ['twin-a', 'twin-b']) assert.equal((await putPdf(server, `paging/${name}.pdf`, small)).status, 201);
+    for (const name of ['twin-a', 'twin-b']) {
+      const listed = await call(server, 'GET', `/documents/paging/${name}.pdf/pages?limit=1`);
+      assert.equal(listed.status, 200, listed.text);
+      assert.equal(listed.json<PagesModel>().next, `/pdfservice/v1/documents/paging/${name}.pdf/pages?offset=1&limit=1`);
+      assert.equal(listed.headers.get('link'), `</pdfservice/v1/documents/paging/${name}.pdf/pages?offset=1&limit=1>; rel="next"`);
+    }
+  });
+
   test('ten concurrent XML listings by a GET-only user leave /health answering throughout (no request waits seconds)', async () => {
     assert.equal((await call(server, 'POST', '/users', { body: { username: 'reader', password: 'reader-password-1', rights: ['GET'] } })).status, 201);
     const reader = basicAuth('reader', 'reader-password-1');

@@ -71,7 +71,8 @@ export function registerPageRoutes(api: Api, deps: AppDeps): void {
     const link = Object.entries(links).map(([rel, url]) => `<${url}>; rel="${rel}"`).join(', ');
     if (link) reply.header('Link', link);
     // Access (password included) was checked above; the content does not depend on the password, so the variant leaves it out.
-    return sendVersionedModel(request, reply, rendered, PAGES_XML, { etag, variant: `pages|${offset}|${limit}` }, { model: () => ({ pages: list, total, offset, limit, ...links }) });
+    // The links name this path, and one content stored under two paths has one ETag: a body with links is this path's.
+    return sendVersionedModel(request, reply, rendered, PAGES_XML, { etag, variant: `pages|${offset}|${limit}|${link ? base : ''}` }, { model: () => ({ pages: list, total, offset, limit, ...links }) });
   });
 
   api.get('/documents/:filePath.pdf/pages/:pageIndex/text', {
