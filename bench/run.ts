@@ -4,6 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { runAnnotationsBench, type Row } from './annotations.js';
+import { runDmsBench } from './dms.js';
 import { printRows, runFoundationBench } from './foundation.js';
 import { runJobsBench } from './jobs.js';
 import { runLinearizeBench } from './linearize.js';
@@ -38,6 +39,7 @@ const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promis
   { name: 'optimize', title: 'Optimization', run: runOptimizeBench },
   { name: 'optimize-large', title: 'Optimization of a large scan (as a job)', run: runOptimizeLargeBench },
   { name: 'office', title: 'Office conversion', run: runOfficeBench },
+  { name: 'dms', title: 'Document store over WebDAV', run: runDmsBench },
 ];
 
 const quick = process.argv.includes('--quick');
