@@ -144,6 +144,11 @@ export function dmsUnavailable(detail: string): ServiceError {
   return new ServiceError('DMS_UNAVAILABLE', detail, undefined, { 'Retry-After': String(RETRY_AFTER_SECONDS) });
 }
 
+/** A failure of the connection to the DMS (refused, reset, timed out) as 503 DMS_UNAVAILABLE; anything else as it is. */
+export function dmsFailure(err: unknown): unknown {
+  return networkFailure(err) ? dmsUnavailable(`The document server cannot be reached (${(err as Error).message})`) : err;
+}
+
 function networkFailure(err: unknown): boolean {
   if (err instanceof undiciErrors.UndiciError) return !(err instanceof undiciErrors.RequestAbortedError);
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
@@ -211,8 +216,7 @@ export class DavClient {
     try {
       res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body: req.body ?? null, dispatcher: this.agent, signal: req.signal ?? null });
     } catch (err) {
-      if (networkFailure(err)) throw dmsUnavailable(`The document server cannot be reached (${(err as Error).message})`);
-      throw err;
+      throw dmsFailure(err);
     }
     const status = res.statusCode;
     if (status === 401 || status === 403) {
@@ -255,7 +259,7 @@ export class DavClient {
       return null;
     }
     if (res.statusCode !== 207) throw await unexpected('PROPFIND', res);
-    return parseMultistatus(await res.body.text());
+    return parseMultistatus(await res.body.text().catch((err: unknown) => Promise.reject(dmsFailure(err))));
   }
 
   /** Sets our dead properties on a resource (PROPPATCH); false when the server refused them. */
@@ -263,7 +267,7 @@ export class DavClient {
     const set = Object.entries(props).map(([k, v]) => `<P:${k}>${xmlEscape(v)}</P:${k}>`).join('');
     const body = `<?xml version="1.0" encoding="utf-8"?><D:propertyupdate xmlns:D="DAV:" xmlns:P="${PROPS_NS}"><D:set><D:prop>${set}</D:prop></D:set></D:propertyupdate>`;
     const res = await this.send('PROPPATCH', url, user, { body });
-    const answer = await res.body.text();
+    const answer = await res.body.text().catch((err: unknown) => Promise.reject(dmsFailure(err)));
     return res.statusCode === 207 ? !/<[^>]*status[^>]*>[^<]*\s[45]\d\d\s/i.test(answer) : res.statusCode < 300;
   }
 

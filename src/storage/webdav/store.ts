@@ -10,7 +10,7 @@ import { openContent, spoolName, StagedFile, stageToFile } from '../local-files.
 import type { StoredPath } from '../paths.js';
 import { etagOf, etagOfDigest, matchesEtag, withRandomSuffix } from '../store.js';
 import type { DocumentStat, DocumentStore, DocumentStores, FolderEntry, OpenDocument, Release, StagedUpload, StoreUser, WriteOptions, WriteResult } from '../store.js';
-import { DavClient, unexpected, type DavCredentials, type DavResource } from './client.js';
+import { DavClient, dmsFailure, unexpected, type DavCredentials, type DavResource } from './client.js';
 
 /** Names of uploads not yet moved into place; they start with a dot, so listings never show them. */
 const TEMP_PREFIX = '.pdfservice-tmp-';
@@ -181,7 +181,10 @@ export class WebDavStore implements DocumentStore {
     });
     let handle: fs.FileHandle;
     try {
-      await pipeline(res.body, meter, createWriteStream(file, { flags: 'wx', mode: 0o600 }));
+      // A body that stops arriving (a DMS that hangs or dies mid-download) is 503 like a request that does.
+      await pipeline(res.body, meter, createWriteStream(file, { flags: 'wx', mode: 0o600 })).catch((err: unknown) => {
+        throw dmsFailure(err);
+      });
       handle = await fs.open(file, 'r');
     } finally {
       // The descriptor keeps the bytes; the name goes at once, so nothing is left behind whatever happens next.
