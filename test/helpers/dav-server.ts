@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { Agent, request } from 'undici';
 import { basicAuth } from './server.js';
 
 /**
@@ -24,8 +25,10 @@ export type DavUser = (typeof DAV_USERS)[number];
 export interface DavServer {
   /** `http://127.0.0.1:PORT/dav/` */
   url: string;
-  /** `http://127.0.0.1:PORT` */
+  /** `http://127.0.0.1:PORT` (https with the tls option) */
   origin: string;
+  /** With the tls option: the server's self-signed certificate (PEM), the one CA a client must trust. */
+  caFile: string | undefined;
   /** Each user's current password (setPassword changes it here too). */
   users: Record<DavUser, string>;
   /** Collection URLs, each with a trailing slash. */
@@ -55,6 +58,8 @@ export interface DavServer {
 export interface DavServerOptions {
   /** Passwords to use instead of random ones. */
   passwords?: Partial<Record<DavUser, string>>;
+  /** Serve https with a self-signed certificate for 127.0.0.1 (its PEM file is `caFile`). */
+  tls?: boolean;
 }
 
 /**
@@ -126,7 +131,17 @@ export async function startDavServer(options: DavServerOptions = {}): Promise<Da
   let port = await freePort();
   let child: ChildProcess | undefined;
   const output: string[] = [];
-  const origin = () => `http://127.0.0.1:${port}`;
+  const origin = () => `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
+  const caFile = options.tls ? path.join(runDir, 'tls', 'cert.pem') : undefined;
+  if (caFile) {
+    const dir = path.dirname(caFile);
+    await mkdir(dir);
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
+      '-keyout', path.join(dir, 'key.pem'), '-out', caFile], { stdio: 'ignore' });
+    if (identity) for (const file of ['', 'key.pem', 'cert.pem']) await chown(path.join(dir, file), identity.uid, identity.gid);
+  }
+  // The readiness probe trusts the server's own certificate (and nothing else).
+  const probe = caFile ? new Agent({ connect: { ca: await readFile(caFile) } }) : undefined;
 
   const launch = async (): Promise<void> => {
     // A pid file left by a crash names a dead process, or by now another one, which httpd would take for itself running.
@@ -134,7 +149,7 @@ export async function startDavServer(options: DavServerOptions = {}): Promise<Da
     // setpriv: the parent-death signal makes httpd die with the test process however that ends; as root it also
     // drops to nobody. -X: one process, in the foreground, so that this pid is the whole server.
     const drop = identity ? [`--reuid=${identity.uid}`, `--regid=${identity.gid}`, '--clear-groups'] : [];
-    const proc = spawn('setpriv', [...drop, '--pdeathsig=KILL', '--', HTTPD, '-X', '-f', CONFIG], {
+    const proc = spawn('setpriv', [...drop, '--pdeathsig=KILL', '--', HTTPD, '-X', ...(caFile ? ['-D', 'DAV_TLS'] : []), '-f', CONFIG], {
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', DAV_TEST_ROOT: runDir, DAV_TEST_PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -154,8 +169,8 @@ export async function startDavServer(options: DavServerOptions = {}): Promise<Da
       }
       try {
         // Any answer means it listens (401: no credentials given).
-        const reply = await fetch(`${origin()}/dav/`, { method: 'OPTIONS', signal: AbortSignal.timeout(1000) });
-        await reply.body?.cancel();
+        const reply = await request(`${origin()}/dav/`, { method: 'OPTIONS', signal: AbortSignal.timeout(1000), ...(probe ? { dispatcher: probe } : {}) });
+        await reply.body.dump();
         return;
       } catch {
         await new Promise((resolve) => setTimeout(resolve, 50));
@@ -198,6 +213,7 @@ export async function startDavServer(options: DavServerOptions = {}): Promise<Da
   return {
     url: base,
     origin: origin(),
+    caFile,
     users,
     collections: { home: (user) => `${base}home/${user}/`, shared: `${base}shared/`, restricted: `${base}restricted/` },
     runDir,
@@ -221,6 +237,7 @@ export async function startDavServer(options: DavServerOptions = {}): Promise<Da
     errorLog,
     async dispose() {
       await stop();
+      await probe?.close();
       await rm(runDir, { recursive: true, force: true });
     },
   };

@@ -152,7 +152,9 @@ export function dmsFailure(err: unknown): unknown {
 function networkFailure(err: unknown): boolean {
   if (err instanceof undiciErrors.UndiciError) return !(err instanceof undiciErrors.RequestAbortedError);
   const code = (err as NodeJS.ErrnoException | undefined)?.code;
-  return typeof code === 'string' && /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|UND_ERR_.*)$/.test(code);
+  // TLS refusals (an untrusted or expired certificate, a name it does not cover) count too: the DMS cannot be
+  // reached safely, which an operator fixes in the configuration (PDFSERVICE_WEBDAV_CA_FILE), not the client.
+  return typeof code === 'string' && (/^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|UND_ERR_.*)$/.test(code) || /CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/.test(code));
 }
 
 export interface DavRequest {
