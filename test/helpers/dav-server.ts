@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { chown, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { chown, copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -131,6 +131,11 @@ export async function startDavServer(options: DavServerOptions = {}): Promise<Da
   let port = await freePort();
   let child: ChildProcess | undefined;
   const output: string[] = [];
+  // httpd reads its configuration as nobody, who may not enter the checkout (a clone in a 0700 folder): it reads a
+  // copy in the run's folder, which it owns.
+  const config = path.join(runDir, 'httpd.conf');
+  await copyFile(CONFIG, config);
+  if (identity) await chown(config, identity.uid, identity.gid);
   const origin = () => `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
   const caFile = options.tls ? path.join(runDir, 'tls', 'cert.pem') : undefined;
   if (caFile) {
@@ -149,7 +154,7 @@ export async function startDavServer(options: DavServerOptions = {}): Promise<Da
     // setpriv: the parent-death signal makes httpd die with the test process however that ends; as root it also
     // drops to nobody. -X: one process, in the foreground, so that this pid is the whole server.
     const drop = identity ? [`--reuid=${identity.uid}`, `--regid=${identity.gid}`, '--clear-groups'] : [];
-    const proc = spawn('setpriv', [...drop, '--pdeathsig=KILL', '--', HTTPD, '-X', ...(caFile ? ['-D', 'DAV_TLS'] : []), '-f', CONFIG], {
+    const proc = spawn('setpriv', [...drop, '--pdeathsig=KILL', '--', HTTPD, '-X', ...(caFile ? ['-D', 'DAV_TLS'] : []), '-f', config], {
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', DAV_TEST_ROOT: runDir, DAV_TEST_PORT: String(port) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
