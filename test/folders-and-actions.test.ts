@@ -111,7 +111,7 @@ describe('upload by form', () => {
     assert.equal(missing.status, 404);
     const notPdf = await call(server, 'POST', '/documents/forms', { body: form({ file: { bytes: 'plain text', name: 'a.pdf', type: 'application/pdf' } }) });
     assert.equal(notPdf.status, 422);
-    assert.deepEqual(await readdir(path.join(server.dataDir, 'documents', 'forms')), []);
+    assert.deepEqual(await readdir(path.join(server.documentsDir, 'forms')), []);
   });
 });
 

@@ -466,7 +466,7 @@ describe('bad input: a clear 4xx, nothing changes, nothing crashes', () => {
     await putPdf(server, 'pages/broken.pdf', pdf);
     // Damage the stored bytes behind the service's back: the page tree is gone.
     const broken = Buffer.from(pdf.toString('latin1').replace('/Type /Pages', '/Type /Nothing').replace(/\/Kids \[[^\]]*\]/, '/Kids []'), 'latin1');
-    withTempFile(broken, (file) => execFileSync('cp', [file, `${server.dataDir}/documents/pages/broken.pdf`]));
+    withTempFile(broken, (file) => execFileSync('cp', [file, `${server.documentsDir}/pages/broken.pdf`]));
     for (const resource of ['pages', 'pages/0/text', 'text', 'pages/0/image']) {
       const reply = await get(`pages/broken.pdf/${resource}`);
       assert.equal(reply.status, 422, `${resource}: ${reply.text}`);

@@ -60,6 +60,12 @@ export interface DavServerOptions {
   passwords?: Partial<Record<DavUser, string>>;
   /** Serve https with a self-signed certificate for 127.0.0.1 (its PEM file is `caFile`). */
   tls?: boolean;
+  /**
+   * More users (name → password), each with a home /dav/home/<name>/: the configuration's home rule takes the
+   * owner from the URL, so any user in htpasswd owns the home named after them. (The shared and restricted rules
+   * name alice and bob; an extra user only reads shared/.)
+   */
+  extraUsers?: Record<string, string>;
 }
 
 /**
@@ -108,7 +114,8 @@ export async function startDavServer(options: DavServerOptions = {}): Promise<Da
   const identity = serverIdentity();
   const runDir = await mkdtemp(path.join(tmpdir(), 'pdfservice-dav-'));
   const root = path.join(runDir, 'data');
-  const collections = [...DAV_USERS.map((user) => `home/${user}`), 'shared', 'restricted'];
+  const extraUsers = options.extraUsers ?? {};
+  const collections = [...[...DAV_USERS, ...Object.keys(extraUsers)].map((user) => `home/${user}`), 'shared', 'restricted'];
   for (const dir of ['run', 'lock', 'empty', ...collections.map((c) => path.join('data', c))]) {
     await mkdir(path.join(runDir, dir), { recursive: true });
   }
@@ -117,7 +124,8 @@ export async function startDavServer(options: DavServerOptions = {}): Promise<Da
   const writeUsers = async () => {
     // Written beside and renamed over, so httpd never reads half a file.
     const next = `${htpasswd}.next`;
-    await writeFile(next, DAV_USERS.map((user) => htpasswdLine(user, users[user])).join('\n') + '\n', { mode: 0o644 });
+    const lines = [...DAV_USERS.map((user) => htpasswdLine(user, users[user])), ...Object.entries(extraUsers).map(([user, password]) => htpasswdLine(user, password))];
+    await writeFile(next, lines.join('\n') + '\n', { mode: 0o644 });
     await rename(next, htpasswd);
   };
   await writeUsers();

@@ -55,9 +55,9 @@ export function putPdf(server: TestServer, documentPath: string, body: Buffer): 
   return call(server, 'PUT', `/documents/${documentPath}`, { body, headers: { 'content-type': 'application/pdf' } });
 }
 
-/** The stored file of a document, read from the data folder (not through the service). */
+/** The stored file of a document, read from the disk that holds it (not through the service): server.documentsDir. */
 export function storedBytes(server: TestServer, documentPath: string): Promise<Buffer> {
-  return readFile(path.join(server.dataDir, 'documents', ...documentPath.split('/')));
+  return readFile(path.join(server.documentsDir, ...documentPath.split('/')));
 }
 
 /** Runs a request that must fail with `status` and `code`, and leave the stored document byte for byte as it was. */

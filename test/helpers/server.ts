@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { startDavServer, type DavServer } from './dav-server.js';
 
 export const ADMIN = { username: 'admin', password: 'admin-test-password-1' };
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
@@ -13,6 +14,13 @@ export interface TestServer {
   /** Absolute base of the API: `${baseUrl}/pdfservice/v1`. */
   api: string;
   dataDir: string;
+  /**
+   * The folder on disk that holds the stored documents: the data folder's documents/ with the local store, the
+   * admin's home on the DMS's disk with PDFSERVICE_TEST_STORE=webdav.
+   */
+  documentsDir: string;
+  /** The WebDAV test server the service stores into (PDFSERVICE_TEST_STORE=webdav only). */
+  dav?: DavServer;
   child: ChildProcess;
   /** stdout+stderr lines so far (JSON log lines and anything else). */
   output: string[];
@@ -25,12 +33,26 @@ export function basicAuth(username: string, password: string): string {
   return `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`;
 }
 
+/** PDFSERVICE_TEST_STORE=webdav runs the service over the WebDAV test server (docs/dms.md "The test server"). */
+export const TEST_STORE = process.env.PDFSERVICE_TEST_STORE === 'webdav' ? 'webdav' : 'fs';
+
 /**
  * Starts the real service (dist/src/main.js) as a child process on an
  * ephemeral loopback port with its own data folder, and waits for it to listen.
+ * With PDFSERVICE_TEST_STORE=webdav it first starts the Apache WebDAV test
+ * server with the admin as a DMS user too (same password, so a passthrough
+ * login carries both the service rights and the DMS credentials), and stores
+ * into the admin's home there.
  */
 export async function startServer(options: { env?: Record<string, string>; dataDir?: string; openFileLimit?: number } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'pdfservice-test-')));
+  let dav: DavServer | undefined;
+  let storeEnv: Record<string, string> = {};
+  if (TEST_STORE === 'webdav') {
+    dav = await startDavServer({ extraUsers: { [ADMIN.username]: ADMIN.password } });
+    storeEnv = { PDFSERVICE_STORE: 'webdav', PDFSERVICE_WEBDAV_URL: `${dav.url}home/${ADMIN.username}/`, PDFSERVICE_WEBDAV_AUTH: 'passthrough' };
+  }
+  const documentsDir = dav ? path.join(dav.root, 'home', ADMIN.username) : path.join(dataDir, 'documents');
   // prlimit (util-linux) execs node with a lower open-file limit, soft and hard: same process, same pid.
   const [command, args] = options.openFileLimit
     ? ['prlimit', [`--nofile=${options.openFileLimit}:${options.openFileLimit}`, process.execPath, MAIN]]
@@ -44,12 +66,13 @@ export async function startServer(options: { env?: Record<string, string>; dataD
       PDFSERVICE_ADMIN_USER: ADMIN.username,
       PDFSERVICE_ADMIN_PASSWORD: ADMIN.password,
       PDFSERVICE_LOG_LEVEL: 'info',
+      ...storeEnv,
       ...options.env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const output: string[] = [];
-  const baseUrl = await new Promise<string>((resolve, reject) => {
+  const listening = new Promise<string>((resolve, reject) => {
     // A service that does not say it listens (e.g. PDFSERVICE_LOG_LEVEL above info) is stopped, or its pipes keep the test process alive.
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
@@ -83,10 +106,17 @@ export async function startServer(options: { env?: Record<string, string>; dataD
       reject(new Error(`server exited with ${code}:\n${output.join('\n')}`));
     });
   });
+  // A service that does not start leaves no handle to stop: its DMS goes with it.
+  const baseUrl = await listening.catch(async (err: unknown) => {
+    await dav?.dispose();
+    throw err;
+  });
   return {
     baseUrl,
     api: `${baseUrl}/pdfservice/v1`,
     dataDir,
+    documentsDir,
+    ...(dav ? { dav } : {}),
     child,
     output,
     adminAuth: basicAuth(ADMIN.username, ADMIN.password),
@@ -99,6 +129,7 @@ export async function startServer(options: { env?: Record<string, string>; dataD
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       }
       if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
+      await dav?.dispose();
     },
   };
 }
