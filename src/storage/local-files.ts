@@ -62,12 +62,13 @@ export function spoolName(dir: string): string {
 }
 
 /**
- * Copies `source` into a new file in `dir`, hashing it on the way, and
- * refuses with 413 PAYLOAD_TOO_LARGE past `limit` bytes. A failed copy
- * leaves no file behind.
+ * Copies `source` into `file` (which must not exist), hashing it on the way:
+ * its size and tag. Past `limit` bytes it refuses with 413
+ * PAYLOAD_TOO_LARGE; `sync` makes the copy durable before it answers. A
+ * failed copy leaves no file behind.
  */
-export async function stageToFile(dir: string, source: Readable, limit: number): Promise<StagedFile> {
-  const file = spoolName(dir);
+export async function copyToFile(file: string, source: Readable, options: { limit?: number; sync: boolean }): Promise<{ size: number; etag: string }> {
+  const limit = options.limit ?? Infinity;
   const hash = createHash('sha256');
   let size = 0;
   const meter = new Transform({
@@ -84,15 +85,24 @@ export async function stageToFile(dir: string, source: Readable, limit: number):
   try {
     const out = createWriteStream(file, { flags: 'wx', mode: 0o640 });
     await pipeline(source, meter, out);
-    const handle = await fs.open(file, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
+    if (options.sync) {
+      const handle = await fs.open(file, 'r');
+      try {
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
     }
   } catch (err) {
     await fs.rm(file, { force: true });
     throw err;
   }
-  return new StagedFile(file, size, etagOfDigest(hash.digest()));
+  return { size, etag: etagOfDigest(hash.digest()) };
+}
+
+/** Stages `source` as a new file in `dir`, durable, refused with 413 past `limit` bytes. */
+export async function stageToFile(dir: string, source: Readable, limit: number): Promise<StagedFile> {
+  const file = spoolName(dir);
+  const { size, etag } = await copyToFile(file, source, { limit, sync: true });
+  return new StagedFile(file, size, etag);
 }

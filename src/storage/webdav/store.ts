@@ -1,14 +1,13 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import { ServiceError } from '../../errors.js';
 import { KeyedLock } from '../keyed-lock.js';
-import { openContent, spoolName, StagedFile, stageToFile } from '../local-files.js';
+import { copyToFile, openContent, spoolName, StagedFile, stageToFile } from '../local-files.js';
 import type { StoredPath } from '../paths.js';
-import { etagOf, etagOfDigest, matchesEtag, withRandomSuffix } from '../store.js';
+import { etagOf, matchesEtag, withRandomSuffix } from '../store.js';
 import type { DocumentStat, DocumentStore, DocumentStores, FolderEntry, OpenDocument, Release, StagedUpload, StoreUser, WriteOptions, WriteResult } from '../store.js';
 import { DavClient, dmsFailure, unexpected, type DavCredentials, type DavResource } from './client.js';
 
@@ -170,19 +169,11 @@ export class WebDavStore implements DocumentStore {
     if (res.statusCode !== 200) throw await unexpected('GET', res);
     // Spooled while it arrives and hashed on the way: one version, whatever replaces it on the server meanwhile.
     const file = this.backend.spoolFile();
-    const hash = createHash('sha256');
-    let size = 0;
-    const meter = new Transform({
-      transform(chunk: Buffer, _enc, done) {
-        size += chunk.length;
-        hash.update(chunk);
-        done(null, chunk);
-      },
-    });
+    let copied: { size: number; etag: string };
     let handle: fs.FileHandle;
     try {
       // A body that stops arriving (a DMS that hangs or dies mid-download) is 503 like a request that does.
-      await pipeline(res.body, meter, createWriteStream(file, { flags: 'wx', mode: 0o600 })).catch((err: unknown) => {
+      copied = await copyToFile(file, res.body, { sync: false }).catch((err: unknown) => {
         throw dmsFailure(err);
       });
       handle = await fs.open(file, 'r');
@@ -190,7 +181,7 @@ export class WebDavStore implements DocumentStore {
       // The descriptor keeps the bytes; the name goes at once, so nothing is left behind whatever happens next.
       await fs.rm(file, { force: true });
     }
-    const etag = etagOfDigest(hash.digest());
+    const { size, etag } = copied;
     const header = (name: string) => {
       const v = res.headers[name];
       return Array.isArray(v) ? v[0] : v;
