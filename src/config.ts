@@ -47,7 +47,10 @@ export interface Config {
   userJobLimit: number;
   store: 'filesystem' | 'webdav';
   webdavUrl: string | undefined;
-  webdavAuth: 'passthrough';
+  webdavAuth: 'passthrough' | 'mapped';
+  /** The key that seals mapped DMS accounts at rest (32 bytes), from PDFSERVICE_WEBDAV_ACCOUNTS_KEY or its _FILE. */
+  webdavAccountsKey: Buffer | undefined;
+  webdavAccountsKeyFile: string | undefined;
   /** Checked against the rights by auth at start (shared modules import no layer). */
   webdavUserRights: string[];
   webdavCaFile: string | undefined;
@@ -125,6 +128,14 @@ const httpUrl = (raw: string): string => {
   if (parsed.username || parsed.password) throw new ConfigError('must not carry credentials (users act with their own)');
   return parsed.toString();
 };
+
+/** A 32-byte key given as 64 hex digits or as base64 (either alphabet). */
+export function accountsKey(raw: string): Buffer {
+  const text = raw.trim();
+  const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(text) ? Buffer.from(text, 'base64') : undefined;
+  if (!key || key.length !== 32) throw new ConfigError('is not a 32-byte key: 64 hex digits, or base64 (openssl rand -base64 32)');
+  return key;
+}
 
 /** A comma-separated list. */
 const list = (raw: string): string[] => [...new Set(raw.split(',').map((r) => r.trim()).filter(Boolean))];
@@ -310,9 +321,22 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
   webdavUrl: { env: 'PDFSERVICE_WEBDAV_URL', description: 'With `webdav`: the collection that is the root folder (http or https URL)', default: undefined, parse: httpUrl },
   webdavAuth: {
     env: 'PDFSERVICE_WEBDAV_AUTH',
-    description: 'With `webdav`: `passthrough`, users log in with their DMS credentials and the service acts with them (docs/dms.md)',
+    description:
+      'With `webdav`: `passthrough`, users log in with their DMS credentials and the service acts with them; `mapped`, users log in to the service and act as the DMS account an admin mapped to them (docs/dms.md)',
     default: 'passthrough',
-    parse: oneOf('passthrough') as (raw: string) => 'passthrough',
+    parse: oneOf('passthrough', 'mapped') as (raw: string) => 'passthrough' | 'mapped',
+  },
+  webdavAccountsKey: {
+    env: 'PDFSERVICE_WEBDAV_ACCOUNTS_KEY',
+    description: 'With `mapped`: the key that encrypts the mapped DMS accounts at rest, 32 bytes as 64 hex digits or base64 (`openssl rand -base64 32`)',
+    default: undefined,
+    parse: accountsKey,
+  },
+  webdavAccountsKeyFile: {
+    env: 'PDFSERVICE_WEBDAV_ACCOUNTS_KEY_FILE',
+    description: 'With `mapped`: a file holding that key instead (a container secret); read at start',
+    default: undefined,
+    parse: (raw) => path.resolve(nonEmpty(raw)),
   },
   webdavUserRights: {
     env: 'PDFSERVICE_WEBDAV_USER_RIGHTS',
@@ -365,6 +389,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
   }
   if (config.store === 'webdav' && !config.webdavUrl) problems.push('PDFSERVICE_WEBDAV_URL must be set when PDFSERVICE_STORE is webdav');
+  if (config.store === 'webdav' && config.webdavAuth === 'mapped' && !config.webdavAccountsKey === !config.webdavAccountsKeyFile) {
+    problems.push('PDFSERVICE_WEBDAV_AUTH=mapped needs exactly one of PDFSERVICE_WEBDAV_ACCOUNTS_KEY and PDFSERVICE_WEBDAV_ACCOUNTS_KEY_FILE');
+  }
   if (!config.webdavCertFile !== !config.webdavKeyFile) problems.push('PDFSERVICE_WEBDAV_CERT_FILE and PDFSERVICE_WEBDAV_KEY_FILE go together');
   if (problems.length > 0) throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   return config as unknown as Config;

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
-import { jobConcurrency, loadConfig, officePool, userTaskLimit, type Config } from './config.js';
+import { accountsKey, jobConcurrency, loadConfig, officePool, userTaskLimit, type Config } from './config.js';
 import { createAuth } from './auth/index.js';
 import { EnginePool } from './engine/pool.js';
 import { API_PREFIX, buildApp } from './http/app.js';
@@ -15,6 +15,7 @@ import { meteredStores } from './storage/metered-store.js';
 import { sharedStores, type DocumentStores } from './storage/store.js';
 import { DavClient } from './storage/webdav/client.js';
 import { WebDavBackend } from './storage/webdav/store.js';
+import { DmsAccounts } from './storage/webdav/accounts.js';
 import type { ExternalDirectory } from './auth/types.js';
 import { declaredTools, ToolSupervisor } from './tools/index.js';
 
@@ -30,23 +31,59 @@ function listenError(err: unknown, config: Config): Error {
   return err as Error;
 }
 
+/** The key that seals mapped DMS accounts: the setting, or the file it names. */
+async function mappedAccountsKey(config: Config): Promise<Buffer> {
+  if (config.webdavAccountsKey) return config.webdavAccountsKey;
+  const file = config.webdavAccountsKeyFile!;
+  try {
+    return accountsKey(await readFile(file, 'utf8'));
+  } catch (err) {
+    throw new StartupError(`PDFSERVICE_WEBDAV_ACCOUNTS_KEY_FILE: ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+  }
+}
+
+interface DocumentStoreSetup {
+  stores: DocumentStores;
+  /** Passthrough: the DMS vouches for its users' logins. */
+  directory?: ExternalDirectory;
+  /** Mapped: the DMS account each service user acts as. */
+  dmsAccounts?: DmsAccounts;
+  close(): Promise<void>;
+}
+
 /**
  * Where documents live (PDFSERVICE_STORE). The filesystem store has no users
  * of its own: every user gets the one store. The WebDAV store acts as each
- * user at the DMS, which also vouches for their logins (passthrough).
+ * user at the DMS: with the credentials they logged in with, which the DMS
+ * also vouches for (passthrough), or with the DMS account an admin mapped to
+ * them (mapped).
  */
-async function openDocumentStores(config: Config): Promise<{ stores: DocumentStores; directory?: ExternalDirectory; close(): Promise<void> }> {
+async function openDocumentStores(config: Config): Promise<DocumentStoreSetup> {
   if (config.store === 'webdav') {
     const read = (file: string | undefined) => (file ? readFile(file) : Promise.resolve(undefined));
     const tls = { ca: await read(config.webdavCaFile), cert: await read(config.webdavCertFile), key: await read(config.webdavKeyFile), rejectUnauthorized: !config.webdavInsecureTls };
     const client = new DavClient({ url: config.webdavUrl!, timeoutMs: config.webdavTimeoutMs, tls });
-    const backend = new WebDavBackend(client, config.dataDir);
+    const verify = (account: { username: string; password: string }) => client.accepts(account);
+    let dmsAccounts: DmsAccounts | undefined;
+    if (config.webdavAuth === 'mapped') {
+      try {
+        dmsAccounts = await DmsAccounts.open(config.dataDir, await mappedAccountsKey(config), verify);
+      } catch (err) {
+        throw err instanceof StartupError ? err : new StartupError((err as Error).message);
+      }
+    }
+    const backend = new WebDavBackend(client, config.dataDir, dmsAccounts);
     await backend.init();
     // The service has no DMS account of its own to sweep the DMS with: temporary uploads an interrupted write
     // left there are removed when a user's listing meets them (docs/dms.md); the local leftovers go now.
     await backend.clearLocal();
-    const directory: ExternalDirectory = { rights: config.webdavUserRights, verify: (username, password) => client.accepts({ username, password }) };
-    return { stores: backend, directory, close: () => client.close() };
+    const close = async () => {
+      dmsAccounts?.close();
+      await client.close();
+    };
+    if (dmsAccounts) return { stores: backend, dmsAccounts, close };
+    const directory: ExternalDirectory = { rights: config.webdavUserRights, verify: (username, password) => verify({ username, password }) };
+    return { stores: backend, directory, close };
   }
   const files = new FilesystemStore(config.dataDir);
   await files.init();
@@ -58,7 +95,12 @@ async function openDocumentStores(config: Config): Promise<{ stores: DocumentSto
 export async function start(config: Config): Promise<{ url: string; stop: () => Promise<void> }> {
   const documentStore = await openDocumentStores(config);
   const stores = meteredStores(documentStore.stores);
-  const { auth, generatedAdminPassword } = await createAuth(config, documentStore.directory ? { directory: documentStore.directory } : {});
+  const { dmsAccounts, directory } = documentStore;
+  const { auth, generatedAdminPassword } = await createAuth(config, {
+    ...(directory ? { directory } : {}),
+    // A user created later under a removed user's name must not act as the removed user's DMS account.
+    ...(dmsAccounts ? { onUserRemoved: (username: string) => void dmsAccounts.forget(username).catch((err: unknown) => log?.error({ err, username }, 'could not remove the DMS account of a removed user')) } : {}),
+  });
   let log: FastifyBaseLogger | undefined; // the app's logger, once the app exists
   // Scratch folders under the data folder, so that a start after a crash finds and removes what a killed run left.
   const tools = new ToolSupervisor(declaredTools({ timeoutMs: config.taskTimeoutMs, verapdfDir: config.verapdfDir, office: officePool(config) }), config.dataDir);
@@ -92,7 +134,7 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
       },
     },
   });
-  const app = await buildApp({ config, auth, operations });
+  const app = await buildApp({ config, auth, operations, ...(dmsAccounts ? { dmsAccounts } : {}) });
   log = app.log;
   // Jobs left by the last run: queued ones that can run again are queued again, the others are marked interrupted.
   await operations.jobs?.recover();

@@ -218,12 +218,13 @@ function startupCheck(variable: string, check: () => unknown): void {
  * password someone changed on purpose. Change passwords with
  * `PATCH /pdfservice/v1/users/{username}` or `node dist/src/cli/users.js set-password`.
  *
- * `parts` lets another user or session backend be plugged in, and a
- * directory (the DMS in passthrough mode) vouch for its own users.
+ * `parts` lets another user or session backend be plugged in, a
+ * directory (the DMS in passthrough mode) vouch for its own users, and the
+ * store forget what it keeps for a removed user (a mapped DMS account).
  */
 export async function createAuth(
   config: Config,
-  parts: { userStore?: UserStore; sessionStore?: SessionStore; directory?: ExternalDirectory } = {},
+  parts: { userStore?: UserStore; sessionStore?: SessionStore; directory?: ExternalDirectory; onUserRemoved?: (username: string) => void } = {},
 ): Promise<{ auth: Auth; generatedAdminPassword?: string }> {
   const limits: SessionLimits = { idleSeconds: config.sessionIdleSeconds, maxSeconds: config.sessionMaxSeconds };
   const userStore = parts.userStore ?? (await FileUserStore.open(config.dataDir));
@@ -233,7 +234,10 @@ export async function createAuth(
   const service = new UserService(userStore, {
     onCredentialsRevoked: (username) => void sessions.deleteUser(username),
     // A password change keeps API tokens (they do not carry the password); removing the user ends them.
-    onUserRemoved: (username) => void tokens.removeUser(username),
+    onUserRemoved: (username) => {
+      void tokens.removeUser(username);
+      parts.onUserRemoved?.(username);
+    },
   });
   const throttle = new LoginThrottle({ maxFailures: config.loginMaxFailures, windowSeconds: config.loginLockoutSeconds });
 

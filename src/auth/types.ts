@@ -35,6 +35,26 @@ export interface ExternalDirectory {
   readonly rights: readonly string[];
 }
 
+/** A service user's mapped DMS account as an admin sees it: never the password. */
+export interface DmsAccountView {
+  /** The DMS user name the service user acts as. */
+  username: string;
+  updatedAt: Date;
+}
+
+/**
+ * The DMS accounts service users act as (PDFSERVICE_WEBDAV_AUTH=mapped),
+ * kept by the WebDAV store (storage/webdav/accounts.ts).
+ */
+export interface DmsAccountAdmin {
+  /** 404 DMS_ACCOUNT_NOT_FOUND when the user has none. */
+  get(user: string): DmsAccountView;
+  /** Checks the account at the DMS first (422 DMS_ACCOUNT_REJECTED when it refuses it); `created` when the user had none. */
+  set(user: string, account: StoreCredentials): Promise<{ view: DmsAccountView; created: boolean }>;
+  /** 404 DMS_ACCOUNT_NOT_FOUND when the user has none. */
+  remove(user: string): Promise<void>;
+}
+
 export interface SessionView {
   username: string;
   rights: Right[];

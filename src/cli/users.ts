@@ -18,6 +18,7 @@
  * standard input: typed twice without echo on a terminal, else the first line
  * of what is piped in. Never from the command line, where `ps` would show them.
  */
+import { forgetAccountInFile } from '../storage/webdav/accounts.js';
 import { loadConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import type { Right } from '../auth/types.js';
@@ -158,7 +159,9 @@ async function run(argv: string[]): Promise<number> {
     case 'remove': {
       const name = need(args.name, 'the user name');
       await users.remove(name);
-      process.stdout.write(`removed ${name}\n`);
+      // A user created later under the name must not act as this user's mapped DMS account (docs/dms.md).
+      const hadAccount = await forgetAccountInFile(config.dataDir, name);
+      process.stdout.write(`removed ${name}${hadAccount ? ' and their DMS account' : ''}\n`);
       return 0;
     }
     case 'set-password': {

@@ -11,7 +11,7 @@ import type {
   RouteGenericInterface,
 } from 'fastify';
 import type { Config } from '../config.js';
-import type { Auth, Principal } from '../auth/types.js';
+import type { Auth, DmsAccountAdmin, Principal } from '../auth/types.js';
 import type { Operations } from '../operations/index.js';
 
 /** What routes are given, built once in main.ts: routes reach documents only through the operations layer. */
@@ -19,6 +19,8 @@ export interface AppDeps {
   config: Config;
   auth: Auth;
   operations: Operations;
+  /** The DMS accounts users act as, when the WebDAV store maps them (PDFSERVICE_WEBDAV_AUTH=mapped). */
+  dmsAccounts?: DmsAccountAdmin;
 }
 
 /**

@@ -51,6 +51,27 @@ const usernameParams = {
   required: ['username'],
 } as const;
 
+const DMS_ACCOUNT_XML = { root: 'DmsAccount' };
+
+const dmsAccountModelSchema = {
+  title: 'DmsAccountModel',
+  type: 'object',
+  description: 'DmsAccountModel (XML: <DmsAccount>): the DMS account a service user acts as. The password is never returned.',
+  properties: {
+    username: { type: 'string', description: 'The DMS user name' },
+    updatedAt: { type: 'string', format: 'date-time', description: 'When the account was last set' },
+  },
+  required: ['username', 'updatedAt'],
+} as const;
+
+/** The service's users may act as a DMS account only when the WebDAV store maps them (docs/dms.md). */
+function mappedAccounts(deps: AppDeps) {
+  if (!deps.dmsAccounts) {
+    throw new ServiceError('DMS_ACCOUNTS_NOT_USED', 'DMS accounts are mapped only with PDFSERVICE_STORE=webdav and PDFSERVICE_WEBDAV_AUTH=mapped');
+  }
+  return deps.dmsAccounts;
+}
+
 function locationOf(username: string): string {
   return `/pdfservice/v1/users/${encodeURIComponent(username)}`;
 }
@@ -156,6 +177,73 @@ export function registerUserRoutes(api: Api, deps: AppDeps): void {
       throw new ServiceError('BAD_REQUEST', 'You cannot delete your own user; another admin can');
     }
     await users.remove(username);
+    return reply.code(204).send();
+  });
+
+  api.put('/users/:username/dms-account', {
+    ...admin,
+    schema: {
+      summary: 'Map a user to a DMS account',
+      description:
+        'With PDFSERVICE_WEBDAV_AUTH=mapped: the user acts at the document server as this account (sessions, HTTP Basic and API tokens alike). ' +
+        'The DMS is asked first: 422 DMS_ACCOUNT_REJECTED when it refuses the name and password, 503 DMS_UNAVAILABLE when it cannot be reached. ' +
+        'Stored encrypted (AES-256-GCM, PDFSERVICE_WEBDAV_ACCOUNTS_KEY); applies from the user\'s next request. 201 for a new mapping, 200 for a replaced one. ' +
+        'Body as JSON or XML <DmsAccount>. 409 DMS_ACCOUNTS_NOT_USED in other modes.',
+      tags: ['users'],
+      params: usernameParams,
+      consumes: BODY_TYPES,
+      xmlRoot: 'DmsAccount',
+      body: {
+        type: 'object',
+        properties: {
+          // Basic authentication separates name and password with the first colon, so a name cannot hold one.
+          username: { type: 'string', minLength: 1, maxLength: 256, pattern: '^[^:\\x00-\\x1f\\x7f]+$', description: 'The DMS user name (no colon, no control characters)' },
+          password: { type: 'string', minLength: 1, maxLength: 1024, description: 'The DMS password; stored encrypted, never returned or logged' },
+        },
+        required: ['username', 'password'],
+        additionalProperties: false,
+      },
+      response: { 200: dmsAccountModelSchema, 201: dmsAccountModelSchema, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    requireXmlRoot(request, 'DmsAccount');
+    const accounts = mappedAccounts(deps);
+    const { username } = request.params;
+    await users.get(username); // 404 USER_NOT_FOUND before the DMS is asked
+    const { view, created } = await accounts.set(username, request.body);
+    return sendModel(request, reply, DMS_ACCOUNT_XML, view, created ? 201 : 200);
+  });
+
+  api.get('/users/:username/dms-account', {
+    ...admin,
+    schema: {
+      summary: 'Get the DMS account a user is mapped to',
+      description: 'The DMS user name, never the password. 404 DMS_ACCOUNT_NOT_FOUND when the user has none (their document requests are then 403 DMS_FORBIDDEN).',
+      tags: ['users'],
+      params: usernameParams,
+      response: { 200: dmsAccountModelSchema, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const accounts = mappedAccounts(deps);
+    const { username } = request.params;
+    await users.get(username);
+    return sendModel(request, reply, DMS_ACCOUNT_XML, accounts.get(username));
+  });
+
+  api.delete('/users/:username/dms-account', {
+    config: { right: 'admin' },
+    schema: {
+      summary: 'Remove a user\'s DMS account',
+      description: 'From the user\'s next request the DMS refuses their document requests (403 DMS_FORBIDDEN). 404 DMS_ACCOUNT_NOT_FOUND when there is none.',
+      tags: ['users'],
+      params: usernameParams,
+      response: { 204: { description: 'Removed', type: 'null' }, ...errorResponses },
+    },
+  }, async (request, reply) => {
+    const accounts = mappedAccounts(deps);
+    const { username } = request.params;
+    await users.get(username);
+    await accounts.remove(username);
     return reply.code(204).send();
   });
 }

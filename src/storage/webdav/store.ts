@@ -55,6 +55,8 @@ export class WebDavBackend implements DocumentStores {
   constructor(
     readonly client: DavClient,
     dataDir: string,
+    /** Mapped mode: the DMS account each service user acts as. */
+    private readonly accounts?: { credentialsOf(user: string): DavCredentials | undefined },
   ) {
     this.staging = path.join(dataDir, 'staging');
     this.spool = path.join(dataDir, 'spool');
@@ -65,9 +67,13 @@ export class WebDavBackend implements DocumentStores {
     await fs.mkdir(this.spool, { recursive: true });
   }
 
-  /** The store acting as `user` with the credentials they logged in with; without any, the DMS refuses (403 DMS_FORBIDDEN). */
+  /**
+   * The store acting as `user`: with the credentials they logged in with
+   * (passthrough), else the DMS account mapped to them (mapped); with
+   * neither, the DMS refuses (403 DMS_FORBIDDEN).
+   */
   for(user: StoreUser | null): WebDavStore {
-    return this.forUser(user?.credentials);
+    return this.forUser(user?.credentials ?? (user ? this.accounts?.credentialsOf(user.name) : undefined));
   }
 
   forUser(credentials: DavCredentials | undefined): WebDavStore {
