@@ -48,9 +48,9 @@ export interface Config {
   store: 'filesystem' | 'webdav';
   webdavUrl: string | undefined;
   webdavAuth: 'passthrough' | 'mapped';
-  /** The key that seals mapped DMS accounts at rest (32 bytes), from PDFSERVICE_WEBDAV_ACCOUNTS_KEY or its _FILE. */
-  webdavAccountsKey: Buffer | undefined;
-  webdavAccountsKeyFile: string | undefined;
+  /** The key that seals secrets kept outside memory (mapped DMS accounts; secrets.ts), from PDFSERVICE_SECRETS_KEY or its _FILE. */
+  secretsKey: Buffer | undefined;
+  secretsKeyFile: string | undefined;
   /** Checked against the rights by auth at start (shared modules import no layer). */
   webdavUserRights: string[];
   webdavCaFile: string | undefined;
@@ -130,7 +130,7 @@ const httpUrl = (raw: string): string => {
 };
 
 /** A 32-byte key given as 64 hex digits or as base64 (either alphabet). */
-export function accountsKey(raw: string): Buffer {
+export function secretsKey(raw: string): Buffer {
   const text = raw.trim();
   const key = /^[0-9a-fA-F]{64}$/.test(text) ? Buffer.from(text, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(text) ? Buffer.from(text, 'base64') : undefined;
   if (!key || key.length !== 32) throw new ConfigError('is not a 32-byte key: 64 hex digits, or base64 (openssl rand -base64 32)');
@@ -326,15 +326,15 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
     default: 'passthrough',
     parse: oneOf('passthrough', 'mapped') as (raw: string) => 'passthrough' | 'mapped',
   },
-  webdavAccountsKey: {
-    env: 'PDFSERVICE_WEBDAV_ACCOUNTS_KEY',
-    description: 'With `mapped`: the key that encrypts the mapped DMS accounts at rest, 32 bytes as 64 hex digits or base64 (`openssl rand -base64 32`)',
+  secretsKey: {
+    env: 'PDFSERVICE_SECRETS_KEY',
+    description: 'The key that encrypts the secrets the service keeps outside its memory (the mapped DMS accounts of `mapped`, which needs it), 32 bytes as 64 hex digits or base64 (`openssl rand -base64 32`)',
     default: undefined,
-    parse: accountsKey,
+    parse: secretsKey,
   },
-  webdavAccountsKeyFile: {
-    env: 'PDFSERVICE_WEBDAV_ACCOUNTS_KEY_FILE',
-    description: 'With `mapped`: a file holding that key instead (a container secret); read at start',
+  secretsKeyFile: {
+    env: 'PDFSERVICE_SECRETS_KEY_FILE',
+    description: 'A file holding that key instead (a container secret); read at start',
     default: undefined,
     parse: (raw) => path.resolve(nonEmpty(raw)),
   },
@@ -389,8 +389,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }
   }
   if (config.store === 'webdav' && !config.webdavUrl) problems.push('PDFSERVICE_WEBDAV_URL must be set when PDFSERVICE_STORE is webdav');
-  if (config.store === 'webdav' && config.webdavAuth === 'mapped' && !config.webdavAccountsKey === !config.webdavAccountsKeyFile) {
-    problems.push('PDFSERVICE_WEBDAV_AUTH=mapped needs exactly one of PDFSERVICE_WEBDAV_ACCOUNTS_KEY and PDFSERVICE_WEBDAV_ACCOUNTS_KEY_FILE');
+  if (config.secretsKey && config.secretsKeyFile) problems.push('PDFSERVICE_SECRETS_KEY and PDFSERVICE_SECRETS_KEY_FILE are alternatives: set one');
+  else if (config.store === 'webdav' && config.webdavAuth === 'mapped' && !config.secretsKey && !config.secretsKeyFile) {
+    problems.push('PDFSERVICE_WEBDAV_AUTH=mapped needs PDFSERVICE_SECRETS_KEY or PDFSERVICE_SECRETS_KEY_FILE (the mapped accounts are encrypted with it)');
   }
   if (!config.webdavCertFile !== !config.webdavKeyFile) problems.push('PDFSERVICE_WEBDAV_CERT_FILE and PDFSERVICE_WEBDAV_KEY_FILE go together');
   if (problems.length > 0) throw new Error(`Invalid configuration: ${problems.join('; ')}`);

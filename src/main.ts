@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
-import { accountsKey, jobConcurrency, loadConfig, officePool, userTaskLimit, type Config } from './config.js';
+import { secretsKey, jobConcurrency, loadConfig, officePool, userTaskLimit, type Config } from './config.js';
 import { createAuth } from './auth/index.js';
 import { EnginePool } from './engine/pool.js';
 import { API_PREFIX, buildApp } from './http/app.js';
@@ -16,6 +16,7 @@ import { sharedStores, type DocumentStores } from './storage/store.js';
 import { DavClient } from './storage/webdav/client.js';
 import { WebDavBackend } from './storage/webdav/store.js';
 import { DmsAccounts } from './storage/webdav/accounts.js';
+import { Sealer } from './secrets.js';
 import type { ExternalDirectory } from './auth/types.js';
 import { declaredTools, ToolSupervisor } from './tools/index.js';
 
@@ -31,14 +32,14 @@ function listenError(err: unknown, config: Config): Error {
   return err as Error;
 }
 
-/** The key that seals mapped DMS accounts: the setting, or the file it names. */
-async function mappedAccountsKey(config: Config): Promise<Buffer> {
-  if (config.webdavAccountsKey) return config.webdavAccountsKey;
-  const file = config.webdavAccountsKeyFile!;
+/** The key that seals secrets at rest (secrets.ts): the setting, or the file it names. */
+async function loadSecretsKey(config: Config): Promise<Buffer> {
+  if (config.secretsKey) return config.secretsKey;
+  const file = config.secretsKeyFile!;
   try {
-    return accountsKey(await readFile(file, 'utf8'));
+    return secretsKey(await readFile(file, 'utf8'));
   } catch (err) {
-    throw new StartupError(`PDFSERVICE_WEBDAV_ACCOUNTS_KEY_FILE: ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
+    throw new StartupError(`PDFSERVICE_SECRETS_KEY_FILE: ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
   }
 }
 
@@ -67,7 +68,7 @@ async function openDocumentStores(config: Config): Promise<DocumentStoreSetup> {
     let dmsAccounts: DmsAccounts | undefined;
     if (config.webdavAuth === 'mapped') {
       try {
-        dmsAccounts = await DmsAccounts.open(config.dataDir, await mappedAccountsKey(config), verify);
+        dmsAccounts = await DmsAccounts.open(config.dataDir, new Sealer(await loadSecretsKey(config)), verify);
       } catch (err) {
         throw err instanceof StartupError ? err : new StartupError((err as Error).message);
       }

@@ -30,7 +30,7 @@ const mappedEnv = (key: string = KEY.toString('base64')) => ({
   PDFSERVICE_STORE: 'webdav',
   PDFSERVICE_WEBDAV_URL: dav.url,
   PDFSERVICE_WEBDAV_AUTH: 'mapped',
-  PDFSERVICE_WEBDAV_ACCOUNTS_KEY: key,
+  PDFSERVICE_SECRETS_KEY: key,
   PDFSERVICE_WEBDAV_TIMEOUT_MS: '3000',
 });
 
@@ -214,9 +214,9 @@ describe('the key', () => {
     await server.stop();
 
     await assert.rejects(startServer({ dataDir, env: mappedEnv(randomBytes(32).toString('base64')) }), /dms-accounts\.json was written with another key/);
-    await assert.rejects(startServer({ dataDir, env: { ...mappedEnv(), PDFSERVICE_WEBDAV_ACCOUNTS_KEY: 'short' } }), /PDFSERVICE_WEBDAV_ACCOUNTS_KEY is not a 32-byte key/);
-    const noKey: Record<string, string> = { ...mappedEnv(), PDFSERVICE_WEBDAV_ACCOUNTS_KEY: '' };
-    await assert.rejects(startServer({ dataDir, env: noKey }), /PDFSERVICE_WEBDAV_AUTH=mapped needs exactly one of/);
+    await assert.rejects(startServer({ dataDir, env: { ...mappedEnv(), PDFSERVICE_SECRETS_KEY: 'short' } }), /PDFSERVICE_SECRETS_KEY is not a 32-byte key/);
+    const noKey: Record<string, string> = { ...mappedEnv(), PDFSERVICE_SECRETS_KEY: '' };
+    await assert.rejects(startServer({ dataDir, env: noKey }), /PDFSERVICE_WEBDAV_AUTH=mapped needs PDFSERVICE_SECRETS_KEY or/);
 
     const original = await readFile(accountsFile(), 'utf8');
     const data = JSON.parse(original) as { accounts: { user: string; sealed: string }[] };
@@ -237,7 +237,7 @@ describe('the key', () => {
     await writeFile(accountsFile(), original);
     const keyFile = path.join(dataDir, 'accounts.key');
     await writeFile(keyFile, `${KEY.toString('base64')}\n`, { mode: 0o600 });
-    server = await startServer({ dataDir, env: { ...mappedEnv(''), PDFSERVICE_WEBDAV_ACCOUNTS_KEY_FILE: keyFile } });
+    server = await startServer({ dataDir, env: { ...mappedEnv(''), PDFSERVICE_SECRETS_KEY_FILE: keyFile } });
     assert.equal((await call(server, 'GET', '/documents/home/alice/mapped.pdf', { auth: as('ann') })).status, 200);
   });
 });

@@ -187,7 +187,7 @@ export function registerUserRoutes(api: Api, deps: AppDeps): void {
       description:
         'With PDFSERVICE_WEBDAV_AUTH=mapped: the user acts at the document server as this account (sessions, HTTP Basic and API tokens alike). ' +
         'The DMS is asked first: 422 DMS_ACCOUNT_REJECTED when it refuses the name and password, 503 DMS_UNAVAILABLE when it cannot be reached. ' +
-        'Stored encrypted (AES-256-GCM, PDFSERVICE_WEBDAV_ACCOUNTS_KEY); applies from the user\'s next request. 201 for a new mapping, 200 for a replaced one. ' +
+        'Stored encrypted (AES-256-GCM, PDFSERVICE_SECRETS_KEY); applies from the user\'s next request. 201 for a new mapping, 200 for a replaced one. ' +
         'Body as JSON or XML <DmsAccount>. 409 DMS_ACCOUNTS_NOT_USED in other modes.',
       tags: ['users'],
       params: usernameParams,

@@ -1,7 +1,7 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ServiceError } from '../../errors.js';
+import type { Sealer } from '../../secrets.js';
 import { errno, writeStateFile } from '../../state-file.js';
 import type { StoreCredentials } from '../store.js';
 
@@ -9,13 +9,12 @@ import type { StoreCredentials } from '../store.js';
  * The DMS accounts service users act with in mapped mode
  * (PDFSERVICE_WEBDAV_AUTH=mapped), in `<dataDir>/state/dms-accounts.json`.
  *
- * Each account (the DMS user name and password) is sealed with AES-256-GCM
- * under the key from the configuration, a fresh 96-bit nonce per write, and
- * the service user's name as associated data: the file holds the service
- * users' names and ciphertext only, and an entry moved to another user does
- * not open. The file records an identifier of its key (an HMAC of a fixed
- * label), so a service started with another key stops at start-up with a
- * clear message instead of acting as nobody.
+ * Each account (the DMS user name and password) is sealed (secrets.ts,
+ * PDFSERVICE_SECRETS_KEY) with the service user's name as context: the file
+ * holds the service users' names and ciphertext only, and an entry moved to
+ * another user does not open. The file records its key's identifier, so a
+ * service started with another key stops at start-up with a clear message
+ * instead of acting as nobody.
  *
  * The accounts are opened at start and kept in memory, as passthrough
  * sessions keep theirs. Changes are written atomically; another process's
@@ -24,8 +23,6 @@ import type { StoreCredentials } from '../store.js';
  * identity.
  */
 
-const NONCE_BYTES = 12;
-const TAG_BYTES = 16;
 const RECHECK_MS = 1000;
 
 interface SealedAccount {
@@ -54,26 +51,15 @@ interface OpenAccount {
   sealed: string;
 }
 
-const keyIdOf = (key: Buffer) => createHmac('sha256', key).update('pdfservice dms-accounts key id').digest('base64url').slice(0, 16);
-const aad = (user: string) => Buffer.from(`pdfservice dms-account\0${user}`, 'utf8');
+/** Each account is sealed with its service user's name as context: an entry moved to another user does not open. */
+const contextOf = (user: string) => `pdfservice dms-account\0${user}`;
 
-function seal(key: Buffer, user: string, credentials: StoreCredentials): string {
-  const nonce = randomBytes(NONCE_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', key, nonce);
-  cipher.setAAD(aad(user));
-  const body = Buffer.concat([cipher.update(JSON.stringify({ username: credentials.username, password: credentials.password }), 'utf8'), cipher.final()]);
-  return Buffer.concat([nonce, body, cipher.getAuthTag()]).toString('base64');
+function sealAccount(sealer: Sealer, user: string, credentials: StoreCredentials): string {
+  return sealer.seal(contextOf(user), JSON.stringify({ username: credentials.username, password: credentials.password }));
 }
 
-/** The account in an entry; throws when the key or the user does not fit it (or it was changed). */
-function open(key: Buffer, user: string, sealed: string): StoreCredentials {
-  const bytes = Buffer.from(sealed, 'base64');
-  if (bytes.length < NONCE_BYTES + TAG_BYTES + 2) throw new Error('too short');
-  const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(0, NONCE_BYTES));
-  decipher.setAAD(aad(user));
-  decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-  const text = Buffer.concat([decipher.update(bytes.subarray(NONCE_BYTES, bytes.length - TAG_BYTES)), decipher.final()]).toString('utf8');
-  const parsed = JSON.parse(text) as Partial<StoreCredentials>;
+function openAccount(sealer: Sealer, user: string, sealed: string): StoreCredentials {
+  const parsed = JSON.parse(sealer.open(contextOf(user), sealed)) as Partial<StoreCredentials>;
   if (typeof parsed.username !== 'string' || typeof parsed.password !== 'string') throw new Error('not an account');
   return { username: parsed.username, password: parsed.password };
 }
@@ -90,7 +76,7 @@ export class DmsAccounts {
 
   private constructor(
     readonly file: string,
-    private readonly key: Buffer,
+    private readonly sealer: Sealer,
     private readonly verify: (account: StoreCredentials) => Promise<boolean>,
   ) {}
 
@@ -99,8 +85,8 @@ export class DmsAccounts {
    * naming the file and the setting when the key is not the file's or an
    * entry does not open, so the service does not start.
    */
-  static async open(dataDir: string, key: Buffer, verify: (account: StoreCredentials) => Promise<boolean>): Promise<DmsAccounts> {
-    const accounts = new DmsAccounts(accountsFile(dataDir), key, verify);
+  static async open(dataDir: string, sealer: Sealer, verify: (account: StoreCredentials) => Promise<boolean>): Promise<DmsAccounts> {
+    const accounts = new DmsAccounts(accountsFile(dataDir), sealer, verify);
     await fs.mkdir(path.dirname(accounts.file), { recursive: true });
     await accounts.load();
     accounts.timer = setInterval(() => void accounts.recheck().catch(() => undefined), RECHECK_MS).unref();
@@ -129,7 +115,7 @@ export class DmsAccounts {
     return this.change((accounts) => {
       const created = !accounts.has(user);
       const updatedAt = new Date().toISOString();
-      accounts.set(user, { credentials, updatedAt, sealed: seal(this.key, user, credentials) });
+      accounts.set(user, { credentials, updatedAt, sealed: sealAccount(this.sealer, user, credentials) });
       return { view: { username: credentials.username, updatedAt: new Date(updatedAt) }, created };
     });
   }
@@ -153,7 +139,7 @@ export class DmsAccounts {
       const result = edit(next);
       const data: AccountsFile = {
         version: 1,
-        keyId: keyIdOf(this.key),
+        keyId: this.sealer.keyId,
         accounts: [...next].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([user, a]) => ({ user, sealed: a.sealed, updatedAt: a.updatedAt })),
       };
       await writeStateFile(this.file, `${JSON.stringify(data, null, 2)}\n`);
@@ -192,8 +178,8 @@ export class DmsAccounts {
     }
     const data = JSON.parse(text) as Partial<AccountsFile>;
     if (data.version !== 1 || typeof data.keyId !== 'string' || !Array.isArray(data.accounts)) throw new Error(`${this.file}: not a version 1 DMS accounts file`);
-    if (data.keyId !== keyIdOf(this.key)) {
-      throw new Error(`${this.file} was written with another key than PDFSERVICE_WEBDAV_ACCOUNTS_KEY gives (key id ${data.keyId}, the setting's ${keyIdOf(this.key)}): start with the key it was written with`);
+    if (data.keyId !== this.sealer.keyId) {
+      throw new Error(`${this.file} was written with another key than PDFSERVICE_SECRETS_KEY gives (key id ${data.keyId}, the setting's ${this.sealer.keyId}): start with the key it was written with`);
     }
     const accounts = new Map<string, OpenAccount>();
     for (const entry of data.accounts) {
@@ -201,7 +187,7 @@ export class DmsAccounts {
       if (!ok) throw new Error(`${this.file}: an entry is malformed`);
       let credentials: StoreCredentials;
       try {
-        credentials = open(this.key, entry.user, entry.sealed);
+        credentials = openAccount(this.sealer, entry.user, entry.sealed);
       } catch {
         throw new Error(`${this.file}: the account of "${entry.user}" does not open with the key (changed, or moved from another user)`);
       }
