@@ -210,6 +210,8 @@ export class WebDavStore implements DocumentStore {
     }
     await res.body.dump();
     if (res.statusCode === 201) return true;
+    // A DMS that hides a collection from this user (there, or a parent of it) answers 404 even to a MKCOL.
+    if (res.statusCode === 404) throw new ServiceError('FOLDER_NOT_FOUND', `No folder at /${folder.toString()}`);
     // 405: something is there already; a collection made meanwhile is fine, a document is a conflict.
     if (res.statusCode === 405) {
       if (await this.statFolder(folder)) return false;
