@@ -239,15 +239,62 @@ test('restricted: alice and bob read and write it; carol can neither read nor li
   assert.equal((await request('carol', 'PROPFIND', dav.url, { headers: { depth: 'infinity' } })).status, 403, 'DavDepthInfinity Off');
 });
 
+test('hidden: alice reads and writes it; to bob and carol it does not exist (404 by every method), without credentials 401', async () => {
+  const hidden = dav.collections.hidden;
+  const carols = dav.collections.home('carol');
+  assert.equal((await request('alice', 'PUT', `${hidden}plan.txt`, { body: 'alice only' })).status, 201);
+  assert.equal((await request('alice', 'MKCOL', `${hidden}folder/`)).status, 201);
+  assert.equal((await request('alice', 'COPY', `${hidden}plan.txt`, { headers: { destination: `${hidden}folder/plan.txt` } })).status, 201);
+  assert.ok((await list('alice', hidden)).includes(`${pathOf(hidden)}plan.txt`));
+  assert.equal((await request('carol', 'PUT', `${carols}outgoing.txt`, { body: 'from carol' })).status, 201);
+
+  const attempts: Array<[string, string, Init]> = [
+    ['GET', `${hidden}plan.txt`, {}],
+    ['HEAD', `${hidden}plan.txt`, {}],
+    ['GET', `${hidden}missing.txt`, {}],
+    ['PROPFIND', hidden, { headers: { depth: '1' } }],
+    // Without the slash, and spelled otherwise: the rule sees the path httpd decoded and normalised.
+    ['PROPFIND', hidden.slice(0, -1), { headers: { depth: '1' } }],
+    ['PROPFIND', `${dav.url}%68idden/`, { headers: { depth: '1' } }],
+    ['GET', `${carols}../../hidden/plan.txt`, {}],
+    ['PROPFIND', `${hidden}folder/plan.txt`, { headers: { depth: '0' } }],
+    ['COPY', `${hidden}plan.txt`, { headers: { destination: `${carols}plan.txt` } }],
+    ...writesOf(`${carols}moved.txt`).map(([method, init]): [string, string, Init] => [method, `${hidden}plan.txt`, init]),
+    ['PUT', `${hidden}new.txt`, { body: 'x' }],
+    ['MKCOL', `${hidden}mine/`, {}],
+  ];
+  for (const who of ['bob', 'carol'] as const) {
+    for (const [method, url, init] of attempts) {
+      const reply = await request(who, method, url, init);
+      assert.equal(reply.status, 404, `${who} ${method} ${pathOf(url)}: ${reply.text}`);
+      assert.doesNotMatch(reply.text, /alice only/);
+    }
+  }
+  // A MOVE or COPY into it is checked as a write at its destination, by a sub-request the 404 does not reach: refused.
+  for (const method of ['COPY', 'MOVE']) {
+    assert.equal((await request('carol', method, `${carols}outgoing.txt`, { headers: { destination: `${hidden}outgoing.txt` } })).status, 403, method);
+  }
+  assert.equal((await request(null, 'GET', `${hidden}plan.txt`)).status, 401, 'no credentials: asked for them, as everywhere');
+  assert.equal((await request({ authorization: basicAuth('carol', `${dav.users.carol}-wrong`) }, 'GET', `${hidden}plan.txt`)).status, 401);
+  assert.deepEqual((await readdir(path.join(dav.root, 'hidden'))).filter((n) => !n.startsWith('.')).sort(), ['folder', 'plan.txt']);
+  assert.equal(await readFile(path.join(dav.root, 'hidden', 'plan.txt'), 'utf8'), 'alice only');
+  assert.deepEqual((await readdir(path.join(dav.root, 'home', 'carol'))).filter((n) => /plan|moved/.test(n)), [], 'nothing copied or moved out');
+  assert.equal(await readFile(path.join(dav.root, 'home', 'carol', 'outgoing.txt'), 'utf8'), 'from carol', 'the refused MOVE left the source');
+  // alice moves within it (her destination check passes) and deletes.
+  assert.equal((await request('alice', 'MOVE', `${hidden}folder/plan.txt`, { headers: { destination: `${hidden}moved.txt` } })).status, 201);
+  assert.equal((await request('alice', 'GET', `${hidden}moved.txt`)).text, 'alice only');
+  assert.equal((await request('alice', 'DELETE', `${hidden}folder/`)).status, 204);
+});
+
 test('the roots are listed by everyone and written by no one', async () => {
   for (const user of DAV_USERS) {
-    assert.deepEqual((await list(user, dav.url)).sort(), ['/dav/', '/dav/home/', '/dav/restricted/', '/dav/shared/']);
+    assert.deepEqual((await list(user, dav.url)).sort(), ['/dav/', '/dav/hidden/', '/dav/home/', '/dav/restricted/', '/dav/shared/']);
     assert.equal((await request(user, 'MKCOL', `${dav.url}${user}-collection/`)).status, 403);
     assert.equal((await request(user, 'PUT', `${dav.url}home/file.txt`, { body: 'x' })).status, 403);
     assert.equal((await request(user, 'DELETE', `${dav.url}home/`)).status, 403);
     assert.equal((await request(user, 'MOVE', `${dav.url}home/`, { headers: { destination: `${dav.url}homes/` } })).status, 403);
   }
-  assert.deepEqual((await readdir(dav.root)).sort(), ['home', 'restricted', 'shared']);
+  assert.deepEqual((await readdir(dav.root)).sort(), ['hidden', 'home', 'restricted', 'shared']);
 });
 
 test('setPassword takes effect at the next request: the old password is 401, the new one works', async () => {

@@ -136,6 +136,40 @@ describe('the DMS decides what each user sees and changes', () => {
     refused(await get('carol', '/documents/restricted/minutes.pdf/pages/0/text'));
   });
 
+  test('the hidden collection: the DMS answers 404 to carol, so the service does (not 403); alice reads and writes it', async () => {
+    const bytes = makePdf({ pages: 2, text: (i) => `Merger plan page ${i + 1}` });
+    assert.equal((await put('alice', 'hidden/plan.pdf', bytes)).status, 201);
+    assert.equal((await get('alice', '/documents/hidden/plan.pdf')).status, 200);
+    const listing = await get('alice', '/documents/hidden');
+    assert.equal(listing.status, 200, listing.text);
+    assert.ok(JSON.stringify(listing.json()).includes('plan.pdf'));
+    const text = await get('alice', '/documents/hidden/plan.pdf/pages/1/text');
+    assert.match(text.text, /Merger plan page 2/);
+    const rotated = await call(server, 'POST', '/documents/hidden/plan.pdf/pages', { auth: as('alice'), body: { RotatePagesAction: { pageRange: '1', rotation: 90 } } });
+    assert.equal(rotated.status, 200, rotated.text);
+    const current = await onDisk('hidden/plan.pdf');
+
+    const missing = (reply: Reply, code: string) => {
+      assert.equal(reply.status, 404, reply.text);
+      assert.equal(reply.json().code, code, reply.text);
+      assert.doesNotMatch(reply.text, /Merger plan/);
+    };
+    missing(await get('carol', '/documents/hidden/plan.pdf'), 'DOCUMENT_NOT_FOUND');
+    missing(await call(server, 'GET', '/documents/hidden/plan.pdf', { auth: as('carol'), headers: { accept: 'application/json' } }), 'DOCUMENT_NOT_FOUND');
+    missing(await get('carol', '/documents/hidden/plan.pdf/pages/0/text'), 'DOCUMENT_NOT_FOUND');
+    missing(await get('carol', '/documents/hidden/plan.pdf/annotations'), 'DOCUMENT_NOT_FOUND');
+    missing(await get('carol', '/documents/hidden'), 'FOLDER_NOT_FOUND');
+    missing(await call(server, 'POST', '/documents/hidden/plan.pdf/pages', { auth: as('carol'), body: { RotatePagesAction: { pageRange: '1', rotation: 90 } } }), 'DOCUMENT_NOT_FOUND');
+    missing(await call(server, 'DELETE', '/documents/hidden/plan.pdf', { auth: as('carol') }), 'DOCUMENT_NOT_FOUND');
+    missing(await call(server, 'DELETE', '/documents/hidden?recursive=true', { auth: as('carol') }), 'FOLDER_NOT_FOUND');
+    // A new document in it: the DMS hides the collection from the MKCOL as from everything else.
+    missing(await put('carol', 'hidden/plan.pdf', makePdf({ text: () => 'carol was here' })), 'FOLDER_NOT_FOUND');
+    missing(await put('carol', 'hidden/new/carol.pdf', makePdf({ text: () => 'carol was here' })), 'FOLDER_NOT_FOUND');
+    assert.ok((await onDisk('hidden/plan.pdf')).equals(current), 'unchanged on the DMS');
+    assert.deepEqual((await readdir(path.join(dav.root, 'hidden'))).filter((n) => !n.startsWith('.')), ['plan.pdf']);
+    assert.deepEqual(await temporaries(), []);
+  });
+
   test('annotations, actions and page text work on DMS documents as on local ones', async () => {
     const bytes = makePdf({ pages: 3, text: (i) => `Quarterly figures page ${i + 1}` });
     assert.equal((await put('bob', 'home/bob/q.pdf', bytes)).status, 201);

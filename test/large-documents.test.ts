@@ -12,7 +12,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { everySubtypeFixture } from './helpers/annotated-pdf.js';
 import { call, expectUnchanged, putPdf, sha256, storedBytes, type Reply } from './helpers/http.js';
-import { makePdf } from './helpers/pdf.js';
+import { makePdf, paddedPdf as padded } from './helpers/pdf.js';
 import { startServer, type TestServer } from './helpers/server.js';
 import { makeKeyStores, pdfsig, STORE_PASSWORD, type KeyStores } from './helpers/signing.js';
 
@@ -28,28 +28,6 @@ before(async () => {
 after(async () => {
   await server.stop();
 });
-
-/** The PDF with an incremental update appended that adds one object nothing refers to: a stream of `size` bytes. */
-function padded(pdf: Buffer, size = 17 * MiB): Buffer {
-  const tail = pdf.toString('latin1', Math.max(0, pdf.length - 4096));
-  const last = (re: RegExp) => [...tail.matchAll(re)].pop()?.[1];
-  const prev = last(/startxref\s+(\d+)/g);
-  const count = Number(last(/\/Size (\d+)/g));
-  const root = last(/\/Root (\d+ \d+ R)/g);
-  if (!prev || !count || !root) throw new Error('not a PDF this helper can append to');
-  const head = Buffer.from(`\n${count} 0 obj\n<< /Length ${size} >>\nstream\n`, 'latin1');
-  // Deterministic bytes that are not all alike, so nothing about the file is unusually compressible.
-  const body = Buffer.alloc(size);
-  for (let i = 0; i < size; i += 4) body.writeUInt32LE((Math.imul(i, 2654435761) ^ 0x5bd1e995) >>> 0, i);
-  const objectOffset = pdf.length + 1;
-  const end = Buffer.from('\nendstream\nendobj\n', 'latin1');
-  const xrefOffset = pdf.length + head.length + body.length + end.length;
-  const xref = Buffer.from(
-    `xref\n0 1\n0000000000 65535 f \n${count} 1\n${String(objectOffset).padStart(10, '0')} 00000 n \ntrailer\n<< /Size ${count + 1} /Root ${root} /Prev ${prev} >>\nstartxref\n${xrefOffset}\n%%EOF\n`,
-    'latin1',
-  );
-  return Buffer.concat([pdf, head, body, end, xref]);
-}
 
 const json = { accept: 'application/json' };
 const get = (doc: string, suffix: string, accept = 'application/json') => call(server, 'GET', `/documents/${doc}${suffix}`, { headers: { accept } });

@@ -32,7 +32,7 @@ export interface DavServer {
   /** Each user's current password (setPassword changes it here too). */
   users: Record<DavUser, string>;
   /** Collection URLs, each with a trailing slash. */
-  collections: { home(user: DavUser): string; shared: string; restricted: string };
+  collections: { home(user: DavUser): string; shared: string; restricted: string; hidden: string };
   /** The run's folder: the configuration's DAV_TEST_ROOT (htpasswd, logs, lock database). */
   runDir: string;
   /** The folder served as /dav/ (inside runDir). */
@@ -62,8 +62,8 @@ export interface DavServerOptions {
   tls?: boolean;
   /**
    * More users (name → password), each with a home /dav/home/<name>/: the configuration's home rule takes the
-   * owner from the URL, so any user in htpasswd owns the home named after them. (The shared and restricted rules
-   * name alice and bob; an extra user only reads shared/.)
+   * owner from the URL, so any user in htpasswd owns the home named after them. (The shared, restricted and hidden
+   * rules name alice and bob; an extra user only reads shared/.)
    */
   extraUsers?: Record<string, string>;
 }
@@ -115,7 +115,7 @@ export async function startDavServer(options: DavServerOptions = {}): Promise<Da
   const runDir = await mkdtemp(path.join(tmpdir(), 'pdfservice-dav-'));
   const root = path.join(runDir, 'data');
   const extraUsers = options.extraUsers ?? {};
-  const collections = [...[...DAV_USERS, ...Object.keys(extraUsers)].map((user) => `home/${user}`), 'shared', 'restricted'];
+  const collections = [...[...DAV_USERS, ...Object.keys(extraUsers)].map((user) => `home/${user}`), 'shared', 'restricted', 'hidden'];
   for (const dir of ['run', 'lock', 'empty', ...collections.map((c) => path.join('data', c))]) {
     await mkdir(path.join(runDir, dir), { recursive: true });
   }
@@ -228,7 +228,7 @@ export async function startDavServer(options: DavServerOptions = {}): Promise<Da
     origin: origin(),
     caFile,
     users,
-    collections: { home: (user) => `${base}home/${user}/`, shared: `${base}shared/`, restricted: `${base}restricted/` },
+    collections: { home: (user) => `${base}home/${user}/`, shared: `${base}shared/`, restricted: `${base}restricted/`, hidden: `${base}hidden/` },
     runDir,
     root,
     pid: () => (child && !exited(child) ? child.pid : undefined),

@@ -78,6 +78,31 @@ export function makeManyPagesPdf(pages: number): Buffer {
   return serializePdf(objects, '/Root 1 0 R');
 }
 
+/**
+ * The PDF with an incremental update appended that adds one object nothing refers to: a stream of `size` bytes
+ * (17 MiB by default: above the 16 MiB past which the engine reads a document from its file).
+ */
+export function paddedPdf(pdf: Buffer, size = 17 * 1024 * 1024): Buffer {
+  const tail = pdf.toString('latin1', Math.max(0, pdf.length - 4096));
+  const last = (re: RegExp) => [...tail.matchAll(re)].pop()?.[1];
+  const prev = last(/startxref\s+(\d+)/g);
+  const count = Number(last(/\/Size (\d+)/g));
+  const root = last(/\/Root (\d+ \d+ R)/g);
+  if (!prev || !count || !root) throw new Error('not a PDF this helper can append to');
+  const head = Buffer.from(`\n${count} 0 obj\n<< /Length ${size} >>\nstream\n`, 'latin1');
+  // Deterministic bytes that are not all alike, so nothing about the file is unusually compressible.
+  const body = Buffer.alloc(size);
+  for (let i = 0; i < size; i += 4) body.writeUInt32LE((Math.imul(i, 2654435761) ^ 0x5bd1e995) >>> 0, i);
+  const objectOffset = pdf.length + 1;
+  const end = Buffer.from('\nendstream\nendobj\n', 'latin1');
+  const xrefOffset = pdf.length + head.length + body.length + end.length;
+  const xref = Buffer.from(
+    `xref\n0 1\n0000000000 65535 f \n${count} 1\n${String(objectOffset).padStart(10, '0')} 00000 n \ntrailer\n<< /Size ${count + 1} /Root ${root} /Prev ${prev} >>\nstartxref\n${xrefOffset}\n%%EOF\n`,
+    'latin1',
+  );
+  return Buffer.concat([pdf, head, body, end, xref]);
+}
+
 function escapePdfString(s: string): string {
   return s.replace(/[\\()]/g, (c) => `\\${c}`);
 }

@@ -29,8 +29,12 @@ interface KnownTag {
  * is less than a second old and strong afterwards, for the same version.
  */
 const opaque = (tag: string | undefined) => tag?.replace(/^W\//, '');
-/** A tag a server compares strongly (If-Match, If): a weak one never matches, so conditions use strong tags only. */
-const strong = (tag: string | undefined) => (tag && !tag.startsWith('W/') ? tag : undefined);
+/**
+ * The condition that the DMS still holds the version tagged `davEtag`: a WebDAV If header, which mod_dav compares
+ * weakly (RFC 4918 10.4.4), so it works in a file's first second too. (If-Match compares strongly, and a weak tag
+ * never matches: with it, a write in that second went unconditionally, and two instances both won.)
+ */
+const stillAt = (url: string, davEtag: string | undefined): Record<string, string> => (davEtag ? { if: `<${url}> ([${davEtag}])` } : {});
 
 const versionOf = (r: { davEtag?: string | undefined; size?: number | undefined; modified: Date }) => `${opaque(r.davEtag) ?? ''}|${r.size ?? ''}|${r.modified.getTime()}`;
 
@@ -216,6 +220,8 @@ export class WebDavStore implements DocumentStore {
     }
     await res.body.dump();
     if (res.statusCode === 201) return true;
+    // A DMS that hides a collection from this user (there, or a parent of it) answers 404 even to a MKCOL.
+    if (res.statusCode === 404) throw new ServiceError('FOLDER_NOT_FOUND', `No folder at /${folder.toString()}`);
     // 405: something is there already; a collection made meanwhile is fine, a document is a conflict.
     if (res.statusCode === 405) {
       if (await this.statFolder(folder)) return false;
@@ -272,9 +278,8 @@ export class WebDavStore implements DocumentStore {
       const targetUrl = this.docUrl(target);
       const release = await this.backend.commits.acquire(targetUrl);
       try {
-        const headers: Record<string, string> = { destination: targetUrl, overwrite: options.conflict === 'overwrite' ? 'T' : 'F' };
-        const expected = strong(before?.davEtag);
-        if (options.conflict === 'overwrite' && options.ifMatch !== undefined && expected) headers.if = `<${targetUrl}> ([${expected}])`;
+        const named = options.conflict === 'overwrite' && options.ifMatch !== undefined;
+        const headers: Record<string, string> = { destination: targetUrl, overwrite: options.conflict === 'overwrite' ? 'T' : 'F', ...(named ? stillAt(targetUrl, before?.davEtag) : {}) };
         const res = await this.client.send('MOVE', tempUrl, this.user, { headers });
         await res.body.dump();
         if (res.statusCode === 201 || res.statusCode === 204) {
@@ -303,11 +308,10 @@ export class WebDavStore implements DocumentStore {
     const url = this.docUrl(p);
     const r = p.isDocument ? await this.propfindOne(url) : null;
     if (!r || r.collection) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
-    const headers: Record<string, string> = {};
+    let headers: Record<string, string> = {};
     if (ifMatch !== undefined) {
       if (!matchesEtag(ifMatch, await this.tagOf(p, url, r))) throw new ServiceError('PRECONDITION_FAILED');
-      const expected = strong(r.davEtag);
-      if (expected) headers['if-match'] = expected;
+      headers = stillAt(url, r.davEtag);
     }
     const res = await this.client.send('DELETE', url, this.user, { headers });
     await res.body.dump();
