@@ -60,6 +60,7 @@ export const ERROR_CATALOG = {
   TASK_CANCELLED: { status: 409, title: 'The work was cancelled before it finished' },
   JOB_FINISHED: { status: 409, title: 'The job has already ended' },
   REQUEST_TIMEOUT: { status: 408, title: 'The request was not received in time' },
+  DMS_LOCKED: { status: 423, title: 'The document server has the document locked for another client' },
   PRECONDITION_FAILED: { status: 412, title: 'The document changed: If-Match does not match its ETag' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is larger than allowed' },
   URI_TOO_LONG: { status: 414, title: 'The URL is longer than the service accepts' },

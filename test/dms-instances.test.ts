@@ -1,8 +1,9 @@
 /**
  * Two service instances over one DMS (issue 23): each has its own data
  * folder and its own in-process locks, so all that keeps them from
- * overwriting each other is the conditional write on the DMS (a MOVE with an
- * If header naming the version read). Both run against the Apache WebDAV test
+ * overwriting each other is the DMS: a WebDAV LOCK of the target taken only
+ * while it is the version read, and the MOVE with an If header naming the
+ * lock and that version. Both run against the Apache WebDAV test
  * server; answers, the DMS's disk and its access log are checked.
  */
 import assert from 'node:assert/strict';

@@ -192,6 +192,44 @@ describe('the DMS decides what each user sees and changes', () => {
   });
 });
 
+describe('locks', () => {
+  test('a document an editor holds a WebDAV lock on: a change is 423 DMS_LOCKED and the file stays; after UNLOCK it goes through', async () => {
+    const bytes = makePdf({ text: () => 'opened in an editor' });
+    const made = await put('alice', 'home/alice/locked.pdf', bytes);
+    assert.equal(made.status, 201);
+    const etag = made.headers.get('etag')!;
+    // The editor: another WebDAV client as alice, with a long exclusive lock.
+    const url = `${dav.url}home/alice/locked.pdf`;
+    const lockinfo = '<?xml version="1.0"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope><D:locktype><D:write/></D:locktype><D:owner>editor</D:owner></D:lockinfo>';
+    const locked = await fetch(url, { method: 'LOCK', headers: { authorization: dav.auth('alice'), depth: '0', timeout: 'Second-600', 'content-type': 'application/xml' }, body: lockinfo });
+    assert.equal(locked.status, 200);
+    const token = locked.headers.get('lock-token')!;
+    await locked.arrayBuffer();
+
+    const changed = makePdf({ text: () => 'changed meanwhile' });
+    for (const headers of [{ 'content-type': 'application/pdf', 'if-match': etag }, { 'content-type': 'application/pdf' }] as Record<string, string>[]) {
+      const refused = await call(server, 'PUT', '/documents/home/alice/locked.pdf', { auth: as('alice'), body: changed, headers });
+      assert.equal(refused.status, 423, refused.text);
+      assert.equal(refused.json().code, 'DMS_LOCKED');
+    }
+    const action = await call(server, 'POST', '/documents/home/alice/locked.pdf/pages', { auth: as('alice'), body: { RotatePagesAction: { rotation: 90 } }, headers: { 'if-match': etag } });
+    assert.equal(action.status, 423, action.text);
+    const removal = await call(server, 'DELETE', '/documents/home/alice/locked.pdf', { auth: as('alice'), headers: { 'if-match': etag } });
+    assert.equal(removal.status, 423, removal.text);
+    assert.equal(sha256(await onDisk('home/alice/locked.pdf')), sha256(bytes), 'unchanged on the DMS');
+    assert.deepEqual(await temporaries(), [], 'the refused uploads left nothing behind');
+
+    const unlocked = await fetch(url, { method: 'UNLOCK', headers: { authorization: dav.auth('alice'), 'lock-token': token } });
+    assert.equal(unlocked.status, 204);
+    const done = await call(server, 'PUT', '/documents/home/alice/locked.pdf', { auth: as('alice'), body: changed, headers: { 'content-type': 'application/pdf', 'if-match': etag } });
+    assert.equal(done.status, 200, done.text);
+    assert.equal(sha256(await onDisk('home/alice/locked.pdf')), sha256(changed));
+    // The service's own commit lock is gone too: the next change needs no wait and no unlock.
+    const again = await call(server, 'DELETE', '/documents/home/alice/locked.pdf', { auth: as('alice'), headers: { 'if-match': done.headers.get('etag')! } });
+    assert.equal(again.status, 204, again.text);
+  });
+});
+
 describe('faults', () => {
   test('a DMS that stops answering mid-request: 503 DMS_UNAVAILABLE with Retry-After, nothing half-written', async () => {
     const bytes = makePdf({ text: () => 'Before the outage' });

@@ -210,7 +210,13 @@ export class DavClient {
    */
   async send(method: string, url: string, user: DavCredentials | undefined, req: DavRequest = {}): Promise<Dispatcher.ResponseData> {
     // Nobody acts at the DMS without credentials: a service password or an API token does not reach it.
-    if (!user) throw new ServiceError('DMS_FORBIDDEN', 'The service holds no DMS credentials for this user: log in with the DMS user name and password', { dmsStatus: null });
+    if (!user) {
+      throw new ServiceError(
+        'DMS_FORBIDDEN',
+        'The service holds no DMS credentials for this user (passthrough: log in with the DMS user name and password; mapped: an admin maps the user to a DMS account)',
+        { dmsStatus: null },
+      );
+    }
     const headers: Record<string, string> = { ...req.headers };
     headers.authorization = `Basic ${Buffer.from(`${user.username}:${user.password}`, 'utf8').toString('base64')}`;
     if (typeof req.body === 'string' && !headers['content-type']) headers['content-type'] = 'application/xml; charset=utf-8';
@@ -226,6 +232,11 @@ export class DavClient {
       // dmsStatus tells a client whether to log in again (401: the DMS no longer takes the password) or to ask for rights (403).
       throw new ServiceError('DMS_FORBIDDEN', status === 401 ? 'The document server did not accept the user\'s credentials; log in again' : 'The document server refused this request for the user', { dmsStatus: status });
     }
+    if (status === 423) {
+      await res.body.dump();
+      // Another client holds a WebDAV lock on it (an editor that opened it from the DMS, or another instance committing).
+      throw new ServiceError('DMS_LOCKED', `The document server has the document locked for another client (${method})`);
+    }
     if (status === 507) {
       await res.body.dump();
       throw new ServiceError('DMS_INSUFFICIENT_STORAGE');
@@ -235,6 +246,36 @@ export class DavClient {
       throw dmsUnavailable(`The document server answered ${method} with ${status}`);
     }
     return res;
+  }
+
+  /**
+   * An exclusive write lock on `url` (depth 0), taken only while the
+   * resource is still the version `ifVersion` names (412 otherwise: null is
+   * returned then): its lock token. undefined when the server does not do
+   * locks (class 1 only: 405 or 501), so the caller goes on without one.
+   * Throws DMS_LOCKED (423) while another client holds a lock on it.
+   */
+  async lock(url: string, user: DavCredentials | undefined, ifVersion: Record<string, string>, timeoutSeconds: number): Promise<string | null | undefined> {
+    const body =
+      '<?xml version="1.0" encoding="utf-8"?><D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope>' +
+      '<D:locktype><D:write/></D:locktype><D:owner>pdfservice</D:owner></D:lockinfo>';
+    const res = await this.send('LOCK', url, user, { headers: { depth: '0', timeout: `Second-${timeoutSeconds}`, ...ifVersion }, body });
+    await res.body.dump();
+    if (res.statusCode === 412) return null;
+    if (res.statusCode === 405 || res.statusCode === 501) return undefined;
+    const token = res.headers['lock-token'];
+    if ((res.statusCode !== 200 && res.statusCode !== 201) || typeof token !== 'string') throw dmsUnavailable(`The document server answered LOCK with ${res.statusCode}`);
+    return token.trim();
+  }
+
+  /** Ends a lock; a failure is left to the lock's timeout. */
+  async unlock(url: string, user: DavCredentials | undefined, token: string): Promise<void> {
+    try {
+      const res = await this.send('UNLOCK', url, user, { headers: { 'lock-token': token } });
+      await res.body.dump();
+    } catch {
+      // The lock ends by its timeout.
+    }
   }
 
   /**

@@ -36,6 +36,14 @@ const opaque = (tag: string | undefined) => tag?.replace(/^W\//, '');
  */
 const stillAt = (url: string, davEtag: string | undefined): Record<string, string> => (davEtag ? { if: `<${url}> ([${davEtag}])` } : {});
 
+/** The If header for a change under a commit lock: the lock's token and the version read, both required. */
+const lockedAt = (url: string, token: string, davEtag: string | undefined): Record<string, string> => ({ if: `<${url}> (${token}${davEtag ? ` [${davEtag}]` : ''})` });
+
+/** How long a commit lock outlives an instance that died holding it: a commit is one MOVE or DELETE. */
+const COMMIT_LOCK_SECONDS = 30;
+/** How long a commit waits for another client's lock on the document before answering 423 DMS_LOCKED. */
+const COMMIT_LOCK_WAIT_MS = 3000;
+
 const versionOf = (r: { davEtag?: string | undefined; size?: number | undefined; modified: Date }) => `${opaque(r.davEtag) ?? ''}|${r.size ?? ''}|${r.modified.getTime()}`;
 
 /**
@@ -279,9 +287,15 @@ export class WebDavStore implements DocumentStore {
       const release = await this.backend.commits.acquire(targetUrl);
       try {
         const named = options.conflict === 'overwrite' && options.ifMatch !== undefined;
-        const headers: Record<string, string> = { destination: targetUrl, overwrite: options.conflict === 'overwrite' ? 'T' : 'F', ...(named ? stillAt(targetUrl, before?.davEtag) : {}) };
-        const res = await this.client.send('MOVE', tempUrl, this.user, { headers });
-        await res.body.dump();
+        const token = named && before ? await this.commitLock(targetUrl, before.davEtag) : undefined;
+        let res;
+        try {
+          const condition = token ? lockedAt(targetUrl, token, before?.davEtag) : named ? stillAt(targetUrl, before?.davEtag) : {};
+          res = await this.client.send('MOVE', tempUrl, this.user, { headers: { destination: targetUrl, overwrite: options.conflict === 'overwrite' ? 'T' : 'F', ...condition } });
+          await res.body.dump();
+        } finally {
+          if (token) await this.client.unlock(targetUrl, this.user, token);
+        }
         if (res.statusCode === 201 || res.statusCode === 204) {
           return { target, created: options.conflict === 'overwrite' ? res.statusCode === 201 && !before : true };
         }
@@ -291,6 +305,30 @@ export class WebDavStore implements DocumentStore {
         target = withRandomSuffix(p);
       } finally {
         release();
+      }
+    }
+  }
+
+  /**
+   * A WebDAV lock on a document for one commit, taken only while it is the
+   * version read (412 otherwise). mod_dav checks a MOVE's or DELETE's If
+   * header and then acts in a second step, so two instances could both pass
+   * the check; the lock makes their commits of one document take turns, and
+   * the second then finds the version changed (412). Another instance's
+   * commit lock is waited for; a lock an editor holds (a user who opened the
+   * document from the DMS) is 423 DMS_LOCKED after COMMIT_LOCK_WAIT_MS.
+   * undefined: the DMS does not do locks, and the If header alone decides.
+   */
+  private async commitLock(url: string, davEtag: string | undefined): Promise<string | undefined> {
+    const deadline = Date.now() + COMMIT_LOCK_WAIT_MS;
+    for (let delay = 20; ; delay = Math.min(delay * 2, 250)) {
+      try {
+        const token = await this.client.lock(url, this.user, stillAt(url, davEtag), COMMIT_LOCK_SECONDS);
+        if (token === null) throw new ServiceError('PRECONDITION_FAILED');
+        return token;
+      } catch (err) {
+        if (!(err instanceof ServiceError && err.code === 'DMS_LOCKED') || Date.now() + delay > deadline) throw err;
+        await new Promise((resolve) => setTimeout(resolve, delay));
       }
     }
   }
@@ -308,13 +346,20 @@ export class WebDavStore implements DocumentStore {
     const url = this.docUrl(p);
     const r = p.isDocument ? await this.propfindOne(url) : null;
     if (!r || r.collection) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
-    let headers: Record<string, string> = {};
+    let token: string | undefined;
     if (ifMatch !== undefined) {
       if (!matchesEtag(ifMatch, await this.tagOf(p, url, r))) throw new ServiceError('PRECONDITION_FAILED');
-      headers = stillAt(url, r.davEtag);
+      token = await this.commitLock(url, r.davEtag);
     }
-    const res = await this.client.send('DELETE', url, this.user, { headers });
-    await res.body.dump();
+    let res;
+    try {
+      const headers = token ? lockedAt(url, token, r.davEtag) : ifMatch !== undefined ? stillAt(url, r.davEtag) : {};
+      res = await this.client.send('DELETE', url, this.user, { headers });
+      await res.body.dump();
+    } finally {
+      // A deleted document's lock goes with it; this ends one the DELETE did not use.
+      if (token && res?.statusCode !== 204 && res?.statusCode !== 200) await this.client.unlock(url, this.user, token);
+    }
     this.backend.forgetTags(url);
     if (res.statusCode === 404) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
     if (res.statusCode === 412) throw new ServiceError('PRECONDITION_FAILED');
