@@ -210,6 +210,7 @@ export class WebDavStore implements DocumentStore {
     await kept?.handle.close();
     if (res.statusCode === 404 || (res.statusCode >= 300 && res.statusCode < 400)) {
       await res.body.dump();
+      if (kept) await this.backend.kept.drop(url);
       throw notFound();
     }
     if (res.statusCode !== 200) throw await unexpected('GET', res);
