@@ -3,12 +3,14 @@ import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import type { Dispatcher } from 'undici';
 import { ServiceError } from '../../errors.js';
 import { KeyedLock } from '../keyed-lock.js';
 import { copyToFile, openContent, spoolName, StagedFile, stageToFile } from '../local-files.js';
 import type { StoredPath } from '../paths.js';
 import { etagOf, matchesEtag, withRandomSuffix } from '../store.js';
 import type { DocumentStat, DocumentStore, DocumentStores, FolderEntry, OpenDocument, Release, StagedUpload, StoreUser, WriteOptions, WriteResult } from '../store.js';
+import { KeptVersions } from './kept.js';
 import { DavClient, dmsFailure, unexpected, type DavCredentials, type DavResource } from './client.js';
 
 /** Names of uploads not yet moved into place; they start with a dot, so listings never show them. */
@@ -63,6 +65,12 @@ export class WebDavBackend implements DocumentStores {
    * answered for that user, so the DMS still decides who sees what.
    */
   private readonly tags = new Map<string, KnownTag>();
+  /**
+   * The last version of each document downloaded or written, kept locally
+   * for a while so that the next read of it needs no download; served only
+   * after the DMS confirmed it for the requesting user (openDocument).
+   */
+  readonly kept: KeptVersions;
 
   constructor(
     readonly client: DavClient,
@@ -72,11 +80,13 @@ export class WebDavBackend implements DocumentStores {
   ) {
     this.staging = path.join(dataDir, 'staging');
     this.spool = path.join(dataDir, 'spool');
+    this.kept = new KeptVersions(path.join(dataDir, 'kept'));
   }
 
   async init(): Promise<void> {
     await fs.mkdir(this.staging, { recursive: true });
     await fs.mkdir(this.spool, { recursive: true });
+    await this.kept.init();
   }
 
   /**
@@ -105,8 +115,10 @@ export class WebDavBackend implements DocumentStores {
     this.tags.set(url, { version: versionOf(r), etag });
   }
 
-  forgetTags(urlPrefix: string): void {
-    for (const key of this.tags.keys()) if (key === urlPrefix || key.startsWith(urlPrefix)) this.tags.delete(key);
+  /** Forgets what is known of the documents at and below a URL (deleted). */
+  async forget(urlPrefix: string): Promise<void> {
+    for (const key of this.tags.keys()) if (key.startsWith(urlPrefix)) this.tags.delete(key);
+    await this.kept.dropBelow(urlPrefix);
   }
 
   stage(source: Readable, limit: number): Promise<StagedFile> {
@@ -117,8 +129,9 @@ export class WebDavBackend implements DocumentStores {
     return spoolName(this.spool);
   }
 
-  /** Local leftovers of a previous run: staged uploads and spooled downloads. */
+  /** Local leftovers of a previous run: staged uploads, spooled downloads and kept versions. */
   async clearLocal(): Promise<void> {
+    await this.kept.clear();
     for (const dir of [this.staging, this.spool]) {
       await fs.rm(dir, { recursive: true, force: true });
       await fs.mkdir(dir, { recursive: true });
@@ -134,6 +147,9 @@ export class WebDavBackend implements DocumentStores {
  * hash as a dead property and MOVEs it into place, so the target is never
  * half-written; reads are spooled to a local file the engine reads, hashed
  * on the way, so a version's tag is its content hash as with every store.
+ * The last version read or written of a document is kept locally a while
+ * (KeptVersions), and a read of it asks the DMS only whether it is still
+ * current for this user (a conditional GET), so a version is downloaded once.
  */
 export class WebDavStore implements DocumentStore {
   private readonly client: DavClient;
@@ -175,13 +191,44 @@ export class WebDavStore implements DocumentStore {
     return { size: r.size ?? 0, modified: r.modified, etag: await this.tagOf(p, url, r) };
   }
 
+  /**
+   * Downloads the document into the spool folder, hashing it on the way, or,
+   * when a version of it is kept (KeptVersions), asks the DMS for it only if
+   * it is not that version (If-None-Match): the DMS answers 304 for this user
+   * only when it would give them those very bytes, having checked their
+   * credentials and rights as for any GET, so the kept file serves them
+   * without a second download and never past the DMS.
+   */
   async openDocument(p: StoredPath): Promise<OpenDocument> {
     const notFound = () => new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
     if (!p.isDocument) throw notFound();
     const url = this.docUrl(p);
-    const res = await this.client.send('GET', url, this.user);
+    const kept = await this.backend.kept.open(url);
+    let res: Dispatcher.ResponseData;
+    try {
+      res = await this.client.send('GET', url, this.user, kept ? { headers: { 'if-none-match': kept.version.davEtag } } : {});
+    } catch (err) {
+      await kept?.handle.close();
+      throw err;
+    }
+    const header = (name: string) => {
+      const v = res.headers[name];
+      return Array.isArray(v) ? v[0] : v;
+    };
+    if (res.statusCode === 304 && kept) {
+      await res.body.dump();
+      const { handle, version } = kept;
+      // A 304 names the current version; one that is not ours (a server that got the condition wrong) is not served.
+      const tag = header('etag');
+      if (tag === undefined || opaque(tag) === opaque(version.davEtag)) return this.opened(handle, version);
+      await handle.close();
+      await this.backend.kept.drop(url);
+      return this.openDocument(p);
+    }
+    await kept?.handle.close();
     if (res.statusCode === 404 || (res.statusCode >= 300 && res.statusCode < 400)) {
       await res.body.dump();
+      if (kept) await this.backend.kept.drop(url);
       throw notFound();
     }
     if (res.statusCode !== 200) throw await unexpected('GET', res);
@@ -195,18 +242,23 @@ export class WebDavStore implements DocumentStore {
         throw dmsFailure(err);
       });
       handle = await fs.open(file, 'r');
-    } finally {
-      // The descriptor keeps the bytes; the name goes at once, so nothing is left behind whatever happens next.
+    } catch (err) {
       await fs.rm(file, { force: true });
+      throw err;
     }
     const { size, etag } = copied;
-    const header = (name: string) => {
-      const v = res.headers[name];
-      return Array.isArray(v) ? v[0] : v;
-    };
     const lastModified = header('last-modified');
     const modified = lastModified ? new Date(lastModified) : new Date();
-    this.backend.rememberTag(url, { davEtag: header('etag'), size, modified }, etag);
+    const davEtag = header('etag');
+    this.backend.rememberTag(url, { davEtag, size, modified }, etag);
+    // Kept for the next read of this version (or removed now when it cannot be); the descriptor reads it either way.
+    await this.backend.kept.keepDownload(url, { davEtag, size, modified, etag }, file);
+    return this.opened(handle, { size, modified, etag });
+  }
+
+  /** An open local file of one version as an OpenDocument; the stream or close() closes it. */
+  private opened(handle: fs.FileHandle, stat: DocumentStat): OpenDocument {
+    const { size, modified, etag } = stat;
     return {
       ...openContent(handle, size),
       stat: { size, modified, etag },
@@ -267,6 +319,13 @@ export class WebDavStore implements DocumentStore {
       const after = await this.propfindOne(targetNow);
       const stat = { size, modified: after?.modified ?? new Date(), etag };
       if (after) this.backend.rememberTag(targetNow, after, etag);
+      // The bytes just written are the next read's (the model after an upload, the text prefetch), when the DMS
+      // shows the version uploaded under the temporary name, so no one else's write came in between.
+      if (after?.davEtag && uploaded?.davEtag && opaque(after.davEtag) === opaque(uploaded.davEtag) && after.size === size) {
+        await this.backend.kept.keepWritten(targetNow, { davEtag: after.davEtag, size, modified: after.modified, etag }, content);
+      } else {
+        await this.backend.kept.drop(targetNow);
+      }
       return { path: target, created, stat };
     } finally {
       if (!moved) await this.removeQuietly(tempUrl);
@@ -360,7 +419,7 @@ export class WebDavStore implements DocumentStore {
       // A deleted document's lock goes with it; this ends one the DELETE did not use.
       if (token && res?.statusCode !== 204 && res?.statusCode !== 200) await this.client.unlock(url, this.user, token);
     }
-    this.backend.forgetTags(url);
+    await this.backend.forget(url);
     if (res.statusCode === 404) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
     if (res.statusCode === 412) throw new ServiceError('PRECONDITION_FAILED');
     if (res.statusCode !== 204 && res.statusCode !== 200) throw await unexpected('DELETE', res);
@@ -418,7 +477,7 @@ export class WebDavStore implements DocumentStore {
     const url = this.folderUrl(p);
     const res = await this.client.send('DELETE', url, this.user);
     await res.body.dump();
-    this.backend.forgetTags(url);
+    await this.backend.forget(url);
     if (res.statusCode === 404) throw new ServiceError('FOLDER_NOT_FOUND', `No folder at /${p.toString()}`);
     if (res.statusCode !== 204 && res.statusCode !== 200) throw await unexpected('DELETE', res);
   }
