@@ -216,3 +216,22 @@ test('background tasks leave one worker for inline ones: an inline task starts a
     await pool.close();
   }
 });
+
+test('a task whose input cannot be sent to a worker fails at once with INTERNAL_ERROR; the worker is not held and takes the next task', async () => {
+  const errors: string[] = [];
+  const pool = new EnginePool({ size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10, onInternalError: (message) => errors.push(message) });
+  await pool.ready();
+  try {
+    const started = Date.now();
+    // A function cannot be structured-cloned: postMessage throws DataCloneError.
+    const unsendable = { pdf: (() => 1) as unknown as Uint8Array };
+    const next = pool.run('inspect', { pdf: makePdf({ pages: 2 }) });
+    await assert.rejects(pool.run('inspect', unsendable), (err: unknown) => err instanceof ServiceError && err.code === 'INTERNAL_ERROR');
+    assert.ok(Date.now() - started < 5_000, 'not after the 60 s task timeout');
+    assert.match(errors.join('\n'), /could not be sent to an engine worker/);
+    assert.equal((await next).pageCount, 2);
+    assert.equal((await pool.run('inspect', { pdf: makePdf({ pages: 4 }) })).pageCount, 4, 'the worker still answers');
+  } finally {
+    await pool.close();
+  }
+});

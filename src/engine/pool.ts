@@ -346,7 +346,19 @@ export class EnginePool {
       units.set(job.unit, (units.get(job.unit) ?? 0) + 1);
     }
     slot.timer = setTimeout(() => this.onTimeout(slot, job), job.timeoutMs);
-    slot.worker.postMessage({ id: job.id, task: job.task, input: job.input }, job.transfer);
+    try {
+      slot.worker.postMessage({ id: job.id, task: job.task, input: job.input }, job.transfer);
+    } catch (err) {
+      // An input that cannot be sent (not cloneable, or a buffer already transferred) fails its task now, instead of
+      // holding the worker until the task's timeout; the worker never saw it and takes the next one.
+      clearTimeout(slot.timer);
+      slot.timer = null;
+      this.finish(slot);
+      const message = err instanceof Error ? err.message : String(err);
+      this.options.onInternalError?.(`the task could not be sent to an engine worker: ${message}`, { task: job.task });
+      job.reject(new ServiceError('INTERNAL_ERROR', 'The document could not be handed to the engine'));
+      queueMicrotask(() => this.dispatch());
+    }
   }
 
   /** Takes the slot's task off it (ended, failed, timed out or lost with its worker). */
