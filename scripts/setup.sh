@@ -46,8 +46,13 @@ RUNTIME_PACKAGES=(libreoffice-writer bubblewrap fonts-liberation2 fonts-dejavu-c
 # libactivation-java, libjaxb-api-java: on the class path of PDFBox Preflight, the second PDF/A-1b validator (test/pdfa-convert.test.ts).
 # apache2-bin: the WebDAV server the DMS tests start from test/dav/httpd.conf (mod_dav, mod_dav_fs, mod_auth_basic; docs/dms.md);
 # only the binary and modules, not apache2, so no system service or site is set up. litmus: the WebDAV suite run against it.
+# swift (swift-ring-builder; it brings python3-swift, the servers with the s3api and tempauth middleware): the S3 server
+# the S3 store's tests start from test/s3/ (docs/s3.md); not swift-proxy, swift-object, swift-container, swift-account,
+# which add only system services and their start scripts (test/s3/swift-run.py starts the servers with the run's
+# swift.conf, which those scripts cannot). memcached: tempauth requires a cache; the tests start one per run on a port
+# of their own (the package's system service, where an init system starts it, is not used).
 TEST_PACKAGES=(poppler-utils libnss3-tools mupdf-tools imagemagick default-jdk-headless libpdfbox2-java zsh python3-venv
-  ocrmypdf libactivation-java libjaxb-api-java apache2-bin litmus)
+  ocrmypdf libactivation-java libjaxb-api-java apache2-bin litmus swift memcached)
 
 PACKAGES=("${RUNTIME_PACKAGES[@]}")
 if [ "$profile" = test ]; then PACKAGES+=("${TEST_PACKAGES[@]}"); fi
