@@ -51,8 +51,11 @@ RUNTIME_PACKAGES=(libreoffice-writer bubblewrap fonts-liberation2 fonts-dejavu-c
 # which add only system services and their start scripts (test/s3/swift-run.py starts the servers with the run's
 # swift.conf, which those scripts cannot). memcached: tempauth requires a cache; the tests start one per run on a port
 # of their own (the package's system service, where an init system starts it, is not used).
+# redis-server (Redis 7.0): the Redis the shared-session tests start on a free loopback port (test/helpers/redis-server.ts,
+# docs/deployment.md). Debian's package also sets up a system service on port 6379: the step below stops and disables it,
+# so nothing depends on it.
 TEST_PACKAGES=(poppler-utils libnss3-tools mupdf-tools imagemagick default-jdk-headless libpdfbox2-java zsh python3-venv
-  ocrmypdf libactivation-java libjaxb-api-java apache2-bin litmus swift memcached)
+  ocrmypdf libactivation-java libjaxb-api-java apache2-bin litmus swift memcached redis-server)
 
 PACKAGES=("${RUNTIME_PACKAGES[@]}")
 if [ "$profile" = test ]; then PACKAGES+=("${TEST_PACKAGES[@]}"); fi
@@ -73,6 +76,23 @@ if [ "${#missing[@]}" -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
   did=1
+fi
+
+# The tests start their own Redis; the system service redis-server's package enables (and starts where services may
+# start) is stopped and disabled, every run, so that no test or CI step comes to rely on it. Quiet when already so.
+if [ "$profile" = test ] && [ -x /usr/bin/redis-server ] && [ "$(id -u)" -eq 0 ]; then
+  if command -v systemctl >/dev/null && systemctl is-enabled --quiet redis-server 2>/dev/null; then
+    echo "setup: disabling the system redis-server service (the tests start their own)"
+    systemctl disable --now redis-server >/dev/null 2>&1 || true
+  elif ! command -v systemctl >/dev/null && command -v update-rc.d >/dev/null && ls /etc/rc[2-5].d/S*redis-server >/dev/null 2>&1; then
+    echo "setup: disabling the system redis-server service (the tests start their own)"
+    update-rc.d redis-server disable >/dev/null 2>&1 || true
+  fi
+  # Only the service's own process (its pid file): the tests' servers keep running.
+  if [ -x /etc/init.d/redis-server ] && [ -f /run/redis/redis-server.pid ]; then
+    echo "setup: stopping the system redis-server"
+    /etc/init.d/redis-server stop >/dev/null 2>&1 || true
+  fi
 fi
 
 node_major=$(node -p 'process.versions.node.split(".")[0]')

@@ -58,6 +58,10 @@ export interface Config {
   webdavKeyFile: string | undefined;
   webdavInsecureTls: boolean;
   webdavTimeoutMs: number;
+  /** Sessions and login throttling shared through Redis when set (src/redis.ts); in memory when not. */
+  redisUrl: string | undefined;
+  redisPrefix: string;
+  redisTimeoutMs: number;
   jobRetentionSeconds: number;
   jobAsyncBytes: number;
   officeInstances: number;
@@ -136,6 +140,26 @@ export function secretsKey(raw: string): Buffer {
   if (!key || key.length !== 32) throw new ConfigError('is not a 32-byte key: 64 hex digits, or base64 (openssl rand -base64 32)');
   return key;
 }
+
+/** A redis:// or rediss:// URL (user, password and database may be in it). */
+const redisUrl = (raw: string): string => {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(raw.trim());
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || !['redis:', 'rediss:'].includes(parsed.protocol) || !parsed.hostname) throw new ConfigError('must be a redis:// or rediss:// URL such as redis://:password@redis.example.com:6379/0');
+  const db = parsed.pathname.replace(/^\//, '');
+  if (db !== '' && !/^\d{1,2}$/.test(db)) throw new ConfigError('names its database by number after the host (redis://host:6379/0)');
+  return raw.trim();
+};
+
+/** A key prefix: printable, no spaces, so keys stay readable in redis-cli. */
+const redisPrefix = (raw: string): string => {
+  if (!/^[\x21-\x7e]{1,64}$/.test(raw)) throw new ConfigError('must be 1 to 64 printable characters without spaces');
+  return raw;
+};
 
 /** A comma-separated list. */
 const list = (raw: string): string[] => [...new Set(raw.split(',').map((r) => r.trim()).filter(Boolean))];
@@ -328,7 +352,7 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
   },
   secretsKey: {
     env: 'PDFSERVICE_SECRETS_KEY',
-    description: 'The key that encrypts the secrets the service keeps outside its memory (the mapped DMS accounts of `mapped`, which needs it), 32 bytes as 64 hex digits or base64 (`openssl rand -base64 32`)',
+    description: 'The key that encrypts the secrets the service keeps outside its memory (the mapped DMS accounts of `mapped`, and the DMS credentials of passthrough sessions in Redis: both need it), 32 bytes as 64 hex digits or base64 (`openssl rand -base64 32`)',
     default: undefined,
     parse: secretsKey,
   },
@@ -349,6 +373,19 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
   webdavKeyFile: { env: 'PDFSERVICE_WEBDAV_KEY_FILE', description: 'PEM private key of that client certificate', default: undefined, parse: (raw) => path.resolve(nonEmpty(raw)) },
   webdavInsecureTls: { env: 'PDFSERVICE_WEBDAV_INSECURE_TLS', description: 'Accept any certificate from the DMS (tests only: anyone on the path can read the credentials)', default: false, parse: boolean },
   webdavTimeoutMs: { env: 'PDFSERVICE_WEBDAV_TIMEOUT_MS', description: 'A DMS request that waits this long for headers or between body chunks fails with 503', default: 30_000, parse: integer(100, 3_600_000) },
+  redisUrl: {
+    env: 'PDFSERVICE_REDIS_URL',
+    description: 'Redis that several instances share sessions and login throttling through (redis:// or rediss://, password and database in the URL; docs/deployment.md); unset: in memory',
+    default: undefined,
+    parse: redisUrl,
+  },
+  redisPrefix: { env: 'PDFSERVICE_REDIS_PREFIX', description: 'Every Redis key the service uses starts with this', default: 'pdfservice:', parse: redisPrefix },
+  redisTimeoutMs: {
+    env: 'PDFSERVICE_REDIS_TIMEOUT_MS',
+    description: 'Longest wait for a connection to Redis or an answer; past it the request is 503 REDIS_UNAVAILABLE',
+    default: 2000,
+    parse: integer(100, 60_000),
+  },
 };
 
 /** PDFSERVICE_USER_TASK_LIMIT as the pool applies it: 0 means one less than the workers, at least 1. */
@@ -392,6 +429,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (config.secretsKey && config.secretsKeyFile) problems.push('PDFSERVICE_SECRETS_KEY and PDFSERVICE_SECRETS_KEY_FILE are alternatives: set one');
   else if (config.store === 'webdav' && config.webdavAuth === 'mapped' && !config.secretsKey && !config.secretsKeyFile) {
     problems.push('PDFSERVICE_WEBDAV_AUTH=mapped needs PDFSERVICE_SECRETS_KEY or PDFSERVICE_SECRETS_KEY_FILE (the mapped accounts are encrypted with it)');
+  }
+  else if (config.redisUrl && config.store === 'webdav' && config.webdavAuth === 'passthrough' && !config.secretsKey && !config.secretsKeyFile) {
+    problems.push('PDFSERVICE_REDIS_URL with PDFSERVICE_WEBDAV_AUTH=passthrough needs PDFSERVICE_SECRETS_KEY or PDFSERVICE_SECRETS_KEY_FILE (sessions in Redis carry the users\' DMS passwords, encrypted with it)');
   }
   if (!config.webdavCertFile !== !config.webdavKeyFile) problems.push('PDFSERVICE_WEBDAV_CERT_FILE and PDFSERVICE_WEBDAV_KEY_FILE go together');
   if (problems.length > 0) throw new Error(`Invalid configuration: ${problems.join('; ')}`);

@@ -18,6 +18,11 @@ import { WebDavBackend } from './storage/webdav/store.js';
 import { DmsAccounts } from './storage/webdav/accounts.js';
 import { Sealer } from './secrets.js';
 import type { ExternalDirectory } from './auth/types.js';
+import type { SessionStore } from './auth/sessions.js';
+import type { LoginThrottle } from './auth/throttle.js';
+import { RedisSessionStore } from './auth/redis-sessions.js';
+import { RedisLoginThrottle } from './auth/redis-throttle.js';
+import { connectRedis, redactedRedisUrl, type RedisConnection } from './redis.js';
 import { declaredTools, ToolSupervisor } from './tools/index.js';
 
 /** Start-up failures an operator can fix, said in one line instead of a stack trace. */
@@ -92,12 +97,53 @@ async function openDocumentStores(config: Config): Promise<DocumentStoreSetup> {
   return { stores: sharedStores(files), close: async () => {} };
 }
 
+interface SharedState {
+  redis?: RedisConnection;
+  sessionStore?: SessionStore;
+  throttle?: LoginThrottle;
+}
+
+/**
+ * With PDFSERVICE_REDIS_URL, sessions and login throttling live in Redis so
+ * that every instance using it shares them; without it, auth keeps them in
+ * memory as the one embedded process always did. A Redis that cannot be
+ * reached at start stops the start with one line.
+ */
+async function openSharedState(config: Config): Promise<SharedState> {
+  if (!config.redisUrl) return {};
+  let redis: RedisConnection;
+  try {
+    redis = await connectRedis({ url: config.redisUrl, prefix: config.redisPrefix, timeoutMs: config.redisTimeoutMs });
+  } catch (err) {
+    throw new StartupError((err as Error).message);
+  }
+  try {
+    // Passthrough sessions carry DMS passwords: loadConfig made the key a requirement then; sealed with it in Redis.
+    const sealer = config.secretsKey || config.secretsKeyFile ? new Sealer(await loadSecretsKey(config)) : undefined;
+    const limits = { idleSeconds: config.sessionIdleSeconds, maxSeconds: config.sessionMaxSeconds };
+    return {
+      redis,
+      sessionStore: new RedisSessionStore(redis, limits, sealer),
+      throttle: new RedisLoginThrottle(redis, { maxFailures: config.loginMaxFailures, windowSeconds: config.loginLockoutSeconds }),
+    };
+  } catch (err) {
+    await redis.close();
+    throw err;
+  }
+}
+
 /** Builds the service's parts and starts listening. Returns a stop function. */
 export async function start(config: Config): Promise<{ url: string; stop: () => Promise<void> }> {
-  const documentStore = await openDocumentStores(config);
+  const shared = await openSharedState(config);
+  const documentStore = await openDocumentStores(config).catch(async (err: unknown) => {
+    await shared.redis?.close();
+    throw err;
+  });
   const stores = meteredStores(documentStore.stores);
   const { dmsAccounts, directory } = documentStore;
   const { auth, generatedAdminPassword } = await createAuth(config, {
+    ...(shared.sessionStore ? { sessionStore: shared.sessionStore } : {}),
+    ...(shared.throttle ? { throttle: shared.throttle } : {}),
     ...(directory ? { directory } : {}),
     // A user created later under a removed user's name must not act as the removed user's DMS account.
     ...(dmsAccounts ? { onUserRemoved: (username: string) => void dmsAccounts.forget(username).catch((err: unknown) => log?.error({ err, username }, 'could not remove the DMS account of a removed user')) } : {}),
@@ -166,7 +212,7 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
   const docs = `${api}/docs`;
   // The one line an operator reads; the JSON line after it is for log collectors (and the tests).
   writeSync(1, `pdfservice listening on ${api} (docs: ${docs})\n`);
-  app.log.info({ url, api, docs, workers: config.workers, dataDir: config.dataDir }, 'listening');
+  app.log.info({ url, api, docs, workers: config.workers, dataDir: config.dataDir, sessions: config.redisUrl ? `redis ${redactedRedisUrl(config.redisUrl)}` : 'memory' }, 'listening');
   return {
     url,
     stop: async () => {
@@ -174,6 +220,7 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
       await tools.close();
       await pool.close();
       await auth.close();
+      await shared.redis?.close();
       await documentStore.close();
     },
   };

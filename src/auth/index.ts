@@ -3,7 +3,7 @@ import type { Config } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { generatePassword } from './passwords.js';
 import { expiresAt, MemorySessionStore, type SessionLimits, type SessionRecord, type SessionStore } from './sessions.js';
-import { LoginThrottle } from './throttle.js';
+import { MemoryLoginThrottle, type LoginThrottle } from './throttle.js';
 import { FileTokenStore } from './tokens.js';
 import { RIGHTS, type Auth, type ExternalDirectory, type Principal, type Right, type SessionView, type StoreCredentials, type TokenAdmin, type UserAdmin } from './types.js';
 import { FileUserStore, UserService, validatePassword, validateUsername, type StoredUser, type UserStore } from './users.js';
@@ -120,21 +120,23 @@ class DefaultAuth implements Auth {
    * account) logs in with the service's password, as without a directory.
    */
   private async check(username: string, password: string, clientAddress: string): Promise<Verified> {
-    this.throttle.attempt(username, clientAddress);
+    await this.throttle.attempt(username, clientAddress);
     let unreachable: unknown;
     if (this.directory) {
+      let accepted = false;
       try {
-        if (await this.directory.verify(username, password)) {
-          this.throttle.succeeded(username, clientAddress);
-          return { username, stamp: DIRECTORY_STAMP, credentials: { username, password } };
-        }
+        accepted = await this.directory.verify(username, password);
       } catch (err) {
         unreachable = err; // a service user may still log in; anyone else hears that the DMS is down
+      }
+      if (accepted) {
+        await this.throttle.succeeded(username, clientAddress);
+        return { username, stamp: DIRECTORY_STAMP, credentials: { username, password } };
       }
     }
     const user = await this.service.verify(username, password);
     if (!user) throw unreachable ?? invalidCredentials();
-    this.throttle.succeeded(username, clientAddress);
+    await this.throttle.succeeded(username, clientAddress);
     return { username: user.username, stamp: stampOf(user) };
   }
 
@@ -161,7 +163,7 @@ class DefaultAuth implements Auth {
   }
 
   async basic(username: string, password: string, clientAddress: string): Promise<Principal> {
-    this.throttle.check(username, clientAddress);
+    await this.throttle.check(username, clientAddress);
     const known = await this.service.store.find(username);
     const verified = this.cache.get(username, password, known) ?? (await this.verifyOnce(username, password, clientAddress));
     return { username: verified.username, rights: this.rightsOf(known, verified), via: 'basic', ...(verified.credentials ? { storeCredentials: verified.credentials } : {}) };
@@ -209,7 +211,8 @@ function startupCheck(variable: string, check: () => unknown): void {
 /**
  * Builds authentication from the configuration: users from
  * `<dataDir>/state/users.json`, API tokens from `<dataDir>/state/tokens.json`,
- * sessions in memory, login throttling.
+ * sessions and login throttling in memory unless `parts` brings shared ones
+ * (Redis, main.ts).
  *
  * On the very first start (no users yet) the admin `config.adminUser` is created
  * with every right and `config.adminPassword`, or a generated password that is
@@ -224,7 +227,7 @@ function startupCheck(variable: string, check: () => unknown): void {
  */
 export async function createAuth(
   config: Config,
-  parts: { userStore?: UserStore; sessionStore?: SessionStore; directory?: ExternalDirectory; onUserRemoved?: (username: string) => void } = {},
+  parts: { userStore?: UserStore; sessionStore?: SessionStore; throttle?: LoginThrottle; directory?: ExternalDirectory; onUserRemoved?: (username: string) => void } = {},
 ): Promise<{ auth: Auth; generatedAdminPassword?: string }> {
   const limits: SessionLimits = { idleSeconds: config.sessionIdleSeconds, maxSeconds: config.sessionMaxSeconds };
   const userStore = parts.userStore ?? (await FileUserStore.open(config.dataDir));
@@ -232,14 +235,16 @@ export async function createAuth(
   // A removed user's sessions end at once; a changed password ends them too (also checked per request by stamp).
   const tokens = await FileTokenStore.open(config.dataDir, userStore);
   const service = new UserService(userStore, {
-    onCredentialsRevoked: (username) => void sessions.deleteUser(username),
+    // A shared store may fail (Redis down): the sessions are refused anyway at their next use, by the password
+    // stamp (resume) or the user's absence, so the change stands and nothing is left unhandled.
+    onCredentialsRevoked: (username) => void sessions.deleteUser(username).catch(() => {}),
     // A password change keeps API tokens (they do not carry the password); removing the user ends them.
     onUserRemoved: (username) => {
       void tokens.removeUser(username);
       parts.onUserRemoved?.(username);
     },
   });
-  const throttle = new LoginThrottle({ maxFailures: config.loginMaxFailures, windowSeconds: config.loginLockoutSeconds });
+  const throttle = parts.throttle ?? new MemoryLoginThrottle({ maxFailures: config.loginMaxFailures, windowSeconds: config.loginLockoutSeconds });
 
   let generatedAdminPassword: string | undefined;
   if ((await userStore.list()).length === 0) {

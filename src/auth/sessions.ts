@@ -5,7 +5,10 @@ import type { StoreCredentials } from './types.js';
 export interface SessionRecord {
   username: string;
   stamp: string;
-  /** The DMS credentials of a passthrough login: in this process's memory only, gone with the session. */
+  /**
+   * The DMS credentials of a passthrough login, gone with the session: in this process's memory only, or with
+   * Redis sealed with the secrets key (redis-sessions.ts), never in plaintext outside the process.
+   */
   credentials?: StoreCredentials | undefined;
   createdAt: number;
   lastUsedAt: number;
@@ -33,17 +36,22 @@ export interface SessionLimits {
 }
 
 /** When a session ends if unused from now on: the earlier of the idle and the absolute limit. */
-export function expiresAt(session: SessionRecord, limits: SessionLimits): number {
+export function expiresAt(session: Pick<SessionRecord, 'lastUsedAt' | 'absoluteExpiresAt'>, limits: SessionLimits): number {
   return Math.min(session.lastUsedAt + limits.idleSeconds * 1000, session.absoluteExpiresAt);
 }
 
 /** A user logging in again and again without logging out keeps at most this many sessions; the oldest end first. */
-const MAX_SESSIONS_PER_USER = 1000;
+export const MAX_SESSIONS_PER_USER = 1000;
+
+/** What a store keys a session by: the SHA-256 of its id, so the store holds nothing a client could present. */
+export function sessionKey(id: string): string {
+  return createHash('sha256').update(id).digest('base64url');
+}
 
 /**
- * Sessions in this process's memory. They do not survive a restart (everyone
- * logs in again) and are not shared between processes; a shared store (Redis,
- * a database) would implement SessionStore for several instances.
+ * Sessions in this process's memory, the embedded default. They do not survive
+ * a restart (everyone logs in again) and are not shared between processes;
+ * RedisSessionStore (PDFSERVICE_REDIS_URL) is the shared one for several instances.
  *
  * Sessions are kept under the SHA-256 of their id, so the table itself holds
  * nothing a client could present. Expired sessions are refused when used and
@@ -64,13 +72,9 @@ export class MemorySessionStore implements SessionStore {
     this.sweeper.unref(); // never keeps the process alive
   }
 
-  private static key(id: string): string {
-    return createHash('sha256').update(id).digest('base64url');
-  }
-
   async create(username: string, stamp: string, credentials?: StoreCredentials): Promise<{ id: string; session: SessionRecord }> {
     const id = randomBytes(32).toString('base64url');
-    const key = MemorySessionStore.key(id);
+    const key = sessionKey(id);
     const now = this.now();
     const session: SessionRecord = { username, stamp, ...(credentials ? { credentials } : {}), createdAt: now, lastUsedAt: now, absoluteExpiresAt: now + this.limits.maxSeconds * 1000 };
     this.sessions.set(key, session);
@@ -82,7 +86,7 @@ export class MemorySessionStore implements SessionStore {
   }
 
   async touch(id: string): Promise<SessionRecord | null> {
-    const key = MemorySessionStore.key(id);
+    const key = sessionKey(id);
     const session = this.sessions.get(key);
     if (!session) return null;
     const now = this.now();
@@ -95,7 +99,7 @@ export class MemorySessionStore implements SessionStore {
   }
 
   async delete(id: string): Promise<void> {
-    this.drop(MemorySessionStore.key(id));
+    this.drop(sessionKey(id));
   }
 
   async deleteUser(username: string): Promise<void> {

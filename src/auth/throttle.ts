@@ -21,6 +21,32 @@ export interface ThrottleOptions {
 export const ADDRESS_FACTOR = 5;
 
 /**
+ * Login throttling as auth uses it (the rules below). Async so that a shared
+ * implementation (RedisLoginThrottle, PDFSERVICE_REDIS_URL) counts across
+ * instances; MemoryLoginThrottle does its counting before its first await, so
+ * attempts made at once are counted at once all the same.
+ */
+export interface LoginThrottle {
+  /** Rejects with 429 TOO_MANY_REQUESTS (with Retry-After) while the pair or the address is locked. */
+  check(username: string, address: string): Promise<void>;
+  /** Counts an attempt as a failure before its password is checked (429 while locked); `succeeded` takes it back. */
+  attempt(username: string, address: string): Promise<void>;
+  /** The attempt was right: the pair's counter is cleared, the address's attempt taken back. */
+  succeeded(username: string, address: string): Promise<void>;
+}
+
+/** The limits of the options: per pair, and per address (ADDRESS_FACTOR times as many unless given). */
+export function throttleLimits(options: Pick<ThrottleOptions, 'maxFailures' | 'maxAddressFailures'>): { pair: number; address: number } {
+  return { pair: options.maxFailures, address: options.maxAddressFailures ?? options.maxFailures * ADDRESS_FACTOR };
+}
+
+/** 429 for a lock that lasts `ms` more. */
+export function lockedOut(ms: number): ServiceError {
+  const seconds = Math.max(1, Math.ceil(ms / 1000));
+  return new ServiceError('TOO_MANY_REQUESTS', `Too many failed logins; try again in ${seconds} s`, { retryAfter: seconds }, { 'Retry-After': String(seconds) });
+}
+
+/**
  * Failed logins, counted per user name AND client address together, and per
  * client address alone with a higher limit. Past a limit within
  * `windowSeconds`, attempts for that name from that address (or any attempt
@@ -34,8 +60,10 @@ export const ADDRESS_FACTOR = 5;
  * address only. A successful login clears its pair's counter; of the address's
  * it only takes back its own attempt (one good account must not reset guessing
  * at others). Unknown names are counted like known ones, so a 429 reveals nothing.
+ *
+ * This one counts in the process's memory (the embedded default).
  */
-export class LoginThrottle {
+export class MemoryLoginThrottle implements LoginThrottle {
   private readonly counters = new Map<string, Counter>();
   private readonly maxEntries: number;
   private readonly now: () => number;
@@ -44,21 +72,21 @@ export class LoginThrottle {
   constructor(private readonly options: ThrottleOptions) {
     this.maxEntries = options.maxEntries ?? 10_000;
     this.now = options.now ?? Date.now;
-    this.limits = { pair: options.maxFailures, address: options.maxAddressFailures ?? options.maxFailures * ADDRESS_FACTOR };
+    this.limits = throttleLimits(options);
   }
 
-  /** Throws 429 TOO_MANY_REQUESTS (with Retry-After) while the pair or the address is locked. */
-  check(username: string, address: string): void {
+  async check(username: string, address: string): Promise<void> {
+    this.checkNow(username, address);
+  }
+
+  private checkNow(username: string, address: string): void {
     const now = this.now();
     let until = 0;
     for (const { key } of keys(username, address)) {
       const c = this.counters.get(key);
       if (c && c.lockedUntil > now) until = Math.max(until, c.lockedUntil);
     }
-    if (until > 0) {
-      const seconds = Math.max(1, Math.ceil((until - now) / 1000));
-      throw new ServiceError('TOO_MANY_REQUESTS', `Too many failed logins; try again in ${seconds} s`, { retryAfter: seconds }, { 'Retry-After': String(seconds) });
-    }
+    if (until > 0) throw lockedOut(until - now);
   }
 
   /**
@@ -67,8 +95,8 @@ export class LoginThrottle {
    * matters: attempts sent in parallel would all pass a check made before any
    * of them failed. `succeeded` takes the count back.
    */
-  attempt(username: string, address: string): void {
-    this.check(username, address);
+  async attempt(username: string, address: string): Promise<void> {
+    this.checkNow(username, address);
     const now = this.now();
     const windowMs = this.options.windowSeconds * 1000;
     for (const { key, kind } of keys(username, address)) {
@@ -83,8 +111,7 @@ export class LoginThrottle {
     while (this.counters.size > this.maxEntries) this.counters.delete(this.counters.keys().next().value!);
   }
 
-  /** The attempt was right: the pair's counter is cleared, the address's attempt taken back. */
-  succeeded(username: string, address: string): void {
+  async succeeded(username: string, address: string): Promise<void> {
     const [pair, addr] = keys(username, address);
     this.counters.delete(pair.key);
     const c = this.counters.get(addr.key);
@@ -94,7 +121,8 @@ export class LoginThrottle {
   }
 }
 
-function keys(username: string, address: string): [{ key: string; kind: 'pair' }, { key: string; kind: 'address' }] {
+/** The counters one attempt counts on: the pair's, then the address's. */
+export function keys(username: string, address: string): [{ key: string; kind: 'pair' }, { key: string; kind: 'address' }] {
   // JSON keeps the two parts apart whatever characters they hold.
   return [{ key: `pair:${JSON.stringify([username, address])}`, kind: 'pair' }, { key: `addr:${address}`, kind: 'address' }];
 }
