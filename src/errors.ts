@@ -86,6 +86,8 @@ export const ERROR_CATALOG = {
   SERVICE_BUSY: { status: 503, title: 'The service is busy; try again later' },
   // Like SERVICE_BUSY, thrown with a Retry-After header (ServiceError's headers).
   DMS_UNAVAILABLE: { status: 503, title: 'The document server cannot be reached; try again later' },
+  // Also with Retry-After: the S3 storage (PDFSERVICE_STORE=s3) did not answer, failed, or refused the service's key.
+  STORE_UNAVAILABLE: { status: 503, title: 'The document storage cannot be reached; try again later' },
   // Also with Retry-After: the Redis the instances share (PDFSERVICE_REDIS_URL) did not answer.
   REDIS_UNAVAILABLE: { status: 503, title: 'The shared state of the service cannot be reached; try again later' },
   ENGINE_TIMEOUT: { status: 504, title: 'The document took too long to process' },
