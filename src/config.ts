@@ -45,7 +45,7 @@ export interface Config {
   jobQueueLimit: number;
   jobConcurrency: number;
   userJobLimit: number;
-  store: 'filesystem' | 'webdav';
+  store: 'filesystem' | 'webdav' | 's3';
   webdavUrl: string | undefined;
   webdavAuth: 'passthrough' | 'mapped';
   /** The key that seals secrets kept outside memory (mapped DMS accounts; secrets.ts), from PDFSERVICE_SECRETS_KEY or its _FILE. */
@@ -58,6 +58,15 @@ export interface Config {
   webdavKeyFile: string | undefined;
   webdavInsecureTls: boolean;
   webdavTimeoutMs: number;
+  s3Endpoint: string | undefined;
+  s3Region: string;
+  s3Bucket: string | undefined;
+  s3Prefix: string;
+  /** Both or neither; neither: the AWS SDK's default credential chain. */
+  s3AccessKeyId: string | undefined;
+  s3SecretAccessKey: string | undefined;
+  s3ForcePathStyle: boolean;
+  s3TimeoutMs: number;
   /** Sessions and login throttling shared through Redis when set (src/redis.ts); in memory when not. */
   redisUrl: string | undefined;
   redisPrefix: string;
@@ -118,6 +127,12 @@ const originList = (raw: string): string[] => {
     }
   }
   return origins;
+};
+
+/** A key prefix: '' or ending in '/', without a leading '/' (S3 keys have none). */
+const s3Prefix = (raw: string): string => {
+  if (raw.startsWith('/') || !raw.endsWith('/')) throw new ConfigError('must end in "/" and not start with one (say pdfservice/)');
+  return raw;
 };
 
 /** An http or https URL. */
@@ -338,9 +353,9 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
   },
   store: {
     env: 'PDFSERVICE_STORE',
-    description: 'Where documents live: `filesystem` (the data folder) or `webdav` (a document-management server; docs/dms.md)',
+    description: 'Where documents live: `filesystem` (the data folder), `webdav` (a document-management server; docs/dms.md) or `s3` (a bucket of S3-compatible storage; docs/s3.md)',
     default: 'filesystem',
-    parse: oneOf('filesystem', 'webdav') as (raw: string) => 'filesystem' | 'webdav',
+    parse: oneOf('filesystem', 'webdav', 's3') as (raw: string) => 'filesystem' | 'webdav' | 's3',
   },
   webdavUrl: { env: 'PDFSERVICE_WEBDAV_URL', description: 'With `webdav`: the collection that is the root folder (http or https URL)', default: undefined, parse: httpUrl },
   webdavAuth: {
@@ -373,6 +388,14 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
   webdavKeyFile: { env: 'PDFSERVICE_WEBDAV_KEY_FILE', description: 'PEM private key of that client certificate', default: undefined, parse: (raw) => path.resolve(nonEmpty(raw)) },
   webdavInsecureTls: { env: 'PDFSERVICE_WEBDAV_INSECURE_TLS', description: 'Accept any certificate from the DMS (tests only: anyone on the path can read the credentials)', default: false, parse: boolean },
   webdavTimeoutMs: { env: 'PDFSERVICE_WEBDAV_TIMEOUT_MS', description: 'A DMS request that waits this long for headers or between body chunks fails with 503', default: 30_000, parse: integer(100, 3_600_000) },
+  s3Endpoint: { env: 'PDFSERVICE_S3_ENDPOINT', description: "With `s3`: the S3 endpoint (http or https URL); unset: AWS's endpoint for the region", default: undefined, parse: httpUrl },
+  s3Region: { env: 'PDFSERVICE_S3_REGION', description: 'With `s3`: the region requests are signed for', default: 'us-east-1', parse: nonEmpty },
+  s3Bucket: { env: 'PDFSERVICE_S3_BUCKET', description: 'With `s3`: the bucket documents live in (it must exist)', default: undefined, parse: nonEmpty },
+  s3Prefix: { env: 'PDFSERVICE_S3_PREFIX', description: "With `s3`: put before every key, so that several services can share a bucket (say `pdfservice/`)", default: '', parse: s3Prefix },
+  s3AccessKeyId: { env: 'PDFSERVICE_S3_ACCESS_KEY_ID', description: "With `s3`: the access key (with PDFSERVICE_S3_SECRET_ACCESS_KEY); unset: the AWS SDK's default chain (AWS_* variables, profile, instance role)", default: undefined, parse: nonEmpty },
+  s3SecretAccessKey: { env: 'PDFSERVICE_S3_SECRET_ACCESS_KEY', description: 'With `s3`: the secret of that access key', default: undefined, parse: nonEmpty },
+  s3ForcePathStyle: { env: 'PDFSERVICE_S3_FORCE_PATH_STYLE', description: 'With `s3`: path-style URLs (endpoint/bucket/key), which S3-compatible servers without a DNS name per bucket need', default: true, parse: boolean },
+  s3TimeoutMs: { env: 'PDFSERVICE_S3_TIMEOUT_MS', description: 'With `s3`: an S3 request waiting this long for a connection or an answer fails with 503', default: 30_000, parse: integer(100, 3_600_000) },
   redisUrl: {
     env: 'PDFSERVICE_REDIS_URL',
     description: 'Redis that several instances share sessions and login throttling through (redis:// or rediss://, password and database in the URL; docs/deployment.md); unset: in memory',
@@ -433,6 +456,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   else if (config.redisUrl && config.store === 'webdav' && config.webdavAuth === 'passthrough' && !config.secretsKey && !config.secretsKeyFile) {
     problems.push('PDFSERVICE_REDIS_URL with PDFSERVICE_WEBDAV_AUTH=passthrough needs PDFSERVICE_SECRETS_KEY or PDFSERVICE_SECRETS_KEY_FILE (sessions in Redis carry the users\' DMS passwords, encrypted with it)');
   }
+  if (config.store === 's3' && !config.s3Bucket) problems.push('PDFSERVICE_S3_BUCKET must be set when PDFSERVICE_STORE is s3');
+  if (!config.s3AccessKeyId !== !config.s3SecretAccessKey) problems.push('PDFSERVICE_S3_ACCESS_KEY_ID and PDFSERVICE_S3_SECRET_ACCESS_KEY go together');
   if (!config.webdavCertFile !== !config.webdavKeyFile) problems.push('PDFSERVICE_WEBDAV_CERT_FILE and PDFSERVICE_WEBDAV_KEY_FILE go together');
   if (problems.length > 0) throw new Error(`Invalid configuration: ${problems.join('; ')}`);
   return config as unknown as Config;

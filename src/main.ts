@@ -13,6 +13,8 @@ import { FileProfileStore } from './operations/optimize/file-store.js';
 import { FilesystemStore } from './storage/filesystem-store.js';
 import { meteredStores } from './storage/metered-store.js';
 import { sharedStores, type DocumentStores } from './storage/store.js';
+import { createS3Client } from './storage/s3/client.js';
+import { S3Store } from './storage/s3/store.js';
 import { DavClient } from './storage/webdav/client.js';
 import { WebDavBackend } from './storage/webdav/store.js';
 import { DmsAccounts } from './storage/webdav/accounts.js';
@@ -90,6 +92,27 @@ async function openDocumentStores(config: Config): Promise<DocumentStoreSetup> {
     if (dmsAccounts) return { stores: backend, dmsAccounts, close };
     const directory: ExternalDirectory = { rights: config.webdavUserRights, verify: (username, password) => verify({ username, password }) };
     return { stores: backend, directory, close };
+  }
+  if (config.store === 's3') {
+    const client = createS3Client({
+      endpoint: config.s3Endpoint,
+      region: config.s3Region,
+      accessKeyId: config.s3AccessKeyId,
+      secretAccessKey: config.s3SecretAccessKey,
+      forcePathStyle: config.s3ForcePathStyle,
+      timeoutMs: config.s3TimeoutMs,
+    });
+    const store = new S3Store({ client, bucket: config.s3Bucket!, prefix: config.s3Prefix, dataDir: config.dataDir });
+    await store.init();
+    try {
+      // Local leftovers go; unfinished uploads only when old (another instance's may be running: S3Store.recover).
+      await store.recover();
+    } catch (err) {
+      client.destroy();
+      throw new StartupError(`The S3 store cannot be used: ${(err as Error).message}`);
+    }
+    // S3 has no users of its own: the service signs every request with its key, and its rights decide.
+    return { stores: sharedStores(store), close: async () => client.destroy() };
   }
   const files = new FilesystemStore(config.dataDir);
   await files.init();
