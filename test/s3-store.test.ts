@@ -5,10 +5,17 @@
  * unfinished upload left).
  */
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { GetObjectCommand, HeadObjectCommand, ListMultipartUploadsCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { ServiceError } from '../src/errors.js';
+import { documentPathFromBody } from '../src/storage/paths.js';
+import { createS3Client } from '../src/storage/s3/client.js';
+import { S3Store } from '../src/storage/s3/store.js';
 import { call, sha256 } from './helpers/http.js';
 import { makePdf, paddedPdf } from './helpers/pdf.js';
 import { startS3Server, type S3Server } from './helpers/s3-server.js';
@@ -188,4 +195,58 @@ test('S3 gone: 503 STORE_UNAVAILABLE with Retry-After, nothing half-written; ser
   const again = await call(server, 'GET', '/documents/outage/doc.pdf');
   assert.equal(again.status, 200, 'served again once S3 is back');
   assert.ok(again.bytes.equals(bytes));
+});
+
+test('a start that cannot use the bucket stops with one line: a wrong key, a bucket that is not there, no bucket named', async () => {
+  const main = fileURLToPath(new URL('../src/main.js', import.meta.url));
+  const base = {
+    ...process.env,
+    PDFSERVICE_DATA_DIR: path.join(server.dataDir, 'not-started'),
+    PDFSERVICE_HOST: '127.0.0.1',
+    PDFSERVICE_PORT: '0',
+    PDFSERVICE_ADMIN_PASSWORD: 'long-enough-password',
+    PDFSERVICE_WORKERS: '1',
+    PDFSERVICE_STORE: 's3',
+    PDFSERVICE_S3_ENDPOINT: s3.endpoint,
+    PDFSERVICE_S3_BUCKET: bucket(),
+    PDFSERVICE_S3_ACCESS_KEY_ID: s3.accessKeyId,
+    PDFSERVICE_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+  };
+  const start = async (env: Record<string, string | undefined>): Promise<string> => {
+    try {
+      await promisify(execFile)(process.execPath, [main], { env: { ...base, ...env }, timeout: 60_000 });
+    } catch (err) {
+      const { code, stderr } = err as { code: number; stderr: string };
+      assert.notEqual(code, 0);
+      const lines = stderr.trim().split('\n');
+      assert.equal(lines.length, 1, stderr);
+      assert.doesNotMatch(stderr, /^\s+at /m, 'no stack trace');
+      return lines[0]!;
+    }
+    assert.fail('the service started');
+  };
+  assert.match(await start({ PDFSERVICE_S3_SECRET_ACCESS_KEY: 'not-the-secret' }), /S3.*403.*credentials/);
+  assert.match(await start({ PDFSERVICE_S3_BUCKET: 'no-such-bucket' }), /S3 store cannot be used.*bucket/i);
+  assert.match(await start({ PDFSERVICE_S3_BUCKET: '' }), /PDFSERVICE_S3_BUCKET must be set/);
+  assert.match(await start({ PDFSERVICE_S3_SECRET_ACCESS_KEY: '' }), /PDFSERVICE_S3_ACCESS_KEY_ID and PDFSERVICE_S3_SECRET_ACCESS_KEY go together/);
+});
+
+test('a 403 from S3 while running is 503 STORE_UNAVAILABLE with Retry-After, not the client\'s 403', async () => {
+  // The service's key no longer accepted (rotated, a bucket policy changed): the store as the service opens it, with a wrong secret.
+  const client = createS3Client({ endpoint: s3.endpoint, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: 'rotated-away', forcePathStyle: true });
+  try {
+    const store = new S3Store({ client, bucket: bucket(), prefix: PREFIX, dataDir: path.join(server.dataDir, 'not-used') });
+    for (const attempt of [store.statDocument(documentPathFromBody('outage/doc.pdf', 'path')), store.writeDocument(documentPathFromBody('outage/x.pdf', 'path'), makePdf(), { conflict: 'overwrite' })]) {
+      await assert.rejects(attempt, (err: unknown) => {
+        assert.ok(err instanceof ServiceError, String(err));
+        assert.deepEqual([err.code, err.status], ['STORE_UNAVAILABLE', 503]);
+        assert.match(err.headers?.['Retry-After'] ?? '', /^\d+$/);
+        assert.match(err.message, /403.*credentials/);
+        return true;
+      });
+    }
+  } finally {
+    client.destroy();
+  }
+  assert.deepEqual(await keysBelow('outage/x.pdf'), [], 'nothing written');
 });
