@@ -10,6 +10,10 @@ import {
   ListMultipartUploadsCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException, UploadPartCommand,
   type CompletedPart, type CompleteMultipartUploadCommandInput,
 } from '@aws-sdk/client-s3';
+// Content-MD5 on DeleteObjects: S3 requires an integrity check on that request; the SDK (with the store's
+// requestChecksumCalculation WHEN_REQUIRED, as by default) sends a CRC32, which s3api 2.30 does not know: it asks for
+// Content-MD5. The store's client puts the MD5 in place of the SDK's checksum (src/storage/s3/client.ts).
+import { withContentMd5 } from '../src/storage/s3/client.js';
 import { s3ServerForSuite } from './helpers/s3-server.js';
 
 // The S3 server the S3 document store (issue 24) is tested against: Swift 2.30's s3api with tempauth, from Debian
@@ -77,27 +81,6 @@ function complete(key: string, upload: { UploadId: string; Parts: CompletedPart[
 async function openUploads(key: string): Promise<string[]> {
   const reply = await admin().send(new ListMultipartUploadsCommand({ Bucket: bucket(), Prefix: key }));
   return (reply.Uploads ?? []).filter((upload) => upload.Key === key).map((upload) => upload.UploadId!);
-}
-
-/**
- * Content-MD5 on DeleteObjects. S3 requires an integrity check on that request; the SDK (with the store's
- * requestChecksumCalculation WHEN_REQUIRED, as by default) sends a CRC32 (x-amz-checksum-crc32), which s3api 2.30
- * does not know: it asks for Content-MD5. This puts the MD5 in place of the SDK's checksum. The S3 store needs the
- * same (or deletes one key at a time).
- */
-function withContentMd5(client: S3Client): S3Client {
-  const middleware = <A extends { request: unknown }, R>(next: (args: A) => Promise<R>, context: { commandName?: string }) => async (args: A): Promise<R> => {
-    const request = args.request as { headers?: Record<string, string>; body?: unknown };
-    if (context.commandName === 'DeleteObjectsCommand' && request.headers && (typeof request.body === 'string' || request.body instanceof Uint8Array)) {
-      for (const name of Object.keys(request.headers)) {
-        if (name.toLowerCase().startsWith('x-amz-checksum-') || name.toLowerCase() === 'x-amz-sdk-checksum-algorithm') delete request.headers[name];
-      }
-      request.headers['content-md5'] = md5(typeof request.body === 'string' ? Buffer.from(request.body) : request.body).toString('base64');
-    }
-    return next(args);
-  };
-  client.middlewareStack.addRelativeTo(middleware, { relation: 'after', toMiddleware: 'flexibleChecksumsMiddleware', name: 'contentMd5ForDeleteObjects' });
-  return client;
 }
 
 test('buckets: the helper created its bucket; another is created, listed and found by HEAD', async () => {
@@ -390,6 +373,17 @@ test('conditional DeleteObject: IfMatch is honoured (412 and kept on a stale ETa
   assert.equal((await failure(admin().send(new HeadObjectCommand({ Bucket: bucket(), Key: key })))).status, 404);
   // A key that is not there: 204 even with an If-Match (S3 answers 404 or 412 there).
   assert.equal((await admin().send(new DeleteObjectCommand({ Bucket: bucket(), Key: key, IfMatch: put.ETag }))).$metadata.httpStatusCode, 204);
+
+  // A multipart object (a Swift static large object): If-Match is compared with something other than the S3 ETag it
+  // shows ("<md5>-<parts>"): 412 even with that current ETag, which HEAD's If-Match accepts. The store sends it on
+  // deletes of single-PUT objects only.
+  const multi = 'cond/delete-multipart.pdf';
+  const { UploadId, Parts } = await uploadParts(multi, [Buffer.from('one small part')]);
+  const done = await admin().send(new CompleteMultipartUploadCommand({ Bucket: bucket(), Key: multi, UploadId, MultipartUpload: { Parts } }));
+  assert.equal((await admin().send(new HeadObjectCommand({ Bucket: bucket(), Key: multi, IfMatch: done.ETag }))).ETag, done.ETag);
+  const refused = await failure(admin().send(new DeleteObjectCommand({ Bucket: bucket(), Key: multi, IfMatch: done.ETag })));
+  assert.deepEqual([refused.name, refused.status], ['PreconditionFailed', 412]);
+  assert.equal((await getBytes(multi)).toString(), 'one small part', 'kept');
 });
 
 test('the proxy killed: a request fails to connect; after restart() the stored objects are all there', async () => {
