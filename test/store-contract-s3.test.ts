@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { CreateMultipartUploadCommand, UploadPartCommand } from '@aws-sdk/client-s3';
+import { CreateMultipartUploadCommand, PutObjectCommand, UploadPartCommand } from '@aws-sdk/client-s3';
 import type { ServiceError } from '../src/errors.js';
 import { documentPathFromBody, type StoredPath } from '../src/storage/paths.js';
 import { etagOf } from '../src/storage/store.js';
@@ -57,31 +57,69 @@ storeContract('S3Store (Swift s3api)', async () => {
   };
 });
 
-// Beyond the contract: two stores over one prefix, as two instances (each with its own in-process commit lock).
-test('create-if-absent holds across instances: of concurrent creators through two stores exactly one wins', async () => {
+// Beyond the contract: another instance creates the document between this store's check (HEAD) and its completion.
+test('create-if-absent: a document another instance created after the check is not replaced (the conditional completion refuses)', async () => {
   const prefix = `instances-${process.pid}/`;
   const bucket = s3.buckets[0]!;
   const dataDir = await mkdtemp(path.join(tmpdir(), 'pdfservice-s3-instances-'));
-  const clients = [0, 1].map(() => createS3Client({ endpoint: s3.endpoint, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, forcePathStyle: true }));
+  const client = createS3Client({ endpoint: s3.endpoint, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, forcePathStyle: true });
+  const other = s3.client();
+  const theirs = Buffer.from('%PDF-1.7 created by the other instance');
+  // The other instance's write lands just before this store's CompleteMultipartUpload is sent: after its HEAD found the name free.
+  let interpose = true;
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (interpose && context.commandName === 'CompleteMultipartUploadCommand') {
+        interpose = false;
+        await other.send(new PutObjectCommand({ Bucket: bucket, Key: `${prefix}race/once.pdf`, Body: theirs }));
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'otherInstanceFirst' },
+  );
   try {
-    const stores = clients.map((client, i) => new S3Store({ client, bucket, prefix, dataDir: path.join(dataDir, String(i)) }));
-    for (const store of stores) await store.init();
+    const store = new S3Store({ client, bucket, prefix, dataDir });
+    await store.init();
     const target = documentPathFromBody('race/once.pdf', 'path');
-    const candidates = Array.from({ length: 8 }, (_, i) => Buffer.from(`%PDF-1.7 instance racer ${i} ${'x'.repeat(1000)}`));
-    const results = await Promise.allSettled(candidates.map((c, i) => stores[i % 2]!.writeDocument(target, c, { conflict: 'fail' })));
-    const won = results.flatMap((r, i) => (r.status === 'fulfilled' ? [i] : []));
-    assert.equal(won.length, 1, `one winner: ${results.map((r) => (r.status === 'rejected' ? String(r.reason) : 'won')).join('; ')}`);
-    for (const r of results) if (r.status === 'rejected') assert.equal((r.reason as ServiceError).code, 'ALREADY_EXISTS');
-    const opened = await stores[1 - (won[0]! % 2)]!.openDocument(target);
+    await assert.rejects(store.writeDocument(target, Buffer.from('%PDF-1.7 ours'), { conflict: 'fail' }), (err: unknown) => (err as ServiceError).code === 'ALREADY_EXISTS');
+    assert.equal(interpose, false, 'the other write came in between');
+    const opened = await store.openDocument(target);
     try {
-      assert.ok((await opened.read()).equals(candidates[won[0]!]!), 'the winner\'s bytes, seen by the other instance');
-      assert.equal(opened.stat.etag, etagOf(candidates[won[0]!]!));
+      assert.ok((await opened.read()).equals(theirs), 'the other instance\'s document, unchanged');
     } finally {
       await opened.close();
     }
-    assert.equal((await stores[0]!.openUploads()).length, 0, 'the losers\' uploads were aborted');
+    assert.equal((await store.openUploads()).length, 0, 'the refused upload was aborted');
   } finally {
-    for (const client of clients) client.destroy();
+    client.destroy();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('an object another program wrote (no tag in its metadata, or a stale one) gets the hash of its bytes, per version', async () => {
+  const prefix = `foreign-${process.pid}/`;
+  const bucket = s3.buckets[0]!;
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'pdfservice-s3-foreign-'));
+  const client = createS3Client({ endpoint: s3.endpoint, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, forcePathStyle: true });
+  try {
+    const store = new S3Store({ client, bucket, prefix, dataDir });
+    await store.init();
+    const p = documentPathFromBody('in/foreign.pdf', 'path');
+    const first = Buffer.from('%PDF-1.7 put by another program');
+    await client.send(new PutObjectCommand({ Bucket: bucket, Key: `${prefix}in/foreign.pdf`, Body: first }));
+    assert.equal((await store.statDocument(p))?.etag, etagOf(first));
+    assert.deepEqual((await store.listFolder(documentPathFromBody('in/foreign.pdf', 'path').parent)).map((e) => e.name), ['foreign.pdf'], 'listed without a marker');
+    // Replaced by the other program, keeping the metadata of our last write: the bytes decide, not the stale tag.
+    const ours = await store.writeDocument(p, Buffer.from('%PDF-1.7 ours'), { conflict: 'overwrite' });
+    const second = Buffer.from('%PDF-1.7 replaced by another program');
+    await client.send(new PutObjectCommand({ Bucket: bucket, Key: `${prefix}in/foreign.pdf`, Body: second, Metadata: { etag: ours.stat.etag.slice(1, -1) } }));
+    const opened = await store.openDocument(p);
+    await opened.close();
+    assert.equal(opened.stat.etag, etagOf(second));
+    assert.equal((await store.statDocument(p))?.etag, etagOf(second), 'stat knows the computed tag of this version');
+    await assert.rejects(store.writeDocument(p, Buffer.from('%PDF-1.7 stale'), { conflict: 'overwrite', ifMatch: ours.stat.etag }), (err: unknown) => (err as ServiceError).code === 'PRECONDITION_FAILED');
+  } finally {
+    client.destroy();
     await rm(dataDir, { recursive: true, force: true });
   }
 });

@@ -91,6 +91,11 @@ export class S3Store implements DocumentStore {
   private readonly multipartThreshold: number;
   private readonly partSize: number;
   private readonly staleUploadMs: number;
+  /**
+   * Tags computed by reading objects whose metadata has none or the wrong one (written by another program), by
+   * key, for the S3 version they were computed for: such an object is hashed once per version, not at every stat.
+   */
+  private readonly computed = new Map<string, { s3Etag: string; etag: string }>();
 
   constructor(options: S3StoreOptions) {
     this.client = options.client;
@@ -132,7 +137,9 @@ export class S3Store implements DocumentStore {
     try {
       const res = await this.send('HeadObject', (c) => c.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key })));
       const own = res.Metadata?.[ETAG_META];
-      return { s3Etag: res.ETag, etag: own && /^[0-9a-f]{32}$/.test(own) ? `"${own}"` : undefined, size: res.ContentLength ?? 0, modified: res.LastModified ?? new Date() };
+      const known = this.computed.get(key);
+      const etag = known && known.s3Etag === res.ETag ? known.etag : own && /^[0-9a-f]{32}$/.test(own) ? `"${own}"` : undefined;
+      return { s3Etag: res.ETag, etag, size: res.ContentLength ?? 0, modified: res.LastModified ?? new Date() };
     } catch (err) {
       if (s3Status(err) === 404) return null;
       throw err;
@@ -162,9 +169,10 @@ export class S3Store implements DocumentStore {
   async openDocument(p: StoredPath): Promise<OpenDocument> {
     const notFound = () => new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
     if (!p.isDocument) throw notFound();
-    let res: { Body?: unknown; LastModified?: Date };
+    const key = this.docKey(p);
+    let res: { Body?: unknown; LastModified?: Date; ETag?: string; Metadata?: Record<string, string> };
     try {
-      res = await this.send('GetObject', (c) => c.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.docKey(p) })));
+      res = await this.send('GetObject', (c) => c.send(new GetObjectCommand({ Bucket: this.bucket, Key: key })));
     } catch (err) {
       if (s3Status(err) === 404) throw notFound();
       throw err;
@@ -183,6 +191,10 @@ export class S3Store implements DocumentStore {
     }
     // The tag is the hash of the bytes read, whatever the metadata says (another program may have replaced them).
     const stat = { size: copied.size, modified: res.LastModified ?? new Date(), etag: copied.etag };
+    if (res.ETag && `"${res.Metadata?.[ETAG_META] ?? ''}"` !== copied.etag) {
+      if (this.computed.size > 10_000) this.computed.clear();
+      this.computed.set(key, { s3Etag: res.ETag, etag: copied.etag });
+    }
     return {
       ...openContent(handle, stat.size),
       stat,
@@ -193,9 +205,13 @@ export class S3Store implements DocumentStore {
   /**
    * Writes a document. What S3 servers honour decides how each mode stays
    * safe (docs/s3.md):
-   * - `fail` and `unique` (create if absent): a multipart upload completed
-   *   with If-None-Match: *, which S3 and Swift's s3api refuse with 412 when
-   *   the key exists, so two writers (of any instance) never both create it.
+   * - `fail` and `unique` (create if absent): under the commit lock, a HEAD,
+   *   then a multipart upload completed with If-None-Match: *, which S3 and
+   *   Swift's s3api refuse with 412 when the key exists: a document another
+   *   instance created after the HEAD is not replaced. On AWS that is atomic;
+   *   Swift checks and then writes, so two completions at the same moment can
+   *   both succeed (measured): across instances on Swift only the shared
+   *   CommitLock closes that.
    * - `overwrite` with If-Match: Swift refuses every conditional PUT (501),
    *   so the version is checked (HEAD, our tag) and the object written under
    *   the commit lock of its key. Across instances that needs the shared
