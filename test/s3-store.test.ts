@@ -236,8 +236,9 @@ test('a 403 from S3 while running is 503 STORE_UNAVAILABLE with Retry-After, not
   const client = createS3Client({ endpoint: s3.endpoint, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: 'rotated-away', forcePathStyle: true });
   try {
     const store = new S3Store({ client, bucket: bucket(), prefix: PREFIX, dataDir: path.join(server.dataDir, 'not-used') });
-    for (const attempt of [store.statDocument(documentPathFromBody('outage/doc.pdf', 'path')), store.writeDocument(documentPathFromBody('outage/x.pdf', 'path'), makePdf(), { conflict: 'overwrite' })]) {
-      await assert.rejects(attempt, (err: unknown) => {
+    const attempts = [() => store.statDocument(documentPathFromBody('outage/doc.pdf', 'path')), () => store.writeDocument(documentPathFromBody('outage/x.pdf', 'path'), makePdf(), { conflict: 'overwrite' })];
+    for (const attempt of attempts) {
+      await assert.rejects(attempt(), (err: unknown) => {
         assert.ok(err instanceof ServiceError, String(err));
         assert.deepEqual([err.code, err.status], ['STORE_UNAVAILABLE', 503]);
         assert.match(err.headers?.['Retry-After'] ?? '', /^\d+$/);
