@@ -76,6 +76,9 @@ describe('an admin maps service users to DMS accounts', () => {
     assert.equal(nobody.json().code, 'USER_NOT_FOUND');
     const colon = await mapTo('ann', 'ali:ce', dav.users.alice);
     assert.equal(colon.status, 400, 'a name with a colon cannot be sent by Basic authentication');
+    const control = await mapTo('ann', 'alice', '\u001f');
+    assert.equal(control.status, 400, 'XML cannot carry the character, so JSON refuses it too');
+    assert.equal(control.json().code, 'VALIDATION_FAILED');
   });
 
   test('a mapped user reads and writes what the DMS account may, by session, Basic and API token; the file holds no secret', async () => {

@@ -5,7 +5,7 @@ import type { Api, AppDeps } from '../context.js';
 import { authenticateOnly } from '../plugins/auth.js';
 import { sendModel } from '../reply.js';
 import { requireXmlRoot } from '../xml.js';
-import { errorResponses } from '../schemas/common.js';
+import { errorResponses, XML_TEXT_PATTERN } from '../schemas/common.js';
 
 const TOKEN_XML = { root: 'Token', items: { rights: 'right' } };
 const TOKENS_XML = { root: 'Tokens', flatten: 'tokens', items: { tokens: 'Token', rights: 'right' } };
@@ -95,7 +95,7 @@ export function registerTokenRoutes(api: Api, deps: AppDeps): void {
       body: {
         type: 'object',
         properties: {
-          name: { type: 'string', minLength: 1, maxLength: TOKEN_NAME_MAX, description: 'What the token is for (e.g. "nightly backup")' },
+          name: { type: 'string', minLength: 1, maxLength: TOKEN_NAME_MAX, pattern: XML_TEXT_PATTERN, description: 'What the token is for (e.g. "nightly backup"; no control characters but tab, LF and CR)' },
           expiresAt: { type: 'string', format: 'date-time', description: 'When the token stops working; leave out (and expiresInSeconds) for a token that does not expire' },
           expiresInSeconds: { type: 'integer', minimum: 1, maximum: MAX_LIFETIME_SECONDS, description: 'Lifetime from now, instead of expiresAt' },
           rights: {

@@ -4,7 +4,7 @@ import { ServiceError } from '../../errors.js';
 import type { Api, AppDeps } from '../context.js';
 import { sendModel } from '../reply.js';
 import { requireXmlRoot } from '../xml.js';
-import { errorResponses } from '../schemas/common.js';
+import { errorResponses, XML_TEXT_PATTERN } from '../schemas/common.js';
 
 const USER_XML = { root: 'User', items: { rights: 'right' } };
 const BODY_TYPES = ['application/json', 'application/xml', 'text/xml'];
@@ -21,7 +21,8 @@ const passwordSchema = {
   type: 'string',
   minLength: PASSWORD_MIN,
   maxLength: PASSWORD_MAX,
-  description: `The password, ${PASSWORD_MIN} to ${PASSWORD_MAX} characters; stored only as a scrypt hash`,
+  pattern: XML_TEXT_PATTERN,
+  description: `The password, ${PASSWORD_MIN} to ${PASSWORD_MAX} characters, no control characters but tab, LF and CR; stored only as a scrypt hash`,
 } as const;
 
 const userModelSchema = {
@@ -198,7 +199,7 @@ export function registerUserRoutes(api: Api, deps: AppDeps): void {
         properties: {
           // Basic authentication separates name and password with the first colon, so a name cannot hold one.
           username: { type: 'string', minLength: 1, maxLength: 256, pattern: '^[^:\\x00-\\x1f\\x7f]+$', description: 'The DMS user name (no colon, no control characters)' },
-          password: { type: 'string', minLength: 1, maxLength: 1024, description: 'The DMS password; stored encrypted, never returned or logged' },
+          password: { type: 'string', minLength: 1, maxLength: 1024, pattern: XML_TEXT_PATTERN, description: 'The DMS password (no control characters but tab, LF and CR); stored encrypted, never returned or logged' },
         },
         required: ['username', 'password'],
         additionalProperties: false,

@@ -1,4 +1,11 @@
 /** JSON schemas shared by routes: they validate requests and make the OpenAPI description. */
+
+/**
+ * A non-empty text field that an XML body may carry: XML 1.0 cannot hold C0 control characters
+ * other than tab, LF and CR (nor U+FFFE/U+FFFF), so such a value would arrive empty or altered
+ * through XML; it is refused in JSON too, so both forms accept the same values.
+ */
+export const XML_TEXT_PATTERN = '^[^\\x00-\\x08\\x0b\\x0c\\x0e-\\x1f\\ufffe\\uffff]*$';
 export const problemSchema = {
   $id: 'Problem',
   type: 'object',

@@ -1,4 +1,5 @@
 /** PermissionsModel (XML: <Permissions>) and its password part, PasswordPermissions (XML: <PasswordPermissions>). */
+import { XML_TEXT_PATTERN } from './common.js';
 const flag = (description: string) => ({ type: 'boolean', description }) as const;
 
 const permissionFlags = {
@@ -48,7 +49,7 @@ export const passwordPermissionsRequestSchema = {
   properties: {
     encryptType,
     openPassword: { type: 'string', maxLength: 1024, description: 'The user password; empty or absent: none' },
-    permissionsPassword: { type: 'string', minLength: 1, maxLength: 1024, description: 'The owner password (required, not empty)' },
+    permissionsPassword: { type: 'string', minLength: 1, maxLength: 1024, pattern: XML_TEXT_PATTERN, description: 'The owner password (required, not empty; no control characters but tab, LF and CR)' },
     ...permissionFlags,
   },
   required: ['permissionsPassword'],

@@ -1,4 +1,5 @@
 /** RedactionModel (XML: <Redaction>): the request's search and look, and in the response what was created. */
+import { XML_TEXT_PATTERN } from './common.js';
 const colour = { type: 'string', pattern: '^#[0-9A-Fa-f]{6}$' } as const;
 
 export const redactionRequestSchema = {
@@ -6,7 +7,7 @@ export const redactionRequestSchema = {
   type: 'object',
   description: 'RedactionModel (XML: <Redaction>): what to search for and how the created Redact annotations look.',
   properties: {
-    searchText: { type: 'string', minLength: 1, maxLength: 10000, description: 'The text to find. Whitespace in it matches any whitespace, line breaks included.' },
+    searchText: { type: 'string', minLength: 1, maxLength: 10000, pattern: XML_TEXT_PATTERN, description: 'The text to find (no control characters but tab, LF and CR). Whitespace in it matches any whitespace, line breaks included.' },
     caseSensitive: { type: 'boolean', default: false },
     wholeWord: { type: 'boolean', default: false, description: 'Only matches not preceded or followed by a letter, digit or underscore' },
     regex: { type: 'boolean', default: false, description: 'searchText is a JavaScript regular expression (Unicode mode); one that does not compile is 400 INVALID_SEARCH' },
