@@ -54,8 +54,10 @@ RUNTIME_PACKAGES=(libreoffice-writer bubblewrap fonts-liberation2 fonts-dejavu-c
 # redis-server (Redis 7.0): the Redis the shared-session tests start on a free loopback port (test/helpers/redis-server.ts,
 # docs/deployment.md). Debian's package also sets up a system service on port 6379: the step below stops and disables it,
 # so nothing depends on it.
+# nginx: the load balancer of the proof test (test/cluster.test.ts), run with the repository's deploy/nginx files; the
+# package's system service (port 80) is disabled below, as Redis's is.
 TEST_PACKAGES=(poppler-utils libnss3-tools mupdf-tools imagemagick default-jdk-headless libpdfbox2-java zsh python3-venv
-  ocrmypdf libactivation-java libjaxb-api-java apache2-bin litmus swift memcached redis-server)
+  ocrmypdf libactivation-java libjaxb-api-java apache2-bin litmus swift memcached redis-server nginx)
 
 PACKAGES=("${RUNTIME_PACKAGES[@]}")
 if [ "$profile" = test ]; then PACKAGES+=("${TEST_PACKAGES[@]}"); fi
@@ -78,21 +80,27 @@ if [ "${#missing[@]}" -gt 0 ]; then
   did=1
 fi
 
-# The tests start their own Redis; the system service redis-server's package enables (and starts where services may
-# start) is stopped and disabled, every run, so that no test or CI step comes to rely on it. Quiet when already so.
-if [ "$profile" = test ] && [ -x /usr/bin/redis-server ] && [ "$(id -u)" -eq 0 ]; then
-  if command -v systemctl >/dev/null && systemctl is-enabled --quiet redis-server 2>/dev/null; then
-    echo "setup: disabling the system redis-server service (the tests start their own)"
-    systemctl disable --now redis-server >/dev/null 2>&1 || true
-  elif ! command -v systemctl >/dev/null && command -v update-rc.d >/dev/null && ls /etc/rc[2-5].d/S*redis-server >/dev/null 2>&1; then
-    echo "setup: disabling the system redis-server service (the tests start their own)"
-    update-rc.d redis-server disable >/dev/null 2>&1 || true
+# The tests start their own Redis and nginx; the system services their packages enable (and start where services may
+# start) are stopped and disabled, every run, so that no test or CI step comes to rely on them. Quiet when already so.
+disable_system_service() { # name, binary, pid file
+  local name=$1 binary=$2 pidfile=$3
+  [ -x "$binary" ] || return 0
+  if command -v systemctl >/dev/null && systemctl is-enabled --quiet "$name" 2>/dev/null; then
+    echo "setup: disabling the system $name service (the tests start their own)"
+    systemctl disable --now "$name" >/dev/null 2>&1 || true
+  elif ! command -v systemctl >/dev/null && command -v update-rc.d >/dev/null && ls /etc/rc[2-5].d/S*"$name" >/dev/null 2>&1; then
+    echo "setup: disabling the system $name service (the tests start their own)"
+    update-rc.d "$name" disable >/dev/null 2>&1 || true
   fi
   # Only the service's own process (its pid file): the tests' servers keep running.
-  if [ -x /etc/init.d/redis-server ] && [ -f /run/redis/redis-server.pid ]; then
-    echo "setup: stopping the system redis-server"
-    /etc/init.d/redis-server stop >/dev/null 2>&1 || true
+  if [ -x "/etc/init.d/$name" ] && [ -f "$pidfile" ]; then
+    echo "setup: stopping the system $name"
+    "/etc/init.d/$name" stop >/dev/null 2>&1 || true
   fi
+}
+if [ "$profile" = test ] && [ "$(id -u)" -eq 0 ]; then
+  disable_system_service redis-server /usr/bin/redis-server /run/redis/redis-server.pid
+  disable_system_service nginx /usr/sbin/nginx /run/nginx.pid
 fi
 
 node_major=$(node -p 'process.versions.node.split(".")[0]')

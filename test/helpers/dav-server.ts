@@ -1,13 +1,13 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { chown, copyFile, mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { basicAuth } from './server.js';
+import { exited, freePort, waitForExit } from './processes.js';
 
 /**
  * A real WebDAV server for the DMS tests: Apache httpd (Debian's apache2-bin) with mod_dav, mod_dav_fs and
@@ -84,32 +84,6 @@ function serverIdentity(): { uid: number; gid: number } | undefined {
   return { uid: id('-u'), gid: id('-g') };
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-function exited(child: ChildProcess): boolean {
-  return child.exitCode !== null || child.signalCode !== null;
-}
-
-function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
-  if (exited(child)) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
-}
-
 export async function startDavServer(options: DavServerOptions = {}): Promise<DavServer> {
   const identity = serverIdentity();
   const runDir = await mkdtemp(path.join(tmpdir(), 'pdfservice-dav-'));
@@ -173,7 +147,8 @@ export async function startDavServer(options: DavServerOptions = {}): Promise<Da
     };
     proc.stdout!.on('data', onData);
     proc.stderr!.on('data', onData);
-    const deadline = Date.now() + 10_000;
+    // Generous: a loaded machine has been seen to take seconds; a healthy start answers at once.
+    const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {
       if (exited(proc)) {
         // What it printed arrives with its pipes' end, which may come after its exit.
@@ -190,7 +165,7 @@ export async function startDavServer(options: DavServerOptions = {}): Promise<Da
       }
     }
     proc.kill('SIGKILL');
-    throw new Error(`httpd did not answer within 10 s:\n${await errorLog()}`);
+    throw new Error(`httpd did not answer within 30 s:\n${await errorLog()}`);
   };
 
   const errorLog = async (): Promise<string> => {

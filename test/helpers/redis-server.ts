@@ -4,6 +4,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before } from 'node:test';
+import { exited, freePort, waitForExit } from './processes.js';
 
 /**
  * A real Redis for the tests (Debian's redis-server, 7.0): on a free loopback port, with its own folder, no
@@ -37,32 +38,6 @@ export interface RedisServerOptions {
   password?: string;
   /** Keep data across restart(): an append-only file in the run's folder, fsynced on every write. */
   persistent?: boolean;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolve);
-  });
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-function exited(child: ChildProcess): boolean {
-  return child.exitCode !== null || child.signalCode !== null;
-}
-
-function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
-  if (exited(child)) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
 }
 
 /** Whether something on the port answers PING like Redis (+PONG, or -NOAUTH when it wants a password). */

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { CreateBucketCommand, S3Client, type S3ClientConfig } from '@aws-sdk/client-s3';
+import { exited, freePorts, waitForExit } from './processes.js';
 
 /**
  * A real S3 server for the tests: OpenStack Swift 2.30 from Debian (python3-swift) with its S3 API middleware
@@ -84,33 +85,6 @@ function serverIdentity(): { uid: number; gid: number; name: string } | undefine
   if (process.getuid?.() !== 0) return undefined;
   const id = (flag: string) => Number(execFileSync('id', [flag, 'nobody'], { encoding: 'utf8' }).trim());
   return { uid: id('-u'), gid: id('-g'), name: 'nobody' };
-}
-
-/** `count` distinct ports free a moment ago, all held open together so none is handed out twice. */
-async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(Array.from({ length: count }, () => new Promise<net.Server>((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve(server));
-  })));
-  const ports = servers.map((server) => (server.address() as net.AddressInfo).port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  return ports;
-}
-
-function exited(child: ChildProcess): boolean {
-  return child.exitCode !== null || child.signalCode !== null;
-}
-
-function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
-  if (exited(child)) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
 }
 
 /** Resolves when something accepts a connection on the port. */

@@ -74,10 +74,11 @@ export async function startServer(options: { env?: Record<string, string>; dataD
   const output: string[] = [];
   const listening = new Promise<string>((resolve, reject) => {
     // A service that does not say it listens (e.g. PDFSERVICE_LOG_LEVEL above info) is stopped, or its pipes keep the test process alive.
+    // 60 s, not less: on a 2-core machine busy with other builds, dms-suites' starts (httpd, then the service) went past 20 s.
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`server did not start:\n${output.join('\n')}`));
-    }, 20_000);
+      reject(new Error(`server did not start within 60 s:\n${output.join('\n')}`));
+    }, 60_000);
     // A line may arrive in two chunks: keep each stream's unfinished line until its end comes.
     const partial = { stdout: '', stderr: '' };
     const onChunk = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
