@@ -211,10 +211,11 @@ function startupCheck(variable: string, check: () => unknown): void {
 /**
  * Builds authentication from the configuration: users from
  * `<dataDir>/state/users.json`, API tokens from `<dataDir>/state/tokens.json`,
- * sessions and login throttling in memory unless `parts` brings shared ones
+ * sessions and login throttling in memory, unless `parts` brings shared ones
  * (Redis, main.ts).
  *
- * On the very first start (no users yet) the admin `config.adminUser` is created
+ * On the very first start (no users yet; for a shared store, the first of the
+ * instances starting at once) the admin `config.adminUser` is created
  * with every right and `config.adminPassword`, or a generated password that is
  * returned once for main.ts to print. Once users exist, PDFSERVICE_ADMIN_PASSWORD
  * is NOT applied again: changing the environment must not silently reset a
