@@ -140,9 +140,11 @@ interface SharedState {
 
 /**
  * With PDFSERVICE_REDIS_URL, sessions, login throttling, users, API tokens and
- * optimize profiles live in Redis so that every instance using it shares them; without it, auth keeps them in
- * memory as the one embedded process always did. A Redis that cannot be
- * reached at start stops the start with one line.
+ * optimize profiles live in Redis so that every instance using it shares them
+ * (the data folder's users, tokens and profiles are copied into a Redis that
+ * has none); without it, sessions and throttling stay in memory and the rest in
+ * the data folder, as the one embedded process always did. A Redis that cannot
+ * be reached at start stops the start with one line.
  */
 async function openSharedState(config: Config): Promise<SharedState> {
   if (!config.redisUrl) return {};
