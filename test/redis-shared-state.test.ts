@@ -83,6 +83,16 @@ describe('the Redis stores on their own', () => {
     assert.equal(await services[0]!.createFirst({ username: 'later', password: 'first-password', rights: ['admin'] }), false);
   });
 
+  test('a profile put through two connections at once: one creates it, both keep its one creation time', async () => {
+    const prefix = freshPrefix();
+    const stores = [new RedisProfileStore(await connect(prefix)), new RedisProfileStore(await connect(prefix))];
+    const results = await Promise.all(stores.map((store, i) => store.put('shared', fullSettings({ discardAnnotations: i === 0 }))));
+    assert.deepEqual(results.map((r) => r.created).sort(), [false, true]);
+    assert.equal(results[0]!.record.createdAt, results[1]!.record.createdAt);
+    const kept = await stores[1]!.get('shared');
+    assert.ok(results.some((r) => JSON.stringify(r.record) === JSON.stringify(kept)), 'the one stored is one of the two written whole');
+  });
+
   test('tokens: Redis holds neither the secret nor the token; a removed user\'s tokens go', async () => {
     const prefix = freshPrefix();
     const connection = await connect(prefix);
