@@ -24,6 +24,13 @@ import type { SessionStore } from './auth/sessions.js';
 import type { LoginThrottle } from './auth/throttle.js';
 import { RedisSessionStore } from './auth/redis-sessions.js';
 import { RedisLoginThrottle } from './auth/redis-throttle.js';
+import { RedisUserStore } from './auth/redis-users.js';
+import { RedisTokenStore } from './auth/redis-tokens.js';
+import { RedisProfileStore } from './operations/optimize/redis-store.js';
+import type { OptimizeProfileStore } from './operations/optimize/store.js';
+import type { UserStore } from './auth/users.js';
+import type { TokenStore } from './auth/tokens.js';
+import { importLocalState, type Imported } from './redis-import.js';
 import { connectRedis, redactedRedisUrl, type RedisConnection } from './redis.js';
 import { declaredTools, ToolSupervisor } from './tools/index.js';
 
@@ -124,13 +131,20 @@ interface SharedState {
   redis?: RedisConnection;
   sessionStore?: SessionStore;
   throttle?: LoginThrottle;
+  userStore?: UserStore;
+  tokenStore?: (users: UserStore) => TokenStore;
+  profiles?: OptimizeProfileStore;
+  /** What was copied from the data folder into Redis at this start. */
+  imported?: Imported;
 }
 
 /**
- * With PDFSERVICE_REDIS_URL, sessions and login throttling live in Redis so
- * that every instance using it shares them; without it, auth keeps them in
- * memory as the one embedded process always did. A Redis that cannot be
- * reached at start stops the start with one line.
+ * With PDFSERVICE_REDIS_URL, sessions, login throttling, users, API tokens and
+ * optimize profiles live in Redis so that every instance using it shares them
+ * (the data folder's users, tokens and profiles are copied into a Redis that
+ * has none); without it, sessions and throttling stay in memory and the rest in
+ * the data folder, as the one embedded process always did. A Redis that cannot
+ * be reached at start stops the start with one line.
  */
 async function openSharedState(config: Config): Promise<SharedState> {
   if (!config.redisUrl) return {};
@@ -144,8 +158,16 @@ async function openSharedState(config: Config): Promise<SharedState> {
     // Passthrough sessions carry DMS passwords: loadConfig made the key a requirement then; sealed with it in Redis.
     const sealer = config.secretsKey || config.secretsKeyFile ? new Sealer(await loadSecretsKey(config)) : undefined;
     const limits = { idleSeconds: config.sessionIdleSeconds, maxSeconds: config.sessionMaxSeconds };
+    const userStore = new RedisUserStore(redis);
+    const tokenStore = new RedisTokenStore(redis, userStore);
+    const profiles = new RedisProfileStore(redis);
+    const imported = await importLocalState(config.dataDir, { users: userStore, tokens: tokenStore, profiles });
     return {
       redis,
+      userStore,
+      tokenStore: () => tokenStore,
+      profiles,
+      imported,
       sessionStore: new RedisSessionStore(redis, limits, sealer),
       throttle: new RedisLoginThrottle(redis, { maxFailures: config.loginMaxFailures, windowSeconds: config.loginLockoutSeconds }),
     };
@@ -167,6 +189,8 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
   const { auth, generatedAdminPassword } = await createAuth(config, {
     ...(shared.sessionStore ? { sessionStore: shared.sessionStore } : {}),
     ...(shared.throttle ? { throttle: shared.throttle } : {}),
+    ...(shared.userStore ? { userStore: shared.userStore } : {}),
+    ...(shared.tokenStore ? { tokenStore: shared.tokenStore } : {}),
     ...(directory ? { directory } : {}),
     // A user created later under a removed user's name must not act as the removed user's DMS account.
     ...(dmsAccounts ? { onUserRemoved: (username: string) => void dmsAccounts.forget(username).catch((err: unknown) => log?.error({ err, username }, 'could not remove the DMS account of a removed user')) } : {}),
@@ -191,7 +215,7 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
     stores,
     pool,
     tools,
-    profiles: await FileProfileStore.open(config.dataDir),
+    profiles: shared.profiles ?? (await FileProfileStore.open(config.dataDir)),
     textPrefetchMaxBytes: config.textPrefetchMaxBytes,
     jobs: {
       store: jobStore,
@@ -206,6 +230,9 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
   });
   const app = await buildApp({ config, auth, operations, ...(dmsAccounts ? { dmsAccounts } : {}) });
   log = app.log;
+  if (shared.imported && shared.imported.users + shared.imported.tokens + shared.imported.profiles > 0) {
+    app.log.info({ ...shared.imported, dataDir: config.dataDir }, 'copied the data folder\'s users, API tokens and optimize profiles into Redis, which had none');
+  }
   // Jobs left by the last run: queued ones that can run again are queued again, the others are marked interrupted.
   await operations.jobs?.recover();
   // Finished jobs' records are deleted after the retention time (PDFSERVICE_JOB_RETENTION_SECONDS), checked hourly.

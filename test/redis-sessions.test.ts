@@ -1,8 +1,8 @@
 /**
  * Sessions and login throttling shared through Redis (PDFSERVICE_REDIS_URL): a real Redis
  * (test/helpers/redis-server.ts) and two service instances A and B on it, as behind a load balancer.
- * The filesystem pair shares one data folder, so both know the same users (users.json) and documents;
- * they are started one after the other, so that only A creates the admin and B's start-up clean-up
+ * The filesystem pair shares one data folder for its documents (users are in Redis too, redis-shared-state.test.ts);
+ * they are started one after the other, so that B's start-up clean-up
  * (the store's recover()) runs before any write is under way.
  */
 import assert from 'node:assert/strict';
@@ -49,10 +49,7 @@ async function dump(client: Redis, prefix: string): Promise<Map<string, string>>
   return found;
 }
 
-/**
- * Waits until an instance knows a user another one created: users.json is shared through the data folder,
- * which each instance looks at again at most once a second (FileUserStore).
- */
+/** Checks that an instance knows a user another one created (at once: users are in Redis; a few tries for safety). */
 async function knownOn(server: TestServer, username: string): Promise<void> {
   for (let i = 0; i < 50; i++) {
     if ((await call(server, 'GET', `/users/${username}`)).status === 200) return;
@@ -62,7 +59,8 @@ async function knownOn(server: TestServer, username: string): Promise<void> {
 }
 
 describe('two instances on one Redis and one data folder', () => {
-  const redis = redisServerForSuite();
+  // Users and API tokens live in Redis too, so it keeps its data across the restart below, as in production.
+  const redis = redisServerForSuite({ persistent: true });
   const PREFIX = `t${randomBytes(3).toString('hex')}:`;
   let dataDir: string;
   let a: TestServer;
@@ -134,7 +132,8 @@ describe('two instances on one Redis and one data folder', () => {
       assert.equal((await current(b, id)).status, 401);
       assert.equal((await current(a, id)).status, 401);
     }
-    // (B reads the new password from users.json within a second, FileUserStore; A has it already.)
+    // Users are in Redis: B refuses the old password and takes the new one at once.
+    assert.equal((await login(b, 'carl', 'carl-password-1')).status, 401);
     assert.equal((await login(a, 'carl', 'carl-password-2')).status, 201);
   });
 
@@ -163,7 +162,7 @@ describe('two instances on one Redis and one data folder', () => {
     }
   });
 
-  test('Redis stopped: logins and session requests are 503 REDIS_UNAVAILABLE with Retry-After, API tokens still work; after a restart logins work again', async () => {
+  test('Redis stopped: logins, session and API token requests are 503 REDIS_UNAVAILABLE with Retry-After; after a restart they work again', async () => {
     const id = cookieOf(await login(a, ADMIN.username, ADMIN.password));
     const token = await call(a, 'POST', '/tokens', { body: { name: 'while-redis-is-down' } });
     assert.equal(token.status, 201, token.text);
@@ -177,8 +176,12 @@ describe('two instances on one Redis and one data folder', () => {
       assert.equal(resumed.status, 503, resumed.text);
       assert.equal(resumed.json().code, 'REDIS_UNAVAILABLE');
     }
-    // API tokens are checked without Redis (tokens.json of the instance that made it: tokens are not shared yet).
-    assert.equal((await call(a, 'GET', '/sessions/current', { auth: `Bearer ${token.json().token}` })).status, 200);
+    // API tokens are in Redis too (shared by the instances): refused as unavailable, not as unknown.
+    for (const server of [a, b]) {
+      const bearer = await call(server, 'GET', '/sessions/current', { auth: `Bearer ${token.json().token}` });
+      assert.equal(bearer.status, 503, bearer.text);
+      assert.equal(bearer.json().code, 'REDIS_UNAVAILABLE');
+    }
     for (const server of [a, b]) assert.ok(server.child.exitCode === null && server.child.signalCode === null, 'the instance keeps running');
 
     await redis.restart();
@@ -192,8 +195,9 @@ describe('two instances on one Redis and one data folder', () => {
       assert.equal(reply.status, 201, reply.text);
       assert.equal((await current(a === server ? b : a, cookieOf(reply))).status, 200);
     }
-    // Redis ran without persistence: the session from before is gone, and its holder logs in again.
-    assert.equal((await current(a, id)).status, 401);
+    // Redis kept its data: the session from before and the token work again, on either instance.
+    assert.equal((await current(a, id)).status, 200);
+    assert.equal((await call(b, 'GET', '/sessions/current', { auth: `Bearer ${token.json().token}` })).status, 200);
   });
 });
 

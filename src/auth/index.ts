@@ -4,7 +4,7 @@ import { ServiceError } from '../errors.js';
 import { generatePassword } from './passwords.js';
 import { expiresAt, MemorySessionStore, type SessionLimits, type SessionRecord, type SessionStore } from './sessions.js';
 import { MemoryLoginThrottle, type LoginThrottle } from './throttle.js';
-import { FileTokenStore } from './tokens.js';
+import { FileTokenStore, type TokenStore } from './tokens.js';
 import { RIGHTS, type Auth, type ExternalDirectory, type Principal, type Right, type SessionView, type StoreCredentials, type TokenAdmin, type UserAdmin } from './types.js';
 import { FileUserStore, UserService, validatePassword, validateUsername, type StoredUser, type UserStore } from './users.js';
 
@@ -80,7 +80,7 @@ class DefaultAuth implements Auth {
     private readonly sessions: SessionStore,
     private readonly throttle: LoginThrottle,
     private readonly limits: SessionLimits,
-    private readonly tokenStore: FileTokenStore,
+    private readonly tokenStore: TokenStore,
     private readonly directory?: ExternalDirectory,
   ) {}
 
@@ -211,10 +211,11 @@ function startupCheck(variable: string, check: () => unknown): void {
 /**
  * Builds authentication from the configuration: users from
  * `<dataDir>/state/users.json`, API tokens from `<dataDir>/state/tokens.json`,
- * sessions and login throttling in memory unless `parts` brings shared ones
+ * sessions and login throttling in memory, unless `parts` brings shared ones
  * (Redis, main.ts).
  *
- * On the very first start (no users yet) the admin `config.adminUser` is created
+ * On the very first start (no users yet; for a shared store, the first of the
+ * instances starting at once) the admin `config.adminUser` is created
  * with every right and `config.adminPassword`, or a generated password that is
  * returned once for main.ts to print. Once users exist, PDFSERVICE_ADMIN_PASSWORD
  * is NOT applied again: changing the environment must not silently reset a
@@ -227,20 +228,29 @@ function startupCheck(variable: string, check: () => unknown): void {
  */
 export async function createAuth(
   config: Config,
-  parts: { userStore?: UserStore; sessionStore?: SessionStore; throttle?: LoginThrottle; directory?: ExternalDirectory; onUserRemoved?: (username: string) => void } = {},
+  parts: {
+    userStore?: UserStore;
+    /** Makes the token store over the user store (Redis, main.ts); the file store by default. */
+    tokenStore?: (users: UserStore) => TokenStore;
+    sessionStore?: SessionStore;
+    throttle?: LoginThrottle;
+    directory?: ExternalDirectory;
+    onUserRemoved?: (username: string) => void;
+  } = {},
 ): Promise<{ auth: Auth; generatedAdminPassword?: string }> {
   const limits: SessionLimits = { idleSeconds: config.sessionIdleSeconds, maxSeconds: config.sessionMaxSeconds };
   const userStore = parts.userStore ?? (await FileUserStore.open(config.dataDir));
   const sessions = parts.sessionStore ?? new MemorySessionStore(limits);
   // A removed user's sessions end at once; a changed password ends them too (also checked per request by stamp).
-  const tokens = await FileTokenStore.open(config.dataDir, userStore);
+  const tokens = parts.tokenStore ? parts.tokenStore(userStore) : await FileTokenStore.open(config.dataDir, userStore);
   const service = new UserService(userStore, {
     // A shared store may fail (Redis down): the sessions are refused anyway at their next use, by the password
     // stamp (resume) or the user's absence, so the change stands and nothing is left unhandled.
     onCredentialsRevoked: (username) => void sessions.deleteUser(username).catch(() => {}),
     // A password change keeps API tokens (they do not carry the password); removing the user ends them.
     onUserRemoved: (username) => {
-      void tokens.removeUser(username);
+      // A shared store may fail (Redis down): a token whose user is gone is refused and removed at its next use.
+      void tokens.removeUser(username).catch(() => {});
       parts.onUserRemoved?.(username);
     },
   });
@@ -251,7 +261,9 @@ export async function createAuth(
     const password = config.adminPassword ?? (generatedAdminPassword = generatePassword());
     startupCheck('PDFSERVICE_ADMIN_USER', () => validateUsername(config.adminUser));
     startupCheck('PDFSERVICE_ADMIN_PASSWORD', () => validatePassword(password));
-    await service.create({ username: config.adminUser, password, rights: [...RIGHTS] });
+    // Only when there are still no users: of instances starting at once on a shared store, one creates the admin.
+    const created = await service.createFirst({ username: config.adminUser, password, rights: [...RIGHTS] });
+    if (!created) generatedAdminPassword = undefined;
   }
   if (parts.directory) {
     for (const right of parts.directory.rights) {

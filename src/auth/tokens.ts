@@ -5,8 +5,21 @@ import { readStateList, writeStateFile } from '../state-file.js';
 import { RIGHTS, type Principal, type Right, type TokenAdmin, type TokenView } from './types.js';
 import { normalizeRights, type StoredUser, type UserStore } from './users.js';
 
+/**
+ * Where API tokens live, with the rules every store keeps: the file below,
+ * or Redis (redis-tokens.ts) when instances share them.
+ */
+export interface TokenStore extends TokenAdmin {
+  /** The user a presented token acts for, with its rights now; 401 when unknown, revoked or expired. */
+  authenticate(presented: string): Promise<Principal>;
+  /** Removes every token of a removed user. */
+  removeUser(username: string): Promise<void>;
+  /** Writes pending last-use times. */
+  close(): Promise<void>;
+}
+
 /** A token as stored: the SHA-256 of its secret, never the secret. */
-interface StoredToken {
+export interface StoredToken {
   id: string;
   hash: string;
   username: string;
@@ -30,17 +43,17 @@ interface TokensFile {
  * need no slow hash: the stored SHA-256 cannot be reversed, and it is compared
  * in constant time. The prefix lets secret scanners recognise leaked tokens.
  */
-const TOKEN_RE = /^pdfs_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
+export const TOKEN_RE = /^pdfs_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
 export const TOKEN_NAME_MAX = 100;
-const MAX_TOKENS_PER_USER = 100;
+export const MAX_TOKENS_PER_USER = 100;
 /** Last-use times are written at most this often: every request must not rewrite the file. */
-const LAST_USED_FLUSH_MS = 60_000;
+export const LAST_USED_FLUSH_MS = 60_000;
 
-function hashOf(secret: string): Buffer {
+export function hashOf(secret: string): Buffer {
   return createHash('sha256').update(secret).digest();
 }
 
-function toView(t: StoredToken): TokenView {
+export function toView(t: StoredToken): TokenView {
   return {
     id: t.id,
     name: t.name,
@@ -51,13 +64,57 @@ function toView(t: StoredToken): TokenView {
   };
 }
 
-function notFound(id: string): ServiceError {
+export function notFound(id: string): ServiceError {
   return new ServiceError('TOKEN_NOT_FOUND', `You have no API token with id ${JSON.stringify(id)}`);
 }
 
 /** A 401 for a Bearer token; the challenge tells clients the token, not the request, is at fault (RFC 6750). */
-function tokenRefused(code: 'INVALID_CREDENTIALS' | 'TOKEN_EXPIRED', detail: string): ServiceError {
+export function tokenRefused(code: 'INVALID_CREDENTIALS' | 'TOKEN_EXPIRED', detail: string): ServiceError {
   return new ServiceError(code, detail, undefined, { 'WWW-Authenticate': 'Bearer realm="pdfservice", error="invalid_token"' });
+}
+
+export function tooManyTokens(): ServiceError {
+  return new ServiceError('BAD_REQUEST', `A user has at most ${MAX_TOKENS_PER_USER} API tokens; revoke one first`);
+}
+
+/**
+ * Checks a request to create a token (the rules of every store) and makes its
+ * record and secret; the store then keeps the record if the owner has room.
+ */
+export async function newToken(users: UserStore, owner: Principal, input: { name: string; expiresAt?: Date; rights?: Right[] }): Promise<{ record: StoredToken; token: string }> {
+  if (owner.via === 'token') {
+    // A leaked token must not be able to mint others that outlive its revocation.
+    throw new ServiceError('FORBIDDEN', 'API tokens cannot create tokens: log in with your password (session or Basic)');
+  }
+  const user = await users.find(owner.username);
+  if (!user) throw tokenRefused('INVALID_CREDENTIALS', 'The user no longer exists');
+  const name = input.name.trim();
+  if (name.length === 0 || name.length > TOKEN_NAME_MAX) throw new ServiceError('VALIDATION_FAILED', `A token name has 1 to ${TOKEN_NAME_MAX} characters`);
+  if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) throw new ServiceError('VALIDATION_FAILED', 'expiresAt must lie in the future');
+  const rights = input.rights === undefined ? null : normalizeRights(input.rights);
+  const missing = (rights ?? []).filter((r) => !user.rights.includes(r));
+  if (missing.length > 0) {
+    throw new ServiceError('FORBIDDEN', `A token can only have rights its user has; you lack ${missing.join(', ')}`, { requiredRight: missing[0] });
+  }
+  const id = randomBytes(8).toString('hex');
+  const secret = randomBytes(32).toString('base64url');
+  const record: StoredToken = {
+    id,
+    hash: hashOf(secret).toString('base64url'),
+    username: user.username,
+    userCreatedAt: user.createdAt,
+    name,
+    rights,
+    createdAt: new Date().toISOString(),
+    expiresAt: input.expiresAt ? input.expiresAt.toISOString() : null,
+    lastUsedAt: null,
+  };
+  return { record, token: `pdfs_${id}_${secret}` };
+}
+
+/** The rights a token has now: its own (or all) that its user still has. */
+export function tokenRights(t: StoredToken, user: StoredUser): Right[] {
+  return RIGHTS.filter((r) => user.rights.includes(r) && (t.rights === null || t.rights.includes(r)));
 }
 
 /**
@@ -66,7 +123,7 @@ function tokenRefused(code: 'INVALID_CREDENTIALS' | 'TOKEN_EXPIRED', detail: str
  * writes the file (the users CLI does not touch tokens): a token whose user the
  * CLI removed is refused and dropped at its next use, and at the next start.
  */
-export class FileTokenStore implements TokenAdmin {
+export class FileTokenStore implements TokenStore {
   private readonly tokens = new Map<string, StoredToken>();
   private queue: Promise<unknown> = Promise.resolve();
   private flushTimer: NodeJS.Timeout | null = null;
@@ -90,46 +147,19 @@ export class FileTokenStore implements TokenAdmin {
   }
 
   async create(owner: Principal, input: { name: string; expiresAt?: Date; rights?: Right[] }): Promise<{ token: string; view: TokenView }> {
-    if (owner.via === 'token') {
-      // A leaked token must not be able to mint others that outlive its revocation.
-      throw new ServiceError('FORBIDDEN', 'API tokens cannot create tokens: log in with your password (session or Basic)');
-    }
-    const user = await this.users.find(owner.username);
-    if (!user) throw tokenRefused('INVALID_CREDENTIALS', 'The user no longer exists');
-    const name = input.name.trim();
-    if (name.length === 0 || name.length > TOKEN_NAME_MAX) throw new ServiceError('VALIDATION_FAILED', `A token name has 1 to ${TOKEN_NAME_MAX} characters`);
-    if (input.expiresAt && input.expiresAt.getTime() <= Date.now()) throw new ServiceError('VALIDATION_FAILED', 'expiresAt must lie in the future');
-    const rights = input.rights === undefined ? null : normalizeRights(input.rights);
-    const missing = (rights ?? []).filter((r) => !user.rights.includes(r));
-    if (missing.length > 0) {
-      throw new ServiceError('FORBIDDEN', `A token can only have rights its user has; you lack ${missing.join(', ')}`, { requiredRight: missing[0] });
-    }
-    if (this.ownedBy(user.username).length >= MAX_TOKENS_PER_USER) {
-      throw new ServiceError('BAD_REQUEST', `A user has at most ${MAX_TOKENS_PER_USER} API tokens; revoke one first`);
-    }
-    let id: string;
-    do id = randomBytes(8).toString('hex');
-    while (this.tokens.has(id));
-    const secret = randomBytes(32).toString('base64url');
-    const record: StoredToken = {
-      id,
-      hash: hashOf(secret).toString('base64url'),
-      username: user.username,
-      userCreatedAt: user.createdAt,
-      name,
-      rights,
-      createdAt: new Date().toISOString(),
-      expiresAt: input.expiresAt ? input.expiresAt.toISOString() : null,
-      lastUsedAt: null,
-    };
-    this.tokens.set(id, record);
+    let made = await newToken(this.users, owner, input);
+    if (this.ownedBy(made.record.username).length >= MAX_TOKENS_PER_USER) throw tooManyTokens();
+    // 64 random bits: a clash is all but impossible, but the id must find one record.
+    while (this.tokens.has(made.record.id)) made = await newToken(this.users, owner, input);
+    const { record, token } = made;
+    this.tokens.set(record.id, record);
     try {
       await this.save();
     } catch (err) {
-      this.tokens.delete(id);
+      this.tokens.delete(record.id);
       throw err;
     }
-    return { token: `pdfs_${id}_${secret}`, view: toView(record) };
+    return { token, view: toView(record) };
   }
 
   async list(username: string): Promise<TokenView[]> {
@@ -179,8 +209,7 @@ export class FileTokenStore implements TokenAdmin {
     }
     t.lastUsedAt = new Date(now).toISOString();
     this.flushSoon();
-    const rights = RIGHTS.filter((r) => user.rights.includes(r) && (t.rights === null || t.rights.includes(r)));
-    return { username: user.username, rights, via: 'token', tokenId: t.id };
+    return { username: user.username, rights: tokenRights(t, user), via: 'token', tokenId: t.id };
   }
 
   /** Writes pending last-use times. */

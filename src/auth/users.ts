@@ -266,6 +266,23 @@ export class UserService implements UserAdmin {
     });
   }
 
+  /**
+   * Creates the first user, with the rules of create, only when there is no
+   * user at all, in one transaction: of instances starting at once on a
+   * shared store, one creates the admin. Whether it did.
+   */
+  async createFirst(input: { username: string; password: string; rights: Right[] }): Promise<boolean> {
+    const username = validateUsername(input.username);
+    const rights = normalizeRights(input.rights);
+    const passwordHash = await hashPassword(validatePassword(input.password));
+    return this.store.transact((users) => {
+      if (users.size > 0) return false;
+      const now = new Date().toISOString();
+      users.set(username, { username, passwordHash, rights, createdAt: now, updatedAt: now });
+      return true;
+    });
+  }
+
   async update(username: string, changes: { password?: string; rights?: Right[] }): Promise<UserView> {
     const rights = changes.rights === undefined ? undefined : normalizeRights(changes.rights);
     const passwordHash = changes.password === undefined ? undefined : await hashPassword(validatePassword(changes.password));

@@ -10,6 +10,10 @@
  *   node dist/src/cli/users.js set-password <name> [--password-env VAR]
  *   node dist/src/cli/users.js set-rights <name> --rights GET,...
  *
+ * With PDFSERVICE_REDIS_URL set (as for the server), it changes the users in
+ * Redis instead, which every running instance sees at once; removing a user
+ * there also ends their sessions and removes their API tokens.
+ *
  * The user store must exist already (the service creates it at its first start):
  * a mistyped or missing PDFSERVICE_DATA_DIR is refused rather than answered from
  * a new empty store. `--create` asks for a new store when there is none.
@@ -22,7 +26,11 @@ import { forgetAccountInFile } from '../storage/webdav/accounts.js';
 import { loadConfig } from '../config.js';
 import { ServiceError } from '../errors.js';
 import type { Right } from '../auth/types.js';
-import { FileUserStore, UserService } from '../auth/users.js';
+import { FileUserStore, UserService, type UserStore } from '../auth/users.js';
+import { RedisUserStore } from '../auth/redis-users.js';
+import { RedisTokenStore } from '../auth/redis-tokens.js';
+import { RedisSessionStore } from '../auth/redis-sessions.js';
+import { connectRedis, redactedRedisUrl, type RedisConnection } from '../redis.js';
 
 const USAGE = `Usage: node dist/src/cli/users.js <command>
 
@@ -34,7 +42,9 @@ const USAGE = `Usage: node dist/src/cli/users.js <command>
 
 The password is read from the variable named by --password-env, else from
 standard input. PDFSERVICE_DATA_DIR selects the data folder, as for the server;
-its user store (state/users.json) must exist unless --create is given.
+its user store (state/users.json) must exist unless --create is given. With
+PDFSERVICE_REDIS_URL set, the users are those in Redis (under
+PDFSERVICE_REDIS_PREFIX), which must hold some unless --create is given.
 `;
 
 class UsageError extends Error {}
@@ -133,12 +143,42 @@ async function run(argv: string[]): Promise<number> {
     return 0;
   }
   const config = loadConfig();
-  if (!args.create && !(await FileUserStore.exists(config.dataDir))) {
-    throw new SetupError(
-      `no user store in ${config.dataDir} (state/users.json is missing): check PDFSERVICE_DATA_DIR, start the service there once, or pass --create`,
-    );
+  let redis: RedisConnection | undefined;
+  let store: UserStore;
+  if (config.redisUrl) {
+    try {
+      redis = await connectRedis({ url: config.redisUrl, prefix: config.redisPrefix, timeoutMs: config.redisTimeoutMs });
+    } catch (err) {
+      throw new SetupError((err as Error).message);
+    }
+    store = new RedisUserStore(redis);
+    if (!args.create && (await store.list()).length === 0) {
+      await redis.close();
+      throw new SetupError(
+        `no users in Redis at ${redactedRedisUrl(config.redisUrl)} under the prefix ${JSON.stringify(config.redisPrefix)}: check PDFSERVICE_REDIS_URL and PDFSERVICE_REDIS_PREFIX, start the service once, or pass --create`,
+      );
+    }
+  } else {
+    if (!args.create && !(await FileUserStore.exists(config.dataDir))) {
+      throw new SetupError(
+        `no user store in ${config.dataDir} (state/users.json is missing): check PDFSERVICE_DATA_DIR, start the service there once, or pass --create`,
+      );
+    }
+    store = await FileUserStore.open(config.dataDir);
   }
-  const users = new UserService(await FileUserStore.open(config.dataDir));
+  try {
+    return await command(args, config, store, redis);
+  } finally {
+    await redis?.close();
+  }
+}
+
+async function command(args: Args, config: ReturnType<typeof loadConfig>, store: UserStore, redis: RedisConnection | undefined): Promise<number> {
+  const users = new UserService(store);
+  // In Redis the servers' sessions and tokens are at hand: they end with the user now, not only at their next use.
+  const endSessions = async (name: string) => {
+    if (redis) await new RedisSessionStore(redis, { idleSeconds: config.sessionIdleSeconds, maxSeconds: config.sessionMaxSeconds }, undefined).deleteUser(name);
+  };
   switch (args.command) {
     case 'add': {
       const name = need(args.name, 'the user name');
@@ -159,6 +199,8 @@ async function run(argv: string[]): Promise<number> {
     case 'remove': {
       const name = need(args.name, 'the user name');
       await users.remove(name);
+      await endSessions(name);
+      if (redis) await new RedisTokenStore(redis, store).removeUser(name);
       // A user created later under the name must not act as this user's mapped DMS account (docs/dms.md).
       const hadAccount = await forgetAccountInFile(config.dataDir, name);
       process.stdout.write(`removed ${name}${hadAccount ? ' and their DMS account' : ''}\n`);
@@ -168,6 +210,7 @@ async function run(argv: string[]): Promise<number> {
       const name = need(args.name, 'the user name');
       await users.get(name); // fail before asking for a password
       await users.update(name, { password: await readPassword(args) });
+      await endSessions(name);
       process.stdout.write(`changed the password of ${name}; their sessions end\n`);
       return 0;
     }
