@@ -125,7 +125,7 @@ describe('Redis locks', () => {
       const { RedisLocks } = await import(${JSON.stringify(moduleUrl)});
       const { connectRedis } = await import(${JSON.stringify(redisUrl)});
       const c = await connectRedis({ url: ${JSON.stringify(redis.url)}, prefix: ${JSON.stringify(prefix)}, timeoutMs: 2000 });
-      const locks = new RedisLocks(c, { namespace: 'doc', leaseMs: 1000, waitMs: 5000 });
+      const locks = new RedisLocks(c, { namespace: 'doc', leaseMs: 2000, waitMs: 5000 });
       await locks.acquire('crash.pdf');
       console.log('held ' + locks.tokenOf('crash.pdf'));
       setInterval(() => {}, 1000);
@@ -140,7 +140,7 @@ describe('Redis locks', () => {
       const childToken = Number(/^held (\d+)$/.exec(line)?.[1]);
       assert.ok(childToken >= 1, line);
       // Held, and renewed while the child lives (a wait longer than its lease is still refused).
-      const impatient = await instanceLocks(prefix, { waitMs: 1500 });
+      const impatient = await instanceLocks(prefix, { waitMs: 3000 });
       await assert.rejects(impatient.acquire('crash.pdf'), isCode('DOCUMENT_LOCKED'));
       child.kill('SIGKILL');
       await exited;
@@ -156,13 +156,13 @@ describe('Redis locks', () => {
   test('a held lock is renewed, so an edit longer than the lease keeps it and writes', async () => {
     const prefix = freshPrefix();
     const dataDir = await tempDir('lock-renew');
-    const a = new FilesystemStore(dataDir, { locks: await instanceLocks(prefix, { leaseMs: 1000 }) });
-    const b = new FilesystemStore(dataDir, { locks: await instanceLocks(prefix, { leaseMs: 1000, waitMs: 300 }) });
+    const a = new FilesystemStore(dataDir, { locks: await instanceLocks(prefix, { leaseMs: 2000 }) });
+    const b = new FilesystemStore(dataDir, { locks: await instanceLocks(prefix, { leaseMs: 2000, waitMs: 300 }) });
     await a.init();
     const p = documentPathFromBody('long.pdf', 'path');
     const release = await a.lock(p);
     try {
-      await sleep(2500);
+      await sleep(4500); // more than two leases
       await assert.rejects(b.lock(p), isCode('DOCUMENT_LOCKED'));
       await a.writeDocument(p, Buffer.from('%PDF-1.7 long edit'), { conflict: 'overwrite' });
     } finally {
