@@ -71,6 +71,9 @@ export interface Config {
   redisUrl: string | undefined;
   redisPrefix: string;
   redisTimeoutMs: number;
+  /** With Redis: a document lock's lease, and the longest wait for one (src/storage/redis-lock.ts). */
+  lockLeaseMs: number;
+  lockWaitMs: number;
   jobRetentionSeconds: number;
   jobAsyncBytes: number;
   officeInstances: number;
@@ -398,7 +401,7 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
   s3TimeoutMs: { env: 'PDFSERVICE_S3_TIMEOUT_MS', description: 'With `s3`: an S3 request waiting this long for a connection or an answer fails with 503', default: 30_000, parse: integer(100, 3_600_000) },
   redisUrl: {
     env: 'PDFSERVICE_REDIS_URL',
-    description: 'Redis that several instances share sessions, login throttling, users, API tokens and optimize profiles through (redis:// or rediss://, password and database in the URL; docs/deployment.md); unset: in memory and the data folder',
+    description: 'Redis that several instances share sessions, login throttling, document locks, users, API tokens and optimize profiles through (redis:// or rediss://, password and database in the URL; docs/deployment.md); unset: in memory and the data folder',
     default: undefined,
     parse: redisUrl,
   },
@@ -408,6 +411,18 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
     description: 'Longest wait for a connection to Redis or an answer; past it the request is 503 REDIS_UNAVAILABLE',
     default: 2000,
     parse: integer(100, 60_000),
+  },
+  lockLeaseMs: {
+    env: 'PDFSERVICE_LOCK_LEASE_MS',
+    description: 'With Redis: how long a document lock lasts unless its instance renews it (every third of it while held); a crashed instance\'s locks are free after it',
+    default: 30_000,
+    parse: integer(1000, 600_000),
+  },
+  lockWaitMs: {
+    env: 'PDFSERVICE_LOCK_WAIT_MS',
+    description: 'With Redis: the longest a write waits for a document another request is changing; past it the request is 503 DOCUMENT_LOCKED with Retry-After',
+    default: 60_000,
+    parse: integer(100, 3_600_000),
   },
 };
 

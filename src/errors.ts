@@ -90,6 +90,10 @@ export const ERROR_CATALOG = {
   STORE_UNAVAILABLE: { status: 503, title: 'The document storage cannot be reached; try again later' },
   // Also with Retry-After: the Redis the instances share (PDFSERVICE_REDIS_URL) did not answer.
   REDIS_UNAVAILABLE: { status: 503, title: 'The shared state of the service cannot be reached; try again later' },
+  // Also with Retry-After: with Redis document locks (PDFSERVICE_REDIS_URL), the document stayed locked longer than PDFSERVICE_LOCK_WAIT_MS.
+  DOCUMENT_LOCKED: { status: 503, title: 'Another request is changing the document; try again later' },
+  // Also with Retry-After: the instance lost the document's Redis lock (its lease ran out) before writing; nothing was written.
+  LOCK_LOST: { status: 503, title: 'The document lock ran out before the change was written; nothing was written, try again' },
   ENGINE_TIMEOUT: { status: 504, title: 'The document took too long to process' },
   DMS_INSUFFICIENT_STORAGE: { status: 507, title: 'The document server has no room for the document' },
 } as const satisfies Record<string, { status: number; title: string; pathStatus?: number }>;

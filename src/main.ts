@@ -15,6 +15,7 @@ import { meteredStores } from './storage/metered-store.js';
 import { sharedStores, type DocumentStores } from './storage/store.js';
 import { createS3Client } from './storage/s3/client.js';
 import { S3Store } from './storage/s3/store.js';
+import { RedisLocks } from './storage/redis-lock.js';
 import { DavClient } from './storage/webdav/client.js';
 import { WebDavBackend } from './storage/webdav/store.js';
 import { DmsAccounts } from './storage/webdav/accounts.js';
@@ -73,7 +74,10 @@ interface DocumentStoreSetup {
  * also vouches for (passthrough), or with the DMS account an admin mapped to
  * them (mapped).
  */
-async function openDocumentStores(config: Config): Promise<DocumentStoreSetup> {
+async function openDocumentStores(config: Config, redis: RedisConnection | undefined): Promise<DocumentStoreSetup> {
+  // With Redis, the filesystem and S3 stores lock documents (and S3 commits) through it, so that several instances
+  // on one data folder or bucket prefix never write one document at once (docs/deployment.md, "Document locks").
+  const redisLocks = (namespace: string) => (redis ? new RedisLocks(redis, { namespace, leaseMs: config.lockLeaseMs, waitMs: config.lockWaitMs }) : undefined);
   if (config.store === 'webdav') {
     const read = (file: string | undefined) => (file ? readFile(file) : Promise.resolve(undefined));
     const tls = { ca: await read(config.webdavCaFile), cert: await read(config.webdavCertFile), key: await read(config.webdavKeyFile), rejectUnauthorized: !config.webdavInsecureTls };
@@ -109,7 +113,7 @@ async function openDocumentStores(config: Config): Promise<DocumentStoreSetup> {
       forcePathStyle: config.s3ForcePathStyle,
       timeoutMs: config.s3TimeoutMs,
     });
-    const store = new S3Store({ client, bucket: config.s3Bucket!, prefix: config.s3Prefix, dataDir: config.dataDir });
+    const store = new S3Store({ client, bucket: config.s3Bucket!, prefix: config.s3Prefix, dataDir: config.dataDir, documentLocks: redisLocks(`s3:${config.s3Bucket!}`), commitLock: redisLocks(`s3-commit:${config.s3Bucket!}`) });
     await store.init();
     try {
       // Local leftovers go; unfinished uploads only when old (another instance's may be running: S3Store.recover).
@@ -121,7 +125,7 @@ async function openDocumentStores(config: Config): Promise<DocumentStoreSetup> {
     // S3 has no users of its own: the service signs every request with its key, and its rights decide.
     return { stores: sharedStores(store), close: async () => client.destroy() };
   }
-  const files = new FilesystemStore(config.dataDir);
+  const files = new FilesystemStore(config.dataDir, { locks: redisLocks('fs') });
   await files.init();
   await files.recover();
   return { stores: sharedStores(files), close: async () => {} };
@@ -180,7 +184,7 @@ async function openSharedState(config: Config): Promise<SharedState> {
 /** Builds the service's parts and starts listening. Returns a stop function. */
 export async function start(config: Config): Promise<{ url: string; stop: () => Promise<void> }> {
   const shared = await openSharedState(config);
-  const documentStore = await openDocumentStores(config).catch(async (err: unknown) => {
+  const documentStore = await openDocumentStores(config, shared.redis).catch(async (err: unknown) => {
     await shared.redis?.close();
     throw err;
   });

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ServiceError } from '../errors.js';
-import { KeyedLock } from './keyed-lock.js';
+import { LocalLocks, type LockProvider } from './redis-lock.js';
 import { openContent, StagedFile, stageToFile } from './local-files.js';
 import { etagOf, etagOfDigest, matchesEtag, withRandomSuffix } from './store.js';
 import { StoredPath } from './paths.js';
@@ -42,12 +42,19 @@ interface CachedTag {
 export class FilesystemStore implements DocumentStore {
   private readonly root: string;
   private readonly staging: string;
-  private readonly locks = new KeyedLock();
+  private readonly locks: LockProvider;
   private readonly tags = new Map<string, CachedTag>();
 
-  constructor(dataDir: string) {
+  /**
+   * `locks`: the document locks; default in-process (one instance). Several
+   * instances on one data folder share Redis locks (RedisLocks), and every
+   * commit (rename, link, unlink) first verifies the lock of its path is still
+   * held, so an instance that paused past its lease writes nothing.
+   */
+  constructor(dataDir: string, options: { locks?: LockProvider | undefined } = {}) {
     this.root = path.join(dataDir, 'documents');
     this.staging = path.join(dataDir, 'staging');
+    this.locks = options.locks ?? new LocalLocks();
   }
 
   async init(): Promise<void> {
@@ -216,6 +223,8 @@ export class FilesystemStore implements DocumentStore {
     try {
       let target = p;
       let file = await this.resolve(target);
+      // Last thing before the commit: a writer whose document lock ran out (another may have written since) stops here.
+      await this.locks.verify(p.toString());
       if (options.conflict === 'overwrite') {
         await this.moveInto(source, file, true);
       } else {
@@ -256,6 +265,7 @@ export class FilesystemStore implements DocumentStore {
     const file = await this.resolve(p);
     const existed = await this.checkPrecondition(file, ifMatch);
     if (!existed) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
+    await this.locks.verify(p.toString());
     await fs.unlink(file);
     this.tags.delete(file);
     await this.syncFolder(path.dirname(file));

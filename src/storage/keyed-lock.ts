@@ -2,8 +2,8 @@ import type { Release } from './store.js';
 
 /**
  * In-process mutual exclusion per key (a document path). Waiters are served in
- * arrival order. A multi-process deployment swaps this for a shared lock behind
- * the same DocumentStore.lock signature.
+ * arrival order. Several instances use RedisLocks (redis-lock.ts), which queue
+ * their waiters here first.
  */
 export class KeyedLock {
   private readonly tails = new Map<string, Promise<void>>();

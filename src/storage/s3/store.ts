@@ -19,7 +19,7 @@ import {
   type _Object,
 } from '@aws-sdk/client-s3';
 import { ServiceError } from '../../errors.js';
-import { KeyedLock } from '../keyed-lock.js';
+import { LocalLocks, type LockProvider } from '../redis-lock.js';
 import { copyToFile, openContent, spoolName, StagedFile, stageToFile } from '../local-files.js';
 import type { StoredPath } from '../paths.js';
 import { etagOf, matchesEtag, withRandomSuffix } from '../store.js';
@@ -29,13 +29,11 @@ import { s3Failure, s3Status } from './client.js';
 /**
  * Serializes the commits (check the version, then write) of one key. S3
  * servers without conditional PUT (Swift's s3api: docs/s3.md) leave a gap
- * between the check and the write that only a lock closes. KeyedLock closes it
- * within one process; several instances need a lock they share (the Redis
- * lock of issue 24 will implement this interface; not built yet).
+ * between the check and the write that only a lock closes. LocalLocks closes
+ * it within one process; several instances share Redis locks (RedisLocks),
+ * whose verify() just before the write refuses it when the lease ran out.
  */
-export interface CommitLock {
-  acquire(key: string): Promise<Release>;
-}
+export type CommitLock = LockProvider;
 
 /** The user-metadata field (x-amz-meta-etag) that carries our tag (the content hash, without quotes). */
 const ETAG_META = 'etag';
@@ -50,8 +48,16 @@ export interface S3StoreOptions {
   prefix: string;
   /** Local folder for staged uploads and spooled reads. */
   dataDir: string;
-  /** Default: in-process (one instance). */
+  /**
+   * Locks of check-then-write commits; default in-process (one instance). A
+   * namespace apart from `documentLocks`: a commit lock is only ever taken
+   * inside the store, after any document lock, never the other way round, so
+   * a writer holding a document's lock and committing it does not wait for
+   * itself.
+   */
   commitLock?: CommitLock | undefined;
+  /** The locks lock() takes (read-modify-write); default in-process. Verified, when held, before every commit. */
+  documentLocks?: LockProvider | undefined;
   /** Content of this size and more goes up in parts (S3's minimum part size is 5 MiB). Default 16 MiB. */
   multipartThreshold?: number | undefined;
   /** Default 8 MiB; at least 5 MiB, as every part but the last must be. */
@@ -86,7 +92,7 @@ export class S3Store implements DocumentStore {
   private readonly prefix: string;
   private readonly staging: string;
   private readonly spool: string;
-  private readonly locks = new KeyedLock();
+  private readonly locks: LockProvider;
   private readonly commits: CommitLock;
   private readonly multipartThreshold: number;
   private readonly partSize: number;
@@ -103,7 +109,8 @@ export class S3Store implements DocumentStore {
     this.prefix = options.prefix;
     this.staging = path.join(options.dataDir, 'staging');
     this.spool = path.join(options.dataDir, 'spool');
-    this.commits = options.commitLock ?? new KeyedLock();
+    this.commits = options.commitLock ?? new LocalLocks();
+    this.locks = options.documentLocks ?? new LocalLocks();
     this.partSize = Math.max(options.partSize ?? 8 * MiB, 5 * MiB);
     this.multipartThreshold = Math.max(options.multipartThreshold ?? 16 * MiB, this.partSize);
     this.staleUploadMs = options.staleUploadMs ?? 60 * 60 * 1000;
@@ -121,6 +128,17 @@ export class S3Store implements DocumentStore {
   /** The folder's key prefix, which is also its marker's key ('' and the bare prefix for the root). */
   private folderKey(p: StoredPath): string {
     return p.isRoot ? this.prefix : `${this.prefix}${p.segments.join('/')}/`;
+  }
+
+  /**
+   * Last thing before a commit (PutObject, CompleteMultipartUpload,
+   * DeleteObject) of `key`: the commit lock and, when this process holds it,
+   * the document lock are still ours (their leases did not run out), else
+   * nothing is written (LOCK_LOST).
+   */
+  private async verifyLocks(key: string): Promise<void> {
+    await this.commits.verify(key);
+    await this.locks.verify(key);
   }
 
   /** Sends a command; failures the client cannot fix become 503 STORE_UNAVAILABLE (s3Failure). */
@@ -215,11 +233,12 @@ export class S3Store implements DocumentStore {
    * - `overwrite` with If-Match: Swift refuses every conditional PUT (501),
    *   so the version is checked (HEAD, our tag) and the object written under
    *   the commit lock of its key. Across instances that needs the shared
-   *   (Redis) CommitLock, which is not built yet: with several instances on
-   *   the in-process lock, a writer in another instance between the check and
-   *   the PUT would be overwritten.
-   * - `overwrite` without a condition: one PUT.
-   * Everything that can refuse is checked before a folder marker is made.
+   *   (Redis) CommitLock (main.ts uses it with PDFSERVICE_REDIS_URL): with
+   *   several instances on the in-process lock, a writer in another instance
+   *   between the check and the PUT would be overwritten.
+   * - `overwrite` without a condition: one PUT (under the commit lock too).
+   * Everything that can refuse is checked before a folder marker is made, and
+   * the locks are verified just before the object is written (verifyLocks).
    */
   async writeDocument(p: StoredPath, content: Buffer | Uint8Array | StagedUpload, options: WriteOptions): Promise<WriteResult> {
     if (!p.isDocument) throw new ServiceError('INVALID_PATH', 'A document path must end in ".pdf"');
@@ -274,6 +293,7 @@ export class S3Store implements DocumentStore {
     const common = { Bucket: this.bucket, Key: key, ContentType: 'application/pdf', Metadata: { [ETAG_META]: etag.slice(1, -1) } };
     if (!createOnly && size < this.multipartThreshold) {
       const body = content instanceof StagedFile ? createReadStream(content.file) : content;
+      await this.verifyLocks(key);
       await this.send('PutObject', (c) => c.send(new PutObjectCommand({ ...common, Body: body, ContentLength: size })));
       return (await this.head(key))?.modified ?? new Date();
     }
@@ -290,6 +310,7 @@ export class S3Store implements DocumentStore {
         const part = await this.send('UploadPart', (c) => c.send(new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: number, Body: body, ContentLength: end - start })));
         parts.push({ PartNumber: number, ETag: part.ETag });
       }
+      await this.verifyLocks(key);
       try {
         await this.send('CompleteMultipartUpload', (c) => c.send(new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts }, ...(createOnly ? { IfNoneMatch: '*' } : {}) })));
       } catch (err) {
@@ -339,6 +360,7 @@ export class S3Store implements DocumentStore {
       if (!found) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
       if (ifMatch !== undefined && !matchesEtag(ifMatch, await this.tagOf(p, found.etag))) throw new ServiceError('PRECONDITION_FAILED');
       const conditional = ifMatch !== undefined && found.s3Etag !== undefined && /^"[0-9a-f]{32}"$/.test(found.s3Etag);
+      await this.verifyLocks(key);
       try {
         await this.send('DeleteObject', (c) => c.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key, ...(conditional ? { IfMatch: found.s3Etag } : {}) })));
       } catch (err) {
