@@ -71,6 +71,8 @@ export interface Config {
   redisUrl: string | undefined;
   redisPrefix: string;
   redisTimeoutMs: number;
+  /** With Redis: whether this instance runs jobs from the shared queue, or only queues them for workers. */
+  runJobs: boolean;
   jobRetentionSeconds: number;
   jobAsyncBytes: number;
   officeInstances: number;
@@ -408,6 +410,12 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
     description: 'Longest wait for a connection to Redis or an answer; past it the request is 503 REDIS_UNAVAILABLE',
     default: 2000,
     parse: integer(100, 60_000),
+  },
+  runJobs: {
+    env: 'PDFSERVICE_RUN_JOBS',
+    description: 'With PDFSERVICE_REDIS_URL: whether this instance runs background jobs from the shared queue; false: it only queues them for other instances and `npm run worker` processes (jobs on uploaded files still run on the instance that received them; docs/jobs.md)',
+    default: true,
+    parse: boolean,
   },
 };
 
