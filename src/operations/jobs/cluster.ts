@@ -130,8 +130,11 @@ export class RedisJobCluster implements JobCluster {
 
   async close(): Promise<void> {
     clearInterval(this.checker);
-    await this.worker?.close().catch(() => {});
-    await this.queue.close().catch(() => {});
+    // Forced: a stop does not wait for running jobs (hours, maybe); their heartbeat lapses and another process marks
+    // them interrupted. Bounded: BullMQ's close waits for Redis, which may be the thing that is down.
+    const bounded = (work: Promise<unknown>) => Promise.race([work.catch(() => {}), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+    await bounded(this.worker?.close(true) ?? Promise.resolve());
+    await bounded(this.queue.close());
     this.workerConnection?.disconnect();
     this.queueConnection.disconnect();
     this.subscriber.disconnect();
