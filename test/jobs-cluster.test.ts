@@ -7,12 +7,14 @@
  * once the job has reported some pages, never after a fixed time.
  */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { connectRedis } from '../src/redis.js';
 import { call, jobEnded, putPdf, sha256 } from './helpers/http.js';
 import { serializePdf } from './helpers/pdf.js';
 import { startRedisServer, type RedisServer } from './helpers/redis-server.js';
@@ -39,6 +41,18 @@ function redactablePdf(pages: number): Buffer {
   }
   objects[1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${pages} >>`;
   return serializePdf(objects, '/Root 1 0 R');
+}
+
+/** AES-256 by qpdf: `owner` may change the document. */
+async function encrypt(bytes: Buffer, user: string, owner: string): Promise<Buffer> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'pdfservice-cluster-pw-'));
+  try {
+    await writeFile(path.join(dir, 'in.pdf'), bytes);
+    execFileSync('qpdf', ['--encrypt', user, owner, '256', '--', path.join(dir, 'in.pdf'), path.join(dir, 'out.pdf')]);
+    return await readFile(path.join(dir, 'out.pdf'));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, tries = 1200, everyMs = 25): Promise<T> {
@@ -164,6 +178,8 @@ describe('jobs across two instances and a worker (Redis, S3)', () => {
       PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0',
       PDFSERVICE_ADMIN_USER: ADMIN.username,
       PDFSERVICE_ADMIN_PASSWORD: ADMIN.password,
+      // The same key everywhere, so document passwords go on the shared queue sealed.
+      PDFSERVICE_SECRETS_KEY: randomBytes(32).toString('hex'),
     };
     // The instances only queue jobs: whatever runs one is the worker.
     a = await startServer({ env: { ...env, PDFSERVICE_RUN_JOBS: 'false', PDFSERVICE_WORKERS: '1' } });
@@ -226,7 +242,7 @@ describe('jobs across two instances and a worker (Redis, S3)', () => {
     const document = 'cluster/queued.pdf';
     await upload(a, document, redactablePdf(SHORT_PAGES));
     const before = await served(a, document);
-    // Two long jobs fill the worker (two engine workers); the third waits on the queue.
+    // Two long jobs of one user keep the worker busy (PDFSERVICE_USER_JOB_LIMIT 1: one runs, the other waits); the third waits on the queue.
     const long = 'cluster/filler.pdf';
     await upload(a, long, redactablePdf(LONG_PAGES));
     const fillers = [await submit(a, long), await submit(a, long)];
@@ -239,6 +255,81 @@ describe('jobs across two instances and a worker (Redis, S3)', () => {
     for (const filler of fillers) assert.ok(['cancelled', 'failed', 'succeeded'].includes((await jobEnded(a, filler.id)).state));
     assert.equal((await jobOf(a, queued.id)).state, 'cancelled');
     assert.deepEqual(await served(a, document), before);
+  });
+
+  test('a document password reaches the worker sealed (never in Redis as it is), and the job opens the document with it', async () => {
+    const document = 'cluster/locked.pdf';
+    const password = `owner-${randomBytes(6).toString('hex')}`;
+    await upload(a, document, await encrypt(redactablePdf(SHORT_PAGES), 'user-pw', password));
+    const before = await served(a, document);
+    // Two long jobs fill the worker, so the job waits on the queue where its entry can be read.
+    const long = 'cluster/pw-filler.pdf';
+    await upload(a, long, redactablePdf(LONG_PAGES));
+    const fillers = [await submit(a, long), await submit(a, long)];
+    const reply = await call(a, 'POST', `/documents/${document}`, { headers: { prefer: 'respond-async', 'x-service-documentpassword': password }, body: REDACT });
+    assert.equal(reply.status, 202, reply.text);
+    const job = reply.json() as Job;
+    const connection = await connectRedis({ url: redis.url, prefix: 'cluster:', timeoutMs: 2000 });
+    try {
+      const entry = await connection.client.hget(`cluster:bull:jobs:j${job.id}`, 'data');
+      assert.ok(entry !== null, 'the job is on the shared queue');
+      const data = JSON.parse(entry) as { id: string; password?: string };
+      assert.equal(data.id, job.id);
+      assert.ok(data.password && !data.password.includes(password), 'sealed');
+      // No key holds the password as it is.
+      for (const key of await connection.client.keys('*')) {
+        const type = await connection.client.type(key);
+        const dump = type === 'string' ? await connection.client.get(key) : type === 'hash' ? JSON.stringify(await connection.client.hgetall(key)) : type === 'list' ? JSON.stringify(await connection.client.lrange(key, 0, -1)) : '';
+        assert.ok(!dump?.includes(password), `${key} holds the password`);
+      }
+    } finally {
+      await connection.close();
+    }
+    for (const filler of fillers) await call(a, 'DELETE', `/jobs/${filler.id}`);
+    const ended = await jobEnded(b, job.id);
+    assert.equal(ended.state, 'succeeded', JSON.stringify(ended));
+    assert.notEqual((await served(b, document)).sha, before.sha);
+  });
+
+  test('the queue limit counts the shared queue: an instance with room of its own still answers 503 SERVICE_BUSY', async () => {
+    const long = 'cluster/busy.pdf';
+    await upload(a, long, redactablePdf(LONG_PAGES));
+    const c = await startServer({ env: { ...env, PDFSERVICE_RUN_JOBS: 'false', PDFSERVICE_WORKERS: '1', PDFSERVICE_JOB_QUEUE_LIMIT: '3' } });
+    try {
+      // Two jobs through the other instances, the third (the limit) through C itself: accepted.
+      const fillers = [await submit(a, long), await submit(b, long)];
+      fillers.push(await submit(c, long));
+      const refused = await call(c, 'POST', `/documents/${long}`, { headers: { prefer: 'respond-async' }, body: REDACT });
+      assert.equal(refused.status, 503, refused.text);
+      assert.equal(refused.json().code, 'SERVICE_BUSY');
+      assert.ok(Number(refused.headers.get('retry-after')) > 0);
+      for (const filler of fillers) await call(a, 'DELETE', `/jobs/${filler.id}`);
+      for (const filler of fillers) assert.ok(['cancelled', 'succeeded'].includes((await jobEnded(a, filler.id)).state));
+      // Room again: C queues, the worker runs it.
+      const short = 'cluster/busy-short.pdf';
+      await upload(a, short, redactablePdf(SHORT_PAGES));
+      // A job leaves BullMQ's count just after its end event: C may say busy for a moment still.
+      const next = await until('C accepts a job again', async () => {
+        const reply = await call(c, 'POST', `/documents/${short}`, { headers: { prefer: 'respond-async' }, body: REDACT });
+        if (reply.status === 503) return undefined;
+        assert.equal(reply.status, 202, reply.text);
+        return reply.json() as Job;
+      });
+      assert.equal((await jobEnded(b, next.id)).state, 'succeeded');
+    } finally {
+      await c.stop();
+    }
+  });
+
+  test('a worker without PDFSERVICE_REDIS_URL refuses to start, in one line', async () => {
+    const { PDFSERVICE_REDIS_URL: _url, ...noRedis } = env;
+    const child = spawn(process.execPath, [WORKER], { env: { ...process.env, ...noRedis, PDFSERVICE_DATA_DIR: workerDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    assert.equal(code, 2);
+    assert.match(stderr, /^pdfservice worker: PDFSERVICE_REDIS_URL is not set/);
+    assert.equal(stderr.trim().split('\n').length, 1);
   });
 
   test('SIGKILL of the worker mid-job: the job ends interrupted, the document whole; a new worker runs the next job', async () => {

@@ -13,6 +13,8 @@ export const HEARTBEAT_TTL_MS = 10_000;
 const QUEUE_NAME = 'jobs';
 /** How long a job whose owner is at PDFSERVICE_USER_JOB_LIMIT in the taking process waits before it is offered again. */
 const BUSY_DELAY_MS = 1000;
+/** How often each process reads the shared queue's size again (for the 503 SERVICE_BUSY check). */
+const COUNT_EVERY_MS = 1000;
 
 interface QueuedJob {
   id: string;
@@ -74,6 +76,7 @@ export class RedisJobCluster implements JobCluster {
   private workerConnection: Redis | undefined;
   private jobs: JobOperations | undefined;
   private checker: NodeJS.Timeout | undefined;
+  private counter: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly redis: RedisConnection,
@@ -126,10 +129,14 @@ export class RedisJobCluster implements JobCluster {
     check();
     this.checker = setInterval(check, HEARTBEAT_TTL_MS / 2);
     this.checker.unref();
+    // checkRoom answers from the last count: kept fresh, or a full queue that drained would still refuse.
+    this.counter = setInterval(() => void jobs.refreshSharedCount().catch(() => {}), COUNT_EVERY_MS);
+    this.counter.unref();
   }
 
   async close(): Promise<void> {
     clearInterval(this.checker);
+    clearInterval(this.counter);
     // Forced: a stop does not wait for running jobs (hours, maybe); their heartbeat lapses and another process marks
     // them interrupted. Bounded: BullMQ's close waits for Redis, which may be the thing that is down.
     const bounded = (work: Promise<unknown>) => Promise.race([work.catch(() => {}), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);

@@ -154,7 +154,6 @@ export class JobOperations implements JobOperationsApi {
   }
 
   async submitAction(prepared: PreparedAction): Promise<JobRecord> {
-    this.checkRoom();
     const payload: ActionPayload = {
       kind: 'action',
       action: prepared.name,
@@ -175,16 +174,18 @@ export class JobOperations implements JobOperationsApi {
       const sealed = this.cluster.seal(id, password);
       if (sealed !== undefined) return this.submitShared(prepared, payload, { id, sealed });
     }
+    this.checkRoom();
     return this.submit(prepared.name, prepared.source.toString(), prepared.ctx, payload, this.liveAction(prepared));
   }
 
   /** Writes the record and puts the job on the shared queue, where any process that runs jobs takes it (runShared). */
   private async submitShared(prepared: PreparedAction, payload: ActionPayload, secret: { id: string; sealed: string } | undefined): Promise<JobRecord> {
     const cluster = this.cluster!;
+    this.sharedCount = await cluster.count();
+    // No await between the check and the count of this submit, so a burst of submits is counted one by one.
+    this.checkRoom();
     this.submitting++;
     try {
-      this.sharedCount = await cluster.count();
-      this.checkRoom();
       const record = this.newRecord(secret?.id ?? newJobId(), prepared.name, prepared.source.toString(), prepared.ctx, payload);
       await this.store.put(record);
       await this.hub.publish(record, 'state');
@@ -227,6 +228,11 @@ export class JobOperations implements JobOperationsApi {
       this.dispatch();
     }
     return 'ran';
+  }
+
+  /** Reads the shared queue's size again, for checkRoom (which answers at once); the cluster calls it every second. */
+  async refreshSharedCount(): Promise<void> {
+    if (this.cluster) this.sharedCount = await this.cluster.count();
   }
 
   /** Stops the job if this process runs it (a cancel sent from another instance). */
