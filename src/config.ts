@@ -74,6 +74,8 @@ export interface Config {
   /** With Redis: a document lock's lease, and the longest wait for one (src/storage/redis-lock.ts). */
   lockLeaseMs: number;
   lockWaitMs: number;
+  /** With Redis: whether this instance runs jobs from the shared queue, or only queues them for workers. */
+  runJobs: boolean;
   jobRetentionSeconds: number;
   jobAsyncBytes: number;
   officeInstances: number;
@@ -423,6 +425,12 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
     description: 'With Redis: the longest a write waits for a document another request is changing; past it the request is 503 DOCUMENT_LOCKED with Retry-After',
     default: 60_000,
     parse: integer(100, 3_600_000),
+  },
+  runJobs: {
+    env: 'PDFSERVICE_RUN_JOBS',
+    description: 'With PDFSERVICE_REDIS_URL: whether this instance runs background jobs from the shared queue; false: it only queues them for other instances and `npm run worker` processes (jobs on uploaded files still run on the instance that received them; docs/jobs.md)',
+    default: true,
+    parse: boolean,
   },
 };
 

@@ -9,6 +9,8 @@ import { EnginePool } from './engine/pool.js';
 import { API_PREFIX, buildApp } from './http/app.js';
 import { createOperations } from './operations/index.js';
 import { FileJobStore } from './operations/jobs/file-store.js';
+import { RedisJobCluster } from './operations/jobs/cluster.js';
+import { RedisJobStore } from './operations/jobs/redis-store.js';
 import { FileProfileStore } from './operations/optimize/file-store.js';
 import { FilesystemStore } from './storage/filesystem-store.js';
 import { meteredStores } from './storage/metered-store.js';
@@ -133,6 +135,8 @@ async function openDocumentStores(config: Config, redis: RedisConnection | undef
 
 interface SharedState {
   redis?: RedisConnection;
+  /** Seals secrets put in Redis; present when PDFSERVICE_SECRETS_KEY (or its file) is set. */
+  sealer?: Sealer;
   sessionStore?: SessionStore;
   throttle?: LoginThrottle;
   userStore?: UserStore;
@@ -172,6 +176,7 @@ async function openSharedState(config: Config): Promise<SharedState> {
       tokenStore: () => tokenStore,
       profiles,
       imported,
+      ...(sealer ? { sealer } : {}),
       sessionStore: new RedisSessionStore(redis, limits, sealer),
       throttle: new RedisLoginThrottle(redis, { maxFailures: config.loginMaxFailures, windowSeconds: config.loginLockoutSeconds }),
     };
@@ -181,8 +186,12 @@ async function openSharedState(config: Config): Promise<SharedState> {
   }
 }
 
-/** Builds the service's parts and starts listening. Returns a stop function. */
-export async function start(config: Config): Promise<{ url: string; stop: () => Promise<void> }> {
+/**
+ * Builds the service's parts and starts listening. Returns a stop function.
+ * As a worker (`npm run worker`, src/worker.ts) it builds the same engine
+ * pool, stores and jobs but no HTTP: it only runs jobs from the shared queue.
+ */
+export async function start(config: Config, mode: 'service' | 'worker' = 'service'): Promise<{ url: string; stop: () => Promise<void> }> {
   const shared = await openSharedState(config);
   const documentStore = await openDocumentStores(config, shared.redis).catch(async (err: unknown) => {
     await shared.redis?.close();
@@ -190,7 +199,8 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
   });
   const stores = meteredStores(documentStore.stores);
   const { dmsAccounts, directory } = documentStore;
-  const { auth, generatedAdminPassword } = await createAuth(config, {
+  // A worker serves no requests: it needs no users, and must not create the admin user in its data folder.
+  const { auth, generatedAdminPassword } = mode === 'worker' ? { auth: undefined, generatedAdminPassword: undefined } : await createAuth(config, {
     ...(shared.sessionStore ? { sessionStore: shared.sessionStore } : {}),
     ...(shared.throttle ? { throttle: shared.throttle } : {}),
     ...(shared.userStore ? { userStore: shared.userStore } : {}),
@@ -214,7 +224,11 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
   });
   await pool.ready();
   const toolStatuses = await toolsChecked;
-  const jobStore = new FileJobStore(config.dataDir, { onSkip: (file, err) => log?.warn({ file, err }, 'a damaged job record was skipped') });
+  // With Redis, job records, events and the queue are shared by every instance and worker (docs/jobs.md).
+  const jobStore = shared.redis ? new RedisJobStore(shared.redis) : new FileJobStore(config.dataDir, { onSkip: (file, err) => log?.warn({ file, err }, 'a damaged job record was skipped') });
+  const cluster = shared.redis
+    ? new RedisJobCluster(shared.redis, { runJobs: mode === 'worker' || config.runJobs, concurrency: jobConcurrency(config), retentionMs: config.jobRetentionSeconds * 1000, sealer: shared.sealer })
+    : undefined;
   const operations = createOperations({
     stores,
     pool,
@@ -230,9 +244,24 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
         retentionMs: config.jobRetentionSeconds * 1000,
         asyncBytes: config.jobAsyncBytes,
       },
+      ...(cluster ? { cluster } : {}),
     },
   });
-  const app = await buildApp({ config, auth, operations, ...(dmsAccounts ? { dmsAccounts } : {}) });
+  if (cluster) await cluster.start(operations.jobs!);
+  if (mode === 'worker') {
+    writeSync(1, `pdfservice worker running jobs from ${redactedRedisUrl(config.redisUrl!)} (pid ${process.pid})\n`);
+    return {
+      url: '',
+      stop: async () => {
+        await cluster?.close();
+        await tools.close();
+        await pool.close();
+        await shared.redis?.close();
+        await documentStore.close();
+      },
+    };
+  }
+  const app = await buildApp({ config, auth: auth!, operations, ...(dmsAccounts ? { dmsAccounts } : {}) });
   log = app.log;
   if (shared.imported && shared.imported.users + shared.imported.tokens + shared.imported.profiles > 0) {
     app.log.info({ ...shared.imported, dataDir: config.dataDir }, 'copied the data folder\'s users, API tokens and optimize profiles into Redis, which had none');
@@ -271,16 +300,18 @@ export async function start(config: Config): Promise<{ url: string; stop: () => 
     url,
     stop: async () => {
       await app.close();
+      await cluster?.close();
       await tools.close();
       await pool.close();
-      await auth.close();
+      await auth!.close();
       await shared.redis?.close();
       await documentStore.close();
     },
   };
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+/** Runs the service (or a worker) as the process's main: configuration and start errors as one line, stop on SIGTERM/SIGINT. */
+export async function runMain(mode: 'service' | 'worker'): Promise<void> {
   let config: Config;
   try {
     config = loadConfig();
@@ -288,9 +319,13 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
     process.stderr.write(`${(err as Error).message}\n`);
     process.exit(2);
   }
+  if (mode === 'worker' && !config.redisUrl) {
+    process.stderr.write('pdfservice worker: PDFSERVICE_REDIS_URL is not set: a worker runs jobs from the queue that instances share through Redis\n');
+    process.exit(2);
+  }
   let service: Awaited<ReturnType<typeof start>>;
   try {
-    service = await start(config);
+    service = await start(config, mode);
   } catch (err) {
     // Configuration the operator must fix (a bad admin password, a busy port) is one line; anything else
     // is a fault of ours and keeps its stack.
@@ -310,3 +345,5 @@ if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.ar
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
 }
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) await runMain('service');

@@ -6,7 +6,7 @@ import { AnnotationOperations } from './annotations.js';
 import { DocumentOperations } from './documents.js';
 import { FolderOperations } from './folders.js';
 import { FieldOperations } from './fields.js';
-import { JobOperations, type JobLimits } from './jobs/jobs.js';
+import { JobOperations, type JobCluster, type JobLimits } from './jobs/jobs.js';
 import { OptimizeProfileOperations } from './optimize/profiles.js';
 import { MemoryProfileStore, type OptimizeProfileStore } from './optimize/store.js';
 import type { JobStore } from './jobs/store.js';
@@ -41,7 +41,7 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
   pool: EnginePool;
   tools: ToolSupervisor;
   textPrefetchMaxBytes?: number;
-  jobs?: { store: JobStore; limits: JobLimits };
+  jobs?: { store: JobStore; limits: JobLimits; cluster?: JobCluster };
   /** Where user-defined optimize profiles are kept (main.ts: a file under the data folder); by default in memory. */
   profiles?: OptimizeProfileStore;
 }): Operations {
@@ -61,7 +61,7 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
     preflight: new PreflightOperations(pool, tools, documents),
     actions,
     optimizeProfiles,
-    ...(jobs ? { jobs: new JobOperations(jobs.store, actions, documents, jobs.limits) } : {}),
+    ...(jobs ? { jobs: new JobOperations(jobs.store, actions, documents, jobs.limits, jobs.cluster) } : {}),
     tools,
     engineStats: () => pool.stats,
   };

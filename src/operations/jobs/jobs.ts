@@ -9,6 +9,7 @@ import type { DocumentOperations, PreparedUpload } from '../documents.js';
 import type { ExecutionContext } from '../execution.js';
 import { isFinished, type ActionPayload, type JobError, type JobPayload, type JobProgress, type JobRecord, type JobState } from './model.js';
 import { newJobId, type JobStore } from './store.js';
+import { LocalJobEvents, type JobEventHub } from './events.js';
 
 export interface JobLimits {
   /** Jobs queued and running at once; past it a submit is 503 SERVICE_BUSY with Retry-After. */
@@ -24,8 +25,31 @@ export interface JobLimits {
 }
 
 const DEFAULT_RETENTION_MS = 7 * 24 * 3600 * 1000;
-/** Events kept per running job for clients that resume (Last-Event-ID). */
-const HISTORY_LIMIT = 500;
+
+/**
+ * What several instances and workers share when jobs run across processes
+ * (PDFSERVICE_REDIS_URL; implemented on Redis and BullMQ by cluster.ts).
+ * Without it every job runs in this process, as the embedded service always did.
+ */
+export interface JobCluster {
+  /** Events numbered and kept in Redis, told to every process. */
+  readonly events: JobEventHub;
+  /** Seals a document password for the shared queue; undefined without PDFSERVICE_SECRETS_KEY (such jobs stay local). */
+  seal(id: string, password: string): string | undefined;
+  open(id: string, sealed: string): string;
+  /** Puts a job on the shared queue (any process that runs jobs may take it). */
+  enqueue(id: string, sealedPassword: string | undefined): Promise<void>;
+  /** Takes a job off the shared queue when it still waits there. */
+  dequeue(id: string): Promise<void>;
+  /** Jobs waiting on or taken from the shared queue, all processes together. */
+  count(): Promise<number>;
+  /** Asks the process running the job to stop it. */
+  requestCancel(id: string): Promise<void>;
+  /** Replaces the record only if its stored state is one of `from` (one atomic step): answers whether it did. */
+  replaceIf(record: JobRecord, from: readonly JobState[]): Promise<boolean>;
+  /** Says, until the returned function is called, that this process is running the job (so nobody marks it interrupted). */
+  heartbeat(id: string): () => void;
+}
 
 /**
  * What a job keeps in memory only: how to run it (the prepared action or
@@ -58,15 +82,21 @@ export class JobOperations implements JobOperationsApi {
   /** Jobs accepted whose record is still being saved: counted by checkRoom, or a burst of submits all passed it before any was queued. */
   private submitting = 0;
   private readonly records = new Map<string, JobRecord>();
-  private readonly history = new Map<string, JobEvent[]>();
-  private readonly listeners = new Map<string, Set<() => void>>();
+  private readonly hub: JobEventHub;
+  /** Running jobs taken from the shared queue (also in `running`). */
+  private readonly shared = new Set<string>();
+  /** The shared queue's size when last asked (checkRoom must answer at once). */
+  private sharedCount = 0;
 
   constructor(
     private readonly store: JobStore,
     private readonly actions: ActionRunner,
     private readonly documents: DocumentOperations,
     private readonly limits: JobLimits,
-  ) {}
+    private readonly cluster?: JobCluster,
+  ) {
+    this.hub = cluster?.events ?? new LocalJobEvents();
+  }
 
   /**
    * After a restart: a job that was running is `interrupted` (its document
@@ -75,6 +105,9 @@ export class JobOperations implements JobOperationsApi {
    * memory held (its files, the document password): then it is `interrupted`.
    */
   async recover(): Promise<void> {
+    // Across processes a running record may be another process's live job: interruptDead() decides by heartbeat, and
+    // queued ones wait on the shared queue already.
+    if (this.cluster) return;
     const unfinished = await this.store.list({ states: ['queued', 'running'] });
     // Oldest first, so the queue keeps its order.
     for (const record of unfinished.reverse()) {
@@ -107,8 +140,7 @@ export class JobOperations implements JobOperationsApi {
       if (record.finished === undefined || now - Date.parse(record.finished) <= keep) continue;
       await this.store.delete(record.id);
       this.records.delete(record.id);
-      this.history.delete(record.id);
-      this.listeners.delete(record.id);
+      await this.hub.forget(record.id);
       deleted++;
     }
     return deleted;
@@ -122,8 +154,7 @@ export class JobOperations implements JobOperationsApi {
   }
 
   async submitAction(prepared: PreparedAction): Promise<JobRecord> {
-    this.checkRoom();
-    return this.submit(prepared.name, prepared.source.toString(), prepared.ctx, {
+    const payload: ActionPayload = {
       kind: 'action',
       action: prepared.name,
       target: prepared.target,
@@ -134,7 +165,104 @@ export class JobOperations implements JobOperationsApi {
       conflict: prepared.conflict,
       etag: prepared.ctx.ifMatch ?? '',
       resumable: prepared.files.length === 0 && prepared.ctx.documentPassword === undefined,
-    }, this.liveAction(prepared));
+    };
+    // Uploaded files live on this instance only: such jobs stay on its local queue (docs/jobs.md).
+    if (this.cluster && prepared.files.length === 0) {
+      const password = prepared.ctx.documentPassword;
+      if (password === undefined) return this.submitShared(prepared, payload, undefined);
+      const id = newJobId();
+      const sealed = this.cluster.seal(id, password);
+      if (sealed !== undefined) return this.submitShared(prepared, payload, { id, sealed });
+    }
+    this.checkRoom();
+    return this.submit(prepared.name, prepared.source.toString(), prepared.ctx, payload, this.liveAction(prepared));
+  }
+
+  /** Writes the record and puts the job on the shared queue, where any process that runs jobs takes it (runShared). */
+  private async submitShared(prepared: PreparedAction, payload: ActionPayload, secret: { id: string; sealed: string } | undefined): Promise<JobRecord> {
+    const cluster = this.cluster!;
+    this.sharedCount = await cluster.count();
+    // No await between the check and the count of this submit, so a burst of submits is counted one by one.
+    this.checkRoom();
+    this.submitting++;
+    try {
+      const record = this.newRecord(secret?.id ?? newJobId(), prepared.name, prepared.source.toString(), prepared.ctx, payload);
+      await this.store.put(record);
+      await this.hub.publish(record, 'state');
+      try {
+        await cluster.enqueue(record.id, secret?.sealed);
+      } catch (err) {
+        // Never on the queue, so nobody would run it: it fails now, if the record can still be written.
+        const failed: JobRecord = { ...record, state: 'failed', finished: new Date().toISOString(), error: problemOf(new ServiceError('REDIS_UNAVAILABLE')) };
+        if (await cluster.replaceIf(failed, ['queued']).catch(() => false)) await this.hub.publish(failed, 'end').catch(() => {});
+        throw err;
+      }
+      return record;
+    } finally {
+      this.submitting--;
+    }
+  }
+
+  /**
+   * Runs a job taken from the shared queue (the BullMQ worker of cluster.ts calls it). 'skipped': the job is no
+   * longer queued (cancelled meanwhile, or delivered again after its process died: interruptDead marks those);
+   * 'busy': its owner has PDFSERVICE_USER_JOB_LIMIT jobs running in this process, so it should wait.
+   */
+  async runShared(id: string, sealedPassword: string | undefined): Promise<'ran' | 'skipped' | 'busy'> {
+    const record = await this.store.get(id);
+    if (!record || record.state !== 'queued' || record.payload.kind !== 'action') return 'skipped';
+    if (this.runningOf(record.owner) >= this.limits.perUser) return 'busy';
+    const password = sealedPassword === undefined ? undefined : this.cluster!.open(id, sealedPassword);
+    this.records.set(id, record);
+    this.live.set(id, this.liveAction(preparedFrom(record, record.payload, password)));
+    this.running.add(id);
+    this.shared.add(id);
+    try {
+      await detachedTask(() => this.run(id));
+    } finally {
+      this.running.delete(id);
+      this.shared.delete(id);
+      // The shared record is the truth from now on; this process keeps nothing of a job it no longer runs.
+      this.records.delete(id);
+      this.live.delete(id);
+      this.dispatch();
+    }
+    return 'ran';
+  }
+
+  /** Reads the shared queue's size again, for checkRoom (which answers at once); the cluster calls it every second. */
+  async refreshSharedCount(): Promise<void> {
+    if (this.cluster) this.sharedCount = await this.cluster.count();
+  }
+
+  /** Stops the job if this process runs it (a cancel sent from another instance). */
+  abortLocal(id: string): void {
+    this.live.get(id)?.stop.abort();
+  }
+
+  /**
+   * Marks `interrupted` the running jobs whose process stopped saying it runs them (killed mid-job): their document
+   * is unchanged, as jobs write under If-Match of the version they read. Every process checks; the atomic
+   * running→interrupted step lets one of them win. Answers how many it marked.
+   */
+  async interruptDead(alive: (id: string) => Promise<boolean>): Promise<number> {
+    const cluster = this.cluster;
+    if (!cluster) return 0;
+    let marked = 0;
+    for (const record of await this.store.list({ states: ['running'] })) {
+      if (this.running.has(record.id) || (await alive(record.id))) continue;
+      const interrupted: JobRecord = {
+        ...record,
+        state: 'interrupted',
+        finished: new Date().toISOString(),
+        reason: 'The process that ran the job stopped while it ran; the document is unchanged. Submit it again.',
+      };
+      if (await cluster.replaceIf(interrupted, ['running'])) {
+        await this.hub.publish(interrupted, 'end');
+        marked++;
+      }
+    }
+    return marked;
   }
 
   /** Queues a prepared upload (a conversion, or a PDF to check and store) as a job; the job owns its staged content (discarded when refused). */
@@ -165,7 +293,8 @@ export class JobOperations implements JobOperationsApi {
 
   /** 503 SERVICE_BUSY with Retry-After when the queue is full: routes ask before work that precedes a submit (the password check). */
   checkRoom(): void {
-    if (this.queue.length + this.running.size + this.submitting >= this.limits.queueLimit) {
+    // Shared jobs this process runs are in both `running` and the shared count.
+    if (this.queue.length + this.running.size - this.shared.size + this.submitting + this.sharedCount >= this.limits.queueLimit) {
       throw new ServiceError('SERVICE_BUSY', 'The job queue is full', undefined, { 'Retry-After': '10' });
     }
   }
@@ -173,16 +302,7 @@ export class JobOperations implements JobOperationsApi {
   /** The record is written before this resolves, so a 202 names a job that survives a restart. */
   private async submit(action: string, document: string, ctx: OperationContext, payload: JobPayload, live: Live): Promise<JobRecord> {
     const id = newJobId();
-    const record: JobRecord = {
-      id,
-      action,
-      document,
-      owner: ctx.principal?.username ?? null,
-      state: 'queued',
-      progress: { done: 0, unit: payload.kind === 'upload' ? 'steps' : 'pages', percent: 0 },
-      created: new Date().toISOString(),
-      payload,
-    };
+    const record = this.newRecord(id, action, document, ctx, payload);
     this.submitting++;
     try {
       await this.store.put(record);
@@ -192,11 +312,24 @@ export class JobOperations implements JobOperationsApi {
     this.records.set(id, record);
     this.live.set(id, live);
     this.queue.push(id);
-    this.emit(record, 'state');
+    await this.emit(record, 'state');
     // The job as submitted (queued); it may start at once.
     const submitted = structuredClone(record);
     this.dispatch();
     return submitted;
+  }
+
+  private newRecord(id: string, action: string, document: string, ctx: OperationContext, payload: JobPayload): JobRecord {
+    return {
+      id,
+      action,
+      document,
+      owner: ctx.principal?.username ?? null,
+      state: 'queued',
+      progress: { done: 0, unit: payload.kind === 'upload' ? 'steps' : 'pages', percent: 0 },
+      created: new Date().toISOString(),
+      payload,
+    };
   }
 
   /** How a prepared action runs as a job: the same execute as inline, holding the lock only while writing. */
@@ -214,9 +347,16 @@ export class JobOperations implements JobOperationsApi {
   }
 
   async get(id: string, ctx: OperationContext): Promise<JobRecord> {
-    const record = this.records.get(id) ?? (await this.store.get(id));
+    let record = this.records.get(id) ?? (await this.store.get(id));
     if (!record || !visible(record, ctx)) throw new ServiceError('JOB_NOT_FOUND', `No job ${id.slice(0, 64)}`);
-    return { ...structuredClone(record), ...(record.state === 'queued' ? { position: this.queue.indexOf(id) } : {}) };
+    if (this.cluster && record.state === 'running' && !this.records.has(id)) {
+      // Run by another process: its progress is in its latest event (the record is written at changes of state only).
+      const latest = (await this.hub.latest(id))?.job;
+      if (latest?.state === 'running') record = latest;
+    }
+    const at = this.queue.indexOf(id);
+    // A job on the shared queue has no place this process knows.
+    return { ...structuredClone(record), ...(record.state === 'queued' && (at >= 0 || !this.cluster) ? { position: at } : {}) };
   }
 
   async list(ctx: OperationContext, filter: { owner?: string; state?: JobState }): Promise<JobRecord[]> {
@@ -235,10 +375,23 @@ export class JobOperations implements JobOperationsApi {
       // A job discards its staged files when it runs; one that never runs must do it here.
       await this.live.get(id)?.discard();
       await this.finish(id, 'cancelled', { error: problemOf(new ServiceError('TASK_CANCELLED', 'The job was cancelled before it started')) });
-    } else {
+    } else if (this.live.has(id) || !this.cluster) {
       // The running execute stops its engine task or program and writes nothing; run() records the end.
       this.live.get(id)?.stop.abort();
       await this.settled(id);
+    } else {
+      // Another process's job: still queued, it ends here in one atomic step (whoever takes it then skips it);
+      // running, its process is asked to stop it, and the end comes as its event.
+      const stored: JobRecord & { position?: number } = { ...record };
+      delete stored.position;
+      const cancelled: JobRecord = { ...stored, state: 'cancelled', finished: new Date().toISOString(), error: problemOf(new ServiceError('TASK_CANCELLED', 'The job was cancelled before it started')) };
+      if (record.state === 'queued' && (await this.cluster.replaceIf(cancelled, ['queued']))) {
+        await this.hub.publish(cancelled, 'end');
+        await this.cluster.dequeue(id);
+      } else {
+        await this.cluster.requestCancel(id);
+        await this.settled(id);
+      }
     }
     return this.get(id, ctx);
   }
@@ -253,34 +406,45 @@ export class JobOperations implements JobOperationsApi {
     await this.get(id, ctx);
     let next = afterSeq + 1;
     for (;;) {
-      const events = this.history.get(id) ?? [];
-      for (const event of events) {
-        if (event.seq < next) continue;
-        next = event.seq + 1;
-        yield event;
-        if (event.type === 'end') return;
+      // Listening before reading, so an event that comes between the two wakes the wait below.
+      const wake = this.wakeOnEvent(id, signal);
+      try {
+        const events = await this.hub.history(id);
+        for (const event of events) {
+          if (event.seq < next) continue;
+          next = event.seq + 1;
+          yield event;
+          if (event.type === 'end') return;
+        }
+        const record = this.records.get(id) ?? (await this.store.get(id));
+        if (!record) return;
+        if (isFinished(record.state)) {
+          // Nothing more will come. A client whose Last-Event-ID is at or past the end event has seen it; one whose
+          // job's events are gone (a restart keeps records, not events) or not yet written gets the end from the record.
+          if (!events.some((event) => event.type === 'end')) yield { seq: next, type: 'end', job: structuredClone(record) };
+          return;
+        }
+        if (signal.aborted) return;
+        await wake.woke;
+      } finally {
+        wake.stop();
       }
-      const record = this.records.get(id) ?? (await this.store.get(id));
-      if (!record) return;
-      if (isFinished(record.state)) {
-        // Nothing more will come. A client whose Last-Event-ID is at or past the end event has seen it; one whose
-        // job's events are gone (a restart keeps records, not events) or not yet written gets the end from the record.
-        if (!events.some((event) => event.type === 'end')) yield { seq: next, type: 'end', job: structuredClone(record) };
-        return;
-      }
-      if (signal.aborted) return;
-      await new Promise<void>((resolve) => {
-        const listeners = this.listeners.get(id) ?? new Set();
-        this.listeners.set(id, listeners);
-        const done = () => {
-          listeners.delete(done);
-          signal.removeEventListener('abort', done);
-          resolve();
-        };
-        listeners.add(done);
-        signal.addEventListener('abort', done, { once: true });
-      });
     }
+  }
+
+  /** A promise that resolves at the job's next event (or when `signal` fires), and how to stop listening. */
+  private wakeOnEvent(id: string, signal?: AbortSignal): { woke: Promise<void>; stop: () => void } {
+    let wake!: () => void;
+    const woke = new Promise<void>((resolve) => (wake = resolve));
+    const unlisten = this.hub.listen(id, () => wake());
+    signal?.addEventListener('abort', wake, { once: true });
+    return {
+      woke,
+      stop: () => {
+        unlisten();
+        signal?.removeEventListener('abort', wake);
+      },
+    };
   }
 
   /** Starts queued jobs while there is room, skipping users at their own limit. */
@@ -313,15 +477,28 @@ export class JobOperations implements JobOperationsApi {
     const { stop } = live;
     // Saved before anyone is told: a client that saw `running` must find it so after a crash (interrupted, not run again).
     const started: JobRecord = { ...record, state: 'running', started: new Date().toISOString() };
-    await this.store.put(started);
-    Object.assign(record, started);
-    this.emit(record, 'state');
+    // Across processes: said alive before it is running, so no other process takes it for dead.
+    const stopHeartbeat = this.cluster?.heartbeat(id);
     try {
-      const result = await live.run({ signal: stop.signal, progress: (p) => this.progress(record, p), background: true });
-      await this.finish(id, 'succeeded', { result });
-    } catch (err) {
-      const error = err instanceof ServiceError ? err : new ServiceError('INTERNAL_ERROR');
-      await this.finish(id, error.code === 'TASK_CANCELLED' && stop.signal.aborted ? 'cancelled' : 'failed', { error: problemOf(error) });
+      if (!this.cluster) await this.store.put(started);
+      else if (!(await this.cluster.replaceIf(started, ['queued']))) {
+        // Cancelled from another instance before it started: that instance recorded the end.
+        await live.discard();
+        this.live.delete(id);
+        Object.assign(record, (await this.store.get(id)) ?? {});
+        return;
+      }
+      Object.assign(record, started);
+      await this.emit(record, 'state');
+      try {
+        const result = await live.run({ signal: stop.signal, progress: (p) => this.progress(record, p), background: true });
+        await this.finish(id, 'succeeded', { result });
+      } catch (err) {
+        const error = err instanceof ServiceError ? err : new ServiceError('INTERNAL_ERROR');
+        await this.finish(id, error.code === 'TASK_CANCELLED' && stop.signal.aborted ? 'cancelled' : 'failed', { error: problemOf(error) });
+      }
+    } finally {
+      stopHeartbeat?.();
     }
   }
 
@@ -336,7 +513,8 @@ export class JobOperations implements JobOperationsApi {
       ...(p.stage ? { phase: p.stage } : {}),
     };
     record.progress = progress;
-    this.emit(record, 'progress');
+    // Not awaited: the engine reports on; a progress event Redis missed is made good by the next one.
+    void this.emit(record, 'progress').catch(() => {});
   }
 
   private async finish(id: string, state: JobState, outcome: Pick<JobRecord, 'result' | 'error'>): Promise<void> {
@@ -344,37 +522,28 @@ export class JobOperations implements JobOperationsApi {
     Object.assign(record, { state, finished: new Date().toISOString() }, outcome);
     if (state === 'succeeded') record.progress = { ...record.progress, percent: 100 };
     this.live.delete(id);
-    await this.store.put(record);
-    this.emit(record, 'end');
+    if (!this.cluster) await this.store.put(record);
+    // Across processes only a job still queued or running ends here: one marked interrupted meanwhile stays so.
+    else if (!(await this.cluster.replaceIf(record, ['queued', 'running']))) return;
+    await this.emit(record, 'end');
   }
 
   /** Resolves when the job has ended (at once for an ended one). */
-  private settled(id: string): Promise<void> {
-    return new Promise((resolve) => {
-      const check = () => {
-        const record = this.records.get(id);
-        if (!record || isFinished(record.state)) {
-          this.listeners.get(id)?.delete(check);
-          resolve();
-        }
-      };
-      const listeners = this.listeners.get(id) ?? new Set();
-      this.listeners.set(id, listeners);
-      listeners.add(check);
-      check();
-    });
+  private async settled(id: string): Promise<void> {
+    for (;;) {
+      const wake = this.wakeOnEvent(id);
+      try {
+        const record = this.records.get(id) ?? (await this.store.get(id));
+        if (!record || isFinished(record.state)) return;
+        await wake.woke;
+      } finally {
+        wake.stop();
+      }
+    }
   }
 
-  private emit(record: JobRecord, type: JobEvent['type']): void {
-    const events = this.history.get(record.id) ?? [];
-    this.history.set(record.id, events);
-    const seq = (events.at(-1)?.seq ?? 0) + 1;
-    events.push({ seq, type, job: structuredClone(record) });
-    // Bounded memory: a finished job keeps its end event only (a resuming client needs no more); a running one its
-    // latest HISTORY_LIMIT events (a client resuming from further back gets the newer ones: progress is cumulative).
-    if (type === 'end') events.splice(0, events.length - 1);
-    else if (events.length > HISTORY_LIMIT) events.splice(0, events.length - HISTORY_LIMIT);
-    for (const listener of [...(this.listeners.get(record.id) ?? [])]) listener();
+  private emit(record: JobRecord, type: JobEvent['type']): Promise<void> {
+    return this.hub.publish(record, type);
   }
 }
 
@@ -385,7 +554,7 @@ export class JobOperations implements JobOperationsApi {
  * user name without credentials: a store that acts with the user's own credentials (a DMS in passthrough mode) refuses
  * them, and the job fails with that 403, the document unchanged; a store that maps the user to its account runs it.
  */
-function preparedFrom(record: JobRecord, payload: ActionPayload): PreparedAction {
+function preparedFrom(record: JobRecord, payload: ActionPayload, documentPassword?: string): PreparedAction {
   const source = documentPathFromBody(payload.source, 'source');
   const output = documentPathFromBody(payload.output, 'output');
   const principal = record.owner === null ? null : { username: record.owner, rights: [], via: 'session' as const };
@@ -400,7 +569,7 @@ function preparedFrom(record: JobRecord, payload: ActionPayload): PreparedAction
     output,
     inPlace: source.equals(output),
     conflict: payload.conflict,
-    ctx: { principal, ...(payload.etag ? { ifMatch: payload.etag } : {}) },
+    ctx: { principal, ...(payload.etag ? { ifMatch: payload.etag } : {}), ...(documentPassword !== undefined ? { documentPassword } : {}) },
     files: [],
   };
 }

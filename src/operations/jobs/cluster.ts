@@ -1,0 +1,231 @@
+import { DelayedError, Queue, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { redisOptions, withRedis, type RedisConnection } from '../../redis.js';
+import type { Sealer } from '../../secrets.js';
+import type { JobEvent } from './api.js';
+import { HISTORY_LIMIT, type JobEventHub } from './events.js';
+import type { JobCluster, JobOperations } from './jobs.js';
+import type { JobRecord, JobState } from './model.js';
+
+/** How long a running job's heartbeat lasts without renewal; a job whose heartbeat lapsed is marked interrupted. */
+export const HEARTBEAT_TTL_MS = 10_000;
+/** BullMQ's queue name (its keys: PDFSERVICE_REDIS_PREFIX + "bull:jobs:..."). */
+const QUEUE_NAME = 'jobs';
+/** How long a job whose owner is at PDFSERVICE_USER_JOB_LIMIT in the taking process waits before it is offered again. */
+const BUSY_DELAY_MS = 1000;
+/** How often each process reads the shared queue's size again (for the 503 SERVICE_BUSY check). */
+const COUNT_EVERY_MS = 1000;
+
+interface QueuedJob {
+  id: string;
+  /** The document password, sealed for this job (secrets.ts), when the request had one. */
+  password?: string;
+}
+
+/**
+ * Numbers an event (INCR), keeps it in a capped list (an end event alone once the job ends, as in memory), lets both
+ * keys expire with the records' retention, and tells every process (PUBLISH): one script, so the numbering and the
+ * order of the list agree whichever process publishes.
+ */
+const PUBLISH_SCRIPT = `
+local seq = redis.call('INCR', KEYS[1])
+redis.call('RPUSH', KEYS[2], '{"seq":' .. seq .. ',' .. ARGV[1])
+if ARGV[2] == 'end' then redis.call('LTRIM', KEYS[2], -1, -1) else redis.call('LTRIM', KEYS[2], -tonumber(ARGV[3]), -1) end
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+redis.call('PEXPIRE', KEYS[2], ARGV[4])
+redis.call('PUBLISH', KEYS[3], ARGV[5])
+return seq`;
+
+/** Replaces a job's record only if its stored state is one of ARGV[2..]: the step two processes may race for. */
+const REPLACE_IF_SCRIPT = `
+local current = redis.call('GET', KEYS[1])
+if not current then return 0 end
+local state = cjson.decode(current).state
+for i = 2, #ARGV do
+  if ARGV[i] == state then
+    redis.call('SET', KEYS[1], ARGV[1])
+    return 1
+  end
+end
+return 0`;
+
+export interface ClusterOptions {
+  /** Whether this process takes jobs from the shared queue (PDFSERVICE_JOB_CONCURRENCY > 0 and not an enqueue-only instance). */
+  runJobs: boolean;
+  /** Shared jobs this process runs at once. */
+  concurrency: number;
+  retentionMs: number;
+  /** Seals document passwords for the queue; without it jobs with a password stay on the receiving instance. */
+  sealer: Sealer | undefined;
+}
+
+/**
+ * Jobs across instances and workers (PDFSERVICE_REDIS_URL): records in Redis (RedisJobStore, whose keys
+ * replaceIf writes), events in Redis lists
+ * with pub/sub, the queue on BullMQ, cancel as a pub/sub message to the process running the job, and a heartbeat per
+ * running job that every process checks, so a job whose process was killed ends `interrupted`.
+ */
+export class RedisJobCluster implements JobCluster {
+  readonly events: JobEventHub;
+  private readonly queue: Queue<QueuedJob>;
+  private readonly queueConnection: Redis;
+  private readonly subscriber: Redis;
+  private readonly listeners = new Map<string, Set<() => void>>();
+  private readonly channel: string;
+  private worker: Worker<QueuedJob> | undefined;
+  private workerConnection: Redis | undefined;
+  private jobs: JobOperations | undefined;
+  private checker: NodeJS.Timeout | undefined;
+  private counter: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly redis: RedisConnection,
+    private readonly options: ClusterOptions,
+  ) {
+    this.channel = redis.key('jobs', 'signals');
+    // BullMQ takes its own connections and its own prefix (no ioredis keyPrefix: see redis.ts).
+    this.queueConnection = new Redis(redis.settings.url, redisOptions(redis.settings, { lazyConnect: false }));
+    this.queueConnection.on('error', () => {});
+    this.queue = new Queue<QueuedJob>(QUEUE_NAME, { connection: this.queueConnection, prefix: `${redis.settings.prefix}bull` });
+    this.queue.on('error', () => {});
+    this.subscriber = redis.client.duplicate();
+    this.subscriber.on('error', () => {});
+    this.subscriber.on('message', (_channel: string, message: string) => this.signal(message));
+    // Messages sent while the subscription was down are lost: after a reconnection every follower looks again.
+    this.subscriber.on('ready', () => {
+      for (const listeners of this.listeners.values()) for (const listener of [...listeners]) listener();
+    });
+    this.events = {
+      publish: (record, type) => this.publish(record, type),
+      history: (id) => this.history(id),
+      latest: (id) => withRedis(async () => {
+        const json = await this.redis.client.lindex(this.redis.key('job', id, 'events'), -1);
+        return json === null ? undefined : (JSON.parse(json) as JobEvent);
+      }),
+      listen: (id, listener) => this.listen(id, listener),
+      forget: (id) => withRedis(async () => void (await this.redis.client.del(this.redis.key('job', id, 'seq'), this.redis.key('job', id, 'events')))),
+    };
+  }
+
+  /** Subscribes, starts taking jobs (when this process runs them) and checking heartbeats. */
+  async start(jobs: JobOperations): Promise<void> {
+    this.jobs = jobs;
+    await this.subscriber.subscribe(this.channel);
+    if (this.options.runJobs && this.options.concurrency > 0) {
+      // A worker's blocking connection waits as long as BullMQ asks: no command timeout, no retry limit.
+      this.workerConnection = new Redis(this.redis.settings.url, redisOptions(this.redis.settings, { lazyConnect: false, maxRetriesPerRequest: null, commandTimeout: undefined as unknown as number }));
+      this.workerConnection.on('error', () => {});
+      this.worker = new Worker<QueuedJob>(QUEUE_NAME, (job, token) => this.process(job, token), {
+        connection: this.workerConnection,
+        prefix: `${this.redis.settings.prefix}bull`,
+        concurrency: this.options.concurrency,
+        // A job is never run twice: one delivered again after its process died is skipped (its record is running),
+        // and the heartbeat check marks it interrupted.
+        maxStalledCount: 0,
+      });
+      this.worker.on('error', () => {});
+    }
+    const check = () => void jobs.interruptDead((id) => this.alive(id)).catch(() => {});
+    check();
+    this.checker = setInterval(check, HEARTBEAT_TTL_MS / 2);
+    this.checker.unref();
+    // checkRoom answers from the last count: kept fresh, or a full queue that drained would still refuse.
+    this.counter = setInterval(() => void jobs.refreshSharedCount().catch(() => {}), COUNT_EVERY_MS);
+    this.counter.unref();
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.checker);
+    clearInterval(this.counter);
+    // Forced: a stop does not wait for running jobs (hours, maybe); their heartbeat lapses and another process marks
+    // them interrupted. Bounded: BullMQ's close waits for Redis, which may be the thing that is down.
+    const bounded = (work: Promise<unknown>) => Promise.race([work.catch(() => {}), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
+    await bounded(this.worker?.close(true) ?? Promise.resolve());
+    await bounded(this.queue.close());
+    this.workerConnection?.disconnect();
+    this.queueConnection.disconnect();
+    this.subscriber.disconnect();
+  }
+
+  private async process(job: Job<QueuedJob>, token: string | undefined): Promise<void> {
+    const outcome = await this.jobs!.runShared(job.data.id, job.data.password);
+    if (outcome === 'busy') {
+      await job.moveToDelayed(Date.now() + BUSY_DELAY_MS, token);
+      throw new DelayedError();
+    }
+  }
+
+  seal(id: string, password: string): string | undefined {
+    return this.options.sealer?.seal(`job:${id}`, password);
+  }
+
+  open(id: string, sealed: string): string {
+    return this.options.sealer!.open(`job:${id}`, sealed);
+  }
+
+  enqueue(id: string, sealedPassword: string | undefined): Promise<void> {
+    return withRedis(async () => {
+      // BullMQ refuses integer ids; the prefix keeps a job id of digits only a string.
+      await this.queue.add('action', { id, ...(sealedPassword !== undefined ? { password: sealedPassword } : {}) }, { jobId: `j${id}`, removeOnComplete: true, removeOnFail: true });
+    });
+  }
+
+  async dequeue(id: string): Promise<void> {
+    // Best effort: a job already taken is skipped by whoever took it (its record is no longer queued).
+    await this.queue.remove(`j${id}`).catch(() => 0);
+  }
+
+  count(): Promise<number> {
+    return withRedis(() => this.queue.getJobCountByTypes('waiting', 'active', 'delayed', 'prioritized'));
+  }
+
+  requestCancel(id: string): Promise<void> {
+    return withRedis(async () => void (await this.redis.client.publish(this.channel, `c:${id}`)));
+  }
+
+  replaceIf(record: JobRecord, from: readonly JobState[]): Promise<boolean> {
+    return withRedis(async () => (await this.redis.client.eval(REPLACE_IF_SCRIPT, 1, this.redis.key('job', record.id), JSON.stringify(record), ...from)) === 1);
+  }
+
+  heartbeat(id: string): () => void {
+    const key = this.redis.key('job', id, 'alive');
+    const beat = () => void this.redis.client.set(key, String(process.pid), 'PX', HEARTBEAT_TTL_MS).catch(() => {});
+    beat();
+    const timer = setInterval(beat, HEARTBEAT_TTL_MS / 3);
+    timer.unref();
+    return () => {
+      clearInterval(timer);
+      void this.redis.client.del(key).catch(() => {});
+    };
+  }
+
+  private async alive(id: string): Promise<boolean> {
+    return (await this.redis.client.exists(this.redis.key('job', id, 'alive'))) === 1;
+  }
+
+  private publish(record: JobRecord, type: JobEvent['type']): Promise<void> {
+    const body = JSON.stringify({ type, job: record }).slice(1);
+    const keys = [this.redis.key('job', record.id, 'seq'), this.redis.key('job', record.id, 'events'), this.channel];
+    return withRedis(async () => void (await this.redis.client.eval(PUBLISH_SCRIPT, 3, ...keys, body, type, String(HISTORY_LIMIT), String(this.options.retentionMs), `e:${record.id}`)));
+  }
+
+  private history(id: string): Promise<JobEvent[]> {
+    return withRedis(async () => (await this.redis.client.lrange(this.redis.key('job', id, 'events'), 0, -1)).map((json) => JSON.parse(json) as JobEvent));
+  }
+
+  private listen(id: string, listener: () => void): () => void {
+    const listeners = this.listeners.get(id) ?? new Set();
+    this.listeners.set(id, listeners);
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.listeners.get(id) === listeners) this.listeners.delete(id);
+    };
+  }
+
+  private signal(message: string): void {
+    const id = message.slice(2);
+    if (message.startsWith('c:')) this.jobs?.abortLocal(id);
+    else for (const listener of [...(this.listeners.get(id) ?? [])]) listener();
+  }
+}

@@ -1,0 +1,370 @@
+/**
+ * Background jobs across processes (issue 24): a real Redis, a real S3 store (Swift), two service instances that
+ * only queue jobs (PDFSERVICE_RUN_JOBS=false) and one `npm run worker` process that runs them. A job submitted on
+ * instance A is followed on instance B and completes on the worker; a cancel sent to B stops it on the worker; a
+ * SIGKILL of the worker mid-job leaves the job interrupted and the document whole; Redis down is 503 on job routes.
+ * Long jobs redact every page of a document of thousands of pages (as jobs-lifecycle.test.ts), and the tests act
+ * once the job has reported some pages, never after a fixed time.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { connectRedis } from '../src/redis.js';
+import { call, jobEnded, putPdf, sha256 } from './helpers/http.js';
+import { serializePdf } from './helpers/pdf.js';
+import { startRedisServer, type RedisServer } from './helpers/redis-server.js';
+import { startS3Server, type S3Server } from './helpers/s3-server.js';
+import { ADMIN, startServer, type TestServer } from './helpers/server.js';
+
+const WORKER = fileURLToPath(new URL('../src/worker.js', import.meta.url));
+const REDACT = { ApplyRedactionsAction: {} };
+/** Pages whose redaction runs several seconds on the worker: long enough to act on while it runs. */
+const LONG_PAGES = 6000;
+const SHORT_PAGES = 200;
+
+type Job = Record<string, any>;
+
+/** `pages` pages, each with a line under a Redact annotation and one outside it (as jobs-lifecycle.test.ts). */
+function redactablePdf(pages: number): Buffer {
+  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '', '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>'];
+  const kids: number[] = [];
+  for (let i = 1; i <= pages; i++) {
+    const content = `BT /F1 24 Tf 72 692 Td (Secret ${i}) Tj ET BT /F1 24 Tf 72 400 Td (Kept ${i}) Tj ET`;
+    const stream = objects.push(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
+    const annot = objects.push(`<< /Type /Annot /Subtype /Redact /Rect [60 680 400 730] /P ${stream + 2} 0 R >>`);
+    kids.push(objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${stream} 0 R /Annots [${annot} 0 R] >>`));
+  }
+  objects[1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${pages} >>`;
+  return serializePdf(objects, '/Root 1 0 R');
+}
+
+/** AES-256 by qpdf: `owner` may change the document. */
+async function encrypt(bytes: Buffer, user: string, owner: string): Promise<Buffer> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'pdfservice-cluster-pw-'));
+  try {
+    await writeFile(path.join(dir, 'in.pdf'), bytes);
+    execFileSync('qpdf', ['--encrypt', user, owner, '256', '--', path.join(dir, 'in.pdf'), path.join(dir, 'out.pdf')]);
+    return await readFile(path.join(dir, 'out.pdf'));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function until<T>(what: string, probe: () => Promise<T | undefined>, tries = 1200, everyMs = 25): Promise<T> {
+  for (let i = 0; i < tries; i++) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  throw new Error(`timed out waiting until ${what}`);
+}
+
+async function jobOf(server: TestServer, id: string): Promise<Job> {
+  const reply = await call(server, 'GET', `/jobs/${id}`);
+  assert.equal(reply.status, 200, reply.text);
+  return reply.json();
+}
+
+/** Running, with some pages done and not all: seen through `server`, whichever process runs it. */
+function inTheMiddle(server: TestServer, id: string): Promise<Job> {
+  return until(`job ${id} is in the middle of its work`, async () => {
+    const job = await jobOf(server, id);
+    assert.ok(['queued', 'running'].includes(job.state), `job ${id} ended before it was seen at work: ${JSON.stringify(job)}`);
+    if (job.state !== 'running' || !(job.progress.done > 0)) return undefined;
+    return job;
+  });
+}
+
+async function submit(server: TestServer, document: string): Promise<Job> {
+  const reply = await call(server, 'POST', `/documents/${document}`, { headers: { prefer: 'respond-async' }, body: REDACT });
+  assert.equal(reply.status, 202, reply.text);
+  return reply.json();
+}
+
+async function served(server: TestServer, document: string): Promise<{ sha: string; etag: string | null }> {
+  const reply = await call(server, 'GET', `/documents/${document}`, { headers: { accept: 'application/pdf' } });
+  assert.equal(reply.status, 200, reply.text);
+  return { sha: sha256(reply.bytes), etag: reply.headers.get('etag') };
+}
+
+async function upload(server: TestServer, document: string, bytes: Buffer): Promise<void> {
+  const made = await call(server, 'PUT', `/documents/${document.slice(0, document.lastIndexOf('/'))}`);
+  assert.ok([200, 201].includes(made.status), made.text);
+  const put = await putPdf(server, document, bytes);
+  assert.equal(put.status, 201, put.text);
+}
+
+/** The events stream of a job read to its end through `server`: every event's id, type and job. */
+async function followEvents(server: TestServer, id: string): Promise<{ seq: number; type: string; job: Job }[]> {
+  const stream = await fetch(`${server.api}/jobs/${id}/events`, { headers: { authorization: server.adminAuth } });
+  assert.equal(stream.status, 200);
+  const text = await stream.text();
+  return text
+    .split('\n\n')
+    .filter((block) => block.includes('data: '))
+    .map((block) => ({
+      seq: Number(/^id: (\d+)$/m.exec(block)?.[1]),
+      type: /^event: (\w+)$/m.exec(block)?.[1] ?? '',
+      job: JSON.parse(block.slice(block.indexOf('data: ') + 6)) as Job,
+    }));
+}
+
+interface WorkerProcess {
+  child: ChildProcess;
+  output: string[];
+}
+
+/** `npm run worker` (dist/src/worker.js) with `env`; resolves once it says it runs jobs. */
+async function startWorker(env: Record<string, string>, dataDir: string): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, [WORKER], { env: { ...process.env, PDFSERVICE_DATA_DIR: dataDir, PDFSERVICE_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`worker did not start:\n${output.join('')}`));
+    }, 30_000);
+    const onData = (chunk: Buffer) => {
+      output.push(chunk.toString('utf8'));
+      if (output.join('').includes('pdfservice worker running jobs')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`worker exited with ${code}:\n${output.join('')}`));
+    });
+  });
+  return { child, output };
+}
+
+async function kill(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  await exited;
+}
+
+describe('jobs across two instances and a worker (Redis, S3)', () => {
+  let redis: RedisServer;
+  let s3: S3Server;
+  let a: TestServer;
+  let b: TestServer;
+  let worker: WorkerProcess;
+  let workerDir: string;
+  let env: Record<string, string>;
+
+  before(async () => {
+    redis = await startRedisServer();
+    s3 = await startS3Server();
+    env = {
+      PDFSERVICE_REDIS_URL: redis.url,
+      PDFSERVICE_REDIS_PREFIX: 'cluster:',
+      PDFSERVICE_STORE: 's3',
+      PDFSERVICE_S3_ENDPOINT: s3.endpoint,
+      PDFSERVICE_S3_REGION: s3.region,
+      PDFSERVICE_S3_BUCKET: s3.buckets[0]!,
+      PDFSERVICE_S3_PREFIX: 'docs/',
+      PDFSERVICE_S3_ACCESS_KEY_ID: s3.accessKeyId,
+      PDFSERVICE_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      PDFSERVICE_S3_TIMEOUT_MS: '10000',
+      PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0',
+      PDFSERVICE_ADMIN_USER: ADMIN.username,
+      PDFSERVICE_ADMIN_PASSWORD: ADMIN.password,
+      // The same key everywhere, so document passwords go on the shared queue sealed.
+      PDFSERVICE_SECRETS_KEY: randomBytes(32).toString('hex'),
+    };
+    // The instances only queue jobs: whatever runs one is the worker.
+    a = await startServer({ env: { ...env, PDFSERVICE_RUN_JOBS: 'false', PDFSERVICE_WORKERS: '1' } });
+    b = await startServer({ env: { ...env, PDFSERVICE_RUN_JOBS: 'false', PDFSERVICE_WORKERS: '1' } });
+    workerDir = await mkdtemp(path.join(tmpdir(), 'pdfservice-worker-'));
+    worker = await startWorker({ ...env, PDFSERVICE_WORKERS: '2' }, workerDir);
+  });
+
+  after(async () => {
+    if (worker) await kill(worker.child, 'SIGKILL');
+    await a?.stop();
+    await b?.stop();
+    await rm(workerDir, { recursive: true, force: true });
+    await s3?.dispose();
+    await redis?.dispose();
+  });
+
+  test('a job submitted on A is followed through B and completes on the worker', async () => {
+    const document = 'cluster/short.pdf';
+    await upload(a, document, redactablePdf(SHORT_PAGES));
+    const before = await served(b, document);
+    const job = await submit(a, document);
+    assert.equal(job.state, 'queued');
+    const events = await followEvents(b, job.id);
+    assert.ok(events.length >= 2, JSON.stringify(events.map((e) => e.type)));
+    assert.equal(events.at(-1)!.type, 'end');
+    assert.equal(events.at(-1)!.job.state, 'succeeded', JSON.stringify(events.at(-1)!.job));
+    assert.ok(events.some((e) => e.type === 'state' && e.job.state === 'running'), 'the running state reached B');
+    for (let i = 1; i < events.length; i++) assert.ok(events[i]!.seq > events[i - 1]!.seq, 'ids rise');
+    // Both instances read the one record; the document changed where both read it.
+    assert.equal((await jobOf(a, job.id)).state, 'succeeded');
+    assert.equal((await jobOf(b, job.id)).state, 'succeeded');
+    const afterJob = await served(a, document);
+    assert.notEqual(afterJob.sha, before.sha);
+    assert.notEqual(afterJob.etag, before.etag);
+    // Listed on either instance.
+    const listed = (await call(b, 'GET', '/jobs')).json() as Job[] | { jobs: Job[] };
+    const ids = (Array.isArray(listed) ? listed : listed.jobs).map((j) => j.id);
+    assert.ok(ids.includes(job.id));
+    // A client that resumes after the last event it saw gets nothing more; one resuming earlier gets the end again.
+    const resumed = await fetch(`${b.api}/jobs/${job.id}/events`, { headers: { authorization: b.adminAuth, 'last-event-id': String(events.at(-2)!.seq) } });
+    assert.match(await resumed.text(), new RegExp(`^id: ${events.at(-1)!.seq}\\nevent: end\\n`, 'm'));
+  });
+
+  test('a cancel sent to B stops the job running on the worker; the document is unchanged', async () => {
+    const document = 'cluster/cancel.pdf';
+    await upload(a, document, redactablePdf(LONG_PAGES));
+    const before = await served(a, document);
+    const job = await submit(a, document);
+    await inTheMiddle(b, job.id);
+    const reply = await call(b, 'DELETE', `/jobs/${job.id}`);
+    assert.equal(reply.status, 200, reply.text);
+    assert.equal(reply.json().state, 'cancelled');
+    assert.equal(reply.json().error.code, 'TASK_CANCELLED');
+    assert.equal((await jobOf(a, job.id)).state, 'cancelled');
+    assert.deepEqual(await served(b, document), before);
+  });
+
+  test('a job still queued is cancelled on B at once and never runs', async () => {
+    const document = 'cluster/queued.pdf';
+    await upload(a, document, redactablePdf(SHORT_PAGES));
+    const before = await served(a, document);
+    // Two long jobs of one user keep the worker busy (PDFSERVICE_USER_JOB_LIMIT 1: one runs, the other waits); the third waits on the queue.
+    const long = 'cluster/filler.pdf';
+    await upload(a, long, redactablePdf(LONG_PAGES));
+    const fillers = [await submit(a, long), await submit(a, long)];
+    const queued = await submit(a, document);
+    assert.equal((await jobOf(b, queued.id)).state, 'queued');
+    const reply = await call(b, 'DELETE', `/jobs/${queued.id}`);
+    assert.equal(reply.status, 200, reply.text);
+    assert.equal(reply.json().state, 'cancelled');
+    for (const filler of fillers) await call(a, 'DELETE', `/jobs/${filler.id}`);
+    for (const filler of fillers) assert.ok(['cancelled', 'failed', 'succeeded'].includes((await jobEnded(a, filler.id)).state));
+    assert.equal((await jobOf(a, queued.id)).state, 'cancelled');
+    assert.deepEqual(await served(a, document), before);
+  });
+
+  test('a document password reaches the worker sealed (never in Redis as it is), and the job opens the document with it', async () => {
+    const document = 'cluster/locked.pdf';
+    const password = `owner-${randomBytes(6).toString('hex')}`;
+    await upload(a, document, await encrypt(redactablePdf(SHORT_PAGES), 'user-pw', password));
+    const before = await served(a, document);
+    // Two long jobs fill the worker, so the job waits on the queue where its entry can be read.
+    const long = 'cluster/pw-filler.pdf';
+    await upload(a, long, redactablePdf(LONG_PAGES));
+    const fillers = [await submit(a, long), await submit(a, long)];
+    const reply = await call(a, 'POST', `/documents/${document}`, { headers: { prefer: 'respond-async', 'x-service-documentpassword': password }, body: REDACT });
+    assert.equal(reply.status, 202, reply.text);
+    const job = reply.json() as Job;
+    const connection = await connectRedis({ url: redis.url, prefix: 'cluster:', timeoutMs: 2000 });
+    try {
+      const entry = await connection.client.hget(`cluster:bull:jobs:j${job.id}`, 'data');
+      assert.ok(entry !== null, 'the job is on the shared queue');
+      const data = JSON.parse(entry) as { id: string; password?: string };
+      assert.equal(data.id, job.id);
+      assert.ok(data.password && !data.password.includes(password), 'sealed');
+      // No key holds the password as it is.
+      for (const key of await connection.client.keys('*')) {
+        const type = await connection.client.type(key);
+        const dump = type === 'string' ? await connection.client.get(key) : type === 'hash' ? JSON.stringify(await connection.client.hgetall(key)) : type === 'list' ? JSON.stringify(await connection.client.lrange(key, 0, -1)) : '';
+        assert.ok(!dump?.includes(password), `${key} holds the password`);
+      }
+    } finally {
+      await connection.close();
+    }
+    for (const filler of fillers) await call(a, 'DELETE', `/jobs/${filler.id}`);
+    const ended = await jobEnded(b, job.id);
+    assert.equal(ended.state, 'succeeded', JSON.stringify(ended));
+    assert.notEqual((await served(b, document)).sha, before.sha);
+  });
+
+  test('the queue limit counts the shared queue: an instance with room of its own still answers 503 SERVICE_BUSY', async () => {
+    const long = 'cluster/busy.pdf';
+    await upload(a, long, redactablePdf(LONG_PAGES));
+    const c = await startServer({ env: { ...env, PDFSERVICE_RUN_JOBS: 'false', PDFSERVICE_WORKERS: '1', PDFSERVICE_JOB_QUEUE_LIMIT: '3' } });
+    try {
+      // Two jobs through the other instances, the third (the limit) through C itself: accepted.
+      const fillers = [await submit(a, long), await submit(b, long)];
+      fillers.push(await submit(c, long));
+      const refused = await call(c, 'POST', `/documents/${long}`, { headers: { prefer: 'respond-async' }, body: REDACT });
+      assert.equal(refused.status, 503, refused.text);
+      assert.equal(refused.json().code, 'SERVICE_BUSY');
+      assert.ok(Number(refused.headers.get('retry-after')) > 0);
+      for (const filler of fillers) await call(a, 'DELETE', `/jobs/${filler.id}`);
+      for (const filler of fillers) assert.ok(['cancelled', 'succeeded'].includes((await jobEnded(a, filler.id)).state));
+      // Room again: C queues, the worker runs it.
+      const short = 'cluster/busy-short.pdf';
+      await upload(a, short, redactablePdf(SHORT_PAGES));
+      // A job leaves BullMQ's count just after its end event: C may say busy for a moment still.
+      const next = await until('C accepts a job again', async () => {
+        const reply = await call(c, 'POST', `/documents/${short}`, { headers: { prefer: 'respond-async' }, body: REDACT });
+        if (reply.status === 503) return undefined;
+        assert.equal(reply.status, 202, reply.text);
+        return reply.json() as Job;
+      });
+      assert.equal((await jobEnded(b, next.id)).state, 'succeeded');
+    } finally {
+      await c.stop();
+    }
+  });
+
+  test('a worker without PDFSERVICE_REDIS_URL refuses to start, in one line', async () => {
+    const { PDFSERVICE_REDIS_URL: _url, ...noRedis } = env;
+    const child = spawn(process.execPath, [WORKER], { env: { ...process.env, ...noRedis, PDFSERVICE_DATA_DIR: workerDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    assert.equal(code, 2);
+    assert.match(stderr, /^pdfservice worker: PDFSERVICE_REDIS_URL is not set/);
+    assert.equal(stderr.trim().split('\n').length, 1);
+  });
+
+  test('SIGKILL of the worker mid-job: the job ends interrupted, the document whole; a new worker runs the next job', async () => {
+    const document = 'cluster/killed.pdf';
+    await upload(a, document, redactablePdf(LONG_PAGES));
+    const before = await served(a, document);
+    const job = await submit(a, document);
+    await inTheMiddle(b, job.id);
+    await kill(worker.child, 'SIGKILL');
+    // The instances see its heartbeat lapse.
+    const ended = await jobEnded(a, job.id, { seconds: 90 });
+    assert.equal(ended.state, 'interrupted', JSON.stringify(ended));
+    assert.match(ended.reason, /stopped while it ran/);
+    const events = await followEvents(b, job.id);
+    assert.equal(events.at(-1)!.job.state, 'interrupted');
+    assert.deepEqual(await served(b, document), before);
+
+    worker = await startWorker({ ...env, PDFSERVICE_WORKERS: '2' }, workerDir);
+    const short = 'cluster/after.pdf';
+    await upload(a, short, redactablePdf(SHORT_PAGES));
+    const next = await submit(b, short);
+    assert.equal((await jobEnded(a, next.id)).state, 'succeeded');
+  });
+
+  test('Redis down: job routes answer 503 REDIS_UNAVAILABLE', async () => {
+    const job = (await call(a, 'GET', '/jobs')).status;
+    assert.equal(job, 200);
+    await redis.stop();
+    for (const [method, route] of [
+      ['GET', '/jobs'],
+      ['GET', `/jobs/${'0'.repeat(32)}`],
+    ] as const) {
+      const reply = await call(b, method, route);
+      assert.equal(reply.status, 503, `${method} ${route}: ${reply.text}`);
+      assert.equal(reply.json().code, 'REDIS_UNAVAILABLE');
+    }
+  });
+});
