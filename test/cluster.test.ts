@@ -1,11 +1,16 @@
 /**
  * The proof of issue 24: the service past one machine. A real Redis, a real S3 server (Swift, test/s3/), two
- * service instances with separate data folders that share nothing but Redis and the bucket, one job worker
- * (`npm run worker`) and nginx in front with the repository's deploy/nginx/pdfservice-proxy.conf. Clients talk
- * to the instances directly (to choose which one serves a request) and through nginx (as users would).
+ * service instances with separate data folders that share nothing but Redis and the bucket and run no jobs
+ * themselves (PDFSERVICE_RUN_JOBS=false), one job worker (`npm run worker`) and nginx in front with the
+ * repository's deploy/nginx/pdfservice-proxy.conf. Clients talk to the instances directly (to choose which one
+ * serves a request) and through nginx (as users would). The last test SIGKILLs instance B. What a killed worker
+ * leaves is proved in jobs-cluster.test.ts.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { call, type Reply } from './helpers/http.js';
 import { startNginx, type Nginx } from './helpers/nginx.js';
@@ -13,12 +18,15 @@ import { makePdf, pdftotext, qpdfCheck } from './helpers/pdf.js';
 import { startRedisServer, type RedisServer } from './helpers/redis-server.js';
 import { startS3Server, type S3Server } from './helpers/s3-server.js';
 import { ADMIN, startServer, type TestServer } from './helpers/server.js';
+import { followEvents, killProcess, startWorker, type WorkerProcess } from './helpers/worker.js';
 
 let redis: RedisServer;
 let s3: S3Server;
 let a: TestServer;
 let b: TestServer;
 let lb: Nginx;
+let worker: WorkerProcess;
+let workerDir: string;
 /** The balancer as a server for call(): the same API path and admin credentials. */
 let viaLb: TestServer;
 
@@ -36,6 +44,8 @@ function clusterEnv(): Record<string, string> {
     PDFSERVICE_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
     PDFSERVICE_S3_TIMEOUT_MS: '5000',
     PDFSERVICE_TRUST_PROXY: 'true',
+    // Short leases: the locks of the instance the last test kills are free again soon.
+    PDFSERVICE_LOCK_LEASE_MS: '3000',
   };
 }
 let env: Record<string, string>;
@@ -44,13 +54,18 @@ before(async () => {
   [redis, s3] = await Promise.all([startRedisServer(), startS3Server()]);
   env = clusterEnv();
   // One after the other: the first creates the admin in Redis, the second finds it.
-  a = await startServer({ env });
-  b = await startServer({ env });
+  const instanceEnv = { ...env, PDFSERVICE_RUN_JOBS: 'false' };
+  a = await startServer({ env: instanceEnv });
+  b = await startServer({ env: instanceEnv });
+  workerDir = await mkdtemp(path.join(tmpdir(), 'pdfservice-worker-'));
+  worker = await startWorker(env, workerDir);
   lb = await startNginx([a, b].map((s) => new URL(s.baseUrl).host));
   viaLb = { ...a, baseUrl: lb.url, api: `${lb.url}/pdfservice/v1` };
 });
 after(async () => {
+  if (worker) await killProcess(worker.child, 'SIGTERM');
   await Promise.all([a?.stop(), b?.stop()]);
+  if (workerDir) await rm(workerDir, { recursive: true, force: true });
   await lb?.dispose();
   await Promise.all([s3?.dispose(), redis?.dispose()]);
 });
@@ -117,4 +132,61 @@ test('20 clients writing one document through both instances and nginx lose no u
   assert.deepEqual(await noteNames(b, 'shared/busy.pdf'), succeeded);
   const stored = await call(a, 'GET', '/documents/shared/busy.pdf', { headers: { accept: 'application/pdf' } });
   assert.ok(qpdfCheck(stored.bytes).ok, qpdfCheck(stored.bytes).output);
+});
+
+test('a job submitted through nginx is followed through nginx and through B, and the worker runs it', async () => {
+  assert.equal((await put(a, 'shared/job.pdf', makePdf({ pages: 3, text: (page) => `Job page ${page}` }))).status, 201);
+  const submitted = await call(viaLb, 'POST', '/documents/shared/job.pdf/pages', {
+    headers: { prefer: 'respond-async' },
+    body: { TextStampAction: { text: 'Stamped by the worker', x: 72, y: 72, pageIndex: 0 } },
+  });
+  assert.equal(submitted.status, 202, submitted.text);
+  const id = submitted.json().id as string;
+  // Server-sent events through the proxy arrive as they come (proxy_buffering off) and end with the job.
+  const [throughLb, throughB] = await Promise.all([followEvents(viaLb, id), followEvents(b, id)]);
+  for (const events of [throughLb, throughB]) {
+    assert.equal(events.at(-1)!.type, 'end');
+    assert.equal(events.at(-1)!.job.state, 'succeeded', JSON.stringify(events.at(-1)!.job));
+  }
+  assert.deepEqual(throughLb.map((e) => e.seq), throughB.map((e) => e.seq), 'both streams carry the same numbered events');
+  // The worker ran it: the instances run no jobs (PDFSERVICE_RUN_JOBS=false), and it is the only other process.
+  const stamped = await call(a, 'GET', '/documents/shared/job.pdf', { headers: { accept: 'application/pdf' } });
+  assert.match(pdftotext(stamped.bytes), /Stamped by the worker/);
+});
+
+test('SIGKILL of an instance during writes: every document whole, every change answered 2xx kept, its locks freed, nginx goes on', async () => {
+  assert.equal((await put(a, 'shared/killed.pdf', makePdf({ pages: 1 }))).status, 201);
+  const names = Array.from({ length: 20 }, (_, i) => `note-k${String(i).padStart(2, '0')}`);
+  // Half straight to B, half through nginx; B is killed once the first write through it was answered.
+  let firstOnB!: () => void;
+  const bAnswered = new Promise<void>((resolve) => (firstOnB = resolve));
+  const writes = names.map(async (name, i) => {
+    const server = i % 2 ? viaLb : b;
+    try {
+      const reply = await addNote(server, 'shared/killed.pdf', name);
+      if (server === b) firstOnB();
+      return reply.status;
+    } catch {
+      return 0; // the connection died with B
+    }
+  });
+  await Promise.race([bAnswered, Promise.all(writes)]);
+  await killProcess(b.child, 'SIGKILL');
+  const statuses = await Promise.all(writes);
+  const kept = names.filter((_, i) => statuses[i] === 200);
+  assert.ok(kept.length > 0, `some writes succeeded: ${statuses.join(' ')}`);
+
+  // A write after the kill waits at most for B's leases (3 s) and then goes through; so does one through nginx.
+  assert.equal((await addNote(a, 'shared/killed.pdf', 'note-kz-after-a')).status, 200);
+  assert.equal((await addNote(viaLb, 'shared/killed.pdf', 'note-kz-after-lb')).status, 200);
+  const present = await noteNames(a, 'shared/killed.pdf');
+  for (const name of [...kept, 'note-kz-after-a', 'note-kz-after-lb']) assert.ok(present.includes(name), `${name} (answered 200) is in the document`);
+  for (const documentPath of ['shared/killed.pdf', 'shared/busy.pdf', 'shared/report.pdf', 'shared/job.pdf']) {
+    const stored = await call(viaLb, 'GET', `/documents/${documentPath}`, { headers: { accept: 'application/pdf' } });
+    assert.equal(stored.status, 200, `${documentPath}: ${stored.text.slice(0, 200)}`);
+    assert.ok(qpdfCheck(stored.bytes).ok, `${documentPath}: ${qpdfCheck(stored.bytes).output}`);
+  }
+  // No job was left running or queued by the kill.
+  const jobs = (await call(a, 'GET', '/jobs')).json() as Array<{ state: string }> | { jobs: Array<{ state: string }> };
+  for (const job of Array.isArray(jobs) ? jobs : jobs.jobs) assert.ok(!['queued', 'running'].includes(job.state), JSON.stringify(job));
 });

@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { exited } from './processes.js';
+import type { TestServer } from './server.js';
+
+/** `npm run worker` processes and the job event streams the tests of several processes follow (issue 24). */
+
+const WORKER = fileURLToPath(new URL('../../src/worker.js', import.meta.url));
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  output: string[];
+}
+
+/** `npm run worker` (dist/src/worker.js) with `env` and its own data folder; resolves once it says it runs jobs. */
+export async function startWorker(env: Record<string, string>, dataDir: string): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, [WORKER], { env: { ...process.env, PDFSERVICE_DATA_DIR: dataDir, PDFSERVICE_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const output: string[] = [];
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`worker did not start within 60 s:\n${output.join('')}`));
+    }, 60_000);
+    const onData = (chunk: Buffer) => {
+      output.push(chunk.toString('utf8'));
+      if (output.join('').includes('pdfservice worker running jobs')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`worker exited with ${code}:\n${output.join('')}`));
+    });
+  });
+  return { child, output };
+}
+
+/** Sends `signal` and waits for the exit. */
+export async function killProcess(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  if (exited(child)) return;
+  const gone = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  await gone;
+}
+
+export interface JobEventSeen {
+  seq: number;
+  type: string;
+  job: Record<string, any>;
+}
+
+/** GET /jobs/{id}/events through `server` until the stream ends (after the job's `end` event). */
+export async function followEvents(server: Pick<TestServer, 'api' | 'adminAuth'>, id: string, headers: Record<string, string> = {}): Promise<JobEventSeen[]> {
+  const stream = await fetch(`${server.api}/jobs/${id}/events`, { headers: { authorization: server.adminAuth, ...headers } });
+  assert.equal(stream.status, 200);
+  const text = await stream.text();
+  return text
+    .split('\n\n')
+    .filter((block) => block.includes('data: '))
+    .map((block) => ({
+      seq: Number(/^id: (\d+)$/m.exec(block)?.[1]),
+      type: /^event: (\w+)$/m.exec(block)?.[1] ?? '',
+      job: JSON.parse(block.slice(block.indexOf('data: ') + 6)) as Record<string, any>,
+    }));
+}
