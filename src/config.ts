@@ -403,7 +403,7 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
   s3TimeoutMs: { env: 'PDFSERVICE_S3_TIMEOUT_MS', description: 'With `s3`: an S3 request waiting this long for a connection or an answer fails with 503', default: 30_000, parse: integer(100, 3_600_000) },
   redisUrl: {
     env: 'PDFSERVICE_REDIS_URL',
-    description: 'Redis that several instances share sessions, login throttling, document locks, users, API tokens and optimize profiles through (redis:// or rediss://, password and database in the URL; docs/deployment.md); unset: in memory and the data folder',
+    description: 'Redis that several instances share sessions, login throttling, document locks, users, API tokens, optimize profiles and background jobs through (redis:// or rediss://, password and database in the URL; docs/deployment.md); unset: in memory and the data folder',
     default: undefined,
     parse: redisUrl,
   },
