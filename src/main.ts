@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { writeSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -36,6 +37,7 @@ import type { TokenStore } from './auth/tokens.js';
 import { importLocalState, type Imported } from './redis-import.js';
 import { connectRedis, redactedRedisUrl, type RedisConnection } from './redis.js';
 import { declaredTools, ToolSupervisor } from './tools/index.js';
+import { pino } from 'pino';
 
 /** Start-up failures an operator can fix, said in one line instead of a stack trace. */
 class StartupError extends Error {}
@@ -247,9 +249,15 @@ export async function start(config: Config, mode: 'service' | 'worker' = 'servic
       ...(cluster ? { cluster } : {}),
     },
   });
+  if (mode === 'worker') {
+    // No HTTP, so no app logger: the worker's own, in the same JSON lines, for what goes wrong outside a job's record
+    // (engine failures, record sweeps).
+    log = pino({ level: config.logLevel, base: { pid: process.pid, hostname: hostname(), role: 'worker' } });
+  }
   if (cluster) await cluster.start(operations.jobs!);
   if (mode === 'worker') {
     writeSync(1, `pdfservice worker running jobs from ${redactedRedisUrl(config.redisUrl!)} (pid ${process.pid})\n`);
+    log?.info({ redis: redactedRedisUrl(config.redisUrl!), concurrency: jobConcurrency(config), workers: config.workers }, 'worker running jobs');
     return {
       url: '',
       stop: async () => {
