@@ -4,25 +4,14 @@
  * reached is 503 REDIS_UNAVAILABLE.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { ServiceError } from '../src/errors.js';
 import { RedisJobStore } from '../src/operations/jobs/redis-store.js';
-import { connectRedis, type RedisConnection } from '../src/redis.js';
 import { jobRecord, jobStoreContract } from './helpers/job-store-contract.js';
-import { redisServerForSuite, startRedisServer } from './helpers/redis-server.js';
+import { redisConnectionsForSuite, redisServerForSuite, startRedisServer } from './helpers/redis-server.js';
 
 const redis = redisServerForSuite();
-const connections: RedisConnection[] = [];
-async function connect(prefix: string, url = redis.url): Promise<RedisConnection> {
-  const connection = await connectRedis({ url, prefix, timeoutMs: 2000 });
-  connections.push(connection);
-  return connection;
-}
-const freshPrefix = () => `j${randomBytes(4).toString('hex')}:`;
-after(async () => {
-  for (const c of connections) await c.close();
-});
+const { connect, freshPrefix } = redisConnectionsForSuite(redis, 'j');
 
 jobStoreContract('RedisJobStore', async () => ({ store: new RedisJobStore(await connect(freshPrefix())), close: async () => {} }));
 

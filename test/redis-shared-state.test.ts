@@ -18,26 +18,16 @@ import type { Principal } from '../src/auth/types.js';
 import { UserService } from '../src/auth/users.js';
 import { ServiceError } from '../src/errors.js';
 import { RedisProfileStore } from '../src/operations/optimize/redis-store.js';
-import { connectRedis, type RedisConnection } from '../src/redis.js';
 import { call, putPdf, type Reply } from './helpers/http.js';
 import { serializePdf } from './helpers/pdf.js';
 import { fullSettings, profileStoreContract } from './helpers/profile-store-contract.js';
-import { redisServerForSuite, startRedisServer } from './helpers/redis-server.js';
+import { redisConnectionsForSuite, redisServerForSuite, startRedisServer } from './helpers/redis-server.js';
 import { ADMIN, basicAuth, startServer, type TestServer } from './helpers/server.js';
 
 const USERS_CLI = fileURLToPath(new URL('../src/cli/users.js', import.meta.url));
 
 const redis = redisServerForSuite();
-const connections: RedisConnection[] = [];
-async function connect(prefix: string, url = redis.url): Promise<RedisConnection> {
-  const connection = await connectRedis({ url, prefix, timeoutMs: 2000 });
-  connections.push(connection);
-  return connection;
-}
-const freshPrefix = () => `s${randomBytes(4).toString('hex')}:`;
-after(async () => {
-  for (const c of connections) await c.close();
-});
+const { connect, freshPrefix } = redisConnectionsForSuite(redis, 's');
 
 function isCode(code: string) {
   return (err: unknown) => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
@@ -5,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before } from 'node:test';
 import { exited, freePort, waitForExit } from './processes.js';
+import { connectRedis, type RedisConnection } from '../../src/redis.js';
 
 /**
  * A real Redis for the tests (Debian's redis-server, 7.0): on a free loopback port, with its own folder, no
@@ -162,4 +164,23 @@ export function redisServerForSuite(options: RedisServerOptions = {}): RedisServ
     await handle.dispose?.();
   });
   return handle;
+}
+
+/**
+ * Connections to `redis` for the calling suite, all closed after it: `connect(prefix)` opens one as the service
+ * would (connectRedis), `freshPrefix()` gives a prefix no other test of the run uses, so tests share one Redis.
+ */
+export function redisConnectionsForSuite(redis: RedisServer, letter = 't'): { connect(prefix: string, url?: string): Promise<RedisConnection>; freshPrefix(): string } {
+  const connections: RedisConnection[] = [];
+  after(async () => {
+    for (const c of connections) await c.close();
+  });
+  return {
+    async connect(prefix, url = redis.url) {
+      const connection = await connectRedis({ url, prefix, timeoutMs: 2000 });
+      connections.push(connection);
+      return connection;
+    },
+    freshPrefix: () => `${letter}${randomBytes(4).toString('hex')}:`,
+  };
 }
