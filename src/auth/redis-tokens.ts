@@ -9,7 +9,7 @@ import {
   notFound,
   TOKEN_RE,
   tokenRefused,
-  tokenRights,
+  principalOfToken,
   tooManyTokens,
   toView,
   type StoredToken,
@@ -151,18 +151,10 @@ export class RedisTokenStore implements TokenStore {
     const t = hash === undefined ? null : await this.read(hash);
     if (!t || t.id !== match![1]) throw tokenRefused('INVALID_CREDENTIALS', 'The API token is unknown or has been revoked');
     const now = Date.now();
-    if (t.expiresAt && Date.parse(t.expiresAt) <= now) {
-      throw tokenRefused('TOKEN_EXPIRED', `The API token "${t.name}" expired at ${t.expiresAt}; create a new one`);
-    }
-    const user = await this.users.find(t.username);
-    if (!user || user.createdAt !== t.userCreatedAt) {
-      // Its user was removed (perhaps by the CLI, or as another instance went down before removing the tokens).
-      await this.removeUser(t.username).catch(() => undefined);
-      throw tokenRefused('INVALID_CREDENTIALS', 'The API token is unknown or has been revoked');
-    }
+    const principal = await principalOfToken(t, this.users, (username) => this.removeUser(username), now);
     this.pending.set(this.tokenKey(t.hash), new Date(now).toISOString());
     this.flushSoon();
-    return { username: user.username, rights: tokenRights(t, user), via: 'token', tokenId: t.id };
+    return principal;
   }
 
   async close(): Promise<void> {

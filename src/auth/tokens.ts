@@ -113,8 +113,26 @@ export async function newToken(users: UserStore, owner: Principal, input: { name
 }
 
 /** The rights a token has now: its own (or all) that its user still has. */
-export function tokenRights(t: StoredToken, user: StoredUser): Right[] {
+function tokenRights(t: StoredToken, user: StoredUser): Right[] {
   return RIGHTS.filter((r) => user.rights.includes(r) && (t.rights === null || t.rights.includes(r)));
+}
+
+/**
+ * What every store does with a token whose secret matched: refused once expired, refused (and its user's tokens
+ * dropped) when its user was removed or made again under the name; else the principal it acts as, with the rights
+ * it has now.
+ */
+export async function principalOfToken(t: StoredToken, users: UserStore, removeUser: (username: string) => Promise<void>, now: number): Promise<Principal> {
+  if (t.expiresAt && Date.parse(t.expiresAt) <= now) {
+    throw tokenRefused('TOKEN_EXPIRED', `The API token "${t.name}" expired at ${t.expiresAt}; create a new one`);
+  }
+  const user: StoredUser | undefined = await users.find(t.username);
+  if (!user || user.createdAt !== t.userCreatedAt) {
+    // Its user was removed (perhaps by the CLI, or as another instance went down before removing the tokens).
+    await removeUser(t.username).catch(() => undefined);
+    throw tokenRefused('INVALID_CREDENTIALS', 'The API token is unknown or has been revoked');
+  }
+  return { username: user.username, rights: tokenRights(t, user), via: 'token', tokenId: t.id };
 }
 
 /**
@@ -199,17 +217,10 @@ export class FileTokenStore implements TokenStore {
       throw tokenRefused('INVALID_CREDENTIALS', 'The API token is unknown or has been revoked');
     }
     const now = Date.now();
-    if (t.expiresAt && Date.parse(t.expiresAt) <= now) {
-      throw tokenRefused('TOKEN_EXPIRED', `The API token "${t.name}" expired at ${t.expiresAt}; create a new one`);
-    }
-    const user: StoredUser | undefined = await this.users.find(t.username);
-    if (!user || user.createdAt !== t.userCreatedAt) {
-      await this.removeUser(t.username).catch(() => undefined);
-      throw tokenRefused('INVALID_CREDENTIALS', 'The API token is unknown or has been revoked');
-    }
+    const principal = await principalOfToken(t, this.users, (username) => this.removeUser(username), now);
     t.lastUsedAt = new Date(now).toISOString();
     this.flushSoon();
-    return { username: user.username, rights: tokenRights(t, user), via: 'token', tokenId: t.id };
+    return principal;
   }
 
   /** Writes pending last-use times. */
