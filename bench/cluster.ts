@@ -210,6 +210,8 @@ export async function runClusterBench(quick: boolean): Promise<Row[]> {
     const lbApi = `${lb.url}/pdfservice/v1`;
     const local: Side = { name: 'embedded', api: embedded.api, headers: await login(embedded.api) };
     const cluster: Side = { name: 'cluster', api: lbApi, headers: await login(lbApi) };
+    // At 1 connection, instance A without nginx too: what the proxy adds, apart from what Redis and S3 add.
+    const direct: Side = { name: 'instance A direct', api: a.api, headers: await login(a.api) };
     for (const side of [local, cluster]) await expectOk(await fetch(`${side.api}/documents/cbench`, { method: 'PUT', headers: side.headers }), `${side.name} folder`);
 
     const document = makeBenchDocument(PAGES);
@@ -220,10 +222,13 @@ export async function runClusterBench(quick: boolean): Promise<Row[]> {
 
     // 1 connection: sequential, alternating which side goes first.
     const one = { embedded: newTimes(), cluster: newTimes() };
+    const oneDirect = newTimes();
+    await sequence(direct, 'warm-direct.pdf', variant('warm-direct'), null);
     for (let i = 0; i < runs; i++) {
       const pdf = variant(i);
-      const order = i % 2 ? [cluster, local] : [local, cluster];
-      for (const side of order) await sequence(side, `one-${i}.pdf`, pdf, side === cluster ? one.cluster : one.embedded);
+      const sides = [local, cluster, direct];
+      const order = [...sides.slice(i % 3), ...sides.slice(0, i % 3)];
+      for (const side of order) await sequence(side, `one-${side === direct ? 'direct-' : ''}${i}.pdf`, pdf, side === cluster ? one.cluster : side === direct ? oneDirect : one.embedded);
     }
     // 32 connections: 32 clients at once, each its own document, one side at a time, alternating per round.
     const many = { embedded: newTimes(), cluster: newTimes() };
@@ -261,6 +266,13 @@ export async function runClusterBench(quick: boolean): Promise<Row[]> {
           met: ratio <= TARGET_RATIO,
         });
       }
+    }
+
+    console.log(`instance A of the cluster without nginx (Redis, S3), 1 connection, ${runs} samples:`);
+    for (const op of OPS) {
+      const ratio = median(oneDirect[op]) / median(one.embedded[op]);
+      console.log(`  ${labels[op]}: instance A ${summary(oneDirect[op])}; ratio to embedded ${ratio.toFixed(2)}; cluster via nginx / instance A ${(median(one.cluster[op]) / median(oneDirect[op])).toFixed(2)}`);
+      rows.push({ operation: `${labels[op]}, 1 connection: one cluster instance without nginx`, size, pages: PAGES, ...oursOf(oneDirect[op]), ...peerOf(one.embedded[op], 'embedded instance'), unit: 'ms' });
     }
 
     // Jobs per minute, 1 worker then 2; the documents uploaded untimed first.
