@@ -7,6 +7,7 @@
  * Then jobs per minute: the same cluster's instances only queue jobs (PDFSERVICE_RUN_JOBS=false) and `npm run worker`
  * processes run them, first 1 worker, then 2.
  */
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -230,6 +231,19 @@ export async function runClusterBench(quick: boolean): Promise<Row[]> {
       const order = [...sides.slice(i % 3), ...sides.slice(0, i % 3)];
       for (const side of order) await sequence(side, `one-${side === direct ? 'direct-' : ''}${i}.pdf`, pdf, side === cluster ? one.cluster : side === direct ? oneDirect : one.embedded);
     }
+    // The S3 server alone: a PUT and a GET of the same bytes with the SDK client the store uses, the floor under
+    // the cluster's upload and first read (Swift's proxy and object server are Python processes on the same cores).
+    const client = s3.client();
+    const s3Put: number[] = [];
+    const s3Get: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const Key = `direct/s3-${i}.pdf`;
+      const body = variant(`s3-${i}`);
+      s3Put.push((await timed(() => client.send(new PutObjectCommand({ Bucket: s3!.buckets[0]!, Key, Body: body, ContentType: 'application/pdf' })))).ms);
+      s3Get.push((await timed(async () => (await client.send(new GetObjectCommand({ Bucket: s3!.buckets[0]!, Key }))).Body!.transformToByteArray())).ms);
+    }
+    client.destroy();
+
     // 32 connections: 32 clients at once, each its own document, one side at a time, alternating per round.
     const many = { embedded: newTimes(), cluster: newTimes() };
     for (let r = 0; r < rounds; r++) {
@@ -274,6 +288,10 @@ export async function runClusterBench(quick: boolean): Promise<Row[]> {
       console.log(`  ${labels[op]}: instance A ${summary(oneDirect[op])}; ratio to embedded ${ratio.toFixed(2)}; cluster via nginx / instance A ${(median(one.cluster[op]) / median(oneDirect[op])).toFixed(2)}`);
       rows.push({ operation: `${labels[op]}, 1 connection: one cluster instance without nginx`, size, pages: PAGES, ...oursOf(oneDirect[op]), ...peerOf(one.embedded[op], 'embedded instance'), unit: 'ms' });
     }
+
+    console.log(`  the S3 server alone (SDK client, same bytes): PUT ${summary(s3Put)}; GET ${summary(s3Get)}`);
+    rows.push({ operation: 'the S3 server alone: PUT of the file (SDK client)', size, ...oursOf(s3Put), unit: 'ms' });
+    rows.push({ operation: 'the S3 server alone: GET of the file (SDK client)', size, ...oursOf(s3Get), unit: 'ms' });
 
     // Jobs per minute, 1 worker then 2; the documents uploaded untimed first.
     const jobDocument = makeBenchDocument(JOB_PAGES);
