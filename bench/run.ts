@@ -4,6 +4,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { runAnnotationsBench, type Row } from './annotations.js';
+import { runClusterBench } from './cluster.js';
 import { runDmsBench } from './dms.js';
 import { printRows, runFoundationBench } from './foundation.js';
 import { runJobsBench } from './jobs.js';
@@ -40,6 +41,7 @@ const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promis
   { name: 'optimize-large', title: 'Optimization of a large scan (as a job)', run: runOptimizeLargeBench },
   { name: 'office', title: 'Office conversion', run: runOfficeBench },
   { name: 'dms', title: 'Document store over WebDAV', run: runDmsBench },
+  { name: 'cluster', title: 'Cluster: two instances on Redis + S3 vs one embedded', run: runClusterBench },
 ];
 
 const quick = process.argv.includes('--quick');
