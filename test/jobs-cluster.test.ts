@@ -2,7 +2,8 @@
  * Background jobs across processes (issue 24): a real Redis, a real S3 store (Swift), two service instances that
  * only queue jobs (PDFSERVICE_RUN_JOBS=false) and one `npm run worker` process that runs them. A job submitted on
  * instance A is followed on instance B and completes on the worker; a cancel sent to B stops it on the worker; a
- * SIGKILL of the worker mid-job leaves the job interrupted and the document whole; Redis down is 503 on job routes.
+ * SIGKILL of the worker mid-job leaves the job interrupted and the document whole; SIGKILL of an instance leaves the
+ * jobs on its own queue (running and queued) interrupted; Redis down is 503 on job routes.
  * Long jobs redact every page of a document of thousands of pages (as jobs-lifecycle.test.ts), and the tests act
  * once the job has reported some pages, never after a fixed time.
  */
@@ -330,6 +331,51 @@ describe('jobs across two instances and a worker (Redis, S3)', () => {
     assert.equal(code, 2);
     assert.match(stderr, /^pdfservice worker: PDFSERVICE_REDIS_URL is not set/);
     assert.equal(stderr.trim().split('\n').length, 1);
+  });
+
+  test('SIGKILL of an instance holding jobs on its own queue: its running and its queued job end interrupted, seen on A', async () => {
+    // Without PDFSERVICE_SECRETS_KEY, C cannot seal a document password: such jobs stay on C's own queue, one at a time.
+    const { PDFSERVICE_SECRETS_KEY: _key, ...unsealed } = env;
+    const c = await startServer({ env: { ...unsealed, PDFSERVICE_RUN_JOBS: 'false', PDFSERVICE_WORKERS: '1', PDFSERVICE_JOB_CONCURRENCY: '1' } });
+    try {
+      const document = 'cluster/held.pdf';
+      const password = `owner-${randomBytes(6).toString('hex')}`;
+      await upload(a, document, await encrypt(redactablePdf(LONG_PAGES), 'user-pw', password));
+      const before = await served(a, document);
+      const submitLocal = async () => {
+        const reply = await call(c, 'POST', `/documents/${document}`, { headers: { prefer: 'respond-async', 'x-service-documentpassword': password }, body: REDACT });
+        assert.equal(reply.status, 202, reply.text);
+        return reply.json() as Job;
+      };
+      const running = await submitLocal();
+      const queued = await submitLocal();
+      // Killed as soon as A sees the first job running (its heartbeat is said before), long before it could end.
+      const seen = await until(`job ${running.id} runs`, async () => {
+        const job = await jobOf(a, running.id);
+        return job.state === 'queued' ? undefined : job;
+      });
+      assert.equal(seen.state, 'running', JSON.stringify(seen));
+      assert.equal((await jobOf(a, queued.id)).state, 'queued');
+      // A's events stream of the queued job, open before the kill: its end must come through A.
+      const streamed = followEvents(a, queued.id);
+      await kill(c.child, 'SIGKILL');
+      const endedRunning = await jobEnded(a, running.id, { seconds: 90 });
+      assert.equal(endedRunning.state, 'interrupted', JSON.stringify(endedRunning));
+      assert.match(endedRunning.reason, /stopped while it ran/);
+      const endedQueued = await jobEnded(a, queued.id, { seconds: 90 });
+      assert.equal(endedQueued.state, 'interrupted', JSON.stringify(endedQueued));
+      assert.match(endedQueued.reason, /held the job on its own queue stopped before the job ran/);
+      assert.equal(endedQueued.started, undefined, 'never ran');
+      const events = await streamed;
+      assert.equal(events.at(-1)!.type, 'end');
+      assert.equal(events.at(-1)!.job.state, 'interrupted');
+      assert.equal((await followEvents(b, running.id)).at(-1)!.job.state, 'interrupted');
+      // Marked once: A and B agree, and the document is whole.
+      assert.equal((await jobOf(b, queued.id)).finished, endedQueued.finished);
+      assert.deepEqual(await served(b, document), before);
+    } finally {
+      await c.stop();
+    }
   });
 
   test('SIGKILL of the worker mid-job: the job ends interrupted, the document whole; a new worker runs the next job', async () => {

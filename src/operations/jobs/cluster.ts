@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { redisOptions, withRedis, type RedisConnection } from '../../redis.js';
@@ -77,6 +78,9 @@ export class RedisJobCluster implements JobCluster {
   private jobs: JobOperations | undefined;
   private checker: NodeJS.Timeout | undefined;
   private counter: NodeJS.Timeout | undefined;
+  private beating: NodeJS.Timeout | undefined;
+  /** A new id per process (not the pid: pids repeat across hosts and restarts), so a restarted instance never claims the jobs its predecessor held. */
+  readonly holder = randomUUID();
 
   constructor(
     private readonly redis: RedisConnection,
@@ -125,7 +129,13 @@ export class RedisJobCluster implements JobCluster {
       });
       this.worker.on('error', () => {});
     }
-    const check = () => void jobs.interruptDead((id) => this.alive(id)).catch(() => {});
+    // This process's own heartbeat, for the jobs on its local queue (payload.holder): said before any is submitted.
+    const holderKey = this.redis.key('process', this.holder, 'alive');
+    const beat = () => this.redis.client.set(holderKey, String(process.pid), 'PX', HEARTBEAT_TTL_MS);
+    await beat().catch(() => {});
+    this.beating = setInterval(() => void beat().catch(() => {}), HEARTBEAT_TTL_MS / 3);
+    this.beating.unref();
+    const check = () => void jobs.interruptDead((id) => this.alive(id), (holder) => this.holderAlive(holder)).catch(() => {});
     check();
     this.checker = setInterval(check, HEARTBEAT_TTL_MS / 2);
     this.checker.unref();
@@ -137,6 +147,7 @@ export class RedisJobCluster implements JobCluster {
   async close(): Promise<void> {
     clearInterval(this.checker);
     clearInterval(this.counter);
+    clearInterval(this.beating);
     // Forced: a stop does not wait for running jobs (hours, maybe); their heartbeat lapses and another process marks
     // them interrupted. Bounded: BullMQ's close waits for Redis, which may be the thing that is down.
     const bounded = (work: Promise<unknown>) => Promise.race([work.catch(() => {}), new Promise((resolve) => setTimeout(resolve, 2000).unref())]);
@@ -201,6 +212,10 @@ export class RedisJobCluster implements JobCluster {
 
   private async alive(id: string): Promise<boolean> {
     return (await this.redis.client.exists(this.redis.key('job', id, 'alive'))) === 1;
+  }
+
+  private async holderAlive(holder: string): Promise<boolean> {
+    return (await this.redis.client.exists(this.redis.key('process', holder, 'alive'))) === 1;
   }
 
   private publish(record: JobRecord, type: JobEvent['type']): Promise<void> {

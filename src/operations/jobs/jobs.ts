@@ -49,6 +49,8 @@ export interface JobCluster {
   replaceIf(record: JobRecord, from: readonly JobState[]): Promise<boolean>;
   /** Says, until the returned function is called, that this process is running the job (so nobody marks it interrupted). */
   heartbeat(id: string): () => void;
+  /** This process's id, named by the jobs it holds on its own queue (payload.holder); said alive while it lives. */
+  readonly holder: string;
 }
 
 /**
@@ -242,22 +244,28 @@ export class JobOperations implements JobOperationsApi {
 
   /**
    * Marks `interrupted` the running jobs whose process stopped saying it runs them (killed mid-job): their document
-   * is unchanged, as jobs write under If-Match of the version they read. Every process checks; the atomic
-   * running→interrupted step lets one of them win. Answers how many it marked.
+   * is unchanged, as jobs write under If-Match of the version they read. The same for jobs queued on an instance's
+   * own queue (payload.holder) whose instance stopped saying it lives: nobody else can run them (their files or
+   * password were in its hands only). Every process checks; the atomic compare-and-set of the state lets one of them
+   * win. Answers how many it marked.
    */
-  async interruptDead(alive: (id: string) => Promise<boolean>): Promise<number> {
+  async interruptDead(alive: (id: string) => Promise<boolean>, holderAlive: (holder: string) => Promise<boolean>): Promise<number> {
     const cluster = this.cluster;
     if (!cluster) return 0;
     let marked = 0;
-    for (const record of await this.store.list({ states: ['running'] })) {
-      if (this.running.has(record.id) || (await alive(record.id))) continue;
-      const interrupted: JobRecord = {
-        ...record,
-        state: 'interrupted',
-        finished: new Date().toISOString(),
-        reason: 'The process that ran the job stopped while it ran; the document is unchanged. Submit it again.',
-      };
-      if (await cluster.replaceIf(interrupted, ['running'])) {
+    for (const record of await this.store.list({ states: ['queued', 'running'] })) {
+      let reason: string;
+      if (record.state === 'running') {
+        if (this.running.has(record.id) || (await alive(record.id))) continue;
+        reason = 'The process that ran the job stopped while it ran; the document is unchanged. Submit it again.';
+      } else {
+        // Shared queued jobs (no holder) wait on BullMQ for any process; this process's own are in its queue.
+        const holder = record.payload.holder;
+        if (holder === undefined || holder === cluster.holder || (await holderAlive(holder))) continue;
+        reason = 'The instance that held the job on its own queue stopped before the job ran; what the job needed (the uploaded files on its disk, or the document password) was there only, and the document is unchanged. Submit it again.';
+      }
+      const interrupted: JobRecord = { ...record, state: 'interrupted', finished: new Date().toISOString(), reason };
+      if (await cluster.replaceIf(interrupted, [record.state])) {
         await this.hub.publish(interrupted, 'end');
         marked++;
       }
@@ -302,6 +310,8 @@ export class JobOperations implements JobOperationsApi {
   /** The record is written before this resolves, so a 202 names a job that survives a restart. */
   private async submit(action: string, document: string, ctx: OperationContext, payload: JobPayload, live: Live): Promise<JobRecord> {
     const id = newJobId();
+    // Across instances the job stays on this process's queue: named so others mark it interrupted if this process dies.
+    if (this.cluster) payload.holder = this.cluster.holder;
     const record = this.newRecord(id, action, document, ctx, payload);
     this.submitting++;
     try {

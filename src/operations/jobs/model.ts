@@ -53,6 +53,11 @@ interface PayloadCommon {
    * needs them cannot run again after a restart.
    */
   resumable: boolean;
+  /**
+   * Across instances, the process holding a job on its own queue (cluster.ts's process id): what that job needs is
+   * on that instance only, so when the process stops saying it lives, the job is marked interrupted (interruptDead).
+   */
+  holder?: string;
 }
 
 export interface ActionPayload extends PayloadCommon {
