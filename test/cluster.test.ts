@@ -18,7 +18,7 @@ import { makePdf, pdftotext, qpdfCheck } from './helpers/pdf.js';
 import { startRedisServer, type RedisServer } from './helpers/redis-server.js';
 import { startS3Server, type S3Server } from './helpers/s3-server.js';
 import { ADMIN, startServer, type TestServer } from './helpers/server.js';
-import { followEvents, killProcess, startWorker, type WorkerProcess } from './helpers/worker.js';
+import { followEvents, killProcess, startWorker, type WorkerProcess } from './helpers/jobs.js';
 
 let redis: RedisServer;
 let s3: S3Server;

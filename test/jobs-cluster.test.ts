@@ -8,27 +8,25 @@
  * once the job has reported some pages, never after a fixed time.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { connectRedis } from '../src/redis.js';
 import { call, jobEnded, putPdf, sha256 } from './helpers/http.js';
 import { serializePdf } from './helpers/pdf.js';
 import { startRedisServer, type RedisServer } from './helpers/redis-server.js';
 import { startS3Server, type S3Server } from './helpers/s3-server.js';
+import { followEvents, inTheMiddle, jobOf, killProcess as kill, startWorker, until, WORKER, type Job, type WorkerProcess } from './helpers/jobs.js';
 import { ADMIN, startServer, type TestServer } from './helpers/server.js';
 
-const WORKER = fileURLToPath(new URL('../src/worker.js', import.meta.url));
 const REDACT = { ApplyRedactionsAction: {} };
 /** Pages whose redaction runs several seconds on the worker: long enough to act on while it runs. */
 const LONG_PAGES = 6000;
 const SHORT_PAGES = 200;
 
-type Job = Record<string, any>;
 
 /** `pages` pages, each with a line under a Redact annotation and one outside it (as jobs-lifecycle.test.ts). */
 function redactablePdf(pages: number): Buffer {
@@ -56,30 +54,8 @@ async function encrypt(bytes: Buffer, user: string, owner: string): Promise<Buff
   }
 }
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>, tries = 1200, everyMs = 25): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-  throw new Error(`timed out waiting until ${what}`);
-}
 
-async function jobOf(server: TestServer, id: string): Promise<Job> {
-  const reply = await call(server, 'GET', `/jobs/${id}`);
-  assert.equal(reply.status, 200, reply.text);
-  return reply.json();
-}
 
-/** Running, with some pages done and not all: seen through `server`, whichever process runs it. */
-function inTheMiddle(server: TestServer, id: string): Promise<Job> {
-  return until(`job ${id} is in the middle of its work`, async () => {
-    const job = await jobOf(server, id);
-    assert.ok(['queued', 'running'].includes(job.state), `job ${id} ended before it was seen at work: ${JSON.stringify(job)}`);
-    if (job.state !== 'running' || !(job.progress.done > 0)) return undefined;
-    return job;
-  });
-}
 
 async function submit(server: TestServer, document: string): Promise<Job> {
   const reply = await call(server, 'POST', `/documents/${document}`, { headers: { prefer: 'respond-async' }, body: REDACT });
@@ -100,58 +76,9 @@ async function upload(server: TestServer, document: string, bytes: Buffer): Prom
   assert.equal(put.status, 201, put.text);
 }
 
-/** The events stream of a job read to its end through `server`: every event's id, type and job. */
-async function followEvents(server: TestServer, id: string): Promise<{ seq: number; type: string; job: Job }[]> {
-  const stream = await fetch(`${server.api}/jobs/${id}/events`, { headers: { authorization: server.adminAuth } });
-  assert.equal(stream.status, 200);
-  const text = await stream.text();
-  return text
-    .split('\n\n')
-    .filter((block) => block.includes('data: '))
-    .map((block) => ({
-      seq: Number(/^id: (\d+)$/m.exec(block)?.[1]),
-      type: /^event: (\w+)$/m.exec(block)?.[1] ?? '',
-      job: JSON.parse(block.slice(block.indexOf('data: ') + 6)) as Job,
-    }));
-}
 
-interface WorkerProcess {
-  child: ChildProcess;
-  output: string[];
-}
 
-/** `npm run worker` (dist/src/worker.js) with `env`; resolves once it says it runs jobs. */
-async function startWorker(env: Record<string, string>, dataDir: string): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, [WORKER], { env: { ...process.env, PDFSERVICE_DATA_DIR: dataDir, PDFSERVICE_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const output: string[] = [];
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`worker did not start:\n${output.join('')}`));
-    }, 30_000);
-    const onData = (chunk: Buffer) => {
-      output.push(chunk.toString('utf8'));
-      if (output.join('').includes('pdfservice worker running jobs')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`worker exited with ${code}:\n${output.join('')}`));
-    });
-  });
-  return { child, output };
-}
 
-async function kill(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill(signal);
-  await exited;
-}
 
 describe('jobs across two instances and a worker (Redis, S3)', () => {
   let redis: RedisServer;

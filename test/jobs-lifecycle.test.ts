@@ -5,6 +5,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { call, engineState, jobEnded, putPdf, sha256, type Reply } from './helpers/http.js';
 import { makePdf, pdfinfo, qpdfCheck, serializePdf } from './helpers/pdf.js';
+import { inTheMiddle, jobOf, type Job } from './helpers/jobs.js';
 import { serverForSuite, startServer, type TestServer } from './helpers/server.js';
 
 /**
@@ -23,7 +24,6 @@ const MEDIUM_PAGES = 2500;
 const ENV = { PDFSERVICE_WORKERS: '2', PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' };
 const REDACT = { ApplyRedactionsAction: {} };
 
-type Job = Record<string, any>;
 
 /**
  * `pages` pages, each with a line of text under a Redact annotation and a line outside it (which the redaction
@@ -42,35 +42,8 @@ function redactablePdf(pages: number): Buffer {
   return serializePdf(objects, '/Root 1 0 R');
 }
 
-/** Polls `probe` until it gives a value other than undefined, at most `tries` times: a bounded wait on a state. */
-async function until<T>(what: string, probe: () => Promise<T | undefined>, tries = 400, everyMs = 25): Promise<T> {
-  for (let i = 0; i < tries; i++) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-  throw new Error(`timed out waiting until ${what}`);
-}
 
-async function jobOf(server: TestServer, id: string): Promise<Job> {
-  const reply = await call(server, 'GET', `/jobs/${id}`);
-  assert.equal(reply.status, 200, reply.text);
-  return reply.json();
-}
 
-/**
- * Waits (bounded) until the job is in the middle of its work: running, with some of its pages done and not all.
- * Its record on disk says running by then (the job writes it before its work starts).
- */
-function inTheMiddle(server: TestServer, id: string): Promise<Job> {
-  return until(`job ${id} is in the middle of its work`, async () => {
-    const job = await jobOf(server, id);
-    assert.ok(['queued', 'running'].includes(job.state), `job ${id} ended before it was seen at work: ${JSON.stringify(job)}`);
-    if (job.state !== 'running' || !(job.progress.done > 0)) return undefined;
-    assert.ok(job.progress.done < job.progress.total, `job ${id} has done all its pages already: ${JSON.stringify(job)}`);
-    return job;
-  });
-}
 
 /** POSTs an action (to `/documents/${target}`) with Prefer: respond-async; it must be accepted (202). */
 async function submit(server: TestServer, target: string, body: object): Promise<Job> {

@@ -1,12 +1,45 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { call } from './http.js';
 import { exited } from './processes.js';
 import type { TestServer } from './server.js';
 
-/** `npm run worker` processes and the job event streams the tests of several processes follow (issue 24). */
+/** What the tests of background jobs share: waiting on a job, `npm run worker` processes, event streams. */
 
-const WORKER = fileURLToPath(new URL('../../src/worker.js', import.meta.url));
+export type Job = Record<string, any>;
+
+/** Calls `probe` every `everyMs` until it answers something, at most `tries` times (30 s by default: a loaded machine is slow). */
+export async function until<T>(what: string, probe: () => Promise<T | undefined>, tries = 1200, everyMs = 25): Promise<T> {
+  for (let i = 0; i < tries; i++) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+  throw new Error(`timed out waiting until ${what}`);
+}
+
+export async function jobOf(server: TestServer, id: string): Promise<Job> {
+  const reply = await call(server, 'GET', `/jobs/${id}`);
+  assert.equal(reply.status, 200, reply.text);
+  return reply.json();
+}
+
+/**
+ * Waits (at most `tries` polls 25 ms apart) until the job is in the middle of its work, seen through `server`
+ * whichever process runs it: running, with some of its pages done and not all.
+ */
+export function inTheMiddle(server: TestServer, id: string, tries = 1200): Promise<Job> {
+  return until(`job ${id} is in the middle of its work`, async () => {
+    const job = await jobOf(server, id);
+    assert.ok(['queued', 'running'].includes(job.state), `job ${id} ended before it was seen at work: ${JSON.stringify(job)}`);
+    if (job.state !== 'running' || !(job.progress.done > 0)) return undefined;
+    assert.ok(job.progress.done < job.progress.total, `job ${id} has done all its pages already: ${JSON.stringify(job)}`);
+    return job;
+  }, tries);
+}
+
+export const WORKER = fileURLToPath(new URL('../../src/worker.js', import.meta.url));
 
 export interface WorkerProcess {
   child: ChildProcess;

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { redisOptions, withRedis, type RedisConnection } from '../../redis.js';
 import type { Sealer } from '../../secrets.js';
 import type { JobEvent } from './api.js';
-import { HISTORY_LIMIT, type JobEventHub } from './events.js';
+import { HISTORY_LIMIT, JobListeners, type JobEventHub } from './events.js';
 import type { JobCluster, JobOperations } from './jobs.js';
 import type { JobRecord, JobState } from './model.js';
 
@@ -71,7 +71,7 @@ export class RedisJobCluster implements JobCluster {
   private readonly queue: Queue<QueuedJob>;
   private readonly queueConnection: Redis;
   private readonly subscriber: Redis;
-  private readonly listeners = new Map<string, Set<() => void>>();
+  private readonly listeners = new JobListeners();
   private readonly channel: string;
   private worker: Worker<QueuedJob> | undefined;
   private workerConnection: Redis | undefined;
@@ -97,7 +97,7 @@ export class RedisJobCluster implements JobCluster {
     this.subscriber.on('message', (_channel: string, message: string) => this.signal(message));
     // Messages sent while the subscription was down are lost: after a reconnection every follower looks again.
     this.subscriber.on('ready', () => {
-      for (const listeners of this.listeners.values()) for (const listener of [...listeners]) listener();
+      this.listeners.tellAll();
     });
     this.events = {
       publish: (record, type) => this.publish(record, type),
@@ -229,18 +229,12 @@ export class RedisJobCluster implements JobCluster {
   }
 
   private listen(id: string, listener: () => void): () => void {
-    const listeners = this.listeners.get(id) ?? new Set();
-    this.listeners.set(id, listeners);
-    listeners.add(listener);
-    return () => {
-      listeners.delete(listener);
-      if (listeners.size === 0 && this.listeners.get(id) === listeners) this.listeners.delete(id);
-    };
+    return this.listeners.add(id, listener);
   }
 
   private signal(message: string): void {
     const id = message.slice(2);
     if (message.startsWith('c:')) this.jobs?.abortLocal(id);
-    else for (const listener of [...(this.listeners.get(id) ?? [])]) listener();
+    else this.listeners.tell(id);
   }
 }

@@ -23,10 +23,34 @@ export interface JobEventHub {
   forget(id: string): Promise<void>;
 }
 
+/** Who follows which job, in this process: both hubs tell their listeners through it. */
+export class JobListeners {
+  private readonly byJob = new Map<string, Set<() => void>>();
+
+  /** Calls `listener` at each tell(id); answers the function that stops it. */
+  add(id: string, listener: () => void): () => void {
+    const listeners = this.byJob.get(id) ?? new Set();
+    this.byJob.set(id, listeners);
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.byJob.get(id) === listeners) this.byJob.delete(id);
+    };
+  }
+
+  tell(id: string): void {
+    for (const listener of [...(this.byJob.get(id) ?? [])]) listener();
+  }
+
+  tellAll(): void {
+    for (const listeners of this.byJob.values()) for (const listener of [...listeners]) listener();
+  }
+}
+
 /** The embedded hub: events in memory, listeners called at once. */
 export class LocalJobEvents implements JobEventHub {
   private readonly kept = new Map<string, JobEvent[]>();
-  private readonly listeners = new Map<string, Set<() => void>>();
+  private readonly listeners = new JobListeners();
 
   publish(record: JobRecord, type: JobEvent['type']): Promise<void> {
     const events = this.kept.get(record.id) ?? [];
@@ -37,7 +61,7 @@ export class LocalJobEvents implements JobEventHub {
     // latest HISTORY_LIMIT events (a client resuming from further back gets the newer ones: progress is cumulative).
     if (type === 'end') events.splice(0, events.length - 1);
     else if (events.length > HISTORY_LIMIT) events.splice(0, events.length - HISTORY_LIMIT);
-    for (const listener of [...(this.listeners.get(record.id) ?? [])]) listener();
+    this.listeners.tell(record.id);
     return Promise.resolve();
   }
 
@@ -50,13 +74,7 @@ export class LocalJobEvents implements JobEventHub {
   }
 
   listen(id: string, listener: () => void): () => void {
-    const listeners = this.listeners.get(id) ?? new Set();
-    this.listeners.set(id, listeners);
-    listeners.add(listener);
-    return () => {
-      listeners.delete(listener);
-      if (listeners.size === 0 && this.listeners.get(id) === listeners) this.listeners.delete(id);
-    };
+    return this.listeners.add(id, listener);
   }
 
   forget(id: string): Promise<void> {
