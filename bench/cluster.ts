@@ -8,13 +8,12 @@
  * processes run them, first 1 worker, then 2.
  */
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { startNginx, type Nginx } from '../test/helpers/nginx.js';
 import { startRedisServer, type RedisServer } from '../test/helpers/redis-server.js';
 import { startS3Server, type S3Server } from '../test/helpers/s3-server.js';
@@ -22,6 +21,7 @@ import { ADMIN, startServer } from '../test/helpers/server.js';
 import type { Row } from './annotations.js';
 import { makeBenchDocument } from './fixtures.js';
 import { fmt, median, oursOf, peerOf, percentile, timed } from './lib.js';
+import { startWorker as startTestWorker } from '../test/helpers/jobs.js';
 
 const TARGET_RATIO = 1.3;
 /** The latency document: mid-size, so 32 clients at once stay within the run's time on 2 cores. */
@@ -30,7 +30,6 @@ const ANNOTATIONS = PAGES * 20 + 3;
 /** The job document: FlattenAnnotationsAction on it takes about half a second of engine time. */
 const JOB_PAGES = 200;
 const CONNECTIONS = 32;
-const WORKER = fileURLToPath(new URL('../src/worker.js', import.meta.url));
 const STAMP = { text: 'CLUSTER', x: 300, y: 150, fontSize: 36, color: 0xff0000, transparency: 0.5 };
 
 interface Side {
@@ -94,30 +93,7 @@ interface WorkerProcess {
 /** `npm run worker` (dist/src/worker.js) with the cluster's settings; resolves once it says it runs jobs. */
 async function startWorker(env: Record<string, string>): Promise<WorkerProcess> {
   const dir = await mkdtemp(path.join(tmpdir(), 'pdfservice-cbench-worker-'));
-  const child = spawn(process.execPath, [WORKER], { env: { ...process.env, PDFSERVICE_DATA_DIR: dir, PDFSERVICE_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`worker did not start:\n${output}`));
-    }, 60_000);
-    const onData = (chunk: Buffer) => {
-      output = (output + chunk.toString('utf8')).slice(-20_000);
-      if (output.includes('pdfservice worker running jobs')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`worker exited with ${code}:\n${output}`));
-    });
-  });
-  // Its log is not read further, but the pipes must be drained or a chatty worker would block.
-  child.stdout!.resume();
-  child.stderr!.resume();
+  const { child } = await startTestWorker(env, dir);
   return { child, dir };
 }
 

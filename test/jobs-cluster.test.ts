@@ -16,7 +16,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { connectRedis } from '../src/redis.js';
 import { call, jobEnded, putPdf, sha256 } from './helpers/http.js';
-import { serializePdf } from './helpers/pdf.js';
+import { redactablePdf } from './helpers/pdf.js';
 import { startRedisServer, type RedisServer } from './helpers/redis-server.js';
 import { startS3Server, type S3Server } from './helpers/s3-server.js';
 import { followEvents, inTheMiddle, jobOf, killProcess as kill, startWorker, until, WORKER, type Job, type WorkerProcess } from './helpers/jobs.js';
@@ -28,19 +28,6 @@ const LONG_PAGES = 6000;
 const SHORT_PAGES = 200;
 
 
-/** `pages` pages, each with a line under a Redact annotation and one outside it (as jobs-lifecycle.test.ts). */
-function redactablePdf(pages: number): Buffer {
-  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '', '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>'];
-  const kids: number[] = [];
-  for (let i = 1; i <= pages; i++) {
-    const content = `BT /F1 24 Tf 72 692 Td (Secret ${i}) Tj ET BT /F1 24 Tf 72 400 Td (Kept ${i}) Tj ET`;
-    const stream = objects.push(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
-    const annot = objects.push(`<< /Type /Annot /Subtype /Redact /Rect [60 680 400 730] /P ${stream + 2} 0 R >>`);
-    kids.push(objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${stream} 0 R /Annots [${annot} 0 R] >>`));
-  }
-  objects[1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${pages} >>`;
-  return serializePdf(objects, '/Root 1 0 R');
-}
 
 /** AES-256 by qpdf: `owner` may change the document. */
 async function encrypt(bytes: Buffer, user: string, owner: string): Promise<Buffer> {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { call, engineState, jobEnded, putPdf, sha256, type Reply } from './helpers/http.js';
-import { makePdf, pdfinfo, qpdfCheck, serializePdf } from './helpers/pdf.js';
+import { makePdf, pdfinfo, qpdfCheck, redactablePdf } from './helpers/pdf.js';
 import { inTheMiddle, jobOf, type Job } from './helpers/jobs.js';
 import { serverForSuite, startServer, type TestServer } from './helpers/server.js';
 
@@ -23,27 +23,6 @@ const MEDIUM_PAGES = 2500;
 /** Two engine workers, what this machine has (a job's tasks take at most one); no text prefetch after a write, so the engine's only work is the jobs'. */
 const ENV = { PDFSERVICE_WORKERS: '2', PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' };
 const REDACT = { ApplyRedactionsAction: {} };
-
-
-/**
- * `pages` pages, each with a line of text under a Redact annotation and a line outside it (which the redaction
- * keeps, so its verification passes), in raw PDF syntax.
- */
-function redactablePdf(pages: number): Buffer {
-  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '', '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>'];
-  const kids: number[] = [];
-  for (let i = 1; i <= pages; i++) {
-    const content = `BT /F1 24 Tf 72 692 Td (Secret ${i}) Tj ET BT /F1 24 Tf 72 400 Td (Kept ${i}) Tj ET`;
-    const stream = objects.push(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
-    const annot = objects.push(`<< /Type /Annot /Subtype /Redact /Rect [60 680 400 730] /P ${stream + 2} 0 R >>`);
-    kids.push(objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${stream} 0 R /Annots [${annot} 0 R] >>`));
-  }
-  objects[1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${pages} >>`;
-  return serializePdf(objects, '/Root 1 0 R');
-}
-
-
-
 
 /** POSTs an action (to `/documents/${target}`) with Prefer: respond-async; it must be accepted (202). */
 async function submit(server: TestServer, target: string, body: object): Promise<Job> {

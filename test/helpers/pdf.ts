@@ -244,3 +244,20 @@ export function differingShare(x: Render, y: Render): number {
 export function renderDifference(a: Buffer | Uint8Array, b: Buffer | Uint8Array, page = 1, dpi = 72): number {
   return differingShare(renderPage(a, page, dpi), renderPage(b, page, dpi));
 }
+
+/**
+ * `pages` pages, each with a line of text under a Redact annotation and a line outside it (which the redaction
+ * keeps, so its verification passes), in raw PDF syntax.
+ */
+export function redactablePdf(pages: number): Buffer {
+  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '', '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>'];
+  const kids: number[] = [];
+  for (let i = 1; i <= pages; i++) {
+    const content = `BT /F1 24 Tf 72 692 Td (Secret ${i}) Tj ET BT /F1 24 Tf 72 400 Td (Kept ${i}) Tj ET`;
+    const stream = objects.push(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
+    const annot = objects.push(`<< /Type /Annot /Subtype /Redact /Rect [60 680 400 730] /P ${stream + 2} 0 R >>`);
+    kids.push(objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${stream} 0 R /Annots [${annot} 0 R] >>`));
+  }
+  objects[1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${pages} >>`;
+  return serializePdf(objects, '/Root 1 0 R');
+}
