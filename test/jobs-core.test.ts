@@ -107,13 +107,17 @@ describe('background jobs: the core', () => {
     const finished = await jobs.submitAction(await prepare({ RotatePagesAction: { rotation: 90, savePath: 'jobs/r4.pdf', namingMode: 1 } }));
     await jobs.waitFor(finished.id, 30_000);
     const record = structuredClone(await jobStore.get(finished.id))!;
-    const [running, queued, withPassword] = ['a', 'b', 'c'].map((c) => c.repeat(32));
+    const [running, queued, withPassword, writing] = ['a', 'b', 'c', 'd'].map((c) => c.repeat(32));
+    // The finished job recorded the version it wrote, just before writing it.
+    assert.equal(record.payload.writing, record.result?.document && (record.result.document as { etag?: string }).etag);
+    const { writing: _written, ...notWriting } = record.payload;
     const at = (s: number) => new Date(Date.parse(record.created) + s * 1000).toISOString();
-    await jobStore.put({ ...record, id: running!, state: 'running', created: at(1), started: at(2) });
+    await jobStore.put({ ...record, id: running!, state: 'running', created: at(1), started: at(2), payload: notWriting });
+    await jobStore.put({ ...record, id: writing!, state: 'running', created: at(1), started: at(2), payload: { ...notWriting, writing: '"0123456789abcdef0123456789abcdef"' } });
     const queuedPayload = { ...record.payload, params: { rotation: 180, savePath: 'jobs/after-restart.pdf', namingMode: 1 }, output: 'jobs/after-restart.pdf' };
     await jobStore.put({ ...record, id: queued!, state: 'queued', created: at(3), payload: queuedPayload });
     await jobStore.put({ ...record, id: withPassword!, state: 'queued', created: at(4), payload: { ...queuedPayload, resumable: false } });
-    for (const r of [running, queued, withPassword]) {
+    for (const r of [running, queued, withPassword, writing]) {
       const stored = (await jobStore.get(r!))!;
       delete stored.result;
       delete stored.finished;
@@ -123,7 +127,10 @@ describe('background jobs: the core', () => {
     await restarted.recover();
     const wasRunning = await restarted.get(running!, alice);
     assert.equal(wasRunning.state, 'interrupted');
-    assert.match(wasRunning.reason ?? '', /while the job ran/);
+    assert.equal(wasRunning.reason, 'The service stopped while the job ran; the document is unchanged. Submit it again.');
+    const wasWriting = await restarted.get(writing!, alice);
+    assert.equal(wasWriting.state, 'interrupted');
+    assert.equal(wasWriting.reason, 'The service stopped while the job was writing its result: the document holds the result if its ETag is "0123456789abcdef0123456789abcdef", else it is unchanged. Check it before submitting again.');
     const needed = await restarted.get(withPassword!, alice);
     assert.equal(needed.state, 'interrupted');
     assert.match(needed.reason ?? '', /held in memory only/);

@@ -9,7 +9,7 @@ import { pdfNameFor, type StoredPath } from '../storage/paths.js';
 import type { ConflictMode, DocumentStat, DocumentStore, DocumentStores, OpenContent, OpenDocument, StagedUpload, WriteOptions, WriteResult } from '../storage/store.js';
 import { storeUserOf, type OperationContext } from './context.js';
 import { ReadModelCache } from './read-model-cache.js';
-import { conflictModeFor, matchesEtag } from '../storage/store.js';
+import { conflictModeFor, etagOf, matchesEtag } from '../storage/store.js';
 import { engineFor, requestExecution, throwIfStopped, type Engine, type ExecutionContext } from './execution.js';
 import { documentModel, type DocumentModel } from './models.js';
 
@@ -385,7 +385,10 @@ export class DocumentOperations {
       // An in-place change names the version it read, locked or not: the lock is this process's, and the store's
       // conditional write is what keeps another instance (or a DMS user editing directly) from being overwritten (412).
       const expected = !stored ? ifMatch : source!.equals(target) ? stored.etag : undefined;
-      const write = () => this.write(target, ctx, content, { conflict: plan.conflict, ifMatch: expected });
+      const write = async () => {
+        if (exec.beforeWrite) await exec.beforeWrite(content instanceof Uint8Array ? etagOf(content) : content.etag);
+        return this.write(target, ctx, content, { conflict: plan.conflict, ifMatch: expected });
+      };
       const written = lockWhileWriting ? await this.locked(target, ctx, write) : await write();
       return { result, stat: written.stat, written };
     };

@@ -15,6 +15,12 @@ export interface ExecutionContext {
   progress?: ((p: TaskProgress) => void) | undefined;
   /** A background job's work: its engine tasks leave one worker for inline requests (pool.ts, RunOptions.background). */
   background?: boolean | undefined;
+  /**
+   * Told, under the target's lock and just before the new version is written, the ETag it will have: a job records it
+   * (persisted before this resolves), so that a process killed between the write and the job's end is reported
+   * truthfully. Throwing stops the write.
+   */
+  beforeWrite?: ((etag: string) => Promise<void>) | undefined;
 }
 
 /** The engine as execute code sees it: the pool, with the execution's signal and progress applied to every task. */

@@ -124,7 +124,7 @@ export class JobOperations implements JobOperationsApi {
       record.finished = new Date().toISOString();
       record.reason = !ran
         ? 'The service stopped before the job ran, and the job needs what is held in memory only (the document password or uploaded files); the document is unchanged. Submit it again.'
-        : 'The service stopped while the job ran; the document is unchanged. Submit it again.';
+        : stoppedWhileRunning('The service', record);
       await this.store.put(record);
     }
     this.dispatch();
@@ -257,7 +257,7 @@ export class JobOperations implements JobOperationsApi {
       let reason: string;
       if (record.state === 'running') {
         if (this.running.has(record.id) || (await alive(record.id))) continue;
-        reason = 'The process that ran the job stopped while it ran; the document is unchanged. Submit it again.';
+        reason = stoppedWhileRunning('The process that ran the job', record);
       } else {
         // Shared queued jobs (no holder) wait on BullMQ for any process; this process's own are in its queue.
         const holder = record.payload.holder;
@@ -501,7 +501,7 @@ export class JobOperations implements JobOperationsApi {
       Object.assign(record, started);
       await this.emit(record, 'state');
       try {
-        const result = await live.run({ signal: stop.signal, progress: (p) => this.progress(record, p), background: true });
+        const result = await live.run({ signal: stop.signal, progress: (p) => this.progress(record, p), background: true, beforeWrite: (etag) => this.writing(record, etag) });
         await this.finish(id, 'succeeded', { result });
       } catch (err) {
         const error = err instanceof ServiceError ? err : new ServiceError('INTERNAL_ERROR');
@@ -510,6 +510,18 @@ export class JobOperations implements JobOperationsApi {
     } finally {
       stopHeartbeat?.();
     }
+  }
+
+  /**
+   * Records, before the job's result is written, the ETag it will have: a process that stops from here on may have
+   * written it, and the job's interruption says so. Across processes only a job still running gets here: one
+   * cancelled or marked interrupted meanwhile writes nothing.
+   */
+  private async writing(record: JobRecord, etag: string): Promise<void> {
+    const marked: JobRecord = { ...record, payload: { ...record.payload, writing: etag } };
+    if (!this.cluster) await this.store.put(marked);
+    else if (!(await this.cluster.replaceIf(marked, ['running']))) throw new ServiceError('TASK_CANCELLED', 'The job ended before its result was written');
+    record.payload = marked.payload;
   }
 
   /** Progress never goes backwards: a report below the last one (a new stage starting at 0) keeps the percent. */
@@ -592,3 +604,12 @@ function problemOf(error: ServiceError): JobError {
   return { status: error.status, code: error.code, title: ERROR_CATALOG[error.code].title, ...(error.detail ? { detail: error.detail } : {}), ...(error.extra ? { extra: error.extra } : {}) };
 }
 
+/**
+ * Why a job that was running is interrupted. Before its result is written the document is unchanged (jobs write
+ * atomically, after recording the ETag they write: JobOperations.writing); after that it may hold the result.
+ */
+function stoppedWhileRunning(who: string, record: JobRecord): string {
+  const etag = record.payload.writing;
+  if (etag === undefined) return `${who} stopped while the job ran; the document is unchanged. Submit it again.`;
+  return `${who} stopped while the job was writing its result: the document holds the result if its ETag is ${etag}, else it is unchanged. Check it before submitting again.`;
+}

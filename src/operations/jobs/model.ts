@@ -58,6 +58,11 @@ interface PayloadCommon {
    * on that instance only, so when the process stops saying it lives, the job is marked interrupted (interruptDead).
    */
   holder?: string;
+  /**
+   * The ETag of the version the job was about to write, recorded just before the write: when the job's process
+   * stops after that, the document may hold the result or not, and the interrupted job says so (with this ETag).
+   */
+  writing?: string;
 }
 
 export interface ActionPayload extends PayloadCommon {
