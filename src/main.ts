@@ -156,7 +156,7 @@ interface SharedState {
  * the data folder, as the one embedded process always did. A Redis that cannot
  * be reached at start stops the start with one line.
  */
-async function openSharedState(config: Config): Promise<SharedState> {
+async function openSharedState(config: Config, mode: 'service' | 'worker'): Promise<SharedState> {
   if (!config.redisUrl) return {};
   let redis: RedisConnection;
   try {
@@ -167,6 +167,9 @@ async function openSharedState(config: Config): Promise<SharedState> {
   try {
     // Passthrough sessions carry DMS passwords: loadConfig made the key a requirement then; sealed with it in Redis.
     const sealer = config.secretsKey || config.secretsKeyFile ? new Sealer(await loadSecretsKey(config)) : undefined;
+    // A worker serves no requests: it reads optimize profiles (OptimizeAction), never users, tokens or sessions, and
+    // its data folder is scratch space, not state to copy into Redis.
+    if (mode === 'worker') return { redis, profiles: new RedisProfileStore(redis), ...(sealer ? { sealer } : {}) };
     const limits = { idleSeconds: config.sessionIdleSeconds, maxSeconds: config.sessionMaxSeconds };
     const userStore = new RedisUserStore(redis);
     const tokenStore = new RedisTokenStore(redis, userStore);
@@ -194,7 +197,7 @@ async function openSharedState(config: Config): Promise<SharedState> {
  * pool, stores and jobs but no HTTP: it only runs jobs from the shared queue.
  */
 export async function start(config: Config, mode: 'service' | 'worker' = 'service'): Promise<{ url: string; stop: () => Promise<void> }> {
-  const shared = await openSharedState(config);
+  const shared = await openSharedState(config, mode);
   const documentStore = await openDocumentStores(config, shared.redis).catch(async (err: unknown) => {
     await shared.redis?.close();
     throw err;

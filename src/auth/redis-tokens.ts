@@ -3,7 +3,7 @@ import type { Principal, Right, TokenView } from './types.js';
 import type { UserStore } from './users.js';
 import {
   hashOf,
-  LAST_USED_FLUSH_MS,
+  LastUseWriter,
   MAX_TOKENS_PER_USER,
   newToken,
   notFound,
@@ -72,7 +72,7 @@ return 1
 export class RedisTokenStore implements TokenStore {
   /** Last-use times not yet written, by the token's key. */
   private readonly pending = new Map<string, string>();
-  private flushTimer: NodeJS.Timeout | null = null;
+  private readonly lastUse = new LastUseWriter(() => this.flush(), 'Redis');
 
   constructor(
     private readonly redis: RedisConnection,
@@ -153,16 +153,12 @@ export class RedisTokenStore implements TokenStore {
     const now = Date.now();
     const principal = await principalOfToken(t, this.users, (username) => this.removeUser(username), now);
     this.pending.set(this.tokenKey(t.hash), new Date(now).toISOString());
-    this.flushSoon();
+    this.lastUse.soon();
     return principal;
   }
 
-  async close(): Promise<void> {
-    if (this.flushTimer) {
-      clearTimeout(this.flushTimer);
-      this.flushTimer = null;
-      await this.flush().catch(() => undefined);
-    }
+  close(): Promise<void> {
+    return this.lastUse.close();
   }
 
   private async read(hash: string): Promise<StoredToken | null> {
@@ -172,15 +168,6 @@ export class RedisTokenStore implements TokenStore {
     // A use this instance has not written yet is newer than what Redis holds.
     const times = [fields.lastUsedAt, this.pending.get(this.tokenKey(hash))].filter((t): t is string => t !== undefined).sort();
     return { ...record, lastUsedAt: times.at(-1) ?? null };
-  }
-
-  private flushSoon(): void {
-    if (this.flushTimer) return;
-    this.flushTimer = setTimeout(() => {
-      this.flushTimer = null;
-      void this.flush().catch((err: unknown) => process.emitWarning(`pdfservice: could not record API token use in Redis (${(err as Error).message})`));
-    }, LAST_USED_FLUSH_MS);
-    this.flushTimer.unref();
   }
 
   private async flush(): Promise<void> {

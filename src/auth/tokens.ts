@@ -136,6 +136,36 @@ export async function principalOfToken(t: StoredToken, users: UserStore, removeU
 }
 
 /**
+ * Last-use times are written at most once a minute, not at every request: `soon()` asks for a write within
+ * LAST_USED_FLUSH_MS, `close()` writes what is pending now. One home for both token stores.
+ */
+export class LastUseWriter {
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly write: () => Promise<void>,
+    /** Where the times go, for the warning when a write fails. */
+    private readonly where: string,
+  ) {}
+
+  soon(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      void this.write().catch((err: unknown) => process.emitWarning(`pdfservice: could not record API token use in ${this.where} (${(err as Error).message})`));
+    }, LAST_USED_FLUSH_MS);
+    this.timer.unref();
+  }
+
+  async close(): Promise<void> {
+    if (!this.timer) return;
+    clearTimeout(this.timer);
+    this.timer = null;
+    await this.write().catch(() => undefined);
+  }
+}
+
+/**
  * API tokens in `<dataDir>/state/tokens.json` (mode 0600), kept in memory and
  * written atomically on every change, one write at a time. Only this process
  * writes the file (the users CLI does not touch tokens): a token whose user the
@@ -144,12 +174,14 @@ export async function principalOfToken(t: StoredToken, users: UserStore, removeU
 export class FileTokenStore implements TokenStore {
   private readonly tokens = new Map<string, StoredToken>();
   private queue: Promise<unknown> = Promise.resolve();
-  private flushTimer: NodeJS.Timeout | null = null;
+  private readonly lastUse: LastUseWriter;
 
   private constructor(
     private readonly file: string,
     private readonly users: UserStore,
-  ) {}
+  ) {
+    this.lastUse = new LastUseWriter(() => this.save(), file);
+  }
 
   static async open(dataDir: string, users: UserStore): Promise<FileTokenStore> {
     const store = new FileTokenStore(path.join(dataDir, 'state', 'tokens.json'), users);
@@ -219,30 +251,17 @@ export class FileTokenStore implements TokenStore {
     const now = Date.now();
     const principal = await principalOfToken(t, this.users, (username) => this.removeUser(username), now);
     t.lastUsedAt = new Date(now).toISOString();
-    this.flushSoon();
+    this.lastUse.soon();
     return principal;
   }
 
   /** Writes pending last-use times. */
-  async close(): Promise<void> {
-    if (this.flushTimer) {
-      clearTimeout(this.flushTimer);
-      this.flushTimer = null;
-      await this.save().catch(() => undefined);
-    }
+  close(): Promise<void> {
+    return this.lastUse.close();
   }
 
   private ownedBy(username: string): StoredToken[] {
     return [...this.tokens.values()].filter((t) => t.username === username).sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-  }
-
-  private flushSoon(): void {
-    if (this.flushTimer) return;
-    this.flushTimer = setTimeout(() => {
-      this.flushTimer = null;
-      void this.save().catch((err) => process.emitWarning(`pdfservice: could not record API token use in ${this.file} (${(err as Error).message})`));
-    }, LAST_USED_FLUSH_MS);
-    this.flushTimer.unref();
   }
 
   /** Writes the whole table as it is when the write starts; writes never interleave. */
