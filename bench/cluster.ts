@@ -9,7 +9,6 @@
  */
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { startNginx, type Nginx } from '../test/helpers/nginx.js';
 import { startRedisServer, type RedisServer } from '../test/helpers/redis-server.js';
 import { startS3Server, type S3Server } from '../test/helpers/s3-server.js';
+import { clusterEnv } from '../test/helpers/cluster-env.js';
 import { ADMIN, startServer } from '../test/helpers/server.js';
 import type { Row } from './annotations.js';
 import { makeBenchDocument } from './fixtures.js';
@@ -158,30 +158,14 @@ export async function runClusterBench(quick: boolean): Promise<Row[]> {
       PDFSERVICE_USER_JOB_LIMIT: '64',
       PDFSERVICE_JOB_QUEUE_LIMIT: '1000',
     };
-    const clusterEnv = {
-      ...common,
-      PDFSERVICE_REDIS_URL: redis.url,
-      PDFSERVICE_REDIS_PREFIX: 'cbench:',
-      PDFSERVICE_SECRETS_KEY: randomBytes(32).toString('hex'),
-      PDFSERVICE_STORE: 's3',
-      PDFSERVICE_S3_ENDPOINT: s3.endpoint,
-      PDFSERVICE_S3_REGION: s3.region,
-      PDFSERVICE_S3_BUCKET: s3.buckets[0]!,
-      PDFSERVICE_S3_PREFIX: 'cbench/',
-      PDFSERVICE_S3_ACCESS_KEY_ID: s3.accessKeyId,
-      PDFSERVICE_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-      PDFSERVICE_S3_TIMEOUT_MS: '30000',
-      PDFSERVICE_TRUST_PROXY: 'true',
-      PDFSERVICE_ADMIN_USER: ADMIN.username,
-      PDFSERVICE_ADMIN_PASSWORD: ADMIN.password,
-    };
+    const shared = { ...common, ...clusterEnv(redis, s3, { redisPrefix: 'cbench:', s3Prefix: 'cbench/', s3TimeoutMs: 30_000 }) };
     const embedded = await startServer({ env: common });
     started.push(embedded);
     // One after the other: the first creates the admin in Redis, the second finds it. The instances only queue
     // background jobs, so the job figures below are the workers' alone (inline requests run on the instances).
-    const a = await startServer({ env: { ...clusterEnv, PDFSERVICE_RUN_JOBS: 'false' } });
+    const a = await startServer({ env: { ...shared, PDFSERVICE_RUN_JOBS: 'false' } });
     started.push(a);
-    const b = await startServer({ env: { ...clusterEnv, PDFSERVICE_RUN_JOBS: 'false' } });
+    const b = await startServer({ env: { ...shared, PDFSERVICE_RUN_JOBS: 'false' } });
     started.push(b);
     lb = await startNginx([a, b].map((s) => new URL(s.baseUrl).host));
     const lbApi = `${lb.url}/pdfservice/v1`;
@@ -282,7 +266,7 @@ export async function runClusterBench(quick: boolean): Promise<Row[]> {
     const perMinute: Record<1 | 2, number[]> = { 1: [], 2: [] };
     for (const [p, count] of phases.entries()) {
       while (workers.length > count) await stopWorker(workers.pop()!);
-      while (workers.length < count) workers.push(await startWorker(clusterEnv));
+      while (workers.length < count) workers.push(await startWorker(shared));
       // One job first, untimed, so a new worker's engine is warm as the first one's is.
       await jobsRun(cluster, 1, `warm-${p}`);
       const load = os.loadavg()[0]!.toFixed(1);

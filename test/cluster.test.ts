@@ -17,6 +17,7 @@ import { startNginx, type Nginx } from './helpers/nginx.js';
 import { makePdf, pdftotext, qpdfCheck } from './helpers/pdf.js';
 import { startRedisServer, type RedisServer } from './helpers/redis-server.js';
 import { startS3Server, type S3Server } from './helpers/s3-server.js';
+import { clusterEnv } from './helpers/cluster-env.js';
 import { ADMIN, startServer, type TestServer } from './helpers/server.js';
 import { followEvents, killProcess, startWorker, type WorkerProcess } from './helpers/jobs.js';
 
@@ -30,29 +31,15 @@ let workerDir: string;
 /** The balancer as a server for call(): the same API path and admin credentials. */
 let viaLb: TestServer;
 
-function clusterEnv(): Record<string, string> {
-  return {
-    PDFSERVICE_REDIS_URL: redis.url,
-    PDFSERVICE_REDIS_PREFIX: `cluster-${randomBytes(4).toString('hex')}:`,
-    PDFSERVICE_SECRETS_KEY: randomBytes(32).toString('hex'),
-    PDFSERVICE_STORE: 's3',
-    PDFSERVICE_S3_ENDPOINT: s3.endpoint,
-    PDFSERVICE_S3_REGION: s3.region,
-    PDFSERVICE_S3_BUCKET: s3.buckets[0]!,
-    PDFSERVICE_S3_PREFIX: 'cluster/',
-    PDFSERVICE_S3_ACCESS_KEY_ID: s3.accessKeyId,
-    PDFSERVICE_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-    PDFSERVICE_S3_TIMEOUT_MS: '5000',
-    PDFSERVICE_TRUST_PROXY: 'true',
-    // Short leases: the locks of the instance the last test kills are free again soon.
-    PDFSERVICE_LOCK_LEASE_MS: '3000',
-  };
-}
 let env: Record<string, string>;
 
 before(async () => {
   [redis, s3] = await Promise.all([startRedisServer(), startS3Server()]);
-  env = clusterEnv();
+  env = {
+    ...clusterEnv(redis, s3, { redisPrefix: `cluster-${randomBytes(4).toString('hex')}:`, s3Prefix: 'cluster/', s3TimeoutMs: 5000 }),
+    // Short leases: the locks of the instance the last test kills are free again soon.
+    PDFSERVICE_LOCK_LEASE_MS: '3000',
+  };
   // One after the other: the first creates the admin in Redis, the second finds it.
   const instanceEnv = { ...env, PDFSERVICE_RUN_JOBS: 'false' };
   a = await startServer({ env: instanceEnv });

@@ -20,7 +20,8 @@ import { redactablePdf } from './helpers/pdf.js';
 import { startRedisServer, type RedisServer } from './helpers/redis-server.js';
 import { startS3Server, type S3Server } from './helpers/s3-server.js';
 import { followEvents, inTheMiddle, jobOf, killProcess as kill, startWorker, until, WORKER, type Job, type WorkerProcess } from './helpers/jobs.js';
-import { ADMIN, startServer, type TestServer } from './helpers/server.js';
+import { clusterEnv } from './helpers/cluster-env.js';
+import { startServer, type TestServer } from './helpers/server.js';
 
 const REDACT = { ApplyRedactionsAction: {} };
 /** Pages whose redaction runs several seconds on the worker: long enough to act on while it runs. */
@@ -79,23 +80,8 @@ describe('jobs across two instances and a worker (Redis, S3)', () => {
   before(async () => {
     redis = await startRedisServer();
     s3 = await startS3Server();
-    env = {
-      PDFSERVICE_REDIS_URL: redis.url,
-      PDFSERVICE_REDIS_PREFIX: 'cluster:',
-      PDFSERVICE_STORE: 's3',
-      PDFSERVICE_S3_ENDPOINT: s3.endpoint,
-      PDFSERVICE_S3_REGION: s3.region,
-      PDFSERVICE_S3_BUCKET: s3.buckets[0]!,
-      PDFSERVICE_S3_PREFIX: 'docs/',
-      PDFSERVICE_S3_ACCESS_KEY_ID: s3.accessKeyId,
-      PDFSERVICE_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-      PDFSERVICE_S3_TIMEOUT_MS: '10000',
-      PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0',
-      PDFSERVICE_ADMIN_USER: ADMIN.username,
-      PDFSERVICE_ADMIN_PASSWORD: ADMIN.password,
-      // The same key everywhere, so document passwords go on the shared queue sealed.
-      PDFSERVICE_SECRETS_KEY: randomBytes(32).toString('hex'),
-    };
+    // The same secrets key everywhere, so document passwords go on the shared queue sealed.
+    env = { ...clusterEnv(redis, s3, { redisPrefix: 'cluster:', s3Prefix: 'docs/', s3TimeoutMs: 10_000 }), PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' };
     // The instances only queue jobs: whatever runs one is the worker.
     a = await startServer({ env: { ...env, PDFSERVICE_RUN_JOBS: 'false', PDFSERVICE_WORKERS: '1' } });
     b = await startServer({ env: { ...env, PDFSERVICE_RUN_JOBS: 'false', PDFSERVICE_WORKERS: '1' } });
