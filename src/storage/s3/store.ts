@@ -33,6 +33,8 @@ import { s3Failure, s3Status } from './client.js';
  * between the check and the write that only a lock closes. LocalLocks closes
  * it within one process; several instances share Redis locks (RedisLocks),
  * whose verify() just before the write refuses it when the lease ran out.
+ * A shared one (`shared`: every instance takes it) also lets create-if-absent
+ * be one PutObject (writeDocument).
  */
 export type CommitLock = LockProvider;
 
@@ -47,7 +49,7 @@ export interface S3StoreOptions {
   bucket: string;
   /** Put before every key ('' or ending in '/', say 'pdfservice/'). */
   prefix: string;
-  /** Local folder for staged uploads and spooled reads. */
+  /** Local folder for staged uploads, spooled reads and kept versions (`kept/`). */
   dataDir: string;
   /**
    * Locks of check-then-write commits; default in-process (one instance). A
