@@ -108,6 +108,56 @@ test('a document uploaded through one instance is read, annotated and changed by
   assert.ok(qpdfCheck(fromA.bytes).ok);
 });
 
+/**
+ * The S3 requests Swift's proxy logged for keys below `folder` (the bucket's own requests, not Swift's internal
+ * ones), as "METHOD key status", from `from` lines on: the proxy logs each request once it answered it, over UDP,
+ * so this waits until no new line has come for 300 ms.
+ */
+async function s3RequestsSince(folder: string, from: number): Promise<string[]> {
+  const matching = () => s3.log().split('\n').filter((l) => l.startsWith('proxy-server: ') && l.includes(` /${s3.buckets[0]!}/`) && l.includes(folder));
+  let lines = matching();
+  for (let quiet = 0, waited = 0; quiet < 3 && waited < 5000; waited += 100) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const now = matching();
+    quiet = now.length === lines.length ? quiet + 1 : 0;
+    lines = now;
+  }
+  return lines.slice(from).map((l) => {
+    const [, method, target, status] = / (\w+) \/[^/ ]+\/(\S*) HTTP\/1\.\d (\d+)/.exec(l)!;
+    const key = decodeURIComponent(target!).replace(/\?.*/, '').replace(/^cluster\//, '');
+    return `${method} ${key || 'listing'} ${status}`;
+  });
+}
+
+test('S3 requests per operation, as Swift logs them: upload 3, DocumentModel 2, annotation list 2, stamp saved beside 6, every read a 304', async () => {
+  // The sequence of issue 24's bench, on one instance (which keeps what it wrote and read). Before kept versions and
+  // one-PUT creates: 4, 2 and 2 (each read a download), 9 (a download, a multipart upload, a HEAD after it); the
+  // text prefetch after each write was a download too.
+  assert.equal((await call(a, 'PUT', '/documents/counted')).status, 201);
+  const counted = async (run: () => Promise<Reply>): Promise<string[]> => {
+    const from = (await s3RequestsSince('counted', 0)).length;
+    const reply = await run();
+    assert.ok(reply.status < 300, reply.text);
+    return s3RequestsSince('counted', from);
+  };
+  const upload = await counted(() => put(a, 'counted/doc.pdf', makePdf({ pages: 2 })));
+  const model = await counted(() => call(a, 'GET', '/documents/counted/doc.pdf', { headers: { accept: 'application/json' } }));
+  const annotations = await counted(() => call(a, 'GET', '/documents/counted/doc.pdf/annotations'));
+  const stamp = await counted(() => call(a, 'POST', '/documents/counted/doc.pdf/pages', { body: { TextStampAction: { text: 'Counted', x: 72, y: 72, savePath: 'counted/doc-stamped.pdf' } } }));
+  const reads = (lines: string[]) => lines.filter((l) => l.startsWith('GET '));
+  const others = (lines: string[]) => lines.filter((l) => !l.startsWith('GET '));
+  const all = [...upload, ...model, ...annotations, ...stamp];
+  const detail = JSON.stringify({ upload, model, annotations, stamp });
+  assert.deepEqual(others(upload), ['HEAD counted/doc.pdf 404', 'HEAD counted/ 200', 'PUT counted/doc.pdf 200'], detail);
+  assert.deepEqual(others(model), ['HEAD counted/doc.pdf 200'], detail);
+  assert.deepEqual(others(annotations), ['HEAD counted/doc.pdf 200'], detail);
+  assert.deepEqual(others(stamp), ['HEAD counted/doc.pdf 200', 'HEAD counted/doc-stamped.pdf 404', 'HEAD counted/doc-stamped.pdf 404', 'HEAD counted/ 200', 'PUT counted/doc-stamped.pdf 200'], detail);
+  assert.ok(reads(model).length >= 1 && reads(annotations).length >= 1 && reads(stamp).includes('GET counted/doc.pdf 304'), detail);
+  assert.deepEqual(reads(all).filter((l) => !l.endsWith(' 304')), [], `every read is of a version this instance wrote or read: a 304, no download: ${detail}`);
+  // Each write's text prefetch (PDFSERVICE_TEXT_PREFETCH_MAX_BYTES) reads the new version too, also a 304: at most one more GET per write.
+  assert.ok(reads(all).length <= 3 + 2, detail);
+});
+
 test('20 clients writing one document through both instances and nginx lose no update', async () => {
   assert.equal((await put(a, 'shared/busy.pdf', makePdf({ pages: 1 }))).status, 201);
   const servers = [a, b, viaLb, viaLb];

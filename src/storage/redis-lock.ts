@@ -9,6 +9,13 @@ import type { Release } from './store.js';
  * key, and a check a holder makes just before it commits a write.
  */
 export interface LockProvider {
+  /**
+   * Whether these locks exclude holders in every instance (RedisLocks: all
+   * instances of a service share its Redis) or only within this process
+   * (LocalLocks). A store may rely on a check made under a shared lock
+   * holding until its write, across instances (S3Store's create-if-absent).
+   */
+  readonly shared: boolean;
   /** Waits for the key's lock; the Release gives it back (calling it twice is harmless). */
   acquire(key: string): Promise<Release>;
   /**
@@ -22,6 +29,7 @@ export interface LockProvider {
 
 /** The in-process lock (one instance): nothing can take a key from its holder, so there is nothing to verify. */
 export class LocalLocks implements LockProvider {
+  readonly shared = false;
   private readonly locks = new KeyedLock();
   acquire(key: string): Promise<Release> {
     return this.locks.acquire(key);
@@ -150,6 +158,7 @@ function retryAfter(ms: number): Record<string, string> {
  * in Redis in arrival order.
  */
 export class RedisLocks implements LockProvider {
+  readonly shared = true;
   private readonly local = new KeyedLock();
   private readonly held = new Map<string, Holding>();
   private readonly renewMs: number;

@@ -19,6 +19,7 @@ import {
   type _Object,
 } from '@aws-sdk/client-s3';
 import { ServiceError } from '../../errors.js';
+import { KeptVersions } from '../kept.js';
 import { LocalLocks, type LockProvider } from '../redis-lock.js';
 import { copyToFile, openContent, spoolName, StagedFile, stageToFile } from '../local-files.js';
 import type { StoredPath } from '../paths.js';
@@ -32,6 +33,8 @@ import { s3Failure, s3Status } from './client.js';
  * between the check and the write that only a lock closes. LocalLocks closes
  * it within one process; several instances share Redis locks (RedisLocks),
  * whose verify() just before the write refuses it when the lease ran out.
+ * A shared one (`shared`: every instance takes it) also lets create-if-absent
+ * be one PutObject (writeDocument).
  */
 export type CommitLock = LockProvider;
 
@@ -46,7 +49,7 @@ export interface S3StoreOptions {
   bucket: string;
   /** Put before every key ('' or ending in '/', say 'pdfservice/'). */
   prefix: string;
-  /** Local folder for staged uploads and spooled reads. */
+  /** Local folder for staged uploads, spooled reads and kept versions (`kept/`). */
   dataDir: string;
   /**
    * Locks of check-then-write commits; default in-process (one instance). A
@@ -68,6 +71,49 @@ export interface S3StoreOptions {
 
 type Content = StagedFile | Uint8Array;
 
+/** What a write's answer says of the version it stored: S3's ETag of it (undefined if the server sent none) and its time. */
+interface Stored {
+  s3Etag: string | undefined;
+  modified: Date;
+}
+
+/** The headers of the answer an SDK error came with (the SDK attaches it, not enumerable). */
+function answerHeaders(err: unknown): Record<string, string | undefined> {
+  return (err as { $response?: { headers?: Record<string, string | undefined> } } | undefined)?.$response?.headers ?? {};
+}
+
+/** A time from an HTTP date header, or undefined. */
+function httpDate(value: string | undefined): Date | undefined {
+  const date = value ? new Date(value) : undefined;
+  return date && !Number.isNaN(date.getTime()) ? date : undefined;
+}
+
+interface DateStack {
+  add(
+    middleware: (next: (args: unknown) => Promise<{ response: unknown }>) => (args: unknown) => Promise<{ response: unknown }>,
+    options: { step: 'deserialize'; priority: 'low'; name: string },
+  ): void;
+}
+
+/**
+ * The `Date` header of the answer to one command (a middleware on that
+ * command alone, inside the SDK's deserializer: the client is shared and its
+ * output has no such field). Read after the command was sent.
+ */
+function serverDateOf(command: PutObjectCommand | CompleteMultipartUploadCommand): () => Date | undefined {
+  let date: string | undefined;
+  (command.middlewareStack as unknown as DateStack).add(
+    (next) => async (args) => {
+      const out = await next(args);
+      const headers = (out.response as { headers?: Record<string, string | undefined> } | undefined)?.headers;
+      date = headers?.date ?? headers?.Date;
+      return out;
+    },
+    { step: 'deserialize', priority: 'low', name: 'pdfserviceServerDate' },
+  );
+  return () => httpDate(date);
+}
+
 /**
  * Documents in one bucket of S3-compatible storage, under a key prefix. A
  * document's key is the prefix and its path's segments joined by '/'; a
@@ -78,7 +124,10 @@ type Content = StagedFile | Uint8Array;
  * Our tag (the content hash, as every store's) is stored with the object as
  * user metadata at write; a read streams the object into a local spool file,
  * hashed on the way, so the engine reads a local copy of one version and the
- * tag it gets is that of the bytes it got.
+ * tag it gets is that of the bytes it got. The last version read or written
+ * of each document is kept locally a while (KeptVersions), and a read of it
+ * asks S3 only whether it is still current (a conditional GET), so a version
+ * is downloaded at most once per instance while it stays current.
  *
  * Writes are atomic by S3's nature: an object (single PUT or completed
  * multipart upload) becomes visible whole, and replaces the old one whole, so
@@ -102,6 +151,12 @@ export class S3Store implements DocumentStore {
    * key, for the S3 version they were computed for: such an object is hashed once per version, not at every stat.
    */
   private readonly computed = new Map<string, { s3Etag: string; etag: string }>();
+  /**
+   * The last version of each key downloaded or written here, kept locally for
+   * a while (`<dataDir>/kept`), served only after S3 confirmed it is still the
+   * key's current version (openDocument): other instances write the bucket too.
+   */
+  private readonly kept: KeptVersions;
 
   constructor(options: S3StoreOptions) {
     this.client = options.client;
@@ -109,6 +164,7 @@ export class S3Store implements DocumentStore {
     this.prefix = options.prefix;
     this.staging = path.join(options.dataDir, 'staging');
     this.spool = path.join(options.dataDir, 'spool');
+    this.kept = new KeptVersions(path.join(options.dataDir, 'kept'));
     this.commits = options.commitLock ?? new LocalLocks();
     this.locks = options.documentLocks ?? new LocalLocks();
     this.partSize = Math.max(options.partSize ?? 8 * MiB, 5 * MiB);
@@ -119,6 +175,7 @@ export class S3Store implements DocumentStore {
   async init(): Promise<void> {
     await fs.mkdir(this.staging, { recursive: true });
     await fs.mkdir(this.spool, { recursive: true });
+    await this.kept.init();
   }
 
   private docKey(p: StoredPath): string {
@@ -180,21 +237,43 @@ export class S3Store implements DocumentStore {
   }
 
   /**
-   * Downloads the current version into the spool folder, hashing it; the
-   * file is unlinked once open, so it goes when the document is closed (or the
-   * process ends) and nothing is left to clean up.
+   * Downloads the current version into the spool folder, hashing it, and
+   * keeps the download (KeptVersions) for the next read of this version. When
+   * a version of the key is kept, the GET carries If-None-Match with its S3
+   * ETag: S3 answers 304 only while that is still the key's version (another
+   * instance may have replaced it), and then the kept file is served without
+   * a download; any other answer is read as without the condition. A kept
+   * version is never served without that answer.
    */
   async openDocument(p: StoredPath): Promise<OpenDocument> {
     const notFound = () => new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
     if (!p.isDocument) throw notFound();
     const key = this.docKey(p);
+    const kept = await this.kept.open(key);
     let res: { Body?: unknown; LastModified?: Date; ETag?: string; Metadata?: Record<string, string> };
     try {
-      res = await this.send('GetObject', (c) => c.send(new GetObjectCommand({ Bucket: this.bucket, Key: key })));
+      res = await this.send('GetObject', (c) => c.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(kept ? { IfNoneMatch: kept.version.sourceEtag } : {}) })));
     } catch (err) {
-      if (s3Status(err) === 404) throw notFound();
+      if (kept && s3Status(err) === 304) {
+        const { handle, version } = kept;
+        // A 304 names the current version; one that is not the kept one (a server that got the condition wrong) is not served.
+        const headers = answerHeaders(err);
+        if (headers.etag === undefined || headers.etag === version.sourceEtag) {
+          // The time S3 gives the version now (its HEAD and listings say the same), rather than the one noted at the write.
+          return this.opened(handle, { size: version.size, modified: httpDate(headers['last-modified']) ?? version.modified, etag: version.etag });
+        }
+        await handle.close();
+        await this.kept.drop(key);
+        return this.openDocument(p);
+      }
+      await kept?.handle.close();
+      if (s3Status(err) === 404) {
+        await this.kept.drop(key);
+        throw notFound();
+      }
       throw err;
     }
+    await kept?.handle.close();
     const file = spoolName(this.spool);
     let handle: fs.FileHandle;
     let copied: { size: number; etag: string };
@@ -204,8 +283,9 @@ export class S3Store implements DocumentStore {
         throw s3Failure(err, 'GetObject');
       });
       handle = await fs.open(file, 'r');
-    } finally {
+    } catch (err) {
       await fs.rm(file, { force: true });
+      throw err;
     }
     // The tag is the hash of the bytes read, whatever the metadata says (another program may have replaced them).
     const stat = { size: copied.size, modified: res.LastModified ?? new Date(), etag: copied.etag };
@@ -213,6 +293,13 @@ export class S3Store implements DocumentStore {
       if (this.computed.size > 10_000) this.computed.clear();
       this.computed.set(key, { s3Etag: res.ETag, etag: copied.etag });
     }
+    // Kept for the next read of this version (or removed now when it cannot be); the descriptor reads it either way.
+    await this.kept.keepDownload(key, { sourceEtag: res.ETag, ...stat }, file);
+    return this.opened(handle, stat);
+  }
+
+  /** An open local file of one version as an OpenDocument; the stream or close() closes it. */
+  private opened(handle: fs.FileHandle, stat: DocumentStat): OpenDocument {
     return {
       ...openContent(handle, stat.size),
       stat,
@@ -223,13 +310,22 @@ export class S3Store implements DocumentStore {
   /**
    * Writes a document. What S3 servers honour decides how each mode stays
    * safe (docs/s3.md):
-   * - `fail` and `unique` (create if absent): under the commit lock, a HEAD,
-   *   then a multipart upload completed with If-None-Match: *, which S3 and
-   *   Swift's s3api refuse with 412 when the key exists: a document another
-   *   instance created after the HEAD is not replaced. On AWS that is atomic;
-   *   Swift checks and then writes, so two completions at the same moment can
-   *   both succeed (measured): across instances on Swift only the shared
-   *   CommitLock closes that.
+   * - `fail` and `unique` (create if absent): under the commit lock, a HEAD;
+   *   when the name is free:
+   *   - with a shared commit lock (`commitLock.shared`: RedisLocks, which
+   *     every instance takes for every write of the key) and a document below
+   *     multipartThreshold, one PutObject. No writer of this service can come
+   *     between the HEAD and the PUT, as each takes that lock first, and
+   *     verifyLocks() refuses the PUT when this holder's lease ran out
+   *     meanwhile. (Programs other than this service writing the bucket are
+   *     not covered, as for `overwrite` with If-Match below.)
+   *   - else (the in-process lock, which other instances do not see, or a
+   *     large document) a multipart upload completed with If-None-Match: *,
+   *     which S3 and Swift's s3api refuse with 412 when the key exists: a
+   *     document another instance created after the HEAD is not replaced. On
+   *     AWS that is atomic; Swift checks and then writes, so two completions
+   *     at the same moment can both succeed (measured): across instances on
+   *     Swift only the shared CommitLock closes that.
    * - `overwrite` with If-Match: Swift refuses every conditional PUT (501),
    *   so the version is checked (HEAD, our tag) and the object written under
    *   the commit lock of its key. Across instances that needs the shared
@@ -237,8 +333,12 @@ export class S3Store implements DocumentStore {
    *   several instances on the in-process lock, a writer in another instance
    *   between the check and the PUT would be overwritten.
    * - `overwrite` without a condition: one PUT (under the commit lock too).
-   * Everything that can refuse is checked before a folder marker is made, and
-   * the locks are verified just before the object is written (verifyLocks).
+   * Everything that can refuse is checked before a folder marker is made (and
+   * none is looked for when the document is there already: so is its
+   * folder), and the locks are verified just before the object is written
+   * (verifyLocks). The version written is kept locally (KeptVersions) with
+   * the S3 ETag the write answered, for the next read; no HEAD follows a
+   * write (upload() says why its answer is enough).
    */
   async writeDocument(p: StoredPath, content: Buffer | Uint8Array | StagedUpload, options: WriteOptions): Promise<WriteResult> {
     if (!p.isDocument) throw new ServiceError('INVALID_PATH', 'A document path must end in ".pdf"');
@@ -251,26 +351,32 @@ export class S3Store implements DocumentStore {
       try {
         const before = await this.head(key);
         if (options.ifMatch !== undefined && (!before || !matchesEtag(options.ifMatch, await this.tagOf(p, before.etag)))) throw new ServiceError('PRECONDITION_FAILED');
-        await this.ensureFolders(p.parent);
-        const modified = await this.upload(key, content, etag, false);
-        return { path: p, created: !before, stat: { size, modified, etag } };
+        if (!before) await this.ensureFolders(p.parent);
+        const stored = await this.upload(key, content, etag, false);
+        await this.keepWritten(key, stored, content, { size, etag });
+        return { path: p, created: !before, stat: { size, modified: stored.modified, etag } };
       } finally {
         release();
       }
     }
+    // The HEAD under a lock every instance takes decides alone for a small document; else the conditional completion does.
+    const conditional = !this.commits.shared || size >= this.multipartThreshold;
     let target = p;
     let foldersMade = false;
     for (let attempt = 0; ; attempt++) {
       const key = this.docKey(target);
       const release = await this.commits.acquire(key);
       try {
-        // A name known to be taken is not uploaded to; the conditional completion decides the rest.
+        // A name known to be taken is not uploaded to.
         const taken = (await this.head(key)) !== null;
         if (!taken) {
           if (!foldersMade) await this.ensureFolders(p.parent);
           foldersMade = true;
-          const modified = await this.upload(key, content, etag, true);
-          if (modified) return { path: target, created: true, stat: { size, modified, etag } };
+          const stored = await this.upload(key, content, etag, conditional);
+          if (stored) {
+            await this.keepWritten(key, stored, content, { size, etag });
+            return { path: target, created: true, stat: { size, modified: stored.modified, etag } };
+          }
         }
       } finally {
         release();
@@ -280,22 +386,43 @@ export class S3Store implements DocumentStore {
     }
   }
 
+  /** Keeps the version just written for the next read, under the S3 ETag the write answered (without one, none is kept). */
+  private async keepWritten(key: string, stored: Stored, content: Content, version: { size: number; etag: string }): Promise<void> {
+    if (stored.s3Etag === undefined) await this.kept.drop(key);
+    else await this.kept.keepWritten(key, { sourceEtag: stored.s3Etag, size: version.size, modified: stored.modified, etag: version.etag }, content);
+  }
+
   /**
    * Puts the content at `key` with our tag in its metadata: one PUT when it is
-   * small and need not be new, else a multipart upload (which streams a large
-   * staged file part by part, and is the one write Swift lets be conditional).
-   * The time it was stored; null when `createOnly` and the key exists.
+   * small and need not be `conditional`, else a multipart upload (which
+   * streams a large staged file part by part, and is the one write Swift lets
+   * be conditional: completed with If-None-Match: * when `conditional`).
+   * Answers the version stored (null when `conditional` and the key exists):
+   * its S3 ETag, from the write's answer, and its time, the `Date` header of
+   * that answer. No HEAD after the write: it would cost a request per write
+   * only to learn Last-Modified. The server's Date rather than this
+   * instance's clock, as instances' clocks differ and the server's is the one
+   * its Last-Modified comes from. The two are not equal: Last-Modified is the
+   * object's timestamp in whole seconds, which Swift rounds up (a PUT at
+   * 10:00:00.4 lists as 10:00:01) and Date rounds down, so the time a write
+   * reports can be a second before the one a later stat or listing reports
+   * for the same version. Nothing compares them (the time is only shown: the
+   * Last-Modified header, the model's `modified`), and a read of the kept
+   * version takes the time from S3's 304 answer, so reads agree with stat
+   * and listings.
    */
-  private async upload(key: string, content: Content, etag: string, createOnly: false): Promise<Date>;
-  private async upload(key: string, content: Content, etag: string, createOnly: true): Promise<Date | null>;
-  private async upload(key: string, content: Content, etag: string, createOnly: boolean): Promise<Date | null> {
+  private async upload(key: string, content: Content, etag: string, conditional: false): Promise<Stored>;
+  private async upload(key: string, content: Content, etag: string, conditional: boolean): Promise<Stored | null>;
+  private async upload(key: string, content: Content, etag: string, conditional: boolean): Promise<Stored | null> {
     const size = content instanceof StagedFile ? content.size : content.byteLength;
     const common = { Bucket: this.bucket, Key: key, ContentType: 'application/pdf', Metadata: { [ETAG_META]: etag.slice(1, -1) } };
-    if (!createOnly && size < this.multipartThreshold) {
+    if (!conditional && size < this.multipartThreshold) {
       const body = content instanceof StagedFile ? createReadStream(content.file) : content;
       await this.verifyLocks(key);
-      await this.send('PutObject', (c) => c.send(new PutObjectCommand({ ...common, Body: body, ContentLength: size })));
-      return (await this.head(key))?.modified ?? new Date();
+      const command = new PutObjectCommand({ ...common, Body: body, ContentLength: size });
+      const date = serverDateOf(command);
+      const put = await this.send('PutObject', (c) => c.send(command));
+      return { s3Etag: put.ETag, modified: date() ?? new Date() };
     }
     const created = await this.send('CreateMultipartUpload', (c) => c.send(new CreateMultipartUploadCommand(common)));
     const uploadId = created.UploadId;
@@ -311,15 +438,18 @@ export class S3Store implements DocumentStore {
         parts.push({ PartNumber: number, ETag: part.ETag });
       }
       await this.verifyLocks(key);
+      const command = new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts }, ...(conditional ? { IfNoneMatch: '*' } : {}) });
+      const date = serverDateOf(command);
+      let done: { ETag?: string | undefined };
       try {
-        await this.send('CompleteMultipartUpload', (c) => c.send(new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts }, ...(createOnly ? { IfNoneMatch: '*' } : {}) })));
+        done = await this.send('CompleteMultipartUpload', (c) => c.send(command));
       } catch (err) {
         // 412 (Swift says InvalidRequest, AWS PreconditionFailed; 409 when a concurrent completion on AWS): the key exists.
-        if (createOnly && (s3Status(err) === 412 || s3Status(err) === 409)) return null;
+        if (conditional && (s3Status(err) === 412 || s3Status(err) === 409)) return null;
         throw err;
       }
       completed = true;
-      return (await this.head(key))?.modified ?? new Date();
+      return { s3Etag: done.ETag, modified: date() ?? new Date() };
     } finally {
       if (!completed) await this.abortQuietly(key, uploadId);
     }
@@ -366,6 +496,8 @@ export class S3Store implements DocumentStore {
       } catch (err) {
         if (s3Status(err) === 412) throw new ServiceError('PRECONDITION_FAILED');
         throw err;
+      } finally {
+        await this.kept.drop(key);
       }
     } finally {
       release?.();
@@ -452,6 +584,7 @@ export class S3Store implements DocumentStore {
       });
       if (visible) throw new ServiceError('FOLDER_NOT_EMPTY', 'The folder is not empty; use ?recursive=true');
     }
+    await this.kept.dropBelow(base);
     for (let i = 0; i < keys.length; i += 1000) {
       const batch = keys.slice(i, i + 1000);
       const res = await this.send('DeleteObjects', (c) => c.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } })),
@@ -466,11 +599,12 @@ export class S3Store implements DocumentStore {
   }
 
   /**
-   * Empties the local staging and spool folders and aborts the multipart
+   * Empties the local staging, spool and kept folders and aborts the multipart
    * uploads below the prefix that interrupted writes left (those started at
    * least staleUploadMs ago: another instance's may be running now).
    */
   async recover(): Promise<void> {
+    await this.kept.clear();
     for (const dir of [this.staging, this.spool]) {
       await fs.rm(dir, { recursive: true, force: true });
       await fs.mkdir(dir, { recursive: true });

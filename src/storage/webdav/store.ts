@@ -10,7 +10,7 @@ import { copyToFile, openContent, spoolName, StagedFile, stageToFile } from '../
 import type { StoredPath } from '../paths.js';
 import { etagOf, matchesEtag, withRandomSuffix } from '../store.js';
 import type { DocumentStat, DocumentStore, DocumentStores, FolderEntry, OpenDocument, Release, StagedUpload, StoreUser, WriteOptions, WriteResult } from '../store.js';
-import { KeptVersions } from './kept.js';
+import { KeptVersions } from '../kept.js';
 import { DavClient, dmsFailure, unexpected, type DavCredentials, type DavResource } from './client.js';
 
 /** Names of uploads not yet moved into place; they start with a dot, so listings never show them. */
@@ -206,7 +206,7 @@ export class WebDavStore implements DocumentStore {
     const kept = await this.backend.kept.open(url);
     let res: Dispatcher.ResponseData;
     try {
-      res = await this.client.send('GET', url, this.user, kept ? { headers: { 'if-none-match': kept.version.davEtag } } : {});
+      res = await this.client.send('GET', url, this.user, kept ? { headers: { 'if-none-match': kept.version.sourceEtag } } : {});
     } catch (err) {
       await kept?.handle.close();
       throw err;
@@ -220,7 +220,7 @@ export class WebDavStore implements DocumentStore {
       const { handle, version } = kept;
       // A 304 names the current version; one that is not ours (a server that got the condition wrong) is not served.
       const tag = header('etag');
-      if (tag === undefined || opaque(tag) === opaque(version.davEtag)) return this.opened(handle, version);
+      if (tag === undefined || opaque(tag) === opaque(version.sourceEtag)) return this.opened(handle, version);
       await handle.close();
       await this.backend.kept.drop(url);
       return this.openDocument(p);
@@ -252,7 +252,7 @@ export class WebDavStore implements DocumentStore {
     const davEtag = header('etag');
     this.backend.rememberTag(url, { davEtag, size, modified }, etag);
     // Kept for the next read of this version (or removed now when it cannot be); the descriptor reads it either way.
-    await this.backend.kept.keepDownload(url, { davEtag, size, modified, etag }, file);
+    await this.backend.kept.keepDownload(url, { sourceEtag: davEtag, size, modified, etag }, file);
     return this.opened(handle, { size, modified, etag });
   }
 
@@ -322,7 +322,7 @@ export class WebDavStore implements DocumentStore {
       // The bytes just written are the next read's (the model after an upload, the text prefetch), when the DMS
       // shows the version uploaded under the temporary name, so no one else's write came in between.
       if (after?.davEtag && uploaded?.davEtag && opaque(after.davEtag) === opaque(uploaded.davEtag) && after.size === size) {
-        await this.backend.kept.keepWritten(targetNow, { davEtag: after.davEtag, size, modified: after.modified, etag }, content);
+        await this.backend.kept.keepWritten(targetNow, { sourceEtag: after.davEtag, size, modified: after.modified, etag }, content);
       } else {
         await this.backend.kept.drop(targetNow);
       }
