@@ -23,6 +23,7 @@ import { KeptVersions } from '../kept.js';
 import { LocalLocks, type LockProvider } from '../redis-lock.js';
 import { copyToFile, openContent, spoolName, StagedFile, stageToFile } from '../local-files.js';
 import type { StoredPath } from '../paths.js';
+import type { BookedVersion, VersionBook } from '../version-book.js';
 import { etagOf, matchesEtag, withRandomSuffix } from '../store.js';
 import type { DocumentStat, DocumentStore, FolderEntry, OpenDocument, Release, StagedUpload, WriteOptions, WriteResult } from '../store.js';
 import { s3Failure, s3Status } from './client.js';
@@ -67,6 +68,15 @@ export interface S3StoreOptions {
   partSize?: number | undefined;
   /** recover() aborts multipart uploads started this long ago or longer (another instance's may be running). Default 1 hour. */
   staleUploadMs?: number | undefined;
+  /**
+   * The current version of each key as the service's writers know it, shared
+   * by every instance (RedisVersionBook; main.ts gives one only with Redis,
+   * whose commit lock every instance takes): stat, create-if-absent and the
+   * If-Match check answer from it without a HEAD, and a read of a kept copy
+   * of the recorded version without a conditional GET. Without it every read
+   * asks S3, as before. S3Store.openDocument says why it is safe.
+   */
+  versionBook?: VersionBook | undefined;
 }
 
 type Content = StagedFile | Uint8Array;
@@ -157,6 +167,7 @@ export class S3Store implements DocumentStore {
    * key's current version (openDocument): other instances write the bucket too.
    */
   private readonly kept: KeptVersions;
+  private readonly book: VersionBook | undefined;
 
   constructor(options: S3StoreOptions) {
     this.client = options.client;
@@ -170,6 +181,7 @@ export class S3Store implements DocumentStore {
     this.partSize = Math.max(options.partSize ?? 8 * MiB, 5 * MiB);
     this.multipartThreshold = Math.max(options.multipartThreshold ?? 16 * MiB, this.partSize);
     this.staleUploadMs = options.staleUploadMs ?? 60 * 60 * 1000;
+    this.book = options.versionBook;
   }
 
   async init(): Promise<void> {
@@ -221,6 +233,36 @@ export class S3Store implements DocumentStore {
     }
   }
 
+  /**
+   * The key's current version: the version book's record when there is one
+   * (no request), else a HEAD. Under the key's commit lock a record is current
+   * (every writer of the service takes that lock and forgets the record
+   * before it writes); outside it, current as of the moment it was read.
+   */
+  private async current(key: string): Promise<{ s3Etag: string | undefined; etag: string | undefined; size: number; modified: Date } | null> {
+    const booked = await this.book?.get(key);
+    if (booked) return { s3Etag: booked.sourceEtag, etag: booked.etag, size: booked.size, modified: booked.modified };
+    return this.head(key);
+  }
+
+  /**
+   * After a write of `key` succeeded: records the version in the book, if
+   * this process still holds the key's commit lock (a holder whose lease ran
+   * out after its write must not record over a later writer's record; the
+   * moment between that check and the record is left, one Redis round trip).
+   * Without an S3 ETag, or when Redis fails, nothing is recorded: the key
+   * then has no record (forget came before the write), and reads ask S3.
+   */
+  private async recordWritten(key: string, version: { s3Etag: string | undefined } & Omit<BookedVersion, 'sourceEtag'>): Promise<void> {
+    if (!this.book || version.s3Etag === undefined) return;
+    try {
+      await this.commits.verify(key);
+      await this.book.record(key, { sourceEtag: version.s3Etag, etag: version.etag, size: version.size, modified: version.modified });
+    } catch {
+      // No record: the next reader asks S3.
+    }
+  }
+
   /** Our tag of the current version: the stored one, else the hash of its bytes. */
   private async tagOf(p: StoredPath, stored: string | undefined): Promise<string> {
     if (stored) return stored;
@@ -231,7 +273,7 @@ export class S3Store implements DocumentStore {
 
   async statDocument(p: StoredPath): Promise<DocumentStat | null> {
     if (!p.isDocument) return null;
-    const found = await this.head(this.docKey(p));
+    const found = await this.current(this.docKey(p));
     if (!found) return null;
     return { size: found.size, modified: found.modified, etag: await this.tagOf(p, found.etag) };
   }
@@ -243,13 +285,33 @@ export class S3Store implements DocumentStore {
    * ETag: S3 answers 304 only while that is still the key's version (another
    * instance may have replaced it), and then the kept file is served without
    * a download; any other answer is read as without the condition. A kept
-   * version is never served without that answer.
+   * version is never served without that answer, or without the version
+   * book naming it.
+   *
+   * With a version book: when its record for the key names the kept
+   * version's S3 ETag, the kept copy is served with no request at all. The
+   * record was current when it was read: every writer of the service forgets
+   * the record (under the key's commit lock) before its PutObject,
+   * CompleteMultipartUpload or DeleteObject and records the new version only
+   * after S3 answered it, and readers never record. So a record this read got
+   * was written after the last completed write before it and read before the
+   * next write's forget, hence before that write reached S3: the read takes
+   * effect at the moment it read the record, which lies within it, before any
+   * write that changes the key since (linearisable, as a read that overlaps a
+   * write may be ordered before it). No record (none yet, expired, forgotten
+   * by a write in progress or one that failed, Redis unreachable) or another
+   * version: the conditional GET as without a book. The book does not see
+   * programs other than the service writing the bucket (docs/s3.md).
    */
   async openDocument(p: StoredPath): Promise<OpenDocument> {
     const notFound = () => new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
     if (!p.isDocument) throw notFound();
     const key = this.docKey(p);
+    const booked = await this.book?.get(key);
     const kept = await this.kept.open(key);
+    if (booked && kept && booked.sourceEtag === kept.version.sourceEtag) {
+      return this.opened(kept.handle, { size: kept.version.size, modified: booked.modified, etag: kept.version.etag });
+    }
     let res: { Body?: unknown; LastModified?: Date; ETag?: string; Metadata?: Record<string, string> };
     try {
       res = await this.send('GetObject', (c) => c.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(kept ? { IfNoneMatch: kept.version.sourceEtag } : {}) })));
@@ -349,7 +411,7 @@ export class S3Store implements DocumentStore {
       const key = this.docKey(p);
       const release = await this.commits.acquire(key);
       try {
-        const before = await this.head(key);
+        const before = await this.current(key);
         if (options.ifMatch !== undefined && (!before || !matchesEtag(options.ifMatch, await this.tagOf(p, before.etag)))) throw new ServiceError('PRECONDITION_FAILED');
         if (!before) await this.ensureFolders(p.parent);
         const stored = await this.upload(key, content, etag, false);
@@ -368,7 +430,7 @@ export class S3Store implements DocumentStore {
       const release = await this.commits.acquire(key);
       try {
         // A name known to be taken is not uploaded to.
-        const taken = (await this.head(key)) !== null;
+        const taken = (await this.current(key)) !== null;
         if (!taken) {
           if (!foldersMade) await this.ensureFolders(p.parent);
           foldersMade = true;
@@ -418,11 +480,14 @@ export class S3Store implements DocumentStore {
     const common = { Bucket: this.bucket, Key: key, ContentType: 'application/pdf', Metadata: { [ETAG_META]: etag.slice(1, -1) } };
     if (!conditional && size < this.multipartThreshold) {
       const body = content instanceof StagedFile ? createReadStream(content.file) : content;
+      await this.book?.forget(key);
       await this.verifyLocks(key);
       const command = new PutObjectCommand({ ...common, Body: body, ContentLength: size });
       const date = serverDateOf(command);
       const put = await this.send('PutObject', (c) => c.send(command));
-      return { s3Etag: put.ETag, modified: date() ?? new Date() };
+      const stored = { s3Etag: put.ETag, modified: date() ?? new Date() };
+      await this.recordWritten(key, { ...stored, etag, size });
+      return stored;
     }
     const created = await this.send('CreateMultipartUpload', (c) => c.send(new CreateMultipartUploadCommand(common)));
     const uploadId = created.UploadId;
@@ -437,6 +502,7 @@ export class S3Store implements DocumentStore {
         const part = await this.send('UploadPart', (c) => c.send(new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: number, Body: body, ContentLength: end - start })));
         parts.push({ PartNumber: number, ETag: part.ETag });
       }
+      await this.book?.forget(key);
       await this.verifyLocks(key);
       const command = new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts }, ...(conditional ? { IfNoneMatch: '*' } : {}) });
       const date = serverDateOf(command);
@@ -449,7 +515,9 @@ export class S3Store implements DocumentStore {
         throw err;
       }
       completed = true;
-      return { s3Etag: done.ETag, modified: date() ?? new Date() };
+      const stored = { s3Etag: done.ETag, modified: date() ?? new Date() };
+      await this.recordWritten(key, { ...stored, etag, size });
+      return stored;
     } finally {
       if (!completed) await this.abortQuietly(key, uploadId);
     }
@@ -484,12 +552,14 @@ export class S3Store implements DocumentStore {
    */
   async deleteDocument(p: StoredPath, ifMatch?: string): Promise<void> {
     const key = this.docKey(p);
-    const release = ifMatch !== undefined ? await this.commits.acquire(key) : undefined;
+    // With a version book every delete takes the commit lock: a write between its forget and its record must not meet a delete.
+    const release = ifMatch !== undefined || this.book ? await this.commits.acquire(key) : undefined;
     try {
-      const found = p.isDocument ? await this.head(key) : null;
+      const found = p.isDocument ? await this.current(key) : null;
       if (!found) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
       if (ifMatch !== undefined && !matchesEtag(ifMatch, await this.tagOf(p, found.etag))) throw new ServiceError('PRECONDITION_FAILED');
       const conditional = ifMatch !== undefined && found.s3Etag !== undefined && /^"[0-9a-f]{32}"$/.test(found.s3Etag);
+      await this.book?.forget(key);
       await this.verifyLocks(key);
       try {
         await this.send('DeleteObject', (c) => c.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key, ...(conditional ? { IfMatch: found.s3Etag } : {}) })));
@@ -587,11 +657,39 @@ export class S3Store implements DocumentStore {
     await this.kept.dropBelow(base);
     for (let i = 0; i < keys.length; i += 1000) {
       const batch = keys.slice(i, i + 1000);
-      const res = await this.send('DeleteObjects', (c) => c.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } })),
-      );
-      const failed = res.Errors?.[0];
-      if (failed) throw s3Failure(Object.assign(new Error(`${failed.Code ?? 'error'} for ${failed.Key ?? '?'}`), { $metadata: { httpStatusCode: 503 } }), 'DeleteObjects');
+      const releases = await this.forgetAll(batch);
+      try {
+        const res = await this.send('DeleteObjects', (c) => c.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } })),
+        );
+        const failed = res.Errors?.[0];
+        if (failed) throw s3Failure(Object.assign(new Error(`${failed.Code ?? 'error'} for ${failed.Key ?? '?'}`), { $metadata: { httpStatusCode: 503 } }), 'DeleteObjects');
+      } finally {
+        for (const release of releases) release();
+      }
     }
+  }
+
+  /**
+   * With a version book, before a folder's objects are deleted: takes the
+   * commit lock of each object (not the folder markers: only documents are
+   * recorded) and forgets its record, so no write of one can record between
+   * the forget and the delete. In key order, as the listing gives them, so
+   * two folder deletes never wait for each other in a circle (a writer holds
+   * one commit lock at a time). Answers the releases, for after the delete.
+   */
+  private async forgetAll(keys: string[]): Promise<Release[]> {
+    if (!this.book) return [];
+    const releases: Release[] = [];
+    try {
+      for (const key of [...keys].filter((k) => !k.endsWith('/')).sort()) {
+        releases.push(await this.commits.acquire(key));
+        await this.book.forget(key);
+      }
+    } catch (err) {
+      for (const release of releases) release();
+      throw err;
+    }
+    return releases;
   }
 
   lock(p: StoredPath): Promise<Release> {
