@@ -9,11 +9,16 @@ import { documentPathFromBody, type StoredPath } from '../src/storage/paths.js';
 import { etagOf } from '../src/storage/store.js';
 import { createS3Client } from '../src/storage/s3/client.js';
 import { S3Store } from '../src/storage/s3/store.js';
+import { RedisLocks } from '../src/storage/redis-lock.js';
+import { RedisVersionBook } from '../src/storage/version-book.js';
+import { redisConnectionsForSuite, redisServerForSuite } from './helpers/redis-server.js';
 import { s3ServerForSuite } from './helpers/s3-server.js';
 import { storeContract } from './helpers/store-contract.js';
 
 // The contract runs on the Swift test server (test/s3/), in one bucket, under a key prefix per test.
 const s3 = s3ServerForSuite();
+const redis = redisServerForSuite();
+const redisConnections = redisConnectionsForSuite(redis, 'c');
 
 /** Files below `dir` (recursively). */
 async function countFiles(dir: string): Promise<number> {
@@ -26,36 +31,49 @@ async function countFiles(dir: string): Promise<number> {
 
 let serial = 0;
 
-storeContract('S3Store (Swift s3api)', async () => {
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'pdfservice-s3-contract-'));
-  const prefix = `contract-${process.pid}-${++serial}/`;
-  const bucket = s3.buckets[0]!;
-  const client = createS3Client({ endpoint: s3.endpoint, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, forcePathStyle: true });
-  // staleUploadMs 0: a restart in the test aborts every unfinished upload under its prefix, however new.
-  const open = async () => {
-    const store = new S3Store({ client, bucket, prefix, dataDir, staleUploadMs: 0 });
-    await store.init();
-    return store;
-  };
-  const store = await open();
-  await store.recover();
-  return {
-    store,
-    reopen: open,
-    leftovers: async () => (await countFiles(path.join(dataDir, 'staging'))) + (await countFiles(path.join(dataDir, 'spool'))) + (await store.openUploads()).length,
-    // A crash in the middle of a multipart upload: a part sent, never completed.
-    interruptWrite: async (folder: StoredPath) => {
-      await store.makeFolder(folder);
-      const Key = `${prefix}${[...folder.segments, 'half.pdf'].join('/')}`;
-      const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key, ContentType: 'application/pdf' }));
-      await client.send(new UploadPartCommand({ Bucket: bucket, Key, UploadId, PartNumber: 1, Body: Buffer.from('%PDF-1.7 half written') }));
-    },
-    close: async () => {
-      client.destroy();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
-});
+for (const withBook of [false, true]) {
+  storeContract(withBook ? 'S3Store (Swift s3api) with Redis locks and the version book' : 'S3Store (Swift s3api)', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'pdfservice-s3-contract-'));
+    const prefix = `contract-${process.pid}-${++serial}/`;
+    const bucket = s3.buckets[0]!;
+    const client = createS3Client({ endpoint: s3.endpoint, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, forcePathStyle: true });
+    // staleUploadMs 0: a restart in the test aborts every unfinished upload under its prefix, however new.
+    // With the book: as main.ts builds it with PDFSERVICE_REDIS_URL (a reopened store shares the Redis prefix, as a restart would).
+    const redisPrefix = redisConnections.freshPrefix();
+    const shared = async () => {
+      if (!withBook) return {};
+      const connection = await redisConnections.connect(redisPrefix);
+      return {
+        documentLocks: new RedisLocks(connection, { namespace: `s3:${bucket}`, leaseMs: 5000, waitMs: 20_000 }),
+        commitLock: new RedisLocks(connection, { namespace: `s3-commit:${bucket}`, leaseMs: 5000, waitMs: 20_000 }),
+        versionBook: new RedisVersionBook(connection, bucket),
+      };
+    };
+    const open = async () => {
+      const store = new S3Store({ client, bucket, prefix, dataDir, staleUploadMs: 0, ...(await shared()) });
+      await store.init();
+      return store;
+    };
+    const store = await open();
+    await store.recover();
+    return {
+      store,
+      reopen: open,
+      leftovers: async () => (await countFiles(path.join(dataDir, 'staging'))) + (await countFiles(path.join(dataDir, 'spool'))) + (await store.openUploads()).length,
+      // A crash in the middle of a multipart upload: a part sent, never completed.
+      interruptWrite: async (folder: StoredPath) => {
+        await store.makeFolder(folder);
+        const Key = `${prefix}${[...folder.segments, 'half.pdf'].join('/')}`;
+        const { UploadId } = await client.send(new CreateMultipartUploadCommand({ Bucket: bucket, Key, ContentType: 'application/pdf' }));
+        await client.send(new UploadPartCommand({ Bucket: bucket, Key, UploadId, PartNumber: 1, Body: Buffer.from('%PDF-1.7 half written') }));
+      },
+      close: async () => {
+        client.destroy();
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  });
+}
 
 // Beyond the contract: another instance creates the document between this store's check (HEAD) and its completion.
 test('create-if-absent: a document another instance created after the check is not replaced (the conditional completion refuses)', async () => {
