@@ -182,6 +182,8 @@ export class S3Store implements DocumentStore {
     this.multipartThreshold = Math.max(options.multipartThreshold ?? 16 * MiB, this.partSize);
     this.staleUploadMs = options.staleUploadMs ?? 60 * 60 * 1000;
     this.book = options.versionBook;
+    // A record is current only if every writer of every instance forgets it under a lock they all take.
+    if (this.book && !this.commits.shared) throw new Error('S3Store: a version book needs a shared commit lock (RedisLocks)');
   }
 
   async init(): Promise<void> {
