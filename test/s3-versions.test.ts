@@ -79,7 +79,7 @@ function instrument(client: S3Client, faults: Fault[]): { command: string; key: 
 
 let serial = 0;
 
-async function instances(count: number): Promise<{ prefix: string; redisPrefix: string; made: Instance[] }> {
+async function instances(count: number, commitLease: { leaseMs: number; renewMs?: number } = { leaseMs: 5000 }): Promise<{ prefix: string; redisPrefix: string; made: Instance[] }> {
   const prefix = `versions-${process.pid}-${++serial}/`;
   const redisPrefix = redisConnections.freshPrefix();
   const made: Instance[] = [];
@@ -99,7 +99,7 @@ async function instances(count: number): Promise<{ prefix: string; redisPrefix: 
       prefix,
       dataDir,
       documentLocks: new RedisLocks(await redisConnections.connect(redisPrefix), { namespace: 's3:test', leaseMs: 5000, waitMs: 20_000 }),
-      commitLock: new RedisLocks(await redisConnections.connect(redisPrefix), { namespace: 's3-commit:test', leaseMs: 5000, waitMs: 20_000 }),
+      commitLock: new RedisLocks(await redisConnections.connect(redisPrefix), { namespace: 's3-commit:test', waitMs: 20_000, ...commitLease }),
       versionBook: new RedisVersionBook(bookRedis, s3.buckets[0]!),
     });
     await store.init();
@@ -279,6 +279,34 @@ describe('version book', () => {
     let read!: { bytes: Buffer };
     assert.deepEqual(await b.requests(async () => (read = await readAll(b.store, p))), ['GetObject reader/doc.pdf 200'], 'b\'s kept v1 is not the recorded version: downloaded');
     assert.ok(read.bytes.equals(v2));
+  });
+
+  test('a writer whose commit lock ran out after its PutObject records nothing over the next writer\'s record', async () => {
+    // Leases of 1 s never renewed: a holder paused past it loses the lock to the next writer.
+    const { prefix, redisPrefix, made } = await instances(2, { leaseMs: 1000, renewMs: 3_600_000 });
+    const [a, b] = made as [Instance, Instance];
+    const p = doc('paused/doc.pdf');
+    const key = `${prefix}paused/doc.pdf`;
+    const v1 = Buffer.from('%PDF-1.7 paused version 1');
+    const v2 = Buffer.from('%PDF-1.7 paused version 2');
+    const v3 = Buffer.from('%PDF-1.7 paused version 3');
+    await a.store.writeDocument(p, v1, { conflict: 'overwrite' });
+
+    // a's PutObject of v2 is carried out, then a pauses (its answer held) while b takes the lock and writes v3.
+    let resume!: () => void;
+    a.faults.push({ command: 'PutObject', key, kind: 'hold', until: new Promise<void>((resolve) => (resume = resolve)) });
+    const writingV2 = a.store.writeDocument(p, v2, { conflict: 'overwrite' });
+    for (let waited = 0; !(await inBucket(key)).equals(v2); waited += 20) {
+      assert.ok(waited < 10_000, 'a\'s PutObject of v2 arrives');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await b.store.writeDocument(p, v3, { conflict: 'overwrite' });
+    assert.ok((await inBucket(key)).equals(v3));
+    resume();
+    await writingV2; // its write happened (before v3's); only its record is withheld
+    assert.equal((await recordOf(redisPrefix, key)).value?.etag, etagOf(v3), 'the book names v3, the current version');
+    assert.equal((await a.store.statDocument(p))?.etag, etagOf(v3));
+    assert.ok((await readAll(a.store, p)).bytes.equals(v3), 'a\'s kept v2 is not served');
   });
 
   test('the book unreachable: reads and stats ask S3 and succeed; writes are refused (503) before anything is written', async () => {
