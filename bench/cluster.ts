@@ -252,6 +252,12 @@ export async function runClusterBench(quick: boolean): Promise<Row[]> {
     console.log(`  the S3 server alone (SDK client, same bytes): PUT ${summary(s3Put)}; GET ${summary(s3Get)}`);
     rows.push({ operation: 'the S3 server alone: PUT of the file (SDK client)', size, ...oursOf(s3Put), unit: 'ms' });
     rows.push({ operation: 'the S3 server alone: GET of the file (SDK client)', size, ...oursOf(s3Get), unit: 'ms' });
+    // The least any store on this S3 server can add to the sequence: its two writes (the upload, the stamp's output)
+    // are each at least one PUT of about these bytes, whatever else is saved. Reads can be answered without S3.
+    const floor = median(one.embedded.sequence) + 2 * median(s3Put);
+    const floorRatio = floor / median(one.embedded.sequence);
+    console.log(`  the sequence's floor on this S3 server (embedded sequence + 2 PUTs alone): ${floor.toFixed(1)} ms, ratio ${floorRatio.toFixed(2)} to embedded`);
+    rows.push({ operation: 'the floor of the sequence on this S3 server, 1 connection: embedded sequence + the S3 server\'s own time for its 2 PUTs', size, ours: floor, ...peerOf(one.embedded.sequence, 'embedded instance'), unit: 'ms' });
 
     // Jobs per minute, 1 worker then 2; the documents uploaded untimed first.
     const jobDocument = makeBenchDocument(JOB_PAGES);

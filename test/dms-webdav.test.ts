@@ -251,9 +251,16 @@ describe('faults', () => {
       const down = await get('alice', '/documents/home/alice/outage.pdf');
       assert.equal(down.status, 503);
       assert.equal(down.json().code, 'DMS_UNAVAILABLE');
+      // Logins of DMS users check nothing while it is down: 503 each time, never counted as failures (no lockout after).
+      for (let i = 0; i < 8; i++) {
+        const tried = await login('bob', dav.users.bob);
+        assert.equal(tried.status, 503, tried.text);
+        assert.equal(tried.json().code, 'DMS_UNAVAILABLE');
+      }
     } finally {
       await dav.restart();
     }
+    assert.equal((await login('bob', dav.users.bob)).status, 201, 'not locked out by the outage');
     assert.equal((await get('alice', '/documents/home/alice/outage.pdf')).status, 200, 'served again once the DMS is back');
   });
 

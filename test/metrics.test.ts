@@ -57,6 +57,36 @@ describe('metrics', () => {
     assert.ok(after.has('process_resident_memory_bytes'), 'process metrics are there too');
   });
 
+  test('the DocumentModel right after an upload or an action needs no engine task and reads no bytes: the write\'s check inspected the version', async () => {
+    const pdf = makePdf({ pages: 4, title: 'Checked once' });
+    assert.equal((await call(server, 'PUT', '/documents/metrics/model.pdf', { body: pdf, headers: { 'content-type': 'application/pdf' } })).status, 201);
+    const engineTasks = (s: Map<string, number>) => value(s, 'pdfservice_engine_tasks_total', { outcome: 'completed' });
+    const bytesRead = (s: Map<string, number>) => value(s, 'pdfservice_document_bytes_read_total');
+    let before = await scrape(server);
+    const model = await call(server, 'GET', '/documents/metrics/model.pdf', { headers: { accept: 'application/json' } });
+    assert.equal(model.status, 200, model.text);
+    let after = await scrape(server);
+    assert.equal(engineTasks(after), engineTasks(before), 'no engine task');
+    assert.equal(bytesRead(after), bytesRead(before), 'no bytes read');
+    const m = model.json();
+    assert.equal(m.pageCount, 4);
+    assert.equal(m.title, 'Checked once');
+    assert.equal(m.hasForm, false);
+    assert.match(m.pdfVersion, /^1\.\d$/);
+
+    const stamped = await call(server, 'POST', '/documents/metrics/model.pdf/pages', { body: { TextStampAction: { text: 'Once', x: 72, y: 72, savePath: 'metrics/model-stamped.pdf' } } });
+    assert.equal(stamped.status, 201, stamped.text);
+    before = await scrape(server);
+    const output = await call(server, 'GET', '/documents/metrics/model-stamped.pdf', { headers: { accept: 'application/json' } });
+    after = await scrape(server);
+    assert.equal(output.status, 200, output.text);
+    assert.equal(engineTasks(after), engineTasks(before), 'no engine task');
+    assert.equal(bytesRead(after), bytesRead(before), 'no bytes read');
+    assert.equal(output.json().pageCount, 4);
+    assert.equal(output.json().title, 'Checked once');
+    assert.equal(output.json().etag, stamped.json().etag);
+  });
+
   test('a download counts its bytes read; a bad upload counts a failed engine task; unknown URLs are one label', async () => {
     const pdf = makePdf({ pages: 2 });
     assert.equal((await call(server, 'PUT', '/documents/metrics/second.pdf', { body: pdf, headers: { 'content-type': 'application/pdf' } })).status, 201);

@@ -78,6 +78,25 @@ describe('the throttle rules, in memory and in Redis alike', () => {
       assert.equal(await outcome(throttle.attempt('other', '10.0.1.1')), 'counted');
       assert.equal(await outcome(throttle.check('other2', '10.0.1.1')), 'locked');
     });
+
+    test(`${kind}: an attempt withdrawn (nothing was checked) is taken back from the pair and the address, earlier failures stay`, async () => {
+      const throttle = await make();
+      await throttle.attempt('dee', '10.0.2.1');
+      // The third attempt locks the pair; withdrawn, it unlocks it again, and the two real failures still count.
+      await throttle.attempt('dee', '10.0.2.1');
+      await throttle.attempt('dee', '10.0.2.1');
+      assert.equal(await outcome(throttle.check('dee', '10.0.2.1')), 'locked');
+      await throttle.withdrawn('dee', '10.0.2.1');
+      assert.equal(await outcome(throttle.check('dee', '10.0.2.1')), 'counted');
+      assert.equal(await outcome(throttle.attempt('dee', '10.0.2.1')), 'counted');
+      assert.equal(await outcome(throttle.check('dee', '10.0.2.1')), 'locked');
+      // Withdrawn over and over (a DMS outage), a pair never locks.
+      for (let i = 0; i < 10; i++) {
+        assert.equal(await outcome(throttle.attempt('eve', '10.0.2.2')), 'counted');
+        await throttle.withdrawn('eve', '10.0.2.2');
+      }
+      assert.equal(await outcome(throttle.check('eve', '10.0.2.2')), 'counted');
+    });
   }
 });
 

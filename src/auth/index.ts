@@ -135,7 +135,13 @@ class DefaultAuth implements Auth {
       }
     }
     const user = await this.service.verify(username, password);
-    if (!user) throw unreachable ?? invalidCredentials();
+    if (!user) {
+      if (unreachable === undefined) throw invalidCredentials();
+      // Nothing was checked for a name the service does not know (only the DMS could): the attempt does not count, or
+      // users would be locked out for the DMS's outage. A service user's wrong password was checked, and counts.
+      if (!(await this.service.store.find(username))) await this.throttle.withdrawn(username, clientAddress);
+      throw unreachable;
+    }
     await this.throttle.succeeded(username, clientAddress);
     return { username: user.username, stamp: stampOf(user) };
   }

@@ -63,6 +63,19 @@ if failures < tonumber(ARGV[1]) then redis.call('HSET', KEYS[2], 'lockedUntil', 
 return 0
 `;
 
+/** One failure taken back from each counter, unlocking one that falls under its limit (ARGV: pair limit, address limit). */
+const WITHDRAWN = `
+for i = 1, 2 do
+  local f = redis.call('HGET', KEYS[i], 'failures')
+  if f then
+    local failures = math.max(0, tonumber(f) - 1)
+    redis.call('HSET', KEYS[i], 'failures', failures)
+    if failures < tonumber(ARGV[i]) then redis.call('HSET', KEYS[i], 'lockedUntil', 0) end
+  end
+end
+return 0
+`;
+
 /**
  * LoginThrottle shared through Redis (PDFSERVICE_REDIS_URL): the same rules as
  * MemoryLoginThrottle (throttle.ts), counted across every instance, so
@@ -101,5 +114,9 @@ export class RedisLoginThrottle implements LoginThrottle {
 
   async succeeded(username: string, address: string): Promise<void> {
     await withRedis(() => this.redis.client.eval(SUCCEEDED, 2, ...this.keys(username, address), this.limits.address));
+  }
+
+  async withdrawn(username: string, address: string): Promise<void> {
+    await withRedis(() => this.redis.client.eval(WITHDRAWN, 2, ...this.keys(username, address), this.limits.pair, this.limits.address));
   }
 }

@@ -1,3 +1,4 @@
+import { ServiceError } from '../errors.js';
 import { withRedis, type RedisConnection } from '../redis.js';
 import { normalizeRights, type StoredUser, type UserStore } from './users.js';
 
@@ -102,7 +103,8 @@ export class RedisUserStore implements UserStore {
       // Another instance changed users in between: a short random pause, so two that collide do not again.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
     }
-    throw new Error('users changed by other instances too often to apply this change; try again');
+    // Not a fault of the request or the service: a 503 the client retries, as for a full queue.
+    throw new ServiceError('SERVICE_BUSY', 'Users were changed by other instances too often to apply this change; try again', undefined, { 'Retry-After': '1' });
   }
 
   private async snapshot(): Promise<{ version: string; users: Map<string, StoredUser>; texts: Map<string, string> }> {

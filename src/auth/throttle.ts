@@ -33,6 +33,8 @@ export interface LoginThrottle {
   attempt(username: string, address: string): Promise<void>;
   /** The attempt was right: the pair's counter is cleared, the address's attempt taken back. */
   succeeded(username: string, address: string): Promise<void>;
+  /** The attempt checked nothing (the DMS that checks the password could not be reached): taken back from both counters. */
+  withdrawn(username: string, address: string): Promise<void>;
 }
 
 /** The limits of the options: per pair, and per address (ADDRESS_FACTOR times as many unless given). */
@@ -118,6 +120,15 @@ export class MemoryLoginThrottle implements LoginThrottle {
     if (!c) return;
     c.failures = Math.max(0, c.failures - 1);
     if (c.failures < this.limits.address) c.lockedUntil = 0;
+  }
+
+  async withdrawn(username: string, address: string): Promise<void> {
+    for (const { key, kind } of keys(username, address)) {
+      const c = this.counters.get(key);
+      if (!c) continue;
+      c.failures = Math.max(0, c.failures - 1);
+      if (c.failures < this.limits[kind]) c.lockedUntil = 0;
+    }
   }
 }
 

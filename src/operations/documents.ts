@@ -191,6 +191,19 @@ export class DocumentOperations {
     return info;
   }
 
+  /**
+   * What the engine's check of a version just written found: its encryption (noteEncryption) and, when it opened
+   * without a password, its DocumentInfo for the DocumentModel (the request that follows an upload or an action is
+   * often the model). Answers the summary without the info, as the write's own answer reports it.
+   */
+  noteWritten<S extends { encrypted: boolean; info?: DocumentInfo }>(etag: string, summary: S | undefined): Omit<S, 'info'> | undefined {
+    if (!summary) return undefined;
+    const { info, ...rest } = summary;
+    this.noteEncryption(etag, summary.encrypted);
+    if (info) this.infoCache.set(etag, undefined, info);
+    return rest;
+  }
+
   /** Records whether a version is encrypted, as a write or an inspection found it (checkAccess skips the engine for plain ones). */
   noteEncryption(etag: string, encrypted: boolean | undefined): void {
     if (encrypted !== false) return;
@@ -264,7 +277,7 @@ export class DocumentOperations {
     try {
       const importer = prepared.importer === null ? null : IMPORTERS.find((i) => i.name === prepared.importer)!;
       const phase = (done: number, stage: string) => exec?.progress?.({ done, total: UPLOAD_PHASES, unit: 'steps', stage });
-      const { result: summary, written } = await this.transform({
+      const { result: checked, written } = await this.transform({
         target: prepared.target,
         conflict: prepared.conflict,
         ctx: prepared.ctx,
@@ -291,7 +304,7 @@ export class DocumentOperations {
           return { content: pdf, result: info };
         },
       });
-      this.noteEncryption(written!.stat.etag, summary?.encrypted);
+      const summary = this.noteWritten(written!.stat.etag, checked);
       return { model: documentModel(written!.path, written!.stat, summary), created: written!.created, path: written!.path };
     } finally {
       await staged.discard();

@@ -1,6 +1,6 @@
 import { read as readFd } from 'node:fs';
 import { promisify } from 'node:util';
-import { IMAGE_MEDIA_TYPES, type ImageMediaType, OFFICE_FORMATS, officeContainerOf, officeFormatOf, type OfficeFormat, officeTextAsUtf8, type OfficeOptions, sniffImageType } from '../engine/models.js';
+import { type DocumentInfo, IMAGE_MEDIA_TYPES, type ImageMediaType, OFFICE_FORMATS, officeContainerOf, officeFormatOf, type OfficeFormat, officeTextAsUtf8, type OfficeOptions, sniffImageType } from '../engine/models.js';
 import type { ToolSupervisor } from '../tools/supervisor.js';
 import { convertOffice } from './office.js';
 import type { StagedUpload } from '../storage/store.js';
@@ -43,7 +43,7 @@ export interface ImportDeps {
   officeOptions?: OfficeOptions | undefined;
 }
 
-type UploadSummary = { encrypted: boolean; pageCount?: number; repaired: boolean };
+type UploadSummary = { encrypted: boolean; pageCount?: number; repaired: boolean; info?: DocumentInfo };
 
 export const PDF_TYPE = 'application/pdf';
 const OCTET_STREAM = 'application/octet-stream';

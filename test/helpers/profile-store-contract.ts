@@ -106,6 +106,20 @@ export function profileStoreContract(name: string, factory: () => Promise<Profil
       assert.equal(await store.get('PRINT'), null);
     });
 
+    withStore('a limit refuses a new profile past it, never a replacement; puts at once do not pass it together', async ({ store }) => {
+      for (const n of ['a', 'b']) await store.put(n, fullSettings(), 3);
+      // Eight new names at once with room for one: exactly one is created, the others are 400.
+      const tries = await Promise.allSettled(['c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'].map((n) => store.put(n, fullSettings(), 3)));
+      assert.equal(tries.filter((t) => t.status === 'fulfilled').length, 1);
+      for (const t of tries) if (t.status === 'rejected') assert.equal((t.reason as { code?: string }).code, 'BAD_REQUEST');
+      assert.equal((await store.list()).length, 3);
+      // Full: a replacement still goes through, a new name does not.
+      assert.equal((await store.put('a', fullSettings({ discardAnnotations: false }), 3)).created, false);
+      await assert.rejects(store.put('k', fullSettings(), 3), { code: 'BAD_REQUEST' });
+      assert.equal(await store.delete('b'), true);
+      assert.equal((await store.put('k', fullSettings(), 3)).created, true, 'room again after a delete');
+    });
+
     withStore('delete removes one profile and answers whether there was one', async ({ store }) => {
       await store.put('one', fullSettings());
       const two = (await store.put('two', fullSettings({ discardAnnotations: false }))).record;

@@ -136,7 +136,7 @@ export function inspect(input: { pdf: PdfSource; password?: string | undefined }
  * and have at least one page. An encrypted upload is accepted without its
  * password: it is checked as far as it can be without one.
  */
-export function validateUpload(input: { pdf: PdfSource }): { encrypted: boolean; pageCount?: number; repaired: boolean } {
+export function validateUpload(input: { pdf: PdfSource }): { encrypted: boolean; pageCount?: number; repaired: boolean; info?: DocumentInfo } {
   if (!looksLikePdf(input.pdf)) throw new EngineError('MALFORMED_PDF', 'The file is not a PDF (no %PDF- header)');
   // Not through withPdf: an open that needs a password is an answer here, not an error.
   let opened;
@@ -146,7 +146,7 @@ export function validateUpload(input: { pdf: PdfSource }): { encrypted: boolean;
     if (err instanceof EngineError && err.code === 'DOCUMENT_PASSWORD_REQUIRED') return { encrypted: true, repaired: false };
     throw err;
   }
-  const { doc, encrypted } = opened;
+  const { doc, encrypted, access } = opened;
   try {
     const pageCount = doc.countPages();
     if (pageCount === 0) throw new EngineError('MALFORMED_PDF', 'The file opens but has no pages');
@@ -157,7 +157,9 @@ export function validateUpload(input: { pdf: PdfSource }): { encrypted: boolean;
     } catch (err) {
       throw new EngineError('MALFORMED_PDF', `The page tree cannot be read: ${err instanceof Error ? err.message : String(err)}`);
     }
-    return { encrypted, pageCount, repaired: doc.wasRepaired() };
+    // The DocumentInfo too, from the document already open: the DocumentModel a client asks for next needs no second
+    // read and inspection of the version just written (DocumentOperations.noteWritten).
+    return { encrypted, pageCount, repaired: doc.wasRepaired(), info: inspectDocument(doc, input.pdf, encrypted, access) };
   } finally {
     doc.destroy();
   }

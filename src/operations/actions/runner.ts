@@ -162,8 +162,10 @@ export class ActionRunner {
           return { content: output.bytes, result: { output, summary } };
         },
       });
-      const { output, summary } = result;
-      if (written) this.documents.noteEncryption(written.stat.etag, summary?.encrypted);
+      const { output } = result;
+      // The version written, or the source when the action changed nothing.
+      const version = written?.stat ?? stat;
+      const summary = version ? this.documents.noteWritten(version.etag, result.summary) : undefined;
       if (output.kind === 'model') return { kind: 'model', status: 200, model: output.model, xmlRoot: output.xmlRoot };
       if (output.kind === 'unchanged') {
         const model = { ...documentModel(prepared.source, stat!, summary), ...(output.report !== undefined ? { report: output.report } : {}) };

@@ -55,10 +55,7 @@ export class OptimizeProfileOperations {
   async put(name: string, settings: OptimizeSettings): Promise<{ profile: ProfileView; created: boolean }> {
     checkName(name, 'profileName');
     if (isBuiltInProfile(name)) throw readOnly(name);
-    if (!(await this.store.get(name)) && (await this.store.list()).length >= MAX_PROFILES) {
-      throw new ServiceError('BAD_REQUEST', `The service keeps at most ${MAX_PROFILES} optimize profiles; delete one first`);
-    }
-    const { record, created } = await this.store.put(name, canonicalSettings(settings));
+    const { record, created } = await this.store.put(name, canonicalSettings(settings), MAX_PROFILES);
     return { profile: { name: record.name, builtIn: false, ...record.settings, createdAt: record.createdAt, updatedAt: record.updatedAt }, created };
   }
 

@@ -1,16 +1,18 @@
 import type { OptimizeSettings } from '../../engine/models.js';
 import { withRedis, type RedisConnection } from '../../redis.js';
-import { byName, type OptimizeProfileStore, type ProfileRecord } from './store.js';
+import { byName, tooManyProfiles, type OptimizeProfileStore, type ProfileRecord } from './store.js';
 
 /**
  * Sets the profile when its record is still the one the new record was made
  * from (its createdAt is kept from it): compare-and-set, so two instances
  * replacing one profile at once each keep the first creation time.
- * KEYS: the hash. ARGV: name, the record read ('' for none), the new record. 1 set, 0 changed meanwhile.
+ * A new profile is refused when the hash holds `limit` already (in the same step, so instances cannot pass it together).
+ * KEYS: the hash. ARGV: name, the record read ('' for none), the new record, limit. 1 set, 0 changed meanwhile, -1 full.
  */
 const PUT = `
 local current = redis.call('HGET', KEYS[1], ARGV[1]) or ''
 if current ~= ARGV[2] then return 0 end
+if current == '' and redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[4]) then return -1 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 return 1
 `;
@@ -42,14 +44,15 @@ export class RedisProfileStore implements OptimizeProfileStore {
       .sort(byName);
   }
 
-  async put(name: string, settings: OptimizeSettings): Promise<{ record: ProfileRecord; created: boolean }> {
+  async put(name: string, settings: OptimizeSettings, limit = Number.MAX_SAFE_INTEGER): Promise<{ record: ProfileRecord; created: boolean }> {
     for (;;) {
       const previous = await withRedis(() => this.redis.client.hget(this.key, name));
       const now = new Date().toISOString();
       const createdAt = previous === null ? now : (JSON.parse(previous) as ProfileRecord).createdAt;
       const record: ProfileRecord = { name, settings: structuredClone(settings), createdAt, updatedAt: now };
-      const set = await withRedis(() => this.redis.client.eval(PUT, 1, this.key, name, previous ?? '', JSON.stringify(record)));
-      if (Number(set) === 1) return { record, created: previous === null };
+      const set = Number(await withRedis(() => this.redis.client.eval(PUT, 1, this.key, name, previous ?? '', JSON.stringify(record), limit)));
+      if (set === 1) return { record, created: previous === null };
+      if (set === -1) throw tooManyProfiles(limit);
       // Another instance changed this profile in between: read it again.
     }
   }

@@ -1,4 +1,5 @@
 import type { OptimizeSettings } from '../../engine/models.js';
+import { ServiceError } from '../../errors.js';
 
 /** A user-defined optimize profile as stored. Built-in profiles are not stored (profiles.ts). */
 export interface ProfileRecord {
@@ -17,10 +18,19 @@ export interface OptimizeProfileStore {
   get(name: string): Promise<ProfileRecord | null>;
   /** Every profile, sorted by name. */
   list(): Promise<ProfileRecord[]>;
-  /** Creates or replaces the profile (a replaced one keeps its createdAt); durable once this resolves. */
-  put(name: string, settings: OptimizeSettings): Promise<{ record: ProfileRecord; created: boolean }>;
+  /**
+   * Creates or replaces the profile (a replaced one keeps its createdAt); durable once this resolves. A new profile
+   * when `limit` profiles exist already is refused (tooManyProfiles), in the same step as the write, so writers at
+   * once (instances on one Redis) cannot pass the limit together. No limit when absent.
+   */
+  put(name: string, settings: OptimizeSettings, limit?: number): Promise<{ record: ProfileRecord; created: boolean }>;
   /** Whether there was a profile of that name to delete. */
   delete(name: string): Promise<boolean>;
+}
+
+/** 400: the store holds `limit` profiles already. */
+export function tooManyProfiles(limit: number): ServiceError {
+  return new ServiceError('BAD_REQUEST', `The service keeps at most ${limit} optimize profiles; delete one first`);
 }
 
 /** Code-point order, the same whatever the locale. */
@@ -44,8 +54,10 @@ export class MemoryProfileStore implements OptimizeProfileStore {
     return [...this.profiles.values()].sort(byName).map((record) => structuredClone(record));
   }
 
-  async put(name: string, settings: OptimizeSettings): Promise<{ record: ProfileRecord; created: boolean }> {
+  async put(name: string, settings: OptimizeSettings, limit = Infinity): Promise<{ record: ProfileRecord; created: boolean }> {
     const previous = this.profiles.get(name);
+    // Checked and set before any await: puts at once are counted one by one.
+    if (!previous && this.profiles.size >= limit) throw tooManyProfiles(limit);
     const now = new Date().toISOString();
     const record: ProfileRecord = { name, settings: structuredClone(settings), createdAt: previous?.createdAt ?? now, updatedAt: now };
     this.profiles.set(name, record);
