@@ -13,6 +13,7 @@ import { exited, freePort, waitForExit } from './processes.js';
 
 const NGINX = '/usr/sbin/nginx';
 const PROXY_SNIPPET = fileURLToPath(new URL('../../../deploy/nginx/pdfservice-proxy.conf', import.meta.url));
+const BALANCE_SNIPPET = fileURLToPath(new URL('../../../deploy/nginx/pdfservice-balance.conf', import.meta.url));
 
 export interface Nginx {
   /** `http://127.0.0.1:PORT` */
@@ -39,8 +40,9 @@ http {
   fastcgi_temp_path ${runDir}/tmp/fastcgi;
   uwsgi_temp_path ${runDir}/tmp/uwsgi;
   scgi_temp_path ${runDir}/tmp/scgi;
+  include ${BALANCE_SNIPPET};
   upstream pdfservice {
-    least_conn;
+    hash $pdfservice_affinity consistent;
 ${servers}
     keepalive 32;
   }
