@@ -98,6 +98,15 @@ describe('jobs across two instances and a worker (Redis, S3)', () => {
     await redis?.dispose();
   });
 
+  /** A long redaction of a new document submitted through A, once B sees it in the middle of its pages; the document as it was before. */
+  async function longJobInTheMiddle(document: string): Promise<{ before: { sha: string; etag: string | null }; job: Job }> {
+    await upload(a, document, redactablePdf(LONG_PAGES));
+    const before = await served(a, document);
+    const job = await submit(a, document);
+    await inTheMiddle(b, job.id);
+    return { before, job };
+  }
+
   test('a job submitted on A is followed through B and completes on the worker', async () => {
     const document = 'cluster/short.pdf';
     await upload(a, document, redactablePdf(SHORT_PAGES));
@@ -127,10 +136,7 @@ describe('jobs across two instances and a worker (Redis, S3)', () => {
 
   test('a cancel sent to B stops the job running on the worker; the document is unchanged', async () => {
     const document = 'cluster/cancel.pdf';
-    await upload(a, document, redactablePdf(LONG_PAGES));
-    const before = await served(a, document);
-    const job = await submit(a, document);
-    await inTheMiddle(b, job.id);
+    const { before, job } = await longJobInTheMiddle(document);
     const reply = await call(b, 'DELETE', `/jobs/${job.id}`);
     assert.equal(reply.status, 200, reply.text);
     assert.equal(reply.json().state, 'cancelled');
@@ -279,10 +285,7 @@ describe('jobs across two instances and a worker (Redis, S3)', () => {
 
   test('SIGKILL of the worker mid-job: the job ends interrupted, the document whole; a new worker runs the next job', async () => {
     const document = 'cluster/killed.pdf';
-    await upload(a, document, redactablePdf(LONG_PAGES));
-    const before = await served(a, document);
-    const job = await submit(a, document);
-    await inTheMiddle(b, job.id);
+    const { before, job } = await longJobInTheMiddle(document);
     await kill(worker.child, 'SIGKILL');
     // The instances see its heartbeat lapse.
     const ended = await jobEnded(a, job.id, { seconds: 90 });
@@ -301,10 +304,7 @@ describe('jobs across two instances and a worker (Redis, S3)', () => {
 
   test('SIGKILL of the worker while it writes the result: the job ends interrupted naming the ETag it was writing; the document is one of the two versions', async () => {
     const document = 'cluster/writing.pdf';
-    await upload(a, document, redactablePdf(LONG_PAGES));
-    const before = await served(a, document);
-    const job = await submit(a, document);
-    await inTheMiddle(b, job.id);
+    const { before, job } = await longJobInTheMiddle(document);
     // S3 stops answering once the document has been read: the job's write waits there, after it recorded what it writes.
     const swift = Object.values(s3.pids()).filter((pid): pid is number => pid !== undefined);
     for (const pid of swift) process.kill(pid, 'SIGSTOP');
