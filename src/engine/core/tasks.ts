@@ -2,6 +2,7 @@
 import { requirePermission, type Need } from '../security/access.js';
 import { withPdf, type PdfInput } from './document-task.js';
 import { inspect, validateUpload } from './inspect.js';
+import { checkOutput } from './output-check.js';
 
 /**
  * The `checkAccess` task: whether the password opens the document and allows
@@ -19,4 +20,4 @@ function checkAccess(input: PdfInput & { need: Need }): { ok: true } {
   });
 }
 
-export const coreTasks = { inspect, validateUpload, checkAccess };
+export const coreTasks = { inspect, validateUpload, checkAccess, checkOutput };

@@ -1,5 +1,6 @@
 import { ServiceError } from '../../errors.js';
 import { linearize } from '../../tools/qpdf.js';
+import { checkToolOutput } from '../tool-output.js';
 import type { ActionDefinition, OutputParams } from './types.js';
 import { OUTPUT_PARAM_SCHEMAS } from './types.js';
 
@@ -38,9 +39,10 @@ export const LinearizeAction: ActionDefinition<OutputParams> = {
     additionalProperties: false,
   },
   async execute({ source, engine, ctx, tools, exec }) {
-    const { encrypted, filesEncryptedApart } = await engine.run('linearizeCheck', { pdf: source.pdf, password: ctx.documentPassword });
+    // `password`: the one the engine opened the document with (SASLprep'd where that was what opened it), which qpdf
+    // must get as well, else it refuses a password every read accepts.
+    const { encrypted, filesEncryptedApart, pageCount, password } = await engine.run('linearizeCheck', { pdf: source.pdf, password: ctx.documentPassword });
     const bytes = await source.bytes();
-    const password = encrypted ? ctx.documentPassword : undefined;
     let output;
     try {
       output = await linearize(tools, { pdf: bytes, password, signal: exec.signal, restream: filesEncryptedApart });
@@ -57,7 +59,9 @@ export const LinearizeAction: ActionDefinition<OutputParams> = {
       output.warnings.unshift(`${err.message}; linearized from the document as MuPDF repaired and rewrote it`);
     }
     const { pdf, warnings } = output;
+    // qpdf's exit status 3 ("succeeded with warnings") may be a file nobody can open: only the check decides.
+    const summary = await checkToolOutput(engine, { program: 'qpdf', pdf, warnings }, { password, pageCount, encrypted });
     const report: LinearizeReport = { bytesBefore: bytes.length, bytesAfter: pdf.length, encrypted, warnings };
-    return { kind: 'document', bytes: pdf, report };
+    return { kind: 'document', bytes: pdf, report, summary };
   },
 };
