@@ -139,6 +139,24 @@ describe('LinearizeAction', () => {
     assert.equal(after.status, 200, after.text);
   });
 
+  test('a damaged file whose encryption only MuPDF\'s repair finds: qpdf\'s unencrypted output fails the check, and MuPDF\'s rewrite is linearized, still encrypted', async () => {
+    // A plain PDF followed by an encrypted one (pdf.js's issue15893_reduced.pdf): qpdf rebuilds the cross-reference table
+    // from the first trailer, finds no /Encrypt and writes the encrypted strings and streams as plain ones (exit 3).
+    // Before the check, that file was stored; with the check alone, the document was refused.
+    const doc = 'lin/two-files.pdf';
+    const plain = makePdf({ pages: 1, text: () => 'The first file' });
+    const inner = makePdf({ pages: 2, text });
+    await putPdf(server, doc, Buffer.concat([plain, encryptPdf(inner, 'user-pw', 'owner-pw', '128', ['--use-aes=y'])]));
+    const asUser = { 'x-service-documentpassword': 'user-pw' };
+    const reply = await linearizeRequest(doc, { savePath: 'lin/two-files-web.pdf' }, asUser);
+    assert.equal(reply.status, 201, reply.text);
+    assert.match(reply.json().report.warnings[0], /qpdf's output failed the service's check.*not encrypted.*linearized from the document as MuPDF repaired and rewrote it/);
+    const written = await storedBytes(server, 'lin/two-files-web.pdf');
+    assert.ok(qpdfEncryption(written, 'user-pw')?.userMatched, 'still encrypted, with the same user password');
+    assert.equal(withTempFile(written, (file) => runQpdf(['--check-linearization', '--password=user-pw', file]).out.includes('no linearization errors')), true);
+    assert.equal(pdftotext(written, 'user-pw'), pdftotext(inner));
+  });
+
   test('an AES-256 password that every read accepts after SASLprep (no-break space, full-width letters) is accepted: qpdf gets it normalised', async () => {
     // Before: 422 PROCESSING_FAILED, qpdf "invalid password" (pypdf's saslprep-r6.pdf). U+00A0 maps to a space, the
     // full-width letters to ASCII (NFKC); qpdf encrypts with the normalised form, as ISO 32000-2 says a writer does.
