@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { call, expectUnchanged, jobEnded, putPdf, storedBytes } from './helpers/http.js';
-import { appendInfoUpdate, encryptPdf, makePdf, pdfinfo, pdftotext, qpdfCheck, qpdfLinearization, serializePdf, withTempFile } from './helpers/pdf.js';
+import { execFileSync } from 'node:child_process';
+import { aes128WithoutKeyLength, appendInfoUpdate, encryptPdf, makePdf, pdfinfo, pdftotext, qpdfCheck, qpdfLinearization, serializePdf, withTempFile } from './helpers/pdf.js';
 import { qpdfEncryption, runQpdf } from './helpers/qpdf-encryption.js';
 import { serverForSuite } from './helpers/server.js';
 
@@ -107,6 +108,71 @@ describe('LinearizeAction', () => {
     assert.equal(asUser.P, qpdfEncryption(await storedBytes(server, doc), 'user-pw')?.P, 'the permissions kept');
     assert.equal(pdftotext(written, 'user-pw'), pdftotext(await storedBytes(server, doc), 'user-pw'));
     assert.equal(withTempFile(written, (file) => runQpdf(['--check-linearization', '--password=user-pw', file]).out.includes('no linearization errors')), true);
+  });
+
+  test('qpdf\'s output that the service cannot open (AES-128 without /Length: qpdf warns, exit 3, and writes /Length 0) is 422 OUTPUT_CHECK_FAILED and nothing is written', async () => {
+    // Before: stored over the original, every later read 422 UNSUPPORTED_ENCRYPTION (pypdf's r4-aes-v2-no-key-length.pdf).
+    const doc = 'lin/no-key-length.pdf';
+    const source = aes128WithoutKeyLength(makePdf({ pages: 2, text }), 'user-pw', 'owner-pw');
+    const qpdfSays = withTempFile(source, (file) => {
+      try {
+        execFileSync('qpdf', ['--linearize', '--password=user-pw', file, `${file}.out`], { stdio: 'pipe' });
+        return 0;
+      } catch (err) {
+        return (err as { status: number }).status;
+      }
+    });
+    assert.equal(qpdfSays, 3, 'qpdf writes it with warnings');
+    await putPdf(server, doc, source);
+    const asUser = { 'x-service-documentpassword': 'user-pw' };
+    const model = await call(server, 'GET', `/documents/${doc}`, { headers: { accept: 'application/json', ...asUser } });
+    assert.equal(model.status, 200, 'the service reads it');
+    assert.equal(model.json().pageCount, 2);
+    const reply = await expectUnchanged(server, doc, () => linearizeRequest(doc, {}, asUser), 422, 'OUTPUT_CHECK_FAILED');
+    const problem = reply.json();
+    assert.equal(problem.program, 'qpdf');
+    assert.match(problem.problem, /does not open with the document password/);
+    assert.ok(problem.warnings.some((w: string) => /Length/.test(w)), 'qpdf\'s warning is reported');
+    await expectUnchanged(server, doc, () => linearizeRequest(doc, { savePath: 'lin/no-key-length-web.pdf' }, asUser), 422, 'OUTPUT_CHECK_FAILED');
+    assert.equal((await call(server, 'GET', '/documents/lin/no-key-length-web.pdf')).status, 404, 'nothing written at savePath');
+    const after = await call(server, 'GET', `/documents/${doc}`, { headers: { accept: 'application/json', ...asUser } });
+    assert.equal(after.status, 200, after.text);
+  });
+
+  test('a damaged file whose encryption only MuPDF\'s repair finds: qpdf\'s unencrypted output fails the check, and MuPDF\'s rewrite is linearized, still encrypted', async () => {
+    // A plain PDF followed by an encrypted one (pdf.js's issue15893_reduced.pdf): qpdf rebuilds the cross-reference table
+    // from the first trailer, finds no /Encrypt and writes the encrypted strings and streams as plain ones (exit 3).
+    // Before the check, that file was stored; with the check alone, the document was refused.
+    const doc = 'lin/two-files.pdf';
+    const plain = makePdf({ pages: 1, text: () => 'The first file' });
+    const inner = makePdf({ pages: 2, text });
+    await putPdf(server, doc, Buffer.concat([plain, encryptPdf(inner, 'user-pw', 'owner-pw', '128', ['--use-aes=y'])]));
+    const asUser = { 'x-service-documentpassword': 'user-pw' };
+    const reply = await linearizeRequest(doc, { savePath: 'lin/two-files-web.pdf' }, asUser);
+    assert.equal(reply.status, 201, reply.text);
+    assert.match(reply.json().report.warnings[0], /qpdf's output failed the service's check.*not encrypted.*linearized from the document as MuPDF repaired and rewrote it/);
+    const written = await storedBytes(server, 'lin/two-files-web.pdf');
+    assert.ok(qpdfEncryption(written, 'user-pw')?.userMatched, 'still encrypted, with the same user password');
+    assert.equal(withTempFile(written, (file) => runQpdf(['--check-linearization', '--password=user-pw', file]).out.includes('no linearization errors')), true);
+    assert.equal(pdftotext(written, 'user-pw'), pdftotext(inner));
+  });
+
+  test('an AES-256 password that every read accepts after SASLprep (no-break space, full-width letters) is accepted: qpdf gets it normalised', async () => {
+    // Before: 422 PROCESSING_FAILED, qpdf "invalid password" (pypdf's saslprep-r6.pdf). U+00A0 maps to a space, the
+    // full-width letters to ASCII (NFKC); qpdf encrypts with the normalised form, as ISO 32000-2 says a writer does.
+    const doc = 'lin/saslprep.pdf';
+    const normalised = 'pass word';
+    const sent = '\uff50\uff41ss\u00a0word';
+    await putPdf(server, doc, encryptPdf(makePdf({ pages: 2, text }), normalised, 'owner-pw', '256'));
+    const header = { 'x-service-documentpassword': `UTF-8''${encodeURIComponent(sent)}` };
+    const read = await call(server, 'GET', `/documents/${doc}`, { headers: { accept: 'application/json', ...header } });
+    assert.equal(read.status, 200, read.text);
+    const reply = await linearizeRequest(doc, { savePath: 'lin/saslprep-web.pdf' }, header);
+    assert.equal(reply.status, 201, reply.text);
+    const written = await storedBytes(server, 'lin/saslprep-web.pdf');
+    assert.ok(qpdfEncryption(written, normalised)?.userMatched, 'the user password still opens it');
+    assert.equal(withTempFile(written, (file) => runQpdf(['--check-linearization', `--password=${normalised}`, file]).out.includes('no linearization errors')), true);
+    assert.equal(pdftotext(written, normalised), pdftotext(await storedBytes(server, doc), normalised));
   });
 
   test('a user password whose permissions forbid changes is refused (403), the owner password lifts it', async () => {

@@ -156,6 +156,17 @@ describe('preflight results', { skip: corpus ? false : 'no corpus (../shared/cor
     assert.deepEqual(owner.json().rules, result.rules);
   });
 
+  test('an AES-256 password that reads accept after SASLprep reaches veraPDF normalised: it reads the file', { timeout: 120_000 }, async () => {
+    // Before: veraPDF got the password as sent and answered "encrypted and could not be decrypted" (a testNumber 0 rule).
+    assert.equal((await putPdf(server, 'pdfa/saslprep.pdf', encryptPdf(corpusFile(PASS_2B), 'pass word', 'owner-pw', '256'))).status, 201);
+    const sent = `UTF-8''${encodeURIComponent('\uff50\uff41ss\u00a0word')}`; // full-width letters and a no-break space
+    const reply = await preflight(server, 'pdfa/saslprep.pdf', 'pdfa2b', { 'x-service-documentpassword': sent });
+    assert.equal(reply.status, 200, reply.text);
+    const result = reply.json();
+    assert.ok(!result.rules.some((r: { testNumber: number }) => r.testNumber === 0), JSON.stringify(result.rules));
+    assert.ok(result.rules.some((r: { clause: string }) => r.clause === '6.1.3'), 'the encryption is the failure');
+  });
+
   test('a damaged file the service stores (MuPDF repairs it) is a non-compliant result saying veraPDF could not read it, not an error', { timeout: 120_000 }, async () => {
     const pdf = makePdf({ pages: 2, text: (p) => `damaged ${p}` }).toString('latin1');
     const noXref = Buffer.from(pdf.slice(0, pdf.indexOf('xref')), 'latin1'); // no cross-reference table, no trailer

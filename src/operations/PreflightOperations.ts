@@ -15,7 +15,7 @@ export type PreflightReport = ValidationReport;
 /** The PreflightResult model: the report, and which document version it is about. */
 export type PreflightResult = PreflightReport & { document: string; etag: string };
 
-/** What a checker gets: one open version of the document, the request's password, and what it may use. */
+/** What a checker gets: one open version of the document, its password as the engine opened it with (programPassword), and what it may use. */
 export interface PreflightInput {
   stored: StoredDocument;
   password: string | undefined;
@@ -105,9 +105,10 @@ export class PreflightOperations {
     const { signal } = requestExecution();
     const work = (async () => {
       // The password is checked the way every read checks it (401/403 before the validator runs); a plain version costs nothing here.
-      await this.documents.checkAccess(path, ctx, 'view');
+      // The validator gets the password the engine opened it with (SASLprep'd where that was needed), as every program does.
+      const password = await this.documents.checkAccess(path, ctx, 'view');
       return this.documents.read(path, ctx, async (stored) => {
-        const report = await checker.check({ stored, password: ctx.documentPassword, signal, pool: this.pool, tools: this.tools });
+        const report = await checker.check({ stored, password, signal, pool: this.pool, tools: this.tools });
         this.results.set(stored.etag, ctx.documentPassword, report, profile);
         return { etag: stored.etag, report };
       });

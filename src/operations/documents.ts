@@ -212,11 +212,16 @@ export class DocumentOperations {
     if (this.unencrypted.size > UNENCRYPTED_VERSIONS) this.unencrypted.delete(this.unencrypted.values().next().value!);
   }
 
-  /** Whether the document password of `ctx` opens the document at `path` and allows `need` (401/403 otherwise); nothing else is done. */
-  async checkAccess(path: StoredPath, ctx: OperationContext, need: Need): Promise<void> {
+  /**
+   * Whether the document password of `ctx` opens the document at `path` and allows `need` (401/403 otherwise); nothing
+   * else is done. Answers the password to give an external program that reads it (programPassword: the one the engine
+   * opened it with, SASLprep'd where that was needed; undefined when it is not encrypted).
+   */
+  async checkAccess(path: StoredPath, ctx: OperationContext, need: Need): Promise<string | undefined> {
     // Measured (bench/jobs.ts): the engine task waited up to 43 ms at p99 for the one worker jobs leave free.
-    if (this.unencrypted.has((await this.stat(path, ctx)).etag)) return;
-    await this.read(path, ctx, (stored) => this.pool.run('checkAccess', { pdf: stored.pdf, password: ctx.documentPassword, need }));
+    if (this.unencrypted.has((await this.stat(path, ctx)).etag)) return undefined;
+    const { password } = await this.read(path, ctx, (stored) => this.pool.run('checkAccess', { pdf: stored.pdf, password: ctx.documentPassword, need }));
+    return password;
   }
 
   /** The DocumentModel; a document whose version (ETag) was inspected before is not read again. */

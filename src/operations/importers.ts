@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { type DocumentInfo, IMAGE_MEDIA_TYPES, type ImageMediaType, OFFICE_FORMATS, officeContainerOf, officeFormatOf, type OfficeFormat, officeTextAsUtf8, type OfficeOptions, sniffImageType } from '../engine/models.js';
 import type { ToolSupervisor } from '../tools/supervisor.js';
 import { convertOffice } from './office.js';
+import { checkToolOutput } from './tool-output.js';
 import type { StagedUpload } from '../storage/store.js';
 import type { Engine } from './execution.js';
 
@@ -107,7 +108,7 @@ export const IMPORTERS: readonly Importer[] = [
       // Text in any encoding it is accepted in reaches LibreOffice as UTF-8, the one its filter is told to read.
       const input = format === 'txt' || format === 'csv' ? officeTextAsUtf8(bytes)! : bytes;
       const pdf = await convertOffice(tools, { bytes: input, format, options: officeOptions ?? {}, ...run });
-      return { pdf, info: await engine.run('validateUpload', { pdf }) };
+      return { pdf, info: await checkToolOutput(engine, { program: 'LibreOffice', pdf }, { encrypted: false }) };
     },
   },
 ];

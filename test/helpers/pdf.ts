@@ -160,6 +160,25 @@ export function encryptPdf(bytes: Buffer, user: string, owner: string, bits: '40
   }
 }
 
+/**
+ * AES-128 (R4) encryption whose /Encrypt dictionary has no /Length, as pypdf's
+ * r4-aes-v2-no-key-length.pdf: readers take the key length from the crypt
+ * filter (16 bytes). qpdf's encryption with the top-level /Length blanked out
+ * (spaces for its bytes, so no offset moves).
+ */
+export function aes128WithoutKeyLength(bytes: Buffer, user: string, owner: string): Buffer {
+  const encrypted = Buffer.from(encryptPdf(bytes, user, owner, '128', ['--use-aes=y']));
+  const start = encrypted.indexOf('/Filter /Standard');
+  const open = encrypted.lastIndexOf('obj', start);
+  const end = encrypted.indexOf('endobj', start);
+  const dictionary = encrypted.subarray(open, end).toString('latin1');
+  // The dictionary's own /Length (the crypt filter's /Length 16 sits inside /CF << ... >>).
+  const match = / \/Length 128\b/.exec(dictionary);
+  if (!match) throw new Error('qpdf wrote no /Length 128 in the encryption dictionary');
+  encrypted.fill(0x20, open + match.index, open + match.index + match[0].length);
+  return encrypted;
+}
+
 /** Linearizes with qpdf (an independent writer): the first-page hint tables and /Linearized dictionary up front. */
 export function linearizePdf(bytes: Buffer): Buffer {
   return withTempFile(bytes, (input) => {

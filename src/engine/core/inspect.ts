@@ -166,6 +166,6 @@ export function validateUpload(input: { pdf: PdfSource }): { encrypted: boolean;
 }
 
 /** "%PDF-" within the first 1 KiB, as readers tolerate leading junk. */
-function looksLikePdf(pdf: PdfSource): boolean {
+export function looksLikePdf(pdf: PdfSource): boolean {
   return Buffer.from(readHead(pdf, 1024)).includes('%PDF-');
 }

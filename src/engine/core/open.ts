@@ -13,7 +13,7 @@ export interface OpenedPdf {
   encrypted: boolean;
   /** `full`: not encrypted; `user`/`owner`: which password opened it. */
   access: Access;
-  /** The password that opened it, as MuPDF took it (after SASLprep where that was needed). */
+  /** The password that opened it, as MuPDF took it (after SASLprep where that was needed): see programPassword. */
   password: string | undefined;
   /** Whether it needed a password to open (its user password is not empty). */
   needsPassword: boolean;
@@ -58,6 +58,21 @@ function authenticate(doc: mupdf.PDFDocument, password: string): { result: numbe
     if (again !== 0) return { result: again, password: prepared };
   }
   return { result, password };
+}
+
+/**
+ * The password to give an external program that reads the document (qpdf,
+ * veraPDF): the one the engine authenticated with, so SASLprep'd when that
+ * is what opened it (an AES-256 password sent in decomposed or compatibility
+ * form, or with a no-break space), and as sent otherwise (revisions 2-4 hash
+ * PDFDocEncoding bytes, which SASLprep would change: a no-break space is a
+ * character of its own there). Undefined for a document that is not
+ * encrypted. The one rule for every program: tasks that run before one
+ * answer this, and the operations layer passes it on (docs/api.md, "Document
+ * passwords").
+ */
+export function programPassword(opened: OpenedPdf): string | undefined {
+  return opened.encrypted ? opened.password : undefined;
 }
 
 /**
@@ -147,7 +162,7 @@ const MAX_LOAD_FAILURES = 20;
  * stops there. Loaded objects stay cached for the save, which costs about
  * 10 ms per 1,000 objects.
  */
-function repairNow(doc: mupdf.PDFDocument): void {
+export function repairNow(doc: mupdf.PDFDocument): void {
   const count = doc.countObjects();
   let failures = 0;
   for (let num = 1; num < count && !doc.wasRepaired(); num++) {

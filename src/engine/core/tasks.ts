@@ -1,22 +1,25 @@
 /** The core's tasks: what every upload and document listing needs (its facts, and whether it opens at all). */
 import { requirePermission, type Need } from '../security/access.js';
 import { withPdf, type PdfInput } from './document-task.js';
+import { programPassword } from './open.js';
 import { inspect, validateUpload } from './inspect.js';
+import { checkOutput } from './output-check.js';
 
 /**
  * The `checkAccess` task: whether the password opens the document and allows
  * `need` (openPdf's one permission check), with nothing else done. A
  * background job asks it before answering 202, so that a wrong password is
- * the request's 401/403, not a failed job.
+ * the request's 401/403, not a failed job. Answers the password an external
+ * program that reads the document gets (programPassword).
  */
-function checkAccess(input: PdfInput & { need: Need }): { ok: true } {
+function checkAccess(input: PdfInput & { need: Need }): { ok: true; password: string | undefined } {
   // Opened as a read: a writing need would first load every object (openPdf's repair walk, which protects
   // edits this task does not make: about 400 ms at 1,000 pages, on the worker inline requests share).
   // The permission is the same check openPdf makes, on the same opened document.
   return withPdf(input, 'view', (_doc, opened) => {
     requirePermission(opened, input.need);
-    return { ok: true as const };
+    return { ok: true as const, password: programPassword(opened) };
   });
 }
 
-export const coreTasks = { inspect, validateUpload, checkAccess };
+export const coreTasks = { inspect, validateUpload, checkAccess, checkOutput };

@@ -2,6 +2,7 @@ import * as mupdf from 'mupdf';
 import type { PdfInput } from '../core/document-task.js';
 import { withPdf } from '../core/document-task.js';
 import { deref, name } from '../core/mupdf-objects.js';
+import { programPassword } from '../core/open.js';
 import { refuseIfSigned, saveEdited } from '../core/save.js';
 import { requirePermission } from '../security/access.js';
 
@@ -11,13 +12,16 @@ import { requirePermission } from '../security/access.js';
  * is rewritten, so a user password whose permissions forbid changes is
  * refused, as for every rewrite), and the document has no signed signature
  * field, which a full rewrite would invalidate (409 DOCUMENT_SIGNED, the
- * service's rule). Opened as a read: nothing is changed here.
+ * service's rule). Opened as a read: nothing is changed here. Answers what
+ * qpdf's output is checked against (its page count and encryption) and the
+ * password qpdf gets (programPassword: the one that opened it, SASLprep'd
+ * where that was needed).
  */
-export function linearizeCheck(input: PdfInput): { encrypted: boolean; filesEncryptedApart: boolean } {
+export function linearizeCheck(input: PdfInput): { encrypted: boolean; filesEncryptedApart: boolean; pageCount: number; password: string | undefined } {
   return withPdf(input, 'view', (doc, opened) => {
     requirePermission(opened, 'edit');
     refuseIfSigned(doc, 'linearizing rewrites the whole file, which invalidates its signatures');
-    return { encrypted: opened.encrypted, filesEncryptedApart: filesEncryptedApart(doc) };
+    return { encrypted: opened.encrypted, filesEncryptedApart: filesEncryptedApart(doc), pageCount: doc.countPages(), password: programPassword(opened) };
   });
 }
 

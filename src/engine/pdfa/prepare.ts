@@ -47,7 +47,7 @@ export function pdfaPrepare(input: { pdf: PdfSource; password?: string | undefin
     refuseIfSigned(doc, 'PDF/A conversion rewrites the whole document, which invalidates its signatures');
     const work = new Preparation(doc, input);
     work.run();
-    return { bytes: saveFull(doc, 'encrypt=none'), findings: work.findingList(), changes: work.changes, transparencyFound: work.transparencyFound, fontsNotEmbedded: work.fontsNotEmbedded.size };
+    return { bytes: saveFull(doc, 'encrypt=none'), findings: work.findingList(), changes: work.changes, transparencyFound: work.transparencyFound, fontsNotEmbedded: work.fontsNotEmbedded.size, pageCount: doc.countPages() };
   });
 }
 
@@ -62,6 +62,8 @@ export interface PdfaPrepared {
   transparencyFound: boolean;
   /** Fonts used without their font program (the standard 14, say): Ghostscript must embed them. */
   fontsNotEmbedded: number;
+  /** Its pages: what a program's rewrite of it must keep (checkToolOutput). */
+  pageCount: number;
 }
 
 /**

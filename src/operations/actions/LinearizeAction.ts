@@ -1,5 +1,6 @@
 import { ServiceError } from '../../errors.js';
 import { linearize } from '../../tools/qpdf.js';
+import { checkToolOutput } from '../tool-output.js';
 import type { ActionDefinition, OutputParams } from './types.js';
 import { OUTPUT_PARAM_SCHEMAS } from './types.js';
 
@@ -38,26 +39,35 @@ export const LinearizeAction: ActionDefinition<OutputParams> = {
     additionalProperties: false,
   },
   async execute({ source, engine, ctx, tools, exec }) {
-    const { encrypted, filesEncryptedApart } = await engine.run('linearizeCheck', { pdf: source.pdf, password: ctx.documentPassword });
+    // `password`: the one the engine opened the document with (SASLprep'd where that was what opened it), which qpdf
+    // must get as well, else it refuses a password every read accepts.
+    const { encrypted, filesEncryptedApart, pageCount, password } = await engine.run('linearizeCheck', { pdf: source.pdf, password: ctx.documentPassword });
     const bytes = await source.bytes();
-    const password = encrypted ? ctx.documentPassword : undefined;
+    // qpdf's exit status 3 ("succeeded with warnings") may be a file nobody can open: only the check decides.
+    const attempt = async (input: Uint8Array) => {
+      const output = await linearize(tools, { pdf: input, password, signal: exec.signal, restream: filesEncryptedApart });
+      const summary = await checkToolOutput(engine, { program: 'qpdf', pdf: output.pdf, warnings: output.warnings }, { password, pageCount, encrypted });
+      return { ...output, summary };
+    };
     let output;
     try {
-      output = await linearize(tools, { pdf: bytes, password, signal: exec.signal, restream: filesEncryptedApart });
+      output = await attempt(bytes);
     } catch (err) {
-      if (!(err instanceof ServiceError && err.code === 'PROCESSING_FAILED')) throw err;
-      // qpdf could not read the file as stored (damaged beyond its repair, an object number used twice): MuPDF, which
-      // stored it, writes it in full, repaired, and qpdf linearizes that, as qpdf's own advice for such files says.
+      if (!(err instanceof ServiceError && (err.code === 'PROCESSING_FAILED' || err.code === 'OUTPUT_CHECK_FAILED'))) throw err;
+      // qpdf could not read the file as stored (damaged beyond its repair, an object number used twice), or read it
+      // otherwise than MuPDF does (a damaged file whose /Encrypt only MuPDF's repair finds: qpdf wrote the encrypted
+      // strings and streams as plain ones): MuPDF, which stored it, writes it in full, repaired, and qpdf linearizes that,
+      // as qpdf's own advice for such files says. Its output is checked the same way; failing again, the first answer stands.
       const { pdf: rewritten } = await engine.run('linearizeRewrite', { pdf: source.pdf, password: ctx.documentPassword });
       try {
-        output = await linearize(tools, { pdf: rewritten, password, signal: exec.signal, restream: filesEncryptedApart });
+        output = await attempt(rewritten);
       } catch {
         throw err;
       }
       output.warnings.unshift(`${err.message}; linearized from the document as MuPDF repaired and rewrote it`);
     }
-    const { pdf, warnings } = output;
+    const { pdf, warnings, summary } = output;
     const report: LinearizeReport = { bytesBefore: bytes.length, bytesAfter: pdf.length, encrypted, warnings };
-    return { kind: 'document', bytes: pdf, report };
+    return { kind: 'document', bytes: pdf, report, summary };
   },
 };

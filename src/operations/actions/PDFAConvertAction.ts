@@ -4,6 +4,7 @@ import type { PdfaFinding, PdfaPart } from '../../engine/models.js';
 import { convertToPdfa } from '../../tools/ghostscript.js';
 import { validatePdfa, type PdfaProfile, type ValidationReport } from '../../tools/verapdf.js';
 import { throwIfStopped } from '../execution.js';
+import { checkToolOutput } from '../tool-output.js';
 import type { ActionDefinition, ActionOutput, ExecuteInput } from './types.js';
 import { OUTPUT_PARAM_SCHEMAS } from './types.js';
 
@@ -118,6 +119,7 @@ export const PDFAConvertAction: ActionDefinition<Params> = {
     const wordsBefore = engine.run('pdfaWordCounts', { pdf: prepared.bytes });
     wordsBefore.catch(() => undefined); // awaited below; Ghostscript's failure must not leave it unhandled
     const converted = await convertToPdfa(tools, { pdf: prepared.bytes, part, signal: exec.signal });
+    await checkToolOutput(engine, { program: 'Ghostscript', pdf: converted.pdf, warnings: converted.warnings }, { pageCount: prepared.pageCount, encrypted: false });
     report.warnings = converted.warnings;
     const pdf = conformance === 'U' ? conformanceU(converted.pdf) : converted.pdf;
     throwIfStopped(exec);
