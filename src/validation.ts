@@ -31,6 +31,9 @@ function isTextSourced(value: unknown): boolean {
   return typeof value === 'object' && value !== null && textSourced.has(value);
 }
 
+/** A schema pattern for strings that must hold something besides spaces (a pageRange: empty is not "every page"). */
+export const NOT_BLANK = '\\S';
+
 /**
  * The first problem as a sentence naming the field. A misspelt field name
  * ("savepath") is reported as unknown rather than as the missing field it
@@ -51,6 +54,7 @@ export function describeValidationError(errors: readonly ErrorObject[] | null | 
       return `${name(unknown.slice(0, 100))}: unknown ${noun}${near ? ` (did you mean ${near}?)` : ''}; ${knownText}`;
     }
   }
+  if (e.keyword === 'pattern' && (e.params as { pattern?: string }).pattern === NOT_BLANK) return `${[label, at].filter(Boolean).join('.')}: must not be empty or blank (leave it out instead)`;
   if (e.keyword === 'required') return `${name((e.params as { missingProperty: string }).missingProperty)}: required field is missing`;
   // A short list of allowed values is named, so that a client sees what it may send (a preflight profile, a format).
   const allowed = e.keyword === 'enum' ? (e.params as { allowedValues?: unknown[] }).allowedValues : undefined;
