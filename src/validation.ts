@@ -31,12 +31,15 @@ function isTextSourced(value: unknown): boolean {
   return typeof value === 'object' && value !== null && textSourced.has(value);
 }
 
+/** A schema pattern for strings that must hold something besides spaces (a pageRange: empty is not "every page"). */
+export const NOT_BLANK = '\\S';
+
 /**
  * The first problem as a sentence naming the field. A misspelt field name
  * ("savepath") is reported as unknown rather than as the missing field it
  * was meant to be: Ajv checks `required` before `additionalProperties`.
  */
-export function describeValidationError(errors: readonly ErrorObject[] | null | undefined, label: string): string {
+export function describeValidationError(errors: readonly ErrorObject[] | null | undefined, label: string, noun = 'field'): string {
   const e = errors?.[0];
   if (!e) return `${label}: invalid`;
   const at = e.instancePath ? e.instancePath.slice(1).replace(/\//g, '.') : '';
@@ -46,15 +49,48 @@ export function describeValidationError(errors: readonly ErrorObject[] | null | 
     const known = Object.keys(schema.properties ?? {});
     const unknown = Object.keys(e.data).find((k) => !known.includes(k));
     if (unknown !== undefined) {
-      const near = known.find((k) => k.toLowerCase() === unknown.toLowerCase());
-      return `${name(unknown.slice(0, 100))}: unknown field${near ? ` (did you mean ${near}?)` : ''}; known fields: ${known.join(', ')}`;
+      const near = nearestName(unknown, known);
+      const knownText = known.length > 0 ? `known ${noun}s: ${known.join(', ')}` : `this takes no ${noun}s`;
+      return `${name(unknown.slice(0, 100))}: unknown ${noun}${near ? ` (did you mean ${near}?)` : ''}; ${knownText}`;
     }
   }
+  if (e.keyword === 'pattern' && (e.params as { pattern?: string }).pattern === NOT_BLANK) return `${[label, at].filter(Boolean).join('.')}: must not be empty or blank (leave it out instead)`;
   if (e.keyword === 'required') return `${name((e.params as { missingProperty: string }).missingProperty)}: required field is missing`;
   // A short list of allowed values is named, so that a client sees what it may send (a preflight profile, a format).
   const allowed = e.keyword === 'enum' ? (e.params as { allowedValues?: unknown[] }).allowedValues : undefined;
   if (allowed && allowed.length <= 30) return `${[label, at].filter(Boolean).join('.')}: ${e.message ?? 'invalid'}: ${allowed.map(String).join(', ')}`;
   return `${[label, at].filter(Boolean).join('.')}: ${e.message ?? 'invalid'}`;
+}
+
+/**
+ * The known name a misspelt one most likely meant: the same but for case, or within a small edit distance
+ * (letters swapped, one left out, added or changed: "dip" for dpi, "detials" for details); none when nothing is close.
+ */
+export function nearestName(given: string, known: readonly string[]): string | undefined {
+  const lower = given.toLowerCase();
+  if (lower.length > 100) return undefined;
+  let best: { name: string; distance: number } | undefined;
+  for (const name of known) {
+    const distance = editDistance(lower, name.toLowerCase());
+    // One edit for short names, two from five letters on: more would suggest unrelated names.
+    const allowed = Math.min(lower.length, name.length) >= 5 ? 2 : 1;
+    if (distance <= allowed && (!best || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+
+/** Optimal string alignment distance: insertions, deletions, substitutions and swaps of neighbours count one each. */
+function editDistance(a: string, b: string): number {
+  const rows = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
+      rows[i]![j] = d;
+    }
+  }
+  return rows[a.length]![b.length]!;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

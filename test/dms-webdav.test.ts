@@ -83,6 +83,23 @@ describe('logins are checked by the DMS', () => {
   });
 });
 
+describe('API tokens and DMS-only users', () => {
+  test('a DMS user with no service user gets 403 naming why, not 401, when creating a token; nothing is made', async () => {
+    // Was 401 INVALID_CREDENTIALS ("The user no longer exists"): a client then takes its credentials for wrong.
+    const session = { auth: false as const, headers: { cookie: `SESSIONID=${cookieOf(await login('bob', dav.users.bob))}` } };
+    for (const credentials of [{ auth: as('bob'), headers: {} }, session]) {
+      const reply = await call(server, 'POST', '/tokens', { ...credentials, body: { name: 'script' } });
+      assert.equal(reply.status, 403, reply.text);
+      assert.equal(reply.json().code, 'FORBIDDEN');
+      assert.match(reply.json().detail, /signs in through the DMS/);
+      assert.match(reply.json().detail, /HTTP Basic/);
+      const list = await call(server, 'GET', '/tokens', credentials);
+      assert.equal(list.status, 200, list.text);
+      assert.deepEqual(list.json().tokens, []);
+    }
+  });
+});
+
 describe('the DMS decides what each user sees and changes', () => {
   test('each user reads and writes their own home; another user\'s home is 403 DMS_FORBIDDEN and stays as it was', async () => {
     const bytes = makePdf({ text: () => 'Alice private report' });

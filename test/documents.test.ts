@@ -272,6 +272,37 @@ describe('bad bodies change nothing', () => {
     });
   }
 
+  test('content whose first bytes contradict its declared type is 422 before any answer: no 202, no job, nothing stored (PUT and form)', async () => {
+    const original = pdf(2);
+    await put('declared/me.pdf', original);
+    const png = Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), Buffer.alloc(64, 1)]);
+    const zip = Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.alloc(64, 1)]);
+    const cases: { body: Buffer; type: string; code: string; detail: RegExp }[] = [
+      // An Office type is long by nature: before, this was 202 and a job that failed later.
+      { body: pdf(1), type: 'text/plain', code: 'MALFORMED_DOCUMENT', detail: /is a PDF, not plain text as its declared type text\/plain says: send a PDF as application\/pdf/ },
+      { body: pdf(1), type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', code: 'MALFORMED_DOCUMENT', detail: /is a PDF, not a Word \.docx document/ },
+      { body: zip, type: 'text/csv', code: 'MALFORMED_DOCUMENT', detail: /is a ZIP package .*, not comma-separated values/ },
+      { body: png, type: 'application/msword', code: 'MALFORMED_DOCUMENT', detail: /is a PNG image, not a Word 97-2003 \.doc document .*send it as image\/png/ },
+      { body: png, type: 'application/pdf', code: 'MALFORMED_PDF', detail: /is a PNG image, not a PDF/ },
+      { body: pdf(1), type: 'image/jpeg', code: 'MALFORMED_IMAGE', detail: /is a PDF, not a JPEG image/ },
+    ];
+    const jobsBefore = (await call(server, 'GET', '/jobs', { headers: { accept: 'application/json' } })).json().jobs.length;
+    for (const c of cases) {
+      const replaced = await put('declared/me.pdf', c.body, c.type);
+      assert.equal(replaced.status, 422, `${c.type}: ${replaced.text}`);
+      assert.equal(replaced.json().code, c.code, c.type);
+      assert.match(replaced.json().detail, c.detail, c.type);
+      assert.equal(sha256(await storedBytes('declared/me.pdf')), sha256(original));
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(c.body)], { type: c.type }), 'upload.txt');
+      const posted = await call(server, 'POST', '/documents/declared', { body: form });
+      assert.equal(posted.status, 422, `form ${c.type}: ${posted.text}`);
+      assert.equal(posted.json().code, c.code);
+    }
+    assert.deepEqual(await readdir(path.join(server.dataDir, 'documents', 'declared')), ['me.pdf']);
+    assert.equal((await call(server, 'GET', '/jobs', { headers: { accept: 'application/json' } })).json().jobs.length, jobsBefore, 'no job was made');
+  });
+
   test('a stored document passes qpdf --check after upload', async () => {
     await put('checked.pdf', pdf(5));
     const bytes = await storedBytes('checked.pdf');

@@ -75,6 +75,32 @@ describe('JSON bodies match their schema exactly; XML and query values are coerc
     assert.match(reply.json().detail, /did you mean savePath/);
   });
 
+  test('an unknown query parameter is 400 with "did you mean", on every route; the cache buster _ is ignored', async () => {
+    const doc = 'strict/query.pdf';
+    await putPdf(server, doc, makePdf({ pages: 2 }));
+    // ?dip=150 rendered at the default resolution before; now it names the parameter it meant.
+    const image = await call(server, 'GET', `/documents/${doc}/pages/0/image?dip=150`);
+    assert.equal(image.status, 400, image.text);
+    assert.equal(image.json().code, 'VALIDATION_FAILED');
+    assert.match(image.json().detail, /query\.dip: unknown parameter \(did you mean dpi\?\); known parameters: dpi, format/);
+    const list = await call(server, 'GET', '/documents/strict?detials=true', { headers: json });
+    assert.equal(list.status, 400, list.text);
+    assert.match(list.json().detail, /did you mean details\?/);
+    // A route whose schema names no parameter takes none; nothing is far from close enough to be suggested.
+    const model = await call(server, 'GET', `/documents/${doc}/permissions?zzz=1`, { headers: json });
+    assert.equal(model.status, 400, model.text);
+    assert.match(model.json().detail, /query\.zzz: unknown parameter; this takes no parameters/);
+    // Writes are refused before anything changes.
+    const rotate = await expectUnchanged(server, doc, () => call(server, 'POST', `/documents/${doc}/pages?savepath=x.pdf`, {
+      body: { RotatePagesAction: { rotation: 90 } }, headers: json,
+    }), 400, 'VALIDATION_FAILED');
+    assert.match(rotate.json().detail, /query\.savepath: unknown parameter/);
+    // Parameters a route knows still work, and so does jQuery's cache buster.
+    assert.equal((await call(server, 'GET', `/documents/${doc}/pages/0/image?dpi=20&_=1732838400000`)).status, 200);
+    assert.equal((await call(server, 'GET', `/documents/strict?details=true&_=1`, { headers: json })).status, 200);
+    assert.equal((await call(server, 'GET', '/sessions/current?_=2', { headers: json })).status, 200);
+  });
+
   test('a page action posted to the document URL says to use /pages', async () => {
     const doc = 'strict/page-action.pdf';
     await putPdf(server, doc, makePdf());

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { call } from './helpers/http.js';
+import { call, jobEnded } from './helpers/http.js';
 import { makePdf } from './helpers/pdf.js';
 import { basicAuth, serverForSuite, type TestServer } from './helpers/server.js';
 
@@ -36,7 +36,8 @@ function value(samples: Map<string, number>, name: string, labels: Record<string
 
 describe('metrics', () => {
   // No text prefetch: it would read documents in the background while the test counts bytes read.
-  const server = serverForSuite({ env: { PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' } });
+  // Instances replaced after each conversion: a conversion then shows a restart in the metrics.
+  const server = serverForSuite({ env: { PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0', PDFSERVICE_OFFICE_RESTART_AFTER: '1' } });
   const DOCUMENT_ROUTE = '/pdfservice/v1/documents/:filePath.pdf';
 
   test('an upload counts its bytes written, its request by route pattern and status, and its engine task', async () => {
@@ -122,9 +123,43 @@ describe('metrics', () => {
       assert.equal(value(after, 'pdfservice_program_runs_total', ok) - value(before, 'pdfservice_program_runs_total', ok), 1);
       assert.equal(value(after, 'pdfservice_program_run_duration_seconds_count', ok) - value(before, 'pdfservice_program_run_duration_seconds_count', ok), 1);
       assert.ok(value(after, 'pdfservice_program_run_duration_seconds_sum', ok) > value(before, 'pdfservice_program_run_duration_seconds_sum', ok));
+      // The Office pool: its size, nothing under way or waiting once the answer came, and the instance replaced after its one use.
+      const soffice = { program: 'soffice' };
+      assert.ok(value(after, 'pdfservice_program_slots', soffice) >= 1);
+      assert.equal(value(after, 'pdfservice_program_runs_active', soffice), 0);
+      assert.equal(value(after, 'pdfservice_program_runs_waiting', soffice), 0);
+      assert.ok(after.has('pdfservice_program_processes{program="soffice"}'));
+      const restarts = (s: Map<string, number>) => value(s, 'pdfservice_program_restarts_total', { program: 'soffice', reason: 'uses' });
+      for (let i = 0; i < 100 && restarts(await scrape(server)) === restarts(before); i++) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(restarts(await scrape(server)) - restarts(before), 1, 'the instance was replaced after its one conversion');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  test('background jobs: submitted, waited, ran and ended by action, state and code; the queue gauges go back to zero', async () => {
+    const before = await scrape(server);
+    // An Office upload is a job by nature. Its content is an Excel workbook declared as Word: the job fails with
+    // MALFORMED_DOCUMENT before LibreOffice is asked (a ZIP is a ZIP in the first bytes, so only the job's check tells).
+    const xlsx = Buffer.concat([Buffer.from('504b0304', 'hex'), Buffer.alloc(200, 7)]);
+    const reply = await call(server, 'PUT', '/documents/metrics/job.pdf', {
+      body: xlsx,
+      headers: { 'content-type': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document' },
+    });
+    assert.equal(reply.status, 202, reply.text);
+    const job = await jobEnded(server, reply.json().id);
+    assert.equal(job.state, 'failed');
+    assert.equal(job.error.code, 'MALFORMED_DOCUMENT');
+    const after = await scrape(server);
+    const upload = { action: 'upload' };
+    const failed = { action: 'upload', state: 'failed', code: 'MALFORMED_DOCUMENT' };
+    assert.equal(value(after, 'pdfservice_jobs_submitted_total', upload) - value(before, 'pdfservice_jobs_submitted_total', upload), 1);
+    assert.equal(value(after, 'pdfservice_jobs_finished_total', failed) - value(before, 'pdfservice_jobs_finished_total', failed), 1);
+    assert.equal(value(after, 'pdfservice_job_wait_seconds_count', upload) - value(before, 'pdfservice_job_wait_seconds_count', upload), 1);
+    const ran = { action: 'upload', state: 'failed' };
+    assert.equal(value(after, 'pdfservice_job_run_seconds_count', ran) - value(before, 'pdfservice_job_run_seconds_count', ran), 1);
+    for (const state of ['queued', 'running', 'shared']) assert.equal(value(after, 'pdfservice_jobs', { state }), 0, state);
+    assert.ok(after.has('pdfservice_jobs{state="queued"}'));
   });
 
   test('only admins may read them: another user is 403, no login is 401', async () => {

@@ -12,7 +12,8 @@ import { libreOffice, officeToPdf } from '../src/tools/libreoffice.js';
 import { ToolSupervisor } from '../src/tools/supervisor.js';
 import { officeFormatOf } from '../src/engine/office/model.js';
 import { call, putPdf } from './helpers/http.js';
-import { compoundFileOf, docx, field, fodt, fodtImage, fodtSection, IMAGE_REL, linkedPicture, OLE_REL, oleLink, paragraph, zipOf } from './helpers/office-fixtures.js';
+import { compoundFileOf, docx, field, fodt, fodtImage, fodtSection, IMAGE_REL, linkedPicture, OLE_REL, oleLink, paragraph, workbook, zipOf } from './helpers/office-fixtures.js';
+import { convertOffice } from '../src/operations/office.js';
 import { makePdf, pdftotext, withTempFile } from './helpers/pdf.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
@@ -292,6 +293,24 @@ test('a conversion over its time limit is stopped with all its processes, and it
     await waitFor('no process of the conversion is left', 5, () => (processesNaming(scratchRoot).length === 0 ? true : undefined));
     assert.deepEqual(readdirSync(scratchRoot), []);
   } finally {
+    rmSync(scratchRoot, { recursive: true, force: true });
+  }
+});
+
+test('a conversion over its time limit names the format it converted, not "Word conversion"', async () => {
+  const scratchRoot = mkdtempSync(path.join(tmpdir(), 'pdfservice-office-timeout-name-'));
+  // A limit no conversion meets (the instance's start has its own limit): the request to the warm instance times out.
+  const tools = new ToolSupervisor([{ ...libreOffice(1), scratch: '.' }], scratchRoot);
+  try {
+    await tools.init();
+    await assert.rejects(convertOffice(tools, { bytes: workbook(['Timed']), format: 'xlsx' }), (err: Error & { code?: string; detail?: string }) => {
+      assert.equal(err.code, 'ENGINE_TIMEOUT');
+      assert.match(err.detail ?? '', /The conversion of an Excel \.xlsx workbook took too long/);
+      assert.doesNotMatch(err.detail ?? '', /Word/);
+      return true;
+    });
+  } finally {
+    await tools.close();
     rmSync(scratchRoot, { recursive: true, force: true });
   }
 });

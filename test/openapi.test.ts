@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { SETTINGS } from '../src/config.js';
 import { ERROR_CATALOG } from '../src/errors.js';
+import { call, putPdf } from './helpers/http.js';
+import { makePdf } from './helpers/pdf.js';
 import { serverForSuite } from './helpers/server.js';
 
 const server = serverForSuite();
@@ -166,6 +168,40 @@ test('errors are problem documents in JSON and XML; headers, XML models, path ru
   for (const model of ['DocumentModel', 'FolderModel', 'AnnotationModel', 'PageModel', 'FieldModel', 'SessionModel', 'UserModel', 'Problem']) {
     assert.ok(spec.components.schemas[model], `${model} is a named component`);
   }
+});
+
+test('what the routes send (status and media type) is in the description: 304 of the versioned lists, the attachment\'s own type', async () => {
+  const spec = await description();
+  const doc = 'described/doc.pdf';
+  assert.equal((await putPdf(server, doc, makePdf({ pages: 2 }))).status, 201);
+  const form = new FormData();
+  form.append('annotation', JSON.stringify({ subtype: 'FileAttachment', name: 'note' }));
+  form.append('file', new Blob([new Uint8Array(Buffer.from('a;b\n1;2\n'))], { type: 'text/csv' }), 'table.csv');
+  assert.equal((await call(server, 'POST', `/documents/${doc}/annotations`, { body: form })).status, 201);
+  /** A described media type covers a sent one when equal, or a range (`*\/*`, `text/*`) that includes it. */
+  const covers = (described: string, sent: string) => described === sent || described === '*/*' || (described.endsWith('/*') && sent.startsWith(described.slice(0, -1)));
+  const base = '/pdfservice/v1/documents/{filePath}.pdf';
+  const cases: [string, string, Record<string, string>][] = [
+    [`${base}/annotations`, `/documents/${doc}/annotations`, { accept: 'application/json' }],
+    [`${base}/fields`, `/documents/${doc}/fields`, { accept: 'application/xml' }],
+    [`${base}/fields/signature-fields`, `/documents/${doc}/fields/signature-fields`, { accept: 'application/json' }],
+    [`${base}/pages`, `/documents/${doc}/pages`, { accept: 'application/json' }],
+    [`${base}/text`, `/documents/${doc}/text`, { accept: 'text/plain' }],
+    [`${base}/annotations/{name}/attachment/content`, `/documents/${doc}/annotations/note/attachment/content`, {}],
+  ];
+  for (const [path, url, headers] of cases) {
+    const described = spec.paths[path]!['get']!.responses;
+    const first = await call(server, 'GET', url, { headers });
+    assert.equal(first.status, 200, `${url}: ${first.text}`);
+    const sent = first.headers.get('content-type')!.split(';')[0]!.trim();
+    assert.ok(Object.keys(described['200']!.content ?? {}).some((type) => covers(type, sent)), `${path}: 200 ${sent} is described (${Object.keys(described['200']!.content ?? {}).join(', ')})`);
+    const etag = first.headers.get('etag');
+    if (!etag) continue;
+    const again = await call(server, 'GET', url, { headers: { ...headers, 'if-none-match': etag } });
+    if (again.status === 304) assert.ok(described['304'], `${path}: its 304 is described`);
+  }
+  // Routes that answer 304 through the rendered cache without a fixture here (preflight needs veraPDF) say so too.
+  assert.ok(spec.paths[`${base}/preflight-results`]!['get']!.responses['304']);
 });
 
 const run = promisify(execFile);

@@ -271,6 +271,22 @@ describe('bad input leaves the document unchanged', () => {
     assert.deepEqual(pageTexts(await storedBytes(server, doc)).slice(-2), ['Marker 5', 'Marker 5']);
   });
 
+  test('an empty or blank pageRange is 400, not every page', async () => {
+    const doc = 'pages/empty-range.pdf';
+    await putPdf(server, doc, five());
+    // RotatePagesAction with pageRange "" turned every page before; absent, it still does (its documented default).
+    for (const body of [
+      { RotatePagesAction: { pageRange: '', rotation: 90 } },
+      { RotatePagesAction: { pageRange: '  ', rotation: 90 } },
+      { ExtractPagesAction: { pageRange: '', savePath: 'pages/empty-extract.pdf' } },
+      { InsertUploadedPagesAction: { appendFilePath: doc, pageRange: '' } },
+    ]) {
+      const reply = await unchanged(doc, () => pageAction(doc, body), 400, 'VALIDATION_FAILED');
+      assert.match(reply.json().detail, /pageRange: must not be empty or blank/, JSON.stringify(body));
+    }
+    assert.equal((await call(server, 'GET', '/documents/pages/empty-extract.pdf')).status, 404);
+  });
+
   test('with the user password, page operations need assembleDocumentAllowed', async () => {
     const doc = 'pages/locked.pdf';
     const locked = withTempFile(five(), (file) => {

@@ -78,7 +78,12 @@ describe('API tokens', () => {
     const { token } = await createToken(asAlice(), { name: 'read only', rights: ['GET'] });
     assert.equal((await call(server, 'GET', '/documents/token-upload.pdf', { auth: bearer(token) })).status, 200);
     const before = await storedBytes(server, 'token-upload.pdf');
-    assertProblem(await call(server, 'DELETE', '/documents/token-upload.pdf', { auth: bearer(token) }), 403, 'FORBIDDEN');
+    const refused = await call(server, 'DELETE', '/documents/token-upload.pdf', { auth: bearer(token) });
+    assertProblem(refused, 403, 'FORBIDDEN');
+    // Alice has DELETE: it is the token that lacks it, and the answer says so rather than blaming the user.
+    assert.match(refused.json().detail, /needs the DELETE right, which the API token this request came with \(id [0-9a-f]{16}, of user "alice"\) does not have/);
+    assert.doesNotMatch(refused.json().detail, /user "alice" does not have/);
+    assert.equal(refused.json().requiredRight, 'DELETE');
     assert.ok((await storedBytes(server, 'token-upload.pdf')).equals(before));
     assert.deepEqual((await call(server, 'GET', '/sessions/current', { auth: bearer(token) })).json().rights, ['GET']);
 

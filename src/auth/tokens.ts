@@ -87,6 +87,11 @@ export async function newToken(users: UserStore, owner: Principal, input: { name
     throw new ServiceError('FORBIDDEN', 'API tokens cannot create tokens: log in with your password (session or Basic)');
   }
   const user = await users.find(owner.username);
+  if (!user && owner.storeCredentials) {
+    // A user of the DMS only (passthrough): a token would carry no DMS credentials, so it could reach no document
+    // (docs/dms.md); 403 says so, where 401 made clients take their own login for wrong.
+    throw new ServiceError('FORBIDDEN', `API tokens are for service users: ${JSON.stringify(owner.username)} signs in through the DMS, and a token cannot carry DMS credentials. Scripts send HTTP Basic with the DMS name and password instead, or an administrator creates a service user with a mapped DMS account (docs/dms.md)`);
+  }
   if (!user) throw tokenRefused('INVALID_CREDENTIALS', 'The user no longer exists');
   const name = input.name.trim();
   if (name.length === 0 || name.length > TOKEN_NAME_MAX) throw new ServiceError('VALIDATION_FAILED', `A token name has 1 to ${TOKEN_NAME_MAX} characters`);

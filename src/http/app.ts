@@ -16,6 +16,7 @@ import { fastifyValidatorCompiler } from '../validation.js';
 import { acceptableModelFormat } from './reply.js';
 import { DOCUMENT_PASSWORD_HEADERS, documentPassword } from './request-context.js';
 import { parseXmlBody } from './xml.js';
+import { dropIgnoredQueryParameters, strictQuerystring } from './query.js';
 import { registerAuthHook } from './plugins/auth.js';
 import { registerCors } from './cors.js';
 import { registerHealthRoutes } from './routes/health.js';
@@ -147,6 +148,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     };
   });
   await app.register(async (plain) => {
+    // Every route of the API refuses query parameters it does not know (query.ts); registered before the routes.
+    plain.addHook('onRoute', strictQuerystring);
+    plain.addHook('preValidation', dropIgnoredQueryParameters);
     const api = plain.withTypeProvider<RouteSchemaTypes>();
     registerHealthRoutes(api, deps);
     registerMetricsRoute(api, deps);

@@ -26,7 +26,9 @@ function acceptedTypes(request: FastifyRequest): string[] {
 /** Maps what Fastify and its plugins throw to the service's codes. */
 function fromFastifyError(err: FastifyError, request: FastifyRequest): ServiceError | undefined {
   if (err.validation) {
-    return new ServiceError('VALIDATION_FAILED', describeValidationError(err.validation as ErrorObject[], err.validationContext ?? 'request'));
+    // Query parameters are named as such ("query.dip: unknown parameter (did you mean dpi?)"); body members are fields.
+    const query = err.validationContext === 'querystring';
+    return new ServiceError('VALIDATION_FAILED', describeValidationError(err.validation as ErrorObject[], query ? 'query' : (err.validationContext ?? 'request'), query ? 'parameter' : 'field'));
   }
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -234,7 +234,8 @@ export class DocumentOperations {
 
   /**
    * Decides what an upload's store answers before any engine work: 415 for a
-   * type no importer takes, 409 for a name taken under namingMode 0, 412 for
+   * type no importer takes, 422 for content whose first bytes show another
+   * format than the declared one (chooseImporter), 409 for a name taken under namingMode 0, 412 for
    * an If-Match the existing document does not match. The prepared upload
    * owns `staged` from here (executeUpload or a job discards it); on failure
    * it is discarded here.

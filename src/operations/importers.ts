@@ -1,6 +1,7 @@
 import { read as readFd } from 'node:fs';
 import { promisify } from 'node:util';
-import { type DocumentInfo, IMAGE_MEDIA_TYPES, type ImageMediaType, OFFICE_FORMATS, officeContainerOf, officeFormatOf, type OfficeFormat, officeTextAsUtf8, type OfficeOptions, sniffImageType } from '../engine/models.js';
+import { type DocumentInfo, IMAGE_MEDIA_TYPES, type ImageMediaType, OFFICE_CONTAINERS, OFFICE_FORMATS, officeContainerOf, officeFormatName, officeFormatOf, type OfficeFormat, officeTextAsUtf8, type OfficeOptions, sniffImageType } from '../engine/models.js';
+import { type ErrorCode, ServiceError } from '../errors.js';
 import type { ToolSupervisor } from '../tools/supervisor.js';
 import { convertOffice } from './office.js';
 import { checkToolOutput } from './tool-output.js';
@@ -134,17 +135,93 @@ export function mediaTypeOfExtension(extension: string): string | undefined {
  * taken for a PDF (and checked as one). Undefined for a type nobody accepts.
  */
 export async function chooseImporter(mediaType: string, staged: StagedUpload): Promise<{ importer: Importer; mediaType: string } | null | undefined> {
-  if (mediaType === PDF_TYPE) return null;
-  if (mediaType !== OCTET_STREAM) {
+  if (mediaType !== PDF_TYPE && mediaType !== OCTET_STREAM) {
     const importer = IMPORTERS.find((candidate) => candidate.mediaTypes.includes(mediaType));
-    return importer ? { importer, mediaType } : undefined;
+    if (!importer) return undefined;
+    checkDeclaredType(mediaType, await headOf(staged));
+    return { importer, mediaType };
   }
   const head = await headOf(staged);
+  if (mediaType === PDF_TYPE) {
+    checkDeclaredType(mediaType, head);
+    return null;
+  }
   for (const importer of IMPORTERS) {
     const sniffed = importer.sniff(head);
     if (sniffed) return { importer, mediaType: sniffed };
   }
   return null;
+}
+
+/** What the first bytes show beyond doubt, by signature: a PDF, an image of a type, an Office container; undefined for anything else (text). */
+type HeadKind = { kind: 'pdf' } | { kind: 'image'; type: ImageMediaType } | { kind: 'ole2' } | { kind: 'zip' };
+
+function headKind(head: Uint8Array): HeadKind | undefined {
+  const bytes = Buffer.from(head.buffer, head.byteOffset, head.byteLength);
+  const start = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf ? bytes.subarray(3) : bytes;
+  if (start.subarray(0, 5).toString('latin1') === '%PDF-') return { kind: 'pdf' };
+  const image = sniffImageType(head);
+  if (image) return { kind: 'image', type: image };
+  const container = officeContainerOf(head);
+  if (container === OFFICE_CONTAINERS.ole2) return { kind: 'ole2' };
+  if (container === OFFICE_CONTAINERS.zip) return { kind: 'zip' };
+  return undefined;
+}
+
+/** What the content is, for messages, and how to send it instead when the service takes it. */
+function describeHead(head: HeadKind): { what: string; hint: string } {
+  switch (head.kind) {
+    case 'pdf':
+      return { what: 'a PDF', hint: 'send a PDF as application/pdf' };
+    case 'image':
+      return { what: `a ${head.type.slice('image/'.length).toUpperCase()} image`, hint: `send it as ${head.type}` };
+    case 'ole2':
+      return { what: 'an OLE2 compound file (an Office 97-2003 document, or an encrypted Office file)', hint: 'send it with its own Office type, or as application/octet-stream' };
+    case 'zip':
+      return { what: 'a ZIP package (an Office Open XML or OpenDocument file, or another archive)', hint: 'send it with its own Office type, or as application/octet-stream' };
+  }
+}
+
+const OOXML_FORMATS: readonly OfficeFormat[] = ['docx', 'docm', 'xlsx', 'xlsm', 'pptx', 'pptm'];
+
+function officeContainerOfFormat(format: OfficeFormat): 'ole2' | 'zip' | undefined {
+  if (format === 'doc' || format === 'xls' || format === 'ppt') return 'ole2';
+  if (OOXML_FORMATS.includes(format) || format === 'odt' || format === 'ods' || format === 'odp') return 'zip';
+  return undefined;
+}
+
+/**
+ * The declared type against what the first bytes show (docs/api.md, "Uploads: the declared type and the content"):
+ * content whose signature says it is another format is refused before anything is answered (a 202 included), with
+ * the code the conversion would have failed with, naming what the content is. Content with no telling signature
+ * (text) and a container that may hold the declared format are left to the conversion's full check.
+ */
+function checkDeclaredType(mediaType: string, headBytes: Uint8Array): void {
+  const head = headKind(headBytes);
+  const refuse = (code: ErrorCode, found: { what: string; hint?: string }, wanted: string): never => {
+    throw new ServiceError(code, `The file is ${found.what}, not ${wanted} as its declared type ${mediaType} says${found.hint ? `: ${found.hint}` : ''}`);
+  };
+  if (mediaType === PDF_TYPE) {
+    if (head && head.kind !== 'pdf') refuse('MALFORMED_PDF', describeHead(head), 'a PDF');
+    return;
+  }
+  if ((IMAGE_MEDIA_TYPES as readonly string[]).includes(mediaType)) {
+    if (head && !(head.kind === 'image' && head.type === mediaType)) refuse('MALFORMED_IMAGE', describeHead(head), `a ${mediaType.slice('image/'.length).toUpperCase()} image`);
+    return;
+  }
+  const format = officeFormatOfType(mediaType);
+  if (!format) return;
+  const wanted = officeFormatName(format);
+  if (!head) {
+    // Text holds no NUL unless it is UTF-16 (with its byte order mark); the conversion checks the rest of the text.
+    const utf16 = (headBytes[0] === 0xff && headBytes[1] === 0xfe) || (headBytes[0] === 0xfe && headBytes[1] === 0xff);
+    if ((format === 'txt' || format === 'csv') && !utf16 && headBytes.includes(0)) refuse('MALFORMED_DOCUMENT', { what: 'binary data of no format the service converts' }, wanted);
+    return;
+  }
+  if (head.kind === 'pdf' || head.kind === 'image') refuse('MALFORMED_DOCUMENT', describeHead(head), wanted);
+  // An encrypted Office Open XML file is an OLE2 file: the conversion's check answers OFFICE_DOCUMENT_ENCRYPTED for it.
+  const encryptedOoxml = head.kind === 'ole2' && OOXML_FORMATS.includes(format);
+  if (head.kind !== officeContainerOfFormat(format) && !encryptedOoxml) refuse('MALFORMED_DOCUMENT', describeHead(head), wanted);
 }
 
 /** The first bytes of a staged upload, without reading a large one into memory. */

@@ -83,6 +83,10 @@ export async function convertOffice(tools: ToolSupervisor, request: { bytes: Uin
   try {
     pdf = await libreOfficeToPdf(tools, request, options);
   } catch (err) {
+    // The supervisor names the tool's purpose; LibreOffice converts every Office format, so the format is named here.
+    if (err instanceof ServiceError && err.code === 'ENGINE_TIMEOUT') {
+      throw new ServiceError(err.code, `The conversion of ${officeFormatName(request.format)} took too long and was stopped`, err.extra, err.headers);
+    }
     // LibreOffice writes no PDF when the range selects none of the document's pages: say so.
     if (options.pageRange !== undefined && err instanceof ServiceError && err.status === 422) {
       throw new ServiceError(err.code, `${err.detail ?? err.message}; the page range ${JSON.stringify(options.pageRange)} may select no page of the document`, err.extra);

@@ -2,7 +2,7 @@ import { constants, existsSync, realpathSync } from 'node:fs';
 import { access, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ServiceError } from '../errors.js';
-import { timeProgramRun } from '../metrics.js';
+import { countProgramRestart, observePrograms, timeProgramRun, type ProgramPoolStats, type ProgramRestartReason } from '../metrics.js';
 import { killGroup, runProgram, type ProgramResult } from './process.js';
 import { BWRAP } from './sandbox.js';
 import type { ToolDeclaration, ToolStatus } from './tool.js';
@@ -62,6 +62,18 @@ interface Tool {
   retiring: Set<Promise<void>>;
   /** A moving average of a run's duration, for the Retry-After of a refused run. */
   averageRunMs: number;
+  /** A per-run tool's programs running now (for the metrics). */
+  perRun: number;
+}
+
+/**
+ * The label a tool's runs are counted under: a pool run by a helper program (LibreOffice's, run by Python) keeps its
+ * command's name (soffice), as its per-run conversions had (docs/api.md's metrics); veraPDF's JVM is labelled by the
+ * tool; a per-run tool by its command.
+ */
+function programLabel(tool: Tool): string {
+  const { declaration } = tool;
+  return declaration.lifetime.kind === 'pooled' && !declaration.lifetime.program ? declaration.name : path.basename(declaration.command);
 }
 
 /** A version probe that takes longer leaves the version unknown; start-up does not wait for it longer. */
@@ -88,8 +100,20 @@ export class ToolSupervisor {
     for (const declaration of declarations) {
       if (this.tools.has(declaration.name)) throw new Error(`${declaration.name} is declared twice`);
       const status: ToolStatus = { name: declaration.name, debianPackage: declaration.debianPackage, available: false, version: null, reason: 'not checked yet' };
-      this.tools.set(declaration.name, { declaration, status, active: 0, waiting: [], idle: [], instances: new Set(), retiring: new Set(), averageRunMs: 0 });
+      this.tools.set(declaration.name, { declaration, status, active: 0, waiting: [], idle: [], instances: new Set(), retiring: new Set(), averageRunMs: 0, perRun: 0 });
     }
+    observePrograms(() => this.poolStats());
+  }
+
+  /** Each tool's slots, runs under way and waiting, and processes alive now (the metrics read it when scraped). */
+  poolStats(): ProgramPoolStats[] {
+    return [...this.tools.values()].map((tool) => ({
+      program: programLabel(tool),
+      slots: tool.declaration.concurrency,
+      active: tool.active,
+      waiting: tool.waiting.length,
+      processes: tool.declaration.lifetime.kind === 'pooled' ? tool.instances.size : tool.perRun,
+    }));
   }
 
   /**
@@ -126,11 +150,9 @@ export class ToolSupervisor {
     const started = Date.now();
     try {
       if (signal?.aborted) throw cancelledRun();
-      // The label names the program doing the work: a pool run by a helper program (LibreOffice's, run by Python) keeps its
-      // command's name (soffice), as its per-run conversions had (docs/api.md's metrics); veraPDF's JVM is labelled by the tool.
-      const lifetime = tool.declaration.lifetime;
-      if (lifetime.kind === 'pooled') return await timeProgramRun(lifetime.program ? path.basename(tool.declaration.command) : tool.declaration.name, () => this.runPooled(tool, work, signal));
-      return await timeProgramRun(path.basename(tool.declaration.command), async () => {
+      // The label names the program doing the work (programLabel).
+      if (tool.declaration.lifetime.kind === 'pooled') return await timeProgramRun(programLabel(tool), () => this.runPooled(tool, work, signal));
+      return await timeProgramRun(programLabel(tool), async () => {
         const scratch = await mkdtemp(path.join(this.scratchOf(tool), 'run-'));
         try {
           return await work({
@@ -176,6 +198,7 @@ export class ToolSupervisor {
     const lifetime = declaration.lifetime;
     let warm = tool.idle.pop();
     while (warm && !warm.alive) {
+      countProgramRestart(programLabel(tool), 'exited');
       void this.retire(tool, warm);
       warm = tool.idle.pop();
     }
@@ -193,6 +216,7 @@ export class ToolSupervisor {
       } catch (err) {
         if (mayRetry && err instanceof WarmProcessError && err.failure === 'exited') {
           const dead = warm!;
+          countProgramRestart(programLabel(tool), 'exited');
           dead.kill();
           await dead.ended;
           tool.instances.delete(dead);
@@ -220,10 +244,13 @@ export class ToolSupervisor {
       });
     } finally {
       await rm(scratch, { recursive: true, force: true });
-      if (!broken && !retired && warm.alive && warm.uses < lifetime.restartAfterUses && warm.rssMb() <= lifetime.restartAboveRssMb) tool.idle.push(warm);
+      const reason: ProgramRestartReason | undefined = broken ? 'failed' : retired ? 'unfit' : !warm.alive ? 'exited'
+        : warm.uses >= lifetime.restartAfterUses ? 'uses' : warm.rssMb() > lifetime.restartAboveRssMb ? 'memory' : undefined;
+      if (reason === undefined) tool.idle.push(warm);
+      else countProgramRestart(programLabel(tool), reason);
       // A broken process is gone before its run answers (the next run finds a clean slate); a worn-out one goes meanwhile.
-      else if (broken || retired) await this.retire(tool, warm);
-      else void this.retire(tool, warm);
+      if (broken || retired) await this.retire(tool, warm);
+      else if (reason !== undefined) void this.retire(tool, warm);
     }
   }
 
@@ -266,6 +293,7 @@ export class ToolSupervisor {
   private async exec(tool: Tool, scratch: string, args: string[], timeoutMs = tool.declaration.timeoutMs, signal?: AbortSignal): Promise<ProgramResult> {
     const { declaration } = tool;
     let result: ProgramResult;
+    tool.perRun++;
     try {
       result = await runProgram({
         argv: [tool.program!, ...args],
@@ -278,6 +306,8 @@ export class ToolSupervisor {
       });
     } catch {
       throw new ServiceError('COMPONENT_MISSING', declaration.sandbox ? `The sandbox (bubblewrap) for ${declaration.name} could not be started` : `${declaration.name} could not be started`);
+    } finally {
+      tool.perRun--;
     }
     if (result.cancelled) throw cancelledRun();
     if (result.timedOut) throw new ServiceError('ENGINE_TIMEOUT', `The ${declaration.purpose} took too long and was stopped`);

@@ -9,11 +9,15 @@ const ITEM = /^(\d+)?\s*(-)?\s*(\d+)?$/u;
 
 /**
  * The zero-based page indexes a range names, in the order written, each once.
- * Empty or absent: every page. A malformed range is 400 INVALID_PAGE_RANGE;
- * a page past the end is 400 PAGE_OUT_OF_RANGE.
+ * Absent: every page. Empty (or blank) is 400 INVALID_PAGE_RANGE, as any range
+ * that names no page: a client that sent a range meant some pages, and an
+ * empty one turning into every page would delete, extract or OCR them all. A
+ * malformed range is 400 INVALID_PAGE_RANGE; a page past the end is 400
+ * PAGE_OUT_OF_RANGE.
  */
 export function parsePageRange(range: string | undefined, pageCount: number): number[] {
-  if (range === undefined || range.trim() === '') return Array.from({ length: pageCount }, (_, i) => i);
+  if (range === undefined) return Array.from({ length: pageCount }, (_, i) => i);
+  checkPageRangeNotEmpty(range);
   const pages: number[] = [];
   const seen = new Set<number>();
   for (const raw of range.split(',')) {
@@ -35,4 +39,9 @@ export function parsePageRange(range: string | undefined, pageCount: number): nu
     }
   }
   return pages;
+}
+
+/** 400 INVALID_PAGE_RANGE for a range that is empty or blank; actions check it when they are prepared, the engine again. */
+export function checkPageRangeNotEmpty(range: string): void {
+  if (range.trim() === '') throw new EngineError('INVALID_PAGE_RANGE', `pageRange ${JSON.stringify(range)} names no page: leave pageRange out for every page, or name pages (1-based, e.g. "1-3,7,10-")`);
 }

@@ -103,6 +103,17 @@ export function authenticateOnly(auth: Auth) {
 }
 
 /**
+ * 403 naming who lacks the right: the user, or the API token the request came with (a token has the rights it was
+ * given that its user still has, so the user may well have the right the token lacks).
+ */
+export function lacksRight(principal: Principal, right: Right): ServiceError {
+  const who = principal.via === 'token'
+    ? `the API token this request came with (id ${principal.tokenId ?? 'unknown'}, of user ${JSON.stringify(principal.username)}) does not have: a token has the rights it was given that its user still has`
+    : `user ${JSON.stringify(principal.username)} does not have`;
+  return new ServiceError('FORBIDDEN', `This request needs the ${right} right, which ${who}`, { requiredRight: right });
+}
+
+/**
  * Authenticates every request except routes marked `config.public`, then checks
  * the right the route needs (403 FORBIDDEN naming it). Requests that match no
  * route are authenticated too, so anonymous clients learn nothing about what
@@ -116,8 +127,6 @@ export function registerAuthHook(app: FastifyInstance, auth: Auth): void {
     request.principal = principal;
     if (request.is404) return;
     const right = requiredRight(request);
-    if (!principal.rights.includes(right)) {
-      throw new ServiceError('FORBIDDEN', `This request needs the ${right} right, which user ${JSON.stringify(principal.username)} does not have`, { requiredRight: right });
-    }
+    if (!principal.rights.includes(right)) throw lacksRight(principal, right);
   });
 }

@@ -5,7 +5,7 @@ import { documentUrl } from '../document-urls.js';
 import { filePart, multipartBody } from '../openapi.js';
 import { sendModel } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
-import { documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
+import { documentPasswordHeader, errorResponses, filePathParams, notModifiedResponse } from '../schemas/common.js';
 import { ANNOTATION_XML, ANNOTATIONS_XML, annotationSchema, annotationsSchema, attachmentSchema } from '../schemas/annotations.js';
 
 import type { FromSchema } from 'json-schema-to-ts';
@@ -110,7 +110,7 @@ export function registerAnnotationRoutes(api: Api, deps: AppDeps): void {
         type: 'object',
         properties: { ...pageIndexQuery, subtype: { type: 'string', description: `One of ${ANNOTATION_SUBTYPES.join(', ')}; any case` } },
       },
-      response: { 200: annotationsSchema, ...errorResponses },
+      response: { 200: annotationsSchema, ...notModifiedResponse, ...errorResponses },
     },
   }, async (request, reply) => {
     const query = request.query;
@@ -260,7 +260,8 @@ export function registerAnnotationRoutes(api: Api, deps: AppDeps): void {
       params: namedParams,
       headers,
       querystring: { type: 'object', properties: { attachment: { type: 'boolean', default: false } } },
-      response: { 200: { description: 'The file', content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } } }, ...errorResponses },
+      // The attachment's own media type (its /Subtype, application/octet-stream without one): any type, as sent.
+      response: { 200: { description: "The file, with the attachment's own media type (its /Subtype), application/octet-stream when it declares none", content: { '*/*': { schema: { type: 'string', format: 'binary' } } } }, ...errorResponses },
     },
   }, async (request, reply) => {
     const { attachment, content } = await annotations.attachment(documentPathParam(request), operationContext(request), nameParam(request), true);

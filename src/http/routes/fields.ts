@@ -6,7 +6,7 @@ import { negotiate } from '../negotiation.js';
 import { RenderedCache, sendVersionedModel } from '../rendered-cache.js';
 import { contentDisposition, sendModel, warningHeaders } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
-import { documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
+import { documentPasswordHeader, errorResponses, filePathParams, notModifiedResponse } from '../schemas/common.js';
 import { FIELD_XML, FIELDS_XML, fieldSchema, fieldsSchema, fieldValueSchema } from '../schemas/fields.js';
 import { requireXmlRoot } from '../xml.js';
 
@@ -113,7 +113,7 @@ export function registerFieldRoutes(api: Api, deps: AppDeps): void {
       tags: ['fields'],
       params,
       headers,
-      response: { 200: fieldsSchema, ...errorResponses },
+      response: { 200: fieldsSchema, ...notModifiedResponse, ...errorResponses },
     },
   }, async (request, reply) => {
     const { model, etag } = await fields.list(documentPathParam(request), operationContext(request));

@@ -27,7 +27,8 @@ export function registerMetricsRoute(api: Api, deps: AppDeps): void {
     schema: {
       summary: 'Metrics in the Prometheus text format',
       description:
-        'Requests by route pattern and status with latency histograms, engine tasks and workers, external program runs, ' +
+        'Requests by route pattern and status with latency histograms, engine tasks and workers, external program runs, pools and restarts, ' +
+        'background jobs (queued, running, submitted, ended by state and code, wait and run times), ' +
         'document bytes read and written, and the Node.js process. Needs the admin right, or nothing when PDFSERVICE_METRICS_PUBLIC=true.',
       tags: ['service'],
       ...(deps.config.metricsPublic ? { security: [] } : {}),

@@ -5,7 +5,7 @@ import type { Api, AppDeps } from '../context.js';
 import { negotiate } from '../negotiation.js';
 import { RenderedCache, sendVersionedModel, variantEtag } from '../rendered-cache.js';
 import { documentPathParam, operationContext } from '../request-context.js';
-import { documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
+import { documentPasswordHeader, errorResponses, filePathParams, notModifiedResponse } from '../schemas/common.js';
 import { DOCUMENT_TEXT_XML, documentTextSchema, PAGE_TEXT_XML, PAGES_DEFAULT_LIMIT, PAGES_MAX_LIMIT, PAGES_XML, pagesQuery, pagesSchema, pageTextSchema, textDetailQuery } from '../schemas/pages.js';
 
 const headers = { type: 'object', properties: documentPasswordHeader } as const;
@@ -19,7 +19,6 @@ const pageParams = {
   },
   required: ['filePath', 'pageIndex'],
 } as const;
-const notModified = { 304: { description: 'Not modified: If-None-Match holds the current ETag', type: 'null' } } as const;
 
 /** A model, or its text as text/plain. */
 const textContent = (schema: object, description: string) => ({
@@ -57,7 +56,7 @@ export function registerPageRoutes(api: Api, deps: AppDeps): void {
       params: filePathParams,
       headers,
       querystring: pagesQuery,
-      response: { 200: pagesSchema, ...notModified, ...errorResponses },
+      response: { 200: pagesSchema, ...notModifiedResponse, ...errorResponses },
     },
   }, async (request, reply) => {
     const { offset, limit } = request.query;
@@ -86,7 +85,7 @@ export function registerPageRoutes(api: Api, deps: AppDeps): void {
       params: pageParams,
       headers,
       querystring: { type: 'object', properties: textDetailQuery },
-      response: { 200: textContent(pageTextSchema, 'The page text'), ...notModified, ...errorResponses },
+      response: { 200: textContent(pageTextSchema, 'The page text'), ...notModifiedResponse, ...errorResponses },
     },
   }, async (request, reply) => {
     const path = documentPathParam(request);
@@ -106,7 +105,7 @@ export function registerPageRoutes(api: Api, deps: AppDeps): void {
       tags,
       params: filePathParams,
       headers,
-      response: { 200: textContent(documentTextSchema, "The document's text"), ...notModified, ...errorResponses },
+      response: { 200: textContent(documentTextSchema, "The document's text"), ...notModifiedResponse, ...errorResponses },
     },
   }, async (request, reply) => {
     const { texts, etag } = await pages.documentText(documentPathParam(request), operationContext(request));
@@ -137,7 +136,7 @@ export function registerPageRoutes(api: Api, deps: AppDeps): void {
           description: 'The page image',
           content: { 'image/png': { schema: { type: 'string', format: 'binary' } }, 'image/jpeg': { schema: { type: 'string', format: 'binary' } } },
         },
-        ...notModified,
+        ...notModifiedResponse,
         ...errorResponses,
       },
     },

@@ -2,7 +2,7 @@ import { PreflightOperations } from '../../operations/PreflightOperations.js';
 import type { Api, AppDeps } from '../context.js';
 import { RenderedCache, sendVersionedModel } from '../rendered-cache.js';
 import { documentPathParam, operationContext } from '../request-context.js';
-import { documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
+import { documentPasswordHeader, errorResponses, filePathParams, notModifiedResponse } from '../schemas/common.js';
 import { PREFLIGHT_RESULT_XML, preflightResultSchema } from '../schemas/preflight.js';
 
 const headers = { type: 'object', properties: documentPasswordHeader } as const;
@@ -32,7 +32,7 @@ export function registerPreflightRoutes(api: Api, deps: AppDeps): void {
         properties: { profile: { type: 'string', enum: profiles, description: `The profile: ${profiles.join(', ')}`, examples: ['pdfa2b'] } },
         required: ['profile'],
       },
-      response: { 200: preflightResultSchema, ...errorResponses },
+      response: { 200: preflightResultSchema, ...notModifiedResponse, ...errorResponses },
     },
   }, async (request, reply) => {
     const result = await preflight.check(documentPathParam(request), operationContext(request), request.query.profile);

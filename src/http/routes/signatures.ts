@@ -9,7 +9,7 @@ import { RenderedCache, sendVersionedModel } from '../rendered-cache.js';
 import { filePart, multipartBody } from '../openapi.js';
 import { sendModel } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
-import { documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
+import { documentPasswordHeader, errorResponses, filePathParams, notModifiedResponse } from '../schemas/common.js';
 import {
   newSignatureFieldSchema,
   SIGNATURE_FIELD_XML,
@@ -77,7 +77,7 @@ export function registerSignatureRoutes(api: Api, deps: AppDeps): void {
       tags: ['signatures'],
       params: filePathParams,
       headers,
-      response: { 200: signatureFieldsSchema, ...errorResponses },
+      response: { 200: signatureFieldsSchema, ...notModifiedResponse, ...errorResponses },
     },
   }, async (request, reply) => {
     const { model, etag } = await signatures.list(documentPathParam(request), operationContext(request));

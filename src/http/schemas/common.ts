@@ -122,6 +122,9 @@ export const namingModeQuery = {
   },
 } as const;
 
+/** The 304 of the routes that answer with sendVersionedModel (rendered-cache.ts) or check If-None-Match themselves. */
+export const notModifiedResponse = { 304: { description: 'Not modified: If-None-Match holds the current ETag', type: 'null' } } as const;
+
 /** Error responses of every route, for the OpenAPI description (errors are sent pre-rendered). */
 export const errorResponses = {
   '4xx': { $ref: 'Problem#' },

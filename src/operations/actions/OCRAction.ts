@@ -6,6 +6,7 @@ import { detectOrientation, installedLanguages, recognise, type Recognition } fr
 import { throwIfStopped } from '../execution.js';
 import type { ActionDefinition, ExecuteInput } from './types.js';
 import { OUTPUT_PARAM_SCHEMAS } from './types.js';
+import { NOT_BLANK } from '../../validation.js';
 
 const schema = {
   type: 'object',
@@ -20,7 +21,7 @@ const schema = {
     },
     dpi: { type: 'integer', minimum: 72, maximum: 600, default: 300, description: 'Resolution the pages are rendered at for recognition' },
     pageIndex: { type: 'integer', minimum: 0, description: 'Only this page (zero-based)' },
-    pageRange: { type: 'string', maxLength: 10000, description: 'Only these pages, 1-based, as in a print dialog: "1-3,7,10-" (default: every page)' },
+    pageRange: { type: 'string', maxLength: 10000, pattern: NOT_BLANK, description: 'Only these pages, 1-based, as in a print dialog: "1-3,7,10-" (default, when absent: every page; empty is 400)' },
     skipPagesWithText: { type: 'boolean', default: true, description: 'Leave a page that already has text of its own alone (reported as skipped)' },
     force: { type: 'boolean', default: false, description: 'Recognise pages again that have a text layer of an earlier OCRAction, replacing it' },
     autoRotate: { type: 'boolean', default: false, description: "Turn a page found scanned sideways or upside down upright, by its /Rotate (the page's content is not changed)" },

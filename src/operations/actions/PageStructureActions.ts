@@ -7,6 +7,7 @@ import type { DocumentOperations } from '../documents.js';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { ActionDefinition, ActionFile, OutputParams, PrepareInput } from './types.js';
 import { OUTPUT_PARAM_SCHEMAS } from './types.js';
+import { NOT_BLANK } from '../../validation.js';
 
 /**
  * The page-structure actions (POST .../pages): each turns its parameters into
@@ -14,7 +15,8 @@ import { OUTPUT_PARAM_SCHEMAS } from './types.js';
  * describes them.
  */
 
-const pageRange = (description: string) => ({ type: 'string', maxLength: 10000, description: `${description} 1-based, as in a print dialog: "1-3,7,10-".` }) as const;
+// NOT_BLANK: an empty range is 400 when the action is prepared (the engine refuses it too), never "every page".
+const pageRange = (description: string) => ({ type: 'string', maxLength: 10000, pattern: NOT_BLANK, description: `${description} 1-based, as in a print dialog: "1-3,7,10-"; not empty.` }) as const;
 const insertAt = { type: 'integer', minimum: 0, description: 'Zero-based position the new pages take (0: before the first page); absent: at the end' } as const;
 const appendPassword = { type: 'string', maxLength: 1024, description: 'Password of the document whose pages are inserted, when it is encrypted' } as const;
 

@@ -1,4 +1,5 @@
 import { ServiceError, ERROR_CATALOG } from '../../errors.js';
+import { countJobFinished, countJobStarted, countJobSubmitted, observeJobs } from '../../metrics.js';
 import type { TaskProgress } from '../../engine/models.js';
 import { detachedTask } from '../../engine/pool.js';
 import { documentPathFromBody } from '../../storage/paths.js';
@@ -98,6 +99,7 @@ export class JobOperations implements JobOperationsApi {
     private readonly cluster?: JobCluster,
   ) {
     this.hub = cluster?.events ?? new LocalJobEvents();
+    observeJobs(() => ({ queued: this.queue.length, running: this.running.size, shared: this.sharedCount }));
   }
 
   /**
@@ -190,6 +192,7 @@ export class JobOperations implements JobOperationsApi {
     try {
       const record = this.newRecord(secret?.id ?? newJobId(), prepared.name, prepared.source.toString(), prepared.ctx, payload);
       await this.store.put(record);
+      countJobSubmitted(record.action);
       await this.hub.publish(record, 'state');
       try {
         await cluster.enqueue(record.id, secret?.sealed);
@@ -322,6 +325,7 @@ export class JobOperations implements JobOperationsApi {
     this.records.set(id, record);
     this.live.set(id, live);
     this.queue.push(id);
+    countJobSubmitted(action);
     await this.emit(record, 'state');
     // The job as submitted (queued); it may start at once.
     const submitted = structuredClone(record);
@@ -499,6 +503,7 @@ export class JobOperations implements JobOperationsApi {
         return;
       }
       Object.assign(record, started);
+      countJobStarted(record);
       await this.emit(record, 'state');
       try {
         const result = await live.run({ signal: stop.signal, progress: (p) => this.progress(record, p), background: true, beforeWrite: (etag) => this.writing(record, etag) });
@@ -544,9 +549,13 @@ export class JobOperations implements JobOperationsApi {
     Object.assign(record, { state, finished: new Date().toISOString() }, outcome);
     if (state === 'succeeded') record.progress = { ...record.progress, percent: 100 };
     this.live.delete(id);
+    // Counted when the end is certain: here at once (readers see the record in memory already), across processes
+    // after the compare-and-set.
+    if (!this.cluster) countJobFinished(record);
     if (!this.cluster) await this.store.put(record);
     // Across processes only a job still queued or running ends here: one marked interrupted meanwhile stays so.
     else if (!(await this.cluster.replaceIf(record, ['queued', 'running']))) return;
+    else countJobFinished(record);
     await this.emit(record, 'end');
   }
 
