@@ -15,6 +15,7 @@ import { runOcrBench } from './ocr.js';
 import { runOfficeBench } from './office.js';
 import { runPagesBench } from './pages.js';
 import { runPdfaBench } from './pdfa.js';
+import { runPdfaMemoryBench } from './pdfa-memory.js';
 import { runPreflightBench } from './preflight.js';
 import { runRedactionBench } from './redaction.js';
 import { runResourcesBench } from './resources.js';
@@ -36,6 +37,7 @@ const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promis
   { name: 'ocr', title: 'OCR', run: runOcrBench },
   { name: 'preflight', title: 'PDF/A preflight', run: runPreflightBench },
   { name: 'pdfa', title: 'PDF/A conversion', run: runPdfaBench },
+  { name: 'pdfa-memory', title: 'PDF/A conversion of a large image document (memory)', run: runPdfaMemoryBench },
   { name: 'linearize', title: 'Linearization', run: runLinearizeBench },
   { name: 'optimize', title: 'Optimization', run: runOptimizeBench },
   { name: 'optimize-large', title: 'Optimization of a large scan (as a job)', run: runOptimizeLargeBench },

@@ -13,6 +13,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { cffFont } from './helpers/cff-font.js';
 import { call, expectUnchanged, jobEnded, putPdf, sha256, storedBytes, type Reply } from './helpers/http.js';
 import { differingShare, makePdf, pdftotext, qpdfCheck, renderPage, serializePdf, withTempFile } from './helpers/pdf.js';
 import { sequenceSimilarity, words } from './helpers/poppler-text.js';
@@ -184,6 +185,52 @@ function jpxPdf(withText = true): Buffer {
     `<< /Type /XObject /Subtype /Image /Width 32 /Height 24 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /JPXDecode /Length ${JP2.length} >>\nstream\n${JP2.toString('latin1')}\nendstream`,
   ], '/Root 1 0 R'));
   return head;
+}
+
+/** A ToUnicode CMap for one-byte codes: code -> the character it stands for. */
+function toUnicodeCMap(map: [number, string][]): string {
+  const hex = (n: number, digits: number) => n.toString(16).toUpperCase().padStart(digits, '0');
+  return '/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def ' +
+    '/CMapName /Adobe-Identity-UCS def /CMapType 2 def 1 begincodespacerange <00> <FF> endcodespacerange\n' +
+    `${map.length} beginbfchar\n${map.map(([code, ch]) => `<${hex(code, 2)}> <${hex(ch.charCodeAt(0), 4)}>`).join('\n')}\nendbfchar endcmap CMapName currentdict /CMap defineresource pop end end`;
+}
+
+/**
+ * Three pages whose text Ghostscript's PDF/A path changes in two ways (measured with gs 10.0 and MuPDF): page 1 a
+ * sentence in Verdana, not embedded (no substitute of the service's: the Ghostscript path; its text is kept); page 2
+ * one word in an embedded TrueType font (Liberation Sans, fonts-liberation2) whose encoding has a Differences array
+ * and no ToUnicode map: Ghostscript re-encodes it and MuPDF then reads U+FFFD for every letter (poppler still reads
+ * them); page 3 one word in an embedded CFF font whose glyphs have standard names that are not what they show, and a
+ * ToUnicode map that says what they are: Ghostscript drops the map and the names read as other letters.
+ */
+function textLossPdf(): Buffer {
+  const word = 'Archive';
+  const letters = [...new Set(word)];
+  const ttf = readFileSync('/usr/share/fonts/truetype/liberation2/LiberationSans-Regular.ttf');
+  const cffNames = letters.map((ch) => String.fromCharCode(ch.charCodeAt(0) + 1)); // 'A' is drawn by a glyph named B...
+  const cff = cffFont('ABCDEF+Shifted', cffNames.map((name) => ({ name, width: 600 })));
+  const cffCodes = word.split('').map((ch) => (letters.indexOf(ch) + 1).toString(16).padStart(2, '0')).join('');
+  const cmap = toUnicodeCMap(letters.map((ch, i) => [i + 1, ch]));
+  const stream = (dict: string, data: string) => `<< /Length ${data.length} ${dict}>>\nstream\n${data}\nendstream`;
+  const page = (content: number) => `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /V 6 0 R /L 7 0 R /C 9 0 R >> >> /Contents ${content} 0 R >>`;
+  return serializePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R 4 0 R 5 0 R] /Count 3 >>',
+    page(13), page(14), page(15),
+    '<< /Type /Font /Subtype /TrueType /BaseFont /Verdana /Encoding /WinAnsiEncoding >>',
+    `<< /Type /Font /Subtype /TrueType /BaseFont /LiberationSans /FirstChar 32 /LastChar 126 /Widths [${Array(95).fill(556).join(' ')}] ` +
+      '/Encoding << /Type /Encoding /BaseEncoding /WinAnsiEncoding /Differences [39 /quotesingle] >> /FontDescriptor 8 0 R >>',
+    '<< /Type /FontDescriptor /FontName /LiberationSans /Flags 32 /FontBBox [-544 -303 1302 980] /ItalicAngle 0 /Ascent 905 /Descent -212 /CapHeight 716 /StemV 80 /FontFile2 12 0 R >>',
+    `<< /Type /Font /Subtype /Type1 /BaseFont /ABCDEF+Shifted /FirstChar 1 /LastChar ${letters.length} /Widths [${letters.map(() => 600).join(' ')}] ` +
+      `/Encoding << /Type /Encoding /Differences [1 ${cffNames.map((n) => `/${n}`).join(' ')}] >> /FontDescriptor 10 0 R /ToUnicode 11 0 R >>`,
+    '<< /Type /FontDescriptor /FontName /ABCDEF+Shifted /Flags 4 /FontBBox [0 -250 1000 1000] /ItalicAngle 0 /Ascent 750 /Descent -250 /CapHeight 700 /StemV 80 /FontFile3 16 0 R >>',
+    stream('', cmap),
+    stream(`/Length1 ${ttf.length} `, ttf.toString('latin1')),
+    stream('', 'BT /V 14 Tf 72 700 Td (This page keeps every word it has) Tj ET'),
+    stream('', `BT /L 24 Tf 72 700 Td (${word}) Tj ET`),
+    stream('', `BT /C 24 Tf 72 700 Td <${cffCodes}> Tj ET`),
+    stream('/Subtype /Type1C ', cff.toString('latin1')),
+  ], '/Root 1 0 R');
 }
 
 /** One page built from its content, resources and extra objects (numbered from 5 on); Helvetica, not embedded, is /F1. */
@@ -438,6 +485,22 @@ describe('PDFAConvertAction', () => {
     const annotations = (await call(server, 'GET', '/documents/highlight-gs.pdf/annotations')).json().annotations as { subtype: string }[];
     assert.deepEqual(annotations.map((a) => a.subtype), ['Highlight']);
     assert.match(pdfboxPreflight(out), /is a valid PDF\/A-1b file/);
+  });
+
+  test('a conversion that would lose text is 422 with the text rule, whatever the page\'s length: U+FFFD on a one-word page, other letters on another; nothing written', async () => {
+    const source = textLossPdf();
+    assert.equal((await putPdf(server, 'text-loss.pdf', source)).status, 201);
+    for (const profile of ['pdfa2b', 'pdfa1b']) {
+      const reply = await expectUnchanged(server, 'text-loss.pdf', () => convert('text-loss.pdf', { profile, savePath: `text-loss-${profile}.pdf` }), 422, 'PDFA_CONVERSION_FAILED');
+      const report = reply.json().report;
+      assert.equal(report.compliant, false);
+      assert.equal(report.pipeline, 'ghostscript');
+      assert.deepEqual(report.rules.map((r: any) => `${r.specification} ${r.clause}-${r.testNumber}`), ['pdfservice text-1']);
+      // Page 2 lost its word to U+FFFD, page 3 reads other letters; page 1 kept its sentence.
+      assert.deepEqual(report.rules[0].locations.map((l: any) => l.pageIndex), [1, 2], JSON.stringify(report.rules[0].locations));
+      assert.match(report.rules[0].locations[0].context, /^7 of 7 characters lost/);
+      assert.equal((await call(server, 'GET', `/documents/text-loss-${profile}.pdf`)).status, 404, 'no output written');
+    }
   });
 
   test('a page without resources gets an empty resource dictionary, which PDFBox Preflight requires', async () => {

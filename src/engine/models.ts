@@ -97,3 +97,4 @@ export type { Need } from './security/access.js';
 export type { OcrLayer } from './ocr/layer.js';
 export type { QuarterTurn } from './ocr/render.js';
 export type { PdfaFinding, PdfaLocation, PdfaPart } from './pdfa/model.js';
+export type { PageCharacters, PageTextLoss } from './pdfa/text.js';

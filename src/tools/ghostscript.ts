@@ -95,10 +95,13 @@ export function convertToPdfa(tools: ToolSupervisor, options: { pdf: Uint8Array;
  * offset of the file moves.
  */
 function utcDates(pdf: Buffer): Buffer {
-  const text = pdf.toString('latin1');
-  const pattern = /\(D:(\d{14})Z00'00'\)/g;
-  let match: RegExpExecArray | null;
-  while ((match = pattern.exec(text))) pdf.write(`(D:${match[1]}+00'00')`, match.index, 'latin1');
+  // Searched in the bytes, not in a string of the whole file (which would be one more copy of a large output).
+  const DIGITS = 14;
+  for (let at = pdf.indexOf("Z00'00')"); at >= 0; at = pdf.indexOf("Z00'00')", at + 1)) {
+    const start = at - DIGITS - 3;
+    if (start < 0 || pdf.toString('latin1', start, start + 3) !== '(D:' || !/^\d{14}$/.test(pdf.toString('latin1', start + 3, at))) continue;
+    pdf.write('+', at, 'latin1');
+  }
   return pdf;
 }
 

@@ -1,9 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { withPdf } from '../core/document-task.js';
+import type * as mupdf from 'mupdf';
 import { deref, text } from '../core/mupdf-objects.js';
-import type { PdfSource } from '../core/pdf-source.js';
-import { saveEdited } from '../core/save.js';
 import { pdfDateToIso } from '../syntax/dates.js';
 import { escapeXml } from '../syntax/xml-writer.js';
 import type { PdfaPart } from './model.js';
@@ -13,77 +11,80 @@ const SRGB_ICC = '/usr/share/color/icc/sRGB.icc';
 let icc: Uint8Array | undefined;
 
 /**
- * The `pdfaFinish` task, PDFAConvertAction's MuPDF path (docs/pdfa.md): a
- * prepared document (pdfaPrepare) whose fonts are all embedded is made PDF/A
- * by adding what the parts require and leaving its content as it is: the
- * sRGB output intent, XMP metadata with pdfaid and the Info entries mirrored
- * (dates in one form in both), and a trailer ID (MuPDF writes none of its
- * own). Streams are written as stored: images and page content keep their
- * bytes, form fields stay fields. Whether that is enough (glyph widths,
- * CMYK colour without a CMYK intent...) is veraPDF's to say; the action
- * falls back to Ghostscript when it is not. Measured: 10-60 ms for the corpus
- * files against Ghostscript's 0.1-1 s.
+ * PDFAConvertAction's MuPDF path (docs/pdfa.md), the last step of the task
+ * pdfaPrepare on the document it prepared, when every font is embedded (by
+ * the document or by the preparation): it adds what the parts require and
+ * leaves the content as it is: the sRGB output intent, XMP metadata with
+ * pdfaid and the Info entries mirrored (dates in one form in both), and a
+ * trailer ID (MuPDF writes none of its own). Streams are written as they
+ * are: images and page content keep their bytes, form fields stay fields.
+ * Whether that is enough (glyph widths, CMYK colour without a CMYK
+ * intent...) is veraPDF's to say; the action falls back to Ghostscript when
+ * it is not. Measured: 10-60 ms for the corpus files against Ghostscript's
+ * 0.1-1 s. Done on the prepared document itself, not on its saved bytes
+ * reopened: one save, not two (issue 35: a 100 MB image document peaked at
+ * 965 MB in the service with two).
  */
-export function pdfaFinish(input: { pdf: PdfSource; part: PdfaPart; conformance: 'B' | 'U' }): { bytes: Uint8Array } {
-  return withPdf(input, 'view', (doc) => {
-    const trailer = doc.getTrailer();
-    const catalog = deref(trailer.get('Root'));
-    icc ??= new Uint8Array(readFileSync(SRGB_ICC));
-    const profile = doc.addStream(icc, { N: 3 });
-    const intent = doc.addObject(doc.newDictionary());
-    intent.put('Type', doc.newName('OutputIntent'));
-    intent.put('S', doc.newName('GTS_PDFA1'));
-    intent.put('OutputConditionIdentifier', doc.newString('sRGB IEC61966-2.1'));
-    intent.put('Info', doc.newString('sRGB IEC61966-2.1'));
-    intent.put('RegistryName', doc.newString('http://www.color.org'));
-    intent.put('DestOutputProfile', profile);
-    const intents = doc.newArray();
-    intents.push(intent);
-    catalog.put('OutputIntents', intents);
+export function finishPdfa(doc: mupdf.PDFDocument, part: PdfaPart, conformance: 'B' | 'U'): void {
+  const trailer = doc.getTrailer();
+  const catalog = deref(trailer.get('Root'));
+  icc ??= new Uint8Array(readFileSync(SRGB_ICC));
+  const profile = doc.addStream(icc, { N: 3 });
+  const intent = doc.addObject(doc.newDictionary());
+  intent.put('Type', doc.newName('OutputIntent'));
+  intent.put('S', doc.newName('GTS_PDFA1'));
+  intent.put('OutputConditionIdentifier', doc.newString('sRGB IEC61966-2.1'));
+  intent.put('Info', doc.newString('sRGB IEC61966-2.1'));
+  intent.put('RegistryName', doc.newString('http://www.color.org'));
+  intent.put('DestOutputProfile', profile);
+  const intents = doc.newArray();
+  intents.push(intent);
+  catalog.put('OutputIntents', intents);
 
-    let info = deref(trailer.get('Info'));
-    if (!info.isDictionary()) {
-      info = doc.addObject(doc.newDictionary());
-      doc.getTrailer().put('Info', info);
-    }
-    const now = new Date();
-    const modified = isoOf(now);
-    const created = pdfDateToIso(text(info.get('CreationDate'))) ?? modified;
-    // One form of each date in Info and XMP (an explicit +00'00' zone: PDFBox Preflight misreads Z00'00').
-    info.put('CreationDate', doc.newString(pdfDateOf(created)));
-    info.put('ModDate', doc.newString(pdfDateOf(modified)));
-    info.put('Producer', doc.newString(`${text(info.get('Producer')) ?? ''}${text(info.get('Producer')) ? '; ' : ''}pdfservice`));
-    // Trapped has no XMP counterpart in PDF/A-1's schemas: it goes rather than be mirrored wrongly.
-    info.delete('Trapped');
-    const xmp = xmpPacket({
-      part: input.part,
-      conformance: input.conformance,
-      title: text(info.get('Title')),
-      author: text(info.get('Author')),
-      subject: text(info.get('Subject')),
-      keywords: text(info.get('Keywords')),
-      creator: text(info.get('Creator')),
-      producer: text(info.get('Producer')),
-      created,
-      modified,
-    });
-    const metadata = doc.addStream(new TextEncoder().encode(xmp), { Type: 'Metadata', Subtype: 'XML' });
-    catalog.put('Metadata', metadata);
-
-    const id = doc.newByteString(randomBytes(16));
-    const ids = doc.newArray();
-    ids.push(id);
-    ids.push(id);
-    // The trailer asked for again: once objects are added, MuPDF writes a new one, and entries put into the object
-    // read before are lost (a file without an ID came out without one: PDF/A-1 6.1.3-1).
-    doc.getTrailer().put('ID', ids);
-    // As stored: the metadata stream stays uncompressed (PDF/A-1 forbids a filter on it), images and content keep their bytes.
-    const bytes = saveEdited(doc, false, { keepStreams: true });
-    // MuPDF writes the version the document had; PDF/A (19005-1 and -2, 6.1.2) wants a %PDF-1.n header, and a PDF 2.0
-    // file made PDF/A uses nothing beyond 1.7 (veraPDF checks). One character for one: no offset moves.
-    if (new TextDecoder('latin1').decode(bytes.subarray(0, 8)) === '%PDF-2.0') bytes.set(new TextEncoder().encode('%PDF-1.7'), 0);
-    return { bytes };
+  let info = deref(trailer.get('Info'));
+  if (!info.isDictionary()) {
+    info = doc.addObject(doc.newDictionary());
+    doc.getTrailer().put('Info', info);
+  }
+  const now = new Date();
+  const modified = isoOf(now);
+  const created = pdfDateToIso(text(info.get('CreationDate'))) ?? modified;
+  // One form of each date in Info and XMP (an explicit +00'00' zone: PDFBox Preflight misreads Z00'00').
+  info.put('CreationDate', doc.newString(pdfDateOf(created)));
+  info.put('ModDate', doc.newString(pdfDateOf(modified)));
+  info.put('Producer', doc.newString(`${text(info.get('Producer')) ?? ''}${text(info.get('Producer')) ? '; ' : ''}pdfservice`));
+  // Trapped has no XMP counterpart in PDF/A-1's schemas: it goes rather than be mirrored wrongly.
+  info.delete('Trapped');
+  const xmp = xmpPacket({
+    part,
+    conformance,
+    title: text(info.get('Title')),
+    author: text(info.get('Author')),
+    subject: text(info.get('Subject')),
+    keywords: text(info.get('Keywords')),
+    creator: text(info.get('Creator')),
+    producer: text(info.get('Producer')),
+    created,
+    modified,
   });
+  const metadata = doc.addStream(new TextEncoder().encode(xmp), { Type: 'Metadata', Subtype: 'XML' });
+  catalog.put('Metadata', metadata);
+
+  const id = doc.newByteString(randomBytes(16));
+  const ids = doc.newArray();
+  ids.push(id);
+  ids.push(id);
+  // The trailer asked for again: once objects are added, MuPDF writes a new one, and entries put into the object
+  // read before are lost (a file without an ID came out without one: PDF/A-1 6.1.3-1).
+  doc.getTrailer().put('ID', ids);
+}
+
+/**
+ * MuPDF writes the version the document had; PDF/A (19005-1 and -2, 6.1.2) wants a %PDF-1.n header, and a PDF 2.0
+ * file made PDF/A uses nothing beyond 1.7 (veraPDF checks). One character for one: no offset moves.
+ */
+export function pdfaHeader(bytes: Uint8Array): void {
+  if (new TextDecoder('latin1').decode(bytes.subarray(0, 8)) === '%PDF-2.0') bytes.set(new TextEncoder().encode('%PDF-1.7'), 0);
 }
 
 interface XmpFields {
@@ -144,33 +145,3 @@ function pdfDateOf(iso: string): string {
   return `D:${m[1]}${m[2]}${m[3]}${m[4]}${m[5]}${m[6]}${zone}`;
 }
 
-
-/**
- * The `pdfaWordCounts` task: the number of words each page's text has, as
- * MuPDF (the service's own text extraction) reads it, so that the action can
- * refuse a conversion that lost text: Ghostscript draws a PDF/A-1 page with
- * transparency it cannot keep as one image (measured on annotated pages), and
- * re-encodes some fonts so that MuPDF reads U+FFFD where it read letters
- * (pdfbox/text-extraction/eu-001.pdf; poppler still reads them).
- */
-export function pdfaWordCounts(input: { pdf: PdfSource; password?: string | undefined }): { words: number[] } {
-  return withPdf(input, 'view', (doc) => {
-    const words: number[] = [];
-    const pages = doc.countPages();
-    for (let i = 0; i < pages; i++) {
-      const page = doc.loadPage(i);
-      try {
-        const text = page.toStructuredText('');
-        try {
-          // Words with a letter or digit: a glyph without a Unicode mapping extracts as U+FFFD, which counts as lost.
-          words.push(text.asText().split(/\s+/u).filter((word) => /[\p{L}\p{N}]/u.test(word)).length);
-        } finally {
-          text.destroy();
-        }
-      } finally {
-        page.destroy();
-      }
-    }
-    return { words };
-  });
-}

@@ -2,8 +2,10 @@ import type * as mupdf from 'mupdf';
 import { withPdf } from '../core/document-task.js';
 import { deref, inheritable, name } from '../core/mupdf-objects.js';
 import type { PdfSource } from '../core/pdf-source.js';
+import { validateUpload } from '../core/inspect.js';
 import { refuseIfSigned, saveFull } from '../core/save.js';
 import { redrawAll } from '../annotations/redraw.js';
+import { finishPdfa, pdfaHeader } from './finish.js';
 import { StandardFontEmbedder } from './fonts.js';
 import { dropInterpolation, reencodeJpxImages } from './jpx.js';
 import { scaleLargeShadings } from './shadings.js';
@@ -11,6 +13,7 @@ import { dropNotdefCodes } from './notdef.js';
 import { scaleLargeCoordinates } from './coordinates.js';
 import { fontDescriptorTypes, part1Structure, unusedCmykSpaces } from './part1.js';
 import { defaultCmyk, replaceLzw } from './filters.js';
+import { pdfaPageText, type PageCharacters } from './text.js';
 import { SPECIFICATION, type PdfaFinding, type PdfaLocation, type PdfaPart, type PdfaPrepareOptions } from './model.js';
 
 /**
@@ -41,19 +44,40 @@ import { SPECIFICATION, type PdfaFinding, type PdfaLocation, type PdfaPart, type
  * rewrites it, which would invalidate its signatures. Measured: 5-40 ms for
  * the corpus files, nothing next to Ghostscript's run.
  */
-export function pdfaPrepare(input: { pdf: PdfSource; password?: string | undefined } & PdfaPrepareOptions): PdfaPrepared {
+export function pdfaPrepare(input: { pdf: PdfSource; password?: string | undefined; finish?: 'B' | 'U' | undefined } & PdfaPrepareOptions): PdfaPrepared {
   // Converting removes the encryption: that is the owner's decision, as for SetSecurity.
   return withPdf(input, 'owner', (doc) => {
     refuseIfSigned(doc, 'PDF/A conversion rewrites the whole document, which invalidates its signatures');
     const work = new Preparation(doc, input);
     work.run();
-    return { bytes: saveFull(doc, 'encrypt=none'), findings: work.findingList(), changes: work.changes, transparencyFound: work.transparencyFound, fontsNotEmbedded: work.fontsNotEmbedded.size, pageCount: doc.countPages() };
+    const facts = { findings: work.findingList(), changes: work.changes, transparencyFound: work.transparencyFound, fontsNotEmbedded: work.fontsNotEmbedded.size, pageCount: doc.countPages() };
+    // Refused by the options: nothing more is needed, no bytes.
+    if (facts.findings.length) return { ...facts, bytes: new Uint8Array(0), finished: false };
+    // The MuPDF path on the document already open (finish.ts), saved once; its summary read here too (the runner would
+    // otherwise open the output again, after a copy of it to a worker: 100 MB more for a 100 MB document).
+    if (input.finish && facts.fontsNotEmbedded === 0) {
+      finishPdfa(doc, input.part, input.finish);
+      // MuPDF leaves the XML metadata stream uncompressed (PDF/A-1 forbids a filter on it), as finish.ts needs.
+      const bytes = saveFull(doc, 'encrypt=none');
+      pdfaHeader(bytes);
+      return { ...facts, bytes, finished: true, summary: validateUpload({ pdf: bytes }) };
+    }
+    // For Ghostscript: the prepared document, and its text (the text check's "before", text.ts) read from those bytes
+    // in this worker (not after a copy of them to another).
+    const bytes = saveFull(doc, 'encrypt=none');
+    return { ...facts, bytes, finished: false, pageText: pdfaPageText({ pdf: bytes }).pages };
   });
 }
 
 export interface PdfaPrepared {
-  /** The document prepared for Ghostscript, unencrypted. */
+  /** The document prepared for Ghostscript, unencrypted; or, `finished`, the MuPDF path's output. Empty with findings. */
   bytes: Uint8Array;
+  /** The bytes are the MuPDF path's PDF/A output (asked for with `finish`, and every font is embedded). */
+  finished: boolean;
+  /** Finished: the output's page count and DocumentInfo, as the runner would read them. */
+  summary?: ReturnType<typeof validateUpload>;
+  /** Not finished: each page's characters, for the text check after Ghostscript. */
+  pageText?: PageCharacters[];
   /** What the options say to fail on (empty when the conversion may go on). */
   findings: PdfaFinding[];
   /** What was changed, in words, with counts (the action's report). */

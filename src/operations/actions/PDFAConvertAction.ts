@@ -1,6 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { ServiceError } from '../../errors.js';
-import type { PdfaFinding, PdfaPart } from '../../engine/models.js';
+import type { PageTextLoss, PdfaFinding, PdfaPart, TaskOutput } from '../../engine/models.js';
 import { convertToPdfa } from '../../tools/ghostscript.js';
 import { validatePdfa, type PdfaProfile, type ValidationReport } from '../../tools/verapdf.js';
 import { throwIfStopped } from '../execution.js';
@@ -60,10 +60,10 @@ export interface PdfaConversionReport {
  * -2u, -3b or -3u. MuPDF first (engine task pdfaPrepare): decrypts, applies
  * the options to annotations, embedded files and transparency, removes
  * forbidden actions, draws missing appearances, embeds substitutes for the
- * standard 14 fonts. Then, when every font is embedded, MuPDF alone (pdfaFinish: output intent, XMP, trailer ID; the
+ * standard 14 fonts. Then, when every font is embedded, MuPDF alone (in the same task, engine/pdfa/finish.ts: output intent, XMP, trailer ID; the
  * document otherwise as it was); when not, or when veraPDF rejects that,
  * Ghostscript pdfwrite (tools/ghostscript.ts: embeds fonts, converts colours,
- * writes XMP and ID), whose output must keep every page's words. veraPDF
+ * writes XMP and ID), whose output must keep every page's text. veraPDF
  * (tools/verapdf.ts) validates the output: only a document it finds compliant
  * is written as PDF/A. Otherwise 422 PDFA_CONVERSION_FAILED with the failed
  * rules, or, with appendReport/addAnnots, the source with the report in it.
@@ -84,84 +84,87 @@ export const PDFAConvertAction: ActionDefinition<Params> = {
     const profile = params.profile as ConvertProfile;
     const part = PROFILES[profile];
     const password = ctx.documentPassword;
+    const conformance = profile.endsWith('u') ? 'U' : 'B';
     const progress = (done: number, stage: string) => exec.progress?.({ done, total: 4, unit: 'steps', stage });
     progress(0, 'prepare');
-    const prepared = await engine.run('pdfaPrepare', {
+    const prepareInput = {
       pdf: source.pdf,
       password,
       part,
       unsupportedAnnots: params.unsupportedAnnots as 0 | 1,
       embeddedFiles: params.embeddedFiles as 0 | 1,
       transparency: params.transparency as 1 | 2,
-    });
-    const report: PdfaConversionReport = { profile, compliant: false, changes: prepared.changes, warnings: [], attempts: [], rules: prepared.findings };
-    if (prepared.findings.length) return failed({ params, report, source, engine, password });
-    const conformance = profile.endsWith('u') ? 'U' : 'B';
-    // The MuPDF path keeps the document as it is (images, fields, content bytes); pdfaPrepare has embedded substitutes for
-    // the standard 14 (engine/pdfa/fonts.ts), other fonts without a program, and whatever veraPDF finds it cannot fix
+    };
+    // The MuPDF path keeps the document as it is (images, fields, content bytes): when pdfaPrepare has every font
+    // embedded (it embeds substitutes for the standard 14, engine/pdfa/fonts.ts), it finishes the document in the same
+    // task (one save, engine/pdfa/finish.ts). Other fonts without a program, and whatever veraPDF finds it cannot fix
     // (glyph widths, colour spaces), go to Ghostscript's path. Measured on the 200-page bench document (Helvetica not
     // embedded, 4,000 annotations): prepare 0.2-0.3 s, finish 0.1-0.15 s, veraPDF 1.3-2.4 s warm (about 4 s on the first
     // large document a fresh JVM sees), against Ghostscript's 1.6-2.2 s alone; the 20-page scan 0.2-0.3 s in all.
-    if (prepared.fontsNotEmbedded === 0) {
-      progress(1, 'finish');
-      const finished = await engine.run('pdfaFinish', { pdf: prepared.bytes, part, conformance });
+    let prepared = await engine.run('pdfaPrepare', { ...prepareInput, finish: conformance });
+    const report: PdfaConversionReport = { profile, compliant: false, changes: prepared.changes, warnings: [], attempts: [], rules: prepared.findings };
+    if (prepared.findings.length) return failed({ params, report, source, engine, password });
+    if (prepared.finished) {
+      progress(1, 'validate');
       throwIfStopped(exec);
-      const verdict = await validatePdfa(tools, { pdf: finished.bytes, profile, signal: exec.signal });
-      if (verdict.compliant) return succeeded(report, 'mupdf', finished.bytes, verdict);
+      const verdict = await validatePdfa(tools, { pdf: prepared.bytes, profile, signal: exec.signal });
+      if (verdict.compliant) return succeeded(report, 'mupdf', prepared.bytes, verdict, prepared.summary);
       report.attempts.push(`mupdf: ${verdict.rules.length} rule(s) failed (${verdict.rules.slice(0, 5).map((r) => `${r.clause}-${r.testNumber}`).join(', ')}); converted with Ghostscript instead`);
+      // Prepared again for Ghostscript, without the MuPDF path's additions (its output would take the rest of a large
+      // document's memory while Ghostscript runs): that costs another preparation only when the MuPDF path failed.
+      prepared = await engine.run('pdfaPrepare', prepareInput);
     } else {
       report.attempts.push(`mupdf: skipped, ${prepared.fontsNotEmbedded} font(s) not embedded`);
     }
     progress(2, 'convert');
-    // Ghostscript is one thread: the words before it are counted on the other core meanwhile, and its output's words
-    // and veraPDF's verdict are taken at once (the verdict is thrown away when text was lost). Measured on the
-    // 200-page bench document: prepare 0.4 s, Ghostscript 2.2 s, the two word counts 1.2 s, veraPDF 3 to 5 s warm.
-    const wordsBefore = engine.run('pdfaWordCounts', { pdf: prepared.bytes });
-    wordsBefore.catch(() => undefined); // awaited below; Ghostscript's failure must not leave it unhandled
+    const before = prepared.pageText ?? [];
     const converted = await convertToPdfa(tools, { pdf: prepared.bytes, part, signal: exec.signal });
+    // One large document at a time in memory: Ghostscript's input goes before its output is checked.
+    prepared.bytes = new Uint8Array(0);
     await checkToolOutput(engine, { program: 'Ghostscript', pdf: converted.pdf, warnings: converted.warnings }, { pageCount: prepared.pageCount, encrypted: false });
     report.warnings = converted.warnings;
-    const pdf = conformance === 'U' ? conformanceU(converted.pdf) : converted.pdf;
+    if (conformance === 'U') conformanceU(converted.pdf);
     throwIfStopped(exec);
     progress(3, 'validate');
-    const validation = validatePdfa(tools, { pdf, profile, signal: exec.signal });
-    validation.catch(() => undefined); // not awaited when text was lost
-    const lost = await lostText(engine, await wordsBefore, pdf);
+    // The output's text first (moved to the worker and back, not copied), then veraPDF's verdict: one after the other, so
+    // that the output is never held twice (measured: a 100 MB image document peaked at 1,021 MB with both at once).
+    const checked = await engine.run('pdfaTextLoss', { pdf: converted.pdf, before }, { transfer: [converted.pdf] });
+    const pdf = checked.bytes ?? converted.pdf;
+    const lost = lostText(checked.pages);
     if (lost) {
       Object.assign(report, { pipeline: 'ghostscript', rules: [lost] });
       return failed({ params, report, source, engine, password });
     }
-    const verdict = await validation;
+    const verdict = await validatePdfa(tools, { pdf, profile, signal: exec.signal });
     if (!verdict.compliant) {
       Object.assign(report, { pipeline: 'ghostscript', validator: verdict.validator, passedChecks: verdict.passedChecks, failedChecks: verdict.failedChecks, rules: verdict.rules });
       return failed({ params, report, source, engine, password });
     }
-    return succeeded(report, 'ghostscript', pdf, verdict);
+    return succeeded(report, 'ghostscript', pdf, verdict, checked.summary);
   },
 };
 
-function succeeded(report: PdfaConversionReport, pipeline: 'mupdf' | 'ghostscript', pdf: Uint8Array, verdict: ValidationReport): ActionOutput {
+function succeeded(report: PdfaConversionReport, pipeline: 'mupdf' | 'ghostscript', pdf: Uint8Array, verdict: ValidationReport, summary: TaskOutput<'validateUpload'> | undefined): ActionOutput {
   Object.assign(report, { compliant: true, pipeline, validator: verdict.validator, passedChecks: verdict.passedChecks, failedChecks: verdict.failedChecks, rules: verdict.rules });
-  return { kind: 'document', bytes: pdf, report };
+  return { kind: 'document', bytes: pdf, report, ...(summary ? { summary } : {}) };
 }
 
 /**
- * Pages whose text Ghostscript's output no longer has (it drew them as an
- * image), against the word counts `a` of its input, as a finding of the
- * service's own; undefined when every page kept at least 90% of its words
- * (a re-encoded ligature may split or join one).
+ * The pages of Ghostscript's output that lost text (engine task pdfaTextLoss, docs/pdfa.md "Text check": every page,
+ * whatever its length) as a finding of the service's own; undefined when no page did.
  */
-async function lostText(engine: ExecuteInput<Params, undefined>['engine'], a: { words: number[] }, after: Uint8Array): Promise<PdfaFinding | undefined> {
-  const b = await engine.run('pdfaWordCounts', { pdf: after });
-  const pages = a.words.flatMap((count, pageIndex) => (count >= 5 && (b.words[pageIndex] ?? 0) < count * 0.9 ? [{ pageIndex, context: `${count} words before, ${b.words[pageIndex] ?? 0} after` }] : []));
+function lostText(pages: PageTextLoss[]): PdfaFinding | undefined {
   if (!pages.length) return undefined;
   return {
     specification: 'pdfservice',
     clause: 'text',
     testNumber: 1,
-    description: 'The conversion would lose text: after Ghostscript the page has fewer words the service can extract (drawn as an image for transparency or annotations PDF/A-1 cannot keep, or fonts whose characters no longer map to Unicode)',
+    description: 'The conversion would lose text: after Ghostscript the page has characters the service can no longer extract (they read as U+FFFD or as other characters, or are gone: a font whose Unicode map was lost or not kept, glyphs the substitute font lacks, or a page drawn as an image)',
     failedChecks: pages.length,
-    locations: pages.slice(0, 10),
+    locations: pages.slice(0, 10).map((page) => ({
+      pageIndex: page.pageIndex,
+      context: `${page.lost} of ${page.before} characters lost (${page.missing.map((ch) => JSON.stringify(ch)).join(' ')})`,
+    })),
   };
 }
 
@@ -192,8 +195,7 @@ async function failed(
  * then checks (every glyph mapped to Unicode). The claim is changed in place,
  * one letter for one, so no offset of the file moves.
  */
-function conformanceU(pdf: Buffer): Buffer {
-  const out = Buffer.from(pdf);
+function conformanceU(out: Buffer): void {
   for (const [from, to] of [
     ['<pdfaid:conformance>B</pdfaid:conformance>', '<pdfaid:conformance>U</pdfaid:conformance>'],
     ["pdfaid:conformance='B'", "pdfaid:conformance='U'"],
@@ -205,5 +207,4 @@ function conformanceU(pdf: Buffer): Buffer {
       at = out.indexOf(from, at + from.length);
     }
   }
-  return out;
 }

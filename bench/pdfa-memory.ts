@@ -1,0 +1,294 @@
+/**
+ * Memory of PDFAConvertAction on a large image document (issue 35, item 8: a 98.5 MB image PDF peaked at 933 MB in
+ * the service plus 207 MB in veraPDF's JVM; the target is under 3x the file). `--only=pdfa-memory`.
+ * - The document is generated reproducibly and streamed to disk page by page (writeScanDocument of
+ *   bench/optimize-large.ts): US Letter pages each drawing one 300 dpi photograph-like JPEG (smooth colour fields with
+ *   grain, rendered by poppler's pdftoppm from a source built here, not by MuPDF, the engine under test; PHOTOS
+ *   distinct ones, each page's copy marked by a JPEG comment so no two streams are alike) and a caption line. Two of
+ *   them, one per conversion path: the caption in Helvetica, not embedded (the preparation embeds its substitute: the
+ *   MuPDF path), and in Verdana, not embedded (no substitute: the Ghostscript path).
+ * - Each is uploaded to a fresh service (so veraPDF's JVM starts for this conversion) and converted to PDF/A-2b as a
+ *   job. Reported: the peak resident memory (VmHWM) of the service (main thread and workers) during the job alone
+ *   (reset after the upload through /proc/PID/clear_refs), plus the peaks of the programs it ran meanwhile (veraPDF's
+ *   JVM, Ghostscript), sampled every 50 ms, against the peer: Ghostscript's own PDF/A-2b run on the same file
+ *   (`gs -dPDFA=2`, its peak sampled the same way).
+ * BENCH_PDFA_MEMORY_MB sets the size (default 100 MB, 40 with --quick).
+ */
+import { spawn, execFileSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { startServer, type TestServer } from '../test/helpers/server.js';
+import type { Row } from './annotations.js';
+import { timed, uploadPdf } from './lib.js';
+import { writeScanDocument } from './optimize-large.js';
+
+const MB = 1024 * 1024;
+const PHOTOS = 6;
+const SRGB = '/usr/share/color/icc/ghostscript/srgb.icc';
+
+/** A reproducible random source (xorshift32). */
+function random(seed: number): () => number {
+  return () => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return seed >>> 0;
+  };
+}
+
+/** A one-page PDF of `objects` (numbered from 1; a body given as parts may hold binary data), for pdftoppm. */
+function onePagePdf(objects: (string | Buffer)[][]): Buffer {
+  const chunks: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
+  let length = chunks[0]!.length;
+  const offsets = objects.map((parts, i) => {
+    const at = length;
+    for (const part of [`${i + 1} 0 obj\n`, ...parts, '\nendobj\n']) {
+      const chunk = typeof part === 'string' ? Buffer.from(part, 'latin1') : part;
+      chunks.push(chunk);
+      length += chunk.length;
+    }
+    return at;
+  });
+  const xref = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
+  chunks.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`, 'latin1'));
+  return Buffer.concat(chunks);
+}
+
+/**
+ * PHOTOS distinct 300 dpi US Letter photographs as JPEG (quality 92, about 2.5 MB each): a third-resolution field of
+ * overlapping colour waves with grain, drawn full page with interpolation and rendered by pdftoppm.
+ */
+function photographs(dir: string): Buffer[] {
+  const [w, h] = [850, 1100];
+  return Array.from({ length: PHOTOS }, (_, k) => {
+    const next = random(0x9e3779b9 + k * 7919);
+    const waves = [0, 1, 2].map(() => [0, 1, 2, 3].map(() => [(next() % 100) / 700, (next() % 100) / 700, (next() % 628) / 100] as const));
+    const samples = Buffer.alloc(w * h * 3);
+    for (let y = 0; y < h; y++) {
+      for (let x = 0; x < w; x++) {
+        for (let c = 0; c < 3; c++) {
+          let v = 128;
+          for (const [a, b, phase] of waves[c]!) v += 30 * Math.sin(a * x + b * y + phase);
+          samples[(y * w + x) * 3 + c] = Math.max(0, Math.min(255, v + (next() % 41) - 20));
+        }
+      }
+    }
+    const data = deflateSync(samples);
+    const content = 'q 612 0 0 792 0 0 cm /P Do Q';
+    const source = path.join(dir, `photo-${k}.pdf`);
+    writeFileSync(source, onePagePdf([
+      ['<< /Type /Catalog /Pages 2 0 R >>'],
+      ['<< /Type /Pages /Kids [3 0 R] /Count 1 >>'],
+      ['<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /P 4 0 R >> >> /Contents 5 0 R >>'],
+      [`<< /Type /XObject /Subtype /Image /Width ${w} /Height ${h} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Interpolate true /Filter /FlateDecode /Length ${data.length} >>\nstream\n`, data, '\nendstream'],
+      [`<< /Length ${content.length} >>\nstream\n${content}\nendstream`],
+    ]));
+    const base = path.join(dir, `photo-${k}`);
+    execFileSync('pdftoppm', ['-r', '300', '-jpeg', '-jpegopt', 'quality=92', '-singlefile', source, base]);
+    const jpeg = readFileSync(`${base}.jpg`);
+    rmSync(`${base}.jpg`);
+    rmSync(source);
+    return jpeg;
+  });
+}
+
+/** Each page's image: one of the photographs, its copy marked by a JPEG comment (a COM segment right after SOI). */
+function photoPages(photos: Buffer[]): (page: number) => { entries: string; data: Buffer } {
+  return (p) => {
+    const photo = photos[p % photos.length]!;
+    const comment = Buffer.from(`photograph page ${p + 1}`, 'latin1');
+    const segment = Buffer.alloc(4);
+    segment.writeUInt16BE(0xfffe, 0);
+    segment.writeUInt16BE(comment.length + 2, 2);
+    return { entries: '/ColorSpace /DeviceRGB /Filter /DCTDecode', data: Buffer.concat([photo.subarray(0, 2), segment, comment, photo.subarray(2)]) };
+  };
+}
+
+/**
+ * The caption's font made Verdana, not embedded, in place: writeScanDocument writes Helvetica (which the preparation
+ * substitutes: the MuPDF path); Verdana has no substitute of the service's, so the document takes the Ghostscript
+ * path. The same number of bytes, so no offset moves.
+ */
+function captionInVerdana(file: string): void {
+  const fd = openSync(file, 'r+');
+  try {
+    const head = Buffer.alloc(512);
+    readSync(fd, head, 0, head.length, 0);
+    const from = '/Subtype /Type1 /BaseFont /Helvetica';
+    const at = head.indexOf(from);
+    if (at < 0) throw new Error('the caption font was not found');
+    writeSync(fd, Buffer.from('/Subtype /TrueType /BaseFont /Verdana'.padEnd(from.length, ' '), 'latin1'), 0, from.length, at);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** VmHWM of a process in bytes, or 0 once it is gone. */
+function highWater(pid: number): number {
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return kb ? Number(kb[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Every process below `root` (children, grandchildren...) with its command name. */
+function descendants(root: number): Map<number, string> {
+  const parents = new Map<number, { ppid: number; comm: string }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // pid (comm) state ppid ...: comm may hold spaces and parentheses, so the fields after it are read from its last ')'.
+      const close = stat.lastIndexOf(')');
+      parents.set(Number(entry), { ppid: Number(stat.slice(close + 2).split(' ')[1]), comm: stat.slice(stat.indexOf('(') + 1, close) });
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  const found = new Map<number, string>();
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [pid, { ppid, comm }] of parents) {
+      if (!found.has(pid) && (ppid === root || found.has(ppid))) {
+        found.set(pid, comm);
+        grew = true;
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * Samples, every 50 ms until `stop` resolves, the peak of each process below `root` (by command name: the largest
+ * process of each name, e.g. the JVM, Ghostscript), and answers them in bytes.
+ */
+async function sampleChildren(root: number, until: Promise<unknown>): Promise<Map<string, number>> {
+  const peaks = new Map<number, { comm: string; bytes: number }>();
+  let done = false;
+  void until.finally(() => {
+    done = true;
+  });
+  while (!done) {
+    for (const [pid, comm] of descendants(root)) {
+      const bytes = highWater(pid);
+      if (bytes > (peaks.get(pid)?.bytes ?? 0)) peaks.set(pid, { comm, bytes });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  const byName = new Map<string, number>();
+  for (const { comm, bytes } of peaks.values()) byName.set(comm, Math.max(byName.get(comm) ?? 0, bytes));
+  return byName;
+}
+
+/** Ghostscript's own PDF/A-2b conversion of `input` (its PDFA_def.ps pointed at its sRGB profile): time and peak memory. */
+async function ghostscriptPeer(dir: string, input: string): Promise<{ ms: number; peak: number }> {
+  const lib = readdirSync('/usr/share/ghostscript').map((v) => path.join('/usr/share/ghostscript', v, 'lib', 'PDFA_def.ps')).find((file) => {
+    try {
+      return statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  });
+  if (!lib) throw new Error('Ghostscript\'s PDFA_def.ps was not found under /usr/share/ghostscript');
+  const definition = path.join(dir, 'PDFA_def.ps');
+  writeFileSync(definition, readFileSync(lib, 'latin1').replace(/\/ICCProfile\s*\([^)]*\)/, `/ICCProfile (${SRGB})`), 'latin1');
+  const args = ['-dPDFA=2', '-dBATCH', '-dNOPAUSE', '-dQUIET', '-dSAFER', '-dPDFACompatibilityPolicy=1', '-sColorConversionStrategy=RGB', '-sDEVICE=pdfwrite',
+    `--permit-file-read=${SRGB}`, `-sOutputFile=${path.join(dir, 'gs-out.pdf')}`, definition, input];
+  let peak = 0;
+  const { ms } = await timed(() => new Promise<void>((resolve, reject) => {
+    const child = spawn('gs', args, { stdio: 'ignore' });
+    const timer = setInterval(() => {
+      peak = Math.max(peak, highWater(child.pid!));
+    }, 50);
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      clearInterval(timer);
+      if (code === 0) resolve();
+      else reject(new Error(`gs exited with ${code}`));
+    });
+  }));
+  rmSync(path.join(dir, 'gs-out.pdf'), { force: true });
+  return { ms, peak };
+}
+
+/** PDFAConvertAction to PDF/A-2b as a job, polled every 200 ms to its end; answers the final job model. */
+async function convertAsJob(server: TestServer, doc: string, out: string): Promise<{ state: string; result?: { document?: { report?: { pipeline?: string } } }; error?: unknown }> {
+  const auth = { authorization: server.adminAuth };
+  const reply = await fetch(`${server.api}/documents/${doc}`, {
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json', prefer: 'respond-async' },
+    body: JSON.stringify({ PDFAConvertAction: { profile: 'pdfa2b', savePath: out, namingMode: 1 } }),
+  });
+  const submitted = (await reply.json()) as { id: string };
+  if (reply.status !== 202) throw new Error(`PDFAConvertAction answered ${reply.status}: ${JSON.stringify(submitted).slice(0, 500)}`);
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const job = (await (await fetch(`${server.api}/jobs/${submitted.id}`, { headers: auth })).json()) as { state: string; result?: { document?: { report?: { pipeline?: string } } } };
+    if (!['queued', 'running'].includes(job.state)) return job;
+  }
+}
+
+/** One document: generated, uploaded to a fresh service, converted as a job, then converted by Ghostscript alone. */
+async function documentRows(dir: string, label: string, verdana: boolean, megabytes: number, photos: Buffer[]): Promise<Row[]> {
+  const input = path.join(dir, 'photos.pdf');
+  const { bytes, pages } = await writeScanDocument(input, megabytes, photoPages(photos));
+  if (verdana) captionInVerdana(input);
+  const server = await startServer({ env: { PDFSERVICE_TASK_TIMEOUT_MS: '600000', PDFSERVICE_JOB_TASK_TIMEOUT_MS: '1800000', PDFSERVICE_MAX_UPLOAD_BYTES: String(512 * MB), PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' } });
+  try {
+    const pid = server.child.pid!;
+    await uploadPdf(`${server.api}/documents/bench/photos.pdf`, { authorization: server.adminAuth }, readFileSync(input));
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    // The service at rest (main thread and workers, MuPDF loaded, the document stored): what any request starts from.
+    const resting = highWater(pid);
+    const job = convertAsJob(server, 'bench/photos.pdf', 'bench/photos-pdfa.pdf');
+    const children = sampleChildren(pid, job);
+    const { ms, value: ended } = await timed(() => job);
+    const service = highWater(pid);
+    const programs = await children;
+    if (ended.state !== 'succeeded') throw new Error(`the PDFAConvertAction job ended ${ended.state}: ${JSON.stringify(ended.error ?? ended).slice(0, 500)}`);
+    const pipeline = ended.result?.document?.report?.pipeline ?? '?';
+    const jvm = programs.get('java') ?? 0;
+    const gs = programs.get('gs') ?? 0;
+    const total = service + jvm + gs;
+    const peer = await ghostscriptPeer(dir, input);
+    const size = `${label}: ${pages} pages of 300 dpi photographs (${(bytes / 1e6).toFixed(1)} MB)`;
+    console.log(`  ${size}: ${pipeline} path in ${(ms / 1000).toFixed(1)} s; service at rest ${(resting / MB).toFixed(0)} MB; peak service ${(service / MB).toFixed(0)} MB, veraPDF JVM ${(jvm / MB).toFixed(0)} MB, ` +
+      `Ghostscript ${(gs / MB).toFixed(0)} MB: ${(total / MB).toFixed(0)} MB (${(total / bytes).toFixed(2)}x the file); gs -dPDFA=2 alone ${(peer.ms / 1000).toFixed(1)} s, ${(peer.peak / MB).toFixed(0)} MB`);
+    const peerName = 'gs -dPDFA=2 alone (peak RSS)';
+    return [
+      {
+        operation: `PDF/A-2b conversion as a job, peak memory: service ${(service / MB).toFixed(0)} (at rest ${(resting / MB).toFixed(0)}) + veraPDF JVM ${(jvm / MB).toFixed(0)} + Ghostscript ${(gs / MB).toFixed(0)} MB (${pipeline} path)`,
+        size,
+        ours: total / MB,
+        unit: 'MB',
+        peer: peer.peak / MB,
+        peerName,
+        target: `under 3x the file (${((3 * bytes) / MB).toFixed(0)} MB)`,
+        met: total < 3 * bytes,
+      },
+      { operation: `PDF/A-2b conversion as a job, time (${pipeline} path)`, size, ours: ms / 1000, unit: 's', peer: peer.ms / 1000, peerName: 'gs -dPDFA=2 alone' },
+    ];
+  } finally {
+    await server.stop();
+    rmSync(input, { force: true });
+  }
+}
+
+export async function runPdfaMemoryBench(quick: boolean): Promise<Row[]> {
+  const megabytes = Number(process.env.BENCH_PDFA_MEMORY_MB ?? (quick ? 40 : 100));
+  const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-pdfa-memory-'));
+  try {
+    const photos = photographs(dir);
+    return [
+      ...(await documentRows(dir, 'caption in Helvetica, not embedded', false, megabytes, photos)),
+      ...(await documentRows(dir, 'caption in Verdana, not embedded', true, megabytes, photos)),
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
