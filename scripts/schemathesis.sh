@@ -34,7 +34,7 @@ PDFSERVICE_HOST=127.0.0.1 PDFSERVICE_PORT=0 PDFSERVICE_DATA_DIR="$work/data" \
   node dist/src/main.js > "$work/server.log" 2>&1 &
 server_pid=$!
 base=''
-for _ in $(seq 1 100); do
+for _ in $(seq 1 300); do
   base=$(grep -o '"msg":"listening"[^}]*"url":"[^"]*"\|"url":"[^"]*"[^}]*"msg":"listening"' "$work/server.log" | grep -o 'http://[^"]*' | head -1 || true)
   [ -n "$base" ] && break
   if ! kill -0 "$server_pid" 2>/dev/null; then cat "$work/server.log" >&2; exit 1; fi
@@ -81,7 +81,7 @@ config="$work/schemathesis.toml"
 { cat scripts/schemathesis.toml; echo; echo '[dictionaries.ids]'; echo "values = [\"$(cat "$work/tokens.txt")\", \"$(cat "$work/jobs.txt")\"]"; } > "$config"
 export PDFSERVICE_FUZZ_URL="$base" PDFSERVICE_FUZZ_OBSERVER="$observer:$observer_password" PDFSERVICE_FUZZ_FIXTURE="$work/q1.pdf" \
   PDFSERVICE_FUZZ_KEYSTORE="$work/signer.p12" PDFSERVICE_FUZZ_KEYSTORE_PASSWORD="$keystore_password" \
-  PDFSERVICE_FUZZ_PROTECTED_USERS="$user,$observer" PDFSERVICE_FUZZ_WORK="$work"
+  PDFSERVICE_FUZZ_PROTECTED_USERS="$user,$observer" PDFSERVICE_FUZZ_WORK="$work" PDFSERVICE_FUZZ_AUTH="$user:$password"
 
 seconds=${PDFSERVICE_FUZZ_SECONDS:-180}
 # User management runs last, on its own: the fuzzer may change its own password there, after which it is a stranger.

@@ -33,23 +33,26 @@ UNREACHABLE = {
 # admin keeps the right (BAD_REQUEST); the login body is optional (XML "null" is MALFORMED_XML).
 _XFDF = {"MALFORMED_XFDF", "MALFORMED_FDF", "UNSUPPORTED_SUBTYPE", "PAGE_OUT_OF_RANGE", "FIELD_VALUE_INVALID", "VALIDATION_FAILED"}
 _PAGES = {"PAGE_OUT_OF_RANGE", "INVALID_PAGE_RANGE"}
+# An XML body cannot carry every value a JSON Schema allows (an empty object is an empty root, one action among several
+# reads as several), and a multipart request has rules of its own (one action part).
+_XML = {"MALFORMED_XML", "INVALID_ACTION"}
 ACCEPTED_400 = {
     "importAnnotations": _XFDF,
     "addAnnotation": _XFDF | {"MALFORMED_MULTIPART"},
     "importFields": _XFDF,
     "importFieldsLegacy": _XFDF,
-    "setField": {"FIELD_VALUE_INVALID", "VALIDATION_FAILED"},
-    "setPasswordPermissions": {"VALIDATION_FAILED"},
+    "setField": _XML | {"FIELD_VALUE_INVALID", "VALIDATION_FAILED"},
+    "setPasswordPermissions": _XML | {"VALIDATION_FAILED"},
     "listAnnotations": _PAGES,
     "deleteAnnotations": _PAGES,
-    "runPageAction": _PAGES | {"VALIDATION_FAILED", "MALFORMED_MULTIPART"},
-    "runDocumentAction": _PAGES | {"VALIDATION_FAILED", "UNKNOWN_FONT", "UNSUPPORTED_CHARACTERS", "UNKNOWN_LANGUAGE"},
-    "markRedactions": _PAGES | {"INVALID_SEARCH"},
-    "createSignatureField": _PAGES,
+    "runPageAction": _PAGES | _XML | {"VALIDATION_FAILED", "MALFORMED_MULTIPART"},
+    "runDocumentAction": _PAGES | _XML | {"VALIDATION_FAILED", "MALFORMED_MULTIPART", "UNKNOWN_FONT", "UNSUPPORTED_CHARACTERS", "UNKNOWN_LANGUAGE"},
+    "markRedactions": _PAGES | _XML | {"INVALID_SEARCH"},
+    "createSignatureField": _PAGES | _XML,
     "signField": {"KEYSTORE_INVALID", "KEYSTORE_PASSWORD_INVALID", "KEYSTORE_ALIAS_NOT_FOUND", "KEYSTORE_NO_PRIVATE_KEY", "VALIDATION_FAILED"},
-    "createToken": {"VALIDATION_FAILED", "BAD_REQUEST"},
-    "createUser": {"VALIDATION_FAILED"},
-    "updateUser": {"VALIDATION_FAILED", "BAD_REQUEST"},
+    "createToken": _XML | {"VALIDATION_FAILED", "BAD_REQUEST"},
+    "createUser": _XML | {"VALIDATION_FAILED"},
+    "updateUser": _XML | {"VALIDATION_FAILED", "BAD_REQUEST"},
     "uploadToRootFolder": {"VALIDATION_FAILED", "MALFORMED_MULTIPART", "INVALID_PAGE_RANGE", "BAD_REQUEST"},
     "uploadToFolder": {"VALIDATION_FAILED", "MALFORMED_MULTIPART", "INVALID_PAGE_RANGE", "BAD_REQUEST"},
     "putDocument": {"VALIDATION_FAILED", "INVALID_PAGE_RANGE", "BAD_REQUEST"},
@@ -102,14 +105,17 @@ def main(metrics_path: str, openapi_path: str, refusals_path: str) -> int:
         print(f"{op.ljust(width)}  {total:8d}  {success:7d}  {shown}{mark}")
     print(f"coverage: {len(operations) - len(missed)} of {len(operations)} operations reached a success answer")
     refused = defaultdict(int)
+    details = {}
     with open(refusals_path, encoding="utf-8") as f:
         for line in f:
-            op, _, code = line.rstrip("\n").partition("\t")
+            op, code, detail = (line.rstrip("\n").split("\t") + ["", ""])[:3]
             refused[(op, code)] += 1
+            details.setdefault((op, code), detail)
     wrong = []
     for (op, code), n in sorted(refused.items()):
         right = code in ACCEPTED_400.get(op, set())
-        print(f"refused with 400 (schema-valid): {op} {code or '(no code)'} x{n}{'' if right else '  <- not a rule of this operation'}")
+        print(f"refused with 400 (schema-valid): {op} {code or '(no code)'} x{n}{'' if right else '  <- not a rule of this operation'}"
+              f" (e.g. {details[(op, code)]})")
         if not right:
             wrong.append(f"{op} {code}")
     status = 0
