@@ -34,7 +34,7 @@ PDFSERVICE_HOST=127.0.0.1 PDFSERVICE_PORT=0 PDFSERVICE_DATA_DIR="$work/data" \
   node dist/src/main.js > "$work/server.log" 2>&1 &
 server_pid=$!
 base=''
-for _ in $(seq 1 100); do
+for _ in $(seq 1 300); do
   base=$(grep -o '"msg":"listening"[^}]*"url":"[^"]*"\|"url":"[^"]*"[^}]*"msg":"listening"' "$work/server.log" | grep -o 'http://[^"]*' | head -1 || true)
   [ -n "$base" ] && break
   if ! kill -0 "$server_pid" 2>/dev/null; then cat "$work/server.log" >&2; exit 1; fi
@@ -42,17 +42,46 @@ for _ in $(seq 1 100); do
 done
 [ -n "$base" ] || { echo "schemathesis: the service did not start" >&2; cat "$work/server.log" >&2; exit 1; }
 
-# A real document where the description's examples point: three pages with every annotation kind and a form field.
-SERVICE_URL="$base" SERVICE_AUTH="$user:$password" node --input-type=module -e '
+# The state every operation's success path needs, where the description's examples point and scripts/schemathesis.toml's
+# dictionaries name it: a real document (three pages with every annotation kind, a form field and a signature field
+# "approval"), a user and an optimize profile to change, a token and a finished job to read, a key store that signs, and
+# a second admin ("observer") that restores this state after every write (scripts/schemathesis_hooks.py) and reads the
+# request counts for the coverage report. Its bytes are kept so the hooks can put the document back.
+observer="observer"
+observer_password="obs-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
+keystore_password="fuzz-keystore"
+openssl req -x509 -newkey rsa:2048 -nodes -subj "/CN=pdfservice fuzzer" -days 2 -keyout "$work/key.pem" -out "$work/cert.pem" 2>/dev/null
+openssl pkcs12 -export -inkey "$work/key.pem" -in "$work/cert.pem" -passout "pass:$keystore_password" -out "$work/signer.p12"
+SERVICE_URL="$base" SERVICE_AUTH="$user:$password" OBSERVER="$observer:$observer_password" WORK="$work" node --input-type=module -e '
+  const { writeFile } = await import("node:fs/promises");
   const { everySubtypeFixture } = await import("./dist/test/helpers/annotated-pdf.js");
+  const api = process.env.SERVICE_URL + "/pdfservice/v1/";
   const auth = "Basic " + Buffer.from(process.env.SERVICE_AUTH).toString("base64");
-  const put = async (url, body, type) => {
-    const reply = await fetch(process.env.SERVICE_URL + "/pdfservice/v1/documents/" + url, { method: "PUT", body, headers: { Authorization: auth, ...(type ? { "Content-Type": type } : {}) } });
-    if (!reply.ok) throw new Error(`PUT ${url}: ${reply.status} ${await reply.text()}`);
+  const call = async (method, url, body, type, extra = {}) => {
+    const reply = await fetch(api + url, { method, body, headers: { Authorization: auth, ...(type ? { "Content-Type": type } : {}), ...extra } });
+    if (!reply.ok) throw new Error(`${method} ${url}: ${reply.status} ${await reply.text()}`);
+    return reply;
   };
-  await put("reports/2026", undefined);
-  await put("reports/2026/q1.pdf", everySubtypeFixture().pdf, "application/pdf");
+  const json = (value) => JSON.stringify(value);
+  const [name, pw] = process.env.OBSERVER.split(":");
+  await call("POST", "users", json({ username: name, password: pw, rights: ["GET", "POST", "PUT", "DELETE", "admin"] }), "application/json");
+  await call("POST", "users", json({ username: "fuzz-target", password: "fuzz-target-password", rights: ["GET"] }), "application/json");
+  await call("PUT", "optimize-profiles/fuzz-profile", json({}), "application/json");
+  await call("PUT", "documents/reports");
+  await call("PUT", "documents/reports/2026");
+  await call("PUT", "documents/reports/2026/q1.pdf", everySubtypeFixture().pdf, "application/pdf");
+  await call("PUT", "documents/reports/2026/q1.pdf/fields/signature-fields/approval", json({ widget: [{ pageIndex: 0, rectangle: { x: 400, y: 40, width: 150, height: 40 } }] }), "application/json");
+  const token = await (await call("POST", "tokens", json({ name: "fuzz" }), "application/json")).json();
+  const job = await (await call("POST", "documents/reports/2026/q1.pdf", json({ LinearizeAction: {} }), "application/json", { Prefer: "respond-async" })).json();
+  await writeFile(process.env.WORK + "/q1.pdf", Buffer.from(await (await call("GET", "documents/reports/2026/q1.pdf")).arrayBuffer()));
+  await writeFile(process.env.WORK + "/tokens.txt", token.id + "\n");
+  await writeFile(process.env.WORK + "/jobs.txt", job.id + "\n");
 '
+config="$work/schemathesis.toml"
+{ cat scripts/schemathesis.toml; echo; echo '[dictionaries.ids]'; echo "values = [\"$(cat "$work/tokens.txt")\", \"$(cat "$work/jobs.txt")\"]"; } > "$config"
+export PDFSERVICE_FUZZ_URL="$base" PDFSERVICE_FUZZ_OBSERVER="$observer:$observer_password" PDFSERVICE_FUZZ_FIXTURE="$work/q1.pdf" \
+  PDFSERVICE_FUZZ_KEYSTORE="$work/signer.p12" PDFSERVICE_FUZZ_KEYSTORE_PASSWORD="$keystore_password" \
+  PDFSERVICE_FUZZ_PROTECTED_USERS="$user,$observer" PDFSERVICE_FUZZ_WORK="$work" PDFSERVICE_FUZZ_AUTH="$user:$password"
 
 seconds=${PDFSERVICE_FUZZ_SECONDS:-180}
 # User management runs last, on its own: the fuzzer may change its own password there, after which it is a stranger.
@@ -61,14 +90,26 @@ users_seconds=$(( seconds / 6 ))
 # Every check runs by default; no --checks on the command line, because a check named there overrides the
 # per-operation settings in schemathesis.toml.
 fuzz() {
-  SCHEMATHESIS_HOOKS=schemathesis_hooks PYTHONPATH=scripts "$VENV/bin/schemathesis" --no-color --config-file scripts/schemathesis.toml \
+  SCHEMATHESIS_HOOKS=schemathesis_hooks PYTHONPATH=scripts "$VENV/bin/schemathesis" --no-color --config-file "$config" \
     run "$base/pdfservice/v1/openapi.json" --url "$base" --auth "$user:$password" --workers 1 --request-timeout 60 \
     --suppress-health-check all "$@"
 }
 echo "schemathesis: fuzzing $base for ${seconds}s"
 status=0
-fuzz --max-time "$(( seconds - users_seconds ))" --exclude-operation-id updateUser --exclude-operation-id deleteUser || status=$?
+# The examples and coverage phases run to their end, whatever the machine's speed: they are what brings every operation
+# to its success path (the coverage gate below), so a slow machine must not cut them short. Fuzzing and stateful
+# testing then have the time that is left, at least a minute.
+started=$SECONDS
+fuzz --phases examples,coverage --exclude-operation-id updateUser --exclude-operation-id deleteUser || status=$?
+left=$(( seconds - users_seconds - (SECONDS - started) ))
+fuzz --phases fuzzing,stateful --max-time "$(( left > 60 ? left : 60 ))" --exclude-operation-id updateUser --exclude-operation-id deleteUser || status=$?
 fuzz --max-time "$users_seconds" --include-operation-id updateUser --include-operation-id deleteUser || status=$?
+# Coverage per operation, from the service's own request counts: every operation must have reached its success path.
+curl -sf -u "$observer:$observer_password" "$base/pdfservice/v1/metrics" > "$work/metrics.txt"
+curl -sf "$base/pdfservice/v1/openapi.json" > "$work/openapi.json"
+touch "$work/positive-400.tsv"
+if [ -n "${PDFSERVICE_FUZZ_KEEP:-}" ]; then cp "$work/metrics.txt" "$work/openapi.json" "$work/server.log" "$work/positive-400.tsv" "$PDFSERVICE_FUZZ_KEEP/"; fi
+python3 scripts/schemathesis_coverage.py "$work/metrics.txt" "$work/openapi.json" "$work/positive-400.tsv" || status=$?
 if [ "$status" -ne 0 ]; then
   echo "schemathesis: findings above (exit $status); the service log ends:" >&2
   tail -20 "$work/server.log" >&2

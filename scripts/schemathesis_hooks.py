@@ -1,5 +1,9 @@
 """Schemathesis hooks for pdfservice (scripts/schemathesis.sh): how to send the body types it has no serializer for."""
+import os
+import random
 import re
+
+import requests
 
 import schemathesis
 
@@ -54,3 +58,197 @@ def xml_cannot_say_wrong_types(ctx, case):
     if meta is None or not meta.is_negative_at(ParameterLocation.BODY):
         return True
     return not _not_xml_text(case.body)
+
+
+# The state the run works on (scripts/schemathesis.sh sets it up and names it in the environment): the fixture
+# document with its annotations, fields and a signature field; a user and an optimize profile to fuzz; a key store
+# that signs. Writes change that state, and a deleted document would leave every later request on it a 404, so after
+# any write that succeeded everything is put back before the next call. The fuzzer's own account and the observer's
+# (which reads /metrics for the coverage report) are never the target of a user change: a fuzzed password change
+# would turn the rest of the run into a test of authentication alone.
+_BASE = os.environ.get("PDFSERVICE_FUZZ_URL", "")
+_ADMIN = tuple(os.environ.get("PDFSERVICE_FUZZ_OBSERVER", ":").split(":", 1))
+_FIXTURE = os.environ.get("PDFSERVICE_FUZZ_FIXTURE", "")
+_KEYSTORE = os.environ.get("PDFSERVICE_FUZZ_KEYSTORE", "")
+_KEYSTORE_PASSWORD = os.environ.get("PDFSERVICE_FUZZ_KEYSTORE_PASSWORD", "")
+_PROTECTED_USERS = set(filter(None, os.environ.get("PDFSERVICE_FUZZ_PROTECTED_USERS", "").split(",")))
+_TARGET_USER = "fuzz-target"
+_DOCUMENT = "reports/2026/q1.pdf"
+_dirty = set()
+_random = random.Random(20261128)
+
+# Bodies a fuzzer cannot find by chance: XFDF that names the fixture's field, an annotation, a page action, the login of
+# the run's user (before_call says which cases carry one). A body of another media type is replaced whole.
+_XFDF_NS = 'xmlns="http://ns.adobe.com/xfdf/"'
+_KNOWN_GOOD = {
+    "addAnnotation": ("xfdf", f'<?xml version="1.0" encoding="UTF-8"?><xfdf {_XFDF_NS}><annots><text page="0" rect="20,20,40,40" name="fuzz-note"><contents>Added by the fuzzer</contents></text></annots></xfdf>'),
+    "importAnnotations": ("xfdf", f'<?xml version="1.0" encoding="UTF-8"?><xfdf {_XFDF_NS}><annots><square page="1" rect="20,20,80,80" name="fuzz-square" color="#FF0000"/></annots></xfdf>'),
+    "importFields": ("xfdf", f'<?xml version="1.0" encoding="UTF-8"?><xfdf {_XFDF_NS}><fields><field name="customer_name"><value>Fuzz Tester</value></field></fields></xfdf>'),
+    "importFieldsLegacy": ("xfdf", f'<?xml version="1.0" encoding="UTF-8"?><xfdf {_XFDF_NS}><fields><field name="customer_name"><value>Fuzz Tester</value></field></fields></xfdf>'),
+    "runPageAction": ("json", {"RotatePagesAction": {"pageRange": "1", "rotation": 90}}),
+    "login": ("json", {"username": _TARGET_USER, "password": "fuzz-target-password"}),
+}
+
+
+# What exists in the run's state, by path parameter (and by operation where one kind is meant); the same names as the
+# dictionaries of scripts/schemathesis.toml. Schemathesis percent-encodes them (a "%2F" here would break the pattern).
+_EXISTING = {
+    "filePath": ["reports/2026/q1"],
+    "folderPath": ["reports/2026", "reports"],
+    "name": ["note-1", "ink-1", "highlight-1", "redact-1", "attachment-1"],
+    "fieldName": ["customer_name", "approval"],
+    "username": [_TARGET_USER],
+    "profileName": ["fuzz-profile"],
+    ("getAnnotationAttachment", "name"): ["attachment-1"],
+    ("getAnnotationAttachmentContent", "name"): ["attachment-1"],
+    ("getSignatureField", "fieldName"): ["approval"],
+    ("deleteSignatureField", "fieldName"): ["approval"],
+    ("signField", "fieldName"): ["approval"],
+}
+
+
+
+
+def _read_id(name):
+    path = os.path.join(os.environ.get("PDFSERVICE_FUZZ_WORK", ""), name)
+    if not os.path.isfile(path):
+        return []
+    with open(path, encoding="utf-8") as f:
+        return [line.strip() for line in f if line.strip()]
+
+
+# The token and the finished job made for the run (a revoked token is replaced, see _restore).
+_EXISTING.update({
+    (op, "id"): _read_id("tokens.txt") for op in ("getToken", "revokeToken")
+})
+_EXISTING.update({
+    (op, "id"): _read_id("jobs.txt") for op in ("getJob", "followJobEvents")
+})
+
+
+def _operation_id(case):
+    return case.operation.definition.raw.get("operationId", "")
+
+
+def _restore():
+    api = _BASE + "/pdfservice/v1"
+    session = requests.Session()
+    session.auth = _ADMIN
+    if "document" in _dirty:
+        session.put(f"{api}/documents/reports", timeout=60)
+        session.put(f"{api}/documents/reports/2026", timeout=60)
+        with open(_FIXTURE, "rb") as f:
+            reply = session.put(f"{api}/documents/{_DOCUMENT}", data=f.read(), headers={"Content-Type": "application/pdf"}, timeout=60)
+        reply.raise_for_status()
+    if "user" in _dirty and session.get(f"{api}/users/{_TARGET_USER}", timeout=60).status_code == 404:
+        session.post(f"{api}/users", json={"username": _TARGET_USER, "password": "fuzz-target-password", "rights": ["GET"]}, timeout=60)
+    if "token" in _dirty:
+        # Tokens are the caller's own: the fuzzer makes the replacement for the one a fuzzed DELETE revoked.
+        own = requests.get(f"{api}/tokens", auth=tuple(os.environ.get("PDFSERVICE_FUZZ_AUTH", ":").split(":", 1)), timeout=60)
+        ids = {token["id"] for token in own.json().get("tokens", [])} if own.ok else set()
+        if not ids & set(_EXISTING[("getToken", "id")]):
+            made = requests.post(f"{api}/tokens", json={"name": "fuzz"}, auth=tuple(os.environ.get("PDFSERVICE_FUZZ_AUTH", ":").split(":", 1)), timeout=60)
+            if made.ok:
+                for op in ("getToken", "revokeToken"):
+                    _EXISTING[(op, "id")] = [made.json()["id"]]
+    if "profile" in _dirty and session.get(f"{api}/optimize-profiles/fuzz-profile", timeout=60).status_code == 404:
+        session.put(f"{api}/optimize-profiles/fuzz-profile", json={}, timeout=60)
+    _dirty.clear()
+
+
+@schemathesis.hook
+def before_call(ctx, case, kwargs):
+    if not _BASE:
+        return
+    if _dirty:
+        _restore()
+    operation = _operation_id(case)
+    params = case.path_parameters or {}
+    if params.get("username") in _PROTECTED_USERS and case.method.upper() != "GET":
+        params["username"] = _TARGET_USER
+    # Only the positive cases of the examples and coverage phases are made to succeed. Those phases run to their end
+    # every time (scripts/schemathesis.sh) and enumerate their cases, and the hooks draw from a seeded generator, so
+    # which operations reach their success path does not vary between runs. Left alone: negative cases, coverage
+    # scenarios about headers (the security scheme's Authorization among them, which --auth replaces, so Schemathesis
+    # may judge the request invalid whatever the case is marked) and the fuzzing phase, which draws existing names
+    # from the dictionaries of scripts/schemathesis.toml itself.
+    phase = str(getattr(getattr(case.meta, "phase", None), "name", None))
+    if phase not in ("examples", "coverage") or _negative(case) or _header_scenario(case):
+        return
+    # Signing succeeds only with a key store that opens: the run's key store and its password.
+    if operation == "signField" and isinstance(case.body, dict):
+        with open(_KEYSTORE, "rb") as f:
+            case.body["file"] = f.read()
+        signature = case.body.get("signature")
+        if isinstance(signature, dict):
+            signature["keystorePassword"] = _KEYSTORE_PASSWORD
+            signature.pop("keyPassword", None)
+            signature.pop("keyAlias", None)
+    # A job can be cancelled only while it is queued or running: one is started for the case.
+    if operation == "cancelJob":
+        reply = requests.post(f"{_BASE}/pdfservice/v1/documents/{_DOCUMENT}", json={"PDFAConvertAction": {}},
+                              headers={"Prefer": "respond-async"}, auth=_ADMIN, timeout=60)
+        if reply.status_code == 202:
+            params["id"] = reply.json()["id"]
+            _dirty.add("document")
+    # Path parameters name what exists (these phases draw them from boundaries, not from the dictionaries).
+    for name in params:
+        values = _EXISTING.get((operation, name)) or _EXISTING.get(name)
+        if values:
+            params[name] = _random.choice(values)
+    # Half the cases of the operations whose bodies no generator finds carry a known-good one.
+    known = _KNOWN_GOOD.get(operation)
+    if known and _random.random() < 0.5:
+        kind, body = known
+        if kind == "json":
+            object.__setattr__(case, "media_type", "application/json")
+            object.__setattr__(case, "body", dict(body))
+        elif kind == "xfdf":
+            object.__setattr__(case, "media_type", "application/vnd.adobe.xfdf")
+            object.__setattr__(case, "body", body)
+
+
+def _header_scenario(case):
+    # A coverage scenario about headers (the security scheme's Authorization among them) is judged by what it made of
+    # the headers, which --auth then replaces: Schemathesis may count it invalid whatever it is marked.
+    data = getattr(getattr(case.meta, "phase", None), "data", None)
+    return str(getattr(data, "parameter_location", None) or "").endswith("header")
+
+
+def _negative(case):
+    from schemathesis.core.parameters import ParameterLocation
+
+    # Negative as a whole (the fuzzing phase) or in one part (the coverage phase marks the part it made invalid).
+    meta = case.meta
+    if meta is None:
+        return False
+    return meta.generation.mode.is_negative or any(meta.is_negative_at(location) for location in ParameterLocation)
+
+
+_WORK = os.environ.get("PDFSERVICE_FUZZ_WORK", "")
+
+
+@schemathesis.hook
+def after_call(ctx, case, response):
+    if not _BASE:
+        return
+    # Every refusal of a schema-valid request, by operation and code, for the script's report: what the run accepted.
+    if response.status_code == 400 and not _negative(case) and _WORK:
+        try:
+            problem = response.json()
+        except ValueError:
+            problem = {}
+        detail = " ".join(str(problem.get("detail", "")).split())[:300]
+        with open(os.path.join(_WORK, "positive-400.tsv"), "a", encoding="utf-8", errors="backslashreplace") as f:
+            f.write(f"{_operation_id(case)}\t{problem.get('code', '')}\t{detail}\n")
+    if case.method.upper() == "GET" or response.status_code >= 400:
+        return
+    path = case.formatted_path
+    if "/documents" in path:
+        _dirty.add("document")
+    if "/users" in path:
+        _dirty.add("user")
+    if "/optimize-profiles" in path:
+        _dirty.add("profile")
+    if "/tokens" in path:
+        _dirty.add("token")
