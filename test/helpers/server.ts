@@ -66,6 +66,10 @@ export async function startServer(options: { env?: Record<string, string>; dataD
       PDFSERVICE_ADMIN_USER: ADMIN.username,
       PDFSERVICE_ADMIN_PASSWORD: ADMIN.password,
       PDFSERVICE_LOG_LEVEL: 'info',
+      // Longer than a test process can be busy between two requests (a synchronous PDFBox or qpdf run takes over 10 s
+      // on a loaded machine): with the default 10 s the service closed the idle connection meanwhile, and the test's next
+      // request on it failed with "fetch failed" (other side closed). A test of the idle limit sets its own.
+      PDFSERVICE_KEEP_ALIVE_TIMEOUT_MS: '600000',
       ...storeEnv,
       ...options.env,
     },
