@@ -303,7 +303,7 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
   bodyRateWindowSeconds: { env: 'PDFSERVICE_BODY_RATE_WINDOW_SECONDS', description: 'The window of that minimum rate', default: 20, parse: integer(1, 3600) },
   jobQueueLimit: {
     env: 'PDFSERVICE_JOB_QUEUE_LIMIT',
-    description: 'Background jobs queued and running at once; a further Prefer: respond-async request is refused at once with 503 and Retry-After',
+    description: 'Background jobs queued and running at once; when full, a further Prefer: respond-async request is refused at once with 503 and Retry-After, unless its user holds less than the fair share (then the newest waiting job of the user holding the most makes room; docs/jobs.md, Fair share)',
     default: 100,
     parse: integer(1, 100_000),
   },
@@ -352,7 +352,7 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
   },
   userJobLimit: {
     env: 'PDFSERVICE_USER_JOB_LIMIT',
-    description: "Background jobs one user may have running at once; the user's others stay queued while other users' jobs go ahead",
+    description: "Background jobs one user may have running at once while other users' jobs wait; a user whose jobs are the only ones waiting gets every free slot",
     default: 1,
     parse: integer(1, 64),
   },

@@ -3,7 +3,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { call, leaksInternals, sha256 } from './helpers/http.js';
-import { appendInfoUpdate, encryptPdf, linearizePdf, makePdf, pdfinfo, qpdfCheck, qpdfLinearization, serializePdf } from './helpers/pdf.js';
+import { appendInfoUpdate, deepPageTreePdf, encryptPdf, linearizePdf, makePdf, pdfinfo, qpdfCheck, qpdfLinearization, serializePdf } from './helpers/pdf.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
@@ -246,6 +246,8 @@ describe('bad bodies change nothing', () => {
     { name: 'empty body', body: Buffer.alloc(0), type: 'application/pdf', status: 422, code: 'MALFORMED_PDF' },
     // A page tree node whose kid is the root: it opened and was stored, and then every page read answered 422 (found by the robustness suite).
     { name: 'page tree with a cycle', body: pageTreeCycle(), type: 'application/pdf', status: 422, code: 'MALFORMED_PDF' },
+    // 15,000 levels of /Pages: MuPDF took seconds (100,000 levels: 22-31 s) to find the page, per request, and stored it.
+    { name: 'page tree 15,000 levels deep', body: deepPageTreePdf(15_000), type: 'application/pdf', status: 422, code: 'MALFORMED_PDF' },
     // text/plain is an upload type since issue 22 (converted as UTF-8 text; a PDF sent as text is 422, test/office-formats.test.ts).
     { name: 'wrong Content-Type', body: makePdf(), type: 'text/html', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
     // JSON and XML have body parsers of their own (for models); an upload must still refuse them (was 500, found by the robustness suite).
@@ -301,6 +303,21 @@ describe('bad bodies change nothing', () => {
     }
     assert.deepEqual(await readdir(path.join(server.dataDir, 'documents', 'declared')), ['me.pdf']);
     assert.equal((await call(server, 'GET', '/jobs', { headers: { accept: 'application/json' } })).json().jobs.length, jobsBefore, 'no job was made');
+  });
+
+  test('the page-tree bound: 1,000 levels deep is stored and served; 1,001 is 422 MALFORMED_PDF naming the bound; the engine serves the next request', async () => {
+    const deepest = await put('deep/1000.pdf', deepPageTreePdf(1000));
+    assert.equal(deepest.status, 201, deepest.text);
+    const refused = await put('deep/1001.pdf', deepPageTreePdf(1001));
+    assert.equal(refused.status, 422, refused.text);
+    assert.equal(refused.json().code, 'MALFORMED_PDF');
+    assert.match(refused.json().detail, /more than 1000 levels deep/);
+    // After the deep trees (and the 15,000-level case above), the workers answer as usual.
+    const image = await call(server, 'GET', '/documents/deep/1000.pdf/pages/0/image');
+    assert.equal(image.status, 200, image.text);
+    assert.equal(image.bytes.subarray(1, 4).toString('latin1'), 'PNG');
+    await put('deep/plain.pdf', pdf(3));
+    assert.equal(pdfinfo(await storedBytes('deep/plain.pdf'))['Pages'], '3');
   });
 
   test('a stored document passes qpdf --check after upload', async () => {

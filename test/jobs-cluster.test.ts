@@ -21,7 +21,7 @@ import { startRedisServer, type RedisServer } from './helpers/redis-server.js';
 import { startS3Server, type S3Server } from './helpers/s3-server.js';
 import { followEvents, inTheMiddle, jobOf, killProcess as kill, startWorker, until, WORKER, type Job, type WorkerProcess } from './helpers/jobs.js';
 import { clusterEnv } from './helpers/cluster-env.js';
-import { startServer, type TestServer } from './helpers/server.js';
+import { basicAuth, startServer, type TestServer } from './helpers/server.js';
 
 const REDACT = { ApplyRedactionsAction: {} };
 /** Pages whose redaction runs several seconds on the worker: long enough to act on while it runs. */
@@ -149,7 +149,7 @@ describe('jobs across two instances and a worker (Redis, S3)', () => {
     const document = 'cluster/queued.pdf';
     await upload(a, document, redactablePdf(SHORT_PAGES));
     const before = await served(a, document);
-    // Two long jobs of one user keep the worker busy (PDFSERVICE_USER_JOB_LIMIT 1: one runs, the other waits); the third waits on the queue.
+    // Two long jobs of one user take the worker's two job slots (a user alone gets every slot); the third waits on the queue.
     const long = 'cluster/filler.pdf';
     await upload(a, long, redactablePdf(LONG_PAGES));
     const fillers = [await submit(a, long), await submit(a, long)];
@@ -196,6 +196,52 @@ describe('jobs across two instances and a worker (Redis, S3)', () => {
     const ended = await jobEnded(b, job.id);
     assert.equal(ended.state, 'succeeded', JSON.stringify(ended));
     assert.notEqual((await served(b, document)).sha, before.sha);
+  });
+
+  test('fair share on the shared queue: alice fills it (503), bob is still admitted, her newest waiting job making room, and his job is taken before her backlog', async () => {
+    const long = 'cluster/fair.pdf';
+    await upload(a, long, redactablePdf(LONG_PAGES));
+    for (const [username, password] of [['alice', 'alice-password-1'], ['bob', 'bob-password-123']]) {
+      assert.equal((await call(a, 'POST', '/users', { body: { username, password, rights: ['GET', 'POST'] } })).status, 201);
+    }
+    const alice = basicAuth('alice', 'alice-password-1');
+    const bob = basicAuth('bob', 'bob-password-123');
+    const c = await startServer({ env: { ...env, PDFSERVICE_RUN_JOBS: 'false', PDFSERVICE_WORKERS: '1', PDFSERVICE_JOB_QUEUE_LIMIT: '4' } });
+    const send = (auth: string) => call(c, 'POST', `/documents/${long}`, { auth, headers: { prefer: 'respond-async' }, body: REDACT });
+    const jobs: Job[] = [];
+    try {
+      for (let i = 0; i < 4; i++) {
+        const reply = await send(alice);
+        assert.equal(reply.status, 202, reply.text);
+        jobs.push(reply.json());
+      }
+      // The worker runs two (its two slots: alice is alone); two wait on the shared queue.
+      await until('two of alice\'s jobs run', async () => {
+        const states = await Promise.all(jobs.map(async (job) => (await jobOf(c, job.id)).state));
+        return states.filter((state) => state === 'running').length === 2 ? true : undefined;
+      });
+      const refused = await send(alice);
+      assert.equal(refused.status, 503, refused.text);
+      assert.equal(refused.json().code, 'SERVICE_BUSY');
+
+      const admitted = await send(bob);
+      assert.equal(admitted.status, 202, admitted.text);
+      const bobs: Job = admitted.json();
+      jobs.push(bobs);
+      const pushed = await jobOf(c, jobs[3]!.id);
+      assert.equal(pushed.state, 'failed', JSON.stringify(pushed));
+      assert.equal(pushed.error.code, 'SERVICE_BUSY');
+      assert.equal((await jobOf(c, jobs[2]!.id)).state, 'queued');
+
+      // A slot frees: the worker takes bob's job (priority 1) before alice's older waiting one (priority 3).
+      assert.equal((await call(c, 'DELETE', `/jobs/${jobs[0]!.id}`)).status, 200);
+      await until("bob's job runs", async () => ((await jobOf(c, bobs.id)).state === 'running' ? true : undefined));
+      assert.equal((await jobOf(c, jobs[2]!.id)).state, 'queued', "alice's backlog waits while bob's job runs");
+    } finally {
+      for (const job of jobs) await call(c, 'DELETE', `/jobs/${job.id}`);
+      for (const job of jobs) assert.ok(['cancelled', 'failed', 'succeeded'].includes((await jobEnded(c, job.id)).state));
+      await c.stop();
+    }
   });
 
   test('the queue limit counts the shared queue: an instance with room of its own still answers 503 SERVICE_BUSY', async () => {

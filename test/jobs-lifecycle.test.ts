@@ -185,7 +185,8 @@ describe('job lifecycle on the real service', () => {
   describe('a full queue', () => {
     let server: TestServer;
     before(async () => {
-      server = await startServer({ env: { ...ENV, PDFSERVICE_JOB_QUEUE_LIMIT: '2', PDFSERVICE_USER_JOB_LIMIT: '1' } });
+      // One job slot: a user alone now gets every slot (docs/jobs.md, Fair share), so the second job waits only for this.
+      server = await startServer({ env: { ...ENV, PDFSERVICE_JOB_QUEUE_LIMIT: '2', PDFSERVICE_JOB_CONCURRENCY: '1' } });
     });
     after(() => server.stop());
 

@@ -92,6 +92,26 @@ test('the pool runs at most ownerTaskLimit tasks of one owner at once; other own
   }
 });
 
+test('work-conserving: an owner alone past ownerTaskLimit takes idle workers, all but the last, which another owner then gets at once', async () => {
+  const pool = new EnginePool({ size: 3, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10, ownerTaskLimit: 1 });
+  await pool.ready();
+  try {
+    const order: string[] = [];
+    const run = (owner: string, label: string, ms: number) => taskOwner.run(owner, () => pool.run('busyWait', { ms })).then(() => void order.push(label));
+    const a = [run('a', 'a1', 1500), run('a', 'a2', 1500), run('a', 'a3', 10)];
+    assert.deepEqual({ busy: pool.stats.busy, queued: pool.stats.queued }, { busy: 2, queued: 1 }, 'a alone runs two tasks (past her limit of 1); the third worker stays free');
+    const b = run('b', 'b1', 10);
+    assert.deepEqual({ busy: pool.stats.busy, queued: pool.stats.queued }, { busy: 3, queued: 1 }, "b's task takes the free worker at once");
+    await b;
+    assert.deepEqual(order, ['b1']);
+    await Promise.all(a);
+    assert.equal(order.length, 4);
+    assert.equal(order.at(-1), 'a3', "a's third waited for one of her own");
+  } finally {
+    await pool.close();
+  }
+});
+
 test('one owner may hold at most half of the queue: past that its tasks are refused with 503 while others are still queued', async () => {
   const pool = new EnginePool({ size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 4, ownerTaskLimit: 1 });
   await pool.ready();

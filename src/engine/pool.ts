@@ -40,7 +40,7 @@ export interface RunOptions {
   /**
    * The parts of one piece of work split across workers (the same object for
    * each part, e.g. `{}` made per request): they count as one task against the
-   * owner's limit, see EnginePool.mayStart.
+   * owner's limit, see EnginePool.withinLimit.
    */
   group?: object | undefined;
   /**
@@ -305,16 +305,18 @@ export class EnginePool {
 
   /**
    * Starts queued tasks on free workers, in order, skipping the tasks of an
-   * owner who already has ownerTaskLimit tasks (or groups, see mayStart)
-   * running: those wait for one of that owner's own to end, while other
-   * users' tasks go ahead.
+   * owner who already has ownerTaskLimit tasks (or groups, see withinLimit)
+   * running while other users' tasks wait: those go ahead. An owner alone past
+   * the limit may still take free workers, all but the last (mayOverflow).
    */
   private dispatch(): void {
     for (const slot of this.slots) {
       if (this.queue.length === 0) return;
       if (!slot.ready || slot.job || slot.retiring) continue;
       const backgroundFull = this.slots.filter((s) => s.job?.background).length >= Math.max(1, this.slots.length - 1);
-      const index = this.queue.findIndex((job) => !(job.background && backgroundFull) && this.mayStart(job));
+      const free = this.slots.filter((s) => s.ready && !s.job && !s.retiring).length;
+      const startable = (job: Job) => !(job.background && backgroundFull) && this.withinLimit(job);
+      const index = this.queue.findIndex((job) => startable(job) || (!(job.background && backgroundFull) && this.mayOverflow(job, free, startable)));
       if (index < 0) return;
       const [job] = this.queue.splice(index, 1) as [Job];
       this.start(slot, job);
@@ -331,11 +333,21 @@ export class EnginePool {
    * for itself, one part after the other (page text went from 0.89x to 1.51x
    * pdftotext's time in the bench).
    */
-  private mayStart(job: Job): boolean {
+  private withinLimit(job: Job): boolean {
     const limit = this.options.ownerTaskLimit;
     if (job.owner === undefined || limit === undefined) return true;
     const units = this.running.get(job.owner);
     return !units || units.has(job.unit) || units.size < limit;
+  }
+
+  /**
+   * Work-conserving (as jobs are, docs/jobs.md "Fair share"): a task past its owner's limit starts when no other
+   * owner's task that could start waits, so one client's parallel requests use idle workers. Not the last free worker:
+   * a running task is not stopped for anyone, so that one stays for another user's next request, which the limit
+   * promised a worker without waiting for this owner's tasks (a user alone gets every worker but one).
+   */
+  private mayOverflow(job: Job, free: number, startable: (job: Job) => boolean): boolean {
+    return free > 1 && !this.queue.some((other) => other.owner !== job.owner && startable(other));
   }
 
   private start(slot: Slot, job: Job): void {

@@ -280,3 +280,14 @@ export function redactablePdf(pages: number): Buffer {
   objects[1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${pages} >>`;
   return serializePdf(objects, '/Root 1 0 R');
 }
+
+/**
+ * One page under a chain of `levels` /Pages nodes, each the only kid of the one above (the root is level 1): a page
+ * tree as deep as asked, in as few bytes as the syntax allows (no /Parent).
+ */
+export function deepPageTreePdf(levels: number): Buffer {
+  const objects = ['<< /Type /Catalog /Pages 2 0 R >>'];
+  for (let level = 1; level <= levels; level++) objects.push(`<< /Type /Pages /Kids [${level + 2} 0 R] /Count 1 >>`);
+  objects.push('<< /Type /Page /MediaBox [0 0 200 200] >>');
+  return serializePdf(objects, '/Root 1 0 R');
+}

@@ -97,7 +97,7 @@ export function registerActionRoutes(api: Api, deps: AppDeps): void {
         let job;
         try {
           // A full queue answers at once, before the password check takes an engine worker.
-          jobs.checkRoom();
+          jobs.checkRoom(prepared.ctx);
           // A wrong document password is this request's 403, not a failed job.
           await actions.checkAccess(prepared);
           job = await jobs.submitAction(prepared);

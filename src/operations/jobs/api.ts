@@ -23,8 +23,8 @@ export interface JobOperationsApi {
   submitAction(prepared: PreparedAction): Promise<JobRecord>;
   /** Queues a prepared upload (stored or converted) as a job, likewise. */
   submitUpload(prepared: PreparedUpload): Promise<JobRecord>;
-  /** 503 SERVICE_BUSY with Retry-After, at once, when the queue is full (submit checks again). */
-  checkRoom(): void;
+  /** 503 SERVICE_BUSY with Retry-After, at once, when a job of this user would not be admitted (docs/jobs.md, Fair share; submit decides again). */
+  checkRoom(ctx: OperationContext): void;
   /** Whether the work runs as a job unless the client asks to wait: long by nature, or over the size limit. */
   longByNature(work: PreparedAction | PreparedUpload): boolean;
   /** Resolves with the job when it finishes or after `ms`, whichever comes first (Prefer: wait=N). */

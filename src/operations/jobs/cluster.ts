@@ -5,7 +5,7 @@ import { redisOptions, withRedis, type RedisConnection } from '../../redis.js';
 import type { Sealer } from '../../secrets.js';
 import type { JobEvent } from './api.js';
 import { HISTORY_LIMIT, JobListeners, type JobEventHub } from './events.js';
-import type { JobCluster, JobOperations } from './jobs.js';
+import type { JobCluster, JobOperations, SharedHeld } from './jobs.js';
 import type { JobRecord, JobState } from './model.js';
 
 /** How long a running job's heartbeat lasts without renewal; a job whose heartbeat lapsed is marked interrupted. */
@@ -16,9 +16,15 @@ const QUEUE_NAME = 'jobs';
 const BUSY_DELAY_MS = 1000;
 /** How often each process reads the shared queue's size again (for the 503 SERVICE_BUSY check). */
 const COUNT_EVERY_MS = 1000;
+/** BullMQ's highest priority number (its lowest priority). */
+const LOWEST_PRIORITY = 2_097_151;
+/** How many jobs at the front of the shared queue othersWaiting looks at. */
+const FRONT = 50;
 
 interface QueuedJob {
   id: string;
+  /** The job's owner, for the fair share (held, othersWaiting); absent on jobs queued before it was recorded. */
+  owner?: string | null;
   /** The document password, sealed for this job (secrets.ts), when the request had one. */
   password?: string;
 }
@@ -174,11 +180,45 @@ export class RedisJobCluster implements JobCluster {
     return this.options.sealer!.open(`job:${id}`, sealed);
   }
 
-  enqueue(id: string, sealedPassword: string | undefined): Promise<void> {
+  enqueue(id: string, sealedPassword: string | undefined, owner: string | null, priority: number): Promise<void> {
     return withRedis(async () => {
-      // BullMQ refuses integer ids; the prefix keeps a job id of digits only a string.
-      await this.queue.add('action', { id, ...(sealedPassword !== undefined ? { password: sealedPassword } : {}) }, { jobId: `j${id}`, removeOnComplete: true, removeOnFail: true });
+      // BullMQ refuses integer ids; the prefix keeps a job id of digits only a string. Every job has a priority: BullMQ
+      // takes jobs without one before all prioritized ones. Equal priorities keep their order (first in, first out).
+      await this.queue.add('action', { id, owner, ...(sealedPassword !== undefined ? { password: sealedPassword } : {}) }, {
+        jobId: `j${id}`,
+        removeOnComplete: true,
+        removeOnFail: true,
+        priority: Math.min(Math.max(1, priority), LOWEST_PRIORITY),
+      });
     });
+  }
+
+  held(): Promise<Map<string | null, SharedHeld>> {
+    return withRedis(async () => {
+      const held = new Map<string | null, SharedHeld & { at: number }>();
+      const seen = new Set<string>();
+      // A job moving between lists while they are read may be seen twice (counted once) or not at all (the count is
+      // then one short for a moment).
+      const count = (jobs: Job<QueuedJob>[], waiting: boolean) => {
+        for (const job of jobs) {
+          if (!job?.id || seen.has(job.id)) continue;
+          seen.add(job.id);
+          const owner = job.data.owner ?? null;
+          let h = held.get(owner);
+          if (!h) held.set(owner, (h = { count: 0, at: -1 }));
+          h.count++;
+          // The owner's newest waiting job: the one a push-out takes.
+          if (waiting && job.timestamp >= h.at) Object.assign(h, { newest: job.data.id, at: job.timestamp });
+        }
+      };
+      count(await this.queue.getJobs(['active'], 0, -1), false);
+      count(await this.queue.getJobs(['prioritized', 'waiting', 'delayed'], 0, -1), true);
+      return new Map([...held].map(([owner, { count: n, newest }]) => [owner, { count: n, ...(newest !== undefined ? { newest } : {}) }]));
+    });
+  }
+
+  othersWaiting(owner: string | null): Promise<boolean> {
+    return withRedis(async () => (await this.queue.getJobs(['prioritized', 'waiting'], 0, FRONT - 1, true)).some((job) => job && (job.data as QueuedJob).owner !== owner));
   }
 
   async dequeue(id: string): Promise<void> {

@@ -17,7 +17,11 @@ export interface JobLimits {
   queueLimit: number;
   /** Jobs running at once, all users together. */
   concurrency: number;
-  /** Jobs of one user running at once: the others wait while other users' jobs go ahead. */
+  /**
+   * Jobs of one user running at once while other users' jobs wait; a user whose jobs are the only ones waiting gets
+   * every free slot (docs/jobs.md, Fair share). The embedded queue's order (fewest running first) keeps it by itself;
+   * the shared queue checks it per process (runShared).
+   */
   perUser: number;
   /** How long a finished job's record (and its result or error) is kept; then sweep() deletes it. Default 7 days. */
   retentionMs?: number;
@@ -38,12 +42,19 @@ export interface JobCluster {
   /** Seals a document password for the shared queue; undefined without PDFSERVICE_SECRETS_KEY (such jobs stay local). */
   seal(id: string, password: string): string | undefined;
   open(id: string, sealed: string): string;
-  /** Puts a job on the shared queue (any process that runs jobs may take it). */
-  enqueue(id: string, sealedPassword: string | undefined): Promise<void>;
+  /**
+   * Puts a job on the shared queue (any process that runs jobs may take it). `priority` (1 first) is the owner's
+   * jobs on it, this one included: the fair order across users (docs/jobs.md, Fair share).
+   */
+  enqueue(id: string, sealedPassword: string | undefined, owner: string | null, priority: number): Promise<void>;
   /** Takes a job off the shared queue when it still waits there. */
   dequeue(id: string): Promise<void>;
   /** Jobs waiting on or taken from the shared queue, all processes together. */
   count(): Promise<number>;
+  /** The shared queue's jobs (waiting and running, all processes) per owner, with each owner's newest job still waiting. */
+  held(): Promise<Map<string | null, SharedHeld>>;
+  /** Whether a job of an owner other than `owner` waits at the front of the shared queue. */
+  othersWaiting(owner: string | null): Promise<boolean>;
   /** Asks the process running the job to stop it. */
   requestCancel(id: string): Promise<void>;
   /** Replaces the record only if its stored state is one of `from` (one atomic step): answers whether it did. */
@@ -52,6 +63,13 @@ export interface JobCluster {
   heartbeat(id: string): () => void;
   /** This process's id, named by the jobs it holds on its own queue (payload.holder); said alive while it lives. */
   readonly holder: string;
+}
+
+/** One owner's jobs on the shared queue. */
+export interface SharedHeld {
+  count: number;
+  /** The newest of them still waiting (the one a fair-share push-out takes), if any. */
+  newest?: string;
 }
 
 /**
@@ -82,14 +100,19 @@ export class JobOperations implements JobOperationsApi {
   /** Queued job ids, oldest first. */
   private readonly queue: string[] = [];
   private readonly running = new Set<string>();
-  /** Jobs accepted whose record is still being saved: counted by checkRoom, or a burst of submits all passed it before any was queued. */
-  private submitting = 0;
+  /** Jobs accepted whose record is still being saved, per owner: counted by checkRoom, or a burst of submits all passed it before any was queued. */
+  private readonly submitting = new Map<string | null, number>();
+  /** When each owner last had a job started (a rising count): between owners with as many jobs running, the one served longest ago goes first. */
+  private readonly served = new Map<string | null, number>();
+  private turns = 0;
   private readonly records = new Map<string, JobRecord>();
   private readonly hub: JobEventHub;
   /** Running jobs taken from the shared queue (also in `running`). */
   private readonly shared = new Set<string>();
   /** The shared queue's size when last asked (checkRoom must answer at once). */
   private sharedCount = 0;
+  /** The shared queue's jobs per owner when last asked, read only when the queue is (nearly) full. */
+  private sharedHeld = new Map<string | null, SharedHeld>();
 
   constructor(
     private readonly store: JobStore,
@@ -178,24 +201,26 @@ export class JobOperations implements JobOperationsApi {
       const sealed = this.cluster.seal(id, password);
       if (sealed !== undefined) return this.submitShared(prepared, payload, { id, sealed });
     }
-    this.checkRoom();
     return this.submit(prepared.name, prepared.source.toString(), prepared.ctx, payload, this.liveAction(prepared));
   }
 
   /** Writes the record and puts the job on the shared queue, where any process that runs jobs takes it (runShared). */
   private async submitShared(prepared: PreparedAction, payload: ActionPayload, secret: { id: string; sealed: string } | undefined): Promise<JobRecord> {
     const cluster = this.cluster!;
-    this.sharedCount = await cluster.count();
+    const owner = ownerOf(prepared.ctx);
+    await this.readShared();
     // No await between the check and the count of this submit, so a burst of submits is counted one by one.
-    this.checkRoom();
-    this.submitting++;
+    const victim = this.admission(owner);
+    const mine = (this.sharedHeld.get(owner)?.count ?? 0) + (this.submitting.get(owner) ?? 0);
+    this.countSubmitting(owner, 1);
     try {
+      if (victim && !(await this.pushOut(victim))) throw busy();
       const record = this.newRecord(secret?.id ?? newJobId(), prepared.name, prepared.source.toString(), prepared.ctx, payload);
       await this.store.put(record);
       countJobSubmitted(record.action);
       await this.hub.publish(record, 'state');
       try {
-        await cluster.enqueue(record.id, secret?.sealed);
+        await cluster.enqueue(record.id, secret?.sealed, owner, mine + 1);
       } catch (err) {
         // Never on the queue, so nobody would run it: it fails now, if the record can still be written.
         const failed: JobRecord = { ...record, state: 'failed', finished: new Date().toISOString(), error: problemOf(new ServiceError('REDIS_UNAVAILABLE')) };
@@ -204,7 +229,7 @@ export class JobOperations implements JobOperationsApi {
       }
       return record;
     } finally {
-      this.submitting--;
+      this.countSubmitting(owner, -1);
     }
   }
 
@@ -216,7 +241,8 @@ export class JobOperations implements JobOperationsApi {
   async runShared(id: string, sealedPassword: string | undefined): Promise<'ran' | 'skipped' | 'busy'> {
     const record = await this.store.get(id);
     if (!record || record.state !== 'queued' || record.payload.kind !== 'action') return 'skipped';
-    if (this.runningOf(record.owner) >= this.limits.perUser) return 'busy';
+    // Work-conserving: past the limit, the owner waits only while someone else's job waits.
+    if (this.runningOf(record.owner) >= this.limits.perUser && (await this.cluster!.othersWaiting(record.owner))) return 'busy';
     const password = sealedPassword === undefined ? undefined : this.cluster!.open(id, sealedPassword);
     this.records.set(id, record);
     this.live.set(id, this.liveAction(preparedFrom(record, record.payload, password)));
@@ -235,9 +261,22 @@ export class JobOperations implements JobOperationsApi {
     return 'ran';
   }
 
-  /** Reads the shared queue's size again, for checkRoom (which answers at once); the cluster calls it every second. */
+  /**
+   * Reads the shared queue's size again, for checkRoom (which answers at once); the cluster calls it every second.
+   * When the queue is (nearly) full, its jobs per owner too, which the fair share needs.
+   */
   async refreshSharedCount(): Promise<void> {
-    if (this.cluster) this.sharedCount = await this.cluster.count();
+    if (!this.cluster) return;
+    this.sharedCount = await this.cluster.count();
+    if (this.localHeld() + this.sharedCount + 1 >= this.limits.queueLimit) await this.readShared();
+    else this.sharedHeld = new Map();
+  }
+
+  /** The shared queue's jobs per owner, read afresh (a submit decides on them). */
+  private async readShared(): Promise<void> {
+    const held = await this.cluster!.held();
+    this.sharedHeld = held;
+    this.sharedCount = [...held.values()].reduce((sum, h) => sum + h.count, 0);
   }
 
   /** Stops the job if this process runs it (a cancel sent from another instance). */
@@ -278,13 +317,10 @@ export class JobOperations implements JobOperationsApi {
 
   /** Queues a prepared upload (a conversion, or a PDF to check and store) as a job; the job owns its staged content (discarded when refused). */
   async submitUpload(prepared: PreparedUpload): Promise<JobRecord> {
+    // Uploads stay on this instance's queue; the fair share counts the shared queue too.
+    if (this.cluster) await this.readShared().catch(() => {});
     try {
-      this.checkRoom();
-    } catch (err) {
-      await prepared.staged.discard();
-      throw err;
-    }
-    return this.submit('upload', prepared.target.toString(), prepared.ctx, {
+      return await this.submit('upload', prepared.target.toString(), prepared.ctx, {
       kind: 'upload',
       output: prepared.target.toString(),
       mediaType: prepared.mediaType,
@@ -299,28 +335,123 @@ export class JobOperations implements JobOperationsApi {
         return { path: stored.model.path, status: stored.created ? 201 : 200, document: stored.model };
       },
       discard: () => prepared.staged.discard(),
-    });
-  }
-
-  /** 503 SERVICE_BUSY with Retry-After when the queue is full: routes ask before work that precedes a submit (the password check). */
-  checkRoom(): void {
-    // Shared jobs this process runs are in both `running` and the shared count.
-    if (this.queue.length + this.running.size - this.shared.size + this.submitting + this.sharedCount >= this.limits.queueLimit) {
-      throw new ServiceError('SERVICE_BUSY', 'The job queue is full', undefined, { 'Retry-After': '10' });
+      });
+    } catch (err) {
+      await prepared.staged.discard();
+      throw err;
     }
   }
 
-  /** The record is written before this resolves, so a 202 names a job that survives a restart. */
+  /**
+   * 503 SERVICE_BUSY with Retry-After when a job of this user would not be admitted (admission): routes ask before
+   * work that precedes a submit (the password check). The submit decides again.
+   */
+  checkRoom(ctx: OperationContext): void {
+    this.admission(ownerOf(ctx));
+  }
+
+  /**
+   * Admission, the fair share of the queue (docs/jobs.md): a job is admitted while the queue has room. When it is
+   * full, a job of a user holding fewer jobs than the share (the limit divided among the users holding jobs, this one
+   * counted) is admitted too, and the newest waiting job of the user holding the most makes room for it: a user alone
+   * may fill the queue, and another user still gets in. Otherwise 503 SERVICE_BUSY. Answers the job to push out; the
+   * caller pushes it out before it awaits anything.
+   */
+  private admission(owner: string | null): Victim | undefined {
+    const { held, total } = this.heldByOwner();
+    if (total < this.limits.queueLimit) return undefined;
+    const users = new Set(held.keys()).add(owner).size;
+    const share = Math.max(1, Math.floor(this.limits.queueLimit / users));
+    const mine = held.get(owner)?.count ?? 0;
+    if (mine < share) {
+      // The heaviest user with a job still waiting, if it holds more than this one would after the swap.
+      const heaviest = [...held].filter(([who, h]) => who !== owner && h.count > mine + 1 && (h.local !== undefined || h.newest !== undefined)).sort((a, b) => b[1].count - a[1].count)[0];
+      if (heaviest) return heaviest[1].local !== undefined ? { local: heaviest[1].local } : { shared: heaviest[1].newest! };
+    }
+    throw busy();
+  }
+
+  /** Jobs held per owner: queued and running here, being submitted, and on the shared queue (as last read). */
+  private heldByOwner(): { held: Map<string | null, { count: number; local?: string; newest?: string }>; total: number } {
+    const held = new Map<string | null, { count: number; local?: string; newest?: string }>();
+    const entry = (owner: string | null) => {
+      let h = held.get(owner);
+      if (!h) held.set(owner, (h = { count: 0 }));
+      return h;
+    };
+    // Oldest first: the last one seen is the owner's newest.
+    for (const id of this.queue) {
+      const h = entry(this.records.get(id)!.owner);
+      h.count++;
+      h.local = id;
+    }
+    // Shared jobs this process runs are in both `running` and the shared count.
+    for (const id of this.running) if (!this.shared.has(id)) entry(this.records.get(id)!.owner).count++;
+    for (const [owner, n] of this.submitting) entry(owner).count += n;
+    let sharedByOwner = 0;
+    for (const [owner, h] of this.sharedHeld) {
+      const e = entry(owner);
+      e.count += h.count;
+      if (h.newest !== undefined) e.newest = h.newest;
+      sharedByOwner += h.count;
+    }
+    let total = 0;
+    for (const h of held.values()) total += h.count;
+    // The count read every second may be newer than the owners read when the queue filled: the rest, owners unknown.
+    return { held, total: total + Math.max(0, this.sharedCount - sharedByOwner) };
+  }
+
+  private localHeld(): number {
+    let n = this.queue.length + this.running.size - this.shared.size;
+    for (const k of this.submitting.values()) n += k;
+    return n;
+  }
+
+  private countSubmitting(owner: string | null, by: 1 | -1): void {
+    const n = (this.submitting.get(owner) ?? 0) + by;
+    if (n > 0) this.submitting.set(owner, n);
+    else this.submitting.delete(owner);
+  }
+
+  /**
+   * Ends a waiting job to make room for a user below the fair share: it fails with 503 SERVICE_BUSY and writes
+   * nothing. A job on this process's queue leaves it at once (before the first await); a shared one is taken in one
+   * atomic step from `queued`. Answers whether it went (a shared job may have started meanwhile).
+   */
+  private async pushOut(victim: Victim): Promise<boolean> {
+    const error = problemOf(busy('The job queue was full and a user holding fewer jobs than the fair share submitted one: this job, the newest waiting job of the user holding the most, made room for it and did not run. Submit it again later.'));
+    if (victim.local !== undefined) {
+      const at = this.queue.indexOf(victim.local);
+      if (at < 0) return false;
+      this.queue.splice(at, 1);
+      await this.live.get(victim.local)?.discard();
+      await this.finish(victim.local, 'failed', { error });
+      return true;
+    }
+    const cluster = this.cluster!;
+    const record = await this.store.get(victim.shared!);
+    if (!record || record.state !== 'queued') return false;
+    const failed: JobRecord = { ...record, state: 'failed', finished: new Date().toISOString(), error };
+    if (!(await cluster.replaceIf(failed, ['queued']))) return false;
+    await this.hub.publish(failed, 'end');
+    await cluster.dequeue(failed.id);
+    return true;
+  }
+
+  /** The record is written before this resolves, so a 202 names a job that survives a restart. Admission first (503, or a push-out). */
   private async submit(action: string, document: string, ctx: OperationContext, payload: JobPayload, live: Live): Promise<JobRecord> {
+    const owner = ownerOf(ctx);
+    const victim = this.admission(owner);
     const id = newJobId();
     // Across instances the job stays on this process's queue: named so others mark it interrupted if this process dies.
     if (this.cluster) payload.holder = this.cluster.holder;
     const record = this.newRecord(id, action, document, ctx, payload);
-    this.submitting++;
+    this.countSubmitting(owner, 1);
     try {
+      if (victim && !(await this.pushOut(victim))) throw busy();
       await this.store.put(record);
     } finally {
-      this.submitting--;
+      this.countSubmitting(owner, -1);
     }
     this.records.set(id, record);
     this.live.set(id, live);
@@ -338,7 +469,7 @@ export class JobOperations implements JobOperationsApi {
       id,
       action,
       document,
-      owner: ctx.principal?.username ?? null,
+      owner: ownerOf(ctx),
       state: 'queued',
       progress: { done: 0, unit: payload.kind === 'upload' ? 'steps' : 'pages', percent: 0 },
       created: new Date().toISOString(),
@@ -368,7 +499,7 @@ export class JobOperations implements JobOperationsApi {
       const latest = (await this.hub.latest(id))?.job;
       if (latest?.state === 'running') record = latest;
     }
-    const at = this.queue.indexOf(id);
+    const at = this.startOrder().indexOf(id);
     // A job on the shared queue has no place this process knows.
     return { ...structuredClone(record), ...(record.state === 'queued' && (at >= 0 || !this.cluster) ? { position: at } : {}) };
   }
@@ -461,13 +592,18 @@ export class JobOperations implements JobOperationsApi {
     };
   }
 
-  /** Starts queued jobs while there is room, skipping users at their own limit. */
+  /**
+   * Starts queued jobs while there is room, in the fair order (startOrder): the oldest job of the user with the fewest
+   * jobs running goes first, so a user past PDFSERVICE_USER_JOB_LIMIT starts another only when nobody below it waits,
+   * and a user alone gets every slot.
+   */
   private dispatch(): void {
     while (this.running.size < this.limits.concurrency) {
-      const at = this.queue.findIndex((id) => this.runningOf(this.records.get(id)!.owner) < this.limits.perUser);
-      if (at < 0) return;
-      const [id] = this.queue.splice(at, 1) as [string];
+      const id = this.startOrder(1)[0];
+      if (id === undefined) return;
+      this.queue.splice(this.queue.indexOf(id), 1);
       this.running.add(id);
+      this.served.set(this.records.get(id)!.owner, ++this.turns);
       // Run as the service's own work, not inside the async context that called dispatch (the submitting request, or
       // whichever job just ended): otherwise the pool counted the job's engine tasks against that user's inline task
       // limit, so the user's next request (even the access check before another 202 or 503) waited for the whole job.
@@ -477,6 +613,34 @@ export class JobOperations implements JobOperationsApi {
         this.dispatch();
       });
     }
+  }
+
+  /**
+   * The queued jobs in the order they would start if nothing else arrived or ended (the first `limit` of them): each
+   * owner's jobs oldest first, the owners taken by fewest jobs running (those started in this order counted), then by
+   * who was served longest ago: round robin across users, fair queuing rather than first come first served.
+   */
+  private startOrder(limit = Infinity): string[] {
+    const owners = new Map<string | null, { ids: string[]; next: number; running: number; served: number }>();
+    for (const id of this.queue) {
+      const owner = this.records.get(id)!.owner;
+      let o = owners.get(owner);
+      if (!o) owners.set(owner, (o = { ids: [], next: 0, running: this.runningOf(owner), served: this.served.get(owner) ?? 0 }));
+      o.ids.push(id);
+    }
+    const order: string[] = [];
+    let turn = this.turns;
+    while (order.length < Math.min(limit, this.queue.length)) {
+      let pick: { ids: string[]; next: number; running: number; served: number } | undefined;
+      for (const o of owners.values()) {
+        if (o.next >= o.ids.length) continue;
+        if (!pick || o.running < pick.running || (o.running === pick.running && o.served < pick.served)) pick = o;
+      }
+      order.push(pick!.ids[pick!.next++]!);
+      pick!.running++;
+      pick!.served = ++turn;
+    }
+    return order;
   }
 
   private runningOf(owner: string | null): number {
@@ -603,6 +767,17 @@ function preparedFrom(record: JobRecord, payload: ActionPayload, documentPasswor
     ctx: { principal, ...(payload.etag ? { ifMatch: payload.etag } : {}), ...(documentPassword !== undefined ? { documentPassword } : {}) },
     files: [],
   };
+}
+
+/** A job to push out: on this process's queue, or on the shared one. */
+type Victim = { local: string; shared?: undefined } | { local?: undefined; shared: string };
+
+function ownerOf(ctx: OperationContext): string | null {
+  return ctx.principal?.username ?? null;
+}
+
+function busy(detail = 'The job queue is full'): ServiceError {
+  return new ServiceError('SERVICE_BUSY', detail, undefined, { 'Retry-After': '10' });
 }
 
 function visible(record: JobRecord, ctx: OperationContext): boolean {
