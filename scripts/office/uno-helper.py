@@ -9,6 +9,7 @@
 # (crashed, killed) the answer says "instance" and the helper exits, so that the supervisor starts a fresh one.
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -125,9 +126,30 @@ def apply_sheets(document, sheets):
             style.Width, style.Height = max(width, height), min(width, height)
 
 
+# CELL() and INFO() are recalculated at every load whatever the recalculation setting (LibreOffice marks them so):
+# their results are the server's (the file's path, the kernel's version, the working folder), never the document's.
+SERVER_FACTS = re.compile(r'\b(?:CELL|INFO)\s*\(', re.IGNORECASE)
+FORMULA_CELLS = 16  # com.sun.star.sheet.CellFlags.FORMULA
+
+
+def neutralise_server_facts(document):
+    if not hasattr(document, 'Sheets'):
+        return
+    for sheet_name in document.Sheets.ElementNames:
+        ranges = document.Sheets.getByName(sheet_name).queryContentCells(FORMULA_CELLS)
+        cells = ranges.Cells.createEnumeration()
+        while cells.hasMoreElements():
+            cell = cells.nextElement()
+            formula = cell.getFormula()
+            if SERVER_FACTS.search(formula):
+                # The formula as written, as text: what the cell says, not what the server would answer.
+                cell.setString(formula)
+
+
 def convert(desktop, request):
     document = load(desktop, request)
     try:
+        neutralise_server_facts(document)
         apply_sheets(document, request.get('sheets'))
         data = [prop(key, typed(value)) for key, value in (request.get('filterData') or {}).items()]
         props = (prop('FilterName', request['exportFilter']),

@@ -39,6 +39,8 @@ export interface ImportDeps {
   /** Told when the conversion waits for a LibreOffice instance, and when it has one (the job's phases). */
   onQueued?: (() => void) | undefined;
   onConverting?: (() => void) | undefined;
+  /** The stored document's name without `.pdf`: LibreOffice shows it where a document names itself (a CSV sheet's page header). */
+  name?: string | undefined;
   /** The upload's Office options (query parameters), checked against the format found (docs/office.md#options). */
   officeOptions?: OfficeOptions | undefined;
 }

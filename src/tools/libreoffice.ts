@@ -73,8 +73,13 @@ export function libreOffice(timeoutMs: number, settings: OfficePoolSettings = {}
 /** One conversion, in LibreOffice's terms (operations/office.ts maps a format and the upload's options to them). */
 export interface OfficeConversion {
   bytes: Uint8Array;
-  /** The input's file extension in the scratch folder (`document.<extension>`). */
+  /** The input's file extension in the scratch folder (`<name>.<extension>`). */
   extension: string;
+  /**
+   * The file's name without extension, as the user knows it (the stored PDF's name): LibreOffice prints it where a
+   * document shows its own name (a CSV sheet's name, in Calc's default page header). "document" when absent.
+   */
+  name?: string | undefined;
   /** LibreOffice's import filter, with its options after a colon, so it never picks another importer by content. */
   importFilter: string;
   /** The PDF export filter of the application that opens it: writer_pdf_Export, calc_pdf_Export or impress_pdf_Export. */
@@ -92,6 +97,17 @@ export interface OfficeConversion {
   onQueued?: (() => void) | undefined;
   /** ... and when it has one (`converting`). */
   onConverting?: (() => void) | undefined;
+}
+
+/** A name of the storage (validated: no slash, NUL or control character) as a file name of the scratch folder; at most 200 bytes. */
+function inputStem(name: string | undefined): string {
+  let stem = '';
+  for (const char of name ?? '') {
+    if (Buffer.byteLength(stem + char) > 200) break;
+    stem += char;
+  }
+  stem = stem.trim();
+  return stem === '' || stem === '.' || stem === '..' || /[/\\\x00-\x1f]/.test(stem) ? 'document' : stem;
 }
 
 /** The helper's answer line (scripts/office/uno-helper.py). */
@@ -117,8 +133,9 @@ export function officeToPdf(tools: ToolSupervisor, conversion: OfficeConversion)
     LIBREOFFICE,
     async ({ scratch, request, retire }) => {
       conversion.onConverting?.();
-      const input = path.join(scratch, `document.${extension}`);
-      const output = path.join(scratch, 'document.pdf');
+      const input = path.join(scratch, `${inputStem(conversion.name)}.${extension}`);
+      // Never the input's name: the input has an Office extension, the output is the only .pdf.
+      const output = path.join(scratch, 'converted.pdf');
       await writeFile(input, bytes);
       let line: string;
       try {
