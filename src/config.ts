@@ -83,6 +83,7 @@ export interface Config {
   officeMaxRssMb: number;
   officeTimeoutMs: number;
   officeQueue: number;
+  officeProgram: string;
 }
 
 interface Setting<T> {
@@ -350,6 +351,12 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
     default: 0,
     parse: integer(0, 100_000),
   },
+  officeProgram: {
+    env: 'PDFSERVICE_OFFICE_PROGRAM',
+    description: "LibreOffice's soffice, which each pool instance starts: a path, or a name looked up on PATH; a full build (Debian libreoffice-core), not the -nogui one (docs/office.md#components)",
+    default: 'soffice',
+    parse: (raw) => (nonEmpty(raw).includes('/') ? path.resolve(raw.trim()) : raw.trim()),
+  },
   userJobLimit: {
     env: 'PDFSERVICE_USER_JOB_LIMIT',
     description: "Background jobs one user may have running at once; the user's others stay queued while other users' jobs go ahead",
@@ -445,8 +452,9 @@ export function jobConcurrency(config: Pick<Config, 'jobConcurrency' | 'workers'
 }
 
 /** The LibreOffice pool's settings as tools/libreoffice.ts takes them: the 0 defaults resolved. */
-export function officePool(config: Pick<Config, 'officeInstances' | 'officeRestartAfter' | 'officeMaxRssMb' | 'officeTimeoutMs' | 'officeQueue' | 'taskTimeoutMs'>) {
+export function officePool(config: Pick<Config, 'officeInstances' | 'officeRestartAfter' | 'officeMaxRssMb' | 'officeTimeoutMs' | 'officeQueue' | 'officeProgram' | 'taskTimeoutMs'>) {
   return {
+    program: config.officeProgram,
     timeoutMs: config.officeTimeoutMs > 0 ? config.officeTimeoutMs : config.taskTimeoutMs,
     instances: config.officeInstances,
     restartAfterUses: config.officeRestartAfter,

@@ -1,5 +1,5 @@
-import { constants, existsSync, realpathSync } from 'node:fs';
-import { access, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ServiceError } from '../errors.js';
 import { timeProgramRun } from '../metrics.js';
@@ -62,10 +62,18 @@ interface Tool {
   retiring: Set<Promise<void>>;
   /** A moving average of a run's duration, for the Retry-After of a refused run. */
   averageRunMs: number;
+  /** When a pooled tool's process last failed to start (it is shown unavailable until one starts again). */
+  startFailedAt?: number;
 }
 
 /** A version probe that takes longer leaves the version unknown; start-up does not wait for it longer. */
 const PROBE_TIMEOUT_MS = 10_000;
+
+/**
+ * A pooled tool whose process could not start is unavailable (501 COMPONENT_MISSING, and so in /health) for this long;
+ * then the next run tries again, so that a repaired installation serves without a restart.
+ */
+const START_RETRY_MS = 30_000;
 
 /** The Debian package of bubblewrap, named when a sandboxed tool cannot run. */
 const BWRAP_PACKAGE = 'bubblewrap';
@@ -121,7 +129,8 @@ export class ToolSupervisor {
     const { signal } = options;
     const tool = this.tools.get(name);
     if (!tool) throw new Error(`No tool named ${name} is declared`);
-    if (!tool.status.available || !tool.program) throw new ServiceError('COMPONENT_MISSING', `${tool.declaration.purpose} needs ${tool.status.reason ?? name}`);
+    const retryStart = tool.startFailedAt !== undefined && Date.now() - tool.startFailedAt >= START_RETRY_MS;
+    if (!tool.program || (!tool.status.available && !retryStart)) throw new ServiceError('COMPONENT_MISSING', `${tool.declaration.purpose} needs ${tool.status.reason ?? name}`);
     await this.acquire(tool, options);
     const started = Date.now();
     try {
@@ -251,11 +260,21 @@ export class ToolSupervisor {
         track: (pgid, running) => (running ? this.running.add(pgid) : this.running.delete(pgid)),
       });
       tool.instances.add(process);
+      if (tool.startFailedAt !== undefined) {
+        delete tool.startFailedAt;
+        tool.status.available = true;
+        delete tool.status.reason;
+      }
       return process;
     } catch (err) {
       if (home === undefined) await rm(own, { recursive: true, force: true });
       if (err instanceof WarmProcessError && err.failure === 'timeout') throw new ServiceError('ENGINE_TIMEOUT', `${declaration.name} did not start in time`);
-      throw new ServiceError('COMPONENT_MISSING', `${declaration.name} could not be started${err instanceof Error ? ` (${err.message})` : ''}`);
+      // A program that passed its start-up check but cannot start its instance (a broken or swapped installation) is the
+      // server's fault, not the document's: unavailable, and said so in /health, until an instance starts again.
+      const reason = `${declaration.name} (Debian package ${declaration.debianPackage}), whose instance could not be started${err instanceof Error ? ` (${err.message})` : ''}`;
+      tool.startFailedAt = Date.now();
+      Object.assign(tool.status, { available: false, reason });
+      throw new ServiceError('COMPONENT_MISSING', `${declaration.purpose} needs ${reason}`);
     }
   }
 
@@ -368,10 +387,15 @@ function cancelledRun(): ServiceError {
 
 /** An absolute path as it is (when executable), or the first executable of that name on PATH; resolved to its real file. */
 async function findProgram(command: string): Promise<string | undefined> {
+  return resolveProgram(command);
+}
+
+/** findProgram, synchronously: for a declaration that needs its program's real folder (LibreOffice's). */
+export function resolveProgram(command: string): string | undefined {
   const candidates = path.isAbsolute(command) ? [command] : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, command));
   for (const candidate of candidates) {
     try {
-      await access(candidate, constants.X_OK);
+      accessSync(candidate, constants.X_OK);
       return realpathSync(candidate);
     } catch {
       /* not here */
