@@ -10,9 +10,11 @@
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 import uno
@@ -60,6 +62,42 @@ def start():
             time.sleep(0.1)
     desktop = context.ServiceManager.createInstanceWithContext('com.sun.star.frame.Desktop', context)
     return process, desktop
+
+
+# The address-space limit every process of the instance has (PDFSERVICE_OFFICE_MEMORY_MB, set by prlimit before this
+# helper started; soffice inherits it), or None.
+LIMIT = resource.getrlimit(resource.RLIMIT_AS)[0]
+LIMIT = None if LIMIT == resource.RLIM_INFINITY else LIMIT
+# An allocation that fails near the limit ends the conversion; one this close to it is taken for the limit's doing.
+NEAR_LIMIT = 0.8
+
+
+class MemoryWatch:
+    """The largest address space an instance process (soffice.bin) had during the current conversion, sampled from /proc
+    (the sandbox's own process namespace: only the instance's processes), since a process that died cannot tell."""
+
+    def __init__(self):
+        self.peak = 0
+        self.me = os.getpid()
+        threading.Thread(target=self.run, daemon=True).start()
+
+    def run(self):
+        while True:
+            for entry in os.listdir('/proc'):
+                if not entry.isdigit() or int(entry) == self.me:
+                    continue
+                try:
+                    with open('/proc/%s/status' % entry) as status:
+                        for line in status:
+                            if line.startswith('VmSize:'):
+                                self.peak = max(self.peak, int(line.split()[1]) * 1024)
+                                break
+                except OSError:
+                    pass
+            time.sleep(0.05)
+
+    def exceeded(self):
+        return LIMIT is not None and self.peak >= NEAR_LIMIT * LIMIT
 
 
 def message(err):
@@ -186,11 +224,14 @@ def answer(value):
 
 def main():
     process, desktop = start()
+    watch = MemoryWatch() if LIMIT is not None else None
     sys.stdout.write('ready\n')
     sys.stdout.flush()
     for line in sys.stdin:
         if not line.strip():
             continue
+        if watch:
+            watch.peak = 0
         try:
             convert(desktop, json.loads(line))
             answer({'ok': True})
@@ -199,6 +240,10 @@ def main():
             failure = {'ok': False, 'error': str(err), 'kind': err.kind}
         except Exception as err:
             failure = {'ok': False, 'error': message(err), 'kind': 'convert'}
+        if watch and watch.exceeded():
+            # Whether soffice died or survived the failed allocation, it is not to be trusted with another document.
+            answer({'ok': False, 'kind': 'memory', 'error': 'LibreOffice exceeded the memory limit of %d MB (PDFSERVICE_OFFICE_MEMORY_MB) converting the document (%s)' % (LIMIT // (1024 * 1024), failure['error'])})
+            sys.exit(1)
         if not healthy(process, desktop):
             failure = {'ok': False, 'error': 'LibreOffice ended while converting the document (%s)' % failure['error'], 'kind': 'instance'}
             answer(failure)

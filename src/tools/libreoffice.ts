@@ -131,8 +131,8 @@ function inputStem(name: string | undefined): string {
 interface HelperAnswer {
   ok: boolean;
   error?: string;
-  /** load/convert: the document; sheet: the sheet option; instance: soffice ended (the helper exits too). */
-  kind?: 'load' | 'convert' | 'sheet' | 'instance';
+  /** load/convert: the document; sheet: the sheet option; instance: soffice ended; memory: it reached its memory limit (the helper exits after either). */
+  kind?: 'load' | 'convert' | 'sheet' | 'instance' | 'memory';
 }
 
 /**
@@ -181,7 +181,7 @@ export function officeToPdf(tools: ToolSupervisor, conversion: OfficeConversion)
       }
       if (answer.ok) return readFile(output);
       const reason = answer.error ?? 'LibreOffice could not convert this document';
-      if (answer.kind === 'instance') {
+      if (answer.kind === 'instance' || answer.kind === 'memory') {
         retire();
         throw new ServiceError('CONVERSION_FAILED', reason);
       }

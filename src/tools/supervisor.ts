@@ -75,6 +75,15 @@ const PROBE_TIMEOUT_MS = 10_000;
  */
 const START_RETRY_MS = 30_000;
 
+/** util-linux's prlimit (Essential in Debian): sets a tool's memory limit, then runs it (tool.ts `memoryLimitMb`). */
+const PRLIMIT = '/usr/bin/prlimit';
+
+/** `argv` run under the tool's memory limit, when it has one. */
+function limited(declaration: ToolDeclaration, argv: string[]): string[] {
+  const mb = declaration.memoryLimitMb ?? 0;
+  return mb > 0 ? [PRLIMIT, `--as=${mb * 1024 * 1024}`, '--', ...argv] : argv;
+}
+
 /** The Debian package of bubblewrap, named when a sandboxed tool cannot run. */
 const BWRAP_PACKAGE = 'bubblewrap';
 
@@ -252,7 +261,7 @@ export class ToolSupervisor {
     const own = home ?? (await mkdtemp(path.join(this.scratchOf(tool), 'instance-')));
     try {
       const { process } = await WarmProcess.start({
-        argv: [declaration.lifetime.program ?? tool.program!, ...declaration.lifetime.args],
+        argv: limited(declaration, [declaration.lifetime.program ?? tool.program!, ...declaration.lifetime.args]),
         home: own,
         sandbox: declaration.sandbox,
         env: declaration.env,
@@ -287,7 +296,7 @@ export class ToolSupervisor {
     let result: ProgramResult;
     try {
       result = await runProgram({
-        argv: [tool.program!, ...args],
+        argv: limited(declaration, [tool.program!, ...args]),
         scratch,
         timeoutMs,
         ...(declaration.sandbox ? { sandbox: declaration.sandbox } : {}),
@@ -317,6 +326,7 @@ export class ToolSupervisor {
     if (!program) return void missing(`${declaration.name} (program ${declaration.command}, Debian package ${declaration.debianPackage}), which is not installed`);
     const absent = declaration.requires?.find((file) => !existsSync(file.path));
     if (absent) return void missing(absent.reason);
+    if ((declaration.memoryLimitMb ?? 0) > 0 && !existsSync(PRLIMIT)) return void missing(`prlimit (Debian package util-linux) to bound the memory of ${declaration.name}, which is not installed`);
     if (declaration.sandbox && !existsSync(BWRAP)) {
       return void missing(`bubblewrap (Debian package ${declaration.sandbox.package ?? BWRAP_PACKAGE}) to run ${declaration.name} without network and files, which is not installed`);
     }

@@ -77,9 +77,12 @@ function classPath(dir: string): string {
 }
 
 // No perf-data file in /tmp; headless: veraPDF loads AWT colour classes but never needs a display.
-const JVM_OPTIONS = ['-Xmx768m', '-XX:+UseSerialGC', '-XX:-UsePerfData', '-Xss4m', '-Djava.awt.headless=true'];
+// The heap (-Xmx, PDFSERVICE_VERAPDF_HEAP_MB) bounds its memory: a JVM reserves far more address space than it uses, so
+// no address-space limit (tool.ts memoryLimitMb) applies to it.
+const JVM_OPTIONS = ['-XX:+UseSerialGC', '-XX:-UsePerfData', '-Xss4m', '-Djava.awt.headless=true'];
+const DEFAULT_HEAP_MB = 768;
 
-export function verapdf(options: { timeoutMs: number; dir: string }): ToolDeclaration {
+export function verapdf(options: { timeoutMs: number; dir: string; heapMb?: number | undefined }): ToolDeclaration {
   const cp = classPath(options.dir);
   return {
     name: VERAPDF,
@@ -89,7 +92,7 @@ export function verapdf(options: { timeoutMs: number; dir: string }): ToolDeclar
     versionProbe: { args: ['-XX:-UsePerfData', '-cp', cp, 'pdfservice.verapdf.Helper', '--version'], pattern: /^veraPDF\s+(\S+)/ },
     concurrency: 1,
     timeoutMs: options.timeoutMs,
-    lifetime: { kind: 'pooled', args: [...JVM_OPTIONS, '-cp', cp, 'pdfservice.verapdf.Helper'], restartAfterUses: 1000, restartAboveRssMb: 1200, startTimeoutMs: 60_000 },
+    lifetime: { kind: 'pooled', args: [`-Xmx${options.heapMb || DEFAULT_HEAP_MB}m`, ...JVM_OPTIONS, '-cp', cp, 'pdfservice.verapdf.Helper'], restartAfterUses: 1000, restartAboveRssMb: 1200, startTimeoutMs: 60_000 },
     scratch: 'verapdf-scratch',
     // The JVM reads its configuration under /etc (the JDK's conf/ links there) and its jars; nothing else of the host.
     sandbox: { readOnly: [options.dir, '/etc/java-17-openjdk', '/etc/java-21-openjdk', '/etc/ssl/certs/java'] },
