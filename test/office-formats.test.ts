@@ -5,7 +5,7 @@ import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { call, jobEnded } from './helpers/http.js';
-import { compoundFileOf, flatOdf, odfPackage, replaceInZip, rtfDocument, wordDocument, workbook, zipOf } from './helpers/office-fixtures.js';
+import { agileEncrypted, compoundFileOf, flatOdf, odfPackage, replaceInZip, rtfDocument, wordDocument, workbook, zipOf } from './helpers/office-fixtures.js';
 import { pdfinfo, pdftotext, qpdfCheck, withTempFile } from './helpers/pdf.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
@@ -391,4 +391,19 @@ test('CSV and workbooks print their cells as written: times, formulas as text, c
   assert.doesNotMatch(fromXlsx, /\b(AM|PM)\b/);
   assert.match(fromXlsx, /\b7\b/, 'the cached result, not a recalculation');
   serverFacts(fromXlsx, 'xlsx');
+});
+
+test("a .docx or .xlsx encrypted with Office's default password (VelvetSweatshop) converts as LibreOffice opens it; another password is still 422", async () => {
+  // Issue 35 item 6: protected_agile.docx was refused although LibreOffice and Office open it without asking.
+  const docx = agileEncrypted(wordDocument(pagesOf('protected')), 'VelvetSweatshop');
+  const reply = await call(server, 'PUT', '/documents/protected/memo.pdf', { body: docx, headers: { 'content-type': TYPES.docx, ...WAIT } });
+  assert.equal(reply.status, 201, reply.text);
+  await assertConverted('protected/memo.pdf', { bytes: docx, pages: 2, texts: pagesOf('protected') }, 'default-password docx');
+  const sniffed = await call(server, 'PUT', '/documents/protected/sheet.pdf', { body: agileEncrypted(workbook(SHEETS), 'VelvetSweatshop'), headers: { 'content-type': 'application/octet-stream', ...WAIT } });
+  assert.equal(sniffed.status, 201, sniffed.text);
+  await assertConverted('protected/sheet.pdf', samples.xlsx, 'default-password xlsx, sniffed');
+  const secret = await call(server, 'PUT', '/documents/protected/secret.pdf', { body: agileEncrypted(wordDocument(['Secret']), 'not the default'), headers: { 'content-type': TYPES.docx, ...WAIT } });
+  assert.equal(secret.status, 422, secret.text);
+  assert.equal(secret.json().code, 'OFFICE_DOCUMENT_ENCRYPTED');
+  assert.equal((await call(server, 'GET', '/documents/protected/secret.pdf')).status, 404);
 });

@@ -1,6 +1,6 @@
 import { read as readFd } from 'node:fs';
 import { promisify } from 'node:util';
-import { type DocumentInfo, IMAGE_MEDIA_TYPES, type ImageMediaType, OFFICE_FORMATS, officeContainerOf, officeFormatOf, type OfficeFormat, officeTextAsUtf8, type OfficeOptions, sniffImageType } from '../engine/models.js';
+import { type DocumentInfo, IMAGE_MEDIA_TYPES, type ImageMediaType, OFFICE_CONTAINERS, OFFICE_FORMATS, officeContainerOf, officeFormatOf, type OfficeFormat, officeTextAsUtf8, type OfficeOptions, sniffImageType } from '../engine/models.js';
 import type { ToolSupervisor } from '../tools/supervisor.js';
 import { convertOffice } from './office.js';
 import type { StagedUpload } from '../storage/store.js';
@@ -104,7 +104,11 @@ export const IMPORTERS: readonly Importer[] = [
     long: true,
     // A container (OLE2, ZIP, RTF, XML); convert tells the format from the whole content.
     sniff: (head) => officeContainerOf(head),
-    async convert(bytes, mediaType, { engine, tools, officeOptions, ...run }) {
+    async convert(upload, mediaType, { engine, tools, officeOptions, ...run }) {
+      // A package encrypted with Office's default password opens without asking, as in Office and LibreOffice: decrypted
+      // first (in a worker: the key derivation takes a second), it is detected and converted as any other.
+      const decrypted = officeContainerOf(upload) === OFFICE_CONTAINERS.ole2 ? (await engine.run('decryptOfficeDefault', { bytes: upload })).bytes : null;
+      const bytes = decrypted ? Buffer.from(decrypted.buffer, decrypted.byteOffset, decrypted.byteLength) : upload;
       const format = officeFormatOf(bytes, officeFormatOfType(mediaType));
       // Text in any encoding it is accepted in reaches LibreOffice as UTF-8, the one its filter is told to read.
       const input = format === 'txt' || format === 'csv' ? officeTextAsUtf8(bytes)! : bytes;
