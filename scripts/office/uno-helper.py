@@ -20,8 +20,8 @@ import time
 import uno
 from com.sun.star.beans import PropertyValue
 
-# PDFSERVICE_OFFICE_PROGRAM, passed by src/tools/libreoffice.ts.
-SOFFICE = os.environ.get('PDFSERVICE_SOFFICE') or '/usr/lib/libreoffice/program/soffice'
+# PDFSERVICE_OFFICE_PROGRAM, passed by src/tools/libreoffice.ts as SOFFICE_PROGRAM.
+SOFFICE = os.environ.get('SOFFICE_PROGRAM') or '/usr/lib/libreoffice/program/soffice'
 SETTINGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'registrymodifications.xcu')
 CONNECT_SECONDS = 120
 

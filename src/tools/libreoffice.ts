@@ -69,8 +69,8 @@ export function libreOffice(timeoutMs: number, settings: OfficePoolSettings = {}
       startTimeoutMs: Math.max(START_TIMEOUT_MS, Math.min(timeoutMs, 5 * START_TIMEOUT_MS)),
     },
     scratch: 'office-scratch',
-    // The helper starts this soffice.
-    env: { PDFSERVICE_SOFFICE: soffice },
+    // The helper starts this soffice (a name without PDFSERVICE_: none of the service's variables reach a tool).
+    env: { SOFFICE_PROGRAM: soffice },
     // What it needs to start and find fonts, besides /usr (LibreOffice, Python and python3-uno live there); the helper's
     // folder; the program's own folder when it is not under /usr.
     sandbox: { readOnly: ['/etc/fonts', '/etc/libreoffice', '/var/lib/libreoffice', '/var/cache/fontconfig', OFFICE_HELPER_DIR, ...(programDir.startsWith('/usr/') ? [] : [programDir])] },
