@@ -83,6 +83,12 @@ export interface Config {
   officeMaxRssMb: number;
   officeTimeoutMs: number;
   officeQueue: number;
+  officeProgram: string;
+  officeMemoryMb: number;
+  tesseractMemoryMb: number;
+  ghostscriptMemoryMb: number;
+  qpdfMemoryMb: number;
+  verapdfHeapMb: number;
 }
 
 interface Setting<T> {
@@ -350,6 +356,22 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
     default: 0,
     parse: integer(0, 100_000),
   },
+  officeProgram: {
+    env: 'PDFSERVICE_OFFICE_PROGRAM',
+    description: "LibreOffice's soffice, which each pool instance starts: a path, or a name looked up on PATH; a full build (Debian libreoffice-core), not the -nogui one (docs/office.md#components)",
+    default: 'soffice',
+    parse: (raw) => (nonEmpty(raw).includes('/') ? path.resolve(raw.trim()) : raw.trim()),
+  },
+  officeMemoryMb: {
+    env: 'PDFSERVICE_OFFICE_MEMORY_MB',
+    description: 'Address space each process of a LibreOffice instance may use (RLIMIT_AS, by prlimit); a conversion that needs more is 422 CONVERSION_FAILED and its instance is replaced (docs/office.md#memory). 0: no limit',
+    default: 3072,
+    parse: (raw) => (raw.trim() === '0' ? 0 : integer(256, 1_048_576)(raw)),
+  },
+  tesseractMemoryMb: { env: 'PDFSERVICE_TESSERACT_MEMORY_MB', description: 'Address space each Tesseract process may use (RLIMIT_AS). 0: no limit', default: 2048, parse: (raw) => (raw.trim() === '0' ? 0 : integer(64, 1_048_576)(raw)) },
+  ghostscriptMemoryMb: { env: 'PDFSERVICE_GHOSTSCRIPT_MEMORY_MB', description: 'Address space each Ghostscript process may use (RLIMIT_AS). 0: no limit', default: 4096, parse: (raw) => (raw.trim() === '0' ? 0 : integer(64, 1_048_576)(raw)) },
+  qpdfMemoryMb: { env: 'PDFSERVICE_QPDF_MEMORY_MB', description: 'Address space each qpdf process may use (RLIMIT_AS). 0: no limit', default: 4096, parse: (raw) => (raw.trim() === '0' ? 0 : integer(64, 1_048_576)(raw)) },
+  verapdfHeapMb: { env: 'PDFSERVICE_VERAPDF_HEAP_MB', description: "veraPDF's JVM heap (-Xmx): a JVM is bounded by its heap, not by an address-space limit", default: 768, parse: integer(64, 1_048_576) },
   userJobLimit: {
     env: 'PDFSERVICE_USER_JOB_LIMIT',
     description: "Background jobs one user may have running at once while other users' jobs wait; a user whose jobs are the only ones waiting gets every free slot",
@@ -444,9 +466,15 @@ export function jobConcurrency(config: Pick<Config, 'jobConcurrency' | 'workers'
   return config.jobConcurrency > 0 ? config.jobConcurrency : config.workers;
 }
 
+/** Each external program's memory bound as tools/index.ts takes it (docs/office.md#memory). */
+export function toolMemory(config: Pick<Config, 'officeMemoryMb' | 'tesseractMemoryMb' | 'ghostscriptMemoryMb' | 'qpdfMemoryMb' | 'verapdfHeapMb'>) {
+  return { office: config.officeMemoryMb, tesseract: config.tesseractMemoryMb, ghostscript: config.ghostscriptMemoryMb, qpdf: config.qpdfMemoryMb, verapdfHeap: config.verapdfHeapMb };
+}
+
 /** The LibreOffice pool's settings as tools/libreoffice.ts takes them: the 0 defaults resolved. */
-export function officePool(config: Pick<Config, 'officeInstances' | 'officeRestartAfter' | 'officeMaxRssMb' | 'officeTimeoutMs' | 'officeQueue' | 'taskTimeoutMs'>) {
+export function officePool(config: Pick<Config, 'officeInstances' | 'officeRestartAfter' | 'officeMaxRssMb' | 'officeTimeoutMs' | 'officeQueue' | 'officeProgram' | 'taskTimeoutMs'>) {
   return {
+    program: config.officeProgram,
     timeoutMs: config.officeTimeoutMs > 0 ? config.officeTimeoutMs : config.taskTimeoutMs,
     instances: config.officeInstances,
     restartAfterUses: config.officeRestartAfter,

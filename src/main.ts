@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
-import { secretsKey, jobConcurrency, loadConfig, officePool, userTaskLimit, type Config } from './config.js';
+import { secretsKey, jobConcurrency, loadConfig, officePool, toolMemory, userTaskLimit, type Config } from './config.js';
 import { createAuth } from './auth/index.js';
 import { EnginePool } from './engine/pool.js';
 import { API_PREFIX, buildApp } from './http/app.js';
@@ -227,7 +227,7 @@ export async function start(config: Config, mode: 'service' | 'worker' = 'servic
   });
   let log: FastifyBaseLogger | undefined; // the app's logger, once the app exists
   // Scratch folders under the data folder, so that a start after a crash finds and removes what a killed run left.
-  const tools = new ToolSupervisor(declaredTools({ timeoutMs: config.taskTimeoutMs, verapdfDir: config.verapdfDir, office: officePool(config) }), config.dataDir);
+  const tools = new ToolSupervisor(declaredTools({ timeoutMs: config.taskTimeoutMs, verapdfDir: config.verapdfDir, office: officePool(config), memory: toolMemory(config) }), config.dataDir);
   const toolsChecked = tools.init(); // version probes run while the engine starts
   const pool = new EnginePool({
     onInternalError: (message, context) => log?.error({ ...context, engineMessage: message }, 'engine failure'),

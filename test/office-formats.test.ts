@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { call, jobEnded } from './helpers/http.js';
-import { compoundFileOf, flatOdf, odfPackage, replaceInZip, rtfDocument, wordDocument, workbook } from './helpers/office-fixtures.js';
+import { agileEncrypted, compoundFileOf, flatOdf, odfPackage, replaceInZip, rtfDocument, wordDocument, workbook, zipOf } from './helpers/office-fixtures.js';
 import { pdfinfo, pdftotext, qpdfCheck, withTempFile } from './helpers/pdf.js';
 import { startServer, type TestServer } from './helpers/server.js';
 
@@ -334,4 +334,76 @@ test('a background Office conversion whose content is another format fails with 
   assert.equal(done.error.status, 422);
   assert.equal(done.error.code, 'MALFORMED_DOCUMENT');
   assert.equal((await call(server, 'GET', '/documents/async/mismatch.pdf')).status, 404);
+});
+
+test('CSV and workbooks print their cells as written: times, formulas as text, cached results, never a fact of the server; the file name heads a CSV', async () => {
+  // Issue 35 item 6: "document" (the service's temporary name) headed CSV pages; 0:00:01 printed as 12:00:01 AM;
+  // CELL("filename") printed the server's data-folder path and INFO() the kernel version.
+  const release = os.release();
+  const kernel = release.split('-')[0]!.split('.').slice(0, 2).join('.');
+  const serverFacts = (text: string, label: string) => {
+    assert.ok(!text.includes(server.dataDir) && !text.includes('office-scratch') && !/file:/i.test(text), `${label}: no path of the server in ${JSON.stringify(text)}`);
+    assert.ok(!text.includes(release) && !new RegExp(`Linux\\s*${kernel.replace('.', '\\.')}`).test(text) && !/LINUX/.test(text), `${label}: no kernel version in ${JSON.stringify(text)}`);
+  };
+  const csv = Buffer.from('name,time,formula,info\nalpha,0:00:01,=CELL("filename"),=INFO("osversion")\nbeta,12:30:00,=1+1,=INFO("system")\n');
+  const put = await call(server, 'PUT', '/documents/facts/Quarterly figures.pdf', { body: csv, headers: { 'content-type': TYPES.csv, ...WAIT } });
+  assert.equal(put.status, 201, put.text);
+  const fromCsv = pdftotext(await stored('facts/Quarterly%20figures.pdf'));
+  assert.match(fromCsv, /Quarterly figures/, 'the file name heads the page');
+  assert.doesNotMatch(fromCsv, /\bdocument\b/);
+  assert.match(fromCsv, /0:00:01/);
+  assert.match(fromCsv, /12:30:00/);
+  assert.doesNotMatch(fromCsv, /\b(AM|PM)\b/);
+  assert.match(fromCsv, /=CELL\("filename"\)/);
+  assert.match(fromCsv, /=1\+1/);
+  serverFacts(fromCsv, 'csv');
+
+  // A workbook: a time cell formatted h:mm:ss, a formula whose cached result (7) is not what it would compute, and
+  // CELL/INFO formulas with cached results; one CELL formula has none.
+  const S = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+  const R = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+  const head = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
+  const xlsx = zipOf({
+    '[Content_Types].xml':
+      `${head}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>` +
+      '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>' +
+      '<Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>' +
+      '<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>',
+    '_rels/.rels': `${head}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${R}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    'xl/workbook.xml': `${head}<workbook xmlns="${S}" xmlns:r="${R}"><sheets><sheet name="Figures" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    'xl/_rels/workbook.xml.rels':
+      `${head}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${R}/worksheet" Target="worksheets/sheet1.xml"/>` +
+      `<Relationship Id="rId2" Type="${R}/styles" Target="styles.xml"/></Relationships>`,
+    'xl/styles.xml':
+      `${head}<styleSheet xmlns="${S}"><numFmts count="1"><numFmt numFmtId="164" formatCode="h:mm:ss"/></numFmts><fonts count="1"><font><sz val="11"/><name val="Calibri"/></font></fonts>` +
+      '<fills count="1"><fill><patternFill patternType="none"/></fill></fills><borders count="1"><border/></borders><cellStyleXfs count="1"><xf numFmtId="0"/></cellStyleXfs>' +
+      '<cellXfs count="2"><xf numFmtId="0" xfId="0"/><xf numFmtId="164" xfId="0" applyNumberFormat="1"/></cellXfs></styleSheet>',
+    'xl/worksheets/sheet1.xml':
+      `${head}<worksheet xmlns="${S}"><sheetData><row r="1">` +
+      '<c r="A1" s="1"><v>1.1574074074074073E-5</v></c><c r="B1"><f>1+1</f><v>7</v></c><c r="C1" t="str"><f>CELL("filename")</f><v>cached name</v></c>' +
+      '<c r="D1" t="str"><f>INFO("osversion")</f><v>cached system</v></c><c r="E1" t="str"><f>CELL("filename")</f></c><c r="F1" t="str"><f>INFO("system")</f></c>' +
+      '</row></sheetData></worksheet>',
+  });
+  const book = await call(server, 'PUT', '/documents/facts/book.pdf', { body: xlsx, headers: { 'content-type': TYPES.xlsx, ...WAIT } });
+  assert.equal(book.status, 201, book.text);
+  const fromXlsx = pdftotext(await stored('facts/book.pdf'));
+  assert.match(fromXlsx, /0:00:01/);
+  assert.doesNotMatch(fromXlsx, /\b(AM|PM)\b/);
+  assert.match(fromXlsx, /\b7\b/, 'the cached result, not a recalculation');
+  serverFacts(fromXlsx, 'xlsx');
+});
+
+test("a .docx or .xlsx encrypted with Office's default password (VelvetSweatshop) converts as LibreOffice opens it; another password is still 422", async () => {
+  // Issue 35 item 6: protected_agile.docx was refused although LibreOffice and Office open it without asking.
+  const docx = agileEncrypted(wordDocument(pagesOf('protected')), 'VelvetSweatshop');
+  const reply = await call(server, 'PUT', '/documents/protected/memo.pdf', { body: docx, headers: { 'content-type': TYPES.docx, ...WAIT } });
+  assert.equal(reply.status, 201, reply.text);
+  await assertConverted('protected/memo.pdf', { bytes: docx, pages: 2, texts: pagesOf('protected') }, 'default-password docx');
+  const sniffed = await call(server, 'PUT', '/documents/protected/sheet.pdf', { body: agileEncrypted(workbook(SHEETS), 'VelvetSweatshop'), headers: { 'content-type': 'application/octet-stream', ...WAIT } });
+  assert.equal(sniffed.status, 201, sniffed.text);
+  await assertConverted('protected/sheet.pdf', samples.xlsx, 'default-password xlsx, sniffed');
+  const secret = await call(server, 'PUT', '/documents/protected/secret.pdf', { body: agileEncrypted(wordDocument(['Secret']), 'not the default'), headers: { 'content-type': TYPES.docx, ...WAIT } });
+  assert.equal(secret.status, 422, secret.text);
+  assert.equal(secret.json().code, 'OFFICE_DOCUMENT_ENCRYPTED');
+  assert.equal((await call(server, 'GET', '/documents/protected/secret.pdf')).status, 404);
 });

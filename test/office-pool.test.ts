@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,6 +26,8 @@ const JOB_QUEUE = 4;
 /** Jobs of one user running at once: more than the one instance and its line, so that a job waits beyond the line. */
 const USER_JOBS = 3;
 const OFFICE_QUEUE = 1;
+/** Low enough that a small file of much text trips it in seconds; an instance starts and converts ordinary files well below it. */
+const OFFICE_MEMORY_MB = 1000;
 
 let server: TestServer;
 let scratchRoot: string;
@@ -38,6 +41,7 @@ before(async () => {
       PDFSERVICE_JOB_QUEUE_LIMIT: String(JOB_QUEUE),
       PDFSERVICE_USER_JOB_LIMIT: String(USER_JOBS),
       PDFSERVICE_JOB_CONCURRENCY: String(USER_JOBS),
+      PDFSERVICE_OFFICE_MEMORY_MB: String(OFFICE_MEMORY_MB),
     },
   });
   scratchRoot = path.join(server.dataDir, 'office-scratch');
@@ -147,6 +151,37 @@ test('soffice killed mid-conversion: that upload is 422 CONVERSION_FAILED naming
   assert.equal(next.status, 201, next.text);
   await assertStored('after-kill', 'Converted after the kill');
   assert.ok(!soffices().includes(victim));
+});
+
+test('a conversion past PDFSERVICE_OFFICE_MEMORY_MB is 422 CONVERSION_FAILED saying so, nothing is stored, and the next conversion gets a fresh instance', async () => {
+  // Issue 35 item 11: a 1.2 MB .docx holding 400 MB of text drove LibreOffice to 5 GB. Here 3 million short paragraphs,
+  // a few hundred KB compressed (measured: unbounded, soffice grows by about 20 MB a second past 1 GB).
+  const huge = execFileSync('python3', ['-c', [
+    'import io, sys, zipfile',
+    'W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"',
+    'R = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"',
+    'out = io.BytesIO()',
+    'with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:',
+    '    z.writestr("[Content_Types].xml", \'<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>\')',
+    '    z.writestr("_rels/.rels", \'<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="\' + R + \'/officeDocument" Target="word/document.xml"/></Relationships>\')',
+    '    with z.open("word/document.xml", "w") as f:',
+    '        f.write(("<?xml version=\\"1.0\\" encoding=\\"UTF-8\\"?><w:document xmlns:w=\\"" + W + "\\"><w:body>").encode())',
+    '        chunk = b"<w:p><w:r><w:t>lorem ipsum</w:t></w:r></w:p>" * 1000',
+    '        for _ in range(3000): f.write(chunk)',
+    '        f.write(b"</w:body></w:document>")',
+    'sys.stdout.buffer.write(out.getvalue())',
+  ].join('\n')], { maxBuffer: 64 * 1024 * 1024 });
+  assert.ok(huge.length < 2 * 1024 * 1024, `a small file (${huge.length} bytes)`);
+  const earlier = soffices();
+  const reply = await upload('huge', huge);
+  assert.equal(reply.status, 422, reply.text);
+  assert.equal(reply.json().code, 'CONVERSION_FAILED');
+  assert.match(reply.json().detail, new RegExp(`exceeded the memory limit of ${OFFICE_MEMORY_MB} MB`));
+  assert.equal((await call(server, 'GET', '/documents/pool/huge.pdf')).status, 404);
+  const next = await upload('after-memory', docx(paragraph('Converted after the memory limit')));
+  assert.equal(next.status, 201, next.text);
+  await assertStored('after-memory', 'Converted after the memory limit');
+  for (const pid of earlier) assert.ok(!soffices().includes(pid), 'the instance that hit the limit was replaced');
 });
 
 test('20 uploads at once while the instance is busy: each is stored, or refused at once with 503 SERVICE_BUSY and Retry-After; the line stays bounded', async () => {

@@ -216,6 +216,48 @@ describe('the service and its tools', () => {
     assert.equal(logged?.version, reported);
   });
 
+  test('a LibreOffice that is not the full build, or whose instance cannot start, shows in /health and makes a Word upload 501 COMPONENT_MISSING, never a 4xx that blames the document', async () => {
+    // Issue 35 item 15: with the -nogui build swapped in, valid DOCX files were 422 MALFORMED_DOCUMENT. The fake answers
+    // --version as LibreOffice does and then ends as that build's instance did.
+    const fake = mkdtempSync(path.join(tmpdir(), 'pdfservice-fake-soffice-'));
+    writeFileSync(path.join(fake, 'soffice'), '#!/bin/sh\nif [ "$1" = --version ]; then echo "LibreOffice 7.4.7.2 40(Build:2)"; exit 0; fi\necho "Binary URP bridge disposed during call" >&2\nexit 81\n', { mode: 0o755 });
+    const office = async (instance: TestServer) => (await call(instance, 'GET', '/health', { auth: false })).json().tools.find((tool: { name: string }) => tool.name === 'libreoffice');
+    const upload = async (instance: TestServer) => {
+      const reply = await call(instance, 'PUT', '/documents/memo.pdf', { body: docx(paragraph('A valid document')), headers: { 'content-type': DOCX, prefer: 'wait=60' } });
+      assert.equal(reply.status, 501, reply.text);
+      assert.equal(reply.json().code, 'COMPONENT_MISSING');
+      assert.equal((await call(instance, 'GET', '/documents/memo.pdf')).status, 404);
+      return reply.json().detail as string;
+    };
+    try {
+      // No VCL plug-in beside it: what Debian's -nogui build looks like; found at start.
+      const nogui = await startServer({ env: { PDFSERVICE_OFFICE_PROGRAM: path.join(fake, 'soffice') } });
+      try {
+        const status = await office(nogui);
+        assert.equal(status.available, false);
+        assert.match(status.reason, /-nogui/);
+        assert.match(await upload(nogui), /Word conversion needs LibreOffice's full build/);
+      } finally {
+        await nogui.stop();
+      }
+      // Looks like the full build, but its instance cannot start: found at the first conversion, then shown in /health.
+      writeFileSync(path.join(fake, 'libvclplug_genlo.so'), '');
+      const broken = await startServer({ env: { PDFSERVICE_OFFICE_PROGRAM: path.join(fake, 'soffice') } });
+      try {
+        assert.equal((await office(broken)).available, true);
+        assert.match(await upload(broken), /could not be started/);
+        const status = await office(broken);
+        assert.equal(status.available, false);
+        assert.match(status.reason, /instance could not be started/);
+        assert.match(await upload(broken), /could not be started/);
+      } finally {
+        await broken.stop();
+      }
+    } finally {
+      rmSync(fake, { recursive: true, force: true });
+    }
+  });
+
   test('without LibreOffice and Tesseract on PATH, a Word upload and OCRAction are 501 COMPONENT_MISSING naming their packages, /health shows them missing, PDFs still work', async () => {
     const bare = await startServer({ env: { PATH: '/nonexistent' } });
     try {

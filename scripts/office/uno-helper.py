@@ -9,15 +9,19 @@
 # (crashed, killed) the answer says "instance" and the helper exits, so that the supervisor starts a fresh one.
 import json
 import os
+import re
+import resource
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 import uno
 from com.sun.star.beans import PropertyValue
 
-SOFFICE = '/usr/lib/libreoffice/program/soffice'
+# PDFSERVICE_OFFICE_PROGRAM, passed by src/tools/libreoffice.ts as SOFFICE_PROGRAM.
+SOFFICE = os.environ.get('SOFFICE_PROGRAM') or '/usr/lib/libreoffice/program/soffice'
 SETTINGS = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'registrymodifications.xcu')
 CONNECT_SECONDS = 120
 
@@ -58,6 +62,42 @@ def start():
             time.sleep(0.1)
     desktop = context.ServiceManager.createInstanceWithContext('com.sun.star.frame.Desktop', context)
     return process, desktop
+
+
+# The address-space limit every process of the instance has (PDFSERVICE_OFFICE_MEMORY_MB, set by prlimit before this
+# helper started; soffice inherits it), or None.
+LIMIT = resource.getrlimit(resource.RLIMIT_AS)[0]
+LIMIT = None if LIMIT == resource.RLIM_INFINITY else LIMIT
+# An allocation that fails near the limit ends the conversion; one this close to it is taken for the limit's doing.
+NEAR_LIMIT = 0.8
+
+
+class MemoryWatch:
+    """The largest address space an instance process (soffice.bin) had during the current conversion, sampled from /proc
+    (the sandbox's own process namespace: only the instance's processes), since a process that died cannot tell."""
+
+    def __init__(self):
+        self.peak = 0
+        self.me = os.getpid()
+        threading.Thread(target=self.run, daemon=True).start()
+
+    def run(self):
+        while True:
+            for entry in os.listdir('/proc'):
+                if not entry.isdigit() or int(entry) == self.me:
+                    continue
+                try:
+                    with open('/proc/%s/status' % entry) as status:
+                        for line in status:
+                            if line.startswith('VmSize:'):
+                                self.peak = max(self.peak, int(line.split()[1]) * 1024)
+                                break
+                except OSError:
+                    pass
+            time.sleep(0.05)
+
+    def exceeded(self):
+        return LIMIT is not None and self.peak >= NEAR_LIMIT * LIMIT
 
 
 def message(err):
@@ -125,9 +165,30 @@ def apply_sheets(document, sheets):
             style.Width, style.Height = max(width, height), min(width, height)
 
 
+# CELL() and INFO() are recalculated at every load whatever the recalculation setting (LibreOffice marks them so):
+# their results are the server's (the file's path, the kernel's version, the working folder), never the document's.
+SERVER_FACTS = re.compile(r'\b(?:CELL|INFO)\s*\(', re.IGNORECASE)
+FORMULA_CELLS = 16  # com.sun.star.sheet.CellFlags.FORMULA
+
+
+def neutralise_server_facts(document):
+    if not hasattr(document, 'Sheets'):
+        return
+    for sheet_name in document.Sheets.ElementNames:
+        ranges = document.Sheets.getByName(sheet_name).queryContentCells(FORMULA_CELLS)
+        cells = ranges.Cells.createEnumeration()
+        while cells.hasMoreElements():
+            cell = cells.nextElement()
+            formula = cell.getFormula()
+            if SERVER_FACTS.search(formula):
+                # The formula as written, as text: what the cell says, not what the server would answer.
+                cell.setString(formula)
+
+
 def convert(desktop, request):
     document = load(desktop, request)
     try:
+        neutralise_server_facts(document)
         apply_sheets(document, request.get('sheets'))
         data = [prop(key, typed(value)) for key, value in (request.get('filterData') or {}).items()]
         props = (prop('FilterName', request['exportFilter']),
@@ -163,11 +224,14 @@ def answer(value):
 
 def main():
     process, desktop = start()
+    watch = MemoryWatch() if LIMIT is not None else None
     sys.stdout.write('ready\n')
     sys.stdout.flush()
     for line in sys.stdin:
         if not line.strip():
             continue
+        if watch:
+            watch.peak = 0
         try:
             convert(desktop, json.loads(line))
             answer({'ok': True})
@@ -176,6 +240,10 @@ def main():
             failure = {'ok': False, 'error': str(err), 'kind': err.kind}
         except Exception as err:
             failure = {'ok': False, 'error': message(err), 'kind': 'convert'}
+        if watch and watch.exceeded():
+            # Whether soffice died or survived the failed allocation, it is not to be trusted with another document.
+            answer({'ok': False, 'kind': 'memory', 'error': 'LibreOffice exceeded the memory limit of %d MB (PDFSERVICE_OFFICE_MEMORY_MB) converting the document (%s)' % (LIMIT // (1024 * 1024), failure['error'])})
+            sys.exit(1)
         if not healthy(process, desktop):
             failure = {'ok': False, 'error': 'LibreOffice ended while converting the document (%s)' % failure['error'], 'kind': 'instance'}
             answer(failure)

@@ -22,9 +22,10 @@ import { ocrTasks } from './ocr/tasks.js';
 import { pdfaTasks } from './pdfa/tasks.js';
 import { preflightTasks } from './preflight/tasks.js';
 import { optimizeTasks } from './optimize/tasks.js';
+import { officeTasks } from './office/tasks.js';
 import type { TaskContext } from './task-context.js';
 
-const featureTasks = [coreTasks, annotationTasks, xfdfTasks, formTasks, redactionTasks, signingTasks, securityTasks, pageTasks, stampTasks, textTasks, renderTasks, imageTasks, ocrTasks, preflightTasks, pdfaTasks, optimizeTasks];
+const featureTasks = [coreTasks, annotationTasks, xfdfTasks, formTasks, redactionTasks, signingTasks, securityTasks, pageTasks, stampTasks, textTasks, renderTasks, imageTasks, ocrTasks, preflightTasks, pdfaTasks, optimizeTasks, officeTasks];
 // Spreading the maps would let a name declared in two folders silently keep the last one.
 const declared = featureTasks.flatMap((map) => Object.keys(map));
 const twice = declared.filter((name, i) => declared.indexOf(name) !== i);
@@ -47,6 +48,7 @@ export const tasks = {
   ...preflightTasks,
   ...pdfaTasks,
   ...optimizeTasks,
+  ...officeTasks,
   /** For the pool's own tests: spins for `ms` milliseconds, like a document that takes long. */
   busyWait: (input: { ms: number }) => {
     const end = Date.now() + input.ms;

@@ -305,6 +305,7 @@ export class DocumentOperations {
             onQueued: () => phase(0, 'queued'),
             onConverting: () => phase(0, 'converting'),
             officeOptions: prepared.officeOptions,
+            name: prepared.target.name.replace(/\.pdf$/i, ''),
           });
           phase(1, 'storing');
           return { content: pdf, result: info };

@@ -41,6 +41,8 @@ export interface ImportDeps {
   /** Told when the conversion waits for a LibreOffice instance, and when it has one (the job's phases). */
   onQueued?: (() => void) | undefined;
   onConverting?: (() => void) | undefined;
+  /** The stored document's name without `.pdf`: LibreOffice shows it where a document names itself (a CSV sheet's page header). */
+  name?: string | undefined;
   /** The upload's Office options (query parameters), checked against the format found (docs/office.md#options). */
   officeOptions?: OfficeOptions | undefined;
 }
@@ -104,7 +106,11 @@ export const IMPORTERS: readonly Importer[] = [
     long: true,
     // A container (OLE2, ZIP, RTF, XML); convert tells the format from the whole content.
     sniff: (head) => officeContainerOf(head),
-    async convert(bytes, mediaType, { engine, tools, officeOptions, ...run }) {
+    async convert(upload, mediaType, { engine, tools, officeOptions, ...run }) {
+      // A package encrypted with Office's default password opens without asking, as in Office and LibreOffice: decrypted
+      // first (in a worker: the key derivation takes a second), it is detected and converted as any other.
+      const decrypted = officeContainerOf(upload) === OFFICE_CONTAINERS.ole2 ? (await engine.run('decryptOfficeDefault', { bytes: upload })).bytes : null;
+      const bytes = decrypted ? Buffer.from(decrypted.buffer, decrypted.byteOffset, decrypted.byteLength) : upload;
       const format = officeFormatOf(bytes, officeFormatOfType(mediaType));
       // Text in any encoding it is accepted in reaches LibreOffice as UTF-8, the one its filter is told to read.
       const input = format === 'txt' || format === 'csv' ? officeTextAsUtf8(bytes)! : bytes;

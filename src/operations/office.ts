@@ -22,8 +22,9 @@ const IMPORT_FILTERS: Readonly<Record<OfficeFormat, string>> = {
   xlsm: 'Calc MS Excel 2007 XML',
   ods: 'calc8',
   fods: 'OpenDocument Spreadsheet Flat XML',
-  // Comma-separated, double-quoted, UTF-8 (76), from line 1.
-  csv: 'Text - txt - csv (StarCalc):44,34,76,1',
+  // Comma-separated, double-quoted, UTF-8 (76), from line 1; cell text as written (docs/office.md#csv): special numbers
+  // (dates, times) not detected (token 8 false, so 0:00:01 stays 0:00:01), formulas not evaluated (token 13 false).
+  csv: 'Text - txt - csv (StarCalc):44,34,76,1,,,false,false,false,false,false,0,false',
   ppt: 'MS PowerPoint 97',
   pptx: 'Impress MS PowerPoint 2007 XML',
   pptm: 'Impress MS PowerPoint 2007 XML',
@@ -37,7 +38,7 @@ const EXPORT_FILTERS = { text: 'writer_pdf_Export', spreadsheet: 'calc_pdf_Expor
 const PDFA_VERSIONS = { pdfa1b: 1, pdfa2b: 2, pdfa3b: 3 } as const;
 
 /** How the conversion waits for a LibreOffice instance (tools/libreoffice.ts OfficeConversion; docs/office.md, "The pool"). */
-type PoolRun = { background?: boolean | undefined; onQueued?: (() => void) | undefined; onConverting?: (() => void) | undefined };
+type PoolRun = { name?: string | undefined; background?: boolean | undefined; onQueued?: (() => void) | undefined; onConverting?: (() => void) | undefined };
 
 /** Which formats each option applies to (the others answer 400: an option that cannot be honoured is not silently dropped). */
 const OPTION_FAMILIES: Readonly<Record<keyof OfficeOptions, readonly OfficeFamily[]>> = {
@@ -112,6 +113,7 @@ function libreOfficeToPdf(tools: ToolSupervisor, request: { bytes: Uint8Array; f
   return officeToPdf(tools, {
     bytes,
     extension: format,
+    name: request.name,
     importFilter: format === 'doc' ? docImportFilter(bytes) : IMPORT_FILTERS[format],
     exportFilter: EXPORT_FILTERS[officeFamilyOf(format)],
     filterData,

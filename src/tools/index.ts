@@ -14,13 +14,23 @@ export type { ToolDeclaration, ToolStatus } from './tool.js';
  * (tool.ts says what it holds) plus the module that uses it through
  * `ToolSupervisor.run` (as libreoffice.ts does).
  */
-export function declaredTools(options: { timeoutMs: number; verapdfDir: string; office?: OfficePoolSettings & { timeoutMs?: number } }): ToolDeclaration[] {
+export function declaredTools(options: { timeoutMs: number; verapdfDir: string; office?: OfficePoolSettings & { timeoutMs?: number }; memory?: ToolMemory }): ToolDeclaration[] {
   const { timeoutMs: officeTimeoutMs = options.timeoutMs, ...office } = options.office ?? {};
+  const memory = options.memory ?? {};
   return [
-    libreOffice(officeTimeoutMs, office),
-    tesseract(options.timeoutMs),
-    verapdf({ timeoutMs: options.timeoutMs, dir: options.verapdfDir }),
-    ghostscript(options.timeoutMs, availableParallelism()),
-    qpdf(options.timeoutMs, availableParallelism()),
+    { ...libreOffice(officeTimeoutMs, office), memoryLimitMb: memory.office },
+    { ...tesseract(options.timeoutMs), memoryLimitMb: memory.tesseract },
+    verapdf({ timeoutMs: options.timeoutMs, dir: options.verapdfDir, heapMb: memory.verapdfHeap }),
+    { ...ghostscript(options.timeoutMs, availableParallelism()), memoryLimitMb: memory.ghostscript },
+    { ...qpdf(options.timeoutMs, availableParallelism()), memoryLimitMb: memory.qpdf },
   ];
+}
+
+/** Each tool's memory bound in MB (PDFSERVICE_*_MEMORY_MB, config.ts): an address-space limit, veraPDF's JVM its heap. 0 or absent: none. */
+export interface ToolMemory {
+  office?: number | undefined;
+  tesseract?: number | undefined;
+  ghostscript?: number | undefined;
+  qpdf?: number | undefined;
+  verapdfHeap?: number | undefined;
 }

@@ -1,5 +1,5 @@
-import { constants, existsSync, realpathSync } from 'node:fs';
-import { access, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { accessSync, constants, existsSync, realpathSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { ServiceError } from '../errors.js';
 import { countProgramRestart, observePrograms, timeProgramRun, type ProgramPoolStats, type ProgramRestartReason } from '../metrics.js';
@@ -64,6 +64,8 @@ interface Tool {
   averageRunMs: number;
   /** A per-run tool's programs running now (for the metrics). */
   perRun: number;
+  /** When a pooled tool's process last failed to start (it is shown unavailable until one starts again). */
+  startFailedAt?: number;
 }
 
 /**
@@ -78,6 +80,21 @@ function programLabel(tool: Tool): string {
 
 /** A version probe that takes longer leaves the version unknown; start-up does not wait for it longer. */
 const PROBE_TIMEOUT_MS = 10_000;
+
+/**
+ * A pooled tool whose process could not start is unavailable (501 COMPONENT_MISSING, and so in /health) for this long;
+ * then the next run tries again, so that a repaired installation serves without a restart.
+ */
+const START_RETRY_MS = 30_000;
+
+/** util-linux's prlimit (Essential in Debian): sets a tool's memory limit, then runs it (tool.ts `memoryLimitMb`). */
+const PRLIMIT = '/usr/bin/prlimit';
+
+/** `argv` run under the tool's memory limit, when it has one. */
+function limited(declaration: ToolDeclaration, argv: string[]): string[] {
+  const mb = declaration.memoryLimitMb ?? 0;
+  return mb > 0 ? [PRLIMIT, `--as=${mb * 1024 * 1024}`, '--', ...argv] : argv;
+}
 
 /** The Debian package of bubblewrap, named when a sandboxed tool cannot run. */
 const BWRAP_PACKAGE = 'bubblewrap';
@@ -145,7 +162,8 @@ export class ToolSupervisor {
     const { signal } = options;
     const tool = this.tools.get(name);
     if (!tool) throw new Error(`No tool named ${name} is declared`);
-    if (!tool.status.available || !tool.program) throw new ServiceError('COMPONENT_MISSING', `${tool.declaration.purpose} needs ${tool.status.reason ?? name}`);
+    const retryStart = tool.startFailedAt !== undefined && Date.now() - tool.startFailedAt >= START_RETRY_MS;
+    if (!tool.program || (!tool.status.available && !retryStart)) throw new ServiceError('COMPONENT_MISSING', `${tool.declaration.purpose} needs ${tool.status.reason ?? name}`);
     await this.acquire(tool, options);
     const started = Date.now();
     try {
@@ -270,7 +288,7 @@ export class ToolSupervisor {
     const own = home ?? (await mkdtemp(path.join(this.scratchOf(tool), 'instance-')));
     try {
       const { process } = await WarmProcess.start({
-        argv: [declaration.lifetime.program ?? tool.program!, ...declaration.lifetime.args],
+        argv: limited(declaration, [declaration.lifetime.program ?? tool.program!, ...declaration.lifetime.args]),
         home: own,
         sandbox: declaration.sandbox,
         env: declaration.env,
@@ -278,11 +296,21 @@ export class ToolSupervisor {
         track: (pgid, running) => (running ? this.running.add(pgid) : this.running.delete(pgid)),
       });
       tool.instances.add(process);
+      if (tool.startFailedAt !== undefined) {
+        delete tool.startFailedAt;
+        tool.status.available = true;
+        delete tool.status.reason;
+      }
       return process;
     } catch (err) {
       if (home === undefined) await rm(own, { recursive: true, force: true });
       if (err instanceof WarmProcessError && err.failure === 'timeout') throw new ServiceError('ENGINE_TIMEOUT', `${declaration.name} did not start in time`);
-      throw new ServiceError('COMPONENT_MISSING', `${declaration.name} could not be started${err instanceof Error ? ` (${err.message})` : ''}`);
+      // A program that passed its start-up check but cannot start its instance (a broken or swapped installation) is the
+      // server's fault, not the document's: unavailable, and said so in /health, until an instance starts again.
+      const reason = `${declaration.name} (Debian package ${declaration.debianPackage}), whose instance could not be started${err instanceof Error ? ` (${err.message})` : ''}`;
+      tool.startFailedAt = Date.now();
+      Object.assign(tool.status, { available: false, reason });
+      throw new ServiceError('COMPONENT_MISSING', `${declaration.purpose} needs ${reason}`);
     }
   }
 
@@ -296,7 +324,7 @@ export class ToolSupervisor {
     tool.perRun++;
     try {
       result = await runProgram({
-        argv: [tool.program!, ...args],
+        argv: limited(declaration, [tool.program!, ...args]),
         scratch,
         timeoutMs,
         ...(declaration.sandbox ? { sandbox: declaration.sandbox } : {}),
@@ -328,6 +356,7 @@ export class ToolSupervisor {
     if (!program) return void missing(`${declaration.name} (program ${declaration.command}, Debian package ${declaration.debianPackage}), which is not installed`);
     const absent = declaration.requires?.find((file) => !existsSync(file.path));
     if (absent) return void missing(absent.reason);
+    if ((declaration.memoryLimitMb ?? 0) > 0 && !existsSync(PRLIMIT)) return void missing(`prlimit (Debian package util-linux) to bound the memory of ${declaration.name}, which is not installed`);
     if (declaration.sandbox && !existsSync(BWRAP)) {
       return void missing(`bubblewrap (Debian package ${declaration.sandbox.package ?? BWRAP_PACKAGE}) to run ${declaration.name} without network and files, which is not installed`);
     }
@@ -398,10 +427,15 @@ function cancelledRun(): ServiceError {
 
 /** An absolute path as it is (when executable), or the first executable of that name on PATH; resolved to its real file. */
 async function findProgram(command: string): Promise<string | undefined> {
+  return resolveProgram(command);
+}
+
+/** findProgram, synchronously: for a declaration that needs its program's real folder (LibreOffice's). */
+export function resolveProgram(command: string): string | undefined {
   const candidates = path.isAbsolute(command) ? [command] : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((dir) => path.join(dir, command));
   for (const candidate of candidates) {
     try {
-      await access(candidate, constants.X_OK);
+      accessSync(candidate, constants.X_OK);
       return realpathSync(candidate);
     } catch {
       /* not here */

@@ -37,6 +37,12 @@ export interface ToolDeclaration {
   env?: Readonly<Record<string, string>>;
   /** Run under bubblewrap (no network, empty environment, only these paths read-only besides the scratch folder). */
   sandbox?: { readOnly: string[]; package?: string };
+  /**
+   * The address space (RLIMIT_AS, set by util-linux's prlimit before the program starts, inherited by every process
+   * it starts) each of its processes may use, in MB: an allocation past it fails, and the program ends or reports
+   * it. Absent or 0: no limit. A JVM reserves far more address space than it uses: bound it by its heap flag instead.
+   */
+  memoryLimitMb?: number;
   /** Files the program needs besides itself (a JVM's jars); a missing one makes the tool unavailable with `reason`. */
   requires?: { path: string; reason: string }[];
 }

@@ -80,9 +80,12 @@ function classPath(dir: string): string {
 // initial heap is otherwise 1/64 of the machine's memory, with a third of it young generation that the JVM fills
 // before it first collects: 205 MB resident after one validation of a one-page file, and 207 MB after a 100 MB image
 // document (issue 35), on a 24 GB machine; 111 and 118 MB with it (the heap grows as a document needs, up to -Xmx).
-const JVM_OPTIONS = ['-Xmx768m', '-Xms16m', '-XX:+UseSerialGC', '-XX:-UsePerfData', '-Xss4m', '-Djava.awt.headless=true'];
+// The heap (-Xmx, PDFSERVICE_VERAPDF_HEAP_MB) bounds its memory: a JVM reserves far more address space than it uses, so
+// no address-space limit (tool.ts memoryLimitMb) applies to it.
+const JVM_OPTIONS = ['-Xms16m', '-XX:+UseSerialGC', '-XX:-UsePerfData', '-Xss4m', '-Djava.awt.headless=true'];
+const DEFAULT_HEAP_MB = 768;
 
-export function verapdf(options: { timeoutMs: number; dir: string }): ToolDeclaration {
+export function verapdf(options: { timeoutMs: number; dir: string; heapMb?: number | undefined }): ToolDeclaration {
   const cp = classPath(options.dir);
   return {
     name: VERAPDF,
@@ -92,7 +95,7 @@ export function verapdf(options: { timeoutMs: number; dir: string }): ToolDeclar
     versionProbe: { args: ['-XX:-UsePerfData', '-cp', cp, 'pdfservice.verapdf.Helper', '--version'], pattern: /^veraPDF\s+(\S+)/ },
     concurrency: 1,
     timeoutMs: options.timeoutMs,
-    lifetime: { kind: 'pooled', args: [...JVM_OPTIONS, '-cp', cp, 'pdfservice.verapdf.Helper'], restartAfterUses: 1000, restartAboveRssMb: 1200, startTimeoutMs: 60_000 },
+    lifetime: { kind: 'pooled', args: [`-Xmx${options.heapMb || DEFAULT_HEAP_MB}m`, ...JVM_OPTIONS, '-cp', cp, 'pdfservice.verapdf.Helper'], restartAfterUses: 1000, restartAboveRssMb: 1200, startTimeoutMs: 60_000 },
     scratch: 'verapdf-scratch',
     // The JVM reads its configuration under /etc (the JDK's conf/ links there) and its jars; nothing else of the host.
     sandbox: { readOnly: [options.dir, '/etc/java-17-openjdk', '/etc/java-21-openjdk', '/etc/ssl/certs/java'] },

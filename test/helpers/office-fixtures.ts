@@ -1,3 +1,4 @@
+import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 
 /**
@@ -308,4 +309,53 @@ export function compoundFileOf(streams: Array<[name: string, data: Buffer]>): Bu
   padded.forEach(([name, data], i) => entry(i + 1, name, 2, FREE, i + 1 < padded.length ? i + 2 : FREE, starts[i]!, data.length));
   const body = Buffer.concat(padded.map(([, data]) => Buffer.concat([data, Buffer.alloc(Math.ceil(data.length / SECTOR) * SECTOR - data.length)])));
   return Buffer.concat([header, fat, dir, body]);
+}
+
+/**
+ * `pkg` (an OOXML ZIP) encrypted as Office 2010 and later encrypt it (MS-OFFCRYPTO agile encryption: AES-256-CBC,
+ * SHA-512, 100,000 spins), under `password`: an OLE2 file with EncryptionInfo and EncryptedPackage streams. Office's
+ * default password "VelvetSweatshop" makes the file of a workbook or document that is only protected.
+ */
+export function agileEncrypted(pkg: Buffer, password: string): Buffer {
+  const H = (...parts: Buffer[]) => parts.reduce((h, part) => h.update(part), createHash('sha512')).digest();
+  const aes = (key: Buffer, iv: Buffer, data: Buffer) => {
+    const cipher = createCipheriv('aes-256-cbc', key, iv.subarray(0, 16));
+    cipher.setAutoPadding(false);
+    return Buffer.concat([cipher.update(Buffer.concat([data, Buffer.alloc((16 - (data.length % 16)) % 16)])), cipher.final()]);
+  };
+  const keySalt = randomBytes(16);
+  const passwordSalt = randomBytes(16);
+  const secret = randomBytes(32);
+  let hash = H(passwordSalt, Buffer.from(password, 'utf16le'));
+  const iterator = Buffer.alloc(4);
+  for (let i = 0; i < 100_000; i++) {
+    iterator.writeUInt32LE(i);
+    hash = H(iterator, hash);
+  }
+  const derived = (block: string) => H(hash, Buffer.from(block, 'hex')).subarray(0, 32);
+  const verifier = randomBytes(16);
+  const segments: Buffer[] = [];
+  // At least one whole segment, so that compoundFileOf adds no padding that is not whole cipher blocks.
+  const plain = Buffer.concat([pkg, Buffer.alloc(Math.max(0, 4096 - pkg.length))]);
+  for (let at = 0, n = 0; at < plain.length; at += 4096, n++) {
+    const number = Buffer.alloc(4);
+    number.writeUInt32LE(n);
+    segments.push(aes(secret, H(keySalt, number), plain.subarray(at, at + 4096)));
+  }
+  const size = Buffer.alloc(8);
+  size.writeBigUInt64LE(BigInt(pkg.length));
+  const common = 'saltSize="16" blockSize="16" keyBits="256" hashSize="64" cipherAlgorithm="AES" cipherChaining="ChainingModeCBC" hashAlgorithm="SHA512"';
+  const xml =
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\r\n<encryption xmlns="http://schemas.microsoft.com/office/2006/encryption" xmlns:p="http://schemas.microsoft.com/office/2006/keyEncryptor/password">' +
+    `<keyData ${common} saltValue="${keySalt.toString('base64')}"/>` +
+    `<dataIntegrity encryptedHmacKey="${randomBytes(64).toString('base64')}" encryptedHmacValue="${randomBytes(64).toString('base64')}"/>` +
+    '<keyEncryptors><keyEncryptor uri="http://schemas.microsoft.com/office/2006/keyEncryptor/password">' +
+    `<p:encryptedKey spinCount="100000" ${common} saltValue="${passwordSalt.toString('base64')}" ` +
+    `encryptedVerifierHashInput="${aes(derived('fea7d2763b4b9e79'), passwordSalt, verifier).toString('base64')}" ` +
+    `encryptedVerifierHashValue="${aes(derived('d7aa0f6d3061344e'), passwordSalt, H(verifier)).toString('base64')}" ` +
+    `encryptedKeyValue="${aes(derived('146e0be7abacd0d6'), passwordSalt, secret).toString('base64')}"/>` +
+    '</keyEncryptor></keyEncryptors></encryption>';
+  // Padded with spaces (allowed after the root element) so that compoundFileOf keeps it in regular sectors as it is.
+  const info = Buffer.concat([Buffer.from('0400040040000000', 'hex'), Buffer.from(xml.padEnd(4096, ' '), 'utf8')]);
+  return compoundFileOf([['EncryptionInfo', info], ['EncryptedPackage', Buffer.concat([size, ...segments])]]);
 }

@@ -334,6 +334,11 @@ export function wordBinaryFib(bytes: Buffer): number | undefined {
   return ident === 0xa5ec || ident === 0xa5dc ? fib.readUInt16LE(2) : undefined;
 }
 
+/** A top-level stream of an OLE2 compound file, whole, or null (not a compound file, no such stream, a broken chain). */
+export function compoundFileStream(bytes: Buffer, name: string): Buffer | null {
+  return CompoundFile.open(bytes)?.read(name.toLowerCase(), Number.MAX_SAFE_INTEGER) ?? null;
+}
+
 /** Whether the workbook globals (the BIFF records up to the first EOF) hold a FILEPASS record (0x002F): the workbook is encrypted. */
 function hasFilePass(stream: Buffer | null): boolean {
   if (!stream) return false;
