@@ -49,9 +49,15 @@ export const API_PREFIX = '/pdfservice/v1';
 /** Longest time the rest of a refused request's body is read and discarded before the connection is closed. */
 const DRAIN_LIMIT_MS = 30_000;
 
-function drainUnreadBody(raw: IncomingMessage): void {
+/**
+ * Reads and discards what is left of a refused request's body, for at most `limitMs`: DRAIN_LIMIT_MS after a
+ * logged-in request, PDFSERVICE_PUBLIC_BODY_TIMEOUT_MS after one nobody logged in for (a 401 to an anonymous
+ * upload), so that an anonymous client sending a slow body holds its connection no longer than a login's body may
+ * take, rather than 30 s.
+ */
+function drainUnreadBody(raw: IncomingMessage, limitMs: number): void {
   if (raw.complete || raw.destroyed) return;
-  const timer = setTimeout(() => raw.socket?.destroy(), DRAIN_LIMIT_MS);
+  const timer = setTimeout(() => raw.socket?.destroy(), limitMs);
   timer.unref();
   const done = () => clearTimeout(timer);
   raw.once('end', done);
@@ -105,7 +111,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     if (!request.raw.complete) reply.removeHeader('connection');
   });
-  app.addHook('onResponse', async (request) => drainUnreadBody(request.raw));
+  app.addHook('onResponse', async (request) => drainUnreadBody(request.raw, request.principal === null ? Math.min(DRAIN_LIMIT_MS, config.publicBodyTimeoutMs) : DRAIN_LIMIT_MS));
   app.setErrorHandler((err, request, reply) => handleError(err, request, reply));
   app.setNotFoundHandler((request, reply) => sendProblem(request, reply, new ServiceError('NOT_FOUND', `No resource at ${sentPath(request)}`)));
 
