@@ -56,8 +56,11 @@ RUNTIME_PACKAGES=(libreoffice-writer bubblewrap fonts-liberation2 fonts-dejavu-c
 # so nothing depends on it.
 # nginx: the load balancer of the proof test (test/cluster.test.ts), run with the repository's deploy/nginx files; the
 # package's system service (port 80) is disabled below, as Redis's is.
+# chromium: the browser test/cors-browser.test.ts drives (playwright-core, with this executable): CORS is enforced by
+# browsers only, so a header a preflight does not allow or an answer does not expose is found only in a real one
+# (playwright's own browser download cannot be used: nothing is fetched outside the package registries).
 TEST_PACKAGES=(poppler-utils libnss3-tools mupdf-tools imagemagick default-jdk-headless libpdfbox2-java zsh python3-venv
-  ocrmypdf libactivation-java libjaxb-api-java apache2-bin litmus swift memcached redis-server nginx)
+  ocrmypdf libactivation-java libjaxb-api-java apache2-bin litmus swift memcached redis-server nginx chromium)
 
 PACKAGES=("${RUNTIME_PACKAGES[@]}")
 if [ "$profile" = test ]; then PACKAGES+=("${TEST_PACKAGES[@]}"); fi

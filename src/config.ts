@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,7 +31,8 @@ export interface Config {
   loginMaxFailures: number;
   loginLockoutSeconds: number;
   logLevel: string;
-  trustProxy: boolean;
+  /** false, a number of proxy hops, or the addresses/CIDRs of the proxies (see trustedProxies). */
+  trustProxy: false | number | string[];
   textPrefetchMaxBytes: number;
   corsOrigins: string[];
   metricsPublic: boolean;
@@ -190,6 +192,32 @@ const redisPrefix = (raw: string): string => {
 /** A comma-separated list. */
 const list = (raw: string): string[] => [...new Set(raw.split(',').map((r) => r.trim()).filter(Boolean))];
 
+/**
+ * PDFSERVICE_TRUST_PROXY. Only proxies named here may say who the client is: X-Forwarded-For is read from its
+ * right end (what the nearest proxy added) for as long as the address there is a trusted proxy, never the
+ * left-most entry, which any client can write. A hop count trusts that many proxies whatever their address:
+ * only for an instance that nothing but its proxy can reach.
+ */
+const PROXY_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+const trustedProxies = (raw: string): false | number | string[] => {
+  const text = raw.trim().toLowerCase();
+  if (['false', 'no', 'off', '0'].includes(text)) return false;
+  if (['true', 'yes', 'on'].includes(text)) return 1;
+  if (/^\d+$/.test(text)) return integer(1, 16)(text);
+  const entries = list(text);
+  for (const entry of entries) {
+    if (PROXY_NAMES.includes(entry)) continue;
+    const [address, bits, ...rest] = entry.split('/');
+    const family = isIP(address ?? '');
+    const maxBits = family === 6 ? 128 : 32;
+    if (family === 0 || rest.length > 0 || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= maxBits))) {
+      throw new ConfigError(`has "${entry}", which is not an address, a CIDR (10.0.0.0/8), ${PROXY_NAMES.join(', ')}, a hop count, true or false`);
+    }
+  }
+  if (entries.length === 0) throw new ConfigError('must name the proxies, a hop count, true or false');
+  return entries;
+};
+
 const MiB = 1024 * 1024;
 
 /** The open-file limit of this process (Node raises the soft limit to the hard one at start); 1024 when unknown. */
@@ -260,7 +288,14 @@ export const SETTINGS: { [K in keyof Config]: Setting<Config[K]> } = {
   loginMaxFailures: { env: 'PDFSERVICE_LOGIN_MAX_FAILURES', description: 'Failed logins for one user name from one client address before 429 (one address alone may fail 5 times as often)', default: 5, parse: integer(1, 1000) },
   loginLockoutSeconds: { env: 'PDFSERVICE_LOGIN_LOCKOUT_SECONDS', description: 'How long the 429 lasts', default: 60, parse: integer(1, 86400) },
   logLevel: { env: 'PDFSERVICE_LOG_LEVEL', description: 'fatal, error, warn, info, debug, trace or silent', default: 'info', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') },
-  trustProxy: { env: 'PDFSERVICE_TRUST_PROXY', description: 'Take client addresses from X-Forwarded-For', default: false, parse: boolean },
+  trustProxy: {
+    env: 'PDFSERVICE_TRUST_PROXY',
+    description:
+      'Which proxies in front may name the client (X-Forwarded-For, X-Forwarded-Proto): their addresses or CIDRs, comma-separated (`127.0.0.1`, `10.0.0.0/8`; also `loopback`, `linklocal`, `uniquelocal`), ' +
+      'or a number of proxy hops (`true` is 1: the last address the proxy in front added). `false`: none, the connection\'s own address and scheme count',
+    default: false,
+    parse: trustedProxies,
+  },
   textPrefetchMaxBytes: {
     env: 'PDFSERVICE_TEXT_PREFETCH_MAX_BYTES',
     description: 'After a write, documents up to this size have their text extracted while workers are idle, so the first text request is answered from the cache; 0 turns this off',

@@ -42,7 +42,7 @@ describe('CORS with PDFSERVICE_CORS_ORIGINS set', () => {
     const methods = reply.headers.get('access-control-allow-methods')!.split(/,\s*/);
     for (const m of ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE']) assert.ok(methods.includes(m), `method ${m}`);
     const allowed = reply.headers.get('access-control-allow-headers')!.toLowerCase().split(/,\s*/);
-    for (const h of ['authorization', 'content-type', 'if-match', 'if-none-match', 'x-service-documentpassword', 'x-service-documentpassword-base64', 'range']) {
+    for (const h of ['authorization', 'content-type', 'if-match', 'if-none-match', 'x-service-documentpassword', 'x-service-documentpassword-base64', 'range', 'prefer', 'last-event-id']) {
       assert.ok(allowed.includes(h), `header ${h}`);
     }
     assert.match(reply.headers.get('vary') ?? '', /Origin/);
@@ -54,7 +54,7 @@ describe('CORS with PDFSERVICE_CORS_ORIGINS set', () => {
     assert.equal(ok.headers.get('access-control-allow-origin'), APP);
     assert.equal(ok.headers.get('access-control-allow-credentials'), 'true');
     const exposed = ok.headers.get('access-control-expose-headers')!.toLowerCase().split(/,\s*/);
-    for (const h of ['etag', 'location', 'content-disposition', 'retry-after', 'www-authenticate', 'x-service-warning']) assert.ok(exposed.includes(h), `exposes ${h}`);
+    for (const h of ['etag', 'location', 'preference-applied', 'content-disposition', 'retry-after', 'www-authenticate', 'link', 'x-service-warning']) assert.ok(exposed.includes(h), `exposes ${h}`);
 
     const anonymous = await call(server, 'GET', '/sessions/current', { auth: false, headers: { origin: APP } });
     assert.equal(anonymous.status, 401);

@@ -5,6 +5,8 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { pino } from 'pino';
+import type { Config } from '../config.js';
 import { ServiceError } from '../errors.js';
 import { runAsRequest } from '../operations/execution.js';
 import type { AppDeps, RouteSchemaTypes } from './context.js';
@@ -19,6 +21,7 @@ import { parseXmlBody } from './xml.js';
 import { dropIgnoredQueryParameters, strictQuerystring } from './query.js';
 import { registerAuthHook } from './plugins/auth.js';
 import { registerCors } from './cors.js';
+import { redactQuerySecrets } from './log-redaction.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerSessionRoutes } from './routes/sessions.js';
 import { registerUserRoutes } from './routes/users.js';
@@ -47,9 +50,15 @@ export const API_PREFIX = '/pdfservice/v1';
 /** Longest time the rest of a refused request's body is read and discarded before the connection is closed. */
 const DRAIN_LIMIT_MS = 30_000;
 
-function drainUnreadBody(raw: IncomingMessage): void {
+/**
+ * Reads and discards what is left of a refused request's body, for at most `limitMs`: DRAIN_LIMIT_MS after a
+ * logged-in request, PDFSERVICE_PUBLIC_BODY_TIMEOUT_MS after one nobody logged in for (a 401 to an anonymous
+ * upload), so that an anonymous client sending a slow body holds its connection no longer than a login's body may
+ * take, rather than 30 s.
+ */
+function drainUnreadBody(raw: IncomingMessage, limitMs: number): void {
   if (raw.complete || raw.destroyed) return;
-  const timer = setTimeout(() => raw.socket?.destroy(), DRAIN_LIMIT_MS);
+  const timer = setTimeout(() => raw.socket?.destroy(), limitMs);
   timer.unref();
   const done = () => clearTimeout(timer);
   raw.once('end', done);
@@ -65,7 +74,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       level: config.logLevel,
       // Secrets live in headers; pino's default request serializer logs none of them.
       redact: ['req.headers.authorization', 'req.headers.cookie', ...DOCUMENT_PASSWORD_HEADERS.map((h) => `req.headers["${h}"]`)],
-      serializers: { req: requestForLog },
+      serializers: { req: requestForLog, err: errorForLog },
     },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -73,7 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     requestIdHeader: false,
     bodyLimit: config.maxBodyBytes,
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     rewriteUrl: (req) => packDocumentUrl(req.url ?? '/'),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 8192 },
     frameworkErrors,
@@ -103,7 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('onSend', async (request, reply) => {
     if (!request.raw.complete) reply.removeHeader('connection');
   });
-  app.addHook('onResponse', async (request) => drainUnreadBody(request.raw));
+  app.addHook('onResponse', async (request) => drainUnreadBody(request.raw, request.principal === null ? Math.min(DRAIN_LIMIT_MS, config.publicBodyTimeoutMs) : DRAIN_LIMIT_MS));
   app.setErrorHandler((err, request, reply) => handleError(err, request, reply));
   app.setNotFoundHandler((request, reply) => sendProblem(request, reply, new ServiceError('NOT_FOUND', `No resource at ${sentPath(request)}`)));
 
@@ -176,9 +185,30 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   return app;
 }
 
-/** The request as logged: pino's usual fields, with the URL as the client sent it rather than as routing packed it (document-urls.ts). */
+/**
+ * PDFSERVICE_TRUST_PROXY as Fastify takes it. A hop count becomes a function: Fastify's own number option trusts no
+ * proxy at all (it cannot check the nearest peer), and `true` there would trust every entry, the client's own
+ * left-most one included.
+ */
+function trustProxyOption(trust: Config['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return trust;
+}
+
+/**
+ * The request as logged: pino's usual fields, with the URL as the client sent it rather than as routing packed it
+ * (document-urls.ts), its secret-looking query values hidden (log-redaction.ts).
+ */
 function requestForLog(req: { method: string; url: string; originalUrl?: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
-  return { method: req.method, url: req.originalUrl ?? req.url, host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
+  return { method: req.method, url: redactQuerySecrets(req.originalUrl ?? req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
+}
+
+/** pino's error serializer, with URLs in the message and stack (a framework error may quote the request's) redacted alike. */
+function errorForLog(err: Error) {
+  const logged = pino.stdSerializers.err(err);
+  if (typeof logged.message === 'string') logged.message = redactQuerySecrets(logged.message);
+  if (typeof logged.stack === 'string') logged.stack = redactQuerySecrets(logged.stack);
+  return logged;
 }
 
 function registerBodyParsers(app: FastifyInstance, deps: AppDeps): void {

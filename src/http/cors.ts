@@ -14,10 +14,23 @@ import { DOCUMENT_PASSWORD_HEADERS } from './request-context.js';
  * `*` is never used: the request's own origin is echoed when it is listed.
  */
 const METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
-const ALLOWED_HEADERS = ['authorization', 'content-type', 'accept', 'if-match', 'if-none-match', 'range', 'x-request-id'];
+/**
+ * Request headers a page may send beyond the CORS-safelisted ones: every request header the API reads. `Prefer`
+ * (respond-async, wait: background jobs) and `Last-Event-ID` (resuming a job's event stream) included, or a browser
+ * could start no job. The service's X-Service-* headers are added per preflight (allowedRequestHeaders).
+ */
+const ALLOWED_HEADERS = [
+  'authorization', 'content-type', 'accept', 'if-match', 'if-none-match', 'if-range', 'range', 'prefer', 'last-event-id', 'x-request-id',
+];
+/**
+ * Response headers a page may read beyond the safelisted ones (Cache-Control, Content-Language, Content-Length,
+ * Content-Type, Expires, Last-Modified, Pragma): every header the API answers with that a client acts on —
+ * `Location` and `Preference-Applied` of a 202 job, `Retry-After` of a 429 or 503, `ETag` for If-Match, the paging
+ * `Link`, `Deprecation`.
+ */
 const EXPOSED_HEADERS = [
-  'ETag', 'Location', 'Content-Disposition', 'Content-Range', 'Accept-Ranges', 'Retry-After',
-  'WWW-Authenticate', 'Allow', 'X-Request-Id', WARNING_HEADER,
+  'ETag', 'Location', 'Preference-Applied', 'Content-Disposition', 'Content-Range', 'Accept-Ranges', 'Retry-After',
+  'WWW-Authenticate', 'Allow', 'Link', 'Deprecation', 'X-Request-Id', WARNING_HEADER,
 ].join(', ');
 /** How long a browser may reuse a preflight answer. */
 const PREFLIGHT_MAX_AGE_SECONDS = 600;

@@ -8,12 +8,24 @@ import { exited, freePort, waitForExit } from './processes.js';
 /**
  * nginx (Debian's package) as the load balancer in front of service instances, on a free loopback port, with
  * the proxy settings docs/deployment.md gives users: the repository's deploy/nginx/pdfservice-proxy.conf is
- * included as it is, so the test proves the file users copy.
+ * included as it is, and the upstream has the zone and server parameters of deploy/nginx/pdfservice.conf, so the
+ * test proves the files users copy.
  */
 
 const NGINX = '/usr/sbin/nginx';
 const PROXY_SNIPPET = fileURLToPath(new URL('../../../deploy/nginx/pdfservice-proxy.conf', import.meta.url));
 const BALANCE_SNIPPET = fileURLToPath(new URL('../../../deploy/nginx/pdfservice-balance.conf', import.meta.url));
+const SITE = fileURLToPath(new URL('../../../deploy/nginx/pdfservice.conf', import.meta.url));
+
+/** The site's upstream settings users copy: its `zone` line and the parameters of its first `server` (max_conns, max_fails...). */
+async function documentedUpstream(): Promise<{ zone: string; serverParameters: string }> {
+  const site = await readFile(SITE, 'utf8');
+  const upstream = /upstream pdfservice \{([^}]*)\}/.exec(site)?.[1] ?? '';
+  const zone = /^\s*(zone [^;]+;)/m.exec(upstream)?.[1];
+  const serverParameters = /^\s*server\s+\S+\s+([^;]+);/m.exec(upstream)?.[1];
+  if (!zone || !serverParameters) throw new Error(`${SITE}: no zone or server line in its upstream`);
+  return { zone, serverParameters };
+}
 
 export interface Nginx {
   /** `http://127.0.0.1:PORT` */
@@ -24,8 +36,8 @@ export interface Nginx {
   dispose(): Promise<void>;
 }
 
-function config(runDir: string, port: number, upstreams: readonly string[]): string {
-  const servers = upstreams.map((u) => `    server ${u} max_fails=1 fail_timeout=2s;`).join('\n');
+function config(runDir: string, port: number, upstreams: readonly string[], documented: { zone: string; serverParameters: string }): string {
+  const servers = upstreams.map((u) => `    server ${u} ${documented.serverParameters};`).join('\n');
   return `# Written by test/helpers/nginx.ts
 daemon off;
 # One process: it dies with the test (a master's workers would outlive a SIGKILLed master).
@@ -43,6 +55,7 @@ http {
   include ${BALANCE_SNIPPET};
   upstream pdfservice {
     hash $pdfservice_affinity consistent;
+    ${documented.zone}
 ${servers}
     keepalive 32;
   }
@@ -67,7 +80,7 @@ export async function startNginx(upstreams: readonly string[]): Promise<Nginx> {
   const conf = path.join(runDir, 'nginx.conf');
 
   const launch = async (list: readonly string[]): Promise<void> => {
-    await writeFile(conf, config(runDir, port, list));
+    await writeFile(conf, config(runDir, port, list, await documentedUpstream()));
     // -e: errors before the configuration is read go to stderr, not to /var/log/nginx.
     const proc = spawn('setpriv', ['--pdeathsig=KILL', '--', NGINX, '-p', runDir, '-c', conf, '-e', 'stderr'], { stdio: ['ignore', 'pipe', 'pipe'] });
     child = proc;

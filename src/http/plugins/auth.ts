@@ -64,6 +64,15 @@ export async function withBasicChallenge<T>(check: () => Promise<T>): Promise<T>
   }
 }
 
+/**
+ * Whether the session cookie is marked Secure: when PDFSERVICE_COOKIE_SECURE says so, and whenever the request came
+ * over TLS, directly or through a proxy PDFSERVICE_TRUST_PROXY trusts (its X-Forwarded-Proto: https), so that a
+ * deployment behind a TLS proxy gets Secure cookies without a setting of its own.
+ */
+export function secureCookie(request: FastifyRequest, configured: boolean): boolean {
+  return configured || request.protocol === 'https';
+}
+
 /** A Set-Cookie value that makes the browser forget the session cookie. */
 export function expiredSessionCookie(secure: boolean): string {
   return `${SESSION_COOKIE}=; Path=${SESSION_COOKIE_PATH}; Expires=Thu, 01 Jan 1970 00:00:00 GMT; Max-Age=0; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
@@ -86,10 +95,8 @@ export async function authenticate(request: FastifyRequest, auth: Auth): Promise
   if (sessionId) {
     const resumed = await auth.resume(sessionId);
     if (resumed) return resumed.principal;
-    // Secure when the request came over TLS (directly or, with trustProxy, through a proxy).
-    const secure = request.protocol === 'https';
     throw new ServiceError('AUTHENTICATION_REQUIRED', 'The session has expired or ended; log in again', undefined, {
-      'Set-Cookie': expiredSessionCookie(secure),
+      'Set-Cookie': expiredSessionCookie(secureCookie(request, false)),
     });
   }
   throw new ServiceError('AUTHENTICATION_REQUIRED', 'Log in with POST /pdfservice/v1/sessions, or send Authorization: Basic or Bearer (an API token)');

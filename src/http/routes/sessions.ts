@@ -5,6 +5,7 @@ import {
   authenticateOnly,
   basicCredentials,
   expiredSessionCookie,
+  secureCookie,
   SESSION_COOKIE,
   SESSION_COOKIE_PATH,
   withBasicChallenge,
@@ -68,7 +69,7 @@ export function registerSessionRoutes(api: Api, deps: AppDeps): void {
       summary: 'Log in',
       description:
         'Checks the credentials and opens a session: 201, the SESSIONID cookie (HttpOnly, SameSite=Lax, Path=/pdfservice, ' +
-        'Secure when configured, Max-Age = the absolute session lifetime), Location of the current session, and the SessionModel. ' +
+        'Secure when configured or when the request came over TLS (directly or through a trusted proxy), Max-Age = the absolute session lifetime), Location of the current session, and the SessionModel. ' +
         'Wrong credentials are 401 INVALID_CREDENTIALS; after repeated failures for a user name or from an address, 429 with Retry-After.',
       tags: ['sessions'],
       // No prior authentication, or Basic instead of a body.
@@ -95,7 +96,7 @@ export function registerSessionRoutes(api: Api, deps: AppDeps): void {
       path: SESSION_COOKIE_PATH,
       httpOnly: true,
       sameSite: 'lax',
-      secure: config.cookieSecure,
+      secure: secureCookie(request, config.cookieSecure),
       maxAge: config.sessionMaxSeconds,
     });
     reply.header('Location', CURRENT).header('Cache-Control', 'no-store');
@@ -137,6 +138,6 @@ export function registerSessionRoutes(api: Api, deps: AppDeps): void {
   }, async (request, reply) => {
     const sessionId = request.principal!.sessionId ?? request.cookies[SESSION_COOKIE];
     if (sessionId) await auth.logout(sessionId);
-    return reply.code(204).header('Set-Cookie', expiredSessionCookie(config.cookieSecure)).send();
+    return reply.code(204).header('Set-Cookie', expiredSessionCookie(secureCookie(request, config.cookieSecure))).send();
   });
 }
