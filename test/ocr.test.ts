@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { before, describe, test } from 'node:test';
 import { call, expectUnchanged, jobEnded, putPdf, sha256, storedBytes, type Reply } from './helpers/http.js';
-import { imagePdf, jpegOf, pageStreams, renderGray, skew, textPdfs, textScores, turnClockwise, type ImagePage } from './helpers/ocr-fixtures.js';
+import { imagePdf, jpegOf, pageStreams, photo, renderGray, skew, textPdfs, textScores, topRows, turnClockwise, turnCounterClockwise, type ImagePage } from './helpers/ocr-fixtures.js';
 import { makePdf, pdftotext, qpdfCheck, withTempFile } from './helpers/pdf.js';
 import { pdfinfoPages, popplerPages, popplerWords, type PopplerWord } from './helpers/poppler-text.js';
 import { serverForSuite } from './helpers/server.js';
@@ -53,10 +53,26 @@ const TEXTS = {
 };
 type Language = keyof typeof TEXTS;
 
-let sources: Record<Language | 'engSpaced', Buffer>;
+/** A short letter (issue 35): lines of several words, for phrase search in the text layer. */
+const LETTER = [
+  'Dear Mrs Patterson,',
+  '',
+  'Thank you for your letter of the twelfth of March.',
+  'We have checked the boundary of the garden plot',
+  'and agree that the hedge belongs to the council.',
+  'The annual rent stays the same for the coming year,',
+  'and the invoice will follow by post next week.',
+  '',
+  'Yours sincerely,',
+  'Margaret Holloway',
+].join('\n');
+/** Phrases of the letter, each within one of its lines, in reading order. */
+const LETTER_PHRASES = ['Dear Mrs Patterson', 'Thank you for your letter', 'boundary of the garden plot', 'the hedge belongs to the council', 'annual rent stays the same', 'invoice will follow by post', 'Yours sincerely', 'Margaret Holloway'];
+
+let sources: Record<Language | 'engSpaced' | 'letter', Buffer>;
 before(() => {
   // The English text also with a blank line between lines (line spacing as in most letters), for the skewed page.
-  sources = textPdfs({ ...TEXTS, engSpaced: TEXTS.eng.replace(/\n/g, '\n\n') });
+  sources = textPdfs({ ...TEXTS, engSpaced: TEXTS.eng.replace(/\n/g, '\n\n'), letter: LETTER });
 });
 
 function ocr(doc: string, params: Record<string, unknown> = {}, headers: Record<string, string> = WAIT): Promise<Reply> {
@@ -315,13 +331,13 @@ describe('OCRAction: behaviour', () => {
     assert.ok(qpdfCheck(twice).ok);
   });
 
-  test('a blank page (no image) is recognised with 0 words and a reason; the document stays valid', async () => {
+  test('a blank page (no image) is reported no-text with 0 words and a reason; the document stays valid', async () => {
     const doc = 'behave/blank.pdf';
     const pdf = imagePdf([{}, { image: renderGray(sources.eng, 0, 200), dpi: 200 }]);
     await putPdf(server, doc, pdf);
     const reply = await ocr(doc);
     const report = reportOf(reply);
-    assert.deepEqual(report.pages[0], { pageIndex: 0, status: 'recognised', words: 0, confidence: 0, rotation: 0, dpi: 300, reason: 'no text was found on the page' });
+    assert.deepEqual(report.pages[0], { pageIndex: 0, status: 'no-text', words: 0, confidence: 0, rotation: 0, dpi: 300, reason: 'no text was found on the page' });
     assert.equal(report.pages[1]!.status, 'recognised');
     const after = await storedBytes(server, doc);
     assert.ok(qpdfCheck(after).ok);
@@ -414,5 +430,74 @@ describe('OCRAction: signed documents', () => {
     assert.equal(sigAfter[0]!.total, false);
     assert.equal(sigAfter[0]!.ranges, sigBefore[0]!.ranges, 'the signed byte ranges are those of the signed revision');
     assert.ok(qpdfCheck(after).ok, qpdfCheck(after).output);
+  });
+});
+
+/** The letter at 150 dpi, its top 600 rows (4 inches: the letter and a margin), as a scanner gives it. */
+const letterScan = () => topRows(renderGray(sources.letter, 0, 150), 600);
+
+/** The phrases of `phrases` that `text` holds with one space between their words, in the order given, each after the one before. */
+function phrasesInOrder(text: string, phrases: string[]): string[] {
+  const found: string[] = [];
+  let at = 0;
+  for (const phrase of phrases) {
+    const i = text.indexOf(phrase, at);
+    if (i < 0) continue;
+    found.push(phrase);
+    at = i + phrase.length;
+  }
+  return found;
+}
+
+describe('OCRAction: orientation and confidence (issue 35)', () => {
+  test('pages scanned sideways, either way, are recognised upright without autoRotate: words found by pdftotext, rotation 90 and 270 reported, /Rotate unchanged', async () => {
+    const doc = 'issue35/sideways.pdf';
+    // Turned counter-clockwise, Tesseract alone reads it as junk (the issue's "16 words at confidence 30"); turned clockwise,
+    // it reads the vertical lines by itself.
+    const pdf = imagePdf([{ image: turnCounterClockwise(letterScan()), dpi: 150 }, { image: turnClockwise(letterScan()), dpi: 150 }]);
+    await putPdf(server, doc, pdf);
+    const report = reportOf(await ocr(doc, { dpi: 150 }));
+    const after = await storedBytes(server, doc);
+    const texts = popplerPages(after);
+    // docs/ocr.md: rotation is how far the image was turned clockwise to be read upright.
+    for (const [i, rotation] of [90, 270].entries()) {
+      const page = report.pages[i]!;
+      assert.equal(page.status, 'recognised', JSON.stringify(page));
+      assert.equal(page.rotation, rotation, JSON.stringify(page));
+      assert.ok(page.confidence! >= 80, JSON.stringify(page));
+      const scores = textScores(LETTER, texts[i]!);
+      assert.ok(scores.recall >= 0.9, `page ${i}: recall ${scores.recall}: ${texts[i]}`);
+      assert.equal(pdfinfoPages(after)[i]!.rotation, 0, 'without autoRotate the display is not turned');
+    }
+    assertPagesUntouched(pdf, after);
+  });
+
+  test('a photo (no text) gets no words in the text layer: reported no-text with the reason; the page untouched', async () => {
+    const doc = 'issue35/photo.pdf';
+    const pdf = imagePdf([{ image: photo(800, 600), dpi: 150 }]);
+    await putPdf(server, doc, pdf);
+    const page = reportOf(await ocr(doc, { dpi: 150 })).pages[0]!;
+    assert.equal(page.status, 'no-text', JSON.stringify(page));
+    assert.equal(page.words, 0, JSON.stringify(page));
+    assert.match(page.reason ?? '', /confidence/, JSON.stringify(page));
+    const after = await storedBytes(server, doc);
+    assert.equal(pdftotext(after).trim(), '', 'no words in the text layer');
+    assert.deepEqual(Object.keys(pageStreams(after)[0]!.xobjects), ['/Im0'], 'no layer is added');
+    assertPagesUntouched(pdf, after);
+  });
+});
+
+describe('OCRAction: the text layer reads in lines (issue 35)', () => {
+  test('an OCR\'d letter: pdftotext without -layout finds its phrases in order, and the service\'s search (MuPDF) finds a two-word phrase', async () => {
+    const doc = 'issue35/letter.pdf';
+    await putPdf(server, doc, imagePdf([{ image: letterScan(), dpi: 150 }]));
+    assert.equal(reportOf(await ocr(doc, { dpi: 150 })).pages[0]!.status, 'recognised');
+    const after = await storedBytes(server, doc);
+    const text = popplerPages(after)[0]!;
+    assert.deepEqual(phrasesInOrder(text, LETTER_PHRASES), LETTER_PHRASES, `pdftotext (reading order): ${text}`);
+    const marked = await call(server, 'POST', `/documents/${doc}/annotations/redaction`, { body: { searchText: 'garden plot' } });
+    assert.equal(marked.status, 200, marked.text);
+    assert.equal(marked.json().count, 1, marked.text);
+    assert.equal(marked.json().matches[0].text, 'garden plot', marked.text);
   });
 });

@@ -38,6 +38,7 @@ export {
   type TextDetail,
   type TextUnit,
 } from './pages/model.js';
+export { lineAngle, readingTurn, type OcrLine, type OcrWord, type PixelBox, type QuarterTurn } from './ocr/model.js';
 export { chooseFont, FONT_NAMES, FONT_STYLES, type FontChoice, type FontFamily, type FontStyle } from './stamps/model.js';
 export {
   DECLARED_STAMP_IMAGE_TYPES,
@@ -95,6 +96,5 @@ export type { PasswordSecurity } from './security/encryption.js';
 export type { PasswordPermissionsRequest, PermissionsModel } from './security/permissions.js';
 export type { Need } from './security/access.js';
 export type { OcrLayer } from './ocr/layer.js';
-export type { QuarterTurn } from './ocr/render.js';
 export type { PdfaFinding, PdfaLocation, PdfaPart } from './pdfa/model.js';
 export type { PageCharacters, PageTextLoss } from './pdfa/text.js';

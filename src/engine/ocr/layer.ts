@@ -6,7 +6,8 @@ import type { PdfSource } from '../core/pdf-source.js';
 import { ownResources, PageOverlay } from '../pages/overlay.js';
 import { EngineError } from '../errors.js';
 import { parsePageRange } from '../pages/range.js';
-import type { QuarterTurn } from './render.js';
+import { layerContent } from './lines.js';
+import type { OcrLine, QuarterTurn } from './model.js';
 
 /**
  * The resource name of the text layer this service adds: a form XObject
@@ -73,9 +74,14 @@ function layerOf(pageObj: mupdf.PDFObject): mupdf.PDFObject | undefined {
 
 export interface OcrLayer {
   pageIndex: number;
-  /** Tesseract's text-only PDF of the page image (one page). */
+  /** Tesseract's text-only PDF of the page image (one page): its page size and its font (GlyphLessFont) are the layer's. */
   textPdf: Uint8Array;
-  /** Maps that PDF's page space onto the page's default user space (renderForOcr). */
+  /** The recognised lines, in the image's pixels: the layer's text. */
+  lines: OcrLine[];
+  /** The image's resolution and height in pixels (renderForOcr). */
+  dpi: number;
+  height: number;
+  /** Maps the space of Tesseract's PDF onto the page's default user space (renderForOcr). */
   matrix: number[];
   /** Turn the page's display by this many degrees clockwise (autoRotate), or 0. */
   rotate: QuarterTurn;
@@ -83,10 +89,10 @@ export interface OcrLayer {
 
 /**
  * The `addOcrLayers` task: each page gets its recognised text as a form
- * XObject over its content, invisible (render mode 3, as Tesseract writes
- * it), in Tesseract's GlyphLessFont, whose codes are Unicode (ToUnicode), so
- * that selection, search and extraction find the words where the image shows
- * them. The page's content streams and images are not touched: the page's
+ * XObject over its content, invisible (render mode 3), line by line
+ * (lines.ts), in Tesseract's GlyphLessFont, whose codes are Unicode
+ * (ToUnicode), so that selection, search and extraction find the words where
+ * the image shows them, and phrases across them. The page's content streams and images are not touched: the page's
  * content is wrapped in q/Q by added streams (PageOverlay) and the layer is
  * drawn after it; the document is rewritten without compressing the streams
  * it has (an uncompressed content stream keeps its bytes). A page with our
@@ -118,22 +124,26 @@ export function addOcrLayers(input: { pdf: PdfSource; password?: string | undefi
   });
 }
 
-/** The text page of Tesseract's PDF as a form XObject of `doc`, its fonts grafted once per document (they are the same for every page). */
+/**
+ * The layer as a form XObject of `doc`: the recognised lines written as text
+ * (lines.ts) in the space of Tesseract's PDF of the image, whose page box and
+ * font it takes; the font is grafted once per document (it is the same for
+ * every page).
+ */
 function layerForm(doc: mupdf.PDFDocument, layer: OcrLayer, fonts: Map<string, mupdf.PDFObject>): mupdf.PDFObject {
   const text = new mupdf.PDFDocument(layer.textPdf);
   try {
     const page = text.findPage(0);
-    // Streams are indirect objects: read them through their references (a resolved stream dictionary is not a stream to MuPDF).
-    const contents = page.get('Contents');
-    const streams = deref(contents).isArray() ? Array.from({ length: deref(contents).length }, (_, i) => deref(contents).get(i)) : [contents];
-    const parts = streams.filter((s) => s.isStream()).map((s) => s.readStream().asUint8Array().slice());
     const resources = doc.newDictionary();
     const fontDict = doc.newDictionary();
+    let fontName: string | undefined;
     deref(deref(page.get('Resources')).get('Font')).forEach((font, name) => {
       const key = `${name}`;
+      fontName ??= key;
       if (!fonts.has(key)) fonts.set(key, doc.graftObject(font));
       fontDict.put(name, fonts.get(key)!);
     });
+    if (fontName === undefined) throw new EngineError('PROCESSING_FAILED', "Tesseract's PDF of the page has no font");
     resources.put('Font', fontDict);
     const dict = doc.newDictionary();
     dict.put('Type', doc.newName('XObject'));
@@ -145,7 +155,8 @@ function layerForm(doc: mupdf.PDFDocument, layer: OcrLayer, fonts: Map<string, m
     dict.put('Resources', resources);
     // Compressed here, as the document is saved without compressing streams (addOcrLayers).
     dict.put('Filter', doc.newName('FlateDecode'));
-    return doc.addRawStream(deflateSync(joinStreams(parts)), dict);
+    const content = layerContent(layer.lines, { dpi: layer.dpi, height: layer.height, font: fontName });
+    return doc.addRawStream(deflateSync(Buffer.from(content, 'latin1')), dict);
   } finally {
     text.destroy();
   }
@@ -154,16 +165,5 @@ function layerForm(doc: mupdf.PDFDocument, layer: OcrLayer, fonts: Map<string, m
 function numbers(doc: mupdf.PDFDocument, array: mupdf.PDFObject): mupdf.PDFObject {
   const out = doc.newArray();
   for (let i = 0; i < array.length; i++) out.push(doc.newReal(deref(array.get(i)).asNumber()));
-  return out;
-}
-
-function joinStreams(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length + 1, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    out[at + part.length] = 0x0a;
-    at += part.length + 1;
-  }
   return out;
 }

@@ -2,6 +2,7 @@ import * as mupdf from 'mupdf';
 import { withPdf } from '../core/document-task.js';
 import { checkPageIndex } from '../core/open.js';
 import type { PdfSource } from '../core/pdf-source.js';
+import type { QuarterTurn } from './model.js';
 
 /**
  * The largest page image recognised, in pixels (8-bit gray): Letter and A4 at
@@ -11,8 +12,6 @@ import type { PdfSource } from '../core/pdf-source.js';
  * Tesseract.
  */
 export const OCR_MAX_PIXELS = 36_000_000;
-
-export type QuarterTurn = 0 | 90 | 180 | 270;
 
 /**
  * The `renderForOcr` task: one page as Tesseract should see it, 8-bit gray

@@ -1,7 +1,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { availableParallelism } from 'node:os';
 import { ServiceError } from '../../errors.js';
-import type { OcrLayer, QuarterTurn } from '../../engine/models.js';
+import { readingTurn, type OcrLayer, type QuarterTurn } from '../../engine/models.js';
 import { detectOrientation, installedLanguages, recognise, type Recognition } from '../../tools/tesseract.js';
 import { throwIfStopped } from '../execution.js';
 import type { ActionDefinition, ExecuteInput } from './types.js';
@@ -30,33 +30,46 @@ const schema = {
 } as const;
 type Params = FromSchema<typeof schema>;
 
-/** A page recognised with fewer words or a lower mean confidence than this may be sideways: its orientation is checked. */
+/** A page recognised with fewer words or a lower mean confidence than this may be turned: its orientation is detected (docs/ocr.md). */
 const DOUBTFUL_WORDS = 5;
 const DOUBTFUL_CONFIDENCE = 60;
-/** Orientation detection below this confidence is not acted on (Tesseract's own scale; measured: 5-10 on upright text pages). */
+/**
+ * Orientation detection below this confidence is not acted on (Tesseract's own scale). Low, unlike OCRmyPDF's 14 for
+ * --rotate-pages: OCRmyPDF turns the page on detection's word alone, here the page is recognised turned and the better
+ * reading kept, so a wrong guess costs a recognition, not the text. Measured: 2.5 on one sideways line of text, 19-25 on a
+ * sideways letter, 2.6 on a photo.
+ */
 const ORIENTATION_CONFIDENCE = 1.5;
+/**
+ * A page whose words have a lower mean confidence than this gets no text layer and is reported no-text: what Tesseract
+ * reads from a photo or from text turned the wrong way is junk (measured: 9-19 on photos, 28-39 on sideways and
+ * upside-down text), text is read at 84-97 (clean to JPEG-noisy pages, the corpus form issue7229.pdf).
+ */
+const TEXT_CONFIDENCE = 50;
 
 export interface OcrPageReport {
   pageIndex: number;
-  status: 'recognised' | 'skipped' | 'failed';
-  /** Why a page was skipped or failed; for a recognised page without words, that none were found. */
+  /** no-text: recognised, but nothing read there is text (no words, or only words under TEXT_CONFIDENCE); no layer is added. */
+  status: 'recognised' | 'no-text' | 'skipped' | 'failed';
+  /** Why a page was skipped, failed or has no text. */
   reason?: string;
   words?: number;
   /** Mean word confidence, 0-100. */
   confidence?: number;
-  /** Degrees clockwise the page image was turned to be recognised (0: recognised as it is; detection runs when that reads badly, or always with autoRotate). */
+  /** Degrees clockwise the page image is turned from upright: how far it was turned, or its lines were, to be read (0 for a no-text page). */
   rotation?: QuarterTurn;
   /** The resolution the page was recognised at (lower than asked for a very large page). */
   dpi?: number;
 }
 
 /**
- * OCRAction (docs/ocr.md): the pages get an invisible text layer, word by
- * word where the image shows the words, recognised by Tesseract; the pages'
- * own content and images are not changed. Pages run in parallel, one
+ * OCRAction (docs/ocr.md): the pages get an invisible text layer, line by
+ * line with each word where the image shows it, recognised by Tesseract; the
+ * pages' own content and images are not changed. Pages run in parallel, one
  * Tesseract per core, each reported as progress. A page that is recognised
  * badly upright has its orientation detected and, when it is turned, is
- * recognised the right way up; the better of the two is kept.
+ * recognised the right way up; the better of the two is kept. A page whose
+ * reading is not text (a photo) gets no layer and is reported no-text.
  */
 export const OCRAction: ActionDefinition<Params, { language: string }> = {
   name: 'OCRAction',
@@ -64,10 +77,11 @@ export const OCRAction: ActionDefinition<Params, { language: string }> = {
   need: 'edit',
   long: true,
   summary:
-    'Recognises the text of scanned pages (Tesseract) and adds it as an invisible text layer over each page, word by word, so that the document can be searched, ' +
+    'Recognises the text of scanned pages (Tesseract) and adds it as an invisible text layer over each page, line by line, so that the document can be searched, ' +
     'selected and extracted; the pages\' content and images are not changed. Pages with text of their own are skipped unless skipPagesWithText is false; pages ' +
     'scanned sideways or upside down are recognised the right way up (autoRotate also turns their display). The report lists each page: recognised (words, mean ' +
-    'confidence, rotation), skipped or failed. Runs as a background job unless Prefer: wait=N. See docs/ocr.md.',
+    'confidence, rotation), no-text (nothing read there is text, e.g. a photo; nothing added), skipped or failed. Runs as a background job unless ' +
+    'Prefer: wait=N. See docs/ocr.md.',
   schema,
   async prepare({ params, tools }) {
     const installed = await installedLanguages(tools);
@@ -115,38 +129,40 @@ export const OCRAction: ActionDefinition<Params, { language: string }> = {
   },
 };
 
-/** One page: rendered, recognised, and when the result is doubtful, its orientation checked and recognised turned. */
+/**
+ * One page: rendered, recognised, its turn judged by its lines (Tesseract reads a page turned clockwise by itself, in
+ * vertical lines); when the reading is doubtful, its orientation detected and, when it is turned, recognised turned
+ * upright, the better reading kept. A reading that is not text (TEXT_CONFIDENCE) adds nothing.
+ */
 async function recognisePage({ params, source, engine, ctx, exec, tools }: ExecuteInput<Params, { language: string }>, pageIndex: number): Promise<{ report: OcrPageReport; layer?: OcrLayer }> {
   const signal = exec.signal;
   const render = (rotate: QuarterTurn) => engine.run('renderForOcr', { pdf: source.pdf, password: ctx.documentPassword, pageIndex, dpi: params.dpi, rotate });
+  const read = (image: { png: Uint8Array; dpi: number }) => recognise(tools, { png: image.png, language: params.language, dpi: image.dpi, signal });
   const upright = await render(0);
-  let best: { rotation: QuarterTurn; image: typeof upright; text: Recognition } = {
-    rotation: 0,
-    image: upright,
-    text: await recognise(tools, { png: upright.png, language: params.language, dpi: upright.dpi, signal }),
-  };
-  // Tesseract reads a sideways page well enough by itself at times: autoRotate asks for its orientation whatever the result.
-  if (params.autoRotate || best.text.words < DOUBTFUL_WORDS || best.text.confidence < DOUBTFUL_CONFIDENCE) {
+  const first = await read(upright);
+  let best: { rotation: QuarterTurn; image: typeof upright; text: Recognition } = { rotation: readingTurn(first.lines), image: upright, text: first };
+  if (first.words < DOUBTFUL_WORDS || first.confidence < DOUBTFUL_CONFIDENCE) {
     const orientation = await detectOrientation(tools, { png: upright.png, dpi: upright.dpi, signal });
     if (orientation && orientation.rotate !== 0 && orientation.confidence >= ORIENTATION_CONFIDENCE) {
       const turned = await render(orientation.rotate);
-      const text = await recognise(tools, { png: turned.png, language: params.language, dpi: turned.dpi, signal });
+      const text = await read(turned);
       // A tie goes to the turn orientation detection is confident of (a sideways page Tesseract read as well as upright).
-      if (text.confidence * text.words >= best.text.confidence * best.text.words) best = { rotation: orientation.rotate, image: turned, text };
+      if (text.confidence * text.words >= first.confidence * first.words) {
+        best = { rotation: ((orientation.rotate + readingTurn(text.lines)) % 360) as QuarterTurn, image: turned, text };
+      }
     }
   }
   const { text, image, rotation } = best;
-  const report: OcrPageReport = {
-    pageIndex,
-    status: 'recognised',
-    words: text.words,
-    confidence: text.confidence,
-    rotation,
-    dpi: image.dpi,
-    ...(text.words === 0 ? { reason: 'no text was found on the page' } : {}),
+  const noText = text.words === 0
+    ? 'no text was found on the page'
+    : text.confidence < TEXT_CONFIDENCE
+      ? `the ${text.words} words read have a mean confidence of ${text.confidence}, under ${TEXT_CONFIDENCE}: an image without text (a photo) or text Tesseract cannot read; nothing was added`
+      : undefined;
+  if (noText) return { report: { pageIndex, status: 'no-text', words: 0, confidence: 0, rotation: 0, dpi: image.dpi, reason: noText } };
+  return {
+    report: { pageIndex, status: 'recognised', words: text.words, confidence: text.confidence, rotation, dpi: image.dpi },
+    layer: { pageIndex, textPdf: text.pdf, lines: text.lines, dpi: image.dpi, height: image.height, matrix: image.matrix, rotate: params.autoRotate ? rotation : 0 },
   };
-  if (text.words === 0 && !params.autoRotate) return { report };
-  return { report, layer: { pageIndex, textPdf: text.pdf, matrix: image.matrix, rotate: params.autoRotate ? rotation : 0 } };
 }
 
 /** Runs `work` for every item, at most `limit` at once; the first failure stops the others from starting and is thrown. */
