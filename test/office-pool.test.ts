@@ -105,7 +105,8 @@ function converting(): boolean {
   if (!existsSync(scratchRoot)) return false;
   return readdirSync(scratchRoot).some((instance) => {
     try {
-      return readdirSync(path.join(scratchRoot, instance)).some((run) => run.startsWith('run-') && existsSync(path.join(scratchRoot, instance, run, 'document.docx')));
+      // The input is named after the stored document ("killed.docx" for pool/killed.pdf, docs/office.md).
+      return readdirSync(path.join(scratchRoot, instance)).some((run) => run.startsWith('run-') && readdirSync(path.join(scratchRoot, instance, run)).some((name) => name.endsWith('.docx')));
     } catch {
       return false;
     }
