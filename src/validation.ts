@@ -122,12 +122,37 @@ export function compileValidator<T>(schema: object, label: string): (value: unkn
 type FastifyValidator = ((data: unknown, cxt?: unknown) => boolean) & { errors?: ErrorObject[] | null; schemaEnv?: unknown };
 
 /**
+ * XML has no list of one: a repeated element sent once (`<SignatureField><widget>…</widget></SignatureField>`) parses
+ * as an object. Where the schema wants an array of objects, such a value becomes a list of one (Ajv's array coercion
+ * covers scalars only). Text-sourced bodies only; found by the conformance run (issue 35 item 22).
+ */
+function listSingleObjects(schema: unknown, value: unknown): void {
+  if (!schema || typeof schema !== 'object' || !value || typeof value !== 'object' || Array.isArray(value)) return;
+  const properties = (schema as { properties?: Record<string, unknown> }).properties;
+  if (!properties) return;
+  const record = value as Record<string, unknown>;
+  for (const [key, sub] of Object.entries(properties)) {
+    if (!(key in record) || !sub || typeof sub !== 'object') continue;
+    const property = sub as { type?: unknown; items?: unknown };
+    const item = record[key];
+    if (property.type === 'array') {
+      if (item && typeof item === 'object' && !Array.isArray(item)) record[key] = [item];
+      const list = record[key];
+      if (Array.isArray(list)) for (const element of list) listSingleObjects(property.items, element);
+    } else {
+      listSingleObjects(property, item);
+    }
+  }
+}
+
+/**
  * Fastify's validator compiler: query, params and headers are text and are
  * coerced; a body only when it is text-sourced.
  */
 export function fastifyValidatorCompiler({ schema, httpPart }: { schema: object; httpPart?: string }): FastifyValidator {
   const v = compileBoth(schema);
   const wrapper: FastifyValidator = (data, cxt) => {
+    if (httpPart === 'body' && isTextSourced(data)) listSingleObjects(schema, data);
     const validate = httpPart !== 'body' || isTextSourced(data) ? v.coercing : v.exact;
     const ok = validate(data, cxt as never) as boolean;
     wrapper.errors = validate.errors ?? null;

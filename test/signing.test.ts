@@ -100,6 +100,19 @@ describe('signature fields', () => {
     assert.equal(fields.fields.find((f: any) => f.name === 'approval').type, 'signature');
   });
 
+  test('an XML body with one <widget> makes a field with that widget, as the description shows it (XML has no list of one; found by the conformance run)', async () => {
+    const doc = 'sign/xml-fields.pdf';
+    await putPdf(server, doc, makeFormPdf());
+    const widget = (x: number) => `<widget><pageIndex>0</pageIndex><rectangle><x>${x}</x><y>100</y><width>200</width><height>50</height></rectangle></widget>`;
+    const xml = { 'content-type': 'application/xml', accept: 'application/json' };
+    const one = await call(server, 'PUT', fieldUrl(doc, 'single'), { body: Buffer.from(`<SignatureField>${widget(100)}</SignatureField>`), headers: xml });
+    assert.equal(one.status, 201, one.text);
+    assert.deepEqual(one.json().widgets, [{ pageIndex: 0, rectangle: { x: 100, y: 100, width: 200, height: 50 } }]);
+    const two = await call(server, 'PUT', fieldUrl(doc, 'double'), { body: Buffer.from(`<SignatureField>${widget(10)}${widget(300)}</SignatureField>`), headers: xml });
+    assert.equal(two.status, 201, two.text);
+    assert.equal(two.json().widgets.length, 2);
+  });
+
   test('DELETE removes an unsigned field with its widgets', async () => {
     const doc = 'sign/delete-unsigned.pdf';
     await putPdf(server, doc, makePdf());
