@@ -240,7 +240,8 @@ def after_call(ctx, case, response):
             problem = {}
         detail = " ".join(str(problem.get("detail", "")).split())[:300]
         with open(os.path.join(_WORK, "positive-400.tsv"), "a", encoding="utf-8", errors="backslashreplace") as f:
-            f.write(f"{_operation_id(case)}\t{problem.get('code', '')}\t{detail}\n")
+            phase = str(getattr(getattr(case.meta, "phase", None), "name", ""))
+            f.write(f"{_operation_id(case)}\t{problem.get('code', '')}\t{detail}\t{phase}\n")
     if case.method.upper() == "GET" or response.status_code >= 400:
         return
     path = case.formatted_path
