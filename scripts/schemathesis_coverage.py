@@ -45,7 +45,7 @@ ACCEPTED_400 = {
     "setPasswordPermissions": _XML | {"VALIDATION_FAILED"},
     "listAnnotations": _PAGES,
     "deleteAnnotations": _PAGES,
-    "runPageAction": _PAGES | _XML | {"VALIDATION_FAILED", "MALFORMED_MULTIPART"},
+    "runPageAction": _PAGES | _XML | {"VALIDATION_FAILED", "MALFORMED_MULTIPART", "UNKNOWN_FONT", "UNSUPPORTED_CHARACTERS", "UNKNOWN_LANGUAGE"},
     "runDocumentAction": _PAGES | _XML | {"VALIDATION_FAILED", "MALFORMED_MULTIPART", "UNKNOWN_FONT", "UNSUPPORTED_CHARACTERS", "UNKNOWN_LANGUAGE"},
     "markRedactions": _PAGES | _XML | {"INVALID_SEARCH"},
     "createSignatureField": _PAGES | _XML,
