@@ -82,8 +82,8 @@ export async function copyToFile(file: string, source: Readable, options: { limi
       done(null, chunk);
     },
   });
+  const out = createWriteStream(file, { flags: 'wx', mode: 0o640 });
   try {
-    const out = createWriteStream(file, { flags: 'wx', mode: 0o640 });
     await pipeline(source, meter, out);
     if (options.sync) {
       const handle = await fs.open(file, 'r');
@@ -94,6 +94,10 @@ export async function copyToFile(file: string, source: Readable, options: { limi
       }
     }
   } catch (err) {
+    // The stream opens its file asynchronously: a body refused in its first
+    // chunks rejects before the file exists, and the open would then create it
+    // after the removal (a staged file was left behind now and then).
+    if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve())); // not events.once: it rejects on the stream's 'error'
     await fs.rm(file, { force: true });
     throw err;
   }

@@ -405,6 +405,10 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
         const chunks = [bytes.subarray(0, 1000), bytes.subarray(1000)];
         await rejectsWith(s.store.stage(Readable.from(chunks), bytes.length - 1), 'PAYLOAD_TOO_LARGE');
         assert.equal(await s.leftovers(), 0);
+        // Refused in the first chunk, before a local file's asynchronous open has finished: still nothing left
+        // (a file store once removed the file before its open created it).
+        for (let i = 0; i < 20; i++) await rejectsWith(s.store.stage(Readable.from([bytes]), 10), 'PAYLOAD_TOO_LARGE');
+        assert.equal(await s.leftovers(), 0);
       });
 
       withStore('a body that fails midway rejects and leaves nothing; an empty one is a staged upload of 0 bytes', async (s) => {
