@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { documentationFiles, REPO } from './helpers/doc-examples.js';
@@ -31,8 +31,34 @@ function sourceOf(named: string): string {
   return p;
 }
 
+/**
+ * A folder listing in a code block (a first line `src/engine/`, then a line per entry, indented two spaces: `core/`,
+ * `pool.ts`): each entry exists, and each subfolder of the folder is listed.
+ */
+function listingProblems(file: string, lines: string[]): string[] {
+  const problems: string[] = [];
+  let inBlock = false;
+  for (let i = 0; i < lines.length; i++) {
+    if (!lines[i]!.trim().startsWith('```')) continue;
+    inBlock = !inBlock;
+    const folder = inBlock ? new RegExp(`^(${TOP}/(?:[\\w.-]+/)*)$`).exec(lines[i + 1]?.trim() ?? '')?.[1] : undefined;
+    if (!folder || !existsSync(path.join(REPO, folder))) continue; // a missing folder is reported as a path
+    const listed = new Set<string>();
+    for (let j = i + 2; j < lines.length && !lines[j]!.trim().startsWith('```'); j++) {
+      const entry = /^ {2}([\w.-]+\/?)(\s|$)/.exec(lines[j]!)?.[1];
+      if (!entry) continue;
+      listed.add(entry.replace(/\/$/, ''));
+      if (!existsSync(path.join(REPO, folder, entry))) problems.push(`${file}:${j + 1}: ${folder}${entry} (listed, missing)`);
+    }
+    for (const entry of readdirSync(path.join(REPO, folder), { withFileTypes: true })) {
+      if (entry.isDirectory() && !listed.has(entry.name)) problems.push(`${file}:${i + 2}: ${folder}${entry.name}/ (not listed)`);
+    }
+  }
+  return problems;
+}
+
 function missingPaths(file: string, text: string): string[] {
-  const missing: string[] = [];
+  const missing: string[] = listingProblems(file, text.split('\n'));
   text.split('\n').forEach((line, n) => {
     const where = `${file}:${n + 1}`;
     for (const [named] of line.matchAll(ROOTED)) {
@@ -61,8 +87,15 @@ test('the check sees the kinds of path the docs write', () => {
     'in `src/nowhere.ts` and [a link](gone.md#x), `operations/gone.ts`, dist/test/helpers/gone.js,',
     'cp /opt/pdfservice/deploy/gone/*.conf /etc; fine: `src/errors.ts`, `engine/tasks.ts`, [api](api.md),',
     'dist/test/helpers/server.js, deploy/systemd/*.service, `src/engine/<feature>/`, https://example.com/src/x.ts',
+    '```',
+    'deploy/',
+    '  nginx/       the proxy',
+    '  docker/      gone',
+    '```',
   ].join('\n'));
   assert.deepEqual(seen, [
+    'docs/x.md:7: deploy/docker/ (listed, missing)',
+    'docs/x.md:5: deploy/systemd/ (not listed)',
     'docs/x.md:1: src/nowhere.ts',
     'docs/x.md:1: dist/test/helpers/gone.js',
     'docs/x.md:1: `src/nowhere.ts`',
