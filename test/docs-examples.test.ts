@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { codeBlocks, documentationFiles, failures, isShell, REPO, runCommands, shellCommands, type CodeBlock } from './helpers/doc-examples.js';
-import { ADMIN, serverForSuite } from './helpers/server.js';
+import { codeBlocks, documentationFiles, failures, isShell, readerEnv, REPO, runCommands, shellCommands, type CodeBlock } from './helpers/doc-examples.js';
+import { serverForSuite } from './helpers/server.js';
 import { tempFolders } from './helpers/temp.js';
 
 /**
@@ -72,15 +72,7 @@ test('every page of docs/ runs its examples in order, from its set-up block, wit
     if (page.run.length === 0) continue;
     const folder = await emptyFolder();
     const pageCommands = page.run.flatMap((block) => shellCommands(block.code));
-    // What a reader sets before the page's set-up block, as the README's "Using it" says; nothing else.
-    const outcomes = runCommands('bash', pageCommands, folder, {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: folder, // LibreOffice keeps its profile there
-      LANG: 'C.UTF-8',
-      PDF: server.api,
-      PDF_USER: ADMIN.username,
-      PDF_PASSWORD: ADMIN.password,
-    });
+    const outcomes = runCommands('bash', pageCommands, folder, readerEnv(server.api, folder));
     commands += outcomes.length;
     blocks += page.run.length;
     failed.push(...failures(outcomes).map((f) => `${page.file}: ${f}`));

@@ -4,8 +4,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { codeBlocks, failures, runCommands, shellCommands } from './helpers/doc-examples.js';
-import { ADMIN, serverForSuite } from './helpers/server.js';
+import { codeBlocks, failures, readerEnv, runCommands, shellCommands } from './helpers/doc-examples.js';
+import { serverForSuite } from './helpers/server.js';
 import { tempFolders } from './helpers/temp.js';
 
 /**
@@ -35,14 +35,7 @@ const emptyFolder = tempFolders('readme');
 before(async () => {
   commands = exampleCommands(await readFile(README, 'utf8'));
 });
-const shellEnv = (home: string): Record<string, string> => ({
-  PATH: process.env.PATH ?? '/usr/bin:/bin',
-  HOME: home, // LibreOffice keeps its profile there
-  LANG: 'C.UTF-8',
-  PDF: server.api,
-  PDF_USER: ADMIN.username,
-  PDF_PASSWORD: ADMIN.password,
-});
+const shellEnv = (home: string): Record<string, string> => readerEnv(server.api, home);
 
 test('the README has examples for every part of the API, each with curl -f', () => {
   const curls = commands.filter((c) => /^curl /m.test(c));

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ADMIN } from './server.js';
 
 /**
  * The shell examples of the README and docs/*.md, and the one way they are cut into commands and run
@@ -81,6 +82,21 @@ export function shellCommands(code: string): string[] {
     commands.push(command);
   }
   return commands;
+}
+
+/**
+ * The environment examples run in: what a reader sets before them, as the README's "Using it" says (the API base,
+ * a user and its password), and nothing else of the test's.
+ */
+export function readerEnv(api: string, home: string): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: home, // LibreOffice keeps its profile there
+    LANG: 'C.UTF-8',
+    PDF: api,
+    PDF_USER: ADMIN.username,
+    PDF_PASSWORD: ADMIN.password,
+  };
 }
 
 export interface Outcome {
