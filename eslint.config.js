@@ -30,6 +30,7 @@ const ENGINE_SHARED = [
   'src/engine/*/model.ts', // each feature's vocabulary and types (annotation subtypes, page image formats, fonts, media types)
   'src/engine/syntax/**/*.ts', // the PDF syntax parsed in JavaScript (not MuPDF's objects), dates, numbers, XML
   'src/engine/core/pdf-source.ts', // how a task gets its document (a file descriptor or bytes)
+  'src/engine/office/compound-file.ts', // the OLE2 reader: Office detection (operations/conversions/office) reads it too
   'src/engine/xfdf/fdf.ts', // the FDF parser and writer
   'src/engine/xfdf/field-data.ts', // field data files (XFDF, FDF, JSON) parsed and written
   'src/engine/xfdf/parse.ts', // the XFDF parser (fast-xml-parser), which field data reads with

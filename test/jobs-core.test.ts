@@ -47,7 +47,7 @@ describe('background jobs: the core', () => {
   };
 
   test('a job runs the prepared action and records its result; its events rise in order and end once', async () => {
-    const jobs = new JobOperations(new MemoryJobStore(), ops.actions, ops.documents, { queueLimit: 10, concurrency: 1, perUser: 1 });
+    const jobs = new JobOperations(new MemoryJobStore(), ops.actions, ops.uploads, { queueLimit: 10, concurrency: 1, perUser: 1 });
     // The engine busy at first: the job cannot end before its events are followed.
     const busy = occupyEngine(800);
     const job = await jobs.submitAction(await prepare({ ExtractPagesAction: { pageRange: '2-4', savePath: 'jobs/extract.pdf' } }));
@@ -80,7 +80,7 @@ describe('background jobs: the core', () => {
   });
 
   test('another user gets 404 for a job, admins see it; a full queue is 503 at once; a queued job cancels without touching the document', async () => {
-    const jobs = new JobOperations(new MemoryJobStore(), ops.actions, ops.documents, { queueLimit: 2, concurrency: 1, perUser: 1 });
+    const jobs = new JobOperations(new MemoryJobStore(), ops.actions, ops.uploads, { queueLimit: 2, concurrency: 1, perUser: 1 });
     const original = await bytesOf();
     const first = await jobs.submitAction(await prepare({ RotatePagesAction: { rotation: 90, savePath: 'jobs/r1.pdf' } }));
     const second = await jobs.submitAction(await prepare({ RotatePagesAction: { rotation: 90 } }));
@@ -103,7 +103,7 @@ describe('background jobs: the core', () => {
 
   test('after a restart: a running job is interrupted, a queued one runs, one that needs a password held in memory is interrupted', async () => {
     const jobStore = new MemoryJobStore();
-    const jobs = new JobOperations(jobStore, ops.actions, ops.documents, { queueLimit: 10, concurrency: 1, perUser: 1 });
+    const jobs = new JobOperations(jobStore, ops.actions, ops.uploads, { queueLimit: 10, concurrency: 1, perUser: 1 });
     const finished = await jobs.submitAction(await prepare({ RotatePagesAction: { rotation: 90, savePath: 'jobs/r4.pdf', namingMode: 1 } }));
     await jobs.waitFor(finished.id, 30_000);
     const record = structuredClone(await jobStore.get(finished.id))!;
@@ -123,7 +123,7 @@ describe('background jobs: the core', () => {
       delete stored.finished;
       await jobStore.put(stored);
     }
-    const restarted = new JobOperations(jobStore, ops.actions, ops.documents, { queueLimit: 10, concurrency: 1, perUser: 1 });
+    const restarted = new JobOperations(jobStore, ops.actions, ops.uploads, { queueLimit: 10, concurrency: 1, perUser: 1 });
     await restarted.recover();
     const wasRunning = await restarted.get(running!, alice);
     assert.equal(wasRunning.state, 'interrupted');
@@ -142,7 +142,7 @@ describe('background jobs: the core', () => {
   });
 
   test('cancel of a running job stops its engine task; nothing is written', async () => {
-    const jobs = new JobOperations(new MemoryJobStore(), ops.actions, ops.documents, { queueLimit: 10, concurrency: 1, perUser: 1 });
+    const jobs = new JobOperations(new MemoryJobStore(), ops.actions, ops.uploads, { queueLimit: 10, concurrency: 1, perUser: 1 });
     const original = await bytesOf();
     const busy = occupyEngine(1500);
     const job = await jobs.submitAction(await prepare({ RotatePagesAction: { rotation: 270 } }));
@@ -156,7 +156,7 @@ describe('background jobs: the core', () => {
   });
 
   test('a document changed while its job ran: the job fails with 412 and the change is kept', async () => {
-    const jobs = new JobOperations(new MemoryJobStore(), ops.actions, ops.documents, { queueLimit: 10, concurrency: 1, perUser: 1 });
+    const jobs = new JobOperations(new MemoryJobStore(), ops.actions, ops.uploads, { queueLimit: 10, concurrency: 1, perUser: 1 });
     const busy = occupyEngine(1500);
     const job = await jobs.submitAction(await prepare({ RotatePagesAction: { rotation: 90 } }));
     // Its engine task in the pool's queue: the job has read the document and waits for a worker.
@@ -174,7 +174,7 @@ describe('background jobs: the core', () => {
 
   test('finished jobs are deleted after the retention time, unfinished ones never', async () => {
     const jobStore = new MemoryJobStore();
-    const jobs = new JobOperations(jobStore, ops.actions, ops.documents, { queueLimit: 10, concurrency: 1, perUser: 1, retentionMs: 60_000 });
+    const jobs = new JobOperations(jobStore, ops.actions, ops.uploads, { queueLimit: 10, concurrency: 1, perUser: 1, retentionMs: 60_000 });
     const job = await jobs.submitAction(await prepare({ RotatePagesAction: { rotation: 90, savePath: 'jobs/kept.pdf', namingMode: 1 } }));
     const done = await jobs.waitFor(job.id, 30_000);
     const queued = { ...structuredClone(done), id: 'd'.repeat(32), state: 'queued' as const };

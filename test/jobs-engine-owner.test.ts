@@ -28,7 +28,7 @@ describe("a job's engine tasks are not counted as the submitting request's", () 
 
   test("while alice's job waits for the engine, her own inline task is queued, not refused", async () => {
     const { ops, pool } = under;
-    const jobs = new JobOperations(new MemoryJobStore(), ops.actions, ops.documents, { queueLimit: 10, concurrency: 1, perUser: 1 });
+    const jobs = new JobOperations(new MemoryJobStore(), ops.actions, ops.uploads, { queueLimit: 10, concurrency: 1, perUser: 1 });
     // Both workers busy with work of no user, so the job's engine task waits in the pool's queue.
     const busy = Promise.all([pool.run('busyWait', { ms: 1500 }), pool.run('busyWait', { ms: 1500 })]);
     const request = new AbortController().signal;

@@ -10,10 +10,10 @@ import { after, before, beforeEach, test } from 'node:test';
 import { BWRAP, sandboxArgs } from '../src/tools/sandbox.js';
 import { libreOffice, officeToPdf } from '../src/tools/libreoffice.js';
 import { ToolSupervisor } from '../src/tools/supervisor.js';
-import { officeFormatOf } from '../src/engine/office/model.js';
+import { officeFormatOf } from '../src/operations/conversions/office/formats.js';
 import { call, putPdf } from './helpers/http.js';
 import { compoundFileOf, docx, field, fodt, fodtImage, fodtSection, IMAGE_REL, linkedPicture, OLE_REL, oleLink, paragraph, workbook, zipOf } from './helpers/office-fixtures.js';
-import { convertOffice } from '../src/operations/office.js';
+import { convertOffice } from '../src/operations/conversions/office/convert.js';
 import { makePdf, pdftotext, withTempFile } from './helpers/pdf.js';
 import { startServer, type TestServer } from './helpers/server.js';
 

@@ -80,7 +80,7 @@ describe('every store call carries the user of its operation', () => {
 
   const tasksRun = () => pool.stats.completed + pool.stats.failed + pool.stats.cancelled;
   const forbidden = (err: unknown) => err instanceof ServiceError && err.code === 'DMS_FORBIDDEN' && err.status === 403;
-  const newJobs = () => new JobOperations(new MemoryJobStore(), ops.actions, ops.documents, { queueLimit: 10, concurrency: 2, perUser: 2 });
+  const newJobs = () => new JobOperations(new MemoryJobStore(), ops.actions, ops.uploads, { queueLimit: 10, concurrency: 2, perUser: 2 });
   // A new file each time: the engine takes (transfers) the bytes it is given.
   const attachment = () => ({ file: new Uint8Array(Buffer.from('attached')), fileName: 'note.txt', mediaType: 'text/plain', annotation: { pageIndex: 0, rectangle: { x: 10, y: 10, width: 20, height: 20 } } });
 
@@ -89,7 +89,7 @@ describe('every store call carries the user of its operation', () => {
     const source = doc(`${folder}/doc.pdf`);
     const uploaded = doc(`${folder}/upload.pdf`);
     const staged = await ops.documents.stage(Readable.from([makePdf({ pages: 2 })]), 1 << 20, ctx);
-    const stored = await ops.documents.executeUpload(await ops.documents.prepareUpload(uploaded, staged, 'application/pdf', 'fail', ctx));
+    const stored = await ops.uploads.executeUpload(await ops.uploads.prepareUpload(uploaded, staged, 'application/pdf', 'fail', ctx));
     assert.equal(stored.created, true);
     assert.equal((await ops.documents.model(source, ctx)).path, `/${source.toString()}`);
     assert.ok((await ops.pages.documentText(source, ctx)).texts.length > 0);
@@ -129,7 +129,7 @@ describe('every store call carries the user of its operation', () => {
 
   test('a user the DMS refuses gets 403 DMS_FORBIDDEN, never an answer cached for another user, and changes nothing', async () => {
     const path = doc('alice/cached.pdf');
-    await ops.documents.executeUpload(await ops.documents.prepareUpload(path, await ops.documents.stage(Readable.from([original]), 1 << 20, alice), 'application/pdf', 'overwrite', alice));
+    await ops.uploads.executeUpload(await ops.uploads.prepareUpload(path, await ops.documents.stage(Readable.from([original]), 1 << 20, alice), 'application/pdf', 'overwrite', alice));
     const reads = (ctx: OperationContext) => [
       () => ops.documents.model(path, ctx),
       () => ops.pages.documentText(path, ctx),
@@ -165,8 +165,8 @@ describe('every store call carries the user of its operation', () => {
       ops.actions.run(bobDoc, { ExtractPagesAction: { pageRange: '1', savePath: 'alice/doc.pdf', namingMode: 1 } }, 'pages', [], bob));
     await refused('a delete', () => ops.documents.remove(aliceDoc, bob));
     await refused('an upload over it', async () => {
-      const prepared = await ops.documents.prepareUpload(aliceDoc, await ops.documents.stage(Readable.from([makePdf({ pages: 1 })]), 1 << 20, bob), 'application/pdf', 'overwrite', bob);
-      return ops.documents.executeUpload(prepared);
+      const prepared = await ops.uploads.prepareUpload(aliceDoc, await ops.documents.stage(Readable.from([makePdf({ pages: 1 })]), 1 << 20, bob), 'application/pdf', 'overwrite', bob);
+      return ops.uploads.executeUpload(prepared);
     });
     await refused('a download', () => ops.documents.openForDownload(aliceDoc, bob));
     await refused('a folder listing', () => ops.folders.list(folderPathFromUrl('alice'), bob, false));
@@ -200,7 +200,7 @@ describe('every store call carries the user of its operation', () => {
 
   test('a job recovered after a restart calls the store as its owner (the name from its record)', async () => {
     const jobStore = new MemoryJobStore();
-    const first = new JobOperations(jobStore, ops.actions, ops.documents, { queueLimit: 10, concurrency: 1, perUser: 1 });
+    const first = new JobOperations(jobStore, ops.actions, ops.uploads, { queueLimit: 10, concurrency: 1, perUser: 1 });
     const finished = await first.submitAction(await ops.actions.prepare(bobDoc, { ExtractPagesAction: { pageRange: '1', savePath: 'bob/first.pdf', namingMode: 1 } }, 'pages', [], bob));
     assert.equal((await first.waitFor(finished.id, 30_000)).state, 'succeeded');
     const record = structuredClone(await jobStore.get(finished.id))!;
@@ -209,7 +209,7 @@ describe('every store call carries the user of its operation', () => {
     const payload = { ...(record.payload as ActionPayload), params: { pageRange: '2', savePath: 'bob/recovered.pdf', namingMode: 1 }, output: 'bob/recovered.pdf' };
     await jobStore.put({ ...queued, id: 'e'.repeat(32), state: 'queued', payload });
     calls.length = 0;
-    const restarted = new JobOperations(jobStore, ops.actions, ops.documents, { queueLimit: 10, concurrency: 1, perUser: 1 });
+    const restarted = new JobOperations(jobStore, ops.actions, ops.uploads, { queueLimit: 10, concurrency: 1, perUser: 1 });
     await restarted.recover();
     const ran = await restarted.waitFor('e'.repeat(32), 30_000);
     assert.equal(ran.state, 'succeeded', JSON.stringify(ran.error));

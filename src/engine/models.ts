@@ -52,7 +52,7 @@ export {
   type ImageMediaType,
   type StampImageType,
 } from './images/model.js';
-export { OFFICE_CONTAINERS, OFFICE_FORMATS, officeContainerOf, officeFamilyOf, officeFormatName, officeFormatOf, officeTextAsUtf8, wordBinaryFib, type OfficeFamily, type OfficeFormat, type OfficeOptions } from './office/model.js';
+export { CompoundFile, compoundFileStream } from './office/compound-file.js';
 export {
   isPdfxProfile,
   PDFX_PROFILES,

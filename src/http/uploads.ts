@@ -1,12 +1,12 @@
-import { IMPORTERS, mediaTypeOfExtension, UPLOAD_TYPES } from '../operations/importers.js';
+import { converterNamed, mediaTypeOfExtension, UPLOAD_TYPES } from '../operations/conversions/registry.js';
 
-export { UPLOAD_TYPES_TEXT } from '../operations/importers.js';
+export { UPLOAD_TYPES_TEXT } from '../operations/conversions/registry.js';
 
-/** Streamed, never parsed by Fastify: routes stage them with the upload limit (operations/importers.ts lists them). */
+/** Streamed, never parsed by Fastify: routes stage them with the upload limit (operations/conversions/registry.ts lists them). */
 export const BINARY_UPLOAD_TYPES = [...UPLOAD_TYPES];
 
-/** The Office importer's types: upload bodies of a document PUT only (app.ts). */
-export const OFFICE_UPLOAD_TYPES: readonly string[] = IMPORTERS.find((importer) => importer.name === 'office')!.mediaTypes;
+/** The Office converter's types: upload bodies of a document PUT only (app.ts). */
+export const OFFICE_UPLOAD_TYPES: readonly string[] = converterNamed('office').takes.mediaTypes;
 
 /** XFDF and FDF request bodies (application/fdf is not registered, but older tools send it): streamed, staged with their own limit. */
 export const XFDF_BODY_TYPES = ['application/vnd.adobe.xfdf', 'application/vnd.fdf', 'application/fdf'];

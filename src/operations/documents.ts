@@ -1,15 +1,12 @@
 import { Readable } from 'node:stream';
-import type { DocumentInfo, OfficeOptions, PdfSource, Need } from '../engine/models.js';
+import type { DocumentInfo, PdfSource, Need } from '../engine/models.js';
 import type { EnginePool } from '../engine/pool.js';
 import { ServiceError } from '../errors.js';
-import type { ToolSupervisor } from '../tools/supervisor.js';
-import { chooseImporter, IMPORTERS, officeFormatOfType, PDF_TYPE, UPLOAD_TYPES_TEXT } from './importers.js';
-import { checkOfficeOptionsApply } from './office.js';
-import { pdfNameFor, type StoredPath } from '../storage/paths.js';
+import type { StoredPath } from '../storage/paths.js';
 import type { ConflictMode, DocumentStat, DocumentStore, DocumentStores, OpenContent, OpenDocument, StagedUpload, WriteOptions, WriteResult } from '../storage/store.js';
 import { storeUserOf, type OperationContext } from './context.js';
 import { ReadModelCache } from './read-model-cache.js';
-import { conflictModeFor, etagOf, matchesEtag } from '../storage/store.js';
+import { etagOf, matchesEtag } from '../storage/store.js';
 import { engineFor, requestExecution, throwIfStopped, type Engine, type ExecutionContext } from './execution.js';
 import { documentModel, type DocumentModel } from './models.js';
 
@@ -30,7 +27,7 @@ export interface StoredDocument extends DocumentStat {
  * listings made garbage collection pauses that held GET /health past 20 ms; a
  * 200 MB document was copied here and into every worker that touched it.
  */
-async function engineSource(content: OpenContent): Promise<PdfSource> {
+export async function engineSource(content: OpenContent): Promise<PdfSource> {
   if (content.fd !== undefined) return { fd: content.fd, size: content.size };
   return content.read();
 }
@@ -73,42 +70,12 @@ function statOf(stat: DocumentStat): DocumentStat {
   return { size: stat.size, modified: stat.modified, etag: stat.etag };
 }
 
-/**
- * An upload whose every 4xx has been decided (prepareUpload): where it goes,
- * what converts it, and its staged content (held by the running service only:
- * a job that stores it cannot be resumed after a restart).
- */
-export interface PreparedUpload {
-  readonly target: StoredPath;
-  /** The type converted from: the declared one, or the sniffed one for octet-stream; application/pdf for a PDF. */
-  readonly mediaType: string;
-  /** The importer's name (importers.ts), or null for a PDF, which is checked and stored as it is. */
-  readonly importer: string | null;
-  /** Whether the conversion is long by nature (Office documents): run as a job unless the client asks to wait. */
-  readonly long: boolean;
-  /** An Office upload's options (query parameters; docs/office.md#options). */
-  readonly officeOptions?: OfficeOptions | undefined;
-  readonly conflict: ConflictMode;
-  readonly ctx: OperationContext;
-  readonly staged: StagedUpload;
-}
-
 /** How many plain versions checkAccess remembers (an ETag is about 40 bytes). */
 const UNENCRYPTED_VERSIONS = 10_000;
 
-/** The phases an upload reports as progress: converting (or checking), then storing. */
-const UPLOAD_PHASES = 2;
-
-export interface StoreResult {
-  model: DocumentModel;
-  /** Where it was written (namingMode 2 may have changed the name). */
-  path: StoredPath;
-  created: boolean;
-}
-
 /**
- * The document lifecycle: read (with ETag), open with the password, convert
- * uploads, write atomically under the document's lock. Routes and actions go
+ * The document lifecycle: read (with ETag), open with the password, write
+ * atomically under the document's lock. Routes, actions and uploads (uploads.ts) go
  * through here; nothing else reads or writes documents.
  */
 export class DocumentOperations {
@@ -125,7 +92,6 @@ export class DocumentOperations {
   constructor(
     private readonly stores: DocumentStores,
     private readonly pool: EnginePool,
-    private readonly tools: ToolSupervisor,
   ) {}
 
   /** The store that acts as the user of `ctx`: every store call of this class goes through it, resolved at each call. */
@@ -148,6 +114,11 @@ export class DocumentOperations {
     const written = await this.storeFor(ctx).writeDocument(path, content, options);
     for (const listener of this.writeListeners) listener(written, ctx);
     return written;
+  }
+
+  /** The document's stat, or null when there is none at `path` (for the user of `ctx`). */
+  find(path: StoredPath, ctx: OperationContext): Promise<DocumentStat | null> {
+    return this.storeFor(ctx).statDocument(path);
   }
 
   async stat(path: StoredPath, ctx: OperationContext): Promise<DocumentStat> {
@@ -232,123 +203,9 @@ export class DocumentOperations {
     return this.read(path, ctx, async (stored) => documentModel(path, stored, await this.inspect(stored, ctx.documentPassword)));
   }
 
-  /**
-   * Decides what an upload's store answers before any engine work: 415 for a
-   * type no importer takes, 422 for content whose first bytes show another
-   * format than the declared one (chooseImporter), 409 for a name taken under namingMode 0, 412 for
-   * an If-Match the existing document does not match. The prepared upload
-   * owns `staged` from here (executeUpload or a job discards it); on failure
-   * it is discarded here.
-   */
-  async prepareUpload(target: StoredPath, staged: StagedUpload, mediaType: string, conflict: ConflictMode, ctx: OperationContext, officeOptions?: OfficeOptions): Promise<PreparedUpload> {
-    try {
-      const chosen = await chooseImporter(mediaType, staged);
-      if (chosen === undefined) throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Cannot store ${mediaType}: send ${UPLOAD_TYPES_TEXT}`);
-      const asked = officeOptions && Object.values(officeOptions).some((value) => value !== undefined) ? officeOptions : undefined;
-      if (asked) {
-        if (chosen?.importer.name !== 'office') throw new ServiceError('BAD_REQUEST', `The options ${Object.keys(asked).join(', ')} apply to Office uploads only; this upload is ${chosen === null ? 'a PDF' : chosen.mediaType}`);
-        // A declared type (or name) says the format now; a sniffed container is checked once the content says it.
-        const declared = officeFormatOfType(chosen.mediaType);
-        if (declared) checkOfficeOptionsApply(declared, asked);
-      }
-      if (conflict === 'fail' && (await this.exists(target, ctx))) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${target.toString()}`);
-      if (ctx.ifMatch !== undefined) {
-        const existing = await this.storeFor(ctx).statDocument(target);
-        if (!existing || !matchesEtag(ctx.ifMatch, existing.etag)) throw new ServiceError('PRECONDITION_FAILED');
-      }
-      return {
-        target,
-        mediaType: chosen === null ? PDF_TYPE : chosen.mediaType,
-        importer: chosen === null ? null : chosen.importer.name,
-        long: chosen !== null && chosen.importer.long,
-        ...(asked ? { officeOptions: asked } : {}),
-        conflict,
-        ctx,
-        staged,
-      };
-    } catch (err) {
-      await staged.discard();
-      throw err;
-    }
-  }
-
-  /**
-   * Stores a prepared upload as a PDF at its target: a PDF is checked to
-   * open, anything else converted by its importer (importers.ts), reporting
-   * its phases as progress. Nothing is written when the check or conversion
-   * fails or `exec` is stopped. The staged content is discarded either way.
-   */
-  async executeUpload(prepared: PreparedUpload, exec?: ExecutionContext, lock: 'work' | 'write' = 'work'): Promise<StoreResult> {
-    const { staged } = prepared;
-    try {
-      const importer = prepared.importer === null ? null : IMPORTERS.find((i) => i.name === prepared.importer)!;
-      const phase = (done: number, stage: string) => exec?.progress?.({ done, total: UPLOAD_PHASES, unit: 'steps', stage });
-      const { result: checked, written } = await this.transform({
-        target: prepared.target,
-        conflict: prepared.conflict,
-        ctx: prepared.ctx,
-        exec,
-        lock,
-        work: async (_none, engine) => {
-          if (importer === null) {
-            phase(0, 'checking');
-            const info = await this.validateStaged(staged, engine);
-            phase(1, 'storing');
-            return { content: staged, result: info };
-          }
-          phase(0, 'converting');
-          const { pdf, info } = await importer.convert(await staged.read(), prepared.mediaType, {
-            engine,
-            tools: this.tools,
-            signal: (exec ?? requestExecution()).signal,
-            background: exec?.background,
-            onQueued: () => phase(0, 'queued'),
-            onConverting: () => phase(0, 'converting'),
-            officeOptions: prepared.officeOptions,
-            name: prepared.target.name.replace(/\.pdf$/i, ''),
-          });
-          phase(1, 'storing');
-          return { content: pdf, result: info };
-        },
-      });
-      const summary = this.noteWritten(written!.stat.etag, checked);
-      return { model: documentModel(written!.path, written!.stat, summary), created: written!.created, path: written!.path };
-    } finally {
-      await staged.discard();
-    }
-  }
-
   /** Stages a request body (a multipart file part, a PUT body) in the staging area of the user's store, at most `limit` bytes (413 past it). */
   stage(body: Readable, limit: number, ctx: OperationContext): Promise<StagedUpload> {
     return this.storeFor(ctx).stage(body, limit);
-  }
-
-  /**
-   * A form upload into a folder (POST /documents/{folder}; the route checks
-   * the folder before it reads the body): the part named `file`, stored under
-   * its own file name (an image becomes "<name>.pdf"); namingMode decides a
-   * clash. Every 4xx is decided here, before the content is checked or
-   * converted (executeUpload). The other parts are discarded.
-   */
-  async prepareFormUpload(folder: StoredPath, parts: readonly { field: string; fileName: string | undefined; mediaType: string; content: StagedUpload }[], namingMode: 0 | 1 | 2 | undefined, ctx: OperationContext, officeOptions?: OfficeOptions): Promise<PreparedUpload> {
-    const file = parts.find((f) => f.field === 'file');
-    await Promise.all(parts.filter((f) => f !== file).map((f) => f.content.discard()));
-    if (!file) throw new ServiceError('MALFORMED_MULTIPART', 'The file must be sent in a part named "file"');
-    try {
-      if (!file.fileName) throw new ServiceError('MALFORMED_MULTIPART', 'The "file" part needs a file name (Content-Disposition filename)');
-      if (file.content.size === 0) throw new ServiceError('MALFORMED_PDF', 'The file is empty');
-    } catch (err) {
-      await file.content.discard();
-      throw err;
-    }
-    // Browsers on Windows declare .csv files as application/vnd.ms-excel (Excel's registered type): the name says CSV.
-    const mediaType = file.mediaType === 'application/vnd.ms-excel' && /\.csv$/i.test(file.fileName) ? 'text/csv' : file.mediaType;
-    return this.prepareUpload(folder.child(pdfNameFor(file.fileName)), file.content, mediaType, conflictModeFor(namingMode), withoutIfMatch(ctx), officeOptions);
-  }
-
-  /** The engine's check of a staged PDF upload, reading it as any stored document is read (engineSource). */
-  private validateStaged(staged: StagedUpload, engine: Engine) {
-    return this.withStagedSource(staged, (pdf) => engine.run('validateUpload', { pdf }, { transfer: [pdf] }));
   }
 
   /** Lets `work` hand staged content to engine tasks as a stored document is handed (engineSource): its open file when large, else its bytes. */
@@ -444,16 +301,6 @@ export class DocumentOperations {
     return { result, stat: stat! };
   }
 
-  /** PUT of a document body (replaces or creates, 201 / 200): staged up to `limit` bytes, then prepared (prepareUpload). */
-  async preparePut(target: StoredPath, body: Readable, mediaType: string, limit: number, ctx: OperationContext, officeOptions?: OfficeOptions): Promise<PreparedUpload> {
-    const staged = await this.stage(body, limit, ctx);
-    if (staged.size === 0) {
-      await staged.discard();
-      throw new ServiceError('MALFORMED_PDF', 'The body is empty');
-    }
-    return this.prepareUpload(target, staged, mediaType, 'overwrite', ctx, officeOptions);
-  }
-
   async remove(path: StoredPath, ctx: OperationContext): Promise<void> {
     await this.locked(path, ctx, () => this.storeFor(ctx).deleteDocument(path, ctx.ifMatch));
   }
@@ -471,10 +318,4 @@ export class DocumentOperations {
       return {};
     }
   }
-}
-
-/** A form upload names a new document: the request's If-Match (for the folder URL) does not apply to it. */
-function withoutIfMatch(ctx: OperationContext): OperationContext {
-  const { ifMatch: _ifMatch, ...rest } = ctx;
-  return rest;
 }

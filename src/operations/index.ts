@@ -4,6 +4,7 @@ import type { ToolStatus, ToolSupervisor } from '../tools/index.js';
 import { ActionRunner } from './actions/runner.js';
 import { AnnotationOperations } from './annotations.js';
 import { DocumentOperations } from './documents.js';
+import { UploadOperations } from './uploads.js';
 import { FolderOperations } from './folders.js';
 import { FieldOperations } from './fields.js';
 import { JobOperations, type JobCluster, type JobLimits } from './jobs/jobs.js';
@@ -17,6 +18,8 @@ import { SignatureOperations } from './signatures.js';
 
 export interface Operations {
   documents: DocumentOperations;
+  /** Uploads: bodies and form files stored as PDFs through the conversion registry. */
+  uploads: UploadOperations;
   annotations: AnnotationOperations;
   folders: FolderOperations;
   fields: FieldOperations;
@@ -45,13 +48,15 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
   /** Where user-defined optimize profiles are kept (main.ts: a file under the data folder); by default in memory. */
   profiles?: OptimizeProfileStore;
 }): Operations {
-  const documents = new DocumentOperations(stores, pool, tools);
+  const documents = new DocumentOperations(stores, pool);
+  const uploads = new UploadOperations(documents, tools);
   const pages = new PageOperations(pool, documents, textPrefetchMaxBytes);
   documents.onWritten((written, ctx) => pages.prefetchText(written.path, written.stat.etag, written.stat.size, ctx));
   const optimizeProfiles = new OptimizeProfileOperations(profiles);
   const actions = new ActionRunner(documents, tools, optimizeProfiles);
   return {
     documents,
+    uploads,
     annotations: new AnnotationOperations(pool, documents),
     folders: new FolderOperations(stores, documents),
     fields: new FieldOperations(pool, documents),
@@ -61,7 +66,7 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
     preflight: new PreflightOperations(pool, tools, documents),
     actions,
     optimizeProfiles,
-    ...(jobs ? { jobs: new JobOperations(jobs.store, actions, documents, jobs.limits, jobs.cluster) } : {}),
+    ...(jobs ? { jobs: new JobOperations(jobs.store, actions, uploads, jobs.limits, jobs.cluster) } : {}),
     tools,
     engineStats: () => pool.stats,
   };

@@ -87,7 +87,7 @@ export function libreOffice(timeoutMs: number, settings: OfficePoolSettings = {}
   };
 }
 
-/** One conversion, in LibreOffice's terms (operations/office.ts maps a format and the upload's options to them). */
+/** One conversion, in LibreOffice's terms (operations/conversions/office/convert.ts maps a format and the upload's options to them). */
 export interface OfficeConversion {
   bytes: Uint8Array;
   /** The input's file extension in the scratch folder (`<name>.<extension>`). */

@@ -4,7 +4,7 @@
  * so "no declared resolution" can be told apart from MuPDF's 96 dpi default.
  */
 
-// The image types and their signatures are in model.ts, which the main thread loads too (upload importers).
+// The image types and their signatures are in model.ts, which the main thread loads too (the image converter).
 export { IMAGE_MEDIA_TYPES, isImageMediaType, sniffImageType, type ImageMediaType } from './model.js';
 import type { ImageMediaType } from './model.js';
 import { completes, malformed, Reader, resolution, type ImageInfo, type Resolution } from './header-reader.js';

@@ -1,5 +1,5 @@
 import { createDecipheriv, createHash } from 'node:crypto';
-import { compoundFileStream } from './model.js';
+import { compoundFileStream } from './compound-file.js';
 
 /**
  * Office's default password: Excel and Word encrypt a file that is only "protected" (against editing, not opening)

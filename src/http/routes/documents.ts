@@ -118,11 +118,11 @@ export function registerDocumentRoutes(api: Api, deps: AppDeps): void {
       throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Cannot store ${mediaType}: send ${UPLOAD_TYPES_TEXT}`);
     }
     const options = officeOptionsOf(request.query);
-    const prepared = await documents.preparePut(path, request.body, mediaType, deps.config.maxUploadBytes, operationContext(request), options);
+    const prepared = await deps.operations.uploads.preparePut(path, request.body, mediaType, deps.config.maxUploadBytes, operationContext(request), options);
     const { jobs } = deps.operations;
     const plan = jobs ? jobPlan(parsePrefer(request.headers.prefer), jobs.longByNature(prepared)) : null;
     if (jobs && plan) return answerWithJob(request, reply, jobs, await jobs.submitUpload(prepared), plan);
-    const result = await documents.executeUpload(prepared);
+    const result = await deps.operations.uploads.executeUpload(prepared);
     reply.header('ETag', result.model.etag);
     if (result.created) reply.header('Location', documentUrl(path));
     return sendModel(request, reply, DOCUMENT_XML, result.model, result.created ? 201 : 200);

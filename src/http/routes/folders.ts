@@ -92,11 +92,11 @@ export function registerFolderRoutes(api: Api, deps: AppDeps): void {
     const ctx = operationContext(request);
     if (!(await folders.exists(folder, ctx))) throw new ServiceError('FOLDER_NOT_FOUND', `No folder at /${folder.toString()}`);
     const { files } = await readMultipart(request, documents, { fileLimit: deps.config.maxUploadBytes, textLimit: deps.config.maxBodyBytes, textFields: [] });
-    const prepared = await documents.prepareFormUpload(folder, files, namingMode, ctx, options);
+    const prepared = await deps.operations.uploads.prepareFormUpload(folder, files, namingMode, ctx, options);
     const { jobs } = deps.operations;
     const plan = jobs ? jobPlan(parsePrefer(request.headers.prefer), jobs.longByNature(prepared)) : null;
     if (jobs && plan) return answerWithJob(request, reply, jobs, await jobs.submitUpload(prepared), plan);
-    const result = await documents.executeUpload(prepared);
+    const result = await deps.operations.uploads.executeUpload(prepared);
     reply.header('Location', documentUrl(result.path));
     reply.header('ETag', result.model.etag);
     return sendModel(request, reply, { root: 'Document' }, result.model, 201);

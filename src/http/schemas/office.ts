@@ -1,5 +1,5 @@
-import type { OfficeOptions } from '../../engine/models.js';
-import { checkOfficePageRange } from '../../operations/office.js';
+import type { OfficeOptions } from '../../operations/conversions/office/formats.js';
+import { checkOfficePageRange } from '../../operations/conversions/office/convert.js';
 
 /** An Office upload's options as query parameters (docs/office.md#options); PUT and form uploads share them. */
 export const officeOptionsQuery = {

@@ -1,6 +1,6 @@
 import type { OperationContext } from '../context.js';
 import type { PreparedAction } from '../actions/runner.js';
-import type { PreparedUpload } from '../documents.js';
+import type { PreparedUpload } from '../uploads.js';
 import type { JobRecord, JobState } from './model.js';
 
 /** A change of a job, as the events stream (GET /jobs/{id}/events) sends it: the job as it is now, numbered. */

@@ -6,7 +6,7 @@ import { documentPathFromBody } from '../../storage/paths.js';
 import type { OperationContext } from '../context.js';
 import type { ActionRunner, PreparedAction } from '../actions/runner.js';
 import type { JobEvent, JobOperationsApi } from './api.js';
-import type { DocumentOperations, PreparedUpload } from '../documents.js';
+import type { PreparedUpload, UploadOperations } from '../uploads.js';
 import type { ExecutionContext } from '../execution.js';
 import { isFinished, type ActionPayload, type JobError, type JobPayload, type JobProgress, type JobRecord, type JobState } from './model.js';
 import { newJobId, type JobStore } from './store.js';
@@ -117,7 +117,7 @@ export class JobOperations implements JobOperationsApi {
   constructor(
     private readonly store: JobStore,
     private readonly actions: ActionRunner,
-    private readonly documents: DocumentOperations,
+    private readonly uploads: UploadOperations,
     private readonly limits: JobLimits,
     private readonly cluster?: JobCluster,
   ) {
@@ -176,7 +176,7 @@ export class JobOperations implements JobOperationsApi {
   /** Whether work is long by nature: it runs as a job unless the client asks to wait (docs/jobs.md). */
   longByNature(work: PreparedAction | PreparedUpload): boolean {
     const limit = this.limits.asyncBytes ?? 0;
-    if ('staged' in work) return work.long || (limit > 0 && work.importer !== null && work.staged.size > limit);
+    if ('staged' in work) return work.long || (limit > 0 && work.converts && work.staged.size > limit);
     return work.long || (limit > 0 && work.sourceBytes > limit);
   }
 
@@ -331,7 +331,7 @@ export class JobOperations implements JobOperationsApi {
     }, {
       stop: new AbortController(),
       run: async (exec) => {
-        const stored = await this.documents.executeUpload(prepared, exec, 'write');
+        const stored = await this.uploads.executeUpload(prepared, exec, 'write');
         return { path: stored.model.path, status: stored.created ? 201 : 200, document: stored.model };
       },
       discard: () => prepared.staged.discard(),

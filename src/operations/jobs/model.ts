@@ -87,6 +87,16 @@ export interface UploadPayload extends PayloadCommon {
   bytes: number;
 }
 
+/** A job's result file, as its record describes it (the content is in JobResultFiles, under the job's id). */
+export interface JobResultFile {
+  /** The name the client saves it under (Content-Disposition), such as "report.docx". */
+  name: string;
+  mediaType: string;
+  size: number;
+  /** The content's strong ETag, computed as documents' are (storage/store.ts etagOf). */
+  etag: string;
+}
+
 export interface JobRecord {
   id: string;
   /** The action's name, or "upload" for a stored or converted upload. */
@@ -104,8 +114,11 @@ export interface JobRecord {
   /**
    * A succeeded job's answer: the written document's path and DocumentModel
    * (for an action that answers a model instead, that model and its XML root).
+   * `file`: the job produced a file that is not a stored document (a conversion out of PDF, such as DOCX or
+   * Markdown): the client downloads it from the job, and it is kept as long as this record (result-files.ts);
+   * `path` and `document` then name the document it was made from.
    */
-  result?: { path: string; status: number; document: unknown; xmlRoot?: string };
+  result?: { path: string; status: number; document: unknown; xmlRoot?: string; file?: JobResultFile };
   error?: JobError;
   payload: JobPayload;
 }

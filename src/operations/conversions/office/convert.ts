@@ -1,8 +1,8 @@
-import { ServiceError } from '../errors.js';
-import { officeFamilyOf, officeFormatName, wordBinaryFib, type OfficeFamily, type OfficeFormat, type OfficeOptions } from '../engine/models.js';
-import { officeToPdf } from '../tools/libreoffice.js';
-import type { ToolSupervisor } from '../tools/supervisor.js';
-import { validatePdfa } from '../tools/verapdf.js';
+import { ServiceError } from '../../../errors.js';
+import { officeFamilyOf, officeFormatName, wordBinaryFib, type OfficeFamily, type OfficeFormat, type OfficeOptions } from './formats.js';
+import { officeToPdf } from '../../../tools/libreoffice.js';
+import type { ToolSupervisor } from '../../../tools/supervisor.js';
+import { validatePdfa } from '../../../tools/verapdf.js';
 
 /**
  * An Office upload's conversion (docs/office.md): the detected format picks LibreOffice's import filter, so it never
