@@ -1,8 +1,6 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { pipeline } from 'node:stream/promises';
 import path from 'node:path';
 import { ServiceError } from '../errors.js';
+import { writeInput, type OpenPdfFile } from './input-file.js';
 import type { ToolSupervisor } from './supervisor.js';
 import type { ToolDeclaration } from './tool.js';
 
@@ -106,23 +104,6 @@ export function verapdf(options: { timeoutMs: number; dir: string; heapMb?: numb
       },
     ],
   };
-}
-
-/**
- * A stored document's open file (the store's descriptor, read with positional
- * reads only and never closed here): a large document is copied to the
- * helper's scratch folder from it, never held in memory whole.
- */
-export interface OpenPdfFile {
-  fd: number;
-  size: number;
-}
-
-async function writeInput(file: string, pdf: Uint8Array | OpenPdfFile): Promise<void> {
-  if (pdf instanceof Uint8Array) return writeFile(file, pdf);
-  if (pdf.size === 0) return writeFile(file, new Uint8Array());
-  // start/end make the stream read at positions (pread): the descriptor's own offset, shared with engine workers, is left alone.
-  await pipeline(createReadStream('', { fd: pdf.fd, start: 0, end: pdf.size - 1, autoClose: false }), createWriteStream(file));
 }
 
 type HelperAnswer = { ok: true; report: ValidationReport } | { ok: false; kind: 'damaged' | 'encrypted' | 'failed'; error: string };
