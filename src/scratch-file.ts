@@ -28,6 +28,13 @@ export class ScratchFile {
     return this.handle.fd;
   }
 
+  /** Replaces the content with `bytes`; answers their size. */
+  async replace(bytes: Uint8Array): Promise<number> {
+    for (let done = 0; done < bytes.length;) done += (await this.handle.write(bytes, done, bytes.length - done, done)).bytesWritten;
+    await this.handle.truncate(bytes.length);
+    return bytes.length;
+  }
+
   /** The content from its start: a stream with positional reads (`start`), so the descriptor's offset is left alone. */
   stream(size: number): Readable {
     if (size === 0) return Readable.from([]);
