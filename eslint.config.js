@@ -18,7 +18,7 @@ const TOOLS = 'src/tools';
 /** Composition roots: they wire the layers together and nothing imports them. */
 const ROOTS = ['src/main.ts', 'src/cli'];
 /** Shared by every layer (error catalogue, configuration, metrics, validation, atomic state files); they import no layer. */
-const SHARED = ['src/errors.ts', 'src/config.ts', 'src/metrics.ts', 'src/validation.ts', 'src/state-file.ts'];
+const SHARED = ['src/errors.ts', 'src/config.ts', 'src/metrics.ts', 'src/validation.ts', 'src/state-file.ts', 'src/scratch-file.ts'];
 
 /**
  * Worker code: the engine's worker entry and task table, and the feature folders' modules they run (MuPDF may

@@ -12,6 +12,8 @@
  *   (reset after the upload through /proc/PID/clear_refs), plus the peaks of the programs it ran meanwhile (veraPDF's
  *   JVM, Ghostscript), sampled every 50 ms, against the peer: Ghostscript's own PDF/A-2b run on the same file
  *   (`gs -dPDFA=2`, its peak sampled the same way).
+ *   A second memory row gives what the conversion added: the service's peak above its memory at rest (after the
+ *   upload, main thread and idle workers with MuPDF loaded), plus the programs' peaks.
  * BENCH_PDFA_MEMORY_MB sets the size (default 100 MB, 40 with --quick).
  */
 import { spawn, execFileSync } from 'node:child_process';
@@ -255,22 +257,27 @@ async function documentRows(dir: string, label: string, verdana: boolean, megaby
     const jvm = programs.get('java') ?? 0;
     const gs = programs.get('gs') ?? 0;
     const total = service + jvm + gs;
+    // What the conversion itself added: the service's peak above its memory at rest, and the programs it ran (the JVM
+    // starts for this job on a fresh service, so all of it counts).
+    const added = service - resting + jvm + gs;
     const peer = await ghostscriptPeer(dir, input);
     const size = `${label}: ${pages} pages of 300 dpi photographs (${(bytes / 1e6).toFixed(1)} MB)`;
     console.log(`  ${size}: ${pipeline} path in ${(ms / 1000).toFixed(1)} s; service at rest ${(resting / MB).toFixed(0)} MB; peak service ${(service / MB).toFixed(0)} MB, veraPDF JVM ${(jvm / MB).toFixed(0)} MB, ` +
-      `Ghostscript ${(gs / MB).toFixed(0)} MB: ${(total / MB).toFixed(0)} MB (${(total / bytes).toFixed(2)}x the file); gs -dPDFA=2 alone ${(peer.ms / 1000).toFixed(1)} s, ${(peer.peak / MB).toFixed(0)} MB`);
-    const peerName = 'gs -dPDFA=2 alone (peak RSS)';
+      `Ghostscript ${(gs / MB).toFixed(0)} MB: ${(total / MB).toFixed(0)} MB (${(total / bytes).toFixed(2)}x the file), ${(added / MB).toFixed(0)} MB above rest (${(added / bytes).toFixed(2)}x); gs -dPDFA=2 alone ${(peer.ms / 1000).toFixed(1)} s, ${(peer.peak / MB).toFixed(0)} MB`);
+    // A memory row: `what` the figure holds, against Ghostscript alone and the target.
+    const memoryRow = (what: string, figure: number): Row => ({
+      operation: `PDF/A-2b conversion as a job, peak memory${what} + veraPDF JVM ${(jvm / MB).toFixed(0)} + Ghostscript ${(gs / MB).toFixed(0)} MB (${pipeline} path)`,
+      size,
+      ours: figure / MB,
+      unit: 'MB',
+      peer: peer.peak / MB,
+      peerName: 'gs -dPDFA=2 alone (peak RSS)',
+      target: `under 3x the file (${((3 * bytes) / MB).toFixed(0)} MB)`,
+      met: figure < 3 * bytes,
+    });
     return [
-      {
-        operation: `PDF/A-2b conversion as a job, peak memory: service ${(service / MB).toFixed(0)} (at rest ${(resting / MB).toFixed(0)}) + veraPDF JVM ${(jvm / MB).toFixed(0)} + Ghostscript ${(gs / MB).toFixed(0)} MB (${pipeline} path)`,
-        size,
-        ours: total / MB,
-        unit: 'MB',
-        peer: peer.peak / MB,
-        peerName,
-        target: `under 3x the file (${((3 * bytes) / MB).toFixed(0)} MB)`,
-        met: total < 3 * bytes,
-      },
+      memoryRow(`: service ${(service / MB).toFixed(0)} (at rest ${(resting / MB).toFixed(0)})`, total),
+      memoryRow(` above the service at rest: service +${((service - resting) / MB).toFixed(0)}`, added),
       { operation: `PDF/A-2b conversion as a job, time (${pipeline} path)`, size, ours: ms / 1000, unit: 's', peer: peer.ms / 1000, peerName: 'gs -dPDFA=2 alone' },
     ];
   } finally {

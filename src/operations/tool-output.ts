@@ -1,12 +1,13 @@
 import { ServiceError } from '../errors.js';
-import type { TaskInput, TaskOutput } from '../engine/models.js';
+import type { PdfSource, TaskInput, TaskOutput } from '../engine/models.js';
 import type { Engine } from './execution.js';
 
 /** What an external program wrote, and what it said while writing it. */
 export interface ToolOutput {
   /** The program, as the problem names it ("qpdf", "Ghostscript", "LibreOffice"). */
   program: string;
-  pdf: Uint8Array;
+  /** Its bytes, or the file they were put in (a large output: PDFAConvertAction's ScratchFile). */
+  pdf: PdfSource;
   /** What it warned about (qpdf's exit status 3, Ghostscript's notes): reported with a failed check. */
   warnings?: readonly string[] | undefined;
 }

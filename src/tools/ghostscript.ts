@@ -1,7 +1,8 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ServiceError } from '../errors.js';
+import { writeInput, type OpenPdfFile } from './input-file.js';
 import type { ToolSupervisor } from './supervisor.js';
 import type { ToolDeclaration } from './tool.js';
 
@@ -57,9 +58,9 @@ export interface GhostscriptOutput {
  * where the part forbids them; PDFAConvertAction refuses transparency for
  * PDF/A-1 first when asked to).
  */
-export function convertToPdfa(tools: ToolSupervisor, options: { pdf: Uint8Array; part: PdfaPart; signal?: AbortSignal | undefined }): Promise<GhostscriptOutput> {
+export function convertToPdfa(tools: ToolSupervisor, options: { pdf: Uint8Array | OpenPdfFile; part: PdfaPart; signal?: AbortSignal | undefined }): Promise<GhostscriptOutput> {
   return tools.run(GHOSTSCRIPT, async ({ scratch, exec }) => {
-    await writeFile(path.join(scratch, 'in.pdf'), options.pdf);
+    await writeInput(path.join(scratch, 'in.pdf'), options.pdf);
     const result = await exec([
       '-dSAFER', '-dBATCH', '-dNOPAUSE', '-dQUIET', '-sDEVICE=pdfwrite',
       `-dPDFA=${options.part}`, '-dPDFACompatibilityPolicy=1', '-sColorConversionStrategy=RGB',

@@ -1,8 +1,6 @@
-import { createReadStream, createWriteStream } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
-import { pipeline } from 'node:stream/promises';
 import path from 'node:path';
 import { ServiceError } from '../errors.js';
+import { writeInput, type OpenPdfFile } from './input-file.js';
 import type { ToolSupervisor } from './supervisor.js';
 import type { ToolDeclaration } from './tool.js';
 
@@ -82,7 +80,10 @@ function classPath(dir: string): string {
 // document (issue 35), on a 24 GB machine; 111 and 118 MB with it (the heap grows as a document needs, up to -Xmx).
 // The heap (-Xmx, PDFSERVICE_VERAPDF_HEAP_MB) bounds its memory: a JVM reserves far more address space than it uses, so
 // no address-space limit (tool.ts memoryLimitMb) applies to it.
-const JVM_OPTIONS = ['-Xms16m', '-XX:+UseSerialGC', '-XX:-UsePerfData', '-Xss4m', '-Djava.awt.headless=true'];
+// -XX:TieredStopAtLevel=1: the client compiler only. The server compiler's threads and code took about 30 MB more and,
+// on this 2-core machine, the first validation of a 100 MB image document 14-16 s instead of 6.4 s; warm runs of that
+// document took 0.1-0.3 s against 1.0-1.1 s (VmHWM 86-90 MB against 115-123 MB; issue 35, item 8, docs/pdfa.md "Memory").
+const JVM_OPTIONS = ['-Xms16m', '-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-XX:-UsePerfData', '-Xss4m', '-Djava.awt.headless=true'];
 const DEFAULT_HEAP_MB = 768;
 
 export function verapdf(options: { timeoutMs: number; dir: string; heapMb?: number | undefined }): ToolDeclaration {
@@ -106,23 +107,6 @@ export function verapdf(options: { timeoutMs: number; dir: string; heapMb?: numb
       },
     ],
   };
-}
-
-/**
- * A stored document's open file (the store's descriptor, read with positional
- * reads only and never closed here): a large document is copied to the
- * helper's scratch folder from it, never held in memory whole.
- */
-export interface OpenPdfFile {
-  fd: number;
-  size: number;
-}
-
-async function writeInput(file: string, pdf: Uint8Array | OpenPdfFile): Promise<void> {
-  if (pdf instanceof Uint8Array) return writeFile(file, pdf);
-  if (pdf.size === 0) return writeFile(file, new Uint8Array());
-  // start/end make the stream read at positions (pread): the descriptor's own offset, shared with engine workers, is left alone.
-  await pipeline(createReadStream('', { fd: pdf.fd, start: 0, end: pdf.size - 1, autoClose: false }), createWriteStream(file));
 }
 
 type HelperAnswer = { ok: true; report: ValidationReport } | { ok: false; kind: 'damaged' | 'encrypted' | 'failed'; error: string };

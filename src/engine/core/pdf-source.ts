@@ -16,6 +16,15 @@ export interface OpenFile {
 
 export type PdfSource = Uint8Array | OpenFile;
 
+/**
+ * Where a task writes a large output instead of answering its bytes: a file the main thread holds open (operations:
+ * ScratchFile), written from MuPDF's memory at positions, so no copy of the output is made in the worker or sent to
+ * the main thread. The task answers the size written; the file is then read as an OpenFile.
+ */
+export interface OutputFile {
+  fd: number;
+}
+
 export function sourceSize(source: PdfSource): number {
   return source instanceof Uint8Array ? source.length : source.size;
 }

@@ -1,6 +1,8 @@
+import { ftruncateSync, writeSync } from 'node:fs';
 import type * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
 import { formFacts } from './inspect.js';
+import type { OutputFile } from './pdf-source.js';
 
 /**
  * How a document is rewritten in full: unused objects dropped but object
@@ -17,6 +19,30 @@ const FULL_SAVE = 'garbage=1,compress=yes,pretty';
 export function saveFull(doc: mupdf.PDFDocument, extra?: string): Uint8Array {
   return save(doc, extra ? `${extra},${FULL_SAVE}` : FULL_SAVE);
 }
+
+/**
+ * The document rewritten in full (saveFull) into `out` instead of a copy: MuPDF writes its output into its WebAssembly
+ * memory, and from there it goes to the file directly, so a 100 MB output costs no second 100 MB in the worker's
+ * JavaScript heap nor a transfer to the main thread (issue 35, item 8). Answers the size written; the file is cut there
+ * (a task may write the same file again).
+ */
+export function saveFullTo(doc: mupdf.PDFDocument, out: OutputFile, options: { extra?: string; patch?: (bytes: Uint8Array) => void } = {}): number {
+  const buffer = doc.saveToBuffer(options.extra ? `${options.extra},${FULL_SAVE}` : FULL_SAVE);
+  try {
+    // A view into WASM memory, valid until the buffer goes (nothing allocates in MuPDF meanwhile); `patch` edits the
+    // output in place (a header) before it is written.
+    const view = buffer.asUint8Array();
+    options.patch?.(view);
+    for (let done = 0; done < view.length;) done += writeSync(out.fd, view, done, Math.min(WRITE_CHUNK, view.length - done), done);
+    ftruncateSync(out.fd, view.length);
+    return view.length;
+  } finally {
+    buffer.destroy();
+  }
+}
+
+/** Bytes per write of saveFullTo. */
+const WRITE_CHUNK = 8 * 1024 * 1024;
 
 /**
  * A full rewrite that leaves every stream as it is stored: FULL_SAVE's

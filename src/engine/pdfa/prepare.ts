@@ -1,9 +1,9 @@
 import type * as mupdf from 'mupdf';
 import { withPdf } from '../core/document-task.js';
 import { deref, inheritable, name } from '../core/mupdf-objects.js';
-import type { PdfSource } from '../core/pdf-source.js';
+import type { OutputFile, PdfSource } from '../core/pdf-source.js';
 import { validateUpload } from '../core/inspect.js';
-import { refuseIfSigned, saveFull } from '../core/save.js';
+import { refuseIfSigned, saveFullTo } from '../core/save.js';
 import { redrawAll } from '../annotations/redraw.js';
 import { finishPdfa, pdfaHeader } from './finish.js';
 import { StandardFontEmbedder } from './fonts.js';
@@ -44,35 +44,39 @@ import { SPECIFICATION, type PdfaFinding, type PdfaLocation, type PdfaPart, type
  * rewrites it, which would invalidate its signatures. Measured: 5-40 ms for
  * the corpus files, nothing next to Ghostscript's run.
  */
-export function pdfaPrepare(input: { pdf: PdfSource; password?: string | undefined; finish?: 'B' | 'U' | undefined } & PdfaPrepareOptions): PdfaPrepared {
+export function pdfaPrepare(input: { pdf: PdfSource; password?: string | undefined; out: OutputFile; finish?: 'B' | 'U' | undefined } & PdfaPrepareOptions): PdfaPrepared {
   // Converting removes the encryption: that is the owner's decision, as for SetSecurity.
   return withPdf(input, 'owner', (doc) => {
     refuseIfSigned(doc, 'PDF/A conversion rewrites the whole document, which invalidates its signatures');
     const work = new Preparation(doc, input);
     work.run();
     const facts = { findings: work.findingList(), changes: work.changes, transparencyFound: work.transparencyFound, fontsNotEmbedded: work.fontsNotEmbedded.size, pageCount: doc.countPages() };
-    // Refused by the options: nothing more is needed, no bytes.
-    if (facts.findings.length) return { ...facts, bytes: new Uint8Array(0), finished: false };
+    // Refused by the options: nothing more is needed, nothing written.
+    if (facts.findings.length) return { ...facts, size: 0, finished: false };
+    // The output goes to the caller's file straight from MuPDF's memory (saveFullTo): a large document's output is
+    // never a copy in this worker nor sent to the main thread (issue 35, item 8), and is read back from the file.
     // The MuPDF path on the document already open (finish.ts), saved once; its summary read here too (the runner would
-    // otherwise open the output again, after a copy of it to a worker: 100 MB more for a 100 MB document).
+    // otherwise open the output again).
     if (input.finish && facts.fontsNotEmbedded === 0) {
       finishPdfa(doc, input.part, input.finish);
       // MuPDF leaves the XML metadata stream uncompressed (PDF/A-1 forbids a filter on it), as finish.ts needs.
-      const bytes = saveFull(doc, 'encrypt=none');
-      pdfaHeader(bytes);
-      return { ...facts, bytes, finished: true, summary: validateUpload({ pdf: bytes }) };
+      const size = saveFullTo(doc, input.out, { extra: 'encrypt=none', patch: pdfaHeader });
+      return { ...facts, size, finished: true, summary: validateUpload({ pdf: { fd: input.out.fd, size } }) };
     }
-    // For Ghostscript: the prepared document, and its text (the text check's "before", text.ts) read from those bytes
-    // in this worker (not after a copy of them to another).
-    const bytes = saveFull(doc, 'encrypt=none');
-    return { ...facts, bytes, finished: false, pageText: pdfaPageText({ pdf: bytes }).pages };
+    // For Ghostscript: the prepared document, and its text (the text check's "before", text.ts) read from that file
+    // in this worker.
+    const size = saveFullTo(doc, input.out, { extra: 'encrypt=none' });
+    return { ...facts, size, finished: false, pageText: pdfaPageText({ pdf: { fd: input.out.fd, size } }).pages };
   });
 }
 
 export interface PdfaPrepared {
-  /** The document prepared for Ghostscript, unencrypted; or, `finished`, the MuPDF path's output. Empty with findings. */
-  bytes: Uint8Array;
-  /** The bytes are the MuPDF path's PDF/A output (asked for with `finish`, and every font is embedded). */
+  /**
+   * The size written to the task's output file (`out`): the document prepared for Ghostscript, unencrypted; or,
+   * `finished`, the MuPDF path's output. 0 with findings (nothing written).
+   */
+  size: number;
+  /** The output is the MuPDF path's PDF/A output (asked for with `finish`, and every font is embedded). */
   finished: boolean;
   /** Finished: the output's page count and DocumentInfo, as the runner would read them. */
   summary?: ReturnType<typeof validateUpload>;

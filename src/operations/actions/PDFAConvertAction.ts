@@ -1,10 +1,12 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { ServiceError } from '../../errors.js';
+import { ScratchFile } from '../../scratch-file.js';
 import type { PageTextLoss, PdfaFinding, PdfaPart, TaskOutput } from '../../engine/models.js';
 import { convertToPdfa } from '../../tools/ghostscript.js';
 import { validatePdfa, type PdfaProfile, type ValidationReport } from '../../tools/verapdf.js';
 import { throwIfStopped } from '../execution.js';
 import { checkToolOutput } from '../tool-output.js';
+import type { StagedUpload } from '../../storage/store.js';
 import type { ActionDefinition, ActionOutput, ExecuteInput } from './types.js';
 import { OUTPUT_PARAM_SCHEMAS } from './types.js';
 
@@ -80,71 +82,85 @@ export const PDFAConvertAction: ActionDefinition<Params> = {
     'with the failed rules and nothing written, or with appendReport/addAnnots the document as it was with the report in it. The answer\'s report lists ' +
     'what was changed and the validator\'s verdict. Runs as a background job unless Prefer: wait=N. See docs/pdfa.md.',
   schema,
-  async execute({ params, source, engine, ctx, exec, tools }) {
-    const profile = params.profile as ConvertProfile;
-    const part = PROFILES[profile];
-    const password = ctx.documentPassword;
-    const conformance = profile.endsWith('u') ? 'U' : 'B';
-    const progress = (done: number, stage: string) => exec.progress?.({ done, total: 4, unit: 'steps', stage });
-    progress(0, 'prepare');
-    const prepareInput = {
-      pdf: source.pdf,
-      password,
-      part,
-      unsupportedAnnots: params.unsupportedAnnots as 0 | 1,
-      embeddedFiles: params.embeddedFiles as 0 | 1,
-      transparency: params.transparency as 1 | 2,
-    };
-    // The MuPDF path keeps the document as it is (images, fields, content bytes): when pdfaPrepare has every font
-    // embedded (it embeds substitutes for the standard 14, engine/pdfa/fonts.ts), it finishes the document in the same
-    // task (one save, engine/pdfa/finish.ts). Other fonts without a program, and whatever veraPDF finds it cannot fix
-    // (glyph widths, colour spaces), go to Ghostscript's path. Measured on the 200-page bench document (Helvetica not
-    // embedded, 4,000 annotations): prepare 0.2-0.3 s, finish 0.1-0.15 s, veraPDF 1.3-2.4 s warm (about 4 s on the first
-    // large document a fresh JVM sees), against Ghostscript's 1.6-2.2 s alone; the 20-page scan 0.2-0.3 s in all.
-    let prepared = await engine.run('pdfaPrepare', { ...prepareInput, finish: conformance });
-    const report: PdfaConversionReport = { profile, compliant: false, changes: prepared.changes, warnings: [], attempts: [], rules: prepared.findings };
-    if (prepared.findings.length) return failed({ params, report, source, engine, password });
-    if (prepared.finished) {
-      progress(1, 'validate');
-      throwIfStopped(exec);
-      const verdict = await validatePdfa(tools, { pdf: prepared.bytes, profile, signal: exec.signal });
-      if (verdict.compliant) return succeeded(report, 'mupdf', prepared.bytes, verdict, prepared.summary);
-      report.attempts.push(`mupdf: ${verdict.rules.length} rule(s) failed (${verdict.rules.slice(0, 5).map((r) => `${r.clause}-${r.testNumber}`).join(', ')}); converted with Ghostscript instead`);
-      // Prepared again for Ghostscript, without the MuPDF path's additions (its output would take the rest of a large
-      // document's memory while Ghostscript runs): that costs another preparation only when the MuPDF path failed.
-      prepared = await engine.run('pdfaPrepare', prepareInput);
-    } else {
-      report.attempts.push(`mupdf: skipped, ${prepared.fontsNotEmbedded} font(s) not embedded`);
+  async execute(input) {
+    // The prepared document, and the MuPDF path's output, go to a scratch file straight from the worker's MuPDF memory
+    // (engine/core/save.ts, saveFullTo): veraPDF, Ghostscript and the store read them from there, so a 100 MB document's
+    // output is never a copy in the worker, nor in the main thread (issue 35, item 8; docs/pdfa.md, "Memory").
+    const out = await ScratchFile.create();
+    try {
+      return await convert(input, out);
+    } finally {
+      await out.close();
     }
-    progress(2, 'convert');
-    const before = prepared.pageText ?? [];
-    const converted = await convertToPdfa(tools, { pdf: prepared.bytes, part, signal: exec.signal });
-    // One large document at a time in memory: Ghostscript's input goes before its output is checked.
-    prepared.bytes = new Uint8Array(0);
-    await checkToolOutput(engine, { program: 'Ghostscript', pdf: converted.pdf, warnings: converted.warnings }, { pageCount: prepared.pageCount, encrypted: false });
-    report.warnings = converted.warnings;
-    if (conformance === 'U') conformanceU(converted.pdf);
-    throwIfStopped(exec);
-    progress(3, 'validate');
-    // The output's text first (moved to the worker and back, not copied), then veraPDF's verdict: one after the other, so
-    // that the output is never held twice (measured: a 100 MB image document peaked at 1,021 MB with both at once).
-    const checked = await engine.run('pdfaTextLoss', { pdf: converted.pdf, before }, { transfer: [converted.pdf] });
-    const pdf = checked.bytes ?? converted.pdf;
-    const lost = lostText(checked.pages);
-    if (lost) {
-      Object.assign(report, { pipeline: 'ghostscript', rules: [lost] });
-      return failed({ params, report, source, engine, password });
-    }
-    const verdict = await validatePdfa(tools, { pdf, profile, signal: exec.signal });
-    if (!verdict.compliant) {
-      Object.assign(report, { pipeline: 'ghostscript', validator: verdict.validator, passedChecks: verdict.passedChecks, failedChecks: verdict.failedChecks, rules: verdict.rules });
-      return failed({ params, report, source, engine, password });
-    }
-    return succeeded(report, 'ghostscript', pdf, verdict, checked.summary);
   },
 };
 
-function succeeded(report: PdfaConversionReport, pipeline: 'mupdf' | 'ghostscript', pdf: Uint8Array, verdict: ValidationReport, summary: TaskOutput<'validateUpload'> | undefined): ActionOutput {
+async function convert({ params, source, engine, ctx, exec, tools, documents }: ExecuteInput<Params, undefined>, out: ScratchFile): Promise<ActionOutput> {
+  const profile = params.profile as ConvertProfile;
+  const part = PROFILES[profile];
+  const password = ctx.documentPassword;
+  const conformance = profile.endsWith('u') ? 'U' : 'B';
+  const progress = (done: number, stage: string) => exec.progress?.({ done, total: 4, unit: 'steps', stage });
+  progress(0, 'prepare');
+  const prepareInput = {
+    pdf: source.pdf,
+    password,
+    part,
+    unsupportedAnnots: params.unsupportedAnnots as 0 | 1,
+    embeddedFiles: params.embeddedFiles as 0 | 1,
+    transparency: params.transparency as 1 | 2,
+  };
+  // The MuPDF path keeps the document as it is (images, fields, content bytes): when pdfaPrepare has every font
+  // embedded (it embeds substitutes for the standard 14, engine/pdfa/fonts.ts), it finishes the document in the same
+  // task (one save, engine/pdfa/finish.ts). Other fonts without a program, and whatever veraPDF finds it cannot fix
+  // (glyph widths, colour spaces), go to Ghostscript's path. Measured on the 200-page bench document (Helvetica not
+  // embedded, 4,000 annotations): prepare 0.2-0.3 s, finish 0.1-0.15 s, veraPDF 1.3-2.4 s warm (about 4 s on the first
+  // large document a fresh JVM sees), against Ghostscript's 1.6-2.2 s alone; the 20-page scan 0.2-0.3 s in all.
+  let prepared = await engine.run('pdfaPrepare', { ...prepareInput, out: { fd: out.fd }, finish: conformance });
+  const report: PdfaConversionReport = { profile, compliant: false, changes: prepared.changes, warnings: [], attempts: [], rules: prepared.findings };
+  if (prepared.findings.length) return failed({ params, report, source, engine, password });
+  if (prepared.finished) {
+    progress(1, 'validate');
+    throwIfStopped(exec);
+    const verdict = await validatePdfa(tools, { pdf: { fd: out.fd, size: prepared.size }, profile, signal: exec.signal });
+    // Staged in the store from the file (a streamed copy): the runner writes it as it writes an upload.
+    if (verdict.compliant) return succeeded(report, 'mupdf', await documents.stage(out.stream(prepared.size), prepared.size, ctx), verdict, prepared.summary);
+    report.attempts.push(`mupdf: ${verdict.rules.length} rule(s) failed (${verdict.rules.slice(0, 5).map((r) => `${r.clause}-${r.testNumber}`).join(', ')}); converted with Ghostscript instead`);
+    // Prepared again for Ghostscript, without the MuPDF path's additions, into the same file: that costs another
+    // preparation only when the MuPDF path failed.
+    prepared = await engine.run('pdfaPrepare', { ...prepareInput, out: { fd: out.fd } });
+  } else {
+    report.attempts.push(`mupdf: skipped, ${prepared.fontsNotEmbedded} font(s) not embedded`);
+  }
+  progress(2, 'convert');
+  const before = prepared.pageText ?? [];
+  const converted = await convertToPdfa(tools, { pdf: { fd: out.fd, size: prepared.size }, part, signal: exec.signal });
+  report.warnings = converted.warnings;
+  if (conformance === 'U') conformanceU(converted.pdf);
+  // Ghostscript's output, edited in memory (its dates, a level-U claim), replaces its input in the scratch file, and is
+  // let go: the check, the text check, veraPDF and the store read that file, so no task gets a copy of it (measured: a
+  // 100 MB image document peaked at 861 MB in the service with the output handed to each as bytes, issue 35 item 8).
+  const output = { fd: out.fd, size: await out.replace(converted.pdf) };
+  converted.pdf = Buffer.alloc(0);
+  await checkToolOutput(engine, { program: 'Ghostscript', pdf: output, warnings: converted.warnings }, { pageCount: prepared.pageCount, encrypted: false });
+  throwIfStopped(exec);
+  progress(3, 'validate');
+  // The output's text first, then veraPDF's verdict.
+  const checked = await engine.run('pdfaTextLoss', { pdf: output, before });
+  const lost = lostText(checked.pages);
+  if (lost) {
+    Object.assign(report, { pipeline: 'ghostscript', rules: [lost] });
+    return failed({ params, report, source, engine, password });
+  }
+  const verdict = await validatePdfa(tools, { pdf: output, profile, signal: exec.signal });
+  if (!verdict.compliant) {
+    Object.assign(report, { pipeline: 'ghostscript', validator: verdict.validator, passedChecks: verdict.passedChecks, failedChecks: verdict.failedChecks, rules: verdict.rules });
+    return failed({ params, report, source, engine, password });
+  }
+  return succeeded(report, 'ghostscript', await documents.stage(out.stream(output.size), output.size, ctx), verdict, checked.summary);
+}
+
+function succeeded(report: PdfaConversionReport, pipeline: 'mupdf' | 'ghostscript', pdf: StagedUpload, verdict: ValidationReport, summary: TaskOutput<'validateUpload'> | undefined): ActionOutput {
   Object.assign(report, { compliant: true, pipeline, validator: verdict.validator, passedChecks: verdict.passedChecks, failedChecks: verdict.failedChecks, rules: verdict.rules });
   return { kind: 'document', bytes: pdf, report, ...(summary ? { summary } : {}) };
 }

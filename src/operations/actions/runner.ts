@@ -1,7 +1,7 @@
 import { ServiceError } from '../../errors.js';
 import { compileValidator } from '../../validation.js';
 import { documentPathFromBody, type StoredPath } from '../../storage/paths.js';
-import { conflictModeFor, matchesEtag, type ConflictMode } from '../../storage/store.js';
+import { conflictModeFor, matchesEtag, type ConflictMode, type StagedUpload } from '../../storage/store.js';
 import type { OperationContext } from '../context.js';
 import type { DocumentOperations } from '../documents.js';
 import { requestExecution, type ExecutionContext } from '../execution.js';
@@ -141,6 +141,8 @@ export class ActionRunner {
    * under the lock, so If-Match is checked against what is actually changed.
    */
   async execute(prepared: PreparedAction, exec?: ExecutionContext, lock: 'work' | 'write' = 'work'): Promise<ActionResponse> {
+    // An output the action staged in the store: discarded when it is not written (a stop, 412, 409).
+    let staged: StagedUpload | undefined;
     try {
       const { ctx, inPlace, params, files } = prepared;
       const action = (ACTIONS as readonly AnyAction[]).find((a) => a.name === prepared.name);
@@ -157,8 +159,10 @@ export class ActionRunner {
           const output = await action.execute({ params, prepared: prepared.prepared, files, source: stored!, ctx, engine, exec: execution, documents: this.documents, tools: this.tools });
           if (output.kind === 'model') return { result: { output } };
           if (output.kind === 'unchanged') return { result: { output, summary: await engine.run('validateUpload', { pdf: stored!.pdf }).catch(() => undefined) } };
-          // Read while the written bytes are still at hand, for the DocumentModel's page count and encryption.
-          const summary = output.summary ?? (await engine.run('validateUpload', { pdf: output.bytes }).catch(() => undefined));
+          if (!(output.bytes instanceof Uint8Array)) staged = output.bytes;
+          // Read while the written bytes are still at hand, for the DocumentModel's page count and encryption (staged
+          // content comes with its summary).
+          const summary = output.summary ?? (output.bytes instanceof Uint8Array ? await engine.run('validateUpload', { pdf: output.bytes }).catch(() => undefined) : undefined);
           return { content: output.bytes, result: { output, summary } };
         },
       });
@@ -174,6 +178,9 @@ export class ActionRunner {
       const model = { ...documentModel(written!.path, written!.stat, summary), ...(output.report !== undefined ? { report: output.report } : {}) };
       if (inPlace) return { kind: 'document', status: 200, model };
       return { kind: 'document', status: written!.created ? 201 : 200, model, location: written!.path };
+    } catch (err) {
+      await staged?.discard().catch(() => undefined);
+      throw err;
     } finally {
       await discardAll(prepared.files);
     }

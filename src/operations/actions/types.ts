@@ -50,8 +50,11 @@ export type ActionOutput =
   /**
    * New bytes. `summary`: the written file's page count and encryption when the engine task that wrote it already
    * knows them, which spares the runner opening the output again (70 to 110 ms on the optimized 200-page bench document).
+   * A large output may come staged in the store (DocumentOperations.stage) instead of as bytes, so that it is never
+   * held in memory (PDFAConvertAction); it then comes with its summary, and the runner discards it when nothing is
+   * written.
    */
-  | { kind: 'document'; bytes: Uint8Array; report?: unknown; summary?: TaskOutput<'validateUpload'> }
+  | { kind: 'document'; bytes: Uint8Array | StagedUpload; report?: unknown; summary?: TaskOutput<'validateUpload'> }
   | { kind: 'model'; model: unknown; xmlRoot: string }
   /** The action found nothing to change (OptimizeAction when nothing shrinks): nothing is written; the answer is the source's DocumentModel with the report. */
   | { kind: 'unchanged'; report?: unknown };

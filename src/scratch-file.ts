@@ -1,0 +1,47 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import fs from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+
+/**
+ * A scratch file for a large intermediate result (an engine task's output that would otherwise be a copy in the
+ * worker and in the main thread: issue 35, item 8). It is removed from its folder as soon as it is open, so nothing is
+ * left behind whatever happens to the process; it lives while its descriptor is open. The descriptor belongs to the
+ * process: an engine worker writes it at positions (engine/core/save.ts, `saveFull` with an OutputFile) and tasks,
+ * tools and the store read it the same way (PdfSource's OpenFile), never through a shared file offset.
+ */
+export class ScratchFile {
+  private constructor(
+    private readonly handle: fs.FileHandle,
+  ) {}
+
+  static async create(): Promise<ScratchFile> {
+    const file = path.join(tmpdir(), `pdfservice-${randomBytes(8).toString('hex')}.tmp`);
+    const handle = await fs.open(file, 'wx+', 0o600);
+    await fs.rm(file, { force: true });
+    return new ScratchFile(handle);
+  }
+
+  get fd(): number {
+    return this.handle.fd;
+  }
+
+  /** Replaces the content with `bytes`; answers their size. */
+  async replace(bytes: Uint8Array): Promise<number> {
+    for (let done = 0; done < bytes.length;) done += (await this.handle.write(bytes, done, bytes.length - done, done)).bytesWritten;
+    await this.handle.truncate(bytes.length);
+    return bytes.length;
+  }
+
+  /** The content from its start: a stream with positional reads (`start`), so the descriptor's offset is left alone. */
+  stream(size: number): Readable {
+    if (size === 0) return Readable.from([]);
+    return createReadStream('', { fd: this.handle.fd, start: 0, end: size - 1, autoClose: false });
+  }
+
+  async close(): Promise<void> {
+    await this.handle.close();
+  }
+}
