@@ -6,7 +6,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { SETTINGS } from '../src/config.js';
+import { configurationTable, SETTINGS } from '../src/config.js';
 import { ERROR_CATALOG } from '../src/errors.js';
 import { call, putPdf } from './helpers/http.js';
 import { makePdf } from './helpers/pdf.js';
@@ -241,4 +241,9 @@ test('the README configuration table lists every setting', async () => {
   for (const setting of Object.values(SETTINGS)) {
     assert.match(readme, new RegExp(`\\|\\s*\`${setting.env}\`\\s*\\|`), `${setting.env} is in the README`);
   }
+});
+
+test('the README configuration table is the one the settings blocks generate (npm run config-table writes it)', async () => {
+  const readme = await repoFile('README.md');
+  assert.ok(readme.includes(`\n${configurationTable()}\n`), 'README.md\'s configuration table differs from `npm run config-table`\'s');
 });

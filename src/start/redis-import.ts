@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { FileUserStore } from './auth/users.js';
-import type { RedisUserStore } from './auth/redis-users.js';
-import type { RedisTokenStore } from './auth/redis-tokens.js';
-import type { StoredToken } from './auth/tokens.js';
-import type { RedisProfileStore } from './operations/optimize/redis-store.js';
-import type { ProfileRecord } from './operations/optimize/store.js';
-import { readStateList } from './state-file.js';
+import { FileUserStore } from '../auth/users.js';
+import type { RedisUserStore } from '../auth/redis-users.js';
+import type { RedisTokenStore } from '../auth/redis-tokens.js';
+import type { StoredToken } from '../auth/tokens.js';
+import type { RedisProfileStore } from '../operations/optimize/redis-store.js';
+import type { ProfileRecord } from '../operations/optimize/store.js';
+import { readStateList } from '../state-file.js';
 
 /** What an instance copied from its data folder into Redis (zero each when Redis had them already). */
 export interface Imported {
