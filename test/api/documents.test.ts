@@ -248,7 +248,7 @@ describe('bad bodies change nothing', () => {
     { name: 'page tree with a cycle', body: pageTreeCycle(), type: 'application/pdf', status: 422, code: 'MALFORMED_PDF' },
     // 15,000 levels of /Pages: MuPDF took seconds (100,000 levels: 22-31 s) to find the page, per request, and stored it.
     { name: 'page tree 15,000 levels deep', body: deepPageTreePdf(15_000), type: 'application/pdf', status: 422, code: 'MALFORMED_PDF' },
-    // text/plain is an upload type since issue 22 (converted as UTF-8 text; a PDF sent as text is 422, test/office-formats.test.ts).
+    // text/plain is an upload type since issue 22 (converted as UTF-8 text; a PDF sent as text is 422, test/tools/office-formats.test.ts).
     { name: 'wrong Content-Type', body: makePdf(), type: 'text/html', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
     // JSON and XML have body parsers of their own (for models); an upload must still refuse them (was 500, found by the robustness suite).
     { name: 'a JSON object', body: Buffer.from('{"a":1,"b":2}'), type: 'application/json', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },

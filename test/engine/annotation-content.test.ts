@@ -23,7 +23,7 @@ const importXfdf = (p: string, xfdf: string, url = 'annotations/content') => cal
 const canonical = (xfdf: string) => xfdf.replace(/<ids[^>]*\/>/, '');
 /**
  * And without <appearance>: the fixture's stamp has no /AP, the import draws
- * one and later exports carry it (test/xfdf-appearance.test.ts tests those).
+ * one and later exports carry it (test/engine/xfdf-appearance.test.ts tests those).
  */
 const withoutAppearances = (xfdf: string) =>
   canonical(xfdf)
