@@ -343,7 +343,7 @@ if (!dir) {
   });
 
   // Its owner password is unknown: authority is checked before the document's state, so the answer is 403
-  // (owner needed); the 409 DOCUMENT_SIGNED refusal of signed documents is tested in test/permissions.test.ts.
+  // (owner needed); the 409 DOCUMENT_SIGNED refusal of signed documents is tested in test/api/permissions.test.ts.
   describe('a signed encrypted document keeps its encryption: DELETE password-permissions without the owner password is 403', () => {
     for (const entry of signed) {
       test(entry.file, async () => {

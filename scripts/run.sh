@@ -2,10 +2,26 @@
 # The README's two commands:
 #   bash scripts/run.sh start   set up what the service needs, then start it (PDFSERVICE_* variables apply)
 #   bash scripts/run.sh test    set up that and what the tests need, then run the whole test suite
+#   bash scripts/run.sh test api jobs   the same for some groups only: the folders of test/ that hold tests
 set -euo pipefail
 cd "$(dirname "$0")/.."
+groups() { for dir in test/*/; do compgen -G "$dir*.test.ts" >/dev/null && basename "$dir"; done | tr '\n' ' '; }
 case "${1:-}" in
   start) bash scripts/setup.sh runtime; exec node dist/src/main.js ;;
-  test) bash scripts/setup.sh test; exec node --test --test-concurrency=2 dist/test/ ;;
-  *) echo "usage: bash scripts/run.sh start|test" >&2; exit 2 ;;
+  test)
+    shift
+    targets=(dist/test/)
+    if [ $# -gt 0 ]; then
+      targets=()
+      for group in "$@"; do
+        if ! compgen -G "test/$group/*.test.ts" >/dev/null || [[ "$group" == */* ]]; then
+          echo "run.sh: no test group \"$group\"; the groups: $(groups)" >&2
+          exit 2
+        fi
+        targets+=("dist/test/$group/")
+      done
+    fi
+    bash scripts/setup.sh test
+    exec node --test --test-concurrency=2 "${targets[@]}" ;;
+  *) echo "usage: bash scripts/run.sh start | test [group...]" >&2; exit 2 ;;
 esac

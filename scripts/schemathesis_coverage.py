@@ -19,9 +19,9 @@ API_PREFIX = "/pdfservice/v1"
 
 # Operations whose success path a fuzzer cannot reach on its own, and why. Keep this empty where a fixture can do it.
 UNREACHABLE = {
-    "getUserDmsAccount": "a DMS account exists only with the WebDAV store (PDFSERVICE_STORE=webdav); test/dms-mapped.test.ts covers it",
-    "setUserDmsAccount": "a DMS account exists only with the WebDAV store (PDFSERVICE_STORE=webdav); test/dms-mapped.test.ts covers it",
-    "deleteUserDmsAccount": "a DMS account exists only with the WebDAV store (PDFSERVICE_STORE=webdav); test/dms-mapped.test.ts covers it",
+    "getUserDmsAccount": "a DMS account exists only with the WebDAV store (PDFSERVICE_STORE=webdav); test/dms/dms-mapped.test.ts covers it",
+    "setUserDmsAccount": "a DMS account exists only with the WebDAV store (PDFSERVICE_STORE=webdav); test/dms/dms-mapped.test.ts covers it",
+    "deleteUserDmsAccount": "a DMS account exists only with the WebDAV store (PDFSERVICE_STORE=webdav); test/dms/dms-mapped.test.ts covers it",
 }
 
 # The rules a JSON Schema cannot state, by operation: the codes a schema-valid request may be refused with

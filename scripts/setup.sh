@@ -40,10 +40,10 @@ RUNTIME_PACKAGES=(libreoffice-writer bubblewrap fonts-liberation2 fonts-dejavu-c
 # libnss3-tools (certutil, pk12util): the NSS database pdfsig -add-signature signs from, the peer in the signing benchmark.
 # mupdf-tools: the native peer in benchmarks. imagemagick: test images.
 # default-jdk-headless, libpdfbox2-java: Apache PDFBox, an independent reader of our XFDF and FDF in tests.
-# zsh: test/readme.test.ts checks that the README's examples parse in zsh as well as bash.
+# zsh: test/api/readme.test.ts checks that the README's examples parse in zsh as well as bash.
 # python3-venv: the virtual environment scripts/schemathesis.sh installs Schemathesis into (CI's conformance run, .ci/run).
 # ocrmypdf: the peer of the OCR benchmark (bench/ocr.ts), OCRAction's open-source reference (issue 19).
-# libactivation-java, libjaxb-api-java: on the class path of PDFBox Preflight, the second PDF/A-1b validator (test/pdfa-convert.test.ts).
+# libactivation-java, libjaxb-api-java: on the class path of PDFBox Preflight, the second PDF/A-1b validator (test/tools/pdfa-convert.test.ts).
 # apache2-bin: the WebDAV server the DMS tests start from test/dav/httpd.conf (mod_dav, mod_dav_fs, mod_auth_basic; docs/dms.md);
 # only the binary and modules, not apache2, so no system service or site is set up. litmus: the WebDAV suite run against it.
 # swift (swift-ring-builder; it brings python3-swift, the servers with the s3api and tempauth middleware): the S3 server
@@ -54,9 +54,9 @@ RUNTIME_PACKAGES=(libreoffice-writer bubblewrap fonts-liberation2 fonts-dejavu-c
 # redis-server (Redis 7.0): the Redis the shared-session tests start on a free loopback port (test/helpers/redis-server.ts,
 # docs/deployment.md). Debian's package also sets up a system service on port 6379: the step below stops and disables it,
 # so nothing depends on it.
-# nginx: the load balancer of the proof test (test/cluster.test.ts), run with the repository's deploy/nginx files; the
+# nginx: the load balancer of the proof test (test/redis/cluster.test.ts), run with the repository's deploy/nginx files; the
 # package's system service (port 80) is disabled below, as Redis's is.
-# chromium: the browser test/cors-browser.test.ts drives (playwright-core, with this executable): CORS is enforced by
+# chromium: the browser test/api/cors-browser.test.ts drives (playwright-core, with this executable): CORS is enforced by
 # browsers only, so a header a preflight does not allow or an answer does not expose is found only in a real one
 # (playwright's own browser download cannot be used: nothing is fetched outside the package registries).
 TEST_PACKAGES=(poppler-utils libnss3-tools mupdf-tools imagemagick default-jdk-headless libpdfbox2-java zsh python3-venv
@@ -140,10 +140,13 @@ if [ ! -f "$verapdf_dir/.stamp" ] || [ "$(cat "$verapdf_dir/.stamp")" != "$verap
   did=1
 fi
 
-# Build: only when a source is newer than the last build.
+# Build: only when a source is newer than the last build. The output of a source that was moved or deleted goes with a
+# clean build: `node --test dist/test/` would run an old test file left there.
 stamp=dist/.build-stamp
-if [ ! -f "$stamp" ] || [ -n "$(find src test corpus bench robust tsconfig.json package.json -newer "$stamp" -print -quit 2>/dev/null)" ]; then
+orphan=$( (cd dist 2>/dev/null && find src test corpus bench robust -name '*.js' 2>/dev/null) | while read -r out; do [ -f "${out%.js}.ts" ] || { echo "$out"; break; }; done)
+if [ ! -f "$stamp" ] || [ -n "$orphan" ] || [ -n "$(find src test corpus bench robust tsconfig.json package.json -newer "$stamp" -print -quit 2>/dev/null)" ]; then
   echo "setup: building"
+  if [ -n "$orphan" ]; then rm -rf dist; fi
   npx tsc -p tsconfig.json
   touch "$stamp"
   did=1

@@ -91,7 +91,7 @@ export function convertToPdfa(tools: ToolSupervisor, options: { pdf: Uint8Array 
 /**
  * Ghostscript 10.0 run in UTC (as the sandbox is) writes Info dates as
  * D:20261126005819Z00'00', which PDFBox Preflight reads as not matching the
- * XMP's 2026-11-26T00:58:19Z (test/pdfa-convert.test.ts found it); the same
+ * XMP's 2026-11-26T00:58:19Z (test/tools/pdfa-convert.test.ts found it); the same
  * instant as +00'00' matches. Changed in place, one character for one, so no
  * offset of the file moves.
  */

@@ -1,5 +1,5 @@
 /**
- * Fixtures and measures for the OCR tests (test/ocr.test.ts), made with tools
+ * Fixtures and measures for the OCR tests (test/tools/ocr.test.ts), made with tools
  * other than the service: text PDFs written by LibreOffice, pages rendered by
  * poppler (pdftoppm), images turned and degraded by ImageMagick, wrapped into
  * image-only PDFs by a small writer here (ImageMagick may not write PDF on

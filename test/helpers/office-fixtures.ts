@@ -124,7 +124,7 @@ export function fodtSection(href: string, n: number): string {
   return `<text:section text:name="linked${n}"><text:section-source xlink:href="${xmlEscape(href)}" text:filter-name="Text"/><text:p>cached section</text:p></text:section>`;
 }
 
-// ---- One small document per Office format (test/office-formats.test.ts) ----
+// ---- One small document per Office format (test/tools/office-formats.test.ts) ----
 
 const PKG_RELS = 'http://schemas.openxmlformats.org/package/2006/relationships';
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';

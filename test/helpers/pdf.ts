@@ -56,7 +56,7 @@ export function serializePdf(objects: string[], trailer: string): Buffer {
 /**
  * A document of `pages` pages made cheaply: every page draws one shared
  * content stream, under a two-level page tree (1,000 pages a node).
- * About 10 MB for 100,000 pages (test/pages-paging.test.ts, bench/pages.ts).
+ * About 10 MB for 100,000 pages (test/api/pages-paging.test.ts, bench/pages.ts).
  */
 export function makeManyPagesPdf(pages: number): Buffer {
   const perNode = 1000;

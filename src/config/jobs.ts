@@ -1,0 +1,61 @@
+import { boolean, integer, MiB, type SettingsFeature } from './setting.js';
+
+/** Background jobs (operations/jobs/, started by src/start/jobs.ts). */
+export interface JobSettings {
+  jobQueueLimit: number;
+  jobConcurrency: number;
+  userJobLimit: number;
+  jobRetentionSeconds: number;
+  jobAsyncBytes: number;
+  /** With Redis: whether this instance runs jobs from the shared queue, or only queues them for workers. */
+  runJobs: boolean;
+}
+
+export const JOBS: SettingsFeature<JobSettings> = {
+  settings: {
+    jobQueueLimit: {
+      env: 'PDFSERVICE_JOB_QUEUE_LIMIT',
+      doc: 'Background jobs (docs/jobs.md) queued and running at once; when full, a further `Prefer: respond-async` request is refused at once with 503 and `Retry-After`, unless its user holds less than the fair share (then the newest waiting job of the user holding the most makes room; docs/jobs.md, Fair share)',
+      default: 100,
+      parse: integer(1, 100_000),
+    },
+    jobConcurrency: {
+      env: 'PDFSERVICE_JOB_CONCURRENCY',
+      doc: 'Background jobs running at once, all users together',
+      shown: '`0` (`PDFSERVICE_WORKERS`)',
+      default: 0,
+      parse: integer(0, 64),
+    },
+    userJobLimit: {
+      env: 'PDFSERVICE_USER_JOB_LIMIT',
+      doc: "Background jobs one user may have running at once while other users' jobs wait; a user whose jobs are the only ones waiting gets every free slot",
+      default: 1,
+      parse: integer(1, 64),
+    },
+    jobRetentionSeconds: {
+      env: 'PDFSERVICE_JOB_RETENTION_SECONDS',
+      doc: "How long a finished job's record, with its result or error, is kept; then it is deleted",
+      shown: '`604800` (7 days)',
+      default: 7 * 86400,
+      parse: integer(60, 366 * 86400),
+    },
+    jobAsyncBytes: {
+      env: 'PDFSERVICE_JOB_ASYNC_BYTES',
+      doc: 'An action on a document larger than this, or a conversion of an upload larger than this, runs as a background job unless the client sends `Prefer: wait=N` (`0`: no size rule)',
+      shown: '`104857600` (100 MiB)',
+      default: 100 * MiB,
+      parse: integer(0, 64 * 1024 * MiB),
+    },
+    runJobs: {
+      env: 'PDFSERVICE_RUN_JOBS',
+      doc: 'With `PDFSERVICE_REDIS_URL`: whether this instance runs background jobs from the shared queue; `false`: it only queues them for other instances and `npm run worker` processes (jobs on uploaded files still run on the instance that received them; [docs/jobs.md](docs/jobs.md))',
+      default: true,
+      parse: boolean,
+    },
+  },
+};
+
+/** PDFSERVICE_JOB_CONCURRENCY as the jobs apply it: 0 means as many as the engine has workers. */
+export function jobConcurrency(config: Pick<JobSettings, 'jobConcurrency'> & { workers: number }): number {
+  return config.jobConcurrency > 0 ? config.jobConcurrency : config.workers;
+}

@@ -1,0 +1,94 @@
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { integer, integerOrZero, nonEmpty, type SettingsFeature } from './setting.js';
+
+/** The external programs (tools/, started by src/start/tools.ts). */
+export interface ToolSettings {
+  verapdfDir: string;
+  officeInstances: number;
+  officeRestartAfter: number;
+  officeMaxRssMb: number;
+  officeTimeoutMs: number;
+  officeQueue: number;
+  officeProgram: string;
+  officeMemoryMb: number;
+  tesseractMemoryMb: number;
+  ghostscriptMemoryMb: number;
+  qpdfMemoryMb: number;
+  verapdfHeapMb: number;
+}
+
+export const TOOLS: SettingsFeature<ToolSettings> = {
+  settings: {
+    verapdfDir: {
+      env: 'PDFSERVICE_VERAPDF_DIR',
+      doc: 'Folder of the veraPDF helper (`verapdf-helper.jar` and `lib/`) that `bash scripts/setup.sh` builds with Maven; without it (or without Java) PDF/A preflight answers 501 (docs/pdfa.md)',
+      shown: '`.tools/verapdf` of the installation',
+      default: () => fileURLToPath(new URL('../../../.tools/verapdf', import.meta.url)),
+      parse: (raw) => path.resolve(nonEmpty(raw)),
+    },
+    officeInstances: {
+      env: 'PDFSERVICE_OFFICE_INSTANCES',
+      doc: 'Warm LibreOffice instances converting Office uploads at once, each with its own profile, in the sandbox (docs/office.md, "The pool")',
+      shown: 'the number of cores',
+      default: () => Math.max(1, os.availableParallelism()),
+      parse: integer(1, 64),
+    },
+    officeRestartAfter: { env: 'PDFSERVICE_OFFICE_RESTART_AFTER', doc: 'An instance is replaced after this many conversions', default: 200, parse: integer(1, 1_000_000) },
+    officeMaxRssMb: {
+      env: 'PDFSERVICE_OFFICE_MAX_RSS_MB',
+      doc: 'An instance whose processes use more resident memory than this after a conversion is replaced',
+      default: 1024,
+      parse: integer(64, 65_536),
+    },
+    officeTimeoutMs: {
+      env: 'PDFSERVICE_OFFICE_TIMEOUT_MS',
+      doc: 'Longest one Office conversion may take; then its instance is killed and replaced (504 `ENGINE_TIMEOUT`)',
+      shown: '`0` (`PDFSERVICE_TASK_TIMEOUT_MS`)',
+      default: 0,
+      parse: integerOrZero(100, 86_400_000),
+    },
+    officeQueue: {
+      env: 'PDFSERVICE_OFFICE_QUEUE',
+      doc: 'Conversions that may wait for an instance; one more is refused with 503 and `Retry-After`. Background jobs (every Office upload today) wait whatever: the job limits bound them',
+      shown: '`0` (4 x instances)',
+      default: 0,
+      parse: integer(0, 100_000),
+    },
+    officeProgram: {
+      env: 'PDFSERVICE_OFFICE_PROGRAM',
+      doc: "LibreOffice's `soffice`, a path or a name looked up on `PATH`; it must be the full build (Debian `libreoffice-core`): a `-nogui` build, or one whose instance cannot start, makes LibreOffice unavailable in `/health` and Office uploads 501 `COMPONENT_MISSING` (docs/office.md#components)",
+      shown: '`soffice` (on `PATH`)',
+      default: 'soffice',
+      parse: (raw) => (nonEmpty(raw).includes('/') ? path.resolve(raw.trim()) : raw.trim()),
+    },
+    officeMemoryMb: {
+      env: 'PDFSERVICE_OFFICE_MEMORY_MB',
+      doc: 'Address space (RLIMIT_AS, set by `prlimit`) each process of a LibreOffice instance may use; a conversion that reaches it is 422 `CONVERSION_FAILED` naming the limit and its instance is replaced (docs/office.md#memory). `0`: no limit',
+      default: 3072,
+      parse: integerOrZero(256, 1_048_576),
+    },
+    tesseractMemoryMb: { env: 'PDFSERVICE_TESSERACT_MEMORY_MB', doc: 'The same for each Tesseract process. `0`: no limit', default: 2048, parse: integerOrZero(64, 1_048_576) },
+    ghostscriptMemoryMb: { env: 'PDFSERVICE_GHOSTSCRIPT_MEMORY_MB', doc: 'The same for each Ghostscript process. `0`: no limit', default: 4096, parse: integerOrZero(64, 1_048_576) },
+    qpdfMemoryMb: { env: 'PDFSERVICE_QPDF_MEMORY_MB', doc: 'The same for each qpdf process. `0`: no limit', default: 4096, parse: integerOrZero(64, 1_048_576) },
+    verapdfHeapMb: { env: 'PDFSERVICE_VERAPDF_HEAP_MB', doc: "veraPDF's JVM heap (`-Xmx`): a JVM is bounded by its heap rather than an address-space limit", default: 768, parse: integer(64, 1_048_576) },
+  },
+};
+
+/** Each external program's memory bound as tools/index.ts takes it (docs/office.md#memory). */
+export function toolMemory(config: Pick<ToolSettings, 'officeMemoryMb' | 'tesseractMemoryMb' | 'ghostscriptMemoryMb' | 'qpdfMemoryMb' | 'verapdfHeapMb'>) {
+  return { office: config.officeMemoryMb, tesseract: config.tesseractMemoryMb, ghostscript: config.ghostscriptMemoryMb, qpdf: config.qpdfMemoryMb, verapdfHeap: config.verapdfHeapMb };
+}
+
+/** The LibreOffice pool's settings as tools/libreoffice.ts takes them: the 0 defaults resolved. */
+export function officePool(config: Pick<ToolSettings, 'officeInstances' | 'officeRestartAfter' | 'officeMaxRssMb' | 'officeTimeoutMs' | 'officeQueue' | 'officeProgram'> & { taskTimeoutMs: number }) {
+  return {
+    program: config.officeProgram,
+    timeoutMs: config.officeTimeoutMs > 0 ? config.officeTimeoutMs : config.taskTimeoutMs,
+    instances: config.officeInstances,
+    restartAfterUses: config.officeRestartAfter,
+    maxRssMb: config.officeMaxRssMb,
+    queueLimit: config.officeQueue > 0 ? config.officeQueue : 4 * config.officeInstances,
+  };
+}

@@ -1,0 +1,41 @@
+import { jobConcurrency, type Config } from '../config.js';
+import type { Operations } from '../operations/index.js';
+import { FileJobStore } from '../operations/jobs/file-store.js';
+import { RedisJobCluster } from '../operations/jobs/cluster.js';
+import { RedisJobStore } from '../operations/jobs/redis-store.js';
+import type { SharedState } from './shared-state.js';
+import type { LogRef } from './startup.js';
+
+/**
+ * Background jobs' store, queue and limits as createOperations takes them. With Redis, job records, events and the
+ * queue are shared by every instance and worker (docs/jobs.md); without it, records in the data folder and the
+ * queue in this process.
+ */
+export type JobSetup = ReturnType<typeof openJobs>;
+
+export function openJobs(config: Config, shared: SharedState, mode: 'service' | 'worker', log: LogRef) {
+  const store = shared.redis ? new RedisJobStore(shared.redis) : new FileJobStore(config.dataDir, { onSkip: (file, err) => log.current?.warn({ file, err }, 'a damaged job record was skipped') });
+  const cluster = shared.redis
+    ? new RedisJobCluster(shared.redis, { runJobs: mode === 'worker' || config.runJobs, concurrency: jobConcurrency(config), retentionMs: config.jobRetentionSeconds * 1000, sealer: shared.sealer })
+    : undefined;
+  const limits = {
+    queueLimit: config.jobQueueLimit,
+    concurrency: jobConcurrency(config),
+    perUser: config.userJobLimit,
+    retentionMs: config.jobRetentionSeconds * 1000,
+    asyncBytes: config.jobAsyncBytes,
+  };
+  return { store, limits, ...(cluster ? { cluster } : {}) };
+}
+
+/**
+ * The service's care of its job records: jobs left by the last run (queued ones that can run again are queued
+ * again, the others are marked interrupted), and finished jobs' records deleted after the retention time
+ * (PDFSERVICE_JOB_RETENTION_SECONDS), checked hourly.
+ */
+export async function keepJobRecords(operations: Operations, log: LogRef): Promise<void> {
+  await operations.jobs?.recover();
+  const sweepJobs = () => void operations.jobs?.sweep().catch((err: unknown) => log.current?.warn({ err }, 'job record sweep failed'));
+  sweepJobs();
+  setInterval(sweepJobs, 3_600_000).unref();
+}

@@ -1,0 +1,99 @@
+import { writeSync } from 'node:fs';
+import type { Config } from '../config.js';
+import { createAuth } from '../auth/index.js';
+import type { Auth } from '../auth/types.js';
+import type { EnginePool } from '../engine/pool.js';
+import { API_PREFIX, buildApp } from '../http/app.js';
+import type { Operations } from '../operations/index.js';
+import type { ToolStatus, ToolSupervisor } from '../tools/index.js';
+import { redactedRedisUrl } from '../redis.js';
+import { keepJobRecords, type JobSetup } from './jobs.js';
+import type { SharedState } from './shared-state.js';
+import type { DocumentStoreSetup } from './stores.js';
+import { StartupError, type LogRef } from './startup.js';
+
+function listenError(err: unknown, config: Config): Error {
+  const code = (err as NodeJS.ErrnoException).code;
+  const where = `${config.host}:${config.port}`;
+  if (code === 'EADDRINUSE') return new StartupError(`cannot listen on ${where}: the port is in use (set PDFSERVICE_PORT or PDFSERVICE_HOST)`);
+  if (code === 'EACCES') return new StartupError(`cannot listen on ${where}: permission denied (ports below 1024 need privileges; set PDFSERVICE_PORT)`);
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return new StartupError(`cannot listen on ${where}: no such local address (set PDFSERVICE_HOST)`);
+  return err as Error;
+}
+
+/** Users, sessions and logins: in Redis when shared state is there, else in memory and the data folder; the DMS's users with a DMS store. */
+export async function openAuth(config: Config, shared: SharedState, documentStore: DocumentStoreSetup, log: LogRef): Promise<{ auth: Auth; generatedAdminPassword?: string }> {
+  const { dmsAccounts, directory } = documentStore;
+  return createAuth(config, {
+    ...(shared.sessionStore ? { sessionStore: shared.sessionStore } : {}),
+    ...(shared.throttle ? { throttle: shared.throttle } : {}),
+    ...(shared.userStore ? { userStore: shared.userStore } : {}),
+    ...(shared.tokenStore ? { tokenStore: shared.tokenStore } : {}),
+    ...(directory ? { directory } : {}),
+    // A user created later under a removed user's name must not act as the removed user's DMS account.
+    ...(dmsAccounts ? { onUserRemoved: (username: string) => void dmsAccounts.forget(username).catch((err: unknown) => log.current?.error({ err, username }, 'could not remove the DMS account of a removed user')) } : {}),
+  });
+}
+
+/** The HTTP service over the parts start() built: the app, its job records' care, listening, and the lines an operator reads. */
+export async function startService(
+  config: Config,
+  parts: {
+    shared: SharedState;
+    documentStore: DocumentStoreSetup;
+    auth: { auth: Auth; generatedAdminPassword?: string };
+    tools: ToolSupervisor;
+    toolStatuses: ToolStatus[];
+    pool: EnginePool;
+    operations: Operations;
+    jobs: JobSetup;
+    log: LogRef;
+  },
+): Promise<{ url: string; stop: () => Promise<void> }> {
+  const { shared, documentStore, tools, toolStatuses, pool, operations, log } = parts;
+  const { auth, generatedAdminPassword } = parts.auth;
+  const { cluster } = parts.jobs;
+  if (cluster) await cluster.start(operations.jobs!);
+  const app = await buildApp({ config, auth, operations, ...(documentStore.dmsAccounts ? { dmsAccounts: documentStore.dmsAccounts } : {}) });
+  log.current = app.log;
+  if (shared.imported && shared.imported.users + shared.imported.tokens + shared.imported.profiles > 0) {
+    app.log.info({ ...shared.imported, dataDir: config.dataDir }, 'copied the data folder\'s users, API tokens and optimize profiles into Redis, which had none');
+  }
+  await keepJobRecords(operations, log);
+  if (generatedAdminPassword) {
+    // Printed once, on the console only, so the operator can log in the first time. Written
+    // synchronously: stdout on a pipe is asynchronous and would come after the log lines.
+    writeSync(1,
+      `\nCreated the admin user "${config.adminUser}" with the generated password:\n\n    ${generatedAdminPassword}\n\n` +
+        `Keep it now; it is not shown again (change it with PATCH /pdfservice/v1/users/${config.adminUser}).\n\n`,
+    );
+  }
+  let url: string;
+  try {
+    url = await app.listen({ host: config.host, port: config.port });
+  } catch (err) {
+    await pool.close();
+    throw listenError(err, config);
+  }
+  for (const tool of toolStatuses) {
+    if (tool.available) app.log.info({ tool: tool.name, version: tool.version }, 'external tool available');
+    else app.log.warn({ tool: tool.name, debianPackage: tool.debianPackage, reason: tool.reason }, 'external tool missing: the features that need it answer 501');
+  }
+  const api = `${url}${API_PREFIX}`;
+  const docs = `${api}/docs`;
+  // The one line an operator reads; the JSON line after it is for log collectors (and the tests).
+  writeSync(1, `pdfservice listening on ${api} (docs: ${docs})\n`);
+  app.log.info({ url, api, docs, workers: config.workers, dataDir: config.dataDir, sessions: config.redisUrl ? `redis ${redactedRedisUrl(config.redisUrl)}` : 'memory' }, 'listening');
+  return {
+    url,
+    stop: async () => {
+      await app.close();
+      await cluster?.close();
+      await tools.close();
+      await pool.close();
+      await auth.close();
+      await shared.redis?.close();
+      await documentStore.close();
+    },
+  };
+}

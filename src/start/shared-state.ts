@@ -1,0 +1,71 @@
+import type { Config } from '../config.js';
+import type { SessionStore } from '../auth/sessions.js';
+import type { LoginThrottle } from '../auth/throttle.js';
+import type { UserStore } from '../auth/users.js';
+import type { TokenStore } from '../auth/tokens.js';
+import { RedisSessionStore } from '../auth/redis-sessions.js';
+import { RedisLoginThrottle } from '../auth/redis-throttle.js';
+import { RedisUserStore } from '../auth/redis-users.js';
+import { RedisTokenStore } from '../auth/redis-tokens.js';
+import { RedisProfileStore } from '../operations/optimize/redis-store.js';
+import type { OptimizeProfileStore } from '../operations/optimize/store.js';
+import { Sealer } from '../secrets.js';
+import { connectRedis, type RedisConnection } from '../redis.js';
+import { importLocalState, type Imported } from './redis-import.js';
+import { loadSecretsKey, StartupError } from './startup.js';
+
+export interface SharedState {
+  redis?: RedisConnection;
+  /** Seals secrets put in Redis; present when PDFSERVICE_SECRETS_KEY (or its file) is set. */
+  sealer?: Sealer;
+  sessionStore?: SessionStore;
+  throttle?: LoginThrottle;
+  userStore?: UserStore;
+  tokenStore?: (users: UserStore) => TokenStore;
+  profiles?: OptimizeProfileStore;
+  /** What was copied from the data folder into Redis at this start. */
+  imported?: Imported;
+}
+
+/**
+ * With PDFSERVICE_REDIS_URL, sessions, login throttling, users, API tokens and
+ * optimize profiles live in Redis so that every instance using it shares them
+ * (the data folder's users, tokens and profiles are copied into a Redis that
+ * has none); without it, sessions and throttling stay in memory and the rest in
+ * the data folder, as the one embedded process always did. A Redis that cannot
+ * be reached at start stops the start with one line.
+ */
+export async function openSharedState(config: Config, mode: 'service' | 'worker'): Promise<SharedState> {
+  if (!config.redisUrl) return {};
+  let redis: RedisConnection;
+  try {
+    redis = await connectRedis({ url: config.redisUrl, prefix: config.redisPrefix, timeoutMs: config.redisTimeoutMs });
+  } catch (err) {
+    throw new StartupError((err as Error).message);
+  }
+  try {
+    // Passthrough sessions carry DMS passwords: loadConfig made the key a requirement then; sealed with it in Redis.
+    const sealer = config.secretsKey || config.secretsKeyFile ? new Sealer(await loadSecretsKey(config)) : undefined;
+    // A worker serves no requests: it reads optimize profiles (OptimizeAction), never users, tokens or sessions, and
+    // its data folder is scratch space, not state to copy into Redis.
+    if (mode === 'worker') return { redis, profiles: new RedisProfileStore(redis), ...(sealer ? { sealer } : {}) };
+    const limits = { idleSeconds: config.sessionIdleSeconds, maxSeconds: config.sessionMaxSeconds };
+    const userStore = new RedisUserStore(redis);
+    const tokenStore = new RedisTokenStore(redis, userStore);
+    const profiles = new RedisProfileStore(redis);
+    const imported = await importLocalState(config.dataDir, { users: userStore, tokens: tokenStore, profiles });
+    return {
+      redis,
+      userStore,
+      tokenStore: () => tokenStore,
+      profiles,
+      imported,
+      ...(sealer ? { sealer } : {}),
+      sessionStore: new RedisSessionStore(redis, limits, sealer),
+      throttle: new RedisLoginThrottle(redis, { maxFailures: config.loginMaxFailures, windowSeconds: config.loginLockoutSeconds }),
+    };
+  } catch (err) {
+    await redis.close();
+    throw err;
+  }
+}

@@ -1,0 +1,100 @@
+import { readFile } from 'node:fs/promises';
+import type { Config } from '../config.js';
+import type { ExternalDirectory } from '../auth/types.js';
+import { FilesystemStore } from '../storage/filesystem-store.js';
+import { sharedStores, type DocumentStores } from '../storage/store.js';
+import { createS3Client } from '../storage/s3/client.js';
+import { S3Store } from '../storage/s3/store.js';
+import { RedisLocks } from '../storage/redis-lock.js';
+import { RedisVersionBook } from '../storage/version-book.js';
+import { DavClient } from '../storage/webdav/client.js';
+import { WebDavBackend } from '../storage/webdav/store.js';
+import { DmsAccounts } from '../storage/webdav/accounts.js';
+import { Sealer } from '../secrets.js';
+import type { RedisConnection } from '../redis.js';
+import { loadSecretsKey, StartupError } from './startup.js';
+
+export interface DocumentStoreSetup {
+  stores: DocumentStores;
+  /** Passthrough: the DMS vouches for its users' logins. */
+  directory?: ExternalDirectory;
+  /** Mapped: the DMS account each service user acts as. */
+  dmsAccounts?: DmsAccounts;
+  close(): Promise<void>;
+}
+
+/**
+ * Where documents live (PDFSERVICE_STORE). The filesystem store has no users
+ * of its own: every user gets the one store. The WebDAV store acts as each
+ * user at the DMS: with the credentials they logged in with, which the DMS
+ * also vouches for (passthrough), or with the DMS account an admin mapped to
+ * them (mapped).
+ */
+export async function openDocumentStores(config: Config, redis: RedisConnection | undefined): Promise<DocumentStoreSetup> {
+  // With Redis, the filesystem and S3 stores lock documents (and S3 commits) through it, so that several instances
+  // on one data folder or bucket prefix never write one document at once (docs/deployment.md, "Document locks").
+  const redisLocks = (namespace: string) => (redis ? new RedisLocks(redis, { namespace, leaseMs: config.lockLeaseMs, waitMs: config.lockWaitMs }) : undefined);
+  if (config.store === 'webdav') return openWebDav(config);
+  if (config.store === 's3') {
+    const client = createS3Client({
+      endpoint: config.s3Endpoint,
+      region: config.s3Region,
+      accessKeyId: config.s3AccessKeyId,
+      secretAccessKey: config.s3SecretAccessKey,
+      forcePathStyle: config.s3ForcePathStyle,
+      timeoutMs: config.s3TimeoutMs,
+    });
+    // With Redis every instance takes the shared commit lock for every write, so the version book it keeps there is
+    // current: stat and reads of a kept version ask S3 nothing (docs/s3.md, "Version book"). Without Redis, none.
+    const store = new S3Store({
+      client,
+      bucket: config.s3Bucket!,
+      prefix: config.s3Prefix,
+      dataDir: config.dataDir,
+      documentLocks: redisLocks(`s3:${config.s3Bucket!}`),
+      commitLock: redisLocks(`s3-commit:${config.s3Bucket!}`),
+      versionBook: redis ? new RedisVersionBook(redis, config.s3Bucket!) : undefined,
+    });
+    await store.init();
+    try {
+      // Local leftovers go; unfinished uploads only when old (another instance's may be running: S3Store.recover).
+      await store.recover();
+    } catch (err) {
+      client.destroy();
+      throw new StartupError(`The S3 store cannot be used: ${(err as Error).message}`);
+    }
+    // S3 has no users of its own: the service signs every request with its key, and its rights decide.
+    return { stores: sharedStores(store), close: async () => client.destroy() };
+  }
+  const files = new FilesystemStore(config.dataDir, { locks: redisLocks('fs') });
+  await files.init();
+  await files.recover();
+  return { stores: sharedStores(files), close: async () => {} };
+}
+
+async function openWebDav(config: Config): Promise<DocumentStoreSetup> {
+  const read = (file: string | undefined) => (file ? readFile(file) : Promise.resolve(undefined));
+  const tls = { ca: await read(config.webdavCaFile), cert: await read(config.webdavCertFile), key: await read(config.webdavKeyFile), rejectUnauthorized: !config.webdavInsecureTls };
+  const client = new DavClient({ url: config.webdavUrl!, timeoutMs: config.webdavTimeoutMs, tls });
+  const verify = (account: { username: string; password: string }) => client.accepts(account);
+  let dmsAccounts: DmsAccounts | undefined;
+  if (config.webdavAuth === 'mapped') {
+    try {
+      dmsAccounts = await DmsAccounts.open(config.dataDir, new Sealer(await loadSecretsKey(config)), verify);
+    } catch (err) {
+      throw err instanceof StartupError ? err : new StartupError((err as Error).message);
+    }
+  }
+  const backend = new WebDavBackend(client, config.dataDir, dmsAccounts);
+  await backend.init();
+  // The service has no DMS account of its own to sweep the DMS with: temporary uploads an interrupted write
+  // left there are removed when a user's listing meets them (docs/dms.md); the local leftovers go now.
+  await backend.clearLocal();
+  const close = async () => {
+    dmsAccounts?.close();
+    await client.close();
+  };
+  if (dmsAccounts) return { stores: backend, dmsAccounts, close };
+  const directory: ExternalDirectory = { rights: config.webdavUserRights, verify: (username, password) => verify({ username, password }) };
+  return { stores: backend, directory, close };
+}
