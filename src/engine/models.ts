@@ -39,7 +39,7 @@ export {
   type TextUnit,
 } from './pages/model.js';
 export { lineAngle, readingTurn, type OcrLine, type OcrWord, type PixelBox, type QuarterTurn } from './ocr/model.js';
-export { chooseFont, FONT_NAMES, FONT_STYLES, type FontChoice, type FontFamily, type FontStyle } from './stamps/model.js';
+export { chooseFont, FONT_NAMES, FONT_STYLES, type FontChoice, type FontFamily, type FontStyle } from './drawing/model.js';
 export {
   DECLARED_STAMP_IMAGE_TYPES,
   IMAGE_MEDIA_TYPES,
@@ -83,7 +83,8 @@ export type { TaskProgress } from './task-context.js';
 export type { DocumentInfo } from './core/inspect.js';
 export type { AnnotationList, DeleteSelection } from './annotations/list-delete.js';
 export type { NewFileAttachment } from './annotations/attachments.js';
-export type { FlattenAnnotationsOptions, FlattenFieldsOptions } from './annotations/flatten.js';
+export type { FlattenAnnotationsOptions } from './annotations/flatten.js';
+export type { FlattenFieldsOptions } from './forms/flatten.js';
 export type { FieldsImport } from './forms/exchange.js';
 export type { FieldModel, FieldsModel } from './forms/fields.js';
 export type { RedactionMatch, RedactionRequest } from './redaction/mark.js';
@@ -92,9 +93,9 @@ export type { PageOperation } from './pages/assembly.js';
 export type { SignatureFieldModel, SignatureFieldsModel } from './signing/verify.js';
 export type { NewWidget } from './signing/fields.js';
 export type { SignRequest } from './signing/sign.js';
-export type { PasswordSecurity } from './security/encryption.js';
+export type { PasswordSecurity } from './core/encryption.js';
 export type { PasswordPermissionsRequest, PermissionsModel } from './security/permissions.js';
-export type { Need } from './security/access.js';
+export type { Need } from './core/access.js';
 export type { OcrLayer } from './ocr/layer.js';
 export type { PdfaFinding, PdfaLocation, PdfaPart } from './pdfa/model.js';
 export type { PageCharacters, PageTextLoss } from './pdfa/text.js';

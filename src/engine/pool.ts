@@ -23,6 +23,11 @@ export interface EnginePoolOptions {
   ownerTaskLimit?: number;
   /** Told about failures that the client sees only as a code. */
   onInternalError?: (message: string, context: Record<string, unknown>) => void;
+  /**
+   * Tests only: the URL of a module whose `tasks` the workers add to the registry (test/helpers/test-tasks.ts: a
+   * task that takes as long as asked), so that the production registry holds no test task.
+   */
+  extraTasks?: string;
 }
 
 export interface RunOptions {
@@ -235,7 +240,7 @@ export class EnginePool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(WORKER_URL);
+    const worker = new Worker(WORKER_URL, this.options.extraTasks ? { workerData: { extraTasks: this.options.extraTasks } } : {});
     const slot: Slot = { worker, ready: false, tasks: 0, failures: 0, job: null, timer: null, retiring: false };
     worker.on('message', (reply: Reply) => this.onReply(slot, reply));
     worker.on('error', (err) => this.onWorkerGone(slot, `worker error: ${err.message}`));

@@ -49,14 +49,6 @@ export const tasks = {
   ...pdfaTasks,
   ...optimizeTasks,
   ...officeTasks,
-  /** For the pool's own tests: spins for `ms` milliseconds, like a document that takes long. */
-  busyWait: (input: { ms: number }) => {
-    const end = Date.now() + input.ms;
-    while (Date.now() < end) {
-      /* spin */
-    }
-    return { waited: input.ms };
-  },
 } satisfies Record<string, (input: never, ctx: TaskContext) => unknown>;
 
 export type EngineTasks = typeof tasks;

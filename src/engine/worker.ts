@@ -3,7 +3,7 @@
  * Each reply carries the worker's WASM memory size and the number of errors
  * MuPDF has logged, so the pool can replace the worker in time.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { EngineError, type SerializedEngineError } from './errors.js';
 import type { TaskContext, TaskProgress } from './task-context.js';
 
@@ -24,7 +24,10 @@ const mupdf = await import('mupdf');
 let loggedErrors = 0;
 mupdf.setLog({ error: () => void loggedErrors++, warning: () => {} });
 const { tasks } = await import('./tasks.js');
-const registry = tasks as Record<string, (input: unknown, ctx: TaskContext) => unknown>;
+type Registry = Record<string, (input: unknown, ctx: TaskContext) => unknown>;
+// Tests add their own tasks (EnginePoolOptions.extraTasks); the production registry has none.
+const extraTasks = (workerData as { extraTasks?: string } | null)?.extraTasks;
+const registry: Registry = { ...(tasks as Registry), ...(extraTasks ? ((await import(extraTasks)) as { tasks: Registry }).tasks : {}) };
 
 /** At most one progress report per this many milliseconds and task, besides the first and the last (done === total). */
 const PROGRESS_INTERVAL_MS = 100;

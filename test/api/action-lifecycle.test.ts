@@ -10,6 +10,7 @@ import type { MemoryStore } from '../../src/storage/memory-store.js';
 import { documentPathFromBody } from '../../src/storage/paths.js';
 import { makePdf } from '../helpers/pdf.js';
 import { operationsUnderTest, type OperationsUnderTest } from '../helpers/operations.js';
+import { busyWait } from '../helpers/test-tasks.js';
 
 /**
  * The seam background jobs are built on (operations/actions/runner.ts,
@@ -93,7 +94,7 @@ describe('action lifecycle: prepare, then execute with a signal and progress', (
       ctx,
       exec: { signal: stop.signal },
       work: async (_stored, engine) => {
-        await engine.run('busyWait', { ms: 30_000 });
+        await busyWait(engine, { ms: 30_000 });
         return { content: makePdf({ pages: 1 }), result: 'written' };
       },
     });

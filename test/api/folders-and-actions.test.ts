@@ -230,3 +230,25 @@ describe('XML request bodies', () => {
     assert.equal(reply.json().path, '/xml/a&b A.pdf');
   });
 });
+
+describe('actions that change nothing', () => {
+  test('write nothing in place (200, the same ETag and modified time, the same bytes); with savePath the document is written there as it is', async () => {
+    const original = makePdf({ pages: 2 });
+    await put('unchanged/plain.pdf', original);
+    const before = (await call(server, 'GET', '/documents/unchanged/plain.pdf', { headers: { accept: 'application/json' } })).json();
+    // No form, no annotations, no Redact annotation: each of these has nothing to do.
+    for (const action of ['FlattenFieldsAction', 'FlattenAnnotationsAction', 'ApplyRedactionsAction']) {
+      const reply = await call(server, 'POST', '/documents/unchanged/plain.pdf', { body: { [action]: {} } });
+      assert.equal(reply.status, 200, `${action}: ${reply.text}`);
+      const model = reply.json();
+      assert.equal(model.etag, before.etag, action);
+      assert.equal(model.modified, before.modified, `${action}: no new write`);
+      assert.equal(model.pageCount, 2, action);
+      assert.equal(sha256(await stored('unchanged/plain.pdf')), sha256(original), action);
+    }
+    const copied = await call(server, 'POST', '/documents/unchanged/plain.pdf', { body: { FlattenFieldsAction: { savePath: 'unchanged/flat.pdf' } } });
+    assert.equal(copied.status, 201, copied.text);
+    assert.equal(copied.json().pageCount, 2);
+    assert.equal(sha256(await stored('unchanged/flat.pdf')), sha256(original));
+  });
+});

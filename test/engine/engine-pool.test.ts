@@ -3,13 +3,14 @@ import { test } from 'node:test';
 import { EnginePool } from '../../src/engine/pool.js';
 import { ServiceError } from '../../src/errors.js';
 import { makePdf } from '../helpers/pdf.js';
+import { busyWait, TEST_TASKS } from '../helpers/test-tasks.js';
 
 test('a task past its timeout is stopped with ENGINE_TIMEOUT and its worker replaced; the pool keeps working', async () => {
-  const pool = new EnginePool({ size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10 });
+  const pool = new EnginePool({ ...TEST_TASKS, size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10 });
   await pool.ready();
   try {
     const started = Date.now();
-    await assert.rejects(pool.run('busyWait', { ms: 30_000 }, { timeoutMs: 300 }), (err: unknown) => err instanceof ServiceError && err.code === 'ENGINE_TIMEOUT' && err.status === 504);
+    await assert.rejects(busyWait(pool, { ms: 30_000 }, { timeoutMs: 300 }), (err: unknown) => err instanceof ServiceError && err.code === 'ENGINE_TIMEOUT' && err.status === 504);
     assert.ok(Date.now() - started < 5_000, 'the stuck task did not hold the caller');
     assert.equal(pool.counters.timedOut, 1);
     const info = await pool.run('inspect', { pdf: makePdf({ pages: 3 }) });
@@ -20,7 +21,7 @@ test('a task past its timeout is stopped with ENGINE_TIMEOUT and its worker repl
 });
 
 test('workers whose WASM memory passes the threshold are recycled after their task, and results are still delivered', async () => {
-  const pool = new EnginePool({ size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 1, queueLimit: 10 });
+  const pool = new EnginePool({ ...TEST_TASKS, size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 1, queueLimit: 10 });
   await pool.ready();
   try {
     const results = await Promise.all([1, 2, 3].map((pages) => pool.run('inspect', { pdf: makePdf({ pages }) })));
@@ -32,11 +33,11 @@ test('workers whose WASM memory passes the threshold are recycled after their ta
 });
 
 test('a full queue answers SERVICE_BUSY (503) with Retry-After instead of queuing without bound', async () => {
-  const pool = new EnginePool({ size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 2 });
+  const pool = new EnginePool({ ...TEST_TASKS, size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 2 });
   await pool.ready();
   try {
-    const running = [pool.run('busyWait', { ms: 300 }), pool.run('busyWait', { ms: 10 }), pool.run('busyWait', { ms: 10 })];
-    await assert.rejects(pool.run('busyWait', { ms: 10 }), (err: unknown) => err instanceof ServiceError && err.code === 'SERVICE_BUSY' && err.headers?.['Retry-After'] === '5');
+    const running = [busyWait(pool, { ms: 300 }), busyWait(pool, { ms: 10 }), busyWait(pool, { ms: 10 })];
+    await assert.rejects(busyWait(pool, { ms: 10 }), (err: unknown) => err instanceof ServiceError && err.code === 'SERVICE_BUSY' && err.headers?.['Retry-After'] === '5');
     await Promise.all(running);
   } finally {
     await pool.close();
@@ -44,7 +45,7 @@ test('a full queue answers SERVICE_BUSY (503) with Retry-After instead of queuin
 });
 
 test('engine errors arrive as service errors: garbage is MALFORMED_PDF, a wrong password DOCUMENT_PASSWORD_INVALID', async () => {
-  const pool = new EnginePool({ size: 2, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10 });
+  const pool = new EnginePool({ ...TEST_TASKS, size: 2, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10 });
   await pool.ready();
   try {
     await assert.rejects(pool.run('validateUpload', { pdf: Buffer.from('not a pdf at all') }), (e: unknown) => e instanceof ServiceError && e.code === 'MALFORMED_PDF');
@@ -100,7 +101,7 @@ test('the main thread never loads MuPDF: only the worker code (worker, task tabl
 });
 
 test('a worker that has failed many tasks is replaced before MuPDF error state can build up', async () => {
-  const pool = new EnginePool({ size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 200 });
+  const pool = new EnginePool({ ...TEST_TASKS, size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 200 });
   await pool.ready();
   try {
     // 1,200 broken documents through one worker: more errors than one MuPDF instance survives (about 1,000).
@@ -122,12 +123,12 @@ test('a worker that has failed many tasks is replaced before MuPDF error state c
 });
 
 test('a task aborted while it waits in the queue leaves the queue with TASK_CANCELLED; the running task is untouched', async () => {
-  const pool = new EnginePool({ size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10 });
+  const pool = new EnginePool({ ...TEST_TASKS, size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10 });
   await pool.ready();
   try {
-    const running = pool.run('busyWait', { ms: 500 });
+    const running = busyWait(pool, { ms: 500 });
     const controller = new AbortController();
-    const queued = pool.run('busyWait', { ms: 10 }, { signal: controller.signal });
+    const queued = busyWait(pool, { ms: 10 }, { signal: controller.signal });
     assert.equal(pool.stats.queued, 1);
     controller.abort();
     await assert.rejects(queued, (err: unknown) => err instanceof ServiceError && err.code === 'TASK_CANCELLED' && err.status === 409);
@@ -137,19 +138,19 @@ test('a task aborted while it waits in the queue leaves the queue with TASK_CANC
     assert.equal(pool.counters.cancelRestarts, 0, 'no worker was replaced for a task that never started');
     assert.equal(pool.counters.completed, 1);
     // A signal aborted already refuses the task at once.
-    await assert.rejects(pool.run('busyWait', { ms: 10 }, { signal: controller.signal }), (err: unknown) => err instanceof ServiceError && err.code === 'TASK_CANCELLED');
+    await assert.rejects(busyWait(pool, { ms: 10 }, { signal: controller.signal }), (err: unknown) => err instanceof ServiceError && err.code === 'TASK_CANCELLED');
   } finally {
     await pool.close();
   }
 });
 
 test('a task aborted while it runs is stopped by replacing its worker, like a timeout; the next task succeeds', async () => {
-  const pool = new EnginePool({ size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10 });
+  const pool = new EnginePool({ ...TEST_TASKS, size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10 });
   await pool.ready();
   try {
     const controller = new AbortController();
     const started = Date.now();
-    const stuck = pool.run('busyWait', { ms: 30_000 }, { signal: controller.signal });
+    const stuck = busyWait(pool, { ms: 30_000 }, { signal: controller.signal });
     const next = pool.run('inspect', { pdf: makePdf({ pages: 4 }) });
     assert.equal(pool.stats.busy, 1);
     controller.abort();
@@ -180,7 +181,7 @@ function assertProgress(reports: { done: number; total?: number; stage?: string 
 }
 
 test('multi-page tasks report their progress to the caller, page by page, in order (text extraction, redaction search)', async () => {
-  const pool = new EnginePool({ size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10 });
+  const pool = new EnginePool({ ...TEST_TASKS, size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10 });
   await pool.ready();
   try {
     const pages = 40;
@@ -199,16 +200,16 @@ test('multi-page tasks report their progress to the caller, page by page, in ord
 });
 
 test('background tasks leave one worker for inline ones: an inline task starts at once while jobs wait', async () => {
-  const pool = new EnginePool({ size: 2, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10 });
+  const pool = new EnginePool({ ...TEST_TASKS, size: 2, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10 });
   try {
     await pool.ready();
     const order: string[] = [];
     const track = (name: string, p: Promise<unknown>) => p.then(() => order.push(name));
-    const jobs = [track('job 1', pool.run('busyWait', { ms: 600 }, { background: true })), track('job 2', pool.run('busyWait', { ms: 600 }, { background: true }))];
+    const jobs = [track('job 1', busyWait(pool, { ms: 600 }, { background: true })), track('job 2', busyWait(pool, { ms: 600 }, { background: true }))];
     await new Promise((resolve) => setTimeout(resolve, 50));
     assert.equal(pool.stats.busy, 1, 'the second background task waits although a worker is free');
     const started = Date.now();
-    await track('inline', pool.run('busyWait', { ms: 50 }));
+    await track('inline', busyWait(pool, { ms: 50 }));
     assert.ok(Date.now() - started < 500, 'the inline task did not wait for a job');
     await Promise.all(jobs);
     assert.deepEqual(order, ['inline', 'job 1', 'job 2']);
@@ -219,7 +220,7 @@ test('background tasks leave one worker for inline ones: an inline task starts a
 
 test('a task whose input cannot be sent to a worker fails at once with INTERNAL_ERROR; the worker is not held and takes the next task', async () => {
   const errors: string[] = [];
-  const pool = new EnginePool({ size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10, onInternalError: (message) => errors.push(message) });
+  const pool = new EnginePool({ ...TEST_TASKS, size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10, onInternalError: (message) => errors.push(message) });
   await pool.ready();
   try {
     const started = Date.now();

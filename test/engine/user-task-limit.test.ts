@@ -4,6 +4,7 @@ import { EnginePool, taskOwner } from '../../src/engine/pool.js';
 import { basicAuth, serverForSuite } from '../helpers/server.js';
 import { call, engineState, putPdf } from '../helpers/http.js';
 import { makePdf } from '../helpers/pdf.js';
+import { busyWait, TEST_TASKS } from '../helpers/test-tasks.js';
 
 describe('one user cannot take every engine worker (PDFSERVICE_USER_TASK_LIMIT)', () => {
   const server = serverForSuite({ env: { PDFSERVICE_WORKERS: '2', PDFSERVICE_USER_TASK_LIMIT: '1', PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' } });
@@ -71,12 +72,12 @@ describe('one user cannot take every engine worker (PDFSERVICE_USER_TASK_LIMIT)'
 });
 
 test('the pool runs at most ownerTaskLimit tasks of one owner at once; other owners and ownerless tasks go ahead in order', async () => {
-  const pool = new EnginePool({ size: 2, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10, ownerTaskLimit: 1 });
+  const pool = new EnginePool({ ...TEST_TASKS, size: 2, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10, ownerTaskLimit: 1 });
   await pool.ready();
   try {
     const order: string[] = [];
     const run = (owner: string | undefined, label: string, ms: number) =>
-      (owner === undefined ? pool.run('busyWait', { ms }) : taskOwner.run(owner, () => pool.run('busyWait', { ms }))).then(() => void order.push(label));
+      (owner === undefined ? busyWait(pool, { ms }) : taskOwner.run(owner, () => busyWait(pool, { ms }))).then(() => void order.push(label));
     const a = [run('a', 'a1', 1500), run('a', 'a2', 10), run('a', 'a3', 10)];
     assert.deepEqual({ busy: pool.stats.busy, queued: pool.stats.queued }, { busy: 1, queued: 2 }, "a's second and third wait for her first");
     const b = run('b', 'b1', 10);
@@ -93,11 +94,11 @@ test('the pool runs at most ownerTaskLimit tasks of one owner at once; other own
 });
 
 test('work-conserving: an owner alone past ownerTaskLimit takes idle workers, all but the last, which another owner then gets at once', async () => {
-  const pool = new EnginePool({ size: 3, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10, ownerTaskLimit: 1 });
+  const pool = new EnginePool({ ...TEST_TASKS, size: 3, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10, ownerTaskLimit: 1 });
   await pool.ready();
   try {
     const order: string[] = [];
-    const run = (owner: string, label: string, ms: number) => taskOwner.run(owner, () => pool.run('busyWait', { ms })).then(() => void order.push(label));
+    const run = (owner: string, label: string, ms: number) => taskOwner.run(owner, () => busyWait(pool, { ms })).then(() => void order.push(label));
     const a = [run('a', 'a1', 1500), run('a', 'a2', 1500), run('a', 'a3', 10)];
     assert.deepEqual({ busy: pool.stats.busy, queued: pool.stats.queued }, { busy: 2, queued: 1 }, 'a alone runs two tasks (past her limit of 1); the third worker stays free');
     const b = run('b', 'b1', 10);
@@ -113,12 +114,12 @@ test('work-conserving: an owner alone past ownerTaskLimit takes idle workers, al
 });
 
 test('one owner may hold at most half of the queue: past that its tasks are refused with 503 while others are still queued', async () => {
-  const pool = new EnginePool({ size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 4, ownerTaskLimit: 1 });
+  const pool = new EnginePool({ ...TEST_TASKS, size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 4, ownerTaskLimit: 1 });
   await pool.ready();
   try {
-    const held = taskOwner.run('a', () => [pool.run('busyWait', { ms: 300 }), pool.run('busyWait', { ms: 1 }), pool.run('busyWait', { ms: 1 })]);
-    await assert.rejects(taskOwner.run('a', () => pool.run('busyWait', { ms: 1 })), (err: unknown) => (err as { code?: string }).code === 'SERVICE_BUSY');
-    const other = taskOwner.run('b', () => pool.run('busyWait', { ms: 1 }));
+    const held = taskOwner.run('a', () => [busyWait(pool, { ms: 300 }), busyWait(pool, { ms: 1 }), busyWait(pool, { ms: 1 })]);
+    await assert.rejects(taskOwner.run('a', () => busyWait(pool, { ms: 1 })), (err: unknown) => (err as { code?: string }).code === 'SERVICE_BUSY');
+    const other = taskOwner.run('b', () => busyWait(pool, { ms: 1 }));
     await Promise.all([...held, other]);
   } finally {
     await pool.close();
@@ -126,11 +127,11 @@ test('one owner may hold at most half of the queue: past that its tasks are refu
 });
 
 test('the parts of one group count as one task against the owner\'s limit; another group or task of the owner waits for them', async () => {
-  const pool = new EnginePool({ size: 2, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10, ownerTaskLimit: 1 });
+  const pool = new EnginePool({ ...TEST_TASKS, size: 2, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10, ownerTaskLimit: 1 });
   await pool.ready();
   try {
     const order: string[] = [];
-    const run = (label: string, ms: number, group?: object) => taskOwner.run('a', () => pool.run('busyWait', { ms }, { group })).then(() => void order.push(label));
+    const run = (label: string, ms: number, group?: object) => taskOwner.run('a', () => busyWait(pool, { ms }, { group })).then(() => void order.push(label));
     const request1 = {};
     const parts1 = [run('r1-part', 600, request1), run('r1-part', 600, request1)];
     assert.deepEqual({ busy: pool.stats.busy, queued: pool.stats.queued }, { busy: 2, queued: 0 }, 'both parts of one request run at once');

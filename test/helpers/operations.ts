@@ -7,6 +7,7 @@ import { MemoryStore } from '../../src/storage/memory-store.js';
 import type { StoredPath } from '../../src/storage/paths.js';
 import { sharedStores, type DocumentStores } from '../../src/storage/store.js';
 import { ToolSupervisor } from '../../src/tools/supervisor.js';
+import { TEST_TASKS } from './test-tasks.js';
 
 /**
  * The operations layer over the in-memory store with a real engine pool of two
@@ -32,7 +33,7 @@ export async function operationsUnderTest(
   stores: (store: MemoryStore) => DocumentStores = sharedStores,
 ): Promise<OperationsUnderTest> {
   const scratch = mkdtempSync(path.join(tmpdir(), 'pdfservice-ops-'));
-  const pool = new EnginePool({ size: 2, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 50, ...poolOptions });
+  const pool = new EnginePool({ ...TEST_TASKS, size: 2, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 50, ...poolOptions });
   await pool.ready();
   const store = new MemoryStore();
   const ops = createOperations({ stores: stores(store), pool, tools: new ToolSupervisor([], scratch) });

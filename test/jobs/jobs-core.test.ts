@@ -12,6 +12,7 @@ import { MemoryJobStore } from '../../src/operations/jobs/memory-store.js';
 import { documentPathFromBody } from '../../src/storage/paths.js';
 import { makePdf } from '../helpers/pdf.js';
 import { operationsUnderTest, type OperationsUnderTest } from '../helpers/operations.js';
+import { busyWait } from '../helpers/test-tasks.js';
 
 /**
  * The job core of issue 18 (operations/jobs/jobs.ts) on the in-memory
@@ -37,7 +38,7 @@ describe('background jobs: the core', () => {
   const prepare = (body: unknown, ctx = alice) => ops.actions.prepare(doc, body, 'pages', [], ctx);
 
   /** Occupies both engine workers for `ms`, so a job's engine task waits in the pool's queue meanwhile. */
-  const occupyEngine = (ms: number) => Promise.all([pool.run('busyWait', { ms }), pool.run('busyWait', { ms })]);
+  const occupyEngine = (ms: number) => Promise.all([busyWait(pool, { ms }), busyWait(pool, { ms })]);
   const until = async (what: string, check: () => Promise<boolean>) => {
     for (let i = 0; i < 200; i++) {
       if (await check()) return;

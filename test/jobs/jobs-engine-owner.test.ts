@@ -8,6 +8,7 @@ import { MemoryJobStore } from '../../src/operations/jobs/memory-store.js';
 import { documentPathFromBody } from '../../src/storage/paths.js';
 import { makePdf } from '../helpers/pdf.js';
 import { operationsUnderTest, type OperationsUnderTest } from '../helpers/operations.js';
+import { busyWait } from '../helpers/test-tasks.js';
 
 /**
  * A job is dispatched inside whichever request submitted it (or whichever job
@@ -30,7 +31,7 @@ describe("a job's engine tasks are not counted as the submitting request's", () 
     const { ops, pool } = under;
     const jobs = new JobOperations(new MemoryJobStore(), ops.actions, ops.uploads, { queueLimit: 10, concurrency: 1, perUser: 1 });
     // Both workers busy with work of no user, so the job's engine task waits in the pool's queue.
-    const busy = Promise.all([pool.run('busyWait', { ms: 1500 }), pool.run('busyWait', { ms: 1500 })]);
+    const busy = Promise.all([busyWait(pool, { ms: 1500 }), busyWait(pool, { ms: 1500 })]);
     const request = new AbortController().signal;
     // As the route does: the job is submitted (and so dispatched) inside alice's request.
     const job = await runAsRequest('alice', request, async () =>
@@ -41,7 +42,7 @@ describe("a job's engine tasks are not counted as the submitting request's", () 
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     // Counted as alice's, the job's waiting task would have this one refused (503 SERVICE_BUSY).
-    await runAsRequest('alice', request, () => pool.run('busyWait', { ms: 1 })).catch((err: unknown) => {
+    await runAsRequest('alice', request, () => busyWait(pool, { ms: 1 })).catch((err: unknown) => {
       assert.fail(`alice's inline task was refused: ${err instanceof ServiceError ? err.code : String(err)}`);
     });
     await busy;

@@ -14,6 +14,7 @@ import { documentPathFromBody, folderPathFromUrl, StoredPath } from '../../src/s
 import type { DocumentStore, DocumentStores, StoreUser } from '../../src/storage/store.js';
 import { makePdf } from '../helpers/pdf.js';
 import { operationsUnderTest, type OperationsUnderTest } from '../helpers/operations.js';
+import { busyWait } from '../helpers/test-tasks.js';
 
 /**
  * Issue 23: every store call of the operations layer is made for the user of
@@ -183,7 +184,7 @@ describe('every store call carries the user of its operation', () => {
     const before = await under.bytesOf(bobDoc);
     const jobs = newJobs();
     // Both workers busy: the job reads the document, then waits for the engine.
-    const busy = Promise.all([pool.run('busyWait', { ms: 800 }), pool.run('busyWait', { ms: 800 })]);
+    const busy = Promise.all([busyWait(pool, { ms: 800 }), busyWait(pool, { ms: 800 })]);
     const job = await jobs.submitAction(await ops.actions.prepare(bobDoc, { RotatePagesAction: { rotation: 90 } }, 'pages', [], bob));
     for (let i = 0; i < 200 && pool.stats.queued === 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
     assert.ok(pool.stats.queued > 0, "the job's engine task waits");

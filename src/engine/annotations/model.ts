@@ -4,6 +4,7 @@
  * names follow XFDF's vocabulary (ISO 19444-1) in camelCase, so that the JSON
  * model, XFDF and the PDF dictionary map one-to-one. No MuPDF in this module.
  */
+import type { Point, Rectangle } from '../syntax/geometry.js';
 
 /** The 28 subtypes of interface.md §2.3, spelt as there. */
 export const ANNOTATION_SUBTYPES = [
@@ -25,17 +26,7 @@ export const ANNOTATION_FLAGS = [
 ] as const;
 export type AnnotationFlag = (typeof ANNOTATION_FLAGS)[number];
 
-export interface Rectangle {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-export interface Point {
-  x: number;
-  y: number;
-}
+export type { Point, Rectangle };
 
 /**
  * AnnotationModel / Annotation. Coordinates are PDF user space in points

@@ -1,6 +1,6 @@
 import type * as mupdf from 'mupdf';
-import type { Need } from '../security/access.js';
-import { formFacts } from './inspect.js';
+import type { Need } from './access.js';
+import { formFacts, writtenSummary, type WrittenSummary } from './inspect.js';
 import { openPdf, type OpenedPdf } from './open.js';
 import type { PdfSource } from './pdf-source.js';
 import { saveEdited } from './save.js';
@@ -45,4 +45,14 @@ export function editPdf<T>(input: PdfInput, need: Need, work: (doc: mupdf.PDFDoc
     const signed = formFacts(doc).hasSignatures;
     return work(doc, { opened, signed, save: (options) => saveEdited(doc, signed, options) });
   });
+}
+
+/**
+ * A writing task's answer with the summary of the bytes it carries (writtenSummary), read from `doc` as saved, or of
+ * the source when it carries none (nothing changed): an action's runner records it for the version it answers with
+ * instead of opening that version again in a worker.
+ */
+export function withSummary<T extends { bytes?: Uint8Array | undefined }>(doc: mupdf.PDFDocument, opened: OpenedPdf, result: T): T & { summary?: WrittenSummary } {
+  const summary = writtenSummary(doc, opened, result.bytes);
+  return summary ? { ...result, summary } : result;
 }

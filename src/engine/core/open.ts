@@ -3,9 +3,9 @@ import { pageOutOfRangeDetail } from '../../errors.js';
 import { EngineError } from '../errors.js';
 import { deref } from './mupdf-objects.js';
 import { readAll, readAt, sourceSize, type PdfSource } from './pdf-source.js';
-import { prepareUnicode } from '../security/passwords.js';
-import { requirePermission, type Need } from '../security/access.js';
-import { emptyOwnerPasswordOpens, ownerPasswordIsEmpty } from '../security/encryption.js';
+import { prepareUnicode } from './passwords.js';
+import { requirePermission, type Need } from './access.js';
+import { emptyOwnerPasswordOpens, ownerPasswordIsEmpty } from './encryption.js';
 
 export type Access = 'full' | 'user' | 'owner';
 
@@ -152,7 +152,7 @@ export function openPdf(source: PdfSource, password: string | undefined, need: N
  * (a balanced tree of 1,000 levels would hold more pages than any file can); MuPDF's page lookup takes time in the
  * square of the depth (a tree 2,000 deep: 0.4 s to load its page, 100,000 deep: 18 s), and other readers recurse.
  */
-export const MAX_PAGE_TREE_DEPTH = 1000;
+const MAX_PAGE_TREE_DEPTH = 1000;
 
 /**
  * The page tree's bound (docs/robustness.md): walks /Pages and /Kids with an explicit stack (no recursion, so no
@@ -162,7 +162,7 @@ export const MAX_PAGE_TREE_DEPTH = 1000;
  * loading each page object once (measured: 6,000 pages, about 0.6 s on a loaded 2-core machine, like MuPDF's own lookup
  * of the last page); the objects stay loaded for the task, and repairNow loads them all anyway for edits.
  */
-export function checkPageTree(doc: mupdf.PDFDocument): void {
+function checkPageTree(doc: mupdf.PDFDocument): void {
   const rootRef = deref(doc.getTrailer().get('Root')).get('Pages');
   const root = deref(rootRef);
   if (!root.isDictionary()) return; // no tree: countPages() says so
@@ -220,7 +220,7 @@ export function repairNow(doc: mupdf.PDFDocument): void {
   }
 }
 
-export function classifyOpenError(err: unknown): EngineError {
+function classifyOpenError(err: unknown): EngineError {
   if (err instanceof EngineError) return err;
   const message = describe(err);
   if (/crypt|security handler|encryption/i.test(message)) {

@@ -48,7 +48,7 @@ export function readHead(source: PdfSource, length: number): Uint8Array {
 }
 
 /** `length` bytes from `start` (fewer past the end), as a new array for an open file. */
-export function readRange(source: PdfSource, start: number, length: number): Uint8Array {
+function readRange(source: PdfSource, start: number, length: number): Uint8Array {
   if (source instanceof Uint8Array) return source.subarray(start, Math.min(source.length, start + length));
   const out = new Uint8Array(Math.max(0, Math.min(length, source.size - start)));
   let done = 0;

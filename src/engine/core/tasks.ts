@@ -1,5 +1,5 @@
 /** The core's tasks: what every upload and document listing needs (its facts, and whether it opens at all). */
-import { requirePermission, type Need } from '../security/access.js';
+import { requirePermission, type Need } from './access.js';
 import { withPdf, type PdfInput } from './document-task.js';
 import { programPassword } from './open.js';
 import { inspect, validateUpload } from './inspect.js';

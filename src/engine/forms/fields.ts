@@ -7,7 +7,7 @@
 import type * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
 import type { FieldType } from '../xfdf/field-data.js';
-import type { Rectangle } from '../annotations/model.js';
+import type { Rectangle } from '../syntax/geometry.js';
 import { editPdf, withPdf } from '../core/document-task.js';
 import { formFacts } from '../core/inspect.js';
 import { deref, inheritable } from '../core/mupdf-objects.js';

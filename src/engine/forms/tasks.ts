@@ -2,6 +2,6 @@
 import { listFields, resetFields, setFieldValue } from './fields.js';
 import { exportFields, importFields } from './exchange.js';
 // Fields are flattened as widget annotations, with the annotations' flattening code.
-import { flattenFields } from '../annotations/flatten.js';
+import { flattenFields } from './flatten.js';
 
 export const formTasks = { listFields, setFieldValue, resetFields, exportFields, importFields, flattenFields };

@@ -10,7 +10,7 @@ import { saveFull } from '../core/save.js';
 export { IMAGE_MEDIA_TYPES, isImageMediaType, type ImageMediaType } from './info.js';
 
 /** Checked against the headers before anything is decoded: decoding allocates w * h * 4 bytes or more. */
-export const IMAGE_LIMITS = { maxSide: 30_000, maxPixelsPerFrame: 200_000_000, maxFrames: 2_000 } as const;
+const IMAGE_LIMITS = { maxSide: 30_000, maxPixelsPerFrame: 200_000_000, maxFrames: 2_000 } as const;
 
 /** Our rule when the file declares no resolution (MuPDF would assume 96). */
 const DEFAULT_DPI = 72;

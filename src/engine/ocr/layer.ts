@@ -1,6 +1,7 @@
 import * as mupdf from 'mupdf';
 import { deflateSync } from 'node:zlib';
-import { editPdf, withPdf } from '../core/document-task.js';
+import { editPdf, withPdf, withSummary } from '../core/document-task.js';
+import type { WrittenSummary } from '../core/inspect.js';
 import { deref } from '../core/mupdf-objects.js';
 import type { PdfSource } from '../core/pdf-source.js';
 import { ownResources, PageOverlay } from '../pages/overlay.js';
@@ -15,7 +16,7 @@ import type { OcrLine, QuarterTurn } from './model.js';
  * layer as ours, so that `force` replaces it and a page that has it is not
  * taken for a page with text of its own.
  */
-export const OCR_LAYER = 'PDFServiceOCR';
+const OCR_LAYER = 'PDFServiceOCR';
 
 export interface OcrPageSurvey {
   pageIndex: number;
@@ -100,9 +101,9 @@ export interface OcrLayer {
  * document. A signed document is saved incrementally (editPdf), so its
  * signatures stay intact.
  */
-export function addOcrLayers(input: { pdf: PdfSource; password?: string | undefined; layers: OcrLayer[] }): { bytes?: Uint8Array } {
-  return editPdf(input, 'edit', (doc, { save }) => {
-    if (!input.layers.length) return {};
+export function addOcrLayers(input: { pdf: PdfSource; password?: string | undefined; layers: OcrLayer[] }): { bytes?: Uint8Array; summary?: WrittenSummary } {
+  return editPdf(input, 'edit', (doc, { save, opened }) => {
+    if (!input.layers.length) return withSummary(doc, opened, {});
     const overlay = new PageOverlay(doc);
     const fonts = new Map<string, mupdf.PDFObject>();
     for (const layer of input.layers) {
@@ -120,7 +121,7 @@ export function addOcrLayers(input: { pdf: PdfSource; password?: string | undefi
       }
     }
     // The pages' own streams keep their stored bytes, an uncompressed one too (not compressed on the way).
-    return { bytes: save({ keepStreams: true }) };
+    return withSummary(doc, opened, { bytes: save({ keepStreams: true }) });
   });
 }
 

@@ -11,7 +11,7 @@ import type { QuarterTurn } from './model.js';
  * one page never takes more than about 36 MB here and a few times that in
  * Tesseract.
  */
-export const OCR_MAX_PIXELS = 36_000_000;
+const OCR_MAX_PIXELS = 36_000_000;
 
 /**
  * The `renderForOcr` task: one page as Tesseract should see it, 8-bit gray

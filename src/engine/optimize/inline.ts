@@ -31,7 +31,7 @@ const MAX_HASHED_PIXELS = 64 << 20;
  * nothing, and bitmap fonts (Type 3 glyphs drawn as inline image masks, often
  * at 600 dpi) would have every glyph hashed.
  */
-export const MIN_INLINE_PIXELS = 128 * 128;
+const MIN_INLINE_PIXELS = 128 * 128;
 
 /** The draw's record: size, resolution and, when it could be converted (`hashAbove` dpi or more), the pixels' hash. */
 export function unmatchedDraw(image: mupdf.Image, dpi: number, hashAbove: number): UnmatchedDraw {

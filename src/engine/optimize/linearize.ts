@@ -4,7 +4,7 @@ import { withPdf } from '../core/document-task.js';
 import { deref, name } from '../core/mupdf-objects.js';
 import { programPassword } from '../core/open.js';
 import { refuseIfSigned, saveEdited } from '../core/save.js';
-import { requirePermission } from '../security/access.js';
+import { requirePermission } from '../core/access.js';
 
 /**
  * The `linearizeCheck` task, LinearizeAction's MuPDF half before qpdf rewrites

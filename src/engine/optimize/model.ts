@@ -41,7 +41,7 @@ const codeDescription = (codes: Record<number, string>, allowed: readonly number
   allowed.map((code) => `${code} ${codes[code]}`).join('; ');
 
 /** Highest target resolution a profile may ask for; 0 leaves the resolution alone. */
-export const MAX_PROFILE_DPI = 2400;
+const MAX_PROFILE_DPI = 2400;
 
 const dpi = (fallback: string) =>
   ({

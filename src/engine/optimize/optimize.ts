@@ -3,7 +3,7 @@ import type { PdfInput } from '../core/document-task.js';
 import { withPdf } from '../core/document-task.js';
 import { refuseIfSigned, saveOptimized } from '../core/save.js';
 import { sourceSize } from '../core/pdf-source.js';
-import { requirePermission } from '../security/access.js';
+import { requirePermission } from '../core/access.js';
 import type { TaskContext } from '../task-context.js';
 import type { OptimizeSettings } from './model.js';
 import { rewriteImages, type ImageStats } from './images.js';

@@ -18,7 +18,7 @@ const STEPS = [85, 75, 62, 50];
  * logo (292x45, as RGB) is 5.9 KB at 0.92 and 4.6 KB at 0.85 for 0.0016 less; the image-heavy bench document's
  * photos lose 0.015 to 0.04 at the first step and keep 0.92.
  */
-export const JPEG_SSIM_TOLERANCE = 0.002;
+const JPEG_SSIM_TOLERANCE = 0.002;
 
 /** The side of the tiles a large image is judged on, a multiple of 16 so that JPEG's blocks (16x16 with subsampled colour) never straddle two. */
 const TILE = 128;

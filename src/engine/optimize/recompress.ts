@@ -195,16 +195,6 @@ function packedRows(samples: Uint8Array | Uint8ClampedArray, rowBytes: number, h
 }
 
 /**
- * Flate with PNG predictors (/Predictor 15) of rows of 8-bit samples `stride` bytes apart (a pixmap's rows, or
- * packed 1-bit rows): the one predictor encoder of the optimizer, for the images a profile rewrites (images.ts)
- * as for those it only re-encodes (below).
- */
-export function flatePredicted(samples: Uint8Array | Uint8ClampedArray, width: number, height: number, components: number, stride: number): Buffer {
-  const rowBytes = width * components;
-  return deflate(pngFilter(packedRows(samples, rowBytes, height, stride), rowBytes, height, components), constants.Z_DEFAULT_STRATEGY);
-}
-
-/**
  * The smaller of plain Flate and Flate with predictors of the same rows (`predicted` says which). Text and line
  * art often compress better unpredicted than with any per-row choice of predictor: the downsampled gray heading
  * of the corpus's us_constitution.pdf is 32.6 KB plain against 34.7 KB predicted.

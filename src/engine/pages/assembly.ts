@@ -1,7 +1,8 @@
 import type * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
 import { parsePageRange } from './range.js';
-import { editPdf } from '../core/document-task.js';
+import { editPdf, withSummary } from '../core/document-task.js';
+import type { WrittenSummary } from '../core/inspect.js';
 import { openPdf } from '../core/open.js';
 import { deref, text } from '../core/mupdf-objects.js';
 import { annotationPages } from '../forms/fields.js';
@@ -106,7 +107,7 @@ function pointsIntoDocument(doc: mupdf.PDFDocument, action: mupdf.PDFObject): bo
  * before and what MuPDF dropped is put back: the form with the fields of
  * removed pages pruned, the open action only when its page is still there.
  */
-export function rearrange(doc: mupdf.PDFDocument, order: number[]): void {
+function rearrange(doc: mupdf.PDFDocument, order: number[]): void {
   const before = shallowCopy(doc, catalog(doc));
   const names = deref(before.get('Names'));
   const savedNames = names.isDictionary() ? shallowCopy(doc, names) : undefined;
@@ -279,9 +280,9 @@ function signedSignaturePages(doc: mupdf.PDFDocument): Set<number> {
  * (incrementally when the document is signed). Needs assembleDocumentAllowed
  * with the user password.
  */
-export function editPages(input: { pdf: PdfSource; password?: string | undefined; operation: PageOperation }): { bytes: Uint8Array; pageCount: number } {
+export function editPages(input: { pdf: PdfSource; password?: string | undefined; operation: PageOperation }): { bytes: Uint8Array; pageCount: number; summary?: WrittenSummary } {
   const { operation } = input;
-  return editPdf(input, 'assemble', (doc, { signed, save }) => {
+  return editPdf(input, 'assemble', (doc, { signed, save, opened }) => {
     const count = doc.countPages();
     const all = Array.from({ length: count }, (_, i) => i);
     switch (operation.kind) {
@@ -300,7 +301,7 @@ export function editPages(input: { pdf: PdfSource; password?: string | undefined
         // source in its earlier revision. Its signatures covered the source's bytes, so they are cleared; the source keeps them.
         if (signed) {
           dropSignatureValues(doc);
-          return { bytes: saveFull(doc), pageCount: doc.countPages() };
+          return withSummary(doc, opened, { bytes: saveFull(doc), pageCount: doc.countPages() });
         }
         break;
       case 'move': {
@@ -354,7 +355,7 @@ export function editPages(input: { pdf: PdfSource; password?: string | undefined
         break;
       }
     }
-    return { bytes: save(), pageCount: doc.countPages() };
+    return withSummary(doc, opened, { bytes: save(), pageCount: doc.countPages() });
   });
 }
 

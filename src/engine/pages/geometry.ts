@@ -1,5 +1,5 @@
 import * as mupdf from 'mupdf';
-import type { Rectangle } from '../annotations/model.js';
+import type { Rectangle } from '../syntax/geometry.js';
 import { round } from '../syntax/readers.js';
 
 /**
@@ -31,7 +31,7 @@ export class PageSpace {
 }
 
 /** [x0, y0, x1, y1] (any corner order) as {x, y, width, height}, without binary noise. */
-export function toRectangle(r: ArrayLike<number>): Rectangle {
+function toRectangle(r: ArrayLike<number>): Rectangle {
   const x0 = Math.min(r[0]!, r[2]!);
   const y0 = Math.min(r[1]!, r[3]!);
   return { x: round(x0), y: round(y0), width: round(Math.abs(r[2]! - r[0]!)), height: round(Math.abs(r[3]! - r[1]!)) };

@@ -3,7 +3,7 @@
  * (which validates requests against these limits and renders the models as
  * JSON, XML or text). No MuPDF in this module. See docs/pages.md.
  */
-import type { Rectangle } from '../annotations/model.js';
+import type { Rectangle } from '../syntax/geometry.js';
 
 /** PageModel: one page's geometry. */
 export interface PageModel {

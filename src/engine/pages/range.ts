@@ -42,6 +42,6 @@ export function parsePageRange(range: string | undefined, pageCount: number): nu
 }
 
 /** 400 INVALID_PAGE_RANGE for a range that is empty or blank; actions check it when they are prepared, the engine again. */
-export function checkPageRangeNotEmpty(range: string): void {
+function checkPageRangeNotEmpty(range: string): void {
   if (range.trim() === '') throw new EngineError('INVALID_PAGE_RANGE', `pageRange ${JSON.stringify(range)} names no page: leave pageRange out for every page, or name pages (1-based, e.g. "1-3,7,10-")`);
 }

@@ -51,7 +51,7 @@ export function replaceLzw(doc: mupdf.PDFDocument): string[] {
 }
 
 /** LZW as PDF has it (ISO 32000-1, 7.4.4): codes of 9 to 12 bits, 256 clears, 257 ends; early change by default. */
-export function lzwDecode(data: Uint8Array, earlyChange: boolean): Uint8Array {
+function lzwDecode(data: Uint8Array, earlyChange: boolean): Uint8Array {
   const out: number[] = [];
   let table: number[][] = [];
   const reset = () => {

@@ -264,7 +264,7 @@ const PLAIN_WORDS = /roman|regular|normal|book|medium|psmt|mt|ps/g;
  * TimesNewRomanPS-BoldMT, CourierNewPSMT, Helvetica-Narrow-Bold, a subset
  * prefix removed. Undefined for other fonts or styles (Light, Black...).
  */
-export function substituteFor(baseFont: string): string | undefined {
+function substituteFor(baseFont: string): string | undefined {
   const plain = baseFont.replace(/^[A-Z]{6}\+/, '').replace(/\s+/g, '').toLowerCase();
   const cut = plain.search(/[-,]/);
   let family = cut < 0 ? plain : plain.slice(0, cut);

@@ -153,7 +153,7 @@ interface StringToken {
  * through Tf, q and Q; strings, arrays and inline images are read as the
  * content syntax has them.
  */
-export function rewriteText(s: Uint8Array, fonts: Map<string, FontFacts>): { content: Uint8Array; removed: number } | undefined {
+function rewriteText(s: Uint8Array, fonts: Map<string, FontFacts>): { content: Uint8Array; removed: number } | undefined {
   const edits: { start: number; end: number; text: string }[] = [];
   let removed = 0;
   let font: FontFacts | undefined;

@@ -91,7 +91,7 @@ function scaleShading(shading: mupdf.PDFObject): number {
  * scaling matrix, or undefined when none is there. Strings, comments and
  * inline image data are skipped, not searched.
  */
-export function wrapShadingOperators(content: Uint8Array, factors: Map<string, number>): Uint8Array | undefined {
+function wrapShadingOperators(content: Uint8Array, factors: Map<string, number>): Uint8Array | undefined {
   const s = content;
   const parts: Buffer[] = [];
   let copied = 0;

@@ -19,7 +19,7 @@ export type PageCharacters = Record<string, number>;
  * a lost Unicode map loses every character of its font. Below 100 characters no loss at all is tolerated: a page
  * with one word that becomes U+FFFD fails.
  */
-export const TEXT_LOSS_TOLERANCE = 0.01;
+const TEXT_LOSS_TOLERANCE = 0.01;
 
 /** One page that lost text: how many characters it had, how many are missing, and a few of them. */
 export interface PageTextLoss {

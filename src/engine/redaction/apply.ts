@@ -4,7 +4,8 @@ import { rewriteQuoteOperators } from './content-quotes.js';
 import { EngineError } from '../errors.js';
 import { countOccurrences } from '../text/match.js';
 import { annotationEntries, type AnnotationEntry } from '../annotations/read.js';
-import { withPdf } from '../core/document-task.js';
+import { withPdf, withSummary } from '../core/document-task.js';
+import type { WrittenSummary } from '../core/inspect.js';
 import { checkPageIndex } from '../core/open.js';
 import { name, ref } from '../syntax/readers.js';
 import { annotationText, pageContentText } from '../text/page-text.js';
@@ -203,9 +204,9 @@ function applyPage(doc: mupdf.PDFDocument, pageIndex: number, selected: Map<numb
  * full, never appended to: an incremental update would keep the removed text
  * in the file's earlier revision.
  */
-export function applyRedactions(input: { pdf: PdfSource; password?: string | undefined; request: ApplyRedactionsRequest }, ctx?: TaskContext): { bytes?: Uint8Array; report: ApplyReport } {
+export function applyRedactions(input: { pdf: PdfSource; password?: string | undefined; request: ApplyRedactionsRequest }, ctx?: TaskContext): { bytes?: Uint8Array; report: ApplyReport; summary?: WrittenSummary } {
   const { request } = input;
-  return withPdf(input, 'edit', (doc) => {
+  return withPdf(input, 'edit', (doc, opened) => {
     checkPageIndex(doc, request.pageIndex);
     const entries = annotationEntries(doc);
     const isRedact = (e: AnnotationEntry) => name(e.dict.get('Subtype')) === 'Redact';
@@ -223,7 +224,7 @@ export function applyRedactions(input: { pdf: PdfSource; password?: string | und
     }
     if (request.pageIndex !== undefined) chosen = chosen.filter((e) => e.pageIndex === request.pageIndex);
     const report: ApplyReport = { applied: [], pages: [], removedAnnotations: [], elsewhere: [], scrubbed: false };
-    if (!chosen.length) return { report };
+    if (!chosen.length) return withSummary<{ bytes?: Uint8Array; report: ApplyReport }>(doc, opened, { report });
     // Appending would keep the redacted content in the earlier revision; a full rewrite breaks the signatures.
     refuseIfSigned(doc, 'applying redactions rewrites the whole file (an appended change would keep the redacted content), which would invalidate its signatures');
     const direct = chosen.find((e) => e.objectNumber === undefined);
@@ -277,6 +278,6 @@ export function applyRedactions(input: { pdf: PdfSource; password?: string | und
       if (left.length) throw new EngineError('REDACTION_INCOMPLETE', `Redacted text remains outside page content (${left.map((h) => h.where).join(', ')}); the document was not changed`, { elsewhere: left });
       report.scrubbed = true;
     }
-    return { bytes: saveFull(doc), report };
+    return withSummary(doc, opened, { bytes: saveFull(doc), report });
   });
 }

@@ -1,11 +1,11 @@
 import type * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
-import { newPasswordProblem } from './passwords.js';
+import { newPasswordProblem } from '../core/passwords.js';
 import { editPdf, withPdf } from '../core/document-task.js';
 import { formFacts } from '../core/inspect.js';
 import { deref, name, text } from '../core/mupdf-objects.js';
 import { saveFull } from '../core/save.js';
-import { bitsFromPermissions, PERMISSION_FLAGS, passwordSecurity, type EncryptType, type PasswordSecurity, type PermissionFlags } from './encryption.js';
+import { bitsFromPermissions, PERMISSION_FLAGS, passwordSecurity, type EncryptType, type PasswordSecurity, type PermissionFlags } from '../core/encryption.js';
 import type { PdfSource } from '../core/pdf-source.js';
 
 /** The usage rights (Adobe's UR3 signature: "Reader extensions") a document carries. */

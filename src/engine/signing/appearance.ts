@@ -5,12 +5,12 @@
  * unsigned field gets an empty appearance, so no viewer draws one of its own.
  */
 import * as mupdf from 'mupdf';
-import { chooseFont } from '../stamps/model.js';
-import { buildForm } from '../stamps/form.js';
-import { faceChain, type Face } from '../stamps/fonts.js';
-import { showLines } from '../stamps/text.js';
-import { pdfNumber } from '../stamps/geometry.js';
-import { layoutLines } from '../stamps/text-layout.js';
+import { chooseFont } from '../drawing/model.js';
+import { buildForm } from '../drawing/form.js';
+import { faceChain, type Face } from '../drawing/fonts.js';
+import { showLines } from '../drawing/text.js';
+import { pdfNumber } from '../drawing/geometry.js';
+import { layoutLines } from '../drawing/text-layout.js';
 
 const PADDING = 3;
 const LEADING = 1.2;
@@ -22,7 +22,7 @@ function drawable(text: string, chain: Face[]): string {
 }
 
 /** The widget's size (width, height) from its /Rect. */
-export function rectSize(widget: mupdf.PDFObject): { width: number; height: number } {
+function rectSize(widget: mupdf.PDFObject): { width: number; height: number } {
   const rect = widget.get('Rect');
   if (!rect.isArray() || rect.length !== 4) return { width: 0, height: 0 };
   const v = [0, 1, 2, 3].map((i) => rect.get(i).asNumber());

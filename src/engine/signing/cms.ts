@@ -8,7 +8,7 @@ import { createHash, sign, verify, X509Certificate, constants, type KeyObject } 
 import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 
-export const OID = {
+const OID = {
   data: '1.2.840.113549.1.7.1',
   signedData: '1.2.840.113549.1.7.2',
   contentType: '1.2.840.113549.1.9.3',
@@ -133,7 +133,7 @@ function derLength(n: number): Buffer {
 }
 
 /** The length of the DER element at the start of `bytes` (header and content), or undefined when it is not one. */
-export function derElementLength(bytes: Uint8Array): number | undefined {
+function derElementLength(bytes: Uint8Array): number | undefined {
   if (bytes.length < 2) return undefined;
   const first = bytes[1]!;
   if (first < 0x80) return 2 + first;

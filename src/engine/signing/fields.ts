@@ -7,10 +7,10 @@ import { EngineError } from '../errors.js';
 import { breakFieldLoops, readFormFields } from '../forms/field-tree.js';
 import { editPdf } from '../core/document-task.js';
 import { checkPageIndex, type OpenedPdf } from '../core/open.js';
-import { requirePermission } from '../security/access.js';
+import { requirePermission } from '../core/access.js';
 import { deref } from '../core/mupdf-objects.js';
 import { setEmptyAppearance } from './appearance.js';
-import type { Rectangle } from '../annotations/model.js';
+import type { Rectangle } from '../syntax/geometry.js';
 import { type PdfSource } from '../core/pdf-source.js';
 import { certifyingSignature, listSignatureFields, LOCKED, notFound, PRINT, signatureFields, type SignatureFieldModel } from './verify.js';
 

@@ -12,7 +12,7 @@ import { readFormFields, type FormField } from '../forms/field-tree.js';
 import { annotationPages } from '../forms/fields.js';
 import { withPdf } from '../core/document-task.js';
 import { deref, name, text } from '../core/mupdf-objects.js';
-import type { Rectangle } from '../annotations/model.js';
+import type { Rectangle } from '../syntax/geometry.js';
 import { readAll, type PdfSource } from '../core/pdf-source.js';
 
 export type SubFilter = 'adbe.pkcs7.detached' | 'ETSI.CAdES.detached';

@@ -8,8 +8,8 @@ import { EngineError } from '../errors.js';
 import { isStampImageType, type DeclaredImageType, type StampImageType } from '../images/model.js';
 import { sniffImageType, type FrameInfo } from '../images/info.js';
 import { checkDecoded, checkedFrames, decode, placement, sizeInPoints, withBuffer } from '../images/to-pdf.js';
-import { alphaState, type StampDrawing } from './form.js';
-import { pdfNumbers, stampMatrix } from './geometry.js';
+import { alphaState, type StampDrawing } from '../drawing/form.js';
+import { pdfNumbers, stampMatrix } from '../drawing/geometry.js';
 
 
 /** The image type of a stamp upload: as declared, or by its signature when sent as octet-stream. */

@@ -3,9 +3,10 @@
  * on one page or on every page, save (incrementally when it is signed).
  */
 import * as mupdf from 'mupdf';
-import { editPdf } from '../core/document-task.js';
+import { editPdf, withSummary } from '../core/document-task.js';
+import type { WrittenSummary } from '../core/inspect.js';
 import { checkPageIndex } from '../core/open.js';
-import { stampPages, type StampDrawing } from './form.js';
+import { stampPages, type StampDrawing } from '../drawing/form.js';
 import type { DeclaredImageType } from '../images/model.js';
 import { drawImageStamp, type ImageStampRequest } from './image.js';
 import { drawTextStamp, type TextStampRequest } from './text.js';
@@ -22,8 +23,8 @@ interface StampInput {
 }
 
 /** Opens the document, draws the stamp in a scratch document, puts it on the chosen pages and saves. */
-function stamp<T>(input: StampInput, pageIndex: number | undefined, draw: (scratch: mupdf.PDFDocument) => { drawing: StampDrawing; report: T }): { bytes: Uint8Array; report: T & { pages: number[] } } {
-  return editPdf(input, 'edit', (doc, { save }) => {
+function stamp<T>(input: StampInput, pageIndex: number | undefined, draw: (scratch: mupdf.PDFDocument) => { drawing: StampDrawing; report: T }): { bytes: Uint8Array; report: T & { pages: number[] }; summary?: WrittenSummary } {
+  return editPdf(input, 'edit', (doc, { save, opened }) => {
     const every = pageIndex === undefined || pageIndex === -1;
     if (!every) checkPageIndex(doc, pageIndex);
     const pages = every ? Array.from({ length: doc.countPages() }, (_, i) => i) : [pageIndex];
@@ -31,7 +32,7 @@ function stamp<T>(input: StampInput, pageIndex: number | undefined, draw: (scrat
     try {
       const { drawing, report } = draw(scratch);
       stampPages(doc, scratch, drawing, pages);
-      return { bytes: save(), report: { ...report, pages } };
+      return withSummary(doc, opened, { bytes: save(), report: { ...report, pages } });
     } finally {
       scratch.destroy();
     }

@@ -5,11 +5,12 @@
  */
 import * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
-import { chooseFont, type FontStyle } from './model.js';
-import { alphaState, type StampDrawing } from './form.js';
-import { faceChain, type Face } from './fonts.js';
-import { pdfNumber, pdfNumbers, stampMatrix } from './geometry.js';
-import { layoutLines, type Line } from './text-layout.js';
+import { chooseFont, type FontStyle } from '../drawing/model.js';
+import { alphaState, type StampDrawing } from '../drawing/form.js';
+import { faceChain } from '../drawing/fonts.js';
+import { pdfNumber, pdfNumbers, stampMatrix } from '../drawing/geometry.js';
+import { layoutLines } from '../drawing/text-layout.js';
+import { showLines } from '../drawing/text.js';
 
 export interface TextStampRequest {
   text: string;
@@ -27,7 +28,7 @@ export interface TextStampRequest {
 }
 
 /** Baseline to baseline, as a multiple of the font size. */
-export const LINE_HEIGHT = 1.2;
+const LINE_HEIGHT = 1.2;
 
 export function drawTextStamp(scratch: mupdf.PDFDocument, request: TextStampRequest): { drawing: StampDrawing; fonts: string[] } {
   const choice = chooseFont(request.fontName ?? 'Helvetica', request.fontStyle);
@@ -55,36 +56,6 @@ export function drawTextStamp(scratch: mupdf.PDFDocument, request: TextStampRequ
     },
     fonts: faces.map((f) => f.name),
   };
-}
-
-/**
- * The text operators that show laid-out lines (one T* between lines, a Tf
- * where the face changes), appended to `ops`; each face is added to
- * `resources` /Font once, as F0, F1, ... Answers the faces used.
- */
-export function showLines(scratch: mupdf.PDFDocument, resources: mupdf.PDFObject, lines: Line[], size: number, ops: string[]): Face[] {
-  const fontDict = scratch.newDictionary();
-  resources.put('Font', fontDict);
-  const names = new Map<Face, string>();
-  const nameOf = (face: Face) => {
-    let n = names.get(face);
-    if (!n) {
-      n = `F${names.size}`;
-      names.set(face, n);
-      fontDict.put(n, face.addTo(scratch));
-    }
-    return n;
-  };
-  let current: Face | undefined;
-  lines.forEach((line, i) => {
-    if (i > 0) ops.push('T*');
-    for (const run of line.runs) {
-      if (run.face !== current) ops.push(`/${nameOf(run.face)} ${pdfNumber(size)} Tf`);
-      current = run.face;
-      ops.push(`<${run.hex}> Tj`);
-    }
-  });
-  return [...names.keys()];
 }
 
 /** `r g b rg` for an integer 0xRRGGBB. */

@@ -24,13 +24,12 @@ for (const c of [0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]) WHITE[c] = 1;
 const DELIMITER = new Uint8Array(256);
 for (const c of '()<>[]{}/%') DELIMITER[c.charCodeAt(0)] = 1;
 
-export const isWhitespace = (b: number): boolean => WHITE[b] === 1;
-export const isRegular = (b: number): boolean => !WHITE[b] && !DELIMITER[b];
+const isRegular = (b: number): boolean => !WHITE[b] && !DELIMITER[b];
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)$/;
 
 /** A name token's #xx escapes decoded. */
-export function decodeName(raw: string): string {
+function decodeName(raw: string): string {
   return raw.includes('#') ? raw.replace(/#([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))) : raw;
 }
 

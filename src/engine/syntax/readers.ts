@@ -1,4 +1,4 @@
-import type { Point, Rectangle } from '../annotations/model.js';
+import type { Point, Rectangle } from './geometry.js';
 import { pdfDateToIso } from './dates.js';
 import { decodeTextString, PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from './parser.js';
 

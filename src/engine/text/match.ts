@@ -146,7 +146,7 @@ export function findMatches(page: PageText, pattern: RegExp, spans = matchSpans(
 }
 
 /** The characters [start, end) as one quad per line: from the first character's left edge to the last one's right edge. */
-export function mergeQuads(page: PageText, start: number, end: number): Quad[] {
+function mergeQuads(page: PageText, start: number, end: number): Quad[] {
   const merged: Quad[] = [];
   let first = -1;
   let last = -1;

@@ -12,7 +12,7 @@ import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from '
 import { EngineError } from '../errors.js';
 
 /** Time the regular expression of one request may take over all the texts it searches. */
-export const REGEX_BUDGET_MS = 5_000;
+const REGEX_BUDGET_MS = 5_000;
 
 interface Helper {
   worker: Worker;

@@ -135,7 +135,7 @@ export class AppearanceReader {
 }
 
 /** An appearance value as a MuPDF object of `doc`; streams become new indirect objects (raw: their bytes as given, /Filter kept). */
-export function appearanceObject(doc: mupdf.PDFDocument, v: ApValue): mupdf.PDFObject {
+function appearanceObject(doc: mupdf.PDFDocument, v: ApValue): mupdf.PDFObject {
   if (v === null) return doc.newNull();
   if (typeof v === 'boolean') return doc.newBoolean(v);
   if (typeof v === 'number') return Number.isInteger(v) ? doc.newInteger(v) : doc.newReal(v);

@@ -59,7 +59,7 @@ function decimal(n: number): string {
 }
 
 /** A PDF string in the XFDF string encoding convention (see above). */
-export function stringVal(bytes: Uint8Array): string {
+function stringVal(bytes: Uint8Array): string {
   let out = '';
   for (const b of bytes) {
     if (b === 0x5c) out += '\\\\';

@@ -19,7 +19,7 @@ export const XFDF_ELEMENTS: Record<string, string> = {
   caret: 'Caret', stamp: 'Stamp', ink: 'Ink', popup: 'Popup', fileattachment: 'FileAttachment', sound: 'Sound',
   link: 'Link', redact: 'Redact',
 };
-export const ELEMENT_OF_SUBTYPE: Record<string, string> = Object.fromEntries(Object.entries(XFDF_ELEMENTS).map(([e, s]) => [s, e]));
+const ELEMENT_OF_SUBTYPE: Record<string, string> = Object.fromEntries(Object.entries(XFDF_ELEMENTS).map(([e, s]) => [s, e]));
 
 export const XFDF_FLAGS = ANNOTATION_FLAGS.map((f) => f.toLowerCase());
 const STYLE_TO_XFDF: Record<string, string> = { S: 'solid', D: 'dash', B: 'bevelled', I: 'inset', U: 'underline' };

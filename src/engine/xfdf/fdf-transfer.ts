@@ -95,7 +95,7 @@ function streamBytes(stream: FdfStream): Uint8Array | undefined {
 }
 
 /** The FDF's annotations as incoming annotations, references between them turned into names. */
-export function annotationsFromFdf(fdf: FdfFile, warnings: string[]): IncomingAnnotation[] {
+function annotationsFromFdf(fdf: FdfFile, warnings: string[]): IncomingAnnotation[] {
   const list = resolveFdf(fdf, fdf.root.get('Annots'));
   if (!Array.isArray(list)) return [];
   const items = list.map((v) => ({ num: ref(v), dict: resolveFdf(fdf, v) })).filter((x): x is { num: number | undefined; dict: PdfDict } => isDict(x.dict));

@@ -31,7 +31,7 @@ export interface FdfFile {
 }
 
 /** Work bounds: a body beyond them is refused rather than parsed. */
-export const FDF_MAX_OBJECTS = 100_000;
+const FDF_MAX_OBJECTS = 100_000;
 
 const fail = (message: string): never => {
   throw new EngineError('MALFORMED_FDF', message);
@@ -262,14 +262,14 @@ function nameChar(b: number): boolean {
   return b > 0x20 && b < 0x7f && !'#/()<>[]{}%'.includes(String.fromCharCode(b));
 }
 
-export function formatName(name: string): string {
+function formatName(name: string): string {
   let out = '/';
   for (const b of Buffer.from(name, 'utf8')) out += nameChar(b) ? String.fromCharCode(b) : `#${b.toString(16).padStart(2, '0').toUpperCase()}`;
   return out;
 }
 
 /** Literal form for printable ASCII (with escapes), hex otherwise. */
-export function formatString(bytes: Uint8Array): string {
+function formatString(bytes: Uint8Array): string {
   let literal = '(';
   for (const b of bytes) {
     if (b === 0x28 || b === 0x29 || b === 0x5c) literal += `\\${String.fromCharCode(b)}`;
@@ -283,7 +283,7 @@ export function formatString(bytes: Uint8Array): string {
 }
 
 /** A value in PDF syntax. Non-ASCII bytes never appear raw (strings go hex, names #XX). */
-export function formatPdfValue(value: PdfValue, depth = 0): string {
+function formatPdfValue(value: PdfValue, depth = 0): string {
   if (depth > 64) throw new EngineError('PROCESSING_FAILED', 'A value nests too deeply to be written');
   if (value === null) return 'null';
   if (typeof value === 'boolean') return value ? 'true' : 'false';

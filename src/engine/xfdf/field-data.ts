@@ -12,8 +12,7 @@ import { decodeTextString, PdfName, PdfRef, PdfString, type PdfDict, type PdfVal
 import { escapeXml, hasNonXml, nonXmlWarning } from '../syntax/xml-writer.js';
 import { isTag, parseXfdf, richTextToPlain, type XfdfElement } from './parse.js';
 
-export const FIELD_TYPES = ['text', 'checkbox', 'radio', 'combo', 'list', 'pushbutton', 'signature'] as const;
-export type FieldType = (typeof FIELD_TYPES)[number];
+export type FieldType = 'text' | 'checkbox' | 'radio' | 'combo' | 'list' | 'pushbutton' | 'signature';
 
 /** A value to set: text, a state name ("Yes", "Off"), an export value, or several for a multi-select list. */
 export interface FieldValue {
@@ -81,7 +80,7 @@ const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex').toUpperCas
  * `<f href>` and `<ids>`; one element per line, no indentation (with
  * xml:space="preserve", indentation would be content).
  */
-export function fieldsToXfdf(fields: ExportedField[], source: FieldDataSource = {}): Uint8Array {
+function fieldsToXfdf(fields: ExportedField[], source: FieldDataSource = {}): Uint8Array {
   const lines = ['<?xml version="1.0" encoding="UTF-8"?>', `<xfdf xmlns="${XFDF_NS}" xml:space="preserve">`];
   const write = (node: NameNode) => {
     lines.push(`<field name="${escapeXml(node.name, true)}">`);
@@ -147,7 +146,7 @@ function fdfValue(field: ExportedField): PdfValue {
 }
 
 /** The fields as an FDF file: `/Fields` nested by name, `/F` and `/ID` from the source document. */
-export function fieldsToFdf(fields: ExportedField[], source: FieldDataSource = {}): Uint8Array {
+function fieldsToFdf(fields: ExportedField[], source: FieldDataSource = {}): Uint8Array {
   const toDict = (node: NameNode): PdfDict => {
     const dict: PdfDict = new Map<string, PdfValue>([['T', textString(node.name)]]);
     if (node.field) dict.set('V', fdfValue(node.field));
@@ -167,7 +166,7 @@ function valueOf(v: PdfValue | undefined): string | string[] | undefined {
 }
 
 /** Reads the /Fields of a parsed FDF into fully qualified names and values. */
-export function fieldValuesFromFdf(fdf: FdfFile): ParsedFieldData {
+function fieldValuesFromFdf(fdf: FdfFile): ParsedFieldData {
   const warnings = [...fdf.warnings];
   const values: FieldValue[] = [];
   const seen = new Set<number>();
@@ -200,7 +199,7 @@ export function fieldValuesFromFdf(fdf: FdfFile): ParsedFieldData {
   return { values, warnings };
 }
 
-export function parseFieldsFdf(body: Uint8Array): ParsedFieldData {
+function parseFieldsFdf(body: Uint8Array): ParsedFieldData {
   return fieldValuesFromFdf(parseFdf(body));
 }
 

@@ -14,7 +14,7 @@ import { readAll, type PdfSource } from '../core/pdf-source.js';
 import { redrawAll } from '../annotations/redraw.js';
 
 /** A parsed PDF value as a MuPDF object of `doc` (strings stay strings: MuPDF's own JS conversion makes them names). */
-export function toMupdf(doc: mupdf.PDFDocument, v: PdfValue): mupdf.PDFObject {
+function toMupdf(doc: mupdf.PDFDocument, v: PdfValue): mupdf.PDFObject {
   if (v === null) return doc.newNull();
   if (typeof v === 'boolean') return doc.newBoolean(v);
   if (typeof v === 'number') return Number.isInteger(v) ? doc.newInteger(v) : doc.newReal(v);

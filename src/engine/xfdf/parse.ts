@@ -54,7 +54,7 @@ const XML_OPTIONS: X2jOptions = {
 };
 
 /** Deepest element nesting an XFDF body may have, the root being level 1 (docs/errors.md, MALFORMED_XFDF). */
-export const MAX_XFDF_DEPTH = 100;
+const MAX_XFDF_DEPTH = 100;
 
 const parsers = new Map<number, XMLParser>();
 function parserFor(maxDepth: number): XMLParser {
@@ -80,7 +80,7 @@ function isXmlChar(code: number): boolean {
  * references. Anything else after `&` is refused (see above); `what` names
  * the document in the message.
  */
-export function decodeReferences(s: string, what = 'The XFDF body'): string {
+function decodeReferences(s: string, what = 'The XFDF body'): string {
   if (!s.includes('&')) return s;
   return s.replace(/&([^&;]*);?/g, (ref, body: string) => {
     const predefined = PREDEFINED[body];

@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import type { ActionDefinition } from './types.js';
+import { engineAction } from './engine-action.js';
 import { OUTPUT_PARAM_SCHEMAS } from './types.js';
 
 const schema = {
@@ -22,7 +22,7 @@ type Params = FromSchema<typeof schema>;
  * closed with 422 REDACTION_INCOMPLETE, so a document is only written when
  * no redacted text remains in it.
  */
-export const ApplyRedactionsAction: ActionDefinition<Params> = {
+export const ApplyRedactionsAction = engineAction<Params, 'applyRedactions'>({
   name: 'ApplyRedactionsAction',
   target: 'document',
   need: 'edit',
@@ -31,9 +31,6 @@ export const ApplyRedactionsAction: ActionDefinition<Params> = {
     'paints the fill and overlay text and removes the annotations; then verifies that no redacted text remains (422 REDACTION_INCOMPLETE otherwise, ' +
     'nothing written). The response\'s report lists what was applied and where the redacted text still occurs outside page content.',
   schema,
-  async execute({ params, source, engine, ctx }) {
-    const { savePath: _savePath, namingMode: _namingMode, ...request } = params;
-    const result = await engine.run('applyRedactions', { pdf: source.pdf, password: ctx.documentPassword, request });
-    return { kind: 'document', bytes: result.bytes ?? (await source.bytes()), report: result.report };
-  },
-};
+  task: 'applyRedactions',
+  input: ({ own }) => ({ request: own }),
+});

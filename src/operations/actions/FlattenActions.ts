@@ -1,5 +1,5 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import type { ActionDefinition } from './types.js';
+import { engineAction } from './engine-action.js';
 import { OUTPUT_PARAM_SCHEMAS } from './types.js';
 
 const flattenFieldsSchema = {
@@ -14,7 +14,7 @@ const flattenFieldsSchema = {
 } as const;
 
 /** FlattenFieldsAction: field appearances become page content; the fields and the AcroForm go (docs/fields.md). */
-export const FlattenFieldsAction: ActionDefinition<FromSchema<typeof flattenFieldsSchema>> = {
+export const FlattenFieldsAction = engineAction<FromSchema<typeof flattenFieldsSchema>, 'flattenFields'>({
   name: 'FlattenFieldsAction',
   target: 'document',
   need: 'edit',
@@ -23,12 +23,9 @@ export const FlattenFieldsAction: ActionDefinition<FromSchema<typeof flattenFiel
     'Push buttons are painted only with paintButtons (only those showing an image with paintOnlyImageButtons); fields without the print flag only ' +
     'with paintNonPrintableFields; hidden fields never.',
   schema: flattenFieldsSchema,
-  async execute({ params, source, engine, ctx }) {
-    const { savePath: _s, namingMode: _n, ...options } = params;
-    const result = await engine.run('flattenFields', { pdf: source.pdf, password: ctx.documentPassword, options });
-    return { kind: 'document', bytes: result.bytes ?? (await source.bytes()) };
-  },
-};
+  task: 'flattenFields',
+  input: ({ own }) => ({ options: own }),
+});
 
 const flattenAnnotationsSchema = {
   type: 'object',
@@ -41,7 +38,7 @@ const flattenAnnotationsSchema = {
 } as const;
 
 /** FlattenAnnotationsAction: annotation appearances become page content; the annotations go (docs/annotations.md). */
-export const FlattenAnnotationsAction: ActionDefinition<FromSchema<typeof flattenAnnotationsSchema>> = {
+export const FlattenAnnotationsAction = engineAction<FromSchema<typeof flattenAnnotationsSchema>, 'flattenAnnotations'>({
   name: 'FlattenAnnotationsAction',
   target: 'document',
   need: 'edit',
@@ -49,9 +46,6 @@ export const FlattenAnnotationsAction: ActionDefinition<FromSchema<typeof flatte
     'Paints every annotation other than form widgets and links into its page (generating missing appearances first) and removes it; popups are ' +
     'dropped, hidden annotations are not painted, annotations without the print flag only with paintNonPrintableAnnots. Links stay unless keepLinks is false.',
   schema: flattenAnnotationsSchema,
-  async execute({ params, source, engine, ctx }) {
-    const { savePath: _s, namingMode: _n, ...options } = params;
-    const result = await engine.run('flattenAnnotations', { pdf: source.pdf, password: ctx.documentPassword, options });
-    return { kind: 'document', bytes: result.bytes ?? (await source.bytes()) };
-  },
-};
+  task: 'flattenAnnotations',
+  input: ({ own }) => ({ options: own }),
+});

@@ -1,7 +1,8 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { ServiceError } from '../../errors.js';
 import { type DeclaredImageType, isDeclaredImageType } from '../../engine/models.js';
-import type { ActionDefinition, ActionFile } from './types.js';
+import type { ActionFile } from './types.js';
+import { engineAction } from './engine-action.js';
 import { OUTPUT_PARAM_SCHEMAS } from './types.js';
 import { STAMP_PARAM_SCHEMAS, transparencyOf } from './stamp-params.js';
 
@@ -42,7 +43,7 @@ type Params = FromSchema<typeof schema>;
  * image is stored once in the document whatever the number of pages; JPEG
  * data is embedded without recompression.
  */
-export const ImageStampAction: ActionDefinition<Params, { transparency: ReturnType<typeof transparencyOf>; mediaType: DeclaredImageType }> = {
+export const ImageStampAction = engineAction<Params, 'imageStamp', { transparency: ReturnType<typeof transparencyOf>; mediaType: DeclaredImageType }>({
   name: 'ImageStampAction',
   target: 'pages',
   need: 'edit',
@@ -59,16 +60,11 @@ export const ImageStampAction: ActionDefinition<Params, { transparency: ReturnTy
     const file = imagePart(files);
     return { transparency, mediaType: declaredType(file) };
   },
-  async execute({ params, prepared: { transparency, mediaType }, files, source, engine, ctx }) {
-    const image = new Uint8Array(await imagePart(files).content.read());
-    const { savePath: _savePath, namingMode: _namingMode, opacity: _opacity, ...request } = params;
-    const result = await engine.run('imageStamp', {
-      pdf: source.pdf,
-      password: ctx.documentPassword,
-      image,
-      mediaType,
-      request: { ...request, transparency },
-    }, { transfer: [image] });
-    return { kind: 'document', bytes: result.bytes, report: result.report };
-  },
-};
+  task: 'imageStamp',
+  input: async ({ own: { opacity: _opacity, ...request }, prepared: { transparency, mediaType }, execute: { files } }) => ({
+    image: new Uint8Array(await imagePart(files).content.read()),
+    mediaType,
+    request: { ...request, transparency },
+  }),
+  transfer: ({ image }) => [image],
+});

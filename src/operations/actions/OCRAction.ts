@@ -125,7 +125,8 @@ export const OCRAction: ActionDefinition<Params, { language: string }> = {
     reports.sort((a, b) => a.pageIndex - b.pageIndex);
     const result = await engine.run('addOcrLayers', { pdf: source.pdf, password, layers });
     const report = { language: params.language, pages: reports };
-    return { kind: 'document', bytes: result.bytes ?? (await source.bytes()), report };
+    const summary = result.summary ? { summary: result.summary } : {};
+    return result.bytes ? { kind: 'document', bytes: result.bytes, report, ...summary } : { kind: 'unchanged', report, ...summary };
   },
 };
 

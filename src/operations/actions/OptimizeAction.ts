@@ -46,7 +46,7 @@ export const OptimizeAction: ActionDefinition<Params, OptimizeSettings> = {
   },
   async execute({ prepared, source, engine, ctx }) {
     const result = await engine.run('optimize', { pdf: source.pdf, password: ctx.documentPassword, settings: prepared });
-    if (!result.bytes) return { kind: 'unchanged', report: result.report };
+    if (!result.bytes) return { kind: 'unchanged', report: result.report, savePath: 'nothing' };
     return { kind: 'document', bytes: result.bytes, report: result.report, summary: result.summary };
   },
 };

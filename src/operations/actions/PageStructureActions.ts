@@ -6,6 +6,7 @@ import type { OperationContext } from '../context.js';
 import type { DocumentOperations } from '../documents.js';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { ActionDefinition, ActionFile, OutputParams, PrepareInput } from './types.js';
+import { engineAction } from './engine-action.js';
 import { OUTPUT_PARAM_SCHEMAS } from './types.js';
 import { NOT_BLANK } from '../../validation.js';
 
@@ -37,18 +38,16 @@ function pageAction<const Props extends Record<string, JSONSchema>, const Requir
   operation: (input: { params: Params; files: ActionFile[]; documents: DocumentOperations; ctx: OperationContext }) => Promise<PageOperation>,
   check?: (input: PrepareInput<Params>) => Promise<void>,
 ): ActionDefinition<Params> {
-  return {
+  return engineAction<Params, 'editPages'>({
     name,
     target: 'pages',
     need: 'assemble',
     summary,
     schema: { type: 'object', properties: { ...OUTPUT_PARAM_SCHEMAS, ...properties }, required, additionalProperties: false },
     ...(check ? { prepare: async (input: PrepareInput<Params>) => void (await check(input)) } : {}),
-    async execute({ params, files, documents, source, engine, ctx }) {
-      const result = await engine.run('editPages', { pdf: source.pdf, password: ctx.documentPassword, operation: await operation({ params, files, documents, ctx }) });
-      return { kind: 'document', bytes: result.bytes };
-    },
-  };
+    task: 'editPages',
+    input: async ({ params, execute: { files, documents, ctx } }) => ({ operation: await operation({ params, files, documents, ctx }) }),
+  });
 }
 
 export const DeletePagesAction = pageAction(

@@ -1,7 +1,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { ServiceError } from '../../errors.js';
 import { chooseFont, FONT_NAMES, FONT_STYLES } from '../../engine/models.js';
-import type { ActionDefinition } from './types.js';
+import { engineAction } from './engine-action.js';
 import { OUTPUT_PARAM_SCHEMAS } from './types.js';
 import { STAMP_PARAM_SCHEMAS, transparencyOf } from './stamp-params.js';
 
@@ -26,7 +26,7 @@ type Params = FromSchema<typeof schema>;
  * can be searched and extracted). Characters the chosen font lacks are drawn
  * with the shipped fonts (docs/stamps.md).
  */
-export const TextStampAction: ActionDefinition<Params, ReturnType<typeof transparencyOf>> = {
+export const TextStampAction = engineAction<Params, 'textStamp', ReturnType<typeof transparencyOf>>({
   name: 'TextStampAction',
   target: 'pages',
   need: 'edit',
@@ -40,13 +40,6 @@ export const TextStampAction: ActionDefinition<Params, ReturnType<typeof transpa
     }
     return transparencyOf(params, 'TextStampAction');
   },
-  async execute({ params, prepared: transparency, source, engine, ctx }) {
-    const { savePath: _savePath, namingMode: _namingMode, opacity: _opacity, ...request } = params;
-    const result = await engine.run('textStamp', {
-      pdf: source.pdf,
-      password: ctx.documentPassword,
-      request: { ...request, transparency },
-    });
-    return { kind: 'document', bytes: result.bytes, report: result.report };
-  },
-};
+  task: 'textStamp',
+  input: ({ own: { opacity: _opacity, ...request }, prepared: transparency }) => ({ request: { ...request, transparency } }),
+});

@@ -158,10 +158,15 @@ export class ActionRunner {
         work: async (stored, engine) => {
           const output = await action.execute({ params, prepared: prepared.prepared, files, source: stored!, ctx, engine, exec: execution, documents: this.documents, tools: this.tools });
           if (output.kind === 'model') return { result: { output } };
-          if (output.kind === 'unchanged') return { result: { output, summary: await engine.run('validateUpload', { pdf: stored!.pdf }).catch(() => undefined) } };
+          if (output.kind === 'unchanged') {
+            const summary = output.summary ?? (await engine.run('validateUpload', { pdf: stored!.pdf }).catch(() => undefined));
+            // In place nothing is written; a savePath the client named gets the document as it is.
+            if (inPlace || output.savePath === 'nothing') return { result: { output, summary } };
+            return { content: await stored!.bytes(), result: { output, summary } };
+          }
           if (!(output.bytes instanceof Uint8Array)) staged = output.bytes;
-          // Read while the written bytes are still at hand, for the DocumentModel's page count and encryption (staged
-          // content comes with its summary).
+          // Only for an action whose output no engine task summarised (CopyAction): read while the written bytes are
+          // at hand (staged content comes with its summary).
           const summary = output.summary ?? (output.bytes instanceof Uint8Array ? await engine.run('validateUpload', { pdf: output.bytes }).catch(() => undefined) : undefined);
           return { content: output.bytes, result: { output, summary } };
         },
@@ -171,7 +176,7 @@ export class ActionRunner {
       const version = written?.stat ?? stat;
       const summary = version ? this.documents.noteWritten(version.etag, result.summary) : undefined;
       if (output.kind === 'model') return { kind: 'model', status: 200, model: output.model, xmlRoot: output.xmlRoot };
-      if (output.kind === 'unchanged') {
+      if (output.kind === 'unchanged' && !written) {
         const model = { ...documentModel(prepared.source, stat!, summary), ...(output.report !== undefined ? { report: output.report } : {}) };
         return { kind: 'document', status: 200, model };
       }

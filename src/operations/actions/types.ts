@@ -56,8 +56,13 @@ export type ActionOutput =
    */
   | { kind: 'document'; bytes: Uint8Array | StagedUpload; report?: unknown; summary?: TaskOutput<'validateUpload'> }
   | { kind: 'model'; model: unknown; xmlRoot: string }
-  /** The action found nothing to change (OptimizeAction when nothing shrinks): nothing is written; the answer is the source's DocumentModel with the report. */
-  | { kind: 'unchanged'; report?: unknown };
+  /**
+   * The action found nothing to change: nothing is written in place, and the answer is the source's DocumentModel (its
+   * ETag unchanged) with the report. A savePath gets the document as it is (201 when new), as the client named a result
+   * there; `savePath: 'nothing'` writes none there either (OptimizeAction, whose report says changed false).
+   * `summary`: the source's, when the engine task read it.
+   */
+  | { kind: 'unchanged'; report?: unknown; summary?: TaskOutput<'validateUpload'> | undefined; savePath?: 'copy' | 'nothing' };
 
 /**
  * One action: its name (the body's one key), where it is posted, its parameter

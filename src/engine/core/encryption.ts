@@ -1,7 +1,7 @@
 import type * as mupdf from 'mupdf';
 import { isOwnerPassword, type StandardEncryption } from './standard-security.js';
 import { encodePassword } from './passwords.js';
-import { deref, name } from '../core/mupdf-objects.js';
+import { deref, name } from './mupdf-objects.js';
 
 /** DESIGN.md's encryptType: 0 RC4-128, 1 AES-128, 2 RC4-40, 3 AES-256. */
 export type EncryptType = 0 | 1 | 2 | 3;

@@ -6,7 +6,7 @@
 import { saslprep } from '@mongodb-js/saslprep';
 
 /** The longest password each kind of handler uses, in bytes. */
-export const MAX_PASSWORD_BYTES = { rc4: 32, aes256: 127 } as const;
+const MAX_PASSWORD_BYTES = { rc4: 32, aes256: 127 } as const;
 
 /** SASLprep, or undefined when the password holds characters it prohibits. */
 export function prepareUnicode(password: string): string | undefined {
