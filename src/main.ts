@@ -10,7 +10,7 @@ import { EnginePool } from './engine/pool.js';
 import { API_PREFIX, buildApp } from './http/app.js';
 import { createOperations } from './operations/index.js';
 import { FileJobStore } from './operations/jobs/file-store.js';
-import { RedisJobCluster } from './operations/jobs/cluster.js';
+import { RedisJobBackend } from './operations/jobs/redis-backend.js';
 import { RedisJobStore } from './operations/jobs/redis-store.js';
 import { FileProfileStore } from './operations/optimize/file-store.js';
 import { FilesystemStore } from './storage/filesystem-store.js';
@@ -242,8 +242,8 @@ export async function start(config: Config, mode: 'service' | 'worker' = 'servic
   const toolStatuses = await toolsChecked;
   // With Redis, job records, events and the queue are shared by every instance and worker (docs/jobs.md).
   const jobStore = shared.redis ? new RedisJobStore(shared.redis) : new FileJobStore(config.dataDir, { onSkip: (file, err) => log?.warn({ file, err }, 'a damaged job record was skipped') });
-  const cluster = shared.redis
-    ? new RedisJobCluster(shared.redis, { runJobs: mode === 'worker' || config.runJobs, concurrency: jobConcurrency(config), retentionMs: config.jobRetentionSeconds * 1000, sealer: shared.sealer })
+  const jobBackend = shared.redis
+    ? new RedisJobBackend(shared.redis, { runJobs: mode === 'worker' || config.runJobs, concurrency: jobConcurrency(config), retentionMs: config.jobRetentionSeconds * 1000, sealer: shared.sealer })
     : undefined;
   const operations = createOperations({
     stores,
@@ -260,7 +260,7 @@ export async function start(config: Config, mode: 'service' | 'worker' = 'servic
         retentionMs: config.jobRetentionSeconds * 1000,
         asyncBytes: config.jobAsyncBytes,
       },
-      ...(cluster ? { cluster } : {}),
+      ...(jobBackend ? { backend: jobBackend } : {}),
     },
   });
   if (mode === 'worker') {
@@ -268,14 +268,14 @@ export async function start(config: Config, mode: 'service' | 'worker' = 'servic
     // (engine failures, record sweeps).
     log = pino({ level: config.logLevel, base: { pid: process.pid, hostname: hostname(), role: 'worker' } });
   }
-  if (cluster) await cluster.start(operations.jobs!);
+  await operations.jobs?.start();
   if (mode === 'worker') {
     writeSync(1, `pdfservice worker running jobs from ${redactedRedisUrl(config.redisUrl!)} (pid ${process.pid})\n`);
     log?.info({ redis: redactedRedisUrl(config.redisUrl!), concurrency: jobConcurrency(config), workers: config.workers }, 'worker running jobs');
     return {
       url: '',
       stop: async () => {
-        await cluster?.close();
+        await operations.jobs?.close();
         await tools.close();
         await pool.close();
         await shared.redis?.close();
@@ -322,7 +322,7 @@ export async function start(config: Config, mode: 'service' | 'worker' = 'servic
     url,
     stop: async () => {
       await app.close();
-      await cluster?.close();
+      await operations.jobs?.close();
       await tools.close();
       await pool.close();
       await auth!.close();

@@ -28,8 +28,8 @@ export function jobRecord(overrides: Partial<JobRecord> = {}): JobRecord {
     started: '2026-11-25T10:00:01.000Z',
     finished: '2026-11-25T10:00:02.500Z',
     reason: 'none',
-    result: { path: 'reports/q3.pdf', status: 200, document: { pages: 3, title: 'Q3 «ünïcode»', nested: [1, null, { a: true }] } },
-    error: { status: 500, code: 'INTERNAL', title: 'Internal error', detail: 'kept as given' },
+    result: { path: 'reports/q3.pdf', created: false, xmlRoot: 'Report', document: { pages: 3, title: 'Q3 «ünïcode»', nested: [1, null, { a: true }] } },
+    error: { code: 'INTERNAL', title: 'Internal error', detail: 'kept as given', extra: { report: [1, 'two'] }, inPath: true },
     payload: {
       kind: 'action',
       action: 'rotate',
