@@ -7,7 +7,8 @@ import { DocumentOperations } from './documents.js';
 import { UploadOperations } from './uploads.js';
 import { FolderOperations } from './folders.js';
 import { FieldOperations } from './fields.js';
-import { JobOperations, type JobCluster, type JobLimits } from './jobs/jobs.js';
+import { JobOperations, type JobLimits } from './jobs/jobs.js';
+import type { JobBackend } from './jobs/backend.js';
 import { OptimizeProfileOperations } from './optimize/profiles.js';
 import { MemoryProfileStore, type OptimizeProfileStore } from './optimize/store.js';
 import type { JobStore } from './jobs/store.js';
@@ -44,7 +45,8 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
   pool: EnginePool;
   tools: ToolSupervisor;
   textPrefetchMaxBytes?: number;
-  jobs?: { store: JobStore; limits: JobLimits; cluster?: JobCluster };
+  /** `backend`: the Redis one across instances (main.ts); the embedded one by default. */
+  jobs?: { store: JobStore; limits: JobLimits; backend?: JobBackend };
   /** Where user-defined optimize profiles are kept (main.ts: a file under the data folder); by default in memory. */
   profiles?: OptimizeProfileStore;
 }): Operations {
@@ -66,7 +68,7 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
     preflight: new PreflightOperations(pool, tools, documents),
     actions,
     optimizeProfiles,
-    ...(jobs ? { jobs: new JobOperations(jobs.store, actions, uploads, jobs.limits, jobs.cluster) } : {}),
+    ...(jobs ? { jobs: new JobOperations(jobs.store, actions, uploads, jobs.limits, jobs.backend) } : {}),
     tools,
     engineStats: () => pool.stats,
   };

@@ -20,17 +20,16 @@ export async function startJobWorker(
   parts: { shared: SharedState; documentStore: DocumentStoreSetup; tools: ToolSupervisor; pool: EnginePool; operations: Operations; jobs: JobSetup; log: LogRef },
 ): Promise<{ url: string; stop: () => Promise<void> }> {
   const { shared, documentStore, tools, pool, operations, log } = parts;
-  const { cluster } = parts.jobs;
   // No HTTP, so no app logger: the worker's own, in the same JSON lines, for what goes wrong outside a job's record
   // (engine failures, record sweeps).
   log.current = pino({ level: config.logLevel, base: { pid: process.pid, hostname: hostname(), role: 'worker' } });
-  if (cluster) await cluster.start(operations.jobs!);
+  await operations.jobs?.start();
   writeSync(1, `pdfservice worker running jobs from ${redactedRedisUrl(config.redisUrl!)} (pid ${process.pid})\n`);
   log.current.info({ redis: redactedRedisUrl(config.redisUrl!), concurrency: jobConcurrency(config), workers: config.workers }, 'worker running jobs');
   return {
     url: '',
     stop: async () => {
-      await cluster?.close();
+      await operations.jobs?.close();
       await tools.close();
       await pool.close();
       await shared.redis?.close();

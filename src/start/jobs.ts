@@ -1,7 +1,7 @@
 import { jobConcurrency, type Config } from '../config.js';
 import type { Operations } from '../operations/index.js';
 import { FileJobStore } from '../operations/jobs/file-store.js';
-import { RedisJobCluster } from '../operations/jobs/cluster.js';
+import { RedisJobBackend } from '../operations/jobs/redis-backend.js';
 import { RedisJobStore } from '../operations/jobs/redis-store.js';
 import type { SharedState } from './shared-state.js';
 import type { LogRef } from './startup.js';
@@ -15,8 +15,8 @@ export type JobSetup = ReturnType<typeof openJobs>;
 
 export function openJobs(config: Config, shared: SharedState, mode: 'service' | 'worker', log: LogRef) {
   const store = shared.redis ? new RedisJobStore(shared.redis) : new FileJobStore(config.dataDir, { onSkip: (file, err) => log.current?.warn({ file, err }, 'a damaged job record was skipped') });
-  const cluster = shared.redis
-    ? new RedisJobCluster(shared.redis, { runJobs: mode === 'worker' || config.runJobs, concurrency: jobConcurrency(config), retentionMs: config.jobRetentionSeconds * 1000, sealer: shared.sealer })
+  const backend = shared.redis
+    ? new RedisJobBackend(shared.redis, { runJobs: mode === 'worker' || config.runJobs, concurrency: jobConcurrency(config), retentionMs: config.jobRetentionSeconds * 1000, sealer: shared.sealer })
     : undefined;
   const limits = {
     queueLimit: config.jobQueueLimit,
@@ -25,7 +25,7 @@ export function openJobs(config: Config, shared: SharedState, mode: 'service' | 
     retentionMs: config.jobRetentionSeconds * 1000,
     asyncBytes: config.jobAsyncBytes,
   };
-  return { store, limits, ...(cluster ? { cluster } : {}) };
+  return { store, limits, ...(backend ? { backend } : {}) };
 }
 
 /**

@@ -52,8 +52,7 @@ export async function startService(
 ): Promise<{ url: string; stop: () => Promise<void> }> {
   const { shared, documentStore, tools, toolStatuses, pool, operations, log } = parts;
   const { auth, generatedAdminPassword } = parts.auth;
-  const { cluster } = parts.jobs;
-  if (cluster) await cluster.start(operations.jobs!);
+  await operations.jobs?.start();
   const app = await buildApp({ config, auth, operations, ...(documentStore.dmsAccounts ? { dmsAccounts: documentStore.dmsAccounts } : {}) });
   log.current = app.log;
   if (shared.imported && shared.imported.users + shared.imported.tokens + shared.imported.profiles > 0) {
@@ -88,7 +87,7 @@ export async function startService(
     url,
     stop: async () => {
       await app.close();
-      await cluster?.close();
+      await operations.jobs?.close();
       await tools.close();
       await pool.close();
       await auth.close();

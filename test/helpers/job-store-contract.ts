@@ -28,8 +28,8 @@ export function jobRecord(overrides: Partial<JobRecord> = {}): JobRecord {
     started: '2026-11-25T10:00:01.000Z',
     finished: '2026-11-25T10:00:02.500Z',
     reason: 'none',
-    result: { path: 'reports/q3.pdf', status: 200, document: { pages: 3, title: 'Q3 «ünïcode»', nested: [1, null, { a: true }] } },
-    error: { status: 500, code: 'INTERNAL', title: 'Internal error', detail: 'kept as given' },
+    result: { path: 'reports/q3.pdf', created: false, xmlRoot: 'Report', document: { pages: 3, title: 'Q3 «ünïcode»', nested: [1, null, { a: true }] } },
+    error: { code: 'INTERNAL', title: 'Internal error', detail: 'kept as given', extra: { report: [1, 'two'] }, inPath: true },
     payload: {
       kind: 'action',
       action: 'rotate',
@@ -130,6 +130,31 @@ export function jobStoreContract(name: string, factory: () => Promise<JobStoreUn
         await assert.rejects(store.put(jobRecord({ id })), JSON.stringify(id));
       }
       assert.deepEqual(await store.list(), [record]);
+    });
+
+    withStore('replaceIf replaces only a stored record in one of the given states, and answers whether it did', async ({ store }) => {
+      const queued = jobRecord({ state: 'queued' });
+      await store.put(queued);
+      const running = { ...queued, state: 'running' as const, started: '2026-11-25T10:00:05.000Z' };
+      assert.equal(await store.replaceIf(running, ['succeeded', 'failed']), false, 'a state not listed');
+      assert.deepEqual(await store.get(queued.id), queued, 'unchanged when refused');
+      assert.equal(await store.replaceIf(running, []), false, 'no state matches an empty list');
+      assert.equal(await store.replaceIf(running, ['queued']), true);
+      assert.deepEqual(await store.get(queued.id), running);
+      assert.deepEqual(await store.list(), [running], 'listed as replaced');
+      const absent = jobRecord({ state: 'queued' });
+      assert.equal(await store.replaceIf(absent, ['queued']), false, 'an unknown id is never created');
+      assert.equal(await store.get(absent.id), null);
+      for (const id of MALFORMED_IDS) assert.equal(await store.replaceIf(jobRecord({ id }), ['queued', 'succeeded']), false, JSON.stringify(id));
+    });
+
+    withStore('replaceIf: of racing replacements from the same state exactly one wins', async ({ store }) => {
+      const record = jobRecord({ state: 'queued' });
+      await store.put(record);
+      const ends = (['cancelled', 'failed', 'running', 'interrupted'] as const).map((state) => ({ ...record, state }));
+      const won = await Promise.all(ends.map((end) => store.replaceIf(end, ['queued'])));
+      assert.equal(won.filter(Boolean).length, 1, JSON.stringify(won));
+      assert.deepEqual(await store.get(record.id), ends[won.indexOf(true)]);
     });
 
     withStore('records are copied in and out: changing one a caller holds does not change the stored one', async ({ store }) => {

@@ -93,25 +93,12 @@ export function registerActionRoutes(api: Api, deps: AppDeps): void {
       // prepare answers every 4xx at once (and discards the files then); from here the prepared action owns them.
       const prepared = await actions.prepare(path, body, target, files, operationContext(request));
       const plan = jobs ? jobPlan(parsePrefer(request.raw.headers.prefer), jobs.longByNature(prepared)) : null;
-      if (jobs && plan) {
-        let job;
-        try {
-          // A full queue answers at once, before the password check takes an engine worker.
-          jobs.checkRoom(prepared.ctx);
-          // A wrong document password is this request's 403, not a failed job.
-          await actions.checkAccess(prepared);
-          job = await jobs.submitAction(prepared);
-        } catch (err) {
-          await Promise.all(prepared.files.map((f) => f.content.discard()));
-          throw err;
-        }
-        return answerWithJob(request, reply, jobs, job, plan);
-      }
+      if (jobs && plan) return answerWithJob(request, reply, jobs, await jobs.submit(prepared), plan);
       const result = await actions.execute(prepared);
       if (result.kind === 'model') return sendModel(request, reply, { root: result.xmlRoot }, result.model);
       reply.header('ETag', result.model.etag);
       if (result.location) reply.header('Location', documentUrl(result.location));
-      return sendModel(request, reply, { root: 'Document' }, result.model, result.status);
+      return sendModel(request, reply, { root: 'Document' }, result.model, result.created ? 201 : 200);
     });
   };
   register('/documents/:filePath.pdf', 'document');

@@ -121,7 +121,7 @@ export function registerDocumentRoutes(api: Api, deps: AppDeps): void {
     const prepared = await deps.operations.uploads.preparePut(path, request.body, mediaType, deps.config.maxUploadBytes, operationContext(request), options);
     const { jobs } = deps.operations;
     const plan = jobs ? jobPlan(parsePrefer(request.headers.prefer), jobs.longByNature(prepared)) : null;
-    if (jobs && plan) return answerWithJob(request, reply, jobs, await jobs.submitUpload(prepared), plan);
+    if (jobs && plan) return answerWithJob(request, reply, jobs, await jobs.submit(prepared), plan);
     const result = await deps.operations.uploads.executeUpload(prepared);
     reply.header('ETag', result.model.etag);
     if (result.created) reply.header('Location', documentUrl(path));

@@ -95,7 +95,7 @@ export function registerFolderRoutes(api: Api, deps: AppDeps): void {
     const prepared = await deps.operations.uploads.prepareFormUpload(folder, files, namingMode, ctx, options);
     const { jobs } = deps.operations;
     const plan = jobs ? jobPlan(parsePrefer(request.headers.prefer), jobs.longByNature(prepared)) : null;
-    if (jobs && plan) return answerWithJob(request, reply, jobs, await jobs.submitUpload(prepared), plan);
+    if (jobs && plan) return answerWithJob(request, reply, jobs, await jobs.submit(prepared), plan);
     const result = await deps.operations.uploads.executeUpload(prepared);
     reply.header('Location', documentUrl(result.path));
     reply.header('ETag', result.model.etag);

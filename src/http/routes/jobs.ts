@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ServiceError } from '../../errors.js';
+import { errorStatus, isErrorCode, ServiceError, type ErrorCode } from '../../errors.js';
 import type { JobOperationsApi } from '../../operations/jobs/api.js';
-import type { JobRecord } from '../../operations/jobs/model.js';
+import type { JobError, JobRecord, JobResult } from '../../operations/jobs/model.js';
 import type { Api, AppDeps } from '../context.js';
 import { DOCUMENTS_PREFIX } from '../document-urls.js';
 import { sendModel } from '../reply.js';
@@ -33,20 +33,31 @@ export function jobUrl(id: string): string {
   return `/pdfservice/v1/jobs/${encodeURIComponent(id)}`;
 }
 
-/** The job as clients see it: the payload is the service's own (parameters and prepare's answer), not part of the model. */
-export function jobView(record: JobRecord): Omit<JobRecord, 'payload'> {
-  const { payload: _payload, ...view } = record;
-  if (view.result) {
-    const { xmlRoot: _xmlRoot, ...result } = view.result;
-    view.result = { ...result, url: resultUrl(result.path) } as typeof result;
-  }
-  if (view.error?.extra) {
+/**
+ * The job as clients see it: the payload is the service's own (parameters and prepare's answer), not part of the
+ * model; the result and the error carry the HTTP status the inline request would have answered, mapped here from
+ * what the record says happened.
+ */
+export function jobView(record: JobRecord): Omit<JobRecord, 'payload' | 'result' | 'error'> & { result?: unknown; error?: unknown } {
+  const { payload: _payload, result, error, ...view } = record;
+  return {
+    ...view,
+    ...(result ? { result: { path: result.path, status: resultStatus(result), document: result.document, url: resultUrl(result.path) } } : {}),
     // The error is the problem the inline request would have answered: its extension members (a failed PDF/A
     // conversion's report) sit beside code and detail there, so here too.
-    const { extra, ...problem } = view.error;
-    view.error = { ...extra, ...problem };
-  }
-  return view;
+    ...(error ? { error: { ...error.extra, status: problemStatus(error), code: error.code, title: error.title, ...(error.detail !== undefined ? { detail: error.detail } : {}) } } : {}),
+  };
+}
+
+/** 201 for a job that created its document, else 200 (records written before `created` existed carry their status). */
+function resultStatus(result: JobResult): number {
+  return (result.created ?? (result as { status?: number }).status === 201) ? 201 : 200;
+}
+
+/** The status of the error's code, as the inline request answered it. */
+function problemStatus(error: JobError): number {
+  if (isErrorCode(error.code)) return errorStatus(error.code, error.inPath ? { inPath: true } : {});
+  return (error as { status?: number }).status ?? 500;
 }
 
 /** The URL of a job's written document, from its model path ("/folder/name.pdf"). */
@@ -79,12 +90,13 @@ export function sendJobOutcome(request: FastifyRequest, reply: FastifyReply, job
   if (job.state === 'succeeded' && job.result) {
     const document = job.result.document as { etag?: unknown };
     if (typeof document.etag === 'string') reply.header('ETag', document.etag);
-    if (job.result.status === 201) reply.header('Location', resultUrl(job.result.path));
-    sendModel(request, reply, { root: job.result.xmlRoot ?? 'Document' }, job.result.document, job.result.status);
+    const status = resultStatus(job.result);
+    if (status === 201) reply.header('Location', resultUrl(job.result.path));
+    sendModel(request, reply, { root: job.result.xmlRoot ?? 'Document' }, job.result.document, status);
     return true;
   }
   if ((job.state === 'failed' || job.state === 'cancelled') && job.error) {
-    throw new ServiceError(job.error.code as ConstructorParameters<typeof ServiceError>[0], job.error.detail, job.error.extra);
+    throw new ServiceError(job.error.code as ErrorCode, job.error.detail, job.error.extra, undefined, job.error.inPath ? { inPath: true } : {});
   }
   return false;
 }

@@ -17,8 +17,8 @@ type UploadSummary = TaskOutput<'validateUpload'>;
 export type ActionTarget = 'document' | 'pages';
 
 export type ActionResponse =
-  | { kind: 'document'; status: 200 | 201; model: DocumentModel & { report?: unknown }; location?: StoredPath }
-  | { kind: 'model'; status: 200; model: unknown; xmlRoot: string };
+  | { kind: 'document'; created: boolean; model: DocumentModel & { report?: unknown }; location?: StoredPath }
+  | { kind: 'model'; model: unknown; xmlRoot: string };
 
 
 /**
@@ -175,14 +175,14 @@ export class ActionRunner {
       // The version written, or the source when the action changed nothing.
       const version = written?.stat ?? stat;
       const summary = version ? this.documents.noteWritten(version.etag, result.summary) : undefined;
-      if (output.kind === 'model') return { kind: 'model', status: 200, model: output.model, xmlRoot: output.xmlRoot };
+      if (output.kind === 'model') return { kind: 'model', model: output.model, xmlRoot: output.xmlRoot };
       if (output.kind === 'unchanged' && !written) {
         const model = { ...documentModel(prepared.source, stat!, summary), ...(output.report !== undefined ? { report: output.report } : {}) };
-        return { kind: 'document', status: 200, model };
+        return { kind: 'document', created: false, model };
       }
       const model = { ...documentModel(written!.path, written!.stat, summary), ...(output.report !== undefined ? { report: output.report } : {}) };
-      if (inPlace) return { kind: 'document', status: 200, model };
-      return { kind: 'document', status: written!.created ? 201 : 200, model, location: written!.path };
+      if (inPlace) return { kind: 'document', created: false, model };
+      return { kind: 'document', created: written!.created, model, location: written!.path };
     } catch (err) {
       await staged?.discard().catch(() => undefined);
       throw err;

@@ -19,12 +19,12 @@ export interface JobEvent {
  * job that survives a restart.
  */
 export interface JobOperationsApi {
-  /** Queues a prepared action as a job (503 SERVICE_BUSY with Retry-After when the queue is full). */
-  submitAction(prepared: PreparedAction): Promise<JobRecord>;
-  /** Queues a prepared upload (stored or converted) as a job, likewise. */
-  submitUpload(prepared: PreparedUpload): Promise<JobRecord>;
-  /** 503 SERVICE_BUSY with Retry-After, at once, when a job of this user would not be admitted (docs/jobs.md, Fair share; submit decides again). */
-  checkRoom(ctx: OperationContext): void;
+  /**
+   * Queues prepared work (an action, or an upload stored or converted) as a job, in one call: 503 SERVICE_BUSY with
+   * Retry-After when the queue is full for this user (docs/jobs.md, Fair share), an action's document password checked
+   * (403 here, not a failed job); refused, the work's files are discarded.
+   */
+  submit(work: PreparedAction | PreparedUpload): Promise<JobRecord>;
   /** Whether the work runs as a job unless the client asks to wait: long by nature, or over the size limit. */
   longByNature(work: PreparedAction | PreparedUpload): boolean;
   /** Resolves with the job when it finishes or after `ms`, whichever comes first (Prefer: wait=N). */

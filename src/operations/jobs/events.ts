@@ -8,7 +8,7 @@ export const HISTORY_LIMIT = 500;
  * Where a job's events go and come from: numbered, kept for clients that
  * resume (Last-Event-ID), and told to whoever follows the job. In memory for
  * the embedded service (LocalJobEvents); in Redis, across instances and
- * workers, with PDFSERVICE_REDIS_URL (cluster.ts).
+ * workers, with PDFSERVICE_REDIS_URL (redis-backend.ts).
  */
 export interface JobEventHub {
   /** Numbers the event, keeps it and tells the job's listeners (in every process). Resolves once it is kept. */

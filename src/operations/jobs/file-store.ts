@@ -1,7 +1,8 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { errno, syncFolder, writeStateFile } from '../../state-file.js';
-import type { JobRecord } from './model.js';
+import { KeyedLock } from '../../storage/keyed-lock.js';
+import type { JobRecord, JobState } from './model.js';
 import { compareJobs, isJobId, matchesJobFilter, type JobFilter, type JobStore } from './store.js';
 
 /** A job's file: its id and `.json`. Temporary files of writeStateFile start with a dot, so they never match. */
@@ -25,6 +26,8 @@ export class FileJobStore implements JobStore {
   readonly dir: string;
   private readonly onSkip: (file: string, err: unknown) => void;
   private ready: Promise<void> | undefined;
+  /** One writer per job file at a time in this process (the only one writing the folder), so replaceIf is atomic. */
+  private readonly writes = new KeyedLock();
 
   constructor(dataDir: string, options: FileJobStoreOptions = {}) {
     this.dir = path.join(dataDir, 'state', 'jobs');
@@ -33,6 +36,28 @@ export class FileJobStore implements JobStore {
 
   async put(record: JobRecord): Promise<void> {
     if (!isJobId(record.id)) throw new Error(`Not a job id: ${JSON.stringify(record.id)}`);
+    const release = await this.writes.acquire(record.id);
+    try {
+      await this.write(record);
+    } finally {
+      release();
+    }
+  }
+
+  async replaceIf(record: JobRecord, from: readonly JobState[]): Promise<boolean> {
+    if (!isJobId(record.id)) return false;
+    const release = await this.writes.acquire(record.id);
+    try {
+      const stored = await this.read(record.id);
+      if (stored === null || !from.includes(stored.state)) return false;
+      await this.write(record);
+      return true;
+    } finally {
+      release();
+    }
+  }
+
+  private async write(record: JobRecord): Promise<void> {
     // mode 0700: records name owners and documents; state files are the service's own.
     this.ready ??= fs.mkdir(this.dir, { recursive: true, mode: 0o700 }).then(() => undefined);
     try {

@@ -10,7 +10,9 @@ import type { PreparedUpload, UploadOperations } from '../uploads.js';
 import type { ExecutionContext } from '../execution.js';
 import { isFinished, type ActionPayload, type JobError, type JobPayload, type JobProgress, type JobRecord, type JobState } from './model.js';
 import { newJobId, type JobStore } from './store.js';
-import { LocalJobEvents, type JobEventHub } from './events.js';
+import type { JobEventHub } from './events.js';
+import type { JobBackend, JobConsumer, SharedHeld } from './backend.js';
+import { EmbeddedJobBackend } from './embedded-backend.js';
 
 export interface JobLimits {
   /** Jobs queued and running at once; past it a submit is 503 SERVICE_BUSY with Retry-After. */
@@ -30,47 +32,6 @@ export interface JobLimits {
 }
 
 const DEFAULT_RETENTION_MS = 7 * 24 * 3600 * 1000;
-
-/**
- * What several instances and workers share when jobs run across processes
- * (PDFSERVICE_REDIS_URL; implemented on Redis and BullMQ by cluster.ts).
- * Without it every job runs in this process, as the embedded service always did.
- */
-export interface JobCluster {
-  /** Events numbered and kept in Redis, told to every process. */
-  readonly events: JobEventHub;
-  /** Seals a document password for the shared queue; undefined without PDFSERVICE_SECRETS_KEY (such jobs stay local). */
-  seal(id: string, password: string): string | undefined;
-  open(id: string, sealed: string): string;
-  /**
-   * Puts a job on the shared queue (any process that runs jobs may take it). `priority` (1 first) is the owner's
-   * jobs on it, this one included: the fair order across users (docs/jobs.md, Fair share).
-   */
-  enqueue(id: string, sealedPassword: string | undefined, owner: string | null, priority: number): Promise<void>;
-  /** Takes a job off the shared queue when it still waits there. */
-  dequeue(id: string): Promise<void>;
-  /** Jobs waiting on or taken from the shared queue, all processes together. */
-  count(): Promise<number>;
-  /** The shared queue's jobs (waiting and running, all processes) per owner, with each owner's newest job still waiting. */
-  held(): Promise<Map<string | null, SharedHeld>>;
-  /** Whether a job of an owner other than `owner` waits at the front of the shared queue. */
-  othersWaiting(owner: string | null): Promise<boolean>;
-  /** Asks the process running the job to stop it. */
-  requestCancel(id: string): Promise<void>;
-  /** Replaces the record only if its stored state is one of `from` (one atomic step): answers whether it did. */
-  replaceIf(record: JobRecord, from: readonly JobState[]): Promise<boolean>;
-  /** Says, until the returned function is called, that this process is running the job (so nobody marks it interrupted). */
-  heartbeat(id: string): () => void;
-  /** This process's id, named by the jobs it holds on its own queue (payload.holder); said alive while it lives. */
-  readonly holder: string;
-}
-
-/** One owner's jobs on the shared queue. */
-export interface SharedHeld {
-  count: number;
-  /** The newest of them still waiting (the one a fair-share push-out takes), if any. */
-  newest?: string;
-}
 
 /**
  * What a job keeps in memory only: how to run it (the prepared action or
@@ -93,9 +54,13 @@ interface Live {
  * the document's lock only while writing and fails with 412 when the
  * document changed meanwhile), with progress, cancel and an events stream.
  * Records go to the JobStore at every change of state, so a restart finds
- * them (recover()).
+ * them (recover()); a change two writers may race for is the store's
+ * replaceIf. This class is the policy (limits, fair share, this process's
+ * queue and its start order, progress); the shared queue, counts, heartbeats,
+ * cancel signals and events are the JobBackend's (backend.ts), embedded or on
+ * Redis, with no branch on which here.
  */
-export class JobOperations implements JobOperationsApi {
+export class JobOperations implements JobOperationsApi, JobConsumer {
   private readonly live = new Map<string, Live>();
   /** Queued job ids, oldest first. */
   private readonly queue: string[] = [];
@@ -119,10 +84,20 @@ export class JobOperations implements JobOperationsApi {
     private readonly actions: ActionRunner,
     private readonly uploads: UploadOperations,
     private readonly limits: JobLimits,
-    private readonly cluster?: JobCluster,
+    private readonly backend: JobBackend = new EmbeddedJobBackend(),
   ) {
-    this.hub = cluster?.events ?? new LocalJobEvents();
+    this.hub = backend.events;
     observeJobs(() => ({ queued: this.queue.length, running: this.running.size, shared: this.sharedCount }));
+  }
+
+  /** Starts the backend's deliveries to this process (shared jobs, cancel signals, heartbeat checks). */
+  start(): Promise<void> {
+    return this.backend.start(this);
+  }
+
+  /** Stops them; running jobs are not waited for (across processes their heartbeat lapses and they end interrupted). */
+  close(): Promise<void> {
+    return this.backend.close();
   }
 
   /**
@@ -134,7 +109,7 @@ export class JobOperations implements JobOperationsApi {
   async recover(): Promise<void> {
     // Across processes a running record may be another process's live job: interruptDead() decides by heartbeat, and
     // queued ones wait on the shared queue already.
-    if (this.cluster) return;
+    if (!this.backend.sole) return;
     const unfinished = await this.store.list({ states: ['queued', 'running'] });
     // Oldest first, so the queue keeps its order.
     for (const record of unfinished.reverse()) {
@@ -180,6 +155,24 @@ export class JobOperations implements JobOperationsApi {
     return work.long || (limit > 0 && work.sourceBytes > limit);
   }
 
+  /**
+   * Submits prepared work as a job, in one step: for an action, a full queue answers 503 at once (before the password
+   * check takes an engine worker), then a wrong document password is this request's 403 (not a failed job), then the
+   * job is queued; whatever refuses it, the work's files are discarded. The record is written before this resolves.
+   */
+  async submit(work: PreparedAction | PreparedUpload): Promise<JobRecord> {
+    if ('staged' in work) return this.submitUpload(work);
+    try {
+      this.checkRoom(work.ctx);
+      await this.actions.checkAccess(work);
+      return await this.submitAction(work);
+    } catch (err) {
+      await Promise.all(work.files.map((f) => f.content.discard()));
+      throw err;
+    }
+  }
+
+  /** Queues a prepared action as it is (submit checks room and access first). */
   async submitAction(prepared: PreparedAction): Promise<JobRecord> {
     const payload: ActionPayload = {
       kind: 'action',
@@ -194,19 +187,16 @@ export class JobOperations implements JobOperationsApi {
       resumable: prepared.files.length === 0 && prepared.ctx.documentPassword === undefined,
     };
     // Uploaded files live on this instance only: such jobs stay on its local queue (docs/jobs.md).
-    if (this.cluster && prepared.files.length === 0) {
-      const password = prepared.ctx.documentPassword;
-      if (password === undefined) return this.submitShared(prepared, payload, undefined);
+    if (prepared.files.length === 0) {
       const id = newJobId();
-      const sealed = this.cluster.seal(id, password);
-      if (sealed !== undefined) return this.submitShared(prepared, payload, { id, sealed });
+      const shared = this.backend.shareable(id, prepared.ctx.documentPassword);
+      if (shared) return this.submitShared(prepared, payload, id, shared.sealed);
     }
-    return this.submit(prepared.name, prepared.source.toString(), prepared.ctx, payload, this.liveAction(prepared));
+    return this.submitLocal(prepared.name, prepared.source.toString(), prepared.ctx, payload, this.liveAction(prepared));
   }
 
   /** Writes the record and puts the job on the shared queue, where any process that runs jobs takes it (runShared). */
-  private async submitShared(prepared: PreparedAction, payload: ActionPayload, secret: { id: string; sealed: string } | undefined): Promise<JobRecord> {
-    const cluster = this.cluster!;
+  private async submitShared(prepared: PreparedAction, payload: ActionPayload, id: string, sealed: string | undefined): Promise<JobRecord> {
     const owner = ownerOf(prepared.ctx);
     await this.readShared();
     // No await between the check and the count of this submit, so a burst of submits is counted one by one.
@@ -215,16 +205,16 @@ export class JobOperations implements JobOperationsApi {
     this.countSubmitting(owner, 1);
     try {
       if (victim && !(await this.pushOut(victim))) throw busy();
-      const record = this.newRecord(secret?.id ?? newJobId(), prepared.name, prepared.source.toString(), prepared.ctx, payload);
+      const record = this.newRecord(id, prepared.name, prepared.source.toString(), prepared.ctx, payload);
       await this.store.put(record);
       countJobSubmitted(record.action);
       await this.hub.publish(record, 'state');
       try {
-        await cluster.enqueue(record.id, secret?.sealed, owner, mine + 1);
+        await this.backend.enqueue(record.id, sealed, owner, mine + 1);
       } catch (err) {
         // Never on the queue, so nobody would run it: it fails now, if the record can still be written.
         const failed: JobRecord = { ...record, state: 'failed', finished: new Date().toISOString(), error: problemOf(new ServiceError('REDIS_UNAVAILABLE')) };
-        if (await cluster.replaceIf(failed, ['queued']).catch(() => false)) await this.hub.publish(failed, 'end').catch(() => {});
+        if (await this.store.replaceIf(failed, ['queued']).catch(() => false)) await this.hub.publish(failed, 'end').catch(() => {});
         throw err;
       }
       return record;
@@ -234,7 +224,7 @@ export class JobOperations implements JobOperationsApi {
   }
 
   /**
-   * Runs a job taken from the shared queue (the BullMQ worker of cluster.ts calls it). 'skipped': the job is no
+   * Runs a job taken from the shared queue (the backend calls it: BullMQ's worker in redis-backend.ts). 'skipped': the job is no
    * longer queued (cancelled meanwhile, or delivered again after its process died: interruptDead marks those);
    * 'busy': its owner has PDFSERVICE_USER_JOB_LIMIT jobs running in this process, so it should wait.
    */
@@ -242,8 +232,8 @@ export class JobOperations implements JobOperationsApi {
     const record = await this.store.get(id);
     if (!record || record.state !== 'queued' || record.payload.kind !== 'action') return 'skipped';
     // Work-conserving: past the limit, the owner waits only while someone else's job waits.
-    if (this.runningOf(record.owner) >= this.limits.perUser && (await this.cluster!.othersWaiting(record.owner))) return 'busy';
-    const password = sealedPassword === undefined ? undefined : this.cluster!.open(id, sealedPassword);
+    if (this.runningOf(record.owner) >= this.limits.perUser && (await this.backend.othersWaiting(record.owner))) return 'busy';
+    const password = sealedPassword === undefined ? undefined : this.backend.open(id, sealedPassword);
     this.records.set(id, record);
     this.live.set(id, this.liveAction(preparedFrom(record, record.payload, password)));
     this.running.add(id);
@@ -262,19 +252,18 @@ export class JobOperations implements JobOperationsApi {
   }
 
   /**
-   * Reads the shared queue's size again, for checkRoom (which answers at once); the cluster calls it every second.
-   * When the queue is (nearly) full, its jobs per owner too, which the fair share needs.
+   * Reads the shared queue's size again, for checkRoom (which answers at once); a backend with a shared queue calls it
+   * every second. When the queue is (nearly) full, its jobs per owner too, which the fair share needs.
    */
   async refreshSharedCount(): Promise<void> {
-    if (!this.cluster) return;
-    this.sharedCount = await this.cluster.count();
+    this.sharedCount = await this.backend.count();
     if (this.localHeld() + this.sharedCount + 1 >= this.limits.queueLimit) await this.readShared();
     else this.sharedHeld = new Map();
   }
 
   /** The shared queue's jobs per owner, read afresh (a submit decides on them). */
   private async readShared(): Promise<void> {
-    const held = await this.cluster!.held();
+    const held = await this.backend.held();
     this.sharedHeld = held;
     this.sharedCount = [...held.values()].reduce((sum, h) => sum + h.count, 0);
   }
@@ -289,25 +278,24 @@ export class JobOperations implements JobOperationsApi {
    * is unchanged, as jobs write under If-Match of the version they read. The same for jobs queued on an instance's
    * own queue (payload.holder) whose instance stopped saying it lives: nobody else can run them (their files or
    * password were in its hands only). Every process checks; the atomic compare-and-set of the state lets one of them
-   * win. Answers how many it marked.
+   * win. Answers how many it marked. The backend calls it (embedded: never, as the only process has every job in hand).
    */
-  async interruptDead(alive: (id: string) => Promise<boolean>, holderAlive: (holder: string) => Promise<boolean>): Promise<number> {
-    const cluster = this.cluster;
-    if (!cluster) return 0;
+  async interruptDead(): Promise<number> {
+    const { backend } = this;
     let marked = 0;
     for (const record of await this.store.list({ states: ['queued', 'running'] })) {
       let reason: string;
       if (record.state === 'running') {
-        if (this.running.has(record.id) || (await alive(record.id))) continue;
+        if (this.running.has(record.id) || (await backend.alive(record.id))) continue;
         reason = stoppedWhileRunning('The process that ran the job', record);
       } else {
         // Shared queued jobs (no holder) wait on BullMQ for any process; this process's own are in its queue.
         const holder = record.payload.holder;
-        if (holder === undefined || holder === cluster.holder || (await holderAlive(holder))) continue;
+        if (holder === undefined || holder === backend.holder || (await backend.holderAlive(holder))) continue;
         reason = 'The instance that held the job on its own queue stopped before the job ran; what the job needed (the uploaded files on its disk, or the document password) was there only, and the document is unchanged. Submit it again.';
       }
       const interrupted: JobRecord = { ...record, state: 'interrupted', finished: new Date().toISOString(), reason };
-      if (await cluster.replaceIf(interrupted, [record.state])) {
+      if (await this.store.replaceIf(interrupted, [record.state])) {
         await this.hub.publish(interrupted, 'end');
         marked++;
       }
@@ -317,10 +305,10 @@ export class JobOperations implements JobOperationsApi {
 
   /** Queues a prepared upload (a conversion, or a PDF to check and store) as a job; the job owns its staged content (discarded when refused). */
   async submitUpload(prepared: PreparedUpload): Promise<JobRecord> {
-    // Uploads stay on this instance's queue; the fair share counts the shared queue too.
-    if (this.cluster) await this.readShared().catch(() => {});
+    // Uploads stay on this instance's queue; the fair share counts the shared queue too (embedded: none, at once).
+    await this.readShared().catch(() => {});
     try {
-      return await this.submit('upload', prepared.target.toString(), prepared.ctx, {
+      return await this.submitLocal('upload', prepared.target.toString(), prepared.ctx, {
       kind: 'upload',
       output: prepared.target.toString(),
       mediaType: prepared.mediaType,
@@ -332,7 +320,7 @@ export class JobOperations implements JobOperationsApi {
       stop: new AbortController(),
       run: async (exec) => {
         const stored = await this.uploads.executeUpload(prepared, exec, 'write');
-        return { path: stored.model.path, status: stored.created ? 201 : 200, document: stored.model };
+        return { path: stored.model.path, created: stored.created, document: stored.model };
       },
       discard: () => prepared.staged.discard(),
       });
@@ -428,23 +416,22 @@ export class JobOperations implements JobOperationsApi {
       await this.finish(victim.local, 'failed', { error });
       return true;
     }
-    const cluster = this.cluster!;
     const record = await this.store.get(victim.shared!);
     if (!record || record.state !== 'queued') return false;
     const failed: JobRecord = { ...record, state: 'failed', finished: new Date().toISOString(), error };
-    if (!(await cluster.replaceIf(failed, ['queued']))) return false;
+    if (!(await this.store.replaceIf(failed, ['queued']))) return false;
     await this.hub.publish(failed, 'end');
-    await cluster.dequeue(failed.id);
+    await this.backend.dequeue(failed.id);
     return true;
   }
 
   /** The record is written before this resolves, so a 202 names a job that survives a restart. Admission first (503, or a push-out). */
-  private async submit(action: string, document: string, ctx: OperationContext, payload: JobPayload, live: Live): Promise<JobRecord> {
+  private async submitLocal(action: string, document: string, ctx: OperationContext, payload: JobPayload, live: Live): Promise<JobRecord> {
     const owner = ownerOf(ctx);
     const victim = this.admission(owner);
     const id = newJobId();
-    // Across instances the job stays on this process's queue: named so others mark it interrupted if this process dies.
-    if (this.cluster) payload.holder = this.cluster.holder;
+    // It stays on this process's queue: named so that, across instances, others mark it interrupted if this process dies.
+    payload.holder = this.backend.holder;
     const record = this.newRecord(id, action, document, ctx, payload);
     this.countSubmitting(owner, 1);
     try {
@@ -484,8 +471,8 @@ export class JobOperations implements JobOperationsApi {
       run: async (exec) => {
         const answer = await this.actions.execute(prepared, exec, 'write');
         return answer.kind === 'document'
-          ? { path: answer.model.path, status: answer.status, document: answer.model }
-          : { path: `/${prepared.source.toString()}`, status: 200, document: answer.model, xmlRoot: answer.xmlRoot };
+          ? { path: answer.model.path, created: answer.created, document: answer.model }
+          : { path: `/${prepared.source.toString()}`, created: false, document: answer.model, xmlRoot: answer.xmlRoot };
       },
       discard: () => Promise.all(prepared.files.map((f) => f.content.discard())),
     };
@@ -494,14 +481,14 @@ export class JobOperations implements JobOperationsApi {
   async get(id: string, ctx: OperationContext): Promise<JobRecord> {
     let record = this.records.get(id) ?? (await this.store.get(id));
     if (!record || !visible(record, ctx)) throw new ServiceError('JOB_NOT_FOUND', `No job ${id.slice(0, 64)}`);
-    if (this.cluster && record.state === 'running' && !this.records.has(id)) {
+    if (record.state === 'running' && !this.records.has(id)) {
       // Run by another process: its progress is in its latest event (the record is written at changes of state only).
       const latest = (await this.hub.latest(id))?.job;
       if (latest?.state === 'running') record = latest;
     }
     const at = this.startOrder().indexOf(id);
     // A job on the shared queue has no place this process knows.
-    return { ...structuredClone(record), ...(record.state === 'queued' && (at >= 0 || !this.cluster) ? { position: at } : {}) };
+    return { ...structuredClone(record), ...(record.state === 'queued' && at >= 0 ? { position: at } : {}) };
   }
 
   async list(ctx: OperationContext, filter: { owner?: string; state?: JobState }): Promise<JobRecord[]> {
@@ -520,21 +507,21 @@ export class JobOperations implements JobOperationsApi {
       // A job discards its staged files when it runs; one that never runs must do it here.
       await this.live.get(id)?.discard();
       await this.finish(id, 'cancelled', { error: problemOf(new ServiceError('TASK_CANCELLED', 'The job was cancelled before it started')) });
-    } else if (this.live.has(id) || !this.cluster) {
+    } else if (this.live.has(id)) {
       // The running execute stops its engine task or program and writes nothing; run() records the end.
       this.live.get(id)?.stop.abort();
       await this.settled(id);
     } else {
-      // Another process's job: still queued, it ends here in one atomic step (whoever takes it then skips it);
-      // running, its process is asked to stop it, and the end comes as its event.
+      // Another process's job (or one that is ending here): still queued, it ends here in one atomic step (whoever
+      // takes it then skips it); running, its process is asked to stop it, and the end comes as its event.
       const stored: JobRecord & { position?: number } = { ...record };
       delete stored.position;
       const cancelled: JobRecord = { ...stored, state: 'cancelled', finished: new Date().toISOString(), error: problemOf(new ServiceError('TASK_CANCELLED', 'The job was cancelled before it started')) };
-      if (record.state === 'queued' && (await this.cluster.replaceIf(cancelled, ['queued']))) {
+      if (record.state === 'queued' && (await this.store.replaceIf(cancelled, ['queued']))) {
         await this.hub.publish(cancelled, 'end');
-        await this.cluster.dequeue(id);
+        await this.backend.dequeue(id);
       } else {
-        await this.cluster.requestCancel(id);
+        await this.backend.requestCancel(id);
         await this.settled(id);
       }
     }
@@ -656,10 +643,9 @@ export class JobOperations implements JobOperationsApi {
     // Saved before anyone is told: a client that saw `running` must find it so after a crash (interrupted, not run again).
     const started: JobRecord = { ...record, state: 'running', started: new Date().toISOString() };
     // Across processes: said alive before it is running, so no other process takes it for dead.
-    const stopHeartbeat = this.cluster?.heartbeat(id);
+    const stopHeartbeat = this.backend.heartbeat(id);
     try {
-      if (!this.cluster) await this.store.put(started);
-      else if (!(await this.cluster.replaceIf(started, ['queued']))) {
+      if (!(await this.store.replaceIf(started, ['queued']))) {
         // Cancelled from another instance before it started: that instance recorded the end.
         await live.discard();
         this.live.delete(id);
@@ -677,19 +663,18 @@ export class JobOperations implements JobOperationsApi {
         await this.finish(id, error.code === 'TASK_CANCELLED' && stop.signal.aborted ? 'cancelled' : 'failed', { error: problemOf(error) });
       }
     } finally {
-      stopHeartbeat?.();
+      stopHeartbeat();
     }
   }
 
   /**
    * Records, before the job's result is written, the ETag it will have: a process that stops from here on may have
-   * written it, and the job's interruption says so. Across processes only a job still running gets here: one
-   * cancelled or marked interrupted meanwhile writes nothing.
+   * written it, and the job's interruption says so. Only a job still running gets here: one cancelled or marked
+   * interrupted meanwhile (by another process) writes nothing.
    */
   private async writing(record: JobRecord, etag: string): Promise<void> {
     const marked: JobRecord = { ...record, payload: { ...record.payload, writing: etag } };
-    if (!this.cluster) await this.store.put(marked);
-    else if (!(await this.cluster.replaceIf(marked, ['running']))) throw new ServiceError('TASK_CANCELLED', 'The job ended before its result was written');
+    if (!(await this.store.replaceIf(marked, ['running']))) throw new ServiceError('TASK_CANCELLED', 'The job ended before its result was written');
     record.payload = marked.payload;
   }
 
@@ -710,16 +695,17 @@ export class JobOperations implements JobOperationsApi {
 
   private async finish(id: string, state: JobState, outcome: Pick<JobRecord, 'result' | 'error'>): Promise<void> {
     const record = this.records.get(id)!;
-    Object.assign(record, { state, finished: new Date().toISOString() }, outcome);
-    if (state === 'succeeded') record.progress = { ...record.progress, percent: 100 };
+    const ended: JobRecord = { ...record, state, finished: new Date().toISOString(), ...outcome };
+    if (state === 'succeeded') ended.progress = { ...record.progress, percent: 100 };
     this.live.delete(id);
-    // Counted when the end is certain: here at once (readers see the record in memory already), across processes
-    // after the compare-and-set.
-    if (!this.cluster) countJobFinished(record);
-    if (!this.cluster) await this.store.put(record);
-    // Across processes only a job still queued or running ends here: one marked interrupted meanwhile stays so.
-    else if (!(await this.cluster.replaceIf(record, ['queued', 'running']))) return;
-    else countJobFinished(record);
+    // Only a job still queued or running ends here: one marked interrupted meanwhile (by another process) stays so,
+    // and this process keeps what the store holds. Readers see the end, and it is counted, once it is certain.
+    if (!(await this.store.replaceIf(ended, ['queued', 'running']))) {
+      Object.assign(record, (await this.store.get(id).catch(() => null)) ?? {});
+      return;
+    }
+    Object.assign(record, ended);
+    countJobFinished(record);
     await this.emit(record, 'end');
   }
 
@@ -785,7 +771,7 @@ function visible(record: JobRecord, ctx: OperationContext): boolean {
 }
 
 function problemOf(error: ServiceError): JobError {
-  return { status: error.status, code: error.code, title: ERROR_CATALOG[error.code].title, ...(error.detail ? { detail: error.detail } : {}), ...(error.extra ? { extra: error.extra } : {}) };
+  return { code: error.code, title: ERROR_CATALOG[error.code].title, ...(error.detail ? { detail: error.detail } : {}), ...(error.extra ? { extra: error.extra } : {}), ...(error.origin.inPath ? { inPath: true as const } : {}) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { JobRecord } from './model.js';
+import type { JobRecord, JobState } from './model.js';
 import { compareJobs, isJobId, matchesJobFilter, type JobFilter, type JobStore } from './store.js';
 
 /**
@@ -29,5 +29,12 @@ export class MemoryJobStore implements JobStore {
   delete(id: string): Promise<void> {
     if (isJobId(id)) this.records.delete(id);
     return Promise.resolve();
+  }
+
+  replaceIf(record: JobRecord, from: readonly JobState[]): Promise<boolean> {
+    const stored = isJobId(record.id) ? this.records.get(record.id) : undefined;
+    if (stored === undefined || !from.includes(stored.state)) return Promise.resolve(false);
+    this.records.set(record.id, structuredClone(record));
+    return Promise.resolve(true);
   }
 }

@@ -25,14 +25,39 @@ export interface JobProgress {
   phase?: string;
 }
 
-/** The problem document the inline request would have answered (RFC 9457 shape of errors.ts). */
+/**
+ * What went wrong, as the inline request's error had it (errors.ts): the route answers it as the problem document
+ * with the code's HTTP status (errorStatus). Records carry no HTTP status (records written before did: readers ignore it).
+ */
 export interface JobError {
-  status: number;
   code: string;
   title: string;
   detail?: string;
   /** The problem's extension members (a failed PDF/A conversion's report, say), as the inline answer has them. */
   extra?: Record<string, unknown>;
+  /** The error was about a part of the URL path (a page index there): its code's path status applies (errors.ts, ErrorOrigin). */
+  inPath?: true;
+}
+
+/**
+ * A succeeded job's result: what happened, never an HTTP status (the route maps `created` to 201). Today a written
+ * document (or the model an action answers), or with `file` a file that is not a PDF.
+ */
+export interface JobResult {
+  /** The written document's path ("/folder/name.pdf"), or the source's for an action that answers a model. */
+  path: string;
+  /** Whether the job created the document at `path` (else it replaced it, or wrote nothing). */
+  created: boolean;
+  /** The written document's DocumentModel, or the model the action answers. */
+  document: unknown;
+  /** The XML root of an action's own model (absent for a DocumentModel). */
+  xmlRoot?: string;
+  /**
+   * The job produced a file that is not a stored document (a conversion out of PDF, such as DOCX or Markdown): the
+   * client downloads it from the job, and it is kept as long as this record (result-files.ts); `path` and `document`
+   * then name the document it was made from.
+   */
+  file?: JobResultFile;
 }
 
 /**
@@ -54,7 +79,7 @@ interface PayloadCommon {
    */
   resumable: boolean;
   /**
-   * Across instances, the process holding a job on its own queue (cluster.ts's process id): what that job needs is
+   * Across instances, the process holding a job on its own queue (JobBackend.holder): what that job needs is
    * on that instance only, so when the process stops saying it lives, the job is marked interrupted (interruptDead).
    */
   holder?: string;
@@ -111,14 +136,7 @@ export interface JobRecord {
   finished?: string;
   /** Why a job is interrupted or failed in a way the error does not say. */
   reason?: string;
-  /**
-   * A succeeded job's answer: the written document's path and DocumentModel
-   * (for an action that answers a model instead, that model and its XML root).
-   * `file`: the job produced a file that is not a stored document (a conversion out of PDF, such as DOCX or
-   * Markdown): the client downloads it from the job, and it is kept as long as this record (result-files.ts);
-   * `path` and `document` then name the document it was made from.
-   */
-  result?: { path: string; status: number; document: unknown; xmlRoot?: string; file?: JobResultFile };
+  result?: JobResult;
   error?: JobError;
   payload: JobPayload;
 }

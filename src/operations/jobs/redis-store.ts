@@ -1,6 +1,19 @@
 import { withRedis, type RedisConnection } from '../../redis.js';
-import type { JobRecord } from './model.js';
+import type { JobRecord, JobState } from './model.js';
 import { compareJobs, isJobId, matchesJobFilter, type JobFilter, type JobStore } from './store.js';
+
+/** Replaces a job's record only if its stored state is one of ARGV[2..]: the step two processes may race for. */
+const REPLACE_IF_SCRIPT = `
+local current = redis.call('GET', KEYS[1])
+if not current then return 0 end
+local state = cjson.decode(current).state
+for i = 2, #ARGV do
+  if ARGV[i] == state then
+    redis.call('SET', KEYS[1], ARGV[1])
+    return 1
+  end
+end
+return 0`;
 
 /**
  * Job records in Redis (PDFSERVICE_REDIS_URL), shared by every instance and
@@ -62,6 +75,12 @@ export class RedisJobStore implements JobStore {
       if (previous) tx.srem(this.ownerKey(previous.owner), id);
       await tx.exec();
     });
+  }
+
+  /** One script, so the check and the write are one step for every process. The owner stays (the sets need no change). */
+  replaceIf(record: JobRecord, from: readonly JobState[]): Promise<boolean> {
+    if (!isJobId(record.id)) return Promise.resolve(false);
+    return withRedis(async () => (await this.redis.client.eval(REPLACE_IF_SCRIPT, 1, this.recordKey(record.id), JSON.stringify(record), ...from)) === 1);
   }
 
   private async read(id: string): Promise<JobRecord | null> {

@@ -4,8 +4,10 @@ import type { JobRecord, JobState } from './model.js';
 /**
  * Where job records live. The embedded default keeps one file per job under
  * the data folder (file-store.ts); a Redis store (issue 19) implements the
- * same interface. Records are replaced whole: a job has one writer, the
- * service that runs it.
+ * same interface. Records are replaced whole. Where two writers may race for
+ * a job (a cancel and the start, a process marking a dead one's job
+ * interrupted), they replace it with replaceIf, the compare-and-set of its
+ * state, so it lives with the records.
  */
 export interface JobStore {
   /** Writes the record (created or replaced) so that it survives a crash of the service once this resolves. */
@@ -14,6 +16,11 @@ export interface JobStore {
   /** Every record, or those of one owner, newest first, optionally in some states. */
   list(filter?: { owner?: string | null | undefined; states?: readonly JobState[] | undefined }): Promise<JobRecord[]>;
   delete(id: string): Promise<void>;
+  /**
+   * Replaces the record only if the stored one exists and its state is one of `from`, in one atomic step against
+   * every other put and replaceIf of this store (across processes, for a shared store): answers whether it did.
+   */
+  replaceIf(record: JobRecord, from: readonly JobState[]): Promise<boolean>;
 }
 
 /** Job ids are 32 lowercase hex characters (128 random bits): unguessable, and safe as a file name or key. */

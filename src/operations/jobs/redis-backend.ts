@@ -5,8 +5,8 @@ import { redisOptions, withRedis, type RedisConnection } from '../../redis.js';
 import type { Sealer } from '../../secrets.js';
 import type { JobEvent } from './api.js';
 import { HISTORY_LIMIT, JobListeners, type JobEventHub } from './events.js';
-import type { JobCluster, JobOperations, SharedHeld } from './jobs.js';
-import type { JobRecord, JobState } from './model.js';
+import type { JobBackend, JobConsumer, SharedHeld } from './backend.js';
+import type { JobRecord } from './model.js';
 
 /** How long a running job's heartbeat lasts without renewal; a job whose heartbeat lapsed is marked interrupted. */
 export const HEARTBEAT_TTL_MS = 10_000;
@@ -43,20 +43,7 @@ redis.call('PEXPIRE', KEYS[2], ARGV[4])
 redis.call('PUBLISH', KEYS[3], ARGV[5])
 return seq`;
 
-/** Replaces a job's record only if its stored state is one of ARGV[2..]: the step two processes may race for. */
-const REPLACE_IF_SCRIPT = `
-local current = redis.call('GET', KEYS[1])
-if not current then return 0 end
-local state = cjson.decode(current).state
-for i = 2, #ARGV do
-  if ARGV[i] == state then
-    redis.call('SET', KEYS[1], ARGV[1])
-    return 1
-  end
-end
-return 0`;
-
-export interface ClusterOptions {
+export interface RedisJobBackendOptions {
   /** Whether this process takes jobs from the shared queue (PDFSERVICE_JOB_CONCURRENCY > 0 and not an enqueue-only instance). */
   runJobs: boolean;
   /** Shared jobs this process runs at once. */
@@ -67,12 +54,11 @@ export interface ClusterOptions {
 }
 
 /**
- * Jobs across instances and workers (PDFSERVICE_REDIS_URL): records in Redis (RedisJobStore, whose keys
- * replaceIf writes), events in Redis lists
- * with pub/sub, the queue on BullMQ, cancel as a pub/sub message to the process running the job, and a heartbeat per
+ * The job backend across instances and workers (PDFSERVICE_REDIS_URL; records in Redis are RedisJobStore's, whose
+ * replaceIf settles races): events in Redis lists with pub/sub, the shared queue on BullMQ, cancel as a pub/sub message to the process running the job, and a heartbeat per
  * running job that every process checks, so a job whose process was killed ends `interrupted`.
  */
-export class RedisJobCluster implements JobCluster {
+export class RedisJobBackend implements JobBackend {
   readonly events: JobEventHub;
   private readonly queue: Queue<QueuedJob>;
   private readonly queueConnection: Redis;
@@ -81,16 +67,17 @@ export class RedisJobCluster implements JobCluster {
   private readonly channel: string;
   private worker: Worker<QueuedJob> | undefined;
   private workerConnection: Redis | undefined;
-  private jobs: JobOperations | undefined;
+  private jobs: JobConsumer | undefined;
   private checker: NodeJS.Timeout | undefined;
   private counter: NodeJS.Timeout | undefined;
   private beating: NodeJS.Timeout | undefined;
   /** A new id per process (not the pid: pids repeat across hosts and restarts), so a restarted instance never claims the jobs its predecessor held. */
   readonly holder = randomUUID();
+  readonly sole = false;
 
   constructor(
     private readonly redis: RedisConnection,
-    private readonly options: ClusterOptions,
+    private readonly options: RedisJobBackendOptions,
   ) {
     this.channel = redis.key('jobs', 'signals');
     // BullMQ takes its own connections and its own prefix (no ioredis keyPrefix: see redis.ts).
@@ -118,7 +105,7 @@ export class RedisJobCluster implements JobCluster {
   }
 
   /** Subscribes, starts taking jobs (when this process runs them) and checking heartbeats. */
-  async start(jobs: JobOperations): Promise<void> {
+  async start(jobs: JobConsumer): Promise<void> {
     this.jobs = jobs;
     await this.subscriber.subscribe(this.channel);
     if (this.options.runJobs && this.options.concurrency > 0) {
@@ -141,11 +128,11 @@ export class RedisJobCluster implements JobCluster {
     await beat().catch(() => {});
     this.beating = setInterval(() => void beat().catch(() => {}), HEARTBEAT_TTL_MS / 3);
     this.beating.unref();
-    const check = () => void jobs.interruptDead((id) => this.alive(id), (holder) => this.holderAlive(holder)).catch(() => {});
+    const check = () => void jobs.interruptDead().catch(() => {});
     check();
     this.checker = setInterval(check, HEARTBEAT_TTL_MS / 2);
     this.checker.unref();
-    // checkRoom answers from the last count: kept fresh, or a full queue that drained would still refuse.
+    // Admission answers from the last count: kept fresh, or a full queue that drained would still refuse.
     this.counter = setInterval(() => void jobs.refreshSharedCount().catch(() => {}), COUNT_EVERY_MS);
     this.counter.unref();
   }
@@ -172,8 +159,11 @@ export class RedisJobCluster implements JobCluster {
     }
   }
 
-  seal(id: string, password: string): string | undefined {
-    return this.options.sealer?.seal(`job:${id}`, password);
+  /** A job without a password goes on the shared queue; one with a password only when it can be sealed (PDFSERVICE_SECRETS_KEY). */
+  shareable(id: string, password: string | undefined): { sealed?: string } | undefined {
+    if (password === undefined) return {};
+    const sealed = this.options.sealer?.seal(`job:${id}`, password);
+    return sealed === undefined ? undefined : { sealed };
   }
 
   open(id: string, sealed: string): string {
@@ -234,10 +224,6 @@ export class RedisJobCluster implements JobCluster {
     return withRedis(async () => void (await this.redis.client.publish(this.channel, `c:${id}`)));
   }
 
-  replaceIf(record: JobRecord, from: readonly JobState[]): Promise<boolean> {
-    return withRedis(async () => (await this.redis.client.eval(REPLACE_IF_SCRIPT, 1, this.redis.key('job', record.id), JSON.stringify(record), ...from)) === 1);
-  }
-
   heartbeat(id: string): () => void {
     const key = this.redis.key('job', id, 'alive');
     const beat = () => void this.redis.client.set(key, String(process.pid), 'PX', HEARTBEAT_TTL_MS).catch(() => {});
@@ -250,11 +236,11 @@ export class RedisJobCluster implements JobCluster {
     };
   }
 
-  private async alive(id: string): Promise<boolean> {
+  async alive(id: string): Promise<boolean> {
     return (await this.redis.client.exists(this.redis.key('job', id, 'alive'))) === 1;
   }
 
-  private async holderAlive(holder: string): Promise<boolean> {
+  async holderAlive(holder: string): Promise<boolean> {
     return (await this.redis.client.exists(this.redis.key('process', holder, 'alive'))) === 1;
   }
 
