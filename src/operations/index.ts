@@ -52,13 +52,13 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
   const actions = new ActionRunner(documents, tools, optimizeProfiles);
   return {
     documents,
-    annotations: new AnnotationOperations(pool, documents),
+    annotations: new AnnotationOperations(documents),
     folders: new FolderOperations(stores, documents),
-    fields: new FieldOperations(pool, documents),
-    permissions: new PermissionOperations(pool, documents),
+    fields: new FieldOperations(documents),
+    permissions: new PermissionOperations(documents),
     pages,
-    signatures: new SignatureOperations(pool, documents),
-    preflight: new PreflightOperations(pool, tools, documents),
+    signatures: new SignatureOperations(documents),
+    preflight: new PreflightOperations(tools, documents),
     actions,
     optimizeProfiles,
     ...(jobs ? { jobs: new JobOperations(jobs.store, actions, documents, jobs.limits, jobs.cluster) } : {}),

@@ -1,4 +1,3 @@
-import type { EnginePool } from '../engine/pool.js';
 import type { PasswordPermissionsRequest, PasswordSecurity, PermissionsModel } from '../engine/models.js';
 import type { StoredPath } from '../storage/paths.js';
 import type { OperationContext } from './context.js';
@@ -10,19 +9,12 @@ export class PermissionOperations {
   /** Looked up by get() after its stat as the requesting user (ReadModelCache says why that suffices). */
   private readonly models = new ReadModelCache<PermissionsModel>(200);
 
-  constructor(
-    private readonly pool: EnginePool,
-    private readonly documents: DocumentOperations,
-  ) {}
+  constructor(private readonly documents: DocumentOperations) {}
 
-  async get(path: StoredPath, ctx: OperationContext): Promise<{ model: PermissionsModel; etag: string }> {
-    const stat = await this.documents.stat(path, ctx);
-    const cached = this.models.get(stat.etag, ctx.documentPassword);
-    if (cached) return { model: cached, etag: stat.etag };
-    return this.documents.read(path, ctx, async (stored) => {
-      const model = await this.pool.run('readPermissions', { pdf: stored.pdf, password: ctx.documentPassword }, { transfer: [stored.pdf] });
-      this.models.set(stored.etag, ctx.documentPassword, model);
-      return { model, etag: stored.etag };
+  get(path: StoredPath, ctx: OperationContext): Promise<{ model: PermissionsModel; etag: string }> {
+    return this.documents.reads.get(path, ctx, {
+      cache: this.models,
+      compute: (stored, engine) => engine.run('readPermissions', { pdf: stored.pdf, password: ctx.documentPassword }, { transfer: [stored.pdf] }),
     });
   }
 

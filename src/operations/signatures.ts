@@ -1,5 +1,4 @@
 import type { NewWidget, SignatureFieldModel, SignatureFieldsModel, SignRequest } from '../engine/models.js';
-import type { EnginePool } from '../engine/pool.js';
 import type { StoredPath } from '../storage/paths.js';
 import type { OperationContext } from './context.js';
 import type { DocumentOperations } from './documents.js';
@@ -15,20 +14,13 @@ export class SignatureOperations {
   /** Looked up by list() after its stat as the requesting user (ReadModelCache says why that suffices). */
   private readonly lists = new ReadModelCache<SignatureFieldsModel>(100);
 
-  constructor(
-    private readonly pool: EnginePool,
-    private readonly documents: DocumentOperations,
-  ) {}
+  constructor(private readonly documents: DocumentOperations) {}
 
   /** Every signature field, each signature verified; cached by version. */
-  async list(path: StoredPath, ctx: OperationContext): Promise<{ model: SignatureFieldsModel; etag: string }> {
-    const stat = await this.documents.stat(path, ctx);
-    const cached = this.lists.get(stat.etag, ctx.documentPassword);
-    if (cached) return { model: cached, etag: stat.etag };
-    return this.documents.read(path, ctx, async (stored) => {
-      const model = await this.pool.run('listSignatureFields', { pdf: stored.pdf, password: ctx.documentPassword }, { transfer: [stored.pdf] });
-      this.lists.set(stored.etag, ctx.documentPassword, model);
-      return { model, etag: stored.etag };
+  list(path: StoredPath, ctx: OperationContext): Promise<{ model: SignatureFieldsModel; etag: string }> {
+    return this.documents.reads.get(path, ctx, {
+      cache: this.lists,
+      compute: (stored, engine) => engine.run('listSignatureFields', { pdf: stored.pdf, password: ctx.documentPassword }, { transfer: [stored.pdf] }),
     });
   }
 
@@ -37,8 +29,8 @@ export class SignatureOperations {
     const field = model.signatureFields.find((f) => f.name === name);
     if (field) return { field, etag };
     // Not in the list: let the engine answer (404 FIELD_NOT_FOUND with its message).
-    return this.documents.read(path, ctx, async (stored) => {
-      const one = await this.pool.run('listSignatureFields', { pdf: stored.pdf, password: ctx.documentPassword, name }, { transfer: [stored.pdf] });
+    return this.documents.read(path, ctx, async (stored, engine) => {
+      const one = await engine.run('listSignatureFields', { pdf: stored.pdf, password: ctx.documentPassword, name }, { transfer: [stored.pdf] });
       return { field: one.signatureFields[0]!, etag: stored.etag };
     });
   }
