@@ -57,7 +57,7 @@ export class AnnotationOperations {
 
   /** Adds a FileAttachment annotation with its embedded file (A4). */
   async addFileAttachment(path: StoredPath, ctx: OperationContext, input: Omit<NewFileAttachment, 'pdf' | 'password'>): Promise<AnnotationModel> {
-    const { result } = await this.documents.update(path, ctx, async (stored, engine) => {
+    const { result } = await this.documents.update(path, ctx, 'addFileAttachment', async (stored, engine) => {
       const added = await engine.run('addFileAttachment', { ...input, pdf: stored.pdf, password: ctx.documentPassword }, { transfer: [input.file] });
       return { bytes: added.bytes, result: added.annotation };
     });
@@ -87,7 +87,7 @@ export class AnnotationOperations {
    */
   async importContent(path: StoredPath, ctx: OperationContext, format: 'xfdf' | 'fdf', body: unknown, limit: number): Promise<{ annotations: AnnotationModel[]; created: string[]; updated: string[]; warnings: string[] }> {
     const empty = new ServiceError(format === 'xfdf' ? 'MALFORMED_XFDF' : 'MALFORMED_FDF', 'The body is empty');
-    const { result, stat } = await this.documents.withStagedBody(body, limit, ctx, empty, (source) => this.documents.update(path, ctx, async (stored, engine) => {
+    const { result, stat } = await this.documents.withStagedBody(body, limit, ctx, empty, (source) => this.documents.update(path, ctx, format === 'fdf' ? 'importAnnotationsFdf' : 'importAnnotationsXfdf', async (stored, engine) => {
       const imported = format === 'fdf'
         ? await engine.run('importAnnotationsFdf', { pdf: stored.pdf, password: ctx.documentPassword, fdf: source })
         : await engine.run('importAnnotationsXfdf', { pdf: stored.pdf, password: ctx.documentPassword, xfdf: source });
@@ -100,7 +100,7 @@ export class AnnotationOperations {
 
   /** Creates a Redact annotation for every match of the search (A7); the document is written only when something matched. */
   async createRedactions(path: StoredPath, ctx: OperationContext, request: RedactionRequest): Promise<RedactionMatch[]> {
-    const { result } = await this.documents.update(path, ctx, async (stored, engine) => {
+    const { result } = await this.documents.update(path, ctx, 'createRedactions', async (stored, engine) => {
       const created = await engine.run('createRedactions', { pdf: stored.pdf, password: ctx.documentPassword, request });
       return created.bytes ? { bytes: created.bytes, result: created.redactions } : { result: created.redactions };
     });
@@ -108,7 +108,7 @@ export class AnnotationOperations {
   }
 
   private async edit(path: StoredPath, ctx: OperationContext, selection: DeleteSelection): Promise<AnnotationModel[]> {
-    const { result, stat } = await this.documents.update(path, ctx, async (stored, engine) => {
+    const { result, stat } = await this.documents.update(path, ctx, 'deleteAnnotations', async (stored, engine) => {
       const edited = await engine.run('deleteAnnotations', { pdf: stored.pdf, password: ctx.documentPassword, selection });
       const list: AnnotationList = { annotations: edited.annotations, pageCount: edited.pageCount };
       return edited.deleted.length ? { bytes: edited.bytes, result: list } : { result: list };

@@ -56,6 +56,8 @@ export interface TransformPlan<R> {
    * PRECONDITION_FAILED: long work (a background job) never holds up other writers, nor overwrites them.
    */
   lock?: 'work' | 'write' | undefined;
+  /** Which operation writes, for the write's record (WriteRecord): an action's name, "upload", an edit's engine task; "write" when absent. */
+  operation?: string | undefined;
   /** Computes the content to write (none: nothing is written) and the result; runs engine tasks through `engine`. */
   work(stored: StoredDocument | undefined, engine: Engine): Promise<{ content?: WriteContent | undefined; result: R }>;
 }
@@ -227,6 +229,7 @@ export class DocumentOperations {
       const importer = prepared.importer === null ? null : IMPORTERS.find((i) => i.name === prepared.importer)!;
       const phase = (done: number, stage: string) => exec?.progress?.({ done, total: UPLOAD_PHASES, unit: 'steps', stage });
       const { result: checked, written } = await this.transform({
+        operation: 'upload',
         target: prepared.target,
         conflict: prepared.conflict,
         ctx: prepared.ctx,
@@ -350,7 +353,8 @@ export class DocumentOperations {
       const expected = !stored ? ifMatch : source!.equals(target) ? stored.etag : undefined;
       const write = async () => {
         if (exec.beforeWrite) await exec.beforeWrite(content instanceof Uint8Array ? etagOf(content) : content.etag);
-        return this.write(target, ctx, content, { conflict: plan.conflict, ifMatch: expected });
+        const provenance = { by: ctx.principal?.username ?? null, operation: plan.operation ?? 'write' };
+        return this.write(target, ctx, content, { conflict: plan.conflict, ifMatch: expected, provenance });
       };
       const written = lockWhileWriting ? await this.locked(target, ctx, write) : await write();
       return { result, stat: written.stat, written };
@@ -371,12 +375,14 @@ export class DocumentOperations {
   /**
    * Changes a document in place (transform with the document as source and
    * target): `change` computes the new bytes, or none to leave it as it is.
+   * `operation` names the change in the write's record (the engine task's name).
    */
-  async update<R>(path: StoredPath, ctx: OperationContext, change: (stored: StoredDocument, engine: Engine) => Promise<{ bytes?: Uint8Array; result: R }>, exec?: ExecutionContext): Promise<{ result: R; stat: DocumentStat }> {
+  async update<R>(path: StoredPath, ctx: OperationContext, operation: string, change: (stored: StoredDocument, engine: Engine) => Promise<{ bytes?: Uint8Array; result: R }>, exec?: ExecutionContext): Promise<{ result: R; stat: DocumentStat }> {
     const { result, stat } = await this.transform({
       source: path,
       target: path,
       conflict: 'overwrite',
+      operation,
       ctx,
       exec,
       work: async (stored, engine) => {

@@ -22,7 +22,7 @@ export class FieldOperations {
 
   /** Sets one field's value; answers the field afterwards. Nothing is written when the value is unchanged. */
   async setValue(path: StoredPath, ctx: OperationContext, name: string, value: string | string[]): Promise<{ field: FieldModel; etag: string }> {
-    const { result, stat } = await this.documents.update(path, ctx, async (stored, engine) => {
+    const { result, stat } = await this.documents.update(path, ctx, 'setFieldValue', async (stored, engine) => {
       const { bytes, field } = await engine.run('setFieldValue', { pdf: stored.pdf, password: ctx.documentPassword, name, value });
       return { ...(bytes ? { bytes } : {}), result: field };
     });
@@ -31,7 +31,7 @@ export class FieldOperations {
 
   /** Resets every field to its default value; answers the fields afterwards and what could not be reset as asked. */
   async reset(path: StoredPath, ctx: OperationContext): Promise<{ model: FieldsModel; warnings: string[]; etag: string }> {
-    const { result, stat } = await this.documents.update(path, ctx, async (stored, engine) => {
+    const { result, stat } = await this.documents.update(path, ctx, 'resetFields', async (stored, engine) => {
       const { bytes, fields, warnings } = await engine.run('resetFields', { pdf: stored.pdf, password: ctx.documentPassword });
       return { ...(bytes ? { bytes } : {}), result: { model: fields, warnings } };
     });
@@ -58,7 +58,7 @@ export class FieldOperations {
   async import(path: StoredPath, ctx: OperationContext, body: unknown, format: FieldDataFormat, limit: number): Promise<{ result: FieldsImport; etag: string }> {
     const empty = new ServiceError(format === 'xfdf' ? 'MALFORMED_XFDF' : 'MALFORMED_FDF', 'The body is empty');
     const parsed = await this.documents.withStagedBody(body, limit, ctx, empty, (source, engine) => engine.run('parseFieldData', { body: source, format }));
-    const { result, stat } = await this.documents.update(path, ctx, async (stored, engine) => {
+    const { result, stat } = await this.documents.update(path, ctx, 'importFields', async (stored, engine) => {
       const { bytes, ...outcome } = await engine.run('importFields', { pdf: stored.pdf, password: ctx.documentPassword, values: parsed.values });
       return { ...(bytes ? { bytes } : {}), result: { ...outcome, warnings: [...parsed.warnings, ...outcome.warnings] } };
     });

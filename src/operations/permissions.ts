@@ -20,7 +20,7 @@ export class PermissionOperations {
 
   /** Encrypts or re-encrypts; answers the new password security as read back from the written file. */
   async setPasswordPermissions(path: StoredPath, ctx: OperationContext, request: PasswordPermissionsRequest): Promise<{ model: PasswordSecurity; etag: string }> {
-    const { result, stat } = await this.documents.update(path, ctx, async (stored, engine) => {
+    const { result, stat } = await this.documents.update(path, ctx, 'setPasswordPermissions', async (stored, engine) => {
       const { bytes, passwordPermissions } = await engine.run('setPasswordPermissions', { pdf: stored.pdf, password: ctx.documentPassword, request });
       return { bytes, result: passwordPermissions };
     });
@@ -29,7 +29,7 @@ export class PermissionOperations {
 
   /** Removes the encryption; nothing is written when there was none. */
   async removePasswordPermissions(path: StoredPath, ctx: OperationContext): Promise<void> {
-    await this.documents.update(path, ctx, async (stored, engine) => {
+    await this.documents.update(path, ctx, 'removePasswordPermissions', async (stored, engine) => {
       const { bytes } = await engine.run('removePasswordPermissions', { pdf: stored.pdf, password: ctx.documentPassword });
       return { ...(bytes ? { bytes } : {}), result: undefined };
     });
@@ -37,7 +37,7 @@ export class PermissionOperations {
 
   /** Removes the usage-rights signature; nothing is written when there was none. */
   async removeUsageRights(path: StoredPath, ctx: OperationContext): Promise<void> {
-    await this.documents.update(path, ctx, async (stored, engine) => {
+    await this.documents.update(path, ctx, 'removeUsageRights', async (stored, engine) => {
       const { bytes } = await engine.run('removeUsageRights', { pdf: stored.pdf, password: ctx.documentPassword });
       return { ...(bytes ? { bytes } : {}), result: undefined };
     });

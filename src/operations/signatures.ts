@@ -36,7 +36,7 @@ export class SignatureOperations {
   }
 
   async create(path: StoredPath, ctx: OperationContext, name: string, widgets: NewWidget[]): Promise<{ field: SignatureFieldModel; etag: string }> {
-    const { result, stat } = await this.documents.update(path, ctx, async (stored, engine) => {
+    const { result, stat } = await this.documents.update(path, ctx, 'createSignatureField', async (stored, engine) => {
       const { bytes, field } = await engine.run('createSignatureField', { pdf: stored.pdf, password: ctx.documentPassword, name, widgets });
       return { bytes, result: field };
     });
@@ -45,7 +45,7 @@ export class SignatureOperations {
 
   /** Removes an unsigned field, or clears a signed one; answers whether a signature was cleared. */
   async remove(path: StoredPath, ctx: OperationContext, name: string): Promise<{ cleared: boolean; etag: string }> {
-    const { result, stat } = await this.documents.update(path, ctx, async (stored, engine) => {
+    const { result, stat } = await this.documents.update(path, ctx, 'deleteSignatureField', async (stored, engine) => {
       const { bytes, cleared } = await engine.run('deleteSignatureField', { pdf: stored.pdf, password: ctx.documentPassword, name });
       return { bytes, result: cleared };
     });
@@ -53,7 +53,7 @@ export class SignatureOperations {
   }
 
   async sign(path: StoredPath, ctx: OperationContext, name: string, keyStore: Uint8Array, request: SignRequest): Promise<{ field: SignatureFieldModel; etag: string }> {
-    const { result, stat } = await this.documents.update(path, ctx, async (stored, engine) => {
+    const { result, stat } = await this.documents.update(path, ctx, 'signField', async (stored, engine) => {
       const { bytes, field } = await engine.run(
         'signField',
         { pdf: stored.pdf, password: ctx.documentPassword, name, keyStore, request },

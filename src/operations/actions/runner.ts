@@ -147,6 +147,7 @@ export class ActionRunner {
       if (!action) throw new Error(`No action named ${prepared.name}`);
       const execution = exec ?? requestExecution();
       const { result, written, stat } = await this.documents.transform<{ output: ActionOutput; summary?: UploadSummary | undefined }>({
+        operation: action.name,
         source: prepared.source,
         target: prepared.output,
         conflict: prepared.conflict,

@@ -24,7 +24,7 @@ import { LocalLocks, type LockProvider } from '../redis-lock.js';
 import { copyToFile, openContent, spoolName, StagedFile, stageToFile } from '../local-files.js';
 import type { StoredPath } from '../paths.js';
 import type { BookedEtag, EtagBook } from '../etag-book.js';
-import { etagOf, matchesEtag, withRandomSuffix } from '../store.js';
+import { etagOf, matchesEtag, withRandomSuffix, writeRecord } from '../store.js';
 import type { DocumentStat, DocumentStore, FolderEntry, OpenDocument, Release, StagedUpload, WriteOptions, WriteResult } from '../store.js';
 import { s3Failure, s3Status } from './client.js';
 
@@ -414,11 +414,12 @@ export class S3Store implements DocumentStore {
       const release = await this.commits.acquire(key);
       try {
         const before = await this.current(key);
-        if (options.ifMatch !== undefined && (!before || !matchesEtag(options.ifMatch, await this.tagOf(p, before.etag)))) throw new ServiceError('PRECONDITION_FAILED');
+        const replaced = before ? await this.tagOf(p, before.etag) : null;
+        if (options.ifMatch !== undefined && !matchesEtag(options.ifMatch, replaced ?? undefined)) throw new ServiceError('PRECONDITION_FAILED');
         if (!before) await this.ensureFolders(p.parent);
         const stored = await this.upload(key, content, etag, false);
         await this.keepWritten(key, stored, content, { size, etag });
-        return { path: p, created: !before, stat: { size, modified: stored.modified, etag } };
+        return { path: p, created: !before, stat: { size, modified: stored.modified, etag }, record: writeRecord(options, replaced) };
       } finally {
         release();
       }
@@ -439,7 +440,7 @@ export class S3Store implements DocumentStore {
           const stored = await this.upload(key, content, etag, conditional);
           if (stored) {
             await this.keepWritten(key, stored, content, { size, etag });
-            return { path: target, created: true, stat: { size, modified: stored.modified, etag } };
+            return { path: target, created: true, stat: { size, modified: stored.modified, etag }, record: writeRecord(options, null) };
           }
         }
       } finally {

@@ -8,7 +8,7 @@ import { ServiceError } from '../../errors.js';
 import { KeyedLock } from '../keyed-lock.js';
 import { copyToFile, openContent, spoolName, StagedFile, stageToFile } from '../local-files.js';
 import type { StoredPath } from '../paths.js';
-import { etagOf, matchesEtag, withRandomSuffix } from '../store.js';
+import { etagOf, matchesEtag, withRandomSuffix, writeRecord } from '../store.js';
 import type { DocumentStat, DocumentStore, DocumentStores, FolderEntry, OpenDocument, Release, StagedUpload, StoreUser, WriteOptions, WriteResult } from '../store.js';
 import { DownloadCache } from '../download-cache.js';
 import { DavClient, dmsFailure, unexpected, type DavCredentials, type DavResource } from './client.js';
@@ -297,7 +297,8 @@ export class WebDavStore implements DocumentStore {
     // Checked before anything is created, so that a refused write leaves no folder and no upload behind.
     const before = await this.propfindOne(targetUrl);
     if (before?.collection) throw new ServiceError('PATH_CONFLICT', 'A folder exists on this path');
-    if (options.ifMatch !== undefined && (!before || !matchesEtag(options.ifMatch, await this.tagOf(p, targetUrl, before)))) {
+    const replaced = before && options.conflict === 'overwrite' ? await this.tagOf(p, targetUrl, before) : null;
+    if (options.ifMatch !== undefined && (!before || !matchesEtag(options.ifMatch, replaced ?? (await this.tagOf(p, targetUrl, before))))) {
       throw new ServiceError('PRECONDITION_FAILED');
     }
     await this.ensureFolder(p.parent);
@@ -326,7 +327,7 @@ export class WebDavStore implements DocumentStore {
       } else {
         await this.backend.downloads.drop(targetNow);
       }
-      return { path: target, created, stat };
+      return { path: target, created, stat, record: writeRecord(options, created ? null : replaced) };
     } finally {
       if (!moved) await this.removeQuietly(tempUrl);
     }
