@@ -1,9 +1,8 @@
 import type { AnnotationList, AnnotationModel, AnnotationSubtype, AttachmentModel, DeleteSelection, NewFileAttachment, RedactionMatch, RedactionRequest } from '../engine/models.js';
-import type { EnginePool } from '../engine/pool.js';
 import { ServiceError } from '../errors.js';
 import type { StoredPath } from '../storage/paths.js';
 import type { OperationContext } from './context.js';
-import type { DocumentOperations, StoredDocument } from './documents.js';
+import type { DocumentOperations } from './documents.js';
 import { checkPage } from './page-range.js';
 import { ReadModelCache } from './read-model-cache.js';
 
@@ -17,28 +16,16 @@ export class AnnotationOperations {
   /** Looked up by current() after its stat as the requesting user (ReadModelCache says why that suffices). */
   private readonly lists = new ReadModelCache<AnnotationList>(200);
 
-  constructor(
-    private readonly pool: EnginePool,
-    private readonly documents: DocumentOperations,
-  ) {}
-
-  private async listOf(stored: StoredDocument, password: string | undefined): Promise<AnnotationList> {
-    const cached = this.lists.get(stored.etag, password);
-    if (cached) return cached;
-    // The bytes are not needed here afterwards: move them to the worker instead of copying.
-    const list = await this.pool.run('listAnnotations', { pdf: stored.pdf, password }, { transfer: [stored.pdf] });
-    this.lists.set(stored.etag, password, list);
-    return list;
-  }
+  constructor(private readonly documents: DocumentOperations) {}
 
   /** The document's annotations and the version they belong to, from the cache when that version was listed before (no read). */
   private async current(path: StoredPath, ctx: OperationContext): Promise<AnnotationList & { etag: string }> {
-    const stat = await this.documents.stat(path, ctx);
-    const cached = this.lists.get(stat.etag, ctx.documentPassword);
-    if (cached) return { ...cached, etag: stat.etag };
-    return this.documents.read(path, ctx, async (stored) => {
-      return { ...(await this.listOf(stored, ctx.documentPassword)), etag: stored.etag };
+    const { model, etag } = await this.documents.reads.get(path, ctx, {
+      cache: this.lists,
+      // The bytes are not needed here afterwards: move them to the worker instead of copying.
+      compute: (stored, engine) => engine.run('listAnnotations', { pdf: stored.pdf, password: ctx.documentPassword }, { transfer: [stored.pdf] }),
     });
+    return { ...model, etag };
   }
 
   /** The annotations that pass the filter, and the document version (ETag) they come from. */
@@ -70,7 +57,7 @@ export class AnnotationOperations {
 
   /** Adds a FileAttachment annotation with its embedded file (A4). */
   async addFileAttachment(path: StoredPath, ctx: OperationContext, input: Omit<NewFileAttachment, 'pdf' | 'password'>): Promise<AnnotationModel> {
-    const { result } = await this.documents.update(path, ctx, async (stored, engine) => {
+    const { result } = await this.documents.update(path, ctx, 'addFileAttachment', async (stored, engine) => {
       const added = await engine.run('addFileAttachment', { ...input, pdf: stored.pdf, password: ctx.documentPassword }, { transfer: [input.file] });
       return { bytes: added.bytes, result: added.annotation };
     });
@@ -79,17 +66,17 @@ export class AnnotationOperations {
 
   /** The attachment of a FileAttachment annotation (A10), with its bytes when asked (A11). */
   async attachment(path: StoredPath, ctx: OperationContext, name: string, withContent: boolean): Promise<{ attachment: AttachmentModel; content?: Uint8Array }> {
-    return this.documents.read(path, ctx, async (stored) => {
-      return this.pool.run('readAttachment', { pdf: stored.pdf, password: ctx.documentPassword, name, withContent }, { transfer: [stored.pdf] });
+    return this.documents.read(path, ctx, async (stored, engine) => {
+      return engine.run('readAttachment', { pdf: stored.pdf, password: ctx.documentPassword, name, withContent }, { transfer: [stored.pdf] });
     });
   }
 
   /** All annotations as XFDF or FDF (A6), and what XFDF could not carry as it is. */
   async exportContent(path: StoredPath, ctx: OperationContext, format: 'xfdf' | 'fdf'): Promise<{ content: Uint8Array; warnings: string[] }> {
-    return this.documents.read(path, ctx, async (stored) => {
+    return this.documents.read(path, ctx, async (stored, engine) => {
       const input = { pdf: stored.pdf, password: ctx.documentPassword, fileName: path.name };
-      if (format === 'fdf') return { content: (await this.pool.run('exportAnnotationsFdf', input, { transfer: [stored.pdf] })).fdf, warnings: [] };
-      const { xfdf, warnings } = await this.pool.run('exportAnnotationsXfdf', input, { transfer: [stored.pdf] });
+      if (format === 'fdf') return { content: (await engine.run('exportAnnotationsFdf', input, { transfer: [stored.pdf] })).fdf, warnings: [] };
+      const { xfdf, warnings } = await engine.run('exportAnnotationsXfdf', input, { transfer: [stored.pdf] });
       return { content: Buffer.from(xfdf, 'utf8'), warnings };
     });
   }
@@ -100,7 +87,7 @@ export class AnnotationOperations {
    */
   async importContent(path: StoredPath, ctx: OperationContext, format: 'xfdf' | 'fdf', body: unknown, limit: number): Promise<{ annotations: AnnotationModel[]; created: string[]; updated: string[]; warnings: string[] }> {
     const empty = new ServiceError(format === 'xfdf' ? 'MALFORMED_XFDF' : 'MALFORMED_FDF', 'The body is empty');
-    const { result, stat } = await this.documents.withStagedBody(body, limit, ctx, empty, (source) => this.documents.update(path, ctx, async (stored, engine) => {
+    const { result, stat } = await this.documents.withStagedBody(body, limit, ctx, empty, (source) => this.documents.update(path, ctx, format === 'fdf' ? 'importAnnotationsFdf' : 'importAnnotationsXfdf', async (stored, engine) => {
       const imported = format === 'fdf'
         ? await engine.run('importAnnotationsFdf', { pdf: stored.pdf, password: ctx.documentPassword, fdf: source })
         : await engine.run('importAnnotationsXfdf', { pdf: stored.pdf, password: ctx.documentPassword, xfdf: source });
@@ -113,7 +100,7 @@ export class AnnotationOperations {
 
   /** Creates a Redact annotation for every match of the search (A7); the document is written only when something matched. */
   async createRedactions(path: StoredPath, ctx: OperationContext, request: RedactionRequest): Promise<RedactionMatch[]> {
-    const { result } = await this.documents.update(path, ctx, async (stored, engine) => {
+    const { result } = await this.documents.update(path, ctx, 'createRedactions', async (stored, engine) => {
       const created = await engine.run('createRedactions', { pdf: stored.pdf, password: ctx.documentPassword, request });
       return created.bytes ? { bytes: created.bytes, result: created.redactions } : { result: created.redactions };
     });
@@ -121,7 +108,7 @@ export class AnnotationOperations {
   }
 
   private async edit(path: StoredPath, ctx: OperationContext, selection: DeleteSelection): Promise<AnnotationModel[]> {
-    const { result, stat } = await this.documents.update(path, ctx, async (stored, engine) => {
+    const { result, stat } = await this.documents.update(path, ctx, 'deleteAnnotations', async (stored, engine) => {
       const edited = await engine.run('deleteAnnotations', { pdf: stored.pdf, password: ctx.documentPassword, selection });
       const list: AnnotationList = { annotations: edited.annotations, pageCount: edited.pageCount };
       return edited.deleted.length ? { bytes: edited.bytes, result: list } : { result: list };

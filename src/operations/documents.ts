@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream';
-import type { DocumentInfo, PdfSource, Need } from '../engine/models.js';
+import type { PdfSource } from '../engine/models.js';
 import type { EnginePool } from '../engine/pool.js';
 import { ServiceError } from '../errors.js';
 import type { StoredPath } from '../storage/paths.js';
 import type { ConflictMode, DocumentStat, DocumentStore, DocumentStores, OpenContent, OpenDocument, StagedUpload, WriteOptions, WriteResult } from '../storage/store.js';
 import { storeUserOf, type OperationContext } from './context.js';
-import { ReadModelCache } from './read-model-cache.js';
+import { ReadModels } from './read-models.js';
 import { etagOf, matchesEtag } from '../storage/store.js';
 import { engineFor, requestExecution, throwIfStopped, type Engine, type ExecutionContext } from './execution.js';
 import { documentModel, type DocumentModel } from './models.js';
@@ -53,6 +53,8 @@ export interface TransformPlan<R> {
    * PRECONDITION_FAILED: long work (a background job) never holds up other writers, nor overwrites them.
    */
   lock?: 'work' | 'write' | undefined;
+  /** Which operation writes, for the write's record (WriteRecord): an action's name, "upload", an edit's engine task; "write" when absent. */
+  operation?: string | undefined;
   /** Computes the content to write (none: nothing is written) and the result; runs engine tasks through `engine`. */
   work(stored: StoredDocument | undefined, engine: Engine): Promise<{ content?: WriteContent | undefined; result: R }>;
 }
@@ -70,24 +72,16 @@ function statOf(stat: DocumentStat): DocumentStat {
   return { size: stat.size, modified: stat.modified, etag: stat.etag };
 }
 
-/** How many plain versions checkAccess remembers (an ETag is about 40 bytes). */
-const UNENCRYPTED_VERSIONS = 10_000;
-
 /**
- * The document lifecycle: read (with ETag), open with the password, write
- * atomically under the document's lock. Routes, actions and uploads (uploads.ts) go
- * through here; nothing else reads or writes documents.
+ * The document lifecycle: read (with ETag), transform, write atomically under
+ * the document's lock, update in place, remove; uploads (for now) convert and
+ * store through transform (uploads.ts). Routes, actions and uploads go through here; nothing else
+ * reads or writes documents. What is read of documents (models, caches by
+ * version, the access check) is in `reads` (read-models.ts).
  */
 export class DocumentOperations {
-  /** DocumentInfo by version and password; model and summary look it up after their stat as the requesting user (ReadModelCache). */
-  private readonly infoCache = new ReadModelCache<DocumentInfo>(2000);
-  /**
-   * Versions (ETags) known not to be encrypted, from every upload, action
-   * output and inspection: such a document opens for any need without a
-   * password, so checkAccess needs no engine task for it (after its stat as
-   * the requesting user). Bounded, oldest forgotten first.
-   */
-  private readonly unencrypted = new Set<string>();
+  /** The read models of documents and the access check (read-models.ts); they read through this class. */
+  readonly reads: ReadModels = new ReadModels(this);
 
   constructor(
     private readonly stores: DocumentStores,
@@ -139,68 +133,19 @@ export class DocumentOperations {
 
   /**
    * Reads one version of the document for `work`, which hands `stored.pdf` to
-   * engine tasks. The version stays open until `work` ends, since the engine
-   * may be reading it from the file.
+   * engine tasks through `engine` (under `exec`'s signal and progress; an
+   * inline request's by default). The version stays open until `work` ends,
+   * since the engine may be reading it from the file.
    */
-  async read<R>(path: StoredPath, ctx: OperationContext, work: (stored: StoredDocument) => Promise<R>): Promise<R> {
+  async read<R>(path: StoredPath, ctx: OperationContext, work: (stored: StoredDocument, engine: Engine) => Promise<R>, exec?: ExecutionContext): Promise<R> {
     const content = await this.storeFor(ctx).openDocument(path);
     try {
-      return await work({ ...content.stat, pdf: await engineSource(content), bytes: () => content.read() });
+      return await work({ ...content.stat, pdf: await engineSource(content), bytes: () => content.read() }, engineFor(this.pool, exec ?? requestExecution()));
     } finally {
       // After a task timeout the worker is still being terminated while this closes: it may at most
       // read a reused descriptor before it stops, and its result is discarded; it never writes.
       await content.close();
     }
-  }
-
-  async inspect(stored: StoredDocument, password: string | undefined): Promise<DocumentInfo> {
-    const cached = this.infoCache.get(stored.etag, password);
-    if (cached) return cached;
-    const info = await this.pool.run('inspect', { pdf: stored.pdf, password });
-    this.infoCache.set(stored.etag, password, info);
-    this.noteEncryption(stored.etag, info.encrypted);
-    return info;
-  }
-
-  /**
-   * What the engine's check of a version just written found: its encryption (noteEncryption) and, when it opened
-   * without a password, its DocumentInfo for the DocumentModel (the request that follows an upload or an action is
-   * often the model). Answers the summary without the info, as the write's own answer reports it.
-   */
-  noteWritten<S extends { encrypted: boolean; info?: DocumentInfo }>(etag: string, summary: S | undefined): Omit<S, 'info'> | undefined {
-    if (!summary) return undefined;
-    const { info, ...rest } = summary;
-    this.noteEncryption(etag, summary.encrypted);
-    if (info) this.infoCache.set(etag, undefined, info);
-    return rest;
-  }
-
-  /** Records whether a version is encrypted, as a write or an inspection found it (checkAccess skips the engine for plain ones). */
-  noteEncryption(etag: string, encrypted: boolean | undefined): void {
-    if (encrypted !== false) return;
-    this.unencrypted.delete(etag);
-    this.unencrypted.add(etag);
-    if (this.unencrypted.size > UNENCRYPTED_VERSIONS) this.unencrypted.delete(this.unencrypted.values().next().value!);
-  }
-
-  /**
-   * Whether the document password of `ctx` opens the document at `path` and allows `need` (401/403 otherwise); nothing
-   * else is done. Answers the password to give an external program that reads it (programPassword: the one the engine
-   * opened it with, SASLprep'd where that was needed; undefined when it is not encrypted).
-   */
-  async checkAccess(path: StoredPath, ctx: OperationContext, need: Need): Promise<string | undefined> {
-    // Measured (bench/jobs.ts): the engine task waited up to 43 ms at p99 for the one worker jobs leave free.
-    if (this.unencrypted.has((await this.stat(path, ctx)).etag)) return undefined;
-    const { password } = await this.read(path, ctx, (stored) => this.pool.run('checkAccess', { pdf: stored.pdf, password: ctx.documentPassword, need }));
-    return password;
-  }
-
-  /** The DocumentModel; a document whose version (ETag) was inspected before is not read again. */
-  async model(path: StoredPath, ctx: OperationContext): Promise<DocumentModel> {
-    const stat = await this.stat(path, ctx);
-    const cached = this.infoCache.get(stat.etag, ctx.documentPassword);
-    if (cached) return documentModel(path, stat, cached);
-    return this.read(path, ctx, async (stored) => documentModel(path, stored, await this.inspect(stored, ctx.documentPassword)));
   }
 
   /** Stages a request body (a multipart file part, a PUT body) in the staging area of the user's store, at most `limit` bytes (413 past it). */
@@ -225,12 +170,12 @@ export class DocumentOperations {
    * An empty body is `empty`. Nothing is read from or written to any document
    * until the whole body has arrived.
    */
-  async withStagedBody<R>(body: unknown, limit: number, ctx: OperationContext, empty: ServiceError, work: (source: PdfSource) => Promise<R>): Promise<R> {
+  async withStagedBody<R>(body: unknown, limit: number, ctx: OperationContext, empty: ServiceError, work: (source: PdfSource, engine: Engine) => Promise<R>): Promise<R> {
     if (!(body instanceof Readable)) throw empty;
     const staged = await this.stage(body, limit, ctx);
     try {
       if (staged.size === 0) throw empty;
-      return await this.withStagedSource(staged, work);
+      return await this.withStagedSource(staged, (source) => work(source, engineFor(this.pool, requestExecution())));
     } finally {
       await staged.discard();
     }
@@ -264,7 +209,8 @@ export class DocumentOperations {
       const expected = !stored ? ifMatch : source!.equals(target) ? stored.etag : undefined;
       const write = async () => {
         if (exec.beforeWrite) await exec.beforeWrite(content instanceof Uint8Array ? etagOf(content) : content.etag);
-        return this.write(target, ctx, content, { conflict: plan.conflict, ifMatch: expected });
+        const provenance = { by: ctx.principal?.username ?? null, operation: plan.operation ?? 'write' };
+        return this.write(target, ctx, content, { conflict: plan.conflict, ifMatch: expected, provenance });
       };
       const written = lockWhileWriting ? await this.locked(target, ctx, write) : await write();
       return { result, stat: written.stat, written };
@@ -285,12 +231,14 @@ export class DocumentOperations {
   /**
    * Changes a document in place (transform with the document as source and
    * target): `change` computes the new bytes, or none to leave it as it is.
+   * `operation` names the change in the write's record (the engine task's name).
    */
-  async update<R>(path: StoredPath, ctx: OperationContext, change: (stored: StoredDocument, engine: Engine) => Promise<{ bytes?: Uint8Array; result: R }>, exec?: ExecutionContext): Promise<{ result: R; stat: DocumentStat }> {
+  async update<R>(path: StoredPath, ctx: OperationContext, operation: string, change: (stored: StoredDocument, engine: Engine) => Promise<{ bytes?: Uint8Array; result: R }>, exec?: ExecutionContext): Promise<{ result: R; stat: DocumentStat }> {
     const { result, stat } = await this.transform({
       source: path,
       target: path,
       conflict: 'overwrite',
+      operation,
       ctx,
       exec,
       work: async (stored, engine) => {
@@ -304,18 +252,5 @@ export class DocumentOperations {
   async remove(path: StoredPath, ctx: OperationContext): Promise<void> {
     await this.locked(path, ctx, () => this.storeFor(ctx).deleteDocument(path, ctx.ifMatch));
   }
-
-  /** Page count and encryption for folder listings; never fails for one bad file. */
-  async summary(path: StoredPath, ctx: OperationContext): Promise<{ pageCount?: number; encrypted?: boolean }> {
-    try {
-      const stat = await this.stat(path, ctx);
-      const cached = this.infoCache.get(stat.etag, undefined);
-      if (cached) return { pageCount: cached.pageCount, encrypted: cached.encrypted };
-      const s = await this.read(path, ctx, (stored) => this.pool.run('validateUpload', { pdf: stored.pdf }, { transfer: [stored.pdf] }));
-      this.noteEncryption(stat.etag, s.encrypted);
-      return { ...(s.pageCount !== undefined ? { pageCount: s.pageCount } : {}), encrypted: s.encrypted };
-    } catch {
-      return {};
-    }
-  }
 }
+

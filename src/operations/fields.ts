@@ -1,5 +1,4 @@
 import type { FieldDataFormat, FieldModel, FieldsImport, FieldsModel } from '../engine/models.js';
-import type { EnginePool } from '../engine/pool.js';
 import { ServiceError } from '../errors.js';
 import type { StoredPath } from '../storage/paths.js';
 import type { OperationContext } from './context.js';
@@ -11,26 +10,19 @@ export class FieldOperations {
   /** Looked up by list() after its stat as the requesting user (ReadModelCache says why that suffices). */
   private readonly lists = new ReadModelCache<FieldsModel>(200);
 
-  constructor(
-    private readonly pool: EnginePool,
-    private readonly documents: DocumentOperations,
-  ) {}
+  constructor(private readonly documents: DocumentOperations) {}
 
   /** Every terminal field, and the version (ETag) the list comes from. */
   async list(path: StoredPath, ctx: OperationContext): Promise<{ model: FieldsModel; etag: string }> {
-    const stat = await this.documents.stat(path, ctx);
-    const cached = this.lists.get(stat.etag, ctx.documentPassword);
-    if (cached) return { model: cached, etag: stat.etag };
-    return this.documents.read(path, ctx, async (stored) => {
-      const model = await this.pool.run('listFields', { pdf: stored.pdf, password: ctx.documentPassword }, { transfer: [stored.pdf] });
-      this.lists.set(stored.etag, ctx.documentPassword, model);
-      return { model, etag: stored.etag };
+    return this.documents.reads.get(path, ctx, {
+      cache: this.lists,
+      compute: (stored, engine) => engine.run('listFields', { pdf: stored.pdf, password: ctx.documentPassword }, { transfer: [stored.pdf] }),
     });
   }
 
   /** Sets one field's value; answers the field afterwards. Nothing is written when the value is unchanged. */
   async setValue(path: StoredPath, ctx: OperationContext, name: string, value: string | string[]): Promise<{ field: FieldModel; etag: string }> {
-    const { result, stat } = await this.documents.update(path, ctx, async (stored, engine) => {
+    const { result, stat } = await this.documents.update(path, ctx, 'setFieldValue', async (stored, engine) => {
       const { bytes, field } = await engine.run('setFieldValue', { pdf: stored.pdf, password: ctx.documentPassword, name, value });
       return { ...(bytes ? { bytes } : {}), result: field };
     });
@@ -39,7 +31,7 @@ export class FieldOperations {
 
   /** Resets every field to its default value; answers the fields afterwards and what could not be reset as asked. */
   async reset(path: StoredPath, ctx: OperationContext): Promise<{ model: FieldsModel; warnings: string[]; etag: string }> {
-    const { result, stat } = await this.documents.update(path, ctx, async (stored, engine) => {
+    const { result, stat } = await this.documents.update(path, ctx, 'resetFields', async (stored, engine) => {
       const { bytes, fields, warnings } = await engine.run('resetFields', { pdf: stored.pdf, password: ctx.documentPassword });
       return { ...(bytes ? { bytes } : {}), result: { model: fields, warnings } };
     });
@@ -48,8 +40,8 @@ export class FieldOperations {
 
   /** The field values of the document as an XFDF or FDF file, what XFDF could not carry as it is, and the version (ETag) they come from. */
   async export(path: StoredPath, ctx: OperationContext, options: { format: FieldDataFormat; exportEmptyFields: boolean }): Promise<{ content: Uint8Array; warnings: string[]; etag: string }> {
-    return this.documents.read(path, ctx, async (stored) => {
-      const { content, warnings } = await this.pool.run(
+    return this.documents.read(path, ctx, async (stored, engine) => {
+      const { content, warnings } = await engine.run(
         'exportFields',
         { pdf: stored.pdf, password: ctx.documentPassword, format: options.format, exportEmptyFields: options.exportEmptyFields, fileName: path.name },
         { transfer: [stored.pdf] },
@@ -65,8 +57,8 @@ export class FieldOperations {
    */
   async import(path: StoredPath, ctx: OperationContext, body: unknown, format: FieldDataFormat, limit: number): Promise<{ result: FieldsImport; etag: string }> {
     const empty = new ServiceError(format === 'xfdf' ? 'MALFORMED_XFDF' : 'MALFORMED_FDF', 'The body is empty');
-    const parsed = await this.documents.withStagedBody(body, limit, ctx, empty, (source) => this.pool.run('parseFieldData', { body: source, format }));
-    const { result, stat } = await this.documents.update(path, ctx, async (stored, engine) => {
+    const parsed = await this.documents.withStagedBody(body, limit, ctx, empty, (source, engine) => engine.run('parseFieldData', { body: source, format }));
+    const { result, stat } = await this.documents.update(path, ctx, 'importFields', async (stored, engine) => {
       const { bytes, ...outcome } = await engine.run('importFields', { pdf: stored.pdf, password: ctx.documentPassword, values: parsed.values });
       return { ...(bytes ? { bytes } : {}), result: { ...outcome, warnings: [...parsed.warnings, ...outcome.warnings] } };
     });

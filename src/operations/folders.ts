@@ -26,7 +26,7 @@ export class FolderOperations {
       for (let i = 0; i < docs.length; i += DETAIL_CONCURRENCY) {
         await Promise.all(
           docs.slice(i, i + DETAIL_CONCURRENCY).map(async (entry) => {
-            Object.assign(entry, await this.documents.summary(path.child(entry.name), ctx));
+            Object.assign(entry, await this.documents.reads.summary(path.child(entry.name), ctx));
           }),
         );
       }

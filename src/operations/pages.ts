@@ -3,6 +3,7 @@ import type { ImageFormat, PageModel, PageTextModel, TextDetail } from '../engin
 import type { StoredPath } from '../storage/paths.js';
 import type { OperationContext } from './context.js';
 import type { DocumentOperations, StoredDocument } from './documents.js';
+import type { Engine } from './execution.js';
 import { checkPage } from './page-range.js';
 import { ReadModelCache } from './read-model-cache.js';
 
@@ -33,7 +34,8 @@ export class PageOperations {
   private readonly extracting = new Map<string, Promise<string[]>>();
 
   constructor(
-    private readonly pool: EnginePool,
+    /** The pool's load and size only (prefetch waits for an idle one; extraction is split among its workers): tasks run through an Engine. */
+    private readonly pool: Pick<EnginePool, 'stats' | 'size'>,
     private readonly documents: DocumentOperations,
     private readonly prefetchMaxBytes = 0,
   ) {}
@@ -64,9 +66,9 @@ export class PageOperations {
     const key = `${etag}|${password ?? ''}`;
     const running = this.extracting.get(key);
     if (running) return running;
-    const work = this.documents.read(path, ctx, async (stored) => {
+    const work = this.documents.read(path, ctx, async (stored, engine) => {
       // The document may have changed meanwhile: the text is kept under the version that was read.
-      const texts = await this.extractAll(stored, password, parts);
+      const texts = await this.extractAll(stored, password, parts, engine);
       this.documentTexts.set(stored.etag, password, texts);
       if (stored.etag !== etag) throw new Error('the document changed while its text was extracted');
       return texts;
@@ -77,33 +79,23 @@ export class PageOperations {
 
   /** The PageModels of one slice of the pages (docs/pages.md, paging), the page count, and the document version they describe. */
   async list(path: StoredPath, ctx: OperationContext, slice: { offset: number; limit: number }): Promise<{ pages: PageModel[]; total: number; etag: string }> {
-    const stat = await this.documents.stat(path, ctx);
-    const variant = `${slice.offset}|${slice.limit}`;
-    const cached = this.lists.get(stat.etag, ctx.documentPassword, variant);
-    if (cached) return { ...cached, etag: stat.etag };
-    return this.documents.read(path, ctx, async (stored) => {
-      const listed = await this.pool.run('listPages', { pdf: stored.pdf, password: ctx.documentPassword, ...slice }, { transfer: [stored.pdf] });
-      this.lists.set(stored.etag, ctx.documentPassword, listed, variant);
-      return { ...listed, etag: stored.etag };
+    const { model, etag } = await this.documents.reads.get(path, ctx, {
+      cache: this.lists,
+      variant: `${slice.offset}|${slice.limit}`,
+      compute: (stored, engine) => engine.run('listPages', { pdf: stored.pdf, password: ctx.documentPassword, ...slice }, { transfer: [stored.pdf] }),
     });
+    return { ...model, etag };
   }
 
   /** The text of every page, from the cache when this version's text was extracted before. */
   async documentText(path: StoredPath, ctx: OperationContext): Promise<{ texts: string[]; etag: string }> {
-    const stat = await this.documents.stat(path, ctx);
-    const cached = this.documentTexts.get(stat.etag, ctx.documentPassword);
-    if (cached) return { texts: cached, etag: stat.etag };
-    // A prefetch of this version under way is waited for; a password-protected read checks its password itself.
-    const running = ctx.documentPassword === undefined ? this.extracting.get(`${stat.etag}|`) : undefined;
-    if (running) {
-      const texts = await running.catch(() => undefined);
-      if (texts) return { texts, etag: stat.etag };
-    }
-    return this.documents.read(path, ctx, async (stored) => {
-      const texts = await this.extractAll(stored, ctx.documentPassword, Math.max(1, this.pool.size));
-      this.documentTexts.set(stored.etag, ctx.documentPassword, texts);
-      return { texts, etag: stored.etag };
+    const { model, etag } = await this.documents.reads.get(path, ctx, {
+      cache: this.documentTexts,
+      // A prefetch of this version under way is waited for; a password-protected read checks its password itself.
+      elsewhere: (etag) => (ctx.documentPassword === undefined ? this.extracting.get(`${etag}|`)?.catch(() => undefined) : undefined),
+      compute: (stored, engine) => this.extractAll(stored, ctx.documentPassword, Math.max(1, this.pool.size), engine),
     });
+    return { texts: model, etag };
   }
 
   /**
@@ -112,31 +104,29 @@ export class PageOperations {
    * version (the page count then also answers an index past the end).
    */
   async pageText(path: StoredPath, ctx: OperationContext, pageIndex: number, detail: TextDetail | undefined): Promise<{ page: PageTextModel; etag: string }> {
-    const stat = await this.documents.stat(path, ctx);
-    const all = detail ? undefined : this.documentTexts.get(stat.etag, ctx.documentPassword);
-    if (all) {
-      checkPage(pageIndex, all.length, { inPath: true });
-      return { page: { pageIndex, text: all[pageIndex]! }, etag: stat.etag };
-    }
-    const variant = `${pageIndex}|${detail ?? ''}`;
-    const cached = this.pageTexts.get(stat.etag, ctx.documentPassword, variant);
-    if (cached) return { page: cached, etag: stat.etag };
-    return this.documents.read(path, ctx, async (stored) => {
-      const { page } = await this.pool.run('pageText', { pdf: stored.pdf, password: ctx.documentPassword, pageIndex, detail }, { transfer: [stored.pdf] });
-      this.pageTexts.set(stored.etag, ctx.documentPassword, page, variant);
-      return { page, etag: stored.etag };
+    const { model, etag } = await this.documents.reads.get(path, ctx, {
+      cache: this.pageTexts,
+      variant: `${pageIndex}|${detail ?? ''}`,
+      elsewhere: (etag) => {
+        const all = detail ? undefined : this.documentTexts.get(etag, ctx.documentPassword);
+        if (!all) return undefined;
+        checkPage(pageIndex, all.length, { inPath: true });
+        return { pageIndex, text: all[pageIndex]! };
+      },
+      compute: async (stored, engine) => (await engine.run('pageText', { pdf: stored.pdf, password: ctx.documentPassword, pageIndex, detail }, { transfer: [stored.pdf] })).page,
     });
+    return { page: model, etag };
   }
 
   /** The version (ETag) of a document the request may view: for answering 304 without rendering. */
   async viewableVersion(path: StoredPath, ctx: OperationContext): Promise<string> {
-    return (await this.documents.model(path, ctx)).etag;
+    return (await this.documents.reads.model(path, ctx)).etag;
   }
 
   /** The page rendered as PNG or JPEG, and the document version it shows. */
   async image(path: StoredPath, ctx: OperationContext, pageIndex: number, dpi: number, format: ImageFormat): Promise<{ image: Uint8Array; etag: string }> {
-    return this.documents.read(path, ctx, async (stored) => {
-      const { image } = await this.pool.run('renderPage', { pdf: stored.pdf, password: ctx.documentPassword, pageIndex, dpi, format }, { transfer: [stored.pdf] });
+    return this.documents.read(path, ctx, async (stored, engine) => {
+      const { image } = await engine.run('renderPage', { pdf: stored.pdf, password: ctx.documentPassword, pageIndex, dpi, format }, { transfer: [stored.pdf] });
       return { image, etag: stored.etag };
     });
   }
@@ -148,7 +138,7 @@ export class PageOperations {
    * shares of bytes each get their own copy, since a share may wait in the
    * queue while another has moved its buffer.
    */
-  private async extractAll(stored: StoredDocument, password: string | undefined, wanted: number): Promise<string[]> {
+  private async extractAll(stored: StoredDocument, password: string | undefined, wanted: number, engine: Engine): Promise<string[]> {
     const { pdf } = stored;
     // Copies of a large document's bytes cost more memory than the second core saves time.
     const parts = pdf instanceof Uint8Array && pdf.length > SPLIT_MAX_BYTES ? 1 : wanted;
@@ -158,7 +148,7 @@ export class PageOperations {
       Array.from({ length: parts }, (_, part) => {
         // A copy of bytes (a Buffer's slice() would share memory); an open file is shared as it is.
         const share = part === parts - 1 || !(pdf instanceof Uint8Array) ? pdf : new Uint8Array(pdf);
-        return this.pool.run('documentText', { pdf: share, password, part, parts }, { transfer: [share], group });
+        return engine.run('documentText', { pdf: share, password, part, parts }, { transfer: [share], group });
       }),
     );
     return shares.flatMap((share) => share.texts);

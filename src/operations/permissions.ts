@@ -1,4 +1,3 @@
-import type { EnginePool } from '../engine/pool.js';
 import type { PasswordPermissionsRequest, PasswordSecurity, PermissionsModel } from '../engine/models.js';
 import type { StoredPath } from '../storage/paths.js';
 import type { OperationContext } from './context.js';
@@ -10,25 +9,18 @@ export class PermissionOperations {
   /** Looked up by get() after its stat as the requesting user (ReadModelCache says why that suffices). */
   private readonly models = new ReadModelCache<PermissionsModel>(200);
 
-  constructor(
-    private readonly pool: EnginePool,
-    private readonly documents: DocumentOperations,
-  ) {}
+  constructor(private readonly documents: DocumentOperations) {}
 
-  async get(path: StoredPath, ctx: OperationContext): Promise<{ model: PermissionsModel; etag: string }> {
-    const stat = await this.documents.stat(path, ctx);
-    const cached = this.models.get(stat.etag, ctx.documentPassword);
-    if (cached) return { model: cached, etag: stat.etag };
-    return this.documents.read(path, ctx, async (stored) => {
-      const model = await this.pool.run('readPermissions', { pdf: stored.pdf, password: ctx.documentPassword }, { transfer: [stored.pdf] });
-      this.models.set(stored.etag, ctx.documentPassword, model);
-      return { model, etag: stored.etag };
+  get(path: StoredPath, ctx: OperationContext): Promise<{ model: PermissionsModel; etag: string }> {
+    return this.documents.reads.get(path, ctx, {
+      cache: this.models,
+      compute: (stored, engine) => engine.run('readPermissions', { pdf: stored.pdf, password: ctx.documentPassword }, { transfer: [stored.pdf] }),
     });
   }
 
   /** Encrypts or re-encrypts; answers the new password security as read back from the written file. */
   async setPasswordPermissions(path: StoredPath, ctx: OperationContext, request: PasswordPermissionsRequest): Promise<{ model: PasswordSecurity; etag: string }> {
-    const { result, stat } = await this.documents.update(path, ctx, async (stored, engine) => {
+    const { result, stat } = await this.documents.update(path, ctx, 'setPasswordPermissions', async (stored, engine) => {
       const { bytes, passwordPermissions } = await engine.run('setPasswordPermissions', { pdf: stored.pdf, password: ctx.documentPassword, request });
       return { bytes, result: passwordPermissions };
     });
@@ -37,7 +29,7 @@ export class PermissionOperations {
 
   /** Removes the encryption; nothing is written when there was none. */
   async removePasswordPermissions(path: StoredPath, ctx: OperationContext): Promise<void> {
-    await this.documents.update(path, ctx, async (stored, engine) => {
+    await this.documents.update(path, ctx, 'removePasswordPermissions', async (stored, engine) => {
       const { bytes } = await engine.run('removePasswordPermissions', { pdf: stored.pdf, password: ctx.documentPassword });
       return { ...(bytes ? { bytes } : {}), result: undefined };
     });
@@ -45,7 +37,7 @@ export class PermissionOperations {
 
   /** Removes the usage-rights signature; nothing is written when there was none. */
   async removeUsageRights(path: StoredPath, ctx: OperationContext): Promise<void> {
-    await this.documents.update(path, ctx, async (stored, engine) => {
+    await this.documents.update(path, ctx, 'removeUsageRights', async (stored, engine) => {
       const { bytes } = await engine.run('removeUsageRights', { pdf: stored.pdf, password: ctx.documentPassword });
       return { ...(bytes ? { bytes } : {}), result: undefined };
     });

@@ -1,5 +1,4 @@
 import type { NewWidget, SignatureFieldModel, SignatureFieldsModel, SignRequest } from '../engine/models.js';
-import type { EnginePool } from '../engine/pool.js';
 import type { StoredPath } from '../storage/paths.js';
 import type { OperationContext } from './context.js';
 import type { DocumentOperations } from './documents.js';
@@ -15,20 +14,13 @@ export class SignatureOperations {
   /** Looked up by list() after its stat as the requesting user (ReadModelCache says why that suffices). */
   private readonly lists = new ReadModelCache<SignatureFieldsModel>(100);
 
-  constructor(
-    private readonly pool: EnginePool,
-    private readonly documents: DocumentOperations,
-  ) {}
+  constructor(private readonly documents: DocumentOperations) {}
 
   /** Every signature field, each signature verified; cached by version. */
-  async list(path: StoredPath, ctx: OperationContext): Promise<{ model: SignatureFieldsModel; etag: string }> {
-    const stat = await this.documents.stat(path, ctx);
-    const cached = this.lists.get(stat.etag, ctx.documentPassword);
-    if (cached) return { model: cached, etag: stat.etag };
-    return this.documents.read(path, ctx, async (stored) => {
-      const model = await this.pool.run('listSignatureFields', { pdf: stored.pdf, password: ctx.documentPassword }, { transfer: [stored.pdf] });
-      this.lists.set(stored.etag, ctx.documentPassword, model);
-      return { model, etag: stored.etag };
+  list(path: StoredPath, ctx: OperationContext): Promise<{ model: SignatureFieldsModel; etag: string }> {
+    return this.documents.reads.get(path, ctx, {
+      cache: this.lists,
+      compute: (stored, engine) => engine.run('listSignatureFields', { pdf: stored.pdf, password: ctx.documentPassword }, { transfer: [stored.pdf] }),
     });
   }
 
@@ -37,14 +29,14 @@ export class SignatureOperations {
     const field = model.signatureFields.find((f) => f.name === name);
     if (field) return { field, etag };
     // Not in the list: let the engine answer (404 FIELD_NOT_FOUND with its message).
-    return this.documents.read(path, ctx, async (stored) => {
-      const one = await this.pool.run('listSignatureFields', { pdf: stored.pdf, password: ctx.documentPassword, name }, { transfer: [stored.pdf] });
+    return this.documents.read(path, ctx, async (stored, engine) => {
+      const one = await engine.run('listSignatureFields', { pdf: stored.pdf, password: ctx.documentPassword, name }, { transfer: [stored.pdf] });
       return { field: one.signatureFields[0]!, etag: stored.etag };
     });
   }
 
   async create(path: StoredPath, ctx: OperationContext, name: string, widgets: NewWidget[]): Promise<{ field: SignatureFieldModel; etag: string }> {
-    const { result, stat } = await this.documents.update(path, ctx, async (stored, engine) => {
+    const { result, stat } = await this.documents.update(path, ctx, 'createSignatureField', async (stored, engine) => {
       const { bytes, field } = await engine.run('createSignatureField', { pdf: stored.pdf, password: ctx.documentPassword, name, widgets });
       return { bytes, result: field };
     });
@@ -53,7 +45,7 @@ export class SignatureOperations {
 
   /** Removes an unsigned field, or clears a signed one; answers whether a signature was cleared. */
   async remove(path: StoredPath, ctx: OperationContext, name: string): Promise<{ cleared: boolean; etag: string }> {
-    const { result, stat } = await this.documents.update(path, ctx, async (stored, engine) => {
+    const { result, stat } = await this.documents.update(path, ctx, 'deleteSignatureField', async (stored, engine) => {
       const { bytes, cleared } = await engine.run('deleteSignatureField', { pdf: stored.pdf, password: ctx.documentPassword, name });
       return { bytes, result: cleared };
     });
@@ -61,7 +53,7 @@ export class SignatureOperations {
   }
 
   async sign(path: StoredPath, ctx: OperationContext, name: string, keyStore: Uint8Array, request: SignRequest): Promise<{ field: SignatureFieldModel; etag: string }> {
-    const { result, stat } = await this.documents.update(path, ctx, async (stored, engine) => {
+    const { result, stat } = await this.documents.update(path, ctx, 'signField', async (stored, engine) => {
       const { bytes, field } = await engine.run(
         'signField',
         { pdf: stored.pdf, password: ctx.documentPassword, name, keyStore, request },

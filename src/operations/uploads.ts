@@ -124,6 +124,7 @@ export class UploadOperations {
       const converter = converterNamed(prepared.converter);
       const phase = (done: number, stage: string) => exec?.progress?.({ done, total: UPLOAD_PHASES, unit: 'steps', stage });
       const { result: checked, written } = await this.documents.transform({
+        operation: 'upload',
         target: prepared.target,
         conflict: prepared.conflict,
         ctx: prepared.ctx,
@@ -145,7 +146,7 @@ export class UploadOperations {
           return { content: output.content, result: output.summary };
         },
       });
-      const summary = this.documents.noteWritten(written!.stat.etag, checked);
+      const summary = this.documents.reads.noteWritten(written!.stat.etag, checked);
       return { model: documentModel(written!.path, written!.stat, summary), created: written!.created, path: written!.path };
     } finally {
       await discardAll(staged, assets);

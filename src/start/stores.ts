@@ -6,7 +6,7 @@ import { sharedStores, type DocumentStores } from '../storage/store.js';
 import { createS3Client } from '../storage/s3/client.js';
 import { S3Store } from '../storage/s3/store.js';
 import { RedisLocks } from '../storage/redis-lock.js';
-import { RedisVersionBook } from '../storage/version-book.js';
+import { RedisEtagBook } from '../storage/etag-book.js';
 import { DavClient } from '../storage/webdav/client.js';
 import { WebDavBackend } from '../storage/webdav/store.js';
 import { DmsAccounts } from '../storage/webdav/accounts.js';
@@ -44,8 +44,8 @@ export async function openDocumentStores(config: Config, redis: RedisConnection 
       forcePathStyle: config.s3ForcePathStyle,
       timeoutMs: config.s3TimeoutMs,
     });
-    // With Redis every instance takes the shared commit lock for every write, so the version book it keeps there is
-    // current: stat and reads of a kept version ask S3 nothing (docs/s3.md, "Version book"). Without Redis, none.
+    // With Redis every instance takes the shared commit lock for every write, so the ETag book it keeps there is
+    // current: stat and reads of a kept version ask S3 nothing (docs/s3.md, "ETag book"). Without Redis, none.
     const store = new S3Store({
       client,
       bucket: config.s3Bucket!,
@@ -53,7 +53,7 @@ export async function openDocumentStores(config: Config, redis: RedisConnection 
       dataDir: config.dataDir,
       documentLocks: redisLocks(`s3:${config.s3Bucket!}`),
       commitLock: redisLocks(`s3-commit:${config.s3Bucket!}`),
-      versionBook: redis ? new RedisVersionBook(redis, config.s3Bucket!) : undefined,
+      etagBook: redis ? new RedisEtagBook(redis, config.s3Bucket!) : undefined,
     });
     await store.init();
     try {

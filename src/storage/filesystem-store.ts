@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { ServiceError } from '../errors.js';
 import { LocalLocks, type LockProvider } from './redis-lock.js';
 import { openContent, StagedFile, stageToFile } from './local-files.js';
-import { etagOf, etagOfDigest, matchesEtag, withRandomSuffix } from './store.js';
+import { etagOf, etagOfDigest, matchesEtag, withRandomSuffix, writeRecord } from './store.js';
 import { StoredPath } from './paths.js';
 import type {
   DocumentStat,
@@ -179,7 +179,11 @@ export class FilesystemStore implements DocumentStore {
     return parent;
   }
 
-  private async checkPrecondition(file: string, ifMatch: string | undefined): Promise<boolean> {
+  /**
+   * Checks If-Match against the document at `file`; answers whether it exists and, when `tagged`, its ETag
+   * (the version a write replaces: usually known from the read before, else hashed).
+   */
+  private async checkPrecondition(file: string, ifMatch: string | undefined, tagged = false): Promise<{ existed: boolean; etag: string | undefined }> {
     let st: Stats | undefined;
     try {
       st = await fs.stat(file);
@@ -187,11 +191,9 @@ export class FilesystemStore implements DocumentStore {
       if (errno(err) !== 'ENOENT') throw err;
     }
     if (st && !st.isFile()) throw new ServiceError('PATH_CONFLICT', 'A folder exists at this path');
-    if (ifMatch !== undefined) {
-      const current = st ? (this.cachedTag(file, st) ?? (await this.hashFile(file))) : undefined;
-      if (!matchesEtag(ifMatch, current)) throw new ServiceError('PRECONDITION_FAILED');
-    }
-    return st !== undefined;
+    const current = st && (ifMatch !== undefined || tagged) ? (this.cachedTag(file, st) ?? (await this.hashFile(file))) : undefined;
+    if (ifMatch !== undefined && !matchesEtag(ifMatch, current)) throw new ServiceError('PRECONDITION_FAILED');
+    return { existed: st !== undefined, etag: current };
   }
 
   async writeDocument(
@@ -202,7 +204,7 @@ export class FilesystemStore implements DocumentStore {
     if (!p.isDocument) throw new ServiceError('INVALID_PATH', 'A document path must end in ".pdf"');
     if (!(content instanceof StagedFile || content instanceof Uint8Array)) throw new TypeError('Staged uploads must come from this store');
     // Checked before anything is created, so that a refused write leaves no folder behind (callers hold the document's lock).
-    const existed = await this.checkPrecondition(await this.resolve(p), options.ifMatch);
+    const { existed, etag: before } = await this.checkPrecondition(await this.resolve(p), options.ifMatch, options.conflict === 'overwrite');
     const folder = await this.ensureParent(p);
     let source: string;
     let etag: string;
@@ -246,7 +248,7 @@ export class FilesystemStore implements DocumentStore {
       const st = await fs.stat(file);
       this.rememberTag(file, st, etag);
       const created = options.conflict === 'overwrite' ? !existed : true;
-      return { path: target, created, stat: { size: st.size, modified: st.mtime, etag } };
+      return { path: target, created, stat: { size: st.size, modified: st.mtime, etag }, record: writeRecord(options, options.conflict === 'overwrite' ? (before ?? null) : null) };
     } finally {
       await fs.rm(source, { force: true });
     }
@@ -263,7 +265,7 @@ export class FilesystemStore implements DocumentStore {
 
   async deleteDocument(p: StoredPath, ifMatch?: string): Promise<void> {
     const file = await this.resolve(p);
-    const existed = await this.checkPrecondition(file, ifMatch);
+    const { existed } = await this.checkPrecondition(file, ifMatch);
     if (!existed) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
     await this.locks.verify(p.toString());
     await fs.unlink(file);

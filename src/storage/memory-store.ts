@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { ServiceError } from '../errors.js';
 import { KeyedLock } from './keyed-lock.js';
 import type { StoredPath } from './paths.js';
-import { etagOf, matchesEtag, withRandomSuffix } from './store.js';
+import { etagOf, matchesEtag, withRandomSuffix, writeRecord } from './store.js';
 import type { DocumentStat, DocumentStore, FolderEntry, OpenContent, OpenDocument, Release, StagedUpload, WriteOptions, WriteResult } from './store.js';
 
 /** One version of a document: never changed after it is stored, only replaced. */
@@ -114,6 +114,7 @@ export class MemoryStore implements DocumentStore {
     }
     let target = p;
     const existed = this.checkPrecondition(target.toString(), options.ifMatch);
+    const replaced = options.conflict === 'overwrite' ? (this.volume.documents.get(target.toString())?.stat.etag ?? null) : null;
     if (options.conflict !== 'overwrite') {
       for (let attempt = 0; this.volume.documents.has(target.toString()); attempt++) {
         if (options.conflict === 'fail' || attempt >= 20) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${target.toString()}`);
@@ -124,7 +125,7 @@ export class MemoryStore implements DocumentStore {
     this.ensureFolder(p.parent);
     this.volume.documents.set(target.toString(), { bytes, stat });
     this.touch(p.parent);
-    return { path: target, created: options.conflict === 'overwrite' ? !existed : true, stat };
+    return { path: target, created: options.conflict === 'overwrite' ? !existed : true, stat, record: writeRecord(options, replaced) };
   }
 
   async deleteDocument(p: StoredPath, ifMatch?: string): Promise<void> {

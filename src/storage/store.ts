@@ -66,16 +66,51 @@ export function withRandomSuffix(p: StoredPath): StoredPath {
   return p.parent.child(`${base}-${randomInt(100000, 1000000)}.pdf`);
 }
 
+/** Who asks for a write, and which operation it is: what a write records of itself besides the version it replaced. */
+export interface WriteProvenance {
+  /** The service user the write is made for; null: the service's own work, for no signed-in user. */
+  readonly by: string | null;
+  /** The operation that writes: an action's name ("StampAction"), "upload", or an edit of a resource (an engine task's name: "setFieldValue"). */
+  readonly operation: string;
+}
+
+/**
+ * What every write records of itself: who, which operation, and the ETag of
+ * the version it replaced. The seam document versions will use: a store that
+ * keeps versions keeps this with each one; the stores of today answer it in
+ * WriteResult.record (the operations layer hands it to its write listeners).
+ */
+export interface WriteRecord extends WriteProvenance {
+  /**
+   * The ETag of the version the write replaced, as the store found it just before its commit (with If-Match, the
+   * version matched); null when the write created the document (also under another name, namingMode 2).
+   */
+  readonly replaced: string | null;
+}
+
+/** The provenance of a write that names none (a store's own tests, tools): the service's own. */
+export const UNNAMED_WRITE: WriteProvenance = { by: null, operation: 'write' };
+
 export interface WriteOptions {
   conflict: ConflictMode;
   /** The target must currently have this ETag (412 otherwise). */
   ifMatch?: string | undefined;
+  /** Who writes, and why (WriteRecord); UNNAMED_WRITE when absent. */
+  provenance?: WriteProvenance | undefined;
 }
 
 export interface WriteResult {
   path: StoredPath;
   created: boolean;
   stat: DocumentStat;
+  /** What the write recorded of itself. */
+  record: WriteRecord;
+}
+
+/** The record of a write with `options` that replaced `replaced` (null: created the document). */
+export function writeRecord(options: WriteOptions, replaced: string | null): WriteRecord {
+  const { by, operation } = options.provenance ?? UNNAMED_WRITE;
+  return { by, operation, replaced };
 }
 
 /** An upload received into the store's staging area before it is validated and committed. */

@@ -123,7 +123,7 @@ describe('a job result that is not a PDF (the seam)', () => {
     const file = await keepConversionOutput(files, record.id, output, 'q3.md');
     const expected = Buffer.from(`# ${input.length} bytes\n`);
     assert.deepEqual(file, { name: 'q3.md', mediaType: 'text/markdown', size: expected.length, etag: etagOf(expected) });
-    record.result = { path: 'reports/q3.pdf', status: 200, document: {}, file };
+    record.result = { path: 'reports/q3.pdf', created: false, document: {}, file };
     const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-result-files-'));
     try {
       const jobs = new FileJobStore(dir);

@@ -1,6 +1,6 @@
 /**
  * Each version of a DMS document is downloaded once where once will do
- * (WebDavStore and KeptVersions): the bytes the service just wrote or read
+ * (WebDavStore and DownloadCache): the bytes the service just wrote or read
  * are kept, and a later read asks the DMS, as the requesting user, only
  * whether they are still the document's (a conditional GET, answered 304
  * without a body). Counted in the Apache test server's access log, whose

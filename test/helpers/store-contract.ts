@@ -251,6 +251,30 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
       });
     });
 
+    describe('write records (the seam of versions)', () => {
+      withStore('each write records who, which operation and the ETag it replaced (null when it created the document)', async ({ store }) => {
+        const p = doc('rec/a.pdf');
+        const by = { by: 'alice', operation: 'upload' };
+        const v1 = content('v1');
+        const created = await store.writeDocument(p, v1, { conflict: 'fail', provenance: by });
+        assert.deepEqual(created.record, { by: 'alice', operation: 'upload', replaced: null }, 'a created document replaced nothing');
+        const v2 = content('v2');
+        const edit = { by: 'bob', operation: 'setFieldValue' };
+        const inPlace = await store.writeDocument(p, v2, { conflict: 'overwrite', ifMatch: etagOf(v1), provenance: edit });
+        assert.deepEqual(inPlace.record, { by: 'bob', operation: 'setFieldValue', replaced: etagOf(v1) }, 'an in-place change replaced the version it matched');
+        const v3 = content('v3');
+        const overwrite = await store.writeDocument(p, v3, { conflict: 'overwrite', provenance: { by: null, operation: 'StampAction' } });
+        assert.deepEqual(overwrite.record, { by: null, operation: 'StampAction', replaced: etagOf(v2) }, 'an overwrite without If-Match also names what it replaced');
+        const beside = await store.writeDocument(p, content('beside'), { conflict: 'unique', provenance: by });
+        assert.equal(beside.record.replaced, null, 'a write stored under a new name replaced nothing');
+        const unnamed = await store.writeDocument(doc('rec/b.pdf'), content('b'), { conflict: 'fail' });
+        assert.deepEqual(unnamed.record, { by: null, operation: 'write', replaced: null }, 'a write that names no provenance is the service\'s own');
+        // A refused write records nothing, and changes nothing.
+        await rejectsWith(store.writeDocument(p, content('refused'), { conflict: 'overwrite', ifMatch: etagOf(v1), provenance: edit }), 'PRECONDITION_FAILED');
+        await assertStored(store, p, v3, 'after the refused write');
+      });
+    });
+
     describe('locks', () => {
       withStore('read-modify-write under the lock loses no update', async ({ store }) => {
         const p = doc('counter.pdf');

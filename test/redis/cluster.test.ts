@@ -133,7 +133,7 @@ test('S3 requests per operation, as Swift logs them: upload 3, DocumentModel 0, 
   // The sequence of issue 24's bench, on one instance (which keeps what it wrote and read). Before kept versions and
   // one-PUT creates: 4, 2 and 2 (each read a download), 9 (a download, a multipart upload, a HEAD after it); the
   // text prefetch after each write was a download too. With kept versions alone: 3, 1 (a HEAD: the upload's check gave
-  // the model's DocumentInfo), 2 (a HEAD and a GET 304), 6. With the version book in Redis, stat and reads of the
+  // the model's DocumentInfo), 2 (a HEAD and a GET 304), 6. With the ETag book in Redis, stat and reads of the
   // versions this instance wrote ask S3 nothing.
   assert.equal((await call(a, 'PUT', '/documents/counted')).status, 201);
   const counted = async (run: () => Promise<Reply>): Promise<string[]> => {

@@ -1,5 +1,5 @@
 /**
- * The version book (src/storage/version-book.ts): S3 stores of several instances sharing Redis answer stat and reads
+ * The ETag book (src/storage/etag-book.ts): S3 stores of several instances sharing Redis answer stat and reads
  * of a version they keep from the book, without asking S3. Against the Swift test server and a real Redis, with two
  * stores on one bucket prefix as two instances, each with its own Redis connections (the service's lock namespaces,
  * so their commit locks are shared) and one book; each store's client counts the commands it sends, and can be made
@@ -18,7 +18,7 @@ import { RedisLocks } from '../../src/storage/redis-lock.js';
 import { createS3Client, s3Status } from '../../src/storage/s3/client.js';
 import { S3Store } from '../../src/storage/s3/store.js';
 import { etagOf, type DocumentStore } from '../../src/storage/store.js';
-import { RedisVersionBook, VERSION_TTL_MS } from '../../src/storage/version-book.js';
+import { RedisEtagBook, ETAG_TTL_MS } from '../../src/storage/etag-book.js';
 import { redisConnectionsForSuite, redisServerForSuite } from '../helpers/redis-server.js';
 import { s3ServerForSuite } from '../helpers/s3-server.js';
 
@@ -100,7 +100,7 @@ async function instances(count: number, commitLease: { leaseMs: number; renewMs?
       dataDir,
       documentLocks: new RedisLocks(await redisConnections.connect(redisPrefix), { namespace: 's3:test', leaseMs: 5000, waitMs: 20_000 }),
       commitLock: new RedisLocks(await redisConnections.connect(redisPrefix), { namespace: 's3-commit:test', waitMs: 20_000, ...commitLease }),
-      versionBook: new RedisVersionBook(bookRedis, s3.buckets[0]!),
+      etagBook: new RedisEtagBook(bookRedis, s3.buckets[0]!),
     });
     await store.init();
     await store.recover();
@@ -144,7 +144,7 @@ async function inBucket(key: string): Promise<Buffer> {
 
 const isCode = (code: string) => (err: unknown) => err instanceof ServiceError && err.code === code;
 
-describe('version book', () => {
+describe('ETag book', () => {
   test('a write through one store is seen at once through the other; stat and reads of a version kept make no S3 request', async () => {
     const { prefix, redisPrefix, made } = await instances(2);
     const [a, b] = made as [Instance, Instance];
@@ -157,7 +157,7 @@ describe('version book', () => {
     const record = await recordOf(redisPrefix, `${prefix}seen/doc.pdf`);
     assert.equal(record.value?.etag, etagOf(v1));
     assert.equal(record.value?.size, v1.length);
-    assert.ok(record.ttlMs > VERSION_TTL_MS - 60_000 && record.ttlMs <= VERSION_TTL_MS, `the record expires: ${record.ttlMs} ms left`);
+    assert.ok(record.ttlMs > ETAG_TTL_MS - 60_000 && record.ttlMs <= ETAG_TTL_MS, `the record expires: ${record.ttlMs} ms left`);
 
     // The writer: stat and read of what it wrote, no request.
     let stat = await a.store.statDocument(p);

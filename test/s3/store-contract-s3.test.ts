@@ -10,7 +10,7 @@ import { etagOf } from '../../src/storage/store.js';
 import { createS3Client } from '../../src/storage/s3/client.js';
 import { S3Store } from '../../src/storage/s3/store.js';
 import { RedisLocks } from '../../src/storage/redis-lock.js';
-import { RedisVersionBook } from '../../src/storage/version-book.js';
+import { RedisEtagBook } from '../../src/storage/etag-book.js';
 import { redisConnectionsForSuite, redisServerForSuite } from '../helpers/redis-server.js';
 import { s3ServerForSuite } from '../helpers/s3-server.js';
 import { storeContract } from '../helpers/store-contract.js';
@@ -32,7 +32,7 @@ async function countFiles(dir: string): Promise<number> {
 let serial = 0;
 
 for (const withBook of [false, true]) {
-  storeContract(withBook ? 'S3Store (Swift s3api) with Redis locks and the version book' : 'S3Store (Swift s3api)', async () => {
+  storeContract(withBook ? 'S3Store (Swift s3api) with Redis locks and the ETag book' : 'S3Store (Swift s3api)', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'pdfservice-s3-contract-'));
     const prefix = `contract-${process.pid}-${++serial}/`;
     const bucket = s3.buckets[0]!;
@@ -46,7 +46,7 @@ for (const withBook of [false, true]) {
       return {
         documentLocks: new RedisLocks(connection, { namespace: `s3:${bucket}`, leaseMs: 5000, waitMs: 20_000 }),
         commitLock: new RedisLocks(connection, { namespace: `s3-commit:${bucket}`, leaseMs: 5000, waitMs: 20_000 }),
-        versionBook: new RedisVersionBook(connection, bucket),
+        etagBook: new RedisEtagBook(connection, bucket),
       };
     };
     const open = async () => {

@@ -92,7 +92,7 @@ describe('every store call carries the user of its operation', () => {
     const staged = await ops.documents.stage(Readable.from([makePdf({ pages: 2 })]), 1 << 20, ctx);
     const stored = await ops.uploads.executeUpload(await ops.uploads.prepareUpload(uploaded, staged, 'application/pdf', 'fail', ctx));
     assert.equal(stored.created, true);
-    assert.equal((await ops.documents.model(source, ctx)).path, `/${source.toString()}`);
+    assert.equal((await ops.documents.reads.model(source, ctx)).path, `/${source.toString()}`);
     assert.ok((await ops.pages.documentText(source, ctx)).texts.length > 0);
     await ops.annotations.addFileAttachment(source, ctx, attachment());
     assert.ok((await ops.annotations.list(source, ctx, {})).annotations.some((a) => a.subtype === 'FileAttachment'));
@@ -132,7 +132,7 @@ describe('every store call carries the user of its operation', () => {
     const path = doc('alice/cached.pdf');
     await ops.uploads.executeUpload(await ops.uploads.prepareUpload(path, await ops.documents.stage(Readable.from([original]), 1 << 20, alice), 'application/pdf', 'overwrite', alice));
     const reads = (ctx: OperationContext) => [
-      () => ops.documents.model(path, ctx),
+      () => ops.documents.reads.model(path, ctx),
       () => ops.pages.documentText(path, ctx),
       () => ops.pages.pageText(path, ctx, 0, undefined),
       () => ops.pages.list(path, ctx, { offset: 0, limit: 10 }),

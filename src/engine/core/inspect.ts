@@ -158,7 +158,7 @@ export function validateUpload(input: { pdf: PdfSource }): { encrypted: boolean;
       throw new EngineError('MALFORMED_PDF', `The page tree cannot be read: ${err instanceof Error ? err.message : String(err)}`);
     }
     // The DocumentInfo too, from the document already open: the DocumentModel a client asks for next needs no second
-    // read and inspection of the version just written (DocumentOperations.noteWritten).
+    // read and inspection of the version just written (ReadModels.noteWritten).
     return { encrypted, pageCount, repaired: doc.wasRepaired(), info: inspectDocument(doc, input.pdf, encrypted, access) };
   } finally {
     doc.destroy();

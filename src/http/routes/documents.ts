@@ -84,7 +84,7 @@ export function registerDocumentRoutes(api: Api, deps: AppDeps): void {
     if (!chosen) throw new ServiceError('NOT_ACCEPTABLE', `This resource is available as ${GET_OFFERS.join(', ')}`);
     reply.header('Vary', 'Accept');
     if (chosen !== 'application/pdf') {
-      const model = await documents.model(path, operationContext(request));
+      const model = await documents.reads.model(path, operationContext(request));
       reply.header('ETag', model.etag);
       return sendModel(request, reply, DOCUMENT_XML, model);
     }

@@ -132,7 +132,7 @@ export class ActionRunner {
   async checkAccess(prepared: PreparedAction): Promise<void> {
     const action = (ACTIONS as readonly AnyAction[]).find((a) => a.name === prepared.name);
     if (!action?.need) return;
-    await this.documents.checkAccess(prepared.source, prepared.ctx, action.need);
+    await this.documents.reads.checkAccess(prepared.source, prepared.ctx, action.need);
   }
 
   /**
@@ -149,6 +149,7 @@ export class ActionRunner {
       if (!action) throw new Error(`No action named ${prepared.name}`);
       const execution = exec ?? requestExecution();
       const { result, written, stat } = await this.documents.transform<{ output: ActionOutput; summary?: UploadSummary | undefined }>({
+        operation: action.name,
         source: prepared.source,
         target: prepared.output,
         conflict: prepared.conflict,
@@ -174,7 +175,7 @@ export class ActionRunner {
       const { output } = result;
       // The version written, or the source when the action changed nothing.
       const version = written?.stat ?? stat;
-      const summary = version ? this.documents.noteWritten(version.etag, result.summary) : undefined;
+      const summary = version ? this.documents.reads.noteWritten(version.etag, result.summary) : undefined;
       if (output.kind === 'model') return { kind: 'model', model: output.model, xmlRoot: output.xmlRoot };
       if (output.kind === 'unchanged' && !written) {
         const model = { ...documentModel(prepared.source, stat!, summary), ...(output.report !== undefined ? { report: output.report } : {}) };

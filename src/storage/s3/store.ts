@@ -19,12 +19,12 @@ import {
   type _Object,
 } from '@aws-sdk/client-s3';
 import { ServiceError } from '../../errors.js';
-import { KeptVersions } from '../kept.js';
+import { DownloadCache } from '../download-cache.js';
 import { LocalLocks, type LockProvider } from '../redis-lock.js';
 import { copyToFile, openContent, spoolName, StagedFile, stageToFile } from '../local-files.js';
 import type { StoredPath } from '../paths.js';
-import type { BookedVersion, VersionBook } from '../version-book.js';
-import { etagOf, matchesEtag, withRandomSuffix } from '../store.js';
+import type { BookedEtag, EtagBook } from '../etag-book.js';
+import { etagOf, matchesEtag, withRandomSuffix, writeRecord } from '../store.js';
 import type { DocumentStat, DocumentStore, FolderEntry, OpenDocument, Release, StagedUpload, WriteOptions, WriteResult } from '../store.js';
 import { s3Failure, s3Status } from './client.js';
 
@@ -70,13 +70,13 @@ export interface S3StoreOptions {
   staleUploadMs?: number | undefined;
   /**
    * The current version of each key as the service's writers know it, shared
-   * by every instance (RedisVersionBook; main.ts gives one only with Redis,
+   * by every instance (RedisEtagBook; main.ts gives one only with Redis,
    * whose commit lock every instance takes): stat, create-if-absent and the
    * If-Match check answer from it without a HEAD, and a read of a kept copy
    * of the recorded version without a conditional GET. Without it every read
    * asks S3, as before. S3Store.openDocument says why it is safe.
    */
-  versionBook?: VersionBook | undefined;
+  etagBook?: EtagBook | undefined;
 }
 
 type Content = StagedFile | Uint8Array;
@@ -135,7 +135,7 @@ function serverDateOf(command: PutObjectCommand | CompleteMultipartUploadCommand
  * user metadata at write; a read streams the object into a local spool file,
  * hashed on the way, so the engine reads a local copy of one version and the
  * tag it gets is that of the bytes it got. The last version read or written
- * of each document is kept locally a while (KeptVersions), and a read of it
+ * of each document is kept locally a while (DownloadCache), and a read of it
  * asks S3 only whether it is still current (a conditional GET), so a version
  * is downloaded at most once per instance while it stays current.
  *
@@ -166,8 +166,8 @@ export class S3Store implements DocumentStore {
    * a while (`<dataDir>/kept`), served only after S3 confirmed it is still the
    * key's current version (openDocument): other instances write the bucket too.
    */
-  private readonly kept: KeptVersions;
-  private readonly book: VersionBook | undefined;
+  private readonly downloads: DownloadCache;
+  private readonly book: EtagBook | undefined;
 
   constructor(options: S3StoreOptions) {
     this.client = options.client;
@@ -175,21 +175,21 @@ export class S3Store implements DocumentStore {
     this.prefix = options.prefix;
     this.staging = path.join(options.dataDir, 'staging');
     this.spool = path.join(options.dataDir, 'spool');
-    this.kept = new KeptVersions(path.join(options.dataDir, 'kept'));
+    this.downloads = new DownloadCache(path.join(options.dataDir, 'kept'));
     this.commits = options.commitLock ?? new LocalLocks();
     this.locks = options.documentLocks ?? new LocalLocks();
     this.partSize = Math.max(options.partSize ?? 8 * MiB, 5 * MiB);
     this.multipartThreshold = Math.max(options.multipartThreshold ?? 16 * MiB, this.partSize);
     this.staleUploadMs = options.staleUploadMs ?? 60 * 60 * 1000;
-    this.book = options.versionBook;
+    this.book = options.etagBook;
     // A record is current only if every writer of every instance forgets it under a lock they all take.
-    if (this.book && !this.commits.shared) throw new Error('S3Store: a version book needs a shared commit lock (RedisLocks)');
+    if (this.book && !this.commits.shared) throw new Error('S3Store: an ETag book needs a shared commit lock (RedisLocks)');
   }
 
   async init(): Promise<void> {
     await fs.mkdir(this.staging, { recursive: true });
     await fs.mkdir(this.spool, { recursive: true });
-    await this.kept.init();
+    await this.downloads.init();
   }
 
   private docKey(p: StoredPath): string {
@@ -236,7 +236,7 @@ export class S3Store implements DocumentStore {
   }
 
   /**
-   * The key's current version: the version book's record when there is one
+   * The key's current version: the ETag book's record when there is one
    * (no request), else a HEAD. Under the key's commit lock a record is current
    * (every writer of the service takes that lock and forgets the record
    * before it writes); outside it, current as of the moment it was read.
@@ -255,7 +255,7 @@ export class S3Store implements DocumentStore {
    * Without an S3 ETag, or when Redis fails, nothing is recorded: the key
    * then has no record (forget came before the write), and reads ask S3.
    */
-  private async recordWritten(key: string, version: { s3Etag: string | undefined } & Omit<BookedVersion, 'sourceEtag'>): Promise<void> {
+  private async recordWritten(key: string, version: { s3Etag: string | undefined } & Omit<BookedEtag, 'sourceEtag'>): Promise<void> {
     if (!this.book || version.s3Etag === undefined) return;
     try {
       await this.commits.verify(key);
@@ -282,7 +282,7 @@ export class S3Store implements DocumentStore {
 
   /**
    * Downloads the current version into the spool folder, hashing it, and
-   * keeps the download (KeptVersions) for the next read of this version. When
+   * keeps the download (DownloadCache) for the next read of this version. When
    * a version of the key is kept, the GET carries If-None-Match with its S3
    * ETag: S3 answers 304 only while that is still the key's version (another
    * instance may have replaced it), and then the kept file is served without
@@ -290,7 +290,7 @@ export class S3Store implements DocumentStore {
    * version is never served without that answer, or without the version
    * book naming it.
    *
-   * With a version book: when its record for the key names the kept
+   * With an ETag book: when its record for the key names the kept
    * version's S3 ETag, the kept copy is served with no request at all. The
    * record was current when it was read: every writer of the service forgets
    * the record (under the key's commit lock) before its PutObject,
@@ -310,7 +310,7 @@ export class S3Store implements DocumentStore {
     if (!p.isDocument) throw notFound();
     const key = this.docKey(p);
     const booked = await this.book?.get(key);
-    const kept = await this.kept.open(key);
+    const kept = await this.downloads.open(key);
     if (booked && kept && booked.sourceEtag === kept.version.sourceEtag) {
       return this.opened(kept.handle, { size: kept.version.size, modified: booked.modified, etag: kept.version.etag });
     }
@@ -327,12 +327,12 @@ export class S3Store implements DocumentStore {
           return this.opened(handle, { size: version.size, modified: httpDate(headers['last-modified']) ?? version.modified, etag: version.etag });
         }
         await handle.close();
-        await this.kept.drop(key);
+        await this.downloads.drop(key);
         return this.openDocument(p);
       }
       await kept?.handle.close();
       if (s3Status(err) === 404) {
-        await this.kept.drop(key);
+        await this.downloads.drop(key);
         throw notFound();
       }
       throw err;
@@ -358,7 +358,7 @@ export class S3Store implements DocumentStore {
       this.computed.set(key, { s3Etag: res.ETag, etag: copied.etag });
     }
     // Kept for the next read of this version (or removed now when it cannot be); the descriptor reads it either way.
-    await this.kept.keepDownload(key, { sourceEtag: res.ETag, ...stat }, file);
+    await this.downloads.keepDownload(key, { sourceEtag: res.ETag, ...stat }, file);
     return this.opened(handle, stat);
   }
 
@@ -400,7 +400,7 @@ export class S3Store implements DocumentStore {
    * Everything that can refuse is checked before a folder marker is made (and
    * none is looked for when the document is there already: so is its
    * folder), and the locks are verified just before the object is written
-   * (verifyLocks). The version written is kept locally (KeptVersions) with
+   * (verifyLocks). The version written is kept locally (DownloadCache) with
    * the S3 ETag the write answered, for the next read; no HEAD follows a
    * write (upload() says why its answer is enough).
    */
@@ -414,11 +414,12 @@ export class S3Store implements DocumentStore {
       const release = await this.commits.acquire(key);
       try {
         const before = await this.current(key);
-        if (options.ifMatch !== undefined && (!before || !matchesEtag(options.ifMatch, await this.tagOf(p, before.etag)))) throw new ServiceError('PRECONDITION_FAILED');
+        const replaced = before ? await this.tagOf(p, before.etag) : null;
+        if (options.ifMatch !== undefined && !matchesEtag(options.ifMatch, replaced ?? undefined)) throw new ServiceError('PRECONDITION_FAILED');
         if (!before) await this.ensureFolders(p.parent);
         const stored = await this.upload(key, content, etag, false);
         await this.keepWritten(key, stored, content, { size, etag });
-        return { path: p, created: !before, stat: { size, modified: stored.modified, etag } };
+        return { path: p, created: !before, stat: { size, modified: stored.modified, etag }, record: writeRecord(options, replaced) };
       } finally {
         release();
       }
@@ -439,7 +440,7 @@ export class S3Store implements DocumentStore {
           const stored = await this.upload(key, content, etag, conditional);
           if (stored) {
             await this.keepWritten(key, stored, content, { size, etag });
-            return { path: target, created: true, stat: { size, modified: stored.modified, etag } };
+            return { path: target, created: true, stat: { size, modified: stored.modified, etag }, record: writeRecord(options, null) };
           }
         }
       } finally {
@@ -452,8 +453,8 @@ export class S3Store implements DocumentStore {
 
   /** Keeps the version just written for the next read, under the S3 ETag the write answered (without one, none is kept). */
   private async keepWritten(key: string, stored: Stored, content: Content, version: { size: number; etag: string }): Promise<void> {
-    if (stored.s3Etag === undefined) await this.kept.drop(key);
-    else await this.kept.keepWritten(key, { sourceEtag: stored.s3Etag, size: version.size, modified: stored.modified, etag: version.etag }, content);
+    if (stored.s3Etag === undefined) await this.downloads.drop(key);
+    else await this.downloads.keepWritten(key, { sourceEtag: stored.s3Etag, size: version.size, modified: stored.modified, etag: version.etag }, content);
   }
 
   /**
@@ -554,7 +555,7 @@ export class S3Store implements DocumentStore {
    */
   async deleteDocument(p: StoredPath, ifMatch?: string): Promise<void> {
     const key = this.docKey(p);
-    // With a version book every delete takes the commit lock: a write between its forget and its record must not meet a delete.
+    // With an ETag book every delete takes the commit lock: a write between its forget and its record must not meet a delete.
     const release = ifMatch !== undefined || this.book ? await this.commits.acquire(key) : undefined;
     try {
       const found = p.isDocument ? await this.current(key) : null;
@@ -569,7 +570,7 @@ export class S3Store implements DocumentStore {
         if (s3Status(err) === 412) throw new ServiceError('PRECONDITION_FAILED');
         throw err;
       } finally {
-        await this.kept.drop(key);
+        await this.downloads.drop(key);
       }
     } finally {
       release?.();
@@ -656,7 +657,7 @@ export class S3Store implements DocumentStore {
       });
       if (visible) throw new ServiceError('FOLDER_NOT_EMPTY', 'The folder is not empty; use ?recursive=true');
     }
-    await this.kept.dropBelow(base);
+    await this.downloads.dropBelow(base);
     for (let i = 0; i < keys.length; i += 1000) {
       const batch = keys.slice(i, i + 1000);
       const releases = await this.forgetAll(batch);
@@ -672,7 +673,7 @@ export class S3Store implements DocumentStore {
   }
 
   /**
-   * With a version book, before a folder's objects are deleted: takes the
+   * With an ETag book, before a folder's objects are deleted: takes the
    * commit lock of each object (not the folder markers: only documents are
    * recorded) and forgets its record, so no write of one can record between
    * the forget and the delete. In key order, as the listing gives them, so
@@ -704,7 +705,7 @@ export class S3Store implements DocumentStore {
    * least staleUploadMs ago: another instance's may be running now).
    */
   async recover(): Promise<void> {
-    await this.kept.clear();
+    await this.downloads.clear();
     for (const dir of [this.staging, this.spool]) {
       await fs.rm(dir, { recursive: true, force: true });
       await fs.mkdir(dir, { recursive: true });

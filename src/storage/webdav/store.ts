@@ -8,9 +8,9 @@ import { ServiceError } from '../../errors.js';
 import { KeyedLock } from '../keyed-lock.js';
 import { copyToFile, openContent, spoolName, StagedFile, stageToFile } from '../local-files.js';
 import type { StoredPath } from '../paths.js';
-import { etagOf, matchesEtag, withRandomSuffix } from '../store.js';
+import { etagOf, matchesEtag, withRandomSuffix, writeRecord } from '../store.js';
 import type { DocumentStat, DocumentStore, DocumentStores, FolderEntry, OpenDocument, Release, StagedUpload, StoreUser, WriteOptions, WriteResult } from '../store.js';
-import { KeptVersions } from '../kept.js';
+import { DownloadCache } from '../download-cache.js';
 import { DavClient, dmsFailure, unexpected, type DavCredentials, type DavResource } from './client.js';
 
 /** Names of uploads not yet moved into place; they start with a dot, so listings never show them. */
@@ -70,7 +70,7 @@ export class WebDavBackend implements DocumentStores {
    * for a while so that the next read of it needs no download; served only
    * after the DMS confirmed it for the requesting user (openDocument).
    */
-  readonly kept: KeptVersions;
+  readonly downloads: DownloadCache;
 
   constructor(
     readonly client: DavClient,
@@ -80,13 +80,13 @@ export class WebDavBackend implements DocumentStores {
   ) {
     this.staging = path.join(dataDir, 'staging');
     this.spool = path.join(dataDir, 'spool');
-    this.kept = new KeptVersions(path.join(dataDir, 'kept'));
+    this.downloads = new DownloadCache(path.join(dataDir, 'kept'));
   }
 
   async init(): Promise<void> {
     await fs.mkdir(this.staging, { recursive: true });
     await fs.mkdir(this.spool, { recursive: true });
-    await this.kept.init();
+    await this.downloads.init();
   }
 
   /**
@@ -118,7 +118,7 @@ export class WebDavBackend implements DocumentStores {
   /** Forgets what is known of the documents at and below a URL (deleted). */
   async forget(urlPrefix: string): Promise<void> {
     for (const key of this.tags.keys()) if (key.startsWith(urlPrefix)) this.tags.delete(key);
-    await this.kept.dropBelow(urlPrefix);
+    await this.downloads.dropBelow(urlPrefix);
   }
 
   stage(source: Readable, limit: number): Promise<StagedFile> {
@@ -131,7 +131,7 @@ export class WebDavBackend implements DocumentStores {
 
   /** Local leftovers of a previous run: staged uploads, spooled downloads and kept versions. */
   async clearLocal(): Promise<void> {
-    await this.kept.clear();
+    await this.downloads.clear();
     for (const dir of [this.staging, this.spool]) {
       await fs.rm(dir, { recursive: true, force: true });
       await fs.mkdir(dir, { recursive: true });
@@ -148,7 +148,7 @@ export class WebDavBackend implements DocumentStores {
  * half-written; reads are spooled to a local file the engine reads, hashed
  * on the way, so a version's tag is its content hash as with every store.
  * The last version read or written of a document is kept locally a while
- * (KeptVersions), and a read of it asks the DMS only whether it is still
+ * (DownloadCache), and a read of it asks the DMS only whether it is still
  * current for this user (a conditional GET), so a version is downloaded once.
  */
 export class WebDavStore implements DocumentStore {
@@ -193,7 +193,7 @@ export class WebDavStore implements DocumentStore {
 
   /**
    * Downloads the document into the spool folder, hashing it on the way, or,
-   * when a version of it is kept (KeptVersions), asks the DMS for it only if
+   * when a version of it is kept (DownloadCache), asks the DMS for it only if
    * it is not that version (If-None-Match): the DMS answers 304 for this user
    * only when it would give them those very bytes, having checked their
    * credentials and rights as for any GET, so the kept file serves them
@@ -203,7 +203,7 @@ export class WebDavStore implements DocumentStore {
     const notFound = () => new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
     if (!p.isDocument) throw notFound();
     const url = this.docUrl(p);
-    const kept = await this.backend.kept.open(url);
+    const kept = await this.backend.downloads.open(url);
     let res: Dispatcher.ResponseData;
     try {
       res = await this.client.send('GET', url, this.user, kept ? { headers: { 'if-none-match': kept.version.sourceEtag } } : {});
@@ -222,13 +222,13 @@ export class WebDavStore implements DocumentStore {
       const tag = header('etag');
       if (tag === undefined || opaque(tag) === opaque(version.sourceEtag)) return this.opened(handle, version);
       await handle.close();
-      await this.backend.kept.drop(url);
+      await this.backend.downloads.drop(url);
       return this.openDocument(p);
     }
     await kept?.handle.close();
     if (res.statusCode === 404 || (res.statusCode >= 300 && res.statusCode < 400)) {
       await res.body.dump();
-      if (kept) await this.backend.kept.drop(url);
+      if (kept) await this.backend.downloads.drop(url);
       throw notFound();
     }
     if (res.statusCode !== 200) throw await unexpected('GET', res);
@@ -252,7 +252,7 @@ export class WebDavStore implements DocumentStore {
     const davEtag = header('etag');
     this.backend.rememberTag(url, { davEtag, size, modified }, etag);
     // Kept for the next read of this version (or removed now when it cannot be); the descriptor reads it either way.
-    await this.backend.kept.keepDownload(url, { sourceEtag: davEtag, size, modified, etag }, file);
+    await this.backend.downloads.keepDownload(url, { sourceEtag: davEtag, size, modified, etag }, file);
     return this.opened(handle, { size, modified, etag });
   }
 
@@ -297,7 +297,8 @@ export class WebDavStore implements DocumentStore {
     // Checked before anything is created, so that a refused write leaves no folder and no upload behind.
     const before = await this.propfindOne(targetUrl);
     if (before?.collection) throw new ServiceError('PATH_CONFLICT', 'A folder exists on this path');
-    if (options.ifMatch !== undefined && (!before || !matchesEtag(options.ifMatch, await this.tagOf(p, targetUrl, before)))) {
+    const replaced = before && options.conflict === 'overwrite' ? await this.tagOf(p, targetUrl, before) : null;
+    if (options.ifMatch !== undefined && (!before || !matchesEtag(options.ifMatch, replaced ?? (await this.tagOf(p, targetUrl, before))))) {
       throw new ServiceError('PRECONDITION_FAILED');
     }
     await this.ensureFolder(p.parent);
@@ -322,11 +323,11 @@ export class WebDavStore implements DocumentStore {
       // The bytes just written are the next read's (the model after an upload, the text prefetch), when the DMS
       // shows the version uploaded under the temporary name, so no one else's write came in between.
       if (after?.davEtag && uploaded?.davEtag && opaque(after.davEtag) === opaque(uploaded.davEtag) && after.size === size) {
-        await this.backend.kept.keepWritten(targetNow, { sourceEtag: after.davEtag, size, modified: after.modified, etag }, content);
+        await this.backend.downloads.keepWritten(targetNow, { sourceEtag: after.davEtag, size, modified: after.modified, etag }, content);
       } else {
-        await this.backend.kept.drop(targetNow);
+        await this.backend.downloads.drop(targetNow);
       }
-      return { path: target, created, stat };
+      return { path: target, created, stat, record: writeRecord(options, created ? null : replaced) };
     } finally {
       if (!moved) await this.removeQuietly(tempUrl);
     }

@@ -16,7 +16,7 @@ const KEEP_BYTES = 1024 * 1024 * 1024;
 const KEEP_VERSIONS = 1000;
 
 /** A document version whose bytes are in a local file, as its source (the DMS, S3) tagged it. */
-export interface KeptVersion {
+export interface CachedDownload {
   file: string;
   /** The source's entity tag of the version, as it sent it (what a conditional GET names): the DMS's ETag, S3's. */
   sourceEtag: string;
@@ -28,9 +28,14 @@ export interface KeptVersion {
   kept: number;
 }
 
-export type VersionOf = Omit<KeptVersion, 'file' | 'kept'>;
+export type DownloadTags = Omit<CachedDownload, 'file' | 'kept'>;
 
 /**
+ * The download cache of the remote stores (S3, WebDAV): a local copy of
+ * recent versions, never an answer by itself (below). Its folder is still
+ * `<dataDir>/kept`, the name it had before, so that an existing data folder
+ * keeps no orphaned copies (recover() empties it at start).
+ *
  * The last version downloaded from or written to each document, by a key
  * that names the document at its source (the URL for WebDAV, the object key
  * for S3), kept in a local folder of its own (`<dataDir>/kept`: a service has
@@ -41,8 +46,8 @@ export type VersionOf = Omit<KeptVersion, 'file' | 'kept'>;
  * still current (the source is asked every time). Map order is the order
  * versions were kept in (the oldest goes first).
  */
-export class KeptVersions {
-  private readonly versions = new Map<string, KeptVersion>();
+export class DownloadCache {
+  private readonly versions = new Map<string, CachedDownload>();
   private bytes = 0;
   private expiry: NodeJS.Timeout | undefined;
 
@@ -67,7 +72,7 @@ export class KeptVersions {
    * cannot be asked about, so it is not kept. A reader with the file open keeps
    * reading it whatever happens to its name.
    */
-  async keepDownload(key: string, version: Omit<VersionOf, 'sourceEtag'> & { sourceEtag: string | undefined }, file: string): Promise<void> {
+  async keepDownload(key: string, version: Omit<DownloadTags, 'sourceEtag'> & { sourceEtag: string | undefined }, file: string): Promise<void> {
     const { sourceEtag } = version;
     const name = spoolName(this.dir);
     if (sourceEtag === undefined || version.size > KEEP_BYTES || !(await fs.rename(file, name).then(() => true, () => false))) {
@@ -82,7 +87,7 @@ export class KeptVersions {
    * file is linked, not copied). Best effort: a copy that cannot be made
    * costs only a download later.
    */
-  async keepWritten(key: string, version: VersionOf, content: StagedFile | Uint8Array): Promise<void> {
+  async keepWritten(key: string, version: DownloadTags, content: StagedFile | Uint8Array): Promise<void> {
     if (version.size > KEEP_BYTES) {
       await this.drop(key);
       return;
@@ -100,7 +105,7 @@ export class KeptVersions {
   }
 
   /** The kept version of `key`, opened (it stays readable whatever is evicted meanwhile); undefined when none is kept. */
-  async open(key: string): Promise<{ version: KeptVersion; handle: fs.FileHandle } | undefined> {
+  async open(key: string): Promise<{ version: CachedDownload; handle: fs.FileHandle } | undefined> {
     const version = this.versions.get(key);
     if (!version) return undefined;
     if (Date.now() - version.kept >= KEEP_MS) {
@@ -123,13 +128,13 @@ export class KeptVersions {
 
   /** Stops keeping every version whose key starts with `keyPrefix` (a folder deleted). */
   async dropBelow(keyPrefix: string): Promise<void> {
-    const gone: KeptVersion[] = [];
+    const gone: CachedDownload[] = [];
     for (const [key, version] of this.versions) if (key.startsWith(keyPrefix)) gone.push(this.remove(key, version));
     await removeFiles(gone);
   }
 
-  private async add(key: string, version: KeptVersion): Promise<void> {
-    const gone: KeptVersion[] = [];
+  private async add(key: string, version: CachedDownload): Promise<void> {
+    const gone: CachedDownload[] = [];
     const earlier = this.versions.get(key);
     if (earlier) gone.push(this.remove(key, earlier));
     this.versions.set(key, version);
@@ -143,7 +148,7 @@ export class KeptVersions {
   }
 
   /** Takes a version out of the table (if it is still the one kept for `key`); its file is the caller's to remove. */
-  private remove(key: string, version: KeptVersion): KeptVersion {
+  private remove(key: string, version: CachedDownload): CachedDownload {
     if (this.versions.get(key) === version) {
       this.versions.delete(key);
       this.bytes -= version.size;
@@ -156,7 +161,7 @@ export class KeptVersions {
     if (this.expiry || this.versions.size === 0) return;
     this.expiry = setTimeout(() => {
       this.expiry = undefined;
-      const gone: KeptVersion[] = [];
+      const gone: CachedDownload[] = [];
       for (const [key, version] of this.versions) if (Date.now() - version.kept >= KEEP_MS) gone.push(this.remove(key, version));
       void removeFiles(gone).then(() => this.expireLater());
     }, KEEP_MS);
@@ -165,6 +170,6 @@ export class KeptVersions {
 }
 
 /** Removes the files of versions no longer kept. */
-async function removeFiles(versions: readonly KeptVersion[]): Promise<void> {
+async function removeFiles(versions: readonly CachedDownload[]): Promise<void> {
   await Promise.all(versions.map((v) => fs.rm(v.file, { force: true }).catch(() => undefined)));
 }
