@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { deflateSync } from 'node:zlib';
-import { serializePdf } from './pdf.js';
+import { serializePdf, withTempFile } from './pdf.js';
 
 /** A reproducible pseudo-random sequence (xorshift), so the fixtures are the same bytes every run. */
 function random(seed: number): () => number {
@@ -161,6 +162,104 @@ export function bilevelPdf(): Buffer {
     const contents = add(stream('', content));
     return add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> ${resources} >> /Contents ${contents} 0 R >>`);
   });
+  objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R >>`;
+  objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
+  return serializePdf(objects, `/Root ${catalog} 0 R`);
+}
+
+/** One fractal field: octaves of smoothly interpolated random grids, each half the cell of the last and `decay` times as strong, scaled to -1..1. */
+function fractalField(width: number, height: number, components: number, next: () => number, decay: number): Float32Array {
+  const acc = new Float32Array(width * height * components);
+  let amplitude = 1;
+  let total = 0;
+  const xs0 = new Int32Array(width);
+  const xs = new Float32Array(width);
+  for (let cell = Math.max(width, height) / 2; cell >= 2; cell /= 2) {
+    const gw = Math.ceil(width / cell) + 2;
+    const grid = new Float32Array(gw * (Math.ceil(height / cell) + 2) * components);
+    for (let i = 0; i < grid.length; i++) grid[i] = next() * 2 - 1;
+    for (let x = 0; x < width; x++) {
+      const t = x / cell - Math.floor(x / cell);
+      xs0[x] = Math.floor(x / cell);
+      xs[x] = t * t * (3 - 2 * t);
+    }
+    for (let y = 0; y < height; y++) {
+      const y0 = Math.floor(y / cell);
+      const t = y / cell - y0;
+      const sy = t * t * (3 - 2 * t);
+      const r0 = y0 * gw * components;
+      const r1 = (y0 + 1) * gw * components;
+      let o = y * width * components;
+      for (let x = 0; x < width; x++) {
+        const i0 = xs0[x]! * components;
+        const sx = xs[x]!;
+        for (let c = 0; c < components; c++, o++) {
+          const a = grid[r0 + i0 + c]!;
+          const b = grid[r0 + i0 + components + c]!;
+          const d = grid[r1 + i0 + c]!;
+          const e = grid[r1 + i0 + components + c]!;
+          acc[o]! += amplitude * ((a + (b - a) * sx) * (1 - sy) + (d + (e - d) * sx) * sy);
+        }
+      }
+    }
+    total += amplitude;
+    amplitude *= decay;
+  }
+  for (let i = 0; i < acc.length; i++) acc[i]! /= total;
+  return acc;
+}
+
+/**
+ * Photograph-like samples (not flat colours, not the uniform grain of photoSamples): a luminance field whose detail
+ * falls off with scale as a natural image's does (1/f-like, down to 2-pixel structure), smoother colour on top, a
+ * little sensor noise. At 300 dpi, JPEG at IJG 92 stores such a Letter page in about 1.4 MB, as a camera photo.
+ */
+export function fractalPhotoSamples(width: number, height: number, seed: number): Buffer {
+  const next = random(seed);
+  const luminance = fractalField(width, height, 1, next, 0.8);
+  const chroma = fractalField(width, height, 2, next, 0.55);
+  const out = Buffer.alloc(width * height * 3);
+  const clamp = (v: number) => Math.max(0, Math.min(255, Math.round(v)));
+  for (let i = 0; i < width * height; i++) {
+    const l = 128 + 190 * luminance[i]! + (next() - 0.5) * 6;
+    const a = 120 * chroma[2 * i]!;
+    const b = 120 * chroma[2 * i + 1]!;
+    out[3 * i] = clamp(l + a);
+    out[3 * i + 1] = clamp(l - 0.5 * a - 0.4 * b);
+    out[3 * i + 2] = clamp(l + b);
+  }
+  return out;
+}
+
+/** RGB samples as a JPEG at `quality`, written by ImageMagick (not by MuPDF, the engine under test). */
+export function jpegOf(samples: Buffer, width: number, height: number, quality: number): Buffer {
+  const ppm = Buffer.concat([Buffer.from(`P6\n${width} ${height}\n255\n`, 'latin1'), samples]);
+  return withTempFile(ppm, (file) => execFileSync('convert', [file, '-quality', String(quality), 'jpg:-'], { maxBuffer: 1 << 28 }), 'photo.ppm');
+}
+
+/**
+ * A photo album: `pages` pages each one photograph (fractalPhotoSamples, `width` x `height`, a JPEG at IJG 92 as a
+ * camera writes) drawn full page at `dpi`, with a line of text. What issue 35 measured `ebook` on: 300 dpi photos.
+ */
+export function photoAlbumPdf(pages: number, width: number, height: number, dpi = 300, seed = 1): Buffer {
+  const objects: string[] = [];
+  const add = (body: string) => {
+    objects.push(body);
+    return objects.length;
+  };
+  const catalog = add('');
+  const pagesObj = add('');
+  const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  const w = (width * 72) / dpi;
+  const h = (height * 72) / dpi;
+  const kids: number[] = [];
+  for (let p = 0; p < pages; p++) {
+    const jpeg = jpegOf(fractalPhotoSamples(width, height, seed + p), width, height, 92);
+    const image = add(`<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode /Length ${jpeg.length} >>\nstream\n${jpeg.toString('latin1')}\nendstream`);
+    const content = `q ${w} 0 0 ${h} 0 24 cm /Im0 Do Q BT /F1 10 Tf 8 8 Td (Photo ${p + 1}) Tj ET`;
+    const contents = add(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
+    kids.push(add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 ${w} ${h + 24}] /Resources << /Font << /F1 ${font} 0 R >> /XObject << /Im0 ${image} 0 R >> >> /Contents ${contents} 0 R >>`));
+  }
   objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R >>`;
   objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
   return serializePdf(objects, `/Root ${catalog} 0 R`);
