@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { deflateSync } from 'node:zlib';
 import { describe, test } from 'node:test';
 import { call, expectUnchanged, jobEnded, putPdf, storedBytes } from './helpers/http.js';
-import { BILEVEL_TEXT, bilevelPdf, imageHeavyPdf, photoAlbumPdf, photoSamples } from './helpers/optimize-fixtures.js';
+import { BILEVEL_TEXT, bilevelPdf, FORM_FIGURE_WORDS, formFigurePdf, imageHeavyPdf, photoAlbumPdf, photoSamples } from './helpers/optimize-fixtures.js';
 import { encryptPdf, makePdf, pdftotext, qpdfCheck, renderDifference, renderPage, serializePdf, withTempFile } from './helpers/pdf.js';
 import { qpdfEncryption } from './helpers/qpdf-encryption.js';
 import { serverForSuite } from './helpers/server.js';
@@ -17,6 +17,8 @@ const server = serverForSuite();
 const SOURCE = imageHeavyPdf();
 /** Three 300 dpi photographs (issue 35), made when the file loads (see the test that uses it). */
 const ALBUM = photoAlbumPdf(3, 1200, 1600);
+/** A figure as pdfTeX includes one: text and an image in form XObjects next to a photo (issue 35). */
+const FORM_FIGURE = formFigurePdf();
 const PAGES = 7;
 
 function optimizeRequest(doc: string, params: Record<string, unknown>, headers: Record<string, string> = {}) {
@@ -496,6 +498,21 @@ describe('OptimizeAction', () => {
       const [a, b] = [ssim(original[page]!, mine[page]!), ssim(original[page]!, theirs[page]!)];
       assert.ok(a >= b - 0.005, `page ${page + 1}: SSIM ${a} against Ghostscript's ${b}`);
     }
+  });
+
+  test('ebook keeps what form XObjects draw: their words and images, next to a photo it downsamples', async () => {
+    // Issue 35: the image survey read forms' dictionaries, and the save then wrote those forms without their content
+    // (pdf.js's tracemonkey.pdf lost the 223 words of its figures). Forms with indirect /Resources, as pdfTeX writes them.
+    const source = FORM_FIGURE;
+    assert.deepEqual(words(source), FORM_FIGURE_WORDS);
+    await putPdf(server, 'opt/figure.pdf', source);
+    const reply = await optimizeRequest('opt/figure.pdf', { profileName: 'ebook', savePath: 'opt/out/figure-ebook.pdf' });
+    assert.equal(reply.status, 201, reply.text);
+    const written = await storedBytes(server, 'opt/out/figure-ebook.pdf');
+    assert.ok(qpdfCheck(written).ok, 'qpdf --check passes');
+    assert.deepEqual(words(written), FORM_FIGURE_WORDS, 'every word, those inside the forms too');
+    const images = pdfimages(written).map((i) => `${i.type} ${i.width}x${i.height}`);
+    assert.deepEqual(images, ['image 450x300', 'image 118x57', 'smask 118x57'], 'the photo at 150 dpi; the form\'s image and its soft mask drawn');
   });
 });
 

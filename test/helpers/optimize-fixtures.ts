@@ -264,3 +264,44 @@ export function photoAlbumPdf(pages: number, width: number, height: number, dpi 
   objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
   return serializePdf(objects, `/Root ${catalog} 0 R`);
 }
+
+export const FORM_FIGURE_WORDS = ['Figure', 'caption', 'on', 'the', 'page.', 'State', 'machine', 'label', 'inside', 'the', 'form.', 'Nested', 'form', 'words', 'kept.'];
+
+/**
+ * One page as pdfTeX writes an included figure (issue 35: pdf.js's tracemonkey.pdf lost the words of its figures
+ * under ebook): a 300 dpi photograph (JPEG at IJG 92) drawn on the page, and a form XObject whose /Resources is an
+ * indirect object, drawing a small image with an /SMask, a line of text and a nested form (its own words, its
+ * /Resources indirect too). The page's own caption is text of the page. The words, in reading order, are
+ * FORM_FIGURE_WORDS.
+ */
+export function formFigurePdf(): Buffer {
+  const objects: string[] = [];
+  const add = (body: string) => {
+    objects.push(body);
+    return objects.length;
+  };
+  const stream = (dict: string, data: Buffer | string) => {
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'latin1') : data;
+    return add(`<< ${dict} /Length ${bytes.length} >>\nstream\n${bytes.toString('latin1')}\nendstream`);
+  };
+  const catalog = add('');
+  const pages = add('');
+  const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  const [width, height] = [900, 600];
+  const jpeg = jpegOf(fractalPhotoSamples(width, height, 7), width, height, 92);
+  const photo = stream(`/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode`, jpeg);
+  const [iw, ih] = [118, 57];
+  const mask = stream(`/Type /XObject /Subtype /Image /Width ${iw} /Height ${ih} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode`, deflateSync(Buffer.alloc(iw * ih, 255)));
+  const box = stream(`/Type /XObject /Subtype /Image /Width ${iw} /Height ${ih} /ColorSpace /DeviceRGB /BitsPerComponent 8 /SMask ${mask} 0 R /Filter /FlateDecode`, deflateSync(photoSamples(iw, ih, 3, 5)));
+  const nestedResources = add(`<< /Font << /F1 ${font} 0 R >> >>`);
+  const nested = stream(`/Type /XObject /Subtype /Form /BBox [0 0 300 40] /Resources ${nestedResources} 0 R`, 'BT /F1 10 Tf 4 20 Td (Nested form words kept.) Tj ET');
+  const formResources = add(`<< /Font << /F1 ${font} 0 R >> /XObject << /Im1 ${box} 0 R /Fm2 ${nested} 0 R >> >>`);
+  const form = stream(`/Type /XObject /Subtype /Form /FormType 1 /BBox [0 0 400 200] /Matrix [1 0 0 1 0 0] /Resources ${formResources} 0 R`,
+    'q 118 0 0 57 10 130 cm /Im1 Do Q BT /F1 10 Tf 10 100 Td (State machine label inside the form.) Tj ET q 1 0 0 1 10 40 cm /Fm2 Do Q');
+  const content = 'q 216 0 0 144 72 560 cm /Im0 Do Q BT /F1 10 Tf 72 530 Td (Figure caption on the page.) Tj ET q 1 0 0 1 72 250 cm /Fm1 Do Q';
+  const contents = stream('', content);
+  const page = add(`<< /Type /Page /Parent ${pages} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> /XObject << /Im0 ${photo} 0 R /Fm1 ${form} 0 R >> >> /Contents ${contents} 0 R >>`);
+  objects[catalog - 1] = `<< /Type /Catalog /Pages ${pages} 0 R >>`;
+  objects[pages - 1] = `<< /Type /Pages /Kids [${page} 0 R] /Count 1 >>`;
+  return serializePdf(objects, `/Root ${catalog} 0 R`);
+}

@@ -1,4 +1,5 @@
 import * as mupdf from 'mupdf';
+import { resolveEntry as res } from '../core/mupdf-objects.js';
 import { downsampleBits, rowBytes } from './bilevel.js';
 import { convertInlineImages, unmatchedDraw, type UnmatchedDraw } from './inline.js';
 import type { OptimizeSettings } from './model.js';
@@ -36,9 +37,6 @@ export interface ImageStats {
 
 type Handler = NonNullable<OptimizeSettings['colorImageHandler']> | NonNullable<OptimizeSettings['bwImageHandler']>;
 type BwHandler = NonNullable<OptimizeSettings['bwImageHandler']>;
-
-/** The object resolved; a missing entry (MuPDF's shared Null, which has no document) as it is. */
-const res = (obj: mupdf.PDFObject): mupdf.PDFObject => (obj.isNull() ? obj : obj.resolve());
 
 const name = (obj: mupdf.PDFObject): string | undefined => {
   const r = res(obj);

@@ -1,5 +1,6 @@
 import { constants, deflateSync, inflateSync } from 'node:zlib';
 import * as mupdf from 'mupdf';
+import { resolveEntry as res } from '../core/mupdf-objects.js';
 import type { OptimizeSettings } from './model.js';
 
 /**
@@ -34,7 +35,6 @@ const BAND_BYTES = 64 * 1024;
 /** A re-encoding must save at least this share (besides being smaller) to be estimated worth the full work on a large image. */
 const ESTIMATE_MARGIN = 0.98;
 
-const res = (obj: mupdf.PDFObject): mupdf.PDFObject => (obj.isNull() ? obj : obj.resolve());
 
 function filters(dict: mupdf.PDFObject): string[] | undefined {
   const f = res(dict.get('Filter'));
