@@ -105,7 +105,10 @@ export async function runOptimizeBench(quick: boolean): Promise<Row[]> {
       { name: '200-pages', label: '200 pages, text, annotations, images, form', pdf: makeBenchDocument(200) },
       ...corpusOptimizationDocuments(),
     ];
+    // BENCH_OPTIMIZE_DOCUMENTS=photos,mixed: only those rows (a re-run of some documents without the rest).
+    const only = process.env.BENCH_OPTIMIZE_DOCUMENTS?.split(',').filter(Boolean);
     for (const { name, label, pdf } of documents) {
+      if (only && !only.includes(name)) continue;
       const input = path.join(dir, `${name}.pdf`);
       writeFileSync(input, pdf);
       const doc = `bench/optimize-${name}.pdf`;
