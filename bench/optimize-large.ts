@@ -13,7 +13,8 @@
  *   the size row gives the mean SSIM of the first SSIM_PAGES pages rendered gray at 150 dpi against the original's,
  *   ours and Ghostscript's (all pages would add minutes to the run for pages made from the same 16 renders).
  * BENCH_OPTIMIZE_LARGE_MB sets another size (the default upload limit, 512 MiB, is the largest the service takes),
- * BENCH_OPTIMIZE_LARGE_KINDS the scans (`jpeg,flate`).
+ * BENCH_OPTIMIZE_LARGE_KINDS the documents (`jpeg,flate,photos`; photos: issue 35's 100 MB album of 300 dpi JPEG photographs, its size
+ * BENCH_OPTIMIZE_PHOTOS_MB, its memory target under 3x the file whatever its size).
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { createReadStream, createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -25,6 +26,7 @@ import { deflateSync } from 'node:zlib';
 import { startServer, type TestServer } from '../test/helpers/server.js';
 import type { Row } from './annotations.js';
 import { timed } from './lib.js';
+import { fractalPhotoSamples, jpegOf } from '../test/helpers/optimize-fixtures.js';
 import { ssim } from '../test/helpers/ssim.js';
 
 const MB = 1024 * 1024;
@@ -144,6 +146,25 @@ function jpegPages(dir: string): (page: number) => PageImage {
     segment.writeUInt16BE(0xfffe, 0);
     segment.writeUInt16BE(comment.length + 2, 2);
     return { entries, data: Buffer.concat([data.subarray(0, 2), segment, comment, data.subarray(2)]) };
+  };
+}
+
+/**
+ * Photo pages (issue 35's 98.5 MB image PDF): PHOTO_SOURCES distinct photographs (fractalPhotoSamples, 300 dpi
+ * Letter, JPEG at IJG 92 by ImageMagick: about 2.5 MB each), cycled, each copy with its own JPEG comment.
+ */
+const PHOTO_SOURCES = 4;
+
+function photoPages(): (page: number) => PageImage {
+  const rendered: Buffer[] = [];
+  for (let k = 0; k < PHOTO_SOURCES; k++) rendered.push(jpegOf(fractalPhotoSamples(WIDTH, HEIGHT, 101 + k), WIDTH, HEIGHT, 92));
+  return (p) => {
+    const data = rendered[p % rendered.length]!;
+    const comment = Buffer.from(`photo ${p + 1}`, 'latin1');
+    const segment = Buffer.alloc(4);
+    segment.writeUInt16BE(0xfffe, 0);
+    segment.writeUInt16BE(comment.length + 2, 2);
+    return { entries: '/ColorSpace /DeviceRGB /Filter /DCTDecode', data: Buffer.concat([data.subarray(0, 2), segment, comment, data.subarray(2)]) };
   };
 }
 
@@ -305,7 +326,7 @@ async function ghostscriptEbook(input: string, output: string): Promise<{ ms: nu
 }
 
 /** The rows of one scan: generated, uploaded to a fresh service, optimized as a job, compared with Ghostscript. */
-async function scanRows(dir: string, label: string, megabytes: number, pageImage: (page: number) => PageImage): Promise<Row[]> {
+async function scanRows(dir: string, label: string, megabytes: number, pageImage: (page: number) => PageImage, options: { memoryTarget3x?: boolean } = {}): Promise<Row[]> {
   // The defaults that matter here stated, not inherited: 2 workers, the request (120 s) and job (30 min) task limits, a 512 MiB upload limit.
   const workers = 2;
   const server = await startServer({ env: { PDFSERVICE_WORKERS: String(workers), PDFSERVICE_TASK_TIMEOUT_MS: '120000', PDFSERVICE_JOB_TASK_TIMEOUT_MS: '1800000', PDFSERVICE_MAX_UPLOAD_BYTES: String(512 * MB), PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' } });
@@ -350,8 +371,9 @@ async function scanRows(dir: string, label: string, megabytes: number, pageImage
         unit: 'MB',
         // Under 3x the file from 200 MB (where the reads are held to it, bench "Memory"); below, the fixed part (the service,
         // the pages the engine decodes) outweighs the file, and only the service's absolute bound applies.
-        target: bytes >= 200e6 ? `under 3x the file and ${workers} workers x 2 GiB + 1 GiB` : `under ${workers} workers x 2 GiB + 1 GiB`,
-        met: overall < (bytes >= 200e6 ? Math.min(bound, 3 * bytes) : bound),
+        // Photos: issue 35's target (under 3x the file) at its size, 100 MB.
+        target: bytes >= 200e6 || options.memoryTarget3x ? `under 3x the file and ${workers} workers x 2 GiB + 1 GiB` : `under ${workers} workers x 2 GiB + 1 GiB`,
+        met: overall < (bytes >= 200e6 || options.memoryTarget3x ? Math.min(bound, 3 * bytes) : bound),
         peer: bytes / MB,
         peerName: 'file size',
       },
@@ -364,12 +386,14 @@ async function scanRows(dir: string, label: string, megabytes: number, pageImage
 
 export async function runOptimizeLargeBench(quick: boolean): Promise<Row[]> {
   const megabytes = Number(process.env.BENCH_OPTIMIZE_LARGE_MB ?? (quick ? 60 : 300));
-  const kinds = (process.env.BENCH_OPTIMIZE_LARGE_KINDS ?? 'jpeg,flate').split(',');
+  const kinds = (process.env.BENCH_OPTIMIZE_LARGE_KINDS ?? 'jpeg,flate,photos').split(',');
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-optimize-large-'));
   try {
     const rows: Row[] = [];
     if (kinds.includes('jpeg')) rows.push(...(await scanRows(dir, 'JPEG', megabytes, jpegPages(dir))));
     if (kinds.includes('flate')) rows.push(...(await scanRows(dir, 'Flate', megabytes, flatePages())));
+    // The photo album of issue 35 (98.5 MB): 100 MB whatever the scans' size.
+    if (kinds.includes('photos')) rows.push(...(await scanRows(dir, 'Photo', Number(process.env.BENCH_OPTIMIZE_PHOTOS_MB ?? 100), photoPages(), { memoryTarget3x: true })));
     return rows;
   } finally {
     rmSync(dir, { recursive: true, force: true });

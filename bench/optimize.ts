@@ -5,15 +5,16 @@
  *   pages rendered at 150 dpi (gray, poppler) against the original's renders, ours and Ghostscript's;
  * - `lossless` against `qpdf --object-streams=generate --recompress-flate --compression-level=9`: size ratio, time
  *   ratio, and whether every page renders pixel-identical to the original.
- * Documents: the image-heavy test document (test/helpers/optimize-fixtures.ts, generated reproducibly), the
- * 200-page bench document and the corpus files with MANIFEST feature `optimization` (bench/optimize-corpus.ts). Targets:
+ * Documents: 300 dpi photographs (issue 35: `photoAlbumPdf`, 20 pages, 6 in the quick run), a mixed 37-page document
+ * (photos among text, scans and grain), the image-heavy test document (test/helpers/optimize-fixtures.ts, all generated
+ * reproducibly), the 200-page bench document and the corpus files with MANIFEST feature `optimization` (bench/optimize-corpus.ts). Targets:
  * size and time ratios <= 1.0, SSIM at least Ghostscript's; lossless renders identical.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { imageHeavyPdf } from '../test/helpers/optimize-fixtures.js';
+import { imageHeavyPdf, photoAlbumPdf } from '../test/helpers/optimize-fixtures.js';
 import { startServer, type TestServer } from '../test/helpers/server.js';
 import type { Row } from './annotations.js';
 import { makeBenchDocument } from './fixtures.js';
@@ -68,6 +69,24 @@ function identicalRenders(original: string, other: string): boolean {
   return a.length === b.length && a.every((page, i) => page.data.equals(b[i]!.data));
 }
 
+/**
+ * A mixed document (issue 35's 37-page one: photos among other pages), 37 pages: six 300 dpi photos, two drawn at
+ * 600 dpi, the image-heavy document's seven pages and 22 text pages of the bench document, interleaved by qpdf.
+ */
+function mixedPdf(): Buffer {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-mixed-'));
+  try {
+    const files = { photos: photoAlbumPdf(6, 2400, 3200, 300, 41), fine: photoAlbumPdf(2, 2400, 3200, 600, 61), heavy: imageHeavyPdf(), text: makeBenchDocument(22) };
+    for (const [name, pdf] of Object.entries(files)) writeFileSync(path.join(dir, `${name}.pdf`), pdf);
+    const f = (name: string) => path.join(dir, `${name}.pdf`);
+    const pages = [f('text'), '1-4', f('photos'), '1-2', f('heavy'), '1-3', f('text'), '5-12', f('fine'), '1', f('photos'), '3-4', f('heavy'), '4-7', f('text'), '13-22', f('fine'), '2', f('photos'), '5-6'];
+    execFileSync('qpdf', ['--empty', '--pages', ...pages, '--', f('mixed')]);
+    return readFileSync(f('mixed'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export async function runOptimizeBench(quick: boolean): Promise<Row[]> {
   const runs = quick ? 3 : 5;
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-optimize-'));
@@ -76,12 +95,20 @@ export async function runOptimizeBench(quick: boolean): Promise<Row[]> {
   try {
     const auth = { authorization: server.adminAuth };
     const gsVersion = execFileSync('gs', ['--version'], { encoding: 'utf8' }).trim();
+    // Issue 35: photographs (its 62 MB album: 20 pages of 300 dpi photos), and photos mixed with the image-heavy document's
+    // grain, scans and bi-level pages and the 200-page document's text.
+    const photoPages = quick ? 6 : 20;
     const documents = [
+      { name: 'photos', label: `${photoPages} pages of 300 dpi photographs (JPEG)`, pdf: photoAlbumPdf(photoPages, 2400, 3200) },
+      { name: 'mixed', label: 'mixed, photos at 300 and 600 dpi between text, scans and grain', pdf: mixedPdf() },
       { name: 'image-heavy', label: 'image-heavy, 7 pages (photos and scans at 300 dpi)', pdf: imageHeavyPdf() },
       { name: '200-pages', label: '200 pages, text, annotations, images, form', pdf: makeBenchDocument(200) },
       ...corpusOptimizationDocuments(),
     ];
+    // BENCH_OPTIMIZE_DOCUMENTS=photos,mixed: only those rows (a re-run of some documents without the rest).
+    const only = process.env.BENCH_OPTIMIZE_DOCUMENTS?.split(',').filter(Boolean);
     for (const { name, label, pdf } of documents) {
+      if (only && !only.includes(name)) continue;
       const input = path.join(dir, `${name}.pdf`);
       writeFileSync(input, pdf);
       const doc = `bench/optimize-${name}.pdf`;
@@ -129,7 +156,7 @@ export async function runOptimizeBench(quick: boolean): Promise<Row[]> {
         }
         const peerName = profile === 'ebook' ? `Ghostscript ${gsVersion} /ebook` : 'qpdf --object-streams=generate --recompress-flate --compression-level=9';
         console.log(`OptimizeAction ${profile} vs ${peerName}, ${label}: ${pdf.length} -> ours ${oursSize} bytes, peer ${peerSize} bytes, size ratio ${sizeRatio.toFixed(2)}; ` +
-          `ours ${median(ours).toFixed(0)} ms, peer ${median(theirs).toFixed(0)} ms, time ratio ${timeRatio.toFixed(2)}; ${quality}`);
+          `ours ${median(ours).toFixed(0)} ms (${Math.min(...ours).toFixed(0)}-${Math.max(...ours).toFixed(0)}), peer ${median(theirs).toFixed(0)} ms (${Math.min(...theirs).toFixed(0)}-${Math.max(...theirs).toFixed(0)}), time ratio ${timeRatio.toFixed(2)}; ${quality}`);
         rows.push({
           operation: `OptimizeAction ${profile}, size in bytes (${quality})`,
           size,

@@ -8,7 +8,6 @@ import { storeUserOf, type OperationContext } from './context.js';
 import { ReadModels } from './read-models.js';
 import { etagOf, matchesEtag } from '../storage/store.js';
 import { engineFor, requestExecution, throwIfStopped, type Engine, type ExecutionContext } from './execution.js';
-import { documentModel, type DocumentModel } from './models.js';
 
 /** One version of a stored document, held open while an operation works on it (DocumentOperations.read). */
 export interface StoredDocument extends DocumentStat {

@@ -1,9 +1,13 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { deflateSync } from 'node:zlib';
 import { describe, test } from 'node:test';
 import { call, expectUnchanged, jobEnded, putPdf, storedBytes } from '../helpers/http.js';
-import { BILEVEL_TEXT, bilevelPdf, imageHeavyPdf, photoSamples } from '../helpers/optimize-fixtures.js';
+import { BILEVEL_TEXT, bilevelPdf, FORM_FIGURE_WORDS, formFigurePdf, imageHeavyPdf, photoAlbumPdf, photoSamples } from '../helpers/optimize-fixtures.js';
 import { encryptPdf, makePdf, pdftotext, qpdfCheck, renderDifference, renderPage, serializePdf, withTempFile } from '../helpers/pdf.js';
 import { qpdfEncryption } from '../helpers/qpdf-encryption.js';
 import { serverForSuite } from '../helpers/server.js';
@@ -11,6 +15,10 @@ import { grayRender, ssim } from '../helpers/ssim.js';
 
 const server = serverForSuite();
 const SOURCE = imageHeavyPdf();
+/** Three 300 dpi photographs (issue 35), made when the file loads (see the test that uses it). */
+const ALBUM = photoAlbumPdf(3, 1200, 1600);
+/** A figure as pdfTeX includes one: text and an image in form XObjects next to a photo (issue 35). */
+const FORM_FIGURE = formFigurePdf();
 const PAGES = 7;
 
 function optimizeRequest(doc: string, params: Record<string, unknown>, headers: Record<string, string> = {}) {
@@ -437,6 +445,74 @@ describe('OptimizeAction', () => {
     assert.ok(json.includes('/Helv'), 'the form\'s default font stays');
     assert.deepEqual(words(written), ['Inherited', 'font']);
     for (const page of [1, 2]) assert.equal(renderDifference(written, source, page), 0, `page ${page} renders as before`);
+  });
+
+  test('ebook on 300 dpi photographs: smaller than Ghostscript /ebook on the same file, pages as close to the original, images at 150 dpi', async () => {
+    // Issue 35: on photos ebook wrote 3.9x Ghostscript's size. Three 300 dpi photos (JPEG at IJG 92, as cameras write),
+    // made when the file loads: the work blocks this process, and a kept-alive connection the server closes meanwhile
+    // would fail the next request. Ghostscript runs asynchronously for the same reason.
+    const album = ALBUM;
+    await putPdf(server, 'opt/album.pdf', album);
+    const reply = await optimizeRequest('opt/album.pdf', { profileName: 'ebook', savePath: 'opt/out/album-ebook.pdf' });
+    assert.equal(reply.status, 201, reply.text);
+    const ours = await storedBytes(server, 'opt/out/album-ebook.pdf');
+    const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-album-'));
+    let gs: Buffer;
+    try {
+      writeFileSync(path.join(dir, 'album.pdf'), album);
+      await promisify(execFile)('gs', ['-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', '-sDEVICE=pdfwrite', '-dPDFSETTINGS=/ebook', `-sOutputFile=${path.join(dir, 'gs.pdf')}`, path.join(dir, 'album.pdf')]);
+      gs = readFileSync(path.join(dir, 'gs.pdf'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    assert.ok(ours.length < gs.length, `ebook ${ours.length} bytes, Ghostscript /ebook ${gs.length}`);
+    const images = pdfimages(ours).filter((i) => i.type === 'image');
+    assert.equal(images.length, 3);
+    for (const image of images) {
+      assert.equal(`${image.width}x${image.height} ${image.enc}`, '600x800 jpeg', 'brought to 150 dpi, as JPEG');
+    }
+    // pdfimages' own resolution column: the effective resolution on the page.
+    const listed = withTempFile(ours, (file) => execFileSync('pdfimages', ['-list', file], { encoding: 'latin1' }));
+    for (const line of listed.split('\n').slice(2).filter((l) => l.trim())) {
+      const f = line.trim().split(/\s+/);
+      assert.deepEqual([f[12], f[13]], ['150', '150'], line);
+    }
+    // As close to the original's renders as Ghostscript's: each image is written as close to its pixels as Ghostscript's
+    // JPEG writes them (docs/optimize.md#jpeg-quality); the renders differ by the downsampling filters' last digits.
+    const renders = async (bytes: Buffer | Uint8Array) => {
+      const at = mkdtempSync(path.join(tmpdir(), 'pdfservice-album-'));
+      try {
+        writeFileSync(path.join(at, 'doc.pdf'), bytes);
+        await promisify(execFile)('pdftoppm', ['-gray', '-r', '150', path.join(at, 'doc.pdf'), path.join(at, 'p')]);
+        return ['p-1.pgm', 'p-2.pgm', 'p-3.pgm'].map((name) => {
+          const pgm = readFileSync(path.join(at, name));
+          const header = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(pgm.subarray(0, 50).toString('latin1'))!;
+          return { width: Number(header[1]), height: Number(header[2]), data: pgm.subarray(header[0].length) };
+        });
+      } finally {
+        rmSync(at, { recursive: true, force: true });
+      }
+    };
+    const [original, mine, theirs] = [await renders(album), await renders(ours), await renders(gs)];
+    for (let page = 0; page < 3; page++) {
+      const [a, b] = [ssim(original[page]!, mine[page]!), ssim(original[page]!, theirs[page]!)];
+      assert.ok(a >= b - 0.005, `page ${page + 1}: SSIM ${a} against Ghostscript's ${b}`);
+    }
+  });
+
+  test('ebook keeps what form XObjects draw: their words and images, next to a photo it downsamples', async () => {
+    // Issue 35: the image survey read forms' dictionaries, and the save then wrote those forms without their content
+    // (pdf.js's tracemonkey.pdf lost the 223 words of its figures). Forms with indirect /Resources, as pdfTeX writes them.
+    const source = FORM_FIGURE;
+    assert.deepEqual(words(source), FORM_FIGURE_WORDS);
+    await putPdf(server, 'opt/figure.pdf', source);
+    const reply = await optimizeRequest('opt/figure.pdf', { profileName: 'ebook', savePath: 'opt/out/figure-ebook.pdf' });
+    assert.equal(reply.status, 201, reply.text);
+    const written = await storedBytes(server, 'opt/out/figure-ebook.pdf');
+    assert.ok(qpdfCheck(written).ok, 'qpdf --check passes');
+    assert.deepEqual(words(written), FORM_FIGURE_WORDS, 'every word, those inside the forms too');
+    const images = pdfimages(written).map((i) => `${i.type} ${i.width}x${i.height}`);
+    assert.deepEqual(images, ['image 450x300', 'image 118x57', 'smask 118x57'], 'the photo at 150 dpi; the form\'s image and its soft mask drawn');
   });
 });
 

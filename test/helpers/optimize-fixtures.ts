@@ -1,5 +1,6 @@
+import { execFileSync } from 'node:child_process';
 import { deflateSync } from 'node:zlib';
-import { serializePdf } from './pdf.js';
+import { serializePdf, withTempFile } from './pdf.js';
 
 /** A reproducible pseudo-random sequence (xorshift), so the fixtures are the same bytes every run. */
 function random(seed: number): () => number {
@@ -163,5 +164,144 @@ export function bilevelPdf(): Buffer {
   });
   objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R >>`;
   objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
+  return serializePdf(objects, `/Root ${catalog} 0 R`);
+}
+
+/** One fractal field: octaves of smoothly interpolated random grids, each half the cell of the last and `decay` times as strong, scaled to -1..1. */
+function fractalField(width: number, height: number, components: number, next: () => number, decay: number): Float32Array {
+  const acc = new Float32Array(width * height * components);
+  let amplitude = 1;
+  let total = 0;
+  const xs0 = new Int32Array(width);
+  const xs = new Float32Array(width);
+  for (let cell = Math.max(width, height) / 2; cell >= 2; cell /= 2) {
+    const gw = Math.ceil(width / cell) + 2;
+    const grid = new Float32Array(gw * (Math.ceil(height / cell) + 2) * components);
+    for (let i = 0; i < grid.length; i++) grid[i] = next() * 2 - 1;
+    for (let x = 0; x < width; x++) {
+      const t = x / cell - Math.floor(x / cell);
+      xs0[x] = Math.floor(x / cell);
+      xs[x] = t * t * (3 - 2 * t);
+    }
+    for (let y = 0; y < height; y++) {
+      const y0 = Math.floor(y / cell);
+      const t = y / cell - y0;
+      const sy = t * t * (3 - 2 * t);
+      const r0 = y0 * gw * components;
+      const r1 = (y0 + 1) * gw * components;
+      let o = y * width * components;
+      for (let x = 0; x < width; x++) {
+        const i0 = xs0[x]! * components;
+        const sx = xs[x]!;
+        for (let c = 0; c < components; c++, o++) {
+          const a = grid[r0 + i0 + c]!;
+          const b = grid[r0 + i0 + components + c]!;
+          const d = grid[r1 + i0 + c]!;
+          const e = grid[r1 + i0 + components + c]!;
+          acc[o]! += amplitude * ((a + (b - a) * sx) * (1 - sy) + (d + (e - d) * sx) * sy);
+        }
+      }
+    }
+    total += amplitude;
+    amplitude *= decay;
+  }
+  for (let i = 0; i < acc.length; i++) acc[i]! /= total;
+  return acc;
+}
+
+/**
+ * Photograph-like samples (not flat colours, not the uniform grain of photoSamples): a luminance field whose detail
+ * falls off with scale as a natural image's does (1/f-like, down to 2-pixel structure), smoother colour on top, a
+ * little sensor noise. At 300 dpi, JPEG at IJG 92 stores such a Letter page in about 1.4 MB, as a camera photo.
+ */
+export function fractalPhotoSamples(width: number, height: number, seed: number): Buffer {
+  const next = random(seed);
+  const luminance = fractalField(width, height, 1, next, 0.8);
+  const chroma = fractalField(width, height, 2, next, 0.55);
+  const out = Buffer.alloc(width * height * 3);
+  const clamp = (v: number) => Math.max(0, Math.min(255, Math.round(v)));
+  for (let i = 0; i < width * height; i++) {
+    const l = 128 + 190 * luminance[i]! + (next() - 0.5) * 6;
+    const a = 120 * chroma[2 * i]!;
+    const b = 120 * chroma[2 * i + 1]!;
+    out[3 * i] = clamp(l + a);
+    out[3 * i + 1] = clamp(l - 0.5 * a - 0.4 * b);
+    out[3 * i + 2] = clamp(l + b);
+  }
+  return out;
+}
+
+/** RGB samples as a JPEG at `quality`, written by ImageMagick (not by MuPDF, the engine under test). */
+export function jpegOf(samples: Buffer, width: number, height: number, quality: number): Buffer {
+  const ppm = Buffer.concat([Buffer.from(`P6\n${width} ${height}\n255\n`, 'latin1'), samples]);
+  return withTempFile(ppm, (file) => execFileSync('convert', [file, '-quality', String(quality), 'jpg:-'], { maxBuffer: 1 << 28 }), 'photo.ppm');
+}
+
+/**
+ * A photo album: `pages` pages each one photograph (fractalPhotoSamples, `width` x `height`, a JPEG at IJG 92 as a
+ * camera writes) drawn full page at `dpi`, with a line of text. What issue 35 measured `ebook` on: 300 dpi photos.
+ */
+export function photoAlbumPdf(pages: number, width: number, height: number, dpi = 300, seed = 1): Buffer {
+  const objects: string[] = [];
+  const add = (body: string) => {
+    objects.push(body);
+    return objects.length;
+  };
+  const catalog = add('');
+  const pagesObj = add('');
+  const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  const w = (width * 72) / dpi;
+  const h = (height * 72) / dpi;
+  const kids: number[] = [];
+  for (let p = 0; p < pages; p++) {
+    const jpeg = jpegOf(fractalPhotoSamples(width, height, seed + p), width, height, 92);
+    const image = add(`<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode /Length ${jpeg.length} >>\nstream\n${jpeg.toString('latin1')}\nendstream`);
+    const content = `q ${w} 0 0 ${h} 0 24 cm /Im0 Do Q BT /F1 10 Tf 8 8 Td (Photo ${p + 1}) Tj ET`;
+    const contents = add(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
+    kids.push(add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 ${w} ${h + 24}] /Resources << /Font << /F1 ${font} 0 R >> /XObject << /Im0 ${image} 0 R >> >> /Contents ${contents} 0 R >>`));
+  }
+  objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R >>`;
+  objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
+  return serializePdf(objects, `/Root ${catalog} 0 R`);
+}
+
+export const FORM_FIGURE_WORDS = ['Figure', 'caption', 'on', 'the', 'page.', 'State', 'machine', 'label', 'inside', 'the', 'form.', 'Nested', 'form', 'words', 'kept.'];
+
+/**
+ * One page as pdfTeX writes an included figure (issue 35: pdf.js's tracemonkey.pdf lost the words of its figures
+ * under ebook): a 300 dpi photograph (JPEG at IJG 92) drawn on the page, and a form XObject whose /Resources is an
+ * indirect object, drawing a small image with an /SMask, a line of text and a nested form (its own words, its
+ * /Resources indirect too). The page's own caption is text of the page. The words, in reading order, are
+ * FORM_FIGURE_WORDS.
+ */
+export function formFigurePdf(): Buffer {
+  const objects: string[] = [];
+  const add = (body: string) => {
+    objects.push(body);
+    return objects.length;
+  };
+  const stream = (dict: string, data: Buffer | string) => {
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'latin1') : data;
+    return add(`<< ${dict} /Length ${bytes.length} >>\nstream\n${bytes.toString('latin1')}\nendstream`);
+  };
+  const catalog = add('');
+  const pages = add('');
+  const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  const [width, height] = [900, 600];
+  const jpeg = jpegOf(fractalPhotoSamples(width, height, 7), width, height, 92);
+  const photo = stream(`/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode`, jpeg);
+  const [iw, ih] = [118, 57];
+  const mask = stream(`/Type /XObject /Subtype /Image /Width ${iw} /Height ${ih} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode`, deflateSync(Buffer.alloc(iw * ih, 255)));
+  const box = stream(`/Type /XObject /Subtype /Image /Width ${iw} /Height ${ih} /ColorSpace /DeviceRGB /BitsPerComponent 8 /SMask ${mask} 0 R /Filter /FlateDecode`, deflateSync(photoSamples(iw, ih, 3, 5)));
+  const nestedResources = add(`<< /Font << /F1 ${font} 0 R >> >>`);
+  const nested = stream(`/Type /XObject /Subtype /Form /BBox [0 0 300 40] /Resources ${nestedResources} 0 R`, 'BT /F1 10 Tf 4 20 Td (Nested form words kept.) Tj ET');
+  const formResources = add(`<< /Font << /F1 ${font} 0 R >> /XObject << /Im1 ${box} 0 R /Fm2 ${nested} 0 R >> >>`);
+  const form = stream(`/Type /XObject /Subtype /Form /FormType 1 /BBox [0 0 400 200] /Matrix [1 0 0 1 0 0] /Resources ${formResources} 0 R`,
+    'q 118 0 0 57 10 130 cm /Im1 Do Q BT /F1 10 Tf 10 100 Td (State machine label inside the form.) Tj ET q 1 0 0 1 10 40 cm /Fm2 Do Q');
+  const content = 'q 216 0 0 144 72 560 cm /Im0 Do Q BT /F1 10 Tf 72 530 Td (Figure caption on the page.) Tj ET q 1 0 0 1 72 250 cm /Fm1 Do Q';
+  const contents = stream('', content);
+  const page = add(`<< /Type /Page /Parent ${pages} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> /XObject << /Im0 ${photo} 0 R /Fm1 ${form} 0 R >> >> /Contents ${contents} 0 R >>`);
+  objects[catalog - 1] = `<< /Type /Catalog /Pages ${pages} 0 R >>`;
+  objects[pages - 1] = `<< /Type /Pages /Kids [${page} 0 R] /Count 1 >>`;
   return serializePdf(objects, `/Root ${catalog} 0 R`);
 }

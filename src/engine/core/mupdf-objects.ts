@@ -11,6 +11,19 @@ export function deref(obj: mupdf.PDFObject): mupdf.PDFObject {
   return obj.isIndirect() ? obj.resolve() : obj;
 }
 
+/**
+ * An entry's value for reading, resolved unless it is a stream, which stays its reference (MuPDF resolves it in
+ * every getter). Null stays Null (its resolve() throws). For code whose document is then saved with garbage
+ * collection: MuPDF.js's resolve() takes two references on the object it answers and its destroy() gives back one,
+ * so a stream's dictionary resolved from JavaScript stays shared, and a save that renumbers objects (garbage=compact
+ * and above) writes that object as a plain dictionary without its data whenever it rewrites an indirect reference in
+ * it (MuPDF.js 1.28.1: a form XObject with indirect /Resources, an image with an /SMask). Issue 35: the optimizer's
+ * image survey resolved the forms of pdf.js's tracemonkey.pdf and ebook lost the 223 words drawn by them.
+ */
+export function resolveEntry(obj: mupdf.PDFObject): mupdf.PDFObject {
+  return obj.isIndirect() && !obj.isStream() ? obj.resolve() : obj;
+}
+
 /** Parents looked through for an inherited entry: no form tool makes a deeper field tree. */
 const MAX_INHERITANCE_DEPTH = 64;
 
@@ -60,9 +73,8 @@ export function name(obj: mupdf.PDFObject): string | undefined {
  * reference comes along because MuPDF knows a stream, and reads or writes its
  * data, only through it. Objects added meanwhile are not visited.
  * Not for a document saved with garbage=compact afterwards: a stream resolved
- * from JavaScript lost its data in such a save (MuPDF.js 1.28, found by the
- * optimizer's corpus suite), so the optimizer reads through references; PDF/A
- * saves keep object numbers (garbage=1).
+ * from JavaScript lost its data in such a save (resolveEntry says why), so the
+ * optimizer reads through references; PDF/A saves keep object numbers (garbage=1).
  */
 export function* loadedObjects(doc: mupdf.PDFDocument, options: { streams?: boolean } = {}): Generator<{ ref: mupdf.PDFObject; obj: mupdf.PDFObject }> {
   const count = doc.countObjects();

@@ -1,8 +1,9 @@
 import * as mupdf from 'mupdf';
+import { resolveEntry as res } from '../core/mupdf-objects.js';
 import { downsampleBits, rowBytes } from './bilevel.js';
 import { convertInlineImages, unmatchedDraw, type UnmatchedDraw } from './inline.js';
 import type { OptimizeSettings } from './model.js';
-import { jpegQuality, lowerJpegQuality } from './quality.js';
+import { chooseJpegQuality, jpegQuality } from './quality.js';
 import { flateSmallest } from './recompress.js';
 import { resampleBicubic } from './resample.js';
 
@@ -10,6 +11,10 @@ import { resampleBicubic } from './resample.js';
 interface ImageEntry {
   num: number;
   obj: mupdf.PDFObject;
+  /**
+   * MuPDF's image: held for every image only during the survey (draws are matched by identity), then loaded again
+   * for its rewrite alone and destroyed after it, so that one image's data is in the worker at a time (issue 35).
+   */
   image: mupdf.Image;
   /** The highest effective resolution (pixels per inch) it is drawn at; Infinity when a draw could not be attributed to it. */
   dpi: number;
@@ -32,9 +37,6 @@ export interface ImageStats {
 
 type Handler = NonNullable<OptimizeSettings['colorImageHandler']> | NonNullable<OptimizeSettings['bwImageHandler']>;
 type BwHandler = NonNullable<OptimizeSettings['bwImageHandler']>;
-
-/** The object resolved; a missing entry (MuPDF's shared Null, which has no document) as it is. */
-const res = (obj: mupdf.PDFObject): mupdf.PDFObject => (obj.isNull() ? obj : obj.resolve());
 
 const name = (obj: mupdf.PDFObject): string | undefined => {
   const r = res(obj);
@@ -75,38 +77,132 @@ function drawDpi(image: mupdf.Image, ctm: mupdf.Matrix): number {
 }
 
 /**
+ * The image to rewrite. A plain JPEG (DCTDecode alone, DeviceRGB or DeviceGray, 8 bits, no decode array, no mask) is
+ * made from its stored bytes: WebAssembly memory grows by about the image's stored size for every image MuPDF's
+ * loadImage loads from a document, and neither the image's release, emptyStore nor closing the document gives it back
+ * to later allocations (measured on a 100 MB album of 300 dpi JPEG photos: 1.4 MB a photo; a JPEG made from its bytes
+ * leaves nothing behind). Anything else is loaded by MuPDF, which applies the dictionary's entries.
+ * Anything else is loaded by MuPDF, which applies the dictionary's entries.
+ */
+function loadForRewrite(doc: mupdf.PDFDocument, dict: mupdf.PDFObject): mupdf.Image {
+  const filters = filterOf(dict);
+  const space = name(dict.get('ColorSpace'));
+  const bpc = res(dict.get('BitsPerComponent'));
+  const plain = filters.length === 1 && filters[0] === 'DCTDecode' && dict.get('DecodeParms').isNull() && dict.get('Decode').isNull()
+    && (space === 'DeviceRGB' || space === 'DeviceGray') && bpc.isNumber() && bpc.asNumber() === 8 && !res(dict.get('ImageMask')).isBoolean()
+    && dict.get('SMask').isNull() && dict.get('Mask').isNull();
+  if (plain) {
+    const raw = dict.readRawStream();
+    let image: mupdf.Image | undefined;
+    try {
+      image = new mupdf.Image(raw);
+    } catch {
+      image = undefined;
+    } finally {
+      raw.destroy();
+    }
+    // What MuPDF's JPEG reader found must be what the dictionary says (else the dictionary's reading is the PDF's).
+    if (image && image.getWidth() === dimension(dict, 'Width') && image.getHeight() === dimension(dict, 'Height') && image.getNumberOfComponents() === (space === 'DeviceRGB' ? 3 : 1)) return image;
+    image?.destroy();
+  }
+  return doc.loadImage(dict);
+}
+
+/** An image dictionary's /Width or /Height (0 when absent): the size draws that match no object are compared by. */
+function dimension(dict: mupdf.PDFObject, key: 'Width' | 'Height'): number {
+  const value = res(dict.get(key));
+  return value.isNumber() ? value.asNumber() : 0;
+}
+
+/**
+ * The image XObjects (by object number) a page's content can draw: those named in its resources (inherited ones
+ * included), in the resources of the forms, patterns, soft-mask groups and Type 3 fonts those name, recursively, and
+ * in its annotations' appearance streams. An image drawn some other way is met as an unmatched draw, which only keeps
+ * images of its size from being downsampled.
+ */
+function reachableImages(page: mupdf.PDFObject, images: Map<number, mupdf.PDFObject>): Set<number> {
+  const found = new Set<number>();
+  const seen = new Set<number>();
+  const pending: mupdf.PDFObject[] = [];
+  const visit = (obj: mupdf.PDFObject) => {
+    if (obj.isNull()) return;
+    if (obj.isIndirect()) {
+      const num = obj.asIndirect();
+      if (images.has(num)) {
+        found.add(num);
+        return;
+      }
+      if (seen.has(num)) return;
+      seen.add(num);
+    }
+    pending.push(obj);
+  };
+  // Resources are inherited from the page tree.
+  for (let node = page, depth = 0; !node.isNull() && depth < 64; node = node.get('Parent'), depth++) {
+    const resources = node.get('Resources');
+    if (!resources.isNull()) {
+      visit(resources);
+      break;
+    }
+  }
+  const annots = res(page.get('Annots'));
+  if (annots.isArray()) {
+    for (let i = 0; i < annots.length; i++) {
+      const ap = res(res(annots.get(i)).get('AP'));
+      if (!ap.isDictionary()) continue;
+      for (const key of ['N', 'R', 'D']) {
+        const appearance = ap.get(key);
+        // An appearance is a stream, or a dictionary of streams by state.
+        if (res(appearance).isDictionary() && !appearance.isStream()) res(appearance).forEach((state) => visit(state));
+        else visit(appearance);
+      }
+    }
+  }
+  while (pending.length > 0) {
+    const obj = res(pending.pop()!);
+    if (!obj.isDictionary()) continue;
+    // A form, pattern or appearance stream: its own resources.
+    visit(obj.get('Resources'));
+    for (const key of ['XObject', 'Pattern', 'Font']) {
+      const dict = res(obj.get(key));
+      if (dict.isDictionary()) dict.forEach((value) => visit(value));
+    }
+    // Graphics states: a soft mask's group is a form.
+    const states = res(obj.get('ExtGState'));
+    if (states.isDictionary()) {
+      states.forEach((state) => {
+        const mask = res(res(state).get('SMask'));
+        if (mask.isDictionary()) visit(mask.get('G'));
+      });
+    }
+  }
+  return found;
+}
+
+/**
  * Finds every image XObject's highest effective resolution: each page (and
  * its annotations' appearances) is run through a device that records image
  * draws with their transforms. MuPDF hands the device the same image it
  * loads for the object (its store is keyed by object), so a draw is matched
  * to its object by identity; a draw that matches nothing but has the size
  * of some object marks those objects as drawn at unknown resolution, so they
- * are not downsampled.
+ * are not downsampled. Only the images one page can draw are loaded while it
+ * runs, then released with what MuPDF's store kept for them (issue 35: every
+ * image was held from the survey to the end of the image pass).
  */
 function survey(doc: mupdf.PDFDocument, hashAbove: number): { entries: ImageEntry[]; unmatched: UnmatchedDraw[] } {
-  const entries = new Map<number, ImageEntry>();
+  const entries = new Map<number, ImageEntry & { width: number; height: number }>();
   const { images, masks } = imageObjects(doc);
   for (const [num, obj] of images) {
-    try {
-      entries.set(num, { num, obj, image: doc.loadImage(obj), dpi: 0, drawn: false });
-    } catch {
-      // An image MuPDF cannot load is not touched.
-    }
+    entries.set(num, { num, obj, image: undefined as unknown as mupdf.Image, dpi: 0, drawn: false, width: dimension(obj, 'Width'), height: dimension(obj, 'Height') });
   }
-  const byPointer = new Map<number, ImageEntry | null>();
-  for (const entry of entries.values()) byPointer.set(entry.image.pointer as unknown as number, entry);
-  // A soft mask is drawn too (into the mask group): known, and not counted as a draw of some image of its size.
-  const maskImages: mupdf.Image[] = [];
-  for (const num of masks) {
-    try {
-      const mask = doc.loadImage(doc.newIndirect(num));
-      maskImages.push(mask);
-      byPointer.set(mask.pointer as unknown as number, null);
-    } catch {
-      // Not loadable: its draws fall to the size match below, which only makes images keep their resolution.
-    }
-  }
+  const unloadable = new Set<number>();
+  const maskSizes = [...masks].map((num) => {
+    const mask = doc.newIndirect(num);
+    return { width: dimension(mask, 'Width'), height: dimension(mask, 'Height') };
+  });
   const unmatched: UnmatchedDraw[] = [];
+  let byPointer = new Map<number, ImageEntry | null>();
   const record = (image: mupdf.Image, ctm: mupdf.Matrix) => {
     const entry = byPointer.get(image.pointer as unknown as number);
     if (entry === null) return;
@@ -116,11 +212,11 @@ function survey(doc: mupdf.PDFDocument, hashAbove: number): { entries: ImageEntr
       return;
     }
     // The interpreter may load a soft mask afresh to draw it into its mask group: a draw of a mask's size is taken for that.
-    if (maskImages.some((m) => m.getWidth() === image.getWidth() && m.getHeight() === image.getHeight())) return;
+    if (maskSizes.some((m) => m.width === image.getWidth() && m.height === image.getHeight())) return;
     // Inline images are drawn this way too: their resolution and pixels, to find and check them (inline.ts).
     unmatched.push(unmatchedDraw(image, drawDpi(image, ctm), hashAbove));
     for (const other of entries.values()) {
-      if (other.image.getWidth() === image.getWidth() && other.image.getHeight() === image.getHeight()) {
+      if (other.width === image.getWidth() && other.height === image.getHeight()) {
         other.drawn = true;
         other.dpi = Infinity;
       }
@@ -134,18 +230,47 @@ function survey(doc: mupdf.PDFDocument, hashAbove: number): { entries: ImageEntr
   try {
     for (let i = 0; i < doc.countPages(); i++) {
       const page = doc.loadPage(i);
+      const loaded: mupdf.Image[] = [];
+      byPointer = new Map();
       try {
+        for (const num of reachableImages(page.getObject(), images)) {
+          const entry = entries.get(num)!;
+          if (unloadable.has(num)) continue;
+          try {
+            const image = doc.loadImage(entry.obj);
+            loaded.push(image);
+            byPointer.set(image.pointer as unknown as number, entry);
+          } catch {
+            // An image MuPDF cannot load is not touched.
+            unloadable.add(num);
+            continue;
+          }
+          // Its masks are drawn too (into the mask group): known, and not counted as a draw of some image of their size.
+          for (const key of ['SMask', 'Mask']) {
+            const mask = entry.obj.get(key);
+            if (!mask.isIndirect() || !masks.has(mask.asIndirect())) continue;
+            try {
+              const maskImage = doc.loadImage(mask);
+              loaded.push(maskImage);
+              byPointer.set(maskImage.pointer as unknown as number, null);
+            } catch {
+              // Not loadable: its draws fall to the size match, which only makes images keep their resolution.
+            }
+          }
+        }
         page.run(device, mupdf.Matrix.identity);
       } finally {
         page.destroy();
+        for (const image of loaded) image.destroy();
+        // The images' data (and anything the interpreter cached for the page) goes before the next page's.
+        mupdf.emptyStore();
       }
     }
   } finally {
     device.close();
     device.destroy();
-    for (const mask of maskImages) mask.destroy();
   }
-  return { entries: [...entries.values()].filter((e) => e.drawn), unmatched };
+  return { entries: [...entries.values()].filter((e) => e.drawn && !unloadable.has(e.num)), unmatched };
 }
 
 type Kind = 'color' | 'gray' | 'bw';
@@ -219,6 +344,36 @@ function resize(pixmap: mupdf.Pixmap, width: number, height: number, method: num
 }
 
 /**
+ * Whether an image can be averaged down by drawing it (drawReduced): a device colour space (or an ICC-based one of
+ * one, 3 or 4 components), no mask of any kind (the device would composite it over white) and not a stencil.
+ */
+function drawable(image: mupdf.Image, dict: mupdf.PDFObject): boolean {
+  const cs = image.getColorSpace();
+  if (!cs || cs.isIndexed() || cs.isLab() || cs.isDeviceN() || !(cs.isGray() || cs.isRGB() || cs.isCMYK())) return false;
+  if (image.getImageMask() || !dict.get('SMask').isNull() || !dict.get('Mask').isNull()) return false;
+  return cs.getNumberOfComponents() === image.getNumberOfComponents();
+}
+
+/**
+ * `average` at a whole factor, from the stored image rather than its decoded pixels: MuPDF's draw device decodes a
+ * JPEG already reduced by a power of two (libjpeg's scaled IDCT, an average of each 2x2 or 4x4 block) and area-scales
+ * what remains, so the full-size pixels are never held (a 300 dpi Letter page in colour: 25 MB) and most of the
+ * decoding and scaling work is skipped (measured on 300 dpi photographs: about half of the image pass).
+ */
+function drawReduced(image: mupdf.Image, width: number, height: number, cs: mupdf.ColorSpace): mupdf.Pixmap {
+  const out = new mupdf.Pixmap(cs, [0, 0, width, height], false);
+  out.clear(255);
+  const device = new mupdf.DrawDevice(mupdf.Matrix.identity, out);
+  try {
+    device.fillImage(image, [width, 0, 0, height, 0, 0], 1);
+    device.close();
+  } finally {
+    device.destroy();
+  }
+  return out;
+}
+
+/**
  * Rewrites the image XObjects as the profile's handlers say (docs/optimize.md):
  * downsampled only above 1.5 times the handler's dpi, to that dpi; converted
  * and re-encoded per the codes. The new stream replaces the old one in the
@@ -241,34 +396,44 @@ export function rewriteImages(doc: mupdf.PDFDocument, settings: OptimizeSettings
   // Inline images above their target become image XObjects (inline.ts) and go through the same pass.
   const inline = convertInlineImages(doc, unmatched, handlers);
   stats.skipped.push(...inline.notes);
-  for (const { ref, dpi } of inline.converted) entries.push({ num: ref.asIndirect(), obj: ref, image: doc.loadImage(ref), dpi, drawn: true });
+  // The image is loaded in the loop (survey destroyed the ones it held).
+  for (const { ref, dpi } of inline.converted) entries.push({ num: ref.asIndirect(), obj: ref, image: undefined as unknown as mupdf.Image, dpi, drawn: true });
   stats.examined = entries.length;
   let done = 0;
-  try {
-    rewriteAll();
-  } finally {
-    for (const entry of entries) entry.image.destroy();
-  }
-  return stats;
-
-  function rewriteAll(): void {
   for (const entry of entries) {
     progress(done++, entries.length);
+    try {
+      entry.image = loadForRewrite(doc, entry.obj);
+    } catch {
+      continue;
+    }
+    try {
+      rewriteEntry(entry);
+    } finally {
+      // One image at a time: its data, and the decoded pixmaps MuPDF keeps in its store for it, go before the next.
+      entry.image.destroy();
+      mupdf.emptyStore();
+    }
+  }
+  progress(done, entries.length);
+  return stats;
+
+  function rewriteEntry(entry: ImageEntry): void {
     const dict = entry.obj;
     const kind = kindOf(dict, entry.image);
     const handler = handlers[kind];
-    if (!handler) continue;
+    if (!handler) return;
     if (kind === 'bw') {
       try {
         if (rewriteBilevel(doc, entry, dict, handler as BwHandler, stats)) stats.changed++;
       } catch (err) {
         stats.skipped.push(`object ${entry.num}: bi-level image kept, it could not be rewritten (${err instanceof Error ? err.message.slice(0, 120) : 'error'})`);
       }
-      continue;
+      return;
     }
     if (res(dict.get('Mask')).isArray()) {
       stats.skipped.push(`object ${entry.num}: colour-key masked image kept`);
-      continue;
+      return;
     }
     try {
       if (rewriteOne(doc, entry, dict, handler as NonNullable<OptimizeSettings['colorImageHandler']>, stats)) stats.changed++;
@@ -277,9 +442,8 @@ export function rewriteImages(doc: mupdf.PDFDocument, settings: OptimizeSettings
       stats.skipped.push(`object ${entry.num}: kept, it could not be rewritten (${err instanceof Error ? err.message.slice(0, 120) : 'error'})`);
     }
   }
-  progress(done, entries.length);
-  }
 }
+
 
 /**
  * The pixels losslessly (Flate, plain or with predictors, the smaller), or
@@ -295,8 +459,10 @@ function losslessIfSmaller(pixmap: mupdf.Pixmap, components: number, bar: number
   const band = Math.max(16, Math.ceil(height / 16));
   if (height >= 4 * band) {
     const start = Math.floor((height - band) / 2) * stride;
-    const sample = flateSmallest(pixels.subarray(start, start + band * stride), width, band, components, stride);
-    if ((sample.bytes.length * height) / band > 1.5 * bar) return undefined;
+    // Estimated at Flate level 1, a fifth of level 9's time on a photo, and at most about a tenth larger (measured): the
+    // margin is widened to match.
+    const sample = flateSmallest(pixels.subarray(start, start + band * stride), width, band, components, stride, 1);
+    if ((sample.bytes.length * height) / band > 1.7 * bar) return undefined;
   }
   return flateSmallest(pixels, width, height, components, stride);
 }
@@ -316,15 +482,16 @@ function rewriteOne(doc: mupdf.PDFDocument, entry: ImageEntry, dict: mupdf.PDFOb
   // Re-encoding a JPEG as JPEG, or Flate as Flate, with nothing else changed only loses quality or gains nothing.
   if (!downsample && !convert && (compression === 0 || (compression === 1 && wasJpeg) || (compression === 2 && filters.every((f) => f === 'FlateDecode')))) return false;
 
-  let pixmap = image.toPixmap();
+  const scale = downsample ? target / entry.dpi : 1;
+  const newWidth = Math.max(1, Math.round(width * scale));
+  const newHeight = Math.max(1, Math.round(height * scale));
+  const direct = downsample && (handler.downsampling ?? 0) === 0 && wholeFactor(width, newWidth) && wholeFactor(height, newHeight) && drawable(image, dict);
+  let pixmap = direct ? drawReduced(image, newWidth, newHeight, convert ? space.cs : image.getColorSpace()!) : image.toPixmap();
   const owned: mupdf.Pixmap[] = [pixmap];
   try {
     if (pixmap.getAlpha()) return false;
-    if (convert) owned.push((pixmap = pixmap.convertToColorSpace(space.cs, false)));
-    if (downsample) {
-      const scale = target / entry.dpi;
-      owned.push((pixmap = resize(pixmap, Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale)), handler.downsampling ?? 0)));
-    }
+    if (!direct && convert) owned.push((pixmap = pixmap.convertToColorSpace(space.cs, false)));
+    if (!direct && downsample) owned.push((pixmap = resize(pixmap, newWidth, newHeight, handler.downsampling ?? 0)));
     const cs = pixmap.getColorSpace();
     if (!cs) return false;
     // The same pixels losslessly (Flate at level 9, with PNG predictors or plain): chosen whenever it is no larger than
@@ -335,29 +502,54 @@ function rewriteOne(doc: mupdf.PDFDocument, entry: ImageEntry, dict: mupdf.PDFOb
     let jpegBytes: Uint8Array | undefined;
     let candidate: ReturnType<typeof losslessIfSmaller>;
     if (jpeg) {
-      const ceiling = jpegQuality(handler.jpegQuality ?? 0.75);
-      jpegBytes = pixmap.asJPEG(ceiling, false);
+      const reference = jpegQuality(handler.jpegQuality ?? 0.75);
+      jpegBytes = pixmap.asJPEG(reference, false);
       candidate = losslessIfSmaller(pixmap, components, jpegBytes.length);
-      if (!candidate || candidate.bytes.length > jpegBytes.length) jpegBytes = lowerJpegQuality(pixmap, ceiling, jpegBytes).bytes;
+      if (!candidate || candidate.bytes.length > jpegBytes.length) {
+        const chosen = chooseJpegQuality(pixmap, reference, jpegBytes);
+        // Raised above the reference (an image JPEG damages): the lossless coding may beat that one.
+        if (!candidate && chosen.quality > reference) candidate = losslessIfSmaller(pixmap, components, chosen.bytes.length);
+        jpegBytes = chosen.bytes;
+      }
     }
     // Buffers and images are destroyed here, not left to the garbage collector: a scan's pages otherwise leave their
     // JPEGs in the WebAssembly heap until it runs, and the heap grows around them (measured: 50 MB more at the peak
     // on the 234-page bench scan).
-    const jpegBuffer = jpegBytes ? new mupdf.Buffer(jpegBytes) : undefined;
-    let fresh: mupdf.PDFObject;
-    try {
-      const encoded = jpegBuffer ? new mupdf.Image(jpegBuffer) : new mupdf.Image(pixmap);
+    // Kept colour spaces stay the same object (an ICC profile is not written twice); an indexed one was expanded to its base.
+    const oldSpace = dict.get('ColorSpace');
+    const indexed = res(oldSpace).isArray() && name(res(oldSpace).get(0)) === 'Indexed';
+    // Only when the samples are still in it: MuPDF may decode some spaces (Lab, DeviceN) into another.
+    const keepSpace = !convert && !indexed && !oldSpace.isNull() && cs.getNumberOfComponents() === image.getNumberOfComponents();
+    // A gray or RGB JPEG in the colour space the image keeps is written into the object as it is: MuPDF's addImage would
+    // decode it again to fingerprint its pixels and hold a second copy in a new object until the save, per image (issue
+    // 35). Others (CMYK's inverted samples, a converted or expanded space, which addImage writes as ICC-based) go through
+    // addImage.
+    const written = jpegBytes && keepSpace && (cs.isRGB() || cs.isGray()) ? jpegBytes : undefined;
+    // The stored stream's length without reading it, where the dictionary states it (an object read from the file has it right).
+    const storedLength = res(dict.get('Length'));
+    const oldLength = storedLength.isNumber() && storedLength.asNumber() > 0 ? storedLength.asNumber() : rawLength(dict);
+    let fresh: mupdf.PDFObject | undefined;
+    let newBytes: mupdf.Buffer;
+    if (written) {
+      newBytes = new mupdf.Buffer(written);
+    } else {
+      // Buffers and images are destroyed here, not left to the garbage collector: a scan's pages otherwise leave their
+      // JPEGs in the WebAssembly heap until it runs, and the heap grows around them (measured: 50 MB more at the peak
+      // on the 234-page bench scan).
+      const jpegBuffer = jpegBytes ? new mupdf.Buffer(jpegBytes) : undefined;
       try {
-        fresh = doc.addImage(encoded);
+        const encoded = jpegBuffer ? new mupdf.Image(jpegBuffer) : new mupdf.Image(pixmap);
+        try {
+          fresh = doc.addImage(encoded);
+        } finally {
+          encoded.destroy();
+        }
       } finally {
-        encoded.destroy();
+        jpegBuffer?.destroy();
       }
-    } finally {
-      jpegBuffer?.destroy();
+      newBytes = fresh.readRawStream();
     }
     const freshDict = fresh;
-    const oldBytes = dict.readRawStream();
-    let newBytes = freshDict.readRawStream();
     if (!jpeg) candidate = losslessIfSmaller(pixmap, components, newBytes.getLength());
     const lossless = candidate !== undefined && (jpeg ? candidate.bytes.length <= newBytes.getLength() : candidate.bytes.length < newBytes.getLength()) ? candidate : undefined;
     if (lossless) {
@@ -365,22 +557,24 @@ function rewriteOne(doc: mupdf.PDFDocument, entry: ImageEntry, dict: mupdf.PDFOb
       newBytes = new mupdf.Buffer(lossless.bytes);
     }
     try {
-      if (newBytes.getLength() >= oldBytes.getLength()) {
+      if (newBytes.getLength() >= oldLength) {
         stats.keptLarger++;
         return false;
       }
-      // Kept colour spaces stay the same object (an ICC profile is not written twice); an indexed one was expanded to its base.
-      const oldSpace = dict.get('ColorSpace');
-      const indexed = res(oldSpace).isArray() && name(res(oldSpace).get(0)) === 'Indexed';
-      // Only when the samples are still in it: MuPDF may decode some spaces (Lab, DeviceN) into another.
-      const keepSpace = !convert && !indexed && !oldSpace.isNull() && cs.getNumberOfComponents() === image.getNumberOfComponents();
       entry.obj.writeRawStream(newBytes);
       for (const key of ['Filter', 'DecodeParms', 'Decode', 'Width', 'Height', 'BitsPerComponent', 'ColorSpace']) dict.delete(key);
-      for (const key of ['Filter', 'DecodeParms', 'Width', 'Height', 'BitsPerComponent']) {
-        const value = freshDict.get(key);
-        if (!value.isNull()) dict.put(key, value);
+      if (freshDict) {
+        for (const key of ['Filter', 'DecodeParms', 'Width', 'Height', 'BitsPerComponent']) {
+          const value = freshDict.get(key);
+          if (!value.isNull()) dict.put(key, value);
+        }
+      } else {
+        dict.put('Filter', doc.newName('DCTDecode'));
+        dict.put('Width', doc.newInteger(pixmap.getWidth()));
+        dict.put('Height', doc.newInteger(pixmap.getHeight()));
+        dict.put('BitsPerComponent', doc.newInteger(8));
       }
-      dict.put('ColorSpace', keepSpace ? oldSpace : freshDict.get('ColorSpace'));
+      dict.put('ColorSpace', keepSpace || !freshDict ? oldSpace : freshDict.get('ColorSpace'));
       if (lossless) {
         dict.put('Filter', doc.newName('FlateDecode'));
         dict.put('BitsPerComponent', doc.newInteger(8));
@@ -397,15 +591,24 @@ function rewriteOne(doc: mupdf.PDFDocument, entry: ImageEntry, dict: mupdf.PDFOb
       if (downsample) stats.downsampled++;
       return true;
     } finally {
-      oldBytes.destroy();
       newBytes.destroy();
       // Unreferenced now: the save's garbage collection drops it (and an ICC profile it brought). Not deleted: MuPDF's
       // addImage answers the object it made before for an image of the same pixels (a scan's repeated page), which
       // must still be a stream then.
-      stats.freed.add(fresh.asIndirect());
+      if (fresh) stats.freed.add(fresh.asIndirect());
     }
   } finally {
     for (const p of owned) p.destroy();
+  }
+}
+
+/** The stored (raw) length of a stream whose dictionary does not state it. */
+function rawLength(dict: mupdf.PDFObject): number {
+  const raw = dict.readRawStream();
+  try {
+    return raw.getLength();
+  } finally {
+    raw.destroy();
   }
 }
 

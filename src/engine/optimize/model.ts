@@ -183,9 +183,10 @@ function preset(resolution: number, bwResolution: number, quality: number, optio
 /** The built-in, read-only profiles, by name (docs/optimize.md#built-in-profiles). */
 export const BUILT_IN_PROFILES: Readonly<Record<string, OptimizeSettings>> = {
   screen: preset(72, 300, 0.62, { rgb: true, bicubic: false }),
-  // Quality 0.92, not Ghostscript's 0.62: its AutoFilter writes grainy photos lossless (Flate), and at 0.62 ours lost to its
-  // page renders (SSIM 0.9650 against 0.9724, bench/README.md); 0.92 matches them at a fifth of the size.
-  ebook: preset(150, 300, 0.92, { rgb: true, bicubic: false }),
+  // Ghostscript's quality (QFactor 0.76, IJG 62) as the reference: photographs are written as close to their pixels as
+  // its JPEG writes them (issue 35: at 0.92 they were 3.9x its size); the grainy images its AutoFilter keeps lossless are
+  // raised until JPEG stops damaging them (quality.ts), which is what 0.92 was for.
+  ebook: preset(150, 300, 0.62, { rgb: true, bicubic: false }),
   printer: preset(300, 1200, 0.8, { rgb: false, bicubic: false }),
   prepress: preset(300, 1200, 0.92, { rgb: false, bicubic: true }),
   // No image handler: no image is touched; only lossless object work (deduplication, unused resources, object streams).

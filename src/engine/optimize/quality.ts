@@ -3,15 +3,29 @@ import { ssim, type GrayImage } from './ssim.js';
 
 /**
  * The JPEG quality of a rewritten image (docs/optimize.md#jpeg-quality): the
- * profile's `jpegQuality` is the ceiling, and a lower step is taken while the
- * image stays as close to its pixels as at the ceiling, within
- * JPEG_SSIM_TOLERANCE of SSIM. A flat logo or a drawing loses nothing a reader
+ * profile's `jpegQuality` is the reference. A lower step is taken while the
+ * image stays as close to its pixels as at the reference, within
+ * JPEG_SSIM_TOLERANCE of SSIM: a flat logo or a drawing loses nothing a reader
  * could see at a lower quality and is written in fewer bytes; a photo, whose
- * similarity falls with every step, keeps the profile's quality.
+ * similarity falls with every step, keeps the reference. An image that JPEG
+ * damages at the reference (SSIM below DAMAGED_SSIM: grain, sharp edges, the
+ * images Ghostscript's AutoFilter writes losslessly) is raised instead, step
+ * by step up to RAISE_LIMIT, until it reaches DAMAGED_SSIM.
  */
 
 /** The qualities tried below the profile's (IJG scale), in this order; the first that loses too much ends the search. */
-const STEPS = [85, 75, 62, 50];
+const STEPS = [85, 75, 62, 50, 40];
+
+/**
+ * Below this SSIM (gray, against the pixels written) at the profile's quality, JPEG is damaging the image. Measured
+ * (150 dpi, IJG 62): smooth photographs 0.95 to 0.96 (bench/photo-fixtures.ts; Ghostscript's own JPEG of the same
+ * pixels 0.958), the grainy photos of the image-heavy test document 0.84 to 0.89, which Ghostscript /ebook writes
+ * losslessly and which at 0.62 made our pages worse than its (SSIM 0.9650 against 0.9724).
+ */
+export const DAMAGED_SSIM = 0.93;
+
+/** The qualities a damaged image is raised through, and the highest (the quality `ebook` used for every image before). */
+const RAISE = [75, 85, 92];
 
 /**
  * SSIM a lower quality may lose against the profile's own. Measured on the corpus's us_constitution.pdf: its CMYK
@@ -93,30 +107,40 @@ export function jpegQuality(quality: number): number {
 }
 
 /**
- * `ceiling`: the profile's quality (1 to 100), `atCeiling` the image encoded at it. Answers the JPEG to write
- * and its quality: the lowest step within the tolerance, or the ceiling's own bytes.
+ * `reference`: the profile's quality (1 to 100), `atReference` the image encoded at it. Answers the JPEG to write
+ * and its quality: the lowest step within the tolerance, the reference's own bytes, or for a damaged image a higher
+ * step (the first that reaches DAMAGED_SSIM, else the highest).
  */
-export function lowerJpegQuality(pixmap: mupdf.Pixmap, ceiling: number, atCeiling: Uint8Array): { bytes: Uint8Array; quality: number } {
-  const lower = STEPS.filter((q) => q < ceiling);
-  if (lower.length === 0) return { bytes: atCeiling, quality: ceiling };
+export function chooseJpegQuality(pixmap: mupdf.Pixmap, reference: number, atReference: Uint8Array): { bytes: Uint8Array; quality: number } {
+  const lower = STEPS.filter((q) => q < reference);
+  const higher = RAISE.filter((q) => q > reference);
+  if (lower.length === 0 && higher.length === 0) return { bytes: atReference, quality: reference };
   const sample = sampleOf(pixmap);
   const judged = sample ?? pixmap;
-  let chosen = ceiling;
-  let bytes = atCeiling;
+  let chosen = reference;
+  let bytes = atReference;
   try {
-    const reference = grayOf(judged);
-    if (sample) bytes = sample.asJPEG(ceiling, false);
-    const bound = ssim(reference, decodedGray(bytes)) - JPEG_SSIM_TOLERANCE;
-    for (const q of lower) {
-      const candidate = judged.asJPEG(q, false);
-      if (candidate.length >= bytes.length || ssim(reference, decodedGray(candidate)) < bound) break;
-      chosen = q;
-      bytes = candidate;
+    const original = grayOf(judged);
+    if (sample) bytes = sample.asJPEG(reference, false);
+    const atRef = ssim(original, decodedGray(bytes));
+    if (atRef < DAMAGED_SSIM) {
+      for (const q of higher) {
+        chosen = q;
+        if (ssim(original, decodedGray(judged.asJPEG(q, false))) >= DAMAGED_SSIM) break;
+      }
+    } else {
+      const bound = atRef - JPEG_SSIM_TOLERANCE;
+      for (const q of lower) {
+        const candidate = judged.asJPEG(q, false);
+        if (candidate.length >= bytes.length || ssim(original, decodedGray(candidate)) < bound) break;
+        chosen = q;
+        bytes = candidate;
+      }
     }
   } finally {
     sample?.destroy();
   }
-  if (chosen === ceiling) return { bytes: atCeiling, quality: ceiling };
-  // Judged on tiles: the whole image is encoded once more, at the quality chosen.
-  return { bytes: sample ? pixmap.asJPEG(chosen, false) : bytes, quality: chosen };
+  if (chosen === reference) return { bytes: atReference, quality: reference };
+  // Judged on tiles (or raised): the whole image is encoded once more, at the quality chosen.
+  return { bytes: sample || chosen > reference ? pixmap.asJPEG(chosen, false) : bytes, quality: chosen };
 }

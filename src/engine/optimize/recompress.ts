@@ -1,5 +1,6 @@
 import { constants, deflateSync, inflateSync } from 'node:zlib';
 import * as mupdf from 'mupdf';
+import { resolveEntry as res } from '../core/mupdf-objects.js';
 import type { OptimizeSettings } from './model.js';
 
 /**
@@ -34,7 +35,6 @@ const BAND_BYTES = 64 * 1024;
 /** A re-encoding must save at least this share (besides being smaller) to be estimated worth the full work on a large image. */
 const ESTIMATE_MARGIN = 0.98;
 
-const res = (obj: mupdf.PDFObject): mupdf.PDFObject => (obj.isNull() ? obj : obj.resolve());
 
 function filters(dict: mupdf.PDFObject): string[] | undefined {
   const f = res(dict.get('Filter'));
@@ -181,9 +181,9 @@ const METHODS: Method[] = [
  * Flate at level 9, with a window no larger than the data needs: zlib's set-up for a 32 KB window and the largest
  * hash is most of the work for a small image (200 images of 9 KB on the 200-page bench document).
  */
-function deflate(data: Uint8Array | Uint8ClampedArray, strategy: number): Buffer {
+function deflate(data: Uint8Array | Uint8ClampedArray, strategy: number, level = 9): Buffer {
   const windowBits = Math.min(15, Math.max(9, Math.ceil(Math.log2(data.length + 262))));
-  return deflateSync(data, { level: 9, windowBits, memLevel: Math.max(1, Math.min(9, windowBits - 6)), strategy });
+  return deflateSync(data, { level, windowBits, memLevel: Math.max(1, Math.min(9, windowBits - 6)), strategy });
 }
 
 /** Rows `stride` bytes apart, packed `rowBytes` apart (a view when they already are). */
@@ -197,13 +197,13 @@ function packedRows(samples: Uint8Array | Uint8ClampedArray, rowBytes: number, h
 /**
  * The smaller of plain Flate and Flate with predictors of the same rows (`predicted` says which). Text and line
  * art often compress better unpredicted than with any per-row choice of predictor: the downsampled gray heading
- * of the corpus's us_constitution.pdf is 32.6 KB plain against 34.7 KB predicted.
+ * of the corpus's us_constitution.pdf is 32.6 KB plain against 34.7 KB predicted. `level` below 9 only for estimates.
  */
-export function flateSmallest(samples: Uint8Array | Uint8ClampedArray, width: number, height: number, components: number, stride: number): { bytes: Buffer; predicted: boolean } {
+export function flateSmallest(samples: Uint8Array | Uint8ClampedArray, width: number, height: number, components: number, stride: number, level = 9): { bytes: Buffer; predicted: boolean } {
   const rowBytes = width * components;
   const rows = packedRows(samples, rowBytes, height, stride);
-  const predicted = deflate(pngFilter(rows, rowBytes, height, components), constants.Z_DEFAULT_STRATEGY);
-  const plain = deflate(rows, constants.Z_DEFAULT_STRATEGY);
+  const predicted = deflate(pngFilter(rows, rowBytes, height, components), constants.Z_DEFAULT_STRATEGY, level);
+  const plain = deflate(rows, constants.Z_DEFAULT_STRATEGY, level);
   return plain.length <= predicted.length ? { bytes: plain, predicted: false } : { bytes: predicted, predicted: true };
 }
 
