@@ -10,16 +10,10 @@ import { EnginePool } from './engine/pool.js';
 import { API_PREFIX, buildApp } from './http/app.js';
 import { createOperations } from './operations/index.js';
 import { FileJobStore } from './operations/jobs/file-store.js';
-import { RedisJobCluster } from './operations/jobs/cluster.js';
-import { RedisJobStore } from './operations/jobs/redis-store.js';
 import { FileProfileStore } from './operations/optimize/file-store.js';
 import { FilesystemStore } from './storage/filesystem-store.js';
 import { meteredStores } from './storage/metered-store.js';
 import { sharedStores, type DocumentStores } from './storage/store.js';
-import { createS3Client } from './storage/s3/client.js';
-import { S3Store } from './storage/s3/store.js';
-import { RedisLocks } from './storage/redis-lock.js';
-import { RedisVersionBook } from './storage/version-book.js';
 import { DavClient } from './storage/webdav/client.js';
 import { WebDavBackend } from './storage/webdav/store.js';
 import { DmsAccounts } from './storage/webdav/accounts.js';
@@ -27,16 +21,13 @@ import { Sealer } from './secrets.js';
 import type { ExternalDirectory } from './auth/types.js';
 import type { SessionStore } from './auth/sessions.js';
 import type { LoginThrottle } from './auth/throttle.js';
-import { RedisSessionStore } from './auth/redis-sessions.js';
-import { RedisLoginThrottle } from './auth/redis-throttle.js';
-import { RedisUserStore } from './auth/redis-users.js';
-import { RedisTokenStore } from './auth/redis-tokens.js';
-import { RedisProfileStore } from './operations/optimize/redis-store.js';
 import type { OptimizeProfileStore } from './operations/optimize/store.js';
 import type { UserStore } from './auth/users.js';
 import type { TokenStore } from './auth/tokens.js';
-import { importLocalState, type Imported } from './redis-import.js';
-import { connectRedis, redactedRedisUrl, type RedisConnection } from './redis.js';
+import type { Imported } from './redis-import.js';
+// The Redis and S3 modules (ioredis, BullMQ, the AWS SDK) are imported where their settings are used, not here: loading
+// them costs about 0.6 s of CPU, which every start without them (each test's service, among others) would pay for nothing.
+import type { RedisConnection } from './redis.js';
 import { declaredTools, ToolSupervisor } from './tools/index.js';
 import { pino } from 'pino';
 
@@ -82,7 +73,8 @@ interface DocumentStoreSetup {
 async function openDocumentStores(config: Config, redis: RedisConnection | undefined): Promise<DocumentStoreSetup> {
   // With Redis, the filesystem and S3 stores lock documents (and S3 commits) through it, so that several instances
   // on one data folder or bucket prefix never write one document at once (docs/deployment.md, "Document locks").
-  const redisLocks = (namespace: string) => (redis ? new RedisLocks(redis, { namespace, leaseMs: config.lockLeaseMs, waitMs: config.lockWaitMs }) : undefined);
+  const RedisLocks = redis ? (await import('./storage/redis-lock.js')).RedisLocks : undefined;
+  const redisLocks = (namespace: string) => (redis && RedisLocks ? new RedisLocks(redis, { namespace, leaseMs: config.lockLeaseMs, waitMs: config.lockWaitMs }) : undefined);
   if (config.store === 'webdav') {
     const read = (file: string | undefined) => (file ? readFile(file) : Promise.resolve(undefined));
     const tls = { ca: await read(config.webdavCaFile), cert: await read(config.webdavCertFile), key: await read(config.webdavKeyFile), rejectUnauthorized: !config.webdavInsecureTls };
@@ -110,6 +102,9 @@ async function openDocumentStores(config: Config, redis: RedisConnection | undef
     return { stores: backend, directory, close };
   }
   if (config.store === 's3') {
+    const { createS3Client } = await import('./storage/s3/client.js');
+    const { S3Store } = await import('./storage/s3/store.js');
+    const { RedisVersionBook } = await import('./storage/version-book.js');
     const client = createS3Client({
       endpoint: config.s3Endpoint,
       region: config.s3Region,
@@ -169,6 +164,8 @@ interface SharedState {
  */
 async function openSharedState(config: Config, mode: 'service' | 'worker'): Promise<SharedState> {
   if (!config.redisUrl) return {};
+  const { connectRedis } = await import('./redis.js');
+  const { RedisProfileStore } = await import('./operations/optimize/redis-store.js');
   let redis: RedisConnection;
   try {
     redis = await connectRedis({ url: config.redisUrl, prefix: config.redisPrefix, timeoutMs: config.redisTimeoutMs });
@@ -181,6 +178,13 @@ async function openSharedState(config: Config, mode: 'service' | 'worker'): Prom
     // A worker serves no requests: it reads optimize profiles (OptimizeAction), never users, tokens or sessions, and
     // its data folder is scratch space, not state to copy into Redis.
     if (mode === 'worker') return { redis, profiles: new RedisProfileStore(redis), ...(sealer ? { sealer } : {}) };
+    const [{ RedisUserStore }, { RedisTokenStore }, { RedisSessionStore }, { RedisLoginThrottle }, { importLocalState }] = await Promise.all([
+      import('./auth/redis-users.js'),
+      import('./auth/redis-tokens.js'),
+      import('./auth/redis-sessions.js'),
+      import('./auth/redis-throttle.js'),
+      import('./redis-import.js'),
+    ]);
     const limits = { idleSeconds: config.sessionIdleSeconds, maxSeconds: config.sessionMaxSeconds };
     const userStore = new RedisUserStore(redis);
     const tokenStore = new RedisTokenStore(redis, userStore);
@@ -209,6 +213,8 @@ async function openSharedState(config: Config, mode: 'service' | 'worker'): Prom
  */
 export async function start(config: Config, mode: 'service' | 'worker' = 'service'): Promise<{ url: string; stop: () => Promise<void> }> {
   const shared = await openSharedState(config, mode);
+  // Redis's URL without its credentials, for the log.
+  const redisShown = config.redisUrl ? (await import('./redis.js')).redactedRedisUrl(config.redisUrl) : undefined;
   const documentStore = await openDocumentStores(config, shared.redis).catch(async (err: unknown) => {
     await shared.redis?.close();
     throw err;
@@ -241,9 +247,9 @@ export async function start(config: Config, mode: 'service' | 'worker' = 'servic
   await pool.ready();
   const toolStatuses = await toolsChecked;
   // With Redis, job records, events and the queue are shared by every instance and worker (docs/jobs.md).
-  const jobStore = shared.redis ? new RedisJobStore(shared.redis) : new FileJobStore(config.dataDir, { onSkip: (file, err) => log?.warn({ file, err }, 'a damaged job record was skipped') });
+  const jobStore = shared.redis ? new (await import('./operations/jobs/redis-store.js')).RedisJobStore(shared.redis) : new FileJobStore(config.dataDir, { onSkip: (file, err) => log?.warn({ file, err }, 'a damaged job record was skipped') });
   const cluster = shared.redis
-    ? new RedisJobCluster(shared.redis, { runJobs: mode === 'worker' || config.runJobs, concurrency: jobConcurrency(config), retentionMs: config.jobRetentionSeconds * 1000, sealer: shared.sealer })
+    ? new (await import('./operations/jobs/cluster.js')).RedisJobCluster(shared.redis, { runJobs: mode === 'worker' || config.runJobs, concurrency: jobConcurrency(config), retentionMs: config.jobRetentionSeconds * 1000, sealer: shared.sealer })
     : undefined;
   const operations = createOperations({
     stores,
@@ -270,8 +276,8 @@ export async function start(config: Config, mode: 'service' | 'worker' = 'servic
   }
   if (cluster) await cluster.start(operations.jobs!);
   if (mode === 'worker') {
-    writeSync(1, `pdfservice worker running jobs from ${redactedRedisUrl(config.redisUrl!)} (pid ${process.pid})\n`);
-    log?.info({ redis: redactedRedisUrl(config.redisUrl!), concurrency: jobConcurrency(config), workers: config.workers }, 'worker running jobs');
+    writeSync(1, `pdfservice worker running jobs from ${redisShown} (pid ${process.pid})\n`);
+    log?.info({ redis: redisShown, concurrency: jobConcurrency(config), workers: config.workers }, 'worker running jobs');
     return {
       url: '',
       stop: async () => {
@@ -317,7 +323,7 @@ export async function start(config: Config, mode: 'service' | 'worker' = 'servic
   const docs = `${api}/docs`;
   // The one line an operator reads; the JSON line after it is for log collectors (and the tests).
   writeSync(1, `pdfservice listening on ${api} (docs: ${docs})\n`);
-  app.log.info({ url, api, docs, workers: config.workers, dataDir: config.dataDir, sessions: config.redisUrl ? `redis ${redactedRedisUrl(config.redisUrl)}` : 'memory' }, 'listening');
+  app.log.info({ url, api, docs, workers: config.workers, dataDir: config.dataDir, sessions: redisShown ? `redis ${redisShown}` : 'memory' }, 'listening');
   return {
     url,
     stop: async () => {
