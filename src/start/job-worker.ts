@@ -5,7 +5,6 @@ import { jobConcurrency, type Config } from '../config.js';
 import type { EnginePool } from '../engine/pool.js';
 import type { Operations } from '../operations/index.js';
 import type { ToolSupervisor } from '../tools/index.js';
-import { redactedRedisUrl } from '../redis.js';
 import type { JobSetup } from './jobs.js';
 import type { SharedState } from './shared-state.js';
 import type { DocumentStoreSetup } from './stores.js';
@@ -24,8 +23,9 @@ export async function startJobWorker(
   // (engine failures, record sweeps).
   log.current = pino({ level: config.logLevel, base: { pid: process.pid, hostname: hostname(), role: 'worker' } });
   await operations.jobs?.start();
-  writeSync(1, `pdfservice worker running jobs from ${redactedRedisUrl(config.redisUrl!)} (pid ${process.pid})\n`);
-  log.current.info({ redis: redactedRedisUrl(config.redisUrl!), concurrency: jobConcurrency(config), workers: config.workers }, 'worker running jobs');
+  const redisShown = (await import('../redis.js')).redactedRedisUrl(config.redisUrl!); // ioredis only where Redis is used
+  writeSync(1, `pdfservice worker running jobs from ${redisShown} (pid ${process.pid})\n`);
+  log.current.info({ redis: redisShown, concurrency: jobConcurrency(config), workers: config.workers }, 'worker running jobs');
   return {
     url: '',
     stop: async () => {

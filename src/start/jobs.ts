@@ -1,8 +1,6 @@
 import { jobConcurrency, type Config } from '../config.js';
 import type { Operations } from '../operations/index.js';
 import { FileJobStore } from '../operations/jobs/file-store.js';
-import { RedisJobBackend } from '../operations/jobs/redis-backend.js';
-import { RedisJobStore } from '../operations/jobs/redis-store.js';
 import type { SharedState } from './shared-state.js';
 import type { LogRef } from './startup.js';
 
@@ -11,12 +9,13 @@ import type { LogRef } from './startup.js';
  * queue are shared by every instance and worker (docs/jobs.md); without it, records in the data folder and the
  * queue in this process.
  */
-export type JobSetup = ReturnType<typeof openJobs>;
+export type JobSetup = Awaited<ReturnType<typeof openJobs>>;
 
-export function openJobs(config: Config, shared: SharedState, mode: 'service' | 'worker', log: LogRef) {
-  const store = shared.redis ? new RedisJobStore(shared.redis) : new FileJobStore(config.dataDir, { onSkip: (file, err) => log.current?.warn({ file, err }, 'a damaged job record was skipped') });
+export async function openJobs(config: Config, shared: SharedState, mode: 'service' | 'worker', log: LogRef) {
+  const redisJobs = shared.redis ? await Promise.all([import('../operations/jobs/redis-store.js'), import('../operations/jobs/redis-backend.js')]) : undefined;
+  const store = shared.redis ? new redisJobs![0].RedisJobStore(shared.redis) : new FileJobStore(config.dataDir, { onSkip: (file, err) => log.current?.warn({ file, err }, 'a damaged job record was skipped') });
   const backend = shared.redis
-    ? new RedisJobBackend(shared.redis, { runJobs: mode === 'worker' || config.runJobs, concurrency: jobConcurrency(config), retentionMs: config.jobRetentionSeconds * 1000, sealer: shared.sealer })
+    ? new redisJobs![1].RedisJobBackend(shared.redis, { runJobs: mode === 'worker' || config.runJobs, concurrency: jobConcurrency(config), retentionMs: config.jobRetentionSeconds * 1000, sealer: shared.sealer })
     : undefined;
   const limits = {
     queueLimit: config.jobQueueLimit,

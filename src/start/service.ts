@@ -6,7 +6,6 @@ import type { EnginePool } from '../engine/pool.js';
 import { API_PREFIX, buildApp } from '../http/app.js';
 import type { Operations } from '../operations/index.js';
 import type { ToolStatus, ToolSupervisor } from '../tools/index.js';
-import { redactedRedisUrl } from '../redis.js';
 import { keepJobRecords, type JobSetup } from './jobs.js';
 import type { SharedState } from './shared-state.js';
 import type { DocumentStoreSetup } from './stores.js';
@@ -82,7 +81,7 @@ export async function startService(
   const docs = `${api}/docs`;
   // The one line an operator reads; the JSON line after it is for log collectors (and the tests).
   writeSync(1, `pdfservice listening on ${api} (docs: ${docs})\n`);
-  app.log.info({ url, api, docs, workers: config.workers, dataDir: config.dataDir, sessions: config.redisUrl ? `redis ${redactedRedisUrl(config.redisUrl)}` : 'memory' }, 'listening');
+  app.log.info({ url, api, docs, workers: config.workers, dataDir: config.dataDir, sessions: config.redisUrl ? `redis ${(await import('../redis.js')).redactedRedisUrl(config.redisUrl)}` : 'memory' }, 'listening');
   return {
     url,
     stop: async () => {

@@ -3,15 +3,11 @@ import type { SessionStore } from '../auth/sessions.js';
 import type { LoginThrottle } from '../auth/throttle.js';
 import type { UserStore } from '../auth/users.js';
 import type { TokenStore } from '../auth/tokens.js';
-import { RedisSessionStore } from '../auth/redis-sessions.js';
-import { RedisLoginThrottle } from '../auth/redis-throttle.js';
-import { RedisUserStore } from '../auth/redis-users.js';
-import { RedisTokenStore } from '../auth/redis-tokens.js';
-import { RedisProfileStore } from '../operations/optimize/redis-store.js';
 import type { OptimizeProfileStore } from '../operations/optimize/store.js';
 import { Sealer } from '../secrets.js';
-import { connectRedis, type RedisConnection } from '../redis.js';
-import { importLocalState, type Imported } from './redis-import.js';
+// ioredis and the Redis stores are imported only when PDFSERVICE_REDIS_URL is set (see start/stores.ts).
+import type { RedisConnection } from '../redis.js';
+import type { Imported } from './redis-import.js';
 import { loadSecretsKey, StartupError } from './startup.js';
 
 export interface SharedState {
@@ -37,6 +33,15 @@ export interface SharedState {
  */
 export async function openSharedState(config: Config, mode: 'service' | 'worker'): Promise<SharedState> {
   if (!config.redisUrl) return {};
+  const [{ connectRedis }, { RedisProfileStore }, { RedisUserStore }, { RedisTokenStore }, { RedisSessionStore }, { RedisLoginThrottle }, { importLocalState }] = await Promise.all([
+    import('../redis.js'),
+    import('../operations/optimize/redis-store.js'),
+    import('../auth/redis-users.js'),
+    import('../auth/redis-tokens.js'),
+    import('../auth/redis-sessions.js'),
+    import('../auth/redis-throttle.js'),
+    import('./redis-import.js'),
+  ]);
   let redis: RedisConnection;
   try {
     redis = await connectRedis({ url: config.redisUrl, prefix: config.redisPrefix, timeoutMs: config.redisTimeoutMs });

@@ -3,15 +3,13 @@ import type { Config } from '../config.js';
 import type { ExternalDirectory } from '../auth/types.js';
 import { FilesystemStore } from '../storage/filesystem-store.js';
 import { sharedStores, type DocumentStores } from '../storage/store.js';
-import { createS3Client } from '../storage/s3/client.js';
-import { S3Store } from '../storage/s3/store.js';
-import { RedisLocks } from '../storage/redis-lock.js';
-import { RedisEtagBook } from '../storage/etag-book.js';
 import { DavClient } from '../storage/webdav/client.js';
 import { WebDavBackend } from '../storage/webdav/store.js';
 import { DmsAccounts } from '../storage/webdav/accounts.js';
 import { Sealer } from '../secrets.js';
 import type { RedisConnection } from '../redis.js';
+// The Redis and S3 modules (ioredis, BullMQ, the AWS SDK) are imported where their settings are used: loading them costs
+// about 0.6 s of CPU, which every start without them (each test's service, among others) would pay for nothing.
 import { loadSecretsKey, StartupError } from './startup.js';
 
 export interface DocumentStoreSetup {
@@ -33,9 +31,11 @@ export interface DocumentStoreSetup {
 export async function openDocumentStores(config: Config, redis: RedisConnection | undefined): Promise<DocumentStoreSetup> {
   // With Redis, the filesystem and S3 stores lock documents (and S3 commits) through it, so that several instances
   // on one data folder or bucket prefix never write one document at once (docs/deployment.md, "Document locks").
-  const redisLocks = (namespace: string) => (redis ? new RedisLocks(redis, { namespace, leaseMs: config.lockLeaseMs, waitMs: config.lockWaitMs }) : undefined);
+  const RedisLocks = redis ? (await import('../storage/redis-lock.js')).RedisLocks : undefined;
+  const redisLocks = (namespace: string) => (redis && RedisLocks ? new RedisLocks(redis, { namespace, leaseMs: config.lockLeaseMs, waitMs: config.lockWaitMs }) : undefined);
   if (config.store === 'webdav') return openWebDav(config);
   if (config.store === 's3') {
+    const [{ createS3Client }, { S3Store }, { RedisEtagBook }] = await Promise.all([import('../storage/s3/client.js'), import('../storage/s3/store.js'), import('../storage/etag-book.js')]);
     const client = createS3Client({
       endpoint: config.s3Endpoint,
       region: config.s3Region,

@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ServiceError } from '../errors.js';
-import { LocalLocks, type LockProvider } from './redis-lock.js';
+import { LocalLocks, type LockProvider } from './locks.js';
 import { openContent, StagedFile, stageToFile } from './local-files.js';
 import { etagOf, etagOfDigest, matchesEtag, withRandomSuffix, writeRecord } from './store.js';
 import { StoredPath } from './paths.js';

@@ -20,7 +20,7 @@ import {
 } from '@aws-sdk/client-s3';
 import { ServiceError } from '../../errors.js';
 import { DownloadCache } from '../download-cache.js';
-import { LocalLocks, type LockProvider } from '../redis-lock.js';
+import { LocalLocks, type LockProvider } from '../locks.js';
 import { copyToFile, openContent, spoolName, StagedFile, stageToFile } from '../local-files.js';
 import type { StoredPath } from '../paths.js';
 import type { BookedEtag, EtagBook } from '../etag-book.js';
