@@ -143,7 +143,11 @@ fi
 # Build: only when a source is newer than the last build. The output of a source that was moved or deleted goes with a
 # clean build: `node --test dist/test/` would run an old test file left there.
 stamp=dist/.build-stamp
-orphan=$( (cd dist 2>/dev/null && find src test corpus bench robust -name '*.js' 2>/dev/null) | while read -r out; do [ -f "${out%.js}.ts" ] || { echo "$out"; break; }; done)
+# (A fresh clone has no dist: nothing is orphaned, and a failing `cd` must not end the set-up under `set -e`.)
+orphan=""
+if [ -d dist ]; then
+  orphan=$(cd dist && find src test corpus bench robust -name '*.js' 2>/dev/null | while read -r out; do [ -f "../${out%.js}.ts" ] || echo "$out"; done || true)
+fi
 if [ ! -f "$stamp" ] || [ -n "$orphan" ] || [ -n "$(find src test corpus bench robust tsconfig.json package.json -newer "$stamp" -print -quit 2>/dev/null)" ]; then
   echo "setup: building"
   if [ -n "$orphan" ]; then rm -rf dist; fi
