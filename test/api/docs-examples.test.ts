@@ -8,7 +8,7 @@ import { tempFolders } from '../helpers/temp.js';
 
 /**
  * Every shell example of docs/*.md (and of the README outside its examples section, which
- * test/readme.test.ts runs) runs as written: each page's ```sh and ```bash blocks, in order, by bash in
+ * test/api/readme.test.ts runs) runs as written: each page's ```sh and ```bash blocks, in order, by bash in
  * an empty folder of its own, against one started service, with only what a reader sets before the
  * page's set-up block (PDF, PDF_USER, PDF_PASSWORD). Every command must exit 0. A block that cannot run
  * here (a system service, root, a DMS, a foreground server) says why in a `<!-- example: not-run (reason) -->`
@@ -21,7 +21,7 @@ interface Page {
   notRun: CodeBlock[];
 }
 
-/** The README's own section of examples, which test/readme.test.ts runs. */
+/** The README's own section of examples, which test/api/readme.test.ts runs. */
 function outsideReadmeExamples(file: string, text: string): string {
   if (file !== 'README.md') return text;
   const start = text.indexOf('<!-- examples:');

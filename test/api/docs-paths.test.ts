@@ -9,7 +9,7 @@ import { documentationFiles, REPO } from '../helpers/doc-examples.js';
  * (`src/...`, `test/...`, `scripts/...`, `deploy/...`; `dist/x.js` is `x.ts`; `/opt/pdfservice/...` is the
  * checkout of docs/deployment.md), file names in backticks relative to `src/` or one of its layers (as
  * docs/architecture.md writes them: `operations/documents.ts`), and relative Markdown links. No server; run it
- * alone after moving files: node --test dist/test/docs-paths.test.js
+ * alone after moving files: node --test dist/test/api/docs-paths.test.js
  */
 
 const TOP = '(?:src|test|scripts|bench|deploy|robust|corpus|java|docs|assets|dist|clients|\\.ci)';

@@ -2,7 +2,7 @@
  * A new user's first session, written against the client generated from the
  * served OpenAPI description (openapi-typescript + openapi-fetch): no casts, so
  * `tsc --strict` checks every path, parameter and body against the description.
- * Compiled and run by test/openapi-client.test.ts; prints what it saw as JSON.
+ * Compiled and run by test/api/openapi-client.test.ts; prints what it saw as JSON.
  */
 import { readFile } from 'node:fs/promises';
 import createClient from 'openapi-fetch';

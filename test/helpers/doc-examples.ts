@@ -7,7 +7,7 @@ import { ADMIN } from './server.js';
 
 /**
  * The shell examples of the README and docs/*.md, and the one way they are cut into commands and run
- * (test/readme.test.ts and test/docs-examples.test.ts). The conventions are in docs/architecture.md
+ * (test/api/readme.test.ts and test/api/docs-examples.test.ts). The conventions are in docs/architecture.md
  * ("Documentation").
  */
 
