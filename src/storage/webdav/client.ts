@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { XMLParser } from 'fast-xml-parser';
 import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import { ServiceError } from '../../errors.js';
@@ -157,6 +157,15 @@ function networkFailure(err: unknown): boolean {
   return typeof code === 'string' && (/^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN|UND_ERR_.*)$/.test(code) || /CERT|TLS|SSL|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)/.test(code));
 }
 
+/** Methods sent again after a closed connection: the safe ones (RFC 9110 9.2.1, and WebDAV's PROPFIND). Not PUT, DELETE, MOVE or COPY: the store sends them with conditions (If-None-Match, If-Match, Overwrite) that a repeat after a first that landed would answer 412 or 404. */
+const REPEATABLE = new Set(['GET', 'HEAD', 'OPTIONS', 'PROPFIND']);
+
+/** The connection was closed by the server before any answer came. */
+function closedBeforeAnswer(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET';
+}
+
 export interface DavRequest {
   headers?: Record<string, string> | undefined;
   body?: string | Buffer | Readable | undefined;
@@ -221,10 +230,19 @@ export class DavClient {
     headers.authorization = `Basic ${Buffer.from(`${user.username}:${user.password}`, 'utf8').toString('base64')}`;
     if (typeof req.body === 'string' && !headers['content-type']) headers['content-type'] = 'application/xml; charset=utf-8';
     let res: Dispatcher.ResponseData;
+    const send = () => request(url, { method: method as Dispatcher.HttpMethod, headers, body: req.body ?? null, dispatcher: this.agent, signal: req.signal ?? null });
     try {
-      res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body: req.body ?? null, dispatcher: this.agent, signal: req.signal ?? null });
+      res = await send();
     } catch (err) {
-      throw dmsFailure(err);
+      // A kept-alive connection the server closed as this request went out ("other side closed"): sent again once on
+      // a new connection when the request can be repeated (safe, its body not a consumed stream). Seen with
+      // Apache under concurrent writes.
+      if (!(closedBeforeAnswer(err) && REPEATABLE.has(method) && !(req.body instanceof Readable))) throw dmsFailure(err);
+      try {
+        res = await send();
+      } catch (again) {
+        throw dmsFailure(again);
+      }
     }
     const status = res.statusCode;
     if (status === 401 || status === 403) {
