@@ -5,6 +5,7 @@
 # finding: a server error, a response the description does not allow (status, content type, headers, body
 # schema), a request the schema forbids that is accepted, or a valid one that is refused.
 #   bash scripts/schemathesis.sh            (after the build; .ci/run calls it)
+#   bash scripts/schemathesis.sh install    only install Schemathesis into .venv-ci (.ci/run does it while the tests run)
 # PDFSERVICE_FUZZ_SECONDS bounds the run (default 180).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,6 +17,7 @@ if ! "$VENV/bin/schemathesis" --version 2>/dev/null | grep -q " $SCHEMATHESIS_VE
   python3 -m venv "$VENV"
   "$VENV/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$SCHEMATHESIS_VERSION"
 fi
+if [ "${1:-}" = install ]; then exit 0; fi
 
 work=$(mktemp -d)
 server_pid=''
