@@ -24,6 +24,7 @@ case "${1:-}" in
     fi
     bash scripts/setup.sh test
     . scripts/env.sh
+    echo "run.sh: Node.js $(node --version) ($(command -v node))"
     exec node --test --test-concurrency=2 "${targets[@]}" ;;
   *) echo "usage: bash scripts/run.sh start | test [group...]" >&2; exit 2 ;;
 esac

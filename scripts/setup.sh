@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sets up pdfservice on Debian 12, as root: Debian packages, npm dependencies, the build.
+# Sets up pdfservice on Debian 12, as root: Debian packages, Node.js 24 (in .tools/node), npm dependencies, the build.
 #   bash scripts/setup.sh runtime   what the service needs to run (bash scripts/run.sh start)
 #   bash scripts/setup.sh [test]    that and what the tests, corpus suite and benchmarks use
 # Idempotent and quick when nothing is missing: it installs only what is absent
@@ -181,4 +181,4 @@ if [ ! -f "$stamp" ] || [ -n "$orphan" ] || [ -n "$(find src test corpus bench r
   did=1
 fi
 
-if [ "$did" -eq 0 ]; then echo "setup: nothing to do ($profile: packages, npm dependencies and build are up to date)"; fi
+if [ "$did" -eq 0 ]; then echo "setup: nothing to do ($profile: packages, Node.js $NODE_VERSION, npm dependencies and build are up to date)"; fi
