@@ -124,7 +124,10 @@ if [ "$(.tools/node/bin/node --version 2>/dev/null)" != "v$NODE_VERSION" ] || [ 
   esac
   echo "setup: installing Node.js $NODE_VERSION and npm $NPM_VERSION into .tools/node (npm packages node-linux-$node_arch, npm)"
   node_tmp=$(mktemp -d)
-  (cd "$node_tmp" && npm pack --silent "node-linux-$node_arch@$NODE_VERSION" "npm@$NPM_VERSION" >/dev/null)
+  # The machine's npm, or (on an upgrade, where the machine has none) the npm installed here before.
+  npm_cli=(npm)
+  if ! command -v npm >/dev/null; then npm_cli=("$PWD/.tools/node/bin/node" "$PWD/.tools/node/lib/node_modules/npm/bin/npm-cli.js"); fi
+  (cd "$node_tmp" && "${npm_cli[@]}" pack --silent "node-linux-$node_arch@$NODE_VERSION" "npm@$NPM_VERSION" >/dev/null)
   rm -rf .tools/node.new && mkdir -p .tools/node.new/lib/node_modules/npm
   tar xzf "$node_tmp/node-linux-$node_arch-$NODE_VERSION.tgz" -C .tools/node.new --strip-components=1
   tar xzf "$node_tmp/npm-$NPM_VERSION.tgz" -C .tools/node.new/lib/node_modules/npm --strip-components=1
