@@ -25,11 +25,11 @@ function escapeXml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-export function markdownReport(rows: Row[], meta: { date: string; quick: boolean; seconds: number }): string {
+export function markdownReport(rows: Row[], meta: { date: string; quick: boolean; seconds: number; node: string }): string {
   const lines = [
     `# Benchmark report (${meta.quick ? 'quick' : 'full'} run, ${meta.date})`,
     '',
-    `Produced by \`npm run bench${meta.quick ? ' -- --quick' : ''}\` in ${meta.seconds.toFixed(0)} s on this machine. Timings are medians of several repetitions, each followed by the fastest and slowest repetition in brackets; \`latest.json\` holds the same rows with the count of repetitions. Ratio is our median divided by the peer's (below 1: we are faster or smaller). Targets of operations measured at several sizes are checked at 200 pages, where the issues set them. See [bench/README.md](../README.md) for what each row measures.`,
+    `Produced by \`npm run bench${meta.quick ? ' -- --quick' : ''}\` in ${meta.seconds.toFixed(0)} s on this machine, Node.js ${meta.node}. Timings are medians of several repetitions, each followed by the fastest and slowest repetition in brackets; \`latest.json\` holds the same rows with the count of repetitions. Ratio is our median divided by the peer's (below 1: we are faster or smaller). Targets of operations measured at several sizes are checked at 200 pages, where the issues set them. See [bench/README.md](../README.md) for what each row measures.`,
     '',
     '![ratio per operation](latest.svg)',
     '',
@@ -106,9 +106,9 @@ export function svgChart(rows: Row[]): string {
   return `${parts.join('\n')}\n`;
 }
 
-export function writeReport(dir: string, rows: Row[], meta: { date: string; quick: boolean; seconds: number }): void {
+export function writeReport(dir: string, rows: Row[], meta: { date: string; quick: boolean; seconds: number; node: string }): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(`${dir}latest.json`, `${JSON.stringify({ quick: meta.quick, date: meta.date, seconds: meta.seconds, rows }, null, 2)}\n`);
+  writeFileSync(`${dir}latest.json`, `${JSON.stringify({ quick: meta.quick, date: meta.date, seconds: meta.seconds, node: meta.node, rows }, null, 2)}\n`);
   writeFileSync(`${dir}latest.md`, markdownReport(rows, meta));
   writeFileSync(`${dir}latest.svg`, svgChart(rows));
 }

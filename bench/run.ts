@@ -60,5 +60,5 @@ for (const bench of BENCHMARKS.filter((b) => !only || only.includes(b.name))) {
   rows.push(...result);
 }
 const seconds = (Date.now() - started) / 1000;
-if (!only) writeReport(fileURLToPath(new URL('../../bench/results/', import.meta.url)), rows, { date: new Date().toISOString(), quick, seconds });
+if (!only) writeReport(fileURLToPath(new URL('../../bench/results/', import.meta.url)), rows, { date: new Date().toISOString(), quick, seconds, node: process.version });
 console.log(`\nfinished in ${seconds.toFixed(1)} s${only ? '' : '; report in bench/results/latest.md (and .json, .svg)'}`);

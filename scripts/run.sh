@@ -3,11 +3,12 @@
 #   bash scripts/run.sh start   set up what the service needs, then start it (PDFSERVICE_* variables apply)
 #   bash scripts/run.sh test    set up that and what the tests need, then run the whole test suite
 #   bash scripts/run.sh test api jobs   the same for some groups only: the folders of test/ that hold tests
+# Both run the Node.js the set-up installs under .tools/node (scripts/env.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 groups() { for dir in test/*/; do compgen -G "$dir*.test.ts" >/dev/null && basename "$dir"; done | tr '\n' ' '; }
 case "${1:-}" in
-  start) bash scripts/setup.sh runtime; exec node dist/src/main.js ;;
+  start) bash scripts/setup.sh runtime; . scripts/env.sh; exec node dist/src/main.js ;;
   test)
     shift
     targets=(dist/test/)
@@ -22,6 +23,8 @@ case "${1:-}" in
       done
     fi
     bash scripts/setup.sh test
+    . scripts/env.sh
+    echo "run.sh: Node.js $(node --version) ($(command -v node))"
     exec node --test --test-concurrency=2 "${targets[@]}" ;;
   *) echo "usage: bash scripts/run.sh start | test [group...]" >&2; exit 2 ;;
 esac

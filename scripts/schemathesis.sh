@@ -9,6 +9,7 @@
 # PDFSERVICE_FUZZ_SECONDS bounds the run (default 180).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/env.sh
 
 SCHEMATHESIS_VERSION=4.32.5
 VENV=.venv-ci

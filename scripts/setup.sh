@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sets up pdfservice on Debian 12, as root: Debian packages, npm dependencies, the build.
+# Sets up pdfservice on Debian 12, as root: Debian packages, Node.js 24 (in .tools/node), npm dependencies, the build.
 #   bash scripts/setup.sh runtime   what the service needs to run (bash scripts/run.sh start)
 #   bash scripts/setup.sh [test]    that and what the tests, corpus suite and benchmarks use
 # Idempotent and quick when nothing is missing: it installs only what is absent
@@ -62,8 +62,14 @@ RUNTIME_PACKAGES=(libreoffice-writer bubblewrap fonts-liberation2 fonts-dejavu-c
 TEST_PACKAGES=(poppler-utils libnss3-tools mupdf-tools imagemagick default-jdk-headless libpdfbox2-java zsh python3-venv
   ocrmypdf libactivation-java libjaxb-api-java apache2-bin litmus swift memcached redis-server nginx chromium)
 
+# Node.js (docs/deployment.md "Node.js"): Node 24 LTS, installed below; Node 22 also runs the service and the tests.
+NODE_VERSION=24.22.3
+NPM_VERSION=11.19.1
+
 PACKAGES=("${RUNTIME_PACKAGES[@]}")
 if [ "$profile" = test ]; then PACKAGES+=("${TEST_PACKAGES[@]}"); fi
+# npm fetches Node.js (below); Debian's, only on a machine that has none and has not installed Node.js here yet.
+if [ ! -x .tools/node/bin/npm ] && ! command -v npm >/dev/null; then PACKAGES+=(npm); fi
 
 did=0
 missing=()
@@ -106,15 +112,37 @@ if [ "$profile" = test ] && [ "$(id -u)" -eq 0 ]; then
   disable_system_service nginx /usr/sbin/nginx /run/nginx.pid
 fi
 
-node_major=$(node -p 'process.versions.node.split(".")[0]')
-if [ "$node_major" -lt 20 ]; then
-  echo "setup: Node.js 20 or newer is needed (found $(node --version))" >&2
-  exit 1
+# Node.js: the official binaries of NODE_VERSION, which the npm registry carries as the package node-linux-<arch>, and
+# npm NPM_VERSION beside them, in .tools/node (ignored by git); every script then runs that node (scripts/env.sh), never
+# the machine's. Fetched with `npm pack` (which checks each tarball against the registry's integrity hash) by whatever
+# npm the machine has: on a machine without one, Debian's npm (the packages step above) serves this once.
+if [ "$(.tools/node/bin/node --version 2>/dev/null)" != "v$NODE_VERSION" ] || [ "$(.tools/node/bin/npm --version 2>/dev/null)" != "$NPM_VERSION" ]; then
+  case "$(uname -m)" in
+    x86_64) node_arch=x64 ;;
+    aarch64) node_arch=arm64 ;;
+    *) echo "setup: no Node.js package for this processor ($(uname -m))" >&2; exit 1 ;;
+  esac
+  echo "setup: installing Node.js $NODE_VERSION and npm $NPM_VERSION into .tools/node (npm packages node-linux-$node_arch, npm)"
+  node_tmp=$(mktemp -d)
+  # The machine's npm, or (on an upgrade, where the machine has none) the npm installed here before.
+  npm_cli=(npm)
+  if ! command -v npm >/dev/null; then npm_cli=("$PWD/.tools/node/bin/node" "$PWD/.tools/node/lib/node_modules/npm/bin/npm-cli.js"); fi
+  (cd "$node_tmp" && "${npm_cli[@]}" pack --silent "node-linux-$node_arch@$NODE_VERSION" "npm@$NPM_VERSION" >/dev/null)
+  rm -rf .tools/node.new && mkdir -p .tools/node.new/lib/node_modules/npm
+  tar xzf "$node_tmp/node-linux-$node_arch-$NODE_VERSION.tgz" -C .tools/node.new --strip-components=1
+  tar xzf "$node_tmp/npm-$NPM_VERSION.tgz" -C .tools/node.new/lib/node_modules/npm --strip-components=1
+  ln -s ../lib/node_modules/npm/bin/npm-cli.js .tools/node.new/bin/npm
+  ln -s ../lib/node_modules/npm/bin/npx-cli.js .tools/node.new/bin/npx
+  rm -rf "$node_tmp" .tools/node && mv .tools/node.new .tools/node
+  did=1
 fi
+. scripts/env.sh
+hash -r
 
-# npm dependencies: reinstall only when the lock file changed since the last install. devDependencies
-# included even for runtime: the build needs TypeScript, and the service runs from that build.
-lock_hash=$(sha256sum package-lock.json | cut -d' ' -f1)
+# npm dependencies: reinstall only when the lock file or Node.js changed since the last install (native modules are
+# built for one Node.js). devDependencies included even for runtime: the build needs TypeScript, and the service runs
+# from that build.
+lock_hash=$( (cat package-lock.json; node --version) | sha256sum | cut -d' ' -f1)
 if [ ! -f node_modules/.setup-lock-hash ] || [ "$(cat node_modules/.setup-lock-hash)" != "$lock_hash" ]; then
   echo "setup: npm dependencies (npm ci)"
   npm ci --no-audit --no-fund --loglevel=error
@@ -156,4 +184,4 @@ if [ ! -f "$stamp" ] || [ -n "$orphan" ] || [ -n "$(find src test corpus bench r
   did=1
 fi
 
-if [ "$did" -eq 0 ]; then echo "setup: nothing to do ($profile: packages, npm dependencies and build are up to date)"; fi
+if [ "$did" -eq 0 ]; then echo "setup: nothing to do ($profile: packages, Node.js $NODE_VERSION, npm dependencies and build are up to date)"; fi

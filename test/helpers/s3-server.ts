@@ -23,10 +23,6 @@ const MEMCACHED = '/usr/bin/memcached';
 /** 2^6 partitions per ring: one device needs no more, and a small ring is built in a moment. */
 const PART_POWER = 6;
 
-// The SDK warns once per process that its releases after January 2027 need Node 22: the project pins a release that
-// supports Node 20 (issue 24), so the warning says nothing a test run needs to read.
-process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-
 const SERVERS = ['account', 'container', 'object', 'proxy'] as const;
 type SwiftServer = (typeof SERVERS)[number];
 type Process = SwiftServer | 'memcached';

@@ -23,9 +23,6 @@ export interface S3Settings {
  * without a DNS name per bucket.
  */
 export function createS3Client(settings: S3Settings, overrides: Partial<S3ClientConfig> = {}): S3Client {
-  // The SDK is pinned to a release that supports Node 20 (issue 24); its warning that later ones will not would be
-  // noise in every start's log. An operator who sets the variable otherwise keeps the warning.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const client = new S3Client({
     ...(settings.endpoint ? { endpoint: settings.endpoint } : {}),
     region: settings.region,

