@@ -2,7 +2,7 @@
 # Regenerates the client packages' generated code from the service's own OpenAPI description (docs/clients.md):
 # starts the built service on a free loopback port with a fresh data folder, saves the description it serves as
 # clients/openapi.json, then runs openapi-typescript (clients/typescript/src/generated/api.ts) and
-# openapi-python-client (clients/python/src/pdfservice_client/_generated/) over that file. The generated code is
+# openapi-python-client (clients/python/src/pdfservice_client/generated/) over that file. The generated code is
 # committed; test/clients/generated.test.ts fails when it differs from what this script would write.
 #   bash scripts/generate-clients.sh          (after the build and the set-up, which makes .venv-clients)
 set -euo pipefail
@@ -35,5 +35,5 @@ node -e 'const fs = require("node:fs"); fs.writeFileSync(process.argv[2], JSON.s
 echo "generate-clients: clients/openapi.json"
 node clients/typescript/scripts/generate.mjs clients/openapi.json clients/typescript/src/generated/api.ts
 echo "generate-clients: clients/typescript/src/generated/api.ts"
-bash clients/python/generate.sh clients/openapi.json clients/python/src/pdfservice_client/_generated
-echo "generate-clients: clients/python/src/pdfservice_client/_generated"
+bash clients/python/generate.sh clients/openapi.json clients/python/src/pdfservice_client/generated
+echo "generate-clients: clients/python/src/pdfservice_client/generated"
