@@ -163,7 +163,7 @@ orphan=""
 if [ -d dist ]; then
   orphan=$(cd dist && find src test corpus bench robust -name '*.js' 2>/dev/null | while read -r out; do [ -f "../${out%.js}.ts" ] || echo "$out"; done || true)
 fi
-if [ ! -f "$stamp" ] || [ -n "$orphan" ] || [ -n "$(find src test corpus bench robust tsconfig.json package.json -newer "$stamp" -print -quit 2>/dev/null)" ]; then
+if [ ! -f "$stamp" ] || [ -n "$orphan" ] || [ -n "$(find src test corpus bench robust clients/typescript/src tsconfig.json package.json -newer "$stamp" -print -quit 2>/dev/null)" ]; then
   echo "setup: building"
   if [ -n "$orphan" ]; then rm -rf dist; fi
   npx tsc -p tsconfig.json
