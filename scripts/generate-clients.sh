@@ -7,6 +7,8 @@
 #   bash scripts/generate-clients.sh          (after the build and the set-up, which makes .venv-clients)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=scripts/service-url.sh
+source scripts/service-url.sh
 
 work=$(mktemp -d)
 server_pid=''
@@ -20,14 +22,7 @@ PDFSERVICE_HOST=127.0.0.1 PDFSERVICE_PORT=0 PDFSERVICE_DATA_DIR="$work/data" \
   PDFSERVICE_ADMIN_USER=admin PDFSERVICE_ADMIN_PASSWORD="$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')" \
   PDFSERVICE_LOG_LEVEL=info node dist/src/main.js > "$work/server.log" 2>&1 &
 server_pid=$!
-base=''
-for _ in $(seq 1 300); do
-  base=$(grep -so '"msg":"listening"[^}]*"url":"[^"]*"\|"url":"[^"]*"[^}]*"msg":"listening"' "$work/server.log" | grep -o 'http://[^"]*' | head -1 || true)
-  [ -n "$base" ] && break
-  if ! kill -0 "$server_pid" 2>/dev/null; then cat "$work/server.log" >&2; exit 1; fi
-  sleep 0.2
-done
-[ -n "$base" ] || { echo "generate-clients: the service did not start" >&2; cat "$work/server.log" >&2; exit 1; }
+base=$(service_url "$server_pid" "$work/server.log")
 
 curl -fsS "$base/pdfservice/v1/openapi.json" > "$work/openapi.json"
 node -e 'const fs = require("node:fs"); fs.writeFileSync(process.argv[2], JSON.stringify(JSON.parse(fs.readFileSync(process.argv[1], "utf8")), null, 2) + "\n")' \

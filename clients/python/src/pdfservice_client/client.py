@@ -22,6 +22,7 @@ from .generated.client import Client
 from .generated.models.login_json_credentials import LoginJsonCredentials
 from .generated.models.session_model import SessionModel
 from .errors import PdfServiceError
+from .generated.types import Response
 from .sse import parse_events
 
 API_PREFIX = "/pdfservice/v1"
@@ -88,6 +89,12 @@ def _job_id(job: Mapping[str, Any] | str) -> str:
     return job.rstrip("/").rsplit("/", 1)[-1]
 
 
+def _raise_for(response: Response[Any]) -> None:
+    """A generated operation's answer that is a problem raises it (the generated code returns it as a value)."""
+    if response.status_code >= 400:
+        raise PdfServiceError.from_response(httpx.Response(response.status_code, content=response.content, headers=response.headers))
+
+
 @dataclass
 class WriteResult:
     """What a write answered: the document (200/201), or the job it became (202). ``PdfService.done()`` gives the
@@ -147,24 +154,21 @@ class PdfService:
     def login(self, username: str, password: str) -> SessionModel:
         """Logs in (``POST /sessions``); the session cookie is sent from then on."""
         response = login.sync_detailed(client=self.api, body=LoginJsonCredentials(username=username, password=password))
-        if response.status_code >= 400:
-            raise PdfServiceError.from_response(httpx.Response(response.status_code, content=response.content, headers=response.headers))
+        _raise_for(response)
         assert isinstance(response.parsed, SessionModel)
         return response.parsed
 
     def whoami(self) -> SessionModel:
         """Who the credentials in use belong to (``GET /sessions/current``)."""
         response = get_current_session.sync_detailed(client=self.api)
-        if response.status_code >= 400:
-            raise PdfServiceError.from_response(httpx.Response(response.status_code, content=response.content, headers=response.headers))
+        _raise_for(response)
         assert isinstance(response.parsed, SessionModel)
         return response.parsed
 
     def logout(self) -> None:
         """Logs out (``DELETE /sessions/current``) and forgets the credentials."""
         response = logout.sync_detailed(client=self.api)
-        if response.status_code >= 400:
-            raise PdfServiceError.from_response(httpx.Response(response.status_code, content=response.content, headers=response.headers))
+        _raise_for(response)
         self.http.cookies.clear()
         self.http.headers.pop("Authorization", None)
 
@@ -260,8 +264,7 @@ class PdfService:
     def job(self, job: Mapping[str, Any] | str) -> dict[str, Any]:
         """A job as it stands (``GET /jobs/{id}``)."""
         response = get_job.sync_detailed(_job_id(job), client=self.api)
-        if response.status_code >= 400:
-            raise PdfServiceError.from_response(httpx.Response(response.status_code, content=response.content, headers=response.headers))
+        _raise_for(response)
         return json.loads(response.content)
 
     def follow_job(self, job: Mapping[str, Any] | str) -> Iterator[JobEvent]:
