@@ -113,7 +113,7 @@ function workerOnly(folder) {
 }
 
 export default defineConfig(
-  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'scratch/**', 'bench/results/**', '.venv-ci/**', '.schemathesis/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'scratch/**', 'bench/results/**', '.venv-ci/**', '.schemathesis/**', '.venv-clients/**', 'clients/*/dist/**'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {
@@ -135,6 +135,19 @@ export default defineConfig(
     // Tests read the service's JSON answers and assert their shape; `any` is the honest type of such an answer.
     files: ['test/**/*.ts', 'corpus/**/*.ts', 'robust/**/*.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    // The client packages (clients/, docs/clients.md) are published on their own: they import their own files and their
+    // dependencies, never the service's source or tests (a relative path out of the package).
+    files: ['clients/typescript/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [{ regex: '^(\\.\\./){2,}', message: 'A client package imports only its own files and its dependencies (not src/ or test/).' }] }],
+    },
+  },
+  {
+    // The client's generator script runs under Node.
+    files: ['clients/typescript/scripts/*.mjs'],
+    languageOptions: { globals: { process: 'readonly' } },
   },
   {
     // Scripts for `mutool run` (benchmark peers): MuPDF's own JavaScript environment, not Node.

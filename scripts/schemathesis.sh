@@ -10,6 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/env.sh
+# shellcheck source=scripts/service-url.sh
+source scripts/service-url.sh
 
 SCHEMATHESIS_VERSION=4.32.5
 VENV=.venv-ci
@@ -36,14 +38,7 @@ PDFSERVICE_HOST=127.0.0.1 PDFSERVICE_PORT=0 PDFSERVICE_DATA_DIR="$work/data" \
   PDFSERVICE_LOGIN_MAX_FAILURES=1000 PDFSERVICE_LOGIN_LOCKOUT_SECONDS=1 PDFSERVICE_LOG_LEVEL=info \
   node dist/src/main.js > "$work/server.log" 2>&1 &
 server_pid=$!
-base=''
-for _ in $(seq 1 300); do
-  base=$(grep -o '"msg":"listening"[^}]*"url":"[^"]*"\|"url":"[^"]*"[^}]*"msg":"listening"' "$work/server.log" | grep -o 'http://[^"]*' | head -1 || true)
-  [ -n "$base" ] && break
-  if ! kill -0 "$server_pid" 2>/dev/null; then cat "$work/server.log" >&2; exit 1; fi
-  sleep 0.2
-done
-[ -n "$base" ] || { echo "schemathesis: the service did not start" >&2; cat "$work/server.log" >&2; exit 1; }
+base=$(service_url "$server_pid" "$work/server.log")
 
 # The state every operation's success path needs, where the description's examples point and scripts/schemathesis.toml's
 # dictionaries name it: a real document (three pages with every annotation kind, a form field and a signature field

@@ -168,6 +168,21 @@ if [ ! -f "$verapdf_dir/.stamp" ] || [ "$(cat "$verapdf_dir/.stamp")" != "$verap
   did=1
 fi
 
+# The Python client's tools (clients/python/requirements-dev.txt: openapi-python-client, build, pytest) in a virtual
+# environment of the project, .venv-clients (ignored), as .venv-ci holds Schemathesis; test/clients/python.test.ts builds
+# and tests the client with it. PyPI is needed the first time only; reinstalled only when the pinned list changed.
+if [ "$profile" = test ]; then
+  clients_venv=.venv-clients
+  clients_hash=$(sha256sum clients/python/requirements-dev.txt | cut -d' ' -f1)
+  if [ ! -f "$clients_venv/.stamp" ] || [ "$(cat "$clients_venv/.stamp")" != "$clients_hash" ]; then
+    echo "setup: the Python client's tools ($clients_venv, clients/python/requirements-dev.txt)"
+    python3 -m venv "$clients_venv"
+    "$clients_venv/bin/pip" install --quiet --disable-pip-version-check -r clients/python/requirements-dev.txt
+    echo "$clients_hash" > "$clients_venv/.stamp"
+    did=1
+  fi
+fi
+
 # Build: only when a source is newer than the last build. The output of a source that was moved or deleted goes with a
 # clean build: `node --test dist/test/` would run an old test file left there.
 stamp=dist/.build-stamp
@@ -176,7 +191,7 @@ orphan=""
 if [ -d dist ]; then
   orphan=$(cd dist && find src test corpus bench robust -name '*.js' 2>/dev/null | while read -r out; do [ -f "../${out%.js}.ts" ] || echo "$out"; done || true)
 fi
-if [ ! -f "$stamp" ] || [ -n "$orphan" ] || [ -n "$(find src test corpus bench robust tsconfig.json package.json -newer "$stamp" -print -quit 2>/dev/null)" ]; then
+if [ ! -f "$stamp" ] || [ -n "$orphan" ] || [ -n "$(find src test corpus bench robust clients/typescript/src tsconfig.json package.json -newer "$stamp" -print -quit 2>/dev/null)" ]; then
   echo "setup: building"
   if [ -n "$orphan" ]; then rm -rf dist; fi
   npx tsc -p tsconfig.json

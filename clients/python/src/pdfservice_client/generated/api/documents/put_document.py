@@ -1,0 +1,400 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.document_model import DocumentModel
+from ...models.job import Job
+from ...models.problem import Problem
+from ...models.put_document_pdfa import PutDocumentPdfa
+from ...types import File, FileTypes
+from ...types import UNSET, Unset
+from io import BytesIO
+from typing import cast
+
+
+
+def _get_kwargs(
+    file_path: str,
+    *,
+    body: File,
+    page_range: str | Unset = UNSET,
+    landscape: bool | Unset = UNSET,
+    sheet: int | Unset = UNSET,
+    notes_pages: bool | Unset = UNSET,
+    pdfa: PutDocumentPdfa | Unset = UNSET,
+    prefer: str | Unset = UNSET,
+    if_match: str | Unset = UNSET,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(prefer, Unset):
+        headers["prefer"] = prefer
+
+    if not isinstance(if_match, Unset):
+        headers["if-match"] = if_match
+
+
+
+    
+
+    params: dict[str, Any] = {}
+
+    params["pageRange"] = page_range
+
+    params["landscape"] = landscape
+
+    params["sheet"] = sheet
+
+    params["notesPages"] = notes_pages
+
+    json_pdfa: str | Unset = UNSET
+    if not isinstance(pdfa, Unset):
+        json_pdfa = pdfa.value
+
+    params["pdfa"] = json_pdfa
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+
+    _kwargs: dict[str, Any] = {
+        "method": "put",
+        "url": "/pdfservice/v1/documents/{file_path}.pdf".format(file_path=quote(str(file_path), safe=""),),
+        "params": params,
+    }
+
+    _kwargs["content"] = body.payload
+    headers["Content-Type"] = "application/octet-stream"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> DocumentModel | Job | Problem | None:
+    if response.status_code == 200:
+        response_200 = DocumentModel.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 201:
+        response_201 = DocumentModel.from_dict(response.json())
+
+
+
+        return response_201
+
+    if response.status_code == 202:
+        response_202 = Job.from_dict(response.json())
+
+
+
+        return response_202
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+
+
+        return response_503
+
+    if 400 <= response.status_code <= 499:
+        response_4xx = Problem.from_dict(response.json())
+
+
+
+        return response_4xx
+
+    if 500 <= response.status_code <= 599:
+        response_5xx = Problem.from_dict(response.json())
+
+
+
+        return response_5xx
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[DocumentModel | Job | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    file_path: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: File,
+    page_range: str | Unset = UNSET,
+    landscape: bool | Unset = UNSET,
+    sheet: int | Unset = UNSET,
+    notes_pages: bool | Unset = UNSET,
+    pdfa: PutDocumentPdfa | Unset = UNSET,
+    prefer: str | Unset = UNSET,
+    if_match: str | Unset = UNSET,
+
+) -> Response[DocumentModel | Job | Problem]:
+    """ Upload a document (PDF, or an image or Office document converted to PDF)
+
+     The body is the file. application/pdf is stored after checking that it opens (422 otherwise);
+    image/jpeg, image/png, image/tiff (every frame) and image/gif become a PDF with one page per frame,
+    sized from the image resolution (72 dpi when none); Office documents (Word, Excel, PowerPoint,
+    OpenDocument and their flat XML forms, RTF, text and CSV, by their media types) are converted by
+    LibreOffice, with the query options (pageRange, landscape, sheet, notesPages, pdfa) applied. The
+    content must be the declared format (422 MALFORMED_DOCUMENT naming what it is; 422
+    OFFICE_DOCUMENT_ENCRYPTED for a password-protected file). 201 when created, 200 when replaced; If-
+    Match makes the replacement conditional. An Office conversion runs as a background job (202 and the
+    Job) unless Prefer: wait=N asks to wait; Prefer: respond-async makes any upload a job.
+
+    Args:
+        file_path (str):
+        page_range (str | Unset):
+        landscape (bool | Unset):
+        sheet (int | Unset):
+        notes_pages (bool | Unset):
+        pdfa (PutDocumentPdfa | Unset):
+        prefer (str | Unset):
+        if_match (str | Unset):
+        body (File):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DocumentModel | Job | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        file_path=file_path,
+body=body,
+page_range=page_range,
+landscape=landscape,
+sheet=sheet,
+notes_pages=notes_pages,
+pdfa=pdfa,
+prefer=prefer,
+if_match=if_match,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    file_path: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: File,
+    page_range: str | Unset = UNSET,
+    landscape: bool | Unset = UNSET,
+    sheet: int | Unset = UNSET,
+    notes_pages: bool | Unset = UNSET,
+    pdfa: PutDocumentPdfa | Unset = UNSET,
+    prefer: str | Unset = UNSET,
+    if_match: str | Unset = UNSET,
+
+) -> DocumentModel | Job | Problem | None:
+    """ Upload a document (PDF, or an image or Office document converted to PDF)
+
+     The body is the file. application/pdf is stored after checking that it opens (422 otherwise);
+    image/jpeg, image/png, image/tiff (every frame) and image/gif become a PDF with one page per frame,
+    sized from the image resolution (72 dpi when none); Office documents (Word, Excel, PowerPoint,
+    OpenDocument and their flat XML forms, RTF, text and CSV, by their media types) are converted by
+    LibreOffice, with the query options (pageRange, landscape, sheet, notesPages, pdfa) applied. The
+    content must be the declared format (422 MALFORMED_DOCUMENT naming what it is; 422
+    OFFICE_DOCUMENT_ENCRYPTED for a password-protected file). 201 when created, 200 when replaced; If-
+    Match makes the replacement conditional. An Office conversion runs as a background job (202 and the
+    Job) unless Prefer: wait=N asks to wait; Prefer: respond-async makes any upload a job.
+
+    Args:
+        file_path (str):
+        page_range (str | Unset):
+        landscape (bool | Unset):
+        sheet (int | Unset):
+        notes_pages (bool | Unset):
+        pdfa (PutDocumentPdfa | Unset):
+        prefer (str | Unset):
+        if_match (str | Unset):
+        body (File):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DocumentModel | Job | Problem
+     """
+
+
+    return sync_detailed(
+        file_path=file_path,
+client=client,
+body=body,
+page_range=page_range,
+landscape=landscape,
+sheet=sheet,
+notes_pages=notes_pages,
+pdfa=pdfa,
+prefer=prefer,
+if_match=if_match,
+
+    ).parsed
+
+async def asyncio_detailed(
+    file_path: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: File,
+    page_range: str | Unset = UNSET,
+    landscape: bool | Unset = UNSET,
+    sheet: int | Unset = UNSET,
+    notes_pages: bool | Unset = UNSET,
+    pdfa: PutDocumentPdfa | Unset = UNSET,
+    prefer: str | Unset = UNSET,
+    if_match: str | Unset = UNSET,
+
+) -> Response[DocumentModel | Job | Problem]:
+    """ Upload a document (PDF, or an image or Office document converted to PDF)
+
+     The body is the file. application/pdf is stored after checking that it opens (422 otherwise);
+    image/jpeg, image/png, image/tiff (every frame) and image/gif become a PDF with one page per frame,
+    sized from the image resolution (72 dpi when none); Office documents (Word, Excel, PowerPoint,
+    OpenDocument and their flat XML forms, RTF, text and CSV, by their media types) are converted by
+    LibreOffice, with the query options (pageRange, landscape, sheet, notesPages, pdfa) applied. The
+    content must be the declared format (422 MALFORMED_DOCUMENT naming what it is; 422
+    OFFICE_DOCUMENT_ENCRYPTED for a password-protected file). 201 when created, 200 when replaced; If-
+    Match makes the replacement conditional. An Office conversion runs as a background job (202 and the
+    Job) unless Prefer: wait=N asks to wait; Prefer: respond-async makes any upload a job.
+
+    Args:
+        file_path (str):
+        page_range (str | Unset):
+        landscape (bool | Unset):
+        sheet (int | Unset):
+        notes_pages (bool | Unset):
+        pdfa (PutDocumentPdfa | Unset):
+        prefer (str | Unset):
+        if_match (str | Unset):
+        body (File):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DocumentModel | Job | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        file_path=file_path,
+body=body,
+page_range=page_range,
+landscape=landscape,
+sheet=sheet,
+notes_pages=notes_pages,
+pdfa=pdfa,
+prefer=prefer,
+if_match=if_match,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    file_path: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: File,
+    page_range: str | Unset = UNSET,
+    landscape: bool | Unset = UNSET,
+    sheet: int | Unset = UNSET,
+    notes_pages: bool | Unset = UNSET,
+    pdfa: PutDocumentPdfa | Unset = UNSET,
+    prefer: str | Unset = UNSET,
+    if_match: str | Unset = UNSET,
+
+) -> DocumentModel | Job | Problem | None:
+    """ Upload a document (PDF, or an image or Office document converted to PDF)
+
+     The body is the file. application/pdf is stored after checking that it opens (422 otherwise);
+    image/jpeg, image/png, image/tiff (every frame) and image/gif become a PDF with one page per frame,
+    sized from the image resolution (72 dpi when none); Office documents (Word, Excel, PowerPoint,
+    OpenDocument and their flat XML forms, RTF, text and CSV, by their media types) are converted by
+    LibreOffice, with the query options (pageRange, landscape, sheet, notesPages, pdfa) applied. The
+    content must be the declared format (422 MALFORMED_DOCUMENT naming what it is; 422
+    OFFICE_DOCUMENT_ENCRYPTED for a password-protected file). 201 when created, 200 when replaced; If-
+    Match makes the replacement conditional. An Office conversion runs as a background job (202 and the
+    Job) unless Prefer: wait=N asks to wait; Prefer: respond-async makes any upload a job.
+
+    Args:
+        file_path (str):
+        page_range (str | Unset):
+        landscape (bool | Unset):
+        sheet (int | Unset):
+        notes_pages (bool | Unset):
+        pdfa (PutDocumentPdfa | Unset):
+        prefer (str | Unset):
+        if_match (str | Unset):
+        body (File):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DocumentModel | Job | Problem
+     """
+
+
+    return (await asyncio_detailed(
+        file_path=file_path,
+client=client,
+body=body,
+page_range=page_range,
+landscape=landscape,
+sheet=sheet,
+notes_pages=notes_pages,
+pdfa=pdfa,
+prefer=prefer,
+if_match=if_match,
+
+    )).parsed

@@ -1,0 +1,393 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.document_model import DocumentModel
+from ...models.job import Job
+from ...models.problem import Problem
+from ...models.upload_to_folder_body import UploadToFolderBody
+from ...models.upload_to_folder_naming_mode import UploadToFolderNamingMode
+from ...models.upload_to_folder_pdfa import UploadToFolderPdfa
+from ...types import UNSET, Unset
+from typing import cast
+
+
+
+def _get_kwargs(
+    folder_path: str,
+    *,
+    body: UploadToFolderBody,
+    naming_mode: UploadToFolderNamingMode | Unset = UploadToFolderNamingMode.VALUE_0,
+    page_range: str | Unset = UNSET,
+    landscape: bool | Unset = UNSET,
+    sheet: int | Unset = UNSET,
+    notes_pages: bool | Unset = UNSET,
+    pdfa: UploadToFolderPdfa | Unset = UNSET,
+    prefer: str | Unset = UNSET,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(prefer, Unset):
+        headers["prefer"] = prefer
+
+
+
+    
+
+    params: dict[str, Any] = {}
+
+    json_naming_mode: int | Unset = UNSET
+    if not isinstance(naming_mode, Unset):
+        json_naming_mode = naming_mode.value
+
+    params["namingMode"] = json_naming_mode
+
+    params["pageRange"] = page_range
+
+    params["landscape"] = landscape
+
+    params["sheet"] = sheet
+
+    params["notesPages"] = notes_pages
+
+    json_pdfa: str | Unset = UNSET
+    if not isinstance(pdfa, Unset):
+        json_pdfa = pdfa.value
+
+    params["pdfa"] = json_pdfa
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/pdfservice/v1/documents/{folder_path}".format(folder_path=quote(str(folder_path), safe=""),),
+        "params": params,
+    }
+
+    _kwargs["files"] = body.to_multipart()
+
+    headers["Content-Type"] = "multipart/form-data; boundary=+++"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> DocumentModel | Job | Problem | None:
+    if response.status_code == 201:
+        response_201 = DocumentModel.from_dict(response.json())
+
+
+
+        return response_201
+
+    if response.status_code == 202:
+        response_202 = Job.from_dict(response.json())
+
+
+
+        return response_202
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+
+
+        return response_503
+
+    if 400 <= response.status_code <= 499:
+        response_4xx = Problem.from_dict(response.json())
+
+
+
+        return response_4xx
+
+    if 500 <= response.status_code <= 599:
+        response_5xx = Problem.from_dict(response.json())
+
+
+
+        return response_5xx
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[DocumentModel | Job | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    folder_path: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: UploadToFolderBody,
+    naming_mode: UploadToFolderNamingMode | Unset = UploadToFolderNamingMode.VALUE_0,
+    page_range: str | Unset = UNSET,
+    landscape: bool | Unset = UNSET,
+    sheet: int | Unset = UNSET,
+    notes_pages: bool | Unset = UNSET,
+    pdfa: UploadToFolderPdfa | Unset = UNSET,
+    prefer: str | Unset = UNSET,
+
+) -> Response[DocumentModel | Job | Problem]:
+    """ Upload a PDF, image or Office document into a folder by form
+
+     multipart/form-data with the file in a part named `file`; it is stored under its own file name (an
+    image or Office document becomes "<name>.pdf"). An Office document is recognised by its part type,
+    its name (.docx, .xlsx, .odp, .csv...) or its content, converted by LibreOffice with the query
+    options (pageRange, landscape, sheet, notesPages, pdfa; docs/office.md). namingMode decides what
+    happens when the name exists. 201 with Location and the DocumentModel. An Office conversion runs as
+    a background job (202 and the Job) unless Prefer: wait=N asks to wait; Prefer: respond-async makes
+    any upload a job.
+
+    Args:
+        folder_path (str):
+        naming_mode (UploadToFolderNamingMode | Unset):  Default:
+            UploadToFolderNamingMode.VALUE_0.
+        page_range (str | Unset):
+        landscape (bool | Unset):
+        sheet (int | Unset):
+        notes_pages (bool | Unset):
+        pdfa (UploadToFolderPdfa | Unset):
+        prefer (str | Unset):
+        body (UploadToFolderBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DocumentModel | Job | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        folder_path=folder_path,
+body=body,
+naming_mode=naming_mode,
+page_range=page_range,
+landscape=landscape,
+sheet=sheet,
+notes_pages=notes_pages,
+pdfa=pdfa,
+prefer=prefer,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    folder_path: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: UploadToFolderBody,
+    naming_mode: UploadToFolderNamingMode | Unset = UploadToFolderNamingMode.VALUE_0,
+    page_range: str | Unset = UNSET,
+    landscape: bool | Unset = UNSET,
+    sheet: int | Unset = UNSET,
+    notes_pages: bool | Unset = UNSET,
+    pdfa: UploadToFolderPdfa | Unset = UNSET,
+    prefer: str | Unset = UNSET,
+
+) -> DocumentModel | Job | Problem | None:
+    """ Upload a PDF, image or Office document into a folder by form
+
+     multipart/form-data with the file in a part named `file`; it is stored under its own file name (an
+    image or Office document becomes "<name>.pdf"). An Office document is recognised by its part type,
+    its name (.docx, .xlsx, .odp, .csv...) or its content, converted by LibreOffice with the query
+    options (pageRange, landscape, sheet, notesPages, pdfa; docs/office.md). namingMode decides what
+    happens when the name exists. 201 with Location and the DocumentModel. An Office conversion runs as
+    a background job (202 and the Job) unless Prefer: wait=N asks to wait; Prefer: respond-async makes
+    any upload a job.
+
+    Args:
+        folder_path (str):
+        naming_mode (UploadToFolderNamingMode | Unset):  Default:
+            UploadToFolderNamingMode.VALUE_0.
+        page_range (str | Unset):
+        landscape (bool | Unset):
+        sheet (int | Unset):
+        notes_pages (bool | Unset):
+        pdfa (UploadToFolderPdfa | Unset):
+        prefer (str | Unset):
+        body (UploadToFolderBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DocumentModel | Job | Problem
+     """
+
+
+    return sync_detailed(
+        folder_path=folder_path,
+client=client,
+body=body,
+naming_mode=naming_mode,
+page_range=page_range,
+landscape=landscape,
+sheet=sheet,
+notes_pages=notes_pages,
+pdfa=pdfa,
+prefer=prefer,
+
+    ).parsed
+
+async def asyncio_detailed(
+    folder_path: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: UploadToFolderBody,
+    naming_mode: UploadToFolderNamingMode | Unset = UploadToFolderNamingMode.VALUE_0,
+    page_range: str | Unset = UNSET,
+    landscape: bool | Unset = UNSET,
+    sheet: int | Unset = UNSET,
+    notes_pages: bool | Unset = UNSET,
+    pdfa: UploadToFolderPdfa | Unset = UNSET,
+    prefer: str | Unset = UNSET,
+
+) -> Response[DocumentModel | Job | Problem]:
+    """ Upload a PDF, image or Office document into a folder by form
+
+     multipart/form-data with the file in a part named `file`; it is stored under its own file name (an
+    image or Office document becomes "<name>.pdf"). An Office document is recognised by its part type,
+    its name (.docx, .xlsx, .odp, .csv...) or its content, converted by LibreOffice with the query
+    options (pageRange, landscape, sheet, notesPages, pdfa; docs/office.md). namingMode decides what
+    happens when the name exists. 201 with Location and the DocumentModel. An Office conversion runs as
+    a background job (202 and the Job) unless Prefer: wait=N asks to wait; Prefer: respond-async makes
+    any upload a job.
+
+    Args:
+        folder_path (str):
+        naming_mode (UploadToFolderNamingMode | Unset):  Default:
+            UploadToFolderNamingMode.VALUE_0.
+        page_range (str | Unset):
+        landscape (bool | Unset):
+        sheet (int | Unset):
+        notes_pages (bool | Unset):
+        pdfa (UploadToFolderPdfa | Unset):
+        prefer (str | Unset):
+        body (UploadToFolderBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DocumentModel | Job | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        folder_path=folder_path,
+body=body,
+naming_mode=naming_mode,
+page_range=page_range,
+landscape=landscape,
+sheet=sheet,
+notes_pages=notes_pages,
+pdfa=pdfa,
+prefer=prefer,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    folder_path: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: UploadToFolderBody,
+    naming_mode: UploadToFolderNamingMode | Unset = UploadToFolderNamingMode.VALUE_0,
+    page_range: str | Unset = UNSET,
+    landscape: bool | Unset = UNSET,
+    sheet: int | Unset = UNSET,
+    notes_pages: bool | Unset = UNSET,
+    pdfa: UploadToFolderPdfa | Unset = UNSET,
+    prefer: str | Unset = UNSET,
+
+) -> DocumentModel | Job | Problem | None:
+    """ Upload a PDF, image or Office document into a folder by form
+
+     multipart/form-data with the file in a part named `file`; it is stored under its own file name (an
+    image or Office document becomes "<name>.pdf"). An Office document is recognised by its part type,
+    its name (.docx, .xlsx, .odp, .csv...) or its content, converted by LibreOffice with the query
+    options (pageRange, landscape, sheet, notesPages, pdfa; docs/office.md). namingMode decides what
+    happens when the name exists. 201 with Location and the DocumentModel. An Office conversion runs as
+    a background job (202 and the Job) unless Prefer: wait=N asks to wait; Prefer: respond-async makes
+    any upload a job.
+
+    Args:
+        folder_path (str):
+        naming_mode (UploadToFolderNamingMode | Unset):  Default:
+            UploadToFolderNamingMode.VALUE_0.
+        page_range (str | Unset):
+        landscape (bool | Unset):
+        sheet (int | Unset):
+        notes_pages (bool | Unset):
+        pdfa (UploadToFolderPdfa | Unset):
+        prefer (str | Unset):
+        body (UploadToFolderBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DocumentModel | Job | Problem
+     """
+
+
+    return (await asyncio_detailed(
+        folder_path=folder_path,
+client=client,
+body=body,
+naming_mode=naming_mode,
+page_range=page_range,
+landscape=landscape,
+sheet=sheet,
+notes_pages=notes_pages,
+pdfa=pdfa,
+prefer=prefer,
+
+    )).parsed

@@ -1,0 +1,266 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.optimize_profile_model import OptimizeProfileModel
+from ...models.optimize_profile_request import OptimizeProfileRequest
+from ...models.problem import Problem
+from typing import cast
+
+
+
+def _get_kwargs(
+    profile_name: str,
+    *,
+    body: OptimizeProfileRequest,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "put",
+        "url": "/pdfservice/v1/optimize-profiles/{profile_name}".format(profile_name=quote(str(profile_name), safe=""),),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> OptimizeProfileModel | Problem | None:
+    if response.status_code == 200:
+        response_200 = OptimizeProfileModel.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 201:
+        response_201 = OptimizeProfileModel.from_dict(response.json())
+
+
+
+        return response_201
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+
+
+        return response_503
+
+    if 400 <= response.status_code <= 499:
+        response_4xx = Problem.from_dict(response.json())
+
+
+
+        return response_4xx
+
+    if 500 <= response.status_code <= 599:
+        response_5xx = Problem.from_dict(response.json())
+
+
+
+        return response_5xx
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[OptimizeProfileModel | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    profile_name: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: OptimizeProfileRequest,
+
+) -> Response[OptimizeProfileModel | Problem]:
+    """ Create or replace an optimize profile
+
+     201 with Location when created, 200 when replaced; the answer is the profile with every default
+    filled in. Built-in profiles cannot be replaced (409 PROFILE_READ_ONLY). Body as JSON or XML
+    <OptimizeProfile>. Profiles are shared by all users; the request needs its method's right (GET, PUT,
+    DELETE), as for documents.
+
+    Args:
+        profile_name (str):
+        body (OptimizeProfileRequest): OptimizeProfile (XML: <OptimizeProfile>) to create or
+            replace. Every field is optional and has a default; an image handler left out leaves those
+            images unchanged. Unknown fields, codes outside their list and values out of range are 400
+            VALIDATION_FAILED.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[OptimizeProfileModel | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        profile_name=profile_name,
+body=body,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    profile_name: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: OptimizeProfileRequest,
+
+) -> OptimizeProfileModel | Problem | None:
+    """ Create or replace an optimize profile
+
+     201 with Location when created, 200 when replaced; the answer is the profile with every default
+    filled in. Built-in profiles cannot be replaced (409 PROFILE_READ_ONLY). Body as JSON or XML
+    <OptimizeProfile>. Profiles are shared by all users; the request needs its method's right (GET, PUT,
+    DELETE), as for documents.
+
+    Args:
+        profile_name (str):
+        body (OptimizeProfileRequest): OptimizeProfile (XML: <OptimizeProfile>) to create or
+            replace. Every field is optional and has a default; an image handler left out leaves those
+            images unchanged. Unknown fields, codes outside their list and values out of range are 400
+            VALIDATION_FAILED.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        OptimizeProfileModel | Problem
+     """
+
+
+    return sync_detailed(
+        profile_name=profile_name,
+client=client,
+body=body,
+
+    ).parsed
+
+async def asyncio_detailed(
+    profile_name: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: OptimizeProfileRequest,
+
+) -> Response[OptimizeProfileModel | Problem]:
+    """ Create or replace an optimize profile
+
+     201 with Location when created, 200 when replaced; the answer is the profile with every default
+    filled in. Built-in profiles cannot be replaced (409 PROFILE_READ_ONLY). Body as JSON or XML
+    <OptimizeProfile>. Profiles are shared by all users; the request needs its method's right (GET, PUT,
+    DELETE), as for documents.
+
+    Args:
+        profile_name (str):
+        body (OptimizeProfileRequest): OptimizeProfile (XML: <OptimizeProfile>) to create or
+            replace. Every field is optional and has a default; an image handler left out leaves those
+            images unchanged. Unknown fields, codes outside their list and values out of range are 400
+            VALIDATION_FAILED.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[OptimizeProfileModel | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        profile_name=profile_name,
+body=body,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    profile_name: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: OptimizeProfileRequest,
+
+) -> OptimizeProfileModel | Problem | None:
+    """ Create or replace an optimize profile
+
+     201 with Location when created, 200 when replaced; the answer is the profile with every default
+    filled in. Built-in profiles cannot be replaced (409 PROFILE_READ_ONLY). Body as JSON or XML
+    <OptimizeProfile>. Profiles are shared by all users; the request needs its method's right (GET, PUT,
+    DELETE), as for documents.
+
+    Args:
+        profile_name (str):
+        body (OptimizeProfileRequest): OptimizeProfile (XML: <OptimizeProfile>) to create or
+            replace. Every field is optional and has a default; an image handler left out leaves those
+            images unchanged. Unknown fields, codes outside their list and values out of range are 400
+            VALIDATION_FAILED.
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        OptimizeProfileModel | Problem
+     """
+
+
+    return (await asyncio_detailed(
+        profile_name=profile_name,
+client=client,
+body=body,
+
+    )).parsed

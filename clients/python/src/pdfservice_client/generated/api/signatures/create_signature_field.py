@@ -1,0 +1,313 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.new_signature_field import NewSignatureField
+from ...models.problem import Problem
+from ...models.signature_field_model import SignatureFieldModel
+from ...types import UNSET, Unset
+from typing import cast
+
+
+
+def _get_kwargs(
+    file_path: str,
+    field_name: str,
+    *,
+    body: NewSignatureField,
+    x_service_documentpassword: str | Unset = UNSET,
+    x_service_documentpassword_base64: str | Unset = UNSET,
+    if_match: str | Unset = UNSET,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(x_service_documentpassword, Unset):
+        headers["x-service-documentpassword"] = x_service_documentpassword
+
+    if not isinstance(x_service_documentpassword_base64, Unset):
+        headers["x-service-documentpassword-base64"] = x_service_documentpassword_base64
+
+    if not isinstance(if_match, Unset):
+        headers["if-match"] = if_match
+
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "put",
+        "url": "/pdfservice/v1/documents/{file_path}.pdf/fields/signature-fields/{field_name}".format(file_path=quote(str(file_path), safe=""),field_name=quote(str(field_name), safe=""),),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | SignatureFieldModel | None:
+    if response.status_code == 201:
+        response_201 = SignatureFieldModel.from_dict(response.json())
+
+
+
+        return response_201
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+
+
+        return response_503
+
+    if 400 <= response.status_code <= 499:
+        response_4xx = Problem.from_dict(response.json())
+
+
+
+        return response_4xx
+
+    if 500 <= response.status_code <= 599:
+        response_5xx = Problem.from_dict(response.json())
+
+
+
+        return response_5xx
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Problem | SignatureFieldModel]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    file_path: str,
+    field_name: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: NewSignatureField,
+    x_service_documentpassword: str | Unset = UNSET,
+    x_service_documentpassword_base64: str | Unset = UNSET,
+    if_match: str | Unset = UNSET,
+
+) -> Response[Problem | SignatureFieldModel]:
+    """ Create an empty signature field
+
+     `{"widget":[{"pageIndex":0,"rectangle":{"x":100,"y":100,"width":200,"height":50}}]}`: one widget per
+    entry; no entries (or no `widget`) make an invisible field. 201 with Location; 409 FIELD_EXISTS when
+    a field of that name exists. The name cannot contain ".".
+
+    Args:
+        file_path (str):
+        field_name (str):
+        x_service_documentpassword (str | Unset):
+        x_service_documentpassword_base64 (str | Unset):
+        if_match (str | Unset):
+        body (NewSignatureField): The widgets of a new signature field (XML:
+            <SignatureField><widget><pageIndex/><rectangle>…</rectangle></widget></SignatureField>);
+            none, or an empty list, makes an invisible field
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | SignatureFieldModel]
+     """
+
+
+    kwargs = _get_kwargs(
+        file_path=file_path,
+field_name=field_name,
+body=body,
+x_service_documentpassword=x_service_documentpassword,
+x_service_documentpassword_base64=x_service_documentpassword_base64,
+if_match=if_match,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    file_path: str,
+    field_name: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: NewSignatureField,
+    x_service_documentpassword: str | Unset = UNSET,
+    x_service_documentpassword_base64: str | Unset = UNSET,
+    if_match: str | Unset = UNSET,
+
+) -> Problem | SignatureFieldModel | None:
+    """ Create an empty signature field
+
+     `{"widget":[{"pageIndex":0,"rectangle":{"x":100,"y":100,"width":200,"height":50}}]}`: one widget per
+    entry; no entries (or no `widget`) make an invisible field. 201 with Location; 409 FIELD_EXISTS when
+    a field of that name exists. The name cannot contain ".".
+
+    Args:
+        file_path (str):
+        field_name (str):
+        x_service_documentpassword (str | Unset):
+        x_service_documentpassword_base64 (str | Unset):
+        if_match (str | Unset):
+        body (NewSignatureField): The widgets of a new signature field (XML:
+            <SignatureField><widget><pageIndex/><rectangle>…</rectangle></widget></SignatureField>);
+            none, or an empty list, makes an invisible field
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | SignatureFieldModel
+     """
+
+
+    return sync_detailed(
+        file_path=file_path,
+field_name=field_name,
+client=client,
+body=body,
+x_service_documentpassword=x_service_documentpassword,
+x_service_documentpassword_base64=x_service_documentpassword_base64,
+if_match=if_match,
+
+    ).parsed
+
+async def asyncio_detailed(
+    file_path: str,
+    field_name: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: NewSignatureField,
+    x_service_documentpassword: str | Unset = UNSET,
+    x_service_documentpassword_base64: str | Unset = UNSET,
+    if_match: str | Unset = UNSET,
+
+) -> Response[Problem | SignatureFieldModel]:
+    """ Create an empty signature field
+
+     `{"widget":[{"pageIndex":0,"rectangle":{"x":100,"y":100,"width":200,"height":50}}]}`: one widget per
+    entry; no entries (or no `widget`) make an invisible field. 201 with Location; 409 FIELD_EXISTS when
+    a field of that name exists. The name cannot contain ".".
+
+    Args:
+        file_path (str):
+        field_name (str):
+        x_service_documentpassword (str | Unset):
+        x_service_documentpassword_base64 (str | Unset):
+        if_match (str | Unset):
+        body (NewSignatureField): The widgets of a new signature field (XML:
+            <SignatureField><widget><pageIndex/><rectangle>…</rectangle></widget></SignatureField>);
+            none, or an empty list, makes an invisible field
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | SignatureFieldModel]
+     """
+
+
+    kwargs = _get_kwargs(
+        file_path=file_path,
+field_name=field_name,
+body=body,
+x_service_documentpassword=x_service_documentpassword,
+x_service_documentpassword_base64=x_service_documentpassword_base64,
+if_match=if_match,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    file_path: str,
+    field_name: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: NewSignatureField,
+    x_service_documentpassword: str | Unset = UNSET,
+    x_service_documentpassword_base64: str | Unset = UNSET,
+    if_match: str | Unset = UNSET,
+
+) -> Problem | SignatureFieldModel | None:
+    """ Create an empty signature field
+
+     `{"widget":[{"pageIndex":0,"rectangle":{"x":100,"y":100,"width":200,"height":50}}]}`: one widget per
+    entry; no entries (or no `widget`) make an invisible field. 201 with Location; 409 FIELD_EXISTS when
+    a field of that name exists. The name cannot contain ".".
+
+    Args:
+        file_path (str):
+        field_name (str):
+        x_service_documentpassword (str | Unset):
+        x_service_documentpassword_base64 (str | Unset):
+        if_match (str | Unset):
+        body (NewSignatureField): The widgets of a new signature field (XML:
+            <SignatureField><widget><pageIndex/><rectangle>…</rectangle></widget></SignatureField>);
+            none, or an empty list, makes an invisible field
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | SignatureFieldModel
+     """
+
+
+    return (await asyncio_detailed(
+        file_path=file_path,
+field_name=field_name,
+client=client,
+body=body,
+x_service_documentpassword=x_service_documentpassword,
+x_service_documentpassword_base64=x_service_documentpassword_base64,
+if_match=if_match,
+
+    )).parsed

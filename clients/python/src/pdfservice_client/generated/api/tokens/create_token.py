@@ -1,0 +1,234 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.create_token_json_body import CreateTokenJsonBody
+from ...models.create_token_response_201 import CreateTokenResponse201
+from ...models.problem import Problem
+from typing import cast
+
+
+
+def _get_kwargs(
+    *,
+    body: CreateTokenJsonBody,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/pdfservice/v1/tokens",
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> CreateTokenResponse201 | Problem | None:
+    if response.status_code == 201:
+        response_201 = CreateTokenResponse201.from_dict(response.json())
+
+
+
+        return response_201
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+
+
+        return response_503
+
+    if 400 <= response.status_code <= 499:
+        response_4xx = Problem.from_dict(response.json())
+
+
+
+        return response_4xx
+
+    if 500 <= response.status_code <= 599:
+        response_5xx = Problem.from_dict(response.json())
+
+
+
+        return response_5xx
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[CreateTokenResponse201 | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: CreateTokenJsonBody,
+
+) -> Response[CreateTokenResponse201 | Problem]:
+    """ Create an API token
+
+     201 with Location and the new token's secret, shown this once: send it as Authorization: Bearer
+    <token>. It acts as you, with your rights or the subset named in "rights" (a right you lack is 403),
+    intersected with your rights at each request. API tokens cannot create tokens (403): log in with
+    your password. At most 100 tokens per user. Body as JSON or XML <Token>.
+
+    Args:
+        body (CreateTokenJsonBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CreateTokenResponse201 | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        body=body,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    *,
+    client: AuthenticatedClient | Client,
+    body: CreateTokenJsonBody,
+
+) -> CreateTokenResponse201 | Problem | None:
+    """ Create an API token
+
+     201 with Location and the new token's secret, shown this once: send it as Authorization: Bearer
+    <token>. It acts as you, with your rights or the subset named in "rights" (a right you lack is 403),
+    intersected with your rights at each request. API tokens cannot create tokens (403): log in with
+    your password. At most 100 tokens per user. Body as JSON or XML <Token>.
+
+    Args:
+        body (CreateTokenJsonBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CreateTokenResponse201 | Problem
+     """
+
+
+    return sync_detailed(
+        client=client,
+body=body,
+
+    ).parsed
+
+async def asyncio_detailed(
+    *,
+    client: AuthenticatedClient | Client,
+    body: CreateTokenJsonBody,
+
+) -> Response[CreateTokenResponse201 | Problem]:
+    """ Create an API token
+
+     201 with Location and the new token's secret, shown this once: send it as Authorization: Bearer
+    <token>. It acts as you, with your rights or the subset named in "rights" (a right you lack is 403),
+    intersected with your rights at each request. API tokens cannot create tokens (403): log in with
+    your password. At most 100 tokens per user. Body as JSON or XML <Token>.
+
+    Args:
+        body (CreateTokenJsonBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[CreateTokenResponse201 | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        body=body,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    *,
+    client: AuthenticatedClient | Client,
+    body: CreateTokenJsonBody,
+
+) -> CreateTokenResponse201 | Problem | None:
+    """ Create an API token
+
+     201 with Location and the new token's secret, shown this once: send it as Authorization: Bearer
+    <token>. It acts as you, with your rights or the subset named in "rights" (a right you lack is 403),
+    intersected with your rights at each request. API tokens cannot create tokens (403): log in with
+    your password. At most 100 tokens per user. Body as JSON or XML <Token>.
+
+    Args:
+        body (CreateTokenJsonBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        CreateTokenResponse201 | Problem
+     """
+
+
+    return (await asyncio_detailed(
+        client=client,
+body=body,
+
+    )).parsed

@@ -1,0 +1,239 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.problem import Problem
+from ...models.update_user_json_body import UpdateUserJsonBody
+from ...models.user_model import UserModel
+from typing import cast
+
+
+
+def _get_kwargs(
+    username: str,
+    *,
+    body: UpdateUserJsonBody,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "patch",
+        "url": "/pdfservice/v1/users/{username}".format(username=quote(str(username), safe=""),),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | UserModel | None:
+    if response.status_code == 200:
+        response_200 = UserModel.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+
+
+        return response_503
+
+    if 400 <= response.status_code <= 499:
+        response_4xx = Problem.from_dict(response.json())
+
+
+
+        return response_4xx
+
+    if 500 <= response.status_code <= 599:
+        response_5xx = Problem.from_dict(response.json())
+
+
+
+        return response_5xx
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Problem | UserModel]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    username: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: UpdateUserJsonBody,
+
+) -> Response[Problem | UserModel]:
+    """ Change a user's password or rights
+
+     Either or both. A new password ends the user's sessions; new rights apply from their next request.
+    You cannot remove your own admin right, and the last admin keeps it (400 BAD_REQUEST).
+
+    Args:
+        username (str):
+        body (UpdateUserJsonBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | UserModel]
+     """
+
+
+    kwargs = _get_kwargs(
+        username=username,
+body=body,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    username: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: UpdateUserJsonBody,
+
+) -> Problem | UserModel | None:
+    """ Change a user's password or rights
+
+     Either or both. A new password ends the user's sessions; new rights apply from their next request.
+    You cannot remove your own admin right, and the last admin keeps it (400 BAD_REQUEST).
+
+    Args:
+        username (str):
+        body (UpdateUserJsonBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | UserModel
+     """
+
+
+    return sync_detailed(
+        username=username,
+client=client,
+body=body,
+
+    ).parsed
+
+async def asyncio_detailed(
+    username: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: UpdateUserJsonBody,
+
+) -> Response[Problem | UserModel]:
+    """ Change a user's password or rights
+
+     Either or both. A new password ends the user's sessions; new rights apply from their next request.
+    You cannot remove your own admin right, and the last admin keeps it (400 BAD_REQUEST).
+
+    Args:
+        username (str):
+        body (UpdateUserJsonBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | UserModel]
+     """
+
+
+    kwargs = _get_kwargs(
+        username=username,
+body=body,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    username: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: UpdateUserJsonBody,
+
+) -> Problem | UserModel | None:
+    """ Change a user's password or rights
+
+     Either or both. A new password ends the user's sessions; new rights apply from their next request.
+    You cannot remove your own admin right, and the last admin keeps it (400 BAD_REQUEST).
+
+    Args:
+        username (str):
+        body (UpdateUserJsonBody):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | UserModel
+     """
+
+
+    return (await asyncio_detailed(
+        username=username,
+client=client,
+body=body,
+
+    )).parsed

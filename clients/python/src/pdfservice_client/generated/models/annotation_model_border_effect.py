@@ -1,0 +1,7 @@
+from enum import StrEnum
+
+class AnnotationModelBorderEffect(StrEnum):
+    CLOUDY = "cloudy"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,111 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+
+
+
+
+
+
+T = TypeVar("T", bound="GetJobJobProgress")
+
+
+
+@_attrs_define
+class GetJobJobProgress:
+    """ 
+        Attributes:
+            done (int):
+            unit (str):
+            percent (int): Never lower than an earlier report
+            total (int | Unset):
+            phase (str | Unset):
+     """
+
+    done: int
+    unit: str
+    percent: int
+    total: int | Unset = UNSET
+    phase: str | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        done = self.done
+
+        unit = self.unit
+
+        percent = self.percent
+
+        total = self.total
+
+        phase = self.phase
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "done": done,
+            "unit": unit,
+            "percent": percent,
+        })
+        if total is not UNSET:
+            field_dict["total"] = total
+        if phase is not UNSET:
+            field_dict["phase"] = phase
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        done = d.pop("done")
+
+        unit = d.pop("unit")
+
+        percent = d.pop("percent")
+
+        total = d.pop("total", UNSET)
+
+        phase = d.pop("phase", UNSET)
+
+        get_job_job_progress = cls(
+            done=done,
+            unit=unit,
+            percent=percent,
+            total=total,
+            phase=phase,
+        )
+
+
+        get_job_job_progress.additional_properties = d
+        return get_job_job_progress
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,252 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.job_state import JobState
+from ..types import UNSET, Unset
+from typing import cast
+import datetime
+
+if TYPE_CHECKING:
+  from ..models.job_error import JobError
+  from ..models.job_progress import JobProgress
+  from ..models.job_result import JobResult
+
+
+
+
+
+T = TypeVar("T", bound="Job")
+
+
+
+@_attrs_define
+class Job:
+    """ Accepted: the work runs as a background job (Prefer: respond-async, or work that is long by nature); Location names
+    the job
+
+        Attributes:
+            id (str):
+            action (str): The action's name
+            document (str): The document it works on, as folder/name.pdf
+            owner (None | str):
+            state (JobState):
+            progress (JobProgress):
+            created (datetime.datetime):
+            started (datetime.datetime | Unset):
+            finished (datetime.datetime | Unset):
+            position (int | Unset): A queued job's place in the queue (0: next)
+            reason (str | Unset): Why the job was interrupted
+            result (JobResult | Unset): A succeeded job: the written document and the status the inline request would have
+                answered
+            error (JobError | Unset): A failed or cancelled job: the problem the inline request would have answered
+                (docs/errors.md)
+     """
+
+    id: str
+    action: str
+    document: str
+    owner: None | str
+    state: JobState
+    progress: JobProgress
+    created: datetime.datetime
+    started: datetime.datetime | Unset = UNSET
+    finished: datetime.datetime | Unset = UNSET
+    position: int | Unset = UNSET
+    reason: str | Unset = UNSET
+    result: JobResult | Unset = UNSET
+    error: JobError | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.job_error import JobError # noqa: PLC0415
+        from ..models.job_progress import JobProgress # noqa: PLC0415
+        from ..models.job_result import JobResult # noqa: PLC0415
+        id = self.id
+
+        action = self.action
+
+        document = self.document
+
+        owner: None | str
+        owner = self.owner
+
+        state = self.state.value
+
+        progress = self.progress.to_dict()
+
+        created = self.created.isoformat()
+
+        started: str | Unset = UNSET
+        if not isinstance(self.started, Unset):
+            started = self.started.isoformat()
+
+        finished: str | Unset = UNSET
+        if not isinstance(self.finished, Unset):
+            finished = self.finished.isoformat()
+
+        position = self.position
+
+        reason = self.reason
+
+        result: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.result, Unset):
+            result = self.result.to_dict()
+
+        error: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.error, Unset):
+            error = self.error.to_dict()
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "id": id,
+            "action": action,
+            "document": document,
+            "owner": owner,
+            "state": state,
+            "progress": progress,
+            "created": created,
+        })
+        if started is not UNSET:
+            field_dict["started"] = started
+        if finished is not UNSET:
+            field_dict["finished"] = finished
+        if position is not UNSET:
+            field_dict["position"] = position
+        if reason is not UNSET:
+            field_dict["reason"] = reason
+        if result is not UNSET:
+            field_dict["result"] = result
+        if error is not UNSET:
+            field_dict["error"] = error
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.job_error import JobError # noqa: PLC0415
+        from ..models.job_progress import JobProgress # noqa: PLC0415
+        from ..models.job_result import JobResult # noqa: PLC0415
+        d = dict(src_dict)
+        id = d.pop("id")
+
+        action = d.pop("action")
+
+        document = d.pop("document")
+
+        def _parse_owner(data: object) -> None | str:
+            if data is None:
+                return data
+            return cast(None | str, data)
+
+        owner = _parse_owner(d.pop("owner"))
+
+
+        state = JobState(d.pop("state"))
+
+
+
+
+        progress = JobProgress.from_dict(d.pop("progress"))
+
+
+
+
+        created = datetime.datetime.fromisoformat(d.pop("created"))
+
+
+
+
+        _started = d.pop("started", UNSET)
+        started: datetime.datetime | Unset
+        if isinstance(_started,  Unset):
+            started = UNSET
+        else:
+            started = datetime.datetime.fromisoformat(_started)
+
+
+
+
+        _finished = d.pop("finished", UNSET)
+        finished: datetime.datetime | Unset
+        if isinstance(_finished,  Unset):
+            finished = UNSET
+        else:
+            finished = datetime.datetime.fromisoformat(_finished)
+
+
+
+
+        position = d.pop("position", UNSET)
+
+        reason = d.pop("reason", UNSET)
+
+        _result = d.pop("result", UNSET)
+        result: JobResult | Unset
+        if isinstance(_result,  Unset):
+            result = UNSET
+        else:
+            result = JobResult.from_dict(_result)
+
+
+
+
+        _error = d.pop("error", UNSET)
+        error: JobError | Unset
+        if isinstance(_error,  Unset):
+            error = UNSET
+        else:
+            error = JobError.from_dict(_error)
+
+
+
+
+        job = cls(
+            id=id,
+            action=action,
+            document=document,
+            owner=owner,
+            state=state,
+            progress=progress,
+            created=created,
+            started=started,
+            finished=finished,
+            position=position,
+            reason=reason,
+            result=result,
+            error=error,
+        )
+
+
+        job.additional_properties = d
+        return job
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

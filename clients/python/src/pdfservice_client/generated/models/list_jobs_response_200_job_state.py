@@ -1,0 +1,12 @@
+from enum import StrEnum
+
+class ListJobsResponse200JobState(StrEnum):
+    CANCELLED = "cancelled"
+    FAILED = "failed"
+    INTERRUPTED = "interrupted"
+    QUEUED = "queued"
+    RUNNING = "running"
+    SUCCEEDED = "succeeded"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,252 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.run_document_action_files_body_page_action_apply_redactions_action import RunDocumentActionFilesBodyPageActionApplyRedactionsAction
+  from ..models.run_document_action_files_body_page_action_copy_action import RunDocumentActionFilesBodyPageActionCopyAction
+  from ..models.run_document_action_files_body_page_action_flatten_annotations_action import RunDocumentActionFilesBodyPageActionFlattenAnnotationsAction
+  from ..models.run_document_action_files_body_page_action_flatten_fields_action import RunDocumentActionFilesBodyPageActionFlattenFieldsAction
+  from ..models.run_document_action_files_body_page_action_linearize_action import RunDocumentActionFilesBodyPageActionLinearizeAction
+  from ..models.run_document_action_files_body_page_action_optimize_action import RunDocumentActionFilesBodyPageActionOptimizeAction
+  from ..models.run_document_action_files_body_page_action_pdfa_convert_action import RunDocumentActionFilesBodyPageActionPDFAConvertAction
+
+
+
+
+
+T = TypeVar("T", bound="RunDocumentActionFilesBodyPageAction")
+
+
+
+@_attrs_define
+class RunDocumentActionFilesBodyPageAction:
+    """ The action, as in a JSON body
+
+        Attributes:
+            copy_action (RunDocumentActionFilesBodyPageActionCopyAction | Unset): Copies the document to savePath
+                (required).
+            apply_redactions_action (RunDocumentActionFilesBodyPageActionApplyRedactionsAction | Unset): Applies Redact
+                annotations: removes the text under them from the content streams, clears covered image pixels, removes covered
+                vector art, paints the fill and overlay text and removes the annotations; then verifies that no redacted text
+                remains (422 REDACTION_INCOMPLETE otherwise, nothing written). The response's report lists what was applied and
+                where the redacted text still occurs outside page content.
+            flatten_fields_action (RunDocumentActionFilesBodyPageActionFlattenFieldsAction | Unset): Paints every form
+                field's appearance into its page (generating missing appearances first) and removes the fields and the AcroForm
+                (and XFA). Push buttons are painted only with paintButtons (only those showing an image with
+                paintOnlyImageButtons); fields without the print flag only with paintNonPrintableFields; hidden fields never.
+            flatten_annotations_action (RunDocumentActionFilesBodyPageActionFlattenAnnotationsAction | Unset): Paints every
+                annotation other than form widgets and links into its page (generating missing appearances first) and removes
+                it; popups are dropped, hidden annotations are not painted, annotations without the print flag only with
+                paintNonPrintableAnnots. Links stay unless keepLinks is false.
+            pdfa_convert_action (RunDocumentActionFilesBodyPageActionPDFAConvertAction | Unset): Converts the document to
+                PDF/A (profile pdfa1b, pdfa2b (default), pdfa2u, pdfa3b or pdfa3u): fonts embedded, sRGB output intent, XMP with
+                pdfaid, no encryption (an encrypted document needs its owner password), annotations, actions, embedded files and
+                transparency made what the profile allows (or refused, per the options). The output is validated with veraPDF
+                and written only when it is compliant; otherwise 422 PDFA_CONVERSION_FAILED with the failed rules and nothing
+                written, or with appendReport/addAnnots the document as it was with the report in it. The answer's report lists
+                what was changed and the validator's verdict. Runs as a background job unless Prefer: wait=N. See docs/pdfa.md.
+            linearize_action (RunDocumentActionFilesBodyPageActionLinearizeAction | Unset): Writes the document linearized
+                ("fast web view", ISO 32000-1 Annex F) with qpdf; content, object streams and encryption are kept (an encrypted
+                document needs its password, and a user password only when its permissions allow changes). A signed document is
+                refused (409 DOCUMENT_SIGNED). The answer's report gives the sizes before and after. See docs/optimize.md.
+            optimize_action (RunDocumentActionFilesBodyPageActionOptimizeAction | Unset): Makes the document smaller by an
+                optimize profile (profileName, or an inline profile): images above 1.5 times the target resolution downsampled,
+                colour spaces converted and images re-encoded per the profile, each kept when the new one is not smaller; unused
+                resources removed, fonts subset, duplicate images and fonts merged, object streams and maximum Flate. Encryption
+                is kept (the password is needed, and the permission to change); a signed document is refused (409
+                DOCUMENT_SIGNED). The answer's report gives the sizes before and after, per category. When the result would not
+                be smaller nothing is written and the answer is 200 with report.changed false. See docs/optimize.md.
+     """
+
+    copy_action: RunDocumentActionFilesBodyPageActionCopyAction | Unset = UNSET
+    apply_redactions_action: RunDocumentActionFilesBodyPageActionApplyRedactionsAction | Unset = UNSET
+    flatten_fields_action: RunDocumentActionFilesBodyPageActionFlattenFieldsAction | Unset = UNSET
+    flatten_annotations_action: RunDocumentActionFilesBodyPageActionFlattenAnnotationsAction | Unset = UNSET
+    pdfa_convert_action: RunDocumentActionFilesBodyPageActionPDFAConvertAction | Unset = UNSET
+    linearize_action: RunDocumentActionFilesBodyPageActionLinearizeAction | Unset = UNSET
+    optimize_action: RunDocumentActionFilesBodyPageActionOptimizeAction | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.run_document_action_files_body_page_action_apply_redactions_action import RunDocumentActionFilesBodyPageActionApplyRedactionsAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_page_action_copy_action import RunDocumentActionFilesBodyPageActionCopyAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_page_action_flatten_annotations_action import RunDocumentActionFilesBodyPageActionFlattenAnnotationsAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_page_action_flatten_fields_action import RunDocumentActionFilesBodyPageActionFlattenFieldsAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_page_action_linearize_action import RunDocumentActionFilesBodyPageActionLinearizeAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_page_action_optimize_action import RunDocumentActionFilesBodyPageActionOptimizeAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_page_action_pdfa_convert_action import RunDocumentActionFilesBodyPageActionPDFAConvertAction # noqa: PLC0415
+        copy_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.copy_action, Unset):
+            copy_action = self.copy_action.to_dict()
+
+        apply_redactions_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.apply_redactions_action, Unset):
+            apply_redactions_action = self.apply_redactions_action.to_dict()
+
+        flatten_fields_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.flatten_fields_action, Unset):
+            flatten_fields_action = self.flatten_fields_action.to_dict()
+
+        flatten_annotations_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.flatten_annotations_action, Unset):
+            flatten_annotations_action = self.flatten_annotations_action.to_dict()
+
+        pdfa_convert_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.pdfa_convert_action, Unset):
+            pdfa_convert_action = self.pdfa_convert_action.to_dict()
+
+        linearize_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.linearize_action, Unset):
+            linearize_action = self.linearize_action.to_dict()
+
+        optimize_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.optimize_action, Unset):
+            optimize_action = self.optimize_action.to_dict()
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+        })
+        if copy_action is not UNSET:
+            field_dict["CopyAction"] = copy_action
+        if apply_redactions_action is not UNSET:
+            field_dict["ApplyRedactionsAction"] = apply_redactions_action
+        if flatten_fields_action is not UNSET:
+            field_dict["FlattenFieldsAction"] = flatten_fields_action
+        if flatten_annotations_action is not UNSET:
+            field_dict["FlattenAnnotationsAction"] = flatten_annotations_action
+        if pdfa_convert_action is not UNSET:
+            field_dict["PDFAConvertAction"] = pdfa_convert_action
+        if linearize_action is not UNSET:
+            field_dict["LinearizeAction"] = linearize_action
+        if optimize_action is not UNSET:
+            field_dict["OptimizeAction"] = optimize_action
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.run_document_action_files_body_page_action_apply_redactions_action import RunDocumentActionFilesBodyPageActionApplyRedactionsAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_page_action_copy_action import RunDocumentActionFilesBodyPageActionCopyAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_page_action_flatten_annotations_action import RunDocumentActionFilesBodyPageActionFlattenAnnotationsAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_page_action_flatten_fields_action import RunDocumentActionFilesBodyPageActionFlattenFieldsAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_page_action_linearize_action import RunDocumentActionFilesBodyPageActionLinearizeAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_page_action_optimize_action import RunDocumentActionFilesBodyPageActionOptimizeAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_page_action_pdfa_convert_action import RunDocumentActionFilesBodyPageActionPDFAConvertAction # noqa: PLC0415
+        d = dict(src_dict)
+        _copy_action = d.pop("CopyAction", UNSET)
+        copy_action: RunDocumentActionFilesBodyPageActionCopyAction | Unset
+        if isinstance(_copy_action,  Unset):
+            copy_action = UNSET
+        else:
+            copy_action = RunDocumentActionFilesBodyPageActionCopyAction.from_dict(_copy_action)
+
+
+
+
+        _apply_redactions_action = d.pop("ApplyRedactionsAction", UNSET)
+        apply_redactions_action: RunDocumentActionFilesBodyPageActionApplyRedactionsAction | Unset
+        if isinstance(_apply_redactions_action,  Unset):
+            apply_redactions_action = UNSET
+        else:
+            apply_redactions_action = RunDocumentActionFilesBodyPageActionApplyRedactionsAction.from_dict(_apply_redactions_action)
+
+
+
+
+        _flatten_fields_action = d.pop("FlattenFieldsAction", UNSET)
+        flatten_fields_action: RunDocumentActionFilesBodyPageActionFlattenFieldsAction | Unset
+        if isinstance(_flatten_fields_action,  Unset):
+            flatten_fields_action = UNSET
+        else:
+            flatten_fields_action = RunDocumentActionFilesBodyPageActionFlattenFieldsAction.from_dict(_flatten_fields_action)
+
+
+
+
+        _flatten_annotations_action = d.pop("FlattenAnnotationsAction", UNSET)
+        flatten_annotations_action: RunDocumentActionFilesBodyPageActionFlattenAnnotationsAction | Unset
+        if isinstance(_flatten_annotations_action,  Unset):
+            flatten_annotations_action = UNSET
+        else:
+            flatten_annotations_action = RunDocumentActionFilesBodyPageActionFlattenAnnotationsAction.from_dict(_flatten_annotations_action)
+
+
+
+
+        _pdfa_convert_action = d.pop("PDFAConvertAction", UNSET)
+        pdfa_convert_action: RunDocumentActionFilesBodyPageActionPDFAConvertAction | Unset
+        if isinstance(_pdfa_convert_action,  Unset):
+            pdfa_convert_action = UNSET
+        else:
+            pdfa_convert_action = RunDocumentActionFilesBodyPageActionPDFAConvertAction.from_dict(_pdfa_convert_action)
+
+
+
+
+        _linearize_action = d.pop("LinearizeAction", UNSET)
+        linearize_action: RunDocumentActionFilesBodyPageActionLinearizeAction | Unset
+        if isinstance(_linearize_action,  Unset):
+            linearize_action = UNSET
+        else:
+            linearize_action = RunDocumentActionFilesBodyPageActionLinearizeAction.from_dict(_linearize_action)
+
+
+
+
+        _optimize_action = d.pop("OptimizeAction", UNSET)
+        optimize_action: RunDocumentActionFilesBodyPageActionOptimizeAction | Unset
+        if isinstance(_optimize_action,  Unset):
+            optimize_action = UNSET
+        else:
+            optimize_action = RunDocumentActionFilesBodyPageActionOptimizeAction.from_dict(_optimize_action)
+
+
+
+
+        run_document_action_files_body_page_action = cls(
+            copy_action=copy_action,
+            apply_redactions_action=apply_redactions_action,
+            flatten_fields_action=flatten_fields_action,
+            flatten_annotations_action=flatten_annotations_action,
+            pdfa_convert_action=pdfa_convert_action,
+            linearize_action=linearize_action,
+            optimize_action=optimize_action,
+        )
+
+
+        run_document_action_files_body_page_action.additional_properties = d
+        return run_document_action_files_body_page_action
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

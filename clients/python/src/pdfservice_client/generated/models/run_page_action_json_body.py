@@ -1,0 +1,316 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.run_page_action_json_body_delete_pages_action import RunPageActionJsonBodyDeletePagesAction
+  from ..models.run_page_action_json_body_extract_pages_action import RunPageActionJsonBodyExtractPagesAction
+  from ..models.run_page_action_json_body_image_stamp_action import RunPageActionJsonBodyImageStampAction
+  from ..models.run_page_action_json_body_insert_attached_pages_action import RunPageActionJsonBodyInsertAttachedPagesAction
+  from ..models.run_page_action_json_body_insert_uploaded_pages_action import RunPageActionJsonBodyInsertUploadedPagesAction
+  from ..models.run_page_action_json_body_move_pages_action import RunPageActionJsonBodyMovePagesAction
+  from ..models.run_page_action_json_body_new_page_action import RunPageActionJsonBodyNewPageAction
+  from ..models.run_page_action_json_body_ocr_action import RunPageActionJsonBodyOCRAction
+  from ..models.run_page_action_json_body_rotate_pages_action import RunPageActionJsonBodyRotatePagesAction
+  from ..models.run_page_action_json_body_text_stamp_action import RunPageActionJsonBodyTextStampAction
+
+
+
+
+
+T = TypeVar("T", bound="RunPageActionJsonBody")
+
+
+
+@_attrs_define
+class RunPageActionJsonBody:
+    """ 
+        Attributes:
+            new_page_action (RunPageActionJsonBodyNewPageAction | Unset): Inserts a blank page of width x height points
+                (default: the size of the page before it, or of the first page when inserted first) at pageIndex (default: at
+                the end).
+            insert_uploaded_pages_action (RunPageActionJsonBodyInsertUploadedPagesAction | Unset): Inserts pages of another
+                document stored on the server (appendFilePath) at pageIndex (default: at the end), with their annotations, links
+                between them and form fields (clashing field names get "_2", "_3", ...).
+            insert_attached_pages_action (RunPageActionJsonBodyInsertAttachedPagesAction | Unset): Inserts pages of the PDF
+                sent in another part of the multipart request at pageIndex (default: at the end), as InsertUploadedPagesAction
+                does.
+            delete_pages_action (RunPageActionJsonBodyDeletePagesAction | Unset): Deletes the pages of pageRange (not all of
+                them). Outline items, named destinations and links that pointed at them are removed, and so are their form
+                fields.
+            rotate_pages_action (RunPageActionJsonBodyRotatePagesAction | Unset): Turns the pages of pageRange (default:
+                all) clockwise by rotation degrees, a multiple of 90 (negative turns counter-clockwise); /Rotate is set, the
+                content is not rewritten.
+            move_pages_action (RunPageActionJsonBodyMovePagesAction | Unset): Moves the pages of pageRange, in the order the
+                range lists them, so that the first of them ends up at zero-based position toIndex of the result.
+            extract_pages_action (RunPageActionJsonBodyExtractPagesAction | Unset): Writes a new document (savePath,
+                required) with the pages of pageRange in that order, with their annotations and form fields; the source is
+                unchanged.
+            text_stamp_action (RunPageActionJsonBodyTextStampAction | Unset): Stamps text on a page (pageIndex) or on every
+                page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees
+                counter-clockwise about that point; lines are split at \\n. Characters the font lacks are drawn with the shipped
+                DejaVu fonts or the CJK font. See docs/stamps.md.
+            image_stamp_action (RunPageActionJsonBodyImageStampAction | Unset): Stamps an image (multipart: this JSON in
+                part "pageAction", a JPEG or PNG in part "file") on a page (pageIndex) or on every page: its lower-left corner
+                at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that corner; width
+                and/or height in points, or scale of its natural size (its own resolution, else 72 dpi). See docs/stamps.md.
+            ocr_action (RunPageActionJsonBodyOCRAction | Unset): Recognises the text of scanned pages (Tesseract) and adds
+                it as an invisible text layer over each page, line by line, so that the document can be searched, selected and
+                extracted; the pages' content and images are not changed. Pages with text of their own are skipped unless
+                skipPagesWithText is false; pages scanned sideways or upside down are recognised the right way up (autoRotate
+                also turns their display). The report lists each page: recognised (words, mean confidence, rotation), no-text
+                (nothing read there is text, e.g. a photo; nothing added), skipped or failed. Runs as a background job unless
+                Prefer: wait=N. See docs/ocr.md.
+     """
+
+    new_page_action: RunPageActionJsonBodyNewPageAction | Unset = UNSET
+    insert_uploaded_pages_action: RunPageActionJsonBodyInsertUploadedPagesAction | Unset = UNSET
+    insert_attached_pages_action: RunPageActionJsonBodyInsertAttachedPagesAction | Unset = UNSET
+    delete_pages_action: RunPageActionJsonBodyDeletePagesAction | Unset = UNSET
+    rotate_pages_action: RunPageActionJsonBodyRotatePagesAction | Unset = UNSET
+    move_pages_action: RunPageActionJsonBodyMovePagesAction | Unset = UNSET
+    extract_pages_action: RunPageActionJsonBodyExtractPagesAction | Unset = UNSET
+    text_stamp_action: RunPageActionJsonBodyTextStampAction | Unset = UNSET
+    image_stamp_action: RunPageActionJsonBodyImageStampAction | Unset = UNSET
+    ocr_action: RunPageActionJsonBodyOCRAction | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.run_page_action_json_body_delete_pages_action import RunPageActionJsonBodyDeletePagesAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_extract_pages_action import RunPageActionJsonBodyExtractPagesAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_image_stamp_action import RunPageActionJsonBodyImageStampAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_insert_attached_pages_action import RunPageActionJsonBodyInsertAttachedPagesAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_insert_uploaded_pages_action import RunPageActionJsonBodyInsertUploadedPagesAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_move_pages_action import RunPageActionJsonBodyMovePagesAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_new_page_action import RunPageActionJsonBodyNewPageAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_ocr_action import RunPageActionJsonBodyOCRAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_rotate_pages_action import RunPageActionJsonBodyRotatePagesAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_text_stamp_action import RunPageActionJsonBodyTextStampAction # noqa: PLC0415
+        new_page_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.new_page_action, Unset):
+            new_page_action = self.new_page_action.to_dict()
+
+        insert_uploaded_pages_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.insert_uploaded_pages_action, Unset):
+            insert_uploaded_pages_action = self.insert_uploaded_pages_action.to_dict()
+
+        insert_attached_pages_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.insert_attached_pages_action, Unset):
+            insert_attached_pages_action = self.insert_attached_pages_action.to_dict()
+
+        delete_pages_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.delete_pages_action, Unset):
+            delete_pages_action = self.delete_pages_action.to_dict()
+
+        rotate_pages_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.rotate_pages_action, Unset):
+            rotate_pages_action = self.rotate_pages_action.to_dict()
+
+        move_pages_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.move_pages_action, Unset):
+            move_pages_action = self.move_pages_action.to_dict()
+
+        extract_pages_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.extract_pages_action, Unset):
+            extract_pages_action = self.extract_pages_action.to_dict()
+
+        text_stamp_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.text_stamp_action, Unset):
+            text_stamp_action = self.text_stamp_action.to_dict()
+
+        image_stamp_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.image_stamp_action, Unset):
+            image_stamp_action = self.image_stamp_action.to_dict()
+
+        ocr_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.ocr_action, Unset):
+            ocr_action = self.ocr_action.to_dict()
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+        })
+        if new_page_action is not UNSET:
+            field_dict["NewPageAction"] = new_page_action
+        if insert_uploaded_pages_action is not UNSET:
+            field_dict["InsertUploadedPagesAction"] = insert_uploaded_pages_action
+        if insert_attached_pages_action is not UNSET:
+            field_dict["InsertAttachedPagesAction"] = insert_attached_pages_action
+        if delete_pages_action is not UNSET:
+            field_dict["DeletePagesAction"] = delete_pages_action
+        if rotate_pages_action is not UNSET:
+            field_dict["RotatePagesAction"] = rotate_pages_action
+        if move_pages_action is not UNSET:
+            field_dict["MovePagesAction"] = move_pages_action
+        if extract_pages_action is not UNSET:
+            field_dict["ExtractPagesAction"] = extract_pages_action
+        if text_stamp_action is not UNSET:
+            field_dict["TextStampAction"] = text_stamp_action
+        if image_stamp_action is not UNSET:
+            field_dict["ImageStampAction"] = image_stamp_action
+        if ocr_action is not UNSET:
+            field_dict["OCRAction"] = ocr_action
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.run_page_action_json_body_delete_pages_action import RunPageActionJsonBodyDeletePagesAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_extract_pages_action import RunPageActionJsonBodyExtractPagesAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_image_stamp_action import RunPageActionJsonBodyImageStampAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_insert_attached_pages_action import RunPageActionJsonBodyInsertAttachedPagesAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_insert_uploaded_pages_action import RunPageActionJsonBodyInsertUploadedPagesAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_move_pages_action import RunPageActionJsonBodyMovePagesAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_new_page_action import RunPageActionJsonBodyNewPageAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_ocr_action import RunPageActionJsonBodyOCRAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_rotate_pages_action import RunPageActionJsonBodyRotatePagesAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_text_stamp_action import RunPageActionJsonBodyTextStampAction # noqa: PLC0415
+        d = dict(src_dict)
+        _new_page_action = d.pop("NewPageAction", UNSET)
+        new_page_action: RunPageActionJsonBodyNewPageAction | Unset
+        if isinstance(_new_page_action,  Unset):
+            new_page_action = UNSET
+        else:
+            new_page_action = RunPageActionJsonBodyNewPageAction.from_dict(_new_page_action)
+
+
+
+
+        _insert_uploaded_pages_action = d.pop("InsertUploadedPagesAction", UNSET)
+        insert_uploaded_pages_action: RunPageActionJsonBodyInsertUploadedPagesAction | Unset
+        if isinstance(_insert_uploaded_pages_action,  Unset):
+            insert_uploaded_pages_action = UNSET
+        else:
+            insert_uploaded_pages_action = RunPageActionJsonBodyInsertUploadedPagesAction.from_dict(_insert_uploaded_pages_action)
+
+
+
+
+        _insert_attached_pages_action = d.pop("InsertAttachedPagesAction", UNSET)
+        insert_attached_pages_action: RunPageActionJsonBodyInsertAttachedPagesAction | Unset
+        if isinstance(_insert_attached_pages_action,  Unset):
+            insert_attached_pages_action = UNSET
+        else:
+            insert_attached_pages_action = RunPageActionJsonBodyInsertAttachedPagesAction.from_dict(_insert_attached_pages_action)
+
+
+
+
+        _delete_pages_action = d.pop("DeletePagesAction", UNSET)
+        delete_pages_action: RunPageActionJsonBodyDeletePagesAction | Unset
+        if isinstance(_delete_pages_action,  Unset):
+            delete_pages_action = UNSET
+        else:
+            delete_pages_action = RunPageActionJsonBodyDeletePagesAction.from_dict(_delete_pages_action)
+
+
+
+
+        _rotate_pages_action = d.pop("RotatePagesAction", UNSET)
+        rotate_pages_action: RunPageActionJsonBodyRotatePagesAction | Unset
+        if isinstance(_rotate_pages_action,  Unset):
+            rotate_pages_action = UNSET
+        else:
+            rotate_pages_action = RunPageActionJsonBodyRotatePagesAction.from_dict(_rotate_pages_action)
+
+
+
+
+        _move_pages_action = d.pop("MovePagesAction", UNSET)
+        move_pages_action: RunPageActionJsonBodyMovePagesAction | Unset
+        if isinstance(_move_pages_action,  Unset):
+            move_pages_action = UNSET
+        else:
+            move_pages_action = RunPageActionJsonBodyMovePagesAction.from_dict(_move_pages_action)
+
+
+
+
+        _extract_pages_action = d.pop("ExtractPagesAction", UNSET)
+        extract_pages_action: RunPageActionJsonBodyExtractPagesAction | Unset
+        if isinstance(_extract_pages_action,  Unset):
+            extract_pages_action = UNSET
+        else:
+            extract_pages_action = RunPageActionJsonBodyExtractPagesAction.from_dict(_extract_pages_action)
+
+
+
+
+        _text_stamp_action = d.pop("TextStampAction", UNSET)
+        text_stamp_action: RunPageActionJsonBodyTextStampAction | Unset
+        if isinstance(_text_stamp_action,  Unset):
+            text_stamp_action = UNSET
+        else:
+            text_stamp_action = RunPageActionJsonBodyTextStampAction.from_dict(_text_stamp_action)
+
+
+
+
+        _image_stamp_action = d.pop("ImageStampAction", UNSET)
+        image_stamp_action: RunPageActionJsonBodyImageStampAction | Unset
+        if isinstance(_image_stamp_action,  Unset):
+            image_stamp_action = UNSET
+        else:
+            image_stamp_action = RunPageActionJsonBodyImageStampAction.from_dict(_image_stamp_action)
+
+
+
+
+        _ocr_action = d.pop("OCRAction", UNSET)
+        ocr_action: RunPageActionJsonBodyOCRAction | Unset
+        if isinstance(_ocr_action,  Unset):
+            ocr_action = UNSET
+        else:
+            ocr_action = RunPageActionJsonBodyOCRAction.from_dict(_ocr_action)
+
+
+
+
+        run_page_action_json_body = cls(
+            new_page_action=new_page_action,
+            insert_uploaded_pages_action=insert_uploaded_pages_action,
+            insert_attached_pages_action=insert_attached_pages_action,
+            delete_pages_action=delete_pages_action,
+            rotate_pages_action=rotate_pages_action,
+            move_pages_action=move_pages_action,
+            extract_pages_action=extract_pages_action,
+            text_stamp_action=text_stamp_action,
+            image_stamp_action=image_stamp_action,
+            ocr_action=ocr_action,
+        )
+
+
+        run_page_action_json_body.additional_properties = d
+        return run_page_action_json_body
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

@@ -1,0 +1,14 @@
+# Sourced by the scripts that start the built service in the background (scripts/schemathesis.sh,
+# scripts/generate-clients.sh): service_url PID LOG waits until the service started as PID says in LOG that it
+# listens, and prints its base URL (http://127.0.0.1:PORT); if it stops or never listens, it prints the log and fails.
+service_url() {
+  local pid=$1 log=$2 base=''
+  for _ in $(seq 1 300); do
+    base=$(grep -so '"msg":"listening"[^}]*"url":"[^"]*"\|"url":"[^"]*"[^}]*"msg":"listening"' "$log" | grep -o 'http://[^"]*' | head -1 || true)
+    [ -n "$base" ] && break
+    if ! kill -0 "$pid" 2>/dev/null; then cat "$log" >&2; return 1; fi
+    sleep 0.2
+  done
+  [ -n "$base" ] || { echo "the service did not start" >&2; cat "$log" >&2; return 1; }
+  echo "$base"
+}

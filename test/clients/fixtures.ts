@@ -1,0 +1,31 @@
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { pdftotext, qpdfCheck } from '../helpers/pdf.js';
+import { ADMIN } from '../helpers/server.js';
+import { REPO } from '../helpers/doc-examples.js';
+
+/** What the client tests share (test/clients/): where the packages are, and a small image to upload. */
+export { REPO };
+export const CLIENTS = path.join(REPO, 'clients');
+/** A 16x16 PNG (the README's logo.png). */
+export const PNG_16 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAMAAAAoLQ9TAAAAA1BMVEXMMzN0dFbYAAAADUlEQVQY02NgGAXIAAABEAAB7JfjegAAAABJRU5ErkJggg==', 'base64');
+
+/**
+ * What a client's flows example (clients/typescript/examples/flows.ts, clients/python/examples/flows.py) printed
+ * and wrote in `folder`: the same flows, so the same lines, and a download that qpdf and pdftotext read.
+ */
+export async function checkFlows(stdout: string, folder: string): Promise<void> {
+  const lines = stdout.trim().split('\n');
+  assert.equal(lines[0], `signed in as ${ADMIN.username}`);
+  assert.ok(lines.includes('q1.pdf: 3 pages'), stdout);
+  assert.ok(lines.includes('minutes.pdf: 1 pages'), stdout);
+  assert.equal(lines.filter((l) => l.startsWith('job ')).at(-1), 'job end succeeded 100%', stdout);
+  assert.match(lines.at(-1)!, /^error 404 DOCUMENT_NOT_FOUND /);
+
+  const approved = await readFile(path.join(folder, 'q1-approved.pdf'));
+  assert.ok(qpdfCheck(approved).ok, 'qpdf --check passes on the download');
+  const text = pdftotext(approved);
+  assert.match(text, /Quarterly report page 1/);
+  assert.match(text, /APPROVED/, 'the stamp the job made is in the downloaded document');
+}

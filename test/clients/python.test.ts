@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { promisify } from 'node:util';
+import { docx, paragraph } from '../helpers/office-fixtures.js';
+import { makePdf } from '../helpers/pdf.js';
+import { ADMIN, serverForSuite } from '../helpers/server.js';
+import { checkFlows, CLIENTS, REPO } from './fixtures.js';
+
+/**
+ * The Python client (clients/python) as users get it: `python -m build` makes its sdist and wheel (in the
+ * project's .venv-clients, made by scripts/setup.sh), and the wheel's contents, not the source, are what the
+ * example the docs quote (clients/python/examples/flows.py) and the package's pytest suite (clients/python/tests)
+ * import, against one started service.
+ */
+const run = promisify(execFile);
+const server = serverForSuite();
+const PYTHON = path.join(REPO, '.venv-clients', 'bin', 'python');
+let work = '';
+let wheelDir = '';
+
+before(async () => {
+  work = await mkdtemp(path.join(tmpdir(), 'pdfservice-py-client-'));
+  const dist = path.join(work, 'dist');
+  await run(PYTHON, ['-m', 'build', '--no-isolation', '--outdir', dist, path.join(CLIENTS, 'python')]).catch((err: { stderr?: string; stdout?: string }) =>
+    assert.fail(`python -m build: ${err.stdout}\n${err.stderr}`),
+  );
+  const built = (await readdir(dist)).sort();
+  assert.deepEqual(built, ['pdfservice_client-0.1.0-py3-none-any.whl', 'pdfservice_client-0.1.0.tar.gz']);
+  // A pure-Python wheel is a zip of the installed files: unpacked, it is what an installation puts on the path.
+  wheelDir = path.join(work, 'wheel');
+  await run(PYTHON, ['-m', 'zipfile', '-e', path.join(dist, built[0]!), wheelDir]);
+});
+after(async () => {
+  if (work) await rm(work, { recursive: true, force: true });
+});
+
+const env = () => ({ ...process.env, PYTHONPATH: wheelDir, PYTHONDONTWRITEBYTECODE: '1', PDF_URL: server.baseUrl, PDF_USER: ADMIN.username, PDF_PASSWORD: ADMIN.password });
+
+test('the docs example runs with the built wheel: sign-in, PDF and Word uploads, a job followed over SSE, a download, a typed error', { timeout: 300_000 }, async () => {
+  const example = path.join(work, 'example');
+  await mkdir(example);
+  await writeFile(path.join(example, 'q1.pdf'), makePdf({ pages: 3, text: (p) => `Quarterly report page ${p + 1}` }));
+  await writeFile(path.join(example, 'minutes.docx'), docx(paragraph('Minutes of the meeting')));
+  const { stdout } = await run(PYTHON, [path.join(CLIENTS, 'python', 'examples', 'flows.py')], { cwd: example, env: env() }).catch(
+    (err: { stderr?: string; stdout?: string }) => assert.fail(`the example failed: ${err.stderr}\n${err.stdout}`),
+  );
+  await checkFlows(stdout, example);
+});
+
+test("the package's pytest suite passes against the service: a token, an image upload, the generated API, typed errors", { timeout: 120_000 }, async () => {
+  const tests = path.join(CLIENTS, 'python', 'tests');
+  const { stdout } = await run(PYTHON, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', tests], { cwd: work, env: env() }).catch(
+    (err: { stderr?: string; stdout?: string }) => assert.fail(`pytest: ${err.stdout}\n${err.stderr}`),
+  );
+  assert.match(stdout, /\b6 passed\b/, stdout);
+});
