@@ -2,7 +2,7 @@ import * as mupdf from 'mupdf';
 import { pageOutOfRangeDetail } from '../../errors.js';
 import { EngineError } from '../errors.js';
 import { deref } from './mupdf-objects.js';
-import { readAll, readAt, sourceSize, type PdfSource } from './pdf-source.js';
+import { readAll, sourceSize, streamReader, type PdfSource } from './pdf-source.js';
 import { prepareUnicode } from './passwords.js';
 import { requirePermission, type Need } from './access.js';
 import { emptyOwnerPasswordOpens, ownerPasswordIsEmpty } from './encryption.js';
@@ -32,7 +32,7 @@ const STREAM_OPEN_BYTES = 16 * 1024 * 1024;
 function streamOver(source: PdfSource): mupdf.Stream {
   return new mupdf.Stream({
     fileSize: () => sourceSize(source),
-    read: (memory: Uint8Array, offset: number, length: number, position: number) => readAt(source, memory, offset, length, position),
+    read: streamReader(source),
     close: () => undefined,
   });
 }
