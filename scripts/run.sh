@@ -4,6 +4,7 @@
 #   bash scripts/run.sh test    set up that and what the tests need, then run the whole test suite
 #   bash scripts/run.sh test api jobs   the same for some groups only: the folders of test/ that hold tests
 # Both run the Node.js the set-up installs under .tools/node (scripts/env.sh).
+# The container group (test/container/: builds the image, minutes the first time) runs only when named, with its set-up.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 groups() { for dir in test/*/; do compgen -G "$dir*.test.ts" >/dev/null && basename "$dir"; done | tr '\n' ' '; }
@@ -11,7 +12,8 @@ case "${1:-}" in
   start) bash scripts/setup.sh runtime; . scripts/env.sh; exec node dist/src/main.js ;;
   test)
     shift
-    targets=(dist/test/)
+    targets=()
+    for group in $(groups); do [ "$group" = container ] || targets+=("dist/test/$group/"); done
     if [ $# -gt 0 ]; then
       targets=()
       for group in "$@"; do
@@ -22,7 +24,7 @@ case "${1:-}" in
         targets+=("dist/test/$group/")
       done
     fi
-    bash scripts/setup.sh test
+    if [[ " $* " == *" container "* ]]; then bash scripts/setup.sh test container; else bash scripts/setup.sh test; fi
     . scripts/env.sh
     echo "run.sh: Node.js $(node --version) ($(command -v node))"
     exec node --test --test-concurrency=2 "${targets[@]}" ;;

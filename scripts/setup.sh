@@ -2,6 +2,7 @@
 # Sets up pdfservice on Debian 12, as root: Debian packages, Node.js 24 (in .tools/node), npm dependencies, the build.
 #   bash scripts/setup.sh runtime   what the service needs to run (bash scripts/run.sh start)
 #   bash scripts/setup.sh [test]    that and what the tests, corpus suite and benchmarks use
+#   bash scripts/setup.sh test container   that and podman for the container group (test/container/, docs/container.md)
 # Idempotent and quick when nothing is missing: it installs only what is absent
 # and rebuilds only when sources changed. Each step it takes is printed.
 set -euo pipefail
@@ -10,8 +11,10 @@ cd "$(dirname "$0")/.."
 profile="${1:-test}"
 case "$profile" in
   runtime | test) ;;
-  *) echo "usage: bash scripts/setup.sh [runtime|test]" >&2; exit 2 ;;
+  *) echo "usage: bash scripts/setup.sh [runtime|test [container]]" >&2; exit 2 ;;
 esac
+container=0
+if [ "$profile" = test ] && [ "${2:-}" = container ]; then container=1; fi
 
 # What the service runs:
 # libreoffice-writer: Word (.doc, .docx) to PDF on upload (not the -nogui build: the warm pool's instances need the UI
@@ -70,6 +73,13 @@ PACKAGES=("${RUNTIME_PACKAGES[@]}")
 if [ "$profile" = test ]; then PACKAGES+=("${TEST_PACKAGES[@]}"); fi
 # npm fetches Node.js (below); Debian's, only on a machine that has none and has not installed Node.js here yet.
 if [ ! -x .tools/node/bin/npm ] && ! command -v npm >/dev/null; then PACKAGES+=(npm); fi
+# What only the container group uses (bash scripts/run.sh test container; docs/container.md), so not installed otherwise:
+# podman builds and runs the image (netavark, aardvark-dns and iptables: its network and published ports; runc: Debian's
+# crun cannot run containers on a host with cgroup controllers in both v1 and v2, scripts/container.sh); debootstrap
+# makes the Debian 12 base image from Debian's packages (no image registry is needed); docker-compose's `config` validates
+# compose.yaml against the Compose schema without a Docker daemon (Debian's podman-compose 1.0.3 has no such command).
+CONTAINER_PACKAGES=(podman runc netavark aardvark-dns iptables debootstrap docker-compose)
+if [ "$container" -eq 1 ]; then PACKAGES+=("${CONTAINER_PACKAGES[@]}"); fi
 
 did=0
 missing=()

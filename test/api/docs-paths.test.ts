@@ -91,6 +91,7 @@ test('the check sees the kinds of path the docs write', () => {
     'deploy/',
     '  nginx/       the proxy',
     '  docker/      gone',
+    '  compose/     here',
     '```',
   ].join('\n'));
   assert.deepEqual(seen, [

@@ -20,7 +20,7 @@ export interface CallOptions {
 }
 
 /** One HTTP request to the test server; a path starting with "/" is relative to /pdfservice/v1. */
-export async function call(server: TestServer, method: string, path: string, options: CallOptions = {}): Promise<Reply> {
+export async function call(server: Pick<TestServer, 'api' | 'adminAuth'>, method: string, path: string, options: CallOptions = {}): Promise<Reply> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   if (options.auth !== false) headers['authorization'] ??= options.auth ?? server.adminAuth;
   let body = options.body as BodyInit | undefined;
@@ -51,7 +51,7 @@ export function leaksInternals(text: string, dataDir: string): boolean {
 }
 
 /** PUT a PDF at a document path (relative to /documents). */
-export function putPdf(server: TestServer, documentPath: string, body: Buffer): Promise<Reply> {
+export function putPdf(server: Pick<TestServer, 'api' | 'adminAuth'>, documentPath: string, body: Buffer): Promise<Reply> {
   return call(server, 'PUT', `/documents/${documentPath}`, { body, headers: { 'content-type': 'application/pdf' } });
 }
 
