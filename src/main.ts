@@ -31,7 +31,7 @@ export async function start(config: Config, mode: 'service' | 'worker' = 'servic
   const { tools, checked } = startTools(config); // version probes run while the engine starts
   const pool = await startEngine(config, log);
   const toolStatuses = await checked;
-  const jobs = await openJobs(config, shared, mode, log);
+  const jobs = await openJobs(config, shared, documentStore, mode, log);
   const operations = createOperations({
     stores: meteredStores(documentStore.stores),
     pool,

@@ -12,6 +12,7 @@ import type { JobBackend } from './jobs/backend.js';
 import { OptimizeProfileOperations } from './optimize/profiles.js';
 import { MemoryProfileStore, type OptimizeProfileStore } from './optimize/store.js';
 import type { JobStore } from './jobs/store.js';
+import type { JobResultFiles } from './jobs/result-files.js';
 import { PageOperations } from './pages.js';
 import { PermissionOperations } from './permissions.js';
 import { PreflightOperations } from './PreflightOperations.js';
@@ -46,7 +47,7 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
   tools: ToolSupervisor;
   textPrefetchMaxBytes?: number;
   /** `backend`: the Redis one across instances (main.ts); the embedded one by default. */
-  jobs?: { store: JobStore; limits: JobLimits; backend?: JobBackend };
+  jobs?: { store: JobStore; limits: JobLimits; backend?: JobBackend; resultFiles?: JobResultFiles };
   /** Where user-defined optimize profiles are kept (main.ts: a file under the data folder); by default in memory. */
   profiles?: OptimizeProfileStore;
 }): Operations {
@@ -68,7 +69,7 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
     preflight: new PreflightOperations(tools, documents),
     actions,
     optimizeProfiles,
-    ...(jobs ? { jobs: new JobOperations(jobs.store, actions, uploads, jobs.limits, jobs.backend) } : {}),
+    ...(jobs ? { jobs: new JobOperations(jobs.store, actions, uploads, jobs.limits, jobs.backend, jobs.resultFiles) } : {}),
     tools,
     engineStats: () => pool.stats,
   };

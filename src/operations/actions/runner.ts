@@ -18,7 +18,17 @@ export type ActionTarget = 'document' | 'pages';
 
 export type ActionResponse =
   | { kind: 'document'; created: boolean; model: DocumentModel & { report?: unknown }; location?: StoredPath }
-  | { kind: 'model'; model: unknown; xmlRoot: string };
+  | { kind: 'model'; model: unknown; xmlRoot: string }
+  /**
+   * A file made from the document (`source`, its model as read), not stored: the caller owns `content` from here
+   * (it sends or keeps it, then discards staged content: discardFileContent).
+   */
+  | { kind: 'file'; content: Uint8Array | StagedUpload; name: string; mediaType: string; source: DocumentModel };
+
+/** Discards an action's file content when it is staged (a Uint8Array needs nothing). */
+export function discardFileContent(content: Uint8Array | StagedUpload): Promise<void> {
+  return content instanceof Uint8Array ? Promise.resolve() : content.discard();
+}
 
 
 /**
@@ -159,6 +169,11 @@ export class ActionRunner {
         work: async (stored, engine) => {
           const output = await action.execute({ params, prepared: prepared.prepared, files, source: stored!, ctx, engine, exec: execution, documents: this.documents, tools: this.tools });
           if (output.kind === 'model') return { result: { output } };
+          if (output.kind === 'file') {
+            // Nothing is written; the content is the caller's once execute answers (discarded here if it fails first).
+            if (!(output.content instanceof Uint8Array)) staged = output.content;
+            return { result: { output } };
+          }
           if (output.kind === 'unchanged') {
             const summary = output.summary ?? (await engine.run('validateUpload', { pdf: stored!.pdf }).catch(() => undefined));
             // In place nothing is written; a savePath the client named gets the document as it is.
@@ -177,6 +192,11 @@ export class ActionRunner {
       const version = written?.stat ?? stat;
       const summary = version ? this.documents.reads.noteWritten(version.etag, result.summary) : undefined;
       if (output.kind === 'model') return { kind: 'model', model: output.model, xmlRoot: output.xmlRoot };
+      if (output.kind === 'file') {
+        const answer: ActionResponse = { kind: 'file', content: output.content, name: output.name, mediaType: output.mediaType, source: documentModel(prepared.source, stat!, summary) };
+        staged = undefined;
+        return answer;
+      }
       if (output.kind === 'unchanged' && !written) {
         const model = { ...documentModel(prepared.source, stat!, summary), ...(output.report !== undefined ? { report: output.report } : {}) };
         return { kind: 'document', created: false, model };
