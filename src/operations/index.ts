@@ -1,7 +1,7 @@
 import type { EnginePool } from '../engine/pool.js';
 import type { DocumentStores } from '../storage/store.js';
 import type { ToolStatus, ToolSupervisor } from '../tools/index.js';
-import { ActionRunner } from './actions/runner.js';
+import { ActionRunner, type AnyAction } from './actions/runner.js';
 import { AnnotationOperations } from './annotations.js';
 import { DocumentOperations } from './documents.js';
 import { UploadOperations } from './uploads.js';
@@ -40,7 +40,7 @@ export interface Operations {
   engineStats(): EnginePool['stats'];
 }
 
-export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0, jobs, profiles = new MemoryProfileStore() }: {
+export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0, jobs, profiles = new MemoryProfileStore(), extraActions = [] }: {
   /** The store of each user (sharedStores for a store without users of its own): every document operation resolves it from its context. */
   stores: DocumentStores;
   pool: EnginePool;
@@ -50,13 +50,15 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
   jobs?: { store: JobStore; limits: JobLimits; backend?: JobBackend; resultFiles?: JobResultFiles };
   /** Where user-defined optimize profiles are kept (main.ts: a file under the data folder); by default in memory. */
   profiles?: OptimizeProfileStore;
+  /** Test-only actions beside the registry (start()'s StartOptions); production passes none. */
+  extraActions?: readonly AnyAction[];
 }): Operations {
   const documents = new DocumentOperations(stores, pool);
   const uploads = new UploadOperations(documents, tools);
   const pages = new PageOperations(pool, documents, textPrefetchMaxBytes);
   documents.onWritten((written, ctx) => pages.prefetchText(written.path, written.stat.etag, written.stat.size, ctx));
   const optimizeProfiles = new OptimizeProfileOperations(profiles);
-  const actions = new ActionRunner(documents, tools, optimizeProfiles);
+  const actions = new ActionRunner(documents, tools, optimizeProfiles, extraActions);
   return {
     documents,
     uploads,

@@ -55,7 +55,7 @@ export interface PreparedAction {
   readonly files: ActionFile[];
 }
 
-type AnyAction = ActionDefinition<OutputParams, unknown>;
+export type AnyAction = ActionDefinition<OutputParams, unknown>;
 
 /**
  * Runs actions by the one rule set, in two steps. prepare: validate the
@@ -69,18 +69,23 @@ type AnyAction = ActionDefinition<OutputParams, unknown>;
  */
 export class ActionRunner {
   private readonly validators = new Map<string, (value: unknown) => OutputParams>();
+  /** The registry (index.ts), and the test-only actions a test's service was started with. */
+  private readonly registry: readonly AnyAction[];
 
   constructor(
     private readonly documents: DocumentOperations,
     private readonly tools: ToolSupervisor,
     /** Optimize profiles, which OptimizeAction resolves its profileName in. */
     private readonly optimizeProfiles?: OptimizeProfileOperations,
+    /** Actions for tests only (as the engine pool's extraTasks): the production registry holds none of them. */
+    extraActions: readonly AnyAction[] = [],
   ) {
-    for (const action of ACTIONS) this.validators.set(action.name, compileValidator<OutputParams>(action.schema, action.name));
+    this.registry = [...(ACTIONS as readonly AnyAction[]), ...extraActions];
+    for (const action of this.registry) this.validators.set(action.name, compileValidator<OutputParams>(action.schema, action.name));
   }
 
   actions(target: ActionTarget): AnyAction[] {
-    return (ACTIONS as readonly AnyAction[]).filter((a) => a.target === target);
+    return this.registry.filter((a) => a.target === target);
   }
 
   /** Picks the action named by the body's one key and validates its parameters. */
@@ -98,7 +103,7 @@ export class ActionRunner {
     const action = this.actions(target).find((a) => a.name === name);
     if (!action) {
       // An action of the other target was posted to the wrong URL: say where it goes.
-      const elsewhere = ACTIONS.find((a) => a.name === name);
+      const elsewhere = this.registry.find((a) => a.name === name);
       if (elsewhere) {
         const url = elsewhere.target === 'pages' ? 'the document\'s /pages URL (.../{filePath}.pdf/pages)' : 'the document URL (.../{filePath}.pdf)';
         throw new ServiceError('INVALID_ACTION', `${name} is a ${elsewhere.target === 'pages' ? 'page' : 'document'} action: POST it to ${url}. ${listing}`, { actions: known });
@@ -140,7 +145,7 @@ export class ActionRunner {
    * (the same check, without opening the document twice).
    */
   async checkAccess(prepared: PreparedAction): Promise<void> {
-    const action = (ACTIONS as readonly AnyAction[]).find((a) => a.name === prepared.name);
+    const action = this.registry.find((a) => a.name === prepared.name);
     if (!action?.need) return;
     await this.documents.reads.checkAccess(prepared.source, prepared.ctx, action.need);
   }
@@ -155,7 +160,7 @@ export class ActionRunner {
     let staged: StagedUpload | undefined;
     try {
       const { ctx, inPlace, params, files } = prepared;
-      const action = (ACTIONS as readonly AnyAction[]).find((a) => a.name === prepared.name);
+      const action = this.registry.find((a) => a.name === prepared.name);
       if (!action) throw new Error(`No action named ${prepared.name}`);
       const execution = exec ?? requestExecution();
       const { result, written, stat } = await this.documents.transform<{ output: ActionOutput; summary?: UploadSummary | undefined }>({
