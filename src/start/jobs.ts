@@ -28,7 +28,7 @@ export async function openJobs(config: Config, shared: SharedState, documentStor
   };
   // Result files where the records' readers find them: beside the records in the data folder (embedded, and instances
   // sharing one data folder), or in the S3 bucket every instance and worker shares (docs/architecture.md, Decisions).
-  const resultFiles = documentStore.blobs ? new BlobResultFiles(documentStore.blobs('job-results')) : directoryResultFiles(config.dataDir);
+  const resultFiles = documentStore.blobs ? new BlobResultFiles(documentStore.blobs('job-results')) : await directoryResultFiles(config.dataDir);
   return { store, limits, resultFiles, ...(backend ? { backend } : {}) };
 }
 

@@ -119,6 +119,25 @@ export class DirectoryBlobs implements BlobStore {
     await syncFolder(this.dir);
   }
 
+  /**
+   * Removes temporary files a crash left (a put that never renamed) older than `olderThanMs`: younger ones may be
+   * another instance's put in progress on a shared data folder.
+   */
+  async removeStale(olderThanMs = 3_600_000): Promise<void> {
+    let names: string[];
+    try {
+      names = await fs.readdir(this.dir);
+    } catch (err) {
+      if (errno(err) === 'ENOENT') return;
+      throw err;
+    }
+    for (const name of names.filter((n) => n.startsWith('.') && n.endsWith('.tmp'))) {
+      const file = path.join(this.dir, name);
+      const stat = await fs.lstat(file).catch(() => null);
+      if (stat && Date.now() - stat.mtimeMs > olderThanMs) await fs.rm(file, { force: true });
+    }
+  }
+
   /** The names kept now (tests, and a sweep of files whose record is gone). */
   async names(): Promise<string[]> {
     try {

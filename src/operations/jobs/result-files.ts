@@ -52,9 +52,11 @@ export function resultFilesDir(dataDir: string): string {
   return path.join(dataDir, 'state', 'job-results');
 }
 
-/** The embedded JobResultFiles: one file per job in resultFilesDir, written atomically (DirectoryBlobs). */
-export function directoryResultFiles(dataDir: string): JobResultFiles {
-  return new BlobResultFiles(new DirectoryBlobs(resultFilesDir(dataDir)));
+/** The embedded JobResultFiles: one file per job in resultFilesDir, written atomically (DirectoryBlobs); a crash's temporary files removed. */
+export async function directoryResultFiles(dataDir: string): Promise<JobResultFiles> {
+  const blobs = new DirectoryBlobs(resultFilesDir(dataDir));
+  await blobs.removeStale();
+  return new BlobResultFiles(blobs);
 }
 
 /** JobResultFiles in memory (tests; a single process that keeps nothing across restarts). */
