@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { errno, syncFolder } from '../state-file.js';
+import { errno, stateFolder, syncFolder } from '../state-file.js';
 import { copyToFile, openContent, StagedFile } from './local-files.js';
 import type { OpenDocument, StagedUpload } from './store.js';
 
@@ -60,19 +60,15 @@ export function openBlobFile(handle: fs.FileHandle, size: number): OpenBlob {
  * name and fsyncs the folder, so a crash leaves the old file or the new one; a failed put leaves no file.
  */
 export class DirectoryBlobs implements BlobStore {
-  private ready: Promise<void> | undefined;
+  private readonly ready: () => Promise<void>;
 
-  constructor(readonly dir: string) {}
+  constructor(readonly dir: string) {
+    this.ready = stateFolder(dir);
+  }
 
   async put(name: string, content: Uint8Array | StagedUpload): Promise<{ size: number; etag: string }> {
     checkBlobName(name);
-    this.ready ??= fs.mkdir(this.dir, { recursive: true, mode: 0o700 }).then(() => undefined);
-    try {
-      await this.ready;
-    } catch (err) {
-      this.ready = undefined;
-      throw err;
-    }
+    await this.ready();
     const temp = path.join(this.dir, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
     const { stream, done } = await contentStream(content);
     let copied: { size: number; etag: string };
