@@ -38,6 +38,7 @@ export const ERROR_CATALOG = {
   DMS_ACCOUNT_NOT_FOUND: { status: 404, title: 'The user has no mapped DMS account' },
   TOKEN_NOT_FOUND: { status: 404, title: 'No such API token' },
   JOB_NOT_FOUND: { status: 404, title: 'No such job' },
+  JOB_RESULT_NOT_FOUND: { status: 404, title: 'The job has no result file' },
   PROFILE_NOT_FOUND: { status: 404, title: 'No such optimize profile' },
   ANNOTATION_NOT_FOUND: { status: 404, title: 'No such annotation' },
   ATTACHMENT_NOT_FOUND: { status: 404, title: 'The FileAttachment annotation has no embedded file' },

@@ -2,6 +2,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadConfig, type Config } from './config.js';
 import { createOperations } from './operations/index.js';
+import type { AnyAction } from './operations/actions/runner.js';
 import { FileProfileStore } from './operations/optimize/file-store.js';
 import { meteredStores } from './storage/metered-store.js';
 import { startEngine } from './start/engine.js';
@@ -19,7 +20,12 @@ import { startTools } from './start/tools.js';
  * pool, stores and jobs but no HTTP: it only runs jobs from the shared queue.
  * Each part is a module of src/start/ (docs/architecture.md, "Start-up").
  */
-export async function start(config: Config, mode: 'service' | 'worker' = 'service'): Promise<{ url: string; stop: () => Promise<void> }> {
+/** What a test's in-process service may add (production starts with none): actions outside the registry, as the engine pool's extraTasks. */
+export interface StartOptions {
+  extraActions?: readonly AnyAction[];
+}
+
+export async function start(config: Config, mode: 'service' | 'worker' = 'service', options: StartOptions = {}): Promise<{ url: string; stop: () => Promise<void> }> {
   const log: LogRef = {}; // the app's logger (or the worker's), once it exists
   const shared = await openSharedState(config, mode);
   const documentStore = await openDocumentStores(config, shared.redis).catch(async (err: unknown) => {
@@ -31,7 +37,7 @@ export async function start(config: Config, mode: 'service' | 'worker' = 'servic
   const { tools, checked } = startTools(config); // version probes run while the engine starts
   const pool = await startEngine(config, log);
   const toolStatuses = await checked;
-  const jobs = await openJobs(config, shared, mode, log);
+  const jobs = await openJobs(config, shared, documentStore, mode, log);
   const operations = createOperations({
     stores: meteredStores(documentStore.stores),
     pool,
@@ -39,6 +45,7 @@ export async function start(config: Config, mode: 'service' | 'worker' = 'servic
     profiles: shared.profiles ?? (await FileProfileStore.open(config.dataDir)),
     textPrefetchMaxBytes: config.textPrefetchMaxBytes,
     jobs,
+    ...(options.extraActions ? { extraActions: options.extraActions } : {}),
   });
   const parts = { shared, documentStore, tools, pool, operations, jobs, log };
   if (!auth) return startJobWorker(config, parts);

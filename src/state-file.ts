@@ -36,6 +36,23 @@ export async function syncFolder(dir: string): Promise<void> {
   }
 }
 
+/**
+ * Makes `dir` (mode 0700: the service's own state) at the first call and answers at once after that; a failed
+ * attempt is tried again at the next call.
+ */
+export function stateFolder(dir: string): () => Promise<void> {
+  let ready: Promise<void> | undefined;
+  return async () => {
+    ready ??= fs.mkdir(dir, { recursive: true, mode: 0o700 }).then(() => undefined);
+    try {
+      await ready;
+    } catch (err) {
+      ready = undefined;
+      throw err;
+    }
+  };
+}
+
 export function errno(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException | undefined)?.code;
 }

@@ -114,6 +114,7 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /jobs/:id': 'getJob',
   'DELETE /jobs/:id': 'cancelJob',
   'GET /jobs/:id/events': 'followJobEvents',
+  'GET /jobs/:id/result': 'downloadJobResult',
   'GET /optimize-profiles': 'listOptimizeProfiles',
   'GET /optimize-profiles/:profileName': 'getOptimizeProfile',
   'PUT /optimize-profiles/:profileName': 'putOptimizeProfile',

@@ -1,7 +1,7 @@
 import type { EnginePool } from '../engine/pool.js';
 import type { DocumentStores } from '../storage/store.js';
 import type { ToolStatus, ToolSupervisor } from '../tools/index.js';
-import { ActionRunner } from './actions/runner.js';
+import { ActionRunner, type AnyAction } from './actions/runner.js';
 import { AnnotationOperations } from './annotations.js';
 import { DocumentOperations } from './documents.js';
 import { UploadOperations } from './uploads.js';
@@ -12,6 +12,7 @@ import type { JobBackend } from './jobs/backend.js';
 import { OptimizeProfileOperations } from './optimize/profiles.js';
 import { MemoryProfileStore, type OptimizeProfileStore } from './optimize/store.js';
 import type { JobStore } from './jobs/store.js';
+import type { JobResultFiles } from './jobs/result-files.js';
 import { PageOperations } from './pages.js';
 import { PermissionOperations } from './permissions.js';
 import { PreflightOperations } from './PreflightOperations.js';
@@ -39,23 +40,25 @@ export interface Operations {
   engineStats(): EnginePool['stats'];
 }
 
-export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0, jobs, profiles = new MemoryProfileStore() }: {
+export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0, jobs, profiles = new MemoryProfileStore(), extraActions = [] }: {
   /** The store of each user (sharedStores for a store without users of its own): every document operation resolves it from its context. */
   stores: DocumentStores;
   pool: EnginePool;
   tools: ToolSupervisor;
   textPrefetchMaxBytes?: number;
   /** `backend`: the Redis one across instances (main.ts); the embedded one by default. */
-  jobs?: { store: JobStore; limits: JobLimits; backend?: JobBackend };
+  jobs?: { store: JobStore; limits: JobLimits; backend?: JobBackend; resultFiles?: JobResultFiles };
   /** Where user-defined optimize profiles are kept (main.ts: a file under the data folder); by default in memory. */
   profiles?: OptimizeProfileStore;
+  /** Test-only actions beside the registry (start()'s StartOptions); production passes none. */
+  extraActions?: readonly AnyAction[];
 }): Operations {
   const documents = new DocumentOperations(stores, pool);
   const uploads = new UploadOperations(documents, tools);
   const pages = new PageOperations(pool, documents, textPrefetchMaxBytes);
   documents.onWritten((written, ctx) => pages.prefetchText(written.path, written.stat.etag, written.stat.size, ctx));
   const optimizeProfiles = new OptimizeProfileOperations(profiles);
-  const actions = new ActionRunner(documents, tools, optimizeProfiles);
+  const actions = new ActionRunner(documents, tools, optimizeProfiles, extraActions);
   return {
     documents,
     uploads,
@@ -68,7 +71,7 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
     preflight: new PreflightOperations(tools, documents),
     actions,
     optimizeProfiles,
-    ...(jobs ? { jobs: new JobOperations(jobs.store, actions, uploads, jobs.limits, jobs.backend) } : {}),
+    ...(jobs ? { jobs: new JobOperations(jobs.store, actions, uploads, jobs.limits, jobs.backend, jobs.resultFiles) } : {}),
     tools,
     engineStats: () => pool.stats,
   };

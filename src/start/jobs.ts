@@ -1,6 +1,8 @@
 import { jobConcurrency, type Config } from '../config.js';
 import type { Operations } from '../operations/index.js';
 import { FileJobStore } from '../operations/jobs/file-store.js';
+import { BlobResultFiles, directoryResultFiles } from '../operations/jobs/result-files.js';
+import type { DocumentStoreSetup } from './stores.js';
 import type { SharedState } from './shared-state.js';
 import type { LogRef } from './startup.js';
 
@@ -11,7 +13,7 @@ import type { LogRef } from './startup.js';
  */
 export type JobSetup = Awaited<ReturnType<typeof openJobs>>;
 
-export async function openJobs(config: Config, shared: SharedState, mode: 'service' | 'worker', log: LogRef) {
+export async function openJobs(config: Config, shared: SharedState, documentStore: Pick<DocumentStoreSetup, 'blobs'>, mode: 'service' | 'worker', log: LogRef) {
   const redisJobs = shared.redis ? await Promise.all([import('../operations/jobs/redis-store.js'), import('../operations/jobs/redis-backend.js')]) : undefined;
   const store = shared.redis ? new redisJobs![0].RedisJobStore(shared.redis) : new FileJobStore(config.dataDir, { onSkip: (file, err) => log.current?.warn({ file, err }, 'a damaged job record was skipped') });
   const backend = shared.redis
@@ -24,7 +26,10 @@ export async function openJobs(config: Config, shared: SharedState, mode: 'servi
     retentionMs: config.jobRetentionSeconds * 1000,
     asyncBytes: config.jobAsyncBytes,
   };
-  return { store, limits, ...(backend ? { backend } : {}) };
+  // Result files where the records' readers find them: beside the records in the data folder (embedded, and instances
+  // sharing one data folder), or in the S3 bucket every instance and worker shares (docs/architecture.md, Decisions).
+  const resultFiles = documentStore.blobs ? new BlobResultFiles(documentStore.blobs('job-results')) : await directoryResultFiles(config.dataDir);
+  return { store, limits, resultFiles, ...(backend ? { backend } : {}) };
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { ExternalDirectory } from '../auth/types.js';
 import { FilesystemStore } from '../storage/filesystem-store.js';
 import { sharedStores, type DocumentStores } from '../storage/store.js';
+import type { BlobStore } from '../storage/blobs.js';
 import { DavClient } from '../storage/webdav/client.js';
 import { WebDavBackend } from '../storage/webdav/store.js';
 import { DmsAccounts } from '../storage/webdav/accounts.js';
@@ -18,6 +19,11 @@ export interface DocumentStoreSetup {
   directory?: ExternalDirectory;
   /** Mapped: the DMS account each service user acts as. */
   dmsAccounts?: DmsAccounts;
+  /**
+   * Files the service keeps for itself where every instance and worker reads them (job result files), when the
+   * document store is shared by nature (S3: under a reserved key prefix of the bucket); absent: in the data folder.
+   */
+  blobs?: (area: string) => BlobStore;
   close(): Promise<void>;
 }
 
@@ -64,7 +70,7 @@ export async function openDocumentStores(config: Config, redis: RedisConnection 
       throw new StartupError(`The S3 store cannot be used: ${(err as Error).message}`);
     }
     // S3 has no users of its own: the service signs every request with its key, and its rights decide.
-    return { stores: sharedStores(store), close: async () => client.destroy() };
+    return { stores: sharedStores(store), blobs: (area) => store.blobs(area), close: async () => client.destroy() };
   }
   const files = new FilesystemStore(config.dataDir, { locks: redisLocks('fs') });
   await files.init();

@@ -1,7 +1,8 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../../errors.js';
 import type { ActionFile } from '../../operations/actions/types.js';
-import type { ActionTarget } from '../../operations/actions/runner.js';
+import { discardFileContent, type ActionResponse, type ActionTarget } from '../../operations/actions/runner.js';
+import { contentDownload, sendDownload } from '../download.js';
 import type { Api, AppDeps } from '../context.js';
 import { documentUrl } from '../document-urls.js';
 import { parseJsonPart, readMultipart } from '../multipart.js';
@@ -96,6 +97,7 @@ export function registerActionRoutes(api: Api, deps: AppDeps): void {
       if (jobs && plan) return answerWithJob(request, reply, jobs, await jobs.submit(prepared), plan);
       const result = await actions.execute(prepared);
       if (result.kind === 'model') return sendModel(request, reply, { root: result.xmlRoot }, result.model);
+      if (result.kind === 'file') return sendActionFile(request, reply, result);
       reply.header('ETag', result.model.etag);
       if (result.location) reply.header('Location', documentUrl(result.location));
       return sendModel(request, reply, { root: 'Document' }, result.model, result.created ? 201 : 200);
@@ -103,4 +105,21 @@ export function registerActionRoutes(api: Api, deps: AppDeps): void {
   };
   register('/documents/:filePath.pdf', 'document');
   register('/documents/:filePath.pdf/pages', 'pages');
+}
+
+/**
+ * An action's file answer (an export, not stored): the file itself, as a download of its own content (ETag of its
+ * bytes, its name); staged content is discarded once the answer is sent or refused.
+ */
+async function sendActionFile(request: FastifyRequest, reply: FastifyReply, result: Extract<ActionResponse, { kind: 'file' }>): Promise<FastifyReply> {
+  const discard = () => void discardFileContent(result.content).catch(() => {});
+  try {
+    // No 406 here: Accept was checked for the route's models before the work, and the file is what the work made.
+    const content = await contentDownload(result.content);
+    reply.raw.once('close', discard);
+    return await sendDownload(request, reply, content, { mediaType: result.mediaType, fileName: result.name, disposition: 'attachment' });
+  } catch (err) {
+    discard();
+    throw err;
+  }
 }

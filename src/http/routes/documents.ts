@@ -1,14 +1,13 @@
 import type { FastifyReply } from 'fastify';
 import { ServiceError } from '../../errors.js';
-import type { DocumentStat } from '../../storage/store.js';
 import type { Api, AppDeps, SchemaRequest } from '../context.js';
 import { documentUrl } from '../document-urls.js';
 import { jobPlan, parsePrefer } from '../prefer.js';
 import { answerWithJob } from './jobs.js';
 import { jobAcceptedResponse, preferHeader } from '../schemas/jobs.js';
 import { negotiate } from '../negotiation.js';
-import { noneMatch } from '../conditional.js';
-import { contentDisposition, sendModel } from '../reply.js';
+import { sendDownload } from '../download.js';
+import { sendModel } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { documentModelSchema, documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
 import { BINARY_UPLOAD_TYPES, UPLOAD_TYPES_TEXT } from '../uploads.js';
@@ -18,37 +17,8 @@ import type { Readable } from 'node:stream';
 const DOCUMENT_XML = { root: 'Document' };
 const GET_OFFERS = ['application/pdf', 'application/json', 'application/xml', 'text/xml'] as const;
 
-/** A single byte range of `size` bytes, null for the whole document, or 416. Multiple ranges get the whole document. */
-function parseRange(header: string | undefined, size: number): { start: number; end: number } | null {
-  if (!header) return null;
-  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
-  if (!m || (m[1] === '' && m[2] === '')) return null;
-  let start: number;
-  let end: number;
-  if (m[1] === '') {
-    const suffix = Number(m[2]);
-    if (suffix === 0) throw rangeError(size);
-    start = Math.max(0, size - suffix);
-    end = size - 1;
-  } else {
-    start = Number(m[1]);
-    end = m[2] === '' ? size - 1 : Math.min(Number(m[2]), size - 1);
-    if (Number(m[2]) < start && m[2] !== '') return null;
-  }
-  if (start >= size) throw rangeError(size);
-  return { start, end };
-}
-
-function rangeError(size: number): ServiceError {
-  return new ServiceError('RANGE_NOT_SATISFIABLE', `The document has ${size} bytes`, undefined, { 'Content-Range': `bytes */${size}` });
-}
-
 function isStream(body: unknown): body is Readable {
   return typeof (body as Readable | null)?.pipe === 'function';
-}
-
-function validatorHeaders(reply: FastifyReply, stat: DocumentStat): void {
-  reply.header('ETag', stat.etag).header('Last-Modified', stat.modified.toUTCString());
 }
 
 const uploadQuery = { type: 'object', properties: officeOptionsQuery } as const;
@@ -144,25 +114,10 @@ export function registerDocumentRoutes(api: Api, deps: AppDeps): void {
 async function sendPdf(request: SchemaRequest<{ querystring: typeof downloadQuery }>, reply: FastifyReply, path: ReturnType<typeof documentPathParam>, deps: AppDeps) {
   const opened = await deps.operations.documents.openForDownload(path, operationContext(request));
   const { stat } = opened;
-  try {
-    validatorHeaders(reply, stat);
-    reply.header('Accept-Ranges', 'bytes').header('Cache-Control', 'private, no-cache');
-    if (noneMatch(request.headers['if-none-match'], stat.etag)) {
-      await opened.close();
-      return reply.code(304).send();
-    }
-    const ifRange = request.headers['if-range'];
-    const range = ifRange && ifRange !== stat.etag ? null : parseRange(request.headers.range, stat.size);
-    reply.header('Content-Disposition', contentDisposition(request.query.attachment ? 'attachment' : 'inline', path.name));
-    reply.type('application/pdf');
-    if (range) {
-      reply.code(206).header('Content-Range', `bytes ${range.start}-${range.end}/${stat.size}`).header('Content-Length', range.end - range.start + 1);
-      return reply.send(opened.stream(range));
-    }
-    reply.header('Content-Length', stat.size);
-    return reply.send(opened.stream());
-  } catch (err) {
-    await opened.close();
-    throw err;
-  }
+  return sendDownload(request, reply, { ...stat, stream: (range) => opened.stream(range), close: () => opened.close() }, {
+    mediaType: 'application/pdf',
+    fileName: path.name,
+    disposition: request.query.attachment ? 'attachment' : 'inline',
+    noun: 'document',
+  });
 }

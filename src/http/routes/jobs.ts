@@ -6,6 +6,7 @@ import type { JobError, JobRecord, JobResult } from '../../operations/jobs/model
 import type { Api, AppDeps } from '../context.js';
 import { DOCUMENTS_PREFIX } from '../document-urls.js';
 import { sendModel } from '../reply.js';
+import { checkAcceptable, sendDownload } from '../download.js';
 import { operationContext } from '../request-context.js';
 import { errorResponses } from '../schemas/common.js';
 import { jobIdParams, jobListQuery, jobModelSchema } from '../schemas/jobs.js';
@@ -33,6 +34,26 @@ export function jobUrl(id: string): string {
   return `/pdfservice/v1/jobs/${encodeURIComponent(id)}`;
 }
 
+/** Where a job's result file is downloaded. */
+function jobResultUrl(id: string): string {
+  return `${jobUrl(id)}/result`;
+}
+
+/**
+ * Sends the caller's job's result file: its media type and name from the record, its ETag, conditional GET and
+ * ranges as for a document (sendDownload); 404 JOB_NOT_FOUND or JOB_RESULT_NOT_FOUND otherwise.
+ */
+async function sendJobResult(request: FastifyRequest, reply: FastifyReply, jobs: JobOperationsApi, id: string, disposition: 'inline' | 'attachment'): Promise<FastifyReply> {
+  const { file, content } = await jobs.openResult(id, operationContext(request));
+  try {
+    checkAcceptable(request, file.mediaType);
+  } catch (err) {
+    await content.close();
+    throw err;
+  }
+  return sendDownload(request, reply, { ...content, etag: file.etag }, { mediaType: file.mediaType, fileName: file.name, disposition });
+}
+
 /**
  * The job as clients see it: the payload is the service's own (parameters and prepare's answer), not part of the
  * model; the result and the error carry the HTTP status the inline request would have answered, mapped here from
@@ -42,7 +63,7 @@ export function jobView(record: JobRecord): Omit<JobRecord, 'payload' | 'result'
   const { payload: _payload, result, error, ...view } = record;
   return {
     ...view,
-    ...(result ? { result: { path: result.path, status: resultStatus(result), document: result.document, url: resultUrl(result.path) } } : {}),
+    ...(result ? { result: { path: result.path, status: resultStatus(result), document: result.document, url: resultUrl(result.path), ...(result.file ? { file: { ...result.file, url: jobResultUrl(record.id) } } : {}) } } : {}),
     // The error is the problem the inline request would have answered: its extension members (a failed PDF/A
     // conversion's report) sit beside code and detail there, so here too.
     ...(error ? { error: { ...error.extra, status: problemStatus(error), code: error.code, title: error.title, ...(error.detail !== undefined ? { detail: error.detail } : {}) } } : {}),
@@ -75,6 +96,8 @@ export async function answerWithJob(request: FastifyRequest, reply: FastifyReply
   let job = submitted;
   if (plan.waitMs > 0) {
     job = await jobs.waitFor(job.id, plan.waitMs);
+    // A job that produced a file answers it, as the inline request would have.
+    if (job.state === 'succeeded' && job.result?.file) return sendJobResult(request, reply, jobs, job.id, 'attachment');
     if (sendJobOutcome(request, reply, job)) return reply;
   }
   reply.header('Location', jobUrl(job.id));
@@ -141,6 +164,26 @@ export function registerJobRoutes(api: Api, deps: AppDeps): void {
       response: { 200: jobModelSchema, ...errorResponses },
     },
   }, async (request, reply) => sendModel(request, reply, JOB_XML, jobView(await jobs.cancel(request.params.id, operationContext(request)))));
+
+  api.get('/jobs/:id/result', {
+    schema: {
+      summary: "Download a background job's result file",
+      description:
+        'A succeeded job that produced a file which is not a stored document (an export: its `result.file` says so) answers it here, with the ' +
+        'media type and name its record gives (Content-Disposition: attachment, or inline with ?attachment=false), ETag, If-None-Match (304) and ' +
+        'Range support, as long as the job is kept (PDFSERVICE_JOB_RETENTION_SECONDS). A job without one (running, failed, or one that wrote a ' +
+        'document) is 404 JOB_RESULT_NOT_FOUND; another user\'s job is 404 JOB_NOT_FOUND.',
+      tags: ['jobs'],
+      params: jobIdParams,
+      querystring: { type: 'object', properties: { attachment: { type: 'boolean', default: true, description: 'Content-Disposition: attachment (default) or inline' } } },
+      response: {
+        200: { description: 'The result file, in the media type of its record', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } },
+        206: { description: 'Part of the result file (Range)', content: { '*/*': { schema: { type: 'string', format: 'binary' } } } },
+        304: { description: 'Not modified (If-None-Match)', type: 'null' },
+        ...errorResponses,
+      },
+    },
+  }, async (request, reply) => sendJobResult(request, reply, jobs, request.params.id, request.query.attachment === false ? 'inline' : 'attachment'));
 
   api.get('/jobs/:id/events', {
     schema: {

@@ -31,7 +31,24 @@ export const jobModelSchema = {
     result: {
       type: 'object',
       description: 'A succeeded job: the written document and the status the inline request would have answered',
-      properties: { path: { type: 'string' }, url: { type: 'string', description: "The written document's URL" }, status: { type: 'integer' }, document: { type: 'object', additionalProperties: true, description: 'The written document\'s DocumentModel (or the model the action answers)' } },
+      properties: {
+        path: { type: 'string' },
+        url: { type: 'string', description: "The written document's URL" },
+        status: { type: 'integer' },
+        document: { type: 'object', additionalProperties: true, description: 'The written document\'s DocumentModel (or the model the action answers)' },
+        file: {
+          type: 'object',
+          description: 'The job produced a file that is not a stored document (an export): download it from `url` (GET /jobs/{id}/result) while the job is kept; `path` and `document` then name the document it was made from',
+          required: ['name', 'mediaType', 'size', 'etag', 'url'],
+          properties: {
+            name: { type: 'string', description: 'The name it downloads under (Content-Disposition)' },
+            mediaType: { type: 'string' },
+            size: { type: 'integer' },
+            etag: { type: 'string', description: 'Its strong ETag, as the download answers it' },
+            url: { type: 'string', description: 'Where to download it: /pdfservice/v1/jobs/{id}/result' },
+          },
+        },
+      },
     },
     error: {
       type: 'object',

@@ -18,7 +18,17 @@ export type ActionTarget = 'document' | 'pages';
 
 export type ActionResponse =
   | { kind: 'document'; created: boolean; model: DocumentModel & { report?: unknown }; location?: StoredPath }
-  | { kind: 'model'; model: unknown; xmlRoot: string };
+  | { kind: 'model'; model: unknown; xmlRoot: string }
+  /**
+   * A file made from the document (`source`, its model as read), not stored: the caller owns `content` from here
+   * (it sends or keeps it, then discards staged content: discardFileContent).
+   */
+  | { kind: 'file'; content: Uint8Array | StagedUpload; name: string; mediaType: string; source: DocumentModel };
+
+/** Discards an action's file content when it is staged (a Uint8Array needs nothing). */
+export function discardFileContent(content: Uint8Array | StagedUpload): Promise<void> {
+  return content instanceof Uint8Array ? Promise.resolve() : content.discard();
+}
 
 
 /**
@@ -45,7 +55,7 @@ export interface PreparedAction {
   readonly files: ActionFile[];
 }
 
-type AnyAction = ActionDefinition<OutputParams, unknown>;
+export type AnyAction = ActionDefinition<OutputParams, unknown>;
 
 /**
  * Runs actions by the one rule set, in two steps. prepare: validate the
@@ -59,18 +69,23 @@ type AnyAction = ActionDefinition<OutputParams, unknown>;
  */
 export class ActionRunner {
   private readonly validators = new Map<string, (value: unknown) => OutputParams>();
+  /** The registry (index.ts), and the test-only actions a test's service was started with. */
+  private readonly registry: readonly AnyAction[];
 
   constructor(
     private readonly documents: DocumentOperations,
     private readonly tools: ToolSupervisor,
     /** Optimize profiles, which OptimizeAction resolves its profileName in. */
     private readonly optimizeProfiles?: OptimizeProfileOperations,
+    /** Actions for tests only (as the engine pool's extraTasks): the production registry holds none of them. */
+    extraActions: readonly AnyAction[] = [],
   ) {
-    for (const action of ACTIONS) this.validators.set(action.name, compileValidator<OutputParams>(action.schema, action.name));
+    this.registry = [...(ACTIONS as readonly AnyAction[]), ...extraActions];
+    for (const action of this.registry) this.validators.set(action.name, compileValidator<OutputParams>(action.schema, action.name));
   }
 
   actions(target: ActionTarget): AnyAction[] {
-    return (ACTIONS as readonly AnyAction[]).filter((a) => a.target === target);
+    return this.registry.filter((a) => a.target === target);
   }
 
   /** Picks the action named by the body's one key and validates its parameters. */
@@ -88,7 +103,7 @@ export class ActionRunner {
     const action = this.actions(target).find((a) => a.name === name);
     if (!action) {
       // An action of the other target was posted to the wrong URL: say where it goes.
-      const elsewhere = ACTIONS.find((a) => a.name === name);
+      const elsewhere = this.registry.find((a) => a.name === name);
       if (elsewhere) {
         const url = elsewhere.target === 'pages' ? 'the document\'s /pages URL (.../{filePath}.pdf/pages)' : 'the document URL (.../{filePath}.pdf)';
         throw new ServiceError('INVALID_ACTION', `${name} is a ${elsewhere.target === 'pages' ? 'page' : 'document'} action: POST it to ${url}. ${listing}`, { actions: known });
@@ -130,7 +145,7 @@ export class ActionRunner {
    * (the same check, without opening the document twice).
    */
   async checkAccess(prepared: PreparedAction): Promise<void> {
-    const action = (ACTIONS as readonly AnyAction[]).find((a) => a.name === prepared.name);
+    const action = this.registry.find((a) => a.name === prepared.name);
     if (!action?.need) return;
     await this.documents.reads.checkAccess(prepared.source, prepared.ctx, action.need);
   }
@@ -145,7 +160,7 @@ export class ActionRunner {
     let staged: StagedUpload | undefined;
     try {
       const { ctx, inPlace, params, files } = prepared;
-      const action = (ACTIONS as readonly AnyAction[]).find((a) => a.name === prepared.name);
+      const action = this.registry.find((a) => a.name === prepared.name);
       if (!action) throw new Error(`No action named ${prepared.name}`);
       const execution = exec ?? requestExecution();
       const { result, written, stat } = await this.documents.transform<{ output: ActionOutput; summary?: UploadSummary | undefined }>({
@@ -159,6 +174,11 @@ export class ActionRunner {
         work: async (stored, engine) => {
           const output = await action.execute({ params, prepared: prepared.prepared, files, source: stored!, ctx, engine, exec: execution, documents: this.documents, tools: this.tools });
           if (output.kind === 'model') return { result: { output } };
+          if (output.kind === 'file') {
+            // Nothing is written; the content is the caller's once execute answers (discarded here if it fails first).
+            if (!(output.content instanceof Uint8Array)) staged = output.content;
+            return { result: { output } };
+          }
           if (output.kind === 'unchanged') {
             const summary = output.summary ?? (await engine.run('validateUpload', { pdf: stored!.pdf }).catch(() => undefined));
             // In place nothing is written; a savePath the client named gets the document as it is.
@@ -177,6 +197,11 @@ export class ActionRunner {
       const version = written?.stat ?? stat;
       const summary = version ? this.documents.reads.noteWritten(version.etag, result.summary) : undefined;
       if (output.kind === 'model') return { kind: 'model', model: output.model, xmlRoot: output.xmlRoot };
+      if (output.kind === 'file') {
+        const answer: ActionResponse = { kind: 'file', content: output.content, name: output.name, mediaType: output.mediaType, source: documentModel(prepared.source, stat!, summary) };
+        staged = undefined;
+        return answer;
+      }
       if (output.kind === 'unchanged' && !written) {
         const model = { ...documentModel(prepared.source, stat!, summary), ...(output.report !== undefined ? { report: output.report } : {}) };
         return { kind: 'document', created: false, model };

@@ -57,6 +57,12 @@ export type ActionOutput =
   | { kind: 'document'; bytes: Uint8Array | StagedUpload; report?: unknown; summary?: TaskOutput<'validateUpload'> }
   | { kind: 'model'; model: unknown; xmlRoot: string }
   /**
+   * A file that is not a stored document (an export: Markdown, DOCX): nothing is written to the store. Inline, the
+   * answer is the file; as a job, it is kept as the job's result file (operations/jobs/result-files.ts) for the client
+   * to download (GET /jobs/{id}/result). Staged content (DocumentOperations.stage) is discarded once answered or kept.
+   */
+  | { kind: 'file'; content: Uint8Array | StagedUpload; name: string; mediaType: string }
+  /**
    * The action found nothing to change: nothing is written in place, and the answer is the source's DocumentModel (its
    * ETag unchanged) with the report. A savePath gets the document as it is (201 when new), as the client named a result
    * there; `savePath: 'nothing'` writes none there either (OptimizeAction, whose report says changed false).

@@ -1,7 +1,8 @@
 import type { OperationContext } from '../context.js';
 import type { PreparedAction } from '../actions/runner.js';
 import type { PreparedUpload } from '../uploads.js';
-import type { JobRecord, JobState } from './model.js';
+import type { JobRecord, JobResultFile, JobState } from './model.js';
+import type { OpenResultFile } from './result-files.js';
 
 /** A change of a job, as the events stream (GET /jobs/{id}/events) sends it: the job as it is now, numbered. */
 export interface JobEvent {
@@ -31,6 +32,11 @@ export interface JobOperationsApi {
   waitFor(id: string, ms: number): Promise<JobRecord>;
   /** The caller's job; 404 JOB_NOT_FOUND for an unknown id or another user's (admins see all). */
   get(id: string, ctx: OperationContext): Promise<JobRecord>;
+  /**
+   * The caller's job's result file (a file that is not a stored document), open, with its record's description;
+   * 404 JOB_NOT_FOUND as get(), 404 JOB_RESULT_NOT_FOUND when the job has none. The caller closes it.
+   */
+  openResult(id: string, ctx: OperationContext): Promise<{ file: JobResultFile; content: OpenResultFile }>;
   /** Newest first: the caller's, or everyone's / `owner`'s for an admin. */
   list(ctx: OperationContext, filter: { owner?: string; state?: JobState }): Promise<JobRecord[]>;
   /** Cancels a queued or running job (nothing is written); a finished job is 409 JOB_FINISHED. */

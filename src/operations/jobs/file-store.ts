@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { errno, syncFolder, writeStateFile } from '../../state-file.js';
+import { errno, stateFolder, syncFolder, writeStateFile } from '../../state-file.js';
 import { KeyedLock } from '../../storage/keyed-lock.js';
 import type { JobRecord, JobState } from './model.js';
 import { compareJobs, isJobId, matchesJobFilter, type JobFilter, type JobStore } from './store.js';
@@ -25,12 +25,13 @@ export interface FileJobStoreOptions {
 export class FileJobStore implements JobStore {
   readonly dir: string;
   private readonly onSkip: (file: string, err: unknown) => void;
-  private ready: Promise<void> | undefined;
+  private readonly ready: () => Promise<void>;
   /** One writer per job file at a time in this process (the only one writing the folder), so replaceIf is atomic. */
   private readonly writes = new KeyedLock();
 
   constructor(dataDir: string, options: FileJobStoreOptions = {}) {
     this.dir = path.join(dataDir, 'state', 'jobs');
+    this.ready = stateFolder(this.dir);
     this.onSkip = options.onSkip ?? (() => {});
   }
 
@@ -59,13 +60,7 @@ export class FileJobStore implements JobStore {
 
   private async write(record: JobRecord): Promise<void> {
     // mode 0700: records name owners and documents; state files are the service's own.
-    this.ready ??= fs.mkdir(this.dir, { recursive: true, mode: 0o700 }).then(() => undefined);
-    try {
-      await this.ready;
-    } catch (err) {
-      this.ready = undefined;
-      throw err;
-    }
+    await this.ready();
     await writeStateFile(this.file(record.id), JSON.stringify(record));
   }
 

@@ -13,6 +13,9 @@ import { newJobId, type JobStore } from './store.js';
 import type { JobEventHub } from './events.js';
 import type { JobBackend, JobConsumer, SharedHeld } from './backend.js';
 import { EmbeddedJobBackend } from './embedded-backend.js';
+import { MemoryResultFiles, type JobResultFiles, type OpenResultFile } from './result-files.js';
+import { discardFileContent } from '../actions/runner.js';
+import { throwIfStopped } from '../execution.js';
 
 export interface JobLimits {
   /** Jobs queued and running at once; past it a submit is 503 SERVICE_BUSY with Retry-After. */
@@ -42,8 +45,8 @@ const DEFAULT_RETENTION_MS = 7 * 24 * 3600 * 1000;
  */
 interface Live {
   stop: AbortController;
-  /** Runs the work under `exec` and answers the job's result; throws the inline request's error. */
-  run(exec: ExecutionContext): Promise<NonNullable<JobRecord['result']>>;
+  /** Runs the work of job `id` under `exec` and answers the job's result; throws the inline request's error. */
+  run(exec: ExecutionContext, id: string): Promise<NonNullable<JobRecord['result']>>;
   /** Discards what a job that never runs holds (its staged files). */
   discard(): Promise<unknown>;
 }
@@ -85,6 +88,8 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
     private readonly uploads: UploadOperations,
     private readonly limits: JobLimits,
     private readonly backend: JobBackend = new EmbeddedJobBackend(),
+    /** Where jobs keep the files they produce (result-files.ts); in memory by default (tests). */
+    private readonly resultFiles: JobResultFiles = new MemoryResultFiles(),
   ) {
     this.hub = backend.events;
     observeJobs(() => ({ queued: this.queue.length, running: this.running.size, shared: this.sharedCount }));
@@ -140,6 +145,9 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
     let deleted = 0;
     for (const record of await this.store.list({ states: ['succeeded', 'failed', 'cancelled', 'interrupted'] })) {
       if (record.finished === undefined || now - Date.parse(record.finished) <= keep) continue;
+      // The file first: a sweep that fails between the two leaves a record to sweep again, never a file without one.
+      // An interrupted job may have kept its file just before its process stopped, without recording it.
+      if (record.result?.file || record.state === 'interrupted') await this.resultFiles.delete(record.id);
       await this.store.delete(record.id);
       this.records.delete(record.id);
       await this.hub.forget(record.id);
@@ -468,8 +476,18 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
   private liveAction(prepared: PreparedAction): Live {
     return {
       stop: new AbortController(),
-      run: async (exec) => {
+      run: async (exec, id) => {
         const answer = await this.actions.execute(prepared, exec, 'write');
+        if (answer.kind === 'file') {
+          try {
+            // Like a write, nothing is kept once the job was stopped.
+            throwIfStopped(exec);
+            const file = await this.resultFiles.put(id, answer.content, { name: answer.name, mediaType: answer.mediaType });
+            return { path: answer.source.path, created: false, document: answer.source, file };
+          } finally {
+            await discardFileContent(answer.content);
+          }
+        }
         return answer.kind === 'document'
           ? { path: answer.model.path, created: answer.created, document: answer.model }
           : { path: `/${prepared.source.toString()}`, created: false, document: answer.model, xmlRoot: answer.xmlRoot };
@@ -489,6 +507,22 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
     const at = this.startOrder().indexOf(id);
     // A job on the shared queue has no place this process knows.
     return { ...structuredClone(record), ...(record.state === 'queued' && at >= 0 ? { position: at } : {}) };
+  }
+
+  /**
+   * The caller's job's result file held open with what its record says of it (name, media type, ETag): 404
+   * JOB_NOT_FOUND as get() says, 404 JOB_RESULT_NOT_FOUND when the job has none (not finished, failed, or it wrote
+   * a document). The caller closes it (or its stream does).
+   */
+  async openResult(id: string, ctx: OperationContext): Promise<{ file: NonNullable<NonNullable<JobRecord['result']>['file']>; content: OpenResultFile }> {
+    const record = await this.get(id, ctx);
+    const file = record.state === 'succeeded' ? record.result?.file : undefined;
+    const none = () => new ServiceError('JOB_RESULT_NOT_FOUND', `Job ${id} has no result file (${record.state}${record.state === 'succeeded' ? ': it wrote a document' : ''})`);
+    if (!file) throw none();
+    const content = await this.resultFiles.open(id);
+    // Swept between the record's read and the open.
+    if (!content) throw none();
+    return { file, content };
   }
 
   async list(ctx: OperationContext, filter: { owner?: string; state?: JobState }): Promise<JobRecord[]> {
@@ -656,8 +690,14 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
       countJobStarted(record);
       await this.emit(record, 'state');
       try {
-        const result = await live.run({ signal: stop.signal, progress: (p) => this.progress(record, p), background: true, beforeWrite: (etag) => this.writing(record, etag) });
-        await this.finish(id, 'succeeded', { result });
+        const result = await live.run({ signal: stop.signal, progress: (p) => this.progress(record, p), background: true, beforeWrite: (etag) => this.writing(record, etag) }, id);
+        // A result file is kept only by a job that ends succeeded (not one cancelled or marked interrupted meanwhile,
+        // nor one whose record could not be written).
+        const recorded = await this.finish(id, 'succeeded', { result }).catch(async (err: unknown) => {
+          if (result.file) await this.resultFiles.delete(id).catch(() => {});
+          throw err;
+        });
+        if (!recorded && result.file) await this.resultFiles.delete(id);
       } catch (err) {
         const error = err instanceof ServiceError ? err : new ServiceError('INTERNAL_ERROR');
         await this.finish(id, error.code === 'TASK_CANCELLED' && stop.signal.aborted ? 'cancelled' : 'failed', { error: problemOf(error) });
@@ -693,7 +733,8 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
     void this.emit(record, 'progress').catch(() => {});
   }
 
-  private async finish(id: string, state: JobState, outcome: Pick<JobRecord, 'result' | 'error'>): Promise<void> {
+  /** Records the end; false when the job had ended otherwise meanwhile (the store keeps that end). */
+  private async finish(id: string, state: JobState, outcome: Pick<JobRecord, 'result' | 'error'>): Promise<boolean> {
     const record = this.records.get(id)!;
     const ended: JobRecord = { ...record, state, finished: new Date().toISOString(), ...outcome };
     if (state === 'succeeded') ended.progress = { ...record.progress, percent: 100 };
@@ -702,11 +743,12 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
     // and this process keeps what the store holds. Readers see the end, and it is counted, once it is certain.
     if (!(await this.store.replaceIf(ended, ['queued', 'running']))) {
       Object.assign(record, (await this.store.get(id).catch(() => null)) ?? {});
-      return;
+      return false;
     }
     Object.assign(record, ended);
     countJobFinished(record);
     await this.emit(record, 'end');
+    return true;
   }
 
   /** Resolves when the job has ended (at once for an ended one). */

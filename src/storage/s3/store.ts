@@ -21,6 +21,7 @@ import {
 import { ServiceError } from '../../errors.js';
 import { DownloadCache } from '../download-cache.js';
 import { LocalLocks, type LockProvider } from '../locks.js';
+import { checkBlobName, contentStream, openBlobFile, type BlobStore } from '../blobs.js';
 import { copyToFile, openContent, spoolName, StagedFile, stageToFile } from '../local-files.js';
 import type { StoredPath } from '../paths.js';
 import type { BookedEtag, EtagBook } from '../etag-book.js';
@@ -476,20 +477,22 @@ export class S3Store implements DocumentStore {
    * version takes the time from S3's 304 answer, so reads agree with stat
    * and listings.
    */
-  private async upload(key: string, content: Content, etag: string, conditional: false): Promise<Stored>;
+  private async upload(key: string, content: Content, etag: string, conditional: false, blob?: true): Promise<Stored>;
   private async upload(key: string, content: Content, etag: string, conditional: boolean): Promise<Stored | null>;
-  private async upload(key: string, content: Content, etag: string, conditional: boolean): Promise<Stored | null> {
+  private async upload(key: string, content: Content, etag: string, conditional: boolean, blob?: true): Promise<Stored | null> {
     const size = content instanceof StagedFile ? content.size : content.byteLength;
-    const common = { Bucket: this.bucket, Key: key, ContentType: 'application/pdf', Metadata: { [ETAG_META]: etag.slice(1, -1) } };
+    // A blob (blobs()) is no document: no ETag book record, and S3 is not told it is a PDF.
+    const book = blob ? undefined : this.book;
+    const common = { Bucket: this.bucket, Key: key, ...(blob ? {} : { ContentType: 'application/pdf' }), Metadata: { [ETAG_META]: etag.slice(1, -1) } };
     if (!conditional && size < this.multipartThreshold) {
       const body = content instanceof StagedFile ? createReadStream(content.file) : content;
-      await this.book?.forget(key);
+      await book?.forget(key);
       await this.verifyLocks(key);
       const command = new PutObjectCommand({ ...common, Body: body, ContentLength: size });
       const date = serverDateOf(command);
       const put = await this.send('PutObject', (c) => c.send(command));
       const stored = { s3Etag: put.ETag, modified: date() ?? new Date() };
-      await this.recordWritten(key, { ...stored, etag, size });
+      if (book) await this.recordWritten(key, { ...stored, etag, size });
       return stored;
     }
     const created = await this.send('CreateMultipartUpload', (c) => c.send(new CreateMultipartUploadCommand(common)));
@@ -505,7 +508,7 @@ export class S3Store implements DocumentStore {
         const part = await this.send('UploadPart', (c) => c.send(new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: number, Body: body, ContentLength: end - start })));
         parts.push({ PartNumber: number, ETag: part.ETag });
       }
-      await this.book?.forget(key);
+      await book?.forget(key);
       await this.verifyLocks(key);
       const command = new CompleteMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, MultipartUpload: { Parts: parts }, ...(conditional ? { IfNoneMatch: '*' } : {}) });
       const date = serverDateOf(command);
@@ -519,7 +522,7 @@ export class S3Store implements DocumentStore {
       }
       completed = true;
       const stored = { s3Etag: done.ETag, modified: date() ?? new Date() };
-      await this.recordWritten(key, { ...stored, etag, size });
+      if (book) await this.recordWritten(key, { ...stored, etag, size });
       return stored;
     } finally {
       if (!completed) await this.abortQuietly(key, uploadId);
@@ -579,6 +582,70 @@ export class S3Store implements DocumentStore {
 
   stage(source: Readable, limit: number): Promise<StagedUpload> {
     return stageToFile(this.staging, source, limit);
+  }
+
+  /**
+   * Files the service keeps for itself in the bucket (job result files: every instance and worker reads the one a
+   * job on any of them made), under `<prefix>.<area>/`: a name starting with "." is never a document's or a
+   * folder's (storage/paths.ts), so no listing shows these keys and no document path reaches them, and the root
+   * folder, which holds them, cannot be deleted. Written as documents are (one PUT, or parts for a large file, an
+   * object whole or not at all), read through a spool file that is unlinked once open (nothing left behind).
+   */
+  blobs(area: string): BlobStore {
+    checkBlobName(area);
+    const keyOf = (name: string) => {
+      checkBlobName(name);
+      return `${this.prefix}.${area}/${name}`;
+    };
+    return {
+      put: async (name, content) => {
+        const key = keyOf(name);
+        if (content instanceof StagedFile || content instanceof Uint8Array) {
+          const etag = content instanceof StagedFile ? content.etag : etagOf(content);
+          await this.upload(key, content, etag, false, true);
+          return { size: content instanceof StagedFile ? content.size : content.byteLength, etag };
+        }
+        // Another store's staged content: spooled here first (S3 needs the length, and parts re-read the file).
+        const file = spoolName(this.spool);
+        const { stream, done } = await contentStream(content);
+        try {
+          const copied = await copyToFile(file, stream, { sync: false }).finally(done);
+          await this.upload(key, new StagedFile(file, copied.size, copied.etag), copied.etag, false, true);
+          return copied;
+        } finally {
+          await fs.rm(file, { force: true });
+        }
+      },
+      open: async (name) => {
+        const key = keyOf(name);
+        let res: { Body?: unknown };
+        try {
+          res = await this.send('GetObject', (c) => c.send(new GetObjectCommand({ Bucket: this.bucket, Key: key })));
+        } catch (err) {
+          if (s3Status(err) === 404) return null;
+          throw err;
+        }
+        const file = spoolName(this.spool);
+        try {
+          const copied = await copyToFile(file, res.Body as Readable, { sync: false }).catch((err: unknown) => {
+            throw s3Failure(err, 'GetObject');
+          });
+          const handle = await fs.open(file, 'r');
+          return openBlobFile(handle, copied.size);
+        } finally {
+          // The open descriptor keeps the bytes; the name goes at once, so no spool file outlives its reader.
+          await fs.rm(file, { force: true });
+        }
+      },
+      delete: async (name) => {
+        const key = keyOf(name);
+        try {
+          await this.send('DeleteObject', (c) => c.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key })));
+        } catch (err) {
+          if (s3Status(err) !== 404) throw err;
+        }
+      },
+    };
   }
 
   /** A folder exists when any key starts with its prefix (its marker sorts first: its time is the folder's). */
