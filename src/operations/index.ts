@@ -8,6 +8,8 @@ import { UploadOperations } from './uploads.js';
 import { FolderOperations } from './folders.js';
 import { FieldOperations } from './fields.js';
 import { JobOperations, type JobLimits } from './jobs/jobs.js';
+import { MemoryResultFiles, type JobResultFiles } from './jobs/result-files.js';
+import { OneShotOperations } from './oneshot.js';
 import type { JobBackend } from './jobs/backend.js';
 import { OptimizeProfileOperations } from './optimize/profiles.js';
 import { MemoryProfileStore, type OptimizeProfileStore } from './optimize/store.js';
@@ -29,6 +31,8 @@ export interface Operations {
   signatures: SignatureOperations;
   preflight: PreflightOperations;
   actions: ActionRunner;
+  /** One-shot conversions: files in, the result in the answer, nothing stored (docs/api.md, "One-shot conversions"). */
+  oneshot: OneShotOperations;
   /** Optimize profiles, built-in and user-defined (docs/optimize.md). */
   optimizeProfiles: OptimizeProfileOperations;
   /** Background jobs (docs/jobs.md); absent until a job store is given, and then actions run inline only. */
@@ -39,7 +43,7 @@ export interface Operations {
   engineStats(): EnginePool['stats'];
 }
 
-export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0, jobs, profiles = new MemoryProfileStore() }: {
+export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0, jobs, profiles = new MemoryProfileStore(), resultFiles = new MemoryResultFiles() }: {
   /** The store of each user (sharedStores for a store without users of its own): every document operation resolves it from its context. */
   stores: DocumentStores;
   pool: EnginePool;
@@ -49,6 +53,8 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
   jobs?: { store: JobStore; limits: JobLimits; backend?: JobBackend };
   /** Where user-defined optimize profiles are kept (main.ts: a file under the data folder); by default in memory. */
   profiles?: OptimizeProfileStore;
+  /** Where jobs keep result files that are not stored documents (a one-shot's result); in memory by default. */
+  resultFiles?: JobResultFiles;
 }): Operations {
   const documents = new DocumentOperations(stores, pool);
   const uploads = new UploadOperations(documents, tools);
@@ -67,6 +73,7 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
     signatures: new SignatureOperations(documents),
     preflight: new PreflightOperations(tools, documents),
     actions,
+    oneshot: new OneShotOperations(pool, tools, actions, resultFiles),
     optimizeProfiles,
     ...(jobs ? { jobs: new JobOperations(jobs.store, actions, uploads, jobs.limits, jobs.backend) } : {}),
     tools,

@@ -30,8 +30,18 @@ export const jobModelSchema = {
     reason: { type: 'string', description: 'Why the job was interrupted' },
     result: {
       type: 'object',
-      description: 'A succeeded job: the written document and the status the inline request would have answered',
-      properties: { path: { type: 'string' }, url: { type: 'string', description: "The written document's URL" }, status: { type: 'integer' }, document: { type: 'object', additionalProperties: true, description: 'The written document\'s DocumentModel (or the model the action answers)' } },
+      description: 'A succeeded job: the written document and the status the inline request would have answered, or the file it produced (a one-shot conversion: no path, no document)',
+      properties: {
+        path: { type: 'string' },
+        url: { type: 'string', description: "The written document's URL" },
+        status: { type: 'integer' },
+        document: { type: 'object', additionalProperties: true, description: 'The written document\'s DocumentModel (or the model the action answers)' },
+        file: {
+          type: 'object',
+          description: 'A file the job produced that is not a stored document (a one-shot conversion\'s result), kept as long as the job',
+          properties: { name: { type: 'string' }, mediaType: { type: 'string' }, size: { type: 'integer' }, etag: { type: 'string' } },
+        },
+      },
     },
     error: {
       type: 'object',
