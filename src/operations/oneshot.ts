@@ -7,16 +7,14 @@ import type { ToolSupervisor } from '../tools/supervisor.js';
 import type { ActionRunner, PreparedStep } from './actions/runner.js';
 import type { ActionFile } from './actions/types.js';
 import type { OperationContext } from './context.js';
-import { officeFormatOfType } from './conversions/office/converter.js';
-import { checkOfficeOptionsApply } from './conversions/office/convert.js';
 import type { OfficeOptions } from './conversions/office/formats.js';
-import { chooseConverter, converterNamed, PDF_TYPE, UPLOAD_TYPES_TEXT } from './conversions/registry.js';
+import { chooseConverter, converterNamed, UPLOAD_TYPES_TEXT } from './conversions/registry.js';
 import type { StagedFile } from './conversions/types.js';
 import { engineSource, type StoredDocument } from './documents.js';
 import { engineFor, requestExecution, throwIfStopped, type ExecutionContext } from './execution.js';
 import type { JobResultFile } from './jobs/model.js';
 import type { JobResultFiles } from './jobs/result-files.js';
-import { ASSET_PART, MAIN_PART, type UploadPart } from './uploads.js';
+import { ASSET_PART, MAIN_PART, officeOptionsFor, type UploadPart } from './uploads.js';
 
 /** Steps a one-shot takes at most (docs/api.md, "One-shot conversions"): enough for any sensible chain, and a bound on the work one request queues. */
 export const MAX_STEPS = 20;
@@ -98,12 +96,7 @@ export class OneShotOperations {
       const declared = file.mediaType === 'application/vnd.ms-excel' && /\.csv$/i.test(file.fileName ?? '') ? 'text/csv' : file.mediaType;
       const chosen = await chooseConverter(declared, file.content, assets.length);
       if (chosen === undefined) throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Cannot convert ${declared}: send ${UPLOAD_TYPES_TEXT}`);
-      const asked = officeOptions && Object.values(officeOptions).some((value) => value !== undefined) ? officeOptions : undefined;
-      if (asked) {
-        if (chosen.converter.name !== 'office') throw new ServiceError('BAD_REQUEST', `The options ${Object.keys(asked).join(', ')} apply to Office files only; this file is ${chosen.mediaType === PDF_TYPE ? 'a PDF' : chosen.mediaType}`);
-        const format = officeFormatOfType(chosen.mediaType);
-        if (format) checkOfficeOptionsApply(format, asked);
-      }
+      const asked = officeOptionsFor(chosen, officeOptions);
       const base = (file.fileName ?? 'document').replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '') || 'document';
       return {
         converter: chosen.converter.name,
