@@ -13,6 +13,7 @@ import { runOptimizeBench } from './optimize.js';
 import { runOptimizeLargeBench } from './optimize-large.js';
 import { runOcrBench } from './ocr.js';
 import { runOfficeBench } from './office.js';
+import { runOneShotBench } from './oneshot.js';
 import { runPagesBench } from './pages.js';
 import { runPdfaBench } from './pdfa.js';
 import { runPdfaMemoryBench } from './pdfa-memory.js';
@@ -42,6 +43,7 @@ const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promis
   { name: 'optimize', title: 'Optimization', run: runOptimizeBench },
   { name: 'optimize-large', title: 'Optimization of a large scan (as a job)', run: runOptimizeLargeBench },
   { name: 'office', title: 'Office conversion', run: runOfficeBench },
+  { name: 'oneshot', title: 'One-shot conversion', run: runOneShotBench },
   { name: 'dms', title: 'Document store over WebDAV', run: runDmsBench },
   { name: 'cluster', title: 'Cluster: two instances on Redis + S3 vs one embedded', run: runClusterBench },
 ];

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
+import { createReadStream, read } from 'node:fs';
 import fs from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -37,11 +37,21 @@ export class ScratchFile {
 
   /** The content from its start: a stream with positional reads (`start`), so the descriptor's offset is left alone. */
   stream(size: number): Readable {
-    if (size === 0) return Readable.from([]);
-    return createReadStream('', { fd: this.handle.fd, start: 0, end: size - 1, autoClose: false });
+    return fdStream(this.handle.fd, size);
   }
 
   async close(): Promise<void> {
     await this.handle.close();
   }
+}
+
+/**
+ * `size` bytes of an open descriptor from its start, read at positions (its offset left alone). The descriptor stays
+ * its owner's: a ReadStream destroyed early (a client gone mid-download) closes its descriptor even with autoClose
+ * false, and the owner's own close then failed with EBADF, or would close a number reused meanwhile; its close is a
+ * no-op here.
+ */
+export function fdStream(fd: number, size: number): Readable {
+  if (size === 0) return Readable.from([]);
+  return createReadStream('', { fd, start: 0, end: size - 1, autoClose: false, fs: { read, close: (_fd: number, done: (err: null) => void) => done(null) } });
 }

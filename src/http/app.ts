@@ -30,6 +30,7 @@ import { registerMetricsRoute, registerRequestMetrics } from './routes/metrics.j
 import { registerFolderRoutes } from './routes/folders.js';
 import { registerDocumentRoutes } from './routes/documents.js';
 import { registerActionRoutes } from './routes/actions.js';
+import { registerConvertRoutes } from './routes/convert.js';
 import { registerAnnotationRoutes } from './routes/annotations.js';
 import { registerAnnotationContentRoutes } from './routes/annotation-content.js';
 import { registerPermissionRoutes } from './routes/permissions.js';
@@ -169,6 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerFolderRoutes(api, deps);
     registerDocumentRoutes(api, deps);
     registerActionRoutes(api, deps);
+    registerConvertRoutes(api, deps);
     registerJobRoutes(api, deps);
     registerAnnotationContentRoutes(api, deps);
     registerRedactionRoutes(api, deps);

@@ -79,6 +79,7 @@ const OPERATION_IDS: Record<string, string> = {
   'DELETE /documents/:filePath.pdf': 'deleteDocument',
   'POST /documents/:filePath.pdf': 'runDocumentAction',
   'POST /documents/:filePath.pdf/pages': 'runPageAction',
+  'POST /convert': 'convertOneShot',
   'GET /documents/:filePath.pdf/pages': 'listPages',
   'GET /documents/:filePath.pdf/pages/:pageIndex/text': 'getPageText',
   'GET /documents/:filePath.pdf/pages/:pageIndex/image': 'getPageImage',

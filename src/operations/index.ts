@@ -8,11 +8,12 @@ import { UploadOperations } from './uploads.js';
 import { FolderOperations } from './folders.js';
 import { FieldOperations } from './fields.js';
 import { JobOperations, type JobLimits } from './jobs/jobs.js';
+import { MemoryResultFiles, type JobResultFiles } from './jobs/result-files.js';
+import { OneShotOperations } from './oneshot.js';
 import type { JobBackend } from './jobs/backend.js';
 import { OptimizeProfileOperations } from './optimize/profiles.js';
 import { MemoryProfileStore, type OptimizeProfileStore } from './optimize/store.js';
 import type { JobStore } from './jobs/store.js';
-import type { JobResultFiles } from './jobs/result-files.js';
 import { PageOperations } from './pages.js';
 import { PermissionOperations } from './permissions.js';
 import { PreflightOperations } from './PreflightOperations.js';
@@ -30,6 +31,8 @@ export interface Operations {
   signatures: SignatureOperations;
   preflight: PreflightOperations;
   actions: ActionRunner;
+  /** One-shot conversions: files in, the result in the answer, nothing stored (docs/api.md, "One-shot conversions"). */
+  oneshot: OneShotOperations;
   /** Optimize profiles, built-in and user-defined (docs/optimize.md). */
   optimizeProfiles: OptimizeProfileOperations;
   /** Background jobs (docs/jobs.md); absent until a job store is given, and then actions run inline only. */
@@ -59,6 +62,8 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
   documents.onWritten((written, ctx) => pages.prefetchText(written.path, written.stat.etag, written.stat.size, ctx));
   const optimizeProfiles = new OptimizeProfileOperations(profiles);
   const actions = new ActionRunner(documents, tools, optimizeProfiles, extraActions);
+  // One place for the files jobs produce: a one-shot's result and an action's file answer, swept with their records.
+  const resultFiles = jobs?.resultFiles ?? new MemoryResultFiles();
   return {
     documents,
     uploads,
@@ -70,8 +75,9 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
     signatures: new SignatureOperations(documents),
     preflight: new PreflightOperations(tools, documents),
     actions,
+    oneshot: new OneShotOperations(pool, tools, actions, resultFiles),
     optimizeProfiles,
-    ...(jobs ? { jobs: new JobOperations(jobs.store, actions, uploads, jobs.limits, jobs.backend, jobs.resultFiles) } : {}),
+    ...(jobs ? { jobs: new JobOperations(jobs.store, actions, uploads, jobs.limits, jobs.backend, resultFiles) } : {}),
     tools,
     engineStats: () => pool.stats,
   };

@@ -83,13 +83,7 @@ export class UploadOperations {
     try {
       const chosen = await chooseConverter(mediaType, staged, assets.length);
       if (chosen === undefined) throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Cannot store ${mediaType}: send ${UPLOAD_TYPES_TEXT}`);
-      const asked = officeOptions && Object.values(officeOptions).some((value) => value !== undefined) ? officeOptions : undefined;
-      if (asked) {
-        if (chosen.converter.name !== 'office') throw new ServiceError('BAD_REQUEST', `The options ${Object.keys(asked).join(', ')} apply to Office uploads only; this upload is ${chosen.mediaType === PDF_TYPE ? 'a PDF' : chosen.mediaType}`);
-        // A declared type (or name) says the format now; a sniffed container is checked once the content says it.
-        const declared = officeFormatOfType(chosen.mediaType);
-        if (declared) checkOfficeOptionsApply(declared, asked);
-      }
+      const asked = officeOptionsFor(chosen, officeOptions);
       if (conflict === 'fail' && (await this.documents.exists(target, ctx))) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${target.toString()}`);
       if (ctx.ifMatch !== undefined) {
         const existing = await this.documents.find(target, ctx);
@@ -188,6 +182,20 @@ export class UploadOperations {
     }
     return this.prepareUpload(target, staged, mediaType, 'overwrite', ctx, officeOptions);
   }
+}
+
+/**
+ * The Office options asked for (none: undefined), checked against the converter chosen: 400 BAD_REQUEST when the file
+ * is not an Office one, and the options' own checks against a declared format (one-shot conversions share it).
+ */
+export function officeOptionsFor(chosen: { converter: { name: string }; mediaType: string }, officeOptions: OfficeOptions | undefined): OfficeOptions | undefined {
+  const asked = officeOptions && Object.values(officeOptions).some((value) => value !== undefined) ? officeOptions : undefined;
+  if (!asked) return undefined;
+  if (chosen.converter.name !== 'office') throw new ServiceError('BAD_REQUEST', `The options ${Object.keys(asked).join(', ')} apply to Office uploads only; this upload is ${chosen.mediaType === PDF_TYPE ? 'a PDF' : chosen.mediaType}`);
+  // A declared type (or name) says the format now; a sniffed container is checked once the content says it.
+  const declared = officeFormatOfType(chosen.mediaType);
+  if (declared) checkOfficeOptionsApply(declared, asked);
+  return asked;
 }
 
 async function discardAll(main: StagedUpload, assets: readonly StagedFile[]): Promise<void> {

@@ -63,11 +63,18 @@ export function jobView(record: JobRecord): Omit<JobRecord, 'payload' | 'result'
   const { payload: _payload, result, error, ...view } = record;
   return {
     ...view,
-    ...(result ? { result: { path: result.path, status: resultStatus(result), document: result.document, url: resultUrl(result.path), ...(result.file ? { file: { ...result.file, url: jobResultUrl(record.id) } } : {}) } } : {}),
+    ...(result ? { result: resultView(record.id, result) } : {}),
     // The error is the problem the inline request would have answered: its extension members (a failed PDF/A
     // conversion's report) sit beside code and detail there, so here too.
     ...(error ? { error: { ...error.extra, status: problemStatus(error), code: error.code, title: error.title, ...(error.detail !== undefined ? { detail: error.detail } : {}) } } : {}),
   };
+}
+
+/** A result as clients see it: the written document (path, url, model), or a file that is not a stored document (a one-shot's). */
+function resultView(id: string, result: JobResult): Record<string, unknown> {
+  const file = result.file ? { file: { ...result.file, url: jobResultUrl(id) } } : {};
+  if (!result.path) return { status: resultStatus(result), ...file };
+  return { path: result.path, status: resultStatus(result), document: result.document, url: resultUrl(result.path), ...file };
 }
 
 /** 201 for a job that created its document, else 200 (records written before `created` existed carry their status). */

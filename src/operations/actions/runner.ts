@@ -3,13 +3,13 @@ import { compileValidator } from '../../validation.js';
 import { documentPathFromBody, type StoredPath } from '../../storage/paths.js';
 import { conflictModeFor, matchesEtag, type ConflictMode, type StagedUpload } from '../../storage/store.js';
 import type { OperationContext } from '../context.js';
-import type { DocumentOperations } from '../documents.js';
-import { requestExecution, type ExecutionContext } from '../execution.js';
+import type { DocumentOperations, StoredDocument } from '../documents.js';
+import { requestExecution, type Engine, type ExecutionContext } from '../execution.js';
 import type { ToolSupervisor } from '../../tools/supervisor.js';
 import type { OptimizeProfileOperations } from '../optimize/profiles.js';
 import { documentModel, type DocumentModel } from '../models.js';
 import { ACTIONS } from './index.js';
-import type { ActionDefinition, ActionFile, ActionOutput, OutputParams } from './types.js';
+import type { ActionDefinition, ActionFile, ActionOutput, ExecuteInput, OutputParams } from './types.js';
 import type { TaskOutput } from '../../engine/models.js';
 
 type UploadSummary = TaskOutput<'validateUpload'>;
@@ -58,6 +58,17 @@ export interface PreparedAction {
 export type AnyAction = ActionDefinition<OutputParams, unknown>;
 
 /**
+ * A step of a one-shot conversion (operations/oneshot.ts): an action prepared by the same validation and prepare as
+ * a stored document's, without a stored document and without savePath: its output is the next step's input.
+ */
+export interface PreparedStep {
+  readonly name: string;
+  readonly long: boolean;
+  readonly params: OutputParams;
+  readonly prepared: unknown;
+}
+
+/**
  * Runs actions by the one rule set, in two steps. prepare: validate the
  * one-key body, resolve the output path, check that the source exists and
  * matches If-Match, that a savePath taken under namingMode 0 is refused, and
@@ -84,12 +95,13 @@ export class ActionRunner {
     for (const action of this.registry) this.validators.set(action.name, compileValidator<OutputParams>(action.schema, action.name));
   }
 
-  actions(target: ActionTarget): AnyAction[] {
-    return this.registry.filter((a) => a.target === target);
+  /** The actions posted to `target`; `any`: every action (the steps of a one-shot). */
+  actions(target: ActionTarget | 'any'): AnyAction[] {
+    return this.registry.filter((a) => target === 'any' || a.target === target);
   }
 
   /** Picks the action named by the body's one key and validates its parameters. */
-  parse(body: unknown, target: ActionTarget): { action: AnyAction; params: OutputParams } {
+  parse(body: unknown, target: ActionTarget | 'any'): { action: AnyAction; params: OutputParams } {
     const known = this.actions(target).map((a) => a.name);
     const listing = `Known actions here: ${known.join(', ')}`;
     if (!body || typeof body !== 'object' || Array.isArray(body)) {
@@ -138,6 +150,51 @@ export class ActionRunner {
   }
 
   /**
+   * A one-shot step (operations/oneshot.ts): the action's body validated as for a stored document, then its own
+   * prepare; savePath and namingMode are refused (400 INVALID_ACTION), as the step writes nothing: its output goes to
+   * the next step, the last one's to the client. The files stay the caller's (they serve every step).
+   */
+  async prepareStep(body: unknown, files: ActionFile[], ctx: OperationContext): Promise<PreparedStep> {
+    // Read before validation, which fills in namingMode's default.
+    const given = body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.values(body)[0] : undefined;
+    const output = ['savePath', 'namingMode'].filter((key) => given !== null && typeof given === 'object' && Object.hasOwn(given as object, key));
+    const { action, params } = this.parse(body, 'any');
+    if (output.length > 0) {
+      throw new ServiceError('INVALID_ACTION', `${action.name} in a one-shot conversion takes no ${output.join(' or ')}: nothing is stored, the result is the answer`);
+    }
+    const prepared = action.prepare ? await action.prepare({ params, files, ctx, documents: this.documents, tools: this.tools, optimizeProfiles: this.optimizeProfiles }) : undefined;
+    return { name: action.name, long: action.long === true, params, prepared };
+  }
+
+  /**
+   * A prepared step's work on `source` (the previous step's output, held open by the caller): the action's execute,
+   * as execute below runs it, with nothing written. Its output is new bytes (or content staged in the store, which the
+   * caller then owns), or `unchanged`.
+   */
+  async executeStep(step: PreparedStep, files: ActionFile[], source: StoredDocument, ctx: OperationContext, engine: Engine, exec: ExecutionContext): Promise<Exclude<ActionOutput, { kind: 'model' } | { kind: 'file' }>> {
+    const output = await this.invoke(this.named(step.name), { params: step.params, prepared: step.prepared, files, source, ctx, engine, exec });
+    // No action answers a model today; one that did would have nothing to hand on.
+    if (output.kind === 'model') throw new ServiceError('INVALID_ACTION', `${step.name} answers a model, not a document: it cannot be a step of a one-shot conversion`);
+    if (output.kind === 'file') {
+      // A file that is not a PDF (an export) cannot feed the next step; no production action answers one yet.
+      if (!(output.content instanceof Uint8Array)) await output.content.discard().catch(() => undefined);
+      throw new ServiceError('INVALID_ACTION', `${step.name} answers a file that is not a PDF: it cannot be a step of a one-shot conversion`);
+    }
+    return output;
+  }
+
+  private named(name: string): AnyAction {
+    const action = this.registry.find((a) => a.name === name);
+    if (!action) throw new Error(`No action named ${name}`);
+    return action;
+  }
+
+  /** The one call of an action's execute, for stored documents and one-shot steps alike. */
+  private invoke(action: AnyAction, input: Omit<ExecuteInput<OutputParams, unknown>, 'documents' | 'tools'>): Promise<ActionOutput> {
+    return action.execute({ ...input, documents: this.documents, tools: this.tools });
+  }
+
+  /**
    * For a background job, before it is accepted: whether the request's
    * password opens the source and allows what the action needs, so that a
    * wrong password is the request's 403 rather than a failed job. An
@@ -160,8 +217,7 @@ export class ActionRunner {
     let staged: StagedUpload | undefined;
     try {
       const { ctx, inPlace, params, files } = prepared;
-      const action = this.registry.find((a) => a.name === prepared.name);
-      if (!action) throw new Error(`No action named ${prepared.name}`);
+      const action = this.named(prepared.name);
       const execution = exec ?? requestExecution();
       const { result, written, stat } = await this.documents.transform<{ output: ActionOutput; summary?: UploadSummary | undefined }>({
         operation: action.name,
@@ -172,7 +228,7 @@ export class ActionRunner {
         exec: execution,
         lock,
         work: async (stored, engine) => {
-          const output = await action.execute({ params, prepared: prepared.prepared, files, source: stored!, ctx, engine, exec: execution, documents: this.documents, tools: this.tools });
+          const output = await this.invoke(action, { params, prepared: prepared.prepared, files, source: stored!, ctx, engine, exec: execution });
           if (output.kind === 'model') return { result: { output } };
           if (output.kind === 'file') {
             // Nothing is written; the content is the caller's once execute answers (discarded here if it fails first).

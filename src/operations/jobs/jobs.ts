@@ -7,6 +7,7 @@ import type { OperationContext } from '../context.js';
 import type { ActionRunner, PreparedAction } from '../actions/runner.js';
 import type { JobEvent, JobOperationsApi } from './api.js';
 import type { PreparedUpload, UploadOperations } from '../uploads.js';
+import type { OneShotOperations, PreparedOneShot } from '../oneshot.js';
 import type { ExecutionContext } from '../execution.js';
 import { isFinished, type ActionPayload, type JobError, type JobPayload, type JobProgress, type JobRecord, type JobState } from './model.js';
 import { newJobId, type JobStore } from './store.js';
@@ -157,8 +158,10 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
   }
 
   /** Whether work is long by nature: it runs as a job unless the client asks to wait (docs/jobs.md). */
-  longByNature(work: PreparedAction | PreparedUpload): boolean {
+  longByNature(work: PreparedAction | PreparedUpload | PreparedOneShot): boolean {
     const limit = this.limits.asyncBytes ?? 0;
+    // A one-shot is long by its size only: its client came for the result in the answer (docs/api.md, "One-shot conversions").
+    if ('steps' in work) return limit > 0 && work.bytes > limit;
     if ('staged' in work) return work.long || (limit > 0 && work.converts && work.staged.size > limit);
     return work.long || (limit > 0 && work.sourceBytes > limit);
   }
@@ -338,6 +341,34 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
     }
   }
 
+  /** Queues a prepared one-shot conversion as a job whose result is a file (JobResult.file); the job owns its staged files (discarded when refused). */
+  async submitOneShot(prepared: PreparedOneShot, oneshot: OneShotOperations): Promise<JobRecord> {
+    const staged = () => Promise.all([prepared.main, ...prepared.assets, ...prepared.files].map((f) => f.content.discard()));
+    await this.readShared().catch(() => {});
+    try {
+      return await this.submitLocal('oneshot', prepared.name, prepared.ctx, {
+        kind: 'oneshot',
+        mediaType: prepared.mediaType,
+        steps: prepared.steps.map((step) => step.name),
+        bytes: prepared.bytes,
+        conflict: 'fail',
+        etag: '',
+        resumable: false,
+      }, (id) => ({
+        stop: new AbortController(),
+        run: async (exec) => {
+          const file = await oneshot.executeToFile(prepared, id, exec);
+          // Nothing is stored: no path, no document; the file is the result (GET /jobs/{id}/result).
+          return { path: '', created: false, document: null, file };
+        },
+        discard: staged,
+      }));
+    } catch (err) {
+      await staged();
+      throw err;
+    }
+  }
+
   /**
    * 503 SERVICE_BUSY with Retry-After when a job of this user would not be admitted (admission): routes ask before
    * work that precedes a submit (the password check). The submit decides again.
@@ -434,7 +465,7 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
   }
 
   /** The record is written before this resolves, so a 202 names a job that survives a restart. Admission first (503, or a push-out). */
-  private async submitLocal(action: string, document: string, ctx: OperationContext, payload: JobPayload, live: Live): Promise<JobRecord> {
+  private async submitLocal(action: string, document: string, ctx: OperationContext, payload: JobPayload, live: Live | ((id: string) => Live)): Promise<JobRecord> {
     const owner = ownerOf(ctx);
     const victim = this.admission(owner);
     const id = newJobId();
@@ -449,7 +480,7 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
       this.countSubmitting(owner, -1);
     }
     this.records.set(id, record);
-    this.live.set(id, live);
+    this.live.set(id, typeof live === 'function' ? live(id) : live);
     this.queue.push(id);
     countJobSubmitted(action);
     await this.emit(record, 'state');

@@ -66,7 +66,7 @@ export interface JobResult {
  * `upload`: a document upload that is checked or converted and stored
  * (operations/documents.ts).
  */
-export type JobPayload = ActionPayload | UploadPayload;
+export type JobPayload = ActionPayload | UploadPayload | OneShotPayload;
 
 interface PayloadCommon {
   conflict: 'fail' | 'overwrite' | 'unique';
@@ -109,6 +109,21 @@ export interface UploadPayload extends PayloadCommon {
   /** The media type it is converted from (application/pdf: checked, not converted). */
   mediaType: string;
   /** The upload's size in bytes. */
+  bytes: number;
+}
+
+/**
+ * A one-shot conversion (operations/oneshot.ts): files converted and run through steps, the result kept as the job's
+ * result file; nothing is written to the store (`conflict` and `etag` do not apply). Never resumable: its files are
+ * staged on this instance only.
+ */
+export interface OneShotPayload extends PayloadCommon {
+  kind: 'oneshot';
+  /** The media type converted from. */
+  mediaType: string;
+  /** The steps' action names, in order. */
+  steps: string[];
+  /** The input's size in bytes. */
   bytes: number;
 }
 
