@@ -194,6 +194,15 @@ describe('one-shot conversions', () => {
     assert.equal(job.result.file.mediaType, 'application/pdf');
     assert.ok(job.result.file.size > 0);
     assert.match(job.result.file.etag, /^"[^"]+"$/);
+    // The result downloads from the job while its record is kept, and is what the record says.
+    assert.equal(job.result.file.url, `/pdfservice/v1/jobs/${job.id}/result`);
+    const download = await call(server, 'GET', `/jobs/${job.id}/result`);
+    assert.equal(download.status, 200, download.text);
+    assert.equal(download.headers.get('content-type'), 'application/pdf');
+    assert.equal(download.headers.get('etag'), job.result.file.etag);
+    assert.equal(download.bytes.length, job.result.file.size);
+    assert.ok(qpdfCheck(download.bytes).ok);
+    assert.match(words(pdftotext(download.bytes)), /As a job/);
 
     const waited = await storesNothing(() => convert(form({ bytes: docx, type: DOCX, name: 'waited.docx' }), { prefer: 'respond-async, wait=180' }));
     assert.equal(waited.status, 200, waited.text);
