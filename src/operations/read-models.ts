@@ -1,4 +1,4 @@
-import type { DocumentInfo, Need } from '../engine/models.js';
+import type { DocumentInfo, Need, TaskOutput } from '../engine/models.js';
 import { ServiceError } from '../errors.js';
 import type { StoredPath } from '../storage/paths.js';
 import type { DocumentStat } from '../storage/store.js';
@@ -125,6 +125,19 @@ export class ReadModels {
     const info = await engine.run('inspect', { pdf: stored.pdf, password });
     this.noteEncryption(stored.etag, info.encrypted);
     return info;
+  }
+
+  /**
+   * validateUpload's answer for a version at hand, as a reader without the password sees it (what an action that
+   * changed nothing reports of its source): from the DocumentInfo kept for such a reader when there is one, with no
+   * engine task; else the engine's validateUpload, as before (inspect would fail a task, which wears a worker, for every
+   * encrypted source), whose DocumentInfo noteWritten keeps. Undefined where validateUpload refuses the document.
+   */
+  async readerSummary(stored: StoredDocument, engine: Engine): Promise<TaskOutput<'validateUpload'> | undefined> {
+    const info = this.infoCache.get(stored.etag, undefined);
+    // validateUpload refuses a document without pages.
+    if (info) return info.pageCount > 0 ? { encrypted: info.encrypted, pageCount: info.pageCount, repaired: info.repaired } : undefined;
+    return engine.run('validateUpload', { pdf: stored.pdf }).catch(() => undefined);
   }
 
   /** The DocumentModel; a document whose version (ETag) was inspected before is not read again. */
