@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { openFileStream } from './open-file.js';
 
 /**
  * A scratch file for a large intermediate result (an engine task's output that would otherwise be a copy in the
@@ -35,10 +35,9 @@ export class ScratchFile {
     return bytes.length;
   }
 
-  /** The content from its start: a stream with positional reads (`start`), so the descriptor's offset is left alone. */
+  /** The content from its start: a stream with positional reads, so the descriptor's offset is left alone. */
   stream(size: number): Readable {
-    if (size === 0) return Readable.from([]);
-    return createReadStream('', { fd: this.handle.fd, start: 0, end: size - 1, autoClose: false });
+    return openFileStream({ fd: this.handle.fd, size });
   }
 
   async close(): Promise<void> {
