@@ -10,7 +10,7 @@ import { openFileStream } from './open-file.js';
  * worker and in the main thread: issue 35, item 8). It is removed from its folder as soon as it is open, so nothing is
  * left behind whatever happens to the process; it lives while its descriptor is open. The descriptor belongs to the
  * process: an engine worker writes it at positions (engine/core/save.ts, `saveFull` with an OutputFile) and tasks,
- * tools and the store read it the same way (PdfSource's OpenFile), never through a shared file offset.
+ * tools and the store read it the same way (as an OpenFile, open-file.ts), never through a shared file offset.
  */
 export class ScratchFile {
   private constructor(
