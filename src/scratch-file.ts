@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, read } from 'node:fs';
 import fs from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
+import { openFileStream } from './open-file.js';
 
 /**
  * A scratch file for a large intermediate result (an engine task's output that would otherwise be a copy in the
  * worker and in the main thread: issue 35, item 8). It is removed from its folder as soon as it is open, so nothing is
  * left behind whatever happens to the process; it lives while its descriptor is open. The descriptor belongs to the
  * process: an engine worker writes it at positions (engine/core/save.ts, `saveFull` with an OutputFile) and tasks,
- * tools and the store read it the same way (PdfSource's OpenFile), never through a shared file offset.
+ * tools and the store read it the same way (as an OpenFile, open-file.ts), never through a shared file offset.
  */
 export class ScratchFile {
   private constructor(
@@ -35,9 +35,9 @@ export class ScratchFile {
     return bytes.length;
   }
 
-  /** The content from its start: a stream with positional reads (`start`), so the descriptor's offset is left alone. */
+  /** The content from its start: a stream with positional reads, so the descriptor's offset is left alone. */
   stream(size: number): Readable {
-    return fdStream(this.handle.fd, size);
+    return openFileStream({ fd: this.handle.fd, size });
   }
 
   async close(): Promise<void> {
@@ -45,13 +45,3 @@ export class ScratchFile {
   }
 }
 
-/**
- * `size` bytes of an open descriptor from its start, read at positions (its offset left alone). The descriptor stays
- * its owner's: a ReadStream destroyed early (a client gone mid-download) closes its descriptor even with autoClose
- * false, and the owner's own close then failed with EBADF, or would close a number reused meanwhile; its close is a
- * no-op here.
- */
-export function fdStream(fd: number, size: number): Readable {
-  if (size === 0) return Readable.from([]);
-  return createReadStream('', { fd, start: 0, end: size - 1, autoClose: false, fs: { read, close: (_fd: number, done: (err: null) => void) => done(null) } });
-}

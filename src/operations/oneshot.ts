@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { EnginePool } from '../engine/pool.js';
 import { ServiceError } from '../errors.js';
-import { fdStream } from '../scratch-file.js';
+import { openFileStream } from '../open-file.js';
 import { etagOf, type StagedUpload } from '../storage/store.js';
 import type { ToolSupervisor } from '../tools/supervisor.js';
 import type { ActionRunner, PreparedStep } from './actions/runner.js';
@@ -215,7 +215,7 @@ function outputOf(name: string, mediaType: string, content: StagedUpload | Uint8
 
 /** Open content as a stream (its descriptor read at positions when it has one, else its bytes); `done` runs once it closes. */
 function openStream(open: { size: number; fd: number | undefined; read(): Promise<Buffer> }, done: () => Promise<void>): Readable {
-  const stream = open.fd !== undefined ? fdStream(open.fd, open.size) : Readable.from((async function* () { yield await open.read(); })());
+  const stream = open.fd !== undefined ? openFileStream({ fd: open.fd, size: open.size }) : Readable.from((async function* () { yield await open.read(); })());
   stream.once('close', () => void done().catch(() => undefined));
   return stream;
 }

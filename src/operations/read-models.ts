@@ -1,4 +1,4 @@
-import type { DocumentInfo, Need } from '../engine/models.js';
+import type { DocumentInfo, Need, TaskOutput } from '../engine/models.js';
 import { ServiceError } from '../errors.js';
 import type { StoredPath } from '../storage/paths.js';
 import type { DocumentStat } from '../storage/store.js';
@@ -31,6 +31,16 @@ export interface ReadModelRequest<T> {
   shared?: boolean | undefined;
 }
 
+/** A read model and the version it describes (its ETag, and the stat of that version: size, modified). */
+export interface ReadModel<T> {
+  model: T;
+  etag: string;
+  stat: DocumentStat;
+}
+
+/** summary's answer for a version that needs its password to be read: it is encrypted, its page count unknown. */
+class PasswordNeeded extends Error {}
+
 /** How many plain versions the access check remembers (an ETag is about 40 bytes). */
 const UNENCRYPTED_VERSIONS = 10_000;
 
@@ -53,7 +63,7 @@ export class ReadModels {
    */
   private readonly unencrypted = new Set<string>();
   /** Computations under way that requests share (ReadModelRequest.shared), by cache and key. */
-  private readonly running = new WeakMap<ReadModelCache<unknown>, Map<string, Promise<{ model: unknown; etag: string }>>>();
+  private readonly running = new WeakMap<ReadModelCache<unknown>, Map<string, Promise<ReadModel<unknown>>>>();
 
   constructor(private readonly documents: DocumentReader) {}
 
@@ -61,22 +71,22 @@ export class ReadModels {
    * The one read-model helper: a stat as the requesting user, then the model of
    * that version from `cache` (or `elsewhere`), else the document read and the
    * model computed and kept under the version actually read. Answers the model
-   * and the version (ETag) it describes.
+   * and the version (ETag, and its stat) it describes.
    */
-  async get<T>(path: StoredPath, ctx: OperationContext, request: ReadModelRequest<T>): Promise<{ model: T; etag: string }> {
+  async get<T>(path: StoredPath, ctx: OperationContext, request: ReadModelRequest<T>): Promise<ReadModel<T>> {
     const { cache, variant = '' } = request;
     const password = ctx.documentPassword;
     const stat = await this.documents.stat(path, ctx);
     const hit = cache.get(stat.etag, password, variant) ?? (await request.elsewhere?.(stat.etag));
-    if (hit !== undefined) return { model: hit, etag: stat.etag };
+    if (hit !== undefined) return { model: hit, etag: stat.etag, stat };
     const compute = () =>
       this.documents.read(path, ctx, async (stored, engine) => {
         const model = await request.compute(stored, engine);
         cache.set(stored.etag, password, model, variant);
-        return { model, etag: stored.etag };
+        return { model, etag: stored.etag, stat: { size: stored.size, modified: stored.modified, etag: stored.etag } };
       });
     if (!request.shared) return compute();
-    let running = this.running.get(cache as ReadModelCache<unknown>) as Map<string, Promise<{ model: T; etag: string }>> | undefined;
+    let running = this.running.get(cache as ReadModelCache<unknown>) as Map<string, Promise<ReadModel<T>>> | undefined;
     if (!running) {
       running = new Map();
       this.running.set(cache as ReadModelCache<unknown>, running);
@@ -105,31 +115,59 @@ export class ReadModels {
   async inspect(stored: StoredDocument, password: string | undefined, engine: Engine): Promise<DocumentInfo> {
     const cached = this.infoCache.get(stored.etag, password);
     if (cached) return cached;
-    const info = await engine.run('inspect', { pdf: stored.pdf, password });
+    const info = await this.inspectNow(stored, password, engine);
     this.infoCache.set(stored.etag, password, info);
+    return info;
+  }
+
+  /** The engine's DocumentInfo of a version, its encryption noted (the caller keeps the info). */
+  private async inspectNow(stored: StoredDocument, password: string | undefined, engine: Engine): Promise<DocumentInfo> {
+    const info = await engine.run('inspect', { pdf: stored.pdf, password });
     this.noteEncryption(stored.etag, info.encrypted);
     return info;
   }
 
-  /** The DocumentModel; a document whose version (ETag) was inspected before is not read again. */
-  async model(path: StoredPath, ctx: OperationContext): Promise<DocumentModel> {
-    const stat = await this.documents.stat(path, ctx);
-    const cached = this.infoCache.get(stat.etag, ctx.documentPassword);
-    if (cached) return documentModel(path, stat, cached);
-    return this.documents.read(path, ctx, async (stored, engine) => documentModel(path, stored, await this.inspect(stored, ctx.documentPassword, engine)));
+  /**
+   * validateUpload's answer for a version at hand, as a reader without the password sees it (what an action that
+   * changed nothing reports of its source): from the DocumentInfo kept for such a reader when there is one, with no
+   * engine task; else the engine's validateUpload, as before (inspect would fail a task, which wears a worker, for every
+   * encrypted source), whose DocumentInfo noteWritten keeps. Undefined where validateUpload refuses the document.
+   */
+  async readerSummary(stored: StoredDocument, engine: Engine): Promise<TaskOutput<'validateUpload'> | undefined> {
+    const info = this.infoCache.get(stored.etag, undefined);
+    // validateUpload refuses a document without pages.
+    if (info) return info.pageCount > 0 ? { encrypted: info.encrypted, pageCount: info.pageCount, repaired: info.repaired } : undefined;
+    return engine.run('validateUpload', { pdf: stored.pdf }).catch(() => undefined);
   }
 
-  /** Page count and encryption for folder listings; never fails for one bad file. */
+  /** The DocumentModel; a document whose version (ETag) was inspected before is not read again. */
+  async model(path: StoredPath, ctx: OperationContext): Promise<DocumentModel> {
+    const { model: info, stat } = await this.get(path, ctx, {
+      cache: this.infoCache,
+      compute: (stored, engine) => this.inspectNow(stored, ctx.documentPassword, engine),
+    });
+    return documentModel(path, stat, info);
+  }
+
+  /**
+   * Page count and encryption for folder listings, as a reader without the password sees them (the cached DocumentInfo
+   * without a password, else validateUpload's, whose DocumentInfo is kept when it has one); never fails for one bad file.
+   */
   async summary(path: StoredPath, ctx: OperationContext): Promise<{ pageCount?: number; encrypted?: boolean }> {
     try {
-      const stat = await this.documents.stat(path, ctx);
-      const cached = this.infoCache.get(stat.etag, undefined);
-      if (cached) return { pageCount: cached.pageCount, encrypted: cached.encrypted };
-      const s = await this.documents.read(path, ctx, (stored, engine) => engine.run('validateUpload', { pdf: stored.pdf }, { transfer: [stored.pdf] }));
-      this.noteEncryption(stat.etag, s.encrypted);
-      return { ...(s.pageCount !== undefined ? { pageCount: s.pageCount } : {}), encrypted: s.encrypted };
-    } catch {
-      return {};
+      const { model: info } = await this.get(path, { ...ctx, documentPassword: undefined }, {
+        cache: this.infoCache,
+        compute: async (stored, engine) => {
+          const s = await engine.run('validateUpload', { pdf: stored.pdf }, { transfer: [stored.pdf] });
+          this.noteEncryption(stored.etag, s.encrypted);
+          // Encrypted and not readable without its password: nothing to keep, only that it is encrypted.
+          if (!s.info) throw new PasswordNeeded();
+          return s.info;
+        },
+      });
+      return { pageCount: info.pageCount, encrypted: info.encrypted };
+    } catch (err) {
+      return err instanceof PasswordNeeded ? { encrypted: true } : {};
     }
   }
 

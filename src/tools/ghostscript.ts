@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ServiceError } from '../errors.js';
-import { writeInput, type OpenPdfFile } from './input-file.js';
+import type { OpenFile } from '../open-file.js';
+import { writeInput } from './input-file.js';
 import type { ToolSupervisor } from './supervisor.js';
 import type { ToolDeclaration } from './tool.js';
 
@@ -58,7 +59,7 @@ export interface GhostscriptOutput {
  * where the part forbids them; PDFAConvertAction refuses transparency for
  * PDF/A-1 first when asked to).
  */
-export function convertToPdfa(tools: ToolSupervisor, options: { pdf: Uint8Array | OpenPdfFile; part: PdfaPart; signal?: AbortSignal | undefined }): Promise<GhostscriptOutput> {
+export function convertToPdfa(tools: ToolSupervisor, options: { pdf: Uint8Array | OpenFile; part: PdfaPart; signal?: AbortSignal | undefined }): Promise<GhostscriptOutput> {
   return tools.run(GHOSTSCRIPT, async ({ scratch, exec }) => {
     await writeInput(path.join(scratch, 'in.pdf'), options.pdf);
     const result = await exec([

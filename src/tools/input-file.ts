@@ -1,21 +1,13 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { pipeline } from 'node:stream/promises';
+import { openFileStream, type OpenFile } from '../open-file.js';
 
 /**
- * A document held open by the caller (a stored document's descriptor, or a scratch file an engine task wrote), read
- * with positional reads only and never closed here: a large document is copied to a program's scratch folder from it,
- * never held in memory whole.
+ * Writes a program's input file (veraPDF's document, Ghostscript's in.pdf) from bytes or from an open file (a stored
+ * document's descriptor, or a scratch file an engine task wrote), copied from it, never held in memory whole.
  */
-export interface OpenPdfFile {
-  fd: number;
-  size: number;
-}
-
-/** Writes a program's input file from bytes or from an open file (veraPDF's document, Ghostscript's in.pdf). */
-export async function writeInput(file: string, pdf: Uint8Array | OpenPdfFile): Promise<void> {
+export async function writeInput(file: string, pdf: Uint8Array | OpenFile): Promise<void> {
   if (pdf instanceof Uint8Array) return writeFile(file, pdf);
-  if (pdf.size === 0) return writeFile(file, new Uint8Array());
-  // start/end make the stream read at positions (pread): the descriptor's own offset, shared with engine workers, is left alone.
-  await pipeline(createReadStream('', { fd: pdf.fd, start: 0, end: pdf.size - 1, autoClose: false }), createWriteStream(file));
+  await pipeline(openFileStream(pdf), createWriteStream(file));
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { ServiceError } from '../errors.js';
-import { writeInput, type OpenPdfFile } from './input-file.js';
+import type { OpenFile } from '../open-file.js';
+import { writeInput } from './input-file.js';
 import type { ToolSupervisor } from './supervisor.js';
 import type { ToolDeclaration } from './tool.js';
 
@@ -122,7 +123,7 @@ type HelperAnswer = { ok: true; report: ValidationReport } | { ok: false; kind: 
  */
 export function validatePdfa(
   tools: ToolSupervisor,
-  options: { pdf: Uint8Array | OpenPdfFile; profile: PdfaProfile; password?: string | undefined; signal?: AbortSignal | undefined },
+  options: { pdf: Uint8Array | OpenFile; profile: PdfaProfile; password?: string | undefined; signal?: AbortSignal | undefined },
 ): Promise<ValidationReport> {
   const flavour = FLAVOURS[options.profile];
   return tools.run(

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { call, jobEnded } from '../helpers/http.js';
-import { makePdf } from '../helpers/pdf.js';
+import { makePdf, serializePdf } from '../helpers/pdf.js';
 import { basicAuth, serverForSuite, type TestServer } from '../helpers/server.js';
 
 /** Samples of a Prometheus text exposition: `name{labels}` → value. Checks every line parses. */
@@ -86,6 +86,23 @@ describe('metrics', () => {
     assert.equal(output.json().pageCount, 4);
     assert.equal(output.json().title, 'Checked once');
     assert.equal(output.json().etag, stamped.json().etag);
+  });
+
+  test('an action that changes nothing and answers no summary of its own reports its source from the info cache: no engine task but its own', async () => {
+    // OptimizeAction answers no summary when the result would not be smaller: this one-page file cannot shrink.
+    const tiny = serializePdf(['<</Type/Catalog/Pages 2 0 R>>', '<</Type/Pages/Kids[3 0 R]/Count 1>>', '<</Type/Page/Parent 2 0 R/MediaBox[0 0 99 99]>>'], '/Root 1 0 R');
+    const put = await call(server, 'PUT', '/documents/metrics/unchanged.pdf', { body: tiny, headers: { 'content-type': 'application/pdf' } });
+    assert.equal(put.status, 201, put.text);
+    const engineTasks = (s: Map<string, number>) => value(s, 'pdfservice_engine_tasks_total', { outcome: 'completed' }) + value(s, 'pdfservice_engine_tasks_total', { outcome: 'failed' });
+    const before = await scrape(server);
+    const reply = await call(server, 'POST', '/documents/metrics/unchanged.pdf', { body: { OptimizeAction: { profileName: 'lossless' } } });
+    const after = await scrape(server);
+    assert.equal(reply.status, 200, reply.text);
+    assert.equal(reply.json().report.changed, false);
+    assert.equal(engineTasks(after) - engineTasks(before), 1, 'the optimize task only: the upload\'s check inspected the version');
+    assert.equal(reply.json().etag, put.json().etag);
+    assert.equal(reply.json().pageCount, 1);
+    assert.equal(reply.json().encrypted, false);
   });
 
   test('a download counts its bytes read; a bad upload counts a failed engine task; unknown URLs are one label', async () => {

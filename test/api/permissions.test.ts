@@ -5,6 +5,7 @@ import { makeAnnotatedPdf } from '../helpers/annotated-pdf.js';
 import { makeFormPdf } from '../helpers/form-pdf.js';
 import { call, putPdf, sha256, storedBytes, type Reply, expectUnchanged } from '../helpers/http.js';
 import { encryptPdf, makePdf, pdftotext, qpdfCheck, serializePdf, withTempFile } from '../helpers/pdf.js';
+import { signedFieldPdf } from '../helpers/signing.js';
 import { FLAGS, QPDF_CAPABILITY, qpdfEncryption as readQpdfEncryption, type Flag } from '../helpers/qpdf-encryption.js';
 import { serverForSuite } from '../helpers/server.js';
 
@@ -243,14 +244,7 @@ describe('setting password permissions', () => {
 
   test('a document with a signed signature field is refused (409) rather than having its signatures broken', async () => {
     const doc = 'perm/signed.pdf';
-    const objects = [
-      '<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R] /SigFlags 3 >> >>',
-      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [4 0 R] >>',
-      '<< /Type /Annot /Subtype /Widget /FT /Sig /T (Signature1) /Rect [0 0 0 0] /P 3 0 R /V 5 0 R >>',
-      `<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /adbe.pkcs7.detached /ByteRange [0 0 0 0] /Contents <${'00'.repeat(64)}> >>`,
-    ];
-    await putPdf(server, doc, serializePdf(objects, '/Root 1 0 R'));
+    await putPdf(server, doc, signedFieldPdf());
     await unchanged(doc, () => setPermissions(doc, { permissionsPassword: 'x' }), 409, 'DOCUMENT_SIGNED');
   });
 });

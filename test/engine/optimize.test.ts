@@ -9,6 +9,7 @@ import { describe, test } from 'node:test';
 import { call, expectUnchanged, jobEnded, putPdf, storedBytes } from '../helpers/http.js';
 import { BILEVEL_TEXT, bilevelPdf, FORM_FIGURE_WORDS, formFigurePdf, imageHeavyPdf, photoAlbumPdf, photoSamples } from '../helpers/optimize-fixtures.js';
 import { encryptPdf, makePdf, pdftotext, qpdfCheck, renderDifference, renderPage, serializePdf, withTempFile } from '../helpers/pdf.js';
+import { signedFieldPdf } from '../helpers/signing.js';
 import { qpdfEncryption } from '../helpers/qpdf-encryption.js';
 import { serverForSuite } from '../helpers/server.js';
 import { grayRender, ssim } from '../helpers/ssim.js';
@@ -278,14 +279,7 @@ describe('OptimizeAction', () => {
 
   test('a signed document is refused with 409 DOCUMENT_SIGNED and left unchanged', async () => {
     const doc = 'opt/signed.pdf';
-    const objects = [
-      '<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R] /SigFlags 3 >> >>',
-      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [4 0 R] >>',
-      '<< /Type /Annot /Subtype /Widget /FT /Sig /T (Signature1) /Rect [0 0 0 0] /P 3 0 R /V 5 0 R >>',
-      `<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /adbe.pkcs7.detached /ByteRange [0 0 0 0] /Contents <${'00'.repeat(64)}> >>`,
-    ];
-    await putPdf(server, doc, serializePdf(objects, '/Root 1 0 R'));
+    await putPdf(server, doc, signedFieldPdf());
     await expectUnchanged(server, doc, () => optimizeRequest(doc, { profileName: 'ebook', savePath: 'opt/signed-small.pdf' }), 409, 'DOCUMENT_SIGNED');
     assert.equal((await call(server, 'GET', '/documents/opt/signed-small.pdf')).status, 404);
   });

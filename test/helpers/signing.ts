@@ -2,9 +2,24 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { withTempFile } from './pdf.js';
+import { serializePdf, withTempFile } from './pdf.js';
 
 export const STORE_PASSWORD = 'store-pw-7Qx';
+
+/**
+ * A one-page document whose signature field is signed (a /V signature dictionary; its zero bytes verify nothing): what
+ * an action that would break signatures refuses with 409 DOCUMENT_SIGNED.
+ */
+export function signedFieldPdf(): Buffer {
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R] /SigFlags 3 >> >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [4 0 R] >>',
+    '<< /Type /Annot /Subtype /Widget /FT /Sig /T (Signature1) /Rect [0 0 0 0] /P 3 0 R /V 5 0 R >>',
+    `<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /adbe.pkcs7.detached /ByteRange [0 0 0 0] /Contents <${'00'.repeat(64)}> >>`,
+  ];
+  return serializePdf(objects, '/Root 1 0 R');
+}
 
 export interface KeyStores {
   /** PKCS#12 as OpenSSL 3 writes by default: PBES2, AES-256-CBC, HMAC-SHA256 MAC. Leaf signed by a CA, with the CA in the store. */

@@ -1,4 +1,5 @@
 import { readSync } from 'node:fs';
+import type { OpenFile } from '../../open-file.js';
 import { EngineError } from '../errors.js';
 
 /**
@@ -6,14 +7,8 @@ import { EngineError } from '../errors.js';
  * their file, held open by the main thread for the length of the task: a
  * descriptor belongs to the process, so a worker reads the same open file,
  * and no thread holds a copy of the whole document. Everything else comes as
- * bytes. `openPdf` (core/open.ts) is the one reader of both.
+ * bytes. `openPdf` (core/open.ts) is the one reader of both. OpenFile is shared (src/open-file.ts): tools take the same.
  */
-export interface OpenFile {
-  /** Read with positional reads only: the main thread may be reading the same descriptor. Never closed by the engine. */
-  fd: number;
-  size: number;
-}
-
 export type PdfSource = Uint8Array | OpenFile;
 
 /**

@@ -236,7 +236,7 @@ export class ActionRunner {
             return { result: { output } };
           }
           if (output.kind === 'unchanged') {
-            const summary = output.summary ?? (await engine.run('validateUpload', { pdf: stored!.pdf }).catch(() => undefined));
+            const summary = output.summary ?? (await this.documents.reads.readerSummary(stored!, engine));
             // In place nothing is written; a savePath the client named gets the document as it is.
             if (inPlace || output.savePath === 'nothing') return { result: { output, summary } };
             return { content: await stored!.bytes(), result: { output, summary } };

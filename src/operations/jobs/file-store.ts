@@ -9,6 +9,8 @@ import { compareJobs, isJobId, matchesJobFilter, type JobFilter, type JobStore }
 const JOB_FILE = /^([0-9a-f]{32})\.json$/;
 /** Files read at once by list(): enough to overlap the reads, few enough not to run out of descriptors. */
 const READ_CONCURRENCY = 16;
+/** Jobs whose last written state replaceIf remembers; past it the oldest is forgotten (its file is read again). */
+const KNOWN_STATES = 10_000;
 
 export interface FileJobStoreOptions {
   /** Told of a job file that cannot be read or parsed (a damaged file); the store skips it and goes on. */
@@ -28,6 +30,13 @@ export class FileJobStore implements JobStore {
   private readonly ready: () => Promise<void>;
   /** One writer per job file at a time in this process (the only one writing the folder), so replaceIf is atomic. */
   private readonly writes = new KeyedLock();
+  /**
+   * The state of the record this process last wrote for a job, under its write lock: replaceIf compares against it
+   * instead of reading the file again (one read per change of state), and reads the file only for a job it does not know
+   * (written before a restart, or forgotten). Sound because this process is the only writer of the folder; a write that
+   * failed forgets the job, as the file may hold either record.
+   */
+  private readonly known = new Map<string, JobState>();
 
   constructor(dataDir: string, options: FileJobStoreOptions = {}) {
     this.dir = path.join(dataDir, 'state', 'jobs');
@@ -49,8 +58,8 @@ export class FileJobStore implements JobStore {
     if (!isJobId(record.id)) return false;
     const release = await this.writes.acquire(record.id);
     try {
-      const stored = await this.read(record.id);
-      if (stored === null || !from.includes(stored.state)) return false;
+      const state = this.known.get(record.id) ?? (await this.read(record.id))?.state;
+      if (state === undefined || !from.includes(state)) return false;
       await this.write(record);
       return true;
     } finally {
@@ -61,7 +70,10 @@ export class FileJobStore implements JobStore {
   private async write(record: JobRecord): Promise<void> {
     // mode 0700: records name owners and documents; state files are the service's own.
     await this.ready();
+    this.known.delete(record.id);
     await writeStateFile(this.file(record.id), JSON.stringify(record));
+    this.known.set(record.id, record.state);
+    if (this.known.size > KNOWN_STATES) this.known.delete(this.known.keys().next().value!);
   }
 
   async get(id: string): Promise<JobRecord | null> {
@@ -92,6 +104,7 @@ export class FileJobStore implements JobStore {
 
   async delete(id: string): Promise<void> {
     if (!isJobId(id)) return;
+    this.known.delete(id);
     try {
       await fs.unlink(this.file(id));
     } catch (err) {
