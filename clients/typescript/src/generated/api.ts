@@ -307,6 +307,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pdfservice/v1/convert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Convert files in one request, nothing stored
+         * @description multipart/form-data: the file to convert in the part "file" (its media type, or its name for application/octet-stream, picks the converter: a PDF as it is, images, Office documents), a bundle's other files in parts named "asset", and in the part "steps" a JSON array of actions run in order on the result (each as POST /documents/{filePath}.pdf takes it, without savePath or namingMode; at most 20); other file parts are the actions' files (an image to stamp). The answer is the result (application/pdf). Nothing is written to the document store; the staged files are removed afterwards. Prefer: respond-async (or an input larger than PDFSERVICE_JOB_ASYNC_BYTES) runs it as a background job whose result is a file (202 and the Job). Needs the POST right.
+         */
+        post: operations["convertOneShot"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pdfservice/v1/jobs": {
         parameters: {
             query?: never;
@@ -346,6 +366,26 @@ export interface paths {
          * @description A queued or running job stops and writes nothing; the answer is the job. A job that has ended is 409 JOB_FINISHED.
          */
         delete: operations["cancelJob"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pdfservice/v1/jobs/{id}/result": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a background job's result file
+         * @description A succeeded job that produced a file which is not a stored document (an export: its `result.file` says so) answers it here, with the media type and name its record gives (Content-Disposition: attachment, or inline with ?attachment=false), ETag, If-None-Match (304) and Range support, as long as the job is kept (PDFSERVICE_JOB_RETENTION_SECONDS). A job without one (running, failed, or one that wrote a document) is 404 JOB_RESULT_NOT_FOUND; another user's job is 404 JOB_NOT_FOUND.
+         */
+        get: operations["downloadJobResult"];
+        put?: never;
+        post?: never;
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1011,7 +1051,7 @@ export interface components {
             position?: number;
             /** @description Why the job was interrupted */
             reason?: string;
-            /** @description A succeeded job: the written document and the status the inline request would have answered */
+            /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (a one-shot conversion: no path, no document) */
             result?: {
                 path?: string;
                 /** @description The written document's URL */
@@ -1020,6 +1060,17 @@ export interface components {
                 /** @description The written document's DocumentModel (or the model the action answers) */
                 document?: {
                     [key: string]: unknown;
+                };
+                /** @description The job produced a file that is not a stored document (an export, the result of a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept; for an export `path` and `document` name the document it was made from, a one-shot has neither */
+                file?: {
+                    /** @description The name it downloads under (Content-Disposition) */
+                    name: string;
+                    mediaType: string;
+                    size: number;
+                    /** @description Its strong ETag, as the download answers it */
+                    etag: string;
+                    /** @description Where to download it: /pdfservice/v1/jobs/{id}/result */
+                    url: string;
                 };
             };
             /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
@@ -6876,6 +6927,632 @@ export interface operations {
             };
         };
     };
+    convertOneShot: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Office uploads: the pages of the converted document to keep, 1-based ("1-3,5", "2-"); every page when absent. 400 when malformed or a part selects no page
+                 * @example 1-3,5
+                 */
+                pageRange?: string;
+                /** @description Spreadsheets: print every sheet (or the one asked for) in landscape orientation */
+                landscape?: boolean;
+                /** @description Spreadsheets: convert only this sheet (1-based); every sheet when absent */
+                sheet?: number;
+                /** @description Presentations: export the notes pages after the slides */
+                notesPages?: boolean;
+                /** @description Office uploads: write PDF/A of this flavour; veraPDF must find it compliant before it is stored (422 PDFA_CONVERSION_FAILED otherwise) */
+                pdfa?: "pdfa1b" | "pdfa2b" | "pdfa3b";
+            };
+            header?: {
+                /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
+                "x-service-documentpassword"?: string;
+                /** @description The same password as base64 of its UTF-8 bytes, instead of X-Service-DocumentPassword */
+                "x-service-documentpassword-base64"?: string;
+                /** @description RFC 7240: respond-async runs the action as a background job: 202 Accepted, Location and the Job (see GET /jobs/{id}); wait=N waits up to N seconds for it first (docs/jobs.md) */
+                prefer?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The file to convert (PDF, JPEG, PNG, TIFF, GIF, or an Office document)
+                     */
+                    file: Blob;
+                    /** @description The actions to run on the converted PDF, in order; none: the conversion alone */
+                    steps?: {
+                        /** @description Copies the document to savePath (required). */
+                        CopyAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                        };
+                        /** @description Applies Redact annotations: removes the text under them from the content streams, clears covered image pixels, removes covered vector art, paints the fill and overlay text and removes the annotations; then verifies that no redacted text remains (422 REDACTION_INCOMPLETE otherwise, nothing written). The response's report lists what was applied and where the redacted text still occurs outside page content. */
+                        ApplyRedactionsAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description Only this page's Redact annotations */
+                            pageIndex?: number;
+                            /** @description Only these Redact annotations (404 for an unknown name, 400 for one that is not Redact) */
+                            names?: string[];
+                            /**
+                             * @description Images under a box: clear the covered pixels (default), remove the whole image, or keep images
+                             * @default pixels
+                             * @enum {string}
+                             */
+                            images?: "pixels" | "remove" | "none";
+                            /**
+                             * @description Vector art: remove what a box covers entirely (default), what it touches, or nothing
+                             * @default covered
+                             * @enum {string}
+                             */
+                            lineArt?: "covered" | "touched" | "none";
+                            /**
+                             * @description Also remove the redacted text from document information, XMP metadata, bookmarks, annotation texts, form field values and embedded file names
+                             * @default false
+                             */
+                            scrubElsewhere?: boolean;
+                        };
+                        /** @description Paints every form field's appearance into its page (generating missing appearances first) and removes the fields and the AcroForm (and XFA). Push buttons are painted only with paintButtons (only those showing an image with paintOnlyImageButtons); fields without the print flag only with paintNonPrintableFields; hidden fields never. */
+                        FlattenFieldsAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /**
+                             * @description Paint push buttons (default: they are dropped)
+                             * @default false
+                             */
+                            paintButtons?: boolean;
+                            /**
+                             * @description With paintButtons: only the push buttons that show an image
+                             * @default false
+                             */
+                            paintOnlyImageButtons?: boolean;
+                            /**
+                             * @description Also paint fields without the print flag (default: they are dropped)
+                             * @default false
+                             */
+                            paintNonPrintableFields?: boolean;
+                        };
+                        /** @description Paints every annotation other than form widgets and links into its page (generating missing appearances first) and removes it; popups are dropped, hidden annotations are not painted, annotations without the print flag only with paintNonPrintableAnnots. Links stay unless keepLinks is false. */
+                        FlattenAnnotationsAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /**
+                             * @description Also paint annotations without the print flag (default: they are dropped)
+                             * @default false
+                             */
+                            paintNonPrintableAnnots?: boolean;
+                            /**
+                             * @description Keep link annotations, which draw nothing but navigate (default); false removes them too
+                             * @default true
+                             */
+                            keepLinks?: boolean;
+                        };
+                        /** @description Inserts a blank page of width x height points (default: the size of the page before it, or of the first page when inserted first) at pageIndex (default: at the end). */
+                        NewPageAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description Zero-based position the new pages take (0: before the first page); absent: at the end */
+                            pageIndex?: number;
+                            /** @description Points (1/72 inch); ISO 32000 allows 3 to 14,400 */
+                            width?: number;
+                            /** @description Points (1/72 inch); ISO 32000 allows 3 to 14,400 */
+                            height?: number;
+                        };
+                        /** @description Inserts pages of another document stored on the server (appendFilePath) at pageIndex (default: at the end), with their annotations, links between them and form fields (clashing field names get "_2", "_3", ...). */
+                        InsertUploadedPagesAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description Path of a document on the server ("folder/name.pdf") */
+                            appendFilePath: string;
+                            /** @description Password of the document whose pages are inserted, when it is encrypted */
+                            appendPassword?: string;
+                            /** @description The pages of that document to insert (default: all), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                            /** @description Zero-based position the new pages take (0: before the first page); absent: at the end */
+                            pageIndex?: number;
+                        };
+                        /** @description Inserts pages of the PDF sent in another part of the multipart request at pageIndex (default: at the end), as InsertUploadedPagesAction does. */
+                        InsertAttachedPagesAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description Password of the document whose pages are inserted, when it is encrypted */
+                            appendPassword?: string;
+                            /** @description The pages of the attached PDF to insert (default: all), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                            /** @description Zero-based position the new pages take (0: before the first page); absent: at the end */
+                            pageIndex?: number;
+                        };
+                        /** @description Deletes the pages of pageRange (not all of them). Outline items, named destinations and links that pointed at them are removed, and so are their form fields. */
+                        DeletePagesAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description The pages to delete, 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange: string;
+                        };
+                        /** @description Turns the pages of pageRange (default: all) clockwise by rotation degrees, a multiple of 90 (negative turns counter-clockwise); /Rotate is set, the content is not rewritten. */
+                        RotatePagesAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description The pages to turn (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                            /** @description Degrees clockwise, a multiple of 90 */
+                            rotation: number;
+                        };
+                        /** @description Moves the pages of pageRange, in the order the range lists them, so that the first of them ends up at zero-based position toIndex of the result. */
+                        MovePagesAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description The pages to move, 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange: string;
+                            /** @description Zero-based position of the first moved page in the resulting document */
+                            toIndex: number;
+                        };
+                        /** @description Writes a new document (savePath, required) with the pages of pageRange in that order, with their annotations and form fields; the source is unchanged. */
+                        ExtractPagesAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description The pages to extract, 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange: string;
+                        };
+                        /** @description Stamps text on a page (pageIndex) or on every page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that point; lines are split at \n. Characters the font lacks are drawn with the shipped DejaVu fonts or the CJK font. See docs/stamps.md. */
+                        TextStampAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description The text; \n starts a new line */
+                            text: string;
+                            /** @description Points from the origin of the page's default user space (unrotated, as the page's MediaBox counts) */
+                            x: number;
+                            /** @description Points upwards from the origin of the page's default user space */
+                            y: number;
+                            /**
+                             * @description Degrees, counter-clockwise, about (x, y)
+                             * @default 0
+                             */
+                            rotation?: number;
+                            /** @description 0 opaque (default) to 1 invisible; or give opacity instead */
+                            transparency?: number;
+                            /** @description 1 opaque (default) to 0 invisible: 1 - transparency; not together with transparency */
+                            opacity?: number;
+                            /** @description Zero-based page to stamp; absent or -1: every page */
+                            pageIndex?: number;
+                            /**
+                             * @description One of Helvetica, Helvetica-Bold, Helvetica-Oblique, Helvetica-BoldOblique, Times-Roman, Times-Bold, Times-Italic, Times-BoldItalic, Courier, Courier-Bold, Courier-Oblique, Courier-BoldOblique, Symbol, ZapfDingbats, DejaVuSans, DejaVuSerif, DejaVuSansMono (case does not matter)
+                             * @default Helvetica
+                             */
+                            fontName?: string;
+                            /**
+                             * @description Added to the style the font name has
+                             * @default plain
+                             * @enum {string}
+                             */
+                            fontStyle?: "plain" | "bold" | "italic" | "bolditalic";
+                            /**
+                             * @description Points
+                             * @default 12
+                             */
+                            fontSize?: number;
+                            /**
+                             * @description Fill colour as an integer 0xRRGGBB (black by default)
+                             * @default 0
+                             */
+                            color?: number;
+                        };
+                        /** @description Stamps an image (multipart: this JSON in part "pageAction", a JPEG or PNG in part "file") on a page (pageIndex) or on every page: its lower-left corner at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that corner; width and/or height in points, or scale of its natural size (its own resolution, else 72 dpi). See docs/stamps.md. */
+                        ImageStampAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description Points from the origin of the page's default user space (unrotated, as the page's MediaBox counts) */
+                            x: number;
+                            /** @description Points upwards from the origin of the page's default user space */
+                            y: number;
+                            /**
+                             * @description Degrees, counter-clockwise, about (x, y)
+                             * @default 0
+                             */
+                            rotation?: number;
+                            /** @description 0 opaque (default) to 1 invisible; or give opacity instead */
+                            transparency?: number;
+                            /** @description 1 opaque (default) to 0 invisible: 1 - transparency; not together with transparency */
+                            opacity?: number;
+                            /** @description Zero-based page to stamp; absent or -1: every page */
+                            pageIndex?: number;
+                            /** @description Points; alone, the height follows the aspect ratio */
+                            width?: number;
+                            /** @description Points; alone, the width follows the aspect ratio */
+                            height?: number;
+                            /** @description Of the natural size (1 by default); not with width or height */
+                            scale?: number;
+                        };
+                        /** @description Recognises the text of scanned pages (Tesseract) and adds it as an invisible text layer over each page, line by line, so that the document can be searched, selected and extracted; the pages' content and images are not changed. Pages with text of their own are skipped unless skipPagesWithText is false; pages scanned sideways or upside down are recognised the right way up (autoRotate also turns their display). The report lists each page: recognised (words, mean confidence, rotation), no-text (nothing read there is text, e.g. a photo; nothing added), skipped or failed. Runs as a background job unless Prefer: wait=N. See docs/ocr.md. */
+                        OCRAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /**
+                             * @description Tesseract language codes, several joined with "+" (eng+deu); 400 UNKNOWN_LANGUAGE names the installed ones
+                             * @default eng
+                             */
+                            language?: string;
+                            /**
+                             * @description Resolution the pages are rendered at for recognition
+                             * @default 300
+                             */
+                            dpi?: number;
+                            /** @description Only this page (zero-based) */
+                            pageIndex?: number;
+                            /** @description Only these pages, 1-based, as in a print dialog: "1-3,7,10-" (default, when absent: every page; empty is 400) */
+                            pageRange?: string;
+                            /**
+                             * @description Leave a page that already has text of its own alone (reported as skipped)
+                             * @default true
+                             */
+                            skipPagesWithText?: boolean;
+                            /**
+                             * @description Recognise pages again that have a text layer of an earlier OCRAction, replacing it
+                             * @default false
+                             */
+                            force?: boolean;
+                            /**
+                             * @description Turn a page found scanned sideways or upside down upright, by its /Rotate (the page's content is not changed)
+                             * @default false
+                             */
+                            autoRotate?: boolean;
+                        };
+                        /** @description Converts the document to PDF/A (profile pdfa1b, pdfa2b (default), pdfa2u, pdfa3b or pdfa3u): fonts embedded, sRGB output intent, XMP with pdfaid, no encryption (an encrypted document needs its owner password), annotations, actions, embedded files and transparency made what the profile allows (or refused, per the options). The output is validated with veraPDF and written only when it is compliant; otherwise 422 PDFA_CONVERSION_FAILED with the failed rules and nothing written, or with appendReport/addAnnots the document as it was with the report in it. The answer's report lists what was changed and the validator's verdict. Runs as a background job unless Prefer: wait=N. See docs/pdfa.md. */
+                        PDFAConvertAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /**
+                             * @description PDF/A flavour to convert to (default pdfa2b: allows transparency and JPEG 2000, read by every archive system)
+                             * @default pdfa2b
+                             * @enum {string}
+                             */
+                            profile?: "pdfa1b" | "pdfa2b" | "pdfa3b" | "pdfa2u" | "pdfa3u";
+                            /**
+                             * @description Annotations the profile forbids (3D, Sound, Movie, Screen, RichMedia, unknown types): 0 delete them (default), 1 fail
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            unsupportedAnnots?: 0 | 1;
+                            /**
+                             * @description Embedded files and file attachment annotations in PDF/A-1 and -2: 0 delete them (default), 1 fail. PDF/A-3 keeps them (with AFRelationship)
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            embeddedFiles?: 0 | 1;
+                            /**
+                             * @description Transparency in PDF/A-1: 1 fail, 2 make it opaque (default). PDF/A-2 and -3 keep it
+                             * @default 2
+                             * @enum {integer}
+                             */
+                            transparency?: 1 | 2;
+                            /**
+                             * @description When the conversion fails: write the document as it was with pages listing the failed rules appended (not PDF/A), and answer 200/201 with the report, instead of 422
+                             * @default false
+                             */
+                            appendReport?: boolean;
+                            /**
+                             * @description When the conversion fails: write the document as it was with a note on each page where a rule failed (not PDF/A), and answer 200/201 with the report, instead of 422
+                             * @default false
+                             */
+                            addAnnots?: boolean;
+                        };
+                        /** @description Writes the document linearized ("fast web view", ISO 32000-1 Annex F) with qpdf; content, object streams and encryption are kept (an encrypted document needs its password, and a user password only when its permissions allow changes). A signed document is refused (409 DOCUMENT_SIGNED). The answer's report gives the sizes before and after. See docs/optimize.md. */
+                        LinearizeAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                        };
+                        /** @description Makes the document smaller by an optimize profile (profileName, or an inline profile): images above 1.5 times the target resolution downsampled, colour spaces converted and images re-encoded per the profile, each kept when the new one is not smaller; unused resources removed, fonts subset, duplicate images and fonts merged, object streams and maximum Flate. Encryption is kept (the password is needed, and the permission to change); a signed document is refused (409 DOCUMENT_SIGNED). The answer's report gives the sizes before and after, per category. When the result would not be smaller nothing is written and the answer is 200 with report.changed false. See docs/optimize.md. */
+                        OptimizeAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description The optimize profile to apply, built-in (screen, ebook, printer, prepress, lossless) or user-defined; exactly one of profileName and profile */
+                            profileName?: string;
+                            /** @description The settings to apply, given inline (as an optimize profile's body); exactly one of profileName and profile */
+                            profile?: {
+                                /**
+                                 * @description Remove every annotation except links and form fields (default false)
+                                 * @default false
+                                 */
+                                discardAnnotations?: boolean;
+                                /**
+                                 * @description Remove fonts, images and other resources no page, annotation or form uses (default true)
+                                 * @default true
+                                 */
+                                discardUnusedResources?: boolean;
+                                /**
+                                 * @description Keep one copy of fonts embedded more than once, and subset embedded fonts to the glyphs used (default true)
+                                 * @default true
+                                 */
+                                mergeDuplicateFonts?: boolean;
+                                /**
+                                 * @description Keep one copy of identical images (default true)
+                                 * @default true
+                                 */
+                                mergeDuplicateImages?: boolean;
+                                /**
+                                 * @description Write objects into compressed object streams (PDF 1.5), with maximum Flate (default true)
+                                 * @default true
+                                 */
+                                compressObjectsIntoStreams?: boolean;
+                                /** @description Colour images (RGB, CMYK, Lab, ICC-based with 3 or more components, indexed colour). Absent: colour images are not changed. */
+                                colorImageHandler?: {
+                                    /**
+                                     * @description Colour space to convert to: 0 keep: the image keeps its colour space (ICC-based ones included); 1 RGB (DeviceRGB, or sRGB ICC where the image had an ICC profile); 2 gray (DeviceGray); 3 CMYK (DeviceCMYK)
+                                     * @default 0
+                                     * @enum {integer}
+                                     */
+                                    colorSpace?: 0 | 1 | 2 | 3;
+                                    /**
+                                     * @description Compression: 0 keep: the image keeps its filter (re-encoded in it only when it is downsampled or converted); 1 JPEG (DCTDecode), at jpegQuality; lossy; 2 Flate (lossless)
+                                     * @default 0
+                                     * @enum {integer}
+                                     */
+                                    compression?: 0 | 1 | 2;
+                                    /**
+                                     * @description Target resolution in pixels per inch (0 to 2400; default 0: no downsampling). An image is downsampled only when its effective resolution on the page, from the transform it is drawn with, exceeds 1.5 times this (Ghostscript's threshold).
+                                     * @default 0
+                                     */
+                                    dpi?: number;
+                                    /**
+                                     * @description How images are downsampled: 0 average: each target pixel is the mean of the source pixels it covers; 1 bicubic: interpolated, sharper edges, slower; 2 subsample: the source pixel at the centre (bi-level images, where averaging would make gray). Default 0
+                                     * @default 0
+                                     * @enum {integer}
+                                     */
+                                    downsampling?: 0 | 1 | 2;
+                                    /**
+                                     * @description JPEG quality from 0 (smallest) to 1 (best), as IJG quality / 100; used with compression 1 (default 0.75)
+                                     * @default 0.75
+                                     */
+                                    jpegQuality?: number;
+                                };
+                                /** @description Gray images (one component, 2 to 16 bits). Absent: gray images are not changed. */
+                                grayImageHandler?: {
+                                    /**
+                                     * @description Colour space: 0 keep: the image keeps its colour space (ICC-based ones included); 2 gray (DeviceGray)
+                                     * @default 0
+                                     * @enum {integer}
+                                     */
+                                    colorSpace?: 0 | 2;
+                                    /**
+                                     * @description Compression: 0 keep: the image keeps its filter (re-encoded in it only when it is downsampled or converted); 1 JPEG (DCTDecode), at jpegQuality; lossy; 2 Flate (lossless)
+                                     * @default 0
+                                     * @enum {integer}
+                                     */
+                                    compression?: 0 | 1 | 2;
+                                    /**
+                                     * @description Target resolution in pixels per inch (0 to 2400; default 0: no downsampling). An image is downsampled only when its effective resolution on the page, from the transform it is drawn with, exceeds 1.5 times this (Ghostscript's threshold).
+                                     * @default 0
+                                     */
+                                    dpi?: number;
+                                    /**
+                                     * @description How images are downsampled: 0 average: each target pixel is the mean of the source pixels it covers; 1 bicubic: interpolated, sharper edges, slower; 2 subsample: the source pixel at the centre (bi-level images, where averaging would make gray). Default 0
+                                     * @default 0
+                                     * @enum {integer}
+                                     */
+                                    downsampling?: 0 | 1 | 2;
+                                    /**
+                                     * @description JPEG quality from 0 (smallest) to 1 (best), as IJG quality / 100; used with compression 1 (default 0.75)
+                                     * @default 0.75
+                                     */
+                                    jpegQuality?: number;
+                                };
+                                /** @description Bi-level images (1 bit per pixel) and stencil masks. Absent: bi-level images are not changed. */
+                                bwImageHandler?: {
+                                    /**
+                                     * @description Colour space: 0 keep: the image keeps its colour space (ICC-based ones included); 4 bi-level (1 bit per pixel, black and white) (0 keeps the colour space and the decode array; 4 writes an image as 1-bit DeviceGray with its decode applied, 0 black; a stencil mask stays a mask with either)
+                                     * @default 0
+                                     * @enum {integer}
+                                     */
+                                    colorSpace?: 0 | 4;
+                                    /**
+                                     * @description Compression: 0 keep: the image keeps its filter (re-encoded in it only when it is downsampled or converted); 2 Flate (lossless); 4 CCITT Group 4 (lossless; bi-level images only)
+                                     * @default 0
+                                     * @enum {integer}
+                                     */
+                                    compression?: 0 | 2 | 4;
+                                    /**
+                                     * @description Target resolution in pixels per inch (0 to 2400; default 0: no downsampling). An image is downsampled only when its effective resolution on the page, from the transform it is drawn with, exceeds 1.5 times this (Ghostscript's threshold). Scans of text usually keep 300 or more.
+                                     * @default 0
+                                     */
+                                    dpi?: number;
+                                    /**
+                                     * @description How images are downsampled: 0 average: each target pixel is the mean of the source pixels it covers; 1 bicubic: interpolated, sharper edges, slower; 2 subsample: the source pixel at the centre (bi-level images, where averaging would make gray). Default 2
+                                     * @default 2
+                                     * @enum {integer}
+                                     */
+                                    downsampling?: 0 | 1 | 2;
+                                };
+                            };
+                        };
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description The result */
+            200: {
+                headers: {
+                    /** @description inline or attachment, with filename and filename* (RFC 6266) */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": Blob;
+                };
+            };
+            /** @description Accepted: the work runs as a background job (Prefer: respond-async, or work that is long by nature); Location names the job */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listJobs: {
         parameters: {
             query?: {
@@ -6924,7 +7601,7 @@ export interface operations {
                             position?: number;
                             /** @description Why the job was interrupted */
                             reason?: string;
-                            /** @description A succeeded job: the written document and the status the inline request would have answered */
+                            /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (a one-shot conversion: no path, no document) */
                             result?: {
                                 path?: string;
                                 /** @description The written document's URL */
@@ -6933,6 +7610,17 @@ export interface operations {
                                 /** @description The written document's DocumentModel (or the model the action answers) */
                                 document?: {
                                     [key: string]: unknown;
+                                };
+                                /** @description The job produced a file that is not a stored document (an export, the result of a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept; for an export `path` and `document` name the document it was made from, a one-shot has neither */
+                                file?: {
+                                    /** @description The name it downloads under (Content-Disposition) */
+                                    name: string;
+                                    mediaType: string;
+                                    size: number;
+                                    /** @description Its strong ETag, as the download answers it */
+                                    etag: string;
+                                    /** @description Where to download it: /pdfservice/v1/jobs/{id}/result */
+                                    url: string;
                                 };
                             };
                             /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
@@ -6974,7 +7662,7 @@ export interface operations {
                             position?: number;
                             /** @description Why the job was interrupted */
                             reason?: string;
-                            /** @description A succeeded job: the written document and the status the inline request would have answered */
+                            /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (a one-shot conversion: no path, no document) */
                             result?: {
                                 path?: string;
                                 /** @description The written document's URL */
@@ -6983,6 +7671,17 @@ export interface operations {
                                 /** @description The written document's DocumentModel (or the model the action answers) */
                                 document?: {
                                     [key: string]: unknown;
+                                };
+                                /** @description The job produced a file that is not a stored document (an export, the result of a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept; for an export `path` and `document` name the document it was made from, a one-shot has neither */
+                                file?: {
+                                    /** @description The name it downloads under (Content-Disposition) */
+                                    name: string;
+                                    mediaType: string;
+                                    size: number;
+                                    /** @description Its strong ETag, as the download answers it */
+                                    etag: string;
+                                    /** @description Where to download it: /pdfservice/v1/jobs/{id}/result */
+                                    url: string;
                                 };
                             };
                             /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
@@ -7024,7 +7723,7 @@ export interface operations {
                             position?: number;
                             /** @description Why the job was interrupted */
                             reason?: string;
-                            /** @description A succeeded job: the written document and the status the inline request would have answered */
+                            /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (a one-shot conversion: no path, no document) */
                             result?: {
                                 path?: string;
                                 /** @description The written document's URL */
@@ -7033,6 +7732,17 @@ export interface operations {
                                 /** @description The written document's DocumentModel (or the model the action answers) */
                                 document?: {
                                     [key: string]: unknown;
+                                };
+                                /** @description The job produced a file that is not a stored document (an export, the result of a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept; for an export `path` and `document` name the document it was made from, a one-shot has neither */
+                                file?: {
+                                    /** @description The name it downloads under (Content-Disposition) */
+                                    name: string;
+                                    mediaType: string;
+                                    size: number;
+                                    /** @description Its strong ETag, as the download answers it */
+                                    etag: string;
+                                    /** @description Where to download it: /pdfservice/v1/jobs/{id}/result */
+                                    url: string;
                                 };
                             };
                             /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
@@ -7150,7 +7860,7 @@ export interface operations {
                         position?: number;
                         /** @description Why the job was interrupted */
                         reason?: string;
-                        /** @description A succeeded job: the written document and the status the inline request would have answered */
+                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (a one-shot conversion: no path, no document) */
                         result?: {
                             path?: string;
                             /** @description The written document's URL */
@@ -7159,6 +7869,17 @@ export interface operations {
                             /** @description The written document's DocumentModel (or the model the action answers) */
                             document?: {
                                 [key: string]: unknown;
+                            };
+                            /** @description The job produced a file that is not a stored document (an export, the result of a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept; for an export `path` and `document` name the document it was made from, a one-shot has neither */
+                            file?: {
+                                /** @description The name it downloads under (Content-Disposition) */
+                                name: string;
+                                mediaType: string;
+                                size: number;
+                                /** @description Its strong ETag, as the download answers it */
+                                etag: string;
+                                /** @description Where to download it: /pdfservice/v1/jobs/{id}/result */
+                                url: string;
                             };
                         };
                         /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
@@ -7198,7 +7919,7 @@ export interface operations {
                         position?: number;
                         /** @description Why the job was interrupted */
                         reason?: string;
-                        /** @description A succeeded job: the written document and the status the inline request would have answered */
+                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (a one-shot conversion: no path, no document) */
                         result?: {
                             path?: string;
                             /** @description The written document's URL */
@@ -7207,6 +7928,17 @@ export interface operations {
                             /** @description The written document's DocumentModel (or the model the action answers) */
                             document?: {
                                 [key: string]: unknown;
+                            };
+                            /** @description The job produced a file that is not a stored document (an export, the result of a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept; for an export `path` and `document` name the document it was made from, a one-shot has neither */
+                            file?: {
+                                /** @description The name it downloads under (Content-Disposition) */
+                                name: string;
+                                mediaType: string;
+                                size: number;
+                                /** @description Its strong ETag, as the download answers it */
+                                etag: string;
+                                /** @description Where to download it: /pdfservice/v1/jobs/{id}/result */
+                                url: string;
                             };
                         };
                         /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
@@ -7246,7 +7978,7 @@ export interface operations {
                         position?: number;
                         /** @description Why the job was interrupted */
                         reason?: string;
-                        /** @description A succeeded job: the written document and the status the inline request would have answered */
+                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (a one-shot conversion: no path, no document) */
                         result?: {
                             path?: string;
                             /** @description The written document's URL */
@@ -7255,6 +7987,17 @@ export interface operations {
                             /** @description The written document's DocumentModel (or the model the action answers) */
                             document?: {
                                 [key: string]: unknown;
+                            };
+                            /** @description The job produced a file that is not a stored document (an export, the result of a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept; for an export `path` and `document` name the document it was made from, a one-shot has neither */
+                            file?: {
+                                /** @description The name it downloads under (Content-Disposition) */
+                                name: string;
+                                mediaType: string;
+                                size: number;
+                                /** @description Its strong ETag, as the download answers it */
+                                etag: string;
+                                /** @description Where to download it: /pdfservice/v1/jobs/{id}/result */
+                                url: string;
                             };
                         };
                         /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
@@ -7371,7 +8114,7 @@ export interface operations {
                         position?: number;
                         /** @description Why the job was interrupted */
                         reason?: string;
-                        /** @description A succeeded job: the written document and the status the inline request would have answered */
+                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (a one-shot conversion: no path, no document) */
                         result?: {
                             path?: string;
                             /** @description The written document's URL */
@@ -7380,6 +8123,17 @@ export interface operations {
                             /** @description The written document's DocumentModel (or the model the action answers) */
                             document?: {
                                 [key: string]: unknown;
+                            };
+                            /** @description The job produced a file that is not a stored document (an export, the result of a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept; for an export `path` and `document` name the document it was made from, a one-shot has neither */
+                            file?: {
+                                /** @description The name it downloads under (Content-Disposition) */
+                                name: string;
+                                mediaType: string;
+                                size: number;
+                                /** @description Its strong ETag, as the download answers it */
+                                etag: string;
+                                /** @description Where to download it: /pdfservice/v1/jobs/{id}/result */
+                                url: string;
                             };
                         };
                         /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
@@ -7419,7 +8173,7 @@ export interface operations {
                         position?: number;
                         /** @description Why the job was interrupted */
                         reason?: string;
-                        /** @description A succeeded job: the written document and the status the inline request would have answered */
+                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (a one-shot conversion: no path, no document) */
                         result?: {
                             path?: string;
                             /** @description The written document's URL */
@@ -7428,6 +8182,17 @@ export interface operations {
                             /** @description The written document's DocumentModel (or the model the action answers) */
                             document?: {
                                 [key: string]: unknown;
+                            };
+                            /** @description The job produced a file that is not a stored document (an export, the result of a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept; for an export `path` and `document` name the document it was made from, a one-shot has neither */
+                            file?: {
+                                /** @description The name it downloads under (Content-Disposition) */
+                                name: string;
+                                mediaType: string;
+                                size: number;
+                                /** @description Its strong ETag, as the download answers it */
+                                etag: string;
+                                /** @description Where to download it: /pdfservice/v1/jobs/{id}/result */
+                                url: string;
                             };
                         };
                         /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
@@ -7467,7 +8232,7 @@ export interface operations {
                         position?: number;
                         /** @description Why the job was interrupted */
                         reason?: string;
-                        /** @description A succeeded job: the written document and the status the inline request would have answered */
+                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (a one-shot conversion: no path, no document) */
                         result?: {
                             path?: string;
                             /** @description The written document's URL */
@@ -7476,6 +8241,17 @@ export interface operations {
                             /** @description The written document's DocumentModel (or the model the action answers) */
                             document?: {
                                 [key: string]: unknown;
+                            };
+                            /** @description The job produced a file that is not a stored document (an export, the result of a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept; for an export `path` and `document` name the document it was made from, a one-shot has neither */
+                            file?: {
+                                /** @description The name it downloads under (Content-Disposition) */
+                                name: string;
+                                mediaType: string;
+                                size: number;
+                                /** @description Its strong ETag, as the download answers it */
+                                etag: string;
+                                /** @description Where to download it: /pdfservice/v1/jobs/{id}/result */
+                                url: string;
                             };
                         };
                         /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
@@ -7489,6 +8265,114 @@ export interface operations {
                         };
                     };
                 };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    downloadJobResult: {
+        parameters: {
+            query?: {
+                /** @description Content-Disposition: attachment (default) or inline */
+                attachment?: boolean;
+            };
+            header?: {
+                /** @description The ETag held: 304 when it is still current */
+                "if-none-match"?: string;
+                /** @description One byte range (RFC 9110), e.g. bytes=0-1023 */
+                range?: string;
+                /** @description Range applies only if the document still has this ETag */
+                "if-range"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The result file, in the media type of its record */
+            200: {
+                headers: {
+                    /** @description inline or attachment, with filename and filename* (RFC 6266) */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": Blob;
+                };
+            };
+            /** @description Part of the result file (Range) */
+            206: {
+                headers: {
+                    /** @description inline or attachment, with filename and filename* (RFC 6266) */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": Blob;
+                };
+            };
+            /** @description Not modified (If-None-Match) */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Not logged in, or wrong credentials (docs/errors.md) */
             401: {

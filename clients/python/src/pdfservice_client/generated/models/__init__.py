@@ -19,7 +19,65 @@ from .cancel_job_job_error import CancelJobJobError
 from .cancel_job_job_progress import CancelJobJobProgress
 from .cancel_job_job_result import CancelJobJobResult
 from .cancel_job_job_result_document import CancelJobJobResultDocument
+from .cancel_job_job_result_file import CancelJobJobResultFile
 from .cancel_job_job_state import CancelJobJobState
+from .convert_one_shot_body import ConvertOneShotBody
+from .convert_one_shot_body_steps_item import ConvertOneShotBodyStepsItem
+from .convert_one_shot_body_steps_item_apply_redactions_action import ConvertOneShotBodyStepsItemApplyRedactionsAction
+from .convert_one_shot_body_steps_item_apply_redactions_action_images import ConvertOneShotBodyStepsItemApplyRedactionsActionImages
+from .convert_one_shot_body_steps_item_apply_redactions_action_line_art import ConvertOneShotBodyStepsItemApplyRedactionsActionLineArt
+from .convert_one_shot_body_steps_item_apply_redactions_action_naming_mode import ConvertOneShotBodyStepsItemApplyRedactionsActionNamingMode
+from .convert_one_shot_body_steps_item_copy_action import ConvertOneShotBodyStepsItemCopyAction
+from .convert_one_shot_body_steps_item_copy_action_naming_mode import ConvertOneShotBodyStepsItemCopyActionNamingMode
+from .convert_one_shot_body_steps_item_delete_pages_action import ConvertOneShotBodyStepsItemDeletePagesAction
+from .convert_one_shot_body_steps_item_delete_pages_action_naming_mode import ConvertOneShotBodyStepsItemDeletePagesActionNamingMode
+from .convert_one_shot_body_steps_item_extract_pages_action import ConvertOneShotBodyStepsItemExtractPagesAction
+from .convert_one_shot_body_steps_item_extract_pages_action_naming_mode import ConvertOneShotBodyStepsItemExtractPagesActionNamingMode
+from .convert_one_shot_body_steps_item_flatten_annotations_action import ConvertOneShotBodyStepsItemFlattenAnnotationsAction
+from .convert_one_shot_body_steps_item_flatten_annotations_action_naming_mode import ConvertOneShotBodyStepsItemFlattenAnnotationsActionNamingMode
+from .convert_one_shot_body_steps_item_flatten_fields_action import ConvertOneShotBodyStepsItemFlattenFieldsAction
+from .convert_one_shot_body_steps_item_flatten_fields_action_naming_mode import ConvertOneShotBodyStepsItemFlattenFieldsActionNamingMode
+from .convert_one_shot_body_steps_item_image_stamp_action import ConvertOneShotBodyStepsItemImageStampAction
+from .convert_one_shot_body_steps_item_image_stamp_action_naming_mode import ConvertOneShotBodyStepsItemImageStampActionNamingMode
+from .convert_one_shot_body_steps_item_insert_attached_pages_action import ConvertOneShotBodyStepsItemInsertAttachedPagesAction
+from .convert_one_shot_body_steps_item_insert_attached_pages_action_naming_mode import ConvertOneShotBodyStepsItemInsertAttachedPagesActionNamingMode
+from .convert_one_shot_body_steps_item_insert_uploaded_pages_action import ConvertOneShotBodyStepsItemInsertUploadedPagesAction
+from .convert_one_shot_body_steps_item_insert_uploaded_pages_action_naming_mode import ConvertOneShotBodyStepsItemInsertUploadedPagesActionNamingMode
+from .convert_one_shot_body_steps_item_linearize_action import ConvertOneShotBodyStepsItemLinearizeAction
+from .convert_one_shot_body_steps_item_linearize_action_naming_mode import ConvertOneShotBodyStepsItemLinearizeActionNamingMode
+from .convert_one_shot_body_steps_item_move_pages_action import ConvertOneShotBodyStepsItemMovePagesAction
+from .convert_one_shot_body_steps_item_move_pages_action_naming_mode import ConvertOneShotBodyStepsItemMovePagesActionNamingMode
+from .convert_one_shot_body_steps_item_new_page_action import ConvertOneShotBodyStepsItemNewPageAction
+from .convert_one_shot_body_steps_item_new_page_action_naming_mode import ConvertOneShotBodyStepsItemNewPageActionNamingMode
+from .convert_one_shot_body_steps_item_ocr_action import ConvertOneShotBodyStepsItemOCRAction
+from .convert_one_shot_body_steps_item_ocr_action_naming_mode import ConvertOneShotBodyStepsItemOCRActionNamingMode
+from .convert_one_shot_body_steps_item_optimize_action import ConvertOneShotBodyStepsItemOptimizeAction
+from .convert_one_shot_body_steps_item_optimize_action_naming_mode import ConvertOneShotBodyStepsItemOptimizeActionNamingMode
+from .convert_one_shot_body_steps_item_optimize_action_profile import ConvertOneShotBodyStepsItemOptimizeActionProfile
+from .convert_one_shot_body_steps_item_optimize_action_profile_bw_image_handler import ConvertOneShotBodyStepsItemOptimizeActionProfileBwImageHandler
+from .convert_one_shot_body_steps_item_optimize_action_profile_bw_image_handler_color_space import ConvertOneShotBodyStepsItemOptimizeActionProfileBwImageHandlerColorSpace
+from .convert_one_shot_body_steps_item_optimize_action_profile_bw_image_handler_compression import ConvertOneShotBodyStepsItemOptimizeActionProfileBwImageHandlerCompression
+from .convert_one_shot_body_steps_item_optimize_action_profile_bw_image_handler_downsampling import ConvertOneShotBodyStepsItemOptimizeActionProfileBwImageHandlerDownsampling
+from .convert_one_shot_body_steps_item_optimize_action_profile_color_image_handler import ConvertOneShotBodyStepsItemOptimizeActionProfileColorImageHandler
+from .convert_one_shot_body_steps_item_optimize_action_profile_color_image_handler_color_space import ConvertOneShotBodyStepsItemOptimizeActionProfileColorImageHandlerColorSpace
+from .convert_one_shot_body_steps_item_optimize_action_profile_color_image_handler_compression import ConvertOneShotBodyStepsItemOptimizeActionProfileColorImageHandlerCompression
+from .convert_one_shot_body_steps_item_optimize_action_profile_color_image_handler_downsampling import ConvertOneShotBodyStepsItemOptimizeActionProfileColorImageHandlerDownsampling
+from .convert_one_shot_body_steps_item_optimize_action_profile_gray_image_handler import ConvertOneShotBodyStepsItemOptimizeActionProfileGrayImageHandler
+from .convert_one_shot_body_steps_item_optimize_action_profile_gray_image_handler_color_space import ConvertOneShotBodyStepsItemOptimizeActionProfileGrayImageHandlerColorSpace
+from .convert_one_shot_body_steps_item_optimize_action_profile_gray_image_handler_compression import ConvertOneShotBodyStepsItemOptimizeActionProfileGrayImageHandlerCompression
+from .convert_one_shot_body_steps_item_optimize_action_profile_gray_image_handler_downsampling import ConvertOneShotBodyStepsItemOptimizeActionProfileGrayImageHandlerDownsampling
+from .convert_one_shot_body_steps_item_pdfa_convert_action import ConvertOneShotBodyStepsItemPDFAConvertAction
+from .convert_one_shot_body_steps_item_pdfa_convert_action_embedded_files import ConvertOneShotBodyStepsItemPDFAConvertActionEmbeddedFiles
+from .convert_one_shot_body_steps_item_pdfa_convert_action_naming_mode import ConvertOneShotBodyStepsItemPDFAConvertActionNamingMode
+from .convert_one_shot_body_steps_item_pdfa_convert_action_profile import ConvertOneShotBodyStepsItemPDFAConvertActionProfile
+from .convert_one_shot_body_steps_item_pdfa_convert_action_transparency import ConvertOneShotBodyStepsItemPDFAConvertActionTransparency
+from .convert_one_shot_body_steps_item_pdfa_convert_action_unsupported_annots import ConvertOneShotBodyStepsItemPDFAConvertActionUnsupportedAnnots
+from .convert_one_shot_body_steps_item_rotate_pages_action import ConvertOneShotBodyStepsItemRotatePagesAction
+from .convert_one_shot_body_steps_item_rotate_pages_action_naming_mode import ConvertOneShotBodyStepsItemRotatePagesActionNamingMode
+from .convert_one_shot_body_steps_item_text_stamp_action import ConvertOneShotBodyStepsItemTextStampAction
+from .convert_one_shot_body_steps_item_text_stamp_action_font_style import ConvertOneShotBodyStepsItemTextStampActionFontStyle
+from .convert_one_shot_body_steps_item_text_stamp_action_naming_mode import ConvertOneShotBodyStepsItemTextStampActionNamingMode
+from .convert_one_shot_pdfa import ConvertOneShotPdfa
 from .create_token_json_body import CreateTokenJsonBody
 from .create_token_json_body_rights_item import CreateTokenJsonBodyRightsItem
 from .create_token_response_201 import CreateTokenResponse201
@@ -52,6 +110,7 @@ from .get_job_job_error import GetJobJobError
 from .get_job_job_progress import GetJobJobProgress
 from .get_job_job_result import GetJobJobResult
 from .get_job_job_result_document import GetJobJobResultDocument
+from .get_job_job_result_file import GetJobJobResultFile
 from .get_job_job_state import GetJobJobState
 from .get_page_image_format import GetPageImageFormat
 from .get_page_text_detail import GetPageTextDetail
@@ -63,6 +122,7 @@ from .job_error import JobError
 from .job_progress import JobProgress
 from .job_result import JobResult
 from .job_result_document import JobResultDocument
+from .job_result_file import JobResultFile
 from .job_state import JobState
 from .list_jobs_response_200 import ListJobsResponse200
 from .list_jobs_response_200_job import ListJobsResponse200Job
@@ -70,6 +130,7 @@ from .list_jobs_response_200_job_error import ListJobsResponse200JobError
 from .list_jobs_response_200_job_progress import ListJobsResponse200JobProgress
 from .list_jobs_response_200_job_result import ListJobsResponse200JobResult
 from .list_jobs_response_200_job_result_document import ListJobsResponse200JobResultDocument
+from .list_jobs_response_200_job_result_file import ListJobsResponse200JobResultFile
 from .list_jobs_response_200_job_state import ListJobsResponse200JobState
 from .list_jobs_state import ListJobsState
 from .list_tokens_response_200 import ListTokensResponse200
@@ -354,7 +415,65 @@ __all__ = (
     "CancelJobJobProgress",
     "CancelJobJobResult",
     "CancelJobJobResultDocument",
+    "CancelJobJobResultFile",
     "CancelJobJobState",
+    "ConvertOneShotBody",
+    "ConvertOneShotBodyStepsItem",
+    "ConvertOneShotBodyStepsItemApplyRedactionsAction",
+    "ConvertOneShotBodyStepsItemApplyRedactionsActionImages",
+    "ConvertOneShotBodyStepsItemApplyRedactionsActionLineArt",
+    "ConvertOneShotBodyStepsItemApplyRedactionsActionNamingMode",
+    "ConvertOneShotBodyStepsItemCopyAction",
+    "ConvertOneShotBodyStepsItemCopyActionNamingMode",
+    "ConvertOneShotBodyStepsItemDeletePagesAction",
+    "ConvertOneShotBodyStepsItemDeletePagesActionNamingMode",
+    "ConvertOneShotBodyStepsItemExtractPagesAction",
+    "ConvertOneShotBodyStepsItemExtractPagesActionNamingMode",
+    "ConvertOneShotBodyStepsItemFlattenAnnotationsAction",
+    "ConvertOneShotBodyStepsItemFlattenAnnotationsActionNamingMode",
+    "ConvertOneShotBodyStepsItemFlattenFieldsAction",
+    "ConvertOneShotBodyStepsItemFlattenFieldsActionNamingMode",
+    "ConvertOneShotBodyStepsItemImageStampAction",
+    "ConvertOneShotBodyStepsItemImageStampActionNamingMode",
+    "ConvertOneShotBodyStepsItemInsertAttachedPagesAction",
+    "ConvertOneShotBodyStepsItemInsertAttachedPagesActionNamingMode",
+    "ConvertOneShotBodyStepsItemInsertUploadedPagesAction",
+    "ConvertOneShotBodyStepsItemInsertUploadedPagesActionNamingMode",
+    "ConvertOneShotBodyStepsItemLinearizeAction",
+    "ConvertOneShotBodyStepsItemLinearizeActionNamingMode",
+    "ConvertOneShotBodyStepsItemMovePagesAction",
+    "ConvertOneShotBodyStepsItemMovePagesActionNamingMode",
+    "ConvertOneShotBodyStepsItemNewPageAction",
+    "ConvertOneShotBodyStepsItemNewPageActionNamingMode",
+    "ConvertOneShotBodyStepsItemOCRAction",
+    "ConvertOneShotBodyStepsItemOCRActionNamingMode",
+    "ConvertOneShotBodyStepsItemOptimizeAction",
+    "ConvertOneShotBodyStepsItemOptimizeActionNamingMode",
+    "ConvertOneShotBodyStepsItemOptimizeActionProfile",
+    "ConvertOneShotBodyStepsItemOptimizeActionProfileBwImageHandler",
+    "ConvertOneShotBodyStepsItemOptimizeActionProfileBwImageHandlerColorSpace",
+    "ConvertOneShotBodyStepsItemOptimizeActionProfileBwImageHandlerCompression",
+    "ConvertOneShotBodyStepsItemOptimizeActionProfileBwImageHandlerDownsampling",
+    "ConvertOneShotBodyStepsItemOptimizeActionProfileColorImageHandler",
+    "ConvertOneShotBodyStepsItemOptimizeActionProfileColorImageHandlerColorSpace",
+    "ConvertOneShotBodyStepsItemOptimizeActionProfileColorImageHandlerCompression",
+    "ConvertOneShotBodyStepsItemOptimizeActionProfileColorImageHandlerDownsampling",
+    "ConvertOneShotBodyStepsItemOptimizeActionProfileGrayImageHandler",
+    "ConvertOneShotBodyStepsItemOptimizeActionProfileGrayImageHandlerColorSpace",
+    "ConvertOneShotBodyStepsItemOptimizeActionProfileGrayImageHandlerCompression",
+    "ConvertOneShotBodyStepsItemOptimizeActionProfileGrayImageHandlerDownsampling",
+    "ConvertOneShotBodyStepsItemPDFAConvertAction",
+    "ConvertOneShotBodyStepsItemPDFAConvertActionEmbeddedFiles",
+    "ConvertOneShotBodyStepsItemPDFAConvertActionNamingMode",
+    "ConvertOneShotBodyStepsItemPDFAConvertActionProfile",
+    "ConvertOneShotBodyStepsItemPDFAConvertActionTransparency",
+    "ConvertOneShotBodyStepsItemPDFAConvertActionUnsupportedAnnots",
+    "ConvertOneShotBodyStepsItemRotatePagesAction",
+    "ConvertOneShotBodyStepsItemRotatePagesActionNamingMode",
+    "ConvertOneShotBodyStepsItemTextStampAction",
+    "ConvertOneShotBodyStepsItemTextStampActionFontStyle",
+    "ConvertOneShotBodyStepsItemTextStampActionNamingMode",
+    "ConvertOneShotPdfa",
     "CreateTokenJsonBody",
     "CreateTokenJsonBodyRightsItem",
     "CreateTokenResponse201",
@@ -387,6 +506,7 @@ __all__ = (
     "GetJobJobProgress",
     "GetJobJobResult",
     "GetJobJobResultDocument",
+    "GetJobJobResultFile",
     "GetJobJobState",
     "GetPageImageFormat",
     "GetPageTextDetail",
@@ -398,6 +518,7 @@ __all__ = (
     "JobProgress",
     "JobResult",
     "JobResultDocument",
+    "JobResultFile",
     "JobState",
     "ListJobsResponse200",
     "ListJobsResponse200Job",
@@ -405,6 +526,7 @@ __all__ = (
     "ListJobsResponse200JobProgress",
     "ListJobsResponse200JobResult",
     "ListJobsResponse200JobResultDocument",
+    "ListJobsResponse200JobResultFile",
     "ListJobsResponse200JobState",
     "ListJobsState",
     "ListTokensResponse200",

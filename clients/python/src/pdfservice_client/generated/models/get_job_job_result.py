@@ -13,6 +13,7 @@ from typing import cast
 
 if TYPE_CHECKING:
   from ..models.get_job_job_result_document import GetJobJobResultDocument
+  from ..models.get_job_job_result_file import GetJobJobResultFile
 
 
 
@@ -24,7 +25,8 @@ T = TypeVar("T", bound="GetJobJobResult")
 
 @_attrs_define
 class GetJobJobResult:
-    """ A succeeded job: the written document and the status the inline request would have answered
+    """ A succeeded job: the written document and the status the inline request would have answered, or the file it produced
+    (a one-shot conversion: no path, no document)
 
         Attributes:
             path (str | Unset):
@@ -32,12 +34,16 @@ class GetJobJobResult:
             status (int | Unset):
             document (GetJobJobResultDocument | Unset): The written document's DocumentModel (or the model the action
                 answers)
+            file (GetJobJobResultFile | Unset): The job produced a file that is not a stored document (an export, the result
+                of a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept; for an export
+                `path` and `document` name the document it was made from, a one-shot has neither
      """
 
     path: str | Unset = UNSET
     url: str | Unset = UNSET
     status: int | Unset = UNSET
     document: GetJobJobResultDocument | Unset = UNSET
+    file: GetJobJobResultFile | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -46,6 +52,7 @@ class GetJobJobResult:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.get_job_job_result_document import GetJobJobResultDocument # noqa: PLC0415
+        from ..models.get_job_job_result_file import GetJobJobResultFile # noqa: PLC0415
         path = self.path
 
         url = self.url
@@ -55,6 +62,10 @@ class GetJobJobResult:
         document: dict[str, Any] | Unset = UNSET
         if not isinstance(self.document, Unset):
             document = self.document.to_dict()
+
+        file: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.file, Unset):
+            file = self.file.to_dict()
 
 
         field_dict: dict[str, Any] = {}
@@ -69,6 +80,8 @@ class GetJobJobResult:
             field_dict["status"] = status
         if document is not UNSET:
             field_dict["document"] = document
+        if file is not UNSET:
+            field_dict["file"] = file
 
         return field_dict
 
@@ -77,6 +90,7 @@ class GetJobJobResult:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.get_job_job_result_document import GetJobJobResultDocument # noqa: PLC0415
+        from ..models.get_job_job_result_file import GetJobJobResultFile # noqa: PLC0415
         d = dict(src_dict)
         path = d.pop("path", UNSET)
 
@@ -94,11 +108,22 @@ class GetJobJobResult:
 
 
 
+        _file = d.pop("file", UNSET)
+        file: GetJobJobResultFile | Unset
+        if isinstance(_file,  Unset):
+            file = UNSET
+        else:
+            file = GetJobJobResultFile.from_dict(_file)
+
+
+
+
         get_job_job_result = cls(
             path=path,
             url=url,
             status=status,
             document=document,
+            file=file,
         )
 
 

@@ -13,6 +13,7 @@ from typing import cast
 
 if TYPE_CHECKING:
   from ..models.job_result_document import JobResultDocument
+  from ..models.job_result_file import JobResultFile
 
 
 
@@ -24,19 +25,24 @@ T = TypeVar("T", bound="JobResult")
 
 @_attrs_define
 class JobResult:
-    """ A succeeded job: the written document and the status the inline request would have answered
+    """ A succeeded job: the written document and the status the inline request would have answered, or the file it produced
+    (a one-shot conversion: no path, no document)
 
         Attributes:
             path (str | Unset):
             url (str | Unset): The written document's URL
             status (int | Unset):
             document (JobResultDocument | Unset): The written document's DocumentModel (or the model the action answers)
+            file (JobResultFile | Unset): The job produced a file that is not a stored document (an export, the result of a
+                one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept; for an export `path`
+                and `document` name the document it was made from, a one-shot has neither
      """
 
     path: str | Unset = UNSET
     url: str | Unset = UNSET
     status: int | Unset = UNSET
     document: JobResultDocument | Unset = UNSET
+    file: JobResultFile | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -45,6 +51,7 @@ class JobResult:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.job_result_document import JobResultDocument # noqa: PLC0415
+        from ..models.job_result_file import JobResultFile # noqa: PLC0415
         path = self.path
 
         url = self.url
@@ -54,6 +61,10 @@ class JobResult:
         document: dict[str, Any] | Unset = UNSET
         if not isinstance(self.document, Unset):
             document = self.document.to_dict()
+
+        file: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.file, Unset):
+            file = self.file.to_dict()
 
 
         field_dict: dict[str, Any] = {}
@@ -68,6 +79,8 @@ class JobResult:
             field_dict["status"] = status
         if document is not UNSET:
             field_dict["document"] = document
+        if file is not UNSET:
+            field_dict["file"] = file
 
         return field_dict
 
@@ -76,6 +89,7 @@ class JobResult:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.job_result_document import JobResultDocument # noqa: PLC0415
+        from ..models.job_result_file import JobResultFile # noqa: PLC0415
         d = dict(src_dict)
         path = d.pop("path", UNSET)
 
@@ -93,11 +107,22 @@ class JobResult:
 
 
 
+        _file = d.pop("file", UNSET)
+        file: JobResultFile | Unset
+        if isinstance(_file,  Unset):
+            file = UNSET
+        else:
+            file = JobResultFile.from_dict(_file)
+
+
+
+
         job_result = cls(
             path=path,
             url=url,
             status=status,
             document=document,
+            file=file,
         )
 
 

@@ -1,0 +1,496 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.convert_one_shot_body_steps_item_apply_redactions_action import ConvertOneShotBodyStepsItemApplyRedactionsAction
+  from ..models.convert_one_shot_body_steps_item_copy_action import ConvertOneShotBodyStepsItemCopyAction
+  from ..models.convert_one_shot_body_steps_item_delete_pages_action import ConvertOneShotBodyStepsItemDeletePagesAction
+  from ..models.convert_one_shot_body_steps_item_extract_pages_action import ConvertOneShotBodyStepsItemExtractPagesAction
+  from ..models.convert_one_shot_body_steps_item_flatten_annotations_action import ConvertOneShotBodyStepsItemFlattenAnnotationsAction
+  from ..models.convert_one_shot_body_steps_item_flatten_fields_action import ConvertOneShotBodyStepsItemFlattenFieldsAction
+  from ..models.convert_one_shot_body_steps_item_image_stamp_action import ConvertOneShotBodyStepsItemImageStampAction
+  from ..models.convert_one_shot_body_steps_item_insert_attached_pages_action import ConvertOneShotBodyStepsItemInsertAttachedPagesAction
+  from ..models.convert_one_shot_body_steps_item_insert_uploaded_pages_action import ConvertOneShotBodyStepsItemInsertUploadedPagesAction
+  from ..models.convert_one_shot_body_steps_item_linearize_action import ConvertOneShotBodyStepsItemLinearizeAction
+  from ..models.convert_one_shot_body_steps_item_move_pages_action import ConvertOneShotBodyStepsItemMovePagesAction
+  from ..models.convert_one_shot_body_steps_item_new_page_action import ConvertOneShotBodyStepsItemNewPageAction
+  from ..models.convert_one_shot_body_steps_item_ocr_action import ConvertOneShotBodyStepsItemOCRAction
+  from ..models.convert_one_shot_body_steps_item_optimize_action import ConvertOneShotBodyStepsItemOptimizeAction
+  from ..models.convert_one_shot_body_steps_item_pdfa_convert_action import ConvertOneShotBodyStepsItemPDFAConvertAction
+  from ..models.convert_one_shot_body_steps_item_rotate_pages_action import ConvertOneShotBodyStepsItemRotatePagesAction
+  from ..models.convert_one_shot_body_steps_item_text_stamp_action import ConvertOneShotBodyStepsItemTextStampAction
+
+
+
+
+
+T = TypeVar("T", bound="ConvertOneShotBodyStepsItem")
+
+
+
+@_attrs_define
+class ConvertOneShotBodyStepsItem:
+    """ 
+        Attributes:
+            copy_action (ConvertOneShotBodyStepsItemCopyAction | Unset): Copies the document to savePath (required).
+            apply_redactions_action (ConvertOneShotBodyStepsItemApplyRedactionsAction | Unset): Applies Redact annotations:
+                removes the text under them from the content streams, clears covered image pixels, removes covered vector art,
+                paints the fill and overlay text and removes the annotations; then verifies that no redacted text remains (422
+                REDACTION_INCOMPLETE otherwise, nothing written). The response's report lists what was applied and where the
+                redacted text still occurs outside page content.
+            flatten_fields_action (ConvertOneShotBodyStepsItemFlattenFieldsAction | Unset): Paints every form field's
+                appearance into its page (generating missing appearances first) and removes the fields and the AcroForm (and
+                XFA). Push buttons are painted only with paintButtons (only those showing an image with paintOnlyImageButtons);
+                fields without the print flag only with paintNonPrintableFields; hidden fields never.
+            flatten_annotations_action (ConvertOneShotBodyStepsItemFlattenAnnotationsAction | Unset): Paints every
+                annotation other than form widgets and links into its page (generating missing appearances first) and removes
+                it; popups are dropped, hidden annotations are not painted, annotations without the print flag only with
+                paintNonPrintableAnnots. Links stay unless keepLinks is false.
+            new_page_action (ConvertOneShotBodyStepsItemNewPageAction | Unset): Inserts a blank page of width x height
+                points (default: the size of the page before it, or of the first page when inserted first) at pageIndex
+                (default: at the end).
+            insert_uploaded_pages_action (ConvertOneShotBodyStepsItemInsertUploadedPagesAction | Unset): Inserts pages of
+                another document stored on the server (appendFilePath) at pageIndex (default: at the end), with their
+                annotations, links between them and form fields (clashing field names get "_2", "_3", ...).
+            insert_attached_pages_action (ConvertOneShotBodyStepsItemInsertAttachedPagesAction | Unset): Inserts pages of
+                the PDF sent in another part of the multipart request at pageIndex (default: at the end), as
+                InsertUploadedPagesAction does.
+            delete_pages_action (ConvertOneShotBodyStepsItemDeletePagesAction | Unset): Deletes the pages of pageRange (not
+                all of them). Outline items, named destinations and links that pointed at them are removed, and so are their
+                form fields.
+            rotate_pages_action (ConvertOneShotBodyStepsItemRotatePagesAction | Unset): Turns the pages of pageRange
+                (default: all) clockwise by rotation degrees, a multiple of 90 (negative turns counter-clockwise); /Rotate is
+                set, the content is not rewritten.
+            move_pages_action (ConvertOneShotBodyStepsItemMovePagesAction | Unset): Moves the pages of pageRange, in the
+                order the range lists them, so that the first of them ends up at zero-based position toIndex of the result.
+            extract_pages_action (ConvertOneShotBodyStepsItemExtractPagesAction | Unset): Writes a new document (savePath,
+                required) with the pages of pageRange in that order, with their annotations and form fields; the source is
+                unchanged.
+            text_stamp_action (ConvertOneShotBodyStepsItemTextStampAction | Unset): Stamps text on a page (pageIndex) or on
+                every page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees
+                counter-clockwise about that point; lines are split at \\n. Characters the font lacks are drawn with the shipped
+                DejaVu fonts or the CJK font. See docs/stamps.md.
+            image_stamp_action (ConvertOneShotBodyStepsItemImageStampAction | Unset): Stamps an image (multipart: this JSON
+                in part "pageAction", a JPEG or PNG in part "file") on a page (pageIndex) or on every page: its lower-left
+                corner at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that corner;
+                width and/or height in points, or scale of its natural size (its own resolution, else 72 dpi). See
+                docs/stamps.md.
+            ocr_action (ConvertOneShotBodyStepsItemOCRAction | Unset): Recognises the text of scanned pages (Tesseract) and
+                adds it as an invisible text layer over each page, line by line, so that the document can be searched, selected
+                and extracted; the pages' content and images are not changed. Pages with text of their own are skipped unless
+                skipPagesWithText is false; pages scanned sideways or upside down are recognised the right way up (autoRotate
+                also turns their display). The report lists each page: recognised (words, mean confidence, rotation), no-text
+                (nothing read there is text, e.g. a photo; nothing added), skipped or failed. Runs as a background job unless
+                Prefer: wait=N. See docs/ocr.md.
+            pdfa_convert_action (ConvertOneShotBodyStepsItemPDFAConvertAction | Unset): Converts the document to PDF/A
+                (profile pdfa1b, pdfa2b (default), pdfa2u, pdfa3b or pdfa3u): fonts embedded, sRGB output intent, XMP with
+                pdfaid, no encryption (an encrypted document needs its owner password), annotations, actions, embedded files and
+                transparency made what the profile allows (or refused, per the options). The output is validated with veraPDF
+                and written only when it is compliant; otherwise 422 PDFA_CONVERSION_FAILED with the failed rules and nothing
+                written, or with appendReport/addAnnots the document as it was with the report in it. The answer's report lists
+                what was changed and the validator's verdict. Runs as a background job unless Prefer: wait=N. See docs/pdfa.md.
+            linearize_action (ConvertOneShotBodyStepsItemLinearizeAction | Unset): Writes the document linearized ("fast web
+                view", ISO 32000-1 Annex F) with qpdf; content, object streams and encryption are kept (an encrypted document
+                needs its password, and a user password only when its permissions allow changes). A signed document is refused
+                (409 DOCUMENT_SIGNED). The answer's report gives the sizes before and after. See docs/optimize.md.
+            optimize_action (ConvertOneShotBodyStepsItemOptimizeAction | Unset): Makes the document smaller by an optimize
+                profile (profileName, or an inline profile): images above 1.5 times the target resolution downsampled, colour
+                spaces converted and images re-encoded per the profile, each kept when the new one is not smaller; unused
+                resources removed, fonts subset, duplicate images and fonts merged, object streams and maximum Flate. Encryption
+                is kept (the password is needed, and the permission to change); a signed document is refused (409
+                DOCUMENT_SIGNED). The answer's report gives the sizes before and after, per category. When the result would not
+                be smaller nothing is written and the answer is 200 with report.changed false. See docs/optimize.md.
+     """
+
+    copy_action: ConvertOneShotBodyStepsItemCopyAction | Unset = UNSET
+    apply_redactions_action: ConvertOneShotBodyStepsItemApplyRedactionsAction | Unset = UNSET
+    flatten_fields_action: ConvertOneShotBodyStepsItemFlattenFieldsAction | Unset = UNSET
+    flatten_annotations_action: ConvertOneShotBodyStepsItemFlattenAnnotationsAction | Unset = UNSET
+    new_page_action: ConvertOneShotBodyStepsItemNewPageAction | Unset = UNSET
+    insert_uploaded_pages_action: ConvertOneShotBodyStepsItemInsertUploadedPagesAction | Unset = UNSET
+    insert_attached_pages_action: ConvertOneShotBodyStepsItemInsertAttachedPagesAction | Unset = UNSET
+    delete_pages_action: ConvertOneShotBodyStepsItemDeletePagesAction | Unset = UNSET
+    rotate_pages_action: ConvertOneShotBodyStepsItemRotatePagesAction | Unset = UNSET
+    move_pages_action: ConvertOneShotBodyStepsItemMovePagesAction | Unset = UNSET
+    extract_pages_action: ConvertOneShotBodyStepsItemExtractPagesAction | Unset = UNSET
+    text_stamp_action: ConvertOneShotBodyStepsItemTextStampAction | Unset = UNSET
+    image_stamp_action: ConvertOneShotBodyStepsItemImageStampAction | Unset = UNSET
+    ocr_action: ConvertOneShotBodyStepsItemOCRAction | Unset = UNSET
+    pdfa_convert_action: ConvertOneShotBodyStepsItemPDFAConvertAction | Unset = UNSET
+    linearize_action: ConvertOneShotBodyStepsItemLinearizeAction | Unset = UNSET
+    optimize_action: ConvertOneShotBodyStepsItemOptimizeAction | Unset = UNSET
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.convert_one_shot_body_steps_item_apply_redactions_action import ConvertOneShotBodyStepsItemApplyRedactionsAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_copy_action import ConvertOneShotBodyStepsItemCopyAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_delete_pages_action import ConvertOneShotBodyStepsItemDeletePagesAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_extract_pages_action import ConvertOneShotBodyStepsItemExtractPagesAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_flatten_annotations_action import ConvertOneShotBodyStepsItemFlattenAnnotationsAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_flatten_fields_action import ConvertOneShotBodyStepsItemFlattenFieldsAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_image_stamp_action import ConvertOneShotBodyStepsItemImageStampAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_insert_attached_pages_action import ConvertOneShotBodyStepsItemInsertAttachedPagesAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_insert_uploaded_pages_action import ConvertOneShotBodyStepsItemInsertUploadedPagesAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_linearize_action import ConvertOneShotBodyStepsItemLinearizeAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_move_pages_action import ConvertOneShotBodyStepsItemMovePagesAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_new_page_action import ConvertOneShotBodyStepsItemNewPageAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_ocr_action import ConvertOneShotBodyStepsItemOCRAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_optimize_action import ConvertOneShotBodyStepsItemOptimizeAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_pdfa_convert_action import ConvertOneShotBodyStepsItemPDFAConvertAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_rotate_pages_action import ConvertOneShotBodyStepsItemRotatePagesAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_text_stamp_action import ConvertOneShotBodyStepsItemTextStampAction # noqa: PLC0415
+        copy_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.copy_action, Unset):
+            copy_action = self.copy_action.to_dict()
+
+        apply_redactions_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.apply_redactions_action, Unset):
+            apply_redactions_action = self.apply_redactions_action.to_dict()
+
+        flatten_fields_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.flatten_fields_action, Unset):
+            flatten_fields_action = self.flatten_fields_action.to_dict()
+
+        flatten_annotations_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.flatten_annotations_action, Unset):
+            flatten_annotations_action = self.flatten_annotations_action.to_dict()
+
+        new_page_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.new_page_action, Unset):
+            new_page_action = self.new_page_action.to_dict()
+
+        insert_uploaded_pages_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.insert_uploaded_pages_action, Unset):
+            insert_uploaded_pages_action = self.insert_uploaded_pages_action.to_dict()
+
+        insert_attached_pages_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.insert_attached_pages_action, Unset):
+            insert_attached_pages_action = self.insert_attached_pages_action.to_dict()
+
+        delete_pages_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.delete_pages_action, Unset):
+            delete_pages_action = self.delete_pages_action.to_dict()
+
+        rotate_pages_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.rotate_pages_action, Unset):
+            rotate_pages_action = self.rotate_pages_action.to_dict()
+
+        move_pages_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.move_pages_action, Unset):
+            move_pages_action = self.move_pages_action.to_dict()
+
+        extract_pages_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.extract_pages_action, Unset):
+            extract_pages_action = self.extract_pages_action.to_dict()
+
+        text_stamp_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.text_stamp_action, Unset):
+            text_stamp_action = self.text_stamp_action.to_dict()
+
+        image_stamp_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.image_stamp_action, Unset):
+            image_stamp_action = self.image_stamp_action.to_dict()
+
+        ocr_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.ocr_action, Unset):
+            ocr_action = self.ocr_action.to_dict()
+
+        pdfa_convert_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.pdfa_convert_action, Unset):
+            pdfa_convert_action = self.pdfa_convert_action.to_dict()
+
+        linearize_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.linearize_action, Unset):
+            linearize_action = self.linearize_action.to_dict()
+
+        optimize_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.optimize_action, Unset):
+            optimize_action = self.optimize_action.to_dict()
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+        })
+        if copy_action is not UNSET:
+            field_dict["CopyAction"] = copy_action
+        if apply_redactions_action is not UNSET:
+            field_dict["ApplyRedactionsAction"] = apply_redactions_action
+        if flatten_fields_action is not UNSET:
+            field_dict["FlattenFieldsAction"] = flatten_fields_action
+        if flatten_annotations_action is not UNSET:
+            field_dict["FlattenAnnotationsAction"] = flatten_annotations_action
+        if new_page_action is not UNSET:
+            field_dict["NewPageAction"] = new_page_action
+        if insert_uploaded_pages_action is not UNSET:
+            field_dict["InsertUploadedPagesAction"] = insert_uploaded_pages_action
+        if insert_attached_pages_action is not UNSET:
+            field_dict["InsertAttachedPagesAction"] = insert_attached_pages_action
+        if delete_pages_action is not UNSET:
+            field_dict["DeletePagesAction"] = delete_pages_action
+        if rotate_pages_action is not UNSET:
+            field_dict["RotatePagesAction"] = rotate_pages_action
+        if move_pages_action is not UNSET:
+            field_dict["MovePagesAction"] = move_pages_action
+        if extract_pages_action is not UNSET:
+            field_dict["ExtractPagesAction"] = extract_pages_action
+        if text_stamp_action is not UNSET:
+            field_dict["TextStampAction"] = text_stamp_action
+        if image_stamp_action is not UNSET:
+            field_dict["ImageStampAction"] = image_stamp_action
+        if ocr_action is not UNSET:
+            field_dict["OCRAction"] = ocr_action
+        if pdfa_convert_action is not UNSET:
+            field_dict["PDFAConvertAction"] = pdfa_convert_action
+        if linearize_action is not UNSET:
+            field_dict["LinearizeAction"] = linearize_action
+        if optimize_action is not UNSET:
+            field_dict["OptimizeAction"] = optimize_action
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.convert_one_shot_body_steps_item_apply_redactions_action import ConvertOneShotBodyStepsItemApplyRedactionsAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_copy_action import ConvertOneShotBodyStepsItemCopyAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_delete_pages_action import ConvertOneShotBodyStepsItemDeletePagesAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_extract_pages_action import ConvertOneShotBodyStepsItemExtractPagesAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_flatten_annotations_action import ConvertOneShotBodyStepsItemFlattenAnnotationsAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_flatten_fields_action import ConvertOneShotBodyStepsItemFlattenFieldsAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_image_stamp_action import ConvertOneShotBodyStepsItemImageStampAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_insert_attached_pages_action import ConvertOneShotBodyStepsItemInsertAttachedPagesAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_insert_uploaded_pages_action import ConvertOneShotBodyStepsItemInsertUploadedPagesAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_linearize_action import ConvertOneShotBodyStepsItemLinearizeAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_move_pages_action import ConvertOneShotBodyStepsItemMovePagesAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_new_page_action import ConvertOneShotBodyStepsItemNewPageAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_ocr_action import ConvertOneShotBodyStepsItemOCRAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_optimize_action import ConvertOneShotBodyStepsItemOptimizeAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_pdfa_convert_action import ConvertOneShotBodyStepsItemPDFAConvertAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_rotate_pages_action import ConvertOneShotBodyStepsItemRotatePagesAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_text_stamp_action import ConvertOneShotBodyStepsItemTextStampAction # noqa: PLC0415
+        d = dict(src_dict)
+        _copy_action = d.pop("CopyAction", UNSET)
+        copy_action: ConvertOneShotBodyStepsItemCopyAction | Unset
+        if isinstance(_copy_action,  Unset):
+            copy_action = UNSET
+        else:
+            copy_action = ConvertOneShotBodyStepsItemCopyAction.from_dict(_copy_action)
+
+
+
+
+        _apply_redactions_action = d.pop("ApplyRedactionsAction", UNSET)
+        apply_redactions_action: ConvertOneShotBodyStepsItemApplyRedactionsAction | Unset
+        if isinstance(_apply_redactions_action,  Unset):
+            apply_redactions_action = UNSET
+        else:
+            apply_redactions_action = ConvertOneShotBodyStepsItemApplyRedactionsAction.from_dict(_apply_redactions_action)
+
+
+
+
+        _flatten_fields_action = d.pop("FlattenFieldsAction", UNSET)
+        flatten_fields_action: ConvertOneShotBodyStepsItemFlattenFieldsAction | Unset
+        if isinstance(_flatten_fields_action,  Unset):
+            flatten_fields_action = UNSET
+        else:
+            flatten_fields_action = ConvertOneShotBodyStepsItemFlattenFieldsAction.from_dict(_flatten_fields_action)
+
+
+
+
+        _flatten_annotations_action = d.pop("FlattenAnnotationsAction", UNSET)
+        flatten_annotations_action: ConvertOneShotBodyStepsItemFlattenAnnotationsAction | Unset
+        if isinstance(_flatten_annotations_action,  Unset):
+            flatten_annotations_action = UNSET
+        else:
+            flatten_annotations_action = ConvertOneShotBodyStepsItemFlattenAnnotationsAction.from_dict(_flatten_annotations_action)
+
+
+
+
+        _new_page_action = d.pop("NewPageAction", UNSET)
+        new_page_action: ConvertOneShotBodyStepsItemNewPageAction | Unset
+        if isinstance(_new_page_action,  Unset):
+            new_page_action = UNSET
+        else:
+            new_page_action = ConvertOneShotBodyStepsItemNewPageAction.from_dict(_new_page_action)
+
+
+
+
+        _insert_uploaded_pages_action = d.pop("InsertUploadedPagesAction", UNSET)
+        insert_uploaded_pages_action: ConvertOneShotBodyStepsItemInsertUploadedPagesAction | Unset
+        if isinstance(_insert_uploaded_pages_action,  Unset):
+            insert_uploaded_pages_action = UNSET
+        else:
+            insert_uploaded_pages_action = ConvertOneShotBodyStepsItemInsertUploadedPagesAction.from_dict(_insert_uploaded_pages_action)
+
+
+
+
+        _insert_attached_pages_action = d.pop("InsertAttachedPagesAction", UNSET)
+        insert_attached_pages_action: ConvertOneShotBodyStepsItemInsertAttachedPagesAction | Unset
+        if isinstance(_insert_attached_pages_action,  Unset):
+            insert_attached_pages_action = UNSET
+        else:
+            insert_attached_pages_action = ConvertOneShotBodyStepsItemInsertAttachedPagesAction.from_dict(_insert_attached_pages_action)
+
+
+
+
+        _delete_pages_action = d.pop("DeletePagesAction", UNSET)
+        delete_pages_action: ConvertOneShotBodyStepsItemDeletePagesAction | Unset
+        if isinstance(_delete_pages_action,  Unset):
+            delete_pages_action = UNSET
+        else:
+            delete_pages_action = ConvertOneShotBodyStepsItemDeletePagesAction.from_dict(_delete_pages_action)
+
+
+
+
+        _rotate_pages_action = d.pop("RotatePagesAction", UNSET)
+        rotate_pages_action: ConvertOneShotBodyStepsItemRotatePagesAction | Unset
+        if isinstance(_rotate_pages_action,  Unset):
+            rotate_pages_action = UNSET
+        else:
+            rotate_pages_action = ConvertOneShotBodyStepsItemRotatePagesAction.from_dict(_rotate_pages_action)
+
+
+
+
+        _move_pages_action = d.pop("MovePagesAction", UNSET)
+        move_pages_action: ConvertOneShotBodyStepsItemMovePagesAction | Unset
+        if isinstance(_move_pages_action,  Unset):
+            move_pages_action = UNSET
+        else:
+            move_pages_action = ConvertOneShotBodyStepsItemMovePagesAction.from_dict(_move_pages_action)
+
+
+
+
+        _extract_pages_action = d.pop("ExtractPagesAction", UNSET)
+        extract_pages_action: ConvertOneShotBodyStepsItemExtractPagesAction | Unset
+        if isinstance(_extract_pages_action,  Unset):
+            extract_pages_action = UNSET
+        else:
+            extract_pages_action = ConvertOneShotBodyStepsItemExtractPagesAction.from_dict(_extract_pages_action)
+
+
+
+
+        _text_stamp_action = d.pop("TextStampAction", UNSET)
+        text_stamp_action: ConvertOneShotBodyStepsItemTextStampAction | Unset
+        if isinstance(_text_stamp_action,  Unset):
+            text_stamp_action = UNSET
+        else:
+            text_stamp_action = ConvertOneShotBodyStepsItemTextStampAction.from_dict(_text_stamp_action)
+
+
+
+
+        _image_stamp_action = d.pop("ImageStampAction", UNSET)
+        image_stamp_action: ConvertOneShotBodyStepsItemImageStampAction | Unset
+        if isinstance(_image_stamp_action,  Unset):
+            image_stamp_action = UNSET
+        else:
+            image_stamp_action = ConvertOneShotBodyStepsItemImageStampAction.from_dict(_image_stamp_action)
+
+
+
+
+        _ocr_action = d.pop("OCRAction", UNSET)
+        ocr_action: ConvertOneShotBodyStepsItemOCRAction | Unset
+        if isinstance(_ocr_action,  Unset):
+            ocr_action = UNSET
+        else:
+            ocr_action = ConvertOneShotBodyStepsItemOCRAction.from_dict(_ocr_action)
+
+
+
+
+        _pdfa_convert_action = d.pop("PDFAConvertAction", UNSET)
+        pdfa_convert_action: ConvertOneShotBodyStepsItemPDFAConvertAction | Unset
+        if isinstance(_pdfa_convert_action,  Unset):
+            pdfa_convert_action = UNSET
+        else:
+            pdfa_convert_action = ConvertOneShotBodyStepsItemPDFAConvertAction.from_dict(_pdfa_convert_action)
+
+
+
+
+        _linearize_action = d.pop("LinearizeAction", UNSET)
+        linearize_action: ConvertOneShotBodyStepsItemLinearizeAction | Unset
+        if isinstance(_linearize_action,  Unset):
+            linearize_action = UNSET
+        else:
+            linearize_action = ConvertOneShotBodyStepsItemLinearizeAction.from_dict(_linearize_action)
+
+
+
+
+        _optimize_action = d.pop("OptimizeAction", UNSET)
+        optimize_action: ConvertOneShotBodyStepsItemOptimizeAction | Unset
+        if isinstance(_optimize_action,  Unset):
+            optimize_action = UNSET
+        else:
+            optimize_action = ConvertOneShotBodyStepsItemOptimizeAction.from_dict(_optimize_action)
+
+
+
+
+        convert_one_shot_body_steps_item = cls(
+            copy_action=copy_action,
+            apply_redactions_action=apply_redactions_action,
+            flatten_fields_action=flatten_fields_action,
+            flatten_annotations_action=flatten_annotations_action,
+            new_page_action=new_page_action,
+            insert_uploaded_pages_action=insert_uploaded_pages_action,
+            insert_attached_pages_action=insert_attached_pages_action,
+            delete_pages_action=delete_pages_action,
+            rotate_pages_action=rotate_pages_action,
+            move_pages_action=move_pages_action,
+            extract_pages_action=extract_pages_action,
+            text_stamp_action=text_stamp_action,
+            image_stamp_action=image_stamp_action,
+            ocr_action=ocr_action,
+            pdfa_convert_action=pdfa_convert_action,
+            linearize_action=linearize_action,
+            optimize_action=optimize_action,
+        )
+
+
+        convert_one_shot_body_steps_item.additional_properties = d
+        return convert_one_shot_body_steps_item
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

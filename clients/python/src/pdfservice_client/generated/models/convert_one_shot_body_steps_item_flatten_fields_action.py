@@ -1,0 +1,116 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.convert_one_shot_body_steps_item_flatten_fields_action_naming_mode import ConvertOneShotBodyStepsItemFlattenFieldsActionNamingMode
+from ..types import UNSET, Unset
+
+
+
+
+
+
+T = TypeVar("T", bound="ConvertOneShotBodyStepsItemFlattenFieldsAction")
+
+
+
+@_attrs_define
+class ConvertOneShotBodyStepsItemFlattenFieldsAction:
+    """ Paints every form field's appearance into its page (generating missing appearances first) and removes the fields and
+    the AcroForm (and XFA). Push buttons are painted only with paintButtons (only those showing an image with
+    paintOnlyImageButtons); fields without the print flag only with paintNonPrintableFields; hidden fields never.
+
+        Attributes:
+            save_path (str | Unset): Path of the output document ("folder/name.pdf"); absent: the original is replaced.
+                Folders are created.
+            naming_mode (ConvertOneShotBodyStepsItemFlattenFieldsActionNamingMode | Unset): When savePath exists: 0 fail
+                with 409 (default), 1 overwrite, 2 append a random number to the name. Default:
+                ConvertOneShotBodyStepsItemFlattenFieldsActionNamingMode.VALUE_0.
+            paint_buttons (bool | Unset): Paint push buttons (default: they are dropped) Default: False.
+            paint_only_image_buttons (bool | Unset): With paintButtons: only the push buttons that show an image Default:
+                False.
+            paint_non_printable_fields (bool | Unset): Also paint fields without the print flag (default: they are dropped)
+                Default: False.
+     """
+
+    save_path: str | Unset = UNSET
+    naming_mode: ConvertOneShotBodyStepsItemFlattenFieldsActionNamingMode | Unset = ConvertOneShotBodyStepsItemFlattenFieldsActionNamingMode.VALUE_0
+    paint_buttons: bool | Unset = False
+    paint_only_image_buttons: bool | Unset = False
+    paint_non_printable_fields: bool | Unset = False
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        save_path = self.save_path
+
+        naming_mode: int | Unset = UNSET
+        if not isinstance(self.naming_mode, Unset):
+            naming_mode = self.naming_mode.value
+
+
+        paint_buttons = self.paint_buttons
+
+        paint_only_image_buttons = self.paint_only_image_buttons
+
+        paint_non_printable_fields = self.paint_non_printable_fields
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+        })
+        if save_path is not UNSET:
+            field_dict["savePath"] = save_path
+        if naming_mode is not UNSET:
+            field_dict["namingMode"] = naming_mode
+        if paint_buttons is not UNSET:
+            field_dict["paintButtons"] = paint_buttons
+        if paint_only_image_buttons is not UNSET:
+            field_dict["paintOnlyImageButtons"] = paint_only_image_buttons
+        if paint_non_printable_fields is not UNSET:
+            field_dict["paintNonPrintableFields"] = paint_non_printable_fields
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        save_path = d.pop("savePath", UNSET)
+
+        _naming_mode = d.pop("namingMode", UNSET)
+        naming_mode: ConvertOneShotBodyStepsItemFlattenFieldsActionNamingMode | Unset
+        if isinstance(_naming_mode,  Unset):
+            naming_mode = UNSET
+        else:
+            naming_mode = ConvertOneShotBodyStepsItemFlattenFieldsActionNamingMode(_naming_mode)
+
+
+
+
+        paint_buttons = d.pop("paintButtons", UNSET)
+
+        paint_only_image_buttons = d.pop("paintOnlyImageButtons", UNSET)
+
+        paint_non_printable_fields = d.pop("paintNonPrintableFields", UNSET)
+
+        convert_one_shot_body_steps_item_flatten_fields_action = cls(
+            save_path=save_path,
+            naming_mode=naming_mode,
+            paint_buttons=paint_buttons,
+            paint_only_image_buttons=paint_only_image_buttons,
+            paint_non_printable_fields=paint_non_printable_fields,
+        )
+
+        return convert_one_shot_body_steps_item_flatten_fields_action
+

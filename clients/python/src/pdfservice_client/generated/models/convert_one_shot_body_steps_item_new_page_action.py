@@ -1,0 +1,113 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.convert_one_shot_body_steps_item_new_page_action_naming_mode import ConvertOneShotBodyStepsItemNewPageActionNamingMode
+from ..types import UNSET, Unset
+
+
+
+
+
+
+T = TypeVar("T", bound="ConvertOneShotBodyStepsItemNewPageAction")
+
+
+
+@_attrs_define
+class ConvertOneShotBodyStepsItemNewPageAction:
+    """ Inserts a blank page of width x height points (default: the size of the page before it, or of the first page when
+    inserted first) at pageIndex (default: at the end).
+
+        Attributes:
+            save_path (str | Unset): Path of the output document ("folder/name.pdf"); absent: the original is replaced.
+                Folders are created.
+            naming_mode (ConvertOneShotBodyStepsItemNewPageActionNamingMode | Unset): When savePath exists: 0 fail with 409
+                (default), 1 overwrite, 2 append a random number to the name. Default:
+                ConvertOneShotBodyStepsItemNewPageActionNamingMode.VALUE_0.
+            page_index (int | Unset): Zero-based position the new pages take (0: before the first page); absent: at the end
+            width (float | Unset): Points (1/72 inch); ISO 32000 allows 3 to 14,400
+            height (float | Unset): Points (1/72 inch); ISO 32000 allows 3 to 14,400
+     """
+
+    save_path: str | Unset = UNSET
+    naming_mode: ConvertOneShotBodyStepsItemNewPageActionNamingMode | Unset = ConvertOneShotBodyStepsItemNewPageActionNamingMode.VALUE_0
+    page_index: int | Unset = UNSET
+    width: float | Unset = UNSET
+    height: float | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        save_path = self.save_path
+
+        naming_mode: int | Unset = UNSET
+        if not isinstance(self.naming_mode, Unset):
+            naming_mode = self.naming_mode.value
+
+
+        page_index = self.page_index
+
+        width = self.width
+
+        height = self.height
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+        })
+        if save_path is not UNSET:
+            field_dict["savePath"] = save_path
+        if naming_mode is not UNSET:
+            field_dict["namingMode"] = naming_mode
+        if page_index is not UNSET:
+            field_dict["pageIndex"] = page_index
+        if width is not UNSET:
+            field_dict["width"] = width
+        if height is not UNSET:
+            field_dict["height"] = height
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        save_path = d.pop("savePath", UNSET)
+
+        _naming_mode = d.pop("namingMode", UNSET)
+        naming_mode: ConvertOneShotBodyStepsItemNewPageActionNamingMode | Unset
+        if isinstance(_naming_mode,  Unset):
+            naming_mode = UNSET
+        else:
+            naming_mode = ConvertOneShotBodyStepsItemNewPageActionNamingMode(_naming_mode)
+
+
+
+
+        page_index = d.pop("pageIndex", UNSET)
+
+        width = d.pop("width", UNSET)
+
+        height = d.pop("height", UNSET)
+
+        convert_one_shot_body_steps_item_new_page_action = cls(
+            save_path=save_path,
+            naming_mode=naming_mode,
+            page_index=page_index,
+            width=width,
+            height=height,
+        )
+
+        return convert_one_shot_body_steps_item_new_page_action
+
