@@ -13,7 +13,9 @@ case "${1:-}" in
   test)
     shift
     targets=()
-    for group in $(groups); do [ "$group" = container ] || targets+=("dist/test/$group/"); done
+    # Files, not folders: Node 22 and later take the arguments of --test as files or glob patterns, and a folder is
+    # neither (it failed as a module that cannot be found).
+    for group in $(groups); do [ "$group" = container ] || targets+=(dist/test/"$group"/*.test.js); done
     if [ $# -gt 0 ]; then
       targets=()
       for group in "$@"; do
@@ -21,7 +23,7 @@ case "${1:-}" in
           echo "run.sh: no test group \"$group\"; the groups: $(groups)" >&2
           exit 2
         fi
-        targets+=("dist/test/$group/")
+        targets+=(dist/test/"$group"/*.test.js)
       done
     fi
     if [[ " $* " == *" container "* ]]; then bash scripts/setup.sh test container; else bash scripts/setup.sh test; fi
