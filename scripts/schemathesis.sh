@@ -74,9 +74,14 @@ SERVICE_URL="$base" SERVICE_AUTH="$user:$password" OBSERVER="$observer:$observer
   await writeFile(process.env.WORK + "/q1.pdf", Buffer.from(await (await call("GET", "documents/reports/2026/q1.pdf")).arrayBuffer()));
   await writeFile(process.env.WORK + "/tokens.txt", token.id + "\n");
   await writeFile(process.env.WORK + "/jobs.txt", job.id + "\n");
+  // A one-shot conversion run as a job: its result file is what GET /jobs/{id}/result downloads.
+  const form = new FormData();
+  form.append("file", new Blob([everySubtypeFixture().pdf], { type: "application/pdf" }), "fuzz.pdf");
+  const oneshot = await (await call("POST", "convert", form, undefined, { Prefer: "respond-async" })).json();
+  await writeFile(process.env.WORK + "/results.txt", oneshot.id + "\n");
 '
 config="$work/schemathesis.toml"
-{ cat scripts/schemathesis.toml; echo; echo '[dictionaries.ids]'; echo "values = [\"$(cat "$work/tokens.txt")\", \"$(cat "$work/jobs.txt")\"]"; } > "$config"
+{ cat scripts/schemathesis.toml; echo; echo '[dictionaries.ids]'; echo "values = [\"$(cat "$work/tokens.txt")\", \"$(cat "$work/jobs.txt")\", \"$(cat "$work/results.txt")\"]"; } > "$config"
 export PDFSERVICE_FUZZ_URL="$base" PDFSERVICE_FUZZ_OBSERVER="$observer:$observer_password" PDFSERVICE_FUZZ_FIXTURE="$work/q1.pdf" \
   PDFSERVICE_FUZZ_KEYSTORE="$work/signer.p12" PDFSERVICE_FUZZ_KEYSTORE_PASSWORD="$keystore_password" \
   PDFSERVICE_FUZZ_PROTECTED_USERS="$user,$observer" PDFSERVICE_FUZZ_WORK="$work" PDFSERVICE_FUZZ_AUTH="$user:$password"

@@ -57,6 +57,8 @@ ACCEPTED_400 = {
     "uploadToFolder": {"VALIDATION_FAILED", "MALFORMED_MULTIPART", "INVALID_PAGE_RANGE", "BAD_REQUEST"},
     "putDocument": {"VALIDATION_FAILED", "INVALID_PAGE_RANGE", "BAD_REQUEST"},
     "login": {"MALFORMED_XML"},
+    # The steps are the stored path's action bodies with their rules; an Office option depends on what the file is.
+    "convertOneShot": _PAGES | {"VALIDATION_FAILED", "MALFORMED_MULTIPART", "INVALID_PAGE_RANGE", "BAD_REQUEST", "UNKNOWN_FONT", "UNSUPPORTED_CHARACTERS", "UNKNOWN_LANGUAGE"},
 }
 
 LINE = re.compile(r'^pdfservice_http_requests_total\{(?P<labels>[^}]*)\} (?P<value>[0-9.e+]+)$')

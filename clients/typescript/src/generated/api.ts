@@ -6965,27 +6965,8 @@ export interface operations {
                     file: Blob;
                     /** @description The actions to run on the converted PDF, in order; none: the conversion alone */
                     steps?: {
-                        /** @description Copies the document to savePath (required). */
-                        CopyAction?: {
-                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
-                            savePath: string;
-                            /**
-                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
-                             * @default 0
-                             * @enum {integer}
-                             */
-                            namingMode?: 0 | 1 | 2;
-                        };
                         /** @description Applies Redact annotations: removes the text under them from the content streams, clears covered image pixels, removes covered vector art, paints the fill and overlay text and removes the annotations; then verifies that no redacted text remains (422 REDACTION_INCOMPLETE otherwise, nothing written). The response's report lists what was applied and where the redacted text still occurs outside page content. */
                         ApplyRedactionsAction?: {
-                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
-                            savePath?: string;
-                            /**
-                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
-                             * @default 0
-                             * @enum {integer}
-                             */
-                            namingMode?: 0 | 1 | 2;
                             /** @description Only this page's Redact annotations */
                             pageIndex?: number;
                             /** @description Only these Redact annotations (404 for an unknown name, 400 for one that is not Redact) */
@@ -7010,14 +6991,6 @@ export interface operations {
                         };
                         /** @description Paints every form field's appearance into its page (generating missing appearances first) and removes the fields and the AcroForm (and XFA). Push buttons are painted only with paintButtons (only those showing an image with paintOnlyImageButtons); fields without the print flag only with paintNonPrintableFields; hidden fields never. */
                         FlattenFieldsAction?: {
-                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
-                            savePath?: string;
-                            /**
-                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
-                             * @default 0
-                             * @enum {integer}
-                             */
-                            namingMode?: 0 | 1 | 2;
                             /**
                              * @description Paint push buttons (default: they are dropped)
                              * @default false
@@ -7036,14 +7009,6 @@ export interface operations {
                         };
                         /** @description Paints every annotation other than form widgets and links into its page (generating missing appearances first) and removes it; popups are dropped, hidden annotations are not painted, annotations without the print flag only with paintNonPrintableAnnots. Links stay unless keepLinks is false. */
                         FlattenAnnotationsAction?: {
-                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
-                            savePath?: string;
-                            /**
-                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
-                             * @default 0
-                             * @enum {integer}
-                             */
-                            namingMode?: 0 | 1 | 2;
                             /**
                              * @description Also paint annotations without the print flag (default: they are dropped)
                              * @default false
@@ -7057,14 +7022,6 @@ export interface operations {
                         };
                         /** @description Inserts a blank page of width x height points (default: the size of the page before it, or of the first page when inserted first) at pageIndex (default: at the end). */
                         NewPageAction?: {
-                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
-                            savePath?: string;
-                            /**
-                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
-                             * @default 0
-                             * @enum {integer}
-                             */
-                            namingMode?: 0 | 1 | 2;
                             /** @description Zero-based position the new pages take (0: before the first page); absent: at the end */
                             pageIndex?: number;
                             /** @description Points (1/72 inch); ISO 32000 allows 3 to 14,400 */
@@ -7074,14 +7031,6 @@ export interface operations {
                         };
                         /** @description Inserts pages of another document stored on the server (appendFilePath) at pageIndex (default: at the end), with their annotations, links between them and form fields (clashing field names get "_2", "_3", ...). */
                         InsertUploadedPagesAction?: {
-                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
-                            savePath?: string;
-                            /**
-                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
-                             * @default 0
-                             * @enum {integer}
-                             */
-                            namingMode?: 0 | 1 | 2;
                             /** @description Path of a document on the server ("folder/name.pdf") */
                             appendFilePath: string;
                             /** @description Password of the document whose pages are inserted, when it is encrypted */
@@ -7093,14 +7042,6 @@ export interface operations {
                         };
                         /** @description Inserts pages of the PDF sent in another part of the multipart request at pageIndex (default: at the end), as InsertUploadedPagesAction does. */
                         InsertAttachedPagesAction?: {
-                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
-                            savePath?: string;
-                            /**
-                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
-                             * @default 0
-                             * @enum {integer}
-                             */
-                            namingMode?: 0 | 1 | 2;
                             /** @description Password of the document whose pages are inserted, when it is encrypted */
                             appendPassword?: string;
                             /** @description The pages of the attached PDF to insert (default: all), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
@@ -7110,27 +7051,11 @@ export interface operations {
                         };
                         /** @description Deletes the pages of pageRange (not all of them). Outline items, named destinations and links that pointed at them are removed, and so are their form fields. */
                         DeletePagesAction?: {
-                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
-                            savePath?: string;
-                            /**
-                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
-                             * @default 0
-                             * @enum {integer}
-                             */
-                            namingMode?: 0 | 1 | 2;
                             /** @description The pages to delete, 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
                             pageRange: string;
                         };
                         /** @description Turns the pages of pageRange (default: all) clockwise by rotation degrees, a multiple of 90 (negative turns counter-clockwise); /Rotate is set, the content is not rewritten. */
                         RotatePagesAction?: {
-                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
-                            savePath?: string;
-                            /**
-                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
-                             * @default 0
-                             * @enum {integer}
-                             */
-                            namingMode?: 0 | 1 | 2;
                             /** @description The pages to turn (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
                             pageRange?: string;
                             /** @description Degrees clockwise, a multiple of 90 */
@@ -7138,42 +7063,13 @@ export interface operations {
                         };
                         /** @description Moves the pages of pageRange, in the order the range lists them, so that the first of them ends up at zero-based position toIndex of the result. */
                         MovePagesAction?: {
-                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
-                            savePath?: string;
-                            /**
-                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
-                             * @default 0
-                             * @enum {integer}
-                             */
-                            namingMode?: 0 | 1 | 2;
                             /** @description The pages to move, 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
                             pageRange: string;
                             /** @description Zero-based position of the first moved page in the resulting document */
                             toIndex: number;
                         };
-                        /** @description Writes a new document (savePath, required) with the pages of pageRange in that order, with their annotations and form fields; the source is unchanged. */
-                        ExtractPagesAction?: {
-                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
-                            savePath: string;
-                            /**
-                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
-                             * @default 0
-                             * @enum {integer}
-                             */
-                            namingMode?: 0 | 1 | 2;
-                            /** @description The pages to extract, 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
-                            pageRange: string;
-                        };
                         /** @description Stamps text on a page (pageIndex) or on every page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that point; lines are split at \n. Characters the font lacks are drawn with the shipped DejaVu fonts or the CJK font. See docs/stamps.md. */
                         TextStampAction?: {
-                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
-                            savePath?: string;
-                            /**
-                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
-                             * @default 0
-                             * @enum {integer}
-                             */
-                            namingMode?: 0 | 1 | 2;
                             /** @description The text; \n starts a new line */
                             text: string;
                             /** @description Points from the origin of the page's default user space (unrotated, as the page's MediaBox counts) */
@@ -7215,14 +7111,6 @@ export interface operations {
                         };
                         /** @description Stamps an image (multipart: this JSON in part "pageAction", a JPEG or PNG in part "file") on a page (pageIndex) or on every page: its lower-left corner at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that corner; width and/or height in points, or scale of its natural size (its own resolution, else 72 dpi). See docs/stamps.md. */
                         ImageStampAction?: {
-                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
-                            savePath?: string;
-                            /**
-                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
-                             * @default 0
-                             * @enum {integer}
-                             */
-                            namingMode?: 0 | 1 | 2;
                             /** @description Points from the origin of the page's default user space (unrotated, as the page's MediaBox counts) */
                             x: number;
                             /** @description Points upwards from the origin of the page's default user space */
@@ -7247,14 +7135,6 @@ export interface operations {
                         };
                         /** @description Recognises the text of scanned pages (Tesseract) and adds it as an invisible text layer over each page, line by line, so that the document can be searched, selected and extracted; the pages' content and images are not changed. Pages with text of their own are skipped unless skipPagesWithText is false; pages scanned sideways or upside down are recognised the right way up (autoRotate also turns their display). The report lists each page: recognised (words, mean confidence, rotation), no-text (nothing read there is text, e.g. a photo; nothing added), skipped or failed. Runs as a background job unless Prefer: wait=N. See docs/ocr.md. */
                         OCRAction?: {
-                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
-                            savePath?: string;
-                            /**
-                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
-                             * @default 0
-                             * @enum {integer}
-                             */
-                            namingMode?: 0 | 1 | 2;
                             /**
                              * @description Tesseract language codes, several joined with "+" (eng+deu); 400 UNKNOWN_LANGUAGE names the installed ones
                              * @default eng
@@ -7287,14 +7167,6 @@ export interface operations {
                         };
                         /** @description Converts the document to PDF/A (profile pdfa1b, pdfa2b (default), pdfa2u, pdfa3b or pdfa3u): fonts embedded, sRGB output intent, XMP with pdfaid, no encryption (an encrypted document needs its owner password), annotations, actions, embedded files and transparency made what the profile allows (or refused, per the options). The output is validated with veraPDF and written only when it is compliant; otherwise 422 PDFA_CONVERSION_FAILED with the failed rules and nothing written, or with appendReport/addAnnots the document as it was with the report in it. The answer's report lists what was changed and the validator's verdict. Runs as a background job unless Prefer: wait=N. See docs/pdfa.md. */
                         PDFAConvertAction?: {
-                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
-                            savePath?: string;
-                            /**
-                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
-                             * @default 0
-                             * @enum {integer}
-                             */
-                            namingMode?: 0 | 1 | 2;
                             /**
                              * @description PDF/A flavour to convert to (default pdfa2b: allows transparency and JPEG 2000, read by every archive system)
                              * @default pdfa2b
@@ -7331,26 +7203,9 @@ export interface operations {
                             addAnnots?: boolean;
                         };
                         /** @description Writes the document linearized ("fast web view", ISO 32000-1 Annex F) with qpdf; content, object streams and encryption are kept (an encrypted document needs its password, and a user password only when its permissions allow changes). A signed document is refused (409 DOCUMENT_SIGNED). The answer's report gives the sizes before and after. See docs/optimize.md. */
-                        LinearizeAction?: {
-                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
-                            savePath?: string;
-                            /**
-                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
-                             * @default 0
-                             * @enum {integer}
-                             */
-                            namingMode?: 0 | 1 | 2;
-                        };
+                        LinearizeAction?: Record<string, never>;
                         /** @description Makes the document smaller by an optimize profile (profileName, or an inline profile): images above 1.5 times the target resolution downsampled, colour spaces converted and images re-encoded per the profile, each kept when the new one is not smaller; unused resources removed, fonts subset, duplicate images and fonts merged, object streams and maximum Flate. Encryption is kept (the password is needed, and the permission to change); a signed document is refused (409 DOCUMENT_SIGNED). The answer's report gives the sizes before and after, per category. When the result would not be smaller nothing is written and the answer is 200 with report.changed false. See docs/optimize.md. */
                         OptimizeAction?: {
-                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
-                            savePath?: string;
-                            /**
-                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
-                             * @default 0
-                             * @enum {integer}
-                             */
-                            namingMode?: 0 | 1 | 2;
                             /** @description The optimize profile to apply, built-in (screen, ebook, printer, prepress, lossless) or user-defined; exactly one of profileName and profile */
                             profileName?: string;
                             /** @description The settings to apply, given inline (as an optimize profile's body); exactly one of profileName and profile */

@@ -13,9 +13,7 @@ from typing import cast
 
 if TYPE_CHECKING:
   from ..models.convert_one_shot_body_steps_item_apply_redactions_action import ConvertOneShotBodyStepsItemApplyRedactionsAction
-  from ..models.convert_one_shot_body_steps_item_copy_action import ConvertOneShotBodyStepsItemCopyAction
   from ..models.convert_one_shot_body_steps_item_delete_pages_action import ConvertOneShotBodyStepsItemDeletePagesAction
-  from ..models.convert_one_shot_body_steps_item_extract_pages_action import ConvertOneShotBodyStepsItemExtractPagesAction
   from ..models.convert_one_shot_body_steps_item_flatten_annotations_action import ConvertOneShotBodyStepsItemFlattenAnnotationsAction
   from ..models.convert_one_shot_body_steps_item_flatten_fields_action import ConvertOneShotBodyStepsItemFlattenFieldsAction
   from ..models.convert_one_shot_body_steps_item_image_stamp_action import ConvertOneShotBodyStepsItemImageStampAction
@@ -42,7 +40,6 @@ T = TypeVar("T", bound="ConvertOneShotBodyStepsItem")
 class ConvertOneShotBodyStepsItem:
     """ 
         Attributes:
-            copy_action (ConvertOneShotBodyStepsItemCopyAction | Unset): Copies the document to savePath (required).
             apply_redactions_action (ConvertOneShotBodyStepsItemApplyRedactionsAction | Unset): Applies Redact annotations:
                 removes the text under them from the content streams, clears covered image pixels, removes covered vector art,
                 paints the fill and overlay text and removes the annotations; then verifies that no redacted text remains (422
@@ -73,9 +70,6 @@ class ConvertOneShotBodyStepsItem:
                 set, the content is not rewritten.
             move_pages_action (ConvertOneShotBodyStepsItemMovePagesAction | Unset): Moves the pages of pageRange, in the
                 order the range lists them, so that the first of them ends up at zero-based position toIndex of the result.
-            extract_pages_action (ConvertOneShotBodyStepsItemExtractPagesAction | Unset): Writes a new document (savePath,
-                required) with the pages of pageRange in that order, with their annotations and form fields; the source is
-                unchanged.
             text_stamp_action (ConvertOneShotBodyStepsItemTextStampAction | Unset): Stamps text on a page (pageIndex) or on
                 every page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees
                 counter-clockwise about that point; lines are split at \\n. Characters the font lacks are drawn with the shipped
@@ -112,7 +106,6 @@ class ConvertOneShotBodyStepsItem:
                 be smaller nothing is written and the answer is 200 with report.changed false. See docs/optimize.md.
      """
 
-    copy_action: ConvertOneShotBodyStepsItemCopyAction | Unset = UNSET
     apply_redactions_action: ConvertOneShotBodyStepsItemApplyRedactionsAction | Unset = UNSET
     flatten_fields_action: ConvertOneShotBodyStepsItemFlattenFieldsAction | Unset = UNSET
     flatten_annotations_action: ConvertOneShotBodyStepsItemFlattenAnnotationsAction | Unset = UNSET
@@ -122,7 +115,6 @@ class ConvertOneShotBodyStepsItem:
     delete_pages_action: ConvertOneShotBodyStepsItemDeletePagesAction | Unset = UNSET
     rotate_pages_action: ConvertOneShotBodyStepsItemRotatePagesAction | Unset = UNSET
     move_pages_action: ConvertOneShotBodyStepsItemMovePagesAction | Unset = UNSET
-    extract_pages_action: ConvertOneShotBodyStepsItemExtractPagesAction | Unset = UNSET
     text_stamp_action: ConvertOneShotBodyStepsItemTextStampAction | Unset = UNSET
     image_stamp_action: ConvertOneShotBodyStepsItemImageStampAction | Unset = UNSET
     ocr_action: ConvertOneShotBodyStepsItemOCRAction | Unset = UNSET
@@ -137,9 +129,7 @@ class ConvertOneShotBodyStepsItem:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.convert_one_shot_body_steps_item_apply_redactions_action import ConvertOneShotBodyStepsItemApplyRedactionsAction # noqa: PLC0415
-        from ..models.convert_one_shot_body_steps_item_copy_action import ConvertOneShotBodyStepsItemCopyAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_delete_pages_action import ConvertOneShotBodyStepsItemDeletePagesAction # noqa: PLC0415
-        from ..models.convert_one_shot_body_steps_item_extract_pages_action import ConvertOneShotBodyStepsItemExtractPagesAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_flatten_annotations_action import ConvertOneShotBodyStepsItemFlattenAnnotationsAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_flatten_fields_action import ConvertOneShotBodyStepsItemFlattenFieldsAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_image_stamp_action import ConvertOneShotBodyStepsItemImageStampAction # noqa: PLC0415
@@ -153,10 +143,6 @@ class ConvertOneShotBodyStepsItem:
         from ..models.convert_one_shot_body_steps_item_pdfa_convert_action import ConvertOneShotBodyStepsItemPDFAConvertAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_rotate_pages_action import ConvertOneShotBodyStepsItemRotatePagesAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_text_stamp_action import ConvertOneShotBodyStepsItemTextStampAction # noqa: PLC0415
-        copy_action: dict[str, Any] | Unset = UNSET
-        if not isinstance(self.copy_action, Unset):
-            copy_action = self.copy_action.to_dict()
-
         apply_redactions_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.apply_redactions_action, Unset):
             apply_redactions_action = self.apply_redactions_action.to_dict()
@@ -193,10 +179,6 @@ class ConvertOneShotBodyStepsItem:
         if not isinstance(self.move_pages_action, Unset):
             move_pages_action = self.move_pages_action.to_dict()
 
-        extract_pages_action: dict[str, Any] | Unset = UNSET
-        if not isinstance(self.extract_pages_action, Unset):
-            extract_pages_action = self.extract_pages_action.to_dict()
-
         text_stamp_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.text_stamp_action, Unset):
             text_stamp_action = self.text_stamp_action.to_dict()
@@ -226,8 +208,6 @@ class ConvertOneShotBodyStepsItem:
         field_dict.update(self.additional_properties)
         field_dict.update({
         })
-        if copy_action is not UNSET:
-            field_dict["CopyAction"] = copy_action
         if apply_redactions_action is not UNSET:
             field_dict["ApplyRedactionsAction"] = apply_redactions_action
         if flatten_fields_action is not UNSET:
@@ -246,8 +226,6 @@ class ConvertOneShotBodyStepsItem:
             field_dict["RotatePagesAction"] = rotate_pages_action
         if move_pages_action is not UNSET:
             field_dict["MovePagesAction"] = move_pages_action
-        if extract_pages_action is not UNSET:
-            field_dict["ExtractPagesAction"] = extract_pages_action
         if text_stamp_action is not UNSET:
             field_dict["TextStampAction"] = text_stamp_action
         if image_stamp_action is not UNSET:
@@ -268,9 +246,7 @@ class ConvertOneShotBodyStepsItem:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.convert_one_shot_body_steps_item_apply_redactions_action import ConvertOneShotBodyStepsItemApplyRedactionsAction # noqa: PLC0415
-        from ..models.convert_one_shot_body_steps_item_copy_action import ConvertOneShotBodyStepsItemCopyAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_delete_pages_action import ConvertOneShotBodyStepsItemDeletePagesAction # noqa: PLC0415
-        from ..models.convert_one_shot_body_steps_item_extract_pages_action import ConvertOneShotBodyStepsItemExtractPagesAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_flatten_annotations_action import ConvertOneShotBodyStepsItemFlattenAnnotationsAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_flatten_fields_action import ConvertOneShotBodyStepsItemFlattenFieldsAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_image_stamp_action import ConvertOneShotBodyStepsItemImageStampAction # noqa: PLC0415
@@ -285,16 +261,6 @@ class ConvertOneShotBodyStepsItem:
         from ..models.convert_one_shot_body_steps_item_rotate_pages_action import ConvertOneShotBodyStepsItemRotatePagesAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_text_stamp_action import ConvertOneShotBodyStepsItemTextStampAction # noqa: PLC0415
         d = dict(src_dict)
-        _copy_action = d.pop("CopyAction", UNSET)
-        copy_action: ConvertOneShotBodyStepsItemCopyAction | Unset
-        if isinstance(_copy_action,  Unset):
-            copy_action = UNSET
-        else:
-            copy_action = ConvertOneShotBodyStepsItemCopyAction.from_dict(_copy_action)
-
-
-
-
         _apply_redactions_action = d.pop("ApplyRedactionsAction", UNSET)
         apply_redactions_action: ConvertOneShotBodyStepsItemApplyRedactionsAction | Unset
         if isinstance(_apply_redactions_action,  Unset):
@@ -385,16 +351,6 @@ class ConvertOneShotBodyStepsItem:
 
 
 
-        _extract_pages_action = d.pop("ExtractPagesAction", UNSET)
-        extract_pages_action: ConvertOneShotBodyStepsItemExtractPagesAction | Unset
-        if isinstance(_extract_pages_action,  Unset):
-            extract_pages_action = UNSET
-        else:
-            extract_pages_action = ConvertOneShotBodyStepsItemExtractPagesAction.from_dict(_extract_pages_action)
-
-
-
-
         _text_stamp_action = d.pop("TextStampAction", UNSET)
         text_stamp_action: ConvertOneShotBodyStepsItemTextStampAction | Unset
         if isinstance(_text_stamp_action,  Unset):
@@ -456,7 +412,6 @@ class ConvertOneShotBodyStepsItem:
 
 
         convert_one_shot_body_steps_item = cls(
-            copy_action=copy_action,
             apply_redactions_action=apply_redactions_action,
             flatten_fields_action=flatten_fields_action,
             flatten_annotations_action=flatten_annotations_action,
@@ -466,7 +421,6 @@ class ConvertOneShotBodyStepsItem:
             delete_pages_action=delete_pages_action,
             rotate_pages_action=rotate_pages_action,
             move_pages_action=move_pages_action,
-            extract_pages_action=extract_pages_action,
             text_stamp_action=text_stamp_action,
             image_stamp_action=image_stamp_action,
             ocr_action=ocr_action,

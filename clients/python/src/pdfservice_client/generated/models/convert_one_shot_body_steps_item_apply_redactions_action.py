@@ -10,7 +10,6 @@ from ..types import UNSET, Unset
 
 from ..models.convert_one_shot_body_steps_item_apply_redactions_action_images import ConvertOneShotBodyStepsItemApplyRedactionsActionImages
 from ..models.convert_one_shot_body_steps_item_apply_redactions_action_line_art import ConvertOneShotBodyStepsItemApplyRedactionsActionLineArt
-from ..models.convert_one_shot_body_steps_item_apply_redactions_action_naming_mode import ConvertOneShotBodyStepsItemApplyRedactionsActionNamingMode
 from ..types import UNSET, Unset
 from typing import cast
 
@@ -31,11 +30,6 @@ class ConvertOneShotBodyStepsItemApplyRedactionsAction:
     applied and where the redacted text still occurs outside page content.
 
         Attributes:
-            save_path (str | Unset): Path of the output document ("folder/name.pdf"); absent: the original is replaced.
-                Folders are created.
-            naming_mode (ConvertOneShotBodyStepsItemApplyRedactionsActionNamingMode | Unset): When savePath exists: 0 fail
-                with 409 (default), 1 overwrite, 2 append a random number to the name. Default:
-                ConvertOneShotBodyStepsItemApplyRedactionsActionNamingMode.VALUE_0.
             page_index (int | Unset): Only this page's Redact annotations
             names (list[str] | Unset): Only these Redact annotations (404 for an unknown name, 400 for one that is not
                 Redact)
@@ -49,8 +43,6 @@ class ConvertOneShotBodyStepsItemApplyRedactionsAction:
                 bookmarks, annotation texts, form field values and embedded file names Default: False.
      """
 
-    save_path: str | Unset = UNSET
-    naming_mode: ConvertOneShotBodyStepsItemApplyRedactionsActionNamingMode | Unset = ConvertOneShotBodyStepsItemApplyRedactionsActionNamingMode.VALUE_0
     page_index: int | Unset = UNSET
     names: list[str] | Unset = UNSET
     images: ConvertOneShotBodyStepsItemApplyRedactionsActionImages | Unset = ConvertOneShotBodyStepsItemApplyRedactionsActionImages.PIXELS
@@ -62,13 +54,6 @@ class ConvertOneShotBodyStepsItemApplyRedactionsAction:
 
 
     def to_dict(self) -> dict[str, Any]:
-        save_path = self.save_path
-
-        naming_mode: int | Unset = UNSET
-        if not isinstance(self.naming_mode, Unset):
-            naming_mode = self.naming_mode.value
-
-
         page_index = self.page_index
 
         names: list[str] | Unset = UNSET
@@ -94,10 +79,6 @@ class ConvertOneShotBodyStepsItemApplyRedactionsAction:
 
         field_dict.update({
         })
-        if save_path is not UNSET:
-            field_dict["savePath"] = save_path
-        if naming_mode is not UNSET:
-            field_dict["namingMode"] = naming_mode
         if page_index is not UNSET:
             field_dict["pageIndex"] = page_index
         if names is not UNSET:
@@ -116,18 +97,6 @@ class ConvertOneShotBodyStepsItemApplyRedactionsAction:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        save_path = d.pop("savePath", UNSET)
-
-        _naming_mode = d.pop("namingMode", UNSET)
-        naming_mode: ConvertOneShotBodyStepsItemApplyRedactionsActionNamingMode | Unset
-        if isinstance(_naming_mode,  Unset):
-            naming_mode = UNSET
-        else:
-            naming_mode = ConvertOneShotBodyStepsItemApplyRedactionsActionNamingMode(_naming_mode)
-
-
-
-
         page_index = d.pop("pageIndex", UNSET)
 
         names = cast(list[str], d.pop("names", UNSET))
@@ -156,8 +125,6 @@ class ConvertOneShotBodyStepsItemApplyRedactionsAction:
         scrub_elsewhere = d.pop("scrubElsewhere", UNSET)
 
         convert_one_shot_body_steps_item_apply_redactions_action = cls(
-            save_path=save_path,
-            naming_mode=naming_mode,
             page_index=page_index,
             names=names,
             images=images,

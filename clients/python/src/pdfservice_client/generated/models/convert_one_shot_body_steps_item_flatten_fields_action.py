@@ -8,7 +8,6 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.convert_one_shot_body_steps_item_flatten_fields_action_naming_mode import ConvertOneShotBodyStepsItemFlattenFieldsActionNamingMode
 from ..types import UNSET, Unset
 
 
@@ -27,11 +26,6 @@ class ConvertOneShotBodyStepsItemFlattenFieldsAction:
     paintOnlyImageButtons); fields without the print flag only with paintNonPrintableFields; hidden fields never.
 
         Attributes:
-            save_path (str | Unset): Path of the output document ("folder/name.pdf"); absent: the original is replaced.
-                Folders are created.
-            naming_mode (ConvertOneShotBodyStepsItemFlattenFieldsActionNamingMode | Unset): When savePath exists: 0 fail
-                with 409 (default), 1 overwrite, 2 append a random number to the name. Default:
-                ConvertOneShotBodyStepsItemFlattenFieldsActionNamingMode.VALUE_0.
             paint_buttons (bool | Unset): Paint push buttons (default: they are dropped) Default: False.
             paint_only_image_buttons (bool | Unset): With paintButtons: only the push buttons that show an image Default:
                 False.
@@ -39,8 +33,6 @@ class ConvertOneShotBodyStepsItemFlattenFieldsAction:
                 Default: False.
      """
 
-    save_path: str | Unset = UNSET
-    naming_mode: ConvertOneShotBodyStepsItemFlattenFieldsActionNamingMode | Unset = ConvertOneShotBodyStepsItemFlattenFieldsActionNamingMode.VALUE_0
     paint_buttons: bool | Unset = False
     paint_only_image_buttons: bool | Unset = False
     paint_non_printable_fields: bool | Unset = False
@@ -50,13 +42,6 @@ class ConvertOneShotBodyStepsItemFlattenFieldsAction:
 
 
     def to_dict(self) -> dict[str, Any]:
-        save_path = self.save_path
-
-        naming_mode: int | Unset = UNSET
-        if not isinstance(self.naming_mode, Unset):
-            naming_mode = self.naming_mode.value
-
-
         paint_buttons = self.paint_buttons
 
         paint_only_image_buttons = self.paint_only_image_buttons
@@ -68,10 +53,6 @@ class ConvertOneShotBodyStepsItemFlattenFieldsAction:
 
         field_dict.update({
         })
-        if save_path is not UNSET:
-            field_dict["savePath"] = save_path
-        if naming_mode is not UNSET:
-            field_dict["namingMode"] = naming_mode
         if paint_buttons is not UNSET:
             field_dict["paintButtons"] = paint_buttons
         if paint_only_image_buttons is not UNSET:
@@ -86,18 +67,6 @@ class ConvertOneShotBodyStepsItemFlattenFieldsAction:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        save_path = d.pop("savePath", UNSET)
-
-        _naming_mode = d.pop("namingMode", UNSET)
-        naming_mode: ConvertOneShotBodyStepsItemFlattenFieldsActionNamingMode | Unset
-        if isinstance(_naming_mode,  Unset):
-            naming_mode = UNSET
-        else:
-            naming_mode = ConvertOneShotBodyStepsItemFlattenFieldsActionNamingMode(_naming_mode)
-
-
-
-
         paint_buttons = d.pop("paintButtons", UNSET)
 
         paint_only_image_buttons = d.pop("paintOnlyImageButtons", UNSET)
@@ -105,8 +74,6 @@ class ConvertOneShotBodyStepsItemFlattenFieldsAction:
         paint_non_printable_fields = d.pop("paintNonPrintableFields", UNSET)
 
         convert_one_shot_body_steps_item_flatten_fields_action = cls(
-            save_path=save_path,
-            naming_mode=naming_mode,
             paint_buttons=paint_buttons,
             paint_only_image_buttons=paint_only_image_buttons,
             paint_non_printable_fields=paint_non_printable_fields,

@@ -8,7 +8,6 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.convert_one_shot_body_steps_item_image_stamp_action_naming_mode import ConvertOneShotBodyStepsItemImageStampActionNamingMode
 from ..types import UNSET, Unset
 
 
@@ -30,11 +29,6 @@ class ConvertOneShotBodyStepsItemImageStampAction:
         Attributes:
             x (float): Points from the origin of the page's default user space (unrotated, as the page's MediaBox counts)
             y (float): Points upwards from the origin of the page's default user space
-            save_path (str | Unset): Path of the output document ("folder/name.pdf"); absent: the original is replaced.
-                Folders are created.
-            naming_mode (ConvertOneShotBodyStepsItemImageStampActionNamingMode | Unset): When savePath exists: 0 fail with
-                409 (default), 1 overwrite, 2 append a random number to the name. Default:
-                ConvertOneShotBodyStepsItemImageStampActionNamingMode.VALUE_0.
             rotation (float | Unset): Degrees, counter-clockwise, about (x, y) Default: 0.0.
             transparency (float | Unset): 0 opaque (default) to 1 invisible; or give opacity instead
             opacity (float | Unset): 1 opaque (default) to 0 invisible: 1 - transparency; not together with transparency
@@ -46,8 +40,6 @@ class ConvertOneShotBodyStepsItemImageStampAction:
 
     x: float
     y: float
-    save_path: str | Unset = UNSET
-    naming_mode: ConvertOneShotBodyStepsItemImageStampActionNamingMode | Unset = ConvertOneShotBodyStepsItemImageStampActionNamingMode.VALUE_0
     rotation: float | Unset = 0.0
     transparency: float | Unset = UNSET
     opacity: float | Unset = UNSET
@@ -64,13 +56,6 @@ class ConvertOneShotBodyStepsItemImageStampAction:
         x = self.x
 
         y = self.y
-
-        save_path = self.save_path
-
-        naming_mode: int | Unset = UNSET
-        if not isinstance(self.naming_mode, Unset):
-            naming_mode = self.naming_mode.value
-
 
         rotation = self.rotation
 
@@ -93,10 +78,6 @@ class ConvertOneShotBodyStepsItemImageStampAction:
             "x": x,
             "y": y,
         })
-        if save_path is not UNSET:
-            field_dict["savePath"] = save_path
-        if naming_mode is not UNSET:
-            field_dict["namingMode"] = naming_mode
         if rotation is not UNSET:
             field_dict["rotation"] = rotation
         if transparency is not UNSET:
@@ -123,18 +104,6 @@ class ConvertOneShotBodyStepsItemImageStampAction:
 
         y = d.pop("y")
 
-        save_path = d.pop("savePath", UNSET)
-
-        _naming_mode = d.pop("namingMode", UNSET)
-        naming_mode: ConvertOneShotBodyStepsItemImageStampActionNamingMode | Unset
-        if isinstance(_naming_mode,  Unset):
-            naming_mode = UNSET
-        else:
-            naming_mode = ConvertOneShotBodyStepsItemImageStampActionNamingMode(_naming_mode)
-
-
-
-
         rotation = d.pop("rotation", UNSET)
 
         transparency = d.pop("transparency", UNSET)
@@ -152,8 +121,6 @@ class ConvertOneShotBodyStepsItemImageStampAction:
         convert_one_shot_body_steps_item_image_stamp_action = cls(
             x=x,
             y=y,
-            save_path=save_path,
-            naming_mode=naming_mode,
             rotation=rotation,
             transparency=transparency,
             opacity=opacity,

@@ -8,8 +8,6 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.convert_one_shot_body_steps_item_move_pages_action_naming_mode import ConvertOneShotBodyStepsItemMovePagesActionNamingMode
-from ..types import UNSET, Unset
 
 
 
@@ -28,17 +26,10 @@ class ConvertOneShotBodyStepsItemMovePagesAction:
         Attributes:
             page_range (str): The pages to move, 1-based, as in a print dialog: "1-3,7,10-"; not empty.
             to_index (int): Zero-based position of the first moved page in the resulting document
-            save_path (str | Unset): Path of the output document ("folder/name.pdf"); absent: the original is replaced.
-                Folders are created.
-            naming_mode (ConvertOneShotBodyStepsItemMovePagesActionNamingMode | Unset): When savePath exists: 0 fail with
-                409 (default), 1 overwrite, 2 append a random number to the name. Default:
-                ConvertOneShotBodyStepsItemMovePagesActionNamingMode.VALUE_0.
      """
 
     page_range: str
     to_index: int
-    save_path: str | Unset = UNSET
-    naming_mode: ConvertOneShotBodyStepsItemMovePagesActionNamingMode | Unset = ConvertOneShotBodyStepsItemMovePagesActionNamingMode.VALUE_0
 
 
 
@@ -49,13 +40,6 @@ class ConvertOneShotBodyStepsItemMovePagesAction:
 
         to_index = self.to_index
 
-        save_path = self.save_path
-
-        naming_mode: int | Unset = UNSET
-        if not isinstance(self.naming_mode, Unset):
-            naming_mode = self.naming_mode.value
-
-
 
         field_dict: dict[str, Any] = {}
 
@@ -63,10 +47,6 @@ class ConvertOneShotBodyStepsItemMovePagesAction:
             "pageRange": page_range,
             "toIndex": to_index,
         })
-        if save_path is not UNSET:
-            field_dict["savePath"] = save_path
-        if naming_mode is not UNSET:
-            field_dict["namingMode"] = naming_mode
 
         return field_dict
 
@@ -79,23 +59,9 @@ class ConvertOneShotBodyStepsItemMovePagesAction:
 
         to_index = d.pop("toIndex")
 
-        save_path = d.pop("savePath", UNSET)
-
-        _naming_mode = d.pop("namingMode", UNSET)
-        naming_mode: ConvertOneShotBodyStepsItemMovePagesActionNamingMode | Unset
-        if isinstance(_naming_mode,  Unset):
-            naming_mode = UNSET
-        else:
-            naming_mode = ConvertOneShotBodyStepsItemMovePagesActionNamingMode(_naming_mode)
-
-
-
-
         convert_one_shot_body_steps_item_move_pages_action = cls(
             page_range=page_range,
             to_index=to_index,
-            save_path=save_path,
-            naming_mode=naming_mode,
         )
 
         return convert_one_shot_body_steps_item_move_pages_action

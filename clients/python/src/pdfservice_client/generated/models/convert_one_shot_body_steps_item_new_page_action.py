@@ -8,7 +8,6 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.convert_one_shot_body_steps_item_new_page_action_naming_mode import ConvertOneShotBodyStepsItemNewPageActionNamingMode
 from ..types import UNSET, Unset
 
 
@@ -26,18 +25,11 @@ class ConvertOneShotBodyStepsItemNewPageAction:
     inserted first) at pageIndex (default: at the end).
 
         Attributes:
-            save_path (str | Unset): Path of the output document ("folder/name.pdf"); absent: the original is replaced.
-                Folders are created.
-            naming_mode (ConvertOneShotBodyStepsItemNewPageActionNamingMode | Unset): When savePath exists: 0 fail with 409
-                (default), 1 overwrite, 2 append a random number to the name. Default:
-                ConvertOneShotBodyStepsItemNewPageActionNamingMode.VALUE_0.
             page_index (int | Unset): Zero-based position the new pages take (0: before the first page); absent: at the end
             width (float | Unset): Points (1/72 inch); ISO 32000 allows 3 to 14,400
             height (float | Unset): Points (1/72 inch); ISO 32000 allows 3 to 14,400
      """
 
-    save_path: str | Unset = UNSET
-    naming_mode: ConvertOneShotBodyStepsItemNewPageActionNamingMode | Unset = ConvertOneShotBodyStepsItemNewPageActionNamingMode.VALUE_0
     page_index: int | Unset = UNSET
     width: float | Unset = UNSET
     height: float | Unset = UNSET
@@ -47,13 +39,6 @@ class ConvertOneShotBodyStepsItemNewPageAction:
 
 
     def to_dict(self) -> dict[str, Any]:
-        save_path = self.save_path
-
-        naming_mode: int | Unset = UNSET
-        if not isinstance(self.naming_mode, Unset):
-            naming_mode = self.naming_mode.value
-
-
         page_index = self.page_index
 
         width = self.width
@@ -65,10 +50,6 @@ class ConvertOneShotBodyStepsItemNewPageAction:
 
         field_dict.update({
         })
-        if save_path is not UNSET:
-            field_dict["savePath"] = save_path
-        if naming_mode is not UNSET:
-            field_dict["namingMode"] = naming_mode
         if page_index is not UNSET:
             field_dict["pageIndex"] = page_index
         if width is not UNSET:
@@ -83,18 +64,6 @@ class ConvertOneShotBodyStepsItemNewPageAction:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        save_path = d.pop("savePath", UNSET)
-
-        _naming_mode = d.pop("namingMode", UNSET)
-        naming_mode: ConvertOneShotBodyStepsItemNewPageActionNamingMode | Unset
-        if isinstance(_naming_mode,  Unset):
-            naming_mode = UNSET
-        else:
-            naming_mode = ConvertOneShotBodyStepsItemNewPageActionNamingMode(_naming_mode)
-
-
-
-
         page_index = d.pop("pageIndex", UNSET)
 
         width = d.pop("width", UNSET)
@@ -102,8 +71,6 @@ class ConvertOneShotBodyStepsItemNewPageAction:
         height = d.pop("height", UNSET)
 
         convert_one_shot_body_steps_item_new_page_action = cls(
-            save_path=save_path,
-            naming_mode=naming_mode,
             page_index=page_index,
             width=width,
             height=height,

@@ -8,7 +8,6 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.convert_one_shot_body_steps_item_ocr_action_naming_mode import ConvertOneShotBodyStepsItemOCRActionNamingMode
 from ..types import UNSET, Unset
 
 
@@ -30,11 +29,6 @@ class ConvertOneShotBodyStepsItemOCRAction:
     failed. Runs as a background job unless Prefer: wait=N. See docs/ocr.md.
 
         Attributes:
-            save_path (str | Unset): Path of the output document ("folder/name.pdf"); absent: the original is replaced.
-                Folders are created.
-            naming_mode (ConvertOneShotBodyStepsItemOCRActionNamingMode | Unset): When savePath exists: 0 fail with 409
-                (default), 1 overwrite, 2 append a random number to the name. Default:
-                ConvertOneShotBodyStepsItemOCRActionNamingMode.VALUE_0.
             language (str | Unset): Tesseract language codes, several joined with "+" (eng+deu); 400 UNKNOWN_LANGUAGE names
                 the installed ones Default: 'eng'.
             dpi (int | Unset): Resolution the pages are rendered at for recognition Default: 300.
@@ -49,8 +43,6 @@ class ConvertOneShotBodyStepsItemOCRAction:
                 page's content is not changed) Default: False.
      """
 
-    save_path: str | Unset = UNSET
-    naming_mode: ConvertOneShotBodyStepsItemOCRActionNamingMode | Unset = ConvertOneShotBodyStepsItemOCRActionNamingMode.VALUE_0
     language: str | Unset = 'eng'
     dpi: int | Unset = 300
     page_index: int | Unset = UNSET
@@ -64,13 +56,6 @@ class ConvertOneShotBodyStepsItemOCRAction:
 
 
     def to_dict(self) -> dict[str, Any]:
-        save_path = self.save_path
-
-        naming_mode: int | Unset = UNSET
-        if not isinstance(self.naming_mode, Unset):
-            naming_mode = self.naming_mode.value
-
-
         language = self.language
 
         dpi = self.dpi
@@ -90,10 +75,6 @@ class ConvertOneShotBodyStepsItemOCRAction:
 
         field_dict.update({
         })
-        if save_path is not UNSET:
-            field_dict["savePath"] = save_path
-        if naming_mode is not UNSET:
-            field_dict["namingMode"] = naming_mode
         if language is not UNSET:
             field_dict["language"] = language
         if dpi is not UNSET:
@@ -116,18 +97,6 @@ class ConvertOneShotBodyStepsItemOCRAction:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        save_path = d.pop("savePath", UNSET)
-
-        _naming_mode = d.pop("namingMode", UNSET)
-        naming_mode: ConvertOneShotBodyStepsItemOCRActionNamingMode | Unset
-        if isinstance(_naming_mode,  Unset):
-            naming_mode = UNSET
-        else:
-            naming_mode = ConvertOneShotBodyStepsItemOCRActionNamingMode(_naming_mode)
-
-
-
-
         language = d.pop("language", UNSET)
 
         dpi = d.pop("dpi", UNSET)
@@ -143,8 +112,6 @@ class ConvertOneShotBodyStepsItemOCRAction:
         auto_rotate = d.pop("autoRotate", UNSET)
 
         convert_one_shot_body_steps_item_ocr_action = cls(
-            save_path=save_path,
-            naming_mode=naming_mode,
             language=language,
             dpi=dpi,
             page_index=page_index,

@@ -8,7 +8,6 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
-from ..models.convert_one_shot_body_steps_item_optimize_action_naming_mode import ConvertOneShotBodyStepsItemOptimizeActionNamingMode
 from ..types import UNSET, Unset
 from typing import cast
 
@@ -33,19 +32,12 @@ class ConvertOneShotBodyStepsItemOptimizeAction:
     would not be smaller nothing is written and the answer is 200 with report.changed false. See docs/optimize.md.
 
         Attributes:
-            save_path (str | Unset): Path of the output document ("folder/name.pdf"); absent: the original is replaced.
-                Folders are created.
-            naming_mode (ConvertOneShotBodyStepsItemOptimizeActionNamingMode | Unset): When savePath exists: 0 fail with 409
-                (default), 1 overwrite, 2 append a random number to the name. Default:
-                ConvertOneShotBodyStepsItemOptimizeActionNamingMode.VALUE_0.
             profile_name (str | Unset): The optimize profile to apply, built-in (screen, ebook, printer, prepress, lossless)
                 or user-defined; exactly one of profileName and profile
             profile (ConvertOneShotBodyStepsItemOptimizeActionProfile | Unset): The settings to apply, given inline (as an
                 optimize profile's body); exactly one of profileName and profile
      """
 
-    save_path: str | Unset = UNSET
-    naming_mode: ConvertOneShotBodyStepsItemOptimizeActionNamingMode | Unset = ConvertOneShotBodyStepsItemOptimizeActionNamingMode.VALUE_0
     profile_name: str | Unset = UNSET
     profile: ConvertOneShotBodyStepsItemOptimizeActionProfile | Unset = UNSET
 
@@ -55,13 +47,6 @@ class ConvertOneShotBodyStepsItemOptimizeAction:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.convert_one_shot_body_steps_item_optimize_action_profile import ConvertOneShotBodyStepsItemOptimizeActionProfile # noqa: PLC0415
-        save_path = self.save_path
-
-        naming_mode: int | Unset = UNSET
-        if not isinstance(self.naming_mode, Unset):
-            naming_mode = self.naming_mode.value
-
-
         profile_name = self.profile_name
 
         profile: dict[str, Any] | Unset = UNSET
@@ -73,10 +58,6 @@ class ConvertOneShotBodyStepsItemOptimizeAction:
 
         field_dict.update({
         })
-        if save_path is not UNSET:
-            field_dict["savePath"] = save_path
-        if naming_mode is not UNSET:
-            field_dict["namingMode"] = naming_mode
         if profile_name is not UNSET:
             field_dict["profileName"] = profile_name
         if profile is not UNSET:
@@ -90,18 +71,6 @@ class ConvertOneShotBodyStepsItemOptimizeAction:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.convert_one_shot_body_steps_item_optimize_action_profile import ConvertOneShotBodyStepsItemOptimizeActionProfile # noqa: PLC0415
         d = dict(src_dict)
-        save_path = d.pop("savePath", UNSET)
-
-        _naming_mode = d.pop("namingMode", UNSET)
-        naming_mode: ConvertOneShotBodyStepsItemOptimizeActionNamingMode | Unset
-        if isinstance(_naming_mode,  Unset):
-            naming_mode = UNSET
-        else:
-            naming_mode = ConvertOneShotBodyStepsItemOptimizeActionNamingMode(_naming_mode)
-
-
-
-
         profile_name = d.pop("profileName", UNSET)
 
         _profile = d.pop("profile", UNSET)
@@ -115,8 +84,6 @@ class ConvertOneShotBodyStepsItemOptimizeAction:
 
 
         convert_one_shot_body_steps_item_optimize_action = cls(
-            save_path=save_path,
-            naming_mode=naming_mode,
             profile_name=profile_name,
             profile=profile,
         )

@@ -9,7 +9,6 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.convert_one_shot_body_steps_item_pdfa_convert_action_embedded_files import ConvertOneShotBodyStepsItemPDFAConvertActionEmbeddedFiles
-from ..models.convert_one_shot_body_steps_item_pdfa_convert_action_naming_mode import ConvertOneShotBodyStepsItemPDFAConvertActionNamingMode
 from ..models.convert_one_shot_body_steps_item_pdfa_convert_action_profile import ConvertOneShotBodyStepsItemPDFAConvertActionProfile
 from ..models.convert_one_shot_body_steps_item_pdfa_convert_action_transparency import ConvertOneShotBodyStepsItemPDFAConvertActionTransparency
 from ..models.convert_one_shot_body_steps_item_pdfa_convert_action_unsupported_annots import ConvertOneShotBodyStepsItemPDFAConvertActionUnsupportedAnnots
@@ -35,11 +34,6 @@ class ConvertOneShotBodyStepsItemPDFAConvertAction:
     docs/pdfa.md.
 
         Attributes:
-            save_path (str | Unset): Path of the output document ("folder/name.pdf"); absent: the original is replaced.
-                Folders are created.
-            naming_mode (ConvertOneShotBodyStepsItemPDFAConvertActionNamingMode | Unset): When savePath exists: 0 fail with
-                409 (default), 1 overwrite, 2 append a random number to the name. Default:
-                ConvertOneShotBodyStepsItemPDFAConvertActionNamingMode.VALUE_0.
             profile (ConvertOneShotBodyStepsItemPDFAConvertActionProfile | Unset): PDF/A flavour to convert to (default
                 pdfa2b: allows transparency and JPEG 2000, read by every archive system) Default:
                 ConvertOneShotBodyStepsItemPDFAConvertActionProfile.PDFA2B.
@@ -58,8 +52,6 @@ class ConvertOneShotBodyStepsItemPDFAConvertAction:
                 where a rule failed (not PDF/A), and answer 200/201 with the report, instead of 422 Default: False.
      """
 
-    save_path: str | Unset = UNSET
-    naming_mode: ConvertOneShotBodyStepsItemPDFAConvertActionNamingMode | Unset = ConvertOneShotBodyStepsItemPDFAConvertActionNamingMode.VALUE_0
     profile: ConvertOneShotBodyStepsItemPDFAConvertActionProfile | Unset = ConvertOneShotBodyStepsItemPDFAConvertActionProfile.PDFA2B
     unsupported_annots: ConvertOneShotBodyStepsItemPDFAConvertActionUnsupportedAnnots | Unset = ConvertOneShotBodyStepsItemPDFAConvertActionUnsupportedAnnots.VALUE_0
     embedded_files: ConvertOneShotBodyStepsItemPDFAConvertActionEmbeddedFiles | Unset = ConvertOneShotBodyStepsItemPDFAConvertActionEmbeddedFiles.VALUE_0
@@ -72,13 +64,6 @@ class ConvertOneShotBodyStepsItemPDFAConvertAction:
 
 
     def to_dict(self) -> dict[str, Any]:
-        save_path = self.save_path
-
-        naming_mode: int | Unset = UNSET
-        if not isinstance(self.naming_mode, Unset):
-            naming_mode = self.naming_mode.value
-
-
         profile: str | Unset = UNSET
         if not isinstance(self.profile, Unset):
             profile = self.profile.value
@@ -108,10 +93,6 @@ class ConvertOneShotBodyStepsItemPDFAConvertAction:
 
         field_dict.update({
         })
-        if save_path is not UNSET:
-            field_dict["savePath"] = save_path
-        if naming_mode is not UNSET:
-            field_dict["namingMode"] = naming_mode
         if profile is not UNSET:
             field_dict["profile"] = profile
         if unsupported_annots is not UNSET:
@@ -132,18 +113,6 @@ class ConvertOneShotBodyStepsItemPDFAConvertAction:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        save_path = d.pop("savePath", UNSET)
-
-        _naming_mode = d.pop("namingMode", UNSET)
-        naming_mode: ConvertOneShotBodyStepsItemPDFAConvertActionNamingMode | Unset
-        if isinstance(_naming_mode,  Unset):
-            naming_mode = UNSET
-        else:
-            naming_mode = ConvertOneShotBodyStepsItemPDFAConvertActionNamingMode(_naming_mode)
-
-
-
-
         _profile = d.pop("profile", UNSET)
         profile: ConvertOneShotBodyStepsItemPDFAConvertActionProfile | Unset
         if isinstance(_profile,  Unset):
@@ -189,8 +158,6 @@ class ConvertOneShotBodyStepsItemPDFAConvertAction:
         add_annots = d.pop("addAnnots", UNSET)
 
         convert_one_shot_body_steps_item_pdfa_convert_action = cls(
-            save_path=save_path,
-            naming_mode=naming_mode,
             profile=profile,
             unsupported_annots=unsupported_annots,
             embedded_files=embedded_files,

@@ -9,7 +9,6 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..models.convert_one_shot_body_steps_item_text_stamp_action_font_style import ConvertOneShotBodyStepsItemTextStampActionFontStyle
-from ..models.convert_one_shot_body_steps_item_text_stamp_action_naming_mode import ConvertOneShotBodyStepsItemTextStampActionNamingMode
 from ..types import UNSET, Unset
 
 
@@ -31,11 +30,6 @@ class ConvertOneShotBodyStepsItemTextStampAction:
             text (str): The text; \\n starts a new line
             x (float): Points from the origin of the page's default user space (unrotated, as the page's MediaBox counts)
             y (float): Points upwards from the origin of the page's default user space
-            save_path (str | Unset): Path of the output document ("folder/name.pdf"); absent: the original is replaced.
-                Folders are created.
-            naming_mode (ConvertOneShotBodyStepsItemTextStampActionNamingMode | Unset): When savePath exists: 0 fail with
-                409 (default), 1 overwrite, 2 append a random number to the name. Default:
-                ConvertOneShotBodyStepsItemTextStampActionNamingMode.VALUE_0.
             rotation (float | Unset): Degrees, counter-clockwise, about (x, y) Default: 0.0.
             transparency (float | Unset): 0 opaque (default) to 1 invisible; or give opacity instead
             opacity (float | Unset): 1 opaque (default) to 0 invisible: 1 - transparency; not together with transparency
@@ -52,8 +46,6 @@ class ConvertOneShotBodyStepsItemTextStampAction:
     text: str
     x: float
     y: float
-    save_path: str | Unset = UNSET
-    naming_mode: ConvertOneShotBodyStepsItemTextStampActionNamingMode | Unset = ConvertOneShotBodyStepsItemTextStampActionNamingMode.VALUE_0
     rotation: float | Unset = 0.0
     transparency: float | Unset = UNSET
     opacity: float | Unset = UNSET
@@ -73,13 +65,6 @@ class ConvertOneShotBodyStepsItemTextStampAction:
         x = self.x
 
         y = self.y
-
-        save_path = self.save_path
-
-        naming_mode: int | Unset = UNSET
-        if not isinstance(self.naming_mode, Unset):
-            naming_mode = self.naming_mode.value
-
 
         rotation = self.rotation
 
@@ -108,10 +93,6 @@ class ConvertOneShotBodyStepsItemTextStampAction:
             "x": x,
             "y": y,
         })
-        if save_path is not UNSET:
-            field_dict["savePath"] = save_path
-        if naming_mode is not UNSET:
-            field_dict["namingMode"] = naming_mode
         if rotation is not UNSET:
             field_dict["rotation"] = rotation
         if transparency is not UNSET:
@@ -142,18 +123,6 @@ class ConvertOneShotBodyStepsItemTextStampAction:
 
         y = d.pop("y")
 
-        save_path = d.pop("savePath", UNSET)
-
-        _naming_mode = d.pop("namingMode", UNSET)
-        naming_mode: ConvertOneShotBodyStepsItemTextStampActionNamingMode | Unset
-        if isinstance(_naming_mode,  Unset):
-            naming_mode = UNSET
-        else:
-            naming_mode = ConvertOneShotBodyStepsItemTextStampActionNamingMode(_naming_mode)
-
-
-
-
         rotation = d.pop("rotation", UNSET)
 
         transparency = d.pop("transparency", UNSET)
@@ -182,8 +151,6 @@ class ConvertOneShotBodyStepsItemTextStampAction:
             text=text,
             x=x,
             y=y,
-            save_path=save_path,
-            naming_mode=naming_mode,
             rotation=rotation,
             transparency=transparency,
             opacity=opacity,
