@@ -16,9 +16,12 @@ export interface XmlNode {
  */
 export const NOT_XML = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF\uD800-\uDFFF]/gu;
 
+/** What either replacement of escapeXml may touch (a superset for text). */
+const NEEDS_ESCAPE = /[&<>"\r\n\t\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF\uD800-\uDFFF]/;
+
 /** Whether escapeXml would have to write stand-ins for some characters of `value` (for the warning callers give). */
 export function hasNonXml(value: string): boolean {
-  return value.search(NOT_XML) >= 0;
+  return NEEDS_ESCAPE.test(value) && value.search(NOT_XML) >= 0;
 }
 
 const REFERENCES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\r': '&#13;', '\n': '&#10;', '\t': '&#9;' };
@@ -32,6 +35,8 @@ const REFERENCES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&g
  * U+FFFD; never dropped silently: callers report them (hasNonXml, nonXmlWarning).
  */
 export function escapeXml(value: string, attribute = false): string {
+  // Most values need nothing: one test without the `u` flag (any surrogate sends the value down the full path) instead of two replacements.
+  if (!NEEDS_ESCAPE.test(value)) return value;
   return value
     .replace(NOT_XML, (c) => (c.charCodeAt(0) < 0x20 ? String.fromCharCode(0x2400 + c.charCodeAt(0)) : '\uFFFD'))
     .replace(attribute ? /[&<>"\r\n\t]/g : /[&<>\r]/g, (c) => REFERENCES[c]!);

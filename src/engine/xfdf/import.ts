@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import * as mupdf from 'mupdf';
 import type { AnnotationModel } from '../annotations/model.js';
 import { EngineError } from '../errors.js';
-import { annotationEntries, entryObject, readAnnotations } from '../annotations/read.js';
+import { annotationEntries, entryObject, pageObjects, readAnnotations } from '../annotations/read.js';
 import { setAppearance } from './appearance-objects.js';
 import { editPdf } from '../core/document-task.js';
 import { PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from '../syntax/parser.js';
@@ -55,18 +55,19 @@ function nameFor(incoming: { name?: string | undefined }, taken: Set<string>): s
  * and appearances are generated for what has none.
  */
 export function importAnnotations(doc: mupdf.PDFDocument, incoming: IncomingAnnotation[], warnings: string[]): { created: string[]; updated: string[] } {
-  const pageCount = doc.countPages();
+  const pages = pageObjects(doc);
+  const pageCount = pages.length;
   const existing = new Map(annotationEntries(doc).map((e) => [e.name, e]));
   const taken = new Set(existing.keys());
   const objects = new Map<string, mupdf.PDFObject>(); // name -> indirect object, for linking
   for (const [n, e] of existing) objects.set(n, entryObject(doc, e));
   const created: string[] = [];
   const updated: string[] = [];
-  const touched: { obj: mupdf.PDFObject; pageIndex: number }[] = [];
+  const touched: Touched[] = [];
   const written: { item: IncomingAnnotation; obj: mupdf.PDFObject; name: string }[] = [];
 
   const write = (pageIndex: number, dict: PdfDict, annotationName: string): mupdf.PDFObject => {
-    const page = doc.findPage(pageIndex);
+    const page = pages[pageIndex]!;
     const old = existing.get(annotationName);
     let obj: mupdf.PDFObject;
     if (old && old.objectNumber !== undefined) {
@@ -75,7 +76,7 @@ export function importAnnotations(doc: mupdf.PDFDocument, incoming: IncomingAnno
       updated.push(annotationName);
       if (old.pageIndex !== pageIndex) {
         // Moved to another page: out of the old /Annots, into the new one.
-        removeFromAnnots(doc.findPage(old.pageIndex), old.objectNumber);
+        removeFromAnnots(pages[old.pageIndex]!, old.objectNumber);
         appendAnnot(doc, page, obj);
       }
     } else {
@@ -88,7 +89,7 @@ export function importAnnotations(doc: mupdf.PDFDocument, incoming: IncomingAnno
     obj.put('NM', toMupdf(doc, str(annotationName)));
     obj.put('P', page);
     objects.set(annotationName, obj);
-    touched.push({ obj, pageIndex });
+    touched.push({ obj, pageIndex, dict });
     return obj;
   };
 
@@ -102,8 +103,7 @@ export function importAnnotations(doc: mupdf.PDFDocument, incoming: IncomingAnno
     if (item.destinationPage !== undefined) {
       const dest = dict.get('Dest');
       if (Array.isArray(dest) && item.destinationPage < pageCount) {
-        const page = doc.findPage(item.destinationPage);
-        dict.set('Dest', [new PdfRef(page.asIndirect(), 0), ...dest.slice(1)]);
+        dict.set('Dest', [new PdfRef(pages[item.destinationPage]!.asIndirect(), 0), ...dest.slice(1)]);
       } else {
         dict.delete('Dest');
         warnings.push(`link ${annotationName} points at page ${item.destinationPage}, which the document does not have: destination dropped`);
@@ -166,51 +166,54 @@ function appendAnnot(doc: mupdf.PDFDocument, page: mupdf.PDFObject, obj: mupdf.P
   deref(annots).push(obj);
 }
 
+/** An annotation written by the import, with the entries it was written with. */
+interface Touched {
+  obj: mupdf.PDFObject;
+  pageIndex: number;
+  dict: PdfDict;
+}
+
+/** The entries MuPDF's drawing adjusts, put back after it (generateAppearances). */
+const KEPT_ENTRIES = ['Rect', 'RD', 'F'] as const;
+
 /**
  * MuPDF draws an appearance for an annotation it sees as changed (redraw). Drawing also adjusts /Rect, /RD and /F to MuPDF's taste; the
  * imported values are put back afterwards (viewers fit the appearance into
- * /Rect), so that what was imported is what is exported. Annotations that came
- * with an appearance keep it.
+ * /Rect), so that what was imported is what is exported. They are taken from
+ * the entries written, not read back from the document: reading and copying
+ * three entries of every annotation through MuPDF's API cost as much as
+ * drawing them. Annotations that came with an appearance keep it.
  */
-function generateAppearances(doc: mupdf.PDFDocument, touched: { obj: mupdf.PDFObject; pageIndex: number }[]): void {
-  const byPage = new Map<number, Map<number, mupdf.PDFObject>>();
+function generateAppearances(doc: mupdf.PDFDocument, touched: Touched[]): void {
+  const byPage = new Map<number, Map<number, Touched>>();
   for (const t of touched) {
     if (!t.obj.get('AP').isNull()) continue;
     const subtype = t.obj.get('Subtype').asName();
     if (subtype === 'Popup' || subtype === 'Link') continue;
     if (!byPage.has(t.pageIndex)) byPage.set(t.pageIndex, new Map());
-    byPage.get(t.pageIndex)!.set(t.obj.asIndirect(), t.obj);
+    byPage.get(t.pageIndex)!.set(t.obj.asIndirect(), t);
   }
   for (const [pageIndex, wanted] of byPage) {
     const page = doc.loadPage(pageIndex);
-    const drawn = page.getAnnotations().filter((annot) => {
+    const drawn: mupdf.PDFAnnotation[] = [];
+    const written: Touched[] = [];
+    for (const annot of page.getAnnotations()) {
       const obj = annot.getObject();
-      return obj.isIndirect() && wanted.has(obj.asIndirect());
-    });
-    const kept = drawn.map((annot) => {
-      const obj = annot.getObject();
-      return ['Rect', 'RD', 'F'].map((key) => [key, obj.get(key)] as const).map(([key, value]) => [key, value.isNull() ? undefined : toMupdfCopy(doc, value)] as const);
-    });
+      const t = obj.isIndirect() ? wanted.get(obj.asIndirect()) : undefined;
+      if (!t) continue;
+      drawn.push(annot);
+      written.push(t);
+    }
     redrawAll(drawn);
-    drawn.forEach((annot, i) => {
-      const obj = annot.getObject();
-      for (const [key, value] of kept[i]!) {
+    written.forEach(({ obj, dict }) => {
+      for (const key of KEPT_ENTRIES) {
+        const value = dict.get(key);
         if (value === undefined) obj.delete(key);
-        else obj.put(key, value);
+        else obj.put(key, toMupdf(doc, value));
       }
     });
     page.destroy();
   }
-}
-
-/** A deep copy of a direct value, made before MuPDF changes the original in place. */
-function toMupdfCopy(doc: mupdf.PDFDocument, value: mupdf.PDFObject): mupdf.PDFObject {
-  if (value.isArray()) {
-    const a = doc.newArray();
-    for (let i = 0; i < value.length; i++) a.push(value.get(i).isNumber() ? value.get(i).asNumber() : value.get(i));
-    return a;
-  }
-  return value.isNumber() ? (Number.isInteger(value.asNumber()) ? doc.newInteger(value.asNumber()) : doc.newReal(value.asNumber())) : value;
 }
 
 /** The `importAnnotationsXfdf` task (A5, A3). */
