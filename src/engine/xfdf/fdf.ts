@@ -9,7 +9,7 @@
  * and never imported.
  */
 import { EngineError } from '../errors.js';
-import { exactNumber } from '../syntax/numbers.js';
+import { formatPdfValue } from '../syntax/writer.js';
 import { Parser, PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from '../syntax/parser.js';
 
 export interface FdfStream {
@@ -255,46 +255,6 @@ export function textString(s: string): PdfString {
   const utf16 = Buffer.from(`\ufeff${s}`, 'utf16le');
   utf16.swap16();
   return new PdfString(Uint8Array.from(utf16));
-}
-
-/** Bytes a name may hold as they are; anything else is written #XX (§7.3.5). */
-function nameChar(b: number): boolean {
-  return b > 0x20 && b < 0x7f && !'#/()<>[]{}%'.includes(String.fromCharCode(b));
-}
-
-function formatName(name: string): string {
-  let out = '/';
-  for (const b of Buffer.from(name, 'utf8')) out += nameChar(b) ? String.fromCharCode(b) : `#${b.toString(16).padStart(2, '0').toUpperCase()}`;
-  return out;
-}
-
-/** Literal form for printable ASCII (with escapes), hex otherwise. */
-function formatString(bytes: Uint8Array): string {
-  let literal = '(';
-  for (const b of bytes) {
-    if (b === 0x28 || b === 0x29 || b === 0x5c) literal += `\\${String.fromCharCode(b)}`;
-    else if (b === 0x0a) literal += '\\n';
-    else if (b === 0x0d) literal += '\\r';
-    else if (b === 0x09) literal += '\\t';
-    else if (b >= 0x20 && b < 0x7f) literal += String.fromCharCode(b);
-    else return `<${Buffer.from(bytes).toString('hex').toUpperCase()}>`;
-  }
-  return `${literal})`;
-}
-
-/** A value in PDF syntax. Non-ASCII bytes never appear raw (strings go hex, names #XX). */
-function formatPdfValue(value: PdfValue, depth = 0): string {
-  if (depth > 64) throw new EngineError('PROCESSING_FAILED', 'A value nests too deeply to be written');
-  if (value === null) return 'null';
-  if (typeof value === 'boolean') return value ? 'true' : 'false';
-  if (typeof value === 'number') return exactNumber(value);
-  if (value instanceof PdfName) return formatName(value.name);
-  if (value instanceof PdfString) return formatString(value.bytes);
-  if (value instanceof PdfRef) return `${value.num} ${value.gen} R`;
-  if (Array.isArray(value)) return `[${value.map((v) => formatPdfValue(v, depth + 1)).join(' ')}]`;
-  let out = '<<';
-  for (const [key, v] of value) out += ` ${formatName(key)} ${formatPdfValue(v, depth + 1)}`;
-  return `${out} >>`;
 }
 
 export interface FdfWriteInput {

@@ -11,6 +11,7 @@ import { deref } from '../core/mupdf-objects.js';
 import { fromXfdfElement, str, type IncomingAnnotation } from './import-map.js';
 import { parseXfdf } from './parse.js';
 import { readAll, type PdfSource } from '../core/pdf-source.js';
+import { formatPdfValue, pdfFileOf } from '../syntax/writer.js';
 import { redrawAll } from '../annotations/redraw.js';
 
 /** A parsed PDF value as a MuPDF object of `doc` (strings stay strings: MuPDF's own JS conversion makes them names). */
@@ -29,6 +30,63 @@ function toMupdf(doc: mupdf.PDFDocument, v: PdfValue): mupdf.PDFObject {
   const d = doc.newDictionary();
   for (const [k, item] of v) d.put(k, toMupdf(doc, item));
   return d;
+}
+
+/**
+ * Whether a value written as text (formatPdfValue) and parsed by MuPDF gives what toMupdf makes of it: not a
+ * reference (it names an object of the document, not of the text), no integer past 32 bits and no number JavaScript
+ * prints with an exponent (MuPDF's constructors store those differently).
+ */
+function readsBackAlike(v: PdfValue): boolean {
+  if (v instanceof PdfRef) return false;
+  if (typeof v === 'number') return v === (v | 0) || (Number.isFinite(v) && !String(v).includes('e'));
+  if (Array.isArray(v)) return v.every(readsBackAlike);
+  if (v instanceof Map) return [...v.values()].every(readsBackAlike);
+  return true;
+}
+
+/**
+ * The dictionaries an import writes, parsed by MuPDF in one pass from a small PDF file of them (syntax/writer.ts) and
+ * copied into the document one object each (graftObject), instead of built value by value through MuPDF's object
+ * API: for 20,000 annotations that was about a million JS wrappers, each registered with a FinalizationRegistry, and
+ * their garbage collection. An entry without a plain syntax (a reference into the document) is left to the caller.
+ */
+class PreparedDicts {
+  private readonly source: mupdf.PDFDocument;
+  private readonly numbers = new Map<PdfDict, number>();
+  private readonly left = new Map<PdfDict, [string, PdfValue][]>();
+
+  constructor(dicts: PdfDict[]) {
+    const texts: string[] = [];
+    for (const dict of dicts) {
+      const plain: PdfDict = new Map();
+      const left: [string, PdfValue][] = [];
+      for (const [key, value] of dict) {
+        if (readsBackAlike(value)) plain.set(key, value);
+        else left.push([key, value]);
+      }
+      texts.push(formatPdfValue(plain));
+      this.numbers.set(dict, texts.length);
+      this.left.set(dict, left);
+    }
+    this.source = new mupdf.PDFDocument(pdfFileOf(texts));
+  }
+
+  /** The entries of `dict` with a plain syntax, as a new direct dictionary of `doc`. */
+  copy(doc: mupdf.PDFDocument, dict: PdfDict): mupdf.PDFObject {
+    const num = this.numbers.get(dict);
+    if (num === undefined) throw new Error('dictionary not prepared');
+    return doc.graftObject(this.source.newIndirect(num).resolve());
+  }
+
+  /** The entries of `dict` that copy() leaves out, in their order. */
+  leftOut(dict: PdfDict): [string, PdfValue][] {
+    return this.left.get(dict) ?? [];
+  }
+
+  destroy(): void {
+    this.source.destroy();
+  }
 }
 
 export interface ImportResult {
@@ -64,41 +122,17 @@ export function importAnnotations(doc: mupdf.PDFDocument, incoming: IncomingAnno
   const created: string[] = [];
   const updated: string[] = [];
   const touched: Touched[] = [];
-  const written: { item: IncomingAnnotation; obj: mupdf.PDFObject; name: string }[] = [];
+  const written: { item: IncomingAnnotation; obj: mupdf.PDFObject; name: string; popup?: { name: string; dict: PdfDict } | undefined }[] = [];
 
-  const write = (pageIndex: number, dict: PdfDict, annotationName: string): mupdf.PDFObject => {
-    const page = pages[pageIndex]!;
-    const old = existing.get(annotationName);
-    let obj: mupdf.PDFObject;
-    if (old && old.objectNumber !== undefined) {
-      obj = doc.newIndirect(old.objectNumber);
-      for (const key of old.dict.keys()) if (key !== 'P' && key !== 'Popup' && key !== 'Parent' && key !== 'IRT') obj.delete(key);
-      updated.push(annotationName);
-      if (old.pageIndex !== pageIndex) {
-        // Moved to another page: out of the old /Annots, into the new one.
-        removeFromAnnots(pages[old.pageIndex]!, old.objectNumber);
-        appendAnnot(doc, page, obj);
-      }
-    } else {
-      obj = doc.addObject(doc.newDictionary());
-      appendAnnot(doc, page, obj);
-      created.push(annotationName);
-      taken.add(annotationName);
-    }
-    for (const [k, v] of dict) obj.put(k, toMupdf(doc, v));
-    obj.put('NM', toMupdf(doc, str(annotationName)));
-    obj.put('P', page);
-    objects.set(annotationName, obj);
-    touched.push({ obj, pageIndex, dict });
-    return obj;
-  };
-
+  // Names and dictionaries first, so that MuPDF parses every dictionary in one pass (PreparedDicts).
+  const planned: { item: IncomingAnnotation; name: string; dict: PdfDict; popup?: { name: string; dict: PdfDict } }[] = [];
   for (const item of incoming) {
     if (item.pageIndex >= pageCount) {
       warnings.push(`${item.subtype} ${item.name ?? ''} is on page ${item.pageIndex}, which the document does not have: not imported`.replace('  ', ' '));
       continue;
     }
     const annotationName = nameFor(item, taken);
+    taken.add(annotationName);
     const dict = new Map(item.dict);
     if (item.destinationPage !== undefined) {
       const dest = dict.get('Dest');
@@ -109,35 +143,76 @@ export function importAnnotations(doc: mupdf.PDFDocument, incoming: IncomingAnno
         warnings.push(`link ${annotationName} points at page ${item.destinationPage}, which the document does not have: destination dropped`);
       }
     }
-    const obj = write(item.pageIndex, dict, annotationName);
-    if (item.appearance) setAppearance(doc, obj, item.appearance);
-    if (item.file?.bytes) {
-      const now = new Date();
-      const fs = doc.addEmbeddedFile(item.file.name, item.file.mimeType, item.file.bytes, now, now, true);
-      obj.put('FS', fs);
-    } else if (item.file) {
-      // Named but not carried: a reference to the file, as the XFDF gave it.
-      const fs = doc.newDictionary();
-      fs.put('Type', doc.newName('Filespec'));
-      fs.put('F', toMupdf(doc, str(item.file.name)));
-      fs.put('UF', toMupdf(doc, str(item.file.name)));
-      obj.put('FS', doc.addObject(fs));
-    }
-    written.push({ item, obj, name: annotationName });
-  }
-  // Links by name, now that every annotation exists.
-  for (const { item, obj, name: annotationName } of written) {
-    if (item.inReplyTo !== undefined) {
-      const target = objects.get(item.inReplyTo);
-      if (target) obj.put('IRT', target);
-      else warnings.push(`${annotationName} replies to ${item.inReplyTo}, which is neither in the document nor in the import: kept without the link`);
-    }
+    dict.set('NM', str(annotationName));
+    let popup: { name: string; dict: PdfDict } | undefined;
     if (item.popup && item.popup.pageIndex < pageCount) {
       const popupName = item.popup.name ?? `${annotationName}-popup`;
-      const popup = write(item.popup.pageIndex, item.popup.dict, popupName);
-      popup.put('Parent', obj);
-      obj.put('Popup', popup);
+      popup = { name: popupName, dict: new Map(item.popup.dict).set('NM', str(popupName)) };
     }
+    planned.push({ item, name: annotationName, dict, ...(popup ? { popup } : {}) });
+  }
+  const prepared = new PreparedDicts(planned.flatMap((p) => (p.popup ? [p.dict, p.popup.dict] : [p.dict])));
+
+  /** Writes a planned dictionary (with its /NM) as the annotation of that name: a new object, or the existing one updated. */
+  const write = (pageIndex: number, dict: PdfDict, annotationName: string): mupdf.PDFObject => {
+    const page = pages[pageIndex]!;
+    const old = existing.get(annotationName);
+    let obj: mupdf.PDFObject;
+    if (old && old.objectNumber !== undefined) {
+      obj = doc.newIndirect(old.objectNumber);
+      for (const key of old.dict.keys()) if (key !== 'P' && key !== 'Popup' && key !== 'Parent' && key !== 'IRT') obj.delete(key);
+      prepared.copy(doc, dict).forEach((value, key) => obj.put(key, value));
+      updated.push(annotationName);
+      if (old.pageIndex !== pageIndex) {
+        // Moved to another page: out of the old /Annots, into the new one.
+        removeFromAnnots(pages[old.pageIndex]!, old.objectNumber);
+        appendAnnot(doc, page, obj);
+      }
+    } else {
+      obj = doc.addObject(prepared.copy(doc, dict));
+      appendAnnot(doc, page, obj);
+      created.push(annotationName);
+    }
+    for (const [k, v] of prepared.leftOut(dict)) obj.put(k, toMupdf(doc, v));
+    obj.put('P', page);
+    objects.set(annotationName, obj);
+    touched.push({ obj, pageIndex, dict });
+    return obj;
+  };
+
+  try {
+    for (const { item, name: annotationName, dict, popup } of planned) {
+      const obj = write(item.pageIndex, dict, annotationName);
+      if (item.appearance) setAppearance(doc, obj, item.appearance);
+      if (item.file?.bytes) {
+        const now = new Date();
+        const fs = doc.addEmbeddedFile(item.file.name, item.file.mimeType, item.file.bytes, now, now, true);
+        obj.put('FS', fs);
+      } else if (item.file) {
+        // Named but not carried: a reference to the file, as the XFDF gave it.
+        const fs = doc.newDictionary();
+        fs.put('Type', doc.newName('Filespec'));
+        fs.put('F', toMupdf(doc, str(item.file.name)));
+        fs.put('UF', toMupdf(doc, str(item.file.name)));
+        obj.put('FS', doc.addObject(fs));
+      }
+      written.push({ item, obj, name: annotationName, popup });
+    }
+    // Links by name, now that every annotation exists.
+    for (const { item, obj, name: annotationName, popup } of written) {
+      if (item.inReplyTo !== undefined) {
+        const target = objects.get(item.inReplyTo);
+        if (target) obj.put('IRT', target);
+        else warnings.push(`${annotationName} replies to ${item.inReplyTo}, which is neither in the document nor in the import: kept without the link`);
+      }
+      if (popup) {
+        const popupObj = write(item.popup!.pageIndex, popup.dict, popup.name);
+        popupObj.put('Parent', obj);
+        obj.put('Popup', popupObj);
+      }
+    }
+  } finally {
+    prepared.destroy();
   }
   generateAppearances(doc, touched);
   return { created, updated };
