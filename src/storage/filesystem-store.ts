@@ -245,7 +245,8 @@ export class FilesystemStore implements DocumentStore {
     // Checked before anything is created, so that a refused write leaves no folder behind (callers hold the document's lock).
     const resolved = await this.resolve(p);
     const { existed, etag: before } = await this.checkPrecondition(resolved, options.ifMatch, options.conflict === 'overwrite');
-    const folder = await this.ensureParent(p);
+    // A document found there (resolved without a link, a file) has its folder: no second resolve and mkdir for it.
+    const folder = existed ? path.dirname(resolved) : await this.ensureParent(p);
     let source: string;
     let etag: string;
     if (content instanceof StagedFile) {
