@@ -14,8 +14,18 @@ import { FileUserStore, UserService, validatePassword, validateUsername, type St
  * through the CLI) the stamps differ and the session ends.
  */
 function stampOf(user: StoredUser): string {
-  return createHash('sha256').update(user.passwordHash).digest('base64url').slice(0, 22);
+  const known = stamps.get(user);
+  if (known?.hash === user.passwordHash) return known.stamp;
+  const stamp = createHash('sha256').update(user.passwordHash).digest('base64url').slice(0, 22);
+  stamps.set(user, { hash: user.passwordHash, stamp });
+  return stamp;
 }
+
+/**
+ * Stamps by user record, with the hash they were made of: every request with Basic credentials or a session compares
+ * one, and a user store hands out the same record until it changes.
+ */
+const stamps = new WeakMap<StoredUser, { hash: string; stamp: string }>();
 
 function invalidCredentials(): ServiceError {
   return new ServiceError('INVALID_CREDENTIALS', 'The user name or password is wrong');

@@ -6,7 +6,7 @@ import type { StoredPath } from '../storage/paths.js';
 import type { ConflictMode, DocumentStat, DocumentStore, DocumentStores, OpenContent, OpenDocument, StagedUpload, WriteOptions, WriteResult } from '../storage/store.js';
 import { storeUserOf, type OperationContext } from './context.js';
 import { ReadModels } from './read-models.js';
-import { etagOf, matchesEtag } from '../storage/store.js';
+import { etagOfContent, matchesEtag } from '../storage/store.js';
 import { engineFor, requestExecution, throwIfStopped, type Engine, type ExecutionContext } from './execution.js';
 
 /** One version of a stored document, held open while an operation works on it (DocumentOperations.read). */
@@ -207,7 +207,7 @@ export class DocumentOperations {
       // conditional write is what keeps another instance (or a DMS user editing directly) from being overwritten (412).
       const expected = !stored ? ifMatch : source!.equals(target) ? stored.etag : undefined;
       const write = async () => {
-        if (exec.beforeWrite) await exec.beforeWrite(content instanceof Uint8Array ? etagOf(content) : content.etag);
+        if (exec.beforeWrite) await exec.beforeWrite(content instanceof Uint8Array ? await etagOfContent(content) : content.etag);
         const provenance = { by: ctx.principal?.username ?? null, operation: plan.operation ?? 'write' };
         return this.write(target, ctx, content, { conflict: plan.conflict, ifMatch: expected, provenance });
       };

@@ -6,8 +6,8 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ServiceError } from '../errors.js';
 import { LocalLocks, type LockProvider } from './locks.js';
-import { openContent, StagedFile, stageToFile } from './local-files.js';
-import { etagOf, etagOfDigest, matchesEtag, withRandomSuffix, writeRecord } from './store.js';
+import { openContent, removeFile, StagedFile, stageToFile } from './local-files.js';
+import { etagOfContent, etagOfDigest, matchesEtag, withRandomSuffix, writeRecord } from './store.js';
 import { StoredPath } from './paths.js';
 import type {
   DocumentStat,
@@ -27,6 +27,7 @@ function errno(err: unknown): string | undefined {
 }
 
 interface CachedTag {
+  dev: number;
   ino: number;
   size: number;
   mtimeMs: number;
@@ -44,6 +45,8 @@ export class FilesystemStore implements DocumentStore {
   private readonly staging: string;
   private readonly locks: LockProvider;
   private readonly tags = new Map<string, CachedTag>();
+  /** The data folder's documents/ as realpath answers it (the folder itself may be reached through a link, e.g. a linked /tmp). */
+  private realRoot: string | undefined;
 
   /**
    * `locks`: the document locks; default in-process (one instance). Several
@@ -64,9 +67,25 @@ export class FilesystemStore implements DocumentStore {
 
   /**
    * The absolute file name of a path. No component may be a symbolic link, so
-   * nothing outside the data folder is ever reached through one.
+   * nothing outside the data folder is ever reached through one. An existing
+   * path is checked with one realpath (one trip to libuv's thread pool, where a
+   * walk took one lstat per segment: every request of a document paid for them
+   * before its cache could answer); only when that does not answer the plain
+   * path itself (a link on the way, a path not there yet) does the walk say which.
    */
   private async resolve(p: StoredPath): Promise<string> {
+    const full = path.join(this.root, ...p.segments);
+    if (full !== this.root && !full.startsWith(this.root + path.sep)) throw new ServiceError('INVALID_PATH');
+    try {
+      this.realRoot ??= await fs.realpath(this.root);
+      if ((await fs.realpath(full)) === path.join(this.realRoot, ...p.segments)) return full;
+    } catch {
+      // Not there (yet), or not readable as a path: the walk tells which segment, and refuses a link.
+    }
+    return this.walk(full, p);
+  }
+
+  private async walk(full: string, p: StoredPath): Promise<string> {
     let current = this.root;
     for (const segment of p.segments) {
       current = path.join(current, segment);
@@ -78,19 +97,37 @@ export class FilesystemStore implements DocumentStore {
         throw err;
       }
     }
-    const full = path.join(this.root, ...p.segments);
-    if (full !== this.root && !full.startsWith(this.root + path.sep)) throw new ServiceError('INVALID_PATH');
     return full;
   }
 
   private cachedTag(file: string, st: Stats): string | undefined {
     const c = this.tags.get(file);
-    return c && c.ino === st.ino && c.size === st.size && c.mtimeMs === st.mtimeMs ? c.etag : undefined;
+    return c && c.dev === st.dev && c.ino === st.ino && c.size === st.size && c.mtimeMs === st.mtimeMs ? c.etag : undefined;
   }
 
   private rememberTag(file: string, st: Stats, etag: string): void {
     if (this.tags.size > 100_000) this.tags.clear();
-    this.tags.set(file, { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, etag });
+    this.tags.set(file, { dev: st.dev, ino: st.ino, size: st.size, mtimeMs: st.mtimeMs, etag });
+  }
+
+  /**
+   * The stat of a document this store has resolved, hashed or written before, when one stat shows that very file
+   * unchanged (same device, inode, size and mtime as when it was tagged): a cached read (a model by ETag) then costs
+   * one trip to the thread pool instead of a resolve and a stat. A tag is only kept after a resolve that found no
+   * link, so a hit is a file that was checked to be inside the data folder; anything else (not tagged, changed,
+   * missing, not a file) goes the whole way (resolve, which refuses links, and stat).
+   */
+  private async knownStat(p: StoredPath): Promise<DocumentStat | undefined> {
+    const file = path.join(this.root, ...p.segments);
+    if (!this.tags.has(file)) return undefined;
+    let st: Stats;
+    try {
+      st = await fs.stat(file);
+    } catch {
+      return undefined;
+    }
+    const etag = st.isFile() ? this.cachedTag(file, st) : undefined;
+    return etag === undefined ? undefined : { size: st.size, modified: st.mtime, etag };
   }
 
   private async hashFile(file: string): Promise<string> {
@@ -100,6 +137,8 @@ export class FilesystemStore implements DocumentStore {
   }
 
   async statDocument(p: StoredPath): Promise<DocumentStat | null> {
+    const known = await this.knownStat(p);
+    if (known) return known;
     const file = await this.resolve(p);
     let st: Stats;
     try {
@@ -204,8 +243,10 @@ export class FilesystemStore implements DocumentStore {
     if (!p.isDocument) throw new ServiceError('INVALID_PATH', 'A document path must end in ".pdf"');
     if (!(content instanceof StagedFile || content instanceof Uint8Array)) throw new TypeError('Staged uploads must come from this store');
     // Checked before anything is created, so that a refused write leaves no folder behind (callers hold the document's lock).
-    const { existed, etag: before } = await this.checkPrecondition(await this.resolve(p), options.ifMatch, options.conflict === 'overwrite');
-    const folder = await this.ensureParent(p);
+    const resolved = await this.resolve(p);
+    const { existed, etag: before } = await this.checkPrecondition(resolved, options.ifMatch, options.conflict === 'overwrite');
+    // A document found there (resolved without a link, a file) has its folder: no second resolve and mkdir for it.
+    const folder = existed ? path.dirname(resolved) : await this.ensureParent(p);
     let source: string;
     let etag: string;
     if (content instanceof StagedFile) {
@@ -213,7 +254,7 @@ export class FilesystemStore implements DocumentStore {
       etag = content.etag;
     } else {
       source = path.join(folder, TEMP_PREFIX + randomBytes(8).toString('hex'));
-      etag = etagOf(content);
+      etag = await etagOfContent(content);
       const handle = await fs.open(source, 'wx', 0o640);
       try {
         await handle.writeFile(content);
@@ -222,13 +263,16 @@ export class FilesystemStore implements DocumentStore {
         await handle.close();
       }
     }
+    // Whether `source` is still there to remove: a rename took it away.
+    let moved = false;
     try {
       let target = p;
-      let file = await this.resolve(target);
+      let file = resolved;
       // Last thing before the commit: a writer whose document lock ran out (another may have written since) stops here.
       await this.locks.verify(p.toString());
       if (options.conflict === 'overwrite') {
         await this.moveInto(source, file, true);
+        moved = true;
       } else {
         for (let attempt = 0; ; attempt++) {
           try {
@@ -250,7 +294,7 @@ export class FilesystemStore implements DocumentStore {
       const created = options.conflict === 'overwrite' ? !existed : true;
       return { path: target, created, stat: { size: st.size, modified: st.mtime, etag }, record: writeRecord(options, options.conflict === 'overwrite' ? (before ?? null) : null) };
     } finally {
-      await fs.rm(source, { force: true });
+      if (!moved) await removeFile(source);
     }
   }
 

@@ -25,7 +25,7 @@ import { checkBlobName, contentStream, openBlobFile, type BlobStore } from '../b
 import { copyToFile, openContent, spoolName, StagedFile, stageToFile } from '../local-files.js';
 import type { StoredPath } from '../paths.js';
 import type { BookedEtag, EtagBook } from '../etag-book.js';
-import { etagOf, matchesEtag, withRandomSuffix, writeRecord } from '../store.js';
+import { etagOfContent, matchesEtag, withRandomSuffix, writeRecord } from '../store.js';
 import type { DocumentStat, DocumentStore, FolderEntry, OpenDocument, Release, StagedUpload, WriteOptions, WriteResult } from '../store.js';
 import { s3Failure, s3Status } from './client.js';
 
@@ -408,7 +408,7 @@ export class S3Store implements DocumentStore {
   async writeDocument(p: StoredPath, content: Buffer | Uint8Array | StagedUpload, options: WriteOptions): Promise<WriteResult> {
     if (!p.isDocument) throw new ServiceError('INVALID_PATH', 'A document path must end in ".pdf"');
     if (!(content instanceof StagedFile || content instanceof Uint8Array)) throw new TypeError('Staged uploads must come from this store');
-    const etag = content instanceof StagedFile ? content.etag : etagOf(content);
+    const etag = content instanceof StagedFile ? content.etag : await etagOfContent(content);
     const size = content instanceof StagedFile ? content.size : content.byteLength;
     if (options.conflict === 'overwrite') {
       const key = this.docKey(p);
@@ -601,7 +601,7 @@ export class S3Store implements DocumentStore {
       put: async (name, content) => {
         const key = keyOf(name);
         if (content instanceof StagedFile || content instanceof Uint8Array) {
-          const etag = content instanceof StagedFile ? content.etag : etagOf(content);
+          const etag = content instanceof StagedFile ? content.etag : await etagOfContent(content);
           await this.upload(key, content, etag, false, true);
           return { size: content instanceof StagedFile ? content.size : content.byteLength, etag };
         }

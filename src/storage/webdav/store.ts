@@ -8,7 +8,7 @@ import { ServiceError } from '../../errors.js';
 import { KeyedLock } from '../keyed-lock.js';
 import { copyToFile, openContent, spoolName, StagedFile, stageToFile } from '../local-files.js';
 import type { StoredPath } from '../paths.js';
-import { etagOf, matchesEtag, withRandomSuffix, writeRecord } from '../store.js';
+import { etagOfContent, matchesEtag, withRandomSuffix, writeRecord } from '../store.js';
 import type { DocumentStat, DocumentStore, DocumentStores, FolderEntry, OpenDocument, Release, StagedUpload, StoreUser, WriteOptions, WriteResult } from '../store.js';
 import { DownloadCache } from '../download-cache.js';
 import { DavClient, dmsFailure, unexpected, type DavCredentials, type DavResource } from './client.js';
@@ -302,7 +302,7 @@ export class WebDavStore implements DocumentStore {
       throw new ServiceError('PRECONDITION_FAILED');
     }
     await this.ensureFolder(p.parent);
-    const etag = content instanceof StagedFile ? content.etag : etagOf(content);
+    const etag = content instanceof StagedFile ? content.etag : await etagOfContent(content);
     const size = content instanceof StagedFile ? content.size : content.byteLength;
     const tempUrl = this.client.url([...p.parent.segments, `${TEMP_PREFIX}${Date.now()}-${randomBytes(8).toString('hex')}`], false);
     let moved = false;
