@@ -76,6 +76,37 @@ export function programPassword(opened: OpenedPdf): string | undefined {
   return opened.encrypted ? opened.password : undefined;
 }
 
+/** MuPDF's document over the source, nothing looked at yet (no password, permission or page tree): openPdf's first step. */
+function openUnchecked(source: PdfSource): mupdf.PDFDocument {
+  try {
+    const streamed = sourceSize(source) > STREAM_OPEN_BYTES;
+    const opened = mupdf.Document.openDocument(streamed ? streamOver(source) : readAll(source), 'application/pdf');
+    const pdf = opened.asPDF();
+    if (!pdf) throw new Error('not a PDF');
+    return pdf;
+  } catch (err) {
+    throw classifyOpenError(err);
+  }
+}
+
+function isEncryptedDoc(doc: mupdf.PDFDocument): boolean {
+  const method = doc.getMetaData(mupdf.Document.META_ENCRYPTION);
+  return method !== undefined && method !== 'None';
+}
+
+/**
+ * Whether a document is encrypted, from its trailer alone: no password is tried and neither the page tree nor any page
+ * is read. A document that is not encrypted allows every need, so the access check asks this first (core/tasks.ts).
+ */
+export function isEncrypted(source: PdfSource): boolean {
+  const doc = openUnchecked(source);
+  try {
+    return isEncryptedDoc(doc);
+  } finally {
+    doc.destroy();
+  }
+}
+
 /**
  * Opens a PDF (bytes, or an open file: see PdfSource), authenticating with
  * the document password when one is needed or given, and checks that the
@@ -84,18 +115,8 @@ export function programPassword(opened: OpenedPdf): string | undefined {
  * service's error codes.
  */
 export function openPdf(source: PdfSource, password: string | undefined, need: Need): OpenedPdf {
-  let doc: mupdf.PDFDocument;
-  try {
-    const streamed = sourceSize(source) > STREAM_OPEN_BYTES;
-    const opened = mupdf.Document.openDocument(streamed ? streamOver(source) : readAll(source), 'application/pdf');
-    const pdf = opened.asPDF();
-    if (!pdf) throw new Error('not a PDF');
-    doc = pdf;
-  } catch (err) {
-    throw classifyOpenError(err);
-  }
-  const encrypted = doc.getMetaData(mupdf.Document.META_ENCRYPTION) !== undefined &&
-    doc.getMetaData(mupdf.Document.META_ENCRYPTION) !== 'None';
+  const doc = openUnchecked(source);
+  const encrypted = isEncryptedDoc(doc);
   let access: Access = encrypted ? 'user' : 'full';
   let used: string | undefined;
   // Asked once, before authenticating: MuPDF answers by trying the empty password, which spoils the keys of a document opened with another.
