@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { EnginePool } from '../engine/pool.js';
 import { ServiceError } from '../errors.js';
 import { openFileStream } from '../open-file.js';
-import { etagOf, type StagedUpload } from '../storage/store.js';
+import type { StagedUpload } from '../storage/store.js';
 import type { ToolSupervisor } from '../tools/supervisor.js';
 import type { ActionRunner, PreparedStep } from './actions/runner.js';
 import type { ActionFile } from './actions/types.js';
@@ -10,7 +10,7 @@ import type { OperationContext } from './context.js';
 import type { OfficeOptions } from './conversions/office/formats.js';
 import { chooseConverter, converterNamed, UPLOAD_TYPES_TEXT } from './conversions/registry.js';
 import type { StagedFile } from './conversions/types.js';
-import { engineSource, type StoredDocument } from './documents.js';
+import { engineSource, type DocumentContent } from './documents.js';
 import { engineFor, requestExecution, throwIfStopped, type ExecutionContext } from './execution.js';
 import type { JobResultFile } from './jobs/model.js';
 import type { JobResultFiles } from './jobs/result-files.js';
@@ -181,14 +181,12 @@ export class OneShotOperations {
   }
 }
 
-/** A step's source, as actions read a stored document (DocumentOperations.read): the open file when staged, else the bytes. */
-async function withSource<R>(content: StagedUpload | Uint8Array, work: (source: StoredDocument) => Promise<R>): Promise<R> {
-  if (content instanceof Uint8Array) {
-    return work({ size: content.length, modified: new Date(), etag: etagOf(content), pdf: content, bytes: () => Promise.resolve(content) });
-  }
+/** A step's source, as actions read a stored document's content (DocumentOperations.read): the open file when staged, else the bytes. */
+async function withSource<R>(content: StagedUpload | Uint8Array, work: (source: DocumentContent) => Promise<R>): Promise<R> {
+  if (content instanceof Uint8Array) return work({ pdf: content, bytes: () => Promise.resolve(content) });
   const open = await content.open();
   try {
-    return await work({ size: content.size, modified: new Date(), etag: content.etag, pdf: await engineSource(open), bytes: () => open.read() });
+    return await work({ pdf: await engineSource(open), bytes: () => open.read() });
   } finally {
     await open.close();
   }

@@ -3,7 +3,7 @@ import { compileValidator } from '../../validation.js';
 import { documentPathFromBody, type StoredPath } from '../../storage/paths.js';
 import { conflictModeFor, matchesEtag, type ConflictMode, type StagedUpload } from '../../storage/store.js';
 import type { OperationContext } from '../context.js';
-import type { DocumentOperations, StoredDocument } from '../documents.js';
+import type { DocumentContent, DocumentOperations } from '../documents.js';
 import { requestExecution, type Engine, type ExecutionContext } from '../execution.js';
 import type { ToolSupervisor } from '../../tools/supervisor.js';
 import type { OptimizeProfileOperations } from '../optimize/profiles.js';
@@ -171,7 +171,7 @@ export class ActionRunner {
    * as execute below runs it, with nothing written. Its output is new bytes (or content staged in the store, which the
    * caller then owns), or `unchanged`.
    */
-  async executeStep(step: PreparedStep, files: ActionFile[], source: StoredDocument, ctx: OperationContext, engine: Engine, exec: ExecutionContext): Promise<Exclude<ActionOutput, { kind: 'model' } | { kind: 'file' }>> {
+  async executeStep(step: PreparedStep, files: ActionFile[], source: DocumentContent, ctx: OperationContext, engine: Engine, exec: ExecutionContext): Promise<Exclude<ActionOutput, { kind: 'model' } | { kind: 'file' }>> {
     const output = await this.invoke(this.named(step.name), { params: step.params, prepared: step.prepared, files, source, ctx, engine, exec });
     // No action answers a model today; one that did would have nothing to hand on.
     if (output.kind === 'model') throw new ServiceError('INVALID_ACTION', `${step.name} answers a model, not a document: it cannot be a step of a one-shot conversion`);

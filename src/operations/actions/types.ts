@@ -3,7 +3,7 @@ import type { StoredPath } from '../../storage/paths.js';
 import type { StagedUpload } from '../../storage/store.js';
 import type { Need, TaskOutput } from '../../engine/models.js';
 import type { OperationContext } from '../context.js';
-import type { DocumentOperations, StoredDocument } from '../documents.js';
+import type { DocumentContent, DocumentOperations } from '../documents.js';
 import type { Engine, ExecutionContext } from '../execution.js';
 import type { ToolSupervisor } from '../../tools/supervisor.js';
 import type { OptimizeProfileOperations } from '../optimize/profiles.js';
@@ -34,8 +34,8 @@ export interface ExecuteInput<P, X> {
   /** What prepare answered: plain data (no closures, no open handles), so that a job can keep it. */
   prepared: X;
   files: ActionFile[];
-  /** The source document, one version, read under the lock of the output. */
-  source: StoredDocument;
+  /** The source document's content: one stored version, read under the lock of the output, or a one-shot step's input. */
+  source: DocumentContent;
   ctx: OperationContext;
   /** The engine under the execution's signal and progress. */
   engine: Engine;
