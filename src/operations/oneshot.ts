@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { EnginePool } from '../engine/pool.js';
 import { ServiceError } from '../errors.js';
-import { openFileStream } from '../open-file.js';
+import { heldContentStream } from '../open-file.js';
 import type { StagedUpload } from '../storage/store.js';
 import type { ToolSupervisor } from '../tools/supervisor.js';
 import type { ActionRunner, PreparedStep } from './actions/runner.js';
@@ -175,7 +175,8 @@ export class OneShotOperations {
       name: file.name,
       mediaType: file.mediaType,
       size: content.size,
-      stream: () => Promise.resolve(openStream(content, () => content.close())),
+      // The result file's own download stream, which closes it once over.
+      stream: () => Promise.resolve(content.stream()),
       discard: () => content.close(),
     };
   }
@@ -202,18 +203,11 @@ function outputOf(name: string, mediaType: string, content: StagedUpload | Uint8
     size: content.size,
     stream: async () => {
       const open = await content.open();
-      return openStream(open, async () => {
+      return heldContentStream(open, undefined, async () => {
         await open.close();
         await content.discard();
       });
     },
     discard: () => content.discard(),
   };
-}
-
-/** Open content as a stream (its descriptor read at positions when it has one, else its bytes); `done` runs once it closes. */
-function openStream(open: { size: number; fd: number | undefined; read(): Promise<Buffer> }, done: () => Promise<void>): Readable {
-  const stream = open.fd !== undefined ? openFileStream({ fd: open.fd, size: open.size }) : Readable.from((async function* () { yield await open.read(); })());
-  stream.once('close', () => void done().catch(() => undefined));
-  return stream;
 }

@@ -3,6 +3,7 @@ import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { heldContentStream } from '../open-file.js';
 import { errno, stateFolder, syncFolder } from '../state-file.js';
 import { copyToFile, openContent, StagedFile } from './local-files.js';
 import type { OpenDocument, StagedUpload } from './store.js';
@@ -38,20 +39,13 @@ export async function contentStream(content: Uint8Array | StagedUpload): Promise
   if (content instanceof Uint8Array) return { stream: Readable.from([content]), done: async () => {} };
   if (content instanceof StagedFile) return { stream: createReadStream(content.file), done: async () => {} };
   const opened = await content.open();
-  if (opened.fd === undefined) {
-    const bytes = await opened.read();
-    await opened.close();
-    return { stream: Readable.from([bytes]), done: async () => {} };
-  }
-  return { stream: createReadStream('', { fd: opened.fd, autoClose: false, start: 0 }), done: () => opened.close() };
+  return { stream: heldContentStream(opened), done: () => opened.close() };
 }
 
 /** An open local file as an OpenBlob: positional reads, and streams of it; the stream's end or close() closes it. */
 export function openBlobFile(handle: fs.FileHandle, size: number): OpenBlob {
-  return {
-    ...openContent(handle, size),
-    stream: (range) => handle.createReadStream({ autoClose: true, start: range?.start ?? 0, ...(range ? { end: range.end } : {}) }),
-  };
+  const content = openContent(handle, size);
+  return { ...content, stream: (range) => heldContentStream(content, range, content.close) };
 }
 
 /**
