@@ -97,6 +97,12 @@ export interface ActionDefinition<P extends OutputParams = OutputParams, X = und
   need: Need | null;
   /** Its JSON schema; P is derived from it (FromSchema) where the engine request type allows. */
   schema: Readonly<Record<string, unknown>>;
+  /**
+   * Its parameters that only say where a stored document's result goes: a one-shot step (operations/oneshot.ts),
+   * which stores nothing, refuses them, its schema has none of them, and an action that requires one cannot be a step
+   * (ActionRunner.prepareStep, stepActions). Absent: OUTPUT_PARAMS, which every writing action takes.
+   */
+  outputParams?: readonly string[];
   prepare?(input: PrepareInput<P>): Promise<X>;
   execute(input: ExecuteInput<P, X>): Promise<ActionOutput>;
 }
@@ -115,6 +121,9 @@ export const OUTPUT_PARAM_SCHEMAS = {
     description: 'When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.',
   },
 } as const;
+
+/** The parameters of OUTPUT_PARAM_SCHEMAS: an action's outputParams unless it declares others. */
+export const OUTPUT_PARAMS: readonly string[] = Object.keys(OUTPUT_PARAM_SCHEMAS);
 
 /**
  * Fields every writing action accepts: where the result goes and what happens on a name clash.
