@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { heldContentStream } from '../open-file.js';
 import { errno, stateFolder, syncFolder } from '../state-file.js';
-import { copyToFile, openContent, StagedFile } from './local-files.js';
+import { copyToFile, openLocalFile, StagedFile } from './local-files.js';
 import { etagOfDigest, type OpenDocument, type StagedUpload } from './store.js';
 
 /**
@@ -40,12 +40,6 @@ export async function contentStream(content: Uint8Array | StagedUpload): Promise
   if (content instanceof StagedFile) return { stream: createReadStream(content.file), done: async () => {} };
   const opened = await content.open();
   return { stream: heldContentStream(opened), done: () => opened.close() };
-}
-
-/** An open local file as an OpenBlob: positional reads, and streams of it; the stream's end or close() closes it. */
-export function openBlobFile(handle: fs.FileHandle, size: number): OpenBlob {
-  const content = openContent(handle, size);
-  return { ...content, stream: (range) => heldContentStream(content, range, content.close) };
 }
 
 /**
@@ -132,7 +126,7 @@ export class DirectoryBlobs implements BlobStore {
       throw err;
     }
     try {
-      return openBlobFile(handle, (await handle.stat()).size);
+      return openLocalFile(handle, (await handle.stat()).size);
     } catch (err) {
       await handle.close();
       throw err;
