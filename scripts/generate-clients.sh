@@ -10,13 +10,7 @@ cd "$(dirname "$0")/.."
 # shellcheck source=scripts/service-url.sh
 source scripts/service-url.sh
 
-work=$(mktemp -d)
-server_pid=''
-cleanup() {
-  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
+service_work_folder
 
 PDFSERVICE_HOST=127.0.0.1 PDFSERVICE_PORT=0 PDFSERVICE_DATA_DIR="$work/data" \
   PDFSERVICE_ADMIN_USER=admin PDFSERVICE_ADMIN_PASSWORD="$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')" \

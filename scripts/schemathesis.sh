@@ -22,13 +22,7 @@ if ! "$VENV/bin/schemathesis" --version 2>/dev/null | grep -q " $SCHEMATHESIS_VE
 fi
 if [ "${1:-}" = install ]; then exit 0; fi
 
-work=$(mktemp -d)
-server_pid=''
-cleanup() {
-  if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
+service_work_folder
 
 user=fuzzer
 password="fuzz-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"

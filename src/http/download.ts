@@ -1,7 +1,7 @@
-import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ServiceError } from '../errors.js';
+import { heldContentStream, type ByteRange } from '../open-file.js';
 import { etagOf, type StagedUpload } from '../storage/store.js';
 import { noneMatch } from './conditional.js';
 import { negotiate } from './negotiation.js';
@@ -12,7 +12,7 @@ export interface Download {
   size: number;
   etag: string;
   modified?: Date | undefined;
-  stream(range?: { start: number; end: number }): Readable;
+  stream(range?: ByteRange): Readable;
   close(): Promise<void>;
 }
 
@@ -79,34 +79,21 @@ export function checkAcceptable(request: FastifyRequest, mediaType: string): voi
 
 /**
  * Content an operation made and did not store (an action's file answer), as a Download: bytes as they are, a staged
- * file streamed from its descriptor. close() (or a stream's end) releases it; discarding staged content is the caller's.
+ * file streamed from its descriptor (or its bytes, from a store without local files). close() (or a stream's end)
+ * releases it; discarding staged content is the caller's.
  */
 export async function contentDownload(content: Uint8Array | StagedUpload): Promise<Download> {
   if (content instanceof Uint8Array) {
     const bytes = Buffer.from(content.buffer, content.byteOffset, content.byteLength);
     return { size: bytes.length, etag: etagOf(bytes), stream: (range) => Readable.from([range ? bytes.subarray(range.start, range.end + 1) : bytes]), close: async () => {} };
   }
+  // Held open until the stream is over (or close(), when none is sent); its tag is the staged content's, not hashed again.
   const opened = await content.open();
-  if (opened.fd === undefined) {
-    const bytes = await opened.read();
-    await opened.close();
-    return contentDownload(bytes);
-  }
-  const fd = opened.fd;
   let closed = false;
   const close = async () => {
     if (closed) return;
     closed = true;
     await opened.close();
   };
-  return {
-    size: content.size,
-    etag: content.etag,
-    stream: (range) => {
-      const stream = createReadStream('', { fd, autoClose: false, start: range?.start ?? 0, ...(range ? { end: range.end } : {}) });
-      stream.once('close', () => void close());
-      return stream;
-    },
-    close,
-  };
+  return { size: content.size, etag: content.etag, stream: (range) => heldContentStream(opened, range, close), close };
 }

@@ -9,13 +9,19 @@ import { ReadModels } from './read-models.js';
 import { etagOfContent, matchesEtag } from '../storage/store.js';
 import { engineFor, requestExecution, throwIfStopped, type Engine, type ExecutionContext } from './execution.js';
 
-/** One version of a stored document, held open while an operation works on it (DocumentOperations.read). */
-export interface StoredDocument extends DocumentStat {
+/**
+ * A document's content as an action's execute reads it (ExecuteInput.source): a stored version, or a one-shot step's
+ * input, which has no stat worth computing (hashing every step's output for an ETag nothing reads).
+ */
+export interface DocumentContent {
   /** What engine tasks get: the open file for a large document, its bytes otherwise (engineSource). */
   pdf: PdfSource;
   /** The whole content as bytes, read from the same version (to write it elsewhere unchanged). */
   bytes(): Promise<Uint8Array>;
 }
+
+/** One version of a stored document, held open while an operation works on it (DocumentOperations.read). */
+export interface StoredDocument extends DocumentStat, DocumentContent {}
 
 /**
  * How the engine gets a document's bytes, for every task: the one place that

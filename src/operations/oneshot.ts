@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import type { EnginePool } from '../engine/pool.js';
 import { ServiceError } from '../errors.js';
-import { openFileStream } from '../open-file.js';
-import { etagOf, type StagedUpload } from '../storage/store.js';
+import { heldContentStream } from '../open-file.js';
+import type { StagedUpload } from '../storage/store.js';
 import type { ToolSupervisor } from '../tools/supervisor.js';
 import type { ActionRunner, PreparedStep } from './actions/runner.js';
 import type { ActionFile } from './actions/types.js';
@@ -10,7 +10,7 @@ import type { OperationContext } from './context.js';
 import type { OfficeOptions } from './conversions/office/formats.js';
 import { chooseConverter, converterNamed, UPLOAD_TYPES_TEXT } from './conversions/registry.js';
 import type { StagedFile } from './conversions/types.js';
-import { engineSource, type StoredDocument } from './documents.js';
+import { engineSource, type DocumentContent } from './documents.js';
 import { engineFor, requestExecution, throwIfStopped, type ExecutionContext } from './execution.js';
 import type { JobResultFile } from './jobs/model.js';
 import type { JobResultFiles } from './jobs/result-files.js';
@@ -175,20 +175,19 @@ export class OneShotOperations {
       name: file.name,
       mediaType: file.mediaType,
       size: content.size,
-      stream: () => Promise.resolve(openStream(content, () => content.close())),
+      // The result file's own download stream, which closes it once over.
+      stream: () => Promise.resolve(content.stream()),
       discard: () => content.close(),
     };
   }
 }
 
-/** A step's source, as actions read a stored document (DocumentOperations.read): the open file when staged, else the bytes. */
-async function withSource<R>(content: StagedUpload | Uint8Array, work: (source: StoredDocument) => Promise<R>): Promise<R> {
-  if (content instanceof Uint8Array) {
-    return work({ size: content.length, modified: new Date(), etag: etagOf(content), pdf: content, bytes: () => Promise.resolve(content) });
-  }
+/** A step's source, as actions read a stored document's content (DocumentOperations.read): the open file when staged, else the bytes. */
+async function withSource<R>(content: StagedUpload | Uint8Array, work: (source: DocumentContent) => Promise<R>): Promise<R> {
+  if (content instanceof Uint8Array) return work({ pdf: content, bytes: () => Promise.resolve(content) });
   const open = await content.open();
   try {
-    return await work({ size: content.size, modified: new Date(), etag: content.etag, pdf: await engineSource(open), bytes: () => open.read() });
+    return await work({ pdf: await engineSource(open), bytes: () => open.read() });
   } finally {
     await open.close();
   }
@@ -204,18 +203,11 @@ function outputOf(name: string, mediaType: string, content: StagedUpload | Uint8
     size: content.size,
     stream: async () => {
       const open = await content.open();
-      return openStream(open, async () => {
+      return heldContentStream(open, undefined, async () => {
         await open.close();
         await content.discard();
       });
     },
     discard: () => content.discard(),
   };
-}
-
-/** Open content as a stream (its descriptor read at positions when it has one, else its bytes); `done` runs once it closes. */
-function openStream(open: { size: number; fd: number | undefined; read(): Promise<Buffer> }, done: () => Promise<void>): Readable {
-  const stream = open.fd !== undefined ? openFileStream({ fd: open.fd, size: open.size }) : Readable.from((async function* () { yield await open.read(); })());
-  stream.once('close', () => void done().catch(() => undefined));
-  return stream;
 }

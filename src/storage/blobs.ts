@@ -1,11 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import { heldContentStream } from '../open-file.js';
 import { errno, stateFolder, syncFolder } from '../state-file.js';
-import { copyToFile, openContent, StagedFile } from './local-files.js';
-import type { OpenDocument, StagedUpload } from './store.js';
+import { copyToFile, openLocalFile, StagedFile } from './local-files.js';
+import { etagOfDigest, type OpenDocument, type StagedUpload } from './store.js';
 
 /**
  * Files the service keeps for itself under a name, beside the documents but never one of them (a job's result file:
@@ -38,20 +39,48 @@ export async function contentStream(content: Uint8Array | StagedUpload): Promise
   if (content instanceof Uint8Array) return { stream: Readable.from([content]), done: async () => {} };
   if (content instanceof StagedFile) return { stream: createReadStream(content.file), done: async () => {} };
   const opened = await content.open();
-  if (opened.fd === undefined) {
-    const bytes = await opened.read();
-    await opened.close();
-    return { stream: Readable.from([bytes]), done: async () => {} };
-  }
-  return { stream: createReadStream('', { fd: opened.fd, autoClose: false, start: 0 }), done: () => opened.close() };
+  return { stream: heldContentStream(opened), done: () => opened.close() };
 }
 
-/** An open local file as an OpenBlob: positional reads, and streams of it; the stream's end or close() closes it. */
-export function openBlobFile(handle: fs.FileHandle, size: number): OpenBlob {
-  return {
-    ...openContent(handle, size),
-    stream: (range) => handle.createReadStream({ autoClose: true, start: range?.start ?? 0, ...(range ? { end: range.end } : {}) }),
-  };
+/**
+ * Blobs in memory (tests; a single process that keeps nothing across restarts). A put streams the content in as the
+ * folder's does (contentStream: a staged file is read as a stream, not whole by read()), taking its size and tag on the
+ * way, and keeps one copy.
+ */
+export class MemoryBlobs implements BlobStore {
+  private readonly blobs = new Map<string, Buffer>();
+
+  async put(name: string, content: Uint8Array | StagedUpload): Promise<{ size: number; etag: string }> {
+    checkBlobName(name);
+    const { stream, done } = await contentStream(content);
+    const hash = createHash('sha256');
+    const chunks: Uint8Array[] = [];
+    try {
+      for await (const chunk of stream as AsyncIterable<Uint8Array>) {
+        hash.update(chunk);
+        chunks.push(chunk);
+      }
+    } finally {
+      await done();
+    }
+    const bytes = Buffer.concat(chunks);
+    this.blobs.set(name, bytes);
+    return { size: bytes.length, etag: etagOfDigest(hash.digest()) };
+  }
+
+  open(name: string): Promise<OpenBlob | null> {
+    checkBlobName(name);
+    const bytes = this.blobs.get(name);
+    if (!bytes) return Promise.resolve(null);
+    const content = { size: bytes.length, fd: undefined, read: () => Promise.resolve(Buffer.from(bytes)) };
+    return Promise.resolve({ ...content, stream: (range) => heldContentStream(content, range), close: () => Promise.resolve() });
+  }
+
+  delete(name: string): Promise<void> {
+    checkBlobName(name);
+    this.blobs.delete(name);
+    return Promise.resolve();
+  }
 }
 
 /**
@@ -97,7 +126,7 @@ export class DirectoryBlobs implements BlobStore {
       throw err;
     }
     try {
-      return openBlobFile(handle, (await handle.stat()).size);
+      return openLocalFile(handle, (await handle.stat()).size);
     } catch (err) {
       await handle.close();
       throw err;

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ServiceError } from '../errors.js';
 import { LocalLocks, type LockProvider } from './locks.js';
-import { openContent, removeFile, StagedFile, stageToFile } from './local-files.js';
+import { openLocalFile, removeFile, StagedFile, stageToFile } from './local-files.js';
 import { etagOfContent, etagOfDigest, matchesEtag, withRandomSuffix, writeRecord } from './store.js';
 import { StoredPath } from './paths.js';
 import type {
@@ -185,11 +185,7 @@ export class FilesystemStore implements DocumentStore {
         etag = etagOfDigest(hash.digest());
         this.rememberTag(file, st, etag);
       }
-      return {
-        ...openContent(handle, st.size),
-        stat: { size: st.size, modified: st.mtime, etag },
-        stream: (range) => handle.createReadStream({ autoClose: true, start: range?.start ?? 0, ...(range ? { end: range.end } : {}) }),
-      };
+      return { ...openLocalFile(handle, st.size), stat: { size: st.size, modified: st.mtime, etag } };
     } catch (err) {
       await handle.close();
       throw err;

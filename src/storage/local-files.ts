@@ -5,7 +5,8 @@ import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ServiceError } from '../errors.js';
-import { etagOfDigest, type OpenContent, type StagedUpload } from './store.js';
+import { heldContentStream } from '../open-file.js';
+import { etagOfDigest, type OpenContent, type OpenDocument, type StagedUpload } from './store.js';
 
 /**
  * Local files every store uses: uploads are staged in a local folder before
@@ -35,6 +36,16 @@ export function openContent(handle: fs.FileHandle, size: number): OpenContent {
     },
     close: () => handle.close(),
   };
+}
+
+/**
+ * An open local file of one version as download content (an OpenDocument without its stat, a blob): openContent, and
+ * streams of it, all or a byte range, that close it once over (heldContentStream); or close(). Every store's open
+ * document (filesystem, WebDAV and S3 spool files) and blob.
+ */
+export function openLocalFile(handle: fs.FileHandle, size: number): Omit<OpenDocument, 'stat'> {
+  const content = openContent(handle, size);
+  return { ...content, stream: (range) => heldContentStream(content, range, content.close) };
 }
 
 /** A staged upload is a file in the staging folder, already fsynced. */

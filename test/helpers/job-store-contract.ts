@@ -157,6 +157,23 @@ export function jobStoreContract(name: string, factory: () => Promise<JobStoreUn
       assert.deepEqual(await store.get(record.id), ends[won.indexOf(true)]);
     });
 
+    withStore('replaceIf racing delete: the record is gone afterwards, never written back', async ({ store }) => {
+      // A job ending (replaceIf from running) while the sweep or its owner deletes it: whichever goes first, a
+      // deleted record stays deleted (and a replaceIf after the delete finds nothing to replace).
+      // The delete comes a few event-loop turns after the replaceIf starts, a different number each round, so that it
+      // lands in each step of the replacement's write (no timing: turns, not milliseconds).
+      for (let round = 0; round < 40; round++) {
+        const record = jobRecord({ state: 'running' });
+        await store.put(record);
+        const ending = store.replaceIf({ ...record, state: 'succeeded' }, ['running']);
+        for (let turn = 0; turn < round % 10; turn++) await new Promise((resolve) => setImmediate(resolve));
+        const [replaced] = await Promise.all([ending, store.delete(record.id)]);
+        assert.equal(await store.get(record.id), null, `round ${round}: replaceIf answered ${replaced}, and the record is back`);
+        assert.equal(await store.replaceIf({ ...record, state: 'failed' }, ['running', 'succeeded']), false, `round ${round}: replaced after the delete`);
+      }
+      assert.deepEqual(await store.list(), []);
+    });
+
     withStore('records are copied in and out: changing one a caller holds does not change the stored one', async ({ store }) => {
       const record = jobRecord();
       const original = structuredClone(record);

@@ -9,6 +9,7 @@ import { Readable } from 'node:stream';
 import { loadConfig } from '../../src/config.js';
 import { ServiceError } from '../../src/errors.js';
 import { start } from '../../src/main.js';
+import { etagOf } from '../../src/storage/store.js';
 import type { ActionDefinition, OutputParams } from '../../src/operations/actions/types.js';
 import type { AnyAction } from '../../src/operations/actions/runner.js';
 import { ADMIN, basicAuth, type TestServer } from './server.js';
@@ -34,7 +35,11 @@ export const TestExportAction: ActionDefinition<ExportParams, undefined> = {
   async execute({ params, source, documents, ctx }) {
     if (params.fail) throw new ServiceError('MALFORMED_PDF', 'The test export refused its input');
     const name = 'export résumé.md'; // not ASCII: Content-Disposition's filename* carries it
-    if (params.bytes === undefined) return { kind: 'file', content: Buffer.from(exportText(source.size, source.etag)), name, mediaType: 'text/markdown' };
+    if (params.bytes === undefined) {
+      // An action reads its source's content, not its stat: the tag is the content's (what the store derives, etagOf).
+      const bytes = await source.bytes();
+      return { kind: 'file', content: Buffer.from(exportText(bytes.length, etagOf(bytes))), name, mediaType: 'text/markdown' };
+    }
     const staged = await documents.stage(Readable.from(bigExport(params.bytes)), params.bytes, ctx);
     return { kind: 'file', content: staged, name, mediaType: 'text/markdown' };
   },

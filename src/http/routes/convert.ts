@@ -22,28 +22,14 @@ const STEPS_PART = 'steps';
  * the answer's body. Nothing is stored. Prefer: respond-async (or an input larger than PDFSERVICE_JOB_ASYNC_BYTES)
  * makes it a job whose result is a file.
  */
-type ObjectSchema = { properties?: Record<string, unknown>; required?: readonly string[] };
-
-function requiresSavePath(schema: unknown): boolean {
-  return ((schema as ObjectSchema).required ?? []).includes('savePath');
-}
-
-/** An action's body schema as a step takes it: no savePath, no namingMode. */
-function stepSchema(schema: unknown): Record<string, unknown> {
-  const { properties = {}, ...rest } = schema as ObjectSchema & Record<string, unknown>;
-  const { savePath: _savePath, namingMode: _namingMode, ...kept } = properties;
-  return { ...rest, properties: kept };
-}
-
 export function registerConvertRoutes(api: Api, deps: AppDeps): void {
   const { actions, jobs, oneshot } = deps.operations;
   const step = {
     type: 'object',
     minProperties: 1,
     maxProperties: 1,
-    // Each action's schema without savePath and namingMode, which a one-shot refuses (nothing is stored); actions that
-    // need a savePath (CopyAction, ExtractPagesAction) cannot be steps.
-    properties: Object.fromEntries(actions.actions('any').filter((d) => !requiresSavePath(d.schema)).map((d) => [d.name, { ...stepSchema(d.schema), description: d.summary }])),
+    // Each action's schema as a step takes it, without the parameters of a stored result (ActionRunner.stepActions).
+    properties: Object.fromEntries(actions.stepActions().map(({ action, schema }) => [action.name, { ...schema, description: action.summary }])),
   } as const;
 
   api.post('/convert', {

@@ -3,13 +3,13 @@ import { compileValidator } from '../../validation.js';
 import { documentPathFromBody, type StoredPath } from '../../storage/paths.js';
 import { conflictModeFor, matchesEtag, type ConflictMode, type StagedUpload } from '../../storage/store.js';
 import type { OperationContext } from '../context.js';
-import type { DocumentOperations, StoredDocument } from '../documents.js';
+import type { DocumentContent, DocumentOperations } from '../documents.js';
 import { requestExecution, type Engine, type ExecutionContext } from '../execution.js';
 import type { ToolSupervisor } from '../../tools/supervisor.js';
 import type { OptimizeProfileOperations } from '../optimize/profiles.js';
 import { documentModel, type DocumentModel } from '../models.js';
 import { ACTIONS } from './index.js';
-import type { ActionDefinition, ActionFile, ActionOutput, ExecuteInput, OutputParams } from './types.js';
+import { OUTPUT_PARAMS, type ActionDefinition, type ActionFile, type ActionOutput, type ExecuteInput, type OutputParams } from './types.js';
 import type { TaskOutput } from '../../engine/models.js';
 
 type UploadSummary = TaskOutput<'validateUpload'>;
@@ -100,6 +100,21 @@ export class ActionRunner {
     return this.registry.filter((a) => target === 'any' || a.target === target);
   }
 
+  /**
+   * The actions a one-shot step may name, each with its body schema as a step takes it: without its outputParams;
+   * an action that requires one (CopyAction, ExtractPagesAction: savePath) is none. The OpenAPI description of
+   * POST /convert is made from these.
+   */
+  stepActions(): { action: AnyAction; schema: Record<string, unknown> }[] {
+    return this.registry.flatMap((action) => {
+      const output = outputParamsOf(action);
+      const { properties = {}, ...rest } = action.schema as { properties?: Record<string, unknown>; required?: readonly string[] };
+      if ((rest.required ?? []).some((key) => output.includes(key))) return [];
+      const kept = Object.fromEntries(Object.entries(properties).filter(([key]) => !output.includes(key)));
+      return [{ action, schema: { ...rest, properties: kept } }];
+    });
+  }
+
   /** Picks the action named by the body's one key and validates its parameters. */
   parse(body: unknown, target: ActionTarget | 'any'): { action: AnyAction; params: OutputParams } {
     const known = this.actions(target).map((a) => a.name);
@@ -155,10 +170,11 @@ export class ActionRunner {
    * the next step, the last one's to the client. The files stay the caller's (they serve every step).
    */
   async prepareStep(body: unknown, files: ActionFile[], ctx: OperationContext): Promise<PreparedStep> {
-    // Read before validation, which fills in namingMode's default.
+    // The keys as given, read before validation, which fills in namingMode's default in place.
     const given = body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.values(body)[0] : undefined;
-    const output = ['savePath', 'namingMode'].filter((key) => given !== null && typeof given === 'object' && Object.hasOwn(given as object, key));
+    const keys = given !== null && typeof given === 'object' ? Object.keys(given) : [];
     const { action, params } = this.parse(body, 'any');
+    const output = outputParamsOf(action).filter((key) => keys.includes(key));
     if (output.length > 0) {
       throw new ServiceError('INVALID_ACTION', `${action.name} in a one-shot conversion takes no ${output.join(' or ')}: nothing is stored, the result is the answer`);
     }
@@ -171,7 +187,7 @@ export class ActionRunner {
    * as execute below runs it, with nothing written. Its output is new bytes (or content staged in the store, which the
    * caller then owns), or `unchanged`.
    */
-  async executeStep(step: PreparedStep, files: ActionFile[], source: StoredDocument, ctx: OperationContext, engine: Engine, exec: ExecutionContext): Promise<Exclude<ActionOutput, { kind: 'model' } | { kind: 'file' }>> {
+  async executeStep(step: PreparedStep, files: ActionFile[], source: DocumentContent, ctx: OperationContext, engine: Engine, exec: ExecutionContext): Promise<Exclude<ActionOutput, { kind: 'model' } | { kind: 'file' }>> {
     const output = await this.invoke(this.named(step.name), { params: step.params, prepared: step.prepared, files, source, ctx, engine, exec });
     // No action answers a model today; one that did would have nothing to hand on.
     if (output.kind === 'model') throw new ServiceError('INVALID_ACTION', `${step.name} answers a model, not a document: it cannot be a step of a one-shot conversion`);
@@ -277,6 +293,11 @@ export class ActionRunner {
   async run(sourcePath: StoredPath, body: unknown, target: ActionTarget, files: ActionFile[], ctx: OperationContext): Promise<ActionResponse> {
     return this.execute(await this.prepare(sourcePath, body, target, files, ctx));
   }
+}
+
+/** The parameters of `action` that only say where a stored document's result goes (ActionDefinition.outputParams). */
+function outputParamsOf(action: AnyAction): readonly string[] {
+  return action.outputParams ?? OUTPUT_PARAMS;
 }
 
 function discardAll(files: ActionFile[]): Promise<unknown> {

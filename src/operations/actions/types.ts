@@ -3,7 +3,7 @@ import type { StoredPath } from '../../storage/paths.js';
 import type { StagedUpload } from '../../storage/store.js';
 import type { Need, TaskOutput } from '../../engine/models.js';
 import type { OperationContext } from '../context.js';
-import type { DocumentOperations, StoredDocument } from '../documents.js';
+import type { DocumentContent, DocumentOperations } from '../documents.js';
 import type { Engine, ExecutionContext } from '../execution.js';
 import type { ToolSupervisor } from '../../tools/supervisor.js';
 import type { OptimizeProfileOperations } from '../optimize/profiles.js';
@@ -34,8 +34,8 @@ export interface ExecuteInput<P, X> {
   /** What prepare answered: plain data (no closures, no open handles), so that a job can keep it. */
   prepared: X;
   files: ActionFile[];
-  /** The source document, one version, read under the lock of the output. */
-  source: StoredDocument;
+  /** The source document's content: one stored version, read under the lock of the output, or a one-shot step's input. */
+  source: DocumentContent;
   ctx: OperationContext;
   /** The engine under the execution's signal and progress. */
   engine: Engine;
@@ -97,6 +97,12 @@ export interface ActionDefinition<P extends OutputParams = OutputParams, X = und
   need: Need | null;
   /** Its JSON schema; P is derived from it (FromSchema) where the engine request type allows. */
   schema: Readonly<Record<string, unknown>>;
+  /**
+   * Its parameters that only say where a stored document's result goes: a one-shot step (operations/oneshot.ts),
+   * which stores nothing, refuses them, its schema has none of them, and an action that requires one cannot be a step
+   * (ActionRunner.prepareStep, stepActions). Absent: OUTPUT_PARAMS, which every writing action takes.
+   */
+  outputParams?: readonly string[];
   prepare?(input: PrepareInput<P>): Promise<X>;
   execute(input: ExecuteInput<P, X>): Promise<ActionOutput>;
 }
@@ -115,6 +121,9 @@ export const OUTPUT_PARAM_SCHEMAS = {
     description: 'When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.',
   },
 } as const;
+
+/** The parameters of OUTPUT_PARAM_SCHEMAS: an action's outputParams unless it declares others. */
+export const OUTPUT_PARAMS: readonly string[] = Object.keys(OUTPUT_PARAM_SCHEMAS);
 
 /**
  * Fields every writing action accepts: where the result goes and what happens on a name clash.

@@ -28,7 +28,7 @@ export class FileJobStore implements JobStore {
   readonly dir: string;
   private readonly onSkip: (file: string, err: unknown) => void;
   private readonly ready: () => Promise<void>;
-  /** One writer per job file at a time in this process (the only one writing the folder), so replaceIf is atomic. */
+  /** One writer (put, replaceIf, delete) per job file at a time in this process (the only one writing the folder), so replaceIf is atomic. */
   private readonly writes = new KeyedLock();
   /**
    * The state of the record this process last wrote for a job, under its write lock: replaceIf compares against it
@@ -102,16 +102,22 @@ export class FileJobStore implements JobStore {
     return records.sort(compareJobs);
   }
 
+  /** Under the job's write lock as well: a replaceIf in progress would otherwise write the deleted record back. */
   async delete(id: string): Promise<void> {
     if (!isJobId(id)) return;
-    this.known.delete(id);
+    const release = await this.writes.acquire(id);
     try {
-      await fs.unlink(this.file(id));
-    } catch (err) {
-      if (errno(err) === 'ENOENT') return;
-      throw err;
+      this.known.delete(id);
+      try {
+        await fs.unlink(this.file(id));
+      } catch (err) {
+        if (errno(err) === 'ENOENT') return;
+        throw err;
+      }
+      await syncFolder(this.dir);
+    } finally {
+      release();
     }
-    await syncFolder(this.dir);
   }
 
   private file(id: string): string {

@@ -1,7 +1,6 @@
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import { DirectoryBlobs, type BlobStore, type OpenBlob } from '../../storage/blobs.js';
-import { etagOf, type StagedUpload } from '../../storage/store.js';
+import { DirectoryBlobs, MemoryBlobs, type BlobStore, type OpenBlob } from '../../storage/blobs.js';
+import type { StagedUpload } from '../../storage/store.js';
 import type { ConversionOutput } from '../conversions/types.js';
 import type { JobResultFile } from './model.js';
 
@@ -59,30 +58,9 @@ export async function directoryResultFiles(dataDir: string): Promise<JobResultFi
   return new BlobResultFiles(blobs);
 }
 
-/** JobResultFiles in memory (tests; a single process that keeps nothing across restarts). */
-export class MemoryResultFiles implements JobResultFiles {
-  private readonly files = new Map<string, Buffer>();
-
-  async put(jobId: string, content: Uint8Array | StagedUpload, meta: { name: string; mediaType: string }): Promise<JobResultFile> {
-    const bytes = content instanceof Uint8Array ? Buffer.from(content) : await content.read();
-    this.files.set(jobId, bytes);
-    return { name: meta.name, mediaType: meta.mediaType, size: bytes.length, etag: etagOf(bytes) };
-  }
-
-  open(jobId: string): Promise<OpenResultFile | null> {
-    const bytes = this.files.get(jobId);
-    if (!bytes) return Promise.resolve(null);
-    return Promise.resolve({
-      size: bytes.length,
-      fd: undefined,
-      read: () => Promise.resolve(Buffer.from(bytes)),
-      stream: (range) => Readable.from([range ? bytes.subarray(range.start, range.end + 1) : bytes]),
-      close: () => Promise.resolve(),
-    });
-  }
-
-  delete(jobId: string): Promise<void> {
-    this.files.delete(jobId);
-    return Promise.resolve();
+/** JobResultFiles in memory (tests; a single process that keeps nothing across restarts): BlobResultFiles over MemoryBlobs. */
+export class MemoryResultFiles extends BlobResultFiles {
+  constructor() {
+    super(new MemoryBlobs());
   }
 }

@@ -21,8 +21,8 @@ import {
 import { ServiceError } from '../../errors.js';
 import { DownloadCache } from '../download-cache.js';
 import { LocalLocks, type LockProvider } from '../locks.js';
-import { checkBlobName, contentStream, openBlobFile, type BlobStore } from '../blobs.js';
-import { copyToFile, openContent, spoolName, StagedFile, stageToFile } from '../local-files.js';
+import { checkBlobName, contentStream, type BlobStore } from '../blobs.js';
+import { copyToFile, openLocalFile, spoolName, StagedFile, stageToFile } from '../local-files.js';
 import type { StoredPath } from '../paths.js';
 import type { BookedEtag, EtagBook } from '../etag-book.js';
 import { etagOfContent, matchesEtag, withRandomSuffix, writeRecord } from '../store.js';
@@ -365,11 +365,7 @@ export class S3Store implements DocumentStore {
 
   /** An open local file of one version as an OpenDocument; the stream or close() closes it. */
   private opened(handle: fs.FileHandle, stat: DocumentStat): OpenDocument {
-    return {
-      ...openContent(handle, stat.size),
-      stat,
-      stream: (range) => handle.createReadStream({ autoClose: true, start: range?.start ?? 0, ...(range ? { end: range.end } : {}) }),
-    };
+    return { ...openLocalFile(handle, stat.size), stat };
   }
 
   /**
@@ -631,7 +627,7 @@ export class S3Store implements DocumentStore {
             throw s3Failure(err, 'GetObject');
           });
           const handle = await fs.open(file, 'r');
-          return openBlobFile(handle, copied.size);
+          return openLocalFile(handle, copied.size);
         } finally {
           // The open descriptor keeps the bytes; the name goes at once, so no spool file outlives its reader.
           await fs.rm(file, { force: true });

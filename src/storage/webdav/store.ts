@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { ServiceError } from '../../errors.js';
 import { KeyedLock } from '../keyed-lock.js';
-import { copyToFile, openContent, spoolName, StagedFile, stageToFile } from '../local-files.js';
+import { copyToFile, openLocalFile, spoolName, StagedFile, stageToFile } from '../local-files.js';
 import type { StoredPath } from '../paths.js';
 import { etagOfContent, matchesEtag, withRandomSuffix, writeRecord } from '../store.js';
 import type { DocumentStat, DocumentStore, DocumentStores, FolderEntry, OpenDocument, Release, StagedUpload, StoreUser, WriteOptions, WriteResult } from '../store.js';
@@ -259,11 +259,7 @@ export class WebDavStore implements DocumentStore {
   /** An open local file of one version as an OpenDocument; the stream or close() closes it. */
   private opened(handle: fs.FileHandle, stat: DocumentStat): OpenDocument {
     const { size, modified, etag } = stat;
-    return {
-      ...openContent(handle, size),
-      stat: { size, modified, etag },
-      stream: (range) => handle.createReadStream({ autoClose: true, start: range?.start ?? 0, ...(range ? { end: range.end } : {}) }),
-    };
+    return { ...openLocalFile(handle, size), stat: { size, modified, etag } };
   }
 
   /** Creates the collections of `folder` that are missing, from the top (MKCOL). */
