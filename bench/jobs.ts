@@ -20,9 +20,9 @@ interface JobView {
 const USER_A = { username: 'bench-jobs-a', password: 'bench-jobs-a-password-1' };
 const USER_B = { username: 'bench-jobs-b', password: 'bench-jobs-b-password-1' };
 /** The heavy action: every annotation of the document drawn into its page (2.7 s at 1,000 pages, 0.55 s at 200, on this machine). */
-const HEAVY = (savePath: string) => ({ FlattenAnnotationsAction: { savePath, namingMode: 1 } });
+export const HEAVY = (savePath: string) => ({ FlattenAnnotationsAction: { savePath, namingMode: 1 } });
 /** The cheap action whose 202 is timed: a stamp on one page of a one-page document (its access check is one small engine task). */
-const CHEAP = { TextStampAction: { text: 'DRAFT', x: 100, y: 100, pageIndex: 0, savePath: 'bench/cheap-out.pdf', namingMode: 1 } };
+export const CHEAP = { TextStampAction: { text: 'DRAFT', x: 100, y: 100, pageIndex: 0, savePath: 'bench/cheap-out.pdf', namingMode: 1 } };
 
 export async function runJobsBench(quick: boolean): Promise<Row[]> {
   const server = await startServer({
@@ -52,7 +52,7 @@ export async function runJobsBench(quick: boolean): Promise<Row[]> {
   }
 }
 
-async function createUser(server: TestServer, user: { username: string; password: string }): Promise<Auth> {
+export async function createUser(server: TestServer, user: { username: string; password: string }): Promise<Auth> {
   const r = await fetch(`${server.api}/users`, {
     method: 'POST',
     headers: { authorization: server.adminAuth, 'content-type': 'application/json' },
@@ -64,7 +64,7 @@ async function createUser(server: TestServer, user: { username: string; password
 }
 
 /** POSTs an action with Prefer: respond-async; throws unless it answered 202 with a job. */
-async function submit(server: TestServer, auth: Auth, document: string, body: unknown, pages = false): Promise<JobView> {
+export async function submit(server: TestServer, auth: Auth, document: string, body: unknown, pages = false): Promise<JobView> {
   const r = await fetch(`${server.api}/documents/${document}${pages ? '/pages' : ''}`, {
     method: 'POST',
     headers: { ...auth, 'content-type': 'application/json', prefer: 'respond-async' },
@@ -91,7 +91,7 @@ async function inline(server: TestServer, auth: Auth, document: string, body: un
  * ended. The stream delivers the end as it happens, so no polling interval
  * adds to a measured time.
  */
-async function ended(server: TestServer, auth: Auth, id: string): Promise<JobView> {
+export async function ended(server: TestServer, auth: Auth, id: string): Promise<JobView> {
   const r = await fetch(`${server.api}/jobs/${id}/events`, { headers: { ...auth, accept: 'text/event-stream' } });
   if (r.status !== 200 || !r.body) throw new Error(`events of job ${id} answered ${r.status}`);
   const decoder = new TextDecoder();
@@ -112,7 +112,7 @@ async function ended(server: TestServer, auth: Auth, id: string): Promise<JobVie
   throw new Error(`events of job ${id} ended without an end event`);
 }
 
-async function cancel(server: TestServer, auth: Auth, id: string): Promise<void> {
+export async function cancel(server: TestServer, auth: Auth, id: string): Promise<void> {
   const r = await fetch(`${server.api}/jobs/${id}`, { method: 'DELETE', headers: auth });
   await r.arrayBuffer();
   // 409 JOB_FINISHED: it ended before the cancel arrived, which is as good.
@@ -120,7 +120,7 @@ async function cancel(server: TestServer, auth: Auth, id: string): Promise<void>
 }
 
 /** Jobs in `state` (as the admin sees them: everyone's, or `owner`'s). */
-async function jobsOf(server: TestServer, state: string, owner?: string): Promise<JobView[]> {
+export async function jobsOf(server: TestServer, state: string, owner?: string): Promise<JobView[]> {
   const r = await fetch(`${server.api}/jobs?state=${state}${owner ? `&owner=${owner}` : ''}`, { headers: { authorization: server.adminAuth } });
   if (r.status !== 200) throw new Error(`GET /jobs answered ${r.status}`);
   return ((await r.json()) as { jobs: JobView[] }).jobs;
@@ -272,6 +272,6 @@ async function otherUserWhileQueued(server: TestServer, quick: boolean, a: Auth,
   }
 }
 
-function sleep(ms: number): Promise<void> {
+export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

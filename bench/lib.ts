@@ -1,5 +1,6 @@
 import zlib from 'node:zlib';
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { Row } from './annotations.js';
@@ -104,11 +105,35 @@ function isStaleSocket(error: unknown): boolean {
   return code === 'EPIPE' || code === 'ECONNRESET' || code === 'UND_ERR_SOCKET';
 }
 
-/** Wall time of a command-line peer, in ms. */
-export function timeCommand(command: string, args: string[]): number {
-  const start = performance.now();
-  execFileSync(command, args, { stdio: 'ignore' });
-  return performance.now() - start;
+/**
+ * Wall time of a command-line peer, in ms; throws if it fails. Asynchronous on purpose: a peer run with
+ * execFileSync froze this process's event loop for its whole run (tens of seconds at 1,000 pages on a loaded
+ * machine), so fetch's pooled keep-alive sockets outlived the service's idle timeout unnoticed and the next
+ * upload was written into a closed connection: the `fetch failed: write EPIPE` of issue 38 (the bench's fault,
+ * not the service's). With the loop free, the client retires an idle socket before the service closes it.
+ */
+export function timeCommand(command: string, args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    // Its output read through a pipe and dropped, as a client reads a response (pdftotext, mutool run print theirs).
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], ...options });
+    child.stdout!.resume();
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      if (stderr.length < 2000) stderr += chunk.toString('utf8');
+    });
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      const ms = performance.now() - start;
+      if (code === 0) resolve(ms);
+      else reject(new Error(`${command} ${args.join(' ')} exited with ${code ?? signal}: ${stderr.trim().slice(0, 500)}`));
+    });
+  });
+}
+
+/** The 1-minute load average now, for the record beside a figure measured on a shared machine. */
+export function loadNow(): number {
+  return Math.round(loadavg()[0]! * 100) / 100;
 }
 
 /** Starts the bare Fastify server in its own process; resolves its URL and a stop function. */

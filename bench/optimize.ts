@@ -123,12 +123,12 @@ export async function runOptimizeBench(quick: boolean): Promise<Row[]> {
         const out = `bench/optimize-${name}-${profile}.pdf`;
         // One untimed run of each first: the engine worker is warm, the peer's files are in the page cache.
         await optimizeThroughApi(server, doc, out, profile);
-        timeCommand(command, [...args]);
+        await timeCommand(command, [...args]);
         const ours: number[] = [];
         const theirs: number[] = [];
         for (let i = 0; i < runs; i++) {
           ours.push((await timed(() => optimizeThroughApi(server, doc, out, profile))).ms);
-          theirs.push(timeCommand(command, [...args]));
+          theirs.push(await timeCommand(command, [...args]));
         }
         // Once more on a new connection when the pooled one was closed while the peer's timed runs blocked the event loop.
         const download = () => fetch(`${server.api}/documents/${out}`, { headers: { ...auth, accept: 'application/pdf' } });
