@@ -181,20 +181,22 @@ export async function runAnnotationsBench(quick: boolean): Promise<Row[]> {
   const bare = await startBareServer();
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-annotations-'));
   try {
+    // The load phase on the 200-page document (the quick run's largest, 1 page, in a smoke test).
     let loadUrl = '';
+    let loadPages = 0;
     for (const pages of sizes(quick)) {
       const measured = await atSize(server, dir, pages, quick);
       rows.push(...measured.rows);
-      if (pages === TARGET_PAGES) loadUrl = measured.listUrl;
+      if (pages === TARGET_PAGES || quick) [loadUrl, loadPages] = [measured.listUrl, pages];
     }
     const auth = { authorization: server.adminAuth };
     // Sustained load on the warm listing of the 200-page document, and for the HTTP ceiling on a bare route
     // answering a body of the same size (what moving that many bytes costs at all), with the same settings.
-    const duration = quick ? 3 : 10;
+    const duration = quick ? 2 : 10;
     const bodySize = (await list(loadUrl, auth)).body.byteLength;
     const ours = await load({ url: loadUrl, connections: CONNECTIONS, duration, headers: auth });
     const ceiling = await load({ url: `${bare.url}/bytes/${bodySize}`, connections: CONNECTIONS, duration });
-    const loadSize = `${pagesLabel(TARGET_PAGES)}, ${CONNECTIONS} connections, ${duration} s`;
+    const loadSize = `${pagesLabel(loadPages)}, ${CONNECTIONS} connections, ${duration} s`;
     const bareName = 'bare Fastify, same body size';
     const grouped = groupBySize(rows);
     grouped.push({ operation: 'annotations list, throughput', size: loadSize, ours: ours.requests.average, peer: ceiling.requests.average, peerName: bareName, unit: 'req/s' });

@@ -5,7 +5,7 @@
  * its own tsc. The worktree is removed when the run ends.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -24,6 +24,7 @@ export async function buildRef(ref: string): Promise<{ build: Build; remove: () 
   const remove = () => {
     try {
       git('worktree', 'remove', '--force', dir);
+      rmSync(path.dirname(dir), { recursive: true, force: true });
     } catch (error) {
       console.error(`could not remove the worktree ${dir}:`, error);
     }

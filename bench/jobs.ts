@@ -135,7 +135,7 @@ export async function jobsOf(server: TestServer, state: string, owner?: string):
  * before the next sample, so every sample finds the service idle.
  */
 async function acceptWhileBusy(server: TestServer, quick: boolean, admin: Auth, a: Auth, b: Auth): Promise<Row[]> {
-  const count = quick ? 100 : 200;
+  const count = quick ? 40 : 200;
   const idle: number[] = [];
   for (let i = 0; i < count / 2; i++) {
     const { ms, value } = await timed(() => submit(server, admin, 'bench/doc-1.pdf', CHEAP, true));
@@ -194,7 +194,7 @@ async function jobVersusInline(server: TestServer, quick: boolean, admin: Auth):
   for (const pages of quick ? [200] : [200, 1000]) {
     const document = `bench/doc-${pages}.pdf`;
     // More than the usual repetitions at 200 pages: a run takes about 0.2 s, and the 5% target is finer than this shared machine's spread.
-    const runs = pages > TARGET_PAGES ? repetitions(pages, quick) : quick ? 5 : 15;
+    const runs = pages > TARGET_PAGES ? repetitions(pages, quick) : quick ? 3 : 15;
     const inlineTimes: number[] = [];
     const jobTimes: number[] = [];
     // One of each first, untimed: the first run of an action loads its code and fonts in a worker.
@@ -229,7 +229,7 @@ async function jobVersusInline(server: TestServer, quick: boolean, admin: Auth):
  * inline action. A's jobs are cancelled afterwards.
  */
 async function otherUserWhileQueued(server: TestServer, quick: boolean, a: Auth, b: Auth): Promise<Row[]> {
-  const count = quick ? 20 : 40;
+  const count = quick ? 10 : 40;
   const render = async () => {
     const r = await fetch(`${server.api}/documents/bench/doc-200.pdf/pages/0/image?dpi=72`, { headers: b });
     await r.arrayBuffer();

@@ -35,7 +35,7 @@ export function linearizationClean(file: string): boolean {
 }
 
 export async function runLinearizeBench(quick: boolean): Promise<Row[]> {
-  const runs = quick ? 3 : 7;
+  const runs = quick ? 2 : 7;
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-linearize-'));
   // Text prefetching off, as in the other benchmarks' servers: it would read every page's text right after the upload.
   const server = await startServer({ env: { PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' } });

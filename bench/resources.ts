@@ -66,7 +66,7 @@ function peakRss(pid: number): number {
 }
 
 async function memoryRow(quick: boolean): Promise<Row> {
-  const megabytes = quick ? 50 : 200;
+  const megabytes = quick ? 20 : 200;
   const pdf = makeLargeDocument(megabytes);
   const server = await startServer({ env: { PDFSERVICE_MAX_UPLOAD_BYTES: String(1024 * MB) } });
   try {
