@@ -15,7 +15,7 @@ import { storedBytes } from '../test/helpers/http.js';
 import type { TestServer } from '../test/helpers/server.js';
 import { CONNECTIONS, list, load, PEER_SCRIPT as LIST_SCRIPT, type Row } from './annotations.js';
 import { makeBenchDocument, FORM_WIDGETS } from './fixtures.js';
-import { cancel, CHEAP, createUser, ended, HEAVY, jobsOf, sleep, submit } from './jobs.js';
+import { acceptSamplesWhileBusy, CHEAP, createUser, ended, submit } from './jobs.js';
 import { loadNow, median, pagesLabel, percentile, startBareServer, timeCommand, timed, uploadPdf } from './lib.js';
 import { linearizationClean, linearizeThroughApi } from './linearize.js';
 import { DPI, ocrThroughApi, timeTesseract } from './ocr.js';
@@ -30,7 +30,6 @@ export interface Build {
 }
 
 type Env = Record<string, string>;
-type Auth = Record<string, string>;
 
 /** What a row measured: per build, its samples (in the order taken), and the peer's, pair by pair. */
 interface Measured {
@@ -348,38 +347,12 @@ async function acceptWhileBusy(ctx: Context): Promise<Measured[]> {
     const busy: number[][] = servers.map(() => []);
     const idle: number[] = [];
     let heavyRuns = 0;
-    const busyRound = async (server: TestServer, admin: Auth, users: Auth[]) => {
-      let loading = true;
-      const loaders = users.map(async (auth, n) => {
-        while (loading) {
-          const job = await submit(server, auth, 'i38/doc-1000.pdf', HEAVY(`i38/heavy-${n}.pdf`));
-          const end = await ended(server, auth, job.id);
-          if (end.state !== 'succeeded') throw new Error(`a heavy job ended ${end.state}`);
-          heavyRuns++;
-        }
-      });
-      const samples: number[] = [];
-      try {
-        for (let i = 0; (await jobsOf(server, 'running')).length < 2; i++) {
-          if (i > 1000) throw new Error('the two heavy jobs did not start');
-          await sleep(10);
-        }
-        for (let i = 0; i < count; i++) {
-          const { ms, value } = await timed(() => submit(server, admin, 'i38/doc-1.pdf', cheap, true));
-          samples.push(ms);
-          await cancel(server, admin, value.id);
-          await sleep(5);
-        }
-      } finally {
-        loading = false;
-        await Promise.all(loaders);
-      }
-      return samples;
-    };
     const rounds = at(ctx.quick, 2, 1);
     await interleave(rounds, async (_i, k) => {
       const { admin, users } = setups[k]!;
-      busy[k]!.push(...(await busyRound(servers[k]!, admin, users)));
+      const round = await acceptSamplesWhileBusy(servers[k]!, admin, users, count, { document: 'i38/doc-1.pdf', body: cheap }, 'i38/doc-1000.pdf', 'i38/heavy');
+      busy[k]!.push(...round.samples);
+      heavyRuns += round.heavyRuns;
       return 0;
     }, servers.length, async () => {
       // The idle 202s on the first build's server, each job run to its end before the next.
