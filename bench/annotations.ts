@@ -35,6 +35,17 @@ export interface Row {
   unit: string;
   target?: string;
   met?: boolean;
+  /** The fastest and slowest ratio of ours to the peer over the interleaved pairs (ours then peer, run by run). */
+  ratioSpread?: [number, number];
+  /** The 1-minute load average when the row started and when it ended. */
+  load?: [number, number];
+  /** Why the row failed: it has no figures then (ours is NaN). */
+  error?: string;
+  /** `--compare REF`: the other build's figure (median), its spread, its name, and ours / ref over the interleaved pairs. */
+  ref?: number;
+  refSpread?: [number, number];
+  refName?: string;
+  refRatioSpread?: [number, number];
 }
 
 interface LoadOptions {
@@ -57,9 +68,9 @@ const autocannon = createRequire(import.meta.url)('autocannon') as (options: Loa
 };
 
 const PER_PAGE = 20;
-const CONNECTIONS = 32;
+export const CONNECTIONS = 32;
 // bench/ is not copied into dist/, so the script is found next to the sources.
-const PEER_SCRIPT = fileURLToPath(new URL('../../bench/mutool-list-annotations.js', import.meta.url));
+export const PEER_SCRIPT = fileURLToPath(new URL('../../bench/mutool-list-annotations.js', import.meta.url));
 
 interface Listed {
   name: string;
@@ -69,7 +80,7 @@ interface Listed {
 type Auth = Record<string, string>;
 
 /** A GET timed up to the whole body received; decoding and parsing it are the client's work, done untimed. */
-async function list(url: string, auth: Auth): Promise<{ body: Buffer; requestId: string }> {
+export async function list(url: string, auth: Auth): Promise<{ body: Buffer; requestId: string }> {
   const reply = await fetch(url, { headers: auth });
   const body = Buffer.from(await reply.arrayBuffer());
   if (reply.status !== 200) throw new Error(`GET ${url} answered ${reply.status}: ${body.toString('utf8', 0, 300)}`);
@@ -117,7 +128,7 @@ async function atSize(server: TestServer, dir: string, pages: number, quick: boo
       const peerOutput = execFileSync('mutool', ['run', PEER_SCRIPT, file], { maxBuffer: 256 << 20 }).toString('utf8');
       checkSameListing(parseOurs(first.value.body.toString('utf8')), parsePeer(peerOutput), expected);
     }
-    peer.push(timeCommand('mutool', ['run', PEER_SCRIPT, file]));
+    peer.push(await timeCommand('mutool', ['run', PEER_SCRIPT, file]));
   }
   const coldMs = median(cold);
   const peerMs = median(peer);
@@ -170,20 +181,22 @@ export async function runAnnotationsBench(quick: boolean): Promise<Row[]> {
   const bare = await startBareServer();
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-annotations-'));
   try {
+    // The load phase on the 200-page document (the quick run's largest, 1 page, in a smoke test).
     let loadUrl = '';
+    let loadPages = 0;
     for (const pages of sizes(quick)) {
       const measured = await atSize(server, dir, pages, quick);
       rows.push(...measured.rows);
-      if (pages === TARGET_PAGES) loadUrl = measured.listUrl;
+      if (pages === TARGET_PAGES || quick) [loadUrl, loadPages] = [measured.listUrl, pages];
     }
     const auth = { authorization: server.adminAuth };
     // Sustained load on the warm listing of the 200-page document, and for the HTTP ceiling on a bare route
     // answering a body of the same size (what moving that many bytes costs at all), with the same settings.
-    const duration = quick ? 3 : 10;
+    const duration = quick ? 2 : 10;
     const bodySize = (await list(loadUrl, auth)).body.byteLength;
     const ours = await load({ url: loadUrl, connections: CONNECTIONS, duration, headers: auth });
     const ceiling = await load({ url: `${bare.url}/bytes/${bodySize}`, connections: CONNECTIONS, duration });
-    const loadSize = `${pagesLabel(TARGET_PAGES)}, ${CONNECTIONS} connections, ${duration} s`;
+    const loadSize = `${pagesLabel(loadPages)}, ${CONNECTIONS} connections, ${duration} s`;
     const bareName = 'bare Fastify, same body size';
     const grouped = groupBySize(rows);
     grouped.push({ operation: 'annotations list, throughput', size: loadSize, ours: ours.requests.average, peer: ceiling.requests.average, peerName: bareName, unit: 'req/s' });
@@ -202,7 +215,7 @@ export async function runAnnotationsBench(quick: boolean): Promise<Row[]> {
  * figures meaningless. Latencies are collected from its response events because its own
  * percentiles are whole milliseconds, which reads as 0 ms for the bare route.
  */
-async function load(options: LoadOptions): Promise<LoadResult & { latencies: number[] }> {
+export async function load(options: LoadOptions): Promise<LoadResult & { latencies: number[] }> {
   const latencies: number[] = [];
   const refusals = new Map<number, number>();
   const instance = autocannon(options);

@@ -137,9 +137,9 @@ async function jobsRun(side: Side, count: number, tag: string): Promise<number> 
 }
 
 export async function runClusterBench(quick: boolean): Promise<Row[]> {
-  const runs = quick ? 3 : 9;
+  const runs = quick ? 2 : 9;
   const rounds = quick ? 1 : 3;
-  const jobCount = quick ? 8 : 16;
+  const jobCount = quick ? 4 : 16;
   const started: { stop(): Promise<void> }[] = [];
   let redis: RedisServer | undefined;
   let s3: S3Server | undefined;

@@ -10,7 +10,7 @@ import { startServer } from '../test/helpers/server.js';
 import type { Row } from './annotations.js';
 import { makeBenchDocument } from './fixtures.js';
 import { groupBySize, makeLargePng, oursOf, pagesLabel, peerOf, percentile, repetitions, sampleLatency, sizes, startBareServer, timeCommand, timed } from './lib.js';
-import { formatPeer, formatValue } from './report.js';
+import { cells, header } from './report.js';
 
 export interface FoundationResult {
   rows: Row[];
@@ -48,7 +48,7 @@ export async function runFoundationBench(quick: boolean): Promise<FoundationResu
         };
         modelsCold.push((await timed(getModel)).ms);
         modelsWarm.push((await timed(getModel)).ms);
-        peer.push(timeCommand('mutool', ['info', file]));
+        peer.push(await timeCommand('mutool', ['info', file]));
       }
       const size = pagesLabel(pages);
       rows.push({ operation: 'upload (PUT, checked by the engine)', size, pages, ...oursOf(uploads), unit: 'ms' });
@@ -94,19 +94,12 @@ export async function runFoundationBench(quick: boolean): Promise<FoundationResu
 }
 
 export function printRows(rows: Row[]): void {
-  const header = ['operation', 'size', 'ours', 'peer', 'ratio', 'target', 'met'];
-  const lines = rows.map((r) => [
-    r.operation,
-    r.size,
-    formatValue(r.ours, r.unit, r.oursSpread),
-    formatPeer(r),
-    r.peer !== undefined ? `${(r.ours / r.peer).toFixed(2)}x` : '-',
-    r.target ?? '-',
-    r.met === undefined ? '-' : r.met ? 'yes' : 'NO',
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const withRef = rows.some((r) => r.ref !== undefined);
+  const head = header(withRef, rows.find((r) => r.refName)?.refName);
+  const lines = rows.map((r) => cells(r, withRef).map((c) => c.replace(/\*\*no\*\*/, 'NO')));
+  const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const row = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
-  console.log(row(header));
+  console.log(row(head));
   console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
   for (const l of lines) console.log(row(l));
 }

@@ -16,7 +16,7 @@ import type { Row } from './annotations.js';
 import { makeBenchDocument } from './fixtures.js';
 import { median, oursOf, peerOf, timeCommand, timed, uploadPdf } from './lib.js';
 
-async function linearizeThroughApi(server: TestServer, doc: string, out: string): Promise<void> {
+export async function linearizeThroughApi(server: TestServer, doc: string, out: string): Promise<void> {
   const reply = await fetch(`${server.api}/documents/${doc}`, {
     method: 'POST',
     headers: { authorization: server.adminAuth, 'content-type': 'application/json', prefer: 'wait=600' },
@@ -26,7 +26,7 @@ async function linearizeThroughApi(server: TestServer, doc: string, out: string)
   if (reply.status !== 200 && reply.status !== 201) throw new Error(`LinearizeAction answered ${reply.status}: ${text.slice(0, 500)}`);
 }
 
-function linearizationClean(file: string): boolean {
+export function linearizationClean(file: string): boolean {
   try {
     return execFileSync('qpdf', ['--check-linearization', file], { encoding: 'utf8' }).includes('no linearization errors');
   } catch {
@@ -35,7 +35,7 @@ function linearizationClean(file: string): boolean {
 }
 
 export async function runLinearizeBench(quick: boolean): Promise<Row[]> {
-  const runs = quick ? 3 : 7;
+  const runs = quick ? 2 : 7;
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-linearize-'));
   // Text prefetching off, as in the other benchmarks' servers: it would read every page's text right after the upload.
   const server = await startServer({ env: { PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' } });
@@ -49,15 +49,15 @@ export async function runLinearizeBench(quick: boolean): Promise<Row[]> {
     const version = /qpdf version (\S+)/.exec(execFileSync('qpdf', ['--version'], { encoding: 'utf8' }))?.[1] ?? '?';
     // One untimed run of each first: the engine worker has opened a document, qpdf's pages are in the page cache.
     await linearizeThroughApi(server, doc, 'bench/linearize-warm.pdf');
-    timeCommand('qpdf', ['--linearize', input, path.join(dir, 'warm.pdf')]);
+    await timeCommand('qpdf', ['--linearize', input, path.join(dir, 'warm.pdf')]);
     const ours: number[] = [];
     const theirs: number[] = [];
     const sameWork: number[] = [];
     // Ours and the peers alternate, so that other work on the shared machine weighs on all alike.
     for (let i = 0; i < runs; i++) {
       ours.push((await timed(() => linearizeThroughApi(server, doc, 'bench/linearize-out.pdf'))).ms);
-      theirs.push(timeCommand('qpdf', ['--linearize', input, path.join(dir, 'peer.pdf')]));
-      sameWork.push(timeCommand('qpdf', ['--linearize', '--stream-data=preserve', input, path.join(dir, 'peer-preserve.pdf')]));
+      theirs.push(await timeCommand('qpdf', ['--linearize', input, path.join(dir, 'peer.pdf')]));
+      sameWork.push(await timeCommand('qpdf', ['--linearize', '--stream-data=preserve', input, path.join(dir, 'peer-preserve.pdf')]));
     }
     const served = await fetch(`${server.api}/documents/bench/linearize-out.pdf`, { headers: { ...auth, accept: 'application/pdf' } });
     const oursFile = path.join(dir, 'ours.pdf');

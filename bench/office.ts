@@ -88,10 +88,10 @@ function sofficeLoop(files: BenchOfficeFile[]): number[] {
 const perMinute = (count: number, ms: number) => (count * 60_000) / ms;
 
 export async function runOfficeBench(quick: boolean): Promise<Row[]> {
-  const all = quick ? benchOfficeSet(8, 2) : benchOfficeSet(40, 10);
+  const all = quick ? benchOfficeSet(4, 2) : benchOfficeSet(40, 10);
   const onePage = benchDocx(1000, 1);
-  const latencyRuns = quick ? 5 : 15;
-  const loadRunsPerClient = quick ? 3 : 10;
+  const latencyRuns = quick ? 3 : 15;
+  const loadRunsPerClient = quick ? 2 : 10;
 
   const server = await startServer();
   let files: BenchOfficeFile[];

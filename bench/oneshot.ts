@@ -39,7 +39,7 @@ async function stored(server: TestServer, docx: Buffer, i: number): Promise<numb
 }
 
 export async function runOneShotBench(quick: boolean): Promise<Row[]> {
-  const rounds = quick ? 5 : 15;
+  const rounds = quick ? 3 : 15;
   const docx = benchDocx(4242, 3);
   const server = await startServer();
   const ours: number[] = [];

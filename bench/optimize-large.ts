@@ -385,7 +385,7 @@ async function scanRows(dir: string, label: string, megabytes: number, pageImage
 }
 
 export async function runOptimizeLargeBench(quick: boolean): Promise<Row[]> {
-  const megabytes = Number(process.env.BENCH_OPTIMIZE_LARGE_MB ?? (quick ? 60 : 300));
+  const megabytes = Number(process.env.BENCH_OPTIMIZE_LARGE_MB ?? (quick ? 20 : 300));
   const kinds = (process.env.BENCH_OPTIMIZE_LARGE_KINDS ?? 'jpeg,flate,photos').split(',');
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-optimize-large-'));
   try {

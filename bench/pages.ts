@@ -158,7 +158,7 @@ export async function runPagesBench(quick: boolean): Promise<Row[]> {
  * rounds of ten listings (each of another slice, so nothing comes from the rendered cache) run.
  */
 export async function healthUnderPageListings(quick: boolean): Promise<Row> {
-  const pages = 100_000;
+  const pages = quick ? 10_000 : 100_000;
   const server = await startServer({ env: { PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' } });
   try {
     const admin = { authorization: server.adminAuth };
@@ -185,14 +185,14 @@ export async function healthUnderPageListings(quick: boolean): Promise<Row> {
     // The bare route under the same load shows what the machine alone costs (2 cores, shared).
     const bare = await startBareServer();
     try {
-      const samples = await sampleLatency(`${server.api}/health`, quick ? 200 : 1000, 5);
-      const bareSamples = await sampleLatency(`${bare.url}/health`, quick ? 200 : 1000, 5);
+      const samples = await sampleLatency(`${server.api}/health`, quick ? 100 : 1000, 5);
+      const bareSamples = await sampleLatency(`${bare.url}/health`, quick ? 100 : 1000, 5);
       listing = false;
       await load;
       const p99 = percentile(samples, 99);
       return {
         operation: 'GET /health p99, 10 concurrent page listings (XML)',
-        size: `100,000 pages, ${listings} listings of 1,000`,
+        size: `${pages.toLocaleString('en')} pages, ${listings} listings of 1,000`,
         ours: p99,
         peer: percentile(bareSamples, 99),
         peerName: 'bare Fastify',

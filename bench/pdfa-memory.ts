@@ -287,7 +287,7 @@ async function documentRows(dir: string, label: string, verdana: boolean, megaby
 }
 
 export async function runPdfaMemoryBench(quick: boolean): Promise<Row[]> {
-  const megabytes = Number(process.env.BENCH_PDFA_MEMORY_MB ?? (quick ? 40 : 100));
+  const megabytes = Number(process.env.BENCH_PDFA_MEMORY_MB ?? (quick ? 20 : 100));
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-pdfa-memory-'));
   try {
     const photos = photographs(dir);

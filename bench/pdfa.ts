@@ -31,7 +31,7 @@ function ghostscriptPeer(dir: string): { name: string; definition: string } {
   return { name: `gs ${version} -dPDFA=2 -sColorConversionStrategy=RGB`, definition };
 }
 
-function convertWithGhostscript(definition: string, input: string, output: string): number {
+function convertWithGhostscript(definition: string, input: string, output: string): Promise<number> {
   return timeCommand('gs', ['-dPDFA=2', '-dBATCH', '-dNOPAUSE', '-dQUIET', '-dSAFER', '-dPDFACompatibilityPolicy=1', '-sColorConversionStrategy=RGB', '-sDEVICE=pdfwrite',
     `--permit-file-read=${SRGB}`, `-sOutputFile=${output}`, definition, input]);
 }
@@ -75,7 +75,7 @@ export async function runPdfaBench(quick: boolean): Promise<Row[]> {
     await convertThroughApi(server, 'bench/pdfa-warm.pdf', 'bench/pdfa-warm-out.pdf');
     const inputs = [
       { label: '200 pages, text, annotations, images, form', key: 'text', pdf: makeBenchDocument(200) },
-      { label: `${quick ? 5 : 20}-page scan, 300 dpi`, key: 'scan', pdf: scan(dir, quick ? 5 : 20) },
+      { label: `${quick ? 2 : 20}-page scan, 300 dpi`, key: 'scan', pdf: scan(dir, quick ? 2 : 20) },
     ];
     const rows: Row[] = [];
     const verdicts = { ours: 0, peer: 0 };
@@ -89,7 +89,7 @@ export async function runPdfaBench(quick: boolean): Promise<Row[]> {
         const doc = `bench/pdfa-${input.key}-${i}.pdf`;
         await uploadPdf(`${server.api}/documents/${doc}`, auth, input.pdf);
         ours.push((await timed(() => convertThroughApi(server, doc, `bench/pdfa-${input.key}-${i}-out.pdf`))).ms);
-        theirs.push(convertWithGhostscript(peer.definition, inputFile, path.join(dir, `${input.key}-gs-${i}.pdf`)));
+        theirs.push(await convertWithGhostscript(peer.definition, inputFile, path.join(dir, `${input.key}-gs-${i}.pdf`)));
       }
       const oursPass = await passes(server, `bench/pdfa-${input.key}-0-out.pdf`);
       await uploadPdf(`${server.api}/documents/bench/pdfa-${input.key}-gs.pdf`, auth, readFileSync(path.join(dir, `${input.key}-gs-0.pdf`)));

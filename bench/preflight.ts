@@ -63,7 +63,7 @@ export async function runPreflightBench(quick: boolean): Promise<Row[]> {
   try {
     const auth = { authorization: server.adminAuth };
     for (const pages of quick ? [200] : [1, 200]) {
-      const runs = quick ? 2 : 3;
+      const runs = quick ? 1 : 3;
       const pdf = makeBenchDocument(pages);
       await uploadPdf(`${server.api}/documents/bench/preflight-warmup.pdf`, auth, version(pdf, 0));
       await preflight(server, 'bench/preflight-warmup.pdf');

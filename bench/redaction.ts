@@ -17,8 +17,8 @@ import { makeBenchDocument } from './fixtures.js';
 import { groupBySize, median, oursOf, pagesLabel, peerOf, repetitions, sizes, targetAt, timeCommand, timed, uploadPdf } from './lib.js';
 
 const LINES = 30;
-const WORD = 'confidential';
-const PEER_SCRIPT = fileURLToPath(new URL('../../bench/mutool-redact.js', import.meta.url));
+export const WORD = 'confidential';
+export const PEER_SCRIPT = fileURLToPath(new URL('../../bench/mutool-redact.js', import.meta.url));
 
 function occurrences(pdf: string): number {
   return (execFileSync('pdftotext', [pdf, '-'], { maxBuffer: 256 << 20 }).toString('utf8').match(new RegExp(WORD, 'g')) ?? []).length;
@@ -56,7 +56,7 @@ async function atSize(server: TestServer, dir: string, pages: number, quick: boo
     apply.push(applied.ms);
     total.push(created.ms + applied.ms);
     const output = path.join(dir, `peer-${pages}-${i}.pdf`);
-    peer.push(timeCommand('mutool', ['run', PEER_SCRIPT, input, output, WORD]));
+    peer.push(await timeCommand('mutool', ['run', PEER_SCRIPT, input, output, WORD]));
     if (i === 0) {
       const ours = path.join(dir, `ours-${pages}.pdf`);
       writeFileSync(ours, await storedBytes(server, doc));

@@ -21,6 +21,44 @@ export function formatPeer(r: Row): string {
   return r.peer !== undefined ? `${r.peerName ?? 'peer'}: ${formatValue(r.peer, r.unit, r.peerSpread)}` : '-';
 }
 
+/** The ratio of the medians with the spread of the pairwise ratios when the row has one: "1.32x (1.10–1.61)". */
+export function formatRatio(r: Row): string {
+  if (r.peer === undefined || r.peer === 0) return '-';
+  return `${(r.ours / r.peer).toFixed(2)}x${r.ratioSpread ? ` (${r.ratioSpread[0].toFixed(2)}–${r.ratioSpread[1].toFixed(2)})` : ''}`;
+}
+
+/** "2.1→3.4", the 1-minute load average at the row's start and end, or "-". */
+export function formatLoad(r: Row): string {
+  return r.load ? `${r.load[0].toFixed(1)}→${r.load[1].toFixed(1)}` : '-';
+}
+
+/** `--compare REF`: the other build's median and ours over it, with the pairwise spread. */
+export function formatRef(r: Row): [string, string] {
+  if (r.ref === undefined) return ['-', '-'];
+  const ratio = `${(r.ours / r.ref).toFixed(2)}x${r.refRatioSpread ? ` (${r.refRatioSpread[0].toFixed(2)}–${r.refRatioSpread[1].toFixed(2)})` : ''}`;
+  return [formatValue(r.ref, r.unit, r.refSpread), ratio];
+}
+
+/** A row's cells as the tables show them: operation, size, ours, peer, ratio, target, met, load (and ref, ours/ref). */
+export function cells(r: Row, withRef: boolean): string[] {
+  const ref = withRef ? formatRef(r) : [];
+  if (r.error !== undefined) return [r.operation, r.size, `FAILED: ${r.error.replace(/\|/g, '/').replace(/\s+/g, ' ').slice(0, 300)}`, '-', '-', r.target ?? '-', '-', formatLoad(r), ...ref];
+  const met = r.met === undefined ? '-' : r.met ? 'yes' : '**no**';
+  return [r.operation, r.size, formatValue(r.ours, r.unit, r.oursSpread), formatPeer(r), formatRatio(r), r.target ?? '-', met, formatLoad(r), ...ref];
+}
+
+/** The header of those cells. */
+export function header(withRef: boolean, refName?: string): string[] {
+  return ['operation', 'size', 'ours', 'peer', 'ratio (pairwise min–max)', 'target', 'met', 'load avg start→end', ...(withRef ? [`ref: ${refName ?? 'REF'}`, 'ours / ref (pairwise min–max)'] : [])];
+}
+
+/** A Markdown table of rows. */
+export function markdownTable(rows: Row[]): string[] {
+  const withRef = rows.some((r) => r.ref !== undefined);
+  const head = header(withRef, rows.find((r) => r.refName)?.refName);
+  return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${cells(r, withRef).join(' | ')} |`)];
+}
+
 function escapeXml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
@@ -29,17 +67,12 @@ export function markdownReport(rows: Row[], meta: { date: string; quick: boolean
   const lines = [
     `# Benchmark report (${meta.quick ? 'quick' : 'full'} run, ${meta.date})`,
     '',
-    `Produced by \`npm run bench${meta.quick ? ' -- --quick' : ''}\` in ${meta.seconds.toFixed(0)} s on this machine, Node.js ${meta.node}. Timings are medians of several repetitions, each followed by the fastest and slowest repetition in brackets; \`latest.json\` holds the same rows with the count of repetitions. Ratio is our median divided by the peer's (below 1: we are faster or smaller). Targets of operations measured at several sizes are checked at 200 pages, where the issues set them. See [bench/README.md](../README.md) for what each row measures.`,
+    `Produced by \`npm run bench${meta.quick ? ' -- --quick' : ''}\` in ${meta.seconds.toFixed(0)} s on this machine, Node.js ${meta.node}. Timings are medians of several repetitions, each followed by the fastest and slowest repetition in brackets; \`latest.json\` holds the same rows with the count of repetitions. Ratio is our median divided by the peer's (below 1: we are faster or smaller), with the fastest and slowest ratio of the pairs run back to back in brackets; the load average is the machine's 1-minute figure when the row (or its benchmark) started and ended. Targets of operations measured at several sizes are checked at 200 pages, where the issues set them. See [bench/README.md](../README.md) for what each row measures.`,
     '',
     '![ratio per operation](latest.svg)',
     '',
-    '| operation | size | ours | peer | ratio | target | met |',
-    '|---|---|---|---|---|---|---|',
+    ...markdownTable(rows),
   ];
-  for (const r of rows) {
-    const ratio = r.peer !== undefined && r.peer !== 0 ? `${(r.ours / r.peer).toFixed(2)}x` : '-';
-    lines.push(`| ${r.operation} | ${r.size} | ${formatValue(r.ours, r.unit, r.oursSpread)} | ${formatPeer(r)} | ${ratio} | ${r.target ?? '-'} | ${r.met === undefined ? '-' : r.met ? 'yes' : '**no**'} |`);
-  }
   return `${lines.join('\n')}\n`;
 }
 

@@ -1,12 +1,20 @@
 /**
  * `npm run bench` (add `-- --quick` for a short run): runs the benchmarks and prints their tables.
  * `-- --only=pages,redaction` runs some of them and leaves bench/results/latest.json as it was.
+ * `-- --only=issue38` runs issue 38's rows (bench/issue38.ts; `--rows=upload,text` some of them);
+ * `-- --compare REF` runs them against another commit's build too, interleaved in the same run.
+ * `-- --out=FILE.md` writes the run's table there. No benchmark stops the run: one that fails is a row with its error.
  */
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runAnnotationsBench, type Row } from './annotations.js';
 import { runClusterBench } from './cluster.js';
 import { runDmsBench } from './dms.js';
 import { printRows, runFoundationBench } from './foundation.js';
+import { buildRef } from './compare-ref.js';
+import { runIssue38, type Build } from './issue38.js';
+import { loadNow } from './lib.js';
+import { startServer } from '../test/helpers/server.js';
 import { runJobsBench } from './jobs.js';
 import { runLinearizeBench } from './linearize.js';
 import { runOptimizeBench } from './optimize.js';
@@ -22,7 +30,7 @@ import { runRedactionBench } from './redaction.js';
 import { runResourcesBench } from './resources.js';
 import { runSecurityBench } from './security.js';
 import { runSigningBench } from './signing.js';
-import { writeReport } from './report.js';
+import { markdownTable, writeReport } from './report.js';
 import { runStampsBench } from './stamps.js';
 
 const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promise<Row[]> }[] = [
@@ -48,19 +56,54 @@ const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promis
   { name: 'cluster', title: 'Cluster: two instances on Redis + S3 vs one embedded', run: runClusterBench },
 ];
 
-const quick = process.argv.includes('--quick');
-const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
+const args = process.argv.slice(2);
+/** `--name=value` or `--name value`. */
+const option = (name: string): string | undefined => {
+  const at = args.findIndex((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (at < 0) return undefined;
+  return args[at]!.includes('=') ? args[at]!.slice(name.length + 3) : args[at + 1];
+};
+const quick = args.includes('--quick');
+const compare = option('compare');
+const chosenRows = option('rows')?.split(',');
+const out = option('out');
+// --compare measures issue 38's rows (the ones that take a build); it is their default then.
+const only = option('only')?.split(',') ?? (compare || chosenRows ? ['issue38'] : undefined);
+const ours: Build = { name: 'this checkout', startServer };
+// Issue 38's rows: not in the default run (they measure again what the other benchmarks do, interleaved), by name only.
+BENCHMARKS.push({ name: 'issue38', title: "Issue 38's rows", run: (q) => runIssue38(refBuild ? [ours, refBuild.build] : [ours], q, chosenRows) });
 const unknown = only?.filter((name) => !BENCHMARKS.some((b) => b.name === name)) ?? [];
 if (unknown.length) throw new Error(`unknown benchmark ${unknown.join(', ')}; known: ${BENCHMARKS.map((b) => b.name).join(', ')}`);
+if (compare && only?.some((name) => name !== 'issue38')) throw new Error('--compare runs issue 38\'s rows only (--only=issue38, --rows= to pick some)');
+const refBuild = compare ? await buildRef(compare) : undefined;
 const started = Date.now();
 const rows: Row[] = [];
-for (const bench of BENCHMARKS.filter((b) => !only || only.includes(b.name))) {
-  const benchStarted = Date.now();
-  const result = await bench.run(quick);
-  console.log(`\n${bench.title} (${quick ? 'quick' : 'full'} run, ${new Date().toISOString()}, ${((Date.now() - benchStarted) / 1000).toFixed(1)} s)\n`);
-  printRows(result);
-  rows.push(...result);
+try {
+  for (const bench of BENCHMARKS.filter((b) => (only ? only.includes(b.name) : b.name !== 'issue38'))) {
+    const benchStarted = Date.now();
+    const loadAtStart = loadNow();
+    let result: Row[];
+    try {
+      result = await bench.run(quick);
+    } catch (error) {
+      // A benchmark that fails is reported with its error, and the run goes on.
+      console.error(`${bench.name} failed:`, error);
+      result = [{ operation: `${bench.title}: failed`, size: '-', ours: NaN, unit: '-', error: error instanceof Error ? error.message : String(error) }];
+    }
+    // Rows that did not record their own load average get their benchmark's.
+    const load: [number, number] = [loadAtStart, loadNow()];
+    for (const row of result) row.load ??= load;
+    console.log(`\n${bench.title} (${quick ? 'quick' : 'full'} run, ${new Date().toISOString()}, ${((Date.now() - benchStarted) / 1000).toFixed(1)} s, load average ${load[0]} → ${load[1]})\n`);
+    printRows(result);
+    rows.push(...result);
+  }
+} finally {
+  refBuild?.remove();
 }
 const seconds = (Date.now() - started) / 1000;
 if (!only) writeReport(fileURLToPath(new URL('../../bench/results/', import.meta.url)), rows, { date: new Date().toISOString(), quick, seconds, node: process.version });
-console.log(`\nfinished in ${seconds.toFixed(1)} s${only ? '' : '; report in bench/results/latest.md (and .json, .svg)'}`);
+if (out) {
+  const heading = `# ${only?.join(', ') ?? 'All benchmarks'} (${quick ? 'quick' : 'full'} run, ${new Date().toISOString()}, ${seconds.toFixed(0)} s, Node.js ${process.version}${compare ? `, against ${refBuild!.build.name}` : ''})`;
+  writeFileSync(out, `${heading}\n\n\`node dist/bench/run.js ${args.join(' ')}\`\n\n${markdownTable(rows).join('\n')}\n`);
+}
+console.log(`\nfinished in ${seconds.toFixed(1)} s${only ? '' : '; report in bench/results/latest.md (and .json, .svg)'}${out ? `; table in ${out}` : ''}`);

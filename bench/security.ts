@@ -38,7 +38,7 @@ async function atSize(server: TestServer, dir: string, pages: number, quick: boo
       if (r.status !== 200) throw new Error(`PUT password-permissions answered ${r.status}`);
     })).ms);
     const output = path.join(dir, `peer-${pages}-${i}.pdf`);
-    peer.push(timeCommand('qpdf', ['--encrypt', 'user-pw', 'owner-pw', '256', '--extract=n', '--', input, output]));
+    peer.push(await timeCommand('qpdf', ['--encrypt', 'user-pw', 'owner-pw', '256', '--extract=n', '--', input, output]));
     if (i === 0) {
       const mine = path.join(dir, `ours-${pages}.pdf`);
       writeFileSync(mine, await storedBytes(server, doc));

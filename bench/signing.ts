@@ -54,7 +54,7 @@ async function atSize(server: TestServer, dir: string, nss: string, keystore: Bu
       if (r.status !== 200) throw new Error(`signing answered ${r.status}`);
     })).ms);
     const output = path.join(dir, `peer-${pages}-${i}.pdf`);
-    peer.push(timeCommand('pdfsig', ['-add-signature', '-nssdir', `sql:${nss}`, '-nick', 'jane', '-new-signature-field-name', 'Signature1', '-reason', 'bench', input, output]));
+    peer.push(await timeCommand('pdfsig', ['-add-signature', '-nssdir', `sql:${nss}`, '-nick', 'jane', '-new-signature-field-name', 'Signature1', '-reason', 'bench', input, output]));
     if (i === 0) {
       const signed = await storedBytes(server, doc);
       requireValid(signed, 'our');

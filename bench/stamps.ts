@@ -71,7 +71,7 @@ async function atSize(server: TestServer, dir: string, overlay: string, pages: n
     const unicodeParams = { ...PARAMS, text: UNICODE_STAMP, x: 560, savePath: `bench/stamp-${pages}-${i}-unicode.pdf` };
     unicode.push((await timed(() => stamp(url, auth, unicodeParams, 201))).ms);
     const output = path.join(dir, `peer-${pages}-${i}.pdf`);
-    peer.push(timeCommand('qpdf', [input, output, '--overlay', overlay, '--repeat=1', '--']));
+    peer.push(await timeCommand('qpdf', [input, output, '--overlay', overlay, '--repeat=1', '--']));
     if (i === 0) {
       const mine = path.join(dir, `ours-${pages}.pdf`);
       writeFileSync(mine, await storedBytes(server, doc));

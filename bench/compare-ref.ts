@@ -1,0 +1,53 @@
+/**
+ * `npm run bench -- --compare REF`: another commit built beside this checkout, so that its service runs in the same
+ * bench run as ours (issue 38: the way a performance claim is checked). A detached git worktree in a temporary folder;
+ * its node_modules a symlink to ours when its package-lock.json is the same (else `npm ci`), .tools likewise; then
+ * its own tsc. The worktree is removed when the run ends.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { TestServer } from '../test/helpers/server.js';
+import type { Build } from './issue38.js';
+
+/** The repository this bench was compiled from (dist/bench/ is two levels down). */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+const git = (...args: string[]) => execFileSync('git', ['-C', ROOT, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+
+export async function buildRef(ref: string): Promise<{ build: Build; remove: () => void }> {
+  const sha = git('rev-parse', '--verify', `${ref}^{commit}`);
+  const dir = path.join(mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-ref-')), 'checkout');
+  git('worktree', 'add', '--detach', dir, sha);
+  const remove = () => {
+    try {
+      git('worktree', 'remove', '--force', dir);
+      rmSync(path.dirname(dir), { recursive: true, force: true });
+    } catch (error) {
+      console.error(`could not remove the worktree ${dir}:`, error);
+    }
+  };
+  try {
+    const sameLock = readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8') === readFileSync(path.join(dir, 'package-lock.json'), 'utf8');
+    if (sameLock) symlinkSync(realpathSync(path.join(ROOT, 'node_modules')), path.join(dir, 'node_modules'));
+    else execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' });
+    if (existsSync(path.join(ROOT, '.tools'))) symlinkSync(realpathSync(path.join(ROOT, '.tools')), path.join(dir, '.tools'));
+    console.log(`--compare: building ${ref} (${sha.slice(0, 12)}) in ${dir}${sameLock ? ', node_modules shared' : ', npm ci'}`);
+    try {
+      execFileSync(process.execPath, [path.join(dir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: dir, stdio: 'inherit' });
+    } catch (error) {
+      // tsc writes its output despite type errors; a build that runs is enough to measure it.
+      if (!existsSync(path.join(dir, 'dist', 'test', 'helpers', 'server.js'))) throw error;
+      console.error(`--compare: tsc reported errors in ${ref}; measuring the output it wrote`);
+    }
+    const helpers = (await import(pathToFileURL(path.join(dir, 'dist', 'test', 'helpers', 'server.js')).href)) as { startServer: Build['startServer'] };
+    // The other build's test server, with the same idle keep-alive as ours (older builds closed idle connections after 10 s).
+    const startServer = (options: { env?: Record<string, string> } = {}): Promise<TestServer> => helpers.startServer({ ...options, env: { PDFSERVICE_KEEP_ALIVE_TIMEOUT_MS: '600000', ...options.env } });
+    return { build: { name: `${ref} (${sha.slice(0, 8)})`, startServer }, remove };
+  } catch (error) {
+    remove();
+    throw error;
+  }
+}
