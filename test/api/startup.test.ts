@@ -5,8 +5,10 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { compileEveryValidator } from '../../src/validation.js';
 import { startServer } from '../helpers/server.js';
 import { tempFolders } from '../helpers/temp.js';
+import { startWithTestActions } from '../helpers/test-actions.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 const CLI = fileURLToPath(new URL('../../src/cli/users.js', import.meta.url));
@@ -82,4 +84,16 @@ test('npm run users refuses a data folder without a user store, unless --create 
   const listed = run(CLI, ['list'], { PDFSERVICE_DATA_DIR: missing });
   assert.equal(listed.status, 0, listed.stderr);
   assert.match(listed.stdout, /^ops\tGET\t/);
+});
+
+// The service compiles a schema's validators when a request first needs them (src/validation.ts): a schema Ajv refuses
+// would only show at that request. Every route's and action's validators, both forms, compile here.
+test('every validator of the routes and actions compiles', async () => {
+  const service = await startWithTestActions({}, { dataDir: await tempFolder() });
+  try {
+    // The routes' querystring, params, headers and body schemas and the actions': well over a hundred.
+    assert.ok(compileEveryValidator() > 100);
+  } finally {
+    await service.stop();
+  }
 });
