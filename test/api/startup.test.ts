@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { compileEverySerializer } from '../../src/http/serialization.js';
 import { compileEveryValidator } from '../../src/validation.js';
 import { startServer } from '../helpers/server.js';
 import { tempFolders } from '../helpers/temp.js';
@@ -86,13 +87,15 @@ test('npm run users refuses a data folder without a user store, unless --create 
   assert.match(listed.stdout, /^ops\tGET\t/);
 });
 
-// The service compiles a schema's validators when a request first needs them (src/validation.ts): a schema Ajv refuses
-// would only show at that request. Every route's and action's validators, both forms, compile here.
-test('every validator of the routes and actions compiles', async () => {
+// The service compiles a schema's validators and serializers when a request first needs them (src/validation.ts,
+// src/http/serialization.ts): a schema Ajv or fast-json-stringify refuses would only show at that request. Every
+// route's and action's validators, both forms, and every response serializer compile here.
+test('every validator and response serializer of the routes and actions compiles', async () => {
   const service = await startWithTestActions({}, { dataDir: await tempFolder() });
   try {
     // The routes' querystring, params, headers and body schemas and the actions': well over a hundred.
     assert.ok(compileEveryValidator() > 100);
+    assert.ok(compileEverySerializer() > 50);
   } finally {
     await service.stop();
   }
