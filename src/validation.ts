@@ -98,12 +98,35 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 interface Validators {
-  coercing: ValidateFunction;
-  exact: ValidateFunction;
+  coercing(): ValidateFunction;
+  exact(): ValidateFunction;
 }
 
+/**
+ * Both validators of a schema, each compiled when first used. Compiling every route's and action's schema twice at
+ * start was a third of the service's start-up CPU (about 0.9 s of Ajv's code generation in a start of about 2.5 s on
+ * this 2-core machine), paid again by each of the test suite's many service starts; a request uses one of the two, and
+ * a process only the routes it is sent. A schema Ajv cannot compile would fail its first request rather than the start:
+ * test/api/startup.test.ts compiles them all (compileEveryValidator) (docs/testing.md, "Where the time goes").
+ */
 function compileBoth(schema: object): Validators {
-  return { coercing: coercing.compile(schema), exact: exact.compile(schema) };
+  let textValidator: ValidateFunction | undefined;
+  let jsonValidator: ValidateFunction | undefined;
+  const validators = { coercing: () => (textValidator ??= coercing.compile(schema)), exact: () => (jsonValidator ??= exact.compile(schema)) };
+  declared.push(validators);
+  return validators;
+}
+
+/** Every schema's validators made so far, compiled or not (compileEveryValidator). */
+const declared: Validators[] = [];
+
+/** Compiles every validator made so far, both forms: a schema Ajv refuses throws here (a test's check at start). */
+export function compileEveryValidator(): number {
+  for (const validators of declared) {
+    validators.coercing();
+    validators.exact();
+  }
+  return declared.length;
 }
 
 /**
@@ -113,11 +136,14 @@ function compileBoth(schema: object): Validators {
 export function compileValidator<T>(schema: object, label: string): (value: unknown) => T {
   const v = compileBoth(schema);
   return (value) => {
-    const validate = isTextSourced(value) ? v.coercing : v.exact;
+    const validate = isTextSourced(value) ? v.coercing() : v.exact();
     if (validate(value)) return value as T;
     throw new ServiceError('VALIDATION_FAILED', describeValidationError(validate.errors, label));
   };
 }
+
+/** What a lazily compiled validator shows Fastify as its schemaEnv (fastifyValidatorCompiler). */
+const LAZY_SCHEMA_ENV = Object.freeze({ compiledOnFirstUse: true });
 
 type FastifyValidator = ((data: unknown, cxt?: unknown) => boolean) & { errors?: ErrorObject[] | null; schemaEnv?: unknown };
 
@@ -153,12 +179,13 @@ export function fastifyValidatorCompiler({ schema, httpPart }: { schema: object;
   const v = compileBoth(schema);
   const wrapper: FastifyValidator = (data, cxt) => {
     if (httpPart === 'body' && isTextSourced(data)) listSingleObjects(schema, data);
-    const validate = httpPart !== 'body' || isTextSourced(data) ? v.coercing : v.exact;
+    const validate = httpPart !== 'body' || isTextSourced(data) ? v.coercing() : v.exact();
     const ok = validate(data, cxt as never) as boolean;
     wrapper.errors = validate.errors ?? null;
     return ok;
   };
-  // Fastify hands Ajv functions (those with schemaEnv) the parent object, so a root value can be coerced in place.
-  wrapper.schemaEnv = v.coercing.schemaEnv;
+  // Fastify hands Ajv functions (those with schemaEnv) the parent object, so a root value can be coerced in place. It
+  // only asks whether schemaEnv is there: the validator it would be taken from is not compiled yet.
+  wrapper.schemaEnv = LAZY_SCHEMA_ENV;
   return wrapper;
 }

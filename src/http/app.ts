@@ -15,6 +15,7 @@ import { handleError, sendProblem, sentPath } from './errors.js';
 import { MULTIPART_LIMITS } from './multipart.js';
 import { clientErrorHandler, commonHeaders, frameworkErrors, methodNotAllowedRoutes, refuseContentEncoding, refuseUnknownMethod } from './protocol.js';
 import { fastifyValidatorCompiler } from '../validation.js';
+import { lazySerializers } from './serialization.js';
 import { acceptableModelFormat } from './reply.js';
 import { DOCUMENT_PASSWORD_HEADERS, documentPassword } from './request-context.js';
 import { parseXmlBody } from './xml.js';
@@ -87,6 +88,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
     },
     requestIdHeader: false,
+    // Response serializers compiled on first use (src/http/serialization.ts).
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
     bodyLimit: config.maxBodyBytes,
     trustProxy: trustProxyOption(config.trustProxy),
     rewriteUrl: (req) => packDocumentUrl(req.url ?? '/'),

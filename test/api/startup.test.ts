@@ -5,8 +5,11 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { compileEverySerializer } from '../../src/http/serialization.js';
+import { compileEveryValidator } from '../../src/validation.js';
 import { startServer } from '../helpers/server.js';
 import { tempFolders } from '../helpers/temp.js';
+import { startWithTestActions } from '../helpers/test-actions.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 const CLI = fileURLToPath(new URL('../../src/cli/users.js', import.meta.url));
@@ -82,4 +85,18 @@ test('npm run users refuses a data folder without a user store, unless --create 
   const listed = run(CLI, ['list'], { PDFSERVICE_DATA_DIR: missing });
   assert.equal(listed.status, 0, listed.stderr);
   assert.match(listed.stdout, /^ops\tGET\t/);
+});
+
+// The service compiles a schema's validators and serializers when a request first needs them (src/validation.ts,
+// src/http/serialization.ts): a schema Ajv or fast-json-stringify refuses would only show at that request. Every
+// route's and action's validators, both forms, and every response serializer compile here.
+test('every validator and response serializer of the routes and actions compiles', async () => {
+  const service = await startWithTestActions({}, { dataDir: await tempFolder() });
+  try {
+    // The routes' querystring, params, headers and body schemas and the actions': well over a hundred.
+    assert.ok(compileEveryValidator() > 100);
+    assert.ok(compileEverySerializer() > 50);
+  } finally {
+    await service.stop();
+  }
 });
