@@ -129,15 +129,18 @@ function captionInVerdana(file: string): void {
   }
 }
 
-/** VmHWM of a process in bytes, or 0 once it is gone. */
-function highWater(pid: number): number {
+/** A memory field of a process's status (VmHWM: its peak, VmRSS: now) in bytes, or 0 once it is gone. */
+function statusBytes(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   try {
-    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const kb = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return kb ? Number(kb[1]) * 1024 : 0;
   } catch {
     return 0;
   }
 }
+
+const highWater = (pid: number) => statusBytes(pid, 'VmHWM');
+const resident = (pid: number) => statusBytes(pid, 'VmRSS');
 
 /** Every process below `root` (children, grandchildren...) with its command name. */
 function descendants(root: number): Map<number, string> {
@@ -165,16 +168,6 @@ function descendants(root: number): Map<number, string> {
     }
   }
   return found;
-}
-
-/** Resident memory of a process now (VmRSS), in bytes; 0 when it is gone. */
-function resident(pid: number): number {
-  try {
-    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return kb ? Number(kb[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
 }
 
 /**
