@@ -77,11 +77,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       // Secrets live in headers; pino's default request serializer logs none of them.
       redact: ['req.headers.authorization', 'req.headers.cookie', ...DOCUMENT_PASSWORD_HEADERS.map((h) => `req.headers["${h}"]`)],
       serializers: { req: requestForLog, err: errorForLog },
-      // Each line written at once with one write(2) of this thread: pino's default sink hands every line to libuv's
-      // thread pool, two trips per request (incoming, completed) that woke a pool thread each and, on a machine with
-      // few cores, took the core from the event loop (measured: bench/results/hot-path-2026-11-29.md). A line is
-      // also never lost in a crash, as a queued one could be.
-      stream: pino.destination({ fd: 1, sync: true }),
     },
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
