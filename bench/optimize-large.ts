@@ -335,7 +335,7 @@ async function ghostscriptEbook(input: string, output: string): Promise<{ ms: nu
 async function scanRows(dir: string, label: string, megabytes: number, pageImage: (page: number) => PageImage, options: { memoryTarget3x?: boolean } = {}): Promise<Row[]> {
   // The defaults that matter here stated, not inherited: 2 workers, the request (120 s) and job (30 min) task limits, a 512 MiB upload limit.
   const workers = 2;
-  const server = await startServer({ env: { PDFSERVICE_WORKERS: String(workers), PDFSERVICE_TASK_TIMEOUT_MS: '120000', PDFSERVICE_JOB_TASK_TIMEOUT_MS: '1800000', PDFSERVICE_MAX_UPLOAD_BYTES: String(512 * MB), PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' } });
+  const server = await startServer({ env: { PDFSERVICE_WORKERS: String(workers), PDFSERVICE_TASK_TIMEOUT_MS: '120000', PDFSERVICE_JOB_TASK_TIMEOUT_MS: '1800000', PDFSERVICE_MAX_UPLOAD_BYTES: String(512 * MB), PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0', PDFSERVICE_WORKER_MAX_MEMORY_MB: process.env.PDFSERVICE_WORKER_MAX_MEMORY_MB ?? '128' } });
   const input = path.join(dir, 'scan.pdf');
   try {
     const generated = await timed(() => writeScanDocument(input, megabytes, pageImage));

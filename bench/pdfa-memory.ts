@@ -252,7 +252,7 @@ async function documentRows(dir: string, label: string, verdana: boolean, megaby
   const input = path.join(dir, 'photos.pdf');
   const { bytes, pages } = await writeScanDocument(input, megabytes, photoPages(photos));
   if (verdana) captionInVerdana(input);
-  const server = await startServer({ env: { PDFSERVICE_TASK_TIMEOUT_MS: '600000', PDFSERVICE_JOB_TASK_TIMEOUT_MS: '1800000', PDFSERVICE_MAX_UPLOAD_BYTES: String(512 * MB), PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' } });
+  const server = await startServer({ env: { PDFSERVICE_TASK_TIMEOUT_MS: '600000', PDFSERVICE_JOB_TASK_TIMEOUT_MS: '1800000', PDFSERVICE_MAX_UPLOAD_BYTES: String(512 * MB), PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0', PDFSERVICE_WORKER_MAX_MEMORY_MB: process.env.PDFSERVICE_WORKER_MAX_MEMORY_MB ?? '128' } });
   try {
     const pid = server.child.pid!;
     await uploadPdf(`${server.api}/documents/bench/photos.pdf`, { authorization: server.adminAuth }, readFileSync(input));

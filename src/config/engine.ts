@@ -29,7 +29,7 @@ export const ENGINE: SettingsFeature<EngineSettings> = {
       default: 1_800_000,
       parse: integer(100, 86_400_000),
     },
-    workerMaxMemoryMb: { env: 'PDFSERVICE_WORKER_MAX_MEMORY_MB', doc: 'A worker whose WASM memory grew past this is replaced after its task (WASM memory never shrinks)', default: 128, parse: integer(64, 2048) },
+    workerMaxMemoryMb: { env: 'PDFSERVICE_WORKER_MAX_MEMORY_MB', doc: 'A worker whose WASM memory grew past this is replaced after its task (WASM memory never shrinks)', default: 1024, parse: integer(64, 2048) },
     queueLimit: { env: 'PDFSERVICE_QUEUE_LIMIT', doc: 'Engine tasks waiting beyond this are refused with 503 and `Retry-After`; one user may hold at most half of them', default: 64, parse: integer(1, 100_000) },
     userTaskLimit: {
       env: 'PDFSERVICE_USER_TASK_LIMIT',
