@@ -4,7 +4,9 @@
 // Reports TAP as `node --test` does without a terminal; exit status 1 when a test failed.
 import path from 'node:path';
 import { run } from 'node:test';
+import { createWriteStream } from 'node:fs';
 import { tap } from 'node:test/reporters';
+import failures from './test-failures.mjs';
 
 const [concurrency, ...files] = process.argv.slice(2);
 if (!/^[1-9]\d*$/.test(concurrency ?? '') || files.length === 0) {
@@ -16,3 +18,7 @@ stream.on('test:fail', (event) => {
   if (!event.todo) process.exitCode = 1;
 });
 stream.compose(tap).pipe(process.stdout);
+// PDFSERVICE_TEST_FAILURES (set by .ci/run): a line per failed test appended to that file (scripts/test-failures.mjs).
+if (process.env.PDFSERVICE_TEST_FAILURES) {
+  stream.compose(failures).pipe(createWriteStream(process.env.PDFSERVICE_TEST_FAILURES, { flags: 'a' }));
+}

@@ -29,6 +29,12 @@ case "${1:-}" in
     if [[ " $* " == *" container "* ]]; then bash scripts/setup.sh test container; else bash scripts/setup.sh test; fi
     . scripts/env.sh
     echo "run.sh: Node.js $(node --version) ($(command -v node))"
-    exec node --test --test-concurrency=2 "${targets[@]}" ;;
+    # PDFSERVICE_TEST_FAILURES (set by .ci/run): a file that gets a line per failed test, beside the usual report.
+    reporters=()
+    if [ -n "${PDFSERVICE_TEST_FAILURES:-}" ]; then
+      reporters=(--test-reporter=spec --test-reporter-destination=stdout
+        --test-reporter=./scripts/test-failures.mjs --test-reporter-destination="$PDFSERVICE_TEST_FAILURES")
+    fi
+    exec node --test --test-concurrency=2 "${reporters[@]}" "${targets[@]}" ;;
   *) echo "usage: bash scripts/run.sh start | test [group...]" >&2; exit 2 ;;
 esac
