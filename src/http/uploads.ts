@@ -11,10 +11,17 @@ export const OFFICE_UPLOAD_TYPES: readonly string[] = converterNamed('office').t
 /** XFDF and FDF request bodies (application/fdf is not registered, but older tools send it): streamed, staged with their own limit. */
 export const XFDF_BODY_TYPES = ['application/vnd.adobe.xfdf', 'application/vnd.fdf', 'application/fdf'];
 
-/** The media type of a file part from its declared type or, failing that, its name. */
+/**
+ * The media type of a file part from its declared type or, failing that, its name. A part without a Content-Type is
+ * text/plain (RFC 7578, 4.4), and the multipart parser reports it so: a declared text/plain gives way to a name of
+ * another type we take, or every PDF sent by a client that omits the part's type (Python's requests, among others)
+ * would be refused as a PDF declared as text (docs/api.md, "The declared type and the content").
+ */
 export function mediaTypeOf(declared: string | undefined, fileName: string | undefined): string {
   const type = (declared ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type && type !== 'application/octet-stream') return type === 'image/jpg' ? 'image/jpeg' : type;
   const ext = (fileName ?? '').toLowerCase().split('.').pop();
-  return (ext && mediaTypeOfExtension(ext)) || type || 'application/octet-stream';
+  const byName = ext ? mediaTypeOfExtension(ext) : undefined;
+  if (type === 'text/plain' && byName) return byName;
+  if (type && type !== 'application/octet-stream') return type === 'image/jpg' ? 'image/jpeg' : type;
+  return byName || type || 'application/octet-stream';
 }

@@ -305,6 +305,25 @@ describe('bad bodies change nothing', () => {
     assert.equal((await call(server, 'GET', '/jobs', { headers: { accept: 'application/json' } })).json().jobs.length, jobsBefore, 'no job was made');
   });
 
+  test('a form part sent without a Content-Type (text/plain by RFC 7578) goes by its file name: a PDF named .pdf is stored', async () => {
+    // What Python's requests sends for files={'file': ('report.pdf', data)}: no Content-Type in the part.
+    const body = pdf(3, 'Sent without a part type');
+    const boundary = 'pdfservice-test-boundary';
+    const multipart = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="report.pdf"\r\n\r\n`),
+      body,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    await put('untyped/keep.pdf', pdf(1));
+    const stored = await call(server, 'POST', '/documents/untyped', {
+      body: multipart,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
+    assert.equal(stored.status, 201, stored.text);
+    assert.equal(stored.json().path, '/untyped/report.pdf');
+    assert.equal(sha256(await storedBytes('untyped/report.pdf')), sha256(body));
+  });
+
   test('the page-tree bound: 1,000 levels deep is stored and served; 1,001 is 422 MALFORMED_PDF naming the bound; the engine serves the next request', async () => {
     const deepest = await put('deep/1000.pdf', deepPageTreePdf(1000));
     assert.equal(deepest.status, 201, deepest.text);

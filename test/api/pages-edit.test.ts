@@ -213,16 +213,18 @@ describe('new pages and inserted pages', () => {
   test('InsertAttachedPagesAction inserts pages of a PDF sent in the multipart request, with its password when it is encrypted', async () => {
     await putPdf(server, 'pages/attached.pdf', five());
     const attached = encryptPdf(makePdf({ pages: 2, text: (i) => `Attached ${i + 1}` }), 'att-user', 'att-owner');
-    const send = (action: object, file?: Buffer, type = 'application/pdf') => {
+    const send = (action: object, file?: Buffer, type = 'application/pdf', name = 'extra.pdf') => {
       const form = new FormData();
       form.append('pageAction', new Blob([JSON.stringify(action)], { type: 'application/json' }));
-      if (file) form.append('file', new Blob([new Uint8Array(file)], { type }), 'extra.pdf');
+      if (file) form.append('file', new Blob([new Uint8Array(file)], { type }), name);
       return call(server, 'POST', '/documents/pages/attached.pdf/pages', { body: form, headers: { accept: 'application/json' } });
     };
     await unchanged('pages/attached.pdf', () => send({ InsertAttachedPagesAction: { pageIndex: 0 } }, attached), 403, 'DOCUMENT_PASSWORD_REQUIRED');
     await unchanged('pages/attached.pdf', () => send({ InsertAttachedPagesAction: { appendPassword: 'wrong' } }, attached), 403, 'DOCUMENT_PASSWORD_INVALID');
     await unchanged('pages/attached.pdf', () => send({ InsertAttachedPagesAction: {} }), 400, 'MALFORMED_MULTIPART');
-    await unchanged('pages/attached.pdf', () => send({ InsertAttachedPagesAction: {} }, Buffer.from('not a pdf at all'), 'text/plain'), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    await unchanged('pages/attached.pdf', () => send({ InsertAttachedPagesAction: {} }, Buffer.from('not a pdf at all'), 'text/plain', 'extra.txt'), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    // A part declared text/plain (what a part without a Content-Type is) named .pdf goes by its name (docs/api.md).
+    await unchanged('pages/attached.pdf', () => send({ InsertAttachedPagesAction: {} }, Buffer.from('not a pdf at all'), 'text/plain'), 422, 'MALFORMED_PDF');
     await unchanged('pages/attached.pdf', () => send({ InsertAttachedPagesAction: {} }, Buffer.from('%PDF-1.7 garbage')), 422, 'MALFORMED_PDF');
     const reply = await send({ InsertAttachedPagesAction: { appendPassword: 'att-user', pageRange: '2', pageIndex: 5 } }, attached);
     assert.equal(reply.status, 200, reply.text);

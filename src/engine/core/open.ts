@@ -95,27 +95,25 @@ function isEncryptedDoc(doc: mupdf.PDFDocument): boolean {
 }
 
 /**
- * Whether a document is encrypted, from its trailer alone: no password is tried and neither the page tree nor any page
- * is read. A document that is not encrypted allows every need, so the access check asks this first (core/tasks.ts).
+ * The document opened as openPdf opens it when it is encrypted, undefined when it is not, from its trailer alone: a
+ * document that is not encrypted allows every need, and for it no password is tried and neither the page tree nor any
+ * page is read (the access check, core/tasks.ts). An encrypted one is parsed once, not once to ask and again to open.
  */
-export function isEncrypted(source: PdfSource): boolean {
+export function openIfEncrypted(source: PdfSource, password: string | undefined, need: Need): OpenedPdf | undefined {
   const doc = openUnchecked(source);
-  try {
-    return isEncryptedDoc(doc);
-  } finally {
+  if (!isEncryptedDoc(doc)) {
     doc.destroy();
+    return undefined;
   }
+  return openedFor(doc, password, need);
 }
 
-/**
- * Opens a PDF (bytes, or an open file: see PdfSource), authenticating with
- * the document password when one is needed or given, and checks that the
- * password allows what the caller needs (the one permission check of the
- * service: every task states its need here). Maps MuPDF's failures to the
- * service's error codes.
- */
 export function openPdf(source: PdfSource, password: string | undefined, need: Need): OpenedPdf {
-  const doc = openUnchecked(source);
+  return openedFor(openUnchecked(source), password, need);
+}
+
+/** openPdf's checks on the document openUnchecked gave: the password, the page tree, the permission. Takes `doc` over. */
+function openedFor(doc: mupdf.PDFDocument, password: string | undefined, need: Need): OpenedPdf {
   const encrypted = isEncryptedDoc(doc);
   let access: Access = encrypted ? 'user' : 'full';
   let used: string | undefined;
