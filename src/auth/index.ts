@@ -269,7 +269,7 @@ export async function createAuth(
       void tokens.removeUser(username).catch(() => {});
       parts.onUserRemoved?.(username);
     },
-  });
+  }, config.passwordHashCost);
   const throttle = parts.throttle ?? new MemoryLoginThrottle({ maxFailures: config.loginMaxFailures, windowSeconds: config.loginLockoutSeconds });
 
   let generatedAdminPassword: string | undefined;

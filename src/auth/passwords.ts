@@ -9,8 +9,10 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
  * N=2^15, r=8 (32 MiB, roughly 50-100 ms per hash on a small server) is a
  * compromise: HTTP Basic scripts pay it on the first request of every minute
  * (see the verified-credentials cache in index.ts), logins on every attempt.
+ * N is PDFSERVICE_PASSWORD_HASH_COST (log2 N): the test suites lower it (docs/testing.md).
  */
-const CURRENT = { N: 2 ** 15, r: 8, p: 1 } as const;
+export const DEFAULT_HASH_COST = 15;
+const CURRENT = { r: 8, p: 1 } as const;
 const SALT_BYTES = 16;
 const KEY_BYTES = 32;
 
@@ -45,10 +47,11 @@ function parse(stored: string): ParsedHash | null {
   return { N, r, p, salt, key };
 }
 
-/** A new hash of `password` with the current parameters and a fresh salt. */
-export async function hashPassword(password: string): Promise<string> {
+/** A new hash of `password` with the current parameters (N = 2^cost) and a fresh salt. */
+export async function hashPassword(password: string, cost = DEFAULT_HASH_COST): Promise<string> {
   const salt = randomBytes(SALT_BYTES);
-  const { N, r, p } = CURRENT;
+  const { r, p } = CURRENT;
+  const N = 2 ** cost;
   const key = await derive(password, salt, N, r, p, KEY_BYTES);
   return ['scrypt', N, r, p, salt.toString('base64'), key.toString('base64')].join('$');
 }
@@ -66,14 +69,15 @@ export function isPasswordHash(stored: string): boolean {
   return parse(stored) !== null;
 }
 
-let dummy: Promise<string> | undefined;
+const dummies = new Map<number, Promise<string>>();
 
 /**
- * Spends the same work as verifying a real password, for user names that do not
+ * Spends the same work as verifying a real password (of the current cost), for user names that do not
  * exist, so response times do not tell which names exist. Always false.
  */
-export async function verifyAgainstDummy(password: string): Promise<false> {
-  dummy ??= hashPassword(randomBytes(18).toString('base64'));
+export async function verifyAgainstDummy(password: string, cost = DEFAULT_HASH_COST): Promise<false> {
+  let dummy = dummies.get(cost);
+  if (!dummy) dummies.set(cost, (dummy = hashPassword(randomBytes(18).toString('base64'), cost)));
   await verifyPassword(password, await dummy);
   return false;
 }

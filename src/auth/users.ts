@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ServiceError } from '../errors.js';
-import { hashPassword, isPasswordHash, verifyAgainstDummy, verifyPassword } from './passwords.js';
+import { DEFAULT_HASH_COST, hashPassword, isPasswordHash, verifyAgainstDummy, verifyPassword } from './passwords.js';
 import { errno, writeStateFile } from '../state-file.js';
 import { RIGHTS, type Right, type UserAdmin, type UserView } from './types.js';
 
@@ -240,6 +240,8 @@ export class UserService implements UserAdmin {
   constructor(
     readonly store: UserStore,
     private readonly events: UserEvents = {},
+    /** log2 of scrypt's N for new and changed passwords (PDFSERVICE_PASSWORD_HASH_COST). */
+    private readonly hashCost = DEFAULT_HASH_COST,
   ) {}
 
   async list(): Promise<UserView[]> {
@@ -256,7 +258,7 @@ export class UserService implements UserAdmin {
     const username = validateUsername(input.username);
     const password = validatePassword(input.password);
     const rights = normalizeRights(input.rights);
-    const passwordHash = await hashPassword(password);
+    const passwordHash = await hashPassword(password, this.hashCost);
     return this.store.transact((users) => {
       if (users.has(username)) throw new ServiceError('ALREADY_EXISTS', `A user named ${JSON.stringify(username)} exists`);
       const now = new Date().toISOString();
@@ -274,7 +276,7 @@ export class UserService implements UserAdmin {
   async createFirst(input: { username: string; password: string; rights: Right[] }): Promise<boolean> {
     const username = validateUsername(input.username);
     const rights = normalizeRights(input.rights);
-    const passwordHash = await hashPassword(validatePassword(input.password));
+    const passwordHash = await hashPassword(validatePassword(input.password), this.hashCost);
     return this.store.transact((users) => {
       if (users.size > 0) return false;
       const now = new Date().toISOString();
@@ -285,7 +287,7 @@ export class UserService implements UserAdmin {
 
   async update(username: string, changes: { password?: string; rights?: Right[] }): Promise<UserView> {
     const rights = changes.rights === undefined ? undefined : normalizeRights(changes.rights);
-    const passwordHash = changes.password === undefined ? undefined : await hashPassword(validatePassword(changes.password));
+    const passwordHash = changes.password === undefined ? undefined : await hashPassword(validatePassword(changes.password), this.hashCost);
     const view = await this.store.transact((users) => {
       const user = users.get(username);
       if (!user) throw new ServiceError('USER_NOT_FOUND', `No user named ${JSON.stringify(username)}`);
@@ -320,7 +322,7 @@ export class UserService implements UserAdmin {
     // Over-long input cannot be a valid password; refuse it without hashing megabytes.
     if (password.length > PASSWORD_MAX) return null;
     const user = await this.store.find(username);
-    if (!user) return verifyAgainstDummy(password).then(() => null);
+    if (!user) return verifyAgainstDummy(password, this.hashCost).then(() => null);
     return (await verifyPassword(password, user.passwordHash)) ? user : null;
   }
 }

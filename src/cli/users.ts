@@ -174,7 +174,7 @@ async function run(argv: string[]): Promise<number> {
 }
 
 async function command(args: Args, config: ReturnType<typeof loadConfig>, store: UserStore, redis: RedisConnection | undefined): Promise<number> {
-  const users = new UserService(store);
+  const users = new UserService(store, {}, config.passwordHashCost);
   // In Redis the servers' sessions and tokens are at hand: they end with the user now, not only at their next use.
   const endSessions = async (name: string) => {
     if (redis) await new RedisSessionStore(redis, { idleSeconds: config.sessionIdleSeconds, maxSeconds: config.sessionMaxSeconds }, undefined).deleteUser(name);

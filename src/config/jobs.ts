@@ -7,6 +7,7 @@ export interface JobSettings {
   userJobLimit: number;
   jobRetentionSeconds: number;
   jobAsyncBytes: number;
+  jobHeartbeatMs: number;
   /** With Redis: whether this instance runs jobs from the shared queue, or only queues them for workers. */
   runJobs: boolean;
 }
@@ -45,6 +46,13 @@ export const JOBS: SettingsFeature<JobSettings> = {
       shown: '`104857600` (100 MiB)',
       default: 100 * MiB,
       parse: integer(0, 64 * 1024 * MiB),
+    },
+    jobHeartbeatMs: {
+      env: 'PDFSERVICE_JOB_HEARTBEAT_MS',
+      doc: "With `PDFSERVICE_REDIS_URL`: how long the heartbeat of a running job, and of each instance and worker, lasts without renewal; each process renews its own every third of it, and looks every half of it for jobs whose heartbeat lapsed, which it marks interrupted. Shorter: a killed process's jobs end sooner; too short for a busy process's pauses: live jobs end interrupted ([docs/jobs.md](docs/jobs.md))",
+      shown: '`10000` (10 s)',
+      default: 10_000,
+      parse: integer(1_000, 600_000),
     },
     runJobs: {
       env: 'PDFSERVICE_RUN_JOBS',

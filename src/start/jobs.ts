@@ -17,7 +17,7 @@ export async function openJobs(config: Config, shared: SharedState, documentStor
   const redisJobs = shared.redis ? await Promise.all([import('../operations/jobs/redis-store.js'), import('../operations/jobs/redis-backend.js')]) : undefined;
   const store = shared.redis ? new redisJobs![0].RedisJobStore(shared.redis) : new FileJobStore(config.dataDir, { onSkip: (file, err) => log.current?.warn({ file, err }, 'a damaged job record was skipped') });
   const backend = shared.redis
-    ? new redisJobs![1].RedisJobBackend(shared.redis, { runJobs: mode === 'worker' || config.runJobs, concurrency: jobConcurrency(config), retentionMs: config.jobRetentionSeconds * 1000, sealer: shared.sealer })
+    ? new redisJobs![1].RedisJobBackend(shared.redis, { runJobs: mode === 'worker' || config.runJobs, concurrency: jobConcurrency(config), retentionMs: config.jobRetentionSeconds * 1000, heartbeatMs: config.jobHeartbeatMs, sealer: shared.sealer })
     : undefined;
   const limits = {
     queueLimit: config.jobQueueLimit,

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
+import { loadConfig } from '../../src/config.js';
 import { call, leaksInternals, type Reply } from '../helpers/http.js';
 import { ADMIN, basicAuth, startServer, type TestServer } from '../helpers/server.js';
 
@@ -142,6 +143,37 @@ describe('user management over HTTP', () => {
     const stored = JSON.parse(text) as { users: { username: string; passwordHash: string }[] };
     for (const u of stored.users) assert.match(u.passwordHash, /^scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/);
     assert.equal((await stat(file)).mode & 0o777, 0o600);
+  });
+
+  test('PDFSERVICE_PASSWORD_HASH_COST is log2 of scrypt\'s N for new hashes, 15 by default; a stored hash keeps its own', async () => {
+    assert.equal(loadConfig({}).passwordHashCost, 15);
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'pdfservice-hash-cost-'));
+    const costOf = async (username: string) => {
+      const stored = JSON.parse(await readFile(path.join(dataDir, 'state', 'users.json'), 'utf8')) as { users: { username: string; passwordHash: string }[] };
+      return stored.users.find((u) => u.username === username)!.passwordHash.split('$').slice(1, 4).join(' ');
+    };
+    try {
+      let costly = await startServer({ dataDir, env: { PDFSERVICE_PASSWORD_HASH_COST: '15' } });
+      try {
+        assert.equal((await call(costly, 'POST', '/users', { body: { username: 'costly', password: 'costly-password', rights: ['GET'] } })).status, 201);
+        assert.equal(await costOf(ADMIN.username), '32768 8 1');
+        assert.equal(await costOf('costly'), '32768 8 1');
+      } finally {
+        await costly.stop();
+      }
+      costly = await startServer({ dataDir, env: { PDFSERVICE_PASSWORD_HASH_COST: '10' } });
+      try {
+        assert.equal((await call(costly, 'GET', '/sessions/current', { auth: basicAuth('costly', 'costly-password') })).status, 200);
+        assert.equal((await call(costly, 'PATCH', '/users/costly', { body: { password: 'cheaper-password' } })).status, 200);
+        assert.equal(await costOf('costly'), '1024 8 1');
+        assert.equal(await costOf(ADMIN.username), '32768 8 1');
+        assert.equal((await call(costly, 'GET', '/sessions/current', { auth: basicAuth('costly', 'cheaper-password') })).status, 200);
+      } finally {
+        await costly.stop();
+      }
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 
   test('only admins manage users: others get 403 FORBIDDEN', async () => {

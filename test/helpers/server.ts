@@ -70,6 +70,10 @@ export async function startServer(options: { env?: Record<string, string>; dataD
       // on a loaded machine): with the default 10 s the service closed the idle connection meanwhile, and the test's next
       // request on it failed with "fetch failed" (other side closed). A test of the idle limit sets its own.
       PDFSERVICE_KEEP_ALIVE_TIMEOUT_MS: '600000',
+      // scrypt at N = 2^10 instead of 2^15: a password hash or check costs about 2 ms of CPU instead of about 100, and the suites pay
+      // it at every start (the admin) and every first Basic request of a user (docs/testing.md). users.test.ts checks the
+      // default cost.
+      PDFSERVICE_PASSWORD_HASH_COST: '10',
       ...storeEnv,
       ...options.env,
     },

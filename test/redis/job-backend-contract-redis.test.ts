@@ -16,7 +16,7 @@ for (const seals of [true, false]) {
   jobBackendContract(`RedisJobBackend (${seals ? 'with' : 'without'} a secrets key)`, async () => {
     const prefix = freshPrefix();
     const sealer = seals ? new Sealer(randomBytes(32)) : undefined;
-    const options = { concurrency: 1, retentionMs: 60_000, sealer };
+    const options = { concurrency: 1, retentionMs: 60_000, heartbeatMs: 10_000, sealer };
     const a = new RedisJobBackend(await connect(prefix), { ...options, runJobs: true });
     const b = new RedisJobBackend(await connect(prefix), { ...options, runJobs: false });
     return {

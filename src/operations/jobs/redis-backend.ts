@@ -8,8 +8,6 @@ import { HISTORY_LIMIT, JobListeners, type JobEventHub } from './events.js';
 import type { JobBackend, JobConsumer, SharedHeld } from './backend.js';
 import type { JobRecord } from './model.js';
 
-/** How long a running job's heartbeat lasts without renewal; a job whose heartbeat lapsed is marked interrupted. */
-export const HEARTBEAT_TTL_MS = 10_000;
 /** BullMQ's queue name (its keys: PDFSERVICE_REDIS_PREFIX + "bull:jobs:..."). */
 const QUEUE_NAME = 'jobs';
 /** How long a job whose owner is at PDFSERVICE_USER_JOB_LIMIT in the taking process waits before it is offered again. */
@@ -49,6 +47,11 @@ export interface RedisJobBackendOptions {
   /** Shared jobs this process runs at once. */
   concurrency: number;
   retentionMs: number;
+  /**
+   * How long a heartbeat (a running job's, this process's) lasts without renewal (PDFSERVICE_JOB_HEARTBEAT_MS): renewed
+   * every third of it, and jobs whose heartbeat lapsed are looked for every half of it and marked interrupted.
+   */
+  heartbeatMs: number;
   /** Seals document passwords for the queue; without it jobs with a password stay on the receiving instance. */
   sealer: Sealer | undefined;
 }
@@ -124,13 +127,13 @@ export class RedisJobBackend implements JobBackend {
     }
     // This process's own heartbeat, for the jobs on its local queue (payload.holder): said before any is submitted.
     const holderKey = this.redis.key('process', this.holder, 'alive');
-    const beat = () => this.redis.client.set(holderKey, String(process.pid), 'PX', HEARTBEAT_TTL_MS);
+    const beat = () => this.redis.client.set(holderKey, String(process.pid), 'PX', this.options.heartbeatMs);
     await beat().catch(() => {});
-    this.beating = setInterval(() => void beat().catch(() => {}), HEARTBEAT_TTL_MS / 3);
+    this.beating = setInterval(() => void beat().catch(() => {}), this.options.heartbeatMs / 3);
     this.beating.unref();
     const check = () => void jobs.interruptDead().catch(() => {});
     check();
-    this.checker = setInterval(check, HEARTBEAT_TTL_MS / 2);
+    this.checker = setInterval(check, this.options.heartbeatMs / 2);
     this.checker.unref();
     // Admission answers from the last count: kept fresh, or a full queue that drained would still refuse.
     this.counter = setInterval(() => void jobs.refreshSharedCount().catch(() => {}), COUNT_EVERY_MS);
@@ -226,9 +229,9 @@ export class RedisJobBackend implements JobBackend {
 
   heartbeat(id: string): () => void {
     const key = this.redis.key('job', id, 'alive');
-    const beat = () => void this.redis.client.set(key, String(process.pid), 'PX', HEARTBEAT_TTL_MS).catch(() => {});
+    const beat = () => void this.redis.client.set(key, String(process.pid), 'PX', this.options.heartbeatMs).catch(() => {});
     beat();
-    const timer = setInterval(beat, HEARTBEAT_TTL_MS / 3);
+    const timer = setInterval(beat, this.options.heartbeatMs / 3);
     timer.unref();
     return () => {
       clearInterval(timer);
