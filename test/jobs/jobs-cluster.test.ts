@@ -87,12 +87,13 @@ describe('jobs across two instances and a worker (Redis, S3)', () => {
     redis = await startRedisServer();
     s3 = await startS3Server();
     // The same secrets key everywhere, so document passwords go on the shared queue sealed.
-    // Heartbeats of 4 s instead of 10: the three SIGKILL tests wait for a killed process's heartbeat to lapse (about
-    // 11 s each with 10 s, about 4.5 s with 4). Renewed every 1.3 s, a live one lapses only after 2.7 s without one.
+    // Heartbeats of 6 s instead of 10: the three SIGKILL tests wait for a killed process's heartbeat to lapse (about
+    // 11 s each with 10 s, about 6.5 s with 6). Renewed every 2 s, a live one lapses only after 4 s without one: a
+    // shorter lifetime would let a pause of a loaded machine end a live job interrupted.
     env = {
       ...clusterEnv(redis, s3, { redisPrefix: 'cluster:', s3Prefix: 'docs/', s3TimeoutMs: 10_000 }),
       PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0',
-      PDFSERVICE_JOB_HEARTBEAT_MS: '4000',
+      PDFSERVICE_JOB_HEARTBEAT_MS: '6000',
     };
     // The instances only queue jobs: whatever runs one is the worker.
     a = await startServer({ env: { ...env, PDFSERVICE_RUN_JOBS: 'false', PDFSERVICE_WORKERS: '1' } });
