@@ -4,6 +4,7 @@ import { integer, MiB, type SettingsFeature } from './setting.js';
 /** The engine's worker pool (src/start/engine.ts). */
 export interface EngineSettings {
   workers: number;
+  engineNice: number;
   taskTimeoutMs: number;
   jobTaskTimeoutMs: number;
   workerMaxMemoryMb: number;
@@ -20,6 +21,13 @@ export const ENGINE: SettingsFeature<EngineSettings> = {
       shown: 'number of cores',
       default: () => Math.max(1, os.availableParallelism()),
       parse: integer(1, 64),
+    },
+    engineNice: {
+      env: 'PDFSERVICE_ENGINE_NICE',
+      doc:
+        "How many steps of Linux nice the engine's worker threads run below the service's event loop: when the workers keep every core busy, the HTTP layer (every request's parse, checks and answer) still gets a core at once. `0`: the workers run at the service's own priority (docs/architecture.md, Decisions)",
+      default: 5,
+      parse: integer(0, 19),
     },
     taskTimeoutMs: { env: 'PDFSERVICE_TASK_TIMEOUT_MS', doc: 'Longest an engine task may run; past it the worker is stopped and replaced, and the request gets 504', default: 120_000, parse: integer(100, 3_600_000) },
     jobTaskTimeoutMs: {

@@ -5,9 +5,12 @@ import { isSerializedEngineError, type SerializedEngineError } from './errors.js
 import type { PdfSource } from './core/pdf-source.js';
 import type { TaskProgress } from './task-context.js';
 import type { TaskInput, TaskName, TaskOutput } from './tasks.js';
+import type { WorkerSettings } from './worker.js';
 
 export interface EnginePoolOptions {
   size: number;
+  /** Steps of nice (Linux) the worker threads run below the process (PDFSERVICE_ENGINE_NICE); 0 or absent: at its priority. */
+  nice?: number;
   taskTimeoutMs: number;
   /**
    * The limit of a background job's tasks (RunOptions.background); default taskTimeoutMs. Longer: a job is how a
@@ -240,7 +243,8 @@ export class EnginePool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(WORKER_URL, this.options.extraTasks ? { workerData: { extraTasks: this.options.extraTasks } } : {});
+    const workerData: WorkerSettings = { nice: this.options.nice ?? 0, ...(this.options.extraTasks ? { extraTasks: this.options.extraTasks } : {}) };
+    const worker = new Worker(WORKER_URL, { workerData });
     const slot: Slot = { worker, ready: false, tasks: 0, failures: 0, job: null, timer: null, retiring: false };
     worker.on('message', (reply: Reply) => this.onReply(slot, reply));
     worker.on('error', (err) => this.onWorkerGone(slot, `worker error: ${err.message}`));

@@ -3,6 +3,7 @@
  * Each reply carries the worker's WASM memory size and the number of errors
  * MuPDF has logged, so the pool can replace the worker in time.
  */
+import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { EngineError, type SerializedEngineError } from './errors.js';
 import type { TaskContext, TaskProgress } from './task-context.js';
@@ -11,6 +12,27 @@ interface TaskMessage {
   id: number;
   task: string;
   input: unknown;
+}
+
+/** What the pool tells each worker (EnginePool.spawn). */
+export interface WorkerSettings {
+  nice: number;
+  /** Tests only (EnginePoolOptions.extraTasks). */
+  extraTasks?: string;
+}
+const settings = workerData as WorkerSettings;
+
+// Below the event loop's priority (PDFSERVICE_ENGINE_NICE): with every core busy with engine work, the main thread
+// waited for a core, and a job's 202 took 200 ms at p99 where it takes 5 (bench/results/issue38-accept-2026-11-29.md).
+// Linux keeps a nice value per thread, and pid 0 is the calling thread (elsewhere it would be the whole process). Steps
+// above the thread's own (the service's), so a service started with nice keeps its workers below its loop; raising a
+// nice value needs no privilege, and should it fail all the same the worker runs as before.
+if (process.platform === 'linux' && settings.nice > 0) {
+  try {
+    os.setPriority(0, Math.min(19, os.getPriority(0) + settings.nice));
+  } catch {
+    /* the process's own priority */
+  }
 }
 
 // MuPDF's Emscripten module reads its settings from this global; keeping a
@@ -26,7 +48,7 @@ mupdf.setLog({ error: () => void loggedErrors++, warning: () => {} });
 const { tasks } = await import('./tasks.js');
 type Registry = Record<string, (input: unknown, ctx: TaskContext) => unknown>;
 // Tests add their own tasks (EnginePoolOptions.extraTasks); the production registry has none.
-const extraTasks = (workerData as { extraTasks?: string } | null)?.extraTasks;
+const extraTasks = settings.extraTasks;
 const registry: Registry = { ...(tasks as Registry), ...(extraTasks ? ((await import(extraTasks)) as { tasks: Registry }).tasks : {}) };
 
 /** At most one progress report per this many milliseconds and task, besides the first and the last (done === total). */

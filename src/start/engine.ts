@@ -7,6 +7,7 @@ export async function startEngine(config: Config, log: LogRef): Promise<EnginePo
   const pool = new EnginePool({
     onInternalError: (message, context) => log.current?.error({ ...context, engineMessage: message }, 'engine failure'),
     size: config.workers,
+    nice: config.engineNice,
     taskTimeoutMs: config.taskTimeoutMs,
     jobTaskTimeoutMs: config.jobTaskTimeoutMs,
     maxMemoryBytes: config.workerMaxMemoryMb * 1024 * 1024,

@@ -10,6 +10,7 @@ import { jobPlan, parsePrefer } from '../prefer.js';
 import { sendModel } from '../reply.js';
 import { jobAcceptedResponse, preferHeader } from '../schemas/jobs.js';
 import { answerWithJob } from './jobs.js';
+import { handlerValidatesBody } from '../../validation.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { filePart, multipartBody } from '../openapi.js';
 import { documentModelSchema, documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
@@ -84,11 +85,9 @@ export function registerActionRoutes(api: Api, deps: AppDeps): void {
         },
         response: { 200: documentModelSchema, 201: documentModelSchema, ...(jobs ? jobAcceptedResponse : {}), ...errorResponses },
       },
-      // The runner validates the body itself (it also reads multipart bodies); keep Fastify's check for the path only.
-      attachValidation: true,
+      // The runner validates the body itself (it also reads XML and multipart bodies); Fastify checks the path and headers.
+      validatorCompiler: handlerValidatesBody,
     }, async (request, reply) => {
-      const validationError = request.validationError as (Error & { validationContext?: string }) | undefined;
-      if (validationError && validationError.validationContext !== 'body') throw validationError;
       const path = documentPathParam(request);
       const { body, files } = await actionBody(request, deps);
       // prepare answers every 4xx at once (and discards the files then); from here the prepared action owns them.
