@@ -5,7 +5,7 @@ import { deref } from './mupdf-objects.js';
 import { readAll, sourceSize, streamReader, type PdfSource } from './pdf-source.js';
 import { prepareUnicode } from './passwords.js';
 import { requirePermission, type Need } from './access.js';
-import { emptyOwnerPasswordOpens, ownerPasswordIsEmpty } from './encryption.js';
+import { emptyOwnerPasswordOpens, needsPassword as needsPasswordOf, ownerPasswordIsEmpty } from './encryption.js';
 
 export type Access = 'full' | 'user' | 'owner';
 
@@ -119,8 +119,9 @@ export function openPdf(source: PdfSource, password: string | undefined, need: N
   const encrypted = isEncryptedDoc(doc);
   let access: Access = encrypted ? 'user' : 'full';
   let used: string | undefined;
-  // Asked once, before authenticating: MuPDF answers by trying the empty password, which spoils the keys of a document opened with another.
-  const needsPassword = doc.needsPassword();
+  // Asked once, before authenticating: MuPDF answers by trying the empty password, which spoils the keys of a document
+  // opened with another (encryption.ts answers AES-256 without MuPDF).
+  const needsPassword = needsPasswordOf(doc);
   if (needsPassword) {
     const { result, password: tried } = authenticate(doc, password ?? '');
     const given = password !== undefined && password !== '';
