@@ -169,7 +169,15 @@ export function encryptionFacts(doc: mupdf.PDFDocument): EncryptionFacts | undef
     ...(encryptType !== undefined ? { encryptType } : {}),
     encryptMetadata: metadata.isBoolean() ? metadata.asBoolean() : true,
     attachmentsOnly,
-    standard: { revision, lengthBits: keyLength, owner: bytesOf(encrypt.get('O')), user: bytesOf(encrypt.get('U')) },
+    standard: {
+      revision,
+      lengthBits: keyLength,
+      owner: bytesOf(encrypt.get('O')),
+      user: bytesOf(encrypt.get('U')),
+      ownerKey: bytesOf(encrypt.get('OE')),
+      userKey: bytesOf(encrypt.get('UE')),
+      perms: bytesOf(encrypt.get('Perms')),
+    },
   };
 }
 

@@ -5,7 +5,8 @@ import { deref } from './mupdf-objects.js';
 import { readAll, sourceSize, streamReader, type PdfSource } from './pdf-source.js';
 import { prepareUnicode } from './passwords.js';
 import { requirePermission, type Need } from './access.js';
-import { emptyOwnerPasswordOpens, needsPassword as needsPasswordOf, ownerPasswordIsEmpty } from './encryption.js';
+import { emptyOwnerPasswordOpens, encryptionFacts, needsPassword as needsPasswordOf, ownerPasswordIsEmpty } from './encryption.js';
+import { fileKeyOf, permsMatch } from './standard-security.js';
 
 export type Access = 'full' | 'user' | 'owner';
 
@@ -115,7 +116,11 @@ export function isEncrypted(source: PdfSource): boolean {
  * service's error codes.
  */
 export function openPdf(source: PdfSource, password: string | undefined, need: Need): OpenedPdf {
-  const doc = openUnchecked(source);
+  return checkOpened(authenticated(openUnchecked(source), password), need);
+}
+
+/** openPdf's password step: MuPDF's document authenticated with `password` where it needs or is given one; destroyed when it refuses. */
+function authenticated(doc: mupdf.PDFDocument, password: string | undefined): OpenedPdf {
   const encrypted = isEncryptedDoc(doc);
   let access: Access = encrypted ? 'user' : 'full';
   let used: string | undefined;
@@ -154,7 +159,12 @@ export function openPdf(source: PdfSource, password: string | undefined, need: N
   // (Acrobat and MuPDF refuse an empty owner password while the user password is set; the
   // PermissionsModel reports such a file as having no permissions password, and acts on that.)
   if (access === 'user' && ownerPasswordIsEmpty(doc, needsPassword, used)) access = 'owner';
-  const opened: OpenedPdf = { doc, encrypted, access, password: used, needsPassword };
+  return { doc, encrypted, access, password: used, needsPassword };
+}
+
+/** openPdf's checks of what it opened: the page tree's bound, a repair now for edits, the pages, the need; the document destroyed when one fails. */
+function checkOpened(opened: OpenedPdf, need: Need): OpenedPdf {
+  const { doc } = opened;
   try {
     // Before anything walks the tree the way MuPDF does (its page lookup costs the square of the depth).
     checkPageTree(doc);
@@ -167,6 +177,50 @@ export function openPdf(source: PdfSource, password: string | undefined, need: N
     throw classifyOpenError(err);
   }
   return opened;
+}
+
+/**
+ * The check that the service opens a document it has just encrypted, before the bytes are written anywhere
+ * (setPasswordPermissions): opened as openPdf opens it for its owner, with the passwords it was encrypted with. MuPDF
+ * opens the bytes (its security handler must accept the encryption dictionary, and the page tree and every object must
+ * load, as in openPdf). For AES-256 (revisions 5-6) the passwords are then checked against the dictionary here, in
+ * native crypto, and not by MuPDF's authentication: revision 6's hash costs 10-12 ms each time in MuPDF's WebAssembly
+ * and authenticating the owner runs it twice, after MuPDF's save ran it four times to write the dictionary (issue 38:
+ * the check was most of a 1-page encryption). The check is the handler's in full: the permissions password is the
+ * owner's, the open password the user's (Algorithms 12 and 11), the file keys they give through /OE and /UE are the
+ * same, and /Perms decrypts with it to the /P and /EncryptMetadata written (Algorithm 13). MuPDF then holds no keys
+ * for the document (unless the open password is empty): `read` may read its structure and encryption dictionary,
+ * never a string or stream. Passwords that SASLprep changes are authenticated by MuPDF as openPdf does (MuPDF's
+ * SASLprep and this one might differ on them), and so are the other revisions (MD5 and RC4, cheap in MuPDF).
+ */
+export function withReopenedEncryption<T>(source: PdfSource, passwords: { open: string; permissions: string }, read: (opened: OpenedPdf) => T): T {
+  const doc = openUnchecked(source);
+  const opened = checkOpened(verifiedNatively(doc, passwords) ?? authenticated(doc, passwords.permissions), 'owner');
+  try {
+    return read(opened);
+  } finally {
+    opened.doc.destroy();
+  }
+}
+
+/** withReopenedEncryption's native check; undefined where MuPDF is to authenticate (see there). */
+function verifiedNatively(doc: mupdf.PDFDocument, passwords: { open: string; permissions: string }): OpenedPdf | undefined {
+  const facts = encryptionFacts(doc);
+  if (facts?.handler !== 'Standard' || (facts.revision !== 5 && facts.revision !== 6)) return undefined;
+  if (prepareUnicode(passwords.open) !== passwords.open || prepareUnicode(passwords.permissions) !== passwords.permissions) return undefined;
+  const utf8 = (password: string) => new Uint8Array(Buffer.from(password, 'utf8'));
+  const ownerKey = fileKeyOf(facts.standard, utf8(passwords.permissions), 'owner');
+  const userKey = fileKeyOf(facts.standard, utf8(passwords.open), 'user');
+  const problem = !ownerKey ? 'it does not open with its new permissions password'
+    : !userKey ? 'it does not open with its new open password'
+    : Buffer.compare(ownerKey, userKey) !== 0 ? 'its passwords give different keys'
+    : !permsMatch(facts.standard, ownerKey, facts.permissionBits, facts.encryptMetadata) ? 'its /Perms does not hold its permissions' : undefined;
+  if (problem) {
+    doc.destroy();
+    throw new EngineError('PROCESSING_FAILED', `The encrypted document failed its check: ${problem}`);
+  }
+  // The open password is the user's; another string, the empty one included, is not (SHA-2 does not collide).
+  return { doc, encrypted: true, access: 'owner', password: passwords.permissions, needsPassword: passwords.open !== '' };
 }
 
 /**

@@ -3,6 +3,7 @@ import { EngineError } from '../errors.js';
 import { newPasswordProblem } from '../core/passwords.js';
 import { editPdf, withPdf } from '../core/document-task.js';
 import { formFacts } from '../core/inspect.js';
+import { withReopenedEncryption } from '../core/open.js';
 import { deref, name, text } from '../core/mupdf-objects.js';
 import { saveFull } from '../core/save.js';
 import { bitsFromPermissions, PERMISSION_FLAGS, passwordSecurity, type EncryptType, type PasswordSecurity, type PermissionFlags } from '../core/encryption.js';
@@ -211,7 +212,7 @@ export function setPasswordPermissions(input: { pdf: PdfSource; password?: strin
     refuseSigned(doc);
     return save(doc, `encrypt=${MUPDF_METHOD[encryptType]},user-password=${passwords.open},owner-password=${passwords.permissions},permissions=${bitsFromPermissions(flags)}`);
   });
-  return withPdf({ pdf: bytes, password: passwords.permissions }, 'owner', (_doc, check) => {
+  return withReopenedEncryption(bytes, passwords, (check) => {
     if (check.access !== 'owner') throw new EngineError('PROCESSING_FAILED', 'The encrypted document did not open with its new permissions password');
     return { bytes, passwordPermissions: passwordSecurity(check) };
   });
