@@ -5,7 +5,7 @@ import { deref } from './mupdf-objects.js';
 import { readAll, sourceSize, streamReader, type PdfSource } from './pdf-source.js';
 import { prepareUnicode } from './passwords.js';
 import { requirePermission, type Need } from './access.js';
-import { emptyOwnerPasswordOpens, encryptionFacts, needsPassword as needsPasswordOf, ownerPasswordIsEmpty } from './encryption.js';
+import { emptyOwnerPasswordOpens, encryptionFacts, needsPassword as needsPasswordOf, ownerPasswordIsEmpty, type EncryptionFacts } from './encryption.js';
 import { fileKeyOf, permsMatch } from './standard-security.js';
 
 export type Access = 'full' | 'user' | 'owner';
@@ -96,31 +96,25 @@ function isEncryptedDoc(doc: mupdf.PDFDocument): boolean {
 }
 
 /**
- * Whether a document is encrypted, from its trailer alone: no password is tried and neither the page tree nor any page
- * is read. A document that is not encrypted allows every need, so the access check asks this first (core/tasks.ts).
+ * The document opened as openPdf opens it when it is encrypted, undefined when it is not, from its trailer alone: a
+ * document that is not encrypted allows every need, and for it no password is tried and neither the page tree nor any
+ * page is read (the access check, core/tasks.ts). An encrypted one is parsed once, not once to ask and again to open.
  */
-export function isEncrypted(source: PdfSource): boolean {
+export function openIfEncrypted(source: PdfSource, password: string | undefined, need: Need): OpenedPdf | undefined {
   const doc = openUnchecked(source);
-  try {
-    return isEncryptedDoc(doc);
-  } finally {
+  if (!isEncryptedDoc(doc)) {
     doc.destroy();
+    return undefined;
   }
+  return openedFor(doc, password, need);
 }
 
-/**
- * Opens a PDF (bytes, or an open file: see PdfSource), authenticating with
- * the document password when one is needed or given, and checks that the
- * password allows what the caller needs (the one permission check of the
- * service: every task states its need here). Maps MuPDF's failures to the
- * service's error codes.
- */
 export function openPdf(source: PdfSource, password: string | undefined, need: Need): OpenedPdf {
-  return checkOpened(authenticated(openUnchecked(source), password), need);
+  return openedFor(openUnchecked(source), password, need);
 }
 
-/** openPdf's password step: MuPDF's document authenticated with `password` where it needs or is given one; destroyed when it refuses. */
-function authenticated(doc: mupdf.PDFDocument, password: string | undefined): OpenedPdf {
+/** openPdf's checks on the document openUnchecked gave: the password, the page tree, the permission. Takes `doc` over. */
+function openedFor(doc: mupdf.PDFDocument, password: string | undefined, need: Need): OpenedPdf {
   const encrypted = isEncryptedDoc(doc);
   let access: Access = encrypted ? 'user' : 'full';
   let used: string | undefined;
@@ -159,10 +153,10 @@ function authenticated(doc: mupdf.PDFDocument, password: string | undefined): Op
   // (Acrobat and MuPDF refuse an empty owner password while the user password is set; the
   // PermissionsModel reports such a file as having no permissions password, and acts on that.)
   if (access === 'user' && ownerPasswordIsEmpty(doc, needsPassword, used)) access = 'owner';
-  return { doc, encrypted, access, password: used, needsPassword };
+  return checkOpened({ doc, encrypted, access, password: used, needsPassword }, need);
 }
 
-/** openPdf's checks of what it opened: the page tree's bound, a repair now for edits, the pages, the need; the document destroyed when one fails. */
+/** openedFor's checks of what it opened: the page tree's bound, a repair now for edits, the pages, the need; the document destroyed when one fails. */
 function checkOpened(opened: OpenedPdf, need: Need): OpenedPdf {
   const { doc } = opened;
   try {
@@ -195,7 +189,14 @@ function checkOpened(opened: OpenedPdf, need: Need): OpenedPdf {
  */
 export function withReopenedEncryption<T>(source: PdfSource, passwords: { open: string; permissions: string }, read: (opened: OpenedPdf) => T): T {
   const doc = openUnchecked(source);
-  const opened = checkOpened(verifiedNatively(doc, passwords) ?? authenticated(doc, passwords.permissions), 'owner');
+  let native: OpenedPdf | undefined;
+  try {
+    native = verifiedNatively(doc, passwords);
+  } catch (err) {
+    doc.destroy();
+    throw classifyOpenError(err);
+  }
+  const opened = native ? checkOpened(native, 'owner') : openedFor(doc, passwords.permissions, 'owner');
   try {
     return read(opened);
   } finally {
@@ -208,19 +209,22 @@ function verifiedNatively(doc: mupdf.PDFDocument, passwords: { open: string; per
   const facts = encryptionFacts(doc);
   if (facts?.handler !== 'Standard' || (facts.revision !== 5 && facts.revision !== 6)) return undefined;
   if (prepareUnicode(passwords.open) !== passwords.open || prepareUnicode(passwords.permissions) !== passwords.permissions) return undefined;
-  const utf8 = (password: string) => new Uint8Array(Buffer.from(password, 'utf8'));
-  const ownerKey = fileKeyOf(facts.standard, utf8(passwords.permissions), 'owner');
-  const userKey = fileKeyOf(facts.standard, utf8(passwords.open), 'user');
-  const problem = !ownerKey ? 'it does not open with its new permissions password'
-    : !userKey ? 'it does not open with its new open password'
-    : Buffer.compare(ownerKey, userKey) !== 0 ? 'its passwords give different keys'
-    : !permsMatch(facts.standard, ownerKey, facts.permissionBits, facts.encryptMetadata) ? 'its /Perms does not hold its permissions' : undefined;
-  if (problem) {
-    doc.destroy();
-    throw new EngineError('PROCESSING_FAILED', `The encrypted document failed its check: ${problem}`);
-  }
+  const problem = encryptionProblem(facts, passwords);
+  if (problem) throw new EngineError('PROCESSING_FAILED', `The encrypted document failed its check: ${problem}`);
   // The open password is the user's; another string, the empty one included, is not (SHA-2 does not collide).
   return { doc, encrypted: true, access: 'owner', password: passwords.permissions, needsPassword: passwords.open !== '' };
+}
+
+/** What is wrong with an AES-256 dictionary for these passwords (withReopenedEncryption's check), or undefined. */
+function encryptionProblem(facts: EncryptionFacts, passwords: { open: string; permissions: string }): string | undefined {
+  const utf8 = (password: string) => new Uint8Array(Buffer.from(password, 'utf8'));
+  const ownerKey = fileKeyOf(facts.standard, utf8(passwords.permissions), 'owner');
+  if (!ownerKey) return 'it does not open with its new permissions password';
+  const userKey = fileKeyOf(facts.standard, utf8(passwords.open), 'user');
+  if (!userKey) return 'it does not open with its new open password';
+  if (Buffer.compare(ownerKey, userKey) !== 0) return 'its two passwords give different keys';
+  if (!permsMatch(facts.standard, ownerKey, facts.permissionBits, facts.encryptMetadata)) return 'its /Perms does not hold its permissions';
+  return undefined;
 }
 
 /**

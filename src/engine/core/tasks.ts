@@ -1,7 +1,7 @@
 /** The core's tasks: what every upload and document listing needs (its facts, and whether it opens at all). */
 import { requirePermission, type Need } from './access.js';
-import { withPdf, type PdfInput } from './document-task.js';
-import { isEncrypted, programPassword } from './open.js';
+import type { PdfInput } from './document-task.js';
+import { openIfEncrypted, programPassword } from './open.js';
 import { inspect, validateUpload } from './inspect.js';
 import { checkOutput } from './output-check.js';
 
@@ -15,15 +15,17 @@ import { checkOutput } from './output-check.js';
 function checkAccess(input: PdfInput & { need: Need }): { ok: true; password: string | undefined } {
   // Not encrypted: every need is allowed, and there is nothing to check (openPdf's page tree walk took 0.1-0.2 s at
   // 2,500 pages on a loaded machine, and more under the load of a CI run, where a job's 202 then missed a 500 ms
-  // request limit). A broken tree fails the job's own open instead.
-  if (!isEncrypted(input.pdf)) return { ok: true, password: undefined };
-  // Opened as a read: a writing need would first load every object (openPdf's repair walk, which protects
-  // edits this task does not make: about 400 ms at 1,000 pages, on the worker inline requests share).
-  // The permission is the same check openPdf makes, on the same opened document.
-  return withPdf(input, 'view', (_doc, opened) => {
+  // request limit). A broken tree fails the job's own open instead. Encrypted: opened as a read (a writing need
+  // would first load every object: openPdf's repair walk, which protects edits this task does not make, about
+  // 400 ms at 1,000 pages on the worker inline requests share); openPdf's own permission check decides.
+  const opened = openIfEncrypted(input.pdf, input.password, 'view');
+  if (!opened) return { ok: true, password: undefined };
+  try {
     requirePermission(opened, input.need);
     return { ok: true as const, password: programPassword(opened) };
-  });
+  } finally {
+    opened.doc.destroy();
+  }
 }
 
 export const coreTasks = { inspect, validateUpload, checkAccess, checkOutput };
