@@ -3,6 +3,7 @@
 // so that a failure is named where a reader of only the log's tail looks (a long run's failure scrolls out of sight).
 // Parents that failed only because a subtest did are left out: the subtest's own line says it.
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 function describe(event) {
   const { name, file, details } = event.data;
@@ -14,7 +15,7 @@ function describe(event) {
     .filter((line) => line.trim() !== '')
     .slice(0, 4)
     .join(' | ');
-  const where = file ? path.relative(process.cwd(), file.startsWith('file:') ? new URL(file).pathname : file) : '?';
+  const where = file ? path.relative(process.cwd(), file.startsWith('file:') ? fileURLToPath(file) : file) : '?';
   return `${where}: "${name}": ${message.length > 600 ? `${message.slice(0, 600)}...` : message}\n`;
 }
 
