@@ -184,8 +184,9 @@ function checkOpened(opened: OpenedPdf, need: Need): OpenedPdf {
  * owner's, the open password the user's (Algorithms 12 and 11), the file keys they give through /OE and /UE are the
  * same, and /Perms decrypts with it to the /P and /EncryptMetadata written (Algorithm 13). MuPDF then holds no keys
  * for the document (unless the open password is empty): `read` may read its structure and encryption dictionary,
- * never a string or stream. Passwords that SASLprep changes are authenticated by MuPDF as openPdf does (MuPDF's
- * SASLprep and this one might differ on them), and so are the other revisions (MD5 and RC4, cheap in MuPDF).
+ * never a string or stream. The bytes checked are the password's UTF-8 as given, which is what MuPDF hashes (its
+ * pdf_saslprep_from_utf8 copies); a password that SASLprep changes, which openPdf would try in both forms, is
+ * authenticated by MuPDF as openPdf does, and so are the other revisions (MD5 and RC4, cheap in MuPDF).
  */
 export function withReopenedEncryption<T>(source: PdfSource, passwords: { open: string; permissions: string }, read: (opened: OpenedPdf) => T): T {
   const doc = openUnchecked(source);
