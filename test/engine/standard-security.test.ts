@@ -8,10 +8,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as mupdf from 'mupdf';
 import { encryptionFacts, needsPassword } from '../../src/engine/core/encryption.js';
-import { withReopenedEncryption } from '../../src/engine/core/open.js';
+import { openPdf, withReopenedEncryption } from '../../src/engine/core/open.js';
+import { setPasswordPermissions } from '../../src/engine/security/permissions.js';
 import { fileKeyOf, permsMatch } from '../../src/engine/core/standard-security.js';
 import { EngineError } from '../../src/engine/errors.js';
 import { encryptPdf, makePdf } from '../helpers/pdf.js';
+import { qpdfEncryption } from '../helpers/qpdf-encryption.js';
 
 mupdf.setLog({ error: () => {}, warning: () => {} });
 
@@ -79,4 +81,24 @@ test('the check of a freshly encrypted document refuses an open or permissions p
   // An empty open password, when it is the file's, opens without one.
   const open = encryptPdf(plain, '', 'master', '256');
   assert.equal(withReopenedEncryption(open, { open: '', permissions: 'master' }, (check) => check.needsPassword), false);
+});
+
+test('setPasswordPermissions answers the same through the native check and through MuPDF (a password SASLprep changes)', () => {
+  // "pass\u00a0word": SASLprep maps the no-break space to a space, so MuPDF authenticates it; the others are checked natively.
+  for (const [open, permissions] of [['user-pw', 'owner-pw'], ['', 'owner-pw'], ['pass\u00a0word', 'owner-pw'], ['user-pw', 'Stra\u00dfe-\u00e9t\u00e9']]) {
+    const label = JSON.stringify({ open, permissions });
+    const { bytes, passwordPermissions } = setPasswordPermissions({ pdf: plain, request: { encryptType: 3, openPassword: open, permissionsPassword: permissions, printAllowed: false } });
+    assert.equal(passwordPermissions.revision, 6, label);
+    assert.equal(passwordPermissions.openPasswordSet, open !== '', label);
+    assert.equal(passwordPermissions.permissionsPasswordSet, true, label);
+    assert.equal(passwordPermissions.printAllowed, false, label);
+    // As the service opens it afterwards: the open password as user (or none needed), the permissions password as owner.
+    const asUser = openPdf(bytes, open === '' ? undefined : open, 'view');
+    assert.equal(asUser.access, 'user', label);
+    asUser.doc.destroy();
+    const asOwner = openPdf(bytes, permissions, 'owner');
+    assert.equal(asOwner.access, 'owner', label);
+    asOwner.doc.destroy();
+    assert.equal(qpdfEncryption(bytes, permissions)?.ownerMatched, true, label);
+  }
 });
