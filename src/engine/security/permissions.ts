@@ -201,8 +201,10 @@ function save(doc: mupdf.PDFDocument, options: string): Uint8Array {
 /**
  * The `setPasswordPermissions` task: encrypts or re-encrypts the document.
  * Needs the owner's authority when it is protected already. The result is
- * opened again with the new permissions password and described from there,
- * so the answer is what the file says, not what was asked.
+ * opened again with the new passwords before anything is written
+ * (withReopenedEncryption: for AES-256 they are checked natively, not by
+ * MuPDF's slow hash) and described from there, so the answer is what the
+ * file says, not what was asked.
  */
 export function setPasswordPermissions(input: { pdf: PdfSource; password?: string | undefined; request: PasswordPermissionsRequest }): { bytes: Uint8Array; passwordPermissions: PasswordSecurity } {
   const encryptType = input.request.encryptType ?? 3;
