@@ -1,5 +1,5 @@
 import type * as mupdf from 'mupdf';
-import { isOwnerPassword, type StandardEncryption } from './standard-security.js';
+import { isOwnerPassword, isUserPassword, type StandardEncryption } from './standard-security.js';
 import { encodePassword } from './passwords.js';
 import { deref, name } from './mupdf-objects.js';
 
@@ -169,8 +169,33 @@ export function encryptionFacts(doc: mupdf.PDFDocument): EncryptionFacts | undef
     ...(encryptType !== undefined ? { encryptType } : {}),
     encryptMetadata: metadata.isBoolean() ? metadata.asBoolean() : true,
     attachmentsOnly,
-    standard: { revision, lengthBits: keyLength, owner: bytesOf(encrypt.get('O')), user: bytesOf(encrypt.get('U')) },
+    standard: {
+      revision,
+      lengthBits: keyLength,
+      owner: bytesOf(encrypt.get('O')),
+      user: bytesOf(encrypt.get('U')),
+      ownerKey: bytesOf(encrypt.get('OE')),
+      userKey: bytesOf(encrypt.get('UE')),
+      perms: bytesOf(encrypt.get('Perms')),
+    },
   };
+}
+
+/**
+ * Whether the document needs a password to open (its user password is not empty): MuPDF's needsPassword(), which
+ * authenticates the empty password again, after MuPDF did so when it opened the document. For AES-256 that attempt is
+ * two runs of revision 6's hash in WebAssembly (user and owner, 25 ms together: a fifth of a 1-page encryption, issue
+ * 38), so the standard handler's check of the empty user password is run here in native crypto instead (1.5 ms). The
+ * answer is the same (MuPDF's is "the empty string is the user password"), and MuPDF's keys stay those its own attempt
+ * at opening left, as after needsPassword(). Other revisions' checks are MD5 and RC4, cheap in MuPDF: asked there.
+ */
+export function needsPassword(doc: mupdf.PDFDocument): boolean {
+  const facts = encryptionFacts(doc);
+  if (facts?.handler === 'Standard') {
+    const empty = isUserPassword(facts.standard, new Uint8Array(0));
+    if (empty !== undefined) return !empty;
+  }
+  return doc.needsPassword();
 }
 
 /** MuPDF's authenticatePassword result bit for the owner password. */
@@ -182,19 +207,22 @@ const AUTH_OWNER = 4;
  * needsPassword() after authenticating: it tries the empty password, and a
  * failed attempt leaves the document's keys invalid, so every string and
  * stream read afterwards is garbage.) With an empty user password MuPDF answers this
- * itself; with a user password set it refuses an empty owner password (as
- * Acrobat does), so the handler's own check is run here.
+ * itself (asked for revisions 2-4); with a user password set it refuses an empty owner password (as
+ * Acrobat does), so the handler's own check is run here, as it is for AES-256 (revisions 5-6) always.
  */
 export function ownerPasswordIsEmpty(doc: mupdf.PDFDocument, needsPassword: boolean, password: string | undefined): boolean {
   const facts = encryptionFacts(doc);
   if (!facts) return true;
-  if (!needsPassword) {
-    const empty = (doc.authenticatePassword('') & AUTH_OWNER) !== 0;
-    if (password) doc.authenticatePassword(password);
-    return empty;
-  }
   const empty = encodePassword('', facts.revision);
-  const user = encodePassword(password ?? '', facts.revision);
+  // Revisions 5 and 6 check an owner password without the user password, in native crypto (needsPassword says why
+  // not in MuPDF); the others need MuPDF's answer when the user password is empty.
+  const r56 = facts.revision === 5 || facts.revision === 6;
+  if (!needsPassword && !r56) {
+    const answer = (doc.authenticatePassword('') & AUTH_OWNER) !== 0;
+    if (password) doc.authenticatePassword(password);
+    return answer;
+  }
+  const user = r56 ? empty : encodePassword(password ?? '', facts.revision);
   return Boolean(empty && user && isOwnerPassword(facts.standard, empty, user));
 }
 

@@ -5,7 +5,8 @@ import { deref } from './mupdf-objects.js';
 import { readAll, sourceSize, streamReader, type PdfSource } from './pdf-source.js';
 import { prepareUnicode } from './passwords.js';
 import { requirePermission, type Need } from './access.js';
-import { emptyOwnerPasswordOpens, ownerPasswordIsEmpty } from './encryption.js';
+import { emptyOwnerPasswordOpens, encryptionFacts, needsPassword as needsPasswordOf, ownerPasswordIsEmpty, type EncryptionFacts } from './encryption.js';
+import { fileKeyOf, permsMatch } from './standard-security.js';
 
 export type Access = 'full' | 'user' | 'owner';
 
@@ -117,8 +118,9 @@ function openedFor(doc: mupdf.PDFDocument, password: string | undefined, need: N
   const encrypted = isEncryptedDoc(doc);
   let access: Access = encrypted ? 'user' : 'full';
   let used: string | undefined;
-  // Asked once, before authenticating: MuPDF answers by trying the empty password, which spoils the keys of a document opened with another.
-  const needsPassword = doc.needsPassword();
+  // Asked once, before authenticating: MuPDF answers by trying the empty password, which spoils the keys of a document
+  // opened with another (encryption.ts answers AES-256 without MuPDF).
+  const needsPassword = needsPasswordOf(doc);
   if (needsPassword) {
     const { result, password: tried } = authenticate(doc, password ?? '');
     const given = password !== undefined && password !== '';
@@ -151,7 +153,12 @@ function openedFor(doc: mupdf.PDFDocument, password: string | undefined, need: N
   // (Acrobat and MuPDF refuse an empty owner password while the user password is set; the
   // PermissionsModel reports such a file as having no permissions password, and acts on that.)
   if (access === 'user' && ownerPasswordIsEmpty(doc, needsPassword, used)) access = 'owner';
-  const opened: OpenedPdf = { doc, encrypted, access, password: used, needsPassword };
+  return checkOpened({ doc, encrypted, access, password: used, needsPassword }, need);
+}
+
+/** openedFor's checks of what it opened: the page tree's bound, a repair now for edits, the pages, the need; the document destroyed when one fails. */
+function checkOpened(opened: OpenedPdf, need: Need): OpenedPdf {
+  const { doc } = opened;
   try {
     // Before anything walks the tree the way MuPDF does (its page lookup costs the square of the depth).
     checkPageTree(doc);
@@ -164,6 +171,61 @@ function openedFor(doc: mupdf.PDFDocument, password: string | undefined, need: N
     throw classifyOpenError(err);
   }
   return opened;
+}
+
+/**
+ * The check that the service opens a document it has just encrypted, before the bytes are written anywhere
+ * (setPasswordPermissions): opened as openPdf opens it for its owner, with the passwords it was encrypted with. MuPDF
+ * opens the bytes (its security handler must accept the encryption dictionary, and the page tree and every object must
+ * load, as in openPdf). For AES-256 (revisions 5-6) the passwords are then checked against the dictionary here, in
+ * native crypto, and not by MuPDF's authentication: revision 6's hash costs 10-12 ms each time in MuPDF's WebAssembly
+ * and authenticating the owner runs it twice, after MuPDF's save ran it four times to write the dictionary (issue 38:
+ * the check was most of a 1-page encryption). The check is the handler's in full: the permissions password is the
+ * owner's, the open password the user's (Algorithms 12 and 11), the file keys they give through /OE and /UE are the
+ * same, and /Perms decrypts with it to the /P and /EncryptMetadata written (Algorithm 13). MuPDF then holds no keys
+ * for the document (unless the open password is empty): `read` may read its structure and encryption dictionary,
+ * never a string or stream. The bytes checked are the password's UTF-8 as given, which is what MuPDF hashes (its
+ * pdf_saslprep_from_utf8 copies); a password that SASLprep changes, which openPdf would try in both forms, is
+ * authenticated by MuPDF as openPdf does, and so are the other revisions (MD5 and RC4, cheap in MuPDF).
+ */
+export function withReopenedEncryption<T>(source: PdfSource, passwords: { open: string; permissions: string }, read: (opened: OpenedPdf) => T): T {
+  const doc = openUnchecked(source);
+  let native: OpenedPdf | undefined;
+  try {
+    native = verifiedNatively(doc, passwords);
+  } catch (err) {
+    doc.destroy();
+    throw classifyOpenError(err);
+  }
+  const opened = native ? checkOpened(native, 'owner') : openedFor(doc, passwords.permissions, 'owner');
+  try {
+    return read(opened);
+  } finally {
+    opened.doc.destroy();
+  }
+}
+
+/** withReopenedEncryption's native check; undefined where MuPDF is to authenticate (see there). */
+function verifiedNatively(doc: mupdf.PDFDocument, passwords: { open: string; permissions: string }): OpenedPdf | undefined {
+  const facts = encryptionFacts(doc);
+  if (facts?.handler !== 'Standard' || (facts.revision !== 5 && facts.revision !== 6)) return undefined;
+  if (prepareUnicode(passwords.open) !== passwords.open || prepareUnicode(passwords.permissions) !== passwords.permissions) return undefined;
+  const problem = encryptionProblem(facts, passwords);
+  if (problem) throw new EngineError('PROCESSING_FAILED', `The encrypted document failed its check: ${problem}`);
+  // The open password is the user's; another string, the empty one included, is not (SHA-2 does not collide).
+  return { doc, encrypted: true, access: 'owner', password: passwords.permissions, needsPassword: passwords.open !== '' };
+}
+
+/** What is wrong with an AES-256 dictionary for these passwords (withReopenedEncryption's check), or undefined. */
+function encryptionProblem(facts: EncryptionFacts, passwords: { open: string; permissions: string }): string | undefined {
+  const utf8 = (password: string) => new Uint8Array(Buffer.from(password, 'utf8'));
+  const ownerKey = fileKeyOf(facts.standard, utf8(passwords.permissions), 'owner');
+  if (!ownerKey) return 'it does not open with its new permissions password';
+  const userKey = fileKeyOf(facts.standard, utf8(passwords.open), 'user');
+  if (!userKey) return 'it does not open with its new open password';
+  if (Buffer.compare(ownerKey, userKey) !== 0) return 'its two passwords give different keys';
+  if (!permsMatch(facts.standard, ownerKey, facts.permissionBits, facts.encryptMetadata)) return 'its /Perms does not hold its permissions';
+  return undefined;
 }
 
 /**

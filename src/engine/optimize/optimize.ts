@@ -4,6 +4,7 @@ import { withPdf } from '../core/document-task.js';
 import { refuseIfSigned, saveOptimized } from '../core/save.js';
 import { sourceSize } from '../core/pdf-source.js';
 import { requirePermission } from '../core/access.js';
+import { needsPassword } from '../core/encryption.js';
 import type { TaskContext } from '../task-context.js';
 import type { OptimizeSettings } from './model.js';
 import { rewriteImages, type ImageStats } from './images.js';
@@ -119,7 +120,8 @@ function measure(bytes: Uint8Array, password: string | undefined, fonts: boolean
   if (images) return { images, fonts: { count: 0, bytes: 0 }, duplicates: 0, imageObjects: [] };
   const doc = new mupdf.PDFDocument(bytes);
   try {
-    if (doc.needsPassword() && password !== undefined) doc.authenticatePassword(password);
+    // Not MuPDF's needsPassword(): for AES-256 it runs the slow hash of the empty password again (core/encryption.ts).
+    if (needsPassword(doc) && password !== undefined) doc.authenticatePassword(password);
     return sizeCategories(doc, { trustLength: true });
   } finally {
     doc.destroy();

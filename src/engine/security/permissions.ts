@@ -3,6 +3,7 @@ import { EngineError } from '../errors.js';
 import { newPasswordProblem } from '../core/passwords.js';
 import { editPdf, withPdf } from '../core/document-task.js';
 import { formFacts } from '../core/inspect.js';
+import { withReopenedEncryption } from '../core/open.js';
 import { deref, name, text } from '../core/mupdf-objects.js';
 import { saveFull } from '../core/save.js';
 import { bitsFromPermissions, PERMISSION_FLAGS, passwordSecurity, type EncryptType, type PasswordSecurity, type PermissionFlags } from '../core/encryption.js';
@@ -200,8 +201,10 @@ function save(doc: mupdf.PDFDocument, options: string): Uint8Array {
 /**
  * The `setPasswordPermissions` task: encrypts or re-encrypts the document.
  * Needs the owner's authority when it is protected already. The result is
- * opened again with the new permissions password and described from there,
- * so the answer is what the file says, not what was asked.
+ * opened again with the new passwords before anything is written
+ * (withReopenedEncryption: for AES-256 they are checked natively, not by
+ * MuPDF's slow hash) and described from there, so the answer is what the
+ * file says, not what was asked.
  */
 export function setPasswordPermissions(input: { pdf: PdfSource; password?: string | undefined; request: PasswordPermissionsRequest }): { bytes: Uint8Array; passwordPermissions: PasswordSecurity } {
   const encryptType = input.request.encryptType ?? 3;
@@ -211,7 +214,7 @@ export function setPasswordPermissions(input: { pdf: PdfSource; password?: strin
     refuseSigned(doc);
     return save(doc, `encrypt=${MUPDF_METHOD[encryptType]},user-password=${passwords.open},owner-password=${passwords.permissions},permissions=${bitsFromPermissions(flags)}`);
   });
-  return withPdf({ pdf: bytes, password: passwords.permissions }, 'owner', (_doc, check) => {
+  return withReopenedEncryption(bytes, passwords, (check) => {
     if (check.access !== 'owner') throw new EngineError('PROCESSING_FAILED', 'The encrypted document did not open with its new permissions password');
     return { bytes, passwordPermissions: passwordSecurity(check) };
   });

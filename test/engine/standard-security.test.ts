@@ -1,0 +1,104 @@
+/**
+ * The standard security handler's checks the engine runs in native crypto instead of MuPDF's WebAssembly (issue 38):
+ * needsPassword (the empty user password) answers as MuPDF does, the AES-256 password checks in full (file key through
+ * /OE and /UE, /Perms) agree with files qpdf wrote, and the check of a freshly encrypted document
+ * (withReopenedEncryption) refuses passwords that are not the ones the file holds, as MuPDF's authentication would.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as mupdf from 'mupdf';
+import { encryptionFacts, needsPassword } from '../../src/engine/core/encryption.js';
+import { openPdf, withReopenedEncryption } from '../../src/engine/core/open.js';
+import { setPasswordPermissions } from '../../src/engine/security/permissions.js';
+import { fileKeyOf, permsMatch } from '../../src/engine/core/standard-security.js';
+import { EngineError } from '../../src/engine/errors.js';
+import { encryptPdf, makePdf } from '../helpers/pdf.js';
+import { qpdfEncryption } from '../helpers/qpdf-encryption.js';
+
+mupdf.setLog({ error: () => {}, warning: () => {} });
+
+const plain = makePdf({ pages: 2 });
+const utf8 = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
+
+function opened<T>(bytes: Uint8Array, use: (doc: mupdf.PDFDocument) => T): T {
+  const doc = new mupdf.PDFDocument(bytes);
+  try {
+    return use(doc);
+  } finally {
+    doc.destroy();
+  }
+}
+
+test('needsPassword answers as MuPDF does, with and without an open password, for revisions 3, 4, 5 and 6', () => {
+  const cases: [string, Buffer][] = [
+    ['R3', encryptPdf(plain, 'user', 'owner', '128', ['--use-aes=n'])],
+    ['R4', encryptPdf(plain, 'user', 'owner', '128', ['--use-aes=y'])],
+    ['R5', encryptPdf(plain, 'user', 'owner', '256', ['--force-R5'])],
+    ['R6', encryptPdf(plain, 'user', 'owner', '256')],
+    ['R6, empty open password', encryptPdf(plain, '', 'owner', '256')],
+    ['R5, empty open password', encryptPdf(plain, '', 'owner', '256', ['--force-R5'])],
+  ];
+  for (const [label, bytes] of cases) {
+    const ours = opened(bytes, (doc) => needsPassword(doc));
+    const mupdfs = opened(bytes, (doc) => doc.needsPassword());
+    assert.equal(ours, mupdfs, label);
+    assert.equal(ours, !label.includes('empty'), label);
+  }
+});
+
+test('AES-256: both passwords give the same file key, which decrypts /Perms to /P; other passwords give none', () => {
+  for (const [label, options] of [['R6', []], ['R5', ['--force-R5']]] as const) {
+    const bytes = encryptPdf(plain, 'view', 'master', '256', ['--extract=n', ...options]);
+    opened(bytes, (doc) => {
+      const facts = encryptionFacts(doc)!;
+      const owner = fileKeyOf(facts.standard, utf8('master'), 'owner');
+      const user = fileKeyOf(facts.standard, utf8('view'), 'user');
+      assert.ok(owner && user, label);
+      assert.deepEqual(owner, user, label);
+      assert.equal(owner.length, 32, label);
+      assert.ok(permsMatch(facts.standard, owner, facts.permissionBits, facts.encryptMetadata), label);
+      // Another /P, or the other /EncryptMetadata, is not what /Perms holds.
+      assert.ok(!permsMatch(facts.standard, owner, facts.permissionBits | 16, facts.encryptMetadata), label);
+      assert.ok(!permsMatch(facts.standard, owner, facts.permissionBits, !facts.encryptMetadata), label);
+      assert.equal(fileKeyOf(facts.standard, utf8('view'), 'owner'), undefined, label);
+      assert.equal(fileKeyOf(facts.standard, utf8('master'), 'user'), undefined, label);
+      assert.equal(fileKeyOf(facts.standard, utf8(''), 'user'), undefined, label);
+    });
+  }
+});
+
+test('the check of a freshly encrypted document refuses an open or permissions password the file does not hold', () => {
+  const bytes = encryptPdf(plain, 'view', 'master', '256');
+  const model = withReopenedEncryption(bytes, { open: 'view', permissions: 'master' }, (check) => ({ access: check.access, needsPassword: check.needsPassword, pages: check.doc.countPages() }));
+  assert.deepEqual(model, { access: 'owner', needsPassword: true, pages: 2 });
+  for (const passwords of [{ open: 'view', permissions: 'other' }, { open: 'other', permissions: 'master' }, { open: '', permissions: 'master' }]) {
+    assert.throws(
+      () => withReopenedEncryption(bytes, passwords, () => undefined),
+      (err) => err instanceof EngineError && err.code === 'PROCESSING_FAILED',
+      JSON.stringify(passwords),
+    );
+  }
+  // An empty open password, when it is the file's, opens without one.
+  const open = encryptPdf(plain, '', 'master', '256');
+  assert.equal(withReopenedEncryption(open, { open: '', permissions: 'master' }, (check) => check.needsPassword), false);
+});
+
+test('setPasswordPermissions answers the same through the native check and through MuPDF (a password SASLprep changes)', () => {
+  // "pass\u00a0word": SASLprep maps the no-break space to a space, so MuPDF authenticates it; the others are checked natively.
+  for (const [open, permissions] of [['user-pw', 'owner-pw'], ['', 'owner-pw'], ['pass\u00a0word', 'owner-pw'], ['user-pw', 'Stra\u00dfe-\u00e9t\u00e9']]) {
+    const label = JSON.stringify({ open, permissions });
+    const { bytes, passwordPermissions } = setPasswordPermissions({ pdf: plain, request: { encryptType: 3, openPassword: open, permissionsPassword: permissions, printAllowed: false } });
+    assert.equal(passwordPermissions.revision, 6, label);
+    assert.equal(passwordPermissions.openPasswordSet, open !== '', label);
+    assert.equal(passwordPermissions.permissionsPasswordSet, true, label);
+    assert.equal(passwordPermissions.printAllowed, false, label);
+    // As the service opens it afterwards: the open password as user (or none needed), the permissions password as owner.
+    const asUser = openPdf(bytes, open === '' ? undefined : open, 'view');
+    assert.equal(asUser.access, 'user', label);
+    asUser.doc.destroy();
+    const asOwner = openPdf(bytes, permissions, 'owner');
+    assert.equal(asOwner.access, 'owner', label);
+    asOwner.doc.destroy();
+    assert.equal(qpdfEncryption(bytes, permissions)?.ownerMatched, true, label);
+  }
+});
