@@ -14,8 +14,12 @@ import { ServiceError } from './errors.js';
  * from: a body is coerced only when markTextSourced() was called on it (the
  * XML parser does), everything else in a body is JSON.
  */
-const COMMON = { useDefaults: true, allErrors: false, strict: false, removeAdditional: false, verbose: true } as const;
 // allErrors stays false: with untrusted data it lets one request make the validator list every bad item.
+// validateSchema false: checking a schema against JSON Schema's meta-schema first compiles that meta-schema, once per
+// Ajv instance: 50 ms of the first request's event loop on an idle machine, 0.4 s at load 20 (issue 38, upload +
+// DocumentModel), paid by every process for schemas that are ours and fixed. compileEveryValidator checks every
+// schema against the meta-schema instead (test/api/startup.test.ts).
+const COMMON = { useDefaults: true, allErrors: false, strict: false, removeAdditional: false, verbose: true, validateSchema: false } as const;
 const coercing = addFormats.default(new Ajv({ ...COMMON, coerceTypes: 'array' }));
 const exact = addFormats.default(new Ajv({ ...COMMON, coerceTypes: false }));
 
@@ -98,6 +102,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 interface Validators {
+  readonly schema: object;
   coercing(): ValidateFunction;
   exact(): ValidateFunction;
 }
@@ -112,7 +117,7 @@ interface Validators {
 function compileBoth(schema: object): Validators {
   let textValidator: ValidateFunction | undefined;
   let jsonValidator: ValidateFunction | undefined;
-  const validators = { coercing: () => (textValidator ??= coercing.compile(schema)), exact: () => (jsonValidator ??= exact.compile(schema)) };
+  const validators = { schema, coercing: () => (textValidator ??= coercing.compile(schema)), exact: () => (jsonValidator ??= exact.compile(schema)) };
   declared.push(validators);
   return validators;
 }
@@ -120,9 +125,14 @@ function compileBoth(schema: object): Validators {
 /** Every schema's validators made so far, compiled or not (compileEveryValidator). */
 const declared: Validators[] = [];
 
-/** Compiles every validator made so far, both forms: a schema Ajv refuses throws here (a test's check at start). */
+/**
+ * Checks every schema made so far against the meta-schema (which the service's Ajv does not, COMMON) and compiles both
+ * its validators: a schema that is no valid JSON Schema, or one Ajv refuses, throws here (a test's check at start).
+ */
 export function compileEveryValidator(): number {
+  const meta = addFormats.default(new Ajv({ ...COMMON, validateSchema: true }));
   for (const validators of declared) {
+    if (!meta.validateSchema(validators.schema)) throw new Error(`A schema is no valid JSON Schema: ${meta.errorsText(meta.errors)}\n${JSON.stringify(validators.schema).slice(0, 500)}`);
     validators.coercing();
     validators.exact();
   }

@@ -1,9 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { constants, createWriteStream } from 'node:fs';
+import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { ServiceError } from '../errors.js';
 import { heldContentStream } from '../open-file.js';
 import { etagOfDigest, type OpenContent, type OpenDocument, type StagedUpload } from './store.js';
@@ -85,46 +83,84 @@ export function spoolName(dir: string): string {
 }
 
 /**
+ * What copyToFile gathers before one write: the chunks of a request body (16 to 64 KiB each) went one write each
+ * through a WriteStream, a thread-pool trip per chunk; one writev per MiB leaves the copy of a 4 MB upload at about the
+ * cost of its hash and fsync (issue 38, upload + DocumentModel). At most two batches are held: one being written, one
+ * being gathered.
+ */
+const WRITE_BATCH_BYTES = 1 << 20;
+/** And at most this many chunks (a client's tiny ones): one writev's buffers, IOV_MAX on Linux. */
+const WRITE_BATCH_CHUNKS = 1024;
+
+/**
  * Copies `source` into `file` (which must not exist), hashing it on the way:
  * its size and tag. Past `limit` bytes it refuses with 413
- * PAYLOAD_TOO_LARGE; `sync` makes the copy durable before it answers. A
+ * PAYLOAD_TOO_LARGE; `sync` makes the copy durable (fsync) before it answers. A
  * failed copy leaves no file behind.
  */
-export async function copyToFile(file: string, source: Readable, options: { limit?: number; sync: boolean }): Promise<{ size: number; etag: string }> {
+export async function copyToFile(file: string, source: AsyncIterable<Uint8Array>, options: { limit?: number; sync: boolean }): Promise<{ size: number; etag: string }> {
   const limit = options.limit ?? Infinity;
   const hash = createHash('sha256');
   let size = 0;
-  const meter = new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      size += chunk.length;
-      if (size > limit) {
-        done(new ServiceError('PAYLOAD_TOO_LARGE', `The upload is larger than ${limit} bytes`));
-        return;
-      }
-      hash.update(chunk);
-      done(null, chunk);
-    },
-  });
-  // `flush`: the stream fsyncs its own descriptor before it closes it, where a second open, fsync and close took three
-  // more trips to the thread pool for every upload.
-  const out = createWriteStream(file, { flags: 'wx', mode: 0o640, flush: options.sync });
+  // Opened once there is a batch to write, not before the source is read: a source that fails while the file opens
+  // would meet no reader yet (an uncaught error), and a body refused in its first chunks then creates no file.
+  let handle: fs.FileHandle | undefined;
+  const open = async () => (handle ??= await fs.open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o640));
+  let writing: Promise<void> = Promise.resolve();
   try {
-    await pipeline(source, meter, out);
-    // The fsync comes with the close: the copy is durable once the stream has closed.
-    if (!out.closed) await new Promise<void>((resolve, reject) => out.once('close', () => resolve()).once('error', reject));
+    let batch: Uint8Array[] = [];
+    let batched = 0;
+    // The source is read while the previous batch is written; a failed write is seen at the next await of `writing`.
+    for await (const chunk of source) {
+      size += chunk.length;
+      if (size > limit) throw new ServiceError('PAYLOAD_TOO_LARGE', `The upload is larger than ${limit} bytes`);
+      hash.update(chunk);
+      batch.push(chunk);
+      batched += chunk.length;
+      if (batched >= WRITE_BATCH_BYTES || batch.length >= WRITE_BATCH_CHUNKS) {
+        const out = await open();
+        await writing;
+        writing = writeAll(out, batch);
+        writing.catch(() => undefined); // awaited later; not an unhandled rejection meanwhile
+        batch = [];
+        batched = 0;
+      }
+    }
+    const out = await open();
+    await writing;
+    await writeAll(out, batch);
+    if (options.sync) await out.sync();
+    await out.close();
   } catch (err) {
-    // The stream opens its file asynchronously: a body refused in its first
-    // chunks rejects before the file exists, and the open would then create it
-    // after the removal (a staged file was left behind now and then).
-    if (!out.closed) await new Promise<void>((resolve) => out.once('close', () => resolve())); // not events.once: it rejects on the stream's 'error'
-    await fs.rm(file, { force: true });
+    await writing.catch(() => undefined);
+    if (handle) {
+      await handle.close().catch(() => undefined);
+      await removeFile(file);
+    }
     throw err;
   }
   return { size, etag: etagOfDigest(hash.digest()) };
 }
 
+/** Writes `chunks` at the handle's position, all of them: writev may write less than asked. */
+async function writeAll(handle: fs.FileHandle, chunks: Uint8Array[]): Promise<void> {
+  let rest = chunks;
+  while (rest.length > 0) {
+    let { bytesWritten } = await handle.writev(rest);
+    const left: Uint8Array[] = [];
+    for (const chunk of rest) {
+      if (bytesWritten >= chunk.length) bytesWritten -= chunk.length;
+      else {
+        left.push(bytesWritten > 0 ? chunk.subarray(bytesWritten) : chunk);
+        bytesWritten = 0;
+      }
+    }
+    rest = left;
+  }
+}
+
 /** Stages `source` as a new file in `dir`, durable, refused with 413 past `limit` bytes. */
-export async function stageToFile(dir: string, source: Readable, limit: number): Promise<StagedFile> {
+export async function stageToFile(dir: string, source: AsyncIterable<Uint8Array>, limit: number): Promise<StagedFile> {
   const file = spoolName(dir);
   const { size, etag } = await copyToFile(file, source, { limit, sync: true });
   return new StagedFile(file, size, etag);
