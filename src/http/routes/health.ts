@@ -29,7 +29,7 @@ export function registerHealthRoutes(api: Api, deps: AppDeps): void {
             },
             tools: {
               type: 'array',
-              description: 'The external programs the service runs (LibreOffice for Word uploads), as found at start and probed for their versions on first need (the first /health, or the first run of the tool); a feature whose tool is not available answers 501 COMPONENT_MISSING',
+              description: 'The external programs the service runs (LibreOffice for Word uploads), as checked at start; a feature whose tool is not available answers 501 COMPONENT_MISSING',
               items: {
                 type: 'object',
                 properties: {
