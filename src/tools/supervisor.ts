@@ -198,7 +198,8 @@ export class ToolSupervisor {
     const { signal } = options;
     const tool = this.tools.get(name);
     if (!tool) throw new Error(`No tool named ${name} is declared`);
-    await this.probe(tool);
+    // Awaited only once: a probed tool's run reaches its slot (and its line) synchronously, as before.
+    if (!tool.probed) await this.probe(tool);
     const retryStart = tool.startFailedAt !== undefined && Date.now() - tool.startFailedAt >= START_RETRY_MS;
     if (!tool.program || (!tool.status.available && !retryStart)) throw new ServiceError('COMPONENT_MISSING', `${tool.declaration.purpose} needs ${tool.status.reason ?? name}`);
     await this.acquire(tool, options);
