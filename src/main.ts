@@ -34,9 +34,9 @@ export async function start(config: Config, mode: 'service' | 'worker' = 'servic
   });
   // A worker serves no requests: it needs no users, and must not create the admin user in its data folder.
   const auth = mode === 'service' ? await openAuth(config, shared, documentStore, log) : undefined;
-  const { tools, checked } = startTools(config); // version probes run while the engine starts
+  const { tools, prepared } = startTools(config); // programs found while the engine starts; versions probed on first need
   const pool = await startEngine(config, log);
-  const toolStatuses = await checked;
+  await prepared;
   const jobs = await openJobs(config, shared, documentStore, mode, log);
   const operations = createOperations({
     stores: meteredStores(documentStore.stores),
@@ -49,7 +49,7 @@ export async function start(config: Config, mode: 'service' | 'worker' = 'servic
   });
   const parts = { shared, documentStore, tools, pool, operations, jobs, log };
   if (!auth) return startJobWorker(config, parts);
-  return startService(config, { ...parts, auth, toolStatuses });
+  return startService(config, { ...parts, auth });
 }
 
 /** Runs the service (or a worker) as the process's main: configuration and start errors as one line, stop on SIGTERM/SIGINT. */

@@ -37,8 +37,8 @@ export interface Operations {
   optimizeProfiles: OptimizeProfileOperations;
   /** Background jobs (docs/jobs.md); absent until a job store is given, and then actions run inline only. */
   jobs?: JobOperations;
-  /** The external programs' availability and versions (for /health). */
-  tools: { statuses(): ToolStatus[] };
+  /** The external programs' availability and versions (for /health; the first call runs their version probes). */
+  tools: { checked(): Promise<ToolStatus[]> };
   /** The engine pool's counters (for /health and the metrics). */
   engineStats(): EnginePool['stats'];
 }

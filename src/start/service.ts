@@ -5,7 +5,7 @@ import type { Auth } from '../auth/types.js';
 import type { EnginePool } from '../engine/pool.js';
 import { API_PREFIX, buildApp } from '../http/app.js';
 import type { Operations } from '../operations/index.js';
-import type { ToolStatus, ToolSupervisor } from '../tools/index.js';
+import type { ToolSupervisor } from '../tools/index.js';
 import { keepJobRecords, type JobSetup } from './jobs.js';
 import type { SharedState } from './shared-state.js';
 import type { DocumentStoreSetup } from './stores.js';
@@ -42,14 +42,13 @@ export async function startService(
     documentStore: DocumentStoreSetup;
     auth: { auth: Auth; generatedAdminPassword?: string };
     tools: ToolSupervisor;
-    toolStatuses: ToolStatus[];
     pool: EnginePool;
     operations: Operations;
     jobs: JobSetup;
     log: LogRef;
   },
 ): Promise<{ url: string; stop: () => Promise<void> }> {
-  const { shared, documentStore, tools, toolStatuses, pool, operations, log } = parts;
+  const { shared, documentStore, tools, pool, operations, log } = parts;
   const { auth, generatedAdminPassword } = parts.auth;
   await operations.jobs?.start();
   const app = await buildApp({ config, auth, operations, ...(documentStore.dmsAccounts ? { dmsAccounts: documentStore.dmsAccounts } : {}) });
@@ -73,10 +72,11 @@ export async function startService(
     await pool.close();
     throw listenError(err, config);
   }
-  for (const tool of toolStatuses) {
+  // A missing program is logged now; a found one's version (or its failing probe) once probed, on first need.
+  tools.onChecked((tool) => {
     if (tool.available) app.log.info({ tool: tool.name, version: tool.version }, 'external tool available');
     else app.log.warn({ tool: tool.name, debianPackage: tool.debianPackage, reason: tool.reason }, 'external tool missing: the features that need it answer 501');
-  }
+  });
   const api = `${url}${API_PREFIX}`;
   const docs = `${api}/docs`;
   // The one line an operator reads; the JSON line after it is for log collectors (and the tests).

@@ -1,12 +1,13 @@
 import { officePool, toolMemory, type Config } from '../config.js';
-import { declaredTools, ToolSupervisor, type ToolStatus } from '../tools/index.js';
+import { declaredTools, ToolSupervisor } from '../tools/index.js';
 
 /**
- * The external programs, declared once (tools/index.ts) and run by the one supervisor. Their version probes start
- * now and are awaited later (`checked`), so they run while the engine starts.
+ * The external programs, declared once (tools/index.ts) and run by the one supervisor. Their programs are found now
+ * (`prepared`, awaited later, while the engine starts); their version probes run on first need (/health, a tool's
+ * first run): veraPDF's starts a JVM, which every start paid (docs/testing.md, "Service start").
  */
-export function startTools(config: Config): { tools: ToolSupervisor; checked: Promise<ToolStatus[]> } {
+export function startTools(config: Config): { tools: ToolSupervisor; prepared: Promise<void> } {
   // Scratch folders under the data folder, so that a start after a crash finds and removes what a killed run left.
   const tools = new ToolSupervisor(declaredTools({ timeoutMs: config.taskTimeoutMs, verapdfDir: config.verapdfDir, office: officePool(config), memory: toolMemory(config) }), config.dataDir);
-  return { tools, checked: tools.init() };
+  return { tools, prepared: tools.prepare() };
 }

@@ -66,6 +66,10 @@ interface Tool {
   perRun: number;
   /** When a pooled tool's process last failed to start (it is shown unavailable until one starts again). */
   startFailedAt?: number;
+  /** Its version probe, started on first need (probe()); settles when the status is final. */
+  probing?: Promise<void>;
+  /** The probe has ended (or there was nothing to probe). */
+  probed?: boolean;
 }
 
 /**
@@ -87,6 +91,11 @@ const PROBE_TIMEOUT_MS = 10_000;
  */
 const START_RETRY_MS = 30_000;
 
+/** A tool that cannot be used, and why (shown in /health). */
+function markMissing(status: ToolStatus, reason: string): void {
+  Object.assign(status, { available: false, version: null, reason });
+}
+
 /** util-linux's prlimit (Essential in Debian): sets a tool's memory limit, then runs it (tool.ts `memoryLimitMb`). */
 const PRLIMIT = '/usr/bin/prlimit';
 
@@ -100,14 +109,16 @@ function limited(declaration: ToolDeclaration, argv: string[]): string[] {
 const BWRAP_PACKAGE = 'bubblewrap';
 
 /**
- * The one place external programs are run: every tool's availability and
- * version (checked at start), its concurrency limit, time limit (the whole
+ * The one place external programs are run: every tool's availability (found
+ * at start) and version (probed on first need: /health, or the tool's first run), its concurrency limit, time limit (the whole
  * process group is killed), scratch folders (always removed; emptied at
  * start, after a crash) and sandbox, and the metrics of every run.
  */
 export class ToolSupervisor {
   private readonly tools = new Map<string, Tool>();
   private readonly running = new Set<number>();
+  /** Told each tool's final status once (the start-up log); see onChecked(). */
+  private listener?: (status: ToolStatus) => void;
 
   /** `scratchRoot` holds each tool's scratch folder (`declaration.scratch`); it belongs to the supervisor alone. */
   constructor(
@@ -136,11 +147,36 @@ export class ToolSupervisor {
   /**
    * Empties every scratch folder (what runs killed with the service left),
    * finds each program and runs its version probe, all tools at once. Call
-   * once at start, before any run.
+   * once at start, before any run (or prepare(), which leaves the probes for later).
    */
   async init(): Promise<ToolStatus[]> {
-    await Promise.all([...this.tools.values()].map((tool) => this.check(tool)));
+    await this.prepare();
+    return this.checked();
+  }
+
+  /**
+   * init() without the version probes: empties every scratch folder and finds
+   * each program and what it needs (files only, no process). The probes run
+   * on first need: veraPDF's starts a JVM (about 0.4 s of CPU), which the
+   * service paid at every start (docs/testing.md, "Service start").
+   */
+  async prepare(): Promise<void> {
+    await Promise.all([...this.tools.values()].map((tool) => this.locate(tool)));
+  }
+
+  /** Every tool's status once its probe has run (started now when not yet); a probe runs once. */
+  async checked(): Promise<ToolStatus[]> {
+    await Promise.all([...this.tools.values()].map((tool) => this.probe(tool)));
     return this.statuses();
+  }
+
+  /** Calls `listener` with each tool's final status: now for those already known, later as their probes end. */
+  onChecked(listener: (status: ToolStatus) => void): void {
+    this.listener = listener;
+    for (const tool of this.tools.values()) {
+      if (tool.probed) listener({ ...tool.status });
+      else if (!tool.program) void this.probe(tool); // nothing to run: final now
+    }
   }
 
   statuses(): ToolStatus[] {
@@ -162,6 +198,8 @@ export class ToolSupervisor {
     const { signal } = options;
     const tool = this.tools.get(name);
     if (!tool) throw new Error(`No tool named ${name} is declared`);
+    // Awaited only once: a probed tool's run reaches its slot (and its line) synchronously, as before.
+    if (!tool.probed) await this.probe(tool);
     const retryStart = tool.startFailedAt !== undefined && Date.now() - tool.startFailedAt >= START_RETRY_MS;
     if (!tool.program || (!tool.status.available && !retryStart)) throw new ServiceError('COMPONENT_MISSING', `${tool.declaration.purpose} needs ${tool.status.reason ?? name}`);
     await this.acquire(tool, options);
@@ -346,13 +384,23 @@ export class ToolSupervisor {
     return result;
   }
 
-  private async check(tool: Tool): Promise<void> {
+  /** The tool's probe (started now unless it has been), and the listener told once it ends. */
+  private probe(tool: Tool): Promise<void> {
+    tool.probing ??= this.check(tool).then(() => {
+      tool.probed = true;
+      this.listener?.({ ...tool.status });
+    });
+    return tool.probing;
+  }
+
+  /** Finds the tool's program and what it needs; sets `program` when all is there (then only the probe is left). */
+  private async locate(tool: Tool): Promise<void> {
     const { declaration, status } = tool;
     const scratch = this.scratchOf(tool);
     await rm(scratch, { recursive: true, force: true });
     await mkdir(scratch, { recursive: true });
     const program = await findProgram(declaration.command);
-    const missing = (reason: string) => Object.assign(status, { available: false, version: null, reason });
+    const missing = (reason: string) => markMissing(status, reason);
     if (!program) return void missing(`${declaration.name} (program ${declaration.command}, Debian package ${declaration.debianPackage}), which is not installed`);
     const absent = declaration.requires?.find((file) => !existsSync(file.path));
     if (absent) return void missing(absent.reason);
@@ -361,7 +409,14 @@ export class ToolSupervisor {
       return void missing(`bubblewrap (Debian package ${declaration.sandbox.package ?? BWRAP_PACKAGE}) to run ${declaration.name} without network and files, which is not installed`);
     }
     tool.program = program;
-    const probe = await mkdtemp(path.join(scratch, 'probe-'));
+  }
+
+  /** Runs the version probe of a tool that locate() found (in its sandbox when it has one). */
+  private async check(tool: Tool): Promise<void> {
+    const { declaration, status } = tool;
+    if (!tool.program) return;
+    const missing = (reason: string) => markMissing(status, reason);
+    const probe = await mkdtemp(path.join(this.scratchOf(tool), 'probe-'));
     try {
       const result = await this.exec(tool, probe, declaration.versionProbe.args, Math.min(declaration.timeoutMs, PROBE_TIMEOUT_MS));
       if (result.code !== 0) return void missing(`${declaration.name} (Debian package ${declaration.debianPackage}), which does not run here (${firstLine(result.stderr) || `exit code ${result.code}`})`);

@@ -13,8 +13,8 @@ export interface ToolDeclaration {
   /** What the service uses it for, in error details ("Word conversion"). */
   purpose: string;
   /**
-   * Run once at start (in the sandbox when the tool has one, so that a sandbox
-   * that cannot be made is found then): its first output line matching
+   * Run once, on first need: the first /health or the tool's first run (in the
+   * sandbox when the tool has one, so that a sandbox that cannot be made is found then): its first output line matching
    * `pattern` (or the first line) is the version. A probe that exits non-zero
    * makes the tool unavailable; one that does not answer in time leaves it
    * available with an unknown version (a loaded machine is not a broken tool).

@@ -114,6 +114,26 @@ describe('the supervisor, on test tools', () => {
     assert.match(statuses[1]!.reason!, /does not run here \(broken\)/);
   });
 
+  test('prepare() runs no probe: a run or checked() runs it, once; a failing one makes the run 501', async () => {
+    const probes = path.join(root, 'probes.log');
+    // The probes run in the sandbox-less scratch folder: each appends a line to the log, so the log counts them.
+    const counting = (name: string, exit: number) =>
+      shTool({ name, scratch: name, versionProbe: { args: ['-c', `echo probed >> ${probes}; echo "Test shell 1.2.3"; exit ${exit}`], pattern: /^Test shell (\S+)/ } });
+    const tools = new ToolSupervisor([counting('lazy', 0), counting('lazy-broken', 3)], root);
+    const told: string[] = [];
+    await tools.prepare();
+    tools.onChecked((status) => told.push(`${status.name} ${status.available}`));
+    assert.equal(existsSync(probes), false, 'no probe ran at prepare()');
+    assert.equal((await tools.run('lazy', (run) => run.exec(['-c', 'echo ran']))).stdout.trim(), 'ran');
+    assert.equal(readFileSync(probes, 'utf8'), 'probed\n', 'the run probed its own tool only');
+    await assert.rejects(tools.run('lazy-broken', async () => assert.fail('a broken tool runs nothing')), (err: unknown) => err instanceof ServiceError && err.code === 'COMPONENT_MISSING');
+    const statuses = await tools.checked();
+    assert.deepEqual(statuses[0], { name: 'lazy', debianPackage: 'dash', available: true, version: '1.2.3' });
+    assert.equal(statuses[1]!.available, false);
+    assert.equal(readFileSync(probes, 'utf8'), 'probed\nprobed\n', 'each probe ran once');
+    assert.deepEqual(told, ['lazy true', 'lazy-broken false'], 'the start-up log is told each final status once');
+  });
+
   test('a program that ends leaving a child behind ends the child with it', { timeout: 30_000 }, async () => {
     const tools = new ToolSupervisor([shTool()], root);
     await tools.init();
@@ -198,7 +218,7 @@ describe('the service and its tools', () => {
   });
   after(() => server.stop());
 
-  test('/health lists LibreOffice, Tesseract, veraPDF, Ghostscript and qpdf with the versions they report, and the start-up log names them', async () => {
+  test('/health lists LibreOffice, Tesseract, veraPDF, Ghostscript and qpdf with the versions they report, and the log names them once probed', async () => {
     const reported = /LibreOffice (\S+)/.exec(execFileSync('soffice', ['--version'], { encoding: 'utf8' }))![1];
     const tesseract = /^tesseract (\S+)/m.exec(execFileSync('tesseract', ['--version'], { encoding: 'utf8' }))![1];
     const ghostscript = execFileSync('gs', ['--version'], { encoding: 'utf8' }).trim();
@@ -212,8 +232,10 @@ describe('the service and its tools', () => {
       { name: 'ghostscript', debianPackage: 'ghostscript', available: true, version: ghostscript },
       { name: 'qpdf', debianPackage: 'qpdf', available: true, version: qpdf },
     ]);
-    const logged = server.output.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.tool === 'libreoffice');
-    assert.equal(logged?.version, reported);
+    // Logged once probed (on first need, here this /health): the line comes through the service's stdout pipe.
+    const logged = () => server.output.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.tool === 'libreoffice');
+    await waitFor('the start-up log names LibreOffice', 10, () => logged() !== undefined);
+    assert.equal(logged()?.version, reported);
   });
 
   test('a LibreOffice that is not the full build, or whose instance cannot start, shows in /health and makes a Word upload 501 COMPONENT_MISSING, never a 4xx that blames the document', async () => {

@@ -48,6 +48,6 @@ export function registerHealthRoutes(api: Api, deps: AppDeps): void {
     },
   }, async () => {
     const { workers, busy, queued, completed, failed, timedOut, cancelled, crashed, recycled, refused } = deps.operations.engineStats();
-    return { status: 'ok', engine: { workers, busy, queued, completed, failed, timedOut, cancelled, crashed, recycled, refused }, tools: deps.operations.tools.statuses() };
+    return { status: 'ok', engine: { workers, busy, queued, completed, failed, timedOut, cancelled, crashed, recycled, refused }, tools: await deps.operations.tools.checked() };
   });
 }
