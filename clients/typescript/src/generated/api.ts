@@ -2384,7 +2384,7 @@ export interface operations {
                             /** @description tasks refused because the queue was full */
                             refused?: number;
                         };
-                        /** @description The external programs the service runs (LibreOffice for Word uploads), as checked at start; a feature whose tool is not available answers 501 COMPONENT_MISSING */
+                        /** @description The external programs the service runs (LibreOffice for Word uploads), each checked once, on its first use or the first health request (which waits for the checks); a feature whose tool is not available answers 501 COMPONENT_MISSING */
                         tools?: {
                             name: string;
                             /** @description what installs it */

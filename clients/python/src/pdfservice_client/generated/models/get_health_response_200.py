@@ -32,7 +32,8 @@ class GetHealthResponse200:
             engine (GetHealthResponse200Engine | Unset): The engine workers now, and counts of engine tasks since the
                 service started
             tools (list[GetHealthResponse200ToolsItem] | Unset): The external programs the service runs (LibreOffice for
-                Word uploads), as checked at start; a feature whose tool is not available answers 501 COMPONENT_MISSING
+                Word uploads), each checked once, on its first use or the first health request (which waits for the checks); a
+                feature whose tool is not available answers 501 COMPONENT_MISSING
      """
 
     status: GetHealthResponse200Status | Unset = UNSET
