@@ -39,7 +39,9 @@ export async function openJobs(config: Config, shared: SharedState, documentStor
  */
 export async function keepJobRecords(operations: Operations, log: LogRef): Promise<void> {
   await operations.jobs?.recover();
-  const sweepJobs = () => void operations.jobs?.sweep().catch((err: unknown) => log.current?.warn({ err }, 'job record sweep failed'));
-  sweepJobs();
-  setInterval(sweepJobs, 3_600_000).unref();
+  const sweepJobs = () => operations.jobs?.sweep().catch((err: unknown) => log.current?.warn({ err }, 'job record sweep failed'));
+  // The first sweep before the service listens: a record past its retention must not be served by the first requests
+  // (left running beside them, it lost the race once the start got faster; recover() has just read the same records).
+  await sweepJobs();
+  setInterval(() => void sweepJobs(), 3_600_000).unref();
 }
