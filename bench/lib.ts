@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import zlib from 'node:zlib';
 import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -129,6 +130,34 @@ export function timeCommand(command: string, args: string[], options: { env?: No
       else reject(new Error(`${command} ${args.join(' ')} exited with ${code ?? signal}: ${stderr.trim().slice(0, 500)}`));
     });
   });
+}
+
+/** Fields of /proc/PID/stat from the state on (the name before it may hold spaces and brackets). */
+function statFields(file: string): string[] {
+  const stat = readFileSync(file, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** Clock ticks a second of /proc's CPU times (USER_HZ): 100 on every Linux build the service runs on. */
+const TICK_MS = 10;
+
+/**
+ * CPU time (user + system, ms) a process has used, all its threads together, and its main thread's alone (a Node
+ * service's event loop; its engine workers are the other threads). Linux only; 10 ms steps. On a loaded machine it
+ * tells work from waiting: a request that took longer while using the same CPU time waited for a core.
+ */
+export function processCpuMs(pid: number): { total: number; main: number } {
+  const ms = (f: string[]) => (Number(f[11]) + Number(f[12])) * TICK_MS;
+  return { total: ms(statFields(`/proc/${pid}/stat`)), main: ms(statFields(`/proc/${pid}/task/${pid}/stat`)) };
+}
+
+/**
+ * CPU time (user + system, ms) of this process's children that have ended and been waited for (cutime + cstime):
+ * read before and after a timeCommand, the peer command's own CPU time, when no other child ends meanwhile.
+ */
+export function endedChildrenCpuMs(): number {
+  const f = statFields('/proc/self/stat');
+  return (Number(f[13]) + Number(f[14])) * TICK_MS;
 }
 
 /** The 1-minute load average now, for the record beside a figure measured on a shared machine. */
