@@ -2,7 +2,8 @@
  * `npm run bench` (add `-- --quick` for a short run): runs the benchmarks and prints their tables.
  * `-- --only=pages,redaction` runs some of them and leaves bench/results/latest.json as it was.
  * `-- --only=issue38` runs issue 38's rows (bench/issue38.ts; `--rows=upload,text` some of them);
- * `-- --compare REF` runs them against another commit's build too, interleaved in the same run.
+ * `-- --compare REF` runs them against another commit's build too, interleaved in the same run;
+ * `-- --compare-env NAME=VALUE[,NAME=VALUE]` against this build with those settings (a setting's effect, same loop).
  * `-- --out=FILE.md` writes the run's table there. No benchmark stops the run: one that fails is a row with its error.
  */
 import { writeFileSync } from 'node:fs';
@@ -65,17 +66,29 @@ const option = (name: string): string | undefined => {
 };
 const quick = args.includes('--quick');
 const compare = option('compare');
+const compareEnv = option('compare-env');
 const chosenRows = option('rows')?.split(',');
 const out = option('out');
 // --compare measures issue 38's rows (the ones that take a build); it is their default then.
-const only = option('only')?.split(',') ?? (compare || chosenRows ? ['issue38'] : undefined);
+const only = option('only')?.split(',') ?? (compare || compareEnv || chosenRows ? ['issue38'] : undefined);
 const ours: Build = { name: 'this checkout', startServer };
+
+/** This checkout's server with some settings changed (`--compare-env PDFSERVICE_ENGINE_NICE=0`): what a setting does, measured in the same loop. */
+function settingsBuild(list: string): { build: Build; remove: () => void } {
+  const extra = Object.fromEntries(list.split(',').map((pair) => {
+    const at = pair.indexOf('=');
+    if (at < 1) throw new Error(`--compare-env takes NAME=VALUE pairs, got ${pair}`);
+    return [pair.slice(0, at), pair.slice(at + 1)];
+  }));
+  return { build: { name: `this checkout, ${list}`, startServer: (options = {}) => startServer({ ...options, env: { ...options.env, ...extra } }) }, remove: () => undefined };
+}
 // Issue 38's rows: not in the default run (they measure again what the other benchmarks do, interleaved), by name only.
 BENCHMARKS.push({ name: 'issue38', title: "Issue 38's rows", run: (q) => runIssue38(refBuild ? [ours, refBuild.build] : [ours], q, chosenRows) });
 const unknown = only?.filter((name) => !BENCHMARKS.some((b) => b.name === name)) ?? [];
 if (unknown.length) throw new Error(`unknown benchmark ${unknown.join(', ')}; known: ${BENCHMARKS.map((b) => b.name).join(', ')}`);
-if (compare && only?.some((name) => name !== 'issue38')) throw new Error('--compare runs issue 38\'s rows only (--only=issue38, --rows= to pick some)');
-const refBuild = compare ? await buildRef(compare) : undefined;
+if ((compare || compareEnv) && only?.some((name) => name !== 'issue38')) throw new Error('--compare runs issue 38\'s rows only (--only=issue38, --rows= to pick some)');
+if (compare && compareEnv) throw new Error('--compare and --compare-env: one of them');
+const refBuild = compare ? await buildRef(compare) : compareEnv ? settingsBuild(compareEnv) : undefined;
 const started = Date.now();
 const rows: Row[] = [];
 try {
@@ -103,7 +116,7 @@ try {
 const seconds = (Date.now() - started) / 1000;
 if (!only) writeReport(fileURLToPath(new URL('../../bench/results/', import.meta.url)), rows, { date: new Date().toISOString(), quick, seconds, node: process.version });
 if (out) {
-  const heading = `# ${only?.join(', ') ?? 'All benchmarks'} (${quick ? 'quick' : 'full'} run, ${new Date().toISOString()}, ${seconds.toFixed(0)} s, Node.js ${process.version}${compare ? `, against ${refBuild!.build.name}` : ''})`;
+  const heading = `# ${only?.join(', ') ?? 'All benchmarks'} (${quick ? 'quick' : 'full'} run, ${new Date().toISOString()}, ${seconds.toFixed(0)} s, Node.js ${process.version}${refBuild ? `, against ${refBuild.build.name}` : ''})`;
   writeFileSync(out, `${heading}\n\n\`node dist/bench/run.js ${args.join(' ')}\`\n\n${markdownTable(rows).join('\n')}\n`);
 }
 console.log(`\nfinished in ${seconds.toFixed(1)} s${only ? '' : '; report in bench/results/latest.md (and .json, .svg)'}${out ? `; table in ${out}` : ''}`);
