@@ -16,7 +16,7 @@ import type { TestServer } from '../test/helpers/server.js';
 import { CONNECTIONS, list, load, PEER_SCRIPT as LIST_SCRIPT, type Row } from './annotations.js';
 import { makeBenchDocument, FORM_WIDGETS } from './fixtures.js';
 import { acceptSamplesWhileBusy, CHEAP, createUser, ended, submit } from './jobs.js';
-import { endedChildrenCpuMs, loadNow, median, processCpuMs, pagesLabel, percentile, startBareServer, timeCommand, timed, uploadPdf } from './lib.js';
+import { endedChildrenCpuMs, loadNow, machineIdleMs, median, processCpuMs, pagesLabel, percentile, startBareServer, timeCommand, timed, uploadPdf } from './lib.js';
 import { linearizationClean, linearizeThroughApi } from './linearize.js';
 import { DPI, ocrThroughApi, timeTesseract } from './ocr.js';
 import { degrade, imageOnlyPdf, knownText, readPgm, renderPages, textPdf, writePgm } from './ocr-fixtures.js';
@@ -38,7 +38,7 @@ interface Measured {
   unit: string;
   /** Absent for a figure recorded beside a row (a CPU time), which has no target of its own. */
   target?: string;
-  /** Whether the target is met, from the medians (ours, and the peer's when there is one). */
+  /** Whether the target is met, from the medians (ours, and the peer's when there is one); absent when the run cannot judge it. */
   met?: (ours: number, peer: number) => boolean;
   samples: number[][];
   peer?: number[];
@@ -420,21 +420,39 @@ async function renderScaling(ctx: Context): Promise<Measured[]> {
     const perRender: number[][][] = ones.map(() => [[], []]);
     const cores: number[][][] = ones.map(() => [[], []]);
     const loop: number[][][] = ones.map(() => [[], []]);
+    /** Per build, per 2-worker round: the cores the 2-worker server used or left idle (what it could have had). */
+    const available: number[][] = ones.map(() => []);
     const round = async (server: TestServer, k: number, w: 0 | 1) => {
       const before = processCpuMs(server.child.pid!);
+      const idleBefore = machineIdleMs();
       const ms = await renderAll(server, documents, pages);
       const after = processCpuMs(server.child.pid!);
       perRender[k]![w]!.push((after.total - before.total) / renders);
       cores[k]![w]!.push((after.total - before.total) / ms);
       loop[k]![w]!.push((after.main - before.main) / renders);
+      if (w === 1) available[k]!.push((after.total - before.total + machineIdleMs() - idleBefore) / ms);
       return ms;
     };
     const { samples } = await interleave(at(ctx.quick, 4, 2), async (_i, k) => (await round(ones[k]!, k, 0)) / (await round(twos[k]!, k, 1)), ones.length);
     const operation = `page renders at ${SCALING_DPI} dpi, 2 workers against 1`;
     const size = `${renders} renders at once`;
     const side = (of: number[][][], w: 0 | 1) => of.map((byWorkers) => byWorkers[w]!);
+    // A speed-up of 1.8x needs 1.8 cores for the 2 workers. Linux shares a busy machine among sessions (autogroup), not
+    // threads: the bench's servers together get one session's share, so on a machine busy with other sessions the
+    // 2-worker server gets no more cores than the 1-worker one, and the row cannot say whether the pool scales. The
+    // verdict is given when the 2-worker server used or could have used (the machine left them idle) 1.8 cores: a
+    // pool that serialises its workers leaves cores idle and is judged.
+    const twoCores = median(available[0]!);
+    const judged = twoCores >= 1.8;
     return [
-      { operation: `${operation} (speed-up, per round)`, size, unit: 'x', target: 'at least 1.8x', met: (o) => o >= 1.8, samples },
+      {
+        operation: `${operation} (speed-up, per round)`,
+        size: judged ? size : `${size}; not judged: the 2-worker server had ${twoCores.toFixed(2)} cores (used or idle), under 1.8`,
+        unit: 'x',
+        target: 'at least 1.8x',
+        ...(judged ? { met: (o: number) => o >= 1.8 } : {}),
+        samples,
+      },
       { operation: `${operation}: CPU time per render`, size: `${size}, server process (all threads); peer: 1 worker`, unit: 'ms CPU', samples: side(perRender, 1), peer: side(perRender, 0)[0], peerName: '1 worker' },
       { operation: `${operation}: cores in use (CPU time / round time)`, size: `${size}; peer: 1 worker`, unit: 'cores', samples: side(cores, 1), peer: side(cores, 0)[0], peerName: '1 worker' },
       { operation: `${operation}: event-loop thread CPU time per render`, size: `${size}; peer: 1 worker`, unit: 'ms CPU', samples: side(loop, 1), peer: side(loop, 0)[0], peerName: '1 worker' },
@@ -495,7 +513,9 @@ function toRow(m: Measured, builds: Build[], load: [number, number]): Row {
     runs: ours!.length,
     ...(peer !== undefined ? { peer, peerSpread: spread(m.peer!), peerName: m.peerName!, ratioSpread: pairRatios(ours!, m.peer!) } : {}),
     unit: m.unit,
-    ...(m.target !== undefined && m.met ? { target: m.target, met: m.met(oursMedian, peer ?? NaN) } : {}),
+    // A target without a verdict (met absent): the run could not judge it (the row's size says why).
+    ...(m.target !== undefined ? { target: m.target } : {}),
+    ...(m.met ? { met: m.met(oursMedian, peer ?? NaN) } : {}),
     load,
     ...(ref ? { ref: median(ref), refSpread: spread(ref), refName: builds[1]!.name, refRatioSpread: pairRatios(ours!, ref) } : {}),
   };

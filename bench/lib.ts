@@ -160,6 +160,12 @@ export function endedChildrenCpuMs(): number {
   return (Number(f[13]) + Number(f[14])) * TICK_MS;
 }
 
+/** Idle CPU time of the whole machine so far (ms, all cores together: idle and iowait of /proc/stat), Linux only. */
+export function machineIdleMs(): number {
+  const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);
+  return (Number(fields[4]) + Number(fields[5])) * TICK_MS;
+}
+
 /** The 1-minute load average now, for the record beside a figure measured on a shared machine. */
 export function loadNow(): number {
   return Math.round(loadavg()[0]! * 100) / 100;
