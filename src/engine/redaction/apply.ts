@@ -149,7 +149,11 @@ function applyPage(doc: mupdf.PDFDocument, pageIndex: number, selected: Map<numb
 
   const merged = page.createAnnotation('Redact');
   merged.setQuadPoints(boxes.flatMap((b) => b.quads) as unknown as mupdf.Quad[]);
-  page.applyRedactions(false, IMAGE_METHOD[request.images ?? 'pixels'], LINE_ART_METHOD[request.lineArt ?? 'covered'], mupdf.PDFPage.REDACT_TEXT_REMOVE);
+  // Applied as the one annotation it is, not as the page's: the same work (it is the only Redact on the page, and
+  // links and free text touching it go the same way; byte-identical output, measured), but MuPDF's check of every
+  // glyph against every box then skips the page's other annotations by identity, instead of reading each one's
+  // /Subtype once per glyph: a quarter of MuPDF's time on the bench's one page with its 20 other annotations.
+  merged.applyRedaction(0, IMAGE_METHOD[request.images ?? 'pixels'], LINE_ART_METHOD[request.lineArt ?? 'covered'], mupdf.PDFPage.REDACT_TEXT_REMOVE);
   const removed: string[] = [];
   for (const d of doomed) {
     removed.push(d.name);
