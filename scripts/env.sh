@@ -16,4 +16,7 @@ esac
 # same modules skips most of their compilation. The test suites start the service and its worker threads some two
 # hundred times, and it took about 0.3 s of CPU from each start (docs/testing.md, "Where the time goes"). In .cache/,
 # which git ignores; a value already set (another folder, or empty to turn it off) is kept.
+# The Node.js options the service is started with (src/start/node-flags.ts says why; it holds the same list, and
+# test/api/node-flags.test.ts checks that they agree). V8 takes them only on the command line: `node $PDFSERVICE_NODE_FLAGS`.
+PDFSERVICE_NODE_FLAGS="--no-memory-protection-keys"; export PDFSERVICE_NODE_FLAGS
 if [ -z "${NODE_COMPILE_CACHE+set}" ]; then NODE_COMPILE_CACHE="$PWD/.cache/node-compile"; export NODE_COMPILE_CACHE; fi

@@ -13,7 +13,8 @@ if (!/^[1-9]\d*$/.test(concurrency ?? '') || files.length === 0) {
   console.error('usage: node scripts/run-tests-in-order.mjs CONCURRENCY FILE...');
   process.exit(2);
 }
-const stream = run({ files: files.map((file) => path.resolve(file)), concurrency: Number(concurrency) });
+// execArgv: the test files run with this process's Node.js options (PDFSERVICE_NODE_FLAGS, as `node --test` passes them on).
+const stream = run({ files: files.map((file) => path.resolve(file)), concurrency: Number(concurrency), execArgv: process.execArgv });
 stream.on('test:fail', (event) => {
   if (!event.todo) process.exitCode = 1;
 });

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 groups() { for dir in test/*/; do compgen -G "$dir*.test.ts" >/dev/null && basename "$dir"; done | tr '\n' ' '; }
 case "${1:-}" in
-  start) bash scripts/setup.sh runtime; . scripts/env.sh; exec node dist/src/main.js ;;
+  start) bash scripts/setup.sh runtime; . scripts/env.sh; exec node $PDFSERVICE_NODE_FLAGS dist/src/main.js ;;
   test)
     shift
     targets=()
@@ -35,6 +35,6 @@ case "${1:-}" in
       reporters=(--test-reporter=spec --test-reporter-destination=stdout
         --test-reporter=./scripts/test-failures.mjs --test-reporter-destination="$PDFSERVICE_TEST_FAILURES")
     fi
-    exec node --test --test-concurrency=2 "${reporters[@]}" "${targets[@]}" ;;
+    exec node $PDFSERVICE_NODE_FLAGS --test --test-concurrency=2 "${reporters[@]}" "${targets[@]}" ;;
   *) echo "usage: bash scripts/run.sh start | test [group...]" >&2; exit 2 ;;
 esac

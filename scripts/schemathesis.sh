@@ -30,7 +30,7 @@ password="fuzz-$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')"
 PDFSERVICE_HOST=127.0.0.1 PDFSERVICE_PORT=0 PDFSERVICE_DATA_DIR="$work/data" \
   PDFSERVICE_ADMIN_USER="$user" PDFSERVICE_ADMIN_PASSWORD="$password" \
   PDFSERVICE_LOGIN_MAX_FAILURES=1000 PDFSERVICE_LOGIN_LOCKOUT_SECONDS=1 PDFSERVICE_LOG_LEVEL=info \
-  node dist/src/main.js > "$work/server.log" 2>&1 &
+  node $PDFSERVICE_NODE_FLAGS dist/src/main.js > "$work/server.log" 2>&1 &
 server_pid=$!
 base=$(service_url "$server_pid" "$work/server.log")
 

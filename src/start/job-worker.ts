@@ -7,6 +7,7 @@ import type { Operations } from '../operations/index.js';
 import type { ToolSupervisor } from '../tools/index.js';
 import type { JobSetup } from './jobs.js';
 import type { SharedState } from './shared-state.js';
+import { warnMissingNodeFlags } from './node-flags.js';
 import type { DocumentStoreSetup } from './stores.js';
 import type { LogRef } from './startup.js';
 
@@ -25,6 +26,7 @@ export async function startJobWorker(
   await operations.jobs?.start();
   const redisShown = (await import('../redis.js')).redactedRedisUrl(config.redisUrl!); // ioredis only where Redis is used
   writeSync(1, `pdfservice worker running jobs from ${redisShown} (pid ${process.pid})\n`);
+  warnMissingNodeFlags(log.current);
   log.current.info({ redis: redisShown, concurrency: jobConcurrency(config), workers: config.workers }, 'worker running jobs');
   return {
     url: '',

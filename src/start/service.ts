@@ -7,6 +7,7 @@ import { API_PREFIX, buildApp } from '../http/app.js';
 import type { Operations } from '../operations/index.js';
 import type { ToolSupervisor } from '../tools/index.js';
 import { keepJobRecords, type JobSetup } from './jobs.js';
+import { warnMissingNodeFlags } from './node-flags.js';
 import type { SharedState } from './shared-state.js';
 import type { DocumentStoreSetup } from './stores.js';
 import { StartupError, type LogRef } from './startup.js';
@@ -53,6 +54,7 @@ export async function startService(
   await operations.jobs?.start();
   const app = await buildApp({ config, auth, operations, ...(documentStore.dmsAccounts ? { dmsAccounts: documentStore.dmsAccounts } : {}) });
   log.current = app.log;
+  warnMissingNodeFlags(app.log);
   if (shared.imported && shared.imported.users + shared.imported.tokens + shared.imported.profiles > 0) {
     app.log.info({ ...shared.imported, dataDir: config.dataDir }, 'copied the data folder\'s users, API tokens and optimize profiles into Redis, which had none');
   }

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { call } from './http.js';
 import { exited } from './processes.js';
+import { NODE_FLAGS } from '../../src/start/node-flags.js';
 import type { TestServer } from './server.js';
 
 /** What the tests of background jobs share: waiting on a job, `npm run worker` processes, event streams. */
@@ -48,7 +49,7 @@ export interface WorkerProcess {
 
 /** `npm run worker` (dist/src/worker.js) with `env` and its own data folder; resolves once it says it runs jobs. */
 export async function startWorker(env: Record<string, string>, dataDir: string): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, [WORKER], { env: { ...process.env, PDFSERVICE_DATA_DIR: dataDir, PDFSERVICE_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...NODE_FLAGS, WORKER], { env: { ...process.env, PDFSERVICE_DATA_DIR: dataDir, PDFSERVICE_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {

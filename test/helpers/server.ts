@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { NODE_FLAGS } from '../../src/start/node-flags.js';
 import { startDavServer, type DavServer } from './dav-server.js';
 
 export const ADMIN = { username: 'admin', password: 'admin-test-password-1' };
@@ -44,7 +45,7 @@ export const TEST_STORE = process.env.PDFSERVICE_TEST_STORE === 'webdav' ? 'webd
  * login carries both the service rights and the DMS credentials), and stores
  * into the admin's home there.
  */
-export async function startServer(options: { env?: Record<string, string>; dataDir?: string; openFileLimit?: number } = {}): Promise<TestServer> {
+export async function startServer(options: { env?: Record<string, string>; dataDir?: string; openFileLimit?: number; nodeFlags?: readonly string[] } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'pdfservice-test-')));
   let dav: DavServer | undefined;
   let storeEnv: Record<string, string> = {};
@@ -53,10 +54,10 @@ export async function startServer(options: { env?: Record<string, string>; dataD
     storeEnv = { PDFSERVICE_STORE: 'webdav', PDFSERVICE_WEBDAV_URL: `${dav.url}home/${ADMIN.username}/`, PDFSERVICE_WEBDAV_AUTH: 'passthrough' };
   }
   const documentsDir = dav ? path.join(dav.root, 'home', ADMIN.username) : path.join(dataDir, 'documents');
+  // Started as production starts it: with the service's Node.js options (src/start/node-flags.ts), unless a test says otherwise.
+  const node = [process.execPath, ...(options.nodeFlags ?? NODE_FLAGS), MAIN];
   // prlimit (util-linux) execs node with a lower open-file limit, soft and hard: same process, same pid.
-  const [command, args] = options.openFileLimit
-    ? ['prlimit', [`--nofile=${options.openFileLimit}:${options.openFileLimit}`, process.execPath, MAIN]]
-    : [process.execPath, [MAIN]];
+  const [command, args] = options.openFileLimit ? ['prlimit', [`--nofile=${options.openFileLimit}:${options.openFileLimit}`, ...node]] : [node[0]!, node.slice(1)];
   const child = spawn(command, args, {
     env: {
       ...process.env,
