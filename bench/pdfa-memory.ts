@@ -19,7 +19,7 @@
  * BENCH_PDFA_MEMORY_MB sets the size (default 100 MB, 40 with --quick).
  */
 import { spawn, execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
@@ -143,6 +143,15 @@ const highWater = (pid: number) => statusBytes(pid, 'VmHWM');
 const resident = (pid: number) => statusBytes(pid, 'VmRSS');
 
 /** Every process below `root` (children, grandchildren...) with its command name. */
+/** The program a process runs (/proc/PID/exe), or undefined when it is gone. */
+function executable(pid: number): string | undefined {
+  try {
+    return readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    return undefined;
+  }
+}
+
 function descendants(root: number): Map<number, string> {
   const parents = new Map<number, { ppid: number; comm: string }>();
   for (const entry of readdirSync('/proc')) {
@@ -186,10 +195,14 @@ async function sampleChildren(root: number, until: Promise<unknown>): Promise<{ 
   void until.finally(() => {
     done = true;
   });
+  const program = executable(root);
   while (!done) {
     let now = resident(root);
     const parts = [`service ${(now / MB).toFixed(0)}`];
     for (const [pid, comm] of descendants(root)) {
+      // A child that has not yet run its program is the service forked (Node's spawn): its pages are the service's,
+      // shared copy-on-write, and counting them counted the service twice (a sample held "MainThread 187 MB").
+      if (executable(pid) === program) continue;
       const bytes = highWater(pid);
       const held = resident(pid);
       now += held;
