@@ -19,7 +19,7 @@
  * BENCH_PDFA_MEMORY_MB sets the size (default 100 MB, 40 with --quick).
  */
 import { spawn, execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
@@ -143,6 +143,15 @@ const highWater = (pid: number) => statusBytes(pid, 'VmHWM');
 const resident = (pid: number) => statusBytes(pid, 'VmRSS');
 
 /** Every process below `root` (children, grandchildren...) with its command name. */
+/** The program a process runs (/proc/PID/exe), or undefined when it is gone. */
+function executable(pid: number): string | undefined {
+  try {
+    return readlinkSync(`/proc/${pid}/exe`);
+  } catch {
+    return undefined;
+  }
+}
+
 function descendants(root: number): Map<number, string> {
   const parents = new Map<number, { ppid: number; comm: string }>();
   for (const entry of readdirSync('/proc')) {
@@ -177,26 +186,38 @@ function descendants(root: number): Map<number, string> {
  * once, which the sum of each process's own peak overstates when the peaks do not overlap (the service's during
  * MuPDF's save, veraPDF's JVM after it).
  */
-async function sampleChildren(root: number, until: Promise<unknown>): Promise<{ byName: Map<string, number>; together: number }> {
+async function sampleChildren(root: number, until: Promise<unknown>): Promise<{ byName: Map<string, number>; together: number; atPeak: string }> {
   const peaks = new Map<number, { comm: string; bytes: number }>();
   let together = 0;
+  // Who held what in the sample of the peak at one moment (where to look next).
+  let atPeak = '';
   let done = false;
   void until.finally(() => {
     done = true;
   });
+  const program = executable(root);
   while (!done) {
     let now = resident(root);
+    const parts = [`service ${(now / MB).toFixed(0)}`];
     for (const [pid, comm] of descendants(root)) {
+      // A child that has not yet run its program is the service forked (Node's spawn): its pages are the service's,
+      // shared copy-on-write, and counting them counted the service twice (a sample held "MainThread 187 MB").
+      if (executable(pid) === program) continue;
       const bytes = highWater(pid);
-      now += resident(pid);
+      const held = resident(pid);
+      now += held;
+      parts.push(`${comm} ${(held / MB).toFixed(0)}`);
       if (bytes > (peaks.get(pid)?.bytes ?? 0)) peaks.set(pid, { comm, bytes });
     }
-    together = Math.max(together, now);
+    if (now > together) {
+      together = now;
+      atPeak = parts.join(', ');
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const byName = new Map<string, number>();
   for (const { comm, bytes } of peaks.values()) byName.set(comm, Math.max(byName.get(comm) ?? 0, bytes));
-  return { byName, together };
+  return { byName, together, atPeak };
 }
 
 /** Ghostscript's own PDF/A-2b conversion of `input` (its PDFA_def.ps pointed at its sRGB profile): time and peak memory. */
@@ -263,7 +284,7 @@ async function documentRows(dir: string, label: string, verdana: boolean, megaby
     const children = sampleChildren(pid, job);
     const { ms, value: ended } = await timed(() => job);
     const service = highWater(pid);
-    const { byName: programs, together } = await children;
+    const { byName: programs, together, atPeak } = await children;
     if (ended.state !== 'succeeded') throw new Error(`the PDFAConvertAction job ended ${ended.state}: ${JSON.stringify(ended.error ?? ended).slice(0, 500)}`);
     const pipeline = ended.result?.document?.report?.pipeline ?? '?';
     const jvm = programs.get('java') ?? 0;
@@ -278,7 +299,7 @@ async function documentRows(dir: string, label: string, verdana: boolean, megaby
     const peer = await ghostscriptPeer(dir, input);
     const size = `${label}: ${pages} pages of 300 dpi photographs (${(bytes / 1e6).toFixed(1)} MB)`;
     console.log(`  ${size}: ${pipeline} path in ${(ms / 1000).toFixed(1)} s; service at rest ${(resting / MB).toFixed(0)} MB; peak service ${(service / MB).toFixed(0)} MB, veraPDF JVM ${(jvm / MB).toFixed(0)} MB, ` +
-      `Ghostscript ${(gs / MB).toFixed(0)} MB: ${(total / MB).toFixed(0)} MB (${(total / bytes).toFixed(2)}x the file), ${(added / MB).toFixed(0)} MB above rest (${(added / bytes).toFixed(2)}x); at one moment ${(together / MB).toFixed(0)} MB, ${(atOnce / MB).toFixed(0)} MB above rest (${(atOnce / bytes).toFixed(2)}x); gs -dPDFA=2 alone ${(peer.ms / 1000).toFixed(1)} s, ${(peer.peak / MB).toFixed(0)} MB`);
+      `Ghostscript ${(gs / MB).toFixed(0)} MB: ${(total / MB).toFixed(0)} MB (${(total / bytes).toFixed(2)}x the file), ${(added / MB).toFixed(0)} MB above rest (${(added / bytes).toFixed(2)}x); at one moment ${(together / MB).toFixed(0)} MB (${atPeak} MB), ${(atOnce / MB).toFixed(0)} MB above rest (${(atOnce / bytes).toFixed(2)}x); gs -dPDFA=2 alone ${(peer.ms / 1000).toFixed(1)} s, ${(peer.peak / MB).toFixed(0)} MB`);
     // A memory row: `what` the figure holds, against Ghostscript alone and the target.
     const memoryRow = (what: string, figure: number): Row => ({
       operation: `PDF/A-2b conversion as a job, peak memory${what} + veraPDF JVM ${(jvm / MB).toFixed(0)} + Ghostscript ${(gs / MB).toFixed(0)} MB (${pipeline} path)`,

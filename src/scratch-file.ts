@@ -9,8 +9,9 @@ import { openFileStream } from './open-file.js';
  * A scratch file for a large intermediate result (an engine task's output that would otherwise be a copy in the
  * worker and in the main thread: issue 35, item 8). It is removed from its folder as soon as it is open, so nothing is
  * left behind whatever happens to the process; it lives while its descriptor is open. The descriptor belongs to the
- * process: an engine worker writes it at positions (engine/core/save.ts, `saveFull` with an OutputFile) and tasks,
- * tools and the store read it the same way (as an OpenFile, open-file.ts), never through a shared file offset.
+ * process: an engine worker writes it at positions (engine/core/save.ts, `saveFullTo` with an OutputFile), a program's
+ * output is copied into it in blocks (tools' copyOutput), and tasks, tools and the store read it the same way (as an
+ * OpenFile, open-file.ts), never through a shared file offset.
  */
 export class ScratchFile {
   private constructor(
@@ -26,13 +27,6 @@ export class ScratchFile {
 
   get fd(): number {
     return this.handle.fd;
-  }
-
-  /** Replaces the content with `bytes`; answers their size. */
-  async replace(bytes: Uint8Array): Promise<number> {
-    for (let done = 0; done < bytes.length;) done += (await this.handle.write(bytes, done, bytes.length - done, done)).bytesWritten;
-    await this.handle.truncate(bytes.length);
-    return bytes.length;
   }
 
   /** The content from its start: a stream with positional reads, so the descriptor's offset is left alone. */

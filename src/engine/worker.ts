@@ -5,6 +5,8 @@
  */
 import os from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
+// Before MuPDF (imported below): its Emscripten module is core/wasm.ts's handle (the WASM memory's size after each task).
+import { wasmBytes } from './core/wasm.js';
 import { EngineError, type SerializedEngineError } from './errors.js';
 import type { TaskContext, TaskProgress } from './task-context.js';
 
@@ -35,11 +37,6 @@ if (process.platform === 'linux' && settings.nice > 0) {
   }
 }
 
-// MuPDF's Emscripten module reads its settings from this global; keeping a
-// handle on it lets us read HEAPU8's size (the WASM memory) after each task.
-const wasmModule: { HEAPU8?: Uint8Array } = {};
-(globalThis as Record<string, unknown>)['$libmupdf_wasm_Module'] = wasmModule;
-
 const mupdf = await import('mupdf');
 // MuPDF's messages are not shown (they name internals); errors are counted, because an
 // instance that has seen too many is replaced by the pool (see MAX_LOGGED_ERRORS in pool.ts).
@@ -65,10 +62,6 @@ function contextFor(id: number): TaskContext {
       parentPort!.postMessage({ id, progress: { ...p } });
     },
   };
-}
-
-function wasmBytes(): number {
-  return wasmModule.HEAPU8?.byteLength ?? 0;
 }
 
 /** Uint8Arrays in the result (top level and one level down) move to the main thread without copying. */

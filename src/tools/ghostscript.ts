@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ServiceError } from '../errors.js';
 import type { OpenFile } from '../open-file.js';
-import { writeInput } from './input-file.js';
+import { copyOutput, writeInput } from './input-file.js';
 import type { ToolSupervisor } from './supervisor.js';
 import type { ToolDeclaration } from './tool.js';
 
@@ -46,7 +45,8 @@ export function ghostscript(timeoutMs: number, concurrency: number): ToolDeclara
 export type PdfaPart = 1 | 2 | 3;
 
 export interface GhostscriptOutput {
-  pdf: Buffer;
+  /** The size of the output, written into the caller's file (`into`). */
+  size: number;
   /** Ghostscript's distinct warnings (what it changed or dropped for PDF/A), at most 20. */
   warnings: string[];
 }
@@ -59,7 +59,10 @@ export interface GhostscriptOutput {
  * where the part forbids them; PDFAConvertAction refuses transparency for
  * PDF/A-1 first when asked to).
  */
-export function convertToPdfa(tools: ToolSupervisor, options: { pdf: Uint8Array | OpenFile; part: PdfaPart; signal?: AbortSignal | undefined }): Promise<GhostscriptOutput> {
+export function convertToPdfa(
+  tools: ToolSupervisor,
+  options: { pdf: Uint8Array | OpenFile; part: PdfaPart; into: { fd: number }; edit?: (window: Buffer) => void; signal?: AbortSignal | undefined },
+): Promise<GhostscriptOutput> {
   return tools.run(GHOSTSCRIPT, async ({ scratch, exec }) => {
     await writeInput(path.join(scratch, 'in.pdf'), options.pdf);
     const result = await exec([
@@ -76,16 +79,23 @@ export function convertToPdfa(tools: ToolSupervisor, options: { pdf: Uint8Array 
       `-sPDFA_ICC=${SRGB_ICC}`, '-dPDFA_ICC_N=3', `--permit-file-read=${SRGB_ICC}`,
       '-sOutputFile=out.pdf', PDFA_DEF, 'in.pdf',
     ]);
-    let pdf: Buffer;
-    try {
-      pdf = await readFile(path.join(scratch, 'out.pdf'));
-    } catch {
-      pdf = Buffer.alloc(0);
+    // The output goes into the caller's file as it is read (its dates and the caller's edits made on the way), never
+    // held whole: a 100 MB output was 100 MB more in the service (issue 35, item 8).
+    let size = 0;
+    if (result.code === 0) {
+      try {
+        size = await copyOutput(path.join(scratch, 'out.pdf'), options.into, (window) => {
+          utcDates(window);
+          options.edit?.(window);
+        });
+      } catch {
+        size = 0;
+      }
     }
-    if (result.code !== 0 || pdf.length === 0) {
+    if (size === 0) {
       throw new ServiceError('PROCESSING_FAILED', `Ghostscript could not convert the document: ${firstLine(result.stderr || result.stdout) || `exit code ${result.code}`}`);
     }
-    return { pdf: utcDates(pdf), warnings: distinctWarnings(`${result.stdout}\n${result.stderr}`) };
+    return { size, warnings: distinctWarnings(`${result.stdout}\n${result.stderr}`) };
   }, options.signal);
 }
 
@@ -96,15 +106,15 @@ export function convertToPdfa(tools: ToolSupervisor, options: { pdf: Uint8Array 
  * instant as +00'00' matches. Changed in place, one character for one, so no
  * offset of the file moves.
  */
-function utcDates(pdf: Buffer): Buffer {
-  // Searched in the bytes, not in a string of the whole file (which would be one more copy of a large output).
+function utcDates(pdf: Buffer): void {
+  // Searched in the bytes, not in a string (which would be a copy); `pdf` is a window of the output (copyOutput), and
+  // a date spans far fewer bytes than windows share. An edited date no longer matches.
   const DIGITS = 14;
   for (let at = pdf.indexOf("Z00'00')"); at >= 0; at = pdf.indexOf("Z00'00')", at + 1)) {
     const start = at - DIGITS - 3;
     if (start < 0 || pdf.toString('latin1', start, start + 3) !== '(D:' || !/^\d{14}$/.test(pdf.toString('latin1', start + 3, at))) continue;
     pdf.write('+', at, 'latin1');
   }
-  return pdf;
 }
 
 function distinctWarnings(output: string): string[] {

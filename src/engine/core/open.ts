@@ -77,6 +77,14 @@ export function programPassword(opened: OpenedPdf): string | undefined {
   return opened.encrypted ? opened.password : undefined;
 }
 
+/** The size of the file each document was opened from: what a full save of it is expected to write (core/save.ts). */
+const sourceBytes = new WeakMap<mupdf.PDFDocument, number>();
+
+/** The size of the file `doc` was opened from; undefined for a document made in memory. */
+export function openedSize(doc: mupdf.PDFDocument): number | undefined {
+  return sourceBytes.get(doc);
+}
+
 /** MuPDF's document over the source, nothing looked at yet (no password, permission or page tree): openPdf's first step. */
 function openUnchecked(source: PdfSource): mupdf.PDFDocument {
   try {
@@ -84,6 +92,7 @@ function openUnchecked(source: PdfSource): mupdf.PDFDocument {
     const opened = mupdf.Document.openDocument(streamed ? streamOver(source) : readAll(source), 'application/pdf');
     const pdf = opened.asPDF();
     if (!pdf) throw new Error('not a PDF');
+    sourceBytes.set(pdf, sourceSize(source));
     return pdf;
   } catch (err) {
     throw classifyOpenError(err);

@@ -2,7 +2,9 @@ import { ftruncateSync, writeSync } from 'node:fs';
 import type * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
 import { formFacts } from './inspect.js';
+import { openedSize } from './open.js';
 import type { OutputFile } from './pdf-source.js';
+import { reserveTop } from './wasm.js';
 
 /**
  * How a document is rewritten in full: unused objects dropped but object
@@ -27,7 +29,7 @@ export function saveFull(doc: mupdf.PDFDocument, extra?: string): Uint8Array {
  * (a task may write the same file again).
  */
 export function saveFullTo(doc: mupdf.PDFDocument, out: OutputFile, options: { extra?: string; patch?: (bytes: Uint8Array) => void } = {}): number {
-  const buffer = doc.saveToBuffer(options.extra ? `${options.extra},${FULL_SAVE}` : FULL_SAVE);
+  const buffer = saveToBuffer(doc, options.extra ? `${options.extra},${FULL_SAVE}` : FULL_SAVE);
   try {
     // A view into WASM memory, valid until the buffer goes (nothing allocates in MuPDF meanwhile); `patch` edits the
     // output in place (a header) before it is written.
@@ -63,8 +65,32 @@ export function saveEdited(doc: mupdf.PDFDocument, signed: boolean, options: { k
   return options.keepStreams ? save(doc, FULL_SAVE_AS_STORED) : saveFull(doc);
 }
 
+/** Outputs expected below this size are saved without making room first: their copies are small. */
+const ROOM_FROM_BYTES = 16 * 1024 * 1024;
+/**
+ * The room made for an output, as a multiple of the size expected: MuPDF grows its buffer by half again each time it
+ * fills, so the last growth asks for up to 1.5 times what is written.
+ */
+const ROOM_FACTOR = 1.6;
+
+/**
+ * MuPDF's save of `doc` into a buffer in its WebAssembly memory: the one call of MuPDF's save, for every way a document
+ * is written here. MuPDF.js 1.28 offers no output but that buffer, and its allocator copies the buffer into a new
+ * block each time it fills unless the heap's free top can take it in place: saving a 100 MB image document made a
+ * process 280 MB larger, resident, as each copy was written (issue 35, item 8). Room made at the top first, as much as
+ * the save is expected to need (the size of the file the document was opened from, core/open.ts), lets it grow in
+ * place: 123 MB for that document (measured 2026-11-29, /proc VmRSS; in the PDF/A bench the service's own peak above
+ * rest went from 298 to 160 MB). The room is only address space until written (it counts towards the worker's memory
+ * size, PDFSERVICE_WORKER_MAX_MEMORY_MB); an output larger than expected is copied as before.
+ */
+function saveToBuffer(doc: mupdf.PDFDocument, options: string): mupdf.Buffer {
+  const expected = openedSize(doc) ?? 0;
+  if (expected >= ROOM_FROM_BYTES) reserveTop(Math.ceil(expected * ROOM_FACTOR));
+  return doc.saveToBuffer(options);
+}
+
 function save(doc: mupdf.PDFDocument, options: string): Uint8Array {
-  const buffer = doc.saveToBuffer(options);
+  const buffer = saveToBuffer(doc, options);
   try {
     // asUint8Array() is a view into WASM memory: copy it out before the buffer goes.
     return buffer.asUint8Array().slice();

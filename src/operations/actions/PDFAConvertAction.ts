@@ -134,14 +134,13 @@ async function convert({ params, source, engine, ctx, exec, tools, documents }: 
   }
   progress(2, 'convert');
   const before = prepared.pageText ?? [];
-  const converted = await convertToPdfa(tools, { pdf: { fd: out.fd, size: prepared.size }, part, signal: exec.signal });
+  // Ghostscript's output replaces its input in the scratch file, copied in blocks and edited on the way (its dates, a
+  // level-U claim), never held whole: the check, the text check, veraPDF and the store read that file, so no task gets
+  // a copy of it (measured: a 100 MB image document peaked at 861 MB in the service with the output handed to each as
+  // bytes, and the output read back whole for its edits was 100 MB more; issue 35 item 8).
+  const converted = await convertToPdfa(tools, { pdf: { fd: out.fd, size: prepared.size }, part, into: { fd: out.fd }, ...(conformance === 'U' ? { edit: conformanceU } : {}), signal: exec.signal });
   report.warnings = converted.warnings;
-  if (conformance === 'U') conformanceU(converted.pdf);
-  // Ghostscript's output, edited in memory (its dates, a level-U claim), replaces its input in the scratch file, and is
-  // let go: the check, the text check, veraPDF and the store read that file, so no task gets a copy of it (measured: a
-  // 100 MB image document peaked at 861 MB in the service with the output handed to each as bytes, issue 35 item 8).
-  const output = { fd: out.fd, size: await out.replace(converted.pdf) };
-  converted.pdf = Buffer.alloc(0);
+  const output = { fd: out.fd, size: converted.size };
   await checkToolOutput(engine, { program: 'Ghostscript', pdf: output, warnings: converted.warnings }, { pageCount: prepared.pageCount, encrypted: false });
   throwIfStopped(exec);
   progress(3, 'validate');
@@ -209,7 +208,8 @@ async function failed(
  * Ghostscript writes conformance B for every part. A -2u/-3u output is the
  * same file (it always writes ToUnicode maps) claiming level U, which veraPDF
  * then checks (every glyph mapped to Unicode). The claim is changed in place,
- * one letter for one, so no offset of the file moves.
+ * one letter for one, so no offset of the file moves; `out` is a window of the
+ * output (tools' copyOutput), and a changed claim no longer matches.
  */
 function conformanceU(out: Buffer): void {
   for (const [from, to] of [
