@@ -12,6 +12,7 @@ import os
 import re
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import threading
@@ -217,6 +218,18 @@ def healthy(process, desktop):
         return False
 
 
+def killed(process):
+    """Whether soffice ended by SIGKILL: from outside (an operator, the kernel's OOM killer), never what an allocation the
+    address-space limit refuses does (soffice then aborts, or carries on). oosplash, which soffice execs, ends with
+    128 + the signal that ended soffice.bin (137; an abort or a crash 134). A large document can take the instance past
+    NEAR_LIMIT without reaching the limit, and an instance killed then was reported as over its memory limit."""
+    try:
+        code = process.wait(timeout=2)
+    except subprocess.TimeoutExpired:
+        return False
+    return code in (128 + signal.SIGKILL, -signal.SIGKILL)
+
+
 def answer(value):
     sys.stdout.write(json.dumps(value) + '\n')
     sys.stdout.flush()
@@ -240,11 +253,12 @@ def main():
             failure = {'ok': False, 'error': str(err), 'kind': err.kind}
         except Exception as err:
             failure = {'ok': False, 'error': message(err), 'kind': 'convert'}
-        if watch and watch.exceeded():
+        alive = healthy(process, desktop)
+        if watch and watch.exceeded() and (alive or not killed(process)):
             # Whether soffice died or survived the failed allocation, it is not to be trusted with another document.
             answer({'ok': False, 'kind': 'memory', 'error': 'LibreOffice exceeded the memory limit of %d MB (PDFSERVICE_OFFICE_MEMORY_MB) converting the document (%s)' % (LIMIT // (1024 * 1024), failure['error'])})
             sys.exit(1)
-        if not healthy(process, desktop):
+        if not alive:
             failure = {'ok': False, 'error': 'LibreOffice ended while converting the document (%s)' % failure['error'], 'kind': 'instance'}
             answer(failure)
             sys.exit(1)
