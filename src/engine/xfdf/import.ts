@@ -50,14 +50,17 @@ function readsBackAlike(v: PdfValue): boolean {
  * copied into the document one object each (graftObject), instead of built value by value through MuPDF's object
  * API: for 20,000 annotations that was about a million JS wrappers, each registered with a FinalizationRegistry, and
  * their garbage collection. An entry without a plain syntax (a reference into the document) is left to the caller.
+ * A dictionary in `drawn` also gets a normal appearance of its own, an empty stream for MuPDF to draw into
+ * (generateAppearances): the file holds that stream once, and each copy copies it.
  */
 class PreparedDicts {
   private readonly source: mupdf.PDFDocument;
   private readonly numbers = new Map<PdfDict, number>();
   private readonly left = new Map<PdfDict, [string, PdfValue][]>();
 
-  constructor(dicts: PdfDict[]) {
+  constructor(dicts: PdfDict[], drawn: Set<PdfDict>) {
     const texts: string[] = [];
+    const placeholder = new PdfRef(dicts.length + 1, 0);
     for (const dict of dicts) {
       const plain: PdfDict = new Map();
       const left: [string, PdfValue][] = [];
@@ -65,10 +68,12 @@ class PreparedDicts {
         if (readsBackAlike(value)) plain.set(key, value);
         else left.push([key, value]);
       }
+      if (drawn.has(dict)) plain.set('AP', new Map([['N', placeholder]]));
       texts.push(formatPdfValue(plain));
       this.numbers.set(dict, texts.length);
       this.left.set(dict, left);
     }
+    texts.push(PLACEHOLDER_STREAM);
     this.source = new mupdf.PDFDocument(pdfFileOf(texts));
   }
 
@@ -151,7 +156,9 @@ export function importAnnotations(doc: mupdf.PDFDocument, incoming: IncomingAnno
     }
     planned.push({ item, name: annotationName, dict, ...(popup ? { popup } : {}) });
   }
-  const prepared = new PreparedDicts(planned.flatMap((p) => (p.popup ? [p.dict, p.popup.dict] : [p.dict])));
+  // MuPDF draws what comes without an appearance, but Popups and Links (it draws neither).
+  const drawn = new Set(planned.filter((p) => !p.item.appearance && p.item.subtype !== 'Popup' && p.item.subtype !== 'Link').map((p) => p.dict));
+  const prepared = new PreparedDicts(planned.flatMap((p) => (p.popup ? [p.dict, p.popup.dict] : [p.dict])), drawn);
 
   /** Writes a planned dictionary (with its /NM) as the annotation of that name: a new object, or the existing one updated. */
   const write = (pageIndex: number, dict: PdfDict, annotationName: string): mupdf.PDFObject => {
@@ -176,7 +183,7 @@ export function importAnnotations(doc: mupdf.PDFDocument, incoming: IncomingAnno
     for (const [k, v] of prepared.leftOut(dict)) obj.put(k, toMupdf(doc, v));
     obj.put('P', page);
     objects.set(annotationName, obj);
-    touched.push({ obj, pageIndex, dict });
+    if (drawn.has(dict)) touched.push({ obj, pageIndex, dict });
     return obj;
   };
 
@@ -241,7 +248,7 @@ function appendAnnot(doc: mupdf.PDFDocument, page: mupdf.PDFObject, obj: mupdf.P
   deref(annots).push(obj);
 }
 
-/** An annotation written by the import, with the entries it was written with. */
+/** An annotation written by the import for MuPDF to draw, with the entries it was written with. */
 interface Touched {
   obj: mupdf.PDFObject;
   pageIndex: number;
@@ -252,42 +259,66 @@ interface Touched {
 const KEPT_ENTRIES = ['Rect', 'RD', 'F'] as const;
 
 /**
- * MuPDF draws an appearance for an annotation it sees as changed (redraw). Drawing also adjusts /Rect, /RD and /F to MuPDF's taste; the
- * imported values are put back afterwards (viewers fit the appearance into
- * /Rect), so that what was imported is what is exported. They are taken from
- * the entries written, not read back from the document: reading and copying
- * three entries of every annotation through MuPDF's API cost as much as
- * drawing them. Annotations that came with an appearance keep it.
+ * The normal appearance an annotation is written with for MuPDF to draw into (PreparedDicts): an empty form XObject.
+ * MuPDF's drawing sets its /BBox, /Matrix, /Resources and content, and keeps its /Type and /Subtype.
+ */
+const PLACEHOLDER_STREAM = '<< /Type /XObject /Subtype /Form /Length 0 >>\nstream\n\nendstream';
+
+/**
+ * MuPDF draws the appearances of the annotations written with a placeholder (PreparedDicts), a page at a time.
+ * Loading a page draws every annotation of it that has no appearance, but into a scratch area it throws away (its
+ * "local synthesis", for display only), so an annotation written without one was drawn twice: at the load and again
+ * when marked as changed (redraw). With the placeholder nothing is drawn at the load, and MuPDF draws each annotation
+ * once, into the placeholder's stream. What MuPDF leaves undrawn over a placeholder (it keeps the appearance of a
+ * Stamp without /Name, say) is drawn again the first way, without one: what MuPDF draws for an annotation without
+ * an appearance is what it gets, as before; what it cannot draw keeps none, and viewers draw their own.
+ *
+ * Drawing also adjusts /Rect, /RD and /F to MuPDF's taste; the imported values are put back afterwards (viewers fit
+ * the appearance into /Rect), so that what was imported is what is exported. They are taken from the entries
+ * written, not read back from the document: reading and copying three entries of every annotation through MuPDF's
+ * API cost as much as drawing them.
  */
 function generateAppearances(doc: mupdf.PDFDocument, touched: Touched[]): void {
-  const byPage = new Map<number, Map<number, Touched>>();
-  for (const t of touched) {
-    if (!t.obj.get('AP').isNull()) continue;
-    const subtype = t.obj.get('Subtype').asName();
-    if (subtype === 'Popup' || subtype === 'Link') continue;
-    if (!byPage.has(t.pageIndex)) byPage.set(t.pageIndex, new Map());
-    byPage.get(t.pageIndex)!.set(t.obj.asIndirect(), t);
+  drawByPage(doc, touched);
+  const undrawn = touched.filter(({ obj }) => {
+    const ap = obj.get('AP');
+    const normal = ap.isDictionary() ? ap.get('N') : undefined;
+    return normal?.isStream() && normal.get('BBox').isNull();
+  });
+  for (const { obj } of undrawn) obj.delete('AP');
+  drawByPage(doc, undrawn);
+  for (const { obj, dict } of touched) {
+    for (const key of KEPT_ENTRIES) {
+      const value = dict.get(key);
+      if (value === undefined) obj.delete(key);
+      else obj.put(key, toMupdf(doc, value));
+    }
+  }
+}
+
+/**
+ * Has MuPDF draw the annotations, one page loaded at a time: loading a page also walks every annotation of every
+ * page still loaded, so keeping them all loaded made the pass quadratic (20,000 annotations on 1,000 pages: over a
+ * minute).
+ */
+function drawByPage(doc: mupdf.PDFDocument, list: Touched[]): void {
+  const byPage = new Map<number, Set<number>>();
+  for (const t of list) {
+    if (!byPage.has(t.pageIndex)) byPage.set(t.pageIndex, new Set());
+    byPage.get(t.pageIndex)!.add(t.obj.asIndirect());
   }
   for (const [pageIndex, wanted] of byPage) {
     const page = doc.loadPage(pageIndex);
-    const drawn: mupdf.PDFAnnotation[] = [];
-    const written: Touched[] = [];
-    for (const annot of page.getAnnotations()) {
-      const obj = annot.getObject();
-      const t = obj.isIndirect() ? wanted.get(obj.asIndirect()) : undefined;
-      if (!t) continue;
-      drawn.push(annot);
-      written.push(t);
-    }
-    redrawAll(drawn);
-    written.forEach(({ obj, dict }) => {
-      for (const key of KEPT_ENTRIES) {
-        const value = dict.get(key);
-        if (value === undefined) obj.delete(key);
-        else obj.put(key, toMupdf(doc, value));
+    try {
+      const drawn: mupdf.PDFAnnotation[] = [];
+      for (const annot of page.getAnnotations()) {
+        const obj = annot.getObject();
+        if (obj.isIndirect() && wanted.has(obj.asIndirect())) drawn.push(annot);
       }
-    });
-    page.destroy();
+      redrawAll(drawn);
+    } finally {
+      page.destroy();
+    }
   }
 }
 
