@@ -160,6 +160,14 @@ export function importAnnotations(doc: mupdf.PDFDocument, incoming: IncomingAnno
   const drawn = new Set(planned.filter((p) => !p.item.appearance && p.item.subtype !== 'Popup' && p.item.subtype !== 'Link').map((p) => p.dict));
   const prepared = new PreparedDicts(planned.flatMap((p) => (p.popup ? [p.dict, p.popup.dict] : [p.dict])), drawn);
 
+  // Objects to append to each page's /Annots, appended once the writing is done: one lookup of the array per page.
+  const appended = new Map<number, mupdf.PDFObject[]>();
+  const append = (pageIndex: number, obj: mupdf.PDFObject) => {
+    const list = appended.get(pageIndex);
+    if (list) list.push(obj);
+    else appended.set(pageIndex, [obj]);
+  };
+
   /** Writes a planned dictionary (with its /NM) as the annotation of that name: a new object, or the existing one updated. */
   const write = (pageIndex: number, dict: PdfDict, annotationName: string): mupdf.PDFObject => {
     const page = pages[pageIndex]!;
@@ -173,11 +181,11 @@ export function importAnnotations(doc: mupdf.PDFDocument, incoming: IncomingAnno
       if (old.pageIndex !== pageIndex) {
         // Moved to another page: out of the old /Annots, into the new one.
         removeFromAnnots(pages[old.pageIndex]!, old.objectNumber);
-        appendAnnot(doc, page, obj);
+        append(pageIndex, obj);
       }
     } else {
       obj = doc.addObject(prepared.copy(doc, dict));
-      appendAnnot(doc, page, obj);
+      append(pageIndex, obj);
       created.push(annotationName);
     }
     for (const [k, v] of prepared.leftOut(dict)) obj.put(k, toMupdf(doc, v));
@@ -221,6 +229,7 @@ export function importAnnotations(doc: mupdf.PDFDocument, incoming: IncomingAnno
   } finally {
     prepared.destroy();
   }
+  for (const [pageIndex, list] of appended) appendAnnots(doc, pages[pageIndex]!, list);
   generateAppearances(doc, touched);
   return { created, updated };
 }
@@ -239,13 +248,14 @@ function removeFromAnnots(page: mupdf.PDFObject, objectNumber: number): void {
   }
 }
 
-function appendAnnot(doc: mupdf.PDFDocument, page: mupdf.PDFObject, obj: mupdf.PDFObject): void {
-  let annots = page.get('Annots');
-  if (!deref(annots).isArray()) {
+/** Appends objects to a page's /Annots, made when it has none. */
+function appendAnnots(doc: mupdf.PDFDocument, page: mupdf.PDFObject, objs: mupdf.PDFObject[]): void {
+  let annots = deref(page.get('Annots'));
+  if (!annots.isArray()) {
     annots = doc.newArray();
     page.put('Annots', annots);
   }
-  deref(annots).push(obj);
+  for (const obj of objs) annots.push(obj);
 }
 
 /** An annotation written by the import for MuPDF to draw, with the entries it was written with. */
