@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { pdftotext, qpdfCheck } from '../helpers/pdf.js';
+import { jpegOf, renderGray } from '../helpers/ocr-fixtures.js';
+import { docx, paragraph } from '../helpers/office-fixtures.js';
+import { makePdf, pdftotext, qpdfCheck } from '../helpers/pdf.js';
 import { ADMIN } from '../helpers/server.js';
 import { REPO } from '../helpers/doc-examples.js';
 
@@ -28,4 +30,26 @@ export async function checkFlows(stdout: string, folder: string): Promise<void> 
   const text = pdftotext(approved);
   assert.match(text, /Quarterly report page 1/);
   assert.match(text, /APPROVED/, 'the stamp the job made is in the downloaded document');
+}
+
+/** The inputs of the clients' convert example (clients/typescript/examples/convert.ts, clients/python/examples/convert.py): a Word file and a scanned page (a JPEG). */
+export async function writeConvertInputs(folder: string): Promise<void> {
+  await writeFile(path.join(folder, 'minutes.docx'), docx(paragraph('Minutes of the meeting')));
+  await writeFile(path.join(folder, 'scan.jpg'), jpegOf(renderGray(makePdf({ text: () => 'Delivery note 42' }), 0, 100), 85));
+}
+
+/**
+ * What a client's convert example printed and wrote: the Word file converted, made PDF/A-2b and optimized in one
+ * request; the image converted and stamped by a job; the refused step's problem.
+ */
+export async function checkConvert(stdout: string, folder: string): Promise<void> {
+  const lines = stdout.trim().split('\n');
+  assert.deepEqual(lines, ['converted minutes.pdf application/pdf', 'job succeeded scan.pdf', 'error 404 PROFILE_NOT_FOUND'], stdout);
+  const minutes = await readFile(path.join(folder, 'minutes.pdf'));
+  assert.ok(qpdfCheck(minutes).ok, 'qpdf --check passes on the converted Word file');
+  assert.match(pdftotext(minutes), /Minutes of the meeting/);
+  assert.match(minutes.toString('latin1'), /pdfaid:part[^0-9]{0,4}2/, 'the result claims PDF/A-2 in its XMP metadata');
+  const scan = await readFile(path.join(folder, 'scan.pdf'));
+  assert.ok(qpdfCheck(scan).ok, 'qpdf --check passes on the job\'s result');
+  assert.match(pdftotext(scan), /RECEIVED/, 'the stamp the job made is in its result');
 }

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { docx, paragraph } from '../helpers/office-fixtures.js';
 import { makePdf } from '../helpers/pdf.js';
 import { ADMIN, serverForSuite } from '../helpers/server.js';
-import { checkFlows, CLIENTS, REPO } from './fixtures.js';
+import { checkConvert, checkFlows, CLIENTS, REPO, writeConvertInputs } from './fixtures.js';
 
 /**
  * The Python client (clients/python) as users get it: `python -m build` makes its sdist and wheel (in the
@@ -49,6 +49,16 @@ test('the docs example runs with the built wheel: sign-in, PDF and Word uploads,
     (err: { stderr?: string; stdout?: string }) => assert.fail(`the example failed: ${err.stderr}\n${err.stdout}`),
   );
   await checkFlows(stdout, example);
+});
+
+test('one-shot conversions: DOCX to PDF/A-2b optimized inline, an image stamped as a job followed over SSE, a refused step a PdfServiceError', { timeout: 300_000 }, async () => {
+  const example = path.join(work, 'convert');
+  await mkdir(example);
+  await writeConvertInputs(example);
+  const { stdout } = await run(PYTHON, [path.join(CLIENTS, 'python', 'examples', 'convert.py')], { cwd: example, env: env() }).catch(
+    (err: { stderr?: string; stdout?: string }) => assert.fail(`the example failed: ${err.stderr}\n${err.stdout}`),
+  );
+  await checkConvert(stdout, example);
 });
 
 test("the package's pytest suite passes against the service: a token, an image upload, the generated API, typed errors", { timeout: 120_000 }, async () => {
