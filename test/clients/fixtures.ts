@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { jpegOf, renderGray } from '../helpers/ocr-fixtures.js';
 import { docx, paragraph } from '../helpers/office-fixtures.js';
-import { makePdf, pdftotext, qpdfCheck } from '../helpers/pdf.js';
+import { makePdf, pdftotext, qpdfCheck, withTempFile } from '../helpers/pdf.js';
+import { pdfsig } from '../helpers/signing.js';
 import { ADMIN } from '../helpers/server.js';
 import { REPO } from '../helpers/doc-examples.js';
 
@@ -52,4 +54,46 @@ export async function checkConvert(stdout: string, folder: string): Promise<void
   const scan = await readFile(path.join(folder, 'scan.pdf'));
   assert.ok(qpdfCheck(scan).ok, 'qpdf --check passes on the job\'s result');
   assert.match(pdftotext(scan), /RECEIVED/, 'the stamp the job made is in its result');
+}
+
+/**
+ * The inputs of the clients' areas example (clients/typescript/examples/areas.ts, clients/python/examples/areas.py),
+ * as the docs pages' set-up blocks make them: a three-page report, a letter scanned as a 150 dpi PNG, and Jane Doe's
+ * self-signed key store (password "secret") made by the openssl commands the pages show.
+ */
+export async function writeAreasInputs(folder: string): Promise<void> {
+  await writeFile(path.join(folder, 'q1.pdf'), makePdf({ pages: 3, text: (p) => `Quarterly report page ${p + 1}` }));
+  const letter = makePdf({ text: () => 'Dear Jane, the signed copy is enclosed.' });
+  await writeFile(path.join(folder, 'letter.png'), withTempFile(letter, (file) => execFileSync('pdftoppm', ['-png', '-r', '150', '-singlefile', file])));
+  const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] });
+  openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'jane.key', '-out', 'jane.crt', '-subj', '/CN=Jane Doe', '-days', '365');
+  openssl('pkcs12', '-export', '-inkey', 'jane.key', '-in', 'jane.crt', '-passout', 'pass:secret', '-out', 'jane.p12');
+}
+
+/** What a client's areas example printed and wrote: each page's flow done, its files read by poppler and qpdf. */
+export async function checkAreas(stdout: string, folder: string): Promise<void> {
+  const lines = stdout.trim().split('\n');
+  assert.equal(lines.filter((l) => l.startsWith('job ')).at(-1), 'job end succeeded', stdout);
+  assert.deepEqual(lines.filter((l) => !l.startsWith('job ')), [
+    'OCR: /scans/letter-ocr.pdf',
+    'PDF/A-2b: false', // the report is no PDF/A
+    'PDF/A copy: /archive/contract-pdfa.pdf',
+    'pages: 3',
+    'signed by Jane Doe',
+  ], stdout);
+  const read = (name: string) => readFile(path.join(folder, name));
+  // Getting started: converted, OCR'd, signed.
+  const letter = await read('letter.pdf');
+  assert.match(pdftotext(letter), /signed copy is enclosed/);
+  const [signature] = pdfsig(letter);
+  assert.equal(signature?.commonName, 'Jane Doe');
+  assert.match(signature?.validation ?? '', /Signature is Valid/);
+  assert.match(pdftotext(await read('letter-ocr.pdf')), /signed copy is enclosed/);
+  assert.match(await readFile(path.join(folder, 'q1.txt'), 'utf8'), /Quarterly report page 3/);
+  assert.deepEqual([...(await read('page1.png')).subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47]);
+  const stamped = await read('q1-stamped.pdf');
+  assert.ok(qpdfCheck(stamped).ok);
+  // Turned 45 degrees, the stamp comes out of pdftotext a letter a line: read in content order (-raw), spaces dropped.
+  const raw = withTempFile(stamped, (file) => execFileSync('pdftotext', ['-raw', file, '-'], { encoding: 'utf8' }));
+  assert.equal((raw.replace(/\s+/g, '').match(/CONFIDENTIAL/g) ?? []).length, 3, `the stamp on every page: ${raw}`);
 }

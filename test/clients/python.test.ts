@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { docx, paragraph } from '../helpers/office-fixtures.js';
 import { makePdf } from '../helpers/pdf.js';
 import { ADMIN, serverForSuite } from '../helpers/server.js';
-import { checkConvert, checkFlows, CLIENTS, REPO, writeConvertInputs } from './fixtures.js';
+import { checkAreas, checkConvert, checkFlows, CLIENTS, REPO, writeAreasInputs, writeConvertInputs } from './fixtures.js';
 
 /**
  * The Python client (clients/python) as users get it: `python -m build` makes its sdist and wheel (in the
@@ -59,6 +59,16 @@ test('one-shot conversions: DOCX to PDF/A-2b optimized inline, an image stamped 
     (err: { stderr?: string; stdout?: string }) => assert.fail(`the example failed: ${err.stderr}\n${err.stdout}`),
   );
   await checkConvert(stdout, example);
+});
+
+test('the docs pages\' Python: convert and OCR, sign, a job over SSE, OCR, PDF/A check and copy, pages, text, image, a stamp', { timeout: 600_000 }, async () => {
+  const example = path.join(work, 'areas');
+  await mkdir(example);
+  await writeAreasInputs(example);
+  const { stdout } = await run(PYTHON, [path.join(CLIENTS, 'python', 'examples', 'areas.py')], { cwd: example, env: env() }).catch(
+    (err: { stderr?: string; stdout?: string }) => assert.fail(`the example failed: ${err.stderr}\n${err.stdout}`),
+  );
+  await checkAreas(stdout, example);
 });
 
 test("the package's pytest suite passes against the service: a token, an image upload, the generated API, typed errors", { timeout: 120_000 }, async () => {

@@ -10,7 +10,7 @@ import type * as ClientModule from '../../clients/typescript/src/index.js';
 import { docx, paragraph } from '../helpers/office-fixtures.js';
 import { makePdf } from '../helpers/pdf.js';
 import { ADMIN, serverForSuite } from '../helpers/server.js';
-import { checkConvert, checkFlows, CLIENTS, PNG_16, REPO, writeConvertInputs } from './fixtures.js';
+import { checkAreas, checkConvert, checkFlows, CLIENTS, PNG_16, REPO, writeAreasInputs, writeConvertInputs } from './fixtures.js';
 
 /**
  * The TypeScript client (clients/typescript) as users get it: `npm pack` builds and packs it, the test unpacks the
@@ -43,9 +43,12 @@ after(async () => {
 });
 
 /** The examples the docs quote (clients/typescript/examples), type-checked strictly against the packed client in one folder. */
-let examples = '';
-async function compiledExamples(): Promise<string> {
-  if (examples) return examples;
+let examples: Promise<string> | undefined;
+function compiledExamples(): Promise<string> {
+  return (examples ??= compileExamples());
+}
+
+async function compileExamples(): Promise<string> {
   const folder = path.join(work, 'example');
   await mkdir(folder);
   const files = (await readdir(path.join(CLIENTS, 'typescript', 'examples'))).filter((f) => f.endsWith('.ts'));
@@ -56,7 +59,7 @@ async function compiledExamples(): Promise<string> {
     files,
   }));
   await run(path.join(REPO, 'node_modules', '.bin', 'tsc'), ['-p', folder]).catch((err: { stdout?: string }) => assert.fail(`tsc --strict: ${err.stdout}`));
-  return (examples = folder);
+  return folder;
 }
 
 async function runExample(name: string): Promise<{ stdout: string; folder: string }> {
@@ -81,6 +84,13 @@ test('one-shot conversions: DOCX to PDF/A-2b optimized inline, an image stamped 
   await writeConvertInputs(folder);
   const { stdout } = await runExample('convert');
   await checkConvert(stdout, folder);
+});
+
+test('the docs pages\' TypeScript: convert and OCR, sign, a job over SSE, OCR, PDF/A check and copy, pages, text, image, a stamp', { timeout: 600_000 }, async () => {
+  const folder = await compiledExamples();
+  await writeAreasInputs(folder);
+  const { stdout } = await runExample('areas');
+  await checkAreas(stdout, folder);
 });
 
 test('an API token signs in; an image uploads; problems are PdfServiceError with code, status and detail', { timeout: 120_000 }, async () => {

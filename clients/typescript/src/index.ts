@@ -17,6 +17,9 @@ export type DocumentModel = Schemas['DocumentModel'];
 export type Job = Schemas['Job'];
 export type SessionModel = Schemas['SessionModel'];
 export type FolderModel = Schemas['FolderModel'];
+/** The options of a signature (`keystorePassword`, `signReason`, `createField`, …; docs/signing.md); the rest take their defaults. */
+export type SignRequest = Partial<Schemas['SignRequest']>;
+export type SignatureFieldModel = Schemas['SignatureFieldModel'];
 /** A document action's body: exactly one key, the action's name (docs/api.md, "Actions"). */
 export type DocumentAction = NonNullable<paths['/pdfservice/v1/documents/{filePath}.pdf']['post']['requestBody']>['content']['application/json'];
 /** A page action's body (`InsertPagesAction`, `DeletePagesAction`, …). */
@@ -334,6 +337,20 @@ export class PdfServiceClient {
       name: dispositionName(response.headers.get('content-disposition')),
       mediaType: (response.headers.get('content-type') ?? 'application/octet-stream').split(';')[0]!.trim(),
     };
+  }
+
+  /**
+   * Signs the signature field `fieldName` with a PKCS#12 key store (`POST
+   * /documents/{filePath}.pdf/fields/signature-fields/{fieldName}/signature`, docs/signing.md); `signature` holds
+   * its options (`keystorePassword`, `signReason`, `createField` to make an invisible field, …). Answers the field.
+   */
+  async sign(documentPath: string, fieldName: string, keystore: FileData, signature: SignRequest, options: Pick<WriteOptions, 'ifMatch' | 'password'> = {}): Promise<SignatureFieldModel> {
+    const form = new FormData();
+    form.append('signature', new Blob([JSON.stringify(signature)], { type: 'application/json' }));
+    form.append('file', toBlob(keystore, 'application/x-pkcs12'), 'keystore.p12');
+    const fieldPath = `${encodePath(documentPath)}/fields/signature-fields/${encodeURIComponent(fieldName)}/signature`;
+    const response = await this.request('POST', `/documents/${fieldPath}`, { headers: this.writeHeaders(options), body: form });
+    return (await response.json()) as SignatureFieldModel;
   }
 
   /** The document model (`GET /documents/{filePath}.pdf` with `Accept: application/json`). */
