@@ -58,11 +58,12 @@ export async function checkConvert(stdout: string, folder: string): Promise<void
 
 /**
  * The inputs of the clients' areas example (clients/typescript/examples/areas.ts, clients/python/examples/areas.py),
- * as the docs pages' set-up blocks make them: a three-page report, a letter scanned as a 150 dpi PNG, and Jane Doe's
+ * as the docs pages' set-up blocks make them: a three-page report, a Word file, a letter scanned as a 150 dpi PNG, and Jane Doe's
  * self-signed key store (password "secret") made by the openssl commands the pages show.
  */
 export async function writeAreasInputs(folder: string): Promise<void> {
   await writeFile(path.join(folder, 'q1.pdf'), makePdf({ pages: 3, text: (p) => `Quarterly report page ${p + 1}` }));
+  await writeFile(path.join(folder, 'minutes.docx'), docx(paragraph('Minutes of the meeting')));
   const letter = makePdf({ text: () => 'Dear Jane, the signed copy is enclosed.' });
   await writeFile(path.join(folder, 'letter.png'), withTempFile(letter, (file) => execFileSync('pdftoppm', ['-png', '-r', '150', '-singlefile', file])));
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -80,6 +81,11 @@ export async function checkAreas(stdout: string, folder: string): Promise<void> 
     'PDF/A copy: /archive/contract-pdfa.pdf',
     'pages: 3',
     'signed by Jane Doe',
+    'notes: note-1',
+    'marked: 1',
+    'encrypted: true',
+    'optimized: /small/q1.pdf',
+    'summary: 2 pages',
   ], stdout);
   const read = (name: string) => readFile(path.join(folder, name));
   // Getting started: converted, OCR'd, signed.
@@ -96,4 +102,10 @@ export async function checkAreas(stdout: string, folder: string): Promise<void> 
   // Turned 45 degrees, the stamp comes out of pdftotext a letter a line: read in content order (-raw), spaces dropped.
   const raw = withTempFile(stamped, (file) => execFileSync('pdftotext', ['-raw', file, '-'], { encoding: 'utf8' }));
   assert.equal((raw.replace(/\s+/g, '').match(/CONFIDENTIAL/g) ?? []).length, 3, `the stamp on every page: ${raw}`);
+  const redacted = pdftotext(await read('annex-redacted.pdf'));
+  assert.match(redacted, /Quarterly report page 1/);
+  assert.doesNotMatch(redacted, /page 2/, 'the redacted text is gone');
+  const minutes = await read('minutes-pdfa.pdf');
+  assert.match(pdftotext(minutes), /Minutes of the meeting/);
+  assert.match(minutes.toString('latin1'), /pdfaid:part[^0-9]{0,4}2/, 'LibreOffice wrote PDF/A-2');
 }

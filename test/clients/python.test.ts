@@ -61,7 +61,7 @@ test('one-shot conversions: DOCX to PDF/A-2b optimized inline, an image stamped 
   await checkConvert(stdout, example);
 });
 
-test('the docs pages\' Python: convert and OCR, sign, a job over SSE, OCR, PDF/A check and copy, pages, text, image, a stamp', { timeout: 600_000 }, async () => {
+test('the docs pages\' Python: convert and OCR, sign, a job over SSE, OCR, PDF/A check and copy, pages, text, image, a stamp, annotations, redaction, a password, optimize, page structure, an Office option', { timeout: 600_000 }, async () => {
   const example = path.join(work, 'areas');
   await mkdir(example);
   await writeAreasInputs(example);

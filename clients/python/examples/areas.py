@@ -1,6 +1,8 @@
 """The Python beside the shell examples of docs/getting-started.md, jobs.md, ocr.md, pdfa.md, pages.md, signing.md
-and stamps.md. The pages quote this file verbatim; test/clients/python.test.ts runs it against a started service
-with the built wheel, in a folder holding q1.pdf, letter.png and jane.p12."""
+and stamps.md, and the principal calls of the pages that show none (annotations.md, redaction.md, permissions.md,
+optimize.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
+test/clients/python.test.ts runs it against a started service with the built wheel, in a folder holding q1.pdf,
+letter.png, minutes.docx and jane.p12."""
 import os
 from pathlib import Path
 
@@ -15,6 +17,7 @@ client.upload("reports/2026/q1.pdf", Path("q1.pdf"))
 client.upload("scans/letter.pdf", Path("letter.png"))
 client.upload("archive/contract.pdf", Path("q1.pdf"))
 client.upload("contracts/c1.pdf", Path("q1.pdf"))
+client.upload("reports/2026/annex.pdf", Path("q1.pdf"))
 client.request("PUT", "/documents/contracts/c1.pdf/fields/signature-fields/approval",
                json={"widget": [{"pageIndex": 0, "rectangle": {"x": 100, "y": 100, "width": 200, "height": 50}}]})
 
@@ -55,3 +58,37 @@ client.page_action("reports/2026/q1.pdf", {
     "TextStampAction": {"text": "CONFIDENTIAL", "x": 150, "y": 300, "fontSize": 60, "color": 16711680, "rotation": 45, "transparency": 0.6},
 })
 Path("q1-stamped.pdf").write_bytes(client.download("reports/2026/q1.pdf"))
+
+# Annotations imported from XFDF (a note named note-1 on the first page), then listed by subtype
+xfdf = """<?xml version="1.0" encoding="UTF-8"?>
+<xfdf xmlns="http://ns.adobe.com/xfdf/"><annots>
+  <text name="note-1" page="0" rect="500,700,520,720" title="Jane Doe"><contents>Check the totals</contents></text>
+</annots></xfdf>"""
+client.request("POST", "/documents/reports/2026/q1.pdf/annotations/content", content=xfdf, headers={"Content-Type": "application/vnd.adobe.xfdf"})
+notes = client.request("GET", "/documents/reports/2026/q1.pdf/annotations", params={"subtype": "text"}).json()
+print("notes:", ", ".join(a["name"] for a in notes["annotations"]))
+
+# Redaction: mark every match of a term, then apply: the text is removed, verified, and reported
+marked = client.request("POST", "/documents/reports/2026/annex.pdf/annotations/redaction", json={"searchText": "page 2", "overlayText": "[redacted]"})
+print("marked:", marked.json()["count"])
+client.action("reports/2026/annex.pdf", {"ApplyRedactionsAction": {}})
+Path("annex-redacted.pdf").write_bytes(client.download("reports/2026/annex.pdf"))
+
+# Protect a document with an open password (AES-256), then read it with that password
+client.request("PUT", "/documents/archive/contract.pdf/permissions/password-permissions",
+               json={"openPassword": "open-me", "permissionsPassword": "owner-only", "extractTextAllowed": False})
+print("encrypted:", "true" if client.document("archive/contract.pdf", password="open-me")["encrypted"] else "false")
+
+# Optimize by a profile into a copy; the answer's report gives the sizes (never larger: nothing written then)
+optimized = client.action("reports/2026/q1.pdf", {"OptimizeAction": {"profileName": "ebook", "savePath": "small/q1.pdf"}})
+print("optimized:", client.done(optimized)["path"])
+
+# Page structure: pages of another stored document inserted after the first, one page turned, two extracted
+client.page_action("reports/2026/q1.pdf", {"InsertUploadedPagesAction": {"appendFilePath": "reports/2026/annex.pdf", "pageRange": "1-2", "pageIndex": 1}})
+client.page_action("reports/2026/q1.pdf", {"RotatePagesAction": {"pageRange": "2", "rotation": 90}})
+summary = client.page_action("reports/2026/q1.pdf", {"ExtractPagesAction": {"pageRange": "1-2", "savePath": "reports/2026/summary.pdf"}})
+print("summary:", summary.document["pageCount"], "pages")
+
+# A Word file converted on upload with an option: PDF/A-2b written by LibreOffice, checked by veraPDF; wait for its job
+minutes = client.upload("reports/2026/minutes.pdf", Path("minutes.docx"), prefer="wait=120", params={"pdfa": "pdfa2b"})
+Path("minutes-pdfa.pdf").write_bytes(client.download(client.done(minutes)["path"]))

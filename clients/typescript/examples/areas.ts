@@ -1,7 +1,9 @@
 /**
  * The TypeScript beside the shell examples of docs/getting-started.md, jobs.md, ocr.md, pdfa.md, pages.md,
- * signing.md and stamps.md. The pages quote this file verbatim; test/clients/typescript.test.ts compiles it against
- * the packed client and runs it against a started service, in a folder holding q1.pdf, letter.png and jane.p12.
+ * signing.md and stamps.md, and the principal calls of the pages that show none (annotations.md, redaction.md,
+ * permissions.md, optimize.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
+ * test/clients/typescript.test.ts compiles it against the packed client and runs it against a started service, in a
+ * folder holding q1.pdf, letter.png, minutes.docx and jane.p12.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { PdfServiceClient } from '@pdfservice/client';
@@ -14,6 +16,7 @@ await client.upload('reports/2026/q1.pdf', await readFile('q1.pdf'));
 await client.upload('scans/letter.pdf', await readFile('letter.png'), { fileName: 'letter.png' });
 await client.upload('archive/contract.pdf', await readFile('q1.pdf'));
 await client.upload('contracts/c1.pdf', await readFile('q1.pdf'));
+await client.upload('reports/2026/annex.pdf', await readFile('q1.pdf'));
 await client.request('PUT', '/documents/contracts/c1.pdf/fields/signature-fields/approval', {
   headers: { 'Content-Type': 'application/json' },
   body: JSON.stringify({ widget: [{ pageIndex: 0, rectangle: { x: 100, y: 100, width: 200, height: 50 } }] }),
@@ -61,3 +64,44 @@ await client.pageAction('reports/2026/q1.pdf', {
   TextStampAction: { text: 'CONFIDENTIAL', x: 150, y: 300, fontSize: 60, color: 16711680, rotation: 45, transparency: 0.6 },
 });
 await writeFile('q1-stamped.pdf', await client.download('reports/2026/q1.pdf'));
+
+// Annotations imported from XFDF (a note named note-1 on the first page), then listed by subtype
+const xfdf = `<?xml version="1.0" encoding="UTF-8"?>
+<xfdf xmlns="http://ns.adobe.com/xfdf/"><annots>
+  <text name="note-1" page="0" rect="500,700,520,720" title="Jane Doe"><contents>Check the totals</contents></text>
+</annots></xfdf>`;
+await client.request('POST', '/documents/reports/2026/q1.pdf/annotations/content', { headers: { 'Content-Type': 'application/vnd.adobe.xfdf' }, body: xfdf });
+const { data: notes } = await client.api.GET('/pdfservice/v1/documents/{filePath}.pdf/annotations', {
+  params: { path: { filePath: 'reports/2026/q1' }, query: { subtype: 'text' } },
+});
+console.log('notes:', notes?.annotations.map((a) => a.name).join(', '));
+
+// Redaction: mark every match of a term, then apply: the text is removed, verified, and reported
+const marked = await client.request('POST', '/documents/reports/2026/annex.pdf/annotations/redaction', {
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify({ searchText: 'page 2', overlayText: '[redacted]' }),
+});
+console.log('marked:', ((await marked.json()) as { count: number }).count);
+await client.action('reports/2026/annex.pdf', { ApplyRedactionsAction: {} });
+await writeFile('annex-redacted.pdf', await client.download('reports/2026/annex.pdf'));
+
+// Protect a document with an open password (AES-256), then read it with that password
+await client.request('PUT', '/documents/archive/contract.pdf/permissions/password-permissions', {
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify({ openPassword: 'open-me', permissionsPassword: 'owner-only', extractTextAllowed: false }),
+});
+console.log('encrypted:', (await client.document('archive/contract.pdf', { password: 'open-me' })).encrypted);
+
+// Optimize by a profile into a copy; the answer's report gives the sizes (never larger: nothing written then)
+const optimized = await client.action('reports/2026/q1.pdf', { OptimizeAction: { profileName: 'ebook', savePath: 'small/q1.pdf' } });
+console.log('optimized:', (await client.done(optimized)).path);
+
+// Page structure: pages of another stored document inserted after the first, one page turned, two extracted
+await client.pageAction('reports/2026/q1.pdf', { InsertUploadedPagesAction: { appendFilePath: 'reports/2026/annex.pdf', pageRange: '1-2', pageIndex: 1 } });
+await client.pageAction('reports/2026/q1.pdf', { RotatePagesAction: { pageRange: '2', rotation: 90 } });
+const summary = await client.pageAction('reports/2026/q1.pdf', { ExtractPagesAction: { pageRange: '1-2', savePath: 'reports/2026/summary.pdf' } });
+console.log('summary:', summary.document?.pageCount, 'pages');
+
+// A Word file converted on upload with an option: PDF/A-2b written by LibreOffice, checked by veraPDF; wait for its job
+const minutes = await client.upload('reports/2026/minutes.pdf', await readFile('minutes.docx'), { fileName: 'minutes.docx', prefer: 'wait=120', query: { pdfa: 'pdfa2b' } });
+await writeFile('minutes-pdfa.pdf', await client.download((await client.done(minutes)).path));
