@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { makeFormPdf } from '../helpers/form-pdf.js';
 import { jpegOf, renderGray } from '../helpers/ocr-fixtures.js';
 import { docx, paragraph } from '../helpers/office-fixtures.js';
 import { makePdf, pdftotext, qpdfCheck, withTempFile } from '../helpers/pdf.js';
@@ -64,6 +65,7 @@ export async function checkConvert(stdout: string, folder: string): Promise<void
 export async function writeAreasInputs(folder: string): Promise<void> {
   await writeFile(path.join(folder, 'q1.pdf'), makePdf({ pages: 3, text: (p) => `Quarterly report page ${p + 1}` }));
   await writeFile(path.join(folder, 'minutes.docx'), docx(paragraph('Minutes of the meeting')));
+  await writeFile(path.join(folder, 'claim.pdf'), makeFormPdf());
   const letter = makePdf({ text: () => 'Dear Jane, the signed copy is enclosed.' });
   await writeFile(path.join(folder, 'letter.png'), withTempFile(letter, (file) => execFileSync('pdftoppm', ['-png', '-r', '150', '-singlefile', file])));
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: folder, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -86,6 +88,7 @@ export async function checkAreas(stdout: string, folder: string): Promise<void> 
     'encrypted: true',
     'optimized: /small/q1.pdf',
     'summary: 2 pages',
+    'fields: 12',
   ], stdout);
   const read = (name: string) => readFile(path.join(folder, name));
   // Getting started: converted, OCR'd, signed.
@@ -108,4 +111,5 @@ export async function checkAreas(stdout: string, folder: string): Promise<void> 
   const minutes = await read('minutes-pdfa.pdf');
   assert.match(pdftotext(minutes), /Minutes of the meeting/);
   assert.match(minutes.toString('latin1'), /pdfaid:part[^0-9]{0,4}2/, 'LibreOffice wrote PDF/A-2');
+  assert.match(await readFile(path.join(folder, 'claim.xfdf'), 'utf8'), /<value>Jane Doe<\/value>/, 'the value set is in the exported field data');
 }

@@ -1,8 +1,8 @@
 """The Python beside the shell examples of docs/getting-started.md, jobs.md, ocr.md, pdfa.md, pages.md, signing.md
-and stamps.md, and the principal calls of the pages that show none (annotations.md, redaction.md, permissions.md,
-optimize.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
+and stamps.md, and the principal calls of the pages that show none (annotations.md, forms.md, redaction.md,
+permissions.md, optimize.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
 test/clients/python.test.ts runs it against a started service with the built wheel, in a folder holding q1.pdf,
-letter.png, minutes.docx and jane.p12."""
+letter.png, minutes.docx, claim.pdf (a form) and jane.p12."""
 import os
 from pathlib import Path
 
@@ -18,6 +18,8 @@ client.upload("scans/letter.pdf", Path("letter.png"))
 client.upload("archive/contract.pdf", Path("q1.pdf"))
 client.upload("contracts/c1.pdf", Path("q1.pdf"))
 client.upload("reports/2026/annex.pdf", Path("q1.pdf"))
+client.create_folder("forms")
+client.upload("forms/claim.pdf", Path("claim.pdf"))
 client.request("PUT", "/documents/contracts/c1.pdf/fields/signature-fields/approval",
                json={"widget": [{"pageIndex": 0, "rectangle": {"x": 100, "y": 100, "width": 200, "height": 50}}]})
 
@@ -92,3 +94,10 @@ print("summary:", summary.document["pageCount"], "pages")
 # A Word file converted on upload with an option: PDF/A-2b written by LibreOffice, checked by veraPDF; wait for its job
 minutes = client.upload("reports/2026/minutes.pdf", Path("minutes.docx"), prefer="wait=120", params={"pdfa": "pdfa2b"})
 Path("minutes-pdfa.pdf").write_bytes(client.download(client.done(minutes)["path"]))
+
+# Form fields: list them, set one, export the field data as XFDF, flatten into a copy
+form = client.request("GET", "/documents/forms/claim.pdf/fields").json()
+print("fields:", len(form["fields"]))
+client.request("PUT", "/documents/forms/claim.pdf/fields/person.name", json={"value": "Jane Doe"})
+Path("claim.xfdf").write_text(client.request("GET", "/documents/forms/claim.pdf/fields/content", params={"exportEmptyFields": "true"}).text)
+client.action("forms/claim.pdf", {"FlattenFieldsAction": {"savePath": "forms/claim-flat.pdf"}})

@@ -1,9 +1,9 @@
 /**
  * The TypeScript beside the shell examples of docs/getting-started.md, jobs.md, ocr.md, pdfa.md, pages.md,
- * signing.md and stamps.md, and the principal calls of the pages that show none (annotations.md, redaction.md,
- * permissions.md, optimize.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
+ * signing.md and stamps.md, and the principal calls of the pages that show none (annotations.md, forms.md,
+ * redaction.md, permissions.md, optimize.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
  * test/clients/typescript.test.ts compiles it against the packed client and runs it against a started service, in a
- * folder holding q1.pdf, letter.png, minutes.docx and jane.p12.
+ * folder holding q1.pdf, letter.png, minutes.docx, claim.pdf (a form) and jane.p12.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import { PdfServiceClient } from '@pdfservice/client';
@@ -17,6 +17,8 @@ await client.upload('scans/letter.pdf', await readFile('letter.png'), { fileName
 await client.upload('archive/contract.pdf', await readFile('q1.pdf'));
 await client.upload('contracts/c1.pdf', await readFile('q1.pdf'));
 await client.upload('reports/2026/annex.pdf', await readFile('q1.pdf'));
+await client.createFolder('forms');
+await client.upload('forms/claim.pdf', await readFile('claim.pdf'));
 await client.request('PUT', '/documents/contracts/c1.pdf/fields/signature-fields/approval', {
   headers: { 'Content-Type': 'application/json' },
   body: JSON.stringify({ widget: [{ pageIndex: 0, rectangle: { x: 100, y: 100, width: 200, height: 50 } }] }),
@@ -105,3 +107,11 @@ console.log('summary:', summary.document?.pageCount, 'pages');
 // A Word file converted on upload with an option: PDF/A-2b written by LibreOffice, checked by veraPDF; wait for its job
 const minutes = await client.upload('reports/2026/minutes.pdf', await readFile('minutes.docx'), { fileName: 'minutes.docx', prefer: 'wait=120', query: { pdfa: 'pdfa2b' } });
 await writeFile('minutes-pdfa.pdf', await client.download((await client.done(minutes)).path));
+
+// Form fields: list them, set one, export the field data as XFDF, flatten into a copy
+const { data: form } = await client.api.GET('/pdfservice/v1/documents/{filePath}.pdf/fields', { params: { path: { filePath: 'forms/claim' } } });
+console.log('fields:', form?.fields.length);
+await client.request('PUT', '/documents/forms/claim.pdf/fields/person.name', { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ value: 'Jane Doe' }) });
+const data = await client.request('GET', '/documents/forms/claim.pdf/fields/content', { query: { exportEmptyFields: true } });
+await writeFile('claim.xfdf', await data.text());
+await client.action('forms/claim.pdf', { FlattenFieldsAction: { savePath: 'forms/claim-flat.pdf' } });
