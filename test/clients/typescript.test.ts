@@ -86,7 +86,7 @@ test('one-shot conversions: DOCX to PDF/A-2b optimized inline, an image stamped 
   await checkConvert(stdout, folder);
 });
 
-test('the docs pages\' TypeScript: convert and OCR, sign, a job over SSE, OCR, PDF/A check and copy, pages, text, image, a stamp, annotations, redaction, a password, optimize, page structure, an Office option', { timeout: 600_000 }, async () => {
+test('the docs pages\' TypeScript: convert and OCR, sign, a job over SSE, OCR, PDF/A check and copy, pages, text, image, a stamp, annotations, redaction, a password, optimize, page structure, an Office option, form fields', { timeout: 600_000 }, async () => {
   const folder = await compiledExamples();
   await writeAreasInputs(folder);
   const { stdout } = await runExample('areas');
