@@ -61,6 +61,13 @@ test('every shell example in docs/ runs, or says why not; curl examples check th
   assert.ok(notRun.length <= 20, `${notRun.length} blocks not run:\n${notRun.join('\n')}`);
 });
 
+test('docs/getting-started.md takes a new user to a signed PDF in ten commands, counted as typed (a variable on its own line too)', () => {
+  const blocks = codeBlocks(readFileSync(path.join(REPO, 'docs', 'getting-started.md'), 'utf8')).filter(isShell);
+  const commands = blocks.flatMap((block) => shellCommands(block.code));
+  assert.ok(commands.length <= 10, `${commands.length} commands:\n${commands.join('\n')}`);
+  assert.ok(blocks.filter((b) => b.notRun).length <= 1, 'only the install-and-start block is not run');
+});
+
 const server = serverForSuite();
 const emptyFolder = tempFolders('docs-examples');
 

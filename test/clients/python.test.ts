@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { docx, paragraph } from '../helpers/office-fixtures.js';
 import { makePdf } from '../helpers/pdf.js';
 import { ADMIN, serverForSuite } from '../helpers/server.js';
-import { checkFlows, CLIENTS, REPO } from './fixtures.js';
+import { checkAreas, checkConvert, checkFlows, CLIENTS, REPO, writeAreasInputs, writeConvertInputs } from './fixtures.js';
 
 /**
  * The Python client (clients/python) as users get it: `python -m build` makes its sdist and wheel (in the
@@ -40,15 +40,33 @@ after(async () => {
 
 const env = () => ({ ...process.env, PYTHONPATH: wheelDir, PYTHONDONTWRITEBYTECODE: '1', PDF_URL: server.baseUrl, PDF_USER: ADMIN.username, PDF_PASSWORD: ADMIN.password });
 
-test('the docs example runs with the built wheel: sign-in, PDF and Word uploads, a job followed over SSE, a download, a typed error', { timeout: 300_000 }, async () => {
-  const example = path.join(work, 'example');
-  await mkdir(example);
-  await writeFile(path.join(example, 'q1.pdf'), makePdf({ pages: 3, text: (p) => `Quarterly report page ${p + 1}` }));
-  await writeFile(path.join(example, 'minutes.docx'), docx(paragraph('Minutes of the meeting')));
-  const { stdout } = await run(PYTHON, [path.join(CLIENTS, 'python', 'examples', 'flows.py')], { cwd: example, env: env() }).catch(
-    (err: { stderr?: string; stdout?: string }) => assert.fail(`the example failed: ${err.stderr}\n${err.stdout}`),
+/** Runs clients/python/examples/<name>.py with the built wheel in a folder of its own, made by `inputs`. */
+async function runExample(name: string, inputs: (folder: string) => Promise<void>): Promise<{ stdout: string; folder: string }> {
+  const folder = path.join(work, name);
+  await mkdir(folder);
+  await inputs(folder);
+  const { stdout } = await run(PYTHON, [path.join(CLIENTS, 'python', 'examples', `${name}.py`)], { cwd: folder, env: env() }).catch(
+    (err: { stderr?: string; stdout?: string }) => assert.fail(`the example ${name} failed: ${err.stderr}\n${err.stdout}`),
   );
-  await checkFlows(stdout, example);
+  return { stdout, folder };
+}
+
+test('the docs example runs with the built wheel: sign-in, PDF and Word uploads, a job followed over SSE, a download, a typed error', { timeout: 300_000 }, async () => {
+  const { stdout, folder } = await runExample('flows', async (example) => {
+    await writeFile(path.join(example, 'q1.pdf'), makePdf({ pages: 3, text: (p) => `Quarterly report page ${p + 1}` }));
+    await writeFile(path.join(example, 'minutes.docx'), docx(paragraph('Minutes of the meeting')));
+  });
+  await checkFlows(stdout, folder);
+});
+
+test('one-shot conversions: DOCX to PDF/A-2b optimized inline, an image stamped as a job followed over SSE, a refused step a PdfServiceError', { timeout: 300_000 }, async () => {
+  const { stdout, folder } = await runExample('convert', writeConvertInputs);
+  await checkConvert(stdout, folder);
+});
+
+test('the docs pages\' Python: convert and OCR, sign, a job over SSE, OCR, PDF/A check and copy, pages, text, image, a stamp, annotations, redaction, a password, optimize, page structure, an Office option, form fields', { timeout: 600_000 }, async () => {
+  const { stdout, folder } = await runExample('areas', writeAreasInputs);
+  await checkAreas(stdout, folder);
 });
 
 test("the package's pytest suite passes against the service: a token, an image upload, the generated API, typed errors", { timeout: 120_000 }, async () => {

@@ -10,7 +10,7 @@ import type * as ClientModule from '../../clients/typescript/src/index.js';
 import { docx, paragraph } from '../helpers/office-fixtures.js';
 import { makePdf } from '../helpers/pdf.js';
 import { ADMIN, serverForSuite } from '../helpers/server.js';
-import { checkFlows, CLIENTS, PNG_16, REPO } from './fixtures.js';
+import { checkAreas, checkConvert, checkFlows, CLIENTS, PNG_16, REPO, writeAreasInputs, writeConvertInputs } from './fixtures.js';
 
 /**
  * The TypeScript client (clients/typescript) as users get it: `npm pack` builds and packs it, the test unpacks the
@@ -42,24 +42,55 @@ after(async () => {
   if (work) await rm(work, { recursive: true, force: true });
 });
 
-test('the docs example type-checks against the packed client and runs: sign-in, PDF and Word uploads, a job followed over SSE, a download, a typed error', { timeout: 300_000 }, async () => {
-  const example = path.join(work, 'example');
-  await mkdir(example);
-  await writeFile(path.join(example, 'flows.ts'), await readFile(path.join(CLIENTS, 'typescript', 'examples', 'flows.ts')));
-  await writeFile(path.join(example, 'package.json'), JSON.stringify({ type: 'module' }));
-  await writeFile(path.join(example, 'tsconfig.json'), JSON.stringify({
-    compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], types: ['node'], skipLibCheck: true, noEmitOnError: true },
-    files: ['flows.ts'],
-  }));
-  await run(path.join(REPO, 'node_modules', '.bin', 'tsc'), ['-p', example]).catch((err: { stdout?: string }) => assert.fail(`tsc --strict: ${err.stdout}`));
-  await writeFile(path.join(example, 'q1.pdf'), makePdf({ pages: 3, text: (p) => `Quarterly report page ${p + 1}` }));
-  await writeFile(path.join(example, 'minutes.docx'), docx(paragraph('Minutes of the meeting')));
+/** The examples the docs quote (clients/typescript/examples), type-checked strictly against the packed client in one folder. */
+let examples: Promise<string> | undefined;
+function compiledExamples(): Promise<string> {
+  return (examples ??= compileExamples());
+}
 
-  const { stdout } = await run(process.execPath, ['flows.js'], {
-    cwd: example,
+async function compileExamples(): Promise<string> {
+  const folder = path.join(work, 'example');
+  await mkdir(folder);
+  const files = (await readdir(path.join(CLIENTS, 'typescript', 'examples'))).filter((f) => f.endsWith('.ts'));
+  for (const file of files) await writeFile(path.join(folder, file), await readFile(path.join(CLIENTS, 'typescript', 'examples', file)));
+  await writeFile(path.join(folder, 'package.json'), JSON.stringify({ type: 'module' }));
+  await writeFile(path.join(folder, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], types: ['node'], skipLibCheck: true, noEmitOnError: true },
+    files,
+  }));
+  await run(path.join(REPO, 'node_modules', '.bin', 'tsc'), ['-p', folder]).catch((err: { stdout?: string }) => assert.fail(`tsc --strict: ${err.stdout}`));
+  return folder;
+}
+
+async function runExample(name: string): Promise<{ stdout: string; folder: string }> {
+  const folder = await compiledExamples();
+  const { stdout } = await run(process.execPath, [`${name}.js`], {
+    cwd: folder,
     env: { ...process.env, PDF_URL: server.baseUrl, PDF_USER: ADMIN.username, PDF_PASSWORD: ADMIN.password },
-  }).catch((err: { stderr?: string; stdout?: string }) => assert.fail(`the example failed: ${err.stderr}\n${err.stdout}`));
-  await checkFlows(stdout, example);
+  }).catch((err: { stderr?: string; stdout?: string }) => assert.fail(`the example ${name} failed: ${err.stderr}\n${err.stdout}`));
+  return { stdout, folder };
+}
+
+test('the docs example type-checks against the packed client and runs: sign-in, PDF and Word uploads, a job followed over SSE, a download, a typed error', { timeout: 300_000 }, async () => {
+  const folder = await compiledExamples();
+  await writeFile(path.join(folder, 'q1.pdf'), makePdf({ pages: 3, text: (p) => `Quarterly report page ${p + 1}` }));
+  await writeFile(path.join(folder, 'minutes.docx'), docx(paragraph('Minutes of the meeting')));
+  const { stdout } = await runExample('flows');
+  await checkFlows(stdout, folder);
+});
+
+test('one-shot conversions: DOCX to PDF/A-2b optimized inline, an image stamped as a job followed over SSE, a refused step a PdfServiceError', { timeout: 300_000 }, async () => {
+  const folder = await compiledExamples();
+  await writeConvertInputs(folder);
+  const { stdout } = await runExample('convert');
+  await checkConvert(stdout, folder);
+});
+
+test('the docs pages\' TypeScript: convert and OCR, sign, a job over SSE, OCR, PDF/A check and copy, pages, text, image, a stamp, annotations, redaction, a password, optimize, page structure, an Office option, form fields', { timeout: 600_000 }, async () => {
+  const folder = await compiledExamples();
+  await writeAreasInputs(folder);
+  const { stdout } = await runExample('areas');
+  await checkAreas(stdout, folder);
 });
 
 test('an API token signs in; an image uploads; problems are PdfServiceError with code, status and detail', { timeout: 120_000 }, async () => {

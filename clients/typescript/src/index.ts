@@ -17,6 +17,9 @@ export type DocumentModel = Schemas['DocumentModel'];
 export type Job = Schemas['Job'];
 export type SessionModel = Schemas['SessionModel'];
 export type FolderModel = Schemas['FolderModel'];
+/** The options of a signature (`keystorePassword`, `signReason`, `createField`, …; docs/signing.md); the rest take their defaults. */
+export type SignRequest = Partial<Schemas['SignRequest']>;
+export type SignatureFieldModel = Schemas['SignatureFieldModel'];
 /** A document action's body: exactly one key, the action's name (docs/api.md, "Actions"). */
 export type DocumentAction = NonNullable<paths['/pdfservice/v1/documents/{filePath}.pdf']['post']['requestBody']>['content']['application/json'];
 /** A page action's body (`InsertPagesAction`, `DeletePagesAction`, …). */
@@ -68,6 +71,34 @@ export interface WriteResult {
   status: number;
   location: string | null;
   document?: DocumentModel;
+  job?: Job;
+}
+
+/** One step of a one-shot conversion: a document or a page action's body, without `savePath` (docs/api.md, "One-shot conversions"). */
+export type ConvertStep = DocumentAction | PageAction;
+
+export interface ConvertOptions {
+  /** A bundle's other files (parts `asset`, docs/api.md#bundles). */
+  assets?: FilePart[];
+  /** The steps' own files, given to every step: the image of an `ImageStampAction`, the pages of an `InsertAttachedPagesAction`. */
+  attachments?: FilePart[];
+  /** `Prefer`: `respond-async` runs it as a job (followed here to its end), `respond-async, wait=N` answers the file if done within N s. */
+  prefer?: string;
+  /** The password of an encrypted PDF input (`X-Service-DocumentPassword`). */
+  password?: string;
+  /** Office conversion options (`pageRange`, `landscape`, `sheet`, `notesPages`, `pdfa`). */
+  query?: Record<string, string | number | boolean>;
+  signal?: AbortSignal;
+  /** Called with each event of the job, when the conversion became one. */
+  onEvent?: (event: JobEvent) => void;
+}
+
+/** What a one-shot conversion gave: the result's bytes, name and type, and the job when it ran as one. */
+export interface ConvertResult {
+  data: Uint8Array;
+  /** The result's file name (`minutes.pdf` for `minutes.docx`), from `Content-Disposition`. */
+  name: string | undefined;
+  mediaType: string;
   job?: Job;
 }
 
@@ -125,6 +156,14 @@ function toBlob(data: FileData, type?: string): Blob {
   // pool), and Buffer's slice() is a view, not a copy.
   const bytes = data instanceof Uint8Array ? new Uint8Array(data) : new Uint8Array(data.slice(0));
   return new Blob([bytes.buffer as ArrayBuffer], type ? { type } : {});
+}
+
+/** The file name of a `Content-Disposition` (RFC 6266): `filename*` when there is one, else `filename`. */
+function dispositionName(header: string | null): string | undefined {
+  if (!header) return undefined;
+  const extended = /filename\*\s*=\s*UTF-8''([^;\s]+)/i.exec(header)?.[1];
+  if (extended) return decodeURIComponent(extended);
+  return /filename\s*=\s*"((?:[^"\\]|\\.)*)"/i.exec(header)?.[1]?.replace(/\\(.)/g, '$1') ?? /filename\s*=\s*([^;\s]+)/i.exec(header)?.[1];
 }
 
 /** A job's id from the job itself, its id, or its URL (the `Location` of a 202). */
@@ -261,6 +300,57 @@ export class PdfServiceClient {
       body: JSON.stringify(action),
     });
     return this.writeResult(response);
+  }
+
+  /**
+   * Converts without storing anything (`POST /convert`, docs/api.md "One-shot conversions"): `file` (a PDF, an
+   * image, an Office document) converted to PDF, then `steps` run on it in order (`[{ PDFAConvertAction: { profile:
+   * 'pdfa2b' } }, { OptimizeAction: { profileName: 'lossless' } }]`), the result answered. When it runs as a job
+   * (202: `prefer: 'respond-async'`, or large files), the job is followed over SSE to its end and its result
+   * downloaded (`GET /jobs/{id}/result`); a step the service refuses, or a job that failed, throws PdfServiceError.
+   */
+  async convert(file: FilePart, steps: ConvertStep[] = [], options: ConvertOptions = {}): Promise<ConvertResult> {
+    const form = new FormData();
+    form.append('file', toBlob(file.data, file.type ?? mediaTypeOf(file.name)), file.name);
+    for (const asset of options.assets ?? []) form.append('asset', toBlob(asset.data, asset.type ?? mediaTypeOf(asset.name)), asset.name);
+    if (steps.length > 0) form.append('steps', JSON.stringify(steps));
+    for (const attachment of options.attachments ?? []) form.append('attachment', toBlob(attachment.data, attachment.type ?? mediaTypeOf(attachment.name)), attachment.name);
+    const response = await this.request('POST', '/convert', {
+      // The result, or (202) the job as JSON; a problem is JSON either way.
+      headers: { ...this.writeHeaders(options), Accept: 'application/pdf, application/json' },
+      body: form,
+      ...(options.query ? { query: options.query } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    if (response.status !== 202) return this.fileOf(response);
+    const job = await this.waitForJob((await response.json()) as Job, {
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    });
+    const result = await this.request('GET', `/jobs/${encodeURIComponent(job.id)}/result`, { ...(options.signal ? { signal: options.signal } : {}) });
+    return { ...(await this.fileOf(result)), job };
+  }
+
+  private async fileOf(response: Response): Promise<ConvertResult> {
+    return {
+      data: new Uint8Array(await response.arrayBuffer()),
+      name: dispositionName(response.headers.get('content-disposition')),
+      mediaType: (response.headers.get('content-type') ?? 'application/octet-stream').split(';')[0]!.trim(),
+    };
+  }
+
+  /**
+   * Signs the signature field `fieldName` with a PKCS#12 key store (`POST
+   * /documents/{filePath}.pdf/fields/signature-fields/{fieldName}/signature`, docs/signing.md); `signature` holds
+   * its options (`keystorePassword`, `signReason`, `createField` to make an invisible field, …). Answers the field.
+   */
+  async sign(documentPath: string, fieldName: string, keystore: FileData, signature: SignRequest, options: Pick<WriteOptions, 'ifMatch' | 'password'> = {}): Promise<SignatureFieldModel> {
+    const form = new FormData();
+    form.append('signature', new Blob([JSON.stringify(signature)], { type: 'application/json' }));
+    form.append('file', toBlob(keystore, 'application/x-pkcs12'), 'keystore.p12');
+    const fieldPath = `${encodePath(documentPath)}/fields/signature-fields/${encodeURIComponent(fieldName)}/signature`;
+    const response = await this.request('POST', `/documents/${fieldPath}`, { headers: this.writeHeaders(options), body: form });
+    return (await response.json()) as SignatureFieldModel;
   }
 
   /** The document model (`GET /documents/{filePath}.pdf` with `Accept: application/json`). */

@@ -2,7 +2,7 @@
 problem documents), and the generated API in ``pdfservice_client.generated`` (``.api``: one module per operation,
 ``.models``: the schemas)."""
 
-from .client import API_PREFIX, JobEvent, PdfService, WriteResult, media_type_of
+from .client import API_PREFIX, ConvertResult, JobEvent, PdfService, WriteResult, media_type_of
 from .errors import PdfServiceError
 
-__all__ = ["API_PREFIX", "JobEvent", "PdfService", "PdfServiceError", "WriteResult", "media_type_of"]
+__all__ = ["API_PREFIX", "ConvertResult", "JobEvent", "PdfService", "PdfServiceError", "WriteResult", "media_type_of"]

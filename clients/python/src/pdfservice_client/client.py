@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import json
 import mimetypes
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from os import PathLike
 from pathlib import Path
 from typing import Any, BinaryIO, Union
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 import httpx
 
@@ -107,6 +108,40 @@ class WriteResult:
 
 
 @dataclass
+class ConvertResult:
+    """What a one-shot conversion gave: the result's bytes, name (``minutes.pdf`` for ``minutes.docx``) and media
+    type, and the job when it ran as one."""
+
+    content: bytes
+    name: str | None
+    media_type: str
+    job: dict[str, Any] | None = None
+
+
+#: A file to send: ``(name, data)`` or ``(name, data, media type)``.
+FilePart = Union[tuple[str, FileData], tuple[str, FileData, str]]
+
+
+def _part(file: FilePart) -> tuple[str, bytes, str]:
+    name, data = file[0], file[1]
+    return (name, _read(data), file[2] if len(file) > 2 else media_type_of(name))  # type: ignore[misc]
+
+
+def _disposition_name(header: str | None) -> str | None:
+    """The file name of a ``Content-Disposition`` (RFC 6266): ``filename*`` when there is one, else ``filename``."""
+    if not header:
+        return None
+    extended = re.search(r"filename\*\s*=\s*UTF-8''([^;\s]+)", header, re.IGNORECASE)
+    if extended:
+        return unquote(extended.group(1))
+    quoted = re.search(r'filename\s*=\s*"((?:[^"\\]|\\.)*)"', header, re.IGNORECASE)
+    if quoted:
+        return re.sub(r"\\(.)", r"\1", quoted.group(1))
+    plain = re.search(r"filename\s*=\s*([^;\s]+)", header, re.IGNORECASE)
+    return plain.group(1) if plain else None
+
+
+@dataclass
 class JobEvent:
     """One event of ``GET /jobs/{id}/events``: its number, its kind (``state``, ``progress``, ``end``) and the job."""
 
@@ -192,16 +227,13 @@ class PdfService:
         response = self.request("PUT", f"/documents/{_encode_path(document_path)}", content=_read(data), headers=headers, params=params)
         return self._write_result(response)
 
-    def upload_form(self, folder_path: str, file: tuple[str, FileData] | tuple[str, FileData, str], *, naming_mode: int | None = None,
-                    assets: list[tuple[str, FileData]] | None = None, prefer: str | None = None, params: Mapping[str, Any] | None = None) -> WriteResult:
+    def upload_form(self, folder_path: str, file: FilePart, *, naming_mode: int | None = None,
+                    assets: list[FilePart] | None = None, prefer: str | None = None, params: Mapping[str, Any] | None = None) -> WriteResult:
         """Stores a file into a folder by form (``POST /documents/{folderPath}``, multipart), named after the file
         (``memo.docx`` becomes ``memo.pdf``). ``file`` is ``(name, data)`` or ``(name, data, type)``; ``assets`` go as
         the parts of a bundle (docs/api.md#bundles); ``naming_mode`` 0 fails on an existing name (409), 1
         overwrites, 2 appends a random number."""
-        name, data = file[0], file[1]
-        parts: list[tuple[str, tuple[str, bytes, str]]] = [("file", (name, _read(data), file[2] if len(file) > 2 else media_type_of(name)))]  # type: ignore[misc]
-        for asset_name, asset_data in assets or []:
-            parts.append(("asset", (asset_name, _read(asset_data), media_type_of(asset_name))))
+        parts = [("file", _part(file))] + [("asset", _part(asset)) for asset in assets or []]
         query = dict(params or {})
         if naming_mode is not None:
             query["namingMode"] = naming_mode
@@ -217,6 +249,52 @@ class PdfService:
         """Runs a page action (``POST /documents/{filePath}.pdf/pages``)."""
         response = self.request("POST", f"/documents/{_encode_path(document_path)}/pages", json=dict(action), headers=self._write_headers(prefer, if_match))
         return self._write_result(response)
+
+    def convert(self, file: FilePart, steps: list[Mapping[str, Any]] | None = None, *, assets: list[FilePart] | None = None,
+                attachments: list[FilePart] | None = None, prefer: str | None = None, password: str | None = None,
+                params: Mapping[str, Any] | None = None) -> ConvertResult:
+        """Converts without storing anything (``POST /convert``, docs/api.md "One-shot conversions"): ``file`` (a PDF,
+        an image, an Office document; ``(name, data)`` or ``(name, data, type)``) converted to PDF, then ``steps`` run
+        on it in order (``[{"PDFAConvertAction": {"profile": "pdfa2b"}}, {"OptimizeAction": {"profileName":
+        "lossless"}}]``), the result answered. ``assets`` are a bundle's other files, ``attachments`` the steps' own
+        files (an ``ImageStampAction``'s image); ``params`` the Office options. When it runs as a job (202:
+        ``prefer="respond-async"``, or large files), the job is followed over SSE to its end and its result
+        downloaded (``GET /jobs/{id}/result``); a step the service refuses, or a job that failed, raises
+        PdfServiceError."""
+        parts: list[tuple[str, Any]] = [("file", _part(file))]
+        parts += [("asset", _part(asset)) for asset in assets or []]
+        if steps:
+            parts.append(("steps", (None, json.dumps(list(steps)), "application/json")))
+        parts += [("attachment", _part(attachment)) for attachment in attachments or []]
+        headers = {**self._write_headers(prefer, None), "Accept": "application/pdf, application/json"}
+        if password is not None:
+            headers["X-Service-DocumentPassword"] = password
+        response = self.request("POST", "/convert", files=parts, headers=headers, params=params)
+        if response.status_code != 202:
+            return self._file_of(response)
+        job = self.wait_for_job(response.json())
+        result = self._file_of(self.request("GET", f"/jobs/{quote(str(job['id']), safe='')}/result"))
+        result.job = job
+        return result
+
+    @staticmethod
+    def _file_of(response: httpx.Response) -> ConvertResult:
+        media_type = response.headers.get("content-type", "application/octet-stream").split(";")[0].strip()
+        return ConvertResult(response.content, _disposition_name(response.headers.get("content-disposition")), media_type)
+
+    def sign(self, document_path: str, field_name: str, keystore: FileData, signature: Mapping[str, Any], *,
+             if_match: str | None = None, password: str | None = None) -> dict[str, Any]:
+        """Signs the signature field ``field_name`` with a PKCS#12 key store (``POST
+        /documents/{filePath}.pdf/fields/signature-fields/{fieldName}/signature``, docs/signing.md); ``signature`` holds
+        its options (``keystorePassword``, ``signReason``, ``createField`` to make an invisible field, ...). Answers
+        the field."""
+        parts = [("signature", (None, json.dumps(dict(signature)), "application/json")),
+                 ("file", ("keystore.p12", _read(keystore), "application/x-pkcs12"))]
+        headers = self._write_headers(None, if_match)
+        if password is not None:
+            headers["X-Service-DocumentPassword"] = password
+        field_path = f"{_encode_path(document_path)}/fields/signature-fields/{quote(field_name, safe='')}/signature"
+        return self.request("POST", f"/documents/{field_path}", files=parts, headers=headers).json()
 
     def document(self, document_path: str, *, password: str | None = None) -> dict[str, Any]:
         """The document model (``GET /documents/{filePath}.pdf`` with ``Accept: application/json``)."""

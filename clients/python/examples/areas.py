@@ -1,0 +1,103 @@
+"""The Python beside the shell examples of docs/getting-started.md, jobs.md, ocr.md, pdfa.md, pages.md, signing.md
+and stamps.md, and the principal calls of the pages that show none (annotations.md, forms.md, redaction.md,
+permissions.md, optimize.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
+test/clients/python.test.ts runs it against a started service with the built wheel, in a folder holding q1.pdf,
+letter.png, minutes.docx, claim.pdf (a form) and jane.p12."""
+import os
+from pathlib import Path
+
+from pdfservice_client import PdfService
+
+client = PdfService(os.environ.get("PDF_URL", "http://127.0.0.1:8080"))
+client.login(os.environ.get("PDF_USER", "admin"), os.environ["PDF_PASSWORD"])
+# What the pages' set-up blocks store: a report, a scanned page, a contract with an empty signature field
+for folder in ("reports/2026", "scans", "archive", "contracts", "start"):
+    client.create_folder(folder)
+client.upload("reports/2026/q1.pdf", Path("q1.pdf"))
+client.upload("scans/letter.pdf", Path("letter.png"))
+client.upload("archive/contract.pdf", Path("q1.pdf"))
+client.upload("contracts/c1.pdf", Path("q1.pdf"))
+client.upload("reports/2026/annex.pdf", Path("q1.pdf"))
+client.create_folder("forms")
+client.upload("forms/claim.pdf", Path("claim.pdf"))
+client.request("PUT", "/documents/contracts/c1.pdf/fields/signature-fields/approval",
+               json={"widget": [{"pageIndex": 0, "rectangle": {"x": 100, "y": 100, "width": 200, "height": 50}}]})
+
+# The scan converted to PDF and OCR'd in one request (nothing stored), stored, signed in a new field, downloaded
+letter = client.convert(("letter.png", Path("letter.png")), [{"OCRAction": {"language": "eng"}}])
+client.upload("start/letter.pdf", letter.content, content_type="application/pdf")
+client.sign("start/letter.pdf", "approval", Path("jane.p12"), {"keystorePassword": "secret", "signReason": "Approved", "createField": True})
+Path("letter.pdf").write_bytes(client.download("start/letter.pdf"))
+
+# An action started as a job (202), its events followed over Server-Sent Events to the end
+flatten = client.action("reports/2026/q1.pdf", {"FlattenAnnotationsAction": {"savePath": "archive/q1-flat.pdf"}}, prefer="respond-async")
+for event in client.follow_job(flatten.job):
+    print("job", event.event, event.job["state"])
+
+# OCR: a job by default; prefer="wait=300" waits for its end (done() follows the job if it took longer)
+ocr = client.page_action("scans/letter.pdf", {"OCRAction": {"language": "eng", "savePath": "scans/letter-ocr.pdf"}}, prefer="wait=300")
+print("OCR:", client.done(ocr)["path"])
+Path("letter-ocr.pdf").write_bytes(client.download("scans/letter-ocr.pdf"))
+
+# Is it PDF/A-2b? veraPDF's verdict, with every failed rule; then a PDF/A-2b copy
+verdict = client.request("GET", "/documents/archive/contract.pdf/preflight-results", params={"profile": "pdfa2b"}).json()
+print("PDF/A-2b:", "true" if verdict["compliant"] else "false")
+pdfa = client.action("archive/contract.pdf", {"PDFAConvertAction": {"profile": "pdfa2b", "savePath": "archive/contract-pdfa.pdf"}}, prefer="wait=120")
+print("PDF/A copy:", client.done(pdfa)["path"])
+
+# The pages, the document's text (as pdftotext gives it), a page drawn as a PNG
+pages = client.request("GET", "/documents/reports/2026/q1.pdf/pages").json()
+print("pages:", len(pages["pages"]))
+Path("q1.txt").write_text(client.request("GET", "/documents/reports/2026/q1.pdf/text", headers={"Accept": "text/plain"}).text)
+Path("page1.png").write_bytes(client.request("GET", "/documents/reports/2026/q1.pdf/pages/0/image", params={"dpi": 150}).content)
+
+# Sign the field "approval" with a PKCS#12 key store
+field = client.sign("contracts/c1.pdf", "approval", Path("jane.p12"), {"keystorePassword": "secret", "signReason": "Approved"})
+print("signed by", field["signature"]["signerCommonName"])
+
+# A text stamp on every page (ImageStampAction takes its image in a multipart body: docs/stamps.md)
+client.page_action("reports/2026/q1.pdf", {
+    "TextStampAction": {"text": "CONFIDENTIAL", "x": 150, "y": 300, "fontSize": 60, "color": 16711680, "rotation": 45, "transparency": 0.6},
+})
+Path("q1-stamped.pdf").write_bytes(client.download("reports/2026/q1.pdf"))
+
+# Annotations imported from XFDF (a note named note-1 on the first page), then listed by subtype
+xfdf = """<?xml version="1.0" encoding="UTF-8"?>
+<xfdf xmlns="http://ns.adobe.com/xfdf/"><annots>
+  <text name="note-1" page="0" rect="500,700,520,720" title="Jane Doe"><contents>Check the totals</contents></text>
+</annots></xfdf>"""
+client.request("POST", "/documents/reports/2026/q1.pdf/annotations/content", content=xfdf, headers={"Content-Type": "application/vnd.adobe.xfdf"})
+notes = client.request("GET", "/documents/reports/2026/q1.pdf/annotations", params={"subtype": "text"}).json()
+print("notes:", ", ".join(a["name"] for a in notes["annotations"]))
+
+# Redaction: mark every match of a term, then apply: the text is removed, verified, and reported
+marked = client.request("POST", "/documents/reports/2026/annex.pdf/annotations/redaction", json={"searchText": "page 2", "overlayText": "[redacted]"})
+print("marked:", marked.json()["count"])
+client.action("reports/2026/annex.pdf", {"ApplyRedactionsAction": {}})
+Path("annex-redacted.pdf").write_bytes(client.download("reports/2026/annex.pdf"))
+
+# Protect a document with an open password (AES-256), then read it with that password
+client.request("PUT", "/documents/archive/contract.pdf/permissions/password-permissions",
+               json={"openPassword": "open-me", "permissionsPassword": "owner-only", "extractTextAllowed": False})
+print("encrypted:", "true" if client.document("archive/contract.pdf", password="open-me")["encrypted"] else "false")
+
+# Optimize by a profile into a copy; the answer's report gives the sizes (never larger: nothing written then)
+optimized = client.action("reports/2026/q1.pdf", {"OptimizeAction": {"profileName": "ebook", "savePath": "small/q1.pdf"}})
+print("optimized:", client.done(optimized)["path"])
+
+# Page structure: pages of another stored document inserted after the first, one page turned, two extracted
+client.page_action("reports/2026/q1.pdf", {"InsertUploadedPagesAction": {"appendFilePath": "reports/2026/annex.pdf", "pageRange": "1-2", "pageIndex": 1}})
+client.page_action("reports/2026/q1.pdf", {"RotatePagesAction": {"pageRange": "2", "rotation": 90}})
+summary = client.page_action("reports/2026/q1.pdf", {"ExtractPagesAction": {"pageRange": "1-2", "savePath": "reports/2026/summary.pdf"}})
+print("summary:", summary.document["pageCount"], "pages")
+
+# A Word file converted on upload with an option: PDF/A-2b written by LibreOffice, checked by veraPDF; wait for its job
+minutes = client.upload("reports/2026/minutes.pdf", Path("minutes.docx"), prefer="wait=120", params={"pdfa": "pdfa2b"})
+Path("minutes-pdfa.pdf").write_bytes(client.download(client.done(minutes)["path"]))
+
+# Form fields: list them, set one, export the field data as XFDF, flatten into a copy
+form = client.request("GET", "/documents/forms/claim.pdf/fields").json()
+print("fields:", len(form["fields"]))
+client.request("PUT", "/documents/forms/claim.pdf/fields/person.name", json={"value": "Jane Doe"})
+Path("claim.xfdf").write_text(client.request("GET", "/documents/forms/claim.pdf/fields/content", params={"exportEmptyFields": "true"}).text)
+client.action("forms/claim.pdf", {"FlattenFieldsAction": {"savePath": "forms/claim-flat.pdf"}})

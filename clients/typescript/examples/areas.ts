@@ -1,0 +1,117 @@
+/**
+ * The TypeScript beside the shell examples of docs/getting-started.md, jobs.md, ocr.md, pdfa.md, pages.md,
+ * signing.md and stamps.md, and the principal calls of the pages that show none (annotations.md, forms.md,
+ * redaction.md, permissions.md, optimize.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
+ * test/clients/typescript.test.ts compiles it against the packed client and runs it against a started service, in a
+ * folder holding q1.pdf, letter.png, minutes.docx, claim.pdf (a form) and jane.p12.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { PdfServiceClient } from '@pdfservice/client';
+
+const client = new PdfServiceClient({ baseUrl: process.env.PDF_URL ?? 'http://127.0.0.1:8080' });
+await client.login(process.env.PDF_USER ?? 'admin', process.env.PDF_PASSWORD ?? '');
+// What the pages' set-up blocks store: a report, a scanned page, a contract with an empty signature field
+for (const folder of ['reports/2026', 'scans', 'archive', 'contracts', 'start']) await client.createFolder(folder);
+await client.upload('reports/2026/q1.pdf', await readFile('q1.pdf'));
+await client.upload('scans/letter.pdf', await readFile('letter.png'), { fileName: 'letter.png' });
+await client.upload('archive/contract.pdf', await readFile('q1.pdf'));
+await client.upload('contracts/c1.pdf', await readFile('q1.pdf'));
+await client.upload('reports/2026/annex.pdf', await readFile('q1.pdf'));
+await client.createFolder('forms');
+await client.upload('forms/claim.pdf', await readFile('claim.pdf'));
+await client.request('PUT', '/documents/contracts/c1.pdf/fields/signature-fields/approval', {
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify({ widget: [{ pageIndex: 0, rectangle: { x: 100, y: 100, width: 200, height: 50 } }] }),
+});
+
+// The scan converted to PDF and OCR'd in one request (nothing stored), stored, signed in a new field, downloaded
+const letter = await client.convert({ name: 'letter.png', data: await readFile('letter.png') }, [{ OCRAction: { language: 'eng' } }]);
+await client.upload('start/letter.pdf', letter.data, { type: 'application/pdf' });
+await client.sign('start/letter.pdf', 'approval', await readFile('jane.p12'), { keystorePassword: 'secret', signReason: 'Approved', createField: true });
+await writeFile('letter.pdf', await client.download('start/letter.pdf'));
+
+// An action started as a job (202), its events followed over Server-Sent Events to the end
+const flatten = await client.action('reports/2026/q1.pdf', { FlattenAnnotationsAction: { savePath: 'archive/q1-flat.pdf' } }, { prefer: 'respond-async' });
+for await (const event of client.followJob(flatten.job!)) {
+  console.log('job', event.event, event.job.state);
+}
+
+// OCR: a job by default; prefer 'wait=300' waits for its end (done() follows the job if it took longer)
+const ocr = await client.pageAction('scans/letter.pdf', { OCRAction: { language: 'eng', savePath: 'scans/letter-ocr.pdf' } }, { prefer: 'wait=300' });
+console.log('OCR:', (await client.done(ocr)).path);
+await writeFile('letter-ocr.pdf', await client.download('scans/letter-ocr.pdf'));
+
+// Is it PDF/A-2b? veraPDF's verdict, with every failed rule; then a PDF/A-2b copy
+const { data: verdict } = await client.api.GET('/pdfservice/v1/documents/{filePath}.pdf/preflight-results', {
+  params: { path: { filePath: 'archive/contract' }, query: { profile: 'pdfa2b' } },
+});
+console.log('PDF/A-2b:', verdict?.compliant);
+const pdfa = await client.action('archive/contract.pdf', { PDFAConvertAction: { profile: 'pdfa2b', savePath: 'archive/contract-pdfa.pdf' } }, { prefer: 'wait=120' });
+console.log('PDF/A copy:', (await client.done(pdfa)).path);
+
+// The pages, the document's text (as pdftotext gives it), a page drawn as a PNG
+const { data: pages } = await client.api.GET('/pdfservice/v1/documents/{filePath}.pdf/pages', { params: { path: { filePath: 'reports/2026/q1' } } });
+console.log('pages:', pages?.pages.length);
+const text = await client.request('GET', '/documents/reports/2026/q1.pdf/text', { headers: { Accept: 'text/plain' } });
+await writeFile('q1.txt', await text.text());
+const image = await client.request('GET', '/documents/reports/2026/q1.pdf/pages/0/image', { query: { dpi: 150 } });
+await writeFile('page1.png', new Uint8Array(await image.arrayBuffer()));
+
+// Sign the field "approval" with a PKCS#12 key store
+const field = await client.sign('contracts/c1.pdf', 'approval', await readFile('jane.p12'), { keystorePassword: 'secret', signReason: 'Approved' });
+console.log('signed by', field.signature?.signerCommonName);
+
+// A text stamp on every page (ImageStampAction takes its image in a multipart body: docs/stamps.md)
+await client.pageAction('reports/2026/q1.pdf', {
+  TextStampAction: { text: 'CONFIDENTIAL', x: 150, y: 300, fontSize: 60, color: 16711680, rotation: 45, transparency: 0.6 },
+});
+await writeFile('q1-stamped.pdf', await client.download('reports/2026/q1.pdf'));
+
+// Annotations imported from XFDF (a note named note-1 on the first page), then listed by subtype
+const xfdf = `<?xml version="1.0" encoding="UTF-8"?>
+<xfdf xmlns="http://ns.adobe.com/xfdf/"><annots>
+  <text name="note-1" page="0" rect="500,700,520,720" title="Jane Doe"><contents>Check the totals</contents></text>
+</annots></xfdf>`;
+await client.request('POST', '/documents/reports/2026/q1.pdf/annotations/content', { headers: { 'Content-Type': 'application/vnd.adobe.xfdf' }, body: xfdf });
+const { data: notes } = await client.api.GET('/pdfservice/v1/documents/{filePath}.pdf/annotations', {
+  params: { path: { filePath: 'reports/2026/q1' }, query: { subtype: 'text' } },
+});
+console.log('notes:', notes?.annotations.map((a) => a.name).join(', '));
+
+// Redaction: mark every match of a term, then apply: the text is removed, verified, and reported
+const marked = await client.request('POST', '/documents/reports/2026/annex.pdf/annotations/redaction', {
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify({ searchText: 'page 2', overlayText: '[redacted]' }),
+});
+console.log('marked:', ((await marked.json()) as { count: number }).count);
+await client.action('reports/2026/annex.pdf', { ApplyRedactionsAction: {} });
+await writeFile('annex-redacted.pdf', await client.download('reports/2026/annex.pdf'));
+
+// Protect a document with an open password (AES-256), then read it with that password
+await client.request('PUT', '/documents/archive/contract.pdf/permissions/password-permissions', {
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify({ openPassword: 'open-me', permissionsPassword: 'owner-only', extractTextAllowed: false }),
+});
+console.log('encrypted:', (await client.document('archive/contract.pdf', { password: 'open-me' })).encrypted);
+
+// Optimize by a profile into a copy; the answer's report gives the sizes (never larger: nothing written then)
+const optimized = await client.action('reports/2026/q1.pdf', { OptimizeAction: { profileName: 'ebook', savePath: 'small/q1.pdf' } });
+console.log('optimized:', (await client.done(optimized)).path);
+
+// Page structure: pages of another stored document inserted after the first, one page turned, two extracted
+await client.pageAction('reports/2026/q1.pdf', { InsertUploadedPagesAction: { appendFilePath: 'reports/2026/annex.pdf', pageRange: '1-2', pageIndex: 1 } });
+await client.pageAction('reports/2026/q1.pdf', { RotatePagesAction: { pageRange: '2', rotation: 90 } });
+const summary = await client.pageAction('reports/2026/q1.pdf', { ExtractPagesAction: { pageRange: '1-2', savePath: 'reports/2026/summary.pdf' } });
+console.log('summary:', summary.document?.pageCount, 'pages');
+
+// A Word file converted on upload with an option: PDF/A-2b written by LibreOffice, checked by veraPDF; wait for its job
+const minutes = await client.upload('reports/2026/minutes.pdf', await readFile('minutes.docx'), { fileName: 'minutes.docx', prefer: 'wait=120', query: { pdfa: 'pdfa2b' } });
+await writeFile('minutes-pdfa.pdf', await client.download((await client.done(minutes)).path));
+
+// Form fields: list them, set one, export the field data as XFDF, flatten into a copy
+const { data: form } = await client.api.GET('/pdfservice/v1/documents/{filePath}.pdf/fields', { params: { path: { filePath: 'forms/claim' } } });
+console.log('fields:', form?.fields.length);
+await client.request('PUT', '/documents/forms/claim.pdf/fields/person.name', { headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ value: 'Jane Doe' }) });
+const data = await client.request('GET', '/documents/forms/claim.pdf/fields/content', { query: { exportEmptyFields: true } });
+await writeFile('claim.xfdf', await data.text());
+await client.action('forms/claim.pdf', { FlattenFieldsAction: { savePath: 'forms/claim-flat.pdf' } });
