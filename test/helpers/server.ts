@@ -99,6 +99,9 @@ export async function startServer(options: { env?: Record<string, string>; dataD
       if (!line) return;
       output.push(line);
       if (output.length > 5000) output.splice(0, 1000);
+      // Only the start line is looked for: parsing every line (one or two per request) made a load generator in the
+      // same process (a bench) slower against the service than against a peer that logs nothing.
+      if (!line.includes('"listening"')) return;
       try {
         const entry = JSON.parse(line) as { msg?: string; url?: string };
         if (entry.msg === 'listening' && entry.url) {
