@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startServer, type TestServer } from '../test/helpers/server.js';
 import { FORM_WIDGETS, makeBenchDocument } from './fixtures.js';
+import type { LoadOptions, LoadResult } from './load-process.js';
 import { groupBySize, median, oursOf, pagesLabel, peerOf, percentile, repetitions, sizes, startBareServer, TARGET_PAGES, targetAt, timeCommand, timed } from './lib.js';
 
 /** One line of the report. JSON keeps these fields as they are (numbers in `unit`). */
@@ -46,19 +47,6 @@ export interface Row {
   refSpread?: [number, number];
   refName?: string;
   refRatioSpread?: [number, number];
-}
-
-interface LoadOptions {
-  url: string;
-  connections: number;
-  duration: number;
-  headers?: Record<string, string>;
-}
-interface LoadResult {
-  requests: { average: number };
-  errors: number;
-  timeouts: number;
-  non2xx: number;
 }
 
 const PER_PAGE = 20;

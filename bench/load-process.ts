@@ -6,24 +6,25 @@
  */
 import { createRequire } from 'node:module';
 
-interface Options {
+/** What `load` asks for (bench/annotations.ts imports the types only: importing this module runs the load). */
+export interface LoadOptions {
   url: string;
   connections: number;
   duration: number;
   headers?: Record<string, string>;
 }
-interface Result {
+export interface LoadResult {
   requests: { average: number };
   errors: number;
   timeouts: number;
   non2xx: number;
 }
 // autocannon ships no type declarations: loaded through require, the part used here typed.
-const autocannon = createRequire(import.meta.url)('autocannon') as (options: Options) => PromiseLike<Result> & {
+const autocannon = createRequire(import.meta.url)('autocannon') as (options: LoadOptions) => PromiseLike<LoadResult> & {
   on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): unknown;
 };
 
-const options = JSON.parse(process.argv[2]!) as Options;
+const options = JSON.parse(process.argv[2]!) as LoadOptions;
 // Latencies from the response events: autocannon's own percentiles are whole milliseconds.
 const latencies: number[] = [];
 const statuses: Record<number, number> = {};

@@ -119,8 +119,8 @@ export class FilesystemStore implements DocumentStore {
    *
    * This one stat is synchronous, on the event loop: it is of a file this process touched a moment ago, whose inode
    * the kernel has in memory, and takes a few microseconds, where a trip to libuv's thread pool (wake a thread, stat,
-   * wake the loop) took about 150 us of the loop's time per request under load and was most of what a warm read cost
-   * beyond the HTTP layer (bench/results/issue38-listing-2026-11-29.md). It is still made for every request, so a
+   * wake the loop) showed as about 150 us of the loop's time per request under load, mostly the loop descheduled after
+   * waking the thread on a busy machine (bench/results/issue38-listing-2026-11-29.md). It is still made for every request, so a
    * version written by another instance on a shared data folder is seen at once.
    */
   private knownStat(p: StoredPath): DocumentStat | undefined {
