@@ -6,14 +6,15 @@
  * and latency at 32 concurrent connections next to a bare Fastify route, all
  * in the same run.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { startServer, type TestServer } from '../test/helpers/server.js';
 import { FORM_WIDGETS, makeBenchDocument } from './fixtures.js';
+import type { LoadOptions, LoadResult } from './load-process.js';
 import { groupBySize, median, oursOf, pagesLabel, peerOf, percentile, repetitions, sizes, startBareServer, TARGET_PAGES, targetAt, timeCommand, timed } from './lib.js';
 
 /** One line of the report. JSON keeps these fields as they are (numbers in `unit`). */
@@ -48,27 +49,10 @@ export interface Row {
   refRatioSpread?: [number, number];
 }
 
-interface LoadOptions {
-  url: string;
-  connections: number;
-  duration: number;
-  headers?: Record<string, string>;
-}
-interface LoadResult {
-  requests: { average: number };
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-}
-// autocannon ships no type declarations, and a default import of an untyped package
-// fails under strict: load it through require and type the part used here. Its
-// result is an EventEmitter that is also a promise of the results.
-const autocannon = createRequire(import.meta.url)('autocannon') as (options: LoadOptions) => PromiseLike<LoadResult> & {
-  on(event: 'response', listener: (client: unknown, statusCode: number, resBytes: number, responseTime: number) => void): unknown;
-};
-
 const PER_PAGE = 20;
 export const CONNECTIONS = 32;
+const LOAD_SCRIPT = fileURLToPath(new URL('./load-process.js', import.meta.url));
+const execFileAsync = promisify(execFile);
 // bench/ is not copied into dist/, so the script is found next to the sources.
 export const PEER_SCRIPT = fileURLToPath(new URL('../../bench/mutool-list-annotations.js', import.meta.url));
 
@@ -211,24 +195,18 @@ export async function runAnnotationsBench(quick: boolean): Promise<Row[]> {
 }
 
 /**
- * Runs autocannon and fails loudly on any error or non-2xx reply, which would make the
- * figures meaningless. Latencies are collected from its response events because its own
+ * Runs autocannon, in a process of its own (bench/load-process.ts says why), and fails loudly on any error or non-2xx
+ * reply, which would make the figures meaningless. Latencies are collected from its response events because its own
  * percentiles are whole milliseconds, which reads as 0 ms for the bare route.
  */
 export async function load(options: LoadOptions): Promise<LoadResult & { latencies: number[] }> {
-  const latencies: number[] = [];
-  const refusals = new Map<number, number>();
-  const instance = autocannon(options);
-  instance.on('response', (_client, status, _bytes, responseTime) => {
-    latencies.push(responseTime);
-    if (status >= 300) refusals.set(status, (refusals.get(status) ?? 0) + 1);
-  });
-  const result = await instance;
+  const { stdout } = await execFileAsync(process.execPath, [LOAD_SCRIPT, JSON.stringify(options)], { maxBuffer: 64 * 1024 * 1024 });
+  const result = JSON.parse(stdout) as LoadResult & { latencies: number[]; statuses: Record<string, number> };
   if (result.errors || result.timeouts || result.non2xx) {
-    const statuses = [...refusals].map(([status, count]) => `${count} x ${status}`).join(', ');
+    const statuses = Object.entries(result.statuses).map(([status, count]) => `${count} x ${status}`).join(', ');
     throw new Error(`autocannon on ${options.url}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx replies (${statuses})`);
   }
-  return { ...result, latencies: latencies.sort((a, b) => a - b) };
+  return { ...result, latencies: result.latencies.sort((a, b) => a - b) };
 }
 
 /** The service's own time for each request: `responseTime` in its "request completed" log line. */

@@ -8,8 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { TestServer } from '../test/helpers/server.js';
+import { fileURLToPath } from 'node:url';
+import { startServer as startOurServer, type TestServer } from '../test/helpers/server.js';
 import type { Build } from './issue38.js';
 
 /** The repository this bench was compiled from (dist/bench/ is two levels down). */
@@ -39,12 +39,13 @@ export async function buildRef(ref: string): Promise<{ build: Build; remove: () 
       execFileSync(process.execPath, [path.join(dir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: dir, stdio: 'inherit' });
     } catch (error) {
       // tsc writes its output despite type errors; a build that runs is enough to measure it.
-      if (!existsSync(path.join(dir, 'dist', 'test', 'helpers', 'server.js'))) throw error;
+      if (!existsSync(path.join(dir, 'dist', 'src', 'main.js'))) throw error;
       console.error(`--compare: tsc reported errors in ${ref}; measuring the output it wrote`);
     }
-    const helpers = (await import(pathToFileURL(path.join(dir, 'dist', 'test', 'helpers', 'server.js')).href)) as { startServer: Build['startServer'] };
-    // The other build's test server, with the same idle keep-alive as ours (older builds closed idle connections after 10 s).
-    const startServer = (options: { env?: Record<string, string> } = {}): Promise<TestServer> => helpers.startServer({ ...options, env: { PDFSERVICE_KEEP_ALIVE_TIMEOUT_MS: '600000', ...options.env } });
+    // The other build's service, started by this checkout's test helper, so that both sides are started and their output
+    // read alike (an older helper parsed every log line in the bench process); the idle keep-alive is the helper's.
+    const main = path.join(dir, 'dist', 'src', 'main.js');
+    const startServer = (options: { env?: Record<string, string> } = {}): Promise<TestServer> => startOurServer({ ...options, main });
     return { build: { name: `${ref} (${sha.slice(0, 8)})`, startServer }, remove };
   } catch (error) {
     remove();

@@ -91,7 +91,7 @@ export const SERVICE: SettingsFeature<ServiceSettings> = {
       default: 64 * MiB,
       parse: integer(1024, 8 * 1024 * MiB),
     },
-    logLevel: { env: 'PDFSERVICE_LOG_LEVEL', doc: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`; logs are JSON lines with a request id, never passwords or document content (secret-looking query values in logged URLs are `[REDACTED]`, docs/api.md)', default: 'info', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') },
+    logLevel: { env: 'PDFSERVICE_LOG_LEVEL', doc: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`; logs are JSON lines with a request id (one line per request at `info`, its URL, status and time), never passwords or document content (secret-looking query values in logged URLs are `[REDACTED]`, docs/api.md)', default: 'info', parse: oneOf('fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent') },
     trustProxy: {
       env: 'PDFSERVICE_TRUST_PROXY',
       doc: "Which proxies may name the client in `X-Forwarded-For` (the address login throttling counts) and `X-Forwarded-Proto` (`Secure` cookies): their addresses or CIDRs, comma-separated (`127.0.0.1`, `10.0.0.0/8`, or `loopback`, `linklocal`, `uniquelocal`), or a number of proxy hops (`true` means 1). The header is read from its right end, never the client's own left-most entries. `false`: the connection's own address and scheme ([deployment.md](docs/deployment.md#behind-a-proxy))",

@@ -23,6 +23,7 @@ import { dropIgnoredQueryParameters, strictQuerystring } from './query.js';
 import { registerAuthHook } from './plugins/auth.js';
 import { registerCors } from './cors.js';
 import { redactQuerySecrets } from './log-redaction.js';
+import { RequestLog } from './request-log.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerSessionRoutes } from './routes/sessions.js';
 import { registerUserRoutes } from './routes/users.js';
@@ -83,6 +84,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
     },
     requestIdHeader: false,
+    // One line per request at info (request-log.ts).
+    logController: new RequestLog(),
     // Response serializers compiled on first use (src/http/serialization.ts).
     schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
     bodyLimit: config.maxBodyBytes,

@@ -123,7 +123,10 @@ test('problem documents and logs show the URL as the client sent it', async () =
     const reply = await raw('GET', `${target}?_=1764374400`, { accept: 'application/json' });
     assert.equal(reply.status, 404, `${target}: ${reply.text}`);
     assert.equal(reply.json().instance, target);
-    const logged = server.output.filter((l) => l.includes('"incoming request"') && l.includes(`"reqId":"${reply.json().requestId}"`));
+    // The request's one line at info (src/http/request-log.ts) is written when its answer has been sent: it may come a moment after.
+    const lineOf = () => server.output.filter((l) => l.includes('"request completed"') && l.includes(`"reqId":"${reply.json().requestId}"`));
+    for (let wait = 0; lineOf().length === 0 && wait < 50; wait++) await new Promise((r) => setTimeout(r, 20));
+    const logged = lineOf();
     assert.equal(logged.length, 1, `one log line for ${target}`);
     assert.equal(JSON.parse(logged[0]!).req.url, `${target}?_=1764374400`);
   }

@@ -45,7 +45,7 @@ export const TEST_STORE = process.env.PDFSERVICE_TEST_STORE === 'webdav' ? 'webd
  * login carries both the service rights and the DMS credentials), and stores
  * into the admin's home there.
  */
-export async function startServer(options: { env?: Record<string, string>; dataDir?: string; openFileLimit?: number; nodeFlags?: readonly string[] } = {}): Promise<TestServer> {
+export async function startServer(options: { env?: Record<string, string>; dataDir?: string; openFileLimit?: number; nodeFlags?: readonly string[]; main?: string } = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'pdfservice-test-')));
   let dav: DavServer | undefined;
   let storeEnv: Record<string, string> = {};
@@ -55,7 +55,8 @@ export async function startServer(options: { env?: Record<string, string>; dataD
   }
   const documentsDir = dav ? path.join(dav.root, 'home', ADMIN.username) : path.join(dataDir, 'documents');
   // Started as production starts it: with the service's Node.js options (src/start/node-flags.ts), unless a test says otherwise.
-  const node = [process.execPath, ...(options.nodeFlags ?? NODE_FLAGS), MAIN];
+  // `main`: another build's dist/src/main.js (the bench's --compare), started by this helper like ours.
+  const node = [process.execPath, ...(options.nodeFlags ?? NODE_FLAGS), options.main ?? MAIN];
   // prlimit (util-linux) execs node with a lower open-file limit, soft and hard: same process, same pid.
   const [command, args] = options.openFileLimit ? ['prlimit', [`--nofile=${options.openFileLimit}:${options.openFileLimit}`, ...node]] : [node[0]!, node.slice(1)];
   const child = spawn(command, args, {
@@ -99,6 +100,9 @@ export async function startServer(options: { env?: Record<string, string>; dataD
       if (!line) return;
       output.push(line);
       if (output.length > 5000) output.splice(0, 1000);
+      // Only the start line is looked for: parsing every line (one or two per request) made a load generator in the
+      // same process (a bench) slower against the service than against a peer that logs nothing.
+      if (!line.includes('"listening"')) return;
       try {
         const entry = JSON.parse(line) as { msg?: string; url?: string };
         if (entry.msg === 'listening' && entry.url) {
