@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { constants, createReadStream, statSync, type Stats } from 'node:fs';
+import { constants, createReadStream, type Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -113,27 +113,21 @@ export class FilesystemStore implements DocumentStore {
   /**
    * The stat of a document this store has resolved, hashed or written before, when one stat shows that very file
    * unchanged (same device, inode, size and mtime as when it was tagged): a cached read (a model by ETag) then costs
-   * one stat(2) instead of a resolve and a stat. A tag is only kept after a resolve that found no link, so a hit is a
-   * file that was checked to be inside the data folder; anything else (not tagged, changed, missing, not a file) goes
-   * the whole way (resolve, which refuses links, and stat).
-   *
-   * This one stat is synchronous, on the event loop: it is of a file this process touched a moment ago, whose inode
-   * the kernel has in memory, and takes a few microseconds, where a trip to libuv's thread pool (wake a thread, stat,
-   * wake the loop) showed as about 150 us of the loop's time per request under load, mostly the loop descheduled after
-   * waking the thread on a busy machine (bench/results/issue38-listing-2026-11-29.md). It is still made for every request, so a
-   * version written by another instance on a shared data folder is seen at once.
+   * one trip to the thread pool instead of a resolve and a stat. A tag is only kept after a resolve that found no
+   * link, so a hit is a file that was checked to be inside the data folder; anything else (not tagged, changed,
+   * missing, not a file) goes the whole way (resolve, which refuses links, and stat).
    */
-  private knownStat(p: StoredPath): DocumentStat | undefined {
+  private async knownStat(p: StoredPath): Promise<DocumentStat | undefined> {
     const file = path.join(this.root, ...p.segments);
     if (!this.tags.has(file)) return undefined;
-    let st: Stats | undefined;
+    let st: Stats;
     try {
-      st = statSync(file, { throwIfNoEntry: false });
+      st = await fs.stat(file);
     } catch {
       return undefined;
     }
-    const etag = st?.isFile() ? this.cachedTag(file, st) : undefined;
-    return etag === undefined ? undefined : { size: st!.size, modified: st!.mtime, etag };
+    const etag = st.isFile() ? this.cachedTag(file, st) : undefined;
+    return etag === undefined ? undefined : { size: st.size, modified: st.mtime, etag };
   }
 
   private async hashFile(file: string): Promise<string> {
@@ -143,7 +137,7 @@ export class FilesystemStore implements DocumentStore {
   }
 
   async statDocument(p: StoredPath): Promise<DocumentStat | null> {
-    const known = this.knownStat(p);
+    const known = await this.knownStat(p);
     if (known) return known;
     const file = await this.resolve(p);
     let st: Stats;
