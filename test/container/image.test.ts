@@ -18,7 +18,7 @@ import { buildImage, exitStatus, podman, removeAll, startContainer, testName, ty
 import { call, sha256 } from '../helpers/http.js';
 import { imagePdf, renderGray, textPdfs } from '../helpers/ocr-fixtures.js';
 import { wordDocument } from '../helpers/office-fixtures.js';
-import { makePdf, pdfinfo, pdftotext, qpdfCheck } from '../helpers/pdf.js';
+import { makePdf, paddedPdf, pdfinfo, pdftotext, qpdfCheck } from '../helpers/pdf.js';
 
 const WAIT = { prefer: 'wait=300' };
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -138,7 +138,8 @@ function refused(port: number): Promise<boolean> {
 }
 
 test('SIGTERM: the upload under way finishes, the service exits 0, and a new container finds the documents on the volume', async () => {
-  const pdf = makePdf({ pages: 3, text: (page) => `Sent while stopping, page ${page}` });
+  // 3 MiB, so that its first half reaches the staged file: the service writes a body to it a MiB at a time.
+  const pdf = paddedPdf(makePdf({ pages: 3, text: (page) => `Sent while stopping, page ${page}` }), 3 * 1024 * 1024);
   const half = Math.floor(pdf.length / 2);
   // An upload whose body is half sent when SIGTERM arrives.
   const request = http.request(`${service.api}/documents/smoke/stopping.pdf`, {
@@ -154,6 +155,8 @@ test('SIGTERM: the upload under way finishes, the service exits 0, and a new con
     });
     request.once('error', reject);
   });
+  // Awaited below; a reset before then is reported there, with the wait that preceded it.
+  answered.catch(() => undefined);
   request.write(pdf.subarray(0, half));
   // The service has the request when the upload's first half is staged (the data folder's staging/, in the volume).
   for (let tries = 0; !(await podman(['exec', service.name, 'find', '/var/lib/pdfservice/staging', '-type', 'f', '-size', '+0']).catch(() => '')); tries++) {
