@@ -3,7 +3,8 @@
  * other operations without timing out (as a job)"). `--only=optimize-large`; the quick run uses a 60 MB file.
  * - Two scans, each generated reproducibly and streamed to disk page by page (writeScanDocument below), 300 dpi
  *   US Letter pages alternately colour and gray, each page one image: JPEG pages (text on grainy paper, as most
- *   scanners write: about 1.3 MB a page) and Flate pages (paper grain and lines of dark "words": about 8 MB a page).
+ *   scanners write: about 1.3 MB a page) and Flate pages (paper grain and lines of dark "words", scanPageSamples in
+ *   test/helpers/optimize-fixtures.ts: about 8 MB a page).
  * - It is uploaded (streamed from the file) to a service child process with the default task timeout and 2 workers,
  *   and OptimizeAction `ebook` runs as a job (`Prefer: respond-async`), polled to its end.
  * - Reported: the job's duration, the output's size and ratio to the input, and the service's peak resident memory
@@ -26,7 +27,7 @@ import { deflateSync } from 'node:zlib';
 import { startServer, type TestServer } from '../test/helpers/server.js';
 import type { Row } from './annotations.js';
 import { timed } from './lib.js';
-import { fractalPhotoSamples, jpegOf } from '../test/helpers/optimize-fixtures.js';
+import { fractalPhotoSamples, jpegOf, scanPageSamples } from '../test/helpers/optimize-fixtures.js';
 import { ssim } from '../test/helpers/ssim.js';
 
 const MB = 1024 * 1024;
@@ -37,53 +38,18 @@ const HEIGHT = 3300;
 /** Ghostscript gets this long; past it the row reports it as not finished. */
 const PEER_LIMIT_MS = 15 * 60_000;
 
-/**
- * One scanned page's samples: paper (a warm off-white with grain of +-12 per sample, what makes a scan's Flate
- * large) and 60 lines of dark words of varying widths, from `seed` (xorshift32, the same file on every run).
- */
-function scanPage(components: 1 | 3, seed: number): { samples: Buffer; seed: number } {
-  const rowBytes = WIDTH * components;
-  const samples = Buffer.alloc(rowBytes * HEIGHT);
-  const next = () => {
-    seed ^= seed << 13;
-    seed ^= seed >>> 17;
-    seed ^= seed << 5;
-    return seed >>> 0;
-  };
-  const paper = components === 3 ? [236, 231, 220] : [232];
-  for (let i = 0; i < samples.length; i += 4) {
-    const r = next();
-    for (let k = 0; k < 4 && i + k < samples.length; k++) samples[i + k] = paper[(i + k) % components]! - 12 + (((r >>> (8 * k)) & 0xff) % 25);
-  }
-  // Lines of words: 60 lines 50 px apart from 1 inch down, words 40 to 200 px wide with 25 px gaps, 1 inch margins.
-  for (let line = 0; line < 60; line++) {
-    const top = 300 + line * 50;
-    let x = 300;
-    while (x < WIDTH - 300) {
-      const width = 40 + (next() % 160);
-      const ink = 30 + (next() % 40);
-      for (let y = top; y < top + 28 && y < HEIGHT; y++) {
-        const start = y * rowBytes + x * components;
-        samples.fill(ink, start, start + Math.min(width, WIDTH - 300 - x) * components);
-      }
-      x += width + 25;
-    }
-  }
-  return { samples, seed };
-}
-
 /** One page's image: its stream's dictionary entries (beyond size) and its encoded bytes. */
 interface PageImage {
   entries: string;
   data: Buffer;
 }
 
-/** Flate pages: the grainy samples of scanPage, alternately colour and gray, compressed at zlib's default level. */
-function flatePages(): (page: number) => PageImage {
+/** Flate pages: the grainy samples of scanPageSamples, alternately colour and gray, compressed at zlib's default level. */
+export function flatePages(): (page: number) => PageImage {
   let seed = 0x2545f491;
   return (p) => {
     const components = p % 2 === 0 ? 3 : 1;
-    const page = scanPage(components, seed);
+    const page = scanPageSamples(WIDTH, HEIGHT, components, seed);
     seed = page.seed;
     return { entries: `/ColorSpace /${components === 3 ? 'DeviceRGB' : 'DeviceGray'} /Filter /FlateDecode`, data: deflateSync(page.samples, { level: 6 }) };
   };
@@ -98,7 +64,7 @@ function flatePages(): (page: number) => PageImage {
 const SOURCE_PAGES = 8;
 const WORDS = 'the of and to in a is that for it as was with be by on not he this are or his from at which but have an they you were her she there one all we their invoice total account page report'.split(' ');
 
-function jpegPages(dir: string): (page: number) => PageImage {
+export function jpegPages(dir: string): (page: number) => PageImage {
   const rendered: PageImage[] = [];
   for (let k = 0; k < SOURCE_PAGES; k++) {
     let seed = 0x6d2b79f5 + k * 7919;
@@ -155,7 +121,7 @@ function jpegPages(dir: string): (page: number) => PageImage {
  */
 const PHOTO_SOURCES = 4;
 
-function photoPages(): (page: number) => PageImage {
+export function photoPages(): (page: number) => PageImage {
   const rendered: Buffer[] = [];
   for (let k = 0; k < PHOTO_SOURCES; k++) rendered.push(jpegOf(fractalPhotoSamples(WIDTH, HEIGHT, 101 + k), WIDTH, HEIGHT, 92));
   return (p) => {

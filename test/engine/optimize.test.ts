@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { deflateSync } from 'node:zlib';
 import { describe, test } from 'node:test';
 import { call, expectUnchanged, jobEnded, putPdf, storedBytes } from '../helpers/http.js';
-import { BILEVEL_TEXT, bilevelPdf, FORM_FIGURE_WORDS, formFigurePdf, imageHeavyPdf, photoAlbumPdf, photoSamples } from '../helpers/optimize-fixtures.js';
+import { BILEVEL_TEXT, bilevelPdf, FORM_FIGURE_WORDS, formFigurePdf, grainScanPdf, imageHeavyPdf, photoAlbumPdf, photoSamples } from '../helpers/optimize-fixtures.js';
 import { encryptPdf, makePdf, pdftotext, qpdfCheck, renderDifference, renderPage, serializePdf, withTempFile } from '../helpers/pdf.js';
 import { signedFieldPdf } from '../helpers/signing.js';
 import { qpdfEncryption } from '../helpers/qpdf-encryption.js';
@@ -24,6 +24,8 @@ const SOURCE = imageHeavyPdf();
 const ALBUM = photoAlbumPdf(3, 2400, 3200);
 /** A figure as pdfTeX includes one: text and an image in form XObjects next to a photo (issue 35). */
 const FORM_FIGURE = formFigurePdf();
+/** Two 300 dpi scanned pages with paper grain (issue 35), made when the file loads, as ALBUM. */
+const SCAN = grainScanPdf();
 const PAGES = 7;
 
 function optimizeRequest(doc: string, params: Record<string, unknown>, headers: Record<string, string> = {}) {
@@ -67,6 +69,34 @@ function rawStream(bytes: Buffer | Uint8Array, object: number): Buffer {
 }
 
 const words = (bytes: Buffer | Uint8Array, password?: string) => pdftotext(bytes, password).split(/\s+/).filter(Boolean);
+
+/** Ghostscript /ebook's output for the file, run asynchronously: a kept-alive connection the server closes while this process is blocked would fail the next request. */
+async function ghostscriptEbook(pdf: Buffer): Promise<Buffer> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-gs-'));
+  try {
+    writeFileSync(path.join(dir, 'in.pdf'), pdf);
+    await promisify(execFile)('gs', ['-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', '-sDEVICE=pdfwrite', '-dPDFSETTINGS=/ebook', `-sOutputFile=${path.join(dir, 'gs.pdf')}`, path.join(dir, 'in.pdf')]);
+    return readFileSync(path.join(dir, 'gs.pdf'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Every page rendered gray by poppler at 150 dpi, as the optimize benches compare pages (asynchronously, as above). */
+async function grayRenders(bytes: Buffer | Uint8Array): Promise<{ width: number; height: number; data: Buffer }[]> {
+  const at = mkdtempSync(path.join(tmpdir(), 'pdfservice-render-'));
+  try {
+    writeFileSync(path.join(at, 'doc.pdf'), bytes);
+    await promisify(execFile)('pdftoppm', ['-gray', '-r', '150', path.join(at, 'doc.pdf'), path.join(at, 'p')]);
+    return readdirSync(at).filter((name) => name.endsWith('.pgm')).sort().map((name) => {
+      const pgm = readFileSync(path.join(at, name));
+      const header = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(pgm.subarray(0, 50).toString('latin1'))!;
+      return { width: Number(header[1]), height: Number(header[2]), data: pgm.subarray(header[0].length) };
+    });
+  } finally {
+    rmSync(at, { recursive: true, force: true });
+  }
+}
 
 describe('OptimizeAction', () => {
   test('ebook: images above 1.5x 150 dpi downsampled to 150 dpi as JPEG, bi-level and soft masks kept, same words, pages close', async () => {
@@ -493,15 +523,7 @@ describe('OptimizeAction', () => {
     const reply = await optimizeRequest('opt/album.pdf', { profileName: 'ebook', savePath: 'opt/out/album-ebook.pdf' });
     assert.equal(reply.status, 201, reply.text);
     const ours = await storedBytes(server, 'opt/out/album-ebook.pdf');
-    const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-album-'));
-    let gs: Buffer;
-    try {
-      writeFileSync(path.join(dir, 'album.pdf'), album);
-      await promisify(execFile)('gs', ['-q', '-dNOPAUSE', '-dBATCH', '-dSAFER', '-sDEVICE=pdfwrite', '-dPDFSETTINGS=/ebook', `-sOutputFile=${path.join(dir, 'gs.pdf')}`, path.join(dir, 'album.pdf')]);
-      gs = readFileSync(path.join(dir, 'gs.pdf'));
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const gs = await ghostscriptEbook(album);
     assert.ok(ours.length < gs.length, `ebook ${ours.length} bytes, Ghostscript /ebook ${gs.length}`);
     const images = pdfimages(ours).filter((i) => i.type === 'image');
     assert.equal(images.length, 3);
@@ -516,24 +538,30 @@ describe('OptimizeAction', () => {
     }
     // As close to the original's renders as Ghostscript's: the same box average, each image written as close to its
     // pixels as Ghostscript's JPEG writes them (docs/optimize.md#jpeg-quality).
-    const renders = async (bytes: Buffer | Uint8Array) => {
-      const at = mkdtempSync(path.join(tmpdir(), 'pdfservice-album-'));
-      try {
-        writeFileSync(path.join(at, 'doc.pdf'), bytes);
-        await promisify(execFile)('pdftoppm', ['-gray', '-r', '150', path.join(at, 'doc.pdf'), path.join(at, 'p')]);
-        return ['p-1.pgm', 'p-2.pgm', 'p-3.pgm'].map((name) => {
-          const pgm = readFileSync(path.join(at, name));
-          const header = /^P5\s+(\d+)\s+(\d+)\s+255\s/.exec(pgm.subarray(0, 50).toString('latin1'))!;
-          return { width: Number(header[1]), height: Number(header[2]), data: pgm.subarray(header[0].length) };
-        });
-      } finally {
-        rmSync(at, { recursive: true, force: true });
-      }
-    };
-    const [original, mine, theirs] = [await renders(album), await renders(ours), await renders(gs)];
+    const [original, mine, theirs] = [await grayRenders(album), await grayRenders(ours), await grayRenders(gs)];
     for (let page = 0; page < 3; page++) {
       const [a, b] = [ssim(original[page]!, mine[page]!), ssim(original[page]!, theirs[page]!)];
       // Issue 35: at least Ghostscript's (0.005 below it was allowed while the downsampling was MuPDF's scaler's).
+      assert.ok(a >= b, `page ${page + 1}: SSIM ${a} against Ghostscript's ${b}`);
+    }
+  });
+
+  test('ebook on a 300 dpi scan (paper grain under lines of words): no larger than Ghostscript /ebook, each page as close to the original', async () => {
+    // Issue 35 (2026-11-29): the grain's page fell short of Ghostscript's SSIM at IJG 62, the reference, and the
+    // quality search went lower on the colour page (its tiles lost under 0.002); grain is now written at IJG 75 from
+    // the box average (docs/optimize.md#jpeg-quality). The bench's Flate scan, its first two pages (colour, gray).
+    const scan = SCAN;
+    await putPdf(server, 'opt/scan.pdf', scan);
+    const reply = await optimizeRequest('opt/scan.pdf', { profileName: 'ebook', savePath: 'opt/out/scan-ebook.pdf' });
+    assert.equal(reply.status, 201, reply.text);
+    const ours = await storedBytes(server, 'opt/out/scan-ebook.pdf');
+    const gs = await ghostscriptEbook(scan);
+    assert.ok(ours.length <= gs.length, `ebook ${ours.length} bytes, Ghostscript /ebook ${gs.length}`);
+    assert.deepEqual(pdfimages(ours).filter((i) => i.type === 'image').map((i) => `${i.width}x${i.height} ${i.enc}`), ['1275x1650 jpeg', '1275x1650 jpeg']);
+    const [original, mine, theirs] = [await grayRenders(scan), await grayRenders(ours), await grayRenders(gs)];
+    assert.equal(mine.length, 2);
+    for (let page = 0; page < 2; page++) {
+      const [a, b] = [ssim(original[page]!, mine[page]!), ssim(original[page]!, theirs[page]!)];
       assert.ok(a >= b, `page ${page + 1}: SSIM ${a} against Ghostscript's ${b}`);
     }
   });

@@ -305,3 +305,68 @@ export function formFigurePdf(): Buffer {
   objects[pages - 1] = `<< /Type /Pages /Kids [${page} 0 R] /Count 1 >>`;
   return serializePdf(objects, `/Root ${catalog} 0 R`);
 }
+
+/**
+ * One scanned page's samples (the optimize-large bench's Flate scan, issue 35): paper (a warm off-white with grain of
+ * +-12 per sample, what makes a scan's Flate large) and 60 lines of dark words of varying widths, for a 300 dpi
+ * Letter page (2550 x 3300), from `seed` (xorshift32, the same bytes on every run); answers the seed to go on with.
+ */
+export function scanPageSamples(width: number, height: number, components: 1 | 3, seed: number): { samples: Buffer; seed: number } {
+  const rowBytes = width * components;
+  const samples = Buffer.alloc(rowBytes * height);
+  const next = () => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return seed >>> 0;
+  };
+  const paper = components === 3 ? [236, 231, 220] : [232];
+  for (let i = 0; i < samples.length; i += 4) {
+    const r = next();
+    for (let k = 0; k < 4 && i + k < samples.length; k++) samples[i + k] = paper[(i + k) % components]! - 12 + (((r >>> (8 * k)) & 0xff) % 25);
+  }
+  // Lines of words: 60 lines 50 px apart from 1 inch down, words 40 to 200 px wide with 25 px gaps, 1 inch margins.
+  for (let line = 0; line < 60; line++) {
+    const top = 300 + line * 50;
+    let x = 300;
+    while (x < width - 300) {
+      const wordWidth = 40 + (next() % 160);
+      const ink = 30 + (next() % 40);
+      for (let y = top; y < top + 28 && y < height; y++) {
+        const start = y * rowBytes + x * components;
+        samples.fill(ink, start, start + Math.min(wordWidth, width - 300 - x) * components);
+      }
+      x += wordWidth + 25;
+    }
+  }
+  return { samples, seed };
+}
+
+/**
+ * A 300 dpi scan of two Letter pages, colour then gray, each one Flate image of scanPageSamples (the first two pages
+ * of the optimize-large bench's Flate scan) with a line of text at the foot.
+ */
+export function grainScanPdf(): Buffer {
+  const objects: string[] = [];
+  const add = (body: string) => {
+    objects.push(body);
+    return objects.length;
+  };
+  const catalog = add('');
+  const pagesObj = add('');
+  const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+  const kids: number[] = [];
+  let seed = 0x2545f491;
+  for (const components of [3, 1] as const) {
+    const page = scanPageSamples(2550, 3300, components, seed);
+    seed = page.seed;
+    const data = deflateSync(page.samples, { level: 6 });
+    const image = add(`<< /Type /XObject /Subtype /Image /Width 2550 /Height 3300 /ColorSpace /${components === 3 ? 'DeviceRGB' : 'DeviceGray'} /BitsPerComponent 8 /Filter /FlateDecode /Length ${data.length} >>\nstream\n${data.toString('latin1')}\nendstream`);
+    const content = `q 612 0 0 792 0 0 cm /Im0 Do Q BT /F1 9 Tf 72 24 Td (Scanned page ${kids.length + 1}) Tj ET`;
+    const contents = add(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
+    kids.push(add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> /XObject << /Im0 ${image} 0 R >> >> /Contents ${contents} 0 R >>`));
+  }
+  objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R >>`;
+  objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
+  return serializePdf(objects, `/Root ${catalog} 0 R`);
+}

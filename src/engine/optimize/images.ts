@@ -574,21 +574,22 @@ function rewriteOne(doc: mupdf.PDFDocument, entry: ImageEntry, dict: mupdf.PDFOb
       const encode = (pixels: mupdf.Pixmap) => {
         let bytes = pixels.asJPEG(reference, false);
         let lossless = losslessIfSmaller(pixels, components, bytes.length);
-        let raised = false;
+        let damaged = false;
         if (!lossless || lossless.bytes.length > bytes.length) {
           const chosen = chooseJpegQuality(pixels, reference, bytes);
-          raised = chosen.quality > reference;
-          // Raised above the reference (an image JPEG damages): the lossless coding may beat that one.
-          if (!lossless && raised) lossless = losslessIfSmaller(pixels, components, chosen.bytes.length);
+          damaged = chosen.damaged;
+          // Raised above the reference (an image JPEG damages, or grain): the lossless coding may beat that one.
+          if (!lossless && chosen.quality > reference) lossless = losslessIfSmaller(pixels, components, chosen.bytes.length);
           bytes = chosen.bytes;
         }
-        return { bytes, lossless, raised };
+        return { bytes, lossless, damaged };
       };
       let encoded = encode(pixmap);
-      if (box > 0 && encoded.raised && drawable(image, dict)) {
+      if (box > 0 && encoded.damaged && drawable(image, dict)) {
         // Grain that JPEG damages at the reference (the images Ghostscript's AutoFilter keeps lossless) survives the box
         // and costs bytes at the raised quality; MuPDF's wider filter softens it, as before issue 35's box average (the
-        // image-heavy test document: 528 KB with the box, under 515 KB so).
+        // image-heavy test document: 528 KB with the box, under 515 KB so). Not grain that JPEG only smooths (quality.ts):
+        // the scans' pages are closer to the original's from the box (docs/optimize.md#jpeg-quality).
         owned.push((pixmap = drawReduced(image, newWidth, newHeight, convert ? space.cs : image.getColorSpace()!)));
         encoded = encode(pixmap);
       }

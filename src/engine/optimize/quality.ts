@@ -28,6 +28,38 @@ export const DAMAGED_SSIM = 0.93;
 const RAISE = [75, 85, 92];
 
 /**
+ * Grain (issue 35, 2026-11-29): an image whose SSIM against its own 3x3 mean is below GRAIN_SSIM is mostly
+ * pixel-scale texture, and one whose SSIM at the profile's quality is also below GRAINY_BELOW_SSIM is one JPEG smooths
+ * visibly without damaging it. Measured at 150 dpi: the bench's 300 dpi scans (paper grain of +-12 under lines of
+ * words) 0.80 to 0.87 against their mean, 0.926 to 0.953 at IJG 62; smooth photographs 0.966 against their mean (so
+ * never grain); a text scan 0.45 against its mean but 0.999 at IJG 62 (its edges, not grain). Such an image's page,
+ * rendered as Ghostscript's is compared, fell short of Ghostscript's /ebook at the reference and at every lower step
+ * (docs/optimize.md#jpeg-quality), so it is written one step above the reference (GRAIN_QUALITY) and never lower.
+ */
+const GRAIN_SSIM = 0.9;
+const GRAINY_BELOW_SSIM = 0.98;
+const GRAIN_QUALITY = 75;
+
+/** The image's samples, each the mean of the 3x3 pixels around it (fewer at the edges): what grain does not survive. */
+function meanOf3x3(image: GrayImage): GrayImage {
+  const { width, height } = image;
+  const stride = image.stride ?? width;
+  const data = new Uint8Array(width * height);
+  for (let y = 0; y < height; y++) {
+    const y0 = Math.max(0, y - 1);
+    const y1 = Math.min(height - 1, y + 1);
+    for (let x = 0; x < width; x++) {
+      const x0 = Math.max(0, x - 1);
+      const x1 = Math.min(width - 1, x + 1);
+      let sum = 0;
+      for (let yy = y0; yy <= y1; yy++) for (let xx = x0; xx <= x1; xx++) sum += image.data[yy * stride + xx]!;
+      data[y * width + x] = Math.round(sum / ((y1 - y0 + 1) * (x1 - x0 + 1)));
+    }
+  }
+  return { width, height, data };
+}
+
+/**
  * SSIM a lower quality may lose against the profile's own. Measured on the corpus's us_constitution.pdf: its CMYK
  * logo (292x45, as RGB) is 5.9 KB at 0.92 and 4.6 KB at 0.85 for 0.0016 less; the image-heavy bench document's
  * photos lose 0.015 to 0.04 at the first step and keep 0.92.
@@ -111,23 +143,27 @@ export function jpegQuality(quality: number): number {
  * and its quality: the lowest step within the tolerance, the reference's own bytes, or for a damaged image a higher
  * step (the first that reaches DAMAGED_SSIM, else the highest).
  */
-export function chooseJpegQuality(pixmap: mupdf.Pixmap, reference: number, atReference: Uint8Array): { bytes: Uint8Array; quality: number } {
+export function chooseJpegQuality(pixmap: mupdf.Pixmap, reference: number, atReference: Uint8Array): { bytes: Uint8Array; quality: number; damaged: boolean } {
   const lower = STEPS.filter((q) => q < reference);
   const higher = RAISE.filter((q) => q > reference);
-  if (lower.length === 0 && higher.length === 0) return { bytes: atReference, quality: reference };
+  if (lower.length === 0 && higher.length === 0) return { bytes: atReference, quality: reference, damaged: false };
   const sample = sampleOf(pixmap);
   const judged = sample ?? pixmap;
   let chosen = reference;
   let bytes = atReference;
+  let damaged: boolean;
   try {
     const original = grayOf(judged);
     if (sample) bytes = sample.asJPEG(reference, false);
     const atRef = ssim(original, decodedGray(bytes));
-    if (atRef < DAMAGED_SSIM) {
+    damaged = atRef < DAMAGED_SSIM;
+    if (damaged) {
       for (const q of higher) {
         chosen = q;
         if (ssim(original, decodedGray(judged.asJPEG(q, false))) >= DAMAGED_SSIM) break;
       }
+    } else if (atRef < GRAINY_BELOW_SSIM && reference < GRAIN_QUALITY && ssim(original, meanOf3x3(original)) < GRAIN_SSIM) {
+      chosen = GRAIN_QUALITY;
     } else {
       const bound = atRef - JPEG_SSIM_TOLERANCE;
       for (const q of lower) {
@@ -140,7 +176,7 @@ export function chooseJpegQuality(pixmap: mupdf.Pixmap, reference: number, atRef
   } finally {
     sample?.destroy();
   }
-  if (chosen === reference) return { bytes: atReference, quality: reference };
+  if (chosen === reference) return { bytes: atReference, quality: reference, damaged };
   // Judged on tiles (or raised): the whole image is encoded once more, at the quality chosen.
-  return { bytes: sample || chosen > reference ? pixmap.asJPEG(chosen, false) : bytes, quality: chosen };
+  return { bytes: sample || chosen > reference ? pixmap.asJPEG(chosen, false) : bytes, quality: chosen, damaged };
 }
