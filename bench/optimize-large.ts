@@ -18,12 +18,12 @@
  * BENCH_OPTIMIZE_PHOTOS_MB, its memory target under 3x the file whatever its size).
  */
 import { execFile, execFileSync } from 'node:child_process';
-import { createReadStream, createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { finished } from 'node:stream/promises';
 import { deflateSync } from 'node:zlib';
+import { pdfFile, serializePdf, streamParts } from '../test/helpers/pdf-writer.js';
 import { startServer, type TestServer } from '../test/helpers/server.js';
 import type { Row } from './annotations.js';
 import { timed } from './lib.js';
@@ -86,14 +86,14 @@ export function jpegPages(dir: string): (page: number) => PageImage {
     text += ' ET';
     const content = `q 612 0 0 792 0 0 cm /G Do Q ${text}`;
     const grainData = deflateSync(grain);
-    const source = pdfOf([
+    const source = serializePdf([
       '<< /Type /Catalog /Pages 2 0 R >>',
       '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
       '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> /XObject << /G 5 0 R >> >> /Contents 6 0 R >>',
       '<< /Type /Font /Subtype /Type1 /BaseFont /Times-Roman >>',
-      [`<< /Type /XObject /Subtype /Image /Width 425 /Height 550 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode /Length ${grainData.length} >>\nstream\n`, grainData, '\nendstream'],
-      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-    ]);
+      streamParts('/Type /XObject /Subtype /Image /Width 425 /Height 550 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode', grainData),
+      streamParts('', content),
+    ], '/Root 1 0 R');
     const sourceFile = path.join(dir, `source-${k}.pdf`);
     writeFileSync(sourceFile, source);
     for (const gray of [false, true]) {
@@ -134,66 +134,29 @@ export function photoPages(): (page: number) => PageImage {
   };
 }
 
-/** A small PDF from its objects' bodies (numbered from 1); a body given as parts may hold binary data. */
-function pdfOf(bodies: (string | (string | Buffer)[])[]): Buffer {
-  const chunks: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
-  let length = chunks[0]!.length;
-  const offsets: number[] = [];
-  bodies.forEach((body, i) => {
-    offsets.push(length);
-    for (const part of [`${i + 1} 0 obj\n`, ...(typeof body === 'string' ? [body] : body), '\nendobj\n']) {
-      const chunk = typeof part === 'string' ? Buffer.from(part, 'latin1') : part;
-      chunks.push(chunk);
-      length += chunk.length;
-    }
-  });
-  chunks.push(Buffer.from(`xref\n0 ${bodies.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}trailer\n<< /Size ${bodies.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`, 'latin1'));
-  return Buffer.concat(chunks);
-}
-
 /**
  * Writes a scanned document of about `megabytes` MB to `file`, page by page (one page's image in memory at a
  * time), and answers its size and page count: each page one 300 dpi image drawn full page, with a line of real
  * text at the foot as OCR'd scans have.
  */
-export async function writeScanDocument(file: string, megabytes: number, pageImage: (page: number) => PageImage): Promise<{ bytes: number; pages: number }> {
-  const out = createWriteStream(file);
-  let offset = 0;
-  const offsets: number[] = [];
-  const write = async (chunk: string | Buffer) => {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk, 'latin1') : chunk;
-    offset += buffer.length;
-    if (!out.write(buffer)) await new Promise<void>((resolve) => out.once('drain', () => resolve()));
-  };
-  const object = async (num: number, ...parts: (string | Buffer)[]) => {
-    offsets[num] = offset;
-    await write(`${num} 0 obj\n`);
-    for (const part of parts) await write(part);
-    await write('\nendobj\n');
-  };
-  await write('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n');
-  await object(3, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
-  // Pages until the size is reached; objects 4.. are (image, content, page) per page; the catalog and tree last.
+export function writeScanDocument(file: string, megabytes: number, pageImage: (page: number) => PageImage): { bytes: number; pages: number } {
   const kids: number[] = [];
-  for (let p = 0; offset < megabytes * 1e6; p++) {
-    const { entries, data } = pageImage(p);
-    const num = 4 + 3 * p;
-    await object(num, `<< /Type /XObject /Subtype /Image /Width ${WIDTH} /Height ${HEIGHT} ${entries} /BitsPerComponent 8 /Length ${data.length} >>\nstream\n`, data, '\nendstream');
-    const content = `q 612 0 0 792 0 0 cm /Im0 Do Q BT /F1 9 Tf 72 24 Td (Scanned page ${p + 1}) Tj ET`;
-    await object(num + 1, `<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
-    await object(num + 2, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> /XObject << /Im0 ${num} 0 R >> >> /Contents ${num + 1} 0 R >>`);
-    kids.push(num + 2);
-  }
-  await object(1, '<< /Type /Catalog /Pages 2 0 R >>');
-  await object(2, `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`);
-  const xref = offset;
-  const size = offsets.length;
-  let table = `xref\n0 ${size}\n0000000000 65535 f \n`;
-  for (let num = 1; num < size; num++) table += `${String(offsets[num]).padStart(10, '0')} 00000 n \n`;
-  await write(`${table}trailer\n<< /Size ${size} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`);
-  out.end();
-  await finished(out);
-  return { bytes: offset, pages: kids.length };
+  const bytes = pdfFile(file, (pdf) => {
+    pdf.object(3, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+    // Pages until the size is reached; objects 4.. are (image, content, page) per page; the catalog and tree last.
+    for (let p = 0; pdf.length < megabytes * 1e6; p++) {
+      const { entries, data } = pageImage(p);
+      const num = 4 + 3 * p;
+      pdf.object(num, ...streamParts(`/Type /XObject /Subtype /Image /Width ${WIDTH} /Height ${HEIGHT} ${entries} /BitsPerComponent 8`, data));
+      pdf.object(num + 1, ...streamParts('', `q 612 0 0 792 0 0 cm /Im0 Do Q BT /F1 9 Tf 72 24 Td (Scanned page ${p + 1}) Tj ET`));
+      pdf.object(num + 2, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> /XObject << /Im0 ${num} 0 R >> >> /Contents ${num + 1} 0 R >>`);
+      kids.push(num + 2);
+    }
+    pdf.object(1, '<< /Type /Catalog /Pages 2 0 R >>');
+    pdf.object(2, `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`);
+    pdf.end('/Root 1 0 R');
+  });
+  return { bytes, pages: kids.length };
 }
 
 /** Pages compared by SSIM: every distinct JPEG page (16) and as many Flate pages. */
@@ -304,7 +267,7 @@ async function scanRows(dir: string, label: string, megabytes: number, pageImage
   const server = await startServer({ env: { PDFSERVICE_WORKERS: String(workers), PDFSERVICE_TASK_TIMEOUT_MS: '120000', PDFSERVICE_JOB_TASK_TIMEOUT_MS: '1800000', PDFSERVICE_MAX_UPLOAD_BYTES: String(512 * MB), PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0', PDFSERVICE_WORKER_MAX_MEMORY_MB: process.env.PDFSERVICE_WORKER_MAX_MEMORY_MB ?? '128' } });
   const input = path.join(dir, 'scan.pdf');
   try {
-    const generated = await timed(() => writeScanDocument(input, megabytes, pageImage));
+    const generated = await timed(() => Promise.resolve(writeScanDocument(input, megabytes, pageImage)));
     const { bytes, pages } = generated.value;
     console.log(`  ${label} scan: ${pages} pages, ${(bytes / 1e6).toFixed(1)} MB, written in ${(generated.ms / 1000).toFixed(1)} s`);
     const pid = server.child.pid!;

@@ -23,6 +23,7 @@ import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
+import { serializePdf, streamParts } from '../test/helpers/pdf-writer.js';
 import { startServer, type TestServer } from '../test/helpers/server.js';
 import type { Row } from './annotations.js';
 import { timed, uploadPdf } from './lib.js';
@@ -40,24 +41,6 @@ function random(seed: number): () => number {
     seed ^= seed << 5;
     return seed >>> 0;
   };
-}
-
-/** A one-page PDF of `objects` (numbered from 1; a body given as parts may hold binary data), for pdftoppm. */
-function onePagePdf(objects: (string | Buffer)[][]): Buffer {
-  const chunks: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
-  let length = chunks[0]!.length;
-  const offsets = objects.map((parts, i) => {
-    const at = length;
-    for (const part of [`${i + 1} 0 obj\n`, ...parts, '\nendobj\n']) {
-      const chunk = typeof part === 'string' ? Buffer.from(part, 'latin1') : part;
-      chunks.push(chunk);
-      length += chunk.length;
-    }
-    return at;
-  });
-  const xref = `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  chunks.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`, 'latin1'));
-  return Buffer.concat(chunks);
 }
 
 /**
@@ -82,13 +65,13 @@ function photographs(dir: string): Buffer[] {
     const data = deflateSync(samples);
     const content = 'q 612 0 0 792 0 0 cm /P Do Q';
     const source = path.join(dir, `photo-${k}.pdf`);
-    writeFileSync(source, onePagePdf([
-      ['<< /Type /Catalog /Pages 2 0 R >>'],
-      ['<< /Type /Pages /Kids [3 0 R] /Count 1 >>'],
-      ['<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /P 4 0 R >> >> /Contents 5 0 R >>'],
-      [`<< /Type /XObject /Subtype /Image /Width ${w} /Height ${h} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Interpolate true /Filter /FlateDecode /Length ${data.length} >>\nstream\n`, data, '\nendstream'],
-      [`<< /Length ${content.length} >>\nstream\n${content}\nendstream`],
-    ]));
+    writeFileSync(source, serializePdf([
+      '<< /Type /Catalog /Pages 2 0 R >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /P 4 0 R >> >> /Contents 5 0 R >>',
+      streamParts(`/Type /XObject /Subtype /Image /Width ${w} /Height ${h} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Interpolate true /Filter /FlateDecode`, data),
+      streamParts('', content),
+    ], '/Root 1 0 R'));
     const base = path.join(dir, `photo-${k}`);
     execFileSync('pdftoppm', ['-r', '300', '-jpeg', '-jpegopt', 'quality=92', '-singlefile', source, base]);
     const jpeg = readFileSync(`${base}.jpg`);
@@ -271,7 +254,7 @@ async function convertAsJob(server: TestServer, doc: string, out: string): Promi
 /** One document: generated, uploaded to a fresh service, converted as a job, then converted by Ghostscript alone. */
 async function documentRows(dir: string, label: string, verdana: boolean, megabytes: number, photos: Buffer[]): Promise<Row[]> {
   const input = path.join(dir, 'photos.pdf');
-  const { bytes, pages } = await writeScanDocument(input, megabytes, photoPages(photos));
+  const { bytes, pages } = writeScanDocument(input, megabytes, photoPages(photos));
   if (verdana) captionInVerdana(input);
   const server = await startServer({ env: { PDFSERVICE_TASK_TIMEOUT_MS: '600000', PDFSERVICE_JOB_TASK_TIMEOUT_MS: '1800000', PDFSERVICE_MAX_UPLOAD_BYTES: String(512 * MB), PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0', PDFSERVICE_WORKER_MAX_MEMORY_MB: process.env.PDFSERVICE_WORKER_MAX_MEMORY_MB ?? '128' } });
   try {

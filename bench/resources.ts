@@ -6,6 +6,7 @@
  *   documents) with 1 engine worker and with 2; target at least 1.7x.
  */
 import { readFileSync } from 'node:fs';
+import { PdfObjects } from '../test/helpers/pdf-writer.js';
 import { startServer, type TestServer } from '../test/helpers/server.js';
 import type { Row } from './annotations.js';
 import { makeTextDocument } from './fixtures.js';
@@ -22,12 +23,10 @@ export function makeLargeDocument(megabytes: number): Buffer {
   const imageBytes = 2 * MB;
   const pages = Math.max(1, Math.round((megabytes * MB) / imageBytes));
   const side = Math.floor(Math.sqrt(imageBytes / 3));
-  // Object bodies as byte parts, so the binary samples go in as they are.
-  const objects: Buffer[][] = [];
-  const add = (...parts: (string | Buffer)[]) => objects.push(parts.map((p) => (typeof p === 'string' ? Buffer.from(p, 'latin1') : p)));
-  add('<< /Type /Catalog /Pages 2 0 R >>');
-  add(''); // the page tree, written below
-  add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+  const pdf = new PdfObjects();
+  const catalog = pdf.reserve();
+  const tree = pdf.reserve();
+  const font = pdf.add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
   const kids: number[] = [];
   let seed = 0x9e3779b9;
   for (let p = 0; p < pages; p++) {
@@ -39,23 +38,12 @@ export function makeLargeDocument(megabytes: number): Buffer {
       seed ^= seed << 5;
       samples.writeUInt32LE(seed >>> 0, i);
     }
-    const image = add(`<< /Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Length ${samples.length} >>\nstream\n`, samples, '\nendstream');
-    const content = `q 400 0 0 400 100 300 cm /Im0 Do Q BT /F1 14 Tf 72 100 Td (Scanned page ${p + 1}) Tj ET`;
-    const stream = add(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
-    kids.push(add(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> /XObject << /Im0 ${image} 0 R >> >> /Contents ${stream} 0 R >>`));
+    const image = pdf.stream(`/Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceRGB /BitsPerComponent 8`, samples);
+    const stream = pdf.stream('', `q 400 0 0 400 100 300 cm /Im0 Do Q BT /F1 14 Tf 72 100 Td (Scanned page ${p + 1}) Tj ET`);
+    kids.push(pdf.add(`<< /Type /Page /Parent ${tree} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> /XObject << /Im0 ${image} 0 R >> >> /Contents ${stream} 0 R >>`));
   }
-  objects[1] = [Buffer.from(`<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`, 'latin1')];
-  const out: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
-  let length = out[0]!.length;
-  const offsets = objects.map((parts, i) => {
-    const offset = length;
-    const chunk = [Buffer.from(`${i + 1} 0 obj\n`, 'latin1'), ...parts, Buffer.from('\nendobj\n', 'latin1')];
-    for (const c of chunk) length += c.length;
-    out.push(...chunk);
-    return offset;
-  });
-  out.push(Buffer.from(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`, 'latin1'));
-  return Buffer.concat(out);
+  pdf.setPageTree(catalog, tree, kids);
+  return pdf.finish(`/Root ${catalog} 0 R`);
 }
 
 /** Peak resident memory of a process so far (VmHWM), in bytes. */

@@ -14,38 +14,26 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openPdf } from '../../src/engine/core/open.js';
 import { saveFullTo } from '../../src/engine/core/save.js';
+import { pdfBytes, streamParts } from '../helpers/pdf-writer.js';
 
 const MiB = 1024 * 1024;
 
 /** A PDF of `pages` pages, each drawing its own image stream of `imageBytes` bytes that are not all alike (kept as they are by a save). */
 function imagePdf(pages: number, imageBytes: number): Buffer {
-  const chunks: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')];
-  let length = chunks[0]!.length;
-  const offsets: number[] = [];
-  const object = (n: number, ...parts: (string | Buffer)[]) => {
-    offsets[n] = length;
-    for (const part of [`${n} 0 obj\n`, ...parts, '\nendobj\n']) {
-      const chunk = typeof part === 'string' ? Buffer.from(part, 'latin1') : part;
-      chunks.push(chunk);
-      length += chunk.length;
+  return pdfBytes((pdf) => {
+    const kids = Array.from({ length: pages }, (_, i) => `${3 + 3 * i} 0 R`).join(' ');
+    pdf.object(1, '<< /Type /Catalog /Pages 2 0 R >>');
+    pdf.object(2, `<< /Type /Pages /Count ${pages} /Kids [${kids}] >>`);
+    for (let i = 0; i < pages; i++) {
+      const page = 3 + 3 * i;
+      pdf.object(page, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im0 ${page + 2} 0 R >> >> /Contents ${page + 1} 0 R >>`);
+      pdf.object(page + 1, ...streamParts('', 'q 612 0 0 792 0 0 cm /Im0 Do Q'));
+      const image = Buffer.alloc(imageBytes);
+      for (let at = 0; at + 4 <= imageBytes; at += 4) image.writeUInt32LE((Math.imul(at + i * imageBytes, 2654435761) ^ 0x5bd1e995) >>> 0, at);
+      pdf.object(page + 2, ...streamParts('/Type /XObject /Subtype /Image /Width 100 /Height 100 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode', image));
     }
-  };
-  const kids = Array.from({ length: pages }, (_, i) => `${3 + 3 * i} 0 R`).join(' ');
-  object(1, '<< /Type /Catalog /Pages 2 0 R >>');
-  object(2, `<< /Type /Pages /Count ${pages} /Kids [${kids}] >>`);
-  for (let i = 0; i < pages; i++) {
-    const page = 3 + 3 * i;
-    const content = 'q 612 0 0 792 0 0 cm /Im0 Do Q';
-    object(page, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /Im0 ${page + 2} 0 R >> >> /Contents ${page + 1} 0 R >>`);
-    object(page + 1, `<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
-    const image = Buffer.alloc(imageBytes);
-    for (let at = 0; at + 4 <= imageBytes; at += 4) image.writeUInt32LE((Math.imul(at + i * imageBytes, 2654435761) ^ 0x5bd1e995) >>> 0, at);
-    object(page + 2, `<< /Type /XObject /Subtype /Image /Width 100 /Height 100 /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode /Length ${imageBytes} >>\nstream\n`, image, '\nendstream');
-  }
-  const count = 3 + 3 * pages;
-  const xref = `xref\n0 ${count}\n0000000000 65535 f \n${offsets.slice(1).map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  chunks.push(Buffer.from(`${xref}trailer\n<< /Size ${count} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`, 'latin1'));
-  return Buffer.concat(chunks);
+    pdf.end('/Root 1 0 R');
+  });
 }
 
 test('saving a 40 MB image document opened from its file grows MuPDF memory by well under twice the output', () => {

@@ -7,7 +7,7 @@
  * for FileAttachment, a sound stream for Sound, ...). Nothing else is implied:
  * a Line without /L stays without /L, so tests can also build sloppy files.
  */
-import { serializePdf } from './pdf.js';
+import { PdfObjects } from './pdf-writer.js';
 
 /** The 28 annotation subtypes of interface.md §2.3, spelt and ordered as there. */
 export const SUBTYPES: readonly string[] = Object.freeze([
@@ -60,19 +60,14 @@ export function makeAnnotatedPdf(options: AnnotatedPdfOptions): Buffer {
 
   // Object bodies by number - 1. Numbers are reserved up front so that pages,
   // annotations and @ref/@page placeholders can point at each other freely.
-  const objects: string[] = [];
-  const reserve = () => objects.push('');
-  const add = (body: string) => {
-    objects.push(body);
-    return objects.length;
-  };
+  const pdf = new PdfObjects();
   const ref = (n: number) => `${n} 0 R`;
 
-  const catalog = reserve();
-  const pagesObj = reserve();
-  const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
-  const pageObjs = Array.from({ length: pages }, reserve);
-  const annotObjs = annotations.map((a) => (a.direct ? 0 : reserve()));
+  const catalog = pdf.reserve();
+  const pagesObj = pdf.reserve();
+  const font = pdf.add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  const pageObjs = Array.from({ length: pages }, () => pdf.reserve());
+  const annotObjs = annotations.map((a) => (a.direct ? 0 : pdf.reserve()));
 
   const resolve = (extra: string, index: number) =>
     extra
@@ -94,7 +89,7 @@ export function makeAnnotatedPdf(options: AnnotatedPdfOptions): Buffer {
     if (a.name !== undefined) entries.push(`/NM ${pdfText(a.name)}`);
     if (a.contents !== undefined) entries.push(`/Contents ${pdfText(a.contents)}`);
     if (a.author !== undefined) entries.push(`/T ${pdfText(a.author)}`);
-    entries.push(...requiredEntries(a, i, extra, add, ref));
+    entries.push(...requiredEntries(a, i, extra, pdf, ref));
     if (a.subtype === 'Widget') {
       if (a.direct) throw new Error(`annotation ${i}: a Widget must be indirect to be listed in /AcroForm /Fields`);
       widgets.push(annotObjs[i]!);
@@ -103,7 +98,7 @@ export function makeAnnotatedPdf(options: AnnotatedPdfOptions): Buffer {
     return `<< ${entries.join(' ')} >>`;
   });
   bodies.forEach((body, i) => {
-    if (annotObjs[i]) objects[annotObjs[i] - 1] = body;
+    if (annotObjs[i]) pdf.set(annotObjs[i], body);
   });
 
   for (let p = 0; p < pages; p++) {
@@ -113,31 +108,33 @@ export function makeAnnotatedPdf(options: AnnotatedPdfOptions): Buffer {
     // Text near the top left of the visible area, so renderers show something.
     const visible = crop ?? media;
     const content = `BT /F1 24 Tf ${num(visible[0] + 72)} ${num(visible[3] - 100)} Td (Page ${p + 1}) Tj ET`;
-    const stream = add(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
+    const stream = pdf.stream('', content);
     const annots = annotations
       .map((a, i) => ({ a, i }))
       .filter(({ a }) => a.page === p)
       .map(({ i }) => (annotObjs[i] ? ref(annotObjs[i]) : bodies[i]));
-    objects[pageObjs[p]! - 1] =
+    pdf.set(
+      pageObjs[p]!,
       `<< /Type /Page /Parent ${ref(pagesObj)} /MediaBox [${media.map(num).join(' ')}]` +
       (crop ? ` /CropBox [${crop.map(num).join(' ')}]` : '') +
       (rotate ? ` /Rotate ${rotate}` : '') +
       ` /Resources << /Font << /F1 ${ref(font)} >> >> /Contents ${ref(stream)}` +
       (annots.length ? ` /Annots [${annots.join(' ')}]` : '') +
-      ' >>';
+      ' >>',
+    );
   }
 
   const acroForm = widgets.length ? ` /AcroForm << /Fields [${widgets.map(ref).join(' ')}] /DA (/Helv 0 Tf 0 g) /DR << /Font << /Helv ${ref(font)} >> >> >>` : '';
-  objects[catalog - 1] = `<< /Type /Catalog /Pages ${ref(pagesObj)}${acroForm} >>`;
-  objects[pagesObj - 1] = `<< /Type /Pages /Kids [${pageObjs.map(ref).join(' ')}] /Count ${pages} >>`;
-  return serialize(objects, catalog);
+  pdf.set(catalog, `<< /Type /Catalog /Pages ${ref(pagesObj)}${acroForm} >>`);
+  pdf.set(pagesObj, `<< /Type /Pages /Kids [${pageObjs.map(ref).join(' ')}] /Count ${pages} >>`);
+  return pdf.finish(`/Root ${catalog} 0 R`);
 }
 
 /**
  * Entries a subtype cannot do without (PDF 32000 §12.5.6), added unless `extra`
- * already supplies them. Streams they need are added as new objects via `add`.
+ * already supplies them. Streams they need are added to `pdf` as new objects.
  */
-function requiredEntries(a: FixtureAnnotation, index: number, extra: string, add: (body: string) => number, ref: (n: number) => string): string[] {
+function requiredEntries(a: FixtureAnnotation, index: number, extra: string, pdf: PdfObjects, ref: (n: number) => string): string[] {
   const has = (key: string) => new RegExp(`${key}(?![A-Za-z0-9])`).test(extra);
   switch (a.subtype) {
     case 'Widget':
@@ -147,31 +144,22 @@ function requiredEntries(a: FixtureAnnotation, index: number, extra: string, add
       if (has('/FS')) return [];
       const file = a.file ?? { name: `attachment-${index}.txt`, data: `Attachment of annotation ${index}\n` };
       const data = typeof file.data === 'string' ? Buffer.from(file.data, 'utf8') : file.data;
-      const embedded = stream(add, `/Type /EmbeddedFile /Subtype ${pdfName(file.mimeType ?? 'text/plain')} /Params << /Size ${data.length} >>`, data);
+      const embedded = pdf.stream(`/Type /EmbeddedFile /Subtype ${pdfName(file.mimeType ?? 'text/plain')} /Params << /Size ${data.length} >>`, data);
       return [`/FS << /Type /Filespec /F ${pdfText(file.name)} /UF ${pdfText(file.name)} /EF << /F ${ref(embedded)} >> >>`];
     }
     case 'Sound':
       // One period of a square wave: 8-bit raw samples.
-      return has('/Sound') ? [] : [`/Sound ${ref(stream(add, '/Type /Sound /R 8000 /B 8 /C 1 /E /Raw', Buffer.from([0, 0, 0, 0, 255, 255, 255, 255])))}`];
+      return has('/Sound') ? [] : [`/Sound ${ref(pdf.stream('/Type /Sound /R 8000 /B 8 /C 1 /E /Raw', Buffer.from([0, 0, 0, 0, 255, 255, 255, 255])))}`];
     case 'Movie':
       return has('/Movie') ? [] : ['/Movie << /F (movie.mp4) >>'];
     case '3D':
       // Not a real U3D model: viewers only need the stream to exist to list the annotation.
-      return has('/3DD') ? [] : [`/3DD ${ref(stream(add, '/Type /3D /Subtype /U3D', Buffer.from('U3D\0fixture', 'latin1')))}`];
+      return has('/3DD') ? [] : [`/3DD ${ref(pdf.stream('/Type /3D /Subtype /U3D', Buffer.from('U3D\0fixture', 'latin1')))}`];
     case 'RichMedia':
       return has('/RichMediaContent') ? [] : ['/RichMediaContent << >>'];
     default:
       return [];
   }
-}
-
-/** Adds a stream object with the given dictionary entries (without /Length) and bytes. */
-function stream(add: (body: string) => number, dict: string, data: Buffer): number {
-  return add(`<< ${dict} /Length ${data.length} >>\nstream\n${data.toString('latin1')}\nendstream`);
-}
-
-function serialize(objects: string[], root: number): Buffer {
-  return serializePdf(objects, `/Root ${root} 0 R`);
 }
 
 /**

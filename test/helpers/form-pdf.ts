@@ -17,7 +17,7 @@
  *   submit         push button
  *   sig            signature field, unsigned
  */
-import { serializePdf } from './pdf.js';
+import { PdfObjects } from './pdf-writer.js';
 export interface FormPdfOptions {
   /** Sets /NeedAppearances true in the AcroForm. */
   needAppearances?: boolean;
@@ -33,45 +33,36 @@ const EDIT = 1 << 18;
 const MULTI_SELECT = 1 << 21;
 
 export function makeFormPdf(options: FormPdfOptions = {}): Buffer {
-  const objects: string[] = [];
-  const add = (body: string) => {
-    objects.push(body);
-    return objects.length;
-  };
-  const reserve = () => add('');
-  const set = (num: number, body: string) => {
-    objects[num - 1] = body;
-  };
-  const stream = (dict: string, content: string) => `<< ${dict} /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`;
-  const form = (w: number, h: number, content: string) => stream(`/Type /XObject /Subtype /Form /BBox [0 0 ${w} ${h}] /Resources << /Font << /Helv ${font} 0 R >> >>`, content);
+  const pdf = new PdfObjects();
+  const form = (w: number, h: number, content: string) => pdf.stream(`/Type /XObject /Subtype /Form /BBox [0 0 ${w} ${h}] /Resources << /Font << /Helv ${font} 0 R >> >>`, content);
 
-  const catalog = reserve();
-  const pages = reserve();
-  const page = reserve();
-  const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
-  const dingbats = add('<< /Type /Font /Subtype /Type1 /BaseFont /ZapfDingbats >>');
+  const catalog = pdf.reserve();
+  const pages = pdf.reserve();
+  const page = pdf.reserve();
+  const font = pdf.add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  const dingbats = pdf.add('<< /Type /Font /Subtype /Type1 /BaseFont /ZapfDingbats >>');
   const annots: number[] = [];
   const fields: number[] = [];
   const widget = (rect: [number, number, number, number], extra: string) => {
-    const n = add(`<< /Type /Annot /Subtype /Widget /Rect [${rect.join(' ')}] /P ${page} 0 R /F 4 ${extra} >>`);
+    const n = pdf.add(`<< /Type /Annot /Subtype /Widget /Rect [${rect.join(' ')}] /P ${page} 0 R /F 4 ${extra} >>`);
     annots.push(n);
     return n;
   };
   const da = '/DA (/Helv 12 Tf 0 g)';
 
   // comment: a text field whose appearance shows its value, so a new value must replace it.
-  const commentAp = add(form(200, 20, '/Tx BMC q BT /Helv 12 Tf 0 g 2 5 Td (Hello) Tj ET Q EMC'));
+  const commentAp = form(200, 20, '/Tx BMC q BT /Helv 12 Tf 0 g 2 5 Td (Hello) Tj ET Q EMC');
   fields.push(widget([72, 700, 272, 720], `/FT /Tx /T (comment) /V (Hello) ${da} /AP << /N ${commentAp} 0 R >>`));
 
-  const boxOn = add(form(14, 14, '0 0 1 rg 2 2 10 10 re f'));
-  const boxOff = add(form(14, 14, '0 g 0.5 0.5 13 13 re S'));
+  const boxOn = form(14, 14, '0 0 1 rg 2 2 10 10 re f');
+  const boxOff = form(14, 14, '0 g 0.5 0.5 13 13 re S');
   fields.push(widget([72, 670, 86, 684], `/FT /Btn /T (agree) /V /Off /AS /Off /AP << /N << /Yes ${boxOn} 0 R /Off ${boxOff} 0 R >> /D << /Yes ${boxOn} 0 R /Off ${boxOff} 0 R >> >> /MK << /CA (4) >> /DA (/ZaDb 0 Tf 0 g)`));
 
-  const color = reserve();
+  const color = pdf.reserve();
   const radios = ['Red', 'Green', 'Blue'].map((state, i) =>
     widget([72 + i * 30, 640, 86 + i * 30, 654], `/Parent ${color} 0 R /AS /${state === 'Green' ? 'Green' : 'Off'} /AP << /N << /${state} ${boxOn} 0 R /Off ${boxOff} 0 R >> >> /MK << /CA (l) >>`),
   );
-  set(color, `<< /FT /Btn /T (color) /Ff ${RADIO | NO_TOGGLE_TO_OFF} /V /Green /Kids [${radios.map((r) => `${r} 0 R`).join(' ')}] >>`);
+  pdf.set(color, `<< /FT /Btn /T (color) /Ff ${RADIO | NO_TOGGLE_TO_OFF} /V /Green /Kids [${radios.map((r) => `${r} 0 R`).join(' ')}] >>`);
   fields.push(color);
 
   fields.push(widget([72, 600, 272, 620], `/FT /Ch /T (country) /Ff ${COMBO} /Opt [(DE) (FR) [(us) (United States)]] /V (DE) ${da}`));
@@ -79,26 +70,26 @@ export function makeFormPdf(options: FormPdfOptions = {}): Buffer {
   fields.push(widget([72, 520, 272, 580], `/FT /Ch /T (toppings) /Ff ${MULTI_SELECT} /Opt [(cheese) (ham) (olives)] /V [(cheese) (olives)] ${da}`));
   fields.push(widget([72, 480, 272, 500], `/FT /Tx /T (id) /Ff ${READ_ONLY} /V (42) ${da}`));
 
-  const person = reserve();
+  const person = pdf.reserve();
   const personName = widget([72, 440, 272, 460], `/FT /Tx /Parent ${person} 0 R /T (name) /V (Bob) ${da}`);
   const personEmail = widget([300, 440, 500, 460], `/FT /Tx /Parent ${person} 0 R /T (email) /Ff ${TX} ${da}`);
-  set(person, `<< /T (person) /Kids [${personName} 0 R ${personEmail} 0 R] >>`);
+  pdf.set(person, `<< /T (person) /Kids [${personName} 0 R ${personEmail} 0 R] >>`);
   fields.push(person);
 
-  const ref = reserve();
+  const ref = pdf.reserve();
   const refWidgets = [widget([72, 340, 172, 360], `/Parent ${ref} 0 R`), widget([300, 340, 400, 360], `/Parent ${ref} 0 R`)];
-  set(ref, `<< /FT /Tx /T (ref) /V (R-1) ${da} /Kids [${refWidgets.map((w) => `${w} 0 R`).join(' ')}] >>`);
+  pdf.set(ref, `<< /FT /Tx /T (ref) /V (R-1) ${da} /Kids [${refWidgets.map((w) => `${w} 0 R`).join(' ')}] >>`);
   fields.push(ref);
 
   fields.push(widget([72, 400, 172, 420], `/FT /Btn /T (submit) /Ff ${PUSHBUTTON} /MK << /CA (Submit) >> ${da}`));
   fields.push(widget([300, 380, 500, 420], '/FT /Sig /T (sig)'));
 
-  const acroForm = add(`<< /Fields [${fields.map((f) => `${f} 0 R`).join(' ')}] /DR << /Font << /Helv ${font} 0 R /ZaDb ${dingbats} 0 R >> >> /DA (/Helv 0 Tf 0 g)${options.needAppearances ? ' /NeedAppearances true' : ''} >>`);
-  const content = add(stream('', 'BT /Helv 10 Tf 72 740 Td (A form) Tj ET'));
-  set(page, `<< /Type /Page /Parent ${pages} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /Helv ${font} 0 R >> >> /Contents ${content} 0 R /Annots [${annots.map((a) => `${a} 0 R`).join(' ')}] >>`);
-  set(pages, `<< /Type /Pages /Kids [${page} 0 R] /Count 1 >>`);
-  set(catalog, `<< /Type /Catalog /Pages ${pages} 0 R /AcroForm ${acroForm} 0 R >>`);
+  const acroForm = pdf.add(`<< /Fields [${fields.map((f) => `${f} 0 R`).join(' ')}] /DR << /Font << /Helv ${font} 0 R /ZaDb ${dingbats} 0 R >> >> /DA (/Helv 0 Tf 0 g)${options.needAppearances ? ' /NeedAppearances true' : ''} >>`);
+  const content = pdf.stream('', 'BT /Helv 10 Tf 72 740 Td (A form) Tj ET');
+  pdf.set(page, `<< /Type /Page /Parent ${pages} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /Helv ${font} 0 R >> >> /Contents ${content} 0 R /Annots [${annots.map((a) => `${a} 0 R`).join(' ')}] >>`);
+  pdf.set(pages, `<< /Type /Pages /Kids [${page} 0 R] /Count 1 >>`);
+  pdf.set(catalog, `<< /Type /Catalog /Pages ${pages} 0 R /AcroForm ${acroForm} 0 R >>`);
 
   const id = '<0123456789ABCDEF0123456789ABCDEF>';
-  return serializePdf(objects, `/Root ${catalog} 0 R /ID [${id} ${id}]`);
+  return pdf.finish(`/Root ${catalog} 0 R /ID [${id} ${id}]`);
 }

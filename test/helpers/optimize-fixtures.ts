@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { deflateSync } from 'node:zlib';
-import { serializePdf, withTempFile } from './pdf.js';
+import { withTempFile } from './pdf.js';
+import { PdfObjects } from './pdf-writer.js';
 
 /** A reproducible pseudo-random sequence (xorshift), so the fixtures are the same bytes every run. */
 function random(seed: number): () => number {
@@ -56,17 +57,12 @@ export const OPT_TEXT = (page: number) => `Optimize page ${page + 1} alpha bravo
  * Every image is Flate-compressed; each page has a line of Helvetica text.
  */
 export function imageHeavyPdf(): Buffer {
-  const objects: string[] = [];
-  const add = (body: string) => {
-    objects.push(body);
-    return objects.length;
-  };
-  const stream = (dict: string, data: Buffer) => `<< ${dict} /Length ${data.length} >>\nstream\n${data.toString('latin1')}\nendstream`;
+  const pdf = new PdfObjects();
   const image = (width: number, height: number, cs: string, bpc: number, data: Buffer, extra = '') =>
-    add(stream(`/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace ${cs} /BitsPerComponent ${bpc} /Filter /FlateDecode${extra}`, deflateSync(data)));
-  const catalog = add('');
-  const pagesObj = add('');
-  const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+    pdf.stream(`/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace ${cs} /BitsPerComponent ${bpc} /Filter /FlateDecode${extra}`, deflateSync(data));
+  const catalog = pdf.reserve();
+  const pagesObj = pdf.reserve();
+  const font = pdf.add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
   const photo = image(1500, 1000, '/DeviceRGB', 8, photoSamples(1500, 1000, 3, 1));
   const gray = image(1200, 1500, '/DeviceGray', 8, photoSamples(1200, 1500, 1, 2));
   const bw = image(1200, 1500, '/DeviceGray', 1, bilevelSamples(1200, 1500));
@@ -87,12 +83,11 @@ export function imageHeavyPdf(): Buffer {
   ];
   const kids = draws.map(([img, cm], i) => {
     const content = `q ${cm} /Im0 Do Q BT /F1 18 Tf 72 740 Td (${OPT_TEXT(i)}) Tj ET`;
-    const contents = add(stream('', Buffer.from(content, 'latin1')));
-    return add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> /XObject << /Im0 ${img} 0 R >> >> /Contents ${contents} 0 R >>`);
+    const contents = pdf.stream('', Buffer.from(content, 'latin1'));
+    return pdf.add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> /XObject << /Im0 ${img} 0 R >> >> /Contents ${contents} 0 R >>`);
   });
-  objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R >>`;
-  objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
-  return serializePdf(objects, `/Root ${catalog} 0 R`);
+  pdf.setPageTree(catalog, pagesObj, kids);
+  return pdf.finish(`/Root ${catalog} 0 R`);
 }
 
 /** Text-like 1-bit samples: lines of "glyphs" (blocks with counters and stems, about `cell` pixels) on white, rows padded to bytes; 0 is black. */
@@ -134,21 +129,16 @@ export const BILEVEL_TEXT = (page: number) => `Bilevel page ${page + 1} delta ec
  * Each page has a line of Helvetica text.
  */
 export function bilevelPdf(): Buffer {
-  const objects: string[] = [];
-  const add = (body: string) => {
-    objects.push(body);
-    return objects.length;
-  };
-  const stream = (dict: string, data: Buffer) => `<< ${dict} /Length ${data.length} >>\nstream\n${data.toString('latin1')}\nendstream`;
-  const catalog = add('');
-  const pagesObj = add('');
-  const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
-  const scan = add(stream('/Type /XObject /Subtype /Image /Width 2400 /Height 3000 /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /FlateDecode', deflateSync(textScanBits(2400, 3000, 40))));
+  const pdf = new PdfObjects();
+  const catalog = pdf.reserve();
+  const pagesObj = pdf.reserve();
+  const font = pdf.add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  const scan = pdf.stream('/Type /XObject /Subtype /Image /Width 2400 /Height 3000 /ColorSpace /DeviceGray /BitsPerComponent 1 /Filter /FlateDecode', deflateSync(textScanBits(2400, 3000, 40)));
   // Inverted bits with an inverting decode: the stencil paints where the stored bit is 1.
   const inverted = Buffer.from(textScanBits(2400, 3000, 40).map((b) => ~b & 0xff));
-  const stencil = add(stream('/Type /XObject /Subtype /Image /Width 2400 /Height 3000 /ImageMask true /Decode [1 0] /Filter /FlateDecode', deflateSync(inverted)));
+  const stencil = pdf.stream('/Type /XObject /Subtype /Image /Width 2400 /Height 3000 /ImageMask true /Decode [1 0] /Filter /FlateDecode', deflateSync(inverted));
   const raw = Buffer.from(textScanBits(1200, 1500, 24).map((b) => ~b & 0xff));
-  const decoded = add(stream('/Type /XObject /Subtype /Image /Width 1200 /Height 1500 /ColorSpace /DeviceGray /BitsPerComponent 1 /Decode [1 0]', raw));
+  const decoded = pdf.stream('/Type /XObject /Subtype /Image /Width 1200 /Height 1500 /ColorSpace /DeviceGray /BitsPerComponent 1 /Decode [1 0]', raw);
   const inlineData = deflateSync(photoSamples(300, 300, 1, 11));
   const inline = Buffer.concat([Buffer.from('q 72 0 0 72 72 300 cm BI /W 300 /H 300 /CS /G /BPC 8 /F /Fl ID\n', 'latin1'), inlineData, Buffer.from('\nEI Q', 'latin1')]);
   const draws: [string, Buffer][] = [
@@ -159,12 +149,11 @@ export function bilevelPdf(): Buffer {
   ];
   const kids = draws.map(([resources, drawing], i) => {
     const content = Buffer.concat([drawing, Buffer.from(` BT /F1 18 Tf 72 740 Td (${BILEVEL_TEXT(i)}) Tj ET`, 'latin1')]);
-    const contents = add(stream('', content));
-    return add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> ${resources} >> /Contents ${contents} 0 R >>`);
+    const contents = pdf.stream('', content);
+    return pdf.add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> ${resources} >> /Contents ${contents} 0 R >>`);
   });
-  objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R >>`;
-  objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
-  return serializePdf(objects, `/Root ${catalog} 0 R`);
+  pdf.setPageTree(catalog, pagesObj, kids);
+  return pdf.finish(`/Root ${catalog} 0 R`);
 }
 
 /** One fractal field: octaves of smoothly interpolated random grids, each half the cell of the last and `decay` times as strong, scaled to -1..1. */
@@ -242,27 +231,22 @@ export function jpegOf(samples: Buffer, width: number, height: number, quality: 
  * camera writes) drawn full page at `dpi`, with a line of text. What issue 35 measured `ebook` on: 300 dpi photos.
  */
 export function photoAlbumPdf(pages: number, width: number, height: number, dpi = 300, seed = 1): Buffer {
-  const objects: string[] = [];
-  const add = (body: string) => {
-    objects.push(body);
-    return objects.length;
-  };
-  const catalog = add('');
-  const pagesObj = add('');
-  const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  const pdf = new PdfObjects();
+  const catalog = pdf.reserve();
+  const pagesObj = pdf.reserve();
+  const font = pdf.add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
   const w = (width * 72) / dpi;
   const h = (height * 72) / dpi;
   const kids: number[] = [];
   for (let p = 0; p < pages; p++) {
     const jpeg = jpegOf(fractalPhotoSamples(width, height, seed + p), width, height, 92);
-    const image = add(`<< /Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode /Length ${jpeg.length} >>\nstream\n${jpeg.toString('latin1')}\nendstream`);
+    const image = pdf.stream(`/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode`, jpeg);
     const content = `q ${w} 0 0 ${h} 0 24 cm /Im0 Do Q BT /F1 10 Tf 8 8 Td (Photo ${p + 1}) Tj ET`;
-    const contents = add(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
-    kids.push(add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 ${w} ${h + 24}] /Resources << /Font << /F1 ${font} 0 R >> /XObject << /Im0 ${image} 0 R >> >> /Contents ${contents} 0 R >>`));
+    const contents = pdf.stream('', content);
+    kids.push(pdf.add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 ${w} ${h + 24}] /Resources << /Font << /F1 ${font} 0 R >> /XObject << /Im0 ${image} 0 R >> >> /Contents ${contents} 0 R >>`));
   }
-  objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R >>`;
-  objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
-  return serializePdf(objects, `/Root ${catalog} 0 R`);
+  pdf.setPageTree(catalog, pagesObj, kids);
+  return pdf.finish(`/Root ${catalog} 0 R`);
 }
 
 export const FORM_FIGURE_WORDS = ['Figure', 'caption', 'on', 'the', 'page.', 'State', 'machine', 'label', 'inside', 'the', 'form.', 'Nested', 'form', 'words', 'kept.'];
@@ -275,35 +259,26 @@ export const FORM_FIGURE_WORDS = ['Figure', 'caption', 'on', 'the', 'page.', 'St
  * FORM_FIGURE_WORDS.
  */
 export function formFigurePdf(): Buffer {
-  const objects: string[] = [];
-  const add = (body: string) => {
-    objects.push(body);
-    return objects.length;
-  };
-  const stream = (dict: string, data: Buffer | string) => {
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'latin1') : data;
-    return add(`<< ${dict} /Length ${bytes.length} >>\nstream\n${bytes.toString('latin1')}\nendstream`);
-  };
-  const catalog = add('');
-  const pages = add('');
-  const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  const pdf = new PdfObjects();
+  const catalog = pdf.reserve();
+  const pages = pdf.reserve();
+  const font = pdf.add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
   const [width, height] = [900, 600];
   const jpeg = jpegOf(fractalPhotoSamples(width, height, 7), width, height, 92);
-  const photo = stream(`/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode`, jpeg);
+  const photo = pdf.stream(`/Type /XObject /Subtype /Image /Width ${width} /Height ${height} /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /DCTDecode`, jpeg);
   const [iw, ih] = [118, 57];
-  const mask = stream(`/Type /XObject /Subtype /Image /Width ${iw} /Height ${ih} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode`, deflateSync(Buffer.alloc(iw * ih, 255)));
-  const box = stream(`/Type /XObject /Subtype /Image /Width ${iw} /Height ${ih} /ColorSpace /DeviceRGB /BitsPerComponent 8 /SMask ${mask} 0 R /Filter /FlateDecode`, deflateSync(photoSamples(iw, ih, 3, 5)));
-  const nestedResources = add(`<< /Font << /F1 ${font} 0 R >> >>`);
-  const nested = stream(`/Type /XObject /Subtype /Form /BBox [0 0 300 40] /Resources ${nestedResources} 0 R`, 'BT /F1 10 Tf 4 20 Td (Nested form words kept.) Tj ET');
-  const formResources = add(`<< /Font << /F1 ${font} 0 R >> /XObject << /Im1 ${box} 0 R /Fm2 ${nested} 0 R >> >>`);
-  const form = stream(`/Type /XObject /Subtype /Form /FormType 1 /BBox [0 0 400 200] /Matrix [1 0 0 1 0 0] /Resources ${formResources} 0 R`,
+  const mask = pdf.stream(`/Type /XObject /Subtype /Image /Width ${iw} /Height ${ih} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode`, deflateSync(Buffer.alloc(iw * ih, 255)));
+  const box = pdf.stream(`/Type /XObject /Subtype /Image /Width ${iw} /Height ${ih} /ColorSpace /DeviceRGB /BitsPerComponent 8 /SMask ${mask} 0 R /Filter /FlateDecode`, deflateSync(photoSamples(iw, ih, 3, 5)));
+  const nestedResources = pdf.add(`<< /Font << /F1 ${font} 0 R >> >>`);
+  const nested = pdf.stream(`/Type /XObject /Subtype /Form /BBox [0 0 300 40] /Resources ${nestedResources} 0 R`, 'BT /F1 10 Tf 4 20 Td (Nested form words kept.) Tj ET');
+  const formResources = pdf.add(`<< /Font << /F1 ${font} 0 R >> /XObject << /Im1 ${box} 0 R /Fm2 ${nested} 0 R >> >>`);
+  const form = pdf.stream(`/Type /XObject /Subtype /Form /FormType 1 /BBox [0 0 400 200] /Matrix [1 0 0 1 0 0] /Resources ${formResources} 0 R`,
     'q 118 0 0 57 10 130 cm /Im1 Do Q BT /F1 10 Tf 10 100 Td (State machine label inside the form.) Tj ET q 1 0 0 1 10 40 cm /Fm2 Do Q');
   const content = 'q 216 0 0 144 72 560 cm /Im0 Do Q BT /F1 10 Tf 72 530 Td (Figure caption on the page.) Tj ET q 1 0 0 1 72 250 cm /Fm1 Do Q';
-  const contents = stream('', content);
-  const page = add(`<< /Type /Page /Parent ${pages} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> /XObject << /Im0 ${photo} 0 R /Fm1 ${form} 0 R >> >> /Contents ${contents} 0 R >>`);
-  objects[catalog - 1] = `<< /Type /Catalog /Pages ${pages} 0 R >>`;
-  objects[pages - 1] = `<< /Type /Pages /Kids [${page} 0 R] /Count 1 >>`;
-  return serializePdf(objects, `/Root ${catalog} 0 R`);
+  const contents = pdf.stream('', content);
+  const page = pdf.add(`<< /Type /Page /Parent ${pages} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> /XObject << /Im0 ${photo} 0 R /Fm1 ${form} 0 R >> >> /Contents ${contents} 0 R >>`);
+  pdf.setPageTree(catalog, pages, [page]);
+  return pdf.finish(`/Root ${catalog} 0 R`);
 }
 
 /**
@@ -347,26 +322,21 @@ export function scanPageSamples(width: number, height: number, components: 1 | 3
  * of the optimize-large bench's Flate scan) with a line of text at the foot.
  */
 export function grainScanPdf(): Buffer {
-  const objects: string[] = [];
-  const add = (body: string) => {
-    objects.push(body);
-    return objects.length;
-  };
-  const catalog = add('');
-  const pagesObj = add('');
-  const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+  const pdf = new PdfObjects();
+  const catalog = pdf.reserve();
+  const pagesObj = pdf.reserve();
+  const font = pdf.add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
   const kids: number[] = [];
   let seed = 0x2545f491;
   for (const components of [3, 1] as const) {
     const page = scanPageSamples(2550, 3300, components, seed);
     seed = page.seed;
     const data = deflateSync(page.samples, { level: 6 });
-    const image = add(`<< /Type /XObject /Subtype /Image /Width 2550 /Height 3300 /ColorSpace /${components === 3 ? 'DeviceRGB' : 'DeviceGray'} /BitsPerComponent 8 /Filter /FlateDecode /Length ${data.length} >>\nstream\n${data.toString('latin1')}\nendstream`);
+    const image = pdf.stream(`/Type /XObject /Subtype /Image /Width 2550 /Height 3300 /ColorSpace /${components === 3 ? 'DeviceRGB' : 'DeviceGray'} /BitsPerComponent 8 /Filter /FlateDecode`, data);
     const content = `q 612 0 0 792 0 0 cm /Im0 Do Q BT /F1 9 Tf 72 24 Td (Scanned page ${kids.length + 1}) Tj ET`;
-    const contents = add(`<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
-    kids.push(add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> /XObject << /Im0 ${image} 0 R >> >> /Contents ${contents} 0 R >>`));
+    const contents = pdf.stream('', content);
+    kids.push(pdf.add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> /XObject << /Im0 ${image} 0 R >> >> /Contents ${contents} 0 R >>`));
   }
-  objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R >>`;
-  objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${kids.length} >>`;
-  return serializePdf(objects, `/Root ${catalog} 0 R`);
+  pdf.setPageTree(catalog, pagesObj, kids);
+  return pdf.finish(`/Root ${catalog} 0 R`);
 }

@@ -2,6 +2,9 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { PdfObjects, serializePdf } from './pdf-writer.js';
+
+export { serializePdf };
 
 /**
  * Builds small, valid PDFs in code (not with the engine under test): N pages of
@@ -13,44 +16,18 @@ export function makePdf(options: { pages?: number; width?: number; height?: numb
   const width = options.width ?? 612;
   const height = options.height ?? 792;
   const text = options.text ?? ((i: number) => `Page ${i + 1}`);
-  const objects: string[] = [];
-  const add = (body: string) => {
-    objects.push(body);
-    return objects.length;
-  };
-  const catalog = add(''); // filled below
-  const pagesObj = add('');
-  const font = add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
-  const info = options.title ? add(`<< /Title (${escapePdfString(options.title)}) /Producer (pdfservice tests) >>`) : 0;
+  const pdf = new PdfObjects();
+  const catalog = pdf.reserve();
+  const pagesObj = pdf.reserve();
+  const font = pdf.add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  const info = options.title ? pdf.add(`<< /Title (${escapePdfString(options.title)}) /Producer (pdfservice tests) >>`) : 0;
   const kids: number[] = [];
   for (let i = 0; i < pages; i++) {
-    const content = `BT /F1 24 Tf 72 ${height - 100} Td (${escapePdfString(text(i))}) Tj ET`;
-    const stream = add(`<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`);
-    kids.push(add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 ${width} ${height}] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${stream} 0 R >>`));
+    const stream = pdf.stream('', `BT /F1 24 Tf 72 ${height - 100} Td (${escapePdfString(text(i))}) Tj ET`);
+    kids.push(pdf.add(`<< /Type /Page /Parent ${pagesObj} 0 R /MediaBox [0 0 ${width} ${height}] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${stream} 0 R >>`));
   }
-  objects[catalog - 1] = `<< /Type /Catalog /Pages ${pagesObj} 0 R >>`;
-  objects[pagesObj - 1] = `<< /Type /Pages /Kids [${kids.map((k) => `${k} 0 R`).join(' ')}] /Count ${pages} >>`;
-  return serializePdf(objects, `/Root ${catalog} 0 R${info ? ` /Info ${info} 0 R` : ''}`);
-}
-
-/**
- * Numbered objects (object i + 1 is objects[i], bodies in latin1) as a PDF
- * with a classic cross-reference table. `trailer` holds the trailer's entries
- * after /Size, e.g. "/Root 1 0 R". Shared by every fixture builder.
- */
-export function serializePdf(objects: string[], trailer: string): Buffer {
-  const parts = ['%PDF-1.7\n%\xe2\xe3\xcf\xd3\n'];
-  let length = parts[0]!.length; // latin1: one character per byte
-  const offsets = objects.map((body, i) => {
-    const text = `${i + 1} 0 obj\n${body}\nendobj\n`;
-    const offset = length;
-    parts.push(text);
-    length += text.length;
-    return offset;
-  });
-  parts.push(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`, ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`));
-  parts.push(`trailer\n<< /Size ${objects.length + 1} ${trailer} >>\nstartxref\n${length}\n%%EOF\n`);
-  return Buffer.from(parts.join(''), 'latin1');
+  pdf.setPageTree(catalog, pagesObj, kids);
+  return pdf.finish(`/Root ${catalog} 0 R${info ? ` /Info ${info} 0 R` : ''}`);
 }
 
 /**

@@ -20,6 +20,7 @@
 import { readFileSync } from 'node:fs';
 import { deflateSync } from 'node:zlib';
 import { encryptPdf } from './pdf.js';
+import { PdfObjects } from './pdf-writer.js';
 import { DEJAVU_SANS, parseTrueType } from './redaction-fixtures.js';
 
 export type PdfxProfile = 'pdfx1a2001' | 'pdfx1a2003' | 'pdfx32002' | 'pdfx32003' | 'pdfx4';
@@ -144,52 +145,13 @@ function lzwEncode(data: Buffer): Buffer {
   return Buffer.from(out);
 }
 
-/** Numbered objects serialised with a classic xref table; bodies are latin1 text or [dictionary, stream bytes]. */
-class Builder {
-  private readonly bodies: (string | Buffer)[] = [];
-
-  add(body: string): number {
-    this.bodies.push(body);
-    return this.bodies.length;
-  }
-
-  reserve(): number {
-    return this.add('null');
-  }
-
-  set(num: number, body: string): void {
-    this.bodies[num - 1] = body;
-  }
-
-  stream(dict: string, data: Buffer | string): number {
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'latin1') : data;
-    this.bodies.push(Buffer.concat([Buffer.from(`<< ${dict} /Length ${bytes.length} >>\nstream\n`, 'latin1'), bytes, Buffer.from('\nendstream', 'latin1')]));
-    return this.bodies.length;
-  }
-
-  build(version: string, trailer: string): Buffer {
-    const parts: Buffer[] = [Buffer.from(`%PDF-${version}\n%\xe2\xe3\xcf\xd3\n`, 'latin1')];
-    let length = parts[0]!.length;
-    const offsets: number[] = [];
-    this.bodies.forEach((body, i) => {
-      const bytes = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`, 'latin1'), typeof body === 'string' ? Buffer.from(body, 'latin1') : body, Buffer.from('\nendobj\n', 'latin1')]);
-      offsets.push(length);
-      parts.push(bytes);
-      length += bytes.length;
-    });
-    const xref = [`xref\n0 ${this.bodies.length + 1}\n0000000000 65535 f \n`, ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`)].join('');
-    parts.push(Buffer.from(`${xref}trailer\n<< /Size ${this.bodies.length + 1} ${trailer} >>\nstartxref\n${length}\n%%EOF\n`, 'latin1'));
-    return Buffer.concat(parts);
-  }
-}
-
 const ref = (n: number) => `${n} 0 R`;
 const ID = '<6b1f0e2a9c3d4e5f60718293a4b5c6d7>';
 
 /** The compliant document of `profile`, changed as `variant` says (a name from VARIANTS; '' for none). */
 export function pdfxFixture(profile: PdfxProfile, variant = ''): Buffer {
   const v = variant;
-  const b = new Builder();
+  const b = new PdfObjects();
   const catalog = b.reserve();
   const pages = b.reserve();
   const page1 = b.reserve();
@@ -342,7 +304,7 @@ export function pdfxFixture(profile: PdfxProfile, variant = ''): Buffer {
   b.set(catalog, `<< ${catalogEntries.join(' ')} >>`);
 
   const header = v === 'version-too-new' ? TOO_NEW[profile] : HEADER_VERSION[profile];
-  const pdf = b.build(header, `/Root ${ref(catalog)} /Info ${ref(infoObj)}${v === 'no-id' ? '' : ` /ID [${ID} ${ID}]`}`);
+  const pdf = b.finish(`/Root ${ref(catalog)} /Info ${ref(infoObj)}${v === 'no-id' ? '' : ` /ID [${ID} ${ID}]`}`, header);
   // RC4 40-bit (the one method that PDF 1.3 has); qpdf keeps the header version for it.
   return v === 'encrypted' ? encryptPdf(pdf, 'user', 'owner', '40') : pdf;
 }
