@@ -84,7 +84,7 @@ export const ERROR_CATALOG = {
   TOO_MANY_REQUESTS: { status: 429, title: 'Too many failed attempts; try again later' },
   INTERNAL_ERROR: { status: 500, title: 'The service failed unexpectedly' },
   METHOD_NOT_IMPLEMENTED: { status: 501, title: 'The service implements this method for no resource' },
-  COMPONENT_MISSING: { status: 501, title: 'A component this feature needs is not installed' },
+  COMPONENT_MISSING: { status: 503, title: 'A component this feature needs is not installed' },
   SERVICE_BUSY: { status: 503, title: 'The service is busy; try again later' },
   // Like SERVICE_BUSY, thrown with a Retry-After header (ServiceError's headers).
   DMS_UNAVAILABLE: { status: 503, title: 'The document server cannot be reached; try again later' },

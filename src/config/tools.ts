@@ -23,7 +23,7 @@ export const TOOLS: SettingsFeature<ToolSettings> = {
   settings: {
     verapdfDir: {
       env: 'PDFSERVICE_VERAPDF_DIR',
-      doc: 'Folder of the veraPDF helper (`verapdf-helper.jar` and `lib/`) that `bash scripts/setup.sh` builds with Maven; without it (or without Java) PDF/A preflight answers 501 (docs/pdfa.md)',
+      doc: 'Folder of the veraPDF helper (`verapdf-helper.jar` and `lib/`) that `bash scripts/setup.sh` builds with Maven; without it (or without Java) PDF/A preflight answers 503 (docs/pdfa.md)',
       shown: '`.tools/verapdf` of the installation',
       default: () => fileURLToPath(new URL('../../../.tools/verapdf', import.meta.url)),
       parse: (raw) => path.resolve(nonEmpty(raw)),
@@ -58,7 +58,7 @@ export const TOOLS: SettingsFeature<ToolSettings> = {
     },
     officeProgram: {
       env: 'PDFSERVICE_OFFICE_PROGRAM',
-      doc: "LibreOffice's `soffice`, a path or a name looked up on `PATH`; it must be the full build (Debian `libreoffice-core`): a `-nogui` build, or one whose instance cannot start, makes LibreOffice unavailable in `/health` and Office uploads 501 `COMPONENT_MISSING` (docs/office.md#components)",
+      doc: "LibreOffice's `soffice`, a path or a name looked up on `PATH`; it must be the full build (Debian `libreoffice-core`): a `-nogui` build, or one whose instance cannot start, makes LibreOffice unavailable in `/health` and Office uploads 503 `COMPONENT_MISSING` (docs/office.md#components)",
       shown: '`soffice` (on `PATH`)',
       default: 'soffice',
       parse: (raw) => (nonEmpty(raw).includes('/') ? path.resolve(raw.trim()) : raw.trim()),

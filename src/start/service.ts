@@ -77,7 +77,7 @@ export async function startService(
   // A missing program is logged now; a found one's version (or its failing probe) once probed, on first need.
   tools.onChecked((tool) => {
     if (tool.available) app.log.info({ tool: tool.name, version: tool.version }, 'external tool available');
-    else app.log.warn({ tool: tool.name, debianPackage: tool.debianPackage, reason: tool.reason }, 'external tool missing: the features that need it answer 501');
+    else app.log.warn({ tool: tool.name, debianPackage: tool.debianPackage, reason: tool.reason }, 'external tool missing: the features that need it answer 503');
   });
   const api = `${url}${API_PREFIX}`;
   const docs = `${api}/docs`;

@@ -15,7 +15,7 @@ export interface ToolRun {
   /**
    * Runs the program with `args` in the scratch folder (sandboxed when
    * declared). A time-out is 504 ENGINE_TIMEOUT; a sandbox that cannot be made
-   * is 501 COMPONENT_MISSING; any other outcome (exit code, output) is the
+   * is 503 COMPONENT_MISSING; any other outcome (exit code, output) is the
    * caller's to judge.
    */
   exec(args: string[]): Promise<ProgramResult>;
@@ -86,7 +86,7 @@ function programLabel(tool: Tool): string {
 const PROBE_TIMEOUT_MS = 10_000;
 
 /**
- * A pooled tool whose process could not start is unavailable (501 COMPONENT_MISSING, and so in /health) for this long;
+ * A pooled tool whose process could not start is unavailable (503 COMPONENT_MISSING, and so in /health) for this long;
  * then the next run tries again, so that a repaired installation serves without a restart.
  */
 const START_RETRY_MS = 30_000;
@@ -187,7 +187,7 @@ export class ToolSupervisor {
    * Runs `work` as one use of the tool: waits for a free slot, creates a
    * scratch folder, removes it afterwards, and counts the run (metrics
    * `pdfservice_program_runs_total` and `…_duration_seconds`, by program).
-   * A tool that is not available is 501 COMPONENT_MISSING naming its package.
+   * A tool that is not available is 503 COMPONENT_MISSING naming its package.
    * `signal` stops the run: while waiting for a slot, or by killing the
    * running program's process group; either way TASK_CANCELLED. A run that
    * would wait beyond the tool's queueLimit is 503 SERVICE_BUSY with

@@ -8,7 +8,7 @@ export interface ToolDeclaration {
   name: string;
   /** The program: a name looked up on PATH at start, or an absolute path. */
   command: string;
-  /** The Debian package that installs it, named by 501 COMPONENT_MISSING. */
+  /** The Debian package that installs it, named by 503 COMPONENT_MISSING. */
   debianPackage: string;
   /** What the service uses it for, in error details ("Word conversion"). */
   purpose: string;

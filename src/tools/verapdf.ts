@@ -117,7 +117,7 @@ type HelperAnswer = { ok: true; report: ValidationReport } | { ok: false; kind: 
 
 /**
  * Validates a PDF (bytes, or a stored document's open file) against a PDF/A flavour in the warm veraPDF JVM.
- * 501 COMPONENT_MISSING without Java/veraPDF. The flavour is the one asked
+ * 503 COMPONENT_MISSING without Java/veraPDF. The flavour is the one asked
  * for, never the one the file claims. `password` opens an encrypted file, so
  * that its content is checked as well as the encryption PDF/A forbids. A file
  * veraPDF cannot read at all (damaged, or encrypted with a password it was not

@@ -204,7 +204,7 @@ describe('preflight results', { skip: corpus ? false : 'no corpus (../shared/cor
 });
 
 describe('preflight without veraPDF', () => {
-  test('501 COMPONENT_MISSING naming the set-up script; /health shows veraPDF missing; the profile is still checked first', async () => {
+  test('503 COMPONENT_MISSING naming the set-up script; /health shows veraPDF missing; the profile is still checked first', async () => {
     const bare = await startServer({ env: { PDFSERVICE_VERAPDF_DIR: '/nonexistent/verapdf' } });
     try {
       const health = (await call(bare, 'GET', '/health', { auth: false })).json();
@@ -213,7 +213,7 @@ describe('preflight without veraPDF', () => {
       assert.match(verapdf.reason, /scripts\/setup\.sh/);
       assert.equal((await putPdf(bare, 'plain.pdf', makePdf())).status, 201);
       const reply = await preflight(bare, 'plain.pdf', 'pdfa1b');
-      assert.equal(reply.status, 501, reply.text);
+      assert.equal(reply.status, 503, reply.text);
       assert.equal(reply.json().code, 'COMPONENT_MISSING');
       assert.match(reply.json().detail, /PDF\/A validation needs the veraPDF helper .*scripts\/setup\.sh/);
       assert.equal((await preflight(bare, 'plain.pdf', 'nope')).status, 400);

@@ -114,7 +114,7 @@ describe('the supervisor, on test tools', () => {
     assert.match(statuses[1]!.reason!, /does not run here \(broken\)/);
   });
 
-  test('prepare() runs no probe: a run or checked() runs it, once; a failing one makes the run 501', async () => {
+  test('prepare() runs no probe: a run or checked() runs it, once; a failing one makes the run 503', async () => {
     const probes = path.join(root, 'probes.log');
     // The probes run in the sandbox-less scratch folder: each appends a line to the log, so the log counts them.
     const counting = (name: string, exit: number) =>
@@ -194,7 +194,7 @@ describe('the supervisor, on test tools', () => {
     assert.equal(await tools.run('test-sh', async (run) => (await run.exec(['-c', 'echo next'])).stdout.trim()), 'next');
   });
 
-  test('a tool whose program is not installed is 501 COMPONENT_MISSING naming its Debian package; nothing runs', async () => {
+  test('a tool whose program is not installed is 503 COMPONENT_MISSING naming its Debian package; nothing runs', async () => {
     const tools = new ToolSupervisor([shTool({ name: 'absent', command: 'pdfservice-no-such-program', debianPackage: 'pdfservice-absent-package', scratch: 'absent' })], root);
     const [status] = await tools.init();
     assert.equal(status!.available, false);
@@ -205,7 +205,7 @@ describe('the supervisor, on test tools', () => {
       tools.run('absent', async () => {
         ran = true;
       }),
-      (err: unknown) => err instanceof ServiceError && err.code === 'COMPONENT_MISSING' && err.status === 501 && /Test run needs .*Debian package pdfservice-absent-package/.test(err.detail ?? ''),
+      (err: unknown) => err instanceof ServiceError && err.code === 'COMPONENT_MISSING' && err.status === 503 && /Test run needs .*Debian package pdfservice-absent-package/.test(err.detail ?? ''),
     );
     assert.equal(ran, false);
   });
@@ -238,7 +238,7 @@ describe('the service and its tools', () => {
     assert.equal(logged()?.version, reported);
   });
 
-  test('a LibreOffice that is not the full build, or whose instance cannot start, shows in /health and makes a Word upload 501 COMPONENT_MISSING, never a 4xx that blames the document', async () => {
+  test('a LibreOffice that is not the full build, or whose instance cannot start, shows in /health and makes a Word upload 503 COMPONENT_MISSING, never a 4xx that blames the document', async () => {
     // Issue 35 item 15: with the -nogui build swapped in, valid DOCX files were 422 MALFORMED_DOCUMENT. The fake answers
     // --version as LibreOffice does and then ends as that build's instance did.
     const fake = mkdtempSync(path.join(tmpdir(), 'pdfservice-fake-soffice-'));
@@ -246,7 +246,7 @@ describe('the service and its tools', () => {
     const office = async (instance: TestServer) => (await call(instance, 'GET', '/health', { auth: false })).json().tools.find((tool: { name: string }) => tool.name === 'libreoffice');
     const upload = async (instance: TestServer) => {
       const reply = await call(instance, 'PUT', '/documents/memo.pdf', { body: docx(paragraph('A valid document')), headers: { 'content-type': DOCX, prefer: 'wait=60' } });
-      assert.equal(reply.status, 501, reply.text);
+      assert.equal(reply.status, 503, reply.text);
       assert.equal(reply.json().code, 'COMPONENT_MISSING');
       assert.equal((await call(instance, 'GET', '/documents/memo.pdf')).status, 404);
       return reply.json().detail as string;
@@ -280,7 +280,7 @@ describe('the service and its tools', () => {
     }
   });
 
-  test('without LibreOffice and Tesseract on PATH, a Word upload and OCRAction are 501 COMPONENT_MISSING naming their packages, /health shows them missing, PDFs still work', async () => {
+  test('without LibreOffice and Tesseract on PATH, a Word upload and OCRAction are 503 COMPONENT_MISSING naming their packages, /health shows them missing, PDFs still work', async () => {
     const bare = await startServer({ env: { PATH: '/nonexistent' } });
     try {
       const health = (await call(bare, 'GET', '/health', { auth: false })).json();
@@ -297,19 +297,19 @@ describe('the service and its tools', () => {
       assert.match(health.tools[3].reason, /Debian package ghostscript/);
       // A Word conversion is a job unless the client waits for it; waiting, the answer is the inline one.
       const reply = await call(bare, 'PUT', '/documents/memo.pdf', { body: docx(paragraph('Not converted')), headers: { 'content-type': DOCX, prefer: 'wait=60' } });
-      assert.equal(reply.status, 501, reply.text);
+      assert.equal(reply.status, 503, reply.text);
       assert.equal(reply.json().code, 'COMPONENT_MISSING');
       assert.match(reply.json().detail, /Word conversion needs .*Debian package libreoffice-writer/);
       assert.equal((await call(bare, 'GET', '/documents/memo.pdf')).status, 404);
       assert.equal((await putPdf(bare, 'plain.pdf', makePdf())).status, 201);
-      // OCRAction checks its language with tesseract before it is accepted: 501 at once, no job.
+      // OCRAction checks its language with tesseract before it is accepted: 503 at once, no job.
       const ocr = await call(bare, 'POST', '/documents/plain.pdf/pages', { body: { OCRAction: {} } });
-      assert.equal(ocr.status, 501, ocr.text);
+      assert.equal(ocr.status, 503, ocr.text);
       assert.match(ocr.json().detail, /OCR needs .*Debian package tesseract-ocr/);
       assert.equal(health.tools[4].name, 'qpdf');
       assert.equal(health.tools[4].available, false);
       const linearize = await call(bare, 'POST', '/documents/plain.pdf', { body: { LinearizeAction: {} } });
-      assert.equal(linearize.status, 501, linearize.text);
+      assert.equal(linearize.status, 503, linearize.text);
       assert.match(linearize.json().detail, /Linearization needs .*Debian package qpdf/);
       assert.ok(bare.output.some((line) => line.includes('external tool missing')));
     } finally {

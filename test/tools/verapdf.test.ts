@@ -131,7 +131,7 @@ describe('veraPDF, warm under the supervisor', { skip: corpus ? false : 'no corp
 });
 
 describe('veraPDF missing', () => {
-  test('without its jars the tool is unavailable naming scripts/setup.sh, and a validation is 501 COMPONENT_MISSING', async () => {
+  test('without its jars the tool is unavailable naming scripts/setup.sh, and a validation is 503 COMPONENT_MISSING', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-verapdf-none-'));
     try {
       const tools = new ToolSupervisor([verapdf({ timeoutMs: 10_000, dir: path.join(dir, 'absent') })], dir);
@@ -140,7 +140,7 @@ describe('veraPDF missing', () => {
       assert.match(status!.reason!, /scripts\/setup\.sh/);
       await assert.rejects(
         validatePdfa(tools, { pdf: makePdf(), profile: 'pdfa1b' }),
-        (err: unknown) => err instanceof ServiceError && err.code === 'COMPONENT_MISSING' && err.status === 501 && /PDF\/A validation needs/.test(err.detail ?? ''),
+        (err: unknown) => err instanceof ServiceError && err.code === 'COMPONENT_MISSING' && err.status === 503 && /PDF\/A validation needs/.test(err.detail ?? ''),
       );
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -29,7 +29,7 @@ export function registerHealthRoutes(api: Api, deps: AppDeps): void {
             },
             tools: {
               type: 'array',
-              description: 'The external programs the service runs (LibreOffice for Word uploads), each checked once, on its first use or the first health request (which waits for the checks); a feature whose tool is not available answers 501 COMPONENT_MISSING',
+              description: 'The external programs the service runs (LibreOffice for Word uploads), each checked once, on its first use or the first health request (which waits for the checks); a feature whose tool is not available answers 503 COMPONENT_MISSING',
               items: {
                 type: 'object',
                 properties: {

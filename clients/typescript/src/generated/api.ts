@@ -815,7 +815,7 @@ export interface paths {
         };
         /**
          * Check the document against a PDF/A or PDF/X profile
-         * @description `profile` is one of pdfa1a, pdfa1b, pdfa2a, pdfa2b, pdfa2u, pdfa3a, pdfa3b, pdfa3u, pdfa4, pdfa4e, pdfa4f, pdfx1a2001, pdfx1a2003, pdfx32002, pdfx32003, pdfx4 (400 VALIDATION_FAILED listing them for another). PDF/A profiles are validated by veraPDF (501 COMPONENT_MISSING without Java or the veraPDF helper). The result names every failed rule with its clause, test number, how often it failed and the first places. An encrypted document needs its password (403 without), and is reported as failing PDF/A's ban on encryption with the rest of its content checked; a file the validator cannot read is a non-compliant result saying why. Cached per document version, password and profile. See docs/pdfa.md.
+         * @description `profile` is one of pdfa1a, pdfa1b, pdfa2a, pdfa2b, pdfa2u, pdfa3a, pdfa3b, pdfa3u, pdfa4, pdfa4e, pdfa4f, pdfx1a2001, pdfx1a2003, pdfx32002, pdfx32003, pdfx4 (400 VALIDATION_FAILED listing them for another). PDF/A profiles are validated by veraPDF (503 COMPONENT_MISSING without Java or the veraPDF helper). The result names every failed rule with its clause, test number, how often it failed and the first places. An encrypted document needs its password (403 without), and is reported as failing PDF/A's ban on encryption with the rest of its content checked; a file the validator cannot read is a non-compliant result saying why. Cached per document version, password and profile. See docs/pdfa.md.
          */
         get: operations["getPreflightResult"];
         put?: never;
@@ -2384,7 +2384,7 @@ export interface operations {
                             /** @description tasks refused because the queue was full */
                             refused?: number;
                         };
-                        /** @description The external programs the service runs (LibreOffice for Word uploads), each checked once, on its first use or the first health request (which waits for the checks); a feature whose tool is not available answers 501 COMPONENT_MISSING */
+                        /** @description The external programs the service runs (LibreOffice for Word uploads), each checked once, on its first use or the first health request (which waits for the checks); a feature whose tool is not available answers 503 COMPONENT_MISSING */
                         tools?: {
                             name: string;
                             /** @description what installs it */

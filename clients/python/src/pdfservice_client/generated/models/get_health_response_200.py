@@ -33,7 +33,7 @@ class GetHealthResponse200:
                 service started
             tools (list[GetHealthResponse200ToolsItem] | Unset): The external programs the service runs (LibreOffice for
                 Word uploads), each checked once, on its first use or the first health request (which waits for the checks); a
-                feature whose tool is not available answers 501 COMPONENT_MISSING
+                feature whose tool is not available answers 503 COMPONENT_MISSING
      """
 
     status: GetHealthResponse200Status | Unset = UNSET

@@ -136,7 +136,7 @@ def sync_detailed(
 
      `profile` is one of pdfa1a, pdfa1b, pdfa2a, pdfa2b, pdfa2u, pdfa3a, pdfa3b, pdfa3u, pdfa4, pdfa4e,
     pdfa4f, pdfx1a2001, pdfx1a2003, pdfx32002, pdfx32003, pdfx4 (400 VALIDATION_FAILED listing them for
-    another). PDF/A profiles are validated by veraPDF (501 COMPONENT_MISSING without Java or the veraPDF
+    another). PDF/A profiles are validated by veraPDF (503 COMPONENT_MISSING without Java or the veraPDF
     helper). The result names every failed rule with its clause, test number, how often it failed and
     the first places. An encrypted document needs its password (403 without), and is reported as failing
     PDF/A's ban on encryption with the rest of its content checked; a file the validator cannot read is
@@ -188,7 +188,7 @@ def sync(
 
      `profile` is one of pdfa1a, pdfa1b, pdfa2a, pdfa2b, pdfa2u, pdfa3a, pdfa3b, pdfa3u, pdfa4, pdfa4e,
     pdfa4f, pdfx1a2001, pdfx1a2003, pdfx32002, pdfx32003, pdfx4 (400 VALIDATION_FAILED listing them for
-    another). PDF/A profiles are validated by veraPDF (501 COMPONENT_MISSING without Java or the veraPDF
+    another). PDF/A profiles are validated by veraPDF (503 COMPONENT_MISSING without Java or the veraPDF
     helper). The result names every failed rule with its clause, test number, how often it failed and
     the first places. An encrypted document needs its password (403 without), and is reported as failing
     PDF/A's ban on encryption with the rest of its content checked; a file the validator cannot read is
@@ -235,7 +235,7 @@ async def asyncio_detailed(
 
      `profile` is one of pdfa1a, pdfa1b, pdfa2a, pdfa2b, pdfa2u, pdfa3a, pdfa3b, pdfa3u, pdfa4, pdfa4e,
     pdfa4f, pdfx1a2001, pdfx1a2003, pdfx32002, pdfx32003, pdfx4 (400 VALIDATION_FAILED listing them for
-    another). PDF/A profiles are validated by veraPDF (501 COMPONENT_MISSING without Java or the veraPDF
+    another). PDF/A profiles are validated by veraPDF (503 COMPONENT_MISSING without Java or the veraPDF
     helper). The result names every failed rule with its clause, test number, how often it failed and
     the first places. An encrypted document needs its password (403 without), and is reported as failing
     PDF/A's ban on encryption with the rest of its content checked; a file the validator cannot read is
@@ -287,7 +287,7 @@ async def asyncio(
 
      `profile` is one of pdfa1a, pdfa1b, pdfa2a, pdfa2b, pdfa2u, pdfa3a, pdfa3b, pdfa3u, pdfa4, pdfa4e,
     pdfa4f, pdfx1a2001, pdfx1a2003, pdfx32002, pdfx32003, pdfx4 (400 VALIDATION_FAILED listing them for
-    another). PDF/A profiles are validated by veraPDF (501 COMPONENT_MISSING without Java or the veraPDF
+    another). PDF/A profiles are validated by veraPDF (503 COMPONENT_MISSING without Java or the veraPDF
     helper). The result names every failed rule with its clause, test number, how often it failed and
     the first places. An encrypted document needs its password (403 without), and is reported as failing
     PDF/A's ban on encryption with the rest of its content checked; a file the validator cannot read is
