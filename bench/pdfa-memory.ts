@@ -24,6 +24,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { serializePdf, streamParts } from '../test/helpers/pdf-writer.js';
+import { descendants } from '../test/helpers/processes.js';
 import { startServer, type TestServer } from '../test/helpers/server.js';
 import type { Row } from './annotations.js';
 import { timed, uploadPdf } from './lib.js';
@@ -125,7 +126,6 @@ function statusBytes(pid: number, field: 'VmHWM' | 'VmRSS'): number {
 const highWater = (pid: number) => statusBytes(pid, 'VmHWM');
 const resident = (pid: number) => statusBytes(pid, 'VmRSS');
 
-/** Every process below `root` (children, grandchildren...) with its command name. */
 /** The program a process runs (/proc/PID/exe), or undefined when it is gone. */
 function executable(pid: number): string | undefined {
   try {
@@ -133,33 +133,6 @@ function executable(pid: number): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-function descendants(root: number): Map<number, string> {
-  const parents = new Map<number, { ppid: number; comm: string }>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // pid (comm) state ppid ...: comm may hold spaces and parentheses, so the fields after it are read from its last ')'.
-      const close = stat.lastIndexOf(')');
-      parents.set(Number(entry), { ppid: Number(stat.slice(close + 2).split(' ')[1]), comm: stat.slice(stat.indexOf('(') + 1, close) });
-    } catch {
-      /* gone meanwhile */
-    }
-  }
-  const found = new Map<number, string>();
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const [pid, { ppid, comm }] of parents) {
-      if (!found.has(pid) && (ppid === root || found.has(ppid))) {
-        found.set(pid, comm);
-        grew = true;
-      }
-    }
-  }
-  return found;
 }
 
 /**

@@ -56,6 +56,22 @@ export function makeManyPagesPdf(pages: number): Buffer {
 }
 
 /**
+ * One page of Helvetica, not embedded, whose /Widths are Courier's 600 units a character: a standard-14 font that
+ * cannot be swapped for its metric twin (its glyphs would not fit those widths), so a PDF/A conversion embeds it
+ * through Ghostscript (test/tools/pdfa-convert.test.ts).
+ */
+export function otherWidthsHelveticaPdf(): Buffer {
+  const content = 'BT /F1 12 Tf 72 700 Td (Helvetica set with other widths) Tj ET';
+  return serializePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
+    `<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /FirstChar 32 /LastChar 126 /Widths [${' 600'.repeat(95)} ] >>`,
+    `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
+  ], '/Root 1 0 R');
+}
+
+/**
  * The PDF with an incremental update appended that adds one object nothing refers to: a stream of `size` bytes
  * (17 MiB by default: above the 16 MiB past which the engine reads a document from its file).
  */

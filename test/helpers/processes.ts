@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 
 /** What the helpers that start servers for the tests (Redis, Swift, Apache, nginx, the service) share. */
@@ -33,4 +34,32 @@ export function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
       resolve(true);
     });
   });
+}
+
+/** Every process below `root` (children, grandchildren...) with its command name (Linux, from /proc). */
+export function descendants(root: number): Map<number, string> {
+  const parents = new Map<number, { ppid: number; comm: string }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
+      // pid (comm) state ppid ...: comm may hold spaces and parentheses, so the fields after it are read from its last ')'.
+      const close = stat.lastIndexOf(')');
+      parents.set(Number(entry), { ppid: Number(stat.slice(close + 2).split(' ')[1]), comm: stat.slice(stat.indexOf('(') + 1, close) });
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  const found = new Map<number, string>();
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [pid, { ppid, comm }] of parents) {
+      if (!found.has(pid) && (ppid === root || found.has(ppid))) {
+        found.set(pid, comm);
+        grew = true;
+      }
+    }
+  }
+  return found;
 }

@@ -15,7 +15,7 @@ import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { cffFont } from '../helpers/cff-font.js';
 import { call, expectUnchanged, jobEnded, putPdf, sha256, storedBytes, type Reply } from '../helpers/http.js';
-import { differingShare, makePdf, pdftotext, qpdfCheck, renderPage, serializePdf, withTempFile } from '../helpers/pdf.js';
+import { differingShare, makePdf, otherWidthsHelveticaPdf, pdftotext, qpdfCheck, renderPage, serializePdf, withTempFile } from '../helpers/pdf.js';
 import { sequenceSimilarity, words } from '../helpers/poppler-text.js';
 import { serverForSuite } from '../helpers/server.js';
 
@@ -280,14 +280,7 @@ describe('PDFAConvertAction', () => {
 
   test('a standard-14 font whose Widths are other metrics is not substituted: Ghostscript embeds it, as before', async () => {
     // Helvetica laid out with Courier's 600 units a character: Nimbus Sans' glyphs would not fit those widths (6.2.11.5).
-    const content = 'BT /F1 12 Tf 72 700 Td (Helvetica set with other widths) Tj ET';
-    const source = serializePdf([
-      '<< /Type /Catalog /Pages 2 0 R >>',
-      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> >> /Contents 5 0 R >>',
-      `<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding /FirstChar 32 /LastChar 126 /Widths [${' 600'.repeat(95)} ] >>`,
-      `<< /Length ${content.length} >>\nstream\n${content}\nendstream`,
-    ], '/Root 1 0 R');
+    const source = otherWidthsHelveticaPdf();
     await putPdf(server, 'other-widths.pdf', source);
     const { out, report } = await convertOk('other-widths.pdf', { profile: 'pdfa2b' });
     assert.equal(report.pipeline, 'ghostscript');
