@@ -81,7 +81,7 @@ export class FilesystemStore implements DocumentStore {
    * resolve, and what it learnt on the way: `absent` when the walk found every folder of the path (no link) and
    * nothing at its last segment (lstat answers ENOENT there only when the segment before is a folder). A write of a
    * new document then needs no stat of the target, no second resolve of its folder and no mkdir (four trips to the
-   * thread pool of an upload's eighteen, issue 38).
+   * thread pool of an upload's twenty-two, issue 38).
    */
   private async locate(p: StoredPath): Promise<{ file: string; absent: boolean }> {
     const full = path.join(this.root, ...p.segments);
@@ -283,12 +283,13 @@ export class FilesystemStore implements DocumentStore {
     try {
       let target = p;
       let file = resolved;
+      // A staged upload's fsync ran while it was checked: it is on disk before its name commits it.
+      if (content instanceof StagedFile) await content.synced();
       // Last thing before the commit: a writer whose document lock ran out (another may have written since) stops here.
       await this.locks.verify(p.toString());
       if (options.conflict === 'overwrite') {
         await this.moveInto(source, file, true);
         moved = true;
-        if (content instanceof StagedFile) content.movedAway();
       } else {
         for (let attempt = 0; ; attempt++) {
           try {
@@ -311,6 +312,7 @@ export class FilesystemStore implements DocumentStore {
       return { path: target, created, stat: { size: st.size, modified: st.mtime, etag }, record: writeRecord(options, options.conflict === 'overwrite' ? (before ?? null) : null) };
     } finally {
       if (!moved) await removeFile(source);
+      if (content instanceof StagedFile) content.movedAway();
     }
   }
 
@@ -334,7 +336,7 @@ export class FilesystemStore implements DocumentStore {
   }
 
   stage(source: Readable, limit: number): Promise<StagedUpload> {
-    return stageToFile(this.staging, source, limit);
+    return stageToFile(this.staging, source, limit, { syncLater: true });
   }
 
   async statFolder(p: StoredPath): Promise<{ modified: Date } | null> {
