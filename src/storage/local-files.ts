@@ -46,13 +46,24 @@ export function openLocalFile(handle: fs.FileHandle, size: number): Omit<OpenDoc
   return { ...content, stream: (range) => heldContentStream(content, range, content.close) };
 }
 
-/** A staged upload is a file in the staging folder, already fsynced. */
+/**
+ * A staged upload is a file in the staging folder, fsynced; or being fsynced (`durable`: the fsync and close that
+ * stageToFile started, which its store's write waits for before the rename that commits it).
+ */
 export class StagedFile implements StagedUpload {
+  /** Renamed into place by a store's write: nothing is left to discard. */
+  private moved = false;
   constructor(
     readonly file: string,
     readonly size: number,
     readonly etag: string,
+    readonly head?: Uint8Array,
+    private readonly durable?: Promise<void>,
   ) {}
+  /** Resolves once the file is on disk (its fsync done), or rejects with the fsync's error. */
+  async synced(): Promise<void> {
+    await this.durable;
+  }
   read(): Promise<Buffer> {
     return fs.readFile(this.file);
   }
@@ -60,8 +71,13 @@ export class StagedFile implements StagedUpload {
     const handle = await fs.open(this.file, constants.O_RDONLY | constants.O_NOFOLLOW);
     return openContent(handle, this.size);
   }
+  /** Called by the store whose write renamed the file into place or removed it: its discard then unlinks no name that is gone. */
+  movedAway(): void {
+    this.moved = true;
+  }
   async discard(): Promise<void> {
-    await removeFile(this.file);
+    await this.durable?.catch(() => undefined); // its descriptor closed first
+    if (!this.moved) await removeFile(this.file);
   }
 }
 
@@ -93,20 +109,39 @@ const WRITE_BATCH_BYTES = 1 << 20;
 const WRITE_BATCH_CHUNKS = 1024;
 
 /**
+ * The first bytes of staged content kept in memory while it is copied (StagedUpload.head): what a look at the content's
+ * type reads (the conversion registry's sniff, 1,024 bytes), without three more trips to the thread pool (open, read,
+ * close) per upload.
+ */
+export const STAGED_HEAD_BYTES = 4096;
+
+/**
  * Copies `source` into `file` (which must not exist), hashing it on the way:
  * its size and tag. Past `limit` bytes it refuses with 413
  * PAYLOAD_TOO_LARGE; `sync` makes the copy durable (fsync) before it answers. A
  * failed copy leaves no file behind.
  */
 export async function copyToFile(file: string, source: AsyncIterable<Uint8Array>, options: { limit?: number; sync: boolean }): Promise<{ size: number; etag: string }> {
+  const { size, etag } = await copyKeepingHead(file, source, options);
+  return { size, etag };
+}
+
+/**
+ * copyToFile, answering the content's first STAGED_HEAD_BYTES bytes as well; with `sync: 'started'` the fsync (and the
+ * close after it) is only started: `durable` settles when it is done.
+ */
+async function copyKeepingHead(file: string, source: AsyncIterable<Uint8Array>, options: { limit?: number; sync: boolean | 'started' }): Promise<{ size: number; etag: string; head: Uint8Array; durable?: Promise<void> }> {
   const limit = options.limit ?? Infinity;
   const hash = createHash('sha256');
   let size = 0;
+  const head = Buffer.allocUnsafe(STAGED_HEAD_BYTES);
+  let headBytes = 0;
   // Opened once there is a batch to write, not before the source is read: a source that fails while the file opens
   // would meet no reader yet (an uncaught error), and a body refused in its first chunks then creates no file.
   let handle: fs.FileHandle | undefined;
   const open = async () => (handle ??= await fs.open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o640));
   let writing: Promise<void> = Promise.resolve();
+  let durable: Promise<void> | undefined;
   try {
     let batch: Uint8Array[] = [];
     let batched = 0;
@@ -115,6 +150,7 @@ export async function copyToFile(file: string, source: AsyncIterable<Uint8Array>
       size += chunk.length;
       if (size > limit) throw new ServiceError('PAYLOAD_TOO_LARGE', `The upload is larger than ${limit} bytes`);
       hash.update(chunk);
+      if (headBytes < STAGED_HEAD_BYTES) headBytes += Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength).copy(head, headBytes);
       batch.push(chunk);
       batched += chunk.length;
       if (batched >= WRITE_BATCH_BYTES || batch.length >= WRITE_BATCH_CHUNKS) {
@@ -129,8 +165,19 @@ export async function copyToFile(file: string, source: AsyncIterable<Uint8Array>
     const out = await open();
     await writing;
     await writeAll(out, batch);
-    if (options.sync) await out.sync();
-    await out.close();
+    if (options.sync === 'started') {
+      durable = out.sync().then(
+        () => out.close(),
+        async (err: unknown) => {
+          await out.close().catch(() => undefined);
+          throw err;
+        },
+      );
+      durable.catch(() => undefined); // awaited by the write or the discard; not an unhandled rejection meanwhile
+    } else {
+      if (options.sync) await out.sync();
+      await out.close();
+    }
   } catch (err) {
     await writing.catch(() => undefined);
     if (handle) {
@@ -139,7 +186,7 @@ export async function copyToFile(file: string, source: AsyncIterable<Uint8Array>
     }
     throw err;
   }
-  return { size, etag: etagOfDigest(hash.digest()) };
+  return { size, etag: etagOfDigest(hash.digest()), head: head.subarray(0, headBytes), ...(durable ? { durable } : {}) };
 }
 
 /** Writes `chunks` at the handle's position, all of them: writev may write less than asked. */
@@ -159,9 +206,13 @@ async function writeAll(handle: fs.FileHandle, chunks: Uint8Array[]): Promise<vo
   }
 }
 
-/** Stages `source` as a new file in `dir`, durable, refused with 413 past `limit` bytes. */
-export async function stageToFile(dir: string, source: AsyncIterable<Uint8Array>, limit: number): Promise<StagedFile> {
+/**
+ * Stages `source` as a new file in `dir`, durable, refused with 413 past `limit` bytes. `syncLater`: the fsync is
+ * started, not waited for, so that it runs while the engine checks the upload; the store's write then waits for it
+ * (StagedFile.synced) before its rename (issue 38: one fsync less on an upload's path, the same on disk).
+ */
+export async function stageToFile(dir: string, source: AsyncIterable<Uint8Array>, limit: number, options: { syncLater?: boolean } = {}): Promise<StagedFile> {
   const file = spoolName(dir);
-  const { size, etag } = await copyToFile(file, source, { limit, sync: true });
-  return new StagedFile(file, size, etag);
+  const { size, etag, head, durable } = await copyKeepingHead(file, source, { limit, sync: options.syncLater ? 'started' : true });
+  return new StagedFile(file, size, etag, head, durable);
 }

@@ -144,6 +144,11 @@ export interface StagedUpload {
   readonly size: number;
   readonly etag: string;
   read(): Promise<Buffer>;
+  /**
+   * The content's first bytes (all of it when shorter), when the store kept them while staging (local-files.ts
+   * STAGED_HEAD_BYTES): a look at them then reads nothing. Absent: open() and read.
+   */
+  readonly head?: Uint8Array | undefined;
   /** The staged content held open (for the engine's check of a large upload, without reading it into memory). */
   open(): Promise<OpenContent>;
   discard(): Promise<void>;

@@ -241,11 +241,11 @@ export function emptyOwnerPasswordOpens(doc: mupdf.PDFDocument): boolean {
 }
 
 /** The password part of the PermissionsModel for an opened document. */
-export function passwordSecurity(opened: { doc: mupdf.PDFDocument; needsPassword: boolean; password: string | undefined }): PasswordSecurity {
+export function passwordSecurity(opened: { doc: mupdf.PDFDocument; needsPassword: boolean; password: string | undefined; ownerPasswordEmpty?: boolean | undefined }): PasswordSecurity {
   const facts = encryptionFacts(opened.doc);
   if (!facts) return { encrypted: false, openPasswordSet: false, permissionsPasswordSet: false, ...ALL_ALLOWED };
   const openPasswordSet = opened.needsPassword;
-  const permissionsPasswordSet = !ownerPasswordIsEmpty(opened.doc, opened.needsPassword, opened.password);
+  const permissionsPasswordSet = !(opened.ownerPasswordEmpty ?? ownerPasswordIsEmpty(opened.doc, opened.needsPassword, opened.password));
   return {
     encrypted: true,
     ...(facts.encryptType !== undefined ? { encryptType: facts.encryptType } : {}),

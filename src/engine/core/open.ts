@@ -19,6 +19,11 @@ export interface OpenedPdf {
   password: string | undefined;
   /** Whether it needed a password to open (its user password is not empty). */
   needsPassword: boolean;
+  /**
+   * Whether its permissions (owner) password is empty, when the open already knows it (withReopenedEncryption's
+   * native check of the owner password): passwordSecurity then runs no hash of the empty string to ask.
+   */
+  ownerPasswordEmpty?: boolean;
 }
 
 /**
@@ -222,7 +227,8 @@ function verifiedNatively(doc: mupdf.PDFDocument, passwords: { open: string; per
   const problem = encryptionProblem(facts, passwords);
   if (problem) throw new EngineError('PROCESSING_FAILED', `The encrypted document failed its check: ${problem}`);
   // The open password is the user's; another string, the empty one included, is not (SHA-2 does not collide).
-  return { doc, encrypted: true, access: 'owner', password: passwords.permissions, needsPassword: passwords.open !== '' };
+  // Likewise the owner's: the empty string is it only when it is the permissions password checked above.
+  return { doc, encrypted: true, access: 'owner', password: passwords.permissions, needsPassword: passwords.open !== '', ownerPasswordEmpty: passwords.permissions === '' };
 }
 
 /** What is wrong with an AES-256 dictionary for these passwords (withReopenedEncryption's check), or undefined. */

@@ -143,8 +143,9 @@ function checkDeclaredType(mediaType: string, headBytes: Uint8Array): void {
   if (head.kind !== officeContainerOfFormat(format) && !encryptedOoxml) refuse('MALFORMED_DOCUMENT', describeHead(head), wanted);
 }
 
-/** The first bytes of a staged upload, without reading a large one into memory. */
+/** The first bytes of a staged upload, without reading a large one into memory: those the store kept while staging, when it did. */
 async function headOf(staged: StagedUpload): Promise<Uint8Array> {
+  if (staged.head && staged.head.length >= Math.min(SNIFF_BYTES, staged.size)) return staged.head.subarray(0, SNIFF_BYTES);
   const content = await staged.open();
   try {
     if (content.fd === undefined) return (await content.read()).subarray(0, SNIFF_BYTES);
