@@ -12,8 +12,9 @@ interface ImageEntry {
   num: number;
   obj: mupdf.PDFObject;
   /**
-   * MuPDF's image: held for every image only during the survey (draws are matched by identity), then loaded again
-   * for its rewrite alone and destroyed after it, so that one image's data is in the worker at a time (issue 35).
+   * MuPDF's image: held for every image only during the survey (draws are matched by identity), then made again
+   * for its rewrite alone (from its stored bytes where it can be: loadForRewrite) and destroyed after it, so that one
+   * image's data is in the worker at a time (issue 35).
    */
   image: mupdf.Image;
   /** The highest effective resolution (pixels per inch) it is drawn at; Infinity when a draw could not be attributed to it. */
@@ -77,21 +78,28 @@ function drawDpi(image: mupdf.Image, ctm: mupdf.Matrix): number {
 }
 
 /**
- * The image to rewrite. A plain JPEG (DCTDecode alone, DeviceRGB or DeviceGray, 8 bits, no decode array, no mask) is
- * made from its stored bytes: WebAssembly memory grows by about the image's stored size for every image MuPDF's
- * loadImage loads from a document, and neither the image's release, emptyStore nor closing the document gives it back
- * to later allocations (measured on a 100 MB album of 300 dpi JPEG photos: 1.4 MB a photo; a JPEG made from its bytes
- * leaves nothing behind). Anything else is loaded by MuPDF, which applies the dictionary's entries.
- * Anything else is loaded by MuPDF, which applies the dictionary's entries.
+ * The image to rewrite, made without MuPDF's loadImage where the stored bytes allow it. Every load of an image from
+ * the document (loadImage, or the interpreter drawing it) leaves about the image's stored size in the WebAssembly
+ * memory for good: neither the image's release, emptyStore nor closing the document gives it back (MuPDF.js 1.28,
+ * measured: four passes of loadImage over an 82 MB Flate scan made the process 82 MB larger each, resident; reading
+ * the same streams raw or decoded, nothing). The survey has loaded every image once already (its draws are matched to
+ * objects by identity); a second load here doubled what a scan leaves behind (issue 35 item 8: the 297 MB Flate scan's
+ * peak went from 631 to 1329 MB). So:
+ * - a plain JPEG (DCTDecode alone, DeviceRGB or DeviceGray, 8 bits, no decode array, no mask) is made from its stored
+ *   bytes;
+ * - plain samples (no filter or only lossless ones, which readStream applies with their predictors; DeviceRGB or
+ *   DeviceGray, 8 bits, no decode array, no mask, no /Interpolate) are made from the decoded stream: the same samples
+ *   MuPDF's decoding gives, in the same colour space;
+ * - anything else is loaded by MuPDF, which applies the dictionary's entries.
  */
 function loadForRewrite(doc: mupdf.PDFDocument, dict: mupdf.PDFObject): mupdf.Image {
   const filters = filterOf(dict);
   const space = name(dict.get('ColorSpace'));
   const bpc = res(dict.get('BitsPerComponent'));
-  const plain = filters.length === 1 && filters[0] === 'DCTDecode' && dict.get('DecodeParms').isNull() && dict.get('Decode').isNull()
-    && (space === 'DeviceRGB' || space === 'DeviceGray') && bpc.isNumber() && bpc.asNumber() === 8 && !res(dict.get('ImageMask')).isBoolean()
-    && dict.get('SMask').isNull() && dict.get('Mask').isNull();
-  if (plain) {
+  const plain = dict.get('Decode').isNull() && (space === 'DeviceRGB' || space === 'DeviceGray') && bpc.isNumber() && bpc.asNumber() === 8
+    && !res(dict.get('ImageMask')).isBoolean() && dict.get('SMask').isNull() && dict.get('Mask').isNull();
+  const components = space === 'DeviceRGB' ? 3 : 1;
+  if (plain && filters.length === 1 && filters[0] === 'DCTDecode' && dict.get('DecodeParms').isNull()) {
     const raw = dict.readRawStream();
     let image: mupdf.Image | undefined;
     try {
@@ -102,10 +110,52 @@ function loadForRewrite(doc: mupdf.PDFDocument, dict: mupdf.PDFObject): mupdf.Im
       raw.destroy();
     }
     // What MuPDF's JPEG reader found must be what the dictionary says (else the dictionary's reading is the PDF's).
-    if (image && image.getWidth() === dimension(dict, 'Width') && image.getHeight() === dimension(dict, 'Height') && image.getNumberOfComponents() === (space === 'DeviceRGB' ? 3 : 1)) return image;
+    if (image && image.getWidth() === dimension(dict, 'Width') && image.getHeight() === dimension(dict, 'Height') && image.getNumberOfComponents() === components) return image;
     image?.destroy();
+  } else if (plain && filters.every((f) => LOSSLESS_FILTERS.has(f)) && !res(dict.get('Interpolate')).isBoolean()) {
+    const image = fromSamples(dict, space === 'DeviceRGB' ? mupdf.ColorSpace.DeviceRGB : mupdf.ColorSpace.DeviceGray, components);
+    if (image) return image;
   }
   return doc.loadImage(dict);
+}
+
+/** The filters whose decoding readStream applies exactly (their predictors too), leaving the image's samples. */
+const LOSSLESS_FILTERS = new Set(['FlateDecode', 'LZWDecode', 'RunLengthDecode', 'ASCIIHexDecode', 'ASCII85Decode']);
+
+/**
+ * An 8-bit image made from its decoded stream: a pixmap holding the samples, as MuPDF's own decoding of the image
+ * would. Undefined when the stream does not decode, or not to exactly width x height samples (MuPDF pads or cuts
+ * those; its loadImage decides then).
+ */
+function fromSamples(dict: mupdf.PDFObject, cs: mupdf.ColorSpace, components: number): mupdf.Image | undefined {
+  const width = dimension(dict, 'Width');
+  const height = dimension(dict, 'Height');
+  if (width <= 0 || height <= 0) return undefined;
+  let decoded: mupdf.Buffer;
+  try {
+    decoded = dict.readStream();
+  } catch {
+    return undefined;
+  }
+  let pixmap: mupdf.Pixmap | undefined;
+  try {
+    if (decoded.getLength() !== width * height * components) return undefined;
+    pixmap = new mupdf.Pixmap(cs, [0, 0, width, height], false);
+    if (pixmap.getStride() !== width * components) throw new Error('rows not packed');
+    // Taken after the allocation: a view into the WebAssembly memory goes stale when the memory grows.
+    pixmap.getPixels().set(decoded.asUint8Array());
+  } catch {
+    pixmap?.destroy();
+    return undefined;
+  } finally {
+    decoded.destroy();
+  }
+  try {
+    return new mupdf.Image(pixmap);
+  } finally {
+    // The image holds its own reference to the pixmap.
+    pixmap.destroy();
+  }
 }
 
 /** An image dictionary's /Width or /Height (0 when absent): the size draws that match no object are compared by. */
