@@ -9,8 +9,9 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer as startOurServer, type TestServer } from '../test/helpers/server.js';
-import type { Build } from './issue38.js';
+import { startWorker as startOurWorker } from '../test/helpers/jobs.js';
+import { startServer as startOurServer } from '../test/helpers/server.js';
+import type { Build, ServerOptions } from './build.js';
 
 /** The repository this bench was compiled from (dist/bench/ is two levels down). */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -45,8 +46,13 @@ export async function buildRef(ref: string): Promise<{ build: Build; remove: () 
     // The other build's service, started by this checkout's test helper, so that both sides are started and their output
     // read alike (an older helper parsed every log line in the bench process); the idle keep-alive is the helper's.
     const main = path.join(dir, 'dist', 'src', 'main.js');
-    const startServer = (options: { env?: Record<string, string> } = {}): Promise<TestServer> => startOurServer({ ...options, main });
-    return { build: { name: `${ref} (${sha.slice(0, 8)})`, startServer }, remove };
+    const worker = path.join(dir, 'dist', 'src', 'worker.js');
+    const build: Build = {
+      name: `${ref} (${sha.slice(0, 8)})`,
+      startServer: (options: ServerOptions = {}) => startOurServer({ ...options, main }),
+      startWorker: (env, dataDir) => startOurWorker(env, dataDir, worker),
+    };
+    return { build, remove };
   } catch (error) {
     remove();
     throw error;

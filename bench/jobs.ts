@@ -6,7 +6,8 @@
  * The "peer" of each row is the same measurement without the jobs (or inline), in the same run.
  */
 import { performance } from 'node:perf_hooks';
-import { basicAuth, startServer, type TestServer } from '../test/helpers/server.js';
+import { basicAuth, type TestServer } from '../test/helpers/server.js';
+import { startServer } from './build.js';
 import type { Row } from './annotations.js';
 import { makeBenchDocument } from './fixtures.js';
 import { median, oursOf, pagesLabel, peerOf, percentile, repetitions, TARGET_PAGES, targetAt, timed, uploadPdf } from './lib.js';

@@ -5,7 +5,8 @@
  * the order alternating), so a loaded machine weighs on both alike. Target (issue 37): at most 1.0x the stored path.
  */
 import { performance } from 'node:perf_hooks';
-import { startServer, type TestServer } from '../test/helpers/server.js';
+import type { TestServer } from '../test/helpers/server.js';
+import { startServer } from './build.js';
 import type { Row } from './annotations.js';
 import { median, oursOf, peerOf } from './lib.js';
 import { benchDocx } from './office-fixtures.js';

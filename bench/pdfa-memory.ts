@@ -23,7 +23,8 @@ import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, readlinkSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { startServer, type TestServer } from '../test/helpers/server.js';
+import type { TestServer } from '../test/helpers/server.js';
+import { startServer } from './build.js';
 import type { Row } from './annotations.js';
 import { timed, uploadPdf } from './lib.js';
 import { writeScanDocument } from './optimize-large.js';

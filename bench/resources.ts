@@ -6,7 +6,8 @@
  *   documents) with 1 engine worker and with 2; target at least 1.7x.
  */
 import { readFileSync } from 'node:fs';
-import { startServer, type TestServer } from '../test/helpers/server.js';
+import type { TestServer } from '../test/helpers/server.js';
+import { startServer } from './build.js';
 import type { Row } from './annotations.js';
 import { makeTextDocument } from './fixtures.js';
 import { median, timed, uploadPdf } from './lib.js';
