@@ -67,22 +67,22 @@ export function higherIsBetter(r: Row): boolean {
 }
 
 /**
- * `--compare REF` for a benchmark module that starts one build at a time: its whole runs on each build (run.ts runs
- * them ours, REF, REF, ours), merged row by row (same operation and size, in order). Each side's figure is the median
+ * `--compare REF` for the benchmark modules: their runs on each build (run.ts: two rounds in lockstep, or whole runs
+ * ours, REF, REF, ours), merged row by row (same operation, in order). Each side's figure is the median
  * of its runs' medians and its spread the fastest and slowest repetition of all of them; ours / REF's spread is the
  * lowest and highest ratio of the runs paired in order (ours 1 with REF 1, ours 2 with REF 2); the peer columns are
  * those of our runs (the peer ran beside ours); the load is the first run's start and the last run's end.
  */
 export function mergeBuildRuns(runs: { side: 'ours' | 'ref'; rows: Row[] }[], refName: string): Row[] {
-  // Per row (operation, size, and its place among rows of the same two), its runs in the order they ran.
+  // Per row (its operation and its place among that operation's rows: a size may hold a measured figure, "500
+  // listings of 1,000"), its runs in the order they ran.
   const byKey = new Map<string, { side: 'ours' | 'ref'; row: Row }[]>();
   for (const run of runs) {
     const seen = new Map<string, number>();
     for (const row of run.rows) {
-      const base = `${row.operation}\u0000${row.size}`;
-      const n = seen.get(base) ?? 0;
-      seen.set(base, n + 1);
-      const k = `${base}\u0000${n}`;
+      const n = seen.get(row.operation) ?? 0;
+      seen.set(row.operation, n + 1);
+      const k = `${row.operation}\u0000${n}`;
       byKey.set(k, [...(byKey.get(k) ?? []), { side: run.side, row }]);
     }
   }
@@ -91,6 +91,9 @@ export function mergeBuildRuns(runs: { side: 'ours' | 'ref'; rows: Row[] }[], re
     Math.max(...rows.map((r) => spread(r)?.[1] ?? value(r))),
   ];
   const firstError = (rows: Row[]) => rows.find((r) => r.error !== undefined)?.error;
+  // A module that failed on one side has a row of its own there ("Title: failed"): the error its missing rows show.
+  const sideError = (side: 'ours' | 'ref') => firstError([...byKey.values()].filter((t) => t.every((x) => x.side === side)).flatMap((t) => t.map((x) => x.row)));
+  const refModuleError = sideError('ref');
   return [...byKey.values()].map((taken) => {
     const ours = taken.filter((t) => t.side === 'ours').map((t) => t.row);
     const ref = taken.filter((t) => t.side === 'ref').map((t) => t.row);
@@ -98,10 +101,10 @@ export function mergeBuildRuns(runs: { side: 'ours' | 'ref'; rows: Row[] }[], re
     const load: [number, number] | undefined = loads.length ? [loads[0]![0], loads.at(-1)![1]] : undefined;
     const oursOk = ours.filter((r) => r.error === undefined);
     const refOk = ref.filter((r) => r.error === undefined);
-    const refError = ref.length > 0 && refOk.length === ref.length ? undefined : (firstError(ref) ?? `no such row on ${refName}`);
+    const refError = ref.length > 0 && refOk.length === ref.length ? undefined : (firstError(ref) ?? refModuleError ?? `no such row on ${refName}`);
     const refSide = refError === undefined ? { ref: median(refOk.map((r) => r.ours)), refSpread: spreadOf(refOk, (r) => r.oursSpread, (r) => r.ours) } : { refError };
     if (oursOk.length === 0 || oursOk.length < ours.length) {
-      return { ...(ours[0] ?? ref[0]!), ours: NaN, error: firstError(ours) ?? 'no such row on this build', load, refName, ...refSide };
+      return { ...(ours[0] ?? ref[0]!), ours: NaN, error: firstError(ours) ?? sideError('ours') ?? `a row of ${refName} only`, load, refName, ...refSide };
     }
     const merged: Row = {
       ...ours[0]!,
@@ -143,7 +146,8 @@ export function refSummary(rows: Row[], refName: string): string[] {
     lines.push(`- ${r.operation}, ${r.size}: ours / ref ${formatRef(r)[1]}${higherIsBetter(r) ? ' (higher is better)' : ''}; spread ${overlaps === undefined ? 'not known (one pair)' : overlaps ? 'overlaps 1.0' : 'does not overlap 1.0'}`);
   }
   const missing = rows.filter((r) => r.ref === undefined || !Number.isFinite(r.ours));
-  if (missing.length) lines.push(`- ${missing.length} row(s) without a figure on both builds: ${missing.map((r) => `${r.operation}, ${r.size}${r.error ? ' (failed here)' : r.refError ? ' (failed on ref)' : ''}`).join('; ')}`);
+  const why = (r: Row) => (r.error !== undefined ? ` (this build: ${r.error.slice(0, 80)})` : r.refError !== undefined ? ` (ref: ${r.refError.slice(0, 80)})` : '');
+  if (missing.length) lines.push(`- ${missing.length} row(s) without a figure on both builds: ${missing.map((r) => `${r.operation}, ${r.size}${why(r)}`).join('; ')}`);
   return lines;
 }
 

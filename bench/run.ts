@@ -14,7 +14,7 @@ import { runAnnotationsBench, type Row } from './annotations.js';
 import { runClusterBench } from './cluster.js';
 import { runDmsBench } from './dms.js';
 import { printRows, runFoundationBench } from './foundation.js';
-import { OURS, withBuild, type Build } from './build.js';
+import { inLockstep, OURS, withBuild, type Build } from './build.js';
 import { buildRef } from './compare-ref.js';
 import { runIssue38 } from './issue38.js';
 import { loadNow } from './lib.js';
@@ -36,7 +36,11 @@ import { runSigningBench } from './signing.js';
 import { markdownTable, mergeBuildRuns, refSummary, writeReport } from './report.js';
 import { runStampsBench } from './stamps.js';
 
-const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promise<Row[]> }[] = [
+/**
+ * `alone`: under --compare, the module runs whole on one build at a time (ours, REF, REF, ours) instead of in lockstep
+ * with both builds' services up together: modules that measure memory or start a cluster of processes.
+ */
+const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promise<Row[]>; alone?: boolean }[] = [
   { name: 'foundation', title: 'Foundation', run: async (quick) => (await runFoundationBench(quick)).rows },
   { name: 'annotations', title: 'Annotations', run: runAnnotationsBench },
   { name: 'redaction', title: 'Redaction', run: runRedactionBench },
@@ -44,19 +48,19 @@ const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promis
   { name: 'signing', title: 'Signing', run: runSigningBench },
   { name: 'security', title: 'Encryption', run: runSecurityBench },
   { name: 'pages', title: 'Page text', run: runPagesBench },
-  { name: 'resources', title: 'Memory and scaling', run: runResourcesBench },
+  { name: 'resources', title: 'Memory and scaling', run: runResourcesBench, alone: true },
   { name: 'jobs', title: 'Background jobs', run: runJobsBench },
   { name: 'ocr', title: 'OCR', run: runOcrBench },
   { name: 'preflight', title: 'PDF/A preflight', run: runPreflightBench },
   { name: 'pdfa', title: 'PDF/A conversion', run: runPdfaBench },
-  { name: 'pdfa-memory', title: 'PDF/A conversion of a large image document (memory)', run: runPdfaMemoryBench },
+  { name: 'pdfa-memory', title: 'PDF/A conversion of a large image document (memory)', run: runPdfaMemoryBench, alone: true },
   { name: 'linearize', title: 'Linearization', run: runLinearizeBench },
   { name: 'optimize', title: 'Optimization', run: runOptimizeBench },
-  { name: 'optimize-large', title: 'Optimization of a large scan (as a job)', run: runOptimizeLargeBench },
+  { name: 'optimize-large', title: 'Optimization of a large scan (as a job)', run: runOptimizeLargeBench, alone: true },
   { name: 'office', title: 'Office conversion', run: runOfficeBench },
   { name: 'oneshot', title: 'One-shot conversion', run: runOneShotBench },
   { name: 'dms', title: 'Document store over WebDAV', run: runDmsBench },
-  { name: 'cluster', title: 'Cluster: two instances on Redis + S3 vs one embedded', run: runClusterBench },
+  { name: 'cluster', title: 'Cluster: two instances on Redis + S3 vs one embedded', run: runClusterBench, alone: true },
 ];
 
 const args = process.argv.slice(2);
@@ -97,30 +101,48 @@ if (unknown.length) throw new Error(`unknown benchmark ${unknown.join(', ')}; kn
 if (compare && compareEnv) throw new Error('--compare and --compare-env: one of them');
 const refBuild = compare ? await buildRef(compare) : compareEnv ? settingsBuild(compareEnv) : undefined;
 
+/** One run of a module on the build of its lane; a failure is its row. */
+async function runModule(bench: (typeof BENCHMARKS)[number], build: Build): Promise<Row[]> {
+  const began = Date.now();
+  const loadAtStart = loadNow();
+  let rows: Row[];
+  try {
+    rows = await bench.run(quick);
+  } catch (error) {
+    console.error(`${bench.name} on ${build.name} failed:`, error);
+    rows = [{ operation: `${bench.title}: failed`, size: '-', ours: NaN, unit: '-', error: error instanceof Error ? error.message : String(error) }];
+  }
+  const load: [number, number] = [loadAtStart, loadNow()];
+  for (const row of rows) row.load ??= load;
+  console.log(`${bench.name} on ${build.name}: ${((Date.now() - began) / 1000).toFixed(1)} s, load ${load[0]} → ${load[1]}`);
+  return rows;
+}
+
 /**
- * A module's rows; with a build to compare against, its whole run on each build in turn (ours, REF, REF, ours: a
- * machine getting busier or quieter weighs on both alike), merged row by row. Issue 38's rows compare themselves.
+ * A module's rows; with a build to compare against, the module on both builds, merged row by row: two rounds in
+ * lockstep (bench/build.ts: the builds take turns at every measurement, ours first in the first round, REF first in
+ * the second), or, for a module marked `alone`, its whole run on ours, REF, REF, ours. Either way a machine getting
+ * busier or quieter weighs on both alike, and each row has two pairs for the spread of ours / REF. Issue 38's rows
+ * compare themselves.
  */
 async function runOn(bench: (typeof BENCHMARKS)[number]): Promise<Row[]> {
   if (!refBuild || bench.name === 'issue38') return bench.run(quick);
+  const ref = refBuild.build;
   const runs: { side: 'ours' | 'ref'; rows: Row[] }[] = [];
-  for (const side of ['ours', 'ref', 'ref', 'ours'] as const) {
-    const build = side === 'ours' ? ours : refBuild.build;
-    const began = Date.now();
-    const loadAtStart = loadNow();
-    let rows: Row[];
-    try {
-      rows = await withBuild(build, () => bench.run(quick));
-    } catch (error) {
-      console.error(`${bench.name} on ${build.name} failed:`, error);
-      rows = [{ operation: `${bench.title}: failed`, size: '-', ours: NaN, unit: '-', error: error instanceof Error ? error.message : String(error) }];
+  if (bench.alone) {
+    for (const side of ['ours', 'ref', 'ref', 'ours'] as const) {
+      const build = side === 'ours' ? ours : ref;
+      runs.push({ side, rows: await withBuild(build, () => runModule(bench, build)) });
     }
-    const load: [number, number] = [loadAtStart, loadNow()];
-    for (const row of rows) row.load ??= load;
-    console.log(`${bench.name} on ${build.name}: ${((Date.now() - began) / 1000).toFixed(1)} s, load ${load[0]} → ${load[1]}`);
-    runs.push({ side, rows });
+  } else {
+    for (const first of [0, 1] as const) {
+      const [a, b] = await inLockstep([ours, ref], first, (build) => runModule(bench, build));
+      const rowsOf = (settled: PromiseSettledResult<Row[]>) => (settled.status === 'fulfilled' ? settled.value : []);
+      const round = [{ side: 'ours' as const, rows: rowsOf(a!) }, { side: 'ref' as const, rows: rowsOf(b!) }];
+      runs.push(...(first ? round.reverse() : round));
+    }
   }
-  return mergeBuildRuns(runs, refBuild.build.name);
+  return mergeBuildRuns(runs, ref.name);
 }
 const started = Date.now();
 const rows: Row[] = [];
