@@ -100,6 +100,13 @@ const unknown = only?.filter((name) => !BENCHMARKS.some((b) => b.name === name))
 if (unknown.length) throw new Error(`unknown benchmark ${unknown.join(', ')}; known: ${BENCHMARKS.map((b) => b.name).join(', ')}`);
 if (compare && compareEnv) throw new Error('--compare and --compare-env: one of them');
 const refBuild = compare ? await buildRef(compare) : compareEnv ? settingsBuild(compareEnv) : undefined;
+// A comparison stopped with Ctrl-C or a kill removes REF's worktree too (the finally below does not run then).
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    refBuild?.remove();
+    process.exit(130);
+  });
+}
 
 /** One run of a module on the build of its lane; a failure is its row. */
 async function runModule(bench: (typeof BENCHMARKS)[number], build: Build): Promise<Row[]> {
