@@ -18,7 +18,11 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 const git = (...args: string[]) => execFileSync('git', ['-C', ROOT, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
-export async function buildRef(ref: string): Promise<{ build: Build; remove: () => void }> {
+/**
+ * `shareModules`: link our node_modules even when REF's package-lock.json differs (`--compare-share-modules`, when the
+ * difference is known not to matter to the service, such as a newer @types/node), instead of `npm ci`.
+ */
+export async function buildRef(ref: string, shareModules = false): Promise<{ build: Build; remove: () => void }> {
   const sha = git('rev-parse', '--verify', `${ref}^{commit}`);
   const dir = path.join(mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-ref-')), 'checkout');
   git('worktree', 'add', '--detach', dir, sha);
@@ -32,10 +36,10 @@ export async function buildRef(ref: string): Promise<{ build: Build; remove: () 
   };
   try {
     const sameLock = readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8') === readFileSync(path.join(dir, 'package-lock.json'), 'utf8');
-    if (sameLock) symlinkSync(realpathSync(path.join(ROOT, 'node_modules')), path.join(dir, 'node_modules'));
+    if (sameLock || shareModules) symlinkSync(realpathSync(path.join(ROOT, 'node_modules')), path.join(dir, 'node_modules'));
     else execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' });
     if (existsSync(path.join(ROOT, '.tools'))) symlinkSync(realpathSync(path.join(ROOT, '.tools')), path.join(dir, '.tools'));
-    console.log(`--compare: building ${ref} (${sha.slice(0, 12)}) in ${dir}${sameLock ? ', node_modules shared' : ', npm ci'}`);
+    console.log(`--compare: building ${ref} (${sha.slice(0, 12)}) in ${dir}${sameLock ? ', node_modules shared' : shareModules ? ', node_modules shared although package-lock.json differs' : ', npm ci'}`);
     try {
       execFileSync(process.execPath, [path.join(dir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: dir, stdio: 'inherit' });
     } catch (error) {

@@ -6,6 +6,7 @@
  * same run: each module whole on ours, REF, REF, ours (bench/build.ts starts its services from the build in turn),
  * issue 38's rows repetition by repetition; the table gains REF's figure and ours / REF, and a summary lists the rows
  * worse than REF by more than 5%.
+ * `-- --compare-share-modules`: REF uses our node_modules even when its package-lock.json differs (else `npm ci`).
  * `-- --compare-env NAME=VALUE[,NAME=VALUE]` against this build with those settings (a setting's effect, same loop).
  * `-- --out=FILE.md` writes the run's table there. No benchmark stops the run: one that fails is a row with its error. */
 import { writeFileSync } from 'node:fs';
@@ -99,7 +100,7 @@ BENCHMARKS.push({ name: 'issue38', title: "Issue 38's rows", run: (q) => runIssu
 const unknown = only?.filter((name) => !BENCHMARKS.some((b) => b.name === name)) ?? [];
 if (unknown.length) throw new Error(`unknown benchmark ${unknown.join(', ')}; known: ${BENCHMARKS.map((b) => b.name).join(', ')}`);
 if (compare && compareEnv) throw new Error('--compare and --compare-env: one of them');
-const refBuild = compare ? await buildRef(compare) : compareEnv ? settingsBuild(compareEnv) : undefined;
+const refBuild = compare ? await buildRef(compare, args.includes('--compare-share-modules')) : compareEnv ? settingsBuild(compareEnv) : undefined;
 // A comparison stopped with Ctrl-C or a kill removes REF's worktree too (the finally below does not run then).
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
