@@ -68,21 +68,22 @@ export function higherIsBetter(r: Row): boolean {
 
 /**
  * `--compare REF` for the benchmark modules: their runs on each build (run.ts: two rounds in lockstep, or whole runs
- * ours, REF, REF, ours), merged row by row (same operation, in order). Each side's figure is the median
+ * ours, REF, REF, ours), merged row by row (same operation but for its numbers, in order). Each side's figure is the median
  * of its runs' medians and its spread the fastest and slowest repetition of all of them; ours / REF's spread is the
  * lowest and highest ratio of the runs paired in order (ours 1 with REF 1, ours 2 with REF 2); the peer columns are
  * those of our runs (the peer ran beside ours); the load is the first run's start and the last run's end.
  */
 export function mergeBuildRuns(runs: { side: 'ours' | 'ref'; rows: Row[] }[], refName: string): Row[] {
-  // Per row (its operation and its place among that operation's rows: a size may hold a measured figure, "500
-  // listings of 1,000"), its runs in the order they ran.
+  // Per row (its operation with its numbers left out, and its place among that operation's rows: an operation or a size
+  // may hold a measured figure, "ours 10.3 pages/min", "500 listings of 1,000"), its runs in the order they ran.
   const byKey = new Map<string, { side: 'ours' | 'ref'; row: Row }[]>();
   for (const run of runs) {
     const seen = new Map<string, number>();
     for (const row of run.rows) {
-      const n = seen.get(row.operation) ?? 0;
-      seen.set(row.operation, n + 1);
-      const k = `${row.operation}\u0000${n}`;
+      const operation = row.operation.replace(/\d[\d.,]*/g, '#');
+      const n = seen.get(operation) ?? 0;
+      seen.set(operation, n + 1);
+      const k = `${operation}\u0000${n}`;
       byKey.set(k, [...(byKey.get(k) ?? []), { side: run.side, row }]);
     }
   }

@@ -68,11 +68,13 @@ test('merging the runs: medians per build, ours / REF over the pairs in order, p
       { side: 'ref', rows: [row('upload', 80), row('text', 10), row('listing', 150, { size: '12 of 1,000' })] },
       { side: 'ref', rows: [row('upload', 120), { operation: 'text', size: '1 page', ours: NaN, unit: '-', error: 'boom' }, row('listing', 150, { size: '9 of 1,000' })] },
       { side: 'ours', rows: [row('upload', 110, { peer: 60, peerSpread: [58, 62], ratioSpread: [1.7, 1.9], load: [3, 4] }), row('text', 12), row('listing', 330, { size: '11 of 1,000' })] },
+      { side: 'ours', rows: [row('OCR (ours 10.3 pages/min)', 5)] },
+      { side: 'ref', rows: [row('OCR (ours 9.6 pages/min)', 4)] },
     ],
     'main (abc)',
   );
-  assert.equal(merged.length, 3);
-  const [upload, text, listing] = merged;
+  assert.equal(merged.length, 4);
+  const [upload, text, listing, ocr] = merged;
   assert.equal(upload!.ours, 105);
   assert.deepEqual(upload!.oursSpread, [90, 121.00000000000001]);
   assert.equal(upload!.runs, 4);
@@ -91,6 +93,9 @@ test('merging the runs: medians per build, ours / REF over the pairs in order, p
   assert.equal(listing!.ours, 315);
   assert.equal(listing!.ref, 150);
   assert.equal(listing!.size, '10 of 1,000');
+  // And although the operation holds one.
+  assert.equal(ocr!.ours, 5);
+  assert.equal(ocr!.ref, 4);
 });
 
 test('merging the runs: a module that failed on REF marks every row of ours with its error', () => {
