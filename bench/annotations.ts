@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { startServer, type TestServer } from '../test/helpers/server.js';
+import type { TestServer } from '../test/helpers/server.js';
+import { startServer } from './build.js';
 import { FORM_WIDGETS, makeBenchDocument } from './fixtures.js';
 import type { LoadOptions, LoadResult } from './load-process.js';
 import { groupBySize, median, oursOf, pagesLabel, peerOf, percentile, repetitions, sizes, startBareServer, TARGET_PAGES, targetAt, timeCommand, timed } from './lib.js';
@@ -47,6 +48,8 @@ export interface Row {
   refSpread?: [number, number];
   refName?: string;
   refRatioSpread?: [number, number];
+  /** `--compare REF`: why the row failed on the other build (ours may still have its figures). */
+  refError?: string;
 }
 
 const PER_PAGE = 20;

@@ -17,11 +17,11 @@ import { startNginx, type Nginx } from '../test/helpers/nginx.js';
 import { startRedisServer, type RedisServer } from '../test/helpers/redis-server.js';
 import { startS3Server, type S3Server } from '../test/helpers/s3-server.js';
 import { clusterEnv } from '../test/helpers/cluster-env.js';
-import { ADMIN, startServer } from '../test/helpers/server.js';
+import { ADMIN } from '../test/helpers/server.js';
+import { startServer, startWorker as startBuildWorker } from './build.js';
 import type { Row } from './annotations.js';
 import { makeBenchDocument } from './fixtures.js';
 import { fmt, median, oursOf, peerOf, percentile, timed } from './lib.js';
-import { startWorker as startTestWorker } from '../test/helpers/jobs.js';
 
 const TARGET_RATIO = 1.3;
 /** The latency document: mid-size, so 32 clients at once stay within the run's time on 2 cores. */
@@ -93,7 +93,7 @@ interface WorkerProcess {
 /** `npm run worker` (dist/src/worker.js) with the cluster's settings; resolves once it says it runs jobs. */
 async function startWorker(env: Record<string, string>): Promise<WorkerProcess> {
   const dir = await mkdtemp(path.join(tmpdir(), 'pdfservice-cbench-worker-'));
-  const { child } = await startTestWorker(env, dir);
+  const { child } = await startBuildWorker(env, dir);
   return { child, dir };
 }
 

@@ -9,15 +9,20 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer as startOurServer, type TestServer } from '../test/helpers/server.js';
-import type { Build } from './issue38.js';
+import { startWorker as startOurWorker } from '../test/helpers/jobs.js';
+import { startServer as startOurServer } from '../test/helpers/server.js';
+import type { Build, ServerOptions } from './build.js';
 
 /** The repository this bench was compiled from (dist/bench/ is two levels down). */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 const git = (...args: string[]) => execFileSync('git', ['-C', ROOT, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
 
-export async function buildRef(ref: string): Promise<{ build: Build; remove: () => void }> {
+/**
+ * `shareModules`: link our node_modules even when REF's package-lock.json differs (`--compare-share-modules`, when the
+ * difference is known not to matter to the service, such as a newer @types/node), instead of `npm ci`.
+ */
+export async function buildRef(ref: string, shareModules = false): Promise<{ build: Build; remove: () => void }> {
   const sha = git('rev-parse', '--verify', `${ref}^{commit}`);
   const dir = path.join(mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-ref-')), 'checkout');
   git('worktree', 'add', '--detach', dir, sha);
@@ -31,10 +36,10 @@ export async function buildRef(ref: string): Promise<{ build: Build; remove: () 
   };
   try {
     const sameLock = readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8') === readFileSync(path.join(dir, 'package-lock.json'), 'utf8');
-    if (sameLock) symlinkSync(realpathSync(path.join(ROOT, 'node_modules')), path.join(dir, 'node_modules'));
+    if (sameLock || shareModules) symlinkSync(realpathSync(path.join(ROOT, 'node_modules')), path.join(dir, 'node_modules'));
     else execFileSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: dir, stdio: 'inherit' });
     if (existsSync(path.join(ROOT, '.tools'))) symlinkSync(realpathSync(path.join(ROOT, '.tools')), path.join(dir, '.tools'));
-    console.log(`--compare: building ${ref} (${sha.slice(0, 12)}) in ${dir}${sameLock ? ', node_modules shared' : ', npm ci'}`);
+    console.log(`--compare: building ${ref} (${sha.slice(0, 12)}) in ${dir}${sameLock ? ', node_modules shared' : shareModules ? ', node_modules shared although package-lock.json differs' : ', npm ci'}`);
     try {
       execFileSync(process.execPath, [path.join(dir, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: dir, stdio: 'inherit' });
     } catch (error) {
@@ -45,8 +50,13 @@ export async function buildRef(ref: string): Promise<{ build: Build; remove: () 
     // The other build's service, started by this checkout's test helper, so that both sides are started and their output
     // read alike (an older helper parsed every log line in the bench process); the idle keep-alive is the helper's.
     const main = path.join(dir, 'dist', 'src', 'main.js');
-    const startServer = (options: { env?: Record<string, string> } = {}): Promise<TestServer> => startOurServer({ ...options, main });
-    return { build: { name: `${ref} (${sha.slice(0, 8)})`, startServer }, remove };
+    const worker = path.join(dir, 'dist', 'src', 'worker.js');
+    const build: Build = {
+      name: `${ref} (${sha.slice(0, 8)})`,
+      startServer: (options: ServerOptions = {}) => startOurServer({ ...options, main }),
+      startWorker: (env, dataDir) => startOurWorker(env, dataDir, worker),
+    };
+    return { build, remove };
   } catch (error) {
     remove();
     throw error;

@@ -14,7 +14,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Row } from './annotations.js';
-import { formatValue } from './report.js';
+import { formatValue, higherIsBetter } from './report.js';
 
 const RESULTS = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'bench', 'results');
 const LIMIT = 1.05;
@@ -25,7 +25,6 @@ interface Report {
   rows: Row[];
 }
 
-const higherIsBetter = (r: Row) => r.unit === 'req/s' || r.unit === 'conv/min' || r.unit === 'x';
 /** Above 1: slower (or less throughput) now than then. */
 const change = (now: number, then: number, r: Row) => (higherIsBetter(r) ? then / now : now / then);
 

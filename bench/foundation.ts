@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startServer } from '../test/helpers/server.js';
+import { startServer } from './build.js';
 import type { Row } from './annotations.js';
 import { makeBenchDocument } from './fixtures.js';
 import { groupBySize, makeLargePng, oursOf, pagesLabel, peerOf, percentile, repetitions, sampleLatency, sizes, startBareServer, timeCommand, timed } from './lib.js';
@@ -94,7 +94,7 @@ export async function runFoundationBench(quick: boolean): Promise<FoundationResu
 }
 
 export function printRows(rows: Row[]): void {
-  const withRef = rows.some((r) => r.ref !== undefined);
+  const withRef = rows.some((r) => r.ref !== undefined || r.refError !== undefined);
   const head = header(withRef, rows.find((r) => r.refName)?.refName);
   const lines = rows.map((r) => cells(r, withRef).map((c) => c.replace(/\*\*no\*\*/, 'NO')));
   const widths = head.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));

@@ -22,12 +22,8 @@ import { DPI, ocrThroughApi, timeTesseract } from './ocr.js';
 import { degrade, imageOnlyPdf, knownText, readPgm, renderPages, textPdf, writePgm } from './ocr-fixtures.js';
 import { PEER_SCRIPT as REDACT_SCRIPT, WORD } from './redaction.js';
 import { renderAll, SCALING_DPI } from './resources.js';
+import type { Build } from './build.js';
 
-/** A build the rows run on: this checkout's, or `--compare REF`'s. */
-export interface Build {
-  name: string;
-  startServer(options?: { env?: Record<string, string> }): Promise<TestServer>;
-}
 
 type Env = Record<string, string>;
 

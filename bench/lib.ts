@@ -5,6 +5,7 @@ import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { Row } from './annotations.js';
+import { measured } from './build.js';
 
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -79,10 +80,13 @@ export function groupBySize(rows: Row[]): Row[] {
   return [...rows].sort((a, b) => order.get(a.operation)! - order.get(b.operation)! || (a.pages ?? 0) - (b.pages ?? 0));
 }
 
-export async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
-  const start = performance.now();
-  const value = await fn();
-  return { ms: performance.now() - start, value };
+/** Wall time of `fn`; under `--compare` in lockstep (bench/build.ts), a measurement each build takes in turn. */
+export function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  return measured(async () => {
+    const start = performance.now();
+    const value = await fn();
+    return { ms: performance.now() - start, value };
+  });
 }
 
 /** PUTs a PDF at a document URL; throws unless it was stored. */
@@ -194,10 +198,7 @@ export async function startBareServer(): Promise<{ url: string; stop: () => void
 export async function sampleLatency(url: string, count: number, gapMs: number, headers: Record<string, string> = {}): Promise<number[]> {
   const samples: number[] = [];
   for (let i = 0; i < count; i++) {
-    const start = performance.now();
-    const reply = await fetch(url, { headers });
-    await reply.arrayBuffer();
-    samples.push(performance.now() - start);
+    samples.push((await timed(async () => (await fetch(url, { headers })).arrayBuffer())).ms);
     if (gapMs > 0) await new Promise((r) => setTimeout(r, gapMs));
   }
   return samples.sort((a, b) => a - b);

@@ -4,10 +4,10 @@
  * `Prefer: wait` and then `GET` of the PDF. Both run against one warm service, interleaved (one of each per round,
  * the order alternating), so a loaded machine weighs on both alike. Target (issue 37): at most 1.0x the stored path.
  */
-import { performance } from 'node:perf_hooks';
-import { startServer, type TestServer } from '../test/helpers/server.js';
+import type { TestServer } from '../test/helpers/server.js';
+import { startServer } from './build.js';
 import type { Row } from './annotations.js';
-import { median, oursOf, peerOf } from './lib.js';
+import { median, oursOf, peerOf, timed } from './lib.js';
 import { benchDocx } from './office-fixtures.js';
 
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -20,22 +20,24 @@ async function ok(reply: Response, what: string): Promise<Buffer> {
 
 /** The one-shot: the DOCX in, the PDF out; its time in ms. */
 async function oneShot(server: TestServer, docx: Buffer): Promise<number> {
-  const started = performance.now();
-  const body = new FormData();
-  body.append('file', new Blob([new Uint8Array(docx)], { type: DOCX }), 'bench.docx');
-  const pdf = await ok(await fetch(`${server.api}/convert`, { method: 'POST', headers: { authorization: server.adminAuth }, body }), 'POST /convert');
+  const { ms, value: pdf } = await timed(async () => {
+    const body = new FormData();
+    body.append('file', new Blob([new Uint8Array(docx)], { type: DOCX }), 'bench.docx');
+    return ok(await fetch(`${server.api}/convert`, { method: 'POST', headers: { authorization: server.adminAuth }, body }), 'POST /convert');
+  });
   if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw new Error('POST /convert did not answer a PDF');
-  return performance.now() - started;
+  return ms;
 }
 
 /** The stored path: PUT the DOCX (waiting for its conversion), then GET the PDF; its time in ms. */
 async function stored(server: TestServer, docx: Buffer, i: number): Promise<number> {
   const url = `${server.api}/documents/bench-oneshot/stored-${i}.pdf`;
-  const started = performance.now();
-  await ok(await fetch(url, { method: 'PUT', headers: { authorization: server.adminAuth, 'content-type': DOCX, prefer: 'wait=600' }, body: new Uint8Array(docx) }), 'PUT');
-  const pdf = await ok(await fetch(url, { headers: { authorization: server.adminAuth, accept: 'application/pdf' } }), 'GET');
+  const { ms, value: pdf } = await timed(async () => {
+    await ok(await fetch(url, { method: 'PUT', headers: { authorization: server.adminAuth, 'content-type': DOCX, prefer: 'wait=600' }, body: new Uint8Array(docx) }), 'PUT');
+    return ok(await fetch(url, { headers: { authorization: server.adminAuth, accept: 'application/pdf' } }), 'GET');
+  });
   if (pdf.subarray(0, 5).toString('latin1') !== '%PDF-') throw new Error('GET did not answer a PDF');
-  return performance.now() - started;
+  return ms;
 }
 
 export async function runOneShotBench(quick: boolean): Promise<Row[]> {

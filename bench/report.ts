@@ -6,6 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Row } from './annotations.js';
+import { median } from './lib.js';
 
 function fmt(n: number): string {
   return n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
@@ -34,6 +35,7 @@ export function formatLoad(r: Row): string {
 
 /** `--compare REF`: the other build's median and ours over it, with the pairwise spread. */
 export function formatRef(r: Row): [string, string] {
+  if (r.refError !== undefined) return [`FAILED: ${r.refError.replace(/\|/g, '/').replace(/\s+/g, ' ').slice(0, 200)}`, '-'];
   if (r.ref === undefined) return ['-', '-'];
   const ratio = `${(r.ours / r.ref).toFixed(2)}x${r.refRatioSpread ? ` (${r.refRatioSpread[0].toFixed(2)}–${r.refRatioSpread[1].toFixed(2)})` : ''}`;
   return [formatValue(r.ref, r.unit, r.refSpread), ratio];
@@ -54,9 +56,100 @@ export function header(withRef: boolean, refName?: string): string[] {
 
 /** A Markdown table of rows. */
 export function markdownTable(rows: Row[]): string[] {
-  const withRef = rows.some((r) => r.ref !== undefined);
+  const withRef = rows.some((r) => r.ref !== undefined || r.refError !== undefined);
   const head = header(withRef, rows.find((r) => r.refName)?.refName);
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${cells(r, withRef).join(' | ')} |`)];
+}
+
+/** Rows whose figure is better when higher: throughput, speed-ups, cores put to use, OCR's word recall. */
+export function higherIsBetter(r: Row): boolean {
+  return ['req/s', 'conv/min', 'jobs/min', 'x', 'cores'].includes(r.unit) || /word recall/.test(r.operation);
+}
+
+/**
+ * `--compare REF` for the benchmark modules: their runs on each build (run.ts: two rounds in lockstep, or whole runs
+ * ours, REF, REF, ours), merged row by row (same operation but for its numbers, in order). Each side's figure is the median
+ * of its runs' medians and its spread the fastest and slowest repetition of all of them; ours / REF's spread is the
+ * lowest and highest ratio of the runs paired in order (ours 1 with REF 1, ours 2 with REF 2); the peer columns are
+ * those of our runs (the peer ran beside ours); the load is the first run's start and the last run's end.
+ */
+export function mergeBuildRuns(runs: { side: 'ours' | 'ref'; rows: Row[] }[], refName: string): Row[] {
+  // Per row (its operation with its numbers left out, and its place among that operation's rows: an operation or a size
+  // may hold a measured figure, "ours 10.3 pages/min", "500 listings of 1,000"), its runs in the order they ran.
+  const byKey = new Map<string, { side: 'ours' | 'ref'; row: Row }[]>();
+  for (const run of runs) {
+    const seen = new Map<string, number>();
+    for (const row of run.rows) {
+      const operation = row.operation.replace(/\d[\d.,]*/g, '#');
+      const n = seen.get(operation) ?? 0;
+      seen.set(operation, n + 1);
+      const k = `${operation}\u0000${n}`;
+      byKey.set(k, [...(byKey.get(k) ?? []), { side: run.side, row }]);
+    }
+  }
+  const spreadOf = (rows: Row[], spread: (r: Row) => [number, number] | undefined, value: (r: Row) => number): [number, number] => [
+    Math.min(...rows.map((r) => spread(r)?.[0] ?? value(r))),
+    Math.max(...rows.map((r) => spread(r)?.[1] ?? value(r))),
+  ];
+  const firstError = (rows: Row[]) => rows.find((r) => r.error !== undefined)?.error;
+  // A module that failed on one side has a row of its own there ("Title: failed"): the error its missing rows show.
+  const sideError = (side: 'ours' | 'ref') => firstError([...byKey.values()].filter((t) => t.every((x) => x.side === side)).flatMap((t) => t.map((x) => x.row)));
+  const refModuleError = sideError('ref');
+  return [...byKey.values()].map((taken) => {
+    const ours = taken.filter((t) => t.side === 'ours').map((t) => t.row);
+    const ref = taken.filter((t) => t.side === 'ref').map((t) => t.row);
+    const loads = taken.map((t) => t.row.load).filter((l) => l !== undefined);
+    const load: [number, number] | undefined = loads.length ? [loads[0]![0], loads.at(-1)![1]] : undefined;
+    const oursOk = ours.filter((r) => r.error === undefined);
+    const refOk = ref.filter((r) => r.error === undefined);
+    const refError = ref.length > 0 && refOk.length === ref.length ? undefined : (firstError(ref) ?? refModuleError ?? `no such row on ${refName}`);
+    const refSide = refError === undefined ? { ref: median(refOk.map((r) => r.ours)), refSpread: spreadOf(refOk, (r) => r.oursSpread, (r) => r.ours) } : { refError };
+    if (oursOk.length === 0 || oursOk.length < ours.length) {
+      return { ...(ours[0] ?? ref[0]!), ours: NaN, error: firstError(ours) ?? sideError('ours') ?? `a row of ${refName} only`, load, refName, ...refSide };
+    }
+    const merged: Row = {
+      ...ours[0]!,
+      ours: median(oursOk.map((r) => r.ours)),
+      oursSpread: spreadOf(oursOk, (r) => r.oursSpread, (r) => r.ours),
+      runs: oursOk.reduce((sum, r) => sum + (r.runs ?? 1), 0),
+      met: oursOk.some((r) => r.met === false) ? false : oursOk.every((r) => r.met === true) ? true : undefined,
+      load,
+      refName,
+      ...refSide,
+    };
+    const peers = oursOk.filter((r) => r.peer !== undefined);
+    if (peers.length) {
+      merged.peer = median(peers.map((r) => r.peer!));
+      merged.peerSpread = spreadOf(peers, (r) => r.peerSpread, (r) => r.peer!);
+      const ratios = peers.filter((r) => r.ratioSpread);
+      merged.ratioSpread = ratios.length ? spreadOf(ratios, (r) => r.ratioSpread, () => NaN) : undefined;
+    }
+    if (refError === undefined) {
+      const pairs = oursOk.slice(0, refOk.length).map((r, i) => r.ours / refOk[i]!.ours);
+      merged.refRatioSpread = [Math.min(...pairs), Math.max(...pairs)];
+    }
+    return merged;
+  });
+}
+
+/**
+ * The `--compare` verdict: rows worse on this build than on REF by more than 5% (slower; for throughput and the like,
+ * lower), each with ours / REF and whether its pairwise spread reaches 1.0 (then the difference is within what the
+ * runs moved), and rows without a REF figure.
+ */
+export function refSummary(rows: Row[], refName: string): string[] {
+  const compared = rows.filter((r) => r.ref !== undefined && r.ref > 0 && Number.isFinite(r.ours));
+  const worse = compared.filter((r) => (higherIsBetter(r) ? r.ref! / r.ours : r.ours / r.ref!) > 1.05);
+  const lines = [`**Against ${refName}: ${worse.length} of ${compared.length} compared rows worse by more than 5%${worse.length ? ':' : '.'}**`];
+  for (const r of worse) {
+    const spread = r.refRatioSpread;
+    const overlaps = spread ? spread[0] <= 1 && spread[1] >= 1 : undefined;
+    lines.push(`- ${r.operation}, ${r.size}: ours / ref ${formatRef(r)[1]}${higherIsBetter(r) ? ' (higher is better)' : ''}; spread ${overlaps === undefined ? 'not known (one pair)' : overlaps ? 'overlaps 1.0' : 'does not overlap 1.0'}`);
+  }
+  const missing = rows.filter((r) => r.ref === undefined || !Number.isFinite(r.ours));
+  const why = (r: Row) => (r.error !== undefined ? ` (this build: ${r.error.slice(0, 80)})` : r.refError !== undefined ? ` (ref: ${r.refError.slice(0, 80)})` : '');
+  if (missing.length) lines.push(`- ${missing.length} row(s) without a figure on both builds: ${missing.map((r) => `${r.operation}, ${r.size}${why(r)}`).join('; ')}`);
+  return lines;
 }
 
 function escapeXml(s: string): string {
@@ -85,7 +178,6 @@ export function markdownReport(rows: Row[], meta: { date: string; quick: boolean
 export function svgChart(rows: Row[]): string {
   // Throughput and speed-ups are better when higher: their bars show peer / ours, so that left of the line
   // still means better than the peer for every bar.
-  const higherIsBetter = (r: Row) => r.unit === 'req/s' || r.unit === 'conv/min' || r.unit === 'x';
   const ratioOf = (r: Row) => (higherIsBetter(r) ? r.peer! / r.ours : r.ours / r.peer!);
   const groups: { operation: string; rows: Row[] }[] = [];
   for (const r of rows) {

@@ -7,7 +7,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { PdfObjects } from '../test/helpers/pdf-writer.js';
-import { startServer, type TestServer } from '../test/helpers/server.js';
+import type { TestServer } from '../test/helpers/server.js';
+import { startServer } from './build.js';
 import type { Row } from './annotations.js';
 import { makeTextDocument } from './fixtures.js';
 import { median, timed, uploadPdf } from './lib.js';

@@ -2,20 +2,23 @@
  * `npm run bench` (add `-- --quick` for a short run): runs the benchmarks and prints their tables.
  * `-- --only=pages,redaction` runs some of them and leaves bench/results/latest.json as it was.
  * `-- --only=issue38` runs issue 38's rows (bench/issue38.ts; `--rows=upload,text` some of them);
- * `-- --compare REF` runs them against another commit's build too, interleaved in the same run;
+ * `-- --compare REF` runs the chosen benchmarks (by default all but issue38) on another commit's build too, in the
+ * same run: each module whole on ours, REF, REF, ours (bench/build.ts starts its services from the build in turn),
+ * issue 38's rows repetition by repetition; the table gains REF's figure and ours / REF, and a summary lists the rows
+ * worse than REF by more than 5%.
+ * `-- --compare-share-modules`: REF uses our node_modules even when its package-lock.json differs (else `npm ci`).
  * `-- --compare-env NAME=VALUE[,NAME=VALUE]` against this build with those settings (a setting's effect, same loop).
- * `-- --out=FILE.md` writes the run's table there. No benchmark stops the run: one that fails is a row with its error.
- */
+ * `-- --out=FILE.md` writes the run's table there. No benchmark stops the run: one that fails is a row with its error. */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runAnnotationsBench, type Row } from './annotations.js';
 import { runClusterBench } from './cluster.js';
 import { runDmsBench } from './dms.js';
 import { printRows, runFoundationBench } from './foundation.js';
+import { inLockstep, OURS, withBuild, type Build } from './build.js';
 import { buildRef } from './compare-ref.js';
-import { runIssue38, type Build } from './issue38.js';
+import { runIssue38 } from './issue38.js';
 import { loadNow } from './lib.js';
-import { startServer } from '../test/helpers/server.js';
 import { runJobsBench } from './jobs.js';
 import { runLinearizeBench } from './linearize.js';
 import { runOptimizeBench } from './optimize.js';
@@ -31,10 +34,14 @@ import { runRedactionBench } from './redaction.js';
 import { runResourcesBench } from './resources.js';
 import { runSecurityBench } from './security.js';
 import { runSigningBench } from './signing.js';
-import { markdownTable, writeReport } from './report.js';
+import { markdownTable, mergeBuildRuns, refSummary, writeReport } from './report.js';
 import { runStampsBench } from './stamps.js';
 
-const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promise<Row[]> }[] = [
+/**
+ * `alone`: under --compare, the module runs whole on one build at a time (ours, REF, REF, ours) instead of in lockstep
+ * with both builds' services up together: modules that measure memory or start a cluster of processes.
+ */
+const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promise<Row[]>; alone?: boolean }[] = [
   { name: 'foundation', title: 'Foundation', run: async (quick) => (await runFoundationBench(quick)).rows },
   { name: 'annotations', title: 'Annotations', run: runAnnotationsBench },
   { name: 'redaction', title: 'Redaction', run: runRedactionBench },
@@ -42,19 +49,19 @@ const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promis
   { name: 'signing', title: 'Signing', run: runSigningBench },
   { name: 'security', title: 'Encryption', run: runSecurityBench },
   { name: 'pages', title: 'Page text', run: runPagesBench },
-  { name: 'resources', title: 'Memory and scaling', run: runResourcesBench },
+  { name: 'resources', title: 'Memory and scaling', run: runResourcesBench, alone: true },
   { name: 'jobs', title: 'Background jobs', run: runJobsBench },
   { name: 'ocr', title: 'OCR', run: runOcrBench },
   { name: 'preflight', title: 'PDF/A preflight', run: runPreflightBench },
   { name: 'pdfa', title: 'PDF/A conversion', run: runPdfaBench },
-  { name: 'pdfa-memory', title: 'PDF/A conversion of a large image document (memory)', run: runPdfaMemoryBench },
+  { name: 'pdfa-memory', title: 'PDF/A conversion of a large image document (memory)', run: runPdfaMemoryBench, alone: true },
   { name: 'linearize', title: 'Linearization', run: runLinearizeBench },
   { name: 'optimize', title: 'Optimization', run: runOptimizeBench },
-  { name: 'optimize-large', title: 'Optimization of a large scan (as a job)', run: runOptimizeLargeBench },
+  { name: 'optimize-large', title: 'Optimization of a large scan (as a job)', run: runOptimizeLargeBench, alone: true },
   { name: 'office', title: 'Office conversion', run: runOfficeBench },
   { name: 'oneshot', title: 'One-shot conversion', run: runOneShotBench },
   { name: 'dms', title: 'Document store over WebDAV', run: runDmsBench },
-  { name: 'cluster', title: 'Cluster: two instances on Redis + S3 vs one embedded', run: runClusterBench },
+  { name: 'cluster', title: 'Cluster: two instances on Redis + S3 vs one embedded', run: runClusterBench, alone: true },
 ];
 
 const args = process.argv.slice(2);
@@ -69,9 +76,9 @@ const compare = option('compare');
 const compareEnv = option('compare-env');
 const chosenRows = option('rows')?.split(',');
 const out = option('out');
-// --compare measures issue 38's rows (the ones that take a build); it is their default then.
-const only = option('only')?.split(',') ?? (compare || compareEnv || chosenRows ? ['issue38'] : undefined);
-const ours: Build = { name: 'this checkout', startServer };
+// --rows picks issue 38's rows: it is their default then.
+const only = option('only')?.split(',') ?? (chosenRows ? ['issue38'] : undefined);
+const ours = OURS;
 
 /** This checkout's server with some settings changed (`--compare-env PDFSERVICE_ENGINE_NICE=0`): what a setting does, measured in the same loop. */
 function settingsBuild(list: string): { build: Build; remove: () => void } {
@@ -80,15 +87,71 @@ function settingsBuild(list: string): { build: Build; remove: () => void } {
     if (at < 1) throw new Error(`--compare-env takes NAME=VALUE pairs, got ${pair}`);
     return [pair.slice(0, at), pair.slice(at + 1)];
   }));
-  return { build: { name: `this checkout, ${list}`, startServer: (options = {}) => startServer({ ...options, env: { ...options.env, ...extra } }) }, remove: () => undefined };
+  const build: Build = {
+    name: `this checkout, ${list}`,
+    startServer: (options = {}) => ours.startServer({ ...options, env: { ...options.env, ...extra } }),
+    startWorker: (env, dataDir) => ours.startWorker({ ...env, ...extra }, dataDir),
+  };
+  return { build, remove: () => undefined };
 }
 // Issue 38's rows: not in the default run (they measure again what the other benchmarks do, interleaved), by name only.
+// They take the builds themselves and interleave them repetition by repetition.
 BENCHMARKS.push({ name: 'issue38', title: "Issue 38's rows", run: (q) => runIssue38(refBuild ? [ours, refBuild.build] : [ours], q, chosenRows) });
 const unknown = only?.filter((name) => !BENCHMARKS.some((b) => b.name === name)) ?? [];
 if (unknown.length) throw new Error(`unknown benchmark ${unknown.join(', ')}; known: ${BENCHMARKS.map((b) => b.name).join(', ')}`);
-if ((compare || compareEnv) && only?.some((name) => name !== 'issue38')) throw new Error('--compare runs issue 38\'s rows only (--only=issue38, --rows= to pick some)');
 if (compare && compareEnv) throw new Error('--compare and --compare-env: one of them');
-const refBuild = compare ? await buildRef(compare) : compareEnv ? settingsBuild(compareEnv) : undefined;
+const refBuild = compare ? await buildRef(compare, args.includes('--compare-share-modules')) : compareEnv ? settingsBuild(compareEnv) : undefined;
+// A comparison stopped with Ctrl-C or a kill removes REF's worktree too (the finally below does not run then).
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    refBuild?.remove();
+    process.exit(130);
+  });
+}
+
+/** One run of a module on the build of its lane; a failure is its row. */
+async function runModule(bench: (typeof BENCHMARKS)[number], build: Build): Promise<Row[]> {
+  const began = Date.now();
+  const loadAtStart = loadNow();
+  let rows: Row[];
+  try {
+    rows = await bench.run(quick);
+  } catch (error) {
+    console.error(`${bench.name} on ${build.name} failed:`, error);
+    rows = [{ operation: `${bench.title}: failed`, size: '-', ours: NaN, unit: '-', error: error instanceof Error ? error.message : String(error) }];
+  }
+  const load: [number, number] = [loadAtStart, loadNow()];
+  for (const row of rows) row.load ??= load;
+  console.log(`${bench.name} on ${build.name}: ${((Date.now() - began) / 1000).toFixed(1)} s, load ${load[0]} → ${load[1]}`);
+  return rows;
+}
+
+/**
+ * A module's rows; with a build to compare against, the module on both builds, merged row by row: two rounds in
+ * lockstep (bench/build.ts: the builds take turns at every measurement, ours first in the first round, REF first in
+ * the second), or, for a module marked `alone`, its whole run on ours, REF, REF, ours. Either way a machine getting
+ * busier or quieter weighs on both alike, and each row has two pairs for the spread of ours / REF. Issue 38's rows
+ * compare themselves.
+ */
+async function runOn(bench: (typeof BENCHMARKS)[number]): Promise<Row[]> {
+  if (!refBuild || bench.name === 'issue38') return bench.run(quick);
+  const ref = refBuild.build;
+  const runs: { side: 'ours' | 'ref'; rows: Row[] }[] = [];
+  if (bench.alone) {
+    for (const side of ['ours', 'ref', 'ref', 'ours'] as const) {
+      const build = side === 'ours' ? ours : ref;
+      runs.push({ side, rows: await withBuild(build, () => runModule(bench, build)) });
+    }
+  } else {
+    for (const first of [0, 1] as const) {
+      const [a, b] = await inLockstep([ours, ref], first, (build) => runModule(bench, build));
+      const rowsOf = (settled: PromiseSettledResult<Row[]>) => (settled.status === 'fulfilled' ? settled.value : []);
+      const round = [{ side: 'ours' as const, rows: rowsOf(a!) }, { side: 'ref' as const, rows: rowsOf(b!) }];
+      runs.push(...(first ? round.reverse() : round));
+    }
+  }
+  return mergeBuildRuns(runs, ref.name);
+}
 const started = Date.now();
 const rows: Row[] = [];
 try {
@@ -97,7 +160,7 @@ try {
     const loadAtStart = loadNow();
     let result: Row[];
     try {
-      result = await bench.run(quick);
+      result = await runOn(bench);
     } catch (error) {
       // A benchmark that fails is reported with its error, and the run goes on.
       console.error(`${bench.name} failed:`, error);
@@ -114,9 +177,13 @@ try {
   refBuild?.remove();
 }
 const seconds = (Date.now() - started) / 1000;
-if (!only) writeReport(fileURLToPath(new URL('../../bench/results/', import.meta.url)), rows, { date: new Date().toISOString(), quick, seconds, node: process.version });
+const summary = refBuild ? refSummary(rows, refBuild.build.name) : undefined;
+if (summary) console.log(`\n${summary.join('\n')}`);
+// A comparison is not the bench's report: latest.* stay as they were.
+if (!only && !refBuild) writeReport(fileURLToPath(new URL('../../bench/results/', import.meta.url)), rows, { date: new Date().toISOString(), quick, seconds, node: process.version });
 if (out) {
   const heading = `# ${only?.join(', ') ?? 'All benchmarks'} (${quick ? 'quick' : 'full'} run, ${new Date().toISOString()}, ${seconds.toFixed(0)} s, Node.js ${process.version}${refBuild ? `, against ${refBuild.build.name}` : ''})`;
-  writeFileSync(out, `${heading}\n\n\`node dist/bench/run.js ${args.join(' ')}\`\n\n${markdownTable(rows).join('\n')}\n`);
+  const verdict = summary ? `\n${summary.join('\n')}\n` : '';
+  writeFileSync(out, `${heading}\n\n\`node dist/bench/run.js ${args.join(' ')}\`\n\n${markdownTable(rows).join('\n')}\n${verdict}`);
 }
-console.log(`\nfinished in ${seconds.toFixed(1)} s${only ? '' : '; report in bench/results/latest.md (and .json, .svg)'}${out ? `; table in ${out}` : ''}`);
+console.log(`\nfinished in ${seconds.toFixed(1)} s${only || refBuild ? '' : '; report in bench/results/latest.md (and .json, .svg)'}${out ? `; table in ${out}` : ''}`);

@@ -11,7 +11,8 @@ import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { storedBytes } from '../test/helpers/http.js';
-import { startServer, type TestServer } from '../test/helpers/server.js';
+import type { TestServer } from '../test/helpers/server.js';
+import { startServer } from './build.js';
 import { makeKeyStores, pdfsig, STORE_PASSWORD } from '../test/helpers/signing.js';
 import type { Row } from './annotations.js';
 import { makeBenchDocument } from './fixtures.js';

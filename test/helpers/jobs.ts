@@ -47,9 +47,12 @@ export interface WorkerProcess {
   output: string[];
 }
 
-/** `npm run worker` (dist/src/worker.js) with `env` and its own data folder; resolves once it says it runs jobs. */
-export async function startWorker(env: Record<string, string>, dataDir: string): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, [...NODE_FLAGS, WORKER], { env: { ...process.env, PDFSERVICE_DATA_DIR: dataDir, PDFSERVICE_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * `npm run worker` (dist/src/worker.js) with `env` and its own data folder; resolves once it says it runs jobs.
+ * `worker`: another build's dist/src/worker.js (the bench's --compare), started like ours.
+ */
+export async function startWorker(env: Record<string, string>, dataDir: string, worker = WORKER): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, [...NODE_FLAGS, worker], { env: { ...process.env, PDFSERVICE_DATA_DIR: dataDir, PDFSERVICE_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {

@@ -1,0 +1,124 @@
+/**
+ * The build a benchmark measures: this checkout's, or another commit's (`--compare REF`, bench/compare-ref.ts) or this
+ * checkout's with other settings (`--compare-env`). Every benchmark starts its service through `startServer` below
+ * (and cluster's job workers through `startWorker`), which go to the build of the lane the module runs in, so that
+ * run.ts can run a benchmark module on each build without the module knowing. Issue 38's rows take the builds
+ * themselves and interleave them repetition by repetition.
+ *
+ * Lockstep (`inLockstep`): a module run on both builds at once, taking turns at every measurement (`timed` in lib.ts
+ * calls `measured`): one instance runs, the other waits, and the turn passes after each timed step in the order
+ * A, B, B, A, so that the repetitions of the two builds alternate as if the module looped over both.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { startWorker as startTestWorker, type WorkerProcess } from '../test/helpers/jobs.js';
+import { startServer as startTestServer, type TestServer } from '../test/helpers/server.js';
+
+export type ServerOptions = NonNullable<Parameters<typeof startTestServer>[0]>;
+
+export interface Build {
+  name: string;
+  startServer(options?: ServerOptions): Promise<TestServer>;
+  /** A job worker process of this build (`npm run worker`), with its own data folder. */
+  startWorker(env: Record<string, string>, dataDir: string): Promise<WorkerProcess>;
+}
+
+/** This checkout's build (dist/ beside this file). */
+export const OURS: Build = { name: 'this checkout', startServer: startTestServer, startWorker: startTestWorker };
+
+/** Two module instances (0 and 1) taking turns; a side holds the turn from one measurement to the end of its next. */
+class Turns {
+  private readonly order: number[];
+  private handed = 0;
+  private holder: number;
+  private readonly waiting: (() => void)[][] = [[], []];
+  private readonly finished = new Set<number>();
+  private readonly inFlight = [0, 0];
+
+  constructor(first: number) {
+    this.holder = first;
+    this.order = [first, 1 - first, 1 - first, first];
+  }
+
+  async wait(side: number): Promise<void> {
+    while (this.holder !== side) await new Promise<void>((resolve) => this.waiting[side]!.push(resolve));
+  }
+
+  private handTo(side: number): void {
+    this.holder = side;
+    for (const resolve of this.waiting[side]!.splice(0)) resolve();
+  }
+
+  async begin(side: number): Promise<void> {
+    await this.wait(side);
+    this.inFlight[side]!++;
+  }
+
+  /** After a measurement: when none of this side's is still running, the turn goes on (A, B, B, A...). */
+  async end(side: number): Promise<void> {
+    if (--this.inFlight[side]! > 0 || this.holder !== side) return;
+    const next = this.order[++this.handed % 4]!;
+    this.handTo(this.finished.has(next) ? side : next);
+    await this.wait(side);
+  }
+
+  finish(side: number): void {
+    this.finished.add(side);
+    if (this.holder === side && !this.finished.has(1 - side)) this.handTo(1 - side);
+  }
+}
+
+interface Lane {
+  build: Build;
+  turns?: Turns;
+  side: number;
+}
+
+const lanes = new AsyncLocalStorage<Lane>();
+
+/** Runs `fn` with its benchmarks' services started from `build`. */
+export function withBuild<T>(build: Build, fn: () => Promise<T>): Promise<T> {
+  return lanes.run({ build, side: 0 }, fn);
+}
+
+/**
+ * Runs `fn` once per build at the same time, in turns (one runs while the other waits, the turn passing at each
+ * measurement: `first`, the other, the other, `first`...); resolves each one's result in the order of `builds`.
+ * A side that throws leaves the turn to the other.
+ */
+export function inLockstep<T>(builds: [Build, Build], first: 0 | 1, fn: (build: Build) => Promise<T>): Promise<PromiseSettledResult<T>[]> {
+  const turns = new Turns(first);
+  return Promise.allSettled(
+    builds.map((build, side) =>
+      lanes.run({ build, turns, side }, async () => {
+        await turns.wait(side);
+        try {
+          return await fn(build);
+        } finally {
+          turns.finish(side);
+        }
+      }),
+    ),
+  );
+}
+
+/** `timed` measures through this: in lockstep, it waits for its side's turn and passes it on when done. */
+export async function measured<T>(fn: () => Promise<T>): Promise<T> {
+  const lane = lanes.getStore();
+  if (!lane?.turns) return fn();
+  await lane.turns.begin(lane.side);
+  try {
+    return await fn();
+  } finally {
+    await lane.turns.end(lane.side);
+  }
+}
+
+/** The service of the build being measured, started by the test helper (so every build is started, and read, alike). */
+export function startServer(options?: ServerOptions): Promise<TestServer> {
+  return (lanes.getStore()?.build ?? OURS).startServer(options);
+}
+
+/** A job worker of the build being measured. */
+export function startWorker(env: Record<string, string>, dataDir: string): Promise<WorkerProcess> {
+  return (lanes.getStore()?.build ?? OURS).startWorker(env, dataDir);
+}
