@@ -102,7 +102,8 @@ export class DirectoryBlobs implements BlobStore {
     const { stream, done } = await contentStream(content);
     let copied: { size: number; etag: string };
     try {
-      copied = await copyToFile(temp, stream, { sync: true });
+      const { size, etag } = await copyToFile(temp, stream, { sync: true });
+      copied = { size, etag };
     } finally {
       await done();
     }

@@ -116,21 +116,12 @@ const WRITE_BATCH_CHUNKS = 1024;
 export const STAGED_HEAD_BYTES = 4096;
 
 /**
- * Copies `source` into `file` (which must not exist), hashing it on the way:
- * its size and tag. Past `limit` bytes it refuses with 413
- * PAYLOAD_TOO_LARGE; `sync` makes the copy durable (fsync) before it answers. A
- * failed copy leaves no file behind.
+ * Copies `source` into `file` (which must not exist), hashing it on the way: its size, tag and first
+ * STAGED_HEAD_BYTES bytes. Past `limit` bytes it refuses with 413 PAYLOAD_TOO_LARGE; `sync` makes the copy durable
+ * (fsync) before it answers, and `sync: 'started'` only starts the fsync (and the close after it): `durable` settles
+ * when it is done. A failed copy leaves no file behind.
  */
-export async function copyToFile(file: string, source: AsyncIterable<Uint8Array>, options: { limit?: number; sync: boolean }): Promise<{ size: number; etag: string }> {
-  const { size, etag } = await copyKeepingHead(file, source, options);
-  return { size, etag };
-}
-
-/**
- * copyToFile, answering the content's first STAGED_HEAD_BYTES bytes as well; with `sync: 'started'` the fsync (and the
- * close after it) is only started: `durable` settles when it is done.
- */
-async function copyKeepingHead(file: string, source: AsyncIterable<Uint8Array>, options: { limit?: number; sync: boolean | 'started' }): Promise<{ size: number; etag: string; head: Uint8Array; durable?: Promise<void> }> {
+export async function copyToFile(file: string, source: AsyncIterable<Uint8Array>, options: { limit?: number; sync: boolean | 'started' }): Promise<{ size: number; etag: string; head: Uint8Array; durable?: Promise<void> }> {
   const limit = options.limit ?? Infinity;
   const hash = createHash('sha256');
   let size = 0;
@@ -213,6 +204,6 @@ async function writeAll(handle: fs.FileHandle, chunks: Uint8Array[]): Promise<vo
  */
 export async function stageToFile(dir: string, source: AsyncIterable<Uint8Array>, limit: number, options: { syncLater?: boolean } = {}): Promise<StagedFile> {
   const file = spoolName(dir);
-  const { size, etag, head, durable } = await copyKeepingHead(file, source, { limit, sync: options.syncLater ? 'started' : true });
+  const { size, etag, head, durable } = await copyToFile(file, source, { limit, sync: options.syncLater ? 'started' : true });
   return new StagedFile(file, size, etag, head, durable);
 }

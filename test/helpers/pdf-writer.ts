@@ -110,10 +110,7 @@ export class PdfObjects {
   }
 
   finish(trailer: string, version?: string): Buffer {
-    return pdfBytes((pdf) => {
-      this.bodies.forEach((parts, i) => pdf.object(i + 1, ...parts));
-      pdf.end(trailer);
-    }, version);
+    return serializePdf(this.bodies, trailer, version);
   }
 }
 
@@ -121,9 +118,9 @@ export class PdfObjects {
  * Numbered objects (object i + 1 is objects[i]: a latin1 body, or its parts when it holds bytes) as a PDF; `trailer`
  * holds the trailer's entries after /Size, e.g. "/Root 1 0 R".
  */
-export function serializePdf(objects: readonly (string | readonly Part[])[], trailer: string): Buffer {
+export function serializePdf(objects: readonly (string | readonly Part[])[], trailer: string, version?: string): Buffer {
   return pdfBytes((pdf) => {
     objects.forEach((body, i) => pdf.object(i + 1, ...(typeof body === 'string' ? [body] : body)));
     pdf.end(trailer);
-  });
+  }, version);
 }

@@ -60,12 +60,10 @@ let ghostscriptSource: Buffer;
 before(() => {
   // A 300 dpi scan of a page of text (Tesseract reads it for a second or more).
   const text = makePdf({ pages: 1, text: (i) => `Page ${i + 1}: the bound holds while the program runs` });
-  scan = imagePdf([0].map((page) => {
-    const render = renderPage(text, page + 1, 300);
-    const pixels = Buffer.alloc(render.width * render.height);
-    for (let y = 0; y < render.height; y++) for (let x = 0; x < render.width; x++) pixels[y * render.width + x] = render.rgb(x, y)[0];
-    return { image: { width: render.width, height: render.height, pixels }, dpi: 300 };
-  }));
+  const render = renderPage(text, 1, 300);
+  const pixels = Buffer.alloc(render.width * render.height);
+  for (let y = 0; y < render.height; y++) for (let x = 0; x < render.width; x++) pixels[y * render.width + x] = render.rgb(x, y)[0];
+  scan = imagePdf([{ image: { width: render.width, height: render.height, pixels }, dpi: 300 }]);
   // The PDF/A conversion takes the Ghostscript path for it.
   ghostscriptSource = otherWidthsHelveticaPdf();
 });

@@ -607,7 +607,7 @@ export class S3Store implements DocumentStore {
         try {
           const copied = await copyToFile(file, stream, { sync: false }).finally(done);
           await this.upload(key, new StagedFile(file, copied.size, copied.etag), copied.etag, false, true);
-          return copied;
+          return { size: copied.size, etag: copied.etag };
         } finally {
           await fs.rm(file, { force: true });
         }
