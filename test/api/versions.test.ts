@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { call, sha256, type Reply } from '../helpers/http.js';
+import { call, jobEnded, sha256, type Reply } from '../helpers/http.js';
 import { makePdf, pdftotext, qpdfCheck, redactablePdf } from '../helpers/pdf.js';
 import { basicAuth, startServer, type TestServer } from '../helpers/server.js';
 
@@ -54,6 +54,7 @@ describe('a version of every write', () => {
   const doc = 'versions/history.pdf';
   /** The bytes after each write, in order, and the operation each version records. */
   const produced: { sha: string; operation: string; bytes: Buffer }[] = [];
+  let jobId = '';
   const wrote = async (operation: string) => {
     const bytes = await current(doc);
     produced.push({ sha: sha256(bytes), operation, bytes });
@@ -68,6 +69,18 @@ describe('a version of every write', () => {
     await wrote('xfdf');
     ok(await call(server, 'POST', `/documents/${doc}/annotations/redaction`, { body: { searchText: 'Kept 2' } }));
     await wrote('redaction annotations');
+    const attachment = new FormData();
+    attachment.append('annotation', JSON.stringify({ subtype: 'FileAttachment', name: 'att-1' }));
+    attachment.append('file', new Blob([Buffer.from('a,b\n1,2\n')], { type: 'text/csv' }), 'data.csv');
+    ok(await call(server, 'POST', `/documents/${doc}/annotations`, { body: attachment }), 201);
+    await wrote('annotations POST');
+    // A background job's write records the job.
+    const accepted = await call(server, 'POST', `/documents/${doc}/pages`, { body: { TextStampAction: { text: 'By a job', x: 72, y: 300, pageIndex: 1 } }, headers: { prefer: 'respond-async' } });
+    ok(accepted, 202);
+    const job = await jobEnded(server, accepted.json().id);
+    assert.equal(job.state, 'succeeded', JSON.stringify(job));
+    jobId = accepted.json().id;
+    await wrote('TextStampAction (job)');
     ok(await put(doc, makePdf({ pages: 1, text: () => 'Replaced entirely' })));
     await wrote('upload');
   });
@@ -95,8 +108,11 @@ describe('a version of every write', () => {
     assert.equal(oldestFirst[0]!.operation, 'upload');
     assert.equal(oldestFirst[0]!.pageCount, 2);
     assert.equal(oldestFirst[1]!.operation, 'TextStampAction');
-    assert.equal(oldestFirst[4]!.operation, 'upload');
-    assert.equal(oldestFirst[4]!.pageCount, 1);
+    assert.equal(oldestFirst[5]!.operation, 'TextStampAction');
+    assert.equal(oldestFirst[5]!.jobId, jobId);
+    assert.equal(oldestFirst[0]!.jobId, null);
+    assert.equal(oldestFirst[6]!.operation, 'upload');
+    assert.equal(oldestFirst[6]!.pageCount, 1);
   });
 
   test('a kept version is read like the document: Range, the DocumentModel and page text with versionId; Link names the history', async () => {
