@@ -62,14 +62,6 @@ export class VersionOperations {
     return { versions: versions.map((v) => versionModel(v, current)), total, offset: slice.offset, limit: slice.limit, current };
   }
 
-  /** The current version's id and its predecessor's (for the Link header), or nulls; never throws for a store without versions. */
-  async neighbours(path: StoredPath, ctx: OperationContext): Promise<{ current: string | null; predecessor: string | null } | null> {
-    const versions = this.documents.keepsVersions(ctx) ? this.documents.versionsFor(ctx) : undefined;
-    if (!versions) return null;
-    const { versions: newest, current } = await versions.list(path, { offset: 0, limit: 2 });
-    return { current, predecessor: current !== null ? (newest[1]?.id ?? null) : null };
-  }
-
   async get(path: StoredPath, id: string, ctx: OperationContext): Promise<VersionModel> {
     const versions = this.documents.versionsFor(ctx);
     const record = await versions.get(path, id);

@@ -300,14 +300,15 @@ export class FilesystemStore implements DocumentStore {
       if (content instanceof StagedFile) await content.synced();
       const size = content instanceof StagedFile ? content.size : content.length;
       if (options.conflict === 'overwrite') {
-        version = await this.versions?.prepare(target, source, { etag, size }, provenance, existed && before !== undefined ? { file, etag: before } : null);
+        const verify = () => this.locks.verify(p.toString());
+        version = await this.versions?.prepare(target, source, { etag, size }, provenance, existed && before !== undefined ? { file, etag: before } : null, verify);
         // Last thing before the commit: a writer whose document lock ran out (another may have written since) stops here.
         await this.locks.verify(p.toString());
         await this.moveInto(source, file, true);
         moved = true;
       } else {
         for (let attempt = 0; ; attempt++) {
-          version = await this.versions?.prepare(target, source, { etag, size }, provenance, null);
+          version = await this.versions?.prepare(target, source, { etag, size }, provenance, null, async () => {});
           try {
             await this.locks.verify(p.toString());
             await this.moveInto(source, file, false);

@@ -165,14 +165,16 @@ export class FilesystemVersions implements DocumentVersions {
    * The first half of a write's version, before the document's rename (the caller holds the document's lock):
    * `source` (the fsynced file about to be renamed into place) linked as its blob, and a pending record, both durable.
    * `replaced`: the document being replaced, kept as a version of its own ("unrecorded") when no record has it as the
-   * newest (written while versions were off, or before this slice).
+   * newest (written while versions were off, or before this slice), after `verify` (the store's check that the
+   * document's lock is still held: a baseline is a committed record, written only by the lock's holder).
    */
-  async prepare(p: StoredPath, source: string, content: { etag: string; size: number }, provenance: WriteProvenance, replaced: { file: string; etag: string } | null): Promise<PendingVersion> {
+  async prepare(p: StoredPath, source: string, content: { etag: string; size: number }, provenance: WriteProvenance, replaced: { file: string; etag: string } | null, verify: () => Promise<void>): Promise<PendingVersion> {
     const dir = await this.ensureDir(p);
     const ids = committedIds(await fs.readdir(dir));
     let newestId = ids.at(-1);
     const newest = newestId === undefined ? undefined : await this.read(dir, newestId);
     if (replaced && newest?.etag !== replaced.etag) {
+      await verify();
       const st = await fs.stat(replaced.file);
       await this.linkBlob(dir, replaced.file, replaced.etag);
       const baseline: VersionRecord = { id: this.nextId(newestId), etag: replaced.etag, size: st.size, created: st.mtime, by: null, operation: 'unrecorded', requestId: null, jobId: null, pageCount: null, label: null, pinned: false };

@@ -263,6 +263,9 @@ describe('redaction leaves no version with the redacted text', () => {
     const files = await keptFiles(doc);
     assert.equal(files.length, 1);
     for (const file of files) assert.doesNotMatch(pdftotext(file), /Secret/);
+    // The download cache (<dataDir>/kept) is the remote stores': the filesystem store keeps no copy there.
+    const kept = await readdir(path.join(server.dataDir, 'kept')).catch(() => [] as string[]);
+    for (const name of kept) assert.doesNotMatch(pdftotext(await readFile(path.join(server.dataDir, 'kept', name))), /Secret/);
     assert.match(pdftotext(await current(doc)), /Kept 1/);
   });
 
