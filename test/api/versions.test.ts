@@ -133,6 +133,18 @@ describe('a version of every write', () => {
     const download = await call(server, 'GET', `/documents/${doc}`);
     assert.match(download.headers.get('link') ?? '', /<\/pdfservice\/v1\/documents\/versions\/history\.pdf\/versions>; rel="version-history"/);
     assert.match(range.headers.get('link') ?? '', /rel="latest-version"/);
+    const head = await call(server, 'HEAD', `/documents/${doc}?versionId=${first.id}`);
+    assert.equal(head.status, 200);
+    assert.equal(head.headers.get('etag'), first.etag);
+    assert.equal(Number(head.headers.get('content-length')), first.size);
+    assert.equal((await version(doc, first.id, { 'if-none-match': first.etag })).status, 304);
+    const image = await call(server, 'GET', `/documents/${doc}/pages/1/image?versionId=${first.id}`, { headers: { accept: 'image/png' } });
+    assert.equal(image.status, 200, image.text);
+    assert.equal(image.headers.get('content-type'), 'image/png');
+    const annotations = await call(server, 'GET', `/documents/${doc}/annotations?versionId=${first.id}`, { headers: { accept: 'application/json' } });
+    ok(annotations);
+    const latest = await call(server, 'GET', `/documents/${doc}/annotations`, { headers: { accept: 'application/json' } });
+    assert.notDeepEqual(annotations.json(), latest.json(), 'the annotations of the first version, not the current ones');
     const unknown = await version(doc, '0000000000000001');
     assert.equal(unknown.status, 404);
     assert.equal(unknown.json().code, 'VERSION_NOT_FOUND');
