@@ -27,6 +27,8 @@ export interface StoreSettings {
   s3SecretAccessKey: string | undefined;
   s3ForcePathStyle: boolean;
   s3TimeoutMs: number;
+  /** Keep a version of every write (docs/versions.md); the filesystem store only, in this release. */
+  versions: boolean;
 }
 
 /** A key prefix: '' or ending in '/', without a leading '/' (S3 keys have none). */
@@ -95,6 +97,12 @@ export const STORES: SettingsFeature<StoreSettings, StoreSettings & Pick<RedisSe
     s3AccessKeyId: { env: 'PDFSERVICE_S3_ACCESS_KEY_ID', doc: "With `s3`: the access key, with `PDFSERVICE_S3_SECRET_ACCESS_KEY`; unset: the AWS SDK's default chain (`AWS_ACCESS_KEY_ID` and friends, a profile, an instance role)", default: undefined, parse: nonEmpty },
     s3SecretAccessKey: { env: 'PDFSERVICE_S3_SECRET_ACCESS_KEY', doc: 'With `s3`: the secret of that access key', default: undefined, parse: nonEmpty },
     s3ForcePathStyle: { env: 'PDFSERVICE_S3_FORCE_PATH_STYLE', doc: 'With `s3`: path-style URLs (`endpoint/bucket/key`), which S3-compatible servers without a DNS name per bucket need; `false` for virtual-hosted style', default: true, parse: boolean },
+    versions: {
+      env: 'PDFSERVICE_VERSIONS',
+      doc: 'Keep a version of every write of a document, readable and restorable through `.../versions` ([docs/versions.md](docs/versions.md)); the `filesystem` store only in this release (S3 and WebDAV keep none yet). `false`: writes replace documents, and the versions endpoints answer 501 `VERSIONS_NOT_KEPT`',
+      default: true,
+      parse: boolean,
+    },
     s3TimeoutMs: { env: 'PDFSERVICE_S3_TIMEOUT_MS', doc: 'With `s3`: an S3 request waiting this long for a connection or an answer fails with 503 `STORE_UNAVAILABLE`', default: 30_000, parse: integer(100, 3_600_000) },
   },
   check(config) {

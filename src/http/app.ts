@@ -19,7 +19,7 @@ import { lazySerializers } from './serialization.js';
 import { acceptableModelFormat } from './reply.js';
 import { DOCUMENT_PASSWORD_HEADERS, documentPassword } from './request-context.js';
 import { parseXmlBody } from './xml.js';
-import { dropIgnoredQueryParameters, strictQuerystring } from './query.js';
+import { dropIgnoredQueryParameters, refuseVersionWrites, strictQuerystring, versionIdQuery } from './query.js';
 import { registerAuthHook } from './plugins/auth.js';
 import { registerCors } from './cors.js';
 import { redactQuerySecrets } from './log-redaction.js';
@@ -40,6 +40,7 @@ import { registerRedactionRoutes } from './routes/redaction.js';
 import { registerJobRoutes } from './routes/jobs.js';
 import { registerFieldRoutes } from './routes/fields.js';
 import { registerPageRoutes } from './routes/pages.js';
+import { registerVersionRoutes } from './routes/versions.js';
 import { registerPreflightRoutes } from './routes/preflight.js';
 import { registerSignatureRoutes } from './routes/signatures.js';
 import { registerOptimizeProfileRoutes } from './routes/optimize-profiles.js';
@@ -166,7 +167,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(async (plain) => {
     // Every route of the API refuses query parameters it does not know (query.ts); registered before the routes.
     plain.addHook('onRoute', strictQuerystring);
+    plain.addHook('onRoute', versionIdQuery);
     plain.addHook('preValidation', dropIgnoredQueryParameters);
+    plain.addHook('preValidation', refuseVersionWrites);
     const api = plain.withTypeProvider<RouteSchemaTypes>();
     registerHealthRoutes(api, deps);
     registerMetricsRoute(api, deps);
@@ -184,6 +187,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerAnnotationRoutes(api, deps);
     registerFieldRoutes(api, deps);
     registerPageRoutes(api, deps);
+    registerVersionRoutes(api, deps);
     registerSignatureRoutes(api, deps);
     registerPreflightRoutes(api, deps);
     registerOptimizeProfileRoutes(api, deps);

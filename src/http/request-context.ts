@@ -78,10 +78,13 @@ function decodePassword(request: FastifyRequest): string | undefined {
 
 /** The operation context of a request: who asks, the document password, If-Match. */
 export function operationContext(request: FastifyRequest): OperationContext {
+  const versionId = (request.query as { versionId?: unknown } | undefined)?.versionId;
   return {
     principal: request.principal,
     documentPassword: documentPassword(request),
     ifMatch: header(request, 'if-match'),
+    requestId: String(request.id),
+    ...(typeof versionId === 'string' ? { versionId } : {}),
   };
 }
 

@@ -8,6 +8,13 @@ export interface OperationContext {
   documentPassword?: string | undefined;
   /** If-Match of the request: the document must still have this ETag. */
   ifMatch?: string | undefined;
+  /**
+   * `?versionId=` of a read (docs/versions.md): every read of the document (stat, open, models) reads that kept
+   * version instead of the current one; a write with it is refused (VERSION_READ_ONLY).
+   */
+  versionId?: string | undefined;
+  /** The request's id (X-Request-Id), kept with the versions it writes. */
+  requestId?: string | undefined;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { PdfSource } from '../engine/models.js';
 import type { EnginePool } from '../engine/pool.js';
 import { ServiceError } from '../errors.js';
 import type { StoredPath } from '../storage/paths.js';
-import type { ConflictMode, DocumentStat, DocumentStore, DocumentStores, OpenContent, OpenDocument, StagedUpload, WriteOptions, WriteResult } from '../storage/store.js';
+import type { ConflictMode, DocumentStat, DocumentStore, DocumentStores, DocumentVersions, OpenContent, OpenDocument, StagedUpload, WriteOptions, WriteResult } from '../storage/store.js';
 import { storeUserOf, type OperationContext } from './context.js';
 import { ReadModels } from './read-models.js';
 import { etagOfContent, matchesEtag } from '../storage/store.js';
@@ -60,8 +60,10 @@ export interface TransformPlan<R> {
   lock?: 'work' | 'write' | undefined;
   /** Which operation writes, for the write's record (WriteRecord): an action's name, "upload", an edit's engine task; "write" when absent. */
   operation?: string | undefined;
-  /** Computes the content to write (none: nothing is written) and the result; runs engine tasks through `engine`. */
-  work(stored: StoredDocument | undefined, engine: Engine): Promise<{ content?: WriteContent | undefined; result: R }>;
+  /** After the write, remove every earlier version of the target (an action that removes content: docs/versions.md). */
+  purgeEarlierVersions?: boolean | undefined;
+  /** Computes the content to write (none: nothing is written), its page count when known (kept with its version), and the result; runs engine tasks through `engine`. */
+  work(stored: StoredDocument | undefined, engine: Engine): Promise<{ content?: WriteContent | undefined; pageCount?: number | undefined; result: R }>;
 }
 
 export interface TransformResult<R> {
@@ -72,6 +74,11 @@ export interface TransformResult<R> {
 }
 
 type WriteContent = Parameters<DocumentStore['writeDocument']>[1];
+
+/** A kept version is read-only: a write naming one is refused before anything is read or written (docs/versions.md). */
+function refuseVersionWrite(ctx: OperationContext): void {
+  if (ctx.versionId !== undefined) throw new ServiceError('VERSION_READ_ONLY', 'versionId names a kept version, which cannot be changed: restore it (POST .../versions/{id}/restore), then change the document');
+}
 
 function statOf(stat: DocumentStat): DocumentStat {
   return { size: stat.size, modified: stat.modified, etag: stat.etag };
@@ -98,6 +105,29 @@ export class DocumentOperations {
     return this.stores.for(storeUserOf(ctx));
   }
 
+  /** Whether the user's store keeps versions. */
+  keepsVersions(ctx: OperationContext): boolean {
+    return this.storeFor(ctx).versions !== undefined;
+  }
+
+  /** The versions the user's store keeps (versions.ts); VERSIONS_NOT_KEPT when it keeps none. */
+  versionsFor(ctx: OperationContext): DocumentVersions {
+    const versions = this.storeFor(ctx).versions;
+    if (!versions) throw new ServiceError('VERSIONS_NOT_KEPT', 'This service keeps no versions of documents: PDFSERVICE_VERSIONS is off, or the store (S3, WebDAV) keeps none yet (docs/versions.md)');
+    return versions;
+  }
+
+  /** The stat of the version `ctx.versionId` names (a read of a kept version, docs/versions.md). */
+  private async versionStat(path: StoredPath, ctx: OperationContext & { versionId: string }): Promise<DocumentStat> {
+    const record = await this.versionsFor(ctx).get(path, ctx.versionId);
+    return { size: record.size, modified: record.created, etag: record.etag };
+  }
+
+  /** Opens the document for reading: the kept version `ctx.versionId` names, or the current one. */
+  private openVersion(path: StoredPath, ctx: OperationContext): Promise<OpenDocument> {
+    return ctx.versionId === undefined ? this.storeFor(ctx).openDocument(path) : this.versionsFor(ctx).open(path, ctx.versionId);
+  }
+
   private readonly writeListeners: ((written: WriteResult, ctx: OperationContext) => void)[] = [];
 
   /**
@@ -110,6 +140,7 @@ export class DocumentOperations {
 
   /** Writes a document version: every operation writes through here, so that listeners hear of every write. */
   private async write(path: StoredPath, ctx: OperationContext, content: WriteContent, options: WriteOptions): Promise<WriteResult> {
+    refuseVersionWrite(ctx);
     const written = await this.storeFor(ctx).writeDocument(path, content, options);
     for (const listener of this.writeListeners) listener(written, ctx);
     return written;
@@ -117,23 +148,24 @@ export class DocumentOperations {
 
   /** The document's stat, or null when there is none at `path` (for the user of `ctx`). */
   find(path: StoredPath, ctx: OperationContext): Promise<DocumentStat | null> {
+    if (ctx.versionId !== undefined) return this.versionStat(path, { ...ctx, versionId: ctx.versionId });
     return this.storeFor(ctx).statDocument(path);
   }
 
   async stat(path: StoredPath, ctx: OperationContext): Promise<DocumentStat> {
-    const stat = await this.storeFor(ctx).statDocument(path);
+    const stat = await this.find(path, ctx);
     if (!stat) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at /${path.toString()}`);
     return stat;
   }
 
   /** Whether a document exists at `path` (for the user of `ctx`). */
   async exists(path: StoredPath, ctx: OperationContext): Promise<boolean> {
-    return (await this.storeFor(ctx).statDocument(path)) !== null;
+    return (await this.find(path, ctx)) !== null;
   }
 
-  /** For downloads: stat and bytes of one version of the document. */
+  /** For downloads: stat and bytes of one version of the document (the current one, or the kept one `ctx.versionId` names). */
   openForDownload(path: StoredPath, ctx: OperationContext): Promise<OpenDocument> {
-    return this.storeFor(ctx).openDocument(path);
+    return this.openVersion(path, ctx);
   }
 
   /**
@@ -143,7 +175,7 @@ export class DocumentOperations {
    * since the engine may be reading it from the file.
    */
   async read<R>(path: StoredPath, ctx: OperationContext, work: (stored: StoredDocument, engine: Engine) => Promise<R>, exec?: ExecutionContext): Promise<R> {
-    const content = await this.storeFor(ctx).openDocument(path);
+    const content = await this.openVersion(path, ctx);
     try {
       return await work({ ...content.stat, pdf: await engineSource(content), bytes: () => content.read() }, engineFor(this.pool, exec ?? requestExecution()));
     } finally {
@@ -199,13 +231,14 @@ export class DocumentOperations {
    */
   async transform<R>(plan: TransformPlan<R>): Promise<TransformResult<R>> {
     const { source, target, ctx } = plan;
+    refuseVersionWrite(ctx);
     const { ifMatch } = ctx;
     const exec = plan.exec ?? requestExecution();
     const lockWhileWriting = plan.lock === 'write';
     const produce = async (stored: StoredDocument | undefined): Promise<TransformResult<R>> => {
       if (stored && ifMatch !== undefined && !matchesEtag(ifMatch, stored.etag)) throw new ServiceError('PRECONDITION_FAILED');
       throwIfStopped(exec);
-      const { content, result } = await plan.work(stored, engineFor(this.pool, exec));
+      const { content, result, pageCount } = await plan.work(stored, engineFor(this.pool, exec));
       // A stop that arrived after the last engine task still writes nothing.
       throwIfStopped(exec);
       if (content === undefined) return { result, stat: stored ? statOf(stored) : undefined };
@@ -214,8 +247,8 @@ export class DocumentOperations {
       const expected = !stored ? ifMatch : source!.equals(target) ? stored.etag : undefined;
       const write = async () => {
         if (exec.beforeWrite) await exec.beforeWrite(content instanceof Uint8Array ? await etagOfContent(content) : content.etag);
-        const provenance = { by: ctx.principal?.username ?? null, operation: plan.operation ?? 'write' };
-        return this.write(target, ctx, content, { conflict: plan.conflict, ifMatch: expected, provenance });
+        const provenance = { by: ctx.principal?.username ?? null, operation: plan.operation ?? 'write', requestId: ctx.requestId ?? null, jobId: exec.jobId ?? null, pageCount: pageCount ?? null };
+        return this.write(target, ctx, content, { conflict: plan.conflict, ifMatch: expected, provenance, purgeEarlierVersions: plan.purgeEarlierVersions });
       };
       const written = lockWhileWriting ? await this.locked(target, ctx, write) : await write();
       return { result, stat: written.stat, written };
@@ -224,7 +257,8 @@ export class DocumentOperations {
     return lockWhileWriting ? run() : this.locked(target, ctx, run);
   }
 
-  private async locked<T>(path: StoredPath, ctx: OperationContext, fn: () => Promise<T>): Promise<T> {
+  /** Runs `fn` under the document's lock (versions.ts changes versions under it, as writes do). */
+  async locked<T>(path: StoredPath, ctx: OperationContext, fn: () => Promise<T>): Promise<T> {
     const release = await this.storeFor(ctx).lock(path);
     try {
       return await fn();
@@ -255,6 +289,7 @@ export class DocumentOperations {
   }
 
   async remove(path: StoredPath, ctx: OperationContext): Promise<void> {
+    refuseVersionWrite(ctx);
     await this.locked(path, ctx, () => this.storeFor(ctx).deleteDocument(path, ctx.ifMatch));
   }
 }

@@ -21,6 +21,8 @@ export interface ExecutionContext {
    * truthfully. Throwing stops the write.
    */
   beforeWrite?: ((etag: string) => Promise<void>) | undefined;
+  /** The background job doing the work, kept with the version it writes (docs/versions.md). */
+  jobId?: string | undefined;
 }
 
 /** The engine as execute code sees it: the pool, with the execution's signal and progress applied to every task. */

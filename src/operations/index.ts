@@ -15,6 +15,7 @@ import { OptimizeProfileOperations } from './optimize/profiles.js';
 import { MemoryProfileStore, type OptimizeProfileStore } from './optimize/store.js';
 import type { JobStore } from './jobs/store.js';
 import { PageOperations } from './pages.js';
+import { VersionOperations } from './versions.js';
 import { PermissionOperations } from './permissions.js';
 import { PreflightOperations } from './PreflightOperations.js';
 import { SignatureOperations } from './signatures.js';
@@ -28,6 +29,7 @@ export interface Operations {
   fields: FieldOperations;
   permissions: PermissionOperations;
   pages: PageOperations;
+  versions: VersionOperations;
   signatures: SignatureOperations;
   preflight: PreflightOperations;
   actions: ActionRunner;
@@ -72,6 +74,7 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
     fields: new FieldOperations(documents),
     permissions: new PermissionOperations(documents),
     pages,
+    versions: new VersionOperations(documents),
     signatures: new SignatureOperations(documents),
     preflight: new PreflightOperations(tools, documents),
     actions,

@@ -137,7 +137,7 @@ export class UploadOperations {
             name: prepared.target.name.replace(/\.pdf$/i, ''),
           });
           phase(1, 'storing');
-          return { content: output.content, result: output.summary };
+          return { content: output.content, pageCount: output.summary?.pageCount, result: output.summary };
         },
       });
       const summary = this.documents.reads.noteWritten(written!.stat.etag, checked);

@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { ServiceError } from '../errors.js';
 import { LocalLocks, type LockProvider } from './locks.js';
 import { openLocalFile, removeFile, StagedFile, stageToFile } from './local-files.js';
+import { FilesystemVersions, type PendingVersion } from './filesystem-versions.js';
 import { etagOfContent, etagOfDigest, matchesEtag, withRandomSuffix, writeRecord } from './store.js';
 import { StoredPath } from './paths.js';
 import type {
@@ -58,6 +59,8 @@ export class FilesystemStore implements DocumentStore {
   private readonly tags = new Map<string, CachedTag>();
   /** The data folder's documents/ as realpath answers it (the folder itself may be reached through a link, e.g. a linked /tmp). */
   private realRoot: string | undefined;
+  /** The versions kept of every write (filesystem-versions.ts), below `<dataDir>/versions`; undefined with versions off. */
+  readonly versions: FilesystemVersions | undefined;
 
   /**
    * `locks`: the document locks; default in-process (one instance). Several
@@ -65,15 +68,17 @@ export class FilesystemStore implements DocumentStore {
    * commit (rename, link, unlink) first verifies the lock of its path is still
    * held, so an instance that paused past its lease writes nothing.
    */
-  constructor(dataDir: string, options: { locks?: LockProvider | undefined } = {}) {
+  constructor(dataDir: string, options: { locks?: LockProvider | undefined; versions?: boolean | undefined } = {}) {
     this.root = path.join(dataDir, 'documents');
     this.staging = path.join(dataDir, 'staging');
     this.locks = options.locks ?? new LocalLocks();
+    this.versions = options.versions === false ? undefined : new FilesystemVersions(path.join(dataDir, 'versions'), (p) => this.statDocument(p));
   }
 
   async init(): Promise<void> {
     await fs.mkdir(this.root, { recursive: true });
     await fs.mkdir(this.staging, { recursive: true });
+    await this.versions?.init();
   }
 
   /**
@@ -285,22 +290,32 @@ export class FilesystemStore implements DocumentStore {
     }
     // Whether `source` is still there to remove: a rename took it away.
     let moved = false;
+    // The version this write keeps (versions on): prepared before the commit, committed after it (filesystem-versions.ts).
+    let version: PendingVersion | undefined;
+    const provenance = options.provenance ?? { by: null, operation: 'write' };
     try {
       let target = p;
       let file = resolved;
       // A staged upload's fsync ran while it was checked: it is on disk before its name commits it.
       if (content instanceof StagedFile) await content.synced();
-      // Last thing before the commit: a writer whose document lock ran out (another may have written since) stops here.
-      await this.locks.verify(p.toString());
+      const size = content instanceof StagedFile ? content.size : content.length;
       if (options.conflict === 'overwrite') {
+        const verify = () => this.locks.verify(p.toString());
+        version = await this.versions?.prepare(target, source, { etag, size }, provenance, existed && before !== undefined ? { file, etag: before } : null, verify);
+        // Last thing before the commit: a writer whose document lock ran out (another may have written since) stops here.
+        await this.locks.verify(p.toString());
         await this.moveInto(source, file, true);
         moved = true;
       } else {
         for (let attempt = 0; ; attempt++) {
+          version = await this.versions?.prepare(target, source, { etag, size }, provenance, null, async () => {});
           try {
+            await this.locks.verify(p.toString());
             await this.moveInto(source, file, false);
             break;
           } catch (err) {
+            await version?.abort();
+            version = undefined;
             if (errno(err) !== 'EEXIST') throw err;
             if (options.conflict === 'fail' || attempt >= 20) {
               throw new ServiceError('ALREADY_EXISTS', `A document exists at ${target.toString()}`);
@@ -312,9 +327,22 @@ export class FilesystemStore implements DocumentStore {
       }
       // The written file's stat does not wait for the folder's fsync (one trip to the thread pool less on every write).
       const [, st] = await Promise.all([this.syncFolder(folder), fs.stat(file)]);
+      await version?.commit();
       this.rememberTag(file, st, etag);
+      const purgedVersions = options.purgeEarlierVersions && this.versions ? await this.versions.purgeEarlier(target) : undefined;
       const created = options.conflict === 'overwrite' ? !existed : true;
-      return { path: target, created, stat: { size: st.size, modified: st.mtime, etag }, record: writeRecord(options, options.conflict === 'overwrite' ? (before ?? null) : null) };
+      return {
+        path: target,
+        created,
+        stat: { size: st.size, modified: st.mtime, etag },
+        record: writeRecord(options, options.conflict === 'overwrite' ? (before ?? null) : null),
+        ...(version ? { version: version.record } : {}),
+        ...(purgedVersions !== undefined ? { purgedVersions } : {}),
+      };
+    } catch (err) {
+      // A write that did not commit leaves no version (a pending record whose rename happened is committed above).
+      if (!moved) await version?.abort();
+      throw err;
     } finally {
       if (!moved) await removeFile(source);
       if (content instanceof StagedFile) content.movedAway();
@@ -335,6 +363,9 @@ export class FilesystemStore implements DocumentStore {
     const { existed } = await this.checkPrecondition(file, ifMatch);
     if (!existed) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
     await this.locks.verify(p.toString());
+    // Its versions first (this slice erases them with the document; the trash is a later one): a crash between leaves
+    // the document without versions, never versions that a new document at this path would inherit.
+    await this.versions?.removeAll(p);
     await fs.unlink(file);
     this.tags.delete(file);
     await this.syncFolder(path.dirname(file));
@@ -401,10 +432,12 @@ export class FilesystemStore implements DocumentStore {
     const dir = await this.resolve(p);
     if (!(await this.statFolder(p))) throw new ServiceError('FOLDER_NOT_FOUND', `No folder at /${p.toString()}`);
     if (recursive) {
+      await this.versions?.removeAll(p);
       await fs.rm(dir, { recursive: true });
     } else {
       const visible = await this.listFolder(p);
       if (visible.length > 0) throw new ServiceError('FOLDER_NOT_EMPTY', 'The folder is not empty; use ?recursive=true');
+      await this.versions?.removeAll(p); // only versions of documents gone (none, as documents take theirs along)
       await fs.rm(dir, { recursive: true }); // only leftovers of interrupted writes remain in it
     }
     for (const key of this.tags.keys()) if (key.startsWith(dir + path.sep)) this.tags.delete(key);
@@ -426,5 +459,7 @@ export class FilesystemStore implements DocumentStore {
       }
     };
     await sweep(this.root);
+    // After the documents' leftovers: a pending version is committed when its bytes are the document's.
+    await this.versions?.recover();
   }
 }

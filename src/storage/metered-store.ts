@@ -13,6 +13,11 @@ import type { DocumentStore, DocumentStores, OpenDocument, StagedUpload, StoreUs
 export class MeteredStore implements DocumentStore {
   constructor(private readonly inner: DocumentStore) {}
 
+  /** The inner store's versions as they are (a version read is not a document read in the metrics). */
+  get versions() {
+    return this.inner.versions;
+  }
+
   async writeDocument(path: StoredPath, content: Buffer | Uint8Array | StagedUpload, options: WriteOptions): Promise<WriteResult> {
     const result = await this.inner.writeDocument(path, content, options);
     documentBytes.written.inc(result.stat.size);

@@ -98,6 +98,12 @@ export interface WriteProvenance {
   readonly by: string | null;
   /** The operation that writes: an action's name ("StampAction"), "upload", or an edit of a resource (an engine task's name: "setFieldValue"). */
   readonly operation: string;
+  /** The request that asked for the write, when it came from one (its X-Request-Id); kept with the version. */
+  readonly requestId?: string | null | undefined;
+  /** The background job that wrote, when a job did; kept with the version. */
+  readonly jobId?: string | null | undefined;
+  /** The written content's page count, when the writer knows it (an engine summarised the content); kept with the version. */
+  readonly pageCount?: number | null | undefined;
 }
 
 /**
@@ -123,6 +129,12 @@ export interface WriteOptions {
   ifMatch?: string | undefined;
   /** Who writes, and why (WriteRecord); UNNAMED_WRITE when absent. */
   provenance?: WriteProvenance | undefined;
+  /**
+   * After the write, remove every earlier version the store keeps of the document (DocumentVersions.purgeEarlier):
+   * an action that removes content (ApplyRedactionsAction) must leave no version that still holds it. Ignored by a
+   * store that keeps no versions.
+   */
+  purgeEarlierVersions?: boolean | undefined;
 }
 
 export interface WriteResult {
@@ -131,6 +143,64 @@ export interface WriteResult {
   stat: DocumentStat;
   /** What the write recorded of itself. */
   record: WriteRecord;
+  /** The version the store kept of this write (a store that keeps versions); absent otherwise. */
+  version?: VersionRecord | undefined;
+  /** With purgeEarlierVersions: how many earlier versions were removed. */
+  purgedVersions?: number | undefined;
+}
+
+/**
+ * One kept version of a document (docs/versions.md): immutable but for its label and pin. Every write through a store
+ * that keeps versions makes one, the current content included (the newest version is the current one).
+ */
+export interface VersionRecord {
+  /** Opaque, URL-safe, and ordered: a later version's id sorts after an earlier one's. */
+  readonly id: string;
+  readonly etag: string;
+  readonly size: number;
+  readonly created: Date;
+  /** The user that wrote it; null for the service's own work or a version found unrecorded (written with versions off). */
+  readonly by: string | null;
+  /** The writing operation (WriteProvenance.operation); "unrecorded" for content the store found without a version. */
+  readonly operation: string;
+  readonly requestId: string | null;
+  readonly jobId: string | null;
+  readonly pageCount: number | null;
+  readonly label: string | null;
+  /** Kept whatever a retention policy says (retention is a later slice). */
+  readonly pinned: boolean;
+}
+
+/** A slice of a document's versions, newest first. */
+export interface VersionSlice {
+  versions: VersionRecord[];
+  /** How many versions the document has. */
+  total: number;
+  /** The id of the current version (the document's content as it is), or null when no kept version is it. */
+  current: string | null;
+}
+
+/**
+ * The versions a store keeps of its documents, beside DocumentStore (the seam of issue 39). A store that keeps versions
+ * answers this as DocumentStore.versions; a store without it (S3 and WebDAV until a later slice, or versions turned
+ * off) has none, and the versions endpoints answer VERSIONS_NOT_KEPT. Every write of such a store (writeDocument) keeps
+ * the written content as a new version, crash-safely: after a crash the list names the old current content or the new
+ * one, never bytes that are not there. Callers that change versions (update, remove, purgeEarlier) hold the document's
+ * lock (DocumentStore.lock). A restore is not here: it is an ordinary write of a version's bytes (the operations layer).
+ */
+export interface DocumentVersions {
+  /** The document's versions, newest first, `limit` from `offset`; DOCUMENT_NOT_FOUND when there is no document. */
+  list(path: StoredPath, slice: { offset: number; limit: number }): Promise<VersionSlice>;
+  /** One version's record; VERSION_NOT_FOUND. */
+  get(path: StoredPath, id: string): Promise<VersionRecord>;
+  /** One version's bytes and stat (its own ETag; modified: when it was written), as openDocument; VERSION_NOT_FOUND. */
+  open(path: StoredPath, id: string): Promise<OpenDocument>;
+  /** Sets a version's label (null removes it) and pin. */
+  update(path: StoredPath, id: string, change: { label?: string | null | undefined; pinned?: boolean | undefined }): Promise<VersionRecord>;
+  /** Removes one version; VERSION_IS_CURRENT for the current one. */
+  remove(path: StoredPath, id: string): Promise<void>;
+  /** Removes every version but the current one (pinned ones too); answers how many went. */
+  purgeEarlier(path: StoredPath): Promise<number>;
 }
 
 /** The record of a write with `options` that replaced `replaced` (null: created the document). */
@@ -180,6 +250,8 @@ export interface DocumentStore {
   lock(path: StoredPath): Promise<Release>;
   /** Removes leftovers of interrupted writes; called at start. */
   recover(): Promise<void>;
+  /** The versions this store keeps (docs/versions.md); absent: it keeps none, and writes replace documents. */
+  readonly versions?: DocumentVersions | undefined;
 }
 
 /** The credentials a store acts with on the user's behalf (a DMS account). Held in memory only, never logged. */

@@ -12,7 +12,7 @@ import { buffer as readStream } from 'node:stream/consumers';
 import { describe } from 'node:test';
 import { ServiceError, type ErrorCode } from '../../src/errors.js';
 import { documentPathFromBody, folderPathFromUrl, type StoredPath } from '../../src/storage/paths.js';
-import { etagOf, type DocumentStore, type StagedUpload } from '../../src/storage/store.js';
+import { etagOf, type DocumentStore, type DocumentVersions, type StagedUpload } from '../../src/storage/store.js';
 import { freshEach } from './fresh.js';
 
 export interface StoreUnderTest {
@@ -272,6 +272,107 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
         // A refused write records nothing, and changes nothing.
         await rejectsWith(store.writeDocument(p, content('refused'), { conflict: 'overwrite', ifMatch: etagOf(v1), provenance: edit }), 'PRECONDITION_FAILED');
         await assertStored(store, p, v3, 'after the refused write');
+      });
+    });
+
+    describe('versions (stores that keep them: DocumentVersions)', () => {
+      /** The body, for a store that keeps versions; nothing to check for one that keeps none. */
+      const withVersions = (title: string, body: (s: StoreUnderTest, versions: DocumentVersions) => Promise<void>) =>
+        withStore(title, async (s) => {
+          if (s.store.versions) await body(s, s.store.versions);
+        });
+      const bytesOf = async (versions: DocumentVersions, p: StoredPath, id: string) => {
+        const opened = await versions.open(p, id);
+        try {
+          return { bytes: await opened.read(), etag: opened.stat.etag };
+        } finally {
+          await opened.close();
+        }
+      };
+
+      withVersions('every write keeps a version with its bytes and provenance, newest first; the newest is current', async ({ store }, versions) => {
+        const p = doc('ver/a.pdf');
+        const written = [content('v1'), content('v2'), content('v3')];
+        const ops = ['upload', 'StampAction', 'setFieldValue'];
+        await store.writeDocument(p, written[0]!, { conflict: 'fail', provenance: { by: 'alice', operation: ops[0]!, requestId: 'req-1', pageCount: 3 } });
+        await store.writeDocument(p, written[1]!, { conflict: 'overwrite', ifMatch: etagOf(written[0]!), provenance: { by: 'bob', operation: ops[1]!, jobId: 'job-1' } });
+        const last = await store.writeDocument(p, await stageBytes(store, written[2]!), { conflict: 'overwrite', provenance: { by: null, operation: ops[2]! } });
+        assert.equal(last.version?.etag, etagOf(written[2]!), 'the write answers the version it kept');
+        const { versions: listed, total, current } = await versions.list(p, { offset: 0, limit: 10 });
+        assert.equal(total, 3);
+        assert.equal(current, listed[0]!.id);
+        assert.equal(last.version?.id, current);
+        assert.deepEqual(listed.map((v) => v.operation), [...ops].reverse());
+        assert.deepEqual(listed.map((v) => v.by), [null, 'bob', 'alice']);
+        assert.equal(listed[2]!.requestId, 'req-1');
+        assert.equal(listed[2]!.pageCount, 3);
+        assert.equal(listed[1]!.jobId, 'job-1');
+        assert.equal(listed[0]!.pageCount, null);
+        for (const [i, v] of [...listed].reverse().entries()) {
+          const kept = await bytesOf(versions, p, v.id);
+          assert.ok(kept.bytes.equals(written[i]!), `version ${i}: its bytes`);
+          assert.equal(kept.etag, etagOf(written[i]!));
+          assert.equal(v.size, written[i]!.length);
+        }
+        assert.deepEqual((await versions.list(p, { offset: 1, limit: 1 })).versions.map((v) => v.id), [listed[1]!.id]);
+        // Versions are no documents: never listed, never reached through a path.
+        assert.deepEqual((await store.listFolder(folder('ver'))).map((e) => e.name), ['a.pdf']);
+        await assertStored(store, p, written[2]!, 'the current document');
+      });
+
+      withVersions('a refused write keeps no version; a unique name keeps its own history', async ({ store }, versions) => {
+        const p = doc('ver/b.pdf');
+        const v1 = content('b1');
+        await store.writeDocument(p, v1, { conflict: 'fail' });
+        await rejectsWith(store.writeDocument(p, content('stale'), { conflict: 'overwrite', ifMatch: '"stale"' }), 'PRECONDITION_FAILED');
+        await rejectsWith(store.writeDocument(p, content('taken'), { conflict: 'fail' }), 'ALREADY_EXISTS');
+        assert.equal((await versions.list(p, { offset: 0, limit: 10 })).total, 1);
+        const beside = await store.writeDocument(p, content('beside'), { conflict: 'unique' });
+        assert.notEqual(beside.path.toString(), p.toString());
+        assert.equal((await versions.list(beside.path, { offset: 0, limit: 10 })).total, 1);
+        assert.equal((await versions.list(p, { offset: 0, limit: 10 })).total, 1);
+      });
+
+      withVersions('label, pin, delete one (not the current one), purge the earlier ones; unknown ids are VERSION_NOT_FOUND', async ({ store }, versions) => {
+        const p = doc('ver/c.pdf');
+        const v1 = content('c1');
+        await store.writeDocument(p, v1, { conflict: 'fail' });
+        await store.writeDocument(p, content('c2'), { conflict: 'overwrite' });
+        await store.writeDocument(p, v1, { conflict: 'overwrite' }); // the same bytes as the first: one blob for both
+        await store.writeDocument(p, content('c4'), { conflict: 'overwrite' });
+        const { versions: listed } = await versions.list(p, { offset: 0, limit: 10 });
+        assert.equal(listed.length, 4);
+        const labelled = await versions.update(p, listed[3]!.id, { label: 'first', pinned: true });
+        assert.equal(labelled.label, 'first');
+        assert.equal((await versions.get(p, listed[3]!.id)).pinned, true);
+        await rejectsWith(versions.remove(p, listed[0]!.id), 'VERSION_IS_CURRENT');
+        await versions.remove(p, listed[3]!.id);
+        await rejectsWith(versions.get(p, listed[3]!.id), 'VERSION_NOT_FOUND');
+        assert.ok((await bytesOf(versions, p, listed[1]!.id)).bytes.equals(v1), 'equal bytes kept by another version survive a delete');
+        await rejectsWith(versions.open(p, 'no-such-id'), 'VERSION_NOT_FOUND');
+        assert.equal(await versions.purgeEarlier(p), 2);
+        const left = await versions.list(p, { offset: 0, limit: 10 });
+        assert.deepEqual(left.versions.map((v) => v.id), [listed[0]!.id]);
+        assert.equal(left.current, listed[0]!.id);
+        const purged = await store.writeDocument(p, content('c5'), { conflict: 'overwrite', purgeEarlierVersions: true });
+        assert.equal(purged.purgedVersions, 1);
+        assert.equal((await versions.list(p, { offset: 0, limit: 10 })).total, 1);
+      });
+
+      withVersions('deleting a document or its folder removes its versions; a new document there starts afresh; versions survive a restart', async (s, versions) => {
+        const p = doc('ver/d/e.pdf');
+        await s.store.writeDocument(p, content('e1'), { conflict: 'fail' });
+        await s.store.writeDocument(p, content('e2'), { conflict: 'overwrite' });
+        const restarted = await s.reopen();
+        await restarted.recover();
+        assert.equal((await restarted.versions!.list(p, { offset: 0, limit: 10 })).total, 2, 'kept across a restart');
+        await s.store.deleteDocument(p);
+        await rejectsWith(versions.list(p, { offset: 0, limit: 10 }), 'DOCUMENT_NOT_FOUND');
+        await s.store.writeDocument(p, content('e3'), { conflict: 'fail' });
+        assert.equal((await versions.list(p, { offset: 0, limit: 10 })).total, 1);
+        await s.store.deleteFolder(folder('ver/d'), true);
+        await s.store.writeDocument(p, content('e4'), { conflict: 'fail' });
+        assert.equal((await versions.list(p, { offset: 0, limit: 10 })).total, 1);
       });
     });
 

@@ -12,6 +12,7 @@ import { documentPathParam, operationContext } from '../request-context.js';
 import { documentModelSchema, documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
 import { BINARY_UPLOAD_TYPES, UPLOAD_TYPES_TEXT } from '../uploads.js';
 import { officeOptionsOf, officeOptionsQuery } from '../schemas/office.js';
+import { versionLinks } from './versions.js';
 import type { Readable } from 'node:stream';
 
 const DOCUMENT_XML = { root: 'Document' };
@@ -36,7 +37,8 @@ export function registerDocumentRoutes(api: Api, deps: AppDeps): void {
       summary: 'Download a document, or read its DocumentModel',
       description:
         'With Accept application/pdf (or none, or */*) the PDF itself, with ETag, Last-Modified, Range and If-None-Match support. ' +
-        'With Accept application/json, application/xml or text/xml the DocumentModel, which opens the document (encrypted documents need X-Service-DocumentPassword).',
+        'With Accept application/json, application/xml or text/xml the DocumentModel, which opens the document (encrypted documents need X-Service-DocumentPassword). ' +
+        'With ?versionId= either of a kept version (docs/versions.md), with its own ETag. Link: the version history (RFC 5829), when versions are kept.',
       tags: ['documents'],
       params: filePathParams,
       headers: { type: 'object', properties: documentPasswordHeader },
@@ -53,6 +55,7 @@ export function registerDocumentRoutes(api: Api, deps: AppDeps): void {
     const chosen = negotiate(request.headers.accept, GET_OFFERS);
     if (!chosen) throw new ServiceError('NOT_ACCEPTABLE', `This resource is available as ${GET_OFFERS.join(', ')}`);
     reply.header('Vary', 'Accept');
+    versionLinks(reply, path, operationContext(request), deps);
     if (chosen !== 'application/pdf') {
       const model = await documents.reads.model(path, operationContext(request));
       reply.header('ETag', model.etag);
@@ -94,6 +97,7 @@ export function registerDocumentRoutes(api: Api, deps: AppDeps): void {
     if (jobs && plan) return answerWithJob(request, reply, jobs, await jobs.submit(prepared), plan);
     const result = await deps.operations.uploads.executeUpload(prepared);
     reply.header('ETag', result.model.etag);
+    versionLinks(reply, path, operationContext(request), deps);
     if (result.created) reply.header('Location', documentUrl(path));
     return sendModel(request, reply, DOCUMENT_XML, result.model, result.created ? 201 : 200);
   });
@@ -101,6 +105,7 @@ export function registerDocumentRoutes(api: Api, deps: AppDeps): void {
   api.delete('/documents/:filePath.pdf', {
     schema: {
       summary: 'Delete a document',
+      description: 'Its kept versions go with it (docs/versions.md; a trash comes in a later release).',
       tags: ['documents'],
       params: filePathParams,
       response: { 204: { description: 'Deleted', type: 'null' }, ...errorResponses },

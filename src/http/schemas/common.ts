@@ -47,6 +47,11 @@ export const documentModelSchema = {
     hasXfa: { type: 'boolean' },
     hasSignatures: { type: 'boolean', description: 'A signature field carries a signature' },
     linearized: { type: 'boolean', description: 'Linearized (fast web view) as qpdf decides it: false once an incremental update follows the linearized file' },
+    versionsPurged: {
+      type: 'integer',
+      minimum: 0,
+      description: 'After an action that removes content (ApplyRedactionsAction, without keepVersions): how many earlier versions of the document were removed (docs/versions.md)',
+    },
     report: { type: 'object', additionalProperties: true, description: 'What a document action did, when it reports (ApplyRedactionsAction: applied, pages, removedAnnotations, elsewhere, scrubbed)' },
   },
   required: ['path', 'name', 'size', 'modified', 'etag', 'encrypted'],

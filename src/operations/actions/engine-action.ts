@@ -28,6 +28,9 @@ export interface EngineActionDeclaration<P extends OutputParams, X, K extends Wr
   summary: string;
   schema: Readonly<Record<string, unknown>>;
   long?: boolean;
+  /** As ActionDefinition.removesContent and .outputParams. */
+  removesContent?: boolean;
+  outputParams?: readonly string[];
   prepare?(input: PrepareInput<P>): Promise<X>;
   /** The engine task that does the work and saves. */
   task: K;

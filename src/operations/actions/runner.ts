@@ -237,6 +237,7 @@ export class ActionRunner {
       const execution = exec ?? requestExecution();
       const { result, written, stat } = await this.documents.transform<{ output: ActionOutput; summary?: UploadSummary | undefined }>({
         operation: action.name,
+        purgeEarlierVersions: action.removesContent === true && (params as { keepVersions?: boolean }).keepVersions !== true,
         source: prepared.source,
         target: prepared.output,
         conflict: prepared.conflict,
@@ -261,7 +262,7 @@ export class ActionRunner {
           // Only for an action whose output no engine task summarised (CopyAction): read while the written bytes are
           // at hand (staged content comes with its summary).
           const summary = output.summary ?? (output.bytes instanceof Uint8Array ? await engine.run('validateUpload', { pdf: output.bytes }).catch(() => undefined) : undefined);
-          return { content: output.bytes, result: { output, summary } };
+          return { content: output.bytes, pageCount: summary?.pageCount, result: { output, summary } };
         },
       });
       const { output } = result;
@@ -278,7 +279,11 @@ export class ActionRunner {
         const model = { ...documentModel(prepared.source, stat!, summary), ...(output.report !== undefined ? { report: output.report } : {}) };
         return { kind: 'document', created: false, model };
       }
-      const model = { ...documentModel(written!.path, written!.stat, summary), ...(output.report !== undefined ? { report: output.report } : {}) };
+      const model = {
+        ...documentModel(written!.path, written!.stat, summary),
+        ...(output.report !== undefined ? { report: output.report } : {}),
+        ...(written!.purgedVersions !== undefined ? { versionsPurged: written!.purgedVersions } : {}),
+      };
       if (inPlace) return { kind: 'document', created: false, model };
       return { kind: 'document', created: written!.created, model, location: written!.path };
     } catch (err) {

@@ -95,6 +95,11 @@ export interface ActionDefinition<P extends OutputParams = OutputParams, X = und
    * check the password before it is accepted (ActionRunner.checkAccess).
    */
   need: Need | null;
+  /**
+   * The action removes content that must not be recoverable (ApplyRedactionsAction): its write removes every earlier
+   * version of the document it writes, unless the request's `keepVersions` is true (docs/versions.md, "Redaction").
+   */
+  removesContent?: boolean;
   /** Its JSON schema; P is derived from it (FromSchema) where the engine request type allows. */
   schema: Readonly<Record<string, unknown>>;
   /**

@@ -721,7 +721,7 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
       countJobStarted(record);
       await this.emit(record, 'state');
       try {
-        const result = await live.run({ signal: stop.signal, progress: (p) => this.progress(record, p), background: true, beforeWrite: (etag) => this.writing(record, etag) }, id);
+        const result = await live.run({ signal: stop.signal, progress: (p) => this.progress(record, p), background: true, jobId: id, beforeWrite: (etag) => this.writing(record, etag) }, id);
         // A result file is kept only by a job that ends succeeded (not one cancelled or marked interrupted meanwhile,
         // nor one whose record could not be written).
         const recorded = await this.finish(id, 'succeeded', { result }).catch(async (err: unknown) => {

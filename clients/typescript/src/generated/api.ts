@@ -263,7 +263,7 @@ export interface paths {
         };
         /**
          * Download a document, or read its DocumentModel
-         * @description With Accept application/pdf (or none, or *\/*) the PDF itself, with ETag, Last-Modified, Range and If-None-Match support. With Accept application/json, application/xml or text/xml the DocumentModel, which opens the document (encrypted documents need X-Service-DocumentPassword).
+         * @description With Accept application/pdf (or none, or *\/*) the PDF itself, with ETag, Last-Modified, Range and If-None-Match support. With Accept application/json, application/xml or text/xml the DocumentModel, which opens the document (encrypted documents need X-Service-DocumentPassword). With ?versionId= either of a kept version (docs/versions.md), with its own ETag. Link: the version history (RFC 5829), when versions are kept.
          */
         get: operations["getDocument"];
         /**
@@ -276,7 +276,10 @@ export interface paths {
          * @description The body is an object with exactly one key, the action name, whose value holds its parameters; or multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML, the root element is the action name. Writing actions replace the document unless savePath is given; namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction, FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, LinearizeAction, OptimizeAction.
          */
         post: operations["runDocumentAction"];
-        /** Delete a document */
+        /**
+         * Delete a document
+         * @description Its kept versions go with it (docs/versions.md; a trash comes in a later release).
+         */
         delete: operations["deleteDocument"];
         options?: never;
         head?: never;
@@ -741,6 +744,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pdfservice/v1/documents/{filePath}.pdf/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the kept versions of a document, newest first
+         * @description Every write of the document made one (uploads, actions, edits of annotations, fields and pages, imports, restores, jobs); the current content is the newest, marked current. 100 at a time by default (?offset=, ?limit= up to 1000), with next/prev in the body and the Link header. Read a version with ?versionId= on the document and its read-only sub-resources. 501 VERSIONS_NOT_KEPT when the service keeps no versions (PDFSERVICE_VERSIONS off, or an S3 or WebDAV store).
+         */
+        get: operations["listVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pdfservice/v1/documents/{filePath}.pdf/versions/{versionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one version's record
+         * @description Its bytes: GET the document with ?versionId=.
+         */
+        get: operations["getVersion"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a version
+         * @description Needs the DELETE right. The current version cannot be deleted (409 VERSION_IS_CURRENT): delete the document, or write it first.
+         */
+        delete: operations["deleteVersion"];
+        options?: never;
+        head?: never;
+        /**
+         * Set a version's label or pin
+         * @description Needs the PUT right, as a change of the document does. A pinned version is kept whatever a retention policy says (retention comes in a later release).
+         */
+        patch: operations["updateVersion"];
+        trace?: never;
+    };
+    "/pdfservice/v1/documents/{filePath}.pdf/versions/{versionId}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a version: its bytes become the current content, as a new version
+         * @description A write like any other (history is never rewritten): it takes the document's lock, honours If-Match on the current version (412 PRECONDITION_FAILED), and makes a new version with operation "restore". Needs the POST right, as actions do. Answers the DocumentModel and its ETag.
+         */
+        post: operations["restoreVersion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pdfservice/v1/documents/{filePath}.pdf/fields/signature-fields": {
         parameters: {
             query?: never;
@@ -1015,6 +1086,8 @@ export interface components {
             hasSignatures?: boolean;
             /** @description Linearized (fast web view) as qpdf decides it: false once an incremental update follows the linearized file */
             linearized?: boolean;
+            /** @description After an action that removes content (ApplyRedactionsAction, without keepVersions): how many earlier versions of the document were removed (docs/versions.md) */
+            versionsPurged?: number;
             /** @description What a document action did, when it reports (ApplyRedactionsAction: applied, pages, removedAnnotations, elsewhere, scrubbed) */
             report?: {
                 [key: string]: unknown;
@@ -1909,6 +1982,65 @@ export interface components {
                 pageIndex: number;
                 text: string;
             }[];
+        };
+        /**
+         * VersionModel
+         * @description One kept version of a document (docs/versions.md)
+         */
+        VersionModel: {
+            /**
+             * @description Opaque and ordered: a later version sorts after an earlier one
+             * @example 1795219200000000
+             */
+            id: string;
+            /** @description Its strong ETag (the content hash), as the document had it */
+            etag: string;
+            size: number;
+            /**
+             * Format: date-time
+             * @description When the write that made it landed
+             */
+            created: string;
+            /** @description Who wrote it; null for the service's own work, or content found unrecorded (written while versions were off) */
+            user: string | null;
+            /** @description What wrote it: "upload" (PUT, form upload, conversion), an action's name ("ApplyRedactionsAction"), an edit's engine task ("addAnnotation"), "restore", or "unrecorded" */
+            operation: string;
+            /** @description The X-Request-Id of the request that wrote it, when a request did */
+            requestId: string | null;
+            /** @description The background job that wrote it, when a job did */
+            jobId: string | null;
+            /** @description Its page count when the write knew it */
+            pageCount: number | null;
+            label: string | null;
+            /** @description Kept whatever a retention policy says (retention comes in a later release) */
+            pinned: boolean;
+            /** @description Whether it is the document's current content */
+            current: boolean;
+        };
+        /**
+         * VersionsModel
+         * @description VersionsModel (XML: <Versions> with one <version> per version listed, then the paging): newest first, at most limit from offset (default 100, at most 1000); the Link header has next and prev
+         */
+        VersionsModel: {
+            versions: components["schemas"]["VersionModel"][];
+            /** @description Versions kept of the document */
+            total: number;
+            offset: number;
+            limit: number;
+            /** @description The current version's id (null when no kept version is the current content) */
+            current: string | null;
+            /** @description URL of the next slice; absent on the last */
+            next?: string;
+            /** @description URL of the previous slice; absent on the first */
+            prev?: string;
+        };
+        /**
+         * VersionChange
+         * @description What PATCH changes of a version: its label (null removes it) and pin; what is absent stays
+         */
+        VersionChange: {
+            label?: string | null;
+            pinned?: boolean;
         };
         /**
          * SignatureModel
@@ -4660,6 +4792,11 @@ export interface operations {
             query?: {
                 /** @description Content-Disposition: attachment */
                 attachment?: boolean;
+                /**
+                 * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
+                 * @example 1795219200000000
+                 */
+                versionId?: string;
             };
             header?: {
                 /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
@@ -5007,6 +5144,11 @@ export interface operations {
                          * @default false
                          */
                         scrubElsewhere?: boolean;
+                        /**
+                         * @description Keep the earlier versions of the document, which still hold the redacted text (default: they are removed, and versionsPurged says how many; docs/versions.md)
+                         * @default false
+                         */
+                        keepVersions?: boolean;
                     };
                     /** @description Paints every form field's appearance into its page (generating missing appearances first) and removes the fields and the AcroForm (and XFA). Push buttons are painted only with paintButtons (only those showing an image with paintOnlyImageButtons); fields without the print flag only with paintNonPrintableFields; hidden fields never. */
                     FlattenFieldsAction?: {
@@ -5287,6 +5429,11 @@ export interface operations {
                              * @default false
                              */
                             scrubElsewhere?: boolean;
+                            /**
+                             * @description Keep the earlier versions of the document, which still hold the redacted text (default: they are removed, and versionsPurged says how many; docs/versions.md)
+                             * @default false
+                             */
+                            keepVersions?: boolean;
                         };
                         /** @description Paints every form field's appearance into its page (generating missing appearances first) and removes the fields and the AcroForm (and XFA). Push buttons are painted only with paintButtons (only those showing an image with paintOnlyImageButtons); fields without the print flag only with paintNonPrintableFields; hidden fields never. */
                         FlattenFieldsAction?: {
@@ -5565,6 +5712,11 @@ export interface operations {
                              * @default false
                              */
                             scrubElsewhere?: boolean;
+                            /**
+                             * @description Keep the earlier versions of the document, which still hold the redacted text (default: they are removed, and versionsPurged says how many; docs/versions.md)
+                             * @default false
+                             */
+                            keepVersions?: boolean;
                         };
                         /** @description Paints every form field's appearance into its page (generating missing appearances first) and removes the fields and the AcroForm (and XFA). Push buttons are painted only with paintButtons (only those showing an image with paintOnlyImageButtons); fields without the print flag only with paintNonPrintableFields; hidden fields never. */
                         FlattenFieldsAction?: {
@@ -5997,6 +6149,11 @@ export interface operations {
                 offset?: number;
                 /** @description Most pages listed */
                 limit?: number;
+                /**
+                 * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
+                 * @example 1795219200000000
+                 */
+                versionId?: string;
             };
             header?: {
                 /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
@@ -8377,6 +8534,11 @@ export interface operations {
         parameters: {
             query?: {
                 attachment?: boolean;
+                /**
+                 * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
+                 * @example 1795219200000000
+                 */
+                versionId?: string;
             };
             header?: {
                 /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
@@ -8703,7 +8865,13 @@ export interface operations {
     };
     getPermissions: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
+                 * @example 1795219200000000
+                 */
+                versionId?: string;
+            };
             header?: {
                 /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
                 "x-service-documentpassword"?: string;
@@ -8794,7 +8962,13 @@ export interface operations {
     };
     getPasswordPermissions: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
+                 * @example 1795219200000000
+                 */
+                versionId?: string;
+            };
             header?: {
                 /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
                 "x-service-documentpassword"?: string;
@@ -9188,6 +9362,11 @@ export interface operations {
                 pageIndex?: number;
                 /** @description One of Text, Link, FreeText, Line, Square, Circle, Polygon, PolyLine, Highlight, Underline, Squiggly, StrikeOut, Caret, Stamp, Ink, Popup, FileAttachment, Sound, Movie, Screen, Widget, PrinterMark, TrapNet, Watermark, 3D, Redact, Projection, RichMedia; any case */
                 subtype?: string;
+                /**
+                 * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
+                 * @example 1795219200000000
+                 */
+                versionId?: string;
             };
             header?: {
                 /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
@@ -9505,7 +9684,13 @@ export interface operations {
     };
     getAnnotation: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
+                 * @example 1795219200000000
+                 */
+                versionId?: string;
+            };
             header?: {
                 /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
                 "x-service-documentpassword"?: string;
@@ -9693,7 +9878,13 @@ export interface operations {
     };
     getAnnotationAttachment: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
+                 * @example 1795219200000000
+                 */
+                versionId?: string;
+            };
             header?: {
                 /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
                 "x-service-documentpassword"?: string;
@@ -9791,6 +9982,11 @@ export interface operations {
         parameters: {
             query?: {
                 attachment?: boolean;
+                /**
+                 * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
+                 * @example 1795219200000000
+                 */
+                versionId?: string;
             };
             header?: {
                 /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
@@ -9890,6 +10086,11 @@ export interface operations {
             query?: {
                 exportEmptyFields?: boolean;
                 attachment?: boolean;
+                /**
+                 * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
+                 * @example 1795219200000000
+                 */
+                versionId?: string;
             };
             header?: {
                 /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
@@ -10081,7 +10282,13 @@ export interface operations {
     };
     listFields: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
+                 * @example 1795219200000000
+                 */
+                versionId?: string;
+            };
             header?: {
                 /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
                 "x-service-documentpassword"?: string;
@@ -10476,6 +10683,11 @@ export interface operations {
             query?: {
                 /** @description Add the words, lines or blocks with their bounding boxes */
                 detail?: "words" | "lines" | "blocks";
+                /**
+                 * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
+                 * @example 1795219200000000
+                 */
+                versionId?: string;
             };
             header?: {
                 /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
@@ -10582,7 +10794,13 @@ export interface operations {
     };
     getDocumentText: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
+                 * @example 1795219200000000
+                 */
+                versionId?: string;
+            };
             header?: {
                 /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
                 "x-service-documentpassword"?: string;
@@ -10686,6 +10904,11 @@ export interface operations {
             query?: {
                 dpi?: number;
                 format?: "png" | "jpeg";
+                /**
+                 * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
+                 * @example 1795219200000000
+                 */
+                versionId?: string;
             };
             header?: {
                 /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
@@ -10788,9 +11011,481 @@ export interface operations {
             };
         };
     };
-    listSignatureFields: {
+    listVersions: {
+        parameters: {
+            query?: {
+                /** @description Index of the first version listed (0: the newest) */
+                offset?: number;
+                /** @description Most versions listed */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description Path of the document without ".pdf"; may contain folders ("a/b/report"). Percent-encode each segment once.
+                 * @example reports/2026/q1
+                 */
+                filePath: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description VersionsModel (XML: <Versions> with one <version> per version listed, then the paging): newest first, at most limit from offset (default 100, at most 1000); the Link header has next and prev */
+            200: {
+                headers: {
+                    /** @description Entity tag of the document version (or of this representation) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VersionsModel"];
+                    "application/xml": components["schemas"]["VersionsModel"];
+                    "text/xml": components["schemas"]["VersionsModel"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getVersion: {
         parameters: {
             query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description Path of the document without ".pdf"; may contain folders ("a/b/report"). Percent-encode each segment once.
+                 * @example reports/2026/q1
+                 */
+                filePath: string;
+                /**
+                 * @description A version id from GET .../versions
+                 * @example 1795219200000000
+                 */
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One kept version of a document (docs/versions.md) */
+            200: {
+                headers: {
+                    /** @description Entity tag of the document version (or of this representation) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VersionModel"];
+                    "application/xml": components["schemas"]["VersionModel"];
+                    "text/xml": components["schemas"]["VersionModel"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the document still has this ETag (412 otherwise) */
+                "if-match"?: string;
+            };
+            path: {
+                /**
+                 * @description Path of the document without ".pdf"; may contain folders ("a/b/report"). Percent-encode each segment once.
+                 * @example reports/2026/q1
+                 */
+                filePath: string;
+                /**
+                 * @description A version id from GET .../versions
+                 * @example 1795219200000000
+                 */
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the document still has this ETag (412 otherwise) */
+                "if-match"?: string;
+            };
+            path: {
+                /**
+                 * @description Path of the document without ".pdf"; may contain folders ("a/b/report"). Percent-encode each segment once.
+                 * @example reports/2026/q1
+                 */
+                filePath: string;
+                /**
+                 * @description A version id from GET .../versions
+                 * @example 1795219200000000
+                 */
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VersionChange"];
+                "application/xml": {
+                    label?: string | null;
+                    pinned?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description One kept version of a document (docs/versions.md) */
+            200: {
+                headers: {
+                    /** @description Entity tag of the document version (or of this representation) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VersionModel"];
+                    "application/xml": components["schemas"]["VersionModel"];
+                    "text/xml": components["schemas"]["VersionModel"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    restoreVersion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Change only if the document still has this ETag (412 otherwise) */
+                "if-match"?: string;
+            };
+            path: {
+                /**
+                 * @description Path of the document without ".pdf"; may contain folders ("a/b/report"). Percent-encode each segment once.
+                 * @example reports/2026/q1
+                 */
+                filePath: string;
+                /**
+                 * @description A version id from GET .../versions
+                 * @example 1795219200000000
+                 */
+                versionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description DocumentModel (XML: <Document>). Content fields appear when the document could be opened. */
+            200: {
+                headers: {
+                    /** @description Entity tag of the document version (or of this representation) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentModel"];
+                    "application/xml": components["schemas"]["DocumentModel"];
+                    "text/xml": components["schemas"]["DocumentModel"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listSignatureFields: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
+                 * @example 1795219200000000
+                 */
+                versionId?: string;
+            };
             header?: {
                 /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
                 "x-service-documentpassword"?: string;
@@ -10890,7 +11585,13 @@ export interface operations {
     };
     getSignatureField: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
+                 * @example 1795219200000000
+                 */
+                versionId?: string;
+            };
             header?: {
                 /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
                 "x-service-documentpassword"?: string;
@@ -11298,6 +11999,11 @@ export interface operations {
                  * @example pdfa2b
                  */
                 profile: "pdfa1a" | "pdfa1b" | "pdfa2a" | "pdfa2b" | "pdfa2u" | "pdfa3a" | "pdfa3b" | "pdfa3u" | "pdfa4" | "pdfa4e" | "pdfa4f" | "pdfx1a2001" | "pdfx1a2003" | "pdfx32002" | "pdfx32003" | "pdfx4";
+                /**
+                 * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
+                 * @example 1795219200000000
+                 */
+                versionId?: string;
             };
             header?: {
                 /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */

@@ -375,6 +375,9 @@ from .upload_to_root_folder_pdfa import UploadToRootFolderPdfa
 from .user_model import UserModel
 from .user_model_rights_item import UserModelRightsItem
 from .users_model import UsersModel
+from .version_change import VersionChange
+from .version_model import VersionModel
+from .versions_model import VersionsModel
 
 __all__ = (
     "AddAnnotationFilesBody",
@@ -752,4 +755,7 @@ __all__ = (
     "UserModel",
     "UserModelRightsItem",
     "UsersModel",
+    "VersionChange",
+    "VersionModel",
+    "VersionsModel",
 )

@@ -49,6 +49,8 @@ class DocumentModel:
             has_signatures (bool | Unset): A signature field carries a signature
             linearized (bool | Unset): Linearized (fast web view) as qpdf decides it: false once an incremental update
                 follows the linearized file
+            versions_purged (int | Unset): After an action that removes content (ApplyRedactionsAction, without
+                keepVersions): how many earlier versions of the document were removed (docs/versions.md)
             report (DocumentModelReport | Unset): What a document action did, when it reports (ApplyRedactionsAction:
                 applied, pages, removedAnnotations, elsewhere, scrubbed)
      """
@@ -73,6 +75,7 @@ class DocumentModel:
     has_xfa: bool | Unset = UNSET
     has_signatures: bool | Unset = UNSET
     linearized: bool | Unset = UNSET
+    versions_purged: int | Unset = UNSET
     report: DocumentModelReport | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -126,6 +129,8 @@ class DocumentModel:
 
         linearized = self.linearized
 
+        versions_purged = self.versions_purged
+
         report: dict[str, Any] | Unset = UNSET
         if not isinstance(self.report, Unset):
             report = self.report.to_dict()
@@ -169,6 +174,8 @@ class DocumentModel:
             field_dict["hasSignatures"] = has_signatures
         if linearized is not UNSET:
             field_dict["linearized"] = linearized
+        if versions_purged is not UNSET:
+            field_dict["versionsPurged"] = versions_purged
         if report is not UNSET:
             field_dict["report"] = report
 
@@ -239,6 +246,8 @@ class DocumentModel:
 
         linearized = d.pop("linearized", UNSET)
 
+        versions_purged = d.pop("versionsPurged", UNSET)
+
         _report = d.pop("report", UNSET)
         report: DocumentModelReport | Unset
         if isinstance(_report,  Unset):
@@ -270,6 +279,7 @@ class DocumentModel:
             has_xfa=has_xfa,
             has_signatures=has_signatures,
             linearized=linearized,
+            versions_purged=versions_purged,
             report=report,
         )
 

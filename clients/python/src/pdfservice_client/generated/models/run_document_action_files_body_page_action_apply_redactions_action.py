@@ -47,6 +47,8 @@ class RunDocumentActionFilesBodyPageActionApplyRedactionsAction:
                 RunDocumentActionFilesBodyPageActionApplyRedactionsActionLineArt.COVERED.
             scrub_elsewhere (bool | Unset): Also remove the redacted text from document information, XMP metadata,
                 bookmarks, annotation texts, form field values and embedded file names Default: False.
+            keep_versions (bool | Unset): Keep the earlier versions of the document, which still hold the redacted text
+                (default: they are removed, and versionsPurged says how many; docs/versions.md) Default: False.
      """
 
     save_path: str | Unset = UNSET
@@ -56,6 +58,7 @@ class RunDocumentActionFilesBodyPageActionApplyRedactionsAction:
     images: RunDocumentActionFilesBodyPageActionApplyRedactionsActionImages | Unset = RunDocumentActionFilesBodyPageActionApplyRedactionsActionImages.PIXELS
     line_art: RunDocumentActionFilesBodyPageActionApplyRedactionsActionLineArt | Unset = RunDocumentActionFilesBodyPageActionApplyRedactionsActionLineArt.COVERED
     scrub_elsewhere: bool | Unset = False
+    keep_versions: bool | Unset = False
 
 
 
@@ -89,6 +92,8 @@ class RunDocumentActionFilesBodyPageActionApplyRedactionsAction:
 
         scrub_elsewhere = self.scrub_elsewhere
 
+        keep_versions = self.keep_versions
+
 
         field_dict: dict[str, Any] = {}
 
@@ -108,6 +113,8 @@ class RunDocumentActionFilesBodyPageActionApplyRedactionsAction:
             field_dict["lineArt"] = line_art
         if scrub_elsewhere is not UNSET:
             field_dict["scrubElsewhere"] = scrub_elsewhere
+        if keep_versions is not UNSET:
+            field_dict["keepVersions"] = keep_versions
 
         return field_dict
 
@@ -155,6 +162,8 @@ class RunDocumentActionFilesBodyPageActionApplyRedactionsAction:
 
         scrub_elsewhere = d.pop("scrubElsewhere", UNSET)
 
+        keep_versions = d.pop("keepVersions", UNSET)
+
         run_document_action_files_body_page_action_apply_redactions_action = cls(
             save_path=save_path,
             naming_mode=naming_mode,
@@ -163,6 +172,7 @@ class RunDocumentActionFilesBodyPageActionApplyRedactionsAction:
             images=images,
             line_art=line_art,
             scrub_elsewhere=scrub_elsewhere,
+            keep_versions=keep_versions,
         )
 
         return run_document_action_files_body_page_action_apply_redactions_action

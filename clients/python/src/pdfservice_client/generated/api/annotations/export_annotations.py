@@ -18,6 +18,7 @@ def _get_kwargs(
     file_path: str,
     *,
     attachment: bool | Unset = False,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -36,6 +37,8 @@ def _get_kwargs(
     params: dict[str, Any] = {}
 
     params["attachment"] = attachment
+
+    params["versionId"] = version_id
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -109,6 +112,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     attachment: bool | Unset = False,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -123,6 +127,7 @@ def sync_detailed(
     Args:
         file_path (str):
         attachment (bool | Unset):  Default: False.
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
 
@@ -138,6 +143,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         file_path=file_path,
 attachment=attachment,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 
@@ -154,6 +160,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     attachment: bool | Unset = False,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -168,6 +175,7 @@ def sync(
     Args:
         file_path (str):
         attachment (bool | Unset):  Default: False.
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
 
@@ -184,6 +192,7 @@ def sync(
         file_path=file_path,
 client=client,
 attachment=attachment,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 
@@ -194,6 +203,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     attachment: bool | Unset = False,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -208,6 +218,7 @@ async def asyncio_detailed(
     Args:
         file_path (str):
         attachment (bool | Unset):  Default: False.
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
 
@@ -223,6 +234,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         file_path=file_path,
 attachment=attachment,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 
@@ -239,6 +251,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     attachment: bool | Unset = False,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -253,6 +266,7 @@ async def asyncio(
     Args:
         file_path (str):
         attachment (bool | Unset):  Default: False.
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
 
@@ -269,6 +283,7 @@ async def asyncio(
         file_path=file_path,
 client=client,
 attachment=attachment,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 

@@ -19,6 +19,7 @@ def _get_kwargs(
     file_path: str,
     name: str,
     *,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -34,11 +35,18 @@ def _get_kwargs(
 
     
 
-    
+    params: dict[str, Any] = {}
+
+    params["versionId"] = version_id
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/pdfservice/v1/documents/{file_path}.pdf/annotations/{name}".format(file_path=quote(str(file_path), safe=""),name=quote(str(name), safe=""),),
+        "params": params,
     }
 
 
@@ -110,6 +118,7 @@ def sync_detailed(
     name: str,
     *,
     client: AuthenticatedClient | Client,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -119,6 +128,7 @@ def sync_detailed(
     Args:
         file_path (str):
         name (str):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
 
@@ -134,6 +144,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         file_path=file_path,
 name=name,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 
@@ -150,6 +161,7 @@ def sync(
     name: str,
     *,
     client: AuthenticatedClient | Client,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -159,6 +171,7 @@ def sync(
     Args:
         file_path (str):
         name (str):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
 
@@ -175,6 +188,7 @@ def sync(
         file_path=file_path,
 name=name,
 client=client,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 
@@ -185,6 +199,7 @@ async def asyncio_detailed(
     name: str,
     *,
     client: AuthenticatedClient | Client,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -194,6 +209,7 @@ async def asyncio_detailed(
     Args:
         file_path (str):
         name (str):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
 
@@ -209,6 +225,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         file_path=file_path,
 name=name,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 
@@ -225,6 +242,7 @@ async def asyncio(
     name: str,
     *,
     client: AuthenticatedClient | Client,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -234,6 +252,7 @@ async def asyncio(
     Args:
         file_path (str):
         name (str):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
 
@@ -250,6 +269,7 @@ async def asyncio(
         file_path=file_path,
 name=name,
 client=client,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 

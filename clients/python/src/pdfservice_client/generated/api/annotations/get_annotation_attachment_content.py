@@ -19,6 +19,7 @@ def _get_kwargs(
     name: str,
     *,
     attachment: bool | Unset = False,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -37,6 +38,8 @@ def _get_kwargs(
     params: dict[str, Any] = {}
 
     params["attachment"] = attachment
+
+    params["versionId"] = version_id
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -111,6 +114,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     attachment: bool | Unset = False,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -125,6 +129,7 @@ def sync_detailed(
         file_path (str):
         name (str):
         attachment (bool | Unset):  Default: False.
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
 
@@ -141,6 +146,7 @@ def sync_detailed(
         file_path=file_path,
 name=name,
 attachment=attachment,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 
@@ -158,6 +164,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     attachment: bool | Unset = False,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -172,6 +179,7 @@ def sync(
         file_path (str):
         name (str):
         attachment (bool | Unset):  Default: False.
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
 
@@ -189,6 +197,7 @@ def sync(
 name=name,
 client=client,
 attachment=attachment,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 
@@ -200,6 +209,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     attachment: bool | Unset = False,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -214,6 +224,7 @@ async def asyncio_detailed(
         file_path (str):
         name (str):
         attachment (bool | Unset):  Default: False.
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
 
@@ -230,6 +241,7 @@ async def asyncio_detailed(
         file_path=file_path,
 name=name,
 attachment=attachment,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 
@@ -247,6 +259,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     attachment: bool | Unset = False,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -261,6 +274,7 @@ async def asyncio(
         file_path (str):
         name (str):
         attachment (bool | Unset):  Default: False.
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
 
@@ -278,6 +292,7 @@ async def asyncio(
 name=name,
 client=client,
 attachment=attachment,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 

@@ -20,6 +20,7 @@ def _get_kwargs(
     *,
     page_index: int | Unset = UNSET,
     subtype: str | Unset = UNSET,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -44,6 +45,8 @@ def _get_kwargs(
     params["pageIndex"] = page_index
 
     params["subtype"] = subtype
+
+    params["versionId"] = version_id
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -129,6 +132,7 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     page_index: int | Unset = UNSET,
     subtype: str | Unset = UNSET,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -142,6 +146,7 @@ def sync_detailed(
         file_path (str):
         page_index (int | Unset):
         subtype (str | Unset):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -159,6 +164,7 @@ def sync_detailed(
         file_path=file_path,
 page_index=page_index,
 subtype=subtype,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,
@@ -177,6 +183,7 @@ def sync(
     client: AuthenticatedClient | Client,
     page_index: int | Unset = UNSET,
     subtype: str | Unset = UNSET,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -190,6 +197,7 @@ def sync(
         file_path (str):
         page_index (int | Unset):
         subtype (str | Unset):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -208,6 +216,7 @@ def sync(
 client=client,
 page_index=page_index,
 subtype=subtype,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,
@@ -220,6 +229,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     page_index: int | Unset = UNSET,
     subtype: str | Unset = UNSET,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -233,6 +243,7 @@ async def asyncio_detailed(
         file_path (str):
         page_index (int | Unset):
         subtype (str | Unset):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -250,6 +261,7 @@ async def asyncio_detailed(
         file_path=file_path,
 page_index=page_index,
 subtype=subtype,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,
@@ -268,6 +280,7 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     page_index: int | Unset = UNSET,
     subtype: str | Unset = UNSET,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -281,6 +294,7 @@ async def asyncio(
         file_path (str):
         page_index (int | Unset):
         subtype (str | Unset):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -299,6 +313,7 @@ async def asyncio(
 client=client,
 page_index=page_index,
 subtype=subtype,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,

@@ -105,6 +105,8 @@ def sync_detailed(
 ) -> Response[Any | Problem]:
     """ Delete a document
 
+     Its kept versions go with it (docs/versions.md; a trash comes in a later release).
+
     Args:
         file_path (str):
         if_match (str | Unset):
@@ -139,6 +141,8 @@ def sync(
 ) -> Any | Problem | None:
     """ Delete a document
 
+     Its kept versions go with it (docs/versions.md; a trash comes in a later release).
+
     Args:
         file_path (str):
         if_match (str | Unset):
@@ -167,6 +171,8 @@ async def asyncio_detailed(
 
 ) -> Response[Any | Problem]:
     """ Delete a document
+
+     Its kept versions go with it (docs/versions.md; a trash comes in a later release).
 
     Args:
         file_path (str):
@@ -201,6 +207,8 @@ async def asyncio(
 
 ) -> Any | Problem | None:
     """ Delete a document
+
+     Its kept versions go with it (docs/versions.md; a trash comes in a later release).
 
     Args:
         file_path (str):

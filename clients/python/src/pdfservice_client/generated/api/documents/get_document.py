@@ -19,6 +19,7 @@ def _get_kwargs(
     file_path: str,
     *,
     attachment: bool | Unset = False,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -49,6 +50,8 @@ def _get_kwargs(
     params: dict[str, Any] = {}
 
     params["attachment"] = attachment
+
+    params["versionId"] = version_id
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -133,6 +136,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     attachment: bool | Unset = False,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -144,11 +148,14 @@ def sync_detailed(
 
      With Accept application/pdf (or none, or */*) the PDF itself, with ETag, Last-Modified, Range and
     If-None-Match support. With Accept application/json, application/xml or text/xml the DocumentModel,
-    which opens the document (encrypted documents need X-Service-DocumentPassword).
+    which opens the document (encrypted documents need X-Service-DocumentPassword). With ?versionId=
+    either of a kept version (docs/versions.md), with its own ETag. Link: the version history (RFC
+    5829), when versions are kept.
 
     Args:
         file_path (str):
         attachment (bool | Unset):  Default: False.
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -167,6 +174,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         file_path=file_path,
 attachment=attachment,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,
@@ -186,6 +194,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     attachment: bool | Unset = False,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -197,11 +206,14 @@ def sync(
 
      With Accept application/pdf (or none, or */*) the PDF itself, with ETag, Last-Modified, Range and
     If-None-Match support. With Accept application/json, application/xml or text/xml the DocumentModel,
-    which opens the document (encrypted documents need X-Service-DocumentPassword).
+    which opens the document (encrypted documents need X-Service-DocumentPassword). With ?versionId=
+    either of a kept version (docs/versions.md), with its own ETag. Link: the version history (RFC
+    5829), when versions are kept.
 
     Args:
         file_path (str):
         attachment (bool | Unset):  Default: False.
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -221,6 +233,7 @@ def sync(
         file_path=file_path,
 client=client,
 attachment=attachment,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,
@@ -234,6 +247,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     attachment: bool | Unset = False,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -245,11 +259,14 @@ async def asyncio_detailed(
 
      With Accept application/pdf (or none, or */*) the PDF itself, with ETag, Last-Modified, Range and
     If-None-Match support. With Accept application/json, application/xml or text/xml the DocumentModel,
-    which opens the document (encrypted documents need X-Service-DocumentPassword).
+    which opens the document (encrypted documents need X-Service-DocumentPassword). With ?versionId=
+    either of a kept version (docs/versions.md), with its own ETag. Link: the version history (RFC
+    5829), when versions are kept.
 
     Args:
         file_path (str):
         attachment (bool | Unset):  Default: False.
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -268,6 +285,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         file_path=file_path,
 attachment=attachment,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,
@@ -287,6 +305,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     attachment: bool | Unset = False,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -298,11 +317,14 @@ async def asyncio(
 
      With Accept application/pdf (or none, or */*) the PDF itself, with ETag, Last-Modified, Range and
     If-None-Match support. With Accept application/json, application/xml or text/xml the DocumentModel,
-    which opens the document (encrypted documents need X-Service-DocumentPassword).
+    which opens the document (encrypted documents need X-Service-DocumentPassword). With ?versionId=
+    either of a kept version (docs/versions.md), with its own ETag. Link: the version history (RFC
+    5829), when versions are kept.
 
     Args:
         file_path (str):
         attachment (bool | Unset):  Default: False.
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -322,6 +344,7 @@ async def asyncio(
         file_path=file_path,
 client=client,
 attachment=attachment,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,

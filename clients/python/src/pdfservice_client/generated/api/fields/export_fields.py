@@ -19,6 +19,7 @@ def _get_kwargs(
     *,
     export_empty_fields: bool | Unset = False,
     attachment: bool | Unset = False,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -39,6 +40,8 @@ def _get_kwargs(
     params["exportEmptyFields"] = export_empty_fields
 
     params["attachment"] = attachment
+
+    params["versionId"] = version_id
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -113,6 +116,7 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     export_empty_fields: bool | Unset = False,
     attachment: bool | Unset = False,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -129,6 +133,7 @@ def sync_detailed(
         file_path (str):
         export_empty_fields (bool | Unset):  Default: False.
         attachment (bool | Unset):  Default: False.
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
 
@@ -145,6 +150,7 @@ def sync_detailed(
         file_path=file_path,
 export_empty_fields=export_empty_fields,
 attachment=attachment,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 
@@ -162,6 +168,7 @@ def sync(
     client: AuthenticatedClient | Client,
     export_empty_fields: bool | Unset = False,
     attachment: bool | Unset = False,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -178,6 +185,7 @@ def sync(
         file_path (str):
         export_empty_fields (bool | Unset):  Default: False.
         attachment (bool | Unset):  Default: False.
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
 
@@ -195,6 +203,7 @@ def sync(
 client=client,
 export_empty_fields=export_empty_fields,
 attachment=attachment,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 
@@ -206,6 +215,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     export_empty_fields: bool | Unset = False,
     attachment: bool | Unset = False,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -222,6 +232,7 @@ async def asyncio_detailed(
         file_path (str):
         export_empty_fields (bool | Unset):  Default: False.
         attachment (bool | Unset):  Default: False.
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
 
@@ -238,6 +249,7 @@ async def asyncio_detailed(
         file_path=file_path,
 export_empty_fields=export_empty_fields,
 attachment=attachment,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 
@@ -255,6 +267,7 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     export_empty_fields: bool | Unset = False,
     attachment: bool | Unset = False,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -271,6 +284,7 @@ async def asyncio(
         file_path (str):
         export_empty_fields (bool | Unset):  Default: False.
         attachment (bool | Unset):  Default: False.
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
 
@@ -288,6 +302,7 @@ async def asyncio(
 client=client,
 export_empty_fields=export_empty_fields,
 attachment=attachment,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 

@@ -21,6 +21,7 @@ def _get_kwargs(
     *,
     dpi: int | Unset = 96,
     format_: GetPageImageFormat | Unset = GetPageImageFormat.PNG,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -49,6 +50,8 @@ def _get_kwargs(
         json_format_ = format_.value
 
     params["format"] = json_format_
+
+    params["versionId"] = version_id
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -128,6 +131,7 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     dpi: int | Unset = 96,
     format_: GetPageImageFormat | Unset = GetPageImageFormat.PNG,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -144,6 +148,7 @@ def sync_detailed(
         page_index (int):
         dpi (int | Unset):  Default: 96.
         format_ (GetPageImageFormat | Unset):  Default: GetPageImageFormat.PNG.
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -162,6 +167,7 @@ def sync_detailed(
 page_index=page_index,
 dpi=dpi,
 format_=format_,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,
@@ -181,6 +187,7 @@ def sync(
     client: AuthenticatedClient | Client,
     dpi: int | Unset = 96,
     format_: GetPageImageFormat | Unset = GetPageImageFormat.PNG,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -197,6 +204,7 @@ def sync(
         page_index (int):
         dpi (int | Unset):  Default: 96.
         format_ (GetPageImageFormat | Unset):  Default: GetPageImageFormat.PNG.
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -216,6 +224,7 @@ page_index=page_index,
 client=client,
 dpi=dpi,
 format_=format_,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,
@@ -229,6 +238,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     dpi: int | Unset = 96,
     format_: GetPageImageFormat | Unset = GetPageImageFormat.PNG,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -245,6 +255,7 @@ async def asyncio_detailed(
         page_index (int):
         dpi (int | Unset):  Default: 96.
         format_ (GetPageImageFormat | Unset):  Default: GetPageImageFormat.PNG.
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -263,6 +274,7 @@ async def asyncio_detailed(
 page_index=page_index,
 dpi=dpi,
 format_=format_,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,
@@ -282,6 +294,7 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     dpi: int | Unset = 96,
     format_: GetPageImageFormat | Unset = GetPageImageFormat.PNG,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -298,6 +311,7 @@ async def asyncio(
         page_index (int):
         dpi (int | Unset):  Default: 96.
         format_ (GetPageImageFormat | Unset):  Default: GetPageImageFormat.PNG.
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -317,6 +331,7 @@ page_index=page_index,
 client=client,
 dpi=dpi,
 format_=format_,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,

@@ -21,6 +21,7 @@ def _get_kwargs(
     page_index: int,
     *,
     detail: GetPageTextDetail | Unset = UNSET,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -47,6 +48,8 @@ def _get_kwargs(
         json_detail = detail.value
 
     params["detail"] = json_detail
+
+    params["versionId"] = version_id
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -132,6 +135,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     detail: GetPageTextDetail | Unset = UNSET,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -147,6 +151,7 @@ def sync_detailed(
         file_path (str):
         page_index (int):
         detail (GetPageTextDetail | Unset):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -164,6 +169,7 @@ def sync_detailed(
         file_path=file_path,
 page_index=page_index,
 detail=detail,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,
@@ -182,6 +188,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     detail: GetPageTextDetail | Unset = UNSET,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -197,6 +204,7 @@ def sync(
         file_path (str):
         page_index (int):
         detail (GetPageTextDetail | Unset):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -215,6 +223,7 @@ def sync(
 page_index=page_index,
 client=client,
 detail=detail,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,
@@ -227,6 +236,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     detail: GetPageTextDetail | Unset = UNSET,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -242,6 +252,7 @@ async def asyncio_detailed(
         file_path (str):
         page_index (int):
         detail (GetPageTextDetail | Unset):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -259,6 +270,7 @@ async def asyncio_detailed(
         file_path=file_path,
 page_index=page_index,
 detail=detail,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,
@@ -277,6 +289,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     detail: GetPageTextDetail | Unset = UNSET,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -292,6 +305,7 @@ async def asyncio(
         file_path (str):
         page_index (int):
         detail (GetPageTextDetail | Unset):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -310,6 +324,7 @@ async def asyncio(
 page_index=page_index,
 client=client,
 detail=detail,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,

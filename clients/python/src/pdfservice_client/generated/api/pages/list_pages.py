@@ -20,6 +20,7 @@ def _get_kwargs(
     *,
     offset: int | Unset = 0,
     limit: int | Unset = 1000,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -44,6 +45,8 @@ def _get_kwargs(
     params["offset"] = offset
 
     params["limit"] = limit
+
+    params["versionId"] = version_id
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -129,6 +132,7 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     offset: int | Unset = 0,
     limit: int | Unset = 1000,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -145,6 +149,7 @@ def sync_detailed(
         file_path (str):
         offset (int | Unset):  Default: 0.
         limit (int | Unset):  Default: 1000.
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -162,6 +167,7 @@ def sync_detailed(
         file_path=file_path,
 offset=offset,
 limit=limit,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,
@@ -180,6 +186,7 @@ def sync(
     client: AuthenticatedClient | Client,
     offset: int | Unset = 0,
     limit: int | Unset = 1000,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -196,6 +203,7 @@ def sync(
         file_path (str):
         offset (int | Unset):  Default: 0.
         limit (int | Unset):  Default: 1000.
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -214,6 +222,7 @@ def sync(
 client=client,
 offset=offset,
 limit=limit,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,
@@ -226,6 +235,7 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     offset: int | Unset = 0,
     limit: int | Unset = 1000,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -242,6 +252,7 @@ async def asyncio_detailed(
         file_path (str):
         offset (int | Unset):  Default: 0.
         limit (int | Unset):  Default: 1000.
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -259,6 +270,7 @@ async def asyncio_detailed(
         file_path=file_path,
 offset=offset,
 limit=limit,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,
@@ -277,6 +289,7 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     offset: int | Unset = 0,
     limit: int | Unset = 1000,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -293,6 +306,7 @@ async def asyncio(
         file_path (str):
         offset (int | Unset):  Default: 0.
         limit (int | Unset):  Default: 1000.
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -311,6 +325,7 @@ async def asyncio(
 client=client,
 offset=offset,
 limit=limit,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,

@@ -18,6 +18,7 @@ from typing import cast
 def _get_kwargs(
     file_path: str,
     *,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -33,11 +34,18 @@ def _get_kwargs(
 
     
 
-    
+    params: dict[str, Any] = {}
+
+    params["versionId"] = version_id
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/pdfservice/v1/documents/{file_path}.pdf/permissions/password-permissions".format(file_path=quote(str(file_path), safe=""),),
+        "params": params,
     }
 
 
@@ -108,6 +116,7 @@ def sync_detailed(
     file_path: str,
     *,
     client: AuthenticatedClient | Client,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -116,6 +125,7 @@ def sync_detailed(
 
     Args:
         file_path (str):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
 
@@ -130,6 +140,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         file_path=file_path,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 
@@ -145,6 +156,7 @@ def sync(
     file_path: str,
     *,
     client: AuthenticatedClient | Client,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -153,6 +165,7 @@ def sync(
 
     Args:
         file_path (str):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
 
@@ -168,6 +181,7 @@ def sync(
     return sync_detailed(
         file_path=file_path,
 client=client,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 
@@ -177,6 +191,7 @@ async def asyncio_detailed(
     file_path: str,
     *,
     client: AuthenticatedClient | Client,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -185,6 +200,7 @@ async def asyncio_detailed(
 
     Args:
         file_path (str):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
 
@@ -199,6 +215,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         file_path=file_path,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 
@@ -214,6 +231,7 @@ async def asyncio(
     file_path: str,
     *,
     client: AuthenticatedClient | Client,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -222,6 +240,7 @@ async def asyncio(
 
     Args:
         file_path (str):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
 
@@ -237,6 +256,7 @@ async def asyncio(
     return (await asyncio_detailed(
         file_path=file_path,
 client=client,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 

@@ -18,6 +18,7 @@ from typing import cast
 def _get_kwargs(
     file_path: str,
     *,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -33,11 +34,18 @@ def _get_kwargs(
 
     
 
-    
+    params: dict[str, Any] = {}
+
+    params["versionId"] = version_id
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/pdfservice/v1/documents/{file_path}.pdf/permissions".format(file_path=quote(str(file_path), safe=""),),
+        "params": params,
     }
 
 
@@ -108,6 +116,7 @@ def sync_detailed(
     file_path: str,
     *,
     client: AuthenticatedClient | Client,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -118,6 +127,7 @@ def sync_detailed(
 
     Args:
         file_path (str):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
 
@@ -132,6 +142,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         file_path=file_path,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 
@@ -147,6 +158,7 @@ def sync(
     file_path: str,
     *,
     client: AuthenticatedClient | Client,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -157,6 +169,7 @@ def sync(
 
     Args:
         file_path (str):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
 
@@ -172,6 +185,7 @@ def sync(
     return sync_detailed(
         file_path=file_path,
 client=client,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 
@@ -181,6 +195,7 @@ async def asyncio_detailed(
     file_path: str,
     *,
     client: AuthenticatedClient | Client,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -191,6 +206,7 @@ async def asyncio_detailed(
 
     Args:
         file_path (str):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
 
@@ -205,6 +221,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         file_path=file_path,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 
@@ -220,6 +237,7 @@ async def asyncio(
     file_path: str,
     *,
     client: AuthenticatedClient | Client,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
 
@@ -230,6 +248,7 @@ async def asyncio(
 
     Args:
         file_path (str):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
 
@@ -245,6 +264,7 @@ async def asyncio(
     return (await asyncio_detailed(
         file_path=file_path,
 client=client,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 

@@ -20,6 +20,7 @@ def _get_kwargs(
     file_path: str,
     *,
     profile: GetPreflightResultProfile,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -43,6 +44,8 @@ def _get_kwargs(
 
     json_profile = profile.value
     params["profile"] = json_profile
+
+    params["versionId"] = version_id
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -127,6 +130,7 @@ def sync_detailed(
     *,
     client: AuthenticatedClient | Client,
     profile: GetPreflightResultProfile,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -146,6 +150,7 @@ def sync_detailed(
     Args:
         file_path (str):
         profile (GetPreflightResultProfile):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -162,6 +167,7 @@ def sync_detailed(
     kwargs = _get_kwargs(
         file_path=file_path,
 profile=profile,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,
@@ -179,6 +185,7 @@ def sync(
     *,
     client: AuthenticatedClient | Client,
     profile: GetPreflightResultProfile,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -198,6 +205,7 @@ def sync(
     Args:
         file_path (str):
         profile (GetPreflightResultProfile):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -215,6 +223,7 @@ def sync(
         file_path=file_path,
 client=client,
 profile=profile,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,
@@ -226,6 +235,7 @@ async def asyncio_detailed(
     *,
     client: AuthenticatedClient | Client,
     profile: GetPreflightResultProfile,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -245,6 +255,7 @@ async def asyncio_detailed(
     Args:
         file_path (str):
         profile (GetPreflightResultProfile):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -261,6 +272,7 @@ async def asyncio_detailed(
     kwargs = _get_kwargs(
         file_path=file_path,
 profile=profile,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,
@@ -278,6 +290,7 @@ async def asyncio(
     *,
     client: AuthenticatedClient | Client,
     profile: GetPreflightResultProfile,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -297,6 +310,7 @@ async def asyncio(
     Args:
         file_path (str):
         profile (GetPreflightResultProfile):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -314,6 +328,7 @@ async def asyncio(
         file_path=file_path,
 client=client,
 profile=profile,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,

@@ -18,6 +18,7 @@ from typing import cast
 def _get_kwargs(
     file_path: str,
     *,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -37,11 +38,18 @@ def _get_kwargs(
 
     
 
-    
+    params: dict[str, Any] = {}
+
+    params["versionId"] = version_id
+
+
+    params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
+
 
     _kwargs: dict[str, Any] = {
         "method": "get",
         "url": "/pdfservice/v1/documents/{file_path}.pdf/fields/signature-fields".format(file_path=quote(str(file_path), safe=""),),
+        "params": params,
     }
 
 
@@ -116,6 +124,7 @@ def sync_detailed(
     file_path: str,
     *,
     client: AuthenticatedClient | Client,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -131,6 +140,7 @@ def sync_detailed(
 
     Args:
         file_path (str):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -146,6 +156,7 @@ def sync_detailed(
 
     kwargs = _get_kwargs(
         file_path=file_path,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,
@@ -162,6 +173,7 @@ def sync(
     file_path: str,
     *,
     client: AuthenticatedClient | Client,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -177,6 +189,7 @@ def sync(
 
     Args:
         file_path (str):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -193,6 +206,7 @@ def sync(
     return sync_detailed(
         file_path=file_path,
 client=client,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,
@@ -203,6 +217,7 @@ async def asyncio_detailed(
     file_path: str,
     *,
     client: AuthenticatedClient | Client,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -218,6 +233,7 @@ async def asyncio_detailed(
 
     Args:
         file_path (str):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -233,6 +249,7 @@ async def asyncio_detailed(
 
     kwargs = _get_kwargs(
         file_path=file_path,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,
@@ -249,6 +266,7 @@ async def asyncio(
     file_path: str,
     *,
     client: AuthenticatedClient | Client,
+    version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
@@ -264,6 +282,7 @@ async def asyncio(
 
     Args:
         file_path (str):
+        version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         if_none_match (str | Unset):
@@ -280,6 +299,7 @@ async def asyncio(
     return (await asyncio_detailed(
         file_path=file_path,
 client=client,
+version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 if_none_match=if_none_match,

@@ -1,0 +1,228 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.problem import Problem
+from ...models.version_model import VersionModel
+from typing import cast
+
+
+
+def _get_kwargs(
+    file_path: str,
+    version_id: str,
+
+) -> dict[str, Any]:
+    
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "get",
+        "url": "/pdfservice/v1/documents/{file_path}.pdf/versions/{version_id}".format(file_path=quote(str(file_path), safe=""),version_id=quote(str(version_id), safe=""),),
+    }
+
+
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Problem | VersionModel | None:
+    if response.status_code == 200:
+        response_200 = VersionModel.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+
+
+        return response_503
+
+    if 400 <= response.status_code <= 499:
+        response_4xx = Problem.from_dict(response.json())
+
+
+
+        return response_4xx
+
+    if 500 <= response.status_code <= 599:
+        response_5xx = Problem.from_dict(response.json())
+
+
+
+        return response_5xx
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Problem | VersionModel]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    file_path: str,
+    version_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+
+) -> Response[Problem | VersionModel]:
+    """ Get one version's record
+
+     Its bytes: GET the document with ?versionId=.
+
+    Args:
+        file_path (str):
+        version_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | VersionModel]
+     """
+
+
+    kwargs = _get_kwargs(
+        file_path=file_path,
+version_id=version_id,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    file_path: str,
+    version_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+
+) -> Problem | VersionModel | None:
+    """ Get one version's record
+
+     Its bytes: GET the document with ?versionId=.
+
+    Args:
+        file_path (str):
+        version_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | VersionModel
+     """
+
+
+    return sync_detailed(
+        file_path=file_path,
+version_id=version_id,
+client=client,
+
+    ).parsed
+
+async def asyncio_detailed(
+    file_path: str,
+    version_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+
+) -> Response[Problem | VersionModel]:
+    """ Get one version's record
+
+     Its bytes: GET the document with ?versionId=.
+
+    Args:
+        file_path (str):
+        version_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[Problem | VersionModel]
+     """
+
+
+    kwargs = _get_kwargs(
+        file_path=file_path,
+version_id=version_id,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    file_path: str,
+    version_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+
+) -> Problem | VersionModel | None:
+    """ Get one version's record
+
+     Its bytes: GET the document with ?versionId=.
+
+    Args:
+        file_path (str):
+        version_id (str):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Problem | VersionModel
+     """
+
+
+    return (await asyncio_detailed(
+        file_path=file_path,
+version_id=version_id,
+client=client,
+
+    )).parsed

@@ -1,0 +1,256 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.document_model import DocumentModel
+from ...models.problem import Problem
+from ...types import UNSET, Unset
+from typing import cast
+
+
+
+def _get_kwargs(
+    file_path: str,
+    version_id: str,
+    *,
+    if_match: str | Unset = UNSET,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(if_match, Unset):
+        headers["if-match"] = if_match
+
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "post",
+        "url": "/pdfservice/v1/documents/{file_path}.pdf/versions/{version_id}/restore".format(file_path=quote(str(file_path), safe=""),version_id=quote(str(version_id), safe=""),),
+    }
+
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> DocumentModel | Problem | None:
+    if response.status_code == 200:
+        response_200 = DocumentModel.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+
+
+        return response_503
+
+    if 400 <= response.status_code <= 499:
+        response_4xx = Problem.from_dict(response.json())
+
+
+
+        return response_4xx
+
+    if 500 <= response.status_code <= 599:
+        response_5xx = Problem.from_dict(response.json())
+
+
+
+        return response_5xx
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[DocumentModel | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    file_path: str,
+    version_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    if_match: str | Unset = UNSET,
+
+) -> Response[DocumentModel | Problem]:
+    """ Restore a version: its bytes become the current content, as a new version
+
+     A write like any other (history is never rewritten): it takes the document's lock, honours If-Match
+    on the current version (412 PRECONDITION_FAILED), and makes a new version with operation "restore".
+    Needs the POST right, as actions do. Answers the DocumentModel and its ETag.
+
+    Args:
+        file_path (str):
+        version_id (str):
+        if_match (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DocumentModel | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        file_path=file_path,
+version_id=version_id,
+if_match=if_match,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    file_path: str,
+    version_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    if_match: str | Unset = UNSET,
+
+) -> DocumentModel | Problem | None:
+    """ Restore a version: its bytes become the current content, as a new version
+
+     A write like any other (history is never rewritten): it takes the document's lock, honours If-Match
+    on the current version (412 PRECONDITION_FAILED), and makes a new version with operation "restore".
+    Needs the POST right, as actions do. Answers the DocumentModel and its ETag.
+
+    Args:
+        file_path (str):
+        version_id (str):
+        if_match (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DocumentModel | Problem
+     """
+
+
+    return sync_detailed(
+        file_path=file_path,
+version_id=version_id,
+client=client,
+if_match=if_match,
+
+    ).parsed
+
+async def asyncio_detailed(
+    file_path: str,
+    version_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    if_match: str | Unset = UNSET,
+
+) -> Response[DocumentModel | Problem]:
+    """ Restore a version: its bytes become the current content, as a new version
+
+     A write like any other (history is never rewritten): it takes the document's lock, honours If-Match
+    on the current version (412 PRECONDITION_FAILED), and makes a new version with operation "restore".
+    Needs the POST right, as actions do. Answers the DocumentModel and its ETag.
+
+    Args:
+        file_path (str):
+        version_id (str):
+        if_match (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[DocumentModel | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        file_path=file_path,
+version_id=version_id,
+if_match=if_match,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    file_path: str,
+    version_id: str,
+    *,
+    client: AuthenticatedClient | Client,
+    if_match: str | Unset = UNSET,
+
+) -> DocumentModel | Problem | None:
+    """ Restore a version: its bytes become the current content, as a new version
+
+     A write like any other (history is never rewritten): it takes the document's lock, honours If-Match
+    on the current version (412 PRECONDITION_FAILED), and makes a new version with operation "restore".
+    Needs the POST right, as actions do. Answers the DocumentModel and its ETag.
+
+    Args:
+        file_path (str):
+        version_id (str):
+        if_match (str | Unset):
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        DocumentModel | Problem
+     """
+
+
+    return (await asyncio_detailed(
+        file_path=file_path,
+version_id=version_id,
+client=client,
+if_match=if_match,
+
+    )).parsed

@@ -1,0 +1,155 @@
+/**
+ * Crash safety of the filesystem store's versions (docs/versions.md, "Crash safety"): a process writing a document
+ * over and over (with deletes of versions and purges among the writes) is killed with SIGKILL in the middle of its
+ * work, round after round; after each, recover() must leave the document as one of the versions written, and a version
+ * list whose every entry opens to the bytes its ETag names, with the current content as its newest, and no pending
+ * record, temporary file or unnamed blob left over. The kills land at chosen steps of a write (KillPoint), seen as
+ * they happen, with no timing.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { type FSWatcher, mkdirSync, watch } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { after, test } from 'node:test';
+import { FilesystemStore } from '../../src/storage/filesystem-store.js';
+import { documentPathFromBody } from '../../src/storage/paths.js';
+import { etagOf } from '../../src/storage/store.js';
+
+const dataDirs: string[] = [];
+after(async () => {
+  for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
+});
+
+const DOC = 'crash/doc.pdf';
+
+/** A writer in its own process: recovers, then writes, deletes and purges versions until killed, saying what it starts. */
+function writerScript(dataDir: string): string {
+  const storeUrl = new URL('../../src/storage/filesystem-store.js', import.meta.url).href;
+  const pathsUrl = new URL('../../src/storage/paths.js', import.meta.url).href;
+  return `
+    const { randomBytes } = await import('node:crypto');
+    const { FilesystemStore } = await import(${JSON.stringify(storeUrl)});
+    const { documentPathFromBody } = await import(${JSON.stringify(pathsUrl)});
+    const { etagOf } = await import(${JSON.stringify(new URL('../../src/storage/store.js', import.meta.url).href)});
+    const store = new FilesystemStore(${JSON.stringify(dataDir)});
+    await store.init();
+    await store.recover();
+    const p = documentPathFromBody(${JSON.stringify(DOC)}, 'path');
+    for (let i = 0; ; i++) {
+      const bytes = Buffer.concat([Buffer.from('%PDF-1.7 write ' + i + '\\n'), randomBytes(256 * 1024)]);
+      console.log('writing ' + etagOf(bytes));
+      const release = await store.lock(p);
+      try {
+        await store.writeDocument(p, bytes, { conflict: 'overwrite', provenance: { by: 'crash', operation: 'write' }, purgeEarlierVersions: i % 7 === 6 });
+        if (i % 5 === 4) {
+          const { versions } = await store.versions.list(p, { offset: 0, limit: 100 });
+          if (versions.length > 2) await store.versions.remove(p, versions.at(-1).id);
+        }
+      } finally {
+        release();
+      }
+      console.log('wrote');
+    }
+  `;
+}
+
+/**
+ * Where in a write the kill lands, without timing: `start`, as soon as a write is under way (while its bytes are
+ * written and fsynced); `pending`, when its pending version record appears; `renamed`, when the document's rename has
+ * happened (before the record is committed). Each seen by the test as it happens (fs.watch), the writer going on.
+ */
+type KillPoint = 'start' | 'pending' | 'renamed';
+
+/** Runs the writer until it has started `writes` writes and then reached `point`, then kills it with SIGKILL; answers the ETags it started. */
+async function runAndKill(dataDir: string, writes: number, point: KillPoint): Promise<string[]> {
+  const child = spawn(process.execPath, ['--input-type=module', '-e', writerScript(dataDir)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const started: string[] = [];
+  const watchers: FSWatcher[] = [];
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const kill = () => {
+        child.kill('SIGKILL');
+        resolve();
+      };
+      const armed = () => started.length >= writes;
+      if (point === 'pending') {
+        // The data folder's whole versions/ (recursive): a document's own folder may be removed and made again by recover().
+        const dir = path.join(dataDir, 'versions');
+        mkdirSync(dir, { recursive: true });
+        watchers.push(watch(dir, { recursive: true }, (_event, name) => {
+          if (armed() && name?.endsWith('.pending')) kill();
+        }));
+      } else if (point === 'renamed') {
+        const dir = path.join(dataDir, 'documents');
+        mkdirSync(dir, { recursive: true });
+        // Any event naming the document is its rename: it is never written in place (Node's recursive watcher on
+        // Linux reports a replacing rename as "change").
+        watchers.push(watch(dir, { recursive: true }, (_event, name) => {
+          if (armed() && name === path.join('crash', 'doc.pdf')) kill();
+        }));
+      }
+      const lines = createInterface({ input: child.stdout! });
+      lines.on('line', (line) => {
+        const m = /^writing (".*")$/.exec(line);
+        if (!m) return;
+        started.push(m[1]!);
+        if (point === 'start' && armed()) kill();
+      });
+      child.once('exit', (code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error(`the writer ended (${code ?? signal}) before it was killed`))));
+      child.once('error', reject);
+    });
+  } finally {
+    for (const w of watchers) w.close();
+    child.kill('SIGKILL');
+    await exited;
+  }
+  return started;
+}
+
+test('SIGKILL while writing: after recover() the document is a written version and the version list names only whole versions', async () => {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'pdfservice-versions-crash-'));
+  dataDirs.push(dataDir);
+  const p = documentPathFromBody(DOC, 'path');
+  const everStarted: string[] = [];
+  // Kills after different numbers of writes, so that they land at different steps of a write.
+  const rounds: [number, KillPoint][] = [[1, 'start'], [2, 'pending'], [3, 'renamed'], [5, 'start'], [4, 'renamed'], [6, 'pending'], [8, 'renamed'], [7, 'start'], [9, 'renamed'], [5, 'pending']];
+  for (const [writes, point] of rounds) {
+    everStarted.push(...(await runAndKill(dataDir, writes, point)));
+    const store = new FilesystemStore(dataDir);
+    await store.init();
+    await store.recover();
+    const stat = await store.statDocument(p);
+    if (!stat) {
+      // Only possible when the very first write of all was killed before its rename.
+      assert.equal(everStarted.length, 1);
+      continue;
+    }
+    assert.ok(everStarted.includes(stat.etag), 'the document is one of the versions written');
+    const { versions, total, current } = await store.versions!.list(p, { offset: 0, limit: 1000 });
+    assert.equal(versions.length, total);
+    assert.ok(total >= 1);
+    assert.equal(current, versions[0]!.id, 'the newest version is the current content');
+    for (const v of versions) {
+      assert.ok(everStarted.includes(v.etag), 'every version is one that was written');
+      const opened = await store.versions!.open(p, v.id);
+      try {
+        const bytes = await opened.read();
+        assert.equal(etagOf(bytes), v.etag, 'a version holds the whole bytes its ETag names');
+        assert.equal(bytes.length, v.size);
+      } finally {
+        await opened.close();
+      }
+    }
+    const dir = path.join(dataDir, 'versions', ...p.segments);
+    const names = await readdir(dir);
+    assert.deepEqual(names.filter((n) => n.endsWith('.pending') || n.startsWith('.tmp-')), [], 'no pending record or temporary file is left');
+    const named = new Set<string>();
+    for (const n of names.filter((x) => /^v-\d+\.json$/.test(x))) named.add(`b-${(JSON.parse(await readFile(path.join(dir, n), 'utf8')) as { etag: string }).etag.replace(/"/g, '')}`);
+    assert.deepEqual(names.filter((n) => n.startsWith('b-')).sort(), [...named].sort(), 'every blob is a version\'s, and every version has its blob');
+    assert.deepEqual((await readdir(path.join(dataDir, 'documents', 'crash'))).filter((n) => n !== 'doc.pdf'), [], 'no temporary file beside the document');
+  }
+});
