@@ -26,9 +26,13 @@ type Request = SpawnRequest | { type: 'stdin'; id: number; data: Buffer } | { ty
 
 const children = new Map<number, ChildProcess>();
 
+/** A message to the service; one that cannot be written (the service is gone, its channel closing) ends this process as its disconnect does. */
 function send(message: object, done?: () => void): void {
   if (!process.connected) return;
-  process.send!(message, undefined, undefined, done ? () => done() : undefined);
+  process.send!(message, undefined, undefined, (err: Error | null) => {
+    if (err) end();
+    else done?.();
+  });
 }
 
 /** SIGKILL to a program's process group (every program is started as the leader of its own). */
@@ -87,7 +91,8 @@ process.on('message', (request: Request) => {
 
 // The service ended (or closed the channel at its stop): nothing started here outlives it. Sandboxed programs would
 // end anyway (bwrap --die-with-parent, this process being their parent); the others are killed by process group.
-process.on('disconnect', () => {
+function end(): void {
   for (const child of children.values()) killGroup(child.pid);
   process.exit(0);
-});
+}
+process.on('disconnect', end);
