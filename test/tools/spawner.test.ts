@@ -162,6 +162,9 @@ describe('the spawner, in the service', () => {
         .find((pid) => parentOf(pid) === server.child.pid && (() => { try { return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('spawner-process.js'); } catch { return false; } })());
       spawner = spawnerOf();
       assert.ok(spawner, 'the service has a spawner child process');
+      // None of the service's variables (its admin password among them) in the spawner's environment.
+      const environ = readFileSync(`/proc/${spawner}/environ`, 'utf8');
+      assert.ok(!environ.includes('PDFSERVICE_') && !environ.includes('admin-test-password'), environ);
       assert.equal((await putPdf(server, 'spawn/a.pdf', makePdf({ pages: 2 }))).status, 201);
       const linearize = async (output: string) => {
         const reply = await call(server, 'POST', '/documents/spawn/a.pdf', { body: { LinearizeAction: { savePath: output } } });
