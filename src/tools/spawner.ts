@@ -155,9 +155,10 @@ export class Spawner implements ProgramStarter {
 
   private ensure(): ChildProcess {
     if (this.child) return this.child;
-    // Its own small environment (the service's variables, its secrets among them, are not needed there); no options
-    // of the service's node (a test runner's --test) but the ones every Node of the service gets.
-    const child = fork(SPAWNER_MAIN, [], { env: {}, execArgv: ['--no-memory-protection-keys'], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    // An empty environment (the service's variables, its secrets among them, are not needed there), and none of the
+    // service's Node options (a test runner's --test; src/start/node-flags.ts's are for WebAssembly in worker threads,
+    // which the spawner has not).
+    const child = fork(SPAWNER_MAIN, [], { env: {}, execArgv: [], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.child = child;
     child.on('message', (message: Message) => this.receive(message));
     child.once('exit', () => this.lost(child));
