@@ -9,18 +9,20 @@
  *
  *   npx tsc -p tsconfig.json && node --no-memory-protection-keys dist/bench/spawn-accept.js [--rounds=2] [--count=100]
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { startServer, type TestServer } from '../test/helpers/server.js';
 import { makeBenchDocument } from './fixtures.js';
 import { cancel, CHEAP, createUser, ended, HEAVY, submit } from './jobs.js';
-import { percentile, timed, uploadPdf } from './lib.js';
+import { percentile, processCpuMs, timed, uploadPdf } from './lib.js';
 import { degrade, imageOnlyPdf, knownText, readPgm, renderPages, textPdf } from './ocr-fixtures.js';
 
 const args = new Map(process.argv.slice(2).map((arg) => [arg.replace(/^--/, '').split('=')[0]!, arg.split('=')[1] ?? 'true'] as const));
 const rounds = Number(args.get('rounds') ?? 2);
 const count = Number(args.get('count') ?? 100);
+/** `--no-flatten`: OCR only (users B and C), the service small. */
+const flatten = !args.has('no-flatten');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function scan(pages: number): Buffer {
@@ -47,7 +49,7 @@ const SCAN = scan(8);
 const DOC_1000 = makeBenchDocument(1000);
 const DOC_1 = makeBenchDocument(1);
 
-interface Round { spawner: boolean; samples: number[]; lagMs: number; rssMb: number; load: [number, number]; ocrRuns: number; heavyRuns: number }
+interface Round { spawner: boolean; samples: number[]; lagMs: number; rssMb: number; load: [number, number]; ocrRuns: number; heavyRuns: number; cpu: string }
 
 async function round(spawner: boolean): Promise<Round> {
   const server = await startServer({ env: { PDFSERVICE_TOOL_SPAWNER: String(spawner), PDFSERVICE_JOB_CONCURRENCY: '3', PDFSERVICE_USER_JOB_LIMIT: '1', PDFSERVICE_JOB_QUEUE_LIMIT: '1000' } });
@@ -61,7 +63,7 @@ async function round(spawner: boolean): Promise<Round> {
     let ocrRuns = 0;
     let heavyRuns = 0;
     const loaders = users.map(async (auth, n) => {
-      while (loading) {
+      while (loading && (flatten || n > 0)) {
         const ocr = n > 0;
         const job = ocr
           ? await submit(server, auth, 's/scan.pdf', { OCRAction: { language: 'eng', savePath: `s/ocr-${n}.pdf`, namingMode: 1 } }, true)
@@ -73,8 +75,18 @@ async function round(spawner: boolean): Promise<Round> {
       }
     });
     const load0 = loadavg()[0]!;
+    const pid = server.child.pid!;
+    const spawnerPid = readdirSync('/proc').filter((e) => /^\d+$/.test(e)).find((e) => {
+      try {
+        return readFileSync(`/proc/${e}/cmdline`, 'utf8').includes('spawner-process.js') && readFileSync(`/proc/${e}/stat`, 'utf8').split(') ')[1]!.split(' ')[1] === String(pid);
+      } catch {
+        return false;
+      }
+    });
+    const cpu0 = processCpuMs(pid);
     const samples: number[] = [];
     let lagMs = NaN;
+    let cpuText = '';
     try {
       await sleep(3000); // the heavy jobs running, the service grown
       await lagMaxMs(server); // resets the service's histogram
@@ -85,11 +97,13 @@ async function round(spawner: boolean): Promise<Round> {
         await sleep(20);
       }
       lagMs = await lagMaxMs(server);
+      const cpu1 = processCpuMs(pid);
+      cpuText = `service main thread ${cpu1.main - cpu0.main} ms, all threads ${cpu1.total - cpu0.total} ms; spawner ${spawnerPid ? processCpuMs(Number(spawnerPid)).total : '-'} ms since start`;
     } finally {
       loading = false;
       await Promise.all(loaders);
     }
-    return { spawner, samples, lagMs, rssMb: rssMb(server.child.pid!), load: [load0, loadavg()[0]!], ocrRuns, heavyRuns };
+    return { spawner, samples, lagMs, rssMb: rssMb(server.child.pid!), load: [load0, loadavg()[0]!], ocrRuns, heavyRuns, cpu: cpuText };
   } finally {
     await server.stop();
   }
@@ -102,7 +116,7 @@ for (let i = 0; i < rounds; i++) {
     results.push(r);
     const sorted = [...r.samples].sort((a, b) => a - b);
     const f = (x: number) => x.toFixed(1);
-    process.stdout.write(`| ${spawner ? 'spawner' : 'direct'} | ${f(r.load[0])}→${f(r.load[1])} | ${r.rssMb} MB | ${r.ocrRuns} OCR, ${r.heavyRuns} flatten | ${f(percentile(sorted, 50))} | ${f(percentile(sorted, 90))} | ${f(percentile(sorted, 99))} | ${f(sorted.at(-1)!)} | ${f(r.lagMs)} |\n`);
+    process.stdout.write(`| ${spawner ? 'spawner' : 'direct'} | ${f(r.load[0])}→${f(r.load[1])} | ${r.rssMb} MB | ${r.ocrRuns} OCR, ${r.heavyRuns} flatten | ${f(percentile(sorted, 50))} | ${f(percentile(sorted, 90))} | ${f(percentile(sorted, 99))} | ${f(sorted.at(-1)!)} | ${f(r.lagMs)} | ${r.cpu} |\n`);
   }
 }
 for (const spawner of [true, false]) {
