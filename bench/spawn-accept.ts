@@ -45,6 +45,21 @@ function rssMb(pid: number): number {
   return Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
 }
 
+/** Processes named `name` that are running or runnable now (state R). */
+function runningPrograms(name: string): number {
+  let n = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      if (stat.includes(`(${name})`) && stat.slice(stat.lastIndexOf(')') + 2).startsWith('R')) n++;
+    } catch {
+      /* gone */
+    }
+  }
+  return n;
+}
+
 const SCAN = scan(8);
 const DOC_1000 = makeBenchDocument(1000);
 const DOC_1 = makeBenchDocument(1);
@@ -84,6 +99,9 @@ async function round(spawner: boolean): Promise<Round> {
       }
     });
     const cpu0 = processCpuMs(pid);
+    // How many programs (tesseract) run meanwhile, sampled every 50 ms: the CPU the service's loop competes with.
+    const running: number[] = [];
+    const counter = setInterval(() => running.push(runningPrograms('tesseract')), 50);
     const samples: number[] = [];
     let lagMs = NaN;
     let cpuText = '';
@@ -97,8 +115,9 @@ async function round(spawner: boolean): Promise<Round> {
         await sleep(20);
       }
       lagMs = await lagMaxMs(server);
+      clearInterval(counter);
       const cpu1 = processCpuMs(pid);
-      cpuText = `service main thread ${cpu1.main - cpu0.main} ms, all threads ${cpu1.total - cpu0.total} ms; spawner ${spawnerPid ? processCpuMs(Number(spawnerPid)).total : '-'} ms since start`;
+      cpuText = `service main thread ${cpu1.main - cpu0.main} ms, all threads ${cpu1.total - cpu0.total} ms; spawner ${spawnerPid ? processCpuMs(Number(spawnerPid)).total : '-'} ms since start; tesseract running (state R) on average ${(running.reduce((a, b) => a + b, 0) / Math.max(1, running.length)).toFixed(2)}`;
     } finally {
       loading = false;
       await Promise.all(loaders);
