@@ -81,9 +81,27 @@ class RemoteProcess extends EventEmitter implements ProgramProcess {
       : null;
   }
 
+  /** What 'exit' and 'close' were emitted with: told to a listener that comes later. */
+  private readonly ended: { exit?: [number | null, NodeJS.Signals | null]; close?: [number | null, NodeJS.Signals | null] } = {};
+
+  /**
+   * 'exit' and 'close' reach a listener added after them too: the messages that say a program was started, what it
+   * wrote and that it exited can arrive in one read of the channel, before the caller that awaited the start has
+   * added its listeners (a short program: `sh -c 'sleep 60 & echo started'`, whose left child the caller kills at 'exit').
+   */
+  override once(event: string | symbol, listener: (code: number | null, signal: NodeJS.Signals | null) => void): this {
+    const happened = event === 'exit' || event === 'close' ? this.ended[event] : undefined;
+    if (happened) {
+      setImmediate(() => listener(...happened));
+      return this;
+    }
+    return super.once(event, listener);
+  }
+
   exit(code: number | null, signal: NodeJS.Signals | null): void {
     if (this.exited) return;
     this.exited = true;
+    this.ended.exit = [code, signal];
     this.emit('exit', code, signal);
   }
 
@@ -92,11 +110,16 @@ class RemoteProcess extends EventEmitter implements ProgramProcess {
     this.stdout.end();
     this.stderr.end();
     // 'close' after the streams' last data, as a ChildProcess's.
-    setImmediate(() => this.emit('close', code, signal));
+    setImmediate(() => {
+      this.ended.close = [code, signal];
+      this.emit('close', code, signal);
+    });
   }
 }
 
 interface Pending {
+  /** The spawner that was asked: only its death ends this program. */
+  child: ChildProcess;
   process: RemoteProcess;
   started?: { resolve: (p: ProgramProcess) => void; reject: (err: Error) => void; timer: NodeJS.Timeout };
 }
@@ -139,7 +162,7 @@ export class Spawner implements ProgramStarter {
         // A spawner that does not answer is as good as dead: replaced, and its programs killed with it.
         child.kill('SIGKILL');
       }, START_ANSWER_MS);
-      this.pending.set(id, { process: program, started: { resolve, reject, timer } });
+      this.pending.set(id, { child, process: program, started: { resolve, reject, timer } });
       this.hold();
       this.send(child, { type: 'spawn', id, ...spec });
     });
@@ -154,7 +177,9 @@ export class Spawner implements ProgramStarter {
   }
 
   private ensure(): ChildProcess {
-    if (this.child) return this.child;
+    if (this.child?.connected) return this.child;
+    // Dead, its exit not seen yet (its channel closes first): what it ran ends now, and a new one is started.
+    if (this.child) this.lost(this.child);
     // An empty environment (the service's variables, its secrets among them, are not needed there), and none of the
     // service's Node options (a test runner's --test; src/start/node-flags.ts's are for WebAssembly in worker threads,
     // which the spawner has not).
@@ -162,6 +187,7 @@ export class Spawner implements ProgramStarter {
     this.child = child;
     child.on('message', (message: Message) => this.receive(message));
     child.once('exit', () => this.lost(child));
+    child.once('disconnect', () => this.lost(child));
     child.on('error', () => this.lost(child));
     // A spawner with nothing to do keeps no process alive (a test's supervisor that is never closed).
     this.release(child);
@@ -217,9 +243,9 @@ export class Spawner implements ProgramStarter {
   private lost(child: ChildProcess): void {
     if (this.child === child) this.child = undefined;
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    const entries = [...this.pending.values()];
-    this.pending.clear();
-    for (const entry of entries) {
+    const entries = [...this.pending].filter(([, entry]) => entry.child === child);
+    for (const [id, entry] of entries) {
+      this.pending.delete(id);
       const started = this.started(entry);
       if (started) {
         started.reject(new Error('the spawner ended before the program was started'));
@@ -233,6 +259,7 @@ export class Spawner implements ProgramStarter {
       }
       entry.process.close(null, 'SIGKILL');
     }
+    this.idle();
   }
 
   /** While programs run, the channel keeps the service's loop alive (their answers are awaited); idle, it does not. */

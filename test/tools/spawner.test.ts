@@ -143,6 +143,22 @@ describe('the spawner, on test tools', () => {
     }
   });
 
+  // Its start, output and exit can reach the service in one read of the channel, before the run listens for the exit
+  // at which it kills the left child (whose open stdout would otherwise hold the run until its time limit).
+  test('a short program that leaves a child behind: the child is killed at its exit, run after run', async () => {
+    const tools = new ToolSupervisor([shTool({ timeoutMs: 60_000 })], root);
+    await tools.init();
+    try {
+      for (let i = 0; i < 20; i++) {
+        const result = await tools.run('test-sh', ({ exec }) => exec(['-c', 'sleep 60 & echo started']));
+        assert.equal(result.stdout, 'started\n');
+        assert.equal(result.timedOut, false);
+      }
+    } finally {
+      await tools.close();
+    }
+  });
+
   test('close() ends the spawner', async () => {
     const tools = new ToolSupervisor([shTool()], root);
     await tools.init();
