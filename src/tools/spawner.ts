@@ -50,6 +50,9 @@ export class DirectStarter implements ProgramStarter {
   close(): void {}
 }
 
+/** A start the spawner did not answer because it ended meanwhile (not a program that cannot start). */
+export class SpawnerEndedError extends Error {}
+
 /** How long the spawner may take to say a program was started (it answers in milliseconds): then it is replaced. */
 const START_ANSWER_MS = 30_000;
 
@@ -153,7 +156,7 @@ export class Spawner implements ProgramStarter {
   }
 
   start(spec: ProgramSpec): Promise<ProgramProcess> {
-    if (this.closed) return Promise.reject(new Error('the spawner is closed'));
+    if (this.closed) return Promise.reject(new SpawnerEndedError('the spawner is closed'));
     const child = this.ensure();
     const id = this.nextId++;
     const program = new RemoteProcess(spec.stdin === 'pipe' ? (data) => this.send(child, { type: 'stdin', id, data }) : undefined);
@@ -248,7 +251,7 @@ export class Spawner implements ProgramStarter {
       this.pending.delete(id);
       const started = this.started(entry);
       if (started) {
-        started.reject(new Error('the spawner ended before the program was started'));
+        started.reject(new SpawnerEndedError('the spawner ended before the program was started'));
         continue;
       }
       // Sandboxed programs died with the spawner (bwrap --die-with-parent); the others are killed by process group.

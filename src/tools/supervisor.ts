@@ -5,7 +5,7 @@ import { ServiceError } from '../errors.js';
 import { countProgramRestart, observePrograms, timeProgramRun, type ProgramPoolStats, type ProgramRestartReason } from '../metrics.js';
 import { killGroup, runProgram, type ProgramResult } from './process.js';
 import { BWRAP } from './sandbox.js';
-import { DirectStarter, Spawner, type ProgramStarter } from './spawner.js';
+import { DirectStarter, Spawner, SpawnerEndedError, type ProgramStarter } from './spawner.js';
 import type { ToolDeclaration, ToolStatus } from './tool.js';
 import { WarmProcess, WarmProcessError } from './warm.js';
 
@@ -361,6 +361,8 @@ export class ToolSupervisor {
     } catch (err) {
       if (home === undefined) await rm(own, { recursive: true, force: true });
       if (err instanceof WarmProcessError && err.failure === 'timeout') throw new ServiceError('ENGINE_TIMEOUT', `${declaration.name} did not start in time`);
+      // The spawner died while starting it: this run fails, but the installation is not at fault (not marked unavailable).
+      if (err instanceof SpawnerEndedError) throw new ServiceError('COMPONENT_MISSING', `${declaration.purpose}: ${declaration.name} could not be started`);
       // A program that passed its start-up check but cannot start its instance (a broken or swapped installation) is the
       // server's fault, not the document's: unavailable, and said so in /health, until an instance starts again.
       const reason = `${declaration.name} (Debian package ${declaration.debianPackage}), whose instance could not be started${err instanceof Error ? ` (${err.message})` : ''}`;
