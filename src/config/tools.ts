@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { integer, integerOrZero, nonEmpty, type SettingsFeature } from './setting.js';
+import { boolean, integer, integerOrZero, nonEmpty, type SettingsFeature } from './setting.js';
 
 /** The external programs (tools/, started by src/start/tools.ts). */
 export interface ToolSettings {
@@ -17,6 +17,7 @@ export interface ToolSettings {
   ghostscriptMemoryMb: number;
   qpdfMemoryMb: number;
   verapdfHeapMb: number;
+  toolSpawner: boolean;
 }
 
 export const TOOLS: SettingsFeature<ToolSettings> = {
@@ -73,6 +74,12 @@ export const TOOLS: SettingsFeature<ToolSettings> = {
     ghostscriptMemoryMb: { env: 'PDFSERVICE_GHOSTSCRIPT_MEMORY_MB', doc: 'The same for each Ghostscript process. `0`: no limit', default: 4096, parse: integerOrZero(64, 1_048_576) },
     qpdfMemoryMb: { env: 'PDFSERVICE_QPDF_MEMORY_MB', doc: 'The same for each qpdf process. `0`: no limit', default: 4096, parse: integerOrZero(64, 1_048_576) },
     verapdfHeapMb: { env: 'PDFSERVICE_VERAPDF_HEAP_MB', doc: "veraPDF's JVM heap (`-Xmx`): a JVM is bounded by its heap rather than an address-space limit", default: 768, parse: integer(64, 1_048_576) },
+    toolSpawner: {
+      env: 'PDFSERVICE_TOOL_SPAWNER',
+      doc: 'External programs are started by a small helper process started with the service (docs/architecture.md, "The spawner"), so that starting one does not stop the event loop for a fork of the whole service. `false`: the service starts them itself (to compare, or where the helper cannot run)',
+      default: true,
+      parse: boolean,
+    },
   },
 };
 

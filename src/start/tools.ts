@@ -8,6 +8,7 @@ import { declaredTools, ToolSupervisor } from '../tools/index.js';
  */
 export function startTools(config: Config): { tools: ToolSupervisor; prepared: Promise<void> } {
   // Scratch folders under the data folder, so that a start after a crash finds and removes what a killed run left.
-  const tools = new ToolSupervisor(declaredTools({ timeoutMs: config.taskTimeoutMs, verapdfDir: config.verapdfDir, office: officePool(config), memory: toolMemory(config) }), config.dataDir);
+  // The spawner (when on) is started by prepare(), now, before the engine's workers grow the process (tools/spawner.ts).
+  const tools = new ToolSupervisor(declaredTools({ timeoutMs: config.taskTimeoutMs, verapdfDir: config.verapdfDir, office: officePool(config), memory: toolMemory(config) }), config.dataDir, { spawner: config.toolSpawner });
   return { tools, prepared: tools.prepare() };
 }

@@ -4,8 +4,9 @@ import { existsSync, lstatSync, readlinkSync } from 'node:fs';
  * The bubblewrap sandbox a tool may declare (tool.ts `sandbox`; the supervisor
  * runs the tool's processes in it): no network (its own empty
  * network namespace), its own process namespace that dies with the service
- * (--die-with-parent: a kill -9 of the service kills bwrap, and the namespace's
- * processes with it), an empty environment, and a filesystem that holds only
+ * (--die-with-parent: bwrap's parent is the spawner (spawner.ts), which exits
+ * when the service's channel closes, a kill -9 of the service too; bwrap dies
+ * with it, and the namespace's processes with it), an empty environment, and a filesystem that holds only
  * the system files below, read-only, and the run's scratch folder. The data
  * folder, /root, /home, the host's /tmp and /etc/passwd are not in it.
  */

@@ -5,6 +5,7 @@ import { ServiceError } from '../errors.js';
 import { countProgramRestart, observePrograms, timeProgramRun, type ProgramPoolStats, type ProgramRestartReason } from '../metrics.js';
 import { killGroup, runProgram, type ProgramResult } from './process.js';
 import { BWRAP } from './sandbox.js';
+import { DirectStarter, Spawner, SpawnerEndedError, type ProgramStarter } from './spawner.js';
 import type { ToolDeclaration, ToolStatus } from './tool.js';
 import { WarmProcess, WarmProcessError } from './warm.js';
 
@@ -120,11 +121,19 @@ export class ToolSupervisor {
   /** Told each tool's final status once (the start-up log); see onChecked(). */
   private listener?: (status: ToolStatus) => void;
 
-  /** `scratchRoot` holds each tool's scratch folder (`declaration.scratch`); it belongs to the supervisor alone. */
+  /** How programs are started: the spawner (spawner.ts) unless turned off. */
+  private readonly starter: ProgramStarter;
+
+  /**
+   * `scratchRoot` holds each tool's scratch folder (`declaration.scratch`); it belongs to the supervisor alone.
+   * `spawner: false` starts programs from this process (PDFSERVICE_TOOL_SPAWNER).
+   */
   constructor(
     declarations: ToolDeclaration[],
     private readonly scratchRoot: string,
+    options: { spawner?: boolean } = {},
   ) {
+    this.starter = options.spawner === false ? new DirectStarter() : new Spawner();
     for (const declaration of declarations) {
       if (this.tools.has(declaration.name)) throw new Error(`${declaration.name} is declared twice`);
       const status: ToolStatus = { name: declaration.name, debianPackage: declaration.debianPackage, available: false, version: null, reason: 'not checked yet' };
@@ -161,7 +170,14 @@ export class ToolSupervisor {
    * service paid at every start (docs/testing.md, "Service start").
    */
   async prepare(): Promise<void> {
-    await Promise.all([...this.tools.values()].map((tool) => this.locate(tool)));
+    // The spawner now, while the process is small (its own start forks this process once); a supervisor without tools needs none.
+    const spawner = this.tools.size > 0 && this.starter instanceof Spawner ? this.starter.ready().catch(() => undefined) : undefined;
+    await Promise.all([...[...this.tools.values()].map((tool) => this.locate(tool)), spawner]);
+  }
+
+  /** The spawner's pid, when programs are started by one (tests check the programs' parent). */
+  spawnerPid(): number | undefined {
+    return this.starter instanceof Spawner ? this.starter.pid : undefined;
   }
 
   /** Every tool's status once its probe has run (started now when not yet); a probe runs once. */
@@ -237,6 +253,7 @@ export class ToolSupervisor {
     for (const tool of this.tools.values()) tool.idle.length = 0;
     for (const pgid of this.running) killGroup(pgid);
     await Promise.all([...this.tools.values()].flatMap((tool) => [...[...tool.instances].map((warm) => this.retire(tool, warm)), ...tool.retiring]));
+    this.starter.close();
   }
 
   /**
@@ -332,6 +349,7 @@ export class ToolSupervisor {
         env: declaration.env,
         startTimeoutMs: declaration.lifetime.startTimeoutMs,
         track: (pgid, running) => (running ? this.running.add(pgid) : this.running.delete(pgid)),
+        starter: this.starter,
       });
       tool.instances.add(process);
       if (tool.startFailedAt !== undefined) {
@@ -343,6 +361,8 @@ export class ToolSupervisor {
     } catch (err) {
       if (home === undefined) await rm(own, { recursive: true, force: true });
       if (err instanceof WarmProcessError && err.failure === 'timeout') throw new ServiceError('ENGINE_TIMEOUT', `${declaration.name} did not start in time`);
+      // The spawner died while starting it: this run fails, but the installation is not at fault (not marked unavailable).
+      if (err instanceof SpawnerEndedError) throw new ServiceError('COMPONENT_MISSING', `${declaration.purpose}: ${declaration.name} could not be started`);
       // A program that passed its start-up check but cannot start its instance (a broken or swapped installation) is the
       // server's fault, not the document's: unavailable, and said so in /health, until an instance starts again.
       const reason = `${declaration.name} (Debian package ${declaration.debianPackage}), whose instance could not be started${err instanceof Error ? ` (${err.message})` : ''}`;
@@ -368,6 +388,7 @@ export class ToolSupervisor {
         ...(declaration.sandbox ? { sandbox: declaration.sandbox } : {}),
         env: declaration.env,
         track: (pgid, running) => (running ? this.running.add(pgid) : this.running.delete(pgid)),
+        starter: this.starter,
         signal,
       });
     } catch {

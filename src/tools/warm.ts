@@ -1,7 +1,8 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import type { Writable } from 'node:stream';
 import { killGroup } from './process.js';
 import { BWRAP, sandboxArgs } from './sandbox.js';
+import type { ProgramProcess, ProgramStarter } from './spawner.js';
 
 /** Why a warm process could not answer: it ended, was too slow, or its run was cancelled. */
 export type WarmFailure = 'exited' | 'timeout' | 'cancelled';
@@ -44,7 +45,7 @@ export class WarmProcess {
   });
 
   private constructor(
-    private readonly child: ChildProcessWithoutNullStreams,
+    private readonly stdin: Writable,
     readonly pgid: number,
     readonly home: string,
   ) {}
@@ -57,24 +58,22 @@ export class WarmProcess {
     env?: Readonly<Record<string, string>> | undefined;
     startTimeoutMs: number;
     track: (pgid: number, running: boolean) => void;
+    /** Starts the program: the spawner (spawner.ts), or this process when it is turned off. */
+    starter: ProgramStarter;
   }): Promise<{ process: WarmProcess; ready: string }> {
     const { argv, home, sandbox } = options;
     const [file, args] = sandbox ? [BWRAP, sandboxArgs(home, argv, sandbox.readOnly, options.env)] : [argv[0]!, argv.slice(1)];
     const env = sandbox ? {} : { HOME: home, TMPDIR: home, PATH: '/usr/bin:/bin', LANG: 'C.UTF-8', ...options.env };
-    const child = spawn(file, args, { cwd: home, detached: true, stdio: ['pipe', 'pipe', 'pipe'], env });
-    await new Promise<void>((resolve, reject) => {
-      child.once('spawn', resolve);
-      child.once('error', reject);
-    });
-    const pgid = child.pid!;
+    const child: ProgramProcess = await options.starter.start({ file, args, cwd: home, env, stdin: 'pipe' });
+    const pgid = child.pid;
     options.track(pgid, true);
-    const warm = new WarmProcess(child, pgid, home);
+    const warm = new WarmProcess(child.stdin!, pgid, home);
     child.stdout.on('data', (chunk: Buffer) => warm.onData(chunk.toString('utf8')));
     child.stderr.on('data', (chunk: Buffer) => {
       warm.stderrTail = (warm.stderrTail + chunk.toString('utf8')).slice(-STDERR_KEEP);
     });
     // A closed pipe after the process died is reported through 'exit'; never as an unhandled error.
-    child.stdin.on('error', () => undefined);
+    child.stdin!.on('error', () => undefined);
     child.once('exit', () => {
       warm.exited = true;
       killGroup(pgid);
@@ -98,7 +97,7 @@ export class WarmProcess {
     signal?.addEventListener('abort', cancel, { once: true });
     try {
       const answer = this.nextLine(timeoutMs);
-      this.child.stdin.write(`${line}\n`);
+      this.stdin.write(`${line}\n`);
       return await answer;
     } finally {
       signal?.removeEventListener('abort', cancel);
