@@ -76,8 +76,8 @@ export const TOOLS: SettingsFeature<ToolSettings> = {
     verapdfHeapMb: { env: 'PDFSERVICE_VERAPDF_HEAP_MB', doc: "veraPDF's JVM heap (`-Xmx`): a JVM is bounded by its heap rather than an address-space limit", default: 768, parse: integer(64, 1_048_576) },
     toolSpawner: {
       env: 'PDFSERVICE_TOOL_SPAWNER',
-      doc: 'External programs are started by a small helper process started with the service (docs/architecture.md, "The spawner"), so that starting one does not stop the event loop for a fork of the whole service. `false`: the service starts them itself (to compare, or where the helper cannot run)',
-      default: true,
+      doc: '`true`: external programs are started by a small helper process started with the service (docs/architecture.md, "The spawner"), so that starting one does not stop the event loop for a fork of the whole service (9 to 17 ms a program at 1.4 GB). Off by default until it shows an end-to-end gain: on the loaded 2-core machine a job\'s 202 was not faster with it (bench/results/spawner-2026-11-30.md)',
+      default: false,
       parse: boolean,
     },
   },

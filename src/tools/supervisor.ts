@@ -121,19 +121,19 @@ export class ToolSupervisor {
   /** Told each tool's final status once (the start-up log); see onChecked(). */
   private listener?: (status: ToolStatus) => void;
 
-  /** How programs are started: the spawner (spawner.ts) unless turned off. */
+  /** How programs are started: from this process, or by the spawner (spawner.ts) when it is on. */
   private readonly starter: ProgramStarter;
 
   /**
    * `scratchRoot` holds each tool's scratch folder (`declaration.scratch`); it belongs to the supervisor alone.
-   * `spawner: false` starts programs from this process (PDFSERVICE_TOOL_SPAWNER).
+   * `spawner: true` starts programs through the spawner (PDFSERVICE_TOOL_SPAWNER, off by default); otherwise from this process.
    */
   constructor(
     declarations: ToolDeclaration[],
     private readonly scratchRoot: string,
     options: { spawner?: boolean } = {},
   ) {
-    this.starter = options.spawner === false ? new DirectStarter() : new Spawner();
+    this.starter = options.spawner === true ? new Spawner() : new DirectStarter();
     for (const declaration of declarations) {
       if (this.tools.has(declaration.name)) throw new Error(`${declaration.name} is declared twice`);
       const status: ToolStatus = { name: declaration.name, debianPackage: declaration.debianPackage, available: false, version: null, reason: 'not checked yet' };

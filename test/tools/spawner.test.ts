@@ -68,8 +68,8 @@ describe('the spawner, on test tools', () => {
   });
   after(() => rmSync(root, { recursive: true, force: true }));
 
-  test("a per-run program's parent is the spawner, not the service; PDFSERVICE_TOOL_SPAWNER=false starts it from the service", async () => {
-    const tools = new ToolSupervisor([shTool()], root);
+  test("a per-run program's parent is the spawner, not the service; without the setting it is started from the service", async () => {
+    const tools = new ToolSupervisor([shTool()], root, { spawner: true });
     await tools.init();
     try {
       const spawner = tools.spawnerPid()!;
@@ -92,7 +92,7 @@ describe('the spawner, on test tools', () => {
   });
 
   test("a warm program's parent is the spawner; its stdin and stdout go through it, large lines and large output whole", async () => {
-    const tools = new ToolSupervisor([warmTool(), shTool()], root);
+    const tools = new ToolSupervisor([warmTool(), shTool()], root, { spawner: true });
     await tools.init();
     try {
       const line = 'x'.repeat(1_000_000);
@@ -110,7 +110,7 @@ describe('the spawner, on test tools', () => {
   });
 
   test('a killed spawner: the programs it ran end as crashed ones (their process groups killed), and the next run gets a new spawner', async () => {
-    const tools = new ToolSupervisor([warmTool(), shTool()], root);
+    const tools = new ToolSupervisor([warmTool(), shTool()], root, { spawner: true });
     await tools.init();
     try {
       const first = tools.spawnerPid()!;
@@ -146,7 +146,7 @@ describe('the spawner, on test tools', () => {
   // Its start, output and exit can reach the service in one read of the channel, before the run listens for the exit
   // at which it kills the left child (whose open stdout would otherwise hold the run until its time limit).
   test('a short program that leaves a child behind: the child is killed at its exit, run after run', async () => {
-    const tools = new ToolSupervisor([shTool({ timeoutMs: 60_000 })], root);
+    const tools = new ToolSupervisor([shTool({ timeoutMs: 60_000 })], root, { spawner: true });
     await tools.init();
     try {
       for (let i = 0; i < 20; i++) {
@@ -160,7 +160,7 @@ describe('the spawner, on test tools', () => {
   });
 
   test('close() ends the spawner', async () => {
-    const tools = new ToolSupervisor([shTool()], root);
+    const tools = new ToolSupervisor([shTool()], root, { spawner: true });
     await tools.init();
     const spawner = tools.spawnerPid()!;
     await tools.run('test-sh', ({ exec }) => exec(['-c', 'true']));
@@ -171,7 +171,7 @@ describe('the spawner, on test tools', () => {
 
 describe('the spawner, in the service', () => {
   test('the service starts a spawner; after it is killed the next qpdf run works under a new one; the spawner ends with the service', async () => {
-    const server = await startServer();
+    const server = await startServer({ env: { PDFSERVICE_TOOL_SPAWNER: 'true' } });
     let spawner: number | undefined;
     try {
       const spawnerOf = () => readdirSync('/proc').filter((e) => /^\d+$/.test(e)).map(Number)
