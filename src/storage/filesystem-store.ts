@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ServiceError } from '../errors.js';
 import { LocalLocks, type LockProvider } from './locks.js';
-import { openLocalFile, removeFile, StagedFile, stageToFile } from './local-files.js';
+import { openLocalFile, removeFile, StagedFile, stageToFile, writeSynced } from './local-files.js';
 import { FilesystemVersions, type PendingVersion } from './filesystem-versions.js';
 import { etagOfContent, etagOfDigest, matchesEtag, withRandomSuffix, writeRecord } from './store.js';
 import { StoredPath } from './paths.js';
@@ -33,17 +33,6 @@ interface CachedTag {
   size: number;
   mtimeMs: number;
   etag: string;
-}
-
-/** A new file (which must not exist) holding `content`, fsynced and closed. */
-async function writeSynced(file: string, content: Uint8Array): Promise<void> {
-  const handle = await fs.open(file, 'wx', 0o640);
-  try {
-    await handle.writeFile(content);
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
 }
 
 /**

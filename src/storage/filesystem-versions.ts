@@ -3,7 +3,7 @@ import { constants } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ServiceError } from '../errors.js';
-import { openLocalFile, removeFile } from './local-files.js';
+import { openLocalFile, removeFile, writeSynced } from './local-files.js';
 import { StoredPath } from './paths.js';
 import type { DocumentStat, DocumentVersions, OpenDocument, VersionRecord, VersionSlice, WriteProvenance } from './store.js';
 
@@ -55,16 +55,6 @@ function blobName(etag: string): string {
 async function syncDir(dir: string): Promise<void> {
   const handle = await fs.open(dir, constants.O_RDONLY | constants.O_DIRECTORY);
   try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
-
-async function writeFileSynced(file: string, content: string): Promise<void> {
-  const handle = await fs.open(file, 'wx', 0o640);
-  try {
-    await handle.writeFile(content);
     await handle.sync();
   } finally {
     await handle.close();
@@ -133,7 +123,7 @@ export class FilesystemVersions implements DocumentVersions {
   private async writeRecord(dir: string, record: VersionRecord): Promise<void> {
     const temp = path.join(dir, TEMP_PREFIX + randomBytes(8).toString('hex'));
     try {
-      await writeFileSynced(temp, JSON.stringify(toStored(record)));
+      await writeSynced(temp, JSON.stringify(toStored(record)));
       await fs.rename(temp, path.join(dir, `v-${record.id}.json`));
     } finally {
       await removeFile(temp);
@@ -196,7 +186,7 @@ export class FilesystemVersions implements DocumentVersions {
       pinned: false,
     };
     const pending = path.join(dir, `v-${record.id}.pending`);
-    await writeFileSynced(pending, JSON.stringify(toStored(record)));
+    await writeSynced(pending, JSON.stringify(toStored(record)));
     await syncDir(dir);
     return {
       record,

@@ -207,3 +207,14 @@ export async function stageToFile(dir: string, source: AsyncIterable<Uint8Array>
   const { size, etag, head, durable } = await copyToFile(file, source, { limit, sync: options.syncLater ? 'started' : true });
   return new StagedFile(file, size, etag, head, durable);
 }
+
+/** A new file (which must not exist) holding `content`, fsynced and closed. */
+export async function writeSynced(file: string, content: Uint8Array | string): Promise<void> {
+  const handle = await fs.open(file, 'wx', 0o640);
+  try {
+    await handle.writeFile(content);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

@@ -7,6 +7,7 @@ import { ServiceError } from '../../src/errors.js';
 import { ToolSupervisor, type ToolDeclaration } from '../../src/tools/index.js';
 import { call, putPdf } from '../helpers/http.js';
 import { makePdf, qpdfCheck } from '../helpers/pdf.js';
+import { shTool as baseShTool } from '../helpers/test-tools.js';
 import { startServer } from '../helpers/server.js';
 
 /**
@@ -14,19 +15,9 @@ import { startServer } from '../helpers/server.js';
  * not by the service itself. Checked by the programs' parent process id, on test tools run by the supervisor and on the
  * real service; a killed spawner fails what it ran as a crashed program fails, and the next run gets a new one.
  */
+/** The supervisor's sh tool, two runs at a time. */
 function shTool(overrides: Partial<ToolDeclaration> = {}): ToolDeclaration {
-  return {
-    name: 'test-sh',
-    command: 'sh',
-    debianPackage: 'dash',
-    purpose: 'Test run',
-    versionProbe: { args: ['-c', 'echo "Test shell 9.8.7"'], pattern: /^Test shell (\S+)/ },
-    concurrency: 2,
-    timeoutMs: 20_000,
-    lifetime: { kind: 'per-run' },
-    scratch: 'sh-scratch',
-    ...overrides,
-  };
+  return baseShTool({ concurrency: 2, timeoutMs: 20_000, ...overrides });
 }
 
 /** A warm test program: "ready", then for each line its parent's pid and the line's length. */

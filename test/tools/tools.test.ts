@@ -6,11 +6,12 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ServiceError } from '../../src/errors.js';
 import { registry } from '../../src/metrics.js';
-import { ToolSupervisor, type ToolDeclaration } from '../../src/tools/index.js';
+import { ToolSupervisor } from '../../src/tools/index.js';
 import { call, putPdf } from '../helpers/http.js';
 import { docx, paragraph } from '../helpers/office-fixtures.js';
 import { makePdf } from '../helpers/pdf.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { shTool } from '../helpers/test-tools.js';
 import { installedVerapdfVersion } from '../helpers/verapdf.js';
 
 /**
@@ -18,21 +19,6 @@ import { installedVerapdfVersion } from '../helpers/verapdf.js';
  * declared as test tools, and through the service for LibreOffice.
  */
 const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
-
-function shTool(overrides: Partial<ToolDeclaration> = {}): ToolDeclaration {
-  return {
-    name: 'test-sh',
-    command: 'sh',
-    debianPackage: 'dash',
-    purpose: 'Test run',
-    versionProbe: { args: ['-c', 'echo "Test shell 9.8.7"'], pattern: /^Test shell (\S+)/ },
-    concurrency: 1,
-    timeoutMs: 10_000,
-    lifetime: { kind: 'per-run' },
-    scratch: 'sh-scratch',
-    ...overrides,
-  };
-}
 
 /** Process ids whose command line holds `text`. */
 function processesNaming(text: string): number[] {
