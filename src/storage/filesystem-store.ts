@@ -290,7 +290,7 @@ export class FilesystemStore implements DocumentStore {
       const size = content instanceof StagedFile ? content.size : content.length;
       if (options.conflict === 'overwrite') {
         const verify = () => this.locks.verify(p.toString());
-        version = await this.versions?.prepare(target, source, { etag, size }, provenance, existed && before !== undefined ? { file, etag: before } : null, verify);
+        version = await this.versions?.prepare(target, source, { etag, size }, provenance, existed && before !== undefined ? { file, etag: before } : null, verify, options.purgeEarlierVersions === true);
         // Last thing before the commit: a writer whose document lock ran out (another may have written since) stops here.
         await this.locks.verify(p.toString());
         await this.moveInto(source, file, true);

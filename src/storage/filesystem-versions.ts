@@ -13,6 +13,9 @@ import type { DocumentStat, DocumentVersions, OpenDocument, VersionRecord, Versi
  *
  * - `v-<id>.json`: one committed version's record (id: 16 digits, ordered by time);
  * - `v-<id>.pending`: the record of a write in flight (invisible to readers; recover() commits or drops it);
+ * - `v-<id>.purge`: written with the pending record of a write that purges every earlier version (ApplyRedactionsAction),
+ *   removed when the purge is done: a crash after the write's rename and before the end of its purge leaves it, and
+ *   recover() finishes the purge, so no earlier version of a redacted document outlives a crash;
  * - `b-<etag>`: the bytes of every version with that ETag, a hard link to the inode the write renamed into place
  *   (no copy: the current document and its newest version are one file; versions with equal bytes share one blob).
  *
@@ -25,6 +28,7 @@ import type { DocumentStat, DocumentVersions, OpenDocument, VersionRecord, Versi
 
 const RECORD = /^v-(\d{16})\.json$/;
 const PENDING = /^v-(\d{16})\.pending$/;
+const PURGE = /^v-(\d{16})\.purge$/;
 const ID = /^\d{16}$/;
 const BLOB_PREFIX = 'b-';
 const TEMP_PREFIX = '.tmp-';
@@ -158,7 +162,7 @@ export class FilesystemVersions implements DocumentVersions {
    * newest (written while versions were off, or before this slice), after `verify` (the store's check that the
    * document's lock is still held: a baseline is a committed record, written only by the lock's holder).
    */
-  async prepare(p: StoredPath, source: string, content: { etag: string; size: number }, provenance: WriteProvenance, replaced: { file: string; etag: string } | null, verify: () => Promise<void>): Promise<PendingVersion> {
+  async prepare(p: StoredPath, source: string, content: { etag: string; size: number }, provenance: WriteProvenance, replaced: { file: string; etag: string } | null, verify: () => Promise<void>, purge = false): Promise<PendingVersion> {
     const dir = await this.ensureDir(p);
     const ids = committedIds(await fs.readdir(dir));
     let newestId = ids.at(-1);
@@ -186,6 +190,8 @@ export class FilesystemVersions implements DocumentVersions {
       pinned: false,
     };
     const pending = path.join(dir, `v-${record.id}.pending`);
+    const purgeMarker = path.join(dir, `v-${record.id}.purge`);
+    if (purge) await writeSynced(purgeMarker, '');
     await writeSynced(pending, JSON.stringify(toStored(record)));
     await syncDir(dir);
     return {
@@ -194,6 +200,7 @@ export class FilesystemVersions implements DocumentVersions {
       commit: () => fs.rename(pending, path.join(dir, `v-${record.id}.json`)),
       abort: async () => {
         await removeFile(pending);
+        if (purge) await removeFile(purgeMarker);
         if (newBlob) await removeFile(path.join(dir, blobName(content.etag)));
       },
     };
@@ -263,6 +270,8 @@ export class FilesystemVersions implements DocumentVersions {
     const current = await this.currentId(p, dir, ids);
     const gone = await Promise.all(ids.filter((id) => id !== current).map((id) => this.read(dir, id)));
     await this.removeRecords(dir, gone, current === null ? [] : [current]);
+    // The purge is done: its write's marker goes (a crash before this line, and recover() purges again).
+    for (const name of await readdirOrNone(dir)) if (PURGE.test(name)) await removeFile(path.join(dir, name));
     return gone.length;
   }
 
@@ -336,6 +345,14 @@ export class FilesystemVersions implements DocumentVersions {
       } else if (name.startsWith(TEMP_PREFIX)) {
         await removeFile(path.join(dir, name));
       }
+    }
+    // A purging write that committed and crashed before its purge ended: finish it. One whose write did not commit: drop its marker.
+    for (const name of await fs.readdir(dir)) {
+      const purge = PURGE.exec(name);
+      if (!purge) continue;
+      const record = await this.read(dir, purge[1]!).catch(() => undefined);
+      if (record?.etag === stat.etag) await this.purgeEarlier(p);
+      else await removeFile(path.join(dir, name));
     }
     const names = await fs.readdir(dir);
     const blobs = new Set(names.filter((name) => name.startsWith(BLOB_PREFIX)));

@@ -153,3 +153,34 @@ test('SIGKILL while writing: after recover() the document is a written version a
     assert.deepEqual((await readdir(path.join(dataDir, 'documents', 'crash'))).filter((n) => n !== 'doc.pdf'), [], 'no temporary file beside the document');
   }
 });
+
+test('a purging write that stops after its rename, before its purge ends: recover() finishes the purge', async () => {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'pdfservice-versions-purge-'));
+  dataDirs.push(dataDir);
+  const p = documentPathFromBody(DOC, 'path');
+  const store = new FilesystemStore(dataDir);
+  await store.init();
+  const write = (text: string, purge: boolean) => store.writeDocument(p, Buffer.from(`%PDF-1.7 ${text}\n`), { conflict: 'overwrite', provenance: { by: 'crash', operation: 'write' }, purgeEarlierVersions: purge });
+  await write('secret one', false);
+  await write('secret two', false);
+  // The process "dies" where the purge starts: the redacted bytes are the document, the earlier versions still there.
+  const versions = store.versions!;
+  const purge = versions.purgeEarlier.bind(versions);
+  versions.purgeEarlier = () => Promise.reject(new Error('killed'));
+  await assert.rejects(write('redacted', true), /killed/);
+  versions.purgeEarlier = purge;
+  assert.equal((await versions.list(p, { offset: 0, limit: 10 })).total, 3, 'the earlier versions are still listed before recover()');
+
+  const restarted = new FilesystemStore(dataDir);
+  await restarted.init();
+  await restarted.recover();
+  const after = await restarted.versions!.list(p, { offset: 0, limit: 10 });
+  assert.equal(after.total, 1);
+  assert.equal(after.versions[0]!.etag, etagOf(Buffer.from('%PDF-1.7 redacted\n')));
+  // No file of the versions folder holds the earlier bytes, and no marker is left.
+  const dir = path.join(dataDir, 'versions', 'crash', 'doc.pdf');
+  for (const name of await readdir(dir)) {
+    assert.doesNotMatch(name, /\.purge$/);
+    assert.doesNotMatch(await readFile(path.join(dir, name), 'latin1'), /secret/);
+  }
+});
