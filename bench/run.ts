@@ -36,6 +36,7 @@ import { runSecurityBench } from './security.js';
 import { runSigningBench } from './signing.js';
 import { markdownTable, mergeBuildRuns, refSummary, writeReport } from './report.js';
 import { runStampsBench } from './stamps.js';
+import { runVersionsBench } from './versions.js';
 
 /**
  * `alone`: under --compare, the module runs whole on one build at a time (ours, REF, REF, ours) instead of in lockstep
@@ -62,6 +63,7 @@ const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promis
   { name: 'oneshot', title: 'One-shot conversion', run: runOneShotBench },
   { name: 'dms', title: 'Document store over WebDAV', run: runDmsBench },
   { name: 'cluster', title: 'Cluster: two instances on Redis + S3 vs one embedded', run: runClusterBench, alone: true },
+  { name: 'versions', title: 'Document versions (issue 39)', run: runVersionsBench },
 ];
 
 const args = process.argv.slice(2);
