@@ -155,7 +155,21 @@ export class Spawner implements ProgramStarter {
     });
   }
 
-  start(spec: ProgramSpec): Promise<ProgramProcess> {
+  /**
+   * Starts a program. A spawner that ended before it answered never started it: the start is asked once more of a new
+   * spawner (one killed a moment ago may still look connected until its channel's end is read, and the start sent to
+   * it is lost), so a dead spawner costs no run.
+   */
+  async start(spec: ProgramSpec): Promise<ProgramProcess> {
+    try {
+      return await this.startOnce(spec);
+    } catch (err) {
+      if (!(err instanceof SpawnerEndedError) || this.closed) throw err;
+      return this.startOnce(spec);
+    }
+  }
+
+  private startOnce(spec: ProgramSpec): Promise<ProgramProcess> {
     if (this.closed) return Promise.reject(new SpawnerEndedError('the spawner is closed'));
     const child = this.ensure();
     const id = this.nextId++;

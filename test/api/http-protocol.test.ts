@@ -87,9 +87,13 @@ describe('JSON bodies match their schema exactly; XML and query values are coerc
     assert.equal(list.status, 400, list.text);
     assert.match(list.json().detail, /did you mean details\?/);
     // A route whose schema names no parameter takes none; nothing is far from close enough to be suggested.
+    const session = await call(server, 'GET', '/sessions/current?zzz=1', { headers: json });
+    assert.equal(session.status, 400, session.text);
+    assert.match(session.json().detail, /query\.zzz: unknown parameter; this takes no parameters/);
+    // Every read of a document takes versionId (docs/versions.md), and says so.
     const model = await call(server, 'GET', `/documents/${doc}/permissions?zzz=1`, { headers: json });
     assert.equal(model.status, 400, model.text);
-    assert.match(model.json().detail, /query\.zzz: unknown parameter; this takes no parameters/);
+    assert.match(model.json().detail, /query\.zzz: unknown parameter; known parameters: versionId$/);
     // Writes are refused before anything changes.
     const rotate = await expectUnchanged(server, doc, () => call(server, 'POST', `/documents/${doc}/pages?savepath=x.pdf`, {
       body: { RotatePagesAction: { rotation: 90 } }, headers: json,

@@ -89,6 +89,7 @@ export async function checkAreas(stdout: string, folder: string): Promise<void> 
     'optimized: /small/q1.pdf',
     'summary: 2 pages',
     'fields: 12',
+    'versions: 2 restored: upload',
   ], stdout);
   const read = (name: string) => readFile(path.join(folder, name));
   // Getting started: converted, OCR'd, signed.
@@ -112,4 +113,8 @@ export async function checkAreas(stdout: string, folder: string): Promise<void> 
   assert.match(pdftotext(minutes), /Minutes of the meeting/);
   assert.match(minutes.toString('latin1'), /pdfaid:part[^0-9]{0,4}2/, 'LibreOffice wrote PDF/A-2');
   assert.match(await readFile(path.join(folder, 'claim.xfdf'), 'utf8'), /<value>Jane Doe<\/value>/, 'the value set is in the exported field data');
+  // The form's first version, read back by versionId: the upload, before the value was set.
+  const first = await read('claim-first.pdf');
+  assert.ok(qpdfCheck(first).ok);
+  assert.equal(first.compare(await readFile(path.join(folder, 'claim.pdf'))), 0, 'the first version is the uploaded bytes');
 }

@@ -101,3 +101,10 @@ print("fields:", len(form["fields"]))
 client.request("PUT", "/documents/forms/claim.pdf/fields/person.name", json={"value": "Jane Doe"})
 Path("claim.xfdf").write_text(client.request("GET", "/documents/forms/claim.pdf/fields/content", params={"exportEmptyFields": "true"}).text)
 client.action("forms/claim.pdf", {"FlattenFieldsAction": {"savePath": "forms/claim-flat.pdf"}})
+
+# Versions: every write kept one; list the form's, read the first (the upload) and restore it as a new version
+history = client.request("GET", "/documents/forms/claim.pdf/versions").json()
+first = history["versions"][-1]
+Path("claim-first.pdf").write_bytes(client.request("GET", "/documents/forms/claim.pdf", params={"versionId": first["id"]}).content)
+client.request("POST", f"/documents/forms/claim.pdf/versions/{first['id']}/restore")
+print("versions:", history["total"], "restored:", first["operation"])

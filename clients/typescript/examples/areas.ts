@@ -115,3 +115,11 @@ await client.request('PUT', '/documents/forms/claim.pdf/fields/person.name', { h
 const data = await client.request('GET', '/documents/forms/claim.pdf/fields/content', { query: { exportEmptyFields: true } });
 await writeFile('claim.xfdf', await data.text());
 await client.action('forms/claim.pdf', { FlattenFieldsAction: { savePath: 'forms/claim-flat.pdf' } });
+
+// Versions: every write kept one; list the form's, read the first (the upload) and restore it as a new version
+const { data: history } = await client.api.GET('/pdfservice/v1/documents/{filePath}.pdf/versions', { params: { path: { filePath: 'forms/claim' } } });
+const first = history!.versions[history!.versions.length - 1]!;
+const old = await client.request('GET', '/documents/forms/claim.pdf', { query: { versionId: first.id } });
+await writeFile('claim-first.pdf', new Uint8Array(await old.arrayBuffer()));
+await client.request('POST', `/documents/forms/claim.pdf/versions/${first.id}/restore`);
+console.log('versions:', history!.total, 'restored:', first.operation);
