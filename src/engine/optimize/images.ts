@@ -645,27 +645,31 @@ function rewriteOne(doc: mupdf.PDFDocument, entry: ImageEntry, dict: mupdf.PDFOb
     let candidate: ReturnType<typeof losslessIfSmaller>;
     if (jpeg) {
       const reference = jpegQuality(handler.jpegQuality ?? 0.75);
-      const encode = (pixels: mupdf.Pixmap) => {
+      // A damaged image at an exact whole factor is encoded again from drawReduced (below): its first encoding is only
+      // asked whether it is damaged, and stops there (the raised qualities and their lossless bar would be thrown away).
+      const redo = box > 0 && drawable(image, dict);
+      const encode = (pixels: mupdf.Pixmap, stopIfDamaged: boolean) => {
         let bytes = pixels.asJPEG(reference, false);
         let lossless = losslessIfSmaller(pixels, components, bytes.length);
         let damaged = false;
         if (!lossless || lossless.bytes.length > bytes.length) {
-          const chosen = chooseJpegQuality(pixels, reference, bytes);
+          const chosen = chooseJpegQuality(pixels, reference, bytes, stopIfDamaged);
           damaged = chosen.damaged;
+          if (damaged && stopIfDamaged) return { bytes, lossless, damaged };
           // Raised above the reference (an image JPEG damages, or grain): the lossless coding may beat that one.
           if (!lossless && chosen.quality > reference) lossless = losslessIfSmaller(pixels, components, chosen.bytes.length);
           bytes = chosen.bytes;
         }
         return { bytes, lossless, damaged };
       };
-      let encoded = encode(pixmap);
-      if (box > 0 && encoded.damaged && drawable(image, dict)) {
+      let encoded = encode(pixmap, redo);
+      if (redo && encoded.damaged) {
         // Grain that JPEG damages at the reference (the images Ghostscript's AutoFilter keeps lossless) survives the box
         // and costs bytes at the raised quality; MuPDF's wider filter softens it, as before issue 35's box average (the
         // image-heavy test document: 528 KB with the box, under 515 KB so). Not grain that JPEG only smooths (quality.ts):
         // the scans' pages are closer to the original's from the box (docs/optimize.md#jpeg-quality).
         owned.push((pixmap = drawReduced(image, newWidth, newHeight, convert ? space.cs : image.getColorSpace()!)));
-        encoded = encode(pixmap);
+        encoded = encode(pixmap, false);
       }
       jpegBytes = encoded.bytes;
       candidate = encoded.lossless;
