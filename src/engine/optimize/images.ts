@@ -253,6 +253,17 @@ function survey(doc: mupdf.PDFDocument, hashAbove: number): { entries: ImageEntr
   });
   const unmatched: UnmatchedDraw[] = [];
   let byPointer = new Map<number, ImageEntry | null>();
+  // What MuPDF's store holds of the images since it was last emptied (their stored bytes, each object once), and
+  // whether a page drew an image that is none of those loaded (one the interpreter loaded itself: its size is unknown).
+  const stored = new Set<number>();
+  let held = 0;
+  let drewOther = false;
+  const hold = (num: number, obj: mupdf.PDFObject) => {
+    if (stored.has(num)) return;
+    stored.add(num);
+    const length = res(obj.get('Length'));
+    held += length.isNumber() ? length.asNumber() : Infinity;
+  };
   const record = (image: mupdf.Image, ctm: mupdf.Matrix) => {
     const entry = byPointer.get(image.pointer as unknown as number);
     if (entry === null) return;
@@ -261,6 +272,7 @@ function survey(doc: mupdf.PDFDocument, hashAbove: number): { entries: ImageEntr
       entry.dpi = Math.max(entry.dpi, drawDpi(image, ctm));
       return;
     }
+    drewOther = true;
     // The interpreter may load a soft mask afresh to draw it into its mask group: a draw of a mask's size is taken for that.
     if (maskSizes.some((m) => m.width === image.getWidth() && m.height === image.getHeight())) return;
     // Inline images are drawn this way too: their resolution and pixels, to find and check them (inline.ts).
@@ -288,6 +300,7 @@ function survey(doc: mupdf.PDFDocument, hashAbove: number): { entries: ImageEntr
           if (unloadable.has(num)) continue;
           try {
             const image = doc.loadImage(entry.obj);
+            hold(num, entry.obj);
             loaded.push(image);
             byPointer.set(image.pointer as unknown as number, entry);
           } catch {
@@ -301,6 +314,7 @@ function survey(doc: mupdf.PDFDocument, hashAbove: number): { entries: ImageEntr
             if (!mask.isIndirect() || !masks.has(mask.asIndirect())) continue;
             try {
               const maskImage = doc.loadImage(mask);
+              hold(mask.asIndirect(), mask);
               loaded.push(maskImage);
               byPointer.set(maskImage.pointer as unknown as number, null);
             } catch {
@@ -312,8 +326,15 @@ function survey(doc: mupdf.PDFDocument, hashAbove: number): { entries: ImageEntr
       } finally {
         page.destroy();
         for (const image of loaded) image.destroy();
-        // The images' data (and anything the interpreter cached for the page) goes before the next page's.
-        mupdf.emptyStore();
+        // The images' data (and anything the interpreter cached for the page) goes before the next page's once it is more
+        // than STORE_BUDGET, or of unknown size. Not after every page: the store then lost the fonts (and their CMaps)
+        // every page loaded again, which doubled the survey on a text document (docs/optimize.md#memory).
+        if (held > STORE_BUDGET || drewOther) {
+          mupdf.emptyStore();
+          stored.clear();
+          held = 0;
+          drewOther = false;
+        }
       }
     }
   } finally {
@@ -322,6 +343,9 @@ function survey(doc: mupdf.PDFDocument, hashAbove: number): { entries: ImageEntr
   }
   return { entries: [...entries.values()].filter((e) => e.drawn && !unloadable.has(e.num)), unmatched };
 }
+
+/** The stored bytes of images the survey lets MuPDF's store keep between pages (with the fonts it keeps there). */
+const STORE_BUDGET = 8 * 1024 * 1024;
 
 type Kind = 'color' | 'gray' | 'bw';
 
@@ -621,27 +645,31 @@ function rewriteOne(doc: mupdf.PDFDocument, entry: ImageEntry, dict: mupdf.PDFOb
     let candidate: ReturnType<typeof losslessIfSmaller>;
     if (jpeg) {
       const reference = jpegQuality(handler.jpegQuality ?? 0.75);
-      const encode = (pixels: mupdf.Pixmap) => {
+      // A damaged image at an exact whole factor is encoded again from drawReduced (below): its first encoding is only
+      // asked whether it is damaged, and stops there (the raised qualities and their lossless bar would be thrown away).
+      const redo = box > 0 && drawable(image, dict);
+      const encode = (pixels: mupdf.Pixmap, stopIfDamaged: boolean) => {
         let bytes = pixels.asJPEG(reference, false);
         let lossless = losslessIfSmaller(pixels, components, bytes.length);
         let damaged = false;
         if (!lossless || lossless.bytes.length > bytes.length) {
-          const chosen = chooseJpegQuality(pixels, reference, bytes);
+          const chosen = chooseJpegQuality(pixels, reference, bytes, stopIfDamaged);
           damaged = chosen.damaged;
+          if (damaged && stopIfDamaged) return { bytes, lossless, damaged };
           // Raised above the reference (an image JPEG damages, or grain): the lossless coding may beat that one.
           if (!lossless && chosen.quality > reference) lossless = losslessIfSmaller(pixels, components, chosen.bytes.length);
           bytes = chosen.bytes;
         }
         return { bytes, lossless, damaged };
       };
-      let encoded = encode(pixmap);
-      if (box > 0 && encoded.damaged && drawable(image, dict)) {
+      let encoded = encode(pixmap, redo);
+      if (redo && encoded.damaged) {
         // Grain that JPEG damages at the reference (the images Ghostscript's AutoFilter keeps lossless) survives the box
         // and costs bytes at the raised quality; MuPDF's wider filter softens it, as before issue 35's box average (the
         // image-heavy test document: 528 KB with the box, under 515 KB so). Not grain that JPEG only smooths (quality.ts):
         // the scans' pages are closer to the original's from the box (docs/optimize.md#jpeg-quality).
         owned.push((pixmap = drawReduced(image, newWidth, newHeight, convert ? space.cs : image.getColorSpace()!)));
-        encoded = encode(pixmap);
+        encoded = encode(pixmap, false);
       }
       jpegBytes = encoded.bytes;
       candidate = encoded.lossless;

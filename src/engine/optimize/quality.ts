@@ -141,9 +141,10 @@ export function jpegQuality(quality: number): number {
 /**
  * `reference`: the profile's quality (1 to 100), `atReference` the image encoded at it. Answers the JPEG to write
  * and its quality: the lowest step within the tolerance, the reference's own bytes, or for a damaged image a higher
- * step (the first that reaches DAMAGED_SSIM, else the highest).
+ * step (the first that reaches DAMAGED_SSIM, else the highest). `stopIfDamaged`: a damaged image is answered at once,
+ * with the reference's bytes, for a caller that will not write them (it encodes other pixels instead).
  */
-export function chooseJpegQuality(pixmap: mupdf.Pixmap, reference: number, atReference: Uint8Array): { bytes: Uint8Array; quality: number; damaged: boolean } {
+export function chooseJpegQuality(pixmap: mupdf.Pixmap, reference: number, atReference: Uint8Array, stopIfDamaged = false): { bytes: Uint8Array; quality: number; damaged: boolean } {
   const lower = STEPS.filter((q) => q < reference);
   const higher = RAISE.filter((q) => q > reference);
   if (lower.length === 0 && higher.length === 0) return { bytes: atReference, quality: reference, damaged: false };
@@ -157,10 +158,12 @@ export function chooseJpegQuality(pixmap: mupdf.Pixmap, reference: number, atRef
     if (sample) bytes = sample.asJPEG(reference, false);
     const atRef = ssim(original, decodedGray(bytes));
     damaged = atRef < DAMAGED_SSIM;
+    if (damaged && stopIfDamaged) return { bytes: atReference, quality: reference, damaged };
     if (damaged) {
-      for (const q of higher) {
+      for (const [i, q] of higher.entries()) {
         chosen = q;
-        if (ssim(original, decodedGray(judged.asJPEG(q, false))) >= DAMAGED_SSIM) break;
+        // The highest is taken whatever it reaches: not encoded and judged for nothing.
+        if (i === higher.length - 1 || ssim(original, decodedGray(judged.asJPEG(q, false))) >= DAMAGED_SSIM) break;
       }
     } else if (atRef < GRAINY_BELOW_SSIM && reference < GRAIN_QUALITY && ssim(original, meanOf3x3(original)) < GRAIN_SSIM) {
       chosen = GRAIN_QUALITY;
