@@ -129,6 +129,19 @@ _EXISTING.update({
 _EXISTING[("downloadJobResult", "id")] = _read_id("results.txt")
 
 
+def _version_ids():
+    """The ids of the fuzzed document's versions, newest first; at least two (a second written when there is one)."""
+    api = _BASE + "/pdfservice/v1"
+    for _ in range(2):
+        listed = requests.get(f"{api}/documents/{_DOCUMENT}/versions", auth=_ADMIN, timeout=60)
+        ids = [v["id"] for v in listed.json().get("versions", [])] if listed.ok else []
+        if len(ids) >= 2:
+            return ids
+        with open(_FIXTURE, "rb") as f:
+            requests.put(f"{api}/documents/{_DOCUMENT}", data=f.read(), headers={"Content-Type": "application/pdf"}, auth=_ADMIN, timeout=60)
+    return ids
+
+
 def _operation_id(case):
     return case.operation.definition.raw.get("operationId", "")
 
@@ -218,6 +231,21 @@ def before_call(ctx, case, kwargs):
         values = _EXISTING.get((operation, name)) or _EXISTING.get(name)
         if values:
             params[name] = _random.choice(values)
+    # A version exists only by the id the service gave it (docs/versions.md): the version path operations get the
+    # document's oldest version (never the current one, which a DELETE refuses), and a read's optional ?versionId= the
+    # current one (a random id is rightly 404). Deleting or restoring one changes the document: it is put back after.
+    if "versionId" in params or "versionId" in (case.query or {}):
+        ids = _version_ids()
+        if ids and "versionId" in params:
+            params["versionId"] = ids[-1]
+            if operation in ("deleteVersion", "restoreVersion"):
+                _dirty.add("document")
+        if ids and "versionId" in (case.query or {}):
+            case.query["versionId"] = ids[0]
+            if isinstance(kwargs.get("params"), dict) and "versionId" in kwargs["params"]:
+                kwargs["params"]["versionId"] = ids[0]
+            if isinstance(kwargs.get("url"), str):
+                kwargs["url"] = re.sub(r"([?&]versionId=)[^&]*", lambda m: m.group(1) + ids[0], kwargs["url"])
     # Half the cases of the operations whose bodies no generator finds carry a known-good one.
     known = _KNOWN_GOOD.get(operation)
     if known and _random.random() < 0.5:
