@@ -40,3 +40,19 @@ export function warningHeaders(reply: FastifyReply, warnings: string[]): Fastify
   const ascii = warnings.map((w) => w.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`));
   return reply.header(WARNING_HEADER, ascii.length === 1 ? ascii[0]! : ascii);
 }
+
+/**
+ * The URLs of the next and previous slices of a listing paged by ?offset= and ?limit= (pages, versions), for the body's
+ * next/prev, also set as the Link header. `link` is that header's value ('' when the listing is one slice).
+ */
+export function sliceLinks(request: FastifyRequest, reply: FastifyReply, offset: number, limit: number, total: number): { links: { next?: string; prev?: string }; base: string; link: string } {
+  const base = request.originalUrl.split('?')[0]!;
+  const slice = (from: number) => `${base}?offset=${from}&limit=${limit}`;
+  const links = {
+    ...(offset + limit < total ? { next: slice(offset + limit) } : {}),
+    ...(offset > 0 ? { prev: slice(Math.max(0, Math.min(offset, total) - limit)) } : {}),
+  };
+  const link = Object.entries(links).map(([rel, url]) => `<${url}>; rel="${rel}"`).join(', ');
+  if (link) reply.header('Link', link);
+  return { links, base, link };
+}

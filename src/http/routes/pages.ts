@@ -4,6 +4,7 @@ import { noneMatch } from '../conditional.js';
 import type { Api, AppDeps } from '../context.js';
 import { negotiate } from '../negotiation.js';
 import { RenderedCache, sendVersionedModel, variantEtag } from '../rendered-cache.js';
+import { sliceLinks } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { documentPasswordHeader, errorResponses, filePathParams, notModifiedResponse } from '../schemas/common.js';
 import { DOCUMENT_TEXT_XML, documentTextSchema, PAGE_TEXT_XML, PAGES_DEFAULT_LIMIT, PAGES_MAX_LIMIT, PAGES_XML, pagesQuery, pagesSchema, pageTextSchema, textDetailQuery } from '../schemas/pages.js';
@@ -61,14 +62,7 @@ export function registerPageRoutes(api: Api, deps: AppDeps): void {
   }, async (request, reply) => {
     const { offset, limit } = request.query;
     const { pages: list, total, etag } = await pages.list(documentPathParam(request), operationContext(request), { offset, limit });
-    const base = request.originalUrl.split('?')[0];
-    const slice = (from: number) => `${base}?offset=${from}&limit=${limit}`;
-    const links = {
-      ...(offset + limit < total ? { next: slice(offset + limit) } : {}),
-      ...(offset > 0 ? { prev: slice(Math.max(0, Math.min(offset, total) - limit)) } : {}),
-    };
-    const link = Object.entries(links).map(([rel, url]) => `<${url}>; rel="${rel}"`).join(', ');
-    if (link) reply.header('Link', link);
+    const { links, base, link } = sliceLinks(request, reply, offset, limit, total);
     // Access (password included) was checked above; the content does not depend on the password, so the variant leaves it out.
     // The links name this path, and one content stored under two paths has one ETag: a body with links is this path's.
     return sendVersionedModel(request, reply, rendered, PAGES_XML, { etag, variant: `pages|${offset}|${limit}|${link ? base : ''}` }, { model: () => ({ pages: list, total, offset, limit, ...links }) });

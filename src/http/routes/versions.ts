@@ -3,7 +3,7 @@ import type { OperationContext } from '../../operations/context.js';
 import type { StoredPath } from '../../storage/paths.js';
 import type { Api, AppDeps } from '../context.js';
 import { documentUrl } from '../document-urls.js';
-import { sendModel } from '../reply.js';
+import { sendModel, sliceLinks } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { documentModelSchema, errorResponses, filePathParams } from '../schemas/common.js';
 import { requireXmlRoot } from '../xml.js';
@@ -112,14 +112,7 @@ export function registerVersionRoutes(api: Api, deps: AppDeps): void {
   }, async (request, reply) => {
     const { offset, limit } = request.query;
     const model = await versions.list(documentPathParam(request), operationContext(request), { offset, limit });
-    const base = request.originalUrl.split('?')[0];
-    const slice = (from: number) => `${base}?offset=${from}&limit=${limit}`;
-    const links = {
-      ...(offset + limit < model.total ? { next: slice(offset + limit) } : {}),
-      ...(offset > 0 ? { prev: slice(Math.max(0, Math.min(offset, model.total) - limit)) } : {}),
-    };
-    const link = Object.entries(links).map(([rel, url]) => `<${url}>; rel="${rel}"`).join(', ');
-    if (link) reply.header('Link', link);
+    const { links } = sliceLinks(request, reply, offset, limit, model.total);
     return sendModel(request, reply, VERSIONS_XML, { ...model, ...links });
   });
 
