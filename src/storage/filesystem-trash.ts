@@ -249,8 +249,12 @@ export class FilesystemTrash implements DocumentTrash {
 
   /** A restore whose item did not move: its versions go back into the entry, which stays. */
   private async rollBackRestore(dir: string, stored: StoredEntry): Promise<void> {
-    const raw = await fs.readFile(path.join(dir, RESTORING), 'utf8').catch(() => undefined);
-    const segments = raw === undefined ? undefined : (JSON.parse(raw) as string[]);
+    let segments: string[] | undefined;
+    try {
+      segments = JSON.parse(await fs.readFile(path.join(dir, RESTORING), 'utf8')) as string[];
+    } catch {
+      segments = undefined; // torn before its fsync: the restore never reached its renames
+    }
     if (segments && stored.hasVersions && !(await exists(path.join(dir, VERSIONS)))) {
       await renameIfThere(this.versionsOf(segments), path.join(dir, VERSIONS));
     }
