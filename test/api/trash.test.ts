@@ -199,7 +199,8 @@ describe('per user', () => {
     const paged = await call(server, 'GET', '/trash?owner=*&limit=1', { headers: { accept: 'application/json' } });
     ok(paged);
     assert.equal(paged.json().entries.length, 1);
-    assert.match(paged.headers.get('link') ?? '', /rel="next"/);
+    assert.match(paged.headers.get('link') ?? '', /offset=1&limit=1&owner=\*>; rel="next"/);
+    assert.equal(paged.json().next, '/pdfservice/v1/trash?offset=1&limit=1&owner=*');
     ok(await call(server, 'DELETE', `/trash/${aliceEntry}`), 204);
     assert.equal((await call(server, 'GET', `/trash/${aliceEntry}`, { auth: alice })).status, 404);
   });

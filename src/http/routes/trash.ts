@@ -96,7 +96,7 @@ export function registerTrashRoutes(api: Api, deps: AppDeps): void {
   }, async (request, reply) => {
     const { offset, limit, owner } = request.query;
     const model = await trash.list(operationContext(request), owner, { offset, limit });
-    const { links } = sliceLinks(request, reply, offset, limit, model.total);
+    const { links } = sliceLinks(request, reply, offset, limit, model.total, { owner });
     return sendModel(request, reply, TRASH_XML, { ...model, ...links });
   });
 
