@@ -235,9 +235,11 @@ export class FilesystemTrash implements DocumentTrash {
         await syncDir(path.dirname(versions));
       }
       try {
-        await fs.rename(path.join(dir, ITEM), file); // the commit
+        // The commit. A folder made at the target since the check above (by another request) refuses it, unless empty.
+        await fs.rename(path.join(dir, ITEM), file);
       } catch (err) {
         await this.rollBackRestore(dir, stored);
+        if (['ENOTEMPTY', 'EEXIST', 'EISDIR', 'ENOTDIR'].includes(errno(err) ?? '')) throw new ServiceError('TRASH_PATH_TAKEN', `A document or folder is at /${target.toString()} now: restore with another savePath`);
         throw err;
       }
       await syncDir(path.dirname(file));
