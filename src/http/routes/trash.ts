@@ -125,6 +125,7 @@ export function registerTrashRoutes(api: Api, deps: AppDeps): void {
       params: entryParams,
       consumes: ['application/json', 'application/xml'],
       xmlRoot: 'TrashRestore',
+      bodyRequired: false,
       body: restoreSchema,
       response: { 200: { anyOf: [documentModelSchema, folderModelSchema] }, ...errorResponses },
     },

@@ -11844,7 +11844,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description Another path: a document path ("a/b.pdf") for a document entry, a folder path for a folder entry */

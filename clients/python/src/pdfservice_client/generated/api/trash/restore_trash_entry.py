@@ -12,6 +12,7 @@ from ...models.document_model import DocumentModel
 from ...models.folder_model import FolderModel
 from ...models.problem import Problem
 from ...models.restore_trash_entry_json_trash_restore import RestoreTrashEntryJsonTrashRestore
+from ...types import UNSET, Unset
 from typing import cast
 
 
@@ -19,7 +20,7 @@ from typing import cast
 def _get_kwargs(
     id: str,
     *,
-    body: None | RestoreTrashEntryJsonTrashRestore,
+    body: None | RestoreTrashEntryJsonTrashRestore | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -126,7 +127,7 @@ def sync_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: None | RestoreTrashEntryJsonTrashRestore,
+    body: None | RestoreTrashEntryJsonTrashRestore | Unset = UNSET,
 
 ) -> Response[DocumentModel | FolderModel | Problem]:
     """ Restore a trash entry, with its versions
@@ -138,8 +139,8 @@ def sync_detailed(
 
     Args:
         id (str):
-        body (None | RestoreTrashEntryJsonTrashRestore): Where to restore an entry; empty (or no
-            body): its original path
+        body (None | RestoreTrashEntryJsonTrashRestore | Unset): Where to restore an entry; empty
+            (or no body): its original path
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -166,7 +167,7 @@ def sync(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: None | RestoreTrashEntryJsonTrashRestore,
+    body: None | RestoreTrashEntryJsonTrashRestore | Unset = UNSET,
 
 ) -> DocumentModel | FolderModel | Problem | None:
     """ Restore a trash entry, with its versions
@@ -178,8 +179,8 @@ def sync(
 
     Args:
         id (str):
-        body (None | RestoreTrashEntryJsonTrashRestore): Where to restore an entry; empty (or no
-            body): its original path
+        body (None | RestoreTrashEntryJsonTrashRestore | Unset): Where to restore an entry; empty
+            (or no body): its original path
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -201,7 +202,7 @@ async def asyncio_detailed(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: None | RestoreTrashEntryJsonTrashRestore,
+    body: None | RestoreTrashEntryJsonTrashRestore | Unset = UNSET,
 
 ) -> Response[DocumentModel | FolderModel | Problem]:
     """ Restore a trash entry, with its versions
@@ -213,8 +214,8 @@ async def asyncio_detailed(
 
     Args:
         id (str):
-        body (None | RestoreTrashEntryJsonTrashRestore): Where to restore an entry; empty (or no
-            body): its original path
+        body (None | RestoreTrashEntryJsonTrashRestore | Unset): Where to restore an entry; empty
+            (or no body): its original path
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -241,7 +242,7 @@ async def asyncio(
     id: str,
     *,
     client: AuthenticatedClient | Client,
-    body: None | RestoreTrashEntryJsonTrashRestore,
+    body: None | RestoreTrashEntryJsonTrashRestore | Unset = UNSET,
 
 ) -> DocumentModel | FolderModel | Problem | None:
     """ Restore a trash entry, with its versions
@@ -253,8 +254,8 @@ async def asyncio(
 
     Args:
         id (str):
-        body (None | RestoreTrashEntryJsonTrashRestore): Where to restore an entry; empty (or no
-            body): its original path
+        body (None | RestoreTrashEntryJsonTrashRestore | Unset): Where to restore an entry; empty
+            (or no body): its original path
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
