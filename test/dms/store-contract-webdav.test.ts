@@ -41,7 +41,7 @@ storeContract('WebDavStore (Apache mod_dav)', async () => {
   const open = async () => {
     const client = new DavClient({ url, timeoutMs: 10_000 });
     clients.push(client);
-    const backend = new WebDavBackend(client, dataDir);
+    const backend = new WebDavBackend(client, dataDir, undefined, true);
     await backend.init();
     return backend.forUser(alice());
   };
