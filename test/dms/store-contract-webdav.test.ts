@@ -71,7 +71,7 @@ async function webdavStore() {
       await rm(dataDir, { recursive: true, force: true });
     },
     /** The test's collection: as alice over WebDAV, and on the server's disk. */
-    dav: { client: setup, name, onServer },
+    dav: { client: setup, name, onServer, url },
   };
 }
 
@@ -136,6 +136,25 @@ describe('WebDAV versions after a crash', () => {
     await restarted.recover();
     const names = (await readdir(dir)).filter((n) => n !== '.DAV');
     assert.deepEqual(names, [`v-${current!}-${hexOf(v3)}.json`], 'only the current record: no earlier bytes, no marker');
+  });
+
+  withStore('a document written with versions off is kept as an "unrecorded" version by its first write with them on', async (s) => {
+    const client = new DavClient({ url: s.dav.url, timeoutMs: 10_000 });
+    clients.push(client);
+    const offDir = await mkdtemp(path.join(tmpdir(), 'pdfservice-dav-off-'));
+    const off = new WebDavBackend(client, offDir, undefined, false);
+    await off.init();
+    const [v1, v2] = [bytes('written with versions off'), bytes('with them on')];
+    await off.forUser(alice()).writeDocument(p, v1, { conflict: 'fail' });
+    assert.equal(off.forUser(alice()).versions, undefined, 'versions off: the store has none (VERSIONS_NOT_KEPT)');
+    await rm(offDir, { recursive: true, force: true });
+    await s.store.writeDocument(p, v2, { conflict: 'overwrite', provenance: { by: 'alice', operation: 'upload' } });
+    const { versions: listed, current } = await s.store.versions!.list(p, { offset: 0, limit: 10 });
+    assert.deepEqual(listed.map((v) => [v.operation, v.by, v.etag]), [['upload', 'alice', etagOf(v2)], ['unrecorded', null, etagOf(v1)]]);
+    assert.equal(current, listed[0]!.id);
+    const opened = await s.store.versions!.open(p, listed[1]!.id);
+    assert.ok((await opened.read()).equals(v1));
+    await opened.close();
   });
 
   withStore('versions of a document deleted on the DMS directly are not shown as a new document\'s at that path', async (s) => {
