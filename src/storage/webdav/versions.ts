@@ -220,7 +220,11 @@ export class WebDavVersions implements DocumentVersions {
     const record = await this.read(p, entry);
     const as = (opened: OpenDocument): OpenDocument => ({ ...opened, stat: { size: opened.stat.size, modified: record.created, etag: record.etag } });
     if (stat && hexOf(stat.etag) === entry.hex) {
-      const opened = await this.host.openDocument(p).catch(() => undefined);
+      // Gone meanwhile (a write or delete since the look): the blob may still have the bytes. Other failures are the answer.
+      const opened = await this.host.openDocument(p).catch((err: unknown) => {
+        if (err instanceof ServiceError && err.code === 'DOCUMENT_NOT_FOUND') return undefined;
+        throw err;
+      });
       if (opened?.stat.etag === record.etag) return as(opened);
       await opened?.close();
     }
