@@ -164,13 +164,13 @@ export class WebDavBackend implements DocumentStores {
  * current for this user (a conditional GET), so a version is downloaded once.
  */
 export class WebDavStore implements DocumentStore {
-  readonly client: DavClient;
+  private readonly client: DavClient;
   /** The versions kept of every write, in a hidden collection beside each document (versions.ts); undefined with versions off. */
   readonly versions: WebDavVersions | undefined;
 
   constructor(
     private readonly backend: WebDavBackend,
-    readonly user: DavCredentials | undefined,
+    private readonly user: DavCredentials | undefined,
   ) {
     this.client = backend.client;
     this.versions = backend.keepsVersions
