@@ -1,11 +1,15 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after } from 'node:test';
-import type { StoredPath } from '../../src/storage/paths.js';
+import { after, describe } from 'node:test';
+import { documentPathFromBody, type StoredPath } from '../../src/storage/paths.js';
+import { etagOf } from '../../src/storage/store.js';
 import { DavClient } from '../../src/storage/webdav/client.js';
 import { WebDavBackend } from '../../src/storage/webdav/store.js';
 import { davServerForSuite } from '../helpers/dav-server.js';
+import { freshEach } from '../helpers/fresh.js';
 import { storeContract } from '../helpers/store-contract.js';
 
 // The contract runs in alice's home on the Apache test server (test/dav/httpd.conf), a collection per test.
@@ -29,7 +33,7 @@ after(async () => {
   for (const c of clients) await c.close();
 });
 
-storeContract('WebDavStore (Apache mod_dav)', async () => {
+async function webdavStore() {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'pdfservice-dav-contract-'));
   // Each test gets a collection of its own on the server, as its root.
   const name = `contract-${process.pid}-${++serial}`;
@@ -41,7 +45,7 @@ storeContract('WebDavStore (Apache mod_dav)', async () => {
   const open = async () => {
     const client = new DavClient({ url, timeoutMs: 10_000 });
     clients.push(client);
-    const backend = new WebDavBackend(client, dataDir);
+    const backend = new WebDavBackend(client, dataDir, undefined, true);
     await backend.init();
     return backend.forUser(alice());
   };
@@ -66,5 +70,104 @@ storeContract('WebDavStore (Apache mod_dav)', async () => {
       await res.body.dump();
       await rm(dataDir, { recursive: true, force: true });
     },
+    /** The test's collection: as alice over WebDAV, and on the server's disk. */
+    dav: { client: setup, name, onServer, url },
   };
+}
+
+storeContract('WebDavStore (Apache mod_dav)', webdavStore);
+
+/**
+ * What a crash leaves in a document's versions collection (src/storage/webdav/versions.ts), made by hand over WebDAV
+ * as alice: what reads show at once, and what recover() leaves.
+ */
+describe('WebDAV versions after a crash', () => {
+  const withStore = freshEach(webdavStore);
+  const p = documentPathFromBody('crash/doc.pdf', 'path');
+  const bytes = (label: string) => Buffer.concat([Buffer.from(`%PDF-1.7 ${label}\n`), randomBytes(4096)]);
+  const hexOf = (b: Buffer) => etagOf(b).replace(/"/g, '');
+
+  withStore('a write that died before its MOVE is not shown; one that died after it is; recover() settles both', async (s) => {
+    const versions = s.store.versions!;
+    const [v1, v2, lost] = [bytes('v1'), bytes('v2'), bytes('never committed')];
+    await s.store.writeDocument(p, v1, { conflict: 'fail' });
+    await s.store.writeDocument(p, v2, { conflict: 'overwrite' });
+    const before = await versions.list(p, { offset: 0, limit: 10 });
+    assert.equal(before.total, 2);
+    const file = (name: string) => s.dav.client.url([s.dav.name, 'crash', '.pdfservice-versions', 'doc.pdf', name], false);
+    const send = async (method: string, name: string, init: { headers?: Record<string, string>; body?: string } = {}) => {
+      const res = await s.dav.client.send(method, file(name), alice(), init);
+      await res.body.dump();
+      assert.ok(res.statusCode < 300, `${method} ${name}: ${res.statusCode}`);
+    };
+    const record = (id: string, content: Buffer) => JSON.stringify({ id, etag: etagOf(content), size: content.length, created: new Date().toISOString(), by: null, operation: 'write', requestId: null, jobId: null, pageCount: null, label: null, pinned: false });
+    // Died before its MOVE: a pending record of bytes that are nowhere.
+    const lostId = String(Number(before.current) + 10).padStart(16, '0');
+    await send('PUT', `v-${lostId}-${hexOf(lost)}.pending`, { body: record(lostId, lost) });
+    // Died after its MOVE, before the rename of its record: the current version's record is still pending.
+    await send('MOVE', `v-${before.current!}-${hexOf(v2)}.json`, { headers: { destination: file(`v-${before.current!}-${hexOf(v2)}.pending`) } });
+    const shown = await versions.list(p, { offset: 0, limit: 10 });
+    assert.deepEqual(shown.versions.map((v) => v.etag), [etagOf(v2), etagOf(v1)], 'the committed write shown, the lost one not');
+    assert.equal(shown.current, before.current);
+    await assert.rejects(versions.get(p, lostId), /no version/);
+    const restarted = await s.reopen();
+    await restarted.recover();
+    const names = (await readdir(path.join(s.dav.onServer, 'crash', '.pdfservice-versions', 'doc.pdf'))).filter((n) => n !== '.DAV').sort();
+    assert.deepEqual(names, [`b-${hexOf(v1)}`, `v-${before.versions[1]!.id}-${hexOf(v1)}.json`, `v-${before.current!}-${hexOf(v2)}.json`].sort());
+  });
+
+  withStore('a redaction that died after its MOVE shows no earlier version, and recover() deletes their bytes; a blob gone hides its version', async (s) => {
+    const versions = s.store.versions!;
+    const [v1, v2, v3] = [bytes('secret one'), bytes('secret two'), bytes('redacted')];
+    for (const [i, b] of [v1, v2, v3].entries()) await s.store.writeDocument(p, b, { conflict: i === 0 ? 'fail' : 'overwrite' });
+    const { current } = await versions.list(p, { offset: 0, limit: 10 });
+    const dir = path.join(s.dav.onServer, 'crash', '.pdfservice-versions', 'doc.pdf');
+    // A blob deleted behind the service's back (or never made): its version is not shown, as no bytes back it.
+    const res = await s.dav.client.send('DELETE', s.dav.client.url([s.dav.name, 'crash', '.pdfservice-versions', 'doc.pdf', `b-${hexOf(v2)}`], false), alice());
+    await res.body.dump();
+    assert.deepEqual((await versions.list(p, { offset: 0, limit: 10 })).versions.map((v) => v.etag), [etagOf(v3), etagOf(v1)]);
+    // The purge marker of the current version's write, left by a crash before its purge: nothing earlier is shown.
+    const marker = await s.dav.client.send('PUT', s.dav.client.url([s.dav.name, 'crash', '.pdfservice-versions', 'doc.pdf', `v-${current!}.purge`], false), alice(), { body: '' });
+    await marker.body.dump();
+    const left = await versions.list(p, { offset: 0, limit: 10 });
+    assert.deepEqual(left.versions.map((v) => v.etag), [etagOf(v3)]);
+    assert.ok((await readdir(dir)).includes(`b-${hexOf(v1)}`), 'the bytes are still there before recover()');
+    const restarted = await s.reopen();
+    await restarted.recover();
+    const names = (await readdir(dir)).filter((n) => n !== '.DAV');
+    assert.deepEqual(names, [`v-${current!}-${hexOf(v3)}.json`], 'only the current record: no earlier bytes, no marker');
+  });
+
+  withStore('a document written with versions off is kept as an "unrecorded" version by its first write with them on', async (s) => {
+    const client = new DavClient({ url: s.dav.url, timeoutMs: 10_000 });
+    clients.push(client);
+    const offDir = await mkdtemp(path.join(tmpdir(), 'pdfservice-dav-off-'));
+    const off = new WebDavBackend(client, offDir, undefined, false);
+    await off.init();
+    const [v1, v2] = [bytes('written with versions off'), bytes('with them on')];
+    await off.forUser(alice()).writeDocument(p, v1, { conflict: 'fail' });
+    assert.equal(off.forUser(alice()).versions, undefined, 'versions off: the store has none (VERSIONS_NOT_KEPT)');
+    await rm(offDir, { recursive: true, force: true });
+    await s.store.writeDocument(p, v2, { conflict: 'overwrite', provenance: { by: 'alice', operation: 'upload' } });
+    const { versions: listed, current } = await s.store.versions!.list(p, { offset: 0, limit: 10 });
+    assert.deepEqual(listed.map((v) => [v.operation, v.by, v.etag]), [['upload', 'alice', etagOf(v2)], ['unrecorded', null, etagOf(v1)]]);
+    assert.equal(current, listed[0]!.id);
+    const opened = await s.store.versions!.open(p, listed[1]!.id);
+    assert.ok((await opened.read()).equals(v1));
+    await opened.close();
+  });
+
+  withStore('versions of a document deleted on the DMS directly are not shown as a new document\'s at that path', async (s) => {
+    const versions = s.store.versions!;
+    await s.store.writeDocument(p, bytes('old one'), { conflict: 'fail' });
+    await s.store.writeDocument(p, bytes('old two'), { conflict: 'overwrite' });
+    const res = await s.dav.client.send('DELETE', s.dav.client.url([s.dav.name, 'crash', 'doc.pdf'], false), alice());
+    await res.body.dump();
+    const fresh = bytes('new');
+    const created = await s.store.writeDocument(p, fresh, { conflict: 'fail' });
+    const listed = await versions.list(p, { offset: 0, limit: 10 });
+    assert.deepEqual(listed.versions.map((v) => v.id), [created.version!.id]);
+    const names = (await readdir(path.join(s.dav.onServer, 'crash', '.pdfservice-versions', 'doc.pdf'))).filter((n) => n !== '.DAV');
+    assert.deepEqual(names, [`v-${created.version!.id}-${hexOf(fresh)}.json`], 'the old versions deleted once the new document was there');
+  });
 });

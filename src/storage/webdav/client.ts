@@ -134,6 +134,13 @@ export function parseMultistatus(xml: string): DavResource[] {
   return out;
 }
 
+/**
+ * The condition that the DMS still holds the version tagged `davEtag`: a WebDAV If header, which mod_dav compares
+ * weakly (RFC 4918 10.4.4), so it works in a file's first second too. (If-Match compares strongly, and a weak tag
+ * never matches: with it, a write in that second went unconditionally, and two instances both won.)
+ */
+export const stillAt = (url: string, davEtag: string | undefined): Record<string, string> => (davEtag ? { if: `<${url}> ([${davEtag}])` } : {});
+
 /** A status the store did not expect from a method: the server does not behave as a WebDAV server should. */
 export async function unexpected(method: string, res: Dispatcher.ResponseData): Promise<ServiceError> {
   await res.body.dump();

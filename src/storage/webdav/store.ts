@@ -7,11 +7,12 @@ import type { Dispatcher } from 'undici';
 import { ServiceError } from '../../errors.js';
 import { KeyedLock } from '../keyed-lock.js';
 import { copyToFile, openLocalFile, spoolName, StagedFile, stageToFile } from '../local-files.js';
-import type { StoredPath } from '../paths.js';
-import { etagOfContent, matchesEtag, withRandomSuffix, writeRecord } from '../store.js';
+import { StoredPath } from '../paths.js';
+import { etagOfContent, matchesEtag, UNNAMED_WRITE, withRandomSuffix, writeRecord } from '../store.js';
 import type { DocumentStat, DocumentStore, DocumentStores, FolderEntry, OpenDocument, Release, StagedUpload, StoreUser, WriteOptions, WriteResult } from '../store.js';
 import { DownloadCache } from '../download-cache.js';
-import { DavClient, dmsFailure, unexpected, type DavCredentials, type DavResource } from './client.js';
+import { DavClient, dmsFailure, stillAt, unexpected, type DavCredentials, type DavResource } from './client.js';
+import { WebDavVersions, type PendingVersion } from './versions.js';
 
 /** Names of uploads not yet moved into place; they start with a dot, so listings never show them. */
 const TEMP_PREFIX = '.pdfservice-tmp-';
@@ -19,6 +20,11 @@ const TEMP_PREFIX = '.pdfservice-tmp-';
 const STALE_TEMP_MS = 60 * 60 * 1000;
 /** How many names a `unique` write tries before it gives up (409). */
 const UNIQUE_ATTEMPTS = 20;
+/**
+ * How many times a write without If-Match reads again a document changed under it before it answers 412 (versions
+ * on). Commits of one document take turns in a process (WebDavBackend.commits), so each round one writer wins.
+ */
+const RACED_ATTEMPTS = 20;
 
 interface KnownTag {
   /** The DMS's validator of the version (its ETag, size and time), which our tag was computed for. */
@@ -31,12 +37,6 @@ interface KnownTag {
  * is less than a second old and strong afterwards, for the same version.
  */
 const opaque = (tag: string | undefined) => tag?.replace(/^W\//, '');
-/**
- * The condition that the DMS still holds the version tagged `davEtag`: a WebDAV If header, which mod_dav compares
- * weakly (RFC 4918 10.4.4), so it works in a file's first second too. (If-Match compares strongly, and a weak tag
- * never matches: with it, a write in that second went unconditionally, and two instances both won.)
- */
-const stillAt = (url: string, davEtag: string | undefined): Record<string, string> => (davEtag ? { if: `<${url}> ([${davEtag}])` } : {});
 
 /** The If header for a change under a commit lock: the lock's token and the version read, both required. */
 const lockedAt = (url: string, token: string, davEtag: string | undefined): Record<string, string> => ({ if: `<${url}> (${token}${davEtag ? ` [${davEtag}]` : ''})` });
@@ -77,6 +77,8 @@ export class WebDavBackend implements DocumentStores {
     dataDir: string,
     /** Mapped mode: the DMS account each service user acts as. */
     private readonly accounts?: { credentialsOf(user: string): DavCredentials | undefined },
+    /** Keep a version of every write (PDFSERVICE_VERSIONS; versions.ts). */
+    readonly keepsVersions = false,
   ) {
     this.staging = path.join(dataDir, 'staging');
     this.spool = path.join(dataDir, 'spool');
@@ -100,6 +102,16 @@ export class WebDavBackend implements DocumentStores {
 
   forUser(credentials: DavCredentials | undefined): WebDavStore {
     return new WebDavStore(this, credentials);
+  }
+
+  /** The last version id this process gave out: ids stay ordered when two writes fall in one millisecond. */
+  private lastVersionId = 0;
+
+  /** A version id (16 digits, ordered by time) after `after` and after every one given out here. */
+  nextVersionId(after: string | undefined): string {
+    const id = Math.max(Date.now() * 1000, this.lastVersionId + 1, after === undefined ? 0 : Number(after) + 1);
+    this.lastVersionId = id;
+    return String(id).padStart(16, '0');
   }
 
   knownTag(url: string, r: DavResource): string | undefined {
@@ -153,12 +165,25 @@ export class WebDavBackend implements DocumentStores {
  */
 export class WebDavStore implements DocumentStore {
   private readonly client: DavClient;
+  /** The versions kept of every write, in a hidden collection beside each document (versions.ts); undefined with versions off. */
+  readonly versions: WebDavVersions | undefined;
 
   constructor(
     private readonly backend: WebDavBackend,
     private readonly user: DavCredentials | undefined,
   ) {
     this.client = backend.client;
+    this.versions = backend.keepsVersions
+      ? new WebDavVersions({
+          client: this.client,
+          user,
+          statDocument: (p) => this.statDocument(p),
+          openDocument: (p) => this.openDocument(p),
+          openUrl: (url, notFound) => this.openUrl(url, notFound),
+          forget: (url) => backend.forget(url),
+          nextId: (after) => backend.nextVersionId(after),
+        })
+      : undefined;
   }
 
   private docUrl(p: StoredPath): string {
@@ -202,7 +227,11 @@ export class WebDavStore implements DocumentStore {
   async openDocument(p: StoredPath): Promise<OpenDocument> {
     const notFound = () => new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
     if (!p.isDocument) throw notFound();
-    const url = this.docUrl(p);
+    return this.openUrl(this.docUrl(p), notFound);
+  }
+
+  /** openDocument of any resource of the DMS (a document, or a kept version's bytes: versions.ts); `notFound` when it is not there. */
+  async openUrl(url: string, notFound: () => ServiceError): Promise<OpenDocument> {
     const kept = await this.backend.downloads.open(url);
     let res: Dispatcher.ResponseData;
     try {
@@ -223,7 +252,7 @@ export class WebDavStore implements DocumentStore {
       if (tag === undefined || opaque(tag) === opaque(version.sourceEtag)) return this.opened(handle, version);
       await handle.close();
       await this.backend.downloads.drop(url);
-      return this.openDocument(p);
+      return this.openUrl(url, notFound);
     }
     await kept?.handle.close();
     if (res.statusCode === 404 || (res.statusCode >= 300 && res.statusCode < 400)) {
@@ -291,9 +320,9 @@ export class WebDavStore implements DocumentStore {
     if (!(content instanceof StagedFile || content instanceof Uint8Array)) throw new TypeError('Staged uploads must come from this store');
     const targetUrl = this.docUrl(p);
     // Checked before anything is created, so that a refused write leaves no folder and no upload behind.
-    const before = await this.propfindOne(targetUrl);
+    let before = await this.propfindOne(targetUrl);
     if (before?.collection) throw new ServiceError('PATH_CONFLICT', 'A folder exists on this path');
-    const replaced = before && options.conflict === 'overwrite' ? await this.tagOf(p, targetUrl, before) : null;
+    let replaced = before && options.conflict === 'overwrite' ? await this.tagOf(p, targetUrl, before) : null;
     if (options.ifMatch !== undefined && (!before || !matchesEtag(options.ifMatch, replaced ?? (await this.tagOf(p, targetUrl, before))))) {
       throw new ServiceError('PRECONDITION_FAILED');
     }
@@ -310,8 +339,25 @@ export class WebDavStore implements DocumentStore {
       const uploaded = await this.propfindOne(tempUrl);
       // The tag travels with the document as a dead property (MOVE keeps it), so other instances and later runs need not hash it.
       if (uploaded?.davEtag) await this.client.setOwnProps(tempUrl, this.user, { etag, davetag: uploaded.davEtag });
-      const { target, created } = await this.moveIntoPlace(p, tempUrl, options, before);
+      let placed: { target: StoredPath; created: boolean; version: PendingVersion | undefined };
+      for (let attempt = 0; ; attempt++) {
+        try {
+          placed = await this.moveIntoPlace(p, tempUrl, options, before, replaced, { etag, size });
+          break;
+        } catch (err) {
+          // With versions, an overwrite commits only while the document is the one whose bytes it kept (moveIntoPlace):
+          // one changed meanwhile by someone else (a DMS user, another instance) is read again and kept in turn, as a
+          // write without If-Match asks nothing of what it replaces. With If-Match, the change is the 412 asked for.
+          const raced = this.versions && options.conflict === 'overwrite' && options.ifMatch === undefined && err instanceof ServiceError && err.code === 'PRECONDITION_FAILED';
+          if (!raced || attempt >= RACED_ATTEMPTS) throw err;
+          before = await this.propfindOne(targetUrl);
+          if (before?.collection) throw new ServiceError('PATH_CONFLICT', 'A folder exists on this path');
+          replaced = before ? await this.tagOf(p, targetUrl, before) : null;
+        }
+      }
+      const { target, created, version } = placed;
       moved = true;
+      const purgedVersions = await version?.commit();
       const targetNow = this.docUrl(target);
       const after = await this.propfindOne(targetNow);
       const stat = { size, modified: after?.modified ?? new Date(), etag };
@@ -323,7 +369,14 @@ export class WebDavStore implements DocumentStore {
       } else {
         await this.backend.downloads.drop(targetNow);
       }
-      return { path: target, created, stat, record: writeRecord(options, created ? null : replaced) };
+      return {
+        path: target,
+        created,
+        stat,
+        record: writeRecord(options, created ? null : replaced),
+        ...(version ? { version: version.record } : {}),
+        ...(options.purgeEarlierVersions && purgedVersions !== undefined ? { purgedVersions } : {}),
+      };
     } finally {
       if (!moved) await this.removeQuietly(tempUrl);
     }
@@ -336,30 +389,48 @@ export class WebDavStore implements DocumentStore {
    * writer in another instance in between makes it 412, never a silent
    * overwrite).
    */
-  private async moveIntoPlace(p: StoredPath, tempUrl: string, options: WriteOptions, before: DavResource | null): Promise<{ target: StoredPath; created: boolean }> {
+  private async moveIntoPlace(
+    p: StoredPath,
+    tempUrl: string,
+    options: WriteOptions,
+    before: DavResource | null,
+    replaced: string | null,
+    content: { etag: string; size: number },
+  ): Promise<{ target: StoredPath; created: boolean; version: PendingVersion | undefined }> {
     let target = p;
+    const overwrite = options.conflict === 'overwrite';
     for (let attempt = 0; ; attempt++) {
       const targetUrl = this.docUrl(target);
       const release = await this.backend.commits.acquire(targetUrl);
+      let version: PendingVersion | undefined;
+      let committed = false;
       try {
-        const named = options.conflict === 'overwrite' && options.ifMatch !== undefined;
+        // With versions, every overwrite is conditional on the version read, as one that names it: the bytes the
+        // versions kept of the document (its blob) must be the ones the MOVE replaces, or a version would be lost.
+        const named = overwrite && (options.ifMatch !== undefined || this.versions !== undefined);
+        const kept = overwrite && before && replaced !== null ? { davEtag: before.davEtag, etag: replaced, size: before.size ?? 0, modified: before.modified } : null;
+        version = await this.versions?.prepare(target, targetUrl, content, options.provenance ?? UNNAMED_WRITE, kept, options.purgeEarlierVersions === true);
         const token = named && before ? await this.commitLock(targetUrl, before.davEtag) : undefined;
         let res;
         try {
           const condition = token ? lockedAt(targetUrl, token, before?.davEtag) : named ? stillAt(targetUrl, before?.davEtag) : {};
-          res = await this.client.send('MOVE', tempUrl, this.user, { headers: { destination: targetUrl, overwrite: options.conflict === 'overwrite' ? 'T' : 'F', ...condition } });
+          // With versions, an overwrite of a document that was not there does not replace one made meanwhile (unkept).
+          const replace = overwrite && !(this.versions && !before);
+          res = await this.client.send('MOVE', tempUrl, this.user, { headers: { destination: targetUrl, overwrite: replace ? 'T' : 'F', ...condition } });
           await res.body.dump();
         } finally {
           if (token) await this.client.unlock(targetUrl, this.user, token);
         }
         if (res.statusCode === 201 || res.statusCode === 204) {
-          return { target, created: options.conflict === 'overwrite' ? res.statusCode === 201 && !before : true };
+          committed = true;
+          return { target, created: overwrite ? res.statusCode === 201 && !before : true, version };
         }
         if (res.statusCode !== 412) throw await unexpected('MOVE', res);
         if (options.conflict === 'overwrite') throw new ServiceError('PRECONDITION_FAILED');
         if (options.conflict === 'fail' || attempt >= UNIQUE_ATTEMPTS) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${target.toString()}`);
         target = withRandomSuffix(p);
       } finally {
+        if (!committed) await version?.abort();
         release();
       }
     }
@@ -409,6 +480,9 @@ export class WebDavStore implements DocumentStore {
     }
     let res;
     try {
+      // Its versions first (this slice erases them with the document; the trash is a later one): a crash between leaves
+      // the document without versions, never versions a new document at this path would show as its own.
+      await this.versions?.removeAll(p);
       const headers = token ? lockedAt(url, token, r.davEtag) : ifMatch !== undefined ? stillAt(url, r.davEtag) : {};
       res = await this.client.send('DELETE', url, this.user, { headers });
       await res.body.dump();
@@ -503,6 +577,7 @@ export class WebDavStore implements DocumentStore {
         if (r.name.startsWith(TEMP_PREFIX)) await this.removeQuietly(this.client.url([...segments, r.name], false));
         else if (r.collection && !r.name.startsWith('.')) await sweep([...segments, r.name]);
       }
+      await this.versions?.recoverFolder(StoredPath.fromValidSegments([...segments]));
     };
     await sweep([]);
   }

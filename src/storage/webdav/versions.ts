@@ -1,0 +1,423 @@
+import { ServiceError } from '../../errors.js';
+import { StoredPath } from '../paths.js';
+import type { DocumentStat, DocumentVersions, OpenDocument, VersionRecord, VersionSlice, WriteProvenance } from '../store.js';
+import { stillAt, unexpected, type DavClient, type DavCredentials } from './client.js';
+
+/**
+ * The versions of the WebDAV store (docs/versions.md, "Storage (WebDAV)"): a hidden collection beside each document,
+ * `<folder>/.pdfservice-versions/<name>/`, in the document's own folder so that the DMS's rights on the folder are
+ * the rights on its versions (every request goes as the user, as for the document). A name starting with "." is
+ * never a document path (paths.ts) and never listed (WebDavStore.listFolder). It holds
+ *
+ * - `v-<id>-<hex>.json`: one committed version's record (id: 16 digits, ordered by time; hex: its ETag's digits, so
+ *   that one PROPFIND tells which records have bytes without reading them);
+ * - `v-<id>-<hex>.pending`: the record of a write in flight (written before the document's MOVE, renamed after it);
+ * - `v-<id>.purge`: written with the pending record of a write that purges every earlier version (a redaction, or a
+ *   document created where versions of a gone one were left), removed when the purge is done;
+ * - `b-<hex>`: the bytes of every earlier version with that ETag, made by a server-side COPY of the document just
+ *   before a write replaces it (no byte goes through the service). The current document is its newest version's
+ *   bytes: a version costs nothing until its document is replaced, then exactly one copy; equal bytes share a blob.
+ *
+ * What is shown is decided from the names and the document's ETag alone (view()): a record whose bytes are neither a
+ * blob nor the document is not shown (a write that did not commit, or a document replaced behind the service's
+ * back), a pending record is shown when it is the newest and its ETag is the document's (its write committed and the
+ * rename after it did not happen), and nothing older than a purge marker whose write committed is shown. The next
+ * write of the document (under its lock) settles what is left (tidy), so reads never need the lock.
+ */
+export const VERSIONS_FOLDER = '.pdfservice-versions';
+
+const RECORD = /^v-(\d{16})-([0-9a-f]{32})\.(json|pending)$/;
+const PURGE = /^v-(\d{16})\.purge$/;
+const BLOB = /^b-([0-9a-f]{32})$/;
+const ID = /^\d{16}$/;
+
+/** The digits of a quoted ETag (`"<32 hex>"`, etagOfDigest). */
+const hexOf = (etag: string) => etag.replace(/"/g, '');
+
+/** A record as stored (JSON). */
+interface StoredRecord extends Omit<VersionRecord, 'created'> {
+  created: string;
+}
+
+/** One record named in the collection. */
+interface Entry {
+  id: string;
+  hex: string;
+  pending: boolean;
+}
+
+/** The collection's names, sorted out. */
+interface Collection {
+  /** Committed and pending records, oldest first. */
+  records: Entry[];
+  purges: string[];
+  blobs: Set<string>;
+}
+
+/** What is shown of a collection, for a document whose ETag's digits are `docHex` (null: no document). */
+interface View {
+  /** Oldest first. */
+  visible: Entry[];
+  current: Entry | null;
+}
+
+function view(c: Collection, docHex: string | null): View {
+  const newestCommitted = c.records.filter((e) => !e.pending).at(-1)?.id ?? '';
+  let visible = c.records.filter((e) => (!e.pending || (e.hex === docHex && e.id > newestCommitted)) && (e.hex === docHex || c.blobs.has(e.hex)));
+  const shown = new Set(visible.map((e) => e.id));
+  const purgedBefore = c.purges.filter((id) => shown.has(id)).sort().at(-1);
+  if (purgedBefore !== undefined) visible = visible.filter((e) => e.id >= purgedBefore);
+  const newest = visible.at(-1);
+  return { visible, current: newest && newest.hex === docHex ? newest : null };
+}
+
+/** What the versions need of the store that acts as the user (WebDavStore). */
+export interface VersionHost {
+  readonly client: DavClient;
+  readonly user: DavCredentials | undefined;
+  statDocument(p: StoredPath): Promise<DocumentStat | null>;
+  openDocument(p: StoredPath): Promise<OpenDocument>;
+  openUrl(url: string, notFound: () => ServiceError): Promise<OpenDocument>;
+  /** Forgets the tags and kept downloads at and below a URL (bytes removed: the download cache must not keep them). */
+  forget(urlPrefix: string): Promise<void>;
+  /** An id after `after` and after every id this process gave out. */
+  nextId(after: string | undefined): string;
+}
+
+/** The document as a write found it, before it replaces it. */
+export interface ReplacedDocument {
+  /** The DMS's entity tag of the version (the COPY that keeps it is conditional on it). */
+  davEtag: string | undefined;
+  etag: string;
+  size: number;
+  modified: Date;
+}
+
+/** A version written but not yet committed (WebDavVersions.prepare). */
+export interface PendingVersion {
+  readonly record: VersionRecord;
+  /** After the document's MOVE: the record becomes a committed one; a purge it carries is done; answers how many versions it purged. */
+  commit(): Promise<number | undefined>;
+  /** The write did not happen: its record and marker go. */
+  abort(): Promise<void>;
+}
+
+const notFound = (id: string) => new ServiceError('VERSION_NOT_FOUND', `The document has no version ${JSON.stringify(id)}`);
+
+export class WebDavVersions implements DocumentVersions {
+  constructor(private readonly host: VersionHost) {}
+
+  private get client(): DavClient {
+    return this.host.client;
+  }
+
+  private segments(p: StoredPath): string[] {
+    return [...p.parent.segments, VERSIONS_FOLDER, p.name];
+  }
+
+  /** The document's versions collection (with its trailing slash). */
+  dirUrl(p: StoredPath): string {
+    return this.client.url(this.segments(p), true);
+  }
+
+  private fileUrl(p: StoredPath, name: string): string {
+    return this.client.url([...this.segments(p), name], false);
+  }
+
+  private recordName(e: Entry): string {
+    return `v-${e.id}-${e.hex}.${e.pending ? 'pending' : 'json'}`;
+  }
+
+  /** The collection's names (one PROPFIND); null when there is none. */
+  private async collection(p: StoredPath): Promise<Collection | null> {
+    const found = await this.client.propfind(this.dirUrl(p), this.host.user, 1);
+    if (!found) return null;
+    const self = [this.client.rootPath, ...this.segments(p)].join('/');
+    const c: Collection = { records: [], purges: [], blobs: new Set() };
+    for (const r of found) {
+      if (r.path !== `${self}/${r.name}`) continue;
+      const record = RECORD.exec(r.name);
+      if (record) c.records.push({ id: record[1]!, hex: record[2]!, pending: record[3] === 'pending' });
+      const purge = PURGE.exec(r.name);
+      if (purge) c.purges.push(purge[1]!);
+      const blob = BLOB.exec(r.name);
+      if (blob) c.blobs.add(blob[1]!);
+    }
+    // A record both pending and committed (a crash inside a rename that copied): the committed one counts.
+    const committed = new Set(c.records.filter((e) => !e.pending).map((e) => e.id));
+    c.records = c.records.filter((e) => !e.pending || !committed.has(e.id)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return c;
+  }
+
+  private async read(p: StoredPath, e: Entry): Promise<VersionRecord> {
+    const res = await this.client.send('GET', this.fileUrl(p, this.recordName(e)), this.host.user);
+    if (res.statusCode === 404) {
+      await res.body.dump();
+      throw notFound(e.id);
+    }
+    if (res.statusCode !== 200) throw await unexpected('GET', res);
+    const stored = JSON.parse(await res.body.text()) as StoredRecord;
+    return { ...stored, created: new Date(stored.created) };
+  }
+
+  private async put(url: string, body: string, headers: Record<string, string> = {}): Promise<void> {
+    const res = await this.client.send('PUT', url, this.host.user, { headers: { 'content-type': 'application/json', ...headers }, body });
+    await res.body.dump();
+    if (res.statusCode !== 201 && res.statusCode !== 204 && res.statusCode !== 200) throw await unexpected('PUT', res);
+  }
+
+  private async writeRecord(p: StoredPath, e: Entry, record: VersionRecord): Promise<void> {
+    await this.put(this.fileUrl(p, this.recordName(e)), JSON.stringify({ ...record, created: record.created.toISOString() }));
+  }
+
+  /** DELETE; a resource already gone is fine. */
+  private async remove1(url: string): Promise<void> {
+    const res = await this.client.send('DELETE', url, this.host.user);
+    await res.body.dump();
+    if (res.statusCode !== 204 && res.statusCode !== 200 && res.statusCode !== 404) throw await unexpected('DELETE', res);
+  }
+
+  private async move(from: string, to: string): Promise<void> {
+    const res = await this.client.send('MOVE', from, this.host.user, { headers: { destination: to, overwrite: 'T' } });
+    await res.body.dump();
+    if (res.statusCode !== 201 && res.statusCode !== 204) throw await unexpected('MOVE', res);
+  }
+
+  /** The document's stat, its versions' names and what is shown of them. */
+  private async look(p: StoredPath): Promise<{ stat: DocumentStat | null; c: Collection | null; v: View }> {
+    const [stat, c] = await Promise.all([this.host.statDocument(p), this.collection(p)]);
+    const v = c ? view(c, stat ? hexOf(stat.etag) : null) : { visible: [], current: null };
+    return { stat, c, v };
+  }
+
+  async list(p: StoredPath, slice: { offset: number; limit: number }): Promise<VersionSlice> {
+    const { stat, v } = await this.look(p);
+    if (!stat) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at /${p.toString()}`);
+    const newestFirst = [...v.visible].reverse();
+    const versions = await Promise.all(newestFirst.slice(slice.offset, slice.offset + slice.limit).map((e) => this.read(p, e)));
+    return { versions, total: newestFirst.length, current: v.current?.id ?? null };
+  }
+
+  private async find(p: StoredPath, id: string): Promise<{ entry: Entry; stat: DocumentStat | null; c: Collection; v: View }> {
+    if (!ID.test(id)) throw notFound(id);
+    const { stat, c, v } = await this.look(p);
+    const entry = v.visible.find((e) => e.id === id);
+    if (!entry || !c) throw notFound(id);
+    return { entry, stat, c, v };
+  }
+
+  async get(p: StoredPath, id: string): Promise<VersionRecord> {
+    return this.read(p, (await this.find(p, id)).entry);
+  }
+
+  /**
+   * The bytes of a version: the document itself when it is the version (the current one, through the download cache
+   * as any read), else its blob, downloaded as the user and hashed on the way: bytes that are not the version's (a
+   * blob changed on the DMS) are never served under its ETag.
+   */
+  async open(p: StoredPath, id: string): Promise<OpenDocument> {
+    const { entry, stat, c } = await this.find(p, id);
+    const record = await this.read(p, entry);
+    const as = (opened: OpenDocument): OpenDocument => ({ ...opened, stat: { size: opened.stat.size, modified: record.created, etag: record.etag } });
+    if (stat && hexOf(stat.etag) === entry.hex) {
+      // Gone meanwhile (a write or delete since the look): the blob may still have the bytes. Other failures are the answer.
+      const opened = await this.host.openDocument(p).catch((err: unknown) => {
+        if (err instanceof ServiceError && err.code === 'DOCUMENT_NOT_FOUND') return undefined;
+        throw err;
+      });
+      if (opened?.stat.etag === record.etag) return as(opened);
+      await opened?.close();
+    }
+    if (c.blobs.has(entry.hex)) {
+      const opened = await this.host.openUrl(this.fileUrl(p, `b-${entry.hex}`), () => notFound(id));
+      if (opened.stat.etag === record.etag) return as(opened);
+      await opened.close();
+    }
+    throw notFound(id);
+  }
+
+  async update(p: StoredPath, id: string, change: { label?: string | null | undefined; pinned?: boolean | undefined }): Promise<VersionRecord> {
+    const { entry } = await this.find(p, id);
+    const record = await this.read(p, entry);
+    const updated: VersionRecord = {
+      ...record,
+      ...(change.label !== undefined ? { label: change.label } : {}),
+      ...(change.pinned !== undefined ? { pinned: change.pinned } : {}),
+    };
+    // A PUT over the record: mod_dav_fs writes a temporary file and renames it, so a reader gets the old or the new one.
+    await this.writeRecord(p, entry, updated);
+    return updated;
+  }
+
+  async remove(p: StoredPath, id: string): Promise<void> {
+    const { c, v } = await this.find(p, id);
+    if (v.current?.id === id) throw new ServiceError('VERSION_IS_CURRENT', `Version ${id} is the document's current content: it cannot be deleted`);
+    await this.settle(p, c, v.visible.filter((e) => e.id !== id));
+  }
+
+  async purgeEarlier(p: StoredPath): Promise<number> {
+    const { c, v } = await this.look(p);
+    if (!c) return 0;
+    const kept = v.current ? [v.current] : [];
+    await this.settle(p, c, kept);
+    return v.visible.length - kept.length;
+  }
+
+  /**
+   * Leaves exactly `kept` (committed) and their blobs: removes every other record, then every blob no kept record
+   * names, then the purge markers, in that order, so that a crash midway leaves no record whose bytes are gone and a
+   * marker that still hides what its purge had to remove. The blobs' URLs are forgotten by the download cache.
+   */
+  private async settle(p: StoredPath, c: Collection, kept: Entry[]): Promise<void> {
+    const keep = new Set(kept.map((e) => e.id));
+    for (const e of c.records) if (!keep.has(e.id)) await this.remove1(this.fileUrl(p, this.recordName(e)));
+    const named = new Set(kept.map((e) => e.hex));
+    for (const hex of c.blobs) {
+      if (named.has(hex)) continue;
+      const url = this.fileUrl(p, `b-${hex}`);
+      await this.remove1(url);
+      await this.host.forget(url);
+    }
+    for (const id of c.purges) await this.remove1(this.fileUrl(p, `v-${id}.purge`));
+  }
+
+  /**
+   * Under the document's lock, before a write: pending records shown are committed, and what is not shown (records of
+   * writes that did not commit, or whose bytes are gone; what a committed purge marker hides; blobs no record names)
+   * goes. Answers the collection as it is afterwards.
+   */
+  private async tidy(p: StoredPath, c: Collection, docHex: string): Promise<Collection> {
+    const { visible } = view(c, docHex);
+    for (const e of visible) {
+      if (!e.pending) continue;
+      await this.move(this.fileUrl(p, this.recordName(e)), this.fileUrl(p, this.recordName({ ...e, pending: false })));
+      e.pending = false;
+    }
+    const named = new Set(visible.map((e) => e.hex));
+    const untidy = c.purges.length > 0 || c.records.length !== visible.length || [...c.blobs].some((hex) => !named.has(hex));
+    if (untidy) await this.settle(p, c, visible);
+    return { records: visible, purges: [], blobs: new Set([...c.blobs].filter((hex) => named.has(hex))) };
+  }
+
+  /** The collection, made (and `.pdfservice-versions/` above it) when missing. */
+  private async ensureCollection(p: StoredPath): Promise<void> {
+    const mkcol = async (url: string) => {
+      const res = await this.client.send('MKCOL', url, this.host.user);
+      await res.body.dump();
+      return res.statusCode;
+    };
+    let status = await mkcol(this.dirUrl(p));
+    if (status === 409) {
+      const parent = await mkcol(this.client.url([...p.parent.segments, VERSIONS_FOLDER], true));
+      if (parent !== 201 && parent !== 405) throw new ServiceError('DMS_UNAVAILABLE', `The document server answered MKCOL with ${parent}`);
+      status = await mkcol(this.dirUrl(p));
+    }
+    if (status !== 201 && status !== 405) throw new ServiceError('DMS_UNAVAILABLE', `The document server answered MKCOL with ${status}`);
+  }
+
+  /**
+   * Keeps the bytes of the document as the blob of its ETag by a COPY on the DMS, only while it is still the version
+   * the write read (an If header with its DMS tag): 412 then means the blob is there already (equal bytes), or the
+   * document changed meanwhile, which is PRECONDITION_FAILED (the write reads it again: WebDavStore.writeDocument).
+   */
+  private async keepBytes(p: StoredPath, docUrl: string, replaced: ReplacedDocument): Promise<void> {
+    const blobUrl = this.fileUrl(p, `b-${hexOf(replaced.etag)}`);
+    const res = await this.client.send('COPY', docUrl, this.host.user, { headers: { destination: blobUrl, overwrite: 'F', depth: '0', ...stillAt(docUrl, replaced.davEtag) } });
+    await res.body.dump();
+    if (res.statusCode === 201 || res.statusCode === 204) return;
+    if (res.statusCode === 412) {
+      if (await this.client.propfind(blobUrl, this.host.user, 0)) return;
+      throw new ServiceError('PRECONDITION_FAILED');
+    }
+    if (res.statusCode === 404) throw new ServiceError('PRECONDITION_FAILED');
+    throw await unexpected('COPY', res);
+  }
+
+  /**
+   * The first half of a write's version, before the document's MOVE (the caller holds the document's lock). With
+   * `replaced` (an overwrite of an existing document): the collection is tidied, the document's bytes kept as a blob
+   * (one server-side COPY, none when a blob of those bytes is there), and a record "unrecorded" written for it when no
+   * record has it as the newest (written while versions were off). Without (a document created): a collection left
+   * by a gone document gets a purge marker, so that its versions are never shown as the new document's. Then the
+   * pending record, and the purge marker when `purge`.
+   */
+  async prepare(p: StoredPath, docUrl: string, content: { etag: string; size: number }, provenance: WriteProvenance, replaced: ReplacedDocument | null, purge: boolean): Promise<PendingVersion> {
+    let c = await this.collection(p);
+    if (c && replaced) c = await this.tidy(p, c, hexOf(replaced.etag));
+    if (!c) await this.ensureCollection(p);
+    let newestId = c?.records.at(-1)?.id;
+    // What a purge removes: every version shown before the write (the document replaced counted, kept or not).
+    const earlier = replaced ? (c?.records.length ?? 0) + (c?.records.at(-1)?.hex === hexOf(replaced.etag) ? 0 : 1) : 0;
+    // Purged right after the write: what it would keep of the document replaced is not kept.
+    if (replaced && !purge) {
+      const hex = hexOf(replaced.etag);
+      if (!c?.blobs.has(hex)) await this.keepBytes(p, docUrl, replaced);
+      if (c?.records.at(-1)?.hex !== hex) {
+        const baseline: VersionRecord = { id: this.host.nextId(newestId), etag: replaced.etag, size: replaced.size, created: replaced.modified, by: null, operation: 'unrecorded', requestId: null, jobId: null, pageCount: null, label: null, pinned: false };
+        await this.writeRecord(p, { id: baseline.id, hex, pending: false }, baseline);
+        newestId = baseline.id;
+      }
+    }
+    const record: VersionRecord = {
+      id: this.host.nextId(newestId),
+      etag: content.etag,
+      size: content.size,
+      created: new Date(),
+      by: provenance.by,
+      operation: provenance.operation,
+      requestId: provenance.requestId ?? null,
+      jobId: provenance.jobId ?? null,
+      pageCount: provenance.pageCount ?? null,
+      label: null,
+      pinned: false,
+    };
+    const entry: Entry = { id: record.id, hex: hexOf(content.etag), pending: true };
+    const marked = purge || (!replaced && c !== null && (c.records.length > 0 || c.blobs.size > 0));
+    const marker = this.fileUrl(p, `v-${record.id}.purge`);
+    if (marked) await this.put(marker, '');
+    await this.writeRecord(p, entry, record);
+    return {
+      record,
+      commit: async () => {
+        // After the document's MOVE, nothing may fail the write: what is not done here, view() shows right and the next write settles.
+        try {
+          await this.move(this.fileUrl(p, this.recordName(entry)), this.fileUrl(p, this.recordName({ ...entry, pending: false })));
+          if (!marked) return undefined;
+          const now = await this.collection(p);
+          if (!now) return 0;
+          await this.settle(p, now, view(now, entry.hex).visible.filter((e) => e.id === record.id));
+          return earlier;
+        } catch {
+          return purge ? undefined : 0;
+        }
+      },
+      abort: async () => {
+        await this.remove1(this.fileUrl(p, this.recordName(entry))).catch(() => undefined);
+        if (marked) await this.remove1(marker).catch(() => undefined);
+      },
+    };
+  }
+
+  /**
+   * After a crash (WebDavStore.recover, as the user, in every folder they may list): the versions of documents that
+   * are gone go, and every other document's collection is tidied as its next write would.
+   */
+  async recoverFolder(folder: StoredPath): Promise<void> {
+    const found = await this.client.propfind(this.client.url([...folder.segments, VERSIONS_FOLDER], true), this.host.user, 1);
+    const self = [this.client.rootPath, ...folder.segments, VERSIONS_FOLDER].join('/');
+    for (const r of found ?? []) {
+      if (r.path !== `${self}/${r.name}` || !r.collection || !/\.pdf$/i.test(r.name)) continue;
+      const p = StoredPath.fromValidSegments([...folder.segments, r.name]);
+      const [stat, c] = await Promise.all([this.host.statDocument(p), this.collection(p)]);
+      if (!stat) await this.removeAll(p);
+      else if (c) await this.tidy(p, c, hexOf(stat.etag));
+    }
+  }
+
+  /** Deleting a document deletes its versions (before the document: a crash between leaves a document without versions). */
+  async removeAll(p: StoredPath): Promise<void> {
+    const url = this.dirUrl(p);
+    await this.remove1(url);
+    await this.host.forget(url);
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * Versions on the WebDAV store through the API (docs/versions.md, "Storage (WebDAV)"), against the Apache mod_dav
+ * test server (test/dav/httpd.conf): writes keep versions in the hidden collection beside each document, read back
+ * byte for byte with ?versionId=; a restore; the DMS's rights on the folder are the rights on its versions; a
+ * redaction leaves no file on the DMS, nor in the download cache, that pdftotext finds the redacted text in.
+ */
+import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { startDavServer, type DavServer, type DavUser } from '../helpers/dav-server.js';
+import { call, sha256, type Reply } from '../helpers/http.js';
+import { makePdf, pdftotext, redactablePdf } from '../helpers/pdf.js';
+import { basicAuth, startServer, type TestServer } from '../helpers/server.js';
+
+let dav: DavServer;
+let server: TestServer;
+
+before(async () => {
+  dav = await startDavServer();
+  server = await startServer({ env: { PDFSERVICE_STORE: 'webdav', PDFSERVICE_WEBDAV_URL: dav.url } });
+});
+after(async () => {
+  await server?.stop();
+  await dav?.dispose();
+});
+
+const as = (user: DavUser) => ({ auth: basicAuth(user, dav.users[user]) });
+const ok = (reply: Reply, status = 200) => assert.equal(reply.status, status, reply.text);
+const put = (user: DavUser, doc: string, body: Buffer) => call(server, 'PUT', `/documents/${doc}`, { ...as(user), body, headers: { 'content-type': 'application/pdf' } });
+
+interface Version {
+  id: string;
+  etag: string;
+  operation: string;
+  current: boolean;
+}
+async function list(user: DavUser, doc: string): Promise<{ versions: Version[]; total: number; current: string }> {
+  const reply = await call(server, 'GET', `/documents/${doc}/versions`, as(user));
+  ok(reply);
+  return reply.json();
+}
+const version = (user: DavUser, doc: string, id: string) => call(server, 'GET', `/documents/${doc}?versionId=${id}`, as(user));
+const current = async (user: DavUser, doc: string) => {
+  const reply = await call(server, 'GET', `/documents/${doc}`, as(user));
+  ok(reply);
+  return reply.bytes;
+};
+
+/** The hidden collection of a document on the DMS's disk: its file names. */
+async function hidden(doc: string): Promise<string[]> {
+  const dir = path.join(dav.root, path.dirname(doc), '.pdfservice-versions', path.basename(doc));
+  return (await readdir(dir).catch(() => [] as string[])).sort();
+}
+
+function refused(reply: Reply): void {
+  assert.equal(reply.status, 403, reply.text);
+  assert.equal(reply.json().code, 'DMS_FORBIDDEN');
+}
+
+describe('versions on the DMS', () => {
+  test('every write keeps a version, read back byte for byte; old bytes are COPYed beside the document, equal bytes once; a restore is a new version', async () => {
+    const doc = 'home/alice/history.pdf';
+    const v1 = makePdf({ text: () => 'First draft' });
+    ok(await put('alice', doc, v1), 201);
+    ok(await call(server, 'POST', `/documents/${doc}/pages`, { ...as('alice'), body: { TextStampAction: { text: 'Stamped', x: 72, y: 72, pageIndex: 0 } } }));
+    const v2 = await current('alice', doc);
+    const v3 = makePdf({ text: () => 'Third draft' });
+    ok(await put('alice', doc, v3));
+
+    const { versions, total, current: currentId } = await list('alice', doc);
+    assert.equal(total, 3);
+    assert.deepEqual(versions.map((v) => v.operation), ['upload', 'TextStampAction', 'upload']);
+    assert.equal(currentId, versions[0]!.id);
+    assert.deepEqual(versions.map((v) => v.current), [true, false, false]);
+    for (const [v, bytes] of [[versions[2]!, v1], [versions[1]!, v2], [versions[0]!, v3]] as const) {
+      const read = await version('alice', doc, v.id);
+      ok(read);
+      assert.equal(sha256(read.bytes), sha256(bytes), `version ${v.operation} read back`);
+      assert.equal(read.headers.get('etag'), v.etag);
+    }
+    const range = await call(server, 'GET', `/documents/${doc}?versionId=${versions[2]!.id}`, { ...as('alice'), headers: { range: 'bytes=0-7' } });
+    assert.equal(range.status, 206);
+    assert.ok(range.bytes.equals(v1.subarray(0, 8)));
+
+    // On the DMS: three records and the blobs of the two replaced versions (the current one is the document itself).
+    const names = await hidden(doc);
+    assert.equal(names.filter((n) => n.endsWith('.json')).length, 3, names.join(' '));
+    const blobs = names.filter((n) => n.startsWith('b-'));
+    assert.equal(blobs.length, 2, names.join(' '));
+    const onDisk = await Promise.all(blobs.map((b) => readFile(path.join(dav.root, 'home/alice/.pdfservice-versions/history.pdf', b))));
+    assert.deepEqual(onDisk.map(sha256).sort(), [sha256(v1), sha256(v2)].sort(), 'the blobs hold the replaced bytes');
+    // Never listed as a document or folder.
+    const listing = await call(server, 'GET', '/documents/home/alice', { ...as('alice'), headers: { accept: 'application/json' } });
+    assert.deepEqual(listing.json().entries.map((e: { name: string }) => e.name), ['history.pdf']);
+
+    // Restore the first: a new current version with its bytes; its blob is shared, the replaced third gets one.
+    const restored = await call(server, 'POST', `/documents/${doc}/versions/${versions[2]!.id}/restore`, { ...as('alice'), headers: { 'if-match': versions[0]!.etag } });
+    ok(restored);
+    assert.equal(sha256(await current('alice', doc)), sha256(v1));
+    const after = await list('alice', doc);
+    assert.equal(after.total, 4);
+    assert.equal(after.versions[0]!.operation, 'restore');
+    assert.equal(after.versions[0]!.etag, versions[2]!.etag);
+    assert.equal((await hidden(doc)).filter((n) => n.startsWith('b-')).length, 3, 'v1 and v2 as before, v3 new: equal bytes share one blob');
+    // A stale If-Match is 412 and keeps nothing.
+    const stale = await call(server, 'POST', `/documents/${doc}/versions/${versions[1]!.id}/restore`, { ...as('alice'), headers: { 'if-match': versions[0]!.etag } });
+    assert.equal(stale.status, 412, stale.text);
+    assert.equal((await list('alice', doc)).total, 4);
+
+    // Deleting one, then the document: its versions go from the DMS.
+    ok(await call(server, 'DELETE', `/documents/${doc}/versions/${versions[1]!.id}`, as('alice')), 204);
+    assert.equal((await hidden(doc)).filter((n) => n.startsWith('b-')).length, 2, 'the deleted version\'s blob went');
+    ok(await call(server, 'DELETE', `/documents/${doc}`, as('alice')), 204);
+    assert.deepEqual(await hidden(doc), []);
+  });
+
+  test('versions are readable exactly by those who can read the document: the DMS\'s rights on its folder', async () => {
+    const mine = 'home/alice/private.pdf';
+    ok(await put('alice', mine, makePdf({ text: () => 'Private one' })), 201);
+    ok(await put('alice', mine, makePdf({ text: () => 'Private two' })));
+    const { versions } = await list('alice', mine);
+    assert.equal(versions.length, 2);
+    refused(await call(server, 'GET', `/documents/${mine}/versions`, as('bob')));
+    refused(await call(server, 'GET', `/documents/${mine}/versions/${versions[1]!.id}`, as('bob')));
+    refused(await version('bob', mine, versions[1]!.id));
+    refused(await call(server, 'POST', `/documents/${mine}/versions/${versions[1]!.id}/restore`, as('bob')));
+    refused(await call(server, 'DELETE', `/documents/${mine}/versions/${versions[1]!.id}`, as('bob')));
+    assert.equal((await list('alice', mine)).total, 2, 'unchanged');
+
+    // shared/: every user reads, alice alone writes: bob reads its versions, and changes none.
+    const shared = 'shared/memo.pdf';
+    const first = makePdf({ text: () => 'Shared first' });
+    ok(await put('alice', shared, first), 201);
+    ok(await put('alice', shared, makePdf({ text: () => 'Shared second' })));
+    const seen = await list('bob', shared);
+    assert.equal(seen.total, 2);
+    const old = await version('bob', shared, seen.versions[1]!.id);
+    ok(old);
+    assert.equal(sha256(old.bytes), sha256(first));
+    refused(await call(server, 'POST', `/documents/${shared}/versions/${seen.versions[1]!.id}/restore`, as('bob')));
+    refused(await call(server, 'PATCH', `/documents/${shared}/versions/${seen.versions[1]!.id}`, { ...as('bob'), body: { label: 'mine' } }));
+    refused(await call(server, 'DELETE', `/documents/${shared}/versions/${seen.versions[1]!.id}`, as('bob')));
+    assert.equal((await list('alice', shared)).total, 2);
+  });
+
+  test('ApplyRedactionsAction purges every earlier version: no file on the DMS nor in the download cache holds the redacted text', async () => {
+    const doc = 'home/alice/redacted.pdf';
+    ok(await put('alice', doc, redactablePdf(2)), 201);
+    ok(await call(server, 'POST', `/documents/${doc}/pages`, { ...as('alice'), body: { TextStampAction: { text: 'Draft', x: 72, y: 72, pageIndex: 0 } } }));
+    // Every earlier version read once, so the download cache holds their bytes too.
+    for (const v of (await list('alice', doc)).versions) assert.match(pdftotext((await version('alice', doc, v.id)).bytes), /Secret 1/);
+    const applied = await call(server, 'POST', `/documents/${doc}`, { ...as('alice'), body: { ApplyRedactionsAction: {} } });
+    ok(applied);
+    assert.equal(applied.json().versionsPurged, 2);
+    const { versions, total } = await list('alice', doc);
+    assert.equal(total, 1);
+    for (const v of versions) assert.doesNotMatch(pdftotext((await version('alice', doc, v.id)).bytes), /Secret/);
+    assert.match(pdftotext(await current('alice', doc)), /Kept 1/);
+    // Over WebDAV's own disk: nothing in the hidden collection, nor anywhere in alice's home, yields the text.
+    // (.DAV is mod_dav_fs's database of dead properties; pdftotext reads every file below, it included.)
+    assert.deepEqual((await hidden(doc)).filter((n) => !n.endsWith('.json') && n !== '.DAV'), [], 'no blob left');
+    const home = path.join(dav.root, 'home/alice');
+    let checked = 0;
+    for (const entry of await readdir(home, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const bytes = await readFile(path.join(entry.parentPath, entry.name));
+      assert.ok(!bytes.includes('Secret'), `${entry.name} on the DMS holds no such bytes`);
+      if (!bytes.subarray(0, 5).equals(Buffer.from('%PDF-'))) continue;
+      checked++;
+      assert.doesNotMatch(pdftotext(bytes), /Secret/, `${entry.name} on the DMS`);
+    }
+    assert.ok(checked >= 1, 'the current document was checked');
+    const keptDir = path.join(server.dataDir, 'kept');
+    for (const name of await readdir(keptDir).catch(() => [] as string[])) {
+      assert.doesNotMatch(pdftotext(await readFile(path.join(keptDir, name))), /Secret/, `kept file ${name}`);
+    }
+  });
+});
