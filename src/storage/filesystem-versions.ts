@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, type Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ServiceError } from '../errors.js';
@@ -300,6 +300,25 @@ export class FilesystemVersions implements DocumentVersions {
       throw err;
     }
     await fs.rm(gone, { recursive: true, force: true });
+  }
+
+  /** Every folder below the root whose name ends in .pdf is a document's; names starting with "." are never paths (leftovers). */
+  async *documents(): AsyncIterable<StoredPath> {
+    const walk = async function* (dir: string, segments: string[]): AsyncGenerator<StoredPath> {
+      let entries: Dirent[];
+      try {
+        entries = await fs.readdir(dir, { withFileTypes: true });
+      } catch (err) {
+        if (errno(err) === 'ENOENT' || errno(err) === 'ENOTDIR') return; // removed meanwhile
+        throw err;
+      }
+      for (const entry of entries) {
+        if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+        if (/\.pdf$/i.test(entry.name)) yield StoredPath.fromValidSegments([...segments, entry.name]);
+        else yield* walk(path.join(dir, entry.name), [...segments, entry.name]);
+      }
+    };
+    yield* walk(this.root, []);
   }
 
   /**

@@ -201,6 +201,11 @@ export interface DocumentVersions {
   remove(path: StoredPath, id: string): Promise<void>;
   /** Removes every version but the current one (pinned ones too); answers how many went. */
   purgeEarlier(path: StoredPath): Promise<number>;
+  /**
+   * Every document that has kept versions, in no set order (the retention sweep walks them: docs/versions.md,
+   * "Retention"). A document written or deleted during the walk may be named or not.
+   */
+  documents(): AsyncIterable<StoredPath>;
 }
 
 /** The record of a write with `options` that replaced `replaced` (null: created the document). */
