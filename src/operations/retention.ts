@@ -216,13 +216,14 @@ export class Sweeper {
   /** One sweep if this instance may run one now; null when not (another holds the lease, or not due yet). */
   async sweepOnce(): Promise<SweepReport | null> {
     const { lease, intervalMs, tasks } = this.options;
-    const now = this.clock();
-    const held = await lease.take(now, intervalMs);
+    const held = await lease.take(this.clock(), intervalMs);
     if (!held) return null;
     try {
+      // Read again once the lease is ours: the rules apply at a time after the previous holder's sweep ended.
+      const now = this.clock();
       const pause = pacer();
-      const sweeper = this;
-      const ctx: SweepContext = { now, pause, get stopping() { return sweeper.stopping; } };
+      const isStopping = () => this.stopping;
+      const ctx: SweepContext = { now, pause, get stopping() { return isStopping(); } };
       const report: SweepReport = { at: now, tasks: {} };
       for (const task of tasks) {
         try {

@@ -38,8 +38,9 @@ export async function keepRetention(config: Config, shared: SharedState, documen
     onSwept: (report) => {
       // An error as its message: the log's serializer knows only a top-level `err`.
       const tasks = Object.fromEntries(Object.entries(report.tasks).map(([name, counts]) => [name, 'error' in counts ? { error: (counts.error as Error)?.message ?? String(counts.error) } : counts]));
-      if (Object.values(tasks).some((counts) => 'error' in counts)) log.current?.warn({ tasks }, 'retention sweep failed');
-      else log.current?.info({ tasks }, 'retention sweep');
+      const at = report.at.toISOString();
+      if (Object.values(tasks).some((counts) => 'error' in counts)) log.current?.warn({ at, tasks }, 'retention sweep failed');
+      else log.current?.info({ at, tasks }, 'retention sweep');
     },
   });
   sweeper.start();
