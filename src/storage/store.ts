@@ -167,7 +167,7 @@ export interface VersionRecord {
   readonly jobId: string | null;
   readonly pageCount: number | null;
   readonly label: string | null;
-  /** Kept whatever a retention policy says (retention is a later slice). */
+  /** Kept whatever the retention policy says (src/operations/retention-policy.ts). */
   readonly pinned: boolean;
 }
 
