@@ -54,6 +54,8 @@ async function dateRecords(p: StoredPath, times: string[]): Promise<string[]> {
     record.created = new Date(times[i]!).toISOString();
     await writeFile(path.join(dir, name), JSON.stringify(record));
   }
+  // The records changed behind the store's back: recover() writes their index anew (as after a crash).
+  await store.recover();
   return names.map((n) => n.slice(2, 18));
 }
 
