@@ -17,7 +17,8 @@ import type { DocumentStat, DocumentVersions, OpenDocument, VersionRecord, Versi
  *   removed when the purge is done: a crash after the write's rename and before the end of its purge leaves it, and
  *   recover() finishes the purge, so no earlier version of a redacted document outlives a crash;
  * - `b-<etag>`: the bytes of every version with that ETag, a hard link to the inode the write renamed into place
- *   (no copy: the current document and its newest version are one file; versions with equal bytes share one blob).
+ *   (no copy: the current document and its newest version are one file; versions with equal bytes share one blob);
+ * - `index.jsonl`: the committed records again, for list() and a write's look at the newest (see INDEX).
  *
  * A write (FilesystemStore.writeDocument) links its fsynced temporary file to its blob and writes the pending record
  * (fsynced, and the folder) before the rename that commits the document, and renames the record to `.json` after it.

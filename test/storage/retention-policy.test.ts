@@ -151,3 +151,17 @@ describe('per-user cap', () => {
     assert.deepEqual([...userCapRemovals(versions, { userBytes: 500 })].sort(), ['a/1', 'a/3']);
   });
 });
+
+describe('settings', () => {
+  test('durations: a whole number with a unit (none: seconds), 0 where allowed, refused otherwise', async () => {
+    const { duration } = await import('../../src/config/retention.js');
+    const age = duration(60_000, 100 * 366 * DAY, true);
+    assert.equal(age('90d'), 90 * DAY);
+    assert.equal(age('2w'), 14 * DAY);
+    assert.equal(age('3600'), HOUR);
+    assert.equal(age('0'), 0);
+    for (const bad of ['10', '1.5d', '-1d', 'd', '3 days']) assert.throws(() => age(bad), bad);
+    assert.throws(() => duration(1000, DAY)('0'));
+    assert.equal(duration(1000, DAY)('1s'), 1000);
+  });
+});
