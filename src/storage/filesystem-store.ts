@@ -61,7 +61,7 @@ export class FilesystemStore implements DocumentStore {
     this.root = path.join(dataDir, 'documents');
     this.staging = path.join(dataDir, 'staging');
     this.locks = options.locks ?? new LocalLocks();
-    this.versions = options.versions === false ? undefined : new FilesystemVersions(path.join(dataDir, 'versions'), (p) => this.statDocument(p));
+    this.versions = options.versions === false ? undefined : new FilesystemVersions(path.join(dataDir, 'versions'), (p) => this.statDocument(p), (p) => path.join(this.root, ...p.segments));
   }
 
   async init(): Promise<void> {

@@ -112,6 +112,8 @@ export class FilesystemVersions implements DocumentVersions {
   constructor(
     private readonly root: string,
     private readonly current: (p: StoredPath) => Promise<DocumentStat | null>,
+    /** The document's file, for list()'s look without a hash (see list); absent: always `current`. */
+    private readonly documentFile?: (p: StoredPath) => string,
   ) {}
 
   async init(): Promise<void> {
@@ -328,19 +330,30 @@ export class FilesystemVersions implements DocumentVersions {
   }
 
   async list(p: StoredPath, slice: { offset: number; limit: number }): Promise<VersionSlice> {
+    const dir = this.dirOf(p);
+    const indexed = (await this.readIndex(dir))?.records;
+    const newest = indexed?.at(-1);
+    // The document is its newest version's blob (one inode: the write linked it) when both stat the same: current,
+    // known without the document's hash (which a store's first look at a document after a start reads it whole for:
+    // the retention sweep walks every document).
+    if (newest && this.documentFile) {
+      const [document, blob] = await Promise.all([fs.stat(this.documentFile(p)).catch(() => null), fs.stat(path.join(dir, blobName(newest.etag))).catch(() => null)]);
+      if (document?.isFile() && blob && document.ino === blob.ino && document.dev === blob.dev) {
+        const newestFirst = indexed!.reverse();
+        return { versions: newestFirst.slice(slice.offset, slice.offset + slice.limit), total: newestFirst.length, current: newest.id };
+      }
+    }
     const stat = await this.current(p);
     if (!stat) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at /${p.toString()}`);
-    const dir = this.dirOf(p);
     // One file when the index is current (its newest record is the document's content); the records otherwise.
-    const indexed = (await this.readIndex(dir))?.records;
     if (indexed !== undefined && indexed.at(-1)?.etag === stat.etag) {
       const newestFirst = indexed.reverse();
       return { versions: newestFirst.slice(slice.offset, slice.offset + slice.limit), total: newestFirst.length, current: newestFirst[0]!.id };
     }
     const ids = committedIds(await readdirOrNone(dir)).reverse();
     const versions = await Promise.all(ids.slice(slice.offset, slice.offset + slice.limit).map((id) => this.read(dir, id)));
-    const newest = ids[0] === undefined ? undefined : (versions[0]?.id === ids[0] ? versions[0] : await this.read(dir, ids[0]));
-    return { versions, total: ids.length, current: newest?.etag === stat.etag ? newest.id : null };
+    const newestRecord = ids[0] === undefined ? undefined : (versions[0]?.id === ids[0] ? versions[0] : await this.read(dir, ids[0]));
+    return { versions, total: ids.length, current: newestRecord?.etag === stat.etag ? newestRecord.id : null };
   }
 
   async get(p: StoredPath, id: string): Promise<VersionRecord> {
