@@ -2,6 +2,7 @@ import { AUTH, type AuthSettings } from './config/auth.js';
 import { ENGINE, type EngineSettings } from './config/engine.js';
 import { JOBS, type JobSettings } from './config/jobs.js';
 import { REDIS, type RedisSettings } from './config/redis.js';
+import { RETENTION, type RetentionSettings } from './config/retention.js';
 import { SERVICE, type ServiceSettings } from './config/service.js';
 import { ConfigError, type Setting, type SettingsBlock, type SettingsFeature } from './config/setting.js';
 import { STORES, type StoreSettings } from './config/stores.js';
@@ -17,13 +18,13 @@ export { officePool, toolMemory } from './config/tools.js';
  * features' settings blocks (src/config/), each declaring its variables, defaults, parsers and README lines.
  * A new feature adds its block here, in the type and in FEATURES.
  */
-export type Config = ServiceSettings & AuthSettings & EngineSettings & JobSettings & ToolSettings & StoreSettings & RedisSettings;
+export type Config = ServiceSettings & AuthSettings & EngineSettings & JobSettings & ToolSettings & StoreSettings & RetentionSettings & RedisSettings;
 
 /** The blocks in the README table's order; their cross-setting checks run in this order too. */
-const FEATURES: SettingsFeature<object, Config>[] = [SERVICE, AUTH, ENGINE, JOBS, TOOLS, STORES, REDIS];
+const FEATURES: SettingsFeature<object, Config>[] = [SERVICE, AUTH, ENGINE, JOBS, TOOLS, STORES, RETENTION, REDIS];
 
 /** The one configuration table (TypeScript refuses a Config property without its setting, or one set twice). */
-export const SETTINGS: SettingsBlock<Config> = { ...SERVICE.settings, ...AUTH.settings, ...ENGINE.settings, ...JOBS.settings, ...TOOLS.settings, ...STORES.settings, ...REDIS.settings };
+export const SETTINGS: SettingsBlock<Config> = { ...SERVICE.settings, ...AUTH.settings, ...ENGINE.settings, ...JOBS.settings, ...TOOLS.settings, ...STORES.settings, ...RETENTION.settings, ...REDIS.settings };
 
 /** Reads the configuration; throws one error naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

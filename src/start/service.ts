@@ -7,6 +7,7 @@ import { API_PREFIX, buildApp } from '../http/app.js';
 import type { Operations } from '../operations/index.js';
 import type { ToolSupervisor } from '../tools/index.js';
 import { keepJobRecords, type JobSetup } from './jobs.js';
+import { keepRetention } from './retention.js';
 import { warnMissingNodeFlags } from './node-flags.js';
 import type { SharedState } from './shared-state.js';
 import type { DocumentStoreSetup } from './stores.js';
@@ -59,6 +60,7 @@ export async function startService(
     app.log.info({ ...shared.imported, dataDir: config.dataDir }, 'copied the data folder\'s users, API tokens and optimize profiles into Redis, which had none');
   }
   await keepJobRecords(operations, log);
+  const stopRetention = await keepRetention(config, shared, documentStore, log);
   if (generatedAdminPassword) {
     // Printed once, on the console only, so the operator can log in the first time. Written
     // synchronously: stdout on a pipe is asynchronous and would come after the log lines.
@@ -88,6 +90,7 @@ export async function startService(
     url,
     stop: async () => {
       await app.close();
+      await stopRetention?.();
       await operations.jobs?.close();
       await tools.close();
       await pool.close();

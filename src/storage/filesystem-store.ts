@@ -64,7 +64,7 @@ export class FilesystemStore implements DocumentStore {
     this.root = path.join(dataDir, 'documents');
     this.staging = path.join(dataDir, 'staging');
     this.locks = options.locks ?? new LocalLocks();
-    this.versions = options.versions === false ? undefined : new FilesystemVersions(path.join(dataDir, 'versions'), (p) => this.statDocument(p));
+    this.versions = options.versions === false ? undefined : new FilesystemVersions(path.join(dataDir, 'versions'), (p) => this.statDocument(p), (p) => path.join(this.root, ...p.segments));
     this.trash = options.trash === false ? undefined : new FilesystemTrash(path.join(dataDir, 'trash'), path.join(dataDir, 'versions'), {
       resolve: (p) => this.resolve(p),
       ensureParent: (p) => this.ensureParent(p),

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { constants } from 'node:fs';
+import { constants, type Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ServiceError } from '../errors.js';
@@ -17,7 +17,8 @@ import type { DocumentStat, DocumentVersions, OpenDocument, VersionRecord, Versi
  *   removed when the purge is done: a crash after the write's rename and before the end of its purge leaves it, and
  *   recover() finishes the purge, so no earlier version of a redacted document outlives a crash;
  * - `b-<etag>`: the bytes of every version with that ETag, a hard link to the inode the write renamed into place
- *   (no copy: the current document and its newest version are one file; versions with equal bytes share one blob).
+ *   (no copy: the current document and its newest version are one file; versions with equal bytes share one blob);
+ * - `index.jsonl`: the committed records again, for list() and a write's look at the newest (see INDEX).
  *
  * A write (FilesystemStore.writeDocument) links its fsynced temporary file to its blob and writes the pending record
  * (fsynced, and the folder) before the rename that commits the document, and renames the record to `.json` after it.
@@ -31,6 +32,19 @@ const PENDING = /^v-(\d{16})\.pending$/;
 const PURGE = /^v-(\d{16})\.purge$/;
 const ID = /^\d{16}$/;
 const BLOB_PREFIX = 'b-';
+/**
+ * The index of a document's committed records, so that list() and a write's look at the newest record read one file
+ * instead of every record: JSON lines, appended by the document lock's holder after each change of the records (a
+ * record committed or updated: the record; removed: `{"removed": id}` before the record goes), last line of an id
+ * winning. Not fsynced: the records are the truth, and recover() (at start) rewrites the index from them when they
+ * differ; a reader that finds the index's newest record is not the document's content (a writer between its rename
+ * and its append, a crash there) reads the records instead. Absent (versions from before it): the next write, label,
+ * pin or recover() writes it whole. Its last line is always the newest record (an update of an older record, or
+ * removals, are followed by the newest's line again), so a write finds the newest record in the file's tail.
+ */
+const INDEX = 'index.jsonl';
+/** How much of the index's end a write reads for its newest record: many records' length (a label is at most a few hundred bytes). */
+const INDEX_TAIL = 16 * 1024;
 const TEMP_PREFIX = '.tmp-';
 /** A document's or folder's versions on their way out (deleteDocument, deleteFolder): renamed first, then removed. */
 const DELETED_PREFIX = '.del-';
@@ -99,6 +113,8 @@ export class FilesystemVersions implements DocumentVersions {
   constructor(
     private readonly root: string,
     private readonly current: (p: StoredPath) => Promise<DocumentStat | null>,
+    /** The document's file, for list()'s look without a hash (see list); absent: always `current`. */
+    private readonly documentFile?: (p: StoredPath) => string,
   ) {}
 
   async init(): Promise<void> {
@@ -135,6 +151,101 @@ export class FilesystemVersions implements DocumentVersions {
     }
   }
 
+  /** The index's records, oldest first, and its number of lines; null when there is none. A torn line (an append cut short) is skipped. */
+  private async readIndex(dir: string): Promise<{ records: VersionRecord[]; lines: number } | null> {
+    let text: string;
+    try {
+      text = await fs.readFile(path.join(dir, INDEX), 'utf8');
+    } catch (err) {
+      if (errno(err) === 'ENOENT' || errno(err) === 'ENOTDIR') return null;
+      throw err;
+    }
+    const byId = new Map<string, StoredRecord>();
+    let lines = 0;
+    for (const line of text.split('\n')) {
+      if (line === '') continue;
+      lines++;
+      let entry: StoredRecord | { removed: string };
+      try {
+        entry = JSON.parse(line) as StoredRecord | { removed: string };
+      } catch {
+        continue;
+      }
+      if ('removed' in entry) byId.delete(entry.removed);
+      else byId.set(entry.id, entry);
+    }
+    const records = [...byId.values()].sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0)).map(toRecord);
+    return { records, lines };
+  }
+
+  /**
+   * The newest record as the index's last line says (undefined when that line is not a whole record: torn, no
+   * records), and whether there is an index. One read of the file's tail, whatever the number of versions.
+   */
+  private async readNewest(dir: string): Promise<{ exists: boolean; newest: VersionRecord | undefined }> {
+    let handle: fs.FileHandle;
+    try {
+      handle = await fs.open(path.join(dir, INDEX), constants.O_RDONLY);
+    } catch (err) {
+      if (errno(err) === 'ENOENT' || errno(err) === 'ENOTDIR') return { exists: false, newest: undefined };
+      throw err;
+    }
+    try {
+      const { size } = await handle.stat();
+      const length = Math.min(size, INDEX_TAIL);
+      const { buffer, bytesRead } = await handle.read(Buffer.alloc(length), 0, length, size - length);
+      const text = buffer.subarray(0, bytesRead).toString('utf8');
+      if (!text.endsWith('\n')) return { exists: true, newest: undefined };
+      const line = text.slice(text.lastIndexOf('\n', text.length - 2) + 1, -1);
+      try {
+        const entry = JSON.parse(line) as StoredRecord | { removed: string };
+        return { exists: true, newest: 'removed' in entry ? undefined : toRecord(entry) };
+      } catch {
+        return { exists: true, newest: undefined };
+      }
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /** The records as their files say, oldest first (the index's source of truth). */
+  private async readRecords(dir: string): Promise<VersionRecord[]> {
+    return Promise.all(committedIds(await readdirOrNone(dir)).map((id) => this.read(dir, id)));
+  }
+
+  /** Writes the index whole (temporary file, rename): from `records`, or from the record files. */
+  private async writeIndex(dir: string, records?: VersionRecord[]): Promise<void> {
+    const all = records ?? (await this.readRecords(dir));
+    const temp = path.join(dir, TEMP_PREFIX + randomBytes(8).toString('hex'));
+    try {
+      await fs.writeFile(temp, all.map((r) => JSON.stringify(toStored(r)) + '\n').join(''));
+      await fs.rename(temp, path.join(dir, INDEX));
+    } finally {
+      await removeFile(temp);
+    }
+  }
+
+  /**
+   * Appends to the index (the caller holds the document's lock). No index yet: after a commit or an update (`whole`),
+   * the index is written whole from the records, which already say it; before a removal, nothing (the records go next,
+   * and the next commit writes the index).
+   */
+  private async appendIndex(dir: string, lines: (StoredRecord | { removed: string })[], whole: boolean): Promise<void> {
+    let handle: fs.FileHandle;
+    try {
+      handle = await fs.open(path.join(dir, INDEX), constants.O_WRONLY | constants.O_APPEND);
+    } catch (err) {
+      if (errno(err) !== 'ENOENT') throw err;
+      if (whole) await this.writeIndex(dir);
+      return;
+    }
+    try {
+      await handle.write(lines.map((line) => JSON.stringify(line) + '\n').join(''));
+    } finally {
+      await handle.close();
+    }
+  }
+
   /** Links `file` as the blob of `etag`; answers whether the link is new (an equal blob may be there already). */
   private async linkBlob(dir: string, file: string, etag: string): Promise<boolean> {
     try {
@@ -165,15 +276,24 @@ export class FilesystemVersions implements DocumentVersions {
    */
   async prepare(p: StoredPath, source: string, content: { etag: string; size: number }, provenance: WriteProvenance, replaced: { file: string; etag: string } | null, verify: () => Promise<void>, purge = false): Promise<PendingVersion> {
     const dir = await this.ensureDir(p);
-    const ids = committedIds(await fs.readdir(dir));
-    let newestId = ids.at(-1);
-    const newest = newestId === undefined ? undefined : await this.read(dir, newestId);
+    // The newest record from the index; from the records when the index has none or its newest is not the replaced
+    // content (a document written with versions off, or an index behind its records after a crash).
+    const index = await this.readNewest(dir);
+    let newest = index.newest;
+    if (newest === undefined || (replaced && newest.etag !== replaced.etag)) {
+      const ids = committedIds(await fs.readdir(dir));
+      newest = ids.length === 0 ? undefined : await this.read(dir, ids.at(-1)!);
+      // An index behind its records (a writer killed between its commit and its append): written anew, under the lock.
+      if (index.exists && newest?.id !== index.newest?.id) await this.writeIndex(dir);
+    }
+    let newestId = newest?.id;
     if (replaced && newest?.etag !== replaced.etag) {
       await verify();
       const st = await fs.stat(replaced.file);
       await this.linkBlob(dir, replaced.file, replaced.etag);
       const baseline: VersionRecord = { id: this.nextId(newestId), etag: replaced.etag, size: st.size, created: st.mtime, by: null, operation: 'unrecorded', requestId: null, jobId: null, pageCount: null, label: null, pinned: false };
       await this.writeRecord(dir, baseline);
+      await this.appendIndex(dir, [toStored(baseline)], true);
       newestId = baseline.id;
     }
     const newBlob = await this.linkBlob(dir, source, content.etag);
@@ -198,7 +318,10 @@ export class FilesystemVersions implements DocumentVersions {
     return {
       record,
       // Not fsynced: a rename lost in a crash leaves the pending record, which recover() commits (its bytes are current).
-      commit: () => fs.rename(pending, path.join(dir, `v-${record.id}.json`)),
+      commit: async () => {
+        await fs.rename(pending, path.join(dir, `v-${record.id}.json`));
+        await this.appendIndex(dir, [toStored(record)], true);
+      },
       abort: async () => {
         await removeFile(pending);
         if (purge) await removeFile(purgeMarker);
@@ -208,13 +331,30 @@ export class FilesystemVersions implements DocumentVersions {
   }
 
   async list(p: StoredPath, slice: { offset: number; limit: number }): Promise<VersionSlice> {
+    const dir = this.dirOf(p);
+    const indexed = (await this.readIndex(dir))?.records;
+    const newest = indexed?.at(-1);
+    // The document is its newest version's blob (one inode: the write linked it) when both stat the same: current,
+    // known without the document's hash (which a store's first look at a document after a start reads it whole for:
+    // the retention sweep walks every document).
+    if (newest && this.documentFile) {
+      const [document, blob] = await Promise.all([fs.stat(this.documentFile(p)).catch(() => null), fs.stat(path.join(dir, blobName(newest.etag))).catch(() => null)]);
+      if (document?.isFile() && blob && document.ino === blob.ino && document.dev === blob.dev) {
+        const newestFirst = indexed!.reverse();
+        return { versions: newestFirst.slice(slice.offset, slice.offset + slice.limit), total: newestFirst.length, current: newest.id };
+      }
+    }
     const stat = await this.current(p);
     if (!stat) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at /${p.toString()}`);
-    const dir = this.dirOf(p);
+    // One file when the index is current (its newest record is the document's content); the records otherwise.
+    if (indexed !== undefined && indexed.at(-1)?.etag === stat.etag) {
+      const newestFirst = indexed.reverse();
+      return { versions: newestFirst.slice(slice.offset, slice.offset + slice.limit), total: newestFirst.length, current: newestFirst[0]!.id };
+    }
     const ids = committedIds(await readdirOrNone(dir)).reverse();
     const versions = await Promise.all(ids.slice(slice.offset, slice.offset + slice.limit).map((id) => this.read(dir, id)));
-    const newest = ids[0] === undefined ? undefined : (versions[0]?.id === ids[0] ? versions[0] : await this.read(dir, ids[0]));
-    return { versions, total: ids.length, current: newest?.etag === stat.etag ? newest.id : null };
+    const newestRecord = ids[0] === undefined ? undefined : (versions[0]?.id === ids[0] ? versions[0] : await this.read(dir, ids[0]));
+    return { versions, total: ids.length, current: newestRecord?.etag === stat.etag ? newestRecord.id : null };
   }
 
   async get(p: StoredPath, id: string): Promise<VersionRecord> {
@@ -244,8 +384,11 @@ export class FilesystemVersions implements DocumentVersions {
       ...(change.pinned !== undefined ? { pinned: change.pinned } : {}),
     };
     const dir = this.dirOf(p);
+    const { newest } = await this.readNewest(dir);
     await this.writeRecord(dir, updated);
     await syncDir(dir);
+    // The newest record's line last again (see INDEX).
+    await this.appendIndex(dir, [toStored(updated), ...(newest && newest.id > updated.id ? [toStored(newest)] : [])], true);
     return updated;
   }
 
@@ -279,12 +422,20 @@ export class FilesystemVersions implements DocumentVersions {
   /** Removes records, then the blobs no remaining record names: a crash between leaves a blob (recover), never a record without bytes. */
   private async removeRecords(dir: string, gone: VersionRecord[], kept: string[]): Promise<void> {
     if (gone.length === 0) return;
+    const keptRecords = await Promise.all([...kept].sort().map((id) => this.read(dir, id)));
+    // Out of the index first, the newest kept record's line last (see INDEX): a list never names a record (or bytes)
+    // on its way out.
+    const newestKept = keptRecords.at(-1);
+    await this.appendIndex(dir, [...gone.map((record) => ({ removed: record.id })), ...(newestKept ? [toStored(newestKept)] : [])], false);
     for (const record of gone) await removeFile(path.join(dir, `v-${record.id}.json`));
     await syncDir(dir);
-    const keptTags = new Set((await Promise.all(kept.map((id) => this.read(dir, id)))).map((r) => r.etag));
+    const keptTags = new Set(keptRecords.map((r) => r.etag));
     for (const etag of new Set(gone.map((r) => r.etag))) {
       if (!keptTags.has(etag)) await removeFile(path.join(dir, blobName(etag)));
     }
+    // Removals and updates leave lines behind: the index is written anew once they are most of it.
+    const index = await this.readIndex(dir);
+    if (index && index.lines > 2 * index.records.length + 64) await this.writeIndex(dir);
   }
 
   /**
@@ -301,6 +452,25 @@ export class FilesystemVersions implements DocumentVersions {
       throw err;
     }
     await fs.rm(gone, { recursive: true, force: true });
+  }
+
+  /** Every folder below the root whose name ends in .pdf is a document's; names starting with "." are never paths (leftovers). */
+  async *documents(): AsyncIterable<StoredPath> {
+    const walk = async function* (dir: string, segments: string[]): AsyncGenerator<StoredPath> {
+      let entries: Dirent[];
+      try {
+        entries = await fs.readdir(dir, { withFileTypes: true });
+      } catch (err) {
+        if (errno(err) === 'ENOENT' || errno(err) === 'ENOTDIR') return; // removed meanwhile
+        throw err;
+      }
+      for (const entry of entries) {
+        if (!entry.isDirectory() || entry.name.startsWith('.')) continue;
+        if (/\.pdf$/i.test(entry.name)) yield StoredPath.fromValidSegments([...segments, entry.name]);
+        else yield* walk(path.join(dir, entry.name), [...segments, entry.name]);
+      }
+    };
+    yield* walk(this.root, []);
   }
 
   /**
@@ -364,6 +534,10 @@ export class FilesystemVersions implements DocumentVersions {
       else await removeFile(path.join(dir, `v-${id}.json`));
     }
     for (const blob of blobs) if (!named.has(blob)) await removeFile(path.join(dir, blob));
+    // The index as the records say (a crash may have left it behind them, or it predates them).
+    const records = await this.readRecords(dir);
+    const index = await this.readIndex(dir);
+    if (!index || JSON.stringify(index.records.map(toStored)) !== JSON.stringify(records.map(toStored))) await this.writeIndex(dir, records);
     await syncDir(dir);
   }
 }

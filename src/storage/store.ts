@@ -167,7 +167,7 @@ export interface VersionRecord {
   readonly jobId: string | null;
   readonly pageCount: number | null;
   readonly label: string | null;
-  /** Kept whatever a retention policy says (retention is a later slice). */
+  /** Kept whatever the retention policy says (src/operations/retention-policy.ts). */
   readonly pinned: boolean;
 }
 
@@ -201,6 +201,11 @@ export interface DocumentVersions {
   remove(path: StoredPath, id: string): Promise<void>;
   /** Removes every version but the current one (pinned ones too); answers how many went. */
   purgeEarlier(path: StoredPath): Promise<number>;
+  /**
+   * Every document that has kept versions, in no set order (the retention sweep walks them: docs/versions.md,
+   * "Retention"). A document written or deleted during the walk may be named or not.
+   */
+  documents(): AsyncIterable<StoredPath>;
 }
 
 /** One deleted document or folder kept in the trash (docs/versions.md, "Trash"). */

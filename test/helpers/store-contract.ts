@@ -374,6 +374,18 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
         await s.store.writeDocument(p, content('e4'), { conflict: 'fail' });
         assert.equal((await versions.list(p, { offset: 0, limit: 10 })).total, 1);
       });
+
+      withVersions('documents() names every document with versions (the retention sweep walks them), not a deleted one', async ({ store }, versions) => {
+        const kept = [doc('ver/walk/one.pdf'), doc('ver/walk/deep/two.pdf')];
+        const gone = doc('ver/walk/gone.pdf');
+        for (const p of [...kept, gone]) await store.writeDocument(p, content(p.toString()), { conflict: 'fail' });
+        await store.deleteDocument(gone);
+        const named: string[] = [];
+        for await (const p of versions.documents()) named.push(p.toString());
+        for (const p of kept) assert.ok(named.includes(p.toString()), `${p.toString()} in ${named.join(', ')}`);
+        assert.ok(!named.includes(gone.toString()));
+        assert.equal(new Set(named).size, named.length, 'each once');
+      });
     });
 
     describe('trash (stores that keep one: DocumentTrash)', () => {

@@ -30,7 +30,7 @@ const versionSchema = {
     jobId: { type: ['string', 'null'], description: 'The background job that wrote it, when a job did' },
     pageCount: { type: ['integer', 'null'], minimum: 0, description: 'Its page count when the write knew it' },
     label: { type: ['string', 'null'] },
-    pinned: { type: 'boolean', description: 'Kept whatever a retention policy says (retention comes in a later release)' },
+    pinned: { type: 'boolean', description: 'Kept whatever the retention policy says (docs/versions.md, Retention)' },
     current: { type: 'boolean', description: 'Whether it is the document\'s current content' },
   },
   required: ['id', 'etag', 'size', 'created', 'user', 'operation', 'requestId', 'jobId', 'pageCount', 'label', 'pinned', 'current'],
@@ -134,7 +134,7 @@ export function registerVersionRoutes(api: Api, deps: AppDeps): void {
     config: { model: true },
     schema: {
       summary: 'Set a version\'s label or pin',
-      description: 'Needs the PUT right, as a change of the document does. A pinned version is kept whatever a retention policy says (retention comes in a later release).',
+      description: 'Needs the PUT right, as a change of the document does. A pinned version is kept whatever the retention policy says (thinning, count, age, per-user cap).',
       tags,
       params: versionParams,
       consumes: ['application/json', 'application/xml'],

@@ -414,6 +414,37 @@ export class WebDavVersions implements DocumentVersions {
     }
   }
 
+  /**
+   * The documents that have versions, as this store's user sees them: every folder the user may list is walked (one
+   * PROPFIND each) for its hidden versions collection. The retention sweep's walk (it runs only where the service has a
+   * store for no user: not on WebDAV today, src/start/retention.ts).
+   */
+  async *documents(): AsyncIterable<StoredPath> {
+    const client = this.client;
+    const user = this.host.user;
+    const walk = async function* (segments: readonly string[]): AsyncGenerator<StoredPath> {
+      let found;
+      try {
+        found = await client.propfind(client.url(segments, true), user, 1);
+      } catch (err) {
+        if (err instanceof ServiceError && err.code === 'DMS_FORBIDDEN') return; // not this user's to walk
+        throw err;
+      }
+      const self = [client.rootPath, ...segments].join('/').replace(/\/+$/, '');
+      for (const r of found ?? []) {
+        if (r.path !== `${self}/${r.name}` || !r.collection) continue;
+        if (r.name === VERSIONS_FOLDER) {
+          const inner = await client.propfind(client.url([...segments, VERSIONS_FOLDER], true), user, 1);
+          const base = `${self}/${VERSIONS_FOLDER}`;
+          for (const v of inner ?? []) if (v.path === `${base}/${v.name}` && v.collection && /\.pdf$/i.test(v.name)) yield StoredPath.fromValidSegments([...segments, v.name]);
+        } else if (!r.name.startsWith('.')) {
+          yield* walk([...segments, r.name]);
+        }
+      }
+    };
+    yield* walk([]);
+  }
+
   /** Deleting a document deletes its versions (before the document: a crash between leaves a document without versions). */
   async removeAll(p: StoredPath): Promise<void> {
     const url = this.dirUrl(p);

@@ -787,7 +787,7 @@ export interface paths {
         head?: never;
         /**
          * Set a version's label or pin
-         * @description Needs the PUT right, as a change of the document does. A pinned version is kept whatever a retention policy says (retention comes in a later release).
+         * @description Needs the PUT right, as a change of the document does. A pinned version is kept whatever the retention policy says (thinning, count, age, per-user cap).
          */
         patch: operations["updateVersion"];
         trace?: never;
@@ -2076,7 +2076,7 @@ export interface components {
             /** @description Its page count when the write knew it */
             pageCount: number | null;
             label: string | null;
-            /** @description Kept whatever a retention policy says (retention comes in a later release) */
+            /** @description Kept whatever the retention policy says (docs/versions.md, Retention) */
             pinned: boolean;
             /** @description Whether it is the document's current content */
             current: boolean;

@@ -37,7 +37,7 @@ class VersionModel:
             job_id (None | str): The background job that wrote it, when a job did
             page_count (int | None): Its page count when the write knew it
             label (None | str):
-            pinned (bool): Kept whatever a retention policy says (retention comes in a later release)
+            pinned (bool): Kept whatever the retention policy says (docs/versions.md, Retention)
             current (bool): Whether it is the document's current content
      """
 

@@ -117,8 +117,8 @@ def sync_detailed(
 ) -> Response[Problem | VersionModel]:
     """ Set a version's label or pin
 
-     Needs the PUT right, as a change of the document does. A pinned version is kept whatever a retention
-    policy says (retention comes in a later release).
+     Needs the PUT right, as a change of the document does. A pinned version is kept whatever the
+    retention policy says (thinning, count, age, per-user cap).
 
     Args:
         file_path (str):
@@ -161,8 +161,8 @@ def sync(
 ) -> Problem | VersionModel | None:
     """ Set a version's label or pin
 
-     Needs the PUT right, as a change of the document does. A pinned version is kept whatever a retention
-    policy says (retention comes in a later release).
+     Needs the PUT right, as a change of the document does. A pinned version is kept whatever the
+    retention policy says (thinning, count, age, per-user cap).
 
     Args:
         file_path (str):
@@ -200,8 +200,8 @@ async def asyncio_detailed(
 ) -> Response[Problem | VersionModel]:
     """ Set a version's label or pin
 
-     Needs the PUT right, as a change of the document does. A pinned version is kept whatever a retention
-    policy says (retention comes in a later release).
+     Needs the PUT right, as a change of the document does. A pinned version is kept whatever the
+    retention policy says (thinning, count, age, per-user cap).
 
     Args:
         file_path (str):
@@ -244,8 +244,8 @@ async def asyncio(
 ) -> Problem | VersionModel | None:
     """ Set a version's label or pin
 
-     Needs the PUT right, as a change of the document does. A pinned version is kept whatever a retention
-    policy says (retention comes in a later release).
+     Needs the PUT right, as a change of the document does. A pinned version is kept whatever the
+    retention policy says (thinning, count, age, per-user cap).
 
     Args:
         file_path (str):

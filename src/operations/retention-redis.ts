@@ -1,0 +1,46 @@
+import { ServiceError } from '../errors.js';
+import { withRedis, type RedisConnection } from '../redis.js';
+import { RedisLocks } from '../storage/redis-lock.js';
+import type { HeldSweep, SweepLease } from './retention.js';
+
+/**
+ * The sweep's lease across instances sharing one Redis (docs/versions.md, "Retention"): the same Redis lock as the
+ * documents' (redis-lock.ts: a lease renewed while held, free by itself after PDFSERVICE_LOCK_LEASE_MS when its holder
+ * dies), taken without waiting, and the last sweep's time beside it. An instance whose tick finds the lock held, or
+ * the last sweep (by any instance) less than an interval ago, does nothing: one sweep per interval, whoever runs it.
+ */
+export class RedisSweepLease implements SweepLease {
+  private readonly locks: RedisLocks;
+  private readonly lastKey: string;
+
+  constructor(private readonly redis: RedisConnection, leaseMs: number) {
+    this.locks = new RedisLocks(redis, { namespace: 'sweep', leaseMs, waitMs: 0 });
+    this.lastKey = redis.key('sweep', 'last');
+  }
+
+  async take(now: Date, intervalMs: number): Promise<HeldSweep | null> {
+    let release: () => void;
+    try {
+      release = await this.locks.acquire('retention');
+    } catch (err) {
+      if (err instanceof ServiceError && err.code === 'DOCUMENT_LOCKED') return null;
+      throw err;
+    }
+    try {
+      const last = Number(await withRedis(() => this.redis.client.get(this.lastKey)));
+      if (last > 0 && now.getTime() - last < intervalMs) {
+        release();
+        return null;
+      }
+    } catch (err) {
+      release();
+      throw err;
+    }
+    return {
+      done: async (at) => {
+        await withRedis(() => this.redis.client.set(this.lastKey, String(at.getTime())));
+      },
+      release,
+    };
+  }
+}

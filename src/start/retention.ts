@@ -1,0 +1,48 @@
+import type { Config } from '../config.js';
+import { LocalSweepLease, Sweeper, versionsTask, type SweepLease, type SweepTask } from '../operations/retention.js';
+import type { SharedState } from './shared-state.js';
+import type { DocumentStoreSetup } from './stores.js';
+import type { LogRef } from './startup.js';
+
+/**
+ * The retention sweep (docs/versions.md, "Retention"), started with the service (not with `npm run worker`
+ * processes): the versions' retention when the store keeps versions, and a lease so that one instance sweeps at a
+ * time (Redis when the instances share one; this process otherwise, the one process of its data folder).
+ * Answers its stop, or undefined when there is nothing to sweep.
+ */
+export async function keepRetention(config: Config, shared: SharedState, documentStore: DocumentStoreSetup, log: LogRef): Promise<(() => Promise<void>) | undefined> {
+  // A store with users of its own (WebDAV) has no store for no user; it keeps no versions either.
+  const store = config.store === 'webdav' ? undefined : documentStore.stores.for(null);
+  const tasks: SweepTask[] = [];
+  if (store?.versions) {
+    tasks.push(versionsTask({ lock: (p) => store.lock(p), versions: store.versions }, {
+      maxCount: config.versionsMaxCount,
+      maxAgeMs: config.versionsMaxAgeMs,
+      thinning: config.versionsThinning,
+      userBytes: config.versionsUserBytes,
+    }));
+  }
+  // The trash's expiry (DocumentTrash.expire(before), PDFSERVICE_TRASH_MAX_AGE) goes here: one more task of this sweep.
+  if (tasks.length === 0) return undefined;
+  let lease: SweepLease;
+  if (shared.redis) {
+    const { RedisSweepLease } = await import('../operations/retention-redis.js');
+    lease = new RedisSweepLease(shared.redis, config.lockLeaseMs);
+  } else {
+    lease = new LocalSweepLease();
+  }
+  const sweeper = new Sweeper({
+    tasks,
+    lease,
+    intervalMs: config.retentionSweepMs,
+    onSwept: (report) => {
+      // An error as its message: the log's serializer knows only a top-level `err`.
+      const tasks = Object.fromEntries(Object.entries(report.tasks).map(([name, counts]) => [name, 'error' in counts ? { error: (counts.error as Error)?.message ?? String(counts.error) } : counts]));
+      const at = report.at.toISOString();
+      if (Object.values(tasks).some((counts) => 'error' in counts)) log.current?.warn({ at, tasks }, 'retention sweep failed');
+      else log.current?.info({ at, tasks }, 'retention sweep');
+    },
+  });
+  sweeper.start();
+  return () => sweeper.stop();
+}
