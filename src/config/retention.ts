@@ -2,8 +2,7 @@ import { boolean, ConfigError, integer, type SettingsFeature } from './setting.j
 
 /**
  * How long kept versions stay (docs/versions.md, "Retention"): the policy (src/operations/retention-policy.ts) and the
- * background sweep that applies it (src/operations/retention.ts). The trash's expiry will be one more task of the same
- * sweep, with its own setting (`PDFSERVICE_TRASH_MAX_AGE`, reserved for it).
+ * background sweep that applies it (src/operations/retention.ts), whose other task empties the trash of old entries.
  */
 export interface RetentionSettings {
   /** The most versions a document keeps, the current one and pinned ones counted; 0: no limit. */
@@ -14,6 +13,8 @@ export interface RetentionSettings {
   versionsThinning: boolean;
   /** The bytes one user's earlier versions may take, all documents together; 0: no cap. */
   versionsUserBytes: number;
+  /** Trash entries deleted longer ago than this (ms) are purged by the sweep; 0: kept until purged by hand. */
+  trashMaxAgeMs: number;
   /** How often the sweep runs (ms), all instances together. */
   retentionSweepMs: number;
 }
@@ -58,6 +59,13 @@ export const RETENTION: SettingsFeature<RetentionSettings> = {
       shown: '`0` (no cap)',
       default: 0,
       parse: integer(0, Number.MAX_SAFE_INTEGER),
+    },
+    trashMaxAgeMs: {
+      env: 'PDFSERVICE_TRASH_MAX_AGE',
+      doc: 'Trash entries (deleted documents and folders, with their versions) deleted longer ago than this are purged for good at the next retention sweep ([docs/versions.md](docs/versions.md#trash)): a number with a unit, `s`, `m`, `h`, `d` or `w`; `0`: kept until purged by hand',
+      shown: '`30d`',
+      default: 30 * 86_400_000,
+      parse: duration(60_000, 100 * 366 * 86_400_000, true),
     },
     retentionSweepMs: {
       env: 'PDFSERVICE_RETENTION_SWEEP_INTERVAL',

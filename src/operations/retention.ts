@@ -1,6 +1,6 @@
 import { ServiceError } from '../errors.js';
 import type { StoredPath } from '../storage/paths.js';
-import type { DocumentStore, DocumentVersions, Release, VersionRecord } from '../storage/store.js';
+import type { DocumentStore, DocumentTrash, DocumentVersions, Release, VersionRecord } from '../storage/store.js';
 import { documentRemovals, userCapRemovals, type PolicyVersion, type RetentionPolicy, type UserVersion } from './retention-policy.js';
 
 /**
@@ -260,4 +260,12 @@ export class Sweeper {
     clearInterval(this.timer);
     await this.running;
   }
+}
+
+/** The trash's expiry: entries deleted more than `maxAgeMs` before the sweep's time are purged (DocumentTrash.expire). */
+export function trashTask(trash: Pick<DocumentTrash, 'expire'>, maxAgeMs: number): SweepTask {
+  return {
+    name: 'trash',
+    run: async (ctx) => ({ purged: await trash.expire(new Date(ctx.now.getTime() - maxAgeMs)) }),
+  };
 }

@@ -1,12 +1,12 @@
 import type { Config } from '../config.js';
-import { LocalSweepLease, Sweeper, versionsTask, type SweepLease, type SweepTask } from '../operations/retention.js';
+import { LocalSweepLease, Sweeper, trashTask, versionsTask, type SweepLease, type SweepTask } from '../operations/retention.js';
 import type { SharedState } from './shared-state.js';
 import type { DocumentStoreSetup } from './stores.js';
 import type { LogRef } from './startup.js';
 
 /**
  * The retention sweep (docs/versions.md, "Retention"), started with the service (not with `npm run worker`
- * processes): the versions' retention when the store keeps versions, and a lease so that one instance sweeps at a
+ * processes): the versions' retention when the store keeps versions, the trash's expiry when it keeps a trash, and a lease so that one instance sweeps at a
  * time (Redis when the instances share one; this process otherwise, the one process of its data folder).
  * Answers its stop, or undefined when there is nothing to sweep.
  */
@@ -22,7 +22,7 @@ export async function keepRetention(config: Config, shared: SharedState, documen
       userBytes: config.versionsUserBytes,
     }));
   }
-  // The trash's expiry (DocumentTrash.expire(before), PDFSERVICE_TRASH_MAX_AGE) goes here: one more task of this sweep.
+  if (store?.trash && config.trashMaxAgeMs > 0) tasks.push(trashTask(store.trash, config.trashMaxAgeMs));
   if (tasks.length === 0) return undefined;
   let lease: SweepLease;
   if (shared.redis) {

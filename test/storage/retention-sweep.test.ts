@@ -9,7 +9,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { LocalSweepLease, Sweeper, versionsTask } from '../../src/operations/retention.js';
+import { LocalSweepLease, Sweeper, trashTask, versionsTask } from '../../src/operations/retention.js';
 import type { RetentionPolicy } from '../../src/operations/retention-policy.js';
 import { FilesystemStore } from '../../src/storage/filesystem-store.js';
 import { StoredPath } from '../../src/storage/paths.js';
@@ -128,5 +128,50 @@ describe('the sweep over a filesystem store', () => {
     assert.deepEqual((await all(a.p)).map((r) => r.id).sort(), [aIds[3]]);
     assert.deepEqual((await all(b.p)).map((r) => r.id).sort(), bIds);
     assert.equal((await all(other.p)).length, 2, "another user's versions are not counted to this user");
+  });
+});
+
+describe('the trash expiry task', () => {
+  test('purges the entries deleted longer ago than the age, and only those, at the time the sweep applies', async () => {
+    // A store of its own: the other tests' folders went to the trash of theirs.
+    const dir = await mkdtemp(path.join(tmpdir(), 'pdfservice-trash-expiry-'));
+    try {
+      const own = new FilesystemStore(dir);
+      await own.init();
+      await own.recover();
+      const trash = own.trash!;
+      const write = async (doc: string) => {
+        const p = StoredPath.fromValidSegments(doc.split('/'));
+        await own.writeDocument(p, makePdf({ pages: 1, text: () => doc }), { conflict: 'overwrite', provenance: { by: 'u', operation: 'upload' } });
+        return p;
+      };
+      const first = await write('expiry/first.pdf');
+      const second = await write('expiry/second.pdf');
+      const DAY = 24 * HOUR;
+      await own.deleteDocument(first, undefined, 'u');
+      const firstDeleted = Date.now();
+      // The second is deleted "a day later": its entry's record is dated so, as the clock the sweep runs by is.
+      await own.deleteDocument(second, undefined, 'u');
+      const entryDirs = (await readdir(path.join(dir, 'trash'))).filter((n) => /^\d{16}-[0-9a-f]{8}$/.test(n)).sort();
+      assert.equal(entryDirs.length, 2);
+      const secondRecord = path.join(dir, 'trash', entryDirs[1]!, 'entry.json');
+      const stored = JSON.parse(await readFile(secondRecord, 'utf8')) as { deleted: string };
+      stored.deleted = new Date(firstDeleted + DAY).toISOString();
+      await writeFile(secondRecord, JSON.stringify(stored));
+      let now = new Date(firstDeleted + 29 * DAY);
+      const sweep = new Sweeper({ tasks: [trashTask(trash, 30 * DAY)], lease: new LocalSweepLease(), intervalMs: HOUR, clock: () => now });
+      const left = async () => (await trash.list({ deletedBy: 'u' }, { offset: 0, limit: 100 })).entries.map((e) => e.path.toString()).sort();
+      assert.deepEqual((await sweep.sweepOnce())!.tasks.trash, { purged: 0 });
+      assert.deepEqual(await left(), ['expiry/first.pdf', 'expiry/second.pdf'], 'both kept at 29 days');
+      now = new Date(firstDeleted + 30 * DAY + HOUR);
+      assert.deepEqual((await sweep.sweepOnce())!.tasks.trash, { purged: 1 });
+      assert.deepEqual(await left(), ['expiry/second.pdf'], 'the first is past 30 days, the second is not');
+      assert.equal((await readdir(path.join(dir, 'trash'))).filter((n) => !n.startsWith('.')).length, 1, "the first entry's folder is gone");
+      now = new Date(firstDeleted + 31 * DAY + 2 * HOUR);
+      assert.deepEqual((await sweep.sweepOnce())!.tasks.trash, { purged: 1 });
+      assert.deepEqual(await left(), []);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
