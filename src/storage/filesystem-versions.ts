@@ -381,22 +381,21 @@ export class FilesystemVersions implements DocumentVersions {
   }
 
   /**
-   * Removes records, then the blobs and pointers of their ETags that no remaining record's chain goes through (a blob
-   * holding a remaining prefix stays whole): a crash between leaves a blob (recover), never a record without bytes.
+   * Removes records, then the blobs and pointers on their ways to their bytes (their own, or a blob of a version removed
+   * earlier that held them as a prefix) that no remaining record's way goes through (a blob holding a remaining
+   * version's bytes stays whole): a crash between leaves a blob (recover), never a record without bytes.
    */
   private async removeRecords(dir: string, gone: VersionRecord[], kept: string[]): Promise<void> {
     if (gone.length === 0) return;
     for (const record of gone) await removeFile(path.join(dir, `v-${record.id}.json`));
     await syncDir(dir);
-    const keptTags = new Set((await Promise.all(kept.map((id) => this.read(dir, id)))).map((r) => bare(r.etag)));
-    const names = await fs.readdir(dir);
-    const index = indexOf(names);
-    const needed = new Set([...keptTags].flatMap((etag) => chainOf(index, etag) ?? []));
-    const goneTags = new Set(gone.map((r) => bare(r.etag)).filter((etag) => !keptTags.has(etag)));
-    for (const name of names) {
-      const of = name.startsWith(BLOB_PREFIX) ? name.slice(BLOB_PREFIX.length) : POINTER.exec(name)?.[1];
-      if (of !== undefined && goneTags.has(of) && !needed.has(name)) await removeFile(path.join(dir, name));
-    }
+    const keptTags = (await Promise.all(kept.map((id) => this.read(dir, id)))).map((r) => r.etag);
+    const index = indexOf(await fs.readdir(dir));
+    const needed = new Set(keptTags.flatMap((etag) => chainOf(index, etag) ?? []));
+    const candidates = new Set(gone.flatMap((r) => chainOf(index, r.etag) ?? [blobName(r.etag)]));
+    // A pointer of a gone ETag whose blob is back (written again since) is on no way: it goes too.
+    for (const [from, into] of index.pointers) if (gone.some((r) => bare(r.etag) === from)) candidates.add(`p-${from}-${into}`);
+    for (const name of candidates) if (!needed.has(name)) await removeFile(path.join(dir, name));
   }
 
   /**
