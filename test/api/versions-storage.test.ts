@@ -137,3 +137,27 @@ test('deleting a note rewrites the document in full: the deleted note is gone fr
   assert.equal(after.indexOf('Secret note text'), -1, 'no byte of the deleted note is left in the document');
   assert.ok(qpdfCheck(after).ok);
 });
+
+test('the rule of saveEdited: a small document, and a large one MuPDF had to repair, are rewritten in full', async () => {
+  const put = async (doc: string, body: Buffer) => assert.equal((await call(server, 'PUT', `/documents/${doc}`, { body, headers: { 'content-type': 'application/pdf' } })).status, 201);
+  const edit = async (doc: string) => {
+    const before = (await call(server, 'GET', `/documents/${doc}`)).bytes;
+    const reply = await call(server, 'POST', `/documents/${doc}/annotations/content`, { body: Buffer.from(note(1)), headers: { 'content-type': XFDF } });
+    assert.equal(reply.status, 200, reply.text);
+    const after = (await call(server, 'GET', `/documents/${doc}`)).bytes;
+    const check = qpdfCheck(after);
+    assert.ok(check.ok, check.output);
+    return { appended: after.length > before.length && after.subarray(0, before.length).equals(before), after };
+  };
+  await put('versions-storage/small.pdf', makePdf({ pages: 1 }));
+  assert.equal((await edit('versions-storage/small.pdf')).appended, false, 'under 1 MiB: rewritten in full');
+
+  // A large file whose last cross-reference offset is wrong: MuPDF repairs it when it opens it, and cannot append to it.
+  const large = paddedPdf(makePdf({ pages: 1, text: () => 'Repaired' }), 2 * 1024 * 1024);
+  const at = large.lastIndexOf('startxref');
+  const broken = Buffer.concat([large.subarray(0, at), Buffer.from('startxref\n123\n%%EOF\n')]);
+  await put('versions-storage/repaired.pdf', broken);
+  const repaired = await edit('versions-storage/repaired.pdf');
+  assert.equal(repaired.appended, false, 'a repaired file: rewritten in full');
+  assert.match(pdftotext(repaired.after), /Repaired/);
+});
