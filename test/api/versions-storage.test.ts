@@ -138,7 +138,7 @@ test('deleting a note rewrites the document in full: the deleted note is gone fr
   assert.ok(qpdfCheck(after).ok);
 });
 
-test('the rule of saveEdited: a small document, and a large one MuPDF had to repair, are rewritten in full', async () => {
+test('the rule of saveEdited: a small document, a large one MuPDF had to repair, and one with bytes before its header are rewritten in full', async () => {
   const put = async (doc: string, body: Buffer) => assert.equal((await call(server, 'PUT', `/documents/${doc}`, { body, headers: { 'content-type': 'application/pdf' } })).status, 201);
   const edit = async (doc: string) => {
     const before = (await call(server, 'GET', `/documents/${doc}`)).bytes;
@@ -160,4 +160,12 @@ test('the rule of saveEdited: a small document, and a large one MuPDF had to rep
   const repaired = await edit('versions-storage/repaired.pdf');
   assert.equal(repaired.appended, false, 'a repaired file: rewritten in full');
   assert.match(pdftotext(repaired.after), /Repaired/);
+
+  // A large file with bytes before its header: MuPDF would count an update's offsets from the file's start, readers
+  // from the header (qpdf: "file is damaged"), so it is rewritten in full.
+  const junk = Buffer.concat([Buffer.from('leading junk\n'), paddedPdf(makePdf({ pages: 1, text: () => 'After junk' }), 2 * 1024 * 1024)]);
+  await put('versions-storage/junk.pdf', junk);
+  const rewritten = await edit('versions-storage/junk.pdf');
+  assert.equal(rewritten.appended, false, 'bytes before the header: rewritten in full');
+  assert.match(pdftotext(rewritten.after), /After junk/);
 });

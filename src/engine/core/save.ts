@@ -2,7 +2,7 @@ import { ftruncateSync, writeSync } from 'node:fs';
 import type * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
 import { formFacts } from './inspect.js';
-import { openedSize } from './open.js';
+import { openedSize, opensAtHeader } from './open.js';
 import type { OutputFile } from './pdf-source.js';
 import { reserveTop } from './wasm.js';
 
@@ -71,10 +71,18 @@ const FULL_SAVE_AS_STORED = 'garbage=1,pretty';
  * copy is cheap and a rewrite keeps it tidy (unused objects dropped, streams
  * compressed) where updates would pile up; a file MuPDF repaired when it
  * opened it cannot be appended to (its offsets are not the file's) and is
- * rewritten. Encryption is kept as it was.
+ * rewritten, and so is a file with bytes before its header (opensAtHeader). Encryption is kept as it was.
  */
 export function saveEdited(doc: mupdf.PDFDocument, signed: boolean, options: { keepStreams?: boolean; appendable?: boolean } = {}): Uint8Array {
-  if (signed || (options.appendable === true && appendsWell(doc))) return save(doc, 'incremental');
+  if (signed) return save(doc, 'incremental');
+  if (options.appendable === true && appendsWell(doc)) {
+    try {
+      return save(doc, 'incremental');
+    } catch (err) {
+      // Repaired while it was written (an object loaded for the first time was broken): rewritten in full instead.
+      if (!doc.wasRepaired()) throw err;
+    }
+  }
   return options.keepStreams ? save(doc, FULL_SAVE_AS_STORED) : saveFull(doc);
 }
 
@@ -84,9 +92,14 @@ export function saveEdited(doc: mupdf.PDFDocument, signed: boolean, options: { k
  */
 export const INCREMENTAL_FROM_BYTES = 1024 * 1024;
 
-/** Whether an appendable edit of `doc` is appended (saveEdited): large enough, and not repaired when opened. */
+/**
+ * Whether an appendable edit of `doc` is appended (saveEdited): large enough, its file beginning with its header
+ * (opensAtHeader), and not repaired. Asked after the edit:
+ * MuPDF repairs a file when it first meets a broken part, which may be a page the edit loaded (a page tree with too
+ * many kids, in the corpus), not when it opens it.
+ */
 function appendsWell(doc: mupdf.PDFDocument): boolean {
-  return (openedSize(doc) ?? 0) >= INCREMENTAL_FROM_BYTES && doc.canBeSavedIncrementally();
+  return (openedSize(doc) ?? 0) >= INCREMENTAL_FROM_BYTES && opensAtHeader(doc) && doc.canBeSavedIncrementally();
 }
 
 /** Outputs expected below this size are saved without making room first: their copies are small. */
