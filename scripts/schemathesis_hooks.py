@@ -142,6 +142,25 @@ def _version_ids():
     return ids
 
 
+_trashed = 0
+
+
+def _trash_entry():
+    """A fresh trash entry of the fuzzing user (entries are per user, docs/versions.md "Trash"): a scratch document of
+    its own uploaded and deleted; its original path stays free, so a restore there succeeds."""
+    global _trashed
+    _trashed += 1
+    api = _BASE + "/pdfservice/v1"
+    auth = tuple(os.environ.get("PDFSERVICE_FUZZ_AUTH", ":").split(":", 1))
+    doc = f"fuzz-trash/doc-{_trashed}.pdf"
+    with open(_FIXTURE, "rb") as f:
+        requests.put(f"{api}/documents/{doc}", data=f.read(), headers={"Content-Type": "application/pdf"}, auth=auth, timeout=60)
+    requests.delete(f"{api}/documents/{doc}", auth=auth, timeout=60)
+    listed = requests.get(f"{api}/trash?limit=1", auth=auth, timeout=60)
+    entries = listed.json().get("entries", []) if listed.ok else []
+    return entries[0]["id"] if entries else None
+
+
 def _operation_id(case):
     return case.operation.definition.raw.get("operationId", "")
 
@@ -246,6 +265,14 @@ def before_call(ctx, case, kwargs):
                 kwargs["params"]["versionId"] = ids[0]
             if isinstance(kwargs.get("url"), str):
                 kwargs["url"] = re.sub(r"([?&]versionId=)[^&]*", lambda m: m.group(1) + ids[0], kwargs["url"])
+    # A trash entry exists only by the id the service gave it: each trash case gets a fresh entry of the fuzzing user,
+    # and half the restores go to the entry's own path (a random savePath is most often invalid or taken).
+    if operation in ("getTrashEntry", "restoreTrashEntry", "purgeTrashEntry") and "id" in params:
+        entry = _trash_entry()
+        if entry:
+            params["id"] = entry
+        if operation == "restoreTrashEntry" and isinstance(case.body, dict) and _random.random() < 0.5:
+            case.body.pop("savePath", None)
     # Half the cases of the operations whose bodies no generator finds carry a known-good one.
     known = _KNOWN_GOOD.get(operation)
     if known and _random.random() < 0.5:

@@ -29,6 +29,8 @@ export interface StoreSettings {
   s3TimeoutMs: number;
   /** Keep a version of every write (docs/versions.md); the filesystem store only, in this release. */
   versions: boolean;
+  /** Deletes move documents and folders to the trash (docs/versions.md, "Trash"); the filesystem store only, in this release. */
+  trash: boolean;
 }
 
 /** A key prefix: '' or ending in '/', without a leading '/' (S3 keys have none). */
@@ -100,6 +102,12 @@ export const STORES: SettingsFeature<StoreSettings, StoreSettings & Pick<RedisSe
     versions: {
       env: 'PDFSERVICE_VERSIONS',
       doc: 'Keep a version of every write of a document, readable and restorable through `.../versions` ([docs/versions.md](docs/versions.md)); the `filesystem` store only in this release (S3 and WebDAV keep none yet). `false`: writes replace documents, and the versions endpoints answer 501 `VERSIONS_NOT_KEPT`',
+      default: true,
+      parse: boolean,
+    },
+    trash: {
+      env: 'PDFSERVICE_TRASH',
+      doc: 'DELETE of a document or folder moves it, with its versions, to the deleting user\'s trash (`/trash`, [docs/versions.md](docs/versions.md#trash)), from which it can be restored or purged; the `filesystem` store only in this release. `false`: deletes erase, and the trash endpoints answer 501 `TRASH_NOT_KEPT`',
       default: true,
       parse: boolean,
     },

@@ -40,6 +40,7 @@ import { registerRedactionRoutes } from './routes/redaction.js';
 import { registerJobRoutes } from './routes/jobs.js';
 import { registerFieldRoutes } from './routes/fields.js';
 import { registerPageRoutes } from './routes/pages.js';
+import { registerTrashRoutes } from './routes/trash.js';
 import { registerVersionRoutes } from './routes/versions.js';
 import { registerPreflightRoutes } from './routes/preflight.js';
 import { registerSignatureRoutes } from './routes/signatures.js';
@@ -188,6 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerFieldRoutes(api, deps);
     registerPageRoutes(api, deps);
     registerVersionRoutes(api, deps);
+    registerTrashRoutes(api, deps);
     registerSignatureRoutes(api, deps);
     registerPreflightRoutes(api, deps);
     registerOptimizeProfileRoutes(api, deps);

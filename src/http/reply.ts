@@ -43,11 +43,14 @@ export function warningHeaders(reply: FastifyReply, warnings: string[]): Fastify
 
 /**
  * The URLs of the next and previous slices of a listing paged by ?offset= and ?limit= (pages, versions), for the body's
- * next/prev, also set as the Link header. `link` is that header's value ('' when the listing is one slice).
+ * next/prev, also set as the Link header. `link` is that header's value ('' when the listing is one slice). `keep`: query
+ * parameters every slice's URL keeps.
  */
-export function sliceLinks(request: FastifyRequest, reply: FastifyReply, offset: number, limit: number, total: number): { links: { next?: string; prev?: string }; base: string; link: string } {
+export function sliceLinks(request: FastifyRequest, reply: FastifyReply, offset: number, limit: number, total: number, keep: Record<string, string | undefined> = {}): { links: { next?: string; prev?: string }; base: string; link: string } {
   const base = request.originalUrl.split('?')[0]!;
-  const slice = (from: number) => `${base}?offset=${from}&limit=${limit}`;
+  // Query parameters that choose what is listed (the trash's owner) stay in every slice's URL.
+  const kept = Object.entries(keep).flatMap(([name, value]) => (value === undefined ? [] : [`&${name}=${encodeURIComponent(value)}`])).join('');
+  const slice = (from: number) => `${base}?offset=${from}&limit=${limit}${kept}`;
   const links = {
     ...(offset + limit < total ? { next: slice(offset + limit) } : {}),
     ...(offset > 0 ? { prev: slice(Math.max(0, Math.min(offset, total) - limit)) } : {}),

@@ -3,7 +3,7 @@ import type { PdfSource } from '../engine/models.js';
 import type { EnginePool } from '../engine/pool.js';
 import { ServiceError } from '../errors.js';
 import type { StoredPath } from '../storage/paths.js';
-import type { ConflictMode, DocumentStat, DocumentStore, DocumentStores, DocumentVersions, OpenContent, OpenDocument, StagedUpload, WriteOptions, WriteResult } from '../storage/store.js';
+import type { ConflictMode, DocumentStat, DocumentStore, DocumentStores, DocumentTrash, DocumentVersions, OpenContent, OpenDocument, StagedUpload, WriteOptions, WriteResult } from '../storage/store.js';
 import { storeUserOf, type OperationContext } from './context.js';
 import { ReadModels } from './read-models.js';
 import { etagOfContent, matchesEtag } from '../storage/store.js';
@@ -115,6 +115,13 @@ export class DocumentOperations {
     const versions = this.storeFor(ctx).versions;
     if (!versions) throw new ServiceError('VERSIONS_NOT_KEPT', 'This service keeps no versions of documents: PDFSERVICE_VERSIONS is off, or the store (S3, WebDAV) keeps none yet (docs/versions.md)');
     return versions;
+  }
+
+  /** The trash the user's store keeps (trash.ts); TRASH_NOT_KEPT when it keeps none. */
+  trashFor(ctx: OperationContext): DocumentTrash {
+    const trash = this.storeFor(ctx).trash;
+    if (!trash) throw new ServiceError('TRASH_NOT_KEPT', 'This service keeps no trash: PDFSERVICE_TRASH is off, or the store (S3, WebDAV) keeps none yet, and deletes erase (docs/versions.md)');
+    return trash;
   }
 
   /** The stat of the version `ctx.versionId` names (a read of a kept version, docs/versions.md). */
@@ -290,7 +297,7 @@ export class DocumentOperations {
 
   async remove(path: StoredPath, ctx: OperationContext): Promise<void> {
     refuseVersionWrite(ctx);
-    await this.locked(path, ctx, () => this.storeFor(ctx).deleteDocument(path, ctx.ifMatch));
+    await this.locked(path, ctx, () => this.storeFor(ctx).deleteDocument(path, ctx.ifMatch, ctx.principal?.username ?? null));
   }
 }
 

@@ -41,7 +41,7 @@ export class FolderOperations {
 
   async remove(path: StoredPath, ctx: OperationContext, recursive: boolean): Promise<void> {
     if (path.isRoot) throw new ServiceError('INVALID_PATH', 'The root folder cannot be deleted');
-    await this.storeFor(ctx).deleteFolder(path, recursive);
+    await this.storeFor(ctx).deleteFolder(path, recursive, ctx.principal?.username ?? null);
   }
 
   async exists(path: StoredPath, ctx: OperationContext): Promise<boolean> {

@@ -15,6 +15,7 @@ import { OptimizeProfileOperations } from './optimize/profiles.js';
 import { MemoryProfileStore, type OptimizeProfileStore } from './optimize/store.js';
 import type { JobStore } from './jobs/store.js';
 import { PageOperations } from './pages.js';
+import { TrashOperations } from './trash.js';
 import { VersionOperations } from './versions.js';
 import { PermissionOperations } from './permissions.js';
 import { PreflightOperations } from './PreflightOperations.js';
@@ -30,6 +31,8 @@ export interface Operations {
   permissions: PermissionOperations;
   pages: PageOperations;
   versions: VersionOperations;
+  /** The trash deletes move documents and folders into (docs/versions.md, "Trash"). */
+  trash: TrashOperations;
   signatures: SignatureOperations;
   preflight: PreflightOperations;
   actions: ActionRunner;
@@ -63,6 +66,7 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
   const pages = new PageOperations(pool, documents, textPrefetchMaxBytes);
   documents.onWritten((written, ctx) => pages.prefetchText(written.path, written.stat.etag, written.stat.size, ctx));
   const optimizeProfiles = new OptimizeProfileOperations(profiles);
+  const folders = new FolderOperations(stores, documents);
   const actions = new ActionRunner(documents, tools, optimizeProfiles, extraActions);
   // One place for the files jobs produce: a one-shot's result and an action's file answer, swept with their records.
   const resultFiles = jobs?.resultFiles ?? new MemoryResultFiles();
@@ -70,11 +74,12 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
     documents,
     uploads,
     annotations: new AnnotationOperations(documents),
-    folders: new FolderOperations(stores, documents),
+    folders,
     fields: new FieldOperations(documents),
     permissions: new PermissionOperations(documents),
     pages,
     versions: new VersionOperations(documents),
+    trash: new TrashOperations(documents, folders),
     signatures: new SignatureOperations(documents),
     preflight: new PreflightOperations(tools, documents),
     actions,

@@ -72,7 +72,7 @@ export async function openDocumentStores(config: Config, redis: RedisConnection 
     // S3 has no users of its own: the service signs every request with its key, and its rights decide.
     return { stores: sharedStores(store), blobs: (area) => store.blobs(area), close: async () => client.destroy() };
   }
-  const files = new FilesystemStore(config.dataDir, { locks: redisLocks('fs'), versions: config.versions });
+  const files = new FilesystemStore(config.dataDir, { locks: redisLocks('fs'), versions: config.versions, trash: config.trash });
   await files.init();
   await files.recover();
   return { stores: sharedStores(files), close: async () => {} };

@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import { ServiceError } from '../errors.js';
 import { LocalLocks, type LockProvider } from './locks.js';
 import { openLocalFile, removeFile, StagedFile, stageToFile, writeSynced } from './local-files.js';
+import { FilesystemTrash } from './filesystem-trash.js';
 import { FilesystemVersions, type PendingVersion } from './filesystem-versions.js';
 import { etagOfContent, etagOfDigest, etagsOfContent, matchesEtag, withRandomSuffix, writeRecord } from './store.js';
 import { StoredPath } from './paths.js';
@@ -50,6 +51,8 @@ export class FilesystemStore implements DocumentStore {
   private realRoot: string | undefined;
   /** The versions kept of every write (filesystem-versions.ts), below `<dataDir>/versions`; undefined with versions off. */
   readonly versions: FilesystemVersions | undefined;
+  /** The trash deletes move documents and folders into (filesystem-trash.ts), `<dataDir>/trash`; undefined with the trash off: deletes erase. */
+  readonly trash: FilesystemTrash | undefined;
 
   /**
    * `locks`: the document locks; default in-process (one instance). Several
@@ -57,17 +60,22 @@ export class FilesystemStore implements DocumentStore {
    * commit (rename, link, unlink) first verifies the lock of its path is still
    * held, so an instance that paused past its lease writes nothing.
    */
-  constructor(dataDir: string, options: { locks?: LockProvider | undefined; versions?: boolean | undefined } = {}) {
+  constructor(dataDir: string, options: { locks?: LockProvider | undefined; versions?: boolean | undefined; trash?: boolean | undefined } = {}) {
     this.root = path.join(dataDir, 'documents');
     this.staging = path.join(dataDir, 'staging');
     this.locks = options.locks ?? new LocalLocks();
     this.versions = options.versions === false ? undefined : new FilesystemVersions(path.join(dataDir, 'versions'), (p) => this.statDocument(p));
+    this.trash = options.trash === false ? undefined : new FilesystemTrash(path.join(dataDir, 'trash'), path.join(dataDir, 'versions'), {
+      resolve: (p) => this.resolve(p),
+      ensureParent: (p) => this.ensureParent(p),
+    });
   }
 
   async init(): Promise<void> {
     await fs.mkdir(this.root, { recursive: true });
     await fs.mkdir(this.staging, { recursive: true });
     await this.versions?.init();
+    await this.trash?.init();
   }
 
   /**
@@ -357,15 +365,19 @@ export class FilesystemStore implements DocumentStore {
     }
   }
 
-  async deleteDocument(p: StoredPath, ifMatch?: string): Promise<void> {
+  async deleteDocument(p: StoredPath, ifMatch?: string, by: string | null = null): Promise<void> {
     const file = await this.resolve(p);
     const { existed } = await this.checkPrecondition(file, ifMatch);
     if (!existed) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
     await this.locks.verify(p.toString());
-    // Its versions first (this slice erases them with the document; the trash is a later one): a crash between leaves
-    // the document without versions, never versions that a new document at this path would inherit.
-    await this.versions?.removeAll(p);
-    await fs.unlink(file);
+    if (this.trash) {
+      await this.trash.put('document', p, file, by);
+    } else {
+      // Its versions first: a crash between leaves the document without versions, never versions that a new document
+      // at this path would inherit.
+      await this.versions?.removeAll(p);
+      await fs.unlink(file);
+    }
     this.tags.delete(file);
     await this.syncFolder(path.dirname(file));
   }
@@ -426,13 +438,16 @@ export class FilesystemStore implements DocumentStore {
     return entries;
   }
 
-  async deleteFolder(p: StoredPath, recursive: boolean): Promise<void> {
+  async deleteFolder(p: StoredPath, recursive: boolean, by: string | null = null): Promise<void> {
     if (p.isRoot) throw new ServiceError('INVALID_PATH', 'The root folder cannot be deleted');
     const dir = await this.resolve(p);
     if (!(await this.statFolder(p))) throw new ServiceError('FOLDER_NOT_FOUND', `No folder at /${p.toString()}`);
     if (recursive) {
-      await this.versions?.removeAll(p);
-      await fs.rm(dir, { recursive: true });
+      // Into the trash in one rename when it holds documents (put answers null for a folder of none: erased).
+      if (!(this.trash && (await this.trash.put('folder', p, dir, by)))) {
+        await this.versions?.removeAll(p);
+        await fs.rm(dir, { recursive: true });
+      }
     } else {
       const visible = await this.listFolder(p);
       if (visible.length > 0) throw new ServiceError('FOLDER_NOT_EMPTY', 'The folder is not empty; use ?recursive=true');
@@ -458,6 +473,9 @@ export class FilesystemStore implements DocumentStore {
       }
     };
     await sweep(this.root);
+    // Before the versions: a delete or restore rolled back puts versions back beside their document, which the
+    // versions' recover() would otherwise remove as versions of a document gone.
+    await this.trash?.recover();
     // After the documents' leftovers: a pending version is committed when its bytes are the document's.
     await this.versions?.recover();
   }

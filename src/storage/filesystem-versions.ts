@@ -46,7 +46,7 @@ const TEMP_PREFIX = '.tmp-';
 /** A document's or folder's versions on their way out (deleteDocument, deleteFolder): renamed first, then removed. */
 const DELETED_PREFIX = '.del-';
 
-function errno(err: unknown): string | undefined {
+export function errno(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException | undefined)?.code;
 }
 
@@ -106,7 +106,8 @@ function chainOf(index: { blobs: Set<string>; pointers: Map<string, string> }, e
   return undefined;
 }
 
-async function syncDir(dir: string): Promise<void> {
+/** fsync of a folder: the renames and links in it are durable. */
+export async function syncDir(dir: string): Promise<void> {
   const handle = await fs.open(dir, constants.O_RDONLY | constants.O_DIRECTORY);
   try {
     await handle.sync();
@@ -115,7 +116,7 @@ async function syncDir(dir: string): Promise<void> {
   }
 }
 
-async function readdirOrNone(dir: string): Promise<string[]> {
+export async function readdirOrNone(dir: string): Promise<string[]> {
   try {
     return await fs.readdir(dir);
   } catch (err) {
@@ -400,7 +401,7 @@ export class FilesystemVersions implements DocumentVersions {
 
   /**
    * Takes a document's or folder's versions away, atomically (one rename), then removes them: deleting a document
-   * erases its versions in this slice (the trash is a later one). Called before the document goes, so a crash between
+   * erases its versions when the store keeps no trash (with one, FilesystemTrash moves them into the entry). Called before the document goes, so a crash between
    * leaves a document without versions, never versions a new document at the path would inherit.
    */
   async removeAll(p: StoredPath): Promise<void> {

@@ -18,6 +18,10 @@ export class MeteredStore implements DocumentStore {
     return this.inner.versions;
   }
 
+  get trash() {
+    return this.inner.trash;
+  }
+
   async writeDocument(path: StoredPath, content: Buffer | Uint8Array | StagedUpload, options: WriteOptions): Promise<WriteResult> {
     const result = await this.inner.writeDocument(path, content, options);
     documentBytes.written.inc(result.stat.size);
@@ -55,8 +59,8 @@ export class MeteredStore implements DocumentStore {
   statDocument(path: StoredPath) {
     return this.inner.statDocument(path);
   }
-  deleteDocument(path: StoredPath, ifMatch?: string) {
-    return this.inner.deleteDocument(path, ifMatch);
+  deleteDocument(path: StoredPath, ifMatch?: string, by?: string | null) {
+    return this.inner.deleteDocument(path, ifMatch, by);
   }
   stage(source: Readable, limit: number) {
     return this.inner.stage(source, limit);
@@ -70,8 +74,8 @@ export class MeteredStore implements DocumentStore {
   listFolder(path: StoredPath) {
     return this.inner.listFolder(path);
   }
-  deleteFolder(path: StoredPath, recursive: boolean) {
-    return this.inner.deleteFolder(path, recursive);
+  deleteFolder(path: StoredPath, recursive: boolean, by?: string | null) {
+    return this.inner.deleteFolder(path, recursive, by);
   }
   lock(path: StoredPath) {
     return this.inner.lock(path);

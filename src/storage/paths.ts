@@ -145,6 +145,18 @@ export function documentPathFromBody(value: string, field: string): StoredPath {
   }
 }
 
+/** A folder path given in a request body (not percent-encoded; one trailing "/" allowed), not the root: a trash restore's savePath. */
+export function folderPathFromBody(value: string, field: string): StoredPath {
+  try {
+    const folder = fromSegments(splitRaw(value.replace(/\/$/, '')), 'folder');
+    if (folder.isRoot) throw invalid('A folder path is empty');
+    return folder;
+  } catch (err) {
+    if (err instanceof ServiceError) throw new ServiceError('INVALID_PATH', `${field}: ${err.detail}`);
+    throw err;
+  }
+}
+
 /**
  * A name that is one path segment of a URL but not a document or folder (an
  * optimize profile's name): the segment rules above, so that every name the

@@ -231,6 +231,47 @@ export interface DocumentVersions {
   purgeEarlier(path: StoredPath): Promise<number>;
 }
 
+/** One deleted document or folder kept in the trash (docs/versions.md, "Trash"). */
+export interface TrashEntry {
+  /** Opaque, URL-safe, and ordered: a later deletion's id sorts after an earlier one's. */
+  readonly id: string;
+  readonly kind: 'document' | 'folder';
+  /** Where it was when deleted (where a restore puts it back by default). */
+  readonly path: StoredPath;
+  readonly deleted: Date;
+  /** The user that deleted it; null for the service's own work. The trash is per user: each sees their own entries. */
+  readonly deletedBy: string | null;
+  /** The bytes of the documents it holds (their current content, not their versions). */
+  readonly size: number;
+  readonly documentCount: number;
+  /** The versions kept with its documents. */
+  readonly versionCount: number;
+}
+
+/**
+ * The trash a store keeps of deleted documents and folders, beside DocumentStore (issue 39). A store that keeps one
+ * answers this as DocumentStore.trash, and its deleteDocument and deleteFolder move what they delete into a trash entry
+ * (the document or the folder's documents, with their versions) instead of erasing it, crash-safely: after a crash a
+ * document is where it was or whole in the trash. A store without one (memory, S3, WebDAV for now, or the trash turned
+ * off) erases, and the trash endpoints answer TRASH_NOT_KEPT. Restoring a document entry: the caller holds the lock of
+ * the target path (DocumentStore.lock).
+ */
+export interface DocumentTrash {
+  /** Entries newest first, `limit` from `offset`; those deleted by `deletedBy` (undefined: everyone's). */
+  list(filter: { deletedBy?: string | null | undefined }, slice: { offset: number; limit: number }): Promise<{ entries: TrashEntry[]; total: number }>;
+  /** One entry; TRASH_ENTRY_NOT_FOUND. */
+  get(id: string): Promise<TrashEntry>;
+  /**
+   * Puts the entry back at `target` (a document path for a document entry, a folder path for a folder entry) with its
+   * versions, and removes the entry; TRASH_PATH_TAKEN when a document or folder is there now.
+   */
+  restore(id: string, target: StoredPath): Promise<void>;
+  /** Removes the entry for good; TRASH_ENTRY_NOT_FOUND. */
+  purge(id: string): Promise<void>;
+  /** Removes for good every entry deleted before `before` (the retention sweep's call); answers how many went. */
+  expire(before: Date): Promise<number>;
+}
+
 /** The record of a write with `options` that replaced `replaced` (null: created the document). */
 export function writeRecord(options: WriteOptions, replaced: string | null): WriteRecord {
   const { by, operation } = options.provenance ?? UNNAMED_WRITE;
@@ -267,19 +308,23 @@ export interface DocumentStore {
    */
   openDocument(path: StoredPath): Promise<OpenDocument>;
   writeDocument(path: StoredPath, content: Buffer | Uint8Array | StagedUpload, options: WriteOptions): Promise<WriteResult>;
-  deleteDocument(path: StoredPath, ifMatch?: string): Promise<void>;
+  /** Erases the document, or moves it to the trash when the store keeps one (`by`: who deletes, DocumentTrash). */
+  deleteDocument(path: StoredPath, ifMatch?: string, by?: string | null): Promise<void>;
   /** Receives a stream into the staging area; rejects with PAYLOAD_TOO_LARGE past `limit` bytes. */
   stage(source: Readable, limit: number): Promise<StagedUpload>;
   statFolder(path: StoredPath): Promise<{ modified: Date } | null>;
   makeFolder(path: StoredPath): Promise<{ created: boolean }>;
   listFolder(path: StoredPath): Promise<FolderEntry[]>;
-  deleteFolder(path: StoredPath, recursive: boolean): Promise<void>;
+  /** Erases the folder, or moves it to the trash when the store keeps one (as deleteDocument). */
+  deleteFolder(path: StoredPath, recursive: boolean, by?: string | null): Promise<void>;
   /** Serializes writers of one document; read-modify-write holds it throughout. */
   lock(path: StoredPath): Promise<Release>;
   /** Removes leftovers of interrupted writes; called at start. */
   recover(): Promise<void>;
   /** The versions this store keeps (docs/versions.md); absent: it keeps none, and writes replace documents. */
   readonly versions?: DocumentVersions | undefined;
+  /** The trash this store keeps (DocumentTrash); absent: deletes erase. */
+  readonly trash?: DocumentTrash | undefined;
 }
 
 /** The credentials a store acts with on the user's behalf (a DMS account). Held in memory only, never logged. */

@@ -12,7 +12,7 @@ import { buffer as readStream } from 'node:stream/consumers';
 import { describe } from 'node:test';
 import { ServiceError, type ErrorCode } from '../../src/errors.js';
 import { documentPathFromBody, folderPathFromUrl, type StoredPath } from '../../src/storage/paths.js';
-import { etagOf, type DocumentStore, type DocumentVersions, type StagedUpload } from '../../src/storage/store.js';
+import { etagOf, type DocumentStore, type DocumentTrash, type DocumentVersions, type StagedUpload } from '../../src/storage/store.js';
 import { freshEach } from './fresh.js';
 
 export interface StoreUnderTest {
@@ -440,6 +440,81 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
         await s.store.deleteFolder(folder('ver/d'), true);
         await s.store.writeDocument(p, content('e4'), { conflict: 'fail' });
         assert.equal((await versions.list(p, { offset: 0, limit: 10 })).total, 1);
+      });
+    });
+
+    describe('trash (stores that keep one: DocumentTrash)', () => {
+      /** The body, for a store that keeps a trash; nothing to check for one that erases. */
+      const withTrash = (title: string, body: (s: StoreUnderTest, trash: DocumentTrash) => Promise<void>) =>
+        withStore(title, async (s) => {
+          if (s.store.trash) await body(s, s.store.trash);
+        });
+      const versionTotal = async (store: DocumentStore, p: StoredPath) => (store.versions ? (await store.versions.list(p, { offset: 0, limit: 100 })).total : 0);
+
+      withTrash('a deleted document goes to its deleter\'s trash with its versions, and comes back whole; a taken path is refused', async (s, trash) => {
+        const p = doc('tr/a.pdf');
+        const v1 = content('t1');
+        const v2 = content('t2');
+        await s.store.writeDocument(p, v1, { conflict: 'fail' });
+        await s.store.writeDocument(p, v2, { conflict: 'overwrite' });
+        const kept = await versionTotal(s.store, p);
+        await s.store.deleteDocument(p, undefined, 'alice');
+        assert.equal(await s.store.statDocument(p), null);
+        assert.deepEqual(await s.store.listFolder(folder('tr')), []);
+        const { entries, total } = await trash.list({ deletedBy: 'alice' }, { offset: 0, limit: 10 });
+        assert.equal(total, 1);
+        const entry = entries[0]!;
+        assert.deepEqual([entry.kind, entry.path.toString(), entry.deletedBy, entry.size, entry.documentCount, entry.versionCount], ['document', 'tr/a.pdf', 'alice', v2.length, 1, kept]);
+        assert.equal((await trash.list({ deletedBy: 'bob' }, { offset: 0, limit: 10 })).total, 0, 'per user');
+        assert.equal((await trash.get(entry.id)).id, entry.id);
+        // A new document at the path starts afresh, and takes the path: the entry cannot come back there.
+        await s.store.writeDocument(p, content('new'), { conflict: 'fail' });
+        if (s.store.versions) assert.equal(await versionTotal(s.store, p), 1);
+        await rejectsWith(trash.restore(entry.id, p), 'TRASH_PATH_TAKEN');
+        const restarted = await s.reopen();
+        await restarted.recover();
+        assert.equal((await restarted.trash!.list({}, { offset: 0, limit: 10 })).total, 1, 'kept across a restart');
+        await trash.restore(entry.id, doc('tr/back.pdf'));
+        await assertStored(s.store, doc('tr/back.pdf'), v2, 'restored');
+        assert.equal(await versionTotal(s.store, doc('tr/back.pdf')), kept);
+        if (s.store.versions) {
+          const listed = await s.store.versions.list(doc('tr/back.pdf'), { offset: 0, limit: 10 });
+          assert.equal(listed.current, listed.versions[0]!.id, 'the restored content is the current version');
+        }
+        await rejectsWith(trash.get(entry.id), 'TRASH_ENTRY_NOT_FOUND');
+        await rejectsWith(trash.restore(entry.id, p), 'TRASH_ENTRY_NOT_FOUND');
+        await rejectsWith(trash.get('no-such-id'), 'TRASH_ENTRY_NOT_FOUND');
+      });
+
+      withTrash('a deleted folder goes whole, and comes back with every document; an empty one is erased', async (s, trash) => {
+        await s.store.writeDocument(doc('tf/one.pdf'), content('one'), { conflict: 'fail' });
+        const two = content('two');
+        await s.store.writeDocument(doc('tf/in/two.pdf'), two, { conflict: 'fail' });
+        await s.store.deleteFolder(folder('tf'), true, 'bob');
+        assert.equal(await s.store.statFolder(folder('tf')), null);
+        const [entry] = (await trash.list({ deletedBy: 'bob' }, { offset: 0, limit: 10 })).entries;
+        assert.deepEqual([entry!.kind, entry!.path.toString(), entry!.documentCount], ['folder', 'tf', 2]);
+        await trash.restore(entry!.id, folder('tf'));
+        await assertStored(s.store, doc('tf/in/two.pdf'), two, 'a document of the restored folder');
+        assert.deepEqual((await s.store.listFolder(folder('tf'))).map((e) => e.name), ['in', 'one.pdf']);
+        await s.store.makeFolder(folder('te/inner'));
+        await s.store.deleteFolder(folder('te'), true, 'bob');
+        assert.equal((await trash.list({}, { offset: 0, limit: 10 })).total, 0);
+      });
+
+      withTrash('purge and expire remove entries for good', async (s, trash) => {
+        for (const name of ['x', 'y', 'z']) {
+          await s.store.writeDocument(doc(`tp/${name}.pdf`), content(name), { conflict: 'fail' });
+          await s.store.deleteDocument(doc(`tp/${name}.pdf`), undefined, null);
+        }
+        const { entries } = await trash.list({}, { offset: 0, limit: 10 });
+        assert.deepEqual(entries.map((e) => e.path.toString()), ['tp/z.pdf', 'tp/y.pdf', 'tp/x.pdf'], 'newest first');
+        assert.deepEqual((await trash.list({ deletedBy: null }, { offset: 1, limit: 1 })).entries.map((e) => e.id), [entries[1]!.id]);
+        await trash.purge(entries[0]!.id);
+        await rejectsWith(trash.purge(entries[0]!.id), 'TRASH_ENTRY_NOT_FOUND');
+        assert.equal(await trash.expire(new Date(0)), 0);
+        assert.equal(await trash.expire(new Date(Date.now() + 60_000)), 2);
+        assert.equal((await trash.list({}, { offset: 0, limit: 10 })).total, 0);
       });
     });
 

@@ -812,6 +812,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pdfservice/v1/trash": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the documents and folders you deleted, newest first
+         * @description A DELETE of a document or folder moves it, with its versions, here. 100 at a time by default (?offset=, ?limit= up to 1000), with next/prev in the body and the Link header. Admins list another user's with ?owner=name, everyone's with ?owner=*. 501 TRASH_NOT_KEPT when the service keeps no trash (PDFSERVICE_TRASH off, or an S3 or WebDAV store).
+         */
+        get: operations["listTrash"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pdfservice/v1/trash/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get one trash entry
+         * @description Your own entries (any for an admin); another user's is 404 TRASH_ENTRY_NOT_FOUND.
+         */
+        get: operations["getTrashEntry"];
+        put?: never;
+        post?: never;
+        /**
+         * Purge a trash entry for good
+         * @description Needs the DELETE right. Another user's entry is 404 TRASH_ENTRY_NOT_FOUND (admins may purge any).
+         */
+        delete: operations["purgeTrashEntry"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pdfservice/v1/trash/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Restore a trash entry, with its versions
+         * @description Puts the document or folder back at its original path, or at savePath; 409 TRASH_PATH_TAKEN when a document or folder is there now. Needs the POST right and the PUT right (it writes the destination). Answers the restored document's DocumentModel, or the restored folder's listing. Another user's entry is 404 TRASH_ENTRY_NOT_FOUND (admins may restore any).
+         */
+        post: operations["restoreTrashEntry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pdfservice/v1/documents/{filePath}.pdf/fields/signature-fields": {
         parameters: {
             query?: never;
@@ -2041,6 +2105,47 @@ export interface components {
         VersionChange: {
             label?: string | null;
             pinned?: boolean;
+        };
+        /**
+         * TrashEntryModel
+         * @description A deleted document or folder kept in the trash, with its versions (docs/versions.md, "Trash")
+         */
+        TrashEntryModel: {
+            /**
+             * @description Opaque and ordered: a later deletion sorts after an earlier one
+             * @example 1796003868432001-9f2c41ab
+             */
+            id: string;
+            /** @enum {string} */
+            kind: "document" | "folder";
+            /** @description Where it was when deleted, from the root ("/a/b.pdf"): where a restore puts it back by default */
+            path: string;
+            /** Format: date-time */
+            deleted: string;
+            /** @description The user that deleted it (whose trash it is in) */
+            deletedBy: string | null;
+            /** @description Bytes of the documents it holds (their current content) */
+            size: number;
+            documentCount: number;
+            /** @description Versions kept with its documents, restored with them */
+            versionCount: number;
+        };
+        /**
+         * TrashModel
+         * @description TrashModel (XML: <Trash> with one <entry> per entry listed, then the paging): newest first, at most limit from offset (default 100, at most 1000); the Link header has next and prev
+         */
+        TrashModel: {
+            entries: components["schemas"]["TrashEntryModel"][];
+            /** @description Entries of this owner */
+            total: number;
+            offset: number;
+            limit: number;
+            /** @description Whose entries: a user name, or "*" for everyone's */
+            owner: string;
+            /** @description URL of the next slice; absent on the last */
+            next?: string;
+            /** @description URL of the previous slice; absent on the first */
+            prev?: string;
         };
         /**
          * SignatureModel
@@ -11417,6 +11522,350 @@ export interface operations {
                     "application/json": components["schemas"]["DocumentModel"];
                     "application/xml": components["schemas"]["DocumentModel"];
                     "text/xml": components["schemas"]["DocumentModel"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listTrash: {
+        parameters: {
+            query?: {
+                /** @description Index of the first entry listed (0: the newest) */
+                offset?: number;
+                /** @description Most entries listed */
+                limit?: number;
+                /** @description Admins only (403 for others, but for their own name): the entries another user deleted, or "*" for everyone's. Default: the caller's own */
+                owner?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description TrashModel (XML: <Trash> with one <entry> per entry listed, then the paging): newest first, at most limit from offset (default 100, at most 1000); the Link header has next and prev */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrashModel"];
+                    "application/xml": components["schemas"]["TrashModel"];
+                    "text/xml": components["schemas"]["TrashModel"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getTrashEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A trash entry id from GET /trash
+                 * @example 1796003868432001-9f2c41ab
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A deleted document or folder kept in the trash, with its versions (docs/versions.md, "Trash") */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrashEntryModel"];
+                    "application/xml": components["schemas"]["TrashEntryModel"];
+                    "text/xml": components["schemas"]["TrashEntryModel"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    purgeTrashEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A trash entry id from GET /trash
+                 * @example 1796003868432001-9f2c41ab
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Purged */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    restoreTrashEntry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A trash entry id from GET /trash
+                 * @example 1796003868432001-9f2c41ab
+                 */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Another path: a document path ("a/b.pdf") for a document entry, a folder path for a folder entry */
+                    savePath?: string;
+                } | null;
+                "application/xml": {
+                    /** @description Another path: a document path ("a/b.pdf") for a document entry, a folder path for a folder entry */
+                    savePath?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description The model */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentModel"] | components["schemas"]["FolderModel"];
+                    "application/xml": components["schemas"]["DocumentModel"] | components["schemas"]["FolderModel"];
+                    "text/xml": components["schemas"]["DocumentModel"] | components["schemas"]["FolderModel"];
                 };
             };
             /** @description Not logged in, or wrong credentials (docs/errors.md) */

@@ -180,6 +180,7 @@ from .redaction_model import RedactionModel
 from .redaction_model_matches_item import RedactionModelMatchesItem
 from .redaction_model_matches_item_found_in import RedactionModelMatchesItemFoundIn
 from .redaction_request import RedactionRequest
+from .restore_trash_entry_json_trash_restore import RestoreTrashEntryJsonTrashRestore
 from .run_document_action_files_body import RunDocumentActionFilesBody
 from .run_document_action_files_body_action import RunDocumentActionFilesBodyAction
 from .run_document_action_files_body_action_apply_redactions_action import RunDocumentActionFilesBodyActionApplyRedactionsAction
@@ -364,6 +365,9 @@ from .signature_fields_model import SignatureFieldsModel
 from .signature_model import SignatureModel
 from .signature_model_certificates_item import SignatureModelCertificatesItem
 from .signature_model_certification_level import SignatureModelCertificationLevel
+from .trash_entry_model import TrashEntryModel
+from .trash_entry_model_kind import TrashEntryModelKind
+from .trash_model import TrashModel
 from .update_user_json_body import UpdateUserJsonBody
 from .update_user_json_body_rights_item import UpdateUserJsonBodyRightsItem
 from .upload_to_folder_body import UploadToFolderBody
@@ -560,6 +564,7 @@ __all__ = (
     "RedactionModelMatchesItem",
     "RedactionModelMatchesItemFoundIn",
     "RedactionRequest",
+    "RestoreTrashEntryJsonTrashRestore",
     "RunDocumentActionFilesBody",
     "RunDocumentActionFilesBodyAction",
     "RunDocumentActionFilesBodyActionApplyRedactionsAction",
@@ -744,6 +749,9 @@ __all__ = (
     "SignRequest",
     "SignRequestCertifyingPermissions",
     "SignRequestSubFilter",
+    "TrashEntryModel",
+    "TrashEntryModelKind",
+    "TrashModel",
     "UpdateUserJsonBody",
     "UpdateUserJsonBodyRightsItem",
     "UploadToFolderBody",
