@@ -401,6 +401,13 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
         const restarted = await s.reopen();
         await restarted.recover();
         await assertVersions(restarted.versions!, p, [v1, v3, v5, v6], 'after a restart');
+        if (store.trash) {
+          // To the trash and back: the prefixes travel with their blobs.
+          await store.deleteDocument(p, undefined, 'prefix-user');
+          const [entry] = (await store.trash.list({ deletedBy: 'prefix-user' }, { offset: 0, limit: 10 })).entries;
+          await store.trash.restore(entry!.id, p);
+          await assertVersions(versions, p, [v1, v3, v5, v6], 'back from the trash');
+        }
         await assertStored(store, p, v6, 'the current document');
         assert.equal(await versions.purgeEarlier(p), 3);
         await assertVersions(versions, p, [v6], 'purged');
