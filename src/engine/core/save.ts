@@ -90,7 +90,7 @@ export function saveEdited(doc: mupdf.PDFDocument, signed: boolean, options: { k
  * Documents from this size get an appendable edit appended (saveEdited): measured on a one-note XFDF import, an update
  * appends 1 to 2 KB, under 0.2% of such a file, where a full rewrite's copy per version is what costs.
  */
-export const INCREMENTAL_FROM_BYTES = 1024 * 1024;
+const INCREMENTAL_FROM_BYTES = 1024 * 1024;
 
 /**
  * Whether an appendable edit of `doc` is appended (saveEdited): large enough, its file beginning with its header
