@@ -10,7 +10,8 @@
  *   row too, the first hundred writes against the last hundred, since each write looks at the document's versions).
  *   Target: under 50 ms.
  * - the disk used by a 50 MB document after 100 annotation edits (101 versions), against the document's size, files
- *   linked twice counted once. Target: at most 2x (not met by this slice, which keeps a full file a version).
+ *   linked twice counted once. Target: at most 2x (the edits are appended and each version kept as a prefix of the
+ *   next: docs/versions.md, "Prefixes").
  * - restore of a version of the 200-page document against uploading the same bytes (PUT), alternating.
  *   Target: restore no slower than the upload.
  *

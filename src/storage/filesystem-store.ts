@@ -9,7 +9,7 @@ import { LocalLocks, type LockProvider } from './locks.js';
 import { openLocalFile, removeFile, StagedFile, stageToFile, writeSynced } from './local-files.js';
 import { FilesystemTrash } from './filesystem-trash.js';
 import { FilesystemVersions, type PendingVersion } from './filesystem-versions.js';
-import { etagOfContent, etagOfDigest, matchesEtag, withRandomSuffix, writeRecord } from './store.js';
+import { etagOfContent, etagOfDigest, etagsOfContent, matchesEtag, withRandomSuffix, writeRecord } from './store.js';
 import { StoredPath } from './paths.js';
 import type {
   DocumentStat,
@@ -155,9 +155,10 @@ export class FilesystemStore implements DocumentStore {
     return etag === undefined ? undefined : { size: st.size, modified: st.mtime, etag };
   }
 
-  private async hashFile(file: string): Promise<string> {
+  /** The ETag of a file's content, or of its first `bytes` bytes. */
+  private async hashFile(file: string, bytes?: number): Promise<string> {
     const hash = createHash('sha256');
-    await pipeline(createReadStream(file), hash);
+    await pipeline(createReadStream(file, bytes !== undefined ? { end: bytes - 1 } : {}), hash);
     return etagOfDigest(hash.digest());
   }
 
@@ -241,9 +242,9 @@ export class FilesystemStore implements DocumentStore {
 
   /**
    * Checks If-Match against the document at `file`; answers whether it exists and, when `tagged`, its ETag
-   * (the version a write replaces: usually known from the read before, else hashed).
+   * (the version a write replaces: usually known from the read before, else hashed) and size.
    */
-  private async checkPrecondition(file: string, ifMatch: string | undefined, tagged = false): Promise<{ existed: boolean; etag: string | undefined }> {
+  private async checkPrecondition(file: string, ifMatch: string | undefined, tagged = false): Promise<{ existed: boolean; etag: string | undefined; size?: number }> {
     let st: Stats | undefined;
     try {
       st = await fs.stat(file);
@@ -253,11 +254,11 @@ export class FilesystemStore implements DocumentStore {
     if (st && !st.isFile()) throw new ServiceError('PATH_CONFLICT', 'A folder exists at this path');
     const current = st && (ifMatch !== undefined || tagged) ? (this.cachedTag(file, st) ?? (await this.hashFile(file))) : undefined;
     if (ifMatch !== undefined && !matchesEtag(ifMatch, current)) throw new ServiceError('PRECONDITION_FAILED');
-    return { existed: st !== undefined, etag: current };
+    return { existed: st !== undefined, etag: current, ...(st ? { size: st.size } : {}) };
   }
 
   /** checkPrecondition for a path the walk found missing (locate's `absent`): nothing to stat. */
-  private checkAbsent(ifMatch: string | undefined): { existed: boolean; etag: string | undefined } {
+  private checkAbsent(ifMatch: string | undefined): { existed: boolean; etag: string | undefined; size?: number } {
     if (ifMatch !== undefined && !matchesEtag(ifMatch, undefined)) throw new ServiceError('PRECONDITION_FAILED');
     return { existed: false, etag: undefined };
   }
@@ -271,19 +272,29 @@ export class FilesystemStore implements DocumentStore {
     if (!(content instanceof StagedFile || content instanceof Uint8Array)) throw new TypeError('Staged uploads must come from this store');
     // Checked before anything is created, so that a refused write leaves no folder behind (callers hold the document's lock).
     const { file: resolved, absent } = await this.locate(p);
-    const { existed, etag: before } = absent ? this.checkAbsent(options.ifMatch) : await this.checkPrecondition(resolved, options.ifMatch, options.conflict === 'overwrite');
+    const { existed, etag: before, size: beforeSize } = absent ? this.checkAbsent(options.ifMatch) : await this.checkPrecondition(resolved, options.ifMatch, options.conflict === 'overwrite');
     // A document found there (resolved without a link, a file), or a name found missing in its folder, has its folder:
     // no second resolve and mkdir for it.
     const folder = existed || absent ? path.dirname(resolved) : await this.ensureParent(p);
     let source: string;
     let etag: string;
+    const size = content instanceof StagedFile ? content.size : content.length;
+    // Whether the content begins with the bytes of the document it replaces (an appended update: engine/core/save.ts):
+    // that version is then kept as the first bytes of this write's (filesystem-versions.ts, "prefix"). Proven by the
+    // ETag of as many first bytes, hashed with the content's own, so the replaced file is not read.
+    const prefixOf = this.versions && options.conflict === 'overwrite' && before !== undefined && beforeSize !== undefined && beforeSize > 0 && beforeSize < size ? beforeSize : undefined;
+    let prefix = false;
     if (content instanceof StagedFile) {
       source = content.file;
       etag = content.etag;
+      if (prefixOf !== undefined) prefix = (await this.hashFile(source, prefixOf)) === before;
     } else {
       source = path.join(folder, TEMP_PREFIX + randomBytes(8).toString('hex'));
       // The content is hashed (a slice per turn of the loop) while the thread pool writes and fsyncs it.
-      [etag] = await Promise.all([etagOfContent(content), writeSynced(source, content)]);
+      const hashed = prefixOf !== undefined ? etagsOfContent(content, prefixOf) : etagOfContent(content).then((tag) => ({ etag: tag, prefix: undefined }));
+      const [tags] = await Promise.all([hashed, writeSynced(source, content)]);
+      etag = tags.etag;
+      prefix = tags.prefix === before;
     }
     // Whether `source` is still there to remove: a rename took it away.
     let moved = false;
@@ -295,10 +306,9 @@ export class FilesystemStore implements DocumentStore {
       let file = resolved;
       // A staged upload's fsync ran while it was checked: it is on disk before its name commits it.
       if (content instanceof StagedFile) await content.synced();
-      const size = content instanceof StagedFile ? content.size : content.length;
       if (options.conflict === 'overwrite') {
         const verify = () => this.locks.verify(p.toString());
-        version = await this.versions?.prepare(target, source, { etag, size }, provenance, existed && before !== undefined ? { file, etag: before } : null, verify, options.purgeEarlierVersions === true);
+        version = await this.versions?.prepare(target, source, { etag, size }, provenance, existed && before !== undefined ? { file, etag: before, prefix } : null, verify, options.purgeEarlierVersions === true);
         // Last thing before the commit: a writer whose document lock ran out (another may have written since) stops here.
         await this.locks.verify(p.toString());
         await this.moveInto(source, file, true);

@@ -19,12 +19,21 @@ import type { DocumentStat, DocumentVersions, OpenDocument, VersionRecord, Versi
  * - `b-<etag>`: the bytes of every version with that ETag, a hard link to the inode the write renamed into place
  *   (no copy: the current document and its newest version are one file; versions with equal bytes share one blob);
  * - `index.jsonl`: the committed records again, for list() and a write's look at the newest (see INDEX).
+ * - `p-<etag>-<other etag>` (empty: the name says it all): the bytes of the versions with that ETag are the first bytes
+ *   of the other's, whose blob holds them (a "prefix"). A write whose content begins with the bytes of the document it
+ *   replaces (an appended update, engine/core/save.ts; the store proves it by the ETag of as many first bytes) keeps
+ *   the replaced version so: after its commit, the pointer is written, the pointers to the replaced blob are renamed to
+ *   point at the new one (so a chain is one step, whatever the number of versions), then the replaced blob goes. A
+ *   blob, while it is there, wins over its pointer; a version's bytes are the first `size` bytes (its record's) of the
+ *   blob its chain ends at. 100 appended edits of a 50 MB document so cost one blob of 50 MB and the updates.
  *
  * A write (FilesystemStore.writeDocument) links its fsynced temporary file to its blob and writes the pending record
  * (fsynced, and the folder) before the rename that commits the document, and renames the record to `.json` after it.
  * A crash leaves the old document with a pending record naming other bytes (dropped at recover), or the new document
  * with a pending record naming its bytes (committed at recover); records are removed before their blobs, so no record
- * ever names missing bytes.
+ * ever names missing bytes. A prefix adds steps after the commit that only take a blob away once a pointer holds its
+ * versions' bytes (a crash between them leaves both, or a chain of two steps, which recover() shortens); removals
+ * keep every blob and pointer a remaining version's chain goes through.
  */
 
 const RECORD = /^v-(\d{16})\.json$/;
@@ -45,6 +54,8 @@ const BLOB_PREFIX = 'b-';
 const INDEX = 'index.jsonl';
 /** How much of the index's end a write reads for its newest record: many records' length (a label is at most a few hundred bytes). */
 const INDEX_TAIL = 16 * 1024;
+/** `p-<etag>-<etag>`: ETags are hex digests (store.ts etagOfDigest), so a dash parts them. */
+const POINTER = /^p-([0-9a-zA-Z]+)-([0-9a-zA-Z]+)$/;
 const TEMP_PREFIX = '.tmp-';
 /** A document's or folder's versions on their way out (deleteDocument, deleteFolder): renamed first, then removed. */
 const DELETED_PREFIX = '.del-';
@@ -66,8 +77,47 @@ function toStored(record: VersionRecord): StoredRecord {
   return { ...record, created: record.created.toISOString() };
 }
 
+/** An ETag as it is in file names: without its quotes. */
+function bare(etag: string): string {
+  return etag.replace(/"/g, '');
+}
+
 function blobName(etag: string): string {
-  return BLOB_PREFIX + etag.replace(/"/g, '');
+  return BLOB_PREFIX + bare(etag);
+}
+
+function pointerName(from: string, into: string): string {
+  return `p-${bare(from)}-${bare(into)}`;
+}
+
+/** The blobs and the pointers (by the bare ETag they start from) among a versions folder's names. */
+function indexOf(names: string[]): { blobs: Set<string>; pointers: Map<string, string> } {
+  const blobs = new Set<string>();
+  const pointers = new Map<string, string>();
+  for (const name of names) {
+    if (name.startsWith(BLOB_PREFIX)) blobs.add(name);
+    const pointer = POINTER.exec(name);
+    if (pointer) pointers.set(pointer[1]!, pointer[2]!);
+  }
+  return { blobs, pointers };
+}
+
+/**
+ * The names the bytes of `etag` are found through: its blob, or the pointers to follow and the blob they end at;
+ * undefined when the chain ends at nothing (a pointer left by a write that never committed, or bytes removed).
+ */
+function chainOf(index: { blobs: Set<string>; pointers: Map<string, string> }, etag: string): string[] | undefined {
+  const chain: string[] = [];
+  // Each step leads to longer content, so a chain has no loop; the bound is a guard.
+  // (`etag` quoted or bare.)
+  for (let at = bare(etag); chain.length <= index.pointers.size;) {
+    if (index.blobs.has(BLOB_PREFIX + at)) return [...chain, BLOB_PREFIX + at];
+    const into = index.pointers.get(at);
+    if (into === undefined) return undefined;
+    chain.push(`p-${at}-${into}`);
+    at = into;
+  }
+  return undefined;
 }
 
 /** fsync of a folder: the renames and links in it are durable. */
@@ -96,7 +146,7 @@ function committedIds(names: string[]): string[] {
 /** A version written but not yet committed (FilesystemVersions.prepare). */
 export interface PendingVersion {
   readonly record: VersionRecord;
-  /** After the document's rename: the record becomes visible. */
+  /** After the document's rename: the record becomes visible (and a replaced version that is a prefix of it, a pointer). */
   commit(): Promise<void>;
   /** The write did not happen: its record (and a blob it alone made) go. */
   abort(): Promise<void>;
@@ -272,9 +322,11 @@ export class FilesystemVersions implements DocumentVersions {
    * `source` (the fsynced file about to be renamed into place) linked as its blob, and a pending record, both durable.
    * `replaced`: the document being replaced, kept as a version of its own ("unrecorded") when no record has it as the
    * newest (written while versions were off, or before this slice), after `verify` (the store's check that the
-   * document's lock is still held: a baseline is a committed record, written only by the lock's holder).
+   * document's lock is still held: a baseline is a committed record, written only by the lock's holder). `prefix`:
+   * the written content begins with the replaced document's bytes (proven by the store), so the replaced version is
+   * kept as the first bytes of this one's blob once the write commits.
    */
-  async prepare(p: StoredPath, source: string, content: { etag: string; size: number }, provenance: WriteProvenance, replaced: { file: string; etag: string } | null, verify: () => Promise<void>, purge = false): Promise<PendingVersion> {
+  async prepare(p: StoredPath, source: string, content: { etag: string; size: number }, provenance: WriteProvenance, replaced: { file: string; etag: string; prefix?: boolean } | null, verify: () => Promise<void>, purge = false): Promise<PendingVersion> {
     const dir = await this.ensureDir(p);
     // The newest record from the index; from the records when the index has none or its newest is not the replaced
     // content (a document written with versions off, or an index behind its records after a crash).
@@ -317,10 +369,12 @@ export class FilesystemVersions implements DocumentVersions {
     await syncDir(dir);
     return {
       record,
-      // Not fsynced: a rename lost in a crash leaves the pending record, which recover() commits (its bytes are current).
       commit: async () => {
+        // Not fsynced: a rename lost in a crash leaves the pending record, which recover() commits (its bytes are current).
         await fs.rename(pending, path.join(dir, `v-${record.id}.json`));
         await this.appendIndex(dir, [toStored(record)], true);
+        // A failure here leaves the replaced blob whole: it costs room, not bytes, and the write has committed.
+        if (replaced?.prefix === true && !purge) await this.keepAsPrefix(dir, replaced.etag, content.etag).catch(() => undefined);
       },
       abort: async () => {
         await removeFile(pending);
@@ -328,6 +382,55 @@ export class FilesystemVersions implements DocumentVersions {
         if (newBlob) await removeFile(path.join(dir, blobName(content.etag)));
       },
     };
+  }
+
+  /**
+   * Keeps the versions of `from` as the first bytes of `into`'s blob (their content begins with `from`'s, proven by the
+   * store), and `from`'s blob goes: the pointer written first, the pointers to `from` renamed to `into`, then the blob
+   * removed, each step durable before the next, so a crash leaves every version's bytes reachable (docs above).
+   * Called by the document's writer (its lock held).
+   */
+  private async keepAsPrefix(dir: string, from: string, into: string): Promise<void> {
+    if (from === into) return;
+    const names = await fs.readdir(dir);
+    if (!names.includes(blobName(from)) || !names.includes(blobName(into))) return;
+    // An older pointer of `from` (its bytes were written again since): unused while its blob is there.
+    for (const name of names) if (POINTER.exec(name)?.[1] === bare(from)) await removeFile(path.join(dir, name));
+    await writeSynced(path.join(dir, pointerName(from, into)), '');
+    await syncDir(dir);
+    let renamed = false;
+    for (const name of names) {
+      const pointer = POINTER.exec(name);
+      if (pointer?.[2] !== bare(from)) continue;
+      await fs.rename(path.join(dir, name), path.join(dir, pointerName(pointer[1]!, into)));
+      renamed = true;
+    }
+    if (renamed) await syncDir(dir);
+    await removeFile(path.join(dir, blobName(from)));
+  }
+
+  /**
+   * Opens the blob holding `etag`'s bytes: its own, or the one its pointers lead to. A write may move a chain meanwhile
+   * (keepAsPrefix renames pointers, then removes a blob): looked up again then.
+   */
+  private async openBlob(dir: string, etag: string): Promise<fs.FileHandle | undefined> {
+    const openName = async (name: string) => {
+      try {
+        return await fs.open(path.join(dir, name), constants.O_RDONLY | constants.O_NOFOLLOW);
+      } catch (err) {
+        if (errno(err) === 'ENOENT') return undefined;
+        throw err;
+      }
+    };
+    const own = await openName(blobName(etag));
+    if (own) return own;
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const chain = chainOf(indexOf(await readdirOrNone(dir)), etag);
+      if (chain === undefined) return undefined;
+      const handle = await openName(chain.at(-1)!);
+      if (handle) return handle;
+    }
+    return undefined;
   }
 
   async list(p: StoredPath, slice: { offset: number; limit: number }): Promise<VersionSlice> {
@@ -364,16 +467,16 @@ export class FilesystemVersions implements DocumentVersions {
 
   async open(p: StoredPath, id: string): Promise<OpenDocument> {
     const record = await this.get(p, id);
-    let handle: fs.FileHandle;
-    try {
-      handle = await fs.open(path.join(this.dirOf(p), blobName(record.etag)), constants.O_RDONLY | constants.O_NOFOLLOW);
-    } catch (err) {
-      // Removed meanwhile (a delete or purge between the record's read and the open).
-      if (errno(err) === 'ENOENT') throw new ServiceError('VERSION_NOT_FOUND', `The document has no version ${id}`);
-      throw err;
-    }
+    const handle = await this.openBlob(this.dirOf(p), record.etag);
+    // Removed meanwhile (a delete or purge between the record's read and the open).
+    if (!handle) throw new ServiceError('VERSION_NOT_FOUND', `The document has no version ${id}`);
+    // The version's bytes are the blob's first `size` (all of them, unless it is a prefix of a later version).
     const st = await handle.stat();
-    return { ...openLocalFile(handle, st.size), stat: { size: st.size, modified: record.created, etag: record.etag } };
+    if (st.size < record.size) {
+      await handle.close();
+      throw new Error(`The blob of version ${id} holds ${st.size} bytes, fewer than its ${record.size}`);
+    }
+    return { ...openLocalFile(handle, record.size), stat: { size: record.size, modified: record.created, etag: record.etag } };
   }
 
   async update(p: StoredPath, id: string, change: { label?: string | null | undefined; pinned?: boolean | undefined }): Promise<VersionRecord> {
@@ -419,7 +522,11 @@ export class FilesystemVersions implements DocumentVersions {
     return gone.length;
   }
 
-  /** Removes records, then the blobs no remaining record names: a crash between leaves a blob (recover), never a record without bytes. */
+  /**
+   * Removes records, then the blobs and pointers on their ways to their bytes (their own, or a blob of a version removed
+   * earlier that held them as a prefix) that no remaining record's way goes through (a blob holding a remaining
+   * version's bytes stays whole): a crash between leaves a blob (recover), never a record without bytes.
+   */
   private async removeRecords(dir: string, gone: VersionRecord[], kept: string[]): Promise<void> {
     if (gone.length === 0) return;
     const keptRecords = await Promise.all([...kept].sort().map((id) => this.read(dir, id)));
@@ -429,10 +536,12 @@ export class FilesystemVersions implements DocumentVersions {
     await this.appendIndex(dir, [...gone.map((record) => ({ removed: record.id })), ...(newestKept ? [toStored(newestKept)] : [])], false);
     for (const record of gone) await removeFile(path.join(dir, `v-${record.id}.json`));
     await syncDir(dir);
-    const keptTags = new Set(keptRecords.map((r) => r.etag));
-    for (const etag of new Set(gone.map((r) => r.etag))) {
-      if (!keptTags.has(etag)) await removeFile(path.join(dir, blobName(etag)));
-    }
+    const ways = indexOf(await fs.readdir(dir));
+    const needed = new Set(keptRecords.flatMap((r) => chainOf(ways, r.etag) ?? []));
+    const candidates = new Set(gone.flatMap((r) => chainOf(ways, r.etag) ?? [blobName(r.etag)]));
+    // A pointer of a gone ETag whose blob is back (written again since) is on no way: it goes too.
+    for (const [from, into] of ways.pointers) if (gone.some((r) => bare(r.etag) === from)) candidates.add(`p-${from}-${into}`);
+    for (const name of candidates) if (!needed.has(name)) await removeFile(path.join(dir, name));
     // Removals and updates leave lines behind: the index is written anew once they are most of it.
     const index = await this.readIndex(dir);
     if (index && index.lines > 2 * index.records.length + 64) await this.writeIndex(dir);
@@ -525,19 +634,32 @@ export class FilesystemVersions implements DocumentVersions {
       if (record?.etag === stat.etag) await this.purgeEarlier(p);
       else await removeFile(path.join(dir, name));
     }
+    // A chain of more than one pointer (a crash while a prefix's pointers were renamed) made one step again.
+    const index = indexOf(await fs.readdir(dir));
+    for (const [from, into] of index.pointers) {
+      const end = chainOf(index, into)?.at(-1);
+      if (end === undefined || end === BLOB_PREFIX + into) continue;
+      const to = end.slice(BLOB_PREFIX.length);
+      await fs.rename(path.join(dir, pointerName(from, into)), path.join(dir, pointerName(from, to)));
+      index.pointers.set(from, to);
+    }
     const names = await fs.readdir(dir);
-    const blobs = new Set(names.filter((name) => name.startsWith(BLOB_PREFIX)));
     const named = new Set<string>();
+    const current = indexOf(names);
     for (const id of committedIds(names)) {
       const record = await this.read(dir, id).catch(() => undefined);
-      if (record && blobs.has(blobName(record.etag))) named.add(blobName(record.etag));
+      const chain = record && chainOf(current, record.etag);
+      if (chain) for (const name of chain) named.add(name);
       else await removeFile(path.join(dir, `v-${id}.json`));
     }
-    for (const blob of blobs) if (!named.has(blob)) await removeFile(path.join(dir, blob));
+    // Blobs and pointers no record's chain goes through (a pointer whose blob is back wins nothing: the blob does).
+    for (const name of names) {
+      if ((name.startsWith(BLOB_PREFIX) || POINTER.test(name)) && !named.has(name)) await removeFile(path.join(dir, name));
+    }
     // The index as the records say (a crash may have left it behind them, or it predates them).
     const records = await this.readRecords(dir);
-    const index = await this.readIndex(dir);
-    if (!index || JSON.stringify(index.records.map(toStored)) !== JSON.stringify(records.map(toStored))) await this.writeIndex(dir, records);
+    const stored = await this.readIndex(dir);
+    if (!stored || JSON.stringify(stored.records.map(toStored)) !== JSON.stringify(records.map(toStored))) await this.writeIndex(dir, records);
     await syncDir(dir);
   }
 }

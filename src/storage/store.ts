@@ -86,6 +86,34 @@ export async function etagOfContent(content: Uint8Array): Promise<string> {
   return etag;
 }
 
+/**
+ * etagOfContent, and the ETag of the content's first `prefixBytes` bytes, in one pass (the hash copied at that point):
+ * whether a write's content begins with the version it replaces (an appended update, engine/core/save.ts) is proven
+ * by comparing that ETag with the replaced one, without reading the replaced file. When the content's ETag is known
+ * already (hashed for the lifecycle's check), only the prefix is hashed.
+ */
+export async function etagsOfContent(content: Uint8Array, prefixBytes: number): Promise<{ etag: string; prefix: string }> {
+  const known = etags.get(content);
+  const end = known !== undefined ? prefixBytes : content.length;
+  const hash = createHash('sha256');
+  let prefix: string | undefined;
+  for (let at = 0; at < end; at += HASH_SLICE) {
+    if (at > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    const stop = Math.min(at + HASH_SLICE, end);
+    if (prefix === undefined && stop >= prefixBytes) {
+      hash.update(content.subarray(at, prefixBytes));
+      prefix = etagOfDigest(hash.copy().digest());
+      hash.update(content.subarray(prefixBytes, stop));
+    } else {
+      hash.update(content.subarray(at, stop));
+    }
+  }
+  prefix ??= etagOfDigest(hash.copy().digest()); // an empty prefix
+  const etag = known ?? etagOfDigest(hash.digest());
+  etags.set(content, etag);
+  return { etag, prefix };
+}
+
 /** The name a `unique` write tries when the requested one is taken. */
 export function withRandomSuffix(p: StoredPath): StoredPath {
   const base = p.name.replace(/\.pdf$/i, '');

@@ -23,6 +23,8 @@ export interface StoreUnderTest {
   leftovers(): Promise<number>;
   /** Leaves in `folder` what a write interrupted by a crash leaves, for stores that can have such a thing. */
   interruptWrite?(folder: StoredPath): Promise<void>;
+  /** The bytes a document's versions take on the backend, each stored object once (for stores that keep versions). */
+  versionBytes?(p: StoredPath): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -357,6 +359,78 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
         const purged = await store.writeDocument(p, content('c5'), { conflict: 'overwrite', purgeEarlierVersions: true });
         assert.equal(purged.purgedVersions, 1);
         assert.equal((await versions.list(p, { offset: 0, limit: 10 })).total, 1);
+      });
+
+      /** `bytes` and an appended update of `n` bytes: the next version of an incremental save. */
+      const appended = (bytes: Buffer, n = 512) => Buffer.concat([bytes, Buffer.from('\n% update\n'), randomBytes(n)]);
+      const assertVersions = async (versions: DocumentVersions, p: StoredPath, expected: Buffer[], what: string) => {
+        const { versions: listed } = await versions.list(p, { offset: 0, limit: 100 });
+        assert.equal(listed.length, expected.length, what);
+        for (const [i, v] of [...listed].reverse().entries()) {
+          const kept = await bytesOf(versions, p, v.id);
+          assert.ok(kept.bytes.equals(expected[i]!), `${what}: version ${i}, its bytes`);
+          assert.equal(etagOf(kept.bytes), v.etag, `${what}: version ${i} hashes to its ETag`);
+          assert.equal(kept.etag, v.etag);
+        }
+        return listed;
+      };
+
+      withVersions('writes that append to the current bytes keep every version exact, for the room of the longest (prefixes)', async (s, versions) => {
+        const { store } = s;
+        const p = doc('ver/prefix/a.pdf');
+        const v1 = content('p1');
+        const v2 = appended(v1);
+        const v3 = appended(v2);
+        const v4 = appended(v3);
+        const v5 = content('p5'); // a full rewrite: no prefix
+        const v6 = appended(v5);
+        await store.writeDocument(p, v1, { conflict: 'fail' });
+        await store.writeDocument(p, v2, { conflict: 'overwrite', ifMatch: etagOf(v1) });
+        await store.writeDocument(p, v3, { conflict: 'overwrite' });
+        await store.writeDocument(p, await stageBytes(store, v4), { conflict: 'overwrite' }); // an upload that appends
+        await store.writeDocument(p, v5, { conflict: 'overwrite' });
+        await store.writeDocument(p, v6, { conflict: 'overwrite' });
+        const all = [v1, v2, v3, v4, v5, v6];
+        const listed = await assertVersions(versions, p, all, 'six versions');
+        // Two chains, each kept in the room of its longest version: v4 and v6 (and a little for records).
+        if (s.versionBytes) assert.ok((await s.versionBytes(p)) < v4.length + v6.length + 16 * 1024, `${await s.versionBytes(p)} bytes for versions of ${v4.length} and ${v6.length}`);
+        // Removing the version whose bytes hold the earlier ones keeps those bytes (oldest first in `listed` reversed).
+        await versions.remove(p, listed[2]!.id); // v4
+        await versions.remove(p, listed[4]!.id); // v2
+        await assertVersions(versions, p, [v1, v3, v5, v6], 'v2 and v4 removed');
+        const restarted = await s.reopen();
+        await restarted.recover();
+        await assertVersions(restarted.versions!, p, [v1, v3, v5, v6], 'after a restart');
+        if (store.trash) {
+          // To the trash and back: the prefixes travel with their blobs.
+          await store.deleteDocument(p, undefined, 'prefix-user');
+          const [entry] = (await store.trash.list({ deletedBy: 'prefix-user' }, { offset: 0, limit: 10 })).entries;
+          await store.trash.restore(entry!.id, p);
+          await assertVersions(versions, p, [v1, v3, v5, v6], 'back from the trash');
+        }
+        await assertStored(store, p, v6, 'the current document');
+        assert.equal(await versions.purgeEarlier(p), 3);
+        await assertVersions(versions, p, [v6], 'purged');
+        if (s.versionBytes) assert.ok((await s.versionBytes(p)) < v6.length + 4096, 'a purge leaves only the current bytes');
+      });
+
+      withVersions('a prefix written again and appended to anew; a version equal to the current one; an upload shorter than the current', async (s, versions) => {
+        const { store } = s;
+        const p = doc('ver/prefix/b.pdf');
+        const v1 = content('q1');
+        const v2 = appended(v1);
+        const v4 = appended(v1, 2048); // v1 again (a restore), then another update of it
+        await store.writeDocument(p, v1, { conflict: 'fail' });
+        await store.writeDocument(p, v2, { conflict: 'overwrite' });
+        await store.writeDocument(p, v1, { conflict: 'overwrite' });
+        await store.writeDocument(p, v4, { conflict: 'overwrite' });
+        await store.writeDocument(p, v4, { conflict: 'overwrite' }); // the same bytes again: one blob
+        const truncated = v4.subarray(0, v1.length - 1); // shorter than the current: not a prefix of it
+        await store.writeDocument(p, Buffer.from(truncated), { conflict: 'overwrite' });
+        const listed = await assertVersions(versions, p, [v1, v2, v1, v4, v4, Buffer.from(truncated)], 'six versions');
+        await versions.remove(p, listed[1]!.id); // the second v4
+        await versions.remove(p, listed[2]!.id); // the first v4: its blob stays, holding both v1 versions
+        await assertVersions(versions, p, [v1, v2, v1, Buffer.from(truncated)], 'both v4 removed');
       });
 
       withVersions('deleting a document or its folder removes its versions; a new document there starts afresh; versions survive a restart', async (s, versions) => {

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { connectRedis } from '../../src/redis.js';
@@ -40,6 +40,18 @@ for (const shared of [false, true]) storeContract(shared ? 'FilesystemStore with
       const dir = path.join(dataDir, 'documents', ...folder.segments);
       await mkdir(dir, { recursive: true });
       await writeFile(path.join(dir, '.pdfservice-tmp-0123456789abcdef'), '%PDF-1.7 half written');
+    },
+    // Each file once (a blob is a hard link to a document that was current), its apparent size.
+    versionBytes: async (p: StoredPath) => {
+      const seen = new Set<number>();
+      let bytes = 0;
+      for (const entry of await readdir(path.join(dataDir, 'versions', ...p.segments), { withFileTypes: true })) {
+        const st = await stat(path.join(entry.parentPath, entry.name));
+        if (!st.isFile() || seen.has(st.ino)) continue;
+        seen.add(st.ino);
+        bytes += st.size;
+      }
+      return bytes;
     },
     close: async () => {
       await connection?.close();

@@ -4,11 +4,12 @@
  * work, round after round; after each, recover() must leave the document as one of the versions written, and a version
  * list whose every entry opens to the bytes its ETag names, with the current content as its newest, and no pending
  * record, temporary file or unnamed blob left over. The kills land at chosen steps of a write (KillPoint), seen as
- * they happen, with no timing.
+ * they happen, with no timing. Most writes append to the document's bytes (as an incremental save does), so their
+ * versions are kept as prefixes of the next (filesystem-versions.ts, `p-` pointers): kills land in those steps too.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { type FSWatcher, mkdirSync, watch } from 'node:fs';
+import { existsSync, type FSWatcher, mkdirSync, watch } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,7 +26,10 @@ after(async () => {
 
 const DOC = 'crash/doc.pdf';
 
-/** A writer in its own process: recovers, then writes, deletes and purges versions until killed, saying what it starts. */
+/**
+ * A writer in its own process: recovers, then writes, deletes and purges versions until killed, saying what it starts.
+ * Two writes in three append to the current bytes (a prefix kept as a pointer), the third is new bytes.
+ */
 function writerScript(dataDir: string): string {
   const storeUrl = new URL('../../src/storage/filesystem-store.js', import.meta.url).href;
   const pathsUrl = new URL('../../src/storage/paths.js', import.meta.url).href;
@@ -38,12 +42,22 @@ function writerScript(dataDir: string): string {
     await store.init();
     await store.recover();
     const p = documentPathFromBody(${JSON.stringify(DOC)}, 'path');
+    let current;
+    try {
+      const opened = await store.openDocument(p);
+      current = await opened.read();
+      await opened.close();
+    } catch {
+      current = undefined;
+    }
     for (let i = 0; ; i++) {
-      const bytes = Buffer.concat([Buffer.from('%PDF-1.7 write ' + i + '\\n'), randomBytes(256 * 1024)]);
+      const fresh = Buffer.concat([Buffer.from('%PDF-1.7 write ' + i + '\\n'), randomBytes(256 * 1024)]);
+      const bytes = current && i % 3 !== 2 ? Buffer.concat([current, Buffer.from('% update ' + i + '\\n'), randomBytes(1024)]) : fresh;
       console.log('writing ' + etagOf(bytes));
       const release = await store.lock(p);
       try {
         await store.writeDocument(p, bytes, { conflict: 'overwrite', provenance: { by: 'crash', operation: 'write' }, purgeEarlierVersions: i % 7 === 6 });
+        current = bytes;
         if (i % 5 === 4) {
           const { versions } = await store.versions.list(p, { offset: 0, limit: 100 });
           if (versions.length > 2) await store.versions.remove(p, versions.at(-1).id);
@@ -59,9 +73,10 @@ function writerScript(dataDir: string): string {
 /**
  * Where in a write the kill lands, without timing: `start`, as soon as a write is under way (while its bytes are
  * written and fsynced); `pending`, when its pending version record appears; `renamed`, when the document's rename has
- * happened (before the record is committed). Each seen by the test as it happens (fs.watch), the writer going on.
+ * happened (before the record is committed); `pointer`, when a prefix's pointer is written or renamed; `blob`, when a
+ * blob is removed (the replaced one of a prefix, or a deleted version's). Each seen by the test as it happens (fs.watch), the writer going on.
  */
-type KillPoint = 'start' | 'pending' | 'renamed';
+type KillPoint = 'start' | 'pending' | 'renamed' | 'pointer' | 'blob';
 
 /** Runs the writer until it has started `writes` writes and then reached `point`, then kills it with SIGKILL; answers the ETags it started. */
 async function runAndKill(dataDir: string, writes: number, point: KillPoint): Promise<string[]> {
@@ -76,12 +91,17 @@ async function runAndKill(dataDir: string, writes: number, point: KillPoint): Pr
         resolve();
       };
       const armed = () => started.length >= writes;
-      if (point === 'pending') {
+      if (point === 'pending' || point === 'pointer' || point === 'blob') {
         // The data folder's whole versions/ (recursive): a document's own folder may be removed and made again by recover().
         const dir = path.join(dataDir, 'versions');
         mkdirSync(dir, { recursive: true });
+        const seen = (name: string) => {
+          if (point === 'pending') return name.endsWith('.pending');
+          if (point === 'pointer') return path.basename(name).startsWith('p-');
+          return path.basename(name).startsWith('b-') && !existsSync(path.join(dir, name));
+        };
         watchers.push(watch(dir, { recursive: true }, (_event, name) => {
-          if (armed() && name?.endsWith('.pending')) kill();
+          if (armed() && name !== null && seen(name)) kill();
         }));
       } else if (point === 'renamed') {
         const dir = path.join(dataDir, 'documents');
@@ -116,9 +136,17 @@ test('SIGKILL while writing: after recover() the document is a written version a
   const p = documentPathFromBody(DOC, 'path');
   const everStarted: string[] = [];
   // Kills after different numbers of writes, so that they land at different steps of a write.
-  const rounds: [number, KillPoint][] = [[1, 'start'], [2, 'pending'], [3, 'renamed'], [5, 'start'], [4, 'renamed'], [6, 'pending'], [8, 'renamed'], [7, 'start'], [9, 'renamed'], [5, 'pending']];
+  const rounds: [number, KillPoint][] = [
+    [1, 'start'], [2, 'pending'], [3, 'renamed'], [5, 'start'], [4, 'renamed'], [6, 'pending'], [8, 'renamed'], [7, 'start'], [9, 'renamed'], [5, 'pending'],
+    [2, 'pointer'], [3, 'blob'], [4, 'pointer'], [5, 'blob'], [7, 'pointer'], [6, 'blob'], [9, 'pointer'], [8, 'blob'],
+  ];
+  let prefixes = 0;
   for (const [writes, point] of rounds) {
     everStarted.push(...(await runAndKill(dataDir, writes, point)));
+    const dir = path.join(dataDir, 'versions', ...p.segments);
+    // The committed records before recover(): it keeps every one (a purge left unfinished aside, which it finishes).
+    const before = await readdir(dir).catch(() => [] as string[]);
+    const committed = before.some((n) => n.endsWith('.purge')) ? [] : before.filter((n) => /^v-\d+\.json$/.test(n));
     const store = new FilesystemStore(dataDir);
     await store.init();
     await store.recover();
@@ -144,14 +172,29 @@ test('SIGKILL while writing: after recover() the document is a written version a
         await opened.close();
       }
     }
-    const dir = path.join(dataDir, 'versions', ...p.segments);
     const names = await readdir(dir);
+    assert.deepEqual(committed.filter((n) => !names.includes(n)), [], 'every committed version is kept, with its bytes');
     assert.deepEqual(names.filter((n) => n.endsWith('.pending') || n.startsWith('.tmp-')), [], 'no pending record or temporary file is left');
+    // Every version's bytes are its blob, or the one its pointer names (one step: recover() shortens longer chains);
+    // every blob and pointer is on a version's way to its bytes.
     const named = new Set<string>();
-    for (const n of names.filter((x) => /^v-\d+\.json$/.test(x))) named.add(`b-${(JSON.parse(await readFile(path.join(dir, n), 'utf8')) as { etag: string }).etag.replace(/"/g, '')}`);
-    assert.deepEqual(names.filter((n) => n.startsWith('b-')).sort(), [...named].sort(), 'every blob is a version\'s, and every version has its blob');
+    for (const n of names.filter((x) => /^v-\d+\.json$/.test(x))) {
+      const tag = (JSON.parse(await readFile(path.join(dir, n), 'utf8')) as { etag: string }).etag.replace(/"/g, '');
+      if (names.includes(`b-${tag}`)) {
+        named.add(`b-${tag}`);
+        continue;
+      }
+      const pointer = names.find((x) => x.startsWith(`p-${tag}-`));
+      assert.ok(pointer !== undefined, 'a version without its blob has a pointer');
+      const into = `b-${pointer.slice(`p-${tag}-`.length)}`;
+      assert.ok(names.includes(into), 'a pointer names a blob');
+      named.add(pointer).add(into);
+      prefixes++;
+    }
+    assert.deepEqual(names.filter((n) => n.startsWith('b-') || n.startsWith('p-')).sort(), [...named].sort(), 'every blob and pointer is a version\'s, and every version has its bytes');
     assert.deepEqual((await readdir(path.join(dataDir, 'documents', 'crash'))).filter((n) => n !== 'doc.pdf'), [], 'no temporary file beside the document');
   }
+  assert.ok(prefixes > 0, 'some versions were kept as prefixes');
 });
 
 test('a purging write that stops after its rename, before its purge ends: recover() finishes the purge', async () => {

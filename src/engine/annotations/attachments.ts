@@ -91,7 +91,7 @@ export function addFileAttachment(input: NewFileAttachment): { bytes: Uint8Array
     if (popup.isIndirect()) popup.put('NM', doc.newString(`${annotationName}-popup`));
     annot.update();
 
-    const bytes = save();
+    const bytes = save({ appendable: true });
     const annotation = readAnnotations(doc).find((m) => m.name === annotationName);
     if (!annotation) throw new EngineError('PROCESSING_FAILED', 'The attachment annotation could not be read back');
     return { bytes, annotation };

@@ -31,8 +31,11 @@ export interface Edit {
   opened: OpenedPdf;
   /** Whether the document was signed when opened: decided before the change, which may remove the fields that tell it. */
   signed: boolean;
-  /** The changed document, written by the signature rule (saveEdited). Not called when nothing changed: no bytes come back. */
-  save(options?: { keepStreams?: boolean }): Uint8Array;
+  /**
+   * The changed document, written by saveEdited's rule (appended when signed, or when `appendable`: the edit only adds
+   * or changes objects, and the document is large). Not called when nothing changed: no bytes come back.
+   */
+  save(options?: { keepStreams?: boolean; appendable?: boolean }): Uint8Array;
 }
 
 /**

@@ -2,7 +2,7 @@ import * as mupdf from 'mupdf';
 import { pageOutOfRangeDetail } from '../../errors.js';
 import { EngineError } from '../errors.js';
 import { deref } from './mupdf-objects.js';
-import { readAll, sourceSize, streamReader, type PdfSource } from './pdf-source.js';
+import { readAll, readAt, sourceSize, streamReader, type PdfSource } from './pdf-source.js';
 import { prepareUnicode } from './passwords.js';
 import { requirePermission, type Need } from './access.js';
 import { emptyOwnerPasswordOpens, encryptionFacts, needsPassword as needsPasswordOf, ownerPasswordIsEmpty, type EncryptionFacts } from './encryption.js';
@@ -90,6 +90,18 @@ export function openedSize(doc: mupdf.PDFDocument): number | undefined {
   return sourceBytes.get(doc);
 }
 
+/** Documents whose file begins with its `%PDF-` header (nothing before it): the ones an update can be appended to. */
+const headerFirst = new WeakSet<mupdf.PDFDocument>();
+
+/**
+ * Whether the file `doc` was opened from begins with its `%PDF-` header. A file with bytes before it (junk a mailer or
+ * a generator left: readers count offsets from the header) gets an appended update whose offsets MuPDF counts from
+ * the file's start, which qpdf then finds damaged (the corpus's leading-junk files): such a file is rewritten in full.
+ */
+export function opensAtHeader(doc: mupdf.PDFDocument): boolean {
+  return headerFirst.has(doc);
+}
+
 /** MuPDF's document over the source, nothing looked at yet (no password, permission or page tree): openPdf's first step. */
 function openUnchecked(source: PdfSource): mupdf.PDFDocument {
   try {
@@ -98,6 +110,8 @@ function openUnchecked(source: PdfSource): mupdf.PDFDocument {
     const pdf = opened.asPDF();
     if (!pdf) throw new Error('not a PDF');
     sourceBytes.set(pdf, sourceSize(source));
+    const head = new Uint8Array(5);
+    if (readAt(source, head, 0, 5, 0) === 5 && String.fromCharCode(...head) === '%PDF-') headerFirst.add(pdf);
     return pdf;
   } catch (err) {
     throw classifyOpenError(err);

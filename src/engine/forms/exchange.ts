@@ -40,6 +40,6 @@ export function importFields(input: { pdf: PdfSource; password?: string | undefi
     const warnings = formFacts(doc).hasXfa ? ['The document also has an XFA form: viewers that show XFA ignore the AcroForm values set here'] : [];
     const { set, unknown, changed } = importFieldValues(doc, input.values);
     if (!changed) return { set, unknown, warnings };
-    return { set, unknown, warnings, bytes: save() };
+    return { set, unknown, warnings, bytes: save({ appendable: true }) };
   });
 }

@@ -148,7 +148,7 @@ export function setFieldValue(input: { pdf: PdfSource; password?: string | undef
     }
     const { changed } = importFieldValues(doc, [{ name: input.name, value: input.value }]);
     const field = fieldsModel(doc).fields.find((f) => f.name === input.name)!;
-    return changed ? { bytes: save(), field } : { field };
+    return changed ? { bytes: save({ appendable: true }), field } : { field };
   });
 }
 
@@ -169,6 +169,7 @@ export function resetFields(input: { pdf: PdfSource; password?: string | undefin
     }
     const { changed } = importFieldValues(doc, values, { reset: true, warnings });
     const fields = fieldsModel(doc);
+    // Not appendable: a reset clears what was filled in, which an appended update would keep in the file (saveEdited).
     return changed ? { bytes: save(), fields, warnings } : { fields, warnings };
   });
 }

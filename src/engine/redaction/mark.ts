@@ -131,7 +131,7 @@ export function createRedactions(input: { pdf: PdfSource; password?: string | un
       }
       pageObject.put('Annots', annots);
     }
-    return { bytes: save(), redactions, pageCount };
+    return { bytes: save({ appendable: true }), redactions, pageCount };
   });
 }
 

@@ -102,7 +102,7 @@ export function createSignatureField(input: { pdf: PdfSource; password?: string 
     checkNewName(doc, input.name);
     refuseIfLocked(doc, 'adding a field');
     addSignatureField(doc, input.name, input.widgets);
-    const bytes = save();
+    const bytes = save({ appendable: true });
     return { bytes, field: describeOne(bytes, input.password, input.name) };
   });
 }

@@ -32,7 +32,7 @@ function stamp<T>(input: StampInput, pageIndex: number | undefined, draw: (scrat
     try {
       const { drawing, report } = draw(scratch);
       stampPages(doc, scratch, drawing, pages);
-      return withSummary(doc, opened, { bytes: save(), report: { ...report, pages } });
+      return withSummary(doc, opened, { bytes: save({ appendable: true }), report: { ...report, pages } });
     } finally {
       scratch.destroy();
     }

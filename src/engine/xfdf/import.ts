@@ -356,7 +356,7 @@ export function importAnnotationsXfdf(input: { pdf: PdfSource; password?: string
 export function applyImport(input: { pdf: PdfSource; password?: string | undefined }, incoming: IncomingAnnotation[], warnings: string[]): ImportResult {
   return editPdf(input, 'annotate', (doc, { save }) => {
     const { created, updated } = importAnnotations(doc, incoming, warnings);
-    const bytes = save();
+    const bytes = save({ appendable: true });
     return { bytes, created, updated, warnings, annotations: readAnnotations(doc), pageCount: doc.countPages() };
   });
 }
