@@ -27,7 +27,7 @@ export interface StoreSettings {
   s3SecretAccessKey: string | undefined;
   s3ForcePathStyle: boolean;
   s3TimeoutMs: number;
-  /** Keep a version of every write (docs/versions.md); the filesystem store only, in this release. */
+  /** Keep a version of every write (docs/versions.md); the filesystem and S3 stores (WebDAV keeps none yet). */
   versions: boolean;
 }
 
@@ -99,7 +99,7 @@ export const STORES: SettingsFeature<StoreSettings, StoreSettings & Pick<RedisSe
     s3ForcePathStyle: { env: 'PDFSERVICE_S3_FORCE_PATH_STYLE', doc: 'With `s3`: path-style URLs (`endpoint/bucket/key`), which S3-compatible servers without a DNS name per bucket need; `false` for virtual-hosted style', default: true, parse: boolean },
     versions: {
       env: 'PDFSERVICE_VERSIONS',
-      doc: 'Keep a version of every write of a document, readable and restorable through `.../versions` ([docs/versions.md](docs/versions.md)); the `filesystem` store only in this release (S3 and WebDAV keep none yet). `false`: writes replace documents, and the versions endpoints answer 501 `VERSIONS_NOT_KEPT`',
+      doc: 'Keep a version of every write of a document, readable and restorable through `.../versions` ([docs/versions.md](docs/versions.md)), with the `filesystem` and `s3` stores (`webdav` keeps none yet). `false`: writes replace documents, and the versions endpoints answer 501 `VERSIONS_NOT_KEPT`',
       default: true,
       parse: boolean,
     },
