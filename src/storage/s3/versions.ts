@@ -1,4 +1,4 @@
-import { CompleteMultipartUploadCommand, CopyObjectCommand, CreateMultipartUploadCommand, AbortMultipartUploadCommand, PutObjectCommand, UploadPartCopyCommand, type S3Client, type _Object } from '@aws-sdk/client-s3';
+import { CompleteMultipartUploadCommand, CopyObjectCommand, CreateMultipartUploadCommand, AbortMultipartUploadCommand, DeleteObjectsCommand, GetBucketVersioningCommand, ListObjectVersionsCommand, PutObjectCommand, UploadPartCopyCommand, type S3Client, type _Object } from '@aws-sdk/client-s3';
 import { ServiceError } from '../../errors.js';
 import { StoredPath } from '../paths.js';
 import type { DocumentStat, DocumentVersions, OpenDocument, Release, VersionRecord, VersionSlice, WriteProvenance } from '../store.js';
@@ -115,6 +115,8 @@ export interface PendingS3Version {
 export class S3Versions implements DocumentVersions {
   /** The last id this process gave out: ids stay ordered when two writes fall in one millisecond. */
   private lastId = 0;
+  /** Whether the bucket keeps S3 object versions (Enabled, or Suspended with some kept), once S3 answered. */
+  private bucketVersioning: boolean | undefined;
 
   constructor(private readonly host: S3VersionsHost) {}
 
@@ -255,6 +257,50 @@ export class S3Versions implements DocumentVersions {
     };
   }
 
+  /**
+   * Whether the bucket has native versioning (GetBucketVersioning, asked at start by recover() and kept): then S3 keeps
+   * a noncurrent version of every key overwritten or deleted, which a purge must remove too. Not known (the request
+   * refused, say a policy without s3:GetBucketVersioning): asked again next time.
+   */
+  private async versioned(): Promise<boolean> {
+    if (this.bucketVersioning !== undefined) return this.bucketVersioning;
+    try {
+      const answer = await this.host.send('GetBucketVersioning', (c) => c.send(new GetBucketVersioningCommand({ Bucket: this.host.bucket })));
+      this.bucketVersioning = answer.Status === 'Enabled' || answer.Status === 'Suspended';
+      return this.bucketVersioning;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * On a bucket with native versioning: removes for good what S3 keeps of the keys below `prefix` that `matches`
+   * besides their current versions (noncurrent versions first, then delete markers, so no older version becomes
+   * current meanwhile). Without it a purged version's bytes would stay in the bucket as a noncurrent version of its
+   * blob, and the document's earlier bytes as noncurrent versions of its key.
+   */
+  private async dropNoncurrent(prefix: string, matches: (key: string) => boolean): Promise<void> {
+    if (!(await this.versioned())) return;
+    const versions: { Key: string; VersionId: string }[] = [];
+    const markers: { Key: string; VersionId: string }[] = [];
+    let KeyMarker: string | undefined;
+    let VersionIdMarker: string | undefined;
+    for (;;) {
+      const page = await this.host.send('ListObjectVersions', (c) => c.send(new ListObjectVersionsCommand({ Bucket: this.host.bucket, Prefix: prefix, ...(KeyMarker ? { KeyMarker } : {}), ...(VersionIdMarker ? { VersionIdMarker } : {}) })));
+      for (const v of page.Versions ?? []) if (v.Key && v.VersionId && !v.IsLatest && matches(v.Key)) versions.push({ Key: v.Key, VersionId: v.VersionId });
+      for (const m of page.DeleteMarkers ?? []) if (m.Key && m.VersionId && matches(m.Key)) markers.push({ Key: m.Key, VersionId: m.VersionId });
+      if (!page.IsTruncated) break;
+      KeyMarker = page.NextKeyMarker;
+      VersionIdMarker = page.NextVersionIdMarker;
+    }
+    for (const batch of [versions, markers]) {
+      for (let i = 0; i < batch.length; i += 1000) {
+        const res = await this.host.send('DeleteObjects', (c) => c.send(new DeleteObjectsCommand({ Bucket: this.host.bucket, Delete: { Objects: batch.slice(i, i + 1000), Quiet: true } })));
+        if (res.Errors?.length) throw new Error(`DeleteObjects of noncurrent versions: ${res.Errors[0]!.Code ?? 'error'} for ${res.Errors[0]!.Key ?? '?'}`);
+      }
+    }
+  }
+
   async list(p: StoredPath, slice: { offset: number; limit: number }): Promise<VersionSlice> {
     const { stat, view } = await this.snapshot(p);
     if (!stat) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at /${p.toString()}`);
@@ -312,7 +358,11 @@ export class S3Versions implements DocumentVersions {
     if (view.current === id) throw new ServiceError('VERSION_IS_CURRENT', `Version ${id} is the document's current content: it cannot be deleted`);
     await this.host.deleteKeys([key]);
     // The blob goes when no other earlier version needs it (the current one's bytes are the document).
-    if (!view.visible.some((r) => r.id !== id && r.id !== view.current && r.etag === etag)) await this.host.deleteKeys([this.blobKey(p, etag)]);
+    const blob = this.blobKey(p, etag);
+    if (!view.visible.some((r) => r.id !== id && r.id !== view.current && r.etag === etag)) {
+      await this.host.deleteKeys([blob]);
+      await this.dropNoncurrent(blob, (k) => k === blob);
+    }
   }
 
   async purgeEarlier(p: StoredPath): Promise<number> {
@@ -322,6 +372,10 @@ export class S3Versions implements DocumentVersions {
     // Records first, then every blob (the current version's bytes are the document), then the markers: the purge is done.
     await this.host.deleteKeys(records);
     await this.host.deleteKeys(rest);
+    // A versioned bucket still holds the earlier bytes as noncurrent versions of the document and of the blobs.
+    const docKey = this.host.docKey(p);
+    await this.dropNoncurrent(docKey, (k) => k === docKey);
+    await this.dropNoncurrent(this.dirOf(p), () => true);
     await this.host.deleteKeys(listing.purges.map((m) => m.key));
     return view.visible.filter((r) => r.id !== view.current).length;
   }
@@ -346,6 +400,7 @@ export class S3Versions implements DocumentVersions {
    * area (a request per 1000 keys) and a stat per document that has versions.
    */
   async recover(): Promise<void> {
+    await this.versioned();
     const keys = (await this.host.listAll(this.root)).flatMap((o) => (o.Key ? [o.Key] : []));
     const dirs = new Set(keys.map((key) => key.slice(0, key.lastIndexOf('/') + 1)));
     for (const dir of dirs) {
