@@ -7,6 +7,7 @@
  * by the store. Against the Swift test server, each case under its own key prefix.
  */
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -35,7 +36,7 @@ interface Hold {
 }
 
 /** A store on `prefix` whose client logs its commands and holds the ones `holds` names (each once). */
-async function open(prefix: string, holds: Hold[] = []): Promise<{ store: S3Store; versions: DocumentVersions; sent: string[]; client: S3Client }> {
+async function open(prefix: string, holds: Hold[] = [], tuning: { copyLimit?: number; copyPartSize?: number } = {}): Promise<{ store: S3Store; versions: DocumentVersions; sent: string[]; client: S3Client }> {
   const client = createS3Client({ endpoint: s3.endpoint, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, forcePathStyle: true });
   const sent: string[] = [];
   client.middlewareStack.add(
@@ -57,7 +58,7 @@ async function open(prefix: string, holds: Hold[] = []): Promise<{ store: S3Stor
     client.destroy();
     await rm(dataDir, { recursive: true, force: true });
   });
-  const store = new S3Store({ client, bucket: s3.buckets[0]!, prefix, dataDir, staleUploadMs: 0, versions: true });
+  const store = new S3Store({ client, bucket: s3.buckets[0]!, prefix, dataDir, staleUploadMs: 0, versions: true, ...tuning });
   await store.init();
   await store.recover();
   return { store, versions: store.versions!, sent, client };
@@ -169,4 +170,22 @@ test('a delete killed between its versions and its document: the document has no
   const fresh = pdf('d3');
   await restarted.store.writeDocument(p, fresh, { conflict: 'fail' });
   assert.deepEqual(await assertWhole(restarted.versions, p), [etagOf(fresh)]);
+});
+
+test('a document above the copy limit is copied to its blob in parts (UploadPartCopy), on the server, whole', async () => {
+  // The limit is S3's 5 GiB for one CopyObject; lowered here so that a 12 MiB document takes the same path in 3 parts.
+  const MiB = 1024 * 1024;
+  const prefix = `vcrash-${process.pid}-${++serial}/`;
+  const p = doc('k/large.pdf');
+  const { store, versions, sent } = await open(prefix, [], { copyLimit: 6 * MiB, copyPartSize: 5 * MiB });
+  const large = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(12 * MiB)]);
+  await store.writeDocument(p, large, { conflict: 'fail' });
+  const from = sent.length;
+  await store.writeDocument(p, pdf('small now'), { conflict: 'overwrite' });
+  const blob = `.versions/k/large.pdf/b-${etagOf(large).replace(/"/g, '')}`;
+  assert.deepEqual(sent.slice(from).filter((c) => c.endsWith(blob)), ['CreateMultipartUpload', 'UploadPartCopy', 'UploadPartCopy', 'UploadPartCopy', 'CompleteMultipartUpload'].map((c) => `${c} ${blob}`));
+  assert.ok(!sent.slice(from).some((c) => c.startsWith('GetObject')), 'nothing read through the store');
+  const { versions: listed } = await versions.list(p, { offset: 0, limit: 10 });
+  assert.ok((await bytesOf(versions, p, listed[1]!.id)).equals(large), 'the earlier version, whole');
+  assert.equal((await store.openUploads()).length, 0);
 });

@@ -28,7 +28,7 @@ import type { BookedEtag, EtagBook } from '../etag-book.js';
 import { etagOfContent, matchesEtag, UNNAMED_WRITE, withRandomSuffix, writeRecord } from '../store.js';
 import type { DocumentStat, DocumentStore, FolderEntry, OpenDocument, Release, StagedUpload, WriteOptions, WriteResult } from '../store.js';
 import { s3Failure, s3Status } from './client.js';
-import { S3Versions, type PendingS3Version } from './versions.js';
+import { COPY_LIMIT, COPY_PART, S3Versions, type PendingS3Version } from './versions.js';
 
 /**
  * Serializes the commits (check the version, then write) of one key. S3
@@ -81,6 +81,9 @@ export interface S3StoreOptions {
   etagBook?: EtagBook | undefined;
   /** Keep a version of every write (docs/versions.md, "Storage (S3)"; PDFSERVICE_VERSIONS): S3Store.versions. Default off. */
   versions?: boolean | undefined;
+  /** A replaced document above this size is copied to its version's blob in parts (UploadPartCopy) of copyPartSize. Defaults 5 GiB and 1 GiB (S3's limit for one CopyObject). */
+  copyLimit?: number | undefined;
+  copyPartSize?: number | undefined;
 }
 
 type Content = StagedFile | Uint8Array;
@@ -202,6 +205,8 @@ export class S3Store implements DocumentStore {
           openDocument: (p) => this.openDocument(p),
           download: (key) => this.download(key),
           commitLock: (key) => this.commits.acquire(key),
+          copyLimit: options.copyLimit ?? COPY_LIMIT,
+          copyPart: Math.max(options.copyPartSize ?? COPY_PART, 5 * MiB),
         })
       : undefined;
   }

@@ -30,9 +30,9 @@ const PURGE = /^v-(\d{16})\.purge$/;
 const BLOB = /^b-([0-9a-f]{32})$/;
 const ID = /^\d{16}$/;
 /** CopyObject copies up to 5 GiB in one request; larger documents (PDFSERVICE_MAX_UPLOAD_BYTES allows 8 GiB) go in parts. */
-const COPY_LIMIT = 5 * 1024 * 1024 * 1024;
+export const COPY_LIMIT = 5 * 1024 * 1024 * 1024;
 /** The size of each part of a copy in parts: 1 GiB keeps an 8 GiB document well below Swift's 1000 parts. */
-const COPY_PART = 1024 * 1024 * 1024;
+export const COPY_PART = 1024 * 1024 * 1024;
 
 /** What the versions need of their store (S3Store), without reaching into it. */
 export interface S3VersionsHost {
@@ -50,6 +50,9 @@ export interface S3VersionsHost {
   download(key: string): Promise<Omit<OpenDocument, 'stat'> | null>;
   /** The commit lock of a key (S3Store's CommitLock: shared by every instance with Redis). */
   commitLock(key: string): Promise<Release>;
+  /** Documents above this size are copied in parts of copyPart bytes (COPY_LIMIT, COPY_PART; smaller in tests). */
+  readonly copyLimit: number;
+  readonly copyPart: number;
 }
 
 /** A record as stored (JSON). */
@@ -192,7 +195,7 @@ export class S3Versions implements DocumentVersions {
     const Bucket = this.host.bucket;
     const Key = this.blobKey(p, etag);
     const CopySource = this.copySource(this.host.docKey(p));
-    if (size <= COPY_LIMIT) {
+    if (size <= this.host.copyLimit) {
       await this.host.send('CopyObject', (c) => c.send(new CopyObjectCommand({ Bucket, Key, CopySource })));
       return;
     }
@@ -200,8 +203,8 @@ export class S3Versions implements DocumentVersions {
     const UploadId = created.UploadId!;
     try {
       const parts: { PartNumber: number; ETag: string | undefined }[] = [];
-      for (let start = 0, PartNumber = 1; start < size; start += COPY_PART, PartNumber++) {
-        const range = `bytes=${start}-${Math.min(start + COPY_PART, size) - 1}`;
+      for (let start = 0, PartNumber = 1; start < size; start += this.host.copyPart, PartNumber++) {
+        const range = `bytes=${start}-${Math.min(start + this.host.copyPart, size) - 1}`;
         const part = await this.host.send('UploadPartCopy', (c) => c.send(new UploadPartCopyCommand({ Bucket, Key, UploadId, PartNumber, CopySource, CopySourceRange: range })));
         parts.push({ PartNumber, ETag: part.CopyPartResult?.ETag });
       }
