@@ -27,7 +27,7 @@ export interface StoreSettings {
   s3SecretAccessKey: string | undefined;
   s3ForcePathStyle: boolean;
   s3TimeoutMs: number;
-  /** Keep a version of every write (docs/versions.md); the filesystem and WebDAV stores, in this release. */
+  /** Keep a version of every write (docs/versions.md); every store (filesystem, S3, WebDAV). */
   versions: boolean;
   /** Deletes move documents and folders to the trash (docs/versions.md, "Trash"); the filesystem store only, in this release. */
   trash: boolean;
@@ -101,7 +101,7 @@ export const STORES: SettingsFeature<StoreSettings, StoreSettings & Pick<RedisSe
     s3ForcePathStyle: { env: 'PDFSERVICE_S3_FORCE_PATH_STYLE', doc: 'With `s3`: path-style URLs (`endpoint/bucket/key`), which S3-compatible servers without a DNS name per bucket need; `false` for virtual-hosted style', default: true, parse: boolean },
     versions: {
       env: 'PDFSERVICE_VERSIONS',
-      doc: 'Keep a version of every write of a document, readable and restorable through `.../versions` ([docs/versions.md](docs/versions.md)); the `filesystem` and `webdav` stores in this release (WebDAV: in a hidden collection beside each document, [docs/versions.md](docs/versions.md#storage-webdav); S3 keeps none yet). `false`: writes replace documents, and the versions endpoints answer 501 `VERSIONS_NOT_KEPT`',
+      doc: 'Keep a version of every write of a document, readable and restorable through `.../versions` ([docs/versions.md](docs/versions.md)); with every store: `filesystem`, `s3` (under a versions prefix, [docs/versions.md](docs/versions.md#storage-s3)) and `webdav` (in a hidden collection beside each document, [docs/versions.md](docs/versions.md#storage-webdav)). `false`: writes replace documents, and the versions endpoints answer 501 `VERSIONS_NOT_KEPT`',
       default: true,
       parse: boolean,
     },

@@ -113,7 +113,7 @@ export class DocumentOperations {
   /** The versions the user's store keeps (versions.ts); VERSIONS_NOT_KEPT when it keeps none. */
   versionsFor(ctx: OperationContext): DocumentVersions {
     const versions = this.storeFor(ctx).versions;
-    if (!versions) throw new ServiceError('VERSIONS_NOT_KEPT', 'This service keeps no versions of documents: PDFSERVICE_VERSIONS is off, or the store (S3) keeps none yet (docs/versions.md)');
+    if (!versions) throw new ServiceError('VERSIONS_NOT_KEPT', 'This service keeps no versions of documents: PDFSERVICE_VERSIONS is off (docs/versions.md)');
     return versions;
   }
 

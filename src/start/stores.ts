@@ -60,6 +60,7 @@ export async function openDocumentStores(config: Config, redis: RedisConnection 
       documentLocks: redisLocks(`s3:${config.s3Bucket!}`),
       commitLock: redisLocks(`s3-commit:${config.s3Bucket!}`),
       etagBook: redis ? new RedisEtagBook(redis, config.s3Bucket!) : undefined,
+      versions: config.versions,
     });
     await store.init();
     try {

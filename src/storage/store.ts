@@ -210,7 +210,7 @@ export interface VersionSlice {
 
 /**
  * The versions a store keeps of its documents, beside DocumentStore (the seam of issue 39). A store that keeps versions
- * answers this as DocumentStore.versions; a store without it (S3 until a later slice, or versions turned
+ * answers this as DocumentStore.versions (filesystem-versions.ts, s3/versions.ts, webdav/versions.ts); a store without it (versions turned
  * off) has none, and the versions endpoints answer VERSIONS_NOT_KEPT. Every write of such a store (writeDocument) keeps
  * the written content as a new version, crash-safely: after a crash the list names the old current content or the new
  * one, never bytes that are not there. Callers that change versions (update, remove, purgeEarlier) hold the document's

@@ -71,6 +71,8 @@ export interface S3ServerOptions {
   buckets?: string[];
   /** Secrets to use instead of random ones. */
   secrets?: { tester?: string; other?: string };
+  /** S3 bucket versioning (Swift's object_versioning and symlink in the proxy's pipeline); default off, as most servers. */
+  objectVersioning?: boolean;
 }
 
 /**
@@ -170,6 +172,7 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Se
         PROXY_PORT: String(ports.proxy), ACCOUNT_PORT: String(ports.account), CONTAINER_PORT: String(ports.container),
         OBJECT_PORT: String(ports.object), MEMCACHE_PORT: String(ports.memcached),
         SECRET_TESTER: tester.secretAccessKey, SECRET_OTHER: other.secretAccessKey,
+        SYMLINK: options.objectVersioning ? ' symlink' : '', OBJECT_VERSIONING: String(options.objectVersioning === true),
       };
       // The servers read copies in the run's folder, which they own: as nobody they may not enter the checkout.
       for (const file of ['swift.conf', ...SERVERS.map((server) => `${server}-server.conf`), 'swift-run.py']) {

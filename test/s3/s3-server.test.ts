@@ -6,8 +6,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import {
   AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CopyObjectCommand, CreateBucketCommand, CreateMultipartUploadCommand,
-  DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListBucketsCommand,
-  ListMultipartUploadsCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException, UploadPartCommand,
+  DeleteObjectCommand, DeleteObjectsCommand, GetBucketVersioningCommand, GetObjectCommand, HeadBucketCommand, HeadObjectCommand, ListBucketsCommand,
+  ListMultipartUploadsCommand, ListObjectsV2Command, PutBucketVersioningCommand, PutObjectCommand, S3Client, S3ServiceException, UploadPartCommand,
   type CompletedPart, type CompleteMultipartUploadCommandInput,
 } from '@aws-sdk/client-s3';
 // Content-MD5 on DeleteObjects: S3 requires an integrity check on that request; the SDK (with the store's
@@ -384,6 +384,16 @@ test('conditional DeleteObject: IfMatch is honoured (412 and kept on a stale ETa
   const refused = await failure(admin().send(new DeleteObjectCommand({ Bucket: bucket(), Key: multi, IfMatch: done.ETag })));
   assert.deepEqual([refused.name, refused.status], ['PreconditionFailed', 412]);
   assert.equal((await getBytes(multi)).toString(), 'one small part', 'kept');
+});
+
+test('bucket versioning: GetBucketVersioning answers no status; PutBucketVersioning is 501 (object_versioning is not in the pipeline)', async () => {
+  // The document versions of the S3 store (docs/versions.md "Storage (S3)") are keys under a versions area, not this.
+  const got = await admin().send(new GetBucketVersioningCommand({ Bucket: bucket() }));
+  assert.equal(got.Status, undefined);
+  const refused = await failure(admin().send(new PutBucketVersioningCommand({ Bucket: bucket(), VersioningConfiguration: { Status: 'Enabled' } })));
+  assert.equal(refused.status, 501);
+  assert.equal(refused.name, 'NotImplemented');
+  assert.equal((await admin().send(new GetBucketVersioningCommand({ Bucket: bucket() }))).Status, undefined, 'still unversioned');
 });
 
 test('the proxy killed: a request fails to connect; after restart() the stored objects are all there', async () => {

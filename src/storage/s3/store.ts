@@ -25,9 +25,10 @@ import { checkBlobName, contentStream, type BlobStore } from '../blobs.js';
 import { copyToFile, openLocalFile, spoolName, StagedFile, stageToFile } from '../local-files.js';
 import type { StoredPath } from '../paths.js';
 import type { BookedEtag, EtagBook } from '../etag-book.js';
-import { etagOfContent, matchesEtag, withRandomSuffix, writeRecord } from '../store.js';
+import { etagOfContent, matchesEtag, UNNAMED_WRITE, withRandomSuffix, writeRecord } from '../store.js';
 import type { DocumentStat, DocumentStore, FolderEntry, OpenDocument, Release, StagedUpload, WriteOptions, WriteResult } from '../store.js';
 import { s3Failure, s3Status } from './client.js';
+import { COPY_LIMIT, COPY_PART, S3Versions, type PendingS3Version } from './versions.js';
 
 /**
  * Serializes the commits (check the version, then write) of one key. S3
@@ -78,6 +79,11 @@ export interface S3StoreOptions {
    * asks S3, as before. S3Store.openDocument says why it is safe.
    */
   etagBook?: EtagBook | undefined;
+  /** Keep a version of every write (docs/versions.md, "Storage (S3)"; PDFSERVICE_VERSIONS): S3Store.versions. Default off. */
+  versions?: boolean | undefined;
+  /** A replaced document above this size is copied to its version's blob in parts (UploadPartCopy) of copyPartSize. Defaults 5 GiB and 1 GiB (S3's limit for one CopyObject). */
+  copyLimit?: number | undefined;
+  copyPartSize?: number | undefined;
 }
 
 type Content = StagedFile | Uint8Array;
@@ -169,6 +175,8 @@ export class S3Store implements DocumentStore {
    */
   private readonly downloads: DownloadCache;
   private readonly book: EtagBook | undefined;
+  /** The versions kept of every write (versions.ts), under `<prefix>.versions/`; undefined with versions off. */
+  readonly versions: S3Versions | undefined;
 
   constructor(options: S3StoreOptions) {
     this.client = options.client;
@@ -185,6 +193,22 @@ export class S3Store implements DocumentStore {
     this.book = options.etagBook;
     // A record is current only if every writer of every instance forgets it under a lock they all take.
     if (this.book && !this.commits.shared) throw new Error('S3Store: an ETag book needs a shared commit lock (RedisLocks)');
+    this.versions = options.versions
+      ? new S3Versions({
+          bucket: this.bucket,
+          prefix: this.prefix,
+          send: (what, run) => this.send(what, run),
+          listAll: async (prefix) => (await this.listAll(prefix, false)).objects,
+          deleteKeys: (keys) => this.deleteKeys(keys),
+          docKey: (p) => this.docKey(p),
+          statDocument: (p) => this.statDocument(p),
+          openDocument: (p) => this.openDocument(p),
+          download: (key) => this.download(key),
+          commitLock: (key) => this.commits.acquire(key),
+          copyLimit: options.copyLimit ?? COPY_LIMIT,
+          copyPart: Math.max(options.copyPartSize ?? COPY_PART, 5 * MiB),
+        })
+      : undefined;
   }
 
   async init(): Promise<void> {
@@ -414,9 +438,14 @@ export class S3Store implements DocumentStore {
         const replaced = before ? await this.tagOf(p, before.etag) : null;
         if (options.ifMatch !== undefined && !matchesEtag(options.ifMatch, replaced ?? undefined)) throw new ServiceError('PRECONDITION_FAILED');
         if (!before) await this.ensureFolders(p.parent);
-        const stored = await this.upload(key, content, etag, false);
+        // The version this write keeps (versions on): the replaced bytes copied and the record put before the write.
+        const version = await this.versions?.prepare(p, { etag, size }, options.provenance ?? UNNAMED_WRITE, before && replaced ? { size: before.size, modified: before.modified, etag: replaced } : null, options.purgeEarlierVersions === true);
+        const stored = await this.upload(key, content, etag, false).catch(async (err: unknown) => {
+          await version?.abort();
+          throw err;
+        });
         await this.keepWritten(key, stored, content, { size, etag });
-        return { path: p, created: !before, stat: { size, modified: stored.modified, etag }, record: writeRecord(options, replaced) };
+        return { path: p, created: !before, stat: { size, modified: stored.modified, etag }, record: writeRecord(options, replaced), ...(await this.versionResult(p, version, options)) };
       } finally {
         release();
       }
@@ -434,11 +463,16 @@ export class S3Store implements DocumentStore {
         if (!taken) {
           if (!foldersMade) await this.ensureFolders(p.parent);
           foldersMade = true;
-          const stored = await this.upload(key, content, etag, conditional);
+          const version = await this.versions?.prepare(target, { etag, size }, options.provenance ?? UNNAMED_WRITE, null);
+          const stored = await this.upload(key, content, etag, conditional).catch(async (err: unknown) => {
+            await version?.abort();
+            throw err;
+          });
           if (stored) {
             await this.keepWritten(key, stored, content, { size, etag });
-            return { path: target, created: true, stat: { size, modified: stored.modified, etag }, record: writeRecord(options, null) };
+            return { path: target, created: true, stat: { size, modified: stored.modified, etag }, record: writeRecord(options, null), ...(await this.versionResult(target, version, options)) };
           }
+          await version?.abort();
         }
       } finally {
         release();
@@ -446,6 +480,13 @@ export class S3Store implements DocumentStore {
       if (options.conflict === 'fail' || attempt >= UNIQUE_ATTEMPTS) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${target.toString()}`);
       target = withRandomSuffix(p);
     }
+  }
+
+  /** What a write answers of its version, after the purge it asked for (under the commit lock still). */
+  private async versionResult(p: StoredPath, version: PendingS3Version | undefined, options: WriteOptions): Promise<Pick<WriteResult, 'version' | 'purgedVersions'>> {
+    if (!version || !this.versions) return {};
+    const purgedVersions = options.purgeEarlierVersions ? await this.versions.purgeEarlier(p) : undefined;
+    return { version: version.record, ...(purgedVersions !== undefined ? { purgedVersions } : {}) };
   }
 
   /** Keeps the version just written for the next read, under the S3 ETag the write answered (without one, none is kept). */
@@ -561,6 +602,9 @@ export class S3Store implements DocumentStore {
       if (!found) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
       if (ifMatch !== undefined && !matchesEtag(ifMatch, await this.tagOf(p, found.etag))) throw new ServiceError('PRECONDITION_FAILED');
       const conditional = ifMatch !== undefined && found.s3Etag !== undefined && /^"[0-9a-f]{32}"$/.test(found.s3Etag);
+      // Its versions first (erased with the document; the trash is a later slice): a crash between leaves the
+      // document without versions, never versions that a new document at this path would inherit.
+      await this.versions?.removeAll(p);
       await this.book?.forget(key);
       await this.verifyLocks(key);
       try {
@@ -612,27 +656,7 @@ export class S3Store implements DocumentStore {
           await fs.rm(file, { force: true });
         }
       },
-      open: async (name) => {
-        const key = keyOf(name);
-        let res: { Body?: unknown };
-        try {
-          res = await this.send('GetObject', (c) => c.send(new GetObjectCommand({ Bucket: this.bucket, Key: key })));
-        } catch (err) {
-          if (s3Status(err) === 404) return null;
-          throw err;
-        }
-        const file = spoolName(this.spool);
-        try {
-          const copied = await copyToFile(file, res.Body as Readable, { sync: false }).catch((err: unknown) => {
-            throw s3Failure(err, 'GetObject');
-          });
-          const handle = await fs.open(file, 'r');
-          return openLocalFile(handle, copied.size);
-        } finally {
-          // The open descriptor keeps the bytes; the name goes at once, so no spool file outlives its reader.
-          await fs.rm(file, { force: true });
-        }
-      },
+      open: (name) => this.download(keyOf(name)),
       delete: async (name) => {
         const key = keyOf(name);
         try {
@@ -642,6 +666,31 @@ export class S3Store implements DocumentStore {
         }
       },
     };
+  }
+
+  /**
+   * An object of a service area (blobs, versions) read through a spool file that is unlinked once open (nothing left
+   * behind, and nothing kept: DownloadCache is for documents); null when there is no such key.
+   */
+  private async download(key: string): Promise<ReturnType<typeof openLocalFile> | null> {
+    let res: { Body?: unknown };
+    try {
+      res = await this.send('GetObject', (c) => c.send(new GetObjectCommand({ Bucket: this.bucket, Key: key })));
+    } catch (err) {
+      if (s3Status(err) === 404) return null;
+      throw err;
+    }
+    const file = spoolName(this.spool);
+    try {
+      const copied = await copyToFile(file, res.Body as Readable, { sync: false }).catch((err: unknown) => {
+        throw s3Failure(err, 'GetObject');
+      });
+      const handle = await fs.open(file, 'r');
+      return openLocalFile(handle, copied.size);
+    } finally {
+      // The open descriptor keeps the bytes; the name goes at once, so no spool file outlives its reader.
+      await fs.rm(file, { force: true });
+    }
   }
 
   /** A folder exists when any key starts with its prefix (its marker sorts first: its time is the folder's). */
@@ -721,17 +770,26 @@ export class S3Store implements DocumentStore {
       if (visible) throw new ServiceError('FOLDER_NOT_EMPTY', 'The folder is not empty; use ?recursive=true');
     }
     await this.downloads.dropBelow(base);
+    // The versions of its documents first, as deleteDocument does.
+    await this.versions?.removeAll(p);
     for (let i = 0; i < keys.length; i += 1000) {
       const batch = keys.slice(i, i + 1000);
       const releases = await this.forgetAll(batch);
       try {
-        const res = await this.send('DeleteObjects', (c) => c.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } })),
-        );
-        const failed = res.Errors?.[0];
-        if (failed) throw s3Failure(Object.assign(new Error(`${failed.Code ?? 'error'} for ${failed.Key ?? '?'}`), { $metadata: { httpStatusCode: 503 } }), 'DeleteObjects');
+        await this.deleteKeys(batch);
       } finally {
         for (const release of releases) release();
       }
+    }
+  }
+
+  /** Deletes keys with DeleteObjects, a request per 1000 keys. */
+  private async deleteKeys(keys: string[]): Promise<void> {
+    for (let i = 0; i < keys.length; i += 1000) {
+      const batch = keys.slice(i, i + 1000);
+      const res = await this.send('DeleteObjects', (c) => c.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } })));
+      const failed = res.Errors?.[0];
+      if (failed) throw s3Failure(Object.assign(new Error(`${failed.Code ?? 'error'} for ${failed.Key ?? '?'}`), { $metadata: { httpStatusCode: 503 } }), 'DeleteObjects');
     }
   }
 
@@ -777,6 +835,8 @@ export class S3Store implements DocumentStore {
     for (const upload of await this.openUploads()) {
       if (this.staleUploadMs <= 0 || (upload.initiated?.getTime() ?? 0) <= cutoff) await this.abortQuietly(upload.key, upload.uploadId);
     }
+    // Versions of writes that did not commit, purges a crash interrupted, versions of documents gone (versions.ts).
+    await this.versions?.recover();
   }
 
   /** The unfinished multipart uploads below the prefix. */

@@ -1,0 +1,178 @@
+/**
+ * Document versions on the S3 store through the API (PDFSERVICE_STORE=s3, versions on by default), against the Swift
+ * test server: every write keeps a version, ?versionId= reads one (Range too), restore, label, delete, and a redaction
+ * purge after which no object under the versions area (read with the SDK, not through the service), no version and no
+ * kept file yields the redacted text. Also what the bucket holds: the current version is the document alone, the
+ * replaced bytes are one blob per distinct content, copied on the server.
+ */
+import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { call, sha256, type Reply } from '../helpers/http.js';
+import { makePdf, pdftotext, qpdfCheck, redactablePdf } from '../helpers/pdf.js';
+import { startS3Server, type S3Server } from '../helpers/s3-server.js';
+import { startServer, type TestServer } from '../helpers/server.js';
+
+const PREFIX = 'svc/';
+let s3: S3Server;
+let server: TestServer;
+
+before(async () => {
+  s3 = await startS3Server();
+  server = await startServer({
+    env: {
+      PDFSERVICE_STORE: 's3',
+      PDFSERVICE_S3_ENDPOINT: s3.endpoint,
+      PDFSERVICE_S3_REGION: s3.region,
+      PDFSERVICE_S3_BUCKET: s3.buckets[0]!,
+      PDFSERVICE_S3_PREFIX: PREFIX,
+      PDFSERVICE_S3_ACCESS_KEY_ID: s3.accessKeyId,
+      PDFSERVICE_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      PDFSERVICE_S3_TIMEOUT_MS: '5000',
+    },
+  });
+});
+after(async () => {
+  await server?.stop();
+  await s3?.dispose();
+});
+
+const ok = (reply: Reply, status = 200) => assert.equal(reply.status, status, reply.text);
+const put = (doc: string, body: Buffer) => call(server, 'PUT', `/documents/${doc}`, { body, headers: { 'content-type': 'application/pdf' } });
+const current = async (doc: string): Promise<Buffer> => {
+  const reply = await call(server, 'GET', `/documents/${doc}`);
+  ok(reply);
+  return reply.bytes;
+};
+const list = async (doc: string): Promise<{ versions: Record<string, any>[]; total: number; current: string | null }> => {
+  const reply = await call(server, 'GET', `/documents/${doc}/versions`, { headers: { accept: 'application/json' } });
+  ok(reply);
+  return reply.json();
+};
+const version = (doc: string, id: string, headers: Record<string, string> = {}) => call(server, 'GET', `/documents/${doc}?versionId=${id}`, { headers });
+
+/** The keys (without the store's prefix) and bytes of every object of a document's versions area, read with the SDK. */
+async function versionObjects(doc: string): Promise<{ name: string; bytes: Buffer }[]> {
+  const client = s3.client();
+  const area = `${PREFIX}.versions/${doc}/`;
+  const listed = await client.send(new ListObjectsV2Command({ Bucket: s3.buckets[0]!, Prefix: area }));
+  return Promise.all(
+    (listed.Contents ?? []).map(async (o) => {
+      const got = await client.send(new GetObjectCommand({ Bucket: s3.buckets[0]!, Key: o.Key! }));
+      return { name: o.Key!.slice(area.length), bytes: Buffer.from(await got.Body!.transformToByteArray()) };
+    }),
+  );
+}
+const blobs = async (doc: string) => (await versionObjects(doc)).filter((o) => o.name.startsWith('b-'));
+
+describe('versions on S3', () => {
+  const doc = 'versions/history.pdf';
+  const produced: string[] = [];
+
+  before(async () => {
+    ok(await put(doc, makePdf({ pages: 2, text: (i) => `First ${i}` })), 201);
+    produced.push(sha256(await current(doc)));
+    ok(await call(server, 'POST', `/documents/${doc}/pages`, { body: { TextStampAction: { text: 'Stamped', x: 72, y: 72, pageIndex: 0 } } }));
+    produced.push(sha256(await current(doc)));
+    ok(await put(doc, makePdf({ pages: 1, text: () => 'Replaced' })));
+    produced.push(sha256(await current(doc)));
+  });
+
+  test('one version per write, newest first; each read with ?versionId= (Range too) gives that write\'s bytes', async () => {
+    const { versions, total, current: currentId } = await list(doc);
+    assert.equal(total, 3);
+    assert.equal(currentId, versions[0]!.id);
+    assert.deepEqual(versions.map((v) => v.operation), ['upload', 'TextStampAction', 'upload']);
+    for (const [i, v] of [...versions].reverse().entries()) {
+      const reply = await version(doc, v.id);
+      ok(reply);
+      assert.equal(sha256(reply.bytes), produced[i], `version ${i}`);
+      assert.equal(reply.headers.get('etag'), v.etag);
+      const ranged = await version(doc, v.id, { range: 'bytes=0-7' });
+      ok(ranged, 206);
+      assert.equal(ranged.bytes.length, 8);
+      assert.ok(reply.bytes.subarray(0, 8).equals(ranged.bytes));
+    }
+    // The current version is the document alone; each replaced content is one blob, a copy of the bytes it replaced.
+    const kept = await blobs(doc);
+    assert.equal(kept.length, 2);
+    assert.deepEqual(kept.map((b) => sha256(b.bytes)).sort(), [produced[0], produced[1]].sort());
+    // Versions are no documents: the folder lists the document only.
+    const folder = await call(server, 'GET', '/documents/versions', { headers: { accept: 'application/json' } });
+    assert.deepEqual(folder.json().entries.map((e: { name: string }) => e.name), ['history.pdf']);
+  });
+
+  test('restore makes the first bytes current as a new version; their blob is shared, not copied again', async () => {
+    const { versions } = await list(doc);
+    const first = versions.at(-1)!;
+    const restored = await call(server, 'POST', `/documents/${doc}/versions/${first.id}/restore`, { headers: { 'if-match': versions[0]!.etag } });
+    ok(restored);
+    assert.equal(sha256(await current(doc)), produced[0]);
+    const after = await list(doc);
+    assert.equal(after.total, 4);
+    assert.equal(after.versions[0]!.operation, 'restore');
+    assert.equal(after.current, after.versions[0]!.id);
+    for (const [i, v] of [...after.versions].reverse().slice(0, 3).entries()) assert.equal(sha256((await version(doc, v.id)).bytes), produced[i]);
+    assert.equal((await blobs(doc)).length, 3, 'the first bytes, the stamp and the replacement: one blob each');
+  });
+
+  test('label, pin and delete of one version (not the current one) change the records only', async () => {
+    const { versions } = await list(doc);
+    const oldest = versions.at(-1)!;
+    const patched = await call(server, 'PATCH', `/documents/${doc}/versions/${oldest.id}`, { body: { label: 'as sent', pinned: true } });
+    ok(patched);
+    assert.equal((await list(doc)).versions.at(-1)!.label, 'as sent');
+    const refused = await call(server, 'DELETE', `/documents/${doc}/versions/${versions[0]!.id}`);
+    assert.equal(refused.status, 409);
+    assert.equal(refused.json().code, 'VERSION_IS_CURRENT');
+    const stamp = versions.at(-2)!;
+    ok(await call(server, 'DELETE', `/documents/${doc}/versions/${stamp.id}`), 204);
+    assert.equal((await version(doc, stamp.id)).status, 404);
+    assert.equal((await list(doc)).total, 3);
+    assert.equal((await blobs(doc)).length, 2, 'the stamp\'s blob went with its only version');
+  });
+
+  test('deleting the document erases its versions area; a new document there starts afresh', async () => {
+    const gone = 'versions/erased.pdf';
+    ok(await put(gone, makePdf({ text: () => 'One' })), 201);
+    ok(await put(gone, makePdf({ text: () => 'Two' })));
+    assert.equal((await list(gone)).total, 2);
+    ok(await call(server, 'DELETE', `/documents/${gone}`), 204);
+    assert.deepEqual(await versionObjects(gone), []);
+    ok(await put(gone, makePdf({ text: () => 'Three' })), 201);
+    assert.equal((await list(gone)).total, 1);
+  });
+});
+
+test('ApplyRedactionsAction purges every earlier version: no object of the versions area, no version, no kept file has the text', async () => {
+  const doc = 'versions/redacted.pdf';
+  ok(await put(doc, redactablePdf(2)), 201);
+  ok(await call(server, 'POST', `/documents/${doc}/pages`, { body: { TextStampAction: { text: 'Draft', x: 72, y: 72, pageIndex: 0 } } }));
+  ok(await call(server, 'POST', `/documents/${doc}/pages`, { body: { TextStampAction: { text: 'Draft 2', x: 72, y: 300, pageIndex: 1 } } }));
+  const before = await blobs(doc);
+  assert.equal(before.length, 2);
+  for (const blob of before) assert.match(pdftotext(blob.bytes), /Secret 1/, 'the earlier versions hold the text before the redaction');
+  const applied = await call(server, 'POST', `/documents/${doc}`, { body: { ApplyRedactionsAction: {} } });
+  ok(applied);
+  assert.equal(applied.json().versionsPurged, 3);
+  const { versions, total } = await list(doc);
+  assert.equal(total, 1);
+  assert.equal(versions[0]!.operation, 'ApplyRedactionsAction');
+  for (const v of versions) {
+    const bytes = (await version(doc, v.id)).bytes;
+    assert.ok(qpdfCheck(bytes).ok);
+    assert.doesNotMatch(pdftotext(bytes), /Secret/);
+  }
+  const left = await versionObjects(doc);
+  assert.deepEqual(left.map((o) => o.name), [`v-${versions[0]!.id}-${(versions[0]!.etag as string).replace(/"/g, '')}.json`], 'the current version\'s record alone');
+  for (const o of left) assert.doesNotMatch(o.bytes.toString('latin1'), /Secret/);
+  // The download cache keeps each document's current bytes only: the redacted ones now.
+  const keptDir = path.join(server.dataDir, 'kept');
+  for (const name of await readdir(keptDir)) {
+    const bytes = await readFile(path.join(keptDir, name));
+    assert.doesNotMatch(pdftotext(bytes), /Secret/, `kept file ${name}`);
+  }
+  assert.match(pdftotext(await current(doc)), /Kept 1/);
+});

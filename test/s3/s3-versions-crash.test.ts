@@ -1,0 +1,191 @@
+/**
+ * The S3 store's versions (src/storage/s3/versions.ts) where S3 has no rename: a write killed at chosen steps (its
+ * S3 request held forever, the store dropped without cleaning, another store opened on the same prefix and
+ * recovered) leaves the old current version or the new one, never a record naming missing bytes; a purging write
+ * killed before its purge has the purge finished by recover(); a document another program wrote gets an "unrecorded"
+ * version at the next write; the replaced bytes are copied on the server (CopyObject), never downloaded or uploaded
+ * by the store. Against the Swift test server, each case under its own key prefix.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, test } from 'node:test';
+import { ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { documentPathFromBody, type StoredPath } from '../../src/storage/paths.js';
+import { createS3Client } from '../../src/storage/s3/client.js';
+import { S3Store } from '../../src/storage/s3/store.js';
+import { etagOf, type DocumentVersions } from '../../src/storage/store.js';
+import { s3ServerForSuite } from '../helpers/s3-server.js';
+
+const s3 = s3ServerForSuite();
+const cleanups: (() => Promise<void>)[] = [];
+after(async () => {
+  for (const c of cleanups.reverse()) await c();
+});
+
+let serial = 0;
+const doc = (p: string): StoredPath => documentPathFromBody(p, 'path');
+const pdf = (text: string) => Buffer.from(`%PDF-1.7\n% ${text}\n%%EOF\n`);
+
+/** A command to hold forever (the process "killed" while it is in flight), by name and key suffix. */
+interface Hold {
+  command: string;
+  keyEnds: string;
+}
+
+/** A store on `prefix` whose client logs its commands and holds the ones `holds` names (each once). */
+async function open(prefix: string, holds: Hold[] = [], tuning: { copyLimit?: number; copyPartSize?: number } = {}): Promise<{ store: S3Store; versions: DocumentVersions; sent: string[]; client: S3Client }> {
+  const client = createS3Client({ endpoint: s3.endpoint, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, forcePathStyle: true });
+  const sent: string[] = [];
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const command = (context.commandName ?? '?').replace(/Command$/, '');
+      const key = (args.input as { Key?: string }).Key ?? '';
+      sent.push(`${command} ${key.slice(prefix.length)}`);
+      const i = holds.findIndex((h) => h.command === command && key.endsWith(h.keyEnds));
+      if (i >= 0) {
+        holds.splice(i, 1);
+        return new Promise<never>(() => {}); // never answered: the writer is gone
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'logAndHold' },
+  );
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'pdfservice-s3-vcrash-'));
+  cleanups.push(async () => {
+    client.destroy();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+  const store = new S3Store({ client, bucket: s3.buckets[0]!, prefix, dataDir, staleUploadMs: 0, versions: true, ...tuning });
+  await store.init();
+  await store.recover();
+  return { store, versions: store.versions!, sent, client };
+}
+
+async function areaKeys(prefix: string, p: string): Promise<string[]> {
+  const area = `${prefix}.versions/${p}/`;
+  const listed = await s3.client().send(new ListObjectsV2Command({ Bucket: s3.buckets[0]!, Prefix: area }));
+  return (listed.Contents ?? []).map((o) => o.Key!.slice(area.length)).sort();
+}
+
+async function bytesOf(versions: DocumentVersions, p: StoredPath, id: string): Promise<Buffer> {
+  const opened = await versions.open(p, id);
+  try {
+    return await opened.read();
+  } finally {
+    await opened.close();
+  }
+}
+
+/** Every listed version opens, with the bytes its ETag names. */
+async function assertWhole(versions: DocumentVersions, p: StoredPath): Promise<string[]> {
+  const { versions: listed } = await versions.list(p, { offset: 0, limit: 100 });
+  for (const v of listed) assert.equal(etagOf(await bytesOf(versions, p, v.id)), v.etag, `version ${v.id} names bytes that are there`);
+  return listed.map((v) => v.etag);
+}
+
+test('a write killed before its document was written leaves the old version current, its record invisible, and recover() removes it', async () => {
+  const prefix = `vcrash-${process.pid}-${++serial}/`;
+  const p = doc('k/a.pdf');
+  const second = await open(prefix);
+  const v1 = pdf('one');
+  await second.store.writeDocument(p, v1, { conflict: 'fail' });
+  const killed = await open(prefix, [{ command: 'PutObject', keyEnds: 'k/a.pdf' }]);
+  void killed.store.writeDocument(p, pdf('two, never written'), { conflict: 'overwrite' });
+  // Wait until the held PutObject of the document was sent: the blob copy and the record are in the bucket then.
+  while (!killed.sent.some((s) => s === 'PutObject k/a.pdf')) await new Promise((resolve) => setTimeout(resolve, 20));
+  const during = await areaKeys(prefix, 'k/a.pdf');
+  assert.equal(during.filter((k) => k.endsWith('.json')).length >= 2, true, 'the killed write\'s record is in the bucket');
+  assert.deepEqual(await assertWhole(second.versions, p), [etagOf(v1)], 'but invisible: the document is still v1');
+  const restarted = await open(prefix);
+  assert.deepEqual(await assertWhole(restarted.versions, p), [etagOf(v1)]);
+  const after = await areaKeys(prefix, 'k/a.pdf');
+  assert.equal(after.filter((k) => k.endsWith('.json')).length, 1, 'recover() removed the record of the write that did not commit');
+  assert.equal(after.filter((k) => k.startsWith('b-')).length, 0, 'and the copy of v1, which no earlier version needs');
+  const v3 = pdf('three');
+  await restarted.store.writeDocument(p, v3, { conflict: 'overwrite' });
+  assert.deepEqual(await assertWhole(restarted.versions, p), [etagOf(v3), etagOf(v1)]);
+});
+
+test('a purging write killed after its document was written and before its purge: recover() finishes the purge', async () => {
+  const prefix = `vcrash-${process.pid}-${++serial}/`;
+  const p = doc('k/red.pdf');
+  const live = await open(prefix);
+  await live.store.writeDocument(p, pdf('secret one'), { conflict: 'fail' });
+  await live.store.writeDocument(p, pdf('secret two'), { conflict: 'overwrite' });
+  // The purge lists the area after the write: held, the writer is gone with the earlier versions still there.
+  const killed = await open(prefix, [{ command: 'DeleteObjects', keyEnds: '' }]);
+  const redacted = pdf('redacted');
+  void killed.store.writeDocument(p, redacted, { conflict: 'overwrite', purgeEarlierVersions: true });
+  while (!killed.sent.some((s) => s.startsWith('DeleteObjects'))) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.ok((await areaKeys(prefix, 'k/red.pdf')).some((k) => k.endsWith('.purge')), 'the marker of the unfinished purge');
+  assert.equal((await live.versions.list(p, { offset: 0, limit: 10 })).total, 3, 'the earlier versions are still there');
+  const restarted = await open(prefix);
+  assert.deepEqual(await assertWhole(restarted.versions, p), [etagOf(redacted)]);
+  const left = await areaKeys(prefix, 'k/red.pdf');
+  assert.equal(left.length, 1, `only the current record is left: ${left.join(', ')}`);
+});
+
+test('a document written by another program is kept as an "unrecorded" version at the next write; the replaced bytes are copied on the server, never read', async () => {
+  const prefix = `vcrash-${process.pid}-${++serial}/`;
+  const p = doc('k/foreign.pdf');
+  const theirs = pdf('theirs');
+  await s3.client().send(new PutObjectCommand({ Bucket: s3.buckets[0]!, Key: `${prefix}k/foreign.pdf`, Body: theirs }));
+  const { store, versions, sent } = await open(prefix);
+  const ours = pdf('ours');
+  const from = sent.length;
+  await store.writeDocument(p, ours, { conflict: 'overwrite', provenance: { by: 'alice', operation: 'upload' } });
+  const commands = sent.slice(from);
+  assert.ok(commands.includes('CopyObject .versions/k/foreign.pdf/b-' + etagOf(theirs).replace(/"/g, '')), commands.join('\n'));
+  const { versions: listed } = await versions.list(p, { offset: 0, limit: 10 });
+  assert.deepEqual(listed.map((v) => [v.operation, v.by, v.etag]), [['upload', 'alice', etagOf(ours)], ['unrecorded', null, etagOf(theirs)]]);
+  assert.ok((await bytesOf(versions, p, listed[1]!.id)).equals(theirs));
+  // A document the service wrote carries its tag: replacing it reads nothing of it (the other program's was hashed).
+  const next = sent.length;
+  await store.writeDocument(p, pdf('ours again'), { conflict: 'overwrite' });
+  const replacing = sent.slice(next);
+  assert.ok(!replacing.some((c) => c.startsWith('GetObject') || c.startsWith('UploadPart')), replacing.join('\n'));
+  assert.deepEqual(replacing.filter((c) => c.startsWith('CopyObject') || c.startsWith('PutObject')), [
+    `CopyObject .versions/k/foreign.pdf/b-${etagOf(ours).replace(/"/g, '')}`,
+    `PutObject .versions/k/foreign.pdf/v-${(await versions.list(p, { offset: 0, limit: 1 })).current!}-${etagOf(pdf('ours again')).replace(/"/g, '')}.json`,
+    'PutObject k/foreign.pdf',
+  ], 'the replaced bytes copied on the server, then the record, then the document');
+});
+
+test('a delete killed between its versions and its document: the document has no versions left; a new one there starts afresh', async () => {
+  const prefix = `vcrash-${process.pid}-${++serial}/`;
+  const p = doc('k/del.pdf');
+  const live = await open(prefix);
+  await live.store.writeDocument(p, pdf('d1'), { conflict: 'fail' });
+  await live.store.writeDocument(p, pdf('d2'), { conflict: 'overwrite' });
+  const killed = await open(prefix, [{ command: 'DeleteObject', keyEnds: 'k/del.pdf' }]);
+  void killed.store.deleteDocument(p);
+  while (!killed.sent.includes('DeleteObject k/del.pdf')) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(await areaKeys(prefix, 'k/del.pdf'), []);
+  const restarted = await open(prefix);
+  assert.equal((await restarted.versions.list(p, { offset: 0, limit: 10 })).total, 0, 'the document is there, without versions');
+  await restarted.store.deleteDocument(p);
+  const fresh = pdf('d3');
+  await restarted.store.writeDocument(p, fresh, { conflict: 'fail' });
+  assert.deepEqual(await assertWhole(restarted.versions, p), [etagOf(fresh)]);
+});
+
+test('a document above the copy limit is copied to its blob in parts (UploadPartCopy), on the server, whole', async () => {
+  // The limit is S3's 5 GiB for one CopyObject; lowered here so that a 12 MiB document takes the same path in 3 parts.
+  const MiB = 1024 * 1024;
+  const prefix = `vcrash-${process.pid}-${++serial}/`;
+  const p = doc('k/large.pdf');
+  const { store, versions, sent } = await open(prefix, [], { copyLimit: 6 * MiB, copyPartSize: 5 * MiB });
+  const large = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(12 * MiB)]);
+  await store.writeDocument(p, large, { conflict: 'fail' });
+  const from = sent.length;
+  await store.writeDocument(p, pdf('small now'), { conflict: 'overwrite' });
+  const blob = `.versions/k/large.pdf/b-${etagOf(large).replace(/"/g, '')}`;
+  assert.deepEqual(sent.slice(from).filter((c) => c.endsWith(blob)), ['CreateMultipartUpload', 'UploadPartCopy', 'UploadPartCopy', 'UploadPartCopy', 'CompleteMultipartUpload'].map((c) => `${c} ${blob}`));
+  assert.ok(!sent.slice(from).some((c) => c.startsWith('GetObject')), 'nothing read through the store');
+  const { versions: listed } = await versions.list(p, { offset: 0, limit: 10 });
+  assert.ok((await bytesOf(versions, p, listed[1]!.id)).equals(large), 'the earlier version, whole');
+  assert.equal((await store.openUploads()).length, 0);
+});
