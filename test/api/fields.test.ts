@@ -266,7 +266,11 @@ describe('setting one field', () => {
   test('the value a field already has writes nothing: same bytes, same ETag, no new version (text, checkbox, radio, combo, list; PUT and XFDF import)', async () => {
     const doc = 'fields/same.pdf';
     await putPdf(server, doc, makeFormPdf());
-    const versions = async () => (await call(server, 'GET', `/documents/${doc}/versions`, { headers: json })).json().total as number;
+    // The versions made, where the store keeps them (501 VERSIONS_NOT_KEPT otherwise: this file runs over WebDAV too, dms-suites).
+    const versions = async () => {
+      const reply = await call(server, 'GET', `/documents/${doc}/versions`, { headers: json });
+      return reply.status === 501 ? undefined : (reply.json().total as number);
+    };
     const before = sha256(await storedBytes(server, doc));
     const etag = (await call(server, 'HEAD', `/documents/${doc}`)).headers.get('etag');
     const kept = await versions();
@@ -286,7 +290,7 @@ describe('setting one field', () => {
     // A new value still writes, and makes one version.
     assert.equal((await setField(doc, 'comment', { value: 'Changed' })).status, 200);
     assert.notEqual(sha256(await storedBytes(server, doc)), before);
-    assert.equal(await versions(), kept + 1);
+    if (kept !== undefined) assert.equal(await versions(), kept + 1);
   });
 
   test('a rich text field shows the new value: its old rich value (/RV), which MuPDF draws over /V, is removed', async () => {

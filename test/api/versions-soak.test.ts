@@ -53,7 +53,8 @@ interface StoreSetup {
  * first list).
  */
 const STORES: Record<string, () => Promise<StoreSetup>> = {
-  filesystem: async () => ({ env: {}, folder: 'soak', stop: async () => undefined }),
+  // Each names its store: under PDFSERVICE_TEST_STORE=webdav (test/helpers/server.ts) the entry's store is still the one soaked.
+  filesystem: async () => ({ env: { PDFSERVICE_STORE: 'filesystem' }, folder: 'soak', stop: async () => undefined }),
   s3: async () => {
     const s3 = await startS3Server();
     const env = {
