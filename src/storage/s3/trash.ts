@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PutObjectCommand, type S3Client, type _Object } from '@aws-sdk/client-s3';
 import { ServiceError } from '../../errors.js';
+import { KeyedLock } from '../keyed-lock.js';
 import { StoredPath } from '../paths.js';
 import type { DocumentTrash, OpenDocument, TrashEntry } from '../store.js';
 import { copyKey, versionsArea } from './versions.js';
@@ -79,6 +80,8 @@ export interface TrashedS3Item {
 export class S3Trash implements DocumentTrash {
   /** The last id time this process gave out: ids stay ordered when two deletes fall in one microsecond. */
   private lastId = 0;
+  /** Serializes restore and purge of one entry in this process (two restores of one entry: the second finds none). */
+  private readonly entryLocks = new KeyedLock();
 
   constructor(private readonly host: S3TrashHost) {}
 
@@ -235,6 +238,15 @@ export class S3Trash implements DocumentTrash {
    * atomic refusal (S3 has no conditional copy); a document's restore holds the target's document lock.
    */
   async restore(id: string, target: StoredPath): Promise<void> {
+    const release = await this.entryLocks.acquire(id);
+    try {
+      await this.restoreEntry(id, target);
+    } finally {
+      release();
+    }
+  }
+
+  private async restoreEntry(id: string, target: StoredPath): Promise<void> {
     const { dir, keys } = await this.committed(id);
     const base = this.base(target);
     const taken = target.isDocument ? (await this.keysBelow(base)).some((o) => o.Key === base) : (await this.keysBelow(`${base}/`)).length > 0;
@@ -264,17 +276,28 @@ export class S3Trash implements DocumentTrash {
   }
 
   async purge(id: string): Promise<void> {
-    await this.removeDir((await this.committed(id)).dir);
+    const release = await this.entryLocks.acquire(id);
+    try {
+      await this.removeDir((await this.committed(id)).dir);
+    } finally {
+      release();
+    }
   }
 
   async expire(before: Date): Promise<number> {
     let count = 0;
     for (const [id, names] of await this.entries()) {
       if (!names.has(RECORD) || names.has(RESTORING)) continue;
-      const stored = await this.readJson<StoredEntry>(this.dirOf(id) + RECORD);
-      if (stored && new Date(stored.deleted) < before) {
-        await this.removeDir(this.dirOf(id));
-        count++;
+      const release = await this.entryLocks.acquire(id);
+      try {
+        // Looked at again under the lock: a restore or purge may have taken it since the listing.
+        const found = await this.committed(id).catch(() => undefined);
+        if (found && new Date(found.stored.deleted) < before) {
+          await this.removeDir(found.dir);
+          count++;
+        }
+      } finally {
+        release();
       }
     }
     return count;
