@@ -223,6 +223,7 @@ export class S3Store implements DocumentStore {
           deleteKeys: (keys) => this.deleteKeys(keys),
           download: (key) => this.download(key),
           makeFolder: (p) => this.makeFolder(p),
+          locks: this.locks,
           copyLimit: options.copyLimit ?? COPY_LIMIT,
           copyPart: Math.max(options.copyPartSize ?? COPY_PART, 5 * MiB),
           staleMs: this.staleUploadMs,

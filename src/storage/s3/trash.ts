@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PutObjectCommand, type S3Client, type _Object } from '@aws-sdk/client-s3';
 import { ServiceError } from '../../errors.js';
-import { KeyedLock } from '../keyed-lock.js';
+import type { LockProvider } from '../locks.js';
 import { StoredPath } from '../paths.js';
 import type { DocumentTrash, OpenDocument, TrashEntry } from '../store.js';
 import { copyKey, versionsArea } from './versions.js';
@@ -64,6 +64,8 @@ export interface S3TrashHost {
   readonly copyPart: number;
   /** recover() leaves deletes and restores in flight started less than this long ago (another instance's may be running). */
   readonly staleMs: number;
+  /** The store's document locks (LocalLocks, or RedisLocks shared by every instance). */
+  readonly locks: Pick<LockProvider, 'acquire'>;
 }
 
 /** A delete whose entry is committed, its originals not yet deleted (the store deletes the items, then calls done). */
@@ -80,10 +82,16 @@ export interface TrashedS3Item {
 export class S3Trash implements DocumentTrash {
   /** The last id time this process gave out: ids stay ordered when two deletes fall in one microsecond. */
   private lastId = 0;
-  /** Serializes restore and purge of one entry in this process (two restores of one entry: the second finds none). */
-  private readonly entryLocks = new KeyedLock();
+  /**
+   * Serializes restore, purge and expiry of one entry (two restores of one entry: the second finds none): the store's
+   * document locks (with Redis, across instances), under the entry's key, which no document's key can be (a path's
+   * segments never start with ".").
+   */
+  private readonly entryLocks: { acquire(id: string): Promise<() => void> };
 
-  constructor(private readonly host: S3TrashHost) {}
+  constructor(private readonly host: S3TrashHost) {
+    this.entryLocks = { acquire: (id) => host.locks.acquire(this.dirOf(id)) };
+  }
 
   /** `<prefix>.trash/` */
   private get root(): string {
