@@ -7,6 +7,7 @@ import { errno, readdirOrNone, syncDir } from './filesystem-versions.js';
 import { removeFile, writeSynced } from './local-files.js';
 import { StoredPath } from './paths.js';
 import type { DocumentTrash, TrashEntry } from './store.js';
+import { OrderedIds } from './version-records.js';
 
 /**
  * The trash of the filesystem store (docs/versions.md, "Trash"). Beside `<dataDir>/documents`, never below it:
@@ -103,8 +104,7 @@ async function countVersions(dir: string): Promise<number> {
 }
 
 export class FilesystemTrash implements DocumentTrash {
-  /** The last id time this process gave out: ids stay ordered when two deletes fall in one microsecond. */
-  private lastId = 0;
+  private readonly ids = new OrderedIds();
   /**
    * Serializes restore, purge and expiry of one entry (two restores of one entry: the second finds none): the store's
    * document locks, so with Redis locks across the instances sharing the data folder, under a key no document path can
@@ -126,9 +126,7 @@ export class FilesystemTrash implements DocumentTrash {
   }
 
   private nextId(): string {
-    const time = Math.max(Date.now() * 1000, this.lastId + 1);
-    this.lastId = time;
-    return `${String(time).padStart(16, '0')}-${randomBytes(4).toString('hex')}`;
+    return this.ids.nextEntry();
   }
 
   private versionsOf(segments: readonly string[]): string {

@@ -3,6 +3,7 @@ import { constants, type Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ServiceError } from '../errors.js';
+import { newVersionRecord, OrderedIds, unrecordedVersion } from './version-records.js';
 import { openLocalFile, removeFile, writeSynced } from './local-files.js';
 import { StoredPath } from './paths.js';
 import type { DocumentStat, DocumentVersions, OpenDocument, VersionRecord, VersionSlice, WriteProvenance } from './store.js';
@@ -153,8 +154,7 @@ export interface PendingVersion {
 }
 
 export class FilesystemVersions implements DocumentVersions {
-  /** The last id this process gave out: ids stay ordered when two writes fall in one millisecond. */
-  private lastId = 0;
+  private readonly ids = new OrderedIds();
 
   /**
    * `root`: `<dataDir>/versions`. `current`: the store's stat of a document (the current version is the newest record
@@ -176,9 +176,7 @@ export class FilesystemVersions implements DocumentVersions {
   }
 
   private nextId(after: string | undefined): string {
-    const id = Math.max(Date.now() * 1000, this.lastId + 1, after === undefined ? 0 : Number(after) + 1);
-    this.lastId = id;
-    return String(id).padStart(16, '0');
+    return this.ids.next(after);
   }
 
   private async read(dir: string, id: string): Promise<VersionRecord> {
@@ -400,25 +398,13 @@ export class FilesystemVersions implements DocumentVersions {
       await verify();
       const st = await fs.stat(replaced.file);
       await this.linkBlob(dir, replaced.file, replaced.etag);
-      const baseline: VersionRecord = { id: this.nextId(newestId), etag: replaced.etag, size: st.size, created: st.mtime, by: null, operation: 'unrecorded', requestId: null, jobId: null, pageCount: null, label: null, pinned: false };
+      const baseline = unrecordedVersion(this.nextId(newestId), { etag: replaced.etag, size: st.size, modified: st.mtime });
       await this.writeRecord(dir, baseline);
       await this.appendIndex(dir, [toStored(baseline)], true);
       newestId = baseline.id;
     }
     const newBlob = await this.linkBlob(dir, source, content.etag);
-    const record: VersionRecord = {
-      id: this.nextId(newestId),
-      etag: content.etag,
-      size: content.size,
-      created: new Date(),
-      by: provenance.by,
-      operation: provenance.operation,
-      requestId: provenance.requestId ?? null,
-      jobId: provenance.jobId ?? null,
-      pageCount: provenance.pageCount ?? null,
-      label: null,
-      pinned: false,
-    };
+    const record = newVersionRecord(this.nextId(newestId), content, provenance);
     const pending = path.join(dir, `v-${record.id}.pending`);
     const purgeMarker = path.join(dir, `v-${record.id}.purge`);
     if (purge) await writeSynced(purgeMarker, '');

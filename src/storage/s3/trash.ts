@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { PutObjectCommand, type S3Client, type _Object } from '@aws-sdk/client-s3';
 import { ServiceError } from '../../errors.js';
 import type { LockProvider } from '../locks.js';
 import { StoredPath } from '../paths.js';
 import type { DocumentTrash, OpenDocument, TrashEntry } from '../store.js';
+import { OrderedIds } from '../version-records.js';
 import { copyKey, versionsArea } from './versions.js';
 
 /**
@@ -80,8 +80,7 @@ export interface TrashedS3Item {
 }
 
 export class S3Trash implements DocumentTrash {
-  /** The last id time this process gave out: ids stay ordered when two deletes fall in one microsecond. */
-  private lastId = 0;
+  private readonly ids = new OrderedIds();
   /**
    * Serializes restore, purge and expiry of one entry (two restores of one entry: the second finds none): the store's
    * document locks (with Redis, across instances), under the entry's key, which no document's key can be (a path's
@@ -103,9 +102,7 @@ export class S3Trash implements DocumentTrash {
   }
 
   private nextId(): string {
-    const time = Math.max(Date.now() * 1000, this.lastId + 1);
-    this.lastId = time;
-    return `${String(time).padStart(16, '0')}-${randomBytes(4).toString('hex')}`;
+    return this.ids.nextEntry();
   }
 
   /** The key of a document or folder path's item: the document's key, or the folder's prefix without its '/'. */

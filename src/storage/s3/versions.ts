@@ -2,6 +2,7 @@ import { CompleteMultipartUploadCommand, CopyObjectCommand, CreateMultipartUploa
 import { ServiceError } from '../../errors.js';
 import { StoredPath } from '../paths.js';
 import type { DocumentStat, DocumentVersions, OpenDocument, Release, VersionRecord, VersionSlice, WriteProvenance } from '../store.js';
+import { newVersionRecord, OrderedIds, unrecordedVersion } from '../version-records.js';
 
 /**
  * The versions of the S3 store (docs/versions.md, "Storage (S3)"), under keys that are never a document's:
@@ -195,8 +196,7 @@ export async function copyKey(host: Pick<S3VersionsHost, 'bucket' | 'send' | 'co
 }
 
 export class S3Versions implements DocumentVersions {
-  /** The last id this process gave out: ids stay ordered when two writes fall in one millisecond. */
-  private lastId = 0;
+  private readonly ids = new OrderedIds();
   /** Whether the bucket keeps S3 object versions (Enabled, or Suspended with some kept), once S3 answered. */
   private bucketVersioning: boolean | undefined;
 
@@ -220,9 +220,7 @@ export class S3Versions implements DocumentVersions {
   }
 
   private nextId(after: string | undefined): string {
-    const id = Math.max(Date.now() * 1000, this.lastId + 1, after === undefined ? 0 : Number(after) + 1);
-    this.lastId = id;
-    return String(id).padStart(16, '0');
+    return this.ids.next(after);
   }
 
   private async listing(dir: string): Promise<Listing> {
@@ -302,24 +300,12 @@ export class S3Versions implements DocumentVersions {
         else await this.copyToBlob(p, replaced.etag, replaced.size);
       }
       if (view.current === null) {
-        const baseline: VersionRecord = { id: this.nextId(newestId), etag: replaced.etag, size: replaced.size, created: replaced.modified, by: null, operation: 'unrecorded', requestId: null, jobId: null, pageCount: null, label: null, pinned: false };
+        const baseline = unrecordedVersion(this.nextId(newestId), replaced);
         await this.putRecord(p, baseline);
         newestId = baseline.id;
       }
     }
-    const record: VersionRecord = {
-      id: this.nextId(newestId),
-      etag: content.etag,
-      size: content.size,
-      created: new Date(),
-      by: provenance.by,
-      operation: provenance.operation,
-      requestId: provenance.requestId ?? null,
-      jobId: provenance.jobId ?? null,
-      pageCount: provenance.pageCount ?? null,
-      label: null,
-      pinned: false,
-    };
+    const record = newVersionRecord(this.nextId(newestId), content, provenance);
     const marker = `${this.dirOf(p)}v-${record.id}.purge`;
     if (purge) await this.host.send('PutObject', (c) => c.send(new PutObjectCommand({ Bucket: this.host.bucket, Key: marker, Body: new Uint8Array(0), ContentLength: 0 })));
     await this.putRecord(p, record);

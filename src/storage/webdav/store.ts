@@ -9,6 +9,7 @@ import { KeyedLock } from '../keyed-lock.js';
 import { copyToFile, openLocalFile, spoolName, StagedFile, stageToFile } from '../local-files.js';
 import { StoredPath } from '../paths.js';
 import { etagOfContent, matchesEtag, UNNAMED_WRITE, withRandomSuffix, writeRecord } from '../store.js';
+import { OrderedIds } from '../version-records.js';
 import type { DocumentStat, DocumentStore, DocumentStores, FolderEntry, OpenDocument, Release, StagedUpload, StoreUser, WriteOptions, WriteResult } from '../store.js';
 import { DownloadCache } from '../download-cache.js';
 import { DavClient, dmsFailure, stillAt, unexpected, type DavCredentials, type DavResource } from './client.js';
@@ -104,14 +105,12 @@ export class WebDavBackend implements DocumentStores {
     return new WebDavStore(this, credentials);
   }
 
-  /** The last version id this process gave out: ids stay ordered when two writes fall in one millisecond. */
-  private lastVersionId = 0;
+  /** The version ids this process gives out (ordered, version-records.ts). */
+  private readonly versionIds = new OrderedIds();
 
   /** A version id (16 digits, ordered by time) after `after` and after every one given out here. */
   nextVersionId(after: string | undefined): string {
-    const id = Math.max(Date.now() * 1000, this.lastVersionId + 1, after === undefined ? 0 : Number(after) + 1);
-    this.lastVersionId = id;
-    return String(id).padStart(16, '0');
+    return this.versionIds.next(after);
   }
 
   knownTag(url: string, r: DavResource): string | undefined {

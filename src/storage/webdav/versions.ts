@@ -1,6 +1,7 @@
 import { ServiceError } from '../../errors.js';
 import { StoredPath } from '../paths.js';
 import type { DocumentStat, DocumentVersions, OpenDocument, VersionRecord, VersionSlice, WriteProvenance } from '../store.js';
+import { newVersionRecord, unrecordedVersion } from '../version-records.js';
 import { stillAt, unexpected, type DavClient, type DavCredentials } from './client.js';
 
 /**
@@ -353,24 +354,12 @@ export class WebDavVersions implements DocumentVersions {
       const hex = hexOf(replaced.etag);
       if (!c?.blobs.has(hex)) await this.keepBytes(p, docUrl, replaced);
       if (c?.records.at(-1)?.hex !== hex) {
-        const baseline: VersionRecord = { id: this.host.nextId(newestId), etag: replaced.etag, size: replaced.size, created: replaced.modified, by: null, operation: 'unrecorded', requestId: null, jobId: null, pageCount: null, label: null, pinned: false };
+        const baseline = unrecordedVersion(this.host.nextId(newestId), replaced);
         await this.writeRecord(p, { id: baseline.id, hex, pending: false }, baseline);
         newestId = baseline.id;
       }
     }
-    const record: VersionRecord = {
-      id: this.host.nextId(newestId),
-      etag: content.etag,
-      size: content.size,
-      created: new Date(),
-      by: provenance.by,
-      operation: provenance.operation,
-      requestId: provenance.requestId ?? null,
-      jobId: provenance.jobId ?? null,
-      pageCount: provenance.pageCount ?? null,
-      label: null,
-      pinned: false,
-    };
+    const record = newVersionRecord(this.host.nextId(newestId), content, provenance);
     const entry: Entry = { id: record.id, hex: hexOf(content.etag), pending: true };
     const marked = purge || (!replaced && c !== null && (c.records.length > 0 || c.blobs.size > 0));
     const marker = this.fileUrl(p, `v-${record.id}.purge`);
