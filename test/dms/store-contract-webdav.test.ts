@@ -45,11 +45,12 @@ async function webdavStore() {
   const open = async () => {
     const client = new DavClient({ url, timeoutMs: 10_000 });
     clients.push(client);
-    const backend = new WebDavBackend(client, dataDir, undefined, true);
+    const backend = new WebDavBackend(client, dataDir, undefined, true, true);
     await backend.init();
     return backend.forUser(alice());
   };
   const store = await open();
+  assert.ok(store.trash, 'the contract\'s trash section runs: the store keeps a trash');
   await store.recover();
   const onServer = path.join(dav.root, 'home', 'alice', name);
   return {
