@@ -196,6 +196,7 @@ export class WebDavStore implements DocumentStore {
           makeFolder: (p) => this.ensureFolder(p),
           forget: (url) => backend.forget(url),
           versionCount: async (p) => (this.versions ? (await this.versions.list(p, { offset: 0, limit: 1 })).total : 0),
+          lock: (key) => backend.locks.acquire(key),
         })
       : undefined;
   }

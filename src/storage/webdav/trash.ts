@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ServiceError } from '../../errors.js';
 import { StoredPath } from '../paths.js';
-import type { DocumentTrash, TrashEntry } from '../store.js';
+import type { DocumentTrash, Release, TrashEntry } from '../store.js';
 import { unexpected, type DavClient, type DavCredentials, type DavResource } from './client.js';
 import { VERSIONS_FOLDER } from './versions.js';
 
@@ -34,6 +34,11 @@ const ITEM = 'item';
 const VERSIONS = 'versions';
 const NAME = /^\d{16}-[0-9a-f]{8}$/;
 const ID = /^(\d{16}-[0-9a-f]{8})(?:-([A-Za-z0-9_-]+))?$/;
+/**
+ * A delete or restore in flight this long is a leftover of a crash: the user's next listing finishes or rolls it back
+ * (the service has no DMS account to sweep every user's folders with at start, as for temporary uploads: dms.md).
+ */
+const STALE_MS = 60 * 60 * 1000;
 
 /** A record as stored (JSON). */
 interface StoredEntry extends Omit<TrashEntry, 'path' | 'deleted'> {
@@ -59,6 +64,8 @@ export interface TrashHost {
   forget(urlPrefix: string): Promise<void>;
   /** The visible versions of a document (0 with versions off). */
   versionCount(p: StoredPath): Promise<number>;
+  /** Serializes restore and purge of one entry (by its URL) in this process, whichever user's store acts. */
+  lock(key: string): Promise<Release>;
 }
 
 export class WebDavTrash implements DocumentTrash {
@@ -265,7 +272,11 @@ export class WebDavTrash implements DocumentTrash {
   async list(filter: { deletedBy?: string | null | undefined }, slice: { offset: number; limit: number }): Promise<{ entries: TrashEntry[]; total: number }> {
     const all: TrashEntry[] = [];
     for await (const { folder, name } of this.entries()) {
-      const stored = await this.read(folder, name);
+      let stored = await this.read(folder, name);
+      if (!stored && Date.now() - Number(name.slice(0, 16)) / 1000 > STALE_MS) {
+        await this.recoverEntry(folder, name);
+        stored = await this.read(folder, name);
+      }
       if (!stored || (filter.deletedBy !== undefined && stored.deletedBy !== filter.deletedBy)) continue;
       all.push(toEntry(stored));
     }
@@ -277,7 +288,22 @@ export class WebDavTrash implements DocumentTrash {
     return toEntry((await this.committed(id)).stored);
   }
 
-  async restore(id: string, target: StoredPath): Promise<void> {
+  /** Runs `body` holding the entry's lock. */
+  private async locked<T>(id: string, body: () => Promise<T>): Promise<T> {
+    const m = ID.exec(id);
+    const release = await this.host.lock(`trash:${m?.[1] ?? id}`);
+    try {
+      return await body();
+    } finally {
+      release();
+    }
+  }
+
+  restore(id: string, target: StoredPath): Promise<void> {
+    return this.locked(id, () => this.restoreLocked(id, target));
+  }
+
+  private async restoreLocked(id: string, target: StoredPath): Promise<void> {
     const { folder, name, stored } = await this.committed(id);
     const taken = () => new ServiceError('TRASH_PATH_TAKEN', `A document or folder is at /${target.toString()} now: restore with another savePath`);
     if ((await this.exists(this.client.url(target.segments, false))) || (await this.exists(this.client.url(target.segments, true)))) throw taken();
@@ -317,9 +343,11 @@ export class WebDavTrash implements DocumentTrash {
     await this.remove(this.entryUrl(folder, name, RESTORING));
   }
 
-  async purge(id: string): Promise<void> {
-    const { folder, name } = await this.committed(id);
-    await this.remove(this.entryUrl(folder, name));
+  purge(id: string): Promise<void> {
+    return this.locked(id, async () => {
+      const { folder, name } = await this.committed(id);
+      await this.remove(this.entryUrl(folder, name));
+    });
   }
 
   /** Entries deleted before `before` that the acting user may see (a DMS has no account that sees everything). */
@@ -336,12 +364,18 @@ export class WebDavTrash implements DocumentTrash {
   }
 
   /**
-   * After a crash (WebDavStore.recover, as the user, in every folder they may list): a delete in flight is committed
+   * After a crash (WebDavStore.recover, as the user, in every folder they may list; and a listing that meets an
+   * entry in flight for longer than STALE_MS): a delete in flight is committed
    * when its item moved and rolled back (its versions moved back) otherwise; a restore in flight is finished (the
    * entry goes) when its item moved and rolled back otherwise.
    */
   async recover(): Promise<void> {
-    for await (const { folder, name } of this.entries()) {
+    for await (const { folder, name } of this.entries()) await this.recoverEntry(folder, name);
+  }
+
+  private async recoverEntry(folder: readonly string[], name: string): Promise<void> {
+    const release = await this.host.lock(`trash:${name}`);
+    try {
       const item = await this.exists(this.entryUrl(folder, name, ITEM));
       const stored = await this.readJson<StoredEntry>(this.entryUrl(folder, name, RECORD));
       if (!stored) {
@@ -352,6 +386,8 @@ export class WebDavTrash implements DocumentTrash {
         if (item) await this.rollBackRestore(folder, name, stored);
         else await this.remove(this.entryUrl(folder, name));
       }
+    } finally {
+      release();
     }
   }
 }
