@@ -118,6 +118,21 @@ describe('the trash on the DMS', () => {
     assert.equal((await trash('alice')).total, 0);
   });
 
+  test('an entry older than PDFSERVICE_TRASH_MAX_AGE (30 days) is purged when its user\'s listing meets it', async () => {
+    const doc = 'home/alice/old/forgotten.pdf';
+    ok(await put('alice', doc, makePdf({ text: () => 'Forgotten' })), 201);
+    ok(await call(server, 'DELETE', `/documents/${doc}`, as('alice')), 204);
+    const [name] = await onDisk('home/alice/old/.pdfservice-trash');
+    // Its record says it was deleted 31 days ago (rewritten on the DMS as alice).
+    const record = path.join(dav.root, 'home/alice/old/.pdfservice-trash', name!, 'entry.json');
+    const stored = JSON.parse(await readFile(record, 'utf8')) as { deleted: string };
+    stored.deleted = new Date(Date.now() - 31 * 86_400_000).toISOString();
+    const res = await fetch(`${dav.url}home/alice/old/.pdfservice-trash/${name!}/entry.json`, { method: 'PUT', body: JSON.stringify(stored), headers: { authorization: basicAuth('alice', dav.users.alice) } });
+    assert.ok(res.status < 300, `PUT: ${res.status}`);
+    assert.ok(!(await trash('alice')).entries.some((e) => e.path === `/${doc}`), 'not listed');
+    assert.deepEqual(await onDisk('home/alice/old/.pdfservice-trash'), [], 'and gone from the DMS');
+  });
+
   test('another user neither sees nor restores nor purges the first\'s entries', async () => {
     // In alice's home, which the DMS hides from bob, and in restricted/, where both write.
     for (const doc of ['home/alice/secret.pdf', 'restricted/shared-draft.pdf']) {

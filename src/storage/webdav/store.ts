@@ -82,6 +82,8 @@ export class WebDavBackend implements DocumentStores {
     readonly keepsVersions = false,
     /** Deletes move to the trash (PDFSERVICE_TRASH; trash.ts). */
     readonly keepsTrash = false,
+    /** PDFSERVICE_TRASH_MAX_AGE: a listing purges the entries it meets deleted longer ago (0: kept until purged). */
+    readonly trashMaxAgeMs = 0,
   ) {
     this.staging = path.join(dataDir, 'staging');
     this.spool = path.join(dataDir, 'spool');
@@ -197,6 +199,7 @@ export class WebDavStore implements DocumentStore {
           forget: (url) => backend.forget(url),
           versionCount: async (p) => (this.versions ? (await this.versions.list(p, { offset: 0, limit: 1 })).total : 0),
           lock: (key) => backend.locks.acquire(key),
+          maxAgeMs: backend.trashMaxAgeMs,
         })
       : undefined;
   }

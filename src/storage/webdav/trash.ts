@@ -66,6 +66,8 @@ export interface TrashHost {
   versionCount(p: StoredPath): Promise<number>;
   /** Serializes restore and purge of one entry (by its URL) in this process, whichever user's store acts. */
   lock(key: string): Promise<Release>;
+  /** PDFSERVICE_TRASH_MAX_AGE: entries deleted longer ago are purged when a listing meets them (0: kept). */
+  readonly maxAgeMs: number;
 }
 
 export class WebDavTrash implements DocumentTrash {
@@ -277,6 +279,11 @@ export class WebDavTrash implements DocumentTrash {
         await this.recoverEntry(folder, name);
         stored = await this.read(folder, name);
       }
+      // Expiry as the user lists (the retention sweep does not run on WebDAV: no DMS account sees every folder).
+      if (stored && this.host.maxAgeMs > 0 && Date.parse(stored.deleted) < Date.now() - this.host.maxAgeMs) {
+        await this.expireEntry(folder, name, new Date(Date.now() - this.host.maxAgeMs));
+        continue;
+      }
       if (!stored || (filter.deletedBy !== undefined && stored.deletedBy !== filter.deletedBy)) continue;
       all.push(toEntry(stored));
     }
@@ -353,14 +360,21 @@ export class WebDavTrash implements DocumentTrash {
   /** Entries deleted before `before` that the acting user may see (a DMS has no account that sees everything). */
   async expire(before: Date): Promise<number> {
     let count = 0;
-    for await (const { folder, name } of this.entries()) {
-      const stored = await this.read(folder, name);
-      if (stored && new Date(stored.deleted) < before) {
-        await this.remove(this.entryUrl(folder, name));
-        count++;
-      }
-    }
+    for await (const { folder, name } of this.entries()) if (await this.expireEntry(folder, name, before)) count++;
     return count;
+  }
+
+  /** Removes the entry when it is committed and deleted before `before` (checked again under its lock). */
+  private async expireEntry(folder: readonly string[], name: string, before: Date): Promise<boolean> {
+    const release = await this.host.lock(`trash:${name}`);
+    try {
+      const stored = await this.read(folder, name);
+      if (!stored || new Date(stored.deleted) >= before) return false;
+      await this.remove(this.entryUrl(folder, name));
+      return true;
+    } finally {
+      release();
+    }
   }
 
   /**
