@@ -61,6 +61,7 @@ export async function openDocumentStores(config: Config, redis: RedisConnection 
       commitLock: redisLocks(`s3-commit:${config.s3Bucket!}`),
       etagBook: redis ? new RedisEtagBook(redis, config.s3Bucket!) : undefined,
       versions: config.versions,
+      trash: config.trash,
     });
     await store.init();
     try {

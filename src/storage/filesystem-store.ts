@@ -68,6 +68,7 @@ export class FilesystemStore implements DocumentStore {
     this.trash = options.trash === false ? undefined : new FilesystemTrash(path.join(dataDir, 'trash'), path.join(dataDir, 'versions'), {
       resolve: (p) => this.resolve(p),
       ensureParent: (p) => this.ensureParent(p),
+      locks: this.locks,
     });
   }
 

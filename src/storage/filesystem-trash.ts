@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ServiceError } from '../errors.js';
-import { KeyedLock } from './keyed-lock.js';
+import type { LockProvider } from './locks.js';
 import { errno, readdirOrNone, syncDir } from './filesystem-versions.js';
 import { removeFile, writeSynced } from './local-files.js';
 import { StoredPath } from './paths.js';
@@ -51,6 +51,8 @@ export interface TrashHost {
   resolve(p: StoredPath): Promise<string>;
   /** Makes the folders above `p` (PATH_CONFLICT when a document is on the way); answers the parent's file name. */
   ensureParent(p: StoredPath): Promise<string>;
+  /** The store's document locks (LocalLocks, or RedisLocks shared by every instance of the data folder). */
+  readonly locks: Pick<LockProvider, 'acquire'>;
 }
 
 /** Renames, answering false when the source is not there. */
@@ -103,15 +105,21 @@ async function countVersions(dir: string): Promise<number> {
 export class FilesystemTrash implements DocumentTrash {
   /** The last id time this process gave out: ids stay ordered when two deletes fall in one microsecond. */
   private lastId = 0;
-  /** Serializes restore and purge of one entry in this process (two restores of one entry: the second finds none). */
-  private readonly entryLocks = new KeyedLock();
+  /**
+   * Serializes restore, purge and expiry of one entry (two restores of one entry: the second finds none): the store's
+   * document locks, so with Redis locks across the instances sharing the data folder, under a key no document path can
+   * be (a path's segments never start with ".").
+   */
+  private readonly entryLocks: { acquire(id: string): Promise<() => void> };
 
   /** `root`: `<dataDir>/trash`; `versionsRoot`: `<dataDir>/versions` (moved with the documents whether versions are on or off). */
   constructor(
     private readonly root: string,
     private readonly versionsRoot: string,
     private readonly host: TrashHost,
-  ) {}
+  ) {
+    this.entryLocks = { acquire: (id) => host.locks.acquire(`.trash/${id}`) };
+  }
 
   async init(): Promise<void> {
     await fs.mkdir(this.root, { recursive: true });

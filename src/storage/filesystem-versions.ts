@@ -190,6 +190,63 @@ export class FilesystemVersions implements DocumentVersions {
     }
   }
 
+  /** A pending record, or undefined when there is none (committed or dropped meanwhile) or it is still being written. */
+  private async readPending(dir: string, id: string): Promise<StoredRecord | undefined> {
+    try {
+      return JSON.parse(await fs.readFile(path.join(dir, `v-${id}.pending`), 'utf8')) as StoredRecord;
+    } catch (err) {
+      if (err instanceof SyntaxError || errno(err) === 'ENOENT' || errno(err) === 'ENOTDIR') return undefined;
+      throw err;
+    }
+  }
+
+  /**
+   * What a reader (list, get, open: no lock) sees of a document's versions at one moment: its stat and its version ids,
+   * oldest first. A write commits in two renames, the document's and then its record's, with the folder's fsync between:
+   * a reader in between saw the new bytes and no version naming them, so no current version. So a pending record whose
+   * bytes are the document's counts as committed, as recover() decides after a crash. And the folder is read between
+   * two stats of the document, again when a write committed meanwhile: a stat from before a write and a listing from
+   * after it named no current version either. (Changes of versions hold the document's lock, as writers do: they see
+   * no write in flight and read the committed records alone.)
+   */
+  private async visible(p: StoredPath, dir: string): Promise<{ stat: DocumentStat; ids: string[] }> {
+    let stat = await this.current(p);
+    for (let attempt = 0; ; attempt++) {
+      if (!stat) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at /${p.toString()}`);
+      const names = await readdirOrNone(dir);
+      const again = await this.current(p);
+      // A document's writes are serialized and each takes milliseconds: a few reads find one moment between two.
+      if (again?.etag !== stat.etag && attempt < 3) {
+        stat = again;
+        continue;
+      }
+      const ids = committedIds(names);
+      for (const name of names) {
+        const id = PENDING.exec(name)?.[1];
+        if (id === undefined) continue;
+        // Committed since the folder was read: its record is read instead.
+        const record = (await this.readPending(dir, id)) ?? (await this.read(dir, id).catch((err: unknown) => (err instanceof ServiceError ? undefined : Promise.reject(err))));
+        if (record?.etag === stat.etag) ids.push(id);
+      }
+      return { stat, ids: ids.sort() };
+    }
+  }
+
+  /**
+   * A record a reader may see (visible): committed, or pending with the document's bytes; a pending one gone meanwhile
+   * was committed, and is read again. `checked`: the caller found the pending record's bytes to be the document's.
+   */
+  private async readVisible(p: StoredPath, dir: string, id: string, checked: boolean): Promise<VersionRecord> {
+    try {
+      return await this.read(dir, id);
+    } catch (err) {
+      if (!(err instanceof ServiceError)) throw err;
+      const pending = await this.readPending(dir, id);
+      if (pending && (checked || pending.etag === (await this.current(p))?.etag)) return toRecord(pending);
+      return this.read(dir, id);
+    }
+  }
+
   /** A committed record, written whole (temporary file, fsync, rename): a crash leaves the old record or the new one. */
   private async writeRecord(dir: string, record: VersionRecord): Promise<void> {
     const temp = path.join(dir, TEMP_PREFIX + randomBytes(8).toString('hex'));
@@ -454,15 +511,17 @@ export class FilesystemVersions implements DocumentVersions {
       const newestFirst = indexed.reverse();
       return { versions: newestFirst.slice(slice.offset, slice.offset + slice.limit), total: newestFirst.length, current: newestFirst[0]!.id };
     }
-    const ids = committedIds(await readdirOrNone(dir)).reverse();
-    const versions = await Promise.all(ids.slice(slice.offset, slice.offset + slice.limit).map((id) => this.read(dir, id)));
-    const newestRecord = ids[0] === undefined ? undefined : (versions[0]?.id === ids[0] ? versions[0] : await this.read(dir, ids[0]));
-    return { versions, total: ids.length, current: newestRecord?.etag === stat.etag ? newestRecord.id : null };
+    // The records (the index is behind: a write between its renames, or a crash): as a reader sees them (visible).
+    const { stat: seen, ids } = await this.visible(p, dir);
+    ids.reverse();
+    const versions = await Promise.all(ids.slice(slice.offset, slice.offset + slice.limit).map((id) => this.readVisible(p, dir, id, true)));
+    const newestRecord = ids[0] === undefined ? undefined : (versions[0]?.id === ids[0] ? versions[0] : await this.readVisible(p, dir, ids[0], true));
+    return { versions, total: ids.length, current: newestRecord?.etag === seen.etag ? newestRecord.id : null };
   }
 
   async get(p: StoredPath, id: string): Promise<VersionRecord> {
     if (!ID.test(id)) throw new ServiceError('VERSION_NOT_FOUND', `The document has no version ${JSON.stringify(id)}`);
-    return this.read(this.dirOf(p), id);
+    return this.readVisible(p, this.dirOf(p), id, false);
   }
 
   async open(p: StoredPath, id: string): Promise<OpenDocument> {

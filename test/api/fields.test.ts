@@ -263,6 +263,36 @@ describe('setting one field', () => {
     assert.equal(sha256(await storedBytes(server, doc)), before);
   });
 
+  test('the value a field already has writes nothing: same bytes, same ETag, no new version (text, checkbox, radio, combo, list; PUT and XFDF import)', async () => {
+    const doc = 'fields/same.pdf';
+    await putPdf(server, doc, makeFormPdf());
+    // The versions made, where the store keeps them (501 VERSIONS_NOT_KEPT otherwise: this file runs over WebDAV too, dms-suites).
+    const versions = async () => {
+      const reply = await call(server, 'GET', `/documents/${doc}/versions`, { headers: json });
+      return reply.status === 501 ? undefined : (reply.json().total as number);
+    };
+    const before = sha256(await storedBytes(server, doc));
+    const etag = (await call(server, 'HEAD', `/documents/${doc}`)).headers.get('etag');
+    const kept = await versions();
+    for (const [name, value] of [['comment', 'Hello'], ['agree', 'Off'], ['color', 'Green'], ['country', 'DE'], ['toppings', ['olives', 'cheese']], ['person.name', 'Bob']] as const) {
+      const reply = await setField(doc, name, { value });
+      assert.equal(reply.status, 200, `${name}: ${reply.text}`);
+      assert.equal(reply.headers.get('etag'), etag, `${name}: the answer's ETag is the document's, unchanged`);
+    }
+    const imported = await call(server, 'POST', `/documents/${doc}/fields/content`, {
+      body: Buffer.from('<?xml version="1.0" encoding="UTF-8"?><xfdf xmlns="http://ns.adobe.com/xfdf/"><fields><field name="comment"><value>Hello</value></field><field name="color"><value>Green</value></field></fields></xfdf>'),
+      headers: { ...json, 'content-type': 'application/vnd.adobe.xfdf' },
+    });
+    assert.equal(imported.status, 200, imported.text);
+    assert.deepEqual(imported.json().set, ['comment', 'color']);
+    assert.equal(sha256(await storedBytes(server, doc)), before, 'the document was not written');
+    assert.equal(await versions(), kept, 'no version was made');
+    // A new value still writes, and makes one version.
+    assert.equal((await setField(doc, 'comment', { value: 'Changed' })).status, 200);
+    assert.notEqual(sha256(await storedBytes(server, doc)), before);
+    if (kept !== undefined) assert.equal(await versions(), kept + 1);
+  });
+
   test('a rich text field shows the new value: its old rich value (/RV), which MuPDF draws over /V, is removed', async () => {
     const rich = '<?xml version="1.0"?><body xmlns="http://www.w3.org/1999/xhtml"><p>Old <b>bold</b> text</p></body>';
     const objects = [

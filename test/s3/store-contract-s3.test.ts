@@ -38,7 +38,7 @@ for (const withBook of [false, true]) {
     const bucket = s3.buckets[0]!;
     const client = createS3Client({ endpoint: s3.endpoint, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, forcePathStyle: true });
     // staleUploadMs 0: a restart in the test aborts every unfinished upload under its prefix, however new. Versions on, as
-    // the service keeps them (PDFSERVICE_VERSIONS): the contract's versions section runs.
+    // the service keeps them (PDFSERVICE_VERSIONS), and the trash (PDFSERVICE_TRASH): the contract's versions and trash sections run.
     // With the book: as main.ts builds it with PDFSERVICE_REDIS_URL (a reopened store shares the Redis prefix, as a restart would).
     const redisPrefix = redisConnections.freshPrefix();
     const shared = async () => {
@@ -51,7 +51,7 @@ for (const withBook of [false, true]) {
       };
     };
     const open = async () => {
-      const store = new S3Store({ client, bucket, prefix, dataDir, staleUploadMs: 0, versions: true, ...(await shared()) });
+      const store = new S3Store({ client, bucket, prefix, dataDir, staleUploadMs: 0, versions: true, trash: true, ...(await shared()) });
       await store.init();
       return store;
     };

@@ -227,3 +227,63 @@ test('a purging write that stops after its rename, before its purge ends: recove
     assert.doesNotMatch(await readFile(path.join(dir, name), 'latin1'), /secret/);
   }
 });
+
+test('a reader while a write is between its two renames (the document, then its record) sees the new version as the current one; before them, the old', async () => {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'pdfservice-versions-reader-'));
+  dataDirs.push(dataDir);
+  const p = documentPathFromBody(DOC, 'path');
+  const store = new FilesystemStore(dataDir);
+  await store.init();
+  const versions = store.versions!;
+  const bytes = (text: string) => Buffer.from(`%PDF-1.7 ${text}\n`);
+  const write = (text: string) => store.writeDocument(p, bytes(text), { conflict: 'overwrite', provenance: { by: 'reader', operation: 'write' } });
+  const first = (await write('one')).version!;
+  // The writer stops where it is told: after its pending record is written (before the document's rename), or after
+  // that rename (before the record's commit); the reads below run there, in the same process.
+  const gate = () => {
+    let open!: () => void;
+    let reached!: () => void;
+    return { opened: new Promise<void>((r) => (open = r)), arrived: new Promise<void>((r) => (reached = r)), open: () => open(), reached: () => reached() };
+  };
+  const beforeRename = gate();
+  const beforeCommit = gate();
+  const prepare = versions.prepare.bind(versions);
+  versions.prepare = async (...args) => {
+    const pending = await prepare(...args);
+    beforeRename.reached();
+    await beforeRename.opened;
+    return {
+      record: pending.record,
+      abort: () => pending.abort(),
+      commit: async () => {
+        beforeCommit.reached();
+        await beforeCommit.opened;
+        await pending.commit();
+      },
+    };
+  };
+  const writing = write('two');
+
+  await beforeRename.arrived;
+  const early = await versions.list(p, { offset: 0, limit: 10 });
+  assert.deepEqual(early.versions.map((v) => v.id), [first.id], 'a write before its rename is not listed');
+  assert.equal(early.current, first.id);
+
+  beforeRename.open();
+  await beforeCommit.arrived;
+  const between = await versions.list(p, { offset: 0, limit: 10 });
+  assert.equal(between.total, 2, 'the document is the new bytes: their version is listed');
+  assert.equal(between.current, between.versions[0]!.id, 'and it is the current one');
+  assert.equal(between.versions[0]!.etag, etagOf(bytes('two')));
+  const opened = await versions.open(p, between.current!);
+  assert.deepEqual(await opened.read(), bytes('two'));
+  await opened.close();
+  assert.equal((await versions.get(p, between.current!)).etag, etagOf(bytes('two')));
+
+  beforeCommit.open();
+  await writing;
+  versions.prepare = prepare;
+  const after = await versions.list(p, { offset: 0, limit: 10 });
+  assert.deepEqual(after.versions.map((v) => v.id), between.versions.map((v) => v.id), 'the same versions once committed');
+  assert.equal(after.current, between.current);
+});

@@ -34,12 +34,9 @@ function holds(f: FormField, value: string | string[]): boolean {
   return JSON.stringify(norm(currentValue(f))) === JSON.stringify(norm(value));
 }
 
-/** What to do for one field: nothing when a read-only field already holds the value (an export of the same form imports back). A reset sets read-only fields too. */
+/** What to do for one field that does not hold the value yet (importFieldValues asks holds first). A reset sets read-only fields too. */
 function plan(f: FormField, value: string | string[], reset = false): Change | undefined {
-  if (f.flags & FF.readOnly && !reset) {
-    if (holds(f, value)) return undefined;
-    throw new EngineError('FIELD_READ_ONLY', `Field ${JSON.stringify(f.name)} is read-only`, { field: f.name });
-  }
+  if (f.flags & FF.readOnly && !reset) throw new EngineError('FIELD_READ_ONLY', `Field ${JSON.stringify(f.name)} is read-only`, { field: f.name });
   switch (f.type) {
     case 'text': {
       const text = single(f, value);
@@ -150,9 +147,9 @@ export function highlightListSelection(widget: mupdf.PDFObject, indexes: number[
  * Sets the given values: all are checked first (unknown names are collected,
  * a read-only field is FIELD_READ_ONLY, a value the field cannot take is
  * VALIDATION_FAILED naming what it allows), then applied and the appearances
- * regenerated. Returns the names that were set (a read-only field that
- * already holds the value counts as set, unchanged), those no field has, and
- * whether anything changed.
+ * regenerated. Returns the names that were set (a field that already holds
+ * the value counts as set, unchanged), those no field has, and whether
+ * anything changed.
  */
 export function importFieldValues(doc: mupdf.PDFDocument, values: FieldValue[], options: { reset?: boolean; warnings?: string[] } = {}): { set: string[]; unknown: string[]; changed: boolean } {
   breakFieldLoops(doc);
@@ -169,7 +166,9 @@ export function importFieldValues(doc: mupdf.PDFDocument, values: FieldValue[], 
     else for (const f of fields) {
       let change: Change | undefined;
       try {
-        change = holds(f, value) && options.reset ? undefined : plan(f, value, options.reset);
+        // A field that already holds the value is left as it is, read-only or not: setting the value a field has writes
+        // nothing (docs/forms.md), so it makes no new version of the document, and an export of a form imports back.
+        change = holds(f, value) ? undefined : plan(f, value, options.reset);
       } catch (err) {
         // A reset does not stop at a default the field cannot take: it empties the field and says so.
         if (!options.reset || !(err instanceof EngineError) || err.code !== 'VALIDATION_FAILED') throw err;

@@ -103,7 +103,7 @@ export function registerVersionRoutes(api: Api, deps: AppDeps): void {
         `Every write of the document made one (uploads, actions, edits of annotations, fields and pages, imports, restores, jobs); the current content is ` +
         `the newest, marked current. ${VERSIONS_DEFAULT_LIMIT} at a time by default (?offset=, ?limit= up to ${VERSIONS_MAX_LIMIT}), with next/prev ` +
         'in the body and the Link header. Read a version with ?versionId= on the document and its read-only sub-resources. 501 VERSIONS_NOT_KEPT ' +
-        'when the service keeps no versions (PDFSERVICE_VERSIONS off, or an S3 store).',
+        'when the service keeps no versions (PDFSERVICE_VERSIONS off).',
       tags,
       params: filePathParams,
       querystring: versionsQuery,

@@ -28,6 +28,7 @@ import type { BookedEtag, EtagBook } from '../etag-book.js';
 import { etagOfContent, matchesEtag, UNNAMED_WRITE, withRandomSuffix, writeRecord } from '../store.js';
 import type { DocumentStat, DocumentStore, FolderEntry, OpenDocument, Release, StagedUpload, WriteOptions, WriteResult } from '../store.js';
 import { s3Failure, s3Status } from './client.js';
+import { S3Trash } from './trash.js';
 import { COPY_LIMIT, COPY_PART, S3Versions, type PendingS3Version } from './versions.js';
 
 /**
@@ -84,6 +85,8 @@ export interface S3StoreOptions {
   /** A replaced document above this size is copied to its version's blob in parts (UploadPartCopy) of copyPartSize. Defaults 5 GiB and 1 GiB (S3's limit for one CopyObject). */
   copyLimit?: number | undefined;
   copyPartSize?: number | undefined;
+  /** Deletes move documents and folders to the trash (docs/versions.md, "Trash"; PDFSERVICE_TRASH): S3Store.trash. Default off. */
+  trash?: boolean | undefined;
 }
 
 type Content = StagedFile | Uint8Array;
@@ -177,6 +180,8 @@ export class S3Store implements DocumentStore {
   private readonly book: EtagBook | undefined;
   /** The versions kept of every write (versions.ts), under `<prefix>.versions/`; undefined with versions off. */
   readonly versions: S3Versions | undefined;
+  /** The trash deletes move into (trash.ts), under `<prefix>.trash/`; undefined with the trash off: deletes erase. */
+  readonly trash: S3Trash | undefined;
 
   constructor(options: S3StoreOptions) {
     this.client = options.client;
@@ -207,6 +212,21 @@ export class S3Store implements DocumentStore {
           commitLock: (key) => this.commits.acquire(key),
           copyLimit: options.copyLimit ?? COPY_LIMIT,
           copyPart: Math.max(options.copyPartSize ?? COPY_PART, 5 * MiB),
+        })
+      : undefined;
+    this.trash = options.trash
+      ? new S3Trash({
+          bucket: this.bucket,
+          prefix: this.prefix,
+          send: (what, run) => this.send(what, run),
+          listAll: async (prefix) => (await this.listAll(prefix, false)).objects,
+          deleteKeys: (keys) => this.deleteKeys(keys),
+          download: (key) => this.download(key),
+          makeFolder: (p) => this.makeFolder(p),
+          locks: this.locks,
+          copyLimit: options.copyLimit ?? COPY_LIMIT,
+          copyPart: Math.max(options.copyPartSize ?? COPY_PART, 5 * MiB),
+          staleMs: this.staleUploadMs,
         })
       : undefined;
   }
@@ -593,7 +613,7 @@ export class S3Store implements DocumentStore {
    * manifest, never its S3 ETag ("<md5>-<parts>"), so only a single-PUT
    * object's delete carries it.
    */
-  async deleteDocument(p: StoredPath, ifMatch?: string): Promise<void> {
+  async deleteDocument(p: StoredPath, ifMatch?: string, by: string | null = null): Promise<void> {
     const key = this.docKey(p);
     // With an ETag book every delete takes the commit lock: a write between its forget and its record must not meet a delete.
     const release = ifMatch !== undefined || this.book ? await this.commits.acquire(key) : undefined;
@@ -602,19 +622,23 @@ export class S3Store implements DocumentStore {
       if (!found) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
       if (ifMatch !== undefined && !matchesEtag(ifMatch, await this.tagOf(p, found.etag))) throw new ServiceError('PRECONDITION_FAILED');
       const conditional = ifMatch !== undefined && found.s3Etag !== undefined && /^"[0-9a-f]{32}"$/.test(found.s3Etag);
-      // Its versions first (erased with the document; the trash is a later slice): a crash between leaves the
-      // document without versions, never versions that a new document at this path would inherit.
-      await this.versions?.removeAll(p);
+      // Into the trash: copied there and committed (trash.ts), then the document goes, then its versions' originals.
+      const trashed = this.trash ? await this.trash.put('document', p, by) : null;
+      // Erased: its versions first, a crash between leaves the document without versions, never versions that a new
+      // document at this path would inherit.
+      if (!trashed) await this.versions?.removeAll(p);
       await this.book?.forget(key);
-      await this.verifyLocks(key);
       try {
+        await this.verifyLocks(key);
         await this.send('DeleteObject', (c) => c.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key, ...(conditional ? { IfMatch: found.s3Etag } : {}) })));
       } catch (err) {
+        await trashed?.discard();
         if (s3Status(err) === 412) throw new ServiceError('PRECONDITION_FAILED');
         throw err;
       } finally {
         await this.downloads.drop(key);
       }
+      await trashed?.done();
     } finally {
       release?.();
     }
@@ -753,13 +777,13 @@ export class S3Store implements DocumentStore {
    * a large folder goes in few round trips. Without `recursive`, refused when
    * that listing shows anything a listing of the folder would.
    */
-  async deleteFolder(p: StoredPath, recursive: boolean): Promise<void> {
+  async deleteFolder(p: StoredPath, recursive: boolean, by: string | null = null): Promise<void> {
     if (p.isRoot) throw new ServiceError('INVALID_PATH', 'The root folder cannot be deleted');
     if (p.isDocument) throw new ServiceError('FOLDER_NOT_FOUND', `No folder at /${p.toString()}`);
     const base = this.folderKey(p);
     const { objects } = await this.listAll(base, false);
     if (objects.length === 0) throw new ServiceError('FOLDER_NOT_FOUND', `No folder at /${p.toString()}`);
-    const keys = objects.flatMap((o) => (o.Key ? [o.Key] : []));
+    let keys = objects.flatMap((o) => (o.Key ? [o.Key] : []));
     if (!recursive) {
       const visible = keys.some((key) => {
         const rest = key.slice(base.length);
@@ -770,8 +794,11 @@ export class S3Store implements DocumentStore {
       if (visible) throw new ServiceError('FOLDER_NOT_EMPTY', 'The folder is not empty; use ?recursive=true');
     }
     await this.downloads.dropBelow(base);
-    // The versions of its documents first, as deleteDocument does.
-    await this.versions?.removeAll(p);
+    // Into the trash when it holds documents (put answers null for a folder of none: erased): what was copied there goes.
+    const trashed = recursive && this.trash ? await this.trash.put('folder', p, by) : null;
+    if (trashed) keys = trashed.items;
+    // Erased: the versions of its documents first, as deleteDocument does.
+    else await this.versions?.removeAll(p);
     for (let i = 0; i < keys.length; i += 1000) {
       const batch = keys.slice(i, i + 1000);
       const releases = await this.forgetAll(batch);
@@ -781,6 +808,7 @@ export class S3Store implements DocumentStore {
         for (const release of releases) release();
       }
     }
+    await trashed?.done();
   }
 
   /** Deletes keys with DeleteObjects, a request per 1000 keys. */
@@ -835,6 +863,8 @@ export class S3Store implements DocumentStore {
     for (const upload of await this.openUploads()) {
       if (this.staleUploadMs <= 0 || (upload.initiated?.getTime() ?? 0) <= cutoff) await this.abortQuietly(upload.key, upload.uploadId);
     }
+    // Before the versions: a delete or restore finished puts versions beside their document, or takes them away (trash.ts).
+    await this.trash?.recover();
     // Versions of writes that did not commit, purges a crash interrupted, versions of documents gone (versions.ts).
     await this.versions?.recover();
   }

@@ -115,6 +115,39 @@ export interface PendingS3Version {
   abort(): Promise<void>;
 }
 
+/** `<prefix>.versions/<the path>/`: the versions area of a document, or of the documents below a folder. */
+export function versionsArea(prefix: string, p: StoredPath): string {
+  return `${prefix}.versions/${p.segments.join('/')}/`;
+}
+
+/**
+ * Copies an object (of `size` bytes) to another key of the bucket, on the server (nothing passes through the service),
+ * metadata included (our tag): one CopyObject, or parts (UploadPartCopy) above the host's copyLimit.
+ */
+export async function copyKey(host: Pick<S3VersionsHost, 'bucket' | 'send' | 'copyLimit' | 'copyPart'>, from: string, to: string, size: number): Promise<void> {
+  const Bucket = host.bucket;
+  const Key = to;
+  const CopySource = `${encodeURIComponent(Bucket)}/${from.split('/').map(encodeURIComponent).join('/')}`;
+  if (size <= host.copyLimit) {
+    await host.send('CopyObject', (c) => c.send(new CopyObjectCommand({ Bucket, Key, CopySource })));
+    return;
+  }
+  const created = await host.send('CreateMultipartUpload', (c) => c.send(new CreateMultipartUploadCommand({ Bucket, Key })));
+  const UploadId = created.UploadId!;
+  try {
+    const parts: { PartNumber: number; ETag: string | undefined }[] = [];
+    for (let start = 0, PartNumber = 1; start < size; start += host.copyPart, PartNumber++) {
+      const range = `bytes=${start}-${Math.min(start + host.copyPart, size) - 1}`;
+      const part = await host.send('UploadPartCopy', (c) => c.send(new UploadPartCopyCommand({ Bucket, Key, UploadId, PartNumber, CopySource, CopySourceRange: range })));
+      parts.push({ PartNumber, ETag: part.CopyPartResult?.ETag });
+    }
+    await host.send('CompleteMultipartUpload', (c) => c.send(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: parts } })));
+  } catch (err) {
+    await host.send('AbortMultipartUpload', (c) => c.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId }))).catch(() => undefined);
+    throw err;
+  }
+}
+
 export class S3Versions implements DocumentVersions {
   /** The last id this process gave out: ids stay ordered when two writes fall in one millisecond. */
   private lastId = 0;
@@ -129,7 +162,7 @@ export class S3Versions implements DocumentVersions {
   }
 
   private dirOf(p: StoredPath): string {
-    return `${this.root}${p.segments.join('/')}/`;
+    return versionsArea(this.host.prefix, p);
   }
 
   private recordKey(p: StoredPath, id: string, etag: string): string {
@@ -186,33 +219,9 @@ export class S3Versions implements DocumentVersions {
     await this.host.send('PutObject', (c) => c.send(new PutObjectCommand({ Bucket: this.host.bucket, Key: this.recordKey(p, record.id, record.etag), Body: body, ContentLength: body.length, ContentType: 'application/json' })));
   }
 
-  private copySource(key: string): string {
-    return `${encodeURIComponent(this.host.bucket)}/${key.split('/').map(encodeURIComponent).join('/')}`;
-  }
-
-  /** Copies the document (of `size` bytes) to the blob of `etag`, on the server: one CopyObject, or parts past 5 GiB. */
-  private async copyToBlob(p: StoredPath, etag: string, size: number): Promise<void> {
-    const Bucket = this.host.bucket;
-    const Key = this.blobKey(p, etag);
-    const CopySource = this.copySource(this.host.docKey(p));
-    if (size <= this.host.copyLimit) {
-      await this.host.send('CopyObject', (c) => c.send(new CopyObjectCommand({ Bucket, Key, CopySource })));
-      return;
-    }
-    const created = await this.host.send('CreateMultipartUpload', (c) => c.send(new CreateMultipartUploadCommand({ Bucket, Key })));
-    const UploadId = created.UploadId!;
-    try {
-      const parts: { PartNumber: number; ETag: string | undefined }[] = [];
-      for (let start = 0, PartNumber = 1; start < size; start += this.host.copyPart, PartNumber++) {
-        const range = `bytes=${start}-${Math.min(start + this.host.copyPart, size) - 1}`;
-        const part = await this.host.send('UploadPartCopy', (c) => c.send(new UploadPartCopyCommand({ Bucket, Key, UploadId, PartNumber, CopySource, CopySourceRange: range })));
-        parts.push({ PartNumber, ETag: part.CopyPartResult?.ETag });
-      }
-      await this.host.send('CompleteMultipartUpload', (c) => c.send(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: parts } })));
-    } catch (err) {
-      await this.host.send('AbortMultipartUpload', (c) => c.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId }))).catch(() => undefined);
-      throw err;
-    }
+  /** Copies the document (of `size` bytes) to the blob of `etag`, on the server (copyKey). */
+  private copyToBlob(p: StoredPath, etag: string, size: number): Promise<void> {
+    return copyKey(this.host, this.host.docKey(p), this.blobKey(p, etag), size);
   }
 
   /**

@@ -753,7 +753,7 @@ export interface paths {
         };
         /**
          * List the kept versions of a document, newest first
-         * @description Every write of the document made one (uploads, actions, edits of annotations, fields and pages, imports, restores, jobs); the current content is the newest, marked current. 100 at a time by default (?offset=, ?limit= up to 1000), with next/prev in the body and the Link header. Read a version with ?versionId= on the document and its read-only sub-resources. 501 VERSIONS_NOT_KEPT when the service keeps no versions (PDFSERVICE_VERSIONS off, or an S3 store).
+         * @description Every write of the document made one (uploads, actions, edits of annotations, fields and pages, imports, restores, jobs); the current content is the newest, marked current. 100 at a time by default (?offset=, ?limit= up to 1000), with next/prev in the body and the Link header. Read a version with ?versionId= on the document and its read-only sub-resources. 501 VERSIONS_NOT_KEPT when the service keeps no versions (PDFSERVICE_VERSIONS off).
          */
         get: operations["listVersions"];
         put?: never;
@@ -821,7 +821,7 @@ export interface paths {
         };
         /**
          * List the documents and folders you deleted, newest first
-         * @description A DELETE of a document or folder moves it, with its versions, here. 100 at a time by default (?offset=, ?limit= up to 1000), with next/prev in the body and the Link header. Admins list another user's with ?owner=name, everyone's with ?owner=*. 501 TRASH_NOT_KEPT when the service keeps no trash (PDFSERVICE_TRASH off, or an S3 store).
+         * @description A DELETE of a document or folder moves it, with its versions, here. 100 at a time by default (?offset=, ?limit= up to 1000), with next/prev in the body and the Link header. Admins list another user's with ?owner=name, everyone's with ?owner=*. 501 TRASH_NOT_KEPT when the service keeps no trash (PDFSERVICE_TRASH off).
          */
         get: operations["listTrash"];
         put?: never;

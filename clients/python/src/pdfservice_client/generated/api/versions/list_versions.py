@@ -119,7 +119,7 @@ def sync_detailed(
     imports, restores, jobs); the current content is the newest, marked current. 100 at a time by
     default (?offset=, ?limit= up to 1000), with next/prev in the body and the Link header. Read a
     version with ?versionId= on the document and its read-only sub-resources. 501 VERSIONS_NOT_KEPT when
-    the service keeps no versions (PDFSERVICE_VERSIONS off, or an S3 store).
+    the service keeps no versions (PDFSERVICE_VERSIONS off).
 
     Args:
         file_path (str):
@@ -162,7 +162,7 @@ def sync(
     imports, restores, jobs); the current content is the newest, marked current. 100 at a time by
     default (?offset=, ?limit= up to 1000), with next/prev in the body and the Link header. Read a
     version with ?versionId= on the document and its read-only sub-resources. 501 VERSIONS_NOT_KEPT when
-    the service keeps no versions (PDFSERVICE_VERSIONS off, or an S3 store).
+    the service keeps no versions (PDFSERVICE_VERSIONS off).
 
     Args:
         file_path (str):
@@ -200,7 +200,7 @@ async def asyncio_detailed(
     imports, restores, jobs); the current content is the newest, marked current. 100 at a time by
     default (?offset=, ?limit= up to 1000), with next/prev in the body and the Link header. Read a
     version with ?versionId= on the document and its read-only sub-resources. 501 VERSIONS_NOT_KEPT when
-    the service keeps no versions (PDFSERVICE_VERSIONS off, or an S3 store).
+    the service keeps no versions (PDFSERVICE_VERSIONS off).
 
     Args:
         file_path (str):
@@ -243,7 +243,7 @@ async def asyncio(
     imports, restores, jobs); the current content is the newest, marked current. 100 at a time by
     default (?offset=, ?limit= up to 1000), with next/prev in the body and the Link header. Read a
     version with ?versionId= on the document and its read-only sub-resources. 501 VERSIONS_NOT_KEPT when
-    the service keeps no versions (PDFSERVICE_VERSIONS off, or an S3 store).
+    the service keeps no versions (PDFSERVICE_VERSIONS off).
 
     Args:
         file_path (str):
