@@ -4,7 +4,9 @@
  * recovered) leaves the old current version or the new one, never a record naming missing bytes; a purging write
  * killed before its purge has the purge finished by recover(); a document another program wrote gets an "unrecorded"
  * version at the next write; the replaced bytes are copied on the server (CopyObject), never downloaded or uploaded
- * by the store. Against the Swift test server, each case under its own key prefix.
+ * by the store; an appended write points at the version it replaces instead of copying it, and a read of that prefix
+ * from a document replaced meanwhile is read again from the copy the replacing write made. Against the Swift test
+ * server, each case under its own key prefix.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -188,4 +190,70 @@ test('a document above the copy limit is copied to its blob in parts (UploadPart
   const { versions: listed } = await versions.list(p, { offset: 0, limit: 10 });
   assert.ok((await bytesOf(versions, p, listed[1]!.id)).equals(large), 'the earlier version, whole');
   assert.equal((await store.openUploads()).length, 0);
+});
+
+/** `bytes` and an appended update: the next version of an incremental save (engine/core/save.ts). */
+const appended = (bytes: Buffer, text: string) => Buffer.concat([bytes, Buffer.from(`\n% update ${text}\n`), randomBytes(300)]);
+
+test('appended writes put a pointer, never a copy; one killed before its document leaves a pointer that leads nowhere, which recover() removes', async () => {
+  const prefix = `vcrash-${process.pid}-${++serial}/`;
+  const p = doc('k/prefix.pdf');
+  const live = await open(prefix);
+  const v1 = pdf('prefix one');
+  const v2 = appended(v1, 'two');
+  await live.store.writeDocument(p, v1, { conflict: 'fail' });
+  const from = live.sent.length;
+  await live.store.writeDocument(p, v2, { conflict: 'overwrite' });
+  const bare = (b: Buffer) => etagOf(b).replace(/"/g, '');
+  assert.deepEqual(live.sent.slice(from).filter((c) => c.startsWith('CopyObject') || c.startsWith('PutObject')), [
+    `PutObject .versions/k/prefix.pdf/p-${bare(v1)}-${bare(v2)}`,
+    `PutObject .versions/k/prefix.pdf/v-${(await live.versions.list(p, { offset: 0, limit: 1 })).current!}-${bare(v2)}.json`,
+    'PutObject k/prefix.pdf',
+  ], 'the replaced version pointed at, then the record, then the document: nothing copied');
+  const killed = await open(prefix, [{ command: 'PutObject', keyEnds: 'k/prefix.pdf' }]);
+  const v3 = appended(v2, 'three, never written');
+  void killed.store.writeDocument(p, v3, { conflict: 'overwrite' });
+  while (!killed.sent.includes('PutObject k/prefix.pdf')) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.ok((await areaKeys(prefix, 'k/prefix.pdf')).includes(`p-${bare(v2)}-${bare(v3)}`), 'the killed write\'s pointer is in the bucket');
+  assert.deepEqual(await assertWhole(live.versions, p), [etagOf(v2), etagOf(v1)], 'the document is still v2, v1 its first bytes');
+  const restarted = await open(prefix);
+  assert.deepEqual(await assertWhole(restarted.versions, p), [etagOf(v2), etagOf(v1)]);
+  assert.deepEqual((await areaKeys(prefix, 'k/prefix.pdf')).filter((k) => !k.startsWith('v-')), [`p-${bare(v1)}-${bare(v2)}`], 'recover() removed the pointer that leads nowhere, kept the one v1 needs');
+  // A full rewrite: v2 copied (the one copy), holding v1 too.
+  const v4 = pdf('rewritten');
+  await restarted.store.writeDocument(p, v4, { conflict: 'overwrite' });
+  assert.deepEqual(await assertWhole(restarted.versions, p), [etagOf(v4), etagOf(v2), etagOf(v1)]);
+  assert.deepEqual((await areaKeys(prefix, 'k/prefix.pdf')).filter((k) => !k.startsWith('v-')), [`b-${bare(v2)}`, `p-${bare(v1)}-${bare(v2)}`]);
+});
+
+test('a prefix read from the document while a full rewrite replaces it is read again from the copy that rewrite made', async () => {
+  const prefix = `vcrash-${process.pid}-${++serial}/`;
+  const p = doc('k/race.pdf');
+  const writer = await open(prefix);
+  const v1 = pdf('race one');
+  const v2 = appended(v1, 'two');
+  const v3 = pdf('race rewritten');
+  await writer.store.writeDocument(p, v1, { conflict: 'fail' });
+  await writer.store.writeDocument(p, v2, { conflict: 'overwrite' });
+  const reader = await open(prefix);
+  const { versions: listed } = await reader.versions.list(p, { offset: 0, limit: 10 });
+  // The reader's Range GET of the document waits for the rewrite (which copies v2 to its blob, then replaces the document).
+  let rewritten = false;
+  reader.client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as { Key?: string; Range?: string };
+      if (!rewritten && context.commandName === 'GetObjectCommand' && input.Key === `${prefix}k/race.pdf` && input.Range !== undefined) {
+        rewritten = true;
+        await writer.store.writeDocument(p, v3, { conflict: 'overwrite' });
+      }
+      return next(args);
+    },
+    { step: 'initialize', name: 'rewriteFirst' },
+  );
+  const from = reader.sent.length;
+  const bytes = await bytesOf(reader.versions, p, listed[1]!.id);
+  assert.ok(rewritten, 'the rewrite came between the lookup and the read');
+  assert.ok(bytes.equals(v1), 'v1\'s bytes, from the copy of v2');
+  const record = `GetObject .versions/k/race.pdf/v-${listed[1]!.id}-${etagOf(v1).replace(/"/g, '')}.json`;
+  assert.deepEqual(reader.sent.slice(from).filter((c) => c.startsWith('GetObject')), [record, 'GetObject k/race.pdf', record, `GetObject .versions/k/race.pdf/b-${etagOf(v2).replace(/"/g, '')}`], 'the document refused (another tag), then the blob');
 });

@@ -3,7 +3,8 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
-import { CreateMultipartUploadCommand, PutObjectCommand, UploadPartCommand } from '@aws-sdk/client-s3';
+import { randomBytes } from 'node:crypto';
+import { CreateMultipartUploadCommand, ListObjectsV2Command, PutObjectCommand, UploadPartCommand, type S3Client } from '@aws-sdk/client-s3';
 import type { ServiceError } from '../../src/errors.js';
 import { documentPathFromBody, type StoredPath } from '../../src/storage/paths.js';
 import { etagOf } from '../../src/storage/store.js';
@@ -27,6 +28,19 @@ async function countFiles(dir: string): Promise<number> {
   } catch {
     return 0;
   }
+}
+
+/** The keys and sizes of a document's versions area (`<prefix>.versions/<path>/`, src/storage/s3/versions.ts). */
+async function versionsArea(client: S3Client, bucket: string, prefix: string, p: StoredPath): Promise<{ name: string; size: number }[]> {
+  const dir = `${prefix}.versions/${p.segments.join('/')}/`;
+  const found: { name: string; size: number }[] = [];
+  let ContinuationToken: string | undefined;
+  do {
+    const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, Prefix: dir, ...(ContinuationToken ? { ContinuationToken } : {}) }));
+    for (const o of page.Contents ?? []) found.push({ name: o.Key!.slice(dir.length), size: o.Size ?? 0 });
+    ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (ContinuationToken);
+  return found;
 }
 
 let serial = 0;
@@ -60,6 +74,8 @@ for (const withBook of [false, true]) {
     return {
       store,
       reopen: open,
+      // Every object of the versions area (records, blobs, pointers), its size.
+      versionBytes: async (p: StoredPath) => (await versionsArea(client, bucket, prefix, p)).reduce((sum, o) => sum + o.size, 0),
       leftovers: async () => (await countFiles(path.join(dataDir, 'staging'))) + (await countFiles(path.join(dataDir, 'spool'))) + (await store.openUploads()).length,
       // A crash in the middle of a multipart upload: a part sent, never completed.
       interruptWrite: async (folder: StoredPath) => {
@@ -137,6 +153,68 @@ test('an object another program wrote (no tag in its metadata, or a stale one) g
     assert.equal(opened.stat.etag, etagOf(second));
     assert.equal((await store.statDocument(p))?.etag, etagOf(second), 'stat knows the computed tag of this version');
     await assert.rejects(store.writeDocument(p, Buffer.from('%PDF-1.7 stale'), { conflict: 'overwrite', ifMatch: ours.stat.etag }), (err: unknown) => (err as ServiceError).code === 'PRECONDITION_FAILED');
+  } finally {
+    client.destroy();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('appended writes keep every version as the first bytes of the document (no blob), then of the one copy a full rewrite makes', async () => {
+  const prefix = `prefixes-${process.pid}/`;
+  const bucket = s3.buckets[0]!;
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'pdfservice-s3-prefixes-'));
+  const client = createS3Client({ endpoint: s3.endpoint, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, forcePathStyle: true });
+  try {
+    const store = new S3Store({ client, bucket, prefix, dataDir, versions: true });
+    await store.init();
+    const versions = store.versions!;
+    const p = documentPathFromBody('big/annotated.pdf', 'path');
+    // A document and 30 appended updates (as engine/core/save.ts writes an annotation edit of a large document).
+    const written = [Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(256 * 1024)])];
+    for (let i = 0; i < 30; i++) written.push(Buffer.concat([written.at(-1)!, Buffer.from(`\n% update ${i}\n`), randomBytes(700)]));
+    await store.writeDocument(p, written[0]!, { conflict: 'fail' });
+    for (const bytes of written.slice(1)) await store.writeDocument(p, bytes, { conflict: 'overwrite' });
+    const allVersions = async (expected: Buffer[], what: string) => {
+      const { versions: listed } = await versions.list(p, { offset: 0, limit: 100 });
+      assert.equal(listed.length, expected.length, what);
+      for (const [i, v] of [...listed].reverse().entries()) {
+        const opened = await versions.open(p, v.id);
+        try {
+          const bytes = await opened.read();
+          assert.equal(etagOf(bytes), v.etag, `${what}: version ${i} hashes to its ETag`);
+          assert.ok(bytes.equals(expected[i]!), `${what}: version ${i}, its bytes`);
+        } finally {
+          await opened.close();
+        }
+      }
+      return listed;
+    };
+    await allVersions(written, '31 appended versions');
+    const area = await versionsArea(client, bucket, prefix, p);
+    const size = written.at(-1)!.length;
+    assert.deepEqual(area.filter((o) => o.name.startsWith('b-')), [], 'no blob: every earlier version is a prefix of the document');
+    assert.equal(area.filter((o) => o.name.startsWith('p-')).length, 30, 'a pointer per replaced version');
+    // The document and its versions area together: under 2x the document (here the records alone, a few kB).
+    const used = area.reduce((sum, o) => sum + o.size, 0);
+    assert.ok(size + used < 2 * size, `${used} bytes of versions for a document of ${size}`);
+    // A full rewrite: the one copy it makes holds every earlier version.
+    const rewrite = Buffer.concat([Buffer.from('%PDF-1.7\n'), randomBytes(4096)]);
+    await store.writeDocument(p, rewrite, { conflict: 'overwrite' });
+    const all = [...written, rewrite];
+    const listed = await allVersions(all, 'after a full rewrite');
+    const blobs = (await versionsArea(client, bucket, prefix, p)).filter((o) => o.name.startsWith('b-'));
+    assert.deepEqual(blobs.map((o) => o.size), [size], 'one blob, the last appended version');
+    // Removing the version whose bytes hold the others keeps its blob; removing a middle one keeps the chain.
+    await versions.remove(p, listed[1]!.id);
+    await versions.remove(p, listed[15]!.id);
+    const left = all.filter((_, i) => i !== all.length - 2 && i !== all.length - 16);
+    await allVersions(left, 'two removed');
+    const restarted = new S3Store({ client, bucket, prefix, dataDir, versions: true });
+    await restarted.init();
+    await restarted.recover();
+    await allVersions(left, 'after a restart');
+    assert.equal(await versions.purgeEarlier(p), left.length - 1);
+    assert.deepEqual((await versionsArea(client, bucket, prefix, p)).filter((o) => !o.name.startsWith('v-')), [], 'a purge leaves no blob or pointer');
   } finally {
     client.destroy();
     await rm(dataDir, { recursive: true, force: true });

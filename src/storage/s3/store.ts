@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -25,7 +27,7 @@ import { checkBlobName, contentStream, type BlobStore } from '../blobs.js';
 import { copyToFile, openLocalFile, spoolName, StagedFile, stageToFile } from '../local-files.js';
 import type { StoredPath } from '../paths.js';
 import type { BookedEtag, EtagBook } from '../etag-book.js';
-import { etagOfContent, matchesEtag, UNNAMED_WRITE, withRandomSuffix, writeRecord } from '../store.js';
+import { etagOfContent, etagOfDigest, etagsOfContent, matchesEtag, UNNAMED_WRITE, withRandomSuffix, writeRecord } from '../store.js';
 import type { DocumentStat, DocumentStore, FolderEntry, OpenDocument, Release, StagedUpload, WriteOptions, WriteResult } from '../store.js';
 import { s3Failure, s3Status } from './client.js';
 import { S3Trash } from './trash.js';
@@ -208,7 +210,7 @@ export class S3Store implements DocumentStore {
           docKey: (p) => this.docKey(p),
           statDocument: (p) => this.statDocument(p),
           openDocument: (p) => this.openDocument(p),
-          download: (key) => this.download(key),
+          download: (key, only) => this.download(key, only),
           commitLock: (key) => this.commits.acquire(key),
           copyLimit: options.copyLimit ?? COPY_LIMIT,
           copyPart: Math.max(options.copyPartSize ?? COPY_PART, 5 * MiB),
@@ -458,8 +460,12 @@ export class S3Store implements DocumentStore {
         const replaced = before ? await this.tagOf(p, before.etag) : null;
         if (options.ifMatch !== undefined && !matchesEtag(options.ifMatch, replaced ?? undefined)) throw new ServiceError('PRECONDITION_FAILED');
         if (!before) await this.ensureFolders(p.parent);
-        // The version this write keeps (versions on): the replaced bytes copied and the record put before the write.
-        const version = await this.versions?.prepare(p, { etag, size }, options.provenance ?? UNNAMED_WRITE, before && replaced ? { size: before.size, modified: before.modified, etag: replaced } : null, options.purgeEarlierVersions === true);
+        // Whether the content begins with the replaced bytes (an appended update, engine/core/save.ts): the replaced
+        // version is then kept as the first bytes of this one (versions.ts, "p-"), proven by the ETag of as many first
+        // bytes of the content, so the replaced object is not read.
+        const prefix = this.versions && before && replaced && before.size > 0 && before.size < size ? (await this.etagOfStart(content, before.size)) === replaced : false;
+        // The version this write keeps (versions on): the replaced bytes copied (or pointed at) and the record put before the write.
+        const version = await this.versions?.prepare(p, { etag, size }, options.provenance ?? UNNAMED_WRITE, before && replaced ? { size: before.size, modified: before.modified, etag: replaced, prefix } : null, options.purgeEarlierVersions === true);
         const stored = await this.upload(key, content, etag, false).catch(async (err: unknown) => {
           await version?.abort();
           throw err;
@@ -507,6 +513,14 @@ export class S3Store implements DocumentStore {
     if (!version || !this.versions) return {};
     const purgedVersions = options.purgeEarlierVersions ? await this.versions.purgeEarlier(p) : undefined;
     return { version: version.record, ...(purgedVersions !== undefined ? { purgedVersions } : {}) };
+  }
+
+  /** The ETag of the content's first `bytes` bytes. */
+  private async etagOfStart(content: Content, bytes: number): Promise<string> {
+    if (content instanceof Uint8Array) return (await etagsOfContent(content, bytes)).prefix;
+    const hash = createHash('sha256');
+    await pipeline(createReadStream(content.file, { end: bytes - 1 }), hash);
+    return etagOfDigest(hash.digest());
   }
 
   /** Keeps the version just written for the next read, under the S3 ETag the write answered (without one, none is kept). */
@@ -696,13 +710,19 @@ export class S3Store implements DocumentStore {
    * An object of a service area (blobs, versions) read through a spool file that is unlinked once open (nothing left
    * behind, and nothing kept: DownloadCache is for documents); null when there is no such key.
    */
-  private async download(key: string): Promise<ReturnType<typeof openLocalFile> | null> {
-    let res: { Body?: unknown };
+  private async download(key: string, only: { bytes?: number; tag?: string } = {}): Promise<ReturnType<typeof openLocalFile> | null> {
+    let res: { Body?: unknown; Metadata?: Record<string, string> };
     try {
-      res = await this.send('GetObject', (c) => c.send(new GetObjectCommand({ Bucket: this.bucket, Key: key })));
+      const range = only.bytes !== undefined ? { Range: `bytes=0-${only.bytes - 1}` } : {};
+      res = await this.send('GetObject', (c) => c.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, ...range })));
     } catch (err) {
       if (s3Status(err) === 404) return null;
       throw err;
+    }
+    // Another object than the one asked for (a version's prefix read from a document replaced meanwhile): not read.
+    if (only.tag !== undefined && res.Metadata?.[ETAG_META] !== only.tag) {
+      (res.Body as Readable | undefined)?.destroy();
+      return null;
     }
     const file = spoolName(this.spool);
     try {

@@ -15,6 +15,14 @@ import type { DocumentStat, DocumentVersions, OpenDocument, Release, VersionReco
  *   version and costs nothing extra; versions with equal bytes share one blob.
  * - `v-<id>.purge`: written with the record of a write that purges every earlier version (ApplyRedactionsAction),
  *   removed when the purge is done: recover() finishes a purge a crash interrupted.
+ * - `p-<etag>-<other etag>` (empty: the name says it all): the bytes of the versions with that ETag are the first bytes
+ *   (their record's size) of the other's (a "prefix", as the filesystem store's). A write whose content begins with
+ *   the bytes of the document it replaces (an appended update, engine/core/save.ts; proven by the ETag of as many first
+ *   bytes of the content) puts this pointer instead of copying the replaced document: its bytes are then the first
+ *   bytes of the document itself, read by a Range GET, until a write that is no prefix replaces it and the copy made
+ *   then (`b-<other etag>`) holds them. Pointers are never rewritten: a version's way is the chain of pointers from its
+ *   ETag to a blob (which, while it is there, wins) or to the current document (wayOf: the listing has them all, so
+ *   following a chain costs no request). 100 appended edits of a 50 MB document so cost 100 empty pointers.
  *
  * S3 has no rename, so a record cannot be written aside and renamed in: a write puts its record before the document,
  * and what is visible is decided by the document's ETag (stat first, then the listing: a consistent view as of the
@@ -28,6 +36,7 @@ import type { DocumentStat, DocumentVersions, OpenDocument, Release, VersionReco
 const RECORD = /^v-(\d{16})-([0-9a-f]{32})\.json$/;
 const PURGE = /^v-(\d{16})\.purge$/;
 const BLOB = /^b-([0-9a-f]{32})$/;
+const POINTER = /^p-([0-9a-f]{32})-([0-9a-f]{32})$/;
 const ID = /^\d{16}$/;
 /** CopyObject copies up to 5 GiB in one request; larger documents (PDFSERVICE_MAX_UPLOAD_BYTES allows 8 GiB) go in parts. */
 export const COPY_LIMIT = 5 * 1024 * 1024 * 1024;
@@ -46,8 +55,11 @@ export interface S3VersionsHost {
   docKey(p: StoredPath): string;
   statDocument(p: StoredPath): Promise<DocumentStat | null>;
   openDocument(p: StoredPath): Promise<OpenDocument>;
-  /** An object's bytes in a spool file held open (unlinked at once), or null when there is no such key. */
-  download(key: string): Promise<Omit<OpenDocument, 'stat'> | null>;
+  /**
+   * An object's bytes (its first `bytes` when given: a Range GET) in a spool file held open (unlinked at once), or null
+   * when there is no such key, or when `tag` is given and the object's is another (our tag: x-amz-meta-etag).
+   */
+  download(key: string, only?: { bytes?: number; tag?: string }): Promise<Omit<OpenDocument, 'stat'> | null>;
   /** The commit lock of a key (S3Store's CommitLock: shared by every instance with Redis). */
   commitLock(key: string): Promise<Release>;
   /** Documents above this size are copied in parts of copyPart bytes (COPY_LIMIT, COPY_PART; smaller in tests). */
@@ -72,10 +84,14 @@ const hex = (etag: string) => etag.replace(/"/g, '');
 
 /** One document's versions area as one listing found it. */
 interface Listing {
+  /** The area's key prefix. */
+  dir: string;
   /** Ordered by id. */
   records: { id: string; etag: string; key: string }[];
   /** ETags (quoted) that have a blob. */
   blobs: Set<string>;
+  /** Pointers (`p-<from>-<into>`): for each ETag (quoted), the ETags whose bytes begin with its. */
+  pointers: Map<string, string[]>;
   purges: { id: string; key: string }[];
   /** Every key of the area. */
   keys: string[];
@@ -89,8 +105,38 @@ interface View {
   pending: Listing['records'];
 }
 
+/** Where a version's bytes are: the first bytes of the blob of `holder`, or of the document (`inDocument`). */
+interface Way {
+  holder: string;
+  inDocument: boolean;
+  /** The keys the way goes through (pointers, then the blob): removals keep them while a remaining version's way needs them. */
+  keys: string[];
+}
+
+/**
+ * The way to the bytes of `etag` given the document's ETag (`current`; null: not counting the document): its blob, the
+ * document, or a chain of pointers to one of those. Pointers go from a shorter content to a longer one, so chains end.
+ */
+function wayOf(listing: Listing, etag: string, current: string | null, seen = new Set<string>()): Way | null {
+  if (listing.blobs.has(etag)) return { holder: etag, inDocument: false, keys: [`${listing.dir}b-${hex(etag)}`] };
+  if (etag === current) return { holder: etag, inDocument: true, keys: [] };
+  if (seen.has(etag)) return null;
+  seen.add(etag);
+  for (const into of listing.pointers.get(etag) ?? []) {
+    const rest = wayOf(listing, into, current, seen);
+    if (rest) return { ...rest, keys: [`${listing.dir}p-${hex(etag)}-${hex(into)}`, ...rest.keys] };
+  }
+  return null;
+}
+
+/** The keys the ways of `records` go through (given the document's ETag). */
+function needed(listing: Listing, records: Listing['records'], current: string | null): Set<string> {
+  return new Set(records.flatMap((r) => wayOf(listing, r.etag, current)?.keys ?? []));
+}
+
 function viewOf(listing: Listing, current: string | null): View {
-  const { records, blobs } = listing;
+  const { records } = listing;
+  const stored = (r: { etag: string }) => wayOf(listing, r.etag, null) !== null;
   let cut = -1;
   for (let i = records.length - 1; i >= 0; i--) {
     if (records[i]!.etag === current) {
@@ -99,10 +145,10 @@ function viewOf(listing: Listing, current: string | null): View {
     }
   }
   // Without a record of the current bytes (written by another program, or with versions off), every record is earlier.
-  const kept = cut >= 0 ? records.slice(0, cut + 1) : records.filter((r) => blobs.has(r.etag));
-  const pending = cut >= 0 ? records.slice(cut + 1) : records.filter((r) => !blobs.has(r.etag));
+  const kept = cut >= 0 ? records.slice(0, cut + 1) : records.filter(stored);
+  const pending = cut >= 0 ? records.slice(cut + 1) : records.filter((r) => !stored(r));
   return {
-    visible: kept.filter((r) => r.etag === current || blobs.has(r.etag)),
+    visible: kept.filter((r) => wayOf(listing, r.etag, current) !== null),
     current: cut >= 0 ? records[cut]!.id : null,
     pending,
   };
@@ -183,6 +229,7 @@ export class S3Versions implements DocumentVersions {
     const keys = (await this.host.listAll(dir)).flatMap((o) => (o.Key ? [o.Key] : []));
     const records: Listing['records'] = [];
     const blobs = new Set<string>();
+    const pointers = new Map<string, string[]>();
     const purges: Listing['purges'] = [];
     for (const key of keys) {
       const name = key.slice(dir.length);
@@ -190,11 +237,13 @@ export class S3Versions implements DocumentVersions {
       if (record) records.push({ id: record[1]!, etag: `"${record[2]!}"`, key });
       const blob = BLOB.exec(name);
       if (blob) blobs.add(`"${blob[1]!}"`);
+      const pointer = POINTER.exec(name);
+      if (pointer) pointers.set(`"${pointer[1]!}"`, [...(pointers.get(`"${pointer[1]!}"`) ?? []), `"${pointer[2]!}"`]);
       const purge = PURGE.exec(name);
       if (purge) purges.push({ id: purge[1]!, key });
     }
     records.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    return { records, blobs, purges, keys };
+    return { dir, records, blobs, pointers, purges, keys };
   }
 
   /** The document's stat, then its listing (in that order: the view is the one as of the stat). */
@@ -219,6 +268,11 @@ export class S3Versions implements DocumentVersions {
     await this.host.send('PutObject', (c) => c.send(new PutObjectCommand({ Bucket: this.host.bucket, Key: this.recordKey(p, record.id, record.etag), Body: body, ContentLength: body.length, ContentType: 'application/json' })));
   }
 
+  private async putPointer(p: StoredPath, from: string, into: string): Promise<void> {
+    const Key = `${this.dirOf(p)}p-${hex(from)}-${hex(into)}`;
+    await this.host.send('PutObject', (c) => c.send(new PutObjectCommand({ Bucket: this.host.bucket, Key, Body: new Uint8Array(0), ContentLength: 0 })));
+  }
+
   /** Copies the document (of `size` bytes) to the blob of `etag`, on the server (copyKey). */
   private copyToBlob(p: StoredPath, etag: string, size: number): Promise<void> {
     return copyKey(this.host, this.host.docKey(p), this.blobKey(p, etag), size);
@@ -227,12 +281,13 @@ export class S3Versions implements DocumentVersions {
   /**
    * The first half of a write's version, before the document's PutObject (the caller holds the key's commit lock):
    * leftovers of writes that did not commit go; the document being replaced (`replaced`) is copied to its blob unless
-   * one is there, and recorded as a version of its own ("unrecorded") when no record has its bytes (written while
-   * versions were off, or by another program); then the new version's record (and purge marker) are put. After a
+   * its bytes are kept already (a blob, or pointers to one), or pointed at (`p-`) when the content begins with its bytes
+   * (`replaced.prefix`, not with a purge), and recorded as a version of its own ("unrecorded") when no record has its
+   * bytes (written while versions were off, or by another program); then the new version's record (and purge marker) are put. After a
    * crash before the document's PutObject, the record names bytes that are not the document's: invisible, and removed
    * by recover() or the next write.
    */
-  async prepare(p: StoredPath, content: { etag: string; size: number }, provenance: WriteProvenance, replaced: DocumentStat | null, purge = false): Promise<PendingS3Version> {
+  async prepare(p: StoredPath, content: { etag: string; size: number }, provenance: WriteProvenance, replaced: (DocumentStat & { prefix?: boolean }) | null, purge = false): Promise<PendingS3Version> {
     const listing = await this.listing(this.dirOf(p));
     const view = viewOf(listing, replaced?.etag ?? null);
     // A document created anew inherits nothing: what is there belongs to one deleted or never written.
@@ -240,7 +295,12 @@ export class S3Versions implements DocumentVersions {
     if (stale.length > 0) await this.host.deleteKeys(stale);
     let newestId = view.visible.at(-1)?.id;
     if (replaced) {
-      if (content.etag !== replaced.etag && !listing.blobs.has(replaced.etag)) await this.copyToBlob(p, replaced.etag, replaced.size);
+      if (content.etag !== replaced.etag && !wayOf(listing, replaced.etag, null)) {
+        // The pointer is true whenever it is read (the content's ETag names bytes that begin with the replaced ones); it
+        // leads to bytes once the document's PutObject is done, or to none (a write that did not commit: unused).
+        if (replaced.prefix === true && !purge) await this.putPointer(p, replaced.etag, content.etag);
+        else await this.copyToBlob(p, replaced.etag, replaced.size);
+      }
       if (view.current === null) {
         const baseline: VersionRecord = { id: this.nextId(newestId), etag: replaced.etag, size: replaced.size, created: replaced.modified, by: null, operation: 'unrecorded', requestId: null, jobId: null, pageCount: null, label: null, pinned: false };
         await this.putRecord(p, baseline);
@@ -337,21 +397,31 @@ export class S3Versions implements DocumentVersions {
 
   /**
    * A version's bytes: the document's own when they are the version's (openDocument: its download cache, which only
-   * ever holds a document's current bytes, confirmed by S3), else its blob, downloaded into a spool file (never kept:
-   * a purged version's bytes cannot be served from anywhere once its blob is gone).
+   * ever holds a document's current bytes, confirmed by S3), else the first bytes (a Range GET) of the blob or of the
+   * document its way leads to, downloaded into a spool file (never kept: a purged version's bytes cannot be served from
+   * anywhere once its blob is gone). The document read for a prefix must still be the one its way names (our tag in
+   * its metadata): a write that replaced it meanwhile made the blob that holds the prefix now, so the way is looked up
+   * again.
    */
   async open(p: StoredPath, id: string): Promise<OpenDocument> {
-    const { key, etag, stat } = await this.find(p, id);
-    const record = await this.readRecord(key, id);
-    const versionStat = { size: record.size, modified: record.created, etag: record.etag };
-    if (stat?.etag === etag) {
-      const opened = await this.host.openDocument(p).catch(() => undefined);
-      if (opened?.stat.etag === etag) return { ...opened, stat: versionStat };
-      await opened?.close();
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const { key, etag, stat, listing } = await this.find(p, id);
+      const record = await this.readRecord(key, id);
+      const versionStat = { size: record.size, modified: record.created, etag: record.etag };
+      const way = wayOf(listing, etag, stat?.etag ?? null);
+      if (!way) break;
+      if (way.inDocument && way.holder === etag) {
+        const opened = await this.host.openDocument(p).catch(() => undefined);
+        if (opened?.stat.etag === etag) return { ...opened, stat: versionStat };
+        await opened?.close();
+        continue;
+      }
+      const whole = way.holder === etag;
+      const from = way.inDocument ? this.host.docKey(p) : this.blobKey(p, way.holder);
+      const bytes = await this.host.download(from, { ...(whole ? {} : { bytes: record.size }), ...(way.inDocument ? { tag: hex(way.holder) } : {}) });
+      if (bytes) return { ...bytes, stat: { ...versionStat, size: bytes.size } };
     }
-    const blob = await this.host.download(this.blobKey(p, etag));
-    if (!blob) throw new ServiceError('VERSION_NOT_FOUND', `The document has no version ${id}`);
-    return { ...blob, stat: { ...versionStat, size: blob.size } };
+    throw new ServiceError('VERSION_NOT_FOUND', `The document has no version ${id}`);
   }
 
   async update(p: StoredPath, id: string, change: { label?: string | null | undefined; pinned?: boolean | undefined }): Promise<VersionRecord> {
@@ -366,22 +436,23 @@ export class S3Versions implements DocumentVersions {
   }
 
   async remove(p: StoredPath, id: string): Promise<void> {
-    const { key, etag, view } = await this.find(p, id);
+    const { key, etag, view, stat, listing } = await this.find(p, id);
     if (view.current === id) throw new ServiceError('VERSION_IS_CURRENT', `Version ${id} is the document's current content: it cannot be deleted`);
     await this.host.deleteKeys([key]);
-    // The blob goes when no other earlier version needs it (the current one's bytes are the document).
-    const blob = this.blobKey(p, etag);
-    if (!view.visible.some((r) => r.id !== id && r.id !== view.current && r.etag === etag)) {
-      await this.host.deleteKeys([blob]);
-      await this.dropNoncurrent(blob, (k) => k === blob);
-    }
+    // Its way's pointers and blob go unless another earlier version's way needs them (the current one's bytes are the
+    // document): a blob that holds other versions as its first bytes stays.
+    const current = stat?.etag ?? null;
+    const keep = needed(listing, view.visible.filter((r) => r.id !== id && r.id !== view.current), current);
+    const gone = (wayOf(listing, etag, current)?.keys ?? []).filter((k) => !keep.has(k));
+    await this.host.deleteKeys(gone);
+    for (const blob of gone.filter((k) => BLOB.test(k.slice(listing.dir.length)))) await this.dropNoncurrent(blob, (k) => k === blob);
   }
 
   async purgeEarlier(p: StoredPath): Promise<number> {
     const { view, listing } = await this.snapshot(p);
     const records = listing.records.filter((r) => r.id !== view.current).map((r) => r.key);
     const rest = listing.keys.filter((key) => !RECORD.test(key.slice(this.dirOf(p).length)) && !PURGE.test(key.slice(this.dirOf(p).length)));
-    // Records first, then every blob (the current version's bytes are the document), then the markers: the purge is done.
+    // Records first, then every blob and pointer (the current version's bytes are the document), then the markers: the purge is done.
     await this.host.deleteKeys(records);
     await this.host.deleteKeys(rest);
     // A versioned bucket still holds the earlier bytes as noncurrent versions of the document and of the blobs.
@@ -464,8 +535,9 @@ export class S3Versions implements DocumentVersions {
       return;
     }
     await this.host.deleteKeys(listing.purges.map((m) => m.key));
-    const named = new Set(view.visible.filter((r) => r.id !== view.current).map((r) => r.etag));
-    const orphans = [...listing.blobs].filter((etag) => !named.has(etag)).map((etag) => this.blobKey(p, etag));
+    // Blobs and pointers no earlier version's way goes through (bytes of removed versions, pointers of writes that did not commit).
+    const keep = needed(listing, view.visible.filter((r) => r.id !== view.current), stat.etag);
+    const orphans = listing.keys.filter((key) => (BLOB.test(key.slice(listing.dir.length)) || POINTER.test(key.slice(listing.dir.length))) && !keep.has(key));
     await this.host.deleteKeys(orphans);
   }
 }
