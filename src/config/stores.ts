@@ -29,7 +29,7 @@ export interface StoreSettings {
   s3TimeoutMs: number;
   /** Keep a version of every write (docs/versions.md); every store (filesystem, S3, WebDAV). */
   versions: boolean;
-  /** Deletes move documents and folders to the trash (docs/versions.md, "Trash"); the filesystem and S3 stores, in this release. */
+  /** Deletes move documents and folders to the trash (docs/versions.md, "Trash"); every store (filesystem, S3, WebDAV). */
   trash: boolean;
 }
 
@@ -107,7 +107,7 @@ export const STORES: SettingsFeature<StoreSettings, StoreSettings & Pick<RedisSe
     },
     trash: {
       env: 'PDFSERVICE_TRASH',
-      doc: 'DELETE of a document or folder moves it, with its versions, to the deleting user\'s trash (`/trash`, [docs/versions.md](docs/versions.md#trash)), from which it can be restored or purged; the `filesystem` and `s3` stores in this release (`webdav`: deletes erase). `false`: deletes erase, and the trash endpoints answer 501 `TRASH_NOT_KEPT`',
+      doc: 'DELETE of a document or folder moves it, with its versions, to the deleting user\'s trash (`/trash`, [docs/versions.md](docs/versions.md#trash)), from which it can be restored or purged; with every store: `filesystem` (in the data folder), `s3` (under a trash prefix, [docs/versions.md](docs/versions.md#trash-on-s3)) and `webdav` (in a hidden collection beside what was deleted, [docs/versions.md](docs/versions.md#trash-on-webdav)). `false`: deletes erase, and the trash endpoints answer 501 `TRASH_NOT_KEPT`',
       default: true,
       parse: boolean,
     },

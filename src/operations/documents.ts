@@ -120,7 +120,7 @@ export class DocumentOperations {
   /** The trash the user's store keeps (trash.ts); TRASH_NOT_KEPT when it keeps none. */
   trashFor(ctx: OperationContext): DocumentTrash {
     const trash = this.storeFor(ctx).trash;
-    if (!trash) throw new ServiceError('TRASH_NOT_KEPT', 'This service keeps no trash: PDFSERVICE_TRASH is off, or the store (WebDAV) keeps none yet, and deletes erase (docs/versions.md)');
+    if (!trash) throw new ServiceError('TRASH_NOT_KEPT', 'This service keeps no trash: PDFSERVICE_TRASH is off, and deletes erase (docs/versions.md)');
     return trash;
   }
 

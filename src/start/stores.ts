@@ -93,7 +93,7 @@ async function openWebDav(config: Config): Promise<DocumentStoreSetup> {
       throw err instanceof StartupError ? err : new StartupError((err as Error).message);
     }
   }
-  const backend = new WebDavBackend(client, config.dataDir, dmsAccounts, config.versions);
+  const backend = new WebDavBackend(client, config.dataDir, dmsAccounts, config.versions, config.trash, config.trashMaxAgeMs);
   await backend.init();
   // The service has no DMS account of its own to sweep the DMS with: temporary uploads an interrupted write
   // left there are removed when a user's listing meets them (docs/dms.md); the local leftovers go now.

@@ -257,7 +257,7 @@ export interface TrashEntry {
  * The trash a store keeps of deleted documents and folders, beside DocumentStore (issue 39). A store that keeps one
  * answers this as DocumentStore.trash, and its deleteDocument and deleteFolder move what they delete into a trash entry
  * (the document or the folder's documents, with their versions) instead of erasing it, crash-safely: after a crash a
- * document is where it was or whole in the trash. A store without one (memory, WebDAV for now, or the trash turned
+ * document is where it was or whole in the trash. A store without one (memory, or the trash turned
  * off) erases, and the trash endpoints answer TRASH_NOT_KEPT. Restoring a document entry: the caller holds the lock of
  * the target path (DocumentStore.lock).
  */

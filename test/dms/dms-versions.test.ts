@@ -108,7 +108,7 @@ describe('versions on the DMS', () => {
     assert.equal(stale.status, 412, stale.text);
     assert.equal((await list('alice', doc)).total, 4);
 
-    // Deleting one, then the document: its versions go from the DMS.
+    // Deleting one, then the document: its versions leave the document's folder (with it, into the trash: dms-trash.test.ts).
     ok(await call(server, 'DELETE', `/documents/${doc}/versions/${versions[1]!.id}`, as('alice')), 204);
     assert.equal((await hidden(doc)).filter((n) => n.startsWith('b-')).length, 2, 'the deleted version\'s blob went');
     ok(await call(server, 'DELETE', `/documents/${doc}`, as('alice')), 204);

@@ -45,11 +45,12 @@ async function webdavStore() {
   const open = async () => {
     const client = new DavClient({ url, timeoutMs: 10_000 });
     clients.push(client);
-    const backend = new WebDavBackend(client, dataDir, undefined, true);
+    const backend = new WebDavBackend(client, dataDir, undefined, true, true);
     await backend.init();
     return backend.forUser(alice());
   };
   const store = await open();
+  assert.ok(store.trash, 'the contract\'s trash section runs: the store keeps a trash');
   await store.recover();
   const onServer = path.join(dav.root, 'home', 'alice', name);
   return {
@@ -170,4 +171,88 @@ describe('WebDAV versions after a crash', () => {
     const names = (await readdir(path.join(s.dav.onServer, 'crash', '.pdfservice-versions', 'doc.pdf'))).filter((n) => n !== '.DAV');
     assert.deepEqual(names, [`v-${created.version!.id}-${hexOf(fresh)}.json`], 'the old versions deleted once the new document was there');
   });
+});
+
+/**
+ * What a crash leaves in a trash entry on the DMS (src/storage/webdav/trash.ts), made by hand over WebDAV as alice: a
+ * delete or restore in flight is not listed, and recover() (or, once it is an hour old, a listing) finishes or rolls
+ * it back, so a document is where it was or whole in the trash, with its versions.
+ */
+describe('WebDAV trash after a crash', () => {
+  const withStore = freshEach(webdavStore);
+  const p = documentPathFromBody('tc/doc.pdf', 'path');
+  const bytes = (label: string) => Buffer.concat([Buffer.from(`%PDF-1.7 ${label}\n`), randomBytes(4096)]);
+  type S = Awaited<ReturnType<typeof webdavStore>>;
+  const url = (s: S, segments: string[], collection = false) => s.dav.client.url([s.dav.name, ...segments], collection);
+  const send = async (s: S, method: string, target: string, init: { headers?: Record<string, string>; body?: string } = {}) => {
+    const res = await s.dav.client.send(method, target, alice(), init);
+    await res.body.dump();
+    assert.ok(res.statusCode < 300, `${method} ${target}: ${res.statusCode}`);
+  };
+  const versionsUrl = (s: S, name = 'doc.pdf') => url(s, ['tc', '.pdfservice-versions', name], true);
+  const entryNames = async (s: S) => (await readdir(path.join(s.dav.onServer, 'tc', '.pdfservice-trash')).catch(() => [] as string[])).filter((n) => n !== '.DAV');
+  const twoVersions = async (s: S) => {
+    const [v1, v2] = [bytes('one'), bytes('two')];
+    await s.store.writeDocument(p, v1, { conflict: 'fail' });
+    await s.store.writeDocument(p, v2, { conflict: 'overwrite' });
+    return v2;
+  };
+
+  withStore('a delete that died before the document\'s MOVE is rolled back by the first listing an hour later: its versions come back', async (s) => {
+    const trash = s.store.trash!;
+    const v2 = await twoVersions(s);
+    // Started two hours ago: record written, versions moved into the entry, the document still in place.
+    const name = `${String((Date.now() - 2 * 3600_000) * 1000).padStart(16, '0')}-0badc0de`;
+    await send(s, 'MKCOL', url(s, ['tc', '.pdfservice-trash'], true));
+    await send(s, 'MKCOL', url(s, ['tc', '.pdfservice-trash', name], true));
+    const record = { id: `${name}-${Buffer.from('tc').toString('base64url')}`, kind: 'document', path: ['tc', 'doc.pdf'], deleted: new Date().toISOString(), deletedBy: 'alice', size: v2.length, documentCount: 1, versionCount: 2, hasVersions: true };
+    await send(s, 'PUT', url(s, ['tc', '.pdfservice-trash', name, 'entry.pending']), { body: JSON.stringify(record) });
+    await send(s, 'MOVE', versionsUrl(s), { headers: { destination: url(s, ['tc', '.pdfservice-trash', name, 'versions'], true) } });
+    assert.equal((await s.store.versions!.list(p, { offset: 0, limit: 10 })).total, 0, 'meanwhile the versions are away');
+    assert.equal((await trash.list({}, { offset: 0, limit: 10 })).total, 0, 'a delete in flight is not listed');
+    assert.deepEqual(await entryNames(s), [], 'the listing rolled it back');
+    assert.equal((await s.store.versions!.list(p, { offset: 0, limit: 10 })).total, 2, 'the versions are back beside the document');
+    await assertBytes(s, v2);
+  });
+
+  withStore('a delete that died after the document\'s MOVE is committed by recover(), and restores whole', async (s) => {
+    const trash = s.store.trash!;
+    const v2 = await twoVersions(s);
+    await s.store.deleteDocument(p, undefined, 'alice');
+    const [name] = await entryNames(s);
+    // The record's rename back undone: as if the crash came just before it.
+    await send(s, 'MOVE', url(s, ['tc', '.pdfservice-trash', name!, 'entry.json']), { headers: { destination: url(s, ['tc', '.pdfservice-trash', name!, 'entry.pending']) } });
+    assert.equal((await trash.list({}, { offset: 0, limit: 10 })).total, 0, 'not listed while pending');
+    const restarted = await s.reopen();
+    await restarted.recover();
+    const { entries } = await trash.list({}, { offset: 0, limit: 10 });
+    assert.equal(entries.length, 1);
+    await trash.restore(entries[0]!.id, p);
+    await assertBytes(s, v2);
+    assert.equal((await s.store.versions!.list(p, { offset: 0, limit: 10 })).total, 2);
+  });
+
+  withStore('a restore that died after moving the versions back, before the document\'s MOVE, is rolled back: the entry is whole again', async (s) => {
+    const trash = s.store.trash!;
+    const v2 = await twoVersions(s);
+    await s.store.deleteDocument(p, undefined, 'alice');
+    const [name] = await entryNames(s);
+    const entryId = (await trash.list({}, { offset: 0, limit: 1 })).entries[0]!.id;
+    await send(s, 'PUT', url(s, ['tc', '.pdfservice-trash', name!, 'restore.json']), { body: JSON.stringify(['tc', 'doc.pdf']) });
+    await send(s, 'MOVE', url(s, ['tc', '.pdfservice-trash', name!, 'versions'], true), { headers: { destination: versionsUrl(s) } });
+    assert.equal((await trash.list({}, { offset: 0, limit: 10 })).total, 0, 'not listed while being restored');
+    const restarted = await s.reopen();
+    await restarted.recover();
+    const names = (await readdir(path.join(s.dav.onServer, 'tc', '.pdfservice-trash', name!))).filter((n) => n !== '.DAV').sort();
+    assert.deepEqual(names, ['entry.json', 'item', 'versions']);
+    await trash.restore(entryId, p);
+    await assertBytes(s, v2);
+    assert.equal((await s.store.versions!.list(p, { offset: 0, limit: 10 })).total, 2);
+  });
+
+  async function assertBytes(s: S, expected: Buffer): Promise<void> {
+    const opened = await s.store.openDocument(p);
+    assert.ok((await opened.read()).equals(expected), 'the document\'s bytes');
+    await opened.close();
+  }
 });

@@ -88,7 +88,7 @@ export function registerTrashRoutes(api: Api, deps: AppDeps): void {
       description:
         `A DELETE of a document or folder moves it, with its versions, here. ${TRASH_DEFAULT_LIMIT} at a time by default (?offset=, ?limit= up to ` +
         `${TRASH_MAX_LIMIT}), with next/prev in the body and the Link header. Admins list another user's with ?owner=name, everyone's with ?owner=*. ` +
-        '501 TRASH_NOT_KEPT when the service keeps no trash (PDFSERVICE_TRASH off, or an S3 or WebDAV store).',
+        '501 TRASH_NOT_KEPT when the service keeps no trash (PDFSERVICE_TRASH off).',
       tags,
       querystring: trashQuery,
       response: { 200: trashSchema, ...errorResponses },

@@ -13,6 +13,7 @@ import { OrderedIds } from '../version-records.js';
 import type { DocumentStat, DocumentStore, DocumentStores, FolderEntry, OpenDocument, Release, StagedUpload, StoreUser, WriteOptions, WriteResult } from '../store.js';
 import { DownloadCache } from '../download-cache.js';
 import { DavClient, dmsFailure, stillAt, unexpected, type DavCredentials, type DavResource } from './client.js';
+import { WebDavTrash } from './trash.js';
 import { WebDavVersions, type PendingVersion } from './versions.js';
 
 /** Names of uploads not yet moved into place; they start with a dot, so listings never show them. */
@@ -80,6 +81,10 @@ export class WebDavBackend implements DocumentStores {
     private readonly accounts?: { credentialsOf(user: string): DavCredentials | undefined },
     /** Keep a version of every write (PDFSERVICE_VERSIONS; versions.ts). */
     readonly keepsVersions = false,
+    /** Deletes move to the trash (PDFSERVICE_TRASH; trash.ts). */
+    readonly keepsTrash = false,
+    /** PDFSERVICE_TRASH_MAX_AGE: a listing purges the entries it meets deleted longer ago (0: kept until purged). */
+    readonly trashMaxAgeMs = 0,
   ) {
     this.staging = path.join(dataDir, 'staging');
     this.spool = path.join(dataDir, 'spool');
@@ -166,6 +171,8 @@ export class WebDavStore implements DocumentStore {
   private readonly client: DavClient;
   /** The versions kept of every write, in a hidden collection beside each document (versions.ts); undefined with versions off. */
   readonly versions: WebDavVersions | undefined;
+  /** The trash deletes move documents and folders into, beside them in their folder (trash.ts); undefined with the trash off: deletes erase. */
+  readonly trash: WebDavTrash | undefined;
 
   constructor(
     private readonly backend: WebDavBackend,
@@ -181,6 +188,17 @@ export class WebDavStore implements DocumentStore {
           openUrl: (url, notFound) => this.openUrl(url, notFound),
           forget: (url) => backend.forget(url),
           nextId: (after) => backend.nextVersionId(after),
+        })
+      : undefined;
+    this.trash = backend.keepsTrash
+      ? new WebDavTrash({
+          client: this.client,
+          user,
+          makeFolder: (p) => this.ensureFolder(p),
+          forget: (url) => backend.forget(url),
+          versionCount: async (p) => (this.versions ? (await this.versions.list(p, { offset: 0, limit: 1 })).total : 0),
+          lock: (key) => backend.locks.acquire(key),
+          maxAgeMs: backend.trashMaxAgeMs,
         })
       : undefined;
   }
@@ -468,7 +486,7 @@ export class WebDavStore implements DocumentStore {
     }
   }
 
-  async deleteDocument(p: StoredPath, ifMatch?: string): Promise<void> {
+  async deleteDocument(p: StoredPath, ifMatch?: string, by: string | null = null): Promise<void> {
     const url = this.docUrl(p);
     const r = p.isDocument ? await this.propfindOne(url) : null;
     if (!r || r.collection) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
@@ -477,9 +495,21 @@ export class WebDavStore implements DocumentStore {
       if (!matchesEtag(ifMatch, await this.tagOf(p, url, r))) throw new ServiceError('PRECONDITION_FAILED');
       token = await this.commitLock(url, r.davEtag);
     }
+    if (this.trash) {
+      let moved = false;
+      try {
+        const condition = token ? lockedAt(url, token, r.davEtag) : ifMatch !== undefined ? stillAt(url, r.davEtag) : {};
+        await this.trash.put('document', p, r, by, condition);
+        moved = true;
+      } finally {
+        // A moved document's lock stays at its old URL on some servers: ended either way.
+        if (token && !moved) await this.client.unlock(url, this.user, token);
+      }
+      return;
+    }
     let res;
     try {
-      // Its versions first (this slice erases them with the document; the trash is a later one): a crash between leaves
+      // Its versions first (the trash off: erased with the document): a crash between leaves
       // the document without versions, never versions a new document at this path would show as its own.
       await this.versions?.removeAll(p);
       const headers = token ? lockedAt(url, token, r.davEtag) : ifMatch !== undefined ? stillAt(url, r.davEtag) : {};
@@ -540,10 +570,12 @@ export class WebDavStore implements DocumentStore {
     void this.removeQuietly(this.client.url([...folder.segments, r.name], false));
   }
 
-  async deleteFolder(p: StoredPath, recursive: boolean): Promise<void> {
+  async deleteFolder(p: StoredPath, recursive: boolean, by: string | null = null): Promise<void> {
     if (p.isRoot) throw new ServiceError('INVALID_PATH', 'The root folder cannot be deleted');
     if (!(await this.statFolder(p))) throw new ServiceError('FOLDER_NOT_FOUND', `No folder at /${p.toString()}`);
     if (!recursive && (await this.listFolder(p)).length > 0) throw new ServiceError('FOLDER_NOT_EMPTY', 'The folder is not empty; use ?recursive=true');
+    // Into the trash in one MOVE when it holds documents (put answers null for a folder of none: erased).
+    if (this.trash && (await this.trash.put('folder', p, null, by))) return;
     const url = this.folderUrl(p);
     const res = await this.client.send('DELETE', url, this.user);
     await res.body.dump();
@@ -578,6 +610,8 @@ export class WebDavStore implements DocumentStore {
       }
       await this.versions?.recoverFolder(StoredPath.fromValidSegments([...segments]));
     };
+    // The trash first: a delete rolled back moves versions back before their collections are tidied.
+    await this.trash?.recover();
     await sweep([]);
   }
 }

@@ -821,7 +821,7 @@ export interface paths {
         };
         /**
          * List the documents and folders you deleted, newest first
-         * @description A DELETE of a document or folder moves it, with its versions, here. 100 at a time by default (?offset=, ?limit= up to 1000), with next/prev in the body and the Link header. Admins list another user's with ?owner=name, everyone's with ?owner=*. 501 TRASH_NOT_KEPT when the service keeps no trash (PDFSERVICE_TRASH off, or an S3 or WebDAV store).
+         * @description A DELETE of a document or folder moves it, with its versions, here. 100 at a time by default (?offset=, ?limit= up to 1000), with next/prev in the body and the Link header. Admins list another user's with ?owner=name, everyone's with ?owner=*. 501 TRASH_NOT_KEPT when the service keeps no trash (PDFSERVICE_TRASH off).
          */
         get: operations["listTrash"];
         put?: never;

@@ -120,7 +120,7 @@ def sync_detailed(
      A DELETE of a document or folder moves it, with its versions, here. 100 at a time by default
     (?offset=, ?limit= up to 1000), with next/prev in the body and the Link header. Admins list another
     user's with ?owner=name, everyone's with ?owner=*. 501 TRASH_NOT_KEPT when the service keeps no
-    trash (PDFSERVICE_TRASH off, or an S3 or WebDAV store).
+    trash (PDFSERVICE_TRASH off).
 
     Args:
         offset (int | Unset):  Default: 0.
@@ -162,7 +162,7 @@ def sync(
      A DELETE of a document or folder moves it, with its versions, here. 100 at a time by default
     (?offset=, ?limit= up to 1000), with next/prev in the body and the Link header. Admins list another
     user's with ?owner=name, everyone's with ?owner=*. 501 TRASH_NOT_KEPT when the service keeps no
-    trash (PDFSERVICE_TRASH off, or an S3 or WebDAV store).
+    trash (PDFSERVICE_TRASH off).
 
     Args:
         offset (int | Unset):  Default: 0.
@@ -199,7 +199,7 @@ async def asyncio_detailed(
      A DELETE of a document or folder moves it, with its versions, here. 100 at a time by default
     (?offset=, ?limit= up to 1000), with next/prev in the body and the Link header. Admins list another
     user's with ?owner=name, everyone's with ?owner=*. 501 TRASH_NOT_KEPT when the service keeps no
-    trash (PDFSERVICE_TRASH off, or an S3 or WebDAV store).
+    trash (PDFSERVICE_TRASH off).
 
     Args:
         offset (int | Unset):  Default: 0.
@@ -241,7 +241,7 @@ async def asyncio(
      A DELETE of a document or folder moves it, with its versions, here. 100 at a time by default
     (?offset=, ?limit= up to 1000), with next/prev in the body and the Link header. Admins list another
     user's with ?owner=name, everyone's with ?owner=*. 501 TRASH_NOT_KEPT when the service keeps no
-    trash (PDFSERVICE_TRASH off, or an S3 or WebDAV store).
+    trash (PDFSERVICE_TRASH off).
 
     Args:
         offset (int | Unset):  Default: 0.
