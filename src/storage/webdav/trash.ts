@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { ServiceError } from '../../errors.js';
 import { StoredPath } from '../paths.js';
 import type { DocumentTrash, Release, TrashEntry } from '../store.js';
+import { OrderedIds } from '../version-records.js';
 import { unexpected, type DavClient, type DavCredentials, type DavResource } from './client.js';
 import { VERSIONS_FOLDER } from './versions.js';
 
@@ -71,8 +71,7 @@ export interface TrashHost {
 }
 
 export class WebDavTrash implements DocumentTrash {
-  /** The last id time this process gave out: ids stay ordered when two deletes fall in one microsecond. */
-  private lastId = 0;
+  private readonly ids = new OrderedIds();
 
   constructor(private readonly host: TrashHost) {}
 
@@ -81,9 +80,7 @@ export class WebDavTrash implements DocumentTrash {
   }
 
   private nextName(): string {
-    const time = Math.max(Date.now() * 1000, this.lastId + 1);
-    this.lastId = time;
-    return `${String(time).padStart(16, '0')}-${randomBytes(4).toString('hex')}`;
+    return this.ids.nextEntry();
   }
 
   private entryUrl(folder: readonly string[], name: string, file?: string): string {
