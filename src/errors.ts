@@ -88,7 +88,7 @@ export const ERROR_CATALOG = {
   HEADERS_TOO_LARGE: { status: 431, title: 'The request line and headers are larger than the service accepts' },
   TOO_MANY_REQUESTS: { status: 429, title: 'Too many failed attempts; try again later' },
   INTERNAL_ERROR: { status: 500, title: 'The service failed unexpectedly' },
-  TRASH_NOT_KEPT: { status: 501, title: 'This service keeps no trash (PDFSERVICE_TRASH is off, or the store keeps none yet): deletes erase' },
+  TRASH_NOT_KEPT: { status: 501, title: 'This service keeps no trash (PDFSERVICE_TRASH is off): deletes erase' },
   VERSIONS_NOT_KEPT: { status: 501, title: 'This service keeps no document versions (PDFSERVICE_VERSIONS is off)' },
   METHOD_NOT_IMPLEMENTED: { status: 501, title: 'The service implements this method for no resource' },
   COMPONENT_MISSING: { status: 503, title: 'A component this feature needs is not installed' },
