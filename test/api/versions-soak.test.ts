@@ -5,7 +5,8 @@
  * against the real service, once per store of STORES that keeps versions.
  *
  * The sequence comes from a seeded generator: the seed is printed, and SOAK_SEED=<seed> replays the same requests
- * (the order in which the service runs a concurrent batch is its own). SOAK_WRITES changes the number of writes.
+ * (the order in which the service runs a concurrent batch is its own). SOAK_WRITES changes the number of writes
+ * (STORE_WRITES: fewer on S3).
  *
  * The versions list is the truth each step is checked against: every request carries its own X-Request-Id, which the
  * version it makes records, so after each step (one write, or a batch of 2 to 4 concurrent writes to one document)
@@ -41,7 +42,9 @@ interface StoreSetup {
   users?: [SoakUser, SoakUser];
   /**
    * A read while a write replaces the document may find no document (404 DOCUMENT_NOT_FOUND): mod_dav's MOVE removes
-   * the target before it renames onto it (docs/dms.md, "What remains of mod_dav's").
+   * the target before it renames onto it (docs/dms.md, "What remains of mod_dav's"). The store cannot avoid it: a 404
+   * of a document away for a moment is the DMS's answer for one deleted, and reads take no lock (a retry would only
+   * narrow the window); so a list, and a job that reads its document, may find none during a concurrent batch.
    */
   documentMayVanish?: boolean;
   stop(): Promise<void>;
@@ -75,11 +78,18 @@ const STORES: Record<string, () => Promise<StoreSetup>> = {
     return { env: { PDFSERVICE_STORE: 'webdav', PDFSERVICE_WEBDAV_URL: dav.url }, folder: 'restricted/soak', users, documentMayVanish: true, stop: () => dav.dispose() };
   },
 };
-const KEEP_VERSIONS = ['filesystem'];
+const KEEP_VERSIONS = ['filesystem', 's3', 'webdav'];
 const RUN = (process.env.SOAK_STORES ?? KEEP_VERSIONS.join(',')).split(',').map((s) => s.trim()).filter(Boolean);
 
 const SEED = process.env.SOAK_SEED !== undefined ? Number(process.env.SOAK_SEED) >>> 0 : randomInt(2 ** 32);
-const WRITES = Number(process.env.SOAK_WRITES ?? 500);
+/**
+ * The writes of a store's soak (SOAK_WRITES for every store): 500, the issue's number, except on S3, where the test
+ * server (Swift, several Python processes) takes some 0.25 s a write on this 2-core machine with the service's
+ * requests cut to what a write needs (a list reads only the records it has not read: S3Versions.readListed): 500
+ * writes took about 120 s, 300 keep the store under the file's ~90 s. SOAK_WRITES=500 SOAK_STORES=s3 runs the 500.
+ */
+const STORE_WRITES: Record<string, number> = { s3: 300 };
+const writesOf = (store: string) => Number(process.env.SOAK_WRITES ?? STORE_WRITES[store] ?? 500);
 const DOCUMENTS = 4;
 const OWNER_PASSWORD = 'soak-owner-password';
 const XFDF = 'application/vnd.adobe.xfdf';
@@ -687,7 +697,7 @@ async function manageVersions(soak: Soak, doc: SoakDocument, rng: Rng, where: st
   await soak.settle(doc, [], `${where} (versions managed)`);
 }
 
-async function runSoak(server: TestServer, users: [SoakUser, SoakUser], setup: StoreSetup, log: (line: string) => void): Promise<void> {
+async function runSoak(server: TestServer, users: [SoakUser, SoakUser], setup: StoreSetup, writeCount: number, log: (line: string) => void): Promise<void> {
   const { folder } = setup;
   const rng = generator(SEED);
   const soak = new Soak(server, users, setup.documentMayVanish === true);
@@ -702,11 +712,11 @@ async function runSoak(server: TestServer, users: [SoakUser, SoakUser], setup: S
     soak.writes++;
   }
   // The purging redactions, spread over the run.
-  const purges = new Set([Math.floor(WRITES * 0.3), Math.floor(WRITES * 0.6), Math.floor(WRITES * 0.85)]);
+  const purges = new Set([Math.floor(writeCount * 0.3), Math.floor(writeCount * 0.6), Math.floor(writeCount * 0.85)]);
   const counts: Record<string, number> = {};
   let concurrentBatches = 0;
   let stale = 0;
-  while (soak.writes < WRITES) {
+  while (soak.writes < writeCount) {
     const doc = rng.pick(soak.docs);
     const where = `seed ${SEED}, write ${soak.writes}, ${doc.path}`;
     if ([...purges].some((at) => soak.writes >= at)) {
@@ -722,7 +732,7 @@ async function runSoak(server: TestServer, users: [SoakUser, SoakUser], setup: S
     if (rng.chance(0.22)) {
       // A concurrent batch on one document, the requests drawn first (the generator's order), then sent together. In one
       // batch of three all carry the current ETag: the first to take the lock may change the document, the others get 412.
-      const size = Math.min(2 + rng.int(3), WRITES - soak.writes);
+      const size = Math.min(2 + rng.int(3), writeCount - soak.writes);
       const ifMatch = rng.chance(0.33) ? doc.versions.at(-1)!.etag : undefined;
       const drawn = Array.from({ length: size }, () => ({
         kind: pickKind(rng, { concurrent: true, ifMatch: ifMatch !== undefined }),
@@ -841,10 +851,10 @@ for (const store of RUN) {
       await setup?.stop();
     });
 
-    test(`${WRITES} random writes by two users, every version checked (seed ${SEED}: SOAK_SEED=${SEED} replays it)`, async (t) => {
+    test(`${writesOf(store)} random writes by two users, every version checked (seed ${SEED}: SOAK_SEED=${SEED} replays it)`, async (t) => {
       t.diagnostic(`seed ${SEED} (SOAK_SEED=${SEED} replays the sequence)`);
       const started = Date.now();
-      await runSoak(server, users, setup, (line) => t.diagnostic(line));
+      await runSoak(server, users, setup, writesOf(store), (line) => t.diagnostic(line));
       t.diagnostic(`${store}: ${((Date.now() - started) / 1000).toFixed(1)} s`);
     });
   });

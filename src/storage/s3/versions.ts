@@ -39,6 +39,8 @@ const PURGE = /^v-(\d{16})\.purge$/;
 const BLOB = /^b-([0-9a-f]{32})$/;
 const POINTER = /^p-([0-9a-f]{32})-([0-9a-f]{32})$/;
 const ID = /^\d{16}$/;
+/** Records kept by readListed: a few hundred bytes each. */
+const RECORD_CACHE = 10_000;
 /** CopyObject copies up to 5 GiB in one request; larger documents (PDFSERVICE_MAX_UPLOAD_BYTES allows 8 GiB) go in parts. */
 export const COPY_LIMIT = 5 * 1024 * 1024 * 1024;
 /** The size of each part of a copy in parts: 1 GiB keeps an 8 GiB document well below Swift's 1000 parts. */
@@ -88,7 +90,8 @@ interface Listing {
   /** The area's key prefix. */
   dir: string;
   /** Ordered by id. */
-  records: { id: string; etag: string; key: string }[];
+  /** s3Etag: the record object's own S3 ETag (readListed). */
+  records: { id: string; etag: string; key: string; s3Etag: string | undefined }[];
   /** ETags (quoted) that have a blob. */
   blobs: Set<string>;
   /** Pointers (`p-<from>-<into>`): for each ETag (quoted), the ETags whose bytes begin with its. */
@@ -199,6 +202,8 @@ export class S3Versions implements DocumentVersions {
   private readonly ids = new OrderedIds();
   /** Whether the bucket keeps S3 object versions (Enabled, or Suspended with some kept), once S3 answered. */
   private bucketVersioning: boolean | undefined;
+  /** Records read by list(), by key, with their objects' S3 ETags (readListed). */
+  private readonly recordCache = new Map<string, { s3Etag: string; record: VersionRecord }>();
 
   constructor(private readonly host: S3VersionsHost) {}
 
@@ -224,21 +229,22 @@ export class S3Versions implements DocumentVersions {
   }
 
   private async listing(dir: string): Promise<Listing> {
-    const keys = (await this.host.listAll(dir)).flatMap((o) => (o.Key ? [o.Key] : []));
+    const objects = (await this.host.listAll(dir)).filter((o) => o.Key);
+    const keys = objects.map((o) => o.Key!);
     const records: Listing['records'] = [];
     const blobs = new Set<string>();
     const pointers = new Map<string, string[]>();
     const purges: Listing['purges'] = [];
-    for (const key of keys) {
-      const name = key.slice(dir.length);
+    for (const { Key: key, ETag: s3Etag } of objects) {
+      const name = key!.slice(dir.length);
       const record = RECORD.exec(name);
-      if (record) records.push({ id: record[1]!, etag: `"${record[2]!}"`, key });
+      if (record) records.push({ id: record[1]!, etag: `"${record[2]!}"`, key: key!, s3Etag });
       const blob = BLOB.exec(name);
       if (blob) blobs.add(`"${blob[1]!}"`);
       const pointer = POINTER.exec(name);
       if (pointer) pointers.set(`"${pointer[1]!}"`, [...(pointers.get(`"${pointer[1]!}"`) ?? []), `"${pointer[2]!}"`]);
       const purge = PURGE.exec(name);
-      if (purge) purges.push({ id: purge[1]!, key });
+      if (purge) purges.push({ id: purge[1]!, key: key! });
     }
     records.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return { dir, records, blobs, pointers, purges, keys };
@@ -259,6 +265,25 @@ export class S3Versions implements DocumentVersions {
     } finally {
       await opened.close();
     }
+  }
+
+  /**
+   * A listed record, from the records read before when its object is unchanged (the same S3 ETag in the listing: a
+   * label or pin rewrites the object, and so changes it), else downloaded. Without it every list downloaded every
+   * record it shows: one GetObject per version per list, most of the soak's time on S3. A body downloaded after the
+   * listing is as new as the listing or newer; kept under the listed ETag, it is read again once the listing changes.
+   */
+  private async readListed(r: Listing['records'][number]): Promise<VersionRecord> {
+    const known = r.s3Etag === undefined ? undefined : this.recordCache.get(r.key);
+    if (known && known.s3Etag === r.s3Etag) return known.record;
+    const record = await this.readRecord(r.key, r.id);
+    if (r.s3Etag !== undefined) {
+      this.recordCache.delete(r.key);
+      this.recordCache.set(r.key, { s3Etag: r.s3Etag, record });
+      // The oldest read go first (a Map iterates in insertion order).
+      if (this.recordCache.size > RECORD_CACHE) this.recordCache.delete(this.recordCache.keys().next().value!);
+    }
+    return record;
   }
 
   private async putRecord(p: StoredPath, record: VersionRecord): Promise<void> {
@@ -363,7 +388,7 @@ export class S3Versions implements DocumentVersions {
     const { stat, view } = await this.snapshot(p);
     if (!stat) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at /${p.toString()}`);
     const newestFirst = [...view.visible].reverse();
-    const versions = await Promise.all(newestFirst.slice(slice.offset, slice.offset + slice.limit).map((r) => this.readRecord(r.key, r.id)));
+    const versions = await Promise.all(newestFirst.slice(slice.offset, slice.offset + slice.limit).map((r) => this.readListed(r)));
     return { versions, total: newestFirst.length, current: view.current };
   }
 

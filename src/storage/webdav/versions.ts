@@ -150,15 +150,28 @@ export class WebDavVersions implements DocumentVersions {
     return c;
   }
 
-  private async read(p: StoredPath, e: Entry): Promise<VersionRecord> {
-    const res = await this.client.send('GET', this.fileUrl(p, this.recordName(e)), this.host.user);
-    if (res.statusCode === 404) {
-      await res.body.dump();
-      throw notFound(e.id);
+  /**
+   * A record named by a PROPFIND, read without the lock: a pending one committed since is read under its committed
+   * name; undefined when it is gone (removed by a write's tidy or a purge since).
+   */
+  private async readNamed(p: StoredPath, e: Entry): Promise<VersionRecord | undefined> {
+    for (const name of e.pending ? [this.recordName(e), this.recordName({ ...e, pending: false })] : [this.recordName(e)]) {
+      const res = await this.client.send('GET', this.fileUrl(p, name), this.host.user);
+      if (res.statusCode === 404) {
+        await res.body.dump();
+        continue;
+      }
+      if (res.statusCode !== 200) throw await unexpected('GET', res);
+      const stored = JSON.parse(await res.body.text()) as StoredRecord;
+      return { ...stored, created: new Date(stored.created) };
     }
-    if (res.statusCode !== 200) throw await unexpected('GET', res);
-    const stored = JSON.parse(await res.body.text()) as StoredRecord;
-    return { ...stored, created: new Date(stored.created) };
+    return undefined;
+  }
+
+  private async read(p: StoredPath, e: Entry): Promise<VersionRecord> {
+    const record = await this.readNamed(p, e);
+    if (!record) throw notFound(e.id);
+    return record;
   }
 
   private async put(url: string, body: string, headers: Record<string, string> = {}): Promise<void> {
@@ -184,19 +197,49 @@ export class WebDavVersions implements DocumentVersions {
     if (res.statusCode !== 201 && res.statusCode !== 204) throw await unexpected('MOVE', res);
   }
 
-  /** The document's stat, its versions' names and what is shown of them. */
+  /**
+   * The document's stat, its versions' names and what is shown of them. The collection is read between two stats of
+   * the document, again when a write's MOVE came between them: names read before a write's pending record and a
+   * stat from after its MOVE would show no current version (as filesystem-versions.ts visible()). And mod_dav_fs
+   * lists a collection by reading its names and then each one's properties: a record renamed in between (pending to
+   * committed) is left out of the PROPFIND's answer (the error log's "could not access file ... during directory
+   * walk"), and only the document's newest record is ever renamed, so a look that finds the document but not its
+   * current version looks again. A document's writes are serialized and each takes a few requests: a few looks find
+   * one moment between two (a document written behind the service's back has no current version: it costs the
+   * few looks).
+   */
   private async look(p: StoredPath): Promise<{ stat: DocumentStat | null; c: Collection | null; v: View }> {
-    const [stat, c] = await Promise.all([this.host.statDocument(p), this.collection(p)]);
-    const v = c ? view(c, stat ? hexOf(stat.etag) : null) : { visible: [], current: null };
-    return { stat, c, v };
+    let stat = await this.host.statDocument(p);
+    for (let attempt = 0; ; attempt++) {
+      const c = await this.collection(p);
+      const again = await this.host.statDocument(p);
+      const v = c ? view(c, stat ? hexOf(stat.etag) : null) : { visible: [], current: null };
+      if ((again?.etag !== stat?.etag || (stat && c && !v.current)) && attempt < 3) {
+        stat = again;
+        continue;
+      }
+      return { stat, c, v };
+    }
   }
 
+  /**
+   * Without the lock: a record the look named may be removed before it is read (a write's tidy or purge settled it),
+   * and then the look is behind that write. A document's writes are serialized and each takes a few requests: a few
+   * looks find one moment between two; past them, what is gone is left out.
+   */
   async list(p: StoredPath, slice: { offset: number; limit: number }): Promise<VersionSlice> {
-    const { stat, v } = await this.look(p);
-    if (!stat) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at /${p.toString()}`);
-    const newestFirst = [...v.visible].reverse();
-    const versions = await Promise.all(newestFirst.slice(slice.offset, slice.offset + slice.limit).map((e) => this.read(p, e)));
-    return { versions, total: newestFirst.length, current: v.current?.id ?? null };
+    for (let attempt = 0; ; attempt++) {
+      const { stat, v } = await this.look(p);
+      if (!stat) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at /${p.toString()}`);
+      const newestFirst = [...v.visible].reverse();
+      const entries = newestFirst.slice(slice.offset, slice.offset + slice.limit);
+      const read = await Promise.all(entries.map((e) => this.readNamed(p, e)));
+      const gone = new Set(entries.filter((_, i) => read[i] === undefined).map((e) => e.id));
+      if (gone.size > 0 && attempt < 3) continue;
+      const versions = read.filter((r): r is VersionRecord => r !== undefined);
+      const current = v.current && !gone.has(v.current.id) ? v.current.id : null;
+      return { versions, total: newestFirst.length - gone.size, current };
+    }
   }
 
   private async find(p: StoredPath, id: string): Promise<{ entry: Entry; stat: DocumentStat | null; c: Collection; v: View }> {
