@@ -207,6 +207,30 @@ describe('WebDAV versions after a crash', () => {
     assert.deepEqual((await area()).filter((o) => !o.name.startsWith('v-')), [], 'a purge leaves no blob or pointer');
   });
 
+  withStore('a prefix read while a full rewrite replaces the document looks its way up again and reads the rewrite\'s COPY', async (s) => {
+    const versions = s.store.versions!;
+    const v1 = bytes('first');
+    const v2 = Buffer.concat([v1, Buffer.from('\n% update\n'), randomBytes(512)]);
+    const rewrite = bytes('rewritten');
+    await s.store.writeDocument(p, v1, { conflict: 'fail' });
+    await s.store.writeDocument(p, v2, { conflict: 'overwrite' });
+    const { versions: listed } = await versions.list(p, { offset: 0, limit: 10 });
+    // The rewrite lands between the read's look (the way: a pointer into the document) and its Range GET.
+    const store = s.store as unknown as { openStart(url: string, bytes: number): Promise<unknown> };
+    const original = store.openStart.bind(store);
+    const from: string[] = [];
+    store.openStart = async (url, n) => {
+      if (from.length === 0) await s.store.writeDocument(p, rewrite, { conflict: 'overwrite' });
+      from.push(url.slice(url.lastIndexOf('/') + 1));
+      return original(url, n);
+    };
+    const opened = await versions.open(p, listed[1]!.id);
+    const got = await opened.read();
+    await opened.close();
+    assert.ok(got.equals(v1), 'the version\'s bytes, from the blob the rewrite made');
+    assert.deepEqual(from, ['doc.pdf', `b-${hexOf(v2)}`], 'the document first (the rewrite\'s bytes: refused), then the blob');
+  });
+
   withStore('a prefix version whose document was replaced on the DMS directly is not shown, nor served from the new bytes', async (s) => {
     const versions = s.store.versions!;
     const v1 = bytes('first');
