@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe } from 'node:test';
@@ -70,6 +70,13 @@ async function webdavStore() {
       const res = await setup.send('DELETE', url, alice());
       await res.body.dump();
       await rm(dataDir, { recursive: true, force: true });
+    },
+    // The bytes of a document's versions collection on the DMS's disk (src/storage/webdav/versions.ts): the prefix cases' measure.
+    versionBytes: async (p: StoredPath) => {
+      const dir = path.join(onServer, ...p.parent.segments, '.pdfservice-versions', p.name);
+      let sum = 0;
+      for (const entry of await readdir(dir, { withFileTypes: true })) if (entry.isFile()) sum += (await stat(path.join(dir, entry.name))).size;
+      return sum;
     },
     /** The test's collection: as alice over WebDAV, and on the server's disk. */
     dav: { client: setup, name, onServer, url },
@@ -156,6 +163,85 @@ describe('WebDAV versions after a crash', () => {
     const opened = await s.store.versions!.open(p, listed[1]!.id);
     assert.ok((await opened.read()).equals(v1));
     await opened.close();
+  });
+
+  withStore('appended writes keep their replaced versions as empty pointers; a full rewrite\'s COPY holds them; removals and a purge', async (s) => {
+    const versions = s.store.versions!;
+    const dir = path.join(s.dav.onServer, 'crash', '.pdfservice-versions', 'doc.pdf');
+    const area = async () => Promise.all((await readdir(dir)).filter((n) => n !== '.DAV').map(async (name) => ({ name, size: (await stat(path.join(dir, name))).size })));
+    const written = [bytes('appended 0')];
+    for (let i = 1; i <= 20; i++) written.push(Buffer.concat([written.at(-1)!, Buffer.from(`\n% update ${i}\n`), randomBytes(2048)]));
+    await s.store.writeDocument(p, written[0]!, { conflict: 'fail' });
+    for (const b of written.slice(1)) await s.store.writeDocument(p, b, { conflict: 'overwrite' });
+    const allVersions = async (expected: Buffer[], what: string) => {
+      const { versions: listed } = await versions.list(p, { offset: 0, limit: 100 });
+      assert.equal(listed.length, expected.length, what);
+      for (const [i, v] of [...listed].reverse().entries()) {
+        const opened = await versions.open(p, v.id);
+        const got = await opened.read();
+        await opened.close();
+        assert.equal(etagOf(got), v.etag, `${what}: version ${i} hashes to its ETag`);
+        assert.ok(got.equals(expected[i]!), `${what}: version ${i}, its bytes`);
+      }
+      return listed;
+    };
+    await allVersions(written, '21 appended versions');
+    const size = written.at(-1)!.length;
+    assert.deepEqual((await area()).filter((o) => o.name.startsWith('b-')), [], 'no blob: every earlier version is a prefix of the document');
+    assert.equal((await area()).filter((o) => o.name.startsWith('p-')).length, 20, 'a pointer per replaced version');
+    // A full rewrite: the one COPY it makes holds every earlier version.
+    const rewrite = bytes('rewritten');
+    await s.store.writeDocument(p, rewrite, { conflict: 'overwrite' });
+    const all = [...written, rewrite];
+    const listed = await allVersions(all, 'after a full rewrite');
+    assert.deepEqual((await area()).filter((o) => o.name.startsWith('b-')).map((o) => o.size), [size], 'one blob, the last appended version');
+    // Removing the version whose bytes hold the others keeps its blob; removing a middle one keeps the chain.
+    await versions.remove(p, listed[1]!.id);
+    await versions.remove(p, listed[10]!.id);
+    const left = all.filter((_, i) => i !== all.length - 2 && i !== all.length - 11);
+    await allVersions(left, 'two removed');
+    const restarted = await s.reopen();
+    await restarted.recover();
+    await allVersions(left, 'after a restart');
+    assert.equal(await versions.purgeEarlier(p), left.length - 1);
+    assert.deepEqual((await area()).filter((o) => !o.name.startsWith('v-')), [], 'a purge leaves no blob or pointer');
+  });
+
+  withStore('a prefix read while a full rewrite replaces the document looks its way up again and reads the rewrite\'s COPY', async (s) => {
+    const versions = s.store.versions!;
+    const v1 = bytes('first');
+    const v2 = Buffer.concat([v1, Buffer.from('\n% update\n'), randomBytes(512)]);
+    const rewrite = bytes('rewritten');
+    await s.store.writeDocument(p, v1, { conflict: 'fail' });
+    await s.store.writeDocument(p, v2, { conflict: 'overwrite' });
+    const { versions: listed } = await versions.list(p, { offset: 0, limit: 10 });
+    // The rewrite lands between the read's look (the way: a pointer into the document) and its Range GET.
+    const store = s.store as unknown as { openStart(url: string, bytes: number): Promise<unknown> };
+    const original = store.openStart.bind(store);
+    const from: string[] = [];
+    store.openStart = async (url, n) => {
+      if (from.length === 0) await s.store.writeDocument(p, rewrite, { conflict: 'overwrite' });
+      from.push(url.slice(url.lastIndexOf('/') + 1));
+      return original(url, n);
+    };
+    const opened = await versions.open(p, listed[1]!.id);
+    const got = await opened.read();
+    await opened.close();
+    assert.ok(got.equals(v1), 'the version\'s bytes, from the blob the rewrite made');
+    assert.deepEqual(from, ['doc.pdf', `b-${hexOf(v2)}`], 'the document first (the rewrite\'s bytes: refused), then the blob');
+  });
+
+  withStore('a prefix version whose document was replaced on the DMS directly is not shown, nor served from the new bytes', async (s) => {
+    const versions = s.store.versions!;
+    const v1 = bytes('first');
+    const v2 = Buffer.concat([v1, Buffer.from('\n% update\n'), randomBytes(512)]);
+    await s.store.writeDocument(p, v1, { conflict: 'fail' });
+    await s.store.writeDocument(p, v2, { conflict: 'overwrite' });
+    const { versions: listed } = await versions.list(p, { offset: 0, limit: 10 });
+    const other = bytes('written by a DMS user');
+    const res = await s.dav.client.send('PUT', s.dav.client.url([s.dav.name, 'crash', 'doc.pdf'], false), alice(), { body: other.toString('latin1'), headers: { 'content-type': 'application/pdf' } });
+    await res.body.dump();
+    await assert.rejects(versions.open(p, listed[1]!.id), /no version/, 'the pointer leads to bytes that are not the document\'s any more');
   });
 
   withStore('versions of a document deleted on the DMS directly are not shown as a new document\'s at that path', async (s) => {

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -8,7 +8,8 @@ import { ServiceError } from '../../errors.js';
 import { KeyedLock } from '../keyed-lock.js';
 import { copyToFile, openLocalFile, spoolName, StagedFile, stageToFile } from '../local-files.js';
 import { StoredPath } from '../paths.js';
-import { etagOfContent, matchesEtag, UNNAMED_WRITE, withRandomSuffix, writeRecord } from '../store.js';
+import { pipeline } from 'node:stream/promises';
+import { etagOfContent, etagOfDigest, etagsOfContent, matchesEtag, UNNAMED_WRITE, withRandomSuffix, writeRecord } from '../store.js';
 import { OrderedIds } from '../version-records.js';
 import type { DocumentStat, DocumentStore, DocumentStores, FolderEntry, OpenDocument, Release, StagedUpload, StoreUser, WriteOptions, WriteResult } from '../store.js';
 import { DownloadCache } from '../download-cache.js';
@@ -186,6 +187,7 @@ export class WebDavStore implements DocumentStore {
           statDocument: (p) => this.statDocument(p),
           openDocument: (p) => this.openDocument(p),
           openUrl: (url, notFound) => this.openUrl(url, notFound),
+          openStart: (url, bytes) => this.openStart(url, bytes),
           forget: (url) => backend.forget(url),
           nextId: (after) => backend.nextVersionId(after),
         })
@@ -302,6 +304,44 @@ export class WebDavStore implements DocumentStore {
     return this.opened(handle, { size, modified, etag });
   }
 
+  /**
+   * The first `bytes` bytes of a resource (a version kept as a prefix, versions.ts): one Range GET, spooled and hashed
+   * on the way, never kept (the download cache holds whole documents); null when it is not there or shorter.
+   */
+  async openStart(url: string, bytes: number): Promise<OpenDocument | null> {
+    const res = await this.client.send('GET', url, this.user, { headers: { range: `bytes=0-${bytes - 1}` } });
+    if (res.statusCode === 404) {
+      await res.body.dump();
+      return null;
+    }
+    if (res.statusCode !== 206 && res.statusCode !== 200) throw await unexpected('GET', res);
+    const file = this.backend.spoolFile();
+    try {
+      // A server that ignores the range sends it all: only the first bytes are read (the limit refuses the rest).
+      const copied = await copyToFile(file, res.body, { sync: false, limit: bytes }).catch(async (err: unknown) => {
+        if (err instanceof ServiceError && err.code === 'PAYLOAD_TOO_LARGE') {
+          res.body.destroy();
+          return null;
+        }
+        throw dmsFailure(err);
+      });
+      if (!copied) return null;
+      const handle = await fs.open(file, 'r');
+      return this.opened(handle, { size: copied.size, modified: new Date(), etag: copied.etag });
+    } finally {
+      // The open descriptor keeps the bytes; the name goes at once.
+      await fs.rm(file, { force: true });
+    }
+  }
+
+  /** Whether the content's first `bytes` bytes have the ETag `etag` (it appends to the version that has it). */
+  private async startsWith(content: Uint8Array | StagedFile, bytes: number, etag: string): Promise<boolean> {
+    if (content instanceof Uint8Array) return (await etagsOfContent(content, bytes)).prefix === etag;
+    const hash = createHash('sha256');
+    await pipeline(createReadStream(content.file, { end: bytes - 1 }), hash);
+    return etagOfDigest(hash.digest()) === etag;
+  }
+
   /** An open local file of one version as an OpenDocument; the stream or close() closes it. */
   private opened(handle: fs.FileHandle, stat: DocumentStat): OpenDocument {
     const { size, modified, etag } = stat;
@@ -359,7 +399,9 @@ export class WebDavStore implements DocumentStore {
       let placed: { target: StoredPath; created: boolean; version: PendingVersion | undefined };
       for (let attempt = 0; ; attempt++) {
         try {
-          placed = await this.moveIntoPlace(p, tempUrl, options, before, replaced, { etag, size });
+          // Whether the content begins with the replaced bytes (an appended update): its version is then kept by a pointer (versions.ts, "p-").
+          const prefix = this.versions !== undefined && options.purgeEarlierVersions !== true && before !== null && replaced !== null && (before.size ?? 0) > 0 && (before.size ?? 0) < size && (await this.startsWith(content, before.size ?? 0, replaced));
+          placed = await this.moveIntoPlace(p, tempUrl, options, before, replaced, { etag, size }, prefix);
           break;
         } catch (err) {
           // With versions, an overwrite commits only while the document is the one whose bytes it kept (moveIntoPlace):
@@ -413,6 +455,7 @@ export class WebDavStore implements DocumentStore {
     before: DavResource | null,
     replaced: string | null,
     content: { etag: string; size: number },
+    prefix: boolean,
   ): Promise<{ target: StoredPath; created: boolean; version: PendingVersion | undefined }> {
     let target = p;
     const overwrite = options.conflict === 'overwrite';
@@ -425,7 +468,7 @@ export class WebDavStore implements DocumentStore {
         // With versions, every overwrite is conditional on the version read, as one that names it: the bytes the
         // versions kept of the document (its blob) must be the ones the MOVE replaces, or a version would be lost.
         const named = overwrite && (options.ifMatch !== undefined || this.versions !== undefined);
-        const kept = overwrite && before && replaced !== null ? { davEtag: before.davEtag, etag: replaced, size: before.size ?? 0, modified: before.modified } : null;
+        const kept = overwrite && before && replaced !== null ? { davEtag: before.davEtag, etag: replaced, size: before.size ?? 0, modified: before.modified, prefix } : null;
         version = await this.versions?.prepare(target, targetUrl, content, options.provenance ?? UNNAMED_WRITE, kept, options.purgeEarlierVersions === true);
         const token = named && before ? await this.commitLock(targetUrl, before.davEtag) : undefined;
         let res;

@@ -18,6 +18,13 @@ import { stillAt, unexpected, type DavClient, type DavCredentials } from './clie
  * - `b-<hex>`: the bytes of every earlier version with that ETag, made by a server-side COPY of the document just
  *   before a write replaces it (no byte goes through the service). The current document is its newest version's
  *   bytes: a version costs nothing until its document is replaced, then exactly one copy; equal bytes share a blob.
+ * - `p-<hex>-<other hex>` (empty: the name says it all): the bytes of the versions with the first ETag are the first
+ *   bytes (their record's size) of the other's (a "prefix", as the S3 store's, s3/versions.ts). A write whose content
+ *   begins with the bytes of the document it replaces (an appended update; proven by the ETag of as many first bytes of
+ *   the content, WebDavStore.writeDocument) puts this pointer instead of the COPY. A version's way (wayOf) is the chain
+ *   of pointers from its ETag to a blob (which, while it is there, wins) or to the current document, followed in the
+ *   PROPFIND the read made (no request per step); its bytes are read by a Range GET and hashed, so bytes that are not
+ *   the version's (a rewrite replaced the document meanwhile: its COPY holds the prefix now) are never served.
  *
  * What is shown is decided from the names and the document's ETag alone (view()): a record whose bytes are neither a
  * blob nor the document is not shown (a write that did not commit, or a document replaced behind the service's
@@ -30,6 +37,7 @@ export const VERSIONS_FOLDER = '.pdfservice-versions';
 const RECORD = /^v-(\d{16})-([0-9a-f]{32})\.(json|pending)$/;
 const PURGE = /^v-(\d{16})\.purge$/;
 const BLOB = /^b-([0-9a-f]{32})$/;
+const POINTER = /^p-([0-9a-f]{32})-([0-9a-f]{32})$/;
 const ID = /^\d{16}$/;
 
 /** The digits of a quoted ETag (`"<32 hex>"`, etagOfDigest). */
@@ -53,6 +61,42 @@ interface Collection {
   records: Entry[];
   purges: string[];
   blobs: Set<string>;
+  /** Pointers (`p-<from>-<into>`): for each ETag's digits, the digits of those whose bytes begin with its. */
+  pointers: Map<string, string[]>;
+}
+
+/** Where a version's bytes are: the first bytes of the blob of `holder`, or of the document (`inDocument`). */
+interface Way {
+  holder: string;
+  inDocument: boolean;
+  /** The names the way goes through (pointers, then the blob): removals keep them while a remaining version's way needs them. */
+  names: string[];
+}
+
+/**
+ * The way to the bytes of `hex` given the document's ETag digits (`docHex`; null: not counting the document): its blob,
+ * the document, or a chain of pointers to one of those. Pointers go from a shorter content to a longer one, so chains end.
+ */
+function wayOf(c: Collection, hex: string, docHex: string | null, seen = new Set<string>()): Way | null {
+  if (c.blobs.has(hex)) return { holder: hex, inDocument: false, names: [`b-${hex}`] };
+  if (hex === docHex) return { holder: hex, inDocument: true, names: [] };
+  if (seen.has(hex)) return null;
+  seen.add(hex);
+  for (const into of c.pointers.get(hex) ?? []) {
+    const rest = wayOf(c, into, docHex, seen);
+    if (rest) return { ...rest, names: [`p-${hex}-${into}`, ...rest.names] };
+  }
+  return null;
+}
+
+/** The blob and pointer names the ways of `kept` go through (given the document's ETag digits). */
+function needed(c: Collection, kept: Entry[], docHex: string | null): Set<string> {
+  return new Set(kept.flatMap((e) => wayOf(c, e.hex, docHex)?.names ?? []));
+}
+
+/** The names of a collection's blobs and pointers. */
+function bytesNames(c: Collection): string[] {
+  return [...[...c.blobs].map((hex) => `b-${hex}`), ...[...c.pointers].flatMap(([from, intos]) => intos.map((into) => `p-${from}-${into}`))];
 }
 
 /** What is shown of a collection, for a document whose ETag's digits are `docHex` (null: no document). */
@@ -64,7 +108,7 @@ interface View {
 
 function view(c: Collection, docHex: string | null): View {
   const newestCommitted = c.records.filter((e) => !e.pending).at(-1)?.id ?? '';
-  let visible = c.records.filter((e) => (!e.pending || (e.hex === docHex && e.id > newestCommitted)) && (e.hex === docHex || c.blobs.has(e.hex)));
+  let visible = c.records.filter((e) => (!e.pending || (e.hex === docHex && e.id > newestCommitted)) && wayOf(c, e.hex, docHex) !== null);
   const shown = new Set(visible.map((e) => e.id));
   const purgedBefore = c.purges.filter((id) => shown.has(id)).sort().at(-1);
   if (purgedBefore !== undefined) visible = visible.filter((e) => e.id >= purgedBefore);
@@ -79,6 +123,8 @@ export interface VersionHost {
   statDocument(p: StoredPath): Promise<DocumentStat | null>;
   openDocument(p: StoredPath): Promise<OpenDocument>;
   openUrl(url: string, notFound: () => ServiceError): Promise<OpenDocument>;
+  /** The first `bytes` bytes of a resource (a Range GET), spooled and hashed, never kept; null when it is not there. */
+  openStart(url: string, bytes: number): Promise<OpenDocument | null>;
   /** Forgets the tags and kept downloads at and below a URL (bytes removed: the download cache must not keep them). */
   forget(urlPrefix: string): Promise<void>;
   /** An id after `after` and after every id this process gave out. */
@@ -92,6 +138,8 @@ export interface ReplacedDocument {
   etag: string;
   size: number;
   modified: Date;
+  /** The write's content begins with these bytes (an appended update): kept by a pointer, not a COPY. */
+  prefix?: boolean;
 }
 
 /** A version written but not yet committed (WebDavVersions.prepare). */
@@ -134,7 +182,7 @@ export class WebDavVersions implements DocumentVersions {
     const found = await this.client.propfind(this.dirUrl(p), this.host.user, 1);
     if (!found) return null;
     const self = [this.client.rootPath, ...this.segments(p)].join('/');
-    const c: Collection = { records: [], purges: [], blobs: new Set() };
+    const c: Collection = { records: [], purges: [], blobs: new Set(), pointers: new Map() };
     for (const r of found) {
       if (r.path !== `${self}/${r.name}`) continue;
       const record = RECORD.exec(r.name);
@@ -143,6 +191,8 @@ export class WebDavVersions implements DocumentVersions {
       if (purge) c.purges.push(purge[1]!);
       const blob = BLOB.exec(r.name);
       if (blob) c.blobs.add(blob[1]!);
+      const pointer = POINTER.exec(r.name);
+      if (pointer) c.pointers.set(pointer[1]!, [...(c.pointers.get(pointer[1]!) ?? []), pointer[2]!]);
     }
     // A record both pending and committed (a crash inside a rename that copied): the committed one counts.
     const committed = new Set(c.records.filter((e) => !e.pending).map((e) => e.id));
@@ -257,25 +307,36 @@ export class WebDavVersions implements DocumentVersions {
   /**
    * The bytes of a version: the document itself when it is the version (the current one, through the download cache
    * as any read), else its blob, downloaded as the user and hashed on the way: bytes that are not the version's (a
-   * blob changed on the DMS) are never served under its ETag.
+   * blob changed on the DMS) are never served under its ETag. A version kept as a prefix (its way goes through
+   * pointers) is the first bytes of a blob or of the document, read by a Range GET and hashed: the document replaced
+   * by a full rewrite meanwhile hashes to another ETag, and the way is looked up again (that rewrite's COPY holds it).
    */
   async open(p: StoredPath, id: string): Promise<OpenDocument> {
-    const { entry, stat, c } = await this.find(p, id);
-    const record = await this.read(p, entry);
-    const as = (opened: OpenDocument): OpenDocument => ({ ...opened, stat: { size: opened.stat.size, modified: record.created, etag: record.etag } });
-    if (stat && hexOf(stat.etag) === entry.hex) {
-      // Gone meanwhile (a write or delete since the look): the blob may still have the bytes. Other failures are the answer.
-      const opened = await this.host.openDocument(p).catch((err: unknown) => {
-        if (err instanceof ServiceError && err.code === 'DOCUMENT_NOT_FOUND') return undefined;
-        throw err;
-      });
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const { entry, stat, c } = await this.find(p, id);
+      const record = await this.read(p, entry);
+      const as = (opened: OpenDocument): OpenDocument => ({ ...opened, stat: { size: opened.stat.size, modified: record.created, etag: record.etag } });
+      if (stat && hexOf(stat.etag) === entry.hex) {
+        // Gone meanwhile (a write or delete since the look): the blob may still have the bytes. Other failures are the answer.
+        const opened = await this.host.openDocument(p).catch((err: unknown) => {
+          if (err instanceof ServiceError && err.code === 'DOCUMENT_NOT_FOUND') return undefined;
+          throw err;
+        });
+        if (opened?.stat.etag === record.etag) return as(opened);
+        await opened?.close();
+      }
+      if (c.blobs.has(entry.hex)) {
+        const opened = await this.host.openUrl(this.fileUrl(p, `b-${entry.hex}`), () => notFound(id));
+        if (opened.stat.etag === record.etag) return as(opened);
+        await opened.close();
+        throw notFound(id);
+      }
+      const way = wayOf(c, entry.hex, stat ? hexOf(stat.etag) : null);
+      if (!way || way.holder === entry.hex) continue;
+      const from = way.inDocument ? this.client.url(p.segments, false) : this.fileUrl(p, `b-${way.holder}`);
+      const opened = await this.host.openStart(from, record.size);
       if (opened?.stat.etag === record.etag) return as(opened);
       await opened?.close();
-    }
-    if (c.blobs.has(entry.hex)) {
-      const opened = await this.host.openUrl(this.fileUrl(p, `b-${entry.hex}`), () => notFound(id));
-      if (opened.stat.etag === record.etag) return as(opened);
-      await opened.close();
     }
     throw notFound(id);
   }
@@ -294,31 +355,32 @@ export class WebDavVersions implements DocumentVersions {
   }
 
   async remove(p: StoredPath, id: string): Promise<void> {
-    const { c, v } = await this.find(p, id);
+    const { c, v, stat } = await this.find(p, id);
     if (v.current?.id === id) throw new ServiceError('VERSION_IS_CURRENT', `Version ${id} is the document's current content: it cannot be deleted`);
-    await this.settle(p, c, v.visible.filter((e) => e.id !== id));
+    await this.settle(p, c, v.visible.filter((e) => e.id !== id), stat ? hexOf(stat.etag) : null);
   }
 
   async purgeEarlier(p: StoredPath): Promise<number> {
-    const { c, v } = await this.look(p);
+    const { c, v, stat } = await this.look(p);
     if (!c) return 0;
     const kept = v.current ? [v.current] : [];
-    await this.settle(p, c, kept);
+    await this.settle(p, c, kept, stat ? hexOf(stat.etag) : null);
     return v.visible.length - kept.length;
   }
 
   /**
-   * Leaves exactly `kept` (committed) and their blobs: removes every other record, then every blob no kept record
-   * names, then the purge markers, in that order, so that a crash midway leaves no record whose bytes are gone and a
-   * marker that still hides what its purge had to remove. The blobs' URLs are forgotten by the download cache.
+   * Leaves exactly `kept` (committed) and the blobs and pointers their ways go through (given the document's ETag
+   * digits `docHex`): removes every other record, then every other blob and pointer, then the purge markers, in that
+   * order, so that a crash midway leaves no record whose bytes are gone and a marker that still hides what its purge had
+   * to remove. The blobs' URLs are forgotten by the download cache.
    */
-  private async settle(p: StoredPath, c: Collection, kept: Entry[]): Promise<void> {
+  private async settle(p: StoredPath, c: Collection, kept: Entry[], docHex: string | null): Promise<void> {
     const keep = new Set(kept.map((e) => e.id));
     for (const e of c.records) if (!keep.has(e.id)) await this.remove1(this.fileUrl(p, this.recordName(e)));
-    const named = new Set(kept.map((e) => e.hex));
-    for (const hex of c.blobs) {
-      if (named.has(hex)) continue;
-      const url = this.fileUrl(p, `b-${hex}`);
+    const named = needed(c, kept, docHex);
+    for (const name of bytesNames(c)) {
+      if (named.has(name)) continue;
+      const url = this.fileUrl(p, name);
       await this.remove1(url);
       await this.host.forget(url);
     }
@@ -337,10 +399,11 @@ export class WebDavVersions implements DocumentVersions {
       await this.move(this.fileUrl(p, this.recordName(e)), this.fileUrl(p, this.recordName({ ...e, pending: false })));
       e.pending = false;
     }
-    const named = new Set(visible.map((e) => e.hex));
-    const untidy = c.purges.length > 0 || c.records.length !== visible.length || [...c.blobs].some((hex) => !named.has(hex));
-    if (untidy) await this.settle(p, c, visible);
-    return { records: visible, purges: [], blobs: new Set([...c.blobs].filter((hex) => named.has(hex))) };
+    const named = needed(c, visible, docHex);
+    const untidy = c.purges.length > 0 || c.records.length !== visible.length || bytesNames(c).some((name) => !named.has(name));
+    if (untidy) await this.settle(p, c, visible, docHex);
+    const pointers = new Map([...c.pointers].map(([from, intos]) => [from, intos.filter((into) => named.has(`p-${from}-${into}`))] as const).filter(([, intos]) => intos.length > 0));
+    return { records: visible, purges: [], blobs: new Set([...c.blobs].filter((hex) => named.has(`b-${hex}`))), pointers };
   }
 
   /** The collection, made (and `.pdfservice-versions/` above it) when missing. */
@@ -395,7 +458,12 @@ export class WebDavVersions implements DocumentVersions {
     // Purged right after the write: what it would keep of the document replaced is not kept.
     if (replaced && !purge) {
       const hex = hexOf(replaced.etag);
-      if (!c?.blobs.has(hex)) await this.keepBytes(p, docUrl, replaced);
+      // Kept already (a blob, or pointers to one): nothing to do. An appended update points at the new content instead
+      // of a COPY: the pointer is true whenever it is read, and leads to bytes once the MOVE is done (or to none: unused).
+      if (!c || !wayOf(c, hex, null)) {
+        if (replaced.prefix === true && content.etag !== replaced.etag) await this.put(this.fileUrl(p, `p-${hex}-${hexOf(content.etag)}`), '', { 'content-type': 'application/octet-stream' });
+        else await this.keepBytes(p, docUrl, replaced);
+      }
       if (c?.records.at(-1)?.hex !== hex) {
         const baseline = unrecordedVersion(this.host.nextId(newestId), replaced);
         await this.writeRecord(p, { id: baseline.id, hex, pending: false }, baseline);
@@ -417,7 +485,7 @@ export class WebDavVersions implements DocumentVersions {
           if (!marked) return undefined;
           const now = await this.collection(p);
           if (!now) return 0;
-          await this.settle(p, now, view(now, entry.hex).visible.filter((e) => e.id === record.id));
+          await this.settle(p, now, view(now, entry.hex).visible.filter((e) => e.id === record.id), entry.hex);
           return earlier;
         } catch {
           return purge ? undefined : 0;
