@@ -3,12 +3,19 @@
  * server (test/dav/httpd.conf): passthrough with a sweep account (PDFSERVICE_WEBDAV_SWEEP_USERNAME, alice), a limit of
  * two versions and a sweep every second. Old versions go from the DMS's disk and a pinned one stays; a document the
  * sweep account cannot see (bob's home) keeps its versions; an old trash entry is purged without any listing of the
- * trash.
+ * trash. And the walk over several accounts (as with mapped accounts): each account's view, a document two accounts
+ * see once.
  */
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { versionsTask } from '../../src/operations/retention.js';
+import { StoredPath } from '../../src/storage/paths.js';
+import { DavClient } from '../../src/storage/webdav/client.js';
+import { WebDavBackend } from '../../src/storage/webdav/store.js';
+import { WebDavSweep } from '../../src/storage/webdav/sweep.js';
 import { startDavServer, type DavServer, type DavUser } from '../helpers/dav-server.js';
 import { call, sha256, type Reply } from '../helpers/http.js';
 import { makePdf } from '../helpers/pdf.js';
@@ -122,5 +129,41 @@ describe('the retention sweep on the DMS', () => {
     for (const deadline = Date.now() + 10_000; swept().purged === purgedBefore && Date.now() < deadline; ) await pause();
     assert.equal(swept().purged, purgedBefore + 1, 'the sweep purged it');
     assert.equal(swept().failed, 0);
+  });
+
+  test('over several accounts: each one\'s documents are swept, one that two accounts see is walked once', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'pdfservice-dav-sweep-'));
+    const client = new DavClient({ url: dav.url, timeoutMs: 10_000 });
+    try {
+      const backend = new WebDavBackend(client, dataDir, undefined, true, true);
+      await backend.init();
+      const account = (user: DavUser) => ({ username: user, password: dav.users[user] });
+      const docs = { alices: 'home/alice/several/own.pdf', bobs: 'home/bob/several/own.pdf', shared: 'restricted/several/shared.pdf' };
+      const write = async (user: DavUser, doc: string, count: number) => {
+        const p = StoredPath.fromValidSegments(doc.split('/'));
+        for (let i = 0; i < count; i++) await backend.forUser(account(user)).writeDocument(p, makePdf({ text: () => `${doc} by ${user}, ${i}` }), { conflict: 'overwrite' });
+      };
+      await write('alice', docs.alices, 3);
+      await write('bob', docs.bobs, 3);
+      await write('alice', docs.shared, 2);
+      await write('bob', docs.shared, 2);
+      // alice twice (two service users mapped to one DMS account), and bob; both see restricted/.
+      const sweep = new WebDavSweep(backend, () => [account('alice'), account('bob'), account('alice')]);
+      const walked: string[] = [];
+      for await (const p of sweep.versions.documents()) walked.push(p.toString());
+      assert.equal(new Set(walked).size, walked.length, `each document once: ${walked.join(' ')}`);
+      for (const doc of Object.values(docs)) assert.ok(walked.includes(doc), `${doc} in ${walked.join(' ')}`);
+
+      const task = versionsTask(sweep, { maxCount: 2, maxAgeMs: 0, thinning: false, userBytes: 0 });
+      const counts = await task.run({ now: new Date(), pause: async () => {}, stopping: false });
+      assert.equal(counts.documents, walked.length);
+      for (const [user, doc] of [['alice', docs.alices], ['bob', docs.bobs], ['bob', docs.shared]] as const) {
+        assert.equal((await list(user, doc)).total, 2, doc);
+        assert.equal((await hidden(doc)).filter((n) => n.startsWith('b-')).length, 1, `${doc}: one blob left on the DMS`);
+      }
+    } finally {
+      await client.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
