@@ -62,7 +62,7 @@ export const RETENTION: SettingsFeature<RetentionSettings> = {
     },
     trashMaxAgeMs: {
       env: 'PDFSERVICE_TRASH_MAX_AGE',
-      doc: 'Trash entries (deleted documents and folders, with their versions) deleted longer ago than this are purged for good at the next retention sweep ([docs/versions.md](docs/versions.md#trash); with `webdav`, when a listing of the trash meets them): a number with a unit, `s`, `m`, `h`, `d` or `w`; `0`: kept until purged by hand',
+      doc: 'Trash entries (deleted documents and folders, with their versions) deleted longer ago than this are purged for good at the next retention sweep ([docs/versions.md](docs/versions.md#trash); with `webdav`, those its DMS accounts see, and when a listing of the trash meets them): a number with a unit, `s`, `m`, `h`, `d` or `w`; `0`: kept until purged by hand',
       shown: '`30d`',
       default: 30 * 86_400_000,
       parse: duration(60_000, 100 * 366 * 86_400_000, true),

@@ -18,6 +18,9 @@ export interface StoreSettings {
   webdavKeyFile: string | undefined;
   webdavInsecureTls: boolean;
   webdavTimeoutMs: number;
+  /** The DMS account the retention sweep acts as (docs/versions.md, "Retention on WebDAV"); both or neither. */
+  webdavSweepUsername: string | undefined;
+  webdavSweepPassword: string | undefined;
   s3Endpoint: string | undefined;
   s3Region: string;
   s3Bucket: string | undefined;
@@ -92,6 +95,13 @@ export const STORES: SettingsFeature<StoreSettings, StoreSettings & Pick<RedisSe
     webdavKeyFile: { env: 'PDFSERVICE_WEBDAV_KEY_FILE', doc: 'The private key (PEM) of that client certificate', default: undefined, parse: (raw) => path.resolve(nonEmpty(raw)) },
     webdavInsecureTls: { env: 'PDFSERVICE_WEBDAV_INSECURE_TLS', doc: "Accept any certificate from the DMS: for tests only, since anyone on the path could then read the users' credentials", default: false, parse: boolean },
     webdavTimeoutMs: { env: 'PDFSERVICE_WEBDAV_TIMEOUT_MS', doc: 'A DMS request waiting this long for headers or between body chunks fails with 503 `DMS_UNAVAILABLE`', default: 30_000, parse: integer(100, 3_600_000) },
+    webdavSweepUsername: {
+      env: 'PDFSERVICE_WEBDAV_SWEEP_USERNAME',
+      doc: "With `webdav`: a DMS account that sees the folders whose versions and trash the retention sweep keeps to the limits, with `PDFSERVICE_WEBDAV_SWEEP_PASSWORD` ([docs/versions.md](docs/versions.md#retention-on-webdav)); unset: with `mapped`, the sweep acts as each mapped account in turn, with `passthrough` there is no sweep (the trash's old entries go when a listing of the trash meets them)",
+      default: undefined,
+      parse: nonEmpty,
+    },
+    webdavSweepPassword: { env: 'PDFSERVICE_WEBDAV_SWEEP_PASSWORD', doc: 'The password of that DMS account', default: undefined, parse: nonEmpty },
     s3Endpoint: { env: 'PDFSERVICE_S3_ENDPOINT', doc: "With `s3`: the S3 endpoint, such as `https://s3.example.com` or `http://127.0.0.1:9000`; unset: AWS's endpoint for the region", default: undefined, parse: httpUrl },
     s3Region: { env: 'PDFSERVICE_S3_REGION', doc: 'With `s3`: the region requests are signed for (an S3-compatible server names the one it accepts)', default: 'us-east-1', parse: nonEmpty },
     s3Bucket: { env: 'PDFSERVICE_S3_BUCKET', doc: 'With `s3`: the bucket documents live in (required then; it must exist)', default: undefined, parse: nonEmpty },
@@ -125,6 +135,7 @@ export const STORES: SettingsFeature<StoreSettings, StoreSettings & Pick<RedisSe
     }
     if (config.store === 's3' && !config.s3Bucket) problems.push('PDFSERVICE_S3_BUCKET must be set when PDFSERVICE_STORE is s3');
     if (!config.s3AccessKeyId !== !config.s3SecretAccessKey) problems.push('PDFSERVICE_S3_ACCESS_KEY_ID and PDFSERVICE_S3_SECRET_ACCESS_KEY go together');
+    if (!config.webdavSweepUsername !== !config.webdavSweepPassword) problems.push('PDFSERVICE_WEBDAV_SWEEP_USERNAME and PDFSERVICE_WEBDAV_SWEEP_PASSWORD go together');
     if (!config.webdavCertFile !== !config.webdavKeyFile) problems.push('PDFSERVICE_WEBDAV_CERT_FILE and PDFSERVICE_WEBDAV_KEY_FILE go together');
     return problems;
   },

@@ -25,10 +25,10 @@ export interface SweepTask {
 }
 
 /** The store's calls the versions task uses: the versions and the documents' locks. */
-export type VersionedStore = Pick<DocumentStore, 'lock'> & { versions: DocumentVersions };
+export type VersionedStore = Pick<DocumentStore, 'lock'> & { versions: Pick<DocumentVersions, 'documents' | 'list' | 'remove'> };
 
 /** Every version of a document, as the policy sees them; null when the document is gone. */
-async function policyVersions(versions: DocumentVersions, p: StoredPath): Promise<{ records: VersionRecord[]; current: string | null } | null> {
+async function policyVersions(versions: VersionedStore['versions'], p: StoredPath): Promise<{ records: VersionRecord[]; current: string | null } | null> {
   try {
     const slice = await versions.list(p, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
     return { records: slice.versions, current: slice.current };

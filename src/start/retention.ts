@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import { LocalSweepLease, Sweeper, trashTask, versionsTask, type SweepLease, type SweepTask } from '../operations/retention.js';
 import type { SharedState } from './shared-state.js';
 import type { DocumentStoreSetup } from './stores.js';
+import type { WebDavBackend } from '../storage/webdav/store.js';
 import type { LogRef } from './startup.js';
 
 /**
@@ -11,8 +12,8 @@ import type { LogRef } from './startup.js';
  * Answers its stop, or undefined when there is nothing to sweep.
  */
 export async function keepRetention(config: Config, shared: SharedState, documentStore: DocumentStoreSetup, log: LogRef): Promise<(() => Promise<void>) | undefined> {
-  // A store with users of its own (WebDAV) has no store for no user; it keeps no versions either.
-  const store = config.store === 'webdav' ? undefined : documentStore.stores.for(null);
+  // A store with users of its own (WebDAV) has no store for no user: the sweep acts as DMS accounts (sweepAccounts).
+  const store = config.store === 'webdav' ? await webdavSweep(config, documentStore, log) : documentStore.stores.for(null);
   const tasks: SweepTask[] = [];
   if (store?.versions) {
     tasks.push(versionsTask({ lock: (p) => store.lock(p), versions: store.versions }, {
@@ -45,4 +46,21 @@ export async function keepRetention(config: Config, shared: SharedState, documen
   });
   sweeper.start();
   return () => sweeper.stop();
+}
+
+/**
+ * On WebDAV (docs/versions.md, "Retention on WebDAV"): the sweep acts as the sweep account
+ * (PDFSERVICE_WEBDAV_SWEEP_USERNAME) when set, else as each mapped account in turn; in passthrough without a sweep
+ * account the service holds no password to act with, and there is no sweep (said once at start).
+ */
+async function webdavSweep(config: Config, documentStore: DocumentStoreSetup, log: LogRef) {
+  const { WebDavSweep } = await import('../storage/webdav/sweep.js');
+  const backend = documentStore.stores as WebDavBackend;
+  if (!backend.keepsVersions && !(backend.keepsTrash && config.trashMaxAgeMs > 0)) return undefined;
+  const { webdavSweepUsername: username, webdavSweepPassword: password } = config;
+  if (username && password) return new WebDavSweep(backend, () => [{ username, password }]);
+  const accounts = documentStore.dmsAccounts;
+  if (accounts) return new WebDavSweep(backend, () => accounts.all());
+  log.current?.info('no retention sweep on the DMS: passthrough without PDFSERVICE_WEBDAV_SWEEP_USERNAME holds no DMS account to act as (docs/versions.md, "Retention on WebDAV")');
+  return undefined;
 }

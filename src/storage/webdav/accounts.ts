@@ -102,6 +102,11 @@ export class DmsAccounts {
     return this.accounts.get(user)?.credentials;
   }
 
+  /** Every mapped account (the retention sweep acts as each in turn: src/storage/webdav/sweep.ts). */
+  all(): StoreCredentials[] {
+    return [...this.accounts.values()].map((a) => a.credentials);
+  }
+
   get(user: string): DmsAccountView {
     const account = this.accounts.get(user);
     if (!account) throw new ServiceError('DMS_ACCOUNT_NOT_FOUND', `The user "${user}" has no DMS account`);

@@ -516,8 +516,8 @@ export class WebDavVersions implements DocumentVersions {
 
   /**
    * The documents that have versions, as this store's user sees them: every folder the user may list is walked (one
-   * PROPFIND each) for its hidden versions collection. The retention sweep's walk (it runs only where the service has a
-   * store for no user: not on WebDAV today, src/start/retention.ts).
+   * PROPFIND each) for its hidden versions collection. The retention sweep's walk, as each of its DMS accounts
+   * (sweep.ts).
    */
   async *documents(): AsyncIterable<StoredPath> {
     const client = this.client;
