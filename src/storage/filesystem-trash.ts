@@ -7,7 +7,7 @@ import { errno, readdirOrNone, syncDir } from './filesystem-versions.js';
 import { removeFile, writeSynced } from './local-files.js';
 import { StoredPath } from './paths.js';
 import type { DocumentTrash, TrashEntry } from './store.js';
-import { OrderedIds } from './version-records.js';
+import { OrderedIds, trashEntryFromStored, type StoredTrashEntry } from './version-records.js';
 
 /**
  * The trash of the filesystem store (docs/versions.md, "Trash"). Beside `<dataDir>/documents`, never below it:
@@ -34,17 +34,12 @@ const ID = /^\d{16}-[0-9a-f]{8}$/;
 const DELETED_PREFIX = '.del-';
 
 /** A record as stored (JSON). */
-interface StoredEntry extends Omit<TrashEntry, 'path' | 'deleted'> {
-  path: string[];
-  deleted: string;
+interface StoredEntry extends StoredTrashEntry {
   /** Whether a versions folder was moved with it (a restore's roll-back moves it back into the entry). */
   hasVersions: boolean;
 }
 
-function toEntry(stored: StoredEntry): TrashEntry {
-  const { hasVersions: _, path: segments, deleted, ...rest } = stored;
-  return { ...rest, path: StoredPath.fromValidSegments(segments), deleted: new Date(deleted) };
-}
+const toEntry = trashEntryFromStored;
 
 /** What the trash needs of its store: the document paths' files, resolved as the store does (no symbolic link on the way). */
 export interface TrashHost {

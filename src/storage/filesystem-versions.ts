@@ -3,7 +3,7 @@ import { constants, type Dirent } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ServiceError } from '../errors.js';
-import { newVersionRecord, OrderedIds, unrecordedVersion } from './version-records.js';
+import { newVersionRecord, OrderedIds, unrecordedVersion, versionFromStored as toRecord, versionToStored as toStored, type StoredVersionRecord as StoredRecord } from './version-records.js';
 import { openLocalFile, removeFile, writeSynced } from './local-files.js';
 import { StoredPath } from './paths.js';
 import type { DocumentStat, DocumentVersions, OpenDocument, VersionRecord, VersionSlice, WriteProvenance } from './store.js';
@@ -63,19 +63,6 @@ const DELETED_PREFIX = '.del-';
 
 export function errno(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException | undefined)?.code;
-}
-
-/** A record as stored (JSON). */
-interface StoredRecord extends Omit<VersionRecord, 'created'> {
-  created: string;
-}
-
-function toRecord(stored: StoredRecord): VersionRecord {
-  return { ...stored, created: new Date(stored.created) };
-}
-
-function toStored(record: VersionRecord): StoredRecord {
-  return { ...record, created: record.created.toISOString() };
 }
 
 /** An ETag as it is in file names: without its quotes. */

@@ -3,7 +3,7 @@ import { ServiceError } from '../../errors.js';
 import type { LockProvider } from '../locks.js';
 import { StoredPath } from '../paths.js';
 import type { DocumentTrash, OpenDocument, TrashEntry } from '../store.js';
-import { OrderedIds } from '../version-records.js';
+import { OrderedIds, trashEntryFromStored, type StoredTrashEntry } from '../version-records.js';
 import { copyKey, versionsArea } from './versions.js';
 
 /**
@@ -34,20 +34,14 @@ const ID = /^\d{16}-[0-9a-f]{8}$/;
 const VERSION_RECORD = /(^|\/)v-\d{16}-[0-9a-f]{32}\.json$/;
 
 /** A record as stored (JSON). */
-interface StoredEntry extends Omit<TrashEntry, 'path' | 'deleted'> {
-  path: string[];
-  deleted: string;
-}
+type StoredEntry = StoredTrashEntry;
 
 /** The pending record: the entry and the original keys copied into it, with the S3 ETag each had. */
 interface PendingEntry extends StoredEntry {
   moved: { key: string; s3Etag: string | undefined }[];
 }
 
-function toEntry(stored: StoredEntry): TrashEntry {
-  const { path: segments, deleted, id, kind, deletedBy, size, documentCount, versionCount } = stored;
-  return { id, kind, deletedBy, size, documentCount, versionCount, path: StoredPath.fromValidSegments(segments), deleted: new Date(deleted) };
-}
+const toEntry = trashEntryFromStored;
 
 /** What the trash needs of its store (S3Store), without reaching into it. */
 export interface S3TrashHost {

@@ -2,7 +2,7 @@ import { CompleteMultipartUploadCommand, CopyObjectCommand, CreateMultipartUploa
 import { ServiceError } from '../../errors.js';
 import { StoredPath } from '../paths.js';
 import type { DocumentStat, DocumentVersions, OpenDocument, Release, VersionRecord, VersionSlice, WriteProvenance } from '../store.js';
-import { newVersionRecord, OrderedIds, unrecordedVersion } from '../version-records.js';
+import { newVersionRecord, OrderedIds, unrecordedVersion, versionFromStored as toRecord, versionToStored as toStored, type StoredVersionRecord as StoredRecord } from '../version-records.js';
 
 /**
  * The versions of the S3 store (docs/versions.md, "Storage (S3)"), under keys that are never a document's:
@@ -68,19 +68,6 @@ export interface S3VersionsHost {
   /** Documents above this size are copied in parts of copyPart bytes (COPY_LIMIT, COPY_PART; smaller in tests). */
   readonly copyLimit: number;
   readonly copyPart: number;
-}
-
-/** A record as stored (JSON). */
-interface StoredRecord extends Omit<VersionRecord, 'created'> {
-  created: string;
-}
-
-function toRecord(stored: StoredRecord): VersionRecord {
-  return { ...stored, created: new Date(stored.created) };
-}
-
-function toStored(record: VersionRecord): StoredRecord {
-  return { ...record, created: record.created.toISOString() };
 }
 
 const hex = (etag: string) => etag.replace(/"/g, '');

@@ -343,3 +343,32 @@ export class DavClient {
     await this.agent.close();
   }
 }
+
+/**
+ * The collections kept in a hidden collection named `hidden` of every folder `user` may list (the versions' and the
+ * trash's walks: `<folder>/<hidden>/<name>/`), whose names pass `accept`; one PROPFIND a folder, and one a hidden
+ * collection found. Folders the DMS refuses the user are passed over.
+ */
+export async function* hiddenCollections(client: DavClient, user: DavCredentials | undefined, hidden: string, accept: (name: string) => boolean): AsyncGenerator<{ folder: string[]; name: string }> {
+  const walk = async function* (segments: string[]): AsyncGenerator<{ folder: string[]; name: string }> {
+    let found: DavResource[] | null;
+    try {
+      found = await client.propfind(client.url(segments, true), user, 1);
+    } catch (err) {
+      if (err instanceof ServiceError && err.code === 'DMS_FORBIDDEN') return; // not this user's to walk
+      throw err;
+    }
+    const self = [client.rootPath, ...segments].join('/').replace(/\/+$/, '');
+    for (const r of found ?? []) {
+      if (r.path !== `${self}/${r.name}` || !r.collection) continue;
+      if (r.name === hidden) {
+        const inner = await client.propfind(client.url([...segments, hidden], true), user, 1);
+        const base = `${self}/${hidden}`;
+        for (const e of inner ?? []) if (e.path === `${base}/${e.name}` && e.collection && accept(e.name)) yield { folder: segments, name: e.name };
+      } else if (!r.name.startsWith('.')) {
+        yield* walk([...segments, r.name]);
+      }
+    }
+  };
+  yield* walk([]);
+}

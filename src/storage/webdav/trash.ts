@@ -1,8 +1,8 @@
 import { ServiceError } from '../../errors.js';
 import { StoredPath } from '../paths.js';
 import type { DocumentTrash, Release, TrashEntry } from '../store.js';
-import { OrderedIds } from '../version-records.js';
-import { unexpected, type DavClient, type DavCredentials, type DavResource } from './client.js';
+import { OrderedIds, trashEntryFromStored, type StoredTrashEntry } from '../version-records.js';
+import { hiddenCollections, unexpected, type DavClient, type DavCredentials, type DavResource } from './client.js';
 import { VERSIONS_FOLDER } from './versions.js';
 
 /**
@@ -41,16 +41,11 @@ const ID = /^(\d{16}-[0-9a-f]{8})(?:-([A-Za-z0-9_-]+))?$/;
 const STALE_MS = 60 * 60 * 1000;
 
 /** A record as stored (JSON). */
-interface StoredEntry extends Omit<TrashEntry, 'path' | 'deleted'> {
-  path: string[];
-  deleted: string;
+interface StoredEntry extends StoredTrashEntry {
   hasVersions: boolean;
 }
 
-function toEntry(stored: StoredEntry): TrashEntry {
-  const { hasVersions: _, path: segments, deleted, ...rest } = stored;
-  return { ...rest, path: StoredPath.fromValidSegments(segments), deleted: new Date(deleted) };
-}
+const toEntry = trashEntryFromStored;
 
 const idOf = (name: string, folder: readonly string[]) => (folder.length === 0 ? name : `${name}-${Buffer.from(folder.join('/')).toString('base64url')}`);
 
@@ -219,29 +214,7 @@ export class WebDavTrash implements DocumentTrash {
 
   /** Every entry collection the user may list: its folder and name (the walk of list, expire and recover). */
   private async *entries(): AsyncGenerator<{ folder: string[]; name: string }> {
-    const client = this.client;
-    const user = this.host.user;
-    const walk = async function* (segments: string[]): AsyncGenerator<{ folder: string[]; name: string }> {
-      let found;
-      try {
-        found = await client.propfind(client.url(segments, true), user, 1);
-      } catch (err) {
-        if (err instanceof ServiceError && err.code === 'DMS_FORBIDDEN') return; // not this user's to walk
-        throw err;
-      }
-      const self = [client.rootPath, ...segments].join('/').replace(/\/+$/, '');
-      for (const r of found ?? []) {
-        if (r.path !== `${self}/${r.name}` || !r.collection) continue;
-        if (r.name === TRASH_FOLDER) {
-          const inner = await client.propfind(client.url([...segments, TRASH_FOLDER], true), user, 1);
-          const base = `${self}/${TRASH_FOLDER}`;
-          for (const e of inner ?? []) if (e.path === `${base}/${e.name}` && e.collection && NAME.test(e.name)) yield { folder: segments, name: e.name };
-        } else if (!r.name.startsWith('.')) {
-          yield* walk([...segments, r.name]);
-        }
-      }
-    };
-    yield* walk([]);
+    yield* hiddenCollections(this.client, this.host.user, TRASH_FOLDER, (name) => NAME.test(name));
   }
 
   /** A committed entry not being restored, or undefined. */

@@ -1,8 +1,8 @@
 import { ServiceError } from '../../errors.js';
 import { StoredPath } from '../paths.js';
 import type { DocumentStat, DocumentVersions, OpenDocument, VersionRecord, VersionSlice, WriteProvenance } from '../store.js';
-import { newVersionRecord, unrecordedVersion } from '../version-records.js';
-import { stillAt, unexpected, type DavClient, type DavCredentials } from './client.js';
+import { newVersionRecord, unrecordedVersion, versionFromStored, versionToStored, type StoredVersionRecord } from '../version-records.js';
+import { hiddenCollections, stillAt, unexpected, type DavClient, type DavCredentials } from './client.js';
 
 /**
  * The versions of the WebDAV store (docs/versions.md, "Storage (WebDAV)"): a hidden collection beside each document,
@@ -43,10 +43,6 @@ const ID = /^\d{16}$/;
 /** The digits of a quoted ETag (`"<32 hex>"`, etagOfDigest). */
 const hexOf = (etag: string) => etag.replace(/"/g, '');
 
-/** A record as stored (JSON). */
-interface StoredRecord extends Omit<VersionRecord, 'created'> {
-  created: string;
-}
 
 /** One record named in the collection. */
 interface Entry {
@@ -212,8 +208,7 @@ export class WebDavVersions implements DocumentVersions {
         continue;
       }
       if (res.statusCode !== 200) throw await unexpected('GET', res);
-      const stored = JSON.parse(await res.body.text()) as StoredRecord;
-      return { ...stored, created: new Date(stored.created) };
+      return versionFromStored(JSON.parse(await res.body.text()) as StoredVersionRecord);
     }
     return undefined;
   }
@@ -231,7 +226,7 @@ export class WebDavVersions implements DocumentVersions {
   }
 
   private async writeRecord(p: StoredPath, e: Entry, record: VersionRecord): Promise<void> {
-    await this.put(this.fileUrl(p, this.recordName(e)), JSON.stringify({ ...record, created: record.created.toISOString() }));
+    await this.put(this.fileUrl(p, this.recordName(e)), JSON.stringify(versionToStored(record)));
   }
 
   /** DELETE; a resource already gone is fine. */
@@ -520,29 +515,9 @@ export class WebDavVersions implements DocumentVersions {
    * (sweep.ts).
    */
   async *documents(): AsyncIterable<StoredPath> {
-    const client = this.client;
-    const user = this.host.user;
-    const walk = async function* (segments: readonly string[]): AsyncGenerator<StoredPath> {
-      let found;
-      try {
-        found = await client.propfind(client.url(segments, true), user, 1);
-      } catch (err) {
-        if (err instanceof ServiceError && err.code === 'DMS_FORBIDDEN') return; // not this user's to walk
-        throw err;
-      }
-      const self = [client.rootPath, ...segments].join('/').replace(/\/+$/, '');
-      for (const r of found ?? []) {
-        if (r.path !== `${self}/${r.name}` || !r.collection) continue;
-        if (r.name === VERSIONS_FOLDER) {
-          const inner = await client.propfind(client.url([...segments, VERSIONS_FOLDER], true), user, 1);
-          const base = `${self}/${VERSIONS_FOLDER}`;
-          for (const v of inner ?? []) if (v.path === `${base}/${v.name}` && v.collection && /\.pdf$/i.test(v.name)) yield StoredPath.fromValidSegments([...segments, v.name]);
-        } else if (!r.name.startsWith('.')) {
-          yield* walk([...segments, r.name]);
-        }
-      }
-    };
-    yield* walk([]);
+    for await (const { folder, name } of hiddenCollections(this.client, this.host.user, VERSIONS_FOLDER, (n) => /\.pdf$/i.test(n))) {
+      yield StoredPath.fromValidSegments([...folder, name]);
+    }
   }
 
   /** Deleting a document deletes its versions (before the document: a crash between leaves a document without versions). */
