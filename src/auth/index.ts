@@ -84,6 +84,15 @@ class DefaultAuth implements Auth {
   private readonly cache = new VerifiedCredentials();
   /** Checks of Basic credentials under way, by the cache's id of the credentials. */
   private readonly verifying = new Map<string, Promise<Verified>>();
+  /**
+   * Basic credentials refused lately, by the cache's id, with the user's password stamp then: the same wrong password
+   * again is the same failed attempt, not another (a client's many connections, arriving over longer than one check
+   * on a loaded machine, had counted one each and locked the user out). A guess of another password is checked and
+   * counted; a password changed since (another stamp) is checked again.
+   */
+  private readonly refused = new Map<string, { until: number; stamp: string; error: ServiceError }>();
+  private static readonly REFUSED_TTL_MS = 10_000;
+  private static readonly REFUSED_MAX = 1000;
 
   constructor(
     private readonly service: UserService,
@@ -181,7 +190,7 @@ class DefaultAuth implements Auth {
   async basic(username: string, password: string, clientAddress: string): Promise<Principal> {
     await this.throttle.check(username, clientAddress);
     const known = await this.service.store.find(username);
-    const verified = this.cache.get(username, password, known) ?? (await this.verifyOnce(username, password, clientAddress));
+    const verified = this.cache.get(username, password, known) ?? (await this.verifyOnce(username, password, clientAddress, known));
     return { username: verified.username, rights: this.rightsOf(known, verified), via: 'basic', ...(verified.credentials ? { storeCredentials: verified.credentials } : {}) };
   }
 
@@ -191,15 +200,28 @@ class DefaultAuth implements Auth {
    * check expires) would otherwise count as that many failed attempts until
    * the first check ends, and lock its own user out with 429.
    */
-  private verifyOnce(username: string, password: string, clientAddress: string): Promise<Verified> {
+  private verifyOnce(username: string, password: string, clientAddress: string, known: StoredUser | undefined): Promise<Verified> {
     const id = this.cache.id(username, password);
     const running = this.verifying.get(id);
     if (running) return running;
+    const stamp = known ? stampOf(known) : '';
+    const refused = this.refused.get(id);
+    if (refused && refused.until > Date.now() && refused.stamp === stamp) return Promise.reject(new ServiceError(refused.error.code, refused.error.detail));
+    this.refused.delete(id);
     const check = this.check(username, password, clientAddress)
-      .then((verified) => {
-        this.cache.add(username, password, verified);
-        return verified;
-      })
+      .then(
+        (verified) => {
+          this.cache.add(username, password, verified);
+          return verified;
+        },
+        (err: unknown) => {
+          if (err instanceof ServiceError && err.code === 'INVALID_CREDENTIALS') {
+            this.refused.set(id, { until: Date.now() + DefaultAuth.REFUSED_TTL_MS, stamp, error: err });
+            while (this.refused.size > DefaultAuth.REFUSED_MAX) this.refused.delete(this.refused.keys().next().value!);
+          }
+          throw err;
+        },
+      )
       .finally(() => this.verifying.delete(id));
     this.verifying.set(id, check);
     return check;
@@ -251,7 +273,7 @@ export async function createAuth(
     sessionStore?: SessionStore;
     throttle?: LoginThrottle;
     directory?: ExternalDirectory;
-    onUserRemoved?: (username: string) => void;
+    onUserRemoved?: (username: string) => void | Promise<void>;
   } = {},
 ): Promise<{ auth: Auth; generatedAdminPassword?: string }> {
   const limits: SessionLimits = { idleSeconds: config.sessionIdleSeconds, maxSeconds: config.sessionMaxSeconds };
@@ -264,10 +286,9 @@ export async function createAuth(
     // stamp (resume) or the user's absence, so the change stands and nothing is left unhandled.
     onCredentialsRevoked: (username) => void sessions.deleteUser(username).catch(() => {}),
     // A password change keeps API tokens (they do not carry the password); removing the user ends them.
-    onUserRemoved: (username) => {
+    onUserRemoved: async (username) => {
       // A shared store may fail (Redis down): a token whose user is gone is refused and removed at its next use.
-      void tokens.removeUser(username).catch(() => {});
-      parts.onUserRemoved?.(username);
+      await Promise.all([tokens.removeUser(username).catch(() => {}), parts.onUserRemoved?.(username)]);
     },
   }, config.passwordHashCost);
   const throttle = parts.throttle ?? new MemoryLoginThrottle({ maxFailures: config.loginMaxFailures, windowSeconds: config.loginLockoutSeconds });

@@ -231,8 +231,11 @@ function lastAdminError(): ServiceError {
 export interface UserEvents {
   /** After a user was removed or their password changed: their sessions must end. */
   onCredentialsRevoked?(username: string): void;
-  /** After a user was removed: their API tokens go too. */
-  onUserRemoved?(username: string): void;
+  /**
+   * After a user was removed: their API tokens go too, and what else was theirs (a mapped DMS account); awaited before
+   * the removal answers, so a user created again under the name right after inherits none of it.
+   */
+  onUserRemoved?(username: string): void | Promise<void>;
 }
 
 /** Users with validation, hashing and the last-admin rule. Passwords are hashed here and never kept. */
@@ -311,7 +314,7 @@ export class UserService implements UserAdmin {
       users.delete(username);
     });
     this.events.onCredentialsRevoked?.(username);
-    this.events.onUserRemoved?.(username);
+    await this.events.onUserRemoved?.(username);
   }
 
   /**

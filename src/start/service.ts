@@ -32,7 +32,8 @@ export async function openAuth(config: Config, shared: SharedState, documentStor
     ...(shared.tokenStore ? { tokenStore: shared.tokenStore } : {}),
     ...(directory ? { directory } : {}),
     // A user created later under a removed user's name must not act as the removed user's DMS account.
-    ...(dmsAccounts ? { onUserRemoved: (username: string) => void dmsAccounts.forget(username).catch((err: unknown) => log.current?.error({ err, username }, 'could not remove the DMS account of a removed user')) } : {}),
+    // Awaited before DELETE /users/{name} answers (a user created again at once had still found the account).
+    ...(dmsAccounts ? { onUserRemoved: (username: string) => dmsAccounts.forget(username).catch((err: unknown) => log.current?.error({ err, username }, 'could not remove the DMS account of a removed user')) } : {}),
   });
 }
 

@@ -304,6 +304,13 @@ describe('Basic credentials on many connections at once', () => {
     assert.deepEqual([...new Set(replies.map((r) => r.status))], [401]);
     assert.equal((await login(server, ADMIN.username, ADMIN.password)).status, 201, 'the user is not locked');
   });
+
+  test('a wrong password refused a moment ago is checked again once it became the password', async () => {
+    assert.equal((await call(server, 'POST', '/users', { body: { username: 'later', password: 'first-later-password', rights: ['GET'] } })).status, 201);
+    assertProblem(await call(server, 'GET', '/sessions/current', { auth: basicAuth('later', 'second-later-password') }), 401, 'INVALID_CREDENTIALS');
+    assert.equal((await call(server, 'PATCH', '/users/later', { body: { password: 'second-later-password' } })).status, 200);
+    assert.equal((await call(server, 'GET', '/sessions/current', { auth: basicAuth('later', 'second-later-password') })).status, 200);
+  });
 });
 
 describe('session lifetimes', () => {
