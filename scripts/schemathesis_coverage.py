@@ -30,7 +30,7 @@ UNREACHABLE = {
 # document has; a key store must open; a token's expiry lies in the future and a user's password has 8 characters at
 # least (VALIDATION_FAILED, as XML may carry a generated value shorter than it was made); an upload's Office options
 # depend on what the body turns out to be (BAD_REQUEST names the option), a user has at most so many tokens and the last
-# admin keeps the right (BAD_REQUEST); the login body is optional (XML "null" is MALFORMED_XML).
+# admin keeps the right (BAD_REQUEST); the login body and a trash restore's are optional (XML "null" is MALFORMED_XML).
 _XFDF = {"MALFORMED_XFDF", "MALFORMED_FDF", "UNSUPPORTED_SUBTYPE", "PAGE_OUT_OF_RANGE", "FIELD_VALUE_INVALID", "VALIDATION_FAILED"}
 _PAGES = {"PAGE_OUT_OF_RANGE", "INVALID_PAGE_RANGE"}
 # An XML body cannot carry every value a JSON Schema allows (an empty object is an empty root, one action among several
@@ -57,6 +57,7 @@ ACCEPTED_400 = {
     "uploadToFolder": {"VALIDATION_FAILED", "MALFORMED_MULTIPART", "INVALID_PAGE_RANGE", "BAD_REQUEST"},
     "putDocument": {"VALIDATION_FAILED", "INVALID_PAGE_RANGE", "BAD_REQUEST"},
     "login": {"MALFORMED_XML"},
+    "restoreTrashEntry": {"MALFORMED_XML"},
     # The steps are the stored path's action bodies with their rules; an Office option depends on what the file is.
     "convertOneShot": _PAGES | {"VALIDATION_FAILED", "MALFORMED_MULTIPART", "INVALID_PAGE_RANGE", "BAD_REQUEST", "UNKNOWN_FONT", "UNSUPPORTED_CHARACTERS", "UNKNOWN_LANGUAGE"},
 }
