@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { constants, createReadStream, type Stats } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ServiceError } from '../errors.js';
 import { LocalLocks, type LockProvider } from './locks.js';
-import { openLocalFile, removeFile, StagedFile, stageToFile, writeSynced } from './local-files.js';
+import { etagOfFile, openLocalFile, removeFile, StagedFile, stageToFile, writeSynced } from './local-files.js';
 import { FilesystemTrash } from './filesystem-trash.js';
 import { FilesystemVersions, type PendingVersion } from './filesystem-versions.js';
 import { etagOfContent, etagOfDigest, etagsOfContent, matchesEtag, withRandomSuffix, writeRecord } from './store.js';
@@ -156,13 +156,6 @@ export class FilesystemStore implements DocumentStore {
     return etag === undefined ? undefined : { size: st.size, modified: st.mtime, etag };
   }
 
-  /** The ETag of a file's content, or of its first `bytes` bytes. */
-  private async hashFile(file: string, bytes?: number): Promise<string> {
-    const hash = createHash('sha256');
-    await pipeline(createReadStream(file, bytes !== undefined ? { end: bytes - 1 } : {}), hash);
-    return etagOfDigest(hash.digest());
-  }
-
   async statDocument(p: StoredPath): Promise<DocumentStat | null> {
     const known = await this.knownStat(p);
     if (known) return known;
@@ -177,7 +170,7 @@ export class FilesystemStore implements DocumentStore {
     if (!st.isFile()) return null;
     let etag = this.cachedTag(file, st);
     if (!etag) {
-      etag = await this.hashFile(file);
+      etag = await etagOfFile(file);
       this.rememberTag(file, st, etag);
     }
     return { size: st.size, modified: st.mtime, etag };
@@ -253,7 +246,7 @@ export class FilesystemStore implements DocumentStore {
       if (errno(err) !== 'ENOENT') throw err;
     }
     if (st && !st.isFile()) throw new ServiceError('PATH_CONFLICT', 'A folder exists at this path');
-    const current = st && (ifMatch !== undefined || tagged) ? (this.cachedTag(file, st) ?? (await this.hashFile(file))) : undefined;
+    const current = st && (ifMatch !== undefined || tagged) ? (this.cachedTag(file, st) ?? (await etagOfFile(file))) : undefined;
     if (ifMatch !== undefined && !matchesEtag(ifMatch, current)) throw new ServiceError('PRECONDITION_FAILED');
     return { existed: st !== undefined, etag: current, ...(st ? { size: st.size } : {}) };
   }
@@ -288,7 +281,7 @@ export class FilesystemStore implements DocumentStore {
     if (content instanceof StagedFile) {
       source = content.file;
       etag = content.etag;
-      if (prefixOf !== undefined) prefix = (await this.hashFile(source, prefixOf)) === before;
+      if (prefixOf !== undefined) prefix = (await etagOfFile(source, prefixOf)) === before;
     } else {
       source = path.join(folder, TEMP_PREFIX + randomBytes(8).toString('hex'));
       // The content is hashed (a slice per turn of the loop) while the thread pool writes and fsyncs it.

@@ -4,7 +4,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ServiceError } from '../errors.js';
 import { heldContentStream } from '../open-file.js';
-import { etagOfDigest, type OpenContent, type OpenDocument, type StagedUpload } from './store.js';
+import { createReadStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import { etagOfDigest, etagsOfContent, type OpenContent, type OpenDocument, type StagedUpload } from './store.js';
 
 /**
  * Local files every store uses: uploads are staged in a local folder before
@@ -217,4 +219,19 @@ export async function writeSynced(file: string, content: Uint8Array | string): P
   } finally {
     await handle.close();
   }
+}
+
+/** The ETag of a file's content, or of its first `bytes` bytes. */
+export async function etagOfFile(file: string, bytes?: number): Promise<string> {
+  const hash = createHash('sha256');
+  await pipeline(createReadStream(file, bytes !== undefined ? { end: bytes - 1 } : {}), hash);
+  return etagOfDigest(hash.digest());
+}
+
+/**
+ * The ETag of a write's first `bytes` bytes (in memory, or a staged file): whether it begins with the version it
+ * replaces, when this is that version's ETag (docs/versions.md, "Prefixes").
+ */
+export async function etagOfStart(content: Uint8Array | { readonly file: string }, bytes: number): Promise<string> {
+  return content instanceof Uint8Array ? (await etagsOfContent(content, bytes)).prefix : etagOfFile(content.file, bytes);
 }

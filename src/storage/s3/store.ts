@@ -1,9 +1,7 @@
-import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
@@ -24,10 +22,10 @@ import { ServiceError } from '../../errors.js';
 import { DownloadCache } from '../download-cache.js';
 import { LocalLocks, type LockProvider } from '../locks.js';
 import { checkBlobName, contentStream, type BlobStore } from '../blobs.js';
-import { copyToFile, openLocalFile, spoolName, StagedFile, stageToFile } from '../local-files.js';
+import { copyToFile, etagOfStart, openLocalFile, spoolName, StagedFile, stageToFile } from '../local-files.js';
 import type { StoredPath } from '../paths.js';
 import type { BookedEtag, EtagBook } from '../etag-book.js';
-import { etagOfContent, etagOfDigest, etagsOfContent, matchesEtag, UNNAMED_WRITE, withRandomSuffix, writeRecord } from '../store.js';
+import { etagOfContent, matchesEtag, UNNAMED_WRITE, withRandomSuffix, writeRecord } from '../store.js';
 import type { DocumentStat, DocumentStore, FolderEntry, OpenDocument, Release, StagedUpload, WriteOptions, WriteResult } from '../store.js';
 import { s3Failure, s3Status } from './client.js';
 import { S3Trash } from './trash.js';
@@ -463,7 +461,7 @@ export class S3Store implements DocumentStore {
         // Whether the content begins with the replaced bytes (an appended update, engine/core/save.ts): the replaced
         // version is then kept as the first bytes of this one (versions.ts, "p-"), proven by the ETag of as many first
         // bytes of the content, so the replaced object is not read.
-        const prefix = this.versions && before && replaced && before.size > 0 && before.size < size ? (await this.etagOfStart(content, before.size)) === replaced : false;
+        const prefix = this.versions && before && replaced && before.size > 0 && before.size < size ? (await etagOfStart(content, before.size)) === replaced : false;
         // The version this write keeps (versions on): the replaced bytes copied (or pointed at) and the record put before the write.
         const version = await this.versions?.prepare(p, { etag, size }, options.provenance ?? UNNAMED_WRITE, before && replaced ? { size: before.size, modified: before.modified, etag: replaced, prefix } : null, options.purgeEarlierVersions === true);
         const stored = await this.upload(key, content, etag, false).catch(async (err: unknown) => {
@@ -513,14 +511,6 @@ export class S3Store implements DocumentStore {
     if (!version || !this.versions) return {};
     const purgedVersions = options.purgeEarlierVersions ? await this.versions.purgeEarlier(p) : undefined;
     return { version: version.record, ...(purgedVersions !== undefined ? { purgedVersions } : {}) };
-  }
-
-  /** The ETag of the content's first `bytes` bytes. */
-  private async etagOfStart(content: Content, bytes: number): Promise<string> {
-    if (content instanceof Uint8Array) return (await etagsOfContent(content, bytes)).prefix;
-    const hash = createHash('sha256');
-    await pipeline(createReadStream(content.file, { end: bytes - 1 }), hash);
-    return etagOfDigest(hash.digest());
   }
 
   /** Keeps the version just written for the next read, under the S3 ETag the write answered (without one, none is kept). */

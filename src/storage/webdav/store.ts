@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -6,10 +6,9 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { ServiceError } from '../../errors.js';
 import { KeyedLock } from '../keyed-lock.js';
-import { copyToFile, openLocalFile, spoolName, StagedFile, stageToFile } from '../local-files.js';
+import { copyToFile, etagOfStart, openLocalFile, spoolName, StagedFile, stageToFile } from '../local-files.js';
 import { StoredPath } from '../paths.js';
-import { pipeline } from 'node:stream/promises';
-import { etagOfContent, etagOfDigest, etagsOfContent, matchesEtag, UNNAMED_WRITE, withRandomSuffix, writeRecord } from '../store.js';
+import { etagOfContent, matchesEtag, UNNAMED_WRITE, withRandomSuffix, writeRecord } from '../store.js';
 import { OrderedIds } from '../version-records.js';
 import type { DocumentStat, DocumentStore, DocumentStores, FolderEntry, OpenDocument, Release, StagedUpload, StoreUser, WriteOptions, WriteResult } from '../store.js';
 import { DownloadCache } from '../download-cache.js';
@@ -334,14 +333,6 @@ export class WebDavStore implements DocumentStore {
     }
   }
 
-  /** Whether the content's first `bytes` bytes have the ETag `etag` (it appends to the version that has it). */
-  private async startsWith(content: Uint8Array | StagedFile, bytes: number, etag: string): Promise<boolean> {
-    if (content instanceof Uint8Array) return (await etagsOfContent(content, bytes)).prefix === etag;
-    const hash = createHash('sha256');
-    await pipeline(createReadStream(content.file, { end: bytes - 1 }), hash);
-    return etagOfDigest(hash.digest()) === etag;
-  }
-
   /** An open local file of one version as an OpenDocument; the stream or close() closes it. */
   private opened(handle: fs.FileHandle, stat: DocumentStat): OpenDocument {
     const { size, modified, etag } = stat;
@@ -400,7 +391,7 @@ export class WebDavStore implements DocumentStore {
       for (let attempt = 0; ; attempt++) {
         try {
           // Whether the content begins with the replaced bytes (an appended update): its version is then kept by a pointer (versions.ts, "p-").
-          const prefix = this.versions !== undefined && options.purgeEarlierVersions !== true && before !== null && replaced !== null && (before.size ?? 0) > 0 && (before.size ?? 0) < size && (await this.startsWith(content, before.size ?? 0, replaced));
+          const prefix = this.versions !== undefined && options.purgeEarlierVersions !== true && before !== null && replaced !== null && (before.size ?? 0) > 0 && (before.size ?? 0) < size && ((await etagOfStart(content, before.size ?? 0)) === replaced);
           placed = await this.moveIntoPlace(p, tempUrl, options, before, replaced, { etag, size }, prefix);
           break;
         } catch (err) {
