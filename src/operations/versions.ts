@@ -31,6 +31,12 @@ export interface VersionsModel {
   current: string | null;
 }
 
+/** How long a predecessor found stays trusted (see VersionOperations.predecessors). */
+const PREDECESSOR_TTL_MS = 30_000;
+const PREDECESSOR_PATHS = 10_000;
+/** Versions listed a request while looking for a kept version's predecessor. */
+const PREDECESSOR_PAGE = 500;
+
 function versionModel(record: VersionRecord, current: string | null): VersionModel {
   return {
     id: record.id,
@@ -55,7 +61,50 @@ function versionModel(record: VersionRecord, current: string | null): VersionMod
  * `ctx.versionId` (every read model included).
  */
 export class VersionOperations {
+  /**
+   * The last predecessor found per document (one entry a path, the oldest dropped past PREDECESSOR_PATHS): a document's
+   * answers name it (RFC 5829), and on S3 or WebDAV finding it is a listing request, which every download would
+   * otherwise pay. Keyed by what it was found for (the current content's ETag, or the version read) and the user (the
+   * DMS decides per user what they see); dropped here when a version of the path is removed, and trusted for at most
+   * PREDECESSOR_TTL_MS, which bounds what a removal elsewhere (another instance, the retention sweep) leaves named.
+   */
+  private readonly predecessors = new Map<string, { key: string; id: string | null; at: number }>();
+
   constructor(private readonly documents: DocumentOperations) {}
+
+  /**
+   * The id of the version before the current content (`of.etag`: its ETag as just read or written) or before the kept
+   * version `of.versionId`; null when there is none. Versions are ordered by id (time), so the predecessor is the next
+   * in the newest-first list; a current content found unrecorded (written while versions were off) has the newest kept
+   * version before it.
+   */
+  async predecessor(path: StoredPath, ctx: OperationContext, of: { etag: string } | { versionId: string }): Promise<string | null> {
+    const key = `${ctx.principal?.username ?? ''}\0${'etag' in of ? `e${of.etag}` : `v${of.versionId}`}`;
+    const name = path.toString();
+    const known = this.predecessors.get(name);
+    if (known && known.key === key && Date.now() - known.at < PREDECESSOR_TTL_MS) return known.id;
+    const versions = this.documents.versionsFor(ctx);
+    let id: string | null = null;
+    if ('etag' in of) {
+      const { versions: newest, current } = await versions.list(path, { offset: 0, limit: 2 });
+      id = (current !== null && newest[0]?.etag === of.etag ? newest[1]?.id : newest.find((v) => v.etag !== of.etag)?.id) ?? null;
+    } else {
+      // A kept version's: walk the list to it (reads of old versions are rare; a page holds PREDECESSOR_PAGE).
+      for (let offset = 0; ; offset += PREDECESSOR_PAGE) {
+        const { versions: page, total } = await versions.list(path, { offset, limit: PREDECESSOR_PAGE + 1 });
+        const at = page.findIndex((v) => v.id === of.versionId);
+        if (at >= 0 && at < PREDECESSOR_PAGE) {
+          id = page[at + 1]?.id ?? null;
+          break;
+        }
+        if (offset + PREDECESSOR_PAGE >= total || page.length === 0) break;
+      }
+    }
+    this.predecessors.delete(name);
+    this.predecessors.set(name, { key, id, at: Date.now() });
+    if (this.predecessors.size > PREDECESSOR_PATHS) this.predecessors.delete(this.predecessors.keys().next().value!);
+    return id;
+  }
 
   async list(path: StoredPath, ctx: OperationContext, slice: { offset: number; limit: number }): Promise<VersionsModel> {
     const { versions, total, current } = await this.documents.versionsFor(ctx).list(path, slice);
@@ -83,6 +132,7 @@ export class VersionOperations {
   async remove(path: StoredPath, id: string, ctx: OperationContext): Promise<void> {
     const versions = this.documents.versionsFor(ctx);
     await this.documents.locked(path, ctx, () => versions.remove(path, id));
+    this.predecessors.delete(path.toString());
   }
 
   /**

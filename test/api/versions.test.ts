@@ -157,6 +157,35 @@ describe('a version of every write', () => {
     assert.match(paged.next ?? '', /offset=3&limit=2/);
   });
 
+  test('Link names the predecessor version (RFC 5829) of the current content and of a kept version, and follows a deletion', async () => {
+    const predecessorOf = (reply: { headers: Headers }): string | undefined => {
+      const target = /<([^>]+)>; rel="predecessor-version"/.exec(reply.headers.get('link') ?? '')?.[1];
+      return target === undefined ? undefined : new URL(target, 'http://x').searchParams.get('versionId') ?? 'none';
+    };
+    const { versions } = await list(doc);
+    const download = await call(server, 'GET', `/documents/${doc}`);
+    ok(download);
+    assert.equal(predecessorOf(download), versions[1]!.id, 'the current content follows the second newest version');
+    const model = await call(server, 'GET', `/documents/${doc}`, { headers: { accept: 'application/json' } });
+    assert.equal(predecessorOf(model), versions[1]!.id);
+    assert.equal(predecessorOf(await version(doc, versions[3]!.id, { range: 'bytes=0-0' })), versions[4]!.id);
+    assert.equal(predecessorOf(await version(doc, versions.at(-1)!.id, { range: 'bytes=0-0' })), undefined, 'the first version has none');
+    // The link's target is a version's bytes.
+    const target = /<([^>]+)>; rel="predecessor-version"/.exec(download.headers.get('link')!)![1]!;
+    const followed = await call(server, 'GET', target.replace('/pdfservice/v1', ''));
+    assert.equal(followed.status, 200);
+    assert.equal(followed.headers.get('etag'), versions[1]!.etag);
+    // A write's answer names the version it replaced.
+    const stamped = await put(doc, makePdf({ pages: 1, text: () => 'Replaced again' }));
+    ok(stamped);
+    assert.equal(predecessorOf(stamped), versions[0]!.id);
+    await wrote('upload');
+    // Deleting the predecessor makes the next older one the predecessor at once (on this instance).
+    ok(await call(server, 'DELETE', `/documents/${doc}/versions/${versions[0]!.id}`), 204);
+    assert.equal(predecessorOf(await call(server, 'GET', `/documents/${doc}`)), versions[1]!.id);
+    produced.splice(produced.length - 2, 1);
+  });
+
   test('a write naming a version is 400 VERSION_READ_ONLY, and changes nothing', async () => {
     const before = sha256(await current(doc));
     const { versions } = await list(doc);

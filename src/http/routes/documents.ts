@@ -38,7 +38,7 @@ export function registerDocumentRoutes(api: Api, deps: AppDeps): void {
       description:
         'With Accept application/pdf (or none, or */*) the PDF itself, with ETag, Last-Modified, Range and If-None-Match support. ' +
         'With Accept application/json, application/xml or text/xml the DocumentModel, which opens the document (encrypted documents need X-Service-DocumentPassword). ' +
-        'With ?versionId= either of a kept version (docs/versions.md), with its own ETag. Link: the version history (RFC 5829), when versions are kept.',
+        'With ?versionId= either of a kept version (docs/versions.md), with its own ETag. Link: the version history and the predecessor version (RFC 5829), when versions are kept.',
       tags: ['documents'],
       params: filePathParams,
       headers: { type: 'object', properties: documentPasswordHeader },
@@ -55,10 +55,10 @@ export function registerDocumentRoutes(api: Api, deps: AppDeps): void {
     const chosen = negotiate(request.headers.accept, GET_OFFERS);
     if (!chosen) throw new ServiceError('NOT_ACCEPTABLE', `This resource is available as ${GET_OFFERS.join(', ')}`);
     reply.header('Vary', 'Accept');
-    versionLinks(reply, path, operationContext(request), deps);
     if (chosen !== 'application/pdf') {
       const model = await documents.reads.model(path, operationContext(request));
       reply.header('ETag', model.etag);
+      await versionLinks(reply, path, operationContext(request), deps, model.etag);
       return sendModel(request, reply, DOCUMENT_XML, model);
     }
     return sendPdf(request, reply, path, deps);
@@ -97,7 +97,7 @@ export function registerDocumentRoutes(api: Api, deps: AppDeps): void {
     if (jobs && plan) return answerWithJob(request, reply, jobs, await jobs.submit(prepared), plan);
     const result = await deps.operations.uploads.executeUpload(prepared);
     reply.header('ETag', result.model.etag);
-    versionLinks(reply, path, operationContext(request), deps);
+    await versionLinks(reply, path, operationContext(request), deps, result.model.etag);
     if (result.created) reply.header('Location', documentUrl(path));
     return sendModel(request, reply, DOCUMENT_XML, result.model, result.created ? 201 : 200);
   });
@@ -119,6 +119,12 @@ export function registerDocumentRoutes(api: Api, deps: AppDeps): void {
 async function sendPdf(request: SchemaRequest<{ querystring: typeof downloadQuery }>, reply: FastifyReply, path: ReturnType<typeof documentPathParam>, deps: AppDeps) {
   const opened = await deps.operations.documents.openForDownload(path, operationContext(request));
   const { stat } = opened;
+  try {
+    await versionLinks(reply, path, operationContext(request), deps, stat.etag);
+  } catch (err) {
+    await opened.close();
+    throw err;
+  }
   return sendDownload(request, reply, { ...stat, stream: (range) => opened.stream(range), close: () => opened.close() }, {
     mediaType: 'application/pdf',
     fileName: path.name,

@@ -80,13 +80,17 @@ const versionChangeSchema = {
 } as const;
 
 /**
- * RFC 5829 links of a document's answers, when its store keeps versions: the version history, and for a kept version
- * the document's current content (latest-version). The predecessor is in the version list (newest first), not here:
- * naming it would cost every download a look at the versions (docs/versions.md).
+ * RFC 5829 links of a document's answers, when its store keeps versions: the version history, the predecessor
+ * version (the one before what the answer is of: `etag`, the current content's, or the kept version read), and for a
+ * kept version the document's current content (latest-version). A predecessor that cannot be found (the caller may
+ * not list versions, the store failed) leaves that link out rather than failing the answer.
  */
-export function versionLinks(reply: FastifyReply, path: StoredPath, ctx: OperationContext, deps: AppDeps): void {
+export async function versionLinks(reply: FastifyReply, path: StoredPath, ctx: OperationContext, deps: AppDeps, etag: string): Promise<void> {
   if (!deps.operations.documents.keepsVersions(ctx)) return;
   const links = [`<${documentUrl(path, 'versions')}>; rel="version-history"`];
+  const of = ctx.versionId !== undefined ? { versionId: ctx.versionId } : { etag };
+  const predecessor = await deps.operations.versions.predecessor(path, ctx, of).catch(() => null);
+  if (predecessor !== null) links.push(`<${documentUrl(path)}?versionId=${predecessor}>; rel="predecessor-version"`);
   if (ctx.versionId !== undefined) links.push(`<${documentUrl(path)}>; rel="latest-version"`);
   reply.header('Link', links.join(', '));
 }
@@ -178,7 +182,7 @@ export function registerVersionRoutes(api: Api, deps: AppDeps): void {
     const ctx = operationContext(request);
     const { model } = await versions.restore(path, request.params.versionId, ctx);
     reply.header('ETag', model.etag);
-    versionLinks(reply, path, ctx, deps);
+    await versionLinks(reply, path, ctx, deps, model.etag);
     return sendModel(request, reply, { root: 'Document' }, model);
   });
 }
