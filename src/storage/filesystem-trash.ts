@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { ServiceError } from '../errors.js';
 import type { LockProvider } from './locks.js';
-import { errno, readdirOrNone, syncDir } from './filesystem-versions.js';
+import { DELETED_PREFIX, errno, readdirOrNone, removeTree, syncDir } from './filesystem-versions.js';
 import { removeFile, writeSynced } from './local-files.js';
 import { StoredPath } from './paths.js';
 import type { DocumentTrash, TrashEntry } from './store.js';
@@ -30,8 +29,6 @@ const RESTORING = 'restore.json';
 const ITEM = 'item';
 const VERSIONS = 'versions';
 const ID = /^\d{16}-[0-9a-f]{8}$/;
-/** An entry on its way out (purge, expire): renamed first, then removed. */
-const DELETED_PREFIX = '.del-';
 
 /** A record as stored (JSON). */
 interface StoredEntry extends StoredTrashEntry {
@@ -291,12 +288,9 @@ export class FilesystemTrash implements DocumentTrash {
     return count;
   }
 
-  /** Takes an entry away atomically (one rename), then removes it. */
+  /** Takes an entry away atomically (one rename, durable), then removes it. */
   private async remove(dir: string): Promise<void> {
-    const gone = path.join(this.root, DELETED_PREFIX + randomBytes(8).toString('hex'));
-    await fs.rename(dir, gone);
-    await syncDir(this.root);
-    await fs.rm(gone, { recursive: true, force: true });
+    if (!(await removeTree(dir, this.root, { syncRoot: true }))) throw Object.assign(new Error(`${dir} is gone`), { code: 'ENOENT' });
   }
 
   /**

@@ -58,8 +58,11 @@ const INDEX_TAIL = 16 * 1024;
 /** `p-<etag>-<etag>`: ETags are hex digests (store.ts etagOfDigest), so a dash parts them. */
 const POINTER = /^p-([0-9a-zA-Z]+)-([0-9a-zA-Z]+)$/;
 const TEMP_PREFIX = '.tmp-';
-/** A document's or folder's versions on their way out (deleteDocument, deleteFolder): renamed first, then removed. */
-const DELETED_PREFIX = '.del-';
+/**
+ * A folder on its way out (a document's or folder's versions, a trash entry): renamed first to this prefix in its root,
+ * then removed (removeTree); recover() removes what a crash left so named.
+ */
+export const DELETED_PREFIX = '.del-';
 
 export function errno(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException | undefined)?.code;
@@ -116,6 +119,23 @@ export async function syncDir(dir: string): Promise<void> {
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Takes a folder away atomically (one rename to a DELETED_PREFIX name in `root`, made durable with `syncRoot`), then
+ * removes it; false when it was not there.
+ */
+export async function removeTree(dir: string, root: string, options: { syncRoot?: boolean } = {}): Promise<boolean> {
+  const gone = path.join(root, DELETED_PREFIX + randomBytes(8).toString('hex'));
+  try {
+    await fs.rename(dir, gone);
+  } catch (err) {
+    if (errno(err) === 'ENOENT' || errno(err) === 'ENOTDIR') return false;
+    throw err;
+  }
+  if (options.syncRoot) await syncDir(root);
+  await fs.rm(gone, { recursive: true, force: true });
+  return true;
 }
 
 export async function readdirOrNone(dir: string): Promise<string[]> {
@@ -585,14 +605,7 @@ export class FilesystemVersions implements DocumentVersions {
    * leaves a document without versions, never versions a new document at the path would inherit.
    */
   async removeAll(p: StoredPath): Promise<void> {
-    const gone = path.join(this.root, DELETED_PREFIX + randomBytes(8).toString('hex'));
-    try {
-      await fs.rename(this.dirOf(p), gone);
-    } catch (err) {
-      if (errno(err) === 'ENOENT' || errno(err) === 'ENOTDIR') return;
-      throw err;
-    }
-    await fs.rm(gone, { recursive: true, force: true });
+    await removeTree(this.dirOf(p), this.root);
   }
 
   /** Every folder below the root whose name ends in .pdf is a document's; names starting with "." are never paths (leftovers). */
