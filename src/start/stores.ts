@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { Config } from '../config.js';
 import type { ExternalDirectory } from '../auth/types.js';
 import { FilesystemStore } from '../storage/filesystem-store.js';
+import type { LockProvider } from '../storage/locks.js';
 import { sharedStores, type DocumentStores } from '../storage/store.js';
 import type { BlobStore } from '../storage/blobs.js';
 import { DavClient } from '../storage/webdav/client.js';
@@ -39,7 +40,11 @@ export async function openDocumentStores(config: Config, redis: RedisConnection 
   // on one data folder or bucket prefix never write one document at once (docs/deployment.md, "Document locks").
   const RedisLocks = redis ? (await import('../storage/redis-lock.js')).RedisLocks : undefined;
   const redisLocks = (namespace: string) => (redis && RedisLocks ? new RedisLocks(redis, { namespace, leaseMs: config.lockLeaseMs, waitMs: config.lockWaitMs }) : undefined);
-  if (config.store === 'webdav') return openWebDav(config);
+  if (config.store === 'webdav') {
+    // Named by the DMS's host and path (never its URL's credentials, if any: Redis key names are readable).
+    const dms = new URL(config.webdavUrl!);
+    return openWebDav(config, redisLocks(`webdav:${dms.host}${dms.pathname}`));
+  }
   if (config.store === 's3') {
     const [{ createS3Client }, { S3Store }, { RedisEtagBook }] = await Promise.all([import('../storage/s3/client.js'), import('../storage/s3/store.js'), import('../storage/etag-book.js')]);
     const client = createS3Client({
@@ -80,7 +85,8 @@ export async function openDocumentStores(config: Config, redis: RedisConnection 
   return { stores: sharedStores(files), close: async () => {} };
 }
 
-async function openWebDav(config: Config): Promise<DocumentStoreSetup> {
+/** `trashLocks`: with Redis, the trash entries' locks shared by the instances on the DMS (the documents keep the DMS's own). */
+async function openWebDav(config: Config, trashLocks: LockProvider | undefined): Promise<DocumentStoreSetup> {
   const read = (file: string | undefined) => (file ? readFile(file) : Promise.resolve(undefined));
   const tls = { ca: await read(config.webdavCaFile), cert: await read(config.webdavCertFile), key: await read(config.webdavKeyFile), rejectUnauthorized: !config.webdavInsecureTls };
   const client = new DavClient({ url: config.webdavUrl!, timeoutMs: config.webdavTimeoutMs, tls });
@@ -93,7 +99,7 @@ async function openWebDav(config: Config): Promise<DocumentStoreSetup> {
       throw err instanceof StartupError ? err : new StartupError((err as Error).message);
     }
   }
-  const backend = new WebDavBackend(client, config.dataDir, dmsAccounts, config.versions, config.trash, config.trashMaxAgeMs);
+  const backend = new WebDavBackend(client, config.dataDir, dmsAccounts, config.versions, config.trash, config.trashMaxAgeMs, trashLocks);
   await backend.init();
   // The service has no DMS account of its own to sweep the DMS with: temporary uploads an interrupted write
   // left there are removed when a user's listing meets them (docs/dms.md); the local leftovers go now.

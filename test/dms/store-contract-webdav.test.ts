@@ -4,6 +4,8 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe } from 'node:test';
+import { ServiceError } from '../../src/errors.js';
+import { LocalLocks } from '../../src/storage/locks.js';
 import { documentPathFromBody, type StoredPath } from '../../src/storage/paths.js';
 import { etagOf } from '../../src/storage/store.js';
 import { DavClient } from '../../src/storage/webdav/client.js';
@@ -260,6 +262,42 @@ describe('WebDAV versions after a crash', () => {
 });
 
 /**
+ * Writers of one document that hold no lock (the contract's "while writers replace a document", here with its versions
+ * looked at): each write's tidy of the versions collection, the rename of its record and the stat it remembers its tag
+ * by happen inside its commit (WebDavStore.moveIntoPlace). Outside it, one writer's tidy, by a version another had
+ * replaced meanwhile, removed that writer's newest record, or renamed it as its writer did (503: the second MOVE found
+ * nothing).
+ */
+describe('WebDAV versions of concurrent writes', () => {
+  const withStore = freshEach(webdavStore);
+  const p = documentPathFromBody('cw/doc.pdf', 'path');
+  const bytes = (label: string) => Buffer.concat([Buffer.from(`%PDF-1.7 ${label}\n`), randomBytes(8192)]);
+
+  withStore('every overwrite made at once keeps its version, listed with its bytes; the document is the last one kept', async (s) => {
+    const versions = s.store.versions!;
+    const first = bytes('first');
+    await s.store.writeDocument(p, first, { conflict: 'fail' });
+    const contents = Array.from({ length: 8 }, (_, i) => bytes(`writer ${i}`));
+    const written = await Promise.all(contents.map((c) => s.store.writeDocument(p, c, { conflict: 'overwrite' })));
+    const { versions: listed, total, current } = await versions.list(p, { offset: 0, limit: 20 });
+    assert.equal(total, 1 + contents.length, `a version per write: ${listed.map((v) => v.etag).join(', ')}`);
+    const byId = new Map(listed.map((v) => [v.id, v]));
+    for (const [i, w] of written.entries()) {
+      assert.equal(byId.get(w.version!.id)?.etag, etagOf(contents[i]!), `writer ${i}'s version is listed`);
+      const opened = await versions.open(p, w.version!.id);
+      assert.ok((await opened.read()).equals(contents[i]!), `writer ${i}'s version, its bytes`);
+      await opened.close();
+    }
+    const stored = await s.store.openDocument(p);
+    const now = await stored.read();
+    await stored.close();
+    assert.equal(current, listed[0]!.id, 'the newest version is current');
+    assert.equal(listed[0]!.etag, etagOf(now), 'and is the document');
+    assert.equal((await s.store.statDocument(p))?.etag, etagOf(now), 'statDocument names the document\'s bytes');
+  });
+});
+
+/**
  * What a crash leaves in a trash entry on the DMS (src/storage/webdav/trash.ts), made by hand over WebDAV as alice: a
  * delete or restore in flight is not listed, and recover() (or, once it is an hour old, a listing) finishes or rolls
  * it back, so a document is where it was or whole in the trash, with its versions.
@@ -341,4 +379,64 @@ describe('WebDAV trash after a crash', () => {
     assert.ok((await opened.read()).equals(expected), 'the document\'s bytes');
     await opened.close();
   }
+});
+
+/**
+ * Two instances on one DMS (two backends over the same collection, each with its own data folder) whose trash entry
+ * locks are one provider, as RedisLocks is for every instance of a service (src/start/stores.ts): restores and purges
+ * of one entry sent to both at once take turns under the entry's key, as on the filesystem and S3 (`.trash/<id>`), so
+ * exactly one acts and the other finds no entry. Unserialized, the second restore could delete the versions the first
+ * had just moved beside the target (found there with no document yet), or a purge remove the item a restore was
+ * about to move back.
+ */
+describe('WebDAV trash entries across instances', () => {
+  const withStore = freshEach(webdavStore);
+  const p = documentPathFromBody('ti/doc.pdf', 'path');
+  const bytes = (label: string) => Buffer.concat([Buffer.from(`%PDF-1.7 ${label}\n`), randomBytes(4096)]);
+
+  withStore('restores and purges of one entry through two instances take turns under the entry\'s shared lock: one acts, whole', async (s) => {
+    const shared = new LocalLocks();
+    const keys: string[] = [];
+    const locks = { acquire: (key: string) => (keys.push(key), shared.acquire(key)) };
+    const dataDirs: string[] = [];
+    const instance = async () => {
+      const client = new DavClient({ url: s.dav.url, timeoutMs: 10_000 });
+      clients.push(client);
+      const dataDir = await mkdtemp(path.join(tmpdir(), 'pdfservice-dav-instance-'));
+      dataDirs.push(dataDir);
+      const backend = new WebDavBackend(client, dataDir, undefined, true, true, 0, locks);
+      await backend.init();
+      return backend.forUser(alice());
+    };
+    const [a, b] = [await instance(), await instance()];
+    const outcome = (r: PromiseSettledResult<void>) => (r.status === 'fulfilled' ? 'done' : r.reason instanceof ServiceError ? r.reason.code : String(r.reason));
+    try {
+      for (const second of ['restore', 'purge'] as const) {
+        const [v1, v2] = [bytes(`${second} one`), bytes(`${second} two`)];
+        await a.writeDocument(p, v1, { conflict: 'fail' });
+        await a.writeDocument(p, v2, { conflict: 'overwrite' });
+        await a.deleteDocument(p, undefined, 'alice');
+        const [entry] = (await a.trash!.list({}, { offset: 0, limit: 10 })).entries;
+        keys.length = 0;
+        const results = (await Promise.allSettled([a.trash!.restore(entry!.id, p), second === 'restore' ? b.trash!.restore(entry!.id, p) : b.trash!.purge(entry!.id)])).map(outcome);
+        assert.deepEqual(keys, [`.trash/${entry!.id}`, `.trash/${entry!.id}`], 'both took the entry\'s lock');
+        assert.equal(results.filter((r) => r === 'done').length, 1, `one acted: ${results.join(', ')}`);
+        assert.ok(results.includes('TRASH_ENTRY_NOT_FOUND'), `the other found no entry: ${results.join(', ')}`);
+        await assert.rejects(a.trash!.get(entry!.id), /no entry/);
+        if (second === 'restore' || results[0] === 'done') {
+          const opened = await b.openDocument(p);
+          assert.ok((await opened.read()).equals(v2), 'the restored bytes');
+          await opened.close();
+          assert.equal((await b.versions!.list(p, { offset: 0, limit: 10 })).total, 2, 'restored with both versions');
+          await a.deleteDocument(p, undefined, 'alice');
+          await a.trash!.purge((await a.trash!.list({}, { offset: 0, limit: 1 })).entries[0]!.id);
+        } else {
+          assert.equal(await a.statDocument(p), null, 'purged: not restored');
+        }
+        assert.deepEqual((await readdir(path.join(s.dav.onServer, 'ti', '.pdfservice-trash'))).filter((n) => n !== '.DAV'), [], 'no entry left');
+      }
+    } finally {
+      for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
+    }
+  });
 });

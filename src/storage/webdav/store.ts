@@ -6,6 +6,7 @@ import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { ServiceError } from '../../errors.js';
 import { KeyedLock } from '../keyed-lock.js';
+import { LocalLocks, type LockProvider } from '../locks.js';
 import { copyToFile, etagOfStart, openLocalFile, spoolName, StagedFile, stageToFile } from '../local-files.js';
 import { StoredPath } from '../paths.js';
 import { etagOfContent, matchesEtag, UNNAMED_WRITE, withRandomSuffix, writeRecord } from '../store.js';
@@ -85,6 +86,12 @@ export class WebDavBackend implements DocumentStores {
     readonly keepsTrash = false,
     /** PDFSERVICE_TRASH_MAX_AGE: a listing purges the entries it meets deleted longer ago (0: kept until purged). */
     readonly trashMaxAgeMs = 0,
+    /**
+     * The locks of trash entries (restore, purge, expiry, recovery: trash.ts), whichever user's store acts: in the
+     * process, or with Redis (RedisLocks) across the instances on one DMS, as the other stores' entries. The DMS cannot
+     * lock an entry for us (a WebDAV LOCK is per resource; the entry's MOVEs span several).
+     */
+    readonly trashLocks: Pick<LockProvider, 'acquire'> = new LocalLocks(),
   ) {
     this.staging = path.join(dataDir, 'staging');
     this.spool = path.join(dataDir, 'spool');
@@ -119,10 +126,12 @@ export class WebDavBackend implements DocumentStores {
   }
 
   knownTag(url: string, r: DavResource): string | undefined {
+    // Written by this service (here or in another instance): the tag it stored, if the DMS version is still the one it
+    // stored it for. First: the property is the file's own, while the DMS version (mod_dav_fs: size and modification
+    // time, by the kernel's coarse clock) is shared by two files of one size written in the same few milliseconds.
+    if (r.own.etag && r.own.davetag && r.davEtag && opaque(r.own.davetag) === opaque(r.davEtag)) return r.own.etag;
     const known = this.tags.get(url);
     if (known && known.version === versionOf(r)) return known.etag;
-    // Written by this service (here or in another instance): the tag it stored, if the DMS version is still the one it stored it for.
-    if (r.own.etag && r.own.davetag && r.davEtag && opaque(r.own.davetag) === opaque(r.davEtag)) return r.own.etag;
     return undefined;
   }
 
@@ -198,7 +207,7 @@ export class WebDavStore implements DocumentStore {
           makeFolder: (p) => this.ensureFolder(p),
           forget: (url) => backend.forget(url),
           versionCount: async (p) => (this.versions ? (await this.versions.list(p, { offset: 0, limit: 1 })).total : 0),
-          lock: (key) => backend.locks.acquire(key),
+          locks: backend.trashLocks,
           maxAgeMs: backend.trashMaxAgeMs,
         })
       : undefined;
@@ -387,12 +396,23 @@ export class WebDavStore implements DocumentStore {
       const uploaded = await this.propfindOne(tempUrl);
       // The tag travels with the document as a dead property (MOVE keeps it), so other instances and later runs need not hash it.
       if (uploaded?.davEtag) await this.client.setOwnProps(tempUrl, this.user, { etag, davetag: uploaded.davEtag });
-      let placed: { target: StoredPath; created: boolean; version: PendingVersion | undefined };
+      let placed: Awaited<ReturnType<WebDavStore['moveIntoPlace']>>;
+      // What the write learns of the version it made, inside its commit (moveIntoPlace): its tag, and its bytes as the
+      // next read's (the model after an upload, the text prefetch) when the DMS shows the version uploaded under the
+      // temporary name, so no one else's write came in between.
+      const landed = async (url: string, after: DavResource | null) => {
+        if (after) this.backend.rememberTag(url, after, etag);
+        if (after?.davEtag && uploaded?.davEtag && opaque(after.davEtag) === opaque(uploaded.davEtag) && after.size === size) {
+          await this.backend.downloads.keepWritten(url, { sourceEtag: after.davEtag, size, modified: after.modified, etag }, content);
+        } else {
+          await this.backend.downloads.drop(url);
+        }
+      };
       for (let attempt = 0; ; attempt++) {
         try {
           // Whether the content begins with the replaced bytes (an appended update): its version is then kept by a pointer (versions.ts, "p-").
           const prefix = this.versions !== undefined && options.purgeEarlierVersions !== true && before !== null && replaced !== null && (before.size ?? 0) > 0 && (before.size ?? 0) < size && ((await etagOfStart(content, before.size ?? 0)) === replaced);
-          placed = await this.moveIntoPlace(p, tempUrl, options, before, replaced, { etag, size }, prefix);
+          placed = await this.moveIntoPlace(p, tempUrl, options, before, replaced, { etag, size }, prefix, landed);
           break;
         } catch (err) {
           // With versions, an overwrite commits only while the document is the one whose bytes it kept (moveIntoPlace):
@@ -405,20 +425,9 @@ export class WebDavStore implements DocumentStore {
           replaced = before ? await this.tagOf(p, targetUrl, before) : null;
         }
       }
-      const { target, created, version } = placed;
+      const { target, created, version, purgedVersions, after } = placed;
       moved = true;
-      const purgedVersions = await version?.commit();
-      const targetNow = this.docUrl(target);
-      const after = await this.propfindOne(targetNow);
       const stat = { size, modified: after?.modified ?? new Date(), etag };
-      if (after) this.backend.rememberTag(targetNow, after, etag);
-      // The bytes just written are the next read's (the model after an upload, the text prefetch), when the DMS
-      // shows the version uploaded under the temporary name, so no one else's write came in between.
-      if (after?.davEtag && uploaded?.davEtag && opaque(after.davEtag) === opaque(uploaded.davEtag) && after.size === size) {
-        await this.backend.downloads.keepWritten(targetNow, { sourceEtag: after.davEtag, size, modified: after.modified, etag }, content);
-      } else {
-        await this.backend.downloads.drop(targetNow);
-      }
       return {
         path: target,
         created,
@@ -437,7 +446,23 @@ export class WebDavStore implements DocumentStore {
    * when the caller named a version, only while the DMS still holds that
    * version (an If header tagged with the target's DMS entity tag, so a
    * writer in another instance in between makes it 412, never a silent
-   * overwrite).
+   * overwrite). Everything a write does to the document's versions and what
+   * it learns of the version it made happen inside the commit, in turn with
+   * the other writers of the document: in this process under
+   * WebDavBackend.commits, across instances under the commit LOCK, taken
+   * first (commitLock):
+   * - the version's prepare() tidies the versions collection by the version
+   *   the write read, and removes what that version does not show: run for a
+   *   version another writer had replaced since, it removed that writer's
+   *   newest record (the LOCK's If header now refuses such a stale read
+   *   first: 412, and the write reads again);
+   * - the version's commit() (its record's rename) is done before the next
+   *   writer's prepare() can rename it too (the second MOVE found nothing:
+   *   503 DMS_UNAVAILABLE);
+   * - `after`, the DMS's stat of the target, is the version this write
+   *   made, not the next writer's (whose DMS tag the write would otherwise
+   *   remember with its own content's tag), and `landed` keeps its bytes for
+   *   the next read before the next writer keeps theirs, never after.
    */
   private async moveIntoPlace(
     p: StoredPath,
@@ -447,7 +472,8 @@ export class WebDavStore implements DocumentStore {
     replaced: string | null,
     content: { etag: string; size: number },
     prefix: boolean,
-  ): Promise<{ target: StoredPath; created: boolean; version: PendingVersion | undefined }> {
+    landed: (url: string, after: DavResource | null) => Promise<void>,
+  ): Promise<{ target: StoredPath; created: boolean; version: PendingVersion | undefined; purgedVersions: number | undefined; after: DavResource | null }> {
     let target = p;
     const overwrite = options.conflict === 'overwrite';
     for (let attempt = 0; ; attempt++) {
@@ -455,36 +481,53 @@ export class WebDavStore implements DocumentStore {
       const release = await this.backend.commits.acquire(targetUrl);
       let version: PendingVersion | undefined;
       let committed = false;
+      let token: string | undefined;
       try {
         // With versions, every overwrite is conditional on the version read, as one that names it: the bytes the
         // versions kept of the document (its blob) must be the ones the MOVE replaces, or a version would be lost.
         const named = overwrite && (options.ifMatch !== undefined || this.versions !== undefined);
+        token = named && before ? await this.commitLock(targetUrl, before.davEtag) : undefined;
+        if (named && before) await this.stillReplacing(targetUrl, before, replaced);
         const kept = overwrite && before && replaced !== null ? { davEtag: before.davEtag, etag: replaced, size: before.size ?? 0, modified: before.modified, prefix } : null;
         version = await this.versions?.prepare(target, targetUrl, content, options.provenance ?? UNNAMED_WRITE, kept, options.purgeEarlierVersions === true);
-        const token = named && before ? await this.commitLock(targetUrl, before.davEtag) : undefined;
-        let res;
-        try {
-          const condition = token ? lockedAt(targetUrl, token, before?.davEtag) : named ? stillAt(targetUrl, before?.davEtag) : {};
-          // With versions, an overwrite of a document that was not there does not replace one made meanwhile (unkept).
-          const replace = overwrite && !(this.versions && !before);
-          res = await this.client.send('MOVE', tempUrl, this.user, { headers: { destination: targetUrl, overwrite: replace ? 'T' : 'F', ...condition } });
-          await res.body.dump();
-        } finally {
-          if (token) await this.client.unlock(targetUrl, this.user, token);
-        }
+        const condition = token ? lockedAt(targetUrl, token, before?.davEtag) : named ? stillAt(targetUrl, before?.davEtag) : {};
+        // With versions, an overwrite of a document that was not there does not replace one made meanwhile (unkept).
+        const replace = overwrite && !(this.versions && !before);
+        const res = await this.client.send('MOVE', tempUrl, this.user, { headers: { destination: targetUrl, overwrite: replace ? 'T' : 'F', ...condition } });
+        await res.body.dump();
         if (res.statusCode === 201 || res.statusCode === 204) {
           committed = true;
-          return { target, created: overwrite ? res.statusCode === 201 && !before : true, version };
+          const purgedVersions = await version?.commit();
+          const after = await this.propfindOne(targetUrl);
+          await landed(targetUrl, after);
+          return { target, created: overwrite ? res.statusCode === 201 && !before : true, version, purgedVersions, after };
         }
         if (res.statusCode !== 412) throw await unexpected('MOVE', res);
         if (options.conflict === 'overwrite') throw new ServiceError('PRECONDITION_FAILED');
         if (options.conflict === 'fail' || attempt >= UNIQUE_ATTEMPTS) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${target.toString()}`);
         target = withRandomSuffix(p);
       } finally {
+        // The LOCK stays on the target across the MOVE made with its token (mod_dav): ended here, after the commit.
+        if (token) await this.client.unlock(targetUrl, this.user, token);
         if (!committed) await version?.abort();
         release();
       }
     }
+  }
+
+  /**
+   * Under the commit lock, before anything is changed: the document is still the content the write read (`replaced`,
+   * our tag), not only the DMS version (PRECONDITION_FAILED otherwise). mod_dav_fs's entity tag is the size and the
+   * modification time, which the kernel's coarse clock gives to every file written in the same few milliseconds: two
+   * uploads of one size at once share it, and the If header of the LOCK and MOVE cannot tell the one the write read
+   * from the one another writer put in its place since. Our tag, a dead property of the file that MOVE carries, can;
+   * a document written on the DMS directly (none) has the If header alone.
+   */
+  private async stillReplacing(url: string, before: DavResource, replaced: string | null): Promise<void> {
+    const now = await this.propfindOne(url);
+    if (!now || now.collection || opaque(now.davEtag) !== opaque(before.davEtag)) throw new ServiceError('PRECONDITION_FAILED');
+    const tag = this.backend.knownTag(url, now);
+    if (replaced !== null && tag !== undefined && tag !== replaced) throw new ServiceError('PRECONDITION_FAILED');
   }
 
   /**

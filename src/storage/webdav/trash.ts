@@ -1,6 +1,7 @@
 import { ServiceError } from '../../errors.js';
+import type { LockProvider } from '../locks.js';
 import { StoredPath } from '../paths.js';
-import type { DocumentTrash, Release, TrashEntry } from '../store.js';
+import type { DocumentTrash, TrashEntry } from '../store.js';
 import { OrderedIds, trashEntryFromStored, type StoredTrashEntry } from '../version-records.js';
 import { hiddenCollections, unexpected, type DavClient, type DavCredentials, type DavResource } from './client.js';
 import { VERSIONS_FOLDER } from './versions.js';
@@ -59,8 +60,8 @@ export interface TrashHost {
   forget(urlPrefix: string): Promise<void>;
   /** The visible versions of a document (0 with versions off). */
   versionCount(p: StoredPath): Promise<number>;
-  /** Serializes restore and purge of one entry (by its URL) in this process, whichever user's store acts. */
-  lock(key: string): Promise<Release>;
+  /** The backend's trash entry locks (LocalLocks, or RedisLocks shared by every instance): whichever user's store acts. */
+  readonly locks: Pick<LockProvider, 'acquire'>;
   /** PDFSERVICE_TRASH_MAX_AGE: entries deleted longer ago are purged when a listing meets them (0: kept). */
   readonly maxAgeMs: number;
 }
@@ -265,10 +266,13 @@ export class WebDavTrash implements DocumentTrash {
     return toEntry((await this.committed(id)).stored);
   }
 
-  /** Runs `body` holding the entry's lock. */
+  /**
+   * Runs `body` holding the entry's lock, which serializes its restore, purge, expiry and recovery (two restores of one
+   * entry: the second finds none, and does not move the restored document's versions back). As on the filesystem and
+   * S3, under a key no document path can be (a path's segments never start with "."): with Redis, across instances.
+   */
   private async locked<T>(id: string, body: () => Promise<T>): Promise<T> {
-    const m = ID.exec(id);
-    const release = await this.host.lock(`trash:${m?.[1] ?? id}`);
+    const release = await this.host.locks.acquire(`.trash/${id}`);
     try {
       return await body();
     } finally {
@@ -335,16 +339,13 @@ export class WebDavTrash implements DocumentTrash {
   }
 
   /** Removes the entry when it is committed and deleted before `before` (checked again under its lock). */
-  private async expireEntry(folder: readonly string[], name: string, before: Date): Promise<boolean> {
-    const release = await this.host.lock(`trash:${name}`);
-    try {
+  private expireEntry(folder: readonly string[], name: string, before: Date): Promise<boolean> {
+    return this.locked(idOf(name, folder), async () => {
       const stored = await this.read(folder, name);
       if (!stored || new Date(stored.deleted) >= before) return false;
       await this.remove(this.entryUrl(folder, name));
       return true;
-    } finally {
-      release();
-    }
+    });
   }
 
   /**
@@ -357,9 +358,8 @@ export class WebDavTrash implements DocumentTrash {
     for await (const { folder, name } of this.entries()) await this.recoverEntry(folder, name);
   }
 
-  private async recoverEntry(folder: readonly string[], name: string): Promise<void> {
-    const release = await this.host.lock(`trash:${name}`);
-    try {
+  private recoverEntry(folder: readonly string[], name: string): Promise<void> {
+    return this.locked(idOf(name, folder), async () => {
       const item = await this.exists(this.entryUrl(folder, name, ITEM));
       const stored = await this.readJson<StoredEntry>(this.entryUrl(folder, name, RECORD));
       if (!stored) {
@@ -370,8 +370,6 @@ export class WebDavTrash implements DocumentTrash {
         if (item) await this.rollBackRestore(folder, name, stored);
         else await this.remove(this.entryUrl(folder, name));
       }
-    } finally {
-      release();
-    }
+    });
   }
 }
