@@ -422,7 +422,7 @@ async function renderScaling(ctx: Context): Promise<Measured[]> {
     const size = `${documents * pages} renders at once`;
     const side = (w: 0 | 1, pick: (r: ScalingRound) => number) => rounds.map((byWorkers) => byWorkers[w]!.map(pick));
     const { judged, cores: twoCores } = scalingJudged(rounds[0]![1]!);
-    const tasks = rounds.map((byWorkers) => byWorkers[1]!.map((r) => r.tasks.join('/')).join(', ')).join('; ');
+    const tasks = rounds.map((byWorkers) => byWorkers[1]!.map((r) => r.tasks.join('/') || 'not counted').join(', ')).join('; ');
     return [
       {
         operation: `${operation} (speed-up, per round)`,
@@ -432,7 +432,7 @@ async function renderScaling(ctx: Context): Promise<Measured[]> {
         ...(judged ? { met: (o: number) => o >= 1.8 } : {}),
         samples,
       },
-      { operation: `${operation}: both workers busy (share of the round, pool's account)`, size: `${size}; tasks per worker ${tasks}`, unit: 'share', samples: side(1, (r) => r.allBusy) },
+      { operation: `${operation}: both workers busy (share of the round, pool's account)`, size: `${size}; tasks per worker in each round ${tasks}`, unit: 'share', samples: side(1, (r) => r.allBusy) },
       { operation: `${operation}: CPU time per render`, size: `${size}, server process (all threads); peer: 1 worker`, unit: 'ms CPU', samples: side(1, (r) => r.cpuPerRender), peer: side(0, (r) => r.cpuPerRender)[0], peerName: '1 worker' },
       { operation: `${operation}: cores in use (CPU time / round time)`, size: `${size}; peer: 1 worker`, unit: 'cores', samples: side(1, (r) => r.cores), peer: side(0, (r) => r.cores)[0], peerName: '1 worker' },
       { operation: `${operation}: event-loop thread CPU time per render`, size: `${size}; peer: 1 worker`, unit: 'ms CPU', samples: side(1, (r) => r.loopPerRender), peer: side(0, (r) => r.loopPerRender)[0], peerName: '1 worker' },

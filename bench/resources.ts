@@ -141,7 +141,8 @@ export async function scalingRound(server: TestServer, documents: number, pages:
     loopPerRender: (after.main - before.main) / renders,
     cores: cpu / ms,
     available: (cpu + idle) / ms,
-    allBusy: ((usage.concurrent[usage.busy.length] ?? 0) * 1000) / ms,
+    // NaN from a build without the pool's account (before 2026-11-30), not a pool that never ran its workers together.
+    allBusy: usage.busy.length ? ((usage.concurrent[usage.busy.length] ?? 0) * 1000) / ms : NaN,
     tasks: usage.tasks,
   };
 }
@@ -208,7 +209,7 @@ async function scalingRow(quick: boolean): Promise<Row[]> {
       },
       {
         operation: `${operation}: both workers busy (share of the round)`,
-        size: `${size}; tasks per worker ${twos.map((r) => r.tasks.join('/')).join(', ')}`,
+        size: `${size}; tasks per worker in each round ${twos.map((r) => r.tasks.join('/')).join(', ')}`,
         ours: median(twos.map((r) => r.allBusy)),
         oursSpread: spread(twos.map((r) => r.allBusy)),
         runs: twos.length,
