@@ -16,12 +16,12 @@ import type { TestServer } from '../test/helpers/server.js';
 import { CONNECTIONS, list, load, PEER_SCRIPT as LIST_SCRIPT, type Row } from './annotations.js';
 import { makeBenchDocument, FORM_WIDGETS } from './fixtures.js';
 import { acceptSamplesWhileBusy, CHEAP, createUser, ended, submit } from './jobs.js';
-import { endedChildrenCpuMs, loadNow, machineIdleMs, median, processCpuMs, pagesLabel, percentile, startBareServer, timeCommand, timed, uploadPdf } from './lib.js';
+import { endedChildrenCpuMs, loadNow, median, processCpuMs, pagesLabel, percentile, startBareServer, timeCommand, timed, uploadPdf } from './lib.js';
 import { linearizationClean, linearizeThroughApi } from './linearize.js';
 import { DPI, ocrThroughApi, timeTesseract } from './ocr.js';
 import { degrade, imageOnlyPdf, knownText, readPgm, renderPages, textPdf, writePgm } from './ocr-fixtures.js';
 import { PEER_SCRIPT as REDACT_SCRIPT, WORD } from './redaction.js';
-import { renderAll, SCALING_DPI } from './resources.js';
+import { scalingEnv, scalingJudged, scalingRound, scalingSetUp, SCALING_DPI, type ScalingRound } from './resources.js';
 import type { Build } from './build.js';
 
 
@@ -399,47 +399,30 @@ async function acceptWhileBusy(ctx: Context): Promise<Measured[]> {
  * round. Beside it, what each server's CPU did in its rounds (its process, all threads): CPU time per render, and
  * cores in use (CPU time over the round's time). If a render costs the same CPU time with 2 workers as with 1, the
  * pool scales, and a speed-up short of 2x is the cores the machine did not give (2 workers' cores in use under 2);
- * a render costing more with 2 workers is the service's (contention). The event loop's share is given apart.
+ * a render costing more with 2 workers is the service's (contention). The event loop's share is given apart, and the
+ * pool's own account of the round (pool.ts usage, from the metrics): the share of it during which both workers had a
+ * task, and the tasks each took, which tell a pool that serialises its workers from a machine that gave no cores.
  */
 async function renderScaling(ctx: Context): Promise<Measured[]> {
   const documents = at(ctx.quick, 8, 4);
   const pages = 4;
-  const renders = documents * pages;
   const source = makeBenchDocument(pages, { annotationsPerPage: 0, images: false, form: false });
-  const env = (workers: number): Env => ({ ...QUIET, PDFSERVICE_WORKERS: String(workers), PDFSERVICE_USER_TASK_LIMIT: String(workers), PDFSERVICE_QUEUE_LIMIT: '1000' });
+  const env = (workers: number): Env => ({ ...QUIET, ...scalingEnv(workers) });
   return ctx.own(env(1), (ones) => ctx.own(env(2), async (twos) => {
-    for (const server of [...ones, ...twos]) {
-      for (let d = 0; d < documents; d++) await uploadPdf(`${server.api}/documents/bench/scale-${d}.pdf`, { authorization: server.adminAuth }, source);
-      await renderAll(server, 1, 1);
-    }
-    /** Per build and worker count (index 0: 1 worker), per round: CPU ms per render, cores in use, event-loop CPU ms per render. */
-    const perRender: number[][][] = ones.map(() => [[], []]);
-    const cores: number[][][] = ones.map(() => [[], []]);
-    const loop: number[][][] = ones.map(() => [[], []]);
-    /** Per build, per 2-worker round: the cores the 2-worker server used or left idle (what it could have had). */
-    const available: number[][] = ones.map(() => []);
+    for (const server of [...ones, ...twos]) await scalingSetUp(server, documents, source);
+    /** Per build and worker count (index 0: 1 worker), its rounds. */
+    const rounds: ScalingRound[][][] = ones.map(() => [[], []]);
     const round = async (server: TestServer, k: number, w: 0 | 1) => {
-      const before = processCpuMs(server.child.pid!);
-      const idleBefore = machineIdleMs();
-      const ms = await renderAll(server, documents, pages);
-      const after = processCpuMs(server.child.pid!);
-      perRender[k]![w]!.push((after.total - before.total) / renders);
-      cores[k]![w]!.push((after.total - before.total) / ms);
-      loop[k]![w]!.push((after.main - before.main) / renders);
-      if (w === 1) available[k]!.push((after.total - before.total + machineIdleMs() - idleBefore) / ms);
-      return ms;
+      const measured = await scalingRound(server, documents, pages);
+      rounds[k]![w]!.push(measured);
+      return measured.ms;
     };
     const { samples } = await interleave(at(ctx.quick, 4, 2), async (_i, k) => (await round(ones[k]!, k, 0)) / (await round(twos[k]!, k, 1)), ones.length);
     const operation = `page renders at ${SCALING_DPI} dpi, 2 workers against 1`;
-    const size = `${renders} renders at once`;
-    const side = (of: number[][][], w: 0 | 1) => of.map((byWorkers) => byWorkers[w]!);
-    // A speed-up of 1.8x needs 1.8 cores for the 2 workers. Linux shares a busy machine among sessions (autogroup), not
-    // threads: the bench's servers together get one session's share, so on a machine busy with other sessions the
-    // 2-worker server gets no more cores than the 1-worker one, and the row cannot say whether the pool scales. The
-    // verdict is given when the 2-worker server used or could have used (the machine left them idle) 1.8 cores: a
-    // pool that serialises its workers leaves cores idle and is judged.
-    const twoCores = median(available[0]!);
-    const judged = twoCores >= 1.8;
+    const size = `${documents * pages} renders at once`;
+    const side = (w: 0 | 1, pick: (r: ScalingRound) => number) => rounds.map((byWorkers) => byWorkers[w]!.map(pick));
+    const { judged, cores: twoCores } = scalingJudged(rounds[0]![1]!);
+    const tasks = rounds.map((byWorkers) => byWorkers[1]!.map((r) => r.tasks.join('/') || 'not counted').join(', ')).join('; ');
     return [
       {
         operation: `${operation} (speed-up, per round)`,
@@ -449,9 +432,10 @@ async function renderScaling(ctx: Context): Promise<Measured[]> {
         ...(judged ? { met: (o: number) => o >= 1.8 } : {}),
         samples,
       },
-      { operation: `${operation}: CPU time per render`, size: `${size}, server process (all threads); peer: 1 worker`, unit: 'ms CPU', samples: side(perRender, 1), peer: side(perRender, 0)[0], peerName: '1 worker' },
-      { operation: `${operation}: cores in use (CPU time / round time)`, size: `${size}; peer: 1 worker`, unit: 'cores', samples: side(cores, 1), peer: side(cores, 0)[0], peerName: '1 worker' },
-      { operation: `${operation}: event-loop thread CPU time per render`, size: `${size}; peer: 1 worker`, unit: 'ms CPU', samples: side(loop, 1), peer: side(loop, 0)[0], peerName: '1 worker' },
+      { operation: `${operation}: both workers busy (share of the round, pool's account)`, size: `${size}; tasks per worker in each round ${tasks}`, unit: 'share', samples: side(1, (r) => r.allBusy) },
+      { operation: `${operation}: CPU time per render`, size: `${size}, server process (all threads); peer: 1 worker`, unit: 'ms CPU', samples: side(1, (r) => r.cpuPerRender), peer: side(0, (r) => r.cpuPerRender)[0], peerName: '1 worker' },
+      { operation: `${operation}: cores in use (CPU time / round time)`, size: `${size}; peer: 1 worker`, unit: 'cores', samples: side(1, (r) => r.cores), peer: side(0, (r) => r.cores)[0], peerName: '1 worker' },
+      { operation: `${operation}: event-loop thread CPU time per render`, size: `${size}; peer: 1 worker`, unit: 'ms CPU', samples: side(1, (r) => r.loopPerRender), peer: side(0, (r) => r.loopPerRender)[0], peerName: '1 worker' },
     ];
   }));
 }

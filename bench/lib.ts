@@ -164,6 +164,31 @@ export function endedChildrenCpuMs(): number {
   return (Number(f[13]) + Number(f[14])) * TICK_MS;
 }
 
+/**
+ * The engine pool's time accounting of a server, from its metrics (pool.ts `usage`): per worker, the seconds it had a
+ * task and the tasks it took; per number of workers busy at once, the seconds. Read before and after a measurement, it
+ * says whether the workers ran at the same time (`concurrent[2]` with two) or took turns, whatever the machine's load.
+ */
+export async function engineUsage(server: { api: string; adminAuth: string }): Promise<{ busy: number[]; tasks: number[]; concurrent: number[] }> {
+  const text = await (await fetch(`${server.api}/metrics`, { headers: { authorization: server.adminAuth } })).text();
+  const series = (name: string, label: string): number[] => {
+    const values: number[] = [];
+    for (const m of text.matchAll(new RegExp(`^${name}\\{${label}="(\\d+)"\\} (\\S+)$`, 'gm'))) values[Number(m[1])] = Number(m[2]);
+    return Array.from(values, (v) => v ?? 0);
+  };
+  return {
+    busy: series('pdfservice_engine_worker_busy_seconds_total', 'worker'),
+    tasks: series('pdfservice_engine_worker_tasks_total', 'worker'),
+    concurrent: series('pdfservice_engine_busy_workers_seconds_total', 'busy'),
+  };
+}
+
+/** What `engineUsage` grew by between two readings. */
+export function usageSince(before: Awaited<ReturnType<typeof engineUsage>>, after: Awaited<ReturnType<typeof engineUsage>>): Awaited<ReturnType<typeof engineUsage>> {
+  const minus = (a: number[], b: number[]) => a.map((v, i) => v - (b[i] ?? 0));
+  return { busy: minus(after.busy, before.busy), tasks: minus(after.tasks, before.tasks), concurrent: minus(after.concurrent, before.concurrent) };
+}
+
 /** Idle CPU time of the whole machine so far (ms, all cores together: idle and iowait of /proc/stat), Linux only. */
 export function machineIdleMs(): number {
   const fields = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);

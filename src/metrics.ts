@@ -78,6 +78,11 @@ export interface EngineStats {
   crashed: number;
   recycled: number;
   refused: number;
+  /** Per worker position: milliseconds with a task, tasks taken. */
+  workerBusyMs: number[];
+  workerTasks: number[];
+  /** Index n: milliseconds during which exactly n workers had a task. */
+  concurrentMs: number[];
 }
 
 let engineStats: (() => EngineStats) | undefined;
@@ -114,6 +119,20 @@ engineCounter(
   'Engine workers replaced, by reason: timeout (task past the timeout), cancel (running task aborted by the caller), crash (died during a task), recycle (precaution: memory, errors, task count)',
   'reason',
   (s) => ({ timeout: s.timedOut, cancel: s.cancelRestarts, crash: s.crashed, recycle: s.recycled }),
+);
+
+engineCounter(
+  'pdfservice_engine_worker_busy_seconds_total',
+  'Seconds each engine worker had a task, by its position in the pool (a replaced worker\'s successor goes on counting)',
+  'worker',
+  (s) => Object.fromEntries(s.workerBusyMs.map((ms, i) => [String(i), ms / 1000])),
+);
+engineCounter('pdfservice_engine_worker_tasks_total', 'Engine tasks each worker took, by its position in the pool', 'worker', (s) => Object.fromEntries(s.workerTasks.map((n, i) => [String(i), n])));
+engineCounter(
+  'pdfservice_engine_busy_workers_seconds_total',
+  'Seconds during which exactly this many engine workers had a task: how much the workers ran at the same time',
+  'busy',
+  (s) => Object.fromEntries(s.concurrentMs.map((ms, n) => [String(n), ms / 1000])),
 );
 
 function engineGauge(name: string, help: string, pick: (s: EngineStats) => number): void {

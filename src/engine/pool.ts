@@ -141,9 +141,19 @@ export class EnginePool {
   /** Per owner, its units (groups or single jobs) running, each with its number of running tasks. */
   private readonly running = new Map<string, Map<object, number>>();
   readonly counters = { completed: 0, failed: 0, timedOut: 0, cancelled: 0, cancelRestarts: 0, recycled: 0, crashed: 0, refused: 0 };
+  /**
+   * Where the workers' time goes (metrics): per position in the pool (a replaced worker's successor continues its
+   * count), the milliseconds it had a task and the tasks it ended; and the milliseconds during which exactly n workers
+   * had a task (index n), which says whether the workers ran at the same time or took turns. Brought up to date at
+   * every start and end of a task, and when read.
+   */
+  private readonly usage = { busyMs: [] as number[], tasks: [] as number[], concurrentMs: [] as number[], at: performance.now() };
 
   constructor(private readonly options: EnginePoolOptions) {
     for (let i = 0; i < options.size; i++) this.slots.push(this.spawn());
+    this.usage.busyMs = this.slots.map(() => 0);
+    this.usage.tasks = this.slots.map(() => 0);
+    this.usage.concurrentMs = [0, ...this.slots.map(() => 0)];
   }
 
   /** Resolves when every worker has loaded MuPDF. */
@@ -228,12 +238,30 @@ export class EnginePool {
   }
 
   get stats() {
+    this.account();
     return {
       workers: this.slots.length,
       busy: this.slots.filter((s) => s.job).length,
       queued: this.queue.length,
       ...this.counters,
+      workerBusyMs: [...this.usage.busyMs],
+      workerTasks: [...this.usage.tasks],
+      concurrentMs: [...this.usage.concurrentMs],
     };
+  }
+
+  /** Adds the time since the last call to the workers busy meanwhile (usage); called before a worker's task changes. */
+  private account(): void {
+    const now = performance.now();
+    const elapsed = now - this.usage.at;
+    this.usage.at = now;
+    let busy = 0;
+    this.slots.forEach((slot, i) => {
+      if (!slot.job) return;
+      busy++;
+      this.usage.busyMs[i]! += elapsed;
+    });
+    this.usage.concurrentMs[busy]! += elapsed;
   }
 
   async close(): Promise<void> {
@@ -360,6 +388,7 @@ export class EnginePool {
   }
 
   private start(slot: Slot, job: Job): void {
+    this.account();
     slot.job = job;
     if (job.owner !== undefined) {
       let units = this.running.get(job.owner);
@@ -385,6 +414,11 @@ export class EnginePool {
   /** Takes the slot's task off it (ended, failed, timed out or lost with its worker). */
   private finish(slot: Slot): Job | null {
     const job = slot.job;
+    if (job) {
+      this.account();
+      const index = this.slots.indexOf(slot);
+      if (index >= 0) this.usage.tasks[index]!++;
+    }
     slot.job = null;
     const units = job?.owner !== undefined ? this.running.get(job.owner) : undefined;
     if (job && units) {

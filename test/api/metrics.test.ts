@@ -55,6 +55,11 @@ describe('metrics', () => {
     assert.ok(value(after, 'pdfservice_engine_tasks_total', { outcome: 'completed' }) > value(before, 'pdfservice_engine_tasks_total', { outcome: 'completed' }));
     assert.ok(value(after, 'pdfservice_engine_workers') >= 1);
     assert.equal(value(after, 'pdfservice_engine_queue_length'), 0);
+    // The upload's check was a task of one of the workers, which had it for some time; no worker has one now.
+    const perWorker = (s: Map<string, number>, name: string) => Array.from({ length: value(after, 'pdfservice_engine_workers') }, (_, i) => value(s, name, { worker: String(i) })).reduce((a, b) => a + b, 0);
+    assert.ok(perWorker(after, 'pdfservice_engine_worker_tasks_total') > perWorker(before, 'pdfservice_engine_worker_tasks_total'));
+    assert.ok(perWorker(after, 'pdfservice_engine_worker_busy_seconds_total') > perWorker(before, 'pdfservice_engine_worker_busy_seconds_total'));
+    assert.ok(value(after, 'pdfservice_engine_busy_workers_seconds_total', { busy: '0' }) > 0);
     assert.ok(after.has('process_resident_memory_bytes'), 'process metrics are there too');
   });
 

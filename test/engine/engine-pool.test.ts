@@ -236,3 +236,28 @@ test('a task whose input cannot be sent to a worker fails at once with INTERNAL_
     await pool.close();
   }
 });
+
+test('the pool accounts each worker\'s busy time and tasks, and the time its workers ran at once', async () => {
+  const pool = new EnginePool({ ...TEST_TASKS, size: 2, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10 });
+  await pool.ready();
+  try {
+    const started = performance.now();
+    await Promise.all([1, 2, 3, 4].map(() => busyWait(pool, { ms: 200 })));
+    const elapsed = performance.now() - started;
+    const { workerBusyMs, workerTasks, concurrentMs } = pool.stats;
+    assert.equal(workerTasks.length, 2);
+    assert.equal(workerTasks[0]! + workerTasks[1]!, 4);
+    assert.ok(workerTasks.every((n) => n >= 1), `both workers took tasks: ${workerTasks.join(', ')}`);
+    // Each task spins 200 ms by Date.now() (199 ms and a bit at least), so the busy time has a lower bound whatever the
+    // machine's load; the bounds below leave room for the clock's millisecond steps.
+    assert.ok(workerBusyMs[0]! + workerBusyMs[1]! >= 4 * 190, `busy ${workerBusyMs.join(', ')}`);
+    // The first two tasks were queued together and started together: both workers had a task for that long at least.
+    assert.ok(concurrentMs[2]! >= 190, `both busy for ${concurrentMs[2]} ms`);
+    // The time by number of workers busy adds up to the workers' busy time, and to the pool's life.
+    const weighted = concurrentMs.reduce((sum, ms, n) => sum + n * ms, 0);
+    assert.ok(Math.abs(weighted - (workerBusyMs[0]! + workerBusyMs[1]!)) < 1, `${weighted} against ${workerBusyMs.join(' + ')}`);
+    assert.ok(concurrentMs.reduce((a, b) => a + b, 0) >= elapsed);
+  } finally {
+    await pool.close();
+  }
+});

@@ -60,18 +60,24 @@ function structuredTexts(page: mupdf.PDFPage): mupdf.StructuredText[] {
  */
 function canShowText(annot: mupdf.PDFAnnotation): boolean {
   const obj = annot.getObject();
-  // Kept indirect: a stream is known as one by its reference, not by its resolved dictionary.
-  const ap = deref(obj.get('AP'));
-  // Without an appearance MuPDF decides what to draw.
-  if (!ap.isDictionary()) return true;
-  let appearance = ap.get('N');
+  // /AP's /N in one lookup: MuPDF resolves the dictionaries it looks through and answers /N as stored, a stream as its
+  // reference (a stream is known as one by its reference, not by its resolved dictionary). One wrapper, not three: the
+  // check runs for every annotation of every page, and each wrapper is a FinalizationRegistry entry.
+  let appearance = obj.get('AP', 'N');
+  // Without an appearance (no /AP, or none for the normal state) MuPDF decides what to draw.
+  if (appearance.isNull()) return true;
   if (!appearance.isStream() && deref(appearance).isDictionary()) {
     const state = deref(obj.get('AS'));
     appearance = deref(appearance).get(state.isName() ? state.asName() : 'Off');
   }
   if (!appearance.isStream()) return appearance.isNull();
-  const content = appearance.readStream().asString();
-  return /(^|[\s\]>)])(BT|Do)(?=[\s[<(/]|$)/.test(content);
+  // The decoded stream is a copy in MuPDF's memory: given back now rather than when a garbage collection finds it.
+  const stream = appearance.readStream();
+  try {
+    return /(^|[\s\]>)])(BT|Do)(?=[\s[<(/]|$)/.test(stream.asString());
+  } finally {
+    stream.destroy();
+  }
 }
 
 /** Axis-aligned bounds of characters in page space. */
