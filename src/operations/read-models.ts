@@ -174,11 +174,12 @@ export class ReadModels {
   /**
    * Whether the document password of `ctx` opens the document at `path` and allows `need` (401/403 otherwise); nothing
    * else is done. Answers the password to give an external program that reads it (programPassword: the one the engine
-   * opened it with, SASLprep'd where that was needed; undefined when it is not encrypted).
+   * opened it with, SASLprep'd where that was needed; undefined when it is not encrypted). `etag`: the version's, when
+   * the caller stated it a moment ago (a job's 202 waited for each trip through the thread pool while heavy jobs ran).
    */
-  async checkAccess(path: StoredPath, ctx: OperationContext, need: Need, exec?: ExecutionContext): Promise<string | undefined> {
+  async checkAccess(path: StoredPath, ctx: OperationContext, need: Need, exec?: ExecutionContext, etag?: string): Promise<string | undefined> {
     // Measured (bench/jobs.ts): the engine task waited up to 43 ms at p99 for the one worker jobs leave free.
-    if (this.unencrypted.has((await this.documents.stat(path, ctx)).etag)) return undefined;
+    if (this.unencrypted.has(etag ?? (await this.documents.stat(path, ctx)).etag)) return undefined;
     return this.documents.read(path, ctx, (stored, engine) => this.access(stored, ctx, need, engine), exec);
   }
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { FileJobStore } from '../../src/operations/jobs/file-store.js';
+import { errno, writeStateFile } from '../../src/state-file.js';
 import { newJobId } from '../../src/operations/jobs/store.js';
 import { jobRecord, jobStoreContract, MALFORMED_IDS } from '../helpers/job-store-contract.js';
 
@@ -99,5 +100,28 @@ describe('FileJobStore files', () => {
     }
     for (const [file, id] of outside) assert.equal((JSON.parse(await readFile(file, 'utf8')) as { id: string }).id, id, `${file} is untouched`);
     assert.equal((await store.list()).length, 1);
+  });
+});
+
+/** writeStateFile's writer thread (state-file.ts): writes that wait together go in one batch, each answered alone. */
+describe('writeStateFile', () => {
+  test('concurrent writes land whole; a failed one rejects with its code, its batch-mates and later writes succeed', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'pdfservice-state-file-'));
+    try {
+      const files = Array.from({ length: 20 }, (_, i) => path.join(dir, `f${i}.json`));
+      const missing = path.join(dir, 'no-such-folder', 'x.json');
+      const results = await Promise.allSettled([...files.map((f, i) => writeStateFile(f, `{"n":${i}}`)), writeStateFile(missing, '{}')]);
+      assert.deepEqual(results.slice(0, 20).map((r) => r.status), Array(20).fill('fulfilled'));
+      const failed = results[20]!;
+      assert.equal(failed.status, 'rejected');
+      assert.equal(errno((failed as PromiseRejectedResult).reason), 'ENOENT', 'the error keeps its code');
+      for (const [i, f] of files.entries()) assert.deepEqual(JSON.parse(await readFile(f, 'utf8')), { n: i });
+      await writeStateFile(files[0]!, '{"n":"again"}');
+      assert.deepEqual(JSON.parse(await readFile(files[0]!, 'utf8')), { n: 'again' });
+      assert.deepEqual((await readdir(dir)).filter((n) => n.endsWith('.tmp')), [], 'no temporary file left');
+      assert.equal((await stat(files[0]!)).mode & 0o777, 0o600);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

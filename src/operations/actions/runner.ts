@@ -44,6 +44,8 @@ export interface PreparedAction {
   readonly long: boolean;
   /** The source document's size in bytes, as prepare found it. */
   readonly sourceBytes: number;
+  /** The source's ETag as prepare found it (checkAccess needs no stat of its own); absent for a job recovered from its record. */
+  readonly sourceEtag?: string;
   readonly params: OutputParams;
   /** The action's prepare answer (undefined when it has no prepare step). */
   readonly prepared: unknown;
@@ -157,7 +159,7 @@ export class ActionRunner {
       if (ctx.ifMatch !== undefined && !matchesEtag(ctx.ifMatch, stat.etag)) throw new ServiceError('PRECONDITION_FAILED');
       if (conflict === 'fail' && (await this.documents.exists(output, ctx))) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${output.toString()}`);
       const prepared = action.prepare ? await action.prepare({ params, files, ctx, documents: this.documents, tools: this.tools, optimizeProfiles: this.optimizeProfiles }) : undefined;
-      return { name: action.name, target: action.target, long: action.long === true, sourceBytes: stat.size, params, prepared, source: sourcePath, output, inPlace, conflict, ctx, files };
+      return { name: action.name, target: action.target, long: action.long === true, sourceBytes: stat.size, sourceEtag: stat.etag, params, prepared, source: sourcePath, output, inPlace, conflict, ctx, files };
     } catch (err) {
       await discardAll(files);
       throw err;
@@ -220,7 +222,7 @@ export class ActionRunner {
   async checkAccess(prepared: PreparedAction): Promise<void> {
     const action = this.registry.find((a) => a.name === prepared.name);
     if (!action?.need) return;
-    await this.documents.reads.checkAccess(prepared.source, prepared.ctx, action.need);
+    await this.documents.reads.checkAccess(prepared.source, prepared.ctx, action.need, undefined, prepared.sourceEtag);
   }
 
   /**
