@@ -145,6 +145,12 @@ export class FilesystemStore implements DocumentStore {
    * missing, not a file) goes the whole way (resolve, which refuses links, and stat).
    */
   private async knownStat(p: StoredPath): Promise<DocumentStat | undefined> {
+    const known = await this.knownFile(p);
+    return known && { size: known.st.size, modified: known.st.mtime, etag: known.etag };
+  }
+
+  /** knownStat's look: the file, its stat and its ETag, when one stat shows the tagged file unchanged. */
+  private async knownFile(p: StoredPath): Promise<{ file: string; st: Stats; etag: string } | undefined> {
     const file = path.join(this.root, ...p.segments);
     if (!this.tags.has(file)) return undefined;
     let st: Stats;
@@ -154,7 +160,7 @@ export class FilesystemStore implements DocumentStore {
       return undefined;
     }
     const etag = st.isFile() ? this.cachedTag(file, st) : undefined;
-    return etag === undefined ? undefined : { size: st.size, modified: st.mtime, etag };
+    return etag === undefined ? undefined : { file, st, etag };
   }
 
   async statDocument(p: StoredPath): Promise<DocumentStat | null> {
@@ -243,6 +249,12 @@ export class FilesystemStore implements DocumentStore {
     return { existed: st !== undefined, etag: current, ...(st ? { size: st.size } : {}) };
   }
 
+  /** checkPrecondition for a document knownFile found: its stat and ETag are known. */
+  private checkKnown(known: { st: Stats; etag: string }, ifMatch: string | undefined): { existed: boolean; etag: string | undefined; size?: number } {
+    if (ifMatch !== undefined && !matchesEtag(ifMatch, known.etag)) throw new ServiceError('PRECONDITION_FAILED');
+    return { existed: true, etag: known.etag, size: known.st.size };
+  }
+
   /** checkPrecondition for a path the walk found missing (locate's `absent`): nothing to stat. */
   private checkAbsent(ifMatch: string | undefined): { existed: boolean; etag: string | undefined; size?: number } {
     if (ifMatch !== undefined && !matchesEtag(ifMatch, undefined)) throw new ServiceError('PRECONDITION_FAILED');
@@ -257,8 +269,16 @@ export class FilesystemStore implements DocumentStore {
     if (!p.isDocument) throw new ServiceError('INVALID_PATH', 'A document path must end in ".pdf"');
     if (!(content instanceof StagedFile || content instanceof Uint8Array)) throw new TypeError('Staged uploads must come from this store');
     // Checked before anything is created, so that a refused write leaves no folder behind (callers hold the document's lock).
-    const { file: resolved, absent } = await this.locate(p);
-    const { existed, etag: before, size: beforeSize } = absent ? this.checkAbsent(options.ifMatch) : await this.checkPrecondition(resolved, options.ifMatch, options.conflict === 'overwrite');
+    // A document this store has tagged (read or written before: an in-place change read it under the same lock) and
+    // that one stat shows unchanged is the file resolved then, as for a read (knownStat): the stat the check needs is
+    // all it costs, with no second resolve of its path.
+    const known = options.conflict === 'overwrite' ? await this.knownFile(p) : undefined;
+    const { file: resolved, absent } = known ? { file: known.file, absent: false } : await this.locate(p);
+    const { existed, etag: before, size: beforeSize } = known
+      ? this.checkKnown(known, options.ifMatch)
+      : absent
+        ? this.checkAbsent(options.ifMatch)
+        : await this.checkPrecondition(resolved, options.ifMatch, options.conflict === 'overwrite');
     // A document found there (resolved without a link, a file), or a name found missing in its folder, has its folder:
     // no second resolve and mkdir for it.
     const folder = existed || absent ? path.dirname(resolved) : await this.ensureParent(p);
