@@ -365,6 +365,8 @@ export class FilesystemStore implements DocumentStore {
         record: writeRecord(options, options.conflict === 'overwrite' ? (before ?? null) : null),
         ...(version ? { version: version.record } : {}),
         ...(purgedVersions !== undefined ? { purgedVersions } : {}),
+        // A purge leaves no version before this one.
+        ...(version?.predecessor !== undefined ? { predecessor: options.purgeEarlierVersions ? null : version.predecessor } : {}),
       };
     } catch (err) {
       // A write that did not commit leaves no version (a pending record whose rename happened is committed above).

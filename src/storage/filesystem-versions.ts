@@ -158,6 +158,8 @@ function committedIds(names: string[]): string[] {
 /** A version written but not yet committed (FilesystemVersions.prepare). */
 export interface PendingVersion {
   readonly record: VersionRecord;
+  /** The id of the newest version before this one (a baseline this write made included); null when there is none. */
+  readonly predecessor?: string | null;
   /** After the document's rename: the record becomes visible (and a replaced version that is a prefix of it, a pointer). */
   commit(): Promise<void>;
   /** The write did not happen: its record (and a blob it alone made) go. */
@@ -478,6 +480,7 @@ export class FilesystemVersions implements DocumentVersions {
     }
     return {
       record,
+      predecessor: newestId ?? null,
       commit: async () => {
         // Not fsynced: a rename lost in a crash leaves the pending record, which recover() commits (its bytes are
         // current). The index's line does not wait for it: a reader trusts the index only where its newest record is
