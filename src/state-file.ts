@@ -84,7 +84,9 @@ export async function syncFolder(dir: string): Promise<void> {
   try {
     await folder.sync();
   } finally {
-    await folder.close();
+    // Not waited for: a folder's descriptor has nothing left to flush once its fsync has answered, and the close was one
+    // more trip to the thread pool on the path of every write (issue 38; a document's write fsyncs two folders).
+    folder.close().catch(() => undefined);
   }
 }
 

@@ -65,6 +65,8 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
   const uploads = new UploadOperations(documents, tools);
   const pages = new PageOperations(pool, documents, textPrefetchMaxBytes);
   documents.onWritten((written, ctx) => pages.prefetchText(written.path, written.stat.etag, written.stat.size, ctx));
+  const versions = new VersionOperations(documents);
+  documents.onWritten((written, ctx) => versions.noteWritten(written, ctx));
   const optimizeProfiles = new OptimizeProfileOperations(profiles);
   const folders = new FolderOperations(stores, documents);
   const actions = new ActionRunner(documents, tools, optimizeProfiles, extraActions);
@@ -78,7 +80,7 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
     fields: new FieldOperations(documents),
     permissions: new PermissionOperations(documents),
     pages,
-    versions: new VersionOperations(documents),
+    versions,
     trash: new TrashOperations(documents, folders),
     signatures: new SignatureOperations(documents),
     preflight: new PreflightOperations(tools, documents),

@@ -1,5 +1,5 @@
 import type { StoredPath } from '../storage/paths.js';
-import type { VersionRecord } from '../storage/store.js';
+import type { VersionRecord, WriteResult } from '../storage/store.js';
 import type { OperationContext } from './context.js';
 import type { DocumentOperations } from './documents.js';
 import { documentModel, type DocumentModel } from './models.js';
@@ -29,6 +29,11 @@ export interface VersionsModel {
   limit: number;
   /** The current version's id; null when no kept version is the current content (written while versions were off). */
   current: string | null;
+}
+
+/** What a remembered predecessor was found for: the user (the DMS decides per user what they see) and the content or version. */
+function predecessorKey(ctx: OperationContext, of: { etag: string } | { versionId: string }): string {
+  return `${ctx.principal?.username ?? ''}\0${'etag' in of ? `e${of.etag}` : `v${of.versionId}`}`;
 }
 
 /** How long a predecessor found stays trusted (see VersionOperations.predecessors). */
@@ -79,7 +84,7 @@ export class VersionOperations {
    * version before it.
    */
   async predecessor(path: StoredPath, ctx: OperationContext, of: { etag: string } | { versionId: string }): Promise<string | null> {
-    const key = `${ctx.principal?.username ?? ''}\0${'etag' in of ? `e${of.etag}` : `v${of.versionId}`}`;
+    const key = predecessorKey(ctx, of);
     const name = path.toString();
     const known = this.predecessors.get(name);
     if (known && known.key === key && Date.now() - known.at < PREDECESSOR_TTL_MS) return known.id;
@@ -100,10 +105,25 @@ export class VersionOperations {
         if (offset + PREDECESSOR_PAGE >= total || page.length === 0) break;
       }
     }
+    this.remember(name, key, id);
+    return id;
+  }
+
+  private remember(name: string, key: string, id: string | null): void {
     this.predecessors.delete(name);
     this.predecessors.set(name, { key, id, at: Date.now() });
     if (this.predecessors.size > PREDECESSOR_PATHS) this.predecessors.delete(this.predecessors.keys().next().value!);
-    return id;
+  }
+
+  /**
+   * After every write (DocumentOperations.onWritten): the predecessor the store found while it wrote (the newest version
+   * before the new one), remembered for the writer as predecessor() remembers one it looked up, so that the write's
+   * answer and the reads right after it (an upload's DocumentModel) list no versions to name it (issue 38: a listing
+   * of the versions on every upload's path).
+   */
+  noteWritten(written: WriteResult, ctx: OperationContext): void {
+    if (written.version === undefined || written.predecessor === undefined) return;
+    this.remember(written.path.toString(), predecessorKey(ctx, { etag: written.stat.etag }), written.predecessor);
   }
 
   async list(path: StoredPath, ctx: OperationContext, slice: { offset: number; limit: number }): Promise<VersionsModel> {

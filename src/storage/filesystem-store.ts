@@ -6,7 +6,8 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ServiceError } from '../errors.js';
 import { LocalLocks, type LockProvider } from './locks.js';
-import { etagOfFile, openLocalFile, removeFile, StagedFile, stageToFile, writeSynced } from './local-files.js';
+import { syncFolder } from '../state-file.js';
+import { etagOfFile, openLocalFile, removeFile, StagedFile, stageToFile, writeAndClose } from './local-files.js';
 import { FilesystemTrash } from './filesystem-trash.js';
 import { FilesystemVersions, type PendingVersion } from './filesystem-versions.js';
 import { etagOfContent, etagOfDigest, etagsOfContent, matchesEtag, withRandomSuffix, writeRecord } from './store.js';
@@ -144,6 +145,12 @@ export class FilesystemStore implements DocumentStore {
    * missing, not a file) goes the whole way (resolve, which refuses links, and stat).
    */
   private async knownStat(p: StoredPath): Promise<DocumentStat | undefined> {
+    const known = await this.knownFile(p);
+    return known && { size: known.st.size, modified: known.st.mtime, etag: known.etag };
+  }
+
+  /** knownStat's look: the file, its stat and its ETag, when one stat shows the tagged file unchanged. */
+  private async knownFile(p: StoredPath): Promise<{ file: string; st: Stats; etag: string } | undefined> {
     const file = path.join(this.root, ...p.segments);
     if (!this.tags.has(file)) return undefined;
     let st: Stats;
@@ -153,7 +160,7 @@ export class FilesystemStore implements DocumentStore {
       return undefined;
     }
     const etag = st.isFile() ? this.cachedTag(file, st) : undefined;
-    return etag === undefined ? undefined : { size: st.size, modified: st.mtime, etag };
+    return etag === undefined ? undefined : { file, st, etag };
   }
 
   async statDocument(p: StoredPath): Promise<DocumentStat | null> {
@@ -212,15 +219,6 @@ export class FilesystemStore implements DocumentStore {
     }
   }
 
-  private async syncFolder(folder: string): Promise<void> {
-    const dir = await fs.open(folder, constants.O_RDONLY | constants.O_DIRECTORY);
-    try {
-      await dir.sync();
-    } finally {
-      await dir.close();
-    }
-  }
-
   private async ensureParent(p: StoredPath): Promise<string> {
     const parent = await this.resolve(p.parent);
     try {
@@ -251,6 +249,12 @@ export class FilesystemStore implements DocumentStore {
     return { existed: st !== undefined, etag: current, ...(st ? { size: st.size } : {}) };
   }
 
+  /** checkPrecondition for a document knownFile found: its stat and ETag are known. */
+  private checkKnown(known: { st: Stats; etag: string }, ifMatch: string | undefined): { existed: boolean; etag: string | undefined; size?: number } {
+    if (ifMatch !== undefined && !matchesEtag(ifMatch, known.etag)) throw new ServiceError('PRECONDITION_FAILED');
+    return { existed: true, etag: known.etag, size: known.st.size };
+  }
+
   /** checkPrecondition for a path the walk found missing (locate's `absent`): nothing to stat. */
   private checkAbsent(ifMatch: string | undefined): { existed: boolean; etag: string | undefined; size?: number } {
     if (ifMatch !== undefined && !matchesEtag(ifMatch, undefined)) throw new ServiceError('PRECONDITION_FAILED');
@@ -265,8 +269,16 @@ export class FilesystemStore implements DocumentStore {
     if (!p.isDocument) throw new ServiceError('INVALID_PATH', 'A document path must end in ".pdf"');
     if (!(content instanceof StagedFile || content instanceof Uint8Array)) throw new TypeError('Staged uploads must come from this store');
     // Checked before anything is created, so that a refused write leaves no folder behind (callers hold the document's lock).
-    const { file: resolved, absent } = await this.locate(p);
-    const { existed, etag: before, size: beforeSize } = absent ? this.checkAbsent(options.ifMatch) : await this.checkPrecondition(resolved, options.ifMatch, options.conflict === 'overwrite');
+    // A document this store has tagged (read or written before: an in-place change read it under the same lock) and
+    // that one stat shows unchanged is the file resolved then, as for a read (knownStat): the stat the check needs is
+    // all it costs, with no second resolve of its path.
+    const known = options.conflict === 'overwrite' ? await this.knownFile(p) : undefined;
+    const { file: resolved, absent } = known ? { file: known.file, absent: false } : await this.locate(p);
+    const { existed, etag: before, size: beforeSize } = known
+      ? this.checkKnown(known, options.ifMatch)
+      : absent
+        ? this.checkAbsent(options.ifMatch)
+        : await this.checkPrecondition(resolved, options.ifMatch, options.conflict === 'overwrite');
     // A document found there (resolved without a link, a file), or a name found missing in its folder, has its folder:
     // no second resolve and mkdir for it.
     const folder = existed || absent ? path.dirname(resolved) : await this.ensureParent(p);
@@ -278,15 +290,26 @@ export class FilesystemStore implements DocumentStore {
     // ETag of as many first bytes, hashed with the content's own, so the replaced file is not read.
     const prefixOf = this.versions && options.conflict === 'overwrite' && before !== undefined && beforeSize !== undefined && beforeSize > 0 && beforeSize < size ? beforeSize : undefined;
     let prefix = false;
+    // A write from memory's write and fsync of its temporary file, running while the version is prepared.
+    let contentDurable: Promise<void> | undefined;
     if (content instanceof StagedFile) {
       source = content.file;
       etag = content.etag;
       if (prefixOf !== undefined) prefix = (await etagOfFile(source, prefixOf)) === before;
     } else {
       source = path.join(folder, TEMP_PREFIX + randomBytes(8).toString('hex'));
-      // The content is hashed (a slice per turn of the loop) while the thread pool writes and fsyncs it.
+      // The file is made first (a version links it as its blob), then written and fsynced by the thread pool while the
+      // content is hashed (a slice per turn of the loop) and the version is prepared: its record, link and the fsync of
+      // its folder need the ETag, not the bytes on disk. The rename below waits for the fsync (contentDurable).
+      const handle = await fs.open(source, 'wx', 0o640);
+      contentDurable = writeAndClose(handle, content);
+      contentDurable.catch(() => undefined); // awaited before the rename, or below when the hash fails
       const hashed = prefixOf !== undefined ? etagsOfContent(content, prefixOf) : etagOfContent(content).then((tag) => ({ etag: tag, prefix: undefined }));
-      const [tags] = await Promise.all([hashed, writeSynced(source, content)]);
+      const tags = await hashed.catch(async (err: unknown) => {
+        await contentDurable!.catch(() => undefined);
+        await removeFile(source);
+        throw err;
+      });
       etag = tags.etag;
       prefix = tags.prefix === before;
     }
@@ -298,11 +321,13 @@ export class FilesystemStore implements DocumentStore {
     try {
       let target = p;
       let file = resolved;
-      // A staged upload's fsync ran while it was checked: it is on disk before its name commits it.
-      if (content instanceof StagedFile) await content.synced();
+      // The content on disk before its name commits it: a staged upload's fsync ran while it was checked, a write from
+      // memory's while its version was prepared.
+      const durable = () => (content instanceof StagedFile ? content.synced() : contentDurable!);
       if (options.conflict === 'overwrite') {
         const verify = () => this.locks.verify(p.toString());
         version = await this.versions?.prepare(target, source, { etag, size }, provenance, existed && before !== undefined ? { file, etag: before, prefix } : null, verify, options.purgeEarlierVersions === true);
+        await durable();
         // Last thing before the commit: a writer whose document lock ran out (another may have written since) stops here.
         await this.locks.verify(p.toString());
         await this.moveInto(source, file, true);
@@ -310,6 +335,7 @@ export class FilesystemStore implements DocumentStore {
       } else {
         for (let attempt = 0; ; attempt++) {
           version = await this.versions?.prepare(target, source, { etag, size }, provenance, null, async () => {});
+          await durable();
           try {
             await this.locks.verify(p.toString());
             await this.moveInto(source, file, false);
@@ -327,10 +353,10 @@ export class FilesystemStore implements DocumentStore {
         }
       }
       // The written file's stat does not wait for the folder's fsync (one trip to the thread pool less on every write).
-      const [, st] = await Promise.all([this.syncFolder(folder), fs.stat(file)]);
+      const [, st] = await Promise.all([syncFolder(folder), fs.stat(file)]);
       await version?.commit();
       this.rememberTag(file, st, etag);
-      const purgedVersions = options.purgeEarlierVersions && this.versions ? await this.versions.purgeEarlier(target) : undefined;
+      const purgedVersions = options.purgeEarlierVersions && this.versions ? await this.versions.purgeEarlier(target, version?.record) : undefined;
       const created = options.conflict === 'overwrite' ? !existed : true;
       return {
         path: target,
@@ -339,13 +365,19 @@ export class FilesystemStore implements DocumentStore {
         record: writeRecord(options, options.conflict === 'overwrite' ? (before ?? null) : null),
         ...(version ? { version: version.record } : {}),
         ...(purgedVersions !== undefined ? { purgedVersions } : {}),
+        // A purge leaves no version before this one.
+        ...(version?.predecessor !== undefined ? { predecessor: options.purgeEarlierVersions ? null : version.predecessor } : {}),
       };
     } catch (err) {
       // A write that did not commit leaves no version (a pending record whose rename happened is committed above).
       if (!moved) await version?.abort();
       throw err;
     } finally {
-      if (!moved) await removeFile(source);
+      if (!moved) {
+        // Its descriptor closed first (the write from memory may still be under way when a check before it failed).
+        await contentDurable?.catch(() => undefined);
+        await removeFile(source);
+      }
       if (content instanceof StagedFile) content.movedAway();
     }
   }
@@ -373,7 +405,7 @@ export class FilesystemStore implements DocumentStore {
       await fs.unlink(file);
     }
     this.tags.delete(file);
-    await this.syncFolder(path.dirname(file));
+    await syncFolder(path.dirname(file));
   }
 
   stage(source: Readable, limit: number): Promise<StagedUpload> {
@@ -402,7 +434,7 @@ export class FilesystemStore implements DocumentStore {
       }
       throw err;
     }
-    await this.syncFolder(path.dirname(dir));
+    await syncFolder(path.dirname(dir));
     return { created: true };
   }
 
@@ -449,7 +481,7 @@ export class FilesystemStore implements DocumentStore {
       await fs.rm(dir, { recursive: true }); // only leftovers of interrupted writes remain in it
     }
     for (const key of this.tags.keys()) if (key.startsWith(dir + path.sep)) this.tags.delete(key);
-    await this.syncFolder(path.dirname(dir));
+    await syncFolder(path.dirname(dir));
   }
 
   lock(p: StoredPath): Promise<Release> {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { ServiceError } from '../errors.js';
 import { newVersionRecord, OrderedIds, unrecordedVersion, versionFromStored as toRecord, versionToStored as toStored, type StoredVersionRecord as StoredRecord } from './version-records.js';
 import { openLocalFile, removeFile, writeSynced } from './local-files.js';
+import { syncFolder } from '../state-file.js';
 import { StoredPath } from './paths.js';
 import type { DocumentStat, DocumentVersions, OpenDocument, VersionRecord, VersionSlice, WriteProvenance } from './store.js';
 
@@ -111,15 +112,8 @@ function chainOf(index: { blobs: Set<string>; pointers: Map<string, string> }, e
   return undefined;
 }
 
-/** fsync of a folder: the renames and links in it are durable. */
-export async function syncDir(dir: string): Promise<void> {
-  const handle = await fs.open(dir, constants.O_RDONLY | constants.O_DIRECTORY);
-  try {
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-}
+/** fsync of a folder: the renames and links in it are durable (state-file.ts's, the one implementation). */
+export const syncDir = syncFolder;
 
 /**
  * Takes a folder away atomically (one rename to a DELETED_PREFIX name in `root`, made durable with `syncRoot`), then
@@ -147,6 +141,16 @@ export async function readdirOrNone(dir: string): Promise<string[]> {
   }
 }
 
+/** A folder's names, or undefined when there is no such folder. */
+async function readdirOrMissing(dir: string): Promise<string[] | undefined> {
+  try {
+    return await fs.readdir(dir);
+  } catch (err) {
+    if (errno(err) === 'ENOENT' || errno(err) === 'ENOTDIR') return undefined;
+    throw err;
+  }
+}
+
 function committedIds(names: string[]): string[] {
   return names.flatMap((name) => RECORD.exec(name)?.[1] ?? []).sort();
 }
@@ -154,6 +158,8 @@ function committedIds(names: string[]): string[] {
 /** A version written but not yet committed (FilesystemVersions.prepare). */
 export interface PendingVersion {
   readonly record: VersionRecord;
+  /** The id of the newest version before this one (a baseline this write made included); null when there is none. */
+  readonly predecessor?: string | null;
   /** After the document's rename: the record becomes visible (and a replaced version that is a prefix of it, a pointer). */
   commit(): Promise<void>;
   /** The write did not happen: its record (and a blob it alone made) go. */
@@ -303,9 +309,13 @@ export class FilesystemVersions implements DocumentVersions {
       throw err;
     }
     try {
-      const { size } = await handle.stat();
-      const length = Math.min(size, INDEX_TAIL);
-      const { buffer, bytesRead } = await handle.read(Buffer.alloc(length), 0, length, size - length);
+      // Read from the start: an index shorter than INDEX_TAIL (a few dozen versions) is then read whole without a stat
+      // first; a longer one is read again at its end.
+      let { buffer, bytesRead } = await handle.read(Buffer.alloc(INDEX_TAIL), 0, INDEX_TAIL, 0);
+      if (bytesRead === INDEX_TAIL) {
+        const { size } = await handle.stat();
+        ({ buffer, bytesRead } = await handle.read(Buffer.alloc(INDEX_TAIL), 0, INDEX_TAIL, size - INDEX_TAIL));
+      }
       const text = buffer.subarray(0, bytesRead).toString('utf8');
       if (!text.endsWith('\n')) return { exists: true, newest: undefined };
       const line = text.slice(text.lastIndexOf('\n', text.length - 2) + 1, -1);
@@ -316,7 +326,8 @@ export class FilesystemVersions implements DocumentVersions {
         return { exists: true, newest: undefined };
       }
     } finally {
-      await handle.close();
+      // Not waited for (a descriptor read from has nothing to flush): one trip less on a write's path.
+      handle.close().catch(() => undefined);
     }
   }
 
@@ -342,10 +353,12 @@ export class FilesystemVersions implements DocumentVersions {
    * the index is written whole from the records, which already say it; before a removal, nothing (the records go next,
    * and the next commit writes the index).
    */
-  private async appendIndex(dir: string, lines: (StoredRecord | { removed: string })[], whole: boolean): Promise<void> {
+  private async appendIndex(dir: string, lines: (StoredRecord | { removed: string })[], whole: boolean | 'create'): Promise<void> {
     let handle: fs.FileHandle;
     try {
-      handle = await fs.open(path.join(dir, INDEX), constants.O_WRONLY | constants.O_APPEND);
+      // `create`: the caller knows the document has no record besides these lines (its first write), which are then the
+      // index whole: made here, without reading the records back (a torn first line is mended as any other).
+      handle = await fs.open(path.join(dir, INDEX), constants.O_WRONLY | constants.O_APPEND | (whole === 'create' ? constants.O_CREAT : 0), 0o640);
     } catch (err) {
       if (errno(err) !== 'ENOENT') throw err;
       if (whole) await this.writeIndex(dir);
@@ -354,7 +367,8 @@ export class FilesystemVersions implements DocumentVersions {
     try {
       await handle.write(lines.map((line) => JSON.stringify(line) + '\n').join(''));
     } finally {
-      await handle.close();
+      // Not waited for: the index is not fsynced (see INDEX), so its close decides nothing; one trip less per write.
+      handle.close().catch(() => undefined);
     }
   }
 
@@ -369,14 +383,20 @@ export class FilesystemVersions implements DocumentVersions {
     }
   }
 
-  /** The document's versions folder, made durable when it is new (its entry in every parent made on the way). */
-  private async ensureDir(p: StoredPath): Promise<string> {
+  /**
+   * The document's versions folder, made when missing: `made` says whether this call made the folder itself (it is then
+   * empty), `durable` settles when its entry in every parent made on the way is on disk (the parents' fsyncs, started
+   * together: a write waits for them before its commit, not before its own steps in the folder).
+   */
+  private async ensureDir(p: StoredPath): Promise<{ dir: string; made: boolean; durable: Promise<void> }> {
     const dir = this.dirOf(p);
     const first = await fs.mkdir(dir, { recursive: true });
-    if (first !== undefined) {
-      for (let at = dir; at.length >= first.length; at = path.dirname(at)) await syncDir(path.dirname(at));
-    }
-    return dir;
+    const parents: string[] = [];
+    if (first !== undefined) for (let at = dir; at.length >= first.length; at = path.dirname(at)) parents.push(path.dirname(at));
+    const durable = Promise.all(parents.map((parent) => syncDir(parent))).then(() => undefined);
+    durable.catch(() => undefined); // awaited by the caller; not an unhandled rejection meanwhile
+    // mkdir made every folder from `first` down to `dir`: the document's own among them.
+    return { dir, made: first !== undefined, durable };
   }
 
   /**
@@ -389,48 +409,94 @@ export class FilesystemVersions implements DocumentVersions {
    * kept as the first bytes of this one's blob once the write commits.
    */
   async prepare(p: StoredPath, source: string, content: { etag: string; size: number }, provenance: WriteProvenance, replaced: { file: string; etag: string; prefix?: boolean } | null, verify: () => Promise<void>, purge = false): Promise<PendingVersion> {
-    const dir = await this.ensureDir(p);
+    // The folder is looked for the way the write suggests (issue 38: every trip to the thread pool is on the write's
+    // path): a new document's is made (mkdir), and when that made it, it is empty, with nothing to read; a replaced
+    // document's is read first, and made only when it is missing (written while versions were off).
+    let dir = this.dirOf(p);
+    let made = false;
+    let parentsDurable: Promise<void> = Promise.resolve();
+    let index: { exists: boolean; newest: VersionRecord | undefined } = { exists: false, newest: undefined };
+    let names: string[] | undefined;
+    if (replaced === null) {
+      ({ dir, made, durable: parentsDurable } = await this.ensureDir(p));
+      if (!made) index = await this.readNewest(dir);
+    } else {
+      index = await this.readNewest(dir);
+      if (!index.exists) {
+        names = await readdirOrMissing(dir);
+        if (names === undefined) ({ dir, made, durable: parentsDurable } = await this.ensureDir(p));
+      }
+    }
     // The newest record from the index; from the records when the index has none or its newest is not the replaced
     // content (a document written with versions off, or an index behind its records after a crash).
-    const index = await this.readNewest(dir);
     let newest = index.newest;
-    if (newest === undefined || (replaced && newest.etag !== replaced.etag)) {
-      const ids = committedIds(await fs.readdir(dir));
+    // Whether the document has no committed record (nor an index): this write's record is then its index whole.
+    let fresh = made;
+    if (!made && (newest === undefined || (replaced && newest.etag !== replaced.etag))) {
+      const ids = committedIds(names ?? (await fs.readdir(dir)));
       newest = ids.length === 0 ? undefined : await this.read(dir, ids.at(-1)!);
+      fresh = ids.length === 0 && !index.exists;
       // An index behind its records (a writer killed between its commit and its append): written anew, under the lock.
       if (index.exists && newest?.id !== index.newest?.id) await this.writeIndex(dir);
     }
     let newestId = newest?.id;
+    // Whether the document has an index to append to (a whole one is written, or made, with a baseline below).
+    let indexed = index.exists;
     if (replaced && newest?.etag !== replaced.etag) {
       await verify();
       const st = await fs.stat(replaced.file);
       await this.linkBlob(dir, replaced.file, replaced.etag);
       const baseline = unrecordedVersion(this.nextId(newestId), { etag: replaced.etag, size: st.size, modified: st.mtime });
       await this.writeRecord(dir, baseline);
-      await this.appendIndex(dir, [toStored(baseline)], true);
+      await this.appendIndex(dir, [toStored(baseline)], fresh ? 'create' : true);
+      fresh = false;
+      indexed = true;
       newestId = baseline.id;
     }
-    const newBlob = await this.linkBlob(dir, source, content.etag);
     const record = newVersionRecord(this.nextId(newestId), content, provenance);
     const pending = path.join(dir, `v-${record.id}.pending`);
     const purgeMarker = path.join(dir, `v-${record.id}.purge`);
-    if (purge) await writeSynced(purgeMarker, '');
-    await writeSynced(pending, JSON.stringify(toStored(record)));
-    await syncDir(dir);
+    // The blob's link, the purge marker and the pending record are independent of each other: made together, then made
+    // durable by one fsync of the folder (and of the parents a new folder was made in), all before the document's
+    // rename. A crash before it leaves a pending record naming bytes that are not the document's, which recover() drops
+    // with the blob no record names, as before.
+    const [linked, ...written] = await Promise.allSettled([
+      this.linkBlob(dir, source, content.etag),
+      ...(purge ? [writeSynced(purgeMarker, '')] : []),
+      writeSynced(pending, JSON.stringify(toStored(record))),
+    ]);
+    const newBlob = linked.status === 'fulfilled' && linked.value;
+    const abort = async () => {
+      await removeFile(pending);
+      if (purge) await removeFile(purgeMarker);
+      if (newBlob) await removeFile(path.join(dir, blobName(content.etag)));
+    };
+    try {
+      for (const settled of [linked, ...written]) if (settled.status === 'rejected') throw settled.reason;
+      await Promise.all([syncDir(dir), parentsDurable]);
+    } catch (err) {
+      await abort();
+      throw err;
+    }
     return {
       record,
+      predecessor: newestId ?? null,
       commit: async () => {
-        // Not fsynced: a rename lost in a crash leaves the pending record, which recover() commits (its bytes are current).
-        await fs.rename(pending, path.join(dir, `v-${record.id}.json`));
-        await this.appendIndex(dir, [toStored(record)], true);
+        // Not fsynced: a rename lost in a crash leaves the pending record, which recover() commits (its bytes are
+        // current). The index's line does not wait for it: a reader trusts the index only where its newest record is
+        // the document's content, which it is from the document's rename on (visible()).
+        const renamed = fs.rename(pending, path.join(dir, `v-${record.id}.json`));
+        if (indexed || fresh) {
+          await Promise.all([renamed, this.appendIndex(dir, [toStored(record)], fresh ? 'create' : true)]);
+        } else {
+          // No index yet, and records before this one: it is written whole from the records, this one's among them.
+          await renamed;
+          await this.appendIndex(dir, [toStored(record)], true);
+        }
         // A failure here leaves the replaced blob whole: it costs room, not bytes, and the write has committed.
         if (replaced?.prefix === true && !purge) await this.keepAsPrefix(dir, replaced.etag, content.etag).catch(() => undefined);
       },
-      abort: async () => {
-        await removeFile(pending);
-        if (purge) await removeFile(purgeMarker);
-        if (newBlob) await removeFile(path.join(dir, blobName(content.etag)));
-      },
+      abort,
     };
   }
 
@@ -563,14 +629,20 @@ export class FilesystemVersions implements DocumentVersions {
     await this.removeRecords(dir, [record], ids.filter((other) => other !== id));
   }
 
-  async purgeEarlier(p: StoredPath): Promise<number> {
+  /**
+   * `written`: the record of the write that asks, just committed under the same lock (FilesystemStore.writeDocument):
+   * the current version, known without reading the document's stat and its newest record again, and its purge marker
+   * is the one to remove. Without it (recover() finishing a purge), both are looked up.
+   */
+  async purgeEarlier(p: StoredPath, written?: VersionRecord): Promise<number> {
     const dir = this.dirOf(p);
     const ids = committedIds(await readdirOrNone(dir));
-    const current = await this.currentId(p, dir, ids);
+    const current = written && ids.includes(written.id) ? written.id : await this.currentId(p, dir, ids);
     const gone = await Promise.all(ids.filter((id) => id !== current).map((id) => this.read(dir, id)));
-    await this.removeRecords(dir, gone, current === null ? [] : [current]);
+    await this.removeRecords(dir, gone, current === null ? [] : [current === written?.id ? written : current]);
     // The purge is done: its write's marker goes (a crash before this line, and recover() purges again).
-    for (const name of await readdirOrNone(dir)) if (PURGE.test(name)) await removeFile(path.join(dir, name));
+    if (current !== null && current === written?.id) await removeFile(path.join(dir, `v-${written.id}.purge`));
+    else for (const name of await readdirOrNone(dir)) if (PURGE.test(name)) await removeFile(path.join(dir, name));
     return gone.length;
   }
 
@@ -579,23 +651,24 @@ export class FilesystemVersions implements DocumentVersions {
    * earlier that held them as a prefix) that no remaining record's way goes through (a blob holding a remaining
    * version's bytes stays whole): a crash between leaves a blob (recover), never a record without bytes.
    */
-  private async removeRecords(dir: string, gone: VersionRecord[], kept: string[]): Promise<void> {
+  private async removeRecords(dir: string, gone: VersionRecord[], kept: (string | VersionRecord)[]): Promise<void> {
     if (gone.length === 0) return;
-    const keptRecords = await Promise.all([...kept].sort().map((id) => this.read(dir, id)));
+    // The kept records the caller has are not read again.
+    const keptRecords = (await Promise.all(kept.map((k) => (typeof k === 'string' ? this.read(dir, k) : k)))).sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
     // Out of the index first, the newest kept record's line last (see INDEX): a list never names a record (or bytes)
     // on its way out.
     const newestKept = keptRecords.at(-1);
     await this.appendIndex(dir, [...gone.map((record) => ({ removed: record.id })), ...(newestKept ? [toStored(newestKept)] : [])], false);
-    for (const record of gone) await removeFile(path.join(dir, `v-${record.id}.json`));
+    await Promise.all(gone.map((record) => removeFile(path.join(dir, `v-${record.id}.json`))));
     await syncDir(dir);
     const ways = indexOf(await fs.readdir(dir));
     const needed = new Set(keptRecords.flatMap((r) => chainOf(ways, r.etag) ?? []));
     const candidates = new Set(gone.flatMap((r) => chainOf(ways, r.etag) ?? [blobName(r.etag)]));
     // A pointer of a gone ETag whose blob is back (written again since) is on no way: it goes too.
     for (const [from, into] of ways.pointers) if (gone.some((r) => bare(r.etag) === from)) candidates.add(`p-${from}-${into}`);
-    for (const name of candidates) if (!needed.has(name)) await removeFile(path.join(dir, name));
-    // Removals and updates leave lines behind: the index is written anew once they are most of it.
-    const index = await this.readIndex(dir);
+    // The blobs and pointers go together, while the index is read (removals and updates leave lines behind: the index
+    // is written anew once they are most of it).
+    const [, index] = await Promise.all([Promise.all([...candidates].filter((name) => !needed.has(name)).map((name) => removeFile(path.join(dir, name)))), this.readIndex(dir)]);
     if (index && index.lines > 2 * index.records.length + 64) await this.writeIndex(dir);
   }
 

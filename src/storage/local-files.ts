@@ -61,15 +61,23 @@ export class StagedFile implements StagedUpload {
     readonly etag: string,
     readonly head?: Uint8Array,
     private readonly durable?: Promise<void>,
+    /** The whole content, kept from the copy when it is small (STAGED_WHOLE_BYTES): read and opened without the file. */
+    private readonly whole?: Uint8Array,
   ) {}
   /** Resolves once the file is on disk (its fsync done), or rejects with the fsync's error. */
   async synced(): Promise<void> {
     await this.durable;
   }
   read(): Promise<Buffer> {
-    return fs.readFile(this.file);
+    return this.whole ? Promise.resolve(ownCopy(this.whole)) : fs.readFile(this.file);
   }
   async open(): Promise<OpenContent> {
+    if (this.whole) {
+      // No descriptor: its readers (the engine, through engineSource) take the bytes, a copy of their own each time, which
+      // a task may move to its worker.
+      const whole = this.whole;
+      return { size: whole.length, fd: undefined, read: () => Promise.resolve(ownCopy(whole)), close: () => Promise.resolve() };
+    }
     const handle = await fs.open(this.file, constants.O_RDONLY | constants.O_NOFOLLOW);
     return openContent(handle, this.size);
   }
@@ -118,12 +126,27 @@ const WRITE_BATCH_CHUNKS = 1024;
 export const STAGED_HEAD_BYTES = 4096;
 
 /**
+ * Staged content up to this size is kept whole in memory while it is copied (it is one batch of copyToFile's, held
+ * until written anyway), and read from there: an upload of a small document is checked by the engine without an open
+ * and a close of its staged file (two trips to the thread pool on the request's path, issue 38). The file is written
+ * and fsynced as before. A few pages of a typical document; larger ones reach the engine as their open file.
+ */
+export const STAGED_WHOLE_BYTES = 256 * 1024;
+
+/** A copy of `bytes` in a buffer of its own (not a slice of Node's pool), so that it can be moved to a worker. */
+function ownCopy(bytes: Uint8Array): Buffer {
+  const out = Buffer.allocUnsafeSlow(bytes.length);
+  out.set(bytes);
+  return out;
+}
+
+/**
  * Copies `source` into `file` (which must not exist), hashing it on the way: its size, tag and first
- * STAGED_HEAD_BYTES bytes. Past `limit` bytes it refuses with 413 PAYLOAD_TOO_LARGE; `sync` makes the copy durable
+ * STAGED_HEAD_BYTES bytes (and with `keepWhole`, all of them up to STAGED_WHOLE_BYTES). Past `limit` bytes it refuses with 413 PAYLOAD_TOO_LARGE; `sync` makes the copy durable
  * (fsync) before it answers, and `sync: 'started'` only starts the fsync (and the close after it): `durable` settles
  * when it is done. A failed copy leaves no file behind.
  */
-export async function copyToFile(file: string, source: AsyncIterable<Uint8Array>, options: { limit?: number; sync: boolean | 'started' }): Promise<{ size: number; etag: string; head: Uint8Array; durable?: Promise<void> }> {
+export async function copyToFile(file: string, source: AsyncIterable<Uint8Array>, options: { limit?: number; sync: boolean | 'started'; keepWhole?: boolean }): Promise<{ size: number; etag: string; head: Uint8Array; durable?: Promise<void>; whole?: Uint8Array }> {
   const limit = options.limit ?? Infinity;
   const hash = createHash('sha256');
   let size = 0;
@@ -135,6 +158,9 @@ export async function copyToFile(file: string, source: AsyncIterable<Uint8Array>
   const open = async () => (handle ??= await fs.open(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o640));
   let writing: Promise<void> = Promise.resolve();
   let durable: Promise<void> | undefined;
+  // The content whole, when it came in one batch no larger than STAGED_WHOLE_BYTES.
+  let whole: Uint8Array | undefined;
+  let flushed = false;
   try {
     let batch: Uint8Array[] = [];
     let batched = 0;
@@ -151,12 +177,14 @@ export async function copyToFile(file: string, source: AsyncIterable<Uint8Array>
         await writing;
         writing = writeAll(out, batch);
         writing.catch(() => undefined); // awaited later; not an unhandled rejection meanwhile
+        flushed = true;
         batch = [];
         batched = 0;
       }
     }
     const out = await open();
     await writing;
+    if (options.keepWhole && !flushed && size <= STAGED_WHOLE_BYTES) whole = Buffer.concat(batch, size);
     await writeAll(out, batch);
     if (options.sync === 'started') {
       durable = out.sync().then(
@@ -179,7 +207,7 @@ export async function copyToFile(file: string, source: AsyncIterable<Uint8Array>
     }
     throw err;
   }
-  return { size, etag: etagOfDigest(hash.digest()), head: head.subarray(0, headBytes), ...(durable ? { durable } : {}) };
+  return { size, etag: etagOfDigest(hash.digest()), head: head.subarray(0, headBytes), ...(durable ? { durable } : {}), ...(whole ? { whole } : {}) };
 }
 
 /** Writes `chunks` at the handle's position, all of them: writev may write less than asked. */
@@ -206,19 +234,29 @@ async function writeAll(handle: fs.FileHandle, chunks: Uint8Array[]): Promise<vo
  */
 export async function stageToFile(dir: string, source: AsyncIterable<Uint8Array>, limit: number, options: { syncLater?: boolean } = {}): Promise<StagedFile> {
   const file = spoolName(dir);
-  const { size, etag, head, durable } = await copyToFile(file, source, { limit, sync: options.syncLater ? 'started' : true });
-  return new StagedFile(file, size, etag, head, durable);
+  const { size, etag, head, durable, whole } = await copyToFile(file, source, { limit, sync: options.syncLater ? 'started' : true, keepWhole: true });
+  return new StagedFile(file, size, etag, head, durable, whole);
 }
 
 /** A new file (which must not exist) holding `content`, fsynced and closed. */
 export async function writeSynced(file: string, content: Uint8Array | string): Promise<void> {
-  const handle = await fs.open(file, 'wx', 0o640);
+  await writeAndClose(await fs.open(file, 'wx', 0o640), content);
+}
+
+/**
+ * Writes `content` into a file just opened for it, fsyncs and closes it. The close after a successful fsync is not
+ * waited for (the content is on disk: the descriptor has nothing left to flush), one trip to the thread pool less on
+ * the path of every write's version record (issue 38); after a failure it is.
+ */
+export async function writeAndClose(handle: fs.FileHandle, content: Uint8Array | string): Promise<void> {
   try {
     await handle.writeFile(content);
     await handle.sync();
-  } finally {
-    await handle.close();
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    throw err;
   }
+  handle.close().catch(() => undefined);
 }
 
 /** The ETag of a file's content, or of its first `bytes` bytes. */

@@ -296,6 +296,9 @@ describe('redaction leaves no version with the redacted text', () => {
     const { versions, total } = await list(doc);
     assert.equal(total, 1);
     assert.equal(versions[0]!.operation, 'ApplyRedactionsAction');
+    // The purged versions are no predecessor of the redacted content (the write's own finding, and a listing's).
+    const noPredecessor = (reply: { headers: Headers }) => assert.doesNotMatch(reply.headers.get('link') ?? '', /predecessor-version/);
+    noPredecessor(await call(server, 'GET', `/documents/${doc}`, { headers: { accept: 'application/json' } }));
     for (const v of versions) {
       const bytes = (await version(doc, v.id)).bytes;
       assert.ok(qpdfCheck(bytes).ok);
@@ -318,6 +321,8 @@ describe('redaction leaves no version with the redacted text', () => {
     assert.equal(applied.json().versionsPurged, undefined);
     const { versions } = await list(doc);
     assert.equal(versions.length, 2);
+    // The kept version is the redacted content's predecessor, named right after the write as by a listing.
+    assert.match((await call(server, 'GET', `/documents/${doc}`, { headers: { accept: 'application/json' } })).headers.get('link') ?? '', new RegExp(`versionId=${versions[1]!.id}>; rel="predecessor-version"`));
     assert.match(pdftotext((await version(doc, versions[1]!.id)).bytes), /Secret 1/);
     assert.doesNotMatch(pdftotext((await version(doc, versions[0]!.id)).bytes), /Secret/);
   });
