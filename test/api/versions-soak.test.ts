@@ -40,13 +40,6 @@ interface StoreSetup {
   env: Record<string, string>;
   folder: string;
   users?: [SoakUser, SoakUser];
-  /**
-   * A read while a write replaces the document may find no document (404 DOCUMENT_NOT_FOUND): mod_dav's MOVE removes
-   * the target before it renames onto it (docs/dms.md, "What remains of mod_dav's"). The store cannot avoid it: a 404
-   * of a document away for a moment is the DMS's answer for one deleted, and reads take no lock (a retry would only
-   * narrow the window); so a list, and a job that reads its document, may find none during a concurrent batch.
-   */
-  documentMayVanish?: boolean;
   stop(): Promise<void>;
 }
 
@@ -75,7 +68,7 @@ const STORES: Record<string, () => Promise<StoreSetup>> = {
   webdav: async () => {
     const dav = await startDavServer();
     const users: [SoakUser, SoakUser] = [{ name: 'alice', auth: dav.auth('alice') }, { name: 'bob', auth: dav.auth('bob') }];
-    return { env: { PDFSERVICE_STORE: 'webdav', PDFSERVICE_WEBDAV_URL: dav.url }, folder: 'restricted/soak', users, documentMayVanish: true, stop: () => dav.dispose() };
+    return { env: { PDFSERVICE_STORE: 'webdav', PDFSERVICE_WEBDAV_URL: dav.url }, folder: 'restricted/soak', users, stop: () => dav.dispose() };
   },
 };
 const KEEP_VERSIONS = ['filesystem', 's3', 'webdav'];
@@ -220,7 +213,6 @@ class Soak {
   constructor(
     readonly server: TestServer,
     readonly users: [SoakUser, SoakUser],
-    readonly documentMayVanish: boolean,
   ) {}
 
   requestId(): string {
@@ -235,14 +227,7 @@ class Soak {
   }
 
   async list(doc: SoakDocument, where: string): Promise<{ versions: Record<string, any>[]; current: string | null }> {
-    const listed = await this.listDuringWrites(doc, where, false);
-    return listed!;
-  }
-
-  /** The list as `list`; `duringWrites`: undefined when the store's document was away for a moment (documentMayVanish). */
-  async listDuringWrites(doc: SoakDocument, where: string, duringWrites: boolean): Promise<{ versions: Record<string, any>[]; current: string | null } | undefined> {
     const reply = await call(this.server, 'GET', `/documents/${doc.path}/versions?limit=1000`, { auth: this.users[0].auth, headers: { accept: 'application/json' } });
-    if (duringWrites && this.documentMayVanish && reply.status === 404 && reply.json().code === 'DOCUMENT_NOT_FOUND') return undefined;
     assert.equal(reply.status, 200, `${where}: ${reply.text}`);
     const body = reply.json();
     assert.equal(body.total, body.versions.length, `${where}: every version on one page`);
@@ -406,10 +391,8 @@ const KINDS: WriteKind[] = [
           const id = reply.json().id as string;
           const job = await jobEnded(server, id, { auth: step.user.auth });
           // docs/jobs.md: a job whose document was changed after it read it fails with 412 rather than overwrite the change.
-          // A job reads without the document's lock: on a store whose document may vanish during another write's
-          // replace, it may find none.
-          const lost = ['PRECONDITION_FAILED', ...(soak.documentMayVanish ? ['DOCUMENT_NOT_FOUND'] : [])];
-          const outrun = !step.alone && job.state === 'failed' && lost.includes(job.error?.code);
+          // It reads without the document's lock, and never finds the document missing because another write replaces it.
+          const outrun = !step.alone && job.state === 'failed' && job.error?.code === 'PRECONDITION_FAILED';
           if (!outrun) assert.equal(job.state, 'succeeded', `job ${id}: ${JSON.stringify(job)}`);
           return { ...outcome(step, outrun ? `job (outrun: ${job.error.code})` : 'job', 'TextStampAction', reply, !outrun), jobId: id, etag: undefined };
         },
@@ -700,7 +683,7 @@ async function manageVersions(soak: Soak, doc: SoakDocument, rng: Rng, where: st
 async function runSoak(server: TestServer, users: [SoakUser, SoakUser], setup: StoreSetup, writeCount: number, log: (line: string) => void): Promise<void> {
   const { folder } = setup;
   const rng = generator(SEED);
-  const soak = new Soak(server, users, setup.documentMayVanish === true);
+  const soak = new Soak(server, users);
   for (let i = 0; i < DOCUMENTS; i++) {
     const doc: SoakDocument = { path: `${folder}/doc-${i}.pdf`, form: i % 2 === 0, versions: [], notes: [] };
     soak.docs.push(doc);
@@ -743,10 +726,8 @@ async function runSoak(server: TestServer, users: [SoakUser, SoakUser], setup: S
       let batchDone = false;
       const reader = (async () => {
         do {
-          const listed = await soak.listDuringWrites(doc, `${where}: a list during the batch`, true);
+          const { versions: seen, current } = await soak.list(doc, `${where}: a list during the batch`);
           soak.readsDuringWrites++;
-          if (!listed) continue;
-          const { versions: seen, current } = listed;
           assert.ok(current !== null && current === seen.at(-1)?.id, `${where}: a list during a write names the newest version as the current one (current ${current})`);
           assert.ok(seen.at(-1)!.current === true, `${where}: and marks it current`);
         } while (!batchDone);

@@ -9,7 +9,7 @@ import { LocalLocks } from '../../src/storage/locks.js';
 import { documentPathFromBody, type StoredPath } from '../../src/storage/paths.js';
 import { etagOf } from '../../src/storage/store.js';
 import { DavClient } from '../../src/storage/webdav/client.js';
-import { WebDavBackend } from '../../src/storage/webdav/store.js';
+import { WebDavBackend, type WebDavStore } from '../../src/storage/webdav/store.js';
 import { davServerForSuite } from '../helpers/dav-server.js';
 import { freshEach } from '../helpers/fresh.js';
 import { storeContract } from '../helpers/store-contract.js';
@@ -437,6 +437,93 @@ describe('WebDAV trash entries across instances', () => {
       }
     } finally {
       for (const dir of dataDirs) await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/**
+ * Readers of a document that writers replace: mod_dav's MOVE onto an existing document removes it before it renames
+ * onto it, and reads take no lock, so a read in that gap found no document (DOCUMENT_NOT_FOUND) for one that exists
+ * before and after every write. No read may: in the writers' process the read waits for the MOVE in flight; in another
+ * instance it sees the writer's commit LOCK on a document with no content (mod_dav's lock-null resource) and waits for
+ * the rename; without versions no LOCK is taken, and the process's own MOVEs are what it waits for.
+ */
+describe('WebDAV reads while writers replace a document', () => {
+  const withStore = freshEach(webdavStore);
+  const p = documentPathFromBody('rr/doc.pdf', 'path');
+  const bytes = (label: string) => Buffer.concat([Buffer.from(`%PDF-1.7 ${label}\n`), randomBytes(4096)]);
+
+  /** Two writers replace the document `rounds` times each while six readers stat and open it in a loop: every read finds one of the versions written, whole. */
+  async function hammer(writer: WebDavStore, reader: WebDavStore): Promise<void> {
+    const rounds = 40;
+    const first = bytes('first');
+    await writer.writeDocument(p, first, { conflict: 'fail' });
+    const known = new Set([etagOf(first)]);
+    let writing = true;
+    const failures: string[] = [];
+    let reads = 0;
+    const readLoop = async () => {
+      while (writing) {
+        const stat = await reader.statDocument(p);
+        if (!stat) failures.push('statDocument found no document');
+        else if (!known.has(stat.etag)) failures.push(`statDocument named an unknown version ${stat.etag}`);
+        try {
+          const opened = await reader.openDocument(p);
+          const read = await opened.read();
+          await opened.close();
+          if (etagOf(read) !== opened.stat.etag || !known.has(opened.stat.etag)) failures.push('openDocument gave bytes that are not the version it named');
+        } catch (err) {
+          failures.push(`openDocument: ${err instanceof ServiceError ? err.code : String(err)}`);
+        }
+        reads++;
+      }
+    };
+    const writeLoop = async (w: number) => {
+      for (let i = 0; i < rounds; i++) {
+        const next = bytes(`writer ${w} round ${i}`);
+        known.add(etagOf(next));
+        await writer.writeDocument(p, next, { conflict: 'overwrite' });
+      }
+    };
+    const readers = Array.from({ length: 6 }, readLoop);
+    try {
+      await Promise.all([writeLoop(0), writeLoop(1)]);
+    } finally {
+      writing = false;
+      await Promise.all(readers);
+    }
+    assert.ok(reads >= 6, `the readers read during the writes (${reads})`);
+    assert.deepEqual(failures, [], `${failures.length} of ${reads} reads failed`);
+  }
+
+  const instance = async (url: string, versions: boolean) => {
+    const client = new DavClient({ url, timeoutMs: 10_000 });
+    clients.push(client);
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'pdfservice-dav-reader-'));
+    const backend = new WebDavBackend(client, dataDir, undefined, versions, versions);
+    await backend.init();
+    return { store: backend.forUser(alice()), dispose: () => rm(dataDir, { recursive: true, force: true }) };
+  };
+
+  withStore('readers in the writers\' process never find the document missing (versions on: the writes LOCK)', async (s) => {
+    await hammer(s.store, s.store);
+  });
+
+  withStore('readers in the writers\' process never find the document missing (versions off: no LOCK, the process\'s MOVEs are waited for)', async (s) => {
+    const plain = await instance(s.dav.url, false);
+    try {
+      await hammer(plain.store, plain.store);
+    } finally {
+      await plain.dispose();
+    }
+  });
+
+  withStore('readers in another instance never find the document missing (they wait out the writer\'s LOCK on the gap)', async (s) => {
+    const other = await instance(s.dav.url, true);
+    try {
+      await hammer(s.store, other.store);
+    } finally {
+      await other.dispose();
     }
   });
 });

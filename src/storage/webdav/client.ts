@@ -50,6 +50,8 @@ export interface DavResource {
   davEtag: string | undefined;
   /** Our dead properties (namespace PROPS_NS), by local name. */
   own: Record<string, string>;
+  /** Whether a WebDAV lock is on it (its lockdiscovery): asked only by a PROPFIND `withLocks`. */
+  locked?: boolean;
 }
 
 /** The namespace of the service's dead properties on the DMS. */
@@ -60,12 +62,15 @@ const RETRY_AFTER_SECONDS = 5;
 
 const OWN_PROPS = ['etag', 'davetag'] as const;
 
-const PROPFIND_BODY =
+const propfindBody = (locks: boolean) =>
   '<?xml version="1.0" encoding="utf-8"?>' +
   `<D:propfind xmlns:D="DAV:" xmlns:P="${PROPS_NS}"><D:prop>` +
   '<D:resourcetype/><D:getcontentlength/><D:getlastmodified/><D:getetag/>' +
+  (locks ? '<D:lockdiscovery/>' : '') +
   OWN_PROPS.map((p) => `<P:${p}/>`).join('') +
   '</D:prop></D:propfind>';
+const PROPFIND_BODY = propfindBody(false);
+const PROPFIND_LOCKS_BODY = propfindBody(true);
 
 const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -121,7 +126,9 @@ export function parseMultistatus(xml: string): DavResource[] {
       const value = text(props[name]);
       if (value) own[name] = value;
     }
+    const lockdiscovery = props.lockdiscovery;
     out.push({
+      ...(lockdiscovery !== undefined ? { locked: !!lockdiscovery && typeof lockdiscovery === 'object' && 'activelock' in lockdiscovery } : {}),
       name: path.slice(path.lastIndexOf('/') + 1),
       path,
       collection: !!resourcetype && typeof resourcetype === 'object' && 'collection' in resourcetype,
@@ -319,9 +326,9 @@ export class DavClient {
     }
   }
 
-  /** PROPFIND at depth 0 or 1: null when nothing is there (404). */
-  async propfind(url: string, user: DavCredentials | undefined, depth: 0 | 1): Promise<DavResource[] | null> {
-    const res = await this.send('PROPFIND', url, user, { headers: { depth: String(depth) }, body: PROPFIND_BODY });
+  /** PROPFIND at depth 0 or 1: null when nothing is there (404). `withLocks`: each resource's `locked` too. */
+  async propfind(url: string, user: DavCredentials | undefined, depth: 0 | 1, withLocks = false): Promise<DavResource[] | null> {
+    const res = await this.send('PROPFIND', url, user, { headers: { depth: String(depth) }, body: withLocks ? PROPFIND_LOCKS_BODY : PROPFIND_BODY });
     if (res.statusCode === 404 || res.statusCode === 409) {
       await res.body.dump();
       return null;

@@ -49,6 +49,69 @@ const COMMIT_LOCK_SECONDS = 30;
 /** How long a commit waits for another client's lock on the document before answering 423 DMS_LOCKED. */
 const COMMIT_LOCK_WAIT_MS = 3000;
 
+/**
+ * How long a read that found no document waits while the DMS shows a replace of it in progress (another instance's
+ * MOVE onto it under the commit LOCK: mod_dav has removed the target and not yet renamed onto it), then answers what
+ * is there. The MOVE is one rename; the bound is for a DMS slowed down, well inside the LOCK's COMMIT_LOCK_SECONDS.
+ */
+const REPLACE_WAIT_MS = 3000;
+/** How many times a read that found no document reads again because a replace of it was in progress. */
+const REPLACE_READS = 8;
+/** Of those, how many after a 403 (Apache's GET in the gap: readThroughReplace). */
+const REPLACE_FORBIDDEN_READS = 2;
+
+/**
+ * What mod_dav shows of a document in the middle of a MOVE onto it under a LOCK: the lock, on a resource without
+ * content (a lock-null resource: no entity tag, no length). Its GET is 404.
+ */
+const replacing = (r: DavResource) => r.locked === true && !r.collection && r.davEtag === undefined && r.size === undefined;
+
+/**
+ * The MOVEs onto documents this process has in flight, by target URL. mod_dav's MOVE onto an existing document
+ * removes it, then renames onto it: a read in between finds nothing, though the document is there before and after.
+ * A read that found nothing asks whether such a MOVE overlapped it (WebDavStore.readThroughReplace).
+ */
+class Replaces {
+  private started = 0;
+  private readonly running = new Map<string, Set<Promise<void>>>();
+  /** The number of the last MOVE started onto each URL (forgotten beyond 10,000 URLs: the DMS's lock then says). */
+  private readonly lastStarted = new Map<string, number>();
+
+  /** A mark to give overlapped() after a read begun now. */
+  mark(): number {
+    return this.started;
+  }
+
+  async during<T>(url: string, move: () => Promise<T>): Promise<T> {
+    if (this.lastStarted.size > 10_000) this.lastStarted.clear();
+    this.lastStarted.set(url, ++this.started);
+    const moving = move();
+    const settled = moving.then(
+      () => undefined,
+      () => undefined,
+    );
+    const set = this.running.get(url) ?? new Set();
+    set.add(settled);
+    this.running.set(url, set);
+    try {
+      return await moving;
+    } finally {
+      set.delete(settled);
+      if (set.size === 0 && this.running.get(url) === set) this.running.delete(url);
+    }
+  }
+
+  /** Whether a MOVE onto `url` started after `mark` or is still running (then it is waited for). */
+  async overlapped(url: string, mark: number): Promise<boolean> {
+    const set = this.running.get(url);
+    if (set) {
+      await Promise.all([...set]);
+      return true;
+    }
+    return (this.lastStarted.get(url) ?? 0) > mark;
+  }
+}
+
 const versionOf = (r: { davEtag?: string | undefined; size?: number | undefined; modified: Date }) => `${opaque(r.davEtag) ?? ''}|${r.size ?? ''}|${r.modified.getTime()}`;
 
 /**
@@ -62,6 +125,8 @@ export class WebDavBackend implements DocumentStores {
   readonly locks = new KeyedLock();
   /** Serializes the commit (the conditional MOVE) of each target in this process: mod_dav_fs checks Overwrite: F and renames in two steps. */
   readonly commits = new KeyedLock();
+  /** The MOVEs onto documents in flight here, which a read that finds no document waits for (readThroughReplace). */
+  readonly replaces = new Replaces();
   /**
    * Our tags (content hashes) by URL, for the DMS version they were computed
    * for. Another user's request may use one only after a PROPFIND the DMS
@@ -221,9 +286,63 @@ export class WebDavStore implements DocumentStore {
     return this.client.url(p.segments, true);
   }
 
-  private async propfindOne(url: string): Promise<DavResource | null> {
-    const found = await this.client.propfind(url, this.user, 0);
+  private async propfindOne(url: string, withLocks = false): Promise<DavResource | null> {
+    const found = await this.client.propfind(url, this.user, 0, withLocks);
     return found?.[0] ?? null;
+  }
+
+  /**
+   * What is at a document's URL (a collection too), as statDocument and the writes see it: never nothing because a
+   * write is replacing the document at that moment (readThroughReplace); null when nothing is there.
+   */
+  private documentAt(url: string): Promise<DavResource | null> {
+    return this.readThroughReplace(url, async () => {
+      const r = await this.propfindOne(url, true);
+      return r && !replacing(r) ? r : null;
+    });
+  }
+
+  /**
+   * `read` of a document URL (null: the DMS has nothing there), read again while a write replaces the document, so that
+   * a reader never sees a document that exists before and after a write vanish during it: mod_dav's MOVE onto an
+   * existing target removes it before it renames onto it, and reads take no lock. In this process, a read that found
+   * nothing while a MOVE onto the URL ran (or began since the read did) waits for the MOVE and reads again. Across
+   * instances, a write that replaces a document holds its commit LOCK across the MOVE (moveIntoPlace), and mod_dav
+   * shows the locked URL as a lock-null resource until the rename: seen, the read waits (REPLACE_WAIT_MS at most)
+   * and reads again once a document is there. At most REPLACE_READS reads; then what is there is the answer. A
+   * document truly absent costs one PROPFIND more; a GET the DMS refuses (403) while it lets the user see the
+   * document, two GETs and PROPFINDs more.
+   */
+  private async readThroughReplace<T>(url: string, read: () => Promise<T | null>): Promise<T | null> {
+    let forbidden = 0;
+    for (let reads = 1; ; reads++) {
+      const mark = this.backend.replaces.mark();
+      let found: T | null;
+      try {
+        found = await read();
+      } catch (err) {
+        // Apache maps a GET to the file, and the MOVE removes it before the file is opened: 403 ("file permissions
+        // deny server access", ENOENT in its error log). Read again (twice at most: a 403 that stays is the DMS's
+        // refusal) when a replace overlapped the read or a document is there.
+        const gap = err instanceof ServiceError && err.code === 'DMS_FORBIDDEN' && err.extra?.dmsStatus === 403;
+        if (!gap || ++forbidden > REPLACE_FORBIDDEN_READS || reads >= REPLACE_READS) throw err;
+        if (!(await this.backend.replaces.overlapped(url, mark)) && !(await this.placedAfterLock(url))) throw err;
+        continue;
+      }
+      if (found !== null || reads >= REPLACE_READS) return found;
+      if (!(await this.backend.replaces.overlapped(url, mark)) && !(await this.placedAfterLock(url))) return null;
+    }
+  }
+
+  /** After a read found no document at `url`: whether one is there once a replace the DMS shows in progress (lock-null) has ended. */
+  private async placedAfterLock(url: string): Promise<boolean> {
+    const deadline = Date.now() + REPLACE_WAIT_MS;
+    for (let delay = 10; ; delay = Math.min(delay * 2, 250)) {
+      const r = await this.propfindOne(url, true);
+      if (!r || !replacing(r)) return r !== null;
+      if (Date.now() + delay > deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
   }
 
   /** Our tag of a document version: stored or remembered, else the hash of its bytes. */
@@ -238,7 +357,7 @@ export class WebDavStore implements DocumentStore {
   async statDocument(p: StoredPath): Promise<DocumentStat | null> {
     if (!p.isDocument) return null;
     const url = this.docUrl(p);
-    const r = await this.propfindOne(url);
+    const r = await this.documentAt(url);
     if (!r || r.collection) return null;
     return { size: r.size ?? 0, modified: r.modified, etag: await this.tagOf(p, url, r) };
   }
@@ -254,11 +373,21 @@ export class WebDavStore implements DocumentStore {
   async openDocument(p: StoredPath): Promise<OpenDocument> {
     const notFound = () => new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
     if (!p.isDocument) throw notFound();
-    return this.openUrl(this.docUrl(p), notFound);
+    const url = this.docUrl(p);
+    const opened = await this.readThroughReplace(url, () => this.download(url));
+    if (!opened) throw notFound();
+    return opened;
   }
 
   /** openDocument of any resource of the DMS (a document, or a kept version's bytes: versions.ts); `notFound` when it is not there. */
   async openUrl(url: string, notFound: () => ServiceError): Promise<OpenDocument> {
+    const opened = await this.download(url);
+    if (!opened) throw notFound();
+    return opened;
+  }
+
+  /** openUrl's work: null when nothing is there (404). */
+  private async download(url: string): Promise<OpenDocument | null> {
     const kept = await this.backend.downloads.open(url);
     let res: Dispatcher.ResponseData;
     try {
@@ -279,13 +408,13 @@ export class WebDavStore implements DocumentStore {
       if (tag === undefined || opaque(tag) === opaque(version.sourceEtag)) return this.opened(handle, version);
       await handle.close();
       await this.backend.downloads.drop(url);
-      return this.openUrl(url, notFound);
+      return this.download(url);
     }
     await kept?.handle.close();
     if (res.statusCode === 404 || (res.statusCode >= 300 && res.statusCode < 400)) {
       await res.body.dump();
       if (kept) await this.backend.downloads.drop(url);
-      throw notFound();
+      return null;
     }
     if (res.statusCode !== 200) throw await unexpected('GET', res);
     // Spooled while it arrives and hashed on the way: one version, whatever replaces it on the server meanwhile.
@@ -377,7 +506,7 @@ export class WebDavStore implements DocumentStore {
     if (!(content instanceof StagedFile || content instanceof Uint8Array)) throw new TypeError('Staged uploads must come from this store');
     const targetUrl = this.docUrl(p);
     // Checked before anything is created, so that a refused write leaves no folder and no upload behind.
-    let before = await this.propfindOne(targetUrl);
+    let before = await this.documentAt(targetUrl);
     if (before?.collection) throw new ServiceError('PATH_CONFLICT', 'A folder exists on this path');
     let replaced = before && options.conflict === 'overwrite' ? await this.tagOf(p, targetUrl, before) : null;
     if (options.ifMatch !== undefined && (!before || !matchesEtag(options.ifMatch, replaced ?? (await this.tagOf(p, targetUrl, before))))) {
@@ -420,7 +549,7 @@ export class WebDavStore implements DocumentStore {
           // write without If-Match asks nothing of what it replaces. With If-Match, the change is the 412 asked for.
           const raced = this.versions && options.conflict === 'overwrite' && options.ifMatch === undefined && err instanceof ServiceError && err.code === 'PRECONDITION_FAILED';
           if (!raced || attempt >= RACED_ATTEMPTS) throw err;
-          before = await this.propfindOne(targetUrl);
+          before = await this.documentAt(targetUrl);
           if (before?.collection) throw new ServiceError('PATH_CONFLICT', 'A folder exists on this path');
           replaced = before ? await this.tagOf(p, targetUrl, before) : null;
         }
@@ -493,7 +622,9 @@ export class WebDavStore implements DocumentStore {
         const condition = token ? lockedAt(targetUrl, token, before?.davEtag) : named ? stillAt(targetUrl, before?.davEtag) : {};
         // With versions, an overwrite of a document that was not there does not replace one made meanwhile (unkept).
         const replace = overwrite && !(this.versions && !before);
-        const res = await this.client.send('MOVE', tempUrl, this.user, { headers: { destination: targetUrl, overwrite: replace ? 'T' : 'F', ...condition } });
+        const move = () => this.client.send('MOVE', tempUrl, this.user, { headers: { destination: targetUrl, overwrite: replace ? 'T' : 'F', ...condition } });
+        // A replace removes the target before it renames onto it: the reads in this process that meet the gap wait for it.
+        const res = await (replace ? this.backend.replaces.during(targetUrl, move) : move());
         await res.body.dump();
         if (res.statusCode === 201 || res.statusCode === 204) {
           committed = true;
@@ -565,7 +696,7 @@ export class WebDavStore implements DocumentStore {
 
   async deleteDocument(p: StoredPath, ifMatch?: string, by: string | null = null): Promise<void> {
     const url = this.docUrl(p);
-    const r = p.isDocument ? await this.propfindOne(url) : null;
+    const r = p.isDocument ? await this.documentAt(url) : null;
     if (!r || r.collection) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
     let token: string | undefined;
     if (ifMatch !== undefined) {
