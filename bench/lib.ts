@@ -260,7 +260,7 @@ export function makeLargePng(width: number, height: number): Buffer {
 /**
  * Seconds each benchmark may take on an idle 2-core machine (issue 38: a full run under 20 minutes, a quick one under
  * 2), with the fixtures already generated (`cachedFixture`). run.ts prints each benchmark's time against its budget
- * and records both in the report. The full budgets add up to 1,140 s, the quick ones to 115 s.
+ * and records both in the report. The full budgets add up to 1,140 s, the quick ones to 119 s.
  */
 export const BUDGETS: Record<string, { full: number; quick: number }> = {
   foundation: { full: 30, quick: 4 },
@@ -282,7 +282,7 @@ export const BUDGETS: Record<string, { full: number; quick: number }> = {
   office: { full: 30, quick: 5 },
   oneshot: { full: 5, quick: 2 },
   dms: { full: 15, quick: 3 },
-  cluster: { full: 40, quick: 8 },
+  cluster: { full: 40, quick: 12 },
   versions: { full: 25, quick: 3 },
   issue38: { full: 1200, quick: 120 },
 };

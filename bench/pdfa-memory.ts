@@ -287,7 +287,8 @@ async function documentRows(dir: string, label: string, verdana: boolean, megaby
 }
 
 export async function runPdfaMemoryBench(quick: boolean): Promise<Row[]> {
-  const megabytes = Number(process.env.BENCH_PDFA_MEMORY_MB ?? (quick ? 20 : 100));
+  // Quick (a smoke test of the bench): 5 MB, a few pages.
+  const megabytes = Number(process.env.BENCH_PDFA_MEMORY_MB ?? (quick ? 5 : 100));
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-pdfa-memory-'));
   try {
     let drawn: Buffer[] | undefined;
