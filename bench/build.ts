@@ -119,6 +119,8 @@ export function startServer(options?: ServerOptions): Promise<TestServer> {
 }
 
 const shared = new Map<Build, Map<string, Promise<TestServer>>>();
+/** The shared services started so far, for a stop that cannot wait (killSharedServers). */
+const sharedRunning = new Set<TestServer>();
 
 /**
  * A service of the build being measured with these settings, started once and shared by every benchmark that asks
@@ -134,13 +136,20 @@ export async function sharedServer(env: Record<string, string> = {}): Promise<Te
   const key = JSON.stringify(Object.entries(env).sort());
   if (!servers.has(key)) servers.set(key, build.startServer({ env }));
   const server = await servers.get(key)!;
+  sharedRunning.add(server);
   return { ...server, stop: () => Promise.resolve() };
+}
+
+/** Signals the shared services to end, at once (a run stopped by a signal cannot wait for their stop). */
+export function killSharedServers(): void {
+  for (const server of sharedRunning) server.child.kill();
 }
 
 /** Stops the services `sharedServer` started (the run's end; before REF's worktree is removed). */
 export async function stopSharedServers(): Promise<void> {
   const all = [...shared.values()].flatMap((servers) => [...servers.values()]);
   shared.clear();
+  sharedRunning.clear();
   await Promise.allSettled(all.map(async (server) => (await server).stop()));
 }
 

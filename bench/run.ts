@@ -15,7 +15,7 @@ import { runAnnotationsBench, type Row } from './annotations.js';
 import { runClusterBench } from './cluster.js';
 import { runDmsBench } from './dms.js';
 import { printRows, runFoundationBench } from './foundation.js';
-import { inLockstep, OURS, stopSharedServers, withBuild, type Build } from './build.js';
+import { inLockstep, killSharedServers, OURS, stopSharedServers, withBuild, type Build } from './build.js';
 import { buildRef } from './compare-ref.js';
 import { runIssue38 } from './issue38.js';
 import { benchTime, loadNow, type BenchTime } from './lib.js';
@@ -106,6 +106,7 @@ const refBuild = compare ? await buildRef(compare, args.includes('--compare-shar
 // A comparison stopped with Ctrl-C or a kill removes REF's worktree too (the finally below does not run then).
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
+    killSharedServers();
     refBuild?.remove();
     process.exit(130);
   });
