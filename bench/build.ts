@@ -118,6 +118,41 @@ export function startServer(options?: ServerOptions): Promise<TestServer> {
   return (lanes.getStore()?.build ?? OURS).startServer(options);
 }
 
+const shared = new Map<Build, Map<string, Promise<TestServer>>>();
+/** The shared services started so far, for a stop that cannot wait (killSharedServers). */
+const sharedRunning = new Set<TestServer>();
+
+/**
+ * A service of the build being measured with these settings, started once and shared by every benchmark that asks
+ * for the same ones (issue 38, the bench's time: a start took 1 to 2 s idle and 9 to 17 s at load 18 on 2 cores, and
+ * a full run started about 30). Its `stop` does nothing: `stopSharedServers` stops them all at the end of the run.
+ * For benchmarks that measure requests on a warm service and keep their documents at paths of their own; a
+ * benchmark that measures the process (memory, starts, clusters) or sets up users or stores starts its own.
+ */
+export async function sharedServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const build = lanes.getStore()?.build ?? OURS;
+  const servers = shared.get(build) ?? new Map<string, Promise<TestServer>>();
+  shared.set(build, servers);
+  const key = JSON.stringify(Object.entries(env).sort());
+  if (!servers.has(key)) servers.set(key, build.startServer({ env }));
+  const server = await servers.get(key)!;
+  sharedRunning.add(server);
+  return { ...server, stop: () => Promise.resolve() };
+}
+
+/** Signals the shared services to end, at once (a run stopped by a signal cannot wait for their stop). */
+export function killSharedServers(): void {
+  for (const server of sharedRunning) server.child.kill();
+}
+
+/** Stops the services `sharedServer` started (the run's end; before REF's worktree is removed). */
+export async function stopSharedServers(): Promise<void> {
+  const all = [...shared.values()].flatMap((servers) => [...servers.values()]);
+  shared.clear();
+  sharedRunning.clear();
+  await Promise.allSettled(all.map(async (server) => (await server).stop()));
+}
+
 /** A job worker of the build being measured. */
 export function startWorker(env: Record<string, string>, dataDir: string): Promise<WorkerProcess> {
   return (lanes.getStore()?.build ?? OURS).startWorker(env, dataDir);

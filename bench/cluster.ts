@@ -159,12 +159,16 @@ export async function runClusterBench(quick: boolean): Promise<Row[]> {
       PDFSERVICE_JOB_QUEUE_LIMIT: '1000',
     };
     const shared = { ...common, ...clusterEnv(redis, s3, { redisPrefix: 'cbench:', s3Prefix: 'cbench/', s3TimeoutMs: 30_000 }) };
-    const embedded = await startServer({ env: common });
-    started.push(embedded);
-    // One after the other: the first creates the admin in Redis, the second finds it. The instances only queue
+    // The embedded instance starts beside instance A (each start takes seconds on a loaded machine). A and B one
+    // after the other: the first creates the admin in Redis, the second finds it. The instances only queue
     // background jobs, so the job figures below are the workers' alone (inline requests run on the instances).
-    const a = await startServer({ env: { ...shared, PDFSERVICE_RUN_JOBS: 'false' } });
-    started.push(a);
+    const starting = [startServer({ env: common }), startServer({ env: { ...shared, PDFSERVICE_RUN_JOBS: 'false' } })];
+    const [embeddedStart, aStart] = await Promise.allSettled(starting);
+    for (const result of [embeddedStart, aStart]) if (result!.status === 'fulfilled') started.push(result!.value);
+    if (embeddedStart!.status === 'rejected') throw embeddedStart!.reason;
+    if (aStart!.status === 'rejected') throw aStart!.reason;
+    const embedded = embeddedStart!.value;
+    const a = aStart!.value;
     const b = await startServer({ env: { ...shared, PDFSERVICE_RUN_JOBS: 'false' } });
     started.push(b);
     lb = await startNginx([a, b].map((s) => new URL(s.baseUrl).host));

@@ -4,6 +4,7 @@
  */
 import zlib from 'node:zlib';
 import { serializePdf } from '../test/helpers/pdf.js';
+import { cachedFixture } from './lib.js';
 
 /**
  * The annotation kinds, cycled over each page's slots. A Popup slot belongs to
@@ -46,6 +47,11 @@ export const FORM_WIDGETS = 3;
  * the top right, the annotations on a grid of 5 columns below the text.
  */
 export function makeBenchDocument(pages: number, options: DocumentOptions = {}): Buffer {
+  // From 50 pages the document takes a second or more to write (5 s at 1,000 pages): made once, kept on disk.
+  return pages >= 50 ? cachedFixture(`bench-${pages}`, { pages, options }, () => writeBenchDocument(pages, options)) : writeBenchDocument(pages, options);
+}
+
+function writeBenchDocument(pages: number, options: DocumentOptions): Buffer {
   const { annotationsPerPage: perPage = 20, lines = 30, word = 'confidential', images = true, form = true } = options;
   const objects: string[] = [];
   const add = (body: string) => objects.push(body); // returns the new object's number

@@ -12,10 +12,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestServer } from '../test/helpers/server.js';
-import { startServer } from './build.js';
+import { sharedServer } from './build.js';
 import type { Row } from './annotations.js';
 import { makeBenchDocument } from './fixtures.js';
-import { median, oursOf, peerOf, timeCommand, timed, uploadPdf } from './lib.js';
+import { median, oursOf, pagesLabel, peerOf, timeCommand, timed, uploadPdf } from './lib.js';
 
 export async function linearizeThroughApi(server: TestServer, doc: string, out: string): Promise<void> {
   const reply = await fetch(`${server.api}/documents/${doc}`, {
@@ -36,21 +36,26 @@ export function linearizationClean(file: string): boolean {
 }
 
 export async function runLinearizeBench(quick: boolean): Promise<Row[]> {
-  const runs = quick ? 2 : 7;
+  // Quick (a smoke test of the bench): 1 page, once. Full: 5 runs (7 before issue 38's time budget: the ratio, 0.5 to
+  // 0.6 against a target of 1.5, sits far outside what the runs' spread moves it).
+  const runs = quick ? 1 : 5;
+  const pages = quick ? 1 : 200;
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-linearize-'));
   // Text prefetching off, as in the other benchmarks' servers: it would read every page's text right after the upload.
-  const server = await startServer({ env: { PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' } });
+  const server = await sharedServer({ PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' });
   try {
     const auth = { authorization: server.adminAuth };
-    const pdf = makeBenchDocument(200);
+    const pdf = makeBenchDocument(pages);
     const input = path.join(dir, 'in.pdf');
     writeFileSync(input, pdf);
-    const doc = 'bench/linearize-200.pdf';
+    const doc = `bench/linearize-${pages}.pdf`;
     await uploadPdf(`${server.api}/documents/${doc}`, auth, pdf);
     const version = /qpdf version (\S+)/.exec(execFileSync('qpdf', ['--version'], { encoding: 'utf8' }))?.[1] ?? '?';
     // One untimed run of each first: the engine worker has opened a document, qpdf's pages are in the page cache.
-    await linearizeThroughApi(server, doc, 'bench/linearize-warm.pdf');
-    await timeCommand('qpdf', ['--linearize', input, path.join(dir, 'warm.pdf')]);
+    if (!quick) {
+      await linearizeThroughApi(server, doc, 'bench/linearize-warm.pdf');
+      await timeCommand('qpdf', ['--linearize', input, path.join(dir, 'warm.pdf')]);
+    }
     const ours: number[] = [];
     const theirs: number[] = [];
     const sameWork: number[] = [];
@@ -66,19 +71,19 @@ export async function runLinearizeBench(quick: boolean): Promise<Row[]> {
     const valid = linearizationClean(oursFile) && linearizationClean(path.join(dir, 'peer.pdf')) && linearizationClean(path.join(dir, 'peer-preserve.pdf'));
     const ratio = median(ours) / median(theirs);
     const sizeOf = (file: string) => readFileSync(file).length;
-    console.log(`LinearizeAction vs qpdf --linearize, 200 pages: ours ${median(ours).toFixed(0)} ms, qpdf ${median(theirs).toFixed(0)} ms, ratio ${ratio.toFixed(2)} (target <= 1.5); ` +
+    console.log(`LinearizeAction vs qpdf --linearize, ${pagesLabel(pages)}: ours ${median(ours).toFixed(0)} ms, qpdf ${median(theirs).toFixed(0)} ms, ratio ${ratio.toFixed(2)} (target <= 1.5); ` +
       `qpdf --stream-data=preserve ${median(sameWork).toFixed(0)} ms, ratio ${(median(ours) / median(sameWork)).toFixed(2)}; ` +
       `outputs ${sizeOf(oursFile)}, ${sizeOf(path.join(dir, 'peer.pdf'))} and ${sizeOf(path.join(dir, 'peer-preserve.pdf'))} bytes, check-linearization ${valid ? 'clean' : 'FAILED'}`);
-    const size = '200 pages, text, annotations, images, form';
+    const size = `${pagesLabel(pages)}, text, annotations, images, form`;
     return [{
       operation: `LinearizeAction, time (qpdf --check-linearization: ${valid ? 'all outputs clean' : 'FAILED'})`,
       size,
-      pages: 200,
+      pages,
       ...oursOf(ours),
       ...peerOf(theirs, `qpdf ${version} --linearize`),
       unit: 'ms',
-      target: 'ratio <= 1.5',
-      met: valid && ratio <= 1.5,
+      // At 200 pages, where the issue sets it; the quick run's page is a smoke test.
+      ...(quick ? {} : { target: 'ratio <= 1.5', met: valid && ratio <= 1.5 }),
     }, {
       operation: 'LinearizeAction, time, against qpdf doing the same work (streams kept as they are)',
       size,

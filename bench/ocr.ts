@@ -12,10 +12,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { storedBytes } from '../test/helpers/http.js';
 import type { TestServer } from '../test/helpers/server.js';
-import { startServer } from './build.js';
+import { sharedServer } from './build.js';
 import type { Row } from './annotations.js';
-import { degrade, imageOnlyPdf, knownText, readPgm, renderPages, textPdf, writePgm } from './ocr-fixtures.js';
-import { median, oursOf, peerOf, timeCommand, timed, uploadPdf } from './lib.js';
+import { degrade, imageOnlyPdf, knownText, readPgm, renderPages, textPdf, writePgm, type GrayImage } from './ocr-fixtures.js';
+import { cachedFile, cachedFixture, median, oursOf, peerOf, timeCommand, timed, uploadPdf } from './lib.js';
 
 export const DPI = 300;
 const LANGUAGE = 'eng';
@@ -124,16 +124,21 @@ export async function runOcrBench(quick: boolean): Promise<Row[]> {
   const runs = quick ? 1 : 2;
   const latencyRuns = quick ? 1 : 5;
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-ocr-'));
-  const server = await startServer();
+  const server = await sharedServer();
   try {
     const peerName = ocrmypdfName();
     // The input: known text, rendered by poppler at 300 dpi, made to look scanned, wrapped as image-only pages.
     const known = knownText(pages);
     const knownPages = known.map((lines) => lines.join('\n'));
-    const textFile = path.join(dir, 'text.pdf');
-    writeFileSync(textFile, textPdf(known));
-    const images = renderPages(textFile, dir, 'page', DPI).map((file, i) => degrade(readPgm(file), i));
-    const scan = imageOnlyPdf(images, DPI);
+    // Generated once and kept (bench/lib.ts cachedFile): rendering and degrading 20 pages at 300 dpi takes a while.
+    let rendered: GrayImage[] | undefined;
+    const images = () => {
+      if (rendered) return rendered;
+      const textFile = path.join(dir, 'text.pdf');
+      writeFileSync(textFile, textPdf(known));
+      return (rendered = renderPages(textFile, dir, 'page', DPI).map((file, i) => degrade(readPgm(file), i)));
+    };
+    const scan = cachedFixture('ocr-scan', { pages, dpi: DPI }, () => imageOnlyPdf(images(), DPI));
     const input = path.join(dir, 'scan.pdf');
     writeFileSync(input, scan);
     if (pageTexts(input).some((t) => t.trim() !== '')) throw new Error('the generated scan has text of its own');
@@ -167,10 +172,9 @@ export async function runOcrBench(quick: boolean): Promise<Row[]> {
     if (recall.ours < 50 || recall.peer < 50) throw new Error(`word recall ours ${recall.ours.toFixed(1)}%, peer ${recall.peer.toFixed(1)}%: an output has no usable text`);
 
     // One page: the service, waited inline, against the tesseract command line on the page image poppler made.
-    const onePage = imageOnlyPdf([images[0]!], DPI);
+    const onePage = cachedFixture('ocr-page', { pages, dpi: DPI }, () => imageOnlyPdf([images()[0]!], DPI));
     // The image as it is in the PDF, uncompressed (PGM, which Tesseract reads without decoding anything).
-    const pageImage = path.join(dir, 'page-1-scan.pgm');
-    writePgm(pageImage, images[0]!);
+    const pageImage = cachedFile('ocr-page.pgm', { pages, dpi: DPI }, (file) => writePgm(file, images()[0]!));
     const single: number[] = [];
     const cli: number[] = [];
     for (let i = 0; i < latencyRuns; i++) {

@@ -11,11 +11,11 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestServer } from '../test/helpers/server.js';
-import { startServer } from './build.js';
+import { sharedServer } from './build.js';
 import type { Row } from './annotations.js';
 import { makeBenchDocument } from './fixtures.js';
 import { degrade, imageOnlyPdf, knownText, readPgm, renderPages, textPdf } from './ocr-fixtures.js';
-import { median, oursOf, peerOf, timeCommand, timed, uploadPdf } from './lib.js';
+import { cachedFixture, median, oursOf, peerOf, timeCommand, timed, uploadPdf } from './lib.js';
 
 const PROFILE = 'pdfa2b';
 const SRGB = '/usr/share/color/icc/ghostscript/srgb.icc';
@@ -67,7 +67,7 @@ export async function runPdfaBench(quick: boolean): Promise<Row[]> {
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-pdfa-'));
   // Text prefetching off, as in the other benchmarks' servers: it would extract every page's text on both cores right
   // after each upload, while the conversion runs.
-  const server = await startServer({ env: { PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' } });
+  const server = await sharedServer({ PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' });
   try {
     const peer = ghostscriptPeer(dir);
     const auth = { authorization: server.adminAuth };
@@ -75,8 +75,9 @@ export async function runPdfaBench(quick: boolean): Promise<Row[]> {
     await uploadPdf(`${server.api}/documents/bench/pdfa-warm.pdf`, auth, makeBenchDocument(1));
     await convertThroughApi(server, 'bench/pdfa-warm.pdf', 'bench/pdfa-warm-out.pdf');
     const inputs = [
-      { label: '200 pages, text, annotations, images, form', key: 'text', pdf: makeBenchDocument(200) },
-      { label: `${quick ? 2 : 20}-page scan, 300 dpi`, key: 'scan', pdf: scan(dir, quick ? 2 : 20) },
+      // Quick (a smoke test of the bench): 1 page and a 2-page scan. The scan is made once and kept (bench/lib.ts).
+      { label: `${quick ? '1 page' : '200 pages'}, text, annotations, images, form`, key: 'text', pdf: makeBenchDocument(quick ? 1 : 200) },
+      { label: `${quick ? 2 : 20}-page scan, 300 dpi`, key: 'scan', pdf: cachedFixture('pdfa-scan', { pages: quick ? 2 : 20 }, () => scan(dir, quick ? 2 : 20), ['./pdfa.js']) },
     ];
     const rows: Row[] = [];
     const verdicts = { ours: 0, peer: 0 };

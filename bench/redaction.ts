@@ -12,7 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { storedBytes } from '../test/helpers/http.js';
 import type { TestServer } from '../test/helpers/server.js';
-import { startServer } from './build.js';
+import { sharedServer } from './build.js';
 import type { Row } from './annotations.js';
 import { makeBenchDocument } from './fixtures.js';
 import { groupBySize, median, oursOf, pagesLabel, peerOf, repetitions, sizes, targetAt, timeCommand, timed, uploadPdf } from './lib.js';
@@ -79,7 +79,7 @@ async function atSize(server: TestServer, dir: string, pages: number, quick: boo
 }
 
 export async function runRedactionBench(quick: boolean): Promise<Row[]> {
-  const server = await startServer();
+  const server = await sharedServer();
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-redaction-'));
   try {
     const rows: Row[] = [];

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { Row } from './annotations.js';
-import { median } from './lib.js';
+import { median, type BenchTime } from './lib.js';
 
 function fmt(n: number): string {
   return n >= 100 ? n.toFixed(0) : n >= 10 ? n.toFixed(1) : n.toFixed(2);
@@ -156,7 +156,31 @@ function escapeXml(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
-export function markdownReport(rows: Row[], meta: { date: string; quick: boolean; seconds: number; node: string }): string {
+/** What a report records about its run; `benchmarks`: each benchmark's time against its budget (bench/lib.ts). */
+export interface ReportMeta {
+  date: string;
+  quick: boolean;
+  seconds: number;
+  node: string;
+  benchmarks?: BenchTime[];
+}
+
+/** Each benchmark's time, budget on an idle machine, the budget scaled by the load it ran at, and whether it kept to it. */
+export function timesTable(times: BenchTime[], quick: boolean): string[] {
+  if (!times.length) return [];
+  const total = times.reduce((sum, t) => sum + t.seconds, 0);
+  const budget = times.reduce((sum, t) => sum + (t.budget ?? 0), 0);
+  return [
+    `Time per benchmark (${quick ? 'quick' : 'full'} run; budgets are for an idle 2-core machine with the fixtures cached, scaled by the load average on a busy one: bench/README.md, "Time budget"):`,
+    '',
+    '| benchmark | time | budget | budget at this load | within | load avg start→end |',
+    '|---|---|---|---|---|---|',
+    ...times.map((t) => `| ${t.name} | ${t.seconds.toFixed(1)} s | ${t.budget === undefined ? '-' : `${t.budget} s`} | ${t.allowed === undefined ? '-' : `${t.allowed} s`} | ${t.allowed === undefined ? '-' : t.seconds <= t.allowed ? 'yes' : '**no**'} | ${t.load[0]}→${t.load[1]} |`),
+    `| all | ${total.toFixed(0)} s | ${budget} s | | | |`,
+  ];
+}
+
+export function markdownReport(rows: Row[], meta: ReportMeta): string {
   const lines = [
     `# Benchmark report (${meta.quick ? 'quick' : 'full'} run, ${meta.date})`,
     '',
@@ -165,6 +189,7 @@ export function markdownReport(rows: Row[], meta: { date: string; quick: boolean
     '![ratio per operation](latest.svg)',
     '',
     ...markdownTable(rows),
+    ...(meta.benchmarks?.length ? ['', ...timesTable(meta.benchmarks, meta.quick)] : []),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -231,9 +256,9 @@ export function svgChart(rows: Row[]): string {
   return `${parts.join('\n')}\n`;
 }
 
-export function writeReport(dir: string, rows: Row[], meta: { date: string; quick: boolean; seconds: number; node: string }): void {
+export function writeReport(dir: string, rows: Row[], meta: ReportMeta): void {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(`${dir}latest.json`, `${JSON.stringify({ quick: meta.quick, date: meta.date, seconds: meta.seconds, node: meta.node, rows }, null, 2)}\n`);
+  writeFileSync(`${dir}latest.json`, `${JSON.stringify({ quick: meta.quick, date: meta.date, seconds: meta.seconds, node: meta.node, benchmarks: meta.benchmarks, rows }, null, 2)}\n`);
   writeFileSync(`${dir}latest.md`, markdownReport(rows, meta));
   writeFileSync(`${dir}latest.svg`, svgChart(rows));
 }

@@ -13,7 +13,7 @@ import type { TestServer } from '../test/helpers/server.js';
 import { startServer } from './build.js';
 import type { Row } from './annotations.js';
 import { makeTextDocument } from './fixtures.js';
-import { engineUsage, machineIdleMs, median, processCpuMs, timed, uploadPdf, usageSince } from './lib.js';
+import { cachedFixture, engineUsage, machineIdleMs, median, processCpuMs, timed, uploadPdf, usageSince } from './lib.js';
 
 const MB = 1024 * 1024;
 
@@ -58,7 +58,8 @@ function peakRss(pid: number): number {
 
 async function memoryRow(quick: boolean): Promise<Row> {
   const megabytes = quick ? 20 : 200;
-  const pdf = makeLargeDocument(megabytes);
+  // Written once and kept (bench/lib.ts cachedFixture): 200 MB of noise take a while to draw.
+  const pdf = cachedFixture('large', { megabytes }, () => makeLargeDocument(megabytes), ['./resources.js']);
   const server = await startServer({ env: { PDFSERVICE_MAX_UPLOAD_BYTES: String(1024 * MB) } });
   try {
     const auth = { authorization: server.adminAuth };

@@ -15,10 +15,10 @@ import { runAnnotationsBench, type Row } from './annotations.js';
 import { runClusterBench } from './cluster.js';
 import { runDmsBench } from './dms.js';
 import { printRows, runFoundationBench } from './foundation.js';
-import { inLockstep, OURS, withBuild, type Build } from './build.js';
+import { inLockstep, killSharedServers, OURS, stopSharedServers, withBuild, type Build } from './build.js';
 import { buildRef } from './compare-ref.js';
 import { runIssue38 } from './issue38.js';
-import { loadNow } from './lib.js';
+import { benchTime, loadNow, type BenchTime } from './lib.js';
 import { runJobsBench } from './jobs.js';
 import { runLinearizeBench } from './linearize.js';
 import { runOptimizeBench } from './optimize.js';
@@ -34,7 +34,7 @@ import { runRedactionBench } from './redaction.js';
 import { runResourcesBench } from './resources.js';
 import { runSecurityBench } from './security.js';
 import { runSigningBench } from './signing.js';
-import { markdownTable, mergeBuildRuns, refSummary, writeReport } from './report.js';
+import { markdownTable, mergeBuildRuns, refSummary, timesTable, writeReport } from './report.js';
 import { runStampsBench } from './stamps.js';
 import { runVersionsBench } from './versions.js';
 
@@ -106,6 +106,7 @@ const refBuild = compare ? await buildRef(compare, args.includes('--compare-shar
 // A comparison stopped with Ctrl-C or a kill removes REF's worktree too (the finally below does not run then).
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
+    killSharedServers();
     refBuild?.remove();
     process.exit(130);
   });
@@ -156,6 +157,8 @@ async function runOn(bench: (typeof BENCHMARKS)[number]): Promise<Row[]> {
 }
 const started = Date.now();
 const rows: Row[] = [];
+/** Each benchmark's time against its budget (bench/lib.ts BUDGETS), printed and kept in the report. */
+const times: BenchTime[] = [];
 try {
   for (const bench of BENCHMARKS.filter((b) => (only ? only.includes(b.name) : b.name !== 'issue38'))) {
     const benchStarted = Date.now();
@@ -171,21 +174,27 @@ try {
     // Rows that did not record their own load average get their benchmark's.
     const load: [number, number] = [loadAtStart, loadNow()];
     for (const row of result) row.load ??= load;
-    console.log(`\n${bench.title} (${quick ? 'quick' : 'full'} run, ${new Date().toISOString()}, ${((Date.now() - benchStarted) / 1000).toFixed(1)} s, load average ${load[0]} → ${load[1]})\n`);
+    // Under --compare a benchmark runs on both builds: its budget is for one.
+    const time = benchTime(bench.name, (Date.now() - benchStarted) / 1000 / (refBuild && bench.name !== 'issue38' ? 2 : 1), quick, load);
+    times.push({ name: time.name, seconds: time.seconds, budget: time.budget, allowed: time.allowed, load: time.load });
+    console.log(`\n${bench.title} (${quick ? 'quick' : 'full'} run, ${new Date().toISOString()}, ${time.line}, load average ${load[0]} → ${load[1]})\n`);
     printRows(result);
     rows.push(...result);
   }
 } finally {
+  // The services benchmarks shared (bench/build.ts sharedServer), before REF's worktree goes.
+  await stopSharedServers();
   refBuild?.remove();
 }
 const seconds = (Date.now() - started) / 1000;
 const summary = refBuild ? refSummary(rows, refBuild.build.name) : undefined;
 if (summary) console.log(`\n${summary.join('\n')}`);
 // A comparison is not the bench's report: latest.* stay as they were.
-if (!only && !refBuild) writeReport(fileURLToPath(new URL('../../bench/results/', import.meta.url)), rows, { date: new Date().toISOString(), quick, seconds, node: process.version });
+if (!only && !refBuild) writeReport(fileURLToPath(new URL('../../bench/results/', import.meta.url)), rows, { date: new Date().toISOString(), quick, seconds, node: process.version, benchmarks: times });
 if (out) {
   const heading = `# ${only?.join(', ') ?? 'All benchmarks'} (${quick ? 'quick' : 'full'} run, ${new Date().toISOString()}, ${seconds.toFixed(0)} s, Node.js ${process.version}${refBuild ? `, against ${refBuild.build.name}` : ''})`;
   const verdict = summary ? `\n${summary.join('\n')}\n` : '';
-  writeFileSync(out, `${heading}\n\n\`node dist/bench/run.js ${args.join(' ')}\`\n\n${markdownTable(rows).join('\n')}\n${verdict}`);
+  writeFileSync(out, `${heading}\n\n\`node dist/bench/run.js ${args.join(' ')}\`\n\n${markdownTable(rows).join('\n')}\n${verdict}\n${timesTable(times, quick).join('\n')}\n`);
 }
+console.log(`\n${timesTable(times, quick).join('\n')}`);
 console.log(`\nfinished in ${seconds.toFixed(1)} s${only || refBuild ? '' : '; report in bench/results/latest.md (and .json, .svg)'}${out ? `; table in ${out}` : ''}`);

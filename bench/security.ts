@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { storedBytes } from '../test/helpers/http.js';
 import type { TestServer } from '../test/helpers/server.js';
-import { startServer } from './build.js';
+import { sharedServer } from './build.js';
 import type { Row } from './annotations.js';
 import { makeBenchDocument } from './fixtures.js';
 import { oursOf, pagesLabel, peerOf, repetitions, sizes, timeCommand, timed, uploadPdf } from './lib.js';
@@ -55,7 +55,7 @@ async function atSize(server: TestServer, dir: string, pages: number, quick: boo
 }
 
 export async function runSecurityBench(quick: boolean): Promise<Row[]> {
-  const server = await startServer({ env: { PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' } });
+  const server = await sharedServer({ PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' });
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-security-'));
   try {
     const rows: Row[] = [];

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { storedBytes } from '../test/helpers/http.js';
 import type { TestServer } from '../test/helpers/server.js';
-import { startServer } from './build.js';
+import { sharedServer } from './build.js';
 import { makeKeyStores, pdfsig, STORE_PASSWORD } from '../test/helpers/signing.js';
 import type { Row } from './annotations.js';
 import { makeBenchDocument } from './fixtures.js';
@@ -79,7 +79,7 @@ async function atSize(server: TestServer, dir: string, nss: string, keystore: Bu
 }
 
 export async function runSigningBench(quick: boolean): Promise<Row[]> {
-  const server = await startServer();
+  const server = await sharedServer();
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-signing-'));
   try {
     const keys = makeKeyStores();

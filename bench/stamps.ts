@@ -12,7 +12,7 @@ import path from 'node:path';
 import { serializePdf } from '../test/helpers/pdf.js';
 import { storedBytes } from '../test/helpers/http.js';
 import type { TestServer } from '../test/helpers/server.js';
-import { startServer } from './build.js';
+import { sharedServer } from './build.js';
 import type { Row } from './annotations.js';
 import { makeBenchDocument } from './fixtures.js';
 import { groupBySize, median, oursOf, pagesLabel, peerOf, repetitions, sizes, TARGET_PAGES, targetAt, timeCommand, timed, uploadPdf } from './lib.js';
@@ -93,7 +93,7 @@ async function atSize(server: TestServer, dir: string, overlay: string, pages: n
 }
 
 export async function runStampsBench(quick: boolean): Promise<Row[]> {
-  const server = await startServer();
+  const server = await sharedServer();
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-stamps-'));
   try {
     const overlay = path.join(dir, 'stamp.pdf');
