@@ -12,9 +12,9 @@ import { etagOfContent, matchesEtag, UNNAMED_WRITE, withRandomSuffix, writeRecor
 import { OrderedIds } from '../version-records.js';
 import type { DocumentStat, DocumentStore, DocumentStores, FolderEntry, OpenDocument, Release, StagedUpload, StoreUser, WriteOptions, WriteResult } from '../store.js';
 import { DownloadCache } from '../download-cache.js';
-import { DavClient, dmsFailure, stillAt, unexpected, type DavCredentials, type DavResource } from './client.js';
+import { DavClient, dmsFailure, opaque, stillAt, unexpected, versionOf, type DavCredentials, type DavResource } from './client.js';
 import { WebDavTrash } from './trash.js';
-import { WebDavVersions, type PendingVersion } from './versions.js';
+import { RecordMemo, WebDavVersions, type PendingVersion } from './versions.js';
 
 /** Names of uploads not yet moved into place; they start with a dot, so listings never show them. */
 const TEMP_PREFIX = '.pdfservice-tmp-';
@@ -34,12 +34,6 @@ interface KnownTag {
   etag: string;
 }
 
-/**
- * An entity tag without its weakness: Apache marks a tag weak while the file
- * is less than a second old and strong afterwards, for the same version.
- */
-const opaque = (tag: string | undefined) => tag?.replace(/^W\//, '');
-
 /** The If header for a change under a commit lock: the lock's token and the version read, both required. */
 const lockedAt = (url: string, token: string, davEtag: string | undefined): Record<string, string> => ({ if: `<${url}> (${token}${davEtag ? ` [${davEtag}]` : ''})` });
 
@@ -47,8 +41,6 @@ const lockedAt = (url: string, token: string, davEtag: string | undefined): Reco
 const COMMIT_LOCK_SECONDS = 30;
 /** How long a commit waits for another client's lock on the document before answering 423 DMS_LOCKED. */
 const COMMIT_LOCK_WAIT_MS = 3000;
-
-const versionOf = (r: { davEtag?: string | undefined; size?: number | undefined; modified: Date }) => `${opaque(r.davEtag) ?? ''}|${r.size ?? ''}|${r.modified.getTime()}`;
 
 /**
  * What the stores of every user share: the connection pool, the local
@@ -67,6 +59,12 @@ export class WebDavBackend implements DocumentStores {
    * answered for that user, so the DMS still decides who sees what.
    */
   private readonly tags = new Map<string, KnownTag>();
+  /**
+   * The version records read, by URL, for the DMS version read (versions.ts readNamed): a listing reads again only the
+   * records changed since. As with the tags, a user's request uses one only after a PROPFIND the DMS answered for
+   * that user showed the record at that version.
+   */
+  readonly versionRecords = new RecordMemo();
   /**
    * The last version of each document downloaded or written, kept locally
    * for a while so that the next read of it needs no download; served only
@@ -189,6 +187,7 @@ export class WebDavStore implements DocumentStore {
           openStart: (url, bytes) => this.openStart(url, bytes),
           forget: (url) => backend.forget(url),
           nextId: (after) => backend.nextVersionId(after),
+          records: backend.versionRecords,
         })
       : undefined;
     this.trash = backend.keepsTrash
