@@ -139,34 +139,60 @@ interface StoreUnderTest {
   dispose(): Promise<void>;
 }
 
-/** Requests by kind in log lines: `kind` names a line's request, or undefined for a line that is none. */
-function countRequests(lines: string[], kind: (line: string) => string | undefined): Map<string, number> {
+/** What a log line tells of a request: its kind, and the bytes it carried (received and sent, where the log says). */
+interface LoggedRequest {
+  kind: string;
+  bytes?: number;
+}
+
+/** Requests by kind in log lines (`parse` answers undefined for a line that is none), and `<kind> bytes` summed. */
+function countRequests(lines: string[], parse: (line: string) => LoggedRequest | undefined): Map<string, number> {
   const counts = new Map<string, number>();
   for (const line of lines) {
-    const name = kind(line);
-    if (name) counts.set(name, (counts.get(name) ?? 0) + 1);
+    const request = parse(line);
+    if (!request) continue;
+    counts.set(request.kind, (counts.get(request.kind) ?? 0) + 1);
+    if (request.bytes) counts.set(`${request.kind} bytes`, (counts.get(`${request.kind} bytes`) ?? 0) + request.bytes);
   }
   return counts;
 }
 
-/**
- * The S3 operation of a Swift proxy access line of a client's request ("proxy-server: <client> <remote> <date>
- * <METHOD> /<bucket>/<key>%3F<query> ..."; Swift's own sub-requests log "- -" as the client and /v1/ paths): the SDK's
- * `x-id` when it sends one, ListObjectsV2 by its `list-type=2`, else the method.
- */
-function s3Operation(line: string): string | undefined {
-  const request = /^proxy-server: \d\S* \S+ \S+ ([A-Z]+) \/pdfservice-test\/(\S*)/.exec(line);
-  if (!request) return undefined;
-  const query = decodeURIComponent(request[2]!);
-  return /[?&]x-id=(\w+)/.exec(query)?.[1] ?? (/[?&]list-type=2/.test(query) ? 'ListObjectsV2' : /[?&]uploads/.test(query) ? 'CreateMultipartUpload' : request[1]);
-}
-
-/** `after - before` per method, as "3 PUT, 1 GET" (most first). */
+/** `after - before` per kind, as "3 PutObject (4.3 MB), 1 GetObject" (most first), divided by `per`. */
 function requestDelta(before: Map<string, number> | undefined, after: Map<string, number> | undefined, per = 1): string {
   if (!before || !after) return '';
-  const delta = [...after].map(([method, n]) => [method, (n - (before.get(method) ?? 0)) / per] as const).filter(([, n]) => n > 0);
-  delta.sort((a, b) => b[1] - a[1]);
-  return delta.map(([method, n]) => `${Number.isInteger(n) ? n : n.toFixed(1)} ${method}`).join(', ');
+  const delta = (kind: string) => ((after.get(kind) ?? 0) - (before.get(kind) ?? 0)) / per;
+  const kinds = [...after.keys()].filter((kind) => !kind.endsWith(' bytes') && delta(kind) > 0);
+  kinds.sort((a, b) => delta(b) - delta(a));
+  const count = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+  return kinds.map((kind) => {
+    const bytes = delta(`${kind} bytes`);
+    return `${count(delta(kind))} ${kind}${bytes >= 1e5 ? ` (${(bytes / 1e6).toFixed(1)} MB)` : ''}`;
+  }).join(', ');
+}
+
+/**
+ * A client's S3 request in a Swift proxy access line ("proxy-server: <client> <remote> <date> <METHOD>
+ * /<bucket>/<key>%3F<query> <protocol> <status> <referer> <agent> <token> <bytes received> <bytes sent> ..."; Swift's
+ * own sub-requests log "- -" as the client and /v1/ paths): the SDK's `x-id` when it sends one, ListObjectsV2 by its
+ * `list-type=2`, else the method; a status other than 2xx is added to the kind. CopyObject's bytes are copied inside
+ * Swift and are not in the line.
+ */
+function s3Request(line: string): LoggedRequest | undefined {
+  const request = /^proxy-server: \d\S* \S+ \S+ ([A-Z]+) \/pdfservice-test\/(\S*) \S+ (\d+) \S+ \S+ \S+ (\S+) (\S+) /.exec(line);
+  if (!request) return undefined;
+  const query = decodeURIComponent(request[2]!);
+  const operation = /[?&]x-id=(\w+)/.exec(query)?.[1] ?? (/[?&]list-type=2/.test(query) ? 'ListObjectsV2' : /[?&]uploads/.test(query) ? 'CreateMultipartUpload' : request[1]!);
+  const status = request[3]!;
+  const bytes = [request[4]!, request[5]!].reduce((sum, field) => sum + (/^\d+$/.test(field) ? Number(field) : 0), 0);
+  return { kind: status.startsWith('2') ? operation : `${operation} ${status}`, bytes };
+}
+
+/** A request in Apache's access log (test/dav/httpd.conf's "dav" format: `<host> <user> "<METHOD> <path> <protocol>" <status> <bytes sent>`). */
+function davRequest(line: string): LoggedRequest | undefined {
+  const request = /^\S+ \S+ "([A-Z]+) \S+ \S+" (\d+) (\S+)/.exec(line);
+  if (!request) return undefined;
+  const status = request[2]!;
+  return { kind: status.startsWith('2') ? request[1]! : `${request[1]!} ${status}`, bytes: /^\d+$/.test(request[3]!) ? Number(request[3]) : 0 };
 }
 
 // Text prefetching off, as in the other benchmarks' servers: it would read every page's text right after each write.
@@ -234,7 +260,7 @@ async function s3Store(): Promise<StoreUnderTest> {
     // Swift logs over UDP: a moment for the last request's line to arrive.
     requests: async () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      return countRequests(s3.log().split('\n'), s3Operation);
+      return countRequests(s3.log().split('\n'), s3Request);
     },
     async storage(name) {
       let bytes = 0;
@@ -293,8 +319,7 @@ async function webdavStore(): Promise<StoreUnderTest> {
   const self: StoreUnderTest = {
     store: 'webdav', suffix: ' (WebDAV store)', on, off: servers[1], auth: { authorization: on.adminAuth },
     url: (server, name) => `${server.api}/documents/bench/${name}`,
-    // Apache's access log (test/dav/httpd.conf's "dav" format): `<host> <user> "<METHOD> <path> HTTP/1.1" <status> <bytes>`.
-    requests: async () => countRequests((await readFile(path.join(dav.runDir, 'access.log'), 'utf8').catch(() => '')).split('\n'), (line) => /^\S+ \S+ "([A-Z]+) /.exec(line)?.[1]),
+    requests: async () => countRequests((await readFile(path.join(dav.runDir, 'access.log'), 'utf8').catch(() => '')).split('\n'), davRequest),
     async storage(name) {
       const versionsDir = path.join(root, 'bench', '.pdfservice-versions', name);
       const files = [path.join(root, 'bench', name), ...(await readdir(versionsDir)).map((file) => path.join(versionsDir, file))];
