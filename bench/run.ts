@@ -36,7 +36,7 @@ import { runSecurityBench } from './security.js';
 import { runSigningBench } from './signing.js';
 import { markdownTable, mergeBuildRuns, refSummary, timesTable, writeReport } from './report.js';
 import { runStampsBench } from './stamps.js';
-import { runVersionsBench } from './versions.js';
+import { runVersionsBench, STORES, type VersionsStore } from './versions.js';
 
 /**
  * `alone`: under --compare, the module runs whole on one build at a time (ours, REF, REF, ours) instead of in lockstep
@@ -63,7 +63,7 @@ const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promis
   { name: 'oneshot', title: 'One-shot conversion', run: runOneShotBench },
   { name: 'dms', title: 'Document store over WebDAV', run: runDmsBench },
   { name: 'cluster', title: 'Cluster: two instances on Redis + S3 vs one embedded', run: runClusterBench, alone: true },
-  { name: 'versions', title: 'Document versions (issue 39)', run: runVersionsBench },
+  { name: 'versions', title: 'Document versions (issue 39)', run: (q) => runVersionsBench(q, versionStores) },
 ];
 
 const args = process.argv.slice(2);
@@ -81,6 +81,10 @@ const out = option('out');
 // --rows picks issue 38's rows: it is their default then.
 const only = option('only')?.split(',') ?? (chosenRows ? ['issue38'] : undefined);
 const ours = OURS;
+// `--stores=s3,webdav`: the stores the versions rows run on (all three by default).
+const versionStores = (option('stores')?.split(',') ?? [...STORES]) as VersionsStore[];
+const unknownStores = versionStores.filter((store) => !(STORES as readonly string[]).includes(store));
+if (unknownStores.length) throw new Error(`unknown store ${unknownStores.join(', ')}; known: ${STORES.join(', ')}`);
 
 /** This checkout's server with some settings changed (`--compare-env PDFSERVICE_ENGINE_NICE=0`): what a setting does, measured in the same loop. */
 function settingsBuild(list: string): { build: Build; remove: () => void } {

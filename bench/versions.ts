@@ -21,19 +21,31 @@
  * 14 to 25 s of it on the loaded 2-core machine.
  */
 import { randomBytes } from 'node:crypto';
-import { lstat, readdir } from 'node:fs/promises';
+import { lstat, readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { HeadObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
+import { startDavServer, type DavServer } from '../test/helpers/dav-server.js';
 import { makePdf } from '../test/helpers/pdf.js';
 import { serializePdf, streamParts } from '../test/helpers/pdf-writer.js';
-import type { TestServer } from '../test/helpers/server.js';
+import { startS3Server, type S3Server } from '../test/helpers/s3-server.js';
+import { ADMIN, type TestServer } from '../test/helpers/server.js';
 import type { Row } from './annotations.js';
 import { startServer } from './build.js';
 import { makeBenchDocument } from './fixtures.js';
 import { median, oursOf, pagesLabel, peerOf, repetitions, timed, uploadPdf } from './lib.js';
 
-/** The settings a full run uses (issue 39's) and the small ones of a quick run. */
-export function settings(quick: boolean): { pages: number; versions: number; bigBytes: number; edits: number } {
-  return quick ? { pages: 1, versions: 100, bigBytes: 5 << 20, edits: 10 } : { pages: 200, versions: 1000, bigBytes: 50 << 20, edits: 100 };
+/** The stores the rows run on (issue 39: "on every store"); `--stores=s3,webdav` picks some. */
+export const STORES = ['filesystem', 's3', 'webdav'] as const;
+export type VersionsStore = (typeof STORES)[number];
+
+/**
+ * The settings a full run uses (issue 39's) and the small ones of a quick run. A quick run on S3 or WebDAV makes 20
+ * versions instead of 100: each PUT there is several requests to a server on the same 2 cores (Swift's are Python
+ * processes), and the quick run is a smoke test of seconds.
+ */
+export function settings(quick: boolean, store: VersionsStore = 'filesystem'): { pages: number; versions: number; bigBytes: number; edits: number } {
+  if (!quick) return { pages: 200, versions: 1000, bigBytes: 50 << 20, edits: 100 };
+  return { pages: 1, versions: store === 'filesystem' ? 100 : 20, bigBytes: 5 << 20, edits: 10 };
 }
 
 /** The lowest and highest ratio of the pairs measured back to back (a[i] / b[i]); none with fewer than 2 pairs. */
@@ -106,6 +118,226 @@ async function versionsOf(url: string, auth: Auth, query = ''): Promise<{ versio
   return JSON.parse(text) as { versions: { id: string }[]; total: number };
 }
 
+/**
+ * A store the rows run on: two services over it (versions on, versions off), each with its own documents (`url` of a
+ * document name), the requests the store's server has answered so far (none for the filesystem), and what the
+ * document and its versions occupy there.
+ */
+interface StoreUnderTest {
+  store: VersionsStore;
+  /** Appended to the operation of each row ("" for the filesystem store: its rows keep their earlier names). */
+  suffix: string;
+  on: TestServer;
+  off: TestServer | undefined;
+  auth: Auth;
+  url(server: TestServer, name: string): string;
+  /** Requests the S3 or WebDAV server has logged so far, by method (undefined for the filesystem store). */
+  requests(): Promise<Map<string, number> | undefined>;
+  /** The bytes of the document `name` on the versions-on side and of every object or file of its versions. */
+  storage(name: string): Promise<{ bytes: number; files: number }>;
+  stopOff(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+/** What a log line tells of a request: its kind, and the bytes it carried (received and sent, where the log says). */
+interface LoggedRequest {
+  kind: string;
+  bytes?: number;
+}
+
+/** Requests by kind in log lines (`parse` answers undefined for a line that is none), and `<kind> bytes` summed. */
+function countRequests(lines: string[], parse: (line: string) => LoggedRequest | undefined): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const line of lines) {
+    const request = parse(line);
+    if (!request) continue;
+    counts.set(request.kind, (counts.get(request.kind) ?? 0) + 1);
+    if (request.bytes) counts.set(`${request.kind} bytes`, (counts.get(`${request.kind} bytes`) ?? 0) + request.bytes);
+  }
+  return counts;
+}
+
+/** `after - before` per kind, as "3 PutObject (4.3 MB), 1 GetObject" (most first), divided by `per`. */
+function requestDelta(before: Map<string, number> | undefined, after: Map<string, number> | undefined, per = 1): string {
+  if (!before || !after) return '';
+  const delta = (kind: string) => ((after.get(kind) ?? 0) - (before.get(kind) ?? 0)) / per;
+  const kinds = [...after.keys()].filter((kind) => !kind.endsWith(' bytes') && delta(kind) > 0);
+  kinds.sort((a, b) => delta(b) - delta(a));
+  const count = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+  return kinds.map((kind) => {
+    const bytes = delta(`${kind} bytes`);
+    return `${count(delta(kind))} ${kind}${bytes >= 1e5 ? ` (${(bytes / 1e6).toFixed(1)} MB)` : ''}`;
+  }).join(', ');
+}
+
+/**
+ * A client's S3 request in a Swift proxy access line ("proxy-server: <client> <remote> <date> <METHOD>
+ * /<bucket>/<key>%3F<query> <protocol> <status> <referer> <agent> <token> <bytes received> <bytes sent> ..."; Swift's
+ * own sub-requests log "- -" as the client and /v1/ paths): the SDK's `x-id` when it sends one, ListObjectsV2 by its
+ * `list-type=2`, else the method; a status other than 2xx is added to the kind. CopyObject's bytes are copied inside
+ * Swift and are not in the line.
+ */
+function s3Request(line: string): LoggedRequest | undefined {
+  const request = /^proxy-server: \d\S* \S+ \S+ ([A-Z]+) \/pdfservice-test\/(\S*) \S+ (\d+) \S+ \S+ \S+ (\S+) (\S+) /.exec(line);
+  if (!request) return undefined;
+  const query = decodeURIComponent(request[2]!);
+  const operation = /[?&]x-id=(\w+)/.exec(query)?.[1] ?? (/[?&]list-type=2/.test(query) ? 'ListObjectsV2' : /[?&]uploads/.test(query) ? 'CreateMultipartUpload' : request[1]!);
+  const status = request[3]!;
+  const bytes = [request[4]!, request[5]!].reduce((sum, field) => sum + (/^\d+$/.test(field) ? Number(field) : 0), 0);
+  return { kind: status.startsWith('2') ? operation : `${operation} ${status}`, bytes };
+}
+
+/** A request in Apache's access log (test/dav/httpd.conf's "dav" format: `<host> <user> "<METHOD> <path> <protocol>" <status> <bytes sent>`). */
+function davRequest(line: string): LoggedRequest | undefined {
+  const request = /^\S+ \S+ "([A-Z]+) \S+ \S+" (\d+) (\S+)/.exec(line);
+  if (!request) return undefined;
+  const status = request[2]!;
+  return { kind: status.startsWith('2') ? request[1]! : `${request[1]!} ${status}`, bytes: /^\d+$/.test(request[3]!) ? Number(request[3]) : 0 };
+}
+
+// Text prefetching off, as in the other benchmarks' servers: it would read every page's text right after each write.
+const BASE_ENV = { PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' };
+const OFF_ENV = { PDFSERVICE_VERSIONS: 'false' };
+
+async function filesystemStore(): Promise<StoreUnderTest> {
+  const on = await startServer({ env: BASE_ENV });
+  let off: TestServer | undefined;
+  try {
+    off = await startServer({ env: { ...BASE_ENV, ...OFF_ENV } });
+  } catch (error) {
+    await on.stop();
+    throw error;
+  }
+  const self: StoreUnderTest = {
+    store: 'filesystem', suffix: '', on, off, auth: { authorization: on.adminAuth },
+    url: (server, name) => `${server.api}/documents/bench/${name}`,
+    requests: async () => undefined,
+    async storage(name) {
+      const versionsDir = path.join(on.dataDir, 'versions', 'bench', name);
+      const files = [path.join(on.documentsDir, 'bench', name), ...(await readdir(versionsDir)).map((file) => path.join(versionsDir, file))];
+      return distinctBytes(files);
+    },
+    async stopOff() {
+      await self.off?.stop();
+      self.off = undefined;
+    },
+    async dispose() {
+      await self.stopOff();
+      await on.stop();
+    },
+  };
+  return self;
+}
+
+/**
+ * The S3 store on the Swift test server (as test/s3 and bench/cluster.ts start it), no Redis: one bucket, the
+ * versions-on service under the prefix `on/`, the versions-off one under `off/`. Requests are counted from Swift's
+ * proxy access log (s3api logs each S3 request as the Swift request it makes).
+ */
+async function s3Store(): Promise<StoreUnderTest> {
+  const s3: S3Server = await startS3Server();
+  const env = (prefix: string) => ({
+    ...BASE_ENV,
+    PDFSERVICE_STORE: 's3', PDFSERVICE_S3_ENDPOINT: s3.endpoint, PDFSERVICE_S3_REGION: s3.region, PDFSERVICE_S3_BUCKET: s3.buckets[0]!,
+    PDFSERVICE_S3_PREFIX: prefix, PDFSERVICE_S3_ACCESS_KEY_ID: s3.accessKeyId, PDFSERVICE_S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    PDFSERVICE_S3_TIMEOUT_MS: '60000',
+  });
+  const servers: TestServer[] = [];
+  try {
+    servers.push(await startServer({ env: env('on/') }));
+    servers.push(await startServer({ env: { ...env('off/'), ...OFF_ENV } }));
+  } catch (error) {
+    for (const server of servers) await server.stop();
+    await s3.dispose();
+    throw error;
+  }
+  const [on] = servers as [TestServer, TestServer];
+  const client = s3.client();
+  const Bucket = s3.buckets[0]!;
+  const self: StoreUnderTest = {
+    store: 's3', suffix: ' (S3 store)', on, off: servers[1], auth: { authorization: on.adminAuth },
+    url: (server, name) => `${server.api}/documents/bench/${name}`,
+    // Swift logs over UDP: a moment for the last request's line to arrive.
+    requests: async () => {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return countRequests(s3.log().split('\n'), s3Request);
+    },
+    async storage(name) {
+      let bytes = 0;
+      let files = 0;
+      let ContinuationToken: string | undefined;
+      do {
+        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: `on/.versions/bench/${name}/`, ContinuationToken }));
+        for (const object of page.Contents ?? []) {
+          bytes += object.Size ?? 0;
+          files++;
+        }
+        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+      } while (ContinuationToken);
+      const head = await client.send(new HeadObjectCommand({ Bucket, Key: `on/bench/${name}` }));
+      return { bytes: bytes + (head.ContentLength ?? 0), files: files + 1 };
+    },
+    async stopOff() {
+      await self.off?.stop();
+      self.off = undefined;
+    },
+    async dispose() {
+      await self.stopOff();
+      await on.stop();
+      await s3.dispose();
+    },
+  };
+  return self;
+}
+
+/**
+ * The WebDAV store on the Apache mod_dav test server (as test/helpers/server.ts starts it for PDFSERVICE_TEST_STORE=
+ * webdav: the admin a DMS user with the same password, passthrough auth), the versions-on service in the admin's
+ * collection `on/`, the versions-off one in `off/`. Requests are counted from Apache's access log; the storage is the
+ * files on the DMS's disk (the document and its hidden collection `.pdfservice-versions/<name>/`).
+ */
+async function webdavStore(): Promise<StoreUnderTest> {
+  const dav: DavServer = await startDavServer({ extraUsers: { [ADMIN.username]: ADMIN.password } });
+  const home = `${dav.url}home/${ADMIN.username}/`;
+  const servers: TestServer[] = [];
+  try {
+    for (const side of ['on', 'off']) {
+      const made = await fetch(`${home}${side}/`, { method: 'MKCOL', headers: { authorization: `Basic ${Buffer.from(`${ADMIN.username}:${ADMIN.password}`).toString('base64')}` } });
+      await made.arrayBuffer();
+      if (made.status !== 201) throw new Error(`MKCOL ${side}/ on the DMS answered ${made.status}`);
+    }
+    const env = (side: string) => ({ ...BASE_ENV, PDFSERVICE_STORE: 'webdav', PDFSERVICE_WEBDAV_URL: `${home}${side}/`, PDFSERVICE_WEBDAV_AUTH: 'passthrough' });
+    servers.push(await startServer({ env: env('on') }));
+    servers.push(await startServer({ env: { ...env('off'), ...OFF_ENV } }));
+  } catch (error) {
+    for (const server of servers) await server.stop();
+    await dav.dispose();
+    throw error;
+  }
+  const [on] = servers as [TestServer, TestServer];
+  const root = path.join(dav.root, 'home', ADMIN.username, 'on');
+  const self: StoreUnderTest = {
+    store: 'webdav', suffix: ' (WebDAV store)', on, off: servers[1], auth: { authorization: on.adminAuth },
+    url: (server, name) => `${server.api}/documents/bench/${name}`,
+    requests: async () => countRequests((await readFile(path.join(dav.runDir, 'access.log'), 'utf8').catch(() => '')).split('\n'), davRequest),
+    async storage(name) {
+      const versionsDir = path.join(root, 'bench', '.pdfservice-versions', name);
+      const files = [path.join(root, 'bench', name), ...(await readdir(versionsDir)).map((file) => path.join(versionsDir, file))];
+      return distinctBytes(files);
+    },
+    async stopOff() {
+      await self.off?.stop();
+      self.off = undefined;
+    },
+    async dispose() {
+      await self.stopOff();
+      await on.stop();
+      await dav.dispose();
+    },
+  };
+  return self;
+}
+
 /** A row of versions on (ours) against off (the peer), with the ratio's target at the issue's size only. */
 function onOffRow(operation: string, size: string, pages: number, on: number[], off: number[], full: boolean): Row {
   const ratio = median(on) / median(off);
@@ -116,50 +348,65 @@ function onOffRow(operation: string, size: string, pages: number, on: number[], 
 }
 
 /** Writes with versions on and off: each repetition uploads a fresh copy to both (untimed), then stamps and edits it. */
-async function writeRows(on: TestServer, off: TestServer, pages: number, quick: boolean): Promise<Row[]> {
+async function writeRows(t: StoreUnderTest, pages: number, quick: boolean): Promise<Row[]> {
+  const { on, off } = t;
+  if (!off) throw new Error('no versions-off service');
   const document = makeBenchDocument(pages);
   const samples = { stampOn: [] as number[], stampOff: [] as number[], editOn: [] as number[], editOff: [] as number[] };
+  const auth = (server: TestServer) => ({ authorization: server.adminAuth });
   // One untimed round on each first: engine workers started, code paths warm.
   for (const server of [on, off]) {
-    const auth = { authorization: server.adminAuth };
-    const url = `${server.api}/documents/bench/versions-warm.pdf`;
-    await uploadPdf(url, auth, document);
-    await stamp(url, auth);
-    await addNote(url, auth, 'bench-warm');
+    const url = t.url(server, 'versions-warm.pdf');
+    await uploadPdf(url, auth(server), document);
+    await stamp(url, auth(server));
+    await addNote(url, auth(server), 'bench-warm');
   }
   // The target is a 5% difference on a write of a few hundred ms: twice the usual repetitions in a full run, since on
   // this shared machine single pairs move by more than half (two first runs: pairwise 0.68x to 3.67x).
   const reps = quick ? repetitions(pages, quick) : 2 * repetitions(pages, quick);
+  // Requests to the store's server during each timed write, summed per side and kind (what versions add to a write).
+  const requests = { stampOn: new Map<string, number>(), stampOff: new Map<string, number>(), editOn: new Map<string, number>(), editOff: new Map<string, number>() };
+  const counted = async <T>(into: Map<string, number>, fn: () => Promise<T>): Promise<T> => {
+    const before = await t.requests();
+    const value = await fn();
+    for (const [kind, n] of (await t.requests()) ?? []) into.set(kind, (into.get(kind) ?? 0) + n - (before?.get(kind) ?? 0));
+    return value;
+  };
   for (let i = 0; i < reps; i++) {
     // Which side goes first alternates, so that a machine getting busier or quieter weighs on both alike.
     const order = i % 2 === 0 ? ([['on', on], ['off', off]] as const) : ([['off', off], ['on', on]] as const);
     const variant = Buffer.concat([document, Buffer.from(`%rep ${i}\n`)]);
-    const urls = { on: `${on.api}/documents/bench/versions-write-${i}.pdf`, off: `${off.api}/documents/bench/versions-write-${i}.pdf` };
-    for (const [side, server] of order) await uploadPdf(urls[side], { authorization: server.adminAuth }, variant);
+    const urls = { on: t.url(on, `versions-write-${i}.pdf`), off: t.url(off, `versions-write-${i}.pdf`) };
+    for (const [side, server] of order) await uploadPdf(urls[side], auth(server), variant);
     for (const [side, server] of order) {
-      const ms = (await timed(() => stamp(urls[side], { authorization: server.adminAuth }))).ms;
+      const ms = (await counted(side === 'on' ? requests.stampOn : requests.stampOff, () => timed(() => stamp(urls[side], auth(server))))).ms;
       (side === 'on' ? samples.stampOn : samples.stampOff).push(ms);
     }
     for (const [side, server] of order) {
-      const ms = (await timed(() => addNote(urls[side], { authorization: server.adminAuth }, `bench-note-${i}`))).ms;
+      const ms = (await counted(side === 'on' ? requests.editOn : requests.editOff, () => timed(() => addNote(urls[side], auth(server), `bench-note-${i}`)))).ms;
       (side === 'on' ? samples.editOn : samples.editOff).push(ms);
     }
   }
+  if (t.store !== 'filesystem') {
+    const none = new Map<string, number>();
+    const per = (m: Map<string, number>) => requestDelta(none, m, reps);
+    console.log(`versions${t.suffix}: requests to the store's server per write, versions on | off: stamp ${per(requests.stampOn)} | ${per(requests.stampOff)}; edit ${per(requests.editOn)} | ${per(requests.editOff)}`);
+  }
   // The versions kept on the "on" side: upload, stamp, edit.
-  const kept = await versionsOf(`${on.api}/documents/bench/versions-write-0.pdf`, { authorization: on.adminAuth });
+  const kept = await versionsOf(t.url(on, 'versions-write-0.pdf'), auth(on));
   if (kept.total !== 3) throw new Error(`the document written three times has ${kept.total} versions`);
   const size = pagesLabel(pages);
   const full = pages === 200;
   return [
-    onOffRow('write, versions on vs off: TextStampAction on every page', size, pages, samples.stampOn, samples.stampOff, full),
-    onOffRow('write, versions on vs off: 1-annotation edit (XFDF import of one note)', size, pages, samples.editOn, samples.editOff, full),
+    onOffRow(`write, versions on vs off: TextStampAction on every page${t.suffix}`, size, pages, samples.stampOn, samples.stampOff, full),
+    onOffRow(`write, versions on vs off: 1-annotation edit (XFDF import of one note)${t.suffix}`, size, pages, samples.editOn, samples.editOff, full),
   ];
 }
 
 /** `count` versions of a 1-page document made by PUTs, then its versions listed. */
-async function listingRows(server: TestServer, count: number, quick: boolean): Promise<Row[]> {
-  const auth = { authorization: server.adminAuth };
-  const url = `${server.api}/documents/bench/versions-many.pdf`;
+async function listingRows(t: StoreUnderTest, count: number, quick: boolean): Promise<Row[]> {
+  const auth = t.auth;
+  const url = t.url(t.on, 'versions-many.pdf');
   const writes: number[] = [];
   const began = Date.now();
   for (let i = 0; i < count; i++) {
@@ -174,6 +421,7 @@ async function listingRows(server: TestServer, count: number, quick: boolean): P
   const firstPage: number[] = [];
   const whole: number[] = [];
   const reps = quick ? 5 : 20;
+  const before = await t.requests();
   for (let i = 0; i < reps; i++) {
     firstPage.push((await timed(() => versionsOf(url, auth))).ms);
     whole.push((await timed(() => versionsOf(url, auth, `?limit=${count}`))).ms);
@@ -181,81 +429,102 @@ async function listingRows(server: TestServer, count: number, quick: boolean): P
   const size = `1 page, ${count.toLocaleString('en')} versions`;
   const full = count === 1000;
   const tenth = Math.max(1, Math.floor(count / 10));
-  console.log(`versions: ${count} writes made in ${makingSeconds.toFixed(1)} s`);
+  console.log(`versions${t.suffix}: ${count} writes made in ${makingSeconds.toFixed(1)} s`);
+  if (before) console.log(`versions${t.suffix}: requests to the store's server per pair of listings (default page, then all): ${requestDelta(before, await t.requests(), reps)}`);
   return [
-    { operation: 'GET .../versions (first 100, the default page)', size, ...oursOf(firstPage), unit: 'ms', ...(full ? { target: '< 50 ms', met: median(firstPage) < 50 } : {}) },
-    { operation: `GET .../versions?limit=${count} (all of them)`, size, ...oursOf(whole), unit: 'ms', ...(full ? { target: '< 50 ms', met: median(whole) < 50 } : {}) },
-    // Each write reads the document's versions folder: the last writes against the first show what that costs.
-    { operation: `PUT of the document, the last ${tenth} writes against the first ${tenth}`, size, ...oursOf(writes.slice(-tenth)), ...peerOf(writes.slice(0, tenth), `the first ${tenth} writes`), unit: 'ms' },
+    { operation: `GET .../versions (first 100, the default page)${t.suffix}`, size, ...oursOf(firstPage), unit: 'ms', ...(full ? { target: '< 50 ms', met: median(firstPage) < 50 } : {}) },
+    { operation: `GET .../versions?limit=${count} (all of them)${t.suffix}`, size, ...oursOf(whole), unit: 'ms', ...(full ? { target: '< 50 ms', met: median(whole) < 50 } : {}) },
+    // Each write reads the document's versions: the last writes against the first show what that costs.
+    { operation: `PUT of the document, the last ${tenth} writes against the first ${tenth}${t.suffix}`, size, ...oursOf(writes.slice(-tenth)), ...peerOf(writes.slice(0, tenth), `the first ${tenth} writes`), unit: 'ms' },
   ];
 }
 
-/** `edits` annotation edits of a large document: the disk its versions and itself use, against its size. */
-async function storageRows(server: TestServer, bytes: number, edits: number): Promise<Row[]> {
-  const auth = { authorization: server.adminAuth };
-  const doc = 'bench/versions-large.pdf';
-  const url = `${server.api}/documents/${doc}`;
+/** `edits` annotation edits of a large document: the storage its versions and itself use, against its size. */
+async function storageRows(t: StoreUnderTest, bytes: number, edits: number): Promise<Row[]> {
+  const auth = t.auth;
+  const name = 'versions-large.pdf';
+  const url = t.url(t.on, name);
   const pdf = largeImagePdf(bytes);
   await uploadPdf(url, auth, pdf);
   const times: number[] = [];
+  const before = await t.requests();
   for (let i = 0; i < edits; i++) times.push((await timed(() => addNote(url, auth, `edit-${i}`))).ms);
+  const requests = requestDelta(before, await t.requests(), edits);
   const listed = await versionsOf(url, auth);
   if (listed.total !== edits + 1) throw new Error(`${edits} edits after an upload kept ${listed.total} versions`);
-  const versionsDir = path.join(server.dataDir, 'versions', ...doc.split('/'));
-  const files = [path.join(server.documentsDir, ...doc.split('/')), ...(await readdir(versionsDir)).map((name) => path.join(versionsDir, name))];
-  const disk = await distinctBytes(files);
+  const used = await t.storage(name);
   const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
   const size = `${mb(pdf.length)} document, ${edits} annotation edits (${edits + 1} versions)`;
-  const ratio = disk.bytes / pdf.length;
+  const ratio = used.bytes / pdf.length;
   const full = edits === 100;
-  console.log(`versions: ${edits} edits of a ${mb(pdf.length)} document use ${mb(disk.bytes)} in ${disk.files} files (${mb(disk.allocated)} allocated), ${ratio.toFixed(1)}x its size`);
+  console.log(`versions${t.suffix}: ${edits} edits of a ${mb(pdf.length)} document use ${mb(used.bytes)} in ${used.files} files or objects, ${ratio.toFixed(2)}x its size${requests ? `; requests to the store's server per edit: ${requests}` : ''}`);
   return [
-    { operation: 'disk used by the document and its versions, against the document\'s size', size, ours: ratio, unit: 'x', ...(full ? { target: '<= 2x', met: ratio <= 2 } : {}) },
-    { operation: 'one annotation edit (XFDF import of one note) of that document', size, ...oursOf(times), unit: 'ms' },
+    { operation: `disk used by the document and its versions, against the document's size${t.suffix}`, size, ours: ratio, unit: 'x', ...(full ? { target: '<= 2x', met: ratio <= 2 } : {}) },
+    { operation: `one annotation edit (XFDF import of one note) of that document${t.suffix}`, size, ...oursOf(times), unit: 'ms' },
   ];
 }
 
 /** Restore of an earlier version against uploading its bytes, alternating, each repetition on a fresh document. */
-async function restoreRows(server: TestServer, pages: number, quick: boolean): Promise<Row[]> {
-  const auth = { authorization: server.adminAuth };
+async function restoreRows(t: StoreUnderTest, pages: number, quick: boolean): Promise<Row[]> {
+  const auth = t.auth;
   const document = makeBenchDocument(pages);
   const uploads: number[] = [];
   const restores: number[] = [];
-  for (let i = 0; i < repetitions(pages, quick); i++) {
-    const url = `${server.api}/documents/bench/versions-restore-${i}.pdf`;
+  const reps = repetitions(pages, quick);
+  let requests = '';
+  for (let i = 0; i < reps; i++) {
+    const url = t.url(t.on, `versions-restore-${i}.pdf`);
     const variant = Buffer.concat([document, Buffer.from(`%rep ${i}\n`)]);
     // The first version is the upload (timed); a stamp makes a second; restoring the first makes a third.
+    const beforeUpload = await t.requests();
     uploads.push((await timed(() => uploadPdf(url, auth, variant))).ms);
+    const afterUpload = await t.requests();
     await stamp(url, auth);
     const { versions } = await versionsOf(url, auth);
     const first = versions.at(-1)!.id;
+    const beforeRestore = await t.requests();
     restores.push((await timed(() => send(`${url}/versions/${first}/restore`, { method: 'POST', headers: auth }, [200, 201]))).ms);
+    if (i === reps - 1 && afterUpload) requests = `upload ${requestDelta(beforeUpload, afterUpload)}; restore ${requestDelta(beforeRestore, await t.requests())}`;
   }
+  if (requests) console.log(`versions${t.suffix}: requests to the store's server, the last repetition: ${requests}`);
   const ratio = median(restores) / median(uploads);
   return [{
-    operation: 'restore of a version (POST .../versions/{id}/restore) against uploading its bytes (PUT)',
+    operation: `restore of a version (POST .../versions/{id}/restore) against uploading its bytes (PUT)${t.suffix}`,
     size: pagesLabel(pages), pages, ...oursOf(restores), ...peerOf(uploads, 'upload (PUT)'), unit: 'ms', ratioSpread: pairRatios(restores, uploads),
     ...(pages === 200 ? { target: 'ratio <= 1.0', met: ratio <= 1 } : {}),
   }];
 }
 
-export async function runVersionsBench(quick: boolean): Promise<Row[]> {
-  const { pages, versions, bigBytes, edits } = settings(quick);
-  // Text prefetching off, as in the other benchmarks' servers: it would read every page's text right after each write.
-  const env = { PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' };
-  const on = await startServer({ env });
-  let off: TestServer | undefined;
+const START: Record<VersionsStore, () => Promise<StoreUnderTest>> = { filesystem: filesystemStore, s3: s3Store, webdav: webdavStore };
+
+/** Every row on one store: the on/off writes first (the off service is then stopped), then the rows of the on side. */
+async function runOnStore(store: VersionsStore, quick: boolean): Promise<Row[]> {
+  const { pages, versions, bigBytes, edits } = settings(quick, store);
+  const began = Date.now();
+  const t = await START[store]();
   try {
-    off = await startServer({ env: { ...env, PDFSERVICE_VERSIONS: 'false' } });
-    const rows = await writeRows(on, off, pages, quick);
-    await off.stop();
-    off = undefined;
-    rows.push(...(await restoreRows(on, pages, quick)));
-    rows.push(...(await listingRows(on, versions, quick)));
-    rows.push(...(await storageRows(on, bigBytes, edits)));
+    const rows = await writeRows(t, pages, quick);
+    await t.stopOff();
+    rows.push(...(await restoreRows(t, pages, quick)));
+    rows.push(...(await listingRows(t, versions, quick)));
+    rows.push(...(await storageRows(t, bigBytes, edits)));
+    console.log(`versions on the ${store} store: ${((Date.now() - began) / 1000).toFixed(1)} s`);
     return rows;
   } finally {
-    await off?.stop();
-    await on.stop();
+    await t.dispose();
   }
+}
+
+/** The rows on each store in turn (all three by default); a store that fails is a row with its error, the others run. */
+export async function runVersionsBench(quick: boolean, stores: readonly VersionsStore[] = STORES): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const store of stores) {
+    try {
+      rows.push(...(await runOnStore(store, quick)));
+    } catch (error) {
+      console.error(`versions on the ${store} store failed:`, error);
+      rows.push({ operation: `Document versions on the ${store} store: failed`, size: '-', ours: NaN, unit: '-', error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return rows;
 }

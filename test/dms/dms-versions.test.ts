@@ -34,6 +34,7 @@ interface Version {
   etag: string;
   operation: string;
   current: boolean;
+  label?: string;
 }
 async function list(user: DavUser, doc: string): Promise<{ versions: Version[]; total: number; current: string }> {
   const reply = await call(server, 'GET', `/documents/${doc}/versions`, as(user));
@@ -113,6 +114,33 @@ describe('versions on the DMS', () => {
     assert.equal((await hidden(doc)).filter((n) => n.startsWith('b-')).length, 2, 'the deleted version\'s blob went');
     ok(await call(server, 'DELETE', `/documents/${doc}`, as('alice')), 204);
     assert.deepEqual(await hidden(doc), []);
+  });
+
+  test('a listing reads each record from the DMS once, and again once it changed: a label set through another instance is seen', async () => {
+    const doc = 'home/alice/memo.pdf';
+    for (let i = 1; i <= 3; i++) ok(await put('alice', doc, makePdf({ text: () => `Memo ${i}` })), i === 1 ? 201 : 200);
+    // Apache's access log (test/dav/httpd.conf): one line per request, written when it ends.
+    const recordGets = async () => (await readFile(path.join(dav.runDir, 'access.log'), 'utf8')).split('\n').filter((line) => /"GET \S*\/\.pdfservice-versions\/memo\.pdf\/v-\S*\.json /.test(line)).length;
+    const first = await list('alice', doc);
+    assert.equal(first.total, 3);
+    const read = await recordGets();
+    assert.deepEqual(await list('alice', doc), first, 'the same listing');
+    assert.equal(await recordGets(), read, 'no record read again while none changed');
+    // A second instance on the same DMS labels the oldest version: the first sees the label at its next listing.
+    const other = await startServer({ env: { PDFSERVICE_STORE: 'webdav', PDFSERVICE_WEBDAV_URL: dav.url } });
+    try {
+      const oldest = first.versions.at(-1)!.id;
+      ok(await call(other, 'PATCH', `/documents/${doc}/versions/${oldest}`, { ...as('alice'), body: { label: 'reviewed' } }));
+      const before = await recordGets();
+      const labelled = await list('alice', doc);
+      assert.equal(labelled.versions.find((v) => v.id === oldest)?.label, 'reviewed');
+      assert.equal(await recordGets(), before + 1, 'the changed record alone is read again');
+    } finally {
+      await other.stop();
+    }
+    // Through this instance too.
+    ok(await call(server, 'PATCH', `/documents/${doc}/versions/${first.versions[0]!.id}`, { ...as('alice'), body: { label: 'latest' } }));
+    assert.equal((await list('alice', doc)).versions[0]?.label, 'latest');
   });
 
   test('versions are readable exactly by those who can read the document: the DMS\'s rights on its folder', async () => {

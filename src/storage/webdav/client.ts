@@ -54,6 +54,15 @@ export interface DavResource {
   locked?: boolean;
 }
 
+/**
+ * An entity tag without its weakness: Apache marks a tag weak while the file
+ * is less than a second old and strong afterwards, for the same version.
+ */
+export const opaque = (tag: string | undefined) => tag?.replace(/^W\//, '');
+
+/** A resource's version on the DMS as a PROPFIND tells it: what a memo of its content (our tag, a version record) is kept under. */
+export const versionOf = (r: { davEtag?: string | undefined; size?: number | undefined; modified: Date }) => `${opaque(r.davEtag) ?? ''}|${r.size ?? ''}|${r.modified.getTime()}`;
+
 /** The namespace of the service's dead properties on the DMS. */
 export const PROPS_NS = 'urn:x-pdfservice:props';
 

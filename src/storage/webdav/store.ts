@@ -13,9 +13,9 @@ import { etagOfContent, matchesEtag, UNNAMED_WRITE, withRandomSuffix, writeRecor
 import { OrderedIds } from '../version-records.js';
 import type { DocumentStat, DocumentStore, DocumentStores, FolderEntry, OpenDocument, Release, StagedUpload, StoreUser, WriteOptions, WriteResult } from '../store.js';
 import { DownloadCache } from '../download-cache.js';
-import { DavClient, dmsFailure, stillAt, unexpected, type DavCredentials, type DavResource } from './client.js';
+import { DavClient, dmsFailure, opaque, stillAt, unexpected, versionOf, type DavCredentials, type DavResource } from './client.js';
 import { WebDavTrash } from './trash.js';
-import { WebDavVersions, type PendingVersion } from './versions.js';
+import { RecordMemo, WebDavVersions, type PendingVersion } from './versions.js';
 
 /** Names of uploads not yet moved into place; they start with a dot, so listings never show them. */
 const TEMP_PREFIX = '.pdfservice-tmp-';
@@ -34,12 +34,6 @@ interface KnownTag {
   version: string;
   etag: string;
 }
-
-/**
- * An entity tag without its weakness: Apache marks a tag weak while the file
- * is less than a second old and strong afterwards, for the same version.
- */
-const opaque = (tag: string | undefined) => tag?.replace(/^W\//, '');
 
 /** The If header for a change under a commit lock: the lock's token and the version read, both required. */
 const lockedAt = (url: string, token: string, davEtag: string | undefined): Record<string, string> => ({ if: `<${url}> (${token}${davEtag ? ` [${davEtag}]` : ''})` });
@@ -112,8 +106,6 @@ class Replaces {
   }
 }
 
-const versionOf = (r: { davEtag?: string | undefined; size?: number | undefined; modified: Date }) => `${opaque(r.davEtag) ?? ''}|${r.size ?? ''}|${r.modified.getTime()}`;
-
 /**
  * What the stores of every user share: the connection pool, the local
  * staging and spool folders, the locks and the tags already computed. One
@@ -133,6 +125,12 @@ export class WebDavBackend implements DocumentStores {
    * answered for that user, so the DMS still decides who sees what.
    */
   private readonly tags = new Map<string, KnownTag>();
+  /**
+   * The version records read, by URL, for the DMS version read (versions.ts readNamed): a listing reads again only the
+   * records changed since. As with the tags, a user's request uses one only after a PROPFIND the DMS answered for
+   * that user showed the record at that version.
+   */
+  readonly versionRecords = new RecordMemo();
   /**
    * The last version of each document downloaded or written, kept locally
    * for a while so that the next read of it needs no download; served only
@@ -263,6 +261,7 @@ export class WebDavStore implements DocumentStore {
           openStart: (url, bytes) => this.openStart(url, bytes),
           forget: (url) => backend.forget(url),
           nextId: (after) => backend.nextVersionId(after),
+          records: backend.versionRecords,
         })
       : undefined;
     this.trash = backend.keepsTrash

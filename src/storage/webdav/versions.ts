@@ -2,7 +2,7 @@ import { ServiceError } from '../../errors.js';
 import { StoredPath } from '../paths.js';
 import type { DocumentStat, DocumentVersions, OpenDocument, VersionRecord, VersionSlice, WriteProvenance } from '../store.js';
 import { newVersionRecord, unrecordedVersion, versionFromStored, versionToStored, type StoredVersionRecord } from '../version-records.js';
-import { hiddenCollections, stillAt, unexpected, type DavClient, type DavCredentials } from './client.js';
+import { hiddenCollections, stillAt, unexpected, versionOf, type DavClient, type DavCredentials } from './client.js';
 
 /**
  * The versions of the WebDAV store (docs/versions.md, "Storage (WebDAV)"): a hidden collection beside each document,
@@ -49,6 +49,36 @@ interface Entry {
   id: string;
   hex: string;
   pending: boolean;
+  /** The record's version on the DMS as the PROPFIND that named it told (client.ts versionOf). */
+  dav?: string;
+}
+
+/** How many version records a process keeps read (RecordMemo): a few MB. */
+const RECORD_MEMO = 10_000;
+
+/**
+ * Version records read, by URL, with the DMS version they were read at (the backend's, shared by every user's store):
+ * without it every listing read every record it shows, one GET each (1,000 for `?limit=1000`). A record is used only
+ * for the version a PROPFIND just named, so a record changed since (a label, a pin, by any instance) is read again.
+ */
+export class RecordMemo {
+  private readonly records = new Map<string, { dav: string; record: VersionRecord }>();
+
+  get(url: string, dav: string): VersionRecord | undefined {
+    const known = this.records.get(url);
+    return known?.dav === dav ? known.record : undefined;
+  }
+
+  set(url: string, dav: string, record: VersionRecord): void {
+    this.records.delete(url);
+    this.records.set(url, { dav, record });
+    // The oldest read go first (a Map iterates in insertion order).
+    if (this.records.size > RECORD_MEMO) this.records.delete(this.records.keys().next().value!);
+  }
+
+  drop(url: string): void {
+    this.records.delete(url);
+  }
 }
 
 /** The collection's names, sorted out. */
@@ -125,6 +155,8 @@ export interface VersionHost {
   forget(urlPrefix: string): Promise<void>;
   /** An id after `after` and after every id this process gave out. */
   nextId(after: string | undefined): string;
+  /** The records read already (shared by every user's store). */
+  readonly records: RecordMemo;
 }
 
 /** The document as a write found it, before it replaces it. */
@@ -182,7 +214,7 @@ export class WebDavVersions implements DocumentVersions {
     for (const r of found) {
       if (r.path !== `${self}/${r.name}`) continue;
       const record = RECORD.exec(r.name);
-      if (record) c.records.push({ id: record[1]!, hex: record[2]!, pending: record[3] === 'pending' });
+      if (record) c.records.push({ id: record[1]!, hex: record[2]!, pending: record[3] === 'pending', dav: versionOf(r) });
       const purge = PURGE.exec(r.name);
       if (purge) c.purges.push(purge[1]!);
       const blob = BLOB.exec(r.name);
@@ -201,6 +233,10 @@ export class WebDavVersions implements DocumentVersions {
    * name; undefined when it is gone (removed by a write's tidy or a purge since).
    */
   private async readNamed(p: StoredPath, e: Entry): Promise<VersionRecord | undefined> {
+    // A committed record at the version the PROPFIND named: read before, unless it changed since (RecordMemo).
+    const memo = !e.pending && e.dav !== undefined ? { url: this.fileUrl(p, this.recordName(e)), dav: e.dav } : undefined;
+    const known = memo && this.host.records.get(memo.url, memo.dav);
+    if (known) return known;
     for (const name of e.pending ? [this.recordName(e), this.recordName({ ...e, pending: false })] : [this.recordName(e)]) {
       const res = await this.client.send('GET', this.fileUrl(p, name), this.host.user);
       if (res.statusCode === 404) {
@@ -208,7 +244,10 @@ export class WebDavVersions implements DocumentVersions {
         continue;
       }
       if (res.statusCode !== 200) throw await unexpected('GET', res);
-      return versionFromStored(JSON.parse(await res.body.text()) as StoredVersionRecord);
+      const record = versionFromStored(JSON.parse(await res.body.text()) as StoredVersionRecord);
+      // The body is as new as the PROPFIND's version or newer: kept under that version, it is read again once that changes.
+      if (memo) this.host.records.set(memo.url, memo.dav, record);
+      return record;
     }
     return undefined;
   }
@@ -346,6 +385,7 @@ export class WebDavVersions implements DocumentVersions {
     };
     // A PUT over the record: mod_dav_fs writes a temporary file and renames it, so a reader gets the old or the new one.
     await this.writeRecord(p, entry, updated);
+    this.host.records.drop(this.fileUrl(p, this.recordName(entry)));
     return updated;
   }
 
