@@ -440,11 +440,13 @@ const PLACEHOLDER_STREAM = '<< /Type /XObject /Subtype /Form /Length 0 >>\nstrea
  * an appearance is what it gets, as before; what it cannot draw keeps none, and viewers draw their own.
  *
  * Drawing also adjusts /Rect, /RD and /F to MuPDF's taste; the imported values are put back afterwards (viewers fit
- * the appearance into /Rect), so that what was imported is what is exported. They are taken from the entries
- * written, not read back from the document: reading and copying three entries of every annotation through MuPDF's
- * API cost as much as drawing them.
+ * the appearance into /Rect), so that what was imported is what is exported. They are the value objects the entries
+ * held before drawing, kept and put back as they are: neither printed nor made again value by value.
  */
 function generateAppearances(doc: mupdf.PDFDocument, touched: Touched[]): void {
+  // The values written, held before drawing: MuPDF's drawing puts new values in, leaving these as they are. One
+  // wrapper for each present entry, where making them anew from `dict` took one for each number of a /Rect too.
+  const kept = touched.map(({ obj }) => KEPT_ENTRIES.map((key) => obj.get(key)));
   drawByPage(doc, touched);
   const undrawn = touched.filter(({ obj }) => {
     const ap = obj.get('AP');
@@ -453,13 +455,13 @@ function generateAppearances(doc: mupdf.PDFDocument, touched: Touched[]): void {
   });
   for (const { obj } of undrawn) obj.delete('AP');
   drawByPage(doc, undrawn);
-  for (const { obj, dict } of touched) {
-    for (const key of KEPT_ENTRIES) {
-      const value = dict.get(key);
-      if (value === undefined) obj.delete(key);
-      else obj.put(key, toMupdf(doc, value));
-    }
-  }
+  touched.forEach(({ obj }, i) => {
+    KEPT_ENTRIES.forEach((key, k) => {
+      const value = kept[i]![k]!;
+      if (value.isNull()) obj.delete(key);
+      else obj.put(key, value);
+    });
+  });
 }
 
 /**
