@@ -170,6 +170,43 @@ describe('import (A5) and the deprecated form (A3)', () => {
     assert.ok(fromQpdf && fromQpdf.dict['/AP'], 'an appearance was generated for the new note');
   });
 
+  test('the annotations an import answers are those the service reads from the stored document when nothing is cached, and the numbers qpdf reads there', async () => {
+    // Only new annotations, into a document that has some: the import answers what it wrote without reading it back.
+    // Numbers past what a 32-bit float holds, as MuPDF stores them; a reply to an annotation the document had.
+    await putPdf(server, 'xfdf/answer.pdf', fixture.pdf);
+    const xfdf = `<?xml version="1.0" encoding="UTF-8"?>
+<xfdf xmlns="http://ns.adobe.com/xfdf/" xml:space="preserve">
+  <annots>
+    <square page="0" rect="72.123456789,300.987654321,172.5,380.0000001" name="precise" color="#123456" opacity="0.333333333" width="1.23456789" dashes="3.14159265,2"><contents>Ninths</contents></square>
+    <text page="1" rect="50,50,70,70" name="answer-note" title="Zoë" icon="Help" inreplyto="note-1"><contents>Über</contents><popup page="1" rect="80.1,40.2,280.3,120.4" open="yes"/></text>
+    <line page="0" start="10.5,20.25" end="300.0625,400.1" rect="0,0,612,792" name="answer-line" head="OpenArrow" tail="None"/>
+  </annots>
+</xfdf>`;
+    const reply = await importXfdf('xfdf/answer.pdf', xfdf);
+    assert.equal(reply.status, 200, reply.text);
+    const answered = reply.json().annotations as { name: string; rectangle?: { x: number; y: number; width: number; height: number }; opacity?: number }[];
+    const cold = await startServer({ dataDir: server.dataDir });
+    try {
+      const read = await call(cold, 'GET', '/documents/xfdf/answer.pdf/annotations');
+      assert.equal(read.status, 200, read.text);
+      assert.deepEqual(answered, read.json().annotations);
+    } finally {
+      await cold.stop();
+    }
+    const stored = qpdfAnnotations(await storedBytes(server, 'xfdf/answer.pdf'));
+    // The service's names: /NM, or "~<object number>" for none or one taken before (the fixture has both).
+    const seen = new Set<string>();
+    const names = stored.map((a) => (a.name && !seen.has(a.name) ? (seen.add(a.name), a.name) : `~${a.objectNumber}`));
+    assert.deepEqual(answered.map((a) => a.name), names);
+    const precise = stored.find((a) => a.name === 'precise')!;
+    const [x0, y0] = precise.rect;
+    const rectangle = answered.find((a) => a.name === 'precise')!.rectangle!;
+    // The service gives numbers to 4 decimals.
+    assert.deepEqual([rectangle.x, rectangle.y], [x0!, y0!].map((n) => Math.round(n * 1e4) / 1e4));
+    assert.notEqual(x0, 72.123456789, 'stored as a 32-bit float');
+    assert.equal(answered.find((a) => a.name === 'precise')!.opacity, Math.round(Number(precise.dict['/CA']) * 1e4) / 1e4);
+  });
+
   test('several existing annotations moved off one page by an import: each leaves that page and lands on its new one (found by the robustness suite)', async () => {
     await putPdf(server, 'xfdf/move.pdf', makeAnnotatedPdf({
       pages: 2,

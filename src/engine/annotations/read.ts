@@ -94,13 +94,29 @@ export function isAnnotation(item: mupdf.PDFObject): boolean {
  * names into /NM whenever it saves a document, so they stay stable.
  */
 export function annotationEntries(doc: mupdf.PDFDocument): AnnotationEntry[] {
-  const found: Omit<AnnotationEntry, 'name' | 'hasOwnName'>[] = [];
+  const found: FoundEntry[] = [];
   const reader = new ObjectReader(doc);
   for (const { pageIndex, index, item, objectNumber } of annotsItems(doc)) {
     const dict = reader.parse(item);
     if (!isDict(dict) || name(dict.get('Subtype')) === undefined) continue;
     found.push({ pageIndex, index, objectNumber, dict });
   }
+  return nameEntries(found);
+}
+
+/** An annotation found in a page's /Annots, before it is named. */
+export type FoundEntry = Omit<AnnotationEntry, 'name' | 'hasOwnName'>;
+
+/** Whether a page's /Annots holds more entries than are read (annotsItems). */
+export function pastAnnotsLimit(count: number): boolean {
+  return count > MAX_ANNOTATIONS_PER_PAGE;
+}
+
+/**
+ * The annotations found, in page and /Annots order, named as annotationEntries names them: for a caller that knows
+ * the dictionaries of a document without reading them again (an import answers what it wrote).
+ */
+export function nameEntries(found: FoundEntry[]): AnnotationEntry[] {
   const own = found.map((e) => text(e.dict.get('NM')));
   const taken = new Set<string>();
   const named: AnnotationEntry[] = found.map((e, i) => {

@@ -9,7 +9,7 @@
 export function exactNumber(n: number): string {
   if (!Number.isFinite(n)) return '0';
   const plain = String(n);
-  if (!/e/i.test(plain)) return plain;
+  if (!plain.includes('e')) return plain;
   if (Math.abs(n) >= 1) return BigInt(Math.round(n)).toString();
   return n.toFixed(20).replace(/0+$/, '').replace(/\.$/, '') || '0';
 }

@@ -12,14 +12,29 @@ function nameChar(b: number): boolean {
   return b > 0x20 && b < 0x7f && !'#/()<>[]{}%'.includes(String.fromCharCode(b));
 }
 
+/** Names written so far: an import writes the same few keys (/Type, /Rect...) tens of thousands of times. */
+const writtenNames = new Map<string, string>();
+
 function formatName(name: string): string {
-  let out = '/';
+  let out = writtenNames.get(name);
+  if (out !== undefined) return out;
+  out = '/';
   for (const b of Buffer.from(name, 'utf8')) out += nameChar(b) ? String.fromCharCode(b) : `#${b.toString(16).padStart(2, '0').toUpperCase()}`;
+  if (writtenNames.size < 10_000) writtenNames.set(name, out);
   return out;
 }
 
 /** Literal form for printable ASCII (with escapes), hex otherwise. */
 function formatString(bytes: Uint8Array): string {
+  // Most strings are plain printable ASCII: written in one piece.
+  let plain = true;
+  for (const b of bytes) {
+    if (b < 0x20 || b >= 0x7f || b === 0x28 || b === 0x29 || b === 0x5c) {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) return `(${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1')})`;
   let literal = '(';
   for (const b of bytes) {
     if (b === 0x28 || b === 0x29 || b === 0x5c) literal += `\\${String.fromCharCode(b)}`;
@@ -53,14 +68,17 @@ export function formatPdfValue(value: PdfValue, depth = 0): string {
  */
 export function pdfFileOf(objects: string[]): Uint8Array {
   const all = [...objects, `<< /Type /Catalog /Pages ${objects.length + 2} 0 R >>`, '<< /Type /Pages /Kids [] /Count 0 >>'];
-  let text = '%PDF-1.7\n';
+  const parts: string[] = ['%PDF-1.7\n'];
+  let length = parts[0]!.length;
   const offsets: number[] = [];
   all.forEach((body, i) => {
-    offsets.push(text.length);
-    text += `${i + 1} 0 obj\n${body}\nendobj\n`;
+    offsets.push(length);
+    const part = `${i + 1} 0 obj\n${body}\nendobj\n`;
+    parts.push(part);
+    length += part.length;
   });
-  const xref = text.length;
-  text += `xref\n0 ${all.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`;
-  text += `trailer\n<< /Size ${all.length + 1} /Root ${objects.length + 1} 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Uint8Array.from(Buffer.from(text, 'latin1'));
+  parts.push(`xref\n0 ${all.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('')}`);
+  parts.push(`trailer\n<< /Size ${all.length + 1} /Root ${objects.length + 1} 0 R >>\nstartxref\n${length}\n%%EOF\n`);
+  // The Buffer as it is (a Uint8Array): Uint8Array.from copies it element by element.
+  return Buffer.from(parts.join(''), 'latin1');
 }

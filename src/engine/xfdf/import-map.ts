@@ -22,7 +22,7 @@ export interface IncomingAnnotation {
 
 /** A PDF text string: plain bytes when ASCII, else UTF-16BE with its byte order mark. */
 export const str = (s: string) =>
-  new PdfString(/^[\x00-\x7f]*$/.test(s) ? Uint8Array.from(Buffer.from(s, 'latin1')) : Uint8Array.from(Buffer.from(`\ufeff${s}`, 'utf16le').swap16()));
+  new PdfString(/^[\x00-\x7f]*$/.test(s) ? new Uint8Array(Buffer.from(s, 'latin1')) : new Uint8Array(Buffer.from(`\ufeff${s}`, 'utf16le').swap16()));
 const nm = (s: string) => new PdfName(s);
 const nums = (s: string | undefined) => (s === undefined ? undefined : s.split(/[\s,;]+/).filter(Boolean).map(Number).filter((n) => Number.isFinite(n)));
 const colorOf = (hex: string | undefined) => {

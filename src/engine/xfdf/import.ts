@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import * as mupdf from 'mupdf';
 import type { AnnotationModel } from '../annotations/model.js';
 import { EngineError } from '../errors.js';
-import { annotationEntries, entryObject, pageObjects, readAnnotations } from '../annotations/read.js';
+import { annotationEntries, entryObject, nameEntries, pageObjects, pastAnnotsLimit, readAnnotations, type AnnotationEntry, type FoundEntry } from '../annotations/read.js';
 import { setAppearance } from './appearance-objects.js';
 import { editPdf } from '../core/document-task.js';
 import { PdfName, PdfRef, PdfString, type PdfDict, type PdfValue } from '../syntax/parser.js';
@@ -33,6 +33,130 @@ function toMupdf(doc: mupdf.PDFDocument, v: PdfValue): mupdf.PDFObject {
 }
 
 /**
+ * A value as reading it back from MuPDF gives it (ObjectReader): MuPDF keeps a real number as a 32-bit float and prints
+ * the shortest decimal that reads back as that float. Undefined for a value whose reading back this does not know
+ * (an integer past 32 bits, a number JavaScript prints with an exponent, a null dictionary entry, which MuPDF drops):
+ * the import's answer is then read from the document (ImportListing).
+ */
+function significantDigits(decimal: string): number {
+  let first = -1;
+  let last = -1;
+  let count = 0;
+  for (let i = 0; i < decimal.length; i++) {
+    const c = decimal.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) continue;
+    if (c !== 0x30) {
+      if (first < 0) first = count;
+      last = count;
+    }
+    count++;
+  }
+  return first < 0 ? 0 : last - first + 1;
+}
+
+function asReadBack(v: PdfValue): PdfValue | undefined {
+  if (typeof v === 'number') {
+    if (v === (v | 0)) return v;
+    if (!readsBackAlike(v)) return undefined;
+    // A decimal of at most 6 significant digits is the shortest that reads back as its float (FLT_DIG).
+    if (significantDigits(String(v)) <= 6) return v;
+    const f = Math.fround(v);
+    if (Number.isInteger(f)) return f;
+    for (let digits = 1; digits < 10; digits++) {
+      const shortest = Number(f.toPrecision(digits));
+      if (Math.fround(shortest) === f) return shortest;
+    }
+    return undefined;
+  }
+  if (Array.isArray(v)) {
+    const out: PdfValue[] = [];
+    for (const item of v) {
+      const read = asReadBack(item);
+      if (read === undefined) return undefined;
+      out.push(read);
+    }
+    return out;
+  }
+  if (v instanceof Map) {
+    const out: PdfDict = new Map();
+    for (const [key, item] of v) {
+      const read = item === null ? undefined : asReadBack(item);
+      if (read === undefined) return undefined;
+      out.set(key, read);
+    }
+    return out;
+  }
+  return v;
+}
+
+/**
+ * The annotations of the document after an import that only added annotations, as annotationEntries would read them
+ * (page order, then /Annots order): those the document had, read before the import, and on each page after them the
+ * dictionaries the import appended. The import's answer lists every annotation, and reading 20,000 of them back from
+ * MuPDF (printed and parsed one by one) cost as much as writing them. An import that changes what the document had
+ * (updates, moves), or writes what asReadBack does not know, is read back from the document instead (entries()
+ * answers undefined). /AP is left out: listings never read it.
+ */
+class ImportListing {
+  private readonly added = new Map<number, FoundEntry[]>();
+  private readonly dicts = new Map<mupdf.PDFObject, PdfDict>();
+  private exact = true;
+
+  constructor(private readonly before: AnnotationEntry[]) {}
+
+  /** A new annotation object written with `dict` onto page `page`. */
+  created(obj: mupdf.PDFObject, dict: PdfDict, page: mupdf.PDFObject): void {
+    const read = asReadBack(dict);
+    if (!read || !(read instanceof Map) || !page.isIndirect()) {
+      this.exact = false;
+      return;
+    }
+    this.dicts.set(obj, read.set('P', new PdfRef(page.asIndirect(), 0)));
+  }
+
+  /** `key` of a new annotation set to another object (/Popup, /Parent, /IRT, /FS). */
+  linked(obj: mupdf.PDFObject, key: string, target: mupdf.PDFObject): void {
+    const dict = this.dicts.get(obj);
+    if (dict && target.isIndirect()) dict.set(key, new PdfRef(target.asIndirect(), 0));
+    else this.exact = false;
+  }
+
+  /** Something the import did that changes an annotation the document had. */
+  changedExisting(): void {
+    this.exact = false;
+  }
+
+  /** New objects appended to the /Annots of page `pageIndex`, the first at `start`. */
+  appended(pageIndex: number, start: number, objs: mupdf.PDFObject[]): void {
+    if (pastAnnotsLimit(start + objs.length)) this.exact = false;
+    const list = this.added.get(pageIndex) ?? [];
+    objs.forEach((obj, k) => {
+      const dict = this.dicts.get(obj);
+      if (dict) list.push({ pageIndex, index: start + k, objectNumber: obj.asIndirect(), dict });
+      else this.exact = false;
+    });
+    this.added.set(pageIndex, list);
+  }
+
+  entries(): AnnotationEntry[] | undefined {
+    if (!this.exact) return undefined;
+    // `before` is in page order: each page's new entries go after its last one.
+    const found: FoundEntry[] = [];
+    const pages = [...this.added.keys()].sort((a, b) => a - b);
+    let next = 0;
+    const addUpTo = (pageIndex: number) => {
+      for (; next < pages.length && pages[next]! < pageIndex; next++) found.push(...this.added.get(pages[next]!)!);
+    };
+    for (const { pageIndex, index, objectNumber, dict } of this.before) {
+      addUpTo(pageIndex);
+      found.push({ pageIndex, index, objectNumber, dict });
+    }
+    addUpTo(Infinity);
+    return nameEntries(found);
+  }
+}
+
+/**
  * Whether a value written as text (formatPdfValue) and parsed by MuPDF gives what toMupdf makes of it: not a
  * reference (it names an object of the document, not of the text), no integer past 32 bits and no number JavaScript
  * prints with an exponent (MuPDF's constructors store those differently).
@@ -47,20 +171,24 @@ function readsBackAlike(v: PdfValue): boolean {
 
 /**
  * The dictionaries an import writes, parsed by MuPDF in one pass from a small PDF file of them (syntax/writer.ts) and
- * copied into the document one object each (graftObject), instead of built value by value through MuPDF's object
- * API: for 20,000 annotations that was about a million JS wrappers, each registered with a FinalizationRegistry, and
- * their garbage collection. An entry without a plain syntax (a reference into the document) is left to the caller.
- * A dictionary in `drawn` also gets a normal appearance of its own, an empty stream for MuPDF to draw into
- * (generateAppearances): the file holds that stream once, and each copy copies it.
+ * copied into the document, instead of built value by value through MuPDF's object API: for 20,000 annotations that
+ * was about a million JS wrappers, each registered with a FinalizationRegistry, and their garbage collection. An entry
+ * without a plain syntax (a reference into the document) is left to the caller. A dictionary in `drawn` also gets a
+ * normal appearance of its own, an empty stream for MuPDF to draw into (generateAppearances).
+ *
+ * The new annotations (`fresh`) are listed in one array of the file, copied into the document in one call (createAll):
+ * MuPDF makes each one a new object as it copies, so the import makes four JS wrappers fewer and three calls into
+ * MuPDF fewer per annotation than copying them one by one.
  */
 class PreparedDicts {
   private readonly source: mupdf.PDFDocument;
   private readonly numbers = new Map<PdfDict, number>();
   private readonly left = new Map<PdfDict, [string, PdfValue][]>();
+  private readonly fresh: PdfDict[];
+  private readonly listNumber: number;
 
-  constructor(dicts: PdfDict[], drawn: Set<PdfDict>) {
+  constructor(dicts: PdfDict[], drawn: Set<PdfDict>, fresh: Set<PdfDict>) {
     const texts: string[] = [];
-    const placeholder = new PdfRef(dicts.length + 1, 0);
     for (const dict of dicts) {
       const plain: PdfDict = new Map();
       const left: [string, PdfValue][] = [];
@@ -68,12 +196,16 @@ class PreparedDicts {
         if (readsBackAlike(value)) plain.set(key, value);
         else left.push([key, value]);
       }
-      if (drawn.has(dict)) plain.set('AP', new Map([['N', placeholder]]));
+      // Numbered from 1 in the order written: the dictionary, then its placeholder.
+      if (drawn.has(dict)) plain.set('AP', new Map([['N', new PdfRef(texts.length + 2, 0)]]));
       texts.push(formatPdfValue(plain));
       this.numbers.set(dict, texts.length);
       this.left.set(dict, left);
+      if (drawn.has(dict)) texts.push(PLACEHOLDER_STREAM);
     }
-    texts.push(PLACEHOLDER_STREAM);
+    this.fresh = dicts.filter((d) => fresh.has(d));
+    texts.push(`[${this.fresh.map((d) => `${this.numbers.get(d)} 0 R`).join(' ')}]`);
+    this.listNumber = texts.length;
     this.source = new mupdf.PDFDocument(pdfFileOf(texts));
   }
 
@@ -82,6 +214,12 @@ class PreparedDicts {
     const num = this.numbers.get(dict);
     if (num === undefined) throw new Error('dictionary not prepared');
     return doc.graftObject(this.source.newIndirect(num).resolve());
+  }
+
+  /** Every `fresh` dictionary (its plain entries) as a new object of `doc`. */
+  createAll(doc: mupdf.PDFDocument): Map<PdfDict, mupdf.PDFObject> {
+    const list = doc.graftObject(this.source.newIndirect(this.listNumber).resolve());
+    return new Map(this.fresh.map((dict, i) => [dict, list.get(i)]));
   }
 
   /** The entries of `dict` that copy() leaves out, in their order. */
@@ -117,10 +255,12 @@ function nameFor(incoming: { name?: string | undefined }, taken: Set<string>): s
  * linked), then popups and replies are linked by name whatever their order,
  * and appearances are generated for what has none.
  */
-export function importAnnotations(doc: mupdf.PDFDocument, incoming: IncomingAnnotation[], warnings: string[]): { created: string[]; updated: string[] } {
+export function importAnnotations(doc: mupdf.PDFDocument, incoming: IncomingAnnotation[], warnings: string[]): { created: string[]; updated: string[]; entries?: AnnotationEntry[] | undefined } {
   const pages = pageObjects(doc);
   const pageCount = pages.length;
-  const existing = new Map(annotationEntries(doc).map((e) => [e.name, e]));
+  const before = annotationEntries(doc);
+  const existing = new Map(before.map((e) => [e.name, e]));
+  const listing = new ImportListing(before);
   const taken = new Set(existing.keys());
   const objects = new Map<string, mupdf.PDFObject>(); // name -> indirect object, for linking
   for (const [n, e] of existing) objects.set(n, entryObject(doc, e));
@@ -158,7 +298,11 @@ export function importAnnotations(doc: mupdf.PDFDocument, incoming: IncomingAnno
   }
   // MuPDF draws what comes without an appearance, but Popups and Links (it draws neither).
   const drawn = new Set(planned.filter((p) => !p.item.appearance && p.item.subtype !== 'Popup' && p.item.subtype !== 'Link').map((p) => p.dict));
-  const prepared = new PreparedDicts(planned.flatMap((p) => (p.popup ? [p.dict, p.popup.dict] : [p.dict])), drawn);
+  // What write() makes a new object: a name the document has not as an object of its own.
+  const isNew = (annotationName: string) => existing.get(annotationName)?.objectNumber === undefined;
+  const fresh = new Set(planned.flatMap((p) => [...(isNew(p.name) ? [p.dict] : []), ...(p.popup && isNew(p.popup.name) ? [p.popup.dict] : [])]));
+  const prepared = new PreparedDicts(planned.flatMap((p) => (p.popup ? [p.dict, p.popup.dict] : [p.dict])), drawn, fresh);
+  let made: Map<PdfDict, mupdf.PDFObject> | undefined;
 
   // Objects to append to each page's /Annots, appended once the writing is done: one lookup of the array per page.
   const appended = new Map<number, mupdf.PDFObject[]>();
@@ -178,13 +322,16 @@ export function importAnnotations(doc: mupdf.PDFDocument, incoming: IncomingAnno
       for (const key of old.dict.keys()) if (key !== 'P' && key !== 'Popup' && key !== 'Parent' && key !== 'IRT') obj.delete(key);
       prepared.copy(doc, dict).forEach((value, key) => obj.put(key, value));
       updated.push(annotationName);
+      listing.changedExisting();
       if (old.pageIndex !== pageIndex) {
         // Moved to another page: out of the old /Annots, into the new one.
         removeFromAnnots(pages[old.pageIndex]!, old.objectNumber);
         append(pageIndex, obj);
       }
     } else {
-      obj = doc.addObject(prepared.copy(doc, dict));
+      made ??= prepared.createAll(doc);
+      obj = made.get(dict) ?? doc.addObject(prepared.copy(doc, dict));
+      listing.created(obj, dict, page);
       append(pageIndex, obj);
       created.push(annotationName);
     }
@@ -203,13 +350,16 @@ export function importAnnotations(doc: mupdf.PDFDocument, incoming: IncomingAnno
         const now = new Date();
         const fs = doc.addEmbeddedFile(item.file.name, item.file.mimeType, item.file.bytes, now, now, true);
         obj.put('FS', fs);
+        listing.linked(obj, 'FS', fs);
       } else if (item.file) {
         // Named but not carried: a reference to the file, as the XFDF gave it.
         const fs = doc.newDictionary();
         fs.put('Type', doc.newName('Filespec'));
         fs.put('F', toMupdf(doc, str(item.file.name)));
         fs.put('UF', toMupdf(doc, str(item.file.name)));
-        obj.put('FS', doc.addObject(fs));
+        const fsObj = doc.addObject(fs);
+        obj.put('FS', fsObj);
+        listing.linked(obj, 'FS', fsObj);
       }
       written.push({ item, obj, name: annotationName, popup });
     }
@@ -217,21 +367,25 @@ export function importAnnotations(doc: mupdf.PDFDocument, incoming: IncomingAnno
     for (const { item, obj, name: annotationName, popup } of written) {
       if (item.inReplyTo !== undefined) {
         const target = objects.get(item.inReplyTo);
-        if (target) obj.put('IRT', target);
-        else warnings.push(`${annotationName} replies to ${item.inReplyTo}, which is neither in the document nor in the import: kept without the link`);
+        if (target) {
+          obj.put('IRT', target);
+          listing.linked(obj, 'IRT', target);
+        } else warnings.push(`${annotationName} replies to ${item.inReplyTo}, which is neither in the document nor in the import: kept without the link`);
       }
       if (popup) {
         const popupObj = write(item.popup!.pageIndex, popup.dict, popup.name);
         popupObj.put('Parent', obj);
         obj.put('Popup', popupObj);
+        listing.linked(popupObj, 'Parent', obj);
+        listing.linked(obj, 'Popup', popupObj);
       }
     }
   } finally {
     prepared.destroy();
   }
-  for (const [pageIndex, list] of appended) appendAnnots(doc, pages[pageIndex]!, list);
+  for (const [pageIndex, list] of appended) listing.appended(pageIndex, appendAnnots(doc, pages[pageIndex]!, list), list);
   generateAppearances(doc, touched);
-  return { created, updated };
+  return { created, updated, entries: listing.entries() };
 }
 
 /**
@@ -248,14 +402,16 @@ function removeFromAnnots(page: mupdf.PDFObject, objectNumber: number): void {
   }
 }
 
-/** Appends objects to a page's /Annots, made when it has none. */
-function appendAnnots(doc: mupdf.PDFDocument, page: mupdf.PDFObject, objs: mupdf.PDFObject[]): void {
+/** Appends objects to a page's /Annots, made when it has none; answers the index of the first. */
+function appendAnnots(doc: mupdf.PDFDocument, page: mupdf.PDFObject, objs: mupdf.PDFObject[]): number {
   let annots = deref(page.get('Annots'));
   if (!annots.isArray()) {
     annots = doc.newArray();
     page.put('Annots', annots);
   }
+  const start = annots.length;
   for (const obj of objs) annots.push(obj);
+  return start;
 }
 
 /** An annotation written by the import for MuPDF to draw, with the entries it was written with. */
@@ -284,11 +440,13 @@ const PLACEHOLDER_STREAM = '<< /Type /XObject /Subtype /Form /Length 0 >>\nstrea
  * an appearance is what it gets, as before; what it cannot draw keeps none, and viewers draw their own.
  *
  * Drawing also adjusts /Rect, /RD and /F to MuPDF's taste; the imported values are put back afterwards (viewers fit
- * the appearance into /Rect), so that what was imported is what is exported. They are taken from the entries
- * written, not read back from the document: reading and copying three entries of every annotation through MuPDF's
- * API cost as much as drawing them.
+ * the appearance into /Rect), so that what was imported is what is exported. They are the value objects the entries
+ * held before drawing, kept and put back as they are: neither printed nor made again value by value.
  */
 function generateAppearances(doc: mupdf.PDFDocument, touched: Touched[]): void {
+  // The values written, held before drawing: MuPDF's drawing puts new values in, leaving these as they are. One
+  // wrapper for each present entry, where making them anew from `dict` took one for each number of a /Rect too.
+  const kept = touched.map(({ obj }) => KEPT_ENTRIES.map((key) => obj.get(key)));
   drawByPage(doc, touched);
   const undrawn = touched.filter(({ obj }) => {
     const ap = obj.get('AP');
@@ -297,35 +455,52 @@ function generateAppearances(doc: mupdf.PDFDocument, touched: Touched[]): void {
   });
   for (const { obj } of undrawn) obj.delete('AP');
   drawByPage(doc, undrawn);
-  for (const { obj, dict } of touched) {
-    for (const key of KEPT_ENTRIES) {
-      const value = dict.get(key);
-      if (value === undefined) obj.delete(key);
-      else obj.put(key, toMupdf(doc, value));
-    }
-  }
+  touched.forEach(({ obj }, i) => {
+    KEPT_ENTRIES.forEach((key, k) => {
+      const value = kept[i]![k]!;
+      if (value.isNull()) obj.delete(key);
+      else obj.put(key, value);
+    });
+  });
 }
 
 /**
  * Has MuPDF draw the annotations, one page loaded at a time: loading a page also walks every annotation of every
  * page still loaded, so keeping them all loaded made the pass quadratic (20,000 annotations on 1,000 pages: over a
- * minute).
+ * minute); loading 16 pages at a time cost more than one. MuPDF's page-tree cache is off meanwhile: each drawing
+ * changes the document, which drops the cache, so each page loaded built it again for the whole document (again
+ * quadratic: 1,000 pages, a million page-tree entries); without it a page is found by walking the tree.
  */
 function drawByPage(doc: mupdf.PDFDocument, list: Touched[]): void {
-  const byPage = new Map<number, Set<number>>();
+  doc.setPageTreeCache(false);
+  try {
+    drawPages(doc, list);
+  } finally {
+    doc.setPageTreeCache(true);
+  }
+}
+
+function drawPages(doc: mupdf.PDFDocument, list: Touched[]): void {
+  // Page -> object number -> subtype written.
+  const byPage = new Map<number, Map<number, string | undefined>>();
   for (const t of list) {
-    if (!byPage.has(t.pageIndex)) byPage.set(t.pageIndex, new Set());
-    byPage.get(t.pageIndex)!.add(t.obj.asIndirect());
+    if (!byPage.has(t.pageIndex)) byPage.set(t.pageIndex, new Map());
+    const subtype = t.dict.get('Subtype');
+    byPage.get(t.pageIndex)!.set(t.obj.asIndirect(), subtype instanceof PdfName ? subtype.name : undefined);
   }
   for (const [pageIndex, wanted] of byPage) {
     const page = doc.loadPage(pageIndex);
     try {
       const drawn: mupdf.PDFAnnotation[] = [];
+      const subtypes: (string | undefined)[] = [];
       for (const annot of page.getAnnotations()) {
         const obj = annot.getObject();
-        if (obj.isIndirect() && wanted.has(obj.asIndirect())) drawn.push(annot);
+        if (obj.isIndirect() && wanted.has(obj.asIndirect())) {
+          drawn.push(annot);
+          subtypes.push(wanted.get(obj.asIndirect()));
+        }
       }
-      redrawAll(drawn);
+      redrawAll(drawn, subtypes);
     } finally {
       page.destroy();
     }
@@ -355,9 +530,9 @@ export function importAnnotationsXfdf(input: { pdf: PdfSource; password?: string
 
 export function applyImport(input: { pdf: PdfSource; password?: string | undefined }, incoming: IncomingAnnotation[], warnings: string[]): ImportResult {
   return editPdf(input, 'annotate', (doc, { save }) => {
-    const { created, updated } = importAnnotations(doc, incoming, warnings);
+    const { created, updated, entries } = importAnnotations(doc, incoming, warnings);
     const bytes = save({ appendable: true });
-    return { bytes, created, updated, warnings, annotations: readAnnotations(doc), pageCount: doc.countPages() };
+    return { bytes, created, updated, warnings, annotations: readAnnotations(doc, entries ?? annotationEntries(doc)), pageCount: doc.countPages() };
   });
 }
 
