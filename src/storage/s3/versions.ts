@@ -1,5 +1,6 @@
-import { CompleteMultipartUploadCommand, CopyObjectCommand, CreateMultipartUploadCommand, AbortMultipartUploadCommand, DeleteObjectsCommand, GetBucketVersioningCommand, ListObjectVersionsCommand, PutObjectCommand, UploadPartCopyCommand, type S3Client, type _Object } from '@aws-sdk/client-s3';
+import { CompleteMultipartUploadCommand, CopyObjectCommand, CreateMultipartUploadCommand, AbortMultipartUploadCommand, DeleteObjectsCommand, GetBucketVersioningCommand, HeadObjectCommand, ListObjectVersionsCommand, PutObjectCommand, UploadPartCopyCommand, type S3Client, type _Object } from '@aws-sdk/client-s3';
 import { ServiceError } from '../../errors.js';
+import { readAgain, s3Status } from './client.js';
 import { StoredPath } from '../paths.js';
 import type { DocumentStat, DocumentVersions, OpenDocument, Release, VersionRecord, VersionSlice, WriteProvenance } from '../store.js';
 import { newVersionRecord, OrderedIds, unrecordedVersion, versionFromStored as toRecord, versionToStored as toStored, type StoredVersionRecord as StoredRecord } from '../version-records.js';
@@ -58,6 +59,8 @@ export interface S3VersionsHost {
   docKey(p: StoredPath): string;
   statDocument(p: StoredPath): Promise<DocumentStat | null>;
   openDocument(p: StoredPath): Promise<OpenDocument>;
+  /** Our tag of the document's bytes kept locally (S3Store's download cache), with no request; undefined when none is kept. */
+  keptEtag(p: StoredPath): string | undefined;
   /**
    * An object's bytes (its first `bytes` when given: a Range GET) in a spool file held open (unlinked at once), or null
    * when there is no such key, or when `tag` is given and the object's is another (our tag: x-amz-meta-etag).
@@ -189,8 +192,13 @@ export class S3Versions implements DocumentVersions {
   private readonly ids = new OrderedIds();
   /** Whether the bucket keeps S3 object versions (Enabled, or Suspended with some kept), once S3 answered. */
   private bucketVersioning: boolean | undefined;
-  /** Records read by list(), by key, with their objects' S3 ETags (readListed). */
+  /** Records read or put here, by key, with their objects' S3 ETags (readListed). */
   private readonly recordCache = new Map<string, { s3Etag: string; record: VersionRecord }>();
+  /**
+   * The ETag of each version id a listing or a write showed here (`<area>v-<id>`): a record's key names both, and an id
+   * is never given to other bytes, so this never goes stale. open() reads the current version without a stat by it.
+   */
+  private readonly etagOfId = new Map<string, string>();
 
   constructor(private readonly host: S3VersionsHost) {}
 
@@ -225,7 +233,10 @@ export class S3Versions implements DocumentVersions {
     for (const { Key: key, ETag: s3Etag } of objects) {
       const name = key!.slice(dir.length);
       const record = RECORD.exec(name);
-      if (record) records.push({ id: record[1]!, etag: `"${record[2]!}"`, key: key!, s3Etag });
+      if (record) {
+        records.push({ id: record[1]!, etag: `"${record[2]!}"`, key: key!, s3Etag });
+        this.noteId(dir, record[1]!, `"${record[2]!}"`);
+      }
       const blob = BLOB.exec(name);
       if (blob) blobs.add(`"${blob[1]!}"`);
       const pointer = POINTER.exec(name);
@@ -264,18 +275,36 @@ export class S3Versions implements DocumentVersions {
     const known = r.s3Etag === undefined ? undefined : this.recordCache.get(r.key);
     if (known && known.s3Etag === r.s3Etag) return known.record;
     const record = await this.readRecord(r.key, r.id);
-    if (r.s3Etag !== undefined) {
-      this.recordCache.delete(r.key);
-      this.recordCache.set(r.key, { s3Etag: r.s3Etag, record });
-      // The oldest read go first (a Map iterates in insertion order).
-      if (this.recordCache.size > RECORD_CACHE) this.recordCache.delete(this.recordCache.keys().next().value!);
-    }
+    if (r.s3Etag !== undefined) this.remember(r.key, r.s3Etag, record);
     return record;
   }
 
+  /** Keeps a record's body under its object's S3 ETag (readListed), the oldest read or put going first past RECORD_CACHE. */
+  private remember(key: string, s3Etag: string, record: VersionRecord): void {
+    this.recordCache.delete(key);
+    this.recordCache.set(key, { s3Etag, record });
+    // A Map iterates in insertion order.
+    if (this.recordCache.size > RECORD_CACHE) this.recordCache.delete(this.recordCache.keys().next().value!);
+  }
+
+  private noteId(dir: string, id: string, etag: string): void {
+    const key = `${dir}v-${id}`;
+    if (this.etagOfId.has(key)) return;
+    this.etagOfId.set(key, etag);
+    if (this.etagOfId.size > RECORD_CACHE) this.etagOfId.delete(this.etagOfId.keys().next().value!);
+  }
+
+  /**
+   * Puts a record, and keeps it under the S3 ETag S3 answered (an MD5 of the body for a single PUT: the listing names
+   * the same object by it), so no list downloads a record written here: every write's record had been read back by
+   * the next list.
+   */
   private async putRecord(p: StoredPath, record: VersionRecord): Promise<void> {
     const body = Buffer.from(JSON.stringify(toStored(record)));
-    await this.host.send('PutObject', (c) => c.send(new PutObjectCommand({ Bucket: this.host.bucket, Key: this.recordKey(p, record.id, record.etag), Body: body, ContentLength: body.length, ContentType: 'application/json' })));
+    const Key = this.recordKey(p, record.id, record.etag);
+    const put = await this.host.send('PutObject', (c) => c.send(new PutObjectCommand({ Bucket: this.host.bucket, Key, Body: body, ContentLength: body.length, ContentType: 'application/json' })));
+    if (put.ETag !== undefined) this.remember(Key, put.ETag, record);
+    this.noteId(this.dirOf(p), record.id, record.etag);
   }
 
   private async putPointer(p: StoredPath, from: string, into: string): Promise<void> {
@@ -379,18 +408,17 @@ export class S3Versions implements DocumentVersions {
     return { versions, total: newestFirst.length, current: view.current };
   }
 
-  /** A visible record's key and the view it was found in; VERSION_NOT_FOUND. */
-  private async find(p: StoredPath, id: string): Promise<{ key: string; etag: string; stat: DocumentStat | null; view: View; listing: Listing }> {
+  /** A visible record and the view it was found in; VERSION_NOT_FOUND. */
+  private async find(p: StoredPath, id: string): Promise<{ found: Listing['records'][number]; stat: DocumentStat | null; view: View; listing: Listing }> {
     if (!ID.test(id)) throw new ServiceError('VERSION_NOT_FOUND', `The document has no version ${JSON.stringify(id)}`);
     const { stat, view, listing } = await this.snapshot(p);
     const found = view.visible.find((r) => r.id === id);
     if (!found) throw new ServiceError('VERSION_NOT_FOUND', `The document has no version ${id}`);
-    return { key: found.key, etag: found.etag, stat, view, listing };
+    return { found, stat, view, listing };
   }
 
   async get(p: StoredPath, id: string): Promise<VersionRecord> {
-    const { key } = await this.find(p, id);
-    return this.readRecord(key, id);
+    return this.readListed((await this.find(p, id)).found);
   }
 
   /**
@@ -402,9 +430,14 @@ export class S3Versions implements DocumentVersions {
    * again.
    */
   async open(p: StoredPath, id: string): Promise<OpenDocument> {
+    if (ID.test(id)) {
+      const current = await this.openCurrent(p, id);
+      if (current) return current;
+    }
     for (let attempt = 0; attempt < 3; attempt++) {
-      const { key, etag, stat, listing } = await this.find(p, id);
-      const record = await this.readRecord(key, id);
+      const { found, stat, listing } = await this.find(p, id);
+      const { etag } = found;
+      const record = await this.readListed(found);
       const versionStat = { size: record.size, modified: record.created, etag: record.etag };
       const way = wayOf(listing, etag, stat?.etag ?? null);
       if (!way) break;
@@ -422,6 +455,39 @@ export class S3Versions implements DocumentVersions {
     throw new ServiceError('VERSION_NOT_FOUND', `The document has no version ${id}`);
   }
 
+  /**
+   * The version `id` when its bytes are the document's as kept here (its download cache: the version a write of this
+   * instance just made, the one most read), with the document's conditional GET and a HEAD of the record instead of a
+   * stat, a listing and the GET. A record whose ETag is the document's is visible (viewOf: the current version is the
+   * newest record with that ETag, so at or after it; its bytes are the document): the GET proves the ETag (S3's 304, or
+   * the bytes read), the HEAD that the record is still there (a purge or a delete of the document removes it, and a
+   * document written again with the same bytes has another record). Undefined when the version is not known here to
+   * have the kept ETag, or the document is another now: open() then looks as for any version.
+   */
+  private async openCurrent(p: StoredPath, id: string): Promise<OpenDocument | undefined> {
+    const dir = this.dirOf(p);
+    const etag = this.etagOfId.get(`${dir}v-${id}`);
+    if (etag === undefined || etag !== this.host.keptEtag(p)) return undefined;
+    const opened = await this.host.openDocument(p).catch(() => undefined);
+    if (opened?.stat.etag !== etag) {
+      await opened?.close();
+      return undefined;
+    }
+    try {
+      const key = this.recordKey(p, id, etag);
+      // A label or a pin rewrites the record, which Swift may answer 404 for meanwhile (readAgain).
+      const head = await readAgain(() => this.host.send('HeadObject', (c) => c.send(new HeadObjectCommand({ Bucket: this.host.bucket, Key: key })))).catch((err: unknown) => {
+        if (s3Status(err) === 404) throw new ServiceError('VERSION_NOT_FOUND', `The document has no version ${id}`);
+        throw err;
+      });
+      const record = await this.readListed({ id, etag, key, s3Etag: head.ETag });
+      return { ...opened, stat: { size: record.size, modified: record.created, etag } };
+    } catch (err) {
+      await opened.close();
+      throw err;
+    }
+  }
+
   async update(p: StoredPath, id: string, change: { label?: string | null | undefined; pinned?: boolean | undefined }): Promise<VersionRecord> {
     const record = await this.get(p, id);
     const updated: VersionRecord = {
@@ -434,7 +500,8 @@ export class S3Versions implements DocumentVersions {
   }
 
   async remove(p: StoredPath, id: string): Promise<void> {
-    const { key, etag, view, stat, listing } = await this.find(p, id);
+    const { found, view, stat, listing } = await this.find(p, id);
+    const { key, etag } = found;
     if (view.current === id) throw new ServiceError('VERSION_IS_CURRENT', `Version ${id} is the document's current content: it cannot be deleted`);
     await this.host.deleteKeys([key]);
     // Its way's pointers and blob go unless another earlier version's way needs them (the current one's bytes are the
