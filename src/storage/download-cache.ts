@@ -104,11 +104,6 @@ export class DownloadCache {
     await this.add(key, { ...version, file: name, kept: Date.now() });
   }
 
-  /** Our tag of the version of `key` kept (no file is opened), or undefined; open() may still find it expired. */
-  keptEtag(key: string): string | undefined {
-    return this.versions.get(key)?.etag;
-  }
-
   /** The kept version of `key`, opened (it stays readable whatever is evicted meanwhile); undefined when none is kept. */
   async open(key: string): Promise<{ version: CachedDownload; handle: fs.FileHandle } | undefined> {
     const version = this.versions.get(key);

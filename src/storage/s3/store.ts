@@ -208,7 +208,6 @@ export class S3Store implements DocumentStore {
           docKey: (p) => this.docKey(p),
           statDocument: (p) => this.statDocument(p),
           openDocument: (p) => this.openDocument(p),
-          keptEtag: (p) => this.downloads.keptEtag(this.docKey(p)),
           download: (key, only) => this.download(key, only),
           commitLock: (key) => this.commits.acquire(key),
           copyLimit: options.copyLimit ?? COPY_LIMIT,

@@ -1,6 +1,5 @@
-import { CompleteMultipartUploadCommand, CopyObjectCommand, CreateMultipartUploadCommand, AbortMultipartUploadCommand, DeleteObjectsCommand, GetBucketVersioningCommand, HeadObjectCommand, ListObjectVersionsCommand, PutObjectCommand, UploadPartCopyCommand, type S3Client, type _Object } from '@aws-sdk/client-s3';
+import { CompleteMultipartUploadCommand, CopyObjectCommand, CreateMultipartUploadCommand, AbortMultipartUploadCommand, DeleteObjectsCommand, GetBucketVersioningCommand, ListObjectVersionsCommand, PutObjectCommand, UploadPartCopyCommand, type S3Client, type _Object } from '@aws-sdk/client-s3';
 import { ServiceError } from '../../errors.js';
-import { readAgain, s3Status } from './client.js';
 import { StoredPath } from '../paths.js';
 import type { DocumentStat, DocumentVersions, OpenDocument, Release, VersionRecord, VersionSlice, WriteProvenance } from '../store.js';
 import { newVersionRecord, OrderedIds, unrecordedVersion, versionFromStored as toRecord, versionToStored as toStored, type StoredVersionRecord as StoredRecord } from '../version-records.js';
@@ -59,8 +58,6 @@ export interface S3VersionsHost {
   docKey(p: StoredPath): string;
   statDocument(p: StoredPath): Promise<DocumentStat | null>;
   openDocument(p: StoredPath): Promise<OpenDocument>;
-  /** Our tag of the document's bytes kept locally (S3Store's download cache), with no request; undefined when none is kept. */
-  keptEtag(p: StoredPath): string | undefined;
   /**
    * An object's bytes (its first `bytes` when given: a Range GET) in a spool file held open (unlinked at once), or null
    * when there is no such key, or when `tag` is given and the object's is another (our tag: x-amz-meta-etag).
@@ -194,11 +191,6 @@ export class S3Versions implements DocumentVersions {
   private bucketVersioning: boolean | undefined;
   /** Records read or put here, by key, with their objects' S3 ETags (readListed). */
   private readonly recordCache = new Map<string, { s3Etag: string; record: VersionRecord }>();
-  /**
-   * The ETag of each version id a listing or a write showed here (`<area>v-<id>`): a record's key names both, and an id
-   * is never given to other bytes, so this never goes stale. open() reads the current version without a stat by it.
-   */
-  private readonly etagOfId = new Map<string, string>();
 
   constructor(private readonly host: S3VersionsHost) {}
 
@@ -233,10 +225,7 @@ export class S3Versions implements DocumentVersions {
     for (const { Key: key, ETag: s3Etag } of objects) {
       const name = key!.slice(dir.length);
       const record = RECORD.exec(name);
-      if (record) {
-        records.push({ id: record[1]!, etag: `"${record[2]!}"`, key: key!, s3Etag });
-        this.noteId(dir, record[1]!, `"${record[2]!}"`);
-      }
+      if (record) records.push({ id: record[1]!, etag: `"${record[2]!}"`, key: key!, s3Etag });
       const blob = BLOB.exec(name);
       if (blob) blobs.add(`"${blob[1]!}"`);
       const pointer = POINTER.exec(name);
@@ -287,13 +276,6 @@ export class S3Versions implements DocumentVersions {
     if (this.recordCache.size > RECORD_CACHE) this.recordCache.delete(this.recordCache.keys().next().value!);
   }
 
-  private noteId(dir: string, id: string, etag: string): void {
-    const key = `${dir}v-${id}`;
-    if (this.etagOfId.has(key)) return;
-    this.etagOfId.set(key, etag);
-    if (this.etagOfId.size > RECORD_CACHE) this.etagOfId.delete(this.etagOfId.keys().next().value!);
-  }
-
   /**
    * Puts a record, and keeps it under the S3 ETag S3 answered (an MD5 of the body for a single PUT: the listing names
    * the same object by it), so no list downloads a record written here: every write's record had been read back by
@@ -304,7 +286,6 @@ export class S3Versions implements DocumentVersions {
     const Key = this.recordKey(p, record.id, record.etag);
     const put = await this.host.send('PutObject', (c) => c.send(new PutObjectCommand({ Bucket: this.host.bucket, Key, Body: body, ContentLength: body.length, ContentType: 'application/json' })));
     if (put.ETag !== undefined) this.remember(Key, put.ETag, record);
-    this.noteId(this.dirOf(p), record.id, record.etag);
   }
 
   private async putPointer(p: StoredPath, from: string, into: string): Promise<void> {
@@ -430,10 +411,6 @@ export class S3Versions implements DocumentVersions {
    * again.
    */
   async open(p: StoredPath, id: string): Promise<OpenDocument> {
-    if (ID.test(id)) {
-      const current = await this.openCurrent(p, id);
-      if (current) return current;
-    }
     for (let attempt = 0; attempt < 3; attempt++) {
       const { found, stat, listing } = await this.find(p, id);
       const { etag } = found;
@@ -453,39 +430,6 @@ export class S3Versions implements DocumentVersions {
       if (bytes) return { ...bytes, stat: { ...versionStat, size: bytes.size } };
     }
     throw new ServiceError('VERSION_NOT_FOUND', `The document has no version ${id}`);
-  }
-
-  /**
-   * The version `id` when its bytes are the document's as kept here (its download cache: the version a write of this
-   * instance just made, the one most read), with the document's conditional GET and a HEAD of the record instead of a
-   * stat, a listing and the GET. A record whose ETag is the document's is visible (viewOf: the current version is the
-   * newest record with that ETag, so at or after it; its bytes are the document): the GET proves the ETag (S3's 304, or
-   * the bytes read), the HEAD that the record is still there (a purge or a delete of the document removes it, and a
-   * document written again with the same bytes has another record). Undefined when the version is not known here to
-   * have the kept ETag, or the document is another now: open() then looks as for any version.
-   */
-  private async openCurrent(p: StoredPath, id: string): Promise<OpenDocument | undefined> {
-    const dir = this.dirOf(p);
-    const etag = this.etagOfId.get(`${dir}v-${id}`);
-    if (etag === undefined || etag !== this.host.keptEtag(p)) return undefined;
-    const opened = await this.host.openDocument(p).catch(() => undefined);
-    if (opened?.stat.etag !== etag) {
-      await opened?.close();
-      return undefined;
-    }
-    try {
-      const key = this.recordKey(p, id, etag);
-      // A label or a pin rewrites the record, which Swift may answer 404 for meanwhile (readAgain).
-      const head = await readAgain(() => this.host.send('HeadObject', (c) => c.send(new HeadObjectCommand({ Bucket: this.host.bucket, Key: key })))).catch((err: unknown) => {
-        if (s3Status(err) === 404) throw new ServiceError('VERSION_NOT_FOUND', `The document has no version ${id}`);
-        throw err;
-      });
-      const record = await this.readListed({ id, etag, key, s3Etag: head.ETag });
-      return { ...opened, stat: { size: record.size, modified: record.created, etag } };
-    } catch (err) {
-      await opened.close();
-      throw err;
-    }
   }
 
   async update(p: StoredPath, id: string, change: { label?: string | null | undefined; pinned?: boolean | undefined }): Promise<VersionRecord> {
