@@ -161,7 +161,8 @@ export class VersionOperations {
    */
   async restore(path: StoredPath, id: string, ctx: OperationContext): Promise<{ model: DocumentModel; version: string | null }> {
     const versions = this.documents.versionsFor(ctx);
-    await versions.get(path, id); // 404 before anything is read
+    // 404 before anything is read. Its page count is the version's for good (a record changes only its label and pin).
+    const { pageCount } = await versions.get(path, id);
     const { written } = await this.documents.transform({
       source: path,
       target: path,
@@ -172,8 +173,7 @@ export class VersionOperations {
         // Read under the lock: a version deleted meanwhile is a 404, not a write of nothing.
         const opened = await versions.open(path, id);
         try {
-          const record = await versions.get(path, id);
-          return { content: await opened.read(), pageCount: record.pageCount ?? undefined, result: undefined };
+          return { content: await opened.read(), pageCount: pageCount ?? undefined, result: undefined };
         } finally {
           await opened.close();
         }

@@ -27,7 +27,7 @@ import type { StoredPath } from '../paths.js';
 import type { BookedEtag, EtagBook } from '../etag-book.js';
 import { etagOfContent, matchesEtag, UNNAMED_WRITE, withRandomSuffix, writeRecord } from '../store.js';
 import type { DocumentStat, DocumentStore, FolderEntry, OpenDocument, Release, StagedUpload, WriteOptions, WriteResult } from '../store.js';
-import { s3Failure, s3Status } from './client.js';
+import { readAgain, s3Failure, s3Status } from './client.js';
 import { S3Trash } from './trash.js';
 import { COPY_LIMIT, COPY_PART, S3Versions, type PendingS3Version } from './versions.js';
 
@@ -266,10 +266,15 @@ export class S3Store implements DocumentStore {
     }
   }
 
-  /** The object's S3 ETag and our tag (undefined when it was written without one, by another program), or null. */
-  private async head(key: string): Promise<{ s3Etag: string | undefined; etag: string | undefined; size: number; modified: Date } | null> {
+  /**
+   * The object's S3 ETag and our tag (undefined when it was written without one, by another program), or null.
+   * `unlocked`: the caller does not hold the key's commit lock, so a write of the service may be replacing the object,
+   * and a 404 is asked again (readAgain).
+   */
+  private async head(key: string, unlocked = false): Promise<{ s3Etag: string | undefined; etag: string | undefined; size: number; modified: Date } | null> {
     try {
-      const res = await this.send('HeadObject', (c) => c.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key })));
+      const ask = () => this.send('HeadObject', (c) => c.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key })));
+      const res = await (unlocked ? readAgain(ask) : ask());
       const own = res.Metadata?.[ETAG_META];
       const known = this.computed.get(key);
       const etag = known && known.s3Etag === res.ETag ? known.etag : own && /^[0-9a-f]{32}$/.test(own) ? `"${own}"` : undefined;
@@ -286,10 +291,10 @@ export class S3Store implements DocumentStore {
    * (every writer of the service takes that lock and forgets the record
    * before it writes); outside it, current as of the moment it was read.
    */
-  private async current(key: string): Promise<{ s3Etag: string | undefined; etag: string | undefined; size: number; modified: Date } | null> {
+  private async current(key: string, unlocked: boolean): Promise<{ s3Etag: string | undefined; etag: string | undefined; size: number; modified: Date } | null> {
     const booked = await this.book?.get(key);
     if (booked) return { s3Etag: booked.sourceEtag, etag: booked.etag, size: booked.size, modified: booked.modified };
-    return this.head(key);
+    return this.head(key, unlocked);
   }
 
   /**
@@ -320,7 +325,7 @@ export class S3Store implements DocumentStore {
 
   async statDocument(p: StoredPath): Promise<DocumentStat | null> {
     if (!p.isDocument) return null;
-    const found = await this.current(this.docKey(p));
+    const found = await this.current(this.docKey(p), true);
     if (!found) return null;
     return { size: found.size, modified: found.modified, etag: await this.tagOf(p, found.etag) };
   }
@@ -361,7 +366,8 @@ export class S3Store implements DocumentStore {
     }
     let res: { Body?: unknown; LastModified?: Date; ETag?: string; Metadata?: Record<string, string> };
     try {
-      res = await this.send('GetObject', (c) => c.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(kept ? { IfNoneMatch: kept.version.sourceEtag } : {}) })));
+      // Reads take no commit lock: a write may be replacing the object (readAgain).
+      res = await readAgain(() => this.send('GetObject', (c) => c.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, ...(kept ? { IfNoneMatch: kept.version.sourceEtag } : {}) }))));
     } catch (err) {
       if (kept && s3Status(err) === 304) {
         const { handle, version } = kept;
@@ -454,7 +460,7 @@ export class S3Store implements DocumentStore {
       const key = this.docKey(p);
       const release = await this.commits.acquire(key);
       try {
-        const before = await this.current(key);
+        const before = await this.current(key, false);
         const replaced = before ? await this.tagOf(p, before.etag) : null;
         if (options.ifMatch !== undefined && !matchesEtag(options.ifMatch, replaced ?? undefined)) throw new ServiceError('PRECONDITION_FAILED');
         if (!before) await this.ensureFolders(p.parent);
@@ -483,7 +489,7 @@ export class S3Store implements DocumentStore {
       const release = await this.commits.acquire(key);
       try {
         // A name known to be taken is not uploaded to.
-        const taken = (await this.current(key)) !== null;
+        const taken = (await this.current(key, false)) !== null;
         if (!taken) {
           if (!foldersMade) await this.ensureFolders(p.parent);
           foldersMade = true;
@@ -622,7 +628,7 @@ export class S3Store implements DocumentStore {
     // With an ETag book every delete takes the commit lock: a write between its forget and its record must not meet a delete.
     const release = ifMatch !== undefined || this.book ? await this.commits.acquire(key) : undefined;
     try {
-      const found = p.isDocument ? await this.current(key) : null;
+      const found = p.isDocument ? await this.current(key, release === undefined) : null;
       if (!found) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
       if (ifMatch !== undefined && !matchesEtag(ifMatch, await this.tagOf(p, found.etag))) throw new ServiceError('PRECONDITION_FAILED');
       const conditional = ifMatch !== undefined && found.s3Etag !== undefined && /^"[0-9a-f]{32}"$/.test(found.s3Etag);

@@ -189,7 +189,7 @@ export class S3Versions implements DocumentVersions {
   private readonly ids = new OrderedIds();
   /** Whether the bucket keeps S3 object versions (Enabled, or Suspended with some kept), once S3 answered. */
   private bucketVersioning: boolean | undefined;
-  /** Records read by list(), by key, with their objects' S3 ETags (readListed). */
+  /** Records read or put here, by key, with their objects' S3 ETags (readListed). */
   private readonly recordCache = new Map<string, { s3Etag: string; record: VersionRecord }>();
 
   constructor(private readonly host: S3VersionsHost) {}
@@ -264,18 +264,28 @@ export class S3Versions implements DocumentVersions {
     const known = r.s3Etag === undefined ? undefined : this.recordCache.get(r.key);
     if (known && known.s3Etag === r.s3Etag) return known.record;
     const record = await this.readRecord(r.key, r.id);
-    if (r.s3Etag !== undefined) {
-      this.recordCache.delete(r.key);
-      this.recordCache.set(r.key, { s3Etag: r.s3Etag, record });
-      // The oldest read go first (a Map iterates in insertion order).
-      if (this.recordCache.size > RECORD_CACHE) this.recordCache.delete(this.recordCache.keys().next().value!);
-    }
+    if (r.s3Etag !== undefined) this.remember(r.key, r.s3Etag, record);
     return record;
   }
 
+  /** Keeps a record's body under its object's S3 ETag (readListed), the oldest read or put going first past RECORD_CACHE. */
+  private remember(key: string, s3Etag: string, record: VersionRecord): void {
+    this.recordCache.delete(key);
+    this.recordCache.set(key, { s3Etag, record });
+    // A Map iterates in insertion order.
+    if (this.recordCache.size > RECORD_CACHE) this.recordCache.delete(this.recordCache.keys().next().value!);
+  }
+
+  /**
+   * Puts a record, and keeps it under the S3 ETag S3 answered (an MD5 of the body for a single PUT: the listing names
+   * the same object by it), so no list downloads a record written here: every write's record had been read back by
+   * the next list.
+   */
   private async putRecord(p: StoredPath, record: VersionRecord): Promise<void> {
     const body = Buffer.from(JSON.stringify(toStored(record)));
-    await this.host.send('PutObject', (c) => c.send(new PutObjectCommand({ Bucket: this.host.bucket, Key: this.recordKey(p, record.id, record.etag), Body: body, ContentLength: body.length, ContentType: 'application/json' })));
+    const Key = this.recordKey(p, record.id, record.etag);
+    const put = await this.host.send('PutObject', (c) => c.send(new PutObjectCommand({ Bucket: this.host.bucket, Key, Body: body, ContentLength: body.length, ContentType: 'application/json' })));
+    if (put.ETag !== undefined) this.remember(Key, put.ETag, record);
   }
 
   private async putPointer(p: StoredPath, from: string, into: string): Promise<void> {
@@ -379,18 +389,17 @@ export class S3Versions implements DocumentVersions {
     return { versions, total: newestFirst.length, current: view.current };
   }
 
-  /** A visible record's key and the view it was found in; VERSION_NOT_FOUND. */
-  private async find(p: StoredPath, id: string): Promise<{ key: string; etag: string; stat: DocumentStat | null; view: View; listing: Listing }> {
+  /** A visible record and the view it was found in; VERSION_NOT_FOUND. */
+  private async find(p: StoredPath, id: string): Promise<{ found: Listing['records'][number]; stat: DocumentStat | null; view: View; listing: Listing }> {
     if (!ID.test(id)) throw new ServiceError('VERSION_NOT_FOUND', `The document has no version ${JSON.stringify(id)}`);
     const { stat, view, listing } = await this.snapshot(p);
     const found = view.visible.find((r) => r.id === id);
     if (!found) throw new ServiceError('VERSION_NOT_FOUND', `The document has no version ${id}`);
-    return { key: found.key, etag: found.etag, stat, view, listing };
+    return { found, stat, view, listing };
   }
 
   async get(p: StoredPath, id: string): Promise<VersionRecord> {
-    const { key } = await this.find(p, id);
-    return this.readRecord(key, id);
+    return this.readListed((await this.find(p, id)).found);
   }
 
   /**
@@ -403,8 +412,9 @@ export class S3Versions implements DocumentVersions {
    */
   async open(p: StoredPath, id: string): Promise<OpenDocument> {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const { key, etag, stat, listing } = await this.find(p, id);
-      const record = await this.readRecord(key, id);
+      const { found, stat, listing } = await this.find(p, id);
+      const { etag } = found;
+      const record = await this.readListed(found);
       const versionStat = { size: record.size, modified: record.created, etag: record.etag };
       const way = wayOf(listing, etag, stat?.etag ?? null);
       if (!way) break;
@@ -434,7 +444,8 @@ export class S3Versions implements DocumentVersions {
   }
 
   async remove(p: StoredPath, id: string): Promise<void> {
-    const { key, etag, view, stat, listing } = await this.find(p, id);
+    const { found, view, stat, listing } = await this.find(p, id);
+    const { key, etag } = found;
     if (view.current === id) throw new ServiceError('VERSION_IS_CURRENT', `Version ${id} is the document's current content: it cannot be deleted`);
     await this.host.deleteKeys([key]);
     // Its way's pointers and blob go unless another earlier version's way needs them (the current one's bytes are the
