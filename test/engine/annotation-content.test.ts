@@ -185,7 +185,7 @@ describe('import (A5) and the deprecated form (A3)', () => {
     const reply = await importXfdf('xfdf/answer.pdf', xfdf);
     assert.equal(reply.status, 200, reply.text);
     const answered = reply.json().annotations as { name: string; rectangle?: { x: number; y: number; width: number; height: number }; opacity?: number }[];
-    const cold = await startServer({ dataDir: server.dataDir });
+    const cold = await startServer({ sameStoreAs: server });
     try {
       const read = await call(cold, 'GET', '/documents/xfdf/answer.pdf/annotations');
       assert.equal(read.status, 200, read.text);

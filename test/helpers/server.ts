@@ -43,14 +43,17 @@ export const TEST_STORE = process.env.PDFSERVICE_TEST_STORE === 'webdav' ? 'webd
  * With PDFSERVICE_TEST_STORE=webdav it first starts the Apache WebDAV test
  * server with the admin as a DMS user too (same password, so a passthrough
  * login carries both the service rights and the DMS credentials), and stores
- * into the admin's home there.
+ * into the admin's home there. `sameStoreAs`: a second service over another's data folder and store (its WebDAV test
+ * server too, which stays the other's to stop), as a restart or another instance would see them.
  */
-export async function startServer(options: { env?: Record<string, string>; dataDir?: string; openFileLimit?: number; nodeFlags?: readonly string[]; main?: string } = {}): Promise<TestServer> {
-  const dataDir = options.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'pdfservice-test-')));
-  let dav: DavServer | undefined;
+export async function startServer(options: { env?: Record<string, string>; dataDir?: string; sameStoreAs?: TestServer; openFileLimit?: number; nodeFlags?: readonly string[]; main?: string } = {}): Promise<TestServer> {
+  const shared = options.sameStoreAs;
+  const dataDir = options.dataDir ?? shared?.dataDir ?? (await mkdtemp(path.join(tmpdir(), 'pdfservice-test-')));
+  let dav: DavServer | undefined = shared?.dav;
+  const ownsDav = dav === undefined;
   let storeEnv: Record<string, string> = {};
   if (TEST_STORE === 'webdav') {
-    dav = await startDavServer({ extraUsers: { [ADMIN.username]: ADMIN.password } });
+    dav ??= await startDavServer({ extraUsers: { [ADMIN.username]: ADMIN.password } });
     storeEnv = { PDFSERVICE_STORE: 'webdav', PDFSERVICE_WEBDAV_URL: `${dav.url}home/${ADMIN.username}/`, PDFSERVICE_WEBDAV_AUTH: 'passthrough' };
   }
   const documentsDir = dav ? path.join(dav.root, 'home', ADMIN.username) : path.join(dataDir, 'documents');
@@ -122,7 +125,7 @@ export async function startServer(options: { env?: Record<string, string>; dataD
   });
   // A service that does not start leaves no handle to stop: its DMS goes with it.
   const baseUrl = await listening.catch(async (err: unknown) => {
-    await dav?.dispose();
+    if (ownsDav) await dav?.dispose();
     throw err;
   });
   return {
@@ -142,8 +145,8 @@ export async function startServer(options: { env?: Record<string, string>; dataD
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
         if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       }
-      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
-      await dav?.dispose();
+      if (!options.dataDir && !shared) await rm(dataDir, { recursive: true, force: true });
+      if (ownsDav) await dav?.dispose();
     },
   };
 }

@@ -263,7 +263,7 @@ export interface paths {
         };
         /**
          * Download a document, or read its DocumentModel
-         * @description With Accept application/pdf (or none, or *\/*) the PDF itself, with ETag, Last-Modified, Range and If-None-Match support. With Accept application/json, application/xml or text/xml the DocumentModel, which opens the document (encrypted documents need X-Service-DocumentPassword). With ?versionId= either of a kept version (docs/versions.md), with its own ETag. Link: the version history (RFC 5829), when versions are kept.
+         * @description With Accept application/pdf (or none, or *\/*) the PDF itself, with ETag, Last-Modified, Range and If-None-Match support. With Accept application/json, application/xml or text/xml the DocumentModel, which opens the document (encrypted documents need X-Service-DocumentPassword). With ?versionId= either of a kept version (docs/versions.md), with its own ETag. Link: the version history and the predecessor version (RFC 5829), when versions are kept.
          */
         get: operations["getDocument"];
         /**

@@ -149,8 +149,8 @@ def sync_detailed(
      With Accept application/pdf (or none, or */*) the PDF itself, with ETag, Last-Modified, Range and
     If-None-Match support. With Accept application/json, application/xml or text/xml the DocumentModel,
     which opens the document (encrypted documents need X-Service-DocumentPassword). With ?versionId=
-    either of a kept version (docs/versions.md), with its own ETag. Link: the version history (RFC
-    5829), when versions are kept.
+    either of a kept version (docs/versions.md), with its own ETag. Link: the version history and the
+    predecessor version (RFC 5829), when versions are kept.
 
     Args:
         file_path (str):
@@ -207,8 +207,8 @@ def sync(
      With Accept application/pdf (or none, or */*) the PDF itself, with ETag, Last-Modified, Range and
     If-None-Match support. With Accept application/json, application/xml or text/xml the DocumentModel,
     which opens the document (encrypted documents need X-Service-DocumentPassword). With ?versionId=
-    either of a kept version (docs/versions.md), with its own ETag. Link: the version history (RFC
-    5829), when versions are kept.
+    either of a kept version (docs/versions.md), with its own ETag. Link: the version history and the
+    predecessor version (RFC 5829), when versions are kept.
 
     Args:
         file_path (str):
@@ -260,8 +260,8 @@ async def asyncio_detailed(
      With Accept application/pdf (or none, or */*) the PDF itself, with ETag, Last-Modified, Range and
     If-None-Match support. With Accept application/json, application/xml or text/xml the DocumentModel,
     which opens the document (encrypted documents need X-Service-DocumentPassword). With ?versionId=
-    either of a kept version (docs/versions.md), with its own ETag. Link: the version history (RFC
-    5829), when versions are kept.
+    either of a kept version (docs/versions.md), with its own ETag. Link: the version history and the
+    predecessor version (RFC 5829), when versions are kept.
 
     Args:
         file_path (str):
@@ -318,8 +318,8 @@ async def asyncio(
      With Accept application/pdf (or none, or */*) the PDF itself, with ETag, Last-Modified, Range and
     If-None-Match support. With Accept application/json, application/xml or text/xml the DocumentModel,
     which opens the document (encrypted documents need X-Service-DocumentPassword). With ?versionId=
-    either of a kept version (docs/versions.md), with its own ETag. Link: the version history (RFC
-    5829), when versions are kept.
+    either of a kept version (docs/versions.md), with its own ETag. Link: the version history and the
+    predecessor version (RFC 5829), when versions are kept.
 
     Args:
         file_path (str):
