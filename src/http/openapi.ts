@@ -36,8 +36,12 @@ export const REFUSED_PART_NAMES: readonly string[] = Object.getOwnPropertyNames(
 const REFUSED_PART_NAME_PATTERN = `^(?!(?:${REFUSED_PART_NAMES.map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})$)`;
 
 /** A multipart/form-data body for the description only (Fastify streams multipart; the route reads the parts). */
-export function multipartBody(parts: Record<string, object>, required: readonly string[]): Json {
-  const schema = { type: 'object', properties: parts, required: [...required], propertyNames: { pattern: REFUSED_PART_NAME_PATTERN } };
+export function multipartBody(parts: Record<string, object>, required: readonly string[], oneOfRequired?: readonly string[]): Json {
+  const schema = {
+    type: 'object', properties: parts, required: [...required], propertyNames: { pattern: REFUSED_PART_NAME_PATTERN },
+    // Parts that are other names of one another: exactly one of them is sent (both, or none, is refused).
+    ...(oneOfRequired ? { oneOf: oneOfRequired.map((name) => ({ required: [name] })) } : {}),
+  };
   return { 'multipart/form-data': { schema } };
 }
 

@@ -81,7 +81,7 @@ export function registerActionRoutes(api: Api, deps: AppDeps): void {
             pageAction: { ...body, description: 'The action, as in a JSON body' },
             action: { ...body, description: 'Another name for the pageAction part: send one of the two (both is 400 MALFORMED_MULTIPART)' },
             file: filePart('A file the action uses (an image to stamp, pages to insert); other file parts are read the same way'),
-          }, ['pageAction']),
+          }, [], ACTION_PARTS),
         },
         response: { 200: documentModelSchema, 201: documentModelSchema, ...(jobs ? jobAcceptedResponse : {}), ...errorResponses },
       },

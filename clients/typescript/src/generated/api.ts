@@ -5491,7 +5491,7 @@ export interface operations {
                 "application/xml": string;
                 "multipart/form-data": {
                     /** @description The action, as in a JSON body */
-                    pageAction: {
+                    pageAction?: {
                         /** @description Copies the document to savePath (required). */
                         CopyAction?: {
                             /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
@@ -6061,7 +6061,7 @@ export interface operations {
                      * @description A file the action uses (an image to stamp, pages to insert); other file parts are read the same way
                      */
                     file?: Blob;
-                };
+                } & (unknown | unknown);
             };
         };
         responses: {
@@ -6616,7 +6616,7 @@ export interface operations {
                 "application/xml": string;
                 "multipart/form-data": {
                     /** @description The action, as in a JSON body */
-                    pageAction: {
+                    pageAction?: {
                         /** @description Inserts a blank page of width x height points (default: the size of the page before it, or of the first page when inserted first) at pageIndex (default: at the end). */
                         NewPageAction?: {
                             /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
@@ -7086,7 +7086,7 @@ export interface operations {
                      * @description A file the action uses (an image to stamp, pages to insert); other file parts are read the same way
                      */
                     file?: Blob;
-                };
+                } & (unknown | unknown);
             };
         };
         responses: {
