@@ -69,7 +69,8 @@ function* textPages(doc: mupdf.PDFDocument, from: number, to: number): Generator
     const kept: mupdf.PDFObject[] = [];
     for (let k = 0; k < annots.length; k++) {
       const entry = annots.get(k);
-      if (mayShowText(deref(entry))) kept.push(entry);
+      // As it is: MuPDF resolves a reference in each test and lookup, and a resolved copy would be one more wrapper.
+      if (mayShowText(entry)) kept.push(entry);
     }
     if (kept.length === annots.length) continue;
     const pruned = doc.newArray();
@@ -83,17 +84,20 @@ function* textPages(doc: mupdf.PDFDocument, from: number, to: number): Generator
  * Whether an /Annots entry can show text: a widget, anything but an annotation, or an annotation whose appearance
  * (the state shown) can draw text: text is drawn between BT and ET, or by a form it invokes (Do). Resources are no
  * guide: MuPDF draws text whose font is missing with a fallback font. An annotation without an appearance is left to
- * MuPDF, which makes one.
+ * MuPDF, which makes one (a popup or a link excepted: those it leaves without).
  */
 function mayShowText(obj: mupdf.PDFObject): boolean {
   if (!obj.isDictionary()) return true;
   const subtype = obj.get('Subtype');
-  if (!subtype.isName() || subtype.asName() === 'Widget') return true;
+  if (!subtype.isName()) return true;
+  const kind = subtype.asName();
+  if (kind === 'Widget') return true;
   // /AP's /N in one lookup: MuPDF resolves the dictionaries it looks through and answers /N as stored, a stream as its
   // reference (a stream is known as one by its reference, not by its resolved dictionary). One wrapper, not three: the
   // check runs for every annotation of every page, and each wrapper is a FinalizationRegistry entry.
   let appearance = obj.get('AP', 'N');
-  if (appearance.isNull()) return true;
+  // MuPDF makes an appearance for an annotation without one, but never for a popup or a link.
+  if (appearance.isNull()) return kind !== 'Popup' && kind !== 'Link';
   if (!appearance.isStream() && deref(appearance).isDictionary()) {
     const state = deref(obj.get('AS'));
     appearance = deref(appearance).get(state.isName() ? state.asName() : 'Off');
