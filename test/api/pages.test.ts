@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { call, leaksInternals, putPdf, sha256, storedBytes } from '../helpers/http.js';
 import { makePagesPdf, textLines, type FixtureDocument } from '../helpers/page-fixtures.js';
 import { makePdf, renderPage, withTempFile } from '../helpers/pdf.js';
+import { PdfObjects } from '../helpers/pdf-writer.js';
 import { decodePng, grayOf, jpegSize, type Raster } from '../helpers/png.js';
 import { pdfinfoPages, popplerPages, popplerWords, words } from '../helpers/poppler-text.js';
 import { qpdfAnnotations } from '../helpers/qpdf-json.js';
@@ -212,6 +213,40 @@ describe('GET .../pages/{pageIndex}/text', () => {
 });
 
 describe('GET .../text: the whole document', () => {
+  /**
+   * A text field whose appearance is empty but whose form asks for appearances to be made (NeedAppearances), beside a
+   * Square whose appearance draws no text: the extraction leaves out annotations whose appearance cannot draw text
+   * before MuPDF loads the page, and must keep the widget, whose appearance MuPDF makes anew from its value.
+   */
+  function needAppearancesPdf(): Buffer {
+    const doc = new PdfObjects();
+    const [catalog, pageTree, page] = [doc.reserve(), doc.reserve(), doc.reserve()];
+    const font = doc.add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+    const content = doc.stream('', 'BT /F1 12 Tf 72 720 Td (Body text of the page) Tj ET');
+    const squareAp = doc.stream('/Type /XObject /Subtype /Form /BBox [0 0 100 50]', '1 0 0 RG 2 w 1 1 98 48 re S');
+    const square = doc.add(`<< /Type /Annot /Subtype /Square /Rect [72 600 172 650] /P ${page} 0 R /F 4 /C [1 0 0] /AP << /N ${squareAp} 0 R >> >>`);
+    const emptyAp = doc.stream('/Type /XObject /Subtype /Form /BBox [0 0 200 20]', '/Tx BMC EMC');
+    const field = doc.add(`<< /Type /Annot /Subtype /Widget /Rect [72 500 272 520] /P ${page} 0 R /F 4 /FT /Tx /T (total) /V (Quarterly figure 1234) /DA (/Helv 12 Tf 0 g) /AP << /N ${emptyAp} 0 R >> >>`);
+    doc.set(page, `<< /Type /Page /Parent ${pageTree} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${content} 0 R /Annots [${square} 0 R ${field} 0 R] >>`);
+    doc.set(catalog, `<< /Type /Catalog /Pages ${pageTree} 0 R /AcroForm << /Fields [${field} 0 R] /NeedAppearances true /DR << /Font << /Helv ${font} 0 R >> >> /DA (/Helv 0 Tf 0 g) >> >>`);
+    doc.set(pageTree, `<< /Type /Pages /Kids [${page} 0 R] /Count 1 >>`);
+    return doc.finish(`/Root ${catalog} 0 R`);
+  }
+
+  test("a form field's value shown by an appearance made anew (NeedAppearances) is in the text, as with pdftotext", async () => {
+    const form = needAppearancesPdf();
+    assert.equal((await putPdf(server, 'pages/need-appearances.pdf', form)).status, 201);
+    const poppler = popplerPages(form);
+    assert.match(poppler[0]!, /Quarterly figure 1234/);
+    const whole = await get('pages/need-appearances.pdf/text', { accept: 'text/plain' });
+    assert.equal(whole.status, 200);
+    assert.deepEqual(words(whole.text.split('\f')[0]!), words(poppler[0]!));
+    const page = await get('pages/need-appearances.pdf/pages/0/text?detail=words');
+    assert.equal(page.status, 200);
+    assert.deepEqual(words(page.json().text), words(poppler[0]!));
+    assert.ok(page.json().words.some((w: Unit) => w.text === 'Quarterly'));
+  });
+
   const book = makePdf({ pages: 12, text: (i) => `Chapter ${i + 1} begins here, with words of page ${i + 1}.` });
   before(async () => {
     assert.equal((await putPdf(server, 'pages/book.pdf', book)).status, 201);

@@ -25,20 +25,18 @@ const STEXT_OPTIONS = '';
  * The page's text as displayed: its content, and what its annotations and
  * form fields show (hidden ones excepted), as the page image shows them and
  * as pdftotext reads them, in the order they are drawn. The content is
- * extracted by MuPDF directly; annotations that can show text are drawn
- * into a display list of their own and extracted after it. (One display
- * list of content and annotations costs a second pass over the content, and
- * drawing the annotations that cannot show text, such as shapes, ink and
- * icons, costs for nothing: together a third of the time on the bench
- * document's 20 annotations a page.)
+ * extracted by MuPDF directly; the annotations loaded with the page (by
+ * textPages: those that can show text) are drawn into a display list of
+ * their own and extracted after it. (One display list of content and
+ * annotations costs a second pass over the content, and drawing the
+ * annotations that cannot show text, such as shapes, ink and icons, costs
+ * for nothing: together a third of the time on the bench document's 20
+ * annotations a page.)
  */
 function structuredTexts(page: mupdf.PDFPage): mupdf.StructuredText[] {
   const content = page.toStructuredText(STEXT_OPTIONS);
-  const annots = deref(page.getObject().get('Annots'));
-  if (!annots.isArray() || annots.length === 0) return [content];
-  // In the order MuPDF draws them: annotations, then widgets. Widgets always: MuPDF may draw them anew from their field
-  // (NeedAppearances, signature fields), whatever their appearance holds.
-  const showing = [...page.getAnnotations().filter(canShowText), ...page.getWidgets()];
+  // In the order MuPDF draws them: annotations, then widgets.
+  const showing = [...page.getAnnotations(), ...page.getWidgets()];
   if (showing.length === 0) return [content];
   const list = new mupdf.DisplayList(page.getBounds());
   const device = new mupdf.DisplayListDevice(list);
@@ -53,19 +51,53 @@ function structuredTexts(page: mupdf.PDFPage): mupdf.StructuredText[] {
 }
 
 /**
- * Whether an annotation's appearance (the state shown) can draw text: text
- * is drawn between BT and ET, or by a form it invokes (Do). Resources are no
- * guide: MuPDF draws text whose font is missing with a fallback font. An
- * annotation without an appearance is left to MuPDF.
+ * Pages `from` to `to` (exclusive) loaded for their text, each with only the annotations that can show text: the
+ * others are taken out of the page's /Annots in this open copy of the document (never saved) before MuPDF loads the
+ * page, so that MuPDF does not make, check and release an annotation object for each (the bench document has 20 a
+ * page, of which 2 show text), nor JavaScript a wrapper. Decided on the annotation's dictionary, which is what MuPDF
+ * draws: it makes no new appearance on loading for an annotation that has one in a document opened for reading, a
+ * widget excepted (NeedAppearances, signature fields), so every widget is kept. Leaving in an annotation that draws no
+ * text changes no text, only the time. Every /Annots is changed before the first page is loaded: each change makes
+ * MuPDF drop its map of the page tree, which the next loading builds again from every page.
  */
-function canShowText(annot: mupdf.PDFAnnotation): boolean {
-  const obj = annot.getObject();
+function* textPages(doc: mupdf.PDFDocument, from: number, to: number): Generator<mupdf.PDFPage> {
+  const pageObjs: mupdf.PDFObject[] = [];
+  for (let i = from; i < to; i++) pageObjs.push(doc.findPage(i));
+  for (const pageObj of pageObjs) {
+    const annots = deref(pageObj.get('Annots'));
+    if (!annots.isArray() || annots.length === 0) continue;
+    const kept: mupdf.PDFObject[] = [];
+    for (let k = 0; k < annots.length; k++) {
+      const entry = annots.get(k);
+      // As it is: MuPDF resolves a reference in each test and lookup, and a resolved copy would be one more wrapper.
+      if (mayShowText(entry)) kept.push(entry);
+    }
+    if (kept.length === annots.length) continue;
+    const pruned = doc.newArray();
+    for (const entry of kept) pruned.push(entry);
+    pageObj.put('Annots', pruned);
+  }
+  for (let i = from; i < to; i++) yield doc.loadPage(i);
+}
+
+/**
+ * Whether an /Annots entry can show text: a widget, anything but an annotation, or an annotation whose appearance
+ * (the state shown) can draw text: text is drawn between BT and ET, or by a form it invokes (Do). Resources are no
+ * guide: MuPDF draws text whose font is missing with a fallback font. An annotation without an appearance is left to
+ * MuPDF, which makes one (a popup or a link excepted: those it leaves without).
+ */
+function mayShowText(obj: mupdf.PDFObject): boolean {
+  if (!obj.isDictionary()) return true;
+  const subtype = obj.get('Subtype');
+  if (!subtype.isName()) return true;
+  const kind = subtype.asName();
+  if (kind === 'Widget') return true;
   // /AP's /N in one lookup: MuPDF resolves the dictionaries it looks through and answers /N as stored, a stream as its
   // reference (a stream is known as one by its reference, not by its resolved dictionary). One wrapper, not three: the
   // check runs for every annotation of every page, and each wrapper is a FinalizationRegistry entry.
   let appearance = obj.get('AP', 'N');
-  // Without an appearance (no /AP, or none for the normal state) MuPDF decides what to draw.
-  if (appearance.isNull()) return true;
+  // MuPDF makes an appearance for an annotation without one, but never for a popup or a link.
+  if (appearance.isNull()) return kind !== 'Popup' && kind !== 'Link';
   if (!appearance.isStream() && deref(appearance).isDictionary()) {
     const state = deref(obj.get('AS'));
     appearance = deref(appearance).get(state.isName() ? state.asName() : 'Off');
@@ -226,14 +258,15 @@ export function documentText(input: { pdf: PdfSource; password?: string | undefi
     const from = Math.floor((part * pageCount) / parts);
     const to = Math.floor(((part + 1) * pageCount) / parts);
     const texts: string[] = [];
-    for (let i = from; i < to; i++) {
-      const page = doc.loadPage(i);
+    let i = from;
+    for (const page of textPages(doc, from, to)) {
       try {
         texts.push(loadText(page, i, undefined).text);
       } finally {
         page.destroy();
       }
-      ctx?.progress({ done: i + 1 - from, total: to - from, stage: 'text' });
+      i++;
+      ctx?.progress({ done: i - from, total: to - from, stage: 'text' });
     }
     return { pageCount, texts };
   });
@@ -243,11 +276,11 @@ export function documentText(input: { pdf: PdfSource; password?: string | undefi
 export function pageText(input: { pdf: PdfSource; password?: string | undefined; pageIndex: number; detail?: TextDetail | undefined }): { pageCount: number; page: PageTextModel } {
   return withPdf(input, 'copy', (doc) => {
     checkPageIndex(doc, input.pageIndex, { inPath: true });
-    const page = doc.loadPage(input.pageIndex);
+    const [page] = textPages(doc, input.pageIndex, input.pageIndex + 1);
     try {
-      return { pageCount: doc.countPages(), page: loadText(page, input.pageIndex, input.detail) };
+      return { pageCount: doc.countPages(), page: loadText(page!, input.pageIndex, input.detail) };
     } finally {
-      page.destroy();
+      page!.destroy();
     }
   });
 }
