@@ -60,9 +60,9 @@ export function registerConnectionLimits(app: FastifyInstance, config: Config): 
     });
   });
 
-  app.addHook('preParsing', async (request, _reply, payload) => {
+  app.addHook('preParsing', (request, _reply, payload, done) => {
     watchBody(request, config);
-    return payload;
+    done(null, payload);
   });
 }
 

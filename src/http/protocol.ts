@@ -67,7 +67,7 @@ export function clientErrorHandler(this: FastifyInstance, err: NodeJS.ErrnoExcep
  * br, ...) is refused with 415 and Accept-Encoding: identity (RFC 7694) rather
  * than decoded, so no body can expand past the size limits it was checked against.
  */
-export async function refuseContentEncoding(request: FastifyRequest): Promise<void> {
+export function refuseContentEncoding(request: FastifyRequest): void {
   const coding = request.headers['content-encoding'];
   if (coding === undefined || coding.trim() === '' || coding.trim().toLowerCase() === 'identity') return;
   throw new ServiceError(
@@ -86,7 +86,7 @@ const KNOWN_METHODS = new Set<string>([...METHODS, 'OPTIONS']);
  * A method the service knows for no resource (PROPFIND, LOCK, ...): 501 before login, as RFC 9110 §15.6.2
  * asks, rather than the 404 or 401 of the not-found route such a request would otherwise reach.
  */
-export async function refuseUnknownMethod(request: FastifyRequest): Promise<void> {
+export function refuseUnknownMethod(request: FastifyRequest): void {
   if (!KNOWN_METHODS.has(request.method)) {
     throw new ServiceError('METHOD_NOT_IMPLEMENTED', `The method ${request.method.slice(0, 20)} is not implemented by this service`);
   }

@@ -20,7 +20,7 @@ export function strictQuerystring(route: RouteOptions): void {
 }
 
 /** A preValidation hook: drops the ignored parameters before the query is validated. */
-export async function dropIgnoredQueryParameters(request: FastifyRequest): Promise<void> {
+export function dropIgnoredQueryParameters(request: FastifyRequest): void {
   const query = request.query as Record<string, unknown> | undefined;
   if (!query || typeof query !== 'object') return;
   for (const name of IGNORED_QUERY_PARAMETERS) delete query[name];
@@ -64,7 +64,7 @@ export function versionIdQuery(route: RouteOptions): void {
  * a version is 400 VERSION_READ_ONLY, not the unknown-parameter answer: a kept version is read-only, and this says how
  * to change it (restore it first).
  */
-export async function refuseVersionWrites(request: FastifyRequest): Promise<void> {
+export function refuseVersionWrites(request: FastifyRequest): void {
   if (request.method === 'GET' || request.method === 'HEAD') return;
   const query = request.query as Record<string, unknown> | undefined;
   if (!query || typeof query !== 'object' || !('versionId' in query)) return;

@@ -17,18 +17,29 @@ import { renderXmlYielding, type XmlShape } from './xml.js';
  * store refuses never gets here.
  */
 export class RenderedCache {
-  private readonly bodies: ReadModelCache<Buffer>;
+  private readonly bodies: ReadModelCache<Rendered>;
   constructor(maxBytes: number) {
-    this.bodies = new ReadModelCache<Buffer>(maxBytes, (body) => body.length);
+    this.bodies = new ReadModelCache<Rendered>(maxBytes, (entry) => entry.body.length);
   }
 
-  get(key: string): Buffer | undefined {
+  /** The rendering of one representation: the document's ETag, the route's variant and the negotiated media type. */
+  get(key: string): Rendered | undefined {
     return this.bodies.get(key, undefined);
   }
 
-  set(key: string, body: Buffer): void {
-    this.bodies.set(key, undefined, body);
+  set(key: string, entry: Rendered): void {
+    this.bodies.set(key, undefined, entry);
   }
+}
+
+/**
+ * A rendered representation, ready to send: its bytes with their ETag and Content-Type, so that a warm read (a hit)
+ * hashes and formats nothing (the variant's SHA-256 of the ETag was made on every request before).
+ */
+interface Rendered {
+  body: Buffer;
+  etag: string;
+  contentType: string;
 }
 
 /** What a versioned model is made of: the model, and for routes that also offer text/plain, its text. A function alone makes the model. */
@@ -54,16 +65,18 @@ export async function sendVersionedModel(
   content: VersionedContent,
 ): Promise<FastifyReply> {
   const chosen = acceptableModelFormat(request);
-  const etag = variantEtag(version.etag, `${version.variant}|${chosen.mediaType}`);
+  const key = `${version.etag}|${version.variant}|${chosen.mediaType}`;
+  const cached = cache.get(key);
+  const etag = cached?.etag ?? variantEtag(version.etag, `${version.variant}|${chosen.mediaType}`);
   reply.header('ETag', etag).header('Vary', 'Accept').header('Cache-Control', 'private, no-cache');
   if (noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
-  let body = cache.get(etag);
-  if (!body) {
-    body = Buffer.from(await render(chosen.format, shape, content), 'utf8');
-    cache.set(etag, body);
+  let entry = cached;
+  if (!entry) {
+    const type = chosen.format === 'json' ? 'application/json' : chosen.mediaType;
+    entry = { body: Buffer.from(await render(chosen.format, shape, content), 'utf8'), etag, contentType: `${type}; charset=utf-8` };
+    cache.set(key, entry);
   }
-  const type = chosen.format === 'json' ? 'application/json' : chosen.mediaType;
-  return reply.type(`${type}; charset=utf-8`).send(body);
+  return reply.type(entry.contentType).send(entry.body);
 }
 
 async function render(format: 'json' | 'xml' | 'text', shape: XmlShape, content: VersionedContent): Promise<string> {

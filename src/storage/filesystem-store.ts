@@ -48,6 +48,8 @@ export class FilesystemStore implements DocumentStore {
   private readonly staging: string;
   private readonly locks: LockProvider;
   private readonly tags = new Map<string, CachedTag>();
+  /** The freshness stats of tagged documents, shared by requests that ask at the same time (SharedStats). */
+  private readonly freshStats = new SharedStats();
   /** The data folder's documents/ as realpath answers it (the folder itself may be reached through a link, e.g. a linked /tmp). */
   private realRoot: string | undefined;
   /** The versions kept of every write (filesystem-versions.ts), below `<dataDir>/versions`; undefined with versions off. */
@@ -155,7 +157,7 @@ export class FilesystemStore implements DocumentStore {
     if (!this.tags.has(file)) return undefined;
     let st: Stats;
     try {
-      st = await fs.stat(file);
+      st = await this.freshStats.stat(file);
     } catch {
       return undefined;
     }
@@ -504,5 +506,44 @@ export class FilesystemStore implements DocumentStore {
     await this.trash?.recover();
     // After the documents' leftovers: a pending version is committed when its bytes are the document's.
     await this.versions?.recover();
+  }
+}
+
+/**
+ * Stats of one file asked for at the same time, shared, each still made after its asker arrived: a request joins the
+ * stat queued to start when the one under way ends, never the one under way (it may have looked before a write the
+ * request must see), so another instance's write on a shared data folder is seen as at once as with a stat per request.
+ * Under concurrent reads of one document (the bench's 32 connections on one listing) most requests then share a trip to
+ * libuv's thread pool instead of taking one each: a trip was about six futex calls and two thread wake-ups, the largest
+ * system-time cost of a warm cached read beyond the HTTP layer (bench/results/annlist-2026-11-30.md).
+ */
+export class SharedStats {
+  /** Files whose stat is under way, with the askers waiting for the next one. */
+  private readonly running = new Map<string, { queued?: { resolve: (st: Stats) => void; reject: (err: unknown) => void }[] }>();
+
+  stat(file: string): Promise<Stats> {
+    const current = this.running.get(file);
+    if (current) return new Promise((resolve, reject) => (current.queued ??= []).push({ resolve, reject }));
+    return this.start(file);
+  }
+
+  private start(file: string): Promise<Stats> {
+    const flight: { queued?: { resolve: (st: Stats) => void; reject: (err: unknown) => void }[] } = {};
+    this.running.set(file, flight);
+    const stat = fs.stat(file);
+    const next = () => {
+      const queued = flight.queued;
+      if (!queued) {
+        this.running.delete(file);
+        return;
+      }
+      // Everyone queued arrived while the last stat was under way: one stat started now is after each of them.
+      this.start(file).then(
+        (st) => queued.forEach((q) => q.resolve(st)),
+        (err: unknown) => queued.forEach((q) => q.reject(err)),
+      );
+    };
+    stat.then(next, next);
+    return stat;
   }
 }

@@ -9,7 +9,7 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
 /** Counts every answered request by its route pattern (never the raw URL, which would grow without bound). */
 export function registerRequestMetrics(app: FastifyInstance, deps: AppDeps): void {
   observeEngine(() => deps.operations.engineStats());
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const labels = {
       method: METHODS.has(request.method) ? request.method : 'other',
       route: request.is404 ? 'unmatched' : (request.routeOptions.url ?? 'unmatched'),
@@ -17,6 +17,7 @@ export function registerRequestMetrics(app: FastifyInstance, deps: AppDeps): voi
     };
     httpRequests.inc(labels);
     httpDuration.observe(labels, reply.elapsedTime / 1000);
+    done();
   });
 }
 
