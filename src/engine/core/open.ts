@@ -7,6 +7,7 @@ import { prepareUnicode } from './passwords.js';
 import { requirePermission, type Need } from './access.js';
 import { emptyOwnerPasswordOpens, encryptionFacts, needsPassword as needsPasswordOf, ownerPasswordIsEmpty, type EncryptionFacts } from './encryption.js';
 import { fileKeyOf, permsMatch } from './standard-security.js';
+import { filledBuffer } from './wasm.js';
 
 export type Access = 'full' | 'user' | 'owner';
 
@@ -106,7 +107,14 @@ export function opensAtHeader(doc: mupdf.PDFDocument): boolean {
 function openUnchecked(source: PdfSource): mupdf.PDFDocument {
   try {
     const streamed = sourceSize(source) > STREAM_OPEN_BYTES;
-    const opened = mupdf.Document.openDocument(streamed ? streamOver(source) : readAll(source), 'application/pdf');
+    const from = streamed ? streamOver(source) : inMemory(source);
+    let opened;
+    try {
+      opened = mupdf.Document.openDocument(from, 'application/pdf');
+    } finally {
+      // The document keeps its own reference to a buffer (MuPDF's stream over it); ours goes now, not at a collection.
+      if (from instanceof mupdf.Buffer) from.destroy();
+    }
     const pdf = opened.asPDF();
     if (!pdf) throw new Error('not a PDF');
     sourceBytes.set(pdf, sourceSize(source));
@@ -116,6 +124,21 @@ function openUnchecked(source: PdfSource): mupdf.PDFDocument {
   } catch (err) {
     throw classifyOpenError(err);
   }
+}
+
+/** The whole source in MuPDF's memory: an open file read straight there (wasm.ts, filledBuffer), bytes copied once. */
+function inMemory(source: PdfSource): mupdf.Buffer | Uint8Array {
+  if (source instanceof Uint8Array) return source;
+  const size = sourceSize(source);
+  const pointer = filledBuffer(size, (memory, offset) => {
+    for (let done = 0; done < size;) {
+      const n = readAt(source, memory, offset + done, size - done, done);
+      if (n === 0) throw new EngineError('MALFORMED_PDF', 'The file ended before its expected size');
+      done += n;
+    }
+  });
+  // A pointer MuPDF.js types by brand; this one is a fz_buffer.
+  return pointer === undefined ? readAll(source) : new mupdf.Buffer(pointer as unknown as ConstructorParameters<typeof mupdf.Buffer>[0]);
 }
 
 function isEncryptedDoc(doc: mupdf.PDFDocument): boolean {
