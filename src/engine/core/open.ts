@@ -1,7 +1,7 @@
+import { inflateSync } from 'node:zlib';
 import * as mupdf from 'mupdf';
 import { pageOutOfRangeDetail } from '../../errors.js';
 import { EngineError } from '../errors.js';
-import { inflateSync } from 'node:zlib';
 import { deref, name } from './mupdf-objects.js';
 import { readAll, readAt, sourceSize, streamReader, type PdfSource } from './pdf-source.js';
 import { prepareUnicode } from './passwords.js';
