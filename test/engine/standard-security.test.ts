@@ -83,6 +83,34 @@ test('the check of a freshly encrypted document refuses an open or permissions p
   assert.equal(withReopenedEncryption(open, { open: '', permissions: 'master' }, (check) => check.needsPassword), false);
 });
 
+test('the check of an AES-256 file MuPDF wrote: bytes left as they were, other passwords refused, and a dictionary whose key is not the content\'s refused', () => {
+  const passwords = { open: 'view', permissions: 'master' };
+  const request = { encryptType: 3 as const, openPassword: passwords.open, permissionsPassword: passwords.permissions };
+  const { bytes } = setPasswordPermissions({ pdf: plain, request });
+  const before = Buffer.from(bytes);
+  const model = withReopenedEncryption(bytes, passwords, (check) => ({ access: check.access, needsPassword: check.needsPassword, pages: check.doc.countPages(), revision: encryptionFacts(check.doc)?.revision }));
+  assert.deepEqual(model, { access: 'owner', needsPassword: true, pages: 2, revision: 6 });
+  // The trailer's /Encrypt is renamed for MuPDF's open only.
+  assert.deepEqual(Buffer.from(bytes), before);
+  for (const other of [{ open: 'view', permissions: 'other' }, { open: 'other', permissions: 'master' }, { open: '', permissions: 'master' }]) {
+    assert.throws(() => withReopenedEncryption(bytes, other, () => undefined), (err) => err instanceof EngineError && err.code === 'PROCESSING_FAILED', JSON.stringify(other));
+  }
+  // The dictionary of another encryption with the same passwords (another random file key) spliced in: the passwords
+  // and /Perms check out against it, the content was encrypted with the other key.
+  const second = Buffer.from(setPasswordPermissions({ pdf: plain, request }).bytes).toString('latin1');
+  const entries = (text: string) => new Map([...text.slice(text.lastIndexOf('trailer')).matchAll(/\/(O|U|OE|UE|Perms) <([0-9A-F]+)>/g)].map((m) => [m[1]!, m[2]!]));
+  const theirs = entries(second);
+  assert.equal(theirs.size, 5);
+  const first = before.toString('latin1');
+  const at = first.lastIndexOf('trailer');
+  const spliced = Buffer.from(first.slice(0, at) + first.slice(at).replace(/\/(O|U|OE|UE|Perms) <([0-9A-F]+)>/g, (_, key: string) => `/${key} <${theirs.get(key)!}>`), 'latin1');
+  assert.equal(spliced.length, before.length);
+  assert.throws(
+    () => withReopenedEncryption(new Uint8Array(spliced), passwords, () => undefined),
+    (err) => err instanceof EngineError && err.code === 'PROCESSING_FAILED' && /does not decrypt/.test(err.message),
+  );
+});
+
 test('setPasswordPermissions answers the same through the native check and through MuPDF (a password SASLprep changes)', () => {
   // "pass\u00a0word": SASLprep maps the no-break space to a space, so MuPDF authenticates it; the others are checked natively.
   for (const [open, permissions] of [['user-pw', 'owner-pw'], ['', 'owner-pw'], ['pass\u00a0word', 'owner-pw'], ['user-pw', 'Stra\u00dfe-\u00e9t\u00e9']]) {

@@ -1,12 +1,14 @@
+import { inflateSync } from 'node:zlib';
 import * as mupdf from 'mupdf';
 import { pageOutOfRangeDetail } from '../../errors.js';
 import { EngineError } from '../errors.js';
-import { deref } from './mupdf-objects.js';
+import { deref, name } from './mupdf-objects.js';
 import { readAll, readAt, sourceSize, streamReader, type PdfSource } from './pdf-source.js';
 import { prepareUnicode } from './passwords.js';
 import { requirePermission, type Need } from './access.js';
 import { emptyOwnerPasswordOpens, encryptionFacts, needsPassword as needsPasswordOf, ownerPasswordIsEmpty, type EncryptionFacts } from './encryption.js';
-import { fileKeyOf, permsMatch } from './standard-security.js';
+import { decryptAes256, fileKeyOf, permsMatch } from './standard-security.js';
+import { filledBuffer } from './wasm.js';
 
 export type Access = 'full' | 'user' | 'owner';
 
@@ -106,7 +108,14 @@ export function opensAtHeader(doc: mupdf.PDFDocument): boolean {
 function openUnchecked(source: PdfSource): mupdf.PDFDocument {
   try {
     const streamed = sourceSize(source) > STREAM_OPEN_BYTES;
-    const opened = mupdf.Document.openDocument(streamed ? streamOver(source) : readAll(source), 'application/pdf');
+    const from = streamed ? streamOver(source) : inMemory(source);
+    let opened;
+    try {
+      opened = mupdf.Document.openDocument(from, 'application/pdf');
+    } finally {
+      // The document keeps its own reference to a buffer (MuPDF's stream over it); ours goes now, not at a collection.
+      if (from instanceof mupdf.Buffer) from.destroy();
+    }
     const pdf = opened.asPDF();
     if (!pdf) throw new Error('not a PDF');
     sourceBytes.set(pdf, sourceSize(source));
@@ -116,6 +125,21 @@ function openUnchecked(source: PdfSource): mupdf.PDFDocument {
   } catch (err) {
     throw classifyOpenError(err);
   }
+}
+
+/** The whole source in MuPDF's memory: an open file read straight there (wasm.ts, filledBuffer), bytes copied once. */
+function inMemory(source: PdfSource): mupdf.Buffer | Uint8Array {
+  if (source instanceof Uint8Array) return source;
+  const size = sourceSize(source);
+  const pointer = filledBuffer(size, (memory, offset) => {
+    for (let done = 0; done < size;) {
+      const n = readAt(source, memory, offset + done, size - done, done);
+      if (n === 0) throw new EngineError('MALFORMED_PDF', 'The file ended before its expected size');
+      done += n;
+    }
+  });
+  // A pointer MuPDF.js types by brand; this one is a fz_buffer.
+  return pointer === undefined ? readAll(source) : new mupdf.Buffer(pointer as unknown as ConstructorParameters<typeof mupdf.Buffer>[0]);
 }
 
 function isEncryptedDoc(doc: mupdf.PDFDocument): boolean {
@@ -217,6 +241,14 @@ function checkOpened(opened: OpenedPdf, need: Need): OpenedPdf {
  * authenticated by MuPDF as openPdf does, and so are the other revisions (MD5 and RC4, cheap in MuPDF).
  */
 export function withReopenedEncryption<T>(source: PdfSource, passwords: { open: string; permissions: string }, read: (opened: OpenedPdf) => T): T {
+  const hidden = openedWithEncryptionHidden(source, passwords);
+  if (hidden) {
+    try {
+      return read(hidden);
+    } finally {
+      hidden.doc.destroy();
+    }
+  }
   const doc = openUnchecked(source);
   let native: OpenedPdf | undefined;
   try {
@@ -233,20 +265,139 @@ export function withReopenedEncryption<T>(source: PdfSource, passwords: { open: 
   }
 }
 
+/** The name the trailer's /Encrypt is given while MuPDF parses the bytes (openedWithEncryptionHidden): as long, so no offset moves. */
+const HIDDEN_ENCRYPT = 'Xncrypt';
+
+/**
+ * withReopenedEncryption without MuPDF's security handler, for an AES-256 dictionary MuPDF has just written (issue 38):
+ * MuPDF's open tries the empty password as user and owner, two more runs of revision 6's hash in its WebAssembly (a
+ * third of the task on one page), and its keys would then serve nothing, since the passwords are checked natively and
+ * `read` reads no string or stream. So MuPDF parses the bytes with their trailer's /Encrypt named /Xncrypt (as long:
+ * no offset moves; renamed for the open only, which copies them into MuPDF's memory, and put back at once): the same
+ * objects, xref and page tree, loaded and checked as openPdf does, with no handler. The dictionary, put back under
+ * /Encrypt in MuPDF's trailer, is then checked here as a handler would: the standard filter, V 5 with AESV3 and R 5 or
+ * 6 (what MuPDF's handler requires of it), both passwords, one file key, /Perms; and the first page's content stream
+ * decrypts with that key (whole padding, and whole Flate data when so filtered), which shows the streams were written
+ * with the key the passwords give (no check before did). Undefined where the bytes are not so (a trailer not as
+ * MuPDF's full save writes it, another method, a password SASLprep changes) or MuPDF cannot open them so:
+ * withReopenedEncryption then opens them with the handler, as before.
+ */
+function openedWithEncryptionHidden(source: PdfSource, passwords: { open: string; permissions: string }): OpenedPdf | undefined {
+  if (!(source instanceof Uint8Array)) return undefined;
+  if (prepareUnicode(passwords.open) !== passwords.open || prepareUnicode(passwords.permissions) !== passwords.permissions) return undefined;
+  const at = trailerEncryptName(source);
+  if (at === undefined) return undefined;
+  const original = source.slice(at, at + HIDDEN_ENCRYPT.length);
+  let doc: mupdf.PDFDocument | undefined;
+  source.set(Buffer.from(HIDDEN_ENCRYPT, 'latin1'), at);
+  try {
+    doc = mupdf.Document.openDocument(source, 'application/pdf').asPDF() ?? undefined;
+  } catch {
+    return undefined;
+  } finally {
+    source.set(original, at);
+  }
+  if (!doc) return undefined;
+  let facts: EncryptionFacts | undefined;
+  try {
+    const trailer = doc.getTrailer();
+    const dictionary = trailer.get(HIDDEN_ENCRYPT);
+    if (dictionary.isDictionary() && trailer.get('Encrypt').isNull()) {
+      trailer.put('Encrypt', dictionary);
+      trailer.delete(HIDDEN_ENCRYPT);
+      facts = encryptionFacts(doc);
+    }
+  } catch {
+    facts = undefined;
+  }
+  if (facts?.handler !== 'Standard' || facts.version !== 5 || facts.encryptType !== 3 || (facts.revision !== 5 && facts.revision !== 6)) {
+    doc.destroy();
+    return undefined;
+  }
+  const key = encryptionProblem(facts, passwords);
+  if (typeof key === 'string') {
+    doc.destroy();
+    throw new EngineError('PROCESSING_FAILED', `The encrypted document failed its check: ${key}`);
+  }
+  sourceBytes.set(doc, source.length);
+  if (String.fromCharCode(...source.subarray(0, 5)) === '%PDF-') headerFirst.add(doc);
+  let checked: OpenedPdf;
+  try {
+    // checkOpened destroys the document when it fails.
+    checked = checkOpened({ doc, encrypted: true, access: 'owner', password: passwords.permissions, needsPassword: passwords.open !== '', ownerPasswordEmpty: passwords.permissions === '' }, 'owner');
+  } catch {
+    return undefined;
+  }
+  let decrypts: boolean;
+  try {
+    decrypts = contentDecrypts(doc, key);
+  } catch {
+    decrypts = false;
+  }
+  if (!decrypts) {
+    doc.destroy();
+    throw new EngineError('PROCESSING_FAILED', "The encrypted document failed its check: its first page's content does not decrypt with its key");
+  }
+  return checked;
+}
+
+/** Where the name of the trailer's /Encrypt begins (after its slash) in a file MuPDF saved in full, or undefined. */
+function trailerEncryptName(bytes: Uint8Array): number | undefined {
+  // MuPDF's full save writes one xref table, then the trailer's dictionary up to startxref (the encryption dictionary
+  // in it): its last few KB.
+  const from = Math.max(0, bytes.length - 16 * 1024);
+  const tail = Buffer.from(bytes.buffer, bytes.byteOffset + from, bytes.length - from).toString('latin1');
+  const start = tail.lastIndexOf('\ntrailer');
+  const end = tail.lastIndexOf('startxref');
+  if (start < 0 || end < start) return undefined;
+  const dictionary = tail.slice(start, end);
+  // The key with a direct dictionary, as MuPDF writes it (not /EncryptMetadata inside it); exactly once, and no key
+  // already named as it is hidden.
+  const found = [...dictionary.matchAll(/\/Encrypt(?=\s*<<)/g)];
+  if (found.length !== 1 || dictionary.includes(`/${HIDDEN_ENCRYPT}`)) return undefined;
+  return from + start + found[0]!.index + 1;
+}
+
+/**
+ * Whether the first page's first content stream decrypts with `fileKey` (AES-256): its padding whole, and its data
+ * inflating when it is Flate-encoded. True when there is no such stream, or it is empty.
+ */
+function contentDecrypts(doc: mupdf.PDFDocument, fileKey: Uint8Array): boolean {
+  // Not resolved: MuPDF knows a stream by its reference.
+  let contents = doc.findPage(0).get('Contents');
+  if (contents.isArray()) contents = contents.length > 0 ? contents.get(0) : contents;
+  if (!contents.isStream()) return true;
+  const raw = contents.readRawStream();
+  const data = raw.asUint8Array().slice();
+  raw.destroy();
+  if (data.length === 0) return true;
+  const plain = decryptAes256(fileKey, data);
+  if (!plain) return false;
+  const filter = deref(contents.get('Filter'));
+  const first = filter.isArray() ? (filter.length > 0 ? name(filter.get(0)) : undefined) : name(filter);
+  if (first !== 'FlateDecode') return true;
+  try {
+    inflateSync(plain);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** withReopenedEncryption's native check; undefined where MuPDF is to authenticate (see there). */
 function verifiedNatively(doc: mupdf.PDFDocument, passwords: { open: string; permissions: string }): OpenedPdf | undefined {
   const facts = encryptionFacts(doc);
   if (facts?.handler !== 'Standard' || (facts.revision !== 5 && facts.revision !== 6)) return undefined;
   if (prepareUnicode(passwords.open) !== passwords.open || prepareUnicode(passwords.permissions) !== passwords.permissions) return undefined;
   const problem = encryptionProblem(facts, passwords);
-  if (problem) throw new EngineError('PROCESSING_FAILED', `The encrypted document failed its check: ${problem}`);
+  if (typeof problem === 'string') throw new EngineError('PROCESSING_FAILED', `The encrypted document failed its check: ${problem}`);
   // The open password is the user's; another string, the empty one included, is not (SHA-2 does not collide).
   // Likewise the owner's: the empty string is it only when it is the permissions password checked above.
   return { doc, encrypted: true, access: 'owner', password: passwords.permissions, needsPassword: passwords.open !== '', ownerPasswordEmpty: passwords.permissions === '' };
 }
 
-/** What is wrong with an AES-256 dictionary for these passwords (withReopenedEncryption's check), or undefined. */
-function encryptionProblem(facts: EncryptionFacts, passwords: { open: string; permissions: string }): string | undefined {
+/** What is wrong with an AES-256 dictionary for these passwords (withReopenedEncryption's check), or the file key they give. */
+function encryptionProblem(facts: EncryptionFacts, passwords: { open: string; permissions: string }): string | Uint8Array {
   const utf8 = (password: string) => new Uint8Array(Buffer.from(password, 'utf8'));
   const ownerKey = fileKeyOf(facts.standard, utf8(passwords.permissions), 'owner');
   if (!ownerKey) return 'it does not open with its new permissions password';
@@ -254,7 +405,7 @@ function encryptionProblem(facts: EncryptionFacts, passwords: { open: string; pe
   if (!userKey) return 'it does not open with its new open password';
   if (Buffer.compare(ownerKey, userKey) !== 0) return 'its two passwords give different keys';
   if (!permsMatch(facts.standard, ownerKey, facts.permissionBits, facts.encryptMetadata)) return 'its /Perms does not hold its permissions';
-  return undefined;
+  return ownerKey;
 }
 
 /**

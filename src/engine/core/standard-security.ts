@@ -159,6 +159,20 @@ export function permsMatch(enc: StandardEncryption, fileKey: Uint8Array, permiss
 }
 
 /**
+ * A string's or stream's bytes as AES-256 (AESV3) encrypted them with the file key: the first 16 bytes the IV, the
+ * rest CBC with PKCS#5 padding; undefined where the padding is not whole (the wrong key, or bytes not so encrypted).
+ */
+export function decryptAes256(fileKey: Uint8Array, data: Uint8Array): Uint8Array | undefined {
+  if (data.length < 32 || data.length % 16 !== 0) return undefined;
+  try {
+    const decipher = createDecipheriv('aes-256-cbc', fileKey, data.subarray(0, 16));
+    return new Uint8Array(Buffer.concat([decipher.update(data.subarray(16)), decipher.final()]));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Whether `ownerPassword` (already encoded: PDFDocEncoding for revisions 2-4,
  * SASLprep'd UTF-8 for 5-6, truncated as the revision requires) is the
  * document's owner password. Revisions 2-4 need the user password that opened

@@ -3,7 +3,12 @@
  * before MuPDF (engine/worker.ts), so the module MuPDF creates is this object, and its memory and allocator are
  * reachable here. Where MuPDF was loaded without it (a test importing engine code directly), its fields stay unset.
  */
-export const wasmModule: { HEAPU8?: Uint8Array; _wasm_malloc?: (size: number) => number; _wasm_free?: (pointer: number) => void } = {};
+export const wasmModule: {
+  HEAPU8?: Uint8Array;
+  _wasm_malloc?: (size: number) => number;
+  _wasm_free?: (pointer: number) => void;
+  _wasm_new_buffer_from_data?: (pointer: number, size: number) => number;
+} = {};
 (globalThis as Record<string, unknown>)['$libmupdf_wasm_Module'] = wasmModule;
 
 /** The size of MuPDF's WebAssembly memory (it never shrinks). */
@@ -30,5 +35,27 @@ export function reserveTop(bytes: number): boolean {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * A MuPDF buffer (its pointer, for `new mupdf.Buffer`) of `size` bytes filled by `fill` in MuPDF's memory, or
+ * undefined where MuPDF was loaded without the handle. core/open.ts reads an open file into it: no JavaScript copy of
+ * the document (a 4 MB upload read into a new array, then copied into MuPDF, left 4 MB of garbage per open, and that
+ * external memory brought on a full collection of the worker's heap every few opens, 3-120 ms each; issue 38).
+ * (This module imports nothing of MuPDF: it must run before MuPDF loads.)
+ */
+export function filledBuffer(size: number, fill: (memory: Uint8Array, offset: number) => void): number | undefined {
+  const { _wasm_malloc: malloc, _wasm_free: free, _wasm_new_buffer_from_data: wrap } = wasmModule;
+  if (!malloc || !free || !wrap) return undefined;
+  const pointer = malloc(Math.max(1, size));
+  try {
+    // HEAPU8 read after the malloc: a malloc that grows the memory replaces it.
+    fill(wasmModule.HEAPU8!, pointer);
+    // The buffer owns the block from here (MuPDF frees it with the buffer).
+    return wrap(pointer, size);
+  } catch (err) {
+    free(pointer);
+    throw err;
   }
 }
