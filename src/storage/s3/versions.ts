@@ -424,7 +424,8 @@ export class S3Versions implements DocumentVersions {
     if (stale.length > 0 || dropIndex) await this.host.deleteKeys([...(dropIndex ? [this.indexKey(p)] : []), ...stale]);
     let newestId = view.visible.at(-1)?.id;
     const made = new Map<string, VersionRecord>();
-    const after: Listing = { ...listing, records: listing.records.filter((r) => !stale.includes(r.key)), blobs: new Set(listing.blobs), pointers: new Map(listing.pointers) };
+    const gone = new Set(stale);
+    const after: Listing = { ...listing, records: listing.records.filter((r) => !gone.has(r.key)), blobs: new Set(listing.blobs), pointers: new Map(listing.pointers) };
     if (replaced) {
       if (content.etag !== replaced.etag && !wayOf(listing, replaced.etag, null)) {
         // The pointer is true whenever it is read (the content's ETag names bytes that begin with the replaced ones); it
@@ -532,22 +533,26 @@ export class S3Versions implements DocumentVersions {
   }
 
   /**
-   * The list from the listing (stat, then listing), under the commit lock, which every change of the area takes: the
-   * index is written again from the view found (every visible record read: kept ones are not read again), so the next
-   * list is one GetObject. Without a current version (a document written by another program, or while versions were
-   * off) there is no index: the page's records alone are read.
+   * The list from the listing (stat, then listing), under the commit lock, which every change of the area takes, with
+   * the index read again beside: a write that held the lock may have put it meanwhile (a list between a write's
+   * document and its index), and then it is the list. Else the index is written again from the view found, its lines
+   * taken from the index there when it has them (an index, stale or not, has every record it names as that record is:
+   * a label or pin deletes it first) and the others read (kept ones are not read again), so the next list is one
+   * GetObject. Without a current version (a document written by another program, or while versions were off) there is
+   * no index: the page's records alone are read.
    */
   private async relist(p: StoredPath, slice: { offset: number; limit: number }): Promise<VersionSlice> {
     const release = await this.host.commitLock(this.host.docKey(p));
     try {
-      const { stat, view } = await this.snapshot(p);
+      const [{ stat, view }, index] = await Promise.all([this.snapshot(p), this.readIndex(p, false)]);
       if (!stat) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at /${p.toString()}`);
       const newestFirst = [...view.visible].reverse();
       const page = newestFirst.slice(slice.offset, slice.offset + slice.limit);
       if (view.current === null) return { versions: await Promise.all(page.map((r) => this.readListed(r))), total: newestFirst.length, current: null };
-      const lines = await this.linesOf(view.visible, null);
+      const matches = indexMatches(index, stat.etag, view);
+      const lines = await this.linesOf(view.visible, index);
       // Not written: the list answers all the same, and the next one tries again.
-      await this.putIndex(p, indexText(stat.etag, view.current, lines)).catch(() => undefined);
+      if (!matches) await this.putIndex(p, indexText(stat.etag, view.current, lines)).catch(() => undefined);
       const byId = new Map(view.visible.map((r, i) => [r.id, lines[i]!]));
       return { versions: page.map((r) => toRecord(JSON.parse(byId.get(r.id)!) as StoredRecord)), total: newestFirst.length, current: view.current };
     } finally {
