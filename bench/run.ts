@@ -1,7 +1,8 @@
 /**
  * `npm run bench` (add `-- --quick` for a short run): runs the benchmarks and prints their tables.
  * `-- --only=pages,redaction` runs some of them and leaves bench/results/latest.json as it was.
- * `-- --only=issue38` runs issue 38's rows (bench/issue38.ts; `--rows=upload,text` some of them);
+ * `-- --only=issue38` runs issue 38's rows (bench/issue38.ts; `--rows=upload,text` some of them; with `--only=versions`,
+ * `--rows=writes,restore,listing,storage` some of the versions rows);
  * `-- --compare REF` runs the chosen benchmarks (by default all but issue38) on another commit's build too, in the
  * same run: each module whole on ours, REF, REF, ours (bench/build.ts starts its services from the build in turn),
  * issue 38's rows repetition by repetition; the table gains REF's figure and ours / REF, and a summary lists the rows
@@ -63,7 +64,7 @@ const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promis
   { name: 'oneshot', title: 'One-shot conversion', run: runOneShotBench },
   { name: 'dms', title: 'Document store over WebDAV', run: runDmsBench },
   { name: 'cluster', title: 'Cluster: two instances on Redis + S3 vs one embedded', run: runClusterBench, alone: true },
-  { name: 'versions', title: 'Document versions (issue 39)', run: (q) => runVersionsBench(q, versionStores) },
+  { name: 'versions', title: 'Document versions (issue 39)', run: (q) => runVersionsBench(q, versionStores, chosenRows) },
 ];
 
 const args = process.argv.slice(2);

@@ -497,17 +497,20 @@ async function restoreRows(t: StoreUnderTest, pages: number, quick: boolean): Pr
 
 const START: Record<VersionsStore, () => Promise<StoreUnderTest>> = { filesystem: filesystemStore, s3: s3Store, webdav: webdavStore };
 
+/** The groups of rows `--rows` picks from (all by default). */
+export const ROW_GROUPS = ['writes', 'restore', 'listing', 'storage'] as const;
+
 /** Every row on one store: the on/off writes first (the off service is then stopped), then the rows of the on side. */
-async function runOnStore(store: VersionsStore, quick: boolean): Promise<Row[]> {
+async function runOnStore(store: VersionsStore, quick: boolean, groups: readonly string[]): Promise<Row[]> {
   const { pages, versions, bigBytes, edits } = settings(quick, store);
   const began = Date.now();
   const t = await START[store]();
   try {
-    const rows = await writeRows(t, pages, quick);
+    const rows = groups.includes('writes') ? await writeRows(t, pages, quick) : [];
     await t.stopOff();
-    rows.push(...(await restoreRows(t, pages, quick)));
-    rows.push(...(await listingRows(t, versions, quick)));
-    rows.push(...(await storageRows(t, bigBytes, edits)));
+    if (groups.includes('restore')) rows.push(...(await restoreRows(t, pages, quick)));
+    if (groups.includes('listing')) rows.push(...(await listingRows(t, versions, quick)));
+    if (groups.includes('storage')) rows.push(...(await storageRows(t, bigBytes, edits)));
     console.log(`versions on the ${store} store: ${((Date.now() - began) / 1000).toFixed(1)} s`);
     return rows;
   } finally {
@@ -516,11 +519,13 @@ async function runOnStore(store: VersionsStore, quick: boolean): Promise<Row[]> 
 }
 
 /** The rows on each store in turn (all three by default); a store that fails is a row with its error, the others run. */
-export async function runVersionsBench(quick: boolean, stores: readonly VersionsStore[] = STORES): Promise<Row[]> {
+export async function runVersionsBench(quick: boolean, stores: readonly VersionsStore[] = STORES, groups: readonly string[] = ROW_GROUPS): Promise<Row[]> {
+  const unknown = groups.filter((g) => !(ROW_GROUPS as readonly string[]).includes(g));
+  if (unknown.length) throw new Error(`unknown versions rows ${unknown.join(', ')}; known: ${ROW_GROUPS.join(', ')}`);
   const rows: Row[] = [];
   for (const store of stores) {
     try {
-      rows.push(...(await runOnStore(store, quick)));
+      rows.push(...(await runOnStore(store, quick, groups)));
     } catch (error) {
       console.error(`versions on the ${store} store failed:`, error);
       rows.push({ operation: `Document versions on the ${store} store: failed`, size: '-', ours: NaN, unit: '-', error: error instanceof Error ? error.message : String(error) });

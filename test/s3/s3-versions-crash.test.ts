@@ -14,9 +14,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
 import { documentPathFromBody, type StoredPath } from '../../src/storage/paths.js';
 import { createS3Client } from '../../src/storage/s3/client.js';
+import { LocalLocks } from '../../src/storage/locks.js';
 import { S3Store } from '../../src/storage/s3/store.js';
 import { etagOf, type DocumentVersions } from '../../src/storage/store.js';
 import { s3ServerForSuite } from '../helpers/s3-server.js';
@@ -30,6 +31,7 @@ after(async () => {
 let serial = 0;
 const doc = (p: string): StoredPath => documentPathFromBody(p, 'path');
 const pdf = (text: string) => Buffer.from(`%PDF-1.7\n% ${text}\n%%EOF\n`);
+const bare = (b: Buffer) => etagOf(b).replace(/"/g, '');
 
 /** A command to hold forever (the process "killed" while it is in flight), by name and key suffix. */
 interface Hold {
@@ -38,7 +40,7 @@ interface Hold {
 }
 
 /** A store on `prefix` whose client logs its commands and holds the ones `holds` names (each once). */
-async function open(prefix: string, holds: Hold[] = [], tuning: { copyLimit?: number; copyPartSize?: number } = {}): Promise<{ store: S3Store; versions: DocumentVersions; sent: string[]; client: S3Client }> {
+async function open(prefix: string, holds: Hold[] = [], tuning: { copyLimit?: number; copyPartSize?: number; commitLock?: LocalLocks } = {}): Promise<{ store: S3Store; versions: DocumentVersions; sent: string[]; client: S3Client }> {
   const client = createS3Client({ endpoint: s3.endpoint, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, forcePathStyle: true });
   const sent: string[] = [];
   client.middlewareStack.add(
@@ -70,6 +72,36 @@ async function areaKeys(prefix: string, p: string): Promise<string[]> {
   const area = `${prefix}.versions/${p}/`;
   const listed = await s3.client().send(new ListObjectsV2Command({ Bucket: s3.buckets[0]!, Prefix: area }));
   return (listed.Contents ?? []).map((o) => o.Key!.slice(area.length)).sort();
+}
+
+/**
+ * The CopyObject and PutObject commands of a write, in the order sent, but for the last two: the index of the versions
+ * and the document are sent at the same time (S3PendingVersion.commit), so those are given index first. Each must
+ * come after every other: the index's PUT before the record's would name a record not yet there.
+ */
+function writeCommands(commands: string[], docKey: string): string[] {
+  const puts = commands.filter((c) => c.startsWith('CopyObject') || c.startsWith('PutObject'));
+  const last = puts.slice(-2);
+  if (last.length === 2 && last.includes(`PutObject ${docKey}`) && last.some((c) => c.endsWith('/index.ndjson'))) return [...puts.slice(0, -2), ...last.sort()];
+  return puts;
+}
+
+/** The text of the index of a document's versions, '' when there is none. */
+async function indexBody(prefix: string, p: string): Promise<string> {
+  try {
+    const got = await s3.client().send(new GetObjectCommand({ Bucket: s3.buckets[0]!, Key: `${prefix}.versions/${p}/index.ndjson` }));
+    return await got.Body!.transformToString('utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** The ids in the index of a document's versions (its header's current version first), read from the bucket. */
+async function indexIds(prefix: string, p: string): Promise<string[]> {
+  const got = await s3.client().send(new GetObjectCommand({ Bucket: s3.buckets[0]!, Key: `${prefix}.versions/${p}/index.ndjson` }));
+  const [head, ...lines] = (await got.Body!.transformToString('utf8')).split('\n');
+  const { current } = JSON.parse(head!) as { current: string };
+  return [current, ...lines.map((l) => (JSON.parse(l) as { id: string }).id).filter((id) => id !== current)];
 }
 
 async function bytesOf(versions: DocumentVersions, p: StoredPath, id: string): Promise<Buffer> {
@@ -127,7 +159,8 @@ test('a purging write killed after its document was written and before its purge
   const restarted = await open(prefix);
   assert.deepEqual(await assertWhole(restarted.versions, p), [etagOf(redacted)]);
   const left = await areaKeys(prefix, 'k/red.pdf');
-  assert.equal(left.length, 1, `only the current record is left: ${left.join(', ')}`);
+  assert.deepEqual(left, [`index.ndjson`, `v-${(await restarted.versions.list(p, { offset: 0, limit: 1 })).current!}-${etagOf(redacted).replace(/"/g, '')}.json`], 'only the current record is left, and the index');
+  assert.deepEqual(await indexIds(prefix, 'k/red.pdf'), [(await restarted.versions.list(p, { offset: 0, limit: 1 })).current], 'which names the current version alone');
 });
 
 test('a document written by another program is kept as an "unrecorded" version at the next write; the replaced bytes are copied on the server, never read', async () => {
@@ -148,12 +181,14 @@ test('a document written by another program is kept as an "unrecorded" version a
   const next = sent.length;
   await store.writeDocument(p, pdf('ours again'), { conflict: 'overwrite' });
   const replacing = sent.slice(next);
-  assert.ok(!replacing.some((c) => c.startsWith('GetObject') || c.startsWith('UploadPart')), replacing.join('\n'));
-  assert.deepEqual(replacing.filter((c) => c.startsWith('CopyObject') || c.startsWith('PutObject')), [
+  // The only object read is the index of the versions (with the listing), to put it again with the new version.
+  assert.deepEqual(replacing.filter((c) => c.startsWith('GetObject') || c.startsWith('UploadPart')), ['GetObject .versions/k/foreign.pdf/index.ndjson'], replacing.join('\n'));
+  assert.deepEqual(writeCommands(replacing, 'k/foreign.pdf'), [
     `CopyObject .versions/k/foreign.pdf/b-${etagOf(ours).replace(/"/g, '')}`,
     `PutObject .versions/k/foreign.pdf/v-${(await versions.list(p, { offset: 0, limit: 1 })).current!}-${etagOf(pdf('ours again')).replace(/"/g, '')}.json`,
+    'PutObject .versions/k/foreign.pdf/index.ndjson',
     'PutObject k/foreign.pdf',
-  ], 'the replaced bytes copied on the server, then the record, then the document');
+  ], 'the replaced bytes copied on the server, then the record, then the index and the document, sent together');
 });
 
 test('a delete killed between its versions and its document: the document has no versions left; a new one there starts afresh', async () => {
@@ -186,7 +221,7 @@ test('a document above the copy limit is copied to its blob in parts (UploadPart
   await store.writeDocument(p, pdf('small now'), { conflict: 'overwrite' });
   const blob = `.versions/k/large.pdf/b-${etagOf(large).replace(/"/g, '')}`;
   assert.deepEqual(sent.slice(from).filter((c) => c.endsWith(blob)), ['CreateMultipartUpload', 'UploadPartCopy', 'UploadPartCopy', 'UploadPartCopy', 'CompleteMultipartUpload'].map((c) => `${c} ${blob}`));
-  assert.ok(!sent.slice(from).some((c) => c.startsWith('GetObject')), 'nothing read through the store');
+  assert.deepEqual(sent.slice(from).filter((c) => c.startsWith('GetObject')), ['GetObject .versions/k/large.pdf/index.ndjson'], 'nothing read through the store but the index of the versions');
   const { versions: listed } = await versions.list(p, { offset: 0, limit: 10 });
   assert.ok((await bytesOf(versions, p, listed[1]!.id)).equals(large), 'the earlier version, whole');
   assert.equal((await store.openUploads()).length, 0);
@@ -204,12 +239,12 @@ test('appended writes put a pointer, never a copy; one killed before its documen
   await live.store.writeDocument(p, v1, { conflict: 'fail' });
   const from = live.sent.length;
   await live.store.writeDocument(p, v2, { conflict: 'overwrite' });
-  const bare = (b: Buffer) => etagOf(b).replace(/"/g, '');
-  assert.deepEqual(live.sent.slice(from).filter((c) => c.startsWith('CopyObject') || c.startsWith('PutObject')), [
+  assert.deepEqual(writeCommands(live.sent.slice(from), 'k/prefix.pdf'), [
     `PutObject .versions/k/prefix.pdf/p-${bare(v1)}-${bare(v2)}`,
     `PutObject .versions/k/prefix.pdf/v-${(await live.versions.list(p, { offset: 0, limit: 1 })).current!}-${bare(v2)}.json`,
+    'PutObject .versions/k/prefix.pdf/index.ndjson',
     'PutObject k/prefix.pdf',
-  ], 'the replaced version pointed at, then the record, then the document: nothing copied');
+  ], 'the replaced version pointed at, then the record, then the index and the document: nothing copied');
   const killed = await open(prefix, [{ command: 'PutObject', keyEnds: 'k/prefix.pdf' }]);
   const v3 = appended(v2, 'three, never written');
   void killed.store.writeDocument(p, v3, { conflict: 'overwrite' });
@@ -218,12 +253,12 @@ test('appended writes put a pointer, never a copy; one killed before its documen
   assert.deepEqual(await assertWhole(live.versions, p), [etagOf(v2), etagOf(v1)], 'the document is still v2, v1 its first bytes');
   const restarted = await open(prefix);
   assert.deepEqual(await assertWhole(restarted.versions, p), [etagOf(v2), etagOf(v1)]);
-  assert.deepEqual((await areaKeys(prefix, 'k/prefix.pdf')).filter((k) => !k.startsWith('v-')), [`p-${bare(v1)}-${bare(v2)}`], 'recover() removed the pointer that leads nowhere, kept the one v1 needs');
+  assert.deepEqual((await areaKeys(prefix, 'k/prefix.pdf')).filter((k) => !k.startsWith('v-') && k !== 'index.ndjson'), [`p-${bare(v1)}-${bare(v2)}`], 'recover() removed the pointer that leads nowhere, kept the one v1 needs');
   // A full rewrite: v2 copied (the one copy), holding v1 too.
   const v4 = pdf('rewritten');
   await restarted.store.writeDocument(p, v4, { conflict: 'overwrite' });
   assert.deepEqual(await assertWhole(restarted.versions, p), [etagOf(v4), etagOf(v2), etagOf(v1)]);
-  assert.deepEqual((await areaKeys(prefix, 'k/prefix.pdf')).filter((k) => !k.startsWith('v-')), [`b-${bare(v2)}`, `p-${bare(v1)}-${bare(v2)}`]);
+  assert.deepEqual((await areaKeys(prefix, 'k/prefix.pdf')).filter((k) => !k.startsWith('v-') && k !== 'index.ndjson'), [`b-${bare(v2)}`, `p-${bare(v1)}-${bare(v2)}`]);
 });
 
 test('a prefix read from the document while a full rewrite replaces it is read again from the copy that rewrite made', async () => {
@@ -256,4 +291,156 @@ test('a prefix read from the document while a full rewrite replaces it is read a
   assert.ok(bytes.equals(v1), 'v1\'s bytes, from the copy of v2');
   // The record is not downloaded again: the list read it, and its object is unchanged (S3Versions.readListed).
   assert.deepEqual(reader.sent.slice(from).filter((c) => c.startsWith('GetObject')), ['GetObject k/race.pdf', `GetObject .versions/k/race.pdf/b-${etagOf(v2).replace(/"/g, '')}`], 'the document refused (another tag), then the blob');
+});
+
+// The index of the versions (versions.ts, "index.ndjson"): a list is the stat and one GetObject of it while it names the
+// document's ETag, and the listing otherwise; it never shows a version whose bytes are gone, nor hides the current one.
+
+const indexKey = (prefix: string, p: string) => `${prefix}.versions/${p}/index.ndjson`;
+
+/** The list's ETags (newest first) and current id, from the index when it is there. */
+async function listed(versions: DocumentVersions, p: StoredPath): Promise<{ etags: string[]; current: string | null; records: unknown[] }> {
+  const slice = await versions.list(p, { offset: 0, limit: 1000 });
+  return { etags: slice.versions.map((v) => v.etag), current: slice.current, records: slice.versions };
+}
+
+/**
+ * The list as the index gives it and as the listing does (the index deleted first, so the store makes the list from
+ * the listing and writes the index again): equal, record for record, and every version listed opens with its bytes.
+ */
+async function assertDerived(prefix: string, store: { versions: DocumentVersions }, p: StoredPath, name: string): Promise<string[]> {
+  const fromIndex = await listed(store.versions, p);
+  await s3.client().send(new DeleteObjectCommand({ Bucket: s3.buckets[0]!, Key: indexKey(prefix, name) }));
+  const fromListing = await listed(store.versions, p);
+  assert.deepEqual(fromIndex, fromListing, 'the index is the view the listing gives');
+  assert.deepEqual(await assertWhole(store.versions, p), fromIndex.etags);
+  return fromIndex.etags;
+}
+
+for (const step of [
+  { name: 'its read of the index', hold: { command: 'GetObject', keyEnds: 'index.ndjson' }, committed: false },
+  { name: 'its copy of the replaced bytes', hold: { command: 'CopyObject', keyEnds: '' }, committed: false },
+  { name: 'its record', hold: { command: 'PutObject', keyEnds: '.json' }, committed: false },
+  { name: 'its document (the index put)', hold: { command: 'PutObject', keyEnds: 'k/step.pdf' }, committed: false },
+  { name: 'its index (the document put)', hold: { command: 'PutObject', keyEnds: 'index.ndjson' }, committed: true },
+]) {
+  test(`index: a write killed at ${step.name} lists the old current version or the new one, whole, from the index as from the listing`, async () => {
+    const prefix = `vcrash-${process.pid}-${++serial}/`;
+    const p = doc('k/step.pdf');
+    const live = await open(prefix);
+    const v1 = pdf('step one');
+    const v2 = pdf('step two');
+    await live.store.writeDocument(p, v1, { conflict: 'fail' });
+    await live.store.writeDocument(p, v2, { conflict: 'overwrite' });
+    assert.deepEqual((await listed(live.versions, p)).etags, [etagOf(v2), etagOf(v1)]);
+    const holds: Hold[] = [];
+    const killed = await open(prefix, holds);
+    holds.push(step.hold);
+    const v3 = pdf('step three');
+    void killed.store.writeDocument(p, v3, { conflict: 'overwrite' });
+    while (holds.length > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    const expected = step.committed ? [etagOf(v3), etagOf(v2), etagOf(v1)] : [etagOf(v2), etagOf(v1)];
+    if (step.committed) {
+      // The document's PUT was sent with the held index: wait for it to land (the write itself never answers).
+      while ((await live.store.statDocument(p))?.etag !== etagOf(v3)) await new Promise((resolve) => setTimeout(resolve, 20));
+    } else if (step.hold.keyEnds === 'k/step.pdf') {
+      // The index's PUT was sent with the held document: wait for it, so the list meets an index naming v3.
+      while (!(await indexBody(prefix, 'k/step.pdf')).includes(bare(v3))) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.deepEqual((await listed(live.versions, p)).etags, expected, 'the live store lists what the document is');
+    assert.deepEqual(await assertDerived(prefix, live, p, 'k/step.pdf'), expected);
+    const restarted = await open(prefix);
+    assert.deepEqual(await assertDerived(prefix, restarted, p, 'k/step.pdf'), expected, 'after recover()');
+    const v4 = pdf('step four');
+    await restarted.store.writeDocument(p, v4, { conflict: 'overwrite' });
+    assert.deepEqual(await assertDerived(prefix, restarted, p, 'k/step.pdf'), [etagOf(v4), ...expected], 'and after the next write');
+  });
+}
+
+test('index: a stale one (put by a store killed before its document) is never taken for the view once the document has its ETag', async () => {
+  const prefix = `vcrash-${process.pid}-${++serial}/`;
+  const p = doc('k/stale.pdf');
+  const live = await open(prefix);
+  const v1 = pdf('stale one');
+  const v2 = pdf('stale two, written twice');
+  await live.store.writeDocument(p, v1, { conflict: 'fail' });
+  // A store killed at its document's PUT: its index (naming v2 and its record) is in the bucket, the document is v1.
+  const killed = await open(prefix, [{ command: 'PutObject', keyEnds: 'k/stale.pdf' }]);
+  void killed.store.writeDocument(p, v2, { conflict: 'overwrite', provenance: { by: 'killed', operation: 'upload' } });
+  while (!(await indexBody(prefix, 'k/stale.pdf')).includes(bare(v2))) await new Promise((resolve) => setTimeout(resolve, 20));
+  const killedId = (await indexIds(prefix, 'k/stale.pdf'))[0]!;
+  assert.ok((await areaKeys(prefix, 'k/stale.pdf')).includes(`v-${killedId}-${bare(v2)}.json`), 'the index names the killed write\'s record as current');
+  // Another store writes the same bytes, and is killed at its index (its document written): the stale index would
+  // name v2 then, with the killed write's record (which this write removed), had the write left it there.
+  const other = await open(prefix, [{ command: 'PutObject', keyEnds: 'index.ndjson' }]);
+  void other.store.writeDocument(p, v2, { conflict: 'overwrite', provenance: { by: 'other', operation: 'upload' } });
+  while (!other.sent.includes('PutObject .versions/k/stale.pdf/index.ndjson') || (await live.store.statDocument(p))?.etag !== etagOf(v2)) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal(await indexBody(prefix, 'k/stale.pdf'), '', 'the stale index went before the document was written');
+  const after = await live.versions.list(p, { offset: 0, limit: 10 });
+  assert.deepEqual(after.versions.map((v) => [v.etag, v.by]), [[etagOf(v2), 'other'], [etagOf(v1), null]]);
+  assert.notEqual(after.current, killedId, 'the current version is the write that committed');
+  assert.deepEqual(await assertDerived(prefix, live, p, 'k/stale.pdf'), [etagOf(v2), etagOf(v1)]);
+});
+
+test('index: missing or unreadable, the list is made from the listing and the index put again; then a list is a HEAD and one GetObject', async () => {
+  const prefix = `vcrash-${process.pid}-${++serial}/`;
+  const p = doc('k/missing.pdf');
+  const { store, versions, sent } = await open(prefix);
+  const written: Buffer[] = [];
+  for (let i = 0; i < 5; i++) {
+    written.unshift(pdf(`missing ${i}`));
+    await store.writeDocument(p, written[0]!, { conflict: i === 0 ? 'fail' : 'overwrite' });
+  }
+  const expected = written.map((b) => etagOf(b));
+  const listCommands = async () => {
+    const from = sent.length;
+    assert.deepEqual((await listed(versions, p)).etags, expected);
+    return sent.slice(from).sort();
+  };
+  const fromIndex = ['GetObject .versions/k/missing.pdf/index.ndjson', 'HeadObject k/missing.pdf'];
+  assert.deepEqual(await listCommands(), fromIndex, 'the index the writes put is the list');
+  for (const damage of ['delete', 'garble', 'truncate']) {
+    const key = indexKey(prefix, 'k/missing.pdf');
+    if (damage === 'delete') await s3.client().send(new DeleteObjectCommand({ Bucket: s3.buckets[0]!, Key: key }));
+    else {
+      const got = await s3.client().send(new GetObjectCommand({ Bucket: s3.buckets[0]!, Key: key }));
+      const text = await got.Body!.transformToString('utf8');
+      const Body = damage === 'garble' ? `not an index\n${text}` : text.slice(0, text.lastIndexOf('\n'));
+      await s3.client().send(new PutObjectCommand({ Bucket: s3.buckets[0]!, Key: key, Body }));
+    }
+    const fallback = await listCommands();
+    assert.ok(fallback.includes('ListObjectsV2 ') && fallback.includes('PutObject .versions/k/missing.pdf/index.ndjson'), `${damage}: listed, and the index put again: ${fallback.join(', ')}`);
+    assert.deepEqual(await listCommands(), fromIndex, `${damage}: the next list is the index again`);
+  }
+  // An index that names another ETag than the document's (the document written by another program) is not used.
+  const theirs = pdf('theirs');
+  await s3.client().send(new PutObjectCommand({ Bucket: s3.buckets[0]!, Key: `${prefix}k/missing.pdf`, Body: theirs }));
+  const listedTheirs = await versions.list(p, { offset: 0, limit: 10 });
+  assert.equal(listedTheirs.current, null, 'no kept version is the document now');
+  assert.deepEqual(listedTheirs.versions.map((v) => v.etag), expected.slice(1), 'the newest one\'s bytes were the document\'s, replaced: not shown');
+});
+
+test('index: two stores writing one document at the same time (one commit lock, as with Redis) leave an index that is the view', async () => {
+  const prefix = `vcrash-${process.pid}-${++serial}/`;
+  const p = doc('k/both.pdf');
+  const commitLock = new LocalLocks();
+  const a = await open(prefix, [], { commitLock });
+  const b = await open(prefix, [], { commitLock });
+  await a.store.writeDocument(p, pdf('both 0'), { conflict: 'fail' });
+  const contents = Array.from({ length: 16 }, (_, i) => pdf(`both ${i + 1}`));
+  await Promise.all(contents.map((c, i) => ((i % 2 === 0 ? a : b).store.writeDocument(p, c, { conflict: 'overwrite' }))));
+  // Labels and a version deleted meanwhile, through either store, while the other writes.
+  const { versions: some } = await a.versions.list(p, { offset: 0, limit: 100 });
+  await Promise.all([
+    a.versions.update(p, some[3]!.id, { label: 'kept', pinned: true }),
+    b.versions.remove(p, some[5]!.id),
+    b.store.writeDocument(p, pdf('both last'), { conflict: 'overwrite' }),
+  ]);
+  const etags = await assertDerived(prefix, b, p, 'k/both.pdf');
+  assert.equal(etags.length, 17, '18 writes, one version deleted');
+  assert.deepEqual(new Set(etags), new Set([...contents, pdf('both 0'), pdf('both last')].map((c) => etagOf(c)).filter((e) => e !== some[5]!.etag)));
+  assert.equal(etags[0], etagOf(pdf('both last')));
+  const labelled = (await a.versions.list(p, { offset: 0, limit: 100 })).versions.find((v) => v.id === some[3]!.id)!;
+  assert.deepEqual([labelled.label, labelled.pinned], ['kept', true], 'the label is in the index the other store reads');
+  assert.deepEqual((await listed(a.versions, p)).records, (await listed(b.versions, p)).records, 'both stores list the same');
 });

@@ -470,7 +470,9 @@ export class S3Store implements DocumentStore {
         const prefix = this.versions && before && replaced && before.size > 0 && before.size < size ? (await etagOfStart(content, before.size)) === replaced : false;
         // The version this write keeps (versions on): the replaced bytes copied (or pointed at) and the record put before the write.
         const version = await this.versions?.prepare(p, { etag, size }, options.provenance ?? UNNAMED_WRITE, before && replaced ? { size: before.size, modified: before.modified, etag: replaced, prefix } : null, options.purgeEarlierVersions === true);
-        const stored = await this.upload(key, content, etag, false).catch(async (err: unknown) => {
+        const upload = () => this.upload(key, content, etag, false);
+        // With versions, the index of the document's versions is put beside the document (versions.ts, "index.json").
+        const stored = await (version ? version.commit(upload) : upload()).catch(async (err: unknown) => {
           await version?.abort();
           throw err;
         });
@@ -494,7 +496,8 @@ export class S3Store implements DocumentStore {
           if (!foldersMade) await this.ensureFolders(p.parent);
           foldersMade = true;
           const version = await this.versions?.prepare(target, { etag, size }, options.provenance ?? UNNAMED_WRITE, null);
-          const stored = await this.upload(key, content, etag, conditional).catch(async (err: unknown) => {
+          const upload = () => this.upload(key, content, etag, conditional);
+          const stored = await (version ? version.commit(upload) : upload()).catch(async (err: unknown) => {
             await version?.abort();
             throw err;
           });

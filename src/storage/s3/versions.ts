@@ -1,5 +1,7 @@
-import { CompleteMultipartUploadCommand, CopyObjectCommand, CreateMultipartUploadCommand, AbortMultipartUploadCommand, DeleteObjectsCommand, GetBucketVersioningCommand, ListObjectVersionsCommand, PutObjectCommand, UploadPartCopyCommand, type S3Client, type _Object } from '@aws-sdk/client-s3';
+import { CompleteMultipartUploadCommand, CopyObjectCommand, CreateMultipartUploadCommand, AbortMultipartUploadCommand, DeleteObjectsCommand, GetBucketVersioningCommand, GetObjectCommand, ListObjectVersionsCommand, PutObjectCommand, UploadPartCopyCommand, type S3Client, type _Object } from '@aws-sdk/client-s3';
+import { createHash } from 'node:crypto';
 import { ServiceError } from '../../errors.js';
+import { readAgain, s3Status } from './client.js';
 import { StoredPath } from '../paths.js';
 import type { DocumentStat, DocumentVersions, OpenDocument, Release, VersionRecord, VersionSlice, WriteProvenance } from '../store.js';
 import { newVersionRecord, OrderedIds, unrecordedVersion, versionFromStored as toRecord, versionToStored as toStored, type StoredVersionRecord as StoredRecord } from '../version-records.js';
@@ -24,6 +26,15 @@ import { newVersionRecord, OrderedIds, unrecordedVersion, versionFromStored as t
  *   then (`b-<other etag>`) holds them. Pointers are never rewritten: a version's way is the chain of pointers from its
  *   ETag to a blob (which, while it is there, wins) or to the current document (wayOf: the listing has them all, so
  *   following a chain costs no request). 100 appended edits of a 50 MB document so cost 100 empty pointers.
+ * - `index.ndjson`: the index, a derived view that lets a list be one GetObject (with the stat) instead of a listing and
+ *   a GetObject per record not seen before: a header line naming the document's ETag and current version it was made
+ *   for, then the visible records, oldest first, one JSON line each. Shown only when it names the ETag the stat found;
+ *   else (stale, missing, unreadable) the list is made from the listing and the index written again (relist). Whatever
+ *   changes the visible records while the document keeps its ETag (a label or pin, a version deleted, a write of the
+ *   same bytes, an unrecorded baseline) deletes the index first and writes it after, and a purge writes it (the current
+ *   version alone) before it deletes anything, so no index ever shows a version whose bytes are gone or hides the
+ *   current one. A write puts the new index beside its document (S3PendingVersion.commit): until both are there the
+ *   index names the other ETag, so it is not used.
  *
  * S3 has no rename, so a record cannot be written aside and renamed in: a write puts its record before the document,
  * and what is visible is decided by the document's ETag (stat first, then the listing: a consistent view as of the
@@ -39,6 +50,12 @@ const PURGE = /^v-(\d{16})\.purge$/;
 const BLOB = /^b-([0-9a-f]{32})$/;
 const POINTER = /^p-([0-9a-f]{32})-([0-9a-f]{32})$/;
 const ID = /^\d{16}$/;
+/** The index's name in the area (no record, blob, pointer or purge marker name matches it). */
+const INDEX = 'index.ndjson';
+/** The index's format, in its header line: another is read as no index (relist writes this one). */
+const INDEX_FORMAT = 1;
+/** GetObjects at once when the records are read to write the index again (relist), so 1,000 records do not queue 1,000 requests. */
+const READ_AT_ONCE = 32;
 /** Records kept by readListed: a few hundred bytes each. */
 const RECORD_CACHE = 10_000;
 /** CopyObject copies up to 5 GiB in one request; larger documents (PDFSERVICE_MAX_UPLOAD_BYTES allows 8 GiB) go in parts. */
@@ -148,8 +165,57 @@ function viewOf(listing: Listing, current: string | null): View {
 /** A version written but not yet committed (S3Versions.prepare). */
 export interface PendingS3Version {
   readonly record: VersionRecord;
-  /** The document's write did not happen: its record (and purge marker) go. */
+  /**
+   * Runs the document's write (`write`, under the key's commit lock still) and puts the versions' index made for it
+   * beside it (at the same time: until both are there the index names another ETag than the document's, so no list
+   * uses it). A failed index PUT fails nothing (the next list makes it from the listing); both have ended when this does.
+   */
+  commit<T>(write: () => Promise<T>): Promise<T>;
+  /** The document's write did not happen: its record (and purge marker, and the index put for it) go. */
   abort(): Promise<void>;
+}
+
+/** A document's index as read (S3Versions.readIndex): the ETag and current version it was made for, and its records. */
+interface Index {
+  etag: string;
+  current: string;
+  /** Each visible record's JSON line (its stored form), by id, oldest first. */
+  lines: Map<string, string>;
+}
+
+/** The index's text: its header, then a line per record (oldest first). */
+function indexText(etag: string, current: string, lines: Iterable<string>): string {
+  const body = [...lines];
+  return [JSON.stringify({ format: INDEX_FORMAT, etag, current, count: body.length }), ...body].join('\n');
+}
+
+/** An index's text read back; null when it is not one this code wrote whole (another format, cut short, garbled). */
+function parseIndex(text: string): Index | null {
+  const [head, ...rest] = text.split('\n');
+  let header: { format?: unknown; etag?: unknown; current?: unknown; count?: unknown };
+  try {
+    header = JSON.parse(head ?? '') as typeof header;
+  } catch {
+    return null;
+  }
+  if (header.format !== INDEX_FORMAT || typeof header.etag !== 'string' || typeof header.current !== 'string' || header.count !== rest.length) return null;
+  const lines = new Map<string, string>();
+  for (const line of rest) {
+    // A stored record's first field is its id (versionToStored keeps the record's order): read without parsing it.
+    const id = line.startsWith('{"id":"') ? line.slice(7, 23) : '';
+    if (!ID.test(id) || !line.endsWith('}')) return null;
+    lines.set(id, line);
+  }
+  if (!lines.has(header.current)) return null;
+  return { etag: header.etag, current: header.current, lines };
+}
+
+/** A record's line in the index. */
+const lineOf = (record: VersionRecord) => JSON.stringify(toStored(record));
+
+/** Whether `index` is the view `view` shows for the document's ETag `etag`: the same current version and records. */
+function indexMatches(index: Index | null, etag: string | null, view: View): index is Index {
+  return index !== null && index.etag === etag && index.current === view.current && index.lines.size === view.visible.length && view.visible.every((r) => index.lines.has(r.id));
 }
 
 /** `<prefix>.versions/<the path>/`: the versions area of a document, or of the documents below a folder. */
@@ -288,6 +354,42 @@ export class S3Versions implements DocumentVersions {
     if (put.ETag !== undefined) this.remember(Key, put.ETag, record);
   }
 
+  private indexKey(p: StoredPath): string {
+    return `${this.dirOf(p)}${INDEX}`;
+  }
+
+  /**
+   * The document's index, or null when there is none or it cannot be read as one. `unlocked`: the caller does not hold
+   * the commit lock, so a write may be replacing the index, which Swift can answer with a 404 (readAgain).
+   */
+  private async readIndex(p: StoredPath, unlocked: boolean): Promise<Index | null> {
+    const ask = () => this.host.send('GetObject', (c) => c.send(new GetObjectCommand({ Bucket: this.host.bucket, Key: this.indexKey(p) })));
+    let text: string;
+    try {
+      const res = await (unlocked ? readAgain(ask) : ask());
+      text = (await res.Body?.transformToString('utf8')) ?? '';
+    } catch (err) {
+      if (s3Status(err) === 404) return null;
+      throw err;
+    }
+    return parseIndex(text);
+  }
+
+  private async putIndex(p: StoredPath, text: string): Promise<void> {
+    const body = Buffer.from(text, 'utf8');
+    await this.host.send('PutObject', (c) => c.send(new PutObjectCommand({ Bucket: this.host.bucket, Key: this.indexKey(p), Body: body, ContentLength: body.length, ContentType: 'application/x-ndjson' })));
+  }
+
+  /** The lines of `records` (listed ones): from `index` when it has them, else read (readListed; READ_AT_ONCE at a time). */
+  private async linesOf(records: Listing['records'], index: Index | null, made: Map<string, VersionRecord> = new Map()): Promise<string[]> {
+    const lines: string[] = [];
+    for (let i = 0; i < records.length; i += READ_AT_ONCE) {
+      const batch = records.slice(i, i + READ_AT_ONCE);
+      lines.push(...(await Promise.all(batch.map(async (r) => index?.lines.get(r.id) ?? lineOf(made.get(r.id) ?? (await this.readListed(r)))))));
+    }
+    return lines;
+  }
+
   private async putPointer(p: StoredPath, from: string, into: string): Promise<void> {
     const Key = `${this.dirOf(p)}p-${hex(from)}-${hex(into)}`;
     await this.host.send('PutObject', (c) => c.send(new PutObjectCommand({ Bucket: this.host.bucket, Key, Body: new Uint8Array(0), ContentLength: 0 })));
@@ -308,32 +410,62 @@ export class S3Versions implements DocumentVersions {
    * by recover() or the next write.
    */
   async prepare(p: StoredPath, content: { etag: string; size: number }, provenance: WriteProvenance, replaced: (DocumentStat & { prefix?: boolean }) | null, purge = false): Promise<PendingS3Version> {
-    const listing = await this.listing(this.dirOf(p));
+    const [listing, index] = await Promise.all([this.listing(this.dirOf(p)), this.readIndex(p, false)]);
     const view = viewOf(listing, replaced?.etag ?? null);
+    // The index the document has, when it is the view of the replaced document; kept (it names the replaced ETag, so
+    // it is stale once the document is written) only when this write changes no visible record before its document
+    // does: not a write of the same bytes (its record is current as soon as it is there) nor one that puts a baseline.
+    const valid = replaced && indexMatches(index, replaced.etag, view) ? index : null;
+    const keepIndex = valid !== null && content.etag !== replaced!.etag;
     // A document created anew inherits nothing: what is there belongs to one deleted or never written.
-    const stale = replaced ? view.pending.map((r) => r.key) : listing.keys;
-    if (stale.length > 0) await this.host.deleteKeys(stale);
+    const stale = replaced ? view.pending.map((r) => r.key) : listing.keys.filter((key) => key !== this.indexKey(p));
+    // The index goes with them (first: no index ever names more than the records there) unless kept.
+    const dropIndex = !keepIndex && (index !== null || listing.keys.includes(this.indexKey(p)));
+    if (stale.length > 0 || dropIndex) await this.host.deleteKeys([...(dropIndex ? [this.indexKey(p)] : []), ...stale]);
     let newestId = view.visible.at(-1)?.id;
+    const made = new Map<string, VersionRecord>();
+    const gone = new Set(stale);
+    const after: Listing = { ...listing, records: listing.records.filter((r) => !gone.has(r.key)), blobs: new Set(listing.blobs), pointers: new Map(listing.pointers) };
     if (replaced) {
       if (content.etag !== replaced.etag && !wayOf(listing, replaced.etag, null)) {
         // The pointer is true whenever it is read (the content's ETag names bytes that begin with the replaced ones); it
         // leads to bytes once the document's PutObject is done, or to none (a write that did not commit: unused).
-        if (replaced.prefix === true && !purge) await this.putPointer(p, replaced.etag, content.etag);
-        else await this.copyToBlob(p, replaced.etag, replaced.size);
+        if (replaced.prefix === true && !purge) {
+          await this.putPointer(p, replaced.etag, content.etag);
+          after.pointers.set(replaced.etag, [...(after.pointers.get(replaced.etag) ?? []), content.etag]);
+        } else {
+          await this.copyToBlob(p, replaced.etag, replaced.size);
+          after.blobs.add(replaced.etag);
+        }
       }
       if (view.current === null) {
         const baseline = unrecordedVersion(this.nextId(newestId), replaced);
         await this.putRecord(p, baseline);
         newestId = baseline.id;
+        made.set(baseline.id, baseline);
+        after.records.push({ id: baseline.id, etag: baseline.etag, key: this.recordKey(p, baseline.id, baseline.etag), s3Etag: undefined });
       }
     }
     const record = newVersionRecord(this.nextId(newestId), content, provenance);
     const marker = `${this.dirOf(p)}v-${record.id}.purge`;
     if (purge) await this.host.send('PutObject', (c) => c.send(new PutObjectCommand({ Bucket: this.host.bucket, Key: marker, Body: new Uint8Array(0), ContentLength: 0 })));
     await this.putRecord(p, record);
+    made.set(record.id, record);
+    after.records.push({ id: record.id, etag: record.etag, key: this.recordKey(p, record.id, record.etag), s3Etag: undefined });
+    // The index as it is once the document is written (a purging write has none: its purge writes it, before it deletes).
+    const visible = viewOf(after, content.etag).visible;
+    const text = purge ? undefined : await this.linesOf(visible, valid, made).then((lines) => indexText(content.etag, record.id, lines)).catch(() => undefined);
+    let indexPut = false;
     return {
       record,
-      abort: () => this.host.deleteKeys([this.recordKey(p, record.id, record.etag), ...(purge ? [marker] : [])]),
+      commit: async (write) => {
+        if (text === undefined) return write();
+        indexPut = true;
+        const [written] = await Promise.allSettled([write(), this.putIndex(p, text)]);
+        if (written.status === 'rejected') throw written.reason;
+        return written.value;
+      },
+      abort: () => this.host.deleteKeys([this.recordKey(p, record.id, record.etag), ...(purge ? [marker] : []), ...(indexPut ? [this.indexKey(p)] : [])]),
     };
   }
 
@@ -381,12 +513,51 @@ export class S3Versions implements DocumentVersions {
     }
   }
 
+  /**
+   * The stat and the index at the same time: the index is the list when it names the stat's ETag (one GetObject);
+   * else the list is made from the listing, and the index written again (relist).
+   */
   async list(p: StoredPath, slice: { offset: number; limit: number }): Promise<VersionSlice> {
-    const { stat, view } = await this.snapshot(p);
+    const [stat, index] = await Promise.all([this.host.statDocument(p), this.readIndex(p, true)]);
     if (!stat) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at /${p.toString()}`);
-    const newestFirst = [...view.visible].reverse();
-    const versions = await Promise.all(newestFirst.slice(slice.offset, slice.offset + slice.limit).map((r) => this.readListed(r)));
-    return { versions, total: newestFirst.length, current: view.current };
+    if (index?.etag !== stat.etag) return this.relist(p, slice);
+    const newestFirst = [...index.lines.values()].reverse();
+    const versions = newestFirst.slice(slice.offset, slice.offset + slice.limit).map((line) => {
+      const record = toRecord(JSON.parse(line) as StoredRecord);
+      // Kept as readListed keeps what it reads: a record's object is its line, put whole (putRecord), so its S3 ETag
+      // is the line's MD5 (a bucket that answers other ETags, say with SSE-KMS, only misses the cache).
+      this.remember(this.recordKey(p, record.id, record.etag), `"${createHash('md5').update(line).digest('hex')}"`, record);
+      return record;
+    });
+    return { versions, total: newestFirst.length, current: index.current };
+  }
+
+  /**
+   * The list from the listing (stat, then listing), under the commit lock, which every change of the area takes, with
+   * the index read again beside: a write that held the lock may have put it meanwhile (a list between a write's
+   * document and its index), and then it is the list. Else the index is written again from the view found, its lines
+   * taken from the index there when it has them (an index, stale or not, has every record it names as that record is:
+   * a label or pin deletes it first) and the others read (kept ones are not read again), so the next list is one
+   * GetObject. Without a current version (a document written by another program, or while versions were off) there is
+   * no index: the page's records alone are read.
+   */
+  private async relist(p: StoredPath, slice: { offset: number; limit: number }): Promise<VersionSlice> {
+    const release = await this.host.commitLock(this.host.docKey(p));
+    try {
+      const [{ stat, view }, index] = await Promise.all([this.snapshot(p), this.readIndex(p, false)]);
+      if (!stat) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at /${p.toString()}`);
+      const newestFirst = [...view.visible].reverse();
+      const page = newestFirst.slice(slice.offset, slice.offset + slice.limit);
+      if (view.current === null) return { versions: await Promise.all(page.map((r) => this.readListed(r))), total: newestFirst.length, current: null };
+      const matches = indexMatches(index, stat.etag, view);
+      const lines = await this.linesOf(view.visible, index);
+      // Not written: the list answers all the same, and the next one tries again.
+      if (!matches) await this.putIndex(p, indexText(stat.etag, view.current, lines)).catch(() => undefined);
+      const byId = new Map(view.visible.map((r, i) => [r.id, lines[i]!]));
+      return { versions: page.map((r) => toRecord(JSON.parse(byId.get(r.id)!) as StoredRecord)), total: newestFirst.length, current: view.current };
+    } finally {
+      release();
+    }
   }
 
   /** A visible record and the view it was found in; VERSION_NOT_FOUND. */
@@ -432,38 +603,72 @@ export class S3Versions implements DocumentVersions {
     throw new ServiceError('VERSION_NOT_FOUND', `The document has no version ${id}`);
   }
 
+  /**
+   * A label or pin, under the commit lock (the caller holds the document lock): the index goes first (no index ever
+   * shows a record other than it is), the record is put, and the index, when it was the view, is put again with it.
+   */
   async update(p: StoredPath, id: string, change: { label?: string | null | undefined; pinned?: boolean | undefined }): Promise<VersionRecord> {
-    const record = await this.get(p, id);
-    const updated: VersionRecord = {
-      ...record,
-      ...(change.label !== undefined ? { label: change.label } : {}),
-      ...(change.pinned !== undefined ? { pinned: change.pinned } : {}),
-    };
-    await this.putRecord(p, updated);
-    return updated;
+    const release = await this.host.commitLock(this.host.docKey(p));
+    try {
+      const [{ found, stat, view, listing }, index] = await Promise.all([this.find(p, id), this.readIndex(p, false)]);
+      const valid = indexMatches(index, stat?.etag ?? null, view) ? index : null;
+      const line = valid?.lines.get(id);
+      const record = line !== undefined ? toRecord(JSON.parse(line) as StoredRecord) : await this.readListed(found);
+      const updated: VersionRecord = {
+        ...record,
+        ...(change.label !== undefined ? { label: change.label } : {}),
+        ...(change.pinned !== undefined ? { pinned: change.pinned } : {}),
+      };
+      if (index !== null || listing.keys.includes(this.indexKey(p))) await this.host.deleteKeys([this.indexKey(p)]);
+      await this.putRecord(p, updated);
+      if (valid) {
+        valid.lines.set(id, lineOf(updated));
+        await this.putIndex(p, indexText(valid.etag, valid.current, valid.lines.values())).catch(() => undefined);
+      }
+      return updated;
+    } finally {
+      release();
+    }
   }
 
+  /**
+   * Deletes a version, under the commit lock (the caller holds the document lock): the index first, then the record,
+   * then its way's bytes (with the index without it, when the index was the view).
+   */
   async remove(p: StoredPath, id: string): Promise<void> {
-    const { found, view, stat, listing } = await this.find(p, id);
-    const { key, etag } = found;
-    if (view.current === id) throw new ServiceError('VERSION_IS_CURRENT', `Version ${id} is the document's current content: it cannot be deleted`);
-    await this.host.deleteKeys([key]);
-    // Its way's pointers and blob go unless another earlier version's way needs them (the current one's bytes are the
-    // document): a blob that holds other versions as its first bytes stays.
-    const current = stat?.etag ?? null;
-    const keep = needed(listing, view.visible.filter((r) => r.id !== id && r.id !== view.current), current);
-    const gone = (wayOf(listing, etag, current)?.keys ?? []).filter((k) => !keep.has(k));
-    await this.host.deleteKeys(gone);
-    for (const blob of gone.filter((k) => BLOB.test(k.slice(listing.dir.length)))) await this.dropNoncurrent(blob, (k) => k === blob);
+    const release = await this.host.commitLock(this.host.docKey(p));
+    try {
+      const [{ found, view, stat, listing }, index] = await Promise.all([this.find(p, id), this.readIndex(p, false)]);
+      const { key, etag } = found;
+      if (view.current === id) throw new ServiceError('VERSION_IS_CURRENT', `Version ${id} is the document's current content: it cannot be deleted`);
+      const current = stat?.etag ?? null;
+      const valid = indexMatches(index, current, view) ? index : null;
+      if (index !== null || listing.keys.includes(this.indexKey(p))) await this.host.deleteKeys([this.indexKey(p)]);
+      await this.host.deleteKeys([key]);
+      // Its way's pointers and blob go unless another earlier version's way needs them (the current one's bytes are the
+      // document): a blob that holds other versions as its first bytes stays.
+      const keep = needed(listing, view.visible.filter((r) => r.id !== id && r.id !== view.current), current);
+      const gone = (wayOf(listing, etag, current)?.keys ?? []).filter((k) => !keep.has(k));
+      valid?.lines.delete(id);
+      await Promise.all([this.host.deleteKeys(gone), valid ? this.putIndex(p, indexText(valid.etag, valid.current, valid.lines.values())).catch(() => undefined) : undefined]);
+      for (const blob of gone.filter((k) => BLOB.test(k.slice(listing.dir.length)))) await this.dropNoncurrent(blob, (k) => k === blob);
+    } finally {
+      release();
+    }
   }
 
   async purgeEarlier(p: StoredPath): Promise<number> {
-    const { view, listing } = await this.snapshot(p);
+    const { stat, view, listing } = await this.snapshot(p);
     const records = listing.records.filter((r) => r.id !== view.current).map((r) => r.key);
-    const rest = listing.keys.filter((key) => !RECORD.test(key.slice(this.dirOf(p).length)) && !PURGE.test(key.slice(this.dirOf(p).length)));
-    // Records first, then every blob and pointer (the current version's bytes are the document), then the markers: the purge is done.
+    const rest = listing.keys.filter((key) => !RECORD.test(key.slice(this.dirOf(p).length)) && !PURGE.test(key.slice(this.dirOf(p).length)) && key !== this.indexKey(p));
+    // The index first (the listing is the list until the purge is done, as a purge a crash interrupted shows what is
+    // left until recover() finishes it), then the records, then every blob and pointer (the current version's bytes
+    // are the document) with the index of the current version alone, then the markers.
+    await this.host.deleteKeys([this.indexKey(p)]);
     await this.host.deleteKeys(records);
-    await this.host.deleteKeys(rest);
+    const currentRecord = view.visible.find((r) => r.id === view.current);
+    const index = stat && currentRecord ? indexText(stat.etag, currentRecord.id, await this.linesOf([currentRecord], null)) : undefined;
+    await Promise.all([this.host.deleteKeys(rest), index === undefined ? undefined : this.putIndex(p, index).catch(() => undefined)]);
     // A versioned bucket still holds the earlier bytes as noncurrent versions of the document and of the blobs.
     const docKey = this.host.docKey(p);
     await this.dropNoncurrent(docKey, (k) => k === docKey);
@@ -480,7 +685,8 @@ export class S3Versions implements DocumentVersions {
   async removeAll(p: StoredPath): Promise<void> {
     const dir = this.dirOf(p);
     const keys = (await this.host.listAll(dir)).flatMap((o) => (o.Key ? [o.Key] : []));
-    const isRecord = (key: string) => RECORD.test(key.slice(key.lastIndexOf('/') + 1));
+    // The index goes with the records (it names them).
+    const isRecord = (key: string) => RECORD.test(key.slice(key.lastIndexOf('/') + 1)) || key.slice(key.lastIndexOf('/') + 1) === INDEX;
     await this.host.deleteKeys(keys.filter(isRecord));
     await this.host.deleteKeys(keys.filter((key) => !isRecord(key)));
   }
