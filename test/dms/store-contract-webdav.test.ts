@@ -123,7 +123,7 @@ describe('WebDAV versions after a crash', () => {
     const restarted = await s.reopen();
     await restarted.recover();
     const names = (await readdir(path.join(s.dav.onServer, 'crash', '.pdfservice-versions', 'doc.pdf'))).filter((n) => n !== '.DAV').sort();
-    assert.deepEqual(names, [`b-${hexOf(v1)}`, `v-${before.versions[1]!.id}-${hexOf(v1)}.json`, `v-${before.current!}-${hexOf(v2)}.json`].sort());
+    assert.deepEqual(names, [`b-${hexOf(v1)}`, 'index.json', `v-${before.versions[1]!.id}-${hexOf(v1)}.json`, `v-${before.current!}-${hexOf(v2)}.json`].sort());
   });
 
   withStore('a redaction that died after its MOVE shows no earlier version, and recover() deletes their bytes; a blob gone hides its version', async (s) => {
@@ -132,20 +132,33 @@ describe('WebDAV versions after a crash', () => {
     for (const [i, b] of [v1, v2, v3].entries()) await s.store.writeDocument(p, b, { conflict: i === 0 ? 'fail' : 'overwrite' });
     const { current } = await versions.list(p, { offset: 0, limit: 10 });
     const dir = path.join(s.dav.onServer, 'crash', '.pdfservice-versions', 'doc.pdf');
-    // A blob deleted behind the service's back (or never made): its version is not shown, as no bytes back it.
+    const dropIndex = async () => {
+      const gone = await s.dav.client.send('DELETE', s.dav.client.url([s.dav.name, 'crash', '.pdfservice-versions', 'doc.pdf', 'index.json'], false), alice());
+      await gone.body.dump();
+      assert.equal(gone.statusCode, 204);
+    };
+    // A blob deleted behind the service's back (not a crash of ours): the index, valid while the document is unchanged,
+    // still lists its version, whose read is 404 (never other bytes); without the index, the names hide it, as no bytes back it.
     const res = await s.dav.client.send('DELETE', s.dav.client.url([s.dav.name, 'crash', '.pdfservice-versions', 'doc.pdf', `b-${hexOf(v2)}`], false), alice());
     await res.body.dump();
+    const listed = await versions.list(p, { offset: 0, limit: 10 });
+    assert.deepEqual(listed.versions.map((v) => v.etag), [etagOf(v3), etagOf(v2), etagOf(v1)]);
+    await assert.rejects(versions.open(p, listed.versions[1]!.id), /no version/);
+    await dropIndex();
     assert.deepEqual((await versions.list(p, { offset: 0, limit: 10 })).versions.map((v) => v.etag), [etagOf(v3), etagOf(v1)]);
-    // The purge marker of the current version's write, left by a crash before its purge: nothing earlier is shown.
+    // The purge marker of the current version's write, left by a crash before its purge (whose index, written before
+    // its MOVE, names the current version alone; here removed, so that the names decide): nothing earlier is shown.
     const marker = await s.dav.client.send('PUT', s.dav.client.url([s.dav.name, 'crash', '.pdfservice-versions', 'doc.pdf', `v-${current!}.purge`], false), alice(), { body: '' });
     await marker.body.dump();
+    await dropIndex();
     const left = await versions.list(p, { offset: 0, limit: 10 });
     assert.deepEqual(left.versions.map((v) => v.etag), [etagOf(v3)]);
     assert.ok((await readdir(dir)).includes(`b-${hexOf(v1)}`), 'the bytes are still there before recover()');
     const restarted = await s.reopen();
     await restarted.recover();
     const names = (await readdir(dir)).filter((n) => n !== '.DAV');
-    assert.deepEqual(names, [`v-${current!}-${hexOf(v3)}.json`], 'only the current record: no earlier bytes, no marker');
+    assert.deepEqual(names.sort(), ['index.json', `v-${current!}-${hexOf(v3)}.json`], 'only the current record and the index: no earlier bytes, no marker');
+    assert.deepEqual((await versions.list(p, { offset: 0, limit: 10 })).versions.map((v) => v.etag), [etagOf(v3)]);
   });
 
   withStore('a document written with versions off is kept as an "unrecorded" version by its first write with them on', async (s) => {
@@ -206,7 +219,8 @@ describe('WebDAV versions after a crash', () => {
     await restarted.recover();
     await allVersions(left, 'after a restart');
     assert.equal(await versions.purgeEarlier(p), left.length - 1);
-    assert.deepEqual((await area()).filter((o) => !o.name.startsWith('v-')), [], 'a purge leaves no blob or pointer');
+    assert.deepEqual((await area()).filter((o) => !o.name.startsWith('v-') && o.name !== 'index.json'), [], 'a purge leaves no blob or pointer');
+    assert.deepEqual((await versions.list(p, { offset: 0, limit: 100 })).versions.map((v) => v.etag), [etagOf(left.at(-1)!)], 'the index lists what is left');
   });
 
   withStore('a prefix read while a full rewrite replaces the document looks its way up again and reads the rewrite\'s COPY', async (s) => {
@@ -257,7 +271,7 @@ describe('WebDAV versions after a crash', () => {
     const listed = await versions.list(p, { offset: 0, limit: 10 });
     assert.deepEqual(listed.versions.map((v) => v.id), [created.version!.id]);
     const names = (await readdir(path.join(s.dav.onServer, 'crash', '.pdfservice-versions', 'doc.pdf'))).filter((n) => n !== '.DAV');
-    assert.deepEqual(names, [`v-${created.version!.id}-${hexOf(fresh)}.json`], 'the old versions deleted once the new document was there');
+    assert.deepEqual(names.sort(), ['index.json', `v-${created.version!.id}-${hexOf(fresh)}.json`], 'the old versions deleted once the new document was there');
   });
 });
 
@@ -524,6 +538,16 @@ describe('WebDAV reads while writers replace a document', () => {
       await hammer(s.store, other.store);
     } finally {
       await other.dispose();
+    }
+  });
+
+  withStore('readers in another instance never find the document missing with versions off (an overwrite LOCKs all the same)', async (s) => {
+    const [writer, reader] = [await instance(s.dav.url, false), await instance(s.dav.url, false)];
+    try {
+      await hammer(writer.store, reader.store);
+    } finally {
+      await writer.dispose();
+      await reader.dispose();
     }
   });
 });

@@ -615,11 +615,13 @@ export class WebDavStore implements DocumentStore {
         // With versions, every overwrite is conditional on the version read, as one that names it: the bytes the
         // versions kept of the document (its blob) must be the ones the MOVE replaces, or a version would be lost.
         const named = overwrite && (options.ifMatch !== undefined || this.versions !== undefined);
-        token = named && before ? await this.commitLock(targetUrl, before.davEtag) : undefined;
+        // Every overwrite of a document holds a LOCK across its MOVE (conditional on the version read when named): a
+        // read in another instance that meets the MOVE's gap sees the lock-null resource and waits (readThroughReplace).
+        token = overwrite && before ? await this.commitLock(targetUrl, named ? before.davEtag : undefined) : undefined;
         if (named && before) await this.stillReplacing(targetUrl, before, replaced);
         const kept = overwrite && before && replaced !== null ? { davEtag: before.davEtag, etag: replaced, size: before.size ?? 0, modified: before.modified, prefix } : null;
         version = await this.versions?.prepare(target, targetUrl, content, options.provenance ?? UNNAMED_WRITE, kept, options.purgeEarlierVersions === true);
-        const condition = token ? lockedAt(targetUrl, token, before?.davEtag) : named ? stillAt(targetUrl, before?.davEtag) : {};
+        const condition = token ? lockedAt(targetUrl, token, named ? before?.davEtag : undefined) : named ? stillAt(targetUrl, before?.davEtag) : {};
         // With versions, an overwrite of a document that was not there does not replace one made meanwhile (unkept).
         const replace = overwrite && !(this.versions && !before);
         const move = () => this.client.send('MOVE', tempUrl, this.user, { headers: { destination: targetUrl, overwrite: replace ? 'T' : 'F', ...condition } });
