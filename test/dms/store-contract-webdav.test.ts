@@ -260,6 +260,32 @@ describe('WebDAV versions after a crash', () => {
     await assert.rejects(versions.open(p, listed[1]!.id), /no version/, 'the pointer leads to bytes that are not the document\'s any more');
   });
 
+  withStore('a DELETE with If-Match checks the content\'s tag under its LOCK, not the DMS\'s entity tag alone', async (s) => {
+    const v1 = bytes('kept');
+    await s.store.writeDocument(p, v1, { conflict: 'fail' });
+    const url = s.dav.client.url([s.dav.name, 'crash', 'doc.pdf'], false);
+    // Between the delete's check of If-Match and its LOCK, another writer's version of the same size lands in the same
+    // clock tick: mod_dav_fs's entity tag (size and time) is unchanged, the content's tag kept with the document is not.
+    const client = (s.store as unknown as { client: DavClient }).client;
+    const lock = client.lock.bind(client);
+    let replaced = 0;
+    client.lock = async (...args) => {
+      if (replaced++ === 0) {
+        const [now] = (await client.propfind(url, alice(), 0)) ?? [];
+        assert.ok(await client.setOwnProps(url, alice(), { etag: etagOf(bytes('another writer')), davetag: now!.davEtag! }));
+      }
+      return lock(...args);
+    };
+    try {
+      await assert.rejects(s.store.deleteDocument(p, etagOf(v1), 'alice'), (err) => err instanceof ServiceError && err.code === 'PRECONDITION_FAILED');
+    } finally {
+      client.lock = lock;
+    }
+    assert.equal(replaced, 1, 'the delete took the LOCK');
+    assert.ok(await s.store.statDocument(p), 'not deleted');
+    assert.deepEqual(await s.store.trash!.list({}, { offset: 0, limit: 10 }).then((l) => l.total), 0, 'nothing in the trash');
+  });
+
   withStore('versions of a document deleted on the DMS directly are not shown as a new document\'s at that path', async (s) => {
     const versions = s.store.versions!;
     await s.store.writeDocument(p, bytes('old one'), { conflict: 'fail' });
