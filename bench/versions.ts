@@ -195,6 +195,23 @@ function davRequest(line: string): LoggedRequest | undefined {
   return { kind: status.startsWith('2') ? request[1]! : `${request[1]!} ${status}`, bytes: /^\d+$/.test(request[3]!) ? Number(request[3]) : 0 };
 }
 
+/** A store under test from its parts: stopOff stops the versions-off service once; dispose stops both, then the store's server (`disposeStore`). */
+function withServers(parts: Omit<StoreUnderTest, 'stopOff' | 'dispose'>, disposeStore: () => Promise<void> = async () => {}): StoreUnderTest {
+  const self: StoreUnderTest = {
+    ...parts,
+    async stopOff() {
+      await self.off?.stop();
+      self.off = undefined;
+    },
+    async dispose() {
+      await self.stopOff();
+      await self.on.stop();
+      await disposeStore();
+    },
+  };
+  return self;
+}
+
 // Text prefetching off, as in the other benchmarks' servers: it would read every page's text right after each write.
 const BASE_ENV = { PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' };
 const OFF_ENV = { PDFSERVICE_VERSIONS: 'false' };
@@ -208,7 +225,7 @@ async function filesystemStore(): Promise<StoreUnderTest> {
     await on.stop();
     throw error;
   }
-  const self: StoreUnderTest = {
+  return withServers({
     store: 'filesystem', suffix: '', on, off, auth: { authorization: on.adminAuth },
     url: (server, name) => `${server.api}/documents/bench/${name}`,
     requests: async () => undefined,
@@ -217,16 +234,7 @@ async function filesystemStore(): Promise<StoreUnderTest> {
       const files = [path.join(on.documentsDir, 'bench', name), ...(await readdir(versionsDir)).map((file) => path.join(versionsDir, file))];
       return distinctBytes(files);
     },
-    async stopOff() {
-      await self.off?.stop();
-      self.off = undefined;
-    },
-    async dispose() {
-      await self.stopOff();
-      await on.stop();
-    },
-  };
-  return self;
+  });
 }
 
 /**
@@ -254,7 +262,7 @@ async function s3Store(): Promise<StoreUnderTest> {
   const [on] = servers as [TestServer, TestServer];
   const client = s3.client();
   const Bucket = s3.buckets[0]!;
-  const self: StoreUnderTest = {
+  return withServers({
     store: 's3', suffix: ' (S3 store)', on, off: servers[1], auth: { authorization: on.adminAuth },
     url: (server, name) => `${server.api}/documents/bench/${name}`,
     // Swift logs over UDP: a moment for the last request's line to arrive.
@@ -277,17 +285,7 @@ async function s3Store(): Promise<StoreUnderTest> {
       const head = await client.send(new HeadObjectCommand({ Bucket, Key: `on/bench/${name}` }));
       return { bytes: bytes + (head.ContentLength ?? 0), files: files + 1 };
     },
-    async stopOff() {
-      await self.off?.stop();
-      self.off = undefined;
-    },
-    async dispose() {
-      await self.stopOff();
-      await on.stop();
-      await s3.dispose();
-    },
-  };
-  return self;
+  }, () => s3.dispose());
 }
 
 /**
@@ -316,7 +314,7 @@ async function webdavStore(): Promise<StoreUnderTest> {
   }
   const [on] = servers as [TestServer, TestServer];
   const root = path.join(dav.root, 'home', ADMIN.username, 'on');
-  const self: StoreUnderTest = {
+  return withServers({
     store: 'webdav', suffix: ' (WebDAV store)', on, off: servers[1], auth: { authorization: on.adminAuth },
     url: (server, name) => `${server.api}/documents/bench/${name}`,
     requests: async () => countRequests((await readFile(path.join(dav.runDir, 'access.log'), 'utf8').catch(() => '')).split('\n'), davRequest),
@@ -325,17 +323,7 @@ async function webdavStore(): Promise<StoreUnderTest> {
       const files = [path.join(root, 'bench', name), ...(await readdir(versionsDir)).map((file) => path.join(versionsDir, file))];
       return distinctBytes(files);
     },
-    async stopOff() {
-      await self.off?.stop();
-      self.off = undefined;
-    },
-    async dispose() {
-      await self.stopOff();
-      await on.stop();
-      await dav.dispose();
-    },
-  };
-  return self;
+  }, () => dav.dispose());
 }
 
 /** A row of versions on (ours) against off (the peer), with the ratio's target at the issue's size only. */

@@ -5,7 +5,7 @@
  * redaction leaves no file on the DMS, nor in the download cache, that pdftotext finds the redacted text in.
  */
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startDavServer, type DavServer, type DavUser } from '../helpers/dav-server.js';
@@ -84,9 +84,10 @@ describe('versions on the DMS', () => {
     assert.equal(range.status, 206);
     assert.ok(range.bytes.equals(v1.subarray(0, 8)));
 
-    // On the DMS: three records and the blobs of the two replaced versions (the current one is the document itself).
+    // On the DMS: three records, their index and the blobs of the two replaced versions (the current one is the document itself).
     const names = await hidden(doc);
-    assert.equal(names.filter((n) => n.endsWith('.json')).length, 3, names.join(' '));
+    assert.equal(names.filter((n) => /^v-.*\.json$/.test(n)).length, 3, names.join(' '));
+    assert.ok(names.includes('index.json'), names.join(' '));
     const blobs = names.filter((n) => n.startsWith('b-'));
     assert.equal(blobs.length, 2, names.join(' '));
     const onDisk = await Promise.all(blobs.map((b) => readFile(path.join(dav.root, 'home/alice/.pdfservice-versions/history.pdf', b))));
@@ -116,14 +117,26 @@ describe('versions on the DMS', () => {
     assert.deepEqual(await hidden(doc), []);
   });
 
-  test('a listing reads each record from the DMS once, and again once it changed: a label set through another instance is seen', async () => {
+  test('a listing is one GET of the versions\' index; without it each record is read from the DMS once, and again once it changed; a label set through another instance is seen', async () => {
     const doc = 'home/alice/memo.pdf';
     for (let i = 1; i <= 3; i++) ok(await put('alice', doc, makePdf({ text: () => `Memo ${i}` })), i === 1 ? 201 : 200);
     // Apache's access log (test/dav/httpd.conf): one line per request, written when it ends.
-    const recordGets = async () => (await readFile(path.join(dav.runDir, 'access.log'), 'utf8')).split('\n').filter((line) => /"GET \S*\/\.pdfservice-versions\/memo\.pdf\/v-\S*\.json /.test(line)).length;
+    const logged = async (re: RegExp) => (await readFile(path.join(dav.runDir, 'access.log'), 'utf8')).split('\n').filter((line) => re.test(line)).length;
+    const recordGets = () => logged(/"GET \S*\/\.pdfservice-versions\/memo\.pdf\/v-\S*\.json /);
+    const collectionReads = () => logged(/"PROPFIND \S*\/\.pdfservice-versions\/memo\.pdf\/ /);
+    const indexFile = path.join(dav.root, 'home/alice/.pdfservice-versions/memo.pdf/index.json');
+    const [records0, propfinds0] = [await recordGets(), await collectionReads()];
     const first = await list('alice', doc);
     assert.equal(first.total, 3);
+    assert.deepEqual([await recordGets(), await collectionReads()], [records0, propfinds0], 'the index alone was read: no record, no PROPFIND of the collection');
+
+    // Without the index (removed on the DMS): the records are read, and the index written again.
+    await rm(indexFile);
+    assert.deepEqual(await list('alice', doc), first, 'the same listing');
     const read = await recordGets();
+    assert.equal(read, records0 + 3, 'each record read once');
+    await stat(indexFile);
+    await rm(indexFile);
     assert.deepEqual(await list('alice', doc), first, 'the same listing');
     assert.equal(await recordGets(), read, 'no record read again while none changed');
     // A second instance on the same DMS labels the oldest version: the first sees the label at its next listing.
@@ -134,13 +147,85 @@ describe('versions on the DMS', () => {
       const before = await recordGets();
       const labelled = await list('alice', doc);
       assert.equal(labelled.versions.find((v) => v.id === oldest)?.label, 'reviewed');
-      assert.equal(await recordGets(), before + 1, 'the changed record alone is read again');
+      assert.equal(await recordGets(), before, 'the index the PATCH wrote says it');
+      ok(await call(other, 'PATCH', `/documents/${doc}/versions/${oldest}`, { ...as('alice'), body: { label: 'approved' } }));
+      await rm(indexFile);
+      const again = await list('alice', doc);
+      assert.equal(again.versions.find((v) => v.id === oldest)?.label, 'approved');
+      assert.equal(await recordGets(), before + 1, 'without the index, the changed record alone is read again');
     } finally {
       await other.stop();
     }
     // Through this instance too.
     ok(await call(server, 'PATCH', `/documents/${doc}/versions/${first.versions[0]!.id}`, { ...as('alice'), body: { label: 'latest' } }));
     assert.equal((await list('alice', doc)).versions[0]?.label, 'latest');
+  });
+
+  test('the versions\' index: missing, unreadable or stale (the document changed on the DMS directly), a listing answers from the names and writes it again; another instance\'s writes, labels and deletes keep it', async () => {
+    const doc = 'home/alice/indexed.pdf';
+    const bodies = [1, 2, 3].map((i) => makePdf({ text: () => `Indexed ${i}` }));
+    for (const [i, body] of bodies.entries()) ok(await put('alice', doc, body), i === 0 ? 201 : 200);
+    const collectionReads = async () => (await readFile(path.join(dav.runDir, 'access.log'), 'utf8')).split('\n').filter((line) => /"PROPFIND \S*\/\.pdfservice-versions\/indexed\.pdf\/ /.test(line)).length;
+    const indexFile = path.join(dav.root, 'home/alice/.pdfservice-versions/indexed.pdf/index.json');
+    const indexed = async () => JSON.parse(await readFile(indexFile, 'utf8')) as { etag: string; versions: { id: string }[] };
+    const fromIndex = async () => {
+      const before = await collectionReads();
+      const listed = await list('alice', doc);
+      assert.equal(await collectionReads(), before, 'listed from the index alone: no PROPFIND of the collection');
+      return listed;
+    };
+    const first = await fromIndex();
+    assert.equal(first.total, 3);
+    assert.equal((await indexed()).etag, first.versions[0]!.etag, 'written for the current content');
+    assert.deepEqual((await indexed()).versions.map((v) => v.id), first.versions.map((v) => v.id).reverse(), 'oldest first');
+
+    // Missing, then unreadable: the same listing, and the index is written again.
+    await rm(indexFile);
+    assert.deepEqual(await list('alice', doc), first);
+    assert.deepEqual(await fromIndex(), first);
+    await writeFile(indexFile, '{"etag": "');
+    assert.deepEqual(await list('alice', doc), first);
+    assert.deepEqual(await fromIndex(), first);
+
+    // Stale: the document replaced on the DMS directly (not through the service): the index names the old content's
+    // ETag, so the names decide: the newest version's bytes went with it (not shown), the two kept as blobs are.
+    const direct = makePdf({ text: () => 'Written on the DMS' });
+    const written = await fetch(`${dav.url}${doc}`, { method: 'PUT', headers: { authorization: basicAuth('alice', dav.users.alice) }, body: new Uint8Array(direct) });
+    await written.arrayBuffer();
+    assert.ok([201, 204].includes(written.status), String(written.status));
+    const stale = await list('alice', doc);
+    assert.deepEqual(stale.versions.map((v) => v.id), first.versions.slice(1).map((v) => v.id));
+    assert.equal(stale.current, null);
+    const directTag = (await call(server, 'GET', `/documents/${doc}`, as('alice'))).headers.get('etag');
+    assert.equal((await indexed()).etag, directTag, 'written again for the document as it is');
+    assert.deepEqual(await fromIndex(), stale);
+
+    // Another instance over the same DMS (its own data folder) writes, labels and deletes: each is listed here from
+    // the index it wrote, and every version listed reads back byte for byte.
+    const other = await startServer({ env: { PDFSERVICE_STORE: 'webdav', PDFSERVICE_WEBDAV_URL: dav.url } });
+    try {
+      ok(await call(other, 'PUT', `/documents/${doc}`, { ...as('alice'), body: bodies[0], headers: { 'content-type': 'application/pdf' } }));
+      const after = await fromIndex();
+      assert.equal(after.total, 4, 'the DMS\'s write kept as an unrecorded version, then the new one');
+      assert.equal(after.current, after.versions[0]!.id);
+      assert.deepEqual(after.versions.map((v) => v.operation), ['upload', 'unrecorded', 'upload', 'upload']);
+      for (const [v, bytes] of after.versions.map((v, i) => [v, [bodies[0]!, direct, bodies[1]!, bodies[0]!][i]!] as const)) {
+        const read = await version('alice', doc, v.id);
+        ok(read);
+        assert.equal(sha256(read.bytes), sha256(bytes), `version ${v.id} read back`);
+      }
+      ok(await call(other, 'PATCH', `/documents/${doc}/versions/${after.versions[2]!.id}`, { ...as('alice'), body: { label: 'second', pinned: true } }));
+      const labelled = await fromIndex();
+      assert.equal(labelled.versions[2]!.label, 'second');
+      ok(await call(other, 'DELETE', `/documents/${doc}/versions/${after.versions[1]!.id}`, as('alice')), 204);
+      const removed = await fromIndex();
+      assert.deepEqual(removed.versions.map((v) => v.id), [after.versions[0]!.id, after.versions[2]!.id, after.versions[3]!.id]);
+      assert.deepEqual(await list('alice', doc), removed);
+      await rm(indexFile);
+      assert.deepEqual(await list('alice', doc), removed, 'the index said what the names and records say');
+    } finally {
+      await other.stop();
+    }
   });
 
   test('versions are readable exactly by those who can read the document: the DMS\'s rights on its folder', async () => {

@@ -123,7 +123,7 @@ describe('WebDAV versions after a crash', () => {
     const restarted = await s.reopen();
     await restarted.recover();
     const names = (await readdir(path.join(s.dav.onServer, 'crash', '.pdfservice-versions', 'doc.pdf'))).filter((n) => n !== '.DAV').sort();
-    assert.deepEqual(names, [`b-${hexOf(v1)}`, `v-${before.versions[1]!.id}-${hexOf(v1)}.json`, `v-${before.current!}-${hexOf(v2)}.json`].sort());
+    assert.deepEqual(names, [`b-${hexOf(v1)}`, 'index.json', `v-${before.versions[1]!.id}-${hexOf(v1)}.json`, `v-${before.current!}-${hexOf(v2)}.json`].sort());
   });
 
   withStore('a redaction that died after its MOVE shows no earlier version, and recover() deletes their bytes; a blob gone hides its version', async (s) => {
@@ -132,20 +132,33 @@ describe('WebDAV versions after a crash', () => {
     for (const [i, b] of [v1, v2, v3].entries()) await s.store.writeDocument(p, b, { conflict: i === 0 ? 'fail' : 'overwrite' });
     const { current } = await versions.list(p, { offset: 0, limit: 10 });
     const dir = path.join(s.dav.onServer, 'crash', '.pdfservice-versions', 'doc.pdf');
-    // A blob deleted behind the service's back (or never made): its version is not shown, as no bytes back it.
+    const dropIndex = async () => {
+      const gone = await s.dav.client.send('DELETE', s.dav.client.url([s.dav.name, 'crash', '.pdfservice-versions', 'doc.pdf', 'index.json'], false), alice());
+      await gone.body.dump();
+      assert.equal(gone.statusCode, 204);
+    };
+    // A blob deleted behind the service's back (not a crash of ours): the index, valid while the document is unchanged,
+    // still lists its version, whose read is 404 (never other bytes); without the index, the names hide it, as no bytes back it.
     const res = await s.dav.client.send('DELETE', s.dav.client.url([s.dav.name, 'crash', '.pdfservice-versions', 'doc.pdf', `b-${hexOf(v2)}`], false), alice());
     await res.body.dump();
+    const listed = await versions.list(p, { offset: 0, limit: 10 });
+    assert.deepEqual(listed.versions.map((v) => v.etag), [etagOf(v3), etagOf(v2), etagOf(v1)]);
+    await assert.rejects(versions.open(p, listed.versions[1]!.id), /no version/);
+    await dropIndex();
     assert.deepEqual((await versions.list(p, { offset: 0, limit: 10 })).versions.map((v) => v.etag), [etagOf(v3), etagOf(v1)]);
-    // The purge marker of the current version's write, left by a crash before its purge: nothing earlier is shown.
+    // The purge marker of the current version's write, left by a crash before its purge (whose index, written before
+    // its MOVE, names the current version alone; here removed, so that the names decide): nothing earlier is shown.
     const marker = await s.dav.client.send('PUT', s.dav.client.url([s.dav.name, 'crash', '.pdfservice-versions', 'doc.pdf', `v-${current!}.purge`], false), alice(), { body: '' });
     await marker.body.dump();
+    await dropIndex();
     const left = await versions.list(p, { offset: 0, limit: 10 });
     assert.deepEqual(left.versions.map((v) => v.etag), [etagOf(v3)]);
     assert.ok((await readdir(dir)).includes(`b-${hexOf(v1)}`), 'the bytes are still there before recover()');
     const restarted = await s.reopen();
     await restarted.recover();
     const names = (await readdir(dir)).filter((n) => n !== '.DAV');
-    assert.deepEqual(names, [`v-${current!}-${hexOf(v3)}.json`], 'only the current record: no earlier bytes, no marker');
+    assert.deepEqual(names.sort(), ['index.json', `v-${current!}-${hexOf(v3)}.json`], 'only the current record and the index: no earlier bytes, no marker');
+    assert.deepEqual((await versions.list(p, { offset: 0, limit: 10 })).versions.map((v) => v.etag), [etagOf(v3)]);
   });
 
   withStore('a document written with versions off is kept as an "unrecorded" version by its first write with them on', async (s) => {
@@ -206,7 +219,8 @@ describe('WebDAV versions after a crash', () => {
     await restarted.recover();
     await allVersions(left, 'after a restart');
     assert.equal(await versions.purgeEarlier(p), left.length - 1);
-    assert.deepEqual((await area()).filter((o) => !o.name.startsWith('v-')), [], 'a purge leaves no blob or pointer');
+    assert.deepEqual((await area()).filter((o) => !o.name.startsWith('v-') && o.name !== 'index.json'), [], 'a purge leaves no blob or pointer');
+    assert.deepEqual((await versions.list(p, { offset: 0, limit: 100 })).versions.map((v) => v.etag), [etagOf(left.at(-1)!)], 'the index lists what is left');
   });
 
   withStore('a prefix read while a full rewrite replaces the document looks its way up again and reads the rewrite\'s COPY', async (s) => {
@@ -246,6 +260,32 @@ describe('WebDAV versions after a crash', () => {
     await assert.rejects(versions.open(p, listed[1]!.id), /no version/, 'the pointer leads to bytes that are not the document\'s any more');
   });
 
+  withStore('a DELETE with If-Match checks the content\'s tag under its LOCK, not the DMS\'s entity tag alone', async (s) => {
+    const v1 = bytes('kept');
+    await s.store.writeDocument(p, v1, { conflict: 'fail' });
+    const url = s.dav.client.url([s.dav.name, 'crash', 'doc.pdf'], false);
+    // Between the delete's check of If-Match and its LOCK, another writer's version of the same size lands in the same
+    // clock tick: mod_dav_fs's entity tag (size and time) is unchanged, the content's tag kept with the document is not.
+    const client = (s.store as unknown as { client: DavClient }).client;
+    const lock = client.lock.bind(client);
+    let replaced = 0;
+    client.lock = async (...args) => {
+      if (replaced++ === 0) {
+        const [now] = (await client.propfind(url, alice(), 0)) ?? [];
+        assert.ok(await client.setOwnProps(url, alice(), { etag: etagOf(bytes('another writer')), davetag: now!.davEtag! }));
+      }
+      return lock(...args);
+    };
+    try {
+      await assert.rejects(s.store.deleteDocument(p, etagOf(v1), 'alice'), (err) => err instanceof ServiceError && err.code === 'PRECONDITION_FAILED');
+    } finally {
+      client.lock = lock;
+    }
+    assert.equal(replaced, 1, 'the delete took the LOCK');
+    assert.ok(await s.store.statDocument(p), 'not deleted');
+    assert.deepEqual(await s.store.trash!.list({}, { offset: 0, limit: 10 }).then((l) => l.total), 0, 'nothing in the trash');
+  });
+
   withStore('versions of a document deleted on the DMS directly are not shown as a new document\'s at that path', async (s) => {
     const versions = s.store.versions!;
     await s.store.writeDocument(p, bytes('old one'), { conflict: 'fail' });
@@ -257,7 +297,7 @@ describe('WebDAV versions after a crash', () => {
     const listed = await versions.list(p, { offset: 0, limit: 10 });
     assert.deepEqual(listed.versions.map((v) => v.id), [created.version!.id]);
     const names = (await readdir(path.join(s.dav.onServer, 'crash', '.pdfservice-versions', 'doc.pdf'))).filter((n) => n !== '.DAV');
-    assert.deepEqual(names, [`v-${created.version!.id}-${hexOf(fresh)}.json`], 'the old versions deleted once the new document was there');
+    assert.deepEqual(names.sort(), ['index.json', `v-${created.version!.id}-${hexOf(fresh)}.json`], 'the old versions deleted once the new document was there');
   });
 });
 
@@ -524,6 +564,16 @@ describe('WebDAV reads while writers replace a document', () => {
       await hammer(s.store, other.store);
     } finally {
       await other.dispose();
+    }
+  });
+
+  withStore('readers in another instance never find the document missing with versions off (an overwrite LOCKs all the same)', async (s) => {
+    const [writer, reader] = [await instance(s.dav.url, false), await instance(s.dav.url, false)];
+    try {
+      await hammer(writer.store, reader.store);
+    } finally {
+      await writer.dispose();
+      await reader.dispose();
     }
   });
 });

@@ -262,6 +262,7 @@ export class WebDavStore implements DocumentStore {
           forget: (url) => backend.forget(url),
           nextId: (after) => backend.nextVersionId(after),
           records: backend.versionRecords,
+          commitLocked: (p, change, wait) => this.commitLocked(p, change, wait),
         })
       : undefined;
     this.trash = backend.keepsTrash
@@ -614,11 +615,13 @@ export class WebDavStore implements DocumentStore {
         // With versions, every overwrite is conditional on the version read, as one that names it: the bytes the
         // versions kept of the document (its blob) must be the ones the MOVE replaces, or a version would be lost.
         const named = overwrite && (options.ifMatch !== undefined || this.versions !== undefined);
-        token = named && before ? await this.commitLock(targetUrl, before.davEtag) : undefined;
+        // Every overwrite of a document holds a LOCK across its MOVE (conditional on the version read when named): a
+        // read in another instance that meets the MOVE's gap sees the lock-null resource and waits (readThroughReplace).
+        token = overwrite && before ? await this.commitLock(targetUrl, named ? before.davEtag : undefined) : undefined;
         if (named && before) await this.stillReplacing(targetUrl, before, replaced);
         const kept = overwrite && before && replaced !== null ? { davEtag: before.davEtag, etag: replaced, size: before.size ?? 0, modified: before.modified, prefix } : null;
         version = await this.versions?.prepare(target, targetUrl, content, options.provenance ?? UNNAMED_WRITE, kept, options.purgeEarlierVersions === true);
-        const condition = token ? lockedAt(targetUrl, token, before?.davEtag) : named ? stillAt(targetUrl, before?.davEtag) : {};
+        const condition = token ? lockedAt(targetUrl, token, named ? before?.davEtag : undefined) : named ? stillAt(targetUrl, before?.davEtag) : {};
         // With versions, an overwrite of a document that was not there does not replace one made meanwhile (unkept).
         const replace = overwrite && !(this.versions && !before);
         const move = () => this.client.send('MOVE', tempUrl, this.user, { headers: { destination: targetUrl, overwrite: replace ? 'T' : 'F', ...condition } });
@@ -637,9 +640,11 @@ export class WebDavStore implements DocumentStore {
         if (options.conflict === 'fail' || attempt >= UNIQUE_ATTEMPTS) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${target.toString()}`);
         target = withRandomSuffix(p);
       } finally {
+        // Undone before the LOCK ends: the next writer's prepare() then never meets (nor has removed) this write's
+        // record, marker or versions index.
+        if (!committed) await version?.abort();
         // The LOCK stays on the target across the MOVE made with its token (mod_dav): ended here, after the commit.
         if (token) await this.client.unlock(targetUrl, this.user, token);
-        if (!committed) await version?.abort();
         release();
       }
     }
@@ -684,6 +689,46 @@ export class WebDavStore implements DocumentStore {
     }
   }
 
+  /**
+   * `change` with the document's commit lock held, as a write's commit holds it (moveIntoPlace): in this process
+   * (WebDavBackend.commits) and across instances (the DMS LOCK on the document, taken while it is the version found;
+   * none when there is no document). The versions' label, pin, delete and purge change their index under it
+   * (versions.ts). `wait: false` (a listing that rewrites a missing or stale index): one LOCK, and undefined without
+   * `change` when another client holds the lock or the DMS refuses one (a user who may only read).
+   */
+  async commitLocked<T>(p: StoredPath, change: () => Promise<T>, wait = true): Promise<T | undefined> {
+    const url = this.docUrl(p);
+    const release = await this.backend.commits.acquire(url);
+    let token: string | undefined;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        const r = await this.documentAt(url);
+        if (!r || r.collection) break;
+        let got: string | null | undefined;
+        try {
+          got = wait ? await this.commitLock(url, r.davEtag) : await this.client.lock(url, this.user, stillAt(url, r.davEtag), COMMIT_LOCK_SECONDS);
+        } catch (err) {
+          if (err instanceof ServiceError && err.code === 'PRECONDITION_FAILED') got = null;
+          else if (!wait && err instanceof ServiceError) return undefined;
+          else throw err;
+        }
+        // null: the document changed between its stat and the LOCK (a write just committed): found again.
+        if (got !== null) {
+          token = got;
+          break;
+        }
+        if (attempt >= 3) {
+          if (!wait) return undefined;
+          throw new ServiceError('PRECONDITION_FAILED');
+        }
+      }
+      return await change();
+    } finally {
+      if (token) await this.client.unlock(url, this.user, token);
+      release();
+    }
+  }
+
   private async removeQuietly(url: string): Promise<void> {
     try {
       const res = await this.client.send('DELETE', url, this.user);
@@ -699,8 +744,17 @@ export class WebDavStore implements DocumentStore {
     if (!r || r.collection) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
     let token: string | undefined;
     if (ifMatch !== undefined) {
-      if (!matchesEtag(ifMatch, await this.tagOf(p, url, r))) throw new ServiceError('PRECONDITION_FAILED');
+      const tag = await this.tagOf(p, url, r);
+      if (!matchesEtag(ifMatch, tag)) throw new ServiceError('PRECONDITION_FAILED');
       token = await this.commitLock(url, r.davEtag);
+      // Under the LOCK, our tag as a write checks it (stillReplacing): the DMS's entity tag alone is equal for two
+      // versions of one size written in one clock tick, so the DELETE's If header cannot tell them apart.
+      try {
+        await this.stillReplacing(url, r, tag);
+      } catch (err) {
+        if (token) await this.client.unlock(url, this.user, token);
+        throw err;
+      }
     }
     if (this.trash) {
       let moved = false;
