@@ -13,7 +13,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { TestServer } from '../test/helpers/server.js';
-import { startServer } from './build.js';
+import { sharedServer } from './build.js';
+import { WARM_SERVER_ENV } from './foundation.js';
 import { FORM_WIDGETS, makeBenchDocument } from './fixtures.js';
 import type { LoadOptions, LoadResult } from './load-process.js';
 import { groupBySize, median, oursOf, pagesLabel, peerOf, percentile, repetitions, sizes, startBareServer, TARGET_PAGES, targetAt, timeCommand, timed } from './lib.js';
@@ -164,7 +165,8 @@ export async function runAnnotationsBench(quick: boolean): Promise<Row[]> {
   const rows: Row[] = [];
   // Text prefetching after uploads is off: a listing right after an upload would otherwise wait for the
   // document's text extraction (about doubling the cold listing at 200 pages) and not measure itself.
-  const server = await startServer({ env: { PDFSERVICE_LOG_LEVEL: 'info', PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' } });
+  // The service foundation started, shared (same settings; documents at names of their own).
+  const server = await sharedServer(WARM_SERVER_ENV);
   const bare = await startBareServer();
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-annotations-'));
   try {
@@ -179,7 +181,8 @@ export async function runAnnotationsBench(quick: boolean): Promise<Row[]> {
     const auth = { authorization: server.adminAuth };
     // Sustained load on the warm listing of the 200-page document, and for the HTTP ceiling on a bare route
     // answering a body of the same size (what moving that many bytes costs at all), with the same settings.
-    const duration = quick ? 2 : 10;
+    // Quick: 1 s each (a smoke test; the two load phases were 4 of the module's 6 s idle).
+    const duration = quick ? 1 : 10;
     const bodySize = (await list(loadUrl, auth)).body.byteLength;
     const ours = await load({ url: loadUrl, connections: CONNECTIONS, duration, headers: auth });
     const ceiling = await load({ url: `${bare.url}/bytes/${bodySize}`, connections: CONNECTIONS, duration });

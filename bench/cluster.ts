@@ -136,6 +136,38 @@ async function jobsRun(side: Side, count: number, tag: string): Promise<number> 
   return performance.now() - start;
 }
 
+/** Redis and the S3 test server, started together; one that started is stopped when the other failed. */
+async function startStores(): Promise<[RedisServer, S3Server]> {
+  const [redis, s3] = await Promise.allSettled([startRedisServer(), startS3Server()]);
+  if (redis.status === 'fulfilled' && s3.status === 'fulfilled') return [redis.value, s3.value];
+  await Promise.allSettled([redis.status === 'fulfilled' ? redis.value.dispose() : undefined, s3.status === 'fulfilled' ? s3.value.dispose() : undefined]);
+  throw redis.status === 'rejected' ? redis.reason : (s3 as PromiseRejectedResult).reason;
+}
+
+/** The stores started ahead of the benchmark (startClusterStoresEarly), until it takes them. */
+let early: Promise<[RedisServer, S3Server]> | undefined;
+
+/**
+ * Starts Redis and the S3 test server in the background, for the next runClusterBench to take: run.ts calls it in a
+ * quick run a few benchmarks before this one, so that Swift's start (four Python servers, about 3.5 s of CPU; 10 to
+ * 15 s at load 13 on 2 cores) overlaps benchmarks that leave a core idle instead of adding to the run. Not in a full
+ * run, where the start would weigh on other benchmarks' figures.
+ */
+export function startClusterStoresEarly(): void {
+  if (early) return;
+  early = startStores();
+  // A failure is the cluster benchmark's, when it takes the stores (not an unhandled rejection meanwhile).
+  early.catch(() => undefined);
+}
+
+/** Stops stores started early that no benchmark took (the run ended or failed before the cluster benchmark). */
+export async function disposeEarlyClusterStores(): Promise<void> {
+  const pending = early;
+  early = undefined;
+  const stores = await pending?.catch(() => undefined);
+  if (stores) await Promise.allSettled(stores.map((store) => store.dispose()));
+}
+
 export async function runClusterBench(quick: boolean): Promise<Row[]> {
   const runs = quick ? 2 : 9;
   const rounds = quick ? 1 : 3;
@@ -146,7 +178,6 @@ export async function runClusterBench(quick: boolean): Promise<Row[]> {
   let lb: Nginx | undefined;
   const workers: WorkerProcess[] = [];
   try {
-    [redis, s3] = await Promise.all([startRedisServer(), startS3Server()]);
     // Text prefetching off, as in the other benchmarks; room in the queues for 32 clients at once on every side. All
     // requests come from one user (the admin): its limits are raised to the engine pool (2 threads on 2 cores) so
     // that the per-user fairness limits (1 engine task, 1 job at once by default) do not decide the figures.
@@ -158,17 +189,22 @@ export async function runClusterBench(quick: boolean): Promise<Row[]> {
       PDFSERVICE_USER_JOB_LIMIT: '64',
       PDFSERVICE_JOB_QUEUE_LIMIT: '1000',
     };
+    // The embedded instance (no Redis, no S3) starts beside the stores: Swift's start is the longest (each start takes
+    // seconds on a loaded machine); stores started early (startClusterStoresEarly) are taken as they are.
+    const stores = early ?? startStores();
+    early = undefined;
+    const [storesStart, embeddedStart] = await Promise.allSettled([stores, startServer({ env: common })]);
+    if (embeddedStart.status === 'fulfilled') started.push(embeddedStart.value);
+    if (storesStart.status === 'fulfilled') [redis, s3] = storesStart.value;
+    if (storesStart.status === 'rejected') throw storesStart.reason;
+    if (embeddedStart.status === 'rejected') throw embeddedStart.reason;
+    const embedded = embeddedStart.value;
+    [redis, s3] = storesStart.value;
     const shared = { ...common, ...clusterEnv(redis, s3, { redisPrefix: 'cbench:', s3Prefix: 'cbench/', s3TimeoutMs: 30_000 }) };
-    // The embedded instance starts beside instance A (each start takes seconds on a loaded machine). A and B one
-    // after the other: the first creates the admin in Redis, the second finds it. The instances only queue
-    // background jobs, so the job figures below are the workers' alone (inline requests run on the instances).
-    const starting = [startServer({ env: common }), startServer({ env: { ...shared, PDFSERVICE_RUN_JOBS: 'false' } })];
-    const [embeddedStart, aStart] = await Promise.allSettled(starting);
-    for (const result of [embeddedStart, aStart]) if (result!.status === 'fulfilled') started.push(result!.value);
-    if (embeddedStart!.status === 'rejected') throw embeddedStart!.reason;
-    if (aStart!.status === 'rejected') throw aStart!.reason;
-    const embedded = embeddedStart!.value;
-    const a = aStart!.value;
+    // A and B one after the other: the first creates the admin in Redis, the second finds it. The instances only
+    // queue background jobs, so the job figures below are the workers' alone (inline requests run on the instances).
+    const a = await startServer({ env: { ...shared, PDFSERVICE_RUN_JOBS: 'false' } });
+    started.push(a);
     const b = await startServer({ env: { ...shared, PDFSERVICE_RUN_JOBS: 'false' } });
     started.push(b);
     lb = await startNginx([a, b].map((s) => new URL(s.baseUrl).host));

@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startServer } from './build.js';
+import { sharedServer } from './build.js';
 import type { Row } from './annotations.js';
 import { makeBenchDocument } from './fixtures.js';
 import { groupBySize, makeLargePng, oursOf, pagesLabel, peerOf, percentile, repetitions, sampleLatency, sizes, startBareServer, timeCommand, timed } from './lib.js';
@@ -16,10 +16,14 @@ export interface FoundationResult {
   rows: Row[];
 }
 
+/** The settings of the warm service foundation and annotations share (bench/build.ts sharedServer). */
+export const WARM_SERVER_ENV = { PDFSERVICE_LOG_LEVEL: 'info', PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' };
+
 export async function runFoundationBench(quick: boolean): Promise<FoundationResult> {
   const rows: Row[] = [];
   // Text prefetching after uploads is off, so that the cold DocumentModel does not wait for the text extraction.
-  const server = await startServer({ env: { PDFSERVICE_LOG_LEVEL: 'info', PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' } });
+  // Shared with the annotations benchmark, which asks for the same settings: one start fewer (issue 38, the bench's time).
+  const server = await sharedServer(WARM_SERVER_ENV);
   const bare = await startBareServer();
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-'));
   try {

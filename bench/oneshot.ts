@@ -5,7 +5,7 @@
  * the order alternating), so a loaded machine weighs on both alike. Target (issue 37): at most 1.0x the stored path.
  */
 import type { TestServer } from '../test/helpers/server.js';
-import { startServer } from './build.js';
+import { sharedServer } from './build.js';
 import type { Row } from './annotations.js';
 import { median, oursOf, peerOf, timed } from './lib.js';
 import { benchDocx } from './office-fixtures.js';
@@ -43,7 +43,8 @@ async function stored(server: TestServer, docx: Buffer, i: number): Promise<numb
 export async function runOneShotBench(quick: boolean): Promise<Row[]> {
   const rounds = quick ? 3 : 15;
   const docx = benchDocx(4242, 3);
-  const server = await startServer();
+  // Shared with pages, OCR and office (default settings): LibreOffice's instances are warm from office's conversions.
+  const server = await sharedServer();
   const ours: number[] = [];
   const peer: number[] = [];
   try {

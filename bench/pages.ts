@@ -11,7 +11,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { words } from '../test/helpers/poppler-text.js';
 import type { TestServer } from '../test/helpers/server.js';
-import { sharedServer, startServer } from './build.js';
+import { sharedServer } from './build.js';
 import type { Row } from './annotations.js';
 import { makeBenchDocument } from './fixtures.js';
 import { cachedFixture, groupBySize, median, oursOf, pagesLabel, peerOf, percentile, repetitions, sampleLatency, sizes, startBareServer, targetAt, timed } from './lib.js';
@@ -143,8 +143,9 @@ export async function runPagesBench(quick: boolean): Promise<Row[]> {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
   }
-  // With prefetching on (the default), compared with the same pdftotext runs.
-  const prefetching = await startServer();
+  // With prefetching on (the default), compared with the same pdftotext runs; the default-settings service the OCR,
+  // office and one-shot benchmarks share.
+  const prefetching = await sharedServer();
   try {
     for (const pages of sizes(quick)) rows.push(await prefetchedAtSize(prefetching, pages, quick, peers.get(pages)!));
   } finally {
