@@ -145,12 +145,31 @@ export class DocumentOperations {
     this.writeListeners.push(listener);
   }
 
-  /** Writes a document version: every operation writes through here, so that listeners hear of every write. */
+  /** Writes a document version: every operation writes through here (or restoreInStore), so that listeners hear of every write. */
   private async write(path: StoredPath, ctx: OperationContext, content: WriteContent, options: WriteOptions): Promise<WriteResult> {
     refuseVersionWrite(ctx);
-    const written = await this.storeFor(ctx).writeDocument(path, content, options);
+    return this.announce(await this.storeFor(ctx).writeDocument(path, content, options), ctx);
+  }
+
+  private announce(written: WriteResult, ctx: OperationContext): WriteResult {
     for (const listener of this.writeListeners) listener(written, ctx);
     return written;
+  }
+
+  /**
+   * Restores kept version `id` as the document's content where the store copies it itself (DocumentVersions.restore:
+   * on S3, a copy on its server), so its bytes are neither read nor sent here: under the document's lock, with the
+   * request's If-Match checked by the store against the current version, as any write's. Nothing is read first: the
+   * version's bytes were a committed version's, and the content a restore writes depends on nothing it could read.
+   * Undefined when the store cannot (the caller writes the bytes through transform).
+   */
+  async restoreInStore(path: StoredPath, id: string, ctx: OperationContext): Promise<WriteResult | undefined> {
+    refuseVersionWrite(ctx);
+    const versions = this.versionsFor(ctx);
+    if (!versions.restore) return undefined;
+    const provenance = { by: ctx.principal?.username ?? null, operation: 'restore', requestId: ctx.requestId ?? null, jobId: null, pageCount: null };
+    const written = await this.locked(path, ctx, () => versions.restore!(path, id, { conflict: 'overwrite', ifMatch: ctx.ifMatch, provenance }));
+    return this.announce(written, ctx);
   }
 
   /** The document's stat, or null when there is none at `path` (for the user of `ctx`). */

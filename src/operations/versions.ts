@@ -157,9 +157,13 @@ export class VersionOperations {
 
   /**
    * Makes version `id`'s bytes the document's content again, as a new version (history is never rewritten): a write
-   * like any other, under the lock, with If-Match checked against the current version.
+   * like any other, under the lock, with If-Match checked against the current version; by the store itself where it
+   * can (DocumentOperations.restoreInStore), else the kept bytes read and written through transform.
    */
   async restore(path: StoredPath, id: string, ctx: OperationContext): Promise<{ model: DocumentModel; version: string | null }> {
+    // A store that copies the version itself (S3): no bytes read or sent here.
+    const copied = await this.documents.restoreInStore(path, id, ctx);
+    if (copied) return { model: documentModel(copied.path, copied.stat), version: copied.version?.id ?? null };
     const versions = this.documents.versionsFor(ctx);
     // 404 before anything is read. Its page count is the version's for good (a record changes only its label and pin).
     const { pageCount } = await versions.get(path, id);

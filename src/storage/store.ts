@@ -235,6 +235,14 @@ export interface DocumentVersions {
   /** Removes every version but the current one (pinned ones too); answers how many went. */
   purgeEarlier(path: StoredPath): Promise<number>;
   /**
+   * Optional: makes version `id` the document's content again, as a new version, without its bytes passing through the
+   * service (the S3 store copies them on its server); a write as writeDocument(path, <its bytes>, options) with
+   * `overwrite` would be (If-Match on the current version, the replaced one kept), the new version's page count the
+   * kept one's when the provenance has none. The caller holds the document's lock. VERSION_NOT_FOUND. A store without
+   * it: the caller opens the version and writes its bytes.
+   */
+  restore?(path: StoredPath, id: string, options: WriteOptions): Promise<WriteResult>;
+  /**
    * Every document that has kept versions, in no set order (the retention sweep walks them: docs/versions.md,
    * "Retention"). A document written or deleted during the walk may be named or not.
    */

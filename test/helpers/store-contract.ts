@@ -335,6 +335,30 @@ export function storeContract(name: string, factory: () => Promise<StoreUnderTes
         assert.equal((await versions.list(p, { offset: 0, limit: 10 })).total, 1);
       });
 
+      withVersions('a store that restores a version itself (DocumentVersions.restore): If-Match on the current version, a new version with the kept bytes, VERSION_NOT_FOUND', async ({ store }, versions) => {
+        if (!versions.restore) return;
+        const p = doc('ver/r.pdf');
+        const v1 = content('r1');
+        const v2 = Buffer.concat([v1, Buffer.from('% appended r2\n')]);
+        const v3 = content('r3');
+        await store.writeDocument(p, v1, { conflict: 'fail', provenance: { by: 'alice', operation: 'upload', pageCount: 1 } });
+        await store.writeDocument(p, v2, { conflict: 'overwrite' });
+        await store.writeDocument(p, v3, { conflict: 'overwrite' });
+        const listed = (await versions.list(p, { offset: 0, limit: 10 })).versions;
+        const idOf = (bytes: Buffer) => listed.find((v) => v.etag === etagOf(bytes))!.id;
+        await rejectsWith(versions.restore(p, idOf(v1), { conflict: 'overwrite', ifMatch: etagOf(v2) }), 'PRECONDITION_FAILED');
+        await rejectsWith(versions.restore(p, '9999999999999999', { conflict: 'overwrite' }), 'VERSION_NOT_FOUND');
+        for (const bytes of [v1, v2, v2]) {
+          const written = await versions.restore(p, idOf(bytes), { conflict: 'overwrite', ifMatch: (await store.statDocument(p))!.etag, provenance: { by: 'bob', operation: 'restore' } });
+          assert.equal(written.stat.etag, etagOf(bytes));
+          await assertStored(store, p, bytes, 'the restored version is the document');
+        }
+        const after = await versions.list(p, { offset: 0, limit: 10 });
+        assert.deepEqual(after.versions.map((v) => [v.operation, v.etag]), [['restore', etagOf(v2)], ['restore', etagOf(v2)], ['restore', etagOf(v1)], ['write', etagOf(v3)], ['write', etagOf(v2)], ['upload', etagOf(v1)]]);
+        assert.equal(after.versions[2]!.pageCount, 1, 'the kept version\'s page count');
+        for (const v of after.versions) assert.equal(etagOf((await bytesOf(versions, p, v.id)).bytes), v.etag, `version ${v.id} holds its bytes`);
+      });
+
       withVersions('label, pin, delete one (not the current one), purge the earlier ones; unknown ids are VERSION_NOT_FOUND', async ({ store }, versions) => {
         const p = doc('ver/c.pdf');
         const v1 = content('c1');

@@ -11,9 +11,10 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { GetObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { call, sha256, type Reply } from '../helpers/http.js';
-import { makePdf, pdftotext, qpdfCheck, redactablePdf } from '../helpers/pdf.js';
+import { makePdf, paddedPdf, pdftotext, qpdfCheck, redactablePdf } from '../helpers/pdf.js';
 import { startS3Server, type S3Server } from '../helpers/s3-server.js';
 import { startServer, type TestServer } from '../helpers/server.js';
+import { etagOf as etagOfBytes } from '../../src/storage/store.js';
 
 const PREFIX = 'svc/';
 let s3: S3Server;
@@ -176,4 +177,72 @@ test('ApplyRedactionsAction purges every earlier version: no object of the versi
     assert.doesNotMatch(pdftotext(bytes), /Secret/, `kept file ${name}`);
   }
   assert.match(pdftotext(await current(doc)), /Kept 1/);
+});
+
+/** One S3 request as Swift's proxy logged it: the SDK's operation (its `x-id`, else the method), the key, the bytes it carried in. */
+interface Logged {
+  operation: string;
+  key: string;
+  status: string;
+  received: number;
+}
+
+/**
+ * The S3 requests Swift's proxy logged after log line `mark` (s3.log(); Swift's own sub-requests log "- -" as the
+ * client and /v1/ paths, and are not these), once one `until` accepts has arrived (Swift logs over UDP).
+ */
+async function loggedSince(mark: number, until: (r: Logged) => boolean): Promise<Logged[]> {
+  for (let waited = 0; ; waited += 50) {
+    const requests = s3.log().split('\n').slice(mark).flatMap((line): Logged[] => {
+      const m = /^proxy-server: \d\S* \S+ \S+ ([A-Z]+) \/([^/\s]+)\/(\S*) \S+ (\d+) \S+ \S+ \S+ (\S+) /.exec(line);
+      if (!m || m[2] !== s3.buckets[0]) return [];
+      const [key, query = ''] = decodeURIComponent(m[3]!).split('?');
+      const operation = /(?:^|&)x-id=(\w+)/.exec(query)?.[1] ?? (/(?:^|&)uploads(?:=|&|$)/.test(query) ? 'CreateMultipartUpload' : m[1] === 'POST' && /(?:^|&)uploadId=/.test(query) ? 'CompleteMultipartUpload' : m[1]!);
+      return [{ operation, key: key!, status: m[4]!, received: /^\d+$/.test(m[5]!) ? Number(m[5]) : 0 }];
+    });
+    if (requests.some(until) || waited > 5000) return requests;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+test('a restore copies the kept bytes on the server (no GET of them, no PUT of them); the document then hashes to the version\'s ETag and passes qpdf --check', async () => {
+  const doc = 'restored/copied.pdf';
+  const key = `${PREFIX}${doc}`;
+  // 1.5 MB: from 1 MiB an edit is appended (engine/core/save.ts).
+  const original = paddedPdf(makePdf({ pages: 3, text: (i) => `Page ${i} of the version to restore` }), 1536 * 1024);
+  ok(await put(doc, original), 201);
+  // An annotation import is an appended save: the first version is now the first bytes of the document (a pointer, no blob).
+  const note = '<?xml version="1.0" encoding="UTF-8"?>\n<xfdf xmlns="http://ns.adobe.com/xfdf/" xml:space="preserve"><annots><text page="0" rect="40,40,60,60" name="n1"><contents>A note</contents></text></annots></xfdf>\n';
+  ok(await call(server, 'POST', `/documents/${doc}/annotations/content`, { body: Buffer.from(note), headers: { 'content-type': 'application/vnd.adobe.xfdf' } }));
+  assert.deepEqual((await versionObjects(doc)).filter((o) => !o.name.startsWith('v-') && o.name !== 'index.ndjson').map((o) => o.name.slice(0, 2)), ['p-'], 'the first version kept as a prefix');
+  const { versions } = await list(doc);
+  const first = versions.at(-1)!;
+  assert.equal(first.etag, etagOfBytes(original));
+  const stamped = await current(doc);
+  const mark = s3.log().split('\n').length;
+  const restored = await call(server, 'POST', `/documents/${doc}/versions/${first.id}/restore`, { headers: { 'if-match': versions[0]!.etag } });
+  ok(restored);
+  assert.equal(restored.headers.get('etag'), first.etag);
+  const requests = await loggedSince(mark, (r) => r.key === key && r.operation === 'CompleteMultipartUpload');
+  const seen = requests.map((r) => `${r.operation} ${r.key} ${r.status} ${r.received}`).join('\n');
+  // The kept bytes (the first bytes of the stamped document) copied as a part onto the document; the stamped bytes
+  // copied to their blob first; nothing of either read by the service or sent to Swift by it.
+  assert.deepEqual(requests.filter((r) => r.key === key && r.operation !== 'HeadObject' && r.operation !== 'HEAD').map((r) => r.operation), ['CreateMultipartUpload', 'UploadPartCopy', 'CompleteMultipartUpload'], seen);
+  assert.ok(requests.some((r) => r.operation === 'CopyObject' && r.key === `${PREFIX}.versions/${doc}/b-${etagOfBytes(stamped).slice(1, -1)}`), seen);
+  assert.ok(!requests.some((r) => r.operation === 'GetObject' && !r.key.endsWith('.json') && !r.key.endsWith('/index.ndjson')), `no bytes read (the index of the versions is read): ${seen}`);
+  assert.ok(!requests.some((r) => r.operation === 'PutObject' && r.received >= original.length / 2), `no bytes sent: ${seen}`);
+  assert.ok(requests.reduce((sum, r) => sum + r.received, 0) < original.length / 2, seen);
+  // What is there now, read back through the API and the SDK: the version's bytes, a sound PDF, its tag in the metadata.
+  const bytes = await current(doc);
+  assert.equal(etagOfBytes(bytes), first.etag, 'the restored bytes hash to the version\'s ETag');
+  assert.ok(bytes.equals(original));
+  const check = qpdfCheck(bytes);
+  assert.ok(check.ok, check.output);
+  const object = await s3.client().send(new GetObjectCommand({ Bucket: s3.buckets[0]!, Key: key }));
+  assert.equal(`"${object.Metadata?.etag ?? ''}"`, first.etag, 'x-amz-meta-etag: our tag of the restored bytes');
+  assert.equal(object.ContentType, 'application/pdf');
+  const after = await list(doc);
+  assert.deepEqual([after.total, after.versions[0]!.operation, after.versions[0]!.etag, after.versions[0]!.pageCount, after.current], [3, 'restore', first.etag, first.pageCount, after.versions[0]!.id]);
+  // Every version still reads back as its bytes (the stamped one from the blob the restore made).
+  for (const v of after.versions) assert.equal(etagOfBytes((await version(doc, v.id)).bytes), v.etag, `version ${v.id}`);
 });

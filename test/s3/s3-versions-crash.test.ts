@@ -68,22 +68,23 @@ async function open(prefix: string, holds: Hold[] = [], tuning: { copyLimit?: nu
   return { store, versions: store.versions!, sent, client };
 }
 
+/**
+ * The commands are these phases in this order, each phase's commands in any order (they are sent together: which the
+ * SDK's middleware sees first is not the code's to say).
+ */
+function assertPhases(commands: string[], phases: string[][], message: string): void {
+  assert.equal(commands.length, phases.flat().length, `${message}:\n${commands.join('\n')}`);
+  let at = 0;
+  for (const phase of phases) {
+    assert.deepEqual(commands.slice(at, at + phase.length).sort(), [...phase].sort(), `${message}:\n${commands.join('\n')}`);
+    at += phase.length;
+  }
+}
+
 async function areaKeys(prefix: string, p: string): Promise<string[]> {
   const area = `${prefix}.versions/${p}/`;
   const listed = await s3.client().send(new ListObjectsV2Command({ Bucket: s3.buckets[0]!, Prefix: area }));
   return (listed.Contents ?? []).map((o) => o.Key!.slice(area.length)).sort();
-}
-
-/**
- * The CopyObject and PutObject commands of a write, in the order sent, but for the last two: the index of the versions
- * and the document are sent at the same time (S3PendingVersion.commit), so those are given index first. Each must
- * come after every other: the index's PUT before the record's would name a record not yet there.
- */
-function writeCommands(commands: string[], docKey: string): string[] {
-  const puts = commands.filter((c) => c.startsWith('CopyObject') || c.startsWith('PutObject'));
-  const last = puts.slice(-2);
-  if (last.length === 2 && last.includes(`PutObject ${docKey}`) && last.some((c) => c.endsWith('/index.ndjson'))) return [...puts.slice(0, -2), ...last.sort()];
-  return puts;
 }
 
 /** The text of the index of a document's versions, '' when there is none. */
@@ -183,12 +184,38 @@ test('a document written by another program is kept as an "unrecorded" version a
   const replacing = sent.slice(next);
   // The only object read is the index of the versions (with the listing), to put it again with the new version.
   assert.deepEqual(replacing.filter((c) => c.startsWith('GetObject') || c.startsWith('UploadPart')), ['GetObject .versions/k/foreign.pdf/index.ndjson'], replacing.join('\n'));
-  assert.deepEqual(writeCommands(replacing, 'k/foreign.pdf'), [
-    `CopyObject .versions/k/foreign.pdf/b-${etagOf(ours).replace(/"/g, '')}`,
-    `PutObject .versions/k/foreign.pdf/v-${(await versions.list(p, { offset: 0, limit: 1 })).current!}-${etagOf(pdf('ours again')).replace(/"/g, '')}.json`,
-    'PutObject .versions/k/foreign.pdf/index.ndjson',
-    'PutObject k/foreign.pdf',
-  ], 'the replaced bytes copied on the server, then the record, then the index and the document, sent together');
+  assertPhases(replacing, [
+    ['HeadObject k/foreign.pdf', 'ListObjectsV2 ', 'GetObject .versions/k/foreign.pdf/index.ndjson'],
+    [`CopyObject .versions/k/foreign.pdf/b-${etagOf(ours).replace(/"/g, '')}`, `PutObject .versions/k/foreign.pdf/v-${(await versions.list(p, { offset: 0, limit: 1 })).current!}-${etagOf(pdf('ours again')).replace(/"/g, '')}.json`],
+    ['PutObject .versions/k/foreign.pdf/index.ndjson', 'PutObject k/foreign.pdf'],
+  ], 'the stat, the listing and the index read together, then the replaced bytes copied on the server and the record together, then the index and the document together');
+});
+
+test('a write sends its stat and listing together, then its copy and record together: each held forever, the other is still sent, and the document never', async () => {
+  const prefix = `vcrash-${process.pid}-${++serial}/`;
+  const p = doc('k/together.pdf');
+  const live = await open(prefix);
+  await live.store.writeDocument(p, pdf('together one'), { conflict: 'fail' });
+  // The stat held: the listing is sent anyway.
+  const statHolds: Hold[] = [];
+  const statHeld = await open(prefix, statHolds);
+  // Held from now on (recover() at open stats the document too).
+  statHolds.push({ command: 'HeadObject', keyEnds: 'k/together.pdf' });
+  const listed = statHeld.sent.length;
+  void statHeld.store.writeDocument(p, pdf('together two'), { conflict: 'overwrite' });
+  const surveyed = ['GetObject .versions/k/together.pdf/index.ndjson', 'HeadObject k/together.pdf', 'ListObjectsV2 '];
+  while (!surveyed.every((c) => statHeld.sent.slice(listed).includes(c))) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(statHeld.sent.slice(listed).sort(), surveyed, 'the index and the listing are asked with the stat, not after it');
+  // The copy of the replaced bytes held: the record is put anyway, the document is not written.
+  const copyHeld = await open(prefix, [{ command: 'CopyObject', keyEnds: '' }]);
+  void copyHeld.store.writeDocument(p, pdf('together three, never written'), { conflict: 'overwrite' });
+  while (!copyHeld.sent.some((c) => c.startsWith('PutObject .versions/'))) await new Promise((resolve) => setTimeout(resolve, 20));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.ok(!copyHeld.sent.includes('PutObject k/together.pdf'), 'no document before the copy is done');
+  assert.deepEqual(await assertWhole(live.versions, p), [etagOf(pdf('together one'))], 'the record put is invisible: the document is still the first');
+  const restarted = await open(prefix);
+  assert.deepEqual(await assertWhole(restarted.versions, p), [etagOf(pdf('together one'))]);
+  assert.deepEqual((await areaKeys(prefix, 'k/together.pdf')).filter((k) => k.endsWith('.json')).length, 1, 'recover() removed the record of the write that did not commit');
 });
 
 test('a delete killed between its versions and its document: the document has no versions left; a new one there starts afresh', async () => {
@@ -239,12 +266,12 @@ test('appended writes put a pointer, never a copy; one killed before its documen
   await live.store.writeDocument(p, v1, { conflict: 'fail' });
   const from = live.sent.length;
   await live.store.writeDocument(p, v2, { conflict: 'overwrite' });
-  assert.deepEqual(writeCommands(live.sent.slice(from), 'k/prefix.pdf'), [
-    `PutObject .versions/k/prefix.pdf/p-${bare(v1)}-${bare(v2)}`,
-    `PutObject .versions/k/prefix.pdf/v-${(await live.versions.list(p, { offset: 0, limit: 1 })).current!}-${bare(v2)}.json`,
-    'PutObject .versions/k/prefix.pdf/index.ndjson',
-    'PutObject k/prefix.pdf',
-  ], 'the replaced version pointed at, then the record, then the index and the document: nothing copied');
+  const bare = (b: Buffer) => etagOf(b).replace(/"/g, '');
+  assertPhases(live.sent.slice(from), [
+    ['HeadObject k/prefix.pdf', 'ListObjectsV2 ', 'GetObject .versions/k/prefix.pdf/index.ndjson'],
+    [`PutObject .versions/k/prefix.pdf/p-${bare(v1)}-${bare(v2)}`, `PutObject .versions/k/prefix.pdf/v-${(await live.versions.list(p, { offset: 0, limit: 1 })).current!}-${bare(v2)}.json`],
+    ['PutObject .versions/k/prefix.pdf/index.ndjson', 'PutObject k/prefix.pdf'],
+  ], 'the stat, the listing and the index read, then the replaced version pointed at and the record together, then the index and the document: nothing copied');
   const killed = await open(prefix, [{ command: 'PutObject', keyEnds: 'k/prefix.pdf' }]);
   const v3 = appended(v2, 'three, never written');
   void killed.store.writeDocument(p, v3, { conflict: 'overwrite' });
@@ -443,4 +470,82 @@ test('index: two stores writing one document at the same time (one commit lock, 
   const labelled = (await a.versions.list(p, { offset: 0, limit: 100 })).versions.find((v) => v.id === some[3]!.id)!;
   assert.deepEqual([labelled.label, labelled.pinned], ['kept', true], 'the label is in the index the other store reads');
   assert.deepEqual((await listed(a.versions, p)).records, (await listed(b.versions, p)).records, 'both stores list the same');
+});
+
+test('a restore copies the version onto the document on the server: a prefix of a blob by UploadPartCopy of its bytes, a whole blob by CopyObject, the current content by no copy; nothing read or sent through the store', async () => {
+  const prefix = `vcrash-${process.pid}-${++serial}/`;
+  const p = doc('k/restore.pdf');
+  const { store, versions, sent } = await open(prefix);
+  const bare = (b: Buffer) => etagOf(b).replace(/"/g, '');
+  const v1 = pdf('restore one');
+  const v2 = appended(v1, 'two');
+  const v3 = pdf('restore three, rewritten');
+  await store.writeDocument(p, v1, { conflict: 'fail', provenance: { by: 'alice', operation: 'upload', pageCount: 1 } });
+  await store.writeDocument(p, v2, { conflict: 'overwrite' });
+  await store.writeDocument(p, v3, { conflict: 'overwrite' });
+  const ids = new Map((await versions.list(p, { offset: 0, limit: 10 })).versions.map((v) => [v.etag, v.id]));
+  const restoreOf = async (bytes: Buffer): Promise<string[]> => {
+    const from = sent.length;
+    const written = await versions.restore!(p, ids.get(etagOf(bytes))!, { conflict: 'overwrite', provenance: { by: 'bob', operation: 'restore' } });
+    assert.equal(written.stat.etag, etagOf(bytes));
+    const commands = sent.slice(from);
+    // Nothing read but the index of the versions (with the listing), nothing of the version's bytes sent.
+    assert.ok(!commands.some((c) => (c.startsWith('GetObject') && !c.endsWith('/index.ndjson')) || c === 'PutObject k/restore.pdf' || c.startsWith('UploadPart ')), commands.join('\n'));
+    const opened = await store.openDocument(p);
+    try {
+      const got = await opened.read();
+      assert.ok(got.equals(bytes), `the document is the version, byte for byte (${got.length} bytes, the version ${bytes.length})`);
+    } finally {
+      await opened.close();
+    }
+    return commands;
+  };
+  const current = async () => (await versions.list(p, { offset: 0, limit: 1 })).current!;
+  // v1: the first bytes of v2, whose blob the rewrite to v3 made; v3 copied to its blob first, with the record.
+  const index = '.versions/k/restore.pdf/index.ndjson';
+  const surveyed = ['HeadObject k/restore.pdf', 'ListObjectsV2 ', `GetObject ${index}`];
+  assertPhases(await restoreOf(v1), [
+    surveyed,
+    [`CopyObject .versions/k/restore.pdf/b-${bare(v3)}`, 'CreateMultipartUpload k/restore.pdf', 'UploadPartCopy k/restore.pdf', `PutObject .versions/k/restore.pdf/v-${await current()}-${bare(v1)}.json`],
+    [`PutObject ${index}`, 'CompleteMultipartUpload k/restore.pdf'],
+  ], 'a prefix: the stat, listing and index read, then the replaced bytes copied, the range copied as a part and the record put together, then the completion with the index');
+  const restored = (await versions.list(p, { offset: 0, limit: 1 })).versions[0]!;
+  assert.deepEqual([restored.operation, restored.by, restored.etag, restored.pageCount], ['restore', 'bob', etagOf(v1), 1], 'a new version with the kept one\'s page count');
+  // v2: its blob whole; v1 (the document) needs no copy (its first bytes are in v2's blob).
+  assertPhases(await restoreOf(v2), [
+    surveyed,
+    [`PutObject .versions/k/restore.pdf/v-${await current()}-${bare(v2)}.json`],
+    [`PutObject ${index}`, 'CopyObject k/restore.pdf'],
+  ], 'a blob whole: the record, then one CopyObject onto the document with the index');
+  // v2 again: the current content, no document written. Its record is current as soon as it is there, so the index
+  // (naming the same ETag) goes first and is put again after it.
+  assertPhases(await restoreOf(v2), [
+    surveyed,
+    ['DeleteObjects '],
+    [`PutObject .versions/k/restore.pdf/v-${await current()}-${bare(v2)}.json`],
+    [`PutObject ${index}`],
+  ], 'the current content: the index dropped, a record, the index again; no copy');
+  const fresh = await open(prefix);
+  assert.equal((await fresh.store.statDocument(p))!.etag, etagOf(v2), 'the document carries its tag (x-amz-meta-etag)');
+  assert.deepEqual(await assertWhole(fresh.versions, p), [v2, v2, v1, v3, v2, v1].map(etagOf));
+  assert.equal((await store.openUploads()).length, 0);
+});
+
+test('a restore killed before its document was replaced leaves the old version current; recover() removes its record and its upload', async () => {
+  const prefix = `vcrash-${process.pid}-${++serial}/`;
+  const p = doc('k/restore-killed.pdf');
+  const live = await open(prefix);
+  const v1 = pdf('killed one');
+  const v2 = appended(v1, 'two');
+  await live.store.writeDocument(p, v1, { conflict: 'fail' });
+  await live.store.writeDocument(p, v2, { conflict: 'overwrite' });
+  const first = (await live.versions.list(p, { offset: 0, limit: 10 })).versions[1]!.id;
+  const killed = await open(prefix, [{ command: 'CompleteMultipartUpload', keyEnds: 'k/restore-killed.pdf' }]);
+  void killed.versions.restore!(p, first, { conflict: 'overwrite' });
+  while (!killed.sent.includes('CompleteMultipartUpload k/restore-killed.pdf')) await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.deepEqual(await assertWhole(live.versions, p), [etagOf(v2), etagOf(v1)], 'the document is still v2');
+  const restarted = await open(prefix);
+  assert.deepEqual(await assertWhole(restarted.versions, p), [etagOf(v2), etagOf(v1)]);
+  assert.equal((await restarted.store.openUploads()).length, 0, 'the restore\'s upload aborted');
+  assert.equal((await areaKeys(prefix, 'k/restore-killed.pdf')).filter((k) => k.endsWith('.json')).length, 2, 'its record removed');
 });

@@ -29,7 +29,7 @@ import { etagOfContent, matchesEtag, UNNAMED_WRITE, withRandomSuffix, writeRecor
 import type { DocumentStat, DocumentStore, FolderEntry, OpenDocument, Release, StagedUpload, WriteOptions, WriteResult } from '../store.js';
 import { readAgain, s3Failure, s3Status } from './client.js';
 import { S3Trash } from './trash.js';
-import { COPY_LIMIT, COPY_PART, S3Versions, type PendingS3Version } from './versions.js';
+import { COPY_LIMIT, COPY_PART, S3Versions, stageCopy, type PendingS3Version, type S3Area, type StagedCopy } from './versions.js';
 
 /**
  * Serializes the commits (check the version, then write) of one key. S3
@@ -90,6 +90,23 @@ export interface S3StoreOptions {
 }
 
 type Content = StagedFile | Uint8Array;
+
+/** What an overwrite writes (S3Store.overwrite): the content's ETag and size, and how it is staged, committed and kept. */
+interface OverwritePlan {
+  etag: string;
+  size: number;
+  /** Whether the content begins with the replaced bytes (versions.ts, "p-"), asked once the write is sure to be made. */
+  prefix?: () => Promise<boolean>;
+  /** The new version's page count when the write's provenance has none (a restore: the kept version's). */
+  pageCount?: number | null | undefined;
+  /** Made while the version is prepared (a restore's copy in parts); abort() undoes it when the version could not be. */
+  stage?: () => Promise<void>;
+  abort?: () => Promise<void>;
+  /** Writes the document: the commit. */
+  commit(): Promise<Stored>;
+  /** After the commit: what is kept locally of the version written (DownloadCache). */
+  keep(stored: Stored): Promise<void>;
+}
 
 /** What a write's answer says of the version it stored: S3's ETag of it (undefined if the server sent none) and its time. */
 interface Stored {
@@ -166,6 +183,9 @@ export class S3Store implements DocumentStore {
   private readonly multipartThreshold: number;
   private readonly partSize: number;
   private readonly staleUploadMs: number;
+  /** Copies on the server above copyLimit bytes go in parts of copyPart (versions.ts stageCopy). */
+  private readonly copyLimit: number;
+  private readonly copyPart: number;
   /**
    * Tags computed by reading objects whose metadata has none or the wrong one (written by another program), by
    * key, for the S3 version they were computed for: such an object is hashed once per version, not at every stat.
@@ -196,6 +216,8 @@ export class S3Store implements DocumentStore {
     this.multipartThreshold = Math.max(options.multipartThreshold ?? 16 * MiB, this.partSize);
     this.staleUploadMs = options.staleUploadMs ?? 60 * 60 * 1000;
     this.book = options.etagBook;
+    this.copyLimit = options.copyLimit ?? COPY_LIMIT;
+    this.copyPart = Math.max(options.copyPartSize ?? COPY_PART, 5 * MiB);
     // A record is current only if every writer of every instance forgets it under a lock they all take.
     if (this.book && !this.commits.shared) throw new Error('S3Store: an ETag book needs a shared commit lock (RedisLocks)');
     this.versions = options.versions
@@ -210,8 +232,9 @@ export class S3Store implements DocumentStore {
           openDocument: (p) => this.openDocument(p),
           download: (key, only) => this.download(key, only),
           commitLock: (key) => this.commits.acquire(key),
-          copyLimit: options.copyLimit ?? COPY_LIMIT,
-          copyPart: Math.max(options.copyPartSize ?? COPY_PART, 5 * MiB),
+          copyLimit: this.copyLimit,
+          copyPart: this.copyPart,
+          restore: (p, id, options) => this.restore(p, id, options),
         })
       : undefined;
     this.trash = options.trash
@@ -224,8 +247,8 @@ export class S3Store implements DocumentStore {
           download: (key) => this.download(key),
           makeFolder: (p) => this.makeFolder(p),
           locks: this.locks,
-          copyLimit: options.copyLimit ?? COPY_LIMIT,
-          copyPart: Math.max(options.copyPartSize ?? COPY_PART, 5 * MiB),
+          copyLimit: this.copyLimit,
+          copyPart: this.copyPart,
           staleMs: this.staleUploadMs,
         })
       : undefined;
@@ -457,30 +480,16 @@ export class S3Store implements DocumentStore {
     const etag = content instanceof StagedFile ? content.etag : await etagOfContent(content);
     const size = content instanceof StagedFile ? content.size : content.byteLength;
     if (options.conflict === 'overwrite') {
-      const key = this.docKey(p);
-      const release = await this.commits.acquire(key);
-      try {
-        const before = await this.current(key, false);
-        const replaced = before ? await this.tagOf(p, before.etag) : null;
-        if (options.ifMatch !== undefined && !matchesEtag(options.ifMatch, replaced ?? undefined)) throw new ServiceError('PRECONDITION_FAILED');
-        if (!before) await this.ensureFolders(p.parent);
+      return this.overwrite(p, options, ({ before, replaced }) => Promise.resolve({
+        etag,
+        size,
         // Whether the content begins with the replaced bytes (an appended update, engine/core/save.ts): the replaced
         // version is then kept as the first bytes of this one (versions.ts, "p-"), proven by the ETag of as many first
         // bytes of the content, so the replaced object is not read.
-        const prefix = this.versions && before && replaced && before.size > 0 && before.size < size ? (await etagOfStart(content, before.size)) === replaced : false;
-        // The version this write keeps (versions on): the replaced bytes copied (or pointed at) and the record put before the write.
-        const version = await this.versions?.prepare(p, { etag, size }, options.provenance ?? UNNAMED_WRITE, before && replaced ? { size: before.size, modified: before.modified, etag: replaced, prefix } : null, options.purgeEarlierVersions === true);
-        const upload = () => this.upload(key, content, etag, false);
-        // With versions, the index of the document's versions is put beside the document (versions.ts, "index.json").
-        const stored = await (version ? version.commit(upload) : upload()).catch(async (err: unknown) => {
-          await version?.abort();
-          throw err;
-        });
-        await this.keepWritten(key, stored, content, { size, etag });
-        return { path: p, created: !before, stat: { size, modified: stored.modified, etag }, record: writeRecord(options, replaced), ...(await this.versionResult(p, version, options)) };
-      } finally {
-        release();
-      }
+        prefix: async () => (this.versions && before && replaced && before.size > 0 && before.size < size ? (await etagOfStart(content, before.size)) === replaced : false),
+        commit: () => this.upload(this.docKey(p), content, etag, false),
+        keep: (stored) => this.keepWritten(this.docKey(p), stored, content, { size, etag }),
+      }));
     }
     // The HEAD under a lock every instance takes decides alone for a small document; else the conditional completion does.
     const conditional = !this.commits.shared || size >= this.multipartThreshold;
@@ -513,6 +522,92 @@ export class S3Store implements DocumentStore {
       if (options.conflict === 'fail' || attempt >= UNIQUE_ATTEMPTS) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${target.toString()}`);
       target = withRandomSuffix(p);
     }
+  }
+
+  /**
+   * An overwrite (writeDocument's `overwrite`, or a restore), under the key's commit lock: the current version and,
+   * with versions on, the versions area asked together (S3Versions.survey says why their order does not matter
+   * here); If-Match checked; the version prepared (the replaced bytes kept, the record put: S3Versions.prepare) while
+   * the write stages what it can (a restore's copy in parts), then the document committed (`write.commit`).
+   */
+  private async overwrite(p: StoredPath, options: WriteOptions, plan: (found: { before: Awaited<ReturnType<S3Store['current']>>; replaced: string | null; area: S3Area | undefined }) => Promise<OverwritePlan>): Promise<WriteResult> {
+    const key = this.docKey(p);
+    const release = await this.commits.acquire(key);
+    try {
+      const [before, area] = await Promise.all([this.current(key, false), this.versions?.survey(p)]);
+      const replaced = before ? await this.tagOf(p, before.etag) : null;
+      // Before the If-Match check: a restore of a version that is not there is 404 whatever the condition (RFC 9110 13.2.1).
+      const write = await plan({ before, replaced, area });
+      if (options.ifMatch !== undefined && !matchesEtag(options.ifMatch, replaced ?? undefined)) throw new ServiceError('PRECONDITION_FAILED');
+      if (!before) await this.ensureFolders(p.parent);
+      const prefix = (await write.prefix?.()) ?? false;
+      const provenance = options.provenance ?? UNNAMED_WRITE;
+      // The version this write keeps (versions on): the replaced bytes copied (or pointed at) and the record put before the write.
+      const [prepared, staged] = await Promise.allSettled([
+        this.versions?.prepare(p, { etag: write.etag, size: write.size }, { ...provenance, pageCount: provenance.pageCount ?? write.pageCount ?? null }, before && replaced ? { size: before.size, modified: before.modified, etag: replaced, prefix } : null, options.purgeEarlierVersions === true, area),
+        write.stage?.(),
+      ]);
+      if (prepared.status === 'rejected' || staged.status === 'rejected') {
+        if (prepared.status === 'fulfilled') await prepared.value?.abort();
+        if (staged.status === 'fulfilled') await write.abort?.();
+        throw prepared.status === 'rejected' ? prepared.reason : (staged as PromiseRejectedResult).reason;
+      }
+      const version = prepared.value;
+      // With versions, the index of the document's versions is put beside the document (versions.ts, "index.ndjson").
+      const stored = await (version ? version.commit(() => write.commit()) : write.commit()).catch(async (err: unknown) => {
+        await version?.abort();
+        throw err;
+      });
+      await write.keep(stored);
+      return { path: p, created: !before, stat: { size: write.size, modified: stored.modified, etag: write.etag }, record: writeRecord(options, replaced), ...(await this.versionResult(p, version, options)) };
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * Makes kept version `id` the document's content again as a new version (DocumentVersions.restore), by a copy on
+   * the server: nothing passes through the service. Under the document's lock (the caller's) and the key's commit
+   * lock, as any overwrite (If-Match on the current version, the replaced bytes kept first, the record put, then the
+   * document): a version kept whole (its blob) is one CopyObject onto the document with our tag; one kept as the first
+   * bytes of a blob or of the document (a prefix) is a multipart upload of UploadPartCopy ranges (S3 copies a range
+   * only as a part), made while the version is prepared and completed after; the current content restored writes no
+   * document (its bytes are there: the new record makes them a new version). The new version's page count is the
+   * kept one's. The restored document is not kept locally (DownloadCache): its next read downloads it.
+   */
+  private restore(p: StoredPath, id: string, options: WriteOptions): Promise<WriteResult> {
+    const key = this.docKey(p);
+    return this.overwrite(p, options, async ({ before, replaced, area }) => {
+      if (!before || !replaced) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at ${p.toString()}`);
+      const { record, from, firstBytes } = await this.versions!.restoreSource(p, id, replaced, area!);
+      const base = { etag: record.etag, size: record.size, pageCount: record.pageCount };
+      if (record.etag === replaced) {
+        return { ...base, commit: async () => ({ s3Etag: before.s3Etag, modified: before.modified }), keep: async () => {} };
+      }
+      let copy: StagedCopy | undefined;
+      const metadata = { ContentType: 'application/pdf', Metadata: { [ETAG_META]: record.etag.slice(1, -1) } };
+      const host = { bucket: this.bucket, send: this.send.bind(this), copyLimit: this.copyLimit, copyPart: this.copyPart };
+      return {
+        ...base,
+        stage: async () => {
+          copy = await stageCopy(host, from, key, record.size, { firstBytes, metadata });
+        },
+        abort: async () => copy?.abort(),
+        commit: async () => {
+          await this.book?.forget(key);
+          await this.verifyLocks(key).catch(async (err: unknown) => {
+            await copy!.abort();
+            throw err;
+          });
+          const done = await copy!.commit();
+          const stored = { s3Etag: done.s3Etag, modified: done.modified ?? new Date() };
+          if (this.book) await this.recordWritten(key, { ...stored, etag: record.etag, size: record.size });
+          return stored;
+        },
+        // Another version of the key now: the kept download (if any) is the replaced one's.
+        keep: () => this.downloads.drop(key),
+      };
+    });
   }
 
   /** What a write answers of its version, after the purge it asked for (under the commit lock still). */

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { ServiceError } from '../../errors.js';
 import { readAgain, s3Status } from './client.js';
 import { StoredPath } from '../paths.js';
-import type { DocumentStat, DocumentVersions, OpenDocument, Release, VersionRecord, VersionSlice, WriteProvenance } from '../store.js';
+import type { DocumentStat, DocumentVersions, OpenDocument, Release, VersionRecord, VersionSlice, WriteOptions, WriteProvenance, WriteResult } from '../store.js';
 import { newVersionRecord, OrderedIds, unrecordedVersion, versionFromStored as toRecord, versionToStored as toStored, type StoredVersionRecord as StoredRecord } from '../version-records.js';
 
 /**
@@ -85,6 +85,8 @@ export interface S3VersionsHost {
   /** Documents above this size are copied in parts of copyPart bytes (COPY_LIMIT, COPY_PART; smaller in tests). */
   readonly copyLimit: number;
   readonly copyPart: number;
+  /** Makes a kept version the document's content by a copy on the server (S3Store's restore). */
+  restore(p: StoredPath, id: string, options: WriteOptions): Promise<WriteResult>;
 }
 
 const hex = (etag: string) => etag.replace(/"/g, '');
@@ -162,6 +164,9 @@ function viewOf(listing: Listing, current: string | null): View {
   };
 }
 
+/** A versions area as survey() listed it, with its index as read beside the listing, for prepare() and restoreSource() under the same commit lock. */
+export type S3Area = Listing & { readonly index: Index | null };
+
 /** A version written but not yet committed (S3Versions.prepare). */
 export interface PendingS3Version {
   readonly record: VersionRecord;
@@ -223,32 +228,85 @@ export function versionsArea(prefix: string, p: StoredPath): string {
   return `${prefix}.versions/${p.segments.join('/')}/`;
 }
 
+/** The metadata a copy gives its target instead of the source's (a document restored from a blob: our tag, its type). */
+export interface CopyMetadata {
+  Metadata: Record<string, string>;
+  ContentType?: string | undefined;
+}
+
+/** A copy on the server whose parts (if any) are made: commit() makes the target, abort() leaves it as it was. */
+export interface StagedCopy {
+  /** The target's S3 ETag and time, as the commit's answer gives them (undefined where it gives none). */
+  commit(): Promise<{ s3Etag: string | undefined; modified: Date | undefined }>;
+  abort(): Promise<void>;
+}
+
+/**
+ * Stages a copy of an object (of `size` bytes), or of its first `size` bytes (`firstBytes`), to another key of the bucket, on the
+ * server (nothing passes through the service), with the source's metadata or `metadata`: one CopyObject at commit, or
+ * a multipart upload of UploadPartCopy parts (made now, completed at commit) above the host's copyLimit or for first
+ * bytes (S3 copies a byte range only as a part: CopyObject has none).
+ */
+export async function stageCopy(host: Pick<S3VersionsHost, 'bucket' | 'send' | 'copyLimit' | 'copyPart'>, from: string, to: string, size: number, only: { firstBytes?: boolean | undefined; metadata?: CopyMetadata | undefined } = {}): Promise<StagedCopy> {
+  const Bucket = host.bucket;
+  const Key = to;
+  const CopySource = `${encodeURIComponent(Bucket)}/${from.split('/').map(encodeURIComponent).join('/')}`;
+  const replace = only.metadata ? { MetadataDirective: 'REPLACE' as const, ...only.metadata } : {};
+  if (size === 0 && only.metadata) {
+    // No range of no bytes: the empty object is put, as any write of it would be.
+    return {
+      commit: async () => {
+        const put = await host.send('PutObject', (c) => c.send(new PutObjectCommand({ Bucket, Key, Body: new Uint8Array(0), ContentLength: 0, ...only.metadata })));
+        return { s3Etag: put.ETag, modified: undefined };
+      },
+      abort: async () => {},
+    };
+  }
+  if (only.firstBytes !== true && size <= host.copyLimit) {
+    return {
+      commit: async () => {
+        const copied = await host.send('CopyObject', (c) => c.send(new CopyObjectCommand({ Bucket, Key, CopySource, ...replace })));
+        return { s3Etag: copied.CopyObjectResult?.ETag, modified: copied.CopyObjectResult?.LastModified };
+      },
+      abort: async () => {},
+    };
+  }
+  const created = await host.send('CreateMultipartUpload', (c) => c.send(new CreateMultipartUploadCommand({ Bucket, Key, ...(only.metadata ?? {}) })));
+  const UploadId = created.UploadId!;
+  const abort = () => host.send('AbortMultipartUpload', (c) => c.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId }))).then(() => undefined, () => undefined);
+  try {
+    const parts: { PartNumber: number; ETag: string | undefined }[] = [];
+    // Up to copyLimit in one part (S3 copies at most 5 GiB a part), else parts of copyPart bytes.
+    const step = size <= host.copyLimit ? size : host.copyPart;
+    for (let start = 0, PartNumber = 1; start < size; start += step, PartNumber++) {
+      const range = `bytes=${start}-${Math.min(start + step, size) - 1}`;
+      const part = await host.send('UploadPartCopy', (c) => c.send(new UploadPartCopyCommand({ Bucket, Key, UploadId, PartNumber, CopySource, CopySourceRange: range })));
+      parts.push({ PartNumber, ETag: part.CopyPartResult?.ETag });
+    }
+    return {
+      commit: async () => {
+        try {
+          const done = await host.send('CompleteMultipartUpload', (c) => c.send(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: parts } })));
+          return { s3Etag: done.ETag, modified: undefined };
+        } catch (err) {
+          await abort();
+          throw err;
+        }
+      },
+      abort,
+    };
+  } catch (err) {
+    await abort();
+    throw err;
+  }
+}
+
 /**
  * Copies an object (of `size` bytes) to another key of the bucket, on the server (nothing passes through the service),
  * metadata included (our tag): one CopyObject, or parts (UploadPartCopy) above the host's copyLimit.
  */
 export async function copyKey(host: Pick<S3VersionsHost, 'bucket' | 'send' | 'copyLimit' | 'copyPart'>, from: string, to: string, size: number): Promise<void> {
-  const Bucket = host.bucket;
-  const Key = to;
-  const CopySource = `${encodeURIComponent(Bucket)}/${from.split('/').map(encodeURIComponent).join('/')}`;
-  if (size <= host.copyLimit) {
-    await host.send('CopyObject', (c) => c.send(new CopyObjectCommand({ Bucket, Key, CopySource })));
-    return;
-  }
-  const created = await host.send('CreateMultipartUpload', (c) => c.send(new CreateMultipartUploadCommand({ Bucket, Key })));
-  const UploadId = created.UploadId!;
-  try {
-    const parts: { PartNumber: number; ETag: string | undefined }[] = [];
-    for (let start = 0, PartNumber = 1; start < size; start += host.copyPart, PartNumber++) {
-      const range = `bytes=${start}-${Math.min(start + host.copyPart, size) - 1}`;
-      const part = await host.send('UploadPartCopy', (c) => c.send(new UploadPartCopyCommand({ Bucket, Key, UploadId, PartNumber, CopySource, CopySourceRange: range })));
-      parts.push({ PartNumber, ETag: part.CopyPartResult?.ETag });
-    }
-    await host.send('CompleteMultipartUpload', (c) => c.send(new CompleteMultipartUploadCommand({ Bucket, Key, UploadId, MultipartUpload: { Parts: parts } })));
-  } catch (err) {
-    await host.send('AbortMultipartUpload', (c) => c.send(new AbortMultipartUploadCommand({ Bucket, Key, UploadId }))).catch(() => undefined);
-    throw err;
-  }
+  await (await stageCopy(host, from, to, size)).commit();
 }
 
 export class S3Versions implements DocumentVersions {
@@ -401,16 +459,31 @@ export class S3Versions implements DocumentVersions {
   }
 
   /**
-   * The first half of a write's version, before the document's PutObject (the caller holds the key's commit lock):
-   * leftovers of writes that did not commit go; the document being replaced (`replaced`) is copied to its blob unless
-   * its bytes are kept already (a blob, or pointers to one), or pointed at (`p-`) when the content begins with its bytes
-   * (`replaced.prefix`, not with a purge), and recorded as a version of its own ("unrecorded") when no record has its
-   * bytes (written while versions were off, or by another program); then the new version's record (and purge marker) are put. After a
-   * crash before the document's PutObject, the record names bytes that are not the document's: invisible, and removed
-   * by recover() or the next write.
+   * The document's versions area as one listing finds it (S3Store.overwrite asks it together with the document's
+   * stat: under the key's commit lock, and the document lock every writer and every change of versions takes, neither
+   * changes until the write commits, so their order does not matter there, unlike a reader's snapshot()).
    */
-  async prepare(p: StoredPath, content: { etag: string; size: number }, provenance: WriteProvenance, replaced: (DocumentStat & { prefix?: boolean }) | null, purge = false): Promise<PendingS3Version> {
+  async survey(p: StoredPath): Promise<S3Area> {
     const [listing, index] = await Promise.all([this.listing(this.dirOf(p)), this.readIndex(p, false)]);
+    return { ...listing, index };
+  }
+
+  /**
+   * The first half of a write's version, before the document's PutObject (the caller holds the key's commit lock;
+   * `area`: survey()'s listing, made under it): leftovers of writes that did not commit go; the document being
+   * replaced (`replaced`) is copied to its blob unless its bytes are kept already (a blob, or pointers to one), or
+   * pointed at (`p-`) when the content begins with its bytes (`replaced.prefix`, not with a purge), and recorded as a
+   * version of its own ("unrecorded") when no record has its bytes (written while versions were off, or by another
+   * program); then the new version's record (and purge marker) are put. These requests go together: each must be done
+   * before the document's PutObject (the caller's, after this answers), none before another. The new record names
+   * bytes no object has until the document is written, so it is invisible until then whatever else is there yet; the
+   * copy or pointer keeps bytes the current record names (the document's, there until that PutObject); a baseline
+   * record names the current document. After a crash before the document's PutObject, the record names bytes that are
+   * not the document's: invisible, and removed by recover() or the next write.
+   */
+  async prepare(p: StoredPath, content: { etag: string; size: number }, provenance: WriteProvenance, replaced: (DocumentStat & { prefix?: boolean }) | null, purge = false, area?: S3Area): Promise<PendingS3Version> {
+    const listing = area ?? (await this.survey(p));
+    const index = listing.index;
     const view = viewOf(listing, replaced?.etag ?? null);
     // The index the document has, when it is the view of the replaced document; kept (it names the replaced ETag, so
     // it is stale once the document is written) only when this write changes no visible record before its document
@@ -422,6 +495,7 @@ export class S3Versions implements DocumentVersions {
     // The index goes with them (first: no index ever names more than the records there) unless kept.
     const dropIndex = !keepIndex && (index !== null || listing.keys.includes(this.indexKey(p)));
     if (stale.length > 0 || dropIndex) await this.host.deleteKeys([...(dropIndex ? [this.indexKey(p)] : []), ...stale]);
+    const requests: Promise<void>[] = [];
     let newestId = view.visible.at(-1)?.id;
     const made = new Map<string, VersionRecord>();
     const gone = new Set(stale);
@@ -431,16 +505,16 @@ export class S3Versions implements DocumentVersions {
         // The pointer is true whenever it is read (the content's ETag names bytes that begin with the replaced ones); it
         // leads to bytes once the document's PutObject is done, or to none (a write that did not commit: unused).
         if (replaced.prefix === true && !purge) {
-          await this.putPointer(p, replaced.etag, content.etag);
+          requests.push(this.putPointer(p, replaced.etag, content.etag));
           after.pointers.set(replaced.etag, [...(after.pointers.get(replaced.etag) ?? []), content.etag]);
         } else {
-          await this.copyToBlob(p, replaced.etag, replaced.size);
+          requests.push(this.copyToBlob(p, replaced.etag, replaced.size));
           after.blobs.add(replaced.etag);
         }
       }
       if (view.current === null) {
         const baseline = unrecordedVersion(this.nextId(newestId), replaced);
-        await this.putRecord(p, baseline);
+        requests.push(this.putRecord(p, baseline));
         newestId = baseline.id;
         made.set(baseline.id, baseline);
         after.records.push({ id: baseline.id, etag: baseline.etag, key: this.recordKey(p, baseline.id, baseline.etag), s3Etag: undefined });
@@ -448,14 +522,23 @@ export class S3Versions implements DocumentVersions {
     }
     const record = newVersionRecord(this.nextId(newestId), content, provenance);
     const marker = `${this.dirOf(p)}v-${record.id}.purge`;
-    if (purge) await this.host.send('PutObject', (c) => c.send(new PutObjectCommand({ Bucket: this.host.bucket, Key: marker, Body: new Uint8Array(0), ContentLength: 0 })));
-    await this.putRecord(p, record);
+    if (purge) requests.push(this.host.send('PutObject', (c) => c.send(new PutObjectCommand({ Bucket: this.host.bucket, Key: marker, Body: new Uint8Array(0), ContentLength: 0 }))).then(() => undefined));
+    requests.push(this.putRecord(p, record));
     made.set(record.id, record);
     after.records.push({ id: record.id, etag: record.etag, key: this.recordKey(p, record.id, record.etag), s3Etag: undefined });
-    // The index as it is once the document is written (a purging write has none: its purge writes it, before it deletes).
+    // The index as it is once the document is written (a purging write has none: its purge writes it, before it deletes),
+    // made while the requests are out.
     const visible = viewOf(after, content.etag).visible;
-    const text = purge ? undefined : await this.linesOf(visible, valid, made).then((lines) => indexText(content.etag, record.id, lines)).catch(() => undefined);
+    const textMade = purge ? Promise.resolve(undefined) : this.linesOf(visible, valid, made).then((lines) => indexText(content.etag, record.id, lines)).catch(() => undefined);
     let indexPut = false;
+    const abort = () => this.host.deleteKeys([this.recordKey(p, record.id, record.etag), ...(purge ? [marker] : []), ...(indexPut ? [this.indexKey(p)] : [])]);
+    // Every request answered before the caller goes on, failed or not: what one that failed leaves is the record's to remove.
+    const [text, ...settled] = await Promise.all([textMade, ...requests.map((r) => r.then(() => null, (err: unknown) => ({ err })))]);
+    const failed = settled.find((r) => r !== null);
+    if (failed) {
+      await abort().catch(() => undefined);
+      throw failed.err;
+    }
     return {
       record,
       commit: async (write) => {
@@ -465,8 +548,28 @@ export class S3Versions implements DocumentVersions {
         if (written.status === 'rejected') throw written.reason;
         return written.value;
       },
-      abort: () => this.host.deleteKeys([this.recordKey(p, record.id, record.etag), ...(purge ? [marker] : []), ...(indexPut ? [this.indexKey(p)] : [])]),
+      abort,
     };
+  }
+
+  /**
+   * Where a restore (S3Store's) finds the bytes of version `id` (VERSION_NOT_FOUND when `area`, as of the document's
+   * ETag `current`, shows none): its record, and the key whose bytes (`firstBytes`: whose first record.size bytes) are
+   * the version's, read by a copy on the server before the document is replaced: its blob, the blob that holds it as a
+   * prefix, or the document itself (the version is the current content, or its first bytes).
+   */
+  async restoreSource(p: StoredPath, id: string, current: string, area: S3Area): Promise<{ record: VersionRecord; from: string; firstBytes: boolean }> {
+    const found = ID.test(id) ? viewOf(area, current).visible.find((r) => r.id === id) : undefined;
+    const way = found ? wayOf(area, found.etag, current) : null;
+    if (!found || !way) throw new ServiceError('VERSION_NOT_FOUND', `The document has no version ${id}`);
+    const record = await this.readListed(found);
+    const from = way.inDocument ? this.host.docKey(p) : this.blobKey(p, way.holder);
+    return { record, from, firstBytes: way.holder !== found.etag };
+  }
+
+  /** A restore by a copy on the server (S3Store.restore: DocumentVersions.restore). */
+  restore(p: StoredPath, id: string, options: WriteOptions): Promise<WriteResult> {
+    return this.host.restore(p, id, options);
   }
 
   /**
