@@ -395,7 +395,9 @@ export class EnginePool {
       if (!units) this.running.set(job.owner, (units = new Map()));
       units.set(job.unit, (units.get(job.unit) ?? 0) + 1);
     }
-    slot.timer = setTimeout(() => this.onTimeout(slot, job), job.timeoutMs);
+    // The timeout is judged after the loop's next poll: when the event loop was held (timers run before the worker's
+    // reply is read), a reply already waiting ends the task, instead of a 504 for work that finished in time.
+    slot.timer = setTimeout(() => setImmediate(() => this.onTimeout(slot, job)), job.timeoutMs);
     try {
       slot.worker.postMessage({ id: job.id, task: job.task, input: job.input }, job.transfer);
     } catch (err) {

@@ -349,9 +349,13 @@ function hoistModels(spec: Json): Json {
     for (const [k, v] of Object.entries(obj)) out[k] = k === 'examples' || k === 'example' ? v : walk(v, false);
     // Paths in bodies are checked by the one path-safety function, which answers INVALID_PATH with the reason;
     // a schema pattern would pre-empt that, so the rules appear here, in the description only.
+    // A trash restore's savePath is the one that may name a folder too (a folder entry's destination).
     if (out.properties && typeof out.properties === 'object' && 'savePath' in (out.properties as Json)) {
       const props = out.properties as Record<string, Json>;
-      props.savePath = { ...props.savePath, ...PATH_SCHEMAS.document };
+      const { description } = props.savePath;
+      props.savePath = obj.title === 'TrashRestore'
+        ? { type: 'string', description, anyOf: [PATH_SCHEMAS.document, PATH_SCHEMAS.folderInBody] }
+        : { ...props.savePath, ...PATH_SCHEMAS.document };
     }
     const title = obj.title;
     if (!top && typeof title === 'string' && /^[A-Z][A-Za-z]+$/.test(title) && obj.type === 'object') {

@@ -205,6 +205,13 @@ export const PATH_SCHEMAS = {
     minLength: 1,
     maxLength: MAX_PATH_BYTES,
   },
+  /** A folder path in a body (a trash restore's savePath): folderPathFromBody's rules, one trailing "/" allowed. */
+  folderInBody: {
+    type: 'string',
+    pattern: `^${NO_ESCAPES}(?!.*${PDF}(?:/|$))(?:${SEGMENT}/){0,${MAX_DEPTH - 1}}${SEGMENT}/?$`,
+    minLength: 1,
+    maxLength: MAX_PATH_BYTES,
+  },
   /** A name that is one segment (an optimize profile's name): checkName's rules. */
   name: {
     type: 'string',

@@ -162,6 +162,12 @@ test('errors are problem documents in JSON and XML; headers, XML models, path ru
   for (const bad of ['../etc/passwd', 'a//b', '.hidden', 'a/.b', 'a:b', 'a\\b', 'dir./x', 'f.pdf/x', 'a%2e']) assert.doesNotMatch(bad, filePath, bad);
   const savePath = JSON.stringify(spec.paths[doc]!['post']!.requestBody!.content['application/json']!.schema.properties!['CopyAction']);
   assert.match(savePath, /"savePath":\{[^}]*"pattern"/, 'savePath carries the path rules');
+  // A trash restore's savePath names a document or, for a folder entry, a folder (one trailing "/" allowed): both rules are described.
+  const restore = spec.paths['/pdfservice/v1/trash/{id}/restore']!['post']!.requestBody!.content['application/json']!.schema as { properties: { savePath: { anyOf: { pattern: string }[] } } };
+  const restorePath = restore.properties.savePath.anyOf.map((alt) => new RegExp(alt.pattern, 'u'));
+  const described = (value: string) => restorePath.some((re) => re.test(value));
+  for (const good of ['a/b.pdf', 'elsewhere/trash-g', 'elsewhere/trash-g/', 'Ordner März']) assert.ok(described(good), good);
+  for (const bad of ['a//b', '../x', 'a/b.pdf/', '/a', 'a//', '.hidden/x']) assert.ok(!described(bad), bad);
   const subtype = spec.paths[`${doc}/annotations`]!['get']!.parameters!.find((p) => p.name === 'subtype')!;
   assert.match('freetext', new RegExp(subtype.schema.pattern!), 'subtype values are schema, in any case');
   assert.doesNotMatch('Freetexts', new RegExp(subtype.schema.pattern!));

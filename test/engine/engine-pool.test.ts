@@ -5,6 +5,26 @@ import { ServiceError } from '../../src/errors.js';
 import { makePdf } from '../helpers/pdf.js';
 import { busyWait, TEST_TASKS } from '../helpers/test-tasks.js';
 
+test('a task that answered in time is not a timeout when the event loop was held past its timer (the reply waits to be read)', async () => {
+  const pool = new EnginePool({ ...TEST_TASKS, size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10 });
+  await pool.ready();
+  try {
+    const task = busyWait(pool, { ms: 20 }, { timeoutMs: 300 });
+    assert.equal(pool.stats.busy, 1);
+    // The main thread held for longer than the timeout, from the check phase as a request's work would be: the timer
+    // and the worker's reply are both due when it ends, and the loop runs timers before it reads messages.
+    await new Promise<void>((resolve) => setImmediate(() => {
+      const until = Date.now() + 800;
+      while (Date.now() < until) { /* holding the event loop */ }
+      resolve();
+    }));
+    assert.ok((await task).waited >= 20);
+    assert.equal(pool.counters.timedOut, 0);
+  } finally {
+    await pool.close();
+  }
+});
+
 test('a task past its timeout is stopped with ENGINE_TIMEOUT and its worker replaced; the pool keeps working', async () => {
   const pool = new EnginePool({ ...TEST_TASKS, size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10 });
   await pool.ready();

@@ -9,6 +9,7 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..types import UNSET, Unset
+from typing import cast
 
 
 
@@ -35,7 +36,11 @@ class RestoreTrashEntryJsonTrashRestore:
 
 
     def to_dict(self) -> dict[str, Any]:
-        save_path = self.save_path
+        save_path: str | Unset
+        if isinstance(self.save_path, Unset):
+            save_path = UNSET
+        else:
+            save_path = self.save_path
 
 
         field_dict: dict[str, Any] = {}
@@ -52,7 +57,13 @@ class RestoreTrashEntryJsonTrashRestore:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        save_path = d.pop("savePath", UNSET)
+        def _parse_save_path(data: object) -> str | Unset:
+            if isinstance(data, Unset):
+                return data
+            return cast(str | Unset, data)
+
+        save_path = _parse_save_path(d.pop("savePath", UNSET))
+
 
         restore_trash_entry_json_trash_restore = cls(
             save_path=save_path,
