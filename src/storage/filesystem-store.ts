@@ -517,9 +517,13 @@ export class FilesystemStore implements DocumentStore {
  * libuv's thread pool instead of taking one each: a trip was about six futex calls and two thread wake-ups, the largest
  * system-time cost of a warm cached read beyond the HTTP layer (bench/results/annlist-2026-11-30.md).
  */
+/** A file's stat under way, with the askers who arrived during it and wait for the next one. */
+interface StatFlight {
+  queued?: { resolve: (st: Stats) => void; reject: (err: unknown) => void }[];
+}
+
 export class SharedStats {
-  /** Files whose stat is under way, with the askers waiting for the next one. */
-  private readonly running = new Map<string, { queued?: { resolve: (st: Stats) => void; reject: (err: unknown) => void }[] }>();
+  private readonly running = new Map<string, StatFlight>();
 
   stat(file: string): Promise<Stats> {
     const current = this.running.get(file);
@@ -528,7 +532,7 @@ export class SharedStats {
   }
 
   private start(file: string): Promise<Stats> {
-    const flight: { queued?: { resolve: (st: Stats) => void; reject: (err: unknown) => void }[] } = {};
+    const flight: StatFlight = {};
     this.running.set(file, flight);
     const stat = fs.stat(file);
     const next = () => {
