@@ -92,6 +92,18 @@ test('the check of an AES-256 file MuPDF wrote: bytes left as they were, other p
   assert.deepEqual(model, { access: 'owner', needsPassword: true, pages: 2, revision: 6 });
   // The trailer's /Encrypt is renamed for MuPDF's open only.
   assert.deepEqual(Buffer.from(bytes), before);
+  assert.ok(!before.includes('/Xncrypt') && /\/Encrypt\s*<</.test(before.toString('latin1')), 'the output as MuPDF wrote it');
+  // The same in a buffer of MuPDF's memory (as setPasswordPermissions passes the save's own output): opened where it
+  // is, and left byte-identical.
+  const inMupdf = new mupdf.Buffer(bytes);
+  try {
+    assert.equal(withReopenedEncryption(inMupdf, passwords, (check) => check.doc.countPages()), 2);
+    assert.deepEqual(Buffer.from(inMupdf.asUint8Array()), before);
+    assert.throws(() => withReopenedEncryption(inMupdf, { open: 'view', permissions: 'other' }, () => undefined), (err) => err instanceof EngineError && err.code === 'PROCESSING_FAILED');
+    assert.deepEqual(Buffer.from(inMupdf.asUint8Array()), before);
+  } finally {
+    inMupdf.destroy();
+  }
   for (const other of [{ open: 'view', permissions: 'other' }, { open: 'other', permissions: 'master' }, { open: '', permissions: 'master' }]) {
     assert.throws(() => withReopenedEncryption(bytes, other, () => undefined), (err) => err instanceof EngineError && err.code === 'PROCESSING_FAILED', JSON.stringify(other));
   }

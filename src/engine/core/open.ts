@@ -104,20 +104,28 @@ export function opensAtHeader(doc: mupdf.PDFDocument): boolean {
   return headerFirst.has(doc);
 }
 
-/** MuPDF's document over the source, nothing looked at yet (no password, permission or page tree): openPdf's first step. */
-function openUnchecked(source: PdfSource): mupdf.PDFDocument {
+/**
+ * MuPDF's document over the source, nothing looked at yet (no password, permission or page tree): openPdf's first step.
+ * A MuPDF buffer is the caller's (withReopenedEncryption's): opened where it is, and left to the caller to destroy.
+ */
+function openUnchecked(source: PdfSource | mupdf.Buffer): mupdf.PDFDocument {
   try {
-    const streamed = sourceSize(source) > STREAM_OPEN_BYTES;
-    const from = streamed ? streamOver(source) : inMemory(source);
+    const given = source instanceof mupdf.Buffer;
+    const streamed = !given && sourceSize(source) > STREAM_OPEN_BYTES;
+    const from = given ? source : streamed ? streamOver(source) : inMemory(source);
     let opened;
     try {
       opened = mupdf.Document.openDocument(from, 'application/pdf');
     } finally {
       // The document keeps its own reference to a buffer (MuPDF's stream over it); ours goes now, not at a collection.
-      if (from instanceof mupdf.Buffer) from.destroy();
+      if (!given && from instanceof mupdf.Buffer) from.destroy();
     }
     const pdf = opened.asPDF();
     if (!pdf) throw new Error('not a PDF');
+    if (given) {
+      noteSource(pdf, source.asUint8Array());
+      return pdf;
+    }
     sourceBytes.set(pdf, sourceSize(source));
     const head = new Uint8Array(5);
     if (readAt(source, head, 0, 5, 0) === 5 && String.fromCharCode(...head) === '%PDF-') headerFirst.add(pdf);
@@ -125,6 +133,12 @@ function openUnchecked(source: PdfSource): mupdf.PDFDocument {
   } catch (err) {
     throw classifyOpenError(err);
   }
+}
+
+/** openedSize's and opensAtHeader's facts for a document opened from bytes in memory. */
+function noteSource(doc: mupdf.PDFDocument, bytes: Uint8Array): void {
+  sourceBytes.set(doc, bytes.length);
+  if (String.fromCharCode(...bytes.subarray(0, 5)) === '%PDF-') headerFirst.add(doc);
 }
 
 /** The whole source in MuPDF's memory: an open file read straight there (wasm.ts, filledBuffer), bytes copied once. */
@@ -240,28 +254,36 @@ function checkOpened(opened: OpenedPdf, need: Need): OpenedPdf {
  * pdf_saslprep_from_utf8 copies); a password that SASLprep changes, which openPdf would try in both forms, is
  * authenticated by MuPDF as openPdf does, and so are the other revisions (MD5 and RC4, cheap in MuPDF).
  */
-export function withReopenedEncryption<T>(source: PdfSource, passwords: { open: string; permissions: string }, read: (opened: OpenedPdf) => T): T {
-  const hidden = openedWithEncryptionHidden(source, passwords);
-  if (hidden) {
-    try {
-      return read(hidden);
-    } finally {
-      hidden.doc.destroy();
+export function withReopenedEncryption<T>(source: Uint8Array | mupdf.Buffer, passwords: { open: string; permissions: string }, read: (opened: OpenedPdf) => T): T {
+  // The bytes in MuPDF's memory, in a buffer only this check reads (openedWithEncryptionHidden renames a key in it): the
+  // save's own output (setPasswordPermissions), or a copy of the caller's bytes, the copy MuPDF's open makes anyway.
+  const own = source instanceof mupdf.Buffer ? source : new mupdf.Buffer(source);
+  try {
+    const hidden = openedWithEncryptionHidden(own, passwords);
+    if (hidden) {
+      try {
+        return read(hidden.opened);
+      } finally {
+        hidden.opened.doc.destroy();
+        hidden.restore();
+      }
     }
-  }
-  const doc = openUnchecked(source);
-  let native: OpenedPdf | undefined;
-  try {
-    native = verifiedNatively(doc, passwords);
-  } catch (err) {
-    doc.destroy();
-    throw classifyOpenError(err);
-  }
-  const opened = native ? checkOpened(native, 'owner') : openedFor(doc, passwords.permissions, 'owner');
-  try {
-    return read(opened);
+    const doc = openUnchecked(own);
+    let native: OpenedPdf | undefined;
+    try {
+      native = verifiedNatively(doc, passwords);
+    } catch (err) {
+      doc.destroy();
+      throw classifyOpenError(err);
+    }
+    const opened = native ? checkOpened(native, 'owner') : openedFor(doc, passwords.permissions, 'owner');
+    try {
+      return read(opened);
+    } finally {
+      opened.doc.destroy();
+    }
   } finally {
-    opened.doc.destroy();
+    if (own !== source) own.destroy();
   }
 }
 
@@ -273,29 +295,42 @@ const HIDDEN_ENCRYPT = 'Xncrypt';
  * MuPDF's open tries the empty password as user and owner, two more runs of revision 6's hash in its WebAssembly (a
  * third of the task on one page), and its keys would then serve nothing, since the passwords are checked natively and
  * `read` reads no string or stream. So MuPDF parses the bytes with their trailer's /Encrypt named /Xncrypt (as long:
- * no offset moves; renamed for the open only, which copies them into MuPDF's memory, and put back at once): the same
- * objects, xref and page tree, loaded and checked as openPdf does, with no handler. The dictionary, put back under
- * /Encrypt in MuPDF's trailer, is then checked here as a handler would: the standard filter, V 5 with AESV3 and R 5 or
- * 6 (what MuPDF's handler requires of it), both passwords, one file key, /Perms; and the first page's content stream
- * decrypts with that key (whole padding, and whole Flate data when so filtered), which shows the streams were written
- * with the key the passwords give (no check before did). Undefined where the bytes are not so (a trailer not as
- * MuPDF's full save writes it, another method, a password SASLprep changes) or MuPDF cannot open them so:
- * withReopenedEncryption then opens them with the handler, as before.
+ * no offset moves): the same objects, xref and page tree, loaded and checked as openPdf does, with no handler. The
+ * rename is made in `own`, the buffer withReopenedEncryption gave the check alone (MuPDF's open reads from it, not a
+ * copy, for as long as the document lives), and undone by `restore`, which withReopenedEncryption calls once the
+ * document is destroyed: no other reader ever sees it, and the bytes leave as MuPDF wrote them. The dictionary, put
+ * back under /Encrypt in MuPDF's trailer, is then checked here as a handler would: the standard filter, V 5 with
+ * AESV3 and R 5 or 6 (what MuPDF's handler requires of it), both passwords, one file key, /Perms; and the first page's
+ * content stream decrypts with that key (whole padding, and whole Flate data when so filtered), which shows the
+ * streams were written with the key the passwords give (no check before did). Undefined, the bytes as they were, where
+ * they are not so (a trailer not as MuPDF's full save writes it, another method, a password SASLprep changes) or
+ * MuPDF cannot open them so: withReopenedEncryption then opens them with the handler, as before.
  */
-function openedWithEncryptionHidden(source: PdfSource, passwords: { open: string; permissions: string }): OpenedPdf | undefined {
-  if (!(source instanceof Uint8Array)) return undefined;
+function openedWithEncryptionHidden(own: mupdf.Buffer, passwords: { open: string; permissions: string }): { opened: OpenedPdf; restore: () => void } | undefined {
   if (prepareUnicode(passwords.open) !== passwords.open || prepareUnicode(passwords.permissions) !== passwords.permissions) return undefined;
+  // A view into MuPDF's memory: taken again after anything MuPDF allocates (its memory may grow and move).
+  const source = own.asUint8Array();
   const at = trailerEncryptName(source);
   if (at === undefined) return undefined;
   const original = source.slice(at, at + HIDDEN_ENCRYPT.length);
-  let doc: mupdf.PDFDocument | undefined;
+  const restore = () => own.asUint8Array().set(original, at);
   source.set(Buffer.from(HIDDEN_ENCRYPT, 'latin1'), at);
+  let opened: OpenedPdf | undefined;
   try {
-    doc = mupdf.Document.openDocument(source, 'application/pdf').asPDF() ?? undefined;
+    opened = openedHidden(own, passwords);
+  } finally {
+    if (!opened) restore();
+  }
+  return opened && { opened, restore };
+}
+
+/** openedWithEncryptionHidden's open of the renamed bytes and its checks; undefined where the handler is to open them. */
+function openedHidden(own: mupdf.Buffer, passwords: { open: string; permissions: string }): OpenedPdf | undefined {
+  let doc: mupdf.PDFDocument | undefined;
+  try {
+    doc = mupdf.Document.openDocument(own, 'application/pdf').asPDF() ?? undefined;
   } catch {
     return undefined;
-  } finally {
-    source.set(original, at);
   }
   if (!doc) return undefined;
   let facts: EncryptionFacts | undefined;
@@ -319,8 +354,7 @@ function openedWithEncryptionHidden(source: PdfSource, passwords: { open: string
     doc.destroy();
     throw new EngineError('PROCESSING_FAILED', `The encrypted document failed its check: ${key}`);
   }
-  sourceBytes.set(doc, source.length);
-  if (String.fromCharCode(...source.subarray(0, 5)) === '%PDF-') headerFirst.add(doc);
+  noteSource(doc, own.asUint8Array());
   let checked: OpenedPdf;
   try {
     // checkOpened destroys the document when it fails.

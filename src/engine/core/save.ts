@@ -23,6 +23,15 @@ export function saveFull(doc: mupdf.PDFDocument, extra?: string): Uint8Array {
 }
 
 /**
+ * The document rewritten in full (saveFull), left in MuPDF's memory for the caller, which destroys it: a task that
+ * reads its own output with MuPDF before it goes (setPasswordPermissions's check, core/open.ts
+ * withReopenedEncryption) opens it where it is, and copies it out once, instead of a copy out and another copy in.
+ */
+export function saveFullBuffer(doc: mupdf.PDFDocument, extra?: string): mupdf.Buffer {
+  return saveToBuffer(doc, extra ? `${extra},${FULL_SAVE}` : FULL_SAVE);
+}
+
+/**
  * The document rewritten in full (saveFull) into `out` instead of a copy: MuPDF writes its output into its WebAssembly
  * memory, and from there it goes to the file directly, so a 100 MB output costs no second 100 MB in the worker's
  * JavaScript heap nor a transfer to the main thread (issue 35, item 8). Answers the size written; the file is cut there

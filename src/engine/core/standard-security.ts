@@ -93,10 +93,14 @@ const ROUND_HASH = ['sha256', 'sha384', 'sha512'] as const;
 function hash2B(password: Uint8Array, salt: Uint8Array, userKey: Uint8Array): Uint8Array {
   let k: Buffer = createHash('sha256').update(password).update(salt).update(userKey).digest();
   let e: Buffer = Buffer.alloc(1);
+  // K1 is rebuilt every round (64 or more) in one block sized for the longest K (64 bytes): a new 5-15 KB block per
+  // round was 1 MB of external garbage per hash, 4 MB per AES-256 encryption's check (issue 38: its worker's
+  // collections).
+  const k1Block = Buffer.allocUnsafe((password.length + 64 + userKey.length) * 64);
   for (let round = 0; round < 64 || e[e.length - 1]! > round - 32; round++) {
     // K1: the password, K and the user key, 64 times over (filled by doubling the copied part).
     const n = password.length + k.length + userKey.length;
-    const k1 = Buffer.allocUnsafe(n * 64);
+    const k1 = k1Block.subarray(0, n * 64);
     k1.set(password);
     k1.set(k, password.length);
     k1.set(userKey, password.length + k.length);

@@ -5,7 +5,7 @@ import { editPdf, withPdf } from '../core/document-task.js';
 import { formFacts } from '../core/inspect.js';
 import { withReopenedEncryption } from '../core/open.js';
 import { deref, name, text } from '../core/mupdf-objects.js';
-import { saveFull } from '../core/save.js';
+import { saveFull, saveFullBuffer } from '../core/save.js';
 import { bitsFromPermissions, PERMISSION_FLAGS, passwordSecurity, type EncryptType, type PasswordSecurity, type PermissionFlags } from '../core/encryption.js';
 import type { PdfSource } from '../core/pdf-source.js';
 
@@ -204,20 +204,28 @@ function save(doc: mupdf.PDFDocument, options: string): Uint8Array {
  * opened again with the new passwords before anything is written
  * (withReopenedEncryption: for AES-256 they are checked natively, not by
  * MuPDF's slow hash) and described from there, so the answer is what the
- * file says, not what was asked.
+ * file says, not what was asked. The check opens the output where MuPDF
+ * wrote it, in its memory, and the bytes are copied out once, after it.
  */
 export function setPasswordPermissions(input: { pdf: PdfSource; password?: string | undefined; request: PasswordPermissionsRequest }): { bytes: Uint8Array; passwordPermissions: PasswordSecurity } {
   const encryptType = input.request.encryptType ?? 3;
   const flags = requestedFlags(input.request, encryptType);
   const passwords = requestedPasswords(input.request, encryptType);
-  const bytes = withPdf(input, 'owner', (doc) => {
+  const saved = withPdf(input, 'owner', (doc) => {
     refuseSigned(doc);
-    return save(doc, `encrypt=${MUPDF_METHOD[encryptType]},user-password=${passwords.open},owner-password=${passwords.permissions},permissions=${bitsFromPermissions(flags)}`);
+    decodeCryptFilters(doc);
+    return saveFullBuffer(doc, `encrypt=${MUPDF_METHOD[encryptType]},user-password=${passwords.open},owner-password=${passwords.permissions},permissions=${bitsFromPermissions(flags)}`);
   });
-  return withReopenedEncryption(bytes, passwords, (check) => {
-    if (check.access !== 'owner') throw new EngineError('PROCESSING_FAILED', 'The encrypted document did not open with its new permissions password');
-    return { bytes, passwordPermissions: passwordSecurity(check) };
-  });
+  try {
+    const passwordPermissions = withReopenedEncryption(saved, passwords, (check) => {
+      if (check.access !== 'owner') throw new EngineError('PROCESSING_FAILED', 'The encrypted document did not open with its new permissions password');
+      return passwordSecurity(check);
+    });
+    // asUint8Array() is a view into MuPDF's memory: copied out before the buffer goes.
+    return { bytes: saved.asUint8Array().slice(), passwordPermissions };
+  } finally {
+    saved.destroy();
+  }
 }
 
 /** The `removePasswordPermissions` task: decrypts the document (no bytes when it was not encrypted). */
