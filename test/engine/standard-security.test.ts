@@ -142,3 +142,46 @@ test('setPasswordPermissions answers the same through the native check and throu
     assert.equal(qpdfEncryption(bytes, permissions)?.ownerMatched, true, label);
   }
 });
+
+test("an encryption's key and salts do not follow from the clock: two processes on the same clock write different ones", async () => {
+  // MuPDF's generator is seeded from the clock; the engine reseeds it from node's CSPRNG before each save (core/wasm.ts).
+  // Each child loads MuPDF as a worker does (the handle first), with Date.now fixed, and encrypts the same document.
+  const { execFileSync } = await import('node:child_process');
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const path = await import('node:path');
+  const dir = mkdtempSync(path.join(tmpdir(), 'reseed-'));
+  const input = path.join(dir, 'in.pdf');
+  writeFileSync(input, plain);
+  const src = new URL('../../src/engine/', import.meta.url).href;
+  const script = `
+    Date.now = () => 1700000000000;
+    await import(${JSON.stringify(`${src}core/wasm.js`)});
+    const { setPasswordPermissions } = await import(${JSON.stringify(`${src}security/permissions.js`)});
+    const { readFileSync } = await import('node:fs');
+    const pdf = new Uint8Array(readFileSync(${JSON.stringify(input)}));
+    const { bytes } = setPasswordPermissions({ pdf, request: { encryptType: 3, openPassword: 'user-pw', permissionsPassword: 'owner-pw' } });
+    process.stdout.write(Buffer.from(bytes).toString('base64'));`;
+  const run = () => Buffer.from(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', maxBuffer: 64 << 20 }), 'base64');
+  const [a, b] = [run(), run()];
+  const fields = (bytes: Buffer) => {
+    const text = bytes.toString('latin1');
+    return Object.fromEntries([...text.matchAll(/\/(O|U|OE|UE|Perms)\s*<([0-9A-Fa-f]+)>/g)].map((m) => [m[1]!, m[2]!]));
+  };
+  const [fa, fb] = [fields(a), fields(b)];
+  for (const key of ['O', 'U', 'OE', 'UE', 'Perms']) {
+    assert.ok(fa[key] && fb[key], `/${key} is written`);
+    assert.notEqual(fa[key], fb[key], `/${key} differs between the two processes`);
+  }
+  // Both still open with their passwords (the engine's own check ran in each child, and MuPDF agrees here).
+  for (const bytes of [a, b]) {
+    const doc = new mupdf.PDFDocument(new Uint8Array(bytes));
+    try {
+      assert.ok(doc.needsPassword());
+      assert.ok(doc.authenticatePassword('owner-pw') > 0);
+      assert.equal(doc.countPages(), 2);
+    } finally {
+      doc.destroy();
+    }
+  }
+});

@@ -4,7 +4,7 @@ import { EngineError } from '../errors.js';
 import { formFacts } from './inspect.js';
 import { openedSize, opensAtHeader } from './open.js';
 import type { OutputFile } from './pdf-source.js';
-import { reserveTop } from './wasm.js';
+import { reserveTop, reseedRandom } from './wasm.js';
 
 /**
  * How a document is rewritten in full: unused objects dropped but object
@@ -132,6 +132,8 @@ const ROOM_FACTOR = 1.6;
 function saveToBuffer(doc: mupdf.PDFDocument, options: string): mupdf.Buffer {
   const expected = openedSize(doc) ?? 0;
   if (expected >= ROOM_FROM_BYTES) reserveTop(Math.ceil(expected * ROOM_FACTOR));
+  // Every save draws from fresh bits: an encryption's key, salts and IVs, and the /ID MuPDF makes (wasm.ts).
+  reseedRandom();
   return doc.saveToBuffer(options);
 }
 

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 /**
  * The handle on MuPDF's Emscripten module, set as the global it reads its settings from: the worker imports this
  * before MuPDF (engine/worker.ts), so the module MuPDF creates is this object, and its memory and allocator are
@@ -58,4 +60,45 @@ export function filledBuffer(size: number, fill: (memory: Uint8Array, offset: nu
     free(pointer);
     throw err;
   }
+}
+
+/**
+ * MuPDF's random generator (rand48, the state in its context: x0 x1 x2 then the multiplier and addend, 0xe66d 0xdeec
+ * 0x5 0xb) is seeded from the clock when the context is made, and its WebAssembly has no other source: the keys, salts
+ * and IVs of an encryption it writes followed from the worker's start time and the draws since (two processes with the
+ * same clock wrote the same /UE, /OE and /Perms). reseedRandom() writes 48 fresh bits from node's CSPRNG into that state
+ * before each save. Still a 48-bit generator: docs/permissions.md, "Encryption keys", says what that leaves open.
+ * Answers false where MuPDF was loaded without the handle (a test importing engine code directly); throws when the
+ * handle is there and the state is not (a MuPDF whose context changed shape: no save goes out on the old seed).
+ */
+export function reseedRandom(): boolean {
+  const heap = wasmModule.HEAPU8;
+  if (!heap) return false;
+  const words = new Uint16Array(heap.buffer, 0, heap.byteLength >>> 1);
+  const at = seedAt !== undefined && isSeed(words, seedAt) ? seedAt : findSeed(words);
+  if (at === undefined) throw new Error("MuPDF's random generator state was not found in its memory");
+  seedAt = at;
+  const fresh = randomBytes(6);
+  words[at] = fresh.readUInt16LE(0);
+  words[at + 1] = fresh.readUInt16LE(2);
+  words[at + 2] = fresh.readUInt16LE(4);
+  return true;
+}
+
+/** Where x0 of MuPDF's rand48 state is, in 16-bit words of its memory (its context never moves once made). */
+let seedAt: number | undefined;
+
+function isSeed(words: Uint16Array, at: number): boolean {
+  return words[at + 3] === 0xe66d && words[at + 4] === 0xdeec && words[at + 5] === 0x5 && words[at + 6] === 0xb;
+}
+
+/** The one place the generator's constants appear; none or several: not found (a guess could seed the wrong words). */
+function findSeed(words: Uint16Array): number | undefined {
+  let found: number | undefined;
+  for (let i = words.indexOf(0xe66d); i >= 0; i = words.indexOf(0xe66d, i + 1)) {
+    if (i < 3 || !isSeed(words, i - 3)) continue;
+    if (found !== undefined) return undefined;
+    found = i - 3;
+  }
+  return found;
 }
