@@ -1,9 +1,10 @@
 /**
- * The redaction's text (engine/text/page-text.ts) is read from MuPDF's structured text directly where the engine's
- * workers load MuPDF (through the module handle, core/wasm.ts), not through StructuredText.walk(). Both must give the
- * same characters and the same boxes, bit for bit: the search's matches, the Redact annotations' quads and the
- * verification after applying them are made from them. Checked on every redaction fixture (CID, Type 3, rotated,
- * form XObjects, annotation appearances, quote operators...) and on corpus pages, page content and annotations.
+ * walkText (engine/text/page-text.ts: the redaction's text, and GET .../text through engine/text/extraction.ts) reads
+ * MuPDF's structured text through its accessors where the engine's workers load MuPDF (the module handle,
+ * core/wasm.ts), not through StructuredText.walk(). Both must give the same blocks, lines, characters and boxes, bit
+ * for bit: the search's matches, the Redact annotations' quads, the verification after applying them and the page
+ * text's words and boxes are made from them. Checked on every redaction fixture (CID, Type 3, rotated, form XObjects,
+ * annotation appearances, quote operators...) and on corpus pages, page content and annotations.
  */
 // First: MuPDF's Emscripten module is then this handle (as in a worker), so the direct reader is the one used.
 import { wasmModule } from '../../src/engine/core/wasm.js';
@@ -17,24 +18,51 @@ import { PageTextBuilder, type PageText } from '../../src/engine/text/match.js';
 import { REDACTION_KINDS, redactionFixture } from '../helpers/redaction-fixtures.js';
 import { corpusDir } from '../../corpus/manifest.js';
 
-/** The text as walk() gives it (the reader's fallback where MuPDF is loaded without the handle). */
+/** MuPDF.js's own walk of `stext`, with each character's Font released (it is not compared). */
+function rawWalk(stext: mupdf.StructuredText, on: { block?(bbox: mupdf.Rect): void; line?(bbox: mupdf.Rect): void; char(c: string, origin: mupdf.Point, size: number, quad: mupdf.Quad): void; endLine?(): void; endBlock?(): void }): void {
+  stext.walk({
+    beginTextBlock: (bbox) => on.block?.(bbox),
+    beginLine: (bbox) => on.line?.(bbox),
+    onChar(c, origin, font, size, quad) {
+      font.destroy();
+      on.char(c, origin, size, quad);
+    },
+    endLine: () => on.endLine?.(),
+    endTextBlock: () => on.endBlock?.(),
+  });
+}
+
+/** The text as walk() gives it, built as the redaction builds its own (page-text.ts, collect). */
 function walked(stext: mupdf.StructuredText): PageText {
   const builder = new PageTextBuilder();
   const box = new Float64Array(8);
   try {
-    walkText(stext, {
-      onChar(c, origin, size, quad) {
+    rawWalk(stext, {
+      char(c, origin, size, quad) {
         bodyQuad(quad, origin, size, box);
         builder.add(c, box);
       },
-      endLine() {
-        builder.endLine();
-      },
+      endLine: () => builder.endLine(),
     });
   } finally {
     stext.destroy();
   }
   return builder.build();
+}
+
+/** Every event of a walk with what it carries, as one list of strings and numbers. */
+function events(stext: mupdf.StructuredText, direct: boolean): (string | number)[] {
+  const out: (string | number)[] = [];
+  const on = {
+    block: (bbox: ArrayLike<number>) => out.push('block', ...Array.from(bbox)),
+    line: (bbox: ArrayLike<number>) => out.push('line', ...Array.from(bbox)),
+    char: (c: string, origin: ArrayLike<number>, size: number, quad: ArrayLike<number>) => out.push(c, ...Array.from(origin), size, ...Array.from(quad)),
+    endLine: () => out.push('endLine'),
+    endBlock: () => out.push('endBlock'),
+  };
+  if (direct) walkText(stext, { beginTextBlock: on.block, beginLine: on.line, onChar: on.char, endLine: on.endLine, endTextBlock: on.endBlock });
+  else rawWalk(stext, on);
+  return out;
 }
 
 function assertSame(direct: PageText, reference: PageText, where: string): void {
@@ -56,6 +84,13 @@ function compare(pdf: Uint8Array, name: string, maxPages = 3): number {
         const direct = pageContentText(page);
         assertSame(direct, walked(page.toStructuredText('clip=no')), `${name} page ${p}`);
         characters += direct.text.length;
+        // Every event, as GET .../text walks it (MuPDF's default options there).
+        const stext = page.toStructuredText('');
+        try {
+          assert.deepEqual(events(stext, true), events(stext, false), `${name} page ${p}: walkText's events`);
+        } finally {
+          stext.destroy();
+        }
         for (const [k, annot] of page.getAnnotations().entries()) {
           const list = annot.toDisplayList();
           try {

@@ -55,11 +55,14 @@ interface Registry {
 let registering = true;
 let switchInstalled = false;
 
-/** A structured-text walker that never sees MuPDF's per-character Font wrapper (walkText releases it). */
+/**
+ * A structured-text walker that never sees MuPDF's per-character Font wrapper (walkText releases it, or never makes
+ * it). `origin` and `quad` may be the same arrays at every call: a walker copies what it keeps.
+ */
 export interface TextWalker {
   beginTextBlock?(bbox: mupdf.Rect): void;
   beginLine?(bbox: mupdf.Rect): void;
-  onChar(c: string, origin: mupdf.Point, size: number, quad: mupdf.Quad): void;
+  onChar(c: string, origin: Readonly<mupdf.Point>, size: number, quad: Readonly<mupdf.Quad>): void;
   endLine?(): void;
   endTextBlock?(): void;
 }
@@ -75,6 +78,11 @@ export interface TextWalker {
  * Should mupdf.js stop using `_finalizer`, the switch is never called.
  */
 export function walkText(stext: mupdf.StructuredText, walker: TextWalker): void {
+  const direct = stextAccessors();
+  if (direct) {
+    walkDirect(direct, stext, walker);
+    return;
+  }
   if (!switchInstalled) {
     const fontClass = mupdf.Font as unknown as { _finalizer?: Registry; _drop: (pointer: number) => void };
     const real: Registry = fontClass._finalizer ?? new FinalizationRegistry(fontClass._drop);
@@ -112,8 +120,10 @@ interface StextAccessors {
   HEAPF32: Float32Array;
   _wasm_stext_page_get_first_block(page: number): number;
   _wasm_stext_block_get_type(block: number): number;
+  _wasm_stext_block_get_bbox(block: number): number;
   _wasm_stext_block_get_first_line(block: number): number;
   _wasm_stext_block_get_next(block: number): number;
+  _wasm_stext_line_get_bbox(line: number): number;
   _wasm_stext_line_get_first_char(line: number): number;
   _wasm_stext_line_get_next(line: number): number;
   _wasm_stext_char_get_c(ch: number): number;
@@ -123,7 +133,7 @@ interface StextAccessors {
   _wasm_stext_char_get_next(ch: number): number;
 }
 
-const ACCESSORS = ['_wasm_stext_page_get_first_block', '_wasm_stext_block_get_type', '_wasm_stext_block_get_first_line', '_wasm_stext_block_get_next', '_wasm_stext_line_get_first_char', '_wasm_stext_line_get_next', '_wasm_stext_char_get_c', '_wasm_stext_char_get_origin', '_wasm_stext_char_get_size', '_wasm_stext_char_get_quad', '_wasm_stext_char_get_next'] as const;
+const ACCESSORS = ['_wasm_stext_page_get_first_block', '_wasm_stext_block_get_type', '_wasm_stext_block_get_bbox', '_wasm_stext_line_get_bbox', '_wasm_stext_block_get_first_line', '_wasm_stext_block_get_next', '_wasm_stext_line_get_first_char', '_wasm_stext_line_get_next', '_wasm_stext_char_get_c', '_wasm_stext_char_get_origin', '_wasm_stext_char_get_size', '_wasm_stext_char_get_quad', '_wasm_stext_char_get_next'] as const;
 
 /** The accessors, where MuPDF was loaded with the module handle (the engine's workers); undefined elsewhere. */
 function stextAccessors(): StextAccessors | undefined {
@@ -132,45 +142,48 @@ function stextAccessors(): StextAccessors | undefined {
 }
 
 /**
- * collect's walk over the page's text blocks, as walk() goes (text blocks only, lines, characters) but asking only for
- * what a character's box needs, read into reused arrays: walk() asks MuPDF nine things a character and makes a Font
- * wrapper and five arrays for it, which for the bench's one page were most of the worker's garbage (a collection of
- * its young generation every few requests, 1 to 6 ms each) and a third of the text's time.
+ * walkText where MuPDF was loaded with the module handle: the walk walk() makes (text blocks, their lines, their
+ * characters), asking MuPDF only what a TextWalker is given, a character's origin and quad read into the same two
+ * arrays each time. walk() asks nine things a character and makes a Font wrapper and five arrays for it, which on the
+ * bench's one-page redaction were most of the worker's garbage (a collection of its young generation every few
+ * requests, 1 to 6 ms each) and a third of the text's time.
  */
-function collectDirect(m: StextAccessors, stext: mupdf.StructuredText, builder: PageTextBuilder, box: Float64Array): void {
-  const origin = new Float64Array(2);
-  const quad = new Float64Array(8);
-  // Reading does not allocate in MuPDF, so its memory (and HEAPF32 over it) cannot grow during the walk.
-  const heap = m.HEAPF32;
+function walkDirect(m: StextAccessors, stext: mupdf.StructuredText, walker: TextWalker): void {
+  const rect = (pointer: number): mupdf.Rect => {
+    const at = pointer >> 2;
+    return [m.HEAPF32[at]!, m.HEAPF32[at + 1]!, m.HEAPF32[at + 2]!, m.HEAPF32[at + 3]!];
+  };
+  const origin: mupdf.Point = [0, 0];
+  const quad: mupdf.Quad = [0, 0, 0, 0, 0, 0, 0, 0];
   for (let block = m._wasm_stext_page_get_first_block(stext.pointer as unknown as number); block; block = m._wasm_stext_block_get_next(block)) {
+    // Image, structure, vector and grid blocks carry no characters (walk() hands them to callbacks a TextWalker lacks).
     if (m._wasm_stext_block_get_type(block) !== 0) continue;
+    if (walker.beginTextBlock) walker.beginTextBlock(rect(m._wasm_stext_block_get_bbox(block)));
     for (let line = m._wasm_stext_block_get_first_line(block); line; line = m._wasm_stext_line_get_next(line)) {
+      if (walker.beginLine) walker.beginLine(rect(m._wasm_stext_line_get_bbox(line)));
       for (let ch = m._wasm_stext_line_get_first_char(line); ch; ch = m._wasm_stext_char_get_next(ch)) {
         const c = String.fromCharCode(m._wasm_stext_char_get_c(ch));
-        // Each address read before the next call, as walk() does (an accessor may answer a buffer it reuses).
-        const o = m._wasm_stext_char_get_origin(ch) >> 2;
-        origin[0] = heap[o]!;
-        origin[1] = heap[o + 1]!;
+        // Each address read before the next call, as walk() does (an accessor may answer a buffer it reuses); the
+        // memory's view taken again each time (a walker may make MuPDF allocate, which can grow the memory).
+        let at = m._wasm_stext_char_get_origin(ch) >> 2;
+        origin[0] = m.HEAPF32[at]!;
+        origin[1] = m.HEAPF32[at + 1]!;
         const size = m._wasm_stext_char_get_size(ch);
-        const q = m._wasm_stext_char_get_quad(ch) >> 2;
-        for (let k = 0; k < 8; k++) quad[k] = heap[q + k]!;
-        bodyQuad(quad, origin, size, box);
-        builder.add(c, box);
+        at = m._wasm_stext_char_get_quad(ch) >> 2;
+        const heap = m.HEAPF32;
+        for (let k = 0; k < 8; k++) quad[k] = heap[at + k]!;
+        walker.onChar(c, origin, size, quad);
       }
-      builder.endLine();
+      walker.endLine?.();
     }
+    walker.endTextBlock?.();
   }
 }
 
 function collect(stext: mupdf.StructuredText): PageText {
   const builder = new PageTextBuilder();
   const box = new Float64Array(8);
-  const direct = stextAccessors();
   try {
-    if (direct) {
-      collectDirect(direct, stext, builder, box);
-      return builder.build();
-    }
     walkText(stext, {
       onChar(c, origin, size, quad) {
         bodyQuad(quad, origin, size, box);
