@@ -117,28 +117,55 @@ export function walkText(stext: mupdf.StructuredText, walker: TextWalker): void 
  * memory, which walk() reads into new arrays.
  */
 interface StextAccessors {
-  HEAPF32: Float32Array;
-  _wasm_stext_page_get_first_block(page: number): number;
-  _wasm_stext_block_get_type(block: number): number;
-  _wasm_stext_block_get_bbox(block: number): number;
-  _wasm_stext_block_get_first_line(block: number): number;
-  _wasm_stext_block_get_next(block: number): number;
-  _wasm_stext_line_get_bbox(line: number): number;
-  _wasm_stext_line_get_first_char(line: number): number;
-  _wasm_stext_line_get_next(line: number): number;
-  _wasm_stext_char_get_c(ch: number): number;
-  _wasm_stext_char_get_origin(ch: number): number;
-  _wasm_stext_char_get_size(ch: number): number;
-  _wasm_stext_char_get_quad(ch: number): number;
-  _wasm_stext_char_get_next(ch: number): number;
+  /** The module, whose HEAPF32 is replaced when MuPDF's memory grows. */
+  module: { HEAPF32: Float32Array };
+  firstBlock(page: number): number;
+  blockType(block: number): number;
+  blockBbox(block: number): number;
+  firstLine(block: number): number;
+  nextBlock(block: number): number;
+  lineBbox(line: number): number;
+  firstChar(line: number): number;
+  nextLine(line: number): number;
+  charC(ch: number): number;
+  charOrigin(ch: number): number;
+  charSize(ch: number): number;
+  charQuad(ch: number): number;
+  nextChar(ch: number): number;
 }
 
-const ACCESSORS = ['_wasm_stext_page_get_first_block', '_wasm_stext_block_get_type', '_wasm_stext_block_get_bbox', '_wasm_stext_line_get_bbox', '_wasm_stext_block_get_first_line', '_wasm_stext_block_get_next', '_wasm_stext_line_get_first_char', '_wasm_stext_line_get_next', '_wasm_stext_char_get_c', '_wasm_stext_char_get_origin', '_wasm_stext_char_get_size', '_wasm_stext_char_get_quad', '_wasm_stext_char_get_next'] as const;
+const ACCESSORS = {
+  firstBlock: '_wasm_stext_page_get_first_block',
+  blockType: '_wasm_stext_block_get_type',
+  blockBbox: '_wasm_stext_block_get_bbox',
+  firstLine: '_wasm_stext_block_get_first_line',
+  nextBlock: '_wasm_stext_block_get_next',
+  lineBbox: '_wasm_stext_line_get_bbox',
+  firstChar: '_wasm_stext_line_get_first_char',
+  nextLine: '_wasm_stext_line_get_next',
+  charC: '_wasm_stext_char_get_c',
+  charOrigin: '_wasm_stext_char_get_origin',
+  charSize: '_wasm_stext_char_get_size',
+  charQuad: '_wasm_stext_char_get_quad',
+  nextChar: '_wasm_stext_char_get_next',
+} as const;
 
-/** The accessors, where MuPDF was loaded with the module handle (the engine's workers); undefined elsewhere. */
+/** null: looked for, not there. */
+let accessors: StextAccessors | null | undefined;
+
+/**
+ * The accessors, where MuPDF was loaded with the module handle (the engine's workers); undefined elsewhere. Taken
+ * once into an object of their own: the module is a large object with hundreds of properties, slow to look names up in.
+ */
 function stextAccessors(): StextAccessors | undefined {
-  const m = wasmModule as unknown as Partial<Record<(typeof ACCESSORS)[number], unknown>> & { HEAPF32?: unknown };
-  return m.HEAPF32 instanceof Float32Array && ACCESSORS.every((name) => typeof m[name] === 'function') ? (m as unknown as StextAccessors) : undefined;
+  if (accessors === undefined) {
+    const m = wasmModule as unknown as Record<string, unknown>;
+    const found = Object.entries(ACCESSORS).map(([key, name]) => [key, m[name]] as const);
+    accessors = m['HEAPF32'] instanceof Float32Array && found.every(([, f]) => typeof f === 'function')
+      ? ({ module: m as unknown as StextAccessors['module'], ...Object.fromEntries(found) } as StextAccessors)
+      : null;
+  }
+  return accessors ?? undefined;
 }
 
 /**
@@ -149,29 +176,32 @@ function stextAccessors(): StextAccessors | undefined {
  * requests, 1 to 6 ms each) and a third of the text's time.
  */
 function walkDirect(m: StextAccessors, stext: mupdf.StructuredText, walker: TextWalker): void {
+  // MuPDF's memory as floats; a new view once it grows (a walker may make MuPDF allocate), the old one then empty.
+  let heap = m.module.HEAPF32;
+  const floats = () => (heap.length ? heap : (heap = m.module.HEAPF32));
   const rect = (pointer: number): mupdf.Rect => {
+    const f = floats();
     const at = pointer >> 2;
-    return [m.HEAPF32[at]!, m.HEAPF32[at + 1]!, m.HEAPF32[at + 2]!, m.HEAPF32[at + 3]!];
+    return [f[at]!, f[at + 1]!, f[at + 2]!, f[at + 3]!];
   };
   const origin: mupdf.Point = [0, 0];
   const quad: mupdf.Quad = [0, 0, 0, 0, 0, 0, 0, 0];
-  for (let block = m._wasm_stext_page_get_first_block(stext.pointer as unknown as number); block; block = m._wasm_stext_block_get_next(block)) {
+  for (let block = m.firstBlock(stext.pointer as unknown as number); block; block = m.nextBlock(block)) {
     // Image, structure, vector and grid blocks carry no characters (walk() hands them to callbacks a TextWalker lacks).
-    if (m._wasm_stext_block_get_type(block) !== 0) continue;
-    if (walker.beginTextBlock) walker.beginTextBlock(rect(m._wasm_stext_block_get_bbox(block)));
-    for (let line = m._wasm_stext_block_get_first_line(block); line; line = m._wasm_stext_line_get_next(line)) {
-      if (walker.beginLine) walker.beginLine(rect(m._wasm_stext_line_get_bbox(line)));
-      for (let ch = m._wasm_stext_line_get_first_char(line); ch; ch = m._wasm_stext_char_get_next(ch)) {
-        const c = String.fromCharCode(m._wasm_stext_char_get_c(ch));
-        // Each address read before the next call, as walk() does (an accessor may answer a buffer it reuses); the
-        // memory's view taken again each time (a walker may make MuPDF allocate, which can grow the memory).
-        let at = m._wasm_stext_char_get_origin(ch) >> 2;
-        origin[0] = m.HEAPF32[at]!;
-        origin[1] = m.HEAPF32[at + 1]!;
-        const size = m._wasm_stext_char_get_size(ch);
-        at = m._wasm_stext_char_get_quad(ch) >> 2;
-        const heap = m.HEAPF32;
-        for (let k = 0; k < 8; k++) quad[k] = heap[at + k]!;
+    if (m.blockType(block) !== 0) continue;
+    if (walker.beginTextBlock) walker.beginTextBlock(rect(m.blockBbox(block)));
+    for (let line = m.firstLine(block); line; line = m.nextLine(line)) {
+      if (walker.beginLine) walker.beginLine(rect(m.lineBbox(line)));
+      for (let ch = m.firstChar(line); ch; ch = m.nextChar(ch)) {
+        const c = String.fromCharCode(m.charC(ch));
+        // Each address read before the next call, as walk() does (an accessor may answer a buffer it reuses).
+        const f = floats();
+        let at = m.charOrigin(ch) >> 2;
+        origin[0] = f[at]!;
+        origin[1] = f[at + 1]!;
+        const size = m.charSize(ch);
+        at = m.charQuad(ch) >> 2;
+        for (let k = 0; k < 8; k++) quad[k] = f[at + k]!;
         walker.onChar(c, origin, size, quad);
       }
       walker.endLine?.();
