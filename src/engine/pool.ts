@@ -399,7 +399,8 @@ export class EnginePool {
     // reply is read), a reply already waiting ends the task, instead of a 504 for work that finished in time.
     slot.timer = setTimeout(() => setImmediate(() => this.onTimeout(slot, job)), job.timeoutMs);
     try {
-      slot.worker.postMessage({ id: job.id, task: job.task, input: job.input }, job.transfer);
+      // A task no one follows (an inline request's) reports no progress: its worker posts nothing until it answers.
+      slot.worker.postMessage({ id: job.id, task: job.task, input: job.input, ...(job.onProgress ? {} : { quiet: true }) }, job.transfer);
     } catch (err) {
       // An input that cannot be sent (not cloneable, or a buffer already transferred) fails its task now, instead of
       // holding the worker until the task's timeout; the worker never saw it and takes the next one.

@@ -14,6 +14,8 @@ interface TaskMessage {
   id: number;
   task: string;
   input: unknown;
+  /** No one follows the task's progress (EnginePool: a task without onProgress): its reports are dropped here. */
+  quiet?: boolean;
 }
 
 /** What the pool tells each worker (EnginePool.spawn). */
@@ -50,6 +52,9 @@ const registry: Registry = { ...(tasks as Registry), ...(extraTasks ? ((await im
 
 /** At most one progress report per this many milliseconds and task, besides the first and the last (done === total). */
 const PROGRESS_INTERVAL_MS = 100;
+
+/** A task's context when no one follows its progress. */
+const QUIET: TaskContext = { progress() {} };
 
 /** The context of one task: its progress reports go to the pool, tagged with the task's id, throttled. */
 function contextFor(id: number): TaskContext {
@@ -93,7 +98,7 @@ parentPort!.on('message', (msg: TaskMessage) => {
   const fn = registry[msg.task];
   try {
     if (!fn) throw new EngineError('INTERNAL_ERROR', `Unknown engine task ${msg.task}`);
-    const result = fn(msg.input, contextFor(msg.id));
+    const result = fn(msg.input, msg.quiet ? QUIET : contextFor(msg.id));
     parentPort!.postMessage({ id: msg.id, ok: true, result, memory: wasmBytes(), loggedErrors }, transferables(result));
   } catch (err) {
     const { error, fatal } = serialize(err);

@@ -283,6 +283,8 @@ export class FilesystemStore implements DocumentStore {
         : await this.checkPrecondition(resolved, options.ifMatch, options.conflict === 'overwrite');
     // A document found there (resolved without a link, a file), or a name found missing in its folder, has its folder:
     // no second resolve and mkdir for it.
+    // The replaced document's version index is read while the content is written and hashed (prepare needs it first).
+    const lookAhead = this.versions && options.conflict === 'overwrite' && existed && before !== undefined ? this.versions.lookAhead(p) : undefined;
     const folder = existed || absent ? path.dirname(resolved) : await this.ensureParent(p);
     let source: string;
     let etag: string;
@@ -328,7 +330,7 @@ export class FilesystemStore implements DocumentStore {
       const durable = () => (content instanceof StagedFile ? content.synced() : contentDurable!);
       if (options.conflict === 'overwrite') {
         const verify = () => this.locks.verify(p.toString());
-        version = await this.versions?.prepare(target, source, { etag, size }, provenance, existed && before !== undefined ? { file, etag: before, prefix } : null, verify, options.purgeEarlierVersions === true);
+        version = await this.versions?.prepare(target, source, { etag, size }, provenance, existed && before !== undefined ? { file, etag: before, prefix, lookAhead } : null, verify, options.purgeEarlierVersions === true);
         await durable();
         // Last thing before the commit: a writer whose document lock ran out (another may have written since) stops here.
         await this.locks.verify(p.toString());

@@ -155,6 +155,9 @@ function committedIds(names: string[]): string[] {
   return names.flatMap((name) => RECORD.exec(name)?.[1] ?? []).sort();
 }
 
+/** What FilesystemVersions.lookAhead found: the index's newest record, or the error reading it. */
+export type IndexLookup = { index: { exists: boolean; newest: VersionRecord | undefined } } | { err: unknown };
+
 /** A version written but not yet committed (FilesystemVersions.prepare). */
 export interface PendingVersion {
   readonly record: VersionRecord;
@@ -408,7 +411,16 @@ export class FilesystemVersions implements DocumentVersions {
    * the written content begins with the replaced document's bytes (proven by the store), so the replaced version is
    * kept as the first bytes of this one's blob once the write commits.
    */
-  async prepare(p: StoredPath, source: string, content: { etag: string; size: number }, provenance: WriteProvenance, replaced: { file: string; etag: string; prefix?: boolean } | null, verify: () => Promise<void>, purge = false): Promise<PendingVersion> {
+  /**
+   * The replaced document's index lookup that prepare() starts with, started by the store as soon as it knows the write
+   * replaces a document (its lock held): read while the content is written and hashed, not after. Never rejects (a
+   * failed read is prepare's to throw).
+   */
+  lookAhead(p: StoredPath): Promise<IndexLookup> {
+    return this.readNewest(this.dirOf(p)).then((index) => ({ index }), (err: unknown) => ({ err }));
+  }
+
+  async prepare(p: StoredPath, source: string, content: { etag: string; size: number }, provenance: WriteProvenance, replaced: { file: string; etag: string; prefix?: boolean; lookAhead?: Promise<IndexLookup> } | null, verify: () => Promise<void>, purge = false): Promise<PendingVersion> {
     // The folder is looked for the way the write suggests (issue 38: every trip to the thread pool is on the write's
     // path): a new document's is made (mkdir), and when that made it, it is empty, with nothing to read; a replaced
     // document's is read first, and made only when it is missing (written while versions were off).
@@ -421,7 +433,9 @@ export class FilesystemVersions implements DocumentVersions {
       ({ dir, made, durable: parentsDurable } = await this.ensureDir(p));
       if (!made) index = await this.readNewest(dir);
     } else {
-      index = await this.readNewest(dir);
+      const looked = replaced.lookAhead ? await replaced.lookAhead : undefined;
+      if (looked && 'err' in looked) throw looked.err;
+      index = looked ? looked.index : await this.readNewest(dir);
       if (!index.exists) {
         names = await readdirOrMissing(dir);
         if (names === undefined) ({ dir, made, durable: parentsDurable } = await this.ensureDir(p));
@@ -636,13 +650,17 @@ export class FilesystemVersions implements DocumentVersions {
    */
   async purgeEarlier(p: StoredPath, written?: VersionRecord): Promise<number> {
     const dir = this.dirOf(p);
-    const ids = committedIds(await readdirOrNone(dir));
+    const names = await readdirOrNone(dir);
+    const ids = committedIds(names);
     const current = written && ids.includes(written.id) ? written.id : await this.currentId(p, dir, ids);
-    const gone = await Promise.all(ids.filter((id) => id !== current).map((id) => this.read(dir, id)));
-    await this.removeRecords(dir, gone, current === null ? [] : [current === written?.id ? written : current]);
-    // The purge is done: its write's marker goes (a crash before this line, and recover() purges again).
-    if (current !== null && current === written?.id) await removeFile(path.join(dir, `v-${written.id}.purge`));
-    else for (const name of await readdirOrNone(dir)) if (PURGE.test(name)) await removeFile(path.join(dir, name));
+    const gone = ids.filter((id) => id !== current);
+    // The purge is done once the records are out (durable) and their bytes removed: its write's marker goes with the
+    // bytes (a crash before that, and recover() purges again; bytes a crash leaves behind no record names, and recover()
+    // removes them as any such blob).
+    const marker = current !== null && current === written?.id ? path.join(dir, `v-${written.id}.purge`) : undefined;
+    // The folder's listing, taken under the document's lock, serves the removal too (its blobs and pointers stay as listed).
+    await this.removeRecords(dir, gone, current === null ? [] : [current === written?.id ? written : current], { names, alongside: marker ? () => removeFile(marker) : undefined });
+    if (!marker) for (const name of await readdirOrNone(dir)) if (PURGE.test(name)) await removeFile(path.join(dir, name));
     return gone.length;
   }
 
@@ -651,24 +669,32 @@ export class FilesystemVersions implements DocumentVersions {
    * earlier that held them as a prefix) that no remaining record's way goes through (a blob holding a remaining
    * version's bytes stays whole): a crash between leaves a blob (recover), never a record without bytes.
    */
-  private async removeRecords(dir: string, gone: VersionRecord[], kept: (string | VersionRecord)[]): Promise<void> {
-    if (gone.length === 0) return;
+  private async removeRecords(dir: string, goneRecords: (string | VersionRecord)[], kept: (string | VersionRecord)[], options: { names?: string[]; alongside?: (() => Promise<void>) | undefined } = {}): Promise<void> {
+    if (goneRecords.length === 0) return options.alongside?.();
+    const readAll = (list: (string | VersionRecord)[]) => Promise.all(list.map((k) => (typeof k === 'string' ? this.read(dir, k) : k)));
     // The kept records the caller has are not read again.
-    const keptRecords = (await Promise.all(kept.map((k) => (typeof k === 'string' ? this.read(dir, k) : k)))).sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+    const keptRecords = (await readAll(kept)).sort((x, y) => (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
     // Out of the index first, the newest kept record's line last (see INDEX): a list never names a record (or bytes)
-    // on its way out.
+    // on its way out. The index's lines need only the ids: the gone records (their ETags, for their bytes) are read
+    // meanwhile, and removed once both are done.
     const newestKept = keptRecords.at(-1);
-    await this.appendIndex(dir, [...gone.map((record) => ({ removed: record.id })), ...(newestKept ? [toStored(newestKept)] : [])], false);
+    const removed = goneRecords.map((g) => ({ removed: typeof g === 'string' ? g : g.id }));
+    const [gone] = await Promise.all([readAll(goneRecords), this.appendIndex(dir, [...removed, ...(newestKept ? [toStored(newestKept)] : [])], false)]);
     await Promise.all(gone.map((record) => removeFile(path.join(dir, `v-${record.id}.json`))));
     await syncDir(dir);
-    const ways = indexOf(await fs.readdir(dir));
+    // The records are all that went since the caller's listing (taken under the same lock), if it has one.
+    const ways = indexOf(options.names ?? (await fs.readdir(dir)));
     const needed = new Set(keptRecords.flatMap((r) => chainOf(ways, r.etag) ?? []));
     const candidates = new Set(gone.flatMap((r) => chainOf(ways, r.etag) ?? [blobName(r.etag)]));
     // A pointer of a gone ETag whose blob is back (written again since) is on no way: it goes too.
     for (const [from, into] of ways.pointers) if (gone.some((r) => bare(r.etag) === from)) candidates.add(`p-${from}-${into}`);
-    // The blobs and pointers go together, while the index is read (removals and updates leave lines behind: the index
-    // is written anew once they are most of it).
-    const [, index] = await Promise.all([Promise.all([...candidates].filter((name) => !needed.has(name)).map((name) => removeFile(path.join(dir, name)))), this.readIndex(dir)]);
+    // The blobs and pointers go together, with what the caller removes alongside, while the index is read (removals
+    // and updates leave lines behind: the index is written anew once they are most of it).
+    const [, index] = await Promise.all([
+      Promise.all([...candidates].filter((name) => !needed.has(name)).map((name) => removeFile(path.join(dir, name)))),
+      this.readIndex(dir),
+      options.alongside?.(),
+    ]);
     if (index && index.lines > 2 * index.records.length + 64) await this.writeIndex(dir);
   }
 

@@ -1,4 +1,5 @@
 import * as mupdf from 'mupdf';
+import { wasmModule } from '../core/wasm.js';
 import { PageTextBuilder, type PageText } from './match.js';
 
 /**
@@ -20,7 +21,7 @@ const BOX_DESCENT = 0.18;
  * redaction box touches, so full-height boxes would take neighbouring lines
  * with them, and word boxes given to clients would not hug the words.
  */
-export function bodyQuad(q: mupdf.Quad, origin: mupdf.Point, size: number, out: Float64Array): void {
+export function bodyQuad(q: ArrayLike<number>, origin: ArrayLike<number>, size: number, out: Float64Array): void {
   for (let k = 0; k < 8; k++) out[k] = q[k]!;
   // Unit vector from the lower-left to the upper-left corner (the glyph's "up").
   const ux = q[0] - q[4];
@@ -54,11 +55,14 @@ interface Registry {
 let registering = true;
 let switchInstalled = false;
 
-/** A structured-text walker that never sees MuPDF's per-character Font wrapper (walkText releases it). */
+/**
+ * A structured-text walker that never sees MuPDF's per-character Font wrapper (walkText releases it, or never makes
+ * it). `origin` and `quad` may be the same arrays at every call: a walker copies what it keeps.
+ */
 export interface TextWalker {
   beginTextBlock?(bbox: mupdf.Rect): void;
   beginLine?(bbox: mupdf.Rect): void;
-  onChar(c: string, origin: mupdf.Point, size: number, quad: mupdf.Quad): void;
+  onChar(c: string, origin: Readonly<mupdf.Point>, size: number, quad: Readonly<mupdf.Quad>): void;
   endLine?(): void;
   endTextBlock?(): void;
 }
@@ -74,6 +78,11 @@ export interface TextWalker {
  * Should mupdf.js stop using `_finalizer`, the switch is never called.
  */
 export function walkText(stext: mupdf.StructuredText, walker: TextWalker): void {
+  const direct = stextAccessors();
+  if (direct) {
+    walkDirect(direct, stext, walker);
+    return;
+  }
   if (!switchInstalled) {
     const fontClass = mupdf.Font as unknown as { _finalizer?: Registry; _drop: (pointer: number) => void };
     const real: Registry = fontClass._finalizer ?? new FinalizationRegistry(fontClass._drop);
@@ -99,6 +108,105 @@ export function walkText(stext: mupdf.StructuredText, walker: TextWalker): void 
     });
   } finally {
     registering = true;
+  }
+}
+
+/**
+ * MuPDF's structured-text accessors, the functions of its module that StructuredText.walk() calls (mupdf.js 1.28),
+ * reached through the module handle (core/wasm.ts). Points and quads come back as addresses of floats in MuPDF's
+ * memory, which walk() reads into new arrays.
+ */
+interface StextAccessors {
+  /** The module, whose HEAPF32 is replaced when MuPDF's memory grows. */
+  module: { HEAPF32: Float32Array };
+  firstBlock(page: number): number;
+  blockType(block: number): number;
+  blockBbox(block: number): number;
+  firstLine(block: number): number;
+  nextBlock(block: number): number;
+  lineBbox(line: number): number;
+  firstChar(line: number): number;
+  nextLine(line: number): number;
+  charC(ch: number): number;
+  charOrigin(ch: number): number;
+  charSize(ch: number): number;
+  charQuad(ch: number): number;
+  nextChar(ch: number): number;
+}
+
+const ACCESSORS = {
+  firstBlock: '_wasm_stext_page_get_first_block',
+  blockType: '_wasm_stext_block_get_type',
+  blockBbox: '_wasm_stext_block_get_bbox',
+  firstLine: '_wasm_stext_block_get_first_line',
+  nextBlock: '_wasm_stext_block_get_next',
+  lineBbox: '_wasm_stext_line_get_bbox',
+  firstChar: '_wasm_stext_line_get_first_char',
+  nextLine: '_wasm_stext_line_get_next',
+  charC: '_wasm_stext_char_get_c',
+  charOrigin: '_wasm_stext_char_get_origin',
+  charSize: '_wasm_stext_char_get_size',
+  charQuad: '_wasm_stext_char_get_quad',
+  nextChar: '_wasm_stext_char_get_next',
+} as const;
+
+/** null: looked for, not there. */
+let accessors: StextAccessors | null | undefined;
+
+/**
+ * The accessors, where MuPDF was loaded with the module handle (the engine's workers); undefined elsewhere. Taken
+ * once into an object of their own: the module is a large object with hundreds of properties, slow to look names up in.
+ */
+function stextAccessors(): StextAccessors | undefined {
+  if (accessors === undefined) {
+    const m = wasmModule as unknown as Record<string, unknown>;
+    const found = Object.entries(ACCESSORS).map(([key, name]) => [key, m[name]] as const);
+    accessors = m['HEAPF32'] instanceof Float32Array && found.every(([, f]) => typeof f === 'function')
+      ? ({ module: m as unknown as StextAccessors['module'], ...Object.fromEntries(found) } as StextAccessors)
+      : null;
+  }
+  return accessors ?? undefined;
+}
+
+/**
+ * walkText where MuPDF was loaded with the module handle: the walk walk() makes (text blocks, their lines, their
+ * characters), asking MuPDF only what a TextWalker is given, a character's origin and quad read into the same two
+ * arrays each time. walk() asks nine things a character and makes a Font wrapper and five arrays for it, which on the
+ * bench's one-page redaction were most of the worker's garbage (a collection of its young generation every few
+ * requests, 1 to 6 ms each) and a third of the text's time.
+ */
+function walkDirect(m: StextAccessors, stext: mupdf.StructuredText, walker: TextWalker): void {
+  // MuPDF's memory as floats; a new view once it grows (a walker may make MuPDF allocate), the old one then empty.
+  let heap = m.module.HEAPF32;
+  const floats = () => (heap.length ? heap : (heap = m.module.HEAPF32));
+  const rect = (pointer: number): mupdf.Rect => {
+    const f = floats();
+    const at = pointer >> 2;
+    return [f[at]!, f[at + 1]!, f[at + 2]!, f[at + 3]!];
+  };
+  const origin: mupdf.Point = [0, 0];
+  const quad: mupdf.Quad = [0, 0, 0, 0, 0, 0, 0, 0];
+  for (let block = m.firstBlock(stext.pointer as unknown as number); block; block = m.nextBlock(block)) {
+    // Image, structure, vector and grid blocks carry no characters (walk() hands them to callbacks a TextWalker lacks).
+    if (m.blockType(block) !== 0) continue;
+    if (walker.beginTextBlock) walker.beginTextBlock(rect(m.blockBbox(block)));
+    for (let line = m.firstLine(block); line; line = m.nextLine(line)) {
+      if (walker.beginLine) walker.beginLine(rect(m.lineBbox(line)));
+      for (let ch = m.firstChar(line); ch; ch = m.nextChar(ch)) {
+        const c = String.fromCharCode(m.charC(ch));
+        // Each address read before the next call, as walk() does (an accessor may answer a buffer it reuses).
+        const f = floats();
+        let at = m.charOrigin(ch) >> 2;
+        origin[0] = f[at]!;
+        origin[1] = f[at + 1]!;
+        const size = m.charSize(ch);
+        at = m.charQuad(ch) >> 2;
+        for (let k = 0; k < 8; k++) quad[k] = f[at + k]!;
+        walker.onChar(c, origin, size, quad);
+      }
+      walker.endLine?.();
+    }
+    walker.endTextBlock?.();
   }
 }
 
