@@ -5,10 +5,18 @@ import type { OperationContext } from './context.js';
 import type { DocumentOperations } from './documents.js';
 import { ReadModelCache } from './read-model-cache.js';
 
+/** What the outline cache may hold, by the estimate below. */
+const OUTLINE_CACHE_BYTES = 32 * 1024 * 1024;
+/** A generous size of one item of the model in memory (a title, a destination, the object around them). */
+const ITEM_BYTES = 256;
+
 /** The outline resource (docs/outline.md): the bookmarks read as a tree (cached by ETag), and replaced under the document's lock. */
 export class OutlineOperations {
-  /** Looked up by get() after its stat as the requesting user (ReadModelCache says why that suffices). */
-  private readonly models = new ReadModelCache<OutlineModel>(200);
+  /**
+   * Looked up by get() after its stat as the requesting user (ReadModelCache says why that suffices). Weighed by an
+   * estimate of the bytes of its items (a model of 10,000 items is about 2 MB), not counted: 200 such would be 400 MB.
+   */
+  private readonly models = new ReadModelCache<OutlineModel>(OUTLINE_CACHE_BYTES, (model) => 1024 + model.itemCount * ITEM_BYTES);
 
   constructor(private readonly documents: DocumentOperations) {}
 

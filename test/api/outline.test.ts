@@ -357,7 +357,7 @@ describe('replacing the outline', () => {
     await expectUnchanged(server, doc, kept, 400, 'VERSION_READ_ONLY');
   });
 
-  test('a signed document gets the outline appended (its bytes kept before the update); an encrypted one needs assembly rights', async () => {
+  test('a signed document gets the outline appended (its bytes kept before the update); a certified one is refused; an encrypted one needs assembly rights', async () => {
     const signed = signedFieldPdf();
     await upload('outline/signed.pdf', signed);
     ok(await putOutline('outline/signed.pdf', { items: [{ title: 'Signed doc', destination: { pageIndex: 0 } }] }));
@@ -365,6 +365,17 @@ describe('replacing the outline', () => {
     assert.ok(stored.length > signed.length);
     assert.ok(stored.subarray(0, signed.length).equals(signed), 'the signed revision is kept byte for byte');
     assert.deepEqual(qpdfOutline(stored).map((i) => i.title), ['Signed doc']);
+
+    // Certified (a DocMDP signature, level 2): no level allows bookmarks to change.
+    const certified = serializePdf([
+      '<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [4 0 R] /SigFlags 3 >> /Perms << /DocMDP 5 0 R >> >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Annots [4 0 R] >>',
+      '<< /Type /Annot /Subtype /Widget /FT /Sig /T (Certification) /Rect [0 0 0 0] /P 3 0 R /V 5 0 R >>',
+      `<< /Type /Sig /Filter /Adobe.PPKLite /SubFilter /adbe.pkcs7.detached /ByteRange [0 0 0 0] /Contents <${'00'.repeat(64)}> /Reference [<< /Type /SigRef /TransformMethod /DocMDP /TransformParams << /Type /TransformParams /P 2 /V /1.2 >> >>] >>`,
+    ], '/Root 1 0 R');
+    await upload('outline/certified.pdf', certified);
+    await expectUnchanged(server, 'outline/certified.pdf', () => putOutline('outline/certified.pdf', { items: [{ title: 'x' }] }), 409, 'DOCUMENT_CERTIFIED');
 
     const locked = encryptPdf(twoPages(), 'user-pw', 'owner-pw', '256', ['--assemble=n']);
     await upload('outline/locked.pdf', locked);
@@ -395,6 +406,7 @@ describe('bad input leaves the stored bytes unchanged', () => {
     ['a title with a lone surrogate', () => putOutline(doc, { items: [{ title: 'x', children: [{ title: 'bad \ud800' }] }] }), 400, 'VALIDATION_FAILED'],
     ['children that are not a list', () => putOutline(doc, { items: [{ title: 'x', children: 'none' }] }), 400, 'VALIDATION_FAILED'],
     ['no items', () => putOutline(doc, {}), 400, 'VALIDATION_FAILED'],
+    ['an If-Match that is not the current ETag', () => putOutline(doc, { items: [{ title: 'late' }] }, { 'if-match': '"not-the-etag"' }), 412, 'PRECONDITION_FAILED'],
     ['an XML body with another root', () => putOutline(doc, '<Bookmarks><items/></Bookmarks>'), 400, 'VALIDATION_FAILED'],
     ['an XML body with a colour that is not a number', () => putOutline(doc, '<Outline><items><item><title>a</title><children><child><title>b</title><color><red>x</red><green>0</green><blue>0</blue></color></child></children></item></items></Outline>'), 400, 'VALIDATION_FAILED'],
   ];

@@ -45,7 +45,8 @@ export function outlineOf(doc: mupdf.PDFDocument): OutlineModel {
   const root = deref(doc.getTrailer().get('Root'));
   const outlines = root.isDictionary() ? deref(root.get('Outlines')) : undefined;
   if (!outlines?.isDictionary()) return { items: [], itemCount: 0, warnings };
-  const pages = pageObjectNumbers(doc);
+  // Looked up on the first destination: an outline of headings alone needs no walk of the page tree.
+  let pages: Map<number, number> | undefined;
   const pageCount = doc.countPages();
   const destinations = new NamedDestinations(doc, warn);
   const seen = new Set<number>();
@@ -67,7 +68,7 @@ export function outlineOf(doc: mupdf.PDFDocument): OutlineModel {
     }
     const page = dest.get(0);
     // A page object, or (in files made for remote destinations, met in local ones too) a page number.
-    const pageIndex = page.isIndirect() ? pages.get(page.asIndirect()) : page.isInteger() ? page.asNumber() : undefined;
+    const pageIndex = page.isIndirect() ? (pages ??= pageObjectNumbers(doc)).get(page.asIndirect()) : page.isInteger() ? page.asNumber() : undefined;
     if (pageIndex === undefined || pageIndex < 0 || pageIndex >= pageCount) {
       warn(`${JSON.stringify(title)}: its destination names no page of the document; left out`);
       return at;
