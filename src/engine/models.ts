@@ -72,6 +72,18 @@ export {
   OPTIMIZE_SETTINGS_SCHEMA,
   type OptimizeSettings,
 } from './optimize/model.js';
+export {
+  FIT_TYPES,
+  MAX_OUTLINE_DEPTH,
+  MAX_OUTLINE_ITEMS,
+  MAX_OUTLINE_TITLE,
+  type FitType,
+  type OutlineColor,
+  type OutlineDestination,
+  type OutlineItem,
+  type OutlineItemInput,
+  type OutlineModel,
+} from './outline/model.js';
 export { NOT_XML } from './syntax/xml-writer.js';
 export { declaresDtd } from './syntax/xml-safety.js';
 export type { PdfSource } from './core/pdf-source.js';

@@ -36,6 +36,7 @@ import { registerConvertRoutes } from './routes/convert.js';
 import { registerAnnotationRoutes } from './routes/annotations.js';
 import { registerAnnotationContentRoutes } from './routes/annotation-content.js';
 import { registerPermissionRoutes } from './routes/permissions.js';
+import { registerOutlineRoutes } from './routes/outline.js';
 import { registerRedactionRoutes } from './routes/redaction.js';
 import { registerJobRoutes } from './routes/jobs.js';
 import { registerFieldRoutes } from './routes/fields.js';
@@ -194,6 +195,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerAnnotationContentRoutes(api, deps);
     registerRedactionRoutes(api, deps);
     registerPermissionRoutes(api, deps);
+    registerOutlineRoutes(api, deps);
     registerAnnotationRoutes(api, deps);
     registerFieldRoutes(api, deps);
     registerPageRoutes(api, deps);

@@ -112,6 +112,8 @@ const OPERATION_IDS: Record<string, string> = {
   'PUT /documents/:filePath.pdf/permissions/password-permissions': 'setPasswordPermissions',
   'DELETE /documents/:filePath.pdf/permissions/password-permissions': 'removePasswordPermissions',
   'DELETE /documents/:filePath.pdf/permissions/usage-rights': 'removeUsageRights',
+  'GET /documents/:filePath.pdf/outline': 'getOutline',
+  'PUT /documents/:filePath.pdf/outline': 'replaceOutline',
   'GET /documents/:filePath.pdf/fields': 'listFields',
   'DELETE /documents/:filePath.pdf/fields': 'resetFields',
   'POST /documents/:filePath.pdf/fields': 'importFieldsLegacy',

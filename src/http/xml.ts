@@ -24,6 +24,8 @@ export interface XmlShape {
 
 /** The element name of an array's items: the array's element name made singular. */
 export function singular(key: string): string {
+  // An outline item's children (docs/outline.md): <children><child>..</child></children>.
+  if (key === 'children') return 'child';
   if (key.endsWith('ies')) return `${key.slice(0, -3)}y`;
   if (key.endsWith('s')) return key.slice(0, -1);
   return `${key}Item`;
@@ -122,7 +124,9 @@ function unwrapArrays(value: unknown): unknown {
   for (const [key, v] of Object.entries(value)) {
     // Indentation between child elements is not content.
     if (key === '#text' && typeof v === 'string' && v.trim() === '') continue;
-    const inner = v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v) : [];
+    // Indentation around the items of an indented list is not an element either (it kept the list from unwrapping).
+    const blank = (k: string) => k === '#text' && typeof (v as Record<string, unknown>)[k] === 'string' && ((v as Record<string, string>)[k]!).trim() === '';
+    const inner = v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v).filter((k) => !blank(k)) : [];
     if (inner.length === 1 && inner[0] === singular(key)) {
       const items = (v as Record<string, unknown>)[inner[0]!];
       out[key] = (Array.isArray(items) ? items : [items]).map(unwrapArrays);

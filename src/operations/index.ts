@@ -18,6 +18,7 @@ import { PageOperations } from './pages.js';
 import { TrashOperations } from './trash.js';
 import { VersionOperations } from './versions.js';
 import { PermissionOperations } from './permissions.js';
+import { OutlineOperations } from './outline.js';
 import { PreflightOperations } from './PreflightOperations.js';
 import { SignatureOperations } from './signatures.js';
 
@@ -29,6 +30,8 @@ export interface Operations {
   folders: FolderOperations;
   fields: FieldOperations;
   permissions: PermissionOperations;
+  /** The outline (bookmarks) of a document (docs/outline.md). */
+  outline: OutlineOperations;
   pages: PageOperations;
   versions: VersionOperations;
   /** The trash deletes move documents and folders into (docs/versions.md, "Trash"). */
@@ -79,6 +82,7 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
     folders,
     fields: new FieldOperations(documents),
     permissions: new PermissionOperations(documents),
+    outline: new OutlineOperations(documents),
     pages,
     versions,
     trash: new TrashOperations(documents, folders),

@@ -86,6 +86,7 @@ export async function checkAreas(stdout: string, folder: string): Promise<void> 
     'notes: note-1',
     'marked: 1',
     'encrypted: true',
+    'bookmarks: 2',
     'optimized: /small/q1.pdf',
     'summary: 2 pages',
     'fields: 12',

@@ -1,5 +1,5 @@
-"""The Python beside the shell examples of docs/getting-started.md, jobs.md, ocr.md, pdfa.md, pages.md, signing.md
-and stamps.md, and the principal calls of the pages that show none (annotations.md, forms.md, redaction.md,
+"""The Python beside the shell examples of docs/getting-started.md, jobs.md, ocr.md, pdfa.md, pages.md, signing.md,
+stamps.md and outline.md, and the principal calls of the pages that show none (annotations.md, forms.md, redaction.md,
 permissions.md, optimize.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
 test/clients/python.test.ts runs it against a started service with the built wheel, in a folder holding q1.pdf,
 letter.png, minutes.docx, claim.pdf (a form) and jane.p12."""
@@ -80,6 +80,12 @@ Path("annex-redacted.pdf").write_bytes(client.download("reports/2026/annex.pdf")
 client.request("PUT", "/documents/archive/contract.pdf/permissions/password-permissions",
                json={"openPassword": "open-me", "permissionsPassword": "owner-only", "extractTextAllowed": False})
 print("encrypted:", "true" if client.document("archive/contract.pdf", password="open-me")["encrypted"] else "false")
+
+# Bookmarks: replace the outline with a chapter and a section below it, then read it back
+client.request("PUT", "/documents/reports/2026/q1.pdf/outline",
+               json={"items": [{"title": "Summary", "open": True, "destination": {"pageIndex": 0},
+                                "children": [{"title": "Figures", "destination": {"pageIndex": 1, "fit": "FitH", "top": 500}}]}]})
+print("bookmarks:", client.request("GET", "/documents/reports/2026/q1.pdf/outline").json()["itemCount"])
 
 # Optimize by a profile into a copy; the answer's report gives the sizes (never larger: nothing written then)
 optimized = client.action("reports/2026/q1.pdf", {"OptimizeAction": {"profileName": "ebook", "savePath": "small/q1.pdf"}})

@@ -1,6 +1,6 @@
 /**
  * The TypeScript beside the shell examples of docs/getting-started.md, jobs.md, ocr.md, pdfa.md, pages.md,
- * signing.md and stamps.md, and the principal calls of the pages that show none (annotations.md, forms.md,
+ * signing.md, stamps.md and outline.md, and the principal calls of the pages that show none (annotations.md, forms.md,
  * redaction.md, permissions.md, optimize.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
  * test/clients/typescript.test.ts compiles it against the packed client and runs it against a started service, in a
  * folder holding q1.pdf, letter.png, minutes.docx, claim.pdf (a form) and jane.p12.
@@ -93,6 +93,14 @@ await client.request('PUT', '/documents/archive/contract.pdf/permissions/passwor
   body: JSON.stringify({ openPassword: 'open-me', permissionsPassword: 'owner-only', extractTextAllowed: false }),
 });
 console.log('encrypted:', (await client.document('archive/contract.pdf', { password: 'open-me' })).encrypted);
+
+// Bookmarks: replace the outline with a chapter and a section below it, then read it back
+await client.request('PUT', '/documents/reports/2026/q1.pdf/outline', {
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify({ items: [{ title: 'Summary', open: true, destination: { pageIndex: 0 }, children: [{ title: 'Figures', destination: { pageIndex: 1, fit: 'FitH', top: 500 } }] }] }),
+});
+const outline = (await (await client.request('GET', '/documents/reports/2026/q1.pdf/outline')).json()) as { itemCount: number };
+console.log('bookmarks:', outline.itemCount);
 
 // Optimize by a profile into a copy; the answer's report gives the sizes (never larger: nothing written then)
 const optimized = await client.action('reports/2026/q1.pdf', { OptimizeAction: { profileName: 'ebook', savePath: 'small/q1.pdf' } });

@@ -523,6 +523,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pdfservice/v1/documents/{filePath}.pdf/outline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the outline (bookmarks) as a tree
+         * @description Each item: title, destination (page and view; named destinations resolved) or URI, open state, colour, bold and italic, children. A damaged or hostile outline (cycles, a /Count that lies, destinations naming no page, too deep) is answered with what is sound and warnings.
+         */
+        get: operations["getOutline"];
+        /**
+         * Replace the whole outline
+         * @description An empty items list removes it. Page indexes must be in the document (400 PAGE_OUT_OF_RANGE). With the user password the permissions must allow assembly. A signed document gets the change appended (its signatures stay valid); a certified one is refused (409 DOCUMENT_CERTIFIED). Answers the outline as read back from the written document.
+         */
+        put: operations["replaceOutline"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pdfservice/v1/documents/{filePath}.pdf/annotations": {
         parameters: {
             query?: never;
@@ -1844,6 +1868,110 @@ export interface components {
             fillFormFieldsAllowed?: boolean;
             /** @description Add and change annotations, fill in form fields (bit 6) */
             modifyAnnotationsAllowed?: boolean;
+        };
+        /**
+         * OutlineColor
+         * @description The title's colour (/C), RGB components from 0 to 1; absent: black
+         */
+        OutlineColor: {
+            red: number;
+            green: number;
+            blue: number;
+        };
+        /**
+         * OutlineDestination
+         * @description A page of the document and the view of it (ISO 32000-1 12.3.2.2). Without fit, /Fit is written.
+         */
+        OutlineDestination: {
+            /** @description The page, from 0 */
+            pageIndex: number;
+            /**
+             * @description The view: XYZ (left, top, zoom), Fit, FitH (top), FitV (left), FitR (left, bottom, right, top), FitB, FitBH (top), FitBV (left)
+             * @enum {string}
+             */
+            fit?: "XYZ" | "Fit" | "FitH" | "FitV" | "FitR" | "FitB" | "FitBH" | "FitBV";
+            /** @description PDF units from the page's left; absent: unchanged */
+            left?: number;
+            /** @description PDF units from the page's bottom; absent: unchanged */
+            top?: number;
+            /** @description FitR only */
+            right?: number;
+            /** @description FitR only */
+            bottom?: number;
+            /** @description XYZ only: 1 is 100%; 0 or absent keeps the viewer's zoom */
+            zoom?: number;
+        };
+        /**
+         * OutlineItem
+         * @description One bookmark. Without destination and uri it leads nowhere (a heading).
+         */
+        OutlineItem: {
+            /** @description Any Unicode text (written as a PDF text string) */
+            title: string;
+            /** @description Whether the item's children show (/Count positive); false for an item without children */
+            open: boolean;
+            /** @description /F bit 2 */
+            bold: boolean;
+            /** @description /F bit 1 */
+            italic: boolean;
+            color?: components["schemas"]["OutlineColor"];
+            destination?: components["schemas"]["OutlineDestination"];
+            /** @description The named destination the destination was resolved from (read only: ignored when written) */
+            namedDestination?: string;
+            /** @description A URI action's address (ASCII); not with destination */
+            uri?: string;
+            /** @description The type of an action other than GoTo and URI, e.g. JavaScript (read only: ignored when written, such an item is written without it) */
+            action?: string;
+            /** @description The items below this one, of the same shape (OutlineItem). XML: <children><child>..</child></children> */
+            children?: {
+                [key: string]: unknown;
+            }[];
+        };
+        /**
+         * OutlineModel
+         * @description OutlineModel (XML: <Outline>): the bookmarks as a tree.
+         */
+        OutlineModel: {
+            /** @description The first level (XML: <items><item>..</item></items>) */
+            items: components["schemas"]["OutlineItem"][];
+            /** @description Items in the whole tree */
+            itemCount: number;
+            /** @description What was left out of a damaged outline (a cycle, a destination naming no page, too deep), and why */
+            warnings: string[];
+        };
+        /** OutlineItemRequest */
+        OutlineItemRequest: {
+            /** @description Any Unicode text (written as a PDF text string) */
+            title: string;
+            /** @description Whether the item's children show (/Count positive); false for an item without children */
+            open?: boolean;
+            /** @description /F bit 2 */
+            bold?: boolean;
+            /** @description /F bit 1 */
+            italic?: boolean;
+            color?: components["schemas"]["OutlineColor"];
+            destination?: components["schemas"]["OutlineDestination"];
+            /** @description The named destination the destination was resolved from (read only: ignored when written) */
+            namedDestination?: string;
+            /** @description A URI action's address (ASCII); not with destination */
+            uri?: string;
+            /** @description The type of an action other than GoTo and URI, e.g. JavaScript (read only: ignored when written, such an item is written without it) */
+            action?: string;
+            /** @description The items below this one, of the same shape (OutlineItem). XML: <children><child>..</child></children> */
+            children?: {
+                [key: string]: unknown;
+            }[];
+        };
+        /**
+         * OutlineRequest
+         * @description The whole outline to write (XML: <Outline>). An empty items list removes the outline. At most 10000 items in all and 64 levels (400 OUTLINE_TOO_LARGE); every level is checked as the first.
+         */
+        OutlineRequest: {
+            items: components["schemas"]["OutlineItemRequest"][];
+            /** @description Read only: ignored (a model read may be sent back as it is) */
+            itemCount?: number;
+            /** @description Read only: ignored */
+            warnings?: string[];
         };
         /**
          * AnnotationsModel
@@ -9401,6 +9529,228 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getOutline: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
+                 * @example 1795219200000000
+                 */
+                versionId?: string;
+            };
+            header?: {
+                /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
+                "x-service-documentpassword"?: string;
+                /** @description The same password as base64 of its UTF-8 bytes, instead of X-Service-DocumentPassword */
+                "x-service-documentpassword-base64"?: string;
+            };
+            path: {
+                /**
+                 * @description Path of the document without ".pdf"; may contain folders ("a/b/report"). Percent-encode each segment once.
+                 * @example reports/2026/q1
+                 */
+                filePath: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OutlineModel (XML: <Outline>): the bookmarks as a tree. */
+            200: {
+                headers: {
+                    /** @description Entity tag of the document version (or of this representation) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OutlineModel"];
+                    "application/xml": components["schemas"]["OutlineModel"];
+                    "text/xml": components["schemas"]["OutlineModel"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    replaceOutline: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
+                "x-service-documentpassword"?: string;
+                /** @description The same password as base64 of its UTF-8 bytes, instead of X-Service-DocumentPassword */
+                "x-service-documentpassword-base64"?: string;
+                /** @description Change only if the document still has this ETag (412 otherwise) */
+                "if-match"?: string;
+            };
+            path: {
+                /**
+                 * @description Path of the document without ".pdf"; may contain folders ("a/b/report"). Percent-encode each segment once.
+                 * @example reports/2026/q1
+                 */
+                filePath: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OutlineRequest"];
+                "application/xml": {
+                    items: {
+                        /** @description Any Unicode text (written as a PDF text string) */
+                        title: string;
+                        /** @description Whether the item's children show (/Count positive); false for an item without children */
+                        open?: boolean;
+                        /** @description /F bit 2 */
+                        bold?: boolean;
+                        /** @description /F bit 1 */
+                        italic?: boolean;
+                        color?: components["schemas"]["OutlineColor"];
+                        destination?: components["schemas"]["OutlineDestination"];
+                        /** @description The named destination the destination was resolved from (read only: ignored when written) */
+                        namedDestination?: string;
+                        /** @description A URI action's address (ASCII); not with destination */
+                        uri?: string;
+                        /** @description The type of an action other than GoTo and URI, e.g. JavaScript (read only: ignored when written, such an item is written without it) */
+                        action?: string;
+                        /** @description The items below this one, of the same shape (OutlineItem). XML: <children><child>..</child></children> */
+                        children?: {
+                            [key: string]: unknown;
+                        }[];
+                    }[];
+                    /** @description Read only: ignored (a model read may be sent back as it is) */
+                    itemCount?: number;
+                    /** @description Read only: ignored */
+                    warnings?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OutlineModel (XML: <Outline>): the bookmarks as a tree. */
+            200: {
+                headers: {
+                    /** @description Entity tag of the document version (or of this representation) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OutlineModel"];
+                    "application/xml": components["schemas"]["OutlineModel"];
+                    "text/xml": components["schemas"]["OutlineModel"];
+                };
             };
             /** @description Not logged in, or wrong credentials (docs/errors.md) */
             401: {

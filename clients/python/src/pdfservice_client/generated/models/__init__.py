@@ -151,6 +151,15 @@ from .optimize_profile_request_gray_image_handler_color_space import OptimizePro
 from .optimize_profile_request_gray_image_handler_compression import OptimizeProfileRequestGrayImageHandlerCompression
 from .optimize_profile_request_gray_image_handler_downsampling import OptimizeProfileRequestGrayImageHandlerDownsampling
 from .optimize_profiles_model import OptimizeProfilesModel
+from .outline_color import OutlineColor
+from .outline_destination import OutlineDestination
+from .outline_destination_fit import OutlineDestinationFit
+from .outline_item import OutlineItem
+from .outline_item_children_item import OutlineItemChildrenItem
+from .outline_item_request import OutlineItemRequest
+from .outline_item_request_children_item import OutlineItemRequestChildrenItem
+from .outline_model import OutlineModel
+from .outline_request import OutlineRequest
 from .page_model import PageModel
 from .page_model_rotation import PageModelRotation
 from .page_text_model import PageTextModel
@@ -535,6 +544,15 @@ __all__ = (
     "OptimizeProfileRequestGrayImageHandlerCompression",
     "OptimizeProfileRequestGrayImageHandlerDownsampling",
     "OptimizeProfilesModel",
+    "OutlineColor",
+    "OutlineDestination",
+    "OutlineDestinationFit",
+    "OutlineItem",
+    "OutlineItemChildrenItem",
+    "OutlineItemRequest",
+    "OutlineItemRequestChildrenItem",
+    "OutlineModel",
+    "OutlineRequest",
     "PageModel",
     "PageModelRotation",
     "PagesModel",
