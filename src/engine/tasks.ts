@@ -23,9 +23,10 @@ import { pdfaTasks } from './pdfa/tasks.js';
 import { preflightTasks } from './preflight/tasks.js';
 import { optimizeTasks } from './optimize/tasks.js';
 import { officeTasks } from './office/tasks.js';
+import { metadataTasks } from './metadata/tasks.js';
 import type { TaskContext } from './task-context.js';
 
-const featureTasks = [coreTasks, annotationTasks, xfdfTasks, formTasks, redactionTasks, signingTasks, securityTasks, pageTasks, stampTasks, textTasks, renderTasks, imageTasks, ocrTasks, preflightTasks, pdfaTasks, optimizeTasks, officeTasks];
+const featureTasks = [coreTasks, annotationTasks, xfdfTasks, formTasks, redactionTasks, signingTasks, securityTasks, pageTasks, stampTasks, textTasks, renderTasks, imageTasks, ocrTasks, preflightTasks, pdfaTasks, optimizeTasks, officeTasks, metadataTasks];
 // Spreading the maps would let a name declared in two folders silently keep the last one.
 const declared = featureTasks.flatMap((map) => Object.keys(map));
 const twice = declared.filter((name, i) => declared.indexOf(name) !== i);
@@ -49,6 +50,7 @@ export const tasks = {
   ...pdfaTasks,
   ...optimizeTasks,
   ...officeTasks,
+  ...metadataTasks,
 } satisfies Record<string, (input: never, ctx: TaskContext) => unknown>;
 
 export type EngineTasks = typeof tasks;

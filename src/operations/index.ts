@@ -18,6 +18,7 @@ import { PageOperations } from './pages.js';
 import { TrashOperations } from './trash.js';
 import { VersionOperations } from './versions.js';
 import { PermissionOperations } from './permissions.js';
+import { MetadataOperations } from './metadata.js';
 import { PreflightOperations } from './PreflightOperations.js';
 import { SignatureOperations } from './signatures.js';
 
@@ -29,6 +30,7 @@ export interface Operations {
   folders: FolderOperations;
   fields: FieldOperations;
   permissions: PermissionOperations;
+  metadata: MetadataOperations;
   pages: PageOperations;
   versions: VersionOperations;
   /** The trash deletes move documents and folders into (docs/versions.md, "Trash"). */
@@ -79,6 +81,7 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
     folders,
     fields: new FieldOperations(documents),
     permissions: new PermissionOperations(documents),
+    metadata: new MetadataOperations(documents),
     pages,
     versions,
     trash: new TrashOperations(documents, folders),
