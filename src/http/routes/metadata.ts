@@ -11,6 +11,11 @@ import { METADATA_XML, metadataPatchSchema, metadataPutSchema, metadataSchema } 
 export const XMP_BODY_TYPE = 'application/rdf+xml';
 
 const headers = { type: 'object', properties: documentPasswordHeader } as const;
+
+const XMP_EXAMPLE =
+  '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">' +
+  '<rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title><rdf:Alt><rdf:li xml:lang="x-default">Quarterly report</rdf:li></rdf:Alt></dc:title></rdf:Description>' +
+  '</rdf:RDF></x:xmpmeta>';
 const tags = ['metadata'];
 
 /** The model as sent: in XML the custom keys become entries (a key need not be an element name another tool reads back). */
@@ -111,7 +116,7 @@ export function registerMetadataRoutes(api: Api, deps: AppDeps): void {
       params: filePathParams,
       headers,
       consumes: [XMP_BODY_TYPE],
-      bodyContent: { [XMP_BODY_TYPE]: { schema: { type: 'string', minLength: 1, description: 'An XMP packet' } } },
+      bodyContent: { [XMP_BODY_TYPE]: { schema: { type: 'string', minLength: 1, description: 'An XMP packet', examples: [XMP_EXAMPLE] } } },
       response: { 200: metadataSchema, ...errorResponses },
     },
   }, async (request, reply) => {

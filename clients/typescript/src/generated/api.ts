@@ -10008,6 +10008,7 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /** @example <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title><rdf:Alt><rdf:li xml:lang="x-default">Quarterly report</rdf:li></rdf:Alt></dc:title></rdf:Description></rdf:RDF></x:xmpmeta> */
                 "application/rdf+xml": string;
             };
         };
