@@ -167,6 +167,24 @@ describe('writing metadata', () => {
     assert.equal(xmp.text, meta.replace(/\n$/, xmp.text.endsWith('\n') ? '\n' : ''));
   });
 
+  test('a PDF/A-2b document converted by the service is still PDF/A-2b after a PATCH (veraPDF, through GET .../preflight-results); custom keys stay in the Info dictionary', async () => {
+    const doc = 'meta/converted.pdf';
+    await putPdf(server, doc, makePdf({ title: 'To archive', text: () => 'Archive me' }));
+    const converted = await call(server, 'POST', `/documents/${doc}`, { body: { PDFAConvertAction: { profile: 'pdfa2b' } }, headers: { prefer: 'wait=120' } });
+    assert.equal(converted.status, 200, converted.text);
+    const model = ok(await patchMetadata(doc, { title: 'Archiviert – Größe ß', author: 'Zoë', subject: 'Ablage', keywords: 'pdf/a, archive', language: 'de', custom: { Ticket: 'T-7' } }));
+    assert.deepEqual(model.custom, { Ticket: 'T-7' });
+    const bytes = await storedBytes(server, doc);
+    assertChecks(bytes);
+    assert.equal(pdfinfo(bytes).Title, 'Archiviert – Größe ß');
+    const meta = pdfinfoMeta(bytes);
+    assert.match(meta, /<pdfaid:part>2<\/pdfaid:part>/);
+    assert.doesNotMatch(meta, /pdfx/, 'no property outside PDF/A\'s schemas');
+    const verdict = await call(server, 'GET', `/documents/${doc}/preflight-results?profile=pdfa2b`);
+    assert.equal(verdict.status, 200, verdict.text);
+    assert.equal(verdict.json().compliant, true, JSON.stringify(verdict.json().rules));
+  });
+
   test('a PDF/A-3 document of the corpus keeps its pdfaid after a PATCH', { skip: corpusFile('pdfbox/pdfa-validation/PDFA3A.pdf') ? false : 'the corpus is absent (PDFSERVICE_CORPUS or ../shared/corpus)' }, async () => {
     const doc = 'meta/corpus-pdfa3.pdf';
     await putPdf(server, doc, readFileSync(corpusFile('pdfbox/pdfa-validation/PDFA3A.pdf')!));

@@ -21,6 +21,7 @@ const NS = {
   xmp: 'http://ns.adobe.com/xap/1.0/',
   /** Acrobat's schema for the custom keys of the Info dictionary. */
   pdfx: 'http://ns.adobe.com/pdfx/1.3/',
+  pdfaid: 'http://www.aiim.org/pdfa/ns/id/',
 } as const;
 
 /** How each field of the Info dictionary is carried in XMP. */
@@ -216,6 +217,21 @@ export function readXmpFields(packet: XmpPacket): MetadataFields {
   return fields;
 }
 
+/** Whether the packet identifies the document as PDF/A (a pdfaid:part property, in either form). */
+function claimsPdfa(packet: XmpPacket): boolean {
+  return descriptions(packet).some(({ node, scope }) =>
+    Object.keys(node[':@'] ?? {}).some((q) => {
+      const e = expanded(q, scope, true);
+      return e.ns === NS.pdfaid && e.local === 'part';
+    }) ||
+    childrenOf(node).some((c) => {
+      if (!isElement(c)) return false;
+      const e = expanded(nameOf(c)!, scopeOf(c, scope));
+      return e.ns === NS.pdfaid && e.local === 'part';
+    }),
+  );
+}
+
 /** Removes a property (element or attribute form) from every rdf:Description. */
 function removeProperty(packet: XmpPacket, ns: string, local: string | undefined): void {
   for (const { node, scope } of descriptions(packet)) {
@@ -284,6 +300,12 @@ export function applyXmpFields(packet: XmpPacket, fields: MetadataFields, now: s
     if (current[field] === fields[field]) continue;
     const p = PROPERTIES[field];
     setProperty(packet, p.ns, PREFERRED_PREFIX[p.ns]!, p.local, p.kind, fields[field]);
+  }
+  // PDF/A allows XMP properties only of its predefined schemas or of ones the packet describes in an extension schema,
+  // and pdfx is neither: a PDF/A document keeps its custom keys in the Info dictionary alone (PDF/A lets them be there).
+  if (claimsPdfa(packet)) {
+    setProperty(packet, NS.xmp, 'xmp', 'MetadataDate', 'text', now);
+    return;
   }
   const customNow = current.custom ?? {};
   const customNew = fields.custom ?? {};
