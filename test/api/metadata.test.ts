@@ -281,6 +281,13 @@ describe('writing metadata', () => {
     assert.match(pdfinfo(bytes, 'u-pw').Encrypted!, /^yes/);
     assert.match(pdfinfoMeta(bytes, 'u-pw'), /Still secret – ü/);
   });
+
+  test('with a user password that does not allow changes: reading works, a write is 403 DOCUMENT_PERMISSION_DENIED and unchanged', async () => {
+    const doc = 'meta/locked.pdf';
+    await putPdf(server, doc, encryptPdf(makePdf({ title: 'Locked' }), 'u-pw', 'o-pw', '256', ['--modify=none']));
+    assert.equal(ok(await getMetadata(doc, '', { 'x-service-documentpassword': 'u-pw' })).title, 'Locked');
+    await expectUnchanged(server, doc, () => patchMetadata(doc, { title: 'x' }, { 'x-service-documentpassword': 'u-pw' }), 403, 'DOCUMENT_PERMISSION_DENIED');
+  });
 });
 
 describe('versions', () => {
