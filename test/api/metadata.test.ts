@@ -326,6 +326,7 @@ describe('bad input: 4xx in the error shape, the stored document byte-for-byte u
     ['an XMP packet with a DOCTYPE', () => putXmp(doc, '<!DOCTYPE x [<!ENTITY e "e">]><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"/>'), 400, 'MALFORMED_XMP'],
     ['an HTML entity in an XMP packet', () => putXmp(doc, '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:pdf="http://ns.adobe.com/pdf/1.3/"><pdf:Producer>a&nbsp;b</pdf:Producer></rdf:Description></rdf:RDF>'), 400, 'MALFORMED_XMP'],
     ['an empty XMP packet', () => putXmp(doc, ''), 400, 'MALFORMED_XMP'],
+    ['an XML body for PATCH', () => call(server, 'PATCH', `/documents/${doc}/metadata`, { body: Buffer.from('<Metadata><title>x</title></Metadata>'), headers: { 'content-type': 'application/xml' } }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
     ['an XMP packet sent as application/json', () => call(server, 'PUT', `/documents/${doc}/metadata/xmp`, { body: Buffer.from('{}'), headers: { 'content-type': 'application/json' } }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
   ];
   for (const [what, request, status, code] of cases) {

@@ -25,6 +25,12 @@ function sendMetadata(request: FastifyRequest, reply: FastifyReply, model: Metad
   return sendModel(request, reply, METADATA_XML, { ...model, custom });
 }
 
+/** PATCH and PUT take JSON only (a merge patch is JSON's): an XML body, which the app's parser reads too, is 415. */
+function requireJsonBody(request: FastifyRequest, accepted: string[]): void {
+  if (request.xmlRoot === null) return;
+  throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `This request takes ${accepted.join(', ')}`, { accepted }, { Accept: accepted.join(', ') });
+}
+
 const writeDescription =
   'The Info dictionary, the catalog\'s /Lang and the XMP packet are written together: each XMP property changed or removed as its field is ' +
   '(dc:title, dc:creator, dc:description, pdf:Keywords, xmp:CreatorTool, pdf:Producer, xmp:CreateDate, xmp:ModifyDate, dc:language; pdfx for custom keys; ' +
@@ -66,6 +72,7 @@ export function registerMetadataRoutes(api: Api, deps: AppDeps): void {
       response: { 200: metadataSchema, ...errorResponses },
     },
   }, async (request, reply) => {
+    requireJsonBody(request, ['application/merge-patch+json', 'application/json']);
     const { model, etag } = await metadata.write(documentPathParam(request), operationContext(request), request.body as MetadataChange, false);
     reply.header('ETag', etag);
     return sendMetadata(request, reply, model);
@@ -84,6 +91,7 @@ export function registerMetadataRoutes(api: Api, deps: AppDeps): void {
       response: { 200: metadataSchema, ...errorResponses },
     },
   }, async (request, reply) => {
+    requireJsonBody(request, ['application/json']);
     const { model, etag } = await metadata.write(documentPathParam(request), operationContext(request), request.body as MetadataChange, true);
     reply.header('ETag', etag);
     return sendMetadata(request, reply, model);
