@@ -56,6 +56,10 @@ ACCEPTED_400 = {
     "uploadToRootFolder": {"VALIDATION_FAILED", "MALFORMED_MULTIPART", "INVALID_PAGE_RANGE", "BAD_REQUEST"},
     "uploadToFolder": {"VALIDATION_FAILED", "MALFORMED_MULTIPART", "INVALID_PAGE_RANGE", "BAD_REQUEST"},
     "putDocument": {"VALIDATION_FAILED", "INVALID_PAGE_RANGE", "BAD_REQUEST"},
+    # A date must name a real day and time, and a merge may pass 100 custom keys; an XMP packet is a format of its own.
+    "patchMetadata": {"VALIDATION_FAILED"},
+    "putMetadata": {"VALIDATION_FAILED"},
+    "putXmp": {"MALFORMED_XMP"},
     "login": {"MALFORMED_XML"},
     "restoreTrashEntry": {"MALFORMED_XML"},
     # The steps are the stored path's action bodies with their rules; an Office option depends on what the file is.

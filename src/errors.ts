@@ -14,6 +14,7 @@ export const ERROR_CATALOG = {
   MALFORMED_MULTIPART: { status: 400, title: 'The multipart body is malformed or misses a required part' },
   MALFORMED_XFDF: { status: 400, title: 'The XFDF body is not well-formed XFDF or uses forbidden constructs' },
   MALFORMED_FDF: { status: 400, title: 'The FDF body is not a readable FDF file' },
+  MALFORMED_XMP: { status: 400, title: 'The XMP packet is not well-formed XML or not an XMP packet' },
   INVALID_SEARCH: { status: 400, title: 'The search term is empty or not a valid regular expression' },
   // Outline (docs/outline.md).
   OUTLINE_TOO_LARGE: { status: 400, title: 'The outline has too many items or too deep a nesting' },
@@ -37,6 +38,7 @@ export const ERROR_CATALOG = {
   DMS_FORBIDDEN: { status: 403, title: 'The document server refused this request for the user' },
   DOCUMENT_NOT_FOUND: { status: 404, title: 'No such document' },
   VERSION_NOT_FOUND: { status: 404, title: 'The document has no version with that id' },
+  XMP_NOT_FOUND: { status: 404, title: 'The document has no XMP metadata' },
   TRASH_ENTRY_NOT_FOUND: { status: 404, title: 'The trash has no entry with that id' },
   FOLDER_NOT_FOUND: { status: 404, title: 'No such folder' },
   USER_NOT_FOUND: { status: 404, title: 'No such user' },

@@ -84,6 +84,16 @@ export {
   type OutlineItemInput,
   type OutlineModel,
 } from './outline/model.js';
+export {
+  CUSTOM_KEY_PATTERN,
+  ISO_DATE_TIME_PATTERN,
+  LANGUAGE_PATTERN,
+  MAX_CUSTOM_KEYS,
+  MAX_METADATA_TEXT,
+  normalizeChange,
+  type MetadataChange,
+  type MetadataModel,
+} from './metadata/model.js';
 export { NOT_XML } from './syntax/xml-writer.js';
 export { declaresDtd } from './syntax/xml-safety.js';
 export type { PdfSource } from './core/pdf-source.js';

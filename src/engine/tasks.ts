@@ -24,9 +24,10 @@ import { preflightTasks } from './preflight/tasks.js';
 import { optimizeTasks } from './optimize/tasks.js';
 import { officeTasks } from './office/tasks.js';
 import { outlineTasks } from './outline/tasks.js';
+import { metadataTasks } from './metadata/tasks.js';
 import type { TaskContext } from './task-context.js';
 
-const featureTasks = [coreTasks, annotationTasks, xfdfTasks, formTasks, redactionTasks, signingTasks, securityTasks, pageTasks, stampTasks, textTasks, renderTasks, imageTasks, ocrTasks, preflightTasks, pdfaTasks, optimizeTasks, officeTasks, outlineTasks];
+const featureTasks = [coreTasks, annotationTasks, xfdfTasks, formTasks, redactionTasks, signingTasks, securityTasks, pageTasks, stampTasks, textTasks, renderTasks, imageTasks, ocrTasks, preflightTasks, pdfaTasks, optimizeTasks, officeTasks, outlineTasks, metadataTasks];
 // Spreading the maps would let a name declared in two folders silently keep the last one.
 const declared = featureTasks.flatMap((map) => Object.keys(map));
 const twice = declared.filter((name, i) => declared.indexOf(name) !== i);
@@ -51,6 +52,7 @@ export const tasks = {
   ...optimizeTasks,
   ...officeTasks,
   ...outlineTasks,
+  ...metadataTasks,
 } satisfies Record<string, (input: never, ctx: TaskContext) => unknown>;
 
 export type EngineTasks = typeof tasks;

@@ -37,6 +37,7 @@ import { registerAnnotationRoutes } from './routes/annotations.js';
 import { registerAnnotationContentRoutes } from './routes/annotation-content.js';
 import { registerPermissionRoutes } from './routes/permissions.js';
 import { registerOutlineRoutes } from './routes/outline.js';
+import { registerMetadataRoutes, XMP_BODY_TYPE } from './routes/metadata.js';
 import { registerRedactionRoutes } from './routes/redaction.js';
 import { registerJobRoutes } from './routes/jobs.js';
 import { registerFieldRoutes } from './routes/fields.js';
@@ -196,6 +197,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerRedactionRoutes(api, deps);
     registerPermissionRoutes(api, deps);
     registerOutlineRoutes(api, deps);
+    registerMetadataRoutes(api, deps);
     registerAnnotationRoutes(api, deps);
     registerFieldRoutes(api, deps);
     registerPageRoutes(api, deps);
@@ -251,7 +253,8 @@ function errorForLog(err: Error) {
 
 function registerBodyParsers(app: FastifyInstance, deps: AppDeps): void {
   app.removeContentTypeParser(['application/json', 'text/plain']);
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+  // JSON merge patches (RFC 7396: PATCH .../metadata) are JSON bodies.
+  app.addContentTypeParser(['application/json', 'application/merge-patch+json'], { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body);
     if (text.trim() === '') return done(null, undefined);
     try {
@@ -268,6 +271,11 @@ function registerBodyParsers(app: FastifyInstance, deps: AppDeps): void {
     } catch (err) {
       done(err as Error, undefined);
     }
+  });
+  // An XMP packet (PUT .../metadata/xmp) arrives whole, within the body limit, and is parsed by an engine worker.
+  app.addContentTypeParser(XMP_BODY_TYPE, { parseAs: 'buffer' }, (req, body, done) => {
+    if (!req.routeOptions.config.xmpBody) return done(new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(XMP_BODY_TYPE), undefined);
+    done(null, body);
   });
   // Documents, files, and XFDF and FDF bodies (annotations and form field data) arrive as streams: the
   // operation stages them on disk with its own size limit, and the engine reads them from there. XFDF and

@@ -55,6 +55,8 @@ export interface RouteOptions {
   allow?: string;
   /** The route takes an Office document as its body (PUT of a document): elsewhere the Office types are 415. */
   officeBody?: boolean;
+  /** The route takes an XMP packet (application/rdf+xml) as its body (PUT .../metadata/xmp): elsewhere that type is 415. */
+  xmpBody?: boolean;
 }
 
 declare module 'fastify' {

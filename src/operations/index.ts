@@ -19,6 +19,7 @@ import { TrashOperations } from './trash.js';
 import { VersionOperations } from './versions.js';
 import { PermissionOperations } from './permissions.js';
 import { OutlineOperations } from './outline.js';
+import { MetadataOperations } from './metadata.js';
 import { PreflightOperations } from './PreflightOperations.js';
 import { SignatureOperations } from './signatures.js';
 
@@ -32,6 +33,7 @@ export interface Operations {
   permissions: PermissionOperations;
   /** The outline (bookmarks) of a document (docs/outline.md). */
   outline: OutlineOperations;
+  metadata: MetadataOperations;
   pages: PageOperations;
   versions: VersionOperations;
   /** The trash deletes move documents and folders into (docs/versions.md, "Trash"). */
@@ -83,6 +85,7 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
     fields: new FieldOperations(documents),
     permissions: new PermissionOperations(documents),
     outline: new OutlineOperations(documents),
+    metadata: new MetadataOperations(documents),
     pages,
     versions,
     trash: new TrashOperations(documents, folders),

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type * as mupdf from 'mupdf';
 import { deref, text } from '../core/mupdf-objects.js';
-import { pdfDateToIso } from '../syntax/dates.js';
+import { isoToPdfDateString, pdfDateToIso } from '../syntax/dates.js';
 import { escapeXml } from '../syntax/xml-writer.js';
 import type { PdfaPart } from './model.js';
 
@@ -50,8 +50,8 @@ export function finishPdfa(doc: mupdf.PDFDocument, part: PdfaPart, conformance: 
   const modified = isoOf(now);
   const created = pdfDateToIso(text(info.get('CreationDate'))) ?? modified;
   // One form of each date in Info and XMP (an explicit +00'00' zone: PDFBox Preflight misreads Z00'00').
-  info.put('CreationDate', doc.newString(pdfDateOf(created)));
-  info.put('ModDate', doc.newString(pdfDateOf(modified)));
+  info.put('CreationDate', doc.newString(isoToPdfDateString(created) ?? created));
+  info.put('ModDate', doc.newString(isoToPdfDateString(modified) ?? modified));
   info.put('Producer', doc.newString(`${text(info.get('Producer')) ?? ''}${text(info.get('Producer')) ? '; ' : ''}pdfservice`));
   // Trapped has no XMP counterpart in PDF/A-1's schemas: it goes rather than be mirrored wrongly.
   info.delete('Trapped');
@@ -136,12 +136,3 @@ function xmpPacket(f: XmpFields): string {
 function isoOf(date: Date): string {
   return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
-
-/** An ISO 8601 date-time with a zone (Z or +hh:mm) as a PDF date with that zone written +hh'mm'. */
-function pdfDateOf(iso: string): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(Z|[+-]\d{2}:\d{2})$/.exec(iso);
-  if (!m) return iso;
-  const zone = m[7] === 'Z' ? "+00'00'" : `${m[7]!.slice(0, 3)}'${m[7]!.slice(4)}'`;
-  return `D:${m[1]}${m[2]}${m[3]}${m[4]}${m[5]}${m[6]}${zone}`;
-}
-

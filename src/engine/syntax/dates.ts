@@ -15,3 +15,20 @@ export function isoToPdfDate(date: Date): string {
   const p = (n: number) => String(n).padStart(2, '0');
   return `D:${date.getUTCFullYear()}${p(date.getUTCMonth() + 1)}${p(date.getUTCDate())}${p(date.getUTCHours())}${p(date.getUTCMinutes())}${p(date.getUTCSeconds())}Z`;
 }
+
+/**
+ * An ISO 8601 date as XMP writes dates (a year, a month, a day, or a time to the minute or second, with or without a
+ * fraction, a zone Z or +hh:mm) as a PDF date of the same precision, the zone written +hh'mm' (PDFBox Preflight
+ * misreads Z00'00', so Z is +00'00'); undefined when it is none such or names no real date (February 30). A fraction of
+ * a second is dropped: PDF dates have none.
+ */
+export function isoToPdfDateString(iso: string): string | undefined {
+  const m = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?)?)?$/.exec(iso.trim());
+  if (!m) return undefined;
+  const [, y, mo, d, h, mi, s, zone] = m;
+  const check = new Date(Date.UTC(Number(y), Number(mo ?? '01') - 1, Number(d ?? '01'), Number(h ?? '0'), Number(mi ?? '0'), Number(s ?? '0')));
+  if (check.getUTCMonth() !== Number(mo ?? '01') - 1 || check.getUTCDate() !== Number(d ?? '01') || check.getUTCHours() !== Number(h ?? '0') || check.getUTCMinutes() !== Number(mi ?? '0') || check.getUTCSeconds() !== Number(s ?? '0')) return undefined;
+  if (zone && zone !== 'Z' && (Number(zone.slice(1, 3)) > 23 || Number(zone.slice(4)) > 59)) return undefined;
+  const zoned = zone === undefined ? '' : zone === 'Z' ? "+00'00'" : `${zone.slice(0, 3)}'${zone.slice(4)}'`;
+  return `D:${y}${mo ?? ''}${d ?? ''}${h ?? ''}${mi ?? ''}${s ?? (h !== undefined ? '00' : '')}${zoned}`;
+}

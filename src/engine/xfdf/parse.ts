@@ -64,8 +64,8 @@ function parserFor(maxDepth: number): XMLParser {
   return parser;
 }
 
-const malformed = (message: string): never => {
-  throw new EngineError('MALFORMED_XFDF', message);
+const malformed = (message: string, code = 'MALFORMED_XFDF'): never => {
+  throw new EngineError(code, message);
 };
 
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
@@ -78,21 +78,21 @@ function isXmlChar(code: number): boolean {
 /**
  * Text with its references decoded: XML's five entities and character
  * references. Anything else after `&` is refused (see above); `what` names
- * the document in the message.
+ * the document in the message, `code` the error (XMP packets read with the same rules: engine/metadata/xmp.ts).
  */
-function decodeReferences(s: string, what = 'The XFDF body'): string {
+export function decodeReferences(s: string, what = 'The XFDF body', code = 'MALFORMED_XFDF'): string {
   if (!s.includes('&')) return s;
   return s.replace(/&([^&;]*);?/g, (ref, body: string) => {
     const predefined = PREDEFINED[body];
     if (predefined !== undefined && ref.endsWith(';')) return predefined;
     const number = /^#(?:x([0-9a-fA-F]{1,8})|([0-9]{1,10}))$/.exec(body);
     if (number && ref.endsWith(';')) {
-      const code = number[1] !== undefined ? parseInt(number[1], 16) : Number(number[2]);
-      if (isXmlChar(code)) return String.fromCodePoint(code);
-      return malformed(`${what} is not well-formed XML: ${ref} names a character XML 1.0 does not allow`);
+      const point = number[1] !== undefined ? parseInt(number[1], 16) : Number(number[2]);
+      if (isXmlChar(point)) return String.fromCodePoint(point);
+      return malformed(`${what} is not well-formed XML: ${ref} names a character XML 1.0 does not allow`, code);
     }
     const shown = ref.length > 40 ? `${ref.slice(0, 40)}...` : ref;
-    return malformed(`${what} is not well-formed XML: ${JSON.stringify(shown)} is not an XML reference (XFDF knows &lt; &gt; &amp; &quot; &apos; and character references such as &#160;, no HTML entities)`);
+    return malformed(`${what} is not well-formed XML: ${JSON.stringify(shown)} is not an XML reference (XML knows &lt; &gt; &amp; &quot; &apos; and character references such as &#160;, no HTML entities)`, code);
   });
 }
 

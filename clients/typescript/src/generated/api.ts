@@ -547,6 +547,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pdfservice/v1/documents/{filePath}.pdf/metadata": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the document metadata (Info dictionary, language, XMP)
+         * @description Title, author, subject, keywords, creator, producer, dates (ISO 8601), language (/Lang), custom Info keys, and whether an XMP packet is present. A field the Info dictionary lacks is read from the XMP packet.
+         */
+        get: operations["getMetadata"];
+        /**
+         * Replace all metadata
+         * @description What the body does not give is removed (modificationDate aside, which becomes the time of the write). The Info dictionary, the catalog's /Lang and the XMP packet are written together: each XMP property changed or removed as its field is (dc:title, dc:creator, dc:description, pdf:Keywords, xmp:CreatorTool, pdf:Producer, xmp:CreateDate, xmp:ModifyDate, dc:language; pdfx for custom keys; xmp:MetadataDate set), everything else in the packet (PDF/A identification, other schemas) kept; a packet is created when there is none. Non-ASCII text is written as PDF text strings (UTF-16BE where PDFDocEncoding cannot hold it) and as UTF-8 in XMP. Needs "change the document" with the user password. A signed document gets the change appended (its signatures stay valid). Answers the metadata as read back.
+         */
+        put: operations["putMetadata"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change some metadata fields (JSON merge patch)
+         * @description A field given replaces it, null removes it. The Info dictionary, the catalog's /Lang and the XMP packet are written together: each XMP property changed or removed as its field is (dc:title, dc:creator, dc:description, pdf:Keywords, xmp:CreatorTool, pdf:Producer, xmp:CreateDate, xmp:ModifyDate, dc:language; pdfx for custom keys; xmp:MetadataDate set), everything else in the packet (PDF/A identification, other schemas) kept; a packet is created when there is none. Non-ASCII text is written as PDF text strings (UTF-16BE where PDFDocEncoding cannot hold it) and as UTF-8 in XMP. Needs "change the document" with the user password. A signed document gets the change appended (its signatures stay valid). Answers the metadata as read back.
+         */
+        patch: operations["patchMetadata"];
+        trace?: never;
+    };
+    "/pdfservice/v1/documents/{filePath}.pdf/metadata/xmp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get the XMP packet
+         * @description The catalog's /Metadata stream as stored (decoded from its filters). 404 XMP_NOT_FOUND when the document has none.
+         */
+        get: operations["getXmp"];
+        /**
+         * Replace the XMP packet
+         * @description The body (application/rdf+xml, UTF-8) is stored as the document's XMP packet, and the Info dictionary and /Lang are made to say what it says (its pdfx properties become the custom keys). It must be well-formed XML without DOCTYPE whose root is x:xmpmeta holding rdf:RDF, or rdf:RDF (400 MALFORMED_XMP). Answers the metadata as read back.
+         */
+        put: operations["putXmp"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pdfservice/v1/documents/{filePath}.pdf/annotations": {
         parameters: {
             query?: never;
@@ -1972,6 +2024,91 @@ export interface components {
             itemCount?: number;
             /** @description Read only: ignored */
             warnings?: string[];
+        };
+        /**
+         * MetadataModel
+         * @description Metadata (XML: <Metadata>, custom as <custom><entry><key>…</key><value>…</value></entry></custom>): the Info dictionary's fields, the XMP packet's where the Info dictionary has none.
+         */
+        MetadataModel: {
+            /** @description Info /Title; XMP dc:title */
+            title?: string;
+            /** @description Info /Author; XMP dc:creator */
+            author?: string;
+            /** @description Info /Subject; XMP dc:description */
+            subject?: string;
+            /** @description Info /Keywords; XMP pdf:Keywords */
+            keywords?: string;
+            /** @description Info /Creator (the application that made the original); XMP xmp:CreatorTool */
+            creator?: string;
+            /** @description Info /Producer (the application that made the PDF); XMP pdf:Producer */
+            producer?: string;
+            /** @description Info /CreationDate; XMP xmp:CreateDate: ISO 8601 with a zone (seconds optional, a fraction dropped) */
+            creationDate?: string;
+            /** @description Info /ModDate; XMP xmp:ModifyDate. A write sets it to its own time unless the body names it: ISO 8601 with a zone (seconds optional, a fraction dropped) */
+            modificationDate?: string;
+            /** @description The catalog's /Lang (BCP 47, e.g. de-CH); XMP dc:language */
+            language?: string;
+            /** @description The Info dictionary's other text entries, by key */
+            custom?: {
+                [key: string]: string;
+            };
+            /** @description Whether the document has an XMP packet (GET .../metadata/xmp) */
+            hasXmp: boolean;
+        };
+        /**
+         * MetadataPatch
+         * @description A JSON merge patch (RFC 7396) of the metadata: a field given replaces it, null removes it, an absent one stays. In custom, each key likewise; custom: null removes every custom key.
+         */
+        MetadataPatch: {
+            title?: string | null;
+            author?: string | null;
+            subject?: string | null;
+            keywords?: string | null;
+            creator?: string | null;
+            producer?: string | null;
+            creationDate?: string | null;
+            modificationDate?: string | null;
+            language?: string | null;
+            custom?: {
+                [key: string]: string | null;
+            } | null;
+        };
+        /**
+         * MetadataRequest
+         * @description The whole metadata: what the body does not give is removed (but modificationDate, set to the time of the write).
+         */
+        MetadataRequest: {
+            /** @description Info /Title; XMP dc:title */
+            title?: string;
+            /** @description Info /Author; XMP dc:creator */
+            author?: string;
+            /** @description Info /Subject; XMP dc:description */
+            subject?: string;
+            /** @description Info /Keywords; XMP pdf:Keywords */
+            keywords?: string;
+            /** @description Info /Creator (the application that made the original); XMP xmp:CreatorTool */
+            creator?: string;
+            /** @description Info /Producer (the application that made the PDF); XMP pdf:Producer */
+            producer?: string;
+            /**
+             * @description Info /CreationDate; XMP xmp:CreateDate: ISO 8601 with a zone (seconds optional, a fraction dropped)
+             * @example 2026-11-30T15:00:00Z
+             */
+            creationDate?: string;
+            /**
+             * @description Info /ModDate; XMP xmp:ModifyDate. A write sets it to its own time unless the body names it: ISO 8601 with a zone (seconds optional, a fraction dropped)
+             * @example 2026-11-30T15:00:00Z
+             */
+            modificationDate?: string;
+            /**
+             * @description The catalog's /Lang (BCP 47, e.g. de-CH); XMP dc:language
+             * @example en-GB
+             */
+            language?: string;
+            /** @description Custom Info keys (pdfx properties in XMP) */
+            custom?: {
+                [key: string]: string;
+            };
         };
         /**
          * AnnotationsModel
@@ -9750,6 +9887,493 @@ export interface operations {
                     "application/json": components["schemas"]["OutlineModel"];
                     "application/xml": components["schemas"]["OutlineModel"];
                     "text/xml": components["schemas"]["OutlineModel"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getMetadata: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
+                 * @example 1795219200000000
+                 */
+                versionId?: string;
+            };
+            header?: {
+                /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
+                "x-service-documentpassword"?: string;
+                /** @description The same password as base64 of its UTF-8 bytes, instead of X-Service-DocumentPassword */
+                "x-service-documentpassword-base64"?: string;
+            };
+            path: {
+                /**
+                 * @description Path of the document without ".pdf"; may contain folders ("a/b/report"). Percent-encode each segment once.
+                 * @example reports/2026/q1
+                 */
+                filePath: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Metadata (XML: <Metadata>, custom as <custom><entry><key>…</key><value>…</value></entry></custom>): the Info dictionary's fields, the XMP packet's where the Info dictionary has none. */
+            200: {
+                headers: {
+                    /** @description Entity tag of the document version (or of this representation) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetadataModel"];
+                    "application/xml": components["schemas"]["MetadataModel"];
+                    "text/xml": components["schemas"]["MetadataModel"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putMetadata: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
+                "x-service-documentpassword"?: string;
+                /** @description The same password as base64 of its UTF-8 bytes, instead of X-Service-DocumentPassword */
+                "x-service-documentpassword-base64"?: string;
+                /** @description Change only if the document still has this ETag (412 otherwise) */
+                "if-match"?: string;
+            };
+            path: {
+                /**
+                 * @description Path of the document without ".pdf"; may contain folders ("a/b/report"). Percent-encode each segment once.
+                 * @example reports/2026/q1
+                 */
+                filePath: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MetadataRequest"];
+            };
+        };
+        responses: {
+            /** @description Metadata (XML: <Metadata>, custom as <custom><entry><key>…</key><value>…</value></entry></custom>): the Info dictionary's fields, the XMP packet's where the Info dictionary has none. */
+            200: {
+                headers: {
+                    /** @description Entity tag of the document version (or of this representation) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetadataModel"];
+                    "application/xml": components["schemas"]["MetadataModel"];
+                    "text/xml": components["schemas"]["MetadataModel"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchMetadata: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
+                "x-service-documentpassword"?: string;
+                /** @description The same password as base64 of its UTF-8 bytes, instead of X-Service-DocumentPassword */
+                "x-service-documentpassword-base64"?: string;
+                /** @description Change only if the document still has this ETag (412 otherwise) */
+                "if-match"?: string;
+            };
+            path: {
+                /**
+                 * @description Path of the document without ".pdf"; may contain folders ("a/b/report"). Percent-encode each segment once.
+                 * @example reports/2026/q1
+                 */
+                filePath: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["MetadataPatch"];
+                "application/json": components["schemas"]["MetadataPatch"];
+            };
+        };
+        responses: {
+            /** @description Metadata (XML: <Metadata>, custom as <custom><entry><key>…</key><value>…</value></entry></custom>): the Info dictionary's fields, the XMP packet's where the Info dictionary has none. */
+            200: {
+                headers: {
+                    /** @description Entity tag of the document version (or of this representation) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetadataModel"];
+                    "application/xml": components["schemas"]["MetadataModel"];
+                    "text/xml": components["schemas"]["MetadataModel"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getXmp: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
+                 * @example 1795219200000000
+                 */
+                versionId?: string;
+            };
+            header?: {
+                /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
+                "x-service-documentpassword"?: string;
+                /** @description The same password as base64 of its UTF-8 bytes, instead of X-Service-DocumentPassword */
+                "x-service-documentpassword-base64"?: string;
+            };
+            path: {
+                /**
+                 * @description Path of the document without ".pdf"; may contain folders ("a/b/report"). Percent-encode each segment once.
+                 * @example reports/2026/q1
+                 */
+                filePath: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The XMP packet */
+            200: {
+                headers: {
+                    /** @description Entity tag of the document version (or of this representation) */
+                    ETag?: string;
+                    /** @description inline or attachment, with filename and filename* (RFC 6266) */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/rdf+xml": string;
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putXmp: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
+                "x-service-documentpassword"?: string;
+                /** @description The same password as base64 of its UTF-8 bytes, instead of X-Service-DocumentPassword */
+                "x-service-documentpassword-base64"?: string;
+                /** @description Change only if the document still has this ETag (412 otherwise) */
+                "if-match"?: string;
+            };
+            path: {
+                /**
+                 * @description Path of the document without ".pdf"; may contain folders ("a/b/report"). Percent-encode each segment once.
+                 * @example reports/2026/q1
+                 */
+                filePath: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /** @example <x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title><rdf:Alt><rdf:li xml:lang="x-default">Quarterly report</rdf:li></rdf:Alt></dc:title></rdf:Description></rdf:RDF></x:xmpmeta> */
+                "application/rdf+xml": string;
+            };
+        };
+        responses: {
+            /** @description Metadata (XML: <Metadata>, custom as <custom><entry><key>…</key><value>…</value></entry></custom>): the Info dictionary's fields, the XMP packet's where the Info dictionary has none. */
+            200: {
+                headers: {
+                    /** @description Entity tag of the document version (or of this representation) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MetadataModel"];
+                    "application/xml": components["schemas"]["MetadataModel"];
+                    "text/xml": components["schemas"]["MetadataModel"];
                 };
             };
             /** @description Not logged in, or wrong credentials (docs/errors.md) */

@@ -118,6 +118,12 @@ from .list_tokens_response_200 import ListTokensResponse200
 from .list_tokens_response_200_tokens_item import ListTokensResponse200TokensItem
 from .list_tokens_response_200_tokens_item_rights_type_0_item import ListTokensResponse200TokensItemRightsType0Item
 from .login_json_credentials import LoginJsonCredentials
+from .metadata_model import MetadataModel
+from .metadata_model_custom import MetadataModelCustom
+from .metadata_patch import MetadataPatch
+from .metadata_patch_custom_type_0 import MetadataPatchCustomType0
+from .metadata_request import MetadataRequest
+from .metadata_request_custom import MetadataRequestCustom
 from .new_file_attachment_annotation import NewFileAttachmentAnnotation
 from .new_file_attachment_annotation_icon import NewFileAttachmentAnnotationIcon
 from .new_file_attachment_annotation_rectangle import NewFileAttachmentAnnotationRectangle
@@ -511,6 +517,12 @@ __all__ = (
     "ListTokensResponse200TokensItem",
     "ListTokensResponse200TokensItemRightsType0Item",
     "LoginJsonCredentials",
+    "MetadataModel",
+    "MetadataModelCustom",
+    "MetadataPatch",
+    "MetadataPatchCustomType0",
+    "MetadataRequest",
+    "MetadataRequestCustom",
     "NewFileAttachmentAnnotation",
     "NewFileAttachmentAnnotationIcon",
     "NewFileAttachmentAnnotationRectangle",

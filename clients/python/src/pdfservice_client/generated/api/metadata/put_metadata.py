@@ -1,0 +1,320 @@
+from http import HTTPStatus
+from typing import Any, cast
+from urllib.parse import quote
+
+import httpx
+
+from ...client import AuthenticatedClient, Client
+from ...types import Response, UNSET
+from ... import errors
+
+from ...models.metadata_model import MetadataModel
+from ...models.metadata_request import MetadataRequest
+from ...models.problem import Problem
+from ...types import UNSET, Unset
+from typing import cast
+
+
+
+def _get_kwargs(
+    file_path: str,
+    *,
+    body: MetadataRequest,
+    x_service_documentpassword: str | Unset = UNSET,
+    x_service_documentpassword_base64: str | Unset = UNSET,
+    if_match: str | Unset = UNSET,
+
+) -> dict[str, Any]:
+    headers: dict[str, Any] = {}
+    if not isinstance(x_service_documentpassword, Unset):
+        headers["x-service-documentpassword"] = x_service_documentpassword
+
+    if not isinstance(x_service_documentpassword_base64, Unset):
+        headers["x-service-documentpassword-base64"] = x_service_documentpassword_base64
+
+    if not isinstance(if_match, Unset):
+        headers["if-match"] = if_match
+
+
+
+    
+
+    
+
+    _kwargs: dict[str, Any] = {
+        "method": "put",
+        "url": "/pdfservice/v1/documents/{file_path}.pdf/metadata".format(file_path=quote(str(file_path), safe=""),),
+    }
+
+    _kwargs["json"] = body.to_dict()
+
+    headers["Content-Type"] = "application/json"
+
+    _kwargs["headers"] = headers
+    return _kwargs
+
+
+
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> MetadataModel | Problem | None:
+    if response.status_code == 200:
+        response_200 = MetadataModel.from_dict(response.json())
+
+
+
+        return response_200
+
+    if response.status_code == 401:
+        response_401 = Problem.from_dict(response.json())
+
+
+
+        return response_401
+
+    if response.status_code == 429:
+        response_429 = Problem.from_dict(response.json())
+
+
+
+        return response_429
+
+    if response.status_code == 503:
+        response_503 = Problem.from_dict(response.json())
+
+
+
+        return response_503
+
+    if 400 <= response.status_code <= 499:
+        response_4xx = Problem.from_dict(response.json())
+
+
+
+        return response_4xx
+
+    if 500 <= response.status_code <= 599:
+        response_5xx = Problem.from_dict(response.json())
+
+
+
+        return response_5xx
+
+    if client.raise_on_unexpected_status:
+        raise errors.UnexpectedStatus(response.status_code, response.content)
+    else:
+        return None
+
+
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[MetadataModel | Problem]:
+    return Response(
+        status_code=HTTPStatus(response.status_code),
+        content=response.content,
+        headers=response.headers,
+        parsed=_parse_response(client=client, response=response),
+    )
+
+
+def sync_detailed(
+    file_path: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: MetadataRequest,
+    x_service_documentpassword: str | Unset = UNSET,
+    x_service_documentpassword_base64: str | Unset = UNSET,
+    if_match: str | Unset = UNSET,
+
+) -> Response[MetadataModel | Problem]:
+    """ Replace all metadata
+
+     What the body does not give is removed (modificationDate aside, which becomes the time of the
+    write). The Info dictionary, the catalog's /Lang and the XMP packet are written together: each XMP
+    property changed or removed as its field is (dc:title, dc:creator, dc:description, pdf:Keywords,
+    xmp:CreatorTool, pdf:Producer, xmp:CreateDate, xmp:ModifyDate, dc:language; pdfx for custom keys;
+    xmp:MetadataDate set), everything else in the packet (PDF/A identification, other schemas) kept; a
+    packet is created when there is none. Non-ASCII text is written as PDF text strings (UTF-16BE where
+    PDFDocEncoding cannot hold it) and as UTF-8 in XMP. Needs "change the document" with the user
+    password. A signed document gets the change appended (its signatures stay valid). Answers the
+    metadata as read back.
+
+    Args:
+        file_path (str):
+        x_service_documentpassword (str | Unset):
+        x_service_documentpassword_base64 (str | Unset):
+        if_match (str | Unset):
+        body (MetadataRequest): The whole metadata: what the body does not give is removed (but
+            modificationDate, set to the time of the write).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[MetadataModel | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        file_path=file_path,
+body=body,
+x_service_documentpassword=x_service_documentpassword,
+x_service_documentpassword_base64=x_service_documentpassword_base64,
+if_match=if_match,
+
+    )
+
+    response = client.get_httpx_client().request(
+        **kwargs,
+    )
+
+    return _build_response(client=client, response=response)
+
+def sync(
+    file_path: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: MetadataRequest,
+    x_service_documentpassword: str | Unset = UNSET,
+    x_service_documentpassword_base64: str | Unset = UNSET,
+    if_match: str | Unset = UNSET,
+
+) -> MetadataModel | Problem | None:
+    """ Replace all metadata
+
+     What the body does not give is removed (modificationDate aside, which becomes the time of the
+    write). The Info dictionary, the catalog's /Lang and the XMP packet are written together: each XMP
+    property changed or removed as its field is (dc:title, dc:creator, dc:description, pdf:Keywords,
+    xmp:CreatorTool, pdf:Producer, xmp:CreateDate, xmp:ModifyDate, dc:language; pdfx for custom keys;
+    xmp:MetadataDate set), everything else in the packet (PDF/A identification, other schemas) kept; a
+    packet is created when there is none. Non-ASCII text is written as PDF text strings (UTF-16BE where
+    PDFDocEncoding cannot hold it) and as UTF-8 in XMP. Needs "change the document" with the user
+    password. A signed document gets the change appended (its signatures stay valid). Answers the
+    metadata as read back.
+
+    Args:
+        file_path (str):
+        x_service_documentpassword (str | Unset):
+        x_service_documentpassword_base64 (str | Unset):
+        if_match (str | Unset):
+        body (MetadataRequest): The whole metadata: what the body does not give is removed (but
+            modificationDate, set to the time of the write).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        MetadataModel | Problem
+     """
+
+
+    return sync_detailed(
+        file_path=file_path,
+client=client,
+body=body,
+x_service_documentpassword=x_service_documentpassword,
+x_service_documentpassword_base64=x_service_documentpassword_base64,
+if_match=if_match,
+
+    ).parsed
+
+async def asyncio_detailed(
+    file_path: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: MetadataRequest,
+    x_service_documentpassword: str | Unset = UNSET,
+    x_service_documentpassword_base64: str | Unset = UNSET,
+    if_match: str | Unset = UNSET,
+
+) -> Response[MetadataModel | Problem]:
+    """ Replace all metadata
+
+     What the body does not give is removed (modificationDate aside, which becomes the time of the
+    write). The Info dictionary, the catalog's /Lang and the XMP packet are written together: each XMP
+    property changed or removed as its field is (dc:title, dc:creator, dc:description, pdf:Keywords,
+    xmp:CreatorTool, pdf:Producer, xmp:CreateDate, xmp:ModifyDate, dc:language; pdfx for custom keys;
+    xmp:MetadataDate set), everything else in the packet (PDF/A identification, other schemas) kept; a
+    packet is created when there is none. Non-ASCII text is written as PDF text strings (UTF-16BE where
+    PDFDocEncoding cannot hold it) and as UTF-8 in XMP. Needs "change the document" with the user
+    password. A signed document gets the change appended (its signatures stay valid). Answers the
+    metadata as read back.
+
+    Args:
+        file_path (str):
+        x_service_documentpassword (str | Unset):
+        x_service_documentpassword_base64 (str | Unset):
+        if_match (str | Unset):
+        body (MetadataRequest): The whole metadata: what the body does not give is removed (but
+            modificationDate, set to the time of the write).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        Response[MetadataModel | Problem]
+     """
+
+
+    kwargs = _get_kwargs(
+        file_path=file_path,
+body=body,
+x_service_documentpassword=x_service_documentpassword,
+x_service_documentpassword_base64=x_service_documentpassword_base64,
+if_match=if_match,
+
+    )
+
+    response = await client.get_async_httpx_client().request(
+        **kwargs
+    )
+
+    return _build_response(client=client, response=response)
+
+async def asyncio(
+    file_path: str,
+    *,
+    client: AuthenticatedClient | Client,
+    body: MetadataRequest,
+    x_service_documentpassword: str | Unset = UNSET,
+    x_service_documentpassword_base64: str | Unset = UNSET,
+    if_match: str | Unset = UNSET,
+
+) -> MetadataModel | Problem | None:
+    """ Replace all metadata
+
+     What the body does not give is removed (modificationDate aside, which becomes the time of the
+    write). The Info dictionary, the catalog's /Lang and the XMP packet are written together: each XMP
+    property changed or removed as its field is (dc:title, dc:creator, dc:description, pdf:Keywords,
+    xmp:CreatorTool, pdf:Producer, xmp:CreateDate, xmp:ModifyDate, dc:language; pdfx for custom keys;
+    xmp:MetadataDate set), everything else in the packet (PDF/A identification, other schemas) kept; a
+    packet is created when there is none. Non-ASCII text is written as PDF text strings (UTF-16BE where
+    PDFDocEncoding cannot hold it) and as UTF-8 in XMP. Needs "change the document" with the user
+    password. A signed document gets the change appended (its signatures stay valid). Answers the
+    metadata as read back.
+
+    Args:
+        file_path (str):
+        x_service_documentpassword (str | Unset):
+        x_service_documentpassword_base64 (str | Unset):
+        if_match (str | Unset):
+        body (MetadataRequest): The whole metadata: what the body does not give is removed (but
+            modificationDate, set to the time of the write).
+
+    Raises:
+        errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
+        httpx.TimeoutException: If the request takes longer than Client.timeout.
+
+    Returns:
+        MetadataModel | Problem
+     """
+
+
+    return (await asyncio_detailed(
+        file_path=file_path,
+client=client,
+body=body,
+x_service_documentpassword=x_service_documentpassword,
+x_service_documentpassword_base64=x_service_documentpassword_base64,
+if_match=if_match,
+
+    )).parsed
