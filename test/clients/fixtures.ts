@@ -87,6 +87,7 @@ export async function checkAreas(stdout: string, folder: string): Promise<void> 
     'marked: 1',
     'encrypted: true',
     'bookmarks: 2',
+    'title: Quarterly report',
     'optimized: /small/q1.pdf',
     'summary: 2 pages',
     'fields: 12',

@@ -1,5 +1,5 @@
 """The Python beside the shell examples of docs/getting-started.md, jobs.md, ocr.md, pdfa.md, pages.md, signing.md,
-stamps.md and outline.md, and the principal calls of the pages that show none (annotations.md, forms.md, redaction.md,
+stamps.md, outline.md and metadata.md, and the principal calls of the pages that show none (annotations.md, forms.md, redaction.md,
 permissions.md, optimize.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
 test/clients/python.test.ts runs it against a started service with the built wheel, in a folder holding q1.pdf,
 letter.png, minutes.docx, claim.pdf (a form) and jane.p12."""
@@ -86,6 +86,11 @@ client.request("PUT", "/documents/reports/2026/q1.pdf/outline",
                json={"items": [{"title": "Summary", "open": True, "destination": {"pageIndex": 0},
                                 "children": [{"title": "Figures", "destination": {"pageIndex": 1, "fit": "FitH", "top": 500}}]}]})
 print("bookmarks:", client.request("GET", "/documents/reports/2026/q1.pdf/outline").json()["itemCount"])
+
+# Metadata: title and author written into the Info dictionary and the XMP packet together, then read back
+client.request("PATCH", "/documents/reports/2026/q1.pdf/metadata",
+               json={"title": "Quarterly report", "author": "Zoë Brontë"}, headers={"Content-Type": "application/merge-patch+json"})
+print("title:", client.request("GET", "/documents/reports/2026/q1.pdf/metadata").json()["title"])
 
 # Optimize by a profile into a copy; the answer's report gives the sizes (never larger: nothing written then)
 optimized = client.action("reports/2026/q1.pdf", {"OptimizeAction": {"profileName": "ebook", "savePath": "small/q1.pdf"}})

@@ -1,6 +1,6 @@
 /**
  * The TypeScript beside the shell examples of docs/getting-started.md, jobs.md, ocr.md, pdfa.md, pages.md,
- * signing.md, stamps.md and outline.md, and the principal calls of the pages that show none (annotations.md, forms.md,
+ * signing.md, stamps.md, outline.md and metadata.md, and the principal calls of the pages that show none (annotations.md, forms.md,
  * redaction.md, permissions.md, optimize.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
  * test/clients/typescript.test.ts compiles it against the packed client and runs it against a started service, in a
  * folder holding q1.pdf, letter.png, minutes.docx, claim.pdf (a form) and jane.p12.
@@ -101,6 +101,14 @@ await client.request('PUT', '/documents/reports/2026/q1.pdf/outline', {
 });
 const outline = (await (await client.request('GET', '/documents/reports/2026/q1.pdf/outline')).json()) as { itemCount: number };
 console.log('bookmarks:', outline.itemCount);
+
+// Metadata: title and author written into the Info dictionary and the XMP packet together, then read back
+await client.request('PATCH', '/documents/reports/2026/q1.pdf/metadata', {
+  headers: { 'Content-Type': 'application/merge-patch+json' },
+  body: JSON.stringify({ title: 'Quarterly report', author: 'Zoë Brontë' }),
+});
+const metadata = (await (await client.request('GET', '/documents/reports/2026/q1.pdf/metadata')).json()) as { title: string };
+console.log('title:', metadata.title);
 
 // Optimize by a profile into a copy; the answer's report gives the sizes (never larger: nothing written then)
 const optimized = await client.action('reports/2026/q1.pdf', { OptimizeAction: { profileName: 'ebook', savePath: 'small/q1.pdf' } });
