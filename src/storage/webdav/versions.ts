@@ -12,7 +12,8 @@ import { hiddenCollections, stillAt, unexpected, versionOf, type DavClient, type
  *
  * - `v-<id>-<hex>.json`: one committed version's record (id: 16 digits, ordered by time; hex: its ETag's digits, so
  *   that one PROPFIND tells which records have bytes without reading them);
- * - `v-<id>-<hex>.pending`: the record of a write in flight (written before the document's MOVE, renamed after it);
+ * - `v-<id>-<hex>.pending`: the record of a write in flight (written before the document's MOVE), and of the newest
+ *   committed write until the next write renames it (with its requests before its own MOVE: prepare);
  * - `v-<id>.purge`: written with the pending record of a write that purges every earlier version (a redaction, or a
  *   document created where versions of a gone one were left), removed when the purge is done;
  * - `b-<hex>`: the bytes of every earlier version with that ETag, made by a server-side COPY of the document just
@@ -23,19 +24,20 @@ import { hiddenCollections, stillAt, unexpected, versionOf, type DavClient, type
  *   begins with the bytes of the document it replaces (an appended update; proven by the ETag of as many first bytes of
  *   the content, WebDavStore.writeDocument) puts this pointer instead of the COPY. A version's way (wayOf) is the chain
  *   of pointers from its ETag to a blob (which, while it is there, wins) or to the current document, followed in the
- *   PROPFIND the read made (no request per step); its bytes are read by a Range GET and hashed, so bytes that are not
+ *   names the look found (the index's or a PROPFIND's: no request per step); its bytes are read by a Range GET and hashed, so bytes that are not
  *   the version's (a rewrite replaced the document meanwhile: its COPY holds the prefix now) are never served.
  *
  * What is shown is decided from the names and the document's ETag alone (view()): a record whose bytes are neither a
  * blob nor the document is not shown (a write that did not commit, or a document replaced behind the service's
- * back), a pending record is shown when it is the newest and its ETag is the document's (its write committed and the
- * rename after it did not happen), and nothing older than a purge marker whose write committed is shown. The next
- * write of the document (under its lock) settles what is left (tidy), so reads never need the lock.
+ * back), the newest pending record of the document's ETag (newer than every committed one) is shown (its write
+ * committed; the next write renames it), and nothing older than a purge marker whose write committed is shown. A write
+ * that reads the collection (no valid index) settles what is left under its lock (tidy), so reads never need the lock.
  *
  * `index.json` is a view derived from those names and records, so that a listing is one GET whatever the number of
  * versions (a PROPFIND of the collection and a GET per record not read yet cost 0.4 to 1 s at 1,000 versions): the
- * records of every version shown, oldest first, and the document's ETag it was written for. Valid only while that is
- * the document's ETag. Every change of what is shown writes it under the document's commit lock: a write's prepare()
+ * records of every version shown, oldest first, the document's ETag it was written for, the blobs and pointers their
+ * ways go through and the newest record when it may still be pending. Valid only while that is the document's ETag;
+ * then it is also a write's look (prepare: one GET, no PROPFIND, no tidy) and a read's (located). Every change of what is shown writes it under the document's commit lock: a write's prepare()
  * beside its pending record (before the MOVE, so it becomes valid with the MOVE that makes it true), a label or pin
  * (the index deleted first, so that no crash leaves one with the old label), a version delete and a purge (the
  * smaller index first: it never names bytes about to go). Missing, unreadable or stale (a crash before a MOVE, a
@@ -628,8 +630,12 @@ export class WebDavVersions implements DocumentVersions {
       // The index without it first: it never names bytes about to go.
       const kept = v.visible.filter((e) => e.id !== id);
       const docHex = stat ? hexOf(stat.etag) : null;
-      if (known) await this.writeIndex(p, { ...known, versions: known.versions.filter((r) => r.id !== id), names: namesFor(c, kept, docHex) });
+      // Without the names until the bytes are gone: a crash midway leaves them to the next write's tidy (it reads the
+      // collection), never to an index that would let them stay.
+      const smaller = known ? { ...known, versions: known.versions.filter((r) => r.id !== id) } : null;
+      if (smaller) await this.writeIndex(p, { ...smaller, names: undefined });
       await this.settle(p, c, kept, docHex);
+      if (smaller) await this.writeIndex(p, { ...smaller, names: namesFor(c, kept, docHex) });
     });
   }
 
@@ -640,9 +646,12 @@ export class WebDavVersions implements DocumentVersions {
       const kept = v.current ? [v.current] : [];
       // The index of what stays first (or none): it never names bytes about to go.
       const versions = stat ? await this.recordsOf(p, kept, null) : undefined;
-      if (stat && versions) await this.writeIndex(p, { etag: stat.etag, versions, names: namesFor(c, kept, hexOf(stat.etag)), pending: v.current?.pending ? v.current.id : undefined });
+      const smaller: Index | null = stat && versions ? { etag: stat.etag, versions, pending: v.current?.pending ? v.current.id : undefined } : null;
+      // Without the names until the bytes are gone (as remove()).
+      if (smaller) await this.writeIndex(p, smaller);
       else await this.remove1(this.indexUrl(p));
       await this.settle(p, c, kept, stat ? hexOf(stat.etag) : null);
+      if (smaller) await this.writeIndex(p, { ...smaller, names: namesFor(c, kept, hexOf(stat!.etag)) });
       return v.visible.length - kept.length;
     });
     return purged!;
@@ -794,9 +803,9 @@ export class WebDavVersions implements DocumentVersions {
     steps.push(() => this.writeRecord(p, entry, record));
     // A record that could not be read (none under the lock, short of a DMS changed by hand): no index, list() writes one.
     const withIndex = marked || !replaced || shown.length > 0;
-    const after: Index = marked
-      ? { etag: content.etag, versions: [record], names: { blobs: new Set(), pointers: new Map() }, pending: record.id }
-      : { etag: content.etag, versions: [...shown, record], names, pending: record.id };
+    // A purging write's index names no blobs until its purge is done (commit): a crash before leaves what it had to
+    // remove to the next write's tidy.
+    const after: Index = marked ? { etag: content.etag, versions: [record], pending: record.id } : { etag: content.etag, versions: [...shown, record], names, pending: record.id };
     steps.push(() => (withIndex ? this.writeIndex(p, after) : this.remove1(this.indexUrl(p))));
     const undo = async () => {
       await this.remove1(this.fileUrl(p, this.recordName(entry))).catch(() => undefined);
@@ -820,7 +829,9 @@ export class WebDavVersions implements DocumentVersions {
         try {
           const now = await this.collection(p);
           if (!now) return 0;
-          await this.settle(p, now, view(now, entry.hex).visible.filter((e) => e.id === record.id), entry.hex);
+          const kept = view(now, entry.hex).visible.filter((e) => e.id === record.id);
+          await this.settle(p, now, kept, entry.hex);
+          if (withIndex && kept.length === 1) await this.writeIndex(p, { ...after, names: namesFor(now, kept, entry.hex) });
           return earlier;
         } catch {
           return purge ? undefined : 0;
