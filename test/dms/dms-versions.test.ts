@@ -84,9 +84,11 @@ describe('versions on the DMS', () => {
     assert.equal(range.status, 206);
     assert.ok(range.bytes.equals(v1.subarray(0, 8)));
 
-    // On the DMS: three records, their index and the blobs of the two replaced versions (the current one is the document itself).
+    // On the DMS: three records, their index and the blobs of the two replaced versions (the current one is the document
+    // itself). The newest record is still named pending: the next write renames it, before its own MOVE.
     const names = await hidden(doc);
-    assert.equal(names.filter((n) => /^v-.*\.json$/.test(n)).length, 3, names.join(' '));
+    assert.equal(names.filter((n) => /^v-.*\.json$/.test(n)).length, 2, names.join(' '));
+    assert.deepEqual(names.filter((n) => n.endsWith('.pending')), [`v-${versions[0]!.id}-${versions[0]!.etag.replace(/"/g, '')}.pending`], names.join(' '));
     assert.ok(names.includes('index.json'), names.join(' '));
     const blobs = names.filter((n) => n.startsWith('b-'));
     assert.equal(blobs.length, 2, names.join(' '));
@@ -96,9 +98,18 @@ describe('versions on the DMS', () => {
     const listing = await call(server, 'GET', '/documents/home/alice', { ...as('alice'), headers: { accept: 'application/json' } });
     assert.deepEqual(listing.json().entries.map((e: { name: string }) => e.name), ['history.pdf']);
 
-    // Restore the first: a new current version with its bytes; its blob is shared, the replaced third gets one.
+    // Restore the first: a new current version with its bytes; its blob is shared, the replaced third gets one. Its
+    // blob is copied by the DMS onto the write's upload (a COPY): no GET of it, no PUT of its bytes.
+    const log = async () => (await readFile(path.join(dav.runDir, 'access.log'), 'utf8')).split('\n');
+    const logged = (await log()).length;
     const restored = await call(server, 'POST', `/documents/${doc}/versions/${versions[2]!.id}/restore`, { ...as('alice'), headers: { 'if-match': versions[0]!.etag } });
     ok(restored);
+    const restoreRequests = (await log()).slice(logged - 1);
+    const blobName = `b-${versions[2]!.etag.replace(/"/g, '')}`;
+    assert.ok(restoreRequests.some((line) => line.includes(`"COPY /dav/home/alice/.pdfservice-versions/history.pdf/${blobName} `)), restoreRequests.join('\n'));
+    assert.ok(!restoreRequests.some((line) => line.includes(`"GET /dav/home/alice/.pdfservice-versions/history.pdf/${blobName} `)), 'the blob is not read');
+    assert.ok(!restoreRequests.some((line) => /"PUT \S*\.pdfservice-tmp-/.test(line)), 'no bytes uploaded');
+    assert.ok(!restoreRequests.some((line) => /"PROPFIND \S*\/\.pdfservice-versions\/history\.pdf\/ /.test(line)), 'the index alone was read: no PROPFIND of the collection');
     assert.equal(sha256(await current('alice', doc)), sha256(v1));
     const after = await list('alice', doc);
     assert.equal(after.total, 4);
@@ -122,7 +133,7 @@ describe('versions on the DMS', () => {
     for (let i = 1; i <= 3; i++) ok(await put('alice', doc, makePdf({ text: () => `Memo ${i}` })), i === 1 ? 201 : 200);
     // Apache's access log (test/dav/httpd.conf): one line per request, written when it ends.
     const logged = async (re: RegExp) => (await readFile(path.join(dav.runDir, 'access.log'), 'utf8')).split('\n').filter((line) => re.test(line)).length;
-    const recordGets = () => logged(/"GET \S*\/\.pdfservice-versions\/memo\.pdf\/v-\S*\.json /);
+    const recordGets = () => logged(/"GET \S*\/\.pdfservice-versions\/memo\.pdf\/v-\S*\.(json|pending) /);
     const collectionReads = () => logged(/"PROPFIND \S*\/\.pdfservice-versions\/memo\.pdf\/ /);
     const indexFile = path.join(dav.root, 'home/alice/.pdfservice-versions/memo.pdf/index.json');
     const [records0, propfinds0] = [await recordGets(), await collectionReads()];
@@ -159,6 +170,19 @@ describe('versions on the DMS', () => {
     // Through this instance too.
     ok(await call(server, 'PATCH', `/documents/${doc}/versions/${first.versions[0]!.id}`, { ...as('alice'), body: { label: 'latest' } }));
     assert.equal((await list('alice', doc)).versions[0]?.label, 'latest');
+
+    // A write's look is the index alone (it names the blobs and pointers too): no PROPFIND of the collection, no record
+    // read; without the index (removed on the DMS), the write reads the collection once and writes the index again.
+    const [records1, propfinds1] = [await recordGets(), await collectionReads()];
+    ok(await put('alice', doc, makePdf({ text: () => 'Memo 4' })));
+    assert.deepEqual([await recordGets(), await collectionReads()], [records1, propfinds1], 'the write read the index alone');
+    await rm(indexFile);
+    ok(await put('alice', doc, makePdf({ text: () => 'Memo 5' })));
+    assert.equal(await collectionReads(), propfinds1 + 1, 'without the index, one PROPFIND of the collection');
+    await stat(indexFile);
+    const five = await list('alice', doc);
+    assert.equal(five.total, 5);
+    assert.equal(five.versions[2]?.label, 'latest');
   });
 
   test('the versions\' index: missing, unreadable or stale (the document changed on the DMS directly), a listing answers from the names and writes it again; another instance\'s writes, labels and deletes keep it', async () => {
@@ -272,7 +296,7 @@ describe('versions on the DMS', () => {
     assert.match(pdftotext(await current('alice', doc)), /Kept 1/);
     // Over WebDAV's own disk: nothing in the hidden collection, nor anywhere in alice's home, yields the text.
     // (.DAV is mod_dav_fs's database of dead properties; pdftotext reads every file below, it included.)
-    assert.deepEqual((await hidden(doc)).filter((n) => !n.endsWith('.json') && n !== '.DAV'), [], 'no blob left');
+    assert.deepEqual((await hidden(doc)).filter((n) => !/^v-.*\.(json|pending)$|^index\.json$/.test(n) && n !== '.DAV'), [], 'no blob left');
     const home = path.join(dav.root, 'home/alice');
     let checked = 0;
     for (const entry of await readdir(home, { recursive: true, withFileTypes: true })) {

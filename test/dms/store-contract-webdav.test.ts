@@ -114,8 +114,10 @@ describe('WebDAV versions after a crash', () => {
     // Died before its MOVE: a pending record of bytes that are nowhere.
     const lostId = String(Number(before.current) + 10).padStart(16, '0');
     await send('PUT', `v-${lostId}-${hexOf(lost)}.pending`, { body: record(lostId, lost) });
-    // Died after its MOVE, before the rename of its record: the current version's record is still pending.
-    await send('MOVE', `v-${before.current!}-${hexOf(v2)}.json`, { headers: { destination: file(`v-${before.current!}-${hexOf(v2)}.pending`) } });
+    // After its MOVE, the current version's record is still pending (as after a write killed before renaming it): the
+    // next write renames it, before its own MOVE.
+    const onDisk = async () => (await readdir(path.join(s.dav.onServer, 'crash', '.pdfservice-versions', 'doc.pdf'))).filter((n) => n !== '.DAV').sort();
+    assert.ok((await onDisk()).includes(`v-${before.current!}-${hexOf(v2)}.pending`), (await onDisk()).join(' '));
     const shown = await versions.list(p, { offset: 0, limit: 10 });
     assert.deepEqual(shown.versions.map((v) => v.etag), [etagOf(v2), etagOf(v1)], 'the committed write shown, the lost one not');
     assert.equal(shown.current, before.current);
@@ -124,6 +126,42 @@ describe('WebDAV versions after a crash', () => {
     await restarted.recover();
     const names = (await readdir(path.join(s.dav.onServer, 'crash', '.pdfservice-versions', 'doc.pdf'))).filter((n) => n !== '.DAV').sort();
     assert.deepEqual(names, [`b-${hexOf(v1)}`, 'index.json', `v-${before.versions[1]!.id}-${hexOf(v1)}.json`, `v-${before.current!}-${hexOf(v2)}.json`].sort());
+  });
+
+  withStore('a pending record older than the current version\'s (a write of the same bytes killed before its MOVE) is not shown; the next write without an index tidies it, one with the index renames the current record', async (s) => {
+    const versions = s.store.versions!;
+    const [v1, v2] = [bytes('one'), bytes('two')];
+    await s.store.writeDocument(p, v1, { conflict: 'fail' });
+    await s.store.writeDocument(p, v2, { conflict: 'overwrite' });
+    const before = await versions.list(p, { offset: 0, limit: 10 });
+    const dir = path.join(s.dav.onServer, 'crash', '.pdfservice-versions', 'doc.pdf');
+    const names = async () => (await readdir(dir)).filter((n) => n !== '.DAV').sort();
+    const url = (name: string) => s.dav.client.url([s.dav.name, 'crash', '.pdfservice-versions', 'doc.pdf', name], false);
+    // A killed write of v2's bytes, between v1's record and v2's: pending, older than the committed write's pending record.
+    const lostId = String(Number(before.versions[1]!.id) + 1).padStart(16, '0');
+    const put = await s.dav.client.send('PUT', url(`v-${lostId}-${hexOf(v2)}.pending`), alice(), { body: JSON.stringify({ id: lostId, etag: etagOf(v2), size: v2.length, created: new Date().toISOString(), by: null, operation: 'lost', requestId: null, jobId: null, pageCount: null, label: null, pinned: false }) });
+    await put.body.dump();
+    const dropIndex = async () => {
+      const gone = await s.dav.client.send('DELETE', url('index.json'), alice());
+      await gone.body.dump();
+    };
+    await dropIndex();
+    const shown = await versions.list(p, { offset: 0, limit: 10 });
+    assert.deepEqual(shown.versions.map((v) => v.id), before.versions.map((v) => v.id), 'the names decide as the index did: the lost write is not shown');
+    // The listing wrote the index again (from the names); without it, the next write reads the collection and tidies:
+    // the lost record goes, v2's is committed.
+    await dropIndex();
+    const v3 = bytes('three');
+    await s.store.writeDocument(p, v3, { conflict: 'overwrite' });
+    const third = (await versions.list(p, { offset: 0, limit: 10 })).versions[0]!;
+    assert.ok(!(await names()).some((n) => n.startsWith(`v-${lostId}-`)), (await names()).join(' '));
+    assert.ok((await names()).includes(`v-${before.current!}-${hexOf(v2)}.json`), (await names()).join(' '));
+    // With the index: v3's record, pending, is renamed by the write after it, before that write's MOVE.
+    await s.store.writeDocument(p, bytes('four'), { conflict: 'overwrite' });
+    const after = await names();
+    assert.ok(after.includes(`v-${third.id}-${hexOf(v3)}.json`) && !after.includes(`v-${third.id}-${hexOf(v3)}.pending`), after.join(' '));
+    assert.equal(after.filter((n) => n.endsWith('.pending')).length, 1, after.join(' '));
+    assert.equal((await versions.list(p, { offset: 0, limit: 10 })).total, 4);
   });
 
   withStore('a redaction that died after its MOVE shows no earlier version, and recover() deletes their bytes; a blob gone hides its version', async (s) => {
@@ -297,7 +335,7 @@ describe('WebDAV versions after a crash', () => {
     const listed = await versions.list(p, { offset: 0, limit: 10 });
     assert.deepEqual(listed.versions.map((v) => v.id), [created.version!.id]);
     const names = (await readdir(path.join(s.dav.onServer, 'crash', '.pdfservice-versions', 'doc.pdf'))).filter((n) => n !== '.DAV');
-    assert.deepEqual(names.sort(), ['index.json', `v-${created.version!.id}-${hexOf(fresh)}.json`], 'the old versions deleted once the new document was there');
+    assert.deepEqual(names.sort(), ['index.json', `v-${created.version!.id}-${hexOf(fresh)}.pending`], 'the old versions deleted once the new document was there');
   });
 });
 

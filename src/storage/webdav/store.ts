@@ -263,6 +263,8 @@ export class WebDavStore implements DocumentStore {
           nextId: (after) => backend.nextVersionId(after),
           records: backend.versionRecords,
           commitLocked: (p, change, wait) => this.commitLocked(p, change, wait),
+          writeCopy: (p, from, content, options) => this.writeCopy(p, from, content, options),
+          writeDocument: (p, content, etag, options) => this.writeDocument(p, content, options, etag),
         })
       : undefined;
     this.trash = backend.keepsTrash
@@ -501,10 +503,60 @@ export class WebDavStore implements DocumentStore {
     throw await unexpected('MKCOL', res);
   }
 
-  async writeDocument(p: StoredPath, content: Buffer | Uint8Array | StagedUpload, options: WriteOptions): Promise<WriteResult> {
+  async writeDocument(p: StoredPath, content: Buffer | Uint8Array | StagedUpload, options: WriteOptions, known?: string): Promise<WriteResult> {
     if (!p.isDocument) throw new ServiceError('INVALID_PATH', 'A document path must end in ".pdf"');
     if (!(content instanceof StagedFile || content instanceof Uint8Array)) throw new TypeError('Staged uploads must come from this store');
+    // `known`: the content's tag, hashed already (a kept version read: WebDavVersions.restore).
+    const etag = content instanceof StagedFile ? content.etag : (known ?? (await etagOfContent(content)));
+    const size = content instanceof StagedFile ? content.size : content.byteLength;
+    const written = await this.place(p, options, {
+      etag,
+      size,
+      upload: async (tempUrl) => {
+        const body = content instanceof StagedFile ? createReadStream(content.file) : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+        const put = await this.client.send('PUT', tempUrl, this.user, { headers: { 'content-type': 'application/pdf', 'content-length': String(size) }, body });
+        await put.body.dump();
+        if (put.statusCode !== 201 && put.statusCode !== 204 && put.statusCode !== 200) throw await unexpected('PUT', put);
+        return true;
+      },
+      startsWith: (bytes) => etagOfStart(content, bytes),
+      written: content,
+    });
+    return written!;
+  }
+
+  /**
+   * A write whose content is the bytes at `from` on the DMS (a version's blob: WebDavVersions.restore), which the DMS
+   * copies onto the write's temporary upload (COPY): nothing passes through the service. Then as any write (the tag,
+   * the commit, the version). null when nothing is at `from`. The copy is not kept locally (DownloadCache): the next
+   * read downloads it.
+   */
+  writeCopy(p: StoredPath, from: string, content: { etag: string; size: number }, options: WriteOptions): Promise<WriteResult | null> {
+    return this.place(p, options, {
+      ...content,
+      upload: async (tempUrl) => {
+        const res = await this.client.send('COPY', from, this.user, { headers: { destination: tempUrl, overwrite: 'F', depth: '0' } });
+        await res.body.dump();
+        if (res.statusCode === 404) return false;
+        if (res.statusCode !== 201 && res.statusCode !== 204) throw await unexpected('COPY', res);
+        return true;
+      },
+    });
+  }
+
+  /**
+   * writeDocument's work, whatever puts the content at the temporary URL (`upload`: false when it found nothing to put,
+   * and the write answers null). `startsWith(n)`: the tag of the content's first n bytes (an appended update is kept by
+   * a pointer); `written`: the content, kept locally for the next read.
+   */
+  private async place(
+    p: StoredPath,
+    options: WriteOptions,
+    content: { etag: string; size: number; upload(tempUrl: string): Promise<boolean>; startsWith?(bytes: number): Promise<string>; written?: Buffer | Uint8Array | StagedFile },
+  ): Promise<WriteResult | null> {
+    if (!p.isDocument) throw new ServiceError('INVALID_PATH', 'A document path must end in ".pdf"');
     const targetUrl = this.docUrl(p);
+    const { etag, size } = content;
     // Checked before anything is created, so that a refused write leaves no folder and no upload behind.
     let before = await this.documentAt(targetUrl);
     if (before?.collection) throw new ServiceError('PATH_CONFLICT', 'A folder exists on this path');
@@ -512,16 +564,12 @@ export class WebDavStore implements DocumentStore {
     if (options.ifMatch !== undefined && (!before || !matchesEtag(options.ifMatch, replaced ?? (await this.tagOf(p, targetUrl, before))))) {
       throw new ServiceError('PRECONDITION_FAILED');
     }
-    await this.ensureFolder(p.parent);
-    const etag = content instanceof StagedFile ? content.etag : await etagOfContent(content);
-    const size = content instanceof StagedFile ? content.size : content.byteLength;
+    // A document there: its folder is too (no PROPFIND of it).
+    if (!before) await this.ensureFolder(p.parent);
     const tempUrl = this.client.url([...p.parent.segments, `${TEMP_PREFIX}${Date.now()}-${randomBytes(8).toString('hex')}`], false);
     let moved = false;
     try {
-      const body = content instanceof StagedFile ? createReadStream(content.file) : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
-      const put = await this.client.send('PUT', tempUrl, this.user, { headers: { 'content-type': 'application/pdf', 'content-length': String(size) }, body });
-      await put.body.dump();
-      if (put.statusCode !== 201 && put.statusCode !== 204 && put.statusCode !== 200) throw await unexpected('PUT', put);
+      if (!(await content.upload(tempUrl))) return null;
       const uploaded = await this.propfindOne(tempUrl);
       // The tag travels with the document as a dead property (MOVE keeps it), so other instances and later runs need not hash it.
       if (uploaded?.davEtag) await this.client.setOwnProps(tempUrl, this.user, { etag, davetag: uploaded.davEtag });
@@ -531,8 +579,8 @@ export class WebDavStore implements DocumentStore {
       // temporary name, so no one else's write came in between.
       const landed = async (url: string, after: DavResource | null) => {
         if (after) this.backend.rememberTag(url, after, etag);
-        if (after?.davEtag && uploaded?.davEtag && opaque(after.davEtag) === opaque(uploaded.davEtag) && after.size === size) {
-          await this.backend.downloads.keepWritten(url, { sourceEtag: after.davEtag, size, modified: after.modified, etag }, content);
+        if (content.written && after?.davEtag && uploaded?.davEtag && opaque(after.davEtag) === opaque(uploaded.davEtag) && after.size === size) {
+          await this.backend.downloads.keepWritten(url, { sourceEtag: after.davEtag, size, modified: after.modified, etag }, content.written);
         } else {
           await this.backend.downloads.drop(url);
         }
@@ -540,7 +588,7 @@ export class WebDavStore implements DocumentStore {
       for (let attempt = 0; ; attempt++) {
         try {
           // Whether the content begins with the replaced bytes (an appended update): its version is then kept by a pointer (versions.ts, "p-").
-          const prefix = this.versions !== undefined && options.purgeEarlierVersions !== true && before !== null && replaced !== null && (before.size ?? 0) > 0 && (before.size ?? 0) < size && ((await etagOfStart(content, before.size ?? 0)) === replaced);
+          const prefix = this.versions !== undefined && content.startsWith !== undefined && options.purgeEarlierVersions !== true && before !== null && replaced !== null && (before.size ?? 0) > 0 && (before.size ?? 0) < size && ((await content.startsWith(before.size ?? 0)) === replaced);
           placed = await this.moveIntoPlace(p, tempUrl, options, before, replaced, { etag, size }, prefix, landed);
           break;
         } catch (err) {
@@ -563,6 +611,8 @@ export class WebDavStore implements DocumentStore {
         stat,
         record: writeRecord(options, created ? null : replaced),
         ...(version ? { version: version.record } : {}),
+        // The version shown before this one, known from the write's look: the answer's Link names it without a listing.
+        ...(version && target === p && version.predecessor !== undefined ? { predecessor: version.predecessor } : {}),
         ...(options.purgeEarlierVersions && purgedVersions !== undefined ? { purgedVersions } : {}),
       };
     } finally {
@@ -618,9 +668,11 @@ export class WebDavStore implements DocumentStore {
         // Every overwrite of a document holds a LOCK across its MOVE (conditional on the version read when named): a
         // read in another instance that meets the MOVE's gap sees the lock-null resource and waits (readThroughReplace).
         token = overwrite && before ? await this.commitLock(targetUrl, named ? before.davEtag : undefined) : undefined;
-        if (named && before) await this.stillReplacing(targetUrl, before, replaced);
         const kept = overwrite && before && replaced !== null ? { davEtag: before.davEtag, etag: replaced, size: before.size ?? 0, modified: before.modified, prefix } : null;
-        version = await this.versions?.prepare(target, targetUrl, content, options.provenance ?? UNNAMED_WRITE, kept, options.purgeEarlierVersions === true);
+        // The versions' index is read under the lock, beside the check of the version replaced (one round trip for both).
+        const index = kept ? this.versions?.readIndexAhead(target) : undefined;
+        if (named && before) await this.stillReplacing(targetUrl, before, replaced);
+        version = await this.versions?.prepare(target, targetUrl, content, options.provenance ?? UNNAMED_WRITE, kept, options.purgeEarlierVersions === true, index);
         const condition = token ? lockedAt(targetUrl, token, named ? before?.davEtag : undefined) : named ? stillAt(targetUrl, before?.davEtag) : {};
         // With versions, an overwrite of a document that was not there does not replace one made meanwhile (unkept).
         const replace = overwrite && !(this.versions && !before);

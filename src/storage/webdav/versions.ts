@@ -1,6 +1,6 @@
 import { ServiceError } from '../../errors.js';
 import { StoredPath } from '../paths.js';
-import type { DocumentStat, DocumentVersions, OpenDocument, VersionRecord, VersionSlice, WriteProvenance } from '../store.js';
+import { UNNAMED_WRITE, type DocumentStat, type DocumentVersions, type OpenDocument, type VersionRecord, type VersionSlice, type WriteOptions, type WriteProvenance, type WriteResult } from '../store.js';
 import { newVersionRecord, unrecordedVersion, versionFromStored, versionToStored, type StoredVersionRecord } from '../version-records.js';
 import { hiddenCollections, stillAt, unexpected, versionOf, type DavClient, type DavCredentials } from './client.js';
 
@@ -12,7 +12,8 @@ import { hiddenCollections, stillAt, unexpected, versionOf, type DavClient, type
  *
  * - `v-<id>-<hex>.json`: one committed version's record (id: 16 digits, ordered by time; hex: its ETag's digits, so
  *   that one PROPFIND tells which records have bytes without reading them);
- * - `v-<id>-<hex>.pending`: the record of a write in flight (written before the document's MOVE, renamed after it);
+ * - `v-<id>-<hex>.pending`: the record of a write in flight (written before the document's MOVE), and of the newest
+ *   committed write until the next write renames it (with its requests before its own MOVE: prepare);
  * - `v-<id>.purge`: written with the pending record of a write that purges every earlier version (a redaction, or a
  *   document created where versions of a gone one were left), removed when the purge is done;
  * - `b-<hex>`: the bytes of every earlier version with that ETag, made by a server-side COPY of the document just
@@ -23,19 +24,20 @@ import { hiddenCollections, stillAt, unexpected, versionOf, type DavClient, type
  *   begins with the bytes of the document it replaces (an appended update; proven by the ETag of as many first bytes of
  *   the content, WebDavStore.writeDocument) puts this pointer instead of the COPY. A version's way (wayOf) is the chain
  *   of pointers from its ETag to a blob (which, while it is there, wins) or to the current document, followed in the
- *   PROPFIND the read made (no request per step); its bytes are read by a Range GET and hashed, so bytes that are not
+ *   names the look found (the index's or a PROPFIND's: no request per step); its bytes are read by a Range GET and hashed, so bytes that are not
  *   the version's (a rewrite replaced the document meanwhile: its COPY holds the prefix now) are never served.
  *
  * What is shown is decided from the names and the document's ETag alone (view()): a record whose bytes are neither a
  * blob nor the document is not shown (a write that did not commit, or a document replaced behind the service's
- * back), a pending record is shown when it is the newest and its ETag is the document's (its write committed and the
- * rename after it did not happen), and nothing older than a purge marker whose write committed is shown. The next
- * write of the document (under its lock) settles what is left (tidy), so reads never need the lock.
+ * back), the newest pending record of the document's ETag (newer than every committed one) is shown (its write
+ * committed; the next write renames it), and nothing older than a purge marker whose write committed is shown. A write
+ * that reads the collection (no valid index) settles what is left under its lock (tidy), so reads never need the lock.
  *
  * `index.json` is a view derived from those names and records, so that a listing is one GET whatever the number of
  * versions (a PROPFIND of the collection and a GET per record not read yet cost 0.4 to 1 s at 1,000 versions): the
- * records of every version shown, oldest first, and the document's ETag it was written for. Valid only while that is
- * the document's ETag. Every change of what is shown writes it under the document's commit lock: a write's prepare()
+ * records of every version shown, oldest first, the document's ETag it was written for, the blobs and pointers their
+ * ways go through and the newest record when it may still be pending. Valid only while that is the document's ETag;
+ * then it is also a write's look (prepare: one GET, no PROPFIND, no tidy) and a read's (located). Every change of what is shown writes it under the document's commit lock: a write's prepare()
  * beside its pending record (before the MOVE, so it becomes valid with the MOVE that makes it true), a label or pin
  * (the index deleted first, so that no crash leaves one with the old label), a version delete and a purge (the
  * smaller index first: it never names bytes about to go). Missing, unreadable or stale (a crash before a MOVE, a
@@ -55,12 +57,30 @@ const INDEX = 'index.json';
 interface StoredIndex {
   etag: string;
   versions: StoredVersionRecord[];
+  /** The digits of the blobs the versions' ways go through; absent in an index written before they were (a write then reads the collection). */
+  blobs?: string[];
+  /** The pointers (`p-<from>-<into>`) the versions' ways go through, as [from, into]. */
+  pointers?: [string, string][];
+  /** The newest version's id when its record may still be named `.pending`: the next write renames it. */
+  pending?: string;
+}
+
+/** What readIndexAhead answers. */
+export type IndexRead = Index | null;
+
+/** The blobs and pointers of a collection (Collection's), or those an index names. */
+interface Names {
+  blobs: Set<string>;
+  pointers: Map<string, string[]>;
 }
 
 /** The index as read: `versions` are what is shown while the document's ETag is `etag` (oldest first). */
 interface Index {
   etag: string;
   versions: VersionRecord[];
+  /** The blobs and pointers their ways go through (a write's look then needs no PROPFIND); undefined in an older index. */
+  names?: Names | undefined;
+  pending?: string | undefined;
 }
 
 /** A slice of versions (oldest first) for the list, newest first; the newest is current when it is the document's content. */
@@ -113,13 +133,33 @@ export class RecordMemo {
 }
 
 /** The collection's names, sorted out. */
-interface Collection {
+interface Collection extends Names {
   /** Committed and pending records, oldest first. */
   records: Entry[];
   purges: string[];
-  blobs: Set<string>;
   /** Pointers (`p-<from>-<into>`): for each ETag's digits, the digits of those whose bytes begin with its. */
   pointers: Map<string, string[]>;
+}
+
+/** The collection as a valid index names it (its versions, blobs and pointers; the newest record maybe pending). */
+function collectionOf(index: Index & { names: Names }): Collection {
+  return {
+    records: index.versions.map((r) => ({ id: r.id, hex: hexOf(r.etag), pending: r.id === index.pending })),
+    purges: [],
+    blobs: new Set(index.names.blobs),
+    pointers: new Map([...index.names.pointers].map(([from, intos]) => [from, [...intos]])),
+  };
+}
+
+/** The blobs and pointers of `c` that the ways of `kept` go through: what an index of them names. */
+function namesFor(c: Names, kept: { hex: string }[], docHex: string | null): Names {
+  const named = new Set(kept.flatMap((e) => wayOf(c, e.hex, docHex)?.names ?? []));
+  const pointers = new Map<string, string[]>();
+  for (const [from, intos] of c.pointers) {
+    const used = intos.filter((into) => named.has(`p-${from}-${into}`));
+    if (used.length > 0) pointers.set(from, used);
+  }
+  return { blobs: new Set([...c.blobs].filter((hex) => named.has(`b-${hex}`))), pointers };
 }
 
 /** Where a version's bytes are: the first bytes of the blob of `holder`, or of the document (`inDocument`). */
@@ -134,7 +174,7 @@ interface Way {
  * The way to the bytes of `hex` given the document's ETag digits (`docHex`; null: not counting the document): its blob,
  * the document, or a chain of pointers to one of those. Pointers go from a shorter content to a longer one, so chains end.
  */
-function wayOf(c: Collection, hex: string, docHex: string | null, seen = new Set<string>()): Way | null {
+function wayOf(c: Names, hex: string, docHex: string | null, seen = new Set<string>()): Way | null {
   if (c.blobs.has(hex)) return { holder: hex, inDocument: false, names: [`b-${hex}`] };
   if (hex === docHex) return { holder: hex, inDocument: true, names: [] };
   if (seen.has(hex)) return null;
@@ -165,12 +205,23 @@ interface View {
 
 function view(c: Collection, docHex: string | null): View {
   const newestCommitted = c.records.filter((e) => !e.pending).at(-1)?.id ?? '';
-  let visible = c.records.filter((e) => (!e.pending || (e.hex === docHex && e.id > newestCommitted)) && wayOf(c, e.hex, docHex) !== null);
+  // At most one pending record is a committed write's (every write renames its predecessor's before its MOVE): the
+  // newest of the document's ETag. An older one is a write killed before its MOVE, never shown.
+  const committedPending = c.records.filter((e) => e.pending && e.hex === docHex && e.id > newestCommitted).at(-1)?.id;
+  let visible = c.records.filter((e) => (!e.pending || e.id === committedPending) && wayOf(c, e.hex, docHex) !== null);
   const shown = new Set(visible.map((e) => e.id));
   const purgedBefore = c.purges.filter((id) => shown.has(id)).sort().at(-1);
   if (purgedBefore !== undefined) visible = visible.filter((e) => e.id >= purgedBefore);
   const newest = visible.at(-1);
   return { visible, current: newest && newest.hex === docHex ? newest : null };
+}
+
+/** A version's record and where its bytes are (WebDavVersions.located). */
+interface Located {
+  record: VersionRecord;
+  hex: string;
+  stat: DocumentStat | null;
+  c: Names;
 }
 
 /** What the versions need of the store that acts as the user (WebDavStore). */
@@ -188,6 +239,13 @@ export interface VersionHost {
   nextId(after: string | undefined): string;
   /** The records read already (shared by every user's store). */
   readonly records: RecordMemo;
+  /**
+   * A write whose content is the bytes at `from` on the DMS, copied there (WebDavStore.writeCopy); null when they are
+   * not there (the caller then writes them itself).
+   */
+  writeCopy(p: StoredPath, from: string, content: { etag: string; size: number }, options: WriteOptions): Promise<WriteResult | null>;
+  /** An ordinary write (WebDavStore.writeDocument) of bytes whose tag is known. */
+  writeDocument(p: StoredPath, content: Uint8Array, etag: string, options: WriteOptions): Promise<WriteResult>;
   /** `change` under the document's commit lock (WebDavStore.commitLocked); `wait: false`: undefined when the lock is not to be had at once. */
   commitLocked<T>(p: StoredPath, change: () => Promise<T>, wait?: boolean): Promise<T | undefined>;
 }
@@ -206,6 +264,8 @@ export interface ReplacedDocument {
 /** A version written but not yet committed (WebDavVersions.prepare). */
 export interface PendingVersion {
   readonly record: VersionRecord;
+  /** The id of the version shown before it (null: none, or all purged; undefined: not known): the document's answer names it (RFC 5829). */
+  readonly predecessor: string | null | undefined;
   /** After the document's MOVE: the record becomes a committed one; a purge it carries is done; answers how many versions it purged. */
   commit(): Promise<number | undefined>;
   /** The write did not happen: its record and marker go. */
@@ -238,6 +298,14 @@ export class WebDavVersions implements DocumentVersions {
     return this.fileUrl(p, INDEX);
   }
 
+  /**
+   * The index, read for a write's prepare() under the commit lock, as soon as the lock is held (WebDavStore.moveIntoPlace
+   * sends it with its check of the document): null when it cannot be read (prepare then reads the collection).
+   */
+  readIndexAhead(p: StoredPath): Promise<IndexRead> {
+    return this.readIndex(p).catch(() => null);
+  }
+
   /** The index as stored; null when there is none or it cannot be read (the names and records say then). */
   private async readIndex(p: StoredPath): Promise<Index | null> {
     const res = await this.client.send('GET', this.indexUrl(p), this.host.user);
@@ -248,14 +316,29 @@ export class WebDavVersions implements DocumentVersions {
     try {
       const stored = JSON.parse(await res.body.text()) as StoredIndex;
       if (typeof stored.etag !== 'string' || !Array.isArray(stored.versions) || !stored.versions.every((r) => typeof r?.id === 'string' && ID.test(r.id) && typeof r.etag === 'string')) return null;
-      return { etag: stored.etag, versions: stored.versions.map(versionFromStored) };
+      const hexes = (list: unknown) => Array.isArray(list) && list.every((h) => typeof h === 'string' && /^[0-9a-f]{32}$/.test(h));
+      const named = hexes(stored.blobs) && Array.isArray(stored.pointers) && stored.pointers.every((pair) => hexes(pair) && pair.length === 2);
+      const pointers = new Map<string, string[]>();
+      for (const [from, into] of named ? stored.pointers! : []) pointers.set(from, [...(pointers.get(from) ?? []), into]);
+      return {
+        etag: stored.etag,
+        versions: stored.versions.map(versionFromStored),
+        names: named ? { blobs: new Set(stored.blobs), pointers } : undefined,
+        pending: typeof stored.pending === 'string' && ID.test(stored.pending) ? stored.pending : undefined,
+      };
     } catch {
       return null;
     }
   }
 
   private writeIndex(p: StoredPath, index: Index): Promise<void> {
-    return this.put(this.indexUrl(p), JSON.stringify({ etag: index.etag, versions: index.versions.map(versionToStored) } satisfies StoredIndex));
+    const stored: StoredIndex = { etag: index.etag, versions: index.versions.map(versionToStored) };
+    if (index.names) {
+      stored.blobs = [...index.names.blobs];
+      stored.pointers = [...index.names.pointers].flatMap(([from, intos]) => intos.map((into): [string, string] => [from, into]));
+    }
+    if (index.pending !== undefined && index.versions.at(-1)?.id === index.pending) stored.pending = index.pending;
+    return this.put(this.indexUrl(p), JSON.stringify(stored));
   }
 
   /** The records of `entries` in their order: a valid index's (`known`), else read (RecordMemo); undefined when one is gone. */
@@ -298,7 +381,8 @@ export class WebDavVersions implements DocumentVersions {
    */
   private async readNamed(p: StoredPath, e: Entry): Promise<VersionRecord | undefined> {
     // A committed record at the version the PROPFIND named: read before, unless it changed since (RecordMemo).
-    const memo = !e.pending && e.dav !== undefined ? { url: this.fileUrl(p, this.recordName(e)), dav: e.dav } : undefined;
+    // A pending record too (the newest stays pending until the next write): its name and version say its body.
+    const memo = e.dav !== undefined ? { url: this.fileUrl(p, this.recordName(e)), dav: e.dav } : undefined;
     const known = memo && this.host.records.get(memo.url, memo.dav);
     if (known) return known;
     for (const name of e.pending ? [this.recordName(e), this.recordName({ ...e, pending: false })] : [this.recordName(e)]) {
@@ -309,7 +393,8 @@ export class WebDavVersions implements DocumentVersions {
       }
       if (res.statusCode !== 200) throw await unexpected('GET', res);
       const record = versionFromStored(JSON.parse(await res.body.text()) as StoredVersionRecord);
-      // The body is as new as the PROPFIND's version or newer: kept under that version, it is read again once that changes.
+      // The body is as new as the PROPFIND's version or newer: kept under that version, it is read again once that
+      // changes (a pending record read under its committed name: the body is the one it had).
       if (memo) this.host.records.set(memo.url, memo.dav, record);
       return record;
     }
@@ -339,9 +424,11 @@ export class WebDavVersions implements DocumentVersions {
     if (res.statusCode !== 204 && res.statusCode !== 200 && res.statusCode !== 404) throw await unexpected('DELETE', res);
   }
 
-  private async move(from: string, to: string): Promise<void> {
+  /** `gone`: a source already gone is fine (a pending record renamed already). */
+  private async move(from: string, to: string, gone = false): Promise<void> {
     const res = await this.client.send('MOVE', from, this.host.user, { headers: { destination: to, overwrite: 'T' } });
     await res.body.dump();
+    if (res.statusCode === 404 && gone) return;
     if (res.statusCode !== 201 && res.statusCode !== 204) throw await unexpected('MOVE', res);
   }
 
@@ -390,7 +477,8 @@ export class WebDavVersions implements DocumentVersions {
     if (!stat) return undefined;
     const versions = await this.recordsOf(p, v.visible, null);
     if (!versions) return undefined;
-    const index = { etag: stat.etag, versions };
+    const docHex = hexOf(stat.etag);
+    const index: Index = { etag: stat.etag, versions, names: c ? namesFor(c, v.visible, docHex) : undefined, pending: v.visible.find((e) => e.pending)?.id };
     if (c) await this.writeIndex(p, index).catch(() => undefined);
     return index;
   }
@@ -419,8 +507,26 @@ export class WebDavVersions implements DocumentVersions {
     return { entry, stat, c, v };
   }
 
+  /**
+   * A version's record and where its bytes are: from the index alone when it is valid for the document and names the
+   * blobs and pointers (its GET and the document's stat, sent together), else from the collection's names (find).
+   */
+  private async located(p: StoredPath, id: string, indexFirst = true): Promise<Located> {
+    if (!ID.test(id)) throw notFound(id);
+    if (indexFirst) {
+      const [stat, index] = await Promise.all([this.host.statDocument(p), this.readIndex(p)]);
+      if (stat && index?.etag === stat.etag && index.names) {
+        const record = index.versions.find((r) => r.id === id);
+        if (!record) throw notFound(id);
+        return { record, hex: hexOf(record.etag), stat, c: index.names };
+      }
+    }
+    const { entry, stat, c } = await this.find(p, id);
+    return { record: await this.read(p, entry), hex: entry.hex, stat, c };
+  }
+
   async get(p: StoredPath, id: string): Promise<VersionRecord> {
-    return this.read(p, (await this.find(p, id)).entry);
+    return (await this.located(p, id)).record;
   }
 
   /**
@@ -429,13 +535,13 @@ export class WebDavVersions implements DocumentVersions {
    * blob changed on the DMS) are never served under its ETag. A version kept as a prefix (its way goes through
    * pointers) is the first bytes of a blob or of the document, read by a Range GET and hashed: the document replaced
    * by a full rewrite meanwhile hashes to another ETag, and the way is looked up again (that rewrite's COPY holds it).
+   * The first look is the index's (located), the others the collection's.
    */
-  async open(p: StoredPath, id: string): Promise<OpenDocument> {
+  async open(p: StoredPath, id: string, first?: Located): Promise<OpenDocument> {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const { entry, stat, c } = await this.find(p, id);
-      const record = await this.read(p, entry);
+      const { record, hex, stat, c } = attempt === 0 && first ? first : await this.located(p, id, attempt === 0);
       const as = (opened: OpenDocument): OpenDocument => ({ ...opened, stat: { size: opened.stat.size, modified: record.created, etag: record.etag } });
-      if (stat && hexOf(stat.etag) === entry.hex) {
+      if (stat && hexOf(stat.etag) === hex) {
         // Gone meanwhile (a write or delete since the look): the blob may still have the bytes. Other failures are the answer.
         const opened = await this.host.openDocument(p).catch((err: unknown) => {
           if (err instanceof ServiceError && err.code === 'DOCUMENT_NOT_FOUND') return undefined;
@@ -444,20 +550,50 @@ export class WebDavVersions implements DocumentVersions {
         if (opened?.stat.etag === record.etag) return as(opened);
         await opened?.close();
       }
-      if (c.blobs.has(entry.hex)) {
-        const opened = await this.host.openUrl(this.fileUrl(p, `b-${entry.hex}`), () => notFound(id));
+      if (c.blobs.has(hex)) {
+        const opened = await this.host.openUrl(this.fileUrl(p, `b-${hex}`), () => notFound(id));
         if (opened.stat.etag === record.etag) return as(opened);
         await opened.close();
         throw notFound(id);
       }
-      const way = wayOf(c, entry.hex, stat ? hexOf(stat.etag) : null);
-      if (!way || way.holder === entry.hex) continue;
+      const way = wayOf(c, hex, stat ? hexOf(stat.etag) : null);
+      if (!way || way.holder === hex) continue;
       const from = way.inDocument ? this.client.url(p.segments, false) : this.fileUrl(p, `b-${way.holder}`);
       const opened = await this.host.openStart(from, record.size);
       if (opened?.stat.etag === record.etag) return as(opened);
       await opened?.close();
     }
     throw notFound(id);
+  }
+
+  /**
+   * Makes version `id` the document's content again as a new version (DocumentVersions.restore; the caller holds the
+   * document's lock), with the fewest requests: a version kept whole (its blob) is copied by
+   * the DMS onto the write's temporary upload (a server-side COPY: no byte passes through the service), then committed
+   * as any write (WebDavStore.writeCopy: If-Match, the replaced bytes kept, the record, the MOVE under the LOCK); one
+   * kept as a prefix (the first bytes of a blob or of the document: WebDAV copies no range), or the current content, is
+   * read, hashed, and written as an upload. The new version's page count is the kept one's when the provenance has none.
+   */
+  async restore(p: StoredPath, id: string, options: WriteOptions): Promise<WriteResult> {
+    const found = await this.located(p, id);
+    const { record, hex, stat, c } = found;
+    if (!stat) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at /${p.toString()}`);
+    const given = options.provenance ?? UNNAMED_WRITE;
+    const restoring: WriteOptions = { ...options, provenance: { ...given, pageCount: given.pageCount ?? record.pageCount } };
+    const way = wayOf(c, hex, hexOf(stat.etag));
+    // A blob is never changed once made (named by its bytes, made with Overwrite: F); the document may be, meanwhile, so
+    // the current content restored is read and written as a prefix is.
+    if (way && way.holder === hex && !way.inDocument) {
+      const written = await this.host.writeCopy(p, this.fileUrl(p, `b-${hex}`), { etag: record.etag, size: record.size }, restoring);
+      if (written) return written;
+    }
+    // Read (hashed: its tag is the record's) from the look just made, and written with that tag.
+    const opened = await this.open(p, id, found);
+    try {
+      return await this.host.writeDocument(p, await opened.read(), opened.stat.etag, restoring);
+    } finally {
+      await opened.close();
+    }
   }
 
   /** The look and the index, with the index only when it is valid for the document looked at. */
@@ -481,7 +617,7 @@ export class WebDavVersions implements DocumentVersions {
       // A PUT over the record: mod_dav_fs writes a temporary file and renames it, so a reader gets the old or the new one.
       await this.writeRecord(p, entry, updated);
       this.host.records.drop(this.fileUrl(p, this.recordName(entry)));
-      if (known) await this.writeIndex(p, { etag: known.etag, versions: known.versions.map((r) => (r.id === id ? updated : r)) });
+      if (known) await this.writeIndex(p, { ...known, versions: known.versions.map((r) => (r.id === id ? updated : r)) });
       return updated;
     });
     return updated!;
@@ -492,8 +628,14 @@ export class WebDavVersions implements DocumentVersions {
       const { c, v, stat, known } = await this.findIndexed(p, id);
       if (v.current?.id === id) throw new ServiceError('VERSION_IS_CURRENT', `Version ${id} is the document's current content: it cannot be deleted`);
       // The index without it first: it never names bytes about to go.
-      if (known) await this.writeIndex(p, { etag: known.etag, versions: known.versions.filter((r) => r.id !== id) });
-      await this.settle(p, c, v.visible.filter((e) => e.id !== id), stat ? hexOf(stat.etag) : null);
+      const kept = v.visible.filter((e) => e.id !== id);
+      const docHex = stat ? hexOf(stat.etag) : null;
+      // Without the names until the bytes are gone: a crash midway leaves them to the next write's tidy (it reads the
+      // collection), never to an index that would let them stay.
+      const smaller = known ? { ...known, versions: known.versions.filter((r) => r.id !== id) } : null;
+      if (smaller) await this.writeIndex(p, { ...smaller, names: undefined });
+      await this.settle(p, c, kept, docHex);
+      if (smaller) await this.writeIndex(p, { ...smaller, names: namesFor(c, kept, docHex) });
     });
   }
 
@@ -504,9 +646,12 @@ export class WebDavVersions implements DocumentVersions {
       const kept = v.current ? [v.current] : [];
       // The index of what stays first (or none): it never names bytes about to go.
       const versions = stat ? await this.recordsOf(p, kept, null) : undefined;
-      if (stat && versions) await this.writeIndex(p, { etag: stat.etag, versions });
+      const smaller: Index | null = stat && versions ? { etag: stat.etag, versions, pending: v.current?.pending ? v.current.id : undefined } : null;
+      // Without the names until the bytes are gone (as remove()).
+      if (smaller) await this.writeIndex(p, smaller);
       else await this.remove1(this.indexUrl(p));
       await this.settle(p, c, kept, stat ? hexOf(stat.etag) : null);
+      if (smaller) await this.writeIndex(p, { ...smaller, names: namesFor(c, kept, hexOf(stat!.etag)) });
       return v.visible.length - kept.length;
     });
     return purged!;
@@ -586,17 +731,27 @@ export class WebDavVersions implements DocumentVersions {
 
   /**
    * The first half of a write's version, before the document's MOVE (the caller holds the document's lock). With
-   * `replaced` (an overwrite of an existing document): the collection is tidied, the document's bytes kept as a blob
-   * (one server-side COPY, none when a blob of those bytes is there), and a record "unrecorded" written for it when no
-   * record has it as the newest (written while versions were off). Without (a document created): a collection left
-   * by a gone document gets a purge marker, so that its versions are never shown as the new document's. Then the
-   * pending record, and the purge marker when `purge`.
+   * `replaced` (an overwrite of an existing document): the look is one GET of the index when it is valid for the
+   * document replaced and names the blobs and pointers (no PROPFIND, no tidy: it is what the collection shows);
+   * else the collection is read (one PROPFIND) and tidied. Then the document's bytes are kept as a blob (one
+   * server-side COPY, none when a blob of those bytes is there; an empty pointer for an appended update), and a record
+   * "unrecorded" written for it when no record has it as the newest (written while versions were off). Without (a
+   * document created): a collection left by a gone document gets a purge marker, so that its versions are never shown
+   * as the new document's. Then the pending record, the index, the purge marker when `purge`, and the rename of the
+   * replaced version's record when the index says it may still be pending (its write committed: the document is its).
    */
-  async prepare(p: StoredPath, docUrl: string, content: { etag: string; size: number }, provenance: WriteProvenance, replaced: ReplacedDocument | null, purge: boolean): Promise<PendingVersion> {
-    const [found, index] = await Promise.all([this.collection(p), replaced ? this.readIndex(p) : null]);
-    let c = found;
-    if (c && replaced) c = await this.tidy(p, c, hexOf(replaced.etag));
-    if (!c) await this.ensureCollection(p);
+  async prepare(p: StoredPath, docUrl: string, content: { etag: string; size: number }, provenance: WriteProvenance, replaced: ReplacedDocument | null, purge: boolean, ahead?: Promise<IndexRead>): Promise<PendingVersion> {
+    const index = replaced ? await (ahead ?? this.readIndexAhead(p)) : null;
+    const valid = replaced && index?.etag === replaced.etag ? index : null;
+    const indexed = valid?.names ? { ...valid, names: valid.names } : null;
+    let c: Collection | null;
+    if (indexed) {
+      c = collectionOf(indexed);
+    } else {
+      c = await this.collection(p);
+      if (c && replaced) c = await this.tidy(p, c, hexOf(replaced.etag));
+      if (!c) await this.ensureCollection(p);
+    }
     let newestId = c?.records.at(-1)?.id;
     // What a purge removes: every version shown before the write (the document replaced counted, kept or not).
     const earlier = replaced ? (c?.records.length ?? 0) + (c?.records.at(-1)?.hex === hexOf(replaced.etag) ? 0 : 1) : 0;
@@ -605,17 +760,32 @@ export class WebDavVersions implements DocumentVersions {
     // before it is shown; the index names the new content's ETag), and the MOVE waits for all of them.
     const shown: VersionRecord[] = [];
     const steps: (() => Promise<unknown>)[] = [];
+    // The blobs and pointers after the write (the index names them).
+    const names: Names = { blobs: new Set(c?.blobs), pointers: new Map([...(c?.pointers ?? [])].map(([from, intos]) => [from, [...intos]])) };
+    const previous = indexed ? c?.records.at(-1) : undefined;
+    if (previous?.pending) {
+      // The index's newest record, committed by the write that made the document replaced (the index is valid): renamed
+      // before this write's MOVE, so a collection never holds two pending records of committed writes.
+      const committed = { ...previous, pending: false };
+      steps.push(() => this.move(this.fileUrl(p, this.recordName(previous)), this.fileUrl(p, this.recordName(committed)), true));
+    }
     // Purged right after the write: what it would keep of the document replaced is not kept.
     if (replaced && !purge) {
       const hex = hexOf(replaced.etag);
       // Kept already (a blob, or pointers to one): nothing to do. An appended update points at the new content instead
       // of a COPY: the pointer is true whenever it is read, and leads to bytes once the MOVE is done (or to none: unused).
       if (!c || !wayOf(c, hex, null)) {
-        if (replaced.prefix === true && content.etag !== replaced.etag) steps.push(() => this.put(this.fileUrl(p, `p-${hex}-${hexOf(content.etag)}`), '', { 'content-type': 'application/octet-stream' }));
-        else steps.push(() => this.keepBytes(p, docUrl, replaced));
+        if (replaced.prefix === true && content.etag !== replaced.etag) {
+          const into = hexOf(content.etag);
+          steps.push(() => this.put(this.fileUrl(p, `p-${hex}-${into}`), '', { 'content-type': 'application/octet-stream' }));
+          names.pointers.set(hex, [...(names.pointers.get(hex) ?? []), into]);
+        } else {
+          steps.push(() => this.keepBytes(p, docUrl, replaced));
+          names.blobs.add(hex);
+        }
       }
       // After the tidy every record is committed and shown; the index valid for the document replaced has them read.
-      const records = c ? await this.recordsOf(p, c.records, index?.etag === replaced.etag ? index : null) : [];
+      const records = indexed ? indexed.versions : c ? await this.recordsOf(p, c.records, valid) : [];
       if (records) shown.push(...records);
       if (c?.records.at(-1)?.hex !== hex) {
         const baseline = unrecordedVersion(this.host.nextId(newestId), replaced);
@@ -632,11 +802,15 @@ export class WebDavVersions implements DocumentVersions {
     if (marked) steps.push(() => this.put(marker, ''));
     steps.push(() => this.writeRecord(p, entry, record));
     // A record that could not be read (none under the lock, short of a DMS changed by hand): no index, list() writes one.
-    const indexed = marked || !replaced || shown.length > 0;
-    steps.push(() => (indexed ? this.writeIndex(p, { etag: content.etag, versions: marked ? [record] : [...shown, record] }) : this.remove1(this.indexUrl(p))));
+    const withIndex = marked || !replaced || shown.length > 0;
+    // A purging write's index names no blobs until its purge is done (commit): a crash before leaves what it had to
+    // remove to the next write's tidy.
+    const after: Index = marked ? { etag: content.etag, versions: [record], pending: record.id } : { etag: content.etag, versions: [...shown, record], names, pending: record.id };
+    steps.push(() => (withIndex ? this.writeIndex(p, after) : this.remove1(this.indexUrl(p))));
     const undo = async () => {
       await this.remove1(this.fileUrl(p, this.recordName(entry))).catch(() => undefined);
       if (marked) await this.remove1(marker).catch(() => undefined);
+      // The next write then reads the collection and tidies what this one left (a pointer, a blob: true but unused).
       await this.remove1(this.indexUrl(p)).catch(() => undefined);
     };
     const failed = (await Promise.allSettled(steps.map((step) => step()))).find((r) => r.status === 'rejected');
@@ -646,14 +820,18 @@ export class WebDavVersions implements DocumentVersions {
     }
     return {
       record,
+      predecessor: purge ? null : replaced && shown.length === 0 ? undefined : (shown.at(-1)?.id ?? null),
       commit: async () => {
-        // After the document's MOVE, nothing may fail the write: what is not done here, view() shows right and the next write settles.
+        // After the document's MOVE the write is committed: its record stays named `.pending` (view() shows it, the
+        // index names it), and the next write renames it with its own requests. Only a purge has work left here; nothing
+        // may fail the write: what is not done, view() shows right and the next write settles.
+        if (!marked) return undefined;
         try {
-          await this.move(this.fileUrl(p, this.recordName(entry)), this.fileUrl(p, this.recordName({ ...entry, pending: false })));
-          if (!marked) return undefined;
           const now = await this.collection(p);
           if (!now) return 0;
-          await this.settle(p, now, view(now, entry.hex).visible.filter((e) => e.id === record.id), entry.hex);
+          const kept = view(now, entry.hex).visible.filter((e) => e.id === record.id);
+          await this.settle(p, now, kept, entry.hex);
+          if (withIndex && kept.length === 1) await this.writeIndex(p, { ...after, names: namesFor(now, kept, entry.hex) });
           return earlier;
         } catch {
           return purge ? undefined : 0;
