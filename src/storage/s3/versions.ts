@@ -28,7 +28,8 @@ import { newVersionRecord, OrderedIds, unrecordedVersion, versionFromStored as t
  *   following a chain costs no request). 100 appended edits of a 50 MB document so cost 100 empty pointers.
  * - `index.ndjson`: the index, a derived view that lets a list be one GetObject (with the stat) instead of a listing and
  *   a GetObject per record not seen before: a header line naming the document's ETag and current version it was made
- *   for, then the visible records, oldest first, one JSON line each. Shown only when it names the ETag the stat found;
+ *   for, and the blobs and pointers that stay while it is the view (kept(): so a write lists only the keys after the
+ *   current record, survey()), then the visible records, oldest first, one JSON line each. Shown only when it names the ETag the stat found;
  *   else (stale, missing, unreadable) the list is made from the listing and the index written again (relist). Whatever
  *   changes the visible records while the document keeps its ETag (a label or pin, a version deleted, a write of the
  *   same bytes, an unrecorded baseline) deletes the index first and writes it after, and a purge writes it (the current
@@ -510,7 +511,9 @@ export class S3Versions implements DocumentVersions {
   }
 
   /**
-   * The document's versions area as one listing finds it (S3Store.overwrite asks it together with the document's
+   * The document's versions area as one listing finds it, or, when this instance knows a version was current (since),
+   * as the index names it with the keys from that version's record on (one short page: the records of writes that did
+   * not commit come after it), for settle() to check against the document's ETag (S3Store.overwrite asks it together with the document's
    * stat: under the key's commit lock, and the document lock every writer and every change of versions takes, neither
    * changes until the write commits, so their order does not matter there, unlike a reader's snapshot()).
    */
