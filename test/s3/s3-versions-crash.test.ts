@@ -39,14 +39,18 @@ interface Hold {
   keyEnds: string;
 }
 
-/** A store on `prefix` whose client logs its commands and holds the ones `holds` names (each once). */
+/**
+ * A store on `prefix` whose client logs its commands (with the key, or for a listing the key it starts after, if any)
+ * and holds the ones `holds` names (each once).
+ */
 async function open(prefix: string, holds: Hold[] = [], tuning: { copyLimit?: number; copyPartSize?: number; commitLock?: LocalLocks } = {}): Promise<{ store: S3Store; versions: DocumentVersions; sent: string[]; client: S3Client }> {
   const client = createS3Client({ endpoint: s3.endpoint, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, forcePathStyle: true });
   const sent: string[] = [];
   client.middlewareStack.add(
     (next, context) => async (args) => {
       const command = (context.commandName ?? '?').replace(/Command$/, '');
-      const key = (args.input as { Key?: string }).Key ?? '';
+      const input = args.input as { Key?: string; StartAfter?: string };
+      const key = input.Key ?? input.StartAfter ?? '';
       sent.push(`${command} ${key.slice(prefix.length)}`);
       const i = holds.findIndex((h) => h.command === command && key.endsWith(h.keyEnds));
       if (i >= 0) {
@@ -179,16 +183,17 @@ test('a document written by another program is kept as an "unrecorded" version a
   assert.deepEqual(listed.map((v) => [v.operation, v.by, v.etag]), [['upload', 'alice', etagOf(ours)], ['unrecorded', null, etagOf(theirs)]]);
   assert.ok((await bytesOf(versions, p, listed[1]!.id)).equals(theirs));
   // A document the service wrote carries its tag: replacing it reads nothing of it (the other program's was hashed).
+  const known = (await versions.list(p, { offset: 0, limit: 1 })).current!;
   const next = sent.length;
   await store.writeDocument(p, pdf('ours again'), { conflict: 'overwrite' });
   const replacing = sent.slice(next);
   // The only object read is the index of the versions (with the listing), to put it again with the new version.
   assert.deepEqual(replacing.filter((c) => c.startsWith('GetObject') || c.startsWith('UploadPart')), ['GetObject .versions/k/foreign.pdf/index.ndjson'], replacing.join('\n'));
   assertPhases(replacing, [
-    ['HeadObject k/foreign.pdf', 'ListObjectsV2 ', 'GetObject .versions/k/foreign.pdf/index.ndjson'],
+    ['HeadObject k/foreign.pdf', `ListObjectsV2 .versions/k/foreign.pdf/v-${known}`, 'GetObject .versions/k/foreign.pdf/index.ndjson'],
     [`CopyObject .versions/k/foreign.pdf/b-${etagOf(ours).replace(/"/g, '')}`, `PutObject .versions/k/foreign.pdf/v-${(await versions.list(p, { offset: 0, limit: 1 })).current!}-${etagOf(pdf('ours again')).replace(/"/g, '')}.json`],
     ['PutObject .versions/k/foreign.pdf/index.ndjson', 'PutObject k/foreign.pdf'],
-  ], 'the stat, the listing and the index read together, then the replaced bytes copied on the server and the record together, then the index and the document together');
+  ], 'the stat, the listing (from the current version\'s record on: this store wrote it) and the index read together, then the replaced bytes copied on the server and the record together, then the index and the document together');
 });
 
 test('a write sends its stat and listing together, then its copy and record together: each held forever, the other is still sent, and the document never', async () => {
@@ -263,12 +268,12 @@ test('appended writes put a pointer, never a copy; one killed before its documen
   const live = await open(prefix);
   const v1 = pdf('prefix one');
   const v2 = appended(v1, 'two');
-  await live.store.writeDocument(p, v1, { conflict: 'fail' });
+  const first = await live.store.writeDocument(p, v1, { conflict: 'fail' });
   const from = live.sent.length;
   await live.store.writeDocument(p, v2, { conflict: 'overwrite' });
   const bare = (b: Buffer) => etagOf(b).replace(/"/g, '');
   assertPhases(live.sent.slice(from), [
-    ['HeadObject k/prefix.pdf', 'ListObjectsV2 ', 'GetObject .versions/k/prefix.pdf/index.ndjson'],
+    ['HeadObject k/prefix.pdf', `ListObjectsV2 .versions/k/prefix.pdf/v-${first.version!.id}`, 'GetObject .versions/k/prefix.pdf/index.ndjson'],
     [`PutObject .versions/k/prefix.pdf/p-${bare(v1)}-${bare(v2)}`, `PutObject .versions/k/prefix.pdf/v-${(await live.versions.list(p, { offset: 0, limit: 1 })).current!}-${bare(v2)}.json`],
     ['PutObject .versions/k/prefix.pdf/index.ndjson', 'PutObject k/prefix.pdf'],
   ], 'the stat, the listing and the index read, then the replaced version pointed at and the record together, then the index and the document: nothing copied');
@@ -279,6 +284,7 @@ test('appended writes put a pointer, never a copy; one killed before its documen
   assert.ok((await areaKeys(prefix, 'k/prefix.pdf')).includes(`p-${bare(v2)}-${bare(v3)}`), 'the killed write\'s pointer is in the bucket');
   assert.deepEqual(await assertWhole(live.versions, p), [etagOf(v2), etagOf(v1)], 'the document is still v2, v1 its first bytes');
   const restarted = await open(prefix);
+  assert.equal(await indexBody(prefix, 'k/prefix.pdf'), '', 'recover() dropped the index before it removed a pointer (an index names the pointers and blobs a write takes as there)');
   assert.deepEqual(await assertWhole(restarted.versions, p), [etagOf(v2), etagOf(v1)]);
   assert.deepEqual((await areaKeys(prefix, 'k/prefix.pdf')).filter((k) => !k.startsWith('v-') && k !== 'index.ndjson'), [`p-${bare(v1)}-${bare(v2)}`], 'recover() removed the pointer that leads nowhere, kept the one v1 needs');
   // A full rewrite: v2 copied (the one copy), holding v1 too.
@@ -503,24 +509,28 @@ test('a restore copies the version onto the document on the server: a prefix of 
   const current = async () => (await versions.list(p, { offset: 0, limit: 1 })).current!;
   // v1: the first bytes of v2, whose blob the rewrite to v3 made; v3 copied to its blob first, with the record.
   const index = '.versions/k/restore.pdf/index.ndjson';
-  const surveyed = ['HeadObject k/restore.pdf', 'ListObjectsV2 ', `GetObject ${index}`];
+  // This store wrote the current version: its listing starts at that version's record (the rest is in the index).
+  const surveyed = (known: string) => ['HeadObject k/restore.pdf', `ListObjectsV2 .versions/k/restore.pdf/v-${known}`, `GetObject ${index}`];
+  let known = await current();
   assertPhases(await restoreOf(v1), [
-    surveyed,
+    surveyed(known),
     [`CopyObject .versions/k/restore.pdf/b-${bare(v3)}`, 'CreateMultipartUpload k/restore.pdf', 'UploadPartCopy k/restore.pdf', `PutObject .versions/k/restore.pdf/v-${await current()}-${bare(v1)}.json`],
     [`PutObject ${index}`, 'CompleteMultipartUpload k/restore.pdf'],
   ], 'a prefix: the stat, listing and index read, then the replaced bytes copied, the range copied as a part and the record put together, then the completion with the index');
   const restored = (await versions.list(p, { offset: 0, limit: 1 })).versions[0]!;
   assert.deepEqual([restored.operation, restored.by, restored.etag, restored.pageCount], ['restore', 'bob', etagOf(v1), 1], 'a new version with the kept one\'s page count');
-  // v2: its blob whole; v1 (the document) needs no copy (its first bytes are in v2's blob).
+  // v2: its blob whole; v1 (the document) needs no copy (its first bytes are in v2's blob: the index names the pointer).
+  known = await current();
   assertPhases(await restoreOf(v2), [
-    surveyed,
+    surveyed(known),
     [`PutObject .versions/k/restore.pdf/v-${await current()}-${bare(v2)}.json`],
     [`PutObject ${index}`, 'CopyObject k/restore.pdf'],
   ], 'a blob whole: the record, then one CopyObject onto the document with the index');
   // v2 again: the current content, no document written. Its record is current as soon as it is there, so the index
   // (naming the same ETag) goes first and is put again after it.
+  known = await current();
   assertPhases(await restoreOf(v2), [
-    surveyed,
+    surveyed(known),
     ['DeleteObjects '],
     [`PutObject .versions/k/restore.pdf/v-${await current()}-${bare(v2)}.json`],
     [`PutObject ${index}`],
@@ -548,4 +558,42 @@ test('a restore killed before its document was replaced leaves the old version c
   assert.deepEqual(await assertWhole(restarted.versions, p), [etagOf(v2), etagOf(v1)]);
   assert.equal((await restarted.store.openUploads()).length, 0, 'the restore\'s upload aborted');
   assert.equal((await areaKeys(prefix, 'k/restore-killed.pdf')).filter((k) => k.endsWith('.json')).length, 2, 'its record removed');
+});
+
+test('index: a write lists only the keys from the current version\'s record on (one short page whatever the count), the blobs and pointers that stay being named in the index', async () => {
+  const prefix = `vcrash-${process.pid}-${++serial}/`;
+  const p = doc('k/tail.pdf');
+  const live = await open(prefix);
+  // Full rewrites (a blob each) and appended ones (a pointer each), 24 versions in all.
+  let bytes = pdf('tail 0');
+  await live.store.writeDocument(p, bytes, { conflict: 'fail' });
+  for (let i = 1; i < 24; i++) {
+    bytes = i % 3 === 0 ? pdf(`tail ${i}`) : appended(bytes, `tail ${i}`);
+    await live.store.writeDocument(p, bytes, { conflict: 'overwrite' });
+  }
+  const listings: { startAfter: string | undefined; keys: number }[] = [];
+  live.client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const result = await next(args);
+      if (context.commandName === 'ListObjectsV2Command') listings.push({ startAfter: (args.input as { StartAfter?: string }).StartAfter, keys: (result.output as { KeyCount?: number }).KeyCount ?? 0 });
+      return result;
+    },
+    { step: 'initialize', name: 'countListed' },
+  );
+  const known = (await live.versions.list(p, { offset: 0, limit: 1 })).current!;
+  bytes = pdf('tail rewritten');
+  await live.store.writeDocument(p, bytes, { conflict: 'overwrite' });
+  assert.deepEqual(listings, [{ startAfter: `${prefix}.versions/k/tail.pdf/v-${known}`, keys: 1 }], 'one listing, of the current record alone');
+  // The index names exactly the blobs and pointers of the area (none is left over here).
+  const header = JSON.parse((await indexBody(prefix, 'k/tail.pdf')).split('\n')[0]!) as { keys: string[] };
+  assert.deepEqual(header.keys, (await areaKeys(prefix, 'k/tail.pdf')).filter((k) => k.startsWith('b-') || k.startsWith('p-')));
+  assert.ok(header.keys.some((k) => k.startsWith('p-')) && header.keys.some((k) => k.startsWith('b-')));
+  const etags = await assertDerived(prefix, live, p, 'k/tail.pdf');
+  assert.equal(etags.length, 25);
+  // A store that knows no version of the document lists the whole area (recover() at its start listed it, the write again).
+  const fresh = await open(prefix);
+  const from = fresh.sent.length;
+  await fresh.store.writeDocument(p, pdf('tail from another store'), { conflict: 'overwrite' });
+  assert.ok(fresh.sent.slice(from).includes('ListObjectsV2 '), fresh.sent.slice(from).join('\n'));
+  assert.equal((await assertDerived(prefix, fresh, p, 'k/tail.pdf')).length, 26);
 });

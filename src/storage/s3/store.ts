@@ -225,7 +225,7 @@ export class S3Store implements DocumentStore {
           bucket: this.bucket,
           prefix: this.prefix,
           send: (what, run) => this.send(what, run),
-          listAll: async (prefix) => (await this.listAll(prefix, false)).objects,
+          listAll: async (prefix, startAfter) => (await this.listAll(prefix, false, startAfter)).objects,
           deleteKeys: (keys) => this.deleteKeys(keys),
           docKey: (p) => this.docKey(p),
           statDocument: (p) => this.statDocument(p),
@@ -534,8 +534,10 @@ export class S3Store implements DocumentStore {
     const key = this.docKey(p);
     const release = await this.commits.acquire(key);
     try {
-      const [before, area] = await Promise.all([this.current(key, false), this.versions?.survey(p)]);
+      const [before, surveyed] = await Promise.all([this.current(key, false), this.versions?.survey(p)]);
       const replaced = before ? await this.tagOf(p, before.etag) : null;
+      // The area as of the document found (a second listing only when the index that stood for it is stale).
+      const area = surveyed && (await this.versions!.settle(p, surveyed, replaced));
       // Before the If-Match check: a restore of a version that is not there is 404 whatever the condition (RFC 9110 13.2.1).
       const write = await plan({ before, replaced, area });
       if (options.ifMatch !== undefined && !matchesEtag(options.ifMatch, replaced ?? undefined)) throw new ServiceError('PRECONDITION_FAILED');
@@ -847,12 +849,12 @@ export class S3Store implements DocumentStore {
   }
 
   /** Every page of a listing (ListObjectsV2 pages through continuation tokens). */
-  private async listAll(prefix: string, delimiter: boolean): Promise<{ objects: _Object[]; prefixes: string[] }> {
+  private async listAll(prefix: string, delimiter: boolean, startAfter?: string): Promise<{ objects: _Object[]; prefixes: string[] }> {
     const objects: _Object[] = [];
     const prefixes: string[] = [];
     let token: string | undefined;
     do {
-      const res = await this.send('ListObjectsV2', (c) => c.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ...(delimiter ? { Delimiter: '/' } : {}), ...(token ? { ContinuationToken: token } : {}) })),
+      const res = await this.send('ListObjectsV2', (c) => c.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix, ...(delimiter ? { Delimiter: '/' } : {}), ...(startAfter !== undefined ? { StartAfter: startAfter } : {}), ...(token ? { ContinuationToken: token } : {}) })),
       );
       objects.push(...(res.Contents ?? []));
       for (const c of res.CommonPrefixes ?? []) if (c.Prefix) prefixes.push(c.Prefix);

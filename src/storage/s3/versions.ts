@@ -28,7 +28,8 @@ import { newVersionRecord, OrderedIds, unrecordedVersion, versionFromStored as t
  *   following a chain costs no request). 100 appended edits of a 50 MB document so cost 100 empty pointers.
  * - `index.ndjson`: the index, a derived view that lets a list be one GetObject (with the stat) instead of a listing and
  *   a GetObject per record not seen before: a header line naming the document's ETag and current version it was made
- *   for, then the visible records, oldest first, one JSON line each. Shown only when it names the ETag the stat found;
+ *   for, and the blobs and pointers that stay while it is the view (kept(): so a write lists only the keys after the
+ *   current record, survey()), then the visible records, oldest first, one JSON line each. Shown only when it names the ETag the stat found;
  *   else (stale, missing, unreadable) the list is made from the listing and the index written again (relist). Whatever
  *   changes the visible records while the document keeps its ETag (a label or pin, a version deleted, a write of the
  *   same bytes, an unrecorded baseline) deletes the index first and writes it after, and a purge writes it (the current
@@ -53,7 +54,9 @@ const ID = /^\d{16}$/;
 /** The index's name in the area (no record, blob, pointer or purge marker name matches it). */
 const INDEX = 'index.ndjson';
 /** The index's format, in its header line: another is read as no index (relist writes this one). */
-const INDEX_FORMAT = 1;
+const INDEX_FORMAT = 2;
+/** Documents whose newest known current version is remembered (S3Versions.since), the oldest going first past it. */
+const SINCE_KEPT = 10_000;
 /** GetObjects at once when the records are read to write the index again (relist), so 1,000 records do not queue 1,000 requests. */
 const READ_AT_ONCE = 32;
 /** Records kept by readListed: a few hundred bytes each. */
@@ -69,7 +72,8 @@ export interface S3VersionsHost {
   /** The key prefix of the store (''or ending in '/'). */
   readonly prefix: string;
   send<T>(what: string, run: (client: S3Client) => Promise<T>): Promise<T>;
-  listAll(prefix: string): Promise<_Object[]>;
+  /** Every object under `prefix` (after `startAfter` when given: S3 lists keys in order). */
+  listAll(prefix: string, startAfter?: string): Promise<_Object[]>;
   /** Deletes keys (DeleteObjects, 1000 a request). */
   deleteKeys(keys: string[]): Promise<void>;
   docKey(p: StoredPath): string;
@@ -127,13 +131,14 @@ interface Way {
  * The way to the bytes of `etag` given the document's ETag (`current`; null: not counting the document): its blob, the
  * document, or a chain of pointers to one of those. Pointers go from a shorter content to a longer one, so chains end.
  */
-function wayOf(listing: Listing, etag: string, current: string | null, seen = new Set<string>()): Way | null {
-  if (listing.blobs.has(etag)) return { holder: etag, inDocument: false, keys: [`${listing.dir}b-${hex(etag)}`] };
+function wayOf(listing: Listing, etag: string, current: string | null, seen = new Set<string>(), accept: (blob: string) => boolean = () => true): Way | null {
+  const blob = `${listing.dir}b-${hex(etag)}`;
+  if (listing.blobs.has(etag) && accept(blob)) return { holder: etag, inDocument: false, keys: [blob] };
   if (etag === current) return { holder: etag, inDocument: true, keys: [] };
   if (seen.has(etag)) return null;
   seen.add(etag);
   for (const into of listing.pointers.get(etag) ?? []) {
-    const rest = wayOf(listing, into, current, seen);
+    const rest = wayOf(listing, into, current, seen, accept);
     if (rest) return { ...rest, keys: [`${listing.dir}p-${hex(etag)}-${hex(into)}`, ...rest.keys] };
   }
   return null;
@@ -142,6 +147,21 @@ function wayOf(listing: Listing, etag: string, current: string | null, seen = ne
 /** The keys the ways of `records` go through (given the document's ETag). */
 function needed(listing: Listing, records: Listing['records'], current: string | null): Set<string> {
   return new Set(records.flatMap((r) => wayOf(listing, r.etag, current)?.keys ?? []));
+}
+
+/**
+ * The blobs and pointers that stay (recover() removes the others; the index names these, so a write needs no listing
+ * of them): those the ways of the earlier visible versions (`visible` but `currentId`) go through, and the pointers
+ * from the current bytes (`current`) to one of those blobs, which cost nothing (empty) and spare the write that
+ * replaces them a copy (a version restored from the first bytes of a blob is a prefix again).
+ */
+function kept(listing: Listing, visible: Listing['records'], current: string | null, currentId: string | null): Set<string> {
+  const keep = needed(listing, visible.filter((r) => r.id !== currentId), current);
+  // Only a way that ends at a blob kept anyway (another blob would be a whole copy kept for nothing): whichever such
+  // way a listing finds, there is one as long as the index names one, which is all a write takes from it.
+  const own = current === null ? null : wayOf(listing, current, null, new Set(), (blob) => keep.has(blob));
+  for (const k of own?.keys ?? []) keep.add(k);
+  return keep;
 }
 
 function viewOf(listing: Listing, current: string | null): View {
@@ -165,7 +185,14 @@ function viewOf(listing: Listing, current: string | null): View {
 }
 
 /** A versions area as survey() listed it, with its index as read beside the listing, for prepare() and restoreSource() under the same commit lock. */
-export type S3Area = Listing & { readonly index: Index | null };
+export type S3Area = Listing & {
+  readonly index: Index | null;
+  /**
+   * Set when the listing is the records after a version known to this instance (survey's tail listing) with the rest
+   * taken from the index: then it is the area only while the document has this ETag (the index's); S3Versions.settle.
+   */
+  readonly onlyIf?: string;
+};
 
 /** A version written but not yet committed (S3Versions.prepare). */
 export interface PendingS3Version {
@@ -186,24 +213,34 @@ interface Index {
   current: string;
   /** Each visible record's JSON line (its stored form), by id, oldest first. */
   lines: Map<string, string>;
+  /**
+   * The names (in the area) of the blobs and pointers that stay while the index is the view (kept(): what recover()
+   * and a version delete keep), so a write needs no listing of them.
+   */
+  keys: string[];
 }
 
 /** The index's text: its header, then a line per record (oldest first). */
-function indexText(etag: string, current: string, lines: Iterable<string>): string {
+function indexText(etag: string, current: string, lines: Iterable<string>, keys: Iterable<string>): string {
   const body = [...lines];
-  return [JSON.stringify({ format: INDEX_FORMAT, etag, current, count: body.length }), ...body].join('\n');
+  return [JSON.stringify({ format: INDEX_FORMAT, etag, current, count: body.length, keys: [...keys].sort() }), ...body].join('\n');
 }
+
+/** kept()'s keys as names in the area (the index's `keys`). */
+const namesIn = (dir: string, keys: Iterable<string>) => [...keys].map((k) => k.slice(dir.length));
 
 /** An index's text read back; null when it is not one this code wrote whole (another format, cut short, garbled). */
 function parseIndex(text: string): Index | null {
   const [head, ...rest] = text.split('\n');
-  let header: { format?: unknown; etag?: unknown; current?: unknown; count?: unknown };
+  let header: { format?: unknown; etag?: unknown; current?: unknown; count?: unknown; keys?: unknown };
   try {
     header = JSON.parse(head ?? '') as typeof header;
   } catch {
     return null;
   }
   if (header.format !== INDEX_FORMAT || typeof header.etag !== 'string' || typeof header.current !== 'string' || header.count !== rest.length) return null;
+  const keys = header.keys;
+  if (!Array.isArray(keys) || !keys.every((k): k is string => typeof k === 'string' && (BLOB.test(k) || POINTER.test(k)))) return null;
   const lines = new Map<string, string>();
   for (const line of rest) {
     // A stored record's first field is its id (versionToStored keeps the record's order): read without parsing it.
@@ -212,7 +249,7 @@ function parseIndex(text: string): Index | null {
     lines.set(id, line);
   }
   if (!lines.has(header.current)) return null;
-  return { etag: header.etag, current: header.current, lines };
+  return { etag: header.etag, current: header.current, lines, keys };
 }
 
 /** A record's line in the index. */
@@ -316,7 +353,22 @@ export class S3Versions implements DocumentVersions {
   /** Records read or put here, by key, with their objects' S3 ETags (readListed). */
   private readonly recordCache = new Map<string, { s3Etag: string; record: VersionRecord }>();
 
+  /**
+   * By versions area: a version id this instance knows was current once (it wrote it, or a list read it as the index's
+   * current). Every record a write left without committing since has a later id (ids are ordered by time), so a write
+   * lists only the keys after it (survey): one short page whatever the number of versions.
+   */
+  private readonly since = new Map<string, string>();
+
   constructor(private readonly host: S3VersionsHost) {}
+
+  private knownCurrent(dir: string, id: string): void {
+    const had = this.since.get(dir);
+    if (had !== undefined && had >= id) return;
+    this.since.delete(dir);
+    this.since.set(dir, id);
+    if (this.since.size > SINCE_KEPT) this.since.delete(this.since.keys().next().value!);
+  }
 
   /** `<prefix>.versions/` */
   private get root(): string {
@@ -339,8 +391,8 @@ export class S3Versions implements DocumentVersions {
     return this.ids.next(after);
   }
 
-  private async listing(dir: string): Promise<Listing> {
-    const objects = (await this.host.listAll(dir)).filter((o) => o.Key);
+  private async listing(dir: string, startAfter?: string): Promise<Listing> {
+    const objects = (await this.host.listAll(dir, startAfter)).filter((o) => o.Key);
     const keys = objects.map((o) => o.Key!);
     const records: Listing['records'] = [];
     const blobs = new Set<string>();
@@ -459,13 +511,47 @@ export class S3Versions implements DocumentVersions {
   }
 
   /**
-   * The document's versions area as one listing finds it (S3Store.overwrite asks it together with the document's
+   * The document's versions area as one listing finds it, or, when this instance knows a version was current (since),
+   * as the index names it with the keys from that version's record on (one short page: the records of writes that did
+   * not commit come after it), for settle() to check against the document's ETag (S3Store.overwrite asks it together with the document's
    * stat: under the key's commit lock, and the document lock every writer and every change of versions takes, neither
    * changes until the write commits, so their order does not matter there, unlike a reader's snapshot()).
    */
   async survey(p: StoredPath): Promise<S3Area> {
-    const [listing, index] = await Promise.all([this.listing(this.dirOf(p)), this.readIndex(p, false)]);
-    return { ...listing, index };
+    const dir = this.dirOf(p);
+    const since = this.since.get(dir);
+    // Known a version once current: only the keys from its record on (records and purge markers of later writes; the
+    // blobs, pointers and the index sort before every `v-`), the rest from the index when it covers them (settle).
+    const [listing, index] = await Promise.all([this.listing(dir, since === undefined ? undefined : `${dir}v-${since}`), this.readIndex(p, false)]);
+    if (since === undefined) return { ...listing, index };
+    if (index === null || index.current < since) return { ...(await this.listing(dir)), index };
+    const records = new Map(listing.records.map((r) => [r.id, r]));
+    for (const [id, line] of index.lines) {
+      if (records.has(id)) continue;
+      const etag = (JSON.parse(line) as StoredRecord).etag;
+      records.set(id, { id, etag, key: this.recordKey(p, id, etag), s3Etag: undefined });
+    }
+    const blobs = new Set<string>();
+    const pointers = new Map<string, string[]>();
+    for (const name of index.keys) {
+      const blob = BLOB.exec(name);
+      if (blob) blobs.add(`"${blob[1]!}"`);
+      const pointer = POINTER.exec(name);
+      if (pointer) pointers.set(`"${pointer[1]!}"`, [...(pointers.get(`"${pointer[1]!}"`) ?? []), `"${pointer[2]!}"`]);
+    }
+    const sorted = [...records.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const keys = [...new Set([...index.keys.map((k) => dir + k), this.indexKey(p), ...sorted.map((r) => r.key), ...listing.keys])];
+    return { dir, records: sorted, blobs, pointers, purges: listing.purges, keys, index, onlyIf: index.etag };
+  }
+
+  /**
+   * survey()'s area as of the document's ETag `etag` (null: no document): itself, unless it was made from the index
+   * and the document no longer has the index's ETag (stale: a write that did not finish, or another program's), or
+   * has none (a document created anew removes every key there); then the whole area is listed.
+   */
+  async settle(p: StoredPath, area: S3Area, etag: string | null): Promise<S3Area> {
+    if (area.onlyIf === undefined || area.onlyIf === etag) return area;
+    return { ...(await this.listing(this.dirOf(p))), index: area.index };
   }
 
   /**
@@ -482,7 +568,7 @@ export class S3Versions implements DocumentVersions {
    * not the document's: invisible, and removed by recover() or the next write.
    */
   async prepare(p: StoredPath, content: { etag: string; size: number }, provenance: WriteProvenance, replaced: (DocumentStat & { prefix?: boolean }) | null, purge = false, area?: S3Area): Promise<PendingS3Version> {
-    const listing = area ?? (await this.survey(p));
+    const listing = await this.settle(p, area ?? (await this.survey(p)), replaced?.etag ?? null);
     const index = listing.index;
     const view = viewOf(listing, replaced?.etag ?? null);
     // The index the document has, when it is the view of the replaced document; kept (it names the replaced ETag, so
@@ -529,7 +615,8 @@ export class S3Versions implements DocumentVersions {
     // The index as it is once the document is written (a purging write has none: its purge writes it, before it deletes),
     // made while the requests are out.
     const visible = viewOf(after, content.etag).visible;
-    const textMade = purge ? Promise.resolve(undefined) : this.linesOf(visible, valid, made).then((lines) => indexText(content.etag, record.id, lines)).catch(() => undefined);
+    const keys = namesIn(listing.dir, kept(after, visible, content.etag, record.id));
+    const textMade = purge ? Promise.resolve(undefined) : this.linesOf(visible, valid, made).then((lines) => indexText(content.etag, record.id, lines, keys)).catch(() => undefined);
     let indexPut = false;
     const abort = () => this.host.deleteKeys([this.recordKey(p, record.id, record.etag), ...(purge ? [marker] : []), ...(indexPut ? [this.indexKey(p)] : [])]);
     // Every request answered before the caller goes on, failed or not: what one that failed leaves is the record's to remove.
@@ -546,6 +633,7 @@ export class S3Versions implements DocumentVersions {
         indexPut = true;
         const [written] = await Promise.allSettled([write(), this.putIndex(p, text)]);
         if (written.status === 'rejected') throw written.reason;
+        this.knownCurrent(listing.dir, record.id);
         return written.value;
       },
       abort,
@@ -559,10 +647,14 @@ export class S3Versions implements DocumentVersions {
    * prefix, or the document itself (the version is the current content, or its first bytes).
    */
   async restoreSource(p: StoredPath, id: string, current: string, area: S3Area): Promise<{ record: VersionRecord; from: string; firstBytes: boolean }> {
-    const found = ID.test(id) ? viewOf(area, current).visible.find((r) => r.id === id) : undefined;
-    const way = found ? wayOf(area, found.etag, current) : null;
+    const settled = await this.settle(p, area, current);
+    const view = viewOf(settled, current);
+    const found = ID.test(id) ? view.visible.find((r) => r.id === id) : undefined;
+    const way = found ? wayOf(settled, found.etag, current) : null;
     if (!found || !way) throw new ServiceError('VERSION_NOT_FOUND', `The document has no version ${id}`);
-    const record = await this.readListed(found);
+    // The index's line when the index is the view: nothing read.
+    const line = indexMatches(settled.index, current, view) ? settled.index.lines.get(id) : undefined;
+    const record = line !== undefined ? toRecord(JSON.parse(line) as StoredRecord) : await this.readListed(found);
     const from = way.inDocument ? this.host.docKey(p) : this.blobKey(p, way.holder);
     return { record, from, firstBytes: way.holder !== found.etag };
   }
@@ -624,6 +716,7 @@ export class S3Versions implements DocumentVersions {
     const [stat, index] = await Promise.all([this.host.statDocument(p), this.readIndex(p, true)]);
     if (!stat) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at /${p.toString()}`);
     if (index?.etag !== stat.etag) return this.relist(p, slice);
+    this.knownCurrent(this.dirOf(p), index.current);
     const newestFirst = [...index.lines.values()].reverse();
     const versions = newestFirst.slice(slice.offset, slice.offset + slice.limit).map((line) => {
       const record = toRecord(JSON.parse(line) as StoredRecord);
@@ -647,7 +740,7 @@ export class S3Versions implements DocumentVersions {
   private async relist(p: StoredPath, slice: { offset: number; limit: number }): Promise<VersionSlice> {
     const release = await this.host.commitLock(this.host.docKey(p));
     try {
-      const [{ stat, view }, index] = await Promise.all([this.snapshot(p), this.readIndex(p, false)]);
+      const [{ stat, view, listing }, index] = await Promise.all([this.snapshot(p), this.readIndex(p, false)]);
       if (!stat) throw new ServiceError('DOCUMENT_NOT_FOUND', `No document at /${p.toString()}`);
       const newestFirst = [...view.visible].reverse();
       const page = newestFirst.slice(slice.offset, slice.offset + slice.limit);
@@ -655,7 +748,8 @@ export class S3Versions implements DocumentVersions {
       const matches = indexMatches(index, stat.etag, view);
       const lines = await this.linesOf(view.visible, index);
       // Not written: the list answers all the same, and the next one tries again.
-      if (!matches) await this.putIndex(p, indexText(stat.etag, view.current, lines)).catch(() => undefined);
+      const keys = namesIn(this.dirOf(p), kept(listing, view.visible, stat.etag, view.current));
+      if (!matches) await this.putIndex(p, indexText(stat.etag, view.current, lines, keys)).catch(() => undefined);
       const byId = new Map(view.visible.map((r, i) => [r.id, lines[i]!]));
       return { versions: page.map((r) => toRecord(JSON.parse(byId.get(r.id)!) as StoredRecord)), total: newestFirst.length, current: view.current };
     } finally {
@@ -726,7 +820,7 @@ export class S3Versions implements DocumentVersions {
       await this.putRecord(p, updated);
       if (valid) {
         valid.lines.set(id, lineOf(updated));
-        await this.putIndex(p, indexText(valid.etag, valid.current, valid.lines.values())).catch(() => undefined);
+        await this.putIndex(p, indexText(valid.etag, valid.current, valid.lines.values(), valid.keys)).catch(() => undefined);
       }
       return updated;
     } finally {
@@ -750,10 +844,10 @@ export class S3Versions implements DocumentVersions {
       await this.host.deleteKeys([key]);
       // Its way's pointers and blob go unless another earlier version's way needs them (the current one's bytes are the
       // document): a blob that holds other versions as its first bytes stays.
-      const keep = needed(listing, view.visible.filter((r) => r.id !== id && r.id !== view.current), current);
+      const keep = kept(listing, view.visible.filter((r) => r.id !== id), current, view.current);
       const gone = (wayOf(listing, etag, current)?.keys ?? []).filter((k) => !keep.has(k));
       valid?.lines.delete(id);
-      await Promise.all([this.host.deleteKeys(gone), valid ? this.putIndex(p, indexText(valid.etag, valid.current, valid.lines.values())).catch(() => undefined) : undefined]);
+      await Promise.all([this.host.deleteKeys(gone), valid ? this.putIndex(p, indexText(valid.etag, valid.current, valid.lines.values(), namesIn(listing.dir, keep))).catch(() => undefined) : undefined]);
       for (const blob of gone.filter((k) => BLOB.test(k.slice(listing.dir.length)))) await this.dropNoncurrent(blob, (k) => k === blob);
     } finally {
       release();
@@ -770,7 +864,7 @@ export class S3Versions implements DocumentVersions {
     await this.host.deleteKeys([this.indexKey(p)]);
     await this.host.deleteKeys(records);
     const currentRecord = view.visible.find((r) => r.id === view.current);
-    const index = stat && currentRecord ? indexText(stat.etag, currentRecord.id, await this.linesOf([currentRecord], null)) : undefined;
+    const index = stat && currentRecord ? indexText(stat.etag, currentRecord.id, await this.linesOf([currentRecord], null), []) : undefined;
     await Promise.all([this.host.deleteKeys(rest), index === undefined ? undefined : this.putIndex(p, index).catch(() => undefined)]);
     // A versioned bucket still holds the earlier bytes as noncurrent versions of the document and of the blobs.
     const docKey = this.host.docKey(p);
@@ -854,8 +948,12 @@ export class S3Versions implements DocumentVersions {
     }
     await this.host.deleteKeys(listing.purges.map((m) => m.key));
     // Blobs and pointers no earlier version's way goes through (bytes of removed versions, pointers of writes that did not commit).
-    const keep = needed(listing, view.visible.filter((r) => r.id !== view.current), stat.etag);
+    const keep = kept(listing, view.visible, stat.etag, view.current);
     const orphans = listing.keys.filter((key) => (BLOB.test(key.slice(listing.dir.length)) || POINTER.test(key.slice(listing.dir.length))) && !keep.has(key));
+    // The index first: it may name one of them (another way to the same bytes, found in a listing without this one's
+    // keys), and a write takes the ways it names as they are. The next list writes it again.
+    if (orphans.length === 0) return;
+    if (listing.keys.includes(this.indexKey(p))) await this.host.deleteKeys([this.indexKey(p)]);
     await this.host.deleteKeys(orphans);
   }
 }
