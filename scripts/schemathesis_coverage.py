@@ -61,7 +61,9 @@ ACCEPTED_400 = {
     "putMetadata": {"VALIDATION_FAILED"},
     "putXmp": {"MALFORMED_XMP"},
     "login": {"MALFORMED_XML"},
-    "restoreTrashEntry": {"MALFORMED_XML"},
+    # A trash restore's savePath is a document path for a document entry and a folder path for a folder entry (the
+    # description gives both; which one applies depends on the entry).
+    "restoreTrashEntry": {"MALFORMED_XML", "INVALID_PATH"},
     # The steps are the stored path's action bodies with their rules; an Office option depends on what the file is.
     "convertOneShot": _PAGES | {"VALIDATION_FAILED", "MALFORMED_MULTIPART", "INVALID_PAGE_RANGE", "BAD_REQUEST", "UNKNOWN_FONT", "UNSUPPORTED_CHARACTERS", "UNKNOWN_LANGUAGE"},
 }
