@@ -38,6 +38,8 @@ async function dump(client: Redis, prefix: string): Promise<Map<string, string>>
     for (const key of keys) {
       assert.ok(key.startsWith(prefix), `${key} starts with the prefix ${prefix}`);
       const type = await client.type(key);
+      // A short-lived key (the retention sweep's lock, released by DEL) may go between SCAN and TYPE.
+      if (type === 'none') continue;
       const value =
         type === 'string' ? ((await client.get(key)) ?? '') :
         type === 'hash' ? JSON.stringify(await client.hgetall(key)) :
