@@ -98,8 +98,11 @@ interface ParsedObject {
   stream?: { start: number; end: number };
 }
 
-/** An object's header is read from its first bytes; the rest of its region (stream data) is not decoded as text. */
-const HEAD_BYTES = 64 * 1024;
+/**
+ * An object's header is read from its first bytes; the rest of its region (stream data) is not decoded as text. Most
+ * dictionaries fit; a longer one is read again whole (a 64 KB first read was a third of a 1 MB document's time).
+ */
+const HEAD_BYTES = 2048;
 
 function parseObject(bytes: Uint8Array, offset: number, end: number, lengthOf: (ref: PdfRef) => number): ParsedObject {
   const headEnd = Math.min(end, offset + HEAD_BYTES);
@@ -187,9 +190,11 @@ function signatureContents(value: PdfValue, out: Set<PdfString>): void {
 /** The cipher of one object's strings and streams (Algorithm 1; AES-256 with the file key itself). */
 function objectCipher(keys: StandardKeys, revision: FileEncryption['revision'], num: number, gen: number, random: (n: number) => Uint8Array): (data: Uint8Array) => Uint8Array {
   if (revision === 6) return (data) => aesCbc('aes-256-cbc', keys.fileKey, data, random(16));
-  const key = objectKey(keys.fileKey, num, gen, revision === 4);
-  if (revision === 4) return (data) => aesCbc('aes-128-cbc', key, data, random(16));
-  return (data) => rc4(key, data);
+  // Derived on first use: most objects have neither strings nor a stream.
+  let key: Uint8Array | undefined;
+  const keyed = () => (key ??= objectKey(keys.fileKey, num, gen, revision === 4));
+  if (revision === 4) return (data) => aesCbc('aes-128-cbc', keyed(), data, random(16));
+  return (data) => rc4(keyed(), data);
 }
 
 /** The IV, then the data in CBC with PKCS#5 padding (ISO 32000-2, 7.6.3). */
