@@ -317,7 +317,7 @@ export function encryptPdfFile(plain: Uint8Array, spec: FileEncryption, random: 
   // The encryption dictionary direct in the trailer, as MuPDF writes it (its strings are never encrypted, and
   // core/open.ts's check of a new AES-256 file finds it there).
   trailer.delete('Encrypt');
-  const dictionary = formatPdfValue(trailer).replace(/>>$/, ` /Encrypt ${encryptDictionary(spec, keys)} >>`);
+  const dictionary = formatPdfValue(trailer).replace(/ >>$/, ` /Encrypt ${encryptDictionary(spec, keys)} >>`);
   push(Buffer.from(`${xref}trailer\n${dictionary}\nstartxref\n${xrefOffset}\n%%EOF\n`, 'latin1'));
   return new Uint8Array(Buffer.concat(chunks, written));
 }
