@@ -84,6 +84,9 @@ export function stampPages(doc: mupdf.PDFDocument, scratch: mupdf.PDFDocument, d
  * `doc` in one call, so what they share (fonts) is copied once.
  */
 export function stampEach(doc: mupdf.PDFDocument, scratch: mupdf.PDFDocument, items: readonly { drawing: StampDrawing; pages: readonly number[] }[]): void {
+  // Every page object is found before any is changed: a change drops MuPDF's map of the page tree, which the next
+  // findPage would rebuild from every page (the time grew with the square of the pages).
+  const pageObjs = items.map((item) => item.pages.map((index) => doc.findPage(index)));
   const built = buildForms(scratch, items.map((i) => i.drawing));
   const list = scratch.newArray();
   for (const form of built) list.push(form);
@@ -91,10 +94,9 @@ export function stampEach(doc: mupdf.PDFDocument, scratch: mupdf.PDFDocument, it
   const overlay = new PageOverlay(doc);
   // Pages that can use the same name share one drawing stream too (`/Stamp Do`: each page's resources say which form).
   const drawings = new Map<string, mupdf.PDFObject>();
-  items.forEach((item, i) => {
+  items.forEach((_, i) => {
     const form = forms.get(i);
-    for (const index of item.pages) {
-      const pageObj = doc.findPage(index);
+    for (const pageObj of pageObjs[i]!) {
       const xobjects = ownResources(doc, pageObj, 'XObject');
       const name = freeName(xobjects, 'Stamp');
       xobjects.put(name, form);
