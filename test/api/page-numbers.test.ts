@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, test } from 'node:test';
 import { call, expectUnchanged, putPdf, sha256, storedBytes, type Reply } from '../helpers/http.js';
-import { makePdf, pdfinfo, qpdfCheck, renderPage, withTempFile } from '../helpers/pdf.js';
+import { encryptPdf, makePdf, pdfinfo, pdftotext, qpdfCheck, renderPage, withTempFile } from '../helpers/pdf.js';
+import { signedFieldPdf } from '../helpers/signing.js';
 import { serverForSuite } from '../helpers/server.js';
 
 const server = serverForSuite();
@@ -106,6 +107,23 @@ describe('PageNumbersAction', () => {
     const rows = withTempFile(pdf, (file) => execFileSync('pdffonts', [file], { encoding: 'utf8' })).split('\n').filter((l) => l.includes('DejaVuSans'));
     assert.equal(rows.length, 1, rows.join('\n'));
     assert.match(rows[0]!, /^[A-Z]{6}\+DejaVuSans\b.* yes +yes +yes /, 'embedded, subset, with a ToUnicode map');
+  });
+
+  test('a signed document is appended to (its signed revision kept byte for byte); an encrypted one needs its password and stays encrypted', async () => {
+    const signed = signedFieldPdf();
+    await upload('pn/signed.pdf', signed);
+    ok(await action('pn/signed.pdf', { PageNumbersAction: { format: 'Signed page {n}' } }));
+    const pdf = await stored('pn/signed.pdf');
+    assert.ok(pdf.length > signed.length && pdf.subarray(0, signed.length).equals(signed), 'the signed revision is kept');
+    assert.match(pageText(pdf, 1), /Signed page 1/);
+
+    await upload('pn/locked.pdf', encryptPdf(makePdf({ pages: 2 }), 'user-pw', 'owner-pw'));
+    await expectUnchanged(server, 'pn/locked.pdf', () => action('pn/locked.pdf', { PageNumbersAction: {} }), 403, 'DOCUMENT_PASSWORD_REQUIRED');
+    const reply = await call(server, 'POST', '/documents/pn/locked.pdf/pages', { body: { PageNumbersAction: { format: '#{n}' } }, headers: { 'x-service-documentpassword': 'owner-pw' } });
+    ok(reply);
+    const locked = await storedBytes(server, 'pn/locked.pdf');
+    withTempFile(locked, (file) => execFileSync('qpdf', ['--password=user-pw', '--check', file]));
+    assert.match(pdftotext(locked, 'user-pw'), /#2/);
   });
 
   test('bad input: an unknown placeholder, a page range past the end, an unknown font, a character no font has: 400, nothing written', async () => {
@@ -217,5 +235,11 @@ describe('RemovePagesByTextAction', () => {
     await expectUnchanged(server, 'bytext/bad.pdf', run({ searchText: '(', regex: true }), 400, 'INVALID_SEARCH');
     await expectUnchanged(server, 'bytext/bad.pdf', run({ searchText: '.', regex: true }), 400, 'VALIDATION_FAILED');
     await expectUnchanged(server, 'bytext/bad.pdf', run({ searchText: '   ' }), 400, 'VALIDATION_FAILED');
+  });
+
+  test('a regular expression that backtracks for ever is stopped by the search budget: 400 INVALID_SEARCH, nothing written', async () => {
+    await upload('bytext/slow.pdf', makePdf({ pages: 2, text: () => 'a'.repeat(40) }));
+    const reply = await expectUnchanged(server, 'bytext/slow.pdf', () => action('bytext/slow.pdf', { RemovePagesByTextAction: { searchText: '(a+)+b', regex: true } }), 400, 'INVALID_SEARCH');
+    assert.match(reply.json().detail, /longer than/);
   });
 });
