@@ -199,6 +199,21 @@ describe('RemoveBlankPagesAction', () => {
   });
 });
 
+describe('as one-shot steps', () => {
+  test('POST /convert: blank pages removed, then the rest numbered, in one request that stores nothing', async () => {
+    const pdf = makePdf({ pages: 4, text: (i) => (i === 2 ? '' : `Page ${i + 1}`) });
+    const body = new FormData();
+    body.append('file', new Blob([new Uint8Array(pdf)], { type: 'application/pdf' }), 'in.pdf');
+    body.append('steps', JSON.stringify([{ RemoveBlankPagesAction: {} }, { PageNumbersAction: { format: 'p. {n}/{total}' } }]));
+    const reply = await call(server, 'POST', '/convert', { body });
+    ok(reply);
+    const out = reply.bytes;
+    assert.ok(qpdfCheck(out).ok);
+    assert.equal(pageCount(out), 3);
+    assert.deepEqual([1, 2, 3].map((p) => pageText(out, p).replace(/\s+/g, ' ').trim()), ['Page 1 p. 1/3', 'Page 2 p. 2/3', 'Page 4 p. 3/3']);
+  });
+});
+
 describe('RemovePagesByTextAction', () => {
   const withSeparators = () => makePdf({ pages: 6, text: (i) => (i === 1 || i === 3 ? 'SEPARATOR' : i === 4 ? 'See SEPARATOR sheets' : `Page ${i + 1}`) });
 
