@@ -94,7 +94,7 @@ export {
   type MetadataChange,
   type MetadataModel,
 } from './metadata/model.js';
-export { NUMBER_POSITIONS, numberLabel, unknownPlaceholders, type NumberPosition } from './numbers/model.js';
+export { NUMBER_POSITIONS, unknownPlaceholders, type NumberPosition } from './numbers/model.js';
 export { BLANK_DEFAULTS } from './blank/model.js';
 export { NOT_XML } from './syntax/xml-writer.js';
 export { declaresDtd } from './syntax/xml-safety.js';
