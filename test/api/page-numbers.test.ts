@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, test } from 'node:test';
 import { call, expectUnchanged, putPdf, sha256, storedBytes, type Reply } from '../helpers/http.js';
-import { encryptPdf, makePdf, pdfinfo, pdftotext, qpdfCheck, renderPage, withTempFile } from '../helpers/pdf.js';
+import { encryptPdf, makePdf, pdfinfo, pdftotext, qpdfCheck, renderPage, serializePdf, withTempFile } from '../helpers/pdf.js';
 import { signedFieldPdf } from '../helpers/signing.js';
 import { serverForSuite } from '../helpers/server.js';
 
@@ -95,6 +95,18 @@ describe('PageNumbersAction', () => {
     const box = inkBox(await stored('pn/top.pdf'), 1)!;
     assert.ok(box.x0 >= 50 && box.x0 < 56, `left edge at the margin: ${JSON.stringify(box)}`);
     assert.ok(box.y0 >= 50 && box.y1 <= 50 + 20 + 1, `below the top margin, within a font size: ${JSON.stringify(box)}`);
+  });
+
+  test('the crop box is the page: a number at the bottom right sits inside it, however large the media box', async () => {
+    // One empty page: media box 612 x 792, crop box [100 100 512 692].
+    const pdf = serializePdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /CropBox [100 100 512 692] >>'], '/Root 1 0 R');
+    await upload('pn/cropped.pdf', pdf);
+    ok(await action('pn/cropped.pdf', { PageNumbersAction: { format: '{n}', position: 'bottom-right', fontSize: 20, margin: 20 } }));
+    // Rendered on its media box (pdftoppm's default), y from the top: the crop box's right edge is x 512, its bottom y 692.
+    const box = inkBox(await stored('pn/cropped.pdf'), 1)!;
+    // The digit's ink ends some 4 points before its advance width (Helvetica's 1).
+    assert.ok(box.x1 <= 512 - 20 + 1 && box.x1 > 512 - 20 - 8, `right end at the crop box's margin: ${JSON.stringify(box)}`);
+    assert.ok(box.y1 <= 692 - 20 + 2 && box.y0 > 692 - 20 - 22, `baseline at the crop box's bottom margin: ${JSON.stringify(box)}`);
   });
 
   test('a font embedded for Unicode text is stored once for every page, subset, and the text reads back', async () => {
