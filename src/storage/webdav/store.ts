@@ -549,6 +549,8 @@ export class WebDavStore implements DocumentStore {
   writeCopy(p: StoredPath, from: string, content: { etag: string; size: number }, options: WriteOptions): Promise<WriteResult | null> {
     return this.place(p, options, {
       ...content,
+      // The COPY first: a version whose blob is gone (404) then touches nothing of the versions (the caller reads it).
+      commitAfterUpload: true,
       upload: async (tempUrl) => {
         const res = await this.client.send('COPY', from, this.user, { headers: { destination: tempUrl, overwrite: 'F', depth: '0' } });
         await res.body.dump();
@@ -562,12 +564,13 @@ export class WebDavStore implements DocumentStore {
   /**
    * writeDocument's work, whatever puts the content at the temporary URL (`upload`: false when it found nothing to put,
    * and the write answers null). `startsWith(n)`: the tag of the content's first n bytes (an appended update is kept by
-   * a pointer); `written`: the content, kept locally for the next read.
+   * a pointer); `written`: the content, kept locally for the next read; `commitAfterUpload`: the commit starts once
+   * `upload` has answered, whatever the size.
    */
   private async place(
     p: StoredPath,
     options: WriteOptions,
-    content: { etag: string; size: number; upload(tempUrl: string): Promise<boolean>; startsWith?(bytes: number): Promise<string>; written?: Buffer | Uint8Array | StagedFile },
+    content: { etag: string; size: number; upload(tempUrl: string): Promise<boolean>; startsWith?(bytes: number): Promise<string>; written?: Buffer | Uint8Array | StagedFile; commitAfterUpload?: boolean },
   ): Promise<WriteResult | null> {
     if (!p.isDocument) throw new ServiceError('INVALID_PATH', 'A document path must end in ".pdf"');
     const targetUrl = this.docUrl(p);
@@ -601,7 +604,7 @@ export class WebDavStore implements DocumentStore {
     try {
       // A large upload is not waited for under the commit lock (other instances' writers wait COMMIT_LOCK_WAIT_MS for it,
       // and it lasts COMMIT_LOCK_SECONDS): its commit starts once the body is on the DMS, beside the tag's requests.
-      if (size > COMMIT_WITH_UPLOAD_BYTES && !(await body)) return null;
+      if ((size > COMMIT_WITH_UPLOAD_BYTES || content.commitAfterUpload === true) && !(await body)) return null;
       // What the write learns of the version it made, inside its commit (moveIntoPlace): its tag, and its bytes as the
       // next read's (the model after an upload, the text prefetch) when the DMS shows the version uploaded under the
       // temporary name, so no one else's write came in between.
