@@ -9,7 +9,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, type FSWatcher, mkdirSync, watch } from 'node:fs';
+import { existsSync, type FSWatcher, mkdirSync, readdirSync, statSync, watch } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -112,6 +112,34 @@ async function runAndKill(dataDir: string, writes: number, point: KillPoint): Pr
           if (armed() && name === path.join('crash', 'doc.pdf')) kill();
         }));
       }
+      // Node's recursive watcher on Linux can lose a folder that is removed and made again (a purge, recover()) when the
+      // machine is loaded: the writer then ran on unkilled and the test hung. A look at the same facts every 5 ms backs it
+      // up; a kill it makes lands a step or two later, which is as good a crash point.
+      const docVersions = path.join(dataDir, 'versions', ...DOC.split('/'));
+      const docFile = path.join(dataDir, 'documents', ...DOC.split('/'));
+      const names = () => new Set(readdirSync(docVersions));
+      const inode = () => { try { return statSync(docFile).ino; } catch { return undefined; } };
+      let lastNames: Set<string> | undefined;
+      let lastInode: number | undefined;
+      const poll = setInterval(() => {
+        if (point === 'start') return;
+        let now: Set<string>;
+        try { now = names(); } catch { now = new Set(); }
+        const ino = inode();
+        if (armed() && lastNames !== undefined) {
+          const added = [...now].filter((n) => !lastNames!.has(n));
+          const removed = [...lastNames].filter((n) => !now.has(n));
+          const hit =
+            point === 'pending' ? [...now].some((n) => n.endsWith('.pending')) :
+            point === 'pointer' ? added.some((n) => n.startsWith('p-')) :
+            point === 'blob' ? removed.some((n) => n.startsWith('b-')) :
+            ino !== undefined && ino !== lastInode;
+          if (hit) kill();
+        }
+        lastNames = now;
+        lastInode = ino;
+      }, 5);
+      child.once('exit', () => clearInterval(poll));
       const lines = createInterface({ input: child.stdout! });
       lines.on('line', (line) => {
         const m = /^writing (".*")$/.exec(line);
