@@ -102,6 +102,11 @@ client.page_action("reports/2026/q1.pdf", {"RotatePagesAction": {"pageRange": "2
 summary = client.page_action("reports/2026/q1.pdf", {"ExtractPagesAction": {"pageRange": "1-2", "savePath": "reports/2026/summary.pdf"}})
 print("summary:", summary.document["pageCount"], "pages")
 
+# Page layout: four pages to an A4 sheet into a new document, and a booklet of the report
+handout = client.page_action("reports/2026/q1.pdf", {"NUpAction": {"perSheet": 4, "paperSize": "A4", "border": True, "savePath": "reports/2026/q1-4up.pdf"}})
+print("handout:", handout.document["pageCount"], "sheets")
+client.page_action("reports/2026/q1.pdf", {"BookletAction": {"savePath": "reports/2026/q1-booklet.pdf"}})
+
 # A Word file converted on upload with an option: PDF/A-2b written by LibreOffice, checked by veraPDF; wait for its job
 minutes = client.upload("reports/2026/minutes.pdf", Path("minutes.docx"), prefer="wait=120", params={"pdfa": "pdfa2b"})
 Path("minutes-pdfa.pdf").write_bytes(client.download(client.done(minutes)["path"]))

@@ -120,6 +120,11 @@ await client.pageAction('reports/2026/q1.pdf', { RotatePagesAction: { pageRange:
 const summary = await client.pageAction('reports/2026/q1.pdf', { ExtractPagesAction: { pageRange: '1-2', savePath: 'reports/2026/summary.pdf' } });
 console.log('summary:', summary.document?.pageCount, 'pages');
 
+// Page layout: four pages to an A4 sheet into a new document, and a booklet of the report
+const handout = await client.pageAction('reports/2026/q1.pdf', { NUpAction: { perSheet: 4, paperSize: 'A4', border: true, savePath: 'reports/2026/q1-4up.pdf' } });
+console.log('handout:', handout.document?.pageCount, 'sheets');
+await client.pageAction('reports/2026/q1.pdf', { BookletAction: { savePath: 'reports/2026/q1-booklet.pdf' } });
+
 // A Word file converted on upload with an option: PDF/A-2b written by LibreOffice, checked by veraPDF; wait for its job
 const minutes = await client.upload('reports/2026/minutes.pdf', await readFile('minutes.docx'), { fileName: 'minutes.docx', prefer: 'wait=120', query: { pdfa: 'pdfa2b' } });
 await writeFile('minutes-pdfa.pdf', await client.download((await client.done(minutes)).path));

@@ -10,7 +10,7 @@ import { rearrange } from '../pages/assembly.js';
 import { PageSpace } from '../pages/geometry.js';
 import { dropSignatureValues } from '../signing/fields.js';
 import { drawnBounds } from './ink.js';
-import { normal, num, numbers, placeable, rectObject, sheet, type Placeable } from './placement.js';
+import { normal, num, numbers, pageFrame, placeable, rectObject, sheet, type Placeable } from './placement.js';
 
 /** Paper sizes by name, portrait, in points. */
 export const PAPER_SIZES = {
@@ -116,12 +116,10 @@ function impose(doc: mupdf.PDFDocument, made: Map<number, Placeable>, slots: num
   return sheets;
 }
 
-/** The first selected page's displayed size. */
+/** A page's displayed size. */
 function shownSize(doc: mupdf.PDFDocument, index: number): [number, number] {
-  const page = doc.loadPage(index);
-  const b = page.getBounds();
-  page.destroy();
-  return [b[2] - b[0], b[3] - b[1]];
+  const { width, height } = pageFrame(doc.findPage(index));
+  return [width, height];
 }
 
 function nup(doc: mupdf.PDFDocument, op: Extract<LayoutOperation, { kind: 'nup' }>, selected: number[]): mupdf.PDFObject[] {
@@ -264,15 +262,11 @@ function transformPoints(doc: mupdf.PDFDocument, values: number[], m: mupdf.Matr
  */
 function scale(doc: mupdf.PDFDocument, op: Extract<LayoutOperation, { kind: 'scale' }>, selected: number[]): void {
   for (const i of selected) {
-    const page = doc.loadPage(i) as mupdf.PDFPage;
-    const pageObj = page.getObject();
-    const b = page.getBounds();
-    const w = b[2] - b[0];
-    const h = b[3] - b[1];
+    const pageObj = doc.findPage(i);
+    const { width: w, height: h, toShown } = pageFrame(pageObj);
     // 'auto': the page's own orientation.
     const [pw, ph] = paperSize(op, PAPER_SIZES.A4, () => (w > h ? 'landscape' : 'portrait'));
-    const m = mupdf.Matrix.concat(mupdf.Matrix.concat(page.getTransform(), [1, 0, 0, -1, 0, h]), fit(w, h, [0, 0, pw, ph]));
-    page.destroy();
+    const m = mupdf.Matrix.concat(toShown, fit(w, h, [0, 0, pw, ph]));
     const contents = doc.newArray();
     contents.push(doc.addStream(`q ${m.map(num).join(' ')} cm\n`, {}));
     const old = pageObj.get('Contents');
