@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, test } from 'node:test';
 import { call, expectUnchanged, putPdf, sha256, storedBytes } from '../helpers/http.js';
-import { makePdf, qpdfCheck, serializePdf, withTempFile } from '../helpers/pdf.js';
+import { differingShare, makePdf, qpdfCheck, renderPage, serializePdf, withTempFile } from '../helpers/pdf.js';
 import { QpdfDocument, qpdfAnnotations } from '../helpers/qpdf-json.js';
 import { serverForSuite } from '../helpers/server.js';
 
@@ -152,6 +152,41 @@ describe('posters', () => {
     assert.equal(sizes(scaled).pages, 16);
     assert.deepEqual(layoutLines(scaled, 1), ['TopLeft']);
     assert.deepEqual(layoutLines(scaled, 15), ['BottomRight'], 'x 1400 of 2380: the third of four columns');
+  });
+});
+
+/**
+ * A page drawn off-centre (text in one corner, a filled square in another), with a CropBox that cuts its margins,
+ * turned by `rotate`, its content in two streams: what it shows depends on every part of the page frame.
+ */
+function framed(rotate: number): Buffer {
+  return serializePdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Kids [3 0 R] /Count 1 /Rotate ${rotate} >>`,
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /CropBox [20 30 592 762] /Resources << /Font << /F1 4 0 R >> >> /Contents [5 0 R 6 0 R] >>',
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    stream('', 'BT /F1 30 Tf 40 700 Td (Corner) Tj ET'),
+    stream('', '0 0 1 rg 450 60 100 150 re f'),
+  ], '/Root 1 0 R');
+}
+
+describe('the page as shown: CropBox, /Rotate (inherited), several content streams', () => {
+  test('a 1-tile poster and a scale to the shown size draw the page exactly as it shows', async () => {
+    for (const rotate of [0, 90, 180, 270]) {
+      const source = framed(rotate);
+      // The page as a viewer shows it: its CropBox, turned.
+      const shown = renderPage(source, 1, 72, { cropBox: true });
+      const [w, h] = rotate % 180 ? [732, 572] : [572, 732];
+      await putPdf(server, `layout/frame-${rotate}.pdf`, source);
+      assert.equal((await pageAction(`layout/frame-${rotate}.pdf`, { PosterAction: { width: w, height: h, orientation: w > h ? 'landscape' : 'portrait', savePath: `layout/frame-${rotate}-poster.pdf` } })).status, 201);
+      const poster = checked(await storedBytes(server, `layout/frame-${rotate}-poster.pdf`));
+      assert.deepEqual(sizes(poster), { pages: 1, sizes: [[w, h]] });
+      assert.ok(differingShare(shown, renderPage(poster)) < 0.002, `rotation ${rotate}: the tile shows the page as it shows`);
+      assert.equal((await pageAction(`layout/frame-${rotate}.pdf`, { ScalePagesAction: { width: w, height: h } })).status, 200);
+      const scaled = checked(await storedBytes(server, `layout/frame-${rotate}.pdf`));
+      assert.deepEqual(sizes(scaled).sizes, [[w, h]]);
+      assert.ok(differingShare(shown, renderPage(scaled)) < 0.002, `rotation ${rotate}: the scaled page shows what the page showed`);
+    }
   });
 });
 
