@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, test } from 'node:test';
 import { call, expectUnchanged, putPdf, sha256, storedBytes } from '../helpers/http.js';
-import { differingShare, makePdf, qpdfCheck, renderPage, serializePdf, withTempFile } from '../helpers/pdf.js';
+import { differingShare, encryptPdf, makePdf, qpdfCheck, renderPage, serializePdf, withTempFile } from '../helpers/pdf.js';
 import { QpdfDocument, qpdfAnnotations } from '../helpers/qpdf-json.js';
 import { serverForSuite } from '../helpers/server.js';
 
 const server = serverForSuite();
 
-const pageAction = (doc: string, body: object) => call(server, 'POST', `/documents/${doc}/pages`, { body, headers: { accept: 'application/json' } });
+const pageAction = (doc: string, body: object, headers: Record<string, string> = {}) => call(server, 'POST', `/documents/${doc}/pages`, { body, headers: { accept: 'application/json', ...headers } });
 
 /** Page count and each page's size, as pdfinfo reads them (rotation applied). */
 function sizes(bytes: Buffer): { pages: number; sizes: [number, number][] } {
@@ -255,6 +255,20 @@ describe('bad input', () => {
     await bad({ SetPageBoxesAction: {} }, 400, 'VALIDATION_FAILED');
     await bad({ SetPageBoxesAction: { TrimBox: { x: -10, y: 0, width: 100, height: 100 } } }, 400, 'VALIDATION_FAILED');
     await bad({ ScalePagesAction: { orientation: 'sideways' } }, 400, 'VALIDATION_FAILED');
+  });
+
+  test('opened with the user password, assembly must be allowed; with it the result keeps the encryption', async () => {
+    await putPdf(server, 'layout/locked.pdf', encryptPdf(marked(4), 'reader', 'author', '256', ['--assemble=n']));
+    const reader = { 'x-service-documentpassword': 'reader' };
+    await expectUnchanged(server, 'layout/locked.pdf', () => pageAction('layout/locked.pdf', { NUpAction: { perSheet: 2 } }, reader), 403, 'DOCUMENT_PERMISSION_DENIED');
+    await expectUnchanged(server, 'layout/locked.pdf', () => pageAction('layout/locked.pdf', { CropPagesAction: { toContent: true } }, reader), 403, 'DOCUMENT_PERMISSION_DENIED');
+    const reply = await pageAction('layout/locked.pdf', { NUpAction: { perSheet: 2 } }, { 'x-service-documentpassword': 'author' });
+    assert.equal(reply.status, 200, reply.text);
+    const bytes = await storedBytes(server, 'layout/locked.pdf');
+    assert.match(withTempFile(bytes, (f) => execFileSync('qpdf', ['--password=reader', '--check', f], { encoding: 'utf8' })), /No syntax or stream encoding errors/);
+    const text = withTempFile(bytes, (f) => execFileSync('pdftotext', ['-upw', 'reader', '-layout', f, '-'], { encoding: 'utf8' }));
+    assert.match(text, /Marker 1\s+Marker 2/);
+    assert.throws(() => withTempFile(bytes, (f) => execFileSync('pdftotext', [f, '-'], { stdio: 'pipe' })), 'still encrypted');
   });
 
   test('a signed document is imposed only into a new document, its signature value cleared there', async () => {
