@@ -235,6 +235,19 @@ describe('crop, scale and page boxes', () => {
   });
 });
 
+describe('XML bodies', () => {
+  test('an action as XML: numbers, booleans and a box read by the schema', async () => {
+    await putPdf(server, 'layout/xml.pdf', marked(4));
+    const xml = (body: string) => call(server, 'POST', '/documents/layout/xml.pdf/pages', { body, headers: { 'content-type': 'application/xml', accept: 'application/json' } });
+    const nup = await xml('<NUpAction><perSheet>4</perSheet><border>true</border><order>downRight</order><savePath>layout/xml-4up.pdf</savePath></NUpAction>');
+    assert.equal(nup.status, 201, nup.text);
+    assert.deepEqual(layoutLines(checked(await storedBytes(server, 'layout/xml-4up.pdf')), 1), ['Marker 1 | Marker 3', 'Marker 2 | Marker 4']);
+    const boxed = await xml('<SetPageBoxesAction><pageRange>2</pageRange><TrimBox><x>20</x><y>20</y><width>500</width><height>700</height></TrimBox></SetPageBoxesAction>');
+    assert.equal(boxed.status, 200, boxed.text);
+    assert.deepEqual(boxes(checked(await storedBytes(server, 'layout/xml.pdf')), 'TrimBox'), [null, [20, 20, 520, 720], null, null]);
+  });
+});
+
 describe('bad input', () => {
   test('a clear 4xx and the document byte-for-byte unchanged', async () => {
     await putPdf(server, 'layout/bad.pdf', marked(3));
