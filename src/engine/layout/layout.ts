@@ -9,7 +9,7 @@ import { parsePageRange } from '../pages/range.js';
 import { rearrange } from '../pages/assembly.js';
 import { PageSpace } from '../pages/geometry.js';
 import { dropSignatureValues } from '../signing/fields.js';
-import { drawnBounds } from './ink.js';
+import { drawnBounds } from './drawn-bounds.js';
 import { normal, num, numbers, pageFrame, placeable, rectObject, sheet, type Placeable } from './placement.js';
 
 /** Paper sizes by name, portrait, in points. */
@@ -201,7 +201,7 @@ function mediaBox(page: mupdf.PDFObject): number[] {
 
 const inside = (r: number[], outer: number[]) => r[0]! >= outer[0]! - 0.01 && r[1]! >= outer[1]! - 0.01 && r[2]! <= outer[2]! + 0.01 && r[3]! <= outer[3]! + 0.01;
 
-/** Crop box of each page: the given box, or the bounds of what the page draws (ink.ts) with a margin, within the MediaBox. */
+/** Crop box of each page: the given box, or the bounds of what the page draws (drawn-bounds.ts) with a margin, within the MediaBox. */
 function crop(doc: mupdf.PDFDocument, op: Extract<LayoutOperation, { kind: 'crop' }>, selected: number[]): void {
   if ((op.box === undefined) === (op.toContent !== true)) throw new EngineError('VALIDATION_FAILED', 'Give either box or toContent: true');
   const margin = op.margin ?? 0;
