@@ -24,8 +24,9 @@ import type { DocumentStat, DocumentVersions, OpenDocument, VersionRecord, Versi
  * - `p-<etag>-<other etag>` (empty: the name says it all): the bytes of the versions with that ETag are the first bytes
  *   of the other's, whose blob holds them (a "prefix"). A write whose content begins with the bytes of the document it
  *   replaces (an appended update, engine/core/save.ts; the store proves it by the ETag of as many first bytes) keeps
- *   the replaced version so: after its commit, the pointer is written, the pointers to the replaced blob are renamed to
- *   point at the new one (so a chain is one step, whatever the number of versions), then the replaced blob goes. A
+ *   the replaced version so: the pointer is written with its pending record, and after its commit the pointers to the
+ *   replaced blob are renamed to point at the new one (so a chain is one step, whatever the number of versions), then
+ *   the replaced blob goes. A
  *   blob, while it is there, wins over its pointer; a version's bytes are the first `size` bytes (its record's) of the
  *   blob its chain ends at. 100 appended edits of a 50 MB document so cost one blob of 50 MB and the updates.
  *
@@ -470,23 +471,31 @@ export class FilesystemVersions implements DocumentVersions {
     const record = newVersionRecord(this.nextId(newestId), content, provenance);
     const pending = path.join(dir, `v-${record.id}.pending`);
     const purgeMarker = path.join(dir, `v-${record.id}.purge`);
-    // The blob's link, the purge marker and the pending record are independent of each other: made together, then made
-    // durable by one fsync of the folder (and of the parents a new folder was made in), all before the document's
-    // rename. A crash before it leaves a pending record naming bytes that are not the document's, which recover() drops
-    // with the blob no record names, as before.
-    const [linked, ...written] = await Promise.allSettled([
+    // An appended update's pointer (keepAsPrefix): true from now on (the content begins with the replaced bytes, proven
+    // by their ETag), unused while the replaced blob is there (a blob wins), and made durable with the pending record, so
+    // that after the commit only renames and a removal are left, none of them fsynced.
+    const prefixOf = replaced?.prefix === true && !purge && replaced.etag !== content.etag ? replaced.etag : undefined;
+    const pointer = prefixOf !== undefined ? path.join(dir, pointerName(prefixOf, content.etag)) : undefined;
+    // The blob's link, the purge marker, the pointer and the pending record are independent of each other: made together,
+    // then made durable by one fsync of the folder (and of the parents a new folder was made in), all before the
+    // document's rename. A crash before it leaves a pending record naming bytes that are not the document's, which
+    // recover() drops with the blob no record names and the pointer to it, as before.
+    const [linked, pointed, ...written] = await Promise.allSettled([
       this.linkBlob(dir, source, content.etag),
+      pointer !== undefined ? writeSynced(pointer, '').then(() => true, (err: unknown) => (errno(err) === 'EEXIST' ? false : Promise.reject(err))) : Promise.resolve(false),
       ...(purge ? [writeSynced(purgeMarker, '')] : []),
       writeSynced(pending, JSON.stringify(toStored(record))),
     ]);
     const newBlob = linked.status === 'fulfilled' && linked.value;
+    const newPointer = pointed.status === 'fulfilled' && pointed.value;
     const abort = async () => {
       await removeFile(pending);
       if (purge) await removeFile(purgeMarker);
       if (newBlob) await removeFile(path.join(dir, blobName(content.etag)));
+      if (newPointer) await removeFile(pointer!);
     };
     try {
-      for (const settled of [linked, ...written]) if (settled.status === 'rejected') throw settled.reason;
+      for (const settled of [linked, pointed, ...written]) if (settled.status === 'rejected') throw settled.reason;
       await Promise.all([syncDir(dir), parentsDurable]);
     } catch (err) {
       await abort();
@@ -508,7 +517,7 @@ export class FilesystemVersions implements DocumentVersions {
           await this.appendIndex(dir, [toStored(record)], true);
         }
         // A failure here leaves the replaced blob whole: it costs room, not bytes, and the write has committed.
-        if (replaced?.prefix === true && !purge) await this.keepAsPrefix(dir, replaced.etag, content.etag).catch(() => undefined);
+        if (prefixOf !== undefined) await this.keepAsPrefix(dir, prefixOf, content.etag).catch(() => undefined);
       },
       abort,
     };
@@ -516,26 +525,24 @@ export class FilesystemVersions implements DocumentVersions {
 
   /**
    * Keeps the versions of `from` as the first bytes of `into`'s blob (their content begins with `from`'s, proven by the
-   * store), and `from`'s blob goes: the pointer written first, the pointers to `from` renamed to `into`, then the blob
-   * removed, each step durable before the next, so a crash leaves every version's bytes reachable (docs above).
-   * Called by the document's writer (its lock held).
+   * store), and `from`'s blob goes: the pointer `p-<from>-<into>` is there and durable already (prepare made it with the
+   * pending record), then the pointers to `from` are renamed to `into`, then the blob is removed. Neither is fsynced: a
+   * crash that keeps the removal and loses a rename leaves a chain of two steps (`p-<x>-<from>`, `p-<from>-<into>`),
+   * which readers follow and recover() makes one, and the next write's fsync of this folder makes both durable. So a
+   * crash leaves every version's bytes reachable (docs above). Called by the document's writer (its lock held).
    */
   private async keepAsPrefix(dir: string, from: string, into: string): Promise<void> {
     if (from === into) return;
     const names = await fs.readdir(dir);
-    if (!names.includes(blobName(from)) || !names.includes(blobName(into))) return;
+    const own = pointerName(from, into);
+    if (!names.includes(own) || !names.includes(blobName(from)) || !names.includes(blobName(into))) return;
     // An older pointer of `from` (its bytes were written again since): unused while its blob is there.
-    for (const name of names) if (POINTER.exec(name)?.[1] === bare(from)) await removeFile(path.join(dir, name));
-    await writeSynced(path.join(dir, pointerName(from, into)), '');
-    await syncDir(dir);
-    let renamed = false;
+    for (const name of names) if (name !== own && POINTER.exec(name)?.[1] === bare(from)) await removeFile(path.join(dir, name));
     for (const name of names) {
       const pointer = POINTER.exec(name);
       if (pointer?.[2] !== bare(from)) continue;
       await fs.rename(path.join(dir, name), path.join(dir, pointerName(pointer[1]!, into)));
-      renamed = true;
     }
-    if (renamed) await syncDir(dir);
     await removeFile(path.join(dir, blobName(from)));
   }
 

@@ -1,5 +1,5 @@
 """The Python beside the shell examples of docs/getting-started.md, jobs.md, ocr.md, pdfa.md, pages.md, signing.md,
-stamps.md, outline.md, metadata.md and page-layout.md, and the principal calls of the pages that show none (annotations.md, forms.md, redaction.md,
+stamps.md, outline.md, metadata.md, page-numbers.md and page-layout.md, and the principal calls of the pages that show none (annotations.md, forms.md, redaction.md,
 permissions.md, optimize.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
 test/clients/python.test.ts runs it against a started service with the built wheel, in a folder holding q1.pdf,
 letter.png, minutes.docx, claim.pdf (a form) and jane.p12."""
@@ -101,6 +101,11 @@ client.page_action("reports/2026/q1.pdf", {"InsertUploadedPagesAction": {"append
 client.page_action("reports/2026/q1.pdf", {"RotatePagesAction": {"pageRange": "2", "rotation": 90}})
 summary = client.page_action("reports/2026/q1.pdf", {"ExtractPagesAction": {"pageRange": "1-2", "savePath": "reports/2026/summary.pdf"}})
 print("summary:", summary.document["pageCount"], "pages")
+
+# Page numbers at the bottom centre, then the blank pages listed (dryRun: nothing removed)
+client.page_action("reports/2026/q1.pdf", {"PageNumbersAction": {"format": "Page {n} of {total}", "fontSize": 9}})
+blank = client.page_action("reports/2026/q1.pdf", {"RemoveBlankPagesAction": {"dryRun": True}})
+print("blank pages:", blank.document["report"]["removed"])
 
 # Page layout: four pages to an A4 sheet into a new document, and a booklet of the report
 handout = client.page_action("reports/2026/q1.pdf", {"NUpAction": {"perSheet": 4, "paperSize": "A4", "border": True, "savePath": "reports/2026/q1-4up.pdf"}})

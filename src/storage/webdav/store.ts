@@ -29,6 +29,15 @@ const UNIQUE_ATTEMPTS = 20;
  */
 const RACED_ATTEMPTS = 20;
 
+/** What a write read of the document it replaces (WebDavStore.place), before its commit. */
+interface ReadForWrite {
+  before: DavResource | null;
+  /** Our tag of it (null: no document, or a write that does not overwrite). */
+  replaced: string | null;
+  /** The write's content begins with its bytes (an appended update: its version is kept by a pointer). */
+  prefix: boolean;
+}
+
 interface KnownTag {
   /** The DMS's validator of the version (its ETag, size and time), which our tag was computed for. */
   version: string;
@@ -42,6 +51,12 @@ const lockedAt = (url: string, token: string, davEtag: string | undefined): Reco
 const COMMIT_LOCK_SECONDS = 30;
 /** How long a commit waits for another client's lock on the document before answering 423 DMS_LOCKED. */
 const COMMIT_LOCK_WAIT_MS = 3000;
+/**
+ * Up to this size, a write's commit (the LOCK, its checks, the versions' requests before the MOVE) starts with its
+ * upload (WebDavStore.place) and holds the LOCK while the upload ends: an upload of 8 MiB ends well inside
+ * COMMIT_LOCK_WAIT_MS on a link of 25 Mbit/s or more. A larger one's commit starts once its body is on the DMS.
+ */
+const COMMIT_WITH_UPLOAD_BYTES = 8 * 1024 * 1024;
 
 /**
  * How long a read that found no document waits while the DMS shows a replace of it in progress (another instance's
@@ -534,6 +549,8 @@ export class WebDavStore implements DocumentStore {
   writeCopy(p: StoredPath, from: string, content: { etag: string; size: number }, options: WriteOptions): Promise<WriteResult | null> {
     return this.place(p, options, {
       ...content,
+      // The COPY first: a version whose blob is gone (404) then touches nothing of the versions (the caller reads it).
+      commitAfterUpload: true,
       upload: async (tempUrl) => {
         const res = await this.client.send('COPY', from, this.user, { headers: { destination: tempUrl, overwrite: 'F', depth: '0' } });
         await res.body.dump();
@@ -547,18 +564,19 @@ export class WebDavStore implements DocumentStore {
   /**
    * writeDocument's work, whatever puts the content at the temporary URL (`upload`: false when it found nothing to put,
    * and the write answers null). `startsWith(n)`: the tag of the content's first n bytes (an appended update is kept by
-   * a pointer); `written`: the content, kept locally for the next read.
+   * a pointer); `written`: the content, kept locally for the next read; `commitAfterUpload`: the commit starts once
+   * `upload` has answered, whatever the size.
    */
   private async place(
     p: StoredPath,
     options: WriteOptions,
-    content: { etag: string; size: number; upload(tempUrl: string): Promise<boolean>; startsWith?(bytes: number): Promise<string>; written?: Buffer | Uint8Array | StagedFile },
+    content: { etag: string; size: number; upload(tempUrl: string): Promise<boolean>; startsWith?(bytes: number): Promise<string>; written?: Buffer | Uint8Array | StagedFile; commitAfterUpload?: boolean },
   ): Promise<WriteResult | null> {
     if (!p.isDocument) throw new ServiceError('INVALID_PATH', 'A document path must end in ".pdf"');
     const targetUrl = this.docUrl(p);
     const { etag, size } = content;
     // Checked before anything is created, so that a refused write leaves no folder and no upload behind.
-    let before = await this.documentAt(targetUrl);
+    const before = await this.documentAt(targetUrl);
     if (before?.collection) throw new ServiceError('PATH_CONFLICT', 'A folder exists on this path');
     let replaced = before && options.conflict === 'overwrite' ? await this.tagOf(p, targetUrl, before) : null;
     if (options.ifMatch !== undefined && (!before || !matchesEtag(options.ifMatch, replaced ?? (await this.tagOf(p, targetUrl, before))))) {
@@ -568,41 +586,58 @@ export class WebDavStore implements DocumentStore {
     if (!before) await this.ensureFolder(p.parent);
     const tempUrl = this.client.url([...p.parent.segments, `${TEMP_PREFIX}${Date.now()}-${randomBytes(8).toString('hex')}`], false);
     let moved = false;
-    try {
-      if (!(await content.upload(tempUrl))) return null;
+    // The upload to the temporary name runs while the commit is prepared (moveIntoPlace: the commit LOCK, the check of
+    // the version replaced, the versions' requests before the MOVE), which waits for it only before its MOVE: none of
+    // those touches the temporary upload, and the MOVE still comes after all of them. `ready`: false when `upload` found
+    // nothing to put; else the temporary upload as the DMS showed it (its tag is set on it as a dead property first).
+    const body = content.upload(tempUrl);
+    const ready = body.then(async (put) => {
+      if (!put) return false as const;
       const uploaded = await this.propfindOne(tempUrl);
       // The tag travels with the document as a dead property (MOVE keeps it), so other instances and later runs need not hash it.
       if (uploaded?.davEtag) await this.client.setOwnProps(tempUrl, this.user, { etag, davetag: uploaded.davEtag });
-      let placed: Awaited<ReturnType<WebDavStore['moveIntoPlace']>>;
+      return { uploaded };
+    });
+    const put = ready.then((r) => r !== false);
+    // Awaited by the commit or below; never an unhandled rejection when the commit fails first.
+    for (const settled of [ready, put]) settled.catch(() => undefined);
+    try {
+      // A large upload is not waited for under the commit lock (other instances' writers wait COMMIT_LOCK_WAIT_MS for it,
+      // and it lasts COMMIT_LOCK_SECONDS): its commit starts once the body is on the DMS, beside the tag's requests.
+      if ((size > COMMIT_WITH_UPLOAD_BYTES || content.commitAfterUpload === true) && !(await body)) return null;
       // What the write learns of the version it made, inside its commit (moveIntoPlace): its tag, and its bytes as the
       // next read's (the model after an upload, the text prefetch) when the DMS shows the version uploaded under the
       // temporary name, so no one else's write came in between.
       const landed = async (url: string, after: DavResource | null) => {
         if (after) this.backend.rememberTag(url, after, etag);
+        const uploaded = await ready.then((r) => (r ? r.uploaded : null));
         if (content.written && after?.davEtag && uploaded?.davEtag && opaque(after.davEtag) === opaque(uploaded.davEtag) && after.size === size) {
           await this.backend.downloads.keepWritten(url, { sourceEtag: after.davEtag, size, modified: after.modified, etag }, content.written);
         } else {
           await this.backend.downloads.drop(url);
         }
       };
-      for (let attempt = 0; ; attempt++) {
-        try {
-          // Whether the content begins with the replaced bytes (an appended update): its version is then kept by a pointer (versions.ts, "p-").
-          const prefix = this.versions !== undefined && content.startsWith !== undefined && options.purgeEarlierVersions !== true && before !== null && replaced !== null && (before.size ?? 0) > 0 && (before.size ?? 0) < size && ((await content.startsWith(before.size ?? 0)) === replaced);
-          placed = await this.moveIntoPlace(p, tempUrl, options, before, replaced, { etag, size }, prefix, landed);
-          break;
-        } catch (err) {
-          // With versions, an overwrite commits only while the document is the one whose bytes it kept (moveIntoPlace):
-          // one changed meanwhile by someone else (a DMS user, another instance) is read again and kept in turn, as a
-          // write without If-Match asks nothing of what it replaces. With If-Match, the change is the 412 asked for.
-          const raced = this.versions && options.conflict === 'overwrite' && options.ifMatch === undefined && err instanceof ServiceError && err.code === 'PRECONDITION_FAILED';
-          if (!raced || attempt >= RACED_ATTEMPTS) throw err;
-          before = await this.documentAt(targetUrl);
-          if (before?.collection) throw new ServiceError('PATH_CONFLICT', 'A folder exists on this path');
-          replaced = before ? await this.tagOf(p, targetUrl, before) : null;
-        }
-      }
+      // Whether the content begins with the replaced bytes (an appended update): its version is then kept by a pointer (versions.ts, "p-").
+      const read = async (found: DavResource | null, tag: string | null): Promise<ReadForWrite> => ({
+        before: found,
+        replaced: tag,
+        prefix: this.versions !== undefined && content.startsWith !== undefined && options.purgeEarlierVersions !== true && found !== null && tag !== null && (found.size ?? 0) > 0 && (found.size ?? 0) < size && (await content.startsWith(found.size ?? 0)) === tag,
+      });
+      // With versions, an overwrite commits only while the document is the one whose bytes it kept (moveIntoPlace):
+      // one changed meanwhile by someone else (a DMS user, another instance) is read again and kept in turn, as a
+      // write without If-Match asks nothing of what it replaces. With If-Match, the change is the 412 asked for.
+      const again =
+        this.versions && options.conflict === 'overwrite' && options.ifMatch === undefined
+          ? async () => {
+              const found = await this.documentAt(targetUrl);
+              if (found?.collection) throw new ServiceError('PATH_CONFLICT', 'A folder exists on this path');
+              return read(found, found ? await this.tagOf(p, targetUrl, found) : null);
+            }
+          : undefined;
+      const placed = await this.moveIntoPlace(p, tempUrl, options, await read(before, replaced), { etag, size }, landed, put, again);
+      if (!placed) return null;
       const { target, created, version, purgedVersions, after } = placed;
+      replaced = placed.replaced;
       moved = true;
       const stat = { size, modified: after?.modified ?? new Date(), etag };
       return {
@@ -616,7 +651,11 @@ export class WebDavStore implements DocumentStore {
         ...(options.purgeEarlierVersions && purgedVersions !== undefined ? { purgedVersions } : {}),
       };
     } finally {
-      if (!moved) await this.removeQuietly(tempUrl);
+      if (!moved) {
+        // Once the upload has ended: removed before, the temporary name would be put after.
+        await ready.catch(() => undefined);
+        await this.removeQuietly(tempUrl);
+      }
     }
   }
 
@@ -647,56 +686,71 @@ export class WebDavStore implements DocumentStore {
     p: StoredPath,
     tempUrl: string,
     options: WriteOptions,
-    before: DavResource | null,
-    replaced: string | null,
+    read: ReadForWrite,
     content: { etag: string; size: number },
-    prefix: boolean,
     landed: (url: string, after: DavResource | null) => Promise<void>,
-  ): Promise<{ target: StoredPath; created: boolean; version: PendingVersion | undefined; purgedVersions: number | undefined; after: DavResource | null }> {
+    uploaded: Promise<boolean>,
+    again?: () => Promise<ReadForWrite>,
+  ): Promise<{ target: StoredPath; created: boolean; version: PendingVersion | undefined; purgedVersions: number | undefined; after: DavResource | null; replaced: string | null } | null> {
     let target = p;
     const overwrite = options.conflict === 'overwrite';
-    for (let attempt = 0; ; attempt++) {
+    names: for (let attempt = 0; ; attempt++) {
       const targetUrl = this.docUrl(target);
       const release = await this.backend.commits.acquire(targetUrl);
-      let version: PendingVersion | undefined;
-      let committed = false;
-      let token: string | undefined;
       try {
-        // With versions, every overwrite is conditional on the version read, as one that names it: the bytes the
-        // versions kept of the document (its blob) must be the ones the MOVE replaces, or a version would be lost.
-        const named = overwrite && (options.ifMatch !== undefined || this.versions !== undefined);
-        // Every overwrite of a document holds a LOCK across its MOVE (conditional on the version read when named): a
-        // read in another instance that meets the MOVE's gap sees the lock-null resource and waits (readThroughReplace).
-        token = overwrite && before ? await this.commitLock(targetUrl, named ? before.davEtag : undefined) : undefined;
-        const kept = overwrite && before && replaced !== null ? { davEtag: before.davEtag, etag: replaced, size: before.size ?? 0, modified: before.modified, prefix } : null;
-        // The versions' index is read under the lock, beside the check of the version replaced (one round trip for both).
-        const index = kept ? this.versions?.readIndexAhead(target) : undefined;
-        if (named && before) await this.stillReplacing(targetUrl, before, replaced);
-        version = await this.versions?.prepare(target, targetUrl, content, options.provenance ?? UNNAMED_WRITE, kept, options.purgeEarlierVersions === true, index);
-        const condition = token ? lockedAt(targetUrl, token, named ? before?.davEtag : undefined) : named ? stillAt(targetUrl, before?.davEtag) : {};
-        // With versions, an overwrite of a document that was not there does not replace one made meanwhile (unkept).
-        const replace = overwrite && !(this.versions && !before);
-        const move = () => this.client.send('MOVE', tempUrl, this.user, { headers: { destination: targetUrl, overwrite: replace ? 'T' : 'F', ...condition } });
-        // A replace removes the target before it renames onto it: the reads in this process that meet the gap wait for it.
-        const res = await (replace ? this.backend.replaces.during(targetUrl, move) : move());
-        await res.body.dump();
-        if (res.statusCode === 201 || res.statusCode === 204) {
-          committed = true;
-          const purgedVersions = await version?.commit();
-          const after = await this.propfindOne(targetUrl);
-          await landed(targetUrl, after);
-          return { target, created: overwrite ? res.statusCode === 201 && !before : true, version, purgedVersions, after };
+        for (let raced = 0; ; raced++) {
+          const { before, replaced, prefix } = read;
+          let version: PendingVersion | undefined;
+          let committed = false;
+          let token: string | undefined;
+          try {
+            // With versions, every overwrite is conditional on the version read, as one that names it: the bytes the
+            // versions kept of the document (its blob) must be the ones the MOVE replaces, or a version would be lost.
+            const named = overwrite && (options.ifMatch !== undefined || this.versions !== undefined);
+            // Every overwrite of a document holds a LOCK across its MOVE (conditional on the version read when named): a
+            // read in another instance that meets the MOVE's gap sees the lock-null resource and waits (readThroughReplace).
+            token = overwrite && before ? await this.commitLock(targetUrl, named ? before.davEtag : undefined) : undefined;
+            const kept = overwrite && before && replaced !== null ? { davEtag: before.davEtag, etag: replaced, size: before.size ?? 0, modified: before.modified, prefix } : null;
+            // The versions' index is read under the lock, beside the check of the version replaced (one round trip for both).
+            const index = kept ? this.versions?.readIndexAhead(target) : undefined;
+            if (named && before) await this.stillReplacing(targetUrl, before, replaced);
+            version = await this.versions?.prepare(target, targetUrl, content, options.provenance ?? UNNAMED_WRITE, kept, options.purgeEarlierVersions === true, index);
+            // The content is at the temporary name (its upload ran beside the steps above): nothing put, nothing committed.
+            if (!(await uploaded)) return null;
+            const condition = token ? lockedAt(targetUrl, token, named ? before?.davEtag : undefined) : named ? stillAt(targetUrl, before?.davEtag) : {};
+            // With versions, an overwrite of a document that was not there does not replace one made meanwhile (unkept).
+            const replace = overwrite && !(this.versions && !before);
+            const move = () => this.client.send('MOVE', tempUrl, this.user, { headers: { destination: targetUrl, overwrite: replace ? 'T' : 'F', ...condition } });
+            // A replace removes the target before it renames onto it: the reads in this process that meet the gap wait for it.
+            const res = await (replace ? this.backend.replaces.during(targetUrl, move) : move());
+            await res.body.dump();
+            if (res.statusCode === 201 || res.statusCode === 204) {
+              committed = true;
+              const purgedVersions = await version?.commit();
+              const after = await this.propfindOne(targetUrl);
+              await landed(targetUrl, after);
+              return { target, created: overwrite ? res.statusCode === 201 && !before : true, version, purgedVersions, after, replaced };
+            }
+            if (res.statusCode !== 412) throw await unexpected('MOVE', res);
+            if (options.conflict === 'overwrite') throw new ServiceError('PRECONDITION_FAILED');
+            if (options.conflict === 'fail' || attempt >= UNIQUE_ATTEMPTS) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${target.toString()}`);
+            target = withRandomSuffix(p);
+            continue names;
+          } catch (err) {
+            if (!(again && raced < RACED_ATTEMPTS && err instanceof ServiceError && err.code === 'PRECONDITION_FAILED')) throw err;
+          } finally {
+            // Undone before the LOCK ends: the next writer's prepare() then never meets (nor has removed) this write's
+            // record, marker or versions index.
+            if (!committed) await version?.abort();
+            // The LOCK stays on the target across the MOVE made with its token (mod_dav): ended here, after the commit.
+            if (token) await this.client.unlock(targetUrl, this.user, token);
+          }
+          // Raced (the document changed since it was read): read again while this process's commits of the document
+          // still wait for this one, so that its other writers, whose commits start with their uploads, never keep it
+          // from its turn.
+          read = await again();
         }
-        if (res.statusCode !== 412) throw await unexpected('MOVE', res);
-        if (options.conflict === 'overwrite') throw new ServiceError('PRECONDITION_FAILED');
-        if (options.conflict === 'fail' || attempt >= UNIQUE_ATTEMPTS) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${target.toString()}`);
-        target = withRandomSuffix(p);
       } finally {
-        // Undone before the LOCK ends: the next writer's prepare() then never meets (nor has removed) this write's
-        // record, marker or versions index.
-        if (!committed) await version?.abort();
-        // The LOCK stays on the target across the MOVE made with its token (mod_dav): ended here, after the commit.
-        if (token) await this.client.unlock(targetUrl, this.user, token);
         release();
       }
     }

@@ -157,7 +157,8 @@ def sync_detailed(
     namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction,
     InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction,
     ExtractPagesAction, NUpAction, BookletAction, PosterAction, CropPagesAction, ScalePagesAction,
-    SetPageBoxesAction, TextStampAction, ImageStampAction, OCRAction.
+    SetPageBoxesAction, TextStampAction, ImageStampAction, PageNumbersAction, RemoveBlankPagesAction,
+    RemovePagesByTextAction, OCRAction.
 
     Args:
         file_path (str):
@@ -212,7 +213,8 @@ def sync(
     namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction,
     InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction,
     ExtractPagesAction, NUpAction, BookletAction, PosterAction, CropPagesAction, ScalePagesAction,
-    SetPageBoxesAction, TextStampAction, ImageStampAction, OCRAction.
+    SetPageBoxesAction, TextStampAction, ImageStampAction, PageNumbersAction, RemoveBlankPagesAction,
+    RemovePagesByTextAction, OCRAction.
 
     Args:
         file_path (str):
@@ -262,7 +264,8 @@ async def asyncio_detailed(
     namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction,
     InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction,
     ExtractPagesAction, NUpAction, BookletAction, PosterAction, CropPagesAction, ScalePagesAction,
-    SetPageBoxesAction, TextStampAction, ImageStampAction, OCRAction.
+    SetPageBoxesAction, TextStampAction, ImageStampAction, PageNumbersAction, RemoveBlankPagesAction,
+    RemovePagesByTextAction, OCRAction.
 
     Args:
         file_path (str):
@@ -317,7 +320,8 @@ async def asyncio(
     namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction,
     InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction,
     ExtractPagesAction, NUpAction, BookletAction, PosterAction, CropPagesAction, ScalePagesAction,
-    SetPageBoxesAction, TextStampAction, ImageStampAction, OCRAction.
+    SetPageBoxesAction, TextStampAction, ImageStampAction, PageNumbersAction, RemoveBlankPagesAction,
+    RemovePagesByTextAction, OCRAction.
 
     Args:
         file_path (str):
