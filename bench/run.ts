@@ -37,6 +37,7 @@ import { runSecurityBench } from './security.js';
 import { runSigningBench } from './signing.js';
 import { markdownTable, mergeBuildRuns, refSummary, timesTable, writeReport } from './report.js';
 import { runStampsBench } from './stamps.js';
+import { runToolboxBench } from './toolbox.js';
 import { runVersionsBench, STORES, type VersionsStore } from './versions.js';
 
 /**
@@ -65,6 +66,8 @@ const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promis
   { name: 'dms', title: 'Document store over WebDAV', run: runDmsBench },
   { name: 'cluster', title: 'Cluster: two instances on Redis + S3 vs one embedded', run: runClusterBench, alone: true },
   { name: 'versions', title: 'Document versions (issue 39)', run: (q) => runVersionsBench(q, versionStores, chosenRows) },
+  // Issue 40's toolbox rows against their peers (pdfcpu, qpdf); `--rows=` picks some.
+  { name: 'toolbox', title: 'Toolbox (issue 40)', run: (q) => runToolboxBench(q, chosenRows) },
 ];
 
 const args = process.argv.slice(2);
@@ -168,7 +171,8 @@ const rows: Row[] = [];
 /** Each benchmark's time against its budget (bench/lib.ts BUDGETS), printed and kept in the report. */
 const times: BenchTime[] = [];
 try {
-  const chosen = BENCHMARKS.filter((b) => (only ? only.includes(b.name) : b.name !== 'issue38'));
+  // The toolbox rows need pdfcpu (built with go): by name only, as issue 38's.
+  const chosen = BENCHMARKS.filter((b) => (only ? only.includes(b.name) : b.name !== 'issue38' && b.name !== 'toolbox'));
   for (const bench of chosen) {
     // Quick: the cluster's Redis and Swift start in the background from the one-shot benchmark on (or the first chosen
     // after it), whose LibreOffice conversions, and dms's, leave a core idle (bench/cluster.ts startClusterStoresEarly).

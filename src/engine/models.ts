@@ -114,6 +114,7 @@ export type { FieldModel, FieldsModel } from './forms/fields.js';
 export type { RedactionMatch, RedactionRequest } from './redaction/mark.js';
 export type { ApplyRedactionsRequest } from './redaction/apply.js';
 export type { PageOperation } from './pages/assembly.js';
+export type { LayoutOperation } from './layout/layout.js';
 export type { SignatureFieldModel, SignatureFieldsModel } from './signing/verify.js';
 export type { NewWidget } from './signing/fields.js';
 export type { SignRequest } from './signing/sign.js';

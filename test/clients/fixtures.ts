@@ -91,6 +91,7 @@ export async function checkAreas(stdout: string, folder: string): Promise<void> 
     'optimized: /small/q1.pdf',
     'summary: 2 pages',
     'blank pages: []',
+    'handout: 2 sheets', // page-layout.md: 4-up of the report's pages
     'fields: 12',
     'versions: 2 restored: upload',
   ], stdout);

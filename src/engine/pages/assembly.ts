@@ -107,7 +107,7 @@ function pointsIntoDocument(doc: mupdf.PDFDocument, action: mupdf.PDFObject): bo
  * before and what MuPDF dropped is put back: the form with the fields of
  * removed pages pruned, the open action only when its page is still there.
  */
-function rearrange(doc: mupdf.PDFDocument, order: number[]): void {
+export function rearrange(doc: mupdf.PDFDocument, order: number[]): void {
   const before = shallowCopy(doc, catalog(doc));
   const names = deref(before.get('Names'));
   const savedNames = names.isDictionary() ? shallowCopy(doc, names) : undefined;

@@ -6,6 +6,7 @@ import { ApplyRedactionsAction } from './ApplyRedactionsAction.js';
 import { CopyAction } from './CopyAction.js';
 import { FlattenAnnotationsAction, FlattenFieldsAction } from './FlattenActions.js';
 import { PAGE_STRUCTURE_ACTIONS } from './PageStructureActions.js';
+import { PAGE_LAYOUT_ACTIONS } from './PageLayoutActions.js';
 import { ImageStampAction } from './ImageStampAction.js';
 import { LinearizeAction } from './LinearizeAction.js';
 import { OCRAction } from './OCRAction.js';
@@ -25,6 +26,7 @@ export const ACTIONS: readonly AnyAction[] = [
   FlattenFieldsAction as AnyAction,
   FlattenAnnotationsAction as AnyAction,
   ...(PAGE_STRUCTURE_ACTIONS as AnyAction[]),
+  ...(PAGE_LAYOUT_ACTIONS as AnyAction[]),
   TextStampAction as AnyAction,
   ImageStampAction as AnyAction,
   PageNumbersAction as AnyAction,

@@ -301,7 +301,7 @@ export interface paths {
         put?: never;
         /**
          * Run a page action
-         * @description The body is an object with exactly one key, the action name, whose value holds its parameters; or multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML, the root element is the action name. Writing actions replace the document unless savePath is given; namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction, InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction, ExtractPagesAction, TextStampAction, ImageStampAction, PageNumbersAction, RemoveBlankPagesAction, RemovePagesByTextAction, OCRAction.
+         * @description The body is an object with exactly one key, the action name, whose value holds its parameters; or multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML, the root element is the action name. Writing actions replace the document unless savePath is given; namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction, InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction, ExtractPagesAction, NUpAction, BookletAction, PosterAction, CropPagesAction, ScalePagesAction, SetPageBoxesAction, TextStampAction, ImageStampAction, PageNumbersAction, RemoveBlankPagesAction, RemovePagesByTextAction, OCRAction.
          */
         post: operations["runPageAction"];
         delete?: never;
@@ -6756,6 +6756,225 @@ export interface operations {
                         /** @description The pages to extract, 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
                         pageRange: string;
                     };
+                    /** @description Puts perSheet pages (2, 4, 6, 9 or 16) on each sheet, scaled to fit their cells and centred, in the order given (default rightDown: left to right, top to bottom). The sheet is the paper given or the first page's size, turned (auto) so the pages come out largest. Pages are drawn as Form XObjects; annotations are drawn from their appearances, not kept as annotations. */
+                    NUpAction?: {
+                        /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                        savePath?: string;
+                        /**
+                         * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        namingMode?: 0 | 1 | 2;
+                        /**
+                         * @description Pages per sheet
+                         * @enum {integer}
+                         */
+                        perSheet: 2 | 4 | 6 | 9 | 16;
+                        /**
+                         * @description Order of the cells: rightDown (rows left to right, top to bottom; default), downRight (columns top to bottom, left to right), leftDown, downLeft
+                         * @enum {string}
+                         */
+                        order?: "rightDown" | "downRight" | "leftDown" | "downLeft";
+                        /** @description Draw a thin line around each cell (default false) */
+                        border?: boolean;
+                        /** @description Space kept free around each page on the sheet (points; default 0) */
+                        margin?: number;
+                        /**
+                         * @description A named paper size; or give width and height
+                         * @enum {string}
+                         */
+                        paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                        /** @description Paper width (points, 1/72 inch) */
+                        width?: number;
+                        /** @description Paper height (points, 1/72 inch) */
+                        height?: number;
+                        /**
+                         * @description How the paper is turned; auto (the default) chooses as the action says
+                         * @enum {string}
+                         */
+                        orientation?: "portrait" | "landscape" | "auto";
+                        /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                        pageRange?: string;
+                    };
+                    /** @description Saddle-stitch booklet: pages padded with blank pages to a multiple of 4, two on each side of a landscape sheet, sides in duplex printing order (front, back; flip on the short edge). Folded in the middle, the sheets read in order. The sheet is the paper given (landscape) or twice the first page's width. */
+                    BookletAction?: {
+                        /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                        savePath?: string;
+                        /**
+                         * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        namingMode?: 0 | 1 | 2;
+                        /**
+                         * @description Where the fold is when the booklet is read: left (default, left-to-right scripts) or right
+                         * @enum {string}
+                         */
+                        binding?: "left" | "right";
+                        /** @description Draw a thin line around each cell (default false) */
+                        border?: boolean;
+                        /** @description Space kept free around each page on the sheet (points; default 0) */
+                        margin?: number;
+                        /**
+                         * @description A named paper size; or give width and height
+                         * @enum {string}
+                         */
+                        paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                        /** @description Paper width (points, 1/72 inch) */
+                        width?: number;
+                        /** @description Paper height (points, 1/72 inch) */
+                        height?: number;
+                        /**
+                         * @description How the paper is turned; auto (the default) chooses as the action says
+                         * @enum {string}
+                         */
+                        orientation?: "portrait" | "landscape" | "auto";
+                        /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                        pageRange?: string;
+                    };
+                    /** @description Cuts each page, enlarged by scale (default 1), into tiles of the paper (default A4, turned so fewer tiles are needed), left to right and top to bottom, neighbouring tiles overlapping by overlap points. */
+                    PosterAction?: {
+                        /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                        savePath?: string;
+                        /**
+                         * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        namingMode?: 0 | 1 | 2;
+                        /** @description Points each tile repeats of its neighbours (default 0) */
+                        overlap?: number;
+                        /** @description Enlargement of the page before it is cut (default 1) */
+                        scale?: number;
+                        /**
+                         * @description A named paper size; or give width and height
+                         * @enum {string}
+                         */
+                        paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                        /** @description Paper width (points, 1/72 inch) */
+                        width?: number;
+                        /** @description Paper height (points, 1/72 inch) */
+                        height?: number;
+                        /**
+                         * @description How the paper is turned; auto (the default) chooses as the action says
+                         * @enum {string}
+                         */
+                        orientation?: "portrait" | "landscape" | "auto";
+                        /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                        pageRange?: string;
+                    };
+                    /** @description Sets the CropBox of the pages: to box, or (toContent: true) to the bounds of what each page draws, grown by margin, within the MediaBox. A page that draws nothing is left as it is. */
+                    CropPagesAction?: {
+                        /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                        savePath?: string;
+                        /**
+                         * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        namingMode?: 0 | 1 | 2;
+                        /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                        box?: {
+                            x: number;
+                            y: number;
+                            /** @description Width (points, 1/72 inch) */
+                            width: number;
+                            /** @description Height (points, 1/72 inch) */
+                            height: number;
+                        };
+                        /** @description Crop to what the page draws (its content, annotations left out) */
+                        toContent?: boolean;
+                        /** @description With toContent: points kept around the content (default 0) */
+                        margin?: number;
+                        /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                        pageRange?: string;
+                    };
+                    /** @description Puts each page on the paper given, its content scaled to fit and centred; orientation auto (default) keeps each page's own. Annotations move with the content; /Rotate is drawn into the content. */
+                    ScalePagesAction?: {
+                        /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                        savePath?: string;
+                        /**
+                         * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        namingMode?: 0 | 1 | 2;
+                        /**
+                         * @description A named paper size; or give width and height
+                         * @enum {string}
+                         */
+                        paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                        /** @description Paper width (points, 1/72 inch) */
+                        width?: number;
+                        /** @description Paper height (points, 1/72 inch) */
+                        height?: number;
+                        /**
+                         * @description How the paper is turned; auto (the default) chooses as the action says
+                         * @enum {string}
+                         */
+                        orientation?: "portrait" | "landscape" | "auto";
+                        /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                        pageRange?: string;
+                    };
+                    /** @description Sets the page boxes given (MediaBox, CropBox, BleedBox, TrimBox, ArtBox) on the pages; every box but the MediaBox must lie inside the MediaBox. */
+                    SetPageBoxesAction?: {
+                        /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                        savePath?: string;
+                        /**
+                         * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        namingMode?: 0 | 1 | 2;
+                        /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                        MediaBox?: {
+                            x: number;
+                            y: number;
+                            /** @description Width (points, 1/72 inch) */
+                            width: number;
+                            /** @description Height (points, 1/72 inch) */
+                            height: number;
+                        };
+                        /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                        CropBox?: {
+                            x: number;
+                            y: number;
+                            /** @description Width (points, 1/72 inch) */
+                            width: number;
+                            /** @description Height (points, 1/72 inch) */
+                            height: number;
+                        };
+                        /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                        BleedBox?: {
+                            x: number;
+                            y: number;
+                            /** @description Width (points, 1/72 inch) */
+                            width: number;
+                            /** @description Height (points, 1/72 inch) */
+                            height: number;
+                        };
+                        /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                        TrimBox?: {
+                            x: number;
+                            y: number;
+                            /** @description Width (points, 1/72 inch) */
+                            width: number;
+                            /** @description Height (points, 1/72 inch) */
+                            height: number;
+                        };
+                        /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                        ArtBox?: {
+                            x: number;
+                            y: number;
+                            /** @description Width (points, 1/72 inch) */
+                            width: number;
+                            /** @description Height (points, 1/72 inch) */
+                            height: number;
+                        };
+                        /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                        pageRange?: string;
+                    };
                     /** @description Stamps text on a page (pageIndex) or on every page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that point; lines are split at \n. Characters the font lacks are drawn with the shipped DejaVu fonts or the CJK font. See docs/stamps.md. */
                     TextStampAction?: {
                         /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
@@ -7136,6 +7355,225 @@ export interface operations {
                             /** @description The pages to extract, 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
                             pageRange: string;
                         };
+                        /** @description Puts perSheet pages (2, 4, 6, 9 or 16) on each sheet, scaled to fit their cells and centred, in the order given (default rightDown: left to right, top to bottom). The sheet is the paper given or the first page's size, turned (auto) so the pages come out largest. Pages are drawn as Form XObjects; annotations are drawn from their appearances, not kept as annotations. */
+                        NUpAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /**
+                             * @description Pages per sheet
+                             * @enum {integer}
+                             */
+                            perSheet: 2 | 4 | 6 | 9 | 16;
+                            /**
+                             * @description Order of the cells: rightDown (rows left to right, top to bottom; default), downRight (columns top to bottom, left to right), leftDown, downLeft
+                             * @enum {string}
+                             */
+                            order?: "rightDown" | "downRight" | "leftDown" | "downLeft";
+                            /** @description Draw a thin line around each cell (default false) */
+                            border?: boolean;
+                            /** @description Space kept free around each page on the sheet (points; default 0) */
+                            margin?: number;
+                            /**
+                             * @description A named paper size; or give width and height
+                             * @enum {string}
+                             */
+                            paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                            /** @description Paper width (points, 1/72 inch) */
+                            width?: number;
+                            /** @description Paper height (points, 1/72 inch) */
+                            height?: number;
+                            /**
+                             * @description How the paper is turned; auto (the default) chooses as the action says
+                             * @enum {string}
+                             */
+                            orientation?: "portrait" | "landscape" | "auto";
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
+                        /** @description Saddle-stitch booklet: pages padded with blank pages to a multiple of 4, two on each side of a landscape sheet, sides in duplex printing order (front, back; flip on the short edge). Folded in the middle, the sheets read in order. The sheet is the paper given (landscape) or twice the first page's width. */
+                        BookletAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /**
+                             * @description Where the fold is when the booklet is read: left (default, left-to-right scripts) or right
+                             * @enum {string}
+                             */
+                            binding?: "left" | "right";
+                            /** @description Draw a thin line around each cell (default false) */
+                            border?: boolean;
+                            /** @description Space kept free around each page on the sheet (points; default 0) */
+                            margin?: number;
+                            /**
+                             * @description A named paper size; or give width and height
+                             * @enum {string}
+                             */
+                            paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                            /** @description Paper width (points, 1/72 inch) */
+                            width?: number;
+                            /** @description Paper height (points, 1/72 inch) */
+                            height?: number;
+                            /**
+                             * @description How the paper is turned; auto (the default) chooses as the action says
+                             * @enum {string}
+                             */
+                            orientation?: "portrait" | "landscape" | "auto";
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
+                        /** @description Cuts each page, enlarged by scale (default 1), into tiles of the paper (default A4, turned so fewer tiles are needed), left to right and top to bottom, neighbouring tiles overlapping by overlap points. */
+                        PosterAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description Points each tile repeats of its neighbours (default 0) */
+                            overlap?: number;
+                            /** @description Enlargement of the page before it is cut (default 1) */
+                            scale?: number;
+                            /**
+                             * @description A named paper size; or give width and height
+                             * @enum {string}
+                             */
+                            paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                            /** @description Paper width (points, 1/72 inch) */
+                            width?: number;
+                            /** @description Paper height (points, 1/72 inch) */
+                            height?: number;
+                            /**
+                             * @description How the paper is turned; auto (the default) chooses as the action says
+                             * @enum {string}
+                             */
+                            orientation?: "portrait" | "landscape" | "auto";
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
+                        /** @description Sets the CropBox of the pages: to box, or (toContent: true) to the bounds of what each page draws, grown by margin, within the MediaBox. A page that draws nothing is left as it is. */
+                        CropPagesAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            box?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description Crop to what the page draws (its content, annotations left out) */
+                            toContent?: boolean;
+                            /** @description With toContent: points kept around the content (default 0) */
+                            margin?: number;
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
+                        /** @description Puts each page on the paper given, its content scaled to fit and centred; orientation auto (default) keeps each page's own. Annotations move with the content; /Rotate is drawn into the content. */
+                        ScalePagesAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /**
+                             * @description A named paper size; or give width and height
+                             * @enum {string}
+                             */
+                            paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                            /** @description Paper width (points, 1/72 inch) */
+                            width?: number;
+                            /** @description Paper height (points, 1/72 inch) */
+                            height?: number;
+                            /**
+                             * @description How the paper is turned; auto (the default) chooses as the action says
+                             * @enum {string}
+                             */
+                            orientation?: "portrait" | "landscape" | "auto";
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
+                        /** @description Sets the page boxes given (MediaBox, CropBox, BleedBox, TrimBox, ArtBox) on the pages; every box but the MediaBox must lie inside the MediaBox. */
+                        SetPageBoxesAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            MediaBox?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            CropBox?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            BleedBox?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            TrimBox?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            ArtBox?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
                         /** @description Stamps text on a page (pageIndex) or on every page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that point; lines are split at \n. Characters the font lacks are drawn with the shipped DejaVu fonts or the CJK font. See docs/stamps.md. */
                         TextStampAction?: {
                             /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
@@ -7513,6 +7951,225 @@ export interface operations {
                             namingMode?: 0 | 1 | 2;
                             /** @description The pages to extract, 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
                             pageRange: string;
+                        };
+                        /** @description Puts perSheet pages (2, 4, 6, 9 or 16) on each sheet, scaled to fit their cells and centred, in the order given (default rightDown: left to right, top to bottom). The sheet is the paper given or the first page's size, turned (auto) so the pages come out largest. Pages are drawn as Form XObjects; annotations are drawn from their appearances, not kept as annotations. */
+                        NUpAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /**
+                             * @description Pages per sheet
+                             * @enum {integer}
+                             */
+                            perSheet: 2 | 4 | 6 | 9 | 16;
+                            /**
+                             * @description Order of the cells: rightDown (rows left to right, top to bottom; default), downRight (columns top to bottom, left to right), leftDown, downLeft
+                             * @enum {string}
+                             */
+                            order?: "rightDown" | "downRight" | "leftDown" | "downLeft";
+                            /** @description Draw a thin line around each cell (default false) */
+                            border?: boolean;
+                            /** @description Space kept free around each page on the sheet (points; default 0) */
+                            margin?: number;
+                            /**
+                             * @description A named paper size; or give width and height
+                             * @enum {string}
+                             */
+                            paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                            /** @description Paper width (points, 1/72 inch) */
+                            width?: number;
+                            /** @description Paper height (points, 1/72 inch) */
+                            height?: number;
+                            /**
+                             * @description How the paper is turned; auto (the default) chooses as the action says
+                             * @enum {string}
+                             */
+                            orientation?: "portrait" | "landscape" | "auto";
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
+                        /** @description Saddle-stitch booklet: pages padded with blank pages to a multiple of 4, two on each side of a landscape sheet, sides in duplex printing order (front, back; flip on the short edge). Folded in the middle, the sheets read in order. The sheet is the paper given (landscape) or twice the first page's width. */
+                        BookletAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /**
+                             * @description Where the fold is when the booklet is read: left (default, left-to-right scripts) or right
+                             * @enum {string}
+                             */
+                            binding?: "left" | "right";
+                            /** @description Draw a thin line around each cell (default false) */
+                            border?: boolean;
+                            /** @description Space kept free around each page on the sheet (points; default 0) */
+                            margin?: number;
+                            /**
+                             * @description A named paper size; or give width and height
+                             * @enum {string}
+                             */
+                            paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                            /** @description Paper width (points, 1/72 inch) */
+                            width?: number;
+                            /** @description Paper height (points, 1/72 inch) */
+                            height?: number;
+                            /**
+                             * @description How the paper is turned; auto (the default) chooses as the action says
+                             * @enum {string}
+                             */
+                            orientation?: "portrait" | "landscape" | "auto";
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
+                        /** @description Cuts each page, enlarged by scale (default 1), into tiles of the paper (default A4, turned so fewer tiles are needed), left to right and top to bottom, neighbouring tiles overlapping by overlap points. */
+                        PosterAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description Points each tile repeats of its neighbours (default 0) */
+                            overlap?: number;
+                            /** @description Enlargement of the page before it is cut (default 1) */
+                            scale?: number;
+                            /**
+                             * @description A named paper size; or give width and height
+                             * @enum {string}
+                             */
+                            paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                            /** @description Paper width (points, 1/72 inch) */
+                            width?: number;
+                            /** @description Paper height (points, 1/72 inch) */
+                            height?: number;
+                            /**
+                             * @description How the paper is turned; auto (the default) chooses as the action says
+                             * @enum {string}
+                             */
+                            orientation?: "portrait" | "landscape" | "auto";
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
+                        /** @description Sets the CropBox of the pages: to box, or (toContent: true) to the bounds of what each page draws, grown by margin, within the MediaBox. A page that draws nothing is left as it is. */
+                        CropPagesAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            box?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description Crop to what the page draws (its content, annotations left out) */
+                            toContent?: boolean;
+                            /** @description With toContent: points kept around the content (default 0) */
+                            margin?: number;
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
+                        /** @description Puts each page on the paper given, its content scaled to fit and centred; orientation auto (default) keeps each page's own. Annotations move with the content; /Rotate is drawn into the content. */
+                        ScalePagesAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /**
+                             * @description A named paper size; or give width and height
+                             * @enum {string}
+                             */
+                            paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                            /** @description Paper width (points, 1/72 inch) */
+                            width?: number;
+                            /** @description Paper height (points, 1/72 inch) */
+                            height?: number;
+                            /**
+                             * @description How the paper is turned; auto (the default) chooses as the action says
+                             * @enum {string}
+                             */
+                            orientation?: "portrait" | "landscape" | "auto";
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
+                        /** @description Sets the page boxes given (MediaBox, CropBox, BleedBox, TrimBox, ArtBox) on the pages; every box but the MediaBox must lie inside the MediaBox. */
+                        SetPageBoxesAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            MediaBox?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            CropBox?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            BleedBox?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            TrimBox?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            ArtBox?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
                         };
                         /** @description Stamps text on a page (pageIndex) or on every page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that point; lines are split at \n. Characters the font lacks are drawn with the shipped DejaVu fonts or the CJK font. See docs/stamps.md. */
                         TextStampAction?: {
@@ -8029,6 +8686,177 @@ export interface operations {
                             pageRange: string;
                             /** @description Zero-based position of the first moved page in the resulting document */
                             toIndex: number;
+                        };
+                        /** @description Puts perSheet pages (2, 4, 6, 9 or 16) on each sheet, scaled to fit their cells and centred, in the order given (default rightDown: left to right, top to bottom). The sheet is the paper given or the first page's size, turned (auto) so the pages come out largest. Pages are drawn as Form XObjects; annotations are drawn from their appearances, not kept as annotations. */
+                        NUpAction?: {
+                            /**
+                             * @description Pages per sheet
+                             * @enum {integer}
+                             */
+                            perSheet: 2 | 4 | 6 | 9 | 16;
+                            /**
+                             * @description Order of the cells: rightDown (rows left to right, top to bottom; default), downRight (columns top to bottom, left to right), leftDown, downLeft
+                             * @enum {string}
+                             */
+                            order?: "rightDown" | "downRight" | "leftDown" | "downLeft";
+                            /** @description Draw a thin line around each cell (default false) */
+                            border?: boolean;
+                            /** @description Space kept free around each page on the sheet (points; default 0) */
+                            margin?: number;
+                            /**
+                             * @description A named paper size; or give width and height
+                             * @enum {string}
+                             */
+                            paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                            /** @description Paper width (points, 1/72 inch) */
+                            width?: number;
+                            /** @description Paper height (points, 1/72 inch) */
+                            height?: number;
+                            /**
+                             * @description How the paper is turned; auto (the default) chooses as the action says
+                             * @enum {string}
+                             */
+                            orientation?: "portrait" | "landscape" | "auto";
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
+                        /** @description Saddle-stitch booklet: pages padded with blank pages to a multiple of 4, two on each side of a landscape sheet, sides in duplex printing order (front, back; flip on the short edge). Folded in the middle, the sheets read in order. The sheet is the paper given (landscape) or twice the first page's width. */
+                        BookletAction?: {
+                            /**
+                             * @description Where the fold is when the booklet is read: left (default, left-to-right scripts) or right
+                             * @enum {string}
+                             */
+                            binding?: "left" | "right";
+                            /** @description Draw a thin line around each cell (default false) */
+                            border?: boolean;
+                            /** @description Space kept free around each page on the sheet (points; default 0) */
+                            margin?: number;
+                            /**
+                             * @description A named paper size; or give width and height
+                             * @enum {string}
+                             */
+                            paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                            /** @description Paper width (points, 1/72 inch) */
+                            width?: number;
+                            /** @description Paper height (points, 1/72 inch) */
+                            height?: number;
+                            /**
+                             * @description How the paper is turned; auto (the default) chooses as the action says
+                             * @enum {string}
+                             */
+                            orientation?: "portrait" | "landscape" | "auto";
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
+                        /** @description Cuts each page, enlarged by scale (default 1), into tiles of the paper (default A4, turned so fewer tiles are needed), left to right and top to bottom, neighbouring tiles overlapping by overlap points. */
+                        PosterAction?: {
+                            /** @description Points each tile repeats of its neighbours (default 0) */
+                            overlap?: number;
+                            /** @description Enlargement of the page before it is cut (default 1) */
+                            scale?: number;
+                            /**
+                             * @description A named paper size; or give width and height
+                             * @enum {string}
+                             */
+                            paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                            /** @description Paper width (points, 1/72 inch) */
+                            width?: number;
+                            /** @description Paper height (points, 1/72 inch) */
+                            height?: number;
+                            /**
+                             * @description How the paper is turned; auto (the default) chooses as the action says
+                             * @enum {string}
+                             */
+                            orientation?: "portrait" | "landscape" | "auto";
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
+                        /** @description Sets the CropBox of the pages: to box, or (toContent: true) to the bounds of what each page draws, grown by margin, within the MediaBox. A page that draws nothing is left as it is. */
+                        CropPagesAction?: {
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            box?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description Crop to what the page draws (its content, annotations left out) */
+                            toContent?: boolean;
+                            /** @description With toContent: points kept around the content (default 0) */
+                            margin?: number;
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
+                        /** @description Puts each page on the paper given, its content scaled to fit and centred; orientation auto (default) keeps each page's own. Annotations move with the content; /Rotate is drawn into the content. */
+                        ScalePagesAction?: {
+                            /**
+                             * @description A named paper size; or give width and height
+                             * @enum {string}
+                             */
+                            paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                            /** @description Paper width (points, 1/72 inch) */
+                            width?: number;
+                            /** @description Paper height (points, 1/72 inch) */
+                            height?: number;
+                            /**
+                             * @description How the paper is turned; auto (the default) chooses as the action says
+                             * @enum {string}
+                             */
+                            orientation?: "portrait" | "landscape" | "auto";
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
+                        /** @description Sets the page boxes given (MediaBox, CropBox, BleedBox, TrimBox, ArtBox) on the pages; every box but the MediaBox must lie inside the MediaBox. */
+                        SetPageBoxesAction?: {
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            MediaBox?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            CropBox?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            BleedBox?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            TrimBox?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            ArtBox?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
                         };
                         /** @description Stamps text on a page (pageIndex) or on every page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that point; lines are split at \n. Characters the font lacks are drawn with the shipped DejaVu fonts or the CJK font. See docs/stamps.md. */
                         TextStampAction?: {

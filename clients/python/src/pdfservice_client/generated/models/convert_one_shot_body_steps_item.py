@@ -13,6 +13,8 @@ from typing import cast
 
 if TYPE_CHECKING:
   from ..models.convert_one_shot_body_steps_item_apply_redactions_action import ConvertOneShotBodyStepsItemApplyRedactionsAction
+  from ..models.convert_one_shot_body_steps_item_booklet_action import ConvertOneShotBodyStepsItemBookletAction
+  from ..models.convert_one_shot_body_steps_item_crop_pages_action import ConvertOneShotBodyStepsItemCropPagesAction
   from ..models.convert_one_shot_body_steps_item_delete_pages_action import ConvertOneShotBodyStepsItemDeletePagesAction
   from ..models.convert_one_shot_body_steps_item_flatten_annotations_action import ConvertOneShotBodyStepsItemFlattenAnnotationsAction
   from ..models.convert_one_shot_body_steps_item_flatten_fields_action import ConvertOneShotBodyStepsItemFlattenFieldsAction
@@ -21,14 +23,18 @@ if TYPE_CHECKING:
   from ..models.convert_one_shot_body_steps_item_insert_uploaded_pages_action import ConvertOneShotBodyStepsItemInsertUploadedPagesAction
   from ..models.convert_one_shot_body_steps_item_linearize_action import ConvertOneShotBodyStepsItemLinearizeAction
   from ..models.convert_one_shot_body_steps_item_move_pages_action import ConvertOneShotBodyStepsItemMovePagesAction
+  from ..models.convert_one_shot_body_steps_item_n_up_action import ConvertOneShotBodyStepsItemNUpAction
   from ..models.convert_one_shot_body_steps_item_new_page_action import ConvertOneShotBodyStepsItemNewPageAction
   from ..models.convert_one_shot_body_steps_item_ocr_action import ConvertOneShotBodyStepsItemOCRAction
   from ..models.convert_one_shot_body_steps_item_optimize_action import ConvertOneShotBodyStepsItemOptimizeAction
   from ..models.convert_one_shot_body_steps_item_page_numbers_action import ConvertOneShotBodyStepsItemPageNumbersAction
   from ..models.convert_one_shot_body_steps_item_pdfa_convert_action import ConvertOneShotBodyStepsItemPDFAConvertAction
+  from ..models.convert_one_shot_body_steps_item_poster_action import ConvertOneShotBodyStepsItemPosterAction
   from ..models.convert_one_shot_body_steps_item_remove_blank_pages_action import ConvertOneShotBodyStepsItemRemoveBlankPagesAction
   from ..models.convert_one_shot_body_steps_item_remove_pages_by_text_action import ConvertOneShotBodyStepsItemRemovePagesByTextAction
   from ..models.convert_one_shot_body_steps_item_rotate_pages_action import ConvertOneShotBodyStepsItemRotatePagesAction
+  from ..models.convert_one_shot_body_steps_item_scale_pages_action import ConvertOneShotBodyStepsItemScalePagesAction
+  from ..models.convert_one_shot_body_steps_item_set_page_boxes_action import ConvertOneShotBodyStepsItemSetPageBoxesAction
   from ..models.convert_one_shot_body_steps_item_text_stamp_action import ConvertOneShotBodyStepsItemTextStampAction
 
 
@@ -73,6 +79,26 @@ class ConvertOneShotBodyStepsItem:
                 set, the content is not rewritten.
             move_pages_action (ConvertOneShotBodyStepsItemMovePagesAction | Unset): Moves the pages of pageRange, in the
                 order the range lists them, so that the first of them ends up at zero-based position toIndex of the result.
+            n_up_action (ConvertOneShotBodyStepsItemNUpAction | Unset): Puts perSheet pages (2, 4, 6, 9 or 16) on each
+                sheet, scaled to fit their cells and centred, in the order given (default rightDown: left to right, top to
+                bottom). The sheet is the paper given or the first page's size, turned (auto) so the pages come out largest.
+                Pages are drawn as Form XObjects; annotations are drawn from their appearances, not kept as annotations.
+            booklet_action (ConvertOneShotBodyStepsItemBookletAction | Unset): Saddle-stitch booklet: pages padded with
+                blank pages to a multiple of 4, two on each side of a landscape sheet, sides in duplex printing order (front,
+                back; flip on the short edge). Folded in the middle, the sheets read in order. The sheet is the paper given
+                (landscape) or twice the first page's width.
+            poster_action (ConvertOneShotBodyStepsItemPosterAction | Unset): Cuts each page, enlarged by scale (default 1),
+                into tiles of the paper (default A4, turned so fewer tiles are needed), left to right and top to bottom,
+                neighbouring tiles overlapping by overlap points.
+            crop_pages_action (ConvertOneShotBodyStepsItemCropPagesAction | Unset): Sets the CropBox of the pages: to box,
+                or (toContent: true) to the bounds of what each page draws, grown by margin, within the MediaBox. A page that
+                draws nothing is left as it is.
+            scale_pages_action (ConvertOneShotBodyStepsItemScalePagesAction | Unset): Puts each page on the paper given, its
+                content scaled to fit and centred; orientation auto (default) keeps each page's own. Annotations move with the
+                content; /Rotate is drawn into the content.
+            set_page_boxes_action (ConvertOneShotBodyStepsItemSetPageBoxesAction | Unset): Sets the page boxes given
+                (MediaBox, CropBox, BleedBox, TrimBox, ArtBox) on the pages; every box but the MediaBox must lie inside the
+                MediaBox.
             text_stamp_action (ConvertOneShotBodyStepsItemTextStampAction | Unset): Stamps text on a page (pageIndex) or on
                 every page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees
                 counter-clockwise about that point; lines are split at \\n. Characters the font lacks are drawn with the shipped
@@ -133,6 +159,12 @@ class ConvertOneShotBodyStepsItem:
     delete_pages_action: ConvertOneShotBodyStepsItemDeletePagesAction | Unset = UNSET
     rotate_pages_action: ConvertOneShotBodyStepsItemRotatePagesAction | Unset = UNSET
     move_pages_action: ConvertOneShotBodyStepsItemMovePagesAction | Unset = UNSET
+    n_up_action: ConvertOneShotBodyStepsItemNUpAction | Unset = UNSET
+    booklet_action: ConvertOneShotBodyStepsItemBookletAction | Unset = UNSET
+    poster_action: ConvertOneShotBodyStepsItemPosterAction | Unset = UNSET
+    crop_pages_action: ConvertOneShotBodyStepsItemCropPagesAction | Unset = UNSET
+    scale_pages_action: ConvertOneShotBodyStepsItemScalePagesAction | Unset = UNSET
+    set_page_boxes_action: ConvertOneShotBodyStepsItemSetPageBoxesAction | Unset = UNSET
     text_stamp_action: ConvertOneShotBodyStepsItemTextStampAction | Unset = UNSET
     image_stamp_action: ConvertOneShotBodyStepsItemImageStampAction | Unset = UNSET
     page_numbers_action: ConvertOneShotBodyStepsItemPageNumbersAction | Unset = UNSET
@@ -150,6 +182,8 @@ class ConvertOneShotBodyStepsItem:
 
     def to_dict(self) -> dict[str, Any]:
         from ..models.convert_one_shot_body_steps_item_apply_redactions_action import ConvertOneShotBodyStepsItemApplyRedactionsAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_booklet_action import ConvertOneShotBodyStepsItemBookletAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_crop_pages_action import ConvertOneShotBodyStepsItemCropPagesAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_delete_pages_action import ConvertOneShotBodyStepsItemDeletePagesAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_flatten_annotations_action import ConvertOneShotBodyStepsItemFlattenAnnotationsAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_flatten_fields_action import ConvertOneShotBodyStepsItemFlattenFieldsAction # noqa: PLC0415
@@ -158,14 +192,18 @@ class ConvertOneShotBodyStepsItem:
         from ..models.convert_one_shot_body_steps_item_insert_uploaded_pages_action import ConvertOneShotBodyStepsItemInsertUploadedPagesAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_linearize_action import ConvertOneShotBodyStepsItemLinearizeAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_move_pages_action import ConvertOneShotBodyStepsItemMovePagesAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_n_up_action import ConvertOneShotBodyStepsItemNUpAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_new_page_action import ConvertOneShotBodyStepsItemNewPageAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_ocr_action import ConvertOneShotBodyStepsItemOCRAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_optimize_action import ConvertOneShotBodyStepsItemOptimizeAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_page_numbers_action import ConvertOneShotBodyStepsItemPageNumbersAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_pdfa_convert_action import ConvertOneShotBodyStepsItemPDFAConvertAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_poster_action import ConvertOneShotBodyStepsItemPosterAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_remove_blank_pages_action import ConvertOneShotBodyStepsItemRemoveBlankPagesAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_remove_pages_by_text_action import ConvertOneShotBodyStepsItemRemovePagesByTextAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_rotate_pages_action import ConvertOneShotBodyStepsItemRotatePagesAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_scale_pages_action import ConvertOneShotBodyStepsItemScalePagesAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_set_page_boxes_action import ConvertOneShotBodyStepsItemSetPageBoxesAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_text_stamp_action import ConvertOneShotBodyStepsItemTextStampAction # noqa: PLC0415
         apply_redactions_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.apply_redactions_action, Unset):
@@ -202,6 +240,30 @@ class ConvertOneShotBodyStepsItem:
         move_pages_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.move_pages_action, Unset):
             move_pages_action = self.move_pages_action.to_dict()
+
+        n_up_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.n_up_action, Unset):
+            n_up_action = self.n_up_action.to_dict()
+
+        booklet_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.booklet_action, Unset):
+            booklet_action = self.booklet_action.to_dict()
+
+        poster_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.poster_action, Unset):
+            poster_action = self.poster_action.to_dict()
+
+        crop_pages_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.crop_pages_action, Unset):
+            crop_pages_action = self.crop_pages_action.to_dict()
+
+        scale_pages_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.scale_pages_action, Unset):
+            scale_pages_action = self.scale_pages_action.to_dict()
+
+        set_page_boxes_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.set_page_boxes_action, Unset):
+            set_page_boxes_action = self.set_page_boxes_action.to_dict()
 
         text_stamp_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.text_stamp_action, Unset):
@@ -262,6 +324,18 @@ class ConvertOneShotBodyStepsItem:
             field_dict["RotatePagesAction"] = rotate_pages_action
         if move_pages_action is not UNSET:
             field_dict["MovePagesAction"] = move_pages_action
+        if n_up_action is not UNSET:
+            field_dict["NUpAction"] = n_up_action
+        if booklet_action is not UNSET:
+            field_dict["BookletAction"] = booklet_action
+        if poster_action is not UNSET:
+            field_dict["PosterAction"] = poster_action
+        if crop_pages_action is not UNSET:
+            field_dict["CropPagesAction"] = crop_pages_action
+        if scale_pages_action is not UNSET:
+            field_dict["ScalePagesAction"] = scale_pages_action
+        if set_page_boxes_action is not UNSET:
+            field_dict["SetPageBoxesAction"] = set_page_boxes_action
         if text_stamp_action is not UNSET:
             field_dict["TextStampAction"] = text_stamp_action
         if image_stamp_action is not UNSET:
@@ -288,6 +362,8 @@ class ConvertOneShotBodyStepsItem:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.convert_one_shot_body_steps_item_apply_redactions_action import ConvertOneShotBodyStepsItemApplyRedactionsAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_booklet_action import ConvertOneShotBodyStepsItemBookletAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_crop_pages_action import ConvertOneShotBodyStepsItemCropPagesAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_delete_pages_action import ConvertOneShotBodyStepsItemDeletePagesAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_flatten_annotations_action import ConvertOneShotBodyStepsItemFlattenAnnotationsAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_flatten_fields_action import ConvertOneShotBodyStepsItemFlattenFieldsAction # noqa: PLC0415
@@ -296,14 +372,18 @@ class ConvertOneShotBodyStepsItem:
         from ..models.convert_one_shot_body_steps_item_insert_uploaded_pages_action import ConvertOneShotBodyStepsItemInsertUploadedPagesAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_linearize_action import ConvertOneShotBodyStepsItemLinearizeAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_move_pages_action import ConvertOneShotBodyStepsItemMovePagesAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_n_up_action import ConvertOneShotBodyStepsItemNUpAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_new_page_action import ConvertOneShotBodyStepsItemNewPageAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_ocr_action import ConvertOneShotBodyStepsItemOCRAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_optimize_action import ConvertOneShotBodyStepsItemOptimizeAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_page_numbers_action import ConvertOneShotBodyStepsItemPageNumbersAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_pdfa_convert_action import ConvertOneShotBodyStepsItemPDFAConvertAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_poster_action import ConvertOneShotBodyStepsItemPosterAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_remove_blank_pages_action import ConvertOneShotBodyStepsItemRemoveBlankPagesAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_remove_pages_by_text_action import ConvertOneShotBodyStepsItemRemovePagesByTextAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_rotate_pages_action import ConvertOneShotBodyStepsItemRotatePagesAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_scale_pages_action import ConvertOneShotBodyStepsItemScalePagesAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_set_page_boxes_action import ConvertOneShotBodyStepsItemSetPageBoxesAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_text_stamp_action import ConvertOneShotBodyStepsItemTextStampAction # noqa: PLC0415
         d = dict(src_dict)
         _apply_redactions_action = d.pop("ApplyRedactionsAction", UNSET)
@@ -392,6 +472,66 @@ class ConvertOneShotBodyStepsItem:
             move_pages_action = UNSET
         else:
             move_pages_action = ConvertOneShotBodyStepsItemMovePagesAction.from_dict(_move_pages_action)
+
+
+
+
+        _n_up_action = d.pop("NUpAction", UNSET)
+        n_up_action: ConvertOneShotBodyStepsItemNUpAction | Unset
+        if isinstance(_n_up_action,  Unset):
+            n_up_action = UNSET
+        else:
+            n_up_action = ConvertOneShotBodyStepsItemNUpAction.from_dict(_n_up_action)
+
+
+
+
+        _booklet_action = d.pop("BookletAction", UNSET)
+        booklet_action: ConvertOneShotBodyStepsItemBookletAction | Unset
+        if isinstance(_booklet_action,  Unset):
+            booklet_action = UNSET
+        else:
+            booklet_action = ConvertOneShotBodyStepsItemBookletAction.from_dict(_booklet_action)
+
+
+
+
+        _poster_action = d.pop("PosterAction", UNSET)
+        poster_action: ConvertOneShotBodyStepsItemPosterAction | Unset
+        if isinstance(_poster_action,  Unset):
+            poster_action = UNSET
+        else:
+            poster_action = ConvertOneShotBodyStepsItemPosterAction.from_dict(_poster_action)
+
+
+
+
+        _crop_pages_action = d.pop("CropPagesAction", UNSET)
+        crop_pages_action: ConvertOneShotBodyStepsItemCropPagesAction | Unset
+        if isinstance(_crop_pages_action,  Unset):
+            crop_pages_action = UNSET
+        else:
+            crop_pages_action = ConvertOneShotBodyStepsItemCropPagesAction.from_dict(_crop_pages_action)
+
+
+
+
+        _scale_pages_action = d.pop("ScalePagesAction", UNSET)
+        scale_pages_action: ConvertOneShotBodyStepsItemScalePagesAction | Unset
+        if isinstance(_scale_pages_action,  Unset):
+            scale_pages_action = UNSET
+        else:
+            scale_pages_action = ConvertOneShotBodyStepsItemScalePagesAction.from_dict(_scale_pages_action)
+
+
+
+
+        _set_page_boxes_action = d.pop("SetPageBoxesAction", UNSET)
+        set_page_boxes_action: ConvertOneShotBodyStepsItemSetPageBoxesAction | Unset
+        if isinstance(_set_page_boxes_action,  Unset):
+            set_page_boxes_action = UNSET
+        else:
+            set_page_boxes_action = ConvertOneShotBodyStepsItemSetPageBoxesAction.from_dict(_set_page_boxes_action)
 
 
 
@@ -496,6 +636,12 @@ class ConvertOneShotBodyStepsItem:
             delete_pages_action=delete_pages_action,
             rotate_pages_action=rotate_pages_action,
             move_pages_action=move_pages_action,
+            n_up_action=n_up_action,
+            booklet_action=booklet_action,
+            poster_action=poster_action,
+            crop_pages_action=crop_pages_action,
+            scale_pages_action=scale_pages_action,
+            set_page_boxes_action=set_page_boxes_action,
             text_stamp_action=text_stamp_action,
             image_stamp_action=image_stamp_action,
             page_numbers_action=page_numbers_action,

@@ -12,18 +12,24 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.run_page_action_files_body_action_booklet_action import RunPageActionFilesBodyActionBookletAction
+  from ..models.run_page_action_files_body_action_crop_pages_action import RunPageActionFilesBodyActionCropPagesAction
   from ..models.run_page_action_files_body_action_delete_pages_action import RunPageActionFilesBodyActionDeletePagesAction
   from ..models.run_page_action_files_body_action_extract_pages_action import RunPageActionFilesBodyActionExtractPagesAction
   from ..models.run_page_action_files_body_action_image_stamp_action import RunPageActionFilesBodyActionImageStampAction
   from ..models.run_page_action_files_body_action_insert_attached_pages_action import RunPageActionFilesBodyActionInsertAttachedPagesAction
   from ..models.run_page_action_files_body_action_insert_uploaded_pages_action import RunPageActionFilesBodyActionInsertUploadedPagesAction
   from ..models.run_page_action_files_body_action_move_pages_action import RunPageActionFilesBodyActionMovePagesAction
+  from ..models.run_page_action_files_body_action_n_up_action import RunPageActionFilesBodyActionNUpAction
   from ..models.run_page_action_files_body_action_new_page_action import RunPageActionFilesBodyActionNewPageAction
   from ..models.run_page_action_files_body_action_ocr_action import RunPageActionFilesBodyActionOCRAction
   from ..models.run_page_action_files_body_action_page_numbers_action import RunPageActionFilesBodyActionPageNumbersAction
+  from ..models.run_page_action_files_body_action_poster_action import RunPageActionFilesBodyActionPosterAction
   from ..models.run_page_action_files_body_action_remove_blank_pages_action import RunPageActionFilesBodyActionRemoveBlankPagesAction
   from ..models.run_page_action_files_body_action_remove_pages_by_text_action import RunPageActionFilesBodyActionRemovePagesByTextAction
   from ..models.run_page_action_files_body_action_rotate_pages_action import RunPageActionFilesBodyActionRotatePagesAction
+  from ..models.run_page_action_files_body_action_scale_pages_action import RunPageActionFilesBodyActionScalePagesAction
+  from ..models.run_page_action_files_body_action_set_page_boxes_action import RunPageActionFilesBodyActionSetPageBoxesAction
   from ..models.run_page_action_files_body_action_text_stamp_action import RunPageActionFilesBodyActionTextStampAction
 
 
@@ -59,6 +65,26 @@ class RunPageActionFilesBodyAction:
             extract_pages_action (RunPageActionFilesBodyActionExtractPagesAction | Unset): Writes a new document (savePath,
                 required) with the pages of pageRange in that order, with their annotations and form fields; the source is
                 unchanged.
+            n_up_action (RunPageActionFilesBodyActionNUpAction | Unset): Puts perSheet pages (2, 4, 6, 9 or 16) on each
+                sheet, scaled to fit their cells and centred, in the order given (default rightDown: left to right, top to
+                bottom). The sheet is the paper given or the first page's size, turned (auto) so the pages come out largest.
+                Pages are drawn as Form XObjects; annotations are drawn from their appearances, not kept as annotations.
+            booklet_action (RunPageActionFilesBodyActionBookletAction | Unset): Saddle-stitch booklet: pages padded with
+                blank pages to a multiple of 4, two on each side of a landscape sheet, sides in duplex printing order (front,
+                back; flip on the short edge). Folded in the middle, the sheets read in order. The sheet is the paper given
+                (landscape) or twice the first page's width.
+            poster_action (RunPageActionFilesBodyActionPosterAction | Unset): Cuts each page, enlarged by scale (default 1),
+                into tiles of the paper (default A4, turned so fewer tiles are needed), left to right and top to bottom,
+                neighbouring tiles overlapping by overlap points.
+            crop_pages_action (RunPageActionFilesBodyActionCropPagesAction | Unset): Sets the CropBox of the pages: to box,
+                or (toContent: true) to the bounds of what each page draws, grown by margin, within the MediaBox. A page that
+                draws nothing is left as it is.
+            scale_pages_action (RunPageActionFilesBodyActionScalePagesAction | Unset): Puts each page on the paper given,
+                its content scaled to fit and centred; orientation auto (default) keeps each page's own. Annotations move with
+                the content; /Rotate is drawn into the content.
+            set_page_boxes_action (RunPageActionFilesBodyActionSetPageBoxesAction | Unset): Sets the page boxes given
+                (MediaBox, CropBox, BleedBox, TrimBox, ArtBox) on the pages; every box but the MediaBox must lie inside the
+                MediaBox.
             text_stamp_action (RunPageActionFilesBodyActionTextStampAction | Unset): Stamps text on a page (pageIndex) or on
                 every page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees
                 counter-clockwise about that point; lines are split at \\n. Characters the font lacks are drawn with the shipped
@@ -99,6 +125,12 @@ class RunPageActionFilesBodyAction:
     rotate_pages_action: RunPageActionFilesBodyActionRotatePagesAction | Unset = UNSET
     move_pages_action: RunPageActionFilesBodyActionMovePagesAction | Unset = UNSET
     extract_pages_action: RunPageActionFilesBodyActionExtractPagesAction | Unset = UNSET
+    n_up_action: RunPageActionFilesBodyActionNUpAction | Unset = UNSET
+    booklet_action: RunPageActionFilesBodyActionBookletAction | Unset = UNSET
+    poster_action: RunPageActionFilesBodyActionPosterAction | Unset = UNSET
+    crop_pages_action: RunPageActionFilesBodyActionCropPagesAction | Unset = UNSET
+    scale_pages_action: RunPageActionFilesBodyActionScalePagesAction | Unset = UNSET
+    set_page_boxes_action: RunPageActionFilesBodyActionSetPageBoxesAction | Unset = UNSET
     text_stamp_action: RunPageActionFilesBodyActionTextStampAction | Unset = UNSET
     image_stamp_action: RunPageActionFilesBodyActionImageStampAction | Unset = UNSET
     page_numbers_action: RunPageActionFilesBodyActionPageNumbersAction | Unset = UNSET
@@ -112,18 +144,24 @@ class RunPageActionFilesBodyAction:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.run_page_action_files_body_action_booklet_action import RunPageActionFilesBodyActionBookletAction # noqa: PLC0415
+        from ..models.run_page_action_files_body_action_crop_pages_action import RunPageActionFilesBodyActionCropPagesAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_delete_pages_action import RunPageActionFilesBodyActionDeletePagesAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_extract_pages_action import RunPageActionFilesBodyActionExtractPagesAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_image_stamp_action import RunPageActionFilesBodyActionImageStampAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_insert_attached_pages_action import RunPageActionFilesBodyActionInsertAttachedPagesAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_insert_uploaded_pages_action import RunPageActionFilesBodyActionInsertUploadedPagesAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_move_pages_action import RunPageActionFilesBodyActionMovePagesAction # noqa: PLC0415
+        from ..models.run_page_action_files_body_action_n_up_action import RunPageActionFilesBodyActionNUpAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_new_page_action import RunPageActionFilesBodyActionNewPageAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_ocr_action import RunPageActionFilesBodyActionOCRAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_page_numbers_action import RunPageActionFilesBodyActionPageNumbersAction # noqa: PLC0415
+        from ..models.run_page_action_files_body_action_poster_action import RunPageActionFilesBodyActionPosterAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_remove_blank_pages_action import RunPageActionFilesBodyActionRemoveBlankPagesAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_remove_pages_by_text_action import RunPageActionFilesBodyActionRemovePagesByTextAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_rotate_pages_action import RunPageActionFilesBodyActionRotatePagesAction # noqa: PLC0415
+        from ..models.run_page_action_files_body_action_scale_pages_action import RunPageActionFilesBodyActionScalePagesAction # noqa: PLC0415
+        from ..models.run_page_action_files_body_action_set_page_boxes_action import RunPageActionFilesBodyActionSetPageBoxesAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_text_stamp_action import RunPageActionFilesBodyActionTextStampAction # noqa: PLC0415
         new_page_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.new_page_action, Unset):
@@ -152,6 +190,30 @@ class RunPageActionFilesBodyAction:
         extract_pages_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.extract_pages_action, Unset):
             extract_pages_action = self.extract_pages_action.to_dict()
+
+        n_up_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.n_up_action, Unset):
+            n_up_action = self.n_up_action.to_dict()
+
+        booklet_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.booklet_action, Unset):
+            booklet_action = self.booklet_action.to_dict()
+
+        poster_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.poster_action, Unset):
+            poster_action = self.poster_action.to_dict()
+
+        crop_pages_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.crop_pages_action, Unset):
+            crop_pages_action = self.crop_pages_action.to_dict()
+
+        scale_pages_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.scale_pages_action, Unset):
+            scale_pages_action = self.scale_pages_action.to_dict()
+
+        set_page_boxes_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.set_page_boxes_action, Unset):
+            set_page_boxes_action = self.set_page_boxes_action.to_dict()
 
         text_stamp_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.text_stamp_action, Unset):
@@ -196,6 +258,18 @@ class RunPageActionFilesBodyAction:
             field_dict["MovePagesAction"] = move_pages_action
         if extract_pages_action is not UNSET:
             field_dict["ExtractPagesAction"] = extract_pages_action
+        if n_up_action is not UNSET:
+            field_dict["NUpAction"] = n_up_action
+        if booklet_action is not UNSET:
+            field_dict["BookletAction"] = booklet_action
+        if poster_action is not UNSET:
+            field_dict["PosterAction"] = poster_action
+        if crop_pages_action is not UNSET:
+            field_dict["CropPagesAction"] = crop_pages_action
+        if scale_pages_action is not UNSET:
+            field_dict["ScalePagesAction"] = scale_pages_action
+        if set_page_boxes_action is not UNSET:
+            field_dict["SetPageBoxesAction"] = set_page_boxes_action
         if text_stamp_action is not UNSET:
             field_dict["TextStampAction"] = text_stamp_action
         if image_stamp_action is not UNSET:
@@ -215,18 +289,24 @@ class RunPageActionFilesBodyAction:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.run_page_action_files_body_action_booklet_action import RunPageActionFilesBodyActionBookletAction # noqa: PLC0415
+        from ..models.run_page_action_files_body_action_crop_pages_action import RunPageActionFilesBodyActionCropPagesAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_delete_pages_action import RunPageActionFilesBodyActionDeletePagesAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_extract_pages_action import RunPageActionFilesBodyActionExtractPagesAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_image_stamp_action import RunPageActionFilesBodyActionImageStampAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_insert_attached_pages_action import RunPageActionFilesBodyActionInsertAttachedPagesAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_insert_uploaded_pages_action import RunPageActionFilesBodyActionInsertUploadedPagesAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_move_pages_action import RunPageActionFilesBodyActionMovePagesAction # noqa: PLC0415
+        from ..models.run_page_action_files_body_action_n_up_action import RunPageActionFilesBodyActionNUpAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_new_page_action import RunPageActionFilesBodyActionNewPageAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_ocr_action import RunPageActionFilesBodyActionOCRAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_page_numbers_action import RunPageActionFilesBodyActionPageNumbersAction # noqa: PLC0415
+        from ..models.run_page_action_files_body_action_poster_action import RunPageActionFilesBodyActionPosterAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_remove_blank_pages_action import RunPageActionFilesBodyActionRemoveBlankPagesAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_remove_pages_by_text_action import RunPageActionFilesBodyActionRemovePagesByTextAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_rotate_pages_action import RunPageActionFilesBodyActionRotatePagesAction # noqa: PLC0415
+        from ..models.run_page_action_files_body_action_scale_pages_action import RunPageActionFilesBodyActionScalePagesAction # noqa: PLC0415
+        from ..models.run_page_action_files_body_action_set_page_boxes_action import RunPageActionFilesBodyActionSetPageBoxesAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_text_stamp_action import RunPageActionFilesBodyActionTextStampAction # noqa: PLC0415
         d = dict(src_dict)
         _new_page_action = d.pop("NewPageAction", UNSET)
@@ -299,6 +379,66 @@ class RunPageActionFilesBodyAction:
 
 
 
+        _n_up_action = d.pop("NUpAction", UNSET)
+        n_up_action: RunPageActionFilesBodyActionNUpAction | Unset
+        if isinstance(_n_up_action,  Unset):
+            n_up_action = UNSET
+        else:
+            n_up_action = RunPageActionFilesBodyActionNUpAction.from_dict(_n_up_action)
+
+
+
+
+        _booklet_action = d.pop("BookletAction", UNSET)
+        booklet_action: RunPageActionFilesBodyActionBookletAction | Unset
+        if isinstance(_booklet_action,  Unset):
+            booklet_action = UNSET
+        else:
+            booklet_action = RunPageActionFilesBodyActionBookletAction.from_dict(_booklet_action)
+
+
+
+
+        _poster_action = d.pop("PosterAction", UNSET)
+        poster_action: RunPageActionFilesBodyActionPosterAction | Unset
+        if isinstance(_poster_action,  Unset):
+            poster_action = UNSET
+        else:
+            poster_action = RunPageActionFilesBodyActionPosterAction.from_dict(_poster_action)
+
+
+
+
+        _crop_pages_action = d.pop("CropPagesAction", UNSET)
+        crop_pages_action: RunPageActionFilesBodyActionCropPagesAction | Unset
+        if isinstance(_crop_pages_action,  Unset):
+            crop_pages_action = UNSET
+        else:
+            crop_pages_action = RunPageActionFilesBodyActionCropPagesAction.from_dict(_crop_pages_action)
+
+
+
+
+        _scale_pages_action = d.pop("ScalePagesAction", UNSET)
+        scale_pages_action: RunPageActionFilesBodyActionScalePagesAction | Unset
+        if isinstance(_scale_pages_action,  Unset):
+            scale_pages_action = UNSET
+        else:
+            scale_pages_action = RunPageActionFilesBodyActionScalePagesAction.from_dict(_scale_pages_action)
+
+
+
+
+        _set_page_boxes_action = d.pop("SetPageBoxesAction", UNSET)
+        set_page_boxes_action: RunPageActionFilesBodyActionSetPageBoxesAction | Unset
+        if isinstance(_set_page_boxes_action,  Unset):
+            set_page_boxes_action = UNSET
+        else:
+            set_page_boxes_action = RunPageActionFilesBodyActionSetPageBoxesAction.from_dict(_set_page_boxes_action)
+
+
+
+
         _text_stamp_action = d.pop("TextStampAction", UNSET)
         text_stamp_action: RunPageActionFilesBodyActionTextStampAction | Unset
         if isinstance(_text_stamp_action,  Unset):
@@ -367,6 +507,12 @@ class RunPageActionFilesBodyAction:
             rotate_pages_action=rotate_pages_action,
             move_pages_action=move_pages_action,
             extract_pages_action=extract_pages_action,
+            n_up_action=n_up_action,
+            booklet_action=booklet_action,
+            poster_action=poster_action,
+            crop_pages_action=crop_pages_action,
+            scale_pages_action=scale_pages_action,
+            set_page_boxes_action=set_page_boxes_action,
             text_stamp_action=text_stamp_action,
             image_stamp_action=image_stamp_action,
             page_numbers_action=page_numbers_action,

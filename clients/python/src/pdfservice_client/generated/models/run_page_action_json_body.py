@@ -12,18 +12,24 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.run_page_action_json_body_booklet_action import RunPageActionJsonBodyBookletAction
+  from ..models.run_page_action_json_body_crop_pages_action import RunPageActionJsonBodyCropPagesAction
   from ..models.run_page_action_json_body_delete_pages_action import RunPageActionJsonBodyDeletePagesAction
   from ..models.run_page_action_json_body_extract_pages_action import RunPageActionJsonBodyExtractPagesAction
   from ..models.run_page_action_json_body_image_stamp_action import RunPageActionJsonBodyImageStampAction
   from ..models.run_page_action_json_body_insert_attached_pages_action import RunPageActionJsonBodyInsertAttachedPagesAction
   from ..models.run_page_action_json_body_insert_uploaded_pages_action import RunPageActionJsonBodyInsertUploadedPagesAction
   from ..models.run_page_action_json_body_move_pages_action import RunPageActionJsonBodyMovePagesAction
+  from ..models.run_page_action_json_body_n_up_action import RunPageActionJsonBodyNUpAction
   from ..models.run_page_action_json_body_new_page_action import RunPageActionJsonBodyNewPageAction
   from ..models.run_page_action_json_body_ocr_action import RunPageActionJsonBodyOCRAction
   from ..models.run_page_action_json_body_page_numbers_action import RunPageActionJsonBodyPageNumbersAction
+  from ..models.run_page_action_json_body_poster_action import RunPageActionJsonBodyPosterAction
   from ..models.run_page_action_json_body_remove_blank_pages_action import RunPageActionJsonBodyRemoveBlankPagesAction
   from ..models.run_page_action_json_body_remove_pages_by_text_action import RunPageActionJsonBodyRemovePagesByTextAction
   from ..models.run_page_action_json_body_rotate_pages_action import RunPageActionJsonBodyRotatePagesAction
+  from ..models.run_page_action_json_body_scale_pages_action import RunPageActionJsonBodyScalePagesAction
+  from ..models.run_page_action_json_body_set_page_boxes_action import RunPageActionJsonBodySetPageBoxesAction
   from ..models.run_page_action_json_body_text_stamp_action import RunPageActionJsonBodyTextStampAction
 
 
@@ -58,6 +64,25 @@ class RunPageActionJsonBody:
             extract_pages_action (RunPageActionJsonBodyExtractPagesAction | Unset): Writes a new document (savePath,
                 required) with the pages of pageRange in that order, with their annotations and form fields; the source is
                 unchanged.
+            n_up_action (RunPageActionJsonBodyNUpAction | Unset): Puts perSheet pages (2, 4, 6, 9 or 16) on each sheet,
+                scaled to fit their cells and centred, in the order given (default rightDown: left to right, top to bottom). The
+                sheet is the paper given or the first page's size, turned (auto) so the pages come out largest. Pages are drawn
+                as Form XObjects; annotations are drawn from their appearances, not kept as annotations.
+            booklet_action (RunPageActionJsonBodyBookletAction | Unset): Saddle-stitch booklet: pages padded with blank
+                pages to a multiple of 4, two on each side of a landscape sheet, sides in duplex printing order (front, back;
+                flip on the short edge). Folded in the middle, the sheets read in order. The sheet is the paper given
+                (landscape) or twice the first page's width.
+            poster_action (RunPageActionJsonBodyPosterAction | Unset): Cuts each page, enlarged by scale (default 1), into
+                tiles of the paper (default A4, turned so fewer tiles are needed), left to right and top to bottom, neighbouring
+                tiles overlapping by overlap points.
+            crop_pages_action (RunPageActionJsonBodyCropPagesAction | Unset): Sets the CropBox of the pages: to box, or
+                (toContent: true) to the bounds of what each page draws, grown by margin, within the MediaBox. A page that draws
+                nothing is left as it is.
+            scale_pages_action (RunPageActionJsonBodyScalePagesAction | Unset): Puts each page on the paper given, its
+                content scaled to fit and centred; orientation auto (default) keeps each page's own. Annotations move with the
+                content; /Rotate is drawn into the content.
+            set_page_boxes_action (RunPageActionJsonBodySetPageBoxesAction | Unset): Sets the page boxes given (MediaBox,
+                CropBox, BleedBox, TrimBox, ArtBox) on the pages; every box but the MediaBox must lie inside the MediaBox.
             text_stamp_action (RunPageActionJsonBodyTextStampAction | Unset): Stamps text on a page (pageIndex) or on every
                 page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees
                 counter-clockwise about that point; lines are split at \\n. Characters the font lacks are drawn with the shipped
@@ -97,6 +122,12 @@ class RunPageActionJsonBody:
     rotate_pages_action: RunPageActionJsonBodyRotatePagesAction | Unset = UNSET
     move_pages_action: RunPageActionJsonBodyMovePagesAction | Unset = UNSET
     extract_pages_action: RunPageActionJsonBodyExtractPagesAction | Unset = UNSET
+    n_up_action: RunPageActionJsonBodyNUpAction | Unset = UNSET
+    booklet_action: RunPageActionJsonBodyBookletAction | Unset = UNSET
+    poster_action: RunPageActionJsonBodyPosterAction | Unset = UNSET
+    crop_pages_action: RunPageActionJsonBodyCropPagesAction | Unset = UNSET
+    scale_pages_action: RunPageActionJsonBodyScalePagesAction | Unset = UNSET
+    set_page_boxes_action: RunPageActionJsonBodySetPageBoxesAction | Unset = UNSET
     text_stamp_action: RunPageActionJsonBodyTextStampAction | Unset = UNSET
     image_stamp_action: RunPageActionJsonBodyImageStampAction | Unset = UNSET
     page_numbers_action: RunPageActionJsonBodyPageNumbersAction | Unset = UNSET
@@ -110,18 +141,24 @@ class RunPageActionJsonBody:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.run_page_action_json_body_booklet_action import RunPageActionJsonBodyBookletAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_crop_pages_action import RunPageActionJsonBodyCropPagesAction # noqa: PLC0415
         from ..models.run_page_action_json_body_delete_pages_action import RunPageActionJsonBodyDeletePagesAction # noqa: PLC0415
         from ..models.run_page_action_json_body_extract_pages_action import RunPageActionJsonBodyExtractPagesAction # noqa: PLC0415
         from ..models.run_page_action_json_body_image_stamp_action import RunPageActionJsonBodyImageStampAction # noqa: PLC0415
         from ..models.run_page_action_json_body_insert_attached_pages_action import RunPageActionJsonBodyInsertAttachedPagesAction # noqa: PLC0415
         from ..models.run_page_action_json_body_insert_uploaded_pages_action import RunPageActionJsonBodyInsertUploadedPagesAction # noqa: PLC0415
         from ..models.run_page_action_json_body_move_pages_action import RunPageActionJsonBodyMovePagesAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_n_up_action import RunPageActionJsonBodyNUpAction # noqa: PLC0415
         from ..models.run_page_action_json_body_new_page_action import RunPageActionJsonBodyNewPageAction # noqa: PLC0415
         from ..models.run_page_action_json_body_ocr_action import RunPageActionJsonBodyOCRAction # noqa: PLC0415
         from ..models.run_page_action_json_body_page_numbers_action import RunPageActionJsonBodyPageNumbersAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_poster_action import RunPageActionJsonBodyPosterAction # noqa: PLC0415
         from ..models.run_page_action_json_body_remove_blank_pages_action import RunPageActionJsonBodyRemoveBlankPagesAction # noqa: PLC0415
         from ..models.run_page_action_json_body_remove_pages_by_text_action import RunPageActionJsonBodyRemovePagesByTextAction # noqa: PLC0415
         from ..models.run_page_action_json_body_rotate_pages_action import RunPageActionJsonBodyRotatePagesAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_scale_pages_action import RunPageActionJsonBodyScalePagesAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_set_page_boxes_action import RunPageActionJsonBodySetPageBoxesAction # noqa: PLC0415
         from ..models.run_page_action_json_body_text_stamp_action import RunPageActionJsonBodyTextStampAction # noqa: PLC0415
         new_page_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.new_page_action, Unset):
@@ -150,6 +187,30 @@ class RunPageActionJsonBody:
         extract_pages_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.extract_pages_action, Unset):
             extract_pages_action = self.extract_pages_action.to_dict()
+
+        n_up_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.n_up_action, Unset):
+            n_up_action = self.n_up_action.to_dict()
+
+        booklet_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.booklet_action, Unset):
+            booklet_action = self.booklet_action.to_dict()
+
+        poster_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.poster_action, Unset):
+            poster_action = self.poster_action.to_dict()
+
+        crop_pages_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.crop_pages_action, Unset):
+            crop_pages_action = self.crop_pages_action.to_dict()
+
+        scale_pages_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.scale_pages_action, Unset):
+            scale_pages_action = self.scale_pages_action.to_dict()
+
+        set_page_boxes_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.set_page_boxes_action, Unset):
+            set_page_boxes_action = self.set_page_boxes_action.to_dict()
 
         text_stamp_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.text_stamp_action, Unset):
@@ -194,6 +255,18 @@ class RunPageActionJsonBody:
             field_dict["MovePagesAction"] = move_pages_action
         if extract_pages_action is not UNSET:
             field_dict["ExtractPagesAction"] = extract_pages_action
+        if n_up_action is not UNSET:
+            field_dict["NUpAction"] = n_up_action
+        if booklet_action is not UNSET:
+            field_dict["BookletAction"] = booklet_action
+        if poster_action is not UNSET:
+            field_dict["PosterAction"] = poster_action
+        if crop_pages_action is not UNSET:
+            field_dict["CropPagesAction"] = crop_pages_action
+        if scale_pages_action is not UNSET:
+            field_dict["ScalePagesAction"] = scale_pages_action
+        if set_page_boxes_action is not UNSET:
+            field_dict["SetPageBoxesAction"] = set_page_boxes_action
         if text_stamp_action is not UNSET:
             field_dict["TextStampAction"] = text_stamp_action
         if image_stamp_action is not UNSET:
@@ -213,18 +286,24 @@ class RunPageActionJsonBody:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.run_page_action_json_body_booklet_action import RunPageActionJsonBodyBookletAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_crop_pages_action import RunPageActionJsonBodyCropPagesAction # noqa: PLC0415
         from ..models.run_page_action_json_body_delete_pages_action import RunPageActionJsonBodyDeletePagesAction # noqa: PLC0415
         from ..models.run_page_action_json_body_extract_pages_action import RunPageActionJsonBodyExtractPagesAction # noqa: PLC0415
         from ..models.run_page_action_json_body_image_stamp_action import RunPageActionJsonBodyImageStampAction # noqa: PLC0415
         from ..models.run_page_action_json_body_insert_attached_pages_action import RunPageActionJsonBodyInsertAttachedPagesAction # noqa: PLC0415
         from ..models.run_page_action_json_body_insert_uploaded_pages_action import RunPageActionJsonBodyInsertUploadedPagesAction # noqa: PLC0415
         from ..models.run_page_action_json_body_move_pages_action import RunPageActionJsonBodyMovePagesAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_n_up_action import RunPageActionJsonBodyNUpAction # noqa: PLC0415
         from ..models.run_page_action_json_body_new_page_action import RunPageActionJsonBodyNewPageAction # noqa: PLC0415
         from ..models.run_page_action_json_body_ocr_action import RunPageActionJsonBodyOCRAction # noqa: PLC0415
         from ..models.run_page_action_json_body_page_numbers_action import RunPageActionJsonBodyPageNumbersAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_poster_action import RunPageActionJsonBodyPosterAction # noqa: PLC0415
         from ..models.run_page_action_json_body_remove_blank_pages_action import RunPageActionJsonBodyRemoveBlankPagesAction # noqa: PLC0415
         from ..models.run_page_action_json_body_remove_pages_by_text_action import RunPageActionJsonBodyRemovePagesByTextAction # noqa: PLC0415
         from ..models.run_page_action_json_body_rotate_pages_action import RunPageActionJsonBodyRotatePagesAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_scale_pages_action import RunPageActionJsonBodyScalePagesAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_set_page_boxes_action import RunPageActionJsonBodySetPageBoxesAction # noqa: PLC0415
         from ..models.run_page_action_json_body_text_stamp_action import RunPageActionJsonBodyTextStampAction # noqa: PLC0415
         d = dict(src_dict)
         _new_page_action = d.pop("NewPageAction", UNSET)
@@ -297,6 +376,66 @@ class RunPageActionJsonBody:
 
 
 
+        _n_up_action = d.pop("NUpAction", UNSET)
+        n_up_action: RunPageActionJsonBodyNUpAction | Unset
+        if isinstance(_n_up_action,  Unset):
+            n_up_action = UNSET
+        else:
+            n_up_action = RunPageActionJsonBodyNUpAction.from_dict(_n_up_action)
+
+
+
+
+        _booklet_action = d.pop("BookletAction", UNSET)
+        booklet_action: RunPageActionJsonBodyBookletAction | Unset
+        if isinstance(_booklet_action,  Unset):
+            booklet_action = UNSET
+        else:
+            booklet_action = RunPageActionJsonBodyBookletAction.from_dict(_booklet_action)
+
+
+
+
+        _poster_action = d.pop("PosterAction", UNSET)
+        poster_action: RunPageActionJsonBodyPosterAction | Unset
+        if isinstance(_poster_action,  Unset):
+            poster_action = UNSET
+        else:
+            poster_action = RunPageActionJsonBodyPosterAction.from_dict(_poster_action)
+
+
+
+
+        _crop_pages_action = d.pop("CropPagesAction", UNSET)
+        crop_pages_action: RunPageActionJsonBodyCropPagesAction | Unset
+        if isinstance(_crop_pages_action,  Unset):
+            crop_pages_action = UNSET
+        else:
+            crop_pages_action = RunPageActionJsonBodyCropPagesAction.from_dict(_crop_pages_action)
+
+
+
+
+        _scale_pages_action = d.pop("ScalePagesAction", UNSET)
+        scale_pages_action: RunPageActionJsonBodyScalePagesAction | Unset
+        if isinstance(_scale_pages_action,  Unset):
+            scale_pages_action = UNSET
+        else:
+            scale_pages_action = RunPageActionJsonBodyScalePagesAction.from_dict(_scale_pages_action)
+
+
+
+
+        _set_page_boxes_action = d.pop("SetPageBoxesAction", UNSET)
+        set_page_boxes_action: RunPageActionJsonBodySetPageBoxesAction | Unset
+        if isinstance(_set_page_boxes_action,  Unset):
+            set_page_boxes_action = UNSET
+        else:
+            set_page_boxes_action = RunPageActionJsonBodySetPageBoxesAction.from_dict(_set_page_boxes_action)
+
+
+
+
         _text_stamp_action = d.pop("TextStampAction", UNSET)
         text_stamp_action: RunPageActionJsonBodyTextStampAction | Unset
         if isinstance(_text_stamp_action,  Unset):
@@ -365,6 +504,12 @@ class RunPageActionJsonBody:
             rotate_pages_action=rotate_pages_action,
             move_pages_action=move_pages_action,
             extract_pages_action=extract_pages_action,
+            n_up_action=n_up_action,
+            booklet_action=booklet_action,
+            poster_action=poster_action,
+            crop_pages_action=crop_pages_action,
+            scale_pages_action=scale_pages_action,
+            set_page_boxes_action=set_page_boxes_action,
             text_stamp_action=text_stamp_action,
             image_stamp_action=image_stamp_action,
             page_numbers_action=page_numbers_action,

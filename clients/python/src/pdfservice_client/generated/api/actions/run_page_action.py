@@ -156,7 +156,8 @@ def sync_detailed(
     the root element is the action name. Writing actions replace the document unless savePath is given;
     namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction,
     InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction,
-    ExtractPagesAction, TextStampAction, ImageStampAction, PageNumbersAction, RemoveBlankPagesAction,
+    ExtractPagesAction, NUpAction, BookletAction, PosterAction, CropPagesAction, ScalePagesAction,
+    SetPageBoxesAction, TextStampAction, ImageStampAction, PageNumbersAction, RemoveBlankPagesAction,
     RemovePagesByTextAction, OCRAction.
 
     Args:
@@ -211,7 +212,8 @@ def sync(
     the root element is the action name. Writing actions replace the document unless savePath is given;
     namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction,
     InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction,
-    ExtractPagesAction, TextStampAction, ImageStampAction, PageNumbersAction, RemoveBlankPagesAction,
+    ExtractPagesAction, NUpAction, BookletAction, PosterAction, CropPagesAction, ScalePagesAction,
+    SetPageBoxesAction, TextStampAction, ImageStampAction, PageNumbersAction, RemoveBlankPagesAction,
     RemovePagesByTextAction, OCRAction.
 
     Args:
@@ -261,7 +263,8 @@ async def asyncio_detailed(
     the root element is the action name. Writing actions replace the document unless savePath is given;
     namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction,
     InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction,
-    ExtractPagesAction, TextStampAction, ImageStampAction, PageNumbersAction, RemoveBlankPagesAction,
+    ExtractPagesAction, NUpAction, BookletAction, PosterAction, CropPagesAction, ScalePagesAction,
+    SetPageBoxesAction, TextStampAction, ImageStampAction, PageNumbersAction, RemoveBlankPagesAction,
     RemovePagesByTextAction, OCRAction.
 
     Args:
@@ -316,7 +319,8 @@ async def asyncio(
     the root element is the action name. Writing actions replace the document unless savePath is given;
     namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction,
     InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction,
-    ExtractPagesAction, TextStampAction, ImageStampAction, PageNumbersAction, RemoveBlankPagesAction,
+    ExtractPagesAction, NUpAction, BookletAction, PosterAction, CropPagesAction, ScalePagesAction,
+    SetPageBoxesAction, TextStampAction, ImageStampAction, PageNumbersAction, RemoveBlankPagesAction,
     RemovePagesByTextAction, OCRAction.
 
     Args:

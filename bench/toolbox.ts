@@ -1,0 +1,172 @@
+/**
+ * Issue 40's toolbox rows (`npm run bench -- --only=toolbox`, `--rows=nup,booklet` some of them): each tool against
+ * its peer, interleaved repetition by repetition (ours, peer, ours, peer..., the side going first alternating), with
+ * the spread of the pairwise ratios beside the ratio of the medians and the load average when the row started and
+ * ended. Helpers adding tools keep their rows in blocks of their own below.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestServer } from '../test/helpers/server.js';
+import type { Row } from './annotations.js';
+import { startServer } from './build.js';
+import { makeBenchDocument } from './fixtures.js';
+import { loadNow, median, timeCommand, timed, uploadPdf } from './lib.js';
+
+interface ToolboxRow {
+  id: string;
+  run(ctx: Context): Promise<Row>;
+}
+
+/** The server and folder one run of the rows shares. */
+class Context {
+  readonly dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-toolbox-'));
+  private server: Promise<TestServer> | undefined;
+  constructor(readonly quick: boolean) {}
+
+  /** Text prefetching after uploads off, as in the other benchmarks: a request right after an upload measures itself. */
+  started(): Promise<TestServer> {
+    this.server ??= startServer({ env: { PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' } });
+    return this.server;
+  }
+
+  file(name: string, bytes: Uint8Array): string {
+    const file = path.join(this.dir, name);
+    writeFileSync(file, bytes);
+    return file;
+  }
+
+  async close(): Promise<void> {
+    if (this.server) await (await this.server).stop();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+const spread = (values: number[]): [number, number] => [Math.min(...values), Math.max(...values)];
+
+/** `reps` rounds of ours and the peer, the order reversed every other round. */
+async function interleave(reps: number, ours: (i: number) => Promise<number>, peer: (i: number) => Promise<number>): Promise<{ ours: number[]; peer: number[] }> {
+  const samples = { ours: [] as number[], peer: [] as number[] };
+  for (let i = 0; i < reps; i++) {
+    const round = [async () => void samples.ours.push(await ours(i)), async () => void samples.peer.push(await peer(i))];
+    for (const take of i % 2 ? round.reverse() : round) await take();
+  }
+  return samples;
+}
+
+/** A row at most 1.0x the peer (ratio of the medians), with the pairwise spread. */
+function row(operation: string, size: string, peerName: string, samples: { ours: number[]; peer: number[] }, load: [number, number]): Row {
+  const ours = median(samples.ours);
+  const peer = median(samples.peer);
+  return {
+    operation,
+    size,
+    ours,
+    oursSpread: spread(samples.ours),
+    runs: samples.ours.length,
+    peer,
+    peerSpread: spread(samples.peer),
+    peerName,
+    ratioSpread: spread(samples.ours.map((o, i) => o / samples.peer[i]!)),
+    unit: 'ms',
+    target: 'at most 1.0x',
+    met: ours <= peer,
+    load,
+  };
+}
+
+// ---- Page layout (docs/page-layout.md): N-up and booklet against pdfcpu -------------------------------------------
+
+/** pdfcpu's version: the one issue 40 names, built from the Go module proxy into .tools/ on first use. */
+const PDFCPU_VERSION = 'v0.15.0';
+const TOOLS = fileURLToPath(new URL('../../.tools/', import.meta.url));
+
+function pdfcpu(): string {
+  const bin = path.join(TOOLS, `pdfcpu-${PDFCPU_VERSION}`);
+  const exe = path.join(bin, 'pdfcpu');
+  if (existsSync(exe)) return exe;
+  console.log(`toolbox: building pdfcpu ${PDFCPU_VERSION} from the Go module proxy into ${bin} (once; needs go)`);
+  mkdirSync(bin, { recursive: true });
+  execFileSync('go', ['install', `github.com/pdfcpu/pdfcpu/cmd/pdfcpu@${PDFCPU_VERSION}`], { stdio: 'inherit', env: { ...process.env, GOBIN: bin, GOFLAGS: '-mod=mod' } });
+  return exe;
+}
+
+const LAYOUT_PAGES = 200;
+
+/**
+ * One layout action into a new document (the upload untimed, each repetition on a document of its own), against
+ * pdfcpu on the file; both outputs' page counts checked.
+ */
+async function layoutRow(ctx: Context, name: string, operation: string, action: (savePath: string) => Record<string, unknown>, sheets: number, peerArgs: (input: string, output: string) => string[], peerName: string): Promise<Row> {
+  const server = await ctx.started();
+  const tool = pdfcpu();
+  const document = makeBenchDocument(LAYOUT_PAGES);
+  const input = ctx.file(`${name}-in.pdf`, document);
+  const auth = { authorization: server.adminAuth };
+  const pageCount = async (doc: string) => ((await (await fetch(`${server.api}/documents/${doc}`, { headers: { ...auth, accept: 'application/json' } })).json()) as { pageCount: number }).pageCount;
+  const ours = async (i: number) => {
+    const doc = `toolbox/${name}-${i}.pdf`;
+    await uploadPdf(`${server.api}/documents/${doc}`, auth, document);
+    const ms = (
+      await timed(async () => {
+        const r = await fetch(`${server.api}/documents/${doc}/pages`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(action(`toolbox/${name}-${i}-out.pdf`)) });
+        if (r.status !== 201) throw new Error(`${name} answered ${r.status}: ${(await r.text()).slice(0, 300)}`);
+        await r.arrayBuffer();
+      })
+    ).ms;
+    if (i === 0 && (await pageCount(`toolbox/${name}-${i}-out.pdf`)) !== sheets) throw new Error(`${name}: not ${sheets} sheets`);
+    return ms;
+  };
+  const peer = async (i: number) => {
+    const output = path.join(ctx.dir, `${name}-peer-${i}.pdf`);
+    const ms = await timeCommand(tool, peerArgs(input, output));
+    if (i === 0) {
+      const info = execFileSync('pdfinfo', [output], { encoding: 'utf8' });
+      if (!new RegExp(`^Pages:\\s+${sheets}$`, 'm').test(info)) throw new Error(`${peerName}: not ${sheets} sheets`);
+    }
+    return ms;
+  };
+  // Both warmed once (a first request loads the engine's workers; pdfcpu's first run its binary).
+  await ours(-1);
+  await peer(-1);
+  const start = loadNow();
+  const samples = await interleave(ctx.quick ? 3 : 7, ours, peer);
+  return row(operation, `${LAYOUT_PAGES} pages`, peerName, samples, [start, loadNow()]);
+}
+
+const LAYOUT_ROWS: ToolboxRow[] = [
+  // pdfcpu's N-up keeps the first page's size for the sheet, as NUpAction does.
+  { id: 'nup', run: (ctx) => layoutRow(ctx, 'nup', 'N-up 4 (NUpAction into a new document)', (savePath) => ({ NUpAction: { perSheet: 4, savePath } }), LAYOUT_PAGES / 4, (input, output) => ['nup', output, '4', input], 'pdfcpu nup 4') },
+  // pdfcpu's booklet sheet is A4 by default; BookletAction is given A4.
+  { id: 'booklet', run: (ctx) => layoutRow(ctx, 'booklet', 'booklet (BookletAction, A4, into a new document)', (savePath) => ({ BookletAction: { paperSize: 'A4', savePath } }), LAYOUT_PAGES / 2, (input, output) => ['booklet', output, '2', input], 'pdfcpu booklet 2') },
+];
+
+// ---- End of page layout -----------------------------------------------------------------------------------------
+
+const ROWS: ToolboxRow[] = [...LAYOUT_ROWS];
+
+/** Runs the chosen rows (all by default); a failed row becomes a row with its error, and the run goes on. */
+export async function runToolboxBench(quick: boolean, only?: string[]): Promise<Row[]> {
+  const unknown = only?.filter((id) => !ROWS.some((r) => r.id === id)) ?? [];
+  if (unknown.length) throw new Error(`unknown row ${unknown.join(', ')}; known: ${ROWS.map((r) => r.id).join(', ')}`);
+  const ctx = new Context(quick);
+  const rows: Row[] = [];
+  try {
+    for (const r of ROWS.filter((x) => !only || only.includes(x.id))) {
+      const start = loadNow();
+      try {
+        const done = await r.run(ctx);
+        rows.push(done);
+        console.log(`toolbox ${r.id}: ${done.ours.toFixed(0)} ms vs ${done.peer!.toFixed(0)} ms (${(done.ours / done.peer!).toFixed(2)}x, pairs ${done.ratioSpread!.map((v) => v.toFixed(2)).join('–')}; load ${done.load!.join(' → ')})`);
+      } catch (error) {
+        console.error(`toolbox row ${r.id} failed:`, error);
+        rows.push({ operation: `${r.id}: failed`, size: '-', ours: NaN, unit: '-', error: error instanceof Error ? error.message : String(error), load: [start, loadNow()] });
+      }
+    }
+  } finally {
+    await ctx.close();
+  }
+  return rows;
+}

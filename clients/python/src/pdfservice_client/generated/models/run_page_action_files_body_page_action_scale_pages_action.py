@@ -1,0 +1,158 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.run_page_action_files_body_page_action_scale_pages_action_naming_mode import RunPageActionFilesBodyPageActionScalePagesActionNamingMode
+from ..models.run_page_action_files_body_page_action_scale_pages_action_orientation import RunPageActionFilesBodyPageActionScalePagesActionOrientation
+from ..models.run_page_action_files_body_page_action_scale_pages_action_paper_size import RunPageActionFilesBodyPageActionScalePagesActionPaperSize
+from ..types import UNSET, Unset
+
+
+
+
+
+
+T = TypeVar("T", bound="RunPageActionFilesBodyPageActionScalePagesAction")
+
+
+
+@_attrs_define
+class RunPageActionFilesBodyPageActionScalePagesAction:
+    """ Puts each page on the paper given, its content scaled to fit and centred; orientation auto (default) keeps each
+    page's own. Annotations move with the content; /Rotate is drawn into the content.
+
+        Attributes:
+            save_path (str | Unset): Path of the output document ("folder/name.pdf"); absent: the original is replaced.
+                Folders are created.
+            naming_mode (RunPageActionFilesBodyPageActionScalePagesActionNamingMode | Unset): When savePath exists: 0 fail
+                with 409 (default), 1 overwrite, 2 append a random number to the name. Default:
+                RunPageActionFilesBodyPageActionScalePagesActionNamingMode.VALUE_0.
+            paper_size (RunPageActionFilesBodyPageActionScalePagesActionPaperSize | Unset): A named paper size; or give
+                width and height
+            width (float | Unset): Paper width (points, 1/72 inch)
+            height (float | Unset): Paper height (points, 1/72 inch)
+            orientation (RunPageActionFilesBodyPageActionScalePagesActionOrientation | Unset): How the paper is turned; auto
+                (the default) chooses as the action says
+            page_range (str | Unset): The pages to lay out (default: every page), 1-based, as in a print dialog:
+                "1-3,7,10-"; not empty.
+     """
+
+    save_path: str | Unset = UNSET
+    naming_mode: RunPageActionFilesBodyPageActionScalePagesActionNamingMode | Unset = RunPageActionFilesBodyPageActionScalePagesActionNamingMode.VALUE_0
+    paper_size: RunPageActionFilesBodyPageActionScalePagesActionPaperSize | Unset = UNSET
+    width: float | Unset = UNSET
+    height: float | Unset = UNSET
+    orientation: RunPageActionFilesBodyPageActionScalePagesActionOrientation | Unset = UNSET
+    page_range: str | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        save_path = self.save_path
+
+        naming_mode: int | Unset = UNSET
+        if not isinstance(self.naming_mode, Unset):
+            naming_mode = self.naming_mode.value
+
+
+        paper_size: str | Unset = UNSET
+        if not isinstance(self.paper_size, Unset):
+            paper_size = self.paper_size.value
+
+
+        width = self.width
+
+        height = self.height
+
+        orientation: str | Unset = UNSET
+        if not isinstance(self.orientation, Unset):
+            orientation = self.orientation.value
+
+
+        page_range = self.page_range
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+        })
+        if save_path is not UNSET:
+            field_dict["savePath"] = save_path
+        if naming_mode is not UNSET:
+            field_dict["namingMode"] = naming_mode
+        if paper_size is not UNSET:
+            field_dict["paperSize"] = paper_size
+        if width is not UNSET:
+            field_dict["width"] = width
+        if height is not UNSET:
+            field_dict["height"] = height
+        if orientation is not UNSET:
+            field_dict["orientation"] = orientation
+        if page_range is not UNSET:
+            field_dict["pageRange"] = page_range
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        save_path = d.pop("savePath", UNSET)
+
+        _naming_mode = d.pop("namingMode", UNSET)
+        naming_mode: RunPageActionFilesBodyPageActionScalePagesActionNamingMode | Unset
+        if isinstance(_naming_mode,  Unset):
+            naming_mode = UNSET
+        else:
+            naming_mode = RunPageActionFilesBodyPageActionScalePagesActionNamingMode(_naming_mode)
+
+
+
+
+        _paper_size = d.pop("paperSize", UNSET)
+        paper_size: RunPageActionFilesBodyPageActionScalePagesActionPaperSize | Unset
+        if isinstance(_paper_size,  Unset):
+            paper_size = UNSET
+        else:
+            paper_size = RunPageActionFilesBodyPageActionScalePagesActionPaperSize(_paper_size)
+
+
+
+
+        width = d.pop("width", UNSET)
+
+        height = d.pop("height", UNSET)
+
+        _orientation = d.pop("orientation", UNSET)
+        orientation: RunPageActionFilesBodyPageActionScalePagesActionOrientation | Unset
+        if isinstance(_orientation,  Unset):
+            orientation = UNSET
+        else:
+            orientation = RunPageActionFilesBodyPageActionScalePagesActionOrientation(_orientation)
+
+
+
+
+        page_range = d.pop("pageRange", UNSET)
+
+        run_page_action_files_body_page_action_scale_pages_action = cls(
+            save_path=save_path,
+            naming_mode=naming_mode,
+            paper_size=paper_size,
+            width=width,
+            height=height,
+            orientation=orientation,
+            page_range=page_range,
+        )
+
+        return run_page_action_files_body_page_action_scale_pages_action
+
