@@ -162,13 +162,16 @@ export function listDocumentAttachments(input: PdfInput): DocumentAttachmentList
 
 /** The `readDocumentAttachment` task: one attachment's model and its bytes (404 ATTACHMENT_NOT_FOUND). */
 export function readDocumentAttachment(input: PdfInput & { name: string }): { attachment: DocumentAttachment; content: Uint8Array } {
-  return withPdf(input, 'view', (doc) => {
-    const entry = readTree(doc).entries.find((e) => e.name === input.name);
-    const stream = entry && fileStream(entry.spec);
-    if (!entry || !stream) throw notFound(input.name);
-    const content = contentOf(stream);
-    return { attachment: describe(entry, stream, content, associatedNumbers(doc)), content };
-  });
+  return withPdf(input, 'view', (doc) => attachmentNamed(doc, input.name));
+}
+
+/** One attachment of an open document, described, with its bytes (404 ATTACHMENT_NOT_FOUND); the others are not decoded. */
+function attachmentNamed(doc: mupdf.PDFDocument, attachment: string): { attachment: DocumentAttachment; content: Uint8Array } {
+  const entry = readTree(doc).entries.find((e) => e.name === attachment);
+  const stream = entry && fileStream(entry.spec);
+  if (!entry || !stream) throw notFound(attachment);
+  const content = contentOf(stream);
+  return { attachment: describe(entry, stream, content, associatedNumbers(doc)), content };
 }
 
 function notFound(attachment: string): EngineError {
@@ -269,9 +272,7 @@ export function addDocumentAttachment(input: PdfInput & NewDocumentAttachment): 
     const { replaced } = embedAttachment(doc, input);
     // A replaced file's bytes are content the user removed: rewritten unless signed; a new one is appended when large.
     const bytes = edit.save({ appendable: !replaced });
-    const attachment = attachmentsOf(doc).attachments.find((a) => a.name === input.name);
-    if (!attachment) throw new EngineError('PROCESSING_FAILED', 'The attachment could not be read back');
-    return { bytes, attachment, replaced };
+    return { bytes, attachment: attachmentNamed(doc, input.name).attachment, replaced };
   });
 }
 
