@@ -231,6 +231,45 @@ describe('document attachments: list, download, add, delete', () => {
   });
 });
 
+describe('document attachments: a damaged tree', () => {
+  test('kids, a cycle, a key twice and an entry without a file: read as far as sound with warnings; a write keeps every sound entry, sorted in one node', async () => {
+    const stream = (text: string) => `<< /Type /EmbeddedFile /Length ${text.length} >>\nstream\n${text}\nendstream`;
+    // Root (5) has two kids: 6 (b.txt, and a.txt again) and 7 (c.txt, an external file, and a kid leading back to 5).
+    const pdf = serializePdf([
+      '<< /Type /Catalog /Pages 2 0 R /Names << /EmbeddedFiles 5 0 R >> >>',
+      '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+      '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] >>',
+      '<< /Names [(a.txt) 8 0 R] >>',
+      '<< /Kids [4 0 R 6 0 R 7 0 R] >>',
+      '<< /Names [(b.txt) 9 0 R (a.txt) 10 0 R] >>',
+      '<< /Names [(c.txt) 11 0 R (external.txt) << /Type /Filespec /F (external.txt) >>] /Kids [5 0 R] >>',
+      '<< /Type /Filespec /F (a.txt) /UF (a.txt) /EF << /F 12 0 R >> >>',
+      '<< /Type /Filespec /F (b.txt) /EF << /F 13 0 R >> >>',
+      '<< /Type /Filespec /F (a-again.txt) /EF << /F 13 0 R >> >>',
+      '<< /Type /Filespec /F (c.txt) /EF << /F 14 0 R >> >>',
+      stream('first'),
+      stream('second'),
+      stream('third'),
+    ], '/Root 1 0 R');
+    await upload('attach/damaged.pdf', pdf);
+    const listed = await list('attach/damaged.pdf');
+    status(listed, 200);
+    assert.deepEqual(listed.json().attachments.map((a: { name: string; size: number }) => [a.name, a.size]), [['a.txt', 5], ['b.txt', 6], ['c.txt', 5]]);
+    const warnings = listed.json().warnings.join('\n');
+    assert.match(warnings, /cycle/);
+    assert.match(warnings, /"a\.txt" twice/);
+    assert.match(warnings, /"external\.txt" embeds no file/);
+    status(await put('attach/damaged.pdf', 'B.txt', Buffer.from('new')), 201);
+    const stored = await storedBytes(server, 'attach/damaged.pdf');
+    assert.ok(qpdfCheck(stored).ok);
+    const tree = qpdfTree(stored);
+    // The external file specification is kept (a write loses nothing it read), in byte order: "B" < "a" < "b" < "c" < "e".
+    assert.deepEqual(tree.keys, ['B.txt', 'a.txt', 'b.txt', 'c.txt', 'external.txt']);
+    assert.deepEqual(pdfdetachList(stored), ['B.txt', 'a.txt', 'b.txt', 'c.txt', 'external.txt']);
+    assert.equal((await download('attach/damaged.pdf', 'c.txt')).text, 'third');
+  });
+});
+
 describe('document attachments: refusals leave the document unchanged', () => {
   const doc = 'attach/bad.pdf';
   const small = Buffer.from('x');

@@ -120,6 +120,13 @@ describe('FacturXAction', () => {
     checkFacturx(twice, xml, 'Alternative', 'EN 16931');
     assert.equal(withTempFile(twice, (f) => execFileSync('pdfinfo', ['-meta', f], { encoding: 'utf8' })).split('<fx:DocumentType>').length, 2, 'one fx description');
     assert.equal((await preflight('fx/invoice-fx.pdf')).compliant, true);
+    // Another attachment added through .../attachments keeps it PDF/A-3b (AFRelationship, /AF, the file's keys).
+    const added = await call(server, 'PUT', '/documents/fx/invoice-fx.pdf/attachments/hours.csv?mediaType=text/csv&relationship=Supplement', {
+      body: Buffer.from('hour;task\n1;analysis\n'), headers: { 'content-type': 'application/octet-stream' },
+    });
+    assert.equal(added.status, 201, added.text);
+    const verdictAfter = await preflight('fx/invoice-fx.pdf');
+    assert.equal(verdictAfter.compliant, true, JSON.stringify(verdictAfter.rules));
   });
 
   test('MINIMUM read from the XML, on the Ghostscript path: attached as Data; veraPDF passes it', async () => {
