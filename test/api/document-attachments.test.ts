@@ -204,6 +204,22 @@ describe('document attachments: list, download, add, delete', () => {
     assert.ok(qpdfCheck(empty).ok);
   });
 
+  test('every write keeps a version: ?versionId= lists and reads an earlier version\'s attachments', async () => {
+    const versions = await call(server, 'GET', `/documents/${doc}/versions`, { headers: { accept: 'application/json' } });
+    status(versions, 200);
+    const ids = versions.json().versions.map((v: { id: string; operation: string }) => [v.id, v.operation]);
+    // Newest first: the deletes, the adds, then the upload.
+    assert.ok(ids.some(([, op]: string[]) => op === 'addDocumentAttachment') && ids.some(([, op]: string[]) => op === 'deleteDocumentAttachment'), JSON.stringify(ids));
+    const withFiles = ids.find(([, op]: string[]) => op === 'addDocumentAttachment')![0];
+    const old = await call(server, 'GET', `${url(doc)}?versionId=${withFiles}`, { headers: { accept: 'application/json' } });
+    status(old, 200);
+    assert.ok(old.json().attachments.length > 0);
+    const file = await download(doc, old.json().attachments[0].name, {}, `?versionId=${withFiles}`);
+    status(file, 200);
+    assert.equal(file.bytes.length, old.json().attachments[0].size);
+    assert.deepEqual((await list(doc)).json().attachments, [], 'the current version has none left');
+  });
+
   test('attachments written by another tool (qpdf) are listed and read', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'qpdf-attach-'));
     try {
