@@ -94,6 +94,8 @@ export {
   type MetadataChange,
   type MetadataModel,
 } from './metadata/model.js';
+export { NUMBER_POSITIONS, unknownPlaceholders, type NumberPosition } from './numbers/model.js';
+export { BLANK_DEFAULTS } from './blank/model.js';
 export { NOT_XML } from './syntax/xml-writer.js';
 export { declaresDtd } from './syntax/xml-safety.js';
 export type { PdfSource } from './core/pdf-source.js';

@@ -25,10 +25,12 @@ import { optimizeTasks } from './optimize/tasks.js';
 import { officeTasks } from './office/tasks.js';
 import { outlineTasks } from './outline/tasks.js';
 import { metadataTasks } from './metadata/tasks.js';
+import { numberTasks } from './numbers/tasks.js';
+import { blankTasks } from './blank/tasks.js';
 import { attachmentTasks } from './attachments/tasks.js';
 import type { TaskContext } from './task-context.js';
 
-const featureTasks = [coreTasks, annotationTasks, xfdfTasks, formTasks, redactionTasks, signingTasks, securityTasks, pageTasks, stampTasks, textTasks, renderTasks, imageTasks, ocrTasks, preflightTasks, pdfaTasks, optimizeTasks, officeTasks, outlineTasks, metadataTasks, attachmentTasks];
+const featureTasks = [coreTasks, annotationTasks, xfdfTasks, formTasks, redactionTasks, signingTasks, securityTasks, pageTasks, stampTasks, textTasks, renderTasks, imageTasks, ocrTasks, preflightTasks, pdfaTasks, optimizeTasks, officeTasks, outlineTasks, metadataTasks, numberTasks, blankTasks, attachmentTasks];
 // Spreading the maps would let a name declared in two folders silently keep the last one.
 const declared = featureTasks.flatMap((map) => Object.keys(map));
 const twice = declared.filter((name, i) => declared.indexOf(name) !== i);
@@ -54,6 +56,8 @@ export const tasks = {
   ...officeTasks,
   ...outlineTasks,
   ...metadataTasks,
+  ...numberTasks,
+  ...blankTasks,
   ...attachmentTasks,
 } satisfies Record<string, (input: never, ctx: TaskContext) => unknown>;
 

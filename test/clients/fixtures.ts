@@ -91,6 +91,7 @@ export async function checkAreas(stdout: string, folder: string): Promise<void> 
     'attachments: figures.csv Q1;1200',
     'optimized: /small/q1.pdf',
     'summary: 2 pages',
+    'blank pages: []',
     'fields: 12',
     'versions: 2 restored: upload',
   ], stdout);

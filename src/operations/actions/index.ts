@@ -13,6 +13,8 @@ import { OCRAction } from './OCRAction.js';
 import { OptimizeAction } from './OptimizeAction.js';
 import { PDFAConvertAction } from './PDFAConvertAction.js';
 import { TextStampAction } from './TextStampAction.js';
+import { PageNumbersAction } from './PageNumbersAction.js';
+import { RemoveBlankPagesAction, RemovePagesByTextAction } from './RemovePagesActions.js';
 import type { ActionDefinition, OutputParams } from './types.js';
 
 // Each action has its own parameter and prepared types; the list holds them by their common shape.
@@ -26,6 +28,9 @@ export const ACTIONS: readonly AnyAction[] = [
   ...(PAGE_STRUCTURE_ACTIONS as AnyAction[]),
   TextStampAction as AnyAction,
   ImageStampAction as AnyAction,
+  PageNumbersAction as AnyAction,
+  RemoveBlankPagesAction as AnyAction,
+  RemovePagesByTextAction as AnyAction,
   OCRAction as AnyAction,
   PDFAConvertAction as AnyAction,
   FacturXAction as AnyAction,

@@ -156,7 +156,8 @@ def sync_detailed(
     the root element is the action name. Writing actions replace the document unless savePath is given;
     namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction,
     InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction,
-    ExtractPagesAction, TextStampAction, ImageStampAction, OCRAction.
+    ExtractPagesAction, TextStampAction, ImageStampAction, PageNumbersAction, RemoveBlankPagesAction,
+    RemovePagesByTextAction, OCRAction.
 
     Args:
         file_path (str):
@@ -210,7 +211,8 @@ def sync(
     the root element is the action name. Writing actions replace the document unless savePath is given;
     namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction,
     InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction,
-    ExtractPagesAction, TextStampAction, ImageStampAction, OCRAction.
+    ExtractPagesAction, TextStampAction, ImageStampAction, PageNumbersAction, RemoveBlankPagesAction,
+    RemovePagesByTextAction, OCRAction.
 
     Args:
         file_path (str):
@@ -259,7 +261,8 @@ async def asyncio_detailed(
     the root element is the action name. Writing actions replace the document unless savePath is given;
     namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction,
     InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction,
-    ExtractPagesAction, TextStampAction, ImageStampAction, OCRAction.
+    ExtractPagesAction, TextStampAction, ImageStampAction, PageNumbersAction, RemoveBlankPagesAction,
+    RemovePagesByTextAction, OCRAction.
 
     Args:
         file_path (str):
@@ -313,7 +316,8 @@ async def asyncio(
     the root element is the action name. Writing actions replace the document unless savePath is given;
     namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction,
     InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction,
-    ExtractPagesAction, TextStampAction, ImageStampAction, OCRAction.
+    ExtractPagesAction, TextStampAction, ImageStampAction, PageNumbersAction, RemoveBlankPagesAction,
+    RemovePagesByTextAction, OCRAction.
 
     Args:
         file_path (str):
