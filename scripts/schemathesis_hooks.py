@@ -105,6 +105,8 @@ _EXISTING = {
     "profileName": ["fuzz-profile"],
     ("getAnnotationAttachment", "name"): ["attachment-1"],
     ("getAnnotationAttachmentContent", "name"): ["attachment-1"],
+    ("getDocumentAttachment", "name"): ["fuzz.txt"],
+    ("deleteDocumentAttachment", "name"): ["fuzz.txt"],
     ("getSignatureField", "fieldName"): ["approval"],
     ("deleteSignatureField", "fieldName"): ["approval"],
     ("signField", "fieldName"): ["approval"],

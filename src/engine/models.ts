@@ -124,3 +124,16 @@ export type { Need } from './core/access.js';
 export type { OcrLayer } from './ocr/layer.js';
 export type { PdfaFinding, PdfaLocation, PdfaPart } from './pdfa/model.js';
 export type { PageCharacters, PageTextLoss } from './pdfa/text.js';
+export {
+  AF_RELATIONSHIPS,
+  FACTURX_FILE_NAME,
+  FACTURX_PROFILES,
+  MAX_ATTACHMENT_DESCRIPTION,
+  MAX_ATTACHMENT_NAME,
+  MAX_ATTACHMENTS,
+  type AfRelationship,
+  type DocumentAttachment,
+  type DocumentAttachmentList,
+  type FacturxProfile,
+  type NewDocumentAttachment,
+} from './attachments/model.js';

@@ -20,6 +20,7 @@ import { VersionOperations } from './versions.js';
 import { PermissionOperations } from './permissions.js';
 import { OutlineOperations } from './outline.js';
 import { MetadataOperations } from './metadata.js';
+import { AttachmentOperations } from './attachments.js';
 import { PreflightOperations } from './PreflightOperations.js';
 import { SignatureOperations } from './signatures.js';
 
@@ -34,6 +35,8 @@ export interface Operations {
   /** The outline (bookmarks) of a document (docs/outline.md). */
   outline: OutlineOperations;
   metadata: MetadataOperations;
+  /** Document attachments: the embedded files of the EmbeddedFiles tree (docs/attachments.md). */
+  attachments: AttachmentOperations;
   pages: PageOperations;
   versions: VersionOperations;
   /** The trash deletes move documents and folders into (docs/versions.md, "Trash"). */
@@ -86,6 +89,7 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
     permissions: new PermissionOperations(documents),
     outline: new OutlineOperations(documents),
     metadata: new MetadataOperations(documents),
+    attachments: new AttachmentOperations(documents),
     pages,
     versions,
     trash: new TrashOperations(documents, folders),

@@ -92,6 +92,13 @@ client.request("PATCH", "/documents/reports/2026/q1.pdf/metadata",
                json={"title": "Quarterly report", "author": "Zoë Brontë"}, headers={"Content-Type": "application/merge-patch+json"})
 print("title:", client.request("GET", "/documents/reports/2026/q1.pdf/metadata").json()["title"])
 
+# Attachments: a CSV embedded in the document (its media type and description in the query), then listed and read back
+client.request("PUT", "/documents/reports/2026/q1.pdf/attachments/figures.csv", content=b"quarter;revenue\nQ1;1200\n",
+               params={"mediaType": "text/csv", "description": "Quarterly figures"}, headers={"Content-Type": "application/octet-stream"})
+attached = client.request("GET", "/documents/reports/2026/q1.pdf/attachments").json()["attachments"]
+figures = client.request("GET", "/documents/reports/2026/q1.pdf/attachments/figures.csv").text
+print("attachments:", ", ".join(a["name"] for a in attached), figures.split("\n")[1])
+
 # Optimize by a profile into a copy; the answer's report gives the sizes (never larger: nothing written then)
 optimized = client.action("reports/2026/q1.pdf", {"OptimizeAction": {"profileName": "ebook", "savePath": "small/q1.pdf"}})
 print("optimized:", client.done(optimized)["path"])

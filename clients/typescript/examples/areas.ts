@@ -110,6 +110,16 @@ await client.request('PATCH', '/documents/reports/2026/q1.pdf/metadata', {
 const metadata = (await (await client.request('GET', '/documents/reports/2026/q1.pdf/metadata')).json()) as { title: string };
 console.log('title:', metadata.title);
 
+// Attachments: a CSV embedded in the document (its media type and description in the query), then listed and read back
+await client.request('PUT', '/documents/reports/2026/q1.pdf/attachments/figures.csv', {
+  headers: { 'Content-Type': 'application/octet-stream' },
+  query: { mediaType: 'text/csv', description: 'Quarterly figures' },
+  body: 'quarter;revenue\nQ1;1200\n',
+});
+const attached = (await (await client.request('GET', '/documents/reports/2026/q1.pdf/attachments')).json()) as { attachments: { name: string }[] };
+const figures = await (await client.request('GET', '/documents/reports/2026/q1.pdf/attachments/figures.csv')).text();
+console.log('attachments:', attached.attachments.map((a) => a.name).join(', '), figures.split('\n')[1]);
+
 // Optimize by a profile into a copy; the answer's report gives the sizes (never larger: nothing written then)
 const optimized = await client.action('reports/2026/q1.pdf', { OptimizeAction: { profileName: 'ebook', savePath: 'small/q1.pdf' } });
 console.log('optimized:', (await client.done(optimized)).path);

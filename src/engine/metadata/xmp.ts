@@ -334,3 +334,16 @@ export function newXmp(fields: MetadataFields, now: string): XmpPacket {
   applyXmpFields(packet, fields, now);
   return packet;
 }
+
+/**
+ * Document attachments' Factur-X step (engine/attachments/facturx.ts): removes the packet's rdf:Description elements
+ * that declare one of `namespaces` on themselves (as this function's own writes do), then appends the rdf:Description
+ * elements of `descriptions` (XML text, each declaring its namespaces). Everything else stays as it was.
+ */
+export function replaceDescriptions(packet: XmpPacket, namespaces: readonly string[], descriptions: string): void {
+  const declares = (node: Node) => Object.entries(node[':@'] ?? {}).some(([k, v]) => k.startsWith('xmlns:') && namespaces.includes(v));
+  const rdfName = nameOf(packet.rdf)!;
+  const kept = childrenOf(packet.rdf).filter((c) => !(isElement(c) && isRdf(c, scopeOf(packet.rdf, packet.scope), 'Description') && declares(c)));
+  const added = parseXmp(`<x:xmpmeta xmlns:x="${NS.x}"><rdf:RDF xmlns:rdf="${NS.rdf}">${descriptions}</rdf:RDF></x:xmpmeta>`);
+  packet.rdf[rdfName] = [...kept, ...childrenOf(added.rdf).filter(isElement), { '#text': '\n' }];
+}

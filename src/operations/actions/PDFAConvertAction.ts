@@ -1,5 +1,6 @@
 import type { FromSchema } from 'json-schema-to-ts';
 import { ServiceError } from '../../errors.js';
+import { openFileStream, type OpenFile } from '../../open-file.js';
 import { ScratchFile } from '../../scratch-file.js';
 import type { PageTextLoss, PdfaFinding, PdfaPart, TaskOutput } from '../../engine/models.js';
 import { convertToPdfa } from '../../tools/ghostscript.js';
@@ -82,20 +83,32 @@ export const PDFAConvertAction: ActionDefinition<Params> = {
     'with the failed rules and nothing written, or with appendReport/addAnnots the document as it was with the report in it. The answer\'s report lists ' +
     'what was changed and the validator\'s verdict. Runs as a background job unless Prefer: wait=N. See docs/pdfa.md.',
   schema,
-  async execute(input) {
-    // The prepared document, and the MuPDF path's output, go to a scratch file straight from the worker's MuPDF memory
-    // (engine/core/save.ts, saveFullTo): veraPDF, Ghostscript and the store read them from there, so a 100 MB document's
-    // output is never a copy in the worker, nor in the main thread (issue 35, item 8; docs/pdfa.md, "Memory").
-    const out = await ScratchFile.create();
-    try {
-      return await convert(input, out);
-    } finally {
-      await out.close();
-    }
-  },
+  // The prepared document, and the MuPDF path's output, go to a scratch file straight from the worker's MuPDF memory
+  // (engine/core/save.ts, saveFullTo): veraPDF, Ghostscript and the store read them from there, so a 100 MB document's
+  // output is never a copy in the worker, nor in the main thread (issue 35, item 8; docs/pdfa.md, "Memory").
+  execute: (input) => runPdfaConversion(input),
 };
 
-async function convert({ params, source, engine, ctx, exec, tools, documents }: ExecuteInput<Params, undefined>, out: ScratchFile): Promise<ActionOutput> {
+/**
+ * A step on the PDF/A output before veraPDF judges it (FacturXAction attaches the invoice and its XMP there): it writes
+ * the changed output to a file of its own and answers where, with the summary of what it wrote.
+ */
+export type PdfaOutputStep = (output: OpenFile) => Promise<{ output: OpenFile; summary: TaskOutput<'validateUpload'> }>;
+
+/** The parameters of a conversion, as PDFAConvertAction's schema gives them (FacturXAction converts with its own). */
+export type PdfaConvertParams = Params;
+
+/** The conversion (PDFAConvertAction's execute), with `step` run on the output before each validation. */
+export async function runPdfaConversion(input: ExecuteInput<Params, unknown>, step?: PdfaOutputStep): Promise<ActionOutput> {
+  const out = await ScratchFile.create();
+  try {
+    return await convert(input, out, step);
+  } finally {
+    await out.close();
+  }
+}
+
+async function convert({ params, source, engine, ctx, exec, tools, documents }: ExecuteInput<Params, unknown>, out: ScratchFile, step?: PdfaOutputStep): Promise<ActionOutput> {
   const profile = params.profile as ConvertProfile;
   const part = PROFILES[profile];
   const password = ctx.documentPassword;
@@ -122,9 +135,10 @@ async function convert({ params, source, engine, ctx, exec, tools, documents }: 
   if (prepared.finished) {
     progress(1, 'validate');
     throwIfStopped(exec);
-    const verdict = await validatePdfa(tools, { pdf: { fd: out.fd, size: prepared.size }, profile, signal: exec.signal });
+    const stepped = step ? await step({ fd: out.fd, size: prepared.size }) : { output: { fd: out.fd, size: prepared.size }, summary: prepared.summary };
+    const verdict = await validatePdfa(tools, { pdf: stepped.output, profile, signal: exec.signal });
     // Staged in the store from the file (a streamed copy): the runner writes it as it writes an upload.
-    if (verdict.compliant) return succeeded(report, 'mupdf', await documents.stage(out.stream(prepared.size), prepared.size, ctx), verdict, prepared.summary);
+    if (verdict.compliant) return succeeded(report, 'mupdf', await documents.stage(openFileStream(stepped.output), stepped.output.size, ctx), verdict, stepped.summary);
     report.attempts.push(`mupdf: ${verdict.rules.length} rule(s) failed (${verdict.rules.slice(0, 5).map((r) => `${r.clause}-${r.testNumber}`).join(', ')}); converted with Ghostscript instead`);
     // Prepared again for Ghostscript, without the MuPDF path's additions, into the same file: that costs another
     // preparation only when the MuPDF path failed.
@@ -151,12 +165,13 @@ async function convert({ params, source, engine, ctx, exec, tools, documents }: 
     Object.assign(report, { pipeline: 'ghostscript', rules: [lost] });
     return failed({ params, report, source, engine, password });
   }
-  const verdict = await validatePdfa(tools, { pdf: output, profile, signal: exec.signal });
+  const stepped = step ? await step(output) : { output, summary: checked.summary };
+  const verdict = await validatePdfa(tools, { pdf: stepped.output, profile, signal: exec.signal });
   if (!verdict.compliant) {
     Object.assign(report, { pipeline: 'ghostscript', validator: verdict.validator, passedChecks: verdict.passedChecks, failedChecks: verdict.failedChecks, rules: verdict.rules });
     return failed({ params, report, source, engine, password });
   }
-  return succeeded(report, 'ghostscript', await documents.stage(out.stream(output.size), output.size, ctx), verdict, checked.summary);
+  return succeeded(report, 'ghostscript', await documents.stage(openFileStream(stepped.output), stepped.output.size, ctx), verdict, stepped.summary);
 }
 
 function succeeded(report: PdfaConversionReport, pipeline: 'mupdf' | 'ghostscript', pdf: StagedUpload, verdict: ValidationReport, summary: TaskOutput<'validateUpload'> | undefined): ActionOutput {
@@ -185,7 +200,7 @@ function lostText(pages: PageTextLoss[]): PdfaFinding | undefined {
 
 /** A conversion that did not reach PDF/A: 422 with the report, or the source with the report marked in it. */
 async function failed(
-  input: Pick<ExecuteInput<Params, undefined>, 'params' | 'source' | 'engine'> & { report: PdfaConversionReport; password: string | undefined },
+  input: Pick<ExecuteInput<Params, unknown>, 'params' | 'source' | 'engine'> & { report: PdfaConversionReport; password: string | undefined },
 ): Promise<{ kind: 'document'; bytes: Uint8Array; report: PdfaConversionReport }> {
   const { params, report, engine, password } = input;
   const rules = report.rules.length;

@@ -4,6 +4,7 @@
  */
 import { ApplyRedactionsAction } from './ApplyRedactionsAction.js';
 import { CopyAction } from './CopyAction.js';
+import { FacturXAction } from './FacturXAction.js';
 import { FlattenAnnotationsAction, FlattenFieldsAction } from './FlattenActions.js';
 import { PAGE_STRUCTURE_ACTIONS } from './PageStructureActions.js';
 import { PAGE_LAYOUT_ACTIONS } from './PageLayoutActions.js';
@@ -34,6 +35,7 @@ export const ACTIONS: readonly AnyAction[] = [
   RemovePagesByTextAction as AnyAction,
   OCRAction as AnyAction,
   PDFAConvertAction as AnyAction,
+  FacturXAction as AnyAction,
   LinearizeAction as AnyAction,
   OptimizeAction as AnyAction,
 ];

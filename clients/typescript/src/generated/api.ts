@@ -273,7 +273,7 @@ export interface paths {
         put: operations["putDocument"];
         /**
          * Run a document action
-         * @description The body is an object with exactly one key, the action name, whose value holds its parameters; or multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML, the root element is the action name. Writing actions replace the document unless savePath is given; namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction, FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, LinearizeAction, OptimizeAction.
+         * @description The body is an object with exactly one key, the action name, whose value holds its parameters; or multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML, the root element is the action name. Writing actions replace the document unless savePath is given; namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction, FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, FacturXAction, LinearizeAction, OptimizeAction.
          */
         post: operations["runDocumentAction"];
         /**
@@ -542,6 +542,58 @@ export interface paths {
         put: operations["replaceOutline"];
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pdfservice/v1/documents/{filePath}.pdf/attachments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the document's attachments (embedded files)
+         * @description The embedded files of the catalog's EmbeddedFiles name tree (not FileAttachment annotations: .../annotations), each with its name, file name, description, media type, size, dates, MD5 checksum and AFRelationship. A damaged tree is read as far as it is sound, with warnings.
+         */
+        get: operations["listDocumentAttachments"];
+        put?: never;
+        /**
+         * Add an attachment (multipart upload)
+         * @description multipart/form-data with the file in part `file` and, optionally, JSON in part `attachment` (name, fileName, description, mediaType, relationship, creationDate, modificationDate, replace). The name defaults to the file part's file name. A name in use is 409 ATTACHMENT_EXISTS unless replace is true; a file larger than PDFSERVICE_MAX_UPLOAD_BYTES is 413. The file gets its size, dates, MD5, media type and AFRelationship (Unspecified by default), the tree stays sorted, and the catalog's /AF lists it. 201 with Location (200 when it replaced one); the ETag is the document's new one.
+         */
+        post: operations["addDocumentAttachment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pdfservice/v1/documents/{filePath}.pdf/attachments/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an attachment
+         * @description The file with its own media type and Content-Disposition (inline; ?attachment=true: attachment) with its file name. ETag (the file's), If-None-Match (304) and Range (206) as for documents. An Accept header that admits neither its type nor a wildcard is 406. Served sandboxed (CSP sandbox, nosniff): an attached HTML file cannot run as the service.
+         */
+        get: operations["getDocumentAttachment"];
+        /**
+         * Add an attachment (raw body)
+         * @description The body is the file (application/octet-stream, or application/pdf or an image type for such a file); the query says what the multipart form's `attachment` part would. A name in use is 409 ATTACHMENT_EXISTS unless replace=true; a body larger than PDFSERVICE_MAX_UPLOAD_BYTES is 413. 201 with Location (200 when it replaced one).
+         */
+        put: operations["putDocumentAttachment"];
+        post?: never;
+        /**
+         * Delete an attachment
+         * @description Removes it from the EmbeddedFiles tree and the catalog's /AF; the document is rewritten without its bytes (a signed document gets the change appended, so its signatures stay valid and its earlier revision still holds the file; a certified one is 409 DOCUMENT_CERTIFIED). 204; the ETag is the document's new one.
+         */
+        delete: operations["deleteDocumentAttachment"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2024,6 +2076,66 @@ export interface components {
             itemCount?: number;
             /** @description Read only: ignored */
             warnings?: string[];
+        };
+        /**
+         * DocumentAttachment
+         * @description One embedded file of the document (the catalog's EmbeddedFiles name tree; not a FileAttachment annotation)
+         */
+        DocumentAttachment: {
+            /** @description The key in the EmbeddedFiles tree: the name in .../attachments/{name} */
+            name: string;
+            /** @description The file specification's /UF (else /F) */
+            fileName: string;
+            /** @description /Desc */
+            description?: string;
+            /** @description The embedded file's /Subtype; application/octet-stream when it has none */
+            mediaType: string;
+            /** @description Bytes of the file */
+            size: number;
+            /** Format: date-time */
+            creationDate?: string;
+            /** Format: date-time */
+            modificationDate?: string;
+            /** @description MD5, hex: the stored /CheckSum, or computed when there is none */
+            checksum: string;
+            /** @description /AFRelationship (Source, Data, Alternative, Supplement, EncryptedPayload, FormData, Schema, Unspecified), when present */
+            relationship?: string;
+            /** @description Whether the catalog's /AF lists it (PDF/A-3, PDF 2.0: associated with the whole document) */
+            associated: boolean;
+        };
+        /**
+         * DocumentAttachmentsModel
+         * @description DocumentAttachmentsModel (XML: <DocumentAttachments>): the document's embedded files in the tree's order
+         */
+        DocumentAttachmentsModel: {
+            attachments: components["schemas"]["DocumentAttachment"][];
+            /** @description What could not be read: a damaged tree, a name twice, an entry that embeds no file */
+            warnings: string[];
+        };
+        /** NewDocumentAttachment */
+        NewDocumentAttachment: {
+            /** @description The attachment's name (POST; default: the file's name, else "attachment") */
+            name?: string;
+            /** @description The file name written in the file specification (default: the name) */
+            fileName?: string;
+            /** @description /Desc */
+            description?: string;
+            /** @description The file's media type (default: the part's Content-Type; PUT: the body's unless application/octet-stream) */
+            mediaType?: string;
+            /**
+             * @description AFRelationship (default Unspecified)
+             * @enum {string}
+             */
+            relationship?: "Source" | "Data" | "Alternative" | "Supplement" | "EncryptedPayload" | "FormData" | "Schema" | "Unspecified";
+            /** @description ISO 8601 (default: now) */
+            creationDate?: string;
+            /** @description ISO 8601 (default: now) */
+            modificationDate?: string;
+            /**
+             * @description Replace an attachment of the same name (else 409 ATTACHMENT_EXISTS)
+             * @default false
+             */
+            replace: boolean;
         };
         /**
          * MetadataModel
@@ -5612,6 +5724,27 @@ export interface operations {
                          */
                         addAnnots?: boolean;
                     };
+                    /** @description Makes the document a Factur-X / ZUGFeRD invoice (multipart: this JSON in part "pageAction", the invoice XML, a UN/CEFACT CII CrossIndustryInvoice, in part "file"): converted to PDF/A-3b (as PDFAConvertAction), the XML attached as factur-x.xml with AFRelationship Alternative (Data for minimum and basicwl) and the fx XMP extension schema (DocumentType INVOICE, DocumentFileName, Version 1.0, ConformanceLevel); validated by veraPDF before it is written. The profile is read from the XML's guideline id unless given. 422 INVOICE_XML_INVALID for XML that is not such an invoice, 422 PDFA_CONVERSION_FAILED as PDFAConvertAction. Runs as a background job unless Prefer: wait=N. See docs/attachments.md. */
+                    FacturXAction?: {
+                        /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                        savePath?: string;
+                        /**
+                         * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        namingMode?: 0 | 1 | 2;
+                        /**
+                         * @description The Factur-X / ZUGFeRD profile (minimum, basicwl, basic, en16931, extended, xrechnung); absent: read from the XML's guideline id. Given, it must agree with that id
+                         * @enum {string}
+                         */
+                        profile?: "minimum" | "basicwl" | "basic" | "en16931" | "extended" | "xrechnung";
+                        /**
+                         * @description The XML's AFRelationship; absent: Data for minimum and basicwl, Alternative for the others (as Factur-X 1.0 says)
+                         * @enum {string}
+                         */
+                        relationship?: "Alternative" | "Data" | "Source";
+                    };
                     /** @description Writes the document linearized ("fast web view", ISO 32000-1 Annex F) with qpdf; content, object streams and encryption are kept (an encrypted document needs its password, and a user password only when its permissions allow changes). A signed document is refused (409 DOCUMENT_SIGNED). The answer's report gives the sizes before and after. See docs/optimize.md. */
                     LinearizeAction?: {
                         /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
@@ -5897,6 +6030,27 @@ export interface operations {
                              */
                             addAnnots?: boolean;
                         };
+                        /** @description Makes the document a Factur-X / ZUGFeRD invoice (multipart: this JSON in part "pageAction", the invoice XML, a UN/CEFACT CII CrossIndustryInvoice, in part "file"): converted to PDF/A-3b (as PDFAConvertAction), the XML attached as factur-x.xml with AFRelationship Alternative (Data for minimum and basicwl) and the fx XMP extension schema (DocumentType INVOICE, DocumentFileName, Version 1.0, ConformanceLevel); validated by veraPDF before it is written. The profile is read from the XML's guideline id unless given. 422 INVOICE_XML_INVALID for XML that is not such an invoice, 422 PDFA_CONVERSION_FAILED as PDFAConvertAction. Runs as a background job unless Prefer: wait=N. See docs/attachments.md. */
+                        FacturXAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /**
+                             * @description The Factur-X / ZUGFeRD profile (minimum, basicwl, basic, en16931, extended, xrechnung); absent: read from the XML's guideline id. Given, it must agree with that id
+                             * @enum {string}
+                             */
+                            profile?: "minimum" | "basicwl" | "basic" | "en16931" | "extended" | "xrechnung";
+                            /**
+                             * @description The XML's AFRelationship; absent: Data for minimum and basicwl, Alternative for the others (as Factur-X 1.0 says)
+                             * @enum {string}
+                             */
+                            relationship?: "Alternative" | "Data" | "Source";
+                        };
                         /** @description Writes the document linearized ("fast web view", ISO 32000-1 Annex F) with qpdf; content, object streams and encryption are kept (an encrypted document needs its password, and a user password only when its permissions allow changes). A signed document is refused (409 DOCUMENT_SIGNED). The answer's report gives the sizes before and after. See docs/optimize.md. */
                         LinearizeAction?: {
                             /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
@@ -6179,6 +6333,27 @@ export interface operations {
                              * @default false
                              */
                             addAnnots?: boolean;
+                        };
+                        /** @description Makes the document a Factur-X / ZUGFeRD invoice (multipart: this JSON in part "pageAction", the invoice XML, a UN/CEFACT CII CrossIndustryInvoice, in part "file"): converted to PDF/A-3b (as PDFAConvertAction), the XML attached as factur-x.xml with AFRelationship Alternative (Data for minimum and basicwl) and the fx XMP extension schema (DocumentType INVOICE, DocumentFileName, Version 1.0, ConformanceLevel); validated by veraPDF before it is written. The profile is read from the XML's guideline id unless given. 422 INVOICE_XML_INVALID for XML that is not such an invoice, 422 PDFA_CONVERSION_FAILED as PDFAConvertAction. Runs as a background job unless Prefer: wait=N. See docs/attachments.md. */
+                        FacturXAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /**
+                             * @description The Factur-X / ZUGFeRD profile (minimum, basicwl, basic, en16931, extended, xrechnung); absent: read from the XML's guideline id. Given, it must agree with that id
+                             * @enum {string}
+                             */
+                            profile?: "minimum" | "basicwl" | "basic" | "en16931" | "extended" | "xrechnung";
+                            /**
+                             * @description The XML's AFRelationship; absent: Data for minimum and basicwl, Alternative for the others (as Factur-X 1.0 says)
+                             * @enum {string}
+                             */
+                            relationship?: "Alternative" | "Data" | "Source";
                         };
                         /** @description Writes the document linearized ("fast web view", ISO 32000-1 Annex F) with qpdf; content, object streams and encryption are kept (an encrypted document needs its password, and a user password only when its permissions allow changes). A signed document is refused (409 DOCUMENT_SIGNED). The answer's report gives the sizes before and after. See docs/optimize.md. */
                         LinearizeAction?: {
@@ -9113,6 +9288,19 @@ export interface operations {
                              */
                             addAnnots?: boolean;
                         };
+                        /** @description Makes the document a Factur-X / ZUGFeRD invoice (multipart: this JSON in part "pageAction", the invoice XML, a UN/CEFACT CII CrossIndustryInvoice, in part "file"): converted to PDF/A-3b (as PDFAConvertAction), the XML attached as factur-x.xml with AFRelationship Alternative (Data for minimum and basicwl) and the fx XMP extension schema (DocumentType INVOICE, DocumentFileName, Version 1.0, ConformanceLevel); validated by veraPDF before it is written. The profile is read from the XML's guideline id unless given. 422 INVOICE_XML_INVALID for XML that is not such an invoice, 422 PDFA_CONVERSION_FAILED as PDFAConvertAction. Runs as a background job unless Prefer: wait=N. See docs/attachments.md. */
+                        FacturXAction?: {
+                            /**
+                             * @description The Factur-X / ZUGFeRD profile (minimum, basicwl, basic, en16931, extended, xrechnung); absent: read from the XML's guideline id. Given, it must agree with that id
+                             * @enum {string}
+                             */
+                            profile?: "minimum" | "basicwl" | "basic" | "en16931" | "extended" | "xrechnung";
+                            /**
+                             * @description The XML's AFRelationship; absent: Data for minimum and basicwl, Alternative for the others (as Factur-X 1.0 says)
+                             * @enum {string}
+                             */
+                            relationship?: "Alternative" | "Data" | "Source";
+                        };
                         /** @description Writes the document linearized ("fast web view", ISO 32000-1 Annex F) with qpdf; content, object streams and encryption are kept (an encrypted document needs its password, and a user password only when its permissions allow changes). A signed document is refused (409 DOCUMENT_SIGNED). The answer's report gives the sizes before and after. See docs/optimize.md. */
                         LinearizeAction?: Record<string, never>;
                         /** @description Makes the document smaller by an optimize profile (profileName, or an inline profile): images above 1.5 times the target resolution downsampled, colour spaces converted and images re-encoded per the profile, each kept when the new one is not smaller; unused resources removed, fonts subset, duplicate images and fonts merged, object streams and maximum Flate. Encryption is kept (the password is needed, and the permission to change); a signed document is refused (409 DOCUMENT_SIGNED). The answer's report gives the sizes before and after, per category. When the result would not be smaller nothing is written and the answer is 200 with report.changed false. See docs/optimize.md. */
@@ -11272,6 +11460,575 @@ export interface operations {
                     "application/xml": components["schemas"]["OutlineModel"];
                     "text/xml": components["schemas"]["OutlineModel"];
                 };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listDocumentAttachments: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
+                 * @example 1795219200000000
+                 */
+                versionId?: string;
+            };
+            header?: {
+                /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
+                "x-service-documentpassword"?: string;
+                /** @description The same password as base64 of its UTF-8 bytes, instead of X-Service-DocumentPassword */
+                "x-service-documentpassword-base64"?: string;
+            };
+            path: {
+                /**
+                 * @description Path of the document without ".pdf"; may contain folders ("a/b/report"). Percent-encode each segment once.
+                 * @example reports/2026/q1
+                 */
+                filePath: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description DocumentAttachmentsModel (XML: <DocumentAttachments>): the document's embedded files in the tree's order */
+            200: {
+                headers: {
+                    /** @description Entity tag of the document version (or of this representation) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentAttachmentsModel"];
+                    "application/xml": components["schemas"]["DocumentAttachmentsModel"];
+                    "text/xml": components["schemas"]["DocumentAttachmentsModel"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    addDocumentAttachment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
+                "x-service-documentpassword"?: string;
+                /** @description The same password as base64 of its UTF-8 bytes, instead of X-Service-DocumentPassword */
+                "x-service-documentpassword-base64"?: string;
+                /** @description Change only if the document still has this ETag (412 otherwise) */
+                "if-match"?: string;
+            };
+            path: {
+                /**
+                 * @description Path of the document without ".pdf"; may contain folders ("a/b/report"). Percent-encode each segment once.
+                 * @example reports/2026/q1
+                 */
+                filePath: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The file to attach
+                     */
+                    file: Blob;
+                    attachment?: components["schemas"]["NewDocumentAttachment"];
+                };
+            };
+        };
+        responses: {
+            /** @description One embedded file of the document (the catalog's EmbeddedFiles name tree; not a FileAttachment annotation) */
+            200: {
+                headers: {
+                    /** @description Entity tag of the document version (or of this representation) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentAttachment"];
+                    "application/xml": components["schemas"]["DocumentAttachment"];
+                    "text/xml": components["schemas"]["DocumentAttachment"];
+                };
+            };
+            /** @description One embedded file of the document (the catalog's EmbeddedFiles name tree; not a FileAttachment annotation) */
+            201: {
+                headers: {
+                    /** @description Entity tag of the document version (or of this representation) */
+                    ETag?: string;
+                    /** @description URL of the created resource */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentAttachment"];
+                    "application/xml": components["schemas"]["DocumentAttachment"];
+                    "text/xml": components["schemas"]["DocumentAttachment"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getDocumentAttachment: {
+        parameters: {
+            query?: {
+                /** @description Content-Disposition: attachment (default inline) */
+                attachment?: boolean;
+                /**
+                 * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
+                 * @example 1795219200000000
+                 */
+                versionId?: string;
+            };
+            header?: {
+                /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
+                "x-service-documentpassword"?: string;
+                /** @description The same password as base64 of its UTF-8 bytes, instead of X-Service-DocumentPassword */
+                "x-service-documentpassword-base64"?: string;
+            };
+            path: {
+                /**
+                 * @description Path of the document without ".pdf"; may contain folders ("a/b/report"). Percent-encode each segment once.
+                 * @example reports/2026/q1
+                 */
+                filePath: string;
+                /**
+                 * @description The attachment's name, percent-encoded
+                 * @example invoice.xml
+                 */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file, with its own media type (application/octet-stream when it declares none) */
+            200: {
+                headers: {
+                    /** @description Entity tag of the document version (or of this representation) */
+                    ETag?: string;
+                    /** @description inline or attachment, with filename and filename* (RFC 6266) */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "*/*": Blob;
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putDocumentAttachment: {
+        parameters: {
+            query?: {
+                /** @description The file name written in the file specification (default: the name) */
+                fileName?: string;
+                /** @description /Desc */
+                description?: string;
+                /** @description The file's media type (default: the part's Content-Type; PUT: the body's unless application/octet-stream) */
+                mediaType?: string;
+                /** @description AFRelationship (default Unspecified) */
+                relationship?: "Source" | "Data" | "Alternative" | "Supplement" | "EncryptedPayload" | "FormData" | "Schema" | "Unspecified";
+                /** @description ISO 8601 (default: now) */
+                creationDate?: string;
+                /** @description ISO 8601 (default: now) */
+                modificationDate?: string;
+                /** @description Replace an attachment of the same name (else 409 ATTACHMENT_EXISTS) */
+                replace?: boolean;
+            };
+            header?: {
+                /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
+                "x-service-documentpassword"?: string;
+                /** @description The same password as base64 of its UTF-8 bytes, instead of X-Service-DocumentPassword */
+                "x-service-documentpassword-base64"?: string;
+                /** @description Change only if the document still has this ETag (412 otherwise) */
+                "if-match"?: string;
+            };
+            path: {
+                /**
+                 * @description Path of the document without ".pdf"; may contain folders ("a/b/report"). Percent-encode each segment once.
+                 * @example reports/2026/q1
+                 */
+                filePath: string;
+                /**
+                 * @description The attachment's name, percent-encoded
+                 * @example invoice.xml
+                 */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/pdf": Blob;
+                "image/jpeg": Blob;
+                "image/png": Blob;
+                "image/tiff": Blob;
+                "image/gif": Blob;
+                "application/msword": Blob;
+                "application/vnd.openxmlformats-officedocument.wordprocessingml.document": Blob;
+                "application/vnd.openxmlformats-officedocument.wordprocessingml.template": Blob;
+                "application/vnd.ms-word.document.macroenabled.12": Blob;
+                "application/vnd.oasis.opendocument.text": Blob;
+                "application/vnd.oasis.opendocument.text-flat-xml": Blob;
+                "application/rtf": Blob;
+                "text/rtf": Blob;
+                "text/plain": Blob;
+                "application/vnd.ms-excel": Blob;
+                "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                "application/vnd.ms-excel.sheet.macroenabled.12": Blob;
+                "application/vnd.oasis.opendocument.spreadsheet": Blob;
+                "application/vnd.oasis.opendocument.spreadsheet-flat-xml": Blob;
+                "text/csv": Blob;
+                "application/vnd.ms-powerpoint": Blob;
+                "application/vnd.openxmlformats-officedocument.presentationml.presentation": Blob;
+                "application/vnd.ms-powerpoint.presentation.macroenabled.12": Blob;
+                "application/vnd.oasis.opendocument.presentation": Blob;
+                "application/vnd.oasis.opendocument.presentation-flat-xml": Blob;
+                "application/octet-stream": Blob;
+            };
+        };
+        responses: {
+            /** @description One embedded file of the document (the catalog's EmbeddedFiles name tree; not a FileAttachment annotation) */
+            200: {
+                headers: {
+                    /** @description Entity tag of the document version (or of this representation) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentAttachment"];
+                    "application/xml": components["schemas"]["DocumentAttachment"];
+                    "text/xml": components["schemas"]["DocumentAttachment"];
+                };
+            };
+            /** @description One embedded file of the document (the catalog's EmbeddedFiles name tree; not a FileAttachment annotation) */
+            201: {
+                headers: {
+                    /** @description Entity tag of the document version (or of this representation) */
+                    ETag?: string;
+                    /** @description URL of the created resource */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentAttachment"];
+                    "application/xml": components["schemas"]["DocumentAttachment"];
+                    "text/xml": components["schemas"]["DocumentAttachment"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteDocumentAttachment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
+                "x-service-documentpassword"?: string;
+                /** @description The same password as base64 of its UTF-8 bytes, instead of X-Service-DocumentPassword */
+                "x-service-documentpassword-base64"?: string;
+                /** @description Change only if the document still has this ETag (412 otherwise) */
+                "if-match"?: string;
+            };
+            path: {
+                /**
+                 * @description Path of the document without ".pdf"; may contain folders ("a/b/report"). Percent-encode each segment once.
+                 * @example reports/2026/q1
+                 */
+                filePath: string;
+                /**
+                 * @description The attachment's name, percent-encoded
+                 * @example invoice.xml
+                 */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Not logged in, or wrong credentials (docs/errors.md) */
             401: {

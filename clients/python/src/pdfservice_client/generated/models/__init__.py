@@ -1,6 +1,7 @@
 """ Contains all the data models used in inputs/outputs """
 
 from .add_annotation_files_body import AddAnnotationFilesBody
+from .add_document_attachment_body import AddDocumentAttachmentBody
 from .annotation_import_result import AnnotationImportResult
 from .annotation_model import AnnotationModel
 from .annotation_model_border import AnnotationModelBorder
@@ -33,6 +34,9 @@ from .convert_one_shot_body_steps_item_booklet_action_paper_size import ConvertO
 from .convert_one_shot_body_steps_item_crop_pages_action import ConvertOneShotBodyStepsItemCropPagesAction
 from .convert_one_shot_body_steps_item_crop_pages_action_box import ConvertOneShotBodyStepsItemCropPagesActionBox
 from .convert_one_shot_body_steps_item_delete_pages_action import ConvertOneShotBodyStepsItemDeletePagesAction
+from .convert_one_shot_body_steps_item_factur_x_action import ConvertOneShotBodyStepsItemFacturXAction
+from .convert_one_shot_body_steps_item_factur_x_action_profile import ConvertOneShotBodyStepsItemFacturXActionProfile
+from .convert_one_shot_body_steps_item_factur_x_action_relationship import ConvertOneShotBodyStepsItemFacturXActionRelationship
 from .convert_one_shot_body_steps_item_flatten_annotations_action import ConvertOneShotBodyStepsItemFlattenAnnotationsAction
 from .convert_one_shot_body_steps_item_flatten_fields_action import ConvertOneShotBodyStepsItemFlattenFieldsAction
 from .convert_one_shot_body_steps_item_image_stamp_action import ConvertOneShotBodyStepsItemImageStampAction
@@ -95,6 +99,8 @@ from .create_token_response_201_rights_type_0_item import CreateTokenResponse201
 from .create_user_json_body import CreateUserJsonBody
 from .create_user_json_body_rights_item import CreateUserJsonBodyRightsItem
 from .dms_account_model import DmsAccountModel
+from .document_attachment import DocumentAttachment
+from .document_attachments_model import DocumentAttachmentsModel
 from .document_model import DocumentModel
 from .document_model_report import DocumentModelReport
 from .document_text_model import DocumentTextModel
@@ -153,6 +159,8 @@ from .metadata_patch import MetadataPatch
 from .metadata_patch_custom_type_0 import MetadataPatchCustomType0
 from .metadata_request import MetadataRequest
 from .metadata_request_custom import MetadataRequestCustom
+from .new_document_attachment import NewDocumentAttachment
+from .new_document_attachment_relationship import NewDocumentAttachmentRelationship
 from .new_file_attachment_annotation import NewFileAttachmentAnnotation
 from .new_file_attachment_annotation_icon import NewFileAttachmentAnnotationIcon
 from .new_file_attachment_annotation_rectangle import NewFileAttachmentAnnotationRectangle
@@ -218,6 +226,7 @@ from .preflight_result_rules_item import PreflightResultRulesItem
 from .preflight_result_rules_item_locations_item import PreflightResultRulesItemLocationsItem
 from .preflight_result_validator import PreflightResultValidator
 from .problem import Problem
+from .put_document_attachment_relationship import PutDocumentAttachmentRelationship
 from .put_document_pdfa import PutDocumentPdfa
 from .rectangle import Rectangle
 from .redaction_model import RedactionModel
@@ -233,6 +242,10 @@ from .run_document_action_files_body_action_apply_redactions_action_line_art imp
 from .run_document_action_files_body_action_apply_redactions_action_naming_mode import RunDocumentActionFilesBodyActionApplyRedactionsActionNamingMode
 from .run_document_action_files_body_action_copy_action import RunDocumentActionFilesBodyActionCopyAction
 from .run_document_action_files_body_action_copy_action_naming_mode import RunDocumentActionFilesBodyActionCopyActionNamingMode
+from .run_document_action_files_body_action_factur_x_action import RunDocumentActionFilesBodyActionFacturXAction
+from .run_document_action_files_body_action_factur_x_action_naming_mode import RunDocumentActionFilesBodyActionFacturXActionNamingMode
+from .run_document_action_files_body_action_factur_x_action_profile import RunDocumentActionFilesBodyActionFacturXActionProfile
+from .run_document_action_files_body_action_factur_x_action_relationship import RunDocumentActionFilesBodyActionFacturXActionRelationship
 from .run_document_action_files_body_action_flatten_annotations_action import RunDocumentActionFilesBodyActionFlattenAnnotationsAction
 from .run_document_action_files_body_action_flatten_annotations_action_naming_mode import RunDocumentActionFilesBodyActionFlattenAnnotationsActionNamingMode
 from .run_document_action_files_body_action_flatten_fields_action import RunDocumentActionFilesBodyActionFlattenFieldsAction
@@ -267,6 +280,10 @@ from .run_document_action_files_body_page_action_apply_redactions_action_line_ar
 from .run_document_action_files_body_page_action_apply_redactions_action_naming_mode import RunDocumentActionFilesBodyPageActionApplyRedactionsActionNamingMode
 from .run_document_action_files_body_page_action_copy_action import RunDocumentActionFilesBodyPageActionCopyAction
 from .run_document_action_files_body_page_action_copy_action_naming_mode import RunDocumentActionFilesBodyPageActionCopyActionNamingMode
+from .run_document_action_files_body_page_action_factur_x_action import RunDocumentActionFilesBodyPageActionFacturXAction
+from .run_document_action_files_body_page_action_factur_x_action_naming_mode import RunDocumentActionFilesBodyPageActionFacturXActionNamingMode
+from .run_document_action_files_body_page_action_factur_x_action_profile import RunDocumentActionFilesBodyPageActionFacturXActionProfile
+from .run_document_action_files_body_page_action_factur_x_action_relationship import RunDocumentActionFilesBodyPageActionFacturXActionRelationship
 from .run_document_action_files_body_page_action_flatten_annotations_action import RunDocumentActionFilesBodyPageActionFlattenAnnotationsAction
 from .run_document_action_files_body_page_action_flatten_annotations_action_naming_mode import RunDocumentActionFilesBodyPageActionFlattenAnnotationsActionNamingMode
 from .run_document_action_files_body_page_action_flatten_fields_action import RunDocumentActionFilesBodyPageActionFlattenFieldsAction
@@ -301,6 +318,10 @@ from .run_document_action_json_body_apply_redactions_action_line_art import RunD
 from .run_document_action_json_body_apply_redactions_action_naming_mode import RunDocumentActionJsonBodyApplyRedactionsActionNamingMode
 from .run_document_action_json_body_copy_action import RunDocumentActionJsonBodyCopyAction
 from .run_document_action_json_body_copy_action_naming_mode import RunDocumentActionJsonBodyCopyActionNamingMode
+from .run_document_action_json_body_factur_x_action import RunDocumentActionJsonBodyFacturXAction
+from .run_document_action_json_body_factur_x_action_naming_mode import RunDocumentActionJsonBodyFacturXActionNamingMode
+from .run_document_action_json_body_factur_x_action_profile import RunDocumentActionJsonBodyFacturXActionProfile
+from .run_document_action_json_body_factur_x_action_relationship import RunDocumentActionJsonBodyFacturXActionRelationship
 from .run_document_action_json_body_flatten_annotations_action import RunDocumentActionJsonBodyFlattenAnnotationsAction
 from .run_document_action_json_body_flatten_annotations_action_naming_mode import RunDocumentActionJsonBodyFlattenAnnotationsActionNamingMode
 from .run_document_action_json_body_flatten_fields_action import RunDocumentActionJsonBodyFlattenFieldsAction
@@ -543,6 +564,7 @@ from .versions_model import VersionsModel
 
 __all__ = (
     "AddAnnotationFilesBody",
+    "AddDocumentAttachmentBody",
     "AnnotationImportResult",
     "AnnotationModel",
     "AnnotationModelBorder",
@@ -575,6 +597,9 @@ __all__ = (
     "ConvertOneShotBodyStepsItemCropPagesAction",
     "ConvertOneShotBodyStepsItemCropPagesActionBox",
     "ConvertOneShotBodyStepsItemDeletePagesAction",
+    "ConvertOneShotBodyStepsItemFacturXAction",
+    "ConvertOneShotBodyStepsItemFacturXActionProfile",
+    "ConvertOneShotBodyStepsItemFacturXActionRelationship",
     "ConvertOneShotBodyStepsItemFlattenAnnotationsAction",
     "ConvertOneShotBodyStepsItemFlattenFieldsAction",
     "ConvertOneShotBodyStepsItemImageStampAction",
@@ -637,6 +662,8 @@ __all__ = (
     "CreateUserJsonBody",
     "CreateUserJsonBodyRightsItem",
     "DmsAccountModel",
+    "DocumentAttachment",
+    "DocumentAttachmentsModel",
     "DocumentModel",
     "DocumentModelReport",
     "DocumentTextModel",
@@ -695,6 +722,8 @@ __all__ = (
     "MetadataPatchCustomType0",
     "MetadataRequest",
     "MetadataRequestCustom",
+    "NewDocumentAttachment",
+    "NewDocumentAttachmentRelationship",
     "NewFileAttachmentAnnotation",
     "NewFileAttachmentAnnotationIcon",
     "NewFileAttachmentAnnotationRectangle",
@@ -760,6 +789,7 @@ __all__ = (
     "PreflightResultRulesItemLocationsItem",
     "PreflightResultValidator",
     "Problem",
+    "PutDocumentAttachmentRelationship",
     "PutDocumentPdfa",
     "Rectangle",
     "RedactionModel",
@@ -775,6 +805,10 @@ __all__ = (
     "RunDocumentActionFilesBodyActionApplyRedactionsActionNamingMode",
     "RunDocumentActionFilesBodyActionCopyAction",
     "RunDocumentActionFilesBodyActionCopyActionNamingMode",
+    "RunDocumentActionFilesBodyActionFacturXAction",
+    "RunDocumentActionFilesBodyActionFacturXActionNamingMode",
+    "RunDocumentActionFilesBodyActionFacturXActionProfile",
+    "RunDocumentActionFilesBodyActionFacturXActionRelationship",
     "RunDocumentActionFilesBodyActionFlattenAnnotationsAction",
     "RunDocumentActionFilesBodyActionFlattenAnnotationsActionNamingMode",
     "RunDocumentActionFilesBodyActionFlattenFieldsAction",
@@ -809,6 +843,10 @@ __all__ = (
     "RunDocumentActionFilesBodyPageActionApplyRedactionsActionNamingMode",
     "RunDocumentActionFilesBodyPageActionCopyAction",
     "RunDocumentActionFilesBodyPageActionCopyActionNamingMode",
+    "RunDocumentActionFilesBodyPageActionFacturXAction",
+    "RunDocumentActionFilesBodyPageActionFacturXActionNamingMode",
+    "RunDocumentActionFilesBodyPageActionFacturXActionProfile",
+    "RunDocumentActionFilesBodyPageActionFacturXActionRelationship",
     "RunDocumentActionFilesBodyPageActionFlattenAnnotationsAction",
     "RunDocumentActionFilesBodyPageActionFlattenAnnotationsActionNamingMode",
     "RunDocumentActionFilesBodyPageActionFlattenFieldsAction",
@@ -843,6 +881,10 @@ __all__ = (
     "RunDocumentActionJsonBodyApplyRedactionsActionNamingMode",
     "RunDocumentActionJsonBodyCopyAction",
     "RunDocumentActionJsonBodyCopyActionNamingMode",
+    "RunDocumentActionJsonBodyFacturXAction",
+    "RunDocumentActionJsonBodyFacturXActionNamingMode",
+    "RunDocumentActionJsonBodyFacturXActionProfile",
+    "RunDocumentActionJsonBodyFacturXActionRelationship",
     "RunDocumentActionJsonBodyFlattenAnnotationsAction",
     "RunDocumentActionJsonBodyFlattenAnnotationsActionNamingMode",
     "RunDocumentActionJsonBodyFlattenFieldsAction",

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
   from ..models.convert_one_shot_body_steps_item_booklet_action import ConvertOneShotBodyStepsItemBookletAction
   from ..models.convert_one_shot_body_steps_item_crop_pages_action import ConvertOneShotBodyStepsItemCropPagesAction
   from ..models.convert_one_shot_body_steps_item_delete_pages_action import ConvertOneShotBodyStepsItemDeletePagesAction
+  from ..models.convert_one_shot_body_steps_item_factur_x_action import ConvertOneShotBodyStepsItemFacturXAction
   from ..models.convert_one_shot_body_steps_item_flatten_annotations_action import ConvertOneShotBodyStepsItemFlattenAnnotationsAction
   from ..models.convert_one_shot_body_steps_item_flatten_fields_action import ConvertOneShotBodyStepsItemFlattenFieldsAction
   from ..models.convert_one_shot_body_steps_item_image_stamp_action import ConvertOneShotBodyStepsItemImageStampAction
@@ -137,6 +138,14 @@ class ConvertOneShotBodyStepsItem:
                 and written only when it is compliant; otherwise 422 PDFA_CONVERSION_FAILED with the failed rules and nothing
                 written, or with appendReport/addAnnots the document as it was with the report in it. The answer's report lists
                 what was changed and the validator's verdict. Runs as a background job unless Prefer: wait=N. See docs/pdfa.md.
+            factur_x_action (ConvertOneShotBodyStepsItemFacturXAction | Unset): Makes the document a Factur-X / ZUGFeRD
+                invoice (multipart: this JSON in part "pageAction", the invoice XML, a UN/CEFACT CII CrossIndustryInvoice, in
+                part "file"): converted to PDF/A-3b (as PDFAConvertAction), the XML attached as factur-x.xml with AFRelationship
+                Alternative (Data for minimum and basicwl) and the fx XMP extension schema (DocumentType INVOICE,
+                DocumentFileName, Version 1.0, ConformanceLevel); validated by veraPDF before it is written. The profile is read
+                from the XML's guideline id unless given. 422 INVOICE_XML_INVALID for XML that is not such an invoice, 422
+                PDFA_CONVERSION_FAILED as PDFAConvertAction. Runs as a background job unless Prefer: wait=N. See
+                docs/attachments.md.
             linearize_action (ConvertOneShotBodyStepsItemLinearizeAction | Unset): Writes the document linearized ("fast web
                 view", ISO 32000-1 Annex F) with qpdf; content, object streams and encryption are kept (an encrypted document
                 needs its password, and a user password only when its permissions allow changes). A signed document is refused
@@ -172,6 +181,7 @@ class ConvertOneShotBodyStepsItem:
     remove_pages_by_text_action: ConvertOneShotBodyStepsItemRemovePagesByTextAction | Unset = UNSET
     ocr_action: ConvertOneShotBodyStepsItemOCRAction | Unset = UNSET
     pdfa_convert_action: ConvertOneShotBodyStepsItemPDFAConvertAction | Unset = UNSET
+    factur_x_action: ConvertOneShotBodyStepsItemFacturXAction | Unset = UNSET
     linearize_action: ConvertOneShotBodyStepsItemLinearizeAction | Unset = UNSET
     optimize_action: ConvertOneShotBodyStepsItemOptimizeAction | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -185,6 +195,7 @@ class ConvertOneShotBodyStepsItem:
         from ..models.convert_one_shot_body_steps_item_booklet_action import ConvertOneShotBodyStepsItemBookletAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_crop_pages_action import ConvertOneShotBodyStepsItemCropPagesAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_delete_pages_action import ConvertOneShotBodyStepsItemDeletePagesAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_factur_x_action import ConvertOneShotBodyStepsItemFacturXAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_flatten_annotations_action import ConvertOneShotBodyStepsItemFlattenAnnotationsAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_flatten_fields_action import ConvertOneShotBodyStepsItemFlattenFieldsAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_image_stamp_action import ConvertOneShotBodyStepsItemImageStampAction # noqa: PLC0415
@@ -293,6 +304,10 @@ class ConvertOneShotBodyStepsItem:
         if not isinstance(self.pdfa_convert_action, Unset):
             pdfa_convert_action = self.pdfa_convert_action.to_dict()
 
+        factur_x_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.factur_x_action, Unset):
+            factur_x_action = self.factur_x_action.to_dict()
+
         linearize_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.linearize_action, Unset):
             linearize_action = self.linearize_action.to_dict()
@@ -350,6 +365,8 @@ class ConvertOneShotBodyStepsItem:
             field_dict["OCRAction"] = ocr_action
         if pdfa_convert_action is not UNSET:
             field_dict["PDFAConvertAction"] = pdfa_convert_action
+        if factur_x_action is not UNSET:
+            field_dict["FacturXAction"] = factur_x_action
         if linearize_action is not UNSET:
             field_dict["LinearizeAction"] = linearize_action
         if optimize_action is not UNSET:
@@ -365,6 +382,7 @@ class ConvertOneShotBodyStepsItem:
         from ..models.convert_one_shot_body_steps_item_booklet_action import ConvertOneShotBodyStepsItemBookletAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_crop_pages_action import ConvertOneShotBodyStepsItemCropPagesAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_delete_pages_action import ConvertOneShotBodyStepsItemDeletePagesAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_factur_x_action import ConvertOneShotBodyStepsItemFacturXAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_flatten_annotations_action import ConvertOneShotBodyStepsItemFlattenAnnotationsAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_flatten_fields_action import ConvertOneShotBodyStepsItemFlattenFieldsAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_image_stamp_action import ConvertOneShotBodyStepsItemImageStampAction # noqa: PLC0415
@@ -606,6 +624,16 @@ class ConvertOneShotBodyStepsItem:
 
 
 
+        _factur_x_action = d.pop("FacturXAction", UNSET)
+        factur_x_action: ConvertOneShotBodyStepsItemFacturXAction | Unset
+        if isinstance(_factur_x_action,  Unset):
+            factur_x_action = UNSET
+        else:
+            factur_x_action = ConvertOneShotBodyStepsItemFacturXAction.from_dict(_factur_x_action)
+
+
+
+
         _linearize_action = d.pop("LinearizeAction", UNSET)
         linearize_action: ConvertOneShotBodyStepsItemLinearizeAction | Unset
         if isinstance(_linearize_action,  Unset):
@@ -649,6 +677,7 @@ class ConvertOneShotBodyStepsItem:
             remove_pages_by_text_action=remove_pages_by_text_action,
             ocr_action=ocr_action,
             pdfa_convert_action=pdfa_convert_action,
+            factur_x_action=factur_x_action,
             linearize_action=linearize_action,
             optimize_action=optimize_action,
         )

@@ -14,6 +14,7 @@ from typing import cast
 if TYPE_CHECKING:
   from ..models.run_document_action_files_body_action_apply_redactions_action import RunDocumentActionFilesBodyActionApplyRedactionsAction
   from ..models.run_document_action_files_body_action_copy_action import RunDocumentActionFilesBodyActionCopyAction
+  from ..models.run_document_action_files_body_action_factur_x_action import RunDocumentActionFilesBodyActionFacturXAction
   from ..models.run_document_action_files_body_action_flatten_annotations_action import RunDocumentActionFilesBodyActionFlattenAnnotationsAction
   from ..models.run_document_action_files_body_action_flatten_fields_action import RunDocumentActionFilesBodyActionFlattenFieldsAction
   from ..models.run_document_action_files_body_action_linearize_action import RunDocumentActionFilesBodyActionLinearizeAction
@@ -54,6 +55,14 @@ class RunDocumentActionFilesBodyAction:
                 and written only when it is compliant; otherwise 422 PDFA_CONVERSION_FAILED with the failed rules and nothing
                 written, or with appendReport/addAnnots the document as it was with the report in it. The answer's report lists
                 what was changed and the validator's verdict. Runs as a background job unless Prefer: wait=N. See docs/pdfa.md.
+            factur_x_action (RunDocumentActionFilesBodyActionFacturXAction | Unset): Makes the document a Factur-X / ZUGFeRD
+                invoice (multipart: this JSON in part "pageAction", the invoice XML, a UN/CEFACT CII CrossIndustryInvoice, in
+                part "file"): converted to PDF/A-3b (as PDFAConvertAction), the XML attached as factur-x.xml with AFRelationship
+                Alternative (Data for minimum and basicwl) and the fx XMP extension schema (DocumentType INVOICE,
+                DocumentFileName, Version 1.0, ConformanceLevel); validated by veraPDF before it is written. The profile is read
+                from the XML's guideline id unless given. 422 INVOICE_XML_INVALID for XML that is not such an invoice, 422
+                PDFA_CONVERSION_FAILED as PDFAConvertAction. Runs as a background job unless Prefer: wait=N. See
+                docs/attachments.md.
             linearize_action (RunDocumentActionFilesBodyActionLinearizeAction | Unset): Writes the document linearized
                 ("fast web view", ISO 32000-1 Annex F) with qpdf; content, object streams and encryption are kept (an encrypted
                 document needs its password, and a user password only when its permissions allow changes). A signed document is
@@ -72,6 +81,7 @@ class RunDocumentActionFilesBodyAction:
     flatten_fields_action: RunDocumentActionFilesBodyActionFlattenFieldsAction | Unset = UNSET
     flatten_annotations_action: RunDocumentActionFilesBodyActionFlattenAnnotationsAction | Unset = UNSET
     pdfa_convert_action: RunDocumentActionFilesBodyActionPDFAConvertAction | Unset = UNSET
+    factur_x_action: RunDocumentActionFilesBodyActionFacturXAction | Unset = UNSET
     linearize_action: RunDocumentActionFilesBodyActionLinearizeAction | Unset = UNSET
     optimize_action: RunDocumentActionFilesBodyActionOptimizeAction | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -83,6 +93,7 @@ class RunDocumentActionFilesBodyAction:
     def to_dict(self) -> dict[str, Any]:
         from ..models.run_document_action_files_body_action_apply_redactions_action import RunDocumentActionFilesBodyActionApplyRedactionsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_copy_action import RunDocumentActionFilesBodyActionCopyAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_action_factur_x_action import RunDocumentActionFilesBodyActionFacturXAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_flatten_annotations_action import RunDocumentActionFilesBodyActionFlattenAnnotationsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_flatten_fields_action import RunDocumentActionFilesBodyActionFlattenFieldsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_linearize_action import RunDocumentActionFilesBodyActionLinearizeAction # noqa: PLC0415
@@ -108,6 +119,10 @@ class RunDocumentActionFilesBodyAction:
         if not isinstance(self.pdfa_convert_action, Unset):
             pdfa_convert_action = self.pdfa_convert_action.to_dict()
 
+        factur_x_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.factur_x_action, Unset):
+            factur_x_action = self.factur_x_action.to_dict()
+
         linearize_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.linearize_action, Unset):
             linearize_action = self.linearize_action.to_dict()
@@ -131,6 +146,8 @@ class RunDocumentActionFilesBodyAction:
             field_dict["FlattenAnnotationsAction"] = flatten_annotations_action
         if pdfa_convert_action is not UNSET:
             field_dict["PDFAConvertAction"] = pdfa_convert_action
+        if factur_x_action is not UNSET:
+            field_dict["FacturXAction"] = factur_x_action
         if linearize_action is not UNSET:
             field_dict["LinearizeAction"] = linearize_action
         if optimize_action is not UNSET:
@@ -144,6 +161,7 @@ class RunDocumentActionFilesBodyAction:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.run_document_action_files_body_action_apply_redactions_action import RunDocumentActionFilesBodyActionApplyRedactionsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_copy_action import RunDocumentActionFilesBodyActionCopyAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_action_factur_x_action import RunDocumentActionFilesBodyActionFacturXAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_flatten_annotations_action import RunDocumentActionFilesBodyActionFlattenAnnotationsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_flatten_fields_action import RunDocumentActionFilesBodyActionFlattenFieldsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_linearize_action import RunDocumentActionFilesBodyActionLinearizeAction # noqa: PLC0415
@@ -200,6 +218,16 @@ class RunDocumentActionFilesBodyAction:
 
 
 
+        _factur_x_action = d.pop("FacturXAction", UNSET)
+        factur_x_action: RunDocumentActionFilesBodyActionFacturXAction | Unset
+        if isinstance(_factur_x_action,  Unset):
+            factur_x_action = UNSET
+        else:
+            factur_x_action = RunDocumentActionFilesBodyActionFacturXAction.from_dict(_factur_x_action)
+
+
+
+
         _linearize_action = d.pop("LinearizeAction", UNSET)
         linearize_action: RunDocumentActionFilesBodyActionLinearizeAction | Unset
         if isinstance(_linearize_action,  Unset):
@@ -226,6 +254,7 @@ class RunDocumentActionFilesBodyAction:
             flatten_fields_action=flatten_fields_action,
             flatten_annotations_action=flatten_annotations_action,
             pdfa_convert_action=pdfa_convert_action,
+            factur_x_action=factur_x_action,
             linearize_action=linearize_action,
             optimize_action=optimize_action,
         )

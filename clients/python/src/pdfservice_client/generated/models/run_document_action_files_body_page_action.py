@@ -14,6 +14,7 @@ from typing import cast
 if TYPE_CHECKING:
   from ..models.run_document_action_files_body_page_action_apply_redactions_action import RunDocumentActionFilesBodyPageActionApplyRedactionsAction
   from ..models.run_document_action_files_body_page_action_copy_action import RunDocumentActionFilesBodyPageActionCopyAction
+  from ..models.run_document_action_files_body_page_action_factur_x_action import RunDocumentActionFilesBodyPageActionFacturXAction
   from ..models.run_document_action_files_body_page_action_flatten_annotations_action import RunDocumentActionFilesBodyPageActionFlattenAnnotationsAction
   from ..models.run_document_action_files_body_page_action_flatten_fields_action import RunDocumentActionFilesBodyPageActionFlattenFieldsAction
   from ..models.run_document_action_files_body_page_action_linearize_action import RunDocumentActionFilesBodyPageActionLinearizeAction
@@ -55,6 +56,14 @@ class RunDocumentActionFilesBodyPageAction:
                 and written only when it is compliant; otherwise 422 PDFA_CONVERSION_FAILED with the failed rules and nothing
                 written, or with appendReport/addAnnots the document as it was with the report in it. The answer's report lists
                 what was changed and the validator's verdict. Runs as a background job unless Prefer: wait=N. See docs/pdfa.md.
+            factur_x_action (RunDocumentActionFilesBodyPageActionFacturXAction | Unset): Makes the document a Factur-X /
+                ZUGFeRD invoice (multipart: this JSON in part "pageAction", the invoice XML, a UN/CEFACT CII
+                CrossIndustryInvoice, in part "file"): converted to PDF/A-3b (as PDFAConvertAction), the XML attached as
+                factur-x.xml with AFRelationship Alternative (Data for minimum and basicwl) and the fx XMP extension schema
+                (DocumentType INVOICE, DocumentFileName, Version 1.0, ConformanceLevel); validated by veraPDF before it is
+                written. The profile is read from the XML's guideline id unless given. 422 INVOICE_XML_INVALID for XML that is
+                not such an invoice, 422 PDFA_CONVERSION_FAILED as PDFAConvertAction. Runs as a background job unless Prefer:
+                wait=N. See docs/attachments.md.
             linearize_action (RunDocumentActionFilesBodyPageActionLinearizeAction | Unset): Writes the document linearized
                 ("fast web view", ISO 32000-1 Annex F) with qpdf; content, object streams and encryption are kept (an encrypted
                 document needs its password, and a user password only when its permissions allow changes). A signed document is
@@ -73,6 +82,7 @@ class RunDocumentActionFilesBodyPageAction:
     flatten_fields_action: RunDocumentActionFilesBodyPageActionFlattenFieldsAction | Unset = UNSET
     flatten_annotations_action: RunDocumentActionFilesBodyPageActionFlattenAnnotationsAction | Unset = UNSET
     pdfa_convert_action: RunDocumentActionFilesBodyPageActionPDFAConvertAction | Unset = UNSET
+    factur_x_action: RunDocumentActionFilesBodyPageActionFacturXAction | Unset = UNSET
     linearize_action: RunDocumentActionFilesBodyPageActionLinearizeAction | Unset = UNSET
     optimize_action: RunDocumentActionFilesBodyPageActionOptimizeAction | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -84,6 +94,7 @@ class RunDocumentActionFilesBodyPageAction:
     def to_dict(self) -> dict[str, Any]:
         from ..models.run_document_action_files_body_page_action_apply_redactions_action import RunDocumentActionFilesBodyPageActionApplyRedactionsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_copy_action import RunDocumentActionFilesBodyPageActionCopyAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_page_action_factur_x_action import RunDocumentActionFilesBodyPageActionFacturXAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_flatten_annotations_action import RunDocumentActionFilesBodyPageActionFlattenAnnotationsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_flatten_fields_action import RunDocumentActionFilesBodyPageActionFlattenFieldsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_linearize_action import RunDocumentActionFilesBodyPageActionLinearizeAction # noqa: PLC0415
@@ -109,6 +120,10 @@ class RunDocumentActionFilesBodyPageAction:
         if not isinstance(self.pdfa_convert_action, Unset):
             pdfa_convert_action = self.pdfa_convert_action.to_dict()
 
+        factur_x_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.factur_x_action, Unset):
+            factur_x_action = self.factur_x_action.to_dict()
+
         linearize_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.linearize_action, Unset):
             linearize_action = self.linearize_action.to_dict()
@@ -132,6 +147,8 @@ class RunDocumentActionFilesBodyPageAction:
             field_dict["FlattenAnnotationsAction"] = flatten_annotations_action
         if pdfa_convert_action is not UNSET:
             field_dict["PDFAConvertAction"] = pdfa_convert_action
+        if factur_x_action is not UNSET:
+            field_dict["FacturXAction"] = factur_x_action
         if linearize_action is not UNSET:
             field_dict["LinearizeAction"] = linearize_action
         if optimize_action is not UNSET:
@@ -145,6 +162,7 @@ class RunDocumentActionFilesBodyPageAction:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.run_document_action_files_body_page_action_apply_redactions_action import RunDocumentActionFilesBodyPageActionApplyRedactionsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_copy_action import RunDocumentActionFilesBodyPageActionCopyAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_page_action_factur_x_action import RunDocumentActionFilesBodyPageActionFacturXAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_flatten_annotations_action import RunDocumentActionFilesBodyPageActionFlattenAnnotationsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_flatten_fields_action import RunDocumentActionFilesBodyPageActionFlattenFieldsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_linearize_action import RunDocumentActionFilesBodyPageActionLinearizeAction # noqa: PLC0415
@@ -201,6 +219,16 @@ class RunDocumentActionFilesBodyPageAction:
 
 
 
+        _factur_x_action = d.pop("FacturXAction", UNSET)
+        factur_x_action: RunDocumentActionFilesBodyPageActionFacturXAction | Unset
+        if isinstance(_factur_x_action,  Unset):
+            factur_x_action = UNSET
+        else:
+            factur_x_action = RunDocumentActionFilesBodyPageActionFacturXAction.from_dict(_factur_x_action)
+
+
+
+
         _linearize_action = d.pop("LinearizeAction", UNSET)
         linearize_action: RunDocumentActionFilesBodyPageActionLinearizeAction | Unset
         if isinstance(_linearize_action,  Unset):
@@ -227,6 +255,7 @@ class RunDocumentActionFilesBodyPageAction:
             flatten_fields_action=flatten_fields_action,
             flatten_annotations_action=flatten_annotations_action,
             pdfa_convert_action=pdfa_convert_action,
+            factur_x_action=factur_x_action,
             linearize_action=linearize_action,
             optimize_action=optimize_action,
         )

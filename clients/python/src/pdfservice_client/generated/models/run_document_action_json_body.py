@@ -14,6 +14,7 @@ from typing import cast
 if TYPE_CHECKING:
   from ..models.run_document_action_json_body_apply_redactions_action import RunDocumentActionJsonBodyApplyRedactionsAction
   from ..models.run_document_action_json_body_copy_action import RunDocumentActionJsonBodyCopyAction
+  from ..models.run_document_action_json_body_factur_x_action import RunDocumentActionJsonBodyFacturXAction
   from ..models.run_document_action_json_body_flatten_annotations_action import RunDocumentActionJsonBodyFlattenAnnotationsAction
   from ..models.run_document_action_json_body_flatten_fields_action import RunDocumentActionJsonBodyFlattenFieldsAction
   from ..models.run_document_action_json_body_linearize_action import RunDocumentActionJsonBodyLinearizeAction
@@ -53,6 +54,14 @@ class RunDocumentActionJsonBody:
                 and written only when it is compliant; otherwise 422 PDFA_CONVERSION_FAILED with the failed rules and nothing
                 written, or with appendReport/addAnnots the document as it was with the report in it. The answer's report lists
                 what was changed and the validator's verdict. Runs as a background job unless Prefer: wait=N. See docs/pdfa.md.
+            factur_x_action (RunDocumentActionJsonBodyFacturXAction | Unset): Makes the document a Factur-X / ZUGFeRD
+                invoice (multipart: this JSON in part "pageAction", the invoice XML, a UN/CEFACT CII CrossIndustryInvoice, in
+                part "file"): converted to PDF/A-3b (as PDFAConvertAction), the XML attached as factur-x.xml with AFRelationship
+                Alternative (Data for minimum and basicwl) and the fx XMP extension schema (DocumentType INVOICE,
+                DocumentFileName, Version 1.0, ConformanceLevel); validated by veraPDF before it is written. The profile is read
+                from the XML's guideline id unless given. 422 INVOICE_XML_INVALID for XML that is not such an invoice, 422
+                PDFA_CONVERSION_FAILED as PDFAConvertAction. Runs as a background job unless Prefer: wait=N. See
+                docs/attachments.md.
             linearize_action (RunDocumentActionJsonBodyLinearizeAction | Unset): Writes the document linearized ("fast web
                 view", ISO 32000-1 Annex F) with qpdf; content, object streams and encryption are kept (an encrypted document
                 needs its password, and a user password only when its permissions allow changes). A signed document is refused
@@ -71,6 +80,7 @@ class RunDocumentActionJsonBody:
     flatten_fields_action: RunDocumentActionJsonBodyFlattenFieldsAction | Unset = UNSET
     flatten_annotations_action: RunDocumentActionJsonBodyFlattenAnnotationsAction | Unset = UNSET
     pdfa_convert_action: RunDocumentActionJsonBodyPDFAConvertAction | Unset = UNSET
+    factur_x_action: RunDocumentActionJsonBodyFacturXAction | Unset = UNSET
     linearize_action: RunDocumentActionJsonBodyLinearizeAction | Unset = UNSET
     optimize_action: RunDocumentActionJsonBodyOptimizeAction | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -82,6 +92,7 @@ class RunDocumentActionJsonBody:
     def to_dict(self) -> dict[str, Any]:
         from ..models.run_document_action_json_body_apply_redactions_action import RunDocumentActionJsonBodyApplyRedactionsAction # noqa: PLC0415
         from ..models.run_document_action_json_body_copy_action import RunDocumentActionJsonBodyCopyAction # noqa: PLC0415
+        from ..models.run_document_action_json_body_factur_x_action import RunDocumentActionJsonBodyFacturXAction # noqa: PLC0415
         from ..models.run_document_action_json_body_flatten_annotations_action import RunDocumentActionJsonBodyFlattenAnnotationsAction # noqa: PLC0415
         from ..models.run_document_action_json_body_flatten_fields_action import RunDocumentActionJsonBodyFlattenFieldsAction # noqa: PLC0415
         from ..models.run_document_action_json_body_linearize_action import RunDocumentActionJsonBodyLinearizeAction # noqa: PLC0415
@@ -107,6 +118,10 @@ class RunDocumentActionJsonBody:
         if not isinstance(self.pdfa_convert_action, Unset):
             pdfa_convert_action = self.pdfa_convert_action.to_dict()
 
+        factur_x_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.factur_x_action, Unset):
+            factur_x_action = self.factur_x_action.to_dict()
+
         linearize_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.linearize_action, Unset):
             linearize_action = self.linearize_action.to_dict()
@@ -130,6 +145,8 @@ class RunDocumentActionJsonBody:
             field_dict["FlattenAnnotationsAction"] = flatten_annotations_action
         if pdfa_convert_action is not UNSET:
             field_dict["PDFAConvertAction"] = pdfa_convert_action
+        if factur_x_action is not UNSET:
+            field_dict["FacturXAction"] = factur_x_action
         if linearize_action is not UNSET:
             field_dict["LinearizeAction"] = linearize_action
         if optimize_action is not UNSET:
@@ -143,6 +160,7 @@ class RunDocumentActionJsonBody:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.run_document_action_json_body_apply_redactions_action import RunDocumentActionJsonBodyApplyRedactionsAction # noqa: PLC0415
         from ..models.run_document_action_json_body_copy_action import RunDocumentActionJsonBodyCopyAction # noqa: PLC0415
+        from ..models.run_document_action_json_body_factur_x_action import RunDocumentActionJsonBodyFacturXAction # noqa: PLC0415
         from ..models.run_document_action_json_body_flatten_annotations_action import RunDocumentActionJsonBodyFlattenAnnotationsAction # noqa: PLC0415
         from ..models.run_document_action_json_body_flatten_fields_action import RunDocumentActionJsonBodyFlattenFieldsAction # noqa: PLC0415
         from ..models.run_document_action_json_body_linearize_action import RunDocumentActionJsonBodyLinearizeAction # noqa: PLC0415
@@ -199,6 +217,16 @@ class RunDocumentActionJsonBody:
 
 
 
+        _factur_x_action = d.pop("FacturXAction", UNSET)
+        factur_x_action: RunDocumentActionJsonBodyFacturXAction | Unset
+        if isinstance(_factur_x_action,  Unset):
+            factur_x_action = UNSET
+        else:
+            factur_x_action = RunDocumentActionJsonBodyFacturXAction.from_dict(_factur_x_action)
+
+
+
+
         _linearize_action = d.pop("LinearizeAction", UNSET)
         linearize_action: RunDocumentActionJsonBodyLinearizeAction | Unset
         if isinstance(_linearize_action,  Unset):
@@ -225,6 +253,7 @@ class RunDocumentActionJsonBody:
             flatten_fields_action=flatten_fields_action,
             flatten_annotations_action=flatten_annotations_action,
             pdfa_convert_action=pdfa_convert_action,
+            factur_x_action=factur_x_action,
             linearize_action=linearize_action,
             optimize_action=optimize_action,
         )

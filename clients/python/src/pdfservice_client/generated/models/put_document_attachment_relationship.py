@@ -1,0 +1,14 @@
+from enum import StrEnum
+
+class PutDocumentAttachmentRelationship(StrEnum):
+    ALTERNATIVE = "Alternative"
+    DATA = "Data"
+    ENCRYPTEDPAYLOAD = "EncryptedPayload"
+    FORMDATA = "FormData"
+    SCHEMA = "Schema"
+    SOURCE = "Source"
+    SUPPLEMENT = "Supplement"
+    UNSPECIFIED = "Unspecified"
+
+    def __str__(self) -> str:
+        return str(self.value)
