@@ -112,6 +112,8 @@ export type { FieldModel, FieldsModel } from './forms/fields.js';
 export type { RedactionMatch, RedactionRequest } from './redaction/mark.js';
 export type { ApplyRedactionsRequest } from './redaction/apply.js';
 export type { PageOperation } from './pages/assembly.js';
+export type { SplitBy, SplitPartResult, SplitResult } from './split/model.js';
+export { MAX_SPLIT_PARTS, DEFAULT_INK_THRESHOLD } from './split/model.js';
 export type { SignatureFieldModel, SignatureFieldsModel } from './signing/verify.js';
 export type { NewWidget } from './signing/fields.js';
 export type { SignRequest } from './signing/sign.js';

@@ -12,6 +12,7 @@ import { OCRAction } from './OCRAction.js';
 import { OptimizeAction } from './OptimizeAction.js';
 import { PDFAConvertAction } from './PDFAConvertAction.js';
 import { TextStampAction } from './TextStampAction.js';
+import { SplitDocumentAction } from './SplitDocumentAction.js';
 import type { ActionDefinition, OutputParams } from './types.js';
 
 // Each action has its own parameter and prepared types; the list holds them by their common shape.
@@ -23,6 +24,7 @@ export const ACTIONS: readonly AnyAction[] = [
   FlattenFieldsAction as AnyAction,
   FlattenAnnotationsAction as AnyAction,
   ...(PAGE_STRUCTURE_ACTIONS as AnyAction[]),
+  SplitDocumentAction as AnyAction,
   TextStampAction as AnyAction,
   ImageStampAction as AnyAction,
   OCRAction as AnyAction,
