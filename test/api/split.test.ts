@@ -149,7 +149,9 @@ describe('SplitDocumentAction', () => {
   });
 
   test('maximum size: consecutive pages, each part at most maxBytes; a page larger alone is a part of its own, marked oversized', async () => {
-    await putPdf(server, 'split/size/big.pdf', makePdf({ pages: 12, text: (i) => `Size${i + 1} ${'x'.repeat(40)}` }));
+    // Text that does not compress (hex of hashes): each page a little over 2 KB in a part.
+    const noise = (i: number) => Array.from({ length: 60 }, (_, k) => sha256(Buffer.from(`${i}:${k}`))).join('');
+    await putPdf(server, 'split/size/big.pdf', makePdf({ pages: 12, text: (i) => `Size${i + 1} ${noise(i)}` }));
     const one = (await split('split/size/big.pdf', { everyPages: 12, folder: 'split/size/whole' })).json().documents[0].size;
     const maxBytes = Math.round(one / 2);
     const reply = await split('split/size/big.pdf', { maxBytes, folder: 'split/size/out' });

@@ -301,7 +301,7 @@ export interface paths {
         put?: never;
         /**
          * Run a page action
-         * @description The body is an object with exactly one key, the action name, whose value holds its parameters; or multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML, the root element is the action name. Writing actions replace the document unless savePath is given; namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction, InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction, ExtractPagesAction, TextStampAction, ImageStampAction, OCRAction.
+         * @description The body is an object with exactly one key, the action name, whose value holds its parameters; or multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML, the root element is the action name. Writing actions replace the document unless savePath is given; namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction, InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction, ExtractPagesAction, SplitDocumentAction, TextStampAction, ImageStampAction, OCRAction.
          */
         post: operations["runPageAction"];
         delete?: never;
@@ -1295,6 +1295,34 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+        };
+        /**
+         * SplitModel
+         * @description What SplitDocumentAction wrote (XML: <Split>): every document, in part order.
+         */
+        SplitModel: {
+            /** @description The document split, unchanged */
+            source: string;
+            /** @description Pages of the source */
+            pageCount: number;
+            documents: {
+                path: string;
+                name: string;
+                /** @description Its pages in the source, 1-based, as a page range ("4-6") */
+                pages: string;
+                pageCount: number;
+                /** @description Bytes */
+                size: number;
+                etag: string;
+                /** @description false: an existing document was overwritten (namingMode 1) */
+                created: boolean;
+                /** @description The top-level bookmark the part starts at (bookmarks) */
+                title?: string;
+                /** @description maxBytes: one page larger than maxBytes by itself */
+                oversized?: boolean;
+            }[];
+            /** @description blankPages: the pages found blank (1-based), left out */
+            blankPages?: number[];
         };
         /**
          * Rectangle
@@ -6756,6 +6784,40 @@ export interface operations {
                         /** @description The pages to extract, 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
                         pageRange: string;
                     };
+                    /** @description Splits the document into several new documents in `folder`, named by `pattern`: by page ranges, every N pages, a maximum size, top-level bookmarks or blank separator pages (exactly one). The source is not changed; the answer lists every document written. */
+                    SplitDocumentAction?: {
+                        /** @description Folder the parts are written into ("reports/2026/parts"); created when missing. */
+                        folder: string;
+                        /**
+                         * @description Name of each part, ending in ".pdf": {name} the source's name without ".pdf", {n} the part's number from 1 ({n:3}: zero-padded to 3 digits), {first} and {last} its first and last page (1-based), {title} the bookmark it starts at (bookmarks; made safe as a name).
+                         * @default {name}-{n}.pdf
+                         */
+                        pattern?: string;
+                        /**
+                         * @description When a part's name exists: 0 the split is refused with 409 and nothing is written (default), 1 overwrite, 2 append a random number to the name.
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        namingMode?: 0 | 1 | 2;
+                        /** @description One part per page range, in this order (1-based, as in a print dialog: "1-3,7,10-"); ranges may overlap. */
+                        ranges?: string[];
+                        /** @description Parts of this many pages (the last one may be shorter). */
+                        everyPages?: number;
+                        /** @description Parts of consecutive pages of at most this many bytes each; a page larger alone is a part of its own (marked oversized). */
+                        maxBytes?: number;
+                        /**
+                         * @description A part starts at each top-level bookmark's page (pages before the first one are a part of their own).
+                         * @enum {boolean}
+                         */
+                        bookmarks?: true;
+                        /**
+                         * @description Blank pages separate the parts and are left out of them.
+                         * @enum {boolean}
+                         */
+                        blankPages?: true;
+                        /** @description With blankPages: a page whose share of inked pixels (rendered at 36 dpi in grey, darker than 230 of 255) is below this is blank (default 0.001). */
+                        inkThreshold?: number;
+                    };
                     /** @description Stamps text on a page (pageIndex) or on every page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that point; lines are split at \n. Characters the font lacks are drawn with the shipped DejaVu fonts or the CJK font. See docs/stamps.md. */
                     TextStampAction?: {
                         /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
@@ -6991,6 +7053,40 @@ export interface operations {
                             /** @description The pages to extract, 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
                             pageRange: string;
                         };
+                        /** @description Splits the document into several new documents in `folder`, named by `pattern`: by page ranges, every N pages, a maximum size, top-level bookmarks or blank separator pages (exactly one). The source is not changed; the answer lists every document written. */
+                        SplitDocumentAction?: {
+                            /** @description Folder the parts are written into ("reports/2026/parts"); created when missing. */
+                            folder: string;
+                            /**
+                             * @description Name of each part, ending in ".pdf": {name} the source's name without ".pdf", {n} the part's number from 1 ({n:3}: zero-padded to 3 digits), {first} and {last} its first and last page (1-based), {title} the bookmark it starts at (bookmarks; made safe as a name).
+                             * @default {name}-{n}.pdf
+                             */
+                            pattern?: string;
+                            /**
+                             * @description When a part's name exists: 0 the split is refused with 409 and nothing is written (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description One part per page range, in this order (1-based, as in a print dialog: "1-3,7,10-"); ranges may overlap. */
+                            ranges?: string[];
+                            /** @description Parts of this many pages (the last one may be shorter). */
+                            everyPages?: number;
+                            /** @description Parts of consecutive pages of at most this many bytes each; a page larger alone is a part of its own (marked oversized). */
+                            maxBytes?: number;
+                            /**
+                             * @description A part starts at each top-level bookmark's page (pages before the first one are a part of their own).
+                             * @enum {boolean}
+                             */
+                            bookmarks?: true;
+                            /**
+                             * @description Blank pages separate the parts and are left out of them.
+                             * @enum {boolean}
+                             */
+                            blankPages?: true;
+                            /** @description With blankPages: a page whose share of inked pixels (rendered at 36 dpi in grey, darker than 230 of 255) is below this is blank (default 0.001). */
+                            inkThreshold?: number;
+                        };
                         /** @description Stamps text on a page (pageIndex) or on every page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that point; lines are split at \n. Characters the font lacks are drawn with the shipped DejaVu fonts or the CJK font. See docs/stamps.md. */
                         TextStampAction?: {
                             /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
@@ -7224,6 +7320,40 @@ export interface operations {
                             /** @description The pages to extract, 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
                             pageRange: string;
                         };
+                        /** @description Splits the document into several new documents in `folder`, named by `pattern`: by page ranges, every N pages, a maximum size, top-level bookmarks or blank separator pages (exactly one). The source is not changed; the answer lists every document written. */
+                        SplitDocumentAction?: {
+                            /** @description Folder the parts are written into ("reports/2026/parts"); created when missing. */
+                            folder: string;
+                            /**
+                             * @description Name of each part, ending in ".pdf": {name} the source's name without ".pdf", {n} the part's number from 1 ({n:3}: zero-padded to 3 digits), {first} and {last} its first and last page (1-based), {title} the bookmark it starts at (bookmarks; made safe as a name).
+                             * @default {name}-{n}.pdf
+                             */
+                            pattern?: string;
+                            /**
+                             * @description When a part's name exists: 0 the split is refused with 409 and nothing is written (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description One part per page range, in this order (1-based, as in a print dialog: "1-3,7,10-"); ranges may overlap. */
+                            ranges?: string[];
+                            /** @description Parts of this many pages (the last one may be shorter). */
+                            everyPages?: number;
+                            /** @description Parts of consecutive pages of at most this many bytes each; a page larger alone is a part of its own (marked oversized). */
+                            maxBytes?: number;
+                            /**
+                             * @description A part starts at each top-level bookmark's page (pages before the first one are a part of their own).
+                             * @enum {boolean}
+                             */
+                            bookmarks?: true;
+                            /**
+                             * @description Blank pages separate the parts and are left out of them.
+                             * @enum {boolean}
+                             */
+                            blankPages?: true;
+                            /** @description With blankPages: a page whose share of inked pixels (rendered at 36 dpi in grey, darker than 230 of 255) is below this is blank (default 0.001). */
+                            inkThreshold?: number;
+                        };
                         /** @description Stamps text on a page (pageIndex) or on every page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that point; lines are split at \n. Characters the font lacks are drawn with the shipped DejaVu fonts or the CJK font. See docs/stamps.md. */
                         TextStampAction?: {
                             /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
@@ -7355,7 +7485,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description DocumentModel (XML: <Document>). Content fields appear when the document could be opened. */
+            /** @description The model */
             200: {
                 headers: {
                     /** @description Entity tag of the document version (or of this representation) */
@@ -7363,9 +7493,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DocumentModel"];
-                    "application/xml": components["schemas"]["DocumentModel"];
-                    "text/xml": components["schemas"]["DocumentModel"];
+                    "application/json": components["schemas"]["DocumentModel"] | components["schemas"]["SplitModel"];
+                    "application/xml": components["schemas"]["DocumentModel"] | components["schemas"]["SplitModel"];
+                    "text/xml": components["schemas"]["DocumentModel"] | components["schemas"]["SplitModel"];
                 };
             };
             /** @description DocumentModel (XML: <Document>). Content fields appear when the document could be opened. */

@@ -319,6 +319,8 @@ from .run_page_action_files_body_action_ocr_action import RunPageActionFilesBody
 from .run_page_action_files_body_action_ocr_action_naming_mode import RunPageActionFilesBodyActionOCRActionNamingMode
 from .run_page_action_files_body_action_rotate_pages_action import RunPageActionFilesBodyActionRotatePagesAction
 from .run_page_action_files_body_action_rotate_pages_action_naming_mode import RunPageActionFilesBodyActionRotatePagesActionNamingMode
+from .run_page_action_files_body_action_split_document_action import RunPageActionFilesBodyActionSplitDocumentAction
+from .run_page_action_files_body_action_split_document_action_naming_mode import RunPageActionFilesBodyActionSplitDocumentActionNamingMode
 from .run_page_action_files_body_action_text_stamp_action import RunPageActionFilesBodyActionTextStampAction
 from .run_page_action_files_body_action_text_stamp_action_font_style import RunPageActionFilesBodyActionTextStampActionFontStyle
 from .run_page_action_files_body_action_text_stamp_action_naming_mode import RunPageActionFilesBodyActionTextStampActionNamingMode
@@ -341,6 +343,8 @@ from .run_page_action_files_body_page_action_ocr_action import RunPageActionFile
 from .run_page_action_files_body_page_action_ocr_action_naming_mode import RunPageActionFilesBodyPageActionOCRActionNamingMode
 from .run_page_action_files_body_page_action_rotate_pages_action import RunPageActionFilesBodyPageActionRotatePagesAction
 from .run_page_action_files_body_page_action_rotate_pages_action_naming_mode import RunPageActionFilesBodyPageActionRotatePagesActionNamingMode
+from .run_page_action_files_body_page_action_split_document_action import RunPageActionFilesBodyPageActionSplitDocumentAction
+from .run_page_action_files_body_page_action_split_document_action_naming_mode import RunPageActionFilesBodyPageActionSplitDocumentActionNamingMode
 from .run_page_action_files_body_page_action_text_stamp_action import RunPageActionFilesBodyPageActionTextStampAction
 from .run_page_action_files_body_page_action_text_stamp_action_font_style import RunPageActionFilesBodyPageActionTextStampActionFontStyle
 from .run_page_action_files_body_page_action_text_stamp_action_naming_mode import RunPageActionFilesBodyPageActionTextStampActionNamingMode
@@ -363,6 +367,8 @@ from .run_page_action_json_body_ocr_action import RunPageActionJsonBodyOCRAction
 from .run_page_action_json_body_ocr_action_naming_mode import RunPageActionJsonBodyOCRActionNamingMode
 from .run_page_action_json_body_rotate_pages_action import RunPageActionJsonBodyRotatePagesAction
 from .run_page_action_json_body_rotate_pages_action_naming_mode import RunPageActionJsonBodyRotatePagesActionNamingMode
+from .run_page_action_json_body_split_document_action import RunPageActionJsonBodySplitDocumentAction
+from .run_page_action_json_body_split_document_action_naming_mode import RunPageActionJsonBodySplitDocumentActionNamingMode
 from .run_page_action_json_body_text_stamp_action import RunPageActionJsonBodyTextStampAction
 from .run_page_action_json_body_text_stamp_action_font_style import RunPageActionJsonBodyTextStampActionFontStyle
 from .run_page_action_json_body_text_stamp_action_naming_mode import RunPageActionJsonBodyTextStampActionNamingMode
@@ -380,6 +386,8 @@ from .signature_fields_model import SignatureFieldsModel
 from .signature_model import SignatureModel
 from .signature_model_certificates_item import SignatureModelCertificatesItem
 from .signature_model_certification_level import SignatureModelCertificationLevel
+from .split_model import SplitModel
+from .split_model_documents_item import SplitModelDocumentsItem
 from .trash_entry_model import TrashEntryModel
 from .trash_entry_model_kind import TrashEntryModelKind
 from .trash_model import TrashModel
@@ -718,6 +726,8 @@ __all__ = (
     "RunPageActionFilesBodyActionOCRActionNamingMode",
     "RunPageActionFilesBodyActionRotatePagesAction",
     "RunPageActionFilesBodyActionRotatePagesActionNamingMode",
+    "RunPageActionFilesBodyActionSplitDocumentAction",
+    "RunPageActionFilesBodyActionSplitDocumentActionNamingMode",
     "RunPageActionFilesBodyActionTextStampAction",
     "RunPageActionFilesBodyActionTextStampActionFontStyle",
     "RunPageActionFilesBodyActionTextStampActionNamingMode",
@@ -740,6 +750,8 @@ __all__ = (
     "RunPageActionFilesBodyPageActionOCRActionNamingMode",
     "RunPageActionFilesBodyPageActionRotatePagesAction",
     "RunPageActionFilesBodyPageActionRotatePagesActionNamingMode",
+    "RunPageActionFilesBodyPageActionSplitDocumentAction",
+    "RunPageActionFilesBodyPageActionSplitDocumentActionNamingMode",
     "RunPageActionFilesBodyPageActionTextStampAction",
     "RunPageActionFilesBodyPageActionTextStampActionFontStyle",
     "RunPageActionFilesBodyPageActionTextStampActionNamingMode",
@@ -762,6 +774,8 @@ __all__ = (
     "RunPageActionJsonBodyOCRActionNamingMode",
     "RunPageActionJsonBodyRotatePagesAction",
     "RunPageActionJsonBodyRotatePagesActionNamingMode",
+    "RunPageActionJsonBodySplitDocumentAction",
+    "RunPageActionJsonBodySplitDocumentActionNamingMode",
     "RunPageActionJsonBodyTextStampAction",
     "RunPageActionJsonBodyTextStampActionFontStyle",
     "RunPageActionJsonBodyTextStampActionNamingMode",
@@ -779,6 +793,8 @@ __all__ = (
     "SignRequest",
     "SignRequestCertifyingPermissions",
     "SignRequestSubFilter",
+    "SplitModel",
+    "SplitModelDocumentsItem",
     "TrashEntryModel",
     "TrashEntryModelKind",
     "TrashModel",

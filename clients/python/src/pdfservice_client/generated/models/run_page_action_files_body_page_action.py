@@ -21,6 +21,7 @@ if TYPE_CHECKING:
   from ..models.run_page_action_files_body_page_action_new_page_action import RunPageActionFilesBodyPageActionNewPageAction
   from ..models.run_page_action_files_body_page_action_ocr_action import RunPageActionFilesBodyPageActionOCRAction
   from ..models.run_page_action_files_body_page_action_rotate_pages_action import RunPageActionFilesBodyPageActionRotatePagesAction
+  from ..models.run_page_action_files_body_page_action_split_document_action import RunPageActionFilesBodyPageActionSplitDocumentAction
   from ..models.run_page_action_files_body_page_action_text_stamp_action import RunPageActionFilesBodyPageActionTextStampAction
 
 
@@ -56,6 +57,10 @@ class RunPageActionFilesBodyPageAction:
             extract_pages_action (RunPageActionFilesBodyPageActionExtractPagesAction | Unset): Writes a new document
                 (savePath, required) with the pages of pageRange in that order, with their annotations and form fields; the
                 source is unchanged.
+            split_document_action (RunPageActionFilesBodyPageActionSplitDocumentAction | Unset): Splits the document into
+                several new documents in `folder`, named by `pattern`: by page ranges, every N pages, a maximum size, top-level
+                bookmarks or blank separator pages (exactly one). The source is not changed; the answer lists every document
+                written.
             text_stamp_action (RunPageActionFilesBodyPageActionTextStampAction | Unset): Stamps text on a page (pageIndex)
                 or on every page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation
                 degrees counter-clockwise about that point; lines are split at \\n. Characters the font lacks are drawn with the
@@ -81,6 +86,7 @@ class RunPageActionFilesBodyPageAction:
     rotate_pages_action: RunPageActionFilesBodyPageActionRotatePagesAction | Unset = UNSET
     move_pages_action: RunPageActionFilesBodyPageActionMovePagesAction | Unset = UNSET
     extract_pages_action: RunPageActionFilesBodyPageActionExtractPagesAction | Unset = UNSET
+    split_document_action: RunPageActionFilesBodyPageActionSplitDocumentAction | Unset = UNSET
     text_stamp_action: RunPageActionFilesBodyPageActionTextStampAction | Unset = UNSET
     image_stamp_action: RunPageActionFilesBodyPageActionImageStampAction | Unset = UNSET
     ocr_action: RunPageActionFilesBodyPageActionOCRAction | Unset = UNSET
@@ -100,6 +106,7 @@ class RunPageActionFilesBodyPageAction:
         from ..models.run_page_action_files_body_page_action_new_page_action import RunPageActionFilesBodyPageActionNewPageAction # noqa: PLC0415
         from ..models.run_page_action_files_body_page_action_ocr_action import RunPageActionFilesBodyPageActionOCRAction # noqa: PLC0415
         from ..models.run_page_action_files_body_page_action_rotate_pages_action import RunPageActionFilesBodyPageActionRotatePagesAction # noqa: PLC0415
+        from ..models.run_page_action_files_body_page_action_split_document_action import RunPageActionFilesBodyPageActionSplitDocumentAction # noqa: PLC0415
         from ..models.run_page_action_files_body_page_action_text_stamp_action import RunPageActionFilesBodyPageActionTextStampAction # noqa: PLC0415
         new_page_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.new_page_action, Unset):
@@ -128,6 +135,10 @@ class RunPageActionFilesBodyPageAction:
         extract_pages_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.extract_pages_action, Unset):
             extract_pages_action = self.extract_pages_action.to_dict()
+
+        split_document_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.split_document_action, Unset):
+            split_document_action = self.split_document_action.to_dict()
 
         text_stamp_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.text_stamp_action, Unset):
@@ -160,6 +171,8 @@ class RunPageActionFilesBodyPageAction:
             field_dict["MovePagesAction"] = move_pages_action
         if extract_pages_action is not UNSET:
             field_dict["ExtractPagesAction"] = extract_pages_action
+        if split_document_action is not UNSET:
+            field_dict["SplitDocumentAction"] = split_document_action
         if text_stamp_action is not UNSET:
             field_dict["TextStampAction"] = text_stamp_action
         if image_stamp_action is not UNSET:
@@ -182,6 +195,7 @@ class RunPageActionFilesBodyPageAction:
         from ..models.run_page_action_files_body_page_action_new_page_action import RunPageActionFilesBodyPageActionNewPageAction # noqa: PLC0415
         from ..models.run_page_action_files_body_page_action_ocr_action import RunPageActionFilesBodyPageActionOCRAction # noqa: PLC0415
         from ..models.run_page_action_files_body_page_action_rotate_pages_action import RunPageActionFilesBodyPageActionRotatePagesAction # noqa: PLC0415
+        from ..models.run_page_action_files_body_page_action_split_document_action import RunPageActionFilesBodyPageActionSplitDocumentAction # noqa: PLC0415
         from ..models.run_page_action_files_body_page_action_text_stamp_action import RunPageActionFilesBodyPageActionTextStampAction # noqa: PLC0415
         d = dict(src_dict)
         _new_page_action = d.pop("NewPageAction", UNSET)
@@ -254,6 +268,16 @@ class RunPageActionFilesBodyPageAction:
 
 
 
+        _split_document_action = d.pop("SplitDocumentAction", UNSET)
+        split_document_action: RunPageActionFilesBodyPageActionSplitDocumentAction | Unset
+        if isinstance(_split_document_action,  Unset):
+            split_document_action = UNSET
+        else:
+            split_document_action = RunPageActionFilesBodyPageActionSplitDocumentAction.from_dict(_split_document_action)
+
+
+
+
         _text_stamp_action = d.pop("TextStampAction", UNSET)
         text_stamp_action: RunPageActionFilesBodyPageActionTextStampAction | Unset
         if isinstance(_text_stamp_action,  Unset):
@@ -292,6 +316,7 @@ class RunPageActionFilesBodyPageAction:
             rotate_pages_action=rotate_pages_action,
             move_pages_action=move_pages_action,
             extract_pages_action=extract_pages_action,
+            split_document_action=split_document_action,
             text_stamp_action=text_stamp_action,
             image_stamp_action=image_stamp_action,
             ocr_action=ocr_action,

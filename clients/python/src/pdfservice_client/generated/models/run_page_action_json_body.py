@@ -21,6 +21,7 @@ if TYPE_CHECKING:
   from ..models.run_page_action_json_body_new_page_action import RunPageActionJsonBodyNewPageAction
   from ..models.run_page_action_json_body_ocr_action import RunPageActionJsonBodyOCRAction
   from ..models.run_page_action_json_body_rotate_pages_action import RunPageActionJsonBodyRotatePagesAction
+  from ..models.run_page_action_json_body_split_document_action import RunPageActionJsonBodySplitDocumentAction
   from ..models.run_page_action_json_body_text_stamp_action import RunPageActionJsonBodyTextStampAction
 
 
@@ -55,6 +56,9 @@ class RunPageActionJsonBody:
             extract_pages_action (RunPageActionJsonBodyExtractPagesAction | Unset): Writes a new document (savePath,
                 required) with the pages of pageRange in that order, with their annotations and form fields; the source is
                 unchanged.
+            split_document_action (RunPageActionJsonBodySplitDocumentAction | Unset): Splits the document into several new
+                documents in `folder`, named by `pattern`: by page ranges, every N pages, a maximum size, top-level bookmarks or
+                blank separator pages (exactly one). The source is not changed; the answer lists every document written.
             text_stamp_action (RunPageActionJsonBodyTextStampAction | Unset): Stamps text on a page (pageIndex) or on every
                 page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees
                 counter-clockwise about that point; lines are split at \\n. Characters the font lacks are drawn with the shipped
@@ -79,6 +83,7 @@ class RunPageActionJsonBody:
     rotate_pages_action: RunPageActionJsonBodyRotatePagesAction | Unset = UNSET
     move_pages_action: RunPageActionJsonBodyMovePagesAction | Unset = UNSET
     extract_pages_action: RunPageActionJsonBodyExtractPagesAction | Unset = UNSET
+    split_document_action: RunPageActionJsonBodySplitDocumentAction | Unset = UNSET
     text_stamp_action: RunPageActionJsonBodyTextStampAction | Unset = UNSET
     image_stamp_action: RunPageActionJsonBodyImageStampAction | Unset = UNSET
     ocr_action: RunPageActionJsonBodyOCRAction | Unset = UNSET
@@ -98,6 +103,7 @@ class RunPageActionJsonBody:
         from ..models.run_page_action_json_body_new_page_action import RunPageActionJsonBodyNewPageAction # noqa: PLC0415
         from ..models.run_page_action_json_body_ocr_action import RunPageActionJsonBodyOCRAction # noqa: PLC0415
         from ..models.run_page_action_json_body_rotate_pages_action import RunPageActionJsonBodyRotatePagesAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_split_document_action import RunPageActionJsonBodySplitDocumentAction # noqa: PLC0415
         from ..models.run_page_action_json_body_text_stamp_action import RunPageActionJsonBodyTextStampAction # noqa: PLC0415
         new_page_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.new_page_action, Unset):
@@ -126,6 +132,10 @@ class RunPageActionJsonBody:
         extract_pages_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.extract_pages_action, Unset):
             extract_pages_action = self.extract_pages_action.to_dict()
+
+        split_document_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.split_document_action, Unset):
+            split_document_action = self.split_document_action.to_dict()
 
         text_stamp_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.text_stamp_action, Unset):
@@ -158,6 +168,8 @@ class RunPageActionJsonBody:
             field_dict["MovePagesAction"] = move_pages_action
         if extract_pages_action is not UNSET:
             field_dict["ExtractPagesAction"] = extract_pages_action
+        if split_document_action is not UNSET:
+            field_dict["SplitDocumentAction"] = split_document_action
         if text_stamp_action is not UNSET:
             field_dict["TextStampAction"] = text_stamp_action
         if image_stamp_action is not UNSET:
@@ -180,6 +192,7 @@ class RunPageActionJsonBody:
         from ..models.run_page_action_json_body_new_page_action import RunPageActionJsonBodyNewPageAction # noqa: PLC0415
         from ..models.run_page_action_json_body_ocr_action import RunPageActionJsonBodyOCRAction # noqa: PLC0415
         from ..models.run_page_action_json_body_rotate_pages_action import RunPageActionJsonBodyRotatePagesAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_split_document_action import RunPageActionJsonBodySplitDocumentAction # noqa: PLC0415
         from ..models.run_page_action_json_body_text_stamp_action import RunPageActionJsonBodyTextStampAction # noqa: PLC0415
         d = dict(src_dict)
         _new_page_action = d.pop("NewPageAction", UNSET)
@@ -252,6 +265,16 @@ class RunPageActionJsonBody:
 
 
 
+        _split_document_action = d.pop("SplitDocumentAction", UNSET)
+        split_document_action: RunPageActionJsonBodySplitDocumentAction | Unset
+        if isinstance(_split_document_action,  Unset):
+            split_document_action = UNSET
+        else:
+            split_document_action = RunPageActionJsonBodySplitDocumentAction.from_dict(_split_document_action)
+
+
+
+
         _text_stamp_action = d.pop("TextStampAction", UNSET)
         text_stamp_action: RunPageActionJsonBodyTextStampAction | Unset
         if isinstance(_text_stamp_action,  Unset):
@@ -290,6 +313,7 @@ class RunPageActionJsonBody:
             rotate_pages_action=rotate_pages_action,
             move_pages_action=move_pages_action,
             extract_pages_action=extract_pages_action,
+            split_document_action=split_document_action,
             text_stamp_action=text_stamp_action,
             image_stamp_action=image_stamp_action,
             ocr_action=ocr_action,
