@@ -114,6 +114,10 @@ describe('SplitDocumentAction', () => {
     ]);
     const parts = await checkParts(documents);
     assert.deepEqual(parts.map(words), [['R5', 'R6'], ['R1', 'R2'], ['R2', 'R4']]);
+    // As XML: <Split> with a <document> per part.
+    const xml = await split('split/ranges/doc.pdf', { ranges: ['1', '2-'], folder: 'split/ranges/xml' }, { accept: 'application/xml' });
+    assert.equal(xml.status, 200, xml.text);
+    assert.match(xml.text, /<Split>[\s\S]*<documents>\s*<document>\s*<path>\/split\/ranges\/xml\/doc-1\.pdf<\/path>[\s\S]*<pages>2-6<\/pages>/);
   });
 
   test('top-level bookmarks: a part starts at each, {title} made safe as a name, each part keeps the bookmarks of its pages', async () => {
