@@ -171,6 +171,18 @@ describe('SplitDocumentAction', () => {
     assert.ok(tiny.documents.every((d: { oversized: boolean; pageCount: number }) => d.oversized && d.pageCount === 1), JSON.stringify(tiny.documents[0]));
   });
 
+  test('a damaged file (every cross-reference offset wrong): repaired once, and each part still holds its own pages', async () => {
+    const good = makePdf({ pages: 20, text: (i) => `Damaged${i + 1}` });
+    // Bytes after the header move every object away from where the table says.
+    const header = good.indexOf('\n') + 1;
+    const damaged = Buffer.concat([good.subarray(0, header), Buffer.from('%' + ' '.repeat(50) + '\n'), good.subarray(header)]);
+    await putPdf(server, 'split/damaged/doc.pdf', damaged);
+    const reply = await split('split/damaged/doc.pdf', { everyPages: 1, folder: 'split/damaged/out' });
+    assert.equal(reply.status, 200, reply.text);
+    const parts = await checkParts(reply.json().documents);
+    assert.deepEqual(parts.map(words), Array.from({ length: 20 }, (_, i) => [`Damaged${i + 1}`]));
+  });
+
   test('an encrypted document: its parts keep its encryption and open with its password', async () => {
     await putPdf(server, 'split/enc/secret.pdf', encryptPdf(makePdf({ pages: 3, text: (i) => `Secret${i + 1}` }), 'user-pw', 'owner-pw'));
     const reply = await split('split/enc/secret.pdf', { everyPages: 2, folder: 'split/enc/out' }, { 'x-service-documentpassword': 'owner-pw' });
