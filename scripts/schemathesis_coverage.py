@@ -45,7 +45,8 @@ ACCEPTED_400 = {
     "setPasswordPermissions": _XML | {"VALIDATION_FAILED"},
     "listAnnotations": _PAGES,
     "deleteAnnotations": _PAGES,
-    "runPageAction": _PAGES | _XML | {"VALIDATION_FAILED", "MALFORMED_MULTIPART", "UNKNOWN_FONT", "UNSUPPORTED_CHARACTERS", "UNKNOWN_LANGUAGE"},
+    # INVALID_SEARCH: RemovePagesByTextAction's regular expression must compile and finish within its budget.
+    "runPageAction": _PAGES | _XML | {"VALIDATION_FAILED", "MALFORMED_MULTIPART", "UNKNOWN_FONT", "UNSUPPORTED_CHARACTERS", "UNKNOWN_LANGUAGE", "INVALID_SEARCH"},
     "runDocumentAction": _PAGES | _XML | {"VALIDATION_FAILED", "MALFORMED_MULTIPART", "UNKNOWN_FONT", "UNSUPPORTED_CHARACTERS", "UNKNOWN_LANGUAGE"},
     "markRedactions": _PAGES | _XML | {"INVALID_SEARCH"},
     "createSignatureField": _PAGES | _XML,
@@ -65,7 +66,7 @@ ACCEPTED_400 = {
     # description gives both; which one applies depends on the entry).
     "restoreTrashEntry": {"MALFORMED_XML", "INVALID_PATH"},
     # The steps are the stored path's action bodies with their rules; an Office option depends on what the file is.
-    "convertOneShot": _PAGES | {"VALIDATION_FAILED", "MALFORMED_MULTIPART", "INVALID_PAGE_RANGE", "BAD_REQUEST", "UNKNOWN_FONT", "UNSUPPORTED_CHARACTERS", "UNKNOWN_LANGUAGE"},
+    "convertOneShot": _PAGES | {"VALIDATION_FAILED", "MALFORMED_MULTIPART", "INVALID_PAGE_RANGE", "BAD_REQUEST", "UNKNOWN_FONT", "UNSUPPORTED_CHARACTERS", "UNKNOWN_LANGUAGE", "INVALID_SEARCH"},
 }
 
 LINE = re.compile(r'^pdfservice_http_requests_total\{(?P<labels>[^}]*)\} (?P<value>[0-9.e+]+)$')

@@ -94,6 +94,8 @@ export {
   type MetadataChange,
   type MetadataModel,
 } from './metadata/model.js';
+export { NUMBER_POSITIONS, unknownPlaceholders, type NumberPosition } from './numbers/model.js';
+export { BLANK_DEFAULTS } from './blank/model.js';
 export { NOT_XML } from './syntax/xml-writer.js';
 export { declaresDtd } from './syntax/xml-safety.js';
 export type { PdfSource } from './core/pdf-source.js';
@@ -113,7 +115,7 @@ export type { RedactionMatch, RedactionRequest } from './redaction/mark.js';
 export type { ApplyRedactionsRequest } from './redaction/apply.js';
 export type { PageOperation } from './pages/assembly.js';
 export type { SplitBy, SplitPartResult, SplitResult } from './split/model.js';
-export { MAX_SPLIT_PARTS, DEFAULT_INK_THRESHOLD } from './split/model.js';
+export { MAX_SPLIT_PARTS } from './split/model.js';
 export type { SignatureFieldModel, SignatureFieldsModel } from './signing/verify.js';
 export type { NewWidget } from './signing/fields.js';
 export type { SignRequest } from './signing/sign.js';

@@ -26,9 +26,11 @@ import { officeTasks } from './office/tasks.js';
 import { outlineTasks } from './outline/tasks.js';
 import { metadataTasks } from './metadata/tasks.js';
 import { splitTasks } from './split/tasks.js';
+import { numberTasks } from './numbers/tasks.js';
+import { blankTasks } from './blank/tasks.js';
 import type { TaskContext } from './task-context.js';
 
-const featureTasks = [coreTasks, annotationTasks, xfdfTasks, formTasks, redactionTasks, signingTasks, securityTasks, pageTasks, stampTasks, textTasks, renderTasks, imageTasks, ocrTasks, preflightTasks, pdfaTasks, optimizeTasks, officeTasks, outlineTasks, metadataTasks, splitTasks];
+const featureTasks = [coreTasks, annotationTasks, xfdfTasks, formTasks, redactionTasks, signingTasks, securityTasks, pageTasks, stampTasks, textTasks, renderTasks, imageTasks, ocrTasks, preflightTasks, pdfaTasks, optimizeTasks, officeTasks, outlineTasks, metadataTasks, numberTasks, blankTasks, splitTasks];
 // Spreading the maps would let a name declared in two folders silently keep the last one.
 const declared = featureTasks.flatMap((map) => Object.keys(map));
 const twice = declared.filter((name, i) => declared.indexOf(name) !== i);
@@ -55,6 +57,8 @@ export const tasks = {
   ...outlineTasks,
   ...metadataTasks,
   ...splitTasks,
+  ...numberTasks,
+  ...blankTasks,
 } satisfies Record<string, (input: never, ctx: TaskContext) => unknown>;
 
 export type EngineTasks = typeof tasks;

@@ -91,6 +91,7 @@ export async function checkAreas(stdout: string, folder: string): Promise<void> 
     'optimized: /small/q1.pdf',
     'summary: 2 pages',
     'split: /reports/2026/summary-pages/summary-1.pdf /reports/2026/summary-pages/summary-2.pdf',
+    'blank pages: []',
     'fields: 12',
     'versions: 2 restored: upload',
   ], stdout);

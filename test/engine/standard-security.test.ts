@@ -83,7 +83,7 @@ test('the check of a freshly encrypted document refuses an open or permissions p
   assert.equal(withReopenedEncryption(open, { open: '', permissions: 'master' }, (check) => check.needsPassword), false);
 });
 
-test('the check of an AES-256 file MuPDF wrote: bytes left as they were, other passwords refused, and a dictionary whose key is not the content\'s refused', () => {
+test('the check of an AES-256 file the service wrote: bytes left as they were, other passwords refused, and a dictionary whose key is not the content\'s refused', () => {
   const passwords = { open: 'view', permissions: 'master' };
   const request = { encryptType: 3 as const, openPassword: passwords.open, permissionsPassword: passwords.permissions };
   const { bytes } = setPasswordPermissions({ pdf: plain, request });
@@ -92,7 +92,7 @@ test('the check of an AES-256 file MuPDF wrote: bytes left as they were, other p
   assert.deepEqual(model, { access: 'owner', needsPassword: true, pages: 2, revision: 6 });
   // The trailer's /Encrypt is renamed for MuPDF's open only.
   assert.deepEqual(Buffer.from(bytes), before);
-  assert.ok(!before.includes('/Xncrypt') && /\/Encrypt\s*<</.test(before.toString('latin1')), 'the output as MuPDF wrote it');
+  assert.ok(!before.includes('/Xncrypt') && /\/Encrypt\s*<</.test(before.toString('latin1')), 'the output as it was written');
   // The same in a buffer of MuPDF's memory (as setPasswordPermissions passes the save's own output): opened where it
   // is, and left byte-identical.
   const inMupdf = new mupdf.Buffer(bytes);
@@ -144,7 +144,8 @@ test('setPasswordPermissions answers the same through the native check and throu
 });
 
 test("an encryption's key and salts do not follow from the clock: two processes on the same clock write different ones", async () => {
-  // MuPDF's generator is seeded from the clock; the engine reseeds it from node's CSPRNG before each save (core/wasm.ts).
+  // MuPDF's generator is seeded from the clock; the encryption is written in node with keys from its CSPRNG
+  // (core/encrypt-file.ts), and MuPDF's generator reseeded from it before each save (core/wasm.ts).
   // Each child loads MuPDF as a worker does (the handle first), with Date.now fixed, and encrypts the same document.
   const { execFileSync } = await import('node:child_process');
   const { mkdtempSync, writeFileSync } = await import('node:fs');

@@ -1,5 +1,5 @@
 """The Python beside the shell examples of docs/getting-started.md, jobs.md, ocr.md, pdfa.md, pages.md, signing.md,
-stamps.md, outline.md, metadata.md and merge-split.md (split), and the principal calls of the pages that show none (annotations.md, forms.md, redaction.md,
+stamps.md, outline.md, metadata.md, page-numbers.md and merge-split.md (split), and the principal calls of the pages that show none (annotations.md, forms.md, redaction.md,
 permissions.md, optimize.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
 test/clients/python.test.ts runs it against a started service with the built wheel, in a folder holding q1.pdf,
 letter.png, minutes.docx, claim.pdf (a form) and jane.p12."""
@@ -106,6 +106,11 @@ print("summary:", summary.document["pageCount"], "pages")
 parts = client.request("POST", "/documents/reports/2026/summary.pdf/pages",
                        json={"SplitDocumentAction": {"everyPages": 1, "folder": "reports/2026/summary-pages"}}).json()
 print("split:", " ".join(d["path"] for d in parts["documents"]))
+
+# Page numbers at the bottom centre, then the blank pages listed (dryRun: nothing removed)
+client.page_action("reports/2026/q1.pdf", {"PageNumbersAction": {"format": "Page {n} of {total}", "fontSize": 9}})
+blank = client.page_action("reports/2026/q1.pdf", {"RemoveBlankPagesAction": {"dryRun": True}})
+print("blank pages:", blank.document["report"]["removed"])
 
 # A Word file converted on upload with an option: PDF/A-2b written by LibreOffice, checked by veraPDF; wait for its job
 minutes = client.upload("reports/2026/minutes.pdf", Path("minutes.docx"), prefer="wait=120", params={"pdfa": "pdfa2b"})

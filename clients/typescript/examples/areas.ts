@@ -1,6 +1,6 @@
 /**
  * The TypeScript beside the shell examples of docs/getting-started.md, jobs.md, ocr.md, pdfa.md, pages.md,
- * signing.md, stamps.md, outline.md, metadata.md and merge-split.md (split), and the principal calls of the pages that show none (annotations.md, forms.md,
+ * signing.md, stamps.md, outline.md, metadata.md, page-numbers.md and merge-split.md (split), and the principal calls of the pages that show none (annotations.md, forms.md,
  * redaction.md, permissions.md, optimize.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
  * test/clients/typescript.test.ts compiles it against the packed client and runs it against a started service, in a
  * folder holding q1.pdf, letter.png, minutes.docx, claim.pdf (a form) and jane.p12.
@@ -126,6 +126,11 @@ const parts = (await (await client.request('POST', '/documents/reports/2026/summ
   body: JSON.stringify({ SplitDocumentAction: { everyPages: 1, folder: 'reports/2026/summary-pages' } }),
 })).json()) as { documents: { path: string }[] };
 console.log('split:', parts.documents.map((d) => d.path).join(' '));
+
+// Page numbers at the bottom centre, then the blank pages listed (dryRun: nothing removed)
+await client.pageAction('reports/2026/q1.pdf', { PageNumbersAction: { format: 'Page {n} of {total}', fontSize: 9 } });
+const blank = await client.pageAction('reports/2026/q1.pdf', { RemoveBlankPagesAction: { dryRun: true } });
+console.log('blank pages:', (blank.document as { report?: { removed: number[] } } | undefined)?.report?.removed);
 
 // A Word file converted on upload with an option: PDF/A-2b written by LibreOffice, checked by veraPDF; wait for its job
 const minutes = await client.upload('reports/2026/minutes.pdf', await readFile('minutes.docx'), { fileName: 'minutes.docx', prefer: 'wait=120', query: { pdfa: 'pdfa2b' } });

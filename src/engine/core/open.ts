@@ -264,8 +264,9 @@ function checkOpened(opened: OpenedPdf, need: Need): OpenedPdf {
  * authenticated by MuPDF as openPdf does, and so are the other revisions (MD5 and RC4, cheap in MuPDF).
  */
 export function withReopenedEncryption<T>(source: Uint8Array | mupdf.Buffer, passwords: { open: string; permissions: string }, read: (opened: OpenedPdf) => T): T {
-  // The bytes in MuPDF's memory, in a buffer only this check reads (openedWithEncryptionHidden renames a key in it): the
-  // save's own output (setPasswordPermissions), or a copy of the caller's bytes, the copy MuPDF's open makes anyway.
+  // The bytes in MuPDF's memory, in a buffer only this check reads (openedWithEncryptionHidden renames a key in it): a
+  // buffer the caller has there, or a copy of the caller's bytes (setPasswordPermissions's, encrypted in node), the copy
+  // MuPDF's open makes anyway.
   const own = source instanceof mupdf.Buffer ? source : new mupdf.Buffer(source);
   try {
     const hidden = openedWithEncryptionHidden(own, passwords);

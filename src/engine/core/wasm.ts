@@ -67,7 +67,8 @@ export function filledBuffer(size: number, fill: (memory: Uint8Array, offset: nu
  * 0x5 0xb) is seeded from the clock when the context is made, and its WebAssembly has no other source: the keys, salts
  * and IVs of an encryption it writes followed from the worker's start time and the draws since (two processes with the
  * same clock wrote the same /UE, /OE and /Perms). reseedRandom() writes 48 fresh bits from node's CSPRNG into that state
- * before each save. Still a 48-bit generator: docs/permissions.md, "Encryption keys", says what that leaves open.
+ * before each save. Encryption no longer draws from it (it is written in node, core/encrypt-file.ts, keys from
+ * crypto.randomBytes); what MuPDF still draws at a save (the /ID it makes) gets the fresh bits.
  * Answers false where MuPDF was loaded without the handle (a test importing engine code directly); throws when the
  * handle is there and the state is not (a MuPDF whose context changed shape: no save goes out on the old seed).
  */

@@ -1,11 +1,12 @@
 import type * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
-import { newPasswordProblem } from '../core/passwords.js';
+import { encodePassword, newPasswordProblem } from '../core/passwords.js';
 import { editPdf, withPdf } from '../core/document-task.js';
 import { formFacts } from '../core/inspect.js';
 import { withReopenedEncryption } from '../core/open.js';
 import { deref, name, text } from '../core/mupdf-objects.js';
 import { saveFull, saveFullBuffer } from '../core/save.js';
+import { encryptPdfFile, type FileEncryption } from '../core/encrypt-file.js';
 import { bitsFromPermissions, PERMISSION_FLAGS, passwordSecurity, type EncryptType, type PasswordSecurity, type PermissionFlags } from '../core/encryption.js';
 import type { PdfSource } from '../core/pdf-source.js';
 
@@ -117,7 +118,8 @@ export interface PasswordPermissionsRequest extends Partial<PermissionFlags> {
   permissionsPassword?: string | undefined;
 }
 
-const MUPDF_METHOD: Record<EncryptType, string> = { 0: 'rc4-128', 1: 'aes-128', 2: 'rc4-40', 3: 'aes-256' };
+/** The standard handler's revision for each encryptType (what MuPDF wrote for them before, and qpdf writes). */
+const REVISION: Record<EncryptType, FileEncryption['revision']> = { 0: 3, 1: 4, 2: 2, 3: 6 };
 
 /** Revision 2 (RC4-40) has no bits of its own for these: each follows another flag. */
 const R2_FOLLOWS: Partial<Record<keyof PermissionFlags, keyof PermissionFlags>> = {
@@ -144,7 +146,7 @@ function requestedFlags(request: PasswordPermissionsRequest, encryptType: Encryp
   return flags;
 }
 
-/** Checks the passwords of a request; answers them as MuPDF's save options take them. */
+/** Checks the passwords of a request. */
 function requestedPasswords(request: PasswordPermissionsRequest, encryptType: EncryptType): { open: string; permissions: string } {
   const open = request.openPassword ?? '';
   const permissions = request.permissionsPassword ?? '';
@@ -155,8 +157,6 @@ function requestedPasswords(request: PasswordPermissionsRequest, encryptType: En
   for (const [field, value] of [['openPassword', open], ['permissionsPassword', permissions]] as const) {
     const problem = newPasswordProblem(value, encryptType === 3);
     if (problem) throw invalid(`${field} ${problem}`);
-    // MuPDF takes passwords inside a comma-separated option string, with no way to escape a comma.
-    if (value.includes(',')) throw invalid(`${field} must not contain a comma (the engine cannot write one)`);
   }
   return { open, permissions };
 }
@@ -200,32 +200,42 @@ function save(doc: mupdf.PDFDocument, options: string): Uint8Array {
 
 /**
  * The `setPasswordPermissions` task: encrypts or re-encrypts the document.
- * Needs the owner's authority when it is protected already. The result is
- * opened again with the new passwords before anything is written
- * (withReopenedEncryption: for AES-256 they are checked natively, not by
- * MuPDF's slow hash) and described from there, so the answer is what the
- * file says, not what was asked. The check opens the output where MuPDF
- * wrote it, in its memory, and the bytes are copied out once, after it.
+ * Needs the owner's authority when it is protected already. MuPDF writes the
+ * document unencrypted, and node encrypts it with a file key from the OS
+ * (core/encrypt-file.ts; MuPDF's own keys came from a 48-bit generator). The
+ * result is opened again by MuPDF with the new passwords before anything is
+ * written (withReopenedEncryption: for AES-256 they are checked natively, not
+ * by MuPDF's slow hash, and the first page's content decrypted) and described
+ * from there, so the answer is what the file says, not what was asked.
  */
 export function setPasswordPermissions(input: { pdf: PdfSource; password?: string | undefined; request: PasswordPermissionsRequest }): { bytes: Uint8Array; passwordPermissions: PasswordSecurity } {
   const encryptType = input.request.encryptType ?? 3;
   const flags = requestedFlags(input.request, encryptType);
   const passwords = requestedPasswords(input.request, encryptType);
-  const saved = withPdf(input, 'owner', (doc) => {
+  const revision = REVISION[encryptType];
+  const encoded = (password: string) => {
+    const bytes = encodePassword(password, revision);
+    // requestedPasswords refused what the revision cannot encode.
+    if (!bytes) throw invalid('a password cannot be encoded for the encryption asked for');
+    return bytes;
+  };
+  const spec: FileEncryption = { revision, userPassword: encoded(passwords.open), ownerPassword: encoded(passwords.permissions), permissionBits: bitsFromPermissions(flags), encryptMetadata: true };
+  const bytes = withPdf(input, 'owner', (doc) => {
     refuseSigned(doc);
     decodeCryptFilters(doc);
-    return saveFullBuffer(doc, `encrypt=${MUPDF_METHOD[encryptType]},user-password=${passwords.open},owner-password=${passwords.permissions},permissions=${bitsFromPermissions(flags)}`);
+    const plain = saveFullBuffer(doc, 'encrypt=none');
+    try {
+      // Read where MuPDF wrote it (a view into its memory, used before anything else runs in MuPDF).
+      return encryptPdfFile(plain.asUint8Array(), spec);
+    } finally {
+      plain.destroy();
+    }
   });
-  try {
-    const passwordPermissions = withReopenedEncryption(saved, passwords, (check) => {
-      if (check.access !== 'owner') throw new EngineError('PROCESSING_FAILED', 'The encrypted document did not open with its new permissions password');
-      return passwordSecurity(check);
-    });
-    // asUint8Array() is a view into MuPDF's memory: copied out before the buffer goes.
-    return { bytes: saved.asUint8Array().slice(), passwordPermissions };
-  } finally {
-    saved.destroy();
-  }
+  const passwordPermissions = withReopenedEncryption(bytes, passwords, (check) => {
+    if (check.access !== 'owner') throw new EngineError('PROCESSING_FAILED', 'The encrypted document did not open with its new permissions password');
+    return passwordSecurity(check);
+  });
+  return { bytes, passwordPermissions };
 }
 
 /** The `removePasswordPermissions` task: decrypts the document (no bytes when it was not encrypted). */

@@ -13,14 +13,12 @@ export type SplitBy =
   | { kind: 'size'; maxBytes: number }
   /** A part starts at each top-level bookmark's page (pages before the first one are a part of their own). */
   | { kind: 'bookmarks' }
-  /** Pages that are blank (rendered ink below `inkThreshold`) separate the parts; the separators are in no part. */
+  /** Pages that are blank (rendered ink below `inkThreshold`, engine/blank's measure) separate the parts; the separators are in no part. */
   | { kind: 'blank'; inkThreshold: number };
 
 /** Most parts a split writes: a document of 10,000 pages split into single pages. */
 export const MAX_SPLIT_PARTS = 10_000;
 
-/** Default ink threshold of the blank-page mode: pages with less than this fraction of dark pixels are blank. */
-export const DEFAULT_INK_THRESHOLD = 0.001;
 
 export interface SplitPartResult {
   /** Zero-based indexes of the source's pages, in the part's order. */

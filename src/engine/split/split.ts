@@ -9,7 +9,8 @@ import { extractPages } from '../pages/assembly.js';
 import { parsePageRange } from '../pages/range.js';
 import { outlineOf } from '../outline/outline.js';
 import type { TaskContext } from '../task-context.js';
-import { inkFraction } from './blank.js';
+import { inkOf } from '../blank/ink.js';
+import { BLANK_DEFAULTS } from '../blank/model.js';
 import { MAX_SPLIT_PARTS, type SplitBy, type SplitPartResult, type SplitResult } from './model.js';
 
 /** A part as planned: its pages (zero-based, in order) and what the answer says of it. */
@@ -108,7 +109,8 @@ function planParts(doc: mupdf.PDFDocument, by: SplitBy, pageCount: number, ctx: 
       let current: number[] = [];
       for (let p = 0; p < pageCount; p++) {
         ctx.progress({ done: p, total: pageCount, unit: 'pages', stage: 'blank pages' });
-        if (inkFraction(doc, p) < by.inkThreshold) {
+        // RemoveBlankPagesAction's measure (engine/blank), at its defaults.
+        if (inkOf(doc, p, BLANK_DEFAULTS.dpi, BLANK_DEFAULTS.whiteLevel) < by.inkThreshold) {
           blankPages.push(p);
           if (current.length) parts.push({ pages: current });
           current = [];

@@ -10,7 +10,7 @@ import { alphaState, type StampDrawing } from '../drawing/form.js';
 import { faceChain } from '../drawing/fonts.js';
 import { pdfNumber, pdfNumbers, stampMatrix } from '../drawing/geometry.js';
 import { layoutLines } from '../drawing/text-layout.js';
-import { showLines } from '../drawing/text.js';
+import { FontResources, showLines } from '../drawing/text.js';
 
 export interface TextStampRequest {
   text: string;
@@ -25,12 +25,28 @@ export interface TextStampRequest {
   rotation?: number | undefined;
   /** 0 opaque to 1 invisible. */
   transparency?: number | undefined;
+  /** Which end of the widest line (x, y) is: its start (default), middle or end. Page numbers centre and right-align with it. */
+  align?: 'left' | 'center' | 'right' | undefined;
+}
+
+/**
+ * What the drawings of one scratch document may share: a resource dictionary whose fonts each go in once, so that
+ * page numbers (a drawing per page) store each font once and subset it for the glyphs of every page. The drawings
+ * sharing it must have the same transparency (the one ExtGState is shared too).
+ */
+export interface SharedTextResources {
+  resources: mupdf.PDFObject;
+  fonts: FontResources;
+}
+
+export function sharedTextResources(scratch: mupdf.PDFDocument): SharedTextResources {
+  return { resources: scratch.addObject(scratch.newDictionary()), fonts: new FontResources(scratch) };
 }
 
 /** Baseline to baseline, as a multiple of the font size. */
 const LINE_HEIGHT = 1.2;
 
-export function drawTextStamp(scratch: mupdf.PDFDocument, request: TextStampRequest): { drawing: StampDrawing; fonts: string[] } {
+export function drawTextStamp(scratch: mupdf.PDFDocument, request: TextStampRequest, shared?: SharedTextResources): { drawing: StampDrawing; fonts: string[] } {
   const choice = chooseFont(request.fontName ?? 'Helvetica', request.fontStyle);
   // The action checks the name first; this guards callers that do not.
   if (!choice) throw new EngineError('UNKNOWN_FONT', `Unknown fontName ${JSON.stringify(request.fontName)}`);
@@ -38,15 +54,23 @@ export function drawTextStamp(scratch: mupdf.PDFDocument, request: TextStampRequ
   const leading = size * LINE_HEIGHT;
   const lines = layoutLines(request.text, faceChain(choice));
 
-  const resources = scratch.newDictionary();
+  const resources = shared?.resources ?? scratch.newDictionary();
   const matrix = stampMatrix(request.x, request.y, request.rotation ?? 0);
-  const ops = ['q', `${pdfNumbers(matrix)} cm`, alphaState(scratch, resources, request.transparency ?? 0), fillColour(request.color ?? 0), `BT ${pdfNumber(leading)} TL`];
-  const faces = showLines(scratch, resources, lines, size, ops);
+  const widest = Math.max(0, ...lines.map((l) => l.width)) * size;
+  const shift = request.align === 'center' ? -widest / 2 : request.align === 'right' ? -widest : 0;
+  const ops = [
+    'q',
+    `${pdfNumbers(matrix)} cm`,
+    alphaState(scratch, resources, request.transparency ?? 0),
+    fillColour(request.color ?? 0),
+    `BT ${pdfNumber(leading)} TL`,
+    shift ? `${pdfNumber(shift)} 0 Td` : '',
+  ];
+  const faces = showLines(scratch, resources, lines, size, ops, shared?.fonts);
   ops.push('ET Q');
 
   // Room for ascenders, descenders, accents and italic overhang around the advance widths.
-  const widest = Math.max(0, ...lines.map((l) => l.width)) * size;
-  const box: mupdf.Rect = [-size / 2, -(lines.length - 1) * leading - size / 2, widest + size / 2, size * 1.25];
+  const box: mupdf.Rect = [shift - size / 2, -(lines.length - 1) * leading - size / 2, shift + widest + size / 2, size * 1.25];
   return {
     drawing: {
       content: ops.filter(Boolean).join('\n'),

@@ -26,6 +26,8 @@ export type PdfValue = number | boolean | null | PdfName | PdfString | PdfRef | 
  */
 export class Parser {
   pos = 0;
+  /** Told of every string read, with where its token starts and ends (core/encrypt-file.ts rewrites them in place). */
+  onString: ((string: PdfString, start: number, end: number) => void) | undefined;
   constructor(private readonly s: string) {}
 
   private fail(): never {
@@ -101,6 +103,7 @@ export class Parser {
 
   private literal(): PdfString {
     const s = this.s;
+    const start = this.pos;
     this.pos++; // '('
     const out: number[] = [];
     let depth = 1;
@@ -121,7 +124,7 @@ export class Parser {
         depth++;
         out.push(40);
       } else if (ch === ')') {
-        if (--depth === 0) return new PdfString(Uint8Array.from(out));
+        if (--depth === 0) return this.told(new PdfString(Uint8Array.from(out)), start);
         out.push(41);
       } else {
         out.push(ch.charCodeAt(0) & 0xff);
@@ -131,12 +134,18 @@ export class Parser {
   }
 
   private hex(): PdfString {
+    const start = this.pos;
     const end = this.s.indexOf('>', this.pos);
     if (end < 0) this.fail();
     let digits = this.s.slice(this.pos + 1, end).replace(/\s+/g, '');
     this.pos = end + 1;
     if (digits.length % 2) digits += '0';
-    return new PdfString(Uint8Array.from(Buffer.from(digits, 'hex')));
+    return this.told(new PdfString(Uint8Array.from(Buffer.from(digits, 'hex'))), start);
+  }
+
+  private told(string: PdfString, start: number): PdfString {
+    this.onString?.(string, start, this.pos);
+    return string;
   }
 
   /**

@@ -1,4 +1,5 @@
-import { DEFAULT_INK_THRESHOLD, MAX_SPLIT_PARTS, type SplitBy, type SplitPartResult } from '../../engine/models.js';
+import { MAX_SPLIT_PARTS, type SplitBy, type SplitPartResult } from '../../engine/models.js';
+import { BLANK_DEFAULTS } from '../../engine/blank/model.js';
 import { ServiceError } from '../../errors.js';
 import { documentPathFromBody, folderPathFromBody, type StoredPath } from '../../storage/paths.js';
 import { conflictModeFor, type WriteResult } from '../../storage/store.js';
@@ -60,7 +61,7 @@ const schema = {
       type: 'number',
       minimum: 0,
       maximum: 1,
-      description: `With blankPages: a page whose share of inked pixels (rendered at 36 dpi in grey, darker than 230 of 255) is below this is blank (default ${DEFAULT_INK_THRESHOLD}).`,
+      description: `With blankPages: a page whose share of pixels that are not white is below this is blank (default ${BLANK_DEFAULTS.threshold}), measured as RemoveBlankPagesAction measures it.`,
     },
   },
   required: ['folder'],
@@ -131,7 +132,7 @@ function splitBy(params: SplitParams): SplitBy {
   if (params.everyPages !== undefined) return { kind: 'every', pages: params.everyPages };
   if (params.maxBytes !== undefined) return { kind: 'size', maxBytes: params.maxBytes };
   if (params.bookmarks) return { kind: 'bookmarks' };
-  return { kind: 'blank', inkThreshold: params.inkThreshold ?? DEFAULT_INK_THRESHOLD };
+  return { kind: 'blank', inkThreshold: params.inkThreshold ?? BLANK_DEFAULTS.threshold };
 }
 
 const PLACEHOLDER = /\{(name|n|first|last|title)(?::(\d{1,2}))?\}/g;

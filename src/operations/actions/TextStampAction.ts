@@ -1,9 +1,7 @@
 import type { FromSchema } from 'json-schema-to-ts';
-import { ServiceError } from '../../errors.js';
-import { chooseFont, FONT_NAMES, FONT_STYLES } from '../../engine/models.js';
 import { engineAction } from './engine-action.js';
 import { OUTPUT_PARAM_SCHEMAS } from './types.js';
-import { STAMP_PARAM_SCHEMAS, transparencyOf } from './stamp-params.js';
+import { checkFont, STAMP_PARAM_SCHEMAS, TEXT_PARAM_SCHEMAS, transparencyOf } from './stamp-params.js';
 
 const schema = {
   type: 'object',
@@ -11,10 +9,7 @@ const schema = {
     ...OUTPUT_PARAM_SCHEMAS,
     text: { type: 'string', minLength: 1, maxLength: 10_000, description: 'The text; \\n starts a new line' },
     ...STAMP_PARAM_SCHEMAS,
-    fontName: { type: 'string', minLength: 1, maxLength: 100, default: 'Helvetica', description: `One of ${FONT_NAMES.join(', ')} (case does not matter)` },
-    fontStyle: { type: 'string', enum: [...FONT_STYLES], default: 'plain', description: 'Added to the style the font name has' },
-    fontSize: { type: 'number', exclusiveMinimum: 0, maximum: 10_000, default: 12, description: 'Points' },
-    color: { type: 'integer', minimum: 0, maximum: 0xffffff, default: 0, description: 'Fill colour as an integer 0xRRGGBB (black by default)' },
+    ...TEXT_PARAM_SCHEMAS,
   },
   required: ['text', 'x', 'y'],
   additionalProperties: false,
@@ -35,9 +30,7 @@ export const TextStampAction = engineAction<Params, 'textStamp', ReturnType<type
     'counter-clockwise about that point; lines are split at \\n. Characters the font lacks are drawn with the shipped DejaVu fonts or the CJK font. See docs/stamps.md.',
   schema,
   async prepare({ params }) {
-    if (!chooseFont(params.fontName, params.fontStyle)) {
-      throw new ServiceError('UNKNOWN_FONT', `Unknown fontName "${params.fontName.slice(0, 100)}". Available fonts: ${FONT_NAMES.join(', ')}`, { fonts: FONT_NAMES });
-    }
+    checkFont(params);
     return transparencyOf(params, 'TextStampAction');
   },
   task: 'textStamp',

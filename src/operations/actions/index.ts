@@ -13,6 +13,8 @@ import { OptimizeAction } from './OptimizeAction.js';
 import { PDFAConvertAction } from './PDFAConvertAction.js';
 import { TextStampAction } from './TextStampAction.js';
 import { SplitDocumentAction } from './SplitDocumentAction.js';
+import { PageNumbersAction } from './PageNumbersAction.js';
+import { RemoveBlankPagesAction, RemovePagesByTextAction } from './RemovePagesActions.js';
 import type { ActionDefinition, OutputParams } from './types.js';
 
 // Each action has its own parameter and prepared types; the list holds them by their common shape.
@@ -27,6 +29,9 @@ export const ACTIONS: readonly AnyAction[] = [
   SplitDocumentAction as AnyAction,
   TextStampAction as AnyAction,
   ImageStampAction as AnyAction,
+  PageNumbersAction as AnyAction,
+  RemoveBlankPagesAction as AnyAction,
+  RemovePagesByTextAction as AnyAction,
   OCRAction as AnyAction,
   PDFAConvertAction as AnyAction,
   LinearizeAction as AnyAction,

@@ -1,4 +1,5 @@
 import { ServiceError } from '../../errors.js';
+import { chooseFont, FONT_NAMES, FONT_STYLES } from '../../engine/models.js';
 
 /** Coordinates and sizes are bounded so they always print as plain PDF numbers. */
 const COORDINATE = { type: 'number', minimum: -1_000_000, maximum: 1_000_000 } as const;
@@ -19,4 +20,19 @@ export function transparencyOf(params: { transparency?: number; opacity?: number
     throw new ServiceError('VALIDATION_FAILED', `${action}: give transparency or opacity, not both (opacity is 1 - transparency)`);
   }
   return params.opacity !== undefined ? 1 - params.opacity : (params.transparency ?? 0);
+}
+
+/** The text stamp's font and colour parameters, which page numbers take too. */
+export const TEXT_PARAM_SCHEMAS = {
+  fontName: { type: 'string', minLength: 1, maxLength: 100, default: 'Helvetica', description: `One of ${FONT_NAMES.join(', ')} (case does not matter)` },
+  fontStyle: { type: 'string', enum: [...FONT_STYLES], default: 'plain', description: 'Added to the style the font name has' },
+  fontSize: { type: 'number', exclusiveMinimum: 0, maximum: 10_000, default: 12, description: 'Points' },
+  color: { type: 'integer', minimum: 0, maximum: 0xffffff, default: 0, description: 'Fill colour as an integer 0xRRGGBB (black by default)' },
+} as const;
+
+/** 400 UNKNOWN_FONT, listing the fonts, for a fontName the service does not have. */
+export function checkFont(params: { fontName: string; fontStyle: (typeof FONT_STYLES)[number] }): void {
+  if (!chooseFont(params.fontName, params.fontStyle)) {
+    throw new ServiceError('UNKNOWN_FONT', `Unknown fontName "${params.fontName.slice(0, 100)}". Available fonts: ${FONT_NAMES.join(', ')}`, { fonts: FONT_NAMES });
+  }
 }

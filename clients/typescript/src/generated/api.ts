@@ -301,7 +301,7 @@ export interface paths {
         put?: never;
         /**
          * Run a page action
-         * @description The body is an object with exactly one key, the action name, whose value holds its parameters; or multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML, the root element is the action name. Writing actions replace the document unless savePath is given; namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction, InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction, ExtractPagesAction, SplitDocumentAction, TextStampAction, ImageStampAction, OCRAction.
+         * @description The body is an object with exactly one key, the action name, whose value holds its parameters; or multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML, the root element is the action name. Writing actions replace the document unless savePath is given; namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction, InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction, ExtractPagesAction, SplitDocumentAction, TextStampAction, ImageStampAction, PageNumbersAction, RemoveBlankPagesAction, RemovePagesByTextAction, OCRAction.
          */
         post: operations["runPageAction"];
         delete?: never;
@@ -6815,7 +6815,7 @@ export interface operations {
                          * @enum {boolean}
                          */
                         blankPages?: true;
-                        /** @description With blankPages: a page whose share of inked pixels (rendered at 36 dpi in grey, darker than 230 of 255) is below this is blank (default 0.001). */
+                        /** @description With blankPages: a page whose share of pixels that are not white is below this is blank (default 0.001), measured as RemoveBlankPagesAction measures it. */
                         inkThreshold?: number;
                     };
                     /** @description Stamps text on a page (pageIndex) or on every page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that point; lines are split at \n. Characters the font lacks are drawn with the shipped DejaVu fonts or the CJK font. See docs/stamps.md. */
@@ -6898,6 +6898,151 @@ export interface operations {
                         height?: number;
                         /** @description Of the natural size (1 by default); not with width or height */
                         scale?: number;
+                    };
+                    /** @description Numbers the pages (all, or pageRange) from startNumber: format ("Page {n} of {total}") between prefix and suffix, {n} zero-padded to digits (Bates numbers), at a corner or the middle of the top or bottom edge of the page as shown, margin points in, upright however the page is turned. Fonts as TextStampAction. The report gives the pages numbered, the first and last labels and the last number (the next document of a set starts after it). See docs/page-numbers.md. */
+                    PageNumbersAction?: {
+                        /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                        savePath?: string;
+                        /**
+                         * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        namingMode?: 0 | 1 | 2;
+                        /**
+                         * @description The text of each number: {n} is the page's number, {total} the last number given ("Page {n} of {total}"); \n starts a new line
+                         * @default {n}
+                         */
+                        format?: string;
+                        /**
+                         * @description Text before the format (Bates: "ACME-")
+                         * @default
+                         */
+                        prefix?: string;
+                        /**
+                         * @description Text after the format
+                         * @default
+                         */
+                        suffix?: string;
+                        /**
+                         * @description {n} is zero-padded to this many digits (Bates: 6 gives 000001)
+                         * @default 1
+                         */
+                        digits?: number;
+                        /**
+                         * @description The number of the first numbered page
+                         * @default 1
+                         */
+                        startNumber?: number;
+                        /**
+                         * @description Where on the page as shown (crop box, /Rotate applied) the number goes
+                         * @default bottom-center
+                         * @enum {string}
+                         */
+                        position?: "top-left" | "top-center" | "top-right" | "bottom-left" | "bottom-center" | "bottom-right";
+                        /**
+                         * @description Points between the edge of the page as shown and the number
+                         * @default 36
+                         */
+                        margin?: number;
+                        /** @description The pages numbered, 1-based, as in a print dialog: "2-" skips a cover (default, when absent: every page; empty is 400). Numbered in document order. */
+                        pageRange?: string;
+                        /**
+                         * @description One of Helvetica, Helvetica-Bold, Helvetica-Oblique, Helvetica-BoldOblique, Times-Roman, Times-Bold, Times-Italic, Times-BoldItalic, Courier, Courier-Bold, Courier-Oblique, Courier-BoldOblique, Symbol, ZapfDingbats, DejaVuSans, DejaVuSerif, DejaVuSansMono (case does not matter)
+                         * @default Helvetica
+                         */
+                        fontName?: string;
+                        /**
+                         * @description Added to the style the font name has
+                         * @default plain
+                         * @enum {string}
+                         */
+                        fontStyle?: "plain" | "bold" | "italic" | "bolditalic";
+                        /**
+                         * @description Points
+                         * @default 12
+                         */
+                        fontSize?: number;
+                        /**
+                         * @description Fill colour as an integer 0xRRGGBB (black by default)
+                         * @default 0
+                         */
+                        color?: number;
+                        /** @description 0 opaque (default) to 1 invisible; or give opacity instead */
+                        transparency?: number;
+                        /** @description 1 opaque (default) to 0 invisible: 1 - transparency; not together with transparency */
+                        opacity?: number;
+                    };
+                    /** @description Removes blank pages: each page (of pageRange, default all) is rendered at dpi, and a page whose share of pixels darker than whiteLevel in any of red, green and blue is below threshold (default 0.001, a tenth of a percent) is removed. dryRun only lists them. The report lists the removed pages (zero-based, and as a 1-based pageRange) and each one's ink. A document whose every page is blank is 400: a PDF keeps at least one page. See docs/page-numbers.md. */
+                    RemoveBlankPagesAction?: {
+                        /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                        savePath?: string;
+                        /**
+                         * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        namingMode?: 0 | 1 | 2;
+                        /** @description Only these pages are considered, 1-based, as in a print dialog: "2-9" (default, when absent: every page; empty is 400) */
+                        pageRange?: string;
+                        /**
+                         * @description Only list the pages that would be removed: nothing is written
+                         * @default false
+                         */
+                        dryRun?: boolean;
+                        /**
+                         * @description A page is blank when the share of its pixels that are not white is below this
+                         * @default 0.001
+                         */
+                        threshold?: number;
+                        /**
+                         * @description A pixel is white when its red, green and blue values are all at least this (0-255)
+                         * @default 240
+                         */
+                        whiteLevel?: number;
+                        /**
+                         * @description Resolution the pages are rendered at to measure their ink
+                         * @default 36
+                         */
+                        dpi?: number;
+                    };
+                    /** @description Removes the pages (of pageRange, default all) whose text contains searchText (match "contains"), or whose whole text is searchText (match "only": separator sheets). searchText is literal (whitespace matches any whitespace) or, with regex, a regular expression under a time budget, as the redaction search. Text of annotations is not searched. dryRun only lists the pages. A search that matches every page is 400. See docs/page-numbers.md. */
+                    RemovePagesByTextAction?: {
+                        /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                        savePath?: string;
+                        /**
+                         * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        namingMode?: 0 | 1 | 2;
+                        /** @description Only these pages are considered, 1-based, as in a print dialog: "2-9" (default, when absent: every page; empty is 400) */
+                        pageRange?: string;
+                        /**
+                         * @description Only list the pages that would be removed: nothing is written
+                         * @default false
+                         */
+                        dryRun?: boolean;
+                        /** @description The text (or regular expression) a page to remove has */
+                        searchText: string;
+                        /**
+                         * @description searchText is a JavaScript regular expression (run under a time budget, as redaction's search)
+                         * @default false
+                         */
+                        regex?: boolean;
+                        /** @default false */
+                        caseSensitive?: boolean;
+                        /**
+                         * @description Match whole words only
+                         * @default false
+                         */
+                        wholeWord?: boolean;
+                        /**
+                         * @description contains: the page's text has a match; only: the page's whole text (spaces and line breaks around it aside) is a match
+                         * @default contains
+                         * @enum {string}
+                         */
+                        match?: "contains" | "only";
                     };
                     /** @description Recognises the text of scanned pages (Tesseract) and adds it as an invisible text layer over each page, line by line, so that the document can be searched, selected and extracted; the pages' content and images are not changed. Pages with text of their own are skipped unless skipPagesWithText is false; pages scanned sideways or upside down are recognised the right way up (autoRotate also turns their display). The report lists each page: recognised (words, mean confidence, rotation), no-text (nothing read there is text, e.g. a photo; nothing added), skipped or failed. Runs as a background job unless Prefer: wait=N. See docs/ocr.md. */
                     OCRAction?: {
@@ -7084,7 +7229,7 @@ export interface operations {
                              * @enum {boolean}
                              */
                             blankPages?: true;
-                            /** @description With blankPages: a page whose share of inked pixels (rendered at 36 dpi in grey, darker than 230 of 255) is below this is blank (default 0.001). */
+                            /** @description With blankPages: a page whose share of pixels that are not white is below this is blank (default 0.001), measured as RemoveBlankPagesAction measures it. */
                             inkThreshold?: number;
                         };
                         /** @description Stamps text on a page (pageIndex) or on every page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that point; lines are split at \n. Characters the font lacks are drawn with the shipped DejaVu fonts or the CJK font. See docs/stamps.md. */
@@ -7167,6 +7312,151 @@ export interface operations {
                             height?: number;
                             /** @description Of the natural size (1 by default); not with width or height */
                             scale?: number;
+                        };
+                        /** @description Numbers the pages (all, or pageRange) from startNumber: format ("Page {n} of {total}") between prefix and suffix, {n} zero-padded to digits (Bates numbers), at a corner or the middle of the top or bottom edge of the page as shown, margin points in, upright however the page is turned. Fonts as TextStampAction. The report gives the pages numbered, the first and last labels and the last number (the next document of a set starts after it). See docs/page-numbers.md. */
+                        PageNumbersAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /**
+                             * @description The text of each number: {n} is the page's number, {total} the last number given ("Page {n} of {total}"); \n starts a new line
+                             * @default {n}
+                             */
+                            format?: string;
+                            /**
+                             * @description Text before the format (Bates: "ACME-")
+                             * @default
+                             */
+                            prefix?: string;
+                            /**
+                             * @description Text after the format
+                             * @default
+                             */
+                            suffix?: string;
+                            /**
+                             * @description {n} is zero-padded to this many digits (Bates: 6 gives 000001)
+                             * @default 1
+                             */
+                            digits?: number;
+                            /**
+                             * @description The number of the first numbered page
+                             * @default 1
+                             */
+                            startNumber?: number;
+                            /**
+                             * @description Where on the page as shown (crop box, /Rotate applied) the number goes
+                             * @default bottom-center
+                             * @enum {string}
+                             */
+                            position?: "top-left" | "top-center" | "top-right" | "bottom-left" | "bottom-center" | "bottom-right";
+                            /**
+                             * @description Points between the edge of the page as shown and the number
+                             * @default 36
+                             */
+                            margin?: number;
+                            /** @description The pages numbered, 1-based, as in a print dialog: "2-" skips a cover (default, when absent: every page; empty is 400). Numbered in document order. */
+                            pageRange?: string;
+                            /**
+                             * @description One of Helvetica, Helvetica-Bold, Helvetica-Oblique, Helvetica-BoldOblique, Times-Roman, Times-Bold, Times-Italic, Times-BoldItalic, Courier, Courier-Bold, Courier-Oblique, Courier-BoldOblique, Symbol, ZapfDingbats, DejaVuSans, DejaVuSerif, DejaVuSansMono (case does not matter)
+                             * @default Helvetica
+                             */
+                            fontName?: string;
+                            /**
+                             * @description Added to the style the font name has
+                             * @default plain
+                             * @enum {string}
+                             */
+                            fontStyle?: "plain" | "bold" | "italic" | "bolditalic";
+                            /**
+                             * @description Points
+                             * @default 12
+                             */
+                            fontSize?: number;
+                            /**
+                             * @description Fill colour as an integer 0xRRGGBB (black by default)
+                             * @default 0
+                             */
+                            color?: number;
+                            /** @description 0 opaque (default) to 1 invisible; or give opacity instead */
+                            transparency?: number;
+                            /** @description 1 opaque (default) to 0 invisible: 1 - transparency; not together with transparency */
+                            opacity?: number;
+                        };
+                        /** @description Removes blank pages: each page (of pageRange, default all) is rendered at dpi, and a page whose share of pixels darker than whiteLevel in any of red, green and blue is below threshold (default 0.001, a tenth of a percent) is removed. dryRun only lists them. The report lists the removed pages (zero-based, and as a 1-based pageRange) and each one's ink. A document whose every page is blank is 400: a PDF keeps at least one page. See docs/page-numbers.md. */
+                        RemoveBlankPagesAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description Only these pages are considered, 1-based, as in a print dialog: "2-9" (default, when absent: every page; empty is 400) */
+                            pageRange?: string;
+                            /**
+                             * @description Only list the pages that would be removed: nothing is written
+                             * @default false
+                             */
+                            dryRun?: boolean;
+                            /**
+                             * @description A page is blank when the share of its pixels that are not white is below this
+                             * @default 0.001
+                             */
+                            threshold?: number;
+                            /**
+                             * @description A pixel is white when its red, green and blue values are all at least this (0-255)
+                             * @default 240
+                             */
+                            whiteLevel?: number;
+                            /**
+                             * @description Resolution the pages are rendered at to measure their ink
+                             * @default 36
+                             */
+                            dpi?: number;
+                        };
+                        /** @description Removes the pages (of pageRange, default all) whose text contains searchText (match "contains"), or whose whole text is searchText (match "only": separator sheets). searchText is literal (whitespace matches any whitespace) or, with regex, a regular expression under a time budget, as the redaction search. Text of annotations is not searched. dryRun only lists the pages. A search that matches every page is 400. See docs/page-numbers.md. */
+                        RemovePagesByTextAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description Only these pages are considered, 1-based, as in a print dialog: "2-9" (default, when absent: every page; empty is 400) */
+                            pageRange?: string;
+                            /**
+                             * @description Only list the pages that would be removed: nothing is written
+                             * @default false
+                             */
+                            dryRun?: boolean;
+                            /** @description The text (or regular expression) a page to remove has */
+                            searchText: string;
+                            /**
+                             * @description searchText is a JavaScript regular expression (run under a time budget, as redaction's search)
+                             * @default false
+                             */
+                            regex?: boolean;
+                            /** @default false */
+                            caseSensitive?: boolean;
+                            /**
+                             * @description Match whole words only
+                             * @default false
+                             */
+                            wholeWord?: boolean;
+                            /**
+                             * @description contains: the page's text has a match; only: the page's whole text (spaces and line breaks around it aside) is a match
+                             * @default contains
+                             * @enum {string}
+                             */
+                            match?: "contains" | "only";
                         };
                         /** @description Recognises the text of scanned pages (Tesseract) and adds it as an invisible text layer over each page, line by line, so that the document can be searched, selected and extracted; the pages' content and images are not changed. Pages with text of their own are skipped unless skipPagesWithText is false; pages scanned sideways or upside down are recognised the right way up (autoRotate also turns their display). The report lists each page: recognised (words, mean confidence, rotation), no-text (nothing read there is text, e.g. a photo; nothing added), skipped or failed. Runs as a background job unless Prefer: wait=N. See docs/ocr.md. */
                         OCRAction?: {
@@ -7351,7 +7641,7 @@ export interface operations {
                              * @enum {boolean}
                              */
                             blankPages?: true;
-                            /** @description With blankPages: a page whose share of inked pixels (rendered at 36 dpi in grey, darker than 230 of 255) is below this is blank (default 0.001). */
+                            /** @description With blankPages: a page whose share of pixels that are not white is below this is blank (default 0.001), measured as RemoveBlankPagesAction measures it. */
                             inkThreshold?: number;
                         };
                         /** @description Stamps text on a page (pageIndex) or on every page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that point; lines are split at \n. Characters the font lacks are drawn with the shipped DejaVu fonts or the CJK font. See docs/stamps.md. */
@@ -7434,6 +7724,151 @@ export interface operations {
                             height?: number;
                             /** @description Of the natural size (1 by default); not with width or height */
                             scale?: number;
+                        };
+                        /** @description Numbers the pages (all, or pageRange) from startNumber: format ("Page {n} of {total}") between prefix and suffix, {n} zero-padded to digits (Bates numbers), at a corner or the middle of the top or bottom edge of the page as shown, margin points in, upright however the page is turned. Fonts as TextStampAction. The report gives the pages numbered, the first and last labels and the last number (the next document of a set starts after it). See docs/page-numbers.md. */
+                        PageNumbersAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /**
+                             * @description The text of each number: {n} is the page's number, {total} the last number given ("Page {n} of {total}"); \n starts a new line
+                             * @default {n}
+                             */
+                            format?: string;
+                            /**
+                             * @description Text before the format (Bates: "ACME-")
+                             * @default
+                             */
+                            prefix?: string;
+                            /**
+                             * @description Text after the format
+                             * @default
+                             */
+                            suffix?: string;
+                            /**
+                             * @description {n} is zero-padded to this many digits (Bates: 6 gives 000001)
+                             * @default 1
+                             */
+                            digits?: number;
+                            /**
+                             * @description The number of the first numbered page
+                             * @default 1
+                             */
+                            startNumber?: number;
+                            /**
+                             * @description Where on the page as shown (crop box, /Rotate applied) the number goes
+                             * @default bottom-center
+                             * @enum {string}
+                             */
+                            position?: "top-left" | "top-center" | "top-right" | "bottom-left" | "bottom-center" | "bottom-right";
+                            /**
+                             * @description Points between the edge of the page as shown and the number
+                             * @default 36
+                             */
+                            margin?: number;
+                            /** @description The pages numbered, 1-based, as in a print dialog: "2-" skips a cover (default, when absent: every page; empty is 400). Numbered in document order. */
+                            pageRange?: string;
+                            /**
+                             * @description One of Helvetica, Helvetica-Bold, Helvetica-Oblique, Helvetica-BoldOblique, Times-Roman, Times-Bold, Times-Italic, Times-BoldItalic, Courier, Courier-Bold, Courier-Oblique, Courier-BoldOblique, Symbol, ZapfDingbats, DejaVuSans, DejaVuSerif, DejaVuSansMono (case does not matter)
+                             * @default Helvetica
+                             */
+                            fontName?: string;
+                            /**
+                             * @description Added to the style the font name has
+                             * @default plain
+                             * @enum {string}
+                             */
+                            fontStyle?: "plain" | "bold" | "italic" | "bolditalic";
+                            /**
+                             * @description Points
+                             * @default 12
+                             */
+                            fontSize?: number;
+                            /**
+                             * @description Fill colour as an integer 0xRRGGBB (black by default)
+                             * @default 0
+                             */
+                            color?: number;
+                            /** @description 0 opaque (default) to 1 invisible; or give opacity instead */
+                            transparency?: number;
+                            /** @description 1 opaque (default) to 0 invisible: 1 - transparency; not together with transparency */
+                            opacity?: number;
+                        };
+                        /** @description Removes blank pages: each page (of pageRange, default all) is rendered at dpi, and a page whose share of pixels darker than whiteLevel in any of red, green and blue is below threshold (default 0.001, a tenth of a percent) is removed. dryRun only lists them. The report lists the removed pages (zero-based, and as a 1-based pageRange) and each one's ink. A document whose every page is blank is 400: a PDF keeps at least one page. See docs/page-numbers.md. */
+                        RemoveBlankPagesAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description Only these pages are considered, 1-based, as in a print dialog: "2-9" (default, when absent: every page; empty is 400) */
+                            pageRange?: string;
+                            /**
+                             * @description Only list the pages that would be removed: nothing is written
+                             * @default false
+                             */
+                            dryRun?: boolean;
+                            /**
+                             * @description A page is blank when the share of its pixels that are not white is below this
+                             * @default 0.001
+                             */
+                            threshold?: number;
+                            /**
+                             * @description A pixel is white when its red, green and blue values are all at least this (0-255)
+                             * @default 240
+                             */
+                            whiteLevel?: number;
+                            /**
+                             * @description Resolution the pages are rendered at to measure their ink
+                             * @default 36
+                             */
+                            dpi?: number;
+                        };
+                        /** @description Removes the pages (of pageRange, default all) whose text contains searchText (match "contains"), or whose whole text is searchText (match "only": separator sheets). searchText is literal (whitespace matches any whitespace) or, with regex, a regular expression under a time budget, as the redaction search. Text of annotations is not searched. dryRun only lists the pages. A search that matches every page is 400. See docs/page-numbers.md. */
+                        RemovePagesByTextAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description Only these pages are considered, 1-based, as in a print dialog: "2-9" (default, when absent: every page; empty is 400) */
+                            pageRange?: string;
+                            /**
+                             * @description Only list the pages that would be removed: nothing is written
+                             * @default false
+                             */
+                            dryRun?: boolean;
+                            /** @description The text (or regular expression) a page to remove has */
+                            searchText: string;
+                            /**
+                             * @description searchText is a JavaScript regular expression (run under a time budget, as redaction's search)
+                             * @default false
+                             */
+                            regex?: boolean;
+                            /** @default false */
+                            caseSensitive?: boolean;
+                            /**
+                             * @description Match whole words only
+                             * @default false
+                             */
+                            wholeWord?: boolean;
+                            /**
+                             * @description contains: the page's text has a match; only: the page's whole text (spaces and line breaks around it aside) is a match
+                             * @default contains
+                             * @enum {string}
+                             */
+                            match?: "contains" | "only";
                         };
                         /** @description Recognises the text of scanned pages (Tesseract) and adds it as an invisible text layer over each page, line by line, so that the document can be searched, selected and extracted; the pages' content and images are not changed. Pages with text of their own are skipped unless skipPagesWithText is false; pages scanned sideways or upside down are recognised the right way up (autoRotate also turns their display). The report lists each page: recognised (words, mean confidence, rotation), no-text (nothing read there is text, e.g. a photo; nothing added), skipped or failed. Runs as a background job unless Prefer: wait=N. See docs/ocr.md. */
                         OCRAction?: {
@@ -7789,6 +8224,127 @@ export interface operations {
                             height?: number;
                             /** @description Of the natural size (1 by default); not with width or height */
                             scale?: number;
+                        };
+                        /** @description Numbers the pages (all, or pageRange) from startNumber: format ("Page {n} of {total}") between prefix and suffix, {n} zero-padded to digits (Bates numbers), at a corner or the middle of the top or bottom edge of the page as shown, margin points in, upright however the page is turned. Fonts as TextStampAction. The report gives the pages numbered, the first and last labels and the last number (the next document of a set starts after it). See docs/page-numbers.md. */
+                        PageNumbersAction?: {
+                            /**
+                             * @description The text of each number: {n} is the page's number, {total} the last number given ("Page {n} of {total}"); \n starts a new line
+                             * @default {n}
+                             */
+                            format?: string;
+                            /**
+                             * @description Text before the format (Bates: "ACME-")
+                             * @default
+                             */
+                            prefix?: string;
+                            /**
+                             * @description Text after the format
+                             * @default
+                             */
+                            suffix?: string;
+                            /**
+                             * @description {n} is zero-padded to this many digits (Bates: 6 gives 000001)
+                             * @default 1
+                             */
+                            digits?: number;
+                            /**
+                             * @description The number of the first numbered page
+                             * @default 1
+                             */
+                            startNumber?: number;
+                            /**
+                             * @description Where on the page as shown (crop box, /Rotate applied) the number goes
+                             * @default bottom-center
+                             * @enum {string}
+                             */
+                            position?: "top-left" | "top-center" | "top-right" | "bottom-left" | "bottom-center" | "bottom-right";
+                            /**
+                             * @description Points between the edge of the page as shown and the number
+                             * @default 36
+                             */
+                            margin?: number;
+                            /** @description The pages numbered, 1-based, as in a print dialog: "2-" skips a cover (default, when absent: every page; empty is 400). Numbered in document order. */
+                            pageRange?: string;
+                            /**
+                             * @description One of Helvetica, Helvetica-Bold, Helvetica-Oblique, Helvetica-BoldOblique, Times-Roman, Times-Bold, Times-Italic, Times-BoldItalic, Courier, Courier-Bold, Courier-Oblique, Courier-BoldOblique, Symbol, ZapfDingbats, DejaVuSans, DejaVuSerif, DejaVuSansMono (case does not matter)
+                             * @default Helvetica
+                             */
+                            fontName?: string;
+                            /**
+                             * @description Added to the style the font name has
+                             * @default plain
+                             * @enum {string}
+                             */
+                            fontStyle?: "plain" | "bold" | "italic" | "bolditalic";
+                            /**
+                             * @description Points
+                             * @default 12
+                             */
+                            fontSize?: number;
+                            /**
+                             * @description Fill colour as an integer 0xRRGGBB (black by default)
+                             * @default 0
+                             */
+                            color?: number;
+                            /** @description 0 opaque (default) to 1 invisible; or give opacity instead */
+                            transparency?: number;
+                            /** @description 1 opaque (default) to 0 invisible: 1 - transparency; not together with transparency */
+                            opacity?: number;
+                        };
+                        /** @description Removes blank pages: each page (of pageRange, default all) is rendered at dpi, and a page whose share of pixels darker than whiteLevel in any of red, green and blue is below threshold (default 0.001, a tenth of a percent) is removed. dryRun only lists them. The report lists the removed pages (zero-based, and as a 1-based pageRange) and each one's ink. A document whose every page is blank is 400: a PDF keeps at least one page. See docs/page-numbers.md. */
+                        RemoveBlankPagesAction?: {
+                            /** @description Only these pages are considered, 1-based, as in a print dialog: "2-9" (default, when absent: every page; empty is 400) */
+                            pageRange?: string;
+                            /**
+                             * @description Only list the pages that would be removed: nothing is written
+                             * @default false
+                             */
+                            dryRun?: boolean;
+                            /**
+                             * @description A page is blank when the share of its pixels that are not white is below this
+                             * @default 0.001
+                             */
+                            threshold?: number;
+                            /**
+                             * @description A pixel is white when its red, green and blue values are all at least this (0-255)
+                             * @default 240
+                             */
+                            whiteLevel?: number;
+                            /**
+                             * @description Resolution the pages are rendered at to measure their ink
+                             * @default 36
+                             */
+                            dpi?: number;
+                        };
+                        /** @description Removes the pages (of pageRange, default all) whose text contains searchText (match "contains"), or whose whole text is searchText (match "only": separator sheets). searchText is literal (whitespace matches any whitespace) or, with regex, a regular expression under a time budget, as the redaction search. Text of annotations is not searched. dryRun only lists the pages. A search that matches every page is 400. See docs/page-numbers.md. */
+                        RemovePagesByTextAction?: {
+                            /** @description Only these pages are considered, 1-based, as in a print dialog: "2-9" (default, when absent: every page; empty is 400) */
+                            pageRange?: string;
+                            /**
+                             * @description Only list the pages that would be removed: nothing is written
+                             * @default false
+                             */
+                            dryRun?: boolean;
+                            /** @description The text (or regular expression) a page to remove has */
+                            searchText: string;
+                            /**
+                             * @description searchText is a JavaScript regular expression (run under a time budget, as redaction's search)
+                             * @default false
+                             */
+                            regex?: boolean;
+                            /** @default false */
+                            caseSensitive?: boolean;
+                            /**
+                             * @description Match whole words only
+                             * @default false
+                             */
+                            wholeWord?: boolean;
+                            /**
+                             * @description contains: the page's text has a match; only: the page's whole text (spaces and line breaks around it aside) is a match
+                             * @default contains
+                             * @enum {string}
+                             */
+                            match?: "contains" | "only";
                         };
                         /** @description Recognises the text of scanned pages (Tesseract) and adds it as an invisible text layer over each page, line by line, so that the document can be searched, selected and extracted; the pages' content and images are not changed. Pages with text of their own are skipped unless skipPagesWithText is false; pages scanned sideways or upside down are recognised the right way up (autoRotate also turns their display). The report lists each page: recognised (words, mean confidence, rotation), no-text (nothing read there is text, e.g. a photo; nothing added), skipped or failed. Runs as a background job unless Prefer: wait=N. See docs/ocr.md. */
                         OCRAction?: {

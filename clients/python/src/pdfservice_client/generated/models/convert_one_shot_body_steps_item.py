@@ -24,7 +24,10 @@ if TYPE_CHECKING:
   from ..models.convert_one_shot_body_steps_item_new_page_action import ConvertOneShotBodyStepsItemNewPageAction
   from ..models.convert_one_shot_body_steps_item_ocr_action import ConvertOneShotBodyStepsItemOCRAction
   from ..models.convert_one_shot_body_steps_item_optimize_action import ConvertOneShotBodyStepsItemOptimizeAction
+  from ..models.convert_one_shot_body_steps_item_page_numbers_action import ConvertOneShotBodyStepsItemPageNumbersAction
   from ..models.convert_one_shot_body_steps_item_pdfa_convert_action import ConvertOneShotBodyStepsItemPDFAConvertAction
+  from ..models.convert_one_shot_body_steps_item_remove_blank_pages_action import ConvertOneShotBodyStepsItemRemoveBlankPagesAction
+  from ..models.convert_one_shot_body_steps_item_remove_pages_by_text_action import ConvertOneShotBodyStepsItemRemovePagesByTextAction
   from ..models.convert_one_shot_body_steps_item_rotate_pages_action import ConvertOneShotBodyStepsItemRotatePagesAction
   from ..models.convert_one_shot_body_steps_item_text_stamp_action import ConvertOneShotBodyStepsItemTextStampAction
 
@@ -79,6 +82,21 @@ class ConvertOneShotBodyStepsItem:
                 corner at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that corner;
                 width and/or height in points, or scale of its natural size (its own resolution, else 72 dpi). See
                 docs/stamps.md.
+            page_numbers_action (ConvertOneShotBodyStepsItemPageNumbersAction | Unset): Numbers the pages (all, or
+                pageRange) from startNumber: format ("Page {n} of {total}") between prefix and suffix, {n} zero-padded to digits
+                (Bates numbers), at a corner or the middle of the top or bottom edge of the page as shown, margin points in,
+                upright however the page is turned. Fonts as TextStampAction. The report gives the pages numbered, the first and
+                last labels and the last number (the next document of a set starts after it). See docs/page-numbers.md.
+            remove_blank_pages_action (ConvertOneShotBodyStepsItemRemoveBlankPagesAction | Unset): Removes blank pages: each
+                page (of pageRange, default all) is rendered at dpi, and a page whose share of pixels darker than whiteLevel in
+                any of red, green and blue is below threshold (default 0.001, a tenth of a percent) is removed. dryRun only
+                lists them. The report lists the removed pages (zero-based, and as a 1-based pageRange) and each one's ink. A
+                document whose every page is blank is 400: a PDF keeps at least one page. See docs/page-numbers.md.
+            remove_pages_by_text_action (ConvertOneShotBodyStepsItemRemovePagesByTextAction | Unset): Removes the pages (of
+                pageRange, default all) whose text contains searchText (match "contains"), or whose whole text is searchText
+                (match "only": separator sheets). searchText is literal (whitespace matches any whitespace) or, with regex, a
+                regular expression under a time budget, as the redaction search. Text of annotations is not searched. dryRun
+                only lists the pages. A search that matches every page is 400. See docs/page-numbers.md.
             ocr_action (ConvertOneShotBodyStepsItemOCRAction | Unset): Recognises the text of scanned pages (Tesseract) and
                 adds it as an invisible text layer over each page, line by line, so that the document can be searched, selected
                 and extracted; the pages' content and images are not changed. Pages with text of their own are skipped unless
@@ -117,6 +135,9 @@ class ConvertOneShotBodyStepsItem:
     move_pages_action: ConvertOneShotBodyStepsItemMovePagesAction | Unset = UNSET
     text_stamp_action: ConvertOneShotBodyStepsItemTextStampAction | Unset = UNSET
     image_stamp_action: ConvertOneShotBodyStepsItemImageStampAction | Unset = UNSET
+    page_numbers_action: ConvertOneShotBodyStepsItemPageNumbersAction | Unset = UNSET
+    remove_blank_pages_action: ConvertOneShotBodyStepsItemRemoveBlankPagesAction | Unset = UNSET
+    remove_pages_by_text_action: ConvertOneShotBodyStepsItemRemovePagesByTextAction | Unset = UNSET
     ocr_action: ConvertOneShotBodyStepsItemOCRAction | Unset = UNSET
     pdfa_convert_action: ConvertOneShotBodyStepsItemPDFAConvertAction | Unset = UNSET
     linearize_action: ConvertOneShotBodyStepsItemLinearizeAction | Unset = UNSET
@@ -140,7 +161,10 @@ class ConvertOneShotBodyStepsItem:
         from ..models.convert_one_shot_body_steps_item_new_page_action import ConvertOneShotBodyStepsItemNewPageAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_ocr_action import ConvertOneShotBodyStepsItemOCRAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_optimize_action import ConvertOneShotBodyStepsItemOptimizeAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_page_numbers_action import ConvertOneShotBodyStepsItemPageNumbersAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_pdfa_convert_action import ConvertOneShotBodyStepsItemPDFAConvertAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_remove_blank_pages_action import ConvertOneShotBodyStepsItemRemoveBlankPagesAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_remove_pages_by_text_action import ConvertOneShotBodyStepsItemRemovePagesByTextAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_rotate_pages_action import ConvertOneShotBodyStepsItemRotatePagesAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_text_stamp_action import ConvertOneShotBodyStepsItemTextStampAction # noqa: PLC0415
         apply_redactions_action: dict[str, Any] | Unset = UNSET
@@ -187,6 +211,18 @@ class ConvertOneShotBodyStepsItem:
         if not isinstance(self.image_stamp_action, Unset):
             image_stamp_action = self.image_stamp_action.to_dict()
 
+        page_numbers_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.page_numbers_action, Unset):
+            page_numbers_action = self.page_numbers_action.to_dict()
+
+        remove_blank_pages_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.remove_blank_pages_action, Unset):
+            remove_blank_pages_action = self.remove_blank_pages_action.to_dict()
+
+        remove_pages_by_text_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.remove_pages_by_text_action, Unset):
+            remove_pages_by_text_action = self.remove_pages_by_text_action.to_dict()
+
         ocr_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.ocr_action, Unset):
             ocr_action = self.ocr_action.to_dict()
@@ -230,6 +266,12 @@ class ConvertOneShotBodyStepsItem:
             field_dict["TextStampAction"] = text_stamp_action
         if image_stamp_action is not UNSET:
             field_dict["ImageStampAction"] = image_stamp_action
+        if page_numbers_action is not UNSET:
+            field_dict["PageNumbersAction"] = page_numbers_action
+        if remove_blank_pages_action is not UNSET:
+            field_dict["RemoveBlankPagesAction"] = remove_blank_pages_action
+        if remove_pages_by_text_action is not UNSET:
+            field_dict["RemovePagesByTextAction"] = remove_pages_by_text_action
         if ocr_action is not UNSET:
             field_dict["OCRAction"] = ocr_action
         if pdfa_convert_action is not UNSET:
@@ -257,7 +299,10 @@ class ConvertOneShotBodyStepsItem:
         from ..models.convert_one_shot_body_steps_item_new_page_action import ConvertOneShotBodyStepsItemNewPageAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_ocr_action import ConvertOneShotBodyStepsItemOCRAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_optimize_action import ConvertOneShotBodyStepsItemOptimizeAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_page_numbers_action import ConvertOneShotBodyStepsItemPageNumbersAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_pdfa_convert_action import ConvertOneShotBodyStepsItemPDFAConvertAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_remove_blank_pages_action import ConvertOneShotBodyStepsItemRemoveBlankPagesAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_remove_pages_by_text_action import ConvertOneShotBodyStepsItemRemovePagesByTextAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_rotate_pages_action import ConvertOneShotBodyStepsItemRotatePagesAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_text_stamp_action import ConvertOneShotBodyStepsItemTextStampAction # noqa: PLC0415
         d = dict(src_dict)
@@ -371,6 +416,36 @@ class ConvertOneShotBodyStepsItem:
 
 
 
+        _page_numbers_action = d.pop("PageNumbersAction", UNSET)
+        page_numbers_action: ConvertOneShotBodyStepsItemPageNumbersAction | Unset
+        if isinstance(_page_numbers_action,  Unset):
+            page_numbers_action = UNSET
+        else:
+            page_numbers_action = ConvertOneShotBodyStepsItemPageNumbersAction.from_dict(_page_numbers_action)
+
+
+
+
+        _remove_blank_pages_action = d.pop("RemoveBlankPagesAction", UNSET)
+        remove_blank_pages_action: ConvertOneShotBodyStepsItemRemoveBlankPagesAction | Unset
+        if isinstance(_remove_blank_pages_action,  Unset):
+            remove_blank_pages_action = UNSET
+        else:
+            remove_blank_pages_action = ConvertOneShotBodyStepsItemRemoveBlankPagesAction.from_dict(_remove_blank_pages_action)
+
+
+
+
+        _remove_pages_by_text_action = d.pop("RemovePagesByTextAction", UNSET)
+        remove_pages_by_text_action: ConvertOneShotBodyStepsItemRemovePagesByTextAction | Unset
+        if isinstance(_remove_pages_by_text_action,  Unset):
+            remove_pages_by_text_action = UNSET
+        else:
+            remove_pages_by_text_action = ConvertOneShotBodyStepsItemRemovePagesByTextAction.from_dict(_remove_pages_by_text_action)
+
+
+
+
         _ocr_action = d.pop("OCRAction", UNSET)
         ocr_action: ConvertOneShotBodyStepsItemOCRAction | Unset
         if isinstance(_ocr_action,  Unset):
@@ -423,6 +498,9 @@ class ConvertOneShotBodyStepsItem:
             move_pages_action=move_pages_action,
             text_stamp_action=text_stamp_action,
             image_stamp_action=image_stamp_action,
+            page_numbers_action=page_numbers_action,
+            remove_blank_pages_action=remove_blank_pages_action,
+            remove_pages_by_text_action=remove_pages_by_text_action,
             ocr_action=ocr_action,
             pdfa_convert_action=pdfa_convert_action,
             linearize_action=linearize_action,

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
   from ..models.run_page_action_files_body_page_action_move_pages_action import RunPageActionFilesBodyPageActionMovePagesAction
   from ..models.run_page_action_files_body_page_action_new_page_action import RunPageActionFilesBodyPageActionNewPageAction
   from ..models.run_page_action_files_body_page_action_ocr_action import RunPageActionFilesBodyPageActionOCRAction
+  from ..models.run_page_action_files_body_page_action_page_numbers_action import RunPageActionFilesBodyPageActionPageNumbersAction
+  from ..models.run_page_action_files_body_page_action_remove_blank_pages_action import RunPageActionFilesBodyPageActionRemoveBlankPagesAction
+  from ..models.run_page_action_files_body_page_action_remove_pages_by_text_action import RunPageActionFilesBodyPageActionRemovePagesByTextAction
   from ..models.run_page_action_files_body_page_action_rotate_pages_action import RunPageActionFilesBodyPageActionRotatePagesAction
   from ..models.run_page_action_files_body_page_action_split_document_action import RunPageActionFilesBodyPageActionSplitDocumentAction
   from ..models.run_page_action_files_body_page_action_text_stamp_action import RunPageActionFilesBodyPageActionTextStampAction
@@ -70,6 +73,21 @@ class RunPageActionFilesBodyPageAction:
                 corner at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that corner;
                 width and/or height in points, or scale of its natural size (its own resolution, else 72 dpi). See
                 docs/stamps.md.
+            page_numbers_action (RunPageActionFilesBodyPageActionPageNumbersAction | Unset): Numbers the pages (all, or
+                pageRange) from startNumber: format ("Page {n} of {total}") between prefix and suffix, {n} zero-padded to digits
+                (Bates numbers), at a corner or the middle of the top or bottom edge of the page as shown, margin points in,
+                upright however the page is turned. Fonts as TextStampAction. The report gives the pages numbered, the first and
+                last labels and the last number (the next document of a set starts after it). See docs/page-numbers.md.
+            remove_blank_pages_action (RunPageActionFilesBodyPageActionRemoveBlankPagesAction | Unset): Removes blank pages:
+                each page (of pageRange, default all) is rendered at dpi, and a page whose share of pixels darker than
+                whiteLevel in any of red, green and blue is below threshold (default 0.001, a tenth of a percent) is removed.
+                dryRun only lists them. The report lists the removed pages (zero-based, and as a 1-based pageRange) and each
+                one's ink. A document whose every page is blank is 400: a PDF keeps at least one page. See docs/page-numbers.md.
+            remove_pages_by_text_action (RunPageActionFilesBodyPageActionRemovePagesByTextAction | Unset): Removes the pages
+                (of pageRange, default all) whose text contains searchText (match "contains"), or whose whole text is searchText
+                (match "only": separator sheets). searchText is literal (whitespace matches any whitespace) or, with regex, a
+                regular expression under a time budget, as the redaction search. Text of annotations is not searched. dryRun
+                only lists the pages. A search that matches every page is 400. See docs/page-numbers.md.
             ocr_action (RunPageActionFilesBodyPageActionOCRAction | Unset): Recognises the text of scanned pages (Tesseract)
                 and adds it as an invisible text layer over each page, line by line, so that the document can be searched,
                 selected and extracted; the pages' content and images are not changed. Pages with text of their own are skipped
@@ -89,6 +107,9 @@ class RunPageActionFilesBodyPageAction:
     split_document_action: RunPageActionFilesBodyPageActionSplitDocumentAction | Unset = UNSET
     text_stamp_action: RunPageActionFilesBodyPageActionTextStampAction | Unset = UNSET
     image_stamp_action: RunPageActionFilesBodyPageActionImageStampAction | Unset = UNSET
+    page_numbers_action: RunPageActionFilesBodyPageActionPageNumbersAction | Unset = UNSET
+    remove_blank_pages_action: RunPageActionFilesBodyPageActionRemoveBlankPagesAction | Unset = UNSET
+    remove_pages_by_text_action: RunPageActionFilesBodyPageActionRemovePagesByTextAction | Unset = UNSET
     ocr_action: RunPageActionFilesBodyPageActionOCRAction | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -105,6 +126,9 @@ class RunPageActionFilesBodyPageAction:
         from ..models.run_page_action_files_body_page_action_move_pages_action import RunPageActionFilesBodyPageActionMovePagesAction # noqa: PLC0415
         from ..models.run_page_action_files_body_page_action_new_page_action import RunPageActionFilesBodyPageActionNewPageAction # noqa: PLC0415
         from ..models.run_page_action_files_body_page_action_ocr_action import RunPageActionFilesBodyPageActionOCRAction # noqa: PLC0415
+        from ..models.run_page_action_files_body_page_action_page_numbers_action import RunPageActionFilesBodyPageActionPageNumbersAction # noqa: PLC0415
+        from ..models.run_page_action_files_body_page_action_remove_blank_pages_action import RunPageActionFilesBodyPageActionRemoveBlankPagesAction # noqa: PLC0415
+        from ..models.run_page_action_files_body_page_action_remove_pages_by_text_action import RunPageActionFilesBodyPageActionRemovePagesByTextAction # noqa: PLC0415
         from ..models.run_page_action_files_body_page_action_rotate_pages_action import RunPageActionFilesBodyPageActionRotatePagesAction # noqa: PLC0415
         from ..models.run_page_action_files_body_page_action_split_document_action import RunPageActionFilesBodyPageActionSplitDocumentAction # noqa: PLC0415
         from ..models.run_page_action_files_body_page_action_text_stamp_action import RunPageActionFilesBodyPageActionTextStampAction # noqa: PLC0415
@@ -148,6 +172,18 @@ class RunPageActionFilesBodyPageAction:
         if not isinstance(self.image_stamp_action, Unset):
             image_stamp_action = self.image_stamp_action.to_dict()
 
+        page_numbers_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.page_numbers_action, Unset):
+            page_numbers_action = self.page_numbers_action.to_dict()
+
+        remove_blank_pages_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.remove_blank_pages_action, Unset):
+            remove_blank_pages_action = self.remove_blank_pages_action.to_dict()
+
+        remove_pages_by_text_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.remove_pages_by_text_action, Unset):
+            remove_pages_by_text_action = self.remove_pages_by_text_action.to_dict()
+
         ocr_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.ocr_action, Unset):
             ocr_action = self.ocr_action.to_dict()
@@ -177,6 +213,12 @@ class RunPageActionFilesBodyPageAction:
             field_dict["TextStampAction"] = text_stamp_action
         if image_stamp_action is not UNSET:
             field_dict["ImageStampAction"] = image_stamp_action
+        if page_numbers_action is not UNSET:
+            field_dict["PageNumbersAction"] = page_numbers_action
+        if remove_blank_pages_action is not UNSET:
+            field_dict["RemoveBlankPagesAction"] = remove_blank_pages_action
+        if remove_pages_by_text_action is not UNSET:
+            field_dict["RemovePagesByTextAction"] = remove_pages_by_text_action
         if ocr_action is not UNSET:
             field_dict["OCRAction"] = ocr_action
 
@@ -194,6 +236,9 @@ class RunPageActionFilesBodyPageAction:
         from ..models.run_page_action_files_body_page_action_move_pages_action import RunPageActionFilesBodyPageActionMovePagesAction # noqa: PLC0415
         from ..models.run_page_action_files_body_page_action_new_page_action import RunPageActionFilesBodyPageActionNewPageAction # noqa: PLC0415
         from ..models.run_page_action_files_body_page_action_ocr_action import RunPageActionFilesBodyPageActionOCRAction # noqa: PLC0415
+        from ..models.run_page_action_files_body_page_action_page_numbers_action import RunPageActionFilesBodyPageActionPageNumbersAction # noqa: PLC0415
+        from ..models.run_page_action_files_body_page_action_remove_blank_pages_action import RunPageActionFilesBodyPageActionRemoveBlankPagesAction # noqa: PLC0415
+        from ..models.run_page_action_files_body_page_action_remove_pages_by_text_action import RunPageActionFilesBodyPageActionRemovePagesByTextAction # noqa: PLC0415
         from ..models.run_page_action_files_body_page_action_rotate_pages_action import RunPageActionFilesBodyPageActionRotatePagesAction # noqa: PLC0415
         from ..models.run_page_action_files_body_page_action_split_document_action import RunPageActionFilesBodyPageActionSplitDocumentAction # noqa: PLC0415
         from ..models.run_page_action_files_body_page_action_text_stamp_action import RunPageActionFilesBodyPageActionTextStampAction # noqa: PLC0415
@@ -298,6 +343,36 @@ class RunPageActionFilesBodyPageAction:
 
 
 
+        _page_numbers_action = d.pop("PageNumbersAction", UNSET)
+        page_numbers_action: RunPageActionFilesBodyPageActionPageNumbersAction | Unset
+        if isinstance(_page_numbers_action,  Unset):
+            page_numbers_action = UNSET
+        else:
+            page_numbers_action = RunPageActionFilesBodyPageActionPageNumbersAction.from_dict(_page_numbers_action)
+
+
+
+
+        _remove_blank_pages_action = d.pop("RemoveBlankPagesAction", UNSET)
+        remove_blank_pages_action: RunPageActionFilesBodyPageActionRemoveBlankPagesAction | Unset
+        if isinstance(_remove_blank_pages_action,  Unset):
+            remove_blank_pages_action = UNSET
+        else:
+            remove_blank_pages_action = RunPageActionFilesBodyPageActionRemoveBlankPagesAction.from_dict(_remove_blank_pages_action)
+
+
+
+
+        _remove_pages_by_text_action = d.pop("RemovePagesByTextAction", UNSET)
+        remove_pages_by_text_action: RunPageActionFilesBodyPageActionRemovePagesByTextAction | Unset
+        if isinstance(_remove_pages_by_text_action,  Unset):
+            remove_pages_by_text_action = UNSET
+        else:
+            remove_pages_by_text_action = RunPageActionFilesBodyPageActionRemovePagesByTextAction.from_dict(_remove_pages_by_text_action)
+
+
+
+
         _ocr_action = d.pop("OCRAction", UNSET)
         ocr_action: RunPageActionFilesBodyPageActionOCRAction | Unset
         if isinstance(_ocr_action,  Unset):
@@ -319,6 +394,9 @@ class RunPageActionFilesBodyPageAction:
             split_document_action=split_document_action,
             text_stamp_action=text_stamp_action,
             image_stamp_action=image_stamp_action,
+            page_numbers_action=page_numbers_action,
+            remove_blank_pages_action=remove_blank_pages_action,
+            remove_pages_by_text_action=remove_pages_by_text_action,
             ocr_action=ocr_action,
         )
 

@@ -20,6 +20,9 @@ if TYPE_CHECKING:
   from ..models.run_page_action_json_body_move_pages_action import RunPageActionJsonBodyMovePagesAction
   from ..models.run_page_action_json_body_new_page_action import RunPageActionJsonBodyNewPageAction
   from ..models.run_page_action_json_body_ocr_action import RunPageActionJsonBodyOCRAction
+  from ..models.run_page_action_json_body_page_numbers_action import RunPageActionJsonBodyPageNumbersAction
+  from ..models.run_page_action_json_body_remove_blank_pages_action import RunPageActionJsonBodyRemoveBlankPagesAction
+  from ..models.run_page_action_json_body_remove_pages_by_text_action import RunPageActionJsonBodyRemovePagesByTextAction
   from ..models.run_page_action_json_body_rotate_pages_action import RunPageActionJsonBodyRotatePagesAction
   from ..models.run_page_action_json_body_split_document_action import RunPageActionJsonBodySplitDocumentAction
   from ..models.run_page_action_json_body_text_stamp_action import RunPageActionJsonBodyTextStampAction
@@ -67,6 +70,21 @@ class RunPageActionJsonBody:
                 part "pageAction", a JPEG or PNG in part "file") on a page (pageIndex) or on every page: its lower-left corner
                 at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that corner; width
                 and/or height in points, or scale of its natural size (its own resolution, else 72 dpi). See docs/stamps.md.
+            page_numbers_action (RunPageActionJsonBodyPageNumbersAction | Unset): Numbers the pages (all, or pageRange) from
+                startNumber: format ("Page {n} of {total}") between prefix and suffix, {n} zero-padded to digits (Bates
+                numbers), at a corner or the middle of the top or bottom edge of the page as shown, margin points in, upright
+                however the page is turned. Fonts as TextStampAction. The report gives the pages numbered, the first and last
+                labels and the last number (the next document of a set starts after it). See docs/page-numbers.md.
+            remove_blank_pages_action (RunPageActionJsonBodyRemoveBlankPagesAction | Unset): Removes blank pages: each page
+                (of pageRange, default all) is rendered at dpi, and a page whose share of pixels darker than whiteLevel in any
+                of red, green and blue is below threshold (default 0.001, a tenth of a percent) is removed. dryRun only lists
+                them. The report lists the removed pages (zero-based, and as a 1-based pageRange) and each one's ink. A document
+                whose every page is blank is 400: a PDF keeps at least one page. See docs/page-numbers.md.
+            remove_pages_by_text_action (RunPageActionJsonBodyRemovePagesByTextAction | Unset): Removes the pages (of
+                pageRange, default all) whose text contains searchText (match "contains"), or whose whole text is searchText
+                (match "only": separator sheets). searchText is literal (whitespace matches any whitespace) or, with regex, a
+                regular expression under a time budget, as the redaction search. Text of annotations is not searched. dryRun
+                only lists the pages. A search that matches every page is 400. See docs/page-numbers.md.
             ocr_action (RunPageActionJsonBodyOCRAction | Unset): Recognises the text of scanned pages (Tesseract) and adds
                 it as an invisible text layer over each page, line by line, so that the document can be searched, selected and
                 extracted; the pages' content and images are not changed. Pages with text of their own are skipped unless
@@ -86,6 +104,9 @@ class RunPageActionJsonBody:
     split_document_action: RunPageActionJsonBodySplitDocumentAction | Unset = UNSET
     text_stamp_action: RunPageActionJsonBodyTextStampAction | Unset = UNSET
     image_stamp_action: RunPageActionJsonBodyImageStampAction | Unset = UNSET
+    page_numbers_action: RunPageActionJsonBodyPageNumbersAction | Unset = UNSET
+    remove_blank_pages_action: RunPageActionJsonBodyRemoveBlankPagesAction | Unset = UNSET
+    remove_pages_by_text_action: RunPageActionJsonBodyRemovePagesByTextAction | Unset = UNSET
     ocr_action: RunPageActionJsonBodyOCRAction | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -102,6 +123,9 @@ class RunPageActionJsonBody:
         from ..models.run_page_action_json_body_move_pages_action import RunPageActionJsonBodyMovePagesAction # noqa: PLC0415
         from ..models.run_page_action_json_body_new_page_action import RunPageActionJsonBodyNewPageAction # noqa: PLC0415
         from ..models.run_page_action_json_body_ocr_action import RunPageActionJsonBodyOCRAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_page_numbers_action import RunPageActionJsonBodyPageNumbersAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_remove_blank_pages_action import RunPageActionJsonBodyRemoveBlankPagesAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_remove_pages_by_text_action import RunPageActionJsonBodyRemovePagesByTextAction # noqa: PLC0415
         from ..models.run_page_action_json_body_rotate_pages_action import RunPageActionJsonBodyRotatePagesAction # noqa: PLC0415
         from ..models.run_page_action_json_body_split_document_action import RunPageActionJsonBodySplitDocumentAction # noqa: PLC0415
         from ..models.run_page_action_json_body_text_stamp_action import RunPageActionJsonBodyTextStampAction # noqa: PLC0415
@@ -145,6 +169,18 @@ class RunPageActionJsonBody:
         if not isinstance(self.image_stamp_action, Unset):
             image_stamp_action = self.image_stamp_action.to_dict()
 
+        page_numbers_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.page_numbers_action, Unset):
+            page_numbers_action = self.page_numbers_action.to_dict()
+
+        remove_blank_pages_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.remove_blank_pages_action, Unset):
+            remove_blank_pages_action = self.remove_blank_pages_action.to_dict()
+
+        remove_pages_by_text_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.remove_pages_by_text_action, Unset):
+            remove_pages_by_text_action = self.remove_pages_by_text_action.to_dict()
+
         ocr_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.ocr_action, Unset):
             ocr_action = self.ocr_action.to_dict()
@@ -174,6 +210,12 @@ class RunPageActionJsonBody:
             field_dict["TextStampAction"] = text_stamp_action
         if image_stamp_action is not UNSET:
             field_dict["ImageStampAction"] = image_stamp_action
+        if page_numbers_action is not UNSET:
+            field_dict["PageNumbersAction"] = page_numbers_action
+        if remove_blank_pages_action is not UNSET:
+            field_dict["RemoveBlankPagesAction"] = remove_blank_pages_action
+        if remove_pages_by_text_action is not UNSET:
+            field_dict["RemovePagesByTextAction"] = remove_pages_by_text_action
         if ocr_action is not UNSET:
             field_dict["OCRAction"] = ocr_action
 
@@ -191,6 +233,9 @@ class RunPageActionJsonBody:
         from ..models.run_page_action_json_body_move_pages_action import RunPageActionJsonBodyMovePagesAction # noqa: PLC0415
         from ..models.run_page_action_json_body_new_page_action import RunPageActionJsonBodyNewPageAction # noqa: PLC0415
         from ..models.run_page_action_json_body_ocr_action import RunPageActionJsonBodyOCRAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_page_numbers_action import RunPageActionJsonBodyPageNumbersAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_remove_blank_pages_action import RunPageActionJsonBodyRemoveBlankPagesAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_remove_pages_by_text_action import RunPageActionJsonBodyRemovePagesByTextAction # noqa: PLC0415
         from ..models.run_page_action_json_body_rotate_pages_action import RunPageActionJsonBodyRotatePagesAction # noqa: PLC0415
         from ..models.run_page_action_json_body_split_document_action import RunPageActionJsonBodySplitDocumentAction # noqa: PLC0415
         from ..models.run_page_action_json_body_text_stamp_action import RunPageActionJsonBodyTextStampAction # noqa: PLC0415
@@ -295,6 +340,36 @@ class RunPageActionJsonBody:
 
 
 
+        _page_numbers_action = d.pop("PageNumbersAction", UNSET)
+        page_numbers_action: RunPageActionJsonBodyPageNumbersAction | Unset
+        if isinstance(_page_numbers_action,  Unset):
+            page_numbers_action = UNSET
+        else:
+            page_numbers_action = RunPageActionJsonBodyPageNumbersAction.from_dict(_page_numbers_action)
+
+
+
+
+        _remove_blank_pages_action = d.pop("RemoveBlankPagesAction", UNSET)
+        remove_blank_pages_action: RunPageActionJsonBodyRemoveBlankPagesAction | Unset
+        if isinstance(_remove_blank_pages_action,  Unset):
+            remove_blank_pages_action = UNSET
+        else:
+            remove_blank_pages_action = RunPageActionJsonBodyRemoveBlankPagesAction.from_dict(_remove_blank_pages_action)
+
+
+
+
+        _remove_pages_by_text_action = d.pop("RemovePagesByTextAction", UNSET)
+        remove_pages_by_text_action: RunPageActionJsonBodyRemovePagesByTextAction | Unset
+        if isinstance(_remove_pages_by_text_action,  Unset):
+            remove_pages_by_text_action = UNSET
+        else:
+            remove_pages_by_text_action = RunPageActionJsonBodyRemovePagesByTextAction.from_dict(_remove_pages_by_text_action)
+
+
+
+
         _ocr_action = d.pop("OCRAction", UNSET)
         ocr_action: RunPageActionJsonBodyOCRAction | Unset
         if isinstance(_ocr_action,  Unset):
@@ -316,6 +391,9 @@ class RunPageActionJsonBody:
             split_document_action=split_document_action,
             text_stamp_action=text_stamp_action,
             image_stamp_action=image_stamp_action,
+            page_numbers_action=page_numbers_action,
+            remove_blank_pages_action=remove_blank_pages_action,
+            remove_pages_by_text_action=remove_pages_by_text_action,
             ocr_action=ocr_action,
         )
 

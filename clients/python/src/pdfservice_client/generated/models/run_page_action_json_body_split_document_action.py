@@ -43,8 +43,8 @@ class RunPageActionJsonBodySplitDocumentAction:
             bookmarks (bool | Unset): A part starts at each top-level bookmark's page (pages before the first one are a part
                 of their own).
             blank_pages (bool | Unset): Blank pages separate the parts and are left out of them.
-            ink_threshold (float | Unset): With blankPages: a page whose share of inked pixels (rendered at 36 dpi in grey,
-                darker than 230 of 255) is below this is blank (default 0.001).
+            ink_threshold (float | Unset): With blankPages: a page whose share of pixels that are not white is below this is
+                blank (default 0.001), measured as RemoveBlankPagesAction measures it.
      """
 
     folder: str

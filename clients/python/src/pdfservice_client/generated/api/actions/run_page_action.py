@@ -174,7 +174,8 @@ def sync_detailed(
     the root element is the action name. Writing actions replace the document unless savePath is given;
     namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction,
     InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction,
-    ExtractPagesAction, SplitDocumentAction, TextStampAction, ImageStampAction, OCRAction.
+    ExtractPagesAction, SplitDocumentAction, TextStampAction, ImageStampAction, PageNumbersAction,
+    RemoveBlankPagesAction, RemovePagesByTextAction, OCRAction.
 
     Args:
         file_path (str):
@@ -228,7 +229,8 @@ def sync(
     the root element is the action name. Writing actions replace the document unless savePath is given;
     namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction,
     InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction,
-    ExtractPagesAction, SplitDocumentAction, TextStampAction, ImageStampAction, OCRAction.
+    ExtractPagesAction, SplitDocumentAction, TextStampAction, ImageStampAction, PageNumbersAction,
+    RemoveBlankPagesAction, RemovePagesByTextAction, OCRAction.
 
     Args:
         file_path (str):
@@ -277,7 +279,8 @@ async def asyncio_detailed(
     the root element is the action name. Writing actions replace the document unless savePath is given;
     namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction,
     InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction,
-    ExtractPagesAction, SplitDocumentAction, TextStampAction, ImageStampAction, OCRAction.
+    ExtractPagesAction, SplitDocumentAction, TextStampAction, ImageStampAction, PageNumbersAction,
+    RemoveBlankPagesAction, RemovePagesByTextAction, OCRAction.
 
     Args:
         file_path (str):
@@ -331,7 +334,8 @@ async def asyncio(
     the root element is the action name. Writing actions replace the document unless savePath is given;
     namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction,
     InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction,
-    ExtractPagesAction, SplitDocumentAction, TextStampAction, ImageStampAction, OCRAction.
+    ExtractPagesAction, SplitDocumentAction, TextStampAction, ImageStampAction, PageNumbersAction,
+    RemoveBlankPagesAction, RemovePagesByTextAction, OCRAction.
 
     Args:
         file_path (str):

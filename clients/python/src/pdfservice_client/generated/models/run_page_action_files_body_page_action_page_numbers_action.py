@@ -1,0 +1,246 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.run_page_action_files_body_page_action_page_numbers_action_font_style import RunPageActionFilesBodyPageActionPageNumbersActionFontStyle
+from ..models.run_page_action_files_body_page_action_page_numbers_action_naming_mode import RunPageActionFilesBodyPageActionPageNumbersActionNamingMode
+from ..models.run_page_action_files_body_page_action_page_numbers_action_position import RunPageActionFilesBodyPageActionPageNumbersActionPosition
+from ..types import UNSET, Unset
+
+
+
+
+
+
+T = TypeVar("T", bound="RunPageActionFilesBodyPageActionPageNumbersAction")
+
+
+
+@_attrs_define
+class RunPageActionFilesBodyPageActionPageNumbersAction:
+    """ Numbers the pages (all, or pageRange) from startNumber: format ("Page {n} of {total}") between prefix and suffix,
+    {n} zero-padded to digits (Bates numbers), at a corner or the middle of the top or bottom edge of the page as shown,
+    margin points in, upright however the page is turned. Fonts as TextStampAction. The report gives the pages numbered,
+    the first and last labels and the last number (the next document of a set starts after it). See docs/page-
+    numbers.md.
+
+        Attributes:
+            save_path (str | Unset): Path of the output document ("folder/name.pdf"); absent: the original is replaced.
+                Folders are created.
+            naming_mode (RunPageActionFilesBodyPageActionPageNumbersActionNamingMode | Unset): When savePath exists: 0 fail
+                with 409 (default), 1 overwrite, 2 append a random number to the name. Default:
+                RunPageActionFilesBodyPageActionPageNumbersActionNamingMode.VALUE_0.
+            format_ (str | Unset): The text of each number: {n} is the page's number, {total} the last number given ("Page
+                {n} of {total}"); \\n starts a new line Default: '{n}'.
+            prefix (str | Unset): Text before the format (Bates: "ACME-") Default: ''.
+            suffix (str | Unset): Text after the format Default: ''.
+            digits (int | Unset): {n} is zero-padded to this many digits (Bates: 6 gives 000001) Default: 1.
+            start_number (int | Unset): The number of the first numbered page Default: 1.
+            position (RunPageActionFilesBodyPageActionPageNumbersActionPosition | Unset): Where on the page as shown (crop
+                box, /Rotate applied) the number goes Default:
+                RunPageActionFilesBodyPageActionPageNumbersActionPosition.BOTTOM_CENTER.
+            margin (float | Unset): Points between the edge of the page as shown and the number Default: 36.0.
+            page_range (str | Unset): The pages numbered, 1-based, as in a print dialog: "2-" skips a cover (default, when
+                absent: every page; empty is 400). Numbered in document order.
+            font_name (str | Unset): One of Helvetica, Helvetica-Bold, Helvetica-Oblique, Helvetica-BoldOblique, Times-
+                Roman, Times-Bold, Times-Italic, Times-BoldItalic, Courier, Courier-Bold, Courier-Oblique, Courier-BoldOblique,
+                Symbol, ZapfDingbats, DejaVuSans, DejaVuSerif, DejaVuSansMono (case does not matter) Default: 'Helvetica'.
+            font_style (RunPageActionFilesBodyPageActionPageNumbersActionFontStyle | Unset): Added to the style the font
+                name has Default: RunPageActionFilesBodyPageActionPageNumbersActionFontStyle.PLAIN.
+            font_size (float | Unset): Points Default: 12.0.
+            color (int | Unset): Fill colour as an integer 0xRRGGBB (black by default) Default: 0.
+            transparency (float | Unset): 0 opaque (default) to 1 invisible; or give opacity instead
+            opacity (float | Unset): 1 opaque (default) to 0 invisible: 1 - transparency; not together with transparency
+     """
+
+    save_path: str | Unset = UNSET
+    naming_mode: RunPageActionFilesBodyPageActionPageNumbersActionNamingMode | Unset = RunPageActionFilesBodyPageActionPageNumbersActionNamingMode.VALUE_0
+    format_: str | Unset = '{n}'
+    prefix: str | Unset = ''
+    suffix: str | Unset = ''
+    digits: int | Unset = 1
+    start_number: int | Unset = 1
+    position: RunPageActionFilesBodyPageActionPageNumbersActionPosition | Unset = RunPageActionFilesBodyPageActionPageNumbersActionPosition.BOTTOM_CENTER
+    margin: float | Unset = 36.0
+    page_range: str | Unset = UNSET
+    font_name: str | Unset = 'Helvetica'
+    font_style: RunPageActionFilesBodyPageActionPageNumbersActionFontStyle | Unset = RunPageActionFilesBodyPageActionPageNumbersActionFontStyle.PLAIN
+    font_size: float | Unset = 12.0
+    color: int | Unset = 0
+    transparency: float | Unset = UNSET
+    opacity: float | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        save_path = self.save_path
+
+        naming_mode: int | Unset = UNSET
+        if not isinstance(self.naming_mode, Unset):
+            naming_mode = self.naming_mode.value
+
+
+        format_ = self.format_
+
+        prefix = self.prefix
+
+        suffix = self.suffix
+
+        digits = self.digits
+
+        start_number = self.start_number
+
+        position: str | Unset = UNSET
+        if not isinstance(self.position, Unset):
+            position = self.position.value
+
+
+        margin = self.margin
+
+        page_range = self.page_range
+
+        font_name = self.font_name
+
+        font_style: str | Unset = UNSET
+        if not isinstance(self.font_style, Unset):
+            font_style = self.font_style.value
+
+
+        font_size = self.font_size
+
+        color = self.color
+
+        transparency = self.transparency
+
+        opacity = self.opacity
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+        })
+        if save_path is not UNSET:
+            field_dict["savePath"] = save_path
+        if naming_mode is not UNSET:
+            field_dict["namingMode"] = naming_mode
+        if format_ is not UNSET:
+            field_dict["format"] = format_
+        if prefix is not UNSET:
+            field_dict["prefix"] = prefix
+        if suffix is not UNSET:
+            field_dict["suffix"] = suffix
+        if digits is not UNSET:
+            field_dict["digits"] = digits
+        if start_number is not UNSET:
+            field_dict["startNumber"] = start_number
+        if position is not UNSET:
+            field_dict["position"] = position
+        if margin is not UNSET:
+            field_dict["margin"] = margin
+        if page_range is not UNSET:
+            field_dict["pageRange"] = page_range
+        if font_name is not UNSET:
+            field_dict["fontName"] = font_name
+        if font_style is not UNSET:
+            field_dict["fontStyle"] = font_style
+        if font_size is not UNSET:
+            field_dict["fontSize"] = font_size
+        if color is not UNSET:
+            field_dict["color"] = color
+        if transparency is not UNSET:
+            field_dict["transparency"] = transparency
+        if opacity is not UNSET:
+            field_dict["opacity"] = opacity
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        save_path = d.pop("savePath", UNSET)
+
+        _naming_mode = d.pop("namingMode", UNSET)
+        naming_mode: RunPageActionFilesBodyPageActionPageNumbersActionNamingMode | Unset
+        if isinstance(_naming_mode,  Unset):
+            naming_mode = UNSET
+        else:
+            naming_mode = RunPageActionFilesBodyPageActionPageNumbersActionNamingMode(_naming_mode)
+
+
+
+
+        format_ = d.pop("format", UNSET)
+
+        prefix = d.pop("prefix", UNSET)
+
+        suffix = d.pop("suffix", UNSET)
+
+        digits = d.pop("digits", UNSET)
+
+        start_number = d.pop("startNumber", UNSET)
+
+        _position = d.pop("position", UNSET)
+        position: RunPageActionFilesBodyPageActionPageNumbersActionPosition | Unset
+        if isinstance(_position,  Unset):
+            position = UNSET
+        else:
+            position = RunPageActionFilesBodyPageActionPageNumbersActionPosition(_position)
+
+
+
+
+        margin = d.pop("margin", UNSET)
+
+        page_range = d.pop("pageRange", UNSET)
+
+        font_name = d.pop("fontName", UNSET)
+
+        _font_style = d.pop("fontStyle", UNSET)
+        font_style: RunPageActionFilesBodyPageActionPageNumbersActionFontStyle | Unset
+        if isinstance(_font_style,  Unset):
+            font_style = UNSET
+        else:
+            font_style = RunPageActionFilesBodyPageActionPageNumbersActionFontStyle(_font_style)
+
+
+
+
+        font_size = d.pop("fontSize", UNSET)
+
+        color = d.pop("color", UNSET)
+
+        transparency = d.pop("transparency", UNSET)
+
+        opacity = d.pop("opacity", UNSET)
+
+        run_page_action_files_body_page_action_page_numbers_action = cls(
+            save_path=save_path,
+            naming_mode=naming_mode,
+            format_=format_,
+            prefix=prefix,
+            suffix=suffix,
+            digits=digits,
+            start_number=start_number,
+            position=position,
+            margin=margin,
+            page_range=page_range,
+            font_name=font_name,
+            font_style=font_style,
+            font_size=font_size,
+            color=color,
+            transparency=transparency,
+            opacity=opacity,
+        )
+
+        return run_page_action_files_body_page_action_page_numbers_action
+

@@ -1,0 +1,137 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.run_page_action_json_body_remove_blank_pages_action_naming_mode import RunPageActionJsonBodyRemoveBlankPagesActionNamingMode
+from ..types import UNSET, Unset
+
+
+
+
+
+
+T = TypeVar("T", bound="RunPageActionJsonBodyRemoveBlankPagesAction")
+
+
+
+@_attrs_define
+class RunPageActionJsonBodyRemoveBlankPagesAction:
+    """ Removes blank pages: each page (of pageRange, default all) is rendered at dpi, and a page whose share of pixels
+    darker than whiteLevel in any of red, green and blue is below threshold (default 0.001, a tenth of a percent) is
+    removed. dryRun only lists them. The report lists the removed pages (zero-based, and as a 1-based pageRange) and
+    each one's ink. A document whose every page is blank is 400: a PDF keeps at least one page. See docs/page-
+    numbers.md.
+
+        Attributes:
+            save_path (str | Unset): Path of the output document ("folder/name.pdf"); absent: the original is replaced.
+                Folders are created.
+            naming_mode (RunPageActionJsonBodyRemoveBlankPagesActionNamingMode | Unset): When savePath exists: 0 fail with
+                409 (default), 1 overwrite, 2 append a random number to the name. Default:
+                RunPageActionJsonBodyRemoveBlankPagesActionNamingMode.VALUE_0.
+            page_range (str | Unset): Only these pages are considered, 1-based, as in a print dialog: "2-9" (default, when
+                absent: every page; empty is 400)
+            dry_run (bool | Unset): Only list the pages that would be removed: nothing is written Default: False.
+            threshold (float | Unset): A page is blank when the share of its pixels that are not white is below this
+                Default: 0.001.
+            white_level (int | Unset): A pixel is white when its red, green and blue values are all at least this (0-255)
+                Default: 240.
+            dpi (int | Unset): Resolution the pages are rendered at to measure their ink Default: 36.
+     """
+
+    save_path: str | Unset = UNSET
+    naming_mode: RunPageActionJsonBodyRemoveBlankPagesActionNamingMode | Unset = RunPageActionJsonBodyRemoveBlankPagesActionNamingMode.VALUE_0
+    page_range: str | Unset = UNSET
+    dry_run: bool | Unset = False
+    threshold: float | Unset = 0.001
+    white_level: int | Unset = 240
+    dpi: int | Unset = 36
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        save_path = self.save_path
+
+        naming_mode: int | Unset = UNSET
+        if not isinstance(self.naming_mode, Unset):
+            naming_mode = self.naming_mode.value
+
+
+        page_range = self.page_range
+
+        dry_run = self.dry_run
+
+        threshold = self.threshold
+
+        white_level = self.white_level
+
+        dpi = self.dpi
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+        })
+        if save_path is not UNSET:
+            field_dict["savePath"] = save_path
+        if naming_mode is not UNSET:
+            field_dict["namingMode"] = naming_mode
+        if page_range is not UNSET:
+            field_dict["pageRange"] = page_range
+        if dry_run is not UNSET:
+            field_dict["dryRun"] = dry_run
+        if threshold is not UNSET:
+            field_dict["threshold"] = threshold
+        if white_level is not UNSET:
+            field_dict["whiteLevel"] = white_level
+        if dpi is not UNSET:
+            field_dict["dpi"] = dpi
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        save_path = d.pop("savePath", UNSET)
+
+        _naming_mode = d.pop("namingMode", UNSET)
+        naming_mode: RunPageActionJsonBodyRemoveBlankPagesActionNamingMode | Unset
+        if isinstance(_naming_mode,  Unset):
+            naming_mode = UNSET
+        else:
+            naming_mode = RunPageActionJsonBodyRemoveBlankPagesActionNamingMode(_naming_mode)
+
+
+
+
+        page_range = d.pop("pageRange", UNSET)
+
+        dry_run = d.pop("dryRun", UNSET)
+
+        threshold = d.pop("threshold", UNSET)
+
+        white_level = d.pop("whiteLevel", UNSET)
+
+        dpi = d.pop("dpi", UNSET)
+
+        run_page_action_json_body_remove_blank_pages_action = cls(
+            save_path=save_path,
+            naming_mode=naming_mode,
+            page_range=page_range,
+            dry_run=dry_run,
+            threshold=threshold,
+            white_level=white_level,
+            dpi=dpi,
+        )
+
+        return run_page_action_json_body_remove_blank_pages_action
+
