@@ -1,5 +1,4 @@
-import { MAX_SPLIT_PARTS, type SplitBy, type SplitPartResult } from '../../engine/models.js';
-import { BLANK_DEFAULTS } from '../../engine/blank/model.js';
+import { BLANK_DEFAULTS, MAX_SPLIT_PARTS, type SplitBy, type SplitPartResult } from '../../engine/models.js';
 import { ServiceError } from '../../errors.js';
 import { documentPathFromBody, folderPathFromBody, type StoredPath } from '../../storage/paths.js';
 import { conflictModeFor, type WriteResult } from '../../storage/store.js';
