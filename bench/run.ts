@@ -2,7 +2,7 @@
  * `npm run bench` (add `-- --quick` for a short run): runs the benchmarks and prints their tables.
  * `-- --only=pages,redaction` runs some of them and leaves bench/results/latest.json as it was.
  * `-- --only=issue38` runs issue 38's rows (bench/issue38.ts; `--rows=upload,text` some of them; with `--only=versions`,
- * `--rows=writes,restore,listing,storage` some of the versions rows);
+ * `--rows=writes,restore,listing,storage` some of the versions rows; with `--only=toolbox`, `--rows=merge` some of issue 40's);
  * `-- --compare REF` runs the chosen benchmarks (by default all but issue38) on another commit's build too, in the
  * same run: each module whole on ours, REF, REF, ours (bench/build.ts starts its services from the build in turn),
  * issue 38's rows repetition by repetition; the table gains REF's figure and ours / REF, and a summary lists the rows

@@ -83,6 +83,8 @@ export const ERROR_CATALOG = {
   MALFORMED_IMAGE: { status: 422, title: 'The file is not a decodable image of the declared type' },
   MALFORMED_DOCUMENT: { status: 422, title: 'The file is not an Office document of the declared type that can be converted' },
   OFFICE_DOCUMENT_ENCRYPTED: { status: 422, title: 'The Office document is protected by a password; the service does not convert encrypted Office documents' },
+  // A split (docs/merge-split.md) finds nowhere to cut: no top-level bookmark leads to a page, or every page is blank.
+  SPLIT_NOT_POSSIBLE: { status: 422, title: 'The document cannot be split that way' },
   IMAGE_TOO_LARGE: { status: 422, title: 'The image is larger than the service converts' },
   UNSUPPORTED_ENCRYPTION: { status: 422, title: 'The document uses an encryption the service cannot open' },
   REDACTION_INCOMPLETE: { status: 422, title: 'Redacted text would remain in the document; nothing was changed' },

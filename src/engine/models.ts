@@ -115,6 +115,8 @@ export type { RedactionMatch, RedactionRequest } from './redaction/mark.js';
 export type { ApplyRedactionsRequest } from './redaction/apply.js';
 export type { PageOperation } from './pages/assembly.js';
 export type { LayoutOperation } from './layout/layout.js';
+export type { SplitBy, SplitPartResult, SplitResult } from './split/model.js';
+export { MAX_SPLIT_PARTS } from './split/model.js';
 export type { SignatureFieldModel, SignatureFieldsModel } from './signing/verify.js';
 export type { NewWidget } from './signing/fields.js';
 export type { SignRequest } from './signing/sign.js';

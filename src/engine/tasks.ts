@@ -25,13 +25,14 @@ import { optimizeTasks } from './optimize/tasks.js';
 import { officeTasks } from './office/tasks.js';
 import { outlineTasks } from './outline/tasks.js';
 import { metadataTasks } from './metadata/tasks.js';
+import { splitTasks } from './split/tasks.js';
 import { numberTasks } from './numbers/tasks.js';
 import { blankTasks } from './blank/tasks.js';
 import { layoutTasks } from './layout/tasks.js';
 import { attachmentTasks } from './attachments/tasks.js';
 import type { TaskContext } from './task-context.js';
 
-const featureTasks = [coreTasks, annotationTasks, xfdfTasks, formTasks, redactionTasks, signingTasks, securityTasks, pageTasks, stampTasks, textTasks, renderTasks, imageTasks, ocrTasks, preflightTasks, pdfaTasks, optimizeTasks, officeTasks, outlineTasks, metadataTasks, numberTasks, blankTasks, layoutTasks, attachmentTasks];
+const featureTasks = [coreTasks, annotationTasks, xfdfTasks, formTasks, redactionTasks, signingTasks, securityTasks, pageTasks, stampTasks, textTasks, renderTasks, imageTasks, ocrTasks, preflightTasks, pdfaTasks, optimizeTasks, officeTasks, outlineTasks, metadataTasks, numberTasks, blankTasks, splitTasks, layoutTasks, attachmentTasks];
 // Spreading the maps would let a name declared in two folders silently keep the last one.
 const declared = featureTasks.flatMap((map) => Object.keys(map));
 const twice = declared.filter((name, i) => declared.indexOf(name) !== i);
@@ -57,6 +58,7 @@ export const tasks = {
   ...officeTasks,
   ...outlineTasks,
   ...metadataTasks,
+  ...splitTasks,
   ...numberTasks,
   ...blankTasks,
   ...layoutTasks,

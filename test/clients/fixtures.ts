@@ -91,6 +91,7 @@ export async function checkAreas(stdout: string, folder: string): Promise<void> 
     'attachments: figures.csv Q1;1200',
     'optimized: /small/q1.pdf',
     'summary: 2 pages',
+    'split: /reports/2026/summary-pages/summary-1.pdf /reports/2026/summary-pages/summary-2.pdf',
     'blank pages: []',
     'handout: 2 sheets', // page-layout.md: 4-up of the report's pages
     'fields: 12',

@@ -1,5 +1,5 @@
 """The Python beside the shell examples of docs/getting-started.md, jobs.md, ocr.md, pdfa.md, pages.md, signing.md,
-stamps.md, outline.md, metadata.md, page-numbers.md and page-layout.md, and the principal calls of the pages that show none (annotations.md, forms.md, redaction.md,
+stamps.md, outline.md, metadata.md, page-numbers.md, page-layout.md and merge-split.md (split), and the principal calls of the pages that show none (annotations.md, forms.md, redaction.md,
 permissions.md, optimize.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
 test/clients/python.test.ts runs it against a started service with the built wheel, in a folder holding q1.pdf,
 letter.png, minutes.docx, claim.pdf (a form) and jane.p12."""
@@ -108,6 +108,11 @@ client.page_action("reports/2026/q1.pdf", {"InsertUploadedPagesAction": {"append
 client.page_action("reports/2026/q1.pdf", {"RotatePagesAction": {"pageRange": "2", "rotation": 90}})
 summary = client.page_action("reports/2026/q1.pdf", {"ExtractPagesAction": {"pageRange": "1-2", "savePath": "reports/2026/summary.pdf"}})
 print("summary:", summary.document["pageCount"], "pages")
+
+# Split: the two-page summary into single pages in a folder of their own, one answer listing them
+parts = client.request("POST", "/documents/reports/2026/summary.pdf/pages",
+                       json={"SplitDocumentAction": {"everyPages": 1, "folder": "reports/2026/summary-pages"}}).json()
+print("split:", " ".join(d["path"] for d in parts["documents"]))
 
 # Page numbers at the bottom centre, then the blank pages listed (dryRun: nothing removed)
 client.page_action("reports/2026/q1.pdf", {"PageNumbersAction": {"format": "Page {n} of {total}", "fontSize": 9}})

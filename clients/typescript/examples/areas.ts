@@ -1,6 +1,6 @@
 /**
  * The TypeScript beside the shell examples of docs/getting-started.md, jobs.md, ocr.md, pdfa.md, pages.md,
- * signing.md, stamps.md, outline.md, metadata.md, page-numbers.md and page-layout.md, and the principal calls of the pages that show none (annotations.md, forms.md,
+ * signing.md, stamps.md, outline.md, metadata.md, page-numbers.md, page-layout.md and merge-split.md (split), and the principal calls of the pages that show none (annotations.md, forms.md,
  * redaction.md, permissions.md, optimize.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
  * test/clients/typescript.test.ts compiles it against the packed client and runs it against a started service, in a
  * folder holding q1.pdf, letter.png, minutes.docx, claim.pdf (a form) and jane.p12.
@@ -129,6 +129,13 @@ await client.pageAction('reports/2026/q1.pdf', { InsertUploadedPagesAction: { ap
 await client.pageAction('reports/2026/q1.pdf', { RotatePagesAction: { pageRange: '2', rotation: 90 } });
 const summary = await client.pageAction('reports/2026/q1.pdf', { ExtractPagesAction: { pageRange: '1-2', savePath: 'reports/2026/summary.pdf' } });
 console.log('summary:', summary.document?.pageCount, 'pages');
+
+// Split: the two-page summary into single pages in a folder of their own, one answer listing them
+const parts = (await (await client.request('POST', '/documents/reports/2026/summary.pdf/pages', {
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify({ SplitDocumentAction: { everyPages: 1, folder: 'reports/2026/summary-pages' } }),
+})).json()) as { documents: { path: string }[] };
+console.log('split:', parts.documents.map((d) => d.path).join(' '));
 
 // Page numbers at the bottom centre, then the blank pages listed (dryRun: nothing removed)
 await client.pageAction('reports/2026/q1.pdf', { PageNumbersAction: { format: 'Page {n} of {total}', fontSize: 9 } });

@@ -35,7 +35,8 @@ export function pageInk(
   });
 }
 
-function inkOf(doc: mupdf.PDFDocument, pageIndex: number, dpi: number, whiteLevel: number): number {
+/** The share of a page's pixels that are not white (0 to 1); also the split's blank separator pages (engine/split). */
+export function inkOf(doc: mupdf.PDFDocument, pageIndex: number, dpi: number, whiteLevel: number): number {
   const page = doc.loadPage(pageIndex);
   try {
     const [x0, y0, x1, y1] = page.getBounds();

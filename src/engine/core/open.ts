@@ -156,6 +156,15 @@ function inMemory(source: PdfSource): mupdf.Buffer | Uint8Array {
   return pointer === undefined ? readAll(source) : new mupdf.Buffer(pointer as unknown as ConstructorParameters<typeof mupdf.Buffer>[0]);
 }
 
+/**
+ * The whole source as a MuPDF buffer, read once (an open file straight into MuPDF's memory): for a task that opens the
+ * document again and again (the split, engine/split/split.ts), each open then parses it where it is. The caller destroys it.
+ */
+export function sourceBuffer(source: PdfSource): mupdf.Buffer {
+  const held = inMemory(source);
+  return held instanceof mupdf.Buffer ? held : new mupdf.Buffer(held);
+}
+
 function isEncryptedDoc(doc: mupdf.PDFDocument): boolean {
   const method = doc.getMetaData(mupdf.Document.META_ENCRYPTION);
   return method !== undefined && method !== 'None';

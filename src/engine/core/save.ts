@@ -56,6 +56,16 @@ export function saveFullTo(doc: mupdf.PDFDocument, out: OutputFile, options: { e
 const WRITE_CHUNK = 8 * 1024 * 1024;
 
 /**
+ * A new document made from another one's pages (a split's part), rewritten in full with its unused objects dropped and
+ * the rest renumbered (garbage=compact): FULL_SAVE keeps object numbers, and a page taken out of a 1,000-page document
+ * kept the 50,000 free entries of its cross-reference table, 840 KB for a part of 20 KB (measured, MuPDF.js 1.28).
+ * Encryption is kept as it was.
+ */
+export function saveCompact(doc: mupdf.PDFDocument): Uint8Array {
+  return save(doc, 'garbage=compact,compress=yes,pretty');
+}
+
+/**
  * A full rewrite that leaves every stream as it is stored: FULL_SAVE's
  * compress=yes would Flate-compress a stream stored without a filter, and so
  * change the bytes of a page's own content that an edit promises to keep

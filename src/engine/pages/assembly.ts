@@ -146,6 +146,17 @@ export function rearrange(doc: mupdf.PDFDocument, order: number[]): void {
 }
 
 /**
+ * ExtractPagesAction's change of `doc`: only the pages of `order` are left, in that order, with what follows the pages
+ * (rearrange: navigation to the others removed, their fields pruned, the catalog kept). A document that was `signed`
+ * has its signature values cleared: they covered the source's bytes; the source keeps them. The split
+ * (engine/split/split.ts) makes each of its parts by this.
+ */
+export function extractPages(doc: mupdf.PDFDocument, order: number[], signed: boolean): void {
+  rearrange(doc, order);
+  if (signed) dropSignatureValues(doc);
+}
+
+/**
  * Makes a page self-contained before it is copied: the inheritable entries
  * it takes from its ancestors are written into it, and /Parent is dropped,
  * so that copying it does not drag the source's whole page tree along.
@@ -296,13 +307,10 @@ export function editPages(input: { pdf: PdfSource; password?: string | undefined
         break;
       }
       case 'extract':
-        rearrange(doc, parsePageRange(operation.pageRange, count));
+        extractPages(doc, parsePageRange(operation.pageRange, count), signed);
         // The extract is a new document (savePath is required): written in full, since appending would keep every page of the
-        // source in its earlier revision. Its signatures covered the source's bytes, so they are cleared; the source keeps them.
-        if (signed) {
-          dropSignatureValues(doc);
-          return withSummary(doc, opened, { bytes: saveFull(doc), pageCount: doc.countPages() });
-        }
+        // source in its earlier revision.
+        if (signed) return withSummary(doc, opened, { bytes: saveFull(doc), pageCount: doc.countPages() });
         break;
       case 'move': {
         const moving = parsePageRange(operation.pageRange, count);

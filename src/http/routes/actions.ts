@@ -61,6 +61,9 @@ export function registerActionRoutes(api: Api, deps: AppDeps): void {
       maxProperties: 1,
       properties: Object.fromEntries(definitions.map((d) => [d.name, { ...d.schema, description: d.summary }])),
     } as const;
+    // Actions that answer a model of their own (SplitDocumentAction) name it beside the DocumentModel.
+    const models = definitions.flatMap((d) => (d.modelSchema ? [d.modelSchema] : []));
+    const answer = models.length ? { anyOf: [documentModelSchema, ...models] } : documentModelSchema;
     api.post(url, {
       config: { model: true },
       schema: {
@@ -83,7 +86,7 @@ export function registerActionRoutes(api: Api, deps: AppDeps): void {
             file: filePart('A file the action uses (an image to stamp, pages to insert); other file parts are read the same way'),
           }, [], ACTION_PARTS),
         },
-        response: { 200: documentModelSchema, 201: documentModelSchema, ...(jobs ? jobAcceptedResponse : {}), ...errorResponses },
+        response: { 200: answer, 201: documentModelSchema, ...(jobs ? jobAcceptedResponse : {}), ...errorResponses },
       },
       // The runner validates the body itself (it also reads XML and multipart bodies); Fastify checks the path and headers.
       validatorCompiler: handlerValidatesBody,

@@ -14,6 +14,7 @@ import { OCRAction } from './OCRAction.js';
 import { OptimizeAction } from './OptimizeAction.js';
 import { PDFAConvertAction } from './PDFAConvertAction.js';
 import { TextStampAction } from './TextStampAction.js';
+import { SplitDocumentAction } from './SplitDocumentAction.js';
 import { PageNumbersAction } from './PageNumbersAction.js';
 import { RemoveBlankPagesAction, RemovePagesByTextAction } from './RemovePagesActions.js';
 import type { ActionDefinition, OutputParams } from './types.js';
@@ -28,6 +29,7 @@ export const ACTIONS: readonly AnyAction[] = [
   FlattenAnnotationsAction as AnyAction,
   ...(PAGE_STRUCTURE_ACTIONS as AnyAction[]),
   ...(PAGE_LAYOUT_ACTIONS as AnyAction[]),
+  SplitDocumentAction as AnyAction,
   TextStampAction as AnyAction,
   ImageStampAction as AnyAction,
   PageNumbersAction as AnyAction,

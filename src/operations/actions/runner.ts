@@ -247,7 +247,7 @@ export class ActionRunner {
         exec: execution,
         lock,
         work: async (stored, engine) => {
-          const output = await this.invoke(action, { params, prepared: prepared.prepared, files, source: stored!, ctx, engine, exec: execution });
+          const output = await this.invoke(action, { params, prepared: prepared.prepared, files, source: stored!, sourcePath: prepared.source, ctx, engine, exec: execution });
           if (output.kind === 'model') return { result: { output } };
           if (output.kind === 'file') {
             // Nothing is written; the content is the caller's once execute answers (discarded here if it fails first).

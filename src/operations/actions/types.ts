@@ -36,6 +36,8 @@ export interface ExecuteInput<P, X> {
   files: ActionFile[];
   /** The source document's content: one stored version, read under the lock of the output, or a one-shot step's input. */
   source: DocumentContent;
+  /** The source document's path; absent for a one-shot step's input, which is stored nowhere. */
+  sourcePath?: StoredPath | undefined;
   ctx: OperationContext;
   /** The engine under the execution's signal and progress. */
   engine: Engine;
@@ -108,6 +110,11 @@ export interface ActionDefinition<P extends OutputParams = OutputParams, X = und
    * (ActionRunner.prepareStep, stepActions). Absent: OUTPUT_PARAMS, which every writing action takes.
    */
   outputParams?: readonly string[];
+  /**
+   * The schema of the model the action answers instead of a DocumentModel (SplitDocumentAction's list of the documents
+   * it wrote): the route's OpenAPI answer names it beside DocumentModel.
+   */
+  modelSchema?: Readonly<Record<string, unknown>>;
   prepare?(input: PrepareInput<P>): Promise<X>;
   execute(input: ExecuteInput<P, X>): Promise<ActionOutput>;
 }
