@@ -156,7 +156,7 @@ export function outlineOf(doc: mupdf.PDFDocument): OutlineModel {
  * first lookup with the name tree's walk bounded: each node once, at most MAX_NAME_TREE_NODES nodes and
  * MAX_NAME_TREE_DEPTH levels (MuPDF.js's loadNameTree recurses without either).
  */
-class NamedDestinations {
+export class NamedDestinations {
   private map: Map<string, mupdf.PDFObject> | undefined;
 
   constructor(
@@ -167,6 +167,12 @@ class NamedDestinations {
   lookup(key: string): mupdf.PDFObject {
     this.map ??= this.gather();
     return this.map.get(key) ?? this.doc.newNull();
+  }
+
+  /** Every name and its destination (an array, or a dictionary with /D), as gathered. */
+  all(): ReadonlyMap<string, mupdf.PDFObject> {
+    this.map ??= this.gather();
+    return this.map;
   }
 
   private gather(): Map<string, mupdf.PDFObject> {
@@ -260,7 +266,7 @@ function checkPages(items: OutlineItemInput[], pageCount: number): void {
  * an open item's /Count is the number of its visible descendants, a closed one's the negative of those that would be
  * visible were it opened. Answers the level's ends and how many items it shows (itself and its open descendants).
  */
-function writeLevel(doc: mupdf.PDFDocument, parent: mupdf.PDFObject, items: OutlineItemInput[]): { first: mupdf.PDFObject; last: mupdf.PDFObject; visible: number } {
+export function writeLevel(doc: mupdf.PDFDocument, parent: mupdf.PDFObject, items: OutlineItemInput[]): { first: mupdf.PDFObject; last: mupdf.PDFObject; visible: number } {
   const refs = items.map(() => doc.addObject(doc.newDictionary()));
   let visible = 0;
   items.forEach((item, i) => {

@@ -177,12 +177,13 @@ function fieldNames(fields: mupdf.PDFObject): Set<string> {
  * and their form fields merged into the document's AcroForm. A top-level
  * field whose name the document already uses is renamed "name_2" ("_3", ...)
  * so that the two fields do not merge into one. Links, outline entries and
- * fields of source pages that are not copied are dropped first.
+ * fields of source pages that are not copied are dropped first. `map`: a
+ * caller that grafts more of the source afterwards (a merge: its outline and
+ * named destinations) passes its own, so that those point at the same copies.
  */
-function insertPages(doc: mupdf.PDFDocument, source: mupdf.PDFDocument, selected: number[], at: number): number {
+export function insertPages(doc: mupdf.PDFDocument, source: mupdf.PDFDocument, selected: number[], at: number, map: mupdf.PDFGraftMap = doc.newGraftMap()): number {
   // Prune the source down to the selected pages, in order: links and fields of other pages go.
   rearrange(source, selected);
-  const map = doc.newGraftMap();
   const count = source.countPages();
   for (let i = 0; i < count; i++) {
     const page = source.findPage(i);

@@ -8,6 +8,7 @@ import { FlattenAnnotationsAction, FlattenFieldsAction } from './FlattenActions.
 import { PAGE_STRUCTURE_ACTIONS } from './PageStructureActions.js';
 import { ImageStampAction } from './ImageStampAction.js';
 import { LinearizeAction } from './LinearizeAction.js';
+import { MergeDocumentsAction } from './MergeDocumentsAction.js';
 import { OCRAction } from './OCRAction.js';
 import { OptimizeAction } from './OptimizeAction.js';
 import { PDFAConvertAction } from './PDFAConvertAction.js';
@@ -29,4 +30,5 @@ export const ACTIONS: readonly AnyAction[] = [
   PDFAConvertAction as AnyAction,
   LinearizeAction as AnyAction,
   OptimizeAction as AnyAction,
+  MergeDocumentsAction as AnyAction,
 ];

@@ -158,8 +158,10 @@ export class ActionRunner {
       const stat = await this.documents.stat(sourcePath, ctx);
       if (ctx.ifMatch !== undefined && !matchesEtag(ctx.ifMatch, stat.etag)) throw new ServiceError('PRECONDITION_FAILED');
       if (conflict === 'fail' && (await this.documents.exists(output, ctx))) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${output.toString()}`);
-      const prepared = action.prepare ? await action.prepare({ params, files, ctx, documents: this.documents, tools: this.tools, optimizeProfiles: this.optimizeProfiles }) : undefined;
-      return { name: action.name, target: action.target, long: action.long === true, sourceBytes: stat.size, sourceEtag: stat.etag, params, prepared, source: sourcePath, output, inPlace, conflict, ctx, files };
+      const paths = { source: sourcePath, output, conflict };
+      const prepared = action.prepare ? await action.prepare({ params, files, ctx, documents: this.documents, tools: this.tools, optimizeProfiles: this.optimizeProfiles, paths }) : undefined;
+      const sourceBytes = stat.size + (action.otherBytes?.(prepared) ?? 0);
+      return { name: action.name, target: action.target, long: action.long === true, sourceBytes, sourceEtag: stat.etag, params, prepared, source: sourcePath, output, inPlace, conflict, ctx, files };
     } catch (err) {
       await discardAll(files);
       throw err;

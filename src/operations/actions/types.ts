@@ -26,6 +26,8 @@ export interface PrepareInput<P> {
   tools: ToolSupervisor;
   /** Optimize profiles (OptimizeAction's profileName); absent where the runner was made without them. */
   optimizeProfiles?: OptimizeProfileOperations | undefined;
+  /** The document the action is posted to and where its output goes (absent for a one-shot step, which stores nothing). */
+  paths?: { source: StoredPath; output: StoredPath; conflict: 'fail' | 'overwrite' | 'unique' } | undefined;
 }
 
 /** What an action's execute step is given: its parameters, what prepare decided, and the source read once. */
@@ -109,6 +111,11 @@ export interface ActionDefinition<P extends OutputParams = OutputParams, X = und
    */
   outputParams?: readonly string[];
   prepare?(input: PrepareInput<P>): Promise<X>;
+  /**
+   * Bytes of other stored documents the action reads, from what prepare answered (MergeDocumentsAction's sources):
+   * added to the source's size where the size decides whether the work runs as a job (PDFSERVICE_JOB_ASYNC_BYTES).
+   */
+  otherBytes?(prepared: X): number;
   execute(input: ExecuteInput<P, X>): Promise<ActionOutput>;
 }
 
