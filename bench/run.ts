@@ -2,7 +2,7 @@
  * `npm run bench` (add `-- --quick` for a short run): runs the benchmarks and prints their tables.
  * `-- --only=pages,redaction` runs some of them and leaves bench/results/latest.json as it was.
  * `-- --only=issue38` runs issue 38's rows (bench/issue38.ts; `--rows=upload,text` some of them; with `--only=versions`,
- * `--rows=writes,restore,listing,storage` some of the versions rows);
+ * `--rows=writes,restore,listing,storage` some of the versions rows; with `--only=toolbox`, `--rows=merge` some of issue 40's);
  * `-- --compare REF` runs the chosen benchmarks (by default all but issue38) on another commit's build too, in the
  * same run: each module whole on ours, REF, REF, ours (bench/build.ts starts its services from the build in turn),
  * issue 38's rows repetition by repetition; the table gains REF's figure and ours / REF, and a summary lists the rows
@@ -38,6 +38,7 @@ import { runSigningBench } from './signing.js';
 import { markdownTable, mergeBuildRuns, refSummary, timesTable, writeReport } from './report.js';
 import { runStampsBench } from './stamps.js';
 import { runVersionsBench, STORES, type VersionsStore } from './versions.js';
+import { runToolboxBench } from './toolbox.js';
 
 /**
  * `alone`: under --compare, the module runs whole on one build at a time (ours, REF, REF, ours) instead of in lockstep
@@ -65,6 +66,8 @@ const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promis
   { name: 'dms', title: 'Document store over WebDAV', run: runDmsBench },
   { name: 'cluster', title: 'Cluster: two instances on Redis + S3 vs one embedded', run: runClusterBench, alone: true },
   { name: 'versions', title: 'Document versions (issue 39)', run: (q) => runVersionsBench(q, versionStores, chosenRows) },
+  // Issue 40's tools against their peers; `--rows=merge` picks rows (bench/toolbox.ts).
+  { name: 'toolbox', title: "Issue 40's toolbox against its peers", run: (q) => runToolboxBench(q, chosenRows) },
 ];
 
 const args = process.argv.slice(2);

@@ -10,6 +10,7 @@ import { EngineError } from '../errors.js';
 import { openPdf } from '../core/open.js';
 import { deref, text } from '../core/mupdf-objects.js';
 import { saveFull } from '../core/save.js';
+import { writtenSummary, type WrittenSummary } from '../core/inspect.js';
 import type { PdfSource } from '../core/pdf-source.js';
 import { insertPages } from '../pages/assembly.js';
 import { parsePageRange } from '../pages/range.js';
@@ -76,7 +77,7 @@ const TOC_TITLE_CHARS = 70;
  * for assembly (its password, its permission), and released before the next is opened. The result is written in
  * full and not encrypted; signature values copied from signed sources are cleared (they covered the sources' bytes).
  */
-export function mergeDocuments(input: MergeInput, ctx?: TaskContext): { bytes: Uint8Array; pageCount: number; report: MergeReport } {
+export function mergeDocuments(input: MergeInput, ctx?: TaskContext): { bytes: Uint8Array; pageCount: number; report: MergeReport; summary?: WrittenSummary } {
   const all: MergeSource[] = [
     { pdf: input.pdf, password: input.password, pageRange: input.pageRange, path: input.path, passwordHint: 'X-Service-DocumentPassword' },
     ...input.sources.map((s, i) => ({ ...s, passwordHint: `sources[${i}].password` })),
@@ -123,8 +124,11 @@ export function mergeDocuments(input: MergeInput, ctx?: TaskContext): { bytes: U
     if (items.length > 0) writeOutlines(doc, items);
     dropSignatureValues(doc);
     const bytes = saveFull(doc);
+    // The result is new and not encrypted: its summary is read here, so the runner does not open it again.
+    const summary = writtenSummary(doc, { encrypted: false, needsPassword: false }, bytes);
     return {
       bytes,
+      ...(summary ? { summary } : {}),
       pageCount: doc.countPages(),
       report: { sources: merged.map(({ path, title, startPage, pageCount }) => ({ path, title, startPage, pageCount })), tableOfContentsPages: tocPages, renamedDestinations },
     };

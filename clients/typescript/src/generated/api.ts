@@ -273,7 +273,7 @@ export interface paths {
         put: operations["putDocument"];
         /**
          * Run a document action
-         * @description The body is an object with exactly one key, the action name, whose value holds its parameters; or multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML, the root element is the action name. Writing actions replace the document unless savePath is given; namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction, FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, LinearizeAction, OptimizeAction.
+         * @description The body is an object with exactly one key, the action name, whose value holds its parameters; or multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML, the root element is the action name. Writing actions replace the document unless savePath is given; namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction, FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, LinearizeAction, OptimizeAction, MergeDocumentsAction.
          */
         post: operations["runDocumentAction"];
         /**
@@ -5752,6 +5752,38 @@ export interface operations {
                             };
                         };
                     };
+                    /** @description Merges this document (first) and the documents of sources, in order, each with its pageRange, into a new document at savePath (required): a bookmark per source with its bookmarks under it, links and named destinations kept (clashing names get "_2", ...), form fields renamed on collision, optionally a table of contents in front. At most 999 sources. The answer's report gives each source's start page. */
+                    MergeDocumentsAction?: {
+                        /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                        savePath: string;
+                        /**
+                         * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        namingMode?: 0 | 1 | 2;
+                        /** @description The documents that follow the one posted to, in order (1 to 999): each a stored document, with its pages and password */
+                        sources: {
+                            /** @description Path of a document on the server ("folder/name.pdf") */
+                            filePath: string;
+                            /** @description Pages of that document to take, in this order (default: all); 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                            /** @description Its password, when it is encrypted */
+                            password?: string;
+                        }[];
+                        /** @description Pages of the document posted to (the first source) to take, in this order (default: all); 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                        pageRange?: string;
+                        /**
+                         * @description A bookmark per source (its Title, else its file name) with its own bookmarks under it; false: the sources' bookmarks one after another at the top level
+                         * @default true
+                         */
+                        bookmarks?: boolean;
+                        /**
+                         * @description A table of contents in front: each source's title and start page, linked to it
+                         * @default false
+                         */
+                        tableOfContents?: boolean;
+                    };
                 };
                 "application/xml": string;
                 "multipart/form-data": {
@@ -6037,6 +6069,38 @@ export interface operations {
                                 };
                             };
                         };
+                        /** @description Merges this document (first) and the documents of sources, in order, each with its pageRange, into a new document at savePath (required): a bookmark per source with its bookmarks under it, links and named destinations kept (clashing names get "_2", ...), form fields renamed on collision, optionally a table of contents in front. At most 999 sources. The answer's report gives each source's start page. */
+                        MergeDocumentsAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description The documents that follow the one posted to, in order (1 to 999): each a stored document, with its pages and password */
+                            sources: {
+                                /** @description Path of a document on the server ("folder/name.pdf") */
+                                filePath: string;
+                                /** @description Pages of that document to take, in this order (default: all); 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                                pageRange?: string;
+                                /** @description Its password, when it is encrypted */
+                                password?: string;
+                            }[];
+                            /** @description Pages of the document posted to (the first source) to take, in this order (default: all); 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                            /**
+                             * @description A bookmark per source (its Title, else its file name) with its own bookmarks under it; false: the sources' bookmarks one after another at the top level
+                             * @default true
+                             */
+                            bookmarks?: boolean;
+                            /**
+                             * @description A table of contents in front: each source's title and start page, linked to it
+                             * @default false
+                             */
+                            tableOfContents?: boolean;
+                        };
                     };
                     /** @description Another name for the pageAction part: send one of the two (both is 400 MALFORMED_MULTIPART) */
                     action?: {
@@ -6319,6 +6383,38 @@ export interface operations {
                                     downsampling?: 0 | 1 | 2;
                                 };
                             };
+                        };
+                        /** @description Merges this document (first) and the documents of sources, in order, each with its pageRange, into a new document at savePath (required): a bookmark per source with its bookmarks under it, links and named destinations kept (clashing names get "_2", ...), form fields renamed on collision, optionally a table of contents in front. At most 999 sources. The answer's report gives each source's start page. */
+                        MergeDocumentsAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description The documents that follow the one posted to, in order (1 to 999): each a stored document, with its pages and password */
+                            sources: {
+                                /** @description Path of a document on the server ("folder/name.pdf") */
+                                filePath: string;
+                                /** @description Pages of that document to take, in this order (default: all); 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                                pageRange?: string;
+                                /** @description Its password, when it is encrypted */
+                                password?: string;
+                            }[];
+                            /** @description Pages of the document posted to (the first source) to take, in this order (default: all); 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                            /**
+                             * @description A bookmark per source (its Title, else its file name) with its own bookmarks under it; false: the sources' bookmarks one after another at the top level
+                             * @default true
+                             */
+                            bookmarks?: boolean;
+                            /**
+                             * @description A table of contents in front: each source's title and start page, linked to it
+                             * @default false
+                             */
+                            tableOfContents?: boolean;
                         };
                     };
                     /**
