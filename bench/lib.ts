@@ -284,7 +284,7 @@ export const BUDGETS: Record<string, { full: number; quick: number }> = {
   dms: { full: 15, quick: 3 },
   cluster: { full: 40, quick: 12 },
   versions: { full: 25, quick: 3 },
-  toolbox: { full: 60, quick: 10 },
+  toolbox: { full: 120, quick: 15 },
   issue38: { full: 1200, quick: 120 },
 };
 

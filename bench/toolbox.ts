@@ -12,6 +12,7 @@ import type { TestServer } from '../test/helpers/server.js';
 import { sharedServer } from './build.js';
 import type { Row } from './annotations.js';
 import { makeBenchDocument } from './fixtures.js';
+import { makePdf } from '../test/helpers/pdf.js';
 import { median, oursOf, peerOf, timeCommand, timed, uploadPdf } from './lib.js';
 
 /** The ratio of each interleaved pair, lowest and highest. */
@@ -49,23 +50,32 @@ function mergedCheck(file: string, docs: number): string {
   return pages === String(docs * MERGE_PAGES) ? check : `${check}, ${pages} pages (expected ${docs * MERGE_PAGES})`;
 }
 
+/**
+ * Two kinds of source: the bench document (text, 20 annotations a page, an image, a form), ten pages, where each
+ * source has the same field names, so both tools rename fields; and plain text pages, where neither has forms or
+ * annotations to handle (qpdf's fast case).
+ */
 async function mergeRow(quick: boolean): Promise<Row[]> {
+  return [
+    ...(await mergeRowOf(quick, 'bench', makeBenchDocument(MERGE_PAGES), 'text, annotations, an image, a form')),
+    ...(await mergeRowOf(quick, 'plain', makePdf({ pages: MERGE_PAGES, text: (i) => `Page ${i + 1} of a plain document` }), 'text only')),
+  ];
+}
+
+async function mergeRowOf(quick: boolean, kind: string, pdf: Buffer, what: string): Promise<Row[]> {
   const runs = quick ? 2 : 7;
   const docs = quick ? 10 : MERGE_DOCS;
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-merge-'));
   const server = await sharedServer({ PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' });
   try {
     const auth = { authorization: server.adminAuth };
-    // The bench document (text, 20 annotations a page, an image, a form), ten pages: each source has the same field
-    // names, so the merge renames them (qpdf does too).
-    const pdf = makeBenchDocument(MERGE_PAGES);
     const files: string[] = [];
     const sources: string[] = [];
     for (let i = 0; i < docs; i++) {
       const file = path.join(dir, `in-${i}.pdf`);
       writeFileSync(file, pdf);
       files.push(file);
-      sources.push(`bench/merge/in-${i}.pdf`);
+      sources.push(`bench/merge/${kind}-${i}.pdf`);
       await uploadPdf(`${server.api}/documents/${sources[i]}`, auth, pdf);
     }
     const version = /qpdf version (\S+)/u.exec(execFileSync('qpdf', ['--version'], { encoding: 'utf8' }))?.[1] ?? '?';
@@ -86,11 +96,11 @@ async function mergeRow(quick: boolean): Promise<Row[]> {
     const valid = !checks.includes('FAILED') && !checks.includes('expected');
     const ratio = median(ours) / median(theirs);
     const spread = pairSpread(ours, theirs);
-    console.log(`MergeDocumentsAction vs qpdf --empty --pages, ${docs} x ${MERGE_PAGES} pages: ours ${median(ours).toFixed(0)} ms, qpdf ${median(theirs).toFixed(0)} ms, ` +
+    console.log(`MergeDocumentsAction vs qpdf --empty --pages, ${docs} x ${MERGE_PAGES} pages (${what}): ours ${median(ours).toFixed(0)} ms, qpdf ${median(theirs).toFixed(0)} ms, ` +
       `ratio ${ratio.toFixed(2)} (pairs ${spread[0].toFixed(2)}-${spread[1].toFixed(2)}); outputs ${readFileSync(oursFile).length} and ${readFileSync(path.join(dir, 'peer.pdf')).length} bytes; ${checks}`);
     return [{
       operation: `MergeDocumentsAction, time (${checks})`,
-      size: `${docs} documents of ${MERGE_PAGES} pages (text, annotations, an image, a form)`,
+      size: `${docs} documents of ${MERGE_PAGES} pages (${what})`,
       pages: docs * MERGE_PAGES,
       ...oursOf(ours),
       ...peerOf(theirs, `qpdf ${version} --empty --pages`),

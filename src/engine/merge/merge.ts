@@ -20,7 +20,8 @@ import { dropSignatureValues } from '../signing/fields.js';
 import { drawTextStamp } from '../stamps/text.js';
 import { buildForm } from '../drawing/form.js';
 import { chooseFont } from '../drawing/model.js';
-import { faceChain } from '../drawing/fonts.js';
+import { faceChain, type Face } from '../drawing/fonts.js';
+import { layoutLines } from '../drawing/text-layout.js';
 import type { TaskContext } from '../task-context.js';
 
 /** One document to merge: its content, password and pages, and how the answer and messages name it. */
@@ -64,13 +65,12 @@ export interface MergeReport {
   renamedDestinations: { source: number; from: string; to: string }[];
 }
 
-/** Rows of the table of contents per page; a longer one takes more pages. */
-const TOC_ROWS = 25;
 const TOC_SIZE = 11;
 const TOC_TITLE_SIZE = 18;
+/** The table of contents' margin: an inch, less on a small page. */
 const TOC_MARGIN = 72;
-/** Longest title shown in the table of contents, in characters (a longer one is cut with an ellipsis). */
-const TOC_TITLE_CHARS = 70;
+/** drawTextStamp sets lines 1.2 × size apart; rows are every other line, a blank one between them. */
+const TOC_LEADING = TOC_SIZE * 1.2 * 2;
 
 /**
  * The `mergeDocuments` task: a new document with the selected pages of every source in order. Each source is opened
@@ -114,9 +114,10 @@ export function mergeDocuments(input: MergeInput, ctx?: TaskContext): { bytes: U
       ctx?.progress({ done: index + 1, total: all.length, unit: 'documents' });
     });
 
-    const tocPages = input.tableOfContents ? Math.ceil(merged.length / TOC_ROWS) : 0;
+    const toc = input.tableOfContents ? tocGeometry(doc) : undefined;
+    const tocPages = toc ? Math.ceil(merged.length / toc.rows) : 0;
     for (const m of merged) m.startPage = m.start + tocPages + 1;
-    if (tocPages > 0) addTableOfContents(doc, merged, tocPages);
+    if (toc) addTableOfContents(doc, merged, toc, tocPages);
     writeNames(doc, names);
     const items = input.bookmarks
       ? merged.map((m): OutlineItemInput => ({ title: m.title, open: false, destination: { pageIndex: m.startPage - 1, fit: 'Fit' }, children: m.outline.map((i) => shifted(i, m.startPage - 1)) }))
@@ -258,38 +259,71 @@ function catalogOf(doc: mupdf.PDFDocument): mupdf.PDFObject {
   return deref(doc.getTrailer().get('Root'));
 }
 
-/** A title as the table of contents shows it: characters no font of the service draws dropped, cut at TOC_TITLE_CHARS. */
-function tocTitle(title: string, faces: ReturnType<typeof faceChain>): string {
-  const drawable = [...title.replace(/\s+/gu, ' ').trim()].filter((ch) => {
-    const cp = ch.codePointAt(0)!;
-    return cp >= 0x20 && !(cp >= 0x7f && cp < 0xa0) && faces.some((f) => f.has(cp));
-  });
-  return drawable.length > TOC_TITLE_CHARS ? `${drawable.slice(0, TOC_TITLE_CHARS - 1).join('')}…` : drawable.join('') || '-';
+/** Where the table of contents goes on its pages, which take the size of the first merged page. */
+interface TocGeometry {
+  width: number;
+  height: number;
+  margin: number;
+  /** Baselines of the heading and of the first row. */
+  top: number;
+  first: number;
+  /** Rows a page holds; a longer table takes more pages. */
+  rows: number;
+  /** Where the page numbers start, and the room a title has before them. */
+  numberX: number;
+  titleWidth: number;
 }
 
-/**
- * The table of contents: `pages` pages in front, the size of the first merged page, each row a source's title and its
- * start page, drawn as real text as the text stamp draws it (drawTextStamp: Unicode with per-character font fallback),
- * and a link over the row to that page.
- */
-function addTableOfContents(doc: mupdf.PDFDocument, merged: (MergedSource & { start: number })[], pages: number): void {
+function tocGeometry(doc: mupdf.PDFDocument): TocGeometry {
   const [x0, y0, x1, y1] = doc.loadPage(0).getBounds();
   const width = Math.abs(x1 - x0);
   const height = Math.abs(y1 - y0);
+  const margin = Math.min(TOC_MARGIN, width / 8, height / 8);
+  const top = height - margin - TOC_TITLE_SIZE;
+  const first = top - 2 * TOC_TITLE_SIZE;
+  const rows = Math.max(1, Math.floor((first - margin) / TOC_LEADING) + 1);
+  const numberX = width - margin - TOC_SIZE * 3;
+  return { width, height, margin, top, first, rows, numberX, titleWidth: Math.max(TOC_SIZE, numberX - margin - TOC_SIZE) };
+}
+
+/**
+ * A title as the table of contents shows it: characters no font of the service draws dropped, spaces folded, and cut
+ * with an ellipsis to fit `room` points at TOC_SIZE (measured with the faces the text stamp would use).
+ */
+function tocTitle(title: string, faces: Face[], room: number): string {
+  const chars = [...title.replace(/\s+/gu, ' ').trim()].filter((ch) => {
+    const cp = ch.codePointAt(0)!;
+    return cp >= 0x20 && !(cp >= 0x7f && cp < 0xa0) && faces.some((f) => f.has(cp));
+  });
+  const widthOf = (text: string) => (layoutLines(text, faces)[0]?.width ?? 0) * TOC_SIZE;
+  const whole = chars.join('');
+  if (widthOf(whole) <= room) return whole || '-';
+  // The most characters that fit with the ellipsis, by bisection.
+  let low = 0;
+  let high = chars.length;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (widthOf(`${chars.slice(0, mid).join('').trimEnd()}…`) <= room) low = mid;
+    else high = mid - 1;
+  }
+  return `${chars.slice(0, low).join('').trimEnd()}…`;
+}
+
+/**
+ * The table of contents: `pages` pages in front, each row a source's title and its start page, drawn as real text as
+ * the text stamp draws it (drawTextStamp: Unicode with per-character font fallback), and a link over the row to that
+ * page.
+ */
+function addTableOfContents(doc: mupdf.PDFDocument, merged: (MergedSource & { start: number })[], g: TocGeometry, pages: number): void {
   const faces = faceChain(chooseFont('Helvetica')!);
-  // drawTextStamp sets lines 1.2 × size apart; rows are every other line, a blank one between them.
-  const leading = TOC_SIZE * 1.2 * 2;
-  const numberX = width - TOC_MARGIN - 40;
   // Looked up before the table's pages go in front of them.
   const targets = merged.map((m) => doc.findPage(m.start));
   for (let p = 0; p < pages; p++) {
-    const rows = merged.slice(p * TOC_ROWS, (p + 1) * TOC_ROWS);
-    const top = height - TOC_MARGIN - TOC_TITLE_SIZE;
-    const first = top - 2 * TOC_TITLE_SIZE;
+    const rows = merged.slice(p * g.rows, (p + 1) * g.rows);
     const columns = [
-      ...(p === 0 ? [{ text: 'Contents', x: TOC_MARGIN, y: top, fontSize: TOC_TITLE_SIZE, fontStyle: 'bold' as const }] : []),
-      { text: rows.map((r) => tocTitle(r.title, faces)).join('\n\n'), x: TOC_MARGIN, y: first, fontSize: TOC_SIZE },
-      { text: rows.map((r) => String(r.startPage)).join('\n\n'), x: numberX, y: first, fontSize: TOC_SIZE },
+      ...(p === 0 ? [{ text: 'Contents', x: g.margin, y: g.top, fontSize: TOC_TITLE_SIZE, fontStyle: 'bold' as const }] : []),
+      { text: rows.map((r) => tocTitle(r.title, faces, g.titleWidth)).join('\n\n'), x: g.margin, y: g.first, fontSize: TOC_SIZE },
+      { text: rows.map((r) => String(r.startPage)).join('\n\n'), x: g.numberX, y: g.first, fontSize: TOC_SIZE },
     ];
     const xobjects = doc.newDictionary();
     const ops: string[] = [];
@@ -306,18 +340,18 @@ function addTableOfContents(doc: mupdf.PDFDocument, merged: (MergedSource & { st
     });
     const resources = doc.newDictionary();
     resources.put('XObject', xobjects);
-    doc.insertPage(p, doc.addPage([0, 0, width, height], 0, resources, ops.join('\n')));
+    doc.insertPage(p, doc.addPage([0, 0, g.width, g.height], 0, resources, ops.join('\n')));
     const pageObj = doc.findPage(p);
     const annots = doc.newArray();
     rows.forEach((_row, r) => {
-      const baseline = first - r * leading;
+      const baseline = g.first - r * TOC_LEADING;
       const link = doc.newDictionary();
       link.put('Type', doc.newName('Annot'));
       link.put('Subtype', doc.newName('Link'));
-      link.put('Rect', numbers(doc, [TOC_MARGIN, baseline - TOC_SIZE * 0.3, width - TOC_MARGIN, baseline + TOC_SIZE]));
+      link.put('Rect', numbers(doc, [g.margin, baseline - TOC_SIZE * 0.3, g.width - g.margin, baseline + TOC_SIZE]));
       link.put('Border', numbers(doc, [0, 0, 0]));
       const dest = doc.newArray();
-      dest.push(targets[p * TOC_ROWS + r]!);
+      dest.push(targets[p * g.rows + r]!);
       dest.push(doc.newName('Fit'));
       link.put('Dest', dest);
       link.put('P', pageObj);
