@@ -55,12 +55,8 @@ function mergedCheck(file: string, docs: number): string {
  * source has the same field names, so both tools rename fields; and plain text pages, where neither has forms or
  * annotations to handle (qpdf's fast case).
  */
-async function mergeRow(quick: boolean): Promise<Row[]> {
-  return [
-    ...(await mergeRowOf(quick, 'bench', makeBenchDocument(MERGE_PAGES), 'text, annotations, an image, a form')),
-    ...(await mergeRowOf(quick, 'plain', makePdf({ pages: MERGE_PAGES, text: (i) => `Page ${i + 1} of a plain document` }), 'text only')),
-  ];
-}
+const mergeOfBench = (quick: boolean) => mergeRowOf(quick, 'bench', makeBenchDocument(MERGE_PAGES), 'text, annotations, an image, a form');
+const mergeOfPlain = (quick: boolean) => mergeRowOf(quick, 'plain', makePdf({ pages: MERGE_PAGES, text: (i) => `Page ${i + 1} of a plain document` }), 'text only');
 
 async function mergeRowOf(quick: boolean, kind: string, pdf: Buffer, what: string): Promise<Row[]> {
   const runs = quick ? 2 : 7;
@@ -114,8 +110,11 @@ async function mergeRowOf(quick: boolean, kind: string, pdf: Buffer, what: strin
   }
 }
 
+/** Row ids for --rows: `merge` is both kinds of source, `merge-bench` and `merge-plain` one each. */
 const ROWS: Record<string, (quick: boolean) => Promise<Row[]>> = {
-  merge: mergeRow,
+  merge: async (quick) => [...(await mergeOfBench(quick)), ...(await mergeOfPlain(quick))],
+  'merge-bench': mergeOfBench,
+  'merge-plain': mergeOfPlain,
 };
 
 export async function runToolboxBench(quick: boolean, rows?: string[]): Promise<Row[]> {

@@ -8,6 +8,10 @@ import { signedFieldPdf } from '../helpers/signing.js';
 import { serverForSuite } from '../helpers/server.js';
 
 const server = serverForSuite();
+// A service whose size rule for jobs sits just above `small`: an action on it alone runs inline, a merge with `big` is large.
+const small = makePdf({ pages: 1, text: () => 'Small' });
+const big = makePdf({ pages: 20, text: (i) => `Big ${i + 1}` });
+const sized = serverForSuite({ env: { PDFSERVICE_JOB_ASYNC_BYTES: String(small.length + 1) } });
 
 const merge = (doc: string, params: object, headers: Record<string, string> = {}) =>
   call(server, 'POST', `/documents/${doc}`, { body: { MergeDocumentsAction: params }, headers: { accept: 'application/json', ...headers } });
@@ -199,5 +203,18 @@ describe('MergeDocumentsAction', () => {
     const bytes = await storedBytes(server, 'merge/job/out.pdf');
     assert.ok(qpdfCheck(bytes).ok);
     assert.deepEqual(firstLines(bytes), ['A1', 'A2', 'B1']);
+  });
+
+  test('a merge whose sources together pass PDFSERVICE_JOB_ASYNC_BYTES runs as a job, though the document posted to is small', async () => {
+    for (const [doc, pdf] of [['merge/size/small.pdf', small], ['merge/size/big.pdf', big]] as const) assert.equal((await putPdf(sized, doc, pdf)).status, 201);
+    const copy = await call(sized, 'POST', '/documents/merge/size/small.pdf', { body: { CopyAction: { savePath: 'merge/size/copy.pdf' } }, headers: { accept: 'application/json' } });
+    assert.equal(copy.status, 201, `the document alone is under the size rule: ${copy.text}`);
+    const reply = await call(sized, 'POST', '/documents/merge/size/small.pdf', { body: { MergeDocumentsAction: { sources: [{ filePath: 'merge/size/big.pdf' }], savePath: 'merge/size/out.pdf' } }, headers: { accept: 'application/json' } });
+    assert.equal(reply.status, 202, reply.text);
+    const job = await jobEnded(sized, reply.json().id);
+    assert.equal(job.state, 'succeeded', JSON.stringify(job));
+    const bytes = await storedBytes(sized, 'merge/size/out.pdf');
+    assert.ok(qpdfCheck(bytes).ok);
+    assert.equal(pdfinfo(bytes)['Pages'], '21');
   });
 });

@@ -90,6 +90,7 @@ export async function checkAreas(stdout: string, folder: string): Promise<void> 
     'title: Quarterly report',
     'optimized: /small/q1.pdf',
     'summary: 2 pages',
+    'merged: 8 pages', // the table of contents, q1's five pages (three and the two inserted), the annex's first two
     'fields: 12',
     'versions: 2 restored: upload',
   ], stdout);

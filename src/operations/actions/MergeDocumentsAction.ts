@@ -79,8 +79,10 @@ async function refuseSignedTarget(input: PrepareInput<Params>, sources: StoredPa
   if (!(await documents.exists(output, ctx))) return;
   const at = sources.findIndex((p) => p.equals(output));
   const password = output.equals(paths.source) ? ctx.documentPassword : at >= 0 ? params.sources[at]!.password : undefined;
+  // Through the read models' cache: a document this service wrote (an earlier merge to the same savePath) is known
+  // without an engine task.
   const info = await documents
-    .read(output, { ...ctx, documentPassword: password }, (stored, engine) => engine.run('inspect', { pdf: stored.pdf, password }))
+    .read(output, { ...ctx, documentPassword: password }, (stored, engine) => documents.reads.inspect(stored, password, engine))
     .catch(() => undefined);
   if (info?.hasSignatures) {
     throw new ServiceError('DOCUMENT_SIGNED', `The document at savePath ${output.toString()} is signed: the merge would replace it and its signatures. Write the merge elsewhere, or clear its signatures first (DELETE .../fields/signature-fields/{name})`);
