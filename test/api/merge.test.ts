@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, test } from 'node:test';
 import { call, expectUnchanged, jobEnded, putPdf, sha256, storedBytes, type Reply } from '../helpers/http.js';
 import { encryptPdf, makePdf, pdfinfo, qpdfCheck, serializePdf, withTempFile } from '../helpers/pdf.js';
@@ -193,16 +195,20 @@ describe('MergeDocumentsAction', () => {
     }
   });
 
-  test('as a job (Prefer: respond-async): the same result', async () => {
+  test('as a job (Prefer: respond-async): the same result; a source\'s password is not written into the job\'s record', async () => {
     await upload('merge/job/a.pdf', makePdf({ pages: 2, text: (i) => `A${i + 1}` }));
-    await upload('merge/job/b.pdf', makePdf({ pages: 1, text: () => 'B1' }));
-    const reply = await merge('merge/job/a.pdf', { sources: [{ filePath: 'merge/job/b.pdf' }], savePath: 'merge/job/out.pdf' }, { prefer: 'respond-async' });
+    await upload('merge/job/b.pdf', encryptPdf(makePdf({ pages: 1, text: () => 'B1' }), 'job-source-pw-5Kq', 'owner-job-pw-5Kq'));
+    const reply = await merge('merge/job/a.pdf', { sources: [{ filePath: 'merge/job/b.pdf', password: 'job-source-pw-5Kq' }], savePath: 'merge/job/out.pdf' }, { prefer: 'respond-async' });
     assert.equal(reply.status, 202, reply.text);
     const job = await jobEnded(server, reply.json().id);
     assert.equal(job.state, 'succeeded', JSON.stringify(job));
     const bytes = await storedBytes(server, 'merge/job/out.pdf');
     assert.ok(qpdfCheck(bytes).ok);
     assert.deepEqual(firstLines(bytes), ['A1', 'A2', 'B1']);
+    // The job store's files (the embedded default: state/jobs under the data folder) never hold the password.
+    const records = readdirSync(path.join(server.dataDir, 'state', 'jobs'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    assert.ok(records.length > 0, 'the job store has records');
+    for (const e of records) assert.ok(!readFileSync(path.join(e.parentPath, e.name), 'latin1').includes('job-source-pw-5Kq'), `${e.name} holds no password`);
   });
 
   test('a merge whose sources together pass PDFSERVICE_JOB_ASYNC_BYTES runs as a job, though the document posted to is small', async () => {

@@ -117,6 +117,9 @@ export const MergeDocumentsAction = engineAction<Params, 'mergeDocuments', Prepa
     return { sizes: stats.map((s) => s.size), first: input.paths?.source.toString() ?? '' };
   },
   otherBytes: (prepared) => prepared.sizes.reduce((a, b) => a + b, 0),
+  // The sources' passwords are never written into a job's record.
+  withoutSecrets: (params) =>
+    params.sources.some((s) => s.password !== undefined) ? { ...params, sources: params.sources.map(({ password: _password, ...rest }) => rest) } : undefined,
   task: 'mergeDocuments',
   input: async ({ params, prepared, execute: { documents, ctx } }) => {
     return {

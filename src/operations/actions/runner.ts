@@ -203,6 +203,15 @@ export class ActionRunner {
     return output;
   }
 
+  /**
+   * A prepared action's parameters as a job's record may keep them (ActionDefinition.withoutSecrets), and whether
+   * secrets were left out: the job then runs from memory only (JobManager.submitAction).
+   */
+  recordParams(prepared: PreparedAction): { params: OutputParams; secret: boolean } {
+    const kept = this.named(prepared.name).withoutSecrets?.(prepared.params);
+    return kept ? { params: kept, secret: true } : { params: prepared.params, secret: false };
+  }
+
   private named(name: string): AnyAction {
     const action = this.registry.find((a) => a.name === name);
     if (!action) throw new Error(`No action named ${name}`);

@@ -116,6 +116,12 @@ export interface ActionDefinition<P extends OutputParams = OutputParams, X = und
    * added to the source's size where the size decides whether the work runs as a job (PDFSERVICE_JOB_ASYNC_BYTES).
    */
   otherBytes?(prepared: X): number;
+  /**
+   * Its parameters without the secrets they hold (passwords of other documents: MergeDocumentsAction's sources), for
+   * a job's record, which is written to disk or Redis; undefined when they hold none. A job whose parameters held
+   * some runs from memory only, as one with a document password: on the instance that took it, and not after a restart.
+   */
+  withoutSecrets?(params: P): P | undefined;
   execute(input: ExecuteInput<P, X>): Promise<ActionOutput>;
 }
 
