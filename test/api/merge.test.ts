@@ -6,7 +6,7 @@ import { describe, test } from 'node:test';
 import { call, expectUnchanged, jobEnded, putPdf, sha256, storedBytes, type Reply } from '../helpers/http.js';
 import { encryptPdf, makePdf, pdfinfo, qpdfCheck, serializePdf, withTempFile } from '../helpers/pdf.js';
 import { QpdfDocument, pdfTextFromJson, qpdfFields } from '../helpers/qpdf-json.js';
-import { signedFieldPdf } from '../helpers/signing.js';
+import { pdfsig, signedFieldPdf } from '../helpers/signing.js';
 import { serverForSuite } from '../helpers/server.js';
 
 const server = serverForSuite();
@@ -164,6 +164,18 @@ describe('MergeDocumentsAction', () => {
     assert.deepEqual(firstLines(bytes), ['P three', 'Locked page']);
     assert.deepEqual(qpdfOutline(bytes), [{ title: 'Three', page: 0, kids: [] }]);
     assert.equal(withTempFile(bytes, (f) => spawnSync('qpdf', ['--is-encrypted', f]).status), 2, 'the result is not encrypted');
+  });
+
+  test('a signed source comes with its signature field cleared (its value covered the source\'s bytes); the source keeps it', async () => {
+    await upload('merge/signed/a.pdf', makePdf({ pages: 1, text: () => 'First' }));
+    await upload('merge/signed/signed.pdf', signedFieldPdf());
+    const reply = await merge('merge/signed/a.pdf', { sources: [{ filePath: 'merge/signed/signed.pdf' }], savePath: 'merge/signed/out.pdf' });
+    assert.equal(reply.status, 201, reply.text);
+    const bytes = await storedBytes(server, 'merge/signed/out.pdf');
+    assert.ok(qpdfCheck(bytes).ok, qpdfCheck(bytes).output);
+    assert.deepEqual(qpdfFields(bytes).map((f) => [f.fullname, f.fieldtype, f.value, f.pages]), [['Signature1', '/Sig', null, [2]]]);
+    assert.equal(pdfsig(bytes).filter((sig) => sig.validation).length, 0, 'no signature left to be reported (invalid) in the result');
+    assert.ok((await storedBytes(server, 'merge/signed/signed.pdf')).equals(signedFieldPdf()), 'the source keeps its signature, byte for byte');
   });
 
   test('bad input: a clear 4xx, the documents unchanged and nothing written at savePath', async () => {
