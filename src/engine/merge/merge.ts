@@ -189,8 +189,10 @@ function nameOf(obj: mupdf.PDFObject): string | undefined {
  */
 function retargetLinks(doc: mupdf.PDFDocument, start: number, count: number, renamed: Map<string, string>): void {
   if (renamed.size === 0) return;
-  for (let p = start; p < start + count; p++) {
-    const annots = deref(doc.findPage(p).get('Annots'));
+  // Looked up before any change: a change drops MuPDF's page map, which the next lookup would build again.
+  const pages = Array.from({ length: count }, (_, k) => doc.findPage(start + k));
+  for (const page of pages) {
+    const annots = deref(page.get('Annots'));
     if (!annots.isArray()) continue;
     for (let i = 0; i < annots.length; i++) {
       const annot = deref(annots.get(i));
@@ -275,7 +277,15 @@ interface TocGeometry {
 }
 
 function tocGeometry(doc: mupdf.PDFDocument): TocGeometry {
-  const [x0, y0, x1, y1] = doc.loadPage(0).getBounds();
+  const page = doc.loadPage(0);
+  // Destroyed at once: MuPDF keeps an open page in step with every later change to the page tree (a lookup of its number each time).
+  let bounds: mupdf.Rect;
+  try {
+    bounds = page.getBounds();
+  } finally {
+    page.destroy();
+  }
+  const [x0, y0, x1, y1] = bounds;
   const width = Math.abs(x1 - x0);
   const height = Math.abs(y1 - y0);
   const margin = Math.min(TOC_MARGIN, width / 8, height / 8);
@@ -340,8 +350,9 @@ function addTableOfContents(doc: mupdf.PDFDocument, merged: (MergedSource & { st
     });
     const resources = doc.newDictionary();
     resources.put('XObject', xobjects);
-    doc.insertPage(p, doc.addPage([0, 0, g.width, g.height], 0, resources, ops.join('\n')));
-    const pageObj = doc.findPage(p);
+    // The page object as made, not looked up again: a lookup after a change builds MuPDF's page map again.
+    const pageObj = doc.addPage([0, 0, g.width, g.height], 0, resources, ops.join('\n'));
+    doc.insertPage(p, pageObj);
     const annots = doc.newArray();
     rows.forEach((_row, r) => {
       const baseline = g.first - r * TOC_LEADING;

@@ -207,13 +207,12 @@ export function insertPages(doc: mupdf.PDFDocument, source: mupdf.PDFDocument, s
   // Prune the source down to the selected pages, in order: links and fields of other pages go.
   rearrange(source, selected);
   const count = source.countPages();
-  for (let i = 0; i < count; i++) {
-    const page = source.findPage(i);
-    detachPage(page);
-  }
+  // Looked up before any change: detaching a page changes it, which drops MuPDF's page map, and a lookup after each
+  // change built the map again (quadratic in the pages).
+  const pages = Array.from({ length: count }, (_, i) => source.findPage(i));
+  for (const page of pages) detachPage(page);
   // Copy every page dictionary through one graft map, so that links and /P between them stay consistent.
-  const copies: mupdf.PDFObject[] = [];
-  for (let i = 0; i < count; i++) copies.push(map.graftObject(source.findPage(i)));
+  const copies = pages.map((page) => map.graftObject(page));
   if (at === doc.countPages()) appendPages(doc, copies);
   else copies.forEach((copy, k) => doc.insertPage(at + k, copy));
 
