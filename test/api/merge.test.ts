@@ -143,6 +143,7 @@ describe('MergeDocumentsAction', () => {
     ]);
     assert.deepEqual(destNames(bytes).sort(), ['second', 'second_2', 'third', 'third_2']);
     assert.deepEqual(body.report.renamedDestinations, [{ source: 1, from: 'second', to: 'second_2' }, { source: 1, from: 'third', to: 'third_2' }]);
+    assert.equal(body.report.renamedDestinationCount, 2);
     // Each source's link names its own "third", renamed in the second; the table of contents links to each start page.
     assert.deepEqual(links(bytes), [
       { page: 0, to: 1 }, { page: 0, to: 4 }, { page: 0, to: 6 },
@@ -164,6 +165,19 @@ describe('MergeDocumentsAction', () => {
     assert.deepEqual(firstLines(bytes), ['P three', 'Locked page']);
     assert.deepEqual(qpdfOutline(bytes), [{ title: 'Three', page: 0, kids: [] }]);
     assert.equal(withTempFile(bytes, (f) => spawnSync('qpdf', ['--is-encrypted', f]).status), 2, 'the result is not encrypted');
+  });
+
+  test('as XML: <sources><source>..</source></sources>, booleans as text', async () => {
+    await upload('merge/xml/a.pdf', makePdf({ pages: 1, text: () => 'X1' }));
+    await upload('merge/xml/b.pdf', makePdf({ pages: 2, text: (i) => `Y${i + 1}` }));
+    const xml = '<MergeDocumentsAction><sources><source><filePath>merge/xml/b.pdf</filePath><pageRange>2</pageRange></source></sources>' +
+      '<tableOfContents>true</tableOfContents><bookmarks>false</bookmarks><savePath>merge/xml/out.pdf</savePath></MergeDocumentsAction>';
+    const reply = await call(server, 'POST', '/documents/merge/xml/a.pdf', { body: Buffer.from(xml), headers: { 'content-type': 'application/xml', accept: 'application/xml' } });
+    assert.equal(reply.status, 201, reply.text);
+    assert.match(reply.text, /<pageCount>3<\/pageCount>/u);
+    const bytes = await storedBytes(server, 'merge/xml/out.pdf');
+    assert.deepEqual(firstLines(bytes), ['Contents', 'X1', 'Y2']);
+    assert.deepEqual(qpdfOutline(bytes), [], 'bookmarks false, and the sources have none');
   });
 
   test('a signed source comes with its signature field cleared (its value covered the source\'s bytes); the source keeps it', async () => {

@@ -61,9 +61,14 @@ export interface MergeReport {
   sources: MergedSource[];
   /** Pages of the table of contents in front (0 without one). */
   tableOfContentsPages: number;
-  /** Named destinations renamed because an earlier source used the name: old name -> new, per source index. */
+  /** Named destinations renamed because an earlier source used the name: old name -> new, per source index; the first RENAMES_LISTED. */
   renamedDestinations: { source: number; from: string; to: string }[];
+  /** How many were renamed in all. */
+  renamedDestinationCount: number;
 }
+
+/** Renamed destinations listed in the report: a merge of many copies of one document renames thousands. */
+const RENAMES_LISTED = 100;
 
 const TOC_SIZE = 11;
 const TOC_TITLE_SIZE = 18;
@@ -86,6 +91,7 @@ export function mergeDocuments(input: MergeInput, ctx?: TaskContext): { bytes: U
   try {
     const names = new Map<string, mupdf.PDFObject>();
     const renamedDestinations: MergeReport['renamedDestinations'] = [];
+    let renamedCount = 0;
     const merged: (MergedSource & { start: number; outline: OutlineItem[] })[] = [];
     all.forEach((source, index) => {
       const sdoc = openSource(source);
@@ -102,7 +108,7 @@ export function mergeDocuments(input: MergeInput, ctx?: TaskContext): { bytes: U
           if (!pointsAt(value, kept)) continue;
           let final = name;
           for (let n = 2; names.has(final); n++) final = `${name}_${n}`;
-          if (final !== name) renamedDestinations.push({ source: index, from: name, to: final });
+          if (final !== name && renamedCount++ < RENAMES_LISTED) renamedDestinations.push({ source: index, from: name, to: final });
           names.set(final, map.graftObject(value));
           renamed.set(name, final);
         }
@@ -131,7 +137,7 @@ export function mergeDocuments(input: MergeInput, ctx?: TaskContext): { bytes: U
       bytes,
       ...(summary ? { summary } : {}),
       pageCount: doc.countPages(),
-      report: { sources: merged.map(({ path, title, startPage, pageCount }) => ({ path, title, startPage, pageCount })), tableOfContentsPages: tocPages, renamedDestinations },
+      report: { sources: merged.map(({ path, title, startPage, pageCount }) => ({ path, title, startPage, pageCount })), tableOfContentsPages: tocPages, renamedDestinations, renamedDestinationCount: renamedCount },
     };
   } finally {
     doc.destroy();
