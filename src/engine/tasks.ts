@@ -30,9 +30,10 @@ import { numberTasks } from './numbers/tasks.js';
 import { blankTasks } from './blank/tasks.js';
 import { layoutTasks } from './layout/tasks.js';
 import { attachmentTasks } from './attachments/tasks.js';
+import { mergeTasks } from './merge/tasks.js';
 import type { TaskContext } from './task-context.js';
 
-const featureTasks = [coreTasks, annotationTasks, xfdfTasks, formTasks, redactionTasks, signingTasks, securityTasks, pageTasks, stampTasks, textTasks, renderTasks, imageTasks, ocrTasks, preflightTasks, pdfaTasks, optimizeTasks, officeTasks, outlineTasks, metadataTasks, numberTasks, blankTasks, splitTasks, layoutTasks, attachmentTasks];
+const featureTasks = [coreTasks, annotationTasks, xfdfTasks, formTasks, redactionTasks, signingTasks, securityTasks, pageTasks, stampTasks, textTasks, renderTasks, imageTasks, ocrTasks, preflightTasks, pdfaTasks, optimizeTasks, officeTasks, outlineTasks, metadataTasks, numberTasks, blankTasks, splitTasks, layoutTasks, attachmentTasks, mergeTasks];
 // Spreading the maps would let a name declared in two folders silently keep the last one.
 const declared = featureTasks.flatMap((map) => Object.keys(map));
 const twice = declared.filter((name, i) => declared.indexOf(name) !== i);
@@ -63,6 +64,7 @@ export const tasks = {
   ...blankTasks,
   ...layoutTasks,
   ...attachmentTasks,
+  ...mergeTasks,
 } satisfies Record<string, (input: never, ctx: TaskContext) => unknown>;
 
 export type EngineTasks = typeof tasks;

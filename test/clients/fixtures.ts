@@ -94,6 +94,7 @@ export async function checkAreas(stdout: string, folder: string): Promise<void> 
     'split: /reports/2026/summary-pages/summary-1.pdf /reports/2026/summary-pages/summary-2.pdf',
     'blank pages: []',
     'handout: 2 sheets', // page-layout.md: 4-up of the report's pages
+    'merged: 8 pages', // the table of contents, q1's five pages (three and the two inserted), the annex's first two
     'fields: 12',
     'versions: 2 restored: upload',
   ], stdout);

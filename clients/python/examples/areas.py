@@ -1,5 +1,5 @@
 """The Python beside the shell examples of docs/getting-started.md, jobs.md, ocr.md, pdfa.md, pages.md, signing.md,
-stamps.md, outline.md, metadata.md, page-numbers.md, page-layout.md and merge-split.md (split), and the principal calls of the pages that show none (annotations.md, forms.md, redaction.md,
+stamps.md, outline.md, metadata.md, page-numbers.md, page-layout.md and merge-split.md, and the principal calls of the pages that show none (annotations.md, forms.md, redaction.md,
 permissions.md, optimize.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
 test/clients/python.test.ts runs it against a started service with the built wheel, in a folder holding q1.pdf,
 letter.png, minutes.docx, claim.pdf (a form) and jane.p12."""
@@ -123,6 +123,10 @@ print("blank pages:", blank.document["report"]["removed"])
 handout = client.page_action("reports/2026/q1.pdf", {"NUpAction": {"perSheet": 4, "paperSize": "A4", "border": True, "savePath": "reports/2026/q1-4up.pdf"}})
 print("handout:", handout.document["pageCount"], "sheets")
 client.page_action("reports/2026/q1.pdf", {"BookletAction": {"savePath": "reports/2026/q1-booklet.pdf"}})
+
+# Merge: this report, then the annex's first two pages, into a new document with a table of contents in front
+merged = client.action("reports/2026/q1.pdf", {"MergeDocumentsAction": {"sources": [{"filePath": "reports/2026/annex.pdf", "pageRange": "1-2"}], "tableOfContents": True, "savePath": "reports/2026/q1-with-annex.pdf"}})
+print("merged:", merged.document["pageCount"], "pages")
 
 # A Word file converted on upload with an option: PDF/A-2b written by LibreOffice, checked by veraPDF; wait for its job
 minutes = client.upload("reports/2026/minutes.pdf", Path("minutes.docx"), prefer="wait=120", params={"pdfa": "pdfa2b"})

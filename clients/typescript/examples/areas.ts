@@ -1,6 +1,6 @@
 /**
  * The TypeScript beside the shell examples of docs/getting-started.md, jobs.md, ocr.md, pdfa.md, pages.md,
- * signing.md, stamps.md, outline.md, metadata.md, page-numbers.md, page-layout.md and merge-split.md (split), and the principal calls of the pages that show none (annotations.md, forms.md,
+ * signing.md, stamps.md, outline.md, metadata.md, page-numbers.md, page-layout.md and merge-split.md, and the principal calls of the pages that show none (annotations.md, forms.md,
  * redaction.md, permissions.md, optimize.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
  * test/clients/typescript.test.ts compiles it against the packed client and runs it against a started service, in a
  * folder holding q1.pdf, letter.png, minutes.docx, claim.pdf (a form) and jane.p12.
@@ -146,6 +146,10 @@ console.log('blank pages:', (blank.document as { report?: { removed: number[] } 
 const handout = await client.pageAction('reports/2026/q1.pdf', { NUpAction: { perSheet: 4, paperSize: 'A4', border: true, savePath: 'reports/2026/q1-4up.pdf' } });
 console.log('handout:', handout.document?.pageCount, 'sheets');
 await client.pageAction('reports/2026/q1.pdf', { BookletAction: { savePath: 'reports/2026/q1-booklet.pdf' } });
+
+// Merge: this report, then the annex's first two pages, into a new document with a table of contents in front
+const merged = await client.action('reports/2026/q1.pdf', { MergeDocumentsAction: { sources: [{ filePath: 'reports/2026/annex.pdf', pageRange: '1-2' }], tableOfContents: true, savePath: 'reports/2026/q1-with-annex.pdf' } });
+console.log('merged:', merged.document?.pageCount, 'pages');
 
 // A Word file converted on upload with an option: PDF/A-2b written by LibreOffice, checked by veraPDF; wait for its job
 const minutes = await client.upload('reports/2026/minutes.pdf', await readFile('minutes.docx'), { fileName: 'minutes.docx', prefer: 'wait=120', query: { pdfa: 'pdfa2b' } });

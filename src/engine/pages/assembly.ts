@@ -170,6 +170,28 @@ function detachPage(page: mupdf.PDFObject): void {
   page.delete('Parent');
 }
 
+/**
+ * Appends page objects at the end of the document: onto the root page node's /Kids, in constant time each. MuPDF's
+ * insertPage finds the page before the insertion point by walking the page tree, one /Kids entry at a time, so
+ * appending page by page was quadratic in the pages: 43 ms of a 140 ms merge of 1,000 pages (CPU profile), 100 times
+ * that at 10,000. The root's /Kids may hold pages beside intermediate nodes; its last entry is the last page.
+ */
+function appendPages(doc: mupdf.PDFDocument, pages: mupdf.PDFObject[]): void {
+  const rootRef = catalog(doc).get('Pages');
+  const root = deref(rootRef);
+  let kids = deref(root.get('Kids'));
+  if (!kids.isArray()) {
+    kids = doc.newArray();
+    root.put('Kids', kids);
+  }
+  for (const page of pages) {
+    deref(page).put('Parent', rootRef);
+    kids.push(page);
+  }
+  const count = deref(root.get('Count'));
+  root.put('Count', doc.newInteger((count.isNumber() ? count.asNumber() : 0) + pages.length));
+}
+
 /** Top-level field names of a field array. */
 function fieldNames(fields: mupdf.PDFObject): Set<string> {
   const names = new Set<string>();
@@ -188,21 +210,22 @@ function fieldNames(fields: mupdf.PDFObject): Set<string> {
  * and their form fields merged into the document's AcroForm. A top-level
  * field whose name the document already uses is renamed "name_2" ("_3", ...)
  * so that the two fields do not merge into one. Links, outline entries and
- * fields of source pages that are not copied are dropped first.
+ * fields of source pages that are not copied are dropped first. `map`: a
+ * caller that grafts more of the source afterwards (a merge: its outline and
+ * named destinations) passes its own, so that those point at the same copies.
  */
-function insertPages(doc: mupdf.PDFDocument, source: mupdf.PDFDocument, selected: number[], at: number): number {
+export function insertPages(doc: mupdf.PDFDocument, source: mupdf.PDFDocument, selected: number[], at: number, map: mupdf.PDFGraftMap = doc.newGraftMap()): number {
   // Prune the source down to the selected pages, in order: links and fields of other pages go.
   rearrange(source, selected);
-  const map = doc.newGraftMap();
   const count = source.countPages();
-  for (let i = 0; i < count; i++) {
-    const page = source.findPage(i);
-    detachPage(page);
-  }
+  // Looked up before any change: detaching a page changes it, which drops MuPDF's page map, and a lookup after each
+  // change built the map again (quadratic in the pages).
+  const pages = Array.from({ length: count }, (_, i) => source.findPage(i));
+  for (const page of pages) detachPage(page);
   // Copy every page dictionary through one graft map, so that links and /P between them stay consistent.
-  const copies: mupdf.PDFObject[] = [];
-  for (let i = 0; i < count; i++) copies.push(map.graftObject(source.findPage(i)));
-  copies.forEach((copy, k) => doc.insertPage(at + k, copy));
+  const copies = pages.map((page) => map.graftObject(page));
+  if (at === doc.countPages()) appendPages(doc, copies);
+  else copies.forEach((copy, k) => doc.insertPage(at + k, copy));
 
   const sourceForm = deref(catalog(source).get('AcroForm'));
   const sourceFields = sourceForm.isDictionary() ? deref(sourceForm.get('Fields')) : undefined;

@@ -32,6 +32,8 @@ export interface EngineActionDeclaration<P extends OutputParams, X, K extends Wr
   removesContent?: boolean;
   outputParams?: readonly string[];
   prepare?(input: PrepareInput<P>): Promise<X>;
+  otherBytes?(prepared: X): number;
+  withoutSecrets?(params: P): P | undefined;
   /** The engine task that does the work and saves. */
   task: K;
   /** The task's input besides the document and its password; `own`: the parameters other than savePath and namingMode. */

@@ -10,6 +10,7 @@ import { PAGE_STRUCTURE_ACTIONS } from './PageStructureActions.js';
 import { PAGE_LAYOUT_ACTIONS } from './PageLayoutActions.js';
 import { ImageStampAction } from './ImageStampAction.js';
 import { LinearizeAction } from './LinearizeAction.js';
+import { MergeDocumentsAction } from './MergeDocumentsAction.js';
 import { OCRAction } from './OCRAction.js';
 import { OptimizeAction } from './OptimizeAction.js';
 import { PDFAConvertAction } from './PDFAConvertAction.js';
@@ -40,4 +41,5 @@ export const ACTIONS: readonly AnyAction[] = [
   FacturXAction as AnyAction,
   LinearizeAction as AnyAction,
   OptimizeAction as AnyAction,
+  MergeDocumentsAction as AnyAction,
 ];

@@ -158,8 +158,10 @@ export class ActionRunner {
       const stat = await this.documents.stat(sourcePath, ctx);
       if (ctx.ifMatch !== undefined && !matchesEtag(ctx.ifMatch, stat.etag)) throw new ServiceError('PRECONDITION_FAILED');
       if (conflict === 'fail' && (await this.documents.exists(output, ctx))) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${output.toString()}`);
-      const prepared = action.prepare ? await action.prepare({ params, files, ctx, documents: this.documents, tools: this.tools, optimizeProfiles: this.optimizeProfiles }) : undefined;
-      return { name: action.name, target: action.target, long: action.long === true, sourceBytes: stat.size, sourceEtag: stat.etag, params, prepared, source: sourcePath, output, inPlace, conflict, ctx, files };
+      const paths = { source: sourcePath, output, conflict };
+      const prepared = action.prepare ? await action.prepare({ params, files, ctx, documents: this.documents, tools: this.tools, optimizeProfiles: this.optimizeProfiles, paths }) : undefined;
+      const sourceBytes = stat.size + (action.otherBytes?.(prepared) ?? 0);
+      return { name: action.name, target: action.target, long: action.long === true, sourceBytes, sourceEtag: stat.etag, params, prepared, source: sourcePath, output, inPlace, conflict, ctx, files };
     } catch (err) {
       await discardAll(files);
       throw err;
@@ -199,6 +201,15 @@ export class ActionRunner {
       throw new ServiceError('INVALID_ACTION', `${step.name} answers a file that is not a PDF: it cannot be a step of a one-shot conversion`);
     }
     return output;
+  }
+
+  /**
+   * A prepared action's parameters as a job's record may keep them (ActionDefinition.withoutSecrets), and whether
+   * secrets were left out: the job then runs from memory only (JobManager.submitAction).
+   */
+  recordParams(prepared: PreparedAction): { params: OutputParams; secret: boolean } {
+    const kept = this.named(prepared.name).withoutSecrets?.(prepared.params);
+    return kept ? { params: kept, secret: true } : { params: prepared.params, secret: false };
   }
 
   private named(name: string): AnyAction {

@@ -26,6 +26,8 @@ export interface PrepareInput<P> {
   tools: ToolSupervisor;
   /** Optimize profiles (OptimizeAction's profileName); absent where the runner was made without them. */
   optimizeProfiles?: OptimizeProfileOperations | undefined;
+  /** The document the action is posted to and where its output goes (absent for a one-shot step, which stores nothing). */
+  paths?: { source: StoredPath; output: StoredPath; conflict: 'fail' | 'overwrite' | 'unique' } | undefined;
 }
 
 /** What an action's execute step is given: its parameters, what prepare decided, and the source read once. */
@@ -116,6 +118,17 @@ export interface ActionDefinition<P extends OutputParams = OutputParams, X = und
    */
   modelSchema?: Readonly<Record<string, unknown>>;
   prepare?(input: PrepareInput<P>): Promise<X>;
+  /**
+   * Bytes of other stored documents the action reads, from what prepare answered (MergeDocumentsAction's sources):
+   * added to the source's size where the size decides whether the work runs as a job (PDFSERVICE_JOB_ASYNC_BYTES).
+   */
+  otherBytes?(prepared: X): number;
+  /**
+   * Its parameters without the secrets they hold (passwords of other documents: MergeDocumentsAction's sources), for
+   * a job's record, which is written to disk or Redis; undefined when they hold none. A job whose parameters held
+   * some runs from memory only, as one with a document password: on the instance that took it, and not after a restart.
+   */
+  withoutSecrets?(params: P): P | undefined;
   execute(input: ExecuteInput<P, X>): Promise<ActionOutput>;
 }
 

@@ -185,20 +185,22 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
 
   /** Queues a prepared action as it is (submit checks room and access first). */
   async submitAction(prepared: PreparedAction): Promise<JobRecord> {
+    // Passwords among the parameters (a merge's sources) stay out of the record, as the document password does.
+    const { params, secret } = this.actions.recordParams(prepared);
     const payload: ActionPayload = {
       kind: 'action',
       action: prepared.name,
       target: prepared.target,
-      params: prepared.params as Record<string, unknown>,
+      params: params as Record<string, unknown>,
       prepared: prepared.prepared,
       source: prepared.source.toString(),
       output: prepared.output.toString(),
       conflict: prepared.conflict,
       etag: prepared.ctx.ifMatch ?? '',
-      resumable: prepared.files.length === 0 && prepared.ctx.documentPassword === undefined,
+      resumable: prepared.files.length === 0 && prepared.ctx.documentPassword === undefined && !secret,
     };
-    // Uploaded files live on this instance only: such jobs stay on its local queue (docs/jobs.md).
-    if (prepared.files.length === 0) {
+    // Uploaded files and parameters left out of the record live on this instance only: such jobs stay on its local queue (docs/jobs.md).
+    if (prepared.files.length === 0 && !secret) {
       const id = newJobId();
       const shared = this.backend.shareable(id, prepared.ctx.documentPassword);
       if (shared) return this.submitShared(prepared, payload, id, shared.sealed);

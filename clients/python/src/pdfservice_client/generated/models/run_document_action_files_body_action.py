@@ -18,6 +18,7 @@ if TYPE_CHECKING:
   from ..models.run_document_action_files_body_action_flatten_annotations_action import RunDocumentActionFilesBodyActionFlattenAnnotationsAction
   from ..models.run_document_action_files_body_action_flatten_fields_action import RunDocumentActionFilesBodyActionFlattenFieldsAction
   from ..models.run_document_action_files_body_action_linearize_action import RunDocumentActionFilesBodyActionLinearizeAction
+  from ..models.run_document_action_files_body_action_merge_documents_action import RunDocumentActionFilesBodyActionMergeDocumentsAction
   from ..models.run_document_action_files_body_action_optimize_action import RunDocumentActionFilesBodyActionOptimizeAction
   from ..models.run_document_action_files_body_action_pdfa_convert_action import RunDocumentActionFilesBodyActionPDFAConvertAction
 
@@ -74,6 +75,11 @@ class RunDocumentActionFilesBodyAction:
                 is kept (the password is needed, and the permission to change); a signed document is refused (409
                 DOCUMENT_SIGNED). The answer's report gives the sizes before and after, per category. When the result would not
                 be smaller nothing is written and the answer is 200 with report.changed false. See docs/optimize.md.
+            merge_documents_action (RunDocumentActionFilesBodyActionMergeDocumentsAction | Unset): Merges this document
+                (first) and the documents of sources, in order, each with its pageRange, into a new document at savePath
+                (required): a bookmark per source with its bookmarks under it, links and named destinations kept (clashing names
+                get "_2", ...), form fields renamed on collision, optionally a table of contents in front. At most 999 sources.
+                The answer's report gives each source's start page.
      """
 
     copy_action: RunDocumentActionFilesBodyActionCopyAction | Unset = UNSET
@@ -84,6 +90,7 @@ class RunDocumentActionFilesBodyAction:
     factur_x_action: RunDocumentActionFilesBodyActionFacturXAction | Unset = UNSET
     linearize_action: RunDocumentActionFilesBodyActionLinearizeAction | Unset = UNSET
     optimize_action: RunDocumentActionFilesBodyActionOptimizeAction | Unset = UNSET
+    merge_documents_action: RunDocumentActionFilesBodyActionMergeDocumentsAction | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -97,6 +104,7 @@ class RunDocumentActionFilesBodyAction:
         from ..models.run_document_action_files_body_action_flatten_annotations_action import RunDocumentActionFilesBodyActionFlattenAnnotationsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_flatten_fields_action import RunDocumentActionFilesBodyActionFlattenFieldsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_linearize_action import RunDocumentActionFilesBodyActionLinearizeAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_action_merge_documents_action import RunDocumentActionFilesBodyActionMergeDocumentsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_optimize_action import RunDocumentActionFilesBodyActionOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_pdfa_convert_action import RunDocumentActionFilesBodyActionPDFAConvertAction # noqa: PLC0415
         copy_action: dict[str, Any] | Unset = UNSET
@@ -131,6 +139,10 @@ class RunDocumentActionFilesBodyAction:
         if not isinstance(self.optimize_action, Unset):
             optimize_action = self.optimize_action.to_dict()
 
+        merge_documents_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.merge_documents_action, Unset):
+            merge_documents_action = self.merge_documents_action.to_dict()
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -152,6 +164,8 @@ class RunDocumentActionFilesBodyAction:
             field_dict["LinearizeAction"] = linearize_action
         if optimize_action is not UNSET:
             field_dict["OptimizeAction"] = optimize_action
+        if merge_documents_action is not UNSET:
+            field_dict["MergeDocumentsAction"] = merge_documents_action
 
         return field_dict
 
@@ -165,6 +179,7 @@ class RunDocumentActionFilesBodyAction:
         from ..models.run_document_action_files_body_action_flatten_annotations_action import RunDocumentActionFilesBodyActionFlattenAnnotationsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_flatten_fields_action import RunDocumentActionFilesBodyActionFlattenFieldsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_linearize_action import RunDocumentActionFilesBodyActionLinearizeAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_action_merge_documents_action import RunDocumentActionFilesBodyActionMergeDocumentsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_optimize_action import RunDocumentActionFilesBodyActionOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_pdfa_convert_action import RunDocumentActionFilesBodyActionPDFAConvertAction # noqa: PLC0415
         d = dict(src_dict)
@@ -248,6 +263,16 @@ class RunDocumentActionFilesBodyAction:
 
 
 
+        _merge_documents_action = d.pop("MergeDocumentsAction", UNSET)
+        merge_documents_action: RunDocumentActionFilesBodyActionMergeDocumentsAction | Unset
+        if isinstance(_merge_documents_action,  Unset):
+            merge_documents_action = UNSET
+        else:
+            merge_documents_action = RunDocumentActionFilesBodyActionMergeDocumentsAction.from_dict(_merge_documents_action)
+
+
+
+
         run_document_action_files_body_action = cls(
             copy_action=copy_action,
             apply_redactions_action=apply_redactions_action,
@@ -257,6 +282,7 @@ class RunDocumentActionFilesBodyAction:
             factur_x_action=factur_x_action,
             linearize_action=linearize_action,
             optimize_action=optimize_action,
+            merge_documents_action=merge_documents_action,
         )
 
 

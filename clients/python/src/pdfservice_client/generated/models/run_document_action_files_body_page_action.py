@@ -18,6 +18,7 @@ if TYPE_CHECKING:
   from ..models.run_document_action_files_body_page_action_flatten_annotations_action import RunDocumentActionFilesBodyPageActionFlattenAnnotationsAction
   from ..models.run_document_action_files_body_page_action_flatten_fields_action import RunDocumentActionFilesBodyPageActionFlattenFieldsAction
   from ..models.run_document_action_files_body_page_action_linearize_action import RunDocumentActionFilesBodyPageActionLinearizeAction
+  from ..models.run_document_action_files_body_page_action_merge_documents_action import RunDocumentActionFilesBodyPageActionMergeDocumentsAction
   from ..models.run_document_action_files_body_page_action_optimize_action import RunDocumentActionFilesBodyPageActionOptimizeAction
   from ..models.run_document_action_files_body_page_action_pdfa_convert_action import RunDocumentActionFilesBodyPageActionPDFAConvertAction
 
@@ -75,6 +76,11 @@ class RunDocumentActionFilesBodyPageAction:
                 is kept (the password is needed, and the permission to change); a signed document is refused (409
                 DOCUMENT_SIGNED). The answer's report gives the sizes before and after, per category. When the result would not
                 be smaller nothing is written and the answer is 200 with report.changed false. See docs/optimize.md.
+            merge_documents_action (RunDocumentActionFilesBodyPageActionMergeDocumentsAction | Unset): Merges this document
+                (first) and the documents of sources, in order, each with its pageRange, into a new document at savePath
+                (required): a bookmark per source with its bookmarks under it, links and named destinations kept (clashing names
+                get "_2", ...), form fields renamed on collision, optionally a table of contents in front. At most 999 sources.
+                The answer's report gives each source's start page.
      """
 
     copy_action: RunDocumentActionFilesBodyPageActionCopyAction | Unset = UNSET
@@ -85,6 +91,7 @@ class RunDocumentActionFilesBodyPageAction:
     factur_x_action: RunDocumentActionFilesBodyPageActionFacturXAction | Unset = UNSET
     linearize_action: RunDocumentActionFilesBodyPageActionLinearizeAction | Unset = UNSET
     optimize_action: RunDocumentActionFilesBodyPageActionOptimizeAction | Unset = UNSET
+    merge_documents_action: RunDocumentActionFilesBodyPageActionMergeDocumentsAction | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -98,6 +105,7 @@ class RunDocumentActionFilesBodyPageAction:
         from ..models.run_document_action_files_body_page_action_flatten_annotations_action import RunDocumentActionFilesBodyPageActionFlattenAnnotationsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_flatten_fields_action import RunDocumentActionFilesBodyPageActionFlattenFieldsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_linearize_action import RunDocumentActionFilesBodyPageActionLinearizeAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_page_action_merge_documents_action import RunDocumentActionFilesBodyPageActionMergeDocumentsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_optimize_action import RunDocumentActionFilesBodyPageActionOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_pdfa_convert_action import RunDocumentActionFilesBodyPageActionPDFAConvertAction # noqa: PLC0415
         copy_action: dict[str, Any] | Unset = UNSET
@@ -132,6 +140,10 @@ class RunDocumentActionFilesBodyPageAction:
         if not isinstance(self.optimize_action, Unset):
             optimize_action = self.optimize_action.to_dict()
 
+        merge_documents_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.merge_documents_action, Unset):
+            merge_documents_action = self.merge_documents_action.to_dict()
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -153,6 +165,8 @@ class RunDocumentActionFilesBodyPageAction:
             field_dict["LinearizeAction"] = linearize_action
         if optimize_action is not UNSET:
             field_dict["OptimizeAction"] = optimize_action
+        if merge_documents_action is not UNSET:
+            field_dict["MergeDocumentsAction"] = merge_documents_action
 
         return field_dict
 
@@ -166,6 +180,7 @@ class RunDocumentActionFilesBodyPageAction:
         from ..models.run_document_action_files_body_page_action_flatten_annotations_action import RunDocumentActionFilesBodyPageActionFlattenAnnotationsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_flatten_fields_action import RunDocumentActionFilesBodyPageActionFlattenFieldsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_linearize_action import RunDocumentActionFilesBodyPageActionLinearizeAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_page_action_merge_documents_action import RunDocumentActionFilesBodyPageActionMergeDocumentsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_optimize_action import RunDocumentActionFilesBodyPageActionOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_pdfa_convert_action import RunDocumentActionFilesBodyPageActionPDFAConvertAction # noqa: PLC0415
         d = dict(src_dict)
@@ -249,6 +264,16 @@ class RunDocumentActionFilesBodyPageAction:
 
 
 
+        _merge_documents_action = d.pop("MergeDocumentsAction", UNSET)
+        merge_documents_action: RunDocumentActionFilesBodyPageActionMergeDocumentsAction | Unset
+        if isinstance(_merge_documents_action,  Unset):
+            merge_documents_action = UNSET
+        else:
+            merge_documents_action = RunDocumentActionFilesBodyPageActionMergeDocumentsAction.from_dict(_merge_documents_action)
+
+
+
+
         run_document_action_files_body_page_action = cls(
             copy_action=copy_action,
             apply_redactions_action=apply_redactions_action,
@@ -258,6 +283,7 @@ class RunDocumentActionFilesBodyPageAction:
             factur_x_action=factur_x_action,
             linearize_action=linearize_action,
             optimize_action=optimize_action,
+            merge_documents_action=merge_documents_action,
         )
 
 

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
   from ..models.run_document_action_json_body_flatten_annotations_action import RunDocumentActionJsonBodyFlattenAnnotationsAction
   from ..models.run_document_action_json_body_flatten_fields_action import RunDocumentActionJsonBodyFlattenFieldsAction
   from ..models.run_document_action_json_body_linearize_action import RunDocumentActionJsonBodyLinearizeAction
+  from ..models.run_document_action_json_body_merge_documents_action import RunDocumentActionJsonBodyMergeDocumentsAction
   from ..models.run_document_action_json_body_optimize_action import RunDocumentActionJsonBodyOptimizeAction
   from ..models.run_document_action_json_body_pdfa_convert_action import RunDocumentActionJsonBodyPDFAConvertAction
 
@@ -73,6 +74,11 @@ class RunDocumentActionJsonBody:
                 is kept (the password is needed, and the permission to change); a signed document is refused (409
                 DOCUMENT_SIGNED). The answer's report gives the sizes before and after, per category. When the result would not
                 be smaller nothing is written and the answer is 200 with report.changed false. See docs/optimize.md.
+            merge_documents_action (RunDocumentActionJsonBodyMergeDocumentsAction | Unset): Merges this document (first) and
+                the documents of sources, in order, each with its pageRange, into a new document at savePath (required): a
+                bookmark per source with its bookmarks under it, links and named destinations kept (clashing names get "_2",
+                ...), form fields renamed on collision, optionally a table of contents in front. At most 999 sources. The
+                answer's report gives each source's start page.
      """
 
     copy_action: RunDocumentActionJsonBodyCopyAction | Unset = UNSET
@@ -83,6 +89,7 @@ class RunDocumentActionJsonBody:
     factur_x_action: RunDocumentActionJsonBodyFacturXAction | Unset = UNSET
     linearize_action: RunDocumentActionJsonBodyLinearizeAction | Unset = UNSET
     optimize_action: RunDocumentActionJsonBodyOptimizeAction | Unset = UNSET
+    merge_documents_action: RunDocumentActionJsonBodyMergeDocumentsAction | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -96,6 +103,7 @@ class RunDocumentActionJsonBody:
         from ..models.run_document_action_json_body_flatten_annotations_action import RunDocumentActionJsonBodyFlattenAnnotationsAction # noqa: PLC0415
         from ..models.run_document_action_json_body_flatten_fields_action import RunDocumentActionJsonBodyFlattenFieldsAction # noqa: PLC0415
         from ..models.run_document_action_json_body_linearize_action import RunDocumentActionJsonBodyLinearizeAction # noqa: PLC0415
+        from ..models.run_document_action_json_body_merge_documents_action import RunDocumentActionJsonBodyMergeDocumentsAction # noqa: PLC0415
         from ..models.run_document_action_json_body_optimize_action import RunDocumentActionJsonBodyOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_json_body_pdfa_convert_action import RunDocumentActionJsonBodyPDFAConvertAction # noqa: PLC0415
         copy_action: dict[str, Any] | Unset = UNSET
@@ -130,6 +138,10 @@ class RunDocumentActionJsonBody:
         if not isinstance(self.optimize_action, Unset):
             optimize_action = self.optimize_action.to_dict()
 
+        merge_documents_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.merge_documents_action, Unset):
+            merge_documents_action = self.merge_documents_action.to_dict()
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -151,6 +163,8 @@ class RunDocumentActionJsonBody:
             field_dict["LinearizeAction"] = linearize_action
         if optimize_action is not UNSET:
             field_dict["OptimizeAction"] = optimize_action
+        if merge_documents_action is not UNSET:
+            field_dict["MergeDocumentsAction"] = merge_documents_action
 
         return field_dict
 
@@ -164,6 +178,7 @@ class RunDocumentActionJsonBody:
         from ..models.run_document_action_json_body_flatten_annotations_action import RunDocumentActionJsonBodyFlattenAnnotationsAction # noqa: PLC0415
         from ..models.run_document_action_json_body_flatten_fields_action import RunDocumentActionJsonBodyFlattenFieldsAction # noqa: PLC0415
         from ..models.run_document_action_json_body_linearize_action import RunDocumentActionJsonBodyLinearizeAction # noqa: PLC0415
+        from ..models.run_document_action_json_body_merge_documents_action import RunDocumentActionJsonBodyMergeDocumentsAction # noqa: PLC0415
         from ..models.run_document_action_json_body_optimize_action import RunDocumentActionJsonBodyOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_json_body_pdfa_convert_action import RunDocumentActionJsonBodyPDFAConvertAction # noqa: PLC0415
         d = dict(src_dict)
@@ -247,6 +262,16 @@ class RunDocumentActionJsonBody:
 
 
 
+        _merge_documents_action = d.pop("MergeDocumentsAction", UNSET)
+        merge_documents_action: RunDocumentActionJsonBodyMergeDocumentsAction | Unset
+        if isinstance(_merge_documents_action,  Unset):
+            merge_documents_action = UNSET
+        else:
+            merge_documents_action = RunDocumentActionJsonBodyMergeDocumentsAction.from_dict(_merge_documents_action)
+
+
+
+
         run_document_action_json_body = cls(
             copy_action=copy_action,
             apply_redactions_action=apply_redactions_action,
@@ -256,6 +281,7 @@ class RunDocumentActionJsonBody:
             factur_x_action=factur_x_action,
             linearize_action=linearize_action,
             optimize_action=optimize_action,
+            merge_documents_action=merge_documents_action,
         )
 
 
