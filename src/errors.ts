@@ -84,6 +84,7 @@ export const ERROR_CATALOG = {
   IMAGE_TOO_LARGE: { status: 422, title: 'The image is larger than the service converts' },
   UNSUPPORTED_ENCRYPTION: { status: 422, title: 'The document uses an encryption the service cannot open' },
   REDACTION_INCOMPLETE: { status: 422, title: 'Redacted text would remain in the document; nothing was changed' },
+  SANITIZE_INCOMPLETE: { status: 422, title: 'What sanitizing removes would remain in the document; nothing was changed' },
   PDFA_CONVERSION_FAILED: { status: 422, title: 'The document could not be converted to the PDF/A profile asked for; nothing was written' },
   DMS_ACCOUNT_REJECTED: { status: 422, title: 'The document server refused the DMS account\'s name and password' },
   PROCESSING_FAILED: { status: 422, title: 'The engine could not process this document' },

@@ -11,6 +11,7 @@ import { LinearizeAction } from './LinearizeAction.js';
 import { OCRAction } from './OCRAction.js';
 import { OptimizeAction } from './OptimizeAction.js';
 import { PDFAConvertAction } from './PDFAConvertAction.js';
+import { SanitizeAction } from './SanitizeAction.js';
 import { TextStampAction } from './TextStampAction.js';
 import { PageNumbersAction } from './PageNumbersAction.js';
 import { RemoveBlankPagesAction, RemovePagesByTextAction } from './RemovePagesActions.js';
@@ -34,4 +35,5 @@ export const ACTIONS: readonly AnyAction[] = [
   PDFAConvertAction as AnyAction,
   LinearizeAction as AnyAction,
   OptimizeAction as AnyAction,
+  SanitizeAction as AnyAction,
 ];
