@@ -132,6 +132,27 @@ describe('SanitizeAction', () => {
     assert.deepEqual(remains(await stored('san/orphan.pdf')).javascript, []);
   });
 
+  test('made by the service\'s own writers (docs/sanitize.md\'s example): a bookmark linking outside becomes a heading, metadata of PATCH .../metadata goes', async () => {
+    await upload('san/svc.pdf', makePdf({ text: () => 'Price list' }));
+    ok(await call(server, 'PUT', '/documents/san/svc.pdf/outline', { body: { items: [{ title: 'Order online', uri: 'https://example.com/order' }, { title: 'Prices', destination: { pageIndex: 0 } }] } }));
+    ok(await call(server, 'PATCH', '/documents/san/svc.pdf/metadata', { body: JSON.stringify({ author: 'Sales team' }), headers: { 'content-type': 'application/merge-patch+json' } }));
+    const source = await storedBytes(server, 'san/svc.pdf');
+    assert.equal(remains(source).outsideLinks.length, 1);
+    const reply = await sanitize('san/svc.pdf', { metadata: true, savePath: 'san/public.pdf' });
+    assert.equal(reply.status, 201, reply.text);
+    assert.deepEqual(reply.json().report.removed, { javascript: 0, embeddedFiles: 0, outsideLinks: 1, formActions: 0, metadata: 2, annotations: 0 });
+    const pdf = await stored('san/public.pdf');
+    assert.deepEqual(remains(pdf), none);
+    assert.equal(pdfinfo(pdf)['Author'], undefined);
+    assert.equal(pdftotext(pdf), pdftotext(source));
+    rendersAlike(source, pdf, 1);
+    // Both bookmarks stay (pdfinfo's outline dump is not there: qpdf's JSON), the first leading nowhere.
+    const outline = withTempFile(pdf, (file) => JSON.parse(spawnSync('qpdf', ['--json=2', '--json-key=outlines', file], { encoding: 'utf8' }).stdout) as { outlines: { title: string; dest: unknown }[] });
+    assert.deepEqual(outline.outlines.map((o) => o.title), ['Order online', 'Prices']);
+    // The source is left as it was (savePath).
+    assert.equal(sha256(await storedBytes(server, 'san/svc.pdf')), sha256(source));
+  });
+
   test('nothing to remove: 200, nothing written (same ETag, same bytes), zero counts', async () => {
     const original = makePdf({ pages: 2 });
     await upload('san/plain.pdf', original);

@@ -88,6 +88,7 @@ export async function checkAreas(stdout: string, folder: string): Promise<void> 
     'encrypted: true',
     'bookmarks: 2',
     'title: Quarterly report',
+    'sanitized: /public/q1.pdf',
     'optimized: /small/q1.pdf',
     'summary: 2 pages',
     'blank pages: []',

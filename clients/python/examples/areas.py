@@ -92,6 +92,10 @@ client.request("PATCH", "/documents/reports/2026/q1.pdf/metadata",
                json={"title": "Quarterly report", "author": "Zoë Brontë"}, headers={"Content-Type": "application/merge-patch+json"})
 print("title:", client.request("GET", "/documents/reports/2026/q1.pdf/metadata").json()["title"])
 
+# Sanitize into a copy to hand out: scripts, embedded files, outside links and metadata removed, the result re-read and verified
+sanitized = client.action("reports/2026/q1.pdf", {"SanitizeAction": {"metadata": True, "savePath": "public/q1.pdf"}})
+print("sanitized:", client.done(sanitized)["path"])
+
 # Optimize by a profile into a copy; the answer's report gives the sizes (never larger: nothing written then)
 optimized = client.action("reports/2026/q1.pdf", {"OptimizeAction": {"profileName": "ebook", "savePath": "small/q1.pdf"}})
 print("optimized:", client.done(optimized)["path"])

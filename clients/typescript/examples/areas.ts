@@ -110,6 +110,10 @@ await client.request('PATCH', '/documents/reports/2026/q1.pdf/metadata', {
 const metadata = (await (await client.request('GET', '/documents/reports/2026/q1.pdf/metadata')).json()) as { title: string };
 console.log('title:', metadata.title);
 
+// Sanitize into a copy to hand out: scripts, embedded files, outside links and metadata removed, the result re-read and verified
+const sanitized = await client.action('reports/2026/q1.pdf', { SanitizeAction: { metadata: true, savePath: 'public/q1.pdf' } });
+console.log('sanitized:', (await client.done(sanitized)).path);
+
 // Optimize by a profile into a copy; the answer's report gives the sizes (never larger: nothing written then)
 const optimized = await client.action('reports/2026/q1.pdf', { OptimizeAction: { profileName: 'ebook', savePath: 'small/q1.pdf' } });
 console.log('optimized:', (await client.done(optimized)).path);

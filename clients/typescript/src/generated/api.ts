@@ -273,7 +273,7 @@ export interface paths {
         put: operations["putDocument"];
         /**
          * Run a document action
-         * @description The body is an object with exactly one key, the action name, whose value holds its parameters; or multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML, the root element is the action name. Writing actions replace the document unless savePath is given; namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction, FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, LinearizeAction, OptimizeAction.
+         * @description The body is an object with exactly one key, the action name, whose value holds its parameters; or multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML, the root element is the action name. Writing actions replace the document unless savePath is given; namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction, FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, LinearizeAction, OptimizeAction, SanitizeAction.
          */
         post: operations["runDocumentAction"];
         /**
@@ -5752,6 +5752,52 @@ export interface operations {
                             };
                         };
                     };
+                    /** @description Removes JavaScript, embedded files, actions that reach outside the document, form submit and reset actions, metadata (off by default) and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See docs/sanitize.md. */
+                    SanitizeAction?: {
+                        /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                        savePath?: string;
+                        /**
+                         * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        namingMode?: 0 | 1 | 2;
+                        /**
+                         * @description Remove JavaScript: document, page, annotation and field actions (/OpenAction, /AA, /A), the JavaScript name tree, chained actions
+                         * @default true
+                         */
+                        javascript?: boolean;
+                        /**
+                         * @description Remove embedded files: the EmbeddedFiles name tree, /AF, the files of file specifications (/EF, /RF), file attachment annotations
+                         * @default true
+                         */
+                        embeddedFiles?: boolean;
+                        /**
+                         * @description Remove actions that reach outside the document: URI, Launch, GoToR, GoToE, ImportData, SubmitForm (links left with no action go); internal links are kept
+                         * @default true
+                         */
+                        outsideLinks?: boolean;
+                        /**
+                         * @description Remove form submit and reset actions (SubmitForm, ResetForm)
+                         * @default true
+                         */
+                        formActions?: boolean;
+                        /**
+                         * @description Remove metadata: the document information dictionary, the XMP packet and every object's /Metadata, /PieceInfo
+                         * @default false
+                         */
+                        metadata?: boolean;
+                        /**
+                         * @description Remove the annotations of these subtypes (with their popups)
+                         * @default []
+                         */
+                        annotationSubtypes?: ("Text" | "Link" | "FreeText" | "Line" | "Square" | "Circle" | "Polygon" | "PolyLine" | "Highlight" | "Underline" | "Squiggly" | "StrikeOut" | "Stamp" | "Caret" | "Ink" | "Popup" | "FileAttachment" | "Sound" | "Movie" | "Screen" | "PrinterMark" | "TrapNet" | "Watermark" | "3D" | "Redact" | "RichMedia" | "Projection")[];
+                        /**
+                         * @description Keep the earlier versions of the document, which still hold what was removed (default: they are removed, and versionsPurged says how many; docs/versions.md)
+                         * @default false
+                         */
+                        keepVersions?: boolean;
+                    };
                 };
                 "application/xml": string;
                 "multipart/form-data": {
@@ -6037,6 +6083,52 @@ export interface operations {
                                 };
                             };
                         };
+                        /** @description Removes JavaScript, embedded files, actions that reach outside the document, form submit and reset actions, metadata (off by default) and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See docs/sanitize.md. */
+                        SanitizeAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /**
+                             * @description Remove JavaScript: document, page, annotation and field actions (/OpenAction, /AA, /A), the JavaScript name tree, chained actions
+                             * @default true
+                             */
+                            javascript?: boolean;
+                            /**
+                             * @description Remove embedded files: the EmbeddedFiles name tree, /AF, the files of file specifications (/EF, /RF), file attachment annotations
+                             * @default true
+                             */
+                            embeddedFiles?: boolean;
+                            /**
+                             * @description Remove actions that reach outside the document: URI, Launch, GoToR, GoToE, ImportData, SubmitForm (links left with no action go); internal links are kept
+                             * @default true
+                             */
+                            outsideLinks?: boolean;
+                            /**
+                             * @description Remove form submit and reset actions (SubmitForm, ResetForm)
+                             * @default true
+                             */
+                            formActions?: boolean;
+                            /**
+                             * @description Remove metadata: the document information dictionary, the XMP packet and every object's /Metadata, /PieceInfo
+                             * @default false
+                             */
+                            metadata?: boolean;
+                            /**
+                             * @description Remove the annotations of these subtypes (with their popups)
+                             * @default []
+                             */
+                            annotationSubtypes?: ("Text" | "Link" | "FreeText" | "Line" | "Square" | "Circle" | "Polygon" | "PolyLine" | "Highlight" | "Underline" | "Squiggly" | "StrikeOut" | "Stamp" | "Caret" | "Ink" | "Popup" | "FileAttachment" | "Sound" | "Movie" | "Screen" | "PrinterMark" | "TrapNet" | "Watermark" | "3D" | "Redact" | "RichMedia" | "Projection")[];
+                            /**
+                             * @description Keep the earlier versions of the document, which still hold what was removed (default: they are removed, and versionsPurged says how many; docs/versions.md)
+                             * @default false
+                             */
+                            keepVersions?: boolean;
+                        };
                     };
                     /** @description Another name for the pageAction part: send one of the two (both is 400 MALFORMED_MULTIPART) */
                     action?: {
@@ -6319,6 +6411,52 @@ export interface operations {
                                     downsampling?: 0 | 1 | 2;
                                 };
                             };
+                        };
+                        /** @description Removes JavaScript, embedded files, actions that reach outside the document, form submit and reset actions, metadata (off by default) and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See docs/sanitize.md. */
+                        SanitizeAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /**
+                             * @description Remove JavaScript: document, page, annotation and field actions (/OpenAction, /AA, /A), the JavaScript name tree, chained actions
+                             * @default true
+                             */
+                            javascript?: boolean;
+                            /**
+                             * @description Remove embedded files: the EmbeddedFiles name tree, /AF, the files of file specifications (/EF, /RF), file attachment annotations
+                             * @default true
+                             */
+                            embeddedFiles?: boolean;
+                            /**
+                             * @description Remove actions that reach outside the document: URI, Launch, GoToR, GoToE, ImportData, SubmitForm (links left with no action go); internal links are kept
+                             * @default true
+                             */
+                            outsideLinks?: boolean;
+                            /**
+                             * @description Remove form submit and reset actions (SubmitForm, ResetForm)
+                             * @default true
+                             */
+                            formActions?: boolean;
+                            /**
+                             * @description Remove metadata: the document information dictionary, the XMP packet and every object's /Metadata, /PieceInfo
+                             * @default false
+                             */
+                            metadata?: boolean;
+                            /**
+                             * @description Remove the annotations of these subtypes (with their popups)
+                             * @default []
+                             */
+                            annotationSubtypes?: ("Text" | "Link" | "FreeText" | "Line" | "Square" | "Circle" | "Polygon" | "PolyLine" | "Highlight" | "Underline" | "Squiggly" | "StrikeOut" | "Stamp" | "Caret" | "Ink" | "Popup" | "FileAttachment" | "Sound" | "Movie" | "Screen" | "PrinterMark" | "TrapNet" | "Watermark" | "3D" | "Redact" | "RichMedia" | "Projection")[];
+                            /**
+                             * @description Keep the earlier versions of the document, which still hold what was removed (default: they are removed, and versionsPurged says how many; docs/versions.md)
+                             * @default false
+                             */
+                            keepVersions?: boolean;
                         };
                     };
                     /**
@@ -8407,6 +8545,39 @@ export interface operations {
                                     downsampling?: 0 | 1 | 2;
                                 };
                             };
+                        };
+                        /** @description Removes JavaScript, embedded files, actions that reach outside the document, form submit and reset actions, metadata (off by default) and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See docs/sanitize.md. */
+                        SanitizeAction?: {
+                            /**
+                             * @description Remove JavaScript: document, page, annotation and field actions (/OpenAction, /AA, /A), the JavaScript name tree, chained actions
+                             * @default true
+                             */
+                            javascript?: boolean;
+                            /**
+                             * @description Remove embedded files: the EmbeddedFiles name tree, /AF, the files of file specifications (/EF, /RF), file attachment annotations
+                             * @default true
+                             */
+                            embeddedFiles?: boolean;
+                            /**
+                             * @description Remove actions that reach outside the document: URI, Launch, GoToR, GoToE, ImportData, SubmitForm (links left with no action go); internal links are kept
+                             * @default true
+                             */
+                            outsideLinks?: boolean;
+                            /**
+                             * @description Remove form submit and reset actions (SubmitForm, ResetForm)
+                             * @default true
+                             */
+                            formActions?: boolean;
+                            /**
+                             * @description Remove metadata: the document information dictionary, the XMP packet and every object's /Metadata, /PieceInfo
+                             * @default false
+                             */
+                            metadata?: boolean;
+                            /**
+                             * @description Remove the annotations of these subtypes (with their popups)
+                             * @default []
+                             */
+                            annotationSubtypes?: ("Text" | "Link" | "FreeText" | "Line" | "Square" | "Circle" | "Polygon" | "PolyLine" | "Highlight" | "Underline" | "Squiggly" | "StrikeOut" | "Stamp" | "Caret" | "Ink" | "Popup" | "FileAttachment" | "Sound" | "Movie" | "Screen" | "PrinterMark" | "TrapNet" | "Watermark" | "3D" | "Redact" | "RichMedia" | "Projection")[];
                         };
                     }[];
                 };

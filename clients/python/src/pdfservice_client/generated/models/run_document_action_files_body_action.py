@@ -19,6 +19,7 @@ if TYPE_CHECKING:
   from ..models.run_document_action_files_body_action_linearize_action import RunDocumentActionFilesBodyActionLinearizeAction
   from ..models.run_document_action_files_body_action_optimize_action import RunDocumentActionFilesBodyActionOptimizeAction
   from ..models.run_document_action_files_body_action_pdfa_convert_action import RunDocumentActionFilesBodyActionPDFAConvertAction
+  from ..models.run_document_action_files_body_action_sanitize_action import RunDocumentActionFilesBodyActionSanitizeAction
 
 
 
@@ -65,6 +66,11 @@ class RunDocumentActionFilesBodyAction:
                 is kept (the password is needed, and the permission to change); a signed document is refused (409
                 DOCUMENT_SIGNED). The answer's report gives the sizes before and after, per category. When the result would not
                 be smaller nothing is written and the answer is 200 with report.changed false. See docs/optimize.md.
+            sanitize_action (RunDocumentActionFilesBodyActionSanitizeAction | Unset): Removes JavaScript, embedded files,
+                actions that reach outside the document, form submit and reset actions, metadata (off by default) and
+                annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains (422
+                SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See
+                docs/sanitize.md.
      """
 
     copy_action: RunDocumentActionFilesBodyActionCopyAction | Unset = UNSET
@@ -74,6 +80,7 @@ class RunDocumentActionFilesBodyAction:
     pdfa_convert_action: RunDocumentActionFilesBodyActionPDFAConvertAction | Unset = UNSET
     linearize_action: RunDocumentActionFilesBodyActionLinearizeAction | Unset = UNSET
     optimize_action: RunDocumentActionFilesBodyActionOptimizeAction | Unset = UNSET
+    sanitize_action: RunDocumentActionFilesBodyActionSanitizeAction | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -88,6 +95,7 @@ class RunDocumentActionFilesBodyAction:
         from ..models.run_document_action_files_body_action_linearize_action import RunDocumentActionFilesBodyActionLinearizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_optimize_action import RunDocumentActionFilesBodyActionOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_pdfa_convert_action import RunDocumentActionFilesBodyActionPDFAConvertAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_action_sanitize_action import RunDocumentActionFilesBodyActionSanitizeAction # noqa: PLC0415
         copy_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.copy_action, Unset):
             copy_action = self.copy_action.to_dict()
@@ -116,6 +124,10 @@ class RunDocumentActionFilesBodyAction:
         if not isinstance(self.optimize_action, Unset):
             optimize_action = self.optimize_action.to_dict()
 
+        sanitize_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.sanitize_action, Unset):
+            sanitize_action = self.sanitize_action.to_dict()
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -135,6 +147,8 @@ class RunDocumentActionFilesBodyAction:
             field_dict["LinearizeAction"] = linearize_action
         if optimize_action is not UNSET:
             field_dict["OptimizeAction"] = optimize_action
+        if sanitize_action is not UNSET:
+            field_dict["SanitizeAction"] = sanitize_action
 
         return field_dict
 
@@ -149,6 +163,7 @@ class RunDocumentActionFilesBodyAction:
         from ..models.run_document_action_files_body_action_linearize_action import RunDocumentActionFilesBodyActionLinearizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_optimize_action import RunDocumentActionFilesBodyActionOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_pdfa_convert_action import RunDocumentActionFilesBodyActionPDFAConvertAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_action_sanitize_action import RunDocumentActionFilesBodyActionSanitizeAction # noqa: PLC0415
         d = dict(src_dict)
         _copy_action = d.pop("CopyAction", UNSET)
         copy_action: RunDocumentActionFilesBodyActionCopyAction | Unset
@@ -220,6 +235,16 @@ class RunDocumentActionFilesBodyAction:
 
 
 
+        _sanitize_action = d.pop("SanitizeAction", UNSET)
+        sanitize_action: RunDocumentActionFilesBodyActionSanitizeAction | Unset
+        if isinstance(_sanitize_action,  Unset):
+            sanitize_action = UNSET
+        else:
+            sanitize_action = RunDocumentActionFilesBodyActionSanitizeAction.from_dict(_sanitize_action)
+
+
+
+
         run_document_action_files_body_action = cls(
             copy_action=copy_action,
             apply_redactions_action=apply_redactions_action,
@@ -228,6 +253,7 @@ class RunDocumentActionFilesBodyAction:
             pdfa_convert_action=pdfa_convert_action,
             linearize_action=linearize_action,
             optimize_action=optimize_action,
+            sanitize_action=sanitize_action,
         )
 
 

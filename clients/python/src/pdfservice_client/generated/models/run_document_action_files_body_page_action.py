@@ -19,6 +19,7 @@ if TYPE_CHECKING:
   from ..models.run_document_action_files_body_page_action_linearize_action import RunDocumentActionFilesBodyPageActionLinearizeAction
   from ..models.run_document_action_files_body_page_action_optimize_action import RunDocumentActionFilesBodyPageActionOptimizeAction
   from ..models.run_document_action_files_body_page_action_pdfa_convert_action import RunDocumentActionFilesBodyPageActionPDFAConvertAction
+  from ..models.run_document_action_files_body_page_action_sanitize_action import RunDocumentActionFilesBodyPageActionSanitizeAction
 
 
 
@@ -66,6 +67,11 @@ class RunDocumentActionFilesBodyPageAction:
                 is kept (the password is needed, and the permission to change); a signed document is refused (409
                 DOCUMENT_SIGNED). The answer's report gives the sizes before and after, per category. When the result would not
                 be smaller nothing is written and the answer is 200 with report.changed false. See docs/optimize.md.
+            sanitize_action (RunDocumentActionFilesBodyPageActionSanitizeAction | Unset): Removes JavaScript, embedded
+                files, actions that reach outside the document, form submit and reset actions, metadata (off by default) and
+                annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains (422
+                SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See
+                docs/sanitize.md.
      """
 
     copy_action: RunDocumentActionFilesBodyPageActionCopyAction | Unset = UNSET
@@ -75,6 +81,7 @@ class RunDocumentActionFilesBodyPageAction:
     pdfa_convert_action: RunDocumentActionFilesBodyPageActionPDFAConvertAction | Unset = UNSET
     linearize_action: RunDocumentActionFilesBodyPageActionLinearizeAction | Unset = UNSET
     optimize_action: RunDocumentActionFilesBodyPageActionOptimizeAction | Unset = UNSET
+    sanitize_action: RunDocumentActionFilesBodyPageActionSanitizeAction | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -89,6 +96,7 @@ class RunDocumentActionFilesBodyPageAction:
         from ..models.run_document_action_files_body_page_action_linearize_action import RunDocumentActionFilesBodyPageActionLinearizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_optimize_action import RunDocumentActionFilesBodyPageActionOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_pdfa_convert_action import RunDocumentActionFilesBodyPageActionPDFAConvertAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_page_action_sanitize_action import RunDocumentActionFilesBodyPageActionSanitizeAction # noqa: PLC0415
         copy_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.copy_action, Unset):
             copy_action = self.copy_action.to_dict()
@@ -117,6 +125,10 @@ class RunDocumentActionFilesBodyPageAction:
         if not isinstance(self.optimize_action, Unset):
             optimize_action = self.optimize_action.to_dict()
 
+        sanitize_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.sanitize_action, Unset):
+            sanitize_action = self.sanitize_action.to_dict()
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -136,6 +148,8 @@ class RunDocumentActionFilesBodyPageAction:
             field_dict["LinearizeAction"] = linearize_action
         if optimize_action is not UNSET:
             field_dict["OptimizeAction"] = optimize_action
+        if sanitize_action is not UNSET:
+            field_dict["SanitizeAction"] = sanitize_action
 
         return field_dict
 
@@ -150,6 +164,7 @@ class RunDocumentActionFilesBodyPageAction:
         from ..models.run_document_action_files_body_page_action_linearize_action import RunDocumentActionFilesBodyPageActionLinearizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_optimize_action import RunDocumentActionFilesBodyPageActionOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_pdfa_convert_action import RunDocumentActionFilesBodyPageActionPDFAConvertAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_page_action_sanitize_action import RunDocumentActionFilesBodyPageActionSanitizeAction # noqa: PLC0415
         d = dict(src_dict)
         _copy_action = d.pop("CopyAction", UNSET)
         copy_action: RunDocumentActionFilesBodyPageActionCopyAction | Unset
@@ -221,6 +236,16 @@ class RunDocumentActionFilesBodyPageAction:
 
 
 
+        _sanitize_action = d.pop("SanitizeAction", UNSET)
+        sanitize_action: RunDocumentActionFilesBodyPageActionSanitizeAction | Unset
+        if isinstance(_sanitize_action,  Unset):
+            sanitize_action = UNSET
+        else:
+            sanitize_action = RunDocumentActionFilesBodyPageActionSanitizeAction.from_dict(_sanitize_action)
+
+
+
+
         run_document_action_files_body_page_action = cls(
             copy_action=copy_action,
             apply_redactions_action=apply_redactions_action,
@@ -229,6 +254,7 @@ class RunDocumentActionFilesBodyPageAction:
             pdfa_convert_action=pdfa_convert_action,
             linearize_action=linearize_action,
             optimize_action=optimize_action,
+            sanitize_action=sanitize_action,
         )
 
 

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
   from ..models.run_document_action_json_body_linearize_action import RunDocumentActionJsonBodyLinearizeAction
   from ..models.run_document_action_json_body_optimize_action import RunDocumentActionJsonBodyOptimizeAction
   from ..models.run_document_action_json_body_pdfa_convert_action import RunDocumentActionJsonBodyPDFAConvertAction
+  from ..models.run_document_action_json_body_sanitize_action import RunDocumentActionJsonBodySanitizeAction
 
 
 
@@ -64,6 +65,11 @@ class RunDocumentActionJsonBody:
                 is kept (the password is needed, and the permission to change); a signed document is refused (409
                 DOCUMENT_SIGNED). The answer's report gives the sizes before and after, per category. When the result would not
                 be smaller nothing is written and the answer is 200 with report.changed false. See docs/optimize.md.
+            sanitize_action (RunDocumentActionJsonBodySanitizeAction | Unset): Removes JavaScript, embedded files, actions
+                that reach outside the document, form submit and reset actions, metadata (off by default) and annotations of
+                chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains (422
+                SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See
+                docs/sanitize.md.
      """
 
     copy_action: RunDocumentActionJsonBodyCopyAction | Unset = UNSET
@@ -73,6 +79,7 @@ class RunDocumentActionJsonBody:
     pdfa_convert_action: RunDocumentActionJsonBodyPDFAConvertAction | Unset = UNSET
     linearize_action: RunDocumentActionJsonBodyLinearizeAction | Unset = UNSET
     optimize_action: RunDocumentActionJsonBodyOptimizeAction | Unset = UNSET
+    sanitize_action: RunDocumentActionJsonBodySanitizeAction | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -87,6 +94,7 @@ class RunDocumentActionJsonBody:
         from ..models.run_document_action_json_body_linearize_action import RunDocumentActionJsonBodyLinearizeAction # noqa: PLC0415
         from ..models.run_document_action_json_body_optimize_action import RunDocumentActionJsonBodyOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_json_body_pdfa_convert_action import RunDocumentActionJsonBodyPDFAConvertAction # noqa: PLC0415
+        from ..models.run_document_action_json_body_sanitize_action import RunDocumentActionJsonBodySanitizeAction # noqa: PLC0415
         copy_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.copy_action, Unset):
             copy_action = self.copy_action.to_dict()
@@ -115,6 +123,10 @@ class RunDocumentActionJsonBody:
         if not isinstance(self.optimize_action, Unset):
             optimize_action = self.optimize_action.to_dict()
 
+        sanitize_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.sanitize_action, Unset):
+            sanitize_action = self.sanitize_action.to_dict()
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -134,6 +146,8 @@ class RunDocumentActionJsonBody:
             field_dict["LinearizeAction"] = linearize_action
         if optimize_action is not UNSET:
             field_dict["OptimizeAction"] = optimize_action
+        if sanitize_action is not UNSET:
+            field_dict["SanitizeAction"] = sanitize_action
 
         return field_dict
 
@@ -148,6 +162,7 @@ class RunDocumentActionJsonBody:
         from ..models.run_document_action_json_body_linearize_action import RunDocumentActionJsonBodyLinearizeAction # noqa: PLC0415
         from ..models.run_document_action_json_body_optimize_action import RunDocumentActionJsonBodyOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_json_body_pdfa_convert_action import RunDocumentActionJsonBodyPDFAConvertAction # noqa: PLC0415
+        from ..models.run_document_action_json_body_sanitize_action import RunDocumentActionJsonBodySanitizeAction # noqa: PLC0415
         d = dict(src_dict)
         _copy_action = d.pop("CopyAction", UNSET)
         copy_action: RunDocumentActionJsonBodyCopyAction | Unset
@@ -219,6 +234,16 @@ class RunDocumentActionJsonBody:
 
 
 
+        _sanitize_action = d.pop("SanitizeAction", UNSET)
+        sanitize_action: RunDocumentActionJsonBodySanitizeAction | Unset
+        if isinstance(_sanitize_action,  Unset):
+            sanitize_action = UNSET
+        else:
+            sanitize_action = RunDocumentActionJsonBodySanitizeAction.from_dict(_sanitize_action)
+
+
+
+
         run_document_action_json_body = cls(
             copy_action=copy_action,
             apply_redactions_action=apply_redactions_action,
@@ -227,6 +252,7 @@ class RunDocumentActionJsonBody:
             pdfa_convert_action=pdfa_convert_action,
             linearize_action=linearize_action,
             optimize_action=optimize_action,
+            sanitize_action=sanitize_action,
         )
 
 

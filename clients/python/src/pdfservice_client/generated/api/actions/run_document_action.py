@@ -155,7 +155,8 @@ def sync_detailed(
     multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML,
     the root element is the action name. Writing actions replace the document unless savePath is given;
     namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction,
-    FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, LinearizeAction, OptimizeAction.
+    FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, LinearizeAction, OptimizeAction,
+    SanitizeAction.
 
     Args:
         file_path (str):
@@ -208,7 +209,8 @@ def sync(
     multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML,
     the root element is the action name. Writing actions replace the document unless savePath is given;
     namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction,
-    FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, LinearizeAction, OptimizeAction.
+    FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, LinearizeAction, OptimizeAction,
+    SanitizeAction.
 
     Args:
         file_path (str):
@@ -256,7 +258,8 @@ async def asyncio_detailed(
     multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML,
     the root element is the action name. Writing actions replace the document unless savePath is given;
     namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction,
-    FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, LinearizeAction, OptimizeAction.
+    FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, LinearizeAction, OptimizeAction,
+    SanitizeAction.
 
     Args:
         file_path (str):
@@ -309,7 +312,8 @@ async def asyncio(
     multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML,
     the root element is the action name. Writing actions replace the document unless savePath is given;
     namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction,
-    FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, LinearizeAction, OptimizeAction.
+    FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, LinearizeAction, OptimizeAction,
+    SanitizeAction.
 
     Args:
         file_path (str):
