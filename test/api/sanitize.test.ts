@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { call, expectUnchanged, putPdf, sha256, storedBytes, type Reply } from '../helpers/http.js';
 import { differingShare, encryptPdf, makePdf, pdfinfo, pdftotext, qpdfCheck, renderPage, serializePdf, withTempFile } from '../helpers/pdf.js';
 import { qpdfAnnotations } from '../helpers/qpdf-json.js';
-import { sanitizeFixture } from '../helpers/sanitize-fixtures.js';
+import { layersFixture, sanitizeFixture } from '../helpers/sanitize-fixtures.js';
 import { signedFieldPdf } from '../helpers/signing.js';
 import { serverForSuite } from '../helpers/server.js';
 
@@ -75,7 +75,7 @@ describe('SanitizeAction', () => {
     const reply = await sanitize('san/all.pdf');
     ok(reply);
     const answer = reply.json();
-    assert.deepEqual(answer.report, { removed: { javascript: 6, embeddedFiles: 5, outsideLinks: 4, formActions: 1, metadata: 0, annotations: 0 }, verified: true });
+    assert.deepEqual(answer.report, { removed: { javascript: 6, embeddedFiles: 5, outsideLinks: 4, formActions: 1, metadata: 0, annotations: 0, hiddenContent: 0 }, verified: true });
     const pdf = await stored('san/all.pdf');
     const after = remains(pdf);
     assert.deepEqual({ ...after, metadata: [] }, none, JSON.stringify(after));
@@ -95,7 +95,7 @@ describe('SanitizeAction', () => {
     await upload('san/meta.pdf', source);
     const reply = await sanitize('san/meta.pdf', { metadata: true, annotationSubtypes: ['Text'] });
     ok(reply);
-    assert.deepEqual(reply.json().report.removed, { javascript: 6, embeddedFiles: 5, outsideLinks: 4, formActions: 1, metadata: 3, annotations: 1 });
+    assert.deepEqual(reply.json().report.removed, { javascript: 6, embeddedFiles: 5, outsideLinks: 4, formActions: 1, metadata: 3, annotations: 1, hiddenContent: 0 });
     const pdf = await stored('san/meta.pdf');
     assert.deepEqual(remains(pdf), none);
     const info = pdfinfo(pdf);
@@ -111,7 +111,7 @@ describe('SanitizeAction', () => {
     await upload('san/links.pdf', sanitizeFixture());
     const reply = await sanitize('san/links.pdf', { javascript: false, embeddedFiles: false, formActions: false });
     ok(reply);
-    assert.deepEqual(reply.json().report.removed, { javascript: 0, embeddedFiles: 0, outsideLinks: 4, formActions: 0, metadata: 0, annotations: 0 });
+    assert.deepEqual(reply.json().report.removed, { javascript: 0, embeddedFiles: 0, outsideLinks: 4, formActions: 0, metadata: 0, annotations: 0, hiddenContent: 0 });
     const after = remains(await stored('san/links.pdf'));
     assert.deepEqual(after.outsideLinks, []);
     assert.ok(after.javascript.length >= 6 && after.embeddedFiles.length >= 5 && after.formActions.length === 1, JSON.stringify(after));
@@ -140,7 +140,7 @@ describe('SanitizeAction', () => {
     assert.equal(remains(source).outsideLinks.length, 1);
     const reply = await sanitize('san/svc.pdf', { metadata: true, savePath: 'san/public.pdf' });
     assert.equal(reply.status, 201, reply.text);
-    assert.deepEqual(reply.json().report.removed, { javascript: 0, embeddedFiles: 0, outsideLinks: 1, formActions: 0, metadata: 2, annotations: 0 });
+    assert.deepEqual(reply.json().report.removed, { javascript: 0, embeddedFiles: 0, outsideLinks: 1, formActions: 0, metadata: 2, annotations: 0, hiddenContent: 0 });
     const pdf = await stored('san/public.pdf');
     assert.deepEqual(remains(pdf), none);
     assert.equal(pdfinfo(pdf)['Author'], undefined);
@@ -153,6 +153,24 @@ describe('SanitizeAction', () => {
     assert.equal(sha256(await storedBytes(server, 'san/svc.pdf')), sha256(source));
   });
 
+  test('hiddenContent: the layers OFF by default lose their content (page, form XObject, membership dictionary, annotation); the visible text and the render stay', async () => {
+    const source = layersFixture();
+    await upload('san/layers.pdf', source);
+    // Off by default: nothing to do.
+    assert.equal((await sanitize('san/layers.pdf')).json().report.removed.hiddenContent, 0);
+    const reply = await sanitize('san/layers.pdf', { hiddenContent: true });
+    ok(reply);
+    assert.deepEqual(reply.json().report.removed, { javascript: 0, embeddedFiles: 0, outsideLinks: 0, formActions: 0, metadata: 0, annotations: 0, hiddenContent: 4 });
+    const pdf = await stored('san/layers.pdf');
+    // Every stream decompressed by qpdf: no trace of the hidden layer's text, in content or annotation.
+    const plain = withTempFile(pdf, (file) => spawnSync('qpdf', ['--qdf', '--object-streams=disable', file, '-'], { maxBuffer: 1 << 26 }).stdout as Buffer).toString('latin1');
+    assert.ok(plain.includes('Visible body text') && plain.includes('Shown layer text') && plain.includes('Form visible text'), 'the shown content stays');
+    assert.doesNotMatch(plain, /Secret/);
+    const text = pdftotext(pdf);
+    for (const line of ['Visible body text', 'Shown layer text', 'Form visible text']) assert.match(text, new RegExp(line));
+    rendersAlike(source, pdf, 1);
+  });
+
   test('nothing to remove: 200, nothing written (same ETag, same bytes), zero counts', async () => {
     const original = makePdf({ pages: 2 });
     await upload('san/plain.pdf', original);
@@ -160,7 +178,7 @@ describe('SanitizeAction', () => {
     const reply = await sanitize('san/plain.pdf');
     ok(reply);
     assert.equal(reply.json().etag, etag);
-    assert.deepEqual(reply.json().report.removed, { javascript: 0, embeddedFiles: 0, outsideLinks: 0, formActions: 0, metadata: 0, annotations: 0 });
+    assert.deepEqual(reply.json().report.removed, { javascript: 0, embeddedFiles: 0, outsideLinks: 0, formActions: 0, metadata: 0, annotations: 0, hiddenContent: 0 });
     assert.equal(sha256(await storedBytes(server, 'san/plain.pdf')), sha256(original));
   });
 

@@ -50,3 +50,32 @@ export function sanitizeFixture(): Buffer {
   ];
   return serializePdf(objects, '/Root 1 0 R /Info 8 0 R');
 }
+
+/**
+ * A page with optional content: a layer OFF in the default configuration ("Draft notes", drawn on the page, inside a
+ * form XObject, through a membership dictionary, and as a Square annotation's /OC), and a layer ON ("Printed").
+ * Every text drawn in the hidden layer has "Secret" in it; 4 hidden pieces in all.
+ */
+export function layersFixture(): Buffer {
+  const page = [
+    'BT /F1 24 Tf 72 700 Td (Visible body text) Tj ET',
+    '/OC /Hid BDC q 1 0 0 rg BT /F1 18 Tf 72 650 Td (Secret hidden layer) Tj ET /Span << /ActualText (x) >> BDC EMC Q EMC',
+    '/OC /Vis BDC BT /F1 18 Tf 72 600 Td (Shown layer text) Tj ET EMC',
+    '/OC /Mix BDC BT /F1 18 Tf 72 550 Td (Secret membership) Tj ET EMC',
+    '/Fm Do',
+  ].join('\n');
+  const form = '/OC /H BDC BT /F1 18 Tf 72 500 Td (Secret in form) Tj ET EMC BT /F1 18 Tf 72 450 Td (Form visible text) Tj ET';
+  const objects: (string | Part[])[] = [
+    /* 1 */ '<< /Type /Catalog /Pages 2 0 R /OCProperties << /OCGs [5 0 R 6 0 R] /D << /OFF [5 0 R] /Order [5 0 R 6 0 R] >> >> >>',
+    /* 2 */ '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    /* 3 */ '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> /Properties << /Hid 5 0 R /Vis 6 0 R /Mix 9 0 R >> /XObject << /Fm 8 0 R >> >> /Contents 7 0 R /Annots [10 0 R] >>',
+    /* 4 */ '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+    /* 5 */ '<< /Type /OCG /Name (Draft notes) >>',
+    /* 6 */ '<< /Type /OCG /Name (Printed) >>',
+    /* 7 */ stream('', page),
+    /* 8 */ stream('/Type /XObject /Subtype /Form /BBox [0 0 612 792] /Resources << /Font << /F1 4 0 R >> /Properties << /H 5 0 R >> >>', form),
+    /* 9 */ '<< /Type /OCMD /OCGs [5 0 R] >>',
+    /* 10 */ '<< /Type /Annot /Subtype /Square /Rect [300 300 400 400] /C [1 0 0] /OC 5 0 R /Contents (Secret square) >>',
+  ];
+  return serializePdf(objects, '/Root 1 0 R');
+}

@@ -7,13 +7,14 @@
 import type * as mupdf from 'mupdf';
 import { withPdf, withSummary } from '../core/document-task.js';
 import type { WrittenSummary } from '../core/inspect.js';
-import { deref, loadedObjects, name } from '../core/mupdf-objects.js';
+import { contentHolders, deref, loadedObjects, name } from '../core/mupdf-objects.js';
+import { hiddenGroups, isHidden, stripHidden } from './hidden-content.js';
 import type { PdfSource } from '../core/pdf-source.js';
 import { refuseIfSigned, saveFull } from '../core/save.js';
 import { EngineError } from '../errors.js';
 import type { TaskContext } from '../task-context.js';
 
-export const SANITIZE_KINDS = ['javascript', 'embeddedFiles', 'outsideLinks', 'formActions', 'metadata', 'annotations'] as const;
+export const SANITIZE_KINDS = ['javascript', 'embeddedFiles', 'outsideLinks', 'formActions', 'metadata', 'annotations', 'hiddenContent'] as const;
 export type SanitizeKind = (typeof SANITIZE_KINDS)[number];
 
 export interface SanitizeRequest {
@@ -22,6 +23,8 @@ export interface SanitizeRequest {
   outsideLinks?: boolean | undefined;
   formActions?: boolean | undefined;
   metadata?: boolean | undefined;
+  /** Remove the content of optional content groups hidden in the default configuration (hidden-content.ts). */
+  hiddenContent?: boolean | undefined;
   /** Annotation subtypes removed (with their popups), e.g. ["FileAttachment", "Sound"]. */
   annotationSubtypes?: string[] | undefined;
 }
@@ -35,7 +38,7 @@ export interface SanitizeReport {
   verified: boolean;
 }
 
-/** The switches with their defaults applied (docs/sanitize.md: all on but metadata). */
+/** The switches with their defaults applied (docs/sanitize.md: all on but metadata and hidden content). */
 function switches(request: SanitizeRequest) {
   return {
     javascript: request.javascript ?? true,
@@ -43,6 +46,7 @@ function switches(request: SanitizeRequest) {
     outsideLinks: request.outsideLinks ?? true,
     formActions: request.formActions ?? true,
     metadata: request.metadata ?? false,
+    hiddenContent: request.hiddenContent ?? false,
     subtypes: new Set(request.annotationSubtypes ?? []),
   };
 }
@@ -70,7 +74,7 @@ function actionKind(action: mupdf.PDFObject, on: Switches): SanitizeKind | undef
 }
 
 class Survey {
-  readonly counts: SanitizeCounts = { javascript: 0, embeddedFiles: 0, outsideLinks: 0, formActions: 0, metadata: 0, annotations: 0 };
+  readonly counts: SanitizeCounts = { javascript: 0, embeddedFiles: 0, outsideLinks: 0, formActions: 0, metadata: 0, annotations: 0, hiddenContent: 0 };
   /**
    * `mode`: `count` what is referenced, `remove` it, or `verify`: count it and also what no longer needs a reference to
    * be found in the file (an action, a file's data or an XMP stream left as an object of its own).
@@ -174,7 +178,8 @@ class Survey {
         if (!annot.isDictionary()) continue;
         const subtype = name(annot.get('Subtype'));
         let kind: SanitizeKind | undefined;
-        if (subtype === 'FileAttachment' && this.on.embeddedFiles) kind = 'embeddedFiles';
+        if (this.hidden && !annot.get('OC').isNull() && isHidden(annot.get('OC'), this.hidden)) kind = 'hiddenContent';
+        else if (subtype === 'FileAttachment' && this.on.embeddedFiles) kind = 'embeddedFiles';
         else if (subtype !== undefined && this.on.subtypes.has(subtype)) kind = 'annotations';
         // A link whose action was removed (the walk ran first) leads nowhere: it goes, so no viewer shows a hand there.
         else if (subtype === 'Link' && this.remove && this.on.outsideLinks && annot.get('A').isNull() && annot.get('Dest').isNull()) drop.push(i);
@@ -192,11 +197,31 @@ class Survey {
     }
   }
 
-  /** The whole document: the trailer's Info, every object, the pages' annotations. */
+  /** The optional content groups hidden, when hidden content is asked for. */
+  private hidden: Set<number> | undefined;
+
+  /** The marked-content sections of hidden groups in the content of pages and form XObjects. */
+  private hiddenSections(doc: mupdf.PDFDocument): void {
+    for (const holder of contentHolders(doc, ['page', 'form'])) {
+      const properties = holder.resources.isDictionary() ? holder.resources.get('Properties') : holder.resources;
+      for (const stream of holder.streams) {
+        if (!stream.isStream()) continue;
+        const { content, sections } = stripHidden(stream.readStream().asUint8Array(), properties, this.hidden!);
+        this.counts.hiddenContent += sections;
+        if (this.remove && content) stream.writeStream(content);
+      }
+    }
+  }
+
+  /** The whole document: the trailer's Info, every object, hidden content, the pages' annotations. */
   run(doc: mupdf.PDFDocument): SanitizeCounts {
     const trailer = doc.getTrailer();
     if (this.on.metadata) this.entry(trailer, 'Info', 'metadata');
     for (const { obj } of loadedObjects(doc)) this.walk(obj);
+    if (this.on.hiddenContent) {
+      this.hidden = hiddenGroups(doc);
+      if (this.hidden.size) this.hiddenSections(doc);
+    }
     this.annotations(doc);
     return this.counts;
   }

@@ -17,6 +17,7 @@ const schema = {
     outsideLinks: { type: 'boolean', default: true, description: 'Remove actions that reach outside the document: URI, Launch, GoToR, GoToE, ImportData, SubmitForm (links left with no action go); internal links are kept' },
     formActions: { type: 'boolean', default: true, description: 'Remove form submit and reset actions (SubmitForm, ResetForm)' },
     metadata: { type: 'boolean', default: false, description: 'Remove metadata: the document information dictionary, the XMP packet and every object\'s /Metadata, /PieceInfo' },
+    hiddenContent: { type: 'boolean', default: false, description: 'Remove the content of layers (optional content groups) hidden in the default configuration: their marked content in pages and form XObjects, and their annotations' },
     annotationSubtypes: { type: 'array', items: { type: 'string', enum: [...SUBTYPES] }, maxItems: SUBTYPES.length, uniqueItems: true, default: [], description: 'Remove the annotations of these subtypes (with their popups)' },
     keepVersions: {
       type: 'boolean',
@@ -41,7 +42,7 @@ export const SanitizeAction = engineAction<Params, 'sanitize'>({
   removesContent: true,
   outputParams: [...OUTPUT_PARAMS, 'keepVersions'],
   summary:
-    'Removes JavaScript, embedded files, actions that reach outside the document, form submit and reset actions, metadata (off by default) and annotations of chosen ' +
+    'Removes JavaScript, embedded files, actions that reach outside the document, form submit and reset actions, metadata and hidden layers (both off by default) and annotations of chosen ' +
     'subtypes; rewrites the file in full, re-reads it and verifies that none of it remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). ' +
     'The report counts what was removed of each kind. See docs/sanitize.md.',
   schema,

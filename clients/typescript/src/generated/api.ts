@@ -5752,7 +5752,7 @@ export interface operations {
                             };
                         };
                     };
-                    /** @description Removes JavaScript, embedded files, actions that reach outside the document, form submit and reset actions, metadata (off by default) and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See docs/sanitize.md. */
+                    /** @description Removes JavaScript, embedded files, actions that reach outside the document, form submit and reset actions, metadata and hidden layers (both off by default) and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See docs/sanitize.md. */
                     SanitizeAction?: {
                         /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
                         savePath?: string;
@@ -5787,6 +5787,11 @@ export interface operations {
                          * @default false
                          */
                         metadata?: boolean;
+                        /**
+                         * @description Remove the content of layers (optional content groups) hidden in the default configuration: their marked content in pages and form XObjects, and their annotations
+                         * @default false
+                         */
+                        hiddenContent?: boolean;
                         /**
                          * @description Remove the annotations of these subtypes (with their popups)
                          * @default []
@@ -6083,7 +6088,7 @@ export interface operations {
                                 };
                             };
                         };
-                        /** @description Removes JavaScript, embedded files, actions that reach outside the document, form submit and reset actions, metadata (off by default) and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See docs/sanitize.md. */
+                        /** @description Removes JavaScript, embedded files, actions that reach outside the document, form submit and reset actions, metadata and hidden layers (both off by default) and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See docs/sanitize.md. */
                         SanitizeAction?: {
                             /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
                             savePath?: string;
@@ -6118,6 +6123,11 @@ export interface operations {
                              * @default false
                              */
                             metadata?: boolean;
+                            /**
+                             * @description Remove the content of layers (optional content groups) hidden in the default configuration: their marked content in pages and form XObjects, and their annotations
+                             * @default false
+                             */
+                            hiddenContent?: boolean;
                             /**
                              * @description Remove the annotations of these subtypes (with their popups)
                              * @default []
@@ -6412,7 +6422,7 @@ export interface operations {
                                 };
                             };
                         };
-                        /** @description Removes JavaScript, embedded files, actions that reach outside the document, form submit and reset actions, metadata (off by default) and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See docs/sanitize.md. */
+                        /** @description Removes JavaScript, embedded files, actions that reach outside the document, form submit and reset actions, metadata and hidden layers (both off by default) and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See docs/sanitize.md. */
                         SanitizeAction?: {
                             /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
                             savePath?: string;
@@ -6447,6 +6457,11 @@ export interface operations {
                              * @default false
                              */
                             metadata?: boolean;
+                            /**
+                             * @description Remove the content of layers (optional content groups) hidden in the default configuration: their marked content in pages and form XObjects, and their annotations
+                             * @default false
+                             */
+                            hiddenContent?: boolean;
                             /**
                              * @description Remove the annotations of these subtypes (with their popups)
                              * @default []
@@ -8546,7 +8561,7 @@ export interface operations {
                                 };
                             };
                         };
-                        /** @description Removes JavaScript, embedded files, actions that reach outside the document, form submit and reset actions, metadata (off by default) and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See docs/sanitize.md. */
+                        /** @description Removes JavaScript, embedded files, actions that reach outside the document, form submit and reset actions, metadata and hidden layers (both off by default) and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See docs/sanitize.md. */
                         SanitizeAction?: {
                             /**
                              * @description Remove JavaScript: document, page, annotation and field actions (/OpenAction, /AA, /A), the JavaScript name tree, chained actions
@@ -8573,6 +8588,11 @@ export interface operations {
                              * @default false
                              */
                             metadata?: boolean;
+                            /**
+                             * @description Remove the content of layers (optional content groups) hidden in the default configuration: their marked content in pages and form XObjects, and their annotations
+                             * @default false
+                             */
+                            hiddenContent?: boolean;
                             /**
                              * @description Remove the annotations of these subtypes (with their popups)
                              * @default []

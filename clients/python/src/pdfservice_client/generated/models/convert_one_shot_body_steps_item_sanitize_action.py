@@ -24,9 +24,9 @@ T = TypeVar("T", bound="ConvertOneShotBodyStepsItemSanitizeAction")
 @_attrs_define
 class ConvertOneShotBodyStepsItemSanitizeAction:
     """ Removes JavaScript, embedded files, actions that reach outside the document, form submit and reset actions, metadata
-    (off by default) and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none
-    of it remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind.
-    See docs/sanitize.md.
+    and hidden layers (both off by default) and annotations of chosen subtypes; rewrites the file in full, re-reads it
+    and verifies that none of it remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what
+    was removed of each kind. See docs/sanitize.md.
 
         Attributes:
             javascript (bool | Unset): Remove JavaScript: document, page, annotation and field actions (/OpenAction, /AA,
@@ -38,6 +38,8 @@ class ConvertOneShotBodyStepsItemSanitizeAction:
             form_actions (bool | Unset): Remove form submit and reset actions (SubmitForm, ResetForm) Default: True.
             metadata (bool | Unset): Remove metadata: the document information dictionary, the XMP packet and every object's
                 /Metadata, /PieceInfo Default: False.
+            hidden_content (bool | Unset): Remove the content of layers (optional content groups) hidden in the default
+                configuration: their marked content in pages and form XObjects, and their annotations Default: False.
             annotation_subtypes (list[ConvertOneShotBodyStepsItemSanitizeActionAnnotationSubtypesItem] | Unset): Remove the
                 annotations of these subtypes (with their popups)
      """
@@ -47,6 +49,7 @@ class ConvertOneShotBodyStepsItemSanitizeAction:
     outside_links: bool | Unset = True
     form_actions: bool | Unset = True
     metadata: bool | Unset = False
+    hidden_content: bool | Unset = False
     annotation_subtypes: list[ConvertOneShotBodyStepsItemSanitizeActionAnnotationSubtypesItem] | Unset = UNSET
 
 
@@ -63,6 +66,8 @@ class ConvertOneShotBodyStepsItemSanitizeAction:
         form_actions = self.form_actions
 
         metadata = self.metadata
+
+        hidden_content = self.hidden_content
 
         annotation_subtypes: list[str] | Unset = UNSET
         if not isinstance(self.annotation_subtypes, Unset):
@@ -88,6 +93,8 @@ class ConvertOneShotBodyStepsItemSanitizeAction:
             field_dict["formActions"] = form_actions
         if metadata is not UNSET:
             field_dict["metadata"] = metadata
+        if hidden_content is not UNSET:
+            field_dict["hiddenContent"] = hidden_content
         if annotation_subtypes is not UNSET:
             field_dict["annotationSubtypes"] = annotation_subtypes
 
@@ -108,6 +115,8 @@ class ConvertOneShotBodyStepsItemSanitizeAction:
 
         metadata = d.pop("metadata", UNSET)
 
+        hidden_content = d.pop("hiddenContent", UNSET)
+
         _annotation_subtypes = d.pop("annotationSubtypes", UNSET)
         annotation_subtypes: list[ConvertOneShotBodyStepsItemSanitizeActionAnnotationSubtypesItem] | Unset = UNSET
         if _annotation_subtypes is not UNSET:
@@ -126,6 +135,7 @@ class ConvertOneShotBodyStepsItemSanitizeAction:
             outside_links=outside_links,
             form_actions=form_actions,
             metadata=metadata,
+            hidden_content=hidden_content,
             annotation_subtypes=annotation_subtypes,
         )
 

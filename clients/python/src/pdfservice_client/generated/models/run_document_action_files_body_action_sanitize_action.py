@@ -25,9 +25,9 @@ T = TypeVar("T", bound="RunDocumentActionFilesBodyActionSanitizeAction")
 @_attrs_define
 class RunDocumentActionFilesBodyActionSanitizeAction:
     """ Removes JavaScript, embedded files, actions that reach outside the document, form submit and reset actions, metadata
-    (off by default) and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none
-    of it remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind.
-    See docs/sanitize.md.
+    and hidden layers (both off by default) and annotations of chosen subtypes; rewrites the file in full, re-reads it
+    and verifies that none of it remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what
+    was removed of each kind. See docs/sanitize.md.
 
         Attributes:
             save_path (str | Unset): Path of the output document ("folder/name.pdf"); absent: the original is replaced.
@@ -44,6 +44,8 @@ class RunDocumentActionFilesBodyActionSanitizeAction:
             form_actions (bool | Unset): Remove form submit and reset actions (SubmitForm, ResetForm) Default: True.
             metadata (bool | Unset): Remove metadata: the document information dictionary, the XMP packet and every object's
                 /Metadata, /PieceInfo Default: False.
+            hidden_content (bool | Unset): Remove the content of layers (optional content groups) hidden in the default
+                configuration: their marked content in pages and form XObjects, and their annotations Default: False.
             annotation_subtypes (list[RunDocumentActionFilesBodyActionSanitizeActionAnnotationSubtypesItem] | Unset): Remove
                 the annotations of these subtypes (with their popups)
             keep_versions (bool | Unset): Keep the earlier versions of the document, which still hold what was removed
@@ -57,6 +59,7 @@ class RunDocumentActionFilesBodyActionSanitizeAction:
     outside_links: bool | Unset = True
     form_actions: bool | Unset = True
     metadata: bool | Unset = False
+    hidden_content: bool | Unset = False
     annotation_subtypes: list[RunDocumentActionFilesBodyActionSanitizeActionAnnotationSubtypesItem] | Unset = UNSET
     keep_versions: bool | Unset = False
 
@@ -81,6 +84,8 @@ class RunDocumentActionFilesBodyActionSanitizeAction:
         form_actions = self.form_actions
 
         metadata = self.metadata
+
+        hidden_content = self.hidden_content
 
         annotation_subtypes: list[str] | Unset = UNSET
         if not isinstance(self.annotation_subtypes, Unset):
@@ -112,6 +117,8 @@ class RunDocumentActionFilesBodyActionSanitizeAction:
             field_dict["formActions"] = form_actions
         if metadata is not UNSET:
             field_dict["metadata"] = metadata
+        if hidden_content is not UNSET:
+            field_dict["hiddenContent"] = hidden_content
         if annotation_subtypes is not UNSET:
             field_dict["annotationSubtypes"] = annotation_subtypes
         if keep_versions is not UNSET:
@@ -146,6 +153,8 @@ class RunDocumentActionFilesBodyActionSanitizeAction:
 
         metadata = d.pop("metadata", UNSET)
 
+        hidden_content = d.pop("hiddenContent", UNSET)
+
         _annotation_subtypes = d.pop("annotationSubtypes", UNSET)
         annotation_subtypes: list[RunDocumentActionFilesBodyActionSanitizeActionAnnotationSubtypesItem] | Unset = UNSET
         if _annotation_subtypes is not UNSET:
@@ -168,6 +177,7 @@ class RunDocumentActionFilesBodyActionSanitizeAction:
             outside_links=outside_links,
             form_actions=form_actions,
             metadata=metadata,
+            hidden_content=hidden_content,
             annotation_subtypes=annotation_subtypes,
             keep_versions=keep_versions,
         )

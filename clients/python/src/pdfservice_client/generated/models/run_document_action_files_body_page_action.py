@@ -68,10 +68,10 @@ class RunDocumentActionFilesBodyPageAction:
                 DOCUMENT_SIGNED). The answer's report gives the sizes before and after, per category. When the result would not
                 be smaller nothing is written and the answer is 200 with report.changed false. See docs/optimize.md.
             sanitize_action (RunDocumentActionFilesBodyPageActionSanitizeAction | Unset): Removes JavaScript, embedded
-                files, actions that reach outside the document, form submit and reset actions, metadata (off by default) and
-                annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains (422
-                SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See
-                docs/sanitize.md.
+                files, actions that reach outside the document, form submit and reset actions, metadata and hidden layers (both
+                off by default) and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that
+                none of it remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of
+                each kind. See docs/sanitize.md.
      """
 
     copy_action: RunDocumentActionFilesBodyPageActionCopyAction | Unset = UNSET

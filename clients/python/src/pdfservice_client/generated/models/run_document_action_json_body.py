@@ -66,9 +66,9 @@ class RunDocumentActionJsonBody:
                 DOCUMENT_SIGNED). The answer's report gives the sizes before and after, per category. When the result would not
                 be smaller nothing is written and the answer is 200 with report.changed false. See docs/optimize.md.
             sanitize_action (RunDocumentActionJsonBodySanitizeAction | Unset): Removes JavaScript, embedded files, actions
-                that reach outside the document, form submit and reset actions, metadata (off by default) and annotations of
-                chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains (422
-                SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See
+                that reach outside the document, form submit and reset actions, metadata and hidden layers (both off by default)
+                and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains
+                (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See
                 docs/sanitize.md.
      """
 
