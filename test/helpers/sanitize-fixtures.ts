@@ -7,8 +7,9 @@ const stream = (dict: string, data: string): Part[] => [`<< ${dict} /Length ${Bu
  * test), and text and internal links it must keep. Nothing removed by default is visible: links have no border,
  * the file attachment and the form buttons are hidden (/F 2); the sticky note (Text, with its Popup) is visible.
  *
- * JavaScript (6): catalog /OpenAction and /AA /WC, the JavaScript name tree, page 1's /AA /O, a button's /AA /E, a
- * JavaScript action chained (/Next) after an internal GoTo on page 2.
+ * JavaScript (7): catalog /OpenAction and /AA /WC, the JavaScript name tree, page 1's /AA /O, a button's /AA /E, a
+ * JavaScript action chained (/Next) after an internal GoTo on page 2, the AcroForm's XFA (a template with a script, its
+ * stream typed /EmbeddedFile as LiveCycle writes it).
  * Embedded files (5): the EmbeddedFiles name tree, the catalog's /AF, two file specifications' /EF, the file
  * attachment annotation. Outside links (4): URI and Launch links, a SubmitForm button, a GoToR link. Form actions (1):
  * a ResetForm button. Metadata (3): the Info dictionary, the catalog's XMP, page 2's /Metadata.
@@ -18,7 +19,7 @@ export function sanitizeFixture(): Buffer {
   const objects: (string | Part[])[] = [
     /* 1 */ '<< /Type /Catalog /Pages 2 0 R /OpenAction 10 0 R /AA << /WC ' + js('app.alert\\(1\\)') + ' >> ' +
       '/Names << /JavaScript << /Names [(init) 11 0 R] >> /EmbeddedFiles << /Names [(secret.txt) 12 0 R] >> >> ' +
-      '/Metadata 14 0 R /AF [12 0 R] /AcroForm << /Fields [20 0 R 21 0 R] >> >>',
+      '/Metadata 14 0 R /AF [12 0 R] /NeedsRendering false /AcroForm << /Fields [20 0 R 21 0 R] /XFA [(template) 28 0 R] >> >>',
     /* 2 */ '<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>',
     /* 3 */ '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 6 0 R ' +
       '/AA << /O ' + js('this.print\\(\\)') + ' >> /Annots [15 0 R 16 0 R 17 0 R 18 0 R 20 0 R 21 0 R] >>',
@@ -47,6 +48,7 @@ export function sanitizeFixture(): Buffer {
     /* 25 */ stream('/Type /EmbeddedFile', 'attachment annotation data'),
     /* 26 */ '<< /Type /Annot /Subtype /Text /Rect [400 600 420 620] /Contents (a sticky note) /Popup 27 0 R >>',
     /* 27 */ '<< /Type /Annot /Subtype /Popup /Rect [420 500 580 600] /Parent 26 0 R >>',
+    /* 28 */ stream('/Type /EmbeddedFile', '<template xmlns="http://www.xfa.org/schema/xfa-template/3.3/"><subform><event activity="initialize"><script contentType="application/x-javascript">app.alert(3)</script></event></subform></template>'),
   ];
   return serializePdf(objects, '/Root 1 0 R /Info 8 0 R');
 }

@@ -114,6 +114,14 @@ class Survey {
       if (this.on.javascript) this.entry(names, 'JavaScript', 'javascript');
       if (this.on.embeddedFiles) this.entry(names, 'EmbeddedFiles', 'embeddedFiles');
     }
+    // XFA (the AcroForm's /XFA packets, streams that LiveCycle types /EmbeddedFile) holds the form's scripts and runs
+    // them: it goes with JavaScript, or else with embedded files; the AcroForm fields stay, and the catalog's
+    // /NeedsRendering (which asks for the XFA to be drawn) goes with it.
+    const xfaKind = this.on.javascript ? 'javascript' : this.on.embeddedFiles ? 'embeddedFiles' : undefined;
+    if (xfaKind) {
+      this.entry(obj, 'XFA', xfaKind);
+      if (this.remove && !obj.get('NeedsRendering').isNull()) obj.delete('NeedsRendering');
+    }
     if (this.on.embeddedFiles) {
       this.entry(obj, 'AF', 'embeddedFiles');
       for (const k of EMBEDDED_FILE_KEYS) this.entry(obj, k, 'embeddedFiles');
@@ -216,7 +224,16 @@ class Survey {
   /** The whole document: the trailer's Info, every object, hidden content, the pages' annotations. */
   run(doc: mupdf.PDFDocument): SanitizeCounts {
     const trailer = doc.getTrailer();
-    if (this.on.metadata) this.entry(trailer, 'Info', 'metadata');
+    const info = trailer.get('Info');
+    if (this.on.metadata && !info.isNull()) {
+      this.counts.metadata++;
+      if (this.remove) {
+        trailer.delete('Info');
+        // Deleting the entry alone does not hold: a file with a cross-reference stream is written with its /Info back
+        // (measured on pdf-lib's with_annots.pdf); the object must go.
+        if (info.isIndirect()) doc.deleteObject(info);
+      }
+    }
     for (const { obj } of loadedObjects(doc)) this.walk(obj);
     if (this.on.hiddenContent) {
       this.hidden = hiddenGroups(doc);
