@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { describe, test } from 'node:test';
+import { corpusDir } from '../../corpus/manifest.js';
 import { call, expectUnchanged, putPdf, sha256, storedBytes, type Reply } from '../helpers/http.js';
 import { differingShare, encryptPdf, makePdf, pdfinfo, pdftotext, qpdfCheck, renderPage, serializePdf, withTempFile } from '../helpers/pdf.js';
 import { qpdfAnnotations } from '../helpers/qpdf-json.js';
@@ -216,5 +219,33 @@ describe('SanitizeAction', () => {
     await expectUnchanged(server, 'san/bad.pdf', () => sanitize('san/bad.pdf', { annotationSubtypes: ['Widget'] }), 400, 'VALIDATION_FAILED');
     await expectUnchanged(server, 'san/bad.pdf', () => sanitize('san/bad.pdf', { javascript: 'yes' }), 400, 'VALIDATION_FAILED');
     await expectUnchanged(server, 'san/bad.pdf', () => sanitize('san/bad.pdf', { colour: 'red' }), 400, 'VALIDATION_FAILED');
+  });
+
+  test('corpus forms and annotations (pdf.js, pdf-lib): every document written is clean by qpdf --json, passes qpdf --check where its source did, and keeps its text', { skip: corpusDir() ? false : 'no corpus at PDFSERVICE_CORPUS or ../shared/corpus' }, async (t) => {
+    const folders = ['pdfjs/forms', 'pdfjs/annotations', 'pdf-lib/forms'].map((f) => path.join(corpusDir()!, f));
+    const files = folders.flatMap((folder) => readdirSync(folder).filter((n) => n.endsWith('.pdf')).map((n) => path.join(folder, n))).filter((f) => statSync(f).size < 2_000_000);
+    const outcomes: Record<string, number> = {};
+    let removed = 0;
+    for (const [i, file] of files.entries()) {
+      const source = readFileSync(file);
+      const doc = `san/corpus/${i}.pdf`;
+      if ((await putPdf(server, doc, source)).status !== 201) continue;
+      const reply = await sanitize(doc, { metadata: true });
+      outcomes[reply.status] = (outcomes[reply.status] ?? 0) + 1;
+      if (reply.status !== 200) {
+        // Refusals are the signed-document rule only, and leave the document as it was.
+        assert.equal(reply.json().code, 'DOCUMENT_SIGNED', `${file}: ${reply.text}`);
+        assert.equal(sha256(await storedBytes(server, doc)), sha256(source));
+        continue;
+      }
+      const pdf = await storedBytes(server, doc);
+      const counts = reply.json().report.removed as Record<string, number>;
+      removed += Object.values(counts).reduce((a, b) => a + b, 0);
+      assert.deepEqual(remains(pdf), none, file);
+      if (qpdfCheck(source).ok) assert.ok(qpdfCheck(pdf).ok, `${file}: ${qpdfCheck(pdf).output}`);
+      assert.equal(pdftotext(pdf), pdftotext(source), `${file}: the text is unchanged`);
+    }
+    t.diagnostic(`${files.length} files: ${JSON.stringify(outcomes)} by status, ${removed} entries removed`);
+    assert.ok((outcomes['200'] ?? 0) >= 20 && removed > 0, JSON.stringify({ outcomes, removed }));
   });
 });
