@@ -191,10 +191,18 @@ describe('SanitizeAction', () => {
     const purged = await sanitize('san/v.pdf');
     ok(purged);
     assert.ok(purged.json().versionsPurged >= 1, purged.text);
+    // The one version left is the sanitized write, and its bytes hold no script.
+    const list = (await call(server, 'GET', '/documents/san/v.pdf/versions')).json() as { versions: { id: string; operation: string }[] };
+    assert.deepEqual(list.versions.map((v) => v.operation), ['SanitizeAction']);
+    const only = await call(server, 'GET', `/documents/san/v.pdf?versionId=${list.versions[0]!.id}`);
+    assert.equal(only.status, 200);
+    assert.deepEqual(remains(only.bytes).javascript, []);
     await upload('san/k.pdf', sanitizeFixture());
     const kept = await sanitize('san/k.pdf', { keepVersions: true });
     ok(kept);
     assert.equal(kept.json().versionsPurged, undefined);
+    const keptList = (await call(server, 'GET', '/documents/san/k.pdf/versions')).json() as { versions: { operation: string }[] };
+    assert.deepEqual(keptList.versions.map((v) => v.operation), ['SanitizeAction', 'upload']);
   });
 
   test('encrypted document: sanitized with its password, stays encrypted, qpdf finds nothing', async () => {
