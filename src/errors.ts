@@ -88,6 +88,7 @@ export const ERROR_CATALOG = {
   IMAGE_TOO_LARGE: { status: 422, title: 'The image is larger than the service converts' },
   UNSUPPORTED_ENCRYPTION: { status: 422, title: 'The document uses an encryption the service cannot open' },
   REDACTION_INCOMPLETE: { status: 422, title: 'Redacted text would remain in the document; nothing was changed' },
+  SANITIZE_INCOMPLETE: { status: 422, title: 'What sanitizing removes would remain in the document; nothing was changed' },
   PDFA_CONVERSION_FAILED: { status: 422, title: 'The document could not be converted to the PDF/A profile asked for; nothing was written' },
   // FacturXAction (docs/attachments.md).
   INVOICE_XML_INVALID: { status: 422, title: 'The invoice XML is not a Factur-X / ZUGFeRD (UN/CEFACT CII) invoice the service can attach' },

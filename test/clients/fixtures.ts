@@ -89,6 +89,7 @@ export async function checkAreas(stdout: string, folder: string): Promise<void> 
     'bookmarks: 2',
     'title: Quarterly report',
     'attachments: figures.csv Q1;1200',
+    'sanitized: /public/q1.pdf',
     'optimized: /small/q1.pdf',
     'summary: 2 pages',
     'split: /reports/2026/summary-pages/summary-1.pdf /reports/2026/summary-pages/summary-2.pdf',

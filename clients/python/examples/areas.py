@@ -99,6 +99,10 @@ attached = client.request("GET", "/documents/reports/2026/q1.pdf/attachments").j
 figures = client.request("GET", "/documents/reports/2026/q1.pdf/attachments/figures.csv").text
 print("attachments:", ", ".join(a["name"] for a in attached), figures.split("\n")[1])
 
+# Sanitize into a copy to hand out: scripts, embedded files, outside links and metadata removed, the result re-read and verified
+sanitized = client.action("reports/2026/q1.pdf", {"SanitizeAction": {"metadata": True, "savePath": "public/q1.pdf"}})
+print("sanitized:", client.done(sanitized)["path"])
+
 # Optimize by a profile into a copy; the answer's report gives the sizes (never larger: nothing written then)
 optimized = client.action("reports/2026/q1.pdf", {"OptimizeAction": {"profileName": "ebook", "savePath": "small/q1.pdf"}})
 print("optimized:", client.done(optimized)["path"])

@@ -120,6 +120,10 @@ const attached = (await (await client.request('GET', '/documents/reports/2026/q1
 const figures = await (await client.request('GET', '/documents/reports/2026/q1.pdf/attachments/figures.csv')).text();
 console.log('attachments:', attached.attachments.map((a) => a.name).join(', '), figures.split('\n')[1]);
 
+// Sanitize into a copy to hand out: scripts, embedded files, outside links and metadata removed, the result re-read and verified
+const sanitized = await client.action('reports/2026/q1.pdf', { SanitizeAction: { metadata: true, savePath: 'public/q1.pdf' } });
+console.log('sanitized:', (await client.done(sanitized)).path);
+
 // Optimize by a profile into a copy; the answer's report gives the sizes (never larger: nothing written then)
 const optimized = await client.action('reports/2026/q1.pdf', { OptimizeAction: { profileName: 'ebook', savePath: 'small/q1.pdf' } });
 console.log('optimized:', (await client.done(optimized)).path);

@@ -14,6 +14,7 @@ import { MergeDocumentsAction } from './MergeDocumentsAction.js';
 import { OCRAction } from './OCRAction.js';
 import { OptimizeAction } from './OptimizeAction.js';
 import { PDFAConvertAction } from './PDFAConvertAction.js';
+import { SanitizeAction } from './SanitizeAction.js';
 import { TextStampAction } from './TextStampAction.js';
 import { SplitDocumentAction } from './SplitDocumentAction.js';
 import { PageNumbersAction } from './PageNumbersAction.js';
@@ -42,4 +43,5 @@ export const ACTIONS: readonly AnyAction[] = [
   LinearizeAction as AnyAction,
   OptimizeAction as AnyAction,
   MergeDocumentsAction as AnyAction,
+  SanitizeAction as AnyAction,
 ];
