@@ -273,7 +273,7 @@ export interface paths {
         put: operations["putDocument"];
         /**
          * Run a document action
-         * @description The body is an object with exactly one key, the action name, whose value holds its parameters; or multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML, the root element is the action name. Writing actions replace the document unless savePath is given; namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction, FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, FacturXAction, LinearizeAction, OptimizeAction.
+         * @description The body is an object with exactly one key, the action name, whose value holds its parameters; or multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML, the root element is the action name. Writing actions replace the document unless savePath is given; namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction, FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, FacturXAction, LinearizeAction, OptimizeAction, MergeDocumentsAction, SanitizeAction.
          */
         post: operations["runDocumentAction"];
         /**
@@ -301,7 +301,7 @@ export interface paths {
         put?: never;
         /**
          * Run a page action
-         * @description The body is an object with exactly one key, the action name, whose value holds its parameters; or multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML, the root element is the action name. Writing actions replace the document unless savePath is given; namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction, InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction, ExtractPagesAction, NUpAction, BookletAction, PosterAction, CropPagesAction, ScalePagesAction, SetPageBoxesAction, TextStampAction, ImageStampAction, PageNumbersAction, RemoveBlankPagesAction, RemovePagesByTextAction, OCRAction.
+         * @description The body is an object with exactly one key, the action name, whose value holds its parameters; or multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML, the root element is the action name. Writing actions replace the document unless savePath is given; namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction, InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction, ExtractPagesAction, NUpAction, BookletAction, PosterAction, CropPagesAction, ScalePagesAction, SetPageBoxesAction, SplitDocumentAction, TextStampAction, ImageStampAction, PageNumbersAction, RemoveBlankPagesAction, RemovePagesByTextAction, OCRAction.
          */
         post: operations["runPageAction"];
         delete?: never;
@@ -1347,6 +1347,34 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+        };
+        /**
+         * SplitModel
+         * @description What SplitDocumentAction wrote (XML: <Split>): every document, in part order.
+         */
+        SplitModel: {
+            /** @description The document split, unchanged */
+            source: string;
+            /** @description Pages of the source */
+            pageCount: number;
+            documents: {
+                path: string;
+                name: string;
+                /** @description Its pages in the source, 1-based, as a page range ("4-6") */
+                pages: string;
+                pageCount: number;
+                /** @description Bytes */
+                size: number;
+                etag: string;
+                /** @description false: an existing document was overwritten (namingMode 1) */
+                created: boolean;
+                /** @description The top-level bookmark the part starts at (bookmarks) */
+                title?: string;
+                /** @description maxBytes: one page larger than maxBytes by itself */
+                oversized?: boolean;
+            }[];
+            /** @description blankPages: the pages found blank (1-based), left out */
+            blankPages?: number[];
         };
         /**
          * Rectangle
@@ -5885,6 +5913,89 @@ export interface operations {
                             };
                         };
                     };
+                    /** @description Merges this document (first) and the documents of sources, in order, each with its pageRange, into a new document at savePath (required): a bookmark per source with its bookmarks under it, links and named destinations kept (clashing names get "_2", ...), form fields renamed on collision, optionally a table of contents in front. At most 999 sources. The answer's report gives each source's start page. */
+                    MergeDocumentsAction?: {
+                        /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                        savePath: string;
+                        /**
+                         * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        namingMode?: 0 | 1 | 2;
+                        /** @description The documents that follow the one posted to, in order (1 to 999): each a stored document, with its pages and password */
+                        sources: {
+                            /** @description Path of a document on the server ("folder/name.pdf") */
+                            filePath: string;
+                            /** @description Pages of that document to take, in this order (default: all); 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                            /** @description Its password, when it is encrypted */
+                            password?: string;
+                        }[];
+                        /** @description Pages of the document posted to (the first source) to take, in this order (default: all); 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                        pageRange?: string;
+                        /**
+                         * @description A bookmark per source (its Title, else its file name) with its own bookmarks under it; false: the sources' bookmarks one after another at the top level
+                         * @default true
+                         */
+                        bookmarks?: boolean;
+                        /**
+                         * @description A table of contents in front: each source's title and start page, linked to it
+                         * @default false
+                         */
+                        tableOfContents?: boolean;
+                    };
+                    /** @description Removes JavaScript, embedded files, actions that reach outside the document, form submit and reset actions, metadata and hidden layers (both off by default) and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See docs/sanitize.md. */
+                    SanitizeAction?: {
+                        /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                        savePath?: string;
+                        /**
+                         * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        namingMode?: 0 | 1 | 2;
+                        /**
+                         * @description Remove JavaScript: document, page, annotation and field actions (/OpenAction, /AA, /A), the JavaScript name tree, chained actions
+                         * @default true
+                         */
+                        javascript?: boolean;
+                        /**
+                         * @description Remove embedded files: the EmbeddedFiles name tree, /AF, the files of file specifications (/EF, /RF), file attachment annotations
+                         * @default true
+                         */
+                        embeddedFiles?: boolean;
+                        /**
+                         * @description Remove actions that reach outside the document: URI, Launch, GoToR, GoToE, ImportData, SubmitForm (links left with no action go); internal links are kept
+                         * @default true
+                         */
+                        outsideLinks?: boolean;
+                        /**
+                         * @description Remove form submit and reset actions (SubmitForm, ResetForm)
+                         * @default true
+                         */
+                        formActions?: boolean;
+                        /**
+                         * @description Remove metadata: the document information dictionary, the XMP packet and every object's /Metadata, /PieceInfo
+                         * @default false
+                         */
+                        metadata?: boolean;
+                        /**
+                         * @description Remove the content of layers (optional content groups) hidden in the default configuration: their marked content in pages and form XObjects, and their annotations
+                         * @default false
+                         */
+                        hiddenContent?: boolean;
+                        /**
+                         * @description Remove the annotations of these subtypes (with their popups)
+                         * @default []
+                         */
+                        annotationSubtypes?: ("Text" | "Link" | "FreeText" | "Line" | "Square" | "Circle" | "Polygon" | "PolyLine" | "Highlight" | "Underline" | "Squiggly" | "StrikeOut" | "Stamp" | "Caret" | "Ink" | "Popup" | "FileAttachment" | "Sound" | "Movie" | "Screen" | "PrinterMark" | "TrapNet" | "Watermark" | "3D" | "Redact" | "RichMedia" | "Projection")[];
+                        /**
+                         * @description Keep the earlier versions of the document, which still hold what was removed (default: they are removed, and versionsPurged says how many; docs/versions.md)
+                         * @default false
+                         */
+                        keepVersions?: boolean;
+                    };
                 };
                 "application/xml": string;
                 "multipart/form-data": {
@@ -6191,6 +6302,89 @@ export interface operations {
                                 };
                             };
                         };
+                        /** @description Merges this document (first) and the documents of sources, in order, each with its pageRange, into a new document at savePath (required): a bookmark per source with its bookmarks under it, links and named destinations kept (clashing names get "_2", ...), form fields renamed on collision, optionally a table of contents in front. At most 999 sources. The answer's report gives each source's start page. */
+                        MergeDocumentsAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description The documents that follow the one posted to, in order (1 to 999): each a stored document, with its pages and password */
+                            sources: {
+                                /** @description Path of a document on the server ("folder/name.pdf") */
+                                filePath: string;
+                                /** @description Pages of that document to take, in this order (default: all); 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                                pageRange?: string;
+                                /** @description Its password, when it is encrypted */
+                                password?: string;
+                            }[];
+                            /** @description Pages of the document posted to (the first source) to take, in this order (default: all); 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                            /**
+                             * @description A bookmark per source (its Title, else its file name) with its own bookmarks under it; false: the sources' bookmarks one after another at the top level
+                             * @default true
+                             */
+                            bookmarks?: boolean;
+                            /**
+                             * @description A table of contents in front: each source's title and start page, linked to it
+                             * @default false
+                             */
+                            tableOfContents?: boolean;
+                        };
+                        /** @description Removes JavaScript, embedded files, actions that reach outside the document, form submit and reset actions, metadata and hidden layers (both off by default) and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See docs/sanitize.md. */
+                        SanitizeAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /**
+                             * @description Remove JavaScript: document, page, annotation and field actions (/OpenAction, /AA, /A), the JavaScript name tree, chained actions
+                             * @default true
+                             */
+                            javascript?: boolean;
+                            /**
+                             * @description Remove embedded files: the EmbeddedFiles name tree, /AF, the files of file specifications (/EF, /RF), file attachment annotations
+                             * @default true
+                             */
+                            embeddedFiles?: boolean;
+                            /**
+                             * @description Remove actions that reach outside the document: URI, Launch, GoToR, GoToE, ImportData, SubmitForm (links left with no action go); internal links are kept
+                             * @default true
+                             */
+                            outsideLinks?: boolean;
+                            /**
+                             * @description Remove form submit and reset actions (SubmitForm, ResetForm)
+                             * @default true
+                             */
+                            formActions?: boolean;
+                            /**
+                             * @description Remove metadata: the document information dictionary, the XMP packet and every object's /Metadata, /PieceInfo
+                             * @default false
+                             */
+                            metadata?: boolean;
+                            /**
+                             * @description Remove the content of layers (optional content groups) hidden in the default configuration: their marked content in pages and form XObjects, and their annotations
+                             * @default false
+                             */
+                            hiddenContent?: boolean;
+                            /**
+                             * @description Remove the annotations of these subtypes (with their popups)
+                             * @default []
+                             */
+                            annotationSubtypes?: ("Text" | "Link" | "FreeText" | "Line" | "Square" | "Circle" | "Polygon" | "PolyLine" | "Highlight" | "Underline" | "Squiggly" | "StrikeOut" | "Stamp" | "Caret" | "Ink" | "Popup" | "FileAttachment" | "Sound" | "Movie" | "Screen" | "PrinterMark" | "TrapNet" | "Watermark" | "3D" | "Redact" | "RichMedia" | "Projection")[];
+                            /**
+                             * @description Keep the earlier versions of the document, which still hold what was removed (default: they are removed, and versionsPurged says how many; docs/versions.md)
+                             * @default false
+                             */
+                            keepVersions?: boolean;
+                        };
                     };
                     /** @description Another name for the pageAction part: send one of the two (both is 400 MALFORMED_MULTIPART) */
                     action?: {
@@ -6494,6 +6688,89 @@ export interface operations {
                                     downsampling?: 0 | 1 | 2;
                                 };
                             };
+                        };
+                        /** @description Merges this document (first) and the documents of sources, in order, each with its pageRange, into a new document at savePath (required): a bookmark per source with its bookmarks under it, links and named destinations kept (clashing names get "_2", ...), form fields renamed on collision, optionally a table of contents in front. At most 999 sources. The answer's report gives each source's start page. */
+                        MergeDocumentsAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description The documents that follow the one posted to, in order (1 to 999): each a stored document, with its pages and password */
+                            sources: {
+                                /** @description Path of a document on the server ("folder/name.pdf") */
+                                filePath: string;
+                                /** @description Pages of that document to take, in this order (default: all); 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                                pageRange?: string;
+                                /** @description Its password, when it is encrypted */
+                                password?: string;
+                            }[];
+                            /** @description Pages of the document posted to (the first source) to take, in this order (default: all); 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                            /**
+                             * @description A bookmark per source (its Title, else its file name) with its own bookmarks under it; false: the sources' bookmarks one after another at the top level
+                             * @default true
+                             */
+                            bookmarks?: boolean;
+                            /**
+                             * @description A table of contents in front: each source's title and start page, linked to it
+                             * @default false
+                             */
+                            tableOfContents?: boolean;
+                        };
+                        /** @description Removes JavaScript, embedded files, actions that reach outside the document, form submit and reset actions, metadata and hidden layers (both off by default) and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See docs/sanitize.md. */
+                        SanitizeAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /**
+                             * @description Remove JavaScript: document, page, annotation and field actions (/OpenAction, /AA, /A), the JavaScript name tree, chained actions
+                             * @default true
+                             */
+                            javascript?: boolean;
+                            /**
+                             * @description Remove embedded files: the EmbeddedFiles name tree, /AF, the files of file specifications (/EF, /RF), file attachment annotations
+                             * @default true
+                             */
+                            embeddedFiles?: boolean;
+                            /**
+                             * @description Remove actions that reach outside the document: URI, Launch, GoToR, GoToE, ImportData, SubmitForm (links left with no action go); internal links are kept
+                             * @default true
+                             */
+                            outsideLinks?: boolean;
+                            /**
+                             * @description Remove form submit and reset actions (SubmitForm, ResetForm)
+                             * @default true
+                             */
+                            formActions?: boolean;
+                            /**
+                             * @description Remove metadata: the document information dictionary, the XMP packet and every object's /Metadata, /PieceInfo
+                             * @default false
+                             */
+                            metadata?: boolean;
+                            /**
+                             * @description Remove the content of layers (optional content groups) hidden in the default configuration: their marked content in pages and form XObjects, and their annotations
+                             * @default false
+                             */
+                            hiddenContent?: boolean;
+                            /**
+                             * @description Remove the annotations of these subtypes (with their popups)
+                             * @default []
+                             */
+                            annotationSubtypes?: ("Text" | "Link" | "FreeText" | "Line" | "Square" | "Circle" | "Polygon" | "PolyLine" | "Highlight" | "Underline" | "Squiggly" | "StrikeOut" | "Stamp" | "Caret" | "Ink" | "Popup" | "FileAttachment" | "Sound" | "Movie" | "Screen" | "PrinterMark" | "TrapNet" | "Watermark" | "3D" | "Redact" | "RichMedia" | "Projection")[];
+                            /**
+                             * @description Keep the earlier versions of the document, which still hold what was removed (default: they are removed, and versionsPurged says how many; docs/versions.md)
+                             * @default false
+                             */
+                            keepVersions?: boolean;
                         };
                     };
                     /**
@@ -7150,6 +7427,40 @@ export interface operations {
                         /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
                         pageRange?: string;
                     };
+                    /** @description Splits the document into several new documents in `folder`, named by `pattern`: by page ranges, every N pages, a maximum size, top-level bookmarks or blank separator pages (exactly one). The source is not changed; the answer lists every document written. */
+                    SplitDocumentAction?: {
+                        /** @description Folder the parts are written into ("reports/2026/parts"); created when missing. */
+                        folder: string;
+                        /**
+                         * @description Name of each part, ending in ".pdf": {name} the source's name without ".pdf", {n} the part's number from 1 ({n:3}: zero-padded to 3 digits), {first} and {last} its first and last page (1-based), {title} the bookmark it starts at (bookmarks; made safe as a name).
+                         * @default {name}-{n}.pdf
+                         */
+                        pattern?: string;
+                        /**
+                         * @description When a part's name exists: 0 the split is refused with 409 and nothing is written (default), 1 overwrite, 2 append a random number to the name.
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        namingMode?: 0 | 1 | 2;
+                        /** @description One part per page range, in this order (1-based, as in a print dialog: "1-3,7,10-"); ranges may overlap. */
+                        ranges?: string[];
+                        /** @description Parts of this many pages (the last one may be shorter). */
+                        everyPages?: number;
+                        /** @description Parts of consecutive pages of at most this many bytes each; a page larger alone is a part of its own (marked oversized). */
+                        maxBytes?: number;
+                        /**
+                         * @description A part starts at each top-level bookmark's page (pages before the first one are a part of their own).
+                         * @enum {boolean}
+                         */
+                        bookmarks?: true;
+                        /**
+                         * @description Blank pages separate the parts and are left out of them.
+                         * @enum {boolean}
+                         */
+                        blankPages?: true;
+                        /** @description With blankPages: a page whose share of pixels that are not white is below this is blank (default 0.001), measured as RemoveBlankPagesAction measures it. */
+                        inkThreshold?: number;
+                    };
                     /** @description Stamps text on a page (pageIndex) or on every page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that point; lines are split at \n. Characters the font lacks are drawn with the shipped DejaVu fonts or the CJK font. See docs/stamps.md. */
                     TextStampAction?: {
                         /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
@@ -7749,6 +8060,40 @@ export interface operations {
                             /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
                             pageRange?: string;
                         };
+                        /** @description Splits the document into several new documents in `folder`, named by `pattern`: by page ranges, every N pages, a maximum size, top-level bookmarks or blank separator pages (exactly one). The source is not changed; the answer lists every document written. */
+                        SplitDocumentAction?: {
+                            /** @description Folder the parts are written into ("reports/2026/parts"); created when missing. */
+                            folder: string;
+                            /**
+                             * @description Name of each part, ending in ".pdf": {name} the source's name without ".pdf", {n} the part's number from 1 ({n:3}: zero-padded to 3 digits), {first} and {last} its first and last page (1-based), {title} the bookmark it starts at (bookmarks; made safe as a name).
+                             * @default {name}-{n}.pdf
+                             */
+                            pattern?: string;
+                            /**
+                             * @description When a part's name exists: 0 the split is refused with 409 and nothing is written (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description One part per page range, in this order (1-based, as in a print dialog: "1-3,7,10-"); ranges may overlap. */
+                            ranges?: string[];
+                            /** @description Parts of this many pages (the last one may be shorter). */
+                            everyPages?: number;
+                            /** @description Parts of consecutive pages of at most this many bytes each; a page larger alone is a part of its own (marked oversized). */
+                            maxBytes?: number;
+                            /**
+                             * @description A part starts at each top-level bookmark's page (pages before the first one are a part of their own).
+                             * @enum {boolean}
+                             */
+                            bookmarks?: true;
+                            /**
+                             * @description Blank pages separate the parts and are left out of them.
+                             * @enum {boolean}
+                             */
+                            blankPages?: true;
+                            /** @description With blankPages: a page whose share of pixels that are not white is below this is blank (default 0.001), measured as RemoveBlankPagesAction measures it. */
+                            inkThreshold?: number;
+                        };
                         /** @description Stamps text on a page (pageIndex) or on every page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that point; lines are split at \n. Characters the font lacks are drawn with the shipped DejaVu fonts or the CJK font. See docs/stamps.md. */
                         TextStampAction?: {
                             /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
@@ -8346,6 +8691,40 @@ export interface operations {
                             /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
                             pageRange?: string;
                         };
+                        /** @description Splits the document into several new documents in `folder`, named by `pattern`: by page ranges, every N pages, a maximum size, top-level bookmarks or blank separator pages (exactly one). The source is not changed; the answer lists every document written. */
+                        SplitDocumentAction?: {
+                            /** @description Folder the parts are written into ("reports/2026/parts"); created when missing. */
+                            folder: string;
+                            /**
+                             * @description Name of each part, ending in ".pdf": {name} the source's name without ".pdf", {n} the part's number from 1 ({n:3}: zero-padded to 3 digits), {first} and {last} its first and last page (1-based), {title} the bookmark it starts at (bookmarks; made safe as a name).
+                             * @default {name}-{n}.pdf
+                             */
+                            pattern?: string;
+                            /**
+                             * @description When a part's name exists: 0 the split is refused with 409 and nothing is written (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description One part per page range, in this order (1-based, as in a print dialog: "1-3,7,10-"); ranges may overlap. */
+                            ranges?: string[];
+                            /** @description Parts of this many pages (the last one may be shorter). */
+                            everyPages?: number;
+                            /** @description Parts of consecutive pages of at most this many bytes each; a page larger alone is a part of its own (marked oversized). */
+                            maxBytes?: number;
+                            /**
+                             * @description A part starts at each top-level bookmark's page (pages before the first one are a part of their own).
+                             * @enum {boolean}
+                             */
+                            bookmarks?: true;
+                            /**
+                             * @description Blank pages separate the parts and are left out of them.
+                             * @enum {boolean}
+                             */
+                            blankPages?: true;
+                            /** @description With blankPages: a page whose share of pixels that are not white is below this is blank (default 0.001), measured as RemoveBlankPagesAction measures it. */
+                            inkThreshold?: number;
+                        };
                         /** @description Stamps text on a page (pageIndex) or on every page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that point; lines are split at \n. Characters the font lacks are drawn with the shipped DejaVu fonts or the CJK font. See docs/stamps.md. */
                         TextStampAction?: {
                             /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
@@ -8622,7 +9001,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description DocumentModel (XML: <Document>). Content fields appear when the document could be opened. */
+            /** @description The model */
             200: {
                 headers: {
                     /** @description Entity tag of the document version (or of this representation) */
@@ -8630,9 +9009,9 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DocumentModel"];
-                    "application/xml": components["schemas"]["DocumentModel"];
-                    "text/xml": components["schemas"]["DocumentModel"];
+                    "application/json": components["schemas"]["DocumentModel"] | components["schemas"]["SplitModel"];
+                    "application/xml": components["schemas"]["DocumentModel"] | components["schemas"]["SplitModel"];
+                    "text/xml": components["schemas"]["DocumentModel"] | components["schemas"]["SplitModel"];
                 };
             };
             /** @description DocumentModel (XML: <Document>). Content fields appear when the document could be opened. */
@@ -9423,6 +9802,44 @@ export interface operations {
                                     downsampling?: 0 | 1 | 2;
                                 };
                             };
+                        };
+                        /** @description Removes JavaScript, embedded files, actions that reach outside the document, form submit and reset actions, metadata and hidden layers (both off by default) and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See docs/sanitize.md. */
+                        SanitizeAction?: {
+                            /**
+                             * @description Remove JavaScript: document, page, annotation and field actions (/OpenAction, /AA, /A), the JavaScript name tree, chained actions
+                             * @default true
+                             */
+                            javascript?: boolean;
+                            /**
+                             * @description Remove embedded files: the EmbeddedFiles name tree, /AF, the files of file specifications (/EF, /RF), file attachment annotations
+                             * @default true
+                             */
+                            embeddedFiles?: boolean;
+                            /**
+                             * @description Remove actions that reach outside the document: URI, Launch, GoToR, GoToE, ImportData, SubmitForm (links left with no action go); internal links are kept
+                             * @default true
+                             */
+                            outsideLinks?: boolean;
+                            /**
+                             * @description Remove form submit and reset actions (SubmitForm, ResetForm)
+                             * @default true
+                             */
+                            formActions?: boolean;
+                            /**
+                             * @description Remove metadata: the document information dictionary, the XMP packet and every object's /Metadata, /PieceInfo
+                             * @default false
+                             */
+                            metadata?: boolean;
+                            /**
+                             * @description Remove the content of layers (optional content groups) hidden in the default configuration: their marked content in pages and form XObjects, and their annotations
+                             * @default false
+                             */
+                            hiddenContent?: boolean;
+                            /**
+                             * @description Remove the annotations of these subtypes (with their popups)
+                             * @default []
+                             */
+                            annotationSubtypes?: ("Text" | "Link" | "FreeText" | "Line" | "Square" | "Circle" | "Polygon" | "PolyLine" | "Highlight" | "Underline" | "Squiggly" | "StrikeOut" | "Stamp" | "Caret" | "Ink" | "Popup" | "FileAttachment" | "Sound" | "Movie" | "Screen" | "PrinterMark" | "TrapNet" | "Watermark" | "3D" | "Redact" | "RichMedia" | "Projection")[];
                         };
                     }[];
                 };

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
   from ..models.convert_one_shot_body_steps_item_remove_blank_pages_action import ConvertOneShotBodyStepsItemRemoveBlankPagesAction
   from ..models.convert_one_shot_body_steps_item_remove_pages_by_text_action import ConvertOneShotBodyStepsItemRemovePagesByTextAction
   from ..models.convert_one_shot_body_steps_item_rotate_pages_action import ConvertOneShotBodyStepsItemRotatePagesAction
+  from ..models.convert_one_shot_body_steps_item_sanitize_action import ConvertOneShotBodyStepsItemSanitizeAction
   from ..models.convert_one_shot_body_steps_item_scale_pages_action import ConvertOneShotBodyStepsItemScalePagesAction
   from ..models.convert_one_shot_body_steps_item_set_page_boxes_action import ConvertOneShotBodyStepsItemSetPageBoxesAction
   from ..models.convert_one_shot_body_steps_item_text_stamp_action import ConvertOneShotBodyStepsItemTextStampAction
@@ -157,6 +158,11 @@ class ConvertOneShotBodyStepsItem:
                 is kept (the password is needed, and the permission to change); a signed document is refused (409
                 DOCUMENT_SIGNED). The answer's report gives the sizes before and after, per category. When the result would not
                 be smaller nothing is written and the answer is 200 with report.changed false. See docs/optimize.md.
+            sanitize_action (ConvertOneShotBodyStepsItemSanitizeAction | Unset): Removes JavaScript, embedded files, actions
+                that reach outside the document, form submit and reset actions, metadata and hidden layers (both off by default)
+                and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains
+                (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See
+                docs/sanitize.md.
      """
 
     apply_redactions_action: ConvertOneShotBodyStepsItemApplyRedactionsAction | Unset = UNSET
@@ -184,6 +190,7 @@ class ConvertOneShotBodyStepsItem:
     factur_x_action: ConvertOneShotBodyStepsItemFacturXAction | Unset = UNSET
     linearize_action: ConvertOneShotBodyStepsItemLinearizeAction | Unset = UNSET
     optimize_action: ConvertOneShotBodyStepsItemOptimizeAction | Unset = UNSET
+    sanitize_action: ConvertOneShotBodyStepsItemSanitizeAction | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -213,6 +220,7 @@ class ConvertOneShotBodyStepsItem:
         from ..models.convert_one_shot_body_steps_item_remove_blank_pages_action import ConvertOneShotBodyStepsItemRemoveBlankPagesAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_remove_pages_by_text_action import ConvertOneShotBodyStepsItemRemovePagesByTextAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_rotate_pages_action import ConvertOneShotBodyStepsItemRotatePagesAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_sanitize_action import ConvertOneShotBodyStepsItemSanitizeAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_scale_pages_action import ConvertOneShotBodyStepsItemScalePagesAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_set_page_boxes_action import ConvertOneShotBodyStepsItemSetPageBoxesAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_text_stamp_action import ConvertOneShotBodyStepsItemTextStampAction # noqa: PLC0415
@@ -316,6 +324,10 @@ class ConvertOneShotBodyStepsItem:
         if not isinstance(self.optimize_action, Unset):
             optimize_action = self.optimize_action.to_dict()
 
+        sanitize_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.sanitize_action, Unset):
+            sanitize_action = self.sanitize_action.to_dict()
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -371,6 +383,8 @@ class ConvertOneShotBodyStepsItem:
             field_dict["LinearizeAction"] = linearize_action
         if optimize_action is not UNSET:
             field_dict["OptimizeAction"] = optimize_action
+        if sanitize_action is not UNSET:
+            field_dict["SanitizeAction"] = sanitize_action
 
         return field_dict
 
@@ -400,6 +414,7 @@ class ConvertOneShotBodyStepsItem:
         from ..models.convert_one_shot_body_steps_item_remove_blank_pages_action import ConvertOneShotBodyStepsItemRemoveBlankPagesAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_remove_pages_by_text_action import ConvertOneShotBodyStepsItemRemovePagesByTextAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_rotate_pages_action import ConvertOneShotBodyStepsItemRotatePagesAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_sanitize_action import ConvertOneShotBodyStepsItemSanitizeAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_scale_pages_action import ConvertOneShotBodyStepsItemScalePagesAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_set_page_boxes_action import ConvertOneShotBodyStepsItemSetPageBoxesAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_text_stamp_action import ConvertOneShotBodyStepsItemTextStampAction # noqa: PLC0415
@@ -654,6 +669,16 @@ class ConvertOneShotBodyStepsItem:
 
 
 
+        _sanitize_action = d.pop("SanitizeAction", UNSET)
+        sanitize_action: ConvertOneShotBodyStepsItemSanitizeAction | Unset
+        if isinstance(_sanitize_action,  Unset):
+            sanitize_action = UNSET
+        else:
+            sanitize_action = ConvertOneShotBodyStepsItemSanitizeAction.from_dict(_sanitize_action)
+
+
+
+
         convert_one_shot_body_steps_item = cls(
             apply_redactions_action=apply_redactions_action,
             flatten_fields_action=flatten_fields_action,
@@ -680,6 +705,7 @@ class ConvertOneShotBodyStepsItem:
             factur_x_action=factur_x_action,
             linearize_action=linearize_action,
             optimize_action=optimize_action,
+            sanitize_action=sanitize_action,
         )
 
 

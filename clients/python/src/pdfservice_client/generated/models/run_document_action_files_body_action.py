@@ -21,6 +21,7 @@ if TYPE_CHECKING:
   from ..models.run_document_action_files_body_action_merge_documents_action import RunDocumentActionFilesBodyActionMergeDocumentsAction
   from ..models.run_document_action_files_body_action_optimize_action import RunDocumentActionFilesBodyActionOptimizeAction
   from ..models.run_document_action_files_body_action_pdfa_convert_action import RunDocumentActionFilesBodyActionPDFAConvertAction
+  from ..models.run_document_action_files_body_action_sanitize_action import RunDocumentActionFilesBodyActionSanitizeAction
 
 
 
@@ -80,6 +81,11 @@ class RunDocumentActionFilesBodyAction:
                 (required): a bookmark per source with its bookmarks under it, links and named destinations kept (clashing names
                 get "_2", ...), form fields renamed on collision, optionally a table of contents in front. At most 999 sources.
                 The answer's report gives each source's start page.
+            sanitize_action (RunDocumentActionFilesBodyActionSanitizeAction | Unset): Removes JavaScript, embedded files,
+                actions that reach outside the document, form submit and reset actions, metadata and hidden layers (both off by
+                default) and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it
+                remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind.
+                See docs/sanitize.md.
      """
 
     copy_action: RunDocumentActionFilesBodyActionCopyAction | Unset = UNSET
@@ -91,6 +97,7 @@ class RunDocumentActionFilesBodyAction:
     linearize_action: RunDocumentActionFilesBodyActionLinearizeAction | Unset = UNSET
     optimize_action: RunDocumentActionFilesBodyActionOptimizeAction | Unset = UNSET
     merge_documents_action: RunDocumentActionFilesBodyActionMergeDocumentsAction | Unset = UNSET
+    sanitize_action: RunDocumentActionFilesBodyActionSanitizeAction | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -107,6 +114,7 @@ class RunDocumentActionFilesBodyAction:
         from ..models.run_document_action_files_body_action_merge_documents_action import RunDocumentActionFilesBodyActionMergeDocumentsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_optimize_action import RunDocumentActionFilesBodyActionOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_pdfa_convert_action import RunDocumentActionFilesBodyActionPDFAConvertAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_action_sanitize_action import RunDocumentActionFilesBodyActionSanitizeAction # noqa: PLC0415
         copy_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.copy_action, Unset):
             copy_action = self.copy_action.to_dict()
@@ -143,6 +151,10 @@ class RunDocumentActionFilesBodyAction:
         if not isinstance(self.merge_documents_action, Unset):
             merge_documents_action = self.merge_documents_action.to_dict()
 
+        sanitize_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.sanitize_action, Unset):
+            sanitize_action = self.sanitize_action.to_dict()
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -166,6 +178,8 @@ class RunDocumentActionFilesBodyAction:
             field_dict["OptimizeAction"] = optimize_action
         if merge_documents_action is not UNSET:
             field_dict["MergeDocumentsAction"] = merge_documents_action
+        if sanitize_action is not UNSET:
+            field_dict["SanitizeAction"] = sanitize_action
 
         return field_dict
 
@@ -182,6 +196,7 @@ class RunDocumentActionFilesBodyAction:
         from ..models.run_document_action_files_body_action_merge_documents_action import RunDocumentActionFilesBodyActionMergeDocumentsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_optimize_action import RunDocumentActionFilesBodyActionOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_pdfa_convert_action import RunDocumentActionFilesBodyActionPDFAConvertAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_action_sanitize_action import RunDocumentActionFilesBodyActionSanitizeAction # noqa: PLC0415
         d = dict(src_dict)
         _copy_action = d.pop("CopyAction", UNSET)
         copy_action: RunDocumentActionFilesBodyActionCopyAction | Unset
@@ -273,6 +288,16 @@ class RunDocumentActionFilesBodyAction:
 
 
 
+        _sanitize_action = d.pop("SanitizeAction", UNSET)
+        sanitize_action: RunDocumentActionFilesBodyActionSanitizeAction | Unset
+        if isinstance(_sanitize_action,  Unset):
+            sanitize_action = UNSET
+        else:
+            sanitize_action = RunDocumentActionFilesBodyActionSanitizeAction.from_dict(_sanitize_action)
+
+
+
+
         run_document_action_files_body_action = cls(
             copy_action=copy_action,
             apply_redactions_action=apply_redactions_action,
@@ -283,6 +308,7 @@ class RunDocumentActionFilesBodyAction:
             linearize_action=linearize_action,
             optimize_action=optimize_action,
             merge_documents_action=merge_documents_action,
+            sanitize_action=sanitize_action,
         )
 
 

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
   from ..models.run_document_action_files_body_page_action_merge_documents_action import RunDocumentActionFilesBodyPageActionMergeDocumentsAction
   from ..models.run_document_action_files_body_page_action_optimize_action import RunDocumentActionFilesBodyPageActionOptimizeAction
   from ..models.run_document_action_files_body_page_action_pdfa_convert_action import RunDocumentActionFilesBodyPageActionPDFAConvertAction
+  from ..models.run_document_action_files_body_page_action_sanitize_action import RunDocumentActionFilesBodyPageActionSanitizeAction
 
 
 
@@ -81,6 +82,11 @@ class RunDocumentActionFilesBodyPageAction:
                 (required): a bookmark per source with its bookmarks under it, links and named destinations kept (clashing names
                 get "_2", ...), form fields renamed on collision, optionally a table of contents in front. At most 999 sources.
                 The answer's report gives each source's start page.
+            sanitize_action (RunDocumentActionFilesBodyPageActionSanitizeAction | Unset): Removes JavaScript, embedded
+                files, actions that reach outside the document, form submit and reset actions, metadata and hidden layers (both
+                off by default) and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that
+                none of it remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of
+                each kind. See docs/sanitize.md.
      """
 
     copy_action: RunDocumentActionFilesBodyPageActionCopyAction | Unset = UNSET
@@ -92,6 +98,7 @@ class RunDocumentActionFilesBodyPageAction:
     linearize_action: RunDocumentActionFilesBodyPageActionLinearizeAction | Unset = UNSET
     optimize_action: RunDocumentActionFilesBodyPageActionOptimizeAction | Unset = UNSET
     merge_documents_action: RunDocumentActionFilesBodyPageActionMergeDocumentsAction | Unset = UNSET
+    sanitize_action: RunDocumentActionFilesBodyPageActionSanitizeAction | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -108,6 +115,7 @@ class RunDocumentActionFilesBodyPageAction:
         from ..models.run_document_action_files_body_page_action_merge_documents_action import RunDocumentActionFilesBodyPageActionMergeDocumentsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_optimize_action import RunDocumentActionFilesBodyPageActionOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_pdfa_convert_action import RunDocumentActionFilesBodyPageActionPDFAConvertAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_page_action_sanitize_action import RunDocumentActionFilesBodyPageActionSanitizeAction # noqa: PLC0415
         copy_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.copy_action, Unset):
             copy_action = self.copy_action.to_dict()
@@ -144,6 +152,10 @@ class RunDocumentActionFilesBodyPageAction:
         if not isinstance(self.merge_documents_action, Unset):
             merge_documents_action = self.merge_documents_action.to_dict()
 
+        sanitize_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.sanitize_action, Unset):
+            sanitize_action = self.sanitize_action.to_dict()
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -167,6 +179,8 @@ class RunDocumentActionFilesBodyPageAction:
             field_dict["OptimizeAction"] = optimize_action
         if merge_documents_action is not UNSET:
             field_dict["MergeDocumentsAction"] = merge_documents_action
+        if sanitize_action is not UNSET:
+            field_dict["SanitizeAction"] = sanitize_action
 
         return field_dict
 
@@ -183,6 +197,7 @@ class RunDocumentActionFilesBodyPageAction:
         from ..models.run_document_action_files_body_page_action_merge_documents_action import RunDocumentActionFilesBodyPageActionMergeDocumentsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_optimize_action import RunDocumentActionFilesBodyPageActionOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_pdfa_convert_action import RunDocumentActionFilesBodyPageActionPDFAConvertAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_page_action_sanitize_action import RunDocumentActionFilesBodyPageActionSanitizeAction # noqa: PLC0415
         d = dict(src_dict)
         _copy_action = d.pop("CopyAction", UNSET)
         copy_action: RunDocumentActionFilesBodyPageActionCopyAction | Unset
@@ -274,6 +289,16 @@ class RunDocumentActionFilesBodyPageAction:
 
 
 
+        _sanitize_action = d.pop("SanitizeAction", UNSET)
+        sanitize_action: RunDocumentActionFilesBodyPageActionSanitizeAction | Unset
+        if isinstance(_sanitize_action,  Unset):
+            sanitize_action = UNSET
+        else:
+            sanitize_action = RunDocumentActionFilesBodyPageActionSanitizeAction.from_dict(_sanitize_action)
+
+
+
+
         run_document_action_files_body_page_action = cls(
             copy_action=copy_action,
             apply_redactions_action=apply_redactions_action,
@@ -284,6 +309,7 @@ class RunDocumentActionFilesBodyPageAction:
             linearize_action=linearize_action,
             optimize_action=optimize_action,
             merge_documents_action=merge_documents_action,
+            sanitize_action=sanitize_action,
         )
 
 

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
   from ..models.run_document_action_json_body_merge_documents_action import RunDocumentActionJsonBodyMergeDocumentsAction
   from ..models.run_document_action_json_body_optimize_action import RunDocumentActionJsonBodyOptimizeAction
   from ..models.run_document_action_json_body_pdfa_convert_action import RunDocumentActionJsonBodyPDFAConvertAction
+  from ..models.run_document_action_json_body_sanitize_action import RunDocumentActionJsonBodySanitizeAction
 
 
 
@@ -79,6 +80,11 @@ class RunDocumentActionJsonBody:
                 bookmark per source with its bookmarks under it, links and named destinations kept (clashing names get "_2",
                 ...), form fields renamed on collision, optionally a table of contents in front. At most 999 sources. The
                 answer's report gives each source's start page.
+            sanitize_action (RunDocumentActionJsonBodySanitizeAction | Unset): Removes JavaScript, embedded files, actions
+                that reach outside the document, form submit and reset actions, metadata and hidden layers (both off by default)
+                and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains
+                (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See
+                docs/sanitize.md.
      """
 
     copy_action: RunDocumentActionJsonBodyCopyAction | Unset = UNSET
@@ -90,6 +96,7 @@ class RunDocumentActionJsonBody:
     linearize_action: RunDocumentActionJsonBodyLinearizeAction | Unset = UNSET
     optimize_action: RunDocumentActionJsonBodyOptimizeAction | Unset = UNSET
     merge_documents_action: RunDocumentActionJsonBodyMergeDocumentsAction | Unset = UNSET
+    sanitize_action: RunDocumentActionJsonBodySanitizeAction | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -106,6 +113,7 @@ class RunDocumentActionJsonBody:
         from ..models.run_document_action_json_body_merge_documents_action import RunDocumentActionJsonBodyMergeDocumentsAction # noqa: PLC0415
         from ..models.run_document_action_json_body_optimize_action import RunDocumentActionJsonBodyOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_json_body_pdfa_convert_action import RunDocumentActionJsonBodyPDFAConvertAction # noqa: PLC0415
+        from ..models.run_document_action_json_body_sanitize_action import RunDocumentActionJsonBodySanitizeAction # noqa: PLC0415
         copy_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.copy_action, Unset):
             copy_action = self.copy_action.to_dict()
@@ -142,6 +150,10 @@ class RunDocumentActionJsonBody:
         if not isinstance(self.merge_documents_action, Unset):
             merge_documents_action = self.merge_documents_action.to_dict()
 
+        sanitize_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.sanitize_action, Unset):
+            sanitize_action = self.sanitize_action.to_dict()
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -165,6 +177,8 @@ class RunDocumentActionJsonBody:
             field_dict["OptimizeAction"] = optimize_action
         if merge_documents_action is not UNSET:
             field_dict["MergeDocumentsAction"] = merge_documents_action
+        if sanitize_action is not UNSET:
+            field_dict["SanitizeAction"] = sanitize_action
 
         return field_dict
 
@@ -181,6 +195,7 @@ class RunDocumentActionJsonBody:
         from ..models.run_document_action_json_body_merge_documents_action import RunDocumentActionJsonBodyMergeDocumentsAction # noqa: PLC0415
         from ..models.run_document_action_json_body_optimize_action import RunDocumentActionJsonBodyOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_json_body_pdfa_convert_action import RunDocumentActionJsonBodyPDFAConvertAction # noqa: PLC0415
+        from ..models.run_document_action_json_body_sanitize_action import RunDocumentActionJsonBodySanitizeAction # noqa: PLC0415
         d = dict(src_dict)
         _copy_action = d.pop("CopyAction", UNSET)
         copy_action: RunDocumentActionJsonBodyCopyAction | Unset
@@ -272,6 +287,16 @@ class RunDocumentActionJsonBody:
 
 
 
+        _sanitize_action = d.pop("SanitizeAction", UNSET)
+        sanitize_action: RunDocumentActionJsonBodySanitizeAction | Unset
+        if isinstance(_sanitize_action,  Unset):
+            sanitize_action = UNSET
+        else:
+            sanitize_action = RunDocumentActionJsonBodySanitizeAction.from_dict(_sanitize_action)
+
+
+
+
         run_document_action_json_body = cls(
             copy_action=copy_action,
             apply_redactions_action=apply_redactions_action,
@@ -282,6 +307,7 @@ class RunDocumentActionJsonBody:
             linearize_action=linearize_action,
             optimize_action=optimize_action,
             merge_documents_action=merge_documents_action,
+            sanitize_action=sanitize_action,
         )
 
 

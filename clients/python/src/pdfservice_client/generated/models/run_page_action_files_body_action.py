@@ -30,6 +30,7 @@ if TYPE_CHECKING:
   from ..models.run_page_action_files_body_action_rotate_pages_action import RunPageActionFilesBodyActionRotatePagesAction
   from ..models.run_page_action_files_body_action_scale_pages_action import RunPageActionFilesBodyActionScalePagesAction
   from ..models.run_page_action_files_body_action_set_page_boxes_action import RunPageActionFilesBodyActionSetPageBoxesAction
+  from ..models.run_page_action_files_body_action_split_document_action import RunPageActionFilesBodyActionSplitDocumentAction
   from ..models.run_page_action_files_body_action_text_stamp_action import RunPageActionFilesBodyActionTextStampAction
 
 
@@ -85,6 +86,10 @@ class RunPageActionFilesBodyAction:
             set_page_boxes_action (RunPageActionFilesBodyActionSetPageBoxesAction | Unset): Sets the page boxes given
                 (MediaBox, CropBox, BleedBox, TrimBox, ArtBox) on the pages; every box but the MediaBox must lie inside the
                 MediaBox.
+            split_document_action (RunPageActionFilesBodyActionSplitDocumentAction | Unset): Splits the document into
+                several new documents in `folder`, named by `pattern`: by page ranges, every N pages, a maximum size, top-level
+                bookmarks or blank separator pages (exactly one). The source is not changed; the answer lists every document
+                written.
             text_stamp_action (RunPageActionFilesBodyActionTextStampAction | Unset): Stamps text on a page (pageIndex) or on
                 every page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees
                 counter-clockwise about that point; lines are split at \\n. Characters the font lacks are drawn with the shipped
@@ -131,6 +136,7 @@ class RunPageActionFilesBodyAction:
     crop_pages_action: RunPageActionFilesBodyActionCropPagesAction | Unset = UNSET
     scale_pages_action: RunPageActionFilesBodyActionScalePagesAction | Unset = UNSET
     set_page_boxes_action: RunPageActionFilesBodyActionSetPageBoxesAction | Unset = UNSET
+    split_document_action: RunPageActionFilesBodyActionSplitDocumentAction | Unset = UNSET
     text_stamp_action: RunPageActionFilesBodyActionTextStampAction | Unset = UNSET
     image_stamp_action: RunPageActionFilesBodyActionImageStampAction | Unset = UNSET
     page_numbers_action: RunPageActionFilesBodyActionPageNumbersAction | Unset = UNSET
@@ -162,6 +168,7 @@ class RunPageActionFilesBodyAction:
         from ..models.run_page_action_files_body_action_rotate_pages_action import RunPageActionFilesBodyActionRotatePagesAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_scale_pages_action import RunPageActionFilesBodyActionScalePagesAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_set_page_boxes_action import RunPageActionFilesBodyActionSetPageBoxesAction # noqa: PLC0415
+        from ..models.run_page_action_files_body_action_split_document_action import RunPageActionFilesBodyActionSplitDocumentAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_text_stamp_action import RunPageActionFilesBodyActionTextStampAction # noqa: PLC0415
         new_page_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.new_page_action, Unset):
@@ -214,6 +221,10 @@ class RunPageActionFilesBodyAction:
         set_page_boxes_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.set_page_boxes_action, Unset):
             set_page_boxes_action = self.set_page_boxes_action.to_dict()
+
+        split_document_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.split_document_action, Unset):
+            split_document_action = self.split_document_action.to_dict()
 
         text_stamp_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.text_stamp_action, Unset):
@@ -270,6 +281,8 @@ class RunPageActionFilesBodyAction:
             field_dict["ScalePagesAction"] = scale_pages_action
         if set_page_boxes_action is not UNSET:
             field_dict["SetPageBoxesAction"] = set_page_boxes_action
+        if split_document_action is not UNSET:
+            field_dict["SplitDocumentAction"] = split_document_action
         if text_stamp_action is not UNSET:
             field_dict["TextStampAction"] = text_stamp_action
         if image_stamp_action is not UNSET:
@@ -307,6 +320,7 @@ class RunPageActionFilesBodyAction:
         from ..models.run_page_action_files_body_action_rotate_pages_action import RunPageActionFilesBodyActionRotatePagesAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_scale_pages_action import RunPageActionFilesBodyActionScalePagesAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_set_page_boxes_action import RunPageActionFilesBodyActionSetPageBoxesAction # noqa: PLC0415
+        from ..models.run_page_action_files_body_action_split_document_action import RunPageActionFilesBodyActionSplitDocumentAction # noqa: PLC0415
         from ..models.run_page_action_files_body_action_text_stamp_action import RunPageActionFilesBodyActionTextStampAction # noqa: PLC0415
         d = dict(src_dict)
         _new_page_action = d.pop("NewPageAction", UNSET)
@@ -439,6 +453,16 @@ class RunPageActionFilesBodyAction:
 
 
 
+        _split_document_action = d.pop("SplitDocumentAction", UNSET)
+        split_document_action: RunPageActionFilesBodyActionSplitDocumentAction | Unset
+        if isinstance(_split_document_action,  Unset):
+            split_document_action = UNSET
+        else:
+            split_document_action = RunPageActionFilesBodyActionSplitDocumentAction.from_dict(_split_document_action)
+
+
+
+
         _text_stamp_action = d.pop("TextStampAction", UNSET)
         text_stamp_action: RunPageActionFilesBodyActionTextStampAction | Unset
         if isinstance(_text_stamp_action,  Unset):
@@ -513,6 +537,7 @@ class RunPageActionFilesBodyAction:
             crop_pages_action=crop_pages_action,
             scale_pages_action=scale_pages_action,
             set_page_boxes_action=set_page_boxes_action,
+            split_document_action=split_document_action,
             text_stamp_action=text_stamp_action,
             image_stamp_action=image_stamp_action,
             page_numbers_action=page_numbers_action,

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
   from ..models.run_page_action_json_body_rotate_pages_action import RunPageActionJsonBodyRotatePagesAction
   from ..models.run_page_action_json_body_scale_pages_action import RunPageActionJsonBodyScalePagesAction
   from ..models.run_page_action_json_body_set_page_boxes_action import RunPageActionJsonBodySetPageBoxesAction
+  from ..models.run_page_action_json_body_split_document_action import RunPageActionJsonBodySplitDocumentAction
   from ..models.run_page_action_json_body_text_stamp_action import RunPageActionJsonBodyTextStampAction
 
 
@@ -83,6 +84,9 @@ class RunPageActionJsonBody:
                 content; /Rotate is drawn into the content.
             set_page_boxes_action (RunPageActionJsonBodySetPageBoxesAction | Unset): Sets the page boxes given (MediaBox,
                 CropBox, BleedBox, TrimBox, ArtBox) on the pages; every box but the MediaBox must lie inside the MediaBox.
+            split_document_action (RunPageActionJsonBodySplitDocumentAction | Unset): Splits the document into several new
+                documents in `folder`, named by `pattern`: by page ranges, every N pages, a maximum size, top-level bookmarks or
+                blank separator pages (exactly one). The source is not changed; the answer lists every document written.
             text_stamp_action (RunPageActionJsonBodyTextStampAction | Unset): Stamps text on a page (pageIndex) or on every
                 page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees
                 counter-clockwise about that point; lines are split at \\n. Characters the font lacks are drawn with the shipped
@@ -128,6 +132,7 @@ class RunPageActionJsonBody:
     crop_pages_action: RunPageActionJsonBodyCropPagesAction | Unset = UNSET
     scale_pages_action: RunPageActionJsonBodyScalePagesAction | Unset = UNSET
     set_page_boxes_action: RunPageActionJsonBodySetPageBoxesAction | Unset = UNSET
+    split_document_action: RunPageActionJsonBodySplitDocumentAction | Unset = UNSET
     text_stamp_action: RunPageActionJsonBodyTextStampAction | Unset = UNSET
     image_stamp_action: RunPageActionJsonBodyImageStampAction | Unset = UNSET
     page_numbers_action: RunPageActionJsonBodyPageNumbersAction | Unset = UNSET
@@ -159,6 +164,7 @@ class RunPageActionJsonBody:
         from ..models.run_page_action_json_body_rotate_pages_action import RunPageActionJsonBodyRotatePagesAction # noqa: PLC0415
         from ..models.run_page_action_json_body_scale_pages_action import RunPageActionJsonBodyScalePagesAction # noqa: PLC0415
         from ..models.run_page_action_json_body_set_page_boxes_action import RunPageActionJsonBodySetPageBoxesAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_split_document_action import RunPageActionJsonBodySplitDocumentAction # noqa: PLC0415
         from ..models.run_page_action_json_body_text_stamp_action import RunPageActionJsonBodyTextStampAction # noqa: PLC0415
         new_page_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.new_page_action, Unset):
@@ -211,6 +217,10 @@ class RunPageActionJsonBody:
         set_page_boxes_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.set_page_boxes_action, Unset):
             set_page_boxes_action = self.set_page_boxes_action.to_dict()
+
+        split_document_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.split_document_action, Unset):
+            split_document_action = self.split_document_action.to_dict()
 
         text_stamp_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.text_stamp_action, Unset):
@@ -267,6 +277,8 @@ class RunPageActionJsonBody:
             field_dict["ScalePagesAction"] = scale_pages_action
         if set_page_boxes_action is not UNSET:
             field_dict["SetPageBoxesAction"] = set_page_boxes_action
+        if split_document_action is not UNSET:
+            field_dict["SplitDocumentAction"] = split_document_action
         if text_stamp_action is not UNSET:
             field_dict["TextStampAction"] = text_stamp_action
         if image_stamp_action is not UNSET:
@@ -304,6 +316,7 @@ class RunPageActionJsonBody:
         from ..models.run_page_action_json_body_rotate_pages_action import RunPageActionJsonBodyRotatePagesAction # noqa: PLC0415
         from ..models.run_page_action_json_body_scale_pages_action import RunPageActionJsonBodyScalePagesAction # noqa: PLC0415
         from ..models.run_page_action_json_body_set_page_boxes_action import RunPageActionJsonBodySetPageBoxesAction # noqa: PLC0415
+        from ..models.run_page_action_json_body_split_document_action import RunPageActionJsonBodySplitDocumentAction # noqa: PLC0415
         from ..models.run_page_action_json_body_text_stamp_action import RunPageActionJsonBodyTextStampAction # noqa: PLC0415
         d = dict(src_dict)
         _new_page_action = d.pop("NewPageAction", UNSET)
@@ -436,6 +449,16 @@ class RunPageActionJsonBody:
 
 
 
+        _split_document_action = d.pop("SplitDocumentAction", UNSET)
+        split_document_action: RunPageActionJsonBodySplitDocumentAction | Unset
+        if isinstance(_split_document_action,  Unset):
+            split_document_action = UNSET
+        else:
+            split_document_action = RunPageActionJsonBodySplitDocumentAction.from_dict(_split_document_action)
+
+
+
+
         _text_stamp_action = d.pop("TextStampAction", UNSET)
         text_stamp_action: RunPageActionJsonBodyTextStampAction | Unset
         if isinstance(_text_stamp_action,  Unset):
@@ -510,6 +533,7 @@ class RunPageActionJsonBody:
             crop_pages_action=crop_pages_action,
             scale_pages_action=scale_pages_action,
             set_page_boxes_action=set_page_boxes_action,
+            split_document_action=split_document_action,
             text_stamp_action=text_stamp_action,
             image_stamp_action=image_stamp_action,
             page_numbers_action=page_numbers_action,

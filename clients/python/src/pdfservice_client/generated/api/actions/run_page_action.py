@@ -13,6 +13,7 @@ from ...models.job import Job
 from ...models.problem import Problem
 from ...models.run_page_action_files_body import RunPageActionFilesBody
 from ...models.run_page_action_json_body import RunPageActionJsonBody
+from ...models.split_model import SplitModel
 from ...types import UNSET, Unset
 from typing import cast
 
@@ -66,11 +67,28 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> DocumentModel | Job | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> DocumentModel | DocumentModel | SplitModel | Job | Problem | None:
     if response.status_code == 200:
-        response_200 = DocumentModel.from_dict(response.json())
+        def _parse_response_200(data: object) -> DocumentModel | SplitModel:
+            try:
+                if not isinstance(data, dict):
+                    raise TypeError()
+                response_200_type_0 = DocumentModel.from_dict(data)
 
 
+
+                return response_200_type_0
+            except (TypeError, ValueError, AttributeError, KeyError):
+                pass
+            if not isinstance(data, dict):
+                raise TypeError()
+            response_200_type_1 = SplitModel.from_dict(data)
+
+
+
+            return response_200_type_1
+
+        response_200 = _parse_response_200(response.json())
 
         return response_200
 
@@ -129,7 +147,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[DocumentModel | Job | Problem]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[DocumentModel | DocumentModel | SplitModel | Job | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -148,7 +166,7 @@ def sync_detailed(
     prefer: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
 
-) -> Response[DocumentModel | Job | Problem]:
+) -> Response[DocumentModel | DocumentModel | SplitModel | Job | Problem]:
     """ Run a page action
 
      The body is an object with exactly one key, the action name, whose value holds its parameters; or
@@ -157,8 +175,8 @@ def sync_detailed(
     namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction,
     InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction,
     ExtractPagesAction, NUpAction, BookletAction, PosterAction, CropPagesAction, ScalePagesAction,
-    SetPageBoxesAction, TextStampAction, ImageStampAction, PageNumbersAction, RemoveBlankPagesAction,
-    RemovePagesByTextAction, OCRAction.
+    SetPageBoxesAction, SplitDocumentAction, TextStampAction, ImageStampAction, PageNumbersAction,
+    RemoveBlankPagesAction, RemovePagesByTextAction, OCRAction.
 
     Args:
         file_path (str):
@@ -174,7 +192,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DocumentModel | Job | Problem]
+        Response[DocumentModel | DocumentModel | SplitModel | Job | Problem]
      """
 
 
@@ -204,7 +222,7 @@ def sync(
     prefer: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
 
-) -> DocumentModel | Job | Problem | None:
+) -> DocumentModel | DocumentModel | SplitModel | Job | Problem | None:
     """ Run a page action
 
      The body is an object with exactly one key, the action name, whose value holds its parameters; or
@@ -213,8 +231,8 @@ def sync(
     namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction,
     InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction,
     ExtractPagesAction, NUpAction, BookletAction, PosterAction, CropPagesAction, ScalePagesAction,
-    SetPageBoxesAction, TextStampAction, ImageStampAction, PageNumbersAction, RemoveBlankPagesAction,
-    RemovePagesByTextAction, OCRAction.
+    SetPageBoxesAction, SplitDocumentAction, TextStampAction, ImageStampAction, PageNumbersAction,
+    RemoveBlankPagesAction, RemovePagesByTextAction, OCRAction.
 
     Args:
         file_path (str):
@@ -230,7 +248,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DocumentModel | Job | Problem
+        DocumentModel | DocumentModel | SplitModel | Job | Problem
      """
 
 
@@ -255,7 +273,7 @@ async def asyncio_detailed(
     prefer: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
 
-) -> Response[DocumentModel | Job | Problem]:
+) -> Response[DocumentModel | DocumentModel | SplitModel | Job | Problem]:
     """ Run a page action
 
      The body is an object with exactly one key, the action name, whose value holds its parameters; or
@@ -264,8 +282,8 @@ async def asyncio_detailed(
     namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction,
     InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction,
     ExtractPagesAction, NUpAction, BookletAction, PosterAction, CropPagesAction, ScalePagesAction,
-    SetPageBoxesAction, TextStampAction, ImageStampAction, PageNumbersAction, RemoveBlankPagesAction,
-    RemovePagesByTextAction, OCRAction.
+    SetPageBoxesAction, SplitDocumentAction, TextStampAction, ImageStampAction, PageNumbersAction,
+    RemoveBlankPagesAction, RemovePagesByTextAction, OCRAction.
 
     Args:
         file_path (str):
@@ -281,7 +299,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[DocumentModel | Job | Problem]
+        Response[DocumentModel | DocumentModel | SplitModel | Job | Problem]
      """
 
 
@@ -311,7 +329,7 @@ async def asyncio(
     prefer: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
 
-) -> DocumentModel | Job | Problem | None:
+) -> DocumentModel | DocumentModel | SplitModel | Job | Problem | None:
     """ Run a page action
 
      The body is an object with exactly one key, the action name, whose value holds its parameters; or
@@ -320,8 +338,8 @@ async def asyncio(
     namingMode decides clashes at savePath. Known actions: NewPageAction, InsertUploadedPagesAction,
     InsertAttachedPagesAction, DeletePagesAction, RotatePagesAction, MovePagesAction,
     ExtractPagesAction, NUpAction, BookletAction, PosterAction, CropPagesAction, ScalePagesAction,
-    SetPageBoxesAction, TextStampAction, ImageStampAction, PageNumbersAction, RemoveBlankPagesAction,
-    RemovePagesByTextAction, OCRAction.
+    SetPageBoxesAction, SplitDocumentAction, TextStampAction, ImageStampAction, PageNumbersAction,
+    RemoveBlankPagesAction, RemovePagesByTextAction, OCRAction.
 
     Args:
         file_path (str):
@@ -337,7 +355,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        DocumentModel | Job | Problem
+        DocumentModel | DocumentModel | SplitModel | Job | Problem
      """
 
 
