@@ -29,7 +29,7 @@ import { etagOfContent, matchesEtag, UNNAMED_WRITE, withRandomSuffix, writeRecor
 import type { DocumentStat, DocumentStore, FolderEntry, OpenDocument, Release, StagedUpload, WriteOptions, WriteResult } from '../store.js';
 import { readAgain, s3Failure, s3Status } from './client.js';
 import { S3Trash } from './trash.js';
-import { COPY_LIMIT, COPY_PART, S3Versions, stageCopy, type PendingS3Version, type S3Area, type StagedCopy } from './versions.js';
+import { COPY_LIMIT, COPY_PART, S3Versions, stageCopy, type PendingS3Version, type S3Area, type S3Guess, type StagedCopy } from './versions.js';
 
 /**
  * Serializes the commits (check the version, then write) of one key. S3
@@ -107,6 +107,9 @@ interface OverwritePlan {
   /** After the commit: what is kept locally of the version written (DownloadCache). */
   keep(stored: Stored): Promise<void>;
 }
+
+/** What an overwrite writes, given the document it found (null: none), our tag of it, and its versions area. */
+type Planner = (found: { before: { s3Etag: string | undefined; etag: string | undefined; size: number; modified: Date } | null; replaced: string | null; area: S3Area | undefined }) => Promise<OverwritePlan>;
 
 /** What a write's answer says of the version it stored: S3's ETag of it (undefined if the server sent none) and its time. */
 interface Stored {
@@ -530,10 +533,14 @@ export class S3Store implements DocumentStore {
    * here); If-Match checked; the version prepared (the replaced bytes kept, the record put: S3Versions.prepare) while
    * the write stages what it can (a restore's copy in parts), then the document committed (`write.commit`).
    */
-  private async overwrite(p: StoredPath, options: WriteOptions, plan: (found: { before: Awaited<ReturnType<S3Store['current']>>; replaced: string | null; area: S3Area | undefined }) => Promise<OverwritePlan>): Promise<WriteResult> {
+  private async overwrite(p: StoredPath, options: WriteOptions, plan: Planner): Promise<WriteResult> {
     const key = this.docKey(p);
     const release = await this.commits.acquire(key);
     try {
+      // A purge's marker goes with its record, and its copy is not a prefix's pointer: not guessed (rare, a redaction).
+      const guess = options.purgeEarlierVersions === true ? undefined : this.versions?.guess(p);
+      const guessed = guess && (await this.overwriteKnown(p, options, plan, guess));
+      if (guessed) return guessed;
       const [before, surveyed] = await Promise.all([this.current(key, false), this.versions?.survey(p)]);
       const replaced = before ? await this.tagOf(p, before.etag) : null;
       // The area as of the document found (a second listing only when the index that stood for it is stale).
@@ -555,7 +562,7 @@ export class S3Store implements DocumentStore {
         throw prepared.status === 'rejected' ? prepared.reason : (staged as PromiseRejectedResult).reason;
       }
       const version = prepared.value;
-      // With versions, the index of the document's versions is put beside the document (versions.ts, "index.ndjson").
+      // With versions, the index of the document's versions is put beside the document (versions.ts, "z-index.ndjson").
       const stored = await (version ? version.commit(() => write.commit()) : write.commit()).catch(async (err: unknown) => {
         await version?.abort();
         throw err;
@@ -565,6 +572,73 @@ export class S3Store implements DocumentStore {
     } finally {
       release();
     }
+  }
+
+  /**
+   * An overwrite of a document this instance wrote last (S3Versions.guess), in as many serialized round trips as a
+   * write with versions off: the version's requests (the replaced bytes kept, the record put: prepare) and the write's
+   * staging go with the stat and the tail listing, taking the document and its area to be as the last write left them;
+   * the document (and the index beside it) is committed only when the stat and the listing confirm that
+   * (S3Versions.confirms), and after If-Match. Not confirmed: what was put is removed and undefined is answered (the
+   * caller does as without a guess). A plan or prepare failure the stat confirms is the write's failure.
+   */
+  private async overwriteKnown(p: StoredPath, options: WriteOptions, plan: Planner, guess: S3Guess): Promise<WriteResult | undefined> {
+    const versions = this.versions!;
+    const guessed = guess.before;
+    // The plan first (a restore finds its version in the index known: no request): a write of the same bytes makes
+    // its record current as soon as it is put, and a copy in parts is not conditional (COPY_LIMIT): neither is guessed.
+    let write: OverwritePlan;
+    try {
+      write = await plan({ before: guessed, replaced: guessed.etag, area: guess.area });
+    } catch {
+      return undefined;
+    }
+    if (write.etag === guessed.etag || guessed.size > this.copyLimit) return undefined;
+    const stat = this.current(this.docKey(p), false);
+    const listed = versions.check(p, guess);
+    const mine = new Set<string>();
+    const attempt = (async () => {
+      const prefix = (await write.prefix?.()) ?? false;
+      const provenance = options.provenance ?? UNNAMED_WRITE;
+      const [prepared, staged] = await Promise.allSettled([
+        versions.prepare(p, { etag: write.etag, size: write.size }, { ...provenance, pageCount: provenance.pageCount ?? write.pageCount ?? null }, { size: guessed.size, modified: guessed.modified, etag: guessed.etag, prefix, s3Etag: guessed.s3Etag }, false, guess.area),
+        write.stage?.(),
+      ]);
+      if (prepared.status === 'fulfilled') mine.add(versions.recordKeyOf(p, prepared.value.record));
+      return { prepared, staged };
+    })();
+    const [found, area, made] = await Promise.allSettled([stat, listed, attempt]);
+    const confirmed = found.status === 'fulfilled' && found.value !== null && area.status === 'fulfilled' && versions.confirms(p, guess, found.value.s3Etag, area.value, mine);
+    const sent = made.status === 'fulfilled' ? made.value : undefined;
+    const undo = async () => {
+      if (sent?.prepared.status === 'fulfilled') await sent.prepared.value.abort().catch(() => undefined);
+      if (sent?.staged.status === 'fulfilled') await write.abort?.().catch(() => undefined);
+    };
+    if (!confirmed || !sent) {
+      // Not as guessed: the write goes as without a guess, from a stat of its own.
+      versions.forget(p);
+      await undo();
+      return undefined;
+    }
+    const { prepared, staged } = sent;
+    if (prepared.status === 'rejected' || staged.status === 'rejected') {
+      // Say the conditional copy refused (Swift compares CopySourceIfMatch with its own ETag of a multipart object, not
+      // S3's): done again as without a guess, which fails on its own if S3 does.
+      await undo();
+      versions.forget(p);
+      return undefined;
+    }
+    if (options.ifMatch !== undefined && !matchesEtag(options.ifMatch, guessed.etag)) {
+      await undo();
+      throw new ServiceError('PRECONDITION_FAILED');
+    }
+    const version = prepared.value;
+    const stored = await version.commit(() => write.commit()).catch(async (err: unknown) => {
+      await version.abort();
+      throw err;
+    });
+    await write.keep(stored);
+    return { path: p, created: false, stat: { size: write.size, modified: stored.modified, etag: write.etag }, record: writeRecord(options, guessed.etag), ...(await this.versionResult(p, version, options)) };
   }
 
   /**
