@@ -43,7 +43,7 @@ interface Hold {
  * A store on `prefix` whose client logs its commands (with the key, or for a listing the key it starts after, if any)
  * and holds the ones `holds` names (each once).
  */
-async function open(prefix: string, holds: Hold[] = [], tuning: { copyLimit?: number; copyPartSize?: number; commitLock?: LocalLocks } = {}): Promise<{ store: S3Store; versions: DocumentVersions; sent: string[]; client: S3Client }> {
+async function open(prefix: string, holds: Hold[] = [], tuning: { copyLimit?: number; copyPartSize?: number; commitLock?: LocalLocks; prefixReadBytes?: number } = {}): Promise<{ store: S3Store; versions: DocumentVersions; sent: string[]; client: S3Client }> {
   const client = createS3Client({ endpoint: s3.endpoint, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, forcePathStyle: true });
   const sent: string[] = [];
   client.middlewareStack.add(
@@ -482,7 +482,8 @@ test('index: two stores writing one document at the same time (one commit lock, 
 test('a restore copies the version onto the document on the server: a prefix of a blob by UploadPartCopy of its bytes, a whole blob by CopyObject, the current content by no copy; nothing read or sent through the store', async () => {
   const prefix = `vcrash-${process.pid}-${++serial}/`;
   const p = doc('k/restore.pdf');
-  const { store, versions, sent } = await open(prefix);
+  // Prefixes copied on the server whatever their size (by default those below the multipart threshold are read and put: below).
+  const { store, versions, sent } = await open(prefix, [], { prefixReadBytes: 0 });
   const bare = (b: Buffer) => etagOf(b).replace(/"/g, '');
   const v1 = pdf('restore one');
   const v2 = appended(v1, 'two');
@@ -542,6 +543,52 @@ test('a restore copies the version onto the document on the server: a prefix of 
   assert.equal((await store.openUploads()).length, 0);
 });
 
+test('a restore of a prefix below the multipart threshold puts its bytes, read from the document\'s kept copy (none read from S3) or from a blob by a Range GET: two round trips', async () => {
+  const prefix = `vcrash-${process.pid}-${++serial}/`;
+  const p = doc('k/restore-read.pdf');
+  const { store, versions, sent } = await open(prefix);
+  const v1 = pdf('read one');
+  const v2 = appended(v1, 'two');
+  const v3 = pdf('read three, rewritten');
+  await store.writeDocument(p, v1, { conflict: 'fail' });
+  await store.writeDocument(p, v2, { conflict: 'overwrite' });
+  const ids = new Map((await versions.list(p, { offset: 0, limit: 10 })).versions.map((v) => [v.etag, v.id]));
+  const index = '.versions/k/restore-read.pdf/z-index.ndjson';
+  const restoreOf = async (bytes: Buffer): Promise<string[]> => {
+    const from = sent.length;
+    const written = await versions.restore!(p, ids.get(etagOf(bytes))!, { conflict: 'overwrite' });
+    const commands = sent.slice(from);
+    assert.equal(written.stat.etag, etagOf(bytes));
+    const opened = await store.openDocument(p);
+    try {
+      assert.ok((await opened.read()).equals(bytes), 'the document is the version, byte for byte');
+    } finally {
+      await opened.close();
+    }
+    return commands;
+  };
+  // v1 is the first bytes of the document (v2), which this store wrote and keeps: nothing read from S3.
+  let known = (await versions.list(p, { offset: 0, limit: 1 })).current!;
+  const restored = await restoreOf(v1);
+  const record = `PutObject .versions/k/restore-read.pdf/v-${(await versions.list(p, { offset: 0, limit: 1 })).current!}-${bare(v1)}.json`;
+  assertPhases(restored, [
+    ['HeadObject k/restore-read.pdf', `ListObjectsV2 .versions/k/restore-read.pdf/v-${known}`, `CopyObject .versions/k/restore-read.pdf/b-${bare(v2)}`, record],
+    [`PutObject ${index}`, 'PutObject k/restore-read.pdf'],
+  ], 'the stat, listing, copy of the replaced bytes and record, then the document (its bytes from the kept copy) with the index');
+  // v1 again after a rewrite (v3): its bytes are the first of v2's blob, read by a Range GET with the stat.
+  await store.writeDocument(p, v3, { conflict: 'overwrite' });
+  ids.set(etagOf(v1), (await versions.list(p, { offset: 0, limit: 10 })).versions.find((v) => v.etag === etagOf(v1))!.id);
+  known = (await versions.list(p, { offset: 0, limit: 1 })).current!;
+  const again = await restoreOf(v1);
+  assertPhases(again, [
+    ['HeadObject k/restore-read.pdf', `ListObjectsV2 .versions/k/restore-read.pdf/v-${known}`, `CopyObject .versions/k/restore-read.pdf/b-${bare(v3)}`, `GetObject .versions/k/restore-read.pdf/b-${bare(v2)}`, `PutObject .versions/k/restore-read.pdf/v-${(await versions.list(p, { offset: 0, limit: 1 })).current!}-${bare(v1)}.json`],
+    [`PutObject ${index}`, 'PutObject k/restore-read.pdf'],
+  ], 'the first bytes of a blob: a Range GET with the stat, then one PutObject');
+  assert.equal((await store.openUploads()).length, 0);
+  const fresh = await open(prefix);
+  assert.deepEqual(await assertWhole(fresh.versions, p), [v1, v3, v1, v2, v1].map(etagOf));
+});
+
 test('a restore killed before its document was replaced leaves the old version current; recover() removes its record and its upload', async () => {
   const prefix = `vcrash-${process.pid}-${++serial}/`;
   const p = doc('k/restore-killed.pdf');
@@ -551,7 +598,7 @@ test('a restore killed before its document was replaced leaves the old version c
   await live.store.writeDocument(p, v1, { conflict: 'fail' });
   await live.store.writeDocument(p, v2, { conflict: 'overwrite' });
   const first = (await live.versions.list(p, { offset: 0, limit: 10 })).versions[1]!.id;
-  const killed = await open(prefix, [{ command: 'CompleteMultipartUpload', keyEnds: 'k/restore-killed.pdf' }]);
+  const killed = await open(prefix, [{ command: 'CompleteMultipartUpload', keyEnds: 'k/restore-killed.pdf' }], { prefixReadBytes: 0 });
   void killed.versions.restore!(p, first, { conflict: 'overwrite' });
   while (!killed.sent.includes('CompleteMultipartUpload k/restore-killed.pdf')) await new Promise((resolve) => setTimeout(resolve, 20));
   assert.deepEqual(await assertWhole(live.versions, p), [etagOf(v2), etagOf(v1)], 'the document is still v2');

@@ -85,6 +85,12 @@ export interface S3StoreOptions {
   /** A replaced document above this size is copied to its version's blob in parts (UploadPartCopy) of copyPartSize. Defaults 5 GiB and 1 GiB (S3's limit for one CopyObject). */
   copyLimit?: number | undefined;
   copyPartSize?: number | undefined;
+  /**
+   * A restore of a version kept as the first bytes of a blob or of the document reads those bytes (the document's kept
+   * copy, or a Range GET) and puts them when the version is below this size, else copies them on the server in a
+   * multipart upload. Defaults to the multipart threshold (one PutObject); 0 always copies (tests).
+   */
+  prefixReadBytes?: number | undefined;
   /** Deletes move documents and folders to the trash (docs/versions.md, "Trash"; PDFSERVICE_TRASH): S3Store.trash. Default off. */
   trash?: boolean | undefined;
 }
@@ -189,6 +195,8 @@ export class S3Store implements DocumentStore {
   /** Copies on the server above copyLimit bytes go in parts of copyPart (versions.ts stageCopy). */
   private readonly copyLimit: number;
   private readonly copyPart: number;
+  /** S3StoreOptions.prefixReadBytes. */
+  private readonly prefixReadBytes: number;
   /**
    * Tags computed by reading objects whose metadata has none or the wrong one (written by another program), by
    * key, for the S3 version they were computed for: such an object is hashed once per version, not at every stat.
@@ -221,6 +229,7 @@ export class S3Store implements DocumentStore {
     this.book = options.etagBook;
     this.copyLimit = options.copyLimit ?? COPY_LIMIT;
     this.copyPart = Math.max(options.copyPartSize ?? COPY_PART, 5 * MiB);
+    this.prefixReadBytes = Math.min(options.prefixReadBytes ?? this.multipartThreshold, this.multipartThreshold);
     // A record is current only if every writer of every instance forgets it under a lock they all take.
     if (this.book && !this.commits.shared) throw new Error('S3Store: an ETag book needs a shared commit lock (RedisLocks)');
     this.versions = options.versions
@@ -660,6 +669,20 @@ export class S3Store implements DocumentStore {
       if (record.etag === replaced) {
         return { ...base, commit: async () => ({ s3Etag: before.s3Etag, modified: before.modified }), keep: async () => {} };
       }
+      if (firstBytes && record.size < this.prefixReadBytes) {
+        // A prefix below the multipart threshold: its bytes read while the version is prepared (from the document's
+        // copy kept here when it is the document's current one, else a Range GET), then one PutObject: a round trip
+        // less than a copy in parts (create, UploadPartCopy, complete), whose bytes S3 reads and writes all the same.
+        let bytes: Buffer | undefined;
+        return {
+          ...base,
+          stage: async () => {
+            bytes = await this.firstBytes(from, record, from === key ? { s3Etag: before.s3Etag, tag: replaced } : undefined);
+          },
+          commit: () => this.upload(key, bytes!, record.etag, false),
+          keep: (stored) => this.keepWritten(key, stored, bytes!, { size: record.size, etag: record.etag }),
+        };
+      }
       let copy: StagedCopy | undefined;
       const metadata = { ContentType: 'application/pdf', Metadata: { [ETAG_META]: record.etag.slice(1, -1) } };
       const host = { bucket: this.bucket, send: this.send.bind(this), copyLimit: this.copyLimit, copyPart: this.copyPart };
@@ -684,6 +707,38 @@ export class S3Store implements DocumentStore {
         keep: () => this.downloads.drop(key),
       };
     });
+  }
+
+  /**
+   * The first `version.size` bytes of the object at `from` (a restore's prefix), checked against the version's tag:
+   * from the copy of the document kept here (DownloadCache) when `from` is the document and the kept copy is of the
+   * version `doc` names (its S3 ETag), else by a Range GET (of the document only while it carries `doc.tag`).
+   */
+  private async firstBytes(from: string, version: { size: number; etag: string; id: string }, doc: { s3Etag: string | undefined; tag: string } | undefined): Promise<Buffer> {
+    let bytes: Buffer | undefined;
+    const kept = doc && doc.s3Etag !== undefined ? await this.downloads.open(from) : undefined;
+    if (kept) {
+      try {
+        if (kept.version.sourceEtag === doc!.s3Etag && kept.version.size >= version.size) {
+          bytes = Buffer.alloc(version.size);
+          const { bytesRead } = await kept.handle.read(bytes, 0, version.size, 0);
+          if (bytesRead !== version.size) bytes = undefined;
+        }
+      } finally {
+        await kept.handle.close();
+      }
+    }
+    if (!bytes) {
+      const got = await this.download(from, { bytes: version.size, ...(doc ? { tag: doc.tag.slice(1, -1) } : {}) });
+      if (!got) throw new ServiceError('VERSION_NOT_FOUND', `The document has no version ${version.id}`);
+      try {
+        bytes = await got.read();
+      } finally {
+        await got.close();
+      }
+    }
+    if (bytes.length !== version.size || (await etagOfContent(bytes)) !== version.etag) throw new Error(`the first ${version.size} bytes of ${from} are not version ${version.id}`);
+    return bytes;
   }
 
   /** What a write answers of its version, after the purge it asked for (under the commit lock still). */
