@@ -205,7 +205,7 @@ async function loggedSince(mark: number, until: (r: Logged) => boolean): Promise
   }
 }
 
-test('a restore copies the kept bytes on the server (no GET of them, no PUT of them); the document then hashes to the version\'s ETag and passes qpdf --check', async () => {
+test('a restore of a prefix reads none of the kept bytes from S3 (the document\'s copy kept by the service holds them) and puts them in one PutObject; the document then hashes to the version\'s ETag and passes qpdf --check', async () => {
   const doc = 'restored/copied.pdf';
   const key = `${PREFIX}${doc}`;
   // 1.5 MB: from 1 MiB an edit is appended (engine/core/save.ts).
@@ -223,15 +223,15 @@ test('a restore copies the kept bytes on the server (no GET of them, no PUT of t
   const restored = await call(server, 'POST', `/documents/${doc}/versions/${first.id}/restore`, { headers: { 'if-match': versions[0]!.etag } });
   ok(restored);
   assert.equal(restored.headers.get('etag'), first.etag);
-  const requests = await loggedSince(mark, (r) => r.key === key && r.operation === 'CompleteMultipartUpload');
+  const requests = await loggedSince(mark, (r) => r.key === key && r.operation === 'PutObject');
   const seen = requests.map((r) => `${r.operation} ${r.key} ${r.status} ${r.received}`).join('\n');
-  // The kept bytes (the first bytes of the stamped document) copied as a part onto the document; the stamped bytes
-  // copied to their blob first; nothing of either read by the service or sent to Swift by it.
-  assert.deepEqual(requests.filter((r) => r.key === key && r.operation !== 'HeadObject' && r.operation !== 'HEAD').map((r) => r.operation), ['CreateMultipartUpload', 'UploadPartCopy', 'CompleteMultipartUpload'], seen);
+  // The kept bytes (the first bytes of the stamped document, which the service keeps from its write) put onto the
+  // document in one PutObject, below the multipart threshold (a copy in parts would be three requests in turn); the
+  // stamped bytes copied to their blob on the server first; nothing of either read from Swift.
+  assert.deepEqual(requests.filter((r) => r.key === key && r.operation !== 'HeadObject' && r.operation !== 'HEAD').map((r) => r.operation), ['PutObject'], seen);
+  assert.ok(requests.some((r) => r.operation === 'PutObject' && r.key === key && r.received >= original.length), `the version's bytes put: ${seen}`);
   assert.ok(requests.some((r) => r.operation === 'CopyObject' && r.key === `${PREFIX}.versions/${doc}/b-${etagOfBytes(stamped).slice(1, -1)}`), seen);
-  assert.ok(!requests.some((r) => r.operation === 'GetObject' && !r.key.endsWith('.json') && !r.key.endsWith('/z-index.ndjson')), `no bytes read (the index of the versions is read): ${seen}`);
-  assert.ok(!requests.some((r) => r.operation === 'PutObject' && r.received >= original.length / 2), `no bytes sent: ${seen}`);
-  assert.ok(requests.reduce((sum, r) => sum + r.received, 0) < original.length / 2, seen);
+  assert.ok(!requests.some((r) => r.operation === 'GetObject' && !r.key.endsWith('.json') && !r.key.endsWith('/z-index.ndjson')), `no bytes read (the index of the versions may be): ${seen}`);
   // What is there now, read back through the API and the SDK: the version's bytes, a sound PDF, its tag in the metadata.
   const bytes = await current(doc);
   assert.equal(etagOfBytes(bytes), first.etag, 'the restored bytes hash to the version\'s ETag');

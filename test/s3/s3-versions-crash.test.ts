@@ -198,6 +198,51 @@ test('a document written by another program is kept as an "unrecorded" version a
   ], 'the stat, the listing, the copy of the replaced bytes on the server and the record together, then the index and the document together');
 });
 
+test('a guess made stale (another store\'s write, a label, a version deleted) is not taken: the write removes its record, does as without a guess, and every version reads back whole', async () => {
+  const prefix = `vcrash-${process.pid}-${++serial}/`;
+  const p = doc('k/stale.pdf');
+  // Each store shares one commit lock (as with Redis); a and b write in turn, so each one's memory goes stale.
+  const commitLock = new LocalLocks();
+  const a = await open(prefix, [], { commitLock });
+  const b = await open(prefix, [], { commitLock });
+  const v1 = pdf('stale one');
+  await a.store.writeDocument(p, v1, { conflict: 'fail' });
+  const v2 = pdf('stale two');
+  await a.store.writeDocument(p, v2, { conflict: 'overwrite' });
+  // b replaces the document: a's guess (document and index as its last write left them) is now wrong.
+  const v3 = appended(v2, 'three by b');
+  await b.store.writeDocument(p, v3, { conflict: 'overwrite' });
+  const from = a.sent.length;
+  const v4 = pdf('stale four by a');
+  await a.store.writeDocument(p, v4, { conflict: 'overwrite' });
+  const sent = a.sent.slice(from);
+  assert.ok(sent.includes('GetObject .versions/k/stale.pdf/z-index.ndjson'), `not confirmed, the write read the index as without a guess:\n${sent.join('\n')}`);
+  assert.ok(sent.some((c) => c.startsWith('DeleteObjects')), `the guessed record removed:\n${sent.join('\n')}`);
+  assert.deepEqual(await assertWhole(b.versions, p), [v4, v3, v2, v1].map(etagOf));
+  assert.equal((await areaKeys(prefix, 'k/stale.pdf')).filter((k) => k.endsWith('.json')).length, 4, 'no record left by the guess');
+  // A label rewrites the index: a's next guess is not taken either (its memory of the index has another S3 ETag).
+  await a.store.writeDocument(p, pdf('stale five by a'), { conflict: 'overwrite' });
+  const listed = (await b.versions.list(p, { offset: 0, limit: 10 })).versions;
+  await b.versions.update!(p, listed[2]!.id, { label: 'kept' });
+  const labelFrom = a.sent.length;
+  await a.store.writeDocument(p, pdf('stale six by a'), { conflict: 'overwrite' });
+  assert.ok(a.sent.slice(labelFrom).includes('GetObject .versions/k/stale.pdf/z-index.ndjson'), a.sent.slice(labelFrom).join('\n'));
+  // A version deleted: the same.
+  await a.store.writeDocument(p, pdf('stale seven by a'), { conflict: 'overwrite' });
+  const before = (await b.versions.list(p, { offset: 0, limit: 10 })).versions;
+  await b.versions.remove!(p, before[3]!.id);
+  const removeFrom = a.sent.length;
+  await a.store.writeDocument(p, pdf('stale eight by a'), { conflict: 'overwrite' });
+  assert.ok(a.sent.slice(removeFrom).includes('GetObject .versions/k/stale.pdf/z-index.ndjson'), a.sent.slice(removeFrom).join('\n'));
+  const whole = await assertWhole(b.versions, p);
+  assert.equal(whole.length, 7);
+  assert.equal(whole[0], etagOf(pdf('stale eight by a')));
+  const labelled = (await b.versions.list(p, { offset: 0, limit: 10 })).versions.find((v) => v.label === 'kept');
+  assert.ok(labelled, 'the label is kept');
+  const restarted = await open(prefix);
+  assert.deepEqual(await assertWhole(restarted.versions, p), whole);
+});
+
 test('a write sends its stat and listing together, then its copy and record together: each held forever, the other is still sent, and the document never', async () => {
   const prefix = `vcrash-${process.pid}-${++serial}/`;
   const p = doc('k/together.pdf');
