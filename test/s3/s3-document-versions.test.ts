@@ -168,7 +168,7 @@ test('ApplyRedactionsAction purges every earlier version: no object of the versi
   }
   const left = await versionObjects(doc);
   assert.deepEqual(left.map((o) => o.name), [`v-${versions[0]!.id}-${(versions[0]!.etag as string).replace(/"/g, '')}.json`, 'z-index.ndjson'], 'the current version\'s record alone, and the index of the versions');
-  assert.deepEqual(left[0]!.bytes.toString('utf8').split('\n').slice(1).map((line) => (JSON.parse(line) as { id: string }).id), [versions[0]!.id], 'which names the current version alone');
+  assert.deepEqual(left[1]!.bytes.toString('utf8').split('\n').slice(1).map((line) => (JSON.parse(line) as { id: string }).id), [versions[0]!.id], 'which names the current version alone');
   for (const o of left) assert.doesNotMatch(o.bytes.toString('latin1'), /Secret/);
   // The download cache keeps each document's current bytes only: the redacted ones now.
   const keptDir = path.join(server.dataDir, 'kept');
