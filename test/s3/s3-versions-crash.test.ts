@@ -43,7 +43,7 @@ interface Hold {
  * A store on `prefix` whose client logs its commands (with the key, or for a listing the key it starts after, if any)
  * and holds the ones `holds` names (each once).
  */
-async function open(prefix: string, holds: Hold[] = [], tuning: { copyLimit?: number; copyPartSize?: number; commitLock?: LocalLocks } = {}): Promise<{ store: S3Store; versions: DocumentVersions; sent: string[]; client: S3Client }> {
+async function open(prefix: string, holds: Hold[] = [], tuning: { copyLimit?: number; copyPartSize?: number; commitLock?: LocalLocks; prefixReadBytes?: number } = {}): Promise<{ store: S3Store; versions: DocumentVersions; sent: string[]; client: S3Client }> {
   const client = createS3Client({ endpoint: s3.endpoint, region: s3.region, accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey, forcePathStyle: true });
   const sent: string[] = [];
   client.middlewareStack.add(
@@ -94,7 +94,7 @@ async function areaKeys(prefix: string, p: string): Promise<string[]> {
 /** The text of the index of a document's versions, '' when there is none. */
 async function indexBody(prefix: string, p: string): Promise<string> {
   try {
-    const got = await s3.client().send(new GetObjectCommand({ Bucket: s3.buckets[0]!, Key: `${prefix}.versions/${p}/index.ndjson` }));
+    const got = await s3.client().send(new GetObjectCommand({ Bucket: s3.buckets[0]!, Key: `${prefix}.versions/${p}/z-index.ndjson` }));
     return await got.Body!.transformToString('utf8');
   } catch {
     return '';
@@ -103,7 +103,7 @@ async function indexBody(prefix: string, p: string): Promise<string> {
 
 /** The ids in the index of a document's versions (its header's current version first), read from the bucket. */
 async function indexIds(prefix: string, p: string): Promise<string[]> {
-  const got = await s3.client().send(new GetObjectCommand({ Bucket: s3.buckets[0]!, Key: `${prefix}.versions/${p}/index.ndjson` }));
+  const got = await s3.client().send(new GetObjectCommand({ Bucket: s3.buckets[0]!, Key: `${prefix}.versions/${p}/z-index.ndjson` }));
   const [head, ...lines] = (await got.Body!.transformToString('utf8')).split('\n');
   const { current } = JSON.parse(head!) as { current: string };
   return [current, ...lines.map((l) => (JSON.parse(l) as { id: string }).id).filter((id) => id !== current)];
@@ -164,7 +164,7 @@ test('a purging write killed after its document was written and before its purge
   const restarted = await open(prefix);
   assert.deepEqual(await assertWhole(restarted.versions, p), [etagOf(redacted)]);
   const left = await areaKeys(prefix, 'k/red.pdf');
-  assert.deepEqual(left, [`index.ndjson`, `v-${(await restarted.versions.list(p, { offset: 0, limit: 1 })).current!}-${etagOf(redacted).replace(/"/g, '')}.json`], 'only the current record is left, and the index');
+  assert.deepEqual(left, [`v-${(await restarted.versions.list(p, { offset: 0, limit: 1 })).current!}-${etagOf(redacted).replace(/"/g, '')}.json`, `z-index.ndjson`], 'only the current record is left, and the index');
   assert.deepEqual(await indexIds(prefix, 'k/red.pdf'), [(await restarted.versions.list(p, { offset: 0, limit: 1 })).current], 'which names the current version alone');
 });
 
@@ -187,13 +187,60 @@ test('a document written by another program is kept as an "unrecorded" version a
   const next = sent.length;
   await store.writeDocument(p, pdf('ours again'), { conflict: 'overwrite' });
   const replacing = sent.slice(next);
-  // The only object read is the index of the versions (with the listing), to put it again with the new version.
-  assert.deepEqual(replacing.filter((c) => c.startsWith('GetObject') || c.startsWith('UploadPart')), ['GetObject .versions/k/foreign.pdf/index.ndjson'], replacing.join('\n'));
+  // Nothing is read: this store wrote the document last, so it knows the index, which the listing shows unchanged.
+  assert.deepEqual(replacing.filter((c) => c.startsWith('GetObject') || c.startsWith('UploadPart')), [], replacing.join('\n'));
+  // As many serialized round trips as a write with versions off (a stat, then the document): the replaced bytes copied
+  // (conditional on the document's S3 ETag) and the record put go with the stat and the listing (from the current
+  // version's record on), which confirm the document and the index are as this store's write left them.
   assertPhases(replacing, [
-    ['HeadObject k/foreign.pdf', `ListObjectsV2 .versions/k/foreign.pdf/v-${known}`, 'GetObject .versions/k/foreign.pdf/index.ndjson'],
-    [`CopyObject .versions/k/foreign.pdf/b-${etagOf(ours).replace(/"/g, '')}`, `PutObject .versions/k/foreign.pdf/v-${(await versions.list(p, { offset: 0, limit: 1 })).current!}-${etagOf(pdf('ours again')).replace(/"/g, '')}.json`],
-    ['PutObject .versions/k/foreign.pdf/index.ndjson', 'PutObject k/foreign.pdf'],
-  ], 'the stat, the listing (from the current version\'s record on: this store wrote it) and the index read together, then the replaced bytes copied on the server and the record together, then the index and the document together');
+    ['HeadObject k/foreign.pdf', `ListObjectsV2 .versions/k/foreign.pdf/v-${known}`, `CopyObject .versions/k/foreign.pdf/b-${etagOf(ours).replace(/"/g, '')}`, `PutObject .versions/k/foreign.pdf/v-${(await versions.list(p, { offset: 0, limit: 1 })).current!}-${etagOf(pdf('ours again')).replace(/"/g, '')}.json`],
+    ['PutObject .versions/k/foreign.pdf/z-index.ndjson', 'PutObject k/foreign.pdf'],
+  ], 'the stat, the listing, the copy of the replaced bytes on the server and the record together, then the index and the document together');
+});
+
+test('a guess made stale (another store\'s write, a label, a version deleted) is not taken: the write removes its record, does as without a guess, and every version reads back whole', async () => {
+  const prefix = `vcrash-${process.pid}-${++serial}/`;
+  const p = doc('k/stale.pdf');
+  // Each store shares one commit lock (as with Redis); a and b write in turn, so each one's memory goes stale.
+  const commitLock = new LocalLocks();
+  const a = await open(prefix, [], { commitLock });
+  const b = await open(prefix, [], { commitLock });
+  const v1 = pdf('stale one');
+  await a.store.writeDocument(p, v1, { conflict: 'fail' });
+  const v2 = pdf('stale two');
+  await a.store.writeDocument(p, v2, { conflict: 'overwrite' });
+  // b replaces the document: a's guess (document and index as its last write left them) is now wrong.
+  const v3 = appended(v2, 'three by b');
+  await b.store.writeDocument(p, v3, { conflict: 'overwrite' });
+  const from = a.sent.length;
+  const v4 = pdf('stale four by a');
+  await a.store.writeDocument(p, v4, { conflict: 'overwrite' });
+  const sent = a.sent.slice(from);
+  assert.ok(sent.includes('GetObject .versions/k/stale.pdf/z-index.ndjson'), `not confirmed, the write read the index as without a guess:\n${sent.join('\n')}`);
+  assert.ok(sent.some((c) => c.startsWith('DeleteObjects')), `the guessed record removed:\n${sent.join('\n')}`);
+  assert.deepEqual(await assertWhole(b.versions, p), [v4, v3, v2, v1].map(etagOf));
+  assert.equal((await areaKeys(prefix, 'k/stale.pdf')).filter((k) => k.endsWith('.json')).length, 4, 'no record left by the guess');
+  // A label rewrites the index: a's next guess is not taken either (its memory of the index has another S3 ETag).
+  await a.store.writeDocument(p, pdf('stale five by a'), { conflict: 'overwrite' });
+  const listed = (await b.versions.list(p, { offset: 0, limit: 10 })).versions;
+  await b.versions.update!(p, listed[2]!.id, { label: 'kept' });
+  const labelFrom = a.sent.length;
+  await a.store.writeDocument(p, pdf('stale six by a'), { conflict: 'overwrite' });
+  assert.ok(a.sent.slice(labelFrom).includes('GetObject .versions/k/stale.pdf/z-index.ndjson'), a.sent.slice(labelFrom).join('\n'));
+  // A version deleted: the same.
+  await a.store.writeDocument(p, pdf('stale seven by a'), { conflict: 'overwrite' });
+  const before = (await b.versions.list(p, { offset: 0, limit: 10 })).versions;
+  await b.versions.remove!(p, before[3]!.id);
+  const removeFrom = a.sent.length;
+  await a.store.writeDocument(p, pdf('stale eight by a'), { conflict: 'overwrite' });
+  assert.ok(a.sent.slice(removeFrom).includes('GetObject .versions/k/stale.pdf/z-index.ndjson'), a.sent.slice(removeFrom).join('\n'));
+  const whole = await assertWhole(b.versions, p);
+  assert.equal(whole.length, 7);
+  assert.equal(whole[0], etagOf(pdf('stale eight by a')));
+  const labelled = (await b.versions.list(p, { offset: 0, limit: 10 })).versions.find((v) => v.label === 'kept');
+  assert.ok(labelled, 'the label is kept');
+  const restarted = await open(prefix);
+  assert.deepEqual(await assertWhole(restarted.versions, p), whole);
 });
 
 test('a write sends its stat and listing together, then its copy and record together: each held forever, the other is still sent, and the document never', async () => {
@@ -208,7 +255,7 @@ test('a write sends its stat and listing together, then its copy and record toge
   statHolds.push({ command: 'HeadObject', keyEnds: 'k/together.pdf' });
   const listed = statHeld.sent.length;
   void statHeld.store.writeDocument(p, pdf('together two'), { conflict: 'overwrite' });
-  const surveyed = ['GetObject .versions/k/together.pdf/index.ndjson', 'HeadObject k/together.pdf', 'ListObjectsV2 '];
+  const surveyed = ['GetObject .versions/k/together.pdf/z-index.ndjson', 'HeadObject k/together.pdf', 'ListObjectsV2 '];
   while (!surveyed.every((c) => statHeld.sent.slice(listed).includes(c))) await new Promise((resolve) => setTimeout(resolve, 20));
   assert.deepEqual(statHeld.sent.slice(listed).sort(), surveyed, 'the index and the listing are asked with the stat, not after it');
   // The copy of the replaced bytes held: the record is put anyway, the document is not written.
@@ -253,7 +300,7 @@ test('a document above the copy limit is copied to its blob in parts (UploadPart
   await store.writeDocument(p, pdf('small now'), { conflict: 'overwrite' });
   const blob = `.versions/k/large.pdf/b-${etagOf(large).replace(/"/g, '')}`;
   assert.deepEqual(sent.slice(from).filter((c) => c.endsWith(blob)), ['CreateMultipartUpload', 'UploadPartCopy', 'UploadPartCopy', 'UploadPartCopy', 'CompleteMultipartUpload'].map((c) => `${c} ${blob}`));
-  assert.deepEqual(sent.slice(from).filter((c) => c.startsWith('GetObject')), ['GetObject .versions/k/large.pdf/index.ndjson'], 'nothing read through the store but the index of the versions');
+  assert.deepEqual(sent.slice(from).filter((c) => c.startsWith('GetObject')), ['GetObject .versions/k/large.pdf/z-index.ndjson'], 'nothing read through the store but the index of the versions');
   const { versions: listed } = await versions.list(p, { offset: 0, limit: 10 });
   assert.ok((await bytesOf(versions, p, listed[1]!.id)).equals(large), 'the earlier version, whole');
   assert.equal((await store.openUploads()).length, 0);
@@ -273,10 +320,9 @@ test('appended writes put a pointer, never a copy; one killed before its documen
   await live.store.writeDocument(p, v2, { conflict: 'overwrite' });
   const bare = (b: Buffer) => etagOf(b).replace(/"/g, '');
   assertPhases(live.sent.slice(from), [
-    ['HeadObject k/prefix.pdf', `ListObjectsV2 .versions/k/prefix.pdf/v-${first.version!.id}`, 'GetObject .versions/k/prefix.pdf/index.ndjson'],
-    [`PutObject .versions/k/prefix.pdf/p-${bare(v1)}-${bare(v2)}`, `PutObject .versions/k/prefix.pdf/v-${(await live.versions.list(p, { offset: 0, limit: 1 })).current!}-${bare(v2)}.json`],
-    ['PutObject .versions/k/prefix.pdf/index.ndjson', 'PutObject k/prefix.pdf'],
-  ], 'the stat, the listing and the index read, then the replaced version pointed at and the record together, then the index and the document: nothing copied');
+    ['HeadObject k/prefix.pdf', `ListObjectsV2 .versions/k/prefix.pdf/v-${first.version!.id}`, `PutObject .versions/k/prefix.pdf/p-${bare(v1)}-${bare(v2)}`, `PutObject .versions/k/prefix.pdf/v-${(await live.versions.list(p, { offset: 0, limit: 1 })).current!}-${bare(v2)}.json`],
+    ['PutObject .versions/k/prefix.pdf/z-index.ndjson', 'PutObject k/prefix.pdf'],
+  ], 'the stat, the listing, the pointer at the replaced version and the record together (the index known from this store\'s write, the listing confirming it), then the index and the document: nothing copied, nothing read');
   const killed = await open(prefix, [{ command: 'PutObject', keyEnds: 'k/prefix.pdf' }]);
   const v3 = appended(v2, 'three, never written');
   void killed.store.writeDocument(p, v3, { conflict: 'overwrite' });
@@ -286,12 +332,12 @@ test('appended writes put a pointer, never a copy; one killed before its documen
   const restarted = await open(prefix);
   assert.equal(await indexBody(prefix, 'k/prefix.pdf'), '', 'recover() dropped the index before it removed a pointer (an index names the pointers and blobs a write takes as there)');
   assert.deepEqual(await assertWhole(restarted.versions, p), [etagOf(v2), etagOf(v1)]);
-  assert.deepEqual((await areaKeys(prefix, 'k/prefix.pdf')).filter((k) => !k.startsWith('v-') && k !== 'index.ndjson'), [`p-${bare(v1)}-${bare(v2)}`], 'recover() removed the pointer that leads nowhere, kept the one v1 needs');
+  assert.deepEqual((await areaKeys(prefix, 'k/prefix.pdf')).filter((k) => !k.startsWith('v-') && k !== 'z-index.ndjson'), [`p-${bare(v1)}-${bare(v2)}`], 'recover() removed the pointer that leads nowhere, kept the one v1 needs');
   // A full rewrite: v2 copied (the one copy), holding v1 too.
   const v4 = pdf('rewritten');
   await restarted.store.writeDocument(p, v4, { conflict: 'overwrite' });
   assert.deepEqual(await assertWhole(restarted.versions, p), [etagOf(v4), etagOf(v2), etagOf(v1)]);
-  assert.deepEqual((await areaKeys(prefix, 'k/prefix.pdf')).filter((k) => !k.startsWith('v-') && k !== 'index.ndjson'), [`b-${bare(v2)}`, `p-${bare(v1)}-${bare(v2)}`]);
+  assert.deepEqual((await areaKeys(prefix, 'k/prefix.pdf')).filter((k) => !k.startsWith('v-') && k !== 'z-index.ndjson'), [`b-${bare(v2)}`, `p-${bare(v1)}-${bare(v2)}`]);
 });
 
 test('a prefix read from the document while a full rewrite replaces it is read again from the copy that rewrite made', async () => {
@@ -326,10 +372,10 @@ test('a prefix read from the document while a full rewrite replaces it is read a
   assert.deepEqual(reader.sent.slice(from).filter((c) => c.startsWith('GetObject')), ['GetObject k/race.pdf', `GetObject .versions/k/race.pdf/b-${etagOf(v2).replace(/"/g, '')}`], 'the document refused (another tag), then the blob');
 });
 
-// The index of the versions (versions.ts, "index.ndjson"): a list is the stat and one GetObject of it while it names the
+// The index of the versions (versions.ts, "z-index.ndjson"): a list is the stat and one GetObject of it while it names the
 // document's ETag, and the listing otherwise; it never shows a version whose bytes are gone, nor hides the current one.
 
-const indexKey = (prefix: string, p: string) => `${prefix}.versions/${p}/index.ndjson`;
+const indexKey = (prefix: string, p: string) => `${prefix}.versions/${p}/z-index.ndjson`;
 
 /** The list's ETags (newest first) and current id, from the index when it is there. */
 async function listed(versions: DocumentVersions, p: StoredPath): Promise<{ etags: string[]; current: string | null; records: unknown[] }> {
@@ -351,11 +397,11 @@ async function assertDerived(prefix: string, store: { versions: DocumentVersions
 }
 
 for (const step of [
-  { name: 'its read of the index', hold: { command: 'GetObject', keyEnds: 'index.ndjson' }, committed: false },
+  { name: 'its read of the index', hold: { command: 'GetObject', keyEnds: 'z-index.ndjson' }, committed: false },
   { name: 'its copy of the replaced bytes', hold: { command: 'CopyObject', keyEnds: '' }, committed: false },
   { name: 'its record', hold: { command: 'PutObject', keyEnds: '.json' }, committed: false },
   { name: 'its document (the index put)', hold: { command: 'PutObject', keyEnds: 'k/step.pdf' }, committed: false },
-  { name: 'its index (the document put)', hold: { command: 'PutObject', keyEnds: 'index.ndjson' }, committed: true },
+  { name: 'its index (the document put)', hold: { command: 'PutObject', keyEnds: 'z-index.ndjson' }, committed: true },
 ]) {
   test(`index: a write killed at ${step.name} lists the old current version or the new one, whole, from the index as from the listing`, async () => {
     const prefix = `vcrash-${process.pid}-${++serial}/`;
@@ -405,9 +451,9 @@ test('index: a stale one (put by a store killed before its document) is never ta
   assert.ok((await areaKeys(prefix, 'k/stale.pdf')).includes(`v-${killedId}-${bare(v2)}.json`), 'the index names the killed write\'s record as current');
   // Another store writes the same bytes, and is killed at its index (its document written): the stale index would
   // name v2 then, with the killed write's record (which this write removed), had the write left it there.
-  const other = await open(prefix, [{ command: 'PutObject', keyEnds: 'index.ndjson' }]);
+  const other = await open(prefix, [{ command: 'PutObject', keyEnds: 'z-index.ndjson' }]);
   void other.store.writeDocument(p, v2, { conflict: 'overwrite', provenance: { by: 'other', operation: 'upload' } });
-  while (!other.sent.includes('PutObject .versions/k/stale.pdf/index.ndjson') || (await live.store.statDocument(p))?.etag !== etagOf(v2)) await new Promise((resolve) => setTimeout(resolve, 20));
+  while (!other.sent.includes('PutObject .versions/k/stale.pdf/z-index.ndjson') || (await live.store.statDocument(p))?.etag !== etagOf(v2)) await new Promise((resolve) => setTimeout(resolve, 20));
   assert.equal(await indexBody(prefix, 'k/stale.pdf'), '', 'the stale index went before the document was written');
   const after = await live.versions.list(p, { offset: 0, limit: 10 });
   assert.deepEqual(after.versions.map((v) => [v.etag, v.by]), [[etagOf(v2), 'other'], [etagOf(v1), null]]);
@@ -430,7 +476,7 @@ test('index: missing or unreadable, the list is made from the listing and the in
     assert.deepEqual((await listed(versions, p)).etags, expected);
     return sent.slice(from).sort();
   };
-  const fromIndex = ['GetObject .versions/k/missing.pdf/index.ndjson', 'HeadObject k/missing.pdf'];
+  const fromIndex = ['GetObject .versions/k/missing.pdf/z-index.ndjson', 'HeadObject k/missing.pdf'];
   assert.deepEqual(await listCommands(), fromIndex, 'the index the writes put is the list');
   for (const damage of ['delete', 'garble', 'truncate']) {
     const key = indexKey(prefix, 'k/missing.pdf');
@@ -442,7 +488,7 @@ test('index: missing or unreadable, the list is made from the listing and the in
       await s3.client().send(new PutObjectCommand({ Bucket: s3.buckets[0]!, Key: key, Body }));
     }
     const fallback = await listCommands();
-    assert.ok(fallback.includes('ListObjectsV2 ') && fallback.includes('PutObject .versions/k/missing.pdf/index.ndjson'), `${damage}: listed, and the index put again: ${fallback.join(', ')}`);
+    assert.ok(fallback.includes('ListObjectsV2 ') && fallback.includes('PutObject .versions/k/missing.pdf/z-index.ndjson'), `${damage}: listed, and the index put again: ${fallback.join(', ')}`);
     assert.deepEqual(await listCommands(), fromIndex, `${damage}: the next list is the index again`);
   }
   // An index that names another ETag than the document's (the document written by another program) is not used.
@@ -481,7 +527,8 @@ test('index: two stores writing one document at the same time (one commit lock, 
 test('a restore copies the version onto the document on the server: a prefix of a blob by UploadPartCopy of its bytes, a whole blob by CopyObject, the current content by no copy; nothing read or sent through the store', async () => {
   const prefix = `vcrash-${process.pid}-${++serial}/`;
   const p = doc('k/restore.pdf');
-  const { store, versions, sent } = await open(prefix);
+  // Prefixes copied on the server whatever their size (by default those below the multipart threshold are read and put: below).
+  const { store, versions, sent } = await open(prefix, [], { prefixReadBytes: 0 });
   const bare = (b: Buffer) => etagOf(b).replace(/"/g, '');
   const v1 = pdf('restore one');
   const v2 = appended(v1, 'two');
@@ -495,8 +542,8 @@ test('a restore copies the version onto the document on the server: a prefix of 
     const written = await versions.restore!(p, ids.get(etagOf(bytes))!, { conflict: 'overwrite', provenance: { by: 'bob', operation: 'restore' } });
     assert.equal(written.stat.etag, etagOf(bytes));
     const commands = sent.slice(from);
-    // Nothing read but the index of the versions (with the listing), nothing of the version's bytes sent.
-    assert.ok(!commands.some((c) => (c.startsWith('GetObject') && !c.endsWith('/index.ndjson')) || c === 'PutObject k/restore.pdf' || c.startsWith('UploadPart ')), commands.join('\n'));
+    // Nothing read but the index of the versions (not even it when this store's last write left it), nothing of the version's bytes sent.
+    assert.ok(!commands.some((c) => (c.startsWith('GetObject') && !c.endsWith('/z-index.ndjson')) || c === 'PutObject k/restore.pdf' || c.startsWith('UploadPart ')), commands.join('\n'));
     const opened = await store.openDocument(p);
     try {
       const got = await opened.read();
@@ -508,29 +555,29 @@ test('a restore copies the version onto the document on the server: a prefix of 
   };
   const current = async () => (await versions.list(p, { offset: 0, limit: 1 })).current!;
   // v1: the first bytes of v2, whose blob the rewrite to v3 made; v3 copied to its blob first, with the record.
-  const index = '.versions/k/restore.pdf/index.ndjson';
-  // This store wrote the current version: its listing starts at that version's record (the rest is in the index).
-  const surveyed = (known: string) => ['HeadObject k/restore.pdf', `ListObjectsV2 .versions/k/restore.pdf/v-${known}`, `GetObject ${index}`];
+  const index = '.versions/k/restore.pdf/z-index.ndjson';
+  // This store wrote the current version: its listing starts at that version's record, and the index is the one it put
+  // (the listing shows its S3 ETag), so the version's requests go with the stat and the listing.
+  const surveyed = (known: string) => ['HeadObject k/restore.pdf', `ListObjectsV2 .versions/k/restore.pdf/v-${known}`];
   let known = await current();
   assertPhases(await restoreOf(v1), [
-    surveyed(known),
-    [`CopyObject .versions/k/restore.pdf/b-${bare(v3)}`, 'CreateMultipartUpload k/restore.pdf', 'UploadPartCopy k/restore.pdf', `PutObject .versions/k/restore.pdf/v-${await current()}-${bare(v1)}.json`],
+    [...surveyed(known), `CopyObject .versions/k/restore.pdf/b-${bare(v3)}`, 'CreateMultipartUpload k/restore.pdf', `PutObject .versions/k/restore.pdf/v-${await current()}-${bare(v1)}.json`],
+    ['UploadPartCopy k/restore.pdf'],
     [`PutObject ${index}`, 'CompleteMultipartUpload k/restore.pdf'],
-  ], 'a prefix: the stat, listing and index read, then the replaced bytes copied, the range copied as a part and the record put together, then the completion with the index');
+  ], 'a prefix: the stat and listing, the replaced bytes copied, the upload created and the record put together, then the range copied as a part, then the completion with the index');
   const restored = (await versions.list(p, { offset: 0, limit: 1 })).versions[0]!;
   assert.deepEqual([restored.operation, restored.by, restored.etag, restored.pageCount], ['restore', 'bob', etagOf(v1), 1], 'a new version with the kept one\'s page count');
   // v2: its blob whole; v1 (the document) needs no copy (its first bytes are in v2's blob: the index names the pointer).
   known = await current();
   assertPhases(await restoreOf(v2), [
-    surveyed(known),
-    [`PutObject .versions/k/restore.pdf/v-${await current()}-${bare(v2)}.json`],
+    [...surveyed(known), `PutObject .versions/k/restore.pdf/v-${await current()}-${bare(v2)}.json`],
     [`PutObject ${index}`, 'CopyObject k/restore.pdf'],
-  ], 'a blob whole: the record, then one CopyObject onto the document with the index');
+  ], 'a blob whole: the record with the stat and listing, then one CopyObject onto the document with the index');
   // v2 again: the current content, no document written. Its record is current as soon as it is there, so the index
   // (naming the same ETag) goes first and is put again after it.
   known = await current();
   assertPhases(await restoreOf(v2), [
-    surveyed(known),
+    [...surveyed(known), `GetObject ${index}`],
     ['DeleteObjects '],
     [`PutObject .versions/k/restore.pdf/v-${await current()}-${bare(v2)}.json`],
     [`PutObject ${index}`],
@@ -539,6 +586,52 @@ test('a restore copies the version onto the document on the server: a prefix of 
   assert.equal((await fresh.store.statDocument(p))!.etag, etagOf(v2), 'the document carries its tag (x-amz-meta-etag)');
   assert.deepEqual(await assertWhole(fresh.versions, p), [v2, v2, v1, v3, v2, v1].map(etagOf));
   assert.equal((await store.openUploads()).length, 0);
+});
+
+test('a restore of a prefix below the multipart threshold puts its bytes, read from the document\'s kept copy (none read from S3) or from a blob by a Range GET: two round trips', async () => {
+  const prefix = `vcrash-${process.pid}-${++serial}/`;
+  const p = doc('k/restore-read.pdf');
+  const { store, versions, sent } = await open(prefix);
+  const v1 = pdf('read one');
+  const v2 = appended(v1, 'two');
+  const v3 = pdf('read three, rewritten');
+  await store.writeDocument(p, v1, { conflict: 'fail' });
+  await store.writeDocument(p, v2, { conflict: 'overwrite' });
+  const ids = new Map((await versions.list(p, { offset: 0, limit: 10 })).versions.map((v) => [v.etag, v.id]));
+  const index = '.versions/k/restore-read.pdf/z-index.ndjson';
+  const restoreOf = async (bytes: Buffer): Promise<string[]> => {
+    const from = sent.length;
+    const written = await versions.restore!(p, ids.get(etagOf(bytes))!, { conflict: 'overwrite' });
+    const commands = sent.slice(from);
+    assert.equal(written.stat.etag, etagOf(bytes));
+    const opened = await store.openDocument(p);
+    try {
+      assert.ok((await opened.read()).equals(bytes), 'the document is the version, byte for byte');
+    } finally {
+      await opened.close();
+    }
+    return commands;
+  };
+  // v1 is the first bytes of the document (v2), which this store wrote and keeps: nothing read from S3.
+  let known = (await versions.list(p, { offset: 0, limit: 1 })).current!;
+  const restored = await restoreOf(v1);
+  const record = `PutObject .versions/k/restore-read.pdf/v-${(await versions.list(p, { offset: 0, limit: 1 })).current!}-${bare(v1)}.json`;
+  assertPhases(restored, [
+    ['HeadObject k/restore-read.pdf', `ListObjectsV2 .versions/k/restore-read.pdf/v-${known}`, `CopyObject .versions/k/restore-read.pdf/b-${bare(v2)}`, record],
+    [`PutObject ${index}`, 'PutObject k/restore-read.pdf'],
+  ], 'the stat, listing, copy of the replaced bytes and record, then the document (its bytes from the kept copy) with the index');
+  // v1 again after a rewrite (v3): its bytes are the first of v2's blob, read by a Range GET with the stat.
+  await store.writeDocument(p, v3, { conflict: 'overwrite' });
+  ids.set(etagOf(v1), (await versions.list(p, { offset: 0, limit: 10 })).versions.find((v) => v.etag === etagOf(v1))!.id);
+  known = (await versions.list(p, { offset: 0, limit: 1 })).current!;
+  const again = await restoreOf(v1);
+  assertPhases(again, [
+    ['HeadObject k/restore-read.pdf', `ListObjectsV2 .versions/k/restore-read.pdf/v-${known}`, `CopyObject .versions/k/restore-read.pdf/b-${bare(v3)}`, `GetObject .versions/k/restore-read.pdf/b-${bare(v2)}`, `PutObject .versions/k/restore-read.pdf/v-${(await versions.list(p, { offset: 0, limit: 1 })).current!}-${bare(v1)}.json`],
+    [`PutObject ${index}`, 'PutObject k/restore-read.pdf'],
+  ], 'the first bytes of a blob: a Range GET with the stat, then one PutObject');
+  assert.equal((await store.openUploads()).length, 0);
+  const fresh = await open(prefix);
+  assert.deepEqual(await assertWhole(fresh.versions, p), [v1, v3, v1, v2, v1].map(etagOf));
 });
 
 test('a restore killed before its document was replaced leaves the old version current; recover() removes its record and its upload', async () => {
@@ -550,7 +643,7 @@ test('a restore killed before its document was replaced leaves the old version c
   await live.store.writeDocument(p, v1, { conflict: 'fail' });
   await live.store.writeDocument(p, v2, { conflict: 'overwrite' });
   const first = (await live.versions.list(p, { offset: 0, limit: 10 })).versions[1]!.id;
-  const killed = await open(prefix, [{ command: 'CompleteMultipartUpload', keyEnds: 'k/restore-killed.pdf' }]);
+  const killed = await open(prefix, [{ command: 'CompleteMultipartUpload', keyEnds: 'k/restore-killed.pdf' }], { prefixReadBytes: 0 });
   void killed.versions.restore!(p, first, { conflict: 'overwrite' });
   while (!killed.sent.includes('CompleteMultipartUpload k/restore-killed.pdf')) await new Promise((resolve) => setTimeout(resolve, 20));
   assert.deepEqual(await assertWhole(live.versions, p), [etagOf(v2), etagOf(v1)], 'the document is still v2');
@@ -583,7 +676,7 @@ test('index: a write lists only the keys from the current version\'s record on (
   const known = (await live.versions.list(p, { offset: 0, limit: 1 })).current!;
   bytes = pdf('tail rewritten');
   await live.store.writeDocument(p, bytes, { conflict: 'overwrite' });
-  assert.deepEqual(listings, [{ startAfter: `${prefix}.versions/k/tail.pdf/v-${known}`, keys: 1 }], 'one listing, of the current record alone');
+  assert.deepEqual(listings, [{ startAfter: `${prefix}.versions/k/tail.pdf/v-${known}`, keys: 2 }], 'one listing, of the current record alone and the index (which sorts after every record)');
   // The index names exactly the blobs and pointers of the area (none is left over here).
   const header = JSON.parse((await indexBody(prefix, 'k/tail.pdf')).split('\n')[0]!) as { keys: string[] };
   assert.deepEqual(header.keys, (await areaKeys(prefix, 'k/tail.pdf')).filter((k) => k.startsWith('b-') || k.startsWith('p-')));

@@ -29,7 +29,7 @@ import { etagOfContent, matchesEtag, UNNAMED_WRITE, withRandomSuffix, writeRecor
 import type { DocumentStat, DocumentStore, FolderEntry, OpenDocument, Release, StagedUpload, WriteOptions, WriteResult } from '../store.js';
 import { readAgain, s3Failure, s3Status } from './client.js';
 import { S3Trash } from './trash.js';
-import { COPY_LIMIT, COPY_PART, S3Versions, stageCopy, type PendingS3Version, type S3Area, type StagedCopy } from './versions.js';
+import { COPY_LIMIT, COPY_PART, S3Versions, stageCopy, type PendingS3Version, type S3Area, type S3Guess, type StagedCopy } from './versions.js';
 
 /**
  * Serializes the commits (check the version, then write) of one key. S3
@@ -85,6 +85,12 @@ export interface S3StoreOptions {
   /** A replaced document above this size is copied to its version's blob in parts (UploadPartCopy) of copyPartSize. Defaults 5 GiB and 1 GiB (S3's limit for one CopyObject). */
   copyLimit?: number | undefined;
   copyPartSize?: number | undefined;
+  /**
+   * A restore of a version kept as the first bytes of a blob or of the document reads those bytes (the document's kept
+   * copy, or a Range GET) and puts them when the version is below this size, else copies them on the server in a
+   * multipart upload. Defaults to the multipart threshold (one PutObject); 0 always copies (tests).
+   */
+  prefixReadBytes?: number | undefined;
   /** Deletes move documents and folders to the trash (docs/versions.md, "Trash"; PDFSERVICE_TRASH): S3Store.trash. Default off. */
   trash?: boolean | undefined;
 }
@@ -107,6 +113,9 @@ interface OverwritePlan {
   /** After the commit: what is kept locally of the version written (DownloadCache). */
   keep(stored: Stored): Promise<void>;
 }
+
+/** What an overwrite writes, given the document it found (null: none), our tag of it, and its versions area. */
+type Planner = (found: { before: { s3Etag: string | undefined; etag: string | undefined; size: number; modified: Date } | null; replaced: string | null; area: S3Area | undefined }) => Promise<OverwritePlan>;
 
 /** What a write's answer says of the version it stored: S3's ETag of it (undefined if the server sent none) and its time. */
 interface Stored {
@@ -186,6 +195,8 @@ export class S3Store implements DocumentStore {
   /** Copies on the server above copyLimit bytes go in parts of copyPart (versions.ts stageCopy). */
   private readonly copyLimit: number;
   private readonly copyPart: number;
+  /** S3StoreOptions.prefixReadBytes. */
+  private readonly prefixReadBytes: number;
   /**
    * Tags computed by reading objects whose metadata has none or the wrong one (written by another program), by
    * key, for the S3 version they were computed for: such an object is hashed once per version, not at every stat.
@@ -218,6 +229,7 @@ export class S3Store implements DocumentStore {
     this.book = options.etagBook;
     this.copyLimit = options.copyLimit ?? COPY_LIMIT;
     this.copyPart = Math.max(options.copyPartSize ?? COPY_PART, 5 * MiB);
+    this.prefixReadBytes = Math.min(options.prefixReadBytes ?? this.multipartThreshold, this.multipartThreshold);
     // A record is current only if every writer of every instance forgets it under a lock they all take.
     if (this.book && !this.commits.shared) throw new Error('S3Store: an ETag book needs a shared commit lock (RedisLocks)');
     this.versions = options.versions
@@ -530,10 +542,14 @@ export class S3Store implements DocumentStore {
    * here); If-Match checked; the version prepared (the replaced bytes kept, the record put: S3Versions.prepare) while
    * the write stages what it can (a restore's copy in parts), then the document committed (`write.commit`).
    */
-  private async overwrite(p: StoredPath, options: WriteOptions, plan: (found: { before: Awaited<ReturnType<S3Store['current']>>; replaced: string | null; area: S3Area | undefined }) => Promise<OverwritePlan>): Promise<WriteResult> {
+  private async overwrite(p: StoredPath, options: WriteOptions, plan: Planner): Promise<WriteResult> {
     const key = this.docKey(p);
     const release = await this.commits.acquire(key);
     try {
+      // A purge's marker goes with its record, and its copy is not a prefix's pointer: not guessed (rare, a redaction).
+      const guess = options.purgeEarlierVersions === true ? undefined : this.versions?.guess(p);
+      const guessed = guess && (await this.overwriteKnown(p, options, plan, guess));
+      if (guessed) return guessed;
       const [before, surveyed] = await Promise.all([this.current(key, false), this.versions?.survey(p)]);
       const replaced = before ? await this.tagOf(p, before.etag) : null;
       // The area as of the document found (a second listing only when the index that stood for it is stale).
@@ -555,7 +571,7 @@ export class S3Store implements DocumentStore {
         throw prepared.status === 'rejected' ? prepared.reason : (staged as PromiseRejectedResult).reason;
       }
       const version = prepared.value;
-      // With versions, the index of the document's versions is put beside the document (versions.ts, "index.ndjson").
+      // With versions, the index of the document's versions is put beside the document (versions.ts, "z-index.ndjson").
       const stored = await (version ? version.commit(() => write.commit()) : write.commit()).catch(async (err: unknown) => {
         await version?.abort();
         throw err;
@@ -565,6 +581,73 @@ export class S3Store implements DocumentStore {
     } finally {
       release();
     }
+  }
+
+  /**
+   * An overwrite of a document this instance wrote last (S3Versions.guess), in as many serialized round trips as a
+   * write with versions off: the version's requests (the replaced bytes kept, the record put: prepare) and the write's
+   * staging go with the stat and the tail listing, taking the document and its area to be as the last write left them;
+   * the document (and the index beside it) is committed only when the stat and the listing confirm that
+   * (S3Versions.confirms), and after If-Match. Not confirmed: what was put is removed and undefined is answered (the
+   * caller does as without a guess). A plan or prepare failure the stat confirms is the write's failure.
+   */
+  private async overwriteKnown(p: StoredPath, options: WriteOptions, plan: Planner, guess: S3Guess): Promise<WriteResult | undefined> {
+    const versions = this.versions!;
+    const guessed = guess.before;
+    // The plan first (a restore finds its version in the index known: no request): a write of the same bytes makes
+    // its record current as soon as it is put, and a copy in parts is not conditional (COPY_LIMIT): neither is guessed.
+    let write: OverwritePlan;
+    try {
+      write = await plan({ before: guessed, replaced: guessed.etag, area: guess.area });
+    } catch {
+      return undefined;
+    }
+    if (write.etag === guessed.etag || guessed.size > this.copyLimit) return undefined;
+    const stat = this.current(this.docKey(p), false);
+    const listed = versions.check(p, guess);
+    const mine = new Set<string>();
+    const attempt = (async () => {
+      const prefix = (await write.prefix?.()) ?? false;
+      const provenance = options.provenance ?? UNNAMED_WRITE;
+      const [prepared, staged] = await Promise.allSettled([
+        versions.prepare(p, { etag: write.etag, size: write.size }, { ...provenance, pageCount: provenance.pageCount ?? write.pageCount ?? null }, { size: guessed.size, modified: guessed.modified, etag: guessed.etag, prefix, s3Etag: guessed.s3Etag }, false, guess.area),
+        write.stage?.(),
+      ]);
+      if (prepared.status === 'fulfilled') mine.add(versions.recordKeyOf(p, prepared.value.record));
+      return { prepared, staged };
+    })();
+    const [found, area, made] = await Promise.allSettled([stat, listed, attempt]);
+    const confirmed = found.status === 'fulfilled' && found.value !== null && area.status === 'fulfilled' && versions.confirms(p, guess, found.value.s3Etag, area.value, mine);
+    const sent = made.status === 'fulfilled' ? made.value : undefined;
+    const undo = async () => {
+      if (sent?.prepared.status === 'fulfilled') await sent.prepared.value.abort().catch(() => undefined);
+      if (sent?.staged.status === 'fulfilled') await write.abort?.().catch(() => undefined);
+    };
+    if (!confirmed || !sent) {
+      // Not as guessed: the write goes as without a guess, from a stat of its own.
+      versions.forget(p);
+      await undo();
+      return undefined;
+    }
+    const { prepared, staged } = sent;
+    if (prepared.status === 'rejected' || staged.status === 'rejected') {
+      // Say the conditional copy refused (Swift compares CopySourceIfMatch with its own ETag of a multipart object, not
+      // S3's): done again as without a guess, which fails on its own if S3 does.
+      await undo();
+      versions.forget(p);
+      return undefined;
+    }
+    if (options.ifMatch !== undefined && !matchesEtag(options.ifMatch, guessed.etag)) {
+      await undo();
+      throw new ServiceError('PRECONDITION_FAILED');
+    }
+    const version = prepared.value;
+    const stored = await version.commit(() => write.commit()).catch(async (err: unknown) => {
+      await version.abort();
+      throw err;
+    });
+    await write.keep(stored);
+    return { path: p, created: false, stat: { size: write.size, modified: stored.modified, etag: write.etag }, record: writeRecord(options, guessed.etag), ...(await this.versionResult(p, version, options)) };
   }
 
   /**
@@ -585,6 +668,20 @@ export class S3Store implements DocumentStore {
       const base = { etag: record.etag, size: record.size, pageCount: record.pageCount };
       if (record.etag === replaced) {
         return { ...base, commit: async () => ({ s3Etag: before.s3Etag, modified: before.modified }), keep: async () => {} };
+      }
+      if (firstBytes && record.size < this.prefixReadBytes) {
+        // A prefix below the multipart threshold: its bytes read while the version is prepared (from the document's
+        // copy kept here when it is the document's current one, else a Range GET), then one PutObject: a round trip
+        // less than a copy in parts (create, UploadPartCopy, complete), whose bytes S3 reads and writes all the same.
+        let bytes: Buffer | undefined;
+        return {
+          ...base,
+          stage: async () => {
+            bytes = await this.firstBytes(from, record, from === key ? { s3Etag: before.s3Etag, tag: replaced } : undefined);
+          },
+          commit: () => this.upload(key, bytes!, record.etag, false),
+          keep: (stored) => this.keepWritten(key, stored, bytes!, { size: record.size, etag: record.etag }),
+        };
       }
       let copy: StagedCopy | undefined;
       const metadata = { ContentType: 'application/pdf', Metadata: { [ETAG_META]: record.etag.slice(1, -1) } };
@@ -610,6 +707,38 @@ export class S3Store implements DocumentStore {
         keep: () => this.downloads.drop(key),
       };
     });
+  }
+
+  /**
+   * The first `version.size` bytes of the object at `from` (a restore's prefix), checked against the version's tag:
+   * from the copy of the document kept here (DownloadCache) when `from` is the document and the kept copy is of the
+   * version `doc` names (its S3 ETag), else by a Range GET (of the document only while it carries `doc.tag`).
+   */
+  private async firstBytes(from: string, version: { size: number; etag: string; id: string }, doc: { s3Etag: string | undefined; tag: string } | undefined): Promise<Buffer> {
+    let bytes: Buffer | undefined;
+    const kept = doc && doc.s3Etag !== undefined ? await this.downloads.open(from) : undefined;
+    if (kept) {
+      try {
+        if (kept.version.sourceEtag === doc!.s3Etag && kept.version.size >= version.size) {
+          bytes = Buffer.alloc(version.size);
+          const { bytesRead } = await kept.handle.read(bytes, 0, version.size, 0);
+          if (bytesRead !== version.size) bytes = undefined;
+        }
+      } finally {
+        await kept.handle.close();
+      }
+    }
+    if (!bytes) {
+      const got = await this.download(from, { bytes: version.size, ...(doc ? { tag: doc.tag.slice(1, -1) } : {}) });
+      if (!got) throw new ServiceError('VERSION_NOT_FOUND', `The document has no version ${version.id}`);
+      try {
+        bytes = await got.read();
+      } finally {
+        await got.close();
+      }
+    }
+    if (bytes.length !== version.size || (await etagOfContent(bytes)) !== version.etag) throw new Error(`the first ${version.size} bytes of ${from} are not version ${version.id}`);
+    return bytes;
   }
 
   /** What a write answers of its version, after the purge it asked for (under the commit lock still). */

@@ -51,8 +51,18 @@ const PURGE = /^v-(\d{16})\.purge$/;
 const BLOB = /^b-([0-9a-f]{32})$/;
 const POINTER = /^p-([0-9a-f]{32})-([0-9a-f]{32})$/;
 const ID = /^\d{16}$/;
-/** The index's name in the area (no record, blob, pointer or purge marker name matches it). */
-const INDEX = 'index.ndjson';
+/**
+ * The index's name in the area (no record, blob, pointer or purge marker name matches it). It sorts after every record
+ * and purge marker (`v-`), so the short listing a write makes from the current record on (survey) shows it with its S3
+ * ETag: S3Versions.guess's memory of it is checked by that listing, with no GetObject.
+ */
+const INDEX = 'z-index.ndjson';
+/** The index's name before it sorted after the records: never read; recover() removes it. */
+const OLD_INDEX = 'index.ndjson';
+/** Documents whose last write here is remembered with its index (S3Versions.guess), the oldest going first past it. */
+const KNOWN_KEPT = 1000;
+/** An index longer than this is not remembered (a few hundred bytes a version: some hundreds of versions). */
+const KNOWN_INDEX_BYTES = 256 * 1024;
 /** The index's format, in its header line: another is read as no index (relist writes this one). */
 const INDEX_FORMAT = 2;
 /** Documents whose newest known current version is remembered (S3Versions.since), the oldest going first past it. */
@@ -202,7 +212,7 @@ export interface PendingS3Version {
    * beside it (at the same time: until both are there the index names another ETag than the document's, so no list
    * uses it). A failed index PUT fails nothing (the next list makes it from the listing); both have ended when this does.
    */
-  commit<T>(write: () => Promise<T>): Promise<T>;
+  commit<T extends { s3Etag: string | undefined; modified: Date } | null>(write: () => Promise<T>): Promise<T>;
   /** The document's write did not happen: its record (and purge marker, and the index put for it) go. */
   abort(): Promise<void>;
 }
@@ -218,6 +228,30 @@ interface Index {
    * and a version delete keep), so a write needs no listing of them.
    */
   keys: string[];
+}
+
+/**
+ * What this instance knows of a document it wrote last (S3Versions.guess): the document as its write's answer gave it
+ * and the index put beside it, with the index object's S3 ETag as the PUT answered it.
+ */
+interface Known {
+  docS3Etag: string;
+  etag: string;
+  size: number;
+  modified: Date;
+  index: Index;
+  indexS3Etag: string;
+}
+
+/**
+ * A write's guess of the document it replaces (S3Versions.guess): the document and its versions area as this instance
+ * left them, for a write that sends its version's requests with its stat instead of after it (S3Store.overwriteKnown),
+ * and commits only when the stat and the listing sent together confirm the guess (S3Versions.confirms).
+ */
+export interface S3Guess {
+  readonly before: { s3Etag: string; etag: string; size: number; modified: Date };
+  readonly area: S3Area;
+  readonly known: Known;
 }
 
 /** The index's text: its header, then a line per record (oldest first). */
@@ -284,11 +318,13 @@ export interface StagedCopy {
  * a multipart upload of UploadPartCopy parts (made now, completed at commit) above the host's copyLimit or for first
  * bytes (S3 copies a byte range only as a part: CopyObject has none).
  */
-export async function stageCopy(host: Pick<S3VersionsHost, 'bucket' | 'send' | 'copyLimit' | 'copyPart'>, from: string, to: string, size: number, only: { firstBytes?: boolean | undefined; metadata?: CopyMetadata | undefined } = {}): Promise<StagedCopy> {
+export async function stageCopy(host: Pick<S3VersionsHost, 'bucket' | 'send' | 'copyLimit' | 'copyPart'>, from: string, to: string, size: number, only: { firstBytes?: boolean | undefined; metadata?: CopyMetadata | undefined; sourceIs?: string | undefined } = {}): Promise<StagedCopy> {
   const Bucket = host.bucket;
   const Key = to;
   const CopySource = `${encodeURIComponent(Bucket)}/${from.split('/').map(encodeURIComponent).join('/')}`;
   const replace = only.metadata ? { MetadataDirective: 'REPLACE' as const, ...only.metadata } : {};
+  // A copy sent before the source's stat has answered (S3Store.overwriteKnown) copies only the version it expects (412 else).
+  const condition = only.sourceIs !== undefined ? { CopySourceIfMatch: only.sourceIs } : {};
   if (size === 0 && only.metadata) {
     // No range of no bytes: the empty object is put, as any write of it would be.
     return {
@@ -302,7 +338,7 @@ export async function stageCopy(host: Pick<S3VersionsHost, 'bucket' | 'send' | '
   if (only.firstBytes !== true && size <= host.copyLimit) {
     return {
       commit: async () => {
-        const copied = await host.send('CopyObject', (c) => c.send(new CopyObjectCommand({ Bucket, Key, CopySource, ...replace })));
+        const copied = await host.send('CopyObject', (c) => c.send(new CopyObjectCommand({ Bucket, Key, CopySource, ...replace, ...condition })));
         return { s3Etag: copied.CopyObjectResult?.ETag, modified: copied.CopyObjectResult?.LastModified };
       },
       abort: async () => {},
@@ -317,7 +353,7 @@ export async function stageCopy(host: Pick<S3VersionsHost, 'bucket' | 'send' | '
     const step = size <= host.copyLimit ? size : host.copyPart;
     for (let start = 0, PartNumber = 1; start < size; start += step, PartNumber++) {
       const range = `bytes=${start}-${Math.min(start + step, size) - 1}`;
-      const part = await host.send('UploadPartCopy', (c) => c.send(new UploadPartCopyCommand({ Bucket, Key, UploadId, PartNumber, CopySource, CopySourceRange: range })));
+      const part = await host.send('UploadPartCopy', (c) => c.send(new UploadPartCopyCommand({ Bucket, Key, UploadId, PartNumber, CopySource, CopySourceRange: range, ...condition })));
       parts.push({ PartNumber, ETag: part.CopyPartResult?.ETag });
     }
     return {
@@ -342,8 +378,8 @@ export async function stageCopy(host: Pick<S3VersionsHost, 'bucket' | 'send' | '
  * Copies an object (of `size` bytes) to another key of the bucket, on the server (nothing passes through the service),
  * metadata included (our tag): one CopyObject, or parts (UploadPartCopy) above the host's copyLimit.
  */
-export async function copyKey(host: Pick<S3VersionsHost, 'bucket' | 'send' | 'copyLimit' | 'copyPart'>, from: string, to: string, size: number): Promise<void> {
-  await (await stageCopy(host, from, to, size)).commit();
+export async function copyKey(host: Pick<S3VersionsHost, 'bucket' | 'send' | 'copyLimit' | 'copyPart'>, from: string, to: string, size: number, sourceIs?: string): Promise<void> {
+  await (await stageCopy(host, from, to, size, { sourceIs })).commit();
 }
 
 export class S3Versions implements DocumentVersions {
@@ -359,6 +395,9 @@ export class S3Versions implements DocumentVersions {
    * lists only the keys after it (survey): one short page whatever the number of versions.
    */
   private readonly since = new Map<string, string>();
+
+  /** By versions area: the document and index this instance's last write there left (guess), for the next write. */
+  private readonly known = new Map<string, Known>();
 
   constructor(private readonly host: S3VersionsHost) {}
 
@@ -381,6 +420,11 @@ export class S3Versions implements DocumentVersions {
 
   private recordKey(p: StoredPath, id: string, etag: string): string {
     return `${this.dirOf(p)}v-${id}-${hex(etag)}.json`;
+  }
+
+  /** The key of a record (S3Store.overwriteKnown: its own, which its check of the area expects). */
+  recordKeyOf(p: StoredPath, record: VersionRecord): string {
+    return this.recordKey(p, record.id, record.etag);
   }
 
   private blobKey(p: StoredPath, etag: string): string {
@@ -485,9 +529,11 @@ export class S3Versions implements DocumentVersions {
     return parseIndex(text);
   }
 
-  private async putIndex(p: StoredPath, text: string): Promise<void> {
+  /** Puts the index; answers its S3 ETag (undefined when S3 sent none). */
+  private async putIndex(p: StoredPath, text: string): Promise<string | undefined> {
     const body = Buffer.from(text, 'utf8');
-    await this.host.send('PutObject', (c) => c.send(new PutObjectCommand({ Bucket: this.host.bucket, Key: this.indexKey(p), Body: body, ContentLength: body.length, ContentType: 'application/x-ndjson' })));
+    const put = await this.host.send('PutObject', (c) => c.send(new PutObjectCommand({ Bucket: this.host.bucket, Key: this.indexKey(p), Body: body, ContentLength: body.length, ContentType: 'application/x-ndjson' })));
+    return put.ETag;
   }
 
   /** The lines of `records` (listed ones): from `index` when it has them, else read (readListed; READ_AT_ONCE at a time). */
@@ -505,9 +551,9 @@ export class S3Versions implements DocumentVersions {
     await this.host.send('PutObject', (c) => c.send(new PutObjectCommand({ Bucket: this.host.bucket, Key, Body: new Uint8Array(0), ContentLength: 0 })));
   }
 
-  /** Copies the document (of `size` bytes) to the blob of `etag`, on the server (copyKey). */
-  private copyToBlob(p: StoredPath, etag: string, size: number): Promise<void> {
-    return copyKey(this.host, this.host.docKey(p), this.blobKey(p, etag), size);
+  /** Copies the document (of `size` bytes) to the blob of `etag`, on the server (copyKey); `sourceIs`: only while the document has that S3 ETag. */
+  private copyToBlob(p: StoredPath, etag: string, size: number, sourceIs?: string): Promise<void> {
+    return copyKey(this.host, this.host.docKey(p), this.blobKey(p, etag), size, sourceIs);
   }
 
   /**
@@ -520,11 +566,17 @@ export class S3Versions implements DocumentVersions {
   async survey(p: StoredPath): Promise<S3Area> {
     const dir = this.dirOf(p);
     const since = this.since.get(dir);
-    // Known a version once current: only the keys from its record on (records and purge markers of later writes; the
-    // blobs, pointers and the index sort before every `v-`), the rest from the index when it covers them (settle).
+    // Known a version once current: only the keys from its record on (records and purge markers of later writes, and
+    // the index; the blobs and pointers sort before every `v-`), the rest from the index when it covers them (settle).
     const [listing, index] = await Promise.all([this.listing(dir, since === undefined ? undefined : `${dir}v-${since}`), this.readIndex(p, false)]);
     if (since === undefined) return { ...listing, index };
     if (index === null || index.current < since) return { ...(await this.listing(dir)), index };
+    return this.areaOf(p, index, listing);
+  }
+
+  /** The area as `index` names it, with the records and purge markers of `tail` (a listing from the current record on). */
+  private areaOf(p: StoredPath, index: Index, listing: Listing): S3Area {
+    const dir = this.dirOf(p);
     const records = new Map(listing.records.map((r) => [r.id, r]));
     for (const [id, line] of index.lines) {
       if (records.has(id)) continue;
@@ -542,6 +594,64 @@ export class S3Versions implements DocumentVersions {
     const sorted = [...records.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const keys = [...new Set([...index.keys.map((k) => dir + k), this.indexKey(p), ...sorted.map((r) => r.key), ...listing.keys])];
     return { dir, records: sorted, blobs, pointers, purges: listing.purges, keys, index, onlyIf: index.etag };
+  }
+
+  /**
+   * The document and its area as this instance's last write left them (undefined when it knows none), with the tail
+   * listing that checks them sent now: a write that takes the guess sends its version's requests (the replaced bytes
+   * kept, the record put) with its stat and this listing, and commits only when they confirm it (confirms); else it
+   * removes what it put and does as without a guess. What it sends is safe whichever way: a record is invisible until
+   * the document has its bytes, a pointer is true whenever it is read, and the copy to a blob is conditional on the
+   * document's S3 ETag (CopySourceIfMatch), so a blob never holds other bytes than its name says.
+   */
+  guess(p: StoredPath): S3Guess | undefined {
+    const dir = this.dirOf(p);
+    const known = this.known.get(dir);
+    if (!known) return undefined;
+    const tail: Listing = { dir, records: [], blobs: new Set(), pointers: new Map(), purges: [], keys: [] };
+    return {
+      before: { s3Etag: known.docS3Etag, etag: known.etag, size: known.size, modified: known.modified },
+      area: this.areaOf(p, known.index, tail),
+      known,
+    };
+  }
+
+  /** The tail listing (from the current record on) that checks a guess (confirms), to send with the write's other requests. */
+  check(p: StoredPath, guess: S3Guess): Promise<_Object[]> {
+    const dir = this.dirOf(p);
+    return this.host.listAll(dir, `${dir}v-${guess.known.index.current}`);
+  }
+
+  /**
+   * Whether the stat and the tail listing sent with a guess's requests confirm it: the document has the S3 ETag its
+   * last write here answered (`s3Etag`), and from the current record on the area holds that record and the index this
+   * instance put (its S3 ETag) and nothing else but what `mine` (the guessing write's own record and marker) names. Then
+   * the area is as the guess took it: every change of versions rewrites or deletes the index, every write of the
+   * service changes the document, and records of writes that did not commit sort after the current one.
+   */
+  confirms(p: StoredPath, guess: S3Guess, s3Etag: string | undefined, objects: _Object[], mine: Set<string>): boolean {
+    if (s3Etag !== guess.known.docS3Etag) return false;
+    const current = this.recordKey(p, guess.known.index.current, guess.known.etag);
+    let sawIndex = false;
+    let sawCurrent = false;
+    for (const o of objects) {
+      if (o.Key === this.indexKey(p) && o.ETag === guess.known.indexS3Etag) sawIndex = true;
+      else if (o.Key === current) sawCurrent = true;
+      else if (!mine.has(o.Key ?? '')) return false;
+    }
+    return sawIndex && sawCurrent;
+  }
+
+  /** Forgets what this instance knew of a document's area (guess): a write that failed or was not confirmed. */
+  forget(p: StoredPath): void {
+    this.known.delete(this.dirOf(p));
+  }
+
+  /** Keeps what a committed write left (guess), the oldest going first past KNOWN_KEPT. */
+  private rememberWrite(dir: string, known: Known): void {
+    this.known.delete(dir);
+    this.known.set(dir, known);
+    if (this.known.size > KNOWN_KEPT) this.known.delete(this.known.keys().next().value!);
   }
 
   /**
@@ -567,7 +677,7 @@ export class S3Versions implements DocumentVersions {
    * record names the current document. After a crash before the document's PutObject, the record names bytes that are
    * not the document's: invisible, and removed by recover() or the next write.
    */
-  async prepare(p: StoredPath, content: { etag: string; size: number }, provenance: WriteProvenance, replaced: (DocumentStat & { prefix?: boolean }) | null, purge = false, area?: S3Area): Promise<PendingS3Version> {
+  async prepare(p: StoredPath, content: { etag: string; size: number }, provenance: WriteProvenance, replaced: (DocumentStat & { prefix?: boolean; s3Etag?: string }) | null, purge = false, area?: S3Area): Promise<PendingS3Version> {
     const listing = await this.settle(p, area ?? (await this.survey(p)), replaced?.etag ?? null);
     const index = listing.index;
     const view = viewOf(listing, replaced?.etag ?? null);
@@ -594,7 +704,8 @@ export class S3Versions implements DocumentVersions {
           requests.push(this.putPointer(p, replaced.etag, content.etag));
           after.pointers.set(replaced.etag, [...(after.pointers.get(replaced.etag) ?? []), content.etag]);
         } else {
-          requests.push(this.copyToBlob(p, replaced.etag, replaced.size));
+          // A guessed document (replaced.s3Etag: S3Store.overwriteKnown) is copied only while it is the one guessed.
+          requests.push(this.copyToBlob(p, replaced.etag, replaced.size, replaced.s3Etag));
           after.blobs.add(replaced.etag);
         }
       }
@@ -629,11 +740,18 @@ export class S3Versions implements DocumentVersions {
     return {
       record,
       commit: async (write) => {
+        this.known.delete(listing.dir);
         if (text === undefined) return write();
         indexPut = true;
-        const [written] = await Promise.allSettled([write(), this.putIndex(p, text)]);
+        const [written, indexed] = await Promise.allSettled([write(), this.putIndex(p, text)]);
         if (written.status === 'rejected') throw written.reason;
         this.knownCurrent(listing.dir, record.id);
+        // What the next write here may guess: the document and the index as S3 answered them.
+        const parsed = text.length <= KNOWN_INDEX_BYTES ? parseIndex(text) : null;
+        const s3Etag = written.value?.s3Etag;
+        if (parsed && s3Etag !== undefined && indexed.status === 'fulfilled' && indexed.value !== undefined) {
+          this.rememberWrite(listing.dir, { docS3Etag: s3Etag, etag: content.etag, size: content.size, modified: written.value!.modified, index: parsed, indexS3Etag: indexed.value });
+        }
         return written.value;
       },
       abort,
@@ -949,7 +1067,7 @@ export class S3Versions implements DocumentVersions {
     await this.host.deleteKeys(listing.purges.map((m) => m.key));
     // Blobs and pointers no earlier version's way goes through (bytes of removed versions, pointers of writes that did not commit).
     const keep = kept(listing, view.visible, stat.etag, view.current);
-    const orphans = listing.keys.filter((key) => (BLOB.test(key.slice(listing.dir.length)) || POINTER.test(key.slice(listing.dir.length))) && !keep.has(key));
+    const orphans = listing.keys.filter((key) => ((BLOB.test(key.slice(listing.dir.length)) || POINTER.test(key.slice(listing.dir.length))) && !keep.has(key)) || key === `${listing.dir}${OLD_INDEX}`);
     // The index first: it may name one of them (another way to the same bytes, found in a listing without this one's
     // keys), and a write takes the ways it names as they are. The next list writes it again.
     if (orphans.length === 0) return;
