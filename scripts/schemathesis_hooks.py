@@ -39,6 +39,17 @@ def before_add_examples(ctx, examples):
                     del case.headers[name]
 
 
+@schemathesis.hook("filter_case")
+def query_list_of_one_is_a_scalar(ctx, case):
+    # No query parameter of the service is an array. A value made invalid by becoming a list of one item is sent as
+    # that item (offset=[0.0] goes as offset=0.0, a valid integer once the query is read), and an empty list as no
+    # parameter at all: not wrong on the wire, so such negative cases are not generated. Lists of two or more are
+    # sent as repeated keys, which the service refuses, and stay.
+    if not _negative(case):
+        return True
+    return not any(isinstance(v, list) and len(v) < 2 for v in (case.query or {}).values())
+
+
 # Characters XML 1.0 cannot carry (they are dropped on the way), and CR, which XML reads as LF.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0d\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 
