@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { call, jobEnded, sha256, type Reply } from '../helpers/http.js';
 import { makePdf, pdftotext, qpdfCheck, redactablePdf } from '../helpers/pdf.js';
-import { basicAuth, startServer, type TestServer } from '../helpers/server.js';
+import { basicAuth, startServer, TEST_STORE, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
 const password = 'a-long-test-password';
@@ -43,9 +43,14 @@ const list = async (doc: string, query = ''): Promise<{ versions: Record<string,
 const version = (doc: string, id: string, headers: Record<string, string> = {}) => call(server, 'GET', `/documents/${doc}?versionId=${id}`, { headers });
 const ok = (reply: Reply, status = 200) => assert.equal(reply.status, status, reply.text);
 
-/** Every file kept below the data folder's versions/ for a document (what a purge must leave no text in). */
+/**
+ * Every blob kept for a document's versions (what a purge must leave no text in), where its store keeps them
+ * (docs/versions.md): the data folder's versions/<path>/ on the filesystem, the hidden collection
+ * <folder>/.pdfservice-versions/<name>/ beside the document on the DMS's disk with PDFSERVICE_TEST_STORE=webdav.
+ */
 async function keptFiles(doc: string): Promise<Buffer[]> {
-  const dir = path.join(server.dataDir, 'versions', ...doc.split('/'));
+  const parts = doc.split('/');
+  const dir = TEST_STORE === 'webdav' ? path.join(server.documentsDir, ...parts.slice(0, -1), '.pdfservice-versions', parts.at(-1)!) : path.join(server.dataDir, 'versions', ...parts);
   const names = await readdir(dir).catch(() => [] as string[]);
   return Promise.all(names.filter((n) => n.startsWith('b-')).map((n) => readFile(path.join(dir, n))));
 }
@@ -261,10 +266,17 @@ describe('a version of every write', () => {
     }
     const readOnly = basicAuth('versions-read-only', password);
     ok(await call(server, 'POST', '/users', { body: { username: 'versions-read-only', password, rights: ['GET'] } }), 201);
-    ok(await call(server, 'GET', `/documents/${doc}/versions`, { auth: readOnly }));
+    const listed = await call(server, 'GET', `/documents/${doc}/versions`, { auth: readOnly });
+    if (TEST_STORE === 'webdav') {
+      // The GET right lets the request through; on WebDAV the DMS then decides (docs/dms.md, passthrough), and this
+      // service user has no DMS credentials: the DMS's refusal, not the service's FORBIDDEN.
+      assert.equal(listed.status, 403, listed.text);
+      assert.equal(listed.json().code, 'DMS_FORBIDDEN');
+    } else ok(listed);
     for (const [method, url] of [['PATCH', `/documents/${doc}/versions/${id}`], ['DELETE', `/documents/${doc}/versions/${id}`], ['POST', `/documents/${doc}/versions/${id}/restore`]] as const) {
       const reply = await call(server, method, url, { auth: readOnly, ...(method === 'PATCH' ? { body: { pinned: false } } : {}) });
       assert.equal(reply.status, 403, `${method} ${reply.text}`);
+      assert.equal(reply.json().code, 'FORBIDDEN', `${method}: the service's rights refuse it, before any store`);
     }
   });
 
@@ -287,9 +299,14 @@ describe('a version of every write', () => {
 describe('redaction leaves no version with the redacted text', () => {
   test('ApplyRedactionsAction removes every earlier version and says how many; pdftotext finds the text in no version nor kept file', async () => {
     const doc = 'versions/redacted.pdf';
-    ok(await put(doc, redactablePdf(2)), 201);
+    // Bytes of its own (a comment after %%EOF): another document of this server uploaded redactablePdf(2) as it is.
+    ok(await put(doc, Buffer.concat([redactablePdf(2), Buffer.from('% versions/redacted.pdf\n')])), 201);
     ok(await call(server, 'POST', `/documents/${doc}/pages`, { body: { TextStampAction: { text: 'Draft', x: 72, y: 72, pageIndex: 0 } } }));
     assert.match(pdftotext(await current(doc)), /Secret 1/);
+    // The bytes of every version the redaction will purge: no kept file may be one of them afterwards.
+    const purged = new Set<string>();
+    for (const v of (await list(doc)).versions) purged.add(sha256((await version(doc, v.id)).bytes));
+    assert.equal(purged.size, 2);
     const applied = await call(server, 'POST', `/documents/${doc}`, { body: { ApplyRedactionsAction: {} } });
     ok(applied);
     assert.equal(applied.json().versionsPurged, 2);
@@ -305,11 +322,21 @@ describe('redaction leaves no version with the redacted text', () => {
       assert.doesNotMatch(pdftotext(bytes), /Secret/);
     }
     const files = await keptFiles(doc);
-    assert.equal(files.length, 1);
+    // Left: the current version's bytes alone. The filesystem store keeps them as a blob too (a hard link of the
+    // document); the WebDAV store's current version is the document itself, and a purge removes every blob.
+    assert.equal(files.length, TEST_STORE === 'webdav' ? 0 : 1);
     for (const file of files) assert.doesNotMatch(pdftotext(file), /Secret/);
-    // The download cache (<dataDir>/kept) is the remote stores': the filesystem store keeps no copy there.
+    // The download cache (<dataDir>/kept) is the remote stores': the filesystem store keeps no copy there. It is one
+    // folder for every document (src/storage/download-cache.ts), and this server's other documents hold "Secret" as
+    // their current text (the suite above never redacts): so no kept file is a purged version's bytes, and none of
+    // this document's (stamped "Draft") still has the redacted text.
     const kept = await readdir(path.join(server.dataDir, 'kept')).catch(() => [] as string[]);
-    for (const name of kept) assert.doesNotMatch(pdftotext(await readFile(path.join(server.dataDir, 'kept', name))), /Secret/);
+    for (const name of kept) {
+      const bytes = await readFile(path.join(server.dataDir, 'kept', name));
+      assert.ok(!purged.has(sha256(bytes)), `kept file ${name} is a purged version's bytes`);
+      const text = pdftotext(bytes);
+      if (/Draft/.test(text)) assert.doesNotMatch(text, /Secret/);
+    }
     assert.match(pdftotext(await current(doc)), /Kept 1/);
   });
 
