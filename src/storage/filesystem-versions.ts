@@ -133,6 +133,11 @@ export async function removeTree(dir: string, root: string, options: { syncRoot?
   return true;
 }
 
+/** An empty file made (O_EXCL), not fsynced: the caller's fsync of its folder makes it durable (nothing else to flush). */
+async function makeEmpty(file: string): Promise<void> {
+  await (await fs.open(file, 'wx', 0o640)).close();
+}
+
 export async function readdirOrNone(dir: string): Promise<string[]> {
   try {
     return await fs.readdir(dir);
@@ -482,7 +487,8 @@ export class FilesystemVersions implements DocumentVersions {
     // recover() drops with the blob no record names and the pointer to it, as before.
     const [linked, pointed, ...written] = await Promise.allSettled([
       this.linkBlob(dir, source, content.etag),
-      pointer !== undefined ? writeSynced(pointer, '').then(() => true, (err: unknown) => (errno(err) === 'EEXIST' ? false : Promise.reject(err))) : Promise.resolve(false),
+      // Empty: no bytes to fsync, only its name and inode, which the folder's fsync below makes durable (as the link's).
+      pointer !== undefined ? makeEmpty(pointer).then(() => true, (err: unknown) => (errno(err) === 'EEXIST' ? false : Promise.reject(err))) : Promise.resolve(false),
       ...(purge ? [writeSynced(purgeMarker, '')] : []),
       writeSynced(pending, JSON.stringify(toStored(record))),
     ]);
@@ -509,15 +515,16 @@ export class FilesystemVersions implements DocumentVersions {
         // current). The index's line does not wait for it: a reader trusts the index only where its newest record is
         // the document's content, which it is from the document's rename on (visible()).
         const renamed = fs.rename(pending, path.join(dir, `v-${record.id}.json`));
+        // The replaced blob's pointers and removal touch neither the record nor the index: they go alongside. A failure
+        // there leaves the replaced blob whole: it costs room, not bytes, and the write has committed.
+        const prefixKept = prefixOf !== undefined ? this.keepAsPrefix(dir, prefixOf, content.etag).catch(() => undefined) : undefined;
         if (indexed || fresh) {
-          await Promise.all([renamed, this.appendIndex(dir, [toStored(record)], fresh ? 'create' : true)]);
+          await Promise.all([renamed, this.appendIndex(dir, [toStored(record)], fresh ? 'create' : true), prefixKept]);
         } else {
           // No index yet, and records before this one: it is written whole from the records, this one's among them.
           await renamed;
-          await this.appendIndex(dir, [toStored(record)], true);
+          await Promise.all([this.appendIndex(dir, [toStored(record)], true), prefixKept]);
         }
-        // A failure here leaves the replaced blob whole: it costs room, not bytes, and the write has committed.
-        if (prefixOf !== undefined) await this.keepAsPrefix(dir, prefixOf, content.etag).catch(() => undefined);
       },
       abort,
     };
