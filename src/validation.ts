@@ -24,6 +24,8 @@ const coercing = addFormats.default(new Ajv({ ...COMMON, coerceTypes: 'array' })
 const exact = addFormats.default(new Ajv({ ...COMMON, coerceTypes: false }));
 
 const textSourced = new WeakSet<object>();
+/** The shared schemas (addSharedSchema), checked against the meta-schema by compileEveryValidator. */
+const shared: { $id: string }[] = [];
 
 /** Marks a parsed body whose values are all text (XML): it is validated with coercion. */
 export function markTextSourced<T>(value: T): T {
@@ -37,6 +39,17 @@ function isTextSourced(value: unknown): boolean {
 
 /** A schema pattern for strings that must hold something besides spaces (a pageRange: empty is not "every page"). */
 export const NOT_BLANK = '\\S';
+/** A schema pattern for text written into a PDF as a text string: well-formed Unicode, no lone surrogate (Ajv's patterns are Unicode ones). */
+export const WELL_FORMED_UNICODE = '^[^\\uD800-\\uDFFF]*$';
+
+/**
+ * A schema shared by others through `$ref: '<$id>#'` (a recursive one: an outline item's children are items), known
+ * to both validators; the HTTP app adds it to Fastify too, for the OpenAPI description (one component).
+ */
+export function addSharedSchema(schema: { $id: string }): void {
+  for (const ajv of [coercing, exact]) if (!ajv.getSchema(schema.$id)) ajv.addSchema(schema);
+  if (!shared.includes(schema)) shared.push(schema);
+}
 
 /**
  * The first problem as a sentence naming the field. A misspelt field name
@@ -59,6 +72,10 @@ export function describeValidationError(errors: readonly ErrorObject[] | null | 
     }
   }
   if (e.keyword === 'pattern' && (e.params as { pattern?: string }).pattern === NOT_BLANK) return `${[label, at].filter(Boolean).join('.')}: must not be empty or blank (leave it out instead)`;
+  if (e.keyword === 'pattern' && (e.params as { pattern?: string }).pattern === WELL_FORMED_UNICODE) return `${[label, at].filter(Boolean).join('.')}: must be well-formed Unicode (no lone surrogates)`;
+  // `not: { required: [a, b] }`: two fields that exclude each other.
+  const excluded = e.keyword === 'not' ? (e.schema as { required?: unknown } | undefined)?.required : undefined;
+  if (Array.isArray(excluded) && excluded.length === 2) return `${[label, at].filter(Boolean).join('.')}: give ${excluded[0]} or ${excluded[1]}, not both`;
   if (e.keyword === 'required') return `${name((e.params as { missingProperty: string }).missingProperty)}: required field is missing`;
   // A short list of allowed values is named, so that a client sees what it may send (a preflight profile, a format).
   const allowed = e.keyword === 'enum' ? (e.params as { allowedValues?: unknown[] }).allowedValues : undefined;
@@ -131,6 +148,7 @@ const declared: Validators[] = [];
  */
 export function compileEveryValidator(): number {
   const meta = addFormats.default(new Ajv({ ...COMMON, validateSchema: true }));
+  for (const schema of shared) if (!meta.validateSchema(schema)) throw new Error(`A shared schema is no valid JSON Schema: ${meta.errorsText(meta.errors)}`);
   for (const validators of declared) {
     if (!meta.validateSchema(validators.schema)) throw new Error(`A schema is no valid JSON Schema: ${meta.errorsText(meta.errors)}\n${JSON.stringify(validators.schema).slice(0, 500)}`);
     validators.coercing();

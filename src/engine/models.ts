@@ -97,7 +97,6 @@ export {
 export { NUMBER_POSITIONS, unknownPlaceholders, type NumberPosition } from './numbers/model.js';
 export { BLANK_DEFAULTS } from './blank/model.js';
 export { NOT_XML } from './syntax/xml-writer.js';
-export { declaresDtd } from './syntax/xml-safety.js';
 export type { PdfSource } from './core/pdf-source.js';
 export type { FieldDataFormat } from './xfdf/field-data.js';
 

@@ -51,6 +51,7 @@ import { registerOptimizeProfileRoutes } from './routes/optimize-profiles.js';
 import { BINARY_UPLOAD_TYPES, OFFICE_UPLOAD_TYPES, XFDF_BODY_TYPES } from './uploads.js';
 import { registerConnectionLimits, serverTimeouts } from './connection-limits.js';
 import { problemSchema } from './schemas/common.js';
+import { outlineItemRequestSchema } from './schemas/outline.js';
 import { swaggerOptions } from './openapi.js';
 
 export const API_PREFIX = '/pdfservice/v1';
@@ -136,6 +137,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setNotFoundHandler((request, reply) => sendProblem(request, reply, new ServiceError('NOT_FOUND', `No resource at ${sentPath(request)}`)));
 
   app.addSchema(problemSchema);
+  // Shared for its $ref to itself (the outline's items), and so one OpenAPI component.
+  app.addSchema(outlineItemRequestSchema);
   registerBodyParsers(app, deps);
   await app.register(cookie);
   await app.register(multipart, {

@@ -382,7 +382,10 @@ function hoistModels(spec: Json): Json {
     }
     return out;
   };
+  // The shared schemas added to Fastify (Problem, OutlineItemRequest) are components already: their models are named too.
+  const shared = Object.keys(schemas);
   spec.paths = walk(spec.paths, true);
+  for (const name of shared) schemas[name] = walk(schemas[name], true);
   spec.components = components;
   return spec;
 }

@@ -1,7 +1,8 @@
-import { XMLBuilder, XMLParser, XMLValidator } from 'fast-xml-parser';
+import { XMLBuilder } from 'fast-xml-parser';
 import type { FastifyRequest } from 'fastify';
-import { declaresDtd, NOT_XML } from '../engine/models.js';
+import { NOT_XML } from '../engine/models.js';
 import { ServiceError } from '../errors.js';
+import { safeXmlParser } from '../safe-xml.js';
 import { markTextSourced } from '../validation.js';
 
 /**
@@ -101,19 +102,20 @@ export async function renderXmlYielding(shape: XmlShape, value: unknown): Promis
   return parts.join('');
 }
 
-/** Deepest element nesting a request body may have (the parser throws past it). */
-const MAX_NESTED_TAGS = 100;
+/** Deepest element nesting a request body may have, the root being level 1. */
+const MAX_DEPTH = 100;
 
-const parser = new XMLParser({
-  ignoreAttributes: true,
-  maxNestedTags: MAX_NESTED_TAGS,
-  parseTagValue: false, // strings stay strings; the schema step coerces them
-  // Only the predefined entities and character references are decoded: a DOCTYPE, and with
-  // it every declared entity, is refused before parsing (parseXmlBody).
-  processEntities: true,
-  htmlEntities: true,
-  ignoreDeclaration: true,
-  trimValues: false, // values are kept as sent (a password may begin or end with a space)
+// References decoded by the parser (XML's and HTML's named ones, character references): the DOCTYPE, and with it
+// every declared entity, is refused before parsing (safe-xml.ts).
+const parse = safeXmlParser({
+  maxDepth: MAX_DEPTH,
+  references: 'html',
+  shape: {
+    ignoreAttributes: true,
+    parseTagValue: false, // strings stay strings; the schema step coerces them
+    ignoreDeclaration: true,
+    trimValues: false, // values are kept as sent (a password may begin or end with a space)
+  },
 });
 
 /** Undoes renderXml's array wrappers: `<rights><right>a</right></rights>` becomes `rights: ["a"]`. */
@@ -144,16 +146,11 @@ function unwrapArrays(value: unknown): unknown {
  * `<Session><username>..` becomes `{ root: "Session", value: { username: .. } }`.
  */
 export function parseXmlBody(text: string): { root: string; value: Record<string, unknown> } {
-  if (declaresDtd(text)) throw new ServiceError('MALFORMED_XML', 'XML bodies may not contain a DOCTYPE or entity declarations');
-  const valid = XMLValidator.validate(text);
-  if (valid !== true) throw new ServiceError('MALFORMED_XML', `The XML body is not well-formed (line ${valid.err.line})`);
-  let doc: Record<string, unknown>;
-  try {
-    doc = parser.parse(text) as Record<string, unknown>;
-  } catch (err) {
-    // The validator accepts any depth; the parser stops past MAX_NESTED_TAGS (a plain Error, not a client error by itself).
-    throw new ServiceError('MALFORMED_XML', /nested/i.test((err as Error).message) ? `Elements are nested deeper than ${MAX_NESTED_TAGS} levels` : 'The XML body cannot be parsed');
-  }
+  const doc = parse(text, (refusal) => {
+    if (refusal.reason === 'dtd') throw new ServiceError('MALFORMED_XML', 'XML bodies may not contain a DOCTYPE or entity declarations');
+    if (refusal.reason === 'malformed') throw new ServiceError('MALFORMED_XML', `The XML body is not well-formed (line ${refusal.line})`);
+    throw new ServiceError('MALFORMED_XML', refusal.reason === 'too-deep' ? `Elements are nested deeper than ${MAX_DEPTH} levels` : 'The XML body cannot be parsed');
+  }) as Record<string, unknown>;
   const roots = Object.keys(doc);
   if (roots.length !== 1) throw new ServiceError('MALFORMED_XML', 'The XML body must have one root element');
   const root = roots[0]!;

@@ -1,4 +1,4 @@
-import { FIT_TYPES, MAX_OUTLINE_DEPTH, MAX_OUTLINE_ITEMS, MAX_OUTLINE_TITLE, type FitType, type OutlineDestination, type OutlineItemInput, type OutlineModel } from '../engine/models.js';
+import { MAX_OUTLINE_DEPTH, MAX_OUTLINE_ITEMS, type OutlineItemInput, type OutlineModel } from '../engine/models.js';
 import { ServiceError } from '../errors.js';
 import type { StoredPath } from '../storage/paths.js';
 import type { OperationContext } from './context.js';
@@ -27,7 +27,7 @@ export class OutlineOperations {
     });
   }
 
-  /** Replaces the whole outline (`items` checked by outlineItems); answers it as read back from the written document. */
+  /** Replaces the whole outline (`items` as the route's schema and checkOutlineSize passed them); answers it as read back from the written document. */
   async replace(path: StoredPath, ctx: OperationContext, items: OutlineItemInput[]): Promise<{ model: OutlineModel; etag: string }> {
     const { result, stat } = await this.documents.update(path, ctx, 'writeOutline', async (stored, engine) => {
       const { bytes, outline } = await engine.run('writeOutline', { pdf: stored.pdf, password: ctx.documentPassword, items });
@@ -37,93 +37,40 @@ export class OutlineOperations {
   }
 }
 
-const NUMBER_KEYS = ['left', 'top', 'right', 'bottom', 'zoom'] as const;
-const ITEM_KEYS = new Set(['title', 'open', 'bold', 'italic', 'color', 'destination', 'uri', 'children', 'namedDestination', 'action']);
-/** URI actions hold ASCII (ISO 32000-1 12.6.4.7); other characters are percent-encoded by the client. */
-const URI_PATTERN = /^[\x21-\x7e]+$/;
-
 /**
- * The items of a PUT .../outline body, checked at every level: the route's schema sees the first level only (the
- * tree is recursive), and an XML body's values arrive as text (`text`: numbers and booleans are read from it, and
- * a list of children is `<children><item>..</item></children>`). At most MAX_OUTLINE_ITEMS items and
- * MAX_OUTLINE_DEPTH levels (400 OUTLINE_TOO_LARGE); anything else malformed is 400 VALIDATION_FAILED naming the
- * item. namedDestination and action (and the model's itemCount and warnings), which GET answers, are accepted and ignored, so a model read can be sent back.
+ * What the route's schema cannot check of a PUT .../outline body (OutlineItemRequest, http/schemas/outline.ts), checked
+ * before it: at most MAX_OUTLINE_ITEMS items in all and MAX_OUTLINE_DEPTH levels (400 OUTLINE_TOO_LARGE), walked
+ * without recursion, so a body nested a million deep is refused here rather than met by the schema's recursive check.
+ * An XML body's empty list (`<items/>`, `<children/>`) arrives as an empty text: made the empty list it means (`text`).
+ * Anything else malformed is left to the schema (400 VALIDATION_FAILED naming the field).
  */
-export function outlineItems(body: unknown, text: boolean): OutlineItemInput[] {
+export function checkOutlineSize(body: unknown, text: boolean): void {
+  const record = (value: unknown) => (value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined);
+  const root = record(body);
+  if (!root) return;
   let count = 0;
-  const fail = (at: string, problem: string): never => {
-    throw new ServiceError('VALIDATION_FAILED', `${at}: ${problem}`);
-  };
-  const list = (value: unknown, at: string): unknown[] => {
-    if (value === undefined || value === '') return [];
-    if (Array.isArray(value)) return value;
-    return fail(at, 'must be an array of items');
-  };
-  const bool = (value: unknown, at: string): boolean | undefined => {
-    if (value === undefined) return undefined;
-    if (typeof value === 'boolean') return value;
-    if (text && (value === 'true' || value === 'false')) return value === 'true';
-    return fail(at, 'must be a boolean');
-  };
-  const number = (value: unknown, at: string): number => {
-    const n = typeof value === 'number' ? value : text && typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-    return Number.isFinite(n) ? n : fail(at, 'must be a number');
-  };
-  const object = (value: unknown, at: string): Record<string, unknown> =>
-    value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : fail(at, 'must be an object');
-  const destination = (value: unknown, at: string): OutlineDestination => {
-    const d = object(value, at);
-    for (const key of Object.keys(d)) if (key !== 'pageIndex' && key !== 'fit' && !(NUMBER_KEYS as readonly string[]).includes(key)) fail(`${at}.${key}`, 'unknown field');
-    const pageIndex = number(d.pageIndex, `${at}.pageIndex`);
-    if (!Number.isInteger(pageIndex) || pageIndex < 0) fail(`${at}.pageIndex`, 'must be an integer from 0');
-    const out: OutlineDestination = { pageIndex };
-    if (d.fit !== undefined) {
-      if (!(FIT_TYPES as readonly unknown[]).includes(d.fit)) fail(`${at}.fit`, `must be one of ${FIT_TYPES.join(', ')}`);
-      out.fit = d.fit as FitType;
-    }
-    for (const key of NUMBER_KEYS) {
-      if (d[key] === undefined || d[key] === null) continue;
-      out[key] = number(d[key], `${at}.${key}`);
-      if (key === 'zoom' && out.zoom! < 0) fail(`${at}.zoom`, 'must not be negative');
-    }
-    return out;
-  };
-  const items = (value: unknown, at: string, depth: number): OutlineItemInput[] => {
-    const raw = list(value, at);
-    if (raw.length > 0 && depth > MAX_OUTLINE_DEPTH) throw new ServiceError('OUTLINE_TOO_LARGE', `${at}: items are nested deeper than ${MAX_OUTLINE_DEPTH} levels`);
-    return raw.map((entry, i) => {
-      const where = `${at}[${i}]`;
-      if (++count > MAX_OUTLINE_ITEMS) throw new ServiceError('OUTLINE_TOO_LARGE', `The outline has more than ${MAX_OUTLINE_ITEMS} items`);
-      const e = object(entry, where);
-      for (const key of Object.keys(e)) if (!ITEM_KEYS.has(key)) fail(`${where}.${key}`, 'unknown field');
-      if (typeof e.title !== 'string') fail(`${where}.title`, 'is required, a string');
-      const title = e.title as string;
-      if (title.length > MAX_OUTLINE_TITLE) fail(`${where}.title`, `must be at most ${MAX_OUTLINE_TITLE} characters`);
-      if (/[\uD800-\uDFFF]/u.test(title)) fail(`${where}.title`, 'must be well-formed Unicode (no lone surrogates)');
-      const item: OutlineItemInput = { title };
-      for (const key of ['open', 'bold', 'italic'] as const) {
-        const v = bool(e[key], `${where}.${key}`);
-        if (v !== undefined) item[key] = v;
-      }
-      if (e.color !== undefined) {
-        const c = object(e.color, `${where}.color`);
-        for (const key of Object.keys(c)) if (!['red', 'green', 'blue'].includes(key)) fail(`${where}.color.${key}`, 'unknown field');
-        const component = (key: 'red' | 'green' | 'blue') => {
-          const v = number(c[key], `${where}.color.${key}`);
-          return v >= 0 && v <= 1 ? v : fail(`${where}.color.${key}`, 'must be from 0 to 1');
-        };
-        item.color = { red: component('red'), green: component('green'), blue: component('blue') };
-      }
-      if (e.destination !== undefined && e.uri !== undefined) fail(where, 'give destination or uri, not both');
-      if (e.destination !== undefined) item.destination = destination(e.destination, `${where}.destination`);
-      if (e.uri !== undefined) {
-        if (typeof e.uri !== 'string' || !URI_PATTERN.test(e.uri) || e.uri.length > 8192) fail(`${where}.uri`, 'must be an ASCII URI without spaces, at most 8192 characters');
-        item.uri = e.uri as string;
-      }
-      const children = items(e.children, `${where}.children`, depth + 1);
-      if (children.length > 0) item.children = children;
-      return item;
+  const stack: { holder: Record<string, unknown>; key: string; depth: number; at: string }[] = [{ holder: root, key: 'items', depth: 1, at: 'items' }];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const { holder, key, depth, at } = next;
+    if (text && holder[key] === '') holder[key] = [];
+    const list = holder[key];
+    if (!Array.isArray(list) || list.length === 0) continue;
+    if (depth > MAX_OUTLINE_DEPTH) throw new ServiceError('OUTLINE_TOO_LARGE', `${at}: items are nested deeper than ${MAX_OUTLINE_DEPTH} levels`);
+    count += list.length;
+    if (count > MAX_OUTLINE_ITEMS) throw new ServiceError('OUTLINE_TOO_LARGE', `The outline has more than ${MAX_OUTLINE_ITEMS} items`);
+    list.forEach((entry, i) => {
+      const item = record(entry);
+      if (item && 'children' in item) stack.push({ holder: item, key: 'children', depth: depth + 1, at: `${at}[${i}].children` });
     });
-  };
-  return items(object(body, 'body').items, 'items', 1);
+  }
+}
+
+/** The items to write of a body the schema passed: what is read only (namedDestination, action) left out. */
+export function outlineInput(items: readonly OutlineItemInput[]): OutlineItemInput[] {
+  return items.map((item) => {
+    const out: OutlineItemInput = { title: item.title };
+    for (const key of ['open', 'bold', 'italic', 'color', 'destination', 'uri'] as const) if (item[key] !== undefined) Object.assign(out, { [key]: item[key] });
+    if (item.children?.length) out.children = outlineInput(item.children);
+    return out;
+  });
 }

@@ -426,3 +426,56 @@ describe('bad input leaves the stored bytes unchanged', () => {
     assert.deepEqual((await getOutline(doc)).json().items.map((i: { title: string }) => i.title), ['Kept']);
   });
 });
+
+describe('the PUT body is checked by the route schema at every level (OutlineItemRequest refers to itself)', () => {
+  const doc = 'outline/schema.pdf';
+  const detail = async (body: object | string) => {
+    const reply = await putOutline(doc, body);
+    assert.equal(reply.status, 400, reply.text);
+    return { code: reply.json().code as string, detail: reply.json().detail as string };
+  };
+  test('setup', async () => {
+    await upload(doc, twoPages());
+    ok(await putOutline(doc, { items: [{ title: 'Kept' }] }));
+  });
+
+  test('a nested problem is named by its place, in the standard 400', async () => {
+    const deep = (leaf: object) => ({ items: [{ title: 'a', children: [{ title: 'b' }, { title: 'c', children: [leaf] }] }] });
+    const colour = await detail(deep({ title: 'd', color: { red: 2, green: 0, blue: 0 } }));
+    assert.equal(colour.code, 'VALIDATION_FAILED');
+    assert.match(colour.detail, /items\.0\.children\.1\.children\.0\.color\.red/);
+    assert.match((await detail(deep({ title: 'd', colour: 'red' }))).detail, /items\.0\.children\.1\.children\.0\.colour: unknown field/);
+    assert.match((await detail(deep({ title: 'd', uri: 'https://a/', destination: { pageIndex: 0 } }))).detail, /items\.0\.children\.1\.children\.0: give destination or uri, not both/);
+    assert.match((await detail(deep({ title: 'bad \ud800' }))).detail, /children\.0\.title: must be well-formed Unicode/);
+    assert.match((await detail(deep({ open: true }))).detail, /children\.0\.title: required field is missing/);
+  });
+
+  test('a body nested far past 64 levels is 400 OUTLINE_TOO_LARGE (checked before the schema, without recursion)', async () => {
+    // Written as text: JSON.stringify itself recurses.
+    const depth = 20_000;
+    const body = `{"items":[${'{"title":"L","children":['.repeat(depth)}{"title":"leaf"}${']}'.repeat(depth)}]}`;
+    const reply = await call(server, 'PUT', `/documents/${doc}/outline`, { body: Buffer.from(body), headers: { 'content-type': 'application/json', accept: 'application/json' } });
+    assert.equal(reply.status, 400, reply.text);
+    assert.equal(reply.json().code, 'OUTLINE_TOO_LARGE');
+    assert.match(reply.json().detail, /deeper than 64 levels/);
+  });
+
+  test('XML: empty <children/> is no children, and <items/> removes the outline', async () => {
+    ok(await putOutline(doc, '<Outline><items><item><title>Only</title><children/></item></items></Outline>'));
+    assert.deepEqual((await getOutline(doc)).json().items, [{ title: 'Only', open: false, bold: false, italic: false }]);
+    const removed = await putOutline(doc, '<Outline><items/></Outline>');
+    ok(removed);
+    assert.deepEqual(removed.json(), { items: [], itemCount: 0, warnings: [] });
+  });
+
+  test('OpenAPI describes the tree: the request\'s items and every item\'s children are OutlineItemRequest', async () => {
+    const spec = (await call(server, 'GET', '/openapi.json')).json();
+    const item = spec.components.schemas.OutlineItemRequest;
+    assert.equal(item.properties.children.items.$ref, '#/components/schemas/OutlineItemRequest');
+    assert.deepEqual(item.required, ['title']);
+    const put = spec.paths['/pdfservice/v1/documents/{filePath}.pdf/outline']?.put ?? Object.entries(spec.paths as Record<string, any>).find(([k]) => k.endsWith('/outline'))![1].put;
+    const body = put.requestBody.content['application/json'].schema;
+    const request = body.$ref ? spec.components.schemas[body.$ref.split('/').pop()] : body;
+    assert.equal(request.properties.items.items.$ref, '#/components/schemas/OutlineItemRequest');
+  });
+});

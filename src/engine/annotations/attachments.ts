@@ -5,7 +5,7 @@ import { EngineError } from '../errors.js';
 import type { ATTACHMENT_ICONS } from './model.js';
 import { annotationEntries, entryObject, readAnnotations } from './read.js';
 import { name as dataName, rgb } from '../syntax/readers.js';
-import { isoToPdfDate, pdfDateToIso } from '../syntax/dates.js';
+import { pdfDate, pdfDateToIso } from '../syntax/dates.js';
 import { editPdf, withPdf } from '../core/document-task.js';
 import { checkPageIndex } from '../core/open.js';
 import { deref, name, text } from '../core/mupdf-objects.js';
@@ -84,8 +84,8 @@ export function addFileAttachment(input: NewFileAttachment): { bytes: Uint8Array
     const rect = r ? [r.x, r.y, r.x + r.width, r.y + r.height] : defaultRectangle(page);
     obj.put('Rect', rect);
     obj.put('NM', doc.newString(annotationName));
-    obj.put('CreationDate', doc.newString(isoToPdfDate(now)));
-    obj.put('M', doc.newString(isoToPdfDate(now)));
+    obj.put('CreationDate', doc.newString(pdfDate(now)));
+    obj.put('M', doc.newString(pdfDate(now)));
     // MuPDF gives a new FileAttachment a popup; name it after its annotation.
     const popup = obj.get('Popup');
     if (popup.isIndirect()) popup.put('NM', doc.newString(`${annotationName}-popup`));

@@ -2,86 +2,15 @@ import { createHash } from 'node:crypto';
 import type * as mupdf from 'mupdf';
 import { editPdf, withPdf, type PdfInput } from '../core/document-task.js';
 import { deref, name, text } from '../core/mupdf-objects.js';
+import { checkWhole, putInNameTree, readNameTree, removeFromNameTree, type NameTree, type NameTreeEntry } from '../core/name-tree.js';
 import { EngineError } from '../errors.js';
 import { mediaTypeOf } from '../annotations/attachments.js';
 import { certifyingSignature } from '../signing/verify.js';
-import { isoToPdfDateString, pdfDateToIso } from '../syntax/dates.js';
+import { isoToPdfDate, pdfDateToIso } from '../syntax/dates.js';
 import { MAX_ATTACHMENTS, type DocumentAttachment, type DocumentAttachmentList, type NewDocumentAttachment } from './model.js';
 
-/** Name-tree nodes visited: bounds a hostile tree (cycles are cut by object number). */
-const MAX_TREE_NODES = 100_000;
-/** Deepest name tree walked; real ones have one to four levels. */
-const MAX_TREE_DEPTH = 32;
 /** Warnings kept per answer. */
 const MAX_WARNINGS = 20;
-
-interface Entry {
-  name: string;
-  /** The value as stored (a reference, usually): what /AF lists and a rewritten tree keeps. */
-  spec: mupdf.PDFObject;
-}
-
-interface Tree {
-  entries: Entry[];
-  /** The walk stopped at a bound: a write would lose what was not read. */
-  cut: boolean;
-  warnings: string[];
-}
-
-/**
- * The EmbeddedFiles name tree's entries in tree order, each name once (a key met again is left out, with a warning):
- * every node at most once (by object number), at most MAX_TREE_NODES nodes and MAX_TREE_DEPTH levels (MuPDF.js's
- * getEmbeddedFiles recurses without either).
- */
-function readTree(doc: mupdf.PDFDocument): Tree {
-  const warnings: string[] = [];
-  const warn = (message: string) => {
-    if (warnings.length < MAX_WARNINGS) warnings.push(message);
-  };
-  const entries: Entry[] = [];
-  const names = new Set<string>();
-  const root = deref(doc.getTrailer().get('Root'));
-  const dict = root.isDictionary() ? deref(root.get('Names')) : undefined;
-  const top = dict?.isDictionary() ? dict.get('EmbeddedFiles') : undefined;
-  const seen = new Set<number>();
-  let nodes = 0;
-  let cut = false;
-  const walk = (ref: mupdf.PDFObject, depth: number) => {
-    if (cut) return;
-    if (ref.isIndirect()) {
-      if (seen.has(ref.asIndirect())) return warn('The EmbeddedFiles tree refers to a node twice (a cycle): read once');
-      seen.add(ref.asIndirect());
-    }
-    if (nodes++ >= MAX_TREE_NODES || depth > MAX_TREE_DEPTH) {
-      cut = true;
-      return;
-    }
-    const node = deref(ref);
-    if (!node.isDictionary()) return;
-    const pairs = deref(node.get('Names'));
-    if (pairs.isArray()) {
-      for (let i = 0; i + 1 < pairs.length; i += 2) {
-        const key = deref(pairs.get(i));
-        if (!key.isString()) {
-          warn('An EmbeddedFiles key is not a string: left out');
-          continue;
-        }
-        const k = key.asString();
-        if (names.has(k)) {
-          warn(`The EmbeddedFiles tree has the name ${JSON.stringify(k.slice(0, 100))} twice: the first is read`);
-          continue;
-        }
-        names.add(k);
-        entries.push({ name: k, spec: pairs.get(i + 1) });
-      }
-    }
-    const kids = deref(node.get('Kids'));
-    if (kids.isArray()) for (let i = 0; i < kids.length && !cut; i++) walk(kids.get(i), depth + 1);
-  };
-  if (top && !top.isNull()) walk(top, 0);
-  if (cut) warn('The EmbeddedFiles tree is too large or too deep: some attachments were not read');
-  return { entries, cut, warnings };
-}
 
 /** The embedded file stream of a file specification (kept as its reference: isStream() is true for that only). */
 function fileStream(spec: mupdf.PDFObject): mupdf.PDFObject | undefined {
@@ -113,8 +42,8 @@ function associatedNumbers(doc: mupdf.PDFDocument): Set<number> {
   return out;
 }
 
-function describe(entry: Entry, stream: mupdf.PDFObject, content: Uint8Array, associated: Set<number>): DocumentAttachment {
-  const fs = deref(entry.spec);
+function describe(entry: NameTreeEntry, stream: mupdf.PDFObject, content: Uint8Array, associated: Set<number>): DocumentAttachment {
+  const fs = deref(entry.value);
   const params = deref(stream.get('Params'));
   const stored = params.isDictionary() ? deref(params.get('CheckSum')) : params;
   const checksum = stored.isString() && stored.asByteString().length === 16 ? Buffer.from(stored.asByteString()).toString('hex') : createHash('md5').update(content).digest('hex');
@@ -124,7 +53,7 @@ function describe(entry: Entry, stream: mupdf.PDFObject, content: Uint8Array, as
     mediaType: mediaTypeOf(name(stream.get('Subtype'))) ?? 'application/octet-stream',
     size: content.length,
     checksum,
-    associated: entry.spec.isIndirect() && associated.has(entry.spec.asIndirect()),
+    associated: entry.value.isIndirect() && associated.has(entry.value.asIndirect()),
   };
   const description = text(fs.get('Desc'));
   if (description) out.description = description;
@@ -141,11 +70,11 @@ function describe(entry: Entry, stream: mupdf.PDFObject, content: Uint8Array, as
 
 /** Every attachment of an open document, described (each file decoded once for its size and, without a stored one, its MD5). */
 export function attachmentsOf(doc: mupdf.PDFDocument): DocumentAttachmentList {
-  const tree = readTree(doc);
+  const tree = readNameTree(doc, 'EmbeddedFiles');
   const associated = associatedNumbers(doc);
   const attachments: DocumentAttachment[] = [];
   for (const entry of tree.entries) {
-    const stream = fileStream(entry.spec);
+    const stream = fileStream(entry.value);
     if (!stream) {
       if (tree.warnings.length < MAX_WARNINGS) tree.warnings.push(`${JSON.stringify(entry.name.slice(0, 100))} embeds no file (it refers to a file outside the document): left out`);
       continue;
@@ -167,8 +96,8 @@ export function readDocumentAttachment(input: PdfInput & { name: string }): { at
 
 /** One attachment of an open document, described, with its bytes (404 ATTACHMENT_NOT_FOUND); the others are not decoded. */
 function attachmentNamed(doc: mupdf.PDFDocument, attachment: string): { attachment: DocumentAttachment; content: Uint8Array } {
-  const entry = readTree(doc).entries.find((e) => e.name === attachment);
-  const stream = entry && fileStream(entry.spec);
+  const entry = readNameTree(doc, 'EmbeddedFiles').entries.find((e) => e.name === attachment);
+  const stream = entry && fileStream(entry.value);
   if (!entry || !stream) throw notFound(attachment);
   const content = contentOf(stream);
   return { attachment: describe(entry, stream, content, associatedNumbers(doc)), content };
@@ -179,41 +108,9 @@ function notFound(attachment: string): EngineError {
 }
 
 /** Refuses a change of the tree that would lose entries it could not read, or that the certification forbids. */
-function checkWritable(doc: mupdf.PDFDocument, tree: Tree): void {
+function checkWritable(doc: mupdf.PDFDocument, tree: NameTree): void {
   if (certifyingSignature(doc)) throw new EngineError('DOCUMENT_CERTIFIED', 'The document is certified: no certification level allows its attachments to change');
-  if (tree.cut) throw new EngineError('PROCESSING_FAILED', 'The document\'s EmbeddedFiles tree is too large or too deep to be rewritten whole');
-}
-
-/**
- * Writes the tree as one node whose /Names are sorted by the keys' bytes (ISO 32000-1 7.9.6: "ordered lexically"),
- * the order readers' binary searches assume; no entries: the tree goes (and /Names when it held nothing else).
- */
-function writeTree(doc: mupdf.PDFDocument, entries: Entry[]): void {
-  const root = deref(doc.getTrailer().get('Root'));
-  let names = deref(root.get('Names'));
-  if (entries.length === 0) {
-    if (names.isDictionary()) {
-      names.delete('EmbeddedFiles');
-      let empty = true;
-      names.forEach(() => (empty = false));
-      if (empty) root.delete('Names');
-    }
-    return;
-  }
-  if (!names.isDictionary()) {
-    names = doc.newDictionary();
-    root.put('Names', names);
-  }
-  const keyed = entries.map((e) => ({ key: doc.newString(e.name), spec: e.spec }));
-  keyed.sort((a, b) => Buffer.compare(Buffer.from(a.key.asByteString()), Buffer.from(b.key.asByteString())));
-  const array = doc.newArray();
-  for (const { key, spec } of keyed) {
-    array.push(key);
-    array.push(spec);
-  }
-  const node = doc.addObject(doc.newDictionary());
-  node.put('Names', array);
-  names.put('EmbeddedFiles', node);
+  checkWhole('EmbeddedFiles', tree);
 }
 
 /** Sets the catalog's /AF to what it listed minus `drop`, plus `add` (references). No entries left: /AF goes. */
@@ -239,7 +136,7 @@ function updateAf(doc: mupdf.PDFDocument, drop: Set<number>, add: mupdf.PDFObjec
  * replaced when `replace` (its file specification leaves the tree and /AF), else 409 ATTACHMENT_EXISTS.
  */
 export function embedAttachment(doc: mupdf.PDFDocument, input: Omit<NewDocumentAttachment, 'file'> & { file: Uint8Array }): { replaced: boolean } {
-  const tree = readTree(doc);
+  const tree = readNameTree(doc, 'EmbeddedFiles');
   checkWritable(doc, tree);
   const existing = tree.entries.find((e) => e.name === input.name);
   if (existing && !input.replace) throw new EngineError('ATTACHMENT_EXISTS', `The document has an attachment named ${JSON.stringify(input.name.slice(0, 200))} (replace it with replace=true)`);
@@ -253,16 +150,14 @@ export function embedAttachment(doc: mupdf.PDFDocument, input: Omit<NewDocumentA
   const params = stream ? deref(stream.get('Params')) : undefined;
   if (params?.isDictionary()) {
     for (const [key, iso] of [['CreationDate', input.created ?? now.toISOString()], ['ModDate', input.modified ?? now.toISOString()]] as const) {
-      const pdfDate = isoToPdfDateString(iso.replace(/\.\d+(?=Z|[+-])/, ''));
-      if (pdfDate) params.put(key, doc.newString(pdfDate));
+      const written = isoToPdfDate(iso);
+      if (written) params.put(key, doc.newString(written));
     }
   }
   if (input.description) fs.put('Desc', doc.newString(input.description));
   fs.put('AFRelationship', doc.newName(input.relationship ?? 'Unspecified'));
-  const entries = tree.entries.filter((e) => e !== existing);
-  entries.push({ name: input.name, spec });
-  writeTree(doc, entries);
-  updateAf(doc, existing?.spec.isIndirect() ? new Set([existing.spec.asIndirect()]) : new Set(), [spec]);
+  putInNameTree(doc, 'EmbeddedFiles', input.name, spec, tree);
+  updateAf(doc, existing?.value.isIndirect() ? new Set([existing.value.asIndirect()]) : new Set(), [spec]);
   return { replaced: existing !== undefined };
 }
 
@@ -282,12 +177,12 @@ export function addDocumentAttachment(input: PdfInput & NewDocumentAttachment): 
  */
 export function deleteDocumentAttachment(input: PdfInput & { name: string }): { bytes: Uint8Array } {
   return editPdf(input, 'edit', (doc, edit) => {
-    const tree = readTree(doc);
+    const tree = readNameTree(doc, 'EmbeddedFiles');
     const entry = tree.entries.find((e) => e.name === input.name);
     if (!entry) throw notFound(input.name);
     checkWritable(doc, tree);
-    writeTree(doc, tree.entries.filter((e) => e !== entry));
-    updateAf(doc, entry.spec.isIndirect() ? new Set([entry.spec.asIndirect()]) : new Set(), []);
+    removeFromNameTree(doc, 'EmbeddedFiles', input.name, tree);
+    updateAf(doc, entry.value.isIndirect() ? new Set([entry.value.asIndirect()]) : new Set(), []);
     return { bytes: edit.save() };
   });
 }

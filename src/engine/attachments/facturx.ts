@@ -1,4 +1,3 @@
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type * as mupdf from 'mupdf';
 import { withPdf } from '../core/document-task.js';
 import { validateUpload } from '../core/inspect.js';
@@ -9,7 +8,7 @@ import { saveFullTo } from '../core/save.js';
 import { EngineError } from '../errors.js';
 import { parseXmp, replaceDescriptions, serializeXmp } from '../metadata/xmp.js';
 import { pdfaHeader } from '../pdfa/finish.js';
-import { declaresDtd } from '../syntax/xml-safety.js';
+import { safeXmlParser } from '../../safe-xml.js';
 import { escapeXml } from '../syntax/xml-writer.js';
 import { embedAttachment } from './attachments.js';
 import { FACTURX_FILE_NAME, FACTURX_PROFILES, type AfRelationship, type FacturxProfile } from './model.js';
@@ -22,7 +21,9 @@ const PDFA_EXTENSION_NS = 'http://www.aiim.org/pdfa/ns/extension/';
 /** XRechnung's guideline ids (CIUS of EN 16931): urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_<version>. */
 const XRECHNUNG_ID = /^urn:cen\.eu:en16931:2017#compliant#urn:xeinkauf\.de:kosit:xrechnung_/;
 
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', removeNSPrefix: false, parseTagValue: false, processEntities: false, maxNestedTags: 64 });
+/** Deepest element nesting read in an invoice (CII nests about ten levels). */
+const MAX_DEPTH = 64;
+const parse = safeXmlParser({ maxDepth: MAX_DEPTH, references: 'kept', shape: { ignoreAttributes: false, attributeNamePrefix: '@', removeNSPrefix: false, parseTagValue: false } });
 
 const invalid = (message: string): never => {
   throw new EngineError('INVOICE_XML_INVALID', message);
@@ -47,16 +48,11 @@ export function inspectInvoiceXml(input: { xml: Uint8Array; profile?: FacturxPro
   } catch {
     return invalid('The invoice XML is not UTF-8 (Factur-X requires UTF-8)');
   }
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (declaresDtd(text)) invalid('The invoice XML may not contain a DOCTYPE or entity declarations');
-  const valid = XMLValidator.validate(text);
-  if (valid !== true) invalid(`The invoice XML is not well-formed (line ${valid.err.line}: ${valid.err.msg})`);
-  let tree: Record<string, unknown>;
-  try {
-    tree = parser.parse(text) as Record<string, unknown>;
-  } catch {
-    return invalid('The invoice XML cannot be read (elements nested deeper than 64 levels?)');
-  }
+  const tree = parse(text, (refusal) => {
+    if (refusal.reason === 'dtd') return invalid('The invoice XML may not contain a DOCTYPE or entity declarations');
+    if (refusal.reason === 'malformed') return invalid(`The invoice XML is not well-formed (line ${refusal.line}: ${refusal.message})`);
+    return invalid(refusal.reason === 'too-deep' ? `The invoice XML is refused: elements are nested deeper than ${MAX_DEPTH} levels` : 'The invoice XML cannot be read');
+  }) as Record<string, unknown>;
   const rootName = Object.keys(tree).find((k) => !k.startsWith('?') && !k.startsWith('#'));
   const root = rootName ? (tree[rootName] as Record<string, unknown>) : undefined;
   const prefix = rootName?.includes(':') ? rootName.slice(0, rootName.indexOf(':')) : '';

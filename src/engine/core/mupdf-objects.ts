@@ -57,6 +57,19 @@ export function inheritable(field: mupdf.PDFObject, key: string): mupdf.PDFObjec
   return absent;
 }
 
+/** An array of numbers (a box, a matrix), each read as MuPDF gives it; undefined when it is none such. */
+export function numbers(obj: mupdf.PDFObject): number[] | undefined {
+  const array = deref(obj);
+  if (!array.isArray()) return undefined;
+  const out: number[] = [];
+  for (let i = 0; i < array.length; i++) {
+    const v = deref(array.get(i));
+    if (!v.isNumber()) return undefined;
+    out.push(v.asNumber());
+  }
+  return out;
+}
+
 export function text(obj: mupdf.PDFObject): string | undefined {
   const r = deref(obj);
   return r.isString() ? r.asString() : undefined;

@@ -2,15 +2,15 @@ import * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
 import { editPdf, withSummary } from '../core/document-task.js';
 import type { WrittenSummary } from '../core/inspect.js';
-import { deref } from '../core/mupdf-objects.js';
+import { deref, numbers } from '../core/mupdf-objects.js';
 import { saveFull } from '../core/save.js';
 import type { PdfSource } from '../core/pdf-source.js';
 import { parsePageRange } from '../pages/range.js';
 import { rearrange } from '../pages/assembly.js';
-import { PageSpace } from '../pages/geometry.js';
+import { mediaBox, normal, PageSpace, pageFrame } from '../pages/geometry.js';
 import { dropSignatureValues } from '../signing/fields.js';
 import { drawnBounds } from './drawn-bounds.js';
-import { normal, num, numbers, pageFrame, placeable, rectObject, sheet, type Placeable } from './placement.js';
+import { num, placeable, rectObject, sheet, type Placeable } from './placement.js';
 
 /** Paper sizes by name, portrait, in points. */
 export const PAPER_SIZES = {
@@ -193,11 +193,6 @@ function poster(doc: mupdf.PDFDocument, op: Extract<LayoutOperation, { kind: 'po
 }
 
 const asRect = (b: Box) => [b.x, b.y, b.x + b.width, b.y + b.height];
-
-function mediaBox(page: mupdf.PDFObject): number[] {
-  const box = numbers(page.getInheritable('MediaBox'));
-  return box && box.length === 4 ? normal(box) : [0, 0, 612, 792];
-}
 
 const inside = (r: number[], outer: number[]) => r[0]! >= outer[0]! - 0.01 && r[1]! >= outer[1]! - 0.01 && r[2]! <= outer[2]! + 0.01 && r[3]! <= outer[3]! + 0.01;
 

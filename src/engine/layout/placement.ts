@@ -1,5 +1,6 @@
 import * as mupdf from 'mupdf';
-import { deref, resolveEntry } from '../core/mupdf-objects.js';
+import { deref, numbers, resolveEntry } from '../core/mupdf-objects.js';
+import { normal, pageFrame } from '../pages/geometry.js';
 
 /**
  * A source page made drawable on another page: its content once as a Form
@@ -68,23 +69,6 @@ export function rectObject(doc: mupdf.PDFDocument, r: ArrayLike<number>): mupdf.
   return array;
 }
 
-export function numbers(obj: mupdf.PDFObject): number[] | undefined {
-  const array = deref(obj);
-  if (!array.isArray()) return undefined;
-  const out: number[] = [];
-  for (let i = 0; i < array.length; i++) {
-    const v = deref(array.get(i));
-    if (!v.isNumber()) return undefined;
-    out.push(v.asNumber());
-  }
-  return out;
-}
-
-/** [x0 y0 x1 y1] with x0 <= x1 and y0 <= y1. */
-export function normal(r: number[]): number[] {
-  return [Math.min(r[0]!, r[2]!), Math.min(r[1]!, r[3]!), Math.max(r[0]!, r[2]!), Math.max(r[1]!, r[3]!)];
-}
-
 /** The appearance stream an annotation shows in its current state, when it has one. */
 function normalAppearance(annot: mupdf.PDFObject): mupdf.PDFObject | undefined {
   const ap = deref(annot.get('AP'));
@@ -97,35 +81,6 @@ function normalAppearance(annot: mupdf.PDFObject): mupdf.PDFObject | undefined {
     if (chosen?.isStream()) return chosen;
   }
   return undefined;
-}
-
-/**
- * A page's displayed area, read from its dictionary: the CropBox within the
- * MediaBox (inherited or not), turned by /Rotate (clockwise, to the nearest
- * quarter turn), and the matrix from its user space to that area (y up,
- * origin at the lower left). Read without loading the page: MuPDF's
- * loadPage makes appearances for annotations without one, a third of the
- * time of a 200-page N-up (measured, MuPDF.js 1.28.1).
- */
-export function pageFrame(pageObj: mupdf.PDFObject): { visible: mupdf.Rect; width: number; height: number; toShown: mupdf.Matrix } {
-  const media = numbers(pageObj.getInheritable('MediaBox'));
-  const m = media && media.length === 4 ? normal(media) : [0, 0, 612, 792];
-  const crop = numbers(pageObj.getInheritable('CropBox'));
-  const c = crop && crop.length === 4 ? normal(crop) : m;
-  let [x0, y0, x1, y1] = [Math.max(c[0]!, m[0]!), Math.max(c[1]!, m[1]!), Math.min(c[2]!, m[2]!), Math.min(c[3]!, m[3]!)] as [number, number, number, number];
-  // A CropBox outside the MediaBox: the MediaBox, as MuPDF shows it.
-  if (x1 <= x0 || y1 <= y0) [x0, y0, x1, y1] = m as [number, number, number, number];
-  const rotate = deref(pageObj.getInheritable('Rotate'));
-  const turns = (((Math.round((rotate.isNumber() ? rotate.asNumber() : 0) / 90) % 4) + 4) % 4) as 0 | 1 | 2 | 3;
-  const w = x1 - x0;
-  const h = y1 - y0;
-  const toShown: mupdf.Matrix = [
-    [1, 0, 0, 1, -x0, -y0],
-    [0, -1, 1, 0, -y0, x1],
-    [-1, 0, 0, -1, x1, y1],
-    [0, 1, -1, 0, y1, -x0],
-  ][turns] as mupdf.Matrix;
-  return { visible: [x0, y0, x1, y1], width: turns % 2 ? h : w, height: turns % 2 ? w : h, toShown };
 }
 
 /**

@@ -9,6 +9,7 @@ import * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
 import { openPdf } from '../core/open.js';
 import { deref, text } from '../core/mupdf-objects.js';
+import { writeNameTree } from '../core/name-tree.js';
 import { saveFull } from '../core/save.js';
 import { writtenSummary, type WrittenSummary } from '../core/inspect.js';
 import type { PdfSource } from '../core/pdf-source.js';
@@ -247,20 +248,9 @@ function writeOutlines(doc: mupdf.PDFDocument, items: OutlineItemInput[]): void 
   catalogOf(doc).put('Outlines', outlines);
 }
 
-/** The named destinations of every source as one name tree (a single sorted leaf). */
+/** The named destinations of every source as one name tree (a single sorted leaf, core/name-tree.ts). */
 function writeNames(doc: mupdf.PDFDocument, names: Map<string, mupdf.PDFObject>): void {
-  if (names.size === 0) return;
-  const pairs = doc.newArray();
-  // Name trees are sorted by the keys' bytes; the keys are written as PDF text strings, so compare as MuPDF writes them.
-  for (const key of [...names.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
-    pairs.push(doc.newString(key));
-    pairs.push(names.get(key)!);
-  }
-  const tree = doc.newDictionary();
-  tree.put('Names', pairs);
-  const dict = doc.newDictionary();
-  dict.put('Dests', doc.addObject(tree));
-  catalogOf(doc).put('Names', dict);
+  if (names.size > 0) writeNameTree(doc, 'Dests', [...names].map(([name, value]) => ({ name, value })));
 }
 
 function catalogOf(doc: mupdf.PDFDocument): mupdf.PDFObject {

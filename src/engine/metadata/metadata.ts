@@ -2,7 +2,7 @@ import type * as mupdf from 'mupdf';
 import { editPdf, withPdf, type PdfInput } from '../core/document-task.js';
 import { deref, text } from '../core/mupdf-objects.js';
 import { EngineError } from '../errors.js';
-import { isoToPdfDateString, pdfDateToIso } from '../syntax/dates.js';
+import { isoSeconds, isoToPdfDate, pdfDateToIso } from '../syntax/dates.js';
 import { DATE_FIELDS, INFO_KEYS, MAX_CUSTOM_KEYS, mergeMetadata, RESERVED_INFO_KEYS, TEXT_FIELDS, type MetadataChange, type MetadataFields, type MetadataModel } from './model.js';
 import { applyXmpFields, newXmp, parseXmp, readXmpFields, serializeXmp, type XmpPacket } from './xmp.js';
 
@@ -108,7 +108,7 @@ function writeInfo(doc: mupdf.PDFDocument, fields: MetadataFields): void {
     const value = fields[field];
     const key = INFO_KEYS[field];
     if (value === undefined) info.delete(key);
-    else info.put(key, doc.newString((DATE_FIELDS as readonly string[]).includes(field) ? (isoToPdfDateString(value) ?? value) : value));
+    else info.put(key, doc.newString((DATE_FIELDS as readonly string[]).includes(field) ? (isoToPdfDate(value) ?? value) : value));
   }
   for (const [key, value] of Object.entries(fields.custom ?? {})) info.put(key, doc.newString(value));
   const catalog = catalogOf(doc);
@@ -131,7 +131,7 @@ function writeXmpStream(doc: mupdf.PDFDocument, xml: string): void {
 }
 
 function nowIso(): string {
-  return new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return isoSeconds(new Date());
 }
 
 /**
@@ -167,7 +167,7 @@ export function writeXmp(input: PdfInput & { xmp: Uint8Array }): { bytes: Uint8A
     throw new EngineError('MALFORMED_XMP', 'The XMP packet is not UTF-8');
   }
   const fields = readXmpFields(parseXmp(xml));
-  for (const field of DATE_FIELDS) if (fields[field] !== undefined && isoToPdfDateString(fields[field]) === undefined) delete fields[field];
+  for (const field of DATE_FIELDS) if (fields[field] !== undefined && isoToPdfDate(fields[field]) === undefined) delete fields[field];
   if (Object.keys(fields.custom ?? {}).length > MAX_CUSTOM_KEYS) throw new EngineError('MALFORMED_XMP', `The XMP packet has more than ${MAX_CUSTOM_KEYS} pdfx properties (custom keys)`);
   return editPdf(input, 'edit', (doc, edit) => {
     writeInfo(doc, fields);

@@ -1,5 +1,5 @@
 /** The metadata resource's model and its rules (docs/metadata.md). No MuPDF: both threads load it. */
-import { isoToPdfDateString } from '../syntax/dates.js';
+import { isoToPdfDate } from '../syntax/dates.js';
 
 /** The document's metadata as the Info dictionary, the catalog's /Lang and the XMP packet carry it. */
 export interface MetadataFields {
@@ -51,7 +51,7 @@ export const LANGUAGE_PATTERN = '^[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8})*$';
  * fraction dropped; undefined when it names no real date (February 30, hour 24) or is not of the API's form.
  */
 export function normalizeIsoDate(value: string): string | undefined {
-  if (!new RegExp(ISO_DATE_TIME_PATTERN).test(value) || isoToPdfDateString(value) === undefined) return undefined;
+  if (!new RegExp(ISO_DATE_TIME_PATTERN).test(value) || isoToPdfDate(value) === undefined) return undefined;
   const m = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(?::(\d{2}))?(?:\.\d+)?(Z|[+-]\d{2}:\d{2})$/.exec(value)!;
   return `${m[1]}:${m[2] ?? '00'}${m[3]}`;
 }

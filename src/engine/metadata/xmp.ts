@@ -1,7 +1,7 @@
-import { XMLBuilder, XMLParser, XMLValidator, type X2jOptions } from 'fast-xml-parser';
+import { XMLBuilder, type X2jOptions } from 'fast-xml-parser';
 import { EngineError } from '../errors.js';
 import { decodeReferences } from '../xfdf/parse.js';
-import { declaresDtd } from '../syntax/xml-safety.js';
+import { safeXmlParser } from '../../safe-xml.js';
 import { escapeXml } from '../syntax/xml-writer.js';
 import type { MetadataFields } from './model.js';
 
@@ -48,21 +48,20 @@ const malformed = (message: string): never => {
 /** Deepest element nesting read in a packet: real packets nest under 10 levels. */
 const MAX_DEPTH = 64;
 
-const OPTIONS = {
+/** The tree's shape, the parser's and the builder's; references are kept as written by both (processEntities off). */
+const SHAPE = {
   preserveOrder: true,
   ignoreAttributes: false,
   attributeNamePrefix: '',
   parseTagValue: false,
   parseAttributeValue: false,
-  processEntities: false,
-  htmlEntities: false,
   trimValues: false,
   cdataPropName: '#cdata',
   commentPropName: '#comment',
   allowBooleanAttributes: false,
 } satisfies X2jOptions;
-const parser = new XMLParser({ ...OPTIONS, maxNestedTags: MAX_DEPTH });
-const builder = new XMLBuilder({ ...OPTIONS, suppressEmptyNode: false });
+const parse = safeXmlParser({ maxDepth: MAX_DEPTH, references: 'kept', shape: SHAPE });
+const builder = new XMLBuilder({ ...SHAPE, processEntities: false, suppressEmptyNode: false });
 
 /** One node of fast-xml-parser's ordered tree: `{ name: children, ':@': attributes }`, or a text, CDATA or comment. */
 type Node = Record<string, unknown> & { ':@'?: Record<string, string> };
@@ -114,15 +113,11 @@ export interface XmpPacket {
 export function parseXmp(text: string): XmpPacket {
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   if (text.trim() === '') malformed('The XMP packet is empty');
-  if (declaresDtd(text)) malformed('The XMP packet may not contain a DOCTYPE or entity declarations');
-  const valid = XMLValidator.validate(text);
-  if (valid !== true) malformed(`The XMP packet is not well-formed XML (line ${valid.err.line}: ${valid.err.msg})`);
-  let nodes: Node[] = [];
-  try {
-    nodes = parser.parse(text) as Node[];
-  } catch (err) {
-    malformed(`The XMP packet is refused: ${/nested/i.test((err as Error).message) ? `elements are nested deeper than ${MAX_DEPTH} levels` : 'it cannot be parsed'}`);
-  }
+  const nodes = parse(text, (refusal) => {
+    if (refusal.reason === 'dtd') return malformed('The XMP packet may not contain a DOCTYPE or entity declarations');
+    if (refusal.reason === 'malformed') return malformed(`The XMP packet is not well-formed XML (line ${refusal.line}: ${refusal.message})`);
+    return malformed(`The XMP packet is refused: ${refusal.reason === 'too-deep' ? `elements are nested deeper than ${MAX_DEPTH} levels` : 'it cannot be parsed'}`);
+  }) as Node[];
   const roots = nodes.filter(isElement);
   if (roots.length !== 1) malformed('The XMP packet must have one root element');
   const root = roots[0]!;

@@ -3,14 +3,11 @@ import { pageOutOfRangeDetail } from '../../errors.js';
 import { pageObjectNumbers } from '../annotations/read.js';
 import { editPdf, withPdf, type PdfInput } from '../core/document-task.js';
 import { deref, name, text } from '../core/mupdf-objects.js';
+import { readNameTree } from '../core/name-tree.js';
 import { EngineError } from '../errors.js';
 import { certifyingSignature } from '../signing/verify.js';
 import { FIT_TYPES, MAX_OUTLINE_DEPTH, MAX_OUTLINE_ITEMS, type FitType, type OutlineDestination, type OutlineItem, type OutlineItemInput, type OutlineModel } from './model.js';
 
-/** Name-tree nodes visited when resolving named destinations: bounds a hostile tree (cycles are cut by object number). */
-const MAX_NAME_TREE_NODES = 100_000;
-/** Deepest name tree walked; real ones have three or four levels. */
-const MAX_NAME_TREE_DEPTH = 32;
 /** Warnings kept per answer: a hostile outline could otherwise make one per item. */
 const MAX_WARNINGS = 20;
 
@@ -153,8 +150,8 @@ export function outlineOf(doc: mupdf.PDFDocument): OutlineModel {
 
 /**
  * The document's named destinations (/Dests in the catalog, PDF 1.1, and the /Dests name tree), gathered on the
- * first lookup with the name tree's walk bounded: each node once, at most MAX_NAME_TREE_NODES nodes and
- * MAX_NAME_TREE_DEPTH levels (MuPDF.js's loadNameTree recurses without either).
+ * first lookup; the tree read by core/name-tree.ts within its bounds (MuPDF.js's loadNameTree recurses without any),
+ * its warnings passed on.
  */
 export class NamedDestinations {
   private map: Map<string, mupdf.PDFObject> | undefined;
@@ -181,36 +178,10 @@ export class NamedDestinations {
     if (!root.isDictionary()) return map;
     const old = deref(root.get('Dests'));
     if (old.isDictionary()) old.forEach((value, key) => map.set(String(key), value));
-    // MuPDF's shared Null object (a missing key) has no get(): each step is taken on a dictionary only.
-    const names = deref(root.get('Names'));
-    const treeRef = names.isDictionary() ? names.get('Dests') : undefined;
-    const tree = treeRef ? deref(treeRef) : undefined;
-    const seen = new Set<number>();
-    let nodes = 0;
-    let cut = false;
-    const walk = (ref: mupdf.PDFObject, depth: number) => {
-      if (ref.isIndirect()) {
-        if (seen.has(ref.asIndirect())) return;
-        seen.add(ref.asIndirect());
-      }
-      if (nodes++ >= MAX_NAME_TREE_NODES || depth > MAX_NAME_TREE_DEPTH) {
-        cut = true;
-        return;
-      }
-      const node = deref(ref);
-      if (!node.isDictionary()) return;
-      const pairs = deref(node.get('Names'));
-      if (pairs.isArray()) {
-        for (let i = 0; i + 1 < pairs.length; i += 2) {
-          const key = deref(pairs.get(i));
-          if (key.isString() && !map.has(key.asString())) map.set(key.asString(), pairs.get(i + 1));
-        }
-      }
-      const kids = deref(node.get('Kids'));
-      if (kids.isArray()) for (let i = 0; i < kids.length && !cut; i++) walk(kids.get(i), depth + 1);
-    };
-    if (treeRef && tree?.isDictionary()) walk(treeRef, 0);
-    if (cut) this.warn('The named destinations tree is too large or too deep: some names were not read');
+    // Old-style names win over the tree's (PDF 1.1's dictionary is what a name object looks up).
+    const tree = readNameTree(this.doc, 'Dests');
+    for (const { name, value } of tree.entries) if (!map.has(name)) map.set(name, value);
+    tree.warnings.forEach(this.warn);
     return map;
   }
 }

@@ -1,6 +1,7 @@
 import type * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
 import { parsePageRange } from './range.js';
+import { mediaBox } from './geometry.js';
 import { editPdf, withSummary } from '../core/document-task.js';
 import type { WrittenSummary } from '../core/inspect.js';
 import { openPdf } from '../core/open.js';
@@ -288,12 +289,10 @@ function checkRotation(rotation: number): number {
   return ((rotation % 360) + 360) % 360;
 }
 
-/** The size of the page at `index` as /MediaBox says (width, height in points). */
+/** The size of the page at `index` as /MediaBox says (width, height in points; geometry.ts's reading). */
 function pageSize(doc: mupdf.PDFDocument, index: number): { width: number; height: number } {
-  const box = deref(doc.findPage(index).getInheritable('MediaBox'));
-  if (!box.isArray() || box.length < 4) return US_LETTER;
-  const v = [0, 1, 2, 3].map((i) => deref(box.get(i)).asNumber());
-  return { width: Math.abs(v[2]! - v[0]!), height: Math.abs(v[3]! - v[1]!) };
+  const [x0, y0, x1, y1] = mediaBox(doc.findPage(index));
+  return { width: x1! - x0!, height: y1! - y0! };
 }
 
 /** The pages that show a widget of a signed signature field. */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type * as mupdf from 'mupdf';
 import { deref, text } from '../core/mupdf-objects.js';
-import { isoToPdfDateString, pdfDateToIso } from '../syntax/dates.js';
+import { isoSeconds, isoToPdfDate, pdfDateToIso } from '../syntax/dates.js';
 import { escapeXml } from '../syntax/xml-writer.js';
 import type { PdfaPart } from './model.js';
 
@@ -47,11 +47,11 @@ export function finishPdfa(doc: mupdf.PDFDocument, part: PdfaPart, conformance: 
     doc.getTrailer().put('Info', info);
   }
   const now = new Date();
-  const modified = isoOf(now);
+  const modified = isoSeconds(now);
   const created = pdfDateToIso(text(info.get('CreationDate'))) ?? modified;
   // One form of each date in Info and XMP (an explicit +00'00' zone: PDFBox Preflight misreads Z00'00').
-  info.put('CreationDate', doc.newString(isoToPdfDateString(created) ?? created));
-  info.put('ModDate', doc.newString(isoToPdfDateString(modified) ?? modified));
+  info.put('CreationDate', doc.newString(isoToPdfDate(created) ?? created));
+  info.put('ModDate', doc.newString(isoToPdfDate(modified) ?? modified));
   info.put('Producer', doc.newString(`${text(info.get('Producer')) ?? ''}${text(info.get('Producer')) ? '; ' : ''}pdfservice`));
   // Trapped has no XMP counterpart in PDF/A-1's schemas: it goes rather than be mirrored wrongly.
   info.delete('Trapped');
@@ -133,6 +133,3 @@ function xmpPacket(f: XmpFields): string {
   return `${lines.join('\n')}\n${' '.repeat(2000)}\n<?xpacket end="w"?>`;
 }
 
-function isoOf(date: Date): string {
-  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
-}

@@ -1,6 +1,8 @@
 import type * as mupdf from 'mupdf';
 import { withPdf } from '../core/document-task.js';
-import { deref, inheritable, name } from '../core/mupdf-objects.js';
+import { deref, inheritable, name, text } from '../core/mupdf-objects.js';
+import { dropNameTree, nameTreeRoot, walkNameTree } from '../core/name-tree.js';
+import { pdfDate } from '../syntax/dates.js';
 import type { OutputFile, PdfSource } from '../core/pdf-source.js';
 import { validateUpload } from '../core/inspect.js';
 import { refuseIfSigned, saveFullTo } from '../core/save.js';
@@ -177,10 +179,10 @@ class Preparation {
   // ---- embedded files ----
 
   private embeddedFiles(catalog: mupdf.PDFObject): void {
-    const names = deref(catalog.get('Names'));
-    const tree = names.isDictionary() ? deref(names.get('EmbeddedFiles')) : undefined;
+    // Every pair, a name met twice too: each file specification is fixed, or counted as deleted.
     const entries: { name: string; spec: mupdf.PDFObject }[] = [];
-    if (tree?.isDictionary()) collectNameTree(tree, (key, value) => entries.push({ name: key, spec: value }));
+    const tree = nameTreeRoot(this.doc, 'EmbeddedFiles');
+    if (tree) walkNameTree(tree, ({ name, value }) => entries.push({ name: name ?? '', spec: value }));
     if (this.part === 3) {
       const af = this.afArray(catalog);
       for (const entry of entries) this.fixFileSpec(entry.spec, entry.name, af);
@@ -191,7 +193,7 @@ class Preparation {
       for (const entry of entries) this.find(embeddedRule(this.part), { objectNumber: objectNumber(entry.spec), context: `embedded file ${JSON.stringify(entry.name.slice(0, 100))}` });
       return;
     }
-    names.delete('EmbeddedFiles');
+    dropNameTree(this.doc, 'EmbeddedFiles');
     catalog.delete('AF');
     for (let i = 0; i < entries.length; i++) this.count('embedded files deleted');
   }
@@ -246,11 +248,7 @@ class Preparation {
       catalog.delete('OpenAction');
       this.count('actions removed');
     }
-    const names = deref(catalog.get('Names'));
-    if (names.isDictionary() && !names.get('JavaScript').isNull()) {
-      names.delete('JavaScript');
-      this.count('document JavaScript removed');
-    }
+    if (dropNameTree(this.doc, 'JavaScript')) this.count('document JavaScript removed');
     const outlines = deref(catalog.get('Outlines'));
     if (outlines.isDictionary()) this.outline(deref(outlines.get('First')), new Set());
   }
@@ -831,28 +829,7 @@ function hasNormalAppearance(annot: mupdf.PDFObject): boolean {
   return n.isStream() || deref(n).isDictionary();
 }
 
-function collectNameTree(node: mupdf.PDFObject, visit: (key: string, value: mupdf.PDFObject) => void, depth = 0): void {
-  if (depth > 32) return;
-  const names = deref(node.get('Names'));
-  if (names.isArray()) {
-    for (let i = 0; i + 1 < names.length; i += 2) visit(text(names.get(i)) ?? '', names.get(i + 1));
-  }
-  const kids = deref(node.get('Kids'));
-  if (kids.isArray()) kids.forEach((kid) => collectNameTree(deref(kid), visit, depth + 1));
-}
-
-function text(obj: mupdf.PDFObject): string | undefined {
-  const value = deref(obj);
-  return value.isString() ? value.asString() : undefined;
-}
-
 function objectNumber(obj: mupdf.PDFObject): number | undefined {
   return obj.isIndirect() ? obj.asIndirect() : undefined;
-}
-
-/** A PDF date string (ISO 32000-1, 7.9.4) in UTC. */
-function pdfDate(date: Date): string {
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `D:${date.getUTCFullYear()}${p(date.getUTCMonth() + 1)}${p(date.getUTCDate())}${p(date.getUTCHours())}${p(date.getUTCMinutes())}${p(date.getUTCSeconds())}Z`;
 }
 

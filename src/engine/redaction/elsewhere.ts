@@ -1,6 +1,7 @@
 import type * as mupdf from 'mupdf';
 import { literalPattern } from '../text/match.js';
 import { deref } from '../core/mupdf-objects.js';
+import { nameTreeRoot, walkNameTree } from '../core/name-tree.js';
 
 /** A place outside page content where redacted text still occurs. */
 export interface ElsewhereHit {
@@ -100,30 +101,17 @@ function visitStrings(doc: mupdf.PDFDocument, visit: (hit: ElsewhereHit, value: 
     for (let i = 0; i < fields.length; i++) visitField(fields.get(i), '', guard);
   }
 
-  // Embedded files: the name tree's keys and each file specification's names and description.
-  const visitNameTree = (node: mupdf.PDFObject, guard: { n: number }) => {
-    if (guard.n++ > MAX_WALK) return;
-    const n = deref(node);
-    if (!n.isDictionary()) return;
-    const names = deref(n.get('Names'));
-    if (names.isArray()) {
-      for (let i = 0; i + 1 < names.length; i += 2) {
-        const key = str(names.get(i));
-        const index = i;
-        if (key !== undefined) visit({ where: 'embeddedFile', detail: key }, key, (nv) => names.put(index, doc.newString(nv)));
-        const spec = deref(names.get(i + 1));
-        for (const k of spec.isDictionary() ? ['F', 'UF', 'Desc'] : []) {
-          const v = str(deref(spec.get(k)));
-          if (v !== undefined) visit({ where: 'embeddedFile', detail: key ?? v }, v, (nv) => spec.put(k, doc.newString(nv)));
-        }
-      }
+  // Embedded files: the name tree's keys (every one, a name met twice too) and each file specification's names and
+  // description.
+  const embedded = nameTreeRoot(doc, 'EmbeddedFiles');
+  if (embedded) walkNameTree(embedded, ({ name: key, value, leaf, index }) => {
+    if (key !== undefined) visit({ where: 'embeddedFile', detail: key }, key, (nv) => leaf.put(index, doc.newString(nv)));
+    const spec = deref(value);
+    for (const k of spec.isDictionary() ? ['F', 'UF', 'Desc'] : []) {
+      const v = str(deref(spec.get(k)));
+      if (v !== undefined) visit({ where: 'embeddedFile', detail: key ?? v }, v, (nv) => spec.put(k, doc.newString(nv)));
     }
-    const kids = deref(n.get('Kids'));
-    if (kids.isArray()) for (let i = 0; i < kids.length; i++) visitNameTree(kids.get(i), guard);
-  };
-  const nameTrees = deref(root.get('Names'));
-  const embedded = nameTrees.isDictionary() ? deref(nameTrees.get('EmbeddedFiles')) : undefined;
-  if (embedded?.isDictionary()) visitNameTree(embedded, { n: 0 });
+  });
 }
 
 /** Where the strings occur outside page content (case and whitespace aside). */

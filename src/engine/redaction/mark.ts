@@ -3,7 +3,7 @@ import { EngineError } from '../errors.js';
 import { RegexBudget } from '../text/regex-budget.js';
 import { findMatches, quadBounds, searchPattern, type PageText, type Quad, type SearchOptions, type TextMatch } from '../text/match.js';
 import { annotationEntries } from '../annotations/read.js';
-import { isoToPdfDate } from '../syntax/dates.js';
+import { pdfDate } from '../syntax/dates.js';
 import { rgb } from '../syntax/readers.js';
 import { editPdf } from '../core/document-task.js';
 import { checkPageIndex } from '../core/open.js';
@@ -171,7 +171,7 @@ interface RedactStyle {
 }
 
 function redactStyle(doc: mupdf.PDFDocument, request: RedactionRequest): RedactStyle {
-  const now = doc.newString(isoToPdfDate(new Date()));
+  const now = doc.newString(pdfDate(new Date()));
   const shared: [string, mupdf.PDFObject][] = [['Type', doc.newName('Annot')], ['Subtype', doc.newName('Redact')], ['F', doc.newInteger(4)], ['CreationDate', now], ['M', now]];
   if (request.author !== undefined) shared.push(['T', doc.newString(request.author)]);
   if (request.contents !== undefined) shared.push(['Contents', doc.newString(request.contents)]);

@@ -13,6 +13,7 @@ import { breakFieldLoops, readFormFields } from '../forms/field-tree.js';
 import { formFacts } from '../core/inspect.js';
 import { openPdf } from '../core/open.js';
 import { deref } from '../core/mupdf-objects.js';
+import { pdfDate } from '../syntax/dates.js';
 import { saveEdited, saveFull } from '../core/save.js';
 import { setSignedAppearance } from './appearance.js';
 import { readAll, type PdfSource } from '../core/pdf-source.js';
@@ -33,11 +34,6 @@ export interface SignRequest extends KeyStoreRequest {
 const BYTE_RANGE_PLACEHOLDER = '**********';
 /** Room for what may vary between the measured CMS and the real one (an ECDSA signature's length varies by a few bytes). */
 const CONTENTS_MARGIN = 256;
-
-function pdfDate(date: Date): string {
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `D:${date.getUTCFullYear()}${p(date.getUTCMonth() + 1)}${p(date.getUTCDate())}${p(date.getUTCHours())}${p(date.getUTCMinutes())}${p(date.getUTCSeconds())}+00'00'`;
-}
 
 function shownDate(date: Date): string {
   return `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;

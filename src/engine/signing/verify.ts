@@ -7,7 +7,7 @@ import type { X509Certificate } from 'node:crypto';
 import * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
 import { checkCms, type CmsCheck } from './cms.js';
-import { pdfDateToIso } from '../syntax/dates.js';
+import { isoSeconds, pdfDateToIso } from '../syntax/dates.js';
 import { readFormFields, type FormField } from '../forms/field-tree.js';
 import { annotationPages } from '../forms/fields.js';
 import { withPdf } from '../core/document-task.js';
@@ -204,7 +204,7 @@ function signatureModel(doc: mupdf.PDFDocument, sigRef: mupdf.PDFObject, bytes: 
 function describeSigner(model: SignatureModel, check: CmsCheck): void {
   if (check.signer) model.signer = check.signer;
   if (check.signerCommonName) model.signerCommonName = check.signerCommonName;
-  if (!model.signingTime && check.signingTime) model.signingTime = check.signingTime.toISOString().replace(/\.\d{3}Z$/, 'Z');
+  if (!model.signingTime && check.signingTime) model.signingTime = isoSeconds(check.signingTime);
   if (check.digestAlgorithm) model.digestAlgorithm = check.digestAlgorithm;
   if (check.signingCertificateAttribute !== undefined) model.signingCertificateAttribute = check.signingCertificateAttribute;
   model.certificates = check.certificates.map(certificateModel);

@@ -1,4 +1,8 @@
-/** PDF date strings ("D:YYYYMMDDHHmmSSOHH'mm'") to ISO 8601, and back. */
+/**
+ * The one home of PDF dates (ISO 32000-1 7.9.4, "D:YYYYMMDDHHmmSSOHH'mm'"): read as ISO 8601 (pdfDateToIso), written
+ * from ISO 8601 (isoToPdfDate) or from a moment (pdfDate), and a moment as the ISO 8601 the models answer (isoSeconds).
+ * Every date the service writes into a PDF goes through isoToPdfDate, so all have one form: UTC is +00'00'.
+ */
 export function pdfDateToIso(value: string | undefined): string | undefined {
   if (!value) return undefined;
   const m = /^(?:D:)?(\d{4})(\d{2})?(\d{2})?(\d{2})?(\d{2})?(\d{2})?\s*(?:([Zz+-])(?:(\d{2})'?(?:(\d{2})'?)?)?)?/.exec(value.trim());
@@ -11,9 +15,14 @@ export function pdfDateToIso(value: string | undefined): string | undefined {
   return Number.isNaN(Date.parse(iso)) ? undefined : iso;
 }
 
-export function isoToPdfDate(date: Date): string {
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `D:${date.getUTCFullYear()}${p(date.getUTCMonth() + 1)}${p(date.getUTCDate())}${p(date.getUTCHours())}${p(date.getUTCMinutes())}${p(date.getUTCSeconds())}Z`;
+/** A moment as ISO 8601 in UTC to the second ("2026-11-30T21:38:50Z"): PDF dates and XMP's have no fraction. */
+export function isoSeconds(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** A moment as a PDF date in UTC to the second ("D:20261130213850+00'00'"). */
+export function pdfDate(date: Date): string {
+  return isoToPdfDate(isoSeconds(date))!;
 }
 
 /**
@@ -22,7 +31,7 @@ export function isoToPdfDate(date: Date): string {
  * misreads Z00'00', so Z is +00'00'); undefined when it is none such or names no real date (February 30). A fraction of
  * a second is dropped: PDF dates have none.
  */
-export function isoToPdfDateString(iso: string): string | undefined {
+export function isoToPdfDate(iso: string): string | undefined {
   const m = /^(\d{4})(?:-(\d{2})(?:-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?)?)?$/.exec(iso.trim());
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s, zone] = m;

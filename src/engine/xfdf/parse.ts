@@ -1,6 +1,5 @@
-import { XMLParser, XMLValidator, type X2jOptions } from 'fast-xml-parser';
 import { EngineError } from '../errors.js';
-import { declaresDtd } from '../syntax/xml-safety.js';
+import { safeXmlParser, type SafeXmlOptions, type SafeXmlParser } from '../../safe-xml.js';
 
 /**
  * The one XFDF reader: annotation imports (annotation-transfer.ts), field
@@ -36,15 +35,12 @@ export interface XfdfElement {
 
 const RICH_TEXT = ['contents-richtext', 'value-richtext'];
 
-const XML_OPTIONS: X2jOptions = {
+const XML_SHAPE: SafeXmlOptions['shape'] = {
   preserveOrder: true,
   ignoreAttributes: false,
   attributeNamePrefix: '',
   parseTagValue: false,
   parseAttributeValue: false,
-  // References are decoded by decodeReferences, which refuses what XML does not define.
-  processEntities: false,
-  htmlEntities: false,
   // CDATA kept apart from text, so that its content is not taken for references.
   cdataPropName: '#cdata',
   trimValues: false,
@@ -56,11 +52,11 @@ const XML_OPTIONS: X2jOptions = {
 /** Deepest element nesting an XFDF body may have, the root being level 1 (docs/errors.md, MALFORMED_XFDF). */
 const MAX_XFDF_DEPTH = 100;
 
-const parsers = new Map<number, XMLParser>();
-function parserFor(maxDepth: number): XMLParser {
+const parsers = new Map<number, SafeXmlParser>();
+function parserFor(maxDepth: number): SafeXmlParser {
   let parser = parsers.get(maxDepth);
-  // The parser refuses an element opened below more than maxNestedTags open ones.
-  if (!parser) parsers.set(maxDepth, (parser = new XMLParser({ ...XML_OPTIONS, maxNestedTags: maxDepth - 1 })));
+  // References kept: decodeReferences decodes them, refusing what XML does not define.
+  if (!parser) parsers.set(maxDepth, (parser = safeXmlParser({ maxDepth, references: 'kept', shape: XML_SHAPE })));
   return parser;
 }
 
@@ -143,16 +139,11 @@ export function isTag(e: XfdfElement, name: string): boolean {
  * stamp x"), `tooDeep` what is said of nesting past maxDepth.
  */
 export function parseSafeXml(text: string, what: string, maxDepth = MAX_XFDF_DEPTH, tooDeep = `elements are nested deeper than ${maxDepth} levels`): XfdfElement {
-  if (declaresDtd(text)) malformed(`${what} may not contain a DOCTYPE or entity declarations`);
-  const valid = XMLValidator.validate(text);
-  if (valid !== true) malformed(`${what} is not well-formed XML (line ${valid.err.line}: ${valid.err.msg})`);
-  let nodes: Ordered[] = [];
-  try {
-    nodes = parserFor(maxDepth).parse(text) as Ordered[];
-  } catch (err) {
-    // The parser stops past maxNestedTags with a plain Error, which would otherwise become PROCESSING_FAILED.
-    malformed(`${what} is refused: ${/nested/i.test((err as Error).message) ? tooDeep : 'it cannot be parsed'}`);
-  }
+  const nodes = parserFor(maxDepth)(text, (refusal) => {
+    if (refusal.reason === 'dtd') return malformed(`${what} may not contain a DOCTYPE or entity declarations`);
+    if (refusal.reason === 'malformed') return malformed(`${what} is not well-formed XML (line ${refusal.line}: ${refusal.message})`);
+    return malformed(`${what} is refused: ${refusal.reason === 'too-deep' ? tooDeep : 'it cannot be parsed'}`);
+  }) as Ordered[];
   let root: XfdfElement | undefined;
   for (const node of nodes) root ??= toElement(node, what);
   return root ?? malformed(`${what} has no root element`);

@@ -4,7 +4,8 @@ import { documentPathParam, operationContext } from '../request-context.js';
 import { documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
 import { OUTLINE_XML, outlineRequestSchema, outlineSchema } from '../schemas/outline.js';
 import { requireXmlRoot } from '../xml.js';
-import { outlineItems } from '../../operations/outline.js';
+import { checkOutlineSize, outlineInput } from '../../operations/outline.js';
+import type { OutlineItemInput } from '../../engine/models.js';
 
 const headers = { type: 'object', properties: documentPasswordHeader } as const;
 const tags = ['outline'];
@@ -46,9 +47,11 @@ export function registerOutlineRoutes(api: Api, deps: AppDeps): void {
       body: outlineRequestSchema,
       response: { 200: outlineSchema, ...errorResponses },
     },
+    // Before the schema step: the sizes it cannot check, and an XML body's empty lists.
+    preValidation: async (request) => checkOutlineSize(request.body, request.xmlRoot !== null),
   }, async (request, reply) => {
     requireXmlRoot(request, 'Outline');
-    const items = outlineItems(request.body, request.xmlRoot !== null);
+    const items = outlineInput((request.body as { items: OutlineItemInput[] }).items);
     const { model, etag } = await outline.replace(documentPathParam(request), operationContext(request), items);
     reply.header('ETag', etag);
     return sendModel(request, reply, OUTLINE_XML, model);

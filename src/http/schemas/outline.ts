@@ -1,5 +1,6 @@
 /** OutlineModel (XML: <Outline>) and the PUT .../outline request (docs/outline.md). */
 import { FIT_TYPES, MAX_OUTLINE_DEPTH, MAX_OUTLINE_ITEMS, MAX_OUTLINE_TITLE } from '../../engine/models.js';
+import { addSharedSchema, WELL_FORMED_UNICODE } from '../../validation.js';
 
 const coordinate = (description: string) => ({ type: 'number', description }) as const;
 
@@ -70,17 +71,47 @@ export const outlineSchema = {
   required: ['items', 'itemCount', 'warnings'],
 } as const;
 
+/**
+ * One item of a PUT body, its children items of the same shape: a shared schema (`$id`) that refers to itself, so
+ * every level is checked by the route's schema step (400 VALIDATION_FAILED naming the field) and OpenAPI describes the
+ * tree. What a schema cannot say, the number of items and of levels, is checked before it (checkOutlineSize,
+ * operations/outline.ts), which also keeps the recursive check shallow. namedDestination and action, which GET
+ * answers, are accepted and ignored, so a model read can be sent back.
+ */
+export const outlineItemRequestSchema = {
+  $id: 'OutlineItemRequest',
+  title: 'OutlineItemRequest',
+  type: 'object',
+  description: 'One bookmark to write. Without destination and uri it leads nowhere (a heading); destination and uri exclude each other.',
+  properties: {
+    ...itemProperties,
+    title: { ...itemProperties.title, pattern: WELL_FORMED_UNICODE },
+    uri: { ...itemProperties.uri, pattern: '^[\\x21-\\x7e]+$', description: 'A URI action\'s address: ASCII without spaces (other characters percent-encoded); not with destination' },
+    children: {
+      type: 'array',
+      maxItems: MAX_OUTLINE_ITEMS,
+      description: 'The items below this one (XML: <children><child>..</child></children>)',
+      items: { $ref: 'OutlineItemRequest#' },
+    },
+  },
+  required: ['title'],
+  additionalProperties: false,
+  // The properties named again so the OpenAPI description's linters see what `required` names.
+  not: { properties: { destination: {}, uri: {} }, required: ['destination', 'uri'] },
+} as const;
+addSharedSchema(outlineItemRequestSchema);
+
 export const outlineRequestSchema = {
   title: 'OutlineRequest',
   type: 'object',
   description:
     `The whole outline to write (XML: <Outline>). An empty items list removes the outline. At most ${MAX_OUTLINE_ITEMS} items in all and ` +
-    `${MAX_OUTLINE_DEPTH} levels (400 OUTLINE_TOO_LARGE); every level is checked as the first.`,
+    `${MAX_OUTLINE_DEPTH} levels (400 OUTLINE_TOO_LARGE).`,
   properties: {
     items: {
       type: 'array',
       maxItems: MAX_OUTLINE_ITEMS,
-      items: { title: 'OutlineItemRequest', type: 'object', properties: itemProperties, required: ['title'], additionalProperties: false },
+      items: { $ref: 'OutlineItemRequest#' },
     },
     itemCount: { type: 'integer', description: 'Read only: ignored (a model read may be sent back as it is)' },
     warnings: { type: 'array', items: { type: 'string' }, description: 'Read only: ignored' },

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
-import { XMLParser } from 'fast-xml-parser';
 import { Agent, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import { ServiceError } from '../../errors.js';
+import { safeXmlParser } from '../../safe-xml.js';
 
 /**
  * The WebDAV requests the store makes, over undici with one connection pool
@@ -84,14 +84,17 @@ const PROPFIND_LOCKS_BODY = propfindBody(true);
 const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 // Namespace prefixes differ between servers (D:, d:, lp1:, ns0:); every property the store reads has a
-// local name of its own, so prefixes are dropped. Entities are off: a multistatus needs none but the five.
-const parser = new XMLParser({
-  removeNSPrefix: true,
-  ignoreAttributes: true,
-  parseTagValue: false,
-  processEntities: true,
-  htmlEntities: false,
-  isArray: (name) => name === 'response' || name === 'propstat' || name === 'href',
+// local name of its own, so prefixes are dropped. No DTD (a server's answer is read as hardened as a request body),
+// and no entity but XML's five: a multistatus needs no other.
+const parse = safeXmlParser({
+  maxDepth: 100,
+  references: 'predefined',
+  shape: {
+    removeNSPrefix: true,
+    ignoreAttributes: true,
+    parseTagValue: false,
+    isArray: (name) => name === 'response' || name === 'propstat' || name === 'href',
+  },
 });
 
 type Xml = Record<string, unknown>;
@@ -114,7 +117,9 @@ function decodedPath(href: string): string {
 
 /** The entries of a 207 Multi-Status answer to our PROPFIND. */
 export function parseMultistatus(xml: string): DavResource[] {
-  const doc = parser.parse(xml) as Xml;
+  const doc = parse(xml, (refusal) => {
+    throw dmsUnavailable(`The document server answered PROPFIND with XML the service does not read (${refusal.reason === 'malformed' ? `line ${refusal.line}: ${refusal.message}` : refusal.reason === 'dtd' ? 'a DOCTYPE' : refusal.reason === 'too-deep' ? `nested deeper than ${refusal.maxDepth} levels` : 'it cannot be parsed'})`);
+  }) as Xml;
   const multistatus = doc.multistatus as Xml | undefined;
   if (!multistatus || typeof multistatus !== 'object') throw dmsUnavailable('The document server answered PROPFIND with something that is not a multistatus');
   const out: DavResource[] = [];

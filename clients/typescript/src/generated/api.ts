@@ -1154,6 +1154,30 @@ export interface components {
             requestId?: string;
         };
         /**
+         * OutlineItemRequest
+         * @description One bookmark to write. Without destination and uri it leads nowhere (a heading); destination and uri exclude each other.
+         */
+        OutlineItemRequest: {
+            /** @description Any Unicode text (written as a PDF text string) */
+            title: string;
+            /** @description Whether the item's children show (/Count positive); false for an item without children */
+            open?: boolean;
+            /** @description /F bit 2 */
+            bold?: boolean;
+            /** @description /F bit 1 */
+            italic?: boolean;
+            color?: components["schemas"]["OutlineColor"];
+            destination?: components["schemas"]["OutlineDestination"];
+            /** @description The named destination the destination was resolved from (read only: ignored when written) */
+            namedDestination?: string;
+            /** @description A URI action's address: ASCII without spaces (other characters percent-encoded); not with destination */
+            uri?: string;
+            /** @description The type of an action other than GoTo and URI, e.g. JavaScript (read only: ignored when written, such an item is written without it) */
+            action?: string;
+            /** @description The items below this one (XML: <children><child>..</child></children>) */
+            children?: components["schemas"]["OutlineItemRequest"][];
+        };
+        /**
          * SessionModel
          * @description SessionModel (XML: <Session>, rights as <rights><right>…</right></rights>): who is logged in, and until when.
          */
@@ -2071,32 +2095,9 @@ export interface components {
             /** @description What was left out of a damaged outline (a cycle, a destination naming no page, too deep), and why */
             warnings: string[];
         };
-        /** OutlineItemRequest */
-        OutlineItemRequest: {
-            /** @description Any Unicode text (written as a PDF text string) */
-            title: string;
-            /** @description Whether the item's children show (/Count positive); false for an item without children */
-            open?: boolean;
-            /** @description /F bit 2 */
-            bold?: boolean;
-            /** @description /F bit 1 */
-            italic?: boolean;
-            color?: components["schemas"]["OutlineColor"];
-            destination?: components["schemas"]["OutlineDestination"];
-            /** @description The named destination the destination was resolved from (read only: ignored when written) */
-            namedDestination?: string;
-            /** @description A URI action's address (ASCII); not with destination */
-            uri?: string;
-            /** @description The type of an action other than GoTo and URI, e.g. JavaScript (read only: ignored when written, such an item is written without it) */
-            action?: string;
-            /** @description The items below this one, of the same shape (OutlineItem). XML: <children><child>..</child></children> */
-            children?: {
-                [key: string]: unknown;
-            }[];
-        };
         /**
          * OutlineRequest
-         * @description The whole outline to write (XML: <Outline>). An empty items list removes the outline. At most 10000 items in all and 64 levels (400 OUTLINE_TOO_LARGE); every level is checked as the first.
+         * @description The whole outline to write (XML: <Outline>). An empty items list removes the outline. At most 10000 items in all and 64 levels (400 OUTLINE_TOO_LARGE).
          */
         OutlineRequest: {
             items: components["schemas"]["OutlineItemRequest"][];
@@ -11835,28 +11836,7 @@ export interface operations {
             content: {
                 "application/json": components["schemas"]["OutlineRequest"];
                 "application/xml": {
-                    items: {
-                        /** @description Any Unicode text (written as a PDF text string) */
-                        title: string;
-                        /** @description Whether the item's children show (/Count positive); false for an item without children */
-                        open?: boolean;
-                        /** @description /F bit 2 */
-                        bold?: boolean;
-                        /** @description /F bit 1 */
-                        italic?: boolean;
-                        color?: components["schemas"]["OutlineColor"];
-                        destination?: components["schemas"]["OutlineDestination"];
-                        /** @description The named destination the destination was resolved from (read only: ignored when written) */
-                        namedDestination?: string;
-                        /** @description A URI action's address (ASCII); not with destination */
-                        uri?: string;
-                        /** @description The type of an action other than GoTo and URI, e.g. JavaScript (read only: ignored when written, such an item is written without it) */
-                        action?: string;
-                        /** @description The items below this one, of the same shape (OutlineItem). XML: <children><child>..</child></children> */
-                        children?: {
-                            [key: string]: unknown;
-                        }[];
-                    }[];
+                    items: components["schemas"]["OutlineItemRequest"][];
                     /** @description Read only: ignored (a model read may be sent back as it is) */
                     itemCount?: number;
                     /** @description Read only: ignored */

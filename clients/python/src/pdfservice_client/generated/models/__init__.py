@@ -202,7 +202,6 @@ from .outline_destination_fit import OutlineDestinationFit
 from .outline_item import OutlineItem
 from .outline_item_children_item import OutlineItemChildrenItem
 from .outline_item_request import OutlineItemRequest
-from .outline_item_request_children_item import OutlineItemRequestChildrenItem
 from .outline_model import OutlineModel
 from .outline_request import OutlineRequest
 from .page_model import PageModel
@@ -793,7 +792,6 @@ __all__ = (
     "OutlineItem",
     "OutlineItemChildrenItem",
     "OutlineItemRequest",
-    "OutlineItemRequestChildrenItem",
     "OutlineModel",
     "OutlineRequest",
     "PageModel",

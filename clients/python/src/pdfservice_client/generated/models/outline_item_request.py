@@ -14,7 +14,6 @@ from typing import cast
 if TYPE_CHECKING:
   from ..models.outline_color import OutlineColor
   from ..models.outline_destination import OutlineDestination
-  from ..models.outline_item_request_children_item import OutlineItemRequestChildrenItem
 
 
 
@@ -26,7 +25,9 @@ T = TypeVar("T", bound="OutlineItemRequest")
 
 @_attrs_define
 class OutlineItemRequest:
-    """ 
+    """ One bookmark to write. Without destination and uri it leads nowhere (a heading); destination and uri exclude each
+    other.
+
         Attributes:
             title (str): Any Unicode text (written as a PDF text string)
             open_ (bool | Unset): Whether the item's children show (/Count positive); false for an item without children
@@ -37,11 +38,12 @@ class OutlineItemRequest:
                 Without fit, /Fit is written.
             named_destination (str | Unset): The named destination the destination was resolved from (read only: ignored
                 when written)
-            uri (str | Unset): A URI action's address (ASCII); not with destination
+            uri (str | Unset): A URI action's address: ASCII without spaces (other characters percent-encoded); not with
+                destination
             action (str | Unset): The type of an action other than GoTo and URI, e.g. JavaScript (read only: ignored when
                 written, such an item is written without it)
-            children (list[OutlineItemRequestChildrenItem] | Unset): The items below this one, of the same shape
-                (OutlineItem). XML: <children><child>..</child></children>
+            children (list[OutlineItemRequest] | Unset): The items below this one (XML:
+                <children><child>..</child></children>)
      """
 
     title: str
@@ -53,7 +55,7 @@ class OutlineItemRequest:
     named_destination: str | Unset = UNSET
     uri: str | Unset = UNSET
     action: str | Unset = UNSET
-    children: list[OutlineItemRequestChildrenItem] | Unset = UNSET
+    children: list[OutlineItemRequest] | Unset = UNSET
 
 
 
@@ -62,7 +64,6 @@ class OutlineItemRequest:
     def to_dict(self) -> dict[str, Any]:
         from ..models.outline_color import OutlineColor # noqa: PLC0415
         from ..models.outline_destination import OutlineDestination # noqa: PLC0415
-        from ..models.outline_item_request_children_item import OutlineItemRequestChildrenItem # noqa: PLC0415
         title = self.title
 
         open_ = self.open_
@@ -127,7 +128,6 @@ class OutlineItemRequest:
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         from ..models.outline_color import OutlineColor # noqa: PLC0415
         from ..models.outline_destination import OutlineDestination # noqa: PLC0415
-        from ..models.outline_item_request_children_item import OutlineItemRequestChildrenItem # noqa: PLC0415
         d = dict(src_dict)
         title = d.pop("title")
 
@@ -164,11 +164,11 @@ class OutlineItemRequest:
         action = d.pop("action", UNSET)
 
         _children = d.pop("children", UNSET)
-        children: list[OutlineItemRequestChildrenItem] | Unset = UNSET
+        children: list[OutlineItemRequest] | Unset = UNSET
         if _children is not UNSET:
             children = []
             for children_item_data in _children:
-                children_item = OutlineItemRequestChildrenItem.from_dict(children_item_data)
+                children_item = OutlineItemRequest.from_dict(children_item_data)
 
 
 

@@ -25,7 +25,7 @@ T = TypeVar("T", bound="OutlineRequest")
 @_attrs_define
 class OutlineRequest:
     """ The whole outline to write (XML: <Outline>). An empty items list removes the outline. At most 10000 items in all and
-    64 levels (400 OUTLINE_TOO_LARGE); every level is checked as the first.
+    64 levels (400 OUTLINE_TOO_LARGE).
 
         Attributes:
             items (list[OutlineItemRequest]):

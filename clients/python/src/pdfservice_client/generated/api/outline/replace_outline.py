@@ -136,8 +136,7 @@ def sync_detailed(
         x_service_documentpassword_base64 (str | Unset):
         if_match (str | Unset):
         body (OutlineRequest): The whole outline to write (XML: <Outline>). An empty items list
-            removes the outline. At most 10000 items in all and 64 levels (400 OUTLINE_TOO_LARGE);
-            every level is checked as the first.
+            removes the outline. At most 10000 items in all and 64 levels (400 OUTLINE_TOO_LARGE).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -186,8 +185,7 @@ def sync(
         x_service_documentpassword_base64 (str | Unset):
         if_match (str | Unset):
         body (OutlineRequest): The whole outline to write (XML: <Outline>). An empty items list
-            removes the outline. At most 10000 items in all and 64 levels (400 OUTLINE_TOO_LARGE);
-            every level is checked as the first.
+            removes the outline. At most 10000 items in all and 64 levels (400 OUTLINE_TOO_LARGE).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -231,8 +229,7 @@ async def asyncio_detailed(
         x_service_documentpassword_base64 (str | Unset):
         if_match (str | Unset):
         body (OutlineRequest): The whole outline to write (XML: <Outline>). An empty items list
-            removes the outline. At most 10000 items in all and 64 levels (400 OUTLINE_TOO_LARGE);
-            every level is checked as the first.
+            removes the outline. At most 10000 items in all and 64 levels (400 OUTLINE_TOO_LARGE).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -281,8 +278,7 @@ async def asyncio(
         x_service_documentpassword_base64 (str | Unset):
         if_match (str | Unset):
         body (OutlineRequest): The whole outline to write (XML: <Outline>). An empty items list
-            removes the outline. At most 10000 items in all and 64 levels (400 OUTLINE_TOO_LARGE);
-            every level is checked as the first.
+            removes the outline. At most 10000 items in all and 64 levels (400 OUTLINE_TOO_LARGE).
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
