@@ -58,7 +58,17 @@ export type ActionOutput =
    * held in memory (PDFAConvertAction); it then comes with its summary, and the runner discards it when nothing is
    * written.
    */
-  | { kind: 'document'; bytes: Uint8Array | StagedUpload; report?: unknown; summary?: TaskOutput<'validateUpload'> }
+  | {
+      kind: 'document';
+      bytes: Uint8Array | StagedUpload;
+      report?: unknown;
+      summary?: TaskOutput<'validateUpload'>;
+      /**
+       * The action also wrote other documents (PageNumbersAction's set): called when these bytes are not written after
+       * all (a 412 on the target, a stop, a failed write), to put those documents back as they were.
+       */
+      undo?: () => Promise<void>;
+    }
   | { kind: 'model'; model: unknown; xmlRoot: string }
   /**
    * A file that is not a stored document (an export: Markdown, DOCX): nothing is written to the store. Inline, the
@@ -118,6 +128,12 @@ export interface ActionDefinition<P extends OutputParams = OutputParams, X = und
    */
   modelSchema?: Readonly<Record<string, unknown>>;
   prepare?(input: PrepareInput<P>): Promise<X>;
+  /**
+   * The action writes other documents under their own locks (PageNumbersAction's set): the runner then holds the
+   * target's lock only while writing it (lock `write`, the version read required), so that no request holds two
+   * documents' locks at once: two sets naming each other's documents would otherwise wait for each other for ever.
+   */
+  writesOthers?(params: P): boolean;
   /**
    * Bytes of other stored documents the action reads, from what prepare answered (MergeDocumentsAction's sources):
    * added to the source's size where the size decides whether the work runs as a job (PDFSERVICE_JOB_ASYNC_BYTES).
