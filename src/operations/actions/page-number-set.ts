@@ -7,7 +7,7 @@ import type { DocumentOperations, StoredDocument } from '../documents.js';
 import { throwIfStopped } from '../execution.js';
 import { NOT_BLANK } from '../../validation.js';
 import { VersionOperations } from '../versions.js';
-import type { ActionOutput, ExecuteInput, PrepareInput } from './types.js';
+import { DOCUMENT_PATH_PARAM, type ActionOutput, type ExecuteInput, type PrepareInput } from './types.js';
 
 /**
  * Bates numbers across a set (docs/page-numbers.md, "A set of documents"): PageNumbersAction's `documents`, the
@@ -39,7 +39,7 @@ export const SET_DOCUMENTS_SCHEMA = {
   items: {
     type: 'object',
     properties: {
-      filePath: { type: 'string', minLength: 1, description: 'Path of a document on the server ("folder/name.pdf")' },
+      filePath: DOCUMENT_PATH_PARAM,
       pageRange: { type: 'string', maxLength: 10000, pattern: NOT_BLANK, description: 'Its pages numbered, 1-based (default: all); not empty' },
       password: { type: 'string', maxLength: 1024, description: 'Its password, when it is encrypted' },
     },

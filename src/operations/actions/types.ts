@@ -148,6 +148,14 @@ export interface ActionDefinition<P extends OutputParams = OutputParams, X = und
   execute(input: ExecuteInput<P, X>): Promise<ActionOutput>;
 }
 
+/**
+ * A stored document's path in an action's body (MergeDocumentsAction's sources, InsertUploadedPagesAction's
+ * appendFilePath, PageNumbersAction's documents): checked by the one path-safety function (documentPathFromBody), so a
+ * bad one is 400 INVALID_PATH naming the field, as a bad savePath is; the OpenAPI description gives it the document
+ * path rules (PATH_SCHEMAS.document, http/openapi.ts) by its key (BODY_DOCUMENT_PATH_KEYS, storage/paths.ts).
+ */
+export const DOCUMENT_PATH_PARAM = { type: 'string', minLength: 1, description: 'Path of a document on the server ("folder/name.pdf")' } as const;
+
 /** JSON schema fragments every writing action shares. */
 export const OUTPUT_PARAM_SCHEMAS = {
   savePath: {
