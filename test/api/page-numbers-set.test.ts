@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, test } from 'node:test';
-import { call, putPdf, sha256, storedBytes, type Reply } from '../helpers/http.js';
+import { call, jobEnded, putPdf, sha256, storedBytes, type Reply } from '../helpers/http.js';
 import { encryptPdf, makePdf, pdfinfo, pdftotext, qpdfCheck, withTempFile } from '../helpers/pdf.js';
 import { signedFieldPdf } from '../helpers/signing.js';
 import { serverForSuite } from '../helpers/server.js';
@@ -121,6 +123,20 @@ describe('PageNumbersAction over a set of documents (documents)', () => {
     // If-Match is the document posted to's.
     await expectSetUnchanged(docs, run([b], {}, { 'if-match': '"not-the-etag"' }), 412, 'PRECONDITION_FAILED');
     assert.equal((await call(server, 'GET', '/documents/bad/out.pdf')).status, 404);
+  });
+
+  test('as a job (Prefer: respond-async): the same sequence; a document\'s password is not written into the job\'s record', async () => {
+    await upload('setjob/a.pdf', makePdf({ pages: 2 }));
+    await upload('setjob/b.pdf', encryptPdf(makePdf({ pages: 2 }), 'set-job-pw-7Rt', 'set-owner-pw-7Rt'));
+    const reply = await action('setjob/a.pdf', { PageNumbersAction: { prefix: 'J-', documents: [{ filePath: 'setjob/b.pdf', password: 'set-owner-pw-7Rt' }] } }, { prefer: 'respond-async' });
+    assert.equal(reply.status, 202, reply.text);
+    const job = await jobEnded(server, reply.json().id);
+    assert.equal(job.state, 'succeeded', JSON.stringify(job));
+    assert.match(pdftotext(await storedBytes(server, 'setjob/a.pdf')), /J-1[\s\S]*J-2/);
+    assert.match(pdftotext(await storedBytes(server, 'setjob/b.pdf'), 'set-job-pw-7Rt'), /J-3[\s\S]*J-4/);
+    const records = readdirSync(path.join(server.dataDir, 'state', 'jobs'), { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+    assert.ok(records.length > 0, 'the job store has records');
+    for (const e of records) assert.ok(!readFileSync(path.join(e.parentPath, e.name), 'latin1').includes('set-owner-pw-7Rt'), `${e.name} holds no password`);
   });
 
   test('a one-shot conversion step takes no documents', async () => {
