@@ -9,7 +9,7 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { RouteOptions } from 'fastify';
 import { ANNOTATION_SUBTYPES } from '../engine/models.js';
-import { PATH_SCHEMAS } from '../storage/paths.js';
+import { BODY_DOCUMENT_PATH_KEYS, PATH_SCHEMAS } from '../storage/paths.js';
 import { BASE64 } from './request-context.js';
 import { anyCasePattern } from './schemas/common.js';
 import { singular } from './xml.js';
@@ -359,15 +359,18 @@ function hoistModels(spec: Json): Json {
     const obj = node as Json;
     const out: Json = {};
     for (const [k, v] of Object.entries(obj)) out[k] = k === 'examples' || k === 'example' ? v : walk(v, false);
-    // Paths in bodies are checked by the one path-safety function, which answers INVALID_PATH with the reason;
-    // a schema pattern would pre-empt that, so the rules appear here, in the description only.
-    // A trash restore's savePath is the one that may name a folder too (a folder entry's destination).
-    if (out.properties && typeof out.properties === 'object' && 'savePath' in (out.properties as Json)) {
+    // Paths in bodies (savePath, a merge's sources, ...: BODY_DOCUMENT_PATH_KEYS) are checked by the one path-safety
+    // function, which answers INVALID_PATH with the reason; a schema pattern would pre-empt that, so the rules appear
+    // here, in the description only. A trash restore's savePath is the one that may name a folder too (a folder entry's
+    // destination).
+    if (out.properties && typeof out.properties === 'object') {
       const props = out.properties as Record<string, Json>;
-      const { description } = props.savePath;
-      props.savePath = obj.title === 'TrashRestore'
-        ? { type: 'string', description, anyOf: [PATH_SCHEMAS.document, PATH_SCHEMAS.folderInBody] }
-        : { ...props.savePath, ...PATH_SCHEMAS.document };
+      for (const key of BODY_DOCUMENT_PATH_KEYS.filter((k) => k in props)) {
+        const { description } = props[key]!;
+        props[key] = key === 'savePath' && obj.title === 'TrashRestore'
+          ? { type: 'string', description, anyOf: [PATH_SCHEMAS.document, PATH_SCHEMAS.folderInBody] }
+          : { ...props[key], ...PATH_SCHEMAS.document };
+      }
     }
     const title = obj.title;
     if (!top && typeof title === 'string' && /^[A-Z][A-Za-z]+$/.test(title) && obj.type === 'object') {

@@ -227,3 +227,9 @@ export const PATH_SCHEMAS = {
     maxLength: MAX_PATH_BYTES,
   },
 } as const;
+
+/**
+ * The keys of action body properties that are stored documents' paths (savePath; actions/types.ts's
+ * DOCUMENT_PATH_PARAM): the API description gives each PATH_SCHEMAS.document.
+ */
+export const BODY_DOCUMENT_PATH_KEYS: readonly string[] = ['savePath', 'filePath', 'appendFilePath'];

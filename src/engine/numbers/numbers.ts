@@ -5,7 +5,7 @@
  * and subset once for the whole document.
  */
 import * as mupdf from 'mupdf';
-import { editPdf, withSummary } from '../core/document-task.js';
+import { editPdf, withPdf, withSummary } from '../core/document-task.js';
 import type { PdfSource } from '../core/pdf-source.js';
 import { stampEach, type StampDrawing } from '../drawing/form.js';
 import { PageSpace } from '../pages/geometry.js';
@@ -22,6 +22,11 @@ export interface PageNumbersRequest extends NumberFormat, Omit<TextStampRequest,
   margin?: number | undefined;
   /** The pages numbered, 1-based (default: every page); numbered in document order. */
   pageRange?: string | undefined;
+  /**
+   * What `{total}` says when the document is one of a set numbered as one sequence (the set's last number); absent:
+   * this document's last number.
+   */
+  total?: number | undefined;
 }
 
 /** Baseline to baseline, as the text stamp sets lines. */
@@ -42,7 +47,8 @@ export function pageNumbers(input: { pdf: PdfSource; password?: string | undefin
   const start = request.startNumber ?? 1;
   return editPdf(input, 'edit', (doc, { save, opened }) => {
     const pages = parsePageRange(request.pageRange, doc.countPages()).sort((a, b) => a - b);
-    const total = start + pages.length - 1;
+    const last = start + pages.length - 1;
+    const total = request.total ?? last;
     const labels = pages.map((_, k) => numberLabel(request, start + k, total));
     // Every page is read before any is changed: a change makes MuPDF drop its map of the page tree, which the next
     // loaded page would rebuild from every page.
@@ -59,12 +65,20 @@ export function pageNumbers(input: { pdf: PdfSource; password?: string | undefin
         return { drawing, pages: [p] };
       });
       stampEach(doc, scratch, items);
-      const report = { pages, first: labels[0]!, last: labels[labels.length - 1]!, lastNumber: total, fonts: [...fonts] };
+      const report = { pages, first: labels[0]!, last: labels[labels.length - 1]!, lastNumber: last, fonts: [...fonts] };
       return withSummary(doc, opened, { bytes: save({ appendable: true }), report });
     } finally {
       scratch.destroy();
     }
   });
+}
+
+/**
+ * What numbering a document of a set needs to know before any document of the set is written: that its password
+ * opens it for editing (openPdf's check) and how many pages its range numbers (a range past its end is 400 here).
+ */
+export function pageNumbersPlan(input: { pdf: PdfSource; password?: string | undefined; pageRange?: string | undefined }) {
+  return withPdf(input, 'edit', (doc) => ({ pages: parsePageRange(input.pageRange, doc.countPages()).length }));
 }
 
 /**

@@ -1,4 +1,4 @@
 /** Page number tasks: page and Bates numbers drawn on pages. */
-import { pageNumbers } from './numbers.js';
+import { pageNumbers, pageNumbersPlan } from './numbers.js';
 
-export const numberTasks = { pageNumbers };
+export const numberTasks = { pageNumbers, pageNumbersPlan };

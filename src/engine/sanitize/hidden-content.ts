@@ -30,13 +30,38 @@ export function hiddenGroups(doc: mupdf.PDFDocument): Set<number> {
 }
 
 /**
- * Whether an /OC value (an OCG or an OCMD, by reference) is hidden. An OCMD follows its /P policy over its /OCGs
- * (AnyOn by default); one with a visibility expression (/VE) is taken as shown: it is left alone, not guessed at.
+ * Whether a visibility expression (an OCMD's /VE, ISO 32000-2 8.11.2.2) shows its content: `[/And e ...]`,
+ * `[/Or e ...]`, `[/Not e]`, each `e` an OCG (shown unless hidden) or another expression. One that cannot be read
+ * (an unknown operator, nesting past 50) is taken as shown: left alone, not guessed at.
+ */
+function expressionShows(ve: mupdf.PDFObject, hidden: ReadonlySet<number>, depth = 0): boolean {
+  if (ve.isIndirect() && !deref(ve).isArray()) return !hidden.has(ve.asIndirect());
+  const array = deref(ve);
+  if (!array.isArray() || array.length < 2 || depth > 50) return true;
+  const args: boolean[] = [];
+  for (let i = 1; i < array.length; i++) args.push(expressionShows(array.get(i), hidden, depth + 1));
+  switch (name(array.get(0))) {
+    case 'And':
+      return args.every((a) => a);
+    case 'Or':
+      return args.some((a) => a);
+    case 'Not':
+      return args.length === 1 ? !args[0] : true;
+    default:
+      return true;
+  }
+}
+
+/**
+ * Whether an /OC value (an OCG or an OCMD, by reference) is hidden. An OCMD with a visibility expression (/VE) is
+ * hidden when the expression hides it (the expression takes precedence over /OCGs and /P, as ISO 32000 says);
+ * otherwise it follows its /P policy over its /OCGs (AnyOn by default).
  */
 export function isHidden(oc: mupdf.PDFObject, hidden: ReadonlySet<number>): boolean {
   if (oc.isIndirect() && hidden.has(oc.asIndirect())) return true;
   const dict = deref(oc);
-  if (!dict.isDictionary() || name(dict.get('Type')) !== 'OCMD' || !dict.get('VE').isNull()) return false;
+  if (!dict.isDictionary() || name(dict.get('Type')) !== 'OCMD') return false;
+  if (!dict.get('VE').isNull()) return !expressionShows(dict.get('VE'), hidden);
   const ocgs = deref(dict.get('OCGs'));
   const members: boolean[] = [];
   if (ocgs.isArray()) for (let i = 0; i < ocgs.length; i++) members.push(ocgs.get(i).isIndirect() && hidden.has(ocgs.get(i).asIndirect()));
@@ -55,12 +80,28 @@ export function isHidden(oc: mupdf.PDFObject, hidden: ReadonlySet<number>): bool
 }
 
 /**
- * A content stream with the marked-content sections of hidden groups removed (from the `/OC` operand to the
- * matching `EMC`), and how many: `content` undefined when there are none. `properties`: the resources' /Properties.
+ * The names in a resources' /XObject dictionary of the images and form XObjects whose own /OC is hidden: what they
+ * draw is hidden wherever they are drawn (`/name Do`).
  */
-export function stripHidden(content: Uint8Array, properties: mupdf.PDFObject, hidden: ReadonlySet<number>): { content?: Uint8Array; sections: number } {
-  // Cheap test first: no BDC, no optional content section.
-  if (Buffer.from(content.buffer, content.byteOffset, content.length).indexOf('BDC') < 0) return { sections: 0 };
+export function hiddenXObjects(xobjects: mupdf.PDFObject, hidden: ReadonlySet<number>): Set<string> {
+  const names = new Set<string>();
+  const dict = deref(xobjects);
+  if (!dict.isDictionary()) return names;
+  dict.forEach((value, key) => {
+    const oc = deref(value).isDictionary() ? deref(value).get('OC') : undefined;
+    if (oc && !oc.isNull() && isHidden(oc, hidden)) names.add(String(key));
+  });
+  return names;
+}
+
+/**
+ * A content stream with the marked-content sections of hidden groups removed (from the `/OC` operand to the
+ * matching `EMC`), and the invocations (`/name Do`) of the XObjects named in `xobjects` (hiddenXObjects), and how many
+ * sections: `content` undefined when nothing was cut. `properties`: the resources' /Properties.
+ */
+export function stripHidden(content: Uint8Array, properties: mupdf.PDFObject, hidden: ReadonlySet<number>, xobjects: ReadonlySet<string> = new Set()): { content?: Uint8Array; sections: number } {
+  // Cheap test first: no BDC, no optional content section, and no hidden XObject to look for.
+  if (!xobjects.size && Buffer.from(content.buffer, content.byteOffset, content.length).indexOf('BDC') < 0) return { sections: 0 };
   const props = deref(properties);
   const cut: [number, number][] = [];
   // Operands since the last operator, and the open marked-content sections: whether each is a hidden one, where it began.
@@ -88,6 +129,9 @@ export function stripHidden(content: Uint8Array, properties: mupdf.PDFObject, hi
     } else if (t.value === 'EMC') {
       const section = open.pop();
       if (section?.hidden) cut.push([section.start, t.end]);
+    } else if (t.value === 'Do' && !open.some((o) => o.hidden)) {
+      const xobject = operands[operands.length - 1];
+      if (xobject?.kind === 'name' && xobjects.has(xobject.value!)) cut.push([xobject.start, t.end]);
     }
     operands = [];
   }

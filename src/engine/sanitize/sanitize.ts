@@ -8,7 +8,8 @@ import type * as mupdf from 'mupdf';
 import { withPdf, withSummary } from '../core/document-task.js';
 import type { WrittenSummary } from '../core/inspect.js';
 import { contentHolders, deref, loadedObjects, name } from '../core/mupdf-objects.js';
-import { hiddenGroups, isHidden, stripHidden } from './hidden-content.js';
+import { hiddenGroups, hiddenXObjects, isHidden, stripHidden } from './hidden-content.js';
+import { richMediaScripts, SCRIPT_KEYS } from './rich-media.js';
 import type { PdfSource } from '../core/pdf-source.js';
 import { refuseIfSigned, saveFull } from '../core/save.js';
 import { EngineError } from '../errors.js';
@@ -127,6 +128,8 @@ class Survey {
       for (const k of EMBEDDED_FILE_KEYS) this.entry(obj, k, 'embeddedFiles');
     }
     if (this.on.metadata) for (const k of METADATA_KEYS) this.entry(obj, k, 'metadata');
+    // Rich media and 3D scripts (rich-media.ts); a RichMedia annotation's were taken with their assets before the walk.
+    if (this.on.javascript) for (const k of SCRIPT_KEYS) this.entry(obj, k, 'javascript');
     const children: mupdf.PDFObject[] = [];
     obj.forEach((v) => {
       if (!v.isIndirect() && (v.isDictionary() || v.isArray())) children.push(v);
@@ -205,19 +208,40 @@ class Survey {
     }
   }
 
+  /** The scripts of the pages' RichMedia annotations, with the assets that hold them (rich-media.ts). */
+  private richMedia(doc: mupdf.PDFDocument): void {
+    for (let p = 0; p < doc.countPages(); p++) {
+      const annots = deref(doc.findPage(p).get('Annots'));
+      if (annots.isArray()) for (let i = 0; i < annots.length; i++) this.counts.javascript += richMediaScripts(deref(annots.get(i)), this.remove);
+    }
+  }
+
   /** The optional content groups hidden, when hidden content is asked for. */
   private hidden: Set<number> | undefined;
 
-  /** The marked-content sections of hidden groups in the content of pages and form XObjects. */
+  /**
+   * The marked-content sections of hidden groups in the content of pages and form XObjects, and the images and forms
+   * whose own /OC is hidden: their invocations, then their resource entries (after every holder is cut: holders share
+   * resources), so that the saved file drops them.
+   */
   private hiddenSections(doc: mupdf.PDFDocument): void {
+    const entries: [mupdf.PDFObject, string][] = [];
     for (const holder of contentHolders(doc, ['page', 'form'])) {
       const properties = holder.resources.isDictionary() ? holder.resources.get('Properties') : holder.resources;
+      const xobjects = holder.resources.isDictionary() ? deref(holder.resources.get('XObject')) : holder.resources;
+      const hiddenNames = hiddenXObjects(xobjects, this.hidden!);
+      for (const n of hiddenNames) entries.push([xobjects, n]);
       for (const stream of holder.streams) {
         if (!stream.isStream()) continue;
-        const { content, sections } = stripHidden(stream.readStream().asUint8Array(), properties, this.hidden!);
+        const { content, sections } = stripHidden(stream.readStream().asUint8Array(), properties, this.hidden!, hiddenNames);
         this.counts.hiddenContent += sections;
         if (this.remove && content) stream.writeStream(content);
       }
+    }
+    for (const [xobjects, n] of entries) {
+      if (xobjects.get(n).isNull()) continue;
+      this.counts.hiddenContent++;
+      if (this.remove) xobjects.delete(n);
     }
   }
 
@@ -234,6 +258,7 @@ class Survey {
         if (info.isIndirect()) doc.deleteObject(info);
       }
     }
+    if (this.on.javascript) this.richMedia(doc);
     for (const { obj } of loadedObjects(doc)) this.walk(obj);
     if (this.on.hiddenContent) {
       this.hidden = hiddenGroups(doc);

@@ -28,7 +28,7 @@ type Params = FromSchema<typeof schema>;
 /** The invoice part: the one named `file` (or `invoice`: a one-shot conversion's input is its `file`), or the only file sent. */
 function invoicePart(files: ActionFile[]): ActionFile {
   const file = files.find((f) => f.field === 'file') ?? files.find((f) => f.field === 'invoice') ?? (files.length === 1 ? files[0] : undefined);
-  if (!file) throw new ServiceError('MALFORMED_MULTIPART', 'FacturXAction needs the invoice XML in a multipart part named "file", beside the action JSON in "pageAction" (or "action")');
+  if (!file) throw new ServiceError('MALFORMED_MULTIPART', 'FacturXAction needs the invoice XML in a multipart part named "file", beside the action JSON in "pageAction" (or "action"); as a step of a one-shot conversion (POST /convert, whose "file" is the document), in a part named "invoice"');
   return file;
 }
 

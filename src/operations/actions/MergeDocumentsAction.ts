@@ -5,7 +5,7 @@ import { NOT_BLANK } from '../../validation.js';
 import type { OperationContext } from '../context.js';
 import type { DocumentOperations } from '../documents.js';
 import { engineAction } from './engine-action.js';
-import { OUTPUT_PARAM_SCHEMAS, type OutputParams, type PrepareInput } from './types.js';
+import { DOCUMENT_PATH_PARAM, OUTPUT_PARAM_SCHEMAS, type OutputParams, type PrepareInput } from './types.js';
 
 /**
  * MergeDocumentsAction (issue 40, docs/merge-split.md): the document it is posted to, then `sources` in order, into a
@@ -30,7 +30,7 @@ const properties = {
     items: {
       type: 'object',
       properties: {
-        filePath: { type: 'string', minLength: 1, maxLength: 4096, description: 'Path of a document on the server ("folder/name.pdf")' },
+        filePath: DOCUMENT_PATH_PARAM,
         pageRange: pageRange('that document'),
         password: { type: 'string', maxLength: 1024, description: 'Its password, when it is encrypted' },
       },

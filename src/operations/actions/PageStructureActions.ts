@@ -7,7 +7,7 @@ import type { DocumentOperations } from '../documents.js';
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { ActionDefinition, ActionFile, OutputParams, PrepareInput } from './types.js';
 import { engineAction } from './engine-action.js';
-import { OUTPUT_PARAM_SCHEMAS } from './types.js';
+import { DOCUMENT_PATH_PARAM, OUTPUT_PARAM_SCHEMAS } from './types.js';
 import { NOT_BLANK } from '../../validation.js';
 
 /**
@@ -98,7 +98,7 @@ export const InsertUploadedPagesAction = pageAction(
   'InsertUploadedPagesAction',
   'Inserts pages of another document stored on the server (appendFilePath) at pageIndex (default: at the end), with their annotations, links between them and form fields (clashing field names get "_2", "_3", ...).',
   {
-    appendFilePath: { type: 'string', minLength: 1, maxLength: 4096, description: 'Path of a document on the server ("folder/name.pdf")' },
+    appendFilePath: DOCUMENT_PATH_PARAM,
     appendPassword,
     pageRange: pageRange('The pages of that document to insert (default: all),'),
     pageIndex: insertAt,

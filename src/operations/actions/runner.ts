@@ -244,6 +244,8 @@ export class ActionRunner {
   async execute(prepared: PreparedAction, exec?: ExecutionContext, lock: 'work' | 'write' = 'work'): Promise<ActionResponse> {
     // An output the action staged in the store: discarded when it is not written (a stop, 412, 409).
     let staged: StagedUpload | undefined;
+    // Other documents the action wrote, put back when its own output is not written (ActionOutput's undo).
+    let undo: (() => Promise<void>) | undefined;
     try {
       const { ctx, inPlace, params, files } = prepared;
       const action = this.named(prepared.name);
@@ -256,7 +258,7 @@ export class ActionRunner {
         conflict: prepared.conflict,
         ctx,
         exec: execution,
-        lock,
+        lock: action.writesOthers?.(params) ? 'write' : lock,
         work: async (stored, engine) => {
           const output = await this.invoke(action, { params, prepared: prepared.prepared, files, source: stored!, sourcePath: prepared.source, ctx, engine, exec: execution });
           if (output.kind === 'model') return { result: { output } };
@@ -272,12 +274,15 @@ export class ActionRunner {
             return { content: await stored!.bytes(), result: { output, summary } };
           }
           if (!(output.bytes instanceof Uint8Array)) staged = output.bytes;
+          undo = output.undo;
           // Only for an action whose output no engine task summarised (CopyAction): read while the written bytes are
           // at hand (staged content comes with its summary).
           const summary = output.summary ?? (output.bytes instanceof Uint8Array ? await engine.run('validateUpload', { pdf: output.bytes }).catch(() => undefined) : undefined);
           return { content: output.bytes, pageCount: summary?.pageCount, result: { output, summary } };
         },
       });
+      // Written (or nothing to write): the other documents stay as the action left them.
+      undo = undefined;
       const { output } = result;
       // The version written, or the source when the action changed nothing.
       const version = written?.stat ?? stat;
@@ -301,6 +306,7 @@ export class ActionRunner {
       return { kind: 'document', created: written!.created, model, location: written!.path };
     } catch (err) {
       await staged?.discard().catch(() => undefined);
+      await undo?.();
       throw err;
     } finally {
       await discardAll(prepared.files);

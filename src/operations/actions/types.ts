@@ -58,7 +58,17 @@ export type ActionOutput =
    * held in memory (PDFAConvertAction); it then comes with its summary, and the runner discards it when nothing is
    * written.
    */
-  | { kind: 'document'; bytes: Uint8Array | StagedUpload; report?: unknown; summary?: TaskOutput<'validateUpload'> }
+  | {
+      kind: 'document';
+      bytes: Uint8Array | StagedUpload;
+      report?: unknown;
+      summary?: TaskOutput<'validateUpload'>;
+      /**
+       * The action also wrote other documents (PageNumbersAction's set): called when these bytes are not written after
+       * all (a 412 on the target, a stop, a failed write), to put those documents back as they were.
+       */
+      undo?: () => Promise<void>;
+    }
   | { kind: 'model'; model: unknown; xmlRoot: string }
   /**
    * A file that is not a stored document (an export: Markdown, DOCX): nothing is written to the store. Inline, the
@@ -119,6 +129,12 @@ export interface ActionDefinition<P extends OutputParams = OutputParams, X = und
   modelSchema?: Readonly<Record<string, unknown>>;
   prepare?(input: PrepareInput<P>): Promise<X>;
   /**
+   * The action writes other documents under their own locks (PageNumbersAction's set): the runner then holds the
+   * target's lock only while writing it (lock `write`, the version read required), so that no request holds two
+   * documents' locks at once: two sets naming each other's documents would otherwise wait for each other for ever.
+   */
+  writesOthers?(params: P): boolean;
+  /**
    * Bytes of other stored documents the action reads, from what prepare answered (MergeDocumentsAction's sources):
    * added to the source's size where the size decides whether the work runs as a job (PDFSERVICE_JOB_ASYNC_BYTES).
    */
@@ -131,6 +147,14 @@ export interface ActionDefinition<P extends OutputParams = OutputParams, X = und
   withoutSecrets?(params: P): P | undefined;
   execute(input: ExecuteInput<P, X>): Promise<ActionOutput>;
 }
+
+/**
+ * A stored document's path in an action's body (MergeDocumentsAction's sources, InsertUploadedPagesAction's
+ * appendFilePath, PageNumbersAction's documents): checked by the one path-safety function (documentPathFromBody), so a
+ * bad one is 400 INVALID_PATH naming the field, as a bad savePath is; the OpenAPI description gives it the document
+ * path rules (PATH_SCHEMAS.document, http/openapi.ts) by its key (BODY_DOCUMENT_PATH_KEYS, storage/paths.ts).
+ */
+export const DOCUMENT_PATH_PARAM = { type: 'string', minLength: 1, description: 'Path of a document on the server ("folder/name.pdf")' } as const;
 
 /** JSON schema fragments every writing action shares. */
 export const OUTPUT_PARAM_SCHEMAS = {

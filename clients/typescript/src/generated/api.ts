@@ -7543,7 +7543,7 @@ export interface operations {
                         /** @description Of the natural size (1 by default); not with width or height */
                         scale?: number;
                     };
-                    /** @description Numbers the pages (all, or pageRange) from startNumber: format ("Page {n} of {total}") between prefix and suffix, {n} zero-padded to digits (Bates numbers), at a corner or the middle of the top or bottom edge of the page as shown, margin points in, upright however the page is turned. Fonts as TextStampAction. The report gives the pages numbered, the first and last labels and the last number (the next document of a set starts after it). See docs/page-numbers.md. */
+                    /** @description Numbers the pages (all, or pageRange) from startNumber: format ("Page {n} of {total}") between prefix and suffix, {n} zero-padded to digits (Bates numbers), at a corner or the middle of the top or bottom edge of the page as shown, margin points in, upright however the page is turned. Fonts as TextStampAction. With documents, a set numbered as one sequence (Bates numbers across documents), each in place, all or nothing. The report gives the pages numbered, the first and last labels and the last number (with documents: each document's too). See docs/page-numbers.md. */
                     PageNumbersAction?: {
                         /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
                         savePath?: string;
@@ -7616,6 +7616,15 @@ export interface operations {
                         transparency?: number;
                         /** @description 1 opaque (default) to 0 invisible: 1 - transparency; not together with transparency */
                         opacity?: number;
+                        /** @description Bates numbers across a set: the documents numbered after this one, in order (1 to 999), continuing its sequence; {total} is the set's last number. Every document is checked before any is written, each is written in place (a new version), and a failed write puts back those already written. No savePath. */
+                        documents?: {
+                            /** @description Path of a document on the server ("folder/name.pdf") */
+                            filePath: string;
+                            /** @description Its pages numbered, 1-based (default: all); not empty */
+                            pageRange?: string;
+                            /** @description Its password, when it is encrypted */
+                            password?: string;
+                        }[];
                     };
                     /** @description Removes blank pages: each page (of pageRange, default all) is rendered at dpi, and a page whose share of pixels darker than whiteLevel in any of red, green and blue is below threshold (default 0.001, a tenth of a percent) is removed. dryRun only lists them. The report lists the removed pages (zero-based, and as a 1-based pageRange) and each one's ink. A document whose every page is blank is 400: a PDF keeps at least one page. See docs/page-numbers.md. */
                     RemoveBlankPagesAction?: {
@@ -8176,7 +8185,7 @@ export interface operations {
                             /** @description Of the natural size (1 by default); not with width or height */
                             scale?: number;
                         };
-                        /** @description Numbers the pages (all, or pageRange) from startNumber: format ("Page {n} of {total}") between prefix and suffix, {n} zero-padded to digits (Bates numbers), at a corner or the middle of the top or bottom edge of the page as shown, margin points in, upright however the page is turned. Fonts as TextStampAction. The report gives the pages numbered, the first and last labels and the last number (the next document of a set starts after it). See docs/page-numbers.md. */
+                        /** @description Numbers the pages (all, or pageRange) from startNumber: format ("Page {n} of {total}") between prefix and suffix, {n} zero-padded to digits (Bates numbers), at a corner or the middle of the top or bottom edge of the page as shown, margin points in, upright however the page is turned. Fonts as TextStampAction. With documents, a set numbered as one sequence (Bates numbers across documents), each in place, all or nothing. The report gives the pages numbered, the first and last labels and the last number (with documents: each document's too). See docs/page-numbers.md. */
                         PageNumbersAction?: {
                             /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
                             savePath?: string;
@@ -8249,6 +8258,15 @@ export interface operations {
                             transparency?: number;
                             /** @description 1 opaque (default) to 0 invisible: 1 - transparency; not together with transparency */
                             opacity?: number;
+                            /** @description Bates numbers across a set: the documents numbered after this one, in order (1 to 999), continuing its sequence; {total} is the set's last number. Every document is checked before any is written, each is written in place (a new version), and a failed write puts back those already written. No savePath. */
+                            documents?: {
+                                /** @description Path of a document on the server ("folder/name.pdf") */
+                                filePath: string;
+                                /** @description Its pages numbered, 1-based (default: all); not empty */
+                                pageRange?: string;
+                                /** @description Its password, when it is encrypted */
+                                password?: string;
+                            }[];
                         };
                         /** @description Removes blank pages: each page (of pageRange, default all) is rendered at dpi, and a page whose share of pixels darker than whiteLevel in any of red, green and blue is below threshold (default 0.001, a tenth of a percent) is removed. dryRun only lists them. The report lists the removed pages (zero-based, and as a 1-based pageRange) and each one's ink. A document whose every page is blank is 400: a PDF keeps at least one page. See docs/page-numbers.md. */
                         RemoveBlankPagesAction?: {
@@ -8807,7 +8825,7 @@ export interface operations {
                             /** @description Of the natural size (1 by default); not with width or height */
                             scale?: number;
                         };
-                        /** @description Numbers the pages (all, or pageRange) from startNumber: format ("Page {n} of {total}") between prefix and suffix, {n} zero-padded to digits (Bates numbers), at a corner or the middle of the top or bottom edge of the page as shown, margin points in, upright however the page is turned. Fonts as TextStampAction. The report gives the pages numbered, the first and last labels and the last number (the next document of a set starts after it). See docs/page-numbers.md. */
+                        /** @description Numbers the pages (all, or pageRange) from startNumber: format ("Page {n} of {total}") between prefix and suffix, {n} zero-padded to digits (Bates numbers), at a corner or the middle of the top or bottom edge of the page as shown, margin points in, upright however the page is turned. Fonts as TextStampAction. With documents, a set numbered as one sequence (Bates numbers across documents), each in place, all or nothing. The report gives the pages numbered, the first and last labels and the last number (with documents: each document's too). See docs/page-numbers.md. */
                         PageNumbersAction?: {
                             /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
                             savePath?: string;
@@ -8880,6 +8898,15 @@ export interface operations {
                             transparency?: number;
                             /** @description 1 opaque (default) to 0 invisible: 1 - transparency; not together with transparency */
                             opacity?: number;
+                            /** @description Bates numbers across a set: the documents numbered after this one, in order (1 to 999), continuing its sequence; {total} is the set's last number. Every document is checked before any is written, each is written in place (a new version), and a failed write puts back those already written. No savePath. */
+                            documents?: {
+                                /** @description Path of a document on the server ("folder/name.pdf") */
+                                filePath: string;
+                                /** @description Its pages numbered, 1-based (default: all); not empty */
+                                pageRange?: string;
+                                /** @description Its password, when it is encrypted */
+                                password?: string;
+                            }[];
                         };
                         /** @description Removes blank pages: each page (of pageRange, default all) is rendered at dpi, and a page whose share of pixels darker than whiteLevel in any of red, green and blue is below threshold (default 0.001, a tenth of a percent) is removed. dryRun only lists them. The report lists the removed pages (zero-based, and as a 1-based pageRange) and each one's ink. A document whose every page is blank is 400: a PDF keeps at least one page. See docs/page-numbers.md. */
                         RemoveBlankPagesAction?: {
@@ -9478,7 +9505,7 @@ export interface operations {
                             /** @description Of the natural size (1 by default); not with width or height */
                             scale?: number;
                         };
-                        /** @description Numbers the pages (all, or pageRange) from startNumber: format ("Page {n} of {total}") between prefix and suffix, {n} zero-padded to digits (Bates numbers), at a corner or the middle of the top or bottom edge of the page as shown, margin points in, upright however the page is turned. Fonts as TextStampAction. The report gives the pages numbered, the first and last labels and the last number (the next document of a set starts after it). See docs/page-numbers.md. */
+                        /** @description Numbers the pages (all, or pageRange) from startNumber: format ("Page {n} of {total}") between prefix and suffix, {n} zero-padded to digits (Bates numbers), at a corner or the middle of the top or bottom edge of the page as shown, margin points in, upright however the page is turned. Fonts as TextStampAction. With documents, a set numbered as one sequence (Bates numbers across documents), each in place, all or nothing. The report gives the pages numbered, the first and last labels and the last number (with documents: each document's too). See docs/page-numbers.md. */
                         PageNumbersAction?: {
                             /**
                              * @description The text of each number: {n} is the page's number, {total} the last number given ("Page {n} of {total}"); \n starts a new line

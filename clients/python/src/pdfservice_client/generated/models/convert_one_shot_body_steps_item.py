@@ -113,8 +113,9 @@ class ConvertOneShotBodyStepsItem:
             page_numbers_action (ConvertOneShotBodyStepsItemPageNumbersAction | Unset): Numbers the pages (all, or
                 pageRange) from startNumber: format ("Page {n} of {total}") between prefix and suffix, {n} zero-padded to digits
                 (Bates numbers), at a corner or the middle of the top or bottom edge of the page as shown, margin points in,
-                upright however the page is turned. Fonts as TextStampAction. The report gives the pages numbered, the first and
-                last labels and the last number (the next document of a set starts after it). See docs/page-numbers.md.
+                upright however the page is turned. Fonts as TextStampAction. With documents, a set numbered as one sequence
+                (Bates numbers across documents), each in place, all or nothing. The report gives the pages numbered, the first
+                and last labels and the last number (with documents: each document's too). See docs/page-numbers.md.
             remove_blank_pages_action (ConvertOneShotBodyStepsItemRemoveBlankPagesAction | Unset): Removes blank pages: each
                 page (of pageRange, default all) is rendered at dpi, and a page whose share of pixels darker than whiteLevel in
                 any of red, green and blue is below threshold (default 0.001, a tenth of a percent) is removed. dryRun only

@@ -25,9 +25,9 @@ T = TypeVar("T", bound="ConvertOneShotBodyStepsItemPageNumbersAction")
 class ConvertOneShotBodyStepsItemPageNumbersAction:
     """ Numbers the pages (all, or pageRange) from startNumber: format ("Page {n} of {total}") between prefix and suffix,
     {n} zero-padded to digits (Bates numbers), at a corner or the middle of the top or bottom edge of the page as shown,
-    margin points in, upright however the page is turned. Fonts as TextStampAction. The report gives the pages numbered,
-    the first and last labels and the last number (the next document of a set starts after it). See docs/page-
-    numbers.md.
+    margin points in, upright however the page is turned. Fonts as TextStampAction. With documents, a set numbered as
+    one sequence (Bates numbers across documents), each in place, all or nothing. The report gives the pages numbered,
+    the first and last labels and the last number (with documents: each document's too). See docs/page-numbers.md.
 
         Attributes:
             format_ (str | Unset): The text of each number: {n} is the page's number, {total} the last number given ("Page

@@ -12,7 +12,10 @@ from ..models.run_page_action_files_body_page_action_page_numbers_action_font_st
 from ..models.run_page_action_files_body_page_action_page_numbers_action_naming_mode import RunPageActionFilesBodyPageActionPageNumbersActionNamingMode
 from ..models.run_page_action_files_body_page_action_page_numbers_action_position import RunPageActionFilesBodyPageActionPageNumbersActionPosition
 from ..types import UNSET, Unset
+from typing import cast
 
+if TYPE_CHECKING:
+  from ..models.run_page_action_files_body_page_action_page_numbers_action_documents_item import RunPageActionFilesBodyPageActionPageNumbersActionDocumentsItem
 
 
 
@@ -26,9 +29,9 @@ T = TypeVar("T", bound="RunPageActionFilesBodyPageActionPageNumbersAction")
 class RunPageActionFilesBodyPageActionPageNumbersAction:
     """ Numbers the pages (all, or pageRange) from startNumber: format ("Page {n} of {total}") between prefix and suffix,
     {n} zero-padded to digits (Bates numbers), at a corner or the middle of the top or bottom edge of the page as shown,
-    margin points in, upright however the page is turned. Fonts as TextStampAction. The report gives the pages numbered,
-    the first and last labels and the last number (the next document of a set starts after it). See docs/page-
-    numbers.md.
+    margin points in, upright however the page is turned. Fonts as TextStampAction. With documents, a set numbered as
+    one sequence (Bates numbers across documents), each in place, all or nothing. The report gives the pages numbered,
+    the first and last labels and the last number (with documents: each document's too). See docs/page-numbers.md.
 
         Attributes:
             save_path (str | Unset): Path of the output document ("folder/name.pdf"); absent: the original is replaced.
@@ -57,6 +60,10 @@ class RunPageActionFilesBodyPageActionPageNumbersAction:
             color (int | Unset): Fill colour as an integer 0xRRGGBB (black by default) Default: 0.
             transparency (float | Unset): 0 opaque (default) to 1 invisible; or give opacity instead
             opacity (float | Unset): 1 opaque (default) to 0 invisible: 1 - transparency; not together with transparency
+            documents (list[RunPageActionFilesBodyPageActionPageNumbersActionDocumentsItem] | Unset): Bates numbers across a
+                set: the documents numbered after this one, in order (1 to 999), continuing its sequence; {total} is the set's
+                last number. Every document is checked before any is written, each is written in place (a new version), and a
+                failed write puts back those already written. No savePath.
      """
 
     save_path: str | Unset = UNSET
@@ -75,12 +82,14 @@ class RunPageActionFilesBodyPageActionPageNumbersAction:
     color: int | Unset = 0
     transparency: float | Unset = UNSET
     opacity: float | Unset = UNSET
+    documents: list[RunPageActionFilesBodyPageActionPageNumbersActionDocumentsItem] | Unset = UNSET
 
 
 
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.run_page_action_files_body_page_action_page_numbers_action_documents_item import RunPageActionFilesBodyPageActionPageNumbersActionDocumentsItem # noqa: PLC0415
         save_path = self.save_path
 
         naming_mode: int | Unset = UNSET
@@ -122,6 +131,15 @@ class RunPageActionFilesBodyPageActionPageNumbersAction:
 
         opacity = self.opacity
 
+        documents: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.documents, Unset):
+            documents = []
+            for documents_item_data in self.documents:
+                documents_item = documents_item_data.to_dict()
+                documents.append(documents_item)
+
+
+
 
         field_dict: dict[str, Any] = {}
 
@@ -159,6 +177,8 @@ class RunPageActionFilesBodyPageActionPageNumbersAction:
             field_dict["transparency"] = transparency
         if opacity is not UNSET:
             field_dict["opacity"] = opacity
+        if documents is not UNSET:
+            field_dict["documents"] = documents
 
         return field_dict
 
@@ -166,6 +186,7 @@ class RunPageActionFilesBodyPageActionPageNumbersAction:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.run_page_action_files_body_page_action_page_numbers_action_documents_item import RunPageActionFilesBodyPageActionPageNumbersActionDocumentsItem # noqa: PLC0415
         d = dict(src_dict)
         save_path = d.pop("savePath", UNSET)
 
@@ -223,6 +244,18 @@ class RunPageActionFilesBodyPageActionPageNumbersAction:
 
         opacity = d.pop("opacity", UNSET)
 
+        _documents = d.pop("documents", UNSET)
+        documents: list[RunPageActionFilesBodyPageActionPageNumbersActionDocumentsItem] | Unset = UNSET
+        if _documents is not UNSET:
+            documents = []
+            for documents_item_data in _documents:
+                documents_item = RunPageActionFilesBodyPageActionPageNumbersActionDocumentsItem.from_dict(documents_item_data)
+
+
+
+                documents.append(documents_item)
+
+
         run_page_action_files_body_page_action_page_numbers_action = cls(
             save_path=save_path,
             naming_mode=naming_mode,
@@ -240,6 +273,7 @@ class RunPageActionFilesBodyPageActionPageNumbersAction:
             color=color,
             transparency=transparency,
             opacity=opacity,
+            documents=documents,
         )
 
         return run_page_action_files_body_page_action_page_numbers_action
