@@ -24,15 +24,19 @@ export interface Build {
 }
 
 /**
- * A benchmark's service runs with the engine's warm-up as deployed (engine/core/warmup.ts): the test helper turns it off to
- * spare the suites, and a bench measures the service as it runs. A benchmark's own setting wins.
+ * A benchmark's service (and job worker) runs with the engine's warm-up as deployed (engine/core/warmup.ts): the test
+ * helpers turn it off to spare the suites, and a bench measures the service as it runs. A benchmark's own setting wins.
  */
-export function withServiceWarmUp(options: ServerOptions = {}): ServerOptions {
-  return { ...options, env: { PDFSERVICE_ENGINE_WARMUP: String(ENGINE.settings.engineWarmUp.default), ...options.env } };
+export function withServiceWarmUp(env: Record<string, string> = {}): Record<string, string> {
+  return { PDFSERVICE_ENGINE_WARMUP: String(ENGINE.settings.engineWarmUp.default), ...env };
 }
 
 /** This checkout's build (dist/ beside this file). */
-export const OURS: Build = { name: 'this checkout', startServer: (options) => startTestServer(withServiceWarmUp(options)), startWorker: startTestWorker };
+export const OURS: Build = {
+  name: 'this checkout',
+  startServer: (options = {}) => startTestServer({ ...options, env: withServiceWarmUp(options.env) }),
+  startWorker: (env, dataDir) => startTestWorker(withServiceWarmUp(env), dataDir),
+};
 
 /** Two module instances (0 and 1) taking turns; a side holds the turn from one measurement to the end of its next. */
 class Turns {

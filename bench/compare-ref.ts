@@ -53,8 +53,8 @@ export async function buildRef(ref: string, shareModules = false): Promise<{ bui
     const worker = path.join(dir, 'dist', 'src', 'worker.js');
     const build: Build = {
       name: `${ref} (${sha.slice(0, 8)})`,
-      startServer: (options: ServerOptions = {}) => startOurServer({ ...withServiceWarmUp(options), main }),
-      startWorker: (env, dataDir) => startOurWorker(env, dataDir, worker),
+      startServer: (options: ServerOptions = {}) => startOurServer({ ...options, env: withServiceWarmUp(options.env), main }),
+      startWorker: (env, dataDir) => startOurWorker(withServiceWarmUp(env), dataDir, worker),
     };
     return { build, remove };
   } catch (error) {
