@@ -9,8 +9,7 @@
  * compilation (V8's helper threads: 310 ms of CPU in the first pair, 50 ms a pair in the next two, 17 ms in the four
  * after, 4 ms once warm; bench/results/issue38-redaction-s17-2026-11-30.md). Here it is paid before the pool counts
  * the worker ready: at the service's start (startEngine awaits it) and when a worker is replaced, so no request waits
- * for it. The code compiled is kept by V8 for the module, which every worker of the process shares: the second worker's
- * warm-up mostly runs code already compiled. Failures are ignored: the warm-up changes nothing a task sees.
+ * for it. Failures are ignored: the warm-up changes nothing a task sees.
  */
 import * as mupdf from 'mupdf';
 import { validateUpload } from './inspect.js';
