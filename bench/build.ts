@@ -12,6 +12,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { startWorker as startTestWorker, type WorkerProcess } from '../test/helpers/jobs.js';
 import { startServer as startTestServer, type TestServer } from '../test/helpers/server.js';
+import { ENGINE } from '../src/config/engine.js';
 
 export type ServerOptions = NonNullable<Parameters<typeof startTestServer>[0]>;
 
@@ -22,8 +23,20 @@ export interface Build {
   startWorker(env: Record<string, string>, dataDir: string): Promise<WorkerProcess>;
 }
 
+/**
+ * A benchmark's service (and job worker) runs with the engine's warm-up as deployed (engine/core/warmup.ts): the test
+ * helpers turn it off to spare the suites, and a bench measures the service as it runs. A benchmark's own setting wins.
+ */
+export function withServiceWarmUp(env: Record<string, string> = {}): Record<string, string> {
+  return { PDFSERVICE_ENGINE_WARMUP: String(ENGINE.settings.engineWarmUp.default), ...env };
+}
+
 /** This checkout's build (dist/ beside this file). */
-export const OURS: Build = { name: 'this checkout', startServer: startTestServer, startWorker: startTestWorker };
+export const OURS: Build = {
+  name: 'this checkout',
+  startServer: (options = {}) => startTestServer({ ...options, env: withServiceWarmUp(options.env) }),
+  startWorker: (env, dataDir) => startTestWorker(withServiceWarmUp(env), dataDir),
+};
 
 /** Two module instances (0 and 1) taking turns; a side holds the turn from one measurement to the end of its next. */
 class Turns {

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startWorker as startOurWorker } from '../test/helpers/jobs.js';
 import { startServer as startOurServer } from '../test/helpers/server.js';
-import type { Build, ServerOptions } from './build.js';
+import { withServiceWarmUp, type Build, type ServerOptions } from './build.js';
 
 /** The repository this bench was compiled from (dist/bench/ is two levels down). */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -53,8 +53,8 @@ export async function buildRef(ref: string, shareModules = false): Promise<{ bui
     const worker = path.join(dir, 'dist', 'src', 'worker.js');
     const build: Build = {
       name: `${ref} (${sha.slice(0, 8)})`,
-      startServer: (options: ServerOptions = {}) => startOurServer({ ...options, main }),
-      startWorker: (env, dataDir) => startOurWorker(env, dataDir, worker),
+      startServer: (options: ServerOptions = {}) => startOurServer({ ...options, env: withServiceWarmUp(options.env), main }),
+      startWorker: (env, dataDir) => startOurWorker(withServiceWarmUp(env), dataDir, worker),
     };
     return { build, remove };
   } catch (error) {

@@ -5,6 +5,7 @@ import { integer, MiB, type SettingsFeature } from './setting.js';
 export interface EngineSettings {
   workers: number;
   engineNice: number;
+  engineWarmUp: number;
   taskTimeoutMs: number;
   jobTaskTimeoutMs: number;
   workerMaxMemoryMb: number;
@@ -28,6 +29,13 @@ export const ENGINE: SettingsFeature<EngineSettings> = {
         "How many steps of Linux nice the engine's worker threads run below the service's event loop: when the workers keep every core busy, the HTTP layer (every request's parse, checks and answer) still gets a core at once. `0`: the workers run at the service's own priority (docs/architecture.md, Decisions)",
       default: 5,
       parse: integer(0, 19),
+    },
+    engineWarmUp: {
+      env: 'PDFSERVICE_ENGINE_WARMUP',
+      doc:
+        "Rounds of a warm-up each engine worker runs when it starts, before it takes tasks (a one-page document opened, searched, redacted and saved): MuPDF's WebAssembly is compiled then, not during the first requests. `0`: none (the first requests after a start are slower)",
+      default: 3,
+      parse: integer(0, 100),
     },
     taskTimeoutMs: { env: 'PDFSERVICE_TASK_TIMEOUT_MS', doc: 'Longest an engine task may run; past it the worker is stopped and replaced, and the request gets 504', default: 120_000, parse: integer(100, 3_600_000) },
     jobTaskTimeoutMs: {

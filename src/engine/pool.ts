@@ -11,6 +11,8 @@ export interface EnginePoolOptions {
   size: number;
   /** Steps of nice (Linux) the worker threads run below the process (PDFSERVICE_ENGINE_NICE); 0 or absent: at its priority. */
   nice?: number;
+  /** Rounds of the warm-up each worker runs before it is ready (engine/core/warmup.ts, PDFSERVICE_ENGINE_WARMUP); 0 or absent: none. */
+  warmUp?: number;
   taskTimeoutMs: number;
   /**
    * The limit of a background job's tasks (RunOptions.background); default taskTimeoutMs. Longer: a job is how a
@@ -271,7 +273,7 @@ export class EnginePool {
   }
 
   private spawn(): Slot {
-    const workerData: WorkerSettings = { nice: this.options.nice ?? 0, ...(this.options.extraTasks ? { extraTasks: this.options.extraTasks } : {}) };
+    const workerData: WorkerSettings = { nice: this.options.nice ?? 0, warmUp: this.options.warmUp ?? 0, ...(this.options.extraTasks ? { extraTasks: this.options.extraTasks } : {}) };
     const worker = new Worker(WORKER_URL, { workerData });
     const slot: Slot = { worker, ready: false, tasks: 0, failures: 0, job: null, timer: null, retiring: false };
     worker.on('message', (reply: Reply) => this.onReply(slot, reply));

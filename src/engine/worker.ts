@@ -21,6 +21,8 @@ interface TaskMessage {
 /** What the pool tells each worker (EnginePool.spawn). */
 export interface WorkerSettings {
   nice: number;
+  /** Rounds of engine/core/warmup.ts run before the worker says it is ready (0: none). */
+  warmUp: number;
   /** Tests only (EnginePoolOptions.extraTasks). */
   extraTasks?: string;
 }
@@ -106,4 +108,6 @@ parentPort!.on('message', (msg: TaskMessage) => {
   }
 });
 
+// MuPDF's code compiled before the first task (engine/core/warmup.ts), not during it.
+if (settings.warmUp > 0) (await import('./core/warmup.js')).warmUp(settings.warmUp);
 parentPort!.postMessage({ ready: true, memory: wasmBytes() });

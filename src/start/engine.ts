@@ -8,6 +8,7 @@ export async function startEngine(config: Config, log: LogRef): Promise<EnginePo
     onInternalError: (message, context) => log.current?.error({ ...context, engineMessage: message }, 'engine failure'),
     size: config.workers,
     nice: config.engineNice,
+    warmUp: config.engineWarmUp,
     taskTimeoutMs: config.taskTimeoutMs,
     jobTaskTimeoutMs: config.jobTaskTimeoutMs,
     maxMemoryBytes: config.workerMaxMemoryMb * 1024 * 1024,

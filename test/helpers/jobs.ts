@@ -49,10 +49,11 @@ export interface WorkerProcess {
 
 /**
  * `npm run worker` (dist/src/worker.js) with `env` and its own data folder; resolves once it says it runs jobs.
- * `worker`: another build's dist/src/worker.js (the bench's --compare), started like ours.
+ * `worker`: another build's dist/src/worker.js (the bench's --compare), started like ours. No engine warm-up, as
+ * startServer (helpers/server.ts says why).
  */
 export async function startWorker(env: Record<string, string>, dataDir: string, worker = WORKER): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, [...NODE_FLAGS, worker], { env: { ...process.env, PDFSERVICE_DATA_DIR: dataDir, PDFSERVICE_LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...NODE_FLAGS, worker], { env: { ...process.env, PDFSERVICE_DATA_DIR: dataDir, PDFSERVICE_LOG_LEVEL: 'info', PDFSERVICE_ENGINE_WARMUP: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {

@@ -79,6 +79,9 @@ export async function startServer(options: { env?: Record<string, string>; dataD
       // it at every start (the admin) and every first Basic request of a user (docs/testing.md). users.test.ts checks the
       // default cost.
       PDFSERVICE_PASSWORD_HASH_COST: '10',
+      // No engine warm-up (engine/core/warmup.ts): it costs each start about half a second of CPU, and the suites start the
+      // service some two hundred times. test/api/engine-warmup.test.ts starts it with two rounds and checks the default.
+      PDFSERVICE_ENGINE_WARMUP: '0',
       ...storeEnv,
       ...options.env,
     },
