@@ -82,28 +82,32 @@ function realAsReadBack(v: number): number | undefined {
   return undefined;
 }
 
+/** asReadBack, with arrays and dictionaries copied only where an item reads back differently (shared otherwise). */
 function asReadBack(v: PdfValue): PdfValue | undefined {
   if (typeof v === 'number') {
     if (v === (v | 0)) return v;
     return numberAsReadBack(v);
   }
   if (Array.isArray(v)) {
-    const out: PdfValue[] = [];
-    for (const item of v) {
+    let out: PdfValue[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const item = v[i]!;
       const read = asReadBack(item);
       if (read === undefined) return undefined;
-      out.push(read);
+      if (read !== item) (out ??= v.slice(0, i)).push(read);
+      else out?.push(read);
     }
-    return out;
+    return out ?? v;
   }
   if (v instanceof Map) {
-    const out: PdfDict = new Map();
+    let out: PdfDict | undefined;
     for (const [key, item] of v) {
       const read = item === null ? undefined : asReadBack(item);
       if (read === undefined) return undefined;
-      out.set(key, read);
+      if (read !== item && !out) out = new Map(v);
+      out?.set(key, read);
     }
-    return out;
+    return out ?? v;
   }
   return v;
 }
