@@ -44,9 +44,10 @@ export function redrawAll(annots: mupdf.PDFAnnotation[], subtypes?: (string | un
 /**
  * Subtypes MuPDF draws with paths alone, no font: fixSymbolicFonts has nothing to repair in them. Walking an
  * appearance's resources through MuPDF's object API is a handful of JS wrappers per annotation: a fifth of an import's
- * drawing when done for every one. Callers that know the subtypes pass them to redrawAll.
+ * drawing when done for every one. Callers that know the subtypes pass them to redrawAll. Text: MuPDF 1.28 draws every
+ * note icon (the standard names, an unknown one, none) as paths, with no /Resources (checked 2026-11-30).
  */
-const DRAWN_WITHOUT_TEXT = new Set(['Square', 'Circle', 'Ink', 'Highlight', 'Underline', 'StrikeOut', 'Squiggly', 'Polygon', 'PolyLine']);
+const DRAWN_WITHOUT_TEXT = new Set(['Square', 'Circle', 'Ink', 'Highlight', 'Underline', 'StrikeOut', 'Squiggly', 'Polygon', 'PolyLine', 'Text']);
 
 /** The standard fonts whose glyphs are not letters: MuPDF draws check marks with ZapfDingbats. */
 const SYMBOLIC_FONTS = new Set(['ZapfDingbats', 'Symbol']);

@@ -58,8 +58,13 @@ export function formatPdfValue(value: PdfValue, depth = 0): string {
   if (value instanceof PdfRef) return `${value.num} ${value.gen} R`;
   if (Array.isArray(value)) return `[${value.map((v) => formatPdfValue(v, depth + 1)).join(' ')}]`;
   let out = '<<';
-  for (const [key, v] of value) out += ` ${formatName(key)} ${formatPdfValue(v, depth + 1)}`;
+  for (const [key, v] of value) out += formatPdfEntry(key, v, depth + 1);
   return `${out} >>`;
+}
+
+/** One dictionary entry as formatPdfValue writes it inside `<<` and ` >>`: for a writer that picks the entries. */
+export function formatPdfEntry(key: string, value: PdfValue, depth = 1): string {
+  return ` ${formatName(key)} ${formatPdfValue(value, depth)}`;
 }
 
 /**

@@ -11,7 +11,7 @@ import { deref } from '../core/mupdf-objects.js';
 import { fromXfdfElement, str, type IncomingAnnotation } from './import-map.js';
 import { parseXfdf } from './parse.js';
 import { readAll, type PdfSource } from '../core/pdf-source.js';
-import { formatPdfValue, pdfFileOf } from '../syntax/writer.js';
+import { formatPdfEntry, pdfFileOf } from '../syntax/writer.js';
 import { redrawAll } from '../annotations/redraw.js';
 
 /** A parsed PDF value as a MuPDF object of `doc` (strings stay strings: MuPDF's own JS conversion makes them names). */
@@ -54,37 +54,60 @@ function significantDigits(decimal: string): number {
   return first < 0 ? 0 : last - first + 1;
 }
 
+/**
+ * Non-integer numbers as read back (asReadBack), remembered: an import's coordinates and colours repeat, and working
+ * each out again (its decimal text, then the shortest float32 decimal) was a tenth of the answer's cost.
+ */
+const readBackNumbers = new Map<number, number | undefined>();
+const READ_BACK_CACHE_SIZE = 65_536;
+
+function numberAsReadBack(v: number): number | undefined {
+  if (readBackNumbers.has(v)) return readBackNumbers.get(v);
+  const read = realAsReadBack(v);
+  if (readBackNumbers.size >= READ_BACK_CACHE_SIZE) readBackNumbers.clear();
+  readBackNumbers.set(v, read);
+  return read;
+}
+
+function realAsReadBack(v: number): number | undefined {
+  if (!readsBackAlike(v)) return undefined;
+  // A decimal of at most 6 significant digits is the shortest that reads back as its float (FLT_DIG).
+  if (significantDigits(String(v)) <= 6) return v;
+  const f = Math.fround(v);
+  if (Number.isInteger(f)) return f;
+  for (let digits = 1; digits < 10; digits++) {
+    const shortest = Number(f.toPrecision(digits));
+    if (Math.fround(shortest) === f) return shortest;
+  }
+  return undefined;
+}
+
+/** asReadBack, with arrays and dictionaries copied only where an item reads back differently (shared otherwise). */
 function asReadBack(v: PdfValue): PdfValue | undefined {
   if (typeof v === 'number') {
     if (v === (v | 0)) return v;
-    if (!readsBackAlike(v)) return undefined;
-    // A decimal of at most 6 significant digits is the shortest that reads back as its float (FLT_DIG).
-    if (significantDigits(String(v)) <= 6) return v;
-    const f = Math.fround(v);
-    if (Number.isInteger(f)) return f;
-    for (let digits = 1; digits < 10; digits++) {
-      const shortest = Number(f.toPrecision(digits));
-      if (Math.fround(shortest) === f) return shortest;
-    }
-    return undefined;
+    return numberAsReadBack(v);
   }
   if (Array.isArray(v)) {
-    const out: PdfValue[] = [];
-    for (const item of v) {
+    let out: PdfValue[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const item = v[i]!;
       const read = asReadBack(item);
       if (read === undefined) return undefined;
-      out.push(read);
+      if (read !== item) (out ??= v.slice(0, i)).push(read);
+      else out?.push(read);
     }
-    return out;
+    return out ?? v;
   }
   if (v instanceof Map) {
-    const out: PdfDict = new Map();
+    let out: PdfDict | undefined;
     for (const [key, item] of v) {
       const read = item === null ? undefined : asReadBack(item);
       if (read === undefined) return undefined;
-      out.set(key, read);
+      if (read !== item && !out) out = new Map(v);
+      out?.set(key, read);
     }
-    return out;
+    return out ?? v;
   }
   return v;
 }
@@ -165,7 +188,9 @@ function readsBackAlike(v: PdfValue): boolean {
   if (v instanceof PdfRef) return false;
   if (typeof v === 'number') return v === (v | 0) || (Number.isFinite(v) && !String(v).includes('e'));
   if (Array.isArray(v)) return v.every(readsBackAlike);
-  if (v instanceof Map) return [...v.values()].every(readsBackAlike);
+  if (v instanceof Map) {
+    for (const item of v.values()) if (!readsBackAlike(item)) return false;
+  }
   return true;
 }
 
@@ -190,18 +215,26 @@ class PreparedDicts {
   constructor(dicts: PdfDict[], drawn: Set<PdfDict>, fresh: Set<PdfDict>) {
     const texts: string[] = [];
     for (const dict of dicts) {
-      const plain: PdfDict = new Map();
+      // Written entry by entry as formatPdfValue writes a dictionary, without a copy of it: the plain entries in
+      // their order, /AP (when drawn: the placeholder's reference) where the dictionary has it, else last.
       const left: [string, PdfValue][] = [];
-      for (const [key, value] of dict) {
-        if (readsBackAlike(value)) plain.set(key, value);
-        else left.push([key, value]);
-      }
+      const isDrawn = drawn.has(dict);
       // Numbered from 1 in the order written: the dictionary, then its placeholder.
-      if (drawn.has(dict)) plain.set('AP', new Map([['N', new PdfRef(texts.length + 2, 0)]]));
-      texts.push(formatPdfValue(plain));
+      const placeholder = isDrawn ? ` /AP << /N ${texts.length + 2} 0 R >>` : '';
+      let text = '<<';
+      let placed = false;
+      for (const [key, value] of dict) {
+        if (!readsBackAlike(value)) left.push([key, value]);
+        else if (isDrawn && key === 'AP') {
+          text += placeholder;
+          placed = true;
+        } else text += formatPdfEntry(key, value);
+      }
+      if (isDrawn && !placed) text += placeholder;
+      texts.push(`${text} >>`);
       this.numbers.set(dict, texts.length);
       this.left.set(dict, left);
-      if (drawn.has(dict)) texts.push(PLACEHOLDER_STREAM);
+      if (isDrawn) texts.push(PLACEHOLDER_STREAM);
     }
     this.fresh = dicts.filter((d) => fresh.has(d));
     texts.push(`[${this.fresh.map((d) => `${this.numbers.get(d)} 0 R`).join(' ')}]`);
@@ -445,20 +478,19 @@ const PLACEHOLDER_STREAM = '<< /Type /XObject /Subtype /Form /Length 0 >>\nstrea
  */
 function generateAppearances(doc: mupdf.PDFDocument, touched: Touched[]): void {
   // The values written, held before drawing: MuPDF's drawing puts new values in, leaving these as they are. One
-  // wrapper for each present entry, where making them anew from `dict` took one for each number of a /Rect too.
-  const kept = touched.map(({ obj }) => KEPT_ENTRIES.map((key) => obj.get(key)));
+  // wrapper for each entry the import wrote (an entry it did not write is absent: none to hold, it is deleted after),
+  // where making them anew from `dict` took one for each number of a /Rect too.
+  const kept = touched.map(({ obj, dict }) => KEPT_ENTRIES.map((key) => (dict.has(key) ? obj.get(key) : undefined)));
   drawByPage(doc, touched);
-  const undrawn = touched.filter(({ obj }) => {
-    const ap = obj.get('AP');
-    const normal = ap.isDictionary() ? ap.get('N') : undefined;
-    return normal?.isStream() && normal.get('BBox').isNull();
-  });
+  // Undrawn: the normal appearance is still the placeholder, a stream without /BBox. One lookup down the path (one
+  // wrapper) answers null for nearly all, drawn or not a stream; only those are asked whether /N is a stream.
+  const undrawn = touched.filter(({ obj }) => obj.get('AP', 'N', 'BBox').isNull() && obj.get('AP', 'N').isStream());
   for (const { obj } of undrawn) obj.delete('AP');
   drawByPage(doc, undrawn);
   touched.forEach(({ obj }, i) => {
     KEPT_ENTRIES.forEach((key, k) => {
-      const value = kept[i]![k]!;
-      if (value.isNull()) obj.delete(key);
+      const value = kept[i]![k];
+      if (value === undefined || value.isNull()) obj.delete(key);
       else obj.put(key, value);
     });
   });
@@ -509,9 +541,18 @@ function drawPages(doc: mupdf.PDFDocument, list: Touched[]): void {
 
 /** The `importAnnotationsXfdf` task (A5, A3). */
 export function importAnnotationsXfdf(input: { pdf: PdfSource; password?: string | undefined; xfdf: PdfSource }): ImportResult {
-  // The body is read here, from the staged file when it is large: the main thread never holds it.
-  const root = parseXfdf(readAll(input.xfdf));
   const warnings: string[] = [];
+  // The body is read here, from the staged file when it is large: the main thread never holds it.
+  const incoming = incomingOf(readAll(input.xfdf), warnings);
+  return applyImport(input, incoming, warnings);
+}
+
+/**
+ * The annotations of an XFDF body. The body's text and element tree are garbage once this returns: held until the
+ * import's end (MuPDF's work and the save), they were marked by every collection of the old generation meanwhile.
+ */
+function incomingOf(body: Uint8Array, warnings: string[]): IncomingAnnotation[] {
+  const root = parseXfdf(body);
   const incoming: IncomingAnnotation[] = [];
   const annots = root.children.filter((c) => c.tag.toLowerCase() === 'annots').flatMap((c) => c.children);
   for (const element of annots) {
@@ -525,7 +566,7 @@ export function importAnnotationsXfdf(input: { pdf: PdfSource; password?: string
   for (const other of root.children) {
     if (!['annots', 'f', 'ids', 'fields'].includes(other.tag.toLowerCase())) warnings.push(`<${other.tag}> is not part of annotation data: ignored`);
   }
-  return applyImport(input, incoming, warnings);
+  return incoming;
 }
 
 export function applyImport(input: { pdf: PdfSource; password?: string | undefined }, incoming: IncomingAnnotation[], warnings: string[]): ImportResult {
