@@ -125,6 +125,41 @@ describe('PageNumbersAction over a set of documents (documents)', () => {
     assert.equal((await call(server, 'GET', '/documents/bad/out.pdf')).status, 404);
   });
 
+  test('a set larger than one batch of the check (8 documents at a time): the sequence in the set\'s order; a refusal is the first failing document\'s in that order', async () => {
+    // Twelve documents of one to three pages: the check reads them in two batches, the numbers follow the set's order.
+    const names = Array.from({ length: 12 }, (_, i) => `big/d${String(i).padStart(2, '0')}.pdf`);
+    const pageCounts = names.map((_, i) => 1 + (i % 3));
+    for (const [i, doc] of names.entries()) await upload(doc, makePdf({ pages: pageCounts[i]!, text: (k) => `D${i}P${k + 1}` }));
+    await upload('big/locked.pdf', encryptPdf(makePdf({ pages: 1 }), 'user-pw', 'owner-pw'));
+    const documents = (list: object[]) => () => action(names[0]!, { PageNumbersAction: { prefix: 'B-', documents: list } });
+    const rest = names.slice(1).map((filePath) => ({ filePath }));
+    // Two missing documents in one batch: the 404 names the first of the set, not whichever the store answered first.
+    const missing = await expectSetUnchanged(names, documents([...rest.slice(0, 4), { filePath: 'big/gone-1.pdf' }, { filePath: 'big/gone-2.pdf' }, ...rest.slice(4)]), 404, 'DOCUMENT_NOT_FOUND');
+    assert.match(missing.json().detail, /big\/gone-1\.pdf/, missing.text);
+    // In the second batch, a locked document without its password before a range past another's end: the 403.
+    const failing = [...rest.slice(0, 9), { filePath: 'big/locked.pdf' }, { filePath: names[10]!, pageRange: '9' }, { filePath: names[11]! }];
+    await expectSetUnchanged([...names, 'big/locked.pdf'], documents(failing), 403, 'DOCUMENT_PASSWORD_REQUIRED');
+    const reply = await documents(rest)();
+    assert.equal(reply.status, 200, reply.text);
+    const { report } = reply.json();
+    const starts = pageCounts.map((_, i) => 1 + pageCounts.slice(0, i).reduce((a, b) => a + b, 0));
+    const total = pageCounts.reduce((a, b) => a + b, 0);
+    assert.equal(report.lastNumber, total);
+    assert.deepEqual(
+      report.documents.map((d: Record<string, unknown>) => [d.path, d.firstNumber, d.lastNumber]),
+      names.map((doc, i) => [`/${doc}`, starts[i], starts[i]! + pageCounts[i]! - 1]),
+    );
+    for (const [i, doc] of names.entries()) {
+      const pdf = await storedBytes(server, doc);
+      assert.ok(qpdfCheck(pdf).ok, doc);
+      for (let k = 0; k < pageCounts[i]!; k++) {
+        const text = pageText(pdf, k + 1);
+        assert.match(text, new RegExp(`D${i}P${k + 1}`), `${doc} page ${k + 1} keeps its text`);
+        assert.deepEqual(text.match(/B-\d+/g), [`B-${starts[i]! + k}`], `${doc} page ${k + 1}: ${text}`);
+      }
+    }
+  });
+
   test('as a job (Prefer: respond-async): the same sequence; a document\'s password is not written into the job\'s record', async () => {
     await upload('setjob/a.pdf', makePdf({ pages: 2 }));
     await upload('setjob/b.pdf', encryptPdf(makePdf({ pages: 2 }), 'set-job-pw-7Rt', 'set-owner-pw-7Rt'));

@@ -94,6 +94,7 @@ export async function checkAreas(stdout: string, folder: string): Promise<void> 
     'summary: 2 pages',
     'split: /reports/2026/summary-pages/summary-1.pdf /reports/2026/summary-pages/summary-2.pdf',
     'blank pages: []',
+    'bates: ACME-000001 to ACME-000004 next set from 5', // page-numbers.md: the two-page summary, then its two single pages
     'handout: 2 sheets', // page-layout.md: 4-up of the report's pages
     'merged: 8 pages', // the table of contents, q1's five pages (three and the two inserted), the annex's first two
     'fields: 12',
@@ -114,6 +115,11 @@ export async function checkAreas(stdout: string, folder: string): Promise<void> 
   // Turned 45 degrees, the stamp comes out of pdftotext a letter a line: read in content order (-raw), spaces dropped.
   const raw = withTempFile(stamped, (file) => execFileSync('pdftotext', ['-raw', file, '-'], { encoding: 'utf8' }));
   assert.equal((raw.replace(/\s+/g, '').match(/CONFIDENTIAL/g) ?? []).length, 3, `the stamp on every page: ${raw}`);
+  // The set's last document: its one page carries the set's last number, the sequence having run through the others.
+  const lastOfSet = await read('summary-2-bates.pdf');
+  assert.ok(qpdfCheck(lastOfSet).ok);
+  assert.match(pdftotext(lastOfSet), /ACME-000004/);
+  assert.doesNotMatch(pdftotext(lastOfSet), /ACME-00000[1-3]/);
   const redacted = pdftotext(await read('annex-redacted.pdf'));
   assert.match(redacted, /Quarterly report page 1/);
   assert.doesNotMatch(redacted, /page 2/, 'the redacted text is gone');

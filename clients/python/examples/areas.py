@@ -122,6 +122,11 @@ print("split:", " ".join(d["path"] for d in parts["documents"]))
 client.page_action("reports/2026/q1.pdf", {"PageNumbersAction": {"format": "Page {n} of {total}", "fontSize": 9}})
 blank = client.page_action("reports/2026/q1.pdf", {"RemoveBlankPagesAction": {"dryRun": True}})
 print("blank pages:", blank.document["report"]["removed"])
+# Bates numbers across a set: the summary, then its two single pages, one sequence (each written in place, all or nothing)
+bates = client.page_action("reports/2026/summary.pdf", {"PageNumbersAction": {"prefix": "ACME-", "digits": 6, "position": "bottom-right",
+    "documents": [{"filePath": "reports/2026/summary-pages/summary-1.pdf"}, {"filePath": "reports/2026/summary-pages/summary-2.pdf"}]}}).document["report"]
+print("bates:", bates["first"], "to", bates["last"], "next set from", bates["lastNumber"] + 1)
+Path("summary-2-bates.pdf").write_bytes(client.download("reports/2026/summary-pages/summary-2.pdf"))
 
 # Page layout: four pages to an A4 sheet into a new document, and a booklet of the report
 handout = client.page_action("reports/2026/q1.pdf", {"NUpAction": {"perSheet": 4, "paperSize": "A4", "border": True, "savePath": "reports/2026/q1-4up.pdf"}})

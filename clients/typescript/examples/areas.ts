@@ -145,6 +145,12 @@ console.log('split:', parts.documents.map((d) => d.path).join(' '));
 await client.pageAction('reports/2026/q1.pdf', { PageNumbersAction: { format: 'Page {n} of {total}', fontSize: 9 } });
 const blank = await client.pageAction('reports/2026/q1.pdf', { RemoveBlankPagesAction: { dryRun: true } });
 console.log('blank pages:', (blank.document as { report?: { removed: number[] } } | undefined)?.report?.removed);
+// Bates numbers across a set: the summary, then its two single pages, one sequence (each written in place, all or nothing)
+const set = await client.pageAction('reports/2026/summary.pdf', { PageNumbersAction: { prefix: 'ACME-', digits: 6, position: 'bottom-right',
+  documents: [{ filePath: 'reports/2026/summary-pages/summary-1.pdf' }, { filePath: 'reports/2026/summary-pages/summary-2.pdf' }] } });
+const bates = (set.document as { report?: { first: string; last: string; lastNumber: number } } | undefined)?.report;
+console.log('bates:', bates?.first, 'to', bates?.last, 'next set from', (bates?.lastNumber ?? 0) + 1);
+await writeFile('summary-2-bates.pdf', await client.download('reports/2026/summary-pages/summary-2.pdf'));
 
 // Page layout: four pages to an A4 sheet into a new document, and a booklet of the report
 const handout = await client.pageAction('reports/2026/q1.pdf', { NUpAction: { perSheet: 4, paperSize: 'A4', border: true, savePath: 'reports/2026/q1-4up.pdf' } });

@@ -4,6 +4,7 @@ import { documentPathFromBody, type StoredPath } from '../../storage/paths.js';
 import { NOT_BLANK } from '../../validation.js';
 import type { OperationContext } from '../context.js';
 import type { DocumentOperations } from '../documents.js';
+import { inBatches } from '../in-batches.js';
 import { engineAction } from './engine-action.js';
 import { DOCUMENT_PATH_PARAM, OUTPUT_PARAM_SCHEMAS, type OutputParams, type PrepareInput } from './types.js';
 
@@ -51,15 +52,6 @@ type Params = FromSchema<typeof schema, { keepDefaultedPropertiesOptional: true 
 interface Prepared {
   sizes: number[];
   first: string;
-}
-
-/** Sources stated or read this many at a time: a store round trip each (S3, WebDAV). */
-const AT_ONCE = 8;
-
-async function inBatches<T, R>(items: T[], work: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const out: R[] = [];
-  for (let i = 0; i < items.length; i += AT_ONCE) out.push(...(await Promise.all(items.slice(i, i + AT_ONCE).map((item, k) => work(item, i + k)))));
-  return out;
 }
 
 function sourcePaths(params: Params): StoredPath[] {
@@ -111,7 +103,7 @@ export const MergeDocumentsAction = engineAction<Params, 'mergeDocuments', Prepa
   schema,
   async prepare(input) {
     const paths = sourcePaths(input.params);
-    // A missing source is 404 naming it (DocumentOperations.stat), before any work.
+    // A missing source is 404 naming it (DocumentOperations.stat), before any work; stated a few at a time (in-batches.ts).
     const stats = await inBatches(paths, (path) => input.documents.stat(path, input.ctx));
     await refuseSignedTarget(input, paths);
     return { sizes: stats.map((s) => s.size), first: input.paths?.source.toString() ?? '' };

@@ -5,6 +5,7 @@ import type { WriteResult } from '../../storage/store.js';
 import type { OperationContext } from '../context.js';
 import type { DocumentOperations, StoredDocument } from '../documents.js';
 import { throwIfStopped } from '../execution.js';
+import { inBatches } from '../in-batches.js';
 import { NOT_BLANK } from '../../validation.js';
 import { VersionOperations } from '../versions.js';
 import { DOCUMENT_PATH_PARAM, type ActionOutput, type ExecuteInput, type PrepareInput } from './types.js';
@@ -81,9 +82,9 @@ export async function prepareSet(input: PrepareInput<SetParams>): Promise<SetPre
     }
     seen.set(p.toString(), i);
   });
-  const sizes: number[] = [];
-  for (const p of all.slice(1)) sizes.push((await documents.stat(p, ctx)).size);
-  return { sizes };
+  // A few at a time (in-batches.ts); the first missing one in the set's order is the 404.
+  const stats = await inBatches(all.slice(1), (p) => documents.stat(p, ctx));
+  return { sizes: stats.map((s) => s.size) };
 }
 
 /** How a written document is put back: the kept version it had, or (no versions kept, or its content unrecorded) its bytes. */
@@ -144,17 +145,16 @@ export async function executeSet(execute: ExecuteInput<SetParams, unknown>, requ
   // 1. Every document checked before any is written: its password opens it for editing, its range is inside it.
   // Each one's ETag is kept: its write requires that version, so the page count the numbers were planned on holds.
   const first = await engine.run('pageNumbersPlan', { pdf: source.pdf, password: ctx.documentPassword, pageRange: params.pageRange });
-  const planned: { pages: number; etag: string }[] = [];
-  for (const [i, path] of paths.entries()) {
+  // A few documents at a time (in-batches.ts: their store reads overlap, their tasks wait under the user's task limit);
+  // the refusal is the first failing document's in the set's order, as one at a time would give.
+  const planned = await inBatches(paths, async (path, i) => {
     throwIfStopped(exec);
     const password = set[i]!.password;
-    planned.push(
-      await documents.read(path, { ...ctx, documentPassword: password }, async (stored, eng) => ({
-        pages: (await eng.run('pageNumbersPlan', { pdf: stored.pdf, password, pageRange: set[i]!.pageRange })).pages,
-        etag: stored.etag,
-      }), exec),
-    );
-  }
+    return documents.read(path, { ...ctx, documentPassword: password }, async (stored, eng) => ({
+      pages: (await eng.run('pageNumbersPlan', { pdf: stored.pdf, password, pageRange: set[i]!.pageRange })).pages,
+      etag: stored.etag,
+    }), exec);
+  });
   const start = params.startNumber ?? 1;
   const starts = [start];
   for (const p of [first, ...planned]) starts.push(starts[starts.length - 1]! + p.pages);
