@@ -51,10 +51,13 @@ export async function buildRef(ref: string, shareModules = false): Promise<{ bui
     // read alike (an older helper parsed every log line in the bench process); the idle keep-alive is the helper's.
     const main = path.join(dir, 'dist', 'src', 'main.js');
     const worker = path.join(dir, 'dist', 'src', 'worker.js');
+    // With REF's own Node.js options (its src/start/node-flags.ts), not ours: a change of them is a change to compare.
+    const flagsModule = path.join(dir, 'dist', 'src', 'start', 'node-flags.js');
+    const nodeFlags = existsSync(flagsModule) ? ((await import(flagsModule)) as { NODE_FLAGS: readonly string[] }).NODE_FLAGS : [];
     const build: Build = {
       name: `${ref} (${sha.slice(0, 8)})`,
-      startServer: (options: ServerOptions = {}) => startOurServer({ ...options, env: withServiceWarmUp(options.env), main }),
-      startWorker: (env, dataDir) => startOurWorker(withServiceWarmUp(env), dataDir, worker),
+      startServer: (options: ServerOptions = {}) => startOurServer({ nodeFlags, ...options, env: withServiceWarmUp(options.env), main }),
+      startWorker: (env, dataDir) => startOurWorker(withServiceWarmUp(env), dataDir, worker, nodeFlags),
     };
     return { build, remove };
   } catch (error) {

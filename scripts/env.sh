@@ -18,5 +18,5 @@ esac
 # which git ignores; a value already set (another folder, or empty to turn it off) is kept.
 # The Node.js options the service is started with (src/start/node-flags.ts says why; it holds the same list, and
 # test/api/node-flags.test.ts checks that they agree). V8 takes them only on the command line: `node $PDFSERVICE_NODE_FLAGS`.
-PDFSERVICE_NODE_FLAGS="--no-memory-protection-keys"; export PDFSERVICE_NODE_FLAGS
+PDFSERVICE_NODE_FLAGS="--no-memory-protection-keys --max-semi-space-size=2"; export PDFSERVICE_NODE_FLAGS
 if [ -z "${NODE_COMPILE_CACHE+set}" ]; then NODE_COMPILE_CACHE="$PWD/.cache/node-compile"; export NODE_COMPILE_CACHE; fi

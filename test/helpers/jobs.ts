@@ -52,8 +52,8 @@ export interface WorkerProcess {
  * `worker`: another build's dist/src/worker.js (the bench's --compare), started like ours. No engine warm-up, as
  * startServer (helpers/server.ts says why).
  */
-export async function startWorker(env: Record<string, string>, dataDir: string, worker = WORKER): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, [...NODE_FLAGS, worker], { env: { ...process.env, PDFSERVICE_DATA_DIR: dataDir, PDFSERVICE_LOG_LEVEL: 'info', PDFSERVICE_ENGINE_WARMUP: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startWorker(env: Record<string, string>, dataDir: string, worker = WORKER, nodeFlags: readonly string[] = NODE_FLAGS): Promise<WorkerProcess> {
+  const child = spawn(process.execPath, [...nodeFlags, worker], { env: { ...process.env, PDFSERVICE_DATA_DIR: dataDir, PDFSERVICE_LOG_LEVEL: 'info', PDFSERVICE_ENGINE_WARMUP: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => {
