@@ -23,6 +23,22 @@ import { MAX_COMPARE_PAGES, type CompareOptions, type CompareWord, type PageCont
 
 /** Keys that do not change what a page shows and would tie its digest to other objects: parents, structure, pages. */
 const SKIPPED_KEYS = new Set(['Parent', 'P', 'StructParents', 'StructParent', 'Popup', 'ID', 'PieceInfo', 'LastModified', 'M']);
+/**
+ * Keys of a stream's dictionary left out when the stream is hashed decoded: another writer may compress what one left
+ * plain (qpdf does), which changes the stored bytes and these keys, not what the stream says.
+ */
+const STREAM_CODING_KEYS = new Set(['Length', 'Filter', 'DecodeParms', 'DL']);
+/** Filters of image data: such a stream is hashed as stored (decoding a JPEG to hash it would cost a rendering's time). */
+const IMAGE_FILTERS = new Set(['DCTDecode', 'JPXDecode', 'JBIG2Decode', 'CCITTFaxDecode', 'DCT', 'CCF']);
+
+function imageCoded(dict: mupdf.PDFObject): boolean {
+  const filter = dict.get('Filter');
+  const names: string[] = [];
+  if (filter.isName()) names.push(filter.asName());
+  else if (filter.isArray()) for (let k = 0; k < filter.length; k++) names.push(String(filter.get(k).isName() ? filter.get(k).asName() : ''));
+  return names.some((n) => IMAGE_FILTERS.has(n));
+}
+
 /** What a page inherits from its parents (ISO 32000-1 7.7.3.4), put into its digest since Parent is not followed. */
 const INHERITED = ['Resources', 'MediaBox', 'CropBox', 'Rotate'] as const;
 
@@ -56,11 +72,13 @@ export function comparePageDigests(input: PdfInput & { need: Need }): { pageCoun
         if (busy.has(num)) return void h.update('@cycle;');
         busy.add(num);
         const sub = createHash('sha1');
-        feedDirect(obj.resolve(), sub);
-        // A stream is known as one by its reference, not by its resolved dictionary (MuPDF): its bytes as stored.
+        // A stream is known as one by its reference, not by its resolved dictionary (MuPDF).
+        const resolved = obj.resolve();
+        const decoded = obj.isStream() && !imageCoded(resolved);
+        feedDirect(resolved, sub, decoded);
         if (obj.isStream()) {
           sub.update('stream');
-          sub.update(obj.readRawStream().asUint8Array());
+          sub.update((decoded ? obj.readStream() : obj.readRawStream()).asUint8Array());
         }
         const digest = sub.digest('base64');
         busy.delete(num);
@@ -69,7 +87,7 @@ export function comparePageDigests(input: PdfInput & { need: Need }): { pageCoun
       }
       feedDirect(obj, h);
     };
-    const feedDirect = (obj: mupdf.PDFObject, h: Hash): void => {
+    const feedDirect = (obj: mupdf.PDFObject, h: Hash, decoded = false): void => {
       if (obj.isNull()) h.update('n;');
       else if (obj.isBoolean()) h.update(obj.asBoolean() ? 't;' : 'f;');
       else if (obj.isNumber()) h.update(`${obj.asNumber()};`);
@@ -85,7 +103,7 @@ export function comparePageDigests(input: PdfInput & { need: Need }): { pageCoun
       } else if (obj.isDictionary()) {
         const entries: [string, mupdf.PDFObject][] = [];
         obj.forEach((value, key) => {
-          if (!SKIPPED_KEYS.has(String(key))) entries.push([String(key), value]);
+          if (!SKIPPED_KEYS.has(String(key)) && !(decoded && STREAM_CODING_KEYS.has(String(key)))) entries.push([String(key), value]);
         });
         entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
         h.update('<<');

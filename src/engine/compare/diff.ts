@@ -80,19 +80,27 @@ const FEW_WORDS = 5;
 const MIN_TEXT_SIMILARITY = 0.5;
 const MIN_THUMB_SIMILARITY = 0.9;
 
-/** Of the words of two pages, the share they have in common (multiset Jaccard). */
-function textSimilarity(a: readonly string[], b: readonly string[]): number {
+/** A page's words counted, made once per page for all its comparisons. */
+interface Counted {
+  content: PageContent;
+  words: string[];
+  counts: Map<string, number>;
+  /** The words joined: pages of equal text pair before any similarity is computed. */
+  key: string;
+}
+
+function counted(content: PageContent): Counted {
+  const words = content.words.map((w) => w.text);
   const counts = new Map<string, number>();
-  for (const w of a) counts.set(w, (counts.get(w) ?? 0) + 1);
+  for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
+  return { content, words, counts, key: words.join('\u0000') };
+}
+
+/** Of the words of two pages, the share they have in common (multiset Jaccard). */
+function textSimilarity(a: Counted, b: Counted): number {
   let common = 0;
-  for (const w of b) {
-    const c = counts.get(w);
-    if (c) {
-      common++;
-      counts.set(w, c - 1);
-    }
-  }
-  const union = a.length + b.length - common;
+  for (const [w, n] of b.counts) common += Math.min(n, a.counts.get(w) ?? 0);
+  const union = a.words.length + b.words.length - common;
   return union === 0 ? 1 : common / union;
 }
 
@@ -103,14 +111,12 @@ function thumbSimilarity(a: readonly number[], b: readonly number[]): number {
   return 1 - sum / (255 * a.length);
 }
 
-export function pageSimilarity(a: PageContent, b: PageContent): number {
-  const wa = a.words.map((w) => w.text);
-  const wb = b.words.map((w) => w.text);
-  if (wa.length >= FEW_WORDS || wb.length >= FEW_WORDS) {
-    const s = textSimilarity(wa, wb);
+function pageSimilarity(a: Counted, b: Counted): number {
+  if (a.words.length >= FEW_WORDS || b.words.length >= FEW_WORDS) {
+    const s = textSimilarity(a, b);
     return s >= MIN_TEXT_SIMILARITY ? s : 0;
   }
-  const s = thumbSimilarity(a.thumbnail, b.thumbnail);
+  const s = thumbSimilarity(a.content.thumbnail, b.content.thumbnail);
   return s >= MIN_THUMB_SIMILARITY ? s : 0;
 }
 
@@ -136,21 +142,38 @@ export function matchPages(baseDigests: readonly string[], digests: readonly str
     pairedBase.add(i);
     paired.add(j);
   });
-  const candidates: { a: PageContent; b: PageContent; s: number; distance: number }[] = [];
-  for (const a of baseContent) {
-    if (pairedBase.has(a.pageIndex)) continue;
-    for (const b of content) {
-      if (paired.has(b.pageIndex)) continue;
+  const left = baseContent.filter((c) => !pairedBase.has(c.pageIndex)).map(counted);
+  const right = content.filter((c) => !paired.has(c.pageIndex)).map(counted);
+  // Pages of the same words (a document written again by another program): paired in order, similarity 1.
+  const byText = new Map<string, Counted[]>();
+  for (const b of right) {
+    if (b.words.length < FEW_WORDS) continue;
+    const list = byText.get(b.key);
+    if (list) list.push(b);
+    else byText.set(b.key, [b]);
+  }
+  for (const a of left) {
+    const b = a.words.length >= FEW_WORDS ? byText.get(a.key)?.shift() : undefined;
+    if (!b) continue;
+    pairs.push({ basePageIndex: a.content.pageIndex, pageIndex: b.content.pageIndex, similarity: 1 });
+    pairedBase.add(a.content.pageIndex);
+    paired.add(b.content.pageIndex);
+  }
+  const candidates: { a: number; b: number; s: number; distance: number }[] = [];
+  for (const a of left) {
+    if (pairedBase.has(a.content.pageIndex)) continue;
+    for (const b of right) {
+      if (paired.has(b.content.pageIndex)) continue;
       const s = pageSimilarity(a, b);
-      if (s > 0) candidates.push({ a, b, s, distance: Math.abs(a.pageIndex - b.pageIndex) });
+      if (s > 0) candidates.push({ a: a.content.pageIndex, b: b.content.pageIndex, s, distance: Math.abs(a.content.pageIndex - b.content.pageIndex) });
     }
   }
   candidates.sort((x, y) => y.s - x.s || x.distance - y.distance);
   for (const c of candidates) {
-    if (pairedBase.has(c.a.pageIndex) || paired.has(c.b.pageIndex)) continue;
-    pairs.push({ basePageIndex: c.a.pageIndex, pageIndex: c.b.pageIndex, similarity: Math.round(c.s * 1000) / 1000 });
-    pairedBase.add(c.a.pageIndex);
-    paired.add(c.b.pageIndex);
+    if (pairedBase.has(c.a) || paired.has(c.b)) continue;
+    pairs.push({ basePageIndex: c.a, pageIndex: c.b, similarity: Math.round(c.s * 1000) / 1000 });
+    pairedBase.add(c.a);
+    paired.add(c.b);
   }
   pairs.sort((x, y) => x.pageIndex - y.pageIndex);
   const chain = longestIncreasing(pairs.map((p) => p.basePageIndex));
