@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { call, putPdf, sha256, storedBytes, type Reply } from '../helpers/http.js';
-import { encryptPdf, pdfinfo, pdftotext, qpdfCheck } from '../helpers/pdf.js';
+import { encryptPdf, makeManyPagesPdf, pdfinfo, pdftotext, qpdfCheck } from '../helpers/pdf.js';
 import { serverForSuite } from '../helpers/server.js';
 import { countBySubtype, qpdfAnnotations } from '../helpers/qpdf-json.js';
 import { comparePdf, FONT_SIZE, LINE_GAP, LINE_TOP, pageLines, type ComparePageSpec } from '../helpers/compare-fixtures.js';
@@ -221,6 +221,13 @@ describe('compare', () => {
       const reply = await compare('compare/bad.pdf', body);
       assert.equal(reply.status, status, `${JSON.stringify(body)}: ${reply.text}`);
       assert.equal(reply.json().code, code, JSON.stringify(body));
+    }
+    // More pages than compare takes (5,000): refused before any rendering, either side.
+    await upload('compare/huge.pdf', makeManyPagesPdf(5001));
+    for (const [doc, base] of [['compare/huge.pdf', 'compare/bad.pdf'], ['compare/bad.pdf', 'compare/huge.pdf']] as const) {
+      const huge = await compare(doc, { with: { path: base } });
+      assert.equal(huge.status, 400, huge.text);
+      assert.equal(huge.json().code, 'COMPARE_TOO_LARGE');
     }
     const unknownDoc = await compare('compare/nothing-here.pdf', { with: { path: 'compare/bad.pdf' } });
     assert.equal(unknownDoc.status, 404);
