@@ -240,6 +240,11 @@ describe('compare', () => {
     const withPassword = await compare('compare/locked.pdf', { with: { path: 'compare/bad.pdf' } }, 'application/json', { 'x-service-documentpassword': 'user-pw' });
     ok(withPassword);
     assert.equal(withPassword.json().identical, true);
+    // Its highlight PDF stays encrypted, with the same password.
+    const lockedPdf = await compare('compare/locked.pdf', { with: { path: 'compare/bad.pdf' } }, 'application/pdf', { 'x-service-documentpassword': 'user-pw' });
+    ok(lockedPdf);
+    assert.match(pdfinfo(lockedPdf.bytes, 'user-pw')['Encrypted'] ?? '', /^yes/);
+    assert.match(pdftotext(lockedPdf.bytes, 'user-pw'), /No differences\./);
     const asBase = await compare('compare/bad.pdf', { with: { path: 'compare/locked.pdf', password: 'user-pw' } });
     ok(asBase);
     assert.equal(asBase.json().identical, true);
