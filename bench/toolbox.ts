@@ -344,7 +344,86 @@ const MERGE_ROWS: ToolboxRow[] = [{ id: 'merge', run: async (ctx) => [...(await 
 
 // ---- End of merge ----
 
-const ROWS: ToolboxRow[] = [...LAYOUT_ROWS, ...SPLIT_ROWS, ...MERGE_ROWS];
+// ---- compare (issue 40): two 200-page bench documents, one changed on a few pages, against pdftotext + diff ----
+
+const COMPARE_PAGES = 200;
+
+/**
+ * The changed document: the bench document with page 10 taken from the bench document of another word (its text
+ * changed, the rest alike), page 50 moved after page 120 and page 150 deleted, put together by qpdf (which keeps the
+ * other pages' streams as they are).
+ */
+function changedBenchDocument(dir: string, base: string): string {
+  const other = path.join(dir, 'other.pdf');
+  writeFileSync(other, makeBenchDocument(COMPARE_PAGES, { word: 'restricted' }));
+  const out = path.join(dir, 'changed.pdf');
+  execFileSync('qpdf', ['--warning-exit-0', '--empty', '--pages', base, '1-9', other, '10', base, '11-49,51-120,50,121-149,151-z', '--', out]);
+  return out;
+}
+
+async function compareThroughApi(server: TestServer, doc: string, base: string): Promise<Record<string, any>> {
+  const reply = await fetch(`${server.api}/documents/${doc}/compare`, {
+    method: 'POST',
+    headers: { authorization: server.adminAuth, 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ with: { path: base } }),
+  });
+  const text = await reply.text();
+  if (reply.status !== 200) throw new Error(`compare answered ${reply.status}: ${text.slice(0, 500)}`);
+  return JSON.parse(text) as Record<string, any>;
+}
+
+/**
+ * POST .../compare end to end (the JSON report: text and visual diff at 50 dpi) against pdftotext of both documents
+ * and diff of their word lists (text only, no pages matched, no boxes), interleaved. Target: under 2 s.
+ */
+async function compareRow(quick: boolean): Promise<Row[]> {
+  const runs = quick ? 3 : 7;
+  const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-bench-compare-'));
+  const server = await sharedServer({ PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' });
+  try {
+    const auth = { authorization: server.adminAuth };
+    const base = path.join(dir, 'base.pdf');
+    writeFileSync(base, makeBenchDocument(COMPARE_PAGES));
+    const changed = changedBenchDocument(dir, base);
+    await uploadPdf(`${server.api}/documents/bench/compare/base.pdf`, auth, readFileSync(base));
+    await uploadPdf(`${server.api}/documents/bench/compare/changed.pdf`, auth, readFileSync(changed));
+    const words = (file: string, out: string) => `pdftotext -q ${file} - | tr -s ' \\n\\f' '\\n' > ${out}`;
+    const peer = () => timeCommand('sh', ['-c', `${words(base, `${dir}/a.txt`)}; ${words(changed, `${dir}/b.txt`)}; diff ${dir}/a.txt ${dir}/b.txt > ${dir}/diff.txt; true`]);
+    // One untimed run of each: workers warm, the files in the page cache.
+    const report = await compareThroughApi(server, 'bench/compare/changed.pdf', 'bench/compare/base.pdf');
+    await peer();
+    const start = loadNow();
+    const samples = await interleave(runs, async () => (await timed(() => compareThroughApi(server, 'bench/compare/changed.pdf', 'bench/compare/base.pdf'))).ms, peer);
+    const s = report.summary as Record<string, number>;
+    const found = `changed ${s.changedPages}, moved ${s.movedPages}, inserted ${s.insertedPages}, deleted ${s.deletedPages}; words +${s.insertedWords} -${s.deletedWords}; regions ${s.visualChanges}`;
+    const expected = s.changedPages === 1 && s.movedPages === 1 && s.deletedPages === 1 && s.insertedPages === 0;
+    const ours = median(samples.ours);
+    const ratio = ours / median(samples.peer);
+    console.log(`compare ${COMPARE_PAGES} pages: ours ${ours.toFixed(0)} ms, pdftotext+diff ${median(samples.peer).toFixed(0)} ms, ratio ${ratio.toFixed(2)} ` +
+      `(pairs ${pairSpread(samples.ours, samples.peer).map((r) => r.toFixed(2)).join('-')}); found: ${found}; load ${start}-${loadNow()}`);
+    return [{
+      operation: `compare (POST .../compare, JSON report, text + visual at 50 dpi; found ${found}${expected ? '' : ' UNEXPECTED'})`,
+      size: `${COMPARE_PAGES} pages (bench document: text, annotations, an image a page, a form) against the same changed on 3 pages`,
+      pages: COMPARE_PAGES,
+      ...oursOf(samples.ours),
+      ...peerOf(samples.peer, 'pdftotext both + diff of the word lists'),
+      unit: 'ms',
+      ratioSpread: pairSpread(samples.ours, samples.peer),
+      target: 'under 2,000 ms',
+      met: expected && ours < 2000,
+      load: [start, loadNow()],
+    }];
+  } finally {
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const COMPARE_ROWS: ToolboxRow[] = [{ id: 'compare', run: (ctx) => compareRow(ctx.quick) }];
+
+// ---- End of compare ----
+
+const ROWS: ToolboxRow[] = [...LAYOUT_ROWS, ...SPLIT_ROWS, ...MERGE_ROWS, ...COMPARE_ROWS];
 
 /** Runs the chosen rows (all by default); a failed row becomes a row with its error, and the run goes on. */
 export async function runToolboxBench(quick: boolean, only?: string[]): Promise<Row[]> {

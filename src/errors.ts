@@ -18,6 +18,8 @@ export const ERROR_CATALOG = {
   INVALID_SEARCH: { status: 400, title: 'The search term is empty or not a valid regular expression' },
   // Outline (docs/outline.md).
   OUTLINE_TOO_LARGE: { status: 400, title: 'The outline has too many items or too deep a nesting' },
+  // Compare (docs/compare.md).
+  COMPARE_TOO_LARGE: { status: 400, title: 'A document compared has more pages than compare takes' },
   // 400 for an index given in a query or body; 404 when the index is part of the URL path (the URL names no page).
   PAGE_OUT_OF_RANGE: { status: 400, pathStatus: 404, title: 'The page index is outside the document' },
   INVALID_PAGE_RANGE: { status: 400, title: 'The page range is malformed' },

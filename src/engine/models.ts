@@ -138,3 +138,6 @@ export {
   type FacturxProfile,
   type NewDocumentAttachment,
 } from './attachments/model.js';
+
+// Compare (docs/compare.md).
+export * from './compare/model.js';

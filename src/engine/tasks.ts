@@ -32,9 +32,10 @@ import { layoutTasks } from './layout/tasks.js';
 import { attachmentTasks } from './attachments/tasks.js';
 import { mergeTasks } from './merge/tasks.js';
 import { sanitizeTasks } from './sanitize/tasks.js';
+import { compareTasks } from './compare/tasks.js';
 import type { TaskContext } from './task-context.js';
 
-const featureTasks = [coreTasks, annotationTasks, xfdfTasks, formTasks, redactionTasks, signingTasks, securityTasks, pageTasks, stampTasks, textTasks, renderTasks, imageTasks, ocrTasks, preflightTasks, pdfaTasks, optimizeTasks, officeTasks, outlineTasks, metadataTasks, numberTasks, blankTasks, splitTasks, layoutTasks, attachmentTasks, mergeTasks, sanitizeTasks];
+const featureTasks = [coreTasks, annotationTasks, xfdfTasks, formTasks, redactionTasks, signingTasks, securityTasks, pageTasks, stampTasks, textTasks, renderTasks, imageTasks, ocrTasks, preflightTasks, pdfaTasks, optimizeTasks, officeTasks, outlineTasks, metadataTasks, numberTasks, blankTasks, splitTasks, layoutTasks, attachmentTasks, mergeTasks, sanitizeTasks, compareTasks];
 // Spreading the maps would let a name declared in two folders silently keep the last one.
 const declared = featureTasks.flatMap((map) => Object.keys(map));
 const twice = declared.filter((name, i) => declared.indexOf(name) !== i);
@@ -67,6 +68,7 @@ export const tasks = {
   ...attachmentTasks,
   ...mergeTasks,
   ...sanitizeTasks,
+  ...compareTasks,
 } satisfies Record<string, (input: never, ctx: TaskContext) => unknown>;
 
 export type EngineTasks = typeof tasks;

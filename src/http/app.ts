@@ -37,6 +37,7 @@ import { registerAnnotationRoutes } from './routes/annotations.js';
 import { registerAnnotationContentRoutes } from './routes/annotation-content.js';
 import { registerPermissionRoutes } from './routes/permissions.js';
 import { registerOutlineRoutes } from './routes/outline.js';
+import { registerCompareRoutes } from './routes/compare.js';
 import { registerAttachmentRoutes } from './routes/attachments.js';
 import { registerMetadataRoutes, XMP_BODY_TYPE } from './routes/metadata.js';
 import { registerRedactionRoutes } from './routes/redaction.js';
@@ -201,6 +202,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerRedactionRoutes(api, deps);
     registerPermissionRoutes(api, deps);
     registerOutlineRoutes(api, deps);
+    registerCompareRoutes(api, deps);
     registerAttachmentRoutes(api, deps);
     registerMetadataRoutes(api, deps);
     registerAnnotationRoutes(api, deps);

@@ -114,6 +114,7 @@ const OPERATION_IDS: Record<string, string> = {
   'DELETE /documents/:filePath.pdf/permissions/usage-rights': 'removeUsageRights',
   'GET /documents/:filePath.pdf/outline': 'getOutline',
   'PUT /documents/:filePath.pdf/outline': 'replaceOutline',
+  'POST /documents/:filePath.pdf/compare': 'compareDocument',
   'GET /documents/:filePath.pdf/attachments': 'listDocumentAttachments',
   'POST /documents/:filePath.pdf/attachments': 'addDocumentAttachment',
   'PUT /documents/:filePath.pdf/attachments/:name': 'putDocumentAttachment',

@@ -19,6 +19,7 @@ import { TrashOperations } from './trash.js';
 import { VersionOperations } from './versions.js';
 import { PermissionOperations } from './permissions.js';
 import { OutlineOperations } from './outline.js';
+import { CompareOperations } from './compare.js';
 import { MetadataOperations } from './metadata.js';
 import { AttachmentOperations } from './attachments.js';
 import { PreflightOperations } from './PreflightOperations.js';
@@ -34,6 +35,8 @@ export interface Operations {
   permissions: PermissionOperations;
   /** The outline (bookmarks) of a document (docs/outline.md). */
   outline: OutlineOperations;
+  /** Compare two documents or two versions (docs/compare.md). */
+  compare: CompareOperations;
   metadata: MetadataOperations;
   /** Document attachments: the embedded files of the EmbeddedFiles tree (docs/attachments.md). */
   attachments: AttachmentOperations;
@@ -88,6 +91,7 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
     fields: new FieldOperations(documents),
     permissions: new PermissionOperations(documents),
     outline: new OutlineOperations(documents),
+    compare: new CompareOperations(documents, pool),
     metadata: new MetadataOperations(documents),
     attachments: new AttachmentOperations(documents),
     pages,

@@ -90,6 +90,7 @@ export async function checkAreas(stdout: string, folder: string): Promise<void> 
     'title: Quarterly report',
     'attachments: figures.csv Q1;1200',
     'sanitized: /public/q1.pdf',
+    'compared: changed 0 inserted 0 deleted 0', // compare.md: the sanitized copy draws the same pages
     'optimized: /small/q1.pdf',
     'summary: 2 pages',
     'split: /reports/2026/summary-pages/summary-1.pdf /reports/2026/summary-pages/summary-2.pdf',

@@ -1,5 +1,5 @@
 """The Python beside the shell examples of docs/getting-started.md, jobs.md, ocr.md, pdfa.md, pages.md, signing.md,
-stamps.md, outline.md, metadata.md, page-numbers.md, page-layout.md and merge-split.md, and the principal calls of the pages that show none (annotations.md, forms.md, redaction.md,
+stamps.md, outline.md, metadata.md, compare.md, page-numbers.md, page-layout.md and merge-split.md, and the principal calls of the pages that show none (annotations.md, forms.md, redaction.md,
 permissions.md, optimize.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
 test/clients/python.test.ts runs it against a started service with the built wheel, in a folder holding q1.pdf,
 letter.png, minutes.docx, claim.pdf (a form) and jane.p12."""
@@ -102,6 +102,10 @@ print("attachments:", ", ".join(a["name"] for a in attached), figures.split("\n"
 # Sanitize into a copy to hand out: scripts, embedded files, outside links and metadata removed, the result re-read and verified
 sanitized = client.action("reports/2026/q1.pdf", {"SanitizeAction": {"metadata": True, "savePath": "public/q1.pdf"}})
 print("sanitized:", client.done(sanitized)["path"])
+
+# Compare: the report against the sanitized copy (pages paired by content; words and pixels diffed)
+compared = client.request("POST", "/documents/reports/2026/q1.pdf/compare", json={"with": {"path": "public/q1.pdf"}}).json()
+print("compared: changed", compared["summary"]["changedPages"], "inserted", compared["summary"]["insertedPages"], "deleted", compared["summary"]["deletedPages"])
 
 # Optimize by a profile into a copy; the answer's report gives the sizes (never larger: nothing written then)
 optimized = client.action("reports/2026/q1.pdf", {"OptimizeAction": {"profileName": "ebook", "savePath": "small/q1.pdf"}})

@@ -1,6 +1,6 @@
 /**
  * The TypeScript beside the shell examples of docs/getting-started.md, jobs.md, ocr.md, pdfa.md, pages.md,
- * signing.md, stamps.md, outline.md, metadata.md, page-numbers.md, page-layout.md and merge-split.md, and the principal calls of the pages that show none (annotations.md, forms.md,
+ * signing.md, stamps.md, outline.md, metadata.md, compare.md, page-numbers.md, page-layout.md and merge-split.md, and the principal calls of the pages that show none (annotations.md, forms.md,
  * redaction.md, permissions.md, optimize.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
  * test/clients/typescript.test.ts compiles it against the packed client and runs it against a started service, in a
  * folder holding q1.pdf, letter.png, minutes.docx, claim.pdf (a form) and jane.p12.
@@ -123,6 +123,13 @@ console.log('attachments:', attached.attachments.map((a) => a.name).join(', '), 
 // Sanitize into a copy to hand out: scripts, embedded files, outside links and metadata removed, the result re-read and verified
 const sanitized = await client.action('reports/2026/q1.pdf', { SanitizeAction: { metadata: true, savePath: 'public/q1.pdf' } });
 console.log('sanitized:', (await client.done(sanitized)).path);
+
+// Compare: the report against the sanitized copy (pages paired by content; words and pixels diffed)
+const compared = (await (await client.request('POST', '/documents/reports/2026/q1.pdf/compare', {
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify({ with: { path: 'public/q1.pdf' } }),
+})).json()) as { summary: { changedPages: number; insertedPages: number; deletedPages: number } };
+console.log('compared: changed', compared.summary.changedPages, 'inserted', compared.summary.insertedPages, 'deleted', compared.summary.deletedPages);
 
 // Optimize by a profile into a copy; the answer's report gives the sizes (never larger: nothing written then)
 const optimized = await client.action('reports/2026/q1.pdf', { OptimizeAction: { profileName: 'ebook', savePath: 'small/q1.pdf' } });

@@ -61,8 +61,13 @@ function structuredTexts(page: mupdf.PDFPage): mupdf.StructuredText[] {
  * MuPDF drop its map of the page tree, which the next loading builds again from every page.
  */
 function* textPages(doc: mupdf.PDFDocument, from: number, to: number): Generator<mupdf.PDFPage> {
+  yield* textPagesAt(doc, Array.from({ length: Math.max(0, to - from) }, (_, k) => from + k));
+}
+
+/** textPages for the pages `indices`, in that order. */
+function* textPagesAt(doc: mupdf.PDFDocument, indices: readonly number[]): Generator<mupdf.PDFPage> {
   const pageObjs: mupdf.PDFObject[] = [];
-  for (let i = from; i < to; i++) pageObjs.push(doc.findPage(i));
+  for (const i of indices) pageObjs.push(doc.findPage(i));
   for (const pageObj of pageObjs) {
     const annots = deref(pageObj.get('Annots'));
     if (!annots.isArray() || annots.length === 0) continue;
@@ -77,7 +82,7 @@ function* textPages(doc: mupdf.PDFDocument, from: number, to: number): Generator
     for (const entry of kept) pruned.push(entry);
     pageObj.put('Annots', pruned);
   }
-  for (let i = from; i < to; i++) yield doc.loadPage(i);
+  for (const i of indices) yield doc.loadPage(i);
 }
 
 /**
@@ -283,4 +288,23 @@ export function pageText(input: { pdf: PdfSource; password?: string | undefined;
       page!.destroy();
     }
   });
+}
+
+/**
+ * The words of the pages `indices` with their boxes, as pageText's `words` detail gives them (what the page shows,
+ * its annotations' text included): for compare (engine/compare), which diffs them. Like every text read here it takes
+ * out of this open copy the annotations that show no text: render the pages before, not after.
+ */
+export function pageWords(doc: mupdf.PDFDocument, indices: readonly number[]): TextUnit[][] {
+  const out: TextUnit[][] = [];
+  let k = 0;
+  for (const page of textPagesAt(doc, indices)) {
+    try {
+      out.push(loadText(page, indices[k]!, 'words').words ?? []);
+    } finally {
+      page.destroy();
+    }
+    k++;
+  }
+  return out;
 }

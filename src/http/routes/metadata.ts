@@ -26,7 +26,7 @@ function sendMetadata(request: FastifyRequest, reply: FastifyReply, model: Metad
 }
 
 /** PATCH and PUT take JSON only (a merge patch is JSON's): an XML body, which the app's parser reads too, is 415. */
-function requireJsonBody(request: FastifyRequest, accepted: string[]): void {
+export function requireJsonBody(request: FastifyRequest, accepted: string[]): void {
   if (request.xmlRoot === null) return;
   throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `This request takes ${accepted.join(', ')}`, { accepted }, { Accept: accepted.join(', ') });
 }

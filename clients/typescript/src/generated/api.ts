@@ -547,6 +547,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pdfservice/v1/documents/{filePath}.pdf/compare": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compare the document with another document or a kept version
+         * @description The document (or versionId, one of its kept versions) against `with` (the base): pages paired by content, so a moved page is reported as moved and inserted and deleted pages as such; a word-level text diff and a pixel diff (regions as boxes) of each pair that differs. Accept application/json (or XML) answers the CompareReport; Accept application/pdf the document with inserted words highlighted, changed regions framed and summary pages in front. Neither document is changed. The ETag names both versions and the options: If-None-Match answers 304.
+         */
+        post: operations["compareDocument"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pdfservice/v1/documents/{filePath}.pdf/attachments": {
         parameters: {
             query?: never;
@@ -2105,6 +2125,103 @@ export interface components {
             itemCount?: number;
             /** @description Read only: ignored */
             warnings?: string[];
+        };
+        /** CompareRequest */
+        CompareRequest: {
+            /** @description The base the document is compared with: another stored document (path), a kept version (versionId; of path, else of this document), or both */
+            with: {
+                /** @description Path of a stored document ("folder/name.pdf"); absent: this document */
+                path?: string;
+                /** @description A kept version (GET .../versions); absent: the current version */
+                versionId?: string;
+                /** @description The base's password when it is encrypted; absent: the request's X-Service-DocumentPassword */
+                password?: string;
+            };
+            /** @description A kept version of this document to compare instead of its current one (in the body: ?versionId= on a POST names a write, refused service-wide) */
+            versionId?: string;
+            /**
+             * @description Word-level text diff of each pair of pages (needs the copy permission of encrypted documents)
+             * @default true
+             */
+            text: boolean;
+            /**
+             * @description Pixel diff of each pair of pages, rendered at dpi
+             * @default true
+             */
+            visual: boolean;
+            /**
+             * @description Resolution of the visual diff
+             * @default 50
+             */
+            dpi: number;
+            /**
+             * @description A pixel differs when a colour channel differs by more than this (0-255)
+             * @default 48
+             */
+            threshold: number;
+        };
+        /** CompareSide */
+        CompareSide: {
+            path: string;
+            /** @description The version read */
+            etag: string;
+            versionId?: string;
+            pageCount: number;
+        };
+        /** CompareWord */
+        CompareWord: {
+            text: string;
+            rectangle: components["schemas"]["Rectangle"];
+        };
+        /** VisualChange */
+        VisualChange: {
+            rectangle: components["schemas"]["Rectangle"];
+            /** @description Pixels that differ at dpi */
+            pixels: number;
+        };
+        /** ComparePage */
+        ComparePage: {
+            /** @enum {string} */
+            status: "unchanged" | "changed" | "inserted" | "deleted";
+            /** @description The document's page, from 0; absent for a deleted page */
+            pageIndex?: number;
+            /** @description The base's page, from 0; absent for an inserted page */
+            basePageIndex?: number;
+            /** @description Paired out of order: the page moved from basePageIndex to pageIndex */
+            moved: boolean;
+            /** @description 1 for pages that draw the same objects; else the share of words in common that paired them */
+            similarity?: number;
+            /** @description Words of the document's page not in the base's (boxes on the document's page) */
+            insertedWords: components["schemas"]["CompareWord"][];
+            /** @description Words of the base's page not in the document's (boxes on the base's page) */
+            deletedWords: components["schemas"]["CompareWord"][];
+            /** @description Regions whose pixels differ, in user space of the document's page */
+            visualChanges: components["schemas"]["VisualChange"][];
+        };
+        /** CompareReport */
+        CompareReport: {
+            document: components["schemas"]["CompareSide"];
+            base: components["schemas"]["CompareSide"];
+            /** @description No page changed, moved, inserted or deleted */
+            identical: boolean;
+            options: {
+                text: boolean;
+                visual: boolean;
+                dpi: number;
+                threshold: number;
+            };
+            summary: {
+                unchangedPages: number;
+                changedPages: number;
+                movedPages: number;
+                insertedPages: number;
+                deletedPages: number;
+                insertedWords: number;
+                deletedWords: number;
+                visualChanges: number;
+            };
+            /** @description The document's pages in order, then the base's deleted pages */
+            pages: components["schemas"]["ComparePage"][];
         };
         /**
          * DocumentAttachment
@@ -11884,6 +12001,115 @@ export interface operations {
                     "application/xml": components["schemas"]["OutlineModel"];
                     "text/xml": components["schemas"]["OutlineModel"];
                 };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    compareDocument: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
+                "x-service-documentpassword"?: string;
+                /** @description The same password as base64 of its UTF-8 bytes, instead of X-Service-DocumentPassword */
+                "x-service-documentpassword-base64"?: string;
+                /** @description Change only if the document still has this ETag (412 otherwise) */
+                "if-match"?: string;
+                /** @description The ETag held: 304 when it is still current */
+                "if-none-match"?: string;
+            };
+            path: {
+                /**
+                 * @description Path of the document without ".pdf"; may contain folders ("a/b/report"). Percent-encode each segment once.
+                 * @example reports/2026/q1
+                 */
+                filePath: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompareRequest"];
+            };
+        };
+        responses: {
+            /** @description The CompareReport, or the PDF with the changes highlighted */
+            200: {
+                headers: {
+                    /** @description Entity tag of the document version (or of this representation) */
+                    ETag?: string;
+                    /** @description inline or attachment, with filename and filename* (RFC 6266) */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CompareReport"];
+                    "application/pdf": Blob;
+                    "application/xml": components["schemas"]["CompareReport"];
+                    "text/xml": components["schemas"]["CompareReport"];
+                };
+            };
+            /** @description Not modified: If-None-Match holds the current ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Not logged in, or wrong credentials (docs/errors.md) */
             401: {

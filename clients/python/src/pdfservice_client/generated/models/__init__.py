@@ -22,6 +22,15 @@ from .cancel_job_job_result import CancelJobJobResult
 from .cancel_job_job_result_document import CancelJobJobResultDocument
 from .cancel_job_job_result_file import CancelJobJobResultFile
 from .cancel_job_job_state import CancelJobJobState
+from .compare_page import ComparePage
+from .compare_page_status import ComparePageStatus
+from .compare_report import CompareReport
+from .compare_report_options import CompareReportOptions
+from .compare_report_summary import CompareReportSummary
+from .compare_request import CompareRequest
+from .compare_request_with import CompareRequestWith
+from .compare_side import CompareSide
+from .compare_word import CompareWord
 from .convert_one_shot_body import ConvertOneShotBody
 from .convert_one_shot_body_steps_item import ConvertOneShotBodyStepsItem
 from .convert_one_shot_body_steps_item_apply_redactions_action import ConvertOneShotBodyStepsItemApplyRedactionsAction
@@ -591,6 +600,7 @@ from .users_model import UsersModel
 from .version_change import VersionChange
 from .version_model import VersionModel
 from .versions_model import VersionsModel
+from .visual_change import VisualChange
 
 __all__ = (
     "AddAnnotationFilesBody",
@@ -615,6 +625,15 @@ __all__ = (
     "CancelJobJobResultDocument",
     "CancelJobJobResultFile",
     "CancelJobJobState",
+    "ComparePage",
+    "ComparePageStatus",
+    "CompareReport",
+    "CompareReportOptions",
+    "CompareReportSummary",
+    "CompareRequest",
+    "CompareRequestWith",
+    "CompareSide",
+    "CompareWord",
     "ConvertOneShotBody",
     "ConvertOneShotBodyStepsItem",
     "ConvertOneShotBodyStepsItemApplyRedactionsAction",
@@ -1184,4 +1203,5 @@ __all__ = (
     "VersionChange",
     "VersionModel",
     "VersionsModel",
+    "VisualChange",
 )
