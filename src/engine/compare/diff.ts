@@ -2,14 +2,14 @@
  * The pure parts of compare (docs/compare.md): a word diff, page matching and the grouping of differing pixels into
  * boxes. No MuPDF here: the tasks of this folder call these in the worker that rendered or extracted the pages.
  */
+import { diffArrays } from 'diff';
 import type { PageContent, PageMatch, PagePair } from './model.js';
 
 /**
- * Which items of `a` and of `b` are on a shortest edit script between them (Myers, "An O(ND) difference algorithm",
- * 1986): `deleted[i]` for a[i] not kept, `inserted[j]` for b[j] new. Our own ~50 lines rather than a dependency
- * (`diff`, BSD): the service diffs arrays of words only, the node_modules of the worktrees are shared, and the common
- * prefix and suffix trimmed first leave a page with an edit or two a handful of words to search. Past `maxEdits` the
- * search stops and everything between the common ends counts as changed (two unrelated pages need no minimal script).
+ * Which items of `a` and of `b` are on a shortest edit script between them: `deleted[i]` for a[i] not kept,
+ * `inserted[j]` for b[j] new. jsdiff's array diff (Myers' O(ND) algorithm) does the search; past `maxEdits` it gives
+ * up and everything between the common ends counts as changed (two unrelated pages need no minimal script, and the
+ * search's cost grows with the square of the edits).
  */
 export function diffSequences(a: readonly string[], b: readonly string[], maxEdits = 4000): { deleted: boolean[]; inserted: boolean[] } {
   const deleted = new Array<boolean>(a.length).fill(false);
@@ -22,54 +22,22 @@ export function diffSequences(a: readonly string[], b: readonly string[], maxEdi
     endA--;
     endB--;
   }
-  const n = endA - start;
-  const m = endB - start;
-  const all = () => {
+  const changes = endA > start && endB > start ? diffArrays(a.slice(start, endA), b.slice(start, endB), { maxEditLength: maxEdits }) : undefined;
+  if (!changes) {
     for (let i = start; i < endA; i++) deleted[i] = true;
     for (let j = start; j < endB; j++) inserted[j] = true;
     return { deleted, inserted };
-  };
-  if (n === 0 || m === 0) return all();
-  const max = Math.min(n + m, maxEdits);
-  const offset = max + 1;
-  const v = new Int32Array(2 * max + 3);
-  const trace: Int32Array[] = [];
-  let found = -1;
-  for (let d = 0; d <= max && found < 0; d++) {
-    trace.push(v.slice());
-    for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;
-      let y = x - k;
-      while (x < n && y < m && a[start + x] === b[start + y]) {
-        x++;
-        y++;
-      }
-      v[offset + k] = x;
-      if (x >= n && y >= m) {
-        found = d;
-        break;
-      }
-    }
   }
-  if (found < 0) return all();
-  // Back from (n, m) through the saved fronts: each step is one deletion or insertion after a run of kept items.
-  let x = n;
-  let y = m;
-  for (let d = found; d > 0; d--) {
-    const prev = trace[d]!;
-    const k = x - y;
-    const down = k === -d || (k !== d && prev[offset + k - 1]! < prev[offset + k + 1]!);
-    const prevK = down ? k + 1 : k - 1;
-    const prevX = prev[offset + prevK]!;
-    const prevY = prevX - prevK;
-    while (x > prevX && y > prevY) {
-      x--;
-      y--;
+  let i = start;
+  let j = start;
+  for (const change of changes) {
+    const n = change.count;
+    if (change.removed) for (let k = 0; k < n; k++) deleted[i++] = true;
+    else if (change.added) for (let k = 0; k < n; k++) inserted[j++] = true;
+    else {
+      i += n;
+      j += n;
     }
-    if (down) inserted[start + prevY] = true;
-    else deleted[start + prevX] = true;
-    x = prevX;
-    y = prevY;
   }
   return { deleted, inserted };
 }
