@@ -208,16 +208,18 @@ async function splitRow(quick: boolean): Promise<Row[]> {
       execFileSync('mkdir', ['-p', out]);
       return ['--warning-exit-0', '--split-pages', input, path.join(out, 'page-%d.pdf')];
     };
+    // The folders of this run: the server is shared, and a --compare runs the row on it twice.
+    const folder = `bench/split/run-${Date.now().toString(36)}`;
     // One untimed run of each: workers warm, the file in the page cache.
-    await splitThroughApi(server, 'bench/split/book.pdf', 'bench/split/warm');
+    await splitThroughApi(server, 'bench/split/book.pdf', `${folder}/warm`);
     await timeCommand('qpdf', peerRun('warm'));
     const ours: number[] = [];
     const theirs: number[] = [];
     for (let i = 0; i < runs; i++) {
-      ours.push((await timed(() => splitThroughApi(server, 'bench/split/book.pdf', `bench/split/out-${i}`))).ms);
+      ours.push((await timed(() => splitThroughApi(server, 'bench/split/book.pdf', `${folder}/out-${i}`))).ms);
       theirs.push(await timeCommand('qpdf', peerRun(String(i))));
     }
-    const oursDir = path.join(server.documentsDir, 'bench', 'split', 'out-0');
+    const oursDir = path.join(server.documentsDir, ...folder.split('/'), 'out-0');
     const peerDir = path.join(dir, 'peer-0');
     const sorted = (d: string) => readdirSync(d).filter((n) => n.endsWith('.pdf')).sort((a, b) => Number(/\d+/u.exec(a)![0]) - Number(/\d+/u.exec(b)![0])).map((n) => path.join(d, n));
     const oursFiles = sorted(oursDir);

@@ -11,8 +11,8 @@ import { ReadModelCache } from './read-model-cache.js';
 const DOCUMENT_TEXT_BYTES = 64 * 1024 * 1024;
 const PAGE_TEXT_BYTES = 16 * 1024 * 1024;
 
-/** Documents read as bytes above this size are extracted by one worker, not split: every share would hold a copy. */
-const SPLIT_MAX_BYTES = 16 * 1024 * 1024;
+/** Documents read as bytes above this size are extracted by one worker, not split: every share would hold a copy (SplitDocumentAction's shares too). */
+export const SPLIT_MAX_BYTES = 16 * 1024 * 1024;
 
 /** Memory a JS string takes, roughly: two bytes a UTF-16 unit. */
 const stringBytes = (s: string) => 2 * s.length;

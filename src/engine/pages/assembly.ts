@@ -116,7 +116,11 @@ export function rearrange(doc: mupdf.PDFDocument, order: number[]): void {
   const savedForm = form.isDictionary() ? shallowCopy(doc, form) : undefined;
   const kept = new Set(order);
   const removedPages = Array.from({ length: doc.countPages() }, (_, i) => i).filter((i) => !kept.has(i));
-  const removed = savedForm && removedPages.length ? annotationsOn(doc, removedPages) : new Set<number>();
+  // The removed pages' annotations matter only to a form with fields to prune: a form without (a split's group of
+  // pages with none of the form's) skips the walk over every removed page (a third of a 1,000-page split's
+  // annotationsOn, CPU profile).
+  const fields = savedForm ? deref(savedForm.get('Fields')) : undefined;
+  const removed = fields?.isArray() && fields.length > 0 && removedPages.length ? annotationsOn(doc, removedPages) : new Set<number>();
 
   doc.rearrangePages(order);
 
@@ -142,7 +146,7 @@ export function rearrange(doc: mupdf.PDFDocument, order: number[]): void {
   }
   if (savedForm) {
     root.put('AcroForm', doc.addObject(savedForm));
-    pruneFields(doc, deref(savedForm.get('Fields')), removed);
+    if (removed.size) pruneFields(doc, deref(savedForm.get('Fields')), removed);
   }
 }
 

@@ -20,6 +20,16 @@ export type SplitBy =
 export const MAX_SPLIT_PARTS = 10_000;
 
 
+/**
+ * One of `count` shares of a split, made by a worker of its own (SplitDocumentAction): the parts from
+ * floor(index * parts / count) up to the next share's first, in order. Not for `size` (greedy from the first page) or
+ * `blank` (its plan renders every page: each share would render them all again).
+ */
+export interface SplitShare {
+  index: number;
+  count: number;
+}
+
 export interface SplitPartResult {
   /** Zero-based indexes of the source's pages, in the part's order. */
   pages: number[];
@@ -34,7 +44,10 @@ export interface SplitPartResult {
 export interface SplitResult {
   /** Pages of the source. */
   pageCount: number;
+  /** The parts made (a share's: those of its share). */
   parts: SplitPartResult[];
+  /** Parts of the whole split (all shares). */
+  partCount: number;
   /** Blank mode: the zero-based indexes of the pages found blank (in no part). */
   blankPages?: number[];
 }

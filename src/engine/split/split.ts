@@ -11,7 +11,7 @@ import { outlineOf } from '../outline/outline.js';
 import type { TaskContext } from '../task-context.js';
 import { inkOf } from '../blank/ink.js';
 import { BLANK_DEFAULTS } from '../blank/model.js';
-import { MAX_SPLIT_PARTS, type SplitBy, type SplitPartResult, type SplitResult } from './model.js';
+import { MAX_SPLIT_PARTS, type SplitBy, type SplitPartResult, type SplitResult, type SplitShare } from './model.js';
 
 /** A part as planned: its pages (zero-based, in order) and what the answer says of it. */
 interface PlannedPart {
@@ -20,21 +20,26 @@ interface PlannedPart {
 }
 
 /**
- * How many parts are made straight from one document before they are grouped: every part made from a document costs a
- * parse of all of it (MuPDF's save loads every object first), so 1,000 single pages taken from a 1,000-page document
- * one by one cost 1,000 parses of it (21 ms a part measured on the bench document, 190 ms with a save that keeps the
- * source's object numbers). Past this many, the parts are made in groups: each group's pages are first extracted into
- * a document of their own (the same extraction), and its parts are made from that (5 ms a part).
+ * What a part costs to make (milliseconds of worker CPU, fitted to the extractions of the 1,000-page bench document at
+ * every level of the split, 2026-11-30): every extraction opens its source document (its cross-reference table) and
+ * rearranges its page tree, a cost per page of that document (PER_SOURCE_PAGE, and PER_EXTRACTION); every page it keeps
+ * is copied out and saved (PER_KEPT_PAGE). A part made straight from a large document costs a pass over all of it (1,000
+ * single pages from the bench document one by one: 21 ms a part); grouped, each group's pages are first extracted into a
+ * document of their own (the same extraction) and its parts are made from that, at the cost of writing every page once
+ * more per level. planGroups chooses the levels from these.
  */
-const DIRECT_PARTS = 16;
+const COST = { PER_EXTRACTION: 0.2, PER_SOURCE_PAGE: 0.05, PER_KEPT_PAGE: 0.6 } as const;
+/** The most groups one level is cut into (planGroups). */
+const MAX_GROUPS = 32;
 
 /**
  * The split (docs/merge-split.md, "Split"): the document opened once for the plan (its page count, outline, blank
  * pages), read once into MuPDF's memory, and each part made by ExtractPagesAction's extraction (extractPages) of a
  * document opened there, never read from the store again. Each part is a new document written in full with its unused
- * objects dropped (saveCompact); an encrypted source's parts keep its encryption.
+ * objects dropped (saveCompact); an encrypted source's parts keep its encryption. With `share`, the whole split is
+ * planned and the parts of that share alone are made (SplitShare: each worker makes a share from its own read).
  */
-export function splitDocument(input: PdfInput & { by: SplitBy }, ctx: TaskContext): SplitResult {
+export function splitDocument(input: PdfInput & { by: SplitBy; share?: SplitShare | undefined }, ctx: TaskContext): SplitResult {
   // Opened as for reading: this document is never changed, so it needs no loading of every object first (openPdf's
   // repairNow for edits, 1.5 to 2.8 s of the 1,000-page bench document on a loaded machine); the parts are opened
   // again, and a part whose document needed repairing is made again from a repaired source (SourceNeedsRepair).
@@ -44,12 +49,13 @@ export function splitDocument(input: PdfInput & { by: SplitBy }, ctx: TaskContex
     const plan = planParts(doc, input.by, pageCount, ctx);
     return { pageCount, ...plan, signed: formFacts(doc).hasSignatures, encrypted: opened.encrypted, password: opened.password };
   });
-  const { pageCount, parts, blankPages, signed, encrypted, password } = planned;
-  if (parts.length > MAX_SPLIT_PARTS) throw new EngineError('VALIDATION_FAILED', `The split would write ${parts.length} documents; at most ${MAX_SPLIT_PARTS} are written by one split`);
+  const { pageCount, blankPages, signed, encrypted, password } = planned;
+  if (planned.parts.length > MAX_SPLIT_PARTS) throw new EngineError('VALIDATION_FAILED', `The split would write ${planned.parts.length} documents; at most ${MAX_SPLIT_PARTS} are written by one split`);
+  const parts = shareOf(planned.parts, input.share, input.by);
   const makeAll = (buffer: mupdf.Buffer): SplitPartResult[] => {
     const maker = new PartMaker(signed, encrypted, password, ctx, parts.length);
     if (input.by.kind === 'size') return bySize(maker, buffer, pageCount, input.by.maxBytes);
-    const bytes = maker.make(buffer, parts.map((p) => p.pages));
+    const bytes = maker.make(buffer, parts.map((p) => p.pages), pageCount);
     return parts.map((p, i) => ({ pages: p.pages, bytes: bytes[i]!, ...(p.title !== undefined ? { title: p.title } : {}) }));
   };
   let buffer = sourceBuffer(input.pdf);
@@ -64,7 +70,7 @@ export function splitDocument(input: PdfInput & { by: SplitBy }, ctx: TaskContex
       buffer = new mupdf.Buffer(withPdf(input, 'assemble', (doc) => saveCompact(doc)));
       results = makeAll(buffer);
     }
-    return { pageCount, parts: results, ...(blankPages ? { blankPages } : {}) };
+    return { pageCount, parts: results, partCount: planned.parts.length, ...(blankPages ? { blankPages } : {}) };
   } finally {
     buffer.destroy();
   }
@@ -75,6 +81,19 @@ export function splitDocument(input: PdfInput & { by: SplitBy }, ctx: TaskContex
  * and drops the edits made before it (the extraction's), so the part would be the whole document.
  */
 class SourceNeedsRepair extends Error {}
+
+/**
+ * The parts of `share` (SplitShare): consecutive parts, about as many for each share. Every share plans the whole
+ * split from its own read of the document, so the shares agree on it without a word between them.
+ */
+function shareOf(parts: PlannedPart[], share: SplitShare | undefined, by: SplitBy): PlannedPart[] {
+  if (!share) return parts;
+  const { index, count } = share;
+  if (by.kind === 'size' || by.kind === 'blank' || !Number.isInteger(count) || count < 1 || !Number.isInteger(index) || index < 0 || index >= count) {
+    throw new EngineError('VALIDATION_FAILED', `A split by ${by.kind} is not made in shares (${index} of ${count})`);
+  }
+  return parts.slice(Math.floor((index * parts.length) / count), Math.floor(((index + 1) * parts.length) / count));
+}
 
 /** The parts of every mode but `size` (which needs the pages' sizes, bySize), and the blank pages found. */
 function planParts(doc: mupdf.PDFDocument, by: SplitBy, pageCount: number, ctx: TaskContext): { parts: PlannedPart[]; blankPages?: number[] } {
@@ -132,7 +151,7 @@ function planParts(doc: mupdf.PDFDocument, by: SplitBy, pageCount: number, ctx: 
  * is larger. A page larger than maxBytes alone is a part of its own, marked oversized.
  */
 function bySize(maker: PartMaker, buffer: mupdf.Buffer, pageCount: number, maxBytes: number): SplitPartResult[] {
-  const singles = maker.make(buffer, range(0, pageCount - 1).map((p) => [p]));
+  const singles = maker.make(buffer, range(0, pageCount - 1).map((p) => [p]), pageCount);
   const sizes = singles.map((b) => b.length);
   const results: SplitPartResult[] = [];
   for (let start = 0; start < pageCount;) {
@@ -146,7 +165,7 @@ function bySize(maker: PartMaker, buffer: mupdf.Buffer, pageCount: number, maxBy
     while (end + 1 < pageCount && sum + sizes[end + 1]! <= maxBytes) sum += sizes[++end]!;
     for (;;) {
       const pages = range(start, end);
-      const bytes = pages.length === 1 ? singles[start]! : maker.make(buffer, [pages])[0]!;
+      const bytes = pages.length === 1 ? singles[start]! : maker.make(buffer, [pages], pageCount)[0]!;
       if (bytes.length <= maxBytes || end === start) {
         results.push({ pages, bytes });
         break;
@@ -159,7 +178,7 @@ function bySize(maker: PartMaker, buffer: mupdf.Buffer, pageCount: number, maxBy
   return results;
 }
 
-/** Makes parts from a document in MuPDF's memory, directly or in groups (DIRECT_PARTS). */
+/** Makes parts from a document in MuPDF's memory, directly or in groups (planGroups). */
 class PartMaker {
   private done = 0;
 
@@ -172,11 +191,12 @@ class PartMaker {
     private readonly total: number,
   ) {}
 
-  /** The parts (pages of `from`, zero-based), in order. */
-  make(from: mupdf.Buffer, parts: number[][]): Uint8Array[] {
-    if (this.encrypted || parts.length <= DIRECT_PARTS) return parts.map((pages) => this.part(from, pages));
+  /** The parts (pages of `from`, a document of `sourcePages` pages; zero-based), in order. */
+  make(from: mupdf.Buffer, parts: number[][], sourcePages?: number): Uint8Array[] {
+    const pages = parts.reduce((sum, p) => sum + p.length, 0);
+    const size = this.encrypted ? parts.length : planGroups(parts.length, sourcePages ?? pages, pages / Math.max(1, parts.length)).size;
+    if (size >= parts.length) return parts.map((p) => this.part(from, p));
     const out: Uint8Array[] = [];
-    const size = Math.ceil(Math.sqrt(parts.length));
     for (let g = 0; g < parts.length; g += size) {
       const group = parts.slice(g, g + size);
       const union = [...new Set(group.flat())].sort((a, b) => a - b);
@@ -184,7 +204,7 @@ class PartMaker {
       const groupDoc = this.extract(from, union);
       const groupBuffer = new mupdf.Buffer(groupDoc);
       try {
-        out.push(...this.make(groupBuffer, group.map((pages) => pages.map((p) => index.get(p)!))));
+        out.push(...this.make(groupBuffer, group.map((p) => p.map((q) => index.get(q)!)), union.length));
       } finally {
         groupBuffer.destroy();
       }
@@ -233,6 +253,35 @@ class PartMaker {
       doc.destroy();
     }
   }
+}
+
+/**
+ * How `parts` parts of about `pagesPerPart` pages each are made from a document of `sourcePages` pages at least cost
+ * (COST): straight (size: all of them), or in groups of `size` parts, each group's document made the same way in turn.
+ * Measured on the bench document, 1,000 single pages: 32 groups of 32 (then 6 of 6) took 4.3 s of CPU, 10 groups of
+ * 100 (then 10 of 10), the choice here, 3.6 s.
+ */
+export function planGroups(parts: number, sourcePages: number, pagesPerPart: number): { size: number; cost: number } {
+  const memo = new Map<number, { size: number; cost: number }>();
+  const best = (n: number, source: number): { size: number; cost: number } => {
+    const straight = { size: n, cost: n * (COST.PER_EXTRACTION + COST.PER_SOURCE_PAGE * source + COST.PER_KEPT_PAGE * pagesPerPart) };
+    let choice = straight;
+    for (let groups = 2; groups <= Math.min(MAX_GROUPS, n - 1); groups++) {
+      const size = Math.ceil(n / groups);
+      const count = Math.ceil(n / size);
+      const last = n - (count - 1) * size;
+      const cost = count * (COST.PER_EXTRACTION + COST.PER_SOURCE_PAGE * source) + COST.PER_KEPT_PAGE * n * pagesPerPart + (count - 1) * inner(size) + inner(last);
+      if (cost < choice.cost) choice = { size, cost };
+    }
+    return choice;
+  };
+  // A group's document holds the pages of its parts only.
+  const inner = (n: number): number => {
+    let known = memo.get(n);
+    if (!known) memo.set(n, (known = best(n, n * pagesPerPart)));
+    return known.cost;
+  };
+  return best(parts, sourcePages);
 }
 
 function range(first: number, last: number): number[] {
