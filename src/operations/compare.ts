@@ -11,6 +11,10 @@ import { ReadModelCache } from './read-model-cache.js';
 const DIGEST_CACHE_BYTES = 16 * 1024 * 1024;
 const DIGEST_BYTES = 2 * 28 + 40;
 
+/** The words and thumbnails of pages, cached (bytes, as weighed below: a thumbnail's 256 numbers, a word's text and box). */
+const CONTENT_CACHE_BYTES = 32 * 1024 * 1024;
+const contentBytes = (c: PageContent) => 256 + c.thumbnail.length * 8 + c.words.reduce((n, w) => n + 2 * w.text.length + 120, 0);
+
 /** comparePageDigests' answer for one version. */
 interface VersionDigests {
   pageCount: number;
@@ -41,11 +45,23 @@ export class CompareOperations {
    */
   private readonly digests = new ReadModelCache<VersionDigests>(DIGEST_CACHE_BYTES, (d) => 256 + d.digests.length * DIGEST_BYTES);
 
+  /**
+   * The words and thumbnail of a page without a twin (comparePageContent's), by version, password, permission asked
+   * and page, looked up as the digests. Words are a page's text: a write that purges earlier versions (a redaction,
+   * a sanitize) drops them all, so none of a purged version stays in memory (purges are rare; the next compares
+   * extract again).
+   */
+  private readonly contents = new ReadModelCache<PageContent>(CONTENT_CACHE_BYTES, contentBytes);
+
   constructor(
     private readonly documents: DocumentOperations,
     /** The pool's size only: the changed pairs are shared among its workers. */
     private readonly pool: Pick<EnginePool, 'size'>,
-  ) {}
+  ) {
+    documents.onWritten((written) => {
+      if (written.purgedVersions !== undefined) this.contents.clear();
+    });
+  }
 
   /** The contexts the two documents are read with: the base with its own version and password (else the request's). */
   private contexts(ctx: OperationContext, other: CompareWith): { baseCtx: OperationContext } {
@@ -109,10 +125,21 @@ export class CompareOperations {
     let match: PageMatch = await engine.run('matchComparePages', { baseDigests: baseDigests.digests, digests: digests.digests, baseContent: [], content: [] }, { group });
     let content = new Map<string, PageContent>();
     if (match.deletedPages.length > 0 && match.insertedPages.length > 0) {
-      const [baseContent, docContent] = await Promise.all([
-        engine.run('comparePageContent', { ...base, need, pages: match.deletedPages }, { group }),
-        engine.run('comparePageContent', { ...doc, need, pages: match.insertedPages }, { group }),
-      ]);
+      const pageContent = async (input: typeof doc, etag: string, pages: number[]): Promise<PageContent[]> => {
+        const cached = new Map(pages.flatMap((i) => {
+          const hit = this.contents.get(etag, input.password, `${need}:${i}`);
+          return hit ? [[i, hit] as const] : [];
+        }));
+        const missing = pages.filter((i) => !cached.has(i));
+        if (missing.length > 0) {
+          for (const c of await engine.run('comparePageContent', { ...input, need, pages: missing }, { group })) {
+            this.contents.set(etag, input.password, c, `${need}:${c.pageIndex}`);
+            cached.set(c.pageIndex, c);
+          }
+        }
+        return pages.map((i) => cached.get(i)!);
+      };
+      const [baseContent, docContent] = await Promise.all([pageContent(base, baseEtag, match.deletedPages), pageContent(doc, docEtag, match.insertedPages)]);
       match = await engine.run('matchComparePages', { baseDigests: baseDigests.digests, digests: digests.digests, baseContent, content: docContent }, { group });
       content = new Map([...baseContent.map((c) => [`b${c.pageIndex}`, c] as const), ...docContent.map((c) => [`d${c.pageIndex}`, c] as const)]);
     }

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { call, putPdf } from '../helpers/http.js';
-import { encryptPdf } from '../helpers/pdf.js';
+import { encryptPdf, pdftotext, redactablePdf } from '../helpers/pdf.js';
 import { comparePdf, pageLines, type ComparePageSpec } from '../helpers/compare-fixtures.js';
 import { serverForSuite } from '../helpers/server.js';
 
@@ -35,7 +35,7 @@ async function counted(doc: string, body: object): Promise<{ report: any; tasks:
   return { report: reply.json(), tasks: (await tasksDone()) - before };
 }
 
-describe('compare: page digests cached by version', () => {
+describe('compare: page digests and words cached by version', () => {
   test('a base compared again is not hashed again; a pair compared again hashes neither', async () => {
     const base = pagesOf(3);
     const draft1 = pagesOf(3);
@@ -56,9 +56,10 @@ describe('compare: page digests cached by version', () => {
     assert.equal(second.tasks, first.tasks - 1);
     assert.deepEqual(second.report.pages[2].insertedWords.map((w: any) => w.text), ['second']);
     assert.equal(second.report.summary.changedPages, 1);
-    // The first pair again (no If-None-Match): neither is hashed; the same report.
+    // The first pair again (no If-None-Match): neither is hashed, nor are the words of their changed pages extracted
+    // again; the same report.
     const again = await counted('compare-cache/draft1.pdf', against);
-    assert.equal(again.tasks, first.tasks - 2);
+    assert.equal(again.tasks, first.tasks - 4, 'the matches and the pairs only');
     assert.deepEqual(again.report, first.report);
 
     // A new version of the base is another ETag: its digests are its own, so the change on page 1 is found.
@@ -82,5 +83,32 @@ describe('compare: page digests cached by version', () => {
     const refused = await call(server, 'POST', `/documents/${doc}/compare`, { body: body(true), headers });
     assert.equal(refused.status, 403, refused.text);
     assert.equal(refused.json().code, 'DOCUMENT_PERMISSION_DENIED');
+  });
+
+  test('a redaction that purges earlier versions drops the cached words: the next compares extract them again', async () => {
+    const secret = 'compare-cache/secret.pdf';
+    await upload(secret, redactablePdf(2));
+    // Pages sharing enough words with the secret's ("Secret i" then "Kept i") to be paired and diffed.
+    await upload('compare-cache/other.pdf', comparePdf([1, 2].map((i) => ({ lines: [`Kept ${i}`, `Public ${i}`] }))));
+    const pair = { with: { path: 'compare-cache/other.pdf' } };
+    const first = await counted(secret, pair);
+    assert.ok(first.report.pages[0].insertedWords.some((w: any) => w.text === 'Secret'), JSON.stringify(first.report.pages[0]));
+    const cached = await counted(secret, pair);
+    assert.equal(cached.tasks, first.tasks - 4, 'digests and words cached');
+    const before = (await call(server, 'GET', `/documents/${secret}/versions`, { headers: { accept: 'application/json' } })).json().versions[0].id;
+    const applied = await call(server, 'POST', `/documents/${secret}`, { body: { ApplyRedactionsAction: {} } });
+    assert.equal(applied.status, 200, applied.text);
+    assert.equal(applied.json().versionsPurged, 1);
+    // The purged version cannot be named any more.
+    const gone = await call(server, 'POST', `/documents/${secret}/compare`, { body: { versionId: before, ...pair }, headers: { accept: 'application/json' } });
+    assert.equal(gone.status, 404, gone.text);
+    assert.equal(gone.json().code, 'VERSION_NOT_FOUND');
+    // The words of every version were dropped, the other document's with them: its pages are extracted again (its
+    // digests are kept), and the redacted document's text no longer has the secret.
+    const after = await counted(secret, pair);
+    assert.equal(after.tasks, first.tasks - 1, 'the other document not hashed again, its words extracted again');
+    assert.ok(!JSON.stringify(after.report).includes('Secret'), 'no redacted word in the report');
+    const redacted = await call(server, 'GET', `/documents/${secret}`, { headers: { accept: 'application/pdf' } });
+    assert.doesNotMatch(pdftotext(redacted.bytes), /Secret/);
   });
 });
