@@ -52,6 +52,8 @@ export class CompareOperations {
    * extract again).
    */
   private readonly contents = new ReadModelCache<PageContent>(CONTENT_CACHE_BYTES, contentBytes);
+  /** Purges so far: content extracted before one (a compare under way meanwhile) is not kept after it. */
+  private purges = 0;
 
   constructor(
     private readonly documents: DocumentOperations,
@@ -59,7 +61,9 @@ export class CompareOperations {
     private readonly pool: Pick<EnginePool, 'size'>,
   ) {
     documents.onWritten((written) => {
-      if (written.purgedVersions !== undefined) this.contents.clear();
+      if (written.purgedVersions === undefined) return;
+      this.purges++;
+      this.contents.clear();
     });
   }
 
@@ -132,8 +136,9 @@ export class CompareOperations {
         }));
         const missing = pages.filter((i) => !cached.has(i));
         if (missing.length > 0) {
+          const purges = this.purges;
           for (const c of await engine.run('comparePageContent', { ...input, need, pages: missing }, { group })) {
-            this.contents.set(etag, input.password, c, `${need}:${c.pageIndex}`);
+            if (this.purges === purges) this.contents.set(etag, input.password, c, `${need}:${c.pageIndex}`);
             cached.set(c.pageIndex, c);
           }
         }
