@@ -5,6 +5,21 @@ import type { StoredPath } from '../storage/paths.js';
 import type { OperationContext } from './context.js';
 import type { DocumentOperations, StoredDocument } from './documents.js';
 import type { Engine } from './execution.js';
+import { ReadModelCache } from './read-model-cache.js';
+
+/** A version's page digests, cached (bytes, as weighed below): one 28-character digest and its array slot a page. */
+const DIGEST_CACHE_BYTES = 16 * 1024 * 1024;
+const DIGEST_BYTES = 2 * 28 + 40;
+
+/** The words and thumbnails of pages, cached (bytes, as weighed below: a thumbnail's 256 numbers, a word's text and box). */
+const CONTENT_CACHE_BYTES = 32 * 1024 * 1024;
+const contentBytes = (c: PageContent) => 256 + c.thumbnail.length * 8 + c.words.reduce((n, w) => n + 2 * w.text.length + 120, 0);
+
+/** comparePageDigests' answer for one version. */
+interface VersionDigests {
+  pageCount: number;
+  digests: string[];
+}
 
 /** What the document in the URL is compared with (docs/compare.md): another stored document, a kept version, or both. */
 export interface CompareWith {
@@ -20,11 +35,37 @@ export interface CompareWith {
  * content of the pages left without a twin, matching, then the changed pairs in shares.
  */
 export class CompareOperations {
+  /**
+   * Page digests by version (ETag), password and need, so a version compared again (the same base against each new
+   * draft) is not hashed again. Looked up only with the ETag of a version just read as the requesting user
+   * (documents.read), as every read model (ReadModelCache): a version a redaction purged can no longer be read, so
+   * its entry is never answered and ages out; and a digest is a hash of page objects, not their text. The need is in
+   * the key because the engine's access check comes with the hashing: a version hashed for `view` still gets its
+   * refusal when `text: true` asks for `copy`.
+   */
+  private readonly digests = new ReadModelCache<VersionDigests>(DIGEST_CACHE_BYTES, (d) => 256 + d.digests.length * DIGEST_BYTES);
+
+  /**
+   * The words and thumbnail of a page without a twin (comparePageContent's), by version, password, permission asked
+   * and page, looked up as the digests. Words are a page's text: a write that purges earlier versions (a redaction,
+   * a sanitize) drops them all, so none of a purged version stays in memory (purges are rare; the next compares
+   * extract again).
+   */
+  private readonly contents = new ReadModelCache<PageContent>(CONTENT_CACHE_BYTES, contentBytes);
+  /** Purges so far: content extracted before one (a compare under way meanwhile) is not kept after it. */
+  private purges = 0;
+
   constructor(
     private readonly documents: DocumentOperations,
     /** The pool's size only: the changed pairs are shared among its workers. */
     private readonly pool: Pick<EnginePool, 'size'>,
-  ) {}
+  ) {
+    documents.onWritten((written) => {
+      if (written.purgedVersions === undefined) return;
+      this.purges++;
+      this.contents.clear();
+    });
+  }
 
   /** The contexts the two documents are read with: the base with its own version and password (else the request's). */
   private contexts(ctx: OperationContext, other: CompareWith): { baseCtx: OperationContext } {
@@ -53,7 +94,7 @@ export class CompareOperations {
           document: side(path, doc, ctx.versionId),
           base: side(other.path, base, other.versionId),
         };
-        const report = await this.run(engine, { pdf: doc.pdf, password: ctx.documentPassword }, { pdf: base.pdf, password: baseCtx.documentPassword }, sides, options);
+        const report = await this.run(engine, { pdf: doc.pdf, password: ctx.documentPassword, etag: doc.etag }, { pdf: base.pdf, password: baseCtx.documentPassword, etag: base.etag }, sides, options);
         const tag = answerTag(doc.etag, base.etag, options, highlight ? 'pdf' : 'model');
         if (!highlight) return { report, tag };
         const { bytes } = await engine.run('compareHighlights', { pdf: doc.pdf, password: ctx.documentPassword, pages: highlightPages(report), summary: summaryLines(report) });
@@ -64,8 +105,8 @@ export class CompareOperations {
 
   private async run(
     engine: Engine,
-    doc: { pdf: StoredDocument['pdf']; password: string | undefined },
-    base: { pdf: StoredDocument['pdf']; password: string | undefined },
+    docRead: { pdf: StoredDocument['pdf']; password: string | undefined; etag: string },
+    baseRead: { pdf: StoredDocument['pdf']; password: string | undefined; etag: string },
     sides: { document: Omit<CompareSide, 'pageCount'>; base: Omit<CompareSide, 'pageCount'> },
     options: CompareOptions,
   ): Promise<CompareReport> {
@@ -73,19 +114,37 @@ export class CompareOperations {
     // each task gets its own copy of bytes (an open file is shared as it is), since several tasks read each document.
     const group = {};
     const need = options.text ? 'copy' : 'view';
-    const [baseDigests, digests] = await Promise.all([
-      engine.run('comparePageDigests', { ...base, need }, { group }),
-      engine.run('comparePageDigests', { ...doc, need }, { group }),
-    ]);
+    const { etag: docEtag, ...doc } = docRead;
+    const { etag: baseEtag, ...base } = baseRead;
+    const versionDigests = async (input: typeof doc, etag: string): Promise<VersionDigests> => {
+      const cached = this.digests.get(etag, input.password, need);
+      if (cached) return cached;
+      const computed = await engine.run('comparePageDigests', { ...input, need }, { group });
+      this.digests.set(etag, input.password, computed, need);
+      return computed;
+    };
+    const [baseDigests, digests] = await Promise.all([versionDigests(base, baseEtag), versionDigests(doc, docEtag)]);
     // Pages of equal digests paired first (in a worker too: the service's thread does no per-page work); what is left
     // is matched by content.
     let match: PageMatch = await engine.run('matchComparePages', { baseDigests: baseDigests.digests, digests: digests.digests, baseContent: [], content: [] }, { group });
     let content = new Map<string, PageContent>();
     if (match.deletedPages.length > 0 && match.insertedPages.length > 0) {
-      const [baseContent, docContent] = await Promise.all([
-        engine.run('comparePageContent', { ...base, need, pages: match.deletedPages }, { group }),
-        engine.run('comparePageContent', { ...doc, need, pages: match.insertedPages }, { group }),
-      ]);
+      const pageContent = async (input: typeof doc, etag: string, pages: number[]): Promise<PageContent[]> => {
+        const cached = new Map(pages.flatMap((i) => {
+          const hit = this.contents.get(etag, input.password, `${need}:${i}`);
+          return hit ? [[i, hit] as const] : [];
+        }));
+        const missing = pages.filter((i) => !cached.has(i));
+        if (missing.length > 0) {
+          const purges = this.purges;
+          for (const c of await engine.run('comparePageContent', { ...input, need, pages: missing }, { group })) {
+            if (this.purges === purges) this.contents.set(etag, input.password, c, `${need}:${c.pageIndex}`);
+            cached.set(c.pageIndex, c);
+          }
+        }
+        return pages.map((i) => cached.get(i)!);
+      };
+      const [baseContent, docContent] = await Promise.all([pageContent(base, baseEtag, match.deletedPages), pageContent(doc, docEtag, match.insertedPages)]);
       match = await engine.run('matchComparePages', { baseDigests: baseDigests.digests, digests: digests.digests, baseContent, content: docContent }, { group });
       content = new Map([...baseContent.map((c) => [`b${c.pageIndex}`, c] as const), ...docContent.map((c) => [`d${c.pageIndex}`, c] as const)]);
     }

@@ -45,6 +45,12 @@ export class ReadModelCache<T> {
     return hit?.value;
   }
 
+  /** Drops every entry (a cache of content that a redaction's purge must not leave behind: CompareOperations). */
+  clear(): void {
+    this.entries.clear();
+    this.total = 0;
+  }
+
   set(etag: string, password: string | undefined, value: T, variant = ''): void {
     const weight = this.weigh(value);
     if (weight > this.capacity / 4 && weight > 1) return;

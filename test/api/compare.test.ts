@@ -201,6 +201,40 @@ describe('compare', () => {
     assert.match(xml.text, /<CompareReport>[\s\S]*<identical>true<\/identical>/);
   });
 
+  test('text: true on an encrypted document that forbids copying text, opened with its user password: 403; text: false compares', async () => {
+    await upload('compare/nocopy-base.pdf', comparePdf(pagesOf(2)));
+    const changed = pagesOf(2);
+    changed[1]!.lines[4] = `${changed[1]!.lines[4]} hidden`;
+    const noCopy = encryptPdf(comparePdf(changed), 'user-pw', 'owner-pw', '256', ['--extract=n']);
+    await upload('compare/nocopy.pdf', noCopy);
+    const before = sha256(await storedBytes(server, 'compare/nocopy.pdf'));
+    const asUser = { 'x-service-documentpassword': 'user-pw' };
+    // text: false first, so that the refusal after it is made with the version's digests already cached for `view`.
+    const visual = await compare('compare/nocopy.pdf', { with: { path: 'compare/nocopy-base.pdf' }, text: false }, 'application/json', asUser);
+    ok(visual);
+    const report = visual.json();
+    assert.equal(report.options.text, false);
+    assert.equal(report.summary.changedPages, 1);
+    assert.equal(report.summary.insertedWords + report.summary.deletedWords, 0);
+    assert.equal(report.pages[1].status, 'changed');
+    assert.ok(report.pages[1].visualChanges.length >= 1, JSON.stringify(report.pages[1]));
+    assert.equal(report.pages[0].status, 'unchanged');
+    for (const body of [{ with: { path: 'compare/nocopy-base.pdf' } }, { with: { path: 'compare/nocopy-base.pdf' }, text: true }]) {
+      const refused = await compare('compare/nocopy.pdf', body, 'application/json', asUser);
+      assert.equal(refused.status, 403, refused.text);
+      assert.equal(refused.json().code, 'DOCUMENT_PERMISSION_DENIED');
+    }
+    // As the base (its password in `with`): refused the same way.
+    const asBase = await compare('compare/nocopy-base.pdf', { with: { path: 'compare/nocopy.pdf', password: 'user-pw' } });
+    assert.equal(asBase.status, 403, asBase.text);
+    assert.equal(asBase.json().code, 'DOCUMENT_PERMISSION_DENIED');
+    // The owner password allows everything: the word is found.
+    const asOwner = await compare('compare/nocopy.pdf', { with: { path: 'compare/nocopy-base.pdf' } }, 'application/json', { 'x-service-documentpassword': 'owner-pw' });
+    ok(asOwner);
+    assert.deepEqual(asOwner.json().pages[1].insertedWords.map((w: any) => w.text), ['hidden']);
+    assert.equal(sha256(await storedBytes(server, 'compare/nocopy.pdf')), before);
+  });
+
   test('bad input: 4xx in the error shape, nothing changed', async () => {
     await upload('compare/bad.pdf', comparePdf(pagesOf(2)));
     const locked = encryptPdf(comparePdf(pagesOf(2)), 'user-pw', 'owner-pw');
