@@ -367,7 +367,7 @@ async function compareThroughApi(server: TestServer, doc: string, base: string):
   const reply = await fetch(`${server.api}/documents/${doc}/compare`, {
     method: 'POST',
     headers: { authorization: server.adminAuth, 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ with: { path: base } }),
+    body: JSON.stringify({ with: { filePath: base } }),
   });
   const text = await reply.text();
   if (reply.status !== 200) throw new Error(`compare answered ${reply.status}: ${text.slice(0, 500)}`);

@@ -65,6 +65,9 @@ ACCEPTED_400 = {
     # A trash restore's savePath is a document path for a document entry and a folder path for a folder entry (the
     # description gives both; which one applies depends on the entry).
     "restoreTrashEntry": {"MALFORMED_XML", "INVALID_PATH"},
+    # A compare's `with` names its base by filePath, versionId or both (an anyOf of required lists would type `with` as
+    # Any in the generated Python client).
+    "compareDocument": {"VALIDATION_FAILED"},
     # The steps are the stored path's action bodies with their rules; an Office option depends on what the file is.
     "convertOneShot": _PAGES | {"VALIDATION_FAILED", "MALFORMED_MULTIPART", "INVALID_PAGE_RANGE", "BAD_REQUEST", "UNKNOWN_FONT", "UNSUPPORTED_CHARACTERS", "UNKNOWN_LANGUAGE", "INVALID_SEARCH"},
 }

@@ -113,7 +113,7 @@ _KNOWN_GOOD = {
     "importFieldsLegacy": ("xfdf", f'<?xml version="1.0" encoding="UTF-8"?><xfdf {_XFDF_NS}><fields><field name="customer_name"><value>Fuzz Tester</value></field></fields></xfdf>'),
     "putXmp": ("xmp", '<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description rdf:about="" xmlns:dc="http://purl.org/dc/elements/1.1/"><dc:title><rdf:Alt><rdf:li xml:lang="x-default">Fuzzed</rdf:li></rdf:Alt></dc:title></rdf:Description></rdf:RDF></x:xmpmeta>'),
     "runPageAction": ("json", {"RotatePagesAction": {"pageRange": "1", "rotation": 90}}),
-    "compareDocument": ("json", {"with": {"path": "reports/2026/q1.pdf"}}),
+    "compareDocument": ("json", {"with": {"filePath": "reports/2026/q1.pdf"}}),
     "login": ("json", {"username": _TARGET_USER, "password": "fuzz-target-password"}),
 }
 

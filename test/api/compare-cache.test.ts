@@ -45,7 +45,7 @@ describe('compare: page digests and words cached by version', () => {
     await upload('compare-cache/base.pdf', comparePdf(base));
     await upload('compare-cache/draft1.pdf', comparePdf(draft1));
     await upload('compare-cache/draft2.pdf', comparePdf(draft2));
-    const against = { with: { path: 'compare-cache/base.pdf' } };
+    const against = { with: { filePath: 'compare-cache/base.pdf' } };
 
     // Nothing cached: two digest tasks, a match, the content of both unmatched pages, a rematch, one share of pairs.
     const first = await counted('compare-cache/draft1.pdf', against);
@@ -75,7 +75,7 @@ describe('compare: page digests and words cached by version', () => {
     const doc = 'compare-cache/nocopy.pdf';
     await upload(doc, encryptPdf(comparePdf(pagesOf(2)), 'user-pw', 'owner-pw', '256', ['--extract=n']));
     // The document against itself: equal digests, so after them no task would read its text and meet the refusal.
-    const body = (text: boolean) => ({ with: { path: doc, password: 'user-pw' }, text });
+    const body = (text: boolean) => ({ with: { filePath: doc, password: 'user-pw' }, text });
     const headers = { accept: 'application/json', 'x-service-documentpassword': 'user-pw' };
     const visual = await call(server, 'POST', `/documents/${doc}/compare`, { body: body(false), headers });
     assert.equal(visual.status, 200, visual.text);
@@ -90,7 +90,7 @@ describe('compare: page digests and words cached by version', () => {
     await upload(secret, redactablePdf(2));
     // Pages sharing enough words with the secret's ("Secret i" then "Kept i") to be paired and diffed.
     await upload('compare-cache/other.pdf', comparePdf([1, 2].map((i) => ({ lines: [`Kept ${i}`, `Public ${i}`] }))));
-    const pair = { with: { path: 'compare-cache/other.pdf' } };
+    const pair = { with: { filePath: 'compare-cache/other.pdf' } };
     const first = await counted(secret, pair);
     assert.ok(first.report.pages[0].insertedWords.some((w: any) => w.text === 'Secret'), JSON.stringify(first.report.pages[0]));
     const cached = await counted(secret, pair);

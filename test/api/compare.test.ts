@@ -30,7 +30,7 @@ describe('compare', () => {
     changed[1]!.lines[3] = `${changed[1]!.lines[3]} inserted`;
     await upload('compare/word-base.pdf', comparePdf(base));
     await upload('compare/word-new.pdf', comparePdf(changed));
-    const reply = await compare('compare/word-new.pdf', { with: { path: 'compare/word-base.pdf' } });
+    const reply = await compare('compare/word-new.pdf', { with: { filePath: 'compare/word-base.pdf' } });
     ok(reply);
     const report = reply.json();
     assert.deepEqual(report.summary, { unchangedPages: 3, changedPages: 1, movedPages: 0, insertedPages: 0, deletedPages: 0, insertedWords: 1, deletedWords: 0, visualChanges: report.summary.visualChanges });
@@ -66,7 +66,7 @@ describe('compare', () => {
   test('identical documents are identical', async () => {
     await upload('compare/same-a.pdf', comparePdf(pagesOf(3)));
     await upload('compare/same-b.pdf', comparePdf(pagesOf(3)));
-    const reply = await compare('compare/same-a.pdf', { with: { path: 'compare/same-b.pdf' } });
+    const reply = await compare('compare/same-a.pdf', { with: { filePath: 'compare/same-b.pdf' } });
     ok(reply);
     const report = reply.json();
     assert.equal(report.identical, true);
@@ -80,7 +80,7 @@ describe('compare', () => {
     const moved = [base[0]!, base[2]!, base[3]!, base[4]!, base[1]!];
     await upload('compare/move-base.pdf', comparePdf(base));
     await upload('compare/move-new.pdf', comparePdf(moved));
-    const reply = await compare('compare/move-new.pdf', { with: { path: 'compare/move-base.pdf' } });
+    const reply = await compare('compare/move-new.pdf', { with: { filePath: 'compare/move-base.pdf' } });
     ok(reply);
     const report = reply.json();
     assert.equal(report.summary.movedPages, 1);
@@ -98,7 +98,7 @@ describe('compare', () => {
     const edited = [base[0]!, { lines: pageLines(90) }, base[1]!, base[3]!];
     await upload('compare/pages-base.pdf', comparePdf(base));
     await upload('compare/pages-new.pdf', comparePdf(edited));
-    const report = (await compare('compare/pages-new.pdf', { with: { path: 'compare/pages-base.pdf' } })).json();
+    const report = (await compare('compare/pages-new.pdf', { with: { filePath: 'compare/pages-base.pdf' } })).json();
     assert.equal(report.summary.insertedPages, 1);
     assert.equal(report.summary.deletedPages, 1);
     assert.equal(report.summary.movedPages, 0);
@@ -115,7 +115,7 @@ describe('compare', () => {
     changed[1] = { lines: pageLines(2), image: { color: [30, 30, 200], box } };
     await upload('compare/image-base.pdf', comparePdf(base));
     await upload('compare/image-new.pdf', comparePdf(changed));
-    const report = (await compare('compare/image-new.pdf', { with: { path: 'compare/image-base.pdf' } })).json();
+    const report = (await compare('compare/image-new.pdf', { with: { filePath: 'compare/image-base.pdf' } })).json();
     assert.equal(report.summary.changedPages, 1);
     assert.equal(report.summary.insertedWords + report.summary.deletedWords, 0);
     const page = report.pages[1];
@@ -126,7 +126,7 @@ describe('compare', () => {
     assert.ok(r.x <= box[0] && r.y <= box[1] && r.x + r.width >= box[0] + box[2] && r.y + r.height >= box[1] + box[3], JSON.stringify(r));
     assert.ok(r.width <= box[2] + 12 && r.height <= box[3] + 12, JSON.stringify(r));
     // Without the visual diff the change is not seen: the text is the same.
-    const textOnly = (await compare('compare/image-new.pdf', { with: { path: 'compare/image-base.pdf' }, visual: false })).json();
+    const textOnly = (await compare('compare/image-new.pdf', { with: { filePath: 'compare/image-base.pdf' }, visual: false })).json();
     assert.equal(textOnly.pages[1].visualChanges.length, 0);
     assert.equal(textOnly.pages[1].status, 'unchanged');
   });
@@ -148,7 +148,7 @@ describe('compare', () => {
     assert.equal(report.summary.insertedWords, 1);
     assert.deepEqual(report.pages[2].insertedWords.map((w: any) => w.text), ['appended']);
     // The other way round (the earlier version compared, the current one as base): the word is deleted.
-    const back = (await compare(doc, { versionId: earlier.id, with: { path: doc } })).json();
+    const back = (await compare(doc, { versionId: earlier.id, with: { filePath: doc } })).json();
     assert.equal(back.document.versionId, earlier.id);
     assert.equal(back.summary.deletedWords, 1);
     assert.equal(back.summary.insertedWords, 0);
@@ -163,7 +163,7 @@ describe('compare', () => {
     await upload('compare/pdf-base.pdf', comparePdf(base));
     await upload('compare/pdf-new.pdf', comparePdf(changed));
     const before = [sha256(await storedBytes(server, 'compare/pdf-base.pdf')), sha256(await storedBytes(server, 'compare/pdf-new.pdf'))];
-    const reply = await compare('compare/pdf-new.pdf', { with: { path: 'compare/pdf-base.pdf' } }, 'application/pdf');
+    const reply = await compare('compare/pdf-new.pdf', { with: { filePath: 'compare/pdf-base.pdf' } }, 'application/pdf');
     ok(reply);
     assert.equal(reply.headers.get('content-type'), 'application/pdf');
     const check = qpdfCheck(reply.bytes);
@@ -189,14 +189,14 @@ describe('compare', () => {
   test('If-None-Match with the ETag answers 304; another version answers anew', async () => {
     await upload('compare/etag-a.pdf', comparePdf(pagesOf(2)));
     await upload('compare/etag-b.pdf', comparePdf(pagesOf(2)));
-    const first = await compare('compare/etag-a.pdf', { with: { path: 'compare/etag-b.pdf' } });
+    const first = await compare('compare/etag-a.pdf', { with: { filePath: 'compare/etag-b.pdf' } });
     ok(first);
     const etag = first.headers.get('etag')!;
-    const again = await compare('compare/etag-a.pdf', { with: { path: 'compare/etag-b.pdf' } }, 'application/json', { 'if-none-match': etag });
+    const again = await compare('compare/etag-a.pdf', { with: { filePath: 'compare/etag-b.pdf' } }, 'application/json', { 'if-none-match': etag });
     assert.equal(again.status, 304);
-    const other = await compare('compare/etag-a.pdf', { with: { path: 'compare/etag-b.pdf' }, dpi: 40 }, 'application/json', { 'if-none-match': etag });
+    const other = await compare('compare/etag-a.pdf', { with: { filePath: 'compare/etag-b.pdf' }, dpi: 40 }, 'application/json', { 'if-none-match': etag });
     assert.equal(other.status, 200);
-    const xml = await compare('compare/etag-a.pdf', { with: { path: 'compare/etag-b.pdf' } }, 'application/xml');
+    const xml = await compare('compare/etag-a.pdf', { with: { filePath: 'compare/etag-b.pdf' } }, 'application/xml');
     ok(xml);
     assert.match(xml.text, /<CompareReport>[\s\S]*<identical>true<\/identical>/);
   });
@@ -210,7 +210,7 @@ describe('compare', () => {
     const before = sha256(await storedBytes(server, 'compare/nocopy.pdf'));
     const asUser = { 'x-service-documentpassword': 'user-pw' };
     // text: false first, so that the refusal after it is made with the version's digests already cached for `view`.
-    const visual = await compare('compare/nocopy.pdf', { with: { path: 'compare/nocopy-base.pdf' }, text: false }, 'application/json', asUser);
+    const visual = await compare('compare/nocopy.pdf', { with: { filePath: 'compare/nocopy-base.pdf' }, text: false }, 'application/json', asUser);
     ok(visual);
     const report = visual.json();
     assert.equal(report.options.text, false);
@@ -219,17 +219,17 @@ describe('compare', () => {
     assert.equal(report.pages[1].status, 'changed');
     assert.ok(report.pages[1].visualChanges.length >= 1, JSON.stringify(report.pages[1]));
     assert.equal(report.pages[0].status, 'unchanged');
-    for (const body of [{ with: { path: 'compare/nocopy-base.pdf' } }, { with: { path: 'compare/nocopy-base.pdf' }, text: true }]) {
+    for (const body of [{ with: { filePath: 'compare/nocopy-base.pdf' } }, { with: { filePath: 'compare/nocopy-base.pdf' }, text: true }]) {
       const refused = await compare('compare/nocopy.pdf', body, 'application/json', asUser);
       assert.equal(refused.status, 403, refused.text);
       assert.equal(refused.json().code, 'DOCUMENT_PERMISSION_DENIED');
     }
     // As the base (its password in `with`): refused the same way.
-    const asBase = await compare('compare/nocopy-base.pdf', { with: { path: 'compare/nocopy.pdf', password: 'user-pw' } });
+    const asBase = await compare('compare/nocopy-base.pdf', { with: { filePath: 'compare/nocopy.pdf', password: 'user-pw' } });
     assert.equal(asBase.status, 403, asBase.text);
     assert.equal(asBase.json().code, 'DOCUMENT_PERMISSION_DENIED');
     // The owner password allows everything: the word is found.
-    const asOwner = await compare('compare/nocopy.pdf', { with: { path: 'compare/nocopy-base.pdf' } }, 'application/json', { 'x-service-documentpassword': 'owner-pw' });
+    const asOwner = await compare('compare/nocopy.pdf', { with: { filePath: 'compare/nocopy-base.pdf' } }, 'application/json', { 'x-service-documentpassword': 'owner-pw' });
     ok(asOwner);
     assert.deepEqual(asOwner.json().pages[1].insertedWords.map((w: any) => w.text), ['hidden']);
     assert.equal(sha256(await storedBytes(server, 'compare/nocopy.pdf')), before);
@@ -241,15 +241,15 @@ describe('compare', () => {
     await upload('compare/locked.pdf', locked);
     const before = [sha256(await storedBytes(server, 'compare/bad.pdf')), sha256(await storedBytes(server, 'compare/locked.pdf'))];
     const cases: [object, number, string, string?][] = [
-      [{ with: { path: 'compare/missing.pdf' } }, 404, 'DOCUMENT_NOT_FOUND'],
+      [{ with: { filePath: 'compare/missing.pdf' } }, 404, 'DOCUMENT_NOT_FOUND'],
       [{ with: { versionId: 'no-such-version' } }, 404, 'VERSION_NOT_FOUND'],
-      [{ with: { path: 'compare/locked.pdf' } }, 403, 'DOCUMENT_PASSWORD_REQUIRED'],
-      [{ with: { path: 'compare/locked.pdf', password: 'wrong' } }, 403, 'DOCUMENT_PASSWORD_INVALID'],
-      [{ with: { path: 'compare/notes.txt' } }, 400, 'INVALID_PATH'],
+      [{ with: { filePath: 'compare/locked.pdf' } }, 403, 'DOCUMENT_PASSWORD_REQUIRED'],
+      [{ with: { filePath: 'compare/locked.pdf', password: 'wrong' } }, 403, 'DOCUMENT_PASSWORD_INVALID'],
+      [{ with: { filePath: 'compare/notes.txt' } }, 400, 'INVALID_PATH'],
       [{ with: {} }, 400, 'VALIDATION_FAILED'],
       [{}, 400, 'VALIDATION_FAILED'],
-      [{ with: { path: 'compare/bad.pdf' }, dpi: 1000 }, 400, 'VALIDATION_FAILED'],
-      [{ with: { path: 'compare/bad.pdf' }, extra: true }, 400, 'VALIDATION_FAILED'],
+      [{ with: { filePath: 'compare/bad.pdf' }, dpi: 1000 }, 400, 'VALIDATION_FAILED'],
+      [{ with: { filePath: 'compare/bad.pdf' }, extra: true }, 400, 'VALIDATION_FAILED'],
     ];
     for (const [body, status, code] of cases) {
       const reply = await compare('compare/bad.pdf', body);
@@ -259,11 +259,11 @@ describe('compare', () => {
     // More pages than compare takes (5,000): refused before any rendering, either side.
     await upload('compare/huge.pdf', makeManyPagesPdf(5001));
     for (const [doc, base] of [['compare/huge.pdf', 'compare/bad.pdf'], ['compare/bad.pdf', 'compare/huge.pdf']] as const) {
-      const huge = await compare(doc, { with: { path: base } });
+      const huge = await compare(doc, { with: { filePath: base } });
       assert.equal(huge.status, 400, huge.text);
       assert.equal(huge.json().code, 'COMPARE_TOO_LARGE');
     }
-    const unknownDoc = await compare('compare/nothing-here.pdf', { with: { path: 'compare/bad.pdf' } });
+    const unknownDoc = await compare('compare/nothing-here.pdf', { with: { filePath: 'compare/bad.pdf' } });
     assert.equal(unknownDoc.status, 404);
     assert.equal(unknownDoc.json().code, 'DOCUMENT_NOT_FOUND');
     const xmlBody = await call(server, 'POST', '/documents/compare/bad.pdf/compare', { body: Buffer.from('<Compare/>'), headers: { 'content-type': 'application/xml', accept: 'application/json' } });
@@ -271,15 +271,15 @@ describe('compare', () => {
     assert.equal(xmlBody.status, 400, xmlBody.text);
     assert.equal(xmlBody.json().code, 'VALIDATION_FAILED');
     // The encrypted document as the document posted to, with its password in the header, and as base with its own.
-    const withPassword = await compare('compare/locked.pdf', { with: { path: 'compare/bad.pdf' } }, 'application/json', { 'x-service-documentpassword': 'user-pw' });
+    const withPassword = await compare('compare/locked.pdf', { with: { filePath: 'compare/bad.pdf' } }, 'application/json', { 'x-service-documentpassword': 'user-pw' });
     ok(withPassword);
     assert.equal(withPassword.json().identical, true);
     // Its highlight PDF stays encrypted, with the same password.
-    const lockedPdf = await compare('compare/locked.pdf', { with: { path: 'compare/bad.pdf' } }, 'application/pdf', { 'x-service-documentpassword': 'user-pw' });
+    const lockedPdf = await compare('compare/locked.pdf', { with: { filePath: 'compare/bad.pdf' } }, 'application/pdf', { 'x-service-documentpassword': 'user-pw' });
     ok(lockedPdf);
     assert.match(pdfinfo(lockedPdf.bytes, 'user-pw')['Encrypted'] ?? '', /^yes/);
     assert.match(pdftotext(lockedPdf.bytes, 'user-pw'), /No differences\./);
-    const asBase = await compare('compare/bad.pdf', { with: { path: 'compare/locked.pdf', password: 'user-pw' } });
+    const asBase = await compare('compare/bad.pdf', { with: { filePath: 'compare/locked.pdf', password: 'user-pw' } });
     ok(asBase);
     assert.equal(asBase.json().identical, true);
     const after = [sha256(await storedBytes(server, 'compare/bad.pdf')), sha256(await storedBytes(server, 'compare/locked.pdf'))];

@@ -104,7 +104,7 @@ sanitized = client.action("reports/2026/q1.pdf", {"SanitizeAction": {"metadata":
 print("sanitized:", client.done(sanitized)["path"])
 
 # Compare: the report against the sanitized copy (pages paired by content; words and pixels diffed)
-compared = client.request("POST", "/documents/reports/2026/q1.pdf/compare", json={"with": {"path": "public/q1.pdf"}}).json()
+compared = client.request("POST", "/documents/reports/2026/q1.pdf/compare", json={"with": {"filePath": "public/q1.pdf"}}).json()
 print("compared: changed", compared["summary"]["changedPages"], "inserted", compared["summary"]["insertedPages"], "deleted", compared["summary"]["deletedPages"])
 
 # Optimize by a profile into a copy; the answer's report gives the sizes (never larger: nothing written then)

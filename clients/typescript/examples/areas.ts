@@ -127,7 +127,7 @@ console.log('sanitized:', (await client.done(sanitized)).path);
 // Compare: the report against the sanitized copy (pages paired by content; words and pixels diffed)
 const compared = (await (await client.request('POST', '/documents/reports/2026/q1.pdf/compare', {
   headers: { 'Content-Type': 'application/json' },
-  body: JSON.stringify({ with: { path: 'public/q1.pdf' } }),
+  body: JSON.stringify({ with: { filePath: 'public/q1.pdf' } }),
 })).json()) as { summary: { changedPages: number; insertedPages: number; deletedPages: number } };
 console.log('compared: changed', compared.summary.changedPages, 'inserted', compared.summary.insertedPages, 'deleted', compared.summary.deletedPages);
 

@@ -48,8 +48,9 @@ export function registerCompareRoutes(api: Api, deps: AppDeps): void {
     const path = documentPathParam(request);
     const ctx = { ...operationContext(request), ...(body.versionId !== undefined ? { versionId: body.versionId } : {}) };
     const w = body.with;
-    if (w.path === undefined && w.versionId === undefined) throw new ServiceError('VALIDATION_FAILED', 'body/with: give path, versionId or both');
-    const other = { path: w.path === undefined ? path : documentPathFromBody(w.path, 'with.path'), versionId: w.versionId, password: w.password };
+    // Checked here, not by an anyOf of required lists in the schema: that would type `with` as Any in the Python client.
+    if (w.filePath === undefined && w.versionId === undefined) throw new ServiceError('VALIDATION_FAILED', 'body/with: give filePath, versionId or both');
+    const other = { path: w.filePath === undefined ? path : documentPathFromBody(w.filePath, 'with.filePath'), versionId: w.versionId, password: w.password };
     const options = { text: body.text ?? true, visual: body.visual ?? true, dpi: body.dpi ?? COMPARE_DEFAULT_DPI, threshold: body.threshold ?? COMPARE_DEFAULT_THRESHOLD };
     const pdf = chosen === 'application/pdf';
     const form = pdf ? 'pdf' : 'model';

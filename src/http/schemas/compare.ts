@@ -10,9 +10,9 @@ export const compareRequestSchema = {
   properties: {
     with: {
       type: 'object',
-      description: 'The base the document is compared with: another stored document (path), a kept version (versionId; of path, else of this document), or both',
+      description: 'The base the document is compared with: another stored document (filePath), a kept version (versionId; of filePath, else of this document), or both',
       properties: {
-        path: { type: 'string', minLength: 1, maxLength: 4096, description: 'Path of a stored document ("folder/name.pdf"); absent: this document' },
+        filePath: { type: 'string', minLength: 1, maxLength: 4096, description: 'Path of a stored document ("folder/name.pdf"); absent: this document' },
         versionId: { type: 'string', minLength: 1, maxLength: 200, description: 'A kept version (GET .../versions); absent: the current version' },
         password: { type: 'string', maxLength: 1024, description: "The base's password when it is encrypted; absent: the request's X-Service-DocumentPassword" },
       },

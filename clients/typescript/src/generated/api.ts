@@ -2128,10 +2128,10 @@ export interface components {
         };
         /** CompareRequest */
         CompareRequest: {
-            /** @description The base the document is compared with: another stored document (path), a kept version (versionId; of path, else of this document), or both */
+            /** @description The base the document is compared with: another stored document (filePath), a kept version (versionId; of filePath, else of this document), or both */
             with: {
                 /** @description Path of a stored document ("folder/name.pdf"); absent: this document */
-                path?: string;
+                filePath?: string;
                 /** @description A kept version (GET .../versions); absent: the current version */
                 versionId?: string;
                 /** @description The base's password when it is encrypted; absent: the request's X-Service-DocumentPassword */

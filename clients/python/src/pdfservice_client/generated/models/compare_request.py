@@ -26,8 +26,8 @@ T = TypeVar("T", bound="CompareRequest")
 class CompareRequest:
     """ 
         Attributes:
-            with_ (CompareRequestWith): The base the document is compared with: another stored document (path), a kept
-                version (versionId; of path, else of this document), or both
+            with_ (CompareRequestWith): The base the document is compared with: another stored document (filePath), a kept
+                version (versionId; of filePath, else of this document), or both
             version_id (str | Unset): A kept version of this document to compare instead of its current one (in the body:
                 ?versionId= on a POST names a write, refused service-wide)
             text (bool | Unset): Word-level text diff of each pair of pages (needs the copy permission of encrypted

@@ -21,17 +21,17 @@ T = TypeVar("T", bound="CompareRequestWith")
 
 @_attrs_define
 class CompareRequestWith:
-    """ The base the document is compared with: another stored document (path), a kept version (versionId; of path, else of
-    this document), or both
+    """ The base the document is compared with: another stored document (filePath), a kept version (versionId; of filePath,
+    else of this document), or both
 
         Attributes:
-            path (str | Unset): Path of a stored document ("folder/name.pdf"); absent: this document
+            file_path (str | Unset): Path of a stored document ("folder/name.pdf"); absent: this document
             version_id (str | Unset): A kept version (GET .../versions); absent: the current version
             password (str | Unset): The base's password when it is encrypted; absent: the request's X-Service-
                 DocumentPassword
      """
 
-    path: str | Unset = UNSET
+    file_path: str | Unset = UNSET
     version_id: str | Unset = UNSET
     password: str | Unset = UNSET
 
@@ -40,7 +40,7 @@ class CompareRequestWith:
 
 
     def to_dict(self) -> dict[str, Any]:
-        path = self.path
+        file_path = self.file_path
 
         version_id = self.version_id
 
@@ -51,8 +51,8 @@ class CompareRequestWith:
 
         field_dict.update({
         })
-        if path is not UNSET:
-            field_dict["path"] = path
+        if file_path is not UNSET:
+            field_dict["filePath"] = file_path
         if version_id is not UNSET:
             field_dict["versionId"] = version_id
         if password is not UNSET:
@@ -65,14 +65,14 @@ class CompareRequestWith:
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
         d = dict(src_dict)
-        path = d.pop("path", UNSET)
+        file_path = d.pop("filePath", UNSET)
 
         version_id = d.pop("versionId", UNSET)
 
         password = d.pop("password", UNSET)
 
         compare_request_with = cls(
-            path=path,
+            file_path=file_path,
             version_id=version_id,
             password=password,
         )
