@@ -143,6 +143,25 @@ describe('compare as a job', () => {
     assert.deepEqual(waited.json(), report);
   });
 
+  test('two versions of one document: the record names the document as both, the report the version', async () => {
+    const doc = 'compare-job/versions.pdf';
+    const changed = pagesOf(3);
+    changed[2]!.lines[1] = `${changed[2]!.lines[1]} later`;
+    await upload(doc, comparePdf(pagesOf(3)));
+    await upload(doc, comparePdf(changed));
+    const versions = await call(server, 'GET', `/documents/${doc}/versions`);
+    assert.equal(versions.status, 200, versions.text);
+    const list = versions.json();
+    const first = (list.versions.find((v: { id: string }) => v.id !== list.current) ?? list.versions.at(-1)).id as string;
+    const job = await jobEnded(server, jobIdOf(await compare(doc, { with: { versionId: first } }, 'application/json', { prefer: 'respond-async' })));
+    assert.equal(job.state, 'succeeded', JSON.stringify(job));
+    assert.equal(job.document, doc);
+    assert.equal(job.base, doc);
+    const report = (await call(server, 'GET', `/jobs/${job.id}/result`)).json();
+    assert.equal(report.base.versionId, first);
+    assert.deepEqual(report.pages[2].insertedWords.map((w: { text: string }) => w.text), ['later']);
+  });
+
   test('bad input is answered 4xx at submission, and no job is made', async () => {
     const { doc, base } = await smallPair('bad');
     await upload('compare-job/locked.pdf', encryptPdf(comparePdf(pagesOf(2)), 'user-pw', 'owner-pw', '256', ['--extract=n']));
