@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { EnginePool } from '../engine/pool.js';
-import type { CompareOptions, ComparePage, CompareReport, CompareSide, PageContent, PageMatch, PairDiff } from '../engine/models.js';
+import { MAX_COMPARE_PAGES, type CompareOptions, type ComparePage, type CompareReport, type CompareSide, type PageContent, type PageMatch, type PairDiff } from '../engine/models.js';
 import type { StoredPath } from '../storage/paths.js';
 import type { OperationContext } from './context.js';
 import type { DocumentOperations, StoredDocument } from './documents.js';
-import type { Engine } from './execution.js';
+import type { Engine, ExecutionContext } from './execution.js';
+import { ServiceError } from '../errors.js';
 import { ReadModelCache } from './read-model-cache.js';
 
 /** A version's page digests, cached (bytes, as weighed below): one 28-character digest and its array slot a page. */
@@ -26,6 +27,18 @@ export interface CompareWith {
   path: StoredPath;
   versionId?: string | undefined;
   password?: string | undefined;
+}
+
+/** A compare whose every 4xx has been decided (CompareOperations.prepare), to run inline or as a job (docs/jobs.md). */
+export interface PreparedCompare {
+  readonly path: StoredPath;
+  readonly ctx: OperationContext;
+  readonly other: CompareWith;
+  readonly options: CompareOptions;
+  /** The answer is the highlight PDF (else the report). */
+  readonly highlight: boolean;
+  /** The larger document's size in bytes: either larger than PDFSERVICE_JOB_ASYNC_BYTES makes it long by nature. */
+  readonly bytes: number;
 }
 
 /**
@@ -85,8 +98,35 @@ export class CompareOperations {
     return answerTag(doc.etag, base.etag, options, form);
   }
 
-  /** The report, and (`highlight`) the document with its changes shown; `tag`: the answer's ETag for the versions read. */
-  async compare(path: StoredPath, ctx: OperationContext, other: CompareWith, options: CompareOptions, highlight: boolean): Promise<{ report: CompareReport; pdf?: Uint8Array; tag: string }> {
+  /** The larger document's size in bytes (stats only; 404 for a document or version that is not there): the size rule of long work. */
+  async size(path: StoredPath, ctx: OperationContext, other: CompareWith): Promise<number> {
+    const { baseCtx } = this.contexts(ctx, other);
+    const [doc, base] = await Promise.all([this.documents.stat(path, ctx), this.documents.stat(other.path, baseCtx)]);
+    return Math.max(doc.size, base.size);
+  }
+
+  /**
+   * Every 4xx that can be decided before the work, so a job is refused at submission as the inline request would be
+   * (docs/jobs.md): both documents and versions exist (404), their passwords open them (403, each read model as the
+   * requesting user, cached by version), they allow copying text when `text` asks for it (403), and neither has more
+   * pages than compare takes (400).
+   */
+  async prepare(path: StoredPath, ctx: OperationContext, other: CompareWith, options: CompareOptions, highlight: boolean): Promise<PreparedCompare> {
+    const { baseCtx } = this.contexts(ctx, other);
+    const { reads } = this.documents;
+    const [doc, base] = await Promise.all([reads.model(path, ctx), reads.model(other.path, baseCtx)]);
+    for (const m of [doc, base]) {
+      if ((m.pageCount ?? 0) > MAX_COMPARE_PAGES) throw new ServiceError('COMPARE_TOO_LARGE', `The document has ${m.pageCount} pages; compare takes documents of at most ${MAX_COMPARE_PAGES}`);
+    }
+    if (options.text) await Promise.all([reads.checkAccess(path, ctx, 'copy', undefined, doc.etag), reads.checkAccess(other.path, baseCtx, 'copy', undefined, base.etag)]);
+    return { path, ctx, other, options, highlight, bytes: Math.max(doc.size, base.size) };
+  }
+
+  /**
+   * The report, and (`highlight`) the document with its changes shown; `tag`: the answer's ETag for the versions read.
+   * `exec`: a job's (its signal stops the engine tasks, its task time limit applies), else the request's.
+   */
+  async compare(path: StoredPath, ctx: OperationContext, other: CompareWith, options: CompareOptions, highlight: boolean, exec?: ExecutionContext): Promise<{ report: CompareReport; pdf?: Uint8Array; tag: string }> {
     const { baseCtx } = this.contexts(ctx, other);
     return this.documents.read(path, ctx, (doc, engine) =>
       this.documents.read(other.path, baseCtx, async (base) => {
@@ -99,8 +139,8 @@ export class CompareOperations {
         if (!highlight) return { report, tag };
         const { bytes } = await engine.run('compareHighlights', { pdf: doc.pdf, password: ctx.documentPassword, pages: highlightPages(report), summary: summaryLines(report) });
         return { report, pdf: bytes, tag };
-      }),
-    );
+      }, exec),
+    exec);
   }
 
   private async run(

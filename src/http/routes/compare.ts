@@ -10,12 +10,16 @@ import { documentPasswordHeader, errorResponses, filePathParams, notModifiedResp
 import { COMPARE_XML, compareReportSchema, compareRequestSchema } from '../schemas/compare.js';
 import { COMPARE_DEFAULT_DPI, COMPARE_DEFAULT_THRESHOLD } from '../../engine/models.js';
 import { requireJsonBody } from './metadata.js';
+import { jobPlan, parsePrefer } from '../prefer.js';
+import { jobAcceptedResponse, preferHeader } from '../schemas/jobs.js';
+import { renderXml } from '../xml.js';
+import { answerWithJob } from './jobs.js';
 
 const OFFERS = ['application/json', 'application/xml', 'text/xml', 'application/pdf'] as const;
 
 /** Compare (issue 40, docs/compare.md): the document against another stored document or a kept version. A read. */
 export function registerCompareRoutes(api: Api, deps: AppDeps): void {
-  const { compare } = deps.operations;
+  const { compare, jobs } = deps.operations;
 
   api.post('/documents/:filePath.pdf/compare', {
     schema: {
@@ -24,10 +28,11 @@ export function registerCompareRoutes(api: Api, deps: AppDeps): void {
         'The document (or versionId, one of its kept versions) against `with` (the base): pages paired by content, so a moved page is reported as moved and ' +
         'inserted and deleted pages as such; a word-level text diff and a pixel diff (regions as boxes) of each pair that differs. Accept application/json ' +
         '(or XML) answers the CompareReport; Accept application/pdf the document with inserted words highlighted, changed regions framed and summary pages ' +
-        'in front. Neither document is changed. The ETag names both versions and the options: If-None-Match answers 304.',
+        'in front. Neither document is changed. The ETag names both versions and the options: If-None-Match answers 304. Prefer: respond-async (or ' +
+        'either document larger than PDFSERVICE_JOB_ASYNC_BYTES) runs it as a background job whose result file is the answer as negotiated (202 and the Job).',
       tags: ['compare'],
       params: filePathParams,
-      headers: { type: 'object', properties: documentPasswordHeader },
+      headers: { type: 'object', properties: { ...documentPasswordHeader, ...(jobs ? preferHeader : {}) } },
       consumes: ['application/json'],
       body: compareRequestSchema,
       response: {
@@ -35,6 +40,7 @@ export function registerCompareRoutes(api: Api, deps: AppDeps): void {
           description: 'The CompareReport, or the PDF with the changes highlighted',
           content: { 'application/json': { schema: compareReportSchema }, 'application/pdf': { schema: { type: 'string', format: 'binary' } } },
         },
+        ...(jobs ? jobAcceptedResponse : {}),
         ...notModifiedResponse,
         ...errorResponses,
       },
@@ -58,10 +64,24 @@ export function registerCompareRoutes(api: Api, deps: AppDeps): void {
       const tag = await compare.etag(path, ctx, other, options, form);
       if (noneMatch(request.headers['if-none-match'], tag)) return reply.header('ETag', tag).code(304).send();
     }
+    const name = path.toString().split('/').pop()!.replace(/\.pdf$/i, '');
+    // As every long request (docs/jobs.md): a job when asked for, or when either document is over the size rule.
+    const plan = jobs ? jobPlan(parsePrefer(request.raw.headers.prefer), jobs.longByNature({ bytes: await compare.size(path, ctx, other) })) : null;
+    if (jobs && plan) {
+      jobs.checkRoom(ctx);
+      // Every 4xx the inline request would answer before its work is answered here, and no job is made.
+      const prepared = await compare.prepare(path, ctx, other, options, pdf);
+      const job = await jobs.submitCompare(prepared, chosen, async (exec) => {
+        const { report, pdf: bytes } = await compare.compare(path, ctx, other, options, pdf, exec);
+        if (bytes) return { content: bytes, name: `${name}-compare.pdf` };
+        const text = chosen === 'application/json' ? JSON.stringify(report) : renderXml(COMPARE_XML, report);
+        return { content: Buffer.from(text, 'utf8'), name: `${name}-compare.${chosen === 'application/json' ? 'json' : 'xml'}` };
+      });
+      return answerWithJob(request, reply, jobs, job, plan);
+    }
     const { report, pdf: bytes, tag } = await compare.compare(path, ctx, other, options, pdf);
     reply.header('ETag', tag);
     if (!bytes) return sendModel(request, reply, COMPARE_XML, report);
-    const name = path.toString().split('/').pop()!.replace(/\.pdf$/i, '');
     return reply
       .type('application/pdf')
       .header('Content-Disposition', contentDisposition('attachment', `${name}-compare.pdf`))

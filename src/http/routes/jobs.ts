@@ -6,6 +6,7 @@ import type { JobError, JobRecord, JobResult } from '../../operations/jobs/model
 import type { Api, AppDeps } from '../context.js';
 import { DOCUMENTS_PREFIX } from '../document-urls.js';
 import { sendModel } from '../reply.js';
+import { modelFormat } from '../negotiation.js';
 import { checkAcceptable, sendDownload } from '../download.js';
 import { operationContext } from '../request-context.js';
 import { errorResponses } from '../schemas/common.js';
@@ -109,6 +110,9 @@ export async function answerWithJob(request: FastifyRequest, reply: FastifyReply
   }
   reply.header('Location', jobUrl(job.id));
   if (plan.applied) reply.header('Preference-Applied', plan.applied);
+  // An Accept naming only the result's type (a compare's application/pdf) admits no model: the job, not the
+  // resource asked for, is answered as JSON rather than refusing a job already queued.
+  if (!modelFormat(request.headers.accept)) return reply.code(202).header('Vary', 'Accept').type('application/json; charset=utf-8').send(jobView(job));
   return sendModel(request, reply, JOB_XML, jobView(job), 202);
 }
 

@@ -10,6 +10,7 @@ export const jobModelSchema = {
     id: { type: 'string' },
     action: { type: 'string', description: "The action's name" },
     document: { type: 'string', description: 'The document it works on, as folder/name.pdf' },
+    base: { type: 'string', description: "A compare's base, as folder/name.pdf (the document itself when two of its versions are compared)" },
     owner: { type: ['string', 'null'] },
     state: { type: 'string', enum: JOB_STATES },
     progress: {

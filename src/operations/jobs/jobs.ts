@@ -8,8 +8,9 @@ import type { ActionRunner, PreparedAction } from '../actions/runner.js';
 import type { JobEvent, JobOperationsApi } from './api.js';
 import type { PreparedUpload, UploadOperations } from '../uploads.js';
 import type { OneShotOperations, PreparedOneShot } from '../oneshot.js';
+import type { PreparedCompare } from '../compare.js';
 import type { ExecutionContext } from '../execution.js';
-import { isFinished, type ActionPayload, type JobError, type JobPayload, type JobProgress, type JobRecord, type JobState } from './model.js';
+import { isFinished, type ComparePayload, type ActionPayload, type JobError, type JobPayload, type JobProgress, type JobRecord, type JobState } from './model.js';
 import { newJobId, type JobStore } from './store.js';
 import type { JobEventHub } from './events.js';
 import type { JobBackend, JobConsumer, SharedHeld } from './backend.js';
@@ -158,10 +159,11 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
   }
 
   /** Whether work is long by nature: it runs as a job unless the client asks to wait (docs/jobs.md). */
-  longByNature(work: PreparedAction | PreparedUpload | PreparedOneShot): boolean {
+  longByNature(work: PreparedAction | PreparedUpload | PreparedOneShot | Pick<PreparedCompare, 'bytes'>): boolean {
     const limit = this.limits.asyncBytes ?? 0;
-    // A one-shot is long by its size only: its client came for the result in the answer (docs/api.md, "One-shot conversions").
-    if ('steps' in work) return limit > 0 && work.bytes > limit;
+    // A one-shot is long by its size only: its client came for the result in the answer (docs/api.md, "One-shot
+    // conversions"); so is a compare, by the larger of its two documents (docs/compare.md).
+    if ('steps' in work || !('long' in work)) return limit > 0 && work.bytes > limit;
     if ('staged' in work) return work.long || (limit > 0 && work.converts && work.staged.size > limit);
     return work.long || (limit > 0 && work.sourceBytes > limit);
   }
@@ -372,6 +374,41 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
   }
 
   /**
+   * Queues a prepared compare as a job whose result is a file (JobResult.file): `answer` runs the compare under the
+   * job's execution (its signal stops the engine tasks) and renders the answer as negotiated at submission (the
+   * report as JSON or XML, or the highlight PDF), kept as the job's result file as a one-shot's is. Nothing is
+   * written to the store. It stays on this instance's queue: the passwords and `answer` are held here only.
+   */
+  async submitCompare(prepared: PreparedCompare, mediaType: string, answer: (exec: ExecutionContext) => Promise<{ content: Uint8Array; name: string }>): Promise<JobRecord> {
+    await this.readShared().catch(() => {});
+    const { path, ctx, other, options } = prepared;
+    const payload: ComparePayload = {
+      kind: 'compare',
+      base: other.path.toString(),
+      ...(ctx.versionId !== undefined ? { versionId: ctx.versionId } : {}),
+      ...(other.versionId !== undefined ? { baseVersionId: other.versionId } : {}),
+      options,
+      mediaType,
+      bytes: prepared.bytes,
+      conflict: 'fail',
+      etag: '',
+      resumable: false,
+    };
+    return this.submitLocal('compare', path.toString(), ctx, payload, (id) => ({
+      stop: new AbortController(),
+      run: async (exec) => {
+        const { content, name } = await answer(exec);
+        // As a write, nothing is kept once the job was stopped.
+        throwIfStopped(exec);
+        const file = await this.resultFiles.put(id, content, { name, mediaType });
+        // Nothing is stored: no path, no document; the file is the result (GET /jobs/{id}/result).
+        return { path: '', created: false, document: null, file };
+      },
+      discard: () => Promise.resolve(),
+    }));
+  }
+
+  /**
    * 503 SERVICE_BUSY with Retry-After when a job of this user would not be admitted (admission): routes ask before
    * work that precedes a submit (the password check). The submit decides again.
    */
@@ -497,6 +534,7 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
       id,
       action,
       document,
+      ...(payload.kind === 'compare' ? { base: payload.base } : {}),
       owner: ownerOf(ctx),
       state: 'queued',
       progress: { done: 0, unit: payload.kind === 'upload' ? 'steps' : 'pages', percent: 0 },

@@ -66,7 +66,7 @@ export interface JobResult {
  * `upload`: a document upload that is checked or converted and stored
  * (operations/documents.ts).
  */
-export type JobPayload = ActionPayload | UploadPayload | OneShotPayload;
+export type JobPayload = ActionPayload | UploadPayload | OneShotPayload | ComparePayload;
 
 interface PayloadCommon {
   conflict: 'fail' | 'overwrite' | 'unique';
@@ -127,6 +127,25 @@ export interface OneShotPayload extends PayloadCommon {
   bytes: number;
 }
 
+/**
+ * A compare (operations/compare.ts, docs/compare.md): a read of two documents whose answer (the report, as JSON or
+ * XML, or the highlight PDF, as negotiated at submission) is kept as the job's result file; nothing is written to the
+ * store (`conflict` and `etag` do not apply). Never resumable: the passwords and the answer's rendering are held by
+ * the instance that took it, so it stays on that instance's queue, as a one-shot does.
+ */
+export interface ComparePayload extends PayloadCommon {
+  kind: 'compare';
+  /** The base, as "folder/name.pdf" (the record's `document` is the other one), and the versions compared. */
+  base: string;
+  versionId?: string;
+  baseVersionId?: string;
+  options: { text: boolean; visual: boolean; dpi: number; threshold: number };
+  /** The result's media type (application/json, application/xml, text/xml or application/pdf). */
+  mediaType: string;
+  /** The larger document's size in bytes (the size rule of long work). */
+  bytes: number;
+}
+
 /** A job's result file, as its record describes it (the content is in JobResultFiles, under the job's id). */
 export interface JobResultFile {
   /** The name the client saves it under (Content-Disposition), such as "report.docx". */
@@ -143,6 +162,8 @@ export interface JobRecord {
   action: string;
   /** The document the job works on, as "folder/name.pdf". */
   document: string;
+  /** A compare's base, as "folder/name.pdf" (the same as `document` for two versions of one document). */
+  base?: string;
   owner: string | null;
   state: JobState;
   progress: JobProgress;

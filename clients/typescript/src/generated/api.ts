@@ -558,7 +558,7 @@ export interface paths {
         put?: never;
         /**
          * Compare the document with another document or a kept version
-         * @description The document (or versionId, one of its kept versions) against `with` (the base): pages paired by content, so a moved page is reported as moved and inserted and deleted pages as such; a word-level text diff and a pixel diff (regions as boxes) of each pair that differs. Accept application/json (or XML) answers the CompareReport; Accept application/pdf the document with inserted words highlighted, changed regions framed and summary pages in front. Neither document is changed. The ETag names both versions and the options: If-None-Match answers 304.
+         * @description The document (or versionId, one of its kept versions) against `with` (the base): pages paired by content, so a moved page is reported as moved and inserted and deleted pages as such; a word-level text diff and a pixel diff (regions as boxes) of each pair that differs. Accept application/json (or XML) answers the CompareReport; Accept application/pdf the document with inserted words highlighted, changed regions framed and summary pages in front. Neither document is changed. The ETag names both versions and the options: If-None-Match answers 304. Prefer: respond-async (or either document larger than PDFSERVICE_JOB_ASYNC_BYTES) runs it as a background job whose result file is the answer as negotiated (202 and the Job).
          */
         post: operations["compareDocument"];
         delete?: never;
@@ -1339,6 +1339,8 @@ export interface components {
             action: string;
             /** @description The document it works on, as folder/name.pdf */
             document: string;
+            /** @description A compare's base, as folder/name.pdf (the document itself when two of its versions are compared) */
+            base?: string;
             owner: string | null;
             /** @enum {string} */
             state: "queued" | "running" | "succeeded" | "failed" | "cancelled" | "interrupted";
@@ -10096,6 +10098,8 @@ export interface operations {
                             action: string;
                             /** @description The document it works on, as folder/name.pdf */
                             document: string;
+                            /** @description A compare's base, as folder/name.pdf (the document itself when two of its versions are compared) */
+                            base?: string;
                             owner: string | null;
                             /** @enum {string} */
                             state: "queued" | "running" | "succeeded" | "failed" | "cancelled" | "interrupted";
@@ -10157,6 +10161,8 @@ export interface operations {
                             action: string;
                             /** @description The document it works on, as folder/name.pdf */
                             document: string;
+                            /** @description A compare's base, as folder/name.pdf (the document itself when two of its versions are compared) */
+                            base?: string;
                             owner: string | null;
                             /** @enum {string} */
                             state: "queued" | "running" | "succeeded" | "failed" | "cancelled" | "interrupted";
@@ -10218,6 +10224,8 @@ export interface operations {
                             action: string;
                             /** @description The document it works on, as folder/name.pdf */
                             document: string;
+                            /** @description A compare's base, as folder/name.pdf (the document itself when two of its versions are compared) */
+                            base?: string;
                             owner: string | null;
                             /** @enum {string} */
                             state: "queued" | "running" | "succeeded" | "failed" | "cancelled" | "interrupted";
@@ -10355,6 +10363,8 @@ export interface operations {
                         action: string;
                         /** @description The document it works on, as folder/name.pdf */
                         document: string;
+                        /** @description A compare's base, as folder/name.pdf (the document itself when two of its versions are compared) */
+                        base?: string;
                         owner: string | null;
                         /** @enum {string} */
                         state: "queued" | "running" | "succeeded" | "failed" | "cancelled" | "interrupted";
@@ -10414,6 +10424,8 @@ export interface operations {
                         action: string;
                         /** @description The document it works on, as folder/name.pdf */
                         document: string;
+                        /** @description A compare's base, as folder/name.pdf (the document itself when two of its versions are compared) */
+                        base?: string;
                         owner: string | null;
                         /** @enum {string} */
                         state: "queued" | "running" | "succeeded" | "failed" | "cancelled" | "interrupted";
@@ -10473,6 +10485,8 @@ export interface operations {
                         action: string;
                         /** @description The document it works on, as folder/name.pdf */
                         document: string;
+                        /** @description A compare's base, as folder/name.pdf (the document itself when two of its versions are compared) */
+                        base?: string;
                         owner: string | null;
                         /** @enum {string} */
                         state: "queued" | "running" | "succeeded" | "failed" | "cancelled" | "interrupted";
@@ -10609,6 +10623,8 @@ export interface operations {
                         action: string;
                         /** @description The document it works on, as folder/name.pdf */
                         document: string;
+                        /** @description A compare's base, as folder/name.pdf (the document itself when two of its versions are compared) */
+                        base?: string;
                         owner: string | null;
                         /** @enum {string} */
                         state: "queued" | "running" | "succeeded" | "failed" | "cancelled" | "interrupted";
@@ -10668,6 +10684,8 @@ export interface operations {
                         action: string;
                         /** @description The document it works on, as folder/name.pdf */
                         document: string;
+                        /** @description A compare's base, as folder/name.pdf (the document itself when two of its versions are compared) */
+                        base?: string;
                         owner: string | null;
                         /** @enum {string} */
                         state: "queued" | "running" | "succeeded" | "failed" | "cancelled" | "interrupted";
@@ -10727,6 +10745,8 @@ export interface operations {
                         action: string;
                         /** @description The document it works on, as folder/name.pdf */
                         document: string;
+                        /** @description A compare's base, as folder/name.pdf (the document itself when two of its versions are compared) */
+                        base?: string;
                         owner: string | null;
                         /** @enum {string} */
                         state: "queued" | "running" | "succeeded" | "failed" | "cancelled" | "interrupted";
@@ -12068,6 +12088,8 @@ export interface operations {
                 "x-service-documentpassword"?: string;
                 /** @description The same password as base64 of its UTF-8 bytes, instead of X-Service-DocumentPassword */
                 "x-service-documentpassword-base64"?: string;
+                /** @description RFC 7240: respond-async runs the action as a background job: 202 Accepted, Location and the Job (see GET /jobs/{id}); wait=N waits up to N seconds for it first (docs/jobs.md) */
+                prefer?: string;
                 /** @description Change only if the document still has this ETag (412 otherwise) */
                 "if-match"?: string;
                 /** @description The ETag held: 304 when it is still current */
@@ -12102,6 +12124,17 @@ export interface operations {
                     "application/pdf": Blob;
                     "application/xml": components["schemas"]["CompareReport"];
                     "text/xml": components["schemas"]["CompareReport"];
+                };
+            };
+            /** @description Accepted: the work runs as a background job (Prefer: respond-async, or work that is long by nature); Location names the job */
+            202: {
+                headers: {
+                    /** @description Entity tag of the document version (or of this representation) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
                 };
             };
             /** @description Not modified: If-None-Match holds the current ETag */

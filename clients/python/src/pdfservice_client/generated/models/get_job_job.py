@@ -38,6 +38,8 @@ class GetJobJob:
             state (GetJobJobState):
             progress (GetJobJobProgress):
             created (datetime.datetime):
+            base (str | Unset): A compare's base, as folder/name.pdf (the document itself when two of its versions are
+                compared)
             started (datetime.datetime | Unset):
             finished (datetime.datetime | Unset):
             position (int | Unset): A queued job's place in the queue (0: next)
@@ -55,6 +57,7 @@ class GetJobJob:
     state: GetJobJobState
     progress: GetJobJobProgress
     created: datetime.datetime
+    base: str | Unset = UNSET
     started: datetime.datetime | Unset = UNSET
     finished: datetime.datetime | Unset = UNSET
     position: int | Unset = UNSET
@@ -85,6 +88,8 @@ class GetJobJob:
         progress = self.progress.to_dict()
 
         created = self.created.isoformat()
+
+        base = self.base
 
         started: str | Unset = UNSET
         if not isinstance(self.started, Unset):
@@ -118,6 +123,8 @@ class GetJobJob:
             "progress": progress,
             "created": created,
         })
+        if base is not UNSET:
+            field_dict["base"] = base
         if started is not UNSET:
             field_dict["started"] = started
         if finished is not UNSET:
@@ -169,6 +176,8 @@ class GetJobJob:
 
 
 
+
+        base = d.pop("base", UNSET)
 
         _started = d.pop("started", UNSET)
         started: datetime.datetime | Unset
@@ -222,6 +231,7 @@ class GetJobJob:
             state=state,
             progress=progress,
             created=created,
+            base=base,
             started=started,
             finished=finished,
             position=position,

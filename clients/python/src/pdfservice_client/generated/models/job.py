@@ -39,6 +39,8 @@ class Job:
             state (JobState):
             progress (JobProgress):
             created (datetime.datetime):
+            base (str | Unset): A compare's base, as folder/name.pdf (the document itself when two of its versions are
+                compared)
             started (datetime.datetime | Unset):
             finished (datetime.datetime | Unset):
             position (int | Unset): A queued job's place in the queue (0: next)
@@ -56,6 +58,7 @@ class Job:
     state: JobState
     progress: JobProgress
     created: datetime.datetime
+    base: str | Unset = UNSET
     started: datetime.datetime | Unset = UNSET
     finished: datetime.datetime | Unset = UNSET
     position: int | Unset = UNSET
@@ -86,6 +89,8 @@ class Job:
         progress = self.progress.to_dict()
 
         created = self.created.isoformat()
+
+        base = self.base
 
         started: str | Unset = UNSET
         if not isinstance(self.started, Unset):
@@ -119,6 +124,8 @@ class Job:
             "progress": progress,
             "created": created,
         })
+        if base is not UNSET:
+            field_dict["base"] = base
         if started is not UNSET:
             field_dict["started"] = started
         if finished is not UNSET:
@@ -170,6 +177,8 @@ class Job:
 
 
 
+
+        base = d.pop("base", UNSET)
 
         _started = d.pop("started", UNSET)
         started: datetime.datetime | Unset
@@ -223,6 +232,7 @@ class Job:
             state=state,
             progress=progress,
             created=created,
+            base=base,
             started=started,
             finished=finished,
             position=position,

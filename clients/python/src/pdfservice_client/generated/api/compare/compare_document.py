@@ -10,6 +10,7 @@ from ... import errors
 
 from ...models.compare_report import CompareReport
 from ...models.compare_request import CompareRequest
+from ...models.job import Job
 from ...models.problem import Problem
 from ...types import UNSET, Unset
 from typing import cast
@@ -22,6 +23,7 @@ def _get_kwargs(
     body: CompareRequest,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
+    prefer: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 
@@ -32,6 +34,9 @@ def _get_kwargs(
 
     if not isinstance(x_service_documentpassword_base64, Unset):
         headers["x-service-documentpassword-base64"] = x_service_documentpassword_base64
+
+    if not isinstance(prefer, Unset):
+        headers["prefer"] = prefer
 
     if not isinstance(if_match, Unset):
         headers["if-match"] = if_match
@@ -59,13 +64,20 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | CompareReport | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | CompareReport | Job | Problem | None:
     if response.status_code == 200:
         response_200 = CompareReport.from_dict(response.json())
 
 
 
         return response_200
+
+    if response.status_code == 202:
+        response_202 = Job.from_dict(response.json())
+
+
+
+        return response_202
 
     if response.status_code == 304:
         response_304 = cast(Any, None)
@@ -112,7 +124,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | CompareReport | Problem]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | CompareReport | Job | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -128,10 +140,11 @@ def sync_detailed(
     body: CompareRequest,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
+    prefer: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 
-) -> Response[Any | CompareReport | Problem]:
+) -> Response[Any | CompareReport | Job | Problem]:
     """ Compare the document with another document or a kept version
 
      The document (or versionId, one of its kept versions) against `with` (the base): pages paired by
@@ -139,12 +152,15 @@ def sync_detailed(
     text diff and a pixel diff (regions as boxes) of each pair that differs. Accept application/json (or
     XML) answers the CompareReport; Accept application/pdf the document with inserted words highlighted,
     changed regions framed and summary pages in front. Neither document is changed. The ETag names both
-    versions and the options: If-None-Match answers 304.
+    versions and the options: If-None-Match answers 304. Prefer: respond-async (or either document
+    larger than PDFSERVICE_JOB_ASYNC_BYTES) runs it as a background job whose result file is the answer
+    as negotiated (202 and the Job).
 
     Args:
         file_path (str):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
+        prefer (str | Unset):
         if_match (str | Unset):
         if_none_match (str | Unset):
         body (CompareRequest):
@@ -154,7 +170,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | CompareReport | Problem]
+        Response[Any | CompareReport | Job | Problem]
      """
 
 
@@ -163,6 +179,7 @@ def sync_detailed(
 body=body,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
+prefer=prefer,
 if_match=if_match,
 if_none_match=if_none_match,
 
@@ -181,10 +198,11 @@ def sync(
     body: CompareRequest,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
+    prefer: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 
-) -> Any | CompareReport | Problem | None:
+) -> Any | CompareReport | Job | Problem | None:
     """ Compare the document with another document or a kept version
 
      The document (or versionId, one of its kept versions) against `with` (the base): pages paired by
@@ -192,12 +210,15 @@ def sync(
     text diff and a pixel diff (regions as boxes) of each pair that differs. Accept application/json (or
     XML) answers the CompareReport; Accept application/pdf the document with inserted words highlighted,
     changed regions framed and summary pages in front. Neither document is changed. The ETag names both
-    versions and the options: If-None-Match answers 304.
+    versions and the options: If-None-Match answers 304. Prefer: respond-async (or either document
+    larger than PDFSERVICE_JOB_ASYNC_BYTES) runs it as a background job whose result file is the answer
+    as negotiated (202 and the Job).
 
     Args:
         file_path (str):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
+        prefer (str | Unset):
         if_match (str | Unset):
         if_none_match (str | Unset):
         body (CompareRequest):
@@ -207,7 +228,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | CompareReport | Problem
+        Any | CompareReport | Job | Problem
      """
 
 
@@ -217,6 +238,7 @@ client=client,
 body=body,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
+prefer=prefer,
 if_match=if_match,
 if_none_match=if_none_match,
 
@@ -229,10 +251,11 @@ async def asyncio_detailed(
     body: CompareRequest,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
+    prefer: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 
-) -> Response[Any | CompareReport | Problem]:
+) -> Response[Any | CompareReport | Job | Problem]:
     """ Compare the document with another document or a kept version
 
      The document (or versionId, one of its kept versions) against `with` (the base): pages paired by
@@ -240,12 +263,15 @@ async def asyncio_detailed(
     text diff and a pixel diff (regions as boxes) of each pair that differs. Accept application/json (or
     XML) answers the CompareReport; Accept application/pdf the document with inserted words highlighted,
     changed regions framed and summary pages in front. Neither document is changed. The ETag names both
-    versions and the options: If-None-Match answers 304.
+    versions and the options: If-None-Match answers 304. Prefer: respond-async (or either document
+    larger than PDFSERVICE_JOB_ASYNC_BYTES) runs it as a background job whose result file is the answer
+    as negotiated (202 and the Job).
 
     Args:
         file_path (str):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
+        prefer (str | Unset):
         if_match (str | Unset):
         if_none_match (str | Unset):
         body (CompareRequest):
@@ -255,7 +281,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | CompareReport | Problem]
+        Response[Any | CompareReport | Job | Problem]
      """
 
 
@@ -264,6 +290,7 @@ async def asyncio_detailed(
 body=body,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
+prefer=prefer,
 if_match=if_match,
 if_none_match=if_none_match,
 
@@ -282,10 +309,11 @@ async def asyncio(
     body: CompareRequest,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
+    prefer: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 
-) -> Any | CompareReport | Problem | None:
+) -> Any | CompareReport | Job | Problem | None:
     """ Compare the document with another document or a kept version
 
      The document (or versionId, one of its kept versions) against `with` (the base): pages paired by
@@ -293,12 +321,15 @@ async def asyncio(
     text diff and a pixel diff (regions as boxes) of each pair that differs. Accept application/json (or
     XML) answers the CompareReport; Accept application/pdf the document with inserted words highlighted,
     changed regions framed and summary pages in front. Neither document is changed. The ETag names both
-    versions and the options: If-None-Match answers 304.
+    versions and the options: If-None-Match answers 304. Prefer: respond-async (or either document
+    larger than PDFSERVICE_JOB_ASYNC_BYTES) runs it as a background job whose result file is the answer
+    as negotiated (202 and the Job).
 
     Args:
         file_path (str):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
+        prefer (str | Unset):
         if_match (str | Unset):
         if_none_match (str | Unset):
         body (CompareRequest):
@@ -308,7 +339,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | CompareReport | Problem
+        Any | CompareReport | Job | Problem
      """
 
 
@@ -318,6 +349,7 @@ client=client,
 body=body,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
+prefer=prefer,
 if_match=if_match,
 if_none_match=if_none_match,
 
