@@ -24,7 +24,18 @@ def filter_case(ctx, case):
     # A document password travels in X-Service-DocumentPassword or X-Service-DocumentPassword-Base64, never both
     # (docs/api.md, "Document passwords"): a rule OpenAPI cannot state, so such requests are not generated.
     headers = {name.lower() for name in (case.headers or {})}
-    return not {"x-service-documentpassword", "x-service-documentpassword-base64"} <= headers
+    if {"x-service-documentpassword", "x-service-documentpassword-base64"} <= headers:
+        return False
+    # A compare's `with` names its base by filePath, versionId or both (docs/compare.md): the route's rule, kept out of
+    # the schema so that the generated clients type `with`; a valid case naming neither is not generated.
+    return _negative(case) or not _compare_base_unnamed(case)
+
+
+def _compare_base_unnamed(case):
+    body = case.body if isinstance(case.body, dict) else None
+    if _operation_id(case) != "compareDocument" or body is None or not isinstance(body.get("with"), dict):
+        return False
+    return "filePath" not in body["with"] and "versionId" not in body["with"]
 
 
 @schemathesis.hook
@@ -37,6 +48,8 @@ def before_add_examples(ctx, examples):
             for name in both:
                 if name.lower().endswith("-base64"):
                     del case.headers[name]
+        if _compare_base_unnamed(case):
+            case.body["with"]["filePath"] = "reports/2026/q1.pdf"
 
 
 @schemathesis.hook("filter_case")
