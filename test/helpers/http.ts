@@ -80,13 +80,26 @@ export async function engineState(server: TestServer, done: (engine: { busy: num
   throw new Error('the engine never reached the expected state');
 }
 
-/** Polls GET /jobs/{id} (as `auth`, the admin by default) until the job has ended, and answers it. */
+/**
+ * Polls GET /jobs/{id} (as `auth`, the admin by default) until the job has ended, and answers it. `seconds` (60 by
+ * default) is how long the job may go without advancing (its state, queue position or pages done), not how long it may
+ * take: the engine's workers run niced below every other process (PDFSERVICE_ENGINE_NICE), so on a machine loaded by
+ * other builds a redaction of 2,500 pages ran 50 to 60 s instead of 2 (load 15), and a fixed 60 s ended a job still at work.
+ */
 export async function jobEnded(server: TestServer, id: string, options: { auth?: string; seconds?: number } = {}): Promise<Record<string, any>> {
-  const deadline = Date.now() + (options.seconds ?? 60) * 1000;
+  const limitMs = (options.seconds ?? 60) * 1000;
+  let deadline = Date.now() + limitMs;
+  let seen = '';
+  let job: Record<string, any> = {};
   while (Date.now() < deadline) {
-    const job = (await call(server, 'GET', `/jobs/${id}`, options.auth ? { auth: options.auth } : {})).json();
+    job = (await call(server, 'GET', `/jobs/${id}`, options.auth ? { auth: options.auth } : {})).json();
     if (!['queued', 'running'].includes(job.state)) return job;
+    const now = JSON.stringify([job.state, job.position, job.progress?.done]);
+    if (now !== seen) {
+      seen = now;
+      deadline = Date.now() + limitMs;
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`job ${id} did not end`);
+  throw new Error(`job ${id} did not end: no advance in ${limitMs / 1000} s: ${JSON.stringify(job)}`);
 }

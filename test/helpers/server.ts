@@ -146,7 +146,11 @@ export async function startServer(options: { env?: Record<string, string>; dataD
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        // Waited for too: kill() only sends the signal, and a process still writing in its data folder made the rm below fail (ENOTEMPTY).
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill('SIGKILL');
+          await exited;
+        }
       }
       if (!options.dataDir && !shared) await rm(dataDir, { recursive: true, force: true });
       if (ownsDav) await dav?.dispose();

@@ -18,7 +18,10 @@ import { serverForSuite, startServer, type TestServer } from '../helpers/server.
 
 /** Pages of a document whose redaction runs long (about 6 to 15 s here): long enough to act on while it runs. */
 const LONG_PAGES = 6000;
-/** Pages of one whose redaction must still end within the test (about 2 s here), yet outlive a PUT made meanwhile. */
+/**
+ * Pages of one whose redaction must still end within the test (about 2 s on a quiet machine, 50 to 60 s at load 15: the
+ * engine's workers run niced; jobEnded waits while the job advances), yet outlive a PUT made meanwhile.
+ */
 const MEDIUM_PAGES = 2500;
 /** Two engine workers, what this machine has (a job's tasks take at most one); no text prefetch after a write, so the engine's only work is the jobs'. */
 const ENV = { PDFSERVICE_WORKERS: '2', PDFSERVICE_TEXT_PREFETCH_MAX_BYTES: '0' };
