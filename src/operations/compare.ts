@@ -81,10 +81,9 @@ export class CompareOperations {
   }
 
   /** The contexts the two documents are read with: the base with its own version and password (else the request's). */
-  private contexts(ctx: OperationContext, other: CompareWith): { baseCtx: OperationContext } {
+  private baseContext(ctx: OperationContext, other: CompareWith): OperationContext {
     const { versionId: _versionId, ...rest } = ctx;
-    const baseCtx: OperationContext = { ...rest, documentPassword: other.password ?? ctx.documentPassword, ...(other.versionId !== undefined ? { versionId: other.versionId } : {}) };
-    return { baseCtx };
+    return { ...rest, documentPassword: other.password ?? ctx.documentPassword, ...(other.versionId !== undefined ? { versionId: other.versionId } : {}) };
   }
 
   /**
@@ -92,7 +91,7 @@ export class CompareOperations {
    * versions are 404 here), the options and the answer's form. A weak tag: the PDF answer is made anew each time.
    */
   async etag(path: StoredPath, ctx: OperationContext, other: CompareWith, options: CompareOptions, form: string): Promise<string> {
-    const { baseCtx } = this.contexts(ctx, other);
+    const baseCtx = this.baseContext(ctx, other);
     // The access check of each (reads.model: the password, cached by version), so a 304 is no answer to a wrong one.
     const [doc, base] = await Promise.all([this.documents.reads.model(path, ctx), this.documents.reads.model(other.path, baseCtx)]);
     return answerTag(doc.etag, base.etag, options, form);
@@ -100,7 +99,7 @@ export class CompareOperations {
 
   /** The larger document's size in bytes (stats only; 404 for a document or version that is not there): the size rule of long work. */
   async size(path: StoredPath, ctx: OperationContext, other: CompareWith): Promise<number> {
-    const { baseCtx } = this.contexts(ctx, other);
+    const baseCtx = this.baseContext(ctx, other);
     const [doc, base] = await Promise.all([this.documents.stat(path, ctx), this.documents.stat(other.path, baseCtx)]);
     return Math.max(doc.size, base.size);
   }
@@ -112,7 +111,7 @@ export class CompareOperations {
    * pages than compare takes (400).
    */
   async prepare(path: StoredPath, ctx: OperationContext, other: CompareWith, options: CompareOptions, highlight: boolean): Promise<PreparedCompare> {
-    const { baseCtx } = this.contexts(ctx, other);
+    const baseCtx = this.baseContext(ctx, other);
     const { reads } = this.documents;
     const [doc, base] = await Promise.all([reads.model(path, ctx), reads.model(other.path, baseCtx)]);
     for (const m of [doc, base]) {
@@ -127,7 +126,7 @@ export class CompareOperations {
    * `exec`: a job's (its signal stops the engine tasks, its task time limit applies), else the request's.
    */
   async compare(path: StoredPath, ctx: OperationContext, other: CompareWith, options: CompareOptions, highlight: boolean, exec?: ExecutionContext): Promise<{ report: CompareReport; pdf?: Uint8Array; tag: string }> {
-    const { baseCtx } = this.contexts(ctx, other);
+    const baseCtx = this.baseContext(ctx, other);
     return this.documents.read(path, ctx, (doc, engine) =>
       this.documents.read(other.path, baseCtx, async (base) => {
         const sides = {
