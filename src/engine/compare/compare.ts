@@ -9,6 +9,7 @@ import * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
 import { withPdf, type PdfInput } from '../core/document-task.js';
 import { saveFull } from '../core/save.js';
+import { unregistered } from '../core/wrapper-registry.js';
 import type { Need } from '../core/access.js';
 import { PageSpace } from '../pages/geometry.js';
 import { MAX_PIXELS, MAX_SIDE } from '../pages/model.js';
@@ -133,43 +134,18 @@ export function comparePageDigests(input: PdfInput & { need: Need }): { pageCoun
   }));
 }
 
-/** What mupdf.js keeps in a wrapper class's static `_finalizer` (a FinalizationRegistry), as walkText (text/page-text.ts) sees it. */
-interface Registry {
-  register(target: object, held: unknown, token?: object): void;
-  unregister(token: object): boolean;
-}
-
-/** The PDFObject wrappers made while `collectingObjects` runs; null: registered as mupdf.js does. */
-let collected: mupdf.PDFObject[] | null = null;
-let collectorInstalled = false;
-
 /**
  * Runs `work` (synchronous) with the PDFObject wrappers it makes kept in a list instead of registered with mupdf.js's
- * FinalizationRegistry, and releases them all when it ends. The digests make a wrapper for every value they visit
- * (about 100,000 for the 200-page bench document); registering each and collecting them later was over half of the
- * digests' time (CPU profile: garbage collection 35%, the wrapper's constructor 20%). The same switch as walkText's
- * for fonts: installed once (swapping the property per call would deoptimise every wrapper's constructor), the
- * work synchronous, so nothing else makes a PDFObject meanwhile; every wrapper made is destroyed, so none leaks.
+ * FinalizationRegistry (core/wrapper-registry.ts), and releases them all when it ends. The digests make a wrapper for
+ * every value they visit (about 100,000 for the 200-page bench document); registering each and collecting them later
+ * was over half of the digests' time (CPU profile: garbage collection 35%, the wrapper's constructor 20%). Every
+ * wrapper made is destroyed, so none leaks.
  */
 function collectingObjects<T>(work: () => T): T {
-  const objectClass = mupdf.PDFObject as unknown as { _finalizer?: Registry; _drop: (pointer: number) => void };
-  if (!collectorInstalled) {
-    const real: Registry = objectClass._finalizer ?? new FinalizationRegistry(objectClass._drop);
-    objectClass._finalizer = {
-      register: (target, held, token) => {
-        if (collected) collected.push(target as mupdf.PDFObject);
-        else real.register(target, held, token);
-      },
-      unregister: (token) => real.unregister(token),
-    };
-    collectorInstalled = true;
-  }
   const made: mupdf.PDFObject[] = [];
-  collected = made;
   try {
-    return work();
+    return unregistered(mupdf.PDFObject, (wrapper) => made.push(wrapper as mupdf.PDFObject), work);
   } finally {
-    collected = null;
     for (const obj of made) obj.destroy();
   }
 }

@@ -1,5 +1,6 @@
 import * as mupdf from 'mupdf';
 import { wasmModule } from '../core/wasm.js';
+import { unregistered } from '../core/wrapper-registry.js';
 import { PageTextBuilder, type PageText } from './match.js';
 
 /**
@@ -46,15 +47,6 @@ export function bodyQuad(q: ArrayLike<number>, origin: ArrayLike<number>, size: 
   out[7] = q[7] + vy * low;
 }
 
-/** What mupdf.js keeps in a wrapper class's static `_finalizer` (a FinalizationRegistry). */
-interface Registry {
-  register(target: object, held: unknown, token?: object): void;
-  unregister(token: object): boolean;
-}
-
-let registering = true;
-let switchInstalled = false;
-
 /**
  * A structured-text walker that never sees MuPDF's per-character Font wrapper (walkText releases it, or never makes
  * it). `origin` and `quad` may be the same arrays at every call: a walker copies what it keeps.
@@ -70,12 +62,9 @@ export interface TextWalker {
 /**
  * StructuredText.walk() wraps the font of every character in a new Font that
  * it registers with a FinalizationRegistry; for a 200-page document that is
- * 450,000 registrations, which cost more than extracting the text. So Font's
- * registry is put behind a switch (once: swapping the property per call
- * would deoptimise every wrapper's constructor), registration is off while
- * the walk runs (synchronously: nothing else can create a Font meanwhile),
- * and each font is released at once, leaving a finalizer nothing to do.
- * Should mupdf.js stop using `_finalizer`, the switch is never called.
+ * 450,000 registrations, which cost more than extracting the text. So the
+ * Fonts the walk makes are not registered (core/wrapper-registry.ts), and
+ * each is released at once, leaving a finalizer nothing to do.
  */
 export function walkText(stext: mupdf.StructuredText, walker: TextWalker): void {
   const direct = stextAccessors();
@@ -83,19 +72,8 @@ export function walkText(stext: mupdf.StructuredText, walker: TextWalker): void 
     walkDirect(direct, stext, walker);
     return;
   }
-  if (!switchInstalled) {
-    const fontClass = mupdf.Font as unknown as { _finalizer?: Registry; _drop: (pointer: number) => void };
-    const real: Registry = fontClass._finalizer ?? new FinalizationRegistry(fontClass._drop);
-    fontClass._finalizer = {
-      register: (target, held, token) => {
-        if (registering) real.register(target, held, token);
-      },
-      unregister: (token) => real.unregister(token),
-    };
-    switchInstalled = true;
-  }
-  registering = false;
-  try {
+  // Each character's Font is released at once by onChar, so none is registered (core/wrapper-registry.ts).
+  unregistered(mupdf.Font, () => undefined, () =>
     stext.walk({
       beginTextBlock: (bbox) => walker.beginTextBlock?.(bbox),
       beginLine: (bbox) => walker.beginLine?.(bbox),
@@ -105,10 +83,8 @@ export function walkText(stext: mupdf.StructuredText, walker: TextWalker): void 
         font.destroy();
         walker.onChar(c, origin, size, quad);
       },
-    });
-  } finally {
-    registering = true;
-  }
+    }),
+  );
 }
 
 /**
