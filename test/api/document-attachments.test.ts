@@ -144,6 +144,26 @@ describe('document attachments: list, download, add, delete', () => {
     assert.match(xml.text, /<description>Umsätze<\/description>/);
   });
 
+  test('an empty file (0 bytes) is a legal attachment, by the raw PUT and by the form; pdfdetach reads it back empty', async () => {
+    const emptyDoc = 'attach/empty.pdf';
+    await upload(emptyDoc, makePdf({ pages: 1 }));
+    const raw = await put(emptyDoc, 'nothing.txt', Buffer.alloc(0), '?mediaType=text/plain');
+    status(raw, 201);
+    assert.equal(raw.json().size, 0);
+    assert.equal(raw.json().checksum, md5(Buffer.alloc(0)));
+    const posted = await post(emptyDoc, { bytes: Buffer.alloc(0), name: 'nothing.bin' });
+    status(posted, 201);
+    assert.equal(posted.json().size, 0);
+    const stored = await storedBytes(server, emptyDoc);
+    assert.ok(qpdfCheck(stored).ok, qpdfCheck(stored).output);
+    assert.deepEqual(pdfdetachList(stored), ['nothing.bin', 'nothing.txt']);
+    assert.equal(pdfdetachSave(stored, 1).length, 0);
+    assert.equal(pdfdetachSave(stored, 2).length, 0);
+    const download = await call(server, 'GET', url(emptyDoc, 'nothing.txt'));
+    status(download, 200);
+    assert.equal(download.bytes.length, 0);
+  });
+
   test('download: the bytes, the media type, Content-Disposition, Range, 304, 406, sandboxed', async () => {
     const whole = await download(doc, 'z-data.bin');
     status(whole, 200);

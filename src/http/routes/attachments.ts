@@ -126,6 +126,8 @@ export function registerAttachmentRoutes(api: Api, deps: AppDeps): void {
       querystring: putQuery,
       headers,
       consumes: BINARY_UPLOAD_TYPES,
+      // A zero-byte file is a legal attachment, so this body, unlike a document's, may be empty.
+      bodyContent: Object.fromEntries(BINARY_UPLOAD_TYPES.map((type) => [type, { schema: filePart('The file (may be empty)') }])),
       response: { 200: documentAttachmentSchema, 201: documentAttachmentSchema, ...errorResponses },
     },
   }, async (request, reply) => {
