@@ -33,9 +33,10 @@ import { attachmentTasks } from './attachments/tasks.js';
 import { mergeTasks } from './merge/tasks.js';
 import { sanitizeTasks } from './sanitize/tasks.js';
 import { compareTasks } from './compare/tasks.js';
+import { pdfuaTasks } from './pdfua/tasks.js';
 import type { TaskContext } from './task-context.js';
 
-const featureTasks = [coreTasks, annotationTasks, xfdfTasks, formTasks, redactionTasks, signingTasks, securityTasks, pageTasks, stampTasks, textTasks, renderTasks, imageTasks, ocrTasks, preflightTasks, pdfaTasks, optimizeTasks, officeTasks, outlineTasks, metadataTasks, numberTasks, blankTasks, splitTasks, layoutTasks, attachmentTasks, mergeTasks, sanitizeTasks, compareTasks];
+const featureTasks = [coreTasks, annotationTasks, xfdfTasks, formTasks, redactionTasks, signingTasks, securityTasks, pageTasks, stampTasks, textTasks, renderTasks, imageTasks, ocrTasks, preflightTasks, pdfaTasks, optimizeTasks, officeTasks, outlineTasks, metadataTasks, numberTasks, blankTasks, splitTasks, layoutTasks, attachmentTasks, mergeTasks, sanitizeTasks, compareTasks, pdfuaTasks];
 // Spreading the maps would let a name declared in two folders silently keep the last one.
 const declared = featureTasks.flatMap((map) => Object.keys(map));
 const twice = declared.filter((name, i) => declared.indexOf(name) !== i);
@@ -69,6 +70,7 @@ export const tasks = {
   ...mergeTasks,
   ...sanitizeTasks,
   ...compareTasks,
+  ...pdfuaTasks,
 } satisfies Record<string, (input: never, ctx: TaskContext) => unknown>;
 
 export type EngineTasks = typeof tasks;

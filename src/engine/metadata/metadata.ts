@@ -135,6 +135,24 @@ function nowIso(): string {
 }
 
 /**
+ * The document's metadata changed (`replace`: replaced) on the open document: the Info dictionary, /Lang and the XMP
+ * packet written together, the packet updated property by property (everything else in it kept) or created; `amend`
+ * changes the packet before it is stored (the PDF/UA finish adds its identification). The metadata as written.
+ */
+export function changeMetadata(doc: mupdf.PDFDocument, change: MetadataChange, replace: boolean, amend?: (packet: XmpPacket) => void): MetadataFields {
+  const now = nowIso();
+  const fields = mergeMetadata(metadataOf(doc), change, replace, now);
+  if (Object.keys(fields.custom ?? {}).length > MAX_CUSTOM_KEYS) throw new EngineError('VALIDATION_FAILED', `A document may have at most ${MAX_CUSTOM_KEYS} custom metadata keys`);
+  writeInfo(doc, fields);
+  const stored = storedXmp(doc);
+  if (stored) applyXmpFields(stored, fields, now);
+  const packet = stored ?? newXmp(fields, now);
+  amend?.(packet);
+  writeXmpStream(doc, serializeXmp(packet));
+  return fields;
+}
+
+/**
  * The `writeMetadata` task: PATCH (`replace` false) or PUT of the metadata. The Info dictionary, /Lang and the XMP
  * packet are written together: the packet is updated property by property (everything else in it kept), or created.
  * Needs "change the document" with the user password. Saved by the edit rule, never appended but to a signed document:
@@ -142,13 +160,7 @@ function nowIso(): string {
  */
 export function writeMetadata(input: PdfInput & { change: MetadataChange; replace: boolean }): { bytes: Uint8Array; model: MetadataModel } {
   return editPdf(input, 'edit', (doc, edit) => {
-    const now = nowIso();
-    const fields = mergeMetadata(metadataOf(doc), input.change, input.replace, now);
-    if (Object.keys(fields.custom ?? {}).length > MAX_CUSTOM_KEYS) throw new EngineError('VALIDATION_FAILED', `A document may have at most ${MAX_CUSTOM_KEYS} custom metadata keys`);
-    writeInfo(doc, fields);
-    const packet = storedXmp(doc);
-    if (packet) applyXmpFields(packet, fields, now);
-    writeXmpStream(doc, serializeXmp(packet ?? newXmp(fields, now)));
+    changeMetadata(doc, input.change, input.replace);
     const bytes = edit.save();
     return { bytes, model: metadataOf(doc) };
   });

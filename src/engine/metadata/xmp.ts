@@ -331,9 +331,9 @@ export function newXmp(fields: MetadataFields, now: string): XmpPacket {
 }
 
 /**
- * Document attachments' Factur-X step (engine/attachments/facturx.ts): removes the packet's rdf:Description elements
- * that declare one of `namespaces` on themselves (as this function's own writes do), then appends the rdf:Description
- * elements of `descriptions` (XML text, each declaring its namespaces). Everything else stays as it was.
+ * Document attachments' Factur-X step (engine/attachments/facturx.ts) and the PDF/UA identification
+ * (engine/pdfua/finish.ts): removes the packet's rdf:Description elements that declare one of `namespaces` on
+ * themselves (as this function's own writes do), then appends the rdf:Description elements of `descriptions` (XML text, each declaring its namespaces). Everything else stays as it was.
  */
 export function replaceDescriptions(packet: XmpPacket, namespaces: readonly string[], descriptions: string): void {
   const declares = (node: Node) => Object.entries(node[':@'] ?? {}).some(([k, v]) => k.startsWith('xmlns:') && namespaces.includes(v));
