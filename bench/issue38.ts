@@ -212,7 +212,8 @@ async function listingUnderLoad(ctx: Context): Promise<Measured[]> {
       p99[k]!.push(percentile(r.latencies, 99));
       return 0;
     }, servers.length, async () => {
-      const r = await load({ url: `${bare.url}/bytes/${bytes}`, connections: CONNECTIONS, duration });
+      // The same request headers as ours (the peer ignores the credentials): parsing them is the HTTP layer's work too.
+      const r = await load({ url: `${bare.url}/bytes/${bytes}`, connections: CONNECTIONS, duration, headers: { authorization: servers[0]!.adminAuth } });
       bareThroughput.push(r.requests.average);
       bareP99.push(percentile(r.latencies, 99));
       return 0;

@@ -8,6 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import type { Row } from './annotations.js';
 import { measured } from './build.js';
+import { NODE_FLAGS } from '../src/start/node-flags.js';
 
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
@@ -205,7 +206,10 @@ export function loadNow(): number {
 
 /** Starts the bare Fastify server in its own process; resolves its URL and a stop function. */
 export async function startBareServer(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, [fileURLToPath(new URL('./bare-server.js', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // With the Node.js options the service starts with (src/start/node-flags.ts): the peer is the HTTP layer on the same
+  // runtime. Without them (until session 18) the two ran with different young generations (2 MB semi-spaces against
+  // V8's default), a difference in the collector's work per request that is no part of the HTTP layer.
+  const child = spawn(process.execPath, [...NODE_FLAGS, fileURLToPath(new URL('./bare-server.js', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       for (const line of chunk.toString().split('\n')) {
