@@ -62,15 +62,15 @@ export interface Recognition {
 }
 
 /**
- * Recognises one page image (PNG) in `language` ("eng", "eng+deu"), at the
+ * Recognises one page image (a binary PGM, engine/ocr/render.ts) in `language` ("eng", "eng+deu"), at the
  * resolution it was rendered at, and answers its lines and words (from the
  * hOCR output, which has each line's baseline) with the figures, and the
  * text-only PDF whose font the text layer uses; both from one run.
  */
-export function recognise(tools: ToolSupervisor, options: { png: Uint8Array; language: string; dpi: number; signal?: AbortSignal | undefined }): Promise<Recognition> {
+export function recognise(tools: ToolSupervisor, options: { pgm: Uint8Array; language: string; dpi: number; signal?: AbortSignal | undefined }): Promise<Recognition> {
   return tools.run(TESSERACT, async ({ scratch, exec }) => {
-    await writeFile(path.join(scratch, 'page.png'), options.png);
-    const result = await exec(['page.png', 'out', '-l', options.language, '--dpi', String(options.dpi), '--psm', '3', '-c', 'textonly_pdf=1', 'pdf', 'hocr']);
+    await writeFile(path.join(scratch, 'page.pgm'), options.pgm);
+    const result = await exec(['page.pgm', 'out', '-l', options.language, '--dpi', String(options.dpi), '--psm', '3', '-c', 'textonly_pdf=1', 'pdf', 'hocr']);
     let pdf: Buffer;
     let hocr: string;
     try {
@@ -159,10 +159,10 @@ function decodeXmlText(text: string): string {
  * clockwise turn that makes it upright, with its confidence; null when it
  * cannot tell (too little text).
  */
-export function detectOrientation(tools: ToolSupervisor, options: { png: Uint8Array; dpi: number; signal?: AbortSignal | undefined }): Promise<{ rotate: 0 | 90 | 180 | 270; confidence: number } | null> {
+export function detectOrientation(tools: ToolSupervisor, options: { pgm: Uint8Array; dpi: number; signal?: AbortSignal | undefined }): Promise<{ rotate: 0 | 90 | 180 | 270; confidence: number } | null> {
   return tools.run(TESSERACT, async ({ scratch, exec }) => {
-    await writeFile(path.join(scratch, 'page.png'), options.png);
-    const result = await exec(['page.png', 'stdout', '--dpi', String(options.dpi), '--psm', '0']);
+    await writeFile(path.join(scratch, 'page.pgm'), options.pgm);
+    const result = await exec(['page.pgm', 'stdout', '--dpi', String(options.dpi), '--psm', '0']);
     const rotate = /^Rotate:\s*(\d+)/m.exec(result.stdout)?.[1];
     const confidence = /^Orientation confidence:\s*([\d.]+)/m.exec(result.stdout)?.[1];
     if (result.code !== 0 || rotate === undefined || !['0', '90', '180', '270'].includes(rotate)) return null;

@@ -138,12 +138,12 @@ export const OCRAction: ActionDefinition<Params, { language: string }> = {
 async function recognisePage({ params, source, engine, ctx, exec, tools }: ExecuteInput<Params, { language: string }>, pageIndex: number): Promise<{ report: OcrPageReport; layer?: OcrLayer }> {
   const signal = exec.signal;
   const render = (rotate: QuarterTurn) => engine.run('renderForOcr', { pdf: source.pdf, password: ctx.documentPassword, pageIndex, dpi: params.dpi, rotate });
-  const read = (image: { png: Uint8Array; dpi: number }) => recognise(tools, { png: image.png, language: params.language, dpi: image.dpi, signal });
+  const read = (image: { pgm: Uint8Array; dpi: number }) => recognise(tools, { pgm: image.pgm, language: params.language, dpi: image.dpi, signal });
   const upright = await render(0);
   const first = await read(upright);
   let best: { rotation: QuarterTurn; image: typeof upright; text: Recognition } = { rotation: readingTurn(first.lines), image: upright, text: first };
   if (first.words < DOUBTFUL_WORDS || first.confidence < DOUBTFUL_CONFIDENCE) {
-    const orientation = await detectOrientation(tools, { png: upright.png, dpi: upright.dpi, signal });
+    const orientation = await detectOrientation(tools, { pgm: upright.pgm, dpi: upright.dpi, signal });
     if (orientation && orientation.rotate !== 0 && orientation.confidence >= ORIENTATION_CONFIDENCE) {
       const turned = await render(orientation.rotate);
       const text = await read(turned);
