@@ -5,7 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { realpathSync } from 'node:fs';
 import { ServiceError } from '../errors.js';
-import type { HelperAnswer, HelperRequest } from './chromium/helper.js';
+import type { HelperAnswer, HelperRequest, PageSettings } from './chromium/helper.js';
+import { askHelper } from './helper-request.js';
 import { resolveProgram, type ToolSupervisor } from './supervisor.js';
 import type { ToolDeclaration } from './tool.js';
 
@@ -83,17 +84,11 @@ export function chromiumTool(settings: ChromiumPoolSettings): ToolDeclaration {
 }
 
 /** One page to print: its files in the run's folder are written here. */
-export interface ChromiumConversion {
+export interface ChromiumConversion extends PageSettings {
   /** The main page's file name (its URL path is `/<name>`). */
   main: { name: string; bytes: Uint8Array };
   /** The bundle's other files by name, each with the media type it is served with. */
   assets: readonly { name: string; type: string; bytes: Uint8Array }[];
-  javascript: boolean;
-  media: 'print' | 'screen';
-  waitForSelector?: string | undefined;
-  waitForExpression?: string | undefined;
-  waitDelayMs?: number | undefined;
-  pdf: Record<string, unknown>;
   signal?: AbortSignal | undefined;
   background?: boolean | undefined;
   onQueued?: (() => void) | undefined;
@@ -126,20 +121,11 @@ export function htmlToPdf(tools: ToolSupervisor, conversion: ChromiumConversion)
       const output = path.join(scratch, 'output.pdf');
       const { main: _main, assets: _assets, signal: _signal, background: _background, onQueued: _onQueued, onConverting: _onConverting, ...options } = conversion;
       const ask: HelperRequest = { ...options, timeoutMs, files, main: `/${conversion.main.name}`, output };
-      let line: string;
-      try {
-        line = await request(JSON.stringify(ask));
-      } catch (err) {
-        if (err instanceof ServiceError && err.code === 'PROCESSING_FAILED') throw new ServiceError('HTML_CONVERSION_FAILED', `The browser ended while converting the page (${err.detail ?? err.message})`);
-        throw err;
-      }
-      let answer: HelperAnswer;
-      try {
-        answer = JSON.parse(line) as HelperAnswer;
-      } catch {
-        retire();
-        throw new ServiceError('HTML_CONVERSION_FAILED', 'The browser helper answered something unexpected');
-      }
+      const answer = await askHelper<HelperAnswer>({ request, retire }, ask, {
+        code: 'HTML_CONVERSION_FAILED',
+        ended: 'The browser ended while converting the page',
+        garbled: 'The browser helper answered something unexpected',
+      });
       if (answer.ok) return readFile(output);
       if (answer.kind === 'timeout' || answer.kind === 'browser') retire();
       if (answer.kind === 'options') throw new ServiceError('BAD_REQUEST', `Chromium refused the options: ${answer.error}`);

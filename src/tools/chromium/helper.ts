@@ -9,14 +9,8 @@
 import { createInterface } from 'node:readline';
 import type { Browser, BrowserContext, Route } from 'playwright-core';
 
-/** One conversion, as tools/chromium.ts sends it. */
-export interface HelperRequest {
-  /** Files the page may load, by URL path ("/style.css"), each a file of the run's folder and its media type. */
-  files: Record<string, { file: string; type: string }>;
-  /** The main page's URL path. */
-  main: string;
-  output: string;
-  timeoutMs: number;
+/** How a page is loaded and printed (tools/chromium.ts takes them from the upload's options). */
+export interface PageSettings {
   javascript: boolean;
   media: 'print' | 'screen';
   waitForSelector?: string | undefined;
@@ -24,6 +18,16 @@ export interface HelperRequest {
   waitDelayMs?: number | undefined;
   /** page.pdf's options (format, width, height, margin, landscape, scale, printBackground, pageRanges, preferCSSPageSize, header/footer templates, tagged, outline). */
   pdf: Record<string, unknown>;
+}
+
+/** One conversion, as tools/chromium.ts sends it. */
+export interface HelperRequest extends PageSettings {
+  /** Files the page may load, by URL path ("/style.css"), each a file of the run's folder and its media type. */
+  files: Record<string, { file: string; type: string }>;
+  /** The main page's URL path. */
+  main: string;
+  output: string;
+  timeoutMs: number;
 }
 
 /** The answer: `page` a fault of the page (its load, its wait, its size) or of the options, `browser` the browser's. */
