@@ -36,7 +36,8 @@ RUNTIME_PACKAGES=(libreoffice-writer bubblewrap fonts-liberation2 fonts-dejavu-c
   libreoffice-calc libreoffice-impress python3-uno fonts-crosextra-carlito fonts-crosextra-caladea
   fonts-noto-core fonts-noto-cjk
   tesseract-ocr tesseract-ocr-osd tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-ita
-  tesseract-ocr-por tesseract-ocr-rus default-jre-headless maven ghostscript fonts-urw-base35 icc-profiles-free qpdf)
+  tesseract-ocr-por tesseract-ocr-rus default-jre-headless maven ghostscript fonts-urw-base35 icc-profiles-free qpdf
+  chromium)
 
 # What only the tests, the corpus and robustness suites and the benchmarks use:
 # poppler-utils (pdftotext, pdfinfo, pdfsig, pdfdetach): independent checks in tests (qpdf too, a runtime package).
@@ -59,11 +60,11 @@ RUNTIME_PACKAGES=(libreoffice-writer bubblewrap fonts-liberation2 fonts-dejavu-c
 # so nothing depends on it.
 # nginx: the load balancer of the proof test (test/redis/cluster.test.ts), run with the repository's deploy/nginx files; the
 # package's system service (port 80) is disabled below, as Redis's is.
-# chromium: the browser test/api/cors-browser.test.ts drives (playwright-core, with this executable): CORS is enforced by
-# browsers only, so a header a preflight does not allow or an answer does not expose is found only in a real one
-# (playwright's own browser download cannot be used: nothing is fetched outside the package registries).
+# chromium (a runtime package: HTML uploads, docs/html.md) is also the browser test/api/cors-browser.test.ts drives:
+# CORS is enforced by browsers only (playwright's own browser download cannot be used: nothing is fetched outside the
+# package registries).
 TEST_PACKAGES=(poppler-utils libnss3-tools mupdf-tools imagemagick default-jdk-headless libpdfbox2-java zsh python3-venv
-  ocrmypdf libactivation-java libjaxb-api-java apache2-bin litmus swift memcached redis-server nginx chromium)
+  ocrmypdf libactivation-java libjaxb-api-java apache2-bin litmus swift memcached redis-server nginx)
 
 # Node.js (docs/deployment.md "Node.js"): Node 24 LTS, installed below; Node 22 also runs the service and the tests.
 NODE_VERSION=24.22.3

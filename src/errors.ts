@@ -97,6 +97,7 @@ export const ERROR_CATALOG = {
   DMS_ACCOUNT_REJECTED: { status: 422, title: 'The document server refused the DMS account\'s name and password' },
   PROCESSING_FAILED: { status: 422, title: 'The engine could not process this document' },
   OUTPUT_CHECK_FAILED: { status: 422, title: 'An external program wrote a file the service cannot use; nothing was written' },
+  HTML_CONVERSION_FAILED: { status: 422, title: 'The page could not be converted to PDF; nothing was written' },
   CONVERSION_FAILED: { status: 422, title: 'The LibreOffice instance converting the document ended; nothing was written' },
   HEADERS_TOO_LARGE: { status: 431, title: 'The request line and headers are larger than the service accepts' },
   TOO_MANY_REQUESTS: { status: 429, title: 'Too many failed attempts; try again later' },

@@ -18,6 +18,11 @@ export interface ToolSettings {
   qpdfMemoryMb: number;
   verapdfHeapMb: number;
   toolSpawner: boolean;
+  chromiumInstances: number;
+  chromiumTimeoutMs: number;
+  chromiumRestartAfter: number;
+  chromiumMaxRssMb: number;
+  chromiumProgram: string;
 }
 
 export const TOOLS: SettingsFeature<ToolSettings> = {
@@ -74,6 +79,32 @@ export const TOOLS: SettingsFeature<ToolSettings> = {
     ghostscriptMemoryMb: { env: 'PDFSERVICE_GHOSTSCRIPT_MEMORY_MB', doc: 'The same for each Ghostscript process. `0`: no limit', default: 4096, parse: integerOrZero(64, 1_048_576) },
     qpdfMemoryMb: { env: 'PDFSERVICE_QPDF_MEMORY_MB', doc: 'The same for each qpdf process. `0`: no limit', default: 4096, parse: integerOrZero(64, 1_048_576) },
     verapdfHeapMb: { env: 'PDFSERVICE_VERAPDF_HEAP_MB', doc: "veraPDF's JVM heap (`-Xmx`): a JVM is bounded by its heap rather than an address-space limit", default: 768, parse: integer(64, 1_048_576) },
+    chromiumInstances: {
+      env: 'PDFSERVICE_CHROMIUM_INSTANCES',
+      doc: 'Warm Chromium browsers converting HTML uploads at once, each one page at a time in a fresh context, in the sandbox (docs/html.md, "The pool")',
+      shown: 'the number of cores',
+      default: () => Math.max(1, os.availableParallelism()),
+      parse: integer(1, 64),
+    },
+    chromiumTimeoutMs: {
+      env: 'PDFSERVICE_CHROMIUM_TIMEOUT_MS',
+      doc: 'Longest one HTML conversion may take (loading, waiting, printing); past it the answer is 422 `HTML_CONVERSION_FAILED` and the browser is replaced',
+      default: 30_000,
+      parse: integer(1_000, 3_600_000),
+    },
+    chromiumRestartAfter: { env: 'PDFSERVICE_CHROMIUM_RESTART_AFTER', doc: 'A browser is replaced after this many conversions', default: 500, parse: integer(1, 1_000_000) },
+    chromiumMaxRssMb: {
+      env: 'PDFSERVICE_CHROMIUM_MAX_RSS_MB',
+      doc: "A browser whose processes (the helper's and the browser's) use more resident memory than this after a conversion is replaced",
+      default: 1024,
+      parse: integer(64, 65_536),
+    },
+    chromiumProgram: {
+      env: 'PDFSERVICE_CHROMIUM_PROGRAM',
+      doc: "The Chromium binary playwright-core drives (Debian's `chromium` installs it there; `/usr/bin/chromium` is a wrapper script); missing, HTML uploads answer 503 `COMPONENT_MISSING` (docs/html.md)",
+      default: '/usr/lib/chromium/chromium',
+      parse: (raw) => (nonEmpty(raw).includes('/') ? path.resolve(raw.trim()) : raw.trim()),
+    },
     toolSpawner: {
       env: 'PDFSERVICE_TOOL_SPAWNER',
       doc: '`true`: external programs are started by a small helper process started with the service (docs/architecture.md, "The spawner"), so that starting one does not stop the event loop for a fork of the whole service (9 to 17 ms a program at 1.4 GB). Off by default until it shows an end-to-end gain: on the loaded 2-core machine a job\'s 202 was not faster with it (bench/results/spawner-2026-11-30.md)',
@@ -98,4 +129,9 @@ export function officePool(config: Pick<ToolSettings, 'officeInstances' | 'offic
     maxRssMb: config.officeMaxRssMb,
     queueLimit: config.officeQueue > 0 ? config.officeQueue : 4 * config.officeInstances,
   };
+}
+
+/** The Chromium pool's settings as tools/chromium.ts takes them. */
+export function chromiumPool(config: Pick<ToolSettings, 'chromiumInstances' | 'chromiumTimeoutMs' | 'chromiumRestartAfter' | 'chromiumMaxRssMb' | 'chromiumProgram'>) {
+  return { instances: config.chromiumInstances, timeoutMs: config.chromiumTimeoutMs, restartAfterUses: config.chromiumRestartAfter, maxRssMb: config.chromiumMaxRssMb, program: config.chromiumProgram };
 }

@@ -6,6 +6,7 @@ import type { ToolSupervisor } from '../tools/supervisor.js';
 import type { OperationContext } from './context.js';
 import { officeFormatOfType } from './conversions/office/converter.js';
 import { checkOfficeOptionsApply } from './conversions/office/convert.js';
+import { htmlOnlyOptions, type HtmlOptions } from './conversions/html/options.js';
 import type { OfficeOptions } from './conversions/office/formats.js';
 import { chooseConverter, converterNamed, PDF_TYPE, UPLOAD_TYPES_TEXT } from './conversions/registry.js';
 import type { StagedFile } from './conversions/types.js';
@@ -30,6 +31,8 @@ export interface PreparedUpload {
   readonly long: boolean;
   /** An Office upload's options (query parameters; docs/office.md#options). */
   readonly officeOptions?: OfficeOptions | undefined;
+  /** An HTML upload's options (query parameters; docs/html.md#options). */
+  readonly htmlOptions?: HtmlOptions | undefined;
   readonly conflict: ConflictMode;
   readonly ctx: OperationContext;
   /** The main file. */
@@ -79,11 +82,12 @@ export class UploadOperations {
    * owns `staged` and `assets` from here (executeUpload or a job discards them); on failure
    * they are discarded here.
    */
-  async prepareUpload(target: StoredPath, staged: StagedUpload, mediaType: string, conflict: ConflictMode, ctx: OperationContext, officeOptions?: OfficeOptions, assets: readonly StagedFile[] = []): Promise<PreparedUpload> {
+  async prepareUpload(target: StoredPath, staged: StagedUpload, mediaType: string, conflict: ConflictMode, ctx: OperationContext, officeOptions?: OfficeOptions, assets: readonly StagedFile[] = [], htmlOptions?: HtmlOptions): Promise<PreparedUpload> {
     try {
       const chosen = await chooseConverter(mediaType, staged, assets.length);
       if (chosen === undefined) throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Cannot store ${mediaType}: send ${UPLOAD_TYPES_TEXT}`);
       const asked = officeOptionsFor(chosen, officeOptions);
+      const html = htmlOptionsFor(chosen, htmlOptions);
       if (conflict === 'fail' && (await this.documents.exists(target, ctx))) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${target.toString()}`);
       if (ctx.ifMatch !== undefined) {
         const existing = await this.documents.find(target, ctx);
@@ -96,6 +100,7 @@ export class UploadOperations {
         converts: chosen.converter.name !== 'pdf',
         long: chosen.converter.long,
         ...(asked ? { officeOptions: asked } : {}),
+        ...(html ? { htmlOptions: html } : {}),
         conflict,
         ctx,
         staged,
@@ -134,6 +139,7 @@ export class UploadOperations {
             onQueued: () => phase(0, 'queued'),
             onConverting: () => phase(0, 'converting'),
             officeOptions: prepared.officeOptions,
+            htmlOptions: prepared.htmlOptions,
             name: prepared.target.name.replace(/\.pdf$/i, ''),
           });
           phase(1, 'storing');
@@ -155,7 +161,7 @@ export class UploadOperations {
    * main file's type with its assets converts it). Every 4xx is decided here, before the content is checked or
    * converted (executeUpload). The other parts are discarded.
    */
-  async prepareFormUpload(folder: StoredPath, parts: readonly UploadPart[], namingMode: 0 | 1 | 2 | undefined, ctx: OperationContext, officeOptions?: OfficeOptions): Promise<PreparedUpload> {
+  async prepareFormUpload(folder: StoredPath, parts: readonly UploadPart[], namingMode: 0 | 1 | 2 | undefined, ctx: OperationContext, officeOptions?: OfficeOptions, htmlOptions?: HtmlOptions): Promise<PreparedUpload> {
     const file = parts.find((f) => f.field === MAIN_PART);
     const assets = file ? parts.filter((f) => f.field === ASSET_PART) : [];
     await Promise.all(parts.filter((f) => f !== file && !assets.includes(f)).map((f) => f.content.discard()));
@@ -170,17 +176,17 @@ export class UploadOperations {
     // Browsers on Windows declare .csv files as application/vnd.ms-excel (Excel's registered type): the name says CSV.
     const mediaType = file.mediaType === 'application/vnd.ms-excel' && /\.csv$/i.test(file.fileName) ? 'text/csv' : file.mediaType;
     const bundle = assets.map(({ fileName, mediaType, content }) => ({ fileName, mediaType, content }));
-    return this.prepareUpload(folder.child(pdfNameFor(file.fileName)), file.content, mediaType, conflictModeFor(namingMode), withoutIfMatch(ctx), officeOptions, bundle);
+    return this.prepareUpload(folder.child(pdfNameFor(file.fileName)), file.content, mediaType, conflictModeFor(namingMode), withoutIfMatch(ctx), officeOptions, bundle, htmlOptions);
   }
 
   /** PUT of a document body (replaces or creates, 201 / 200): staged up to `limit` bytes, then prepared (prepareUpload). */
-  async preparePut(target: StoredPath, body: Readable, mediaType: string, limit: number, ctx: OperationContext, officeOptions?: OfficeOptions): Promise<PreparedUpload> {
+  async preparePut(target: StoredPath, body: Readable, mediaType: string, limit: number, ctx: OperationContext, officeOptions?: OfficeOptions, htmlOptions?: HtmlOptions): Promise<PreparedUpload> {
     const staged = await this.documents.stage(body, limit, ctx);
     if (staged.size === 0) {
       await staged.discard();
       throw new ServiceError('MALFORMED_PDF', 'The body is empty');
     }
-    return this.prepareUpload(target, staged, mediaType, 'overwrite', ctx, officeOptions);
+    return this.prepareUpload(target, staged, mediaType, 'overwrite', ctx, officeOptions, [], htmlOptions);
   }
 }
 
@@ -191,6 +197,12 @@ export class UploadOperations {
 export function officeOptionsFor(chosen: { converter: { name: string }; mediaType: string }, officeOptions: OfficeOptions | undefined): OfficeOptions | undefined {
   const asked = officeOptions && Object.values(officeOptions).some((value) => value !== undefined) ? officeOptions : undefined;
   if (!asked) return undefined;
+  if (chosen.converter.name === 'html') {
+    // pageRange and landscape are HTML options too (htmlOptionsFor); the others are Office's alone.
+    const officeOnly = Object.entries(asked).filter(([key, value]) => value !== undefined && key !== 'pageRange' && key !== 'landscape').map(([key]) => key);
+    if (officeOnly.length > 0) throw new ServiceError('BAD_REQUEST', `The options ${officeOnly.join(', ')} apply to Office uploads only; this upload is an HTML page`);
+    return undefined;
+  }
   if (chosen.converter.name !== 'office') throw new ServiceError('BAD_REQUEST', `The options ${Object.keys(asked).join(', ')} apply to Office uploads only; this upload is ${chosen.mediaType === PDF_TYPE ? 'a PDF' : chosen.mediaType}`);
   // A declared type (or name) says the format now; a sniffed container is checked once the content says it.
   const declared = officeFormatOfType(chosen.mediaType);
@@ -206,4 +218,12 @@ async function discardAll(main: StagedUpload, assets: readonly StagedFile[]): Pr
 function withoutIfMatch(ctx: OperationContext): OperationContext {
   const { ifMatch: _ifMatch, ...rest } = ctx;
   return rest;
+}
+
+/** The HTML options asked for, for an HTML upload; 400 BAD_REQUEST for options only HTML takes sent with another upload. */
+export function htmlOptionsFor(chosen: { converter: { name: string }; mediaType: string }, htmlOptions: HtmlOptions | undefined): HtmlOptions | undefined {
+  if (chosen.converter.name === 'html') return htmlOptions;
+  const htmlOnly = htmlOnlyOptions(htmlOptions);
+  if (htmlOnly.length > 0) throw new ServiceError('BAD_REQUEST', `The options ${htmlOnly.join(', ')} apply to HTML uploads only; this upload is ${chosen.mediaType === PDF_TYPE ? 'a PDF' : chosen.mediaType}`);
+  return undefined;
 }

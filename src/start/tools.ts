@@ -1,4 +1,4 @@
-import { officePool, toolMemory, type Config } from '../config.js';
+import { chromiumPool, officePool, toolMemory, type Config } from '../config.js';
 import { declaredTools, ToolSupervisor } from '../tools/index.js';
 
 /**
@@ -9,6 +9,6 @@ import { declaredTools, ToolSupervisor } from '../tools/index.js';
 export function startTools(config: Config): { tools: ToolSupervisor; prepared: Promise<void> } {
   // Scratch folders under the data folder, so that a start after a crash finds and removes what a killed run left.
   // The spawner (when on) is started by prepare(), now, before the engine's workers grow the process (tools/spawner.ts).
-  const tools = new ToolSupervisor(declaredTools({ timeoutMs: config.taskTimeoutMs, verapdfDir: config.verapdfDir, office: officePool(config), memory: toolMemory(config) }), config.dataDir, { spawner: config.toolSpawner });
+  const tools = new ToolSupervisor(declaredTools({ timeoutMs: config.taskTimeoutMs, verapdfDir: config.verapdfDir, office: officePool(config), chromium: chromiumPool(config), memory: toolMemory(config) }), config.dataDir, { spawner: config.toolSpawner });
   return { tools, prepared: tools.prepare() };
 }

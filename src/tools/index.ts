@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os';
+import { chromiumTool, type ChromiumPoolSettings } from './chromium.js';
 import { ghostscript } from './ghostscript.js';
 import { libreOffice, type OfficePoolSettings } from './libreoffice.js';
 import { qpdf } from './qpdf.js';
@@ -14,7 +15,7 @@ export type { ToolDeclaration, ToolStatus } from './tool.js';
  * (tool.ts says what it holds) plus the module that uses it through
  * `ToolSupervisor.run` (as libreoffice.ts does).
  */
-export function declaredTools(options: { timeoutMs: number; verapdfDir: string; office?: OfficePoolSettings & { timeoutMs?: number }; memory?: ToolMemory }): ToolDeclaration[] {
+export function declaredTools(options: { timeoutMs: number; verapdfDir: string; office?: OfficePoolSettings & { timeoutMs?: number }; chromium?: ChromiumPoolSettings; memory?: ToolMemory }): ToolDeclaration[] {
   const { timeoutMs: officeTimeoutMs = options.timeoutMs, ...office } = options.office ?? {};
   const memory = options.memory ?? {};
   return [
@@ -23,6 +24,7 @@ export function declaredTools(options: { timeoutMs: number; verapdfDir: string; 
     verapdf({ timeoutMs: options.timeoutMs, dir: options.verapdfDir, heapMb: memory.verapdfHeap }),
     { ...ghostscript(options.timeoutMs, availableParallelism()), memoryLimitMb: memory.ghostscript },
     { ...qpdf(options.timeoutMs, availableParallelism()), memoryLimitMb: memory.qpdf },
+    chromiumTool(options.chromium ?? { timeoutMs: options.timeoutMs }),
   ];
 }
 

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ServiceError } from '../errors.js';
+import { askHelper } from './helper-request.js';
 import { resolveProgram, type ToolSupervisor } from './supervisor.js';
 import type { ToolDeclaration } from './tool.js';
 
@@ -154,31 +155,20 @@ export function officeToPdf(tools: ToolSupervisor, conversion: OfficeConversion)
       // Never the input's name: the input has an Office extension, the output is the only .pdf.
       const output = path.join(scratch, 'converted.pdf');
       await writeFile(input, bytes);
-      let line: string;
-      try {
-        line = await request(
-          JSON.stringify({
-            input,
-            output,
-            importFilter: conversion.importFilter,
-            exportFilter: conversion.exportFilter,
-            filterData: conversion.filterData ?? {},
-            sheets: conversion.sheets ?? null,
-            ...(conversion.password !== undefined ? { password: conversion.password } : {}),
-          }),
-        );
-      } catch (err) {
-        // The helper itself ended (the supervisor's PROCESSING_FAILED): to the client, the instance did.
-        if (err instanceof ServiceError && err.code === 'PROCESSING_FAILED') throw new ServiceError('CONVERSION_FAILED', `LibreOffice ended while converting the document (${err.detail ?? err.message})`);
-        throw err;
-      }
-      let answer: HelperAnswer;
-      try {
-        answer = JSON.parse(line) as HelperAnswer;
-      } catch {
-        retire();
-        throw new ServiceError('CONVERSION_FAILED', 'The LibreOffice instance answered something unexpected');
-      }
+      // The helper itself ending is, to the client, the instance ending.
+      const answer = await askHelper<HelperAnswer>(
+        { request, retire },
+        {
+          input,
+          output,
+          importFilter: conversion.importFilter,
+          exportFilter: conversion.exportFilter,
+          filterData: conversion.filterData ?? {},
+          sheets: conversion.sheets ?? null,
+          ...(conversion.password !== undefined ? { password: conversion.password } : {}),
+        },
+        { code: 'CONVERSION_FAILED', ended: 'LibreOffice ended while converting the document', garbled: 'The LibreOffice instance answered something unexpected' },
+      );
       if (answer.ok) return readFile(output);
       const reason = answer.error ?? 'LibreOffice could not convert this document';
       if (answer.kind === 'instance' || answer.kind === 'memory') {

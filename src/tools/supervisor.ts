@@ -195,6 +195,11 @@ export class ToolSupervisor {
     }
   }
 
+  /** A tool's declaration (its limits), for a module that tells its program its own deadline. */
+  declaration(name: string): ToolDeclaration | undefined {
+    return this.tools.get(name)?.declaration;
+  }
+
   statuses(): ToolStatus[] {
     return [...this.tools.values()].map((tool) => ({ ...tool.status }));
   }

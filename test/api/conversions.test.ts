@@ -41,7 +41,7 @@ function zipWith(name: string, text: string): Buffer {
 
 describe('the conversion registry', () => {
   test('every converter declares what it takes, produces, whether it is long, and sniffs; names are unique', () => {
-    assert.deepEqual(CONVERTERS.map((c) => c.name), ['image', 'office', 'pdf']);
+    assert.deepEqual(CONVERTERS.map((c) => c.name), ['image', 'office', 'html', 'pdf']);
     for (const converter of CONVERTERS) {
       assert.ok(['file', 'bundle'].includes(converter.takes.kind), converter.name);
       assert.ok(converter.takes.mediaTypes.length > 0, converter.name);
@@ -63,6 +63,7 @@ describe('the conversion registry', () => {
       ['OLE2', OLE2_HEAD, 'office', 'application/x-ole-storage'],
       ['ZIP', zipWith('mimetype', 'application/vnd.oasis.opendocument.text'), 'office', 'application/zip'],
       ['RTF', Buffer.from('{\\rtf1\\ansi hello}'), 'office', 'application/rtf'],
+      ['HTML', Buffer.from('\ufeff <!-- page --> <!DOCTYPE html><p>hi</p>'), 'html', 'text/html'],
       ['PDF', makePdf(), 'pdf', 'application/pdf'],
       ['text', Buffer.from('just some words'), 'pdf', 'application/pdf'],
     ];
@@ -155,7 +156,7 @@ describe('multipart bundles over HTTP', () => {
     return found;
   }
 
-  test('a form with "asset" parts is a bundle: no converter takes one yet, 415 UNSUPPORTED_MEDIA_TYPE, nothing stored, nothing left staged', async () => {
+  test('a form with "asset" parts is a bundle: none whose main file is a PDF is taken, 415 UNSUPPORTED_MEDIA_TYPE, nothing stored, nothing left staged', async () => {
     await call(server, 'PUT', '/documents/bundles');
     const data = new FormData();
     data.append('file', new Blob([makePdf() as BlobPart], { type: 'application/pdf' }), 'page.pdf');

@@ -127,7 +127,7 @@ test('bodies the routes read themselves are described: uploads, XFDF/FDF and mul
   const spec = await description();
   const doc = '/pdfservice/v1/documents/{filePath}.pdf';
   const content = (p: string, m: string) => spec.paths[p]![m]!.requestBody!.content;
-  for (const type of ['application/pdf', 'image/png', 'image/jpeg', 'image/tiff', 'image/gif', 'application/msword', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document']) {
+  for (const type of ['application/pdf', 'image/png', 'image/jpeg', 'image/tiff', 'image/gif', 'application/msword', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'text/html']) {
     assert.ok(content(doc, 'put')[type], `PUT document takes ${type}`);
   }
   assert.ok(content(`${doc}/annotations/content`, 'post')['application/vnd.adobe.xfdf']);
@@ -136,7 +136,8 @@ test('bodies the routes read themselves are described: uploads, XFDF/FDF and mul
   assert.deepEqual(parts(`${doc}/pages`, 'post'), ['action', 'file', 'pageAction']);
   assert.deepEqual(parts(`${doc}/annotations`, 'post'), ['annotation', 'file', 'fileDisposition']);
   assert.deepEqual(parts(`${doc}/fields/signature-fields/{fieldName}/signature`, 'post'), ['file', 'signature']);
-  assert.deepEqual(parts('/pdfservice/v1/documents/{folderPath}', 'post'), ['file']);
+  // A bundle's files (docs/api.md, "Bundles"): the HTML converter takes them.
+  assert.deepEqual(parts('/pdfservice/v1/documents/{folderPath}', 'post'), ['asset', 'file']);
 });
 
 test('errors are problem documents in JSON and XML; headers, XML models, path rules and pageIndex are schema', async () => {

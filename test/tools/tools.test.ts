@@ -204,11 +204,12 @@ describe('the service and its tools', () => {
   });
   after(() => server.stop());
 
-  test('/health lists LibreOffice, Tesseract, veraPDF, Ghostscript and qpdf with the versions they report, and the log names them once probed', async () => {
+  test('/health lists LibreOffice, Tesseract, veraPDF, Ghostscript, qpdf and Chromium with the versions they report, and the log names them once probed', async () => {
     const reported = /LibreOffice (\S+)/.exec(execFileSync('soffice', ['--version'], { encoding: 'utf8' }))![1];
     const tesseract = /^tesseract (\S+)/m.exec(execFileSync('tesseract', ['--version'], { encoding: 'utf8' }))![1];
     const ghostscript = execFileSync('gs', ['--version'], { encoding: 'utf8' }).trim();
     const qpdf = /qpdf version (\S+)/.exec(execFileSync('qpdf', ['--version'], { encoding: 'utf8' }))![1];
+    const chromium = /Chromium (\S+)/.exec(execFileSync('/usr/lib/chromium/chromium', ['--version'], { encoding: 'utf8' }))![1];
     const health = await call(server, 'GET', '/health', { auth: false });
     assert.equal(health.status, 200);
     assert.deepEqual(health.json().tools, [
@@ -217,6 +218,7 @@ describe('the service and its tools', () => {
       { name: 'verapdf', debianPackage: 'default-jre-headless', available: true, version: installedVerapdfVersion() },
       { name: 'ghostscript', debianPackage: 'ghostscript', available: true, version: ghostscript },
       { name: 'qpdf', debianPackage: 'qpdf', available: true, version: qpdf },
+      { name: 'chromium', debianPackage: 'chromium', available: true, version: chromium },
     ]);
     // Logged once probed (on first need, here this /health): the line comes through the service's stdout pipe.
     const logged = () => server.output.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.tool === 'libreoffice');

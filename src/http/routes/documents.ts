@@ -11,6 +11,7 @@ import { sendModel } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { documentModelSchema, documentPasswordHeader, errorResponses, filePathParams } from '../schemas/common.js';
 import { BINARY_UPLOAD_TYPES, UPLOAD_TYPES_TEXT } from '../uploads.js';
+import { htmlOptionsOf, htmlOptionsQuery } from '../schemas/html.js';
 import { officeOptionsOf, officeOptionsQuery } from '../schemas/office.js';
 import { versionLinks } from './versions.js';
 import type { Readable } from 'node:stream';
@@ -22,7 +23,7 @@ function isStream(body: unknown): body is Readable {
   return typeof (body as Readable | null)?.pipe === 'function';
 }
 
-const uploadQuery = { type: 'object', properties: officeOptionsQuery } as const;
+const uploadQuery = { type: 'object', properties: { ...officeOptionsQuery, ...htmlOptionsQuery } } as const;
 
 const downloadQuery = {
   type: 'object',
@@ -91,7 +92,7 @@ export function registerDocumentRoutes(api: Api, deps: AppDeps): void {
       throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Cannot store ${mediaType}: send ${UPLOAD_TYPES_TEXT}`);
     }
     const options = officeOptionsOf(request.query);
-    const prepared = await deps.operations.uploads.preparePut(path, request.body, mediaType, deps.config.maxUploadBytes, operationContext(request), options);
+    const prepared = await deps.operations.uploads.preparePut(path, request.body, mediaType, deps.config.maxUploadBytes, operationContext(request), options, htmlOptionsOf(request.query));
     const { jobs } = deps.operations;
     const plan = jobs ? jobPlan(parsePrefer(request.headers.prefer), jobs.longByNature(prepared)) : null;
     if (jobs && plan) return answerWithJob(request, reply, jobs, await jobs.submit(prepared), plan);

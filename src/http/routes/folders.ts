@@ -10,6 +10,7 @@ import { filePart, multipartBody } from '../openapi.js';
 import { sendModel } from '../reply.js';
 import { folderPathParam, operationContext } from '../request-context.js';
 import { documentModelSchema, errorResponses, folderModelSchema, folderPathParams, namingModeQuery } from '../schemas/common.js';
+import { htmlOptionsOf, htmlOptionsQuery } from '../schemas/html.js';
 import { officeOptionsOf, officeOptionsQuery } from '../schemas/office.js';
 
 const FOLDER_XML = { root: 'Folder', items: { entries: 'entry' } };
@@ -68,7 +69,7 @@ export function registerFolderRoutes(api: Api, deps: AppDeps): void {
     return reply.code(204).send();
   });
 
-  const uploadQuery = { type: 'object', properties: { ...namingModeQuery, ...officeOptionsQuery } } as const;
+  const uploadQuery = { type: 'object', properties: { ...namingModeQuery, ...officeOptionsQuery, ...htmlOptionsQuery } } as const;
   const uploadSchema = (withParams: boolean) => ({
     summary: 'Upload a PDF, image or Office document into a folder by form',
     description:
@@ -81,7 +82,13 @@ export function registerFolderRoutes(api: Api, deps: AppDeps): void {
     tags: ['folders'],
     ...(withParams ? { params: folderPathParams } : {}),
     consumes: ['multipart/form-data'],
-    bodyContent: multipartBody({ file: filePart('The PDF, image or Office document, with its file name') }, ['file']),
+    bodyContent: multipartBody(
+      {
+        file: filePart('The PDF, image, Office document or HTML page, with its file name'),
+        asset: { type: 'array', items: filePart('A file of the bundle, with its file name'), description: 'Files an HTML page refers to by their file names (style sheets, images, fonts; header.html and footer.html are the header and footer templates): with them the upload is a bundle (docs/api.md, "Bundles"; docs/html.md)' },
+      },
+      ['file'],
+    ),
     querystring: uploadQuery,
     response: { 201: documentModelSchema, ...(deps.operations.jobs ? jobAcceptedResponse : {}), ...errorResponses },
   });
@@ -92,7 +99,7 @@ export function registerFolderRoutes(api: Api, deps: AppDeps): void {
     const ctx = operationContext(request);
     if (!(await folders.exists(folder, ctx))) throw new ServiceError('FOLDER_NOT_FOUND', `No folder at /${folder.toString()}`);
     const { files } = await readMultipart(request, documents, { fileLimit: deps.config.maxUploadBytes, textLimit: deps.config.maxBodyBytes, textFields: [] });
-    const prepared = await deps.operations.uploads.prepareFormUpload(folder, files, namingMode, ctx, options);
+    const prepared = await deps.operations.uploads.prepareFormUpload(folder, files, namingMode, ctx, options, htmlOptionsOf(request.query));
     const { jobs } = deps.operations;
     const plan = jobs ? jobPlan(parsePrefer(request.headers.prefer), jobs.longByNature(prepared)) : null;
     if (jobs && plan) return answerWithJob(request, reply, jobs, await jobs.submit(prepared), plan);

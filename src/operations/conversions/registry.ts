@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { IMAGE_MEDIA_TYPES, type ImageMediaType, sniffImageType } from '../../engine/models.js';
 import { type ErrorCode, ServiceError } from '../../errors.js';
 import type { StagedUpload } from '../../storage/store.js';
+import { HTML_TYPE, htmlConverter } from './html/converter.js';
 import { imageConverter } from './image.js';
 import { officeConverter, officeFormatOfType } from './office/converter.js';
 import { OFFICE_CONTAINERS, officeContainerOf, officeFormatName, type OfficeFormat } from './office/formats.js';
@@ -15,7 +16,7 @@ import type { Converter } from './types.js';
  * application/octet-stream goes to the first converter that recognises its first bytes; PDF comes last and
  * takes what no other recognises (its check refuses what is no PDF).
  */
-export const CONVERTERS: readonly Converter[] = [imageConverter, officeConverter, pdfConverter];
+export const CONVERTERS: readonly Converter[] = [imageConverter, officeConverter, htmlConverter, pdfConverter];
 
 export { PDF_TYPE };
 const OCTET_STREAM = 'application/octet-stream';
@@ -52,8 +53,8 @@ export function converterNamed(name: string): Converter {
  * that takes bundles: with none, 415 UNSUPPORTED_MEDIA_TYPE saying so (docs/api.md, "Bundles").
  */
 export async function chooseConverter(mediaType: string, staged: StagedUpload, assets = 0): Promise<{ converter: Converter; mediaType: string } | undefined> {
-  const kind = assets > 0 ? 'bundle' : 'file';
-  const candidates = UPLOADERS.filter((converter) => converter.takes.kind === kind);
+  // A converter of bundles takes its main file alone too (a self-contained page).
+  const candidates = assets > 0 ? UPLOADERS.filter((converter) => converter.takes.kind === 'bundle') : UPLOADERS;
   const refuseBundle = (type: string): never => {
     throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `No converter takes a bundle of files whose main file is ${type} (the "file" part and ${assets} "asset" part${assets === 1 ? '' : 's'}): send the file alone, without "asset" parts`);
   };
@@ -126,6 +127,10 @@ function checkDeclaredType(mediaType: string, headBytes: Uint8Array): void {
   }
   if ((IMAGE_MEDIA_TYPES as readonly string[]).includes(mediaType)) {
     if (head && !(head.kind === 'image' && head.type === mediaType)) refuse('MALFORMED_IMAGE', describeHead(head), `a ${mediaType.slice('image/'.length).toUpperCase()} image`);
+    return;
+  }
+  if (mediaType === HTML_TYPE) {
+    if (head) refuse('HTML_CONVERSION_FAILED', describeHead(head), 'an HTML page');
     return;
   }
   const format = officeFormatOfType(mediaType);

@@ -2,6 +2,7 @@ import type { DocumentInfo } from '../../engine/models.js';
 import type { StagedUpload } from '../../storage/store.js';
 import type { ToolSupervisor } from '../../tools/supervisor.js';
 import type { Engine } from '../execution.js';
+import type { HtmlOptions } from './html/options.js';
 import type { OfficeOptions } from './office/formats.js';
 
 /**
@@ -30,7 +31,7 @@ export interface Converter {
 export interface ConverterInput {
   /**
    * `file`: one file; `bundle`: a main file with the files it refers to (an HTML page and its images and style
-   * sheets), which a multipart upload sends as several file parts. A URL is a kind to come.
+   * sheets), which a multipart upload sends as several file parts, or the main file alone. A URL is a kind to come.
    */
   kind: 'file' | 'bundle';
   /** The main file's media types. */
@@ -71,6 +72,8 @@ export interface ConvertDeps {
   name?: string | undefined;
   /** The upload's Office options (query parameters), checked against the format found (docs/office.md#options). */
   officeOptions?: OfficeOptions | undefined;
+  /** An HTML upload's options (query parameters, docs/html.md#options). */
+  htmlOptions?: HtmlOptions | undefined;
 }
 
 /** What the engine's check of a PDF found: its summary, and its DocumentInfo when it opened without a password. */

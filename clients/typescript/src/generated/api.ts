@@ -4923,6 +4923,72 @@ export interface operations {
                 notesPages?: boolean;
                 /** @description Office uploads: write PDF/A of this flavour; veraPDF must find it compliant before it is stored (422 PDFA_CONVERSION_FAILED otherwise) */
                 pdfa?: "pdfa1b" | "pdfa2b" | "pdfa3b";
+                /** @description HTML uploads: the paper, by name (default A4); or width and height */
+                paperSize?: "A0" | "A1" | "A2" | "A3" | "A4" | "A5" | "A6" | "Letter" | "Legal" | "Tabloid" | "Ledger";
+                /**
+                 * @description HTML uploads: the paper width (with height, instead of paperSize), a CSS length with px, in, cm or mm
+                 * @example 2cm
+                 */
+                width?: string;
+                /**
+                 * @description HTML uploads: the paper height (with width), a CSS length with px, in, cm or mm
+                 * @example 2cm
+                 */
+                height?: string;
+                /**
+                 * @description HTML uploads: the top margin (default 1cm), a CSS length with px, in, cm or mm
+                 * @example 2cm
+                 */
+                marginTop?: string;
+                /**
+                 * @description HTML uploads: the right margin (default 1cm), a CSS length with px, in, cm or mm
+                 * @example 2cm
+                 */
+                marginRight?: string;
+                /**
+                 * @description HTML uploads: the bottom margin (default 1cm), a CSS length with px, in, cm or mm
+                 * @example 2cm
+                 */
+                marginBottom?: string;
+                /**
+                 * @description HTML uploads: the left margin (default 1cm), a CSS length with px, in, cm or mm
+                 * @example 2cm
+                 */
+                marginLeft?: string;
+                /** @description HTML uploads: the rendering scale (default 1) */
+                scale?: number;
+                /** @description HTML uploads: print background colours and images (default true) */
+                printBackground?: boolean;
+                /** @description HTML uploads: the page's CSS @page size wins over paperSize, width and height (default false) */
+                preferCssPageSize?: boolean;
+                /** @description HTML uploads: the header on every page, HTML with the classes pageNumber, totalPages, title and date (an asset named header.html serves too); the top margin must leave it room */
+                headerTemplate?: string;
+                /** @description HTML uploads: the footer on every page, as headerTemplate (an asset named footer.html serves too) */
+                footerTemplate?: string;
+                /** @description HTML uploads: the CSS media type emulated (default print) */
+                media?: "print" | "screen";
+                /** @description HTML uploads: print once an element matching this CSS selector is in the page */
+                waitForSelector?: string;
+                /** @description HTML uploads: print once this JavaScript expression is true (evaluated in the page) */
+                waitForExpression?: string;
+                /** @description HTML uploads: wait this many milliseconds after the page has loaded (and waited) before printing (default 0) */
+                waitDelay?: number;
+                /** @description HTML uploads: run the page's scripts (default false) */
+                javascript?: boolean;
+                /** @description HTML uploads: the PDF's title (default: the page's <title>) */
+                title?: string;
+                /** @description HTML uploads: the PDF's author */
+                author?: string;
+                /** @description HTML uploads: the PDF's subject */
+                subject?: string;
+                /** @description HTML uploads: the PDF's keywords */
+                keywords?: string;
+                /** @description HTML uploads: the document's language, a BCP 47 tag (en, de-CH) */
+                language?: string;
+                /** @description HTML uploads: write a tagged (accessible) PDF (default true) */
+                tagged?: boolean;
+                /** @description HTML uploads: bookmarks from the page's headings (default true) */
+                outline?: boolean;
             };
             header?: {
                 /** @description RFC 7240: respond-async runs the action as a background job: 202 Accepted, Location and the Job (see GET /jobs/{id}); wait=N waits up to N seconds for it first (docs/jobs.md) */
@@ -4936,9 +5002,11 @@ export interface operations {
                 "multipart/form-data": {
                     /**
                      * Format: binary
-                     * @description The PDF, image or Office document, with its file name
+                     * @description The PDF, image, Office document or HTML page, with its file name
                      */
                     file: Blob;
+                    /** @description Files an HTML page refers to by their file names (style sheets, images, fonts; header.html and footer.html are the header and footer templates): with them the upload is a bundle (docs/api.md, "Bundles"; docs/html.md) */
+                    asset?: Blob[];
                 };
             };
         };
@@ -5227,6 +5295,72 @@ export interface operations {
                 notesPages?: boolean;
                 /** @description Office uploads: write PDF/A of this flavour; veraPDF must find it compliant before it is stored (422 PDFA_CONVERSION_FAILED otherwise) */
                 pdfa?: "pdfa1b" | "pdfa2b" | "pdfa3b";
+                /** @description HTML uploads: the paper, by name (default A4); or width and height */
+                paperSize?: "A0" | "A1" | "A2" | "A3" | "A4" | "A5" | "A6" | "Letter" | "Legal" | "Tabloid" | "Ledger";
+                /**
+                 * @description HTML uploads: the paper width (with height, instead of paperSize), a CSS length with px, in, cm or mm
+                 * @example 2cm
+                 */
+                width?: string;
+                /**
+                 * @description HTML uploads: the paper height (with width), a CSS length with px, in, cm or mm
+                 * @example 2cm
+                 */
+                height?: string;
+                /**
+                 * @description HTML uploads: the top margin (default 1cm), a CSS length with px, in, cm or mm
+                 * @example 2cm
+                 */
+                marginTop?: string;
+                /**
+                 * @description HTML uploads: the right margin (default 1cm), a CSS length with px, in, cm or mm
+                 * @example 2cm
+                 */
+                marginRight?: string;
+                /**
+                 * @description HTML uploads: the bottom margin (default 1cm), a CSS length with px, in, cm or mm
+                 * @example 2cm
+                 */
+                marginBottom?: string;
+                /**
+                 * @description HTML uploads: the left margin (default 1cm), a CSS length with px, in, cm or mm
+                 * @example 2cm
+                 */
+                marginLeft?: string;
+                /** @description HTML uploads: the rendering scale (default 1) */
+                scale?: number;
+                /** @description HTML uploads: print background colours and images (default true) */
+                printBackground?: boolean;
+                /** @description HTML uploads: the page's CSS @page size wins over paperSize, width and height (default false) */
+                preferCssPageSize?: boolean;
+                /** @description HTML uploads: the header on every page, HTML with the classes pageNumber, totalPages, title and date (an asset named header.html serves too); the top margin must leave it room */
+                headerTemplate?: string;
+                /** @description HTML uploads: the footer on every page, as headerTemplate (an asset named footer.html serves too) */
+                footerTemplate?: string;
+                /** @description HTML uploads: the CSS media type emulated (default print) */
+                media?: "print" | "screen";
+                /** @description HTML uploads: print once an element matching this CSS selector is in the page */
+                waitForSelector?: string;
+                /** @description HTML uploads: print once this JavaScript expression is true (evaluated in the page) */
+                waitForExpression?: string;
+                /** @description HTML uploads: wait this many milliseconds after the page has loaded (and waited) before printing (default 0) */
+                waitDelay?: number;
+                /** @description HTML uploads: run the page's scripts (default false) */
+                javascript?: boolean;
+                /** @description HTML uploads: the PDF's title (default: the page's <title>) */
+                title?: string;
+                /** @description HTML uploads: the PDF's author */
+                author?: string;
+                /** @description HTML uploads: the PDF's subject */
+                subject?: string;
+                /** @description HTML uploads: the PDF's keywords */
+                keywords?: string;
+                /** @description HTML uploads: the document's language, a BCP 47 tag (en, de-CH) */
+                language?: string;
+                /** @description HTML uploads: write a tagged (accessible) PDF (default true) */
+                tagged?: boolean;
+                /** @description HTML uploads: bookmarks from the page's headings (default true) */
+                outline?: boolean;
             };
             header?: {
                 /** @description RFC 7240: respond-async runs the action as a background job: 202 Accepted, Location and the Job (see GET /jobs/{id}); wait=N waits up to N seconds for it first (docs/jobs.md) */
@@ -5246,9 +5380,11 @@ export interface operations {
                 "multipart/form-data": {
                     /**
                      * Format: binary
-                     * @description The PDF, image or Office document, with its file name
+                     * @description The PDF, image, Office document or HTML page, with its file name
                      */
                     file: Blob;
+                    /** @description Files an HTML page refers to by their file names (style sheets, images, fonts; header.html and footer.html are the header and footer templates): with them the upload is a bundle (docs/api.md, "Bundles"; docs/html.md) */
+                    asset?: Blob[];
                 };
             };
         };
@@ -5561,6 +5697,72 @@ export interface operations {
                 notesPages?: boolean;
                 /** @description Office uploads: write PDF/A of this flavour; veraPDF must find it compliant before it is stored (422 PDFA_CONVERSION_FAILED otherwise) */
                 pdfa?: "pdfa1b" | "pdfa2b" | "pdfa3b";
+                /** @description HTML uploads: the paper, by name (default A4); or width and height */
+                paperSize?: "A0" | "A1" | "A2" | "A3" | "A4" | "A5" | "A6" | "Letter" | "Legal" | "Tabloid" | "Ledger";
+                /**
+                 * @description HTML uploads: the paper width (with height, instead of paperSize), a CSS length with px, in, cm or mm
+                 * @example 2cm
+                 */
+                width?: string;
+                /**
+                 * @description HTML uploads: the paper height (with width), a CSS length with px, in, cm or mm
+                 * @example 2cm
+                 */
+                height?: string;
+                /**
+                 * @description HTML uploads: the top margin (default 1cm), a CSS length with px, in, cm or mm
+                 * @example 2cm
+                 */
+                marginTop?: string;
+                /**
+                 * @description HTML uploads: the right margin (default 1cm), a CSS length with px, in, cm or mm
+                 * @example 2cm
+                 */
+                marginRight?: string;
+                /**
+                 * @description HTML uploads: the bottom margin (default 1cm), a CSS length with px, in, cm or mm
+                 * @example 2cm
+                 */
+                marginBottom?: string;
+                /**
+                 * @description HTML uploads: the left margin (default 1cm), a CSS length with px, in, cm or mm
+                 * @example 2cm
+                 */
+                marginLeft?: string;
+                /** @description HTML uploads: the rendering scale (default 1) */
+                scale?: number;
+                /** @description HTML uploads: print background colours and images (default true) */
+                printBackground?: boolean;
+                /** @description HTML uploads: the page's CSS @page size wins over paperSize, width and height (default false) */
+                preferCssPageSize?: boolean;
+                /** @description HTML uploads: the header on every page, HTML with the classes pageNumber, totalPages, title and date (an asset named header.html serves too); the top margin must leave it room */
+                headerTemplate?: string;
+                /** @description HTML uploads: the footer on every page, as headerTemplate (an asset named footer.html serves too) */
+                footerTemplate?: string;
+                /** @description HTML uploads: the CSS media type emulated (default print) */
+                media?: "print" | "screen";
+                /** @description HTML uploads: print once an element matching this CSS selector is in the page */
+                waitForSelector?: string;
+                /** @description HTML uploads: print once this JavaScript expression is true (evaluated in the page) */
+                waitForExpression?: string;
+                /** @description HTML uploads: wait this many milliseconds after the page has loaded (and waited) before printing (default 0) */
+                waitDelay?: number;
+                /** @description HTML uploads: run the page's scripts (default false) */
+                javascript?: boolean;
+                /** @description HTML uploads: the PDF's title (default: the page's <title>) */
+                title?: string;
+                /** @description HTML uploads: the PDF's author */
+                author?: string;
+                /** @description HTML uploads: the PDF's subject */
+                subject?: string;
+                /** @description HTML uploads: the PDF's keywords */
+                keywords?: string;
+                /** @description HTML uploads: the document's language, a BCP 47 tag (en, de-CH) */
+                language?: string;
+                /** @description HTML uploads: write a tagged (accessible) PDF (default true) */
+                tagged?: boolean;
+                /** @description HTML uploads: bookmarks from the page's headings (default true) */
+                outline?: boolean;
             };
             header?: {
                 /** @description RFC 7240: respond-async runs the action as a background job: 202 Accepted, Location and the Job (see GET /jobs/{id}); wait=N waits up to N seconds for it first (docs/jobs.md) */
@@ -5604,6 +5806,7 @@ export interface operations {
                 "application/vnd.ms-powerpoint.presentation.macroenabled.12": Blob;
                 "application/vnd.oasis.opendocument.presentation": Blob;
                 "application/vnd.oasis.opendocument.presentation-flat-xml": Blob;
+                "text/html": Blob;
                 "application/octet-stream": Blob;
             };
         };
@@ -12589,6 +12792,7 @@ export interface operations {
                 "application/vnd.ms-powerpoint.presentation.macroenabled.12": Blob;
                 "application/vnd.oasis.opendocument.presentation": Blob;
                 "application/vnd.oasis.opendocument.presentation-flat-xml": Blob;
+                "text/html": Blob;
                 "application/octet-stream": Blob;
             };
         };

@@ -237,6 +237,8 @@ from .preflight_result_rules_item_locations_item import PreflightResultRulesItem
 from .preflight_result_validator import PreflightResultValidator
 from .problem import Problem
 from .put_document_attachment_relationship import PutDocumentAttachmentRelationship
+from .put_document_media import PutDocumentMedia
+from .put_document_paper_size import PutDocumentPaperSize
 from .put_document_pdfa import PutDocumentPdfa
 from .rectangle import Rectangle
 from .redaction_model import RedactionModel
@@ -589,10 +591,14 @@ from .trash_model import TrashModel
 from .update_user_json_body import UpdateUserJsonBody
 from .update_user_json_body_rights_item import UpdateUserJsonBodyRightsItem
 from .upload_to_folder_body import UploadToFolderBody
+from .upload_to_folder_media import UploadToFolderMedia
 from .upload_to_folder_naming_mode import UploadToFolderNamingMode
+from .upload_to_folder_paper_size import UploadToFolderPaperSize
 from .upload_to_folder_pdfa import UploadToFolderPdfa
 from .upload_to_root_folder_body import UploadToRootFolderBody
+from .upload_to_root_folder_media import UploadToRootFolderMedia
 from .upload_to_root_folder_naming_mode import UploadToRootFolderNamingMode
+from .upload_to_root_folder_paper_size import UploadToRootFolderPaperSize
 from .upload_to_root_folder_pdfa import UploadToRootFolderPdfa
 from .user_model import UserModel
 from .user_model_rights_item import UserModelRightsItem
@@ -840,6 +846,8 @@ __all__ = (
     "PreflightResultValidator",
     "Problem",
     "PutDocumentAttachmentRelationship",
+    "PutDocumentMedia",
+    "PutDocumentPaperSize",
     "PutDocumentPdfa",
     "Rectangle",
     "RedactionModel",
@@ -1192,10 +1200,14 @@ __all__ = (
     "UpdateUserJsonBody",
     "UpdateUserJsonBodyRightsItem",
     "UploadToFolderBody",
+    "UploadToFolderMedia",
     "UploadToFolderNamingMode",
+    "UploadToFolderPaperSize",
     "UploadToFolderPdfa",
     "UploadToRootFolderBody",
+    "UploadToRootFolderMedia",
     "UploadToRootFolderNamingMode",
+    "UploadToRootFolderPaperSize",
     "UploadToRootFolderPdfa",
     "UserModel",
     "UserModelRightsItem",

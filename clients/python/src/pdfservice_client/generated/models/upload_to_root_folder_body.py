@@ -11,7 +11,9 @@ from .. import types
 from ..types import UNSET, Unset
 
 from ..types import File, FileTypes
+from ..types import UNSET, Unset
 from io import BytesIO
+from typing import cast
 
 
 
@@ -26,10 +28,14 @@ T = TypeVar("T", bound="UploadToRootFolderBody")
 class UploadToRootFolderBody:
     """ 
         Attributes:
-            file (File): The PDF, image or Office document, with its file name
+            file (File): The PDF, image, Office document or HTML page, with its file name
+            asset (list[File] | Unset): Files an HTML page refers to by their file names (style sheets, images, fonts;
+                header.html and footer.html are the header and footer templates): with them the upload is a bundle (docs/api.md,
+                "Bundles"; docs/html.md)
      """
 
     file: File
+    asset: list[File] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -40,12 +46,24 @@ class UploadToRootFolderBody:
         file = self.file.to_tuple()
 
 
+        asset: list[FileTypes] | Unset = UNSET
+        if not isinstance(self.asset, Unset):
+            asset = []
+            for asset_item_data in self.asset:
+                asset_item = asset_item_data.to_tuple()
+
+                asset.append(asset_item)
+
+
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
         field_dict.update({
             "file": file,
         })
+        if asset is not UNSET:
+            field_dict["asset"] = asset
 
         return field_dict
 
@@ -54,6 +72,13 @@ class UploadToRootFolderBody:
         files: types.RequestFiles = []
 
         files.append(("file", self.file.to_tuple()))
+
+
+
+        if not isinstance(self.asset, Unset):
+            for asset_item_element in self.asset:
+                files.append(("asset", asset_item_element.to_tuple()))
+
 
 
 
@@ -76,8 +101,23 @@ class UploadToRootFolderBody:
 
 
 
+        _asset = d.pop("asset", UNSET)
+        asset: list[File] | Unset = UNSET
+        if _asset is not UNSET:
+            asset = []
+            for asset_item_data in _asset:
+                asset_item = File(
+                     payload = BytesIO(asset_item_data)
+                )
+
+
+
+                asset.append(asset_item)
+
+
         upload_to_root_folder_body = cls(
             file=file,
+            asset=asset,
         )
 
 

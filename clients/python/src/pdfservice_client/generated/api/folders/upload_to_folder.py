@@ -12,7 +12,9 @@ from ...models.document_model import DocumentModel
 from ...models.job import Job
 from ...models.problem import Problem
 from ...models.upload_to_folder_body import UploadToFolderBody
+from ...models.upload_to_folder_media import UploadToFolderMedia
 from ...models.upload_to_folder_naming_mode import UploadToFolderNamingMode
+from ...models.upload_to_folder_paper_size import UploadToFolderPaperSize
 from ...models.upload_to_folder_pdfa import UploadToFolderPdfa
 from ...types import UNSET, Unset
 from typing import cast
@@ -29,6 +31,30 @@ def _get_kwargs(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: UploadToFolderPdfa | Unset = UNSET,
+    paper_size: UploadToFolderPaperSize | Unset = UNSET,
+    width: str | Unset = UNSET,
+    height: str | Unset = UNSET,
+    margin_top: str | Unset = UNSET,
+    margin_right: str | Unset = UNSET,
+    margin_bottom: str | Unset = UNSET,
+    margin_left: str | Unset = UNSET,
+    scale: float | Unset = UNSET,
+    print_background: bool | Unset = UNSET,
+    prefer_css_page_size: bool | Unset = UNSET,
+    header_template: str | Unset = UNSET,
+    footer_template: str | Unset = UNSET,
+    media: UploadToFolderMedia | Unset = UNSET,
+    wait_for_selector: str | Unset = UNSET,
+    wait_for_expression: str | Unset = UNSET,
+    wait_delay: int | Unset = UNSET,
+    javascript: bool | Unset = UNSET,
+    title: str | Unset = UNSET,
+    author: str | Unset = UNSET,
+    subject: str | Unset = UNSET,
+    keywords: str | Unset = UNSET,
+    language: str | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
+    outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
@@ -61,6 +87,62 @@ def _get_kwargs(
         json_pdfa = pdfa.value
 
     params["pdfa"] = json_pdfa
+
+    json_paper_size: str | Unset = UNSET
+    if not isinstance(paper_size, Unset):
+        json_paper_size = paper_size.value
+
+    params["paperSize"] = json_paper_size
+
+    params["width"] = width
+
+    params["height"] = height
+
+    params["marginTop"] = margin_top
+
+    params["marginRight"] = margin_right
+
+    params["marginBottom"] = margin_bottom
+
+    params["marginLeft"] = margin_left
+
+    params["scale"] = scale
+
+    params["printBackground"] = print_background
+
+    params["preferCssPageSize"] = prefer_css_page_size
+
+    params["headerTemplate"] = header_template
+
+    params["footerTemplate"] = footer_template
+
+    json_media: str | Unset = UNSET
+    if not isinstance(media, Unset):
+        json_media = media.value
+
+    params["media"] = json_media
+
+    params["waitForSelector"] = wait_for_selector
+
+    params["waitForExpression"] = wait_for_expression
+
+    params["waitDelay"] = wait_delay
+
+    params["javascript"] = javascript
+
+    params["title"] = title
+
+    params["author"] = author
+
+    params["subject"] = subject
+
+    params["keywords"] = keywords
+
+    params["language"] = language
+
+    params["tagged"] = tagged
+
+    params["outline"] = outline
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -157,6 +239,30 @@ def sync_detailed(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: UploadToFolderPdfa | Unset = UNSET,
+    paper_size: UploadToFolderPaperSize | Unset = UNSET,
+    width: str | Unset = UNSET,
+    height: str | Unset = UNSET,
+    margin_top: str | Unset = UNSET,
+    margin_right: str | Unset = UNSET,
+    margin_bottom: str | Unset = UNSET,
+    margin_left: str | Unset = UNSET,
+    scale: float | Unset = UNSET,
+    print_background: bool | Unset = UNSET,
+    prefer_css_page_size: bool | Unset = UNSET,
+    header_template: str | Unset = UNSET,
+    footer_template: str | Unset = UNSET,
+    media: UploadToFolderMedia | Unset = UNSET,
+    wait_for_selector: str | Unset = UNSET,
+    wait_for_expression: str | Unset = UNSET,
+    wait_delay: int | Unset = UNSET,
+    javascript: bool | Unset = UNSET,
+    title: str | Unset = UNSET,
+    author: str | Unset = UNSET,
+    subject: str | Unset = UNSET,
+    keywords: str | Unset = UNSET,
+    language: str | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
+    outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
 
 ) -> Response[DocumentModel | Job | Problem]:
@@ -179,6 +285,30 @@ def sync_detailed(
         sheet (int | Unset):
         notes_pages (bool | Unset):
         pdfa (UploadToFolderPdfa | Unset):
+        paper_size (UploadToFolderPaperSize | Unset):
+        width (str | Unset):
+        height (str | Unset):
+        margin_top (str | Unset):
+        margin_right (str | Unset):
+        margin_bottom (str | Unset):
+        margin_left (str | Unset):
+        scale (float | Unset):
+        print_background (bool | Unset):
+        prefer_css_page_size (bool | Unset):
+        header_template (str | Unset):
+        footer_template (str | Unset):
+        media (UploadToFolderMedia | Unset):
+        wait_for_selector (str | Unset):
+        wait_for_expression (str | Unset):
+        wait_delay (int | Unset):
+        javascript (bool | Unset):
+        title (str | Unset):
+        author (str | Unset):
+        subject (str | Unset):
+        keywords (str | Unset):
+        language (str | Unset):
+        tagged (bool | Unset):
+        outline (bool | Unset):
         prefer (str | Unset):
         body (UploadToFolderBody):
 
@@ -200,6 +330,30 @@ landscape=landscape,
 sheet=sheet,
 notes_pages=notes_pages,
 pdfa=pdfa,
+paper_size=paper_size,
+width=width,
+height=height,
+margin_top=margin_top,
+margin_right=margin_right,
+margin_bottom=margin_bottom,
+margin_left=margin_left,
+scale=scale,
+print_background=print_background,
+prefer_css_page_size=prefer_css_page_size,
+header_template=header_template,
+footer_template=footer_template,
+media=media,
+wait_for_selector=wait_for_selector,
+wait_for_expression=wait_for_expression,
+wait_delay=wait_delay,
+javascript=javascript,
+title=title,
+author=author,
+subject=subject,
+keywords=keywords,
+language=language,
+tagged=tagged,
+outline=outline,
 prefer=prefer,
 
     )
@@ -221,6 +375,30 @@ def sync(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: UploadToFolderPdfa | Unset = UNSET,
+    paper_size: UploadToFolderPaperSize | Unset = UNSET,
+    width: str | Unset = UNSET,
+    height: str | Unset = UNSET,
+    margin_top: str | Unset = UNSET,
+    margin_right: str | Unset = UNSET,
+    margin_bottom: str | Unset = UNSET,
+    margin_left: str | Unset = UNSET,
+    scale: float | Unset = UNSET,
+    print_background: bool | Unset = UNSET,
+    prefer_css_page_size: bool | Unset = UNSET,
+    header_template: str | Unset = UNSET,
+    footer_template: str | Unset = UNSET,
+    media: UploadToFolderMedia | Unset = UNSET,
+    wait_for_selector: str | Unset = UNSET,
+    wait_for_expression: str | Unset = UNSET,
+    wait_delay: int | Unset = UNSET,
+    javascript: bool | Unset = UNSET,
+    title: str | Unset = UNSET,
+    author: str | Unset = UNSET,
+    subject: str | Unset = UNSET,
+    keywords: str | Unset = UNSET,
+    language: str | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
+    outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
 
 ) -> DocumentModel | Job | Problem | None:
@@ -243,6 +421,30 @@ def sync(
         sheet (int | Unset):
         notes_pages (bool | Unset):
         pdfa (UploadToFolderPdfa | Unset):
+        paper_size (UploadToFolderPaperSize | Unset):
+        width (str | Unset):
+        height (str | Unset):
+        margin_top (str | Unset):
+        margin_right (str | Unset):
+        margin_bottom (str | Unset):
+        margin_left (str | Unset):
+        scale (float | Unset):
+        print_background (bool | Unset):
+        prefer_css_page_size (bool | Unset):
+        header_template (str | Unset):
+        footer_template (str | Unset):
+        media (UploadToFolderMedia | Unset):
+        wait_for_selector (str | Unset):
+        wait_for_expression (str | Unset):
+        wait_delay (int | Unset):
+        javascript (bool | Unset):
+        title (str | Unset):
+        author (str | Unset):
+        subject (str | Unset):
+        keywords (str | Unset):
+        language (str | Unset):
+        tagged (bool | Unset):
+        outline (bool | Unset):
         prefer (str | Unset):
         body (UploadToFolderBody):
 
@@ -265,6 +467,30 @@ landscape=landscape,
 sheet=sheet,
 notes_pages=notes_pages,
 pdfa=pdfa,
+paper_size=paper_size,
+width=width,
+height=height,
+margin_top=margin_top,
+margin_right=margin_right,
+margin_bottom=margin_bottom,
+margin_left=margin_left,
+scale=scale,
+print_background=print_background,
+prefer_css_page_size=prefer_css_page_size,
+header_template=header_template,
+footer_template=footer_template,
+media=media,
+wait_for_selector=wait_for_selector,
+wait_for_expression=wait_for_expression,
+wait_delay=wait_delay,
+javascript=javascript,
+title=title,
+author=author,
+subject=subject,
+keywords=keywords,
+language=language,
+tagged=tagged,
+outline=outline,
 prefer=prefer,
 
     ).parsed
@@ -280,6 +506,30 @@ async def asyncio_detailed(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: UploadToFolderPdfa | Unset = UNSET,
+    paper_size: UploadToFolderPaperSize | Unset = UNSET,
+    width: str | Unset = UNSET,
+    height: str | Unset = UNSET,
+    margin_top: str | Unset = UNSET,
+    margin_right: str | Unset = UNSET,
+    margin_bottom: str | Unset = UNSET,
+    margin_left: str | Unset = UNSET,
+    scale: float | Unset = UNSET,
+    print_background: bool | Unset = UNSET,
+    prefer_css_page_size: bool | Unset = UNSET,
+    header_template: str | Unset = UNSET,
+    footer_template: str | Unset = UNSET,
+    media: UploadToFolderMedia | Unset = UNSET,
+    wait_for_selector: str | Unset = UNSET,
+    wait_for_expression: str | Unset = UNSET,
+    wait_delay: int | Unset = UNSET,
+    javascript: bool | Unset = UNSET,
+    title: str | Unset = UNSET,
+    author: str | Unset = UNSET,
+    subject: str | Unset = UNSET,
+    keywords: str | Unset = UNSET,
+    language: str | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
+    outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
 
 ) -> Response[DocumentModel | Job | Problem]:
@@ -302,6 +552,30 @@ async def asyncio_detailed(
         sheet (int | Unset):
         notes_pages (bool | Unset):
         pdfa (UploadToFolderPdfa | Unset):
+        paper_size (UploadToFolderPaperSize | Unset):
+        width (str | Unset):
+        height (str | Unset):
+        margin_top (str | Unset):
+        margin_right (str | Unset):
+        margin_bottom (str | Unset):
+        margin_left (str | Unset):
+        scale (float | Unset):
+        print_background (bool | Unset):
+        prefer_css_page_size (bool | Unset):
+        header_template (str | Unset):
+        footer_template (str | Unset):
+        media (UploadToFolderMedia | Unset):
+        wait_for_selector (str | Unset):
+        wait_for_expression (str | Unset):
+        wait_delay (int | Unset):
+        javascript (bool | Unset):
+        title (str | Unset):
+        author (str | Unset):
+        subject (str | Unset):
+        keywords (str | Unset):
+        language (str | Unset):
+        tagged (bool | Unset):
+        outline (bool | Unset):
         prefer (str | Unset):
         body (UploadToFolderBody):
 
@@ -323,6 +597,30 @@ landscape=landscape,
 sheet=sheet,
 notes_pages=notes_pages,
 pdfa=pdfa,
+paper_size=paper_size,
+width=width,
+height=height,
+margin_top=margin_top,
+margin_right=margin_right,
+margin_bottom=margin_bottom,
+margin_left=margin_left,
+scale=scale,
+print_background=print_background,
+prefer_css_page_size=prefer_css_page_size,
+header_template=header_template,
+footer_template=footer_template,
+media=media,
+wait_for_selector=wait_for_selector,
+wait_for_expression=wait_for_expression,
+wait_delay=wait_delay,
+javascript=javascript,
+title=title,
+author=author,
+subject=subject,
+keywords=keywords,
+language=language,
+tagged=tagged,
+outline=outline,
 prefer=prefer,
 
     )
@@ -344,6 +642,30 @@ async def asyncio(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: UploadToFolderPdfa | Unset = UNSET,
+    paper_size: UploadToFolderPaperSize | Unset = UNSET,
+    width: str | Unset = UNSET,
+    height: str | Unset = UNSET,
+    margin_top: str | Unset = UNSET,
+    margin_right: str | Unset = UNSET,
+    margin_bottom: str | Unset = UNSET,
+    margin_left: str | Unset = UNSET,
+    scale: float | Unset = UNSET,
+    print_background: bool | Unset = UNSET,
+    prefer_css_page_size: bool | Unset = UNSET,
+    header_template: str | Unset = UNSET,
+    footer_template: str | Unset = UNSET,
+    media: UploadToFolderMedia | Unset = UNSET,
+    wait_for_selector: str | Unset = UNSET,
+    wait_for_expression: str | Unset = UNSET,
+    wait_delay: int | Unset = UNSET,
+    javascript: bool | Unset = UNSET,
+    title: str | Unset = UNSET,
+    author: str | Unset = UNSET,
+    subject: str | Unset = UNSET,
+    keywords: str | Unset = UNSET,
+    language: str | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
+    outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
 
 ) -> DocumentModel | Job | Problem | None:
@@ -366,6 +688,30 @@ async def asyncio(
         sheet (int | Unset):
         notes_pages (bool | Unset):
         pdfa (UploadToFolderPdfa | Unset):
+        paper_size (UploadToFolderPaperSize | Unset):
+        width (str | Unset):
+        height (str | Unset):
+        margin_top (str | Unset):
+        margin_right (str | Unset):
+        margin_bottom (str | Unset):
+        margin_left (str | Unset):
+        scale (float | Unset):
+        print_background (bool | Unset):
+        prefer_css_page_size (bool | Unset):
+        header_template (str | Unset):
+        footer_template (str | Unset):
+        media (UploadToFolderMedia | Unset):
+        wait_for_selector (str | Unset):
+        wait_for_expression (str | Unset):
+        wait_delay (int | Unset):
+        javascript (bool | Unset):
+        title (str | Unset):
+        author (str | Unset):
+        subject (str | Unset):
+        keywords (str | Unset):
+        language (str | Unset):
+        tagged (bool | Unset):
+        outline (bool | Unset):
         prefer (str | Unset):
         body (UploadToFolderBody):
 
@@ -388,6 +734,30 @@ landscape=landscape,
 sheet=sheet,
 notes_pages=notes_pages,
 pdfa=pdfa,
+paper_size=paper_size,
+width=width,
+height=height,
+margin_top=margin_top,
+margin_right=margin_right,
+margin_bottom=margin_bottom,
+margin_left=margin_left,
+scale=scale,
+print_background=print_background,
+prefer_css_page_size=prefer_css_page_size,
+header_template=header_template,
+footer_template=footer_template,
+media=media,
+wait_for_selector=wait_for_selector,
+wait_for_expression=wait_for_expression,
+wait_delay=wait_delay,
+javascript=javascript,
+title=title,
+author=author,
+subject=subject,
+keywords=keywords,
+language=language,
+tagged=tagged,
+outline=outline,
 prefer=prefer,
 
     )).parsed

@@ -12,7 +12,9 @@ from ...models.document_model import DocumentModel
 from ...models.job import Job
 from ...models.problem import Problem
 from ...models.upload_to_root_folder_body import UploadToRootFolderBody
+from ...models.upload_to_root_folder_media import UploadToRootFolderMedia
 from ...models.upload_to_root_folder_naming_mode import UploadToRootFolderNamingMode
+from ...models.upload_to_root_folder_paper_size import UploadToRootFolderPaperSize
 from ...models.upload_to_root_folder_pdfa import UploadToRootFolderPdfa
 from ...types import UNSET, Unset
 from typing import cast
@@ -28,6 +30,30 @@ def _get_kwargs(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: UploadToRootFolderPdfa | Unset = UNSET,
+    paper_size: UploadToRootFolderPaperSize | Unset = UNSET,
+    width: str | Unset = UNSET,
+    height: str | Unset = UNSET,
+    margin_top: str | Unset = UNSET,
+    margin_right: str | Unset = UNSET,
+    margin_bottom: str | Unset = UNSET,
+    margin_left: str | Unset = UNSET,
+    scale: float | Unset = UNSET,
+    print_background: bool | Unset = UNSET,
+    prefer_css_page_size: bool | Unset = UNSET,
+    header_template: str | Unset = UNSET,
+    footer_template: str | Unset = UNSET,
+    media: UploadToRootFolderMedia | Unset = UNSET,
+    wait_for_selector: str | Unset = UNSET,
+    wait_for_expression: str | Unset = UNSET,
+    wait_delay: int | Unset = UNSET,
+    javascript: bool | Unset = UNSET,
+    title: str | Unset = UNSET,
+    author: str | Unset = UNSET,
+    subject: str | Unset = UNSET,
+    keywords: str | Unset = UNSET,
+    language: str | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
+    outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
@@ -60,6 +86,62 @@ def _get_kwargs(
         json_pdfa = pdfa.value
 
     params["pdfa"] = json_pdfa
+
+    json_paper_size: str | Unset = UNSET
+    if not isinstance(paper_size, Unset):
+        json_paper_size = paper_size.value
+
+    params["paperSize"] = json_paper_size
+
+    params["width"] = width
+
+    params["height"] = height
+
+    params["marginTop"] = margin_top
+
+    params["marginRight"] = margin_right
+
+    params["marginBottom"] = margin_bottom
+
+    params["marginLeft"] = margin_left
+
+    params["scale"] = scale
+
+    params["printBackground"] = print_background
+
+    params["preferCssPageSize"] = prefer_css_page_size
+
+    params["headerTemplate"] = header_template
+
+    params["footerTemplate"] = footer_template
+
+    json_media: str | Unset = UNSET
+    if not isinstance(media, Unset):
+        json_media = media.value
+
+    params["media"] = json_media
+
+    params["waitForSelector"] = wait_for_selector
+
+    params["waitForExpression"] = wait_for_expression
+
+    params["waitDelay"] = wait_delay
+
+    params["javascript"] = javascript
+
+    params["title"] = title
+
+    params["author"] = author
+
+    params["subject"] = subject
+
+    params["keywords"] = keywords
+
+    params["language"] = language
+
+    params["tagged"] = tagged
+
+    params["outline"] = outline
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -155,6 +237,30 @@ def sync_detailed(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: UploadToRootFolderPdfa | Unset = UNSET,
+    paper_size: UploadToRootFolderPaperSize | Unset = UNSET,
+    width: str | Unset = UNSET,
+    height: str | Unset = UNSET,
+    margin_top: str | Unset = UNSET,
+    margin_right: str | Unset = UNSET,
+    margin_bottom: str | Unset = UNSET,
+    margin_left: str | Unset = UNSET,
+    scale: float | Unset = UNSET,
+    print_background: bool | Unset = UNSET,
+    prefer_css_page_size: bool | Unset = UNSET,
+    header_template: str | Unset = UNSET,
+    footer_template: str | Unset = UNSET,
+    media: UploadToRootFolderMedia | Unset = UNSET,
+    wait_for_selector: str | Unset = UNSET,
+    wait_for_expression: str | Unset = UNSET,
+    wait_delay: int | Unset = UNSET,
+    javascript: bool | Unset = UNSET,
+    title: str | Unset = UNSET,
+    author: str | Unset = UNSET,
+    subject: str | Unset = UNSET,
+    keywords: str | Unset = UNSET,
+    language: str | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
+    outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
 
 ) -> Response[DocumentModel | Job | Problem]:
@@ -176,6 +282,30 @@ def sync_detailed(
         sheet (int | Unset):
         notes_pages (bool | Unset):
         pdfa (UploadToRootFolderPdfa | Unset):
+        paper_size (UploadToRootFolderPaperSize | Unset):
+        width (str | Unset):
+        height (str | Unset):
+        margin_top (str | Unset):
+        margin_right (str | Unset):
+        margin_bottom (str | Unset):
+        margin_left (str | Unset):
+        scale (float | Unset):
+        print_background (bool | Unset):
+        prefer_css_page_size (bool | Unset):
+        header_template (str | Unset):
+        footer_template (str | Unset):
+        media (UploadToRootFolderMedia | Unset):
+        wait_for_selector (str | Unset):
+        wait_for_expression (str | Unset):
+        wait_delay (int | Unset):
+        javascript (bool | Unset):
+        title (str | Unset):
+        author (str | Unset):
+        subject (str | Unset):
+        keywords (str | Unset):
+        language (str | Unset):
+        tagged (bool | Unset):
+        outline (bool | Unset):
         prefer (str | Unset):
         body (UploadToRootFolderBody):
 
@@ -196,6 +326,30 @@ landscape=landscape,
 sheet=sheet,
 notes_pages=notes_pages,
 pdfa=pdfa,
+paper_size=paper_size,
+width=width,
+height=height,
+margin_top=margin_top,
+margin_right=margin_right,
+margin_bottom=margin_bottom,
+margin_left=margin_left,
+scale=scale,
+print_background=print_background,
+prefer_css_page_size=prefer_css_page_size,
+header_template=header_template,
+footer_template=footer_template,
+media=media,
+wait_for_selector=wait_for_selector,
+wait_for_expression=wait_for_expression,
+wait_delay=wait_delay,
+javascript=javascript,
+title=title,
+author=author,
+subject=subject,
+keywords=keywords,
+language=language,
+tagged=tagged,
+outline=outline,
 prefer=prefer,
 
     )
@@ -216,6 +370,30 @@ def sync(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: UploadToRootFolderPdfa | Unset = UNSET,
+    paper_size: UploadToRootFolderPaperSize | Unset = UNSET,
+    width: str | Unset = UNSET,
+    height: str | Unset = UNSET,
+    margin_top: str | Unset = UNSET,
+    margin_right: str | Unset = UNSET,
+    margin_bottom: str | Unset = UNSET,
+    margin_left: str | Unset = UNSET,
+    scale: float | Unset = UNSET,
+    print_background: bool | Unset = UNSET,
+    prefer_css_page_size: bool | Unset = UNSET,
+    header_template: str | Unset = UNSET,
+    footer_template: str | Unset = UNSET,
+    media: UploadToRootFolderMedia | Unset = UNSET,
+    wait_for_selector: str | Unset = UNSET,
+    wait_for_expression: str | Unset = UNSET,
+    wait_delay: int | Unset = UNSET,
+    javascript: bool | Unset = UNSET,
+    title: str | Unset = UNSET,
+    author: str | Unset = UNSET,
+    subject: str | Unset = UNSET,
+    keywords: str | Unset = UNSET,
+    language: str | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
+    outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
 
 ) -> DocumentModel | Job | Problem | None:
@@ -237,6 +415,30 @@ def sync(
         sheet (int | Unset):
         notes_pages (bool | Unset):
         pdfa (UploadToRootFolderPdfa | Unset):
+        paper_size (UploadToRootFolderPaperSize | Unset):
+        width (str | Unset):
+        height (str | Unset):
+        margin_top (str | Unset):
+        margin_right (str | Unset):
+        margin_bottom (str | Unset):
+        margin_left (str | Unset):
+        scale (float | Unset):
+        print_background (bool | Unset):
+        prefer_css_page_size (bool | Unset):
+        header_template (str | Unset):
+        footer_template (str | Unset):
+        media (UploadToRootFolderMedia | Unset):
+        wait_for_selector (str | Unset):
+        wait_for_expression (str | Unset):
+        wait_delay (int | Unset):
+        javascript (bool | Unset):
+        title (str | Unset):
+        author (str | Unset):
+        subject (str | Unset):
+        keywords (str | Unset):
+        language (str | Unset):
+        tagged (bool | Unset):
+        outline (bool | Unset):
         prefer (str | Unset):
         body (UploadToRootFolderBody):
 
@@ -258,6 +460,30 @@ landscape=landscape,
 sheet=sheet,
 notes_pages=notes_pages,
 pdfa=pdfa,
+paper_size=paper_size,
+width=width,
+height=height,
+margin_top=margin_top,
+margin_right=margin_right,
+margin_bottom=margin_bottom,
+margin_left=margin_left,
+scale=scale,
+print_background=print_background,
+prefer_css_page_size=prefer_css_page_size,
+header_template=header_template,
+footer_template=footer_template,
+media=media,
+wait_for_selector=wait_for_selector,
+wait_for_expression=wait_for_expression,
+wait_delay=wait_delay,
+javascript=javascript,
+title=title,
+author=author,
+subject=subject,
+keywords=keywords,
+language=language,
+tagged=tagged,
+outline=outline,
 prefer=prefer,
 
     ).parsed
@@ -272,6 +498,30 @@ async def asyncio_detailed(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: UploadToRootFolderPdfa | Unset = UNSET,
+    paper_size: UploadToRootFolderPaperSize | Unset = UNSET,
+    width: str | Unset = UNSET,
+    height: str | Unset = UNSET,
+    margin_top: str | Unset = UNSET,
+    margin_right: str | Unset = UNSET,
+    margin_bottom: str | Unset = UNSET,
+    margin_left: str | Unset = UNSET,
+    scale: float | Unset = UNSET,
+    print_background: bool | Unset = UNSET,
+    prefer_css_page_size: bool | Unset = UNSET,
+    header_template: str | Unset = UNSET,
+    footer_template: str | Unset = UNSET,
+    media: UploadToRootFolderMedia | Unset = UNSET,
+    wait_for_selector: str | Unset = UNSET,
+    wait_for_expression: str | Unset = UNSET,
+    wait_delay: int | Unset = UNSET,
+    javascript: bool | Unset = UNSET,
+    title: str | Unset = UNSET,
+    author: str | Unset = UNSET,
+    subject: str | Unset = UNSET,
+    keywords: str | Unset = UNSET,
+    language: str | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
+    outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
 
 ) -> Response[DocumentModel | Job | Problem]:
@@ -293,6 +543,30 @@ async def asyncio_detailed(
         sheet (int | Unset):
         notes_pages (bool | Unset):
         pdfa (UploadToRootFolderPdfa | Unset):
+        paper_size (UploadToRootFolderPaperSize | Unset):
+        width (str | Unset):
+        height (str | Unset):
+        margin_top (str | Unset):
+        margin_right (str | Unset):
+        margin_bottom (str | Unset):
+        margin_left (str | Unset):
+        scale (float | Unset):
+        print_background (bool | Unset):
+        prefer_css_page_size (bool | Unset):
+        header_template (str | Unset):
+        footer_template (str | Unset):
+        media (UploadToRootFolderMedia | Unset):
+        wait_for_selector (str | Unset):
+        wait_for_expression (str | Unset):
+        wait_delay (int | Unset):
+        javascript (bool | Unset):
+        title (str | Unset):
+        author (str | Unset):
+        subject (str | Unset):
+        keywords (str | Unset):
+        language (str | Unset):
+        tagged (bool | Unset):
+        outline (bool | Unset):
         prefer (str | Unset):
         body (UploadToRootFolderBody):
 
@@ -313,6 +587,30 @@ landscape=landscape,
 sheet=sheet,
 notes_pages=notes_pages,
 pdfa=pdfa,
+paper_size=paper_size,
+width=width,
+height=height,
+margin_top=margin_top,
+margin_right=margin_right,
+margin_bottom=margin_bottom,
+margin_left=margin_left,
+scale=scale,
+print_background=print_background,
+prefer_css_page_size=prefer_css_page_size,
+header_template=header_template,
+footer_template=footer_template,
+media=media,
+wait_for_selector=wait_for_selector,
+wait_for_expression=wait_for_expression,
+wait_delay=wait_delay,
+javascript=javascript,
+title=title,
+author=author,
+subject=subject,
+keywords=keywords,
+language=language,
+tagged=tagged,
+outline=outline,
 prefer=prefer,
 
     )
@@ -333,6 +631,30 @@ async def asyncio(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: UploadToRootFolderPdfa | Unset = UNSET,
+    paper_size: UploadToRootFolderPaperSize | Unset = UNSET,
+    width: str | Unset = UNSET,
+    height: str | Unset = UNSET,
+    margin_top: str | Unset = UNSET,
+    margin_right: str | Unset = UNSET,
+    margin_bottom: str | Unset = UNSET,
+    margin_left: str | Unset = UNSET,
+    scale: float | Unset = UNSET,
+    print_background: bool | Unset = UNSET,
+    prefer_css_page_size: bool | Unset = UNSET,
+    header_template: str | Unset = UNSET,
+    footer_template: str | Unset = UNSET,
+    media: UploadToRootFolderMedia | Unset = UNSET,
+    wait_for_selector: str | Unset = UNSET,
+    wait_for_expression: str | Unset = UNSET,
+    wait_delay: int | Unset = UNSET,
+    javascript: bool | Unset = UNSET,
+    title: str | Unset = UNSET,
+    author: str | Unset = UNSET,
+    subject: str | Unset = UNSET,
+    keywords: str | Unset = UNSET,
+    language: str | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
+    outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
 
 ) -> DocumentModel | Job | Problem | None:
@@ -354,6 +676,30 @@ async def asyncio(
         sheet (int | Unset):
         notes_pages (bool | Unset):
         pdfa (UploadToRootFolderPdfa | Unset):
+        paper_size (UploadToRootFolderPaperSize | Unset):
+        width (str | Unset):
+        height (str | Unset):
+        margin_top (str | Unset):
+        margin_right (str | Unset):
+        margin_bottom (str | Unset):
+        margin_left (str | Unset):
+        scale (float | Unset):
+        print_background (bool | Unset):
+        prefer_css_page_size (bool | Unset):
+        header_template (str | Unset):
+        footer_template (str | Unset):
+        media (UploadToRootFolderMedia | Unset):
+        wait_for_selector (str | Unset):
+        wait_for_expression (str | Unset):
+        wait_delay (int | Unset):
+        javascript (bool | Unset):
+        title (str | Unset):
+        author (str | Unset):
+        subject (str | Unset):
+        keywords (str | Unset):
+        language (str | Unset):
+        tagged (bool | Unset):
+        outline (bool | Unset):
         prefer (str | Unset):
         body (UploadToRootFolderBody):
 
@@ -375,6 +721,30 @@ landscape=landscape,
 sheet=sheet,
 notes_pages=notes_pages,
 pdfa=pdfa,
+paper_size=paper_size,
+width=width,
+height=height,
+margin_top=margin_top,
+margin_right=margin_right,
+margin_bottom=margin_bottom,
+margin_left=margin_left,
+scale=scale,
+print_background=print_background,
+prefer_css_page_size=prefer_css_page_size,
+header_template=header_template,
+footer_template=footer_template,
+media=media,
+wait_for_selector=wait_for_selector,
+wait_for_expression=wait_for_expression,
+wait_delay=wait_delay,
+javascript=javascript,
+title=title,
+author=author,
+subject=subject,
+keywords=keywords,
+language=language,
+tagged=tagged,
+outline=outline,
 prefer=prefer,
 
     )).parsed

@@ -1,0 +1,163 @@
+/**
+ * The warm Chromium pool's process (tools/chromium.ts, docs/html.md): run by the supervisor as a `pooled` tool, inside
+ * the bubblewrap sandbox (no network, no host files but the system's, read-only). It starts one browser with
+ * playwright-core over its pipe transport, says `ready <version>`, then answers one JSON line per request line: one
+ * page printed to PDF in a fresh browser context. It imports nothing from the service: only this folder, Node and
+ * playwright-core are bound into the sandbox. It exits when its browser goes (killed, crashed): the supervisor
+ * replaces it.
+ */
+import { createInterface } from 'node:readline';
+import type { Browser, BrowserContext, Route } from 'playwright-core';
+
+/** How a page is loaded and printed (tools/chromium.ts takes them from the upload's options). */
+export interface PageSettings {
+  javascript: boolean;
+  media: 'print' | 'screen';
+  waitForSelector?: string | undefined;
+  waitForExpression?: string | undefined;
+  waitDelayMs?: number | undefined;
+  /** page.pdf's options (format, width, height, margin, landscape, scale, printBackground, pageRanges, preferCSSPageSize, header/footer templates, tagged, outline). */
+  pdf: Record<string, unknown>;
+}
+
+/** One conversion, as tools/chromium.ts sends it. */
+export interface HelperRequest extends PageSettings {
+  /** Files the page may load, by URL path ("/style.css"), each a file of the run's folder and its media type. */
+  files: Record<string, { file: string; type: string }>;
+  /** The main page's URL path. */
+  main: string;
+  output: string;
+  timeoutMs: number;
+}
+
+/** The answer: `page` a fault of the page (its load, its wait, its size) or of the options, `browser` the browser's. */
+export type HelperAnswer = { ok: true } | { ok: false; kind: 'timeout' | 'page' | 'options' | 'browser'; error: string };
+
+/** The origin the page is served from: a name that never resolves (RFC 6761), answered only by the context's route. */
+const BUNDLE_ORIGIN = 'http://document.invalid';
+
+const { chromium } = (await import(process.env.PLAYWRIGHT_CORE!)) as typeof import('playwright-core');
+const browser: Browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PROGRAM!,
+  // The browser's own namespace sandbox cannot nest in bubblewrap's as playwright starts it: bubblewrap is the sandbox.
+  chromiumSandbox: false,
+  // No /dev/shm in the sandbox; no crash reports, updates, sync or other background traffic (there is no network anyway).
+  args: ['--disable-dev-shm-usage', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-breakpad', '--disable-component-update', '--disable-sync', '--disable-extensions'],
+  handleSIGINT: false,
+  handleSIGTERM: false,
+});
+browser.on('disconnected', () => process.exit(3));
+process.stdout.write(`ready ${browser.version()}\n`);
+
+class PageError extends Error {
+  constructor(
+    readonly kind: 'timeout' | 'page' | 'options',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const AWAY = { status: 200, body: '', headers: { 'Content-Disposition': 'attachment' } };
+
+/** Every request of the page: the bundle's files from their folder, nothing else (data: URLs never reach a route). */
+function serve(request: HelperRequest) {
+  return async (route: Route): Promise<void> => {
+    let url: URL;
+    try {
+      url = new URL(route.request().url());
+    } catch {
+      return route.request().isNavigationRequest() ? route.fulfill(AWAY) : route.abort('blockedbyclient');
+    }
+    if (url.origin !== BUNDLE_ORIGIN) {
+      // A navigation away (a refresh, a link clicked, location set) is answered as a download, which the context
+      // refuses: the frame keeps its page, where a refused navigation would print Chromium's error page instead.
+      if (route.request().isNavigationRequest()) return route.fulfill(AWAY);
+      return route.abort('blockedbyclient');
+    }
+    let pathName: string;
+    try {
+      pathName = decodeURIComponent(url.pathname);
+    } catch {
+      return route.fulfill({ status: 404, body: '' });
+    }
+    const file = Object.hasOwn(request.files, pathName) ? request.files[pathName] : undefined;
+    if (!file) return route.fulfill({ status: 404, body: '' });
+    return route.fulfill({ status: 200, path: file.file, contentType: file.type, headers: { 'Cache-Control': 'no-store' } });
+  };
+}
+
+async function convert(request: HelperRequest, context: BrowserContext, deadline: number): Promise<void> {
+  const left = () => Math.max(1, deadline - Date.now());
+  // WebSockets are not requests a route sees: each is closed before it connects.
+  await context.routeWebSocket(/.*/, (ws) => ws.close());
+  await context.route('**/*', serve(request));
+  const page = await context.newPage();
+  await page.emulateMedia({ media: request.media });
+  try {
+    // Not goto's own "load": a navigation the page starts while it loads (a script setting location, a download link
+    // clicked) leaves goto waiting for that navigation in vain; the load event, or else the document's readyState
+    // (which a pending style sheet's refusal can leave unpolled), says the page is loaded.
+    await page.goto(`${BUNDLE_ORIGIN}${request.main}`, { waitUntil: 'commit', timeout: left() });
+    await Promise.any([page.waitForLoadState('load', { timeout: left() }), page.waitForFunction('document.readyState === "complete"', undefined, { timeout: left(), polling: 50 })]);
+  } catch (err) {
+    if (isTimeout(err)) throw new PageError('timeout', 'the page did not finish loading in time');
+    throw new PageError('page', `the page could not be loaded (${firstLine(err)})`);
+  }
+  try {
+    if (request.waitForSelector) await page.waitForSelector(request.waitForSelector, { state: 'attached', timeout: left() });
+    if (request.waitForExpression) await page.waitForFunction(request.waitForExpression, undefined, { timeout: left(), polling: 100 });
+  } catch (err) {
+    if (isTimeout(err)) throw new PageError('timeout', `the page did not reach ${request.waitForSelector ? `waitForSelector ${JSON.stringify(request.waitForSelector)}` : 'waitForExpression'} in time`);
+    throw new PageError('options', `waitForSelector or waitForExpression could not be evaluated (${firstLine(err)})`);
+  }
+  if (request.waitDelayMs) await page.waitForTimeout(Math.min(request.waitDelayMs, left()));
+  try {
+    await page.pdf({ ...request.pdf, path: request.output });
+  } catch (err) {
+    const message = firstLine(err);
+    // Chromium refuses a page range past the last page, a malformed one, or a paper size it cannot print.
+    if (/page range|pageRanges|Invalid|exceeds/i.test(message)) throw new PageError('options', message);
+    throw new PageError('page', `the page could not be printed (${message})`);
+  }
+}
+
+function isTimeout(err: unknown): boolean {
+  if (err instanceof AggregateError) return err.errors.some(isTimeout);
+  return err instanceof Error && err.name === 'TimeoutError';
+}
+
+function firstLine(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return (text.split('\n')[0] ?? '').replace(/^\w+\.\w+: /, '').slice(0, 300);
+}
+
+async function answer(line: string): Promise<HelperAnswer> {
+  const request = JSON.parse(line) as HelperRequest;
+  const deadline = Date.now() + request.timeoutMs;
+  let context: BrowserContext | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    context = await browser.newContext({ javaScriptEnabled: request.javascript, serviceWorkers: 'block', acceptDownloads: false, bypassCSP: false });
+    // A script that never yields blocks the page's every call: the deadline answers without it (the service then retires this process).
+    const late = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new PageError('timeout', 'the page did not finish loading and printing in time')), Math.max(1, deadline - Date.now()));
+    });
+    await Promise.race([convert(request, context, deadline), late]);
+    return { ok: true };
+  } catch (err) {
+    if (err instanceof PageError) return { ok: false, kind: err.kind, error: err.message };
+    return { ok: false, kind: browser.isConnected() ? 'page' : 'browser', error: firstLine(err) };
+  } finally {
+    clearTimeout(timer);
+    // A context stuck in a page that never yields is left to the process's replacement.
+    void context?.close().catch(() => undefined);
+  }
+}
+
+for await (const line of createInterface({ input: process.stdin })) {
+  if (line.trim() === '') continue;
+  const result = await answer(line).catch((err: unknown): HelperAnswer => ({ ok: false, kind: 'browser', error: firstLine(err) }));
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+await browser.close().catch(() => undefined);
