@@ -309,7 +309,7 @@ test('a document above the copy limit is copied to its blob in parts (UploadPart
 /** `bytes` and an appended update: the next version of an incremental save (engine/core/save.ts). */
 const appended = (bytes: Buffer, text: string) => Buffer.concat([bytes, Buffer.from(`\n% update ${text}\n`), randomBytes(300)]);
 
-test('appended writes put a pointer, never a copy; one killed before its document leaves a pointer that leads nowhere, which recover() removes', async () => {
+test('appended writes point by their record\'s name, never a copy nor a request of its own; one killed before its document leaves a record (and its pointer) that leads nowhere, which recover() removes; deleting the version whose record points puts the pointer as its own object first', async () => {
   const prefix = `vcrash-${process.pid}-${++serial}/`;
   const p = doc('k/prefix.pdf');
   const live = await open(prefix);
@@ -317,27 +317,46 @@ test('appended writes put a pointer, never a copy; one killed before its documen
   const v2 = appended(v1, 'two');
   const first = await live.store.writeDocument(p, v1, { conflict: 'fail' });
   const from = live.sent.length;
-  await live.store.writeDocument(p, v2, { conflict: 'overwrite' });
+  const second = await live.store.writeDocument(p, v2, { conflict: 'overwrite' });
   const bare = (b: Buffer) => etagOf(b).replace(/"/g, '');
+  const pointing = `v-${second.version!.id}-${bare(v2)}-${bare(v1)}.json`;
   assertPhases(live.sent.slice(from), [
-    ['HeadObject k/prefix.pdf', `ListObjectsV2 .versions/k/prefix.pdf/v-${first.version!.id}`, `PutObject .versions/k/prefix.pdf/p-${bare(v1)}-${bare(v2)}`, `PutObject .versions/k/prefix.pdf/v-${(await live.versions.list(p, { offset: 0, limit: 1 })).current!}-${bare(v2)}.json`],
+    ['HeadObject k/prefix.pdf', `ListObjectsV2 .versions/k/prefix.pdf/v-${first.version!.id}`, `PutObject .versions/k/prefix.pdf/${pointing}`],
     ['PutObject .versions/k/prefix.pdf/z-index.ndjson', 'PutObject k/prefix.pdf'],
-  ], 'the stat, the listing, the pointer at the replaced version and the record together (the index known from this store\'s write, the listing confirming it), then the index and the document: nothing copied, nothing read');
+  ], 'the stat, the listing and the record, whose name points at the replaced version, together (the index known from this store\'s write, the listing confirming it), then the index and the document: nothing copied, nothing read, no pointer of its own');
+  assert.deepEqual((await areaKeys(prefix, 'k/prefix.pdf')).filter((k) => k !== 'z-index.ndjson'), [`v-${first.version!.id}-${bare(v1)}.json`, pointing], 'two records, the second naming the first\'s bytes as its first bytes; no other key');
   const killed = await open(prefix, [{ command: 'PutObject', keyEnds: 'k/prefix.pdf' }]);
   const v3 = appended(v2, 'three, never written');
   void killed.store.writeDocument(p, v3, { conflict: 'overwrite' });
   while (!killed.sent.includes('PutObject k/prefix.pdf')) await new Promise((resolve) => setTimeout(resolve, 20));
-  assert.ok((await areaKeys(prefix, 'k/prefix.pdf')).includes(`p-${bare(v2)}-${bare(v3)}`), 'the killed write\'s pointer is in the bucket');
+  const left = (await areaKeys(prefix, 'k/prefix.pdf')).find((k) => k.endsWith(`-${bare(v3)}-${bare(v2)}.json`));
+  assert.ok(left, 'the killed write\'s record, pointing at v2, is in the bucket');
   assert.deepEqual(await assertWhole(live.versions, p), [etagOf(v2), etagOf(v1)], 'the document is still v2, v1 its first bytes');
   const restarted = await open(prefix);
-  assert.equal(await indexBody(prefix, 'k/prefix.pdf'), '', 'recover() dropped the index before it removed a pointer (an index names the pointers and blobs a write takes as there)');
+  assert.ok(!(await areaKeys(prefix, 'k/prefix.pdf')).includes(left), 'recover() removed the record that did not commit, and its pointer with it');
   assert.deepEqual(await assertWhole(restarted.versions, p), [etagOf(v2), etagOf(v1)]);
-  assert.deepEqual((await areaKeys(prefix, 'k/prefix.pdf')).filter((k) => !k.startsWith('v-') && k !== 'z-index.ndjson'), [`p-${bare(v1)}-${bare(v2)}`], 'recover() removed the pointer that leads nowhere, kept the one v1 needs');
-  // A full rewrite: v2 copied (the one copy), holding v1 too.
+  assert.deepEqual((await areaKeys(prefix, 'k/prefix.pdf')).filter((k) => !k.startsWith('v-') && k !== 'z-index.ndjson'), [], 'no pointer object: v2\'s record says it');
+  // A full rewrite: v2 copied (the one copy), holding v1 too (v1 -> v2 by v2's record, v2 in its blob).
   const v4 = pdf('rewritten');
   await restarted.store.writeDocument(p, v4, { conflict: 'overwrite' });
   assert.deepEqual(await assertWhole(restarted.versions, p), [etagOf(v4), etagOf(v2), etagOf(v1)]);
+  assert.deepEqual((await areaKeys(prefix, 'k/prefix.pdf')).filter((k) => !k.startsWith('v-') && k !== 'z-index.ndjson'), [`b-${bare(v2)}`]);
+  const header = JSON.parse((await indexBody(prefix, 'k/prefix.pdf')).split('\n')[0]!) as { keys: string[] };
+  assert.deepEqual(header.keys, [`b-${bare(v2)}`, pointing], 'the index names v2\'s record among the keys v1\'s way goes through');
+  // v2 deleted, killed before the pointer its record said is put as an object: its record is still there, all whole.
+  const deleting = await open(prefix, [{ command: 'PutObject', keyEnds: `p-${bare(v1)}-${bare(v2)}` }]);
+  void deleting.versions.remove!(p, second.version!.id);
+  while (!deleting.sent.some((c) => c.endsWith(`p-${bare(v1)}-${bare(v2)}`))) await new Promise((resolve) => setTimeout(resolve, 20));
+  const again = await open(prefix);
+  assert.deepEqual(await assertWhole(again.versions, p), [etagOf(v4), etagOf(v2), etagOf(v1)], 'a delete killed before its pointer: nothing lost');
+  // Deleted whole: the pointer object put before the record went, v1 read through it from v2's blob.
+  await again.versions.remove!(p, second.version!.id);
   assert.deepEqual((await areaKeys(prefix, 'k/prefix.pdf')).filter((k) => !k.startsWith('v-') && k !== 'z-index.ndjson'), [`b-${bare(v2)}`, `p-${bare(v1)}-${bare(v2)}`]);
+  assert.ok(!(await areaKeys(prefix, 'k/prefix.pdf')).includes(pointing), 'v2\'s record gone');
+  assert.deepEqual(await assertWhole(again.versions, p), [etagOf(v4), etagOf(v1)]);
+  assert.deepEqual(await assertDerived(prefix, again, p, 'k/prefix.pdf'), [etagOf(v4), etagOf(v1)]);
+  const recovered = await open(prefix);
+  assert.deepEqual(await assertWhole(recovered.versions, p), [etagOf(v4), etagOf(v1)], 'recover() keeps the pointer and the blob v1 needs');
 });
 
 test('a prefix read from the document while a full rewrite replaces it is read again from the copy that rewrite made', async () => {
@@ -677,10 +696,15 @@ test('index: a write lists only the keys from the current version\'s record on (
   bytes = pdf('tail rewritten');
   await live.store.writeDocument(p, bytes, { conflict: 'overwrite' });
   assert.deepEqual(listings, [{ startAfter: `${prefix}.versions/k/tail.pdf/v-${known}`, keys: 2 }], 'one listing, of the current record alone and the index (which sorts after every record)');
-  // The index names exactly the blobs and pointers of the area (none is left over here).
+  // The index names exactly the blobs and pointers of the area (none is left over here); the appended writes' pointers
+  // are their records' names, and those the earlier versions' ways go through are named too.
   const header = JSON.parse((await indexBody(prefix, 'k/tail.pdf')).split('\n')[0]!) as { keys: string[] };
-  assert.deepEqual(header.keys, (await areaKeys(prefix, 'k/tail.pdf')).filter((k) => k.startsWith('b-') || k.startsWith('p-')));
-  assert.ok(header.keys.some((k) => k.startsWith('p-')) && header.keys.some((k) => k.startsWith('b-')));
+  const area = await areaKeys(prefix, 'k/tail.pdf');
+  assert.deepEqual(header.keys.filter((k) => !k.startsWith('v-')), area.filter((k) => k.startsWith('b-') || k.startsWith('p-')));
+  const pointingRecords = area.filter((k) => /^v-\d{16}-[0-9a-f]{32}-[0-9a-f]{32}\.json$/.test(k));
+  assert.equal(pointingRecords.length, 16, 'a pointing record per appended write');
+  assert.ok(header.keys.filter((k) => k.startsWith('v-')).every((k) => pointingRecords.includes(k)));
+  assert.ok(header.keys.some((k) => k.startsWith('v-')) && header.keys.some((k) => k.startsWith('b-')));
   const etags = await assertDerived(prefix, live, p, 'k/tail.pdf');
   assert.equal(etags.length, 25);
   // A store that knows no version of the document lists the whole area (recover() at its start listed it, the write again).

@@ -613,7 +613,7 @@ export class S3Store implements DocumentStore {
         versions.prepare(p, { etag: write.etag, size: write.size }, { ...provenance, pageCount: provenance.pageCount ?? write.pageCount ?? null }, { size: guessed.size, modified: guessed.modified, etag: guessed.etag, prefix, s3Etag: guessed.s3Etag }, false, guess.area),
         write.stage?.(),
       ]);
-      if (prepared.status === 'fulfilled') mine.add(versions.recordKeyOf(p, prepared.value.record));
+      if (prepared.status === 'fulfilled') mine.add(prepared.value.key);
       return { prepared, staged };
     })();
     const [found, area, made] = await Promise.allSettled([stat, listed, attempt]);

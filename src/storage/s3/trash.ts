@@ -31,7 +31,7 @@ const RESTORING = 'restore.json';
 const ITEM = 'item';
 const VERSIONS = 'versions';
 const ID = /^\d{16}-[0-9a-f]{8}$/;
-const VERSION_RECORD = /(^|\/)v-\d{16}-[0-9a-f]{32}\.json$/;
+const VERSION_RECORD = /(^|\/)v-\d{16}-[0-9a-f]{32}(-[0-9a-f]{32})?\.json$/;
 
 /** A record as stored (JSON). */
 type StoredEntry = StoredTrashEntry;

@@ -21,11 +21,13 @@ import { newVersionRecord, OrderedIds, unrecordedVersion, versionFromStored as t
  * - `p-<etag>-<other etag>` (empty: the name says it all): the bytes of the versions with that ETag are the first bytes
  *   (their record's size) of the other's (a "prefix", as the filesystem store's). A write whose content begins with
  *   the bytes of the document it replaces (an appended update, engine/core/save.ts; proven by the ETag of as many first
- *   bytes of the content) puts this pointer instead of copying the replaced document: its bytes are then the first
+ *   bytes of the content) says this pointer by its record's name (`v-<id>-<etag>-<replaced etag>.json`: no request of
+ *   its own) instead of copying the replaced document: its bytes are then the first
  *   bytes of the document itself, read by a Range GET, until a write that is no prefix replaces it and the copy made
  *   then (`b-<other etag>`) holds them. Pointers are never rewritten: a version's way is the chain of pointers from its
  *   ETag to a blob (which, while it is there, wins) or to the current document (wayOf: the listing has them all, so
- *   following a chain costs no request). 100 appended edits of a 50 MB document so cost 100 empty pointers.
+ *   following a chain costs no request). 100 appended edits of a 50 MB document so cost 100 pointing records. A `p-`
+ *   object is put only when a version whose record points is deleted while an earlier version's way needs its pointer.
  * - `index.ndjson`: the index, a derived view that lets a list be one GetObject (with the stat) instead of a listing and
  *   a GetObject per record not seen before: a header line naming the document's ETag and current version it was made
  *   for, and the blobs and pointers that stay while it is the view (kept(): so a write lists only the keys after the
@@ -46,7 +48,12 @@ import { newVersionRecord, OrderedIds, unrecordedVersion, versionFromStored as t
  * document's commit lock (writes) or the document lock (the callers of update, remove, purgeEarlier).
  */
 
-const RECORD = /^v-(\d{16})-([0-9a-f]{32})\.json$/;
+/**
+ * A record's name: `v-<id>-<etag>.json`, or `v-<id>-<etag>-<replaced etag>.json` for an appended write (its content
+ * begins with the bytes of the version it replaced): the name then says what a pointer `p-<replaced>-<etag>` says, and
+ * the write puts no pointer (one PutObject fewer on its way to the document).
+ */
+const RECORD = /^v-(\d{16})-([0-9a-f]{32})(?:-([0-9a-f]{32}))?\.json$/;
 const PURGE = /^v-(\d{16})\.purge$/;
 const BLOB = /^b-([0-9a-f]{32})$/;
 const POINTER = /^p-([0-9a-f]{32})-([0-9a-f]{32})$/;
@@ -64,7 +71,7 @@ const KNOWN_KEPT = 1000;
 /** An index longer than this is not remembered (a few hundred bytes a version: some hundreds of versions). */
 const KNOWN_INDEX_BYTES = 256 * 1024;
 /** The index's format, in its header line: another is read as no index (relist writes this one). */
-const INDEX_FORMAT = 2;
+const INDEX_FORMAT = 3;
 /** Documents whose newest known current version is remembered (S3Versions.since), the oldest going first past it. */
 const SINCE_KEPT = 10_000;
 /** GetObjects at once when the records are read to write the index again (relist), so 1,000 records do not queue 1,000 requests. */
@@ -114,11 +121,46 @@ interface Listing {
   records: { id: string; etag: string; key: string; s3Etag: string | undefined }[];
   /** ETags (quoted) that have a blob. */
   blobs: Set<string>;
-  /** Pointers (`p-<from>-<into>`): for each ETag (quoted), the ETags whose bytes begin with its. */
-  pointers: Map<string, string[]>;
+  /**
+   * Pointers: for each ETag (quoted), the ETags whose bytes begin with its, each with the key that says so (a pointer
+   * `p-<from>-<into>`, or the record of an appended write, `v-<id>-<into>-<from>.json`).
+   */
+  pointers: Map<string, Edge[]>;
   purges: { id: string; key: string }[];
   /** Every key of the area. */
   keys: string[];
+}
+
+/** A pointer: the bytes of some ETag are the first bytes of `into`'s, as `key` (a pointer or a record) says. */
+interface Edge {
+  into: string;
+  key: string;
+}
+
+/** Adds the pointer `key` says (a `p-` name, or a record's with a replaced ETag) to `pointers`. */
+function addEdge(pointers: Map<string, Edge[]>, dir: string, key: string): void {
+  const name = key.slice(dir.length);
+  const pointer = POINTER.exec(name);
+  const record = pointer ? null : RECORD.exec(name);
+  const [from, into] = pointer ? [pointer[1], pointer[2]] : record?.[3] !== undefined ? [record[3], record[2]] : [];
+  if (from === undefined || into === undefined) return;
+  pointers.set(`"${from}"`, [...(pointers.get(`"${from}"`) ?? []), { into: `"${into}"`, key }]);
+}
+
+/**
+ * The listing without the pointers of records after the current one (`current`: the document's ETag): those are writes
+ * that did not commit, removed by the next write or recover(), so no way may go through their names. (Without a
+ * record of the current bytes there is none to cut after; a record whose pointer a way uses then has bytes itself,
+ * the rest of that way, so it is shown and stays.)
+ */
+function usable<L extends Listing>(listing: L, current: string | null): L {
+  const cut = listing.records.findLastIndex((r) => r.etag === current);
+  if (cut < 0) return listing;
+  const pending = new Set(listing.records.slice(cut + 1).map((r) => r.key));
+  if (![...listing.pointers.values()].some((edges) => edges.some((e) => pending.has(e.key)))) return listing;
+  const pointers = new Map<string, Edge[]>();
+  for (const [from, edges] of listing.pointers) pointers.set(from, edges.filter((e) => !pending.has(e.key)));
+  return { ...listing, pointers };
 }
 
 /** What is visible of a listing given the document's ETag (null: no document). */
@@ -147,9 +189,9 @@ function wayOf(listing: Listing, etag: string, current: string | null, seen = ne
   if (etag === current) return { holder: etag, inDocument: true, keys: [] };
   if (seen.has(etag)) return null;
   seen.add(etag);
-  for (const into of listing.pointers.get(etag) ?? []) {
+  for (const { into, key } of listing.pointers.get(etag) ?? []) {
     const rest = wayOf(listing, into, current, seen, accept);
-    if (rest) return { ...rest, keys: [`${listing.dir}p-${hex(etag)}-${hex(into)}`, ...rest.keys] };
+    if (rest) return { ...rest, keys: [key, ...rest.keys] };
   }
   return null;
 }
@@ -174,7 +216,8 @@ function kept(listing: Listing, visible: Listing['records'], current: string | n
   return keep;
 }
 
-function viewOf(listing: Listing, current: string | null): View {
+function viewOf(all: Listing, current: string | null): View {
+  const listing = usable(all, current);
   const { records } = listing;
   const stored = (r: { etag: string }) => wayOf(listing, r.etag, null) !== null;
   let cut = -1;
@@ -207,6 +250,8 @@ export type S3Area = Listing & {
 /** A version written but not yet committed (S3Versions.prepare). */
 export interface PendingS3Version {
   readonly record: VersionRecord;
+  /** The record's key (its name points at the replaced version for an appended write: RECORD). */
+  readonly key: string;
   /**
    * Runs the document's write (`write`, under the key's commit lock still) and puts the versions' index made for it
    * beside it (at the same time: until both are there the index names another ETag than the document's, so no list
@@ -228,6 +273,8 @@ interface Index {
    * and a version delete keep), so a write needs no listing of them.
    */
   keys: string[];
+  /** By id, the replaced ETag in the names of the records of appended writes (their keys: recordKey). */
+  appends: Map<string, string>;
 }
 
 /**
@@ -254,10 +301,24 @@ export interface S3Guess {
   readonly known: Known;
 }
 
-/** The index's text: its header, then a line per record (oldest first). */
-function indexText(etag: string, current: string, lines: Iterable<string>, keys: Iterable<string>): string {
+/**
+ * The index's text: its header, then a line per record (oldest first). `appends`: by id, the replaced ETag the names of
+ * the records of appended writes carry (their keys are not the line's id and ETag alone).
+ */
+function indexText(etag: string, current: string, lines: Iterable<string>, keys: Iterable<string>, appends: ReadonlyMap<string, string>): string {
   const body = [...lines];
-  return [JSON.stringify({ format: INDEX_FORMAT, etag, current, count: body.length, keys: [...keys].sort() }), ...body].join('\n');
+  const named = Object.fromEntries([...appends].map(([id, from]) => [id, hex(from)]));
+  return [JSON.stringify({ format: INDEX_FORMAT, etag, current, count: body.length, keys: [...keys].sort(), appends: named }), ...body].join('\n');
+}
+
+/** The ETags records' names carry (appended writes), by id (the index's `appends`). */
+function appendsOf(records: readonly { id: string; key: string }[]): Map<string, string> {
+  const appends = new Map<string, string>();
+  for (const r of records) {
+    const from = RECORD.exec(r.key.slice(r.key.lastIndexOf('/') + 1))?.[3];
+    if (from !== undefined) appends.set(r.id, `"${from}"`);
+  }
+  return appends;
 }
 
 /** kept()'s keys as names in the area (the index's `keys`). */
@@ -266,7 +327,7 @@ const namesIn = (dir: string, keys: Iterable<string>) => [...keys].map((k) => k.
 /** An index's text read back; null when it is not one this code wrote whole (another format, cut short, garbled). */
 function parseIndex(text: string): Index | null {
   const [head, ...rest] = text.split('\n');
-  let header: { format?: unknown; etag?: unknown; current?: unknown; count?: unknown; keys?: unknown };
+  let header: { format?: unknown; etag?: unknown; current?: unknown; count?: unknown; keys?: unknown; appends?: unknown };
   try {
     header = JSON.parse(head ?? '') as typeof header;
   } catch {
@@ -274,7 +335,15 @@ function parseIndex(text: string): Index | null {
   }
   if (header.format !== INDEX_FORMAT || typeof header.etag !== 'string' || typeof header.current !== 'string' || header.count !== rest.length) return null;
   const keys = header.keys;
-  if (!Array.isArray(keys) || !keys.every((k): k is string => typeof k === 'string' && (BLOB.test(k) || POINTER.test(k)))) return null;
+  // A way's keys: blobs, pointers, and records whose names point (appended writes).
+  if (!Array.isArray(keys) || !keys.every((k): k is string => typeof k === 'string' && (BLOB.test(k) || POINTER.test(k) || RECORD.exec(k)?.[3] !== undefined))) return null;
+  const named = header.appends;
+  if (typeof named !== 'object' || named === null || Array.isArray(named)) return null;
+  const appends = new Map<string, string>();
+  for (const [id, from] of Object.entries(named)) {
+    if (!ID.test(id) || typeof from !== 'string' || !/^[0-9a-f]{32}$/.test(from)) return null;
+    appends.set(id, `"${from}"`);
+  }
   const lines = new Map<string, string>();
   for (const line of rest) {
     // A stored record's first field is its id (versionToStored keeps the record's order): read without parsing it.
@@ -283,7 +352,7 @@ function parseIndex(text: string): Index | null {
     lines.set(id, line);
   }
   if (!lines.has(header.current)) return null;
-  return { etag: header.etag, current: header.current, lines, keys };
+  return { etag: header.etag, current: header.current, lines, keys, appends };
 }
 
 /** A record's line in the index. */
@@ -418,13 +487,9 @@ export class S3Versions implements DocumentVersions {
     return versionsArea(this.host.prefix, p);
   }
 
-  private recordKey(p: StoredPath, id: string, etag: string): string {
-    return `${this.dirOf(p)}v-${id}-${hex(etag)}.json`;
-  }
-
-  /** The key of a record (S3Store.overwriteKnown: its own, which its check of the area expects). */
-  recordKeyOf(p: StoredPath, record: VersionRecord): string {
-    return this.recordKey(p, record.id, record.etag);
+  /** A record's key; `appends`: the ETag of the version its content begins with, when the write pointed at it by its name. */
+  private recordKey(p: StoredPath, id: string, etag: string, appends?: string): string {
+    return `${this.dirOf(p)}v-${id}-${hex(etag)}${appends === undefined ? '' : `-${hex(appends)}`}.json`;
   }
 
   private blobKey(p: StoredPath, etag: string): string {
@@ -440,7 +505,7 @@ export class S3Versions implements DocumentVersions {
     const keys = objects.map((o) => o.Key!);
     const records: Listing['records'] = [];
     const blobs = new Set<string>();
-    const pointers = new Map<string, string[]>();
+    const pointers = new Map<string, Edge[]>();
     const purges: Listing['purges'] = [];
     for (const { Key: key, ETag: s3Etag } of objects) {
       const name = key!.slice(dir.length);
@@ -448,8 +513,7 @@ export class S3Versions implements DocumentVersions {
       if (record) records.push({ id: record[1]!, etag: `"${record[2]!}"`, key: key!, s3Etag });
       const blob = BLOB.exec(name);
       if (blob) blobs.add(`"${blob[1]!}"`);
-      const pointer = POINTER.exec(name);
-      if (pointer) pointers.set(`"${pointer[1]!}"`, [...(pointers.get(`"${pointer[1]!}"`) ?? []), `"${pointer[2]!}"`]);
+      addEdge(pointers, dir, key!);
       const purge = PURGE.exec(name);
       if (purge) purges.push({ id: purge[1]!, key: key! });
     }
@@ -460,7 +524,8 @@ export class S3Versions implements DocumentVersions {
   /** The document's stat, then its listing (in that order: the view is the one as of the stat). */
   private async snapshot(p: StoredPath): Promise<{ stat: DocumentStat | null; listing: Listing; view: View }> {
     const stat = await this.host.statDocument(p);
-    const listing = await this.listing(this.dirOf(p));
+    // Without the pointers of writes that did not commit: no way taken from this listing goes through them.
+    const listing = usable(await this.listing(this.dirOf(p)), stat?.etag ?? null);
     return { stat, listing, view: viewOf(listing, stat?.etag ?? null) };
   }
 
@@ -501,9 +566,8 @@ export class S3Versions implements DocumentVersions {
    * the same object by it), so no list downloads a record written here: every write's record had been read back by
    * the next list.
    */
-  private async putRecord(p: StoredPath, record: VersionRecord): Promise<void> {
+  private async putRecord(Key: string, record: VersionRecord): Promise<void> {
     const body = Buffer.from(JSON.stringify(toStored(record)));
-    const Key = this.recordKey(p, record.id, record.etag);
     const put = await this.host.send('PutObject', (c) => c.send(new PutObjectCommand({ Bucket: this.host.bucket, Key, Body: body, ContentLength: body.length, ContentType: 'application/json' })));
     if (put.ETag !== undefined) this.remember(Key, put.ETag, record);
   }
@@ -581,17 +645,17 @@ export class S3Versions implements DocumentVersions {
     for (const [id, line] of index.lines) {
       if (records.has(id)) continue;
       const etag = (JSON.parse(line) as StoredRecord).etag;
-      records.set(id, { id, etag, key: this.recordKey(p, id, etag), s3Etag: undefined });
+      records.set(id, { id, etag, key: this.recordKey(p, id, etag, index.appends.get(id)), s3Etag: undefined });
     }
     const blobs = new Set<string>();
-    const pointers = new Map<string, string[]>();
+    const pointers = new Map<string, Edge[]>();
     for (const name of index.keys) {
       const blob = BLOB.exec(name);
       if (blob) blobs.add(`"${blob[1]!}"`);
-      const pointer = POINTER.exec(name);
-      if (pointer) pointers.set(`"${pointer[1]!}"`, [...(pointers.get(`"${pointer[1]!}"`) ?? []), `"${pointer[2]!}"`]);
+      if (POINTER.test(name)) addEdge(pointers, dir, dir + name);
     }
     const sorted = [...records.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    for (const r of sorted) addEdge(pointers, dir, r.key);
     const keys = [...new Set([...index.keys.map((k) => dir + k), this.indexKey(p), ...sorted.map((r) => r.key), ...listing.keys])];
     return { dir, records: sorted, blobs, pointers, purges: listing.purges, keys, index, onlyIf: index.etag };
   }
@@ -631,7 +695,7 @@ export class S3Versions implements DocumentVersions {
    */
   confirms(p: StoredPath, guess: S3Guess, s3Etag: string | undefined, objects: _Object[], mine: Set<string>): boolean {
     if (s3Etag !== guess.known.docS3Etag) return false;
-    const current = this.recordKey(p, guess.known.index.current, guess.known.etag);
+    const current = this.recordKey(p, guess.known.index.current, guess.known.etag, guess.known.index.appends.get(guess.known.index.current));
     let sawIndex = false;
     let sawCurrent = false;
     for (const o of objects) {
@@ -695,14 +759,18 @@ export class S3Versions implements DocumentVersions {
     let newestId = view.visible.at(-1)?.id;
     const made = new Map<string, VersionRecord>();
     const gone = new Set(stale);
-    const after: Listing = { ...listing, records: listing.records.filter((r) => !gone.has(r.key)), blobs: new Set(listing.blobs), pointers: new Map(listing.pointers) };
+    // The pointers of the records removed go with them (a way never goes through a name that is gone).
+    const pointers = new Map([...listing.pointers].map(([from, edges]) => [from, edges.filter((e) => !gone.has(e.key))]));
+    const after: Listing = { ...listing, records: listing.records.filter((r) => !gone.has(r.key)), blobs: new Set(listing.blobs), pointers };
+    // The replaced ETag the new record's name carries when it points at the replaced bytes (an appended write).
+    let appends: string | undefined;
     if (replaced) {
-      if (content.etag !== replaced.etag && !wayOf(listing, replaced.etag, null)) {
+      if (content.etag !== replaced.etag && !wayOf(after, replaced.etag, null)) {
         // The pointer is true whenever it is read (the content's ETag names bytes that begin with the replaced ones); it
-        // leads to bytes once the document's PutObject is done, or to none (a write that did not commit: unused).
+        // leads to bytes once the document's PutObject is done, or to none (a write that did not commit: unused). It is
+        // the new record's name (RECORD): no request of its own, and there exactly as long as the record.
         if (replaced.prefix === true && !purge) {
-          requests.push(this.putPointer(p, replaced.etag, content.etag));
-          after.pointers.set(replaced.etag, [...(after.pointers.get(replaced.etag) ?? []), content.etag]);
+          appends = replaced.etag;
         } else {
           // A guessed document (replaced.s3Etag: S3Store.overwriteKnown) is copied only while it is the one guessed.
           requests.push(this.copyToBlob(p, replaced.etag, replaced.size, replaced.s3Etag));
@@ -711,25 +779,28 @@ export class S3Versions implements DocumentVersions {
       }
       if (view.current === null) {
         const baseline = unrecordedVersion(this.nextId(newestId), replaced);
-        requests.push(this.putRecord(p, baseline));
+        const baselineKey = this.recordKey(p, baseline.id, baseline.etag);
+        requests.push(this.putRecord(baselineKey, baseline));
         newestId = baseline.id;
         made.set(baseline.id, baseline);
-        after.records.push({ id: baseline.id, etag: baseline.etag, key: this.recordKey(p, baseline.id, baseline.etag), s3Etag: undefined });
+        after.records.push({ id: baseline.id, etag: baseline.etag, key: baselineKey, s3Etag: undefined });
       }
     }
     const record = newVersionRecord(this.nextId(newestId), content, provenance);
     const marker = `${this.dirOf(p)}v-${record.id}.purge`;
     if (purge) requests.push(this.host.send('PutObject', (c) => c.send(new PutObjectCommand({ Bucket: this.host.bucket, Key: marker, Body: new Uint8Array(0), ContentLength: 0 }))).then(() => undefined));
-    requests.push(this.putRecord(p, record));
+    const key = this.recordKey(p, record.id, record.etag, appends);
+    requests.push(this.putRecord(key, record));
     made.set(record.id, record);
-    after.records.push({ id: record.id, etag: record.etag, key: this.recordKey(p, record.id, record.etag), s3Etag: undefined });
+    after.records.push({ id: record.id, etag: record.etag, key, s3Etag: undefined });
+    addEdge(after.pointers, listing.dir, key);
     // The index as it is once the document is written (a purging write has none: its purge writes it, before it deletes),
     // made while the requests are out.
     const visible = viewOf(after, content.etag).visible;
     const keys = namesIn(listing.dir, kept(after, visible, content.etag, record.id));
-    const textMade = purge ? Promise.resolve(undefined) : this.linesOf(visible, valid, made).then((lines) => indexText(content.etag, record.id, lines, keys)).catch(() => undefined);
+    const textMade = purge ? Promise.resolve(undefined) : this.linesOf(visible, valid, made).then((lines) => indexText(content.etag, record.id, lines, keys, appendsOf(visible))).catch(() => undefined);
     let indexPut = false;
-    const abort = () => this.host.deleteKeys([this.recordKey(p, record.id, record.etag), ...(purge ? [marker] : []), ...(indexPut ? [this.indexKey(p)] : [])]);
+    const abort = () => this.host.deleteKeys([key, ...(purge ? [marker] : []), ...(indexPut ? [this.indexKey(p)] : [])]);
     // Every request answered before the caller goes on, failed or not: what one that failed leaves is the record's to remove.
     const [text, ...settled] = await Promise.all([textMade, ...requests.map((r) => r.then(() => null, (err: unknown) => ({ err })))]);
     const failed = settled.find((r) => r !== null);
@@ -739,6 +810,7 @@ export class S3Versions implements DocumentVersions {
     }
     return {
       record,
+      key,
       commit: async (write) => {
         this.known.delete(listing.dir);
         if (text === undefined) return write();
@@ -765,7 +837,7 @@ export class S3Versions implements DocumentVersions {
    * prefix, or the document itself (the version is the current content, or its first bytes).
    */
   async restoreSource(p: StoredPath, id: string, current: string, area: S3Area): Promise<{ record: VersionRecord; from: string; firstBytes: boolean }> {
-    const settled = await this.settle(p, area, current);
+    const settled = usable(await this.settle(p, area, current), current);
     const view = viewOf(settled, current);
     const found = ID.test(id) ? view.visible.find((r) => r.id === id) : undefined;
     const way = found ? wayOf(settled, found.etag, current) : null;
@@ -840,7 +912,7 @@ export class S3Versions implements DocumentVersions {
       const record = toRecord(JSON.parse(line) as StoredRecord);
       // Kept as readListed keeps what it reads: a record's object is its line, put whole (putRecord), so its S3 ETag
       // is the line's MD5 (a bucket that answers other ETags, say with SSE-KMS, only misses the cache).
-      this.remember(this.recordKey(p, record.id, record.etag), `"${createHash('md5').update(line).digest('hex')}"`, record);
+      this.remember(this.recordKey(p, record.id, record.etag, index.appends.get(record.id)), `"${createHash('md5').update(line).digest('hex')}"`, record);
       return record;
     });
     return { versions, total: newestFirst.length, current: index.current };
@@ -867,7 +939,7 @@ export class S3Versions implements DocumentVersions {
       const lines = await this.linesOf(view.visible, index);
       // Not written: the list answers all the same, and the next one tries again.
       const keys = namesIn(this.dirOf(p), kept(listing, view.visible, stat.etag, view.current));
-      if (!matches) await this.putIndex(p, indexText(stat.etag, view.current, lines, keys)).catch(() => undefined);
+      if (!matches) await this.putIndex(p, indexText(stat.etag, view.current, lines, keys, appendsOf(view.visible))).catch(() => undefined);
       const byId = new Map(view.visible.map((r, i) => [r.id, lines[i]!]));
       return { versions: page.map((r) => toRecord(JSON.parse(byId.get(r.id)!) as StoredRecord)), total: newestFirst.length, current: view.current };
     } finally {
@@ -935,10 +1007,11 @@ export class S3Versions implements DocumentVersions {
         ...(change.pinned !== undefined ? { pinned: change.pinned } : {}),
       };
       if (index !== null || listing.keys.includes(this.indexKey(p))) await this.host.deleteKeys([this.indexKey(p)]);
-      await this.putRecord(p, updated);
+      // Under its own name (an appended write's names the version it points at).
+      await this.putRecord(found.key, updated);
       if (valid) {
         valid.lines.set(id, lineOf(updated));
-        await this.putIndex(p, indexText(valid.etag, valid.current, valid.lines.values(), valid.keys)).catch(() => undefined);
+        await this.putIndex(p, indexText(valid.etag, valid.current, valid.lines.values(), valid.keys, valid.appends)).catch(() => undefined);
       }
       return updated;
     } finally {
@@ -958,14 +1031,22 @@ export class S3Versions implements DocumentVersions {
       if (view.current === id) throw new ServiceError('VERSION_IS_CURRENT', `Version ${id} is the document's current content: it cannot be deleted`);
       const current = stat?.etag ?? null;
       const valid = indexMatches(index, current, view) ? index : null;
-      if (index !== null || listing.keys.includes(this.indexKey(p))) await this.host.deleteKeys([this.indexKey(p)]);
-      await this.host.deleteKeys([key]);
+      // The record of an appended write names a pointer (RECORD): said by a pointer of its own once the record is gone,
+      // put before the record goes when an earlier version's way needs it.
+      const from = RECORD.exec(key.slice(listing.dir.length))?.[3];
+      const pointer = from === undefined ? undefined : `${listing.dir}p-${from}-${hex(etag)}`;
+      const rest: Listing = pointer === undefined ? listing : { ...listing, keys: [...listing.keys, pointer], pointers: new Map([...listing.pointers].map(([f, edges]) => [f, edges.map((e) => (e.key === key ? { ...e, key: pointer } : e))])) };
       // Its way's pointers and blob go unless another earlier version's way needs them (the current one's bytes are the
-      // document): a blob that holds other versions as its first bytes stays.
-      const keep = kept(listing, view.visible.filter((r) => r.id !== id), current, view.current);
-      const gone = (wayOf(listing, etag, current)?.keys ?? []).filter((k) => !keep.has(k));
+      // document): a blob that holds other versions as its first bytes stays. Records on its way (later appended
+      // writes) are other versions': they stay.
+      const keep = kept(rest, view.visible.filter((r) => r.id !== id), current, view.current);
+      const gone = (wayOf(rest, etag, current)?.keys ?? []).filter((k) => !keep.has(k) && !RECORD.test(k.slice(listing.dir.length)));
+      if (index !== null || listing.keys.includes(this.indexKey(p))) await this.host.deleteKeys([this.indexKey(p)]);
+      if (pointer !== undefined && keep.has(pointer)) await this.putPointer(p, `"${from!}"`, etag);
+      await this.host.deleteKeys([key]);
       valid?.lines.delete(id);
-      await Promise.all([this.host.deleteKeys(gone), valid ? this.putIndex(p, indexText(valid.etag, valid.current, valid.lines.values(), namesIn(listing.dir, keep))).catch(() => undefined) : undefined]);
+      valid?.appends.delete(id);
+      await Promise.all([this.host.deleteKeys(gone), valid ? this.putIndex(p, indexText(valid.etag, valid.current, valid.lines.values(), namesIn(listing.dir, keep), valid.appends)).catch(() => undefined) : undefined]);
       for (const blob of gone.filter((k) => BLOB.test(k.slice(listing.dir.length)))) await this.dropNoncurrent(blob, (k) => k === blob);
     } finally {
       release();
@@ -982,7 +1063,7 @@ export class S3Versions implements DocumentVersions {
     await this.host.deleteKeys([this.indexKey(p)]);
     await this.host.deleteKeys(records);
     const currentRecord = view.visible.find((r) => r.id === view.current);
-    const index = stat && currentRecord ? indexText(stat.etag, currentRecord.id, await this.linesOf([currentRecord], null), []) : undefined;
+    const index = stat && currentRecord ? indexText(stat.etag, currentRecord.id, await this.linesOf([currentRecord], null), [], appendsOf([currentRecord])) : undefined;
     await Promise.all([this.host.deleteKeys(rest), index === undefined ? undefined : this.putIndex(p, index).catch(() => undefined)]);
     // A versioned bucket still holds the earlier bytes as noncurrent versions of the document and of the blobs.
     const docKey = this.host.docKey(p);
