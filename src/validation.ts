@@ -151,6 +151,16 @@ export function compileEveryValidator(): number {
   for (const schema of shared) if (!meta.validateSchema(schema)) throw new Error(`A shared schema is no valid JSON Schema: ${meta.errorsText(meta.errors)}`);
   for (const validators of declared) {
     if (!meta.validateSchema(validators.schema)) throw new Error(`A schema is no valid JSON Schema: ${meta.errorsText(meta.errors)}\n${JSON.stringify(validators.schema).slice(0, 500)}`);
+  }
+  return compileValidators();
+}
+
+/**
+ * Compiles both validators of every schema made so far (a service warmed up at start, start/service.ts: the first
+ * request of each route then pays no code generation); the number of schemas.
+ */
+export function compileValidators(): number {
+  for (const validators of declared) {
     validators.coercing();
     validators.exact();
   }

@@ -33,7 +33,7 @@ export const ENGINE: SettingsFeature<EngineSettings> = {
     engineWarmUp: {
       env: 'PDFSERVICE_ENGINE_WARMUP',
       doc:
-        "Rounds of a warm-up each engine worker runs when it starts, before it takes tasks (a one-page document opened, searched, redacted and saved): MuPDF's WebAssembly is compiled then, not during the first requests. `0`: none (the first requests after a start are slower)",
+        "Rounds of a warm-up each engine worker runs when it starts, before it takes tasks (a one-page document opened, searched, redacted and saved): MuPDF's WebAssembly is compiled then, not during the first requests; with any rounds the service also generates every route's request validators and response serializers before it logs that it listens (else each route's first request does). `0`: none (the first requests after a start are slower)",
       default: 3,
       parse: integer(0, 100),
     },

@@ -4,8 +4,10 @@ import { createAuth } from '../auth/index.js';
 import type { Auth } from '../auth/types.js';
 import type { EnginePool } from '../engine/pool.js';
 import { API_PREFIX, buildApp } from '../http/app.js';
+import { compileEverySerializer } from '../http/serialization.js';
 import type { Operations } from '../operations/index.js';
 import type { ToolSupervisor } from '../tools/index.js';
+import { compileValidators } from '../validation.js';
 import { keepJobRecords, type JobSetup } from './jobs.js';
 import { keepRetention } from './retention.js';
 import { warnMissingNodeFlags } from './node-flags.js';
@@ -76,6 +78,14 @@ export async function startService(
   } catch (err) {
     await pool.close();
     throw listenError(err, config);
+  }
+  if (config.engineWarmUp > 0) {
+    // The service's warm-up, as the engine's: every route's request validators and response serializers generated now
+    // (made when first used, they cost the first request of each route 60-90 ms of the event loop's CPU, issue 38).
+    // After listen (a port in use fails the start at once, as before) and before the listening line: a connection
+    // made meanwhile waits for the loop. Without warm-up (the test suites) they stay lazy.
+    compileValidators();
+    compileEverySerializer();
   }
   // A missing program is logged now; a found one's version (or its failing probe) once probed, on first need.
   tools.onChecked((tool) => {

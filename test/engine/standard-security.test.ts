@@ -10,7 +10,7 @@ import * as mupdf from 'mupdf';
 import { encryptionFacts, needsPassword } from '../../src/engine/core/encryption.js';
 import { openPdf, withReopenedEncryption } from '../../src/engine/core/open.js';
 import { setPasswordPermissions } from '../../src/engine/security/permissions.js';
-import { fileKeyOf, permsMatch } from '../../src/engine/core/standard-security.js';
+import { fileKeyOf, permsMatch, withRememberedHashes } from '../../src/engine/core/standard-security.js';
 import { EngineError } from '../../src/engine/errors.js';
 import { encryptPdf, makePdf } from '../helpers/pdf.js';
 import { qpdfEncryption } from '../helpers/qpdf-encryption.js';
@@ -121,6 +121,42 @@ test('the check of an AES-256 file the service wrote: bytes left as they were, o
     () => withReopenedEncryption(new Uint8Array(spliced), passwords, () => undefined),
     (err) => err instanceof EngineError && err.code === 'PROCESSING_FAILED' && /does not decrypt/.test(err.message),
   );
+});
+
+test('hashes remembered while a document is encrypted and checked: the same keys, and a dictionary read back otherwise still refused', () => {
+  const passwords = { open: 'view', permissions: 'master' };
+  const request = { encryptType: 3 as const, openPassword: passwords.open, permissionsPassword: passwords.permissions };
+  withRememberedHashes(() => {
+    // setPasswordPermissions remembers its own hashes too: nested, it shares these.
+    const { bytes } = setPasswordPermissions({ pdf: plain, request });
+    const keys = (pdf: Uint8Array) => opened(pdf, (doc) => {
+      const facts = encryptionFacts(doc)!;
+      return [fileKeyOf(facts.standard, utf8(passwords.permissions), 'owner'), fileKeyOf(facts.standard, utf8(passwords.open), 'user')];
+    });
+    const remembered = keys(bytes);
+    assert.ok(remembered[0] && remembered[0].length === 32);
+    assert.deepEqual(remembered[0], remembered[1]);
+    // /O changed in its hash (the hash's inputs, password, salt and /U, are the same: its remembered result is compared
+    // with the bytes read) and in its validation salt (another input, hashed anew): both refused, as without memory.
+    const text = Buffer.from(bytes).toString('latin1');
+    const at = text.lastIndexOf('trailer');
+    const o = /\/O <([0-9A-F]{96})>/.exec(text.slice(at))!;
+    assert.ok(o, 'the trailer has a 48-byte /O');
+    for (const hexAt of [0, 64]) {
+      const flipped = o[1]!.slice(0, hexAt) + (o[1]![hexAt] === '0' ? '1' : '0') + o[1]!.slice(hexAt + 1);
+      const changed = new Uint8Array(Buffer.from(text.slice(0, at) + text.slice(at).replace(o[0], `/O <${flipped}>`), 'latin1'));
+      assert.throws(() => withReopenedEncryption(changed, passwords, () => undefined), (err) => err instanceof EngineError && err.code === 'PROCESSING_FAILED', `hex digit ${hexAt}`);
+      assert.equal(keys(changed)[0], undefined, `hex digit ${hexAt}`);
+    }
+  });
+  // Outside, nothing is remembered, and the same file gives the same keys.
+  const { bytes } = setPasswordPermissions({ pdf: plain, request });
+  opened(bytes, (doc) => {
+    const facts = encryptionFacts(doc)!;
+    const owner = fileKeyOf(facts.standard, utf8('master'), 'owner');
+    assert.ok(owner && permsMatch(facts.standard, owner, facts.permissionBits, facts.encryptMetadata));
+    assert.deepEqual(owner, fileKeyOf(facts.standard, utf8('view'), 'user'));
+  });
 });
 
 test('setPasswordPermissions answers the same through the native check and through MuPDF (a password SASLprep changes)', () => {

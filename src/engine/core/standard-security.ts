@@ -230,14 +230,43 @@ function hash2B(password: Uint8Array, salt: Uint8Array, userKey: Uint8Array): Ui
     e = cipher.update(k1);
     let sum = 0;
     for (let i = 0; i < 16; i++) sum += e[i]!;
-    k = createHash(ROUND_HASH[sum % 3]!).update(e).digest();
+    // The one-shot hash: no Hash object made per round (its set-up was a third of the round's hashing).
+    k = hash(ROUND_HASH[sum % 3]!, e, 'buffer');
   }
   return new Uint8Array(k.subarray(0, 32));
 }
 
 /** Revisions 5 and 6: the hash of a password with a salt (and, for the owner password, the 48 bytes of /U). */
 function hashR56(revision: number, password: Uint8Array, salt: Uint8Array, userKey: Uint8Array): Uint8Array {
-  return revision === 5 ? digest('sha256', password, salt, userKey) : hash2B(password, salt, userKey);
+  if (revision === 5) return digest('sha256', password, salt, userKey);
+  if (!remembered) return hash2B(password, salt, userKey);
+  // The exact input bytes are the key: the same hash of different bytes (a salt or /U read back otherwise) is run anew.
+  const key = `${password.length}:${salt.length}:${Buffer.from(password).toString('latin1')}${Buffer.from(salt).toString('latin1')}${Buffer.from(userKey).toString('latin1')}`;
+  let out = remembered.get(key);
+  if (!out) remembered.set(key, (out = hash2B(password, salt, userKey)));
+  return new Uint8Array(out);
+}
+
+/** The revision 6 hashes withRememberedHashes keeps while its work runs; none outside it. */
+let remembered: Map<string, Uint8Array> | undefined;
+
+/**
+ * Runs `work` (synchronous) with each revision 6 hash (Algorithm 2.B: 1.5-2.5 ms of node's crypto each) computed once
+ * for the same password, salt and /U bytes. Encrypting a document runs four (/U, /UE, /O, /OE) and its check reads the
+ * written dictionary back and runs the same four on the same bytes (issue 38: half of a 1-page AES-256 encryption's
+ * worker time). The hash is a pure function of those bytes, so a second run can only repeat the first: the check still
+ * compares each hash with the bytes the file holds, and any byte written otherwise (a salt, /U) is a different input,
+ * hashed anew. Forgotten, and the results zeroed, when `work` ends: no password-derived value outlives the task.
+ */
+export function withRememberedHashes<T>(work: () => T): T {
+  if (remembered) return work();
+  remembered = new Map();
+  try {
+    return work();
+  } finally {
+    for (const hashed of remembered.values()) hashed.fill(0);
+    remembered = undefined;
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import { encodePassword, newPasswordProblem } from '../core/passwords.js';
 import { editPdf, withPdf } from '../core/document-task.js';
 import { formFacts } from '../core/inspect.js';
 import { withReopenedEncryption } from '../core/open.js';
+import { withRememberedHashes } from '../core/standard-security.js';
 import { deref, name, text } from '../core/mupdf-objects.js';
 import { saveFull, saveFullBuffer } from '../core/save.js';
 import { encryptPdfFile, type FileEncryption } from '../core/encrypt-file.js';
@@ -220,22 +221,25 @@ export function setPasswordPermissions(input: { pdf: PdfSource; password?: strin
     return bytes;
   };
   const spec: FileEncryption = { revision, userPassword: encoded(passwords.open), ownerPassword: encoded(passwords.permissions), permissionBits: bitsFromPermissions(flags), encryptMetadata: true };
-  const bytes = withPdf(input, 'owner', (doc) => {
-    refuseSigned(doc);
-    decodeCryptFilters(doc);
-    const plain = saveFullBuffer(doc, 'encrypt=none');
-    try {
-      // Read where MuPDF wrote it (a view into its memory, used before anything else runs in MuPDF).
-      return encryptPdfFile(plain.asUint8Array(), spec);
-    } finally {
-      plain.destroy();
-    }
+  // The check below hashes the passwords with the salts the encryption just hashed them with: each hash runs once.
+  return withRememberedHashes(() => {
+    const bytes = withPdf(input, 'owner', (doc) => {
+      refuseSigned(doc);
+      decodeCryptFilters(doc);
+      const plain = saveFullBuffer(doc, 'encrypt=none');
+      try {
+        // Read where MuPDF wrote it (a view into its memory, used before anything else runs in MuPDF).
+        return encryptPdfFile(plain.asUint8Array(), spec);
+      } finally {
+        plain.destroy();
+      }
+    });
+    const passwordPermissions = withReopenedEncryption(bytes, passwords, (check) => {
+      if (check.access !== 'owner') throw new EngineError('PROCESSING_FAILED', 'The encrypted document did not open with its new permissions password');
+      return passwordSecurity(check);
+    });
+    return { bytes, passwordPermissions };
   });
-  const passwordPermissions = withReopenedEncryption(bytes, passwords, (check) => {
-    if (check.access !== 'owner') throw new EngineError('PROCESSING_FAILED', 'The encrypted document did not open with its new permissions password');
-    return passwordSecurity(check);
-  });
-  return { bytes, passwordPermissions };
 }
 
 /** The `removePasswordPermissions` task: decrypts the document (no bytes when it was not encrypted). */
