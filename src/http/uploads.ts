@@ -5,8 +5,8 @@ export { UPLOAD_TYPES_TEXT } from '../operations/conversions/registry.js';
 /** Streamed, never parsed by Fastify: routes stage them with the upload limit (operations/conversions/registry.ts lists them). */
 export const BINARY_UPLOAD_TYPES = [...UPLOAD_TYPES];
 
-/** The Office and HTML converters' types: upload bodies of a document PUT only (app.ts). */
-export const OFFICE_UPLOAD_TYPES: readonly string[] = [...converterNamed('office').takes.mediaTypes, ...converterNamed('html').takes.mediaTypes];
+/** The Office, HTML and Markdown converters' types: upload bodies of a document PUT only (app.ts). */
+export const OFFICE_UPLOAD_TYPES: readonly string[] = ['office', 'html', 'markdown'].flatMap((name) => converterNamed(name).takes.mediaTypes);
 
 /** XFDF and FDF request bodies (application/fdf is not registered, but older tools send it): streamed, staged with their own limit. */
 export const XFDF_BODY_TYPES = ['application/vnd.adobe.xfdf', 'application/vnd.fdf', 'application/fdf'];

@@ -197,10 +197,10 @@ export class UploadOperations {
 export function officeOptionsFor(chosen: { converter: { name: string }; mediaType: string }, officeOptions: OfficeOptions | undefined): OfficeOptions | undefined {
   const asked = officeOptions && Object.values(officeOptions).some((value) => value !== undefined) ? officeOptions : undefined;
   if (!asked) return undefined;
-  if (chosen.converter.name === 'html') {
+  if (chosen.converter.name === 'html' || chosen.converter.name === 'markdown') {
     // pageRange and landscape are HTML options too (htmlOptionsFor); the others are Office's alone.
     const officeOnly = Object.entries(asked).filter(([key, value]) => value !== undefined && key !== 'pageRange' && key !== 'landscape').map(([key]) => key);
-    if (officeOnly.length > 0) throw new ServiceError('BAD_REQUEST', `The options ${officeOnly.join(', ')} apply to Office uploads only; this upload is an HTML page`);
+    if (officeOnly.length > 0) throw new ServiceError('BAD_REQUEST', `The options ${officeOnly.join(', ')} apply to Office uploads only; this upload is ${chosen.converter.name === 'html' ? 'an HTML page' : 'Markdown text'}`);
     return undefined;
   }
   if (chosen.converter.name !== 'office') throw new ServiceError('BAD_REQUEST', `The options ${Object.keys(asked).join(', ')} apply to Office uploads only; this upload is ${chosen.mediaType === PDF_TYPE ? 'a PDF' : chosen.mediaType}`);
@@ -222,7 +222,8 @@ function withoutIfMatch(ctx: OperationContext): OperationContext {
 
 /** The HTML options asked for, for an HTML upload; 400 BAD_REQUEST for options only HTML takes sent with another upload. */
 export function htmlOptionsFor(chosen: { converter: { name: string }; mediaType: string }, htmlOptions: HtmlOptions | undefined): HtmlOptions | undefined {
-  if (chosen.converter.name === 'html') return htmlOptions;
+  // Markdown is printed as an HTML page is, with the same options.
+  if (chosen.converter.name === 'html' || chosen.converter.name === 'markdown') return htmlOptions;
   const htmlOnly = htmlOnlyOptions(htmlOptions);
   if (htmlOnly.length > 0) throw new ServiceError('BAD_REQUEST', `The options ${htmlOnly.join(', ')} apply to HTML uploads only; this upload is ${chosen.mediaType === PDF_TYPE ? 'a PDF' : chosen.mediaType}`);
   return undefined;

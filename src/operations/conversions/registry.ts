@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { IMAGE_MEDIA_TYPES, type ImageMediaType, sniffImageType } from '../../engine/models.js';
 import { type ErrorCode, ServiceError } from '../../errors.js';
 import type { StagedUpload } from '../../storage/store.js';
-import { HTML_TYPE, htmlConverter } from './html/converter.js';
+import { HTML_TYPE, htmlConverter, MARKDOWN_TYPE, markdownConverter } from './html/converter.js';
 import { imageConverter } from './image.js';
 import { officeConverter, officeFormatOfType } from './office/converter.js';
 import { OFFICE_CONTAINERS, officeContainerOf, officeFormatName, type OfficeFormat } from './office/formats.js';
@@ -16,7 +16,7 @@ import type { Converter } from './types.js';
  * application/octet-stream goes to the first converter that recognises its first bytes; PDF comes last and
  * takes what no other recognises (its check refuses what is no PDF).
  */
-export const CONVERTERS: readonly Converter[] = [imageConverter, officeConverter, htmlConverter, pdfConverter];
+export const CONVERTERS: readonly Converter[] = [imageConverter, officeConverter, htmlConverter, markdownConverter, pdfConverter];
 
 export { PDF_TYPE };
 const OCTET_STREAM = 'application/octet-stream';
@@ -129,8 +129,8 @@ function checkDeclaredType(mediaType: string, headBytes: Uint8Array): void {
     if (head && !(head.kind === 'image' && head.type === mediaType)) refuse('MALFORMED_IMAGE', describeHead(head), `a ${mediaType.slice('image/'.length).toUpperCase()} image`);
     return;
   }
-  if (mediaType === HTML_TYPE) {
-    if (head) refuse('HTML_CONVERSION_FAILED', describeHead(head), 'an HTML page');
+  if (mediaType === HTML_TYPE || mediaType === MARKDOWN_TYPE) {
+    if (head) refuse('HTML_CONVERSION_FAILED', describeHead(head), mediaType === HTML_TYPE ? 'an HTML page' : 'Markdown text');
     return;
   }
   const format = officeFormatOfType(mediaType);

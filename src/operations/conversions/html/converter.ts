@@ -2,15 +2,18 @@ import { ServiceError } from '../../../errors.js';
 import { htmlToPdf } from '../../../tools/chromium.js';
 import { checkToolOutput } from '../../tool-output.js';
 import { PDF_TYPE } from '../pdf.js';
-import type { Converter, StagedFile } from '../types.js';
+import type { ConversionOutput, ConvertDeps, Converter, StagedFile } from '../types.js';
 import { finishHtmlPdf } from './finish.js';
-import { FOOTER_ASSET, HEADER_ASSET, pdfOptionsOf, type HtmlOptions } from './options.js';
+import { markdownToHtml } from './markdown.js';
+import { FOOTER_ASSET, HEADER_ASSET, HTML_DEFAULTS, pdfOptionsOf, type HtmlOptions } from './options.js';
 
 export const HTML_TYPE = 'text/html';
+export const MARKDOWN_TYPE = 'text/markdown';
 
 /** What an asset is served as when its part declared no type of its own (octet-stream), by its extension. */
 const ASSET_TYPES: Readonly<Record<string, string>> = {
   css: 'text/css',
+  md: 'text/markdown',
   html: 'text/html; charset=utf-8',
   htm: 'text/html; charset=utf-8',
   js: 'text/javascript',
@@ -51,6 +54,58 @@ function assetType(file: StagedFile, name: string): string {
   return ASSET_TYPES[name.slice(name.lastIndexOf('.') + 1).toLowerCase()] ?? 'application/octet-stream';
 }
 
+interface Asset {
+  name: string;
+  type: string;
+  bytes: Uint8Array;
+}
+
+/** The main file's text: 422 HTML_CONVERSION_FAILED for bytes that are not UTF-8 (`what`: "page" or "Markdown text"). */
+async function readUtf8(main: StagedFile, what: string): Promise<{ bytes: Uint8Array; text: string }> {
+  const bytes = await main.content.read();
+  try {
+    return { bytes, text: UTF8.decode(bytes) };
+  } catch {
+    throw new ServiceError('HTML_CONVERSION_FAILED', `The ${what} is not UTF-8 text (the service reads it as UTF-8)`);
+  }
+}
+
+async function readAssets(assets: readonly StagedFile[]): Promise<Asset[]> {
+  return Promise.all(assets.map(async (file, index) => {
+    const name = assetName(file, index);
+    return { name, type: assetType(file, name), bytes: await file.content.read() };
+  }));
+}
+
+/**
+ * One page printed by the pool with its bundle's files, finished (finish.ts) and checked as every converter's output:
+ * the one way HTML and Markdown uploads reach Chromium.
+ */
+async function printPage(page: { name: string; bytes: Uint8Array }, files: readonly Asset[], options: HtmlOptions, deps: ConvertDeps): Promise<ConversionOutput> {
+  const { engine, tools, signal, background, onQueued, onConverting } = deps;
+  const template = (name: string) => {
+    const file = files.find((candidate) => candidate.name === name);
+    return file ? Buffer.from(file.bytes).toString('utf8') : undefined;
+  };
+  const pdfOptions = pdfOptionsOf(options, { header: template(HEADER_ASSET), footer: template(FOOTER_ASSET) });
+  const printed = await htmlToPdf(tools, {
+    main: page,
+    assets: files,
+    javascript: options.javascript ?? false,
+    media: options.media ?? 'print',
+    waitForSelector: options.waitForSelector,
+    waitForExpression: options.waitForExpression,
+    waitDelayMs: options.waitDelay,
+    pdf: pdfOptions,
+    signal,
+    background,
+    onQueued,
+    onConverting,
+  });
+  const pdf = await finishHtmlPdf(engine, printed, options.tagged ?? HTML_DEFAULTS.tagged, { title: options.title, author: options.author, subject: options.subject, keywords: options.keywords, language: options.language });
+  return { content: pdf, mediaType: PDF_TYPE, summary: await checkToolOutput(engine, { program: 'Chromium', pdf }, { encrypted: false }) };
+}
+
 /**
  * HTML pages by a warm, sandboxed Chromium (docs/html.md): one self-contained page, or a bundle (a multipart upload's
  * `file` and its `asset` parts: style sheets, images, fonts, header and footer templates) that the page refers to by
@@ -62,39 +117,39 @@ export const htmlConverter: Converter = {
   produces: PDF_TYPE,
   long: false,
   sniff: (head) => (looksLikeHtml(head) ? HTML_TYPE : undefined),
-  async convert({ main, assets }, { engine, tools, htmlOptions, signal, background, onQueued, onConverting }) {
-    const options: HtmlOptions = htmlOptions ?? {};
-    const bytes = await main.content.read();
-    try {
-      UTF8.decode(bytes);
-    } catch {
-      throw new ServiceError('HTML_CONVERSION_FAILED', 'The page is not UTF-8 text (the service reads HTML as UTF-8)');
-    }
-    const files = await Promise.all(assets.map(async (file, index) => {
-      const name = assetName(file, index);
-      return { name, type: assetType(file, name), bytes: await file.content.read() };
-    }));
-    const template = (name: string) => {
-      const file = files.find((candidate) => candidate.name === name);
-      return file ? Buffer.from(file.bytes).toString('utf8') : undefined;
-    };
-    const pdfOptions = pdfOptionsOf(options, { header: template(HEADER_ASSET), footer: template(FOOTER_ASSET) });
+  async convert({ main, assets }, deps) {
+    const { bytes } = await readUtf8(main, 'page');
+    const files = await readAssets(assets);
     const mainName = main.fileName && !files.some((file) => file.name === main.fileName) ? main.fileName.replace(/^\/+/, '') : 'index.html';
-    const printed = await htmlToPdf(tools, {
-      main: { name: mainName, bytes },
-      assets: files,
-      javascript: options.javascript ?? false,
-      media: options.media ?? 'print',
-      waitForSelector: options.waitForSelector,
-      waitForExpression: options.waitForExpression,
-      waitDelayMs: options.waitDelay,
-      pdf: pdfOptions,
-      signal,
-      background,
-      onQueued,
-      onConverting,
-    });
-    const pdf = await finishHtmlPdf(engine, printed, { title: options.title, author: options.author, subject: options.subject, keywords: options.keywords, language: options.language });
-    return { content: pdf, mediaType: PDF_TYPE, summary: await checkToolOutput(engine, { program: 'Chromium', pdf }, { encrypted: false }) };
+    return printPage({ name: mainName, bytes }, files, deps.htmlOptions ?? {}, deps);
+  },
+};
+
+/** Options that set the paper or its margins: given any, a Markdown page leaves its default @page rule out. */
+const PAPER_OPTIONS = ['paperSize', 'width', 'height', 'landscape', 'marginTop', 'marginRight', 'marginBottom', 'marginLeft'] as const;
+
+/**
+ * Markdown (docs/html.md, "Markdown"): the text made into one HTML page with the default print style sheet
+ * (markdown.ts), then printed as an HTML upload is, with the same options. A bundle's style sheets (`asset` parts of
+ * type text/css) are the user's CSS, after the default one, in the order sent; its other files (images) are served
+ * to the page by their names. The default page is A4 from the style sheet's @page rule, unless the options set the
+ * paper or margins; the page's language is the `language` option.
+ */
+export const markdownConverter: Converter = {
+  name: 'markdown',
+  takes: { kind: 'bundle', mediaTypes: [MARKDOWN_TYPE], extensions: { md: MARKDOWN_TYPE, markdown: MARKDOWN_TYPE } },
+  produces: PDF_TYPE,
+  long: false,
+  // Markdown has no signature: an octet-stream upload is named by its extension, never sniffed.
+  sniff: () => undefined,
+  async convert({ main, assets }, deps) {
+    const options: HtmlOptions = deps.htmlOptions ?? {};
+    const { text } = await readUtf8(main, 'Markdown text');
+    const files = await readAssets(assets);
+    const css = files.filter((file) => file.type.split(';')[0] === 'text/css').map((file) => Buffer.from(file.bytes).toString('utf8')).join('\n');
+    const ownPaper = PAPER_OPTIONS.some((key) => options[key] !== undefined);
+    const html = markdownToHtml(text, { css, title: options.title, lang: options.language, page: !ownPaper });
+    const page = { name: 'index.html', bytes: new TextEncoder().encode(html) };
+    return printPage(page, files.filter((file) => file.name !== page.name), { ...options, preferCssPageSize: options.preferCssPageSize ?? !ownPaper }, deps);
   },
 };

@@ -15,17 +15,24 @@ export interface MarkdownPageOptions {
   title?: string | undefined;
   /** The page's language (<html lang>, the PDF's /Lang), a BCP 47 tag; none by default. */
   lang?: string | undefined;
+  /** Whether the default @page rule (A4 and its margins) is written; true by default. */
+  page?: boolean | undefined;
 }
 
 /**
- * The default print style sheet: A4 with margins, a serif body and sans-serif headings that Debian's font packages
+ * The default page: A4 with margins for a printed text. Left out when the upload gives its own paper or margins
+ * (options.page false), which Chromium then takes from the print options.
+ */
+export const MARKDOWN_PAGE_CSS = '@page { size: A4; margin: 20mm 18mm 22mm 18mm; }\n';
+
+/**
+ * The default print style sheet (after MARKDOWN_PAGE_CSS): a serif body and sans-serif headings that Debian's font packages
  * install (fonts-noto-core, fonts-dejavu-core, fonts-liberation: fc-list), then the generic families. Headings stay
  * with what follows them, table rows and code blocks are not cut by a page break where they fit on one page, a
  * table's header row repeats on each page it spans, images never overflow the text width. Backgrounds of table
  * headers and code are printed whatever `printBackground` says (print-color-adjust).
  */
-export const DEFAULT_MARKDOWN_CSS = `@page { size: A4; margin: 20mm 18mm 22mm 18mm; }
-html { font-family: "Noto Serif", "DejaVu Serif", "Liberation Serif", serif; font-size: 11pt; line-height: 1.45; color: #1a1a1a; }
+export const DEFAULT_MARKDOWN_CSS = `html { font-family: "Noto Serif", "DejaVu Serif", "Liberation Serif", serif; font-size: 11pt; line-height: 1.45; color: #1a1a1a; }
 body { margin: 0; }
 h1, h2, h3, h4, h5, h6 { font-family: "Noto Sans", "DejaVu Sans", "Liberation Sans", sans-serif; line-height: 1.2; margin: 1.3em 0 0.45em; break-after: avoid; page-break-after: avoid; break-inside: avoid; }
 h1 { font-size: 21pt; margin-top: 0; }
@@ -129,6 +136,6 @@ export function markdownToHtml(markdown: string, options: MarkdownPageOptions = 
     '<!DOCTYPE html>\n' +
     `<html${options.lang ? ` lang="${escapeHtml(options.lang)}"` : ''}>\n<head>\n<meta charset="utf-8">\n` +
     (title !== undefined ? `<title>${escapeHtml(title)}</title>\n` : '') +
-    `<style>\n${DEFAULT_MARKDOWN_CSS}</style>\n${css}</head>\n<body>\n${body}</body>\n</html>\n`
+    `<style>\n${options.page === false ? '' : MARKDOWN_PAGE_CSS}${DEFAULT_MARKDOWN_CSS}</style>\n${css}</head>\n<body>\n${body}</body>\n</html>\n`
   );
 }
