@@ -1,5 +1,5 @@
 import { EngineError } from '../errors.js';
-import { safeXmlParser, type SafeXmlOptions, type SafeXmlParser } from '../../safe-xml.js';
+import { declaresDtd, safeXmlParser, type SafeXmlOptions, type SafeXmlParser } from '../../safe-xml.js';
 
 /**
  * The one XFDF reader: annotation imports (annotation-transfer.ts), field
@@ -19,6 +19,16 @@ import { safeXmlParser, type SafeXmlOptions, type SafeXmlParser } from '../../sa
  * - Element names are read without their namespace prefix; readers compare
  *   them in any case (isTag). Attribute names are as written.
  * Every refusal is 400 MALFORMED_XFDF.
+ *
+ * Two readers, one result. `readPlain` reads, in one pass and straight into
+ * the element tree, the XML every XFDF writer produces (plain ASCII names,
+ * quoted attributes, text, CDATA, comments, an XML declaration); anything
+ * else, and anything it would refuse, it leaves to safe-xml.ts's
+ * fast-xml-parser, which words every refusal as before. So `readPlain`
+ * only has to accept a subset of what that parser accepts, and build the
+ * same tree from it (test/engine/xfdf-reader.test.ts compares both). The
+ * validation and parse of fast-xml-parser, and its intermediate tree, were
+ * a third of an import's CPU at 20,000 annotations (issue 38).
  */
 
 /** One parsed element: its attributes and children in document order. */
@@ -128,6 +138,153 @@ function toElement(node: Ordered, what: string): XfdfElement | undefined {
   return { tag, attrs, children, text };
 }
 
+/**
+ * An ASCII XML name without dots, with at most one prefix: every XFDF element and attribute name; other names go the
+ * slow way (fast-xml-parser joins element names with dots to match its stop nodes).
+ */
+const NAME = /[A-Za-z_][\w-]*(?::[A-Za-z_][\w-]*)?/y;
+/** One attribute: white space first, the value quoted, without `<` (fast-xml-parser reads that its own way). */
+const ATTRIBUTE = /[ \t\n\r]+([A-Za-z_][\w-]*(?::[A-Za-z_][\w-]*)?)[ \t\n\r]*=[ \t\n\r]*(?:"([^"<]*)"|'([^'<]*)')/y;
+const SPACE = /[ \t\n\r]*/y;
+/** The XML declaration as XML writes it (fast-xml-parser reads its attributes too, and refuses some it cannot). */
+const XML_DECLARATION = /^<\?xml(?:[ \t\n\r]+(?:version|encoding|standalone)[ \t\n\r]*=[ \t\n\r]*(?:"[\w.-]*"|'[\w.-]*'))+[ \t\n\r]*\?>/;
+
+interface OpenElement {
+  name: string;
+  element: XfdfElement;
+  /** Where a rich text element's inner XML starts; -1 for others. */
+  rawStart: number;
+}
+
+/**
+ * The element tree of `source`, read in one pass, or undefined wherever the
+ * reading is not plain (see the module comment): a DTD, a processing
+ * instruction but the XML declaration, a name or attribute outside the
+ * subset, a duplicate attribute, a reference decodeReferences refuses,
+ * nesting past maxDepth, markup not well-formed. fast-xml-parser then reads
+ * the text and answers as it always did.
+ */
+export function readPlain(source: string, maxDepth = MAX_XFDF_DEPTH): XfdfElement | undefined {
+  if (source.charCodeAt(0) === 0xfeff) source = source.slice(1);
+  if (declaresDtd(source)) return undefined;
+  // Line ends as fast-xml-parser's parser reads them (XML's end-of-line handling).
+  const text = source.includes('\r') ? source.replace(/\r\n?/g, '\n') : source;
+  const end = text.length;
+  let i = 0;
+  if (text.startsWith('<?')) {
+    const declaration = XML_DECLARATION.exec(text);
+    if (!declaration) return undefined;
+    i = declaration[0].length;
+  }
+  const skipSpace = () => {
+    SPACE.lastIndex = i;
+    SPACE.test(text);
+    i = SPACE.lastIndex;
+  };
+  /** Past a comment at i (`<!--`), or -1 when it is not closed. */
+  const afterComment = () => {
+    const close = text.indexOf('-->', i + 4);
+    return close < 0 ? -1 : close + 3;
+  };
+  try {
+    // Before the root: white space and comments.
+    for (skipSpace(); text.startsWith('<!--', i); skipSpace()) if ((i = afterComment()) < 0) return undefined;
+    if (text.charCodeAt(i) !== 0x3c) return undefined;
+    const stack: OpenElement[] = [];
+    /** Inside a rich text element (its inner XML is checked, not built), the depth of that element; else 0. */
+    let richDepth = 0;
+    let root: XfdfElement | undefined;
+    while (root === undefined) {
+      if (i >= end) return undefined;
+      const lt = text.indexOf('<', i);
+      if (lt < 0) return undefined;
+      if (lt > i && richDepth === 0) {
+        const top = stack[stack.length - 1];
+        if (!top) return undefined;
+        const piece = text.slice(i, lt);
+        top.element.text += piece.includes('&') ? decodeReferences(piece) : piece;
+      }
+      i = lt;
+      const next = text.charCodeAt(i + 1);
+      if (next === 0x21 /* ! */) {
+        if (stack.length === 0) return undefined;
+        if (text.startsWith('<!--', i)) {
+          if ((i = afterComment()) < 0) return undefined;
+        } else if (text.startsWith('<![CDATA[', i)) {
+          const close = text.indexOf(']]>', i + 9);
+          if (close < 0) return undefined;
+          if (richDepth === 0) stack[stack.length - 1]!.element.text += text.slice(i + 9, close);
+          i = close + 3;
+        } else return undefined;
+      } else if (next === 0x2f /* / */) {
+        NAME.lastIndex = i + 2;
+        if (!NAME.test(text)) return undefined;
+        const name = text.slice(i + 2, NAME.lastIndex);
+        const open = stack.pop();
+        if (!open || open.name !== name) return undefined;
+        const closeStart = i;
+        i = NAME.lastIndex;
+        skipSpace();
+        if (text.charCodeAt(i) !== 0x3e) return undefined;
+        i++;
+        if (open.rawStart >= 0) {
+          const raw = text.slice(open.rawStart, closeStart);
+          // fast-xml-parser ends a rich text element at the first closing tag of its name, wherever it stands.
+          if (/(?:contents|value)-richtext/i.test(raw)) return undefined;
+          checkRawReferences(raw, '');
+          open.element.text = raw;
+          open.element.raw = raw;
+          richDepth = 0;
+        }
+        if (stack.length === 0) root = open.element;
+      } else {
+        NAME.lastIndex = i + 1;
+        if (!NAME.test(text)) return undefined;
+        const name = text.slice(i + 1, NAME.lastIndex);
+        if (name.includes('__proto__')) return undefined;
+        i = NAME.lastIndex;
+        const attrs: Record<string, string> = {};
+        for (;;) {
+          ATTRIBUTE.lastIndex = i;
+          const attribute = ATTRIBUTE.exec(text);
+          if (!attribute) break;
+          const key = attribute[1]!;
+          if (Object.hasOwn(attrs, key) || key === '__proto__') return undefined;
+          const value = attribute[2] ?? attribute[3]!;
+          attrs[key] = value.includes('&') ? decodeReferences(value) : value;
+          i = ATTRIBUTE.lastIndex;
+        }
+        skipSpace();
+        const selfClosing = text.charCodeAt(i) === 0x2f;
+        if (selfClosing) i++;
+        if (text.charCodeAt(i) !== 0x3e) return undefined;
+        i++;
+        if (stack.length + 1 > maxDepth) return undefined;
+        const tag = localName(name);
+        const rich = RICH_TEXT.includes(tag.toLowerCase());
+        // fast-xml-parser keeps only the unprefixed lower-case names raw (its stop nodes), and none at the root.
+        if (rich && (name !== tag.toLowerCase() || stack.length === 0)) return undefined;
+        const element: XfdfElement = { tag, attrs, children: [], text: '' };
+        if (richDepth === 0) {
+          stack[stack.length - 1]?.element.children.push(element);
+          if (rich) {
+            element.raw = '';
+            if (!selfClosing) richDepth = stack.length + 1;
+          }
+        } else if (rich) return undefined;
+        if (!selfClosing) stack.push({ name, element, rawStart: rich && richDepth === stack.length + 1 ? i : -1 });
+        else if (stack.length === 0) root = element;
+      }
+    }
+    // After the root: white space and comments.
+    for (skipSpace(); text.startsWith('<!--', i); skipSpace()) if ((i = afterComment()) < 0) return undefined;
+    return i === end ? root : undefined;
+  } catch (err) {
+    if (err instanceof EngineError) return undefined;
+    throw err;
+  }
+}
+
 /** Whether an element is the named one: local name, any case. */
 export function isTag(e: XfdfElement, name: string): boolean {
   return e.tag.toLowerCase() === name;
@@ -139,6 +296,11 @@ export function isTag(e: XfdfElement, name: string): boolean {
  * stamp x"), `tooDeep` what is said of nesting past maxDepth.
  */
 export function parseSafeXml(text: string, what: string, maxDepth = MAX_XFDF_DEPTH, tooDeep = `elements are nested deeper than ${maxDepth} levels`): XfdfElement {
+  return readPlain(text, maxDepth) ?? parseSafeXmlSlowly(text, what, maxDepth, tooDeep);
+}
+
+/** parseSafeXml by fast-xml-parser alone: what readPlain leaves, and the reference it is tested against. */
+export function parseSafeXmlSlowly(text: string, what: string, maxDepth = MAX_XFDF_DEPTH, tooDeep = `elements are nested deeper than ${maxDepth} levels`): XfdfElement {
   const nodes = parserFor(maxDepth)(text, (refusal) => {
     if (refusal.reason === 'dtd') return malformed(`${what} may not contain a DOCTYPE or entity declarations`);
     if (refusal.reason === 'malformed') return malformed(`${what} is not well-formed XML (line ${refusal.line}: ${refusal.message})`);
