@@ -9,6 +9,7 @@ import { describe, test } from 'node:test';
 import { call, type Reply } from '../helpers/http.js';
 import { decodePng } from '../helpers/png.js';
 import { serverForSuite, startServer } from '../helpers/server.js';
+import { verapdfVerdict } from '../helpers/verapdf.js';
 
 const CHROMIUM = '/usr/lib/chromium/chromium';
 
@@ -60,6 +61,9 @@ describe('HTML uploads (Chromium)', { skip: existsSync(CHROMIUM) ? false : `${CH
     const outline = await call(server, 'GET', '/documents/html/invoice.pdf/outline');
     assert.equal(outline.status, 200, outline.text);
     assert.match(outline.text, /Terms/);
+    // Finished by finishTaggedPdf: a clean page is PDF/UA-1 by veraPDF's verdict.
+    const verdict = verapdfVerdict(pdf, 'ua1');
+    assert.ok(verdict.compliant, `PDF/UA-1 failed: ${JSON.stringify(verdict.rules)}`);
   });
 
   test('options: Letter, landscape, pageRange; a body that is no HTML and options of other uploads are refused', async () => {
@@ -121,6 +125,84 @@ describe('HTML uploads (Chromium)', { skip: existsSync(CHROMIUM) ? false : `${CH
     const bundle = await call(server, 'POST', '/documents/footers?marginBottom=2cm', { body: form });
     assert.equal(bundle.status, 201, bundle.text);
     assert.match(pdftext((await call(server, 'GET', '/documents/footers/report.pdf')).bytes), /Sheet 3 of 3/);
+  });
+});
+
+describe('Markdown uploads (Chromium)', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing: apt-get install chromium` }, () => {
+  const server = serverForSuite({ env: { PDFSERVICE_CHROMIUM_INSTANCES: '1', PDFSERVICE_CHROMIUM_TIMEOUT_MS: '8000' } });
+  const markdown = [
+    '# Quarterly report',
+    '',
+    'Revenue grew by **12%** and costs fell ~~slightly~~ by 3%.',
+    '',
+    '## Figures',
+    '',
+    '| Region | Revenue |',
+    '|---|---:|',
+    '| North | 1,200 |',
+    '| South | 950 |',
+    '',
+    '- first point',
+    '- second point',
+    '',
+    'See <https://example.org/report> for more.',
+    '',
+  ].join('\n');
+
+  test('text/markdown: tables and headings printed on A4 by the default style sheet, titled by the first heading, tagged and passing veraPDF PDF/UA-1', async () => {
+    const reply = await call(server, 'PUT', '/documents/md/report.pdf?language=en', { body: Buffer.from(markdown), headers: { 'content-type': 'text/markdown' } });
+    assert.equal(reply.status, 201, reply.text);
+    const pdf = (await call(server, 'GET', '/documents/md/report.pdf')).bytes;
+    const info = pdfinfo(pdf);
+    const [width, height] = pageSize(info);
+    assert.ok(Math.abs(width - 595) < 2 && Math.abs(height - 842) < 2, `A4 expected, got ${width} x ${height}`);
+    assert.equal(info.Title, 'Quarterly report');
+    assert.equal(info.Tagged, 'yes');
+    const text = pdftext(pdf);
+    assert.match(text, /Revenue grew by 12%/);
+    assert.match(text, /North\s+1,200/);
+    assert.match(text, /second point/);
+    assert.doesNotMatch(text, /\|---/, 'the table is a table, not its source');
+    const verdict = verapdfVerdict(pdf, 'ua1');
+    assert.ok(verdict.compliant, `PDF/UA-1 failed: ${JSON.stringify(verdict.rules)}`);
+    const outline = await call(server, 'GET', '/documents/md/report.pdf/outline');
+    assert.match(outline.text, /Figures/);
+  });
+
+  test('a Markdown bundle: the user\'s style sheet after the default one, an image served by its name; paper options replace the default page', async () => {
+    await call(server, 'PUT', '/documents/mdbundle');
+    const png = execFileSync('/usr/bin/convert', ['-size', '40x30', 'xc:red', 'png:-']);
+    const form = new FormData();
+    form.append('file', new Blob(['# Styled\n\n![A red box](box.png)\n\nBody text.\n'], { type: 'text/markdown' }), 'notes.md');
+    form.append('asset', new Blob(['@page { size: A5; margin: 1cm } h1 { color: #c00000 }'], { type: 'text/css' }), 'mine.css');
+    form.append('asset', new Blob([png], { type: 'image/png' }), 'box.png');
+    const reply = await call(server, 'POST', '/documents/mdbundle', { body: form });
+    assert.equal(reply.status, 201, reply.text);
+    const pdf = (await call(server, 'GET', '/documents/mdbundle/notes.pdf')).bytes;
+    const [width, height] = pageSize(pdfinfo(pdf));
+    assert.ok(Math.abs(width - 419.5) < 2 && Math.abs(height - 595.3) < 2, `the user's A5 expected, got ${width} x ${height}`);
+    const images = execFileSync('pdfimages', ['-list', '-'], { input: pdf }).toString('utf8').split('\n').slice(2).filter(Boolean);
+    assert.equal(images.length, 1, `the image expected once: ${images.join('\n')}`);
+    assert.match(pdftext(pdf), /Body text/);
+
+    const letter = await call(server, 'PUT', '/documents/md/letter.pdf?paperSize=Letter&landscape=true', { body: Buffer.from(markdown), headers: { 'content-type': 'text/markdown' } });
+    assert.equal(letter.status, 201, letter.text);
+    const [w, h] = pageSize(pdfinfo((await call(server, 'GET', '/documents/md/letter.pdf')).bytes));
+    assert.ok(Math.abs(w - 792) < 2 && Math.abs(h - 612) < 2, `Letter landscape expected, got ${w} x ${h}`);
+  });
+
+  test('bad Markdown uploads: not UTF-8, a PDF declared as Markdown, Office options: 4xx and nothing stored', async () => {
+    const cases: [string, Buffer, string, number, string][] = [
+      ['not UTF-8', Buffer.from([0x23, 0x20, 0xff, 0xfe, 0x0a]), '', 422, 'HTML_CONVERSION_FAILED'],
+      ['a PDF declared as Markdown', Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n'), '', 422, 'HTML_CONVERSION_FAILED'],
+      ['an Office option', Buffer.from('# Hi\n'), '?sheet=1', 400, 'BAD_REQUEST'],
+    ];
+    for (const [what, body, query, status, code] of cases) {
+      const reply = await call(server, 'PUT', `/documents/md/bad.pdf${query}`, { body, headers: { 'content-type': 'text/markdown' } });
+      assert.equal(reply.status, status, `${what}: ${reply.text}`);
+      assert.equal(reply.json().code, code, what);
+      assert.equal((await call(server, 'GET', '/documents/md/bad.pdf')).status, 404, `${what}: nothing stored`);
+    }
   });
 });
 

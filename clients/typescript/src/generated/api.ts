@@ -5807,6 +5807,7 @@ export interface operations {
                 "application/vnd.oasis.opendocument.presentation": Blob;
                 "application/vnd.oasis.opendocument.presentation-flat-xml": Blob;
                 "text/html": Blob;
+                "text/markdown": Blob;
                 "application/octet-stream": Blob;
             };
         };
@@ -12793,6 +12794,7 @@ export interface operations {
                 "application/vnd.oasis.opendocument.presentation": Blob;
                 "application/vnd.oasis.opendocument.presentation-flat-xml": Blob;
                 "text/html": Blob;
+                "text/markdown": Blob;
                 "application/octet-stream": Blob;
             };
         };
