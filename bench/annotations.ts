@@ -40,6 +40,14 @@ export interface Row {
   met?: boolean;
   /** The fastest and slowest ratio of ours to the peer over the interleaved pairs (ours then peer, run by run). */
   ratioSpread?: [number, number];
+  /**
+   * Rows whose verdict is a ratio near 1 (issue 39's versions on/off): the median of the pairwise ratios, its
+   * order-statistic interval (lib.ts medianInterval) with the interval's exact coverage, and the number of pairs.
+   * `met` is then judged on the interval (bench/README.md, "Versions").
+   */
+  pairwise?: { median: number; low: number; high: number; coverage: number; pairs: number };
+  /** The interval straddles the target: not shown met, not shown missed (`met` is false; the table says undecided). */
+  undecided?: boolean;
   /** The 1-minute load average when the row started and when it ended. */
   load?: [number, number];
   /** Why the row failed: it has no figures then (ours is NaN). */

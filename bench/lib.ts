@@ -24,6 +24,29 @@ export function median(values: number[]): number {
 }
 
 /**
+ * A distribution-free interval for the median of `values` (issue 39's on/off ratios): the order statistics
+ * x(k) and x(n+1-k), k the largest rank with P(Binomial(n, 1/2) < k) <= (1 - confidence) / 2, so the interval holds the
+ * true median with at least `confidence` whatever the distribution (it needs no bootstrap's resampling, and gives the
+ * same answer on every run). `coverage` is the exact probability; undefined below 5 values (no such k at 90%).
+ */
+export function medianInterval(values: number[], confidence = 0.9): { low: number; high: number; coverage: number } | undefined {
+  const n = values.length;
+  const sorted = [...values].sort((a, b) => a - b);
+  // P(X = i) for X ~ Binomial(n, 1/2), summed from below.
+  let below = 0;
+  let term = 0.5 ** n;
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    if (below + term > (1 - confidence) / 2) break;
+    below += term;
+    term = (term * (n - i)) / (i + 1);
+    k = i + 1;
+  }
+  if (k < 1) return undefined;
+  return { low: sorted[k - 1]!, high: sorted[n - k]!, coverage: 1 - 2 * below };
+}
+
+/**
  * The size matrix (issue 10): page counts of the documents every operation is
  * measured on, up to `maxPages` for operations too slow at 1,000 pages for the
  * run's time budget. The quick run is a smoke test of the bench (issue 38: under
@@ -287,7 +310,9 @@ export const BUDGETS: Record<string, { full: number; quick: number }> = {
   oneshot: { full: 5, quick: 2 },
   dms: { full: 15, quick: 3 },
   cluster: { full: 40, quick: 12 },
-  versions: { full: 25, quick: 3 },
+  // Full: every store (bench/README.md, "Time budget"): filesystem ~60 s (21 on/off write pairs ~35 s), S3 ~150 s
+  // (its 1,000 PUTs ~95 s), WebDAV ~90 s, scaled from runs at load 14 to 21 (2026-11-30, 2026-12-01).
+  versions: { full: 300, quick: 3 },
   // Layout rows ~20 s, split ~120 s (five 1,000-page splits and qpdf's), merge ~60 s, on an idle machine.
   toolbox: { full: 240, quick: 40 },
   issue38: { full: 1200, quick: 120 },

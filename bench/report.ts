@@ -25,6 +25,8 @@ export function formatPeer(r: Row): string {
 /** The ratio of the medians with the spread of the pairwise ratios when the row has one: "1.32x (1.10–1.61)". */
 export function formatRatio(r: Row): string {
   if (r.peer === undefined || r.peer === 0) return '-';
+  const p = r.pairwise;
+  if (p) return `median of ${p.pairs} pairwise ratios ${p.median.toFixed(3)}x, ${(p.coverage * 100).toFixed(0)}% interval ${p.low.toFixed(3)}–${p.high.toFixed(3)}${r.ratioSpread ? ` (pairs ${r.ratioSpread[0].toFixed(2)}–${r.ratioSpread[1].toFixed(2)})` : ''}`;
   return `${(r.ours / r.peer).toFixed(2)}x${r.ratioSpread ? ` (${r.ratioSpread[0].toFixed(2)}–${r.ratioSpread[1].toFixed(2)})` : ''}`;
 }
 
@@ -45,7 +47,7 @@ export function formatRef(r: Row): [string, string] {
 export function cells(r: Row, withRef: boolean): string[] {
   const ref = withRef ? formatRef(r) : [];
   if (r.error !== undefined) return [r.operation, r.size, `FAILED: ${r.error.replace(/\|/g, '/').replace(/\s+/g, ' ').slice(0, 300)}`, '-', '-', r.target ?? '-', '-', formatLoad(r), ...ref];
-  const met = r.met === undefined ? '-' : r.met ? 'yes' : '**no**';
+  const met = r.met === undefined ? '-' : r.met ? 'yes' : r.undecided ? '**no** (undecided)' : '**no**';
   return [r.operation, r.size, formatValue(r.ours, r.unit, r.oursSpread), formatPeer(r), formatRatio(r), r.target ?? '-', met, formatLoad(r), ...ref];
 }
 
