@@ -14,6 +14,7 @@ import { engineSource, type DocumentContent } from './documents.js';
 import { engineFor, requestExecution, throwIfStopped, type ExecutionContext } from './execution.js';
 import type { JobResultFile } from './jobs/model.js';
 import type { JobResultFiles } from './jobs/result-files.js';
+import { SHARED_OPTIONS, type HtmlOptions } from './conversions/html/options.js';
 import { ASSET_PART, MAIN_PART, officeOptionsFor, type UploadPart } from './uploads.js';
 
 /** Steps a one-shot takes at most (docs/api.md, "One-shot conversions"): enough for any sensible chain, and a bound on the work one request queues. */
@@ -35,6 +36,8 @@ export interface PreparedOneShot {
   readonly files: ActionFile[];
   readonly steps: readonly PreparedStep[];
   readonly officeOptions?: OfficeOptions | undefined;
+  /** An HTML or Markdown file's options: the query's options both take (pageRange, landscape, pdfa). */
+  readonly htmlOptions?: HtmlOptions | undefined;
   readonly ctx: OperationContext;
   /** The result's file name: the main file's name with `.pdf`. */
   readonly name: string;
@@ -97,6 +100,7 @@ export class OneShotOperations {
       const chosen = await chooseConverter(declared, file.content, assets.length);
       if (chosen === undefined) throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Cannot convert ${declared}: send ${UPLOAD_TYPES_TEXT}`);
       const asked = officeOptionsFor(chosen, officeOptions);
+      const html = chosen.converter.name === 'html' || chosen.converter.name === 'markdown' ? sharedOptionsOf(officeOptions) : undefined;
       const base = (file.fileName ?? 'document').replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '') || 'document';
       return {
         converter: chosen.converter.name,
@@ -106,6 +110,7 @@ export class OneShotOperations {
         files,
         steps: prepared,
         ...(asked ? { officeOptions: asked } : {}),
+        ...(html ? { htmlOptions: html } : {}),
         ctx,
         name: `${base}.pdf`,
         bytes: parts.reduce((sum, part) => sum + part.content.size, 0),
@@ -149,6 +154,7 @@ export class OneShotOperations {
         signal: execution.signal,
         background: execution.background,
         officeOptions: prepared.officeOptions,
+        htmlOptions: prepared.htmlOptions,
         name: prepared.name.replace(/\.pdf$/, ''),
       });
       let current = converted.content;
@@ -210,4 +216,10 @@ function outputOf(name: string, mediaType: string, content: StagedUpload | Uint8
     },
     discard: () => content.discard(),
   };
+}
+
+/** The query's options an HTML or Markdown file takes in a one-shot (its HTML-only options are not in /convert's query). */
+function sharedOptionsOf(officeOptions: OfficeOptions | undefined): HtmlOptions | undefined {
+  const options = Object.fromEntries(SHARED_OPTIONS.filter((key) => officeOptions?.[key] !== undefined).map((key) => [key, officeOptions?.[key]]));
+  return Object.keys(options).length > 0 ? (options as HtmlOptions) : undefined;
 }

@@ -6,7 +6,7 @@ import type { ToolSupervisor } from '../tools/supervisor.js';
 import type { OperationContext } from './context.js';
 import { officeFormatOfType } from './conversions/office/converter.js';
 import { checkOfficeOptionsApply } from './conversions/office/convert.js';
-import { htmlOnlyOptions, type HtmlOptions } from './conversions/html/options.js';
+import { htmlOnlyOptions, SHARED_OPTIONS, type HtmlOptions } from './conversions/html/options.js';
 import type { OfficeOptions } from './conversions/office/formats.js';
 import { chooseConverter, converterNamed, PDF_TYPE, UPLOAD_TYPES_TEXT } from './conversions/registry.js';
 import type { StagedFile } from './conversions/types.js';
@@ -198,8 +198,8 @@ export function officeOptionsFor(chosen: { converter: { name: string }; mediaTyp
   const asked = officeOptions && Object.values(officeOptions).some((value) => value !== undefined) ? officeOptions : undefined;
   if (!asked) return undefined;
   if (chosen.converter.name === 'html' || chosen.converter.name === 'markdown') {
-    // pageRange and landscape are HTML options too (htmlOptionsFor); the others are Office's alone.
-    const officeOnly = Object.entries(asked).filter(([key, value]) => value !== undefined && key !== 'pageRange' && key !== 'landscape').map(([key]) => key);
+    // pageRange, landscape and pdfa are HTML options too (htmlOptionsFor); the others are Office's alone.
+    const officeOnly = Object.entries(asked).filter(([key, value]) => value !== undefined && !(SHARED_OPTIONS as readonly string[]).includes(key)).map(([key]) => key);
     if (officeOnly.length > 0) throw new ServiceError('BAD_REQUEST', `The options ${officeOnly.join(', ')} apply to Office uploads only; this upload is ${chosen.converter.name === 'html' ? 'an HTML page' : 'Markdown text'}`);
     return undefined;
   }

@@ -1,12 +1,12 @@
-import { CSS_LENGTH_PATTERN, MAX_WAIT_DELAY_MS, PAPER_SIZES, type HtmlOptions } from '../../operations/conversions/html/options.js';
+import { CSS_LENGTH_PATTERN, MAX_WAIT_DELAY_MS, PAPER_SIZES, SHARED_OPTIONS, type HtmlOptions } from '../../operations/conversions/html/options.js';
 import type { OfficeOptions } from '../../operations/conversions/office/formats.js';
 
 const length = (what: string) => ({ type: 'string', pattern: CSS_LENGTH_PATTERN, description: `HTML uploads: ${what}, a CSS length with px, in, cm or mm`, examples: ['2cm'] }) as const;
 const text = (what: string, maxLength = 2000) => ({ type: 'string', maxLength, description: `HTML uploads: ${what}` }) as const;
 
 /**
- * An HTML upload's options as query parameters (docs/html.md#options), besides pageRange and landscape, which it
- * shares with Office uploads (schemas/office.ts). PUT and form uploads take them.
+ * An HTML upload's options as query parameters (docs/html.md#options), besides pageRange, landscape and pdfa, which
+ * it shares with Office uploads (schemas/office.ts). PUT and form uploads take them.
  */
 export const htmlOptionsQuery = {
   paperSize: { type: 'string', enum: PAPER_SIZES, description: 'HTML uploads: the paper, by name (default A4); or width and height' },
@@ -39,9 +39,9 @@ type HtmlQuery = { [K in keyof typeof htmlOptionsQuery]?: HtmlOptions[K] };
 
 const HTML_KEYS = Object.keys(htmlOptionsQuery) as (keyof typeof htmlOptionsQuery)[];
 
-/** The HTML options present in a validated query (pageRange and landscape from the Office ones), or undefined when none is. */
-export function htmlOptionsOf(query: HtmlQuery & Pick<OfficeOptions, 'pageRange' | 'landscape'>): HtmlOptions | undefined {
+/** The HTML options present in a validated query (pageRange, landscape and pdfa from the Office ones), or undefined when none is. */
+export function htmlOptionsOf(query: HtmlQuery & Pick<OfficeOptions, (typeof SHARED_OPTIONS)[number]>): HtmlOptions | undefined {
   const options: Record<string, unknown> = {};
-  for (const key of [...HTML_KEYS, 'pageRange', 'landscape'] as const) if (query[key] !== undefined) options[key] = query[key];
+  for (const key of [...HTML_KEYS, ...SHARED_OPTIONS]) if (query[key] !== undefined) options[key] = query[key];
   return Object.keys(options).length > 0 ? (options as HtmlOptions) : undefined;
 }

@@ -14,7 +14,7 @@ export const officeOptionsQuery = {
   landscape: { type: 'boolean', description: 'Spreadsheets: print every sheet (or the one asked for) in landscape orientation' },
   sheet: { type: 'integer', minimum: 1, maximum: 10000, description: 'Spreadsheets: convert only this sheet (1-based); every sheet when absent' },
   notesPages: { type: 'boolean', description: 'Presentations: export the notes pages after the slides' },
-  pdfa: { type: 'string', enum: ['pdfa1b', 'pdfa2b', 'pdfa3b'], description: 'Office uploads: write PDF/A of this flavour; veraPDF must find it compliant before it is stored (422 PDFA_CONVERSION_FAILED otherwise)' },
+  pdfa: { type: 'string', enum: ['pdfa1b', 'pdfa2b', 'pdfa3b'], description: 'Office, HTML and Markdown uploads: write PDF/A of this flavour; veraPDF must find it compliant before it is stored (422 PDFA_CONVERSION_FAILED otherwise)' },
 } as const;
 
 /** The options present in a validated query; 400 INVALID_PAGE_RANGE for a range part that selects no page. */

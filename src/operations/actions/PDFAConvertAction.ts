@@ -100,18 +100,42 @@ export type PdfaConvertParams = Params;
 
 /** The conversion (PDFAConvertAction's execute), with `step` run on the output before each validation. */
 export async function runPdfaConversion(input: ExecuteInput<Params, unknown>, step?: PdfaOutputStep): Promise<ActionOutput> {
+  const { documents, ctx } = input;
   const out = await ScratchFile.create();
   try {
-    return await convert(input, out, step);
+    // Staged in the store from the file (a streamed copy): the runner writes it as it writes an upload.
+    return await convert({ ...input, password: ctx.documentPassword }, out, (file) => documents.stage(openFileStream(file), file.size, ctx), step);
   } finally {
     await out.close();
   }
 }
 
-async function convert({ params, source, engine, ctx, exec, tools, documents }: ExecuteInput<Params, unknown>, out: ScratchFile, step?: PdfaOutputStep): Promise<ActionOutput> {
+/**
+ * A converter's printed PDF (an HTML or Markdown upload's `pdfa` option, docs/html.md) converted as the action converts
+ * a document, with its default options (forbidden annotations and PDF/A-1 transparency made allowed, nothing
+ * marked): the PDF/A bytes with what the engine found of them, or 422 PDFA_CONVERSION_FAILED with the report.
+ */
+export async function convertPdfToPdfa(pdf: Uint8Array, profile: 'pdfa1b' | 'pdfa2b' | 'pdfa3b', deps: { engine: ExecuteInput<Params, unknown>['engine']; tools: ExecuteInput<Params, unknown>['tools']; signal?: AbortSignal | undefined }): Promise<Uint8Array> {
+  const params: Params = { profile, unsupportedAnnots: 0, embeddedFiles: 0, transparency: 2, appendReport: false, addAnnots: false, namingMode: 0 };
+  const source = { pdf, bytes: async () => pdf };
+  const out = await ScratchFile.create();
+  try {
+    // The output is small (one printed page set): read back whole from the scratch file.
+    const stage = async (file: OpenFile) => Buffer.concat(await openFileStream(file).toArray() as Buffer[]);
+    const result = await convert({ params, source, engine: deps.engine, tools: deps.tools, exec: { signal: deps.signal }, password: undefined }, out, stage);
+    if (result.kind !== 'document' || !(result.bytes instanceof Uint8Array)) throw new Error('The PDF/A conversion of a printed PDF answered no bytes');
+    return result.bytes;
+  } finally {
+    await out.close();
+  }
+}
+
+/** What one conversion needs: the action's input without the store, and where its compliant output goes. */
+type ConvertInput = Pick<ExecuteInput<Params, unknown>, 'params' | 'source' | 'engine' | 'exec' | 'tools'> & { password: string | undefined };
+
+async function convert({ params, source, engine, exec, tools, password }: ConvertInput, out: ScratchFile, stage: (file: OpenFile) => Promise<StagedUpload | Uint8Array>, step?: PdfaOutputStep): Promise<ActionOutput> {
   const profile = params.profile as ConvertProfile;
   const part = PROFILES[profile];
-  const password = ctx.documentPassword;
   const conformance = profile.endsWith('u') ? 'U' : 'B';
   const progress = (done: number, stage: string) => exec.progress?.({ done, total: 4, unit: 'steps', stage });
   progress(0, 'prepare');
@@ -137,8 +161,7 @@ async function convert({ params, source, engine, ctx, exec, tools, documents }: 
     throwIfStopped(exec);
     const stepped = step ? await step({ fd: out.fd, size: prepared.size }) : { output: { fd: out.fd, size: prepared.size }, summary: prepared.summary };
     const verdict = await validatePdfa(tools, { pdf: stepped.output, profile, signal: exec.signal });
-    // Staged in the store from the file (a streamed copy): the runner writes it as it writes an upload.
-    if (verdict.compliant) return succeeded(report, 'mupdf', await documents.stage(openFileStream(stepped.output), stepped.output.size, ctx), verdict, stepped.summary);
+    if (verdict.compliant) return succeeded(report, 'mupdf', await stage(stepped.output), verdict, stepped.summary);
     report.attempts.push(`mupdf: ${verdict.rules.length} rule(s) failed (${verdict.rules.slice(0, 5).map((r) => `${r.clause}-${r.testNumber}`).join(', ')}); converted with Ghostscript instead`);
     // Prepared again for Ghostscript, without the MuPDF path's additions, into the same file: that costs another
     // preparation only when the MuPDF path failed.
@@ -171,10 +194,10 @@ async function convert({ params, source, engine, ctx, exec, tools, documents }: 
     Object.assign(report, { pipeline: 'ghostscript', validator: verdict.validator, passedChecks: verdict.passedChecks, failedChecks: verdict.failedChecks, rules: verdict.rules });
     return failed({ params, report, source, engine, password });
   }
-  return succeeded(report, 'ghostscript', await documents.stage(openFileStream(stepped.output), stepped.output.size, ctx), verdict, stepped.summary);
+  return succeeded(report, 'ghostscript', await stage(stepped.output), verdict, stepped.summary);
 }
 
-function succeeded(report: PdfaConversionReport, pipeline: 'mupdf' | 'ghostscript', pdf: StagedUpload, verdict: ValidationReport, summary: TaskOutput<'validateUpload'> | undefined): ActionOutput {
+function succeeded(report: PdfaConversionReport, pipeline: 'mupdf' | 'ghostscript', pdf: StagedUpload | Uint8Array, verdict: ValidationReport, summary: TaskOutput<'validateUpload'> | undefined): ActionOutput {
   Object.assign(report, { compliant: true, pipeline, validator: verdict.validator, passedChecks: verdict.passedChecks, failedChecks: verdict.failedChecks, rules: verdict.rules });
   return { kind: 'document', bytes: pdf, report, ...(summary ? { summary } : {}) };
 }
@@ -200,7 +223,7 @@ function lostText(pages: PageTextLoss[]): PdfaFinding | undefined {
 
 /** A conversion that did not reach PDF/A: 422 with the report, or the source with the report marked in it. */
 async function failed(
-  input: Pick<ExecuteInput<Params, unknown>, 'params' | 'source' | 'engine'> & { report: PdfaConversionReport; password: string | undefined },
+  input: Pick<ConvertInput, 'params' | 'source' | 'engine'> & { report: PdfaConversionReport; password: string | undefined },
 ): Promise<{ kind: 'document'; bytes: Uint8Array; report: PdfaConversionReport }> {
   const { params, report, engine, password } = input;
   const rules = report.rules.length;

@@ -4921,7 +4921,7 @@ export interface operations {
                 sheet?: number;
                 /** @description Presentations: export the notes pages after the slides */
                 notesPages?: boolean;
-                /** @description Office uploads: write PDF/A of this flavour; veraPDF must find it compliant before it is stored (422 PDFA_CONVERSION_FAILED otherwise) */
+                /** @description Office, HTML and Markdown uploads: write PDF/A of this flavour; veraPDF must find it compliant before it is stored (422 PDFA_CONVERSION_FAILED otherwise) */
                 pdfa?: "pdfa1b" | "pdfa2b" | "pdfa3b";
                 /** @description HTML uploads: the paper, by name (default A4); or width and height */
                 paperSize?: "A0" | "A1" | "A2" | "A3" | "A4" | "A5" | "A6" | "Letter" | "Legal" | "Tabloid" | "Ledger";
@@ -5293,7 +5293,7 @@ export interface operations {
                 sheet?: number;
                 /** @description Presentations: export the notes pages after the slides */
                 notesPages?: boolean;
-                /** @description Office uploads: write PDF/A of this flavour; veraPDF must find it compliant before it is stored (422 PDFA_CONVERSION_FAILED otherwise) */
+                /** @description Office, HTML and Markdown uploads: write PDF/A of this flavour; veraPDF must find it compliant before it is stored (422 PDFA_CONVERSION_FAILED otherwise) */
                 pdfa?: "pdfa1b" | "pdfa2b" | "pdfa3b";
                 /** @description HTML uploads: the paper, by name (default A4); or width and height */
                 paperSize?: "A0" | "A1" | "A2" | "A3" | "A4" | "A5" | "A6" | "Letter" | "Legal" | "Tabloid" | "Ledger";
@@ -5695,7 +5695,7 @@ export interface operations {
                 sheet?: number;
                 /** @description Presentations: export the notes pages after the slides */
                 notesPages?: boolean;
-                /** @description Office uploads: write PDF/A of this flavour; veraPDF must find it compliant before it is stored (422 PDFA_CONVERSION_FAILED otherwise) */
+                /** @description Office, HTML and Markdown uploads: write PDF/A of this flavour; veraPDF must find it compliant before it is stored (422 PDFA_CONVERSION_FAILED otherwise) */
                 pdfa?: "pdfa1b" | "pdfa2b" | "pdfa3b";
                 /** @description HTML uploads: the paper, by name (default A4); or width and height */
                 paperSize?: "A0" | "A1" | "A2" | "A3" | "A4" | "A5" | "A6" | "Letter" | "Legal" | "Tabloid" | "Ledger";
@@ -9465,7 +9465,7 @@ export interface operations {
                 sheet?: number;
                 /** @description Presentations: export the notes pages after the slides */
                 notesPages?: boolean;
-                /** @description Office uploads: write PDF/A of this flavour; veraPDF must find it compliant before it is stored (422 PDFA_CONVERSION_FAILED otherwise) */
+                /** @description Office, HTML and Markdown uploads: write PDF/A of this flavour; veraPDF must find it compliant before it is stored (422 PDFA_CONVERSION_FAILED otherwise) */
                 pdfa?: "pdfa1b" | "pdfa2b" | "pdfa3b";
             };
             header?: {

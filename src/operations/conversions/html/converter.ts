@@ -1,4 +1,5 @@
 import { ServiceError } from '../../../errors.js';
+import { convertPdfToPdfa } from '../../actions/PDFAConvertAction.js';
 import { htmlToPdf } from '../../../tools/chromium.js';
 import { checkToolOutput } from '../../tool-output.js';
 import { PDF_TYPE } from '../pdf.js';
@@ -102,7 +103,9 @@ async function printPage(page: { name: string; bytes: Uint8Array }, files: reado
     onQueued,
     onConverting,
   });
-  const pdf = await finishHtmlPdf(engine, printed, options.tagged ?? HTML_DEFAULTS.tagged, { title: options.title, author: options.author, subject: options.subject, keywords: options.keywords, language: options.language });
+  const finished = await finishHtmlPdf(engine, printed, options.tagged ?? HTML_DEFAULTS.tagged, { title: options.title, author: options.author, subject: options.subject, keywords: options.keywords, language: options.language });
+  // PDF/A last, on the finished PDF (its metadata, tags and outline kept where the conversion keeps them: docs/html.md, "PDF/A").
+  const pdf = options.pdfa === undefined ? finished : await convertPdfToPdfa(finished, options.pdfa, { engine, tools, signal });
   return { content: pdf, mediaType: PDF_TYPE, summary: await checkToolOutput(engine, { program: 'Chromium', pdf }, { encrypted: false }) };
 }
 

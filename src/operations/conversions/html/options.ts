@@ -39,6 +39,8 @@ export interface HtmlOptions {
   language?: string;
   tagged?: boolean;
   outline?: boolean;
+  /** The printed PDF converted to this PDF/A flavour (PDFAConvertAction's conversion), as the Office uploads' pdfa. */
+  pdfa?: 'pdfa1b' | 'pdfa2b' | 'pdfa3b';
 }
 
 /** The defaults (docs/html.md#options lists them; a test reads the table). */
@@ -87,7 +89,10 @@ export function pdfOptionsOf(options: HtmlOptions, templates: { header?: string 
   };
 }
 
-/** The options given that only HTML uploads take (pageRange and landscape are Office options too). */
+/** The options HTML and Office uploads both take (the query's Office ones): HtmlOptions carries them too. */
+export const SHARED_OPTIONS = ['pageRange', 'landscape', 'pdfa'] as const;
+
+/** The options given that only HTML uploads take. */
 export function htmlOnlyOptions(options: HtmlOptions | undefined): string[] {
-  return options ? Object.keys(options).filter((key) => key !== 'pageRange' && key !== 'landscape') : [];
+  return options ? Object.keys(options).filter((key) => !(SHARED_OPTIONS as readonly string[]).includes(key)) : [];
 }
