@@ -100,6 +100,7 @@ export async function checkAreas(stdout: string, folder: string): Promise<void> 
     'merged: 8 pages', // the table of contents, q1's five pages (three and the two inserted), the annex's first two
     'fields: 12',
     'versions: 2 restored: upload',
+    'printed /reports/2026/report.pdf',
   ], stdout);
   const read = (name: string) => readFile(path.join(folder, name));
   // Getting started: converted, OCR'd, signed.

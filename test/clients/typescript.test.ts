@@ -125,11 +125,15 @@ test('an API token signs in; an image uploads; problems are PdfServiceError with
   assert.equal(forbidden.code, 'FORBIDDEN');
   assert.equal(forbidden.problem.requiredRight, 'DELETE');
 
-  // A multipart bundle (a main file and its assets): no converter takes one yet, so 415 names why (docs/api.md#bundles).
-  const bundle = await scripted.uploadForm('ts/images', { name: 'page.html', data: new TextEncoder().encode('<img src="logo.png">') }, { assets: [{ name: 'logo.png', data: PNG_16 }] }).catch((err: unknown) => err);
+  // A multipart bundle (a main file and its assets): an HTML page with its image is printed (docs/html.md); a bundle
+  // whose main file no bundle converter takes (an image) is 415 naming why (docs/api.md#bundles), nothing stored.
+  const page = await scripted.uploadForm('ts/images', { name: 'page.html', data: new TextEncoder().encode('<!DOCTYPE html><title>Logo</title><img src="logo.png" alt="Logo">') }, { assets: [{ name: 'logo.png', data: PNG_16 }] });
+  assert.equal(page.status, 201);
+  assert.equal(page.document?.pageCount, 1);
+  const bundle = await scripted.uploadForm('ts/images', { name: 'scan.png', data: PNG_16 }, { assets: [{ name: 'logo.png', data: PNG_16 }] }).catch((err: unknown) => err);
   assert.ok(bundle instanceof client.PdfServiceError, String(bundle));
   assert.equal(bundle.code, 'UNSUPPORTED_MEDIA_TYPE');
-  assert.deepEqual((await readdir(path.join(server.documentsDir, 'ts', 'images'))).sort(), ['logo.pdf']);
+  assert.deepEqual((await readdir(path.join(server.documentsDir, 'ts', 'images'))).sort(), ['logo.pdf', 'page.pdf']);
 
   await admin.logout();
   await assert.rejects(admin.whoami(), (err: unknown) => err instanceof client.PdfServiceError && err.status === 401 && err.code === 'AUTHENTICATION_REQUIRED');

@@ -1,5 +1,5 @@
 """The Python beside the shell examples of docs/getting-started.md, jobs.md, ocr.md, pdfa.md, pages.md, signing.md,
-stamps.md, outline.md, metadata.md, compare.md, page-numbers.md, page-layout.md and merge-split.md, and the principal calls of the pages that show none (annotations.md, forms.md, redaction.md,
+stamps.md, outline.md, metadata.md, compare.md, page-numbers.md, page-layout.md, merge-split.md and html.md, and the principal calls of the pages that show none (annotations.md, forms.md, redaction.md,
 permissions.md, optimize.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
 test/clients/python.test.ts runs it against a started service with the built wheel, in a folder holding q1.pdf,
 letter.png, minutes.docx, claim.pdf (a form) and jane.p12."""
@@ -158,3 +158,10 @@ first = history["versions"][-1]
 Path("claim-first.pdf").write_bytes(client.request("GET", "/documents/forms/claim.pdf", params={"versionId": first["id"]}).content)
 client.request("POST", f"/documents/forms/claim.pdf/versions/{first['id']}/restore")
 print("versions:", history["total"], "restored:", first["operation"])
+
+# HTML and Markdown printed by the service's offline Chromium: a tagged A4 PDF titled by its first heading
+markdown = "# Quarterly report\n\n| Region | Revenue |\n|---|---:|\n| North | 1,200 |\n"
+printed = client.upload("reports/2026/report.pdf", markdown.encode(), content_type="text/markdown", params={"language": "en"})
+page = '<!DOCTYPE html><html lang="en"><head><title>Invoice 42</title></head><body><h1>Invoice 42</h1><p>Total due: 120 EUR</p></body></html>'
+client.upload("reports/2026/invoice.pdf", page.encode(), content_type="text/html", params={"paperSize": "A5", "pdfa": "pdfa2b"})
+print("printed", client.done(printed)["path"])

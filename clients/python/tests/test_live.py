@@ -59,10 +59,17 @@ def test_a_right_the_token_lacks_is_a_typed_error(scripted):
     assert caught.value.problem["requiredRight"] == "DELETE"
 
 
-def test_a_bundle_is_refused_with_the_reason(scripted):
-    # No converter takes bundles yet (docs/api.md#bundles): 415, nothing stored.
+def test_a_bundle_of_a_page_and_its_image_is_printed(scripted):
+    # An HTML page with its image as an asset part is printed by the service's Chromium (docs/html.md).
+    page = scripted.upload_form("py/images", ("page.html", b'<!DOCTYPE html><title>Logo</title><img src="logo.png" alt="Logo">'), assets=[("logo.png", PNG_16)])
+    assert page.status == 201
+    assert page.document["pageCount"] == 1
+
+
+def test_a_bundle_no_converter_takes_is_refused_with_the_reason(scripted):
+    # A bundle whose main file is an image: no converter takes that as a bundle (docs/api.md#bundles): 415.
     with pytest.raises(PdfServiceError) as caught:
-        scripted.upload_form("py/images", ("page.html", b'<img src="logo.png">'), assets=[("logo.png", PNG_16)])
+        scripted.upload_form("py/images", ("scan.png", PNG_16), assets=[("logo.png", PNG_16)])
     assert caught.value.code == "UNSUPPORTED_MEDIA_TYPE"
 
 

@@ -1,6 +1,6 @@
 /**
  * The TypeScript beside the shell examples of docs/getting-started.md, jobs.md, ocr.md, pdfa.md, pages.md,
- * signing.md, stamps.md, outline.md, metadata.md, compare.md, page-numbers.md, page-layout.md and merge-split.md, and the principal calls of the pages that show none (annotations.md, forms.md,
+ * signing.md, stamps.md, outline.md, metadata.md, compare.md, page-numbers.md, page-layout.md, merge-split.md and html.md, and the principal calls of the pages that show none (annotations.md, forms.md,
  * redaction.md, permissions.md, optimize.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
  * test/clients/typescript.test.ts compiles it against the packed client and runs it against a started service, in a
  * folder holding q1.pdf, letter.png, minutes.docx, claim.pdf (a form) and jane.p12.
@@ -187,3 +187,10 @@ const old = await client.request('GET', '/documents/forms/claim.pdf', { query: {
 await writeFile('claim-first.pdf', new Uint8Array(await old.arrayBuffer()));
 await client.request('POST', `/documents/forms/claim.pdf/versions/${first.id}/restore`);
 console.log('versions:', history!.total, 'restored:', first.operation);
+
+// HTML and Markdown printed by the service's offline Chromium: a tagged A4 PDF titled by its first heading
+const markdown = '# Quarterly report\n\n| Region | Revenue |\n|---|---:|\n| North | 1,200 |\n';
+const printed = await client.upload('reports/2026/report.pdf', new TextEncoder().encode(markdown), { type: 'text/markdown', query: { language: 'en' } });
+const page = '<!DOCTYPE html><html lang="en"><head><title>Invoice 42</title></head><body><h1>Invoice 42</h1><p>Total due: 120 EUR</p></body></html>';
+await client.upload('reports/2026/invoice.pdf', new TextEncoder().encode(page), { type: 'text/html', query: { paperSize: 'A5', pdfa: 'pdfa2b' } });
+console.log('printed', (await client.done(printed)).path);
