@@ -20,6 +20,7 @@ import { inLockstep, killSharedServers, OURS, stopSharedServers, withBuild, type
 import { buildRef } from './compare-ref.js';
 import { runIssue38 } from './issue38.js';
 import { benchTime, loadNow, type BenchTime } from './lib.js';
+import { runHtmlBench } from './html.js';
 import { runJobsBench } from './jobs.js';
 import { runLinearizeBench } from './linearize.js';
 import { runOptimizeBench } from './optimize.js';
@@ -68,6 +69,9 @@ const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promis
   { name: 'versions', title: 'Document versions (issue 39)', run: (q) => runVersionsBench(q, versionStores, chosenRows) },
   // Issue 40's toolbox rows against their peers (pdfcpu, qpdf); `--rows=` picks some.
   { name: 'toolbox', title: 'Toolbox (issue 40)', run: (q) => runToolboxBench(q, chosenRows) },
+  // Issue 41's Chromium pool against a `chromium --print-to-pdf` loop: by name only (the loop's browser starts take a
+  // minute or more on a loaded machine, bench/html.ts).
+  { name: 'html', title: 'HTML to PDF (issue 41)', run: runHtmlBench, alone: true },
 ];
 
 const args = process.argv.slice(2);
@@ -172,7 +176,7 @@ const rows: Row[] = [];
 const times: BenchTime[] = [];
 try {
   // The toolbox rows need pdfcpu (built with go): by name only, as issue 38's.
-  const chosen = BENCHMARKS.filter((b) => (only ? only.includes(b.name) : b.name !== 'issue38' && b.name !== 'toolbox'));
+  const chosen = BENCHMARKS.filter((b) => (only ? only.includes(b.name) : b.name !== 'issue38' && b.name !== 'toolbox' && b.name !== 'html'));
   for (const bench of chosen) {
     // Quick: the cluster's Redis and Swift start in the background from the one-shot benchmark on (or the first chosen
     // after it), whose LibreOffice conversions, and dms's, leave a core idle (bench/cluster.ts startClusterStoresEarly).

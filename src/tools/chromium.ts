@@ -128,6 +128,10 @@ export function htmlToPdf(tools: ToolSupervisor, conversion: ChromiumConversion)
       });
       if (answer.ok) return readFile(output);
       if (answer.kind === 'timeout' || answer.kind === 'browser') retire();
+      // Chromium caps a range at the last printed page (`2-9` of 3 pages prints 2-3) and refuses one that keeps none.
+      if (answer.kind === 'options' && /exceeds page count/i.test(answer.error)) {
+        throw new ServiceError('INVALID_PAGE_RANGE', `The page range "${String(conversion.pdf.pageRanges)}" selects no page: the printed page has fewer pages than its first`);
+      }
       if (answer.kind === 'options') throw new ServiceError('BAD_REQUEST', `Chromium refused the options: ${answer.error}`);
       if (answer.kind === 'timeout') throw new ServiceError('HTML_CONVERSION_FAILED', `The page was not converted within ${Math.round(timeoutMs / 1000)} s: ${answer.error} (a script that never ends, or a page too large to print)`);
       throw new ServiceError('HTML_CONVERSION_FAILED', `The page could not be converted: ${answer.error}`);

@@ -104,22 +104,47 @@ export class WarmProcess {
     }
   }
 
-  /** Resident memory of the process group in MB: every process of the group (bwrap, the JVM), from /proc. */
+  /**
+   * Resident memory (proportional set size) in MB of the process group (bwrap, the JVM, a helper) and of every process below it: a program may
+   * start children in a group of their own (playwright starts Chromium detached, so the browser and its renderers are
+   * outside the helper's group), and they count too. From /proc.
+   */
   rssMb(): number {
-    let pages = 0;
+    const processes: { pid: number; ppid: number; pgrp: number }[] = [];
     for (const entry of readdirSync('/proc')) {
       if (!/^\d+$/.test(entry)) continue;
       try {
         const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
         // Fields after the command name (in parentheses, which may hold spaces): state, ppid, pgrp, ...
         const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        if (Number(fields[2]) !== this.pgid) continue;
-        pages += Number(readFileSync(`/proc/${entry}/statm`, 'utf8').split(' ')[1] ?? 0);
+        processes.push({ pid: Number(entry), ppid: Number(fields[1]), pgrp: Number(fields[2]) });
       } catch {
         /* gone meanwhile */
       }
     }
-    return (pages * PAGE_BYTES) / (1024 * 1024);
+    const counted = new Set(processes.filter((p) => p.pgrp === this.pgid).map((p) => p.pid));
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const p of processes) {
+        if (!counted.has(p.pid) && counted.has(p.ppid)) {
+          counted.add(p.pid);
+          grew = true;
+        }
+      }
+    }
+    // Each process's proportional share (PSS): a browser's renderers share most of their pages with it, and a sum of
+    // their RSS counted those pages once per process (about 1 GB for one browser that used 0.5). RSS where the
+    // kernel has no smaps_rollup.
+    let bytes = 0;
+    for (const pid of counted) {
+      try {
+        const pss = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+        bytes += pss ? Number(pss[1]) * 1024 : Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1] ?? 0) * PAGE_BYTES;
+      } catch {
+        /* gone meanwhile */
+      }
+    }
+    return bytes / (1024 * 1024);
   }
 
   kill(): void {

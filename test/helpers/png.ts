@@ -3,7 +3,7 @@
  * not interlaced: what MuPDF writes), and the pixel size of a JPEG. Written
  * here so that tests need no image library.
  */
-import { inflateSync } from 'node:zlib';
+import { crc32, deflateSync, inflateSync } from 'node:zlib';
 
 export interface Raster {
   width: number;
@@ -89,4 +89,21 @@ export function grayOf(rgb: (x: number, y: number) => [number, number, number]):
     const [r, g, b] = rgb(x, y);
     return Math.round(0.299 * r + 0.587 * g + 0.114 * b);
   };
+}
+
+/** An 8-bit RGB PNG of `raw` (each row a filter byte 0 then width × 3 bytes), deflated at `level` (0: stored). */
+export function encodeRgbPng(width: number, height: number, raw: Buffer, level = 9): Buffer {
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body) >>> 0);
+    return Buffer.concat([length, body, crc]);
+  };
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
+  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, no interlace
+  return Buffer.concat([Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]), chunk('IHDR', header), chunk('IDAT', deflateSync(raw, { level })), chunk('IEND', Buffer.alloc(0))]);
 }
