@@ -249,7 +249,9 @@ describe('bad bodies change nothing', () => {
     // 15,000 levels of /Pages: MuPDF took seconds (100,000 levels: 22-31 s) to find the page, per request, and stored it.
     { name: 'page tree 15,000 levels deep', body: deepPageTreePdf(15_000), type: 'application/pdf', status: 422, code: 'MALFORMED_PDF' },
     // text/plain is an upload type since issue 22 (converted as UTF-8 text; a PDF sent as text is 422, test/tools/office-formats.test.ts).
-    { name: 'wrong Content-Type', body: makePdf(), type: 'text/html', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
+    { name: 'wrong Content-Type', body: makePdf(), type: 'video/mp4', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
+    // text/html is an upload type since issue 41 (docs/html.md): PDF bytes declared as a page are refused before printing.
+    { name: 'HTML type with PDF bytes', body: makePdf(), type: 'text/html', status: 422, code: 'HTML_CONVERSION_FAILED' },
     // JSON and XML have body parsers of their own (for models); an upload must still refuse them (was 500, found by the robustness suite).
     { name: 'a JSON object', body: Buffer.from('{"a":1,"b":2}'), type: 'application/json', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
     { name: 'a JSON array', body: Buffer.from('[]'), type: 'application/json', status: 415, code: 'UNSUPPORTED_MEDIA_TYPE' },
