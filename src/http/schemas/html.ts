@@ -2,7 +2,9 @@ import { CSS_LENGTH_PATTERN, MAX_WAIT_DELAY_MS, PAPER_SIZES, SHARED_OPTIONS, typ
 import type { OfficeOptions } from '../../operations/conversions/office/formats.js';
 
 const length = (what: string) => ({ type: 'string', pattern: CSS_LENGTH_PATTERN, description: `HTML uploads: ${what}, a CSS length with px, in, cm or mm`, examples: ['2cm'] }) as const;
-const text = (what: string, maxLength = 2000) => ({ type: 'string', maxLength, description: `HTML uploads: ${what}` }) as const;
+// Query lengths keep a request with every option at its longest well under the 16 KB request-line and header limit
+// (431 HEADERS_TOO_LARGE): longer header and footer templates go as header.html and footer.html assets.
+const text = (what: string, maxLength = 500) => ({ type: 'string', maxLength, description: `HTML uploads: ${what}` }) as const;
 
 /**
  * An HTML upload's options as query parameters (docs/html.md#options), besides pageRange, landscape and pdfa, which
@@ -19,11 +21,11 @@ export const htmlOptionsQuery = {
   scale: { type: 'number', minimum: 0.1, maximum: 2, description: 'HTML uploads: the rendering scale (default 1)' },
   printBackground: { type: 'boolean', description: 'HTML uploads: print background colours and images (default true)' },
   preferCssPageSize: { type: 'boolean', description: "HTML uploads: the page's CSS @page size wins over paperSize, width and height (default false)" },
-  headerTemplate: text('the header on every page, HTML with the classes pageNumber, totalPages, title and date (an asset named header.html serves too); the top margin must leave it room', 16_000),
-  footerTemplate: text('the footer on every page, as headerTemplate (an asset named footer.html serves too)', 16_000),
+  headerTemplate: text('the header on every page, HTML with the classes pageNumber, totalPages, title and date (an asset named header.html serves too); the top margin must leave it room', 2000),
+  footerTemplate: text('the footer on every page, as headerTemplate (an asset named footer.html serves too)', 2000),
   media: { type: 'string', enum: ['print', 'screen'], description: 'HTML uploads: the CSS media type emulated (default print)' },
-  waitForSelector: text('print once an element matching this CSS selector is in the page', 1000),
-  waitForExpression: text('print once this JavaScript expression is true (evaluated in the page)', 2000),
+  waitForSelector: text('print once an element matching this CSS selector is in the page', 500),
+  waitForExpression: text('print once this JavaScript expression is true (evaluated in the page)', 1000),
   waitDelay: { type: 'integer', minimum: 0, maximum: MAX_WAIT_DELAY_MS, description: 'HTML uploads: wait this many milliseconds after the page has loaded (and waited) before printing (default 0)' },
   javascript: { type: 'boolean', description: "HTML uploads: run the page's scripts (default false)" },
   title: text("the PDF's title (default: the page's <title>)"),
