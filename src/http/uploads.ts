@@ -1,3 +1,4 @@
+import { PRINTED_CONVERTERS } from '../operations/conversions/html/converter.js';
 import { converterNamed, mediaTypeOfExtension, UPLOAD_TYPES } from '../operations/conversions/registry.js';
 
 export { UPLOAD_TYPES_TEXT } from '../operations/conversions/registry.js';
@@ -6,7 +7,7 @@ export { UPLOAD_TYPES_TEXT } from '../operations/conversions/registry.js';
 export const BINARY_UPLOAD_TYPES = [...UPLOAD_TYPES];
 
 /** The Office, HTML and Markdown converters' types: upload bodies of a document PUT only (app.ts). */
-export const OFFICE_UPLOAD_TYPES: readonly string[] = ['office', 'html', 'markdown'].flatMap((name) => converterNamed(name).takes.mediaTypes);
+export const OFFICE_UPLOAD_TYPES: readonly string[] = ['office', ...PRINTED_CONVERTERS].flatMap((name) => converterNamed(name).takes.mediaTypes);
 
 /** XFDF and FDF request bodies (application/fdf is not registered, but older tools send it): streamed, staged with their own limit. */
 export const XFDF_BODY_TYPES = ['application/vnd.adobe.xfdf', 'application/vnd.fdf', 'application/fdf'];

@@ -7,6 +7,7 @@ import type { OperationContext } from './context.js';
 import { officeFormatOfType } from './conversions/office/converter.js';
 import { checkOfficeOptionsApply } from './conversions/office/convert.js';
 import { htmlOnlyOptions, SHARED_OPTIONS, type HtmlOptions } from './conversions/html/options.js';
+import { PRINTED_CONVERTERS } from './conversions/html/converter.js';
 import type { OfficeOptions } from './conversions/office/formats.js';
 import { chooseConverter, converterNamed, PDF_TYPE, UPLOAD_TYPES_TEXT } from './conversions/registry.js';
 import type { StagedFile } from './conversions/types.js';
@@ -197,7 +198,7 @@ export class UploadOperations {
 export function officeOptionsFor(chosen: { converter: { name: string }; mediaType: string }, officeOptions: OfficeOptions | undefined): OfficeOptions | undefined {
   const asked = officeOptions && Object.values(officeOptions).some((value) => value !== undefined) ? officeOptions : undefined;
   if (!asked) return undefined;
-  if (chosen.converter.name === 'html' || chosen.converter.name === 'markdown') {
+  if (PRINTED_CONVERTERS.includes(chosen.converter.name)) {
     // pageRange, landscape and pdfa are HTML options too (htmlOptionsFor); the others are Office's alone.
     const officeOnly = Object.entries(asked).filter(([key, value]) => value !== undefined && !(SHARED_OPTIONS as readonly string[]).includes(key)).map(([key]) => key);
     if (officeOnly.length > 0) throw new ServiceError('BAD_REQUEST', `The options ${officeOnly.join(', ')} apply to Office uploads only; this upload is ${chosen.converter.name === 'html' ? 'an HTML page' : 'Markdown text'}`);
@@ -223,7 +224,7 @@ function withoutIfMatch(ctx: OperationContext): OperationContext {
 /** The HTML options asked for, for an HTML upload; 400 BAD_REQUEST for options only HTML takes sent with another upload. */
 export function htmlOptionsFor(chosen: { converter: { name: string }; mediaType: string }, htmlOptions: HtmlOptions | undefined): HtmlOptions | undefined {
   // Markdown is printed as an HTML page is, with the same options.
-  if (chosen.converter.name === 'html' || chosen.converter.name === 'markdown') return htmlOptions;
+  if (PRINTED_CONVERTERS.includes(chosen.converter.name)) return htmlOptions;
   const htmlOnly = htmlOnlyOptions(htmlOptions);
   if (htmlOnly.length > 0) throw new ServiceError('BAD_REQUEST', `The options ${htmlOnly.join(', ')} apply to HTML uploads only; this upload is ${chosen.mediaType === PDF_TYPE ? 'a PDF' : chosen.mediaType}`);
   return undefined;

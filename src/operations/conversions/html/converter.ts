@@ -11,10 +11,12 @@ import { FOOTER_ASSET, HEADER_ASSET, HTML_DEFAULTS, pdfOptionsOf, type HtmlOptio
 export const HTML_TYPE = 'text/html';
 export const MARKDOWN_TYPE = 'text/markdown';
 
+/** The converters Chromium prints for (HTML and Markdown): they take the HTML options (docs/html.md#options). */
+export const PRINTED_CONVERTERS: readonly string[] = ['html', 'markdown'];
+
 /** What an asset is served as when its part declared no type of its own (octet-stream), by its extension. */
 const ASSET_TYPES: Readonly<Record<string, string>> = {
   css: 'text/css',
-  md: 'text/markdown',
   html: 'text/html; charset=utf-8',
   htm: 'text/html; charset=utf-8',
   js: 'text/javascript',
