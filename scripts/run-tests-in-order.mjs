@@ -17,6 +17,9 @@ import failures from './test-failures.mjs';
 const NEW_FILE_SECONDS = 30;
 /** How many of the longest files the summary names. */
 const SUMMARY = 15;
+/** A file whose process ends this long after its last test is named: its exit waits for something (a file's after hooks
+ * and exit take well under a second). */
+const LINGER_SECONDS = 2;
 
 const options = {};
 const positional = [];
@@ -54,10 +57,18 @@ const took = new Map();
 stream.on('test:dequeue', ({ nesting, file, name }) => {
   if (nesting === 0 && file && name === file) started.set(file, Date.now());
 });
+const lastTest = new Map();
 stream.on('test:complete', ({ nesting, file, name }) => {
+  if (nesting !== 0 || !file) return;
   // A file's own entry (nesting 0, named by its path) completes when its process has ended: its wall time, start to exit.
-  if (nesting === 0 && file && name === file && started.has(file)) took.set(file, (Date.now() - started.get(file)) / 1000);
+  if (name === file) {
+    if (started.has(file)) took.set(file, (Date.now() - started.get(file)) / 1000);
+    // The time from its last test's end to its process's exit: a timer, socket or child left behind keeps a file
+    // alive after its tests (a 5 s race timer in TestServer.stop did so in every file; docs/testing.md).
+    if (lastTest.has(file)) lingered.set(file, (Date.now() - lastTest.get(file)) / 1000);
+  } else lastTest.set(file, Date.now());
 });
+const lingered = new Map();
 stream.on('test:fail', ({ todo }) => {
   if (!todo) process.exitCode = 1;
 });
@@ -72,6 +83,11 @@ report.on('end', () => {
   const total = times.reduce((sum, [, seconds]) => sum + seconds, 0);
   console.log(`\nrun-tests-in-order: ${times.length} files, ${total.toFixed(0)} s of file wall time at ${concurrency} at a time; the longest:`);
   for (const [file, seconds] of times.slice(0, SUMMARY)) console.log(`  ${seconds.toFixed(1).padStart(7)} s  ${file}`);
+  const slow = [...lingered].filter(([, seconds]) => seconds >= LINGER_SECONDS).sort((a, b) => b[1] - a[1]);
+  if (slow.length > 0) {
+    console.log(`run-tests-in-order: files whose process outlived their last test by ${LINGER_SECONDS} s or more (something left running):`);
+    for (const [file, seconds] of slow) console.log(`  ${seconds.toFixed(1).padStart(7)} s  ${key(file)}`);
+  }
   if (typeof options['write-times'] === 'string') {
     const header = '# seconds\tfile: wall time of each test file in one run (scripts/run-tests-in-order.mjs --write-times), read by --times\n';
     writeFileSync(options['write-times'], header + times.map(([file, seconds]) => `${seconds.toFixed(1)}\t${file}`).join('\n') + '\n');
