@@ -5808,6 +5808,7 @@ export interface operations {
                 "application/vnd.oasis.opendocument.presentation-flat-xml": Blob;
                 "text/html": Blob;
                 "text/markdown": Blob;
+                "text/uri-list": Blob;
                 "application/octet-stream": Blob;
             };
         };
@@ -12795,6 +12796,7 @@ export interface operations {
                 "application/vnd.oasis.opendocument.presentation-flat-xml": Blob;
                 "text/html": Blob;
                 "text/markdown": Blob;
+                "text/uri-list": Blob;
                 "application/octet-stream": Blob;
             };
         };
