@@ -233,10 +233,9 @@ export function insertPages(doc: mupdf.PDFDocument, source: mupdf.PDFDocument, s
   for (const page of pages) detachPage(page);
   // Copy every page dictionary through one graft map, so that links and /P between them stay consistent.
   const copies = pages.map((page) => map.graftObject(page));
-  const hadPages = doc.countPages() > 0;
   if (at === doc.countPages()) appendPages(doc, copies);
   else copies.forEach((copy, k) => doc.insertPage(at + k, copy));
-  graftStructure(doc, source, map, pages, hadPages);
+  graftStructure(doc, source, map, pages, at);
 
   const sourceForm = deref(catalog(source).get('AcroForm'));
   const sourceFields = sourceForm.isDictionary() ? deref(sourceForm.get('Fields')) : undefined;

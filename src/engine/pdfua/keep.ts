@@ -165,18 +165,20 @@ function nextParentKey(root: mupdf.PDFObject): number {
 const ACCESSIBILITY_ENTRIES = ['MarkInfo', 'Lang', 'ViewerPreferences', 'Metadata'];
 
 /**
- * Brings the structure of pages just copied from `source` into `doc` (through `map`, the graft map the pages were
- * copied with, so /Pg and object references name the copies). The source's top-level elements join the target's tree:
- * into its single Document element when both trees have one, else beside its top-level elements; its role and class
+ * Brings the structure of pages just copied from `source` into `doc` at page index `at` (through `map`, the graft map
+ * the pages were copied with, so /Pg and object references name the copies). The source's top-level elements join the
+ * target's tree: into its single Document element when both trees have one, else beside its top-level elements, before
+ * the first of those whose content starts on a page after the inserted ones (reading order follows the pages); its role and class
  * maps' entries that the target lacks are added; the copied pages and annotations get fresh parent-tree keys with
  * their entries. Elements in another language than the target's get /Lang. A target without a structure tree gets
  * one only when it had no pages (a merge's new document, which also takes the source's MarkInfo, Lang,
  * ViewerPreferences and XMP metadata): pages inserted into an untagged document stay untagged, and their
  * parent-tree keys are dropped. `source` must already hold only the copied pages (insertPages prunes it first).
  */
-export function graftStructure(doc: mupdf.PDFDocument, source: mupdf.PDFDocument, map: mupdf.PDFGraftMap, sourcePages: readonly mupdf.PDFObject[], hadPages: boolean): void {
+export function graftStructure(doc: mupdf.PDFDocument, source: mupdf.PDFDocument, map: mupdf.PDFGraftMap, sourcePages: readonly mupdf.PDFObject[], at: number): void {
   const sourceRoot = structTreeRoot(source);
   const copies = sourcePages.map((page) => deref(map.graftObject(page)));
+  const hadPages = doc.countPages() > copies.length;
   let root = structTreeRoot(doc);
   if (!sourceRoot || (!root && hadPages)) {
     for (const copy of copies) dropParentKeys(copy);
@@ -231,16 +233,17 @@ export function graftStructure(doc: mupdf.PDFDocument, source: mupdf.PDFDocument
   const lang = sourceLang.isString() && (!targetLang.isString() || targetLang.asString() !== sourceLang.asString()) ? sourceLang.asString() : undefined;
   const parent = deref(parentRef);
   const parentKids = kidsOf(parent);
-  for (const kid of sourceTop) {
+  const position = insertionIndex(doc, parentKids, at + copies.length);
+  const grafted = sourceTop.map((kid) => {
     const copy = map.graftObject(kid);
     const element = deref(copy);
     if (element.isDictionary() && !element.get('S').isNull()) {
       element.put('P', parentRef);
       if (lang !== undefined && element.get('Lang').isNull()) element.put('Lang', doc.newString(lang));
     }
-    parentKids.push(copy);
-  }
-  setKids(doc, parent, parentKids);
+    return copy;
+  });
+  setKids(doc, parent, [...parentKids.slice(0, position), ...grafted, ...parentKids.slice(position)]);
 
   // Parent-tree entries: each copied page and annotation gets a key the target does not use.
   const entries = parentTreeEntries(sourceRoot);
@@ -289,6 +292,48 @@ export function graftStructure(doc: mupdf.PDFDocument, source: mupdf.PDFDocument
     leafNums = deref(tree.get('Nums'));
   }
   nums.forEach((value) => leafNums.push(value));
+}
+
+/** Most objects looked at to find where an element's content starts. */
+const MAX_FIRST_PAGE_WALK = 10_000;
+
+/**
+ * Where among `kids` elements of inserted pages go: before the first kid whose content starts on page `laterPage` or
+ * after (a page that followed the insertion point); at the end when none does (always so for pages appended).
+ */
+function insertionIndex(doc: mupdf.PDFDocument, kids: readonly mupdf.PDFObject[], laterPage: number): number {
+  const count = doc.countPages();
+  if (laterPage >= count) return kids.length;
+  const pageIndex = new Map<number, number>();
+  for (let i = 0; i < count; i++) {
+    const page = doc.findPage(i);
+    if (page.isIndirect()) pageIndex.set(page.asIndirect(), i);
+  }
+  for (let k = 0; k < kids.length; k++) {
+    const first = firstPage(kids[k]!, pageIndex);
+    if (first !== undefined && first >= laterPage) return k;
+  }
+  return kids.length;
+}
+
+/** The index of the first page an element names (its own /Pg, else its descendants' in tree order). */
+function firstPage(element: mupdf.PDFObject, pageIndex: Map<number, number>): number | undefined {
+  const stack = [element];
+  const seen = new Set<number>();
+  for (let n = 0; stack.length > 0 && n < MAX_FIRST_PAGE_WALK; n++) {
+    const ref = stack.pop()!;
+    if (ref.isIndirect()) {
+      if (seen.has(ref.asIndirect())) continue;
+      seen.add(ref.asIndirect());
+    }
+    const obj = deref(ref);
+    if (!obj.isDictionary()) continue;
+    const pg = obj.get('Pg');
+    if (pg.isIndirect() && pageIndex.has(pg.asIndirect())) return pageIndex.get(pg.asIndirect());
+    const kids = kidsOf(obj);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
+  }
+  return undefined;
 }
 
 /** A page and its annotations without parent-tree keys (copied into a document with no structure tree for them). */
