@@ -39,6 +39,8 @@ const ANNEX = chapters('Anhang', 'de', ['<h1>Anhang eins</h1><p>Zahlen des Jahre
 const structText = (pdf: Uint8Array) => withTempFile(pdf, (file) => execFileSync('pdfinfo', ['-struct-text', file], { encoding: 'utf8' }));
 /** The file uncompressed, as text to search. */
 const qdf = (pdf: Uint8Array) => withTempFile(pdf, (file) => execFileSync('qpdf', ['--qdf', '--object-streams=disable', file, '-'], { encoding: 'latin1', maxBuffer: 1 << 28 }));
+/** Page objects in the file, reachable or not from the page tree (qpdf --qdf keeps every object it reaches). */
+const pageObjects = (pdf: Uint8Array) => (qdf(pdf).match(/^ {2}\/Type \/Page$/gm) ?? []).length;
 const ruleIds = (rules: VerapdfRule[]) => rules.map((r) => `${r.clause}-${r.testNumber} ${r.description}`);
 
 /** Asserts the structure tree is whole: tagged, no /Pg to a page not in the document, parent tree consistent. */
@@ -154,6 +156,8 @@ describe('writes keep a tagged document\'s structure (PDF/UA-1)', { skip: exists
     assert.match(struct, /Chapter one[\s\S]*Chapter three/);
     assert.match(pdftotext(pdf), /Chapter one[\s\S]*Chapter three/);
     assert.doesNotMatch(pdftotext(pdf), /Chapter two/);
+    // The deleted page is not in the file at all (its elements' /Pg kept it there, content and all, before).
+    assert.equal(pageObjects(pdf), 2);
   });
 
   test('ExtractPagesAction and SplitDocumentAction: each part has the structure of its pages only', () => {
@@ -169,6 +173,7 @@ describe('writes keep a tagged document\'s structure (PDF/UA-1)', { skip: exists
       assert.match(struct, has, name);
       assert.doesNotMatch(struct, hasNot, name);
       assert.match(pdftotext(pdf), has, name);
+      assert.equal(pageObjects(pdf), name === 'split-1' ? 1 : 2, `${name}: page objects of other pages are still in the file`);
     }
   });
 
