@@ -4,15 +4,16 @@
  * PDF/UA-1 files of the veraPDF corpus and on files made here (a tagged HTML upload, an untagged PDF).
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
+import { inflateRawSync } from 'node:zlib';
 import { corpusDir } from '../../corpus/manifest.js';
-import { HUMAN_CHECKS, matterhornConditions } from '../../src/operations/matterhorn.js';
+import { HUMAN_CHECKS, MATTERHORN_CHECKPOINTS, matterhornConditions } from '../../src/operations/matterhorn.js';
 import { call, putPdf, type Reply } from '../helpers/http.js';
 import { makePdf } from '../helpers/pdf.js';
 import { serverForSuite } from '../helpers/server.js';
-import { verapdfVerdicts, type VerapdfVerdict } from '../helpers/verapdf.js';
+import { verapdfDir, verapdfVerdicts, type VerapdfVerdict } from '../helpers/verapdf.js';
 
 const corpus = corpusDir();
 const CHROMIUM = '/usr/lib/chromium/chromium';
@@ -41,6 +42,23 @@ interface Result {
   compliant: boolean;
   rules: Rule[];
   accessibility?: { protocol?: string; checkpoints?: Checkpoint[]; humanChecks: Array<{ failureCondition: string; checkpoint: string; name: string; description: string }> };
+}
+
+/** One file of a jar (a zip): found in the central directory, stored or deflated (no unzip program needed). */
+function jarEntry(jar: Buffer, name: string): Buffer {
+  const end = jar.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  let at = jar.readUInt32LE(end + 16);
+  for (let count = jar.readUInt16LE(end + 10); count > 0; count--) {
+    const nameLength = jar.readUInt16LE(at + 28);
+    if (jar.toString('utf8', at + 46, at + 46 + nameLength) === name) {
+      const [method, size, local] = [jar.readUInt16LE(at + 10), jar.readUInt32LE(at + 20), jar.readUInt32LE(at + 42)];
+      const start = local + 30 + jar.readUInt16LE(local + 26) + jar.readUInt16LE(local + 28);
+      const data = jar.subarray(start, start + size);
+      return method === 0 ? data : inflateRawSync(data);
+    }
+    at += 46 + nameLength + jar.readUInt16LE(at + 30) + jar.readUInt16LE(at + 32);
+  }
+  throw new Error(`${name} is not in the jar`);
 }
 
 const ruleIds = (rules: ReadonlyArray<{ clause: string; testNumber: number }>) => rules.map((r) => `${r.clause}-${r.testNumber}`).sort();
@@ -77,6 +95,24 @@ function assertHumanChecks(result: Result): void {
     assert.ok(item.description.length > 10);
   }
 }
+
+test('every rule of the installed veraPDF PDF/UA-1 profile maps to Matterhorn failure conditions, but the two no condition names', () => {
+  // The profile as veraPDF ships it (PDFUA-1.xml in its core jar): a rule a new veraPDF adds must be placed in the table.
+  const core = readdirSync(path.join(verapdfDir, 'lib')).find((name) => /^core-.*\.jar$/.test(name))!;
+  const profile = jarEntry(readFileSync(path.join(verapdfDir, 'lib', core)), 'org/verapdf/pdfa/validation/PDFUA-1.xml').toString('utf8');
+  const rules = [...profile.matchAll(/<id specification="ISO_14289_1" clause="([\d.]+)" testNumber="(\d+)"\/>/g)].map((m) => ({ clause: m[1]!, testNumber: Number(m[2]) }));
+  assert.ok(rules.length >= 100, `${rules.length} rules read`);
+  const unmapped = rules.filter((rule) => matterhornConditions(rule).length === 0).map((r) => `${r.clause}-${r.testNumber}`);
+  assert.deepEqual(unmapped, ['6.1-1', '7.1-12']);
+  for (const rule of rules) {
+    for (const condition of matterhornConditions(rule)) {
+      assert.match(condition, /^\d{2}-\d{3}$/);
+      assert.ok(MATTERHORN_CHECKPOINTS[condition.slice(0, 2)], `${condition}: no such checkpoint`);
+      assert.ok(!HUMAN_CHECKS.some((h) => h.failureCondition === condition), `${condition} is a machine check and a human one`);
+    }
+  }
+  assert.equal(Object.keys(MATTERHORN_CHECKPOINTS).length, 31);
+});
 
 describe('accessibility preflight (pdfua1, pdfua2, wtpdf1a)', { skip: corpus ? false : 'no corpus (../shared/corpus or PDFSERVICE_CORPUS)' }, () => {
   const server = serverForSuite();
