@@ -33,7 +33,7 @@ export const TOOLS: SettingsFeature<ToolSettings> = {
   settings: {
     verapdfDir: {
       env: 'PDFSERVICE_VERAPDF_DIR',
-      doc: 'Folder of the veraPDF helper (`verapdf-helper.jar` and `lib/`) that `bash scripts/setup.sh` builds with Maven; without it (or without Java) PDF/A preflight answers 503 (docs/pdfa.md)',
+      doc: 'Folder of the veraPDF helper (`verapdf-helper.jar` and `lib/`) that `bash scripts/setup.sh` builds with Maven; without it (or without Java) PDF/A and PDF/UA preflight answers 503 (docs/pdfa.md)',
       shown: '`.tools/verapdf` of the installation',
       default: () => fileURLToPath(new URL('../../../.tools/verapdf', import.meta.url)),
       parse: (raw) => path.resolve(nonEmpty(raw)),

@@ -109,7 +109,7 @@ describe('writes keep a tagged document\'s structure (PDF/UA-1)', { skip: exists
     results.set('redact', { reply: applied, pdf: await get('keep/redact.pdf') });
 
     const names = [...results.keys()];
-    verapdfVerdicts(names.map((n) => results.get(n)!.pdf), 'ua1').forEach((v, i) => verdicts.set(names[i]!, v));
+    verapdfVerdicts(names.map((n) => ({ bytes: results.get(n)!.pdf, flavour: 'ua1' }))).forEach((v, i) => verdicts.set(names[i]!, v));
   });
 
   /** veraPDF's verdict on a write's result: passes, as the source does. */

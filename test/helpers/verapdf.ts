@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,35 +21,42 @@ export interface VerapdfRule {
   description: string;
 }
 
+/** One veraPDF verdict, as the helper program answers it. */
+export interface VerapdfVerdict {
+  compliant: boolean;
+  rules: VerapdfRule[];
+}
+
 /**
  * veraPDF's verdict on `bytes` for `flavour` (veraPDF's flavour ids: 'ua1', '2b', ...) from a JVM of its own (the
  * helper program, as veraPDF's command line would run it), not the service's warm one: an independent check.
  */
-export function verapdfVerdict(bytes: Buffer | Uint8Array, flavour: string): { compliant: boolean; rules: VerapdfRule[] } {
-  return verapdfVerdicts([bytes], flavour)[0]!;
+export function verapdfVerdict(bytes: Buffer | Uint8Array, flavour: string): VerapdfVerdict {
+  return verapdfVerdicts([{ bytes, flavour }])[0]!;
 }
 
-/** verapdfVerdict for several files in one JVM (the helper answers a line per file), in their order. */
-export function verapdfVerdicts(files: readonly (Buffer | Uint8Array)[], flavour: string): { compliant: boolean; rules: VerapdfRule[] }[] {
-  const dir = mkdtempSync(path.join(tmpdir(), 'verapdf-'));
+/** Several verdicts from one such JVM (one start for a whole table of files): one request line per file, in order. */
+export function verapdfVerdicts(requests: ReadonlyArray<{ bytes: Buffer | Uint8Array; flavour: string }>): VerapdfVerdict[] {
+  const dir = mkdtempSync(path.join(tmpdir(), 'verapdf-verdicts-'));
   try {
-    const names = files.map((bytes, i) => {
-      const file = path.join(dir, `${i}.pdf`);
+    const lines = requests.map(({ bytes, flavour }, index) => {
+      const file = path.join(dir, `${index}.pdf`);
       writeFileSync(file, bytes);
-      return file;
+      return `${JSON.stringify({ file, flavour })}\n`;
     });
     const cp = `${path.join(verapdfDir, 'verapdf-helper.jar')}:${path.join(verapdfDir, 'lib')}/*`;
     const out = execFileSync('java', ['-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-Djava.awt.headless=true', '-cp', cp, 'pdfservice.verapdf.Helper'], {
-      input: names.map((file) => `${JSON.stringify({ file, flavour })}\n`).join(''),
+      input: lines.join(''),
       encoding: 'utf8',
       stdio: ['pipe', 'pipe', 'ignore'],
-      maxBuffer: 1 << 26,
+      maxBuffer: 64 * 1024 * 1024,
     });
-    // The first line is the helper's greeting; then one answer per file.
+    // The first line is the helper's "ready"; then one answer per request.
     const answers = out.trim().split('\n').slice(1);
-    return names.map((_, i) => {
-      const answer = JSON.parse(answers[i] ?? '{}') as { ok?: boolean; error?: string; report?: { compliant: boolean; rules: VerapdfRule[] } };
-      if (!answer.ok || !answer.report) throw new Error(`veraPDF could not validate file ${i}: ${answer.error ?? out}`);
+    assert.equal(answers.length, requests.length, `veraPDF answered ${answers.length} of ${requests.length} requests`);
+    return answers.map((line) => {
+      const answer = JSON.parse(line) as { ok: boolean; error?: string; report?: VerapdfVerdict };
+      if (!answer.ok || !answer.report) throw new Error(`veraPDF could not validate: ${answer.error ?? line}`);
       return { compliant: answer.report.compliant, rules: answer.report.rules };
     });
   } finally {
