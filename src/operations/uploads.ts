@@ -9,6 +9,7 @@ import { checkOfficeOptionsApply } from './conversions/office/convert.js';
 import { htmlOnlyOptions, SHARED_OPTIONS, type HtmlOptions } from './conversions/html/options.js';
 import { PRINTED_CONVERTERS } from './conversions/html/converter.js';
 import type { OfficeOptions } from './conversions/office/formats.js';
+import type { ImageOptions } from './conversions/image.js';
 import { chooseConverter, converterNamed, PDF_TYPE, UPLOAD_TYPES_TEXT } from './conversions/registry.js';
 import type { StagedFile } from './conversions/types.js';
 import type { DocumentOperations } from './documents.js';
@@ -34,6 +35,8 @@ export interface PreparedUpload {
   readonly officeOptions?: OfficeOptions | undefined;
   /** An HTML upload's options (query parameters; docs/html.md#options). */
   readonly htmlOptions?: HtmlOptions | undefined;
+  /** An image upload's options (query parameters; docs/accessibility.md). */
+  readonly imageOptions?: ImageOptions | undefined;
   readonly conflict: ConflictMode;
   readonly ctx: OperationContext;
   /** The main file. */
@@ -89,6 +92,7 @@ export class UploadOperations {
       if (chosen === undefined) throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Cannot store ${mediaType}: send ${UPLOAD_TYPES_TEXT}`);
       const asked = officeOptionsFor(chosen, officeOptions);
       const html = htmlOptionsFor(chosen, htmlOptions);
+      const image = imageOptionsFor(chosen, officeOptions, htmlOptions);
       if (conflict === 'fail' && (await this.documents.exists(target, ctx))) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${target.toString()}`);
       if (ctx.ifMatch !== undefined) {
         const existing = await this.documents.find(target, ctx);
@@ -102,6 +106,7 @@ export class UploadOperations {
         long: chosen.converter.long,
         ...(asked ? { officeOptions: asked } : {}),
         ...(html ? { htmlOptions: html } : {}),
+        ...(image ? { imageOptions: image } : {}),
         conflict,
         ctx,
         staged,
@@ -141,6 +146,7 @@ export class UploadOperations {
             onConverting: () => phase(0, 'converting'),
             officeOptions: prepared.officeOptions,
             htmlOptions: prepared.htmlOptions,
+            imageOptions: prepared.imageOptions,
             name: prepared.target.name.replace(/\.pdf$/i, ''),
           });
           phase(1, 'storing');
@@ -204,7 +210,12 @@ export function officeOptionsFor(chosen: { converter: { name: string }; mediaTyp
     if (officeOnly.length > 0) throw new ServiceError('BAD_REQUEST', `The options ${officeOnly.join(', ')} apply to Office uploads only; this upload is ${chosen.converter.name === 'html' ? 'an HTML page' : 'Markdown text'}`);
     return undefined;
   }
-  if (chosen.converter.name !== 'office') throw new ServiceError('BAD_REQUEST', `The options ${Object.keys(asked).join(', ')} apply to Office uploads only; this upload is ${chosen.mediaType === PDF_TYPE ? 'a PDF' : chosen.mediaType}`);
+  if (chosen.converter.name !== 'office') {
+    // tagged applies to images too (imageOptionsFor); the others are Office's alone.
+    const given = Object.entries(asked).filter(([key, value]) => value !== undefined && !(chosen.converter.name === 'image' && IMAGE_OPTIONS.includes(key))).map(([key]) => key);
+    if (given.length > 0) throw new ServiceError('BAD_REQUEST', `The options ${given.join(', ')} apply to ${given.length === 1 && given[0] === 'tagged' ? 'converted' : 'Office'} uploads only; this upload is ${uploadKind(chosen)}`);
+    return undefined;
+  }
   // A declared type (or name) says the format now; a sniffed container is checked once the content says it.
   const declared = officeFormatOfType(chosen.mediaType);
   if (declared) checkOfficeOptionsApply(declared, asked);
@@ -223,9 +234,29 @@ function withoutIfMatch(ctx: OperationContext): OperationContext {
 
 /** The HTML options asked for, for an HTML upload; 400 BAD_REQUEST for options only HTML takes sent with another upload. */
 export function htmlOptionsFor(chosen: { converter: { name: string }; mediaType: string }, htmlOptions: HtmlOptions | undefined): HtmlOptions | undefined {
-  // Markdown is printed as an HTML page is, with the same options.
-  if (PRINTED_CONVERTERS.includes(chosen.converter.name)) return htmlOptions;
-  const htmlOnly = htmlOnlyOptions(htmlOptions);
-  if (htmlOnly.length > 0) throw new ServiceError('BAD_REQUEST', `The options ${htmlOnly.join(', ')} apply to HTML uploads only; this upload is ${chosen.mediaType === PDF_TYPE ? 'a PDF' : chosen.mediaType}`);
+  // Markdown is printed as an HTML page is, with the same options; a page describes its images itself (<img alt>).
+  if (PRINTED_CONVERTERS.includes(chosen.converter.name)) {
+    if (htmlOptions?.alt !== undefined) throw new ServiceError('BAD_REQUEST', `The option alt applies to image uploads only: a page gives its images' alternate text by <img alt>`);
+    return htmlOptions;
+  }
+  // An image takes title, language and alt (imageOptionsFor).
+  const htmlOnly = htmlOnlyOptions(htmlOptions).filter((key) => !(chosen.converter.name === 'image' && IMAGE_OPTIONS.includes(key)));
+  if (htmlOnly.length > 0) throw new ServiceError('BAD_REQUEST', `The options ${htmlOnly.join(', ')} apply to ${htmlOnly.includes('alt') ? 'image' : 'HTML'} uploads only; this upload is ${uploadKind(chosen)}`);
   return undefined;
+}
+
+/** The options an image upload takes, from the query's Office part (tagged) and HTML part (title, language, alt). */
+const IMAGE_OPTIONS: readonly string[] = ['tagged', 'title', 'language', 'alt'] satisfies (keyof ImageOptions)[];
+
+/** An image upload's options (none given: undefined); the other uploads' checks refuse them (officeOptionsFor, htmlOptionsFor). */
+export function imageOptionsFor(chosen: { converter: { name: string } }, officeOptions: OfficeOptions | undefined, htmlOptions: HtmlOptions | undefined): ImageOptions | undefined {
+  if (chosen.converter.name !== 'image') return undefined;
+  const given: Record<string, unknown> = { ...htmlOptions, ...officeOptions };
+  const options = Object.fromEntries(IMAGE_OPTIONS.filter((key) => given[key] !== undefined).map((key) => [key, given[key]]));
+  return Object.keys(options).length > 0 ? (options as ImageOptions) : undefined;
+}
+
+/** What an upload is, for messages. */
+function uploadKind(chosen: { mediaType: string }): string {
+  return chosen.mediaType === PDF_TYPE ? 'a PDF' : chosen.mediaType;
 }

@@ -12,7 +12,11 @@ import { deref } from '../core/mupdf-objects.js';
 export class PageOverlay {
   private opening: mupdf.PDFObject | undefined;
 
-  constructor(private readonly doc: mupdf.PDFDocument) {}
+  /** `opening`: the content put before the page's own, which must end with `q` (an OCR layer's opens an artifact too). */
+  constructor(
+    private readonly doc: mupdf.PDFDocument,
+    private readonly openingOps = 'q',
+  ) {}
 
   /** A content stream for `attach`: it closes the wrap, then runs `ops` in default user space. */
   drawing(ops: string): mupdf.PDFObject {
@@ -21,7 +25,7 @@ export class PageOverlay {
 
   /** Wraps the page's content in q/Q and appends `drawing` (made by `drawing()`) after it. */
   attach(pageObj: mupdf.PDFObject, drawing: mupdf.PDFObject): void {
-    this.opening ??= this.doc.addStream('q', {});
+    this.opening ??= this.doc.addStream(this.openingOps, {});
     const contents = this.doc.newArray();
     contents.push(this.opening);
     const old = pageObj.get('Contents');

@@ -3,6 +3,7 @@ import type { StagedUpload } from '../../storage/store.js';
 import type { ToolSupervisor } from '../../tools/supervisor.js';
 import type { Engine } from '../execution.js';
 import type { HtmlOptions } from './html/options.js';
+import type { ImageOptions } from './image.js';
 import type { OfficeOptions } from './office/formats.js';
 
 /**
@@ -74,6 +75,8 @@ export interface ConvertDeps {
   officeOptions?: OfficeOptions | undefined;
   /** An HTML upload's options (query parameters, docs/html.md#options). */
   htmlOptions?: HtmlOptions | undefined;
+  /** An image upload's options (query parameters, docs/accessibility.md). */
+  imageOptions?: ImageOptions | undefined;
 }
 
 /** What the engine's check of a PDF found: its summary, and its DocumentInfo when it opened without a password. */
