@@ -8,6 +8,7 @@ import type { ActionRunner, PreparedStep } from './actions/runner.js';
 import type { ActionFile } from './actions/types.js';
 import type { OperationContext } from './context.js';
 import type { OfficeOptions } from './conversions/office/formats.js';
+import type { ImageOptions } from './conversions/image.js';
 import { chooseConverter, converterNamed, UPLOAD_TYPES_TEXT } from './conversions/registry.js';
 import type { StagedFile } from './conversions/types.js';
 import { engineSource, type DocumentContent } from './documents.js';
@@ -17,7 +18,7 @@ import type { JobResultFiles } from './jobs/result-files.js';
 import { SHARED_OPTIONS, type HtmlOptions } from './conversions/html/options.js';
 import { checkUrlUpload, PRINTED_CONVERTERS } from './conversions/html/converter.js';
 import type { WebPolicy } from './conversions/html/web.js';
-import { ASSET_PART, MAIN_PART, officeOptionsFor, type UploadPart } from './uploads.js';
+import { ASSET_PART, imageOptionsFor, MAIN_PART, officeOptionsFor, type UploadPart } from './uploads.js';
 
 /** Steps a one-shot takes at most (docs/api.md, "One-shot conversions"): enough for any sensible chain, and a bound on the work one request queues. */
 export const MAX_STEPS = 20;
@@ -40,6 +41,8 @@ export interface PreparedOneShot {
   readonly officeOptions?: OfficeOptions | undefined;
   /** An HTML or Markdown file's options: the query's options both take (pageRange, landscape, pdfa). */
   readonly htmlOptions?: HtmlOptions | undefined;
+  /** An image's options: the query's tagged (docs/accessibility.md). */
+  readonly imageOptions?: ImageOptions | undefined;
   readonly ctx: OperationContext;
   /** The result's file name: the main file's name with `.pdf`. */
   readonly name: string;
@@ -106,6 +109,7 @@ export class OneShotOperations {
       const asked = officeOptionsFor(chosen, officeOptions);
       const html = PRINTED_CONVERTERS.includes(chosen.converter.name) ? sharedOptionsOf(officeOptions) : undefined;
       if (chosen.converter.name === 'url') await checkUrlUpload(file, this.web);
+      const image = imageOptionsFor(chosen, officeOptions, undefined);
       const base = (file.fileName ?? 'document').replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '') || 'document';
       return {
         converter: chosen.converter.name,
@@ -116,6 +120,7 @@ export class OneShotOperations {
         steps: prepared,
         ...(asked ? { officeOptions: asked } : {}),
         ...(html ? { htmlOptions: html } : {}),
+        ...(image ? { imageOptions: image } : {}),
         ctx,
         name: `${base}.pdf`,
         bytes: parts.reduce((sum, part) => sum + part.content.size, 0),
@@ -161,6 +166,7 @@ export class OneShotOperations {
         officeOptions: prepared.officeOptions,
         htmlOptions: prepared.htmlOptions,
         web: this.web,
+        imageOptions: prepared.imageOptions,
         name: prepared.name.replace(/\.pdf$/, ''),
       });
       let current = converted.content;

@@ -10,6 +10,7 @@ import { htmlOnlyOptions, SHARED_OPTIONS, type HtmlOptions } from './conversions
 import { checkUrlUpload, PRINTED_CONVERTERS, PRINTED_WHAT } from './conversions/html/converter.js';
 import type { WebPolicy } from './conversions/html/web.js';
 import type { OfficeOptions } from './conversions/office/formats.js';
+import type { ImageOptions } from './conversions/image.js';
 import { chooseConverter, converterNamed, PDF_TYPE, UPLOAD_TYPES_TEXT } from './conversions/registry.js';
 import type { StagedFile } from './conversions/types.js';
 import type { DocumentOperations } from './documents.js';
@@ -35,6 +36,8 @@ export interface PreparedUpload {
   readonly officeOptions?: OfficeOptions | undefined;
   /** An HTML upload's options (query parameters; docs/html.md#options). */
   readonly htmlOptions?: HtmlOptions | undefined;
+  /** An image upload's options (query parameters; docs/accessibility.md). */
+  readonly imageOptions?: ImageOptions | undefined;
   readonly conflict: ConflictMode;
   readonly ctx: OperationContext;
   /** The main file. */
@@ -94,6 +97,7 @@ export class UploadOperations {
       const html = htmlOptionsFor(chosen, htmlOptions);
       // A web page by URL: off, a URL that is none, or an origin not allowed is answered now, before any fetch or 202.
       if (chosen.converter.name === 'url') await checkUrlUpload({ mediaType: chosen.mediaType, content: staged }, this.web);
+      const image = imageOptionsFor(chosen, officeOptions, htmlOptions);
       if (conflict === 'fail' && (await this.documents.exists(target, ctx))) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${target.toString()}`);
       if (ctx.ifMatch !== undefined) {
         const existing = await this.documents.find(target, ctx);
@@ -107,6 +111,7 @@ export class UploadOperations {
         long: chosen.converter.long,
         ...(asked ? { officeOptions: asked } : {}),
         ...(html ? { htmlOptions: html } : {}),
+        ...(image ? { imageOptions: image } : {}),
         conflict,
         ctx,
         staged,
@@ -147,6 +152,7 @@ export class UploadOperations {
             officeOptions: prepared.officeOptions,
             htmlOptions: prepared.htmlOptions,
             web: this.web,
+            imageOptions: prepared.imageOptions,
             name: prepared.target.name.replace(/\.pdf$/i, ''),
           });
           phase(1, 'storing');
@@ -210,7 +216,12 @@ export function officeOptionsFor(chosen: { converter: { name: string }; mediaTyp
     if (officeOnly.length > 0) throw new ServiceError('BAD_REQUEST', `The options ${officeOnly.join(', ')} apply to Office uploads only; this upload is ${PRINTED_WHAT[chosen.converter.name] ?? chosen.converter.name}`);
     return undefined;
   }
-  if (chosen.converter.name !== 'office') throw new ServiceError('BAD_REQUEST', `The options ${Object.keys(asked).join(', ')} apply to Office uploads only; this upload is ${chosen.mediaType === PDF_TYPE ? 'a PDF' : chosen.mediaType}`);
+  if (chosen.converter.name !== 'office') {
+    // tagged applies to images too (imageOptionsFor); the others are Office's alone.
+    const given = Object.entries(asked).filter(([key, value]) => value !== undefined && !(chosen.converter.name === 'image' && IMAGE_OPTIONS.includes(key))).map(([key]) => key);
+    if (given.length > 0) throw new ServiceError('BAD_REQUEST', `The options ${given.join(', ')} apply to ${given.length === 1 && given[0] === 'tagged' ? 'converted' : 'Office'} uploads only; this upload is ${uploadKind(chosen)}`);
+    return undefined;
+  }
   // A declared type (or name) says the format now; a sniffed container is checked once the content says it.
   const declared = officeFormatOfType(chosen.mediaType);
   if (declared) checkOfficeOptionsApply(declared, asked);
@@ -229,9 +240,29 @@ function withoutIfMatch(ctx: OperationContext): OperationContext {
 
 /** The HTML options asked for, for an HTML upload; 400 BAD_REQUEST for options only HTML takes sent with another upload. */
 export function htmlOptionsFor(chosen: { converter: { name: string }; mediaType: string }, htmlOptions: HtmlOptions | undefined): HtmlOptions | undefined {
-  // Markdown is printed as an HTML page is, with the same options.
-  if (PRINTED_CONVERTERS.includes(chosen.converter.name)) return htmlOptions;
-  const htmlOnly = htmlOnlyOptions(htmlOptions);
-  if (htmlOnly.length > 0) throw new ServiceError('BAD_REQUEST', `The options ${htmlOnly.join(', ')} apply to HTML uploads only; this upload is ${chosen.mediaType === PDF_TYPE ? 'a PDF' : chosen.mediaType}`);
+  // Markdown is printed as an HTML page is, with the same options; a page describes its images itself (<img alt>).
+  if (PRINTED_CONVERTERS.includes(chosen.converter.name)) {
+    if (htmlOptions?.alt !== undefined) throw new ServiceError('BAD_REQUEST', `The option alt applies to image uploads only: a page gives its images' alternate text by <img alt>`);
+    return htmlOptions;
+  }
+  // An image takes title, language and alt (imageOptionsFor).
+  const htmlOnly = htmlOnlyOptions(htmlOptions).filter((key) => !(chosen.converter.name === 'image' && IMAGE_OPTIONS.includes(key)));
+  if (htmlOnly.length > 0) throw new ServiceError('BAD_REQUEST', `The options ${htmlOnly.join(', ')} apply to ${htmlOnly.includes('alt') ? 'image' : 'HTML'} uploads only; this upload is ${uploadKind(chosen)}`);
   return undefined;
+}
+
+/** The options an image upload takes, from the query's Office part (tagged) and HTML part (title, language, alt). */
+const IMAGE_OPTIONS: readonly string[] = ['tagged', 'title', 'language', 'alt'] satisfies (keyof ImageOptions)[];
+
+/** An image upload's options (none given: undefined); the other uploads' checks refuse them (officeOptionsFor, htmlOptionsFor). */
+export function imageOptionsFor(chosen: { converter: { name: string } }, officeOptions: OfficeOptions | undefined, htmlOptions: HtmlOptions | undefined): ImageOptions | undefined {
+  if (chosen.converter.name !== 'image') return undefined;
+  const given: Record<string, unknown> = { ...htmlOptions, ...officeOptions };
+  const options = Object.fromEntries(IMAGE_OPTIONS.filter((key) => given[key] !== undefined).map((key) => [key, given[key]]));
+  return Object.keys(options).length > 0 ? (options as ImageOptions) : undefined;
+}
+
+/** What an upload is, for messages. */
+function uploadKind(chosen: { mediaType: string }): string {
+  return chosen.mediaType === PDF_TYPE ? 'a PDF' : chosen.mediaType;
 }

@@ -1,5 +1,8 @@
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 /**
  * Word and ODF fixtures built in code for the Office conversion tests: a ZIP
@@ -358,4 +361,44 @@ export function agileEncrypted(pkg: Buffer, password: string): Buffer {
   // Padded with spaces (allowed after the root element) so that compoundFileOf keeps it in regular sectors as it is.
   const info = Buffer.concat([Buffer.from('0400040040000000', 'hex'), Buffer.from(xml.padEnd(4096, ' '), 'utf8')]);
   return compoundFileOf([['EncryptionInfo', info], ['EncryptedPackage', Buffer.concat([size, ...segments])]]);
+}
+
+/**
+ * An accessible flat ODF text (issue 42): headings, paragraphs and an embedded PNG with alternate text (svg:desc,
+ * which LibreOffice writes as Word's picture description), the language en-GB, and `title` as its dc:title.
+ */
+export function accessibleFodt(png: Buffer, title?: string): Buffer {
+  const ns =
+    'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" ' +
+    'xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" ' +
+    'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:xlink="http://www.w3.org/1999/xlink" ' +
+    'xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" xmlns:dc="http://purl.org/dc/elements/1.1/"';
+  return Buffer.from(
+    `<?xml version="1.0" encoding="UTF-8"?><office:document ${ns} office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.text">` +
+      (title !== undefined ? `<office:meta><dc:title>${xmlEscape(title)}</dc:title></office:meta>` : '') +
+      '<office:styles><style:default-style style:family="paragraph"><style:text-properties fo:language="en" fo:country="GB"/></style:default-style></office:styles>' +
+      '<office:body><office:text>' +
+      '<text:h text:outline-level="1">Quarterly report</text:h><text:p>Sales rose in every region this quarter.</text:p>' +
+      '<text:h text:outline-level="2">Chart</text:h>' +
+      '<text:p><draw:frame draw:name="chart" svg:width="2cm" svg:height="2cm" text:anchor-type="as-char"><draw:image>' +
+      `<office:binary-data>${png.toString('base64')}</office:binary-data></draw:image>` +
+      '<svg:title>Sales chart</svg:title><svg:desc>A red square standing for the sales chart</svg:desc></draw:frame></text:p>' +
+      '<text:p>The end of the report.</text:p></office:text></office:body></office:document>',
+  );
+}
+
+/** Flat ODF files saved as .docx by a LibreOffice run of its own (its own profile), as a user's Word files; in order. */
+export function docxByLibreOffice(fodts: readonly Buffer[]): Buffer[] {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-docx-'));
+  try {
+    const inputs = fodts.map((bytes, i) => {
+      const file = path.join(dir, `doc${i}.fodt`);
+      writeFileSync(file, bytes);
+      return file;
+    });
+    execFileSync('soffice', [`-env:UserInstallation=file://${dir}/profile`, '--headless', '--convert-to', 'docx', '--outdir', dir, ...inputs], { stdio: 'ignore', timeout: 120_000 });
+    return inputs.map((file) => readFileSync(file.replace(/\.fodt$/, '.docx')));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }

@@ -6,7 +6,7 @@ import type { OpenFile } from '../../open-file.js';
 import type { OutputFile } from '../core/pdf-source.js';
 import { saveFullTo } from '../core/save.js';
 import { EngineError } from '../errors.js';
-import { parseXmp, replaceDescriptions, serializeXmp } from '../metadata/xmp.js';
+import { parseXmp, PDFA_EXTENSION_NS, replaceDescriptions, serializeXmp } from '../metadata/xmp.js';
 import { pdfaHeader } from '../pdfa/finish.js';
 import { safeXmlParser } from '../../safe-xml.js';
 import { escapeXml } from '../syntax/xml-writer.js';
@@ -17,7 +17,6 @@ import { FACTURX_FILE_NAME, FACTURX_PROFILES, type AfRelationship, type FacturxP
 const CII_NS = 'urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100';
 /** Factur-X 1.0's XMP schema (ZUGFeRD 2.1 and later use the same). */
 const FX_NS = 'urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#';
-const PDFA_EXTENSION_NS = 'http://www.aiim.org/pdfa/ns/extension/';
 /** XRechnung's guideline ids (CIUS of EN 16931): urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_<version>. */
 const XRECHNUNG_ID = /^urn:cen\.eu:en16931:2017#compliant#urn:xeinkauf\.de:kosit:xrechnung_/;
 

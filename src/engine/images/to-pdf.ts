@@ -5,6 +5,7 @@ import * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
 import { gifFirstFrame, readImageInfo, sniffImageType, type FrameInfo, type ImageMediaType } from './info.js';
 import { saveFull } from '../core/save.js';
+import { addStructureTree } from '../pdfua/build.js';
 
 // Declared with the header reader (which names the types it sniffs) so the two modules do not import each other.
 export { IMAGE_MEDIA_TYPES, isImageMediaType, type ImageMediaType } from './info.js';
@@ -15,23 +16,33 @@ const IMAGE_LIMITS = { maxSide: 30_000, maxPixelsPerFrame: 200_000_000, maxFrame
 /** Our rule when the file declares no resolution (MuPDF would assume 96). */
 const DEFAULT_DPI = 72;
 
-/** Builds a PDF with one page per image frame. Throws EngineError (src/engine/errors.ts). */
-export function imageToPdf(bytes: Uint8Array, mediaType: ImageMediaType): Uint8Array {
+/**
+ * How an image's pages are tagged (docs/accessibility.md, "Tagged output from converters"): each page's image is one
+ * Figure, with `alt` as its alternate text when given (a description only a person can give is never invented).
+ */
+export interface ImageFigure {
+  alt?: string | undefined;
+}
+
+/** Builds a PDF with one page per image frame, tagged when `figure` is given. Throws EngineError (src/engine/errors.ts). */
+export function imageToPdf(bytes: Uint8Array, mediaType: ImageMediaType, figure?: ImageFigure): Uint8Array {
   const frames = checkedFrames(bytes, mediaType);
   const doc = new mupdf.PDFDocument();
+  const tagged = figure !== undefined;
   try {
     if (mediaType === 'image/tiff') {
-      addTiffPages(doc, bytes, frames);
+      addTiffPages(doc, bytes, frames, tagged);
     } else {
       // JPEG stays compressed in the Image and goes into the PDF byte for byte (DCTDecode).
       const data = mediaType === 'image/gif' ? gifFirstFrame(bytes) : bytes;
       const image = withBuffer(data, (buffer) => decode(() => new mupdf.Image(buffer)));
       try {
-        addImagePage(doc, image, frames[0]!);
+        addImagePage(doc, image, frames[0]!, tagged);
       } finally {
         image.destroy();
       }
     }
+    if (figure) addStructureTree(doc, Array.from({ length: doc.countPages() }, (_, pageIndex) => ({ pageIndex, content: [{ type: 'Figure', mcid: 0, alt: figure.alt }] })));
     return saveFull(doc);
   } finally {
     doc.destroy();
@@ -76,7 +87,7 @@ function checkLimits(frames: FrameInfo[], frameCount: number): void {
  * device hands us that frame as an Image (already decoded: TIFF has no PDF filter, so its
  * pixels are recompressed with Flate whichever way they get in).
  */
-function addTiffPages(doc: mupdf.PDFDocument, bytes: Uint8Array, frames: FrameInfo[]): void {
+function addTiffPages(doc: mupdf.PDFDocument, bytes: Uint8Array, frames: FrameInfo[], tagged: boolean): void {
   const tiff = decode(() => mupdf.Document.openDocument(bytes, 'image/tiff'));
   try {
     // Both walk the same directory chain; a disagreement means a damaged file.
@@ -84,7 +95,7 @@ function addTiffPages(doc: mupdf.PDFDocument, bytes: Uint8Array, frames: FrameIn
     frames.forEach((frame, i) => {
       const image = decode(() => frameImage(tiff, i));
       try {
-        addImagePage(doc, image, frame);
+        addImagePage(doc, image, frame, tagged);
       } finally {
         image.destroy();
       }
@@ -111,7 +122,7 @@ function frameImage(tiff: mupdf.Document, index: number): mupdf.Image {
   return first;
 }
 
-function addImagePage(doc: mupdf.PDFDocument, image: mupdf.Image, frame: FrameInfo): void {
+function addImagePage(doc: mupdf.PDFDocument, image: mupdf.Image, frame: FrameInfo, tagged: boolean): void {
   checkDecoded(image, frame);
   const { w, h } = sizeInPoints(frame);
   const { matrix, pageWidth, pageHeight } = placement(w, h, frame.orientation ?? 1);
@@ -124,7 +135,9 @@ function addImagePage(doc: mupdf.PDFDocument, image: mupdf.Image, frame: FrameIn
   try {
     xobjects.put('Im0', imageRef);
     resources.put('XObject', xobjects);
-    const content = new TextEncoder().encode(`q ${matrix.join(' ')} cm /Im0 Do Q`);
+    const drawing = `q ${matrix.join(' ')} cm /Im0 Do Q`;
+    // Tagged: the image is the page's one piece of content, MCID 0 of its Figure (addStructureTree).
+    const content = new TextEncoder().encode(tagged ? `/Figure <</MCID 0>> BDC\n${drawing}\nEMC` : drawing);
     const page = withBuffer(content, (buffer) => doc.addPage([0, 0, pageWidth, pageHeight], 0, resources, buffer));
     doc.insertPage(-1, page);
     page.destroy();

@@ -24,6 +24,9 @@ const NS = {
   pdfaid: 'http://www.aiim.org/pdfa/ns/id/',
 } as const;
 
+/** PDF/A's extension schema container (ISO 19005-2, 6.6.2.3.2): a property outside the predefined schemas is described in it. */
+export const PDFA_EXTENSION_NS = 'http://www.aiim.org/pdfa/ns/extension/';
+
 /** How each field of the Info dictionary is carried in XMP. */
 const PROPERTIES = {
   title: { ns: NS.dc, local: 'title', kind: 'alt' },
@@ -213,7 +216,7 @@ export function readXmpFields(packet: XmpPacket): MetadataFields {
 }
 
 /** Whether the packet identifies the document as PDF/A (a pdfaid:part property, in either form). */
-function claimsPdfa(packet: XmpPacket): boolean {
+export function claimsPdfa(packet: XmpPacket): boolean {
   return descriptions(packet).some(({ node, scope }) =>
     Object.keys(node[':@'] ?? {}).some((q) => {
       const e = expanded(q, scope, true);

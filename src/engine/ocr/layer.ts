@@ -8,6 +8,7 @@ import { ownResources, PageOverlay } from '../pages/overlay.js';
 import { EngineError } from '../errors.js';
 import { parsePageRange } from '../pages/range.js';
 import { layerContent } from './lines.js';
+import { addStructureTree, hasStructureTree } from '../pdfua/build.js';
 import type { OcrLine, QuarterTurn } from './model.js';
 
 /**
@@ -73,6 +74,15 @@ function layerOf(pageObj: mupdf.PDFObject): mupdf.PDFObject | undefined {
   return layer.isNull() ? undefined : layer;
 }
 
+/** What tagging did: `added` a structure tree to an untagged document, or `kept` the document's own. */
+export type OcrTagging = 'added' | 'kept';
+
+/**
+ * Tagged: the page's own content (the scan) opens an /Artifact sequence that the layer's drawing closes before its
+ * text, a P of MCID 0: a screen reader reads the recognised text, not the image it was read from.
+ */
+const ARTIFACT_OPENING = '/Artifact BMC\nq';
+
 export interface OcrLayer {
   pageIndex: number;
   /** Tesseract's text-only PDF of the page image (one page): its page size and its font (GlyphLessFont) are the layer's. */
@@ -101,10 +111,13 @@ export interface OcrLayer {
  * document. A signed document is saved incrementally (editPdf), so its
  * signatures stay intact.
  */
-export function addOcrLayers(input: { pdf: PdfSource; password?: string | undefined; layers: OcrLayer[] }): { bytes?: Uint8Array; summary?: WrittenSummary } {
+export function addOcrLayers(input: { pdf: PdfSource; password?: string | undefined; layers: OcrLayer[]; tagged?: boolean | undefined }): { bytes?: Uint8Array; summary?: WrittenSummary; tagged?: OcrTagging } {
   return editPdf(input, 'edit', (doc, { save, opened }) => {
     if (!input.layers.length) return withSummary(doc, opened, {});
-    const overlay = new PageOverlay(doc);
+    // Tagged (the default) only where the document has no tree of its own: one it has is kept as it is (docs/accessibility.md).
+    const tagging: OcrTagging | undefined = input.tagged === false ? undefined : hasStructureTree(doc) ? 'kept' : 'added';
+    const overlay = new PageOverlay(doc, { opening: tagging === 'added' ? ARTIFACT_OPENING : undefined });
+    const marked: number[] = [];
     const fonts = new Map<string, mupdf.PDFObject>();
     for (const layer of input.layers) {
       const form = layerForm(doc, layer, fonts);
@@ -113,15 +126,20 @@ export function addOcrLayers(input: { pdf: PdfSource; password?: string | undefi
       const had = !xobjects.get(OCR_LAYER).isNull();
       xobjects.put(OCR_LAYER, form);
       // A replaced layer keeps the drawing that shows it.
-      if (!had) overlay.attach(pageObj, overlay.drawing(`/${OCR_LAYER} Do`));
+      if (!had) overlay.attach(pageObj, overlay.drawing(tagging === 'added' ? `EMC\n/P <</MCID 0>> BDC\n/${OCR_LAYER} Do\nEMC` : `/${OCR_LAYER} Do`));
+      // A layer replaced (force) on a page of an untagged document kept the drawing of its untagged first run: no P there.
+      if (!had) marked.push(layer.pageIndex);
       if (layer.rotate) {
         const was = deref(pageObj.getInheritable('Rotate'));
         const current = was.isNumber() ? was.asNumber() : 0;
         pageObj.put('Rotate', doc.newInteger((((current + layer.rotate) % 360) + 360) % 360));
       }
     }
+    const added = tagging === 'added' && marked.length > 0;
+    if (added) addStructureTree(doc, marked.map((pageIndex) => ({ pageIndex, content: [{ type: 'P', mcid: 0 }] })));
+    const tagged = tagging === 'kept' ? tagging : added ? 'added' : undefined;
     // The pages' own streams keep their stored bytes, an uncompressed one too (not compressed on the way).
-    return withSummary(doc, opened, { bytes: save({ keepStreams: true }) });
+    return withSummary(doc, opened, { bytes: save({ keepStreams: true }), ...(tagged ? { tagged } : {}) });
   });
 }
 

@@ -14,13 +14,17 @@ export class PageOverlay {
   private opening: mupdf.PDFObject | undefined;
   private readonly artifact: boolean;
 
+  private readonly openingOps: string;
+
   /**
    * `artifacts`: what is drawn is no part of the document's content (a stamp, page numbers, a redaction's fill), so on
    * a tagged document it is marked as an artifact, as PDF/UA-1 7.1 asks of content outside the structure tree
    * (docs/accessibility.md, "Writes keep the structure"). An untagged document's drawings are left unmarked.
+   * `opening`: the content put before the page's own, which must end with `q` (an OCR layer's opens an artifact too).
    */
-  constructor(private readonly doc: mupdf.PDFDocument, options: { artifacts?: boolean } = {}) {
+  constructor(private readonly doc: mupdf.PDFDocument, options: { artifacts?: boolean; opening?: string | undefined } = {}) {
     this.artifact = options.artifacts === true && isTagged(doc);
+    this.openingOps = options.opening ?? 'q';
   }
 
   /** A content stream for `attach`: it closes the wrap, then runs `ops` in default user space. */
@@ -30,7 +34,7 @@ export class PageOverlay {
 
   /** Wraps the page's content in q/Q and appends `drawing` (made by `drawing()`) after it. */
   attach(pageObj: mupdf.PDFObject, drawing: mupdf.PDFObject): void {
-    this.opening ??= this.doc.addStream('q', {});
+    this.opening ??= this.doc.addStream(this.openingOps, {});
     const contents = this.doc.newArray();
     contents.push(this.opening);
     const old = pageObj.get('Contents');

@@ -3,7 +3,7 @@ import { editPdf, type PdfInput } from '../core/document-task.js';
 import { deref, name, pageContents, text } from '../core/mupdf-objects.js';
 import { changeMetadata } from '../metadata/metadata.js';
 import type { MetadataChange } from '../metadata/model.js';
-import { replaceDescriptions } from '../metadata/xmp.js';
+import { claimsPdfa, PDFA_EXTENSION_NS, replaceDescriptions } from '../metadata/xmp.js';
 import { walkText } from '../text/page-text.js';
 import { markUntaggedAsArtifacts } from './artifacts.js';
 import { repairStructure, type StructureReport } from './structure.js';
@@ -26,6 +26,11 @@ export interface TaggedPdfMetadata {
   keywords?: string | undefined;
   /** BCP 47; the page's <html lang> (which Chromium writes as /Lang) when not given. */
   language?: string | undefined;
+  /**
+   * The title when neither `title` nor the document's Info gives one, before the first heading: a converter's file
+   * name (an Office file or an image without a title of its own; docs/accessibility.md).
+   */
+  fallbackTitle?: string | undefined;
 }
 
 export interface TaggedPdfReport extends StructureReport {
@@ -48,6 +53,19 @@ export interface TaggedPdfReport extends StructureReport {
 
 const PDFUAID_NS = 'http://www.aiim.org/pdfua/ns/id/';
 const PDFUA_IDENTIFICATION = `<rdf:Description rdf:about="" xmlns:pdfuaid="${PDFUAID_NS}"><pdfuaid:part>1</pdfuaid:part></rdf:Description>`;
+/**
+ * In a PDF/A file (an Office upload with pdfa; docs/accessibility.md) the pdfuaid schema, which PDF/A does not predefine,
+ * is described by an extension schema (ISO 19005-2 6.6.2.3), or veraPDF's PDF/A check fails the identification
+ * (LibreOffice 7.4 writes it without). It declares the pdfuaid namespace too, so that replaceDescriptions removes it
+ * with the identification.
+ */
+const PDFUA_EXTENSION_SCHEMA =
+  `<rdf:Description rdf:about="" xmlns:pdfuaid="${PDFUAID_NS}" xmlns:pdfaExtension="${PDFA_EXTENSION_NS}" xmlns:pdfaSchema="http://www.aiim.org/pdfa/ns/schema#" xmlns:pdfaProperty="http://www.aiim.org/pdfa/ns/property#">` +
+  '<pdfaExtension:schemas><rdf:Bag><rdf:li rdf:parseType="Resource">' +
+  `<pdfaSchema:schema>PDF/UA identification schema</pdfaSchema:schema><pdfaSchema:namespaceURI>${PDFUAID_NS}</pdfaSchema:namespaceURI><pdfaSchema:prefix>pdfuaid</pdfaSchema:prefix>` +
+  '<pdfaSchema:property><rdf:Seq><rdf:li rdf:parseType="Resource"><pdfaProperty:name>part</pdfaProperty:name><pdfaProperty:valueType>Integer</pdfaProperty:valueType>' +
+  '<pdfaProperty:category>internal</pdfaProperty:category><pdfaProperty:description>Indicates, which part of ISO 14289 standard is followed</pdfaProperty:description></rdf:li></rdf:Seq></pdfaSchema:property>' +
+  '</rdf:li></rdf:Bag></pdfaExtension:schemas></rdf:Description>';
 
 /**
  * Chromium's title for a page without <title>: the address it loaded (about:blank for set content, or the URL the
@@ -153,14 +171,14 @@ export function finishTaggedPdf(input: PdfInput & { metadata: TaggedPdfMetadata 
     const m = input.metadata;
     const info = deref(doc.getTrailer().get('Info'));
     const pageTitle = info.isDictionary() ? text(info.get('Title'))?.trim() : undefined;
-    const title = m.title ?? (pageTitle && !STAND_IN_TITLE.test(pageTitle) ? pageTitle : firstHeading(catalog));
+    const title = m.title ?? (pageTitle && !STAND_IN_TITLE.test(pageTitle) ? pageTitle : (m.fallbackTitle || firstHeading(catalog)));
     const change: MetadataChange = { title: title ?? null };
     for (const key of ['author', 'subject', 'keywords', 'language'] as const) if (m[key] !== undefined) change[key] = m[key];
     // PDF/UA-1 5: the identification is written only when the document is tagged and nothing this task knows of is
     // left unmet; otherwise the file would claim what it is not (veraPDF then reports the missing identification too).
     const tagged = deref(catalog.get('StructTreeRoot')).isDictionary();
     report.pdfuaIdentified = tagged && title !== undefined && structure.figuresWithoutAlt === 0 && structure.unmappedTypes.length === 0 && report.linksUndescribed === 0;
-    const fields = changeMetadata(doc, change, false, (packet) => replaceDescriptions(packet, [PDFUAID_NS], report.pdfuaIdentified ? PDFUA_IDENTIFICATION : ''));
+    const fields = changeMetadata(doc, change, false, (packet) => replaceDescriptions(packet, [PDFUAID_NS], report.pdfuaIdentified ? (claimsPdfa(packet) ? PDFUA_EXTENSION_SCHEMA : '') + PDFUA_IDENTIFICATION : ''));
     if (fields.title !== undefined) report.title = fields.title;
     if (fields.language !== undefined) report.language = fields.language;
 

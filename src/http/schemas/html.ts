@@ -7,8 +7,9 @@ const length = (what: string) => ({ type: 'string', pattern: CSS_LENGTH_PATTERN,
 const text = (what: string, maxLength = 500) => ({ type: 'string', maxLength, description: `HTML uploads: ${what}` }) as const;
 
 /**
- * An HTML upload's options as query parameters (docs/html.md#options), besides pageRange, landscape and pdfa, which
- * it shares with Office uploads (schemas/office.ts). PUT and form uploads take them.
+ * An HTML upload's options as query parameters (docs/html.md#options), besides pageRange, landscape, pdfa and tagged,
+ * which it shares with Office uploads (schemas/office.ts); image uploads take title, language and alt of them
+ * (docs/accessibility.md). PUT and form uploads take them.
  */
 export const htmlOptionsQuery = {
   paperSize: { type: 'string', enum: PAPER_SIZES, description: 'HTML uploads: the paper, by name (default A4); or width and height' },
@@ -28,12 +29,12 @@ export const htmlOptionsQuery = {
   waitForExpression: text('print once this JavaScript expression is true (evaluated in the page)', 1000),
   waitDelay: { type: 'integer', minimum: 0, maximum: MAX_WAIT_DELAY_MS, description: 'HTML uploads: wait this many milliseconds after the page has loaded (and waited) before printing (default 0)' },
   javascript: { type: 'boolean', description: "HTML uploads: run the page's scripts (default false)" },
-  title: text("the PDF's title (default: the page's <title>)"),
+  title: { ...text("the PDF's title (default: the page's <title>)"), description: "HTML and image uploads: the PDF's title (default: the page's <title>; an image's file name)" },
   author: text("the PDF's author"),
   subject: text("the PDF's subject"),
   keywords: text("the PDF's keywords"),
-  language: { type: 'string', maxLength: 35, pattern: '^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$', description: "HTML uploads: the document's language, a BCP 47 tag (en, de-CH)" },
-  tagged: { type: 'boolean', description: 'HTML uploads: write a tagged (accessible) PDF (default true)' },
+  language: { type: 'string', maxLength: 35, pattern: '^[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*$', description: "HTML and image uploads: the document's language, a BCP 47 tag (en, de-CH)" },
+  alt: { type: 'string', minLength: 1, maxLength: 1000, description: "Image uploads: the image's alternate text, written as the tagged PDF's Figure /Alt (docs/accessibility.md)" },
   outline: { type: 'boolean', description: "HTML uploads: bookmarks from the page's headings (default true)" },
 } as const;
 

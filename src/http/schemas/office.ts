@@ -15,6 +15,7 @@ export const officeOptionsQuery = {
   sheet: { type: 'integer', minimum: 1, maximum: 10000, description: 'Spreadsheets: convert only this sheet (1-based); every sheet when absent' },
   notesPages: { type: 'boolean', description: 'Presentations: export the notes pages after the slides' },
   pdfa: { type: 'string', enum: ['pdfa1b', 'pdfa2b', 'pdfa3b'], description: 'Office, HTML and Markdown uploads: write PDF/A of this flavour; veraPDF must find it compliant before it is stored (422 PDFA_CONVERSION_FAILED otherwise)' },
+  tagged: { type: 'boolean', description: 'Office, image, HTML and Markdown uploads: write a tagged (accessible) PDF (default true; docs/accessibility.md)' },
 } as const;
 
 /** The options present in a validated query; 400 INVALID_PAGE_RANGE for a range part that selects no page. */
@@ -28,5 +29,6 @@ export function officeOptionsOf(query: OfficeOptions): OfficeOptions {
   if (query.sheet !== undefined) options.sheet = query.sheet;
   if (query.notesPages !== undefined) options.notesPages = query.notesPages;
   if (query.pdfa !== undefined) options.pdfa = query.pdfa;
+  if (query.tagged !== undefined) options.tagged = query.tagged;
   return options;
 }

@@ -24,6 +24,7 @@ const schema = {
     pageRange: { type: 'string', maxLength: 10000, pattern: NOT_BLANK, description: 'Only these pages, 1-based, as in a print dialog: "1-3,7,10-" (default, when absent: every page; empty is 400)' },
     skipPagesWithText: { type: 'boolean', default: true, description: 'Leave a page that already has text of its own alone (reported as skipped)' },
     force: { type: 'boolean', default: false, description: 'Recognise pages again that have a text layer of an earlier OCRAction, replacing it' },
+    tagged: { type: 'boolean', default: true, description: 'An untagged document gets a structure tree: each recognised page\'s text layer a P, the page\'s own content an artifact (docs/accessibility.md); a tagged document keeps its tree' },
     autoRotate: { type: 'boolean', default: false, description: "Turn a page found scanned sideways or upside down upright, by its /Rotate (the page's content is not changed)" },
   },
   additionalProperties: false,
@@ -123,8 +124,8 @@ export const OCRAction: ActionDefinition<Params, { language: string }> = {
     throwIfStopped(exec);
     layers.sort((a, b) => a.pageIndex - b.pageIndex);
     reports.sort((a, b) => a.pageIndex - b.pageIndex);
-    const result = await engine.run('addOcrLayers', { pdf: source.pdf, password, layers });
-    const report = { language: params.language, pages: reports };
+    const result = await engine.run('addOcrLayers', { pdf: source.pdf, password, layers, tagged: params.tagged });
+    const report = { language: params.language, pages: reports, ...(result.tagged !== undefined ? { tagged: result.tagged } : {}) };
     const summary = result.summary ? { summary: result.summary } : {};
     return result.bytes ? { kind: 'document', bytes: result.bytes, report, ...summary } : { kind: 'unchanged', report, ...summary };
   },

@@ -4,6 +4,7 @@ import type { ToolSupervisor } from '../../tools/supervisor.js';
 import type { Engine } from '../execution.js';
 import type { HtmlOptions } from './html/options.js';
 import type { WebPolicy } from './html/web.js';
+import type { ImageOptions } from './image.js';
 import type { OfficeOptions } from './office/formats.js';
 
 /**
@@ -78,6 +79,8 @@ export interface ConvertDeps {
   htmlOptions?: HtmlOptions | undefined;
   /** What web pages by URL may fetch (the operator's allow-list; docs/html.md, "Web pages by URL"); absent: they are off. */
   web?: WebPolicy | undefined;
+  /** An image upload's options (query parameters, docs/accessibility.md). */
+  imageOptions?: ImageOptions | undefined;
 }
 
 /** What the engine's check of a PDF found: its summary, and its DocumentInfo when it opened without a password. */

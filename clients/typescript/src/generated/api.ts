@@ -4964,6 +4964,8 @@ export interface operations {
                 notesPages?: boolean;
                 /** @description Office, HTML and Markdown uploads: write PDF/A of this flavour; veraPDF must find it compliant before it is stored (422 PDFA_CONVERSION_FAILED otherwise) */
                 pdfa?: "pdfa1b" | "pdfa2b" | "pdfa3b";
+                /** @description Office, image, HTML and Markdown uploads: write a tagged (accessible) PDF (default true; docs/accessibility.md) */
+                tagged?: boolean;
                 /** @description HTML uploads: the paper, by name (default A4); or width and height */
                 paperSize?: "A0" | "A1" | "A2" | "A3" | "A4" | "A5" | "A6" | "Letter" | "Legal" | "Tabloid" | "Ledger";
                 /**
@@ -5016,7 +5018,7 @@ export interface operations {
                 waitDelay?: number;
                 /** @description HTML uploads: run the page's scripts (default false) */
                 javascript?: boolean;
-                /** @description HTML uploads: the PDF's title (default: the page's <title>) */
+                /** @description HTML and image uploads: the PDF's title (default: the page's <title>; an image's file name) */
                 title?: string;
                 /** @description HTML uploads: the PDF's author */
                 author?: string;
@@ -5024,10 +5026,10 @@ export interface operations {
                 subject?: string;
                 /** @description HTML uploads: the PDF's keywords */
                 keywords?: string;
-                /** @description HTML uploads: the document's language, a BCP 47 tag (en, de-CH) */
+                /** @description HTML and image uploads: the document's language, a BCP 47 tag (en, de-CH) */
                 language?: string;
-                /** @description HTML uploads: write a tagged (accessible) PDF (default true) */
-                tagged?: boolean;
+                /** @description Image uploads: the image's alternate text, written as the tagged PDF's Figure /Alt (docs/accessibility.md) */
+                alt?: string;
                 /** @description HTML uploads: bookmarks from the page's headings (default true) */
                 outline?: boolean;
             };
@@ -5336,6 +5338,8 @@ export interface operations {
                 notesPages?: boolean;
                 /** @description Office, HTML and Markdown uploads: write PDF/A of this flavour; veraPDF must find it compliant before it is stored (422 PDFA_CONVERSION_FAILED otherwise) */
                 pdfa?: "pdfa1b" | "pdfa2b" | "pdfa3b";
+                /** @description Office, image, HTML and Markdown uploads: write a tagged (accessible) PDF (default true; docs/accessibility.md) */
+                tagged?: boolean;
                 /** @description HTML uploads: the paper, by name (default A4); or width and height */
                 paperSize?: "A0" | "A1" | "A2" | "A3" | "A4" | "A5" | "A6" | "Letter" | "Legal" | "Tabloid" | "Ledger";
                 /**
@@ -5388,7 +5392,7 @@ export interface operations {
                 waitDelay?: number;
                 /** @description HTML uploads: run the page's scripts (default false) */
                 javascript?: boolean;
-                /** @description HTML uploads: the PDF's title (default: the page's <title>) */
+                /** @description HTML and image uploads: the PDF's title (default: the page's <title>; an image's file name) */
                 title?: string;
                 /** @description HTML uploads: the PDF's author */
                 author?: string;
@@ -5396,10 +5400,10 @@ export interface operations {
                 subject?: string;
                 /** @description HTML uploads: the PDF's keywords */
                 keywords?: string;
-                /** @description HTML uploads: the document's language, a BCP 47 tag (en, de-CH) */
+                /** @description HTML and image uploads: the document's language, a BCP 47 tag (en, de-CH) */
                 language?: string;
-                /** @description HTML uploads: write a tagged (accessible) PDF (default true) */
-                tagged?: boolean;
+                /** @description Image uploads: the image's alternate text, written as the tagged PDF's Figure /Alt (docs/accessibility.md) */
+                alt?: string;
                 /** @description HTML uploads: bookmarks from the page's headings (default true) */
                 outline?: boolean;
             };
@@ -5738,6 +5742,8 @@ export interface operations {
                 notesPages?: boolean;
                 /** @description Office, HTML and Markdown uploads: write PDF/A of this flavour; veraPDF must find it compliant before it is stored (422 PDFA_CONVERSION_FAILED otherwise) */
                 pdfa?: "pdfa1b" | "pdfa2b" | "pdfa3b";
+                /** @description Office, image, HTML and Markdown uploads: write a tagged (accessible) PDF (default true; docs/accessibility.md) */
+                tagged?: boolean;
                 /** @description HTML uploads: the paper, by name (default A4); or width and height */
                 paperSize?: "A0" | "A1" | "A2" | "A3" | "A4" | "A5" | "A6" | "Letter" | "Legal" | "Tabloid" | "Ledger";
                 /**
@@ -5790,7 +5796,7 @@ export interface operations {
                 waitDelay?: number;
                 /** @description HTML uploads: run the page's scripts (default false) */
                 javascript?: boolean;
-                /** @description HTML uploads: the PDF's title (default: the page's <title>) */
+                /** @description HTML and image uploads: the PDF's title (default: the page's <title>; an image's file name) */
                 title?: string;
                 /** @description HTML uploads: the PDF's author */
                 author?: string;
@@ -5798,10 +5804,10 @@ export interface operations {
                 subject?: string;
                 /** @description HTML uploads: the PDF's keywords */
                 keywords?: string;
-                /** @description HTML uploads: the document's language, a BCP 47 tag (en, de-CH) */
+                /** @description HTML and image uploads: the document's language, a BCP 47 tag (en, de-CH) */
                 language?: string;
-                /** @description HTML uploads: write a tagged (accessible) PDF (default true) */
-                tagged?: boolean;
+                /** @description Image uploads: the image's alternate text, written as the tagged PDF's Figure /Alt (docs/accessibility.md) */
+                alt?: string;
                 /** @description HTML uploads: bookmarks from the page's headings (default true) */
                 outline?: boolean;
             };
@@ -8097,6 +8103,11 @@ export interface operations {
                          */
                         force?: boolean;
                         /**
+                         * @description An untagged document gets a structure tree: each recognised page's text layer a P, the page's own content an artifact (docs/accessibility.md); a tagged document keeps its tree
+                         * @default true
+                         */
+                        tagged?: boolean;
+                        /**
                          * @description Turn a page found scanned sideways or upside down upright, by its /Rotate (the page's content is not changed)
                          * @default false
                          */
@@ -8739,6 +8750,11 @@ export interface operations {
                              */
                             force?: boolean;
                             /**
+                             * @description An untagged document gets a structure tree: each recognised page's text layer a P, the page's own content an artifact (docs/accessibility.md); a tagged document keeps its tree
+                             * @default true
+                             */
+                            tagged?: boolean;
+                            /**
                              * @description Turn a page found scanned sideways or upside down upright, by its /Rotate (the page's content is not changed)
                              * @default false
                              */
@@ -9379,6 +9395,11 @@ export interface operations {
                              */
                             force?: boolean;
                             /**
+                             * @description An untagged document gets a structure tree: each recognised page's text layer a P, the page's own content an artifact (docs/accessibility.md); a tagged document keeps its tree
+                             * @default true
+                             */
+                            tagged?: boolean;
+                            /**
                              * @description Turn a page found scanned sideways or upside down upright, by its /Rotate (the page's content is not changed)
                              * @default false
                              */
@@ -9509,6 +9530,8 @@ export interface operations {
                 notesPages?: boolean;
                 /** @description Office, HTML and Markdown uploads: write PDF/A of this flavour; veraPDF must find it compliant before it is stored (422 PDFA_CONVERSION_FAILED otherwise) */
                 pdfa?: "pdfa1b" | "pdfa2b" | "pdfa3b";
+                /** @description Office, image, HTML and Markdown uploads: write a tagged (accessible) PDF (default true; docs/accessibility.md) */
+                tagged?: boolean;
             };
             header?: {
                 /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
@@ -10017,6 +10040,11 @@ export interface operations {
                              * @default false
                              */
                             force?: boolean;
+                            /**
+                             * @description An untagged document gets a structure tree: each recognised page's text layer a P, the page's own content an artifact (docs/accessibility.md); a tagged document keeps its tree
+                             * @default true
+                             */
+                            tagged?: boolean;
                             /**
                              * @description Turn a page found scanned sideways or upside down upright, by its /Rotate (the page's content is not changed)
                              * @default false

@@ -39,6 +39,8 @@ export interface HtmlOptions {
   language?: string;
   tagged?: boolean;
   outline?: boolean;
+  /** Image uploads only (a page describes its images by <img alt>): 400 on an HTML or Markdown upload. */
+  alt?: string;
   /** The printed PDF converted to this PDF/A flavour (PDFAConvertAction's conversion), as the Office uploads' pdfa. */
   pdfa?: 'pdfa1b' | 'pdfa2b' | 'pdfa3b';
 }
@@ -90,7 +92,7 @@ export function pdfOptionsOf(options: HtmlOptions, templates: { header?: string 
 }
 
 /** The options HTML and Office uploads both take (the query's Office ones): HtmlOptions carries them too. */
-export const SHARED_OPTIONS = ['pageRange', 'landscape', 'pdfa'] as const;
+export const SHARED_OPTIONS = ['pageRange', 'landscape', 'pdfa', 'tagged'] as const;
 
 /** The options given that only HTML uploads take. */
 export function htmlOnlyOptions(options: HtmlOptions | undefined): string[] {

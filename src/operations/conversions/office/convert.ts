@@ -3,6 +3,7 @@ import { officeFamilyOf, officeFormatName, wordBinaryFib, type OfficeFamily, typ
 import { officeToPdf } from '../../../tools/libreoffice.js';
 import type { ToolSupervisor } from '../../../tools/supervisor.js';
 import { validatePdfa } from '../../../tools/verapdf.js';
+import type { Engine } from '../../execution.js';
 
 /**
  * An Office upload's conversion (docs/office.md): the detected format picks LibreOffice's import filter, so it never
@@ -47,6 +48,7 @@ const OPTION_FAMILIES: Readonly<Record<keyof OfficeOptions, readonly OfficeFamil
   landscape: ['spreadsheet'],
   sheet: ['spreadsheet'],
   notesPages: ['presentation'],
+  tagged: ['text', 'spreadsheet', 'presentation'],
 };
 
 /** 400 BAD_REQUEST naming the first option that does not apply to `format`. */
@@ -74,13 +76,16 @@ export function checkOfficePageRange(range: string): void {
 }
 
 /**
- * Converts, then, when PDF/A was asked for, has veraPDF check the result against that flavour: only a compliant PDF
- * is returned (422 PDFA_CONVERSION_FAILED with veraPDF's report otherwise, as PDFAConvertAction answers).
+ * Converts; a tagged conversion (the default) is then finished as an HTML upload's (the finishTaggedPdf task: title,
+ * XMP, /DisplayDocTitle, PDF/UA identification only where it holds; docs/accessibility.md), its title the Office
+ * file's own, else the stored document's name. Then, when PDF/A was asked for, veraPDF checks the result against that
+ * flavour: only a compliant PDF is returned (422 PDFA_CONVERSION_FAILED with veraPDF's report otherwise, as
+ * PDFAConvertAction answers).
  */
-export async function convertOffice(tools: ToolSupervisor, request: { bytes: Uint8Array; format: OfficeFormat; options?: OfficeOptions; signal?: AbortSignal | undefined } & PoolRun): Promise<Buffer> {
+export async function convertOffice(tools: ToolSupervisor, engine: Engine, request: { bytes: Uint8Array; format: OfficeFormat; options?: OfficeOptions; signal?: AbortSignal | undefined } & PoolRun): Promise<Uint8Array> {
   const { options = {} } = request;
   checkOfficeOptionsApply(request.format, options);
-  let pdf: Buffer;
+  let pdf: Uint8Array;
   try {
     pdf = await libreOfficeToPdf(tools, request, options);
   } catch (err) {
@@ -94,6 +99,7 @@ export async function convertOffice(tools: ToolSupervisor, request: { bytes: Uin
     }
     throw err;
   }
+  if (options.tagged ?? true) pdf = (await engine.run('finishTaggedPdf', { pdf, metadata: { fallbackTitle: request.name } })).bytes;
   if (options.pdfa === undefined) return pdf;
   const report = await validatePdfa(tools, { pdf, profile: options.pdfa, signal: request.signal });
   if (!report.compliant) {
@@ -109,6 +115,12 @@ function libreOfficeToPdf(tools: ToolSupervisor, request: { bytes: Uint8Array; f
   if (options.pageRange !== undefined) filterData.PageRange = options.pageRange;
   if (options.pdfa !== undefined) filterData.SelectPdfVersion = PDFA_VERSIONS[options.pdfa];
   if (options.notesPages) filterData.ExportNotesPages = true;
+  // Tagged by default (docs/accessibility.md): LibreOffice's structure tree, with its PDF/UA checks (alt text, title,
+  // language from the document) applied to the export. With pdfa both hold: PDF/A-1b, 2b or 3b with tags.
+  if (options.tagged ?? true) {
+    filterData.UseTaggedPDF = true;
+    filterData.PDFUACompliance = true;
+  }
   const sheets = options.landscape !== undefined || options.sheet !== undefined ? { ...(options.landscape !== undefined ? { landscape: options.landscape } : {}), ...(options.sheet !== undefined ? { only: options.sheet } : {}) } : undefined;
   return officeToPdf(tools, {
     bytes,

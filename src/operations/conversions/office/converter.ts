@@ -60,7 +60,7 @@ export const officeConverter: Converter = {
     const format = officeFormatOf(bytes, officeFormatOfType(mediaType));
     // Text in any encoding it is accepted in reaches LibreOffice as UTF-8, the one its filter is told to read.
     const input = format === 'txt' || format === 'csv' ? officeTextAsUtf8(bytes)! : bytes;
-    const pdf = await convertOffice(tools, { bytes: input, format, options: officeOptions ?? {}, ...run });
+    const pdf = await convertOffice(tools, engine, { bytes: input, format, options: officeOptions ?? {}, ...run });
     return { content: pdf, mediaType: PDF_TYPE, summary: await checkToolOutput(engine, { program: 'LibreOffice', pdf }, { encrypted: false }) };
   },
 };

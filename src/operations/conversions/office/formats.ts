@@ -32,6 +32,8 @@ export interface OfficeOptions {
   notesPages?: boolean;
   /** PDF/A written by LibreOffice itself, then checked by veraPDF before it is stored. */
   pdfa?: 'pdfa1b' | 'pdfa2b' | 'pdfa3b';
+  /** A tagged PDF with LibreOffice's PDF/UA option, finished as the HTML uploads' (default true; docs/accessibility.md). */
+  tagged?: boolean;
 }
 
 

@@ -39,6 +39,8 @@ class ConvertOneShotBodyStepsItemOCRAction:
                 Default: True.
             force (bool | Unset): Recognise pages again that have a text layer of an earlier OCRAction, replacing it
                 Default: False.
+            tagged (bool | Unset): An untagged document gets a structure tree: each recognised page's text layer a P, the
+                page's own content an artifact (docs/accessibility.md); a tagged document keeps its tree Default: True.
             auto_rotate (bool | Unset): Turn a page found scanned sideways or upside down upright, by its /Rotate (the
                 page's content is not changed) Default: False.
      """
@@ -49,6 +51,7 @@ class ConvertOneShotBodyStepsItemOCRAction:
     page_range: str | Unset = UNSET
     skip_pages_with_text: bool | Unset = True
     force: bool | Unset = False
+    tagged: bool | Unset = True
     auto_rotate: bool | Unset = False
 
 
@@ -67,6 +70,8 @@ class ConvertOneShotBodyStepsItemOCRAction:
         skip_pages_with_text = self.skip_pages_with_text
 
         force = self.force
+
+        tagged = self.tagged
 
         auto_rotate = self.auto_rotate
 
@@ -87,6 +92,8 @@ class ConvertOneShotBodyStepsItemOCRAction:
             field_dict["skipPagesWithText"] = skip_pages_with_text
         if force is not UNSET:
             field_dict["force"] = force
+        if tagged is not UNSET:
+            field_dict["tagged"] = tagged
         if auto_rotate is not UNSET:
             field_dict["autoRotate"] = auto_rotate
 
@@ -109,6 +116,8 @@ class ConvertOneShotBodyStepsItemOCRAction:
 
         force = d.pop("force", UNSET)
 
+        tagged = d.pop("tagged", UNSET)
+
         auto_rotate = d.pop("autoRotate", UNSET)
 
         convert_one_shot_body_steps_item_ocr_action = cls(
@@ -118,6 +127,7 @@ class ConvertOneShotBodyStepsItemOCRAction:
             page_range=page_range,
             skip_pages_with_text=skip_pages_with_text,
             force=force,
+            tagged=tagged,
             auto_rotate=auto_rotate,
         )
 

@@ -45,6 +45,8 @@ class RunPageActionFilesBodyActionOCRAction:
                 Default: True.
             force (bool | Unset): Recognise pages again that have a text layer of an earlier OCRAction, replacing it
                 Default: False.
+            tagged (bool | Unset): An untagged document gets a structure tree: each recognised page's text layer a P, the
+                page's own content an artifact (docs/accessibility.md); a tagged document keeps its tree Default: True.
             auto_rotate (bool | Unset): Turn a page found scanned sideways or upside down upright, by its /Rotate (the
                 page's content is not changed) Default: False.
      """
@@ -57,6 +59,7 @@ class RunPageActionFilesBodyActionOCRAction:
     page_range: str | Unset = UNSET
     skip_pages_with_text: bool | Unset = True
     force: bool | Unset = False
+    tagged: bool | Unset = True
     auto_rotate: bool | Unset = False
 
 
@@ -83,6 +86,8 @@ class RunPageActionFilesBodyActionOCRAction:
 
         force = self.force
 
+        tagged = self.tagged
+
         auto_rotate = self.auto_rotate
 
 
@@ -106,6 +111,8 @@ class RunPageActionFilesBodyActionOCRAction:
             field_dict["skipPagesWithText"] = skip_pages_with_text
         if force is not UNSET:
             field_dict["force"] = force
+        if tagged is not UNSET:
+            field_dict["tagged"] = tagged
         if auto_rotate is not UNSET:
             field_dict["autoRotate"] = auto_rotate
 
@@ -140,6 +147,8 @@ class RunPageActionFilesBodyActionOCRAction:
 
         force = d.pop("force", UNSET)
 
+        tagged = d.pop("tagged", UNSET)
+
         auto_rotate = d.pop("autoRotate", UNSET)
 
         run_page_action_files_body_action_ocr_action = cls(
@@ -151,6 +160,7 @@ class RunPageActionFilesBodyActionOCRAction:
             page_range=page_range,
             skip_pages_with_text=skip_pages_with_text,
             force=force,
+            tagged=tagged,
             auto_rotate=auto_rotate,
         )
 

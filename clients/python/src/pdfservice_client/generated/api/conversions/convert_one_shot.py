@@ -25,6 +25,7 @@ def _get_kwargs(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: ConvertOneShotPdfa | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
@@ -59,6 +60,8 @@ def _get_kwargs(
         json_pdfa = pdfa.value
 
     params["pdfa"] = json_pdfa
+
+    params["tagged"] = tagged
 
 
     params = {k: v for k, v in params.items() if v is not UNSET and v is not None}
@@ -146,6 +149,7 @@ def sync_detailed(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: ConvertOneShotPdfa | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
@@ -168,6 +172,7 @@ def sync_detailed(
         sheet (int | Unset):
         notes_pages (bool | Unset):
         pdfa (ConvertOneShotPdfa | Unset):
+        tagged (bool | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         prefer (str | Unset):
@@ -189,6 +194,7 @@ landscape=landscape,
 sheet=sheet,
 notes_pages=notes_pages,
 pdfa=pdfa,
+tagged=tagged,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 prefer=prefer,
@@ -210,6 +216,7 @@ def sync(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: ConvertOneShotPdfa | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
@@ -232,6 +239,7 @@ def sync(
         sheet (int | Unset):
         notes_pages (bool | Unset):
         pdfa (ConvertOneShotPdfa | Unset):
+        tagged (bool | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         prefer (str | Unset):
@@ -254,6 +262,7 @@ landscape=landscape,
 sheet=sheet,
 notes_pages=notes_pages,
 pdfa=pdfa,
+tagged=tagged,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 prefer=prefer,
@@ -269,6 +278,7 @@ async def asyncio_detailed(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: ConvertOneShotPdfa | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
@@ -291,6 +301,7 @@ async def asyncio_detailed(
         sheet (int | Unset):
         notes_pages (bool | Unset):
         pdfa (ConvertOneShotPdfa | Unset):
+        tagged (bool | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         prefer (str | Unset):
@@ -312,6 +323,7 @@ landscape=landscape,
 sheet=sheet,
 notes_pages=notes_pages,
 pdfa=pdfa,
+tagged=tagged,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 prefer=prefer,
@@ -333,6 +345,7 @@ async def asyncio(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: ConvertOneShotPdfa | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
@@ -355,6 +368,7 @@ async def asyncio(
         sheet (int | Unset):
         notes_pages (bool | Unset):
         pdfa (ConvertOneShotPdfa | Unset):
+        tagged (bool | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         prefer (str | Unset):
@@ -377,6 +391,7 @@ landscape=landscape,
 sheet=sheet,
 notes_pages=notes_pages,
 pdfa=pdfa,
+tagged=tagged,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 prefer=prefer,

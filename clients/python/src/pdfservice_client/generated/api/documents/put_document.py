@@ -30,6 +30,7 @@ def _get_kwargs(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: PutDocumentPdfa | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
     paper_size: PutDocumentPaperSize | Unset = UNSET,
     width: str | Unset = UNSET,
     height: str | Unset = UNSET,
@@ -52,7 +53,7 @@ def _get_kwargs(
     subject: str | Unset = UNSET,
     keywords: str | Unset = UNSET,
     language: str | Unset = UNSET,
-    tagged: bool | Unset = UNSET,
+    alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
@@ -84,6 +85,8 @@ def _get_kwargs(
         json_pdfa = pdfa.value
 
     params["pdfa"] = json_pdfa
+
+    params["tagged"] = tagged
 
     json_paper_size: str | Unset = UNSET
     if not isinstance(paper_size, Unset):
@@ -137,7 +140,7 @@ def _get_kwargs(
 
     params["language"] = language
 
-    params["tagged"] = tagged
+    params["alt"] = alt
 
     params["outline"] = outline
 
@@ -241,6 +244,7 @@ def sync_detailed(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: PutDocumentPdfa | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
     paper_size: PutDocumentPaperSize | Unset = UNSET,
     width: str | Unset = UNSET,
     height: str | Unset = UNSET,
@@ -263,7 +267,7 @@ def sync_detailed(
     subject: str | Unset = UNSET,
     keywords: str | Unset = UNSET,
     language: str | Unset = UNSET,
-    tagged: bool | Unset = UNSET,
+    alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
@@ -288,6 +292,7 @@ def sync_detailed(
         sheet (int | Unset):
         notes_pages (bool | Unset):
         pdfa (PutDocumentPdfa | Unset):
+        tagged (bool | Unset):
         paper_size (PutDocumentPaperSize | Unset):
         width (str | Unset):
         height (str | Unset):
@@ -310,7 +315,7 @@ def sync_detailed(
         subject (str | Unset):
         keywords (str | Unset):
         language (str | Unset):
-        tagged (bool | Unset):
+        alt (str | Unset):
         outline (bool | Unset):
         prefer (str | Unset):
         if_match (str | Unset):
@@ -333,6 +338,7 @@ landscape=landscape,
 sheet=sheet,
 notes_pages=notes_pages,
 pdfa=pdfa,
+tagged=tagged,
 paper_size=paper_size,
 width=width,
 height=height,
@@ -355,7 +361,7 @@ author=author,
 subject=subject,
 keywords=keywords,
 language=language,
-tagged=tagged,
+alt=alt,
 outline=outline,
 prefer=prefer,
 if_match=if_match,
@@ -378,6 +384,7 @@ def sync(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: PutDocumentPdfa | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
     paper_size: PutDocumentPaperSize | Unset = UNSET,
     width: str | Unset = UNSET,
     height: str | Unset = UNSET,
@@ -400,7 +407,7 @@ def sync(
     subject: str | Unset = UNSET,
     keywords: str | Unset = UNSET,
     language: str | Unset = UNSET,
-    tagged: bool | Unset = UNSET,
+    alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
@@ -425,6 +432,7 @@ def sync(
         sheet (int | Unset):
         notes_pages (bool | Unset):
         pdfa (PutDocumentPdfa | Unset):
+        tagged (bool | Unset):
         paper_size (PutDocumentPaperSize | Unset):
         width (str | Unset):
         height (str | Unset):
@@ -447,7 +455,7 @@ def sync(
         subject (str | Unset):
         keywords (str | Unset):
         language (str | Unset):
-        tagged (bool | Unset):
+        alt (str | Unset):
         outline (bool | Unset):
         prefer (str | Unset):
         if_match (str | Unset):
@@ -471,6 +479,7 @@ landscape=landscape,
 sheet=sheet,
 notes_pages=notes_pages,
 pdfa=pdfa,
+tagged=tagged,
 paper_size=paper_size,
 width=width,
 height=height,
@@ -493,7 +502,7 @@ author=author,
 subject=subject,
 keywords=keywords,
 language=language,
-tagged=tagged,
+alt=alt,
 outline=outline,
 prefer=prefer,
 if_match=if_match,
@@ -510,6 +519,7 @@ async def asyncio_detailed(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: PutDocumentPdfa | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
     paper_size: PutDocumentPaperSize | Unset = UNSET,
     width: str | Unset = UNSET,
     height: str | Unset = UNSET,
@@ -532,7 +542,7 @@ async def asyncio_detailed(
     subject: str | Unset = UNSET,
     keywords: str | Unset = UNSET,
     language: str | Unset = UNSET,
-    tagged: bool | Unset = UNSET,
+    alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
@@ -557,6 +567,7 @@ async def asyncio_detailed(
         sheet (int | Unset):
         notes_pages (bool | Unset):
         pdfa (PutDocumentPdfa | Unset):
+        tagged (bool | Unset):
         paper_size (PutDocumentPaperSize | Unset):
         width (str | Unset):
         height (str | Unset):
@@ -579,7 +590,7 @@ async def asyncio_detailed(
         subject (str | Unset):
         keywords (str | Unset):
         language (str | Unset):
-        tagged (bool | Unset):
+        alt (str | Unset):
         outline (bool | Unset):
         prefer (str | Unset):
         if_match (str | Unset):
@@ -602,6 +613,7 @@ landscape=landscape,
 sheet=sheet,
 notes_pages=notes_pages,
 pdfa=pdfa,
+tagged=tagged,
 paper_size=paper_size,
 width=width,
 height=height,
@@ -624,7 +636,7 @@ author=author,
 subject=subject,
 keywords=keywords,
 language=language,
-tagged=tagged,
+alt=alt,
 outline=outline,
 prefer=prefer,
 if_match=if_match,
@@ -647,6 +659,7 @@ async def asyncio(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: PutDocumentPdfa | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
     paper_size: PutDocumentPaperSize | Unset = UNSET,
     width: str | Unset = UNSET,
     height: str | Unset = UNSET,
@@ -669,7 +682,7 @@ async def asyncio(
     subject: str | Unset = UNSET,
     keywords: str | Unset = UNSET,
     language: str | Unset = UNSET,
-    tagged: bool | Unset = UNSET,
+    alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
@@ -694,6 +707,7 @@ async def asyncio(
         sheet (int | Unset):
         notes_pages (bool | Unset):
         pdfa (PutDocumentPdfa | Unset):
+        tagged (bool | Unset):
         paper_size (PutDocumentPaperSize | Unset):
         width (str | Unset):
         height (str | Unset):
@@ -716,7 +730,7 @@ async def asyncio(
         subject (str | Unset):
         keywords (str | Unset):
         language (str | Unset):
-        tagged (bool | Unset):
+        alt (str | Unset):
         outline (bool | Unset):
         prefer (str | Unset):
         if_match (str | Unset):
@@ -740,6 +754,7 @@ landscape=landscape,
 sheet=sheet,
 notes_pages=notes_pages,
 pdfa=pdfa,
+tagged=tagged,
 paper_size=paper_size,
 width=width,
 height=height,
@@ -762,7 +777,7 @@ author=author,
 subject=subject,
 keywords=keywords,
 language=language,
-tagged=tagged,
+alt=alt,
 outline=outline,
 prefer=prefer,
 if_match=if_match,

@@ -31,6 +31,7 @@ def _get_kwargs(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: UploadToFolderPdfa | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
     paper_size: UploadToFolderPaperSize | Unset = UNSET,
     width: str | Unset = UNSET,
     height: str | Unset = UNSET,
@@ -53,7 +54,7 @@ def _get_kwargs(
     subject: str | Unset = UNSET,
     keywords: str | Unset = UNSET,
     language: str | Unset = UNSET,
-    tagged: bool | Unset = UNSET,
+    alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
 
@@ -87,6 +88,8 @@ def _get_kwargs(
         json_pdfa = pdfa.value
 
     params["pdfa"] = json_pdfa
+
+    params["tagged"] = tagged
 
     json_paper_size: str | Unset = UNSET
     if not isinstance(paper_size, Unset):
@@ -140,7 +143,7 @@ def _get_kwargs(
 
     params["language"] = language
 
-    params["tagged"] = tagged
+    params["alt"] = alt
 
     params["outline"] = outline
 
@@ -239,6 +242,7 @@ def sync_detailed(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: UploadToFolderPdfa | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
     paper_size: UploadToFolderPaperSize | Unset = UNSET,
     width: str | Unset = UNSET,
     height: str | Unset = UNSET,
@@ -261,7 +265,7 @@ def sync_detailed(
     subject: str | Unset = UNSET,
     keywords: str | Unset = UNSET,
     language: str | Unset = UNSET,
-    tagged: bool | Unset = UNSET,
+    alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
 
@@ -285,6 +289,7 @@ def sync_detailed(
         sheet (int | Unset):
         notes_pages (bool | Unset):
         pdfa (UploadToFolderPdfa | Unset):
+        tagged (bool | Unset):
         paper_size (UploadToFolderPaperSize | Unset):
         width (str | Unset):
         height (str | Unset):
@@ -307,7 +312,7 @@ def sync_detailed(
         subject (str | Unset):
         keywords (str | Unset):
         language (str | Unset):
-        tagged (bool | Unset):
+        alt (str | Unset):
         outline (bool | Unset):
         prefer (str | Unset):
         body (UploadToFolderBody):
@@ -330,6 +335,7 @@ landscape=landscape,
 sheet=sheet,
 notes_pages=notes_pages,
 pdfa=pdfa,
+tagged=tagged,
 paper_size=paper_size,
 width=width,
 height=height,
@@ -352,7 +358,7 @@ author=author,
 subject=subject,
 keywords=keywords,
 language=language,
-tagged=tagged,
+alt=alt,
 outline=outline,
 prefer=prefer,
 
@@ -375,6 +381,7 @@ def sync(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: UploadToFolderPdfa | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
     paper_size: UploadToFolderPaperSize | Unset = UNSET,
     width: str | Unset = UNSET,
     height: str | Unset = UNSET,
@@ -397,7 +404,7 @@ def sync(
     subject: str | Unset = UNSET,
     keywords: str | Unset = UNSET,
     language: str | Unset = UNSET,
-    tagged: bool | Unset = UNSET,
+    alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
 
@@ -421,6 +428,7 @@ def sync(
         sheet (int | Unset):
         notes_pages (bool | Unset):
         pdfa (UploadToFolderPdfa | Unset):
+        tagged (bool | Unset):
         paper_size (UploadToFolderPaperSize | Unset):
         width (str | Unset):
         height (str | Unset):
@@ -443,7 +451,7 @@ def sync(
         subject (str | Unset):
         keywords (str | Unset):
         language (str | Unset):
-        tagged (bool | Unset):
+        alt (str | Unset):
         outline (bool | Unset):
         prefer (str | Unset):
         body (UploadToFolderBody):
@@ -467,6 +475,7 @@ landscape=landscape,
 sheet=sheet,
 notes_pages=notes_pages,
 pdfa=pdfa,
+tagged=tagged,
 paper_size=paper_size,
 width=width,
 height=height,
@@ -489,7 +498,7 @@ author=author,
 subject=subject,
 keywords=keywords,
 language=language,
-tagged=tagged,
+alt=alt,
 outline=outline,
 prefer=prefer,
 
@@ -506,6 +515,7 @@ async def asyncio_detailed(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: UploadToFolderPdfa | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
     paper_size: UploadToFolderPaperSize | Unset = UNSET,
     width: str | Unset = UNSET,
     height: str | Unset = UNSET,
@@ -528,7 +538,7 @@ async def asyncio_detailed(
     subject: str | Unset = UNSET,
     keywords: str | Unset = UNSET,
     language: str | Unset = UNSET,
-    tagged: bool | Unset = UNSET,
+    alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
 
@@ -552,6 +562,7 @@ async def asyncio_detailed(
         sheet (int | Unset):
         notes_pages (bool | Unset):
         pdfa (UploadToFolderPdfa | Unset):
+        tagged (bool | Unset):
         paper_size (UploadToFolderPaperSize | Unset):
         width (str | Unset):
         height (str | Unset):
@@ -574,7 +585,7 @@ async def asyncio_detailed(
         subject (str | Unset):
         keywords (str | Unset):
         language (str | Unset):
-        tagged (bool | Unset):
+        alt (str | Unset):
         outline (bool | Unset):
         prefer (str | Unset):
         body (UploadToFolderBody):
@@ -597,6 +608,7 @@ landscape=landscape,
 sheet=sheet,
 notes_pages=notes_pages,
 pdfa=pdfa,
+tagged=tagged,
 paper_size=paper_size,
 width=width,
 height=height,
@@ -619,7 +631,7 @@ author=author,
 subject=subject,
 keywords=keywords,
 language=language,
-tagged=tagged,
+alt=alt,
 outline=outline,
 prefer=prefer,
 
@@ -642,6 +654,7 @@ async def asyncio(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: UploadToFolderPdfa | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
     paper_size: UploadToFolderPaperSize | Unset = UNSET,
     width: str | Unset = UNSET,
     height: str | Unset = UNSET,
@@ -664,7 +677,7 @@ async def asyncio(
     subject: str | Unset = UNSET,
     keywords: str | Unset = UNSET,
     language: str | Unset = UNSET,
-    tagged: bool | Unset = UNSET,
+    alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
 
@@ -688,6 +701,7 @@ async def asyncio(
         sheet (int | Unset):
         notes_pages (bool | Unset):
         pdfa (UploadToFolderPdfa | Unset):
+        tagged (bool | Unset):
         paper_size (UploadToFolderPaperSize | Unset):
         width (str | Unset):
         height (str | Unset):
@@ -710,7 +724,7 @@ async def asyncio(
         subject (str | Unset):
         keywords (str | Unset):
         language (str | Unset):
-        tagged (bool | Unset):
+        alt (str | Unset):
         outline (bool | Unset):
         prefer (str | Unset):
         body (UploadToFolderBody):
@@ -734,6 +748,7 @@ landscape=landscape,
 sheet=sheet,
 notes_pages=notes_pages,
 pdfa=pdfa,
+tagged=tagged,
 paper_size=paper_size,
 width=width,
 height=height,
@@ -756,7 +771,7 @@ author=author,
 subject=subject,
 keywords=keywords,
 language=language,
-tagged=tagged,
+alt=alt,
 outline=outline,
 prefer=prefer,
 

@@ -30,6 +30,7 @@ def _get_kwargs(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: UploadToRootFolderPdfa | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
     paper_size: UploadToRootFolderPaperSize | Unset = UNSET,
     width: str | Unset = UNSET,
     height: str | Unset = UNSET,
@@ -52,7 +53,7 @@ def _get_kwargs(
     subject: str | Unset = UNSET,
     keywords: str | Unset = UNSET,
     language: str | Unset = UNSET,
-    tagged: bool | Unset = UNSET,
+    alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
 
@@ -86,6 +87,8 @@ def _get_kwargs(
         json_pdfa = pdfa.value
 
     params["pdfa"] = json_pdfa
+
+    params["tagged"] = tagged
 
     json_paper_size: str | Unset = UNSET
     if not isinstance(paper_size, Unset):
@@ -139,7 +142,7 @@ def _get_kwargs(
 
     params["language"] = language
 
-    params["tagged"] = tagged
+    params["alt"] = alt
 
     params["outline"] = outline
 
@@ -237,6 +240,7 @@ def sync_detailed(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: UploadToRootFolderPdfa | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
     paper_size: UploadToRootFolderPaperSize | Unset = UNSET,
     width: str | Unset = UNSET,
     height: str | Unset = UNSET,
@@ -259,7 +263,7 @@ def sync_detailed(
     subject: str | Unset = UNSET,
     keywords: str | Unset = UNSET,
     language: str | Unset = UNSET,
-    tagged: bool | Unset = UNSET,
+    alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
 
@@ -282,6 +286,7 @@ def sync_detailed(
         sheet (int | Unset):
         notes_pages (bool | Unset):
         pdfa (UploadToRootFolderPdfa | Unset):
+        tagged (bool | Unset):
         paper_size (UploadToRootFolderPaperSize | Unset):
         width (str | Unset):
         height (str | Unset):
@@ -304,7 +309,7 @@ def sync_detailed(
         subject (str | Unset):
         keywords (str | Unset):
         language (str | Unset):
-        tagged (bool | Unset):
+        alt (str | Unset):
         outline (bool | Unset):
         prefer (str | Unset):
         body (UploadToRootFolderBody):
@@ -326,6 +331,7 @@ landscape=landscape,
 sheet=sheet,
 notes_pages=notes_pages,
 pdfa=pdfa,
+tagged=tagged,
 paper_size=paper_size,
 width=width,
 height=height,
@@ -348,7 +354,7 @@ author=author,
 subject=subject,
 keywords=keywords,
 language=language,
-tagged=tagged,
+alt=alt,
 outline=outline,
 prefer=prefer,
 
@@ -370,6 +376,7 @@ def sync(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: UploadToRootFolderPdfa | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
     paper_size: UploadToRootFolderPaperSize | Unset = UNSET,
     width: str | Unset = UNSET,
     height: str | Unset = UNSET,
@@ -392,7 +399,7 @@ def sync(
     subject: str | Unset = UNSET,
     keywords: str | Unset = UNSET,
     language: str | Unset = UNSET,
-    tagged: bool | Unset = UNSET,
+    alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
 
@@ -415,6 +422,7 @@ def sync(
         sheet (int | Unset):
         notes_pages (bool | Unset):
         pdfa (UploadToRootFolderPdfa | Unset):
+        tagged (bool | Unset):
         paper_size (UploadToRootFolderPaperSize | Unset):
         width (str | Unset):
         height (str | Unset):
@@ -437,7 +445,7 @@ def sync(
         subject (str | Unset):
         keywords (str | Unset):
         language (str | Unset):
-        tagged (bool | Unset):
+        alt (str | Unset):
         outline (bool | Unset):
         prefer (str | Unset):
         body (UploadToRootFolderBody):
@@ -460,6 +468,7 @@ landscape=landscape,
 sheet=sheet,
 notes_pages=notes_pages,
 pdfa=pdfa,
+tagged=tagged,
 paper_size=paper_size,
 width=width,
 height=height,
@@ -482,7 +491,7 @@ author=author,
 subject=subject,
 keywords=keywords,
 language=language,
-tagged=tagged,
+alt=alt,
 outline=outline,
 prefer=prefer,
 
@@ -498,6 +507,7 @@ async def asyncio_detailed(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: UploadToRootFolderPdfa | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
     paper_size: UploadToRootFolderPaperSize | Unset = UNSET,
     width: str | Unset = UNSET,
     height: str | Unset = UNSET,
@@ -520,7 +530,7 @@ async def asyncio_detailed(
     subject: str | Unset = UNSET,
     keywords: str | Unset = UNSET,
     language: str | Unset = UNSET,
-    tagged: bool | Unset = UNSET,
+    alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
 
@@ -543,6 +553,7 @@ async def asyncio_detailed(
         sheet (int | Unset):
         notes_pages (bool | Unset):
         pdfa (UploadToRootFolderPdfa | Unset):
+        tagged (bool | Unset):
         paper_size (UploadToRootFolderPaperSize | Unset):
         width (str | Unset):
         height (str | Unset):
@@ -565,7 +576,7 @@ async def asyncio_detailed(
         subject (str | Unset):
         keywords (str | Unset):
         language (str | Unset):
-        tagged (bool | Unset):
+        alt (str | Unset):
         outline (bool | Unset):
         prefer (str | Unset):
         body (UploadToRootFolderBody):
@@ -587,6 +598,7 @@ landscape=landscape,
 sheet=sheet,
 notes_pages=notes_pages,
 pdfa=pdfa,
+tagged=tagged,
 paper_size=paper_size,
 width=width,
 height=height,
@@ -609,7 +621,7 @@ author=author,
 subject=subject,
 keywords=keywords,
 language=language,
-tagged=tagged,
+alt=alt,
 outline=outline,
 prefer=prefer,
 
@@ -631,6 +643,7 @@ async def asyncio(
     sheet: int | Unset = UNSET,
     notes_pages: bool | Unset = UNSET,
     pdfa: UploadToRootFolderPdfa | Unset = UNSET,
+    tagged: bool | Unset = UNSET,
     paper_size: UploadToRootFolderPaperSize | Unset = UNSET,
     width: str | Unset = UNSET,
     height: str | Unset = UNSET,
@@ -653,7 +666,7 @@ async def asyncio(
     subject: str | Unset = UNSET,
     keywords: str | Unset = UNSET,
     language: str | Unset = UNSET,
-    tagged: bool | Unset = UNSET,
+    alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
 
@@ -676,6 +689,7 @@ async def asyncio(
         sheet (int | Unset):
         notes_pages (bool | Unset):
         pdfa (UploadToRootFolderPdfa | Unset):
+        tagged (bool | Unset):
         paper_size (UploadToRootFolderPaperSize | Unset):
         width (str | Unset):
         height (str | Unset):
@@ -698,7 +712,7 @@ async def asyncio(
         subject (str | Unset):
         keywords (str | Unset):
         language (str | Unset):
-        tagged (bool | Unset):
+        alt (str | Unset):
         outline (bool | Unset):
         prefer (str | Unset):
         body (UploadToRootFolderBody):
@@ -721,6 +735,7 @@ landscape=landscape,
 sheet=sheet,
 notes_pages=notes_pages,
 pdfa=pdfa,
+tagged=tagged,
 paper_size=paper_size,
 width=width,
 height=height,
@@ -743,7 +758,7 @@ author=author,
 subject=subject,
 keywords=keywords,
 language=language,
-tagged=tagged,
+alt=alt,
 outline=outline,
 prefer=prefer,
 
