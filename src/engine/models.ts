@@ -141,3 +141,5 @@ export {
 
 // Compare (docs/compare.md).
 export * from './compare/model.js';
+// Export (docs/export.md).
+export * from './export/model.js';

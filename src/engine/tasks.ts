@@ -34,9 +34,10 @@ import { mergeTasks } from './merge/tasks.js';
 import { sanitizeTasks } from './sanitize/tasks.js';
 import { compareTasks } from './compare/tasks.js';
 import { pdfuaTasks } from './pdfua/tasks.js';
+import { exportTasks } from './export/tasks.js';
 import type { TaskContext } from './task-context.js';
 
-const featureTasks = [coreTasks, annotationTasks, xfdfTasks, formTasks, redactionTasks, signingTasks, securityTasks, pageTasks, stampTasks, textTasks, renderTasks, imageTasks, ocrTasks, preflightTasks, pdfaTasks, optimizeTasks, officeTasks, outlineTasks, metadataTasks, numberTasks, blankTasks, splitTasks, layoutTasks, attachmentTasks, mergeTasks, sanitizeTasks, compareTasks, pdfuaTasks];
+const featureTasks = [coreTasks, annotationTasks, xfdfTasks, formTasks, redactionTasks, signingTasks, securityTasks, pageTasks, stampTasks, textTasks, renderTasks, imageTasks, ocrTasks, preflightTasks, pdfaTasks, optimizeTasks, officeTasks, outlineTasks, metadataTasks, numberTasks, blankTasks, splitTasks, layoutTasks, attachmentTasks, mergeTasks, sanitizeTasks, compareTasks, pdfuaTasks, exportTasks];
 // Spreading the maps would let a name declared in two folders silently keep the last one.
 const declared = featureTasks.flatMap((map) => Object.keys(map));
 const twice = declared.filter((name, i) => declared.indexOf(name) !== i);
@@ -71,6 +72,7 @@ export const tasks = {
   ...sanitizeTasks,
   ...compareTasks,
   ...pdfuaTasks,
+  ...exportTasks,
 } satisfies Record<string, (input: never, ctx: TaskContext) => unknown>;
 
 export type EngineTasks = typeof tasks;

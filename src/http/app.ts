@@ -44,6 +44,7 @@ import { registerRedactionRoutes } from './routes/redaction.js';
 import { registerJobRoutes } from './routes/jobs.js';
 import { registerFieldRoutes } from './routes/fields.js';
 import { registerPageRoutes } from './routes/pages.js';
+import { registerExportRoutes } from './routes/export.js';
 import { registerTrashRoutes } from './routes/trash.js';
 import { registerVersionRoutes } from './routes/versions.js';
 import { registerPreflightRoutes } from './routes/preflight.js';
@@ -208,6 +209,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerAnnotationRoutes(api, deps);
     registerFieldRoutes(api, deps);
     registerPageRoutes(api, deps);
+    registerExportRoutes(api, deps);
     registerVersionRoutes(api, deps);
     registerTrashRoutes(api, deps);
     registerSignatureRoutes(api, deps);

@@ -97,6 +97,7 @@ const OPERATION_IDS: Record<string, string> = {
   'POST /trash/:id/restore': 'restoreTrashEntry',
   'DELETE /trash/:id': 'purgeTrashEntry',
   'GET /documents/:filePath.pdf/text': 'getDocumentText',
+  'GET /documents/:filePath.pdf/export': 'exportDocument',
   'GET /documents/:filePath.pdf/annotations': 'listAnnotations',
   'DELETE /documents/:filePath.pdf/annotations': 'deleteAnnotations',
   'POST /documents/:filePath.pdf/annotations': 'addAnnotation',

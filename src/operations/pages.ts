@@ -1,5 +1,5 @@
 import { detachedTask, type EnginePool } from '../engine/pool.js';
-import type { ImageFormat, PageModel, PageTextModel, TextDetail } from '../engine/models.js';
+import type { ExportFormat, ImageFormat, PageModel, PageTextModel, TextDetail } from '../engine/models.js';
 import type { StoredPath } from '../storage/paths.js';
 import type { OperationContext } from './context.js';
 import type { DocumentOperations, StoredDocument } from './documents.js';
@@ -128,6 +128,15 @@ export class PageOperations {
     return this.documents.read(path, ctx, async (stored, engine) => {
       const { image } = await engine.run('renderPage', { pdf: stored.pdf, password: ctx.documentPassword, pageIndex, dpi, format }, { transfer: [stored.pdf] });
       return { image, etag: stored.etag };
+    });
+  }
+
+  /** The document (or the pages of `pageRange`) exported as JSON, Markdown or HTML (docs/export.md), and the version exported. */
+  async export(path: StoredPath, ctx: OperationContext, options: { format: ExportFormat; pageRange?: string | undefined }): Promise<{ content: string; etag: string }> {
+    const title = (path.segments[path.segments.length - 1] ?? '').replace(/\.pdf$/iu, '');
+    return this.documents.read(path, ctx, async (stored, engine) => {
+      const { content } = await engine.run('exportDocument', { pdf: stored.pdf, password: ctx.documentPassword, ...options, title }, { transfer: [stored.pdf] });
+      return { content, etag: stored.etag };
     });
   }
 

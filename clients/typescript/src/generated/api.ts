@@ -892,6 +892,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pdfservice/v1/documents/{filePath}.pdf/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export the document (or some pages) as JSON, Markdown or HTML
+         * @description The text of the document in reading order as blocks: headings (by font size and weight), paragraphs (lines joined, hyphenation at line ends undone), list items, tables (rows and cells) and image placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html) or, without it, Accept (application/json, text/markdown, text/html) chooses the format. ?pageRange= (1-based, e.g. "1-3,7") exports some pages. Pages without any text are 422 NO_TEXT (run OCRAction first). Needs extractTextAllowed when the document was opened with its user password. ETag and If-None-Match (304) by document version and options. See docs/export.md for the JSON schema and what is lost.
+         */
+        get: operations["exportDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pdfservice/v1/documents/{filePath}.pdf/versions": {
         parameters: {
             query?: never;
@@ -15124,6 +15144,126 @@ export interface operations {
                 content: {
                     "image/png": Blob;
                     "image/jpeg": Blob;
+                };
+            };
+            /** @description Not modified: If-None-Match holds the current ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    exportDocument: {
+        parameters: {
+            query?: {
+                /** @description The format; absent: chosen by Accept (JSON by default) */
+                format?: "json" | "markdown" | "html";
+                /** @description Pages to export, 1-based as in a print dialog ("1-3,7,10-"); absent: every page */
+                pageRange?: string;
+                /**
+                 * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
+                 * @example 1795219200000000
+                 */
+                versionId?: string;
+            };
+            header?: {
+                /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
+                "x-service-documentpassword"?: string;
+                /** @description The same password as base64 of its UTF-8 bytes, instead of X-Service-DocumentPassword */
+                "x-service-documentpassword-base64"?: string;
+                /** @description The ETag held: 304 when it is still current */
+                "if-none-match"?: string;
+            };
+            path: {
+                /**
+                 * @description Path of the document without ".pdf"; may contain folders ("a/b/report"). Percent-encode each segment once.
+                 * @example reports/2026/q1
+                 */
+                filePath: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The export */
+            200: {
+                headers: {
+                    /** @description Entity tag of the document version (or of this representation) */
+                    ETag?: string;
+                    /** @description inline or attachment, with filename and filename* (RFC 6266) */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                    "text/markdown": string;
+                    "text/html": string;
+                    "application/xml": {
+                        [key: string]: unknown;
+                    };
+                    "text/xml": {
+                        [key: string]: unknown;
+                    };
                 };
             };
             /** @description Not modified: If-None-Match holds the current ETag */

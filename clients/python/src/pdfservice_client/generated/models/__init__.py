@@ -116,6 +116,8 @@ from .document_model import DocumentModel
 from .document_model_report import DocumentModelReport
 from .document_text_model import DocumentTextModel
 from .document_text_model_pages_item import DocumentTextModelPagesItem
+from .export_document_format import ExportDocumentFormat
+from .export_document_response_200 import ExportDocumentResponse200
 from .field_import_result import FieldImportResult
 from .field_model import FieldModel
 from .field_model_options_item import FieldModelOptionsItem
@@ -730,6 +732,8 @@ __all__ = (
     "DocumentModelReport",
     "DocumentTextModel",
     "DocumentTextModelPagesItem",
+    "ExportDocumentFormat",
+    "ExportDocumentResponse200",
     "FieldImportResult",
     "FieldModel",
     "FieldModelOptionsItem",

@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+class ExportDocumentFormat(StrEnum):
+    HTML = "html"
+    JSON = "json"
+    MARKDOWN = "markdown"
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,39 @@
+import { withPdf } from '../core/document-task.js';
+import type { PdfSource } from '../core/pdf-source.js';
+import { EngineError } from '../errors.js';
+import { parsePageRange } from '../pages/range.js';
+import type { TaskContext } from '../task-context.js';
+import { classify } from './classify.js';
+import { readPage, type RawPage } from './layout.js';
+import type { ExportFormat } from './model.js';
+import { writeExport } from './writers.js';
+
+/**
+ * The `exportDocument` task (docs/export.md): the pages of `pageRange` (every page by default) read into the export
+ * model and written in `format`. Reading text needs the `copy` permission, as every text read does. Pages without any
+ * text at all are 422 NO_TEXT, which names OCRAction: an empty export would look like a success.
+ */
+export function exportDocument(
+  input: { pdf: PdfSource; password?: string | undefined; pageRange?: string | undefined; format: ExportFormat; title: string },
+  ctx?: TaskContext,
+): { content: string; pageCount: number; pages: number } {
+  return withPdf(input, 'copy', (doc) => {
+    const pageCount = doc.countPages();
+    const indices = parsePageRange(input.pageRange, pageCount);
+    const raw: RawPage[] = [];
+    for (const [n, i] of indices.entries()) {
+      const page = doc.loadPage(i);
+      try {
+        raw.push(readPage(page, i));
+      } finally {
+        page.destroy();
+      }
+      ctx?.progress({ done: n + 1, total: indices.length, stage: 'export' });
+    }
+    if (!raw.some((p) => p.items.some((item) => item.kind !== 'image'))) {
+      throw new EngineError('NO_TEXT', `The ${indices.length === pageCount ? 'document' : 'pages exported'} ${indices.length === 1 ? 'has' : 'have'} no text (a scan?): run OCRAction first to add a text layer`);
+    }
+    const model = classify(raw, pageCount);
+    return { content: writeExport(model, input.format, input.title), pageCount, pages: indices.length };
+  });
+}

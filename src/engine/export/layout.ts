@@ -1,0 +1,270 @@
+import * as mupdf from 'mupdf';
+import { PageSpace } from '../pages/geometry.js';
+import { walkText } from '../text/page-text.js';
+import type { Rectangle } from '../syntax/geometry.js';
+import type { ExportBlock, ExportFont, TableCell } from './model.js';
+
+/**
+ * Layout analysis for export (docs/export.md): a page's MuPDF structured text turned into lines with their words'
+ * positions, tables from MuPDF's table detection, and the small filled shapes that browsers and word processors draw
+ * as list bullets. Classification into headings, paragraphs and list items is document-wide (classify, below), since
+ * "larger than the body text" needs the body text of every page.
+ */
+
+/** A box in MuPDF's page space (origin top left, y down): x0, y0, x1, y1. */
+type Box = [number, number, number, number];
+
+interface Word {
+  text: string;
+  x0: number;
+  x1: number;
+}
+
+export interface Line {
+  text: string;
+  box: Box;
+  font: ExportFont;
+  words: Word[];
+  /** The box in PDF user space. */
+  rect: Rectangle;
+  /** A shape left of the line's start that looks like a bullet. */
+  bullet: boolean;
+}
+
+/** What a page holds before classification, in MuPDF's order: runs of lines (one MuPDF block each), tables, images. */
+export type RawItem = { kind: 'lines'; lines: Line[] } | { kind: 'table'; block: ExportBlock } | { kind: 'image'; block: ExportBlock };
+
+export interface RawPage {
+  pageIndex: number;
+  width: number;
+  height: number;
+  items: RawItem[];
+}
+
+interface StextJsonLine {
+  text: string;
+  bbox: { x: number; y: number; w: number; h: number };
+  font: { name: string; weight?: string; style?: string; size: number };
+}
+interface StextJsonBlock {
+  type: string;
+  bbox?: { x: number; y: number; w: number; h: number };
+  lines?: StextJsonLine[];
+  blocks?: StextJsonBlock[];
+  contents?: StextJsonBlock[];
+  xpos?: number[];
+  ypos?: number[];
+}
+
+const box = (b: { x: number; y: number; w: number; h: number }): Box => [b.x, b.y, b.x + b.w, b.y + b.h];
+
+/**
+ * Plain structured text: MuPDF's blocks and lines in content order, images kept as blocks. Whitespace is MuPDF's
+ * default (runs of spaces collapsed), so a wide gap between table cells splits a line in two.
+ */
+const PLAIN_OPTIONS = 'preserve-images';
+/** Table detection: MuPDF's `table-hunt` works on the page segmented into regions, and answers each table as a grid. */
+const TABLE_OPTIONS = 'table-hunt,segment';
+
+/** Words of each text line, from the characters' positions, in the order of the JSON's lines. */
+function lineWords(stext: mupdf.StructuredText): Word[][] {
+  const lines: Word[][] = [];
+  let words: Word[] = [];
+  let word: Word | undefined;
+  walkText(stext, {
+    beginLine() {
+      words = [];
+      word = undefined;
+    },
+    onChar(c, _origin, _size, quad) {
+      const x0 = Math.min(quad[0], quad[4]);
+      const x1 = Math.max(quad[2], quad[6]);
+      if (/^\s$/u.test(c)) {
+        word = undefined;
+        return;
+      }
+      if (!word) {
+        word = { text: '', x0, x1 };
+        words.push(word);
+      }
+      word.text += c;
+      word.x1 = Math.max(word.x1, x1);
+    },
+    endLine() {
+      lines.push(words);
+    },
+  });
+  return lines;
+}
+
+/** The grids MuPDF's table detection found, anywhere in the segmented structure. */
+function tableGrids(page: mupdf.PDFPage): { xpos: number[]; ypos: number[] }[] {
+  const stext = page.toStructuredText(TABLE_OPTIONS);
+  try {
+    const grids: { xpos: number[]; ypos: number[] }[] = [];
+    const visit = (b: StextJsonBlock) => {
+      if (b.type === 'grid' && b.xpos && b.ypos && b.xpos.length >= 3 && b.ypos.length >= 2) grids.push({ xpos: b.xpos, ypos: b.ypos });
+      for (const child of b.blocks ?? b.contents ?? []) visit(child);
+    };
+    for (const b of (JSON.parse(stext.asJSON()) as { blocks: StextJsonBlock[] }).blocks) visit(b);
+    return grids;
+  } finally {
+    stext.destroy();
+  }
+}
+
+/** Small filled shapes (at most 24 pt, not long and thin): list bullets drawn as paths (Chromium draws its discs so, in boxes of 1.56 em). */
+function smallShapes(page: mupdf.PDFPage): Box[] {
+  const shapes: Box[] = [];
+  // A fill's bounds need no stroke; the API takes one all the same.
+  const noStroke = new mupdf.StrokeState({ lineCap: 'Butt', lineJoin: 'Miter', lineWidth: 0, miterLimit: 10 });
+  const device = new mupdf.Device({
+    fillPath(path, _evenOdd, ctm) {
+      const [x0, y0, x1, y1] = path.getBounds(noStroke, ctm);
+      const w = x1 - x0;
+      const h = y1 - y0;
+      if (w > 0.5 && h > 0.5 && w <= 24 && h <= 24 && w / h < 2.5 && h / w < 2.5) shapes.push([x0, y0, x1, y1]);
+    },
+  });
+  try {
+    page.runPageContents(device, mupdf.Matrix.identity);
+    device.close();
+  } finally {
+    device.destroy();
+    noStroke.destroy();
+  }
+  return shapes;
+}
+
+function hasBullet(line: Line, shapes: Box[]): boolean {
+  const size = line.font.size;
+  return shapes.some((s) => {
+    const cy = (s[1] + s[3]) / 2;
+    return s[2] - s[0] <= 1.6 * size && s[2] <= line.box[0] + 1 && line.box[0] - s[2] <= 3 * size && line.box[1] <= cy && cy <= line.box[3];
+  });
+}
+
+const centre = (b: Box): [number, number] => [(b[0] + b[2]) / 2, (b[1] + b[3]) / 2];
+
+/** Rows of lines sharing a baseline band: a line whose vertical centre lies within another's box joins its row. */
+function rowsOf(lines: Line[]): Line[][] {
+  const rows: Line[][] = [];
+  for (const line of [...lines].sort((a, b) => a.box[1] - b.box[1] || a.box[0] - b.box[0])) {
+    const cy = centre(line.box)[1];
+    const row = rows.find((r) => r[0]!.box[1] <= cy && cy <= r[0]!.box[3]);
+    if (row) row.push(line);
+    else rows.push([line]);
+  }
+  return rows;
+}
+
+/** The column of x in the grid's boundaries, or -1. */
+const columnOf = (xpos: number[], x: number) => xpos.findIndex((left, i) => i < xpos.length - 1 && left - 1 <= x && x <= xpos[i + 1]! + 1);
+
+/**
+ * A grid as a table: MuPDF's rows, and the rows of lines just above and below it whose words fall into its columns
+ * (at least two of them), which its detection leaves out when they are set apart (a bold or centred header row).
+ * Answers the table and the lines it took, or null when it holds too little to be a table.
+ */
+function tableFromGrid(grid: { xpos: number[]; ypos: number[] }, lines: Line[], space: PageSpace): { block: ExportBlock; taken: Set<Line>; top: number } | null {
+  const { xpos } = grid;
+  const ypos = [...grid.ypos];
+  const left = xpos[0]!;
+  const right = xpos[xpos.length - 1]!;
+  const inColumns = (l: Line) => l.box[0] >= left - 2 && l.box[2] <= right + 2;
+  const outside = lines.filter((l) => inColumns(l) && (centre(l.box)[1] < ypos[0]! || centre(l.box)[1] > ypos[ypos.length - 1]!));
+  const rowHeight = (ypos[ypos.length - 1]! - ypos[0]!) / (ypos.length - 1);
+  const spread = (row: Line[]) => new Set(row.flatMap((l) => l.words.map((w) => columnOf(xpos, (w.x0 + w.x1) / 2)))).size;
+  const fits = (row: Line[]) => row.every((l) => l.words.every((w) => columnOf(xpos, (w.x0 + w.x1) / 2) >= 0)) && spread(row) >= 2;
+  const rows = rowsOf(outside);
+  // Upwards from the top, then downwards from the bottom, one adjacent row at a time.
+  for (const row of rows.filter((r) => centre(r[0]!.box)[1] < ypos[0]!).reverse()) {
+    const top = Math.min(...row.map((l) => l.box[1]));
+    const bottom = Math.max(...row.map((l) => l.box[3]));
+    if (ypos[0]! - bottom > rowHeight || !fits(row)) break;
+    ypos.unshift(Math.min(top, ypos[0]! - 0.1));
+  }
+  for (const row of rows.filter((r) => centre(r[0]!.box)[1] > ypos[ypos.length - 1]!)) {
+    const top = Math.min(...row.map((l) => l.box[1]));
+    const bottom = Math.max(...row.map((l) => l.box[3]));
+    if (top - ypos[ypos.length - 1]! > rowHeight || !fits(row)) break;
+    ypos.push(Math.max(bottom, ypos[ypos.length - 1]! + 0.1));
+  }
+  const columns = xpos.length - 1;
+  const cells: string[][][] = Array.from({ length: ypos.length - 1 }, () => Array.from({ length: columns }, () => []));
+  const taken = new Set<Line>();
+  for (const line of lines) {
+    const [cx, cy] = centre(line.box);
+    if (cx < left || cx > right || cy < ypos[0]! || cy > ypos[ypos.length - 1]!) continue;
+    const r = ypos.findIndex((top, i) => i < ypos.length - 1 && top <= cy && cy <= ypos[i + 1]!);
+    if (r < 0) continue;
+    taken.add(line);
+    // Words by column: a line that crosses a boundary (MuPDF joined two cells) is split at it.
+    for (const w of line.words) {
+      const c = columnOf(xpos, (w.x0 + w.x1) / 2);
+      if (c >= 0) cells[r]![c]!.push(w.text);
+    }
+  }
+  const rows2: TableCell[][] = cells.map((row) => row.map((words) => ({ text: words.join(' '), rowSpan: 1, colSpan: 1 })));
+  const filled = rows2.flat().filter((c) => c.text !== '').length;
+  if (rows2.length < 2 || filled < 2) return null;
+  return { block: { type: 'table', rectangle: space.rectangle([left, ypos[0]!, right, ypos[ypos.length - 1]!]), rows: rows2 }, taken, top: ypos[0]! };
+}
+
+/** One page's lines, tables and images, in reading order (MuPDF's order; a table where its first line was). */
+export function readPage(page: mupdf.PDFPage, pageIndex: number): RawPage {
+  const space = new PageSpace(page);
+  const [px0, py0, px1, py1] = page.getBounds();
+  const stext = page.toStructuredText(PLAIN_OPTIONS);
+  let blocks: StextJsonBlock[];
+  let words: Word[][];
+  try {
+    blocks = (JSON.parse(stext.asJSON()) as { blocks: StextJsonBlock[] }).blocks;
+    words = lineWords(stext);
+  } finally {
+    stext.destroy();
+  }
+  const shapes = smallShapes(page);
+  const items: RawItem[] = [];
+  const all: Line[] = [];
+  let k = 0;
+  for (const b of blocks) {
+    if (b.type === 'image' && b.bbox) {
+      items.push({ kind: 'image', block: { type: 'image', rectangle: space.rectangle(box(b.bbox)) } });
+      continue;
+    }
+    if (b.type !== 'text' || !b.lines) continue;
+    const lines: Line[] = [];
+    for (const l of b.lines) {
+      // A subset's tag (ABCDEF+) is no part of the font's name.
+      const font: ExportFont = { name: l.font.name.replace(/^[A-Z]{6}\+/u, ''), size: Math.round(l.font.size * 100) / 100, bold: l.font.weight === 'bold', italic: l.font.style === 'italic' };
+      const line: Line = { text: l.text, box: box(l.bbox), rect: space.rectangle(box(l.bbox)), font, words: words[k++] ?? [], bullet: false };
+      line.bullet = hasBullet(line, shapes);
+      if (line.text.trim() !== '') lines.push(line);
+    }
+    if (lines.length) {
+      items.push({ kind: 'lines', lines });
+      all.push(...lines);
+    }
+  }
+  // Each grid becomes a table in place of the lines it took.
+  for (const grid of tableGrids(page)) {
+    const table = tableFromGrid(grid, all.filter((l) => items.some((i) => i.kind === 'lines' && i.lines.includes(l))), space);
+    if (!table) continue;
+    let placed = false;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
+      if (item.kind !== 'lines' || !item.lines.some((l) => table.taken.has(l))) continue;
+      const before = item.lines.filter((l) => !table.taken.has(l) && l.box[3] <= table.top);
+      const rest = item.lines.filter((l) => !table.taken.has(l) && !before.includes(l));
+      const replaced: RawItem[] = [];
+      if (before.length) replaced.push({ kind: 'lines', lines: before });
+      if (!placed) replaced.push({ kind: 'table', block: table.block });
+      placed = true;
+      if (rest.length) replaced.push({ kind: 'lines', lines: rest });
+      items.splice(i, 1, ...replaced);
+      i += replaced.length - 1;
+    }
+  }
+  return { pageIndex, width: Math.round((px1 - px0) * 100) / 100, height: Math.round((py1 - py0) * 100) / 100, items };
+}

@@ -1,0 +1,63 @@
+/**
+ * The export model (docs/export.md): a document as blocks in reading order, from which every export format is written.
+ * Plain data, so that it crosses the worker boundary and is the JSON format as it is.
+ */
+import type { Rectangle } from '../syntax/geometry.js';
+
+export const EXPORT_FORMATS = ['json', 'markdown', 'html'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+export interface ExportFont {
+  name: string;
+  size: number;
+  bold: boolean;
+  italic: boolean;
+}
+
+interface BlockBase {
+  /** Bounding box in PDF user space (origin lower left of the unrotated page), in points. */
+  rectangle: Rectangle;
+}
+
+export interface TextBlock extends BlockBase {
+  type: 'heading' | 'paragraph' | 'listItem';
+  text: string;
+  font: ExportFont;
+  /** heading: 1 (largest text on the exported pages) to 6. */
+  level?: number;
+  /** listItem: numbered (1., a), iv.) or not (a bullet). */
+  ordered?: boolean;
+}
+
+export interface TableCell {
+  text: string;
+  rowSpan: number;
+  colSpan: number;
+}
+
+export interface TableBlock extends BlockBase {
+  type: 'table';
+  /** Rows top to bottom, cells left to right; the first row is the header row of the Markdown and HTML exports. */
+  rows: TableCell[][];
+}
+
+export interface ImageBlock extends BlockBase {
+  type: 'image';
+}
+
+export type ExportBlock = TextBlock | TableBlock | ImageBlock;
+
+export interface ExportPage {
+  pageIndex: number;
+  width: number;
+  height: number;
+  blocks: ExportBlock[];
+}
+
+export interface ExportModel {
+  pageCount: number;
+  pages: ExportPage[];
+  /** What was left out: running headers and footers, page numbers (as counts), and pages without text. */
+  removed: { runningLines: number };
+  warnings: string[];
+}

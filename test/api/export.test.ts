@@ -1,0 +1,180 @@
+/**
+ * Export to JSON, Markdown and HTML (docs/export.md), over HTTP against the real server. The ground truth is an HTML
+ * page written here (headings, paragraphs, a list, a 3x4 table), converted by the service's own HTML upload (Chromium);
+ * the Markdown is read by markdown-it (GFM tables) and the HTML by Python's html.parser, not by the service's code.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { describe, test } from 'node:test';
+import MarkdownIt from 'markdown-it';
+import { call } from '../helpers/http.js';
+import { encryptPdf, makePdf } from '../helpers/pdf.js';
+import { serverForSuite } from '../helpers/server.js';
+
+const CHROMIUM = '/usr/lib/chromium/chromium';
+
+const HEADINGS = ['Annual Report', 'Highlights', 'Figures'];
+const PARAGRAPH =
+  'This report describes the results of the year. It contains enough words to wrap over more than one line of the printed page, so that the export must join its lines into one paragraph again.';
+const ITEMS = ['Revenue grew strongly', 'Costs fell', 'New markets opened'];
+const TABLE = [
+  ['Region', 'Q1', 'Q2', 'Q3'],
+  ['North', '10', '12', '14'],
+  ['South', '20', '22', '24'],
+];
+const CLOSING = 'Closing remarks follow the table.';
+
+const GROUND_TRUTH = `<!DOCTYPE html><html><head><title>Report</title><style>
+body { font-family: serif; font-size: 12pt } table { border-collapse: collapse } td, th { border: 1px solid black; padding: 4px }
+.running { position: fixed; top: 0; font-size: 9pt } section + section { page-break-before: always }
+</style></head><body>
+<div class="running">ACME Confidential</div>
+<section><h1>${HEADINGS[0]}</h1><p>${PARAGRAPH}</p><h2>${HEADINGS[1]}</h2><ul>${ITEMS.map((i) => `<li>${i}</li>`).join('')}</ul></section>
+<section><h2>${HEADINGS[2]}</h2><table><tr>${TABLE[0]!.map((c) => `<th>${c}</th>`).join('')}</tr>${TABLE.slice(1)
+  .map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`)
+  .join('')}</table><p>${CLOSING}</p></section>
+<section><p>The last page.</p></section>
+</body></html>`;
+
+/** The tables of an HTML document, and its headings, read by Python's own parser. */
+function parseHtml(html: string): { headings: [string, string][]; tables: string[][][]; lists: string[][] } {
+  const script = `
+import sys, json
+from html.parser import HTMLParser
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__(); self.h=[]; self.t=[]; self.l=[]; self.cur=None; self.tag=None
+    def handle_starttag(self, tag, attrs):
+        if tag in ('h1','h2','h3','h4','h5','h6','th','td','li'): self.tag=tag; self.cur=''
+        if tag=='table': self.t.append([])
+        if tag=='tr': self.t[-1].append([])
+        if tag in ('ul','ol'): self.l.append([])
+    def handle_data(self, data):
+        if self.cur is not None: self.cur += data
+    def handle_endtag(self, tag):
+        if tag != self.tag or self.cur is None: return
+        if tag in ('th','td'): self.t[-1][-1].append(self.cur)
+        elif tag=='li': self.l[-1].append(self.cur)
+        else: self.h.append([tag, self.cur])
+        self.cur=None; self.tag=None
+p=P(); p.feed(sys.stdin.read()); p.close()
+print(json.dumps({'headings': p.h, 'tables': p.t, 'lists': p.l}))`;
+  return JSON.parse(execFileSync('python3', ['-c', script], { input: html }).toString('utf8')) as ReturnType<typeof parseHtml>;
+}
+
+/** The GFM tables, headings and list items of a Markdown text, as markdown-it reads them. */
+function parseMarkdown(markdown: string): ReturnType<typeof parseHtml> {
+  return parseHtml(new MarkdownIt().render(markdown));
+}
+
+describe('export', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing: apt-get install chromium` }, () => {
+  const server = serverForSuite({ env: { PDFSERVICE_CHROMIUM_INSTANCES: '1' } });
+  const doc = '/documents/export/report.pdf';
+  let stored: Buffer;
+
+  test('the ground truth uploads through the HTML converter', async () => {
+    const put = await call(server, 'PUT', doc, { body: Buffer.from(GROUND_TRUTH), headers: { 'content-type': 'text/html' } });
+    assert.equal(put.status, 201, put.text);
+    stored = (await call(server, 'GET', doc)).bytes;
+    assert.equal(execFileSync('pdfinfo', ['-'], { input: stored }).toString('utf8').match(/Pages:\s+(\d+)/)?.[1], '3');
+  });
+
+  test('Markdown: the headings in order, the paragraph joined, the list, and the table cell for cell; the running header left out', async () => {
+    const reply = await call(server, 'GET', `${doc}/export?format=markdown`);
+    assert.equal(reply.status, 200, reply.text);
+    assert.match(reply.headers.get('content-type') ?? '', /^text\/markdown; charset=utf-8/);
+    const md = parseMarkdown(reply.text);
+    assert.deepEqual(md.headings, [['h1', HEADINGS[0]], ['h2', HEADINGS[1]], ['h2', HEADINGS[2]]]);
+    assert.deepEqual(md.tables, [TABLE]);
+    assert.deepEqual(md.lists, [ITEMS]);
+    assert.ok(reply.text.includes(PARAGRAPH), reply.text);
+    assert.doesNotMatch(reply.text, /ACME Confidential/);
+    // By Accept instead of ?format=: the same export.
+    const byAccept = await call(server, 'GET', `${doc}/export`, { headers: { accept: 'text/markdown' } });
+    assert.equal(byAccept.text, reply.text);
+  });
+
+  test("JSON: the blocks' reading order is the source's; the table has rows and cells; the running header is counted as removed", async () => {
+    const reply = await call(server, 'GET', `${doc}/export`);
+    assert.equal(reply.status, 200, reply.text);
+    const model = reply.json() as { pageCount: number; pages: { pageIndex: number; blocks: { type: string; text?: string; level?: number; rows?: { text: string }[][]; rectangle: { x: number; y: number } }[] }[]; removed: { runningLines: number } };
+    assert.equal(model.pageCount, 3);
+    const sequence = model.pages.flatMap((p) => p.blocks.map((b) => (b.type === 'table' ? `table:${JSON.stringify(b.rows!.map((r) => r.map((c) => c.text)))}` : `${b.type}${b.level ?? ''}:${b.text}`)));
+    assert.deepEqual(sequence, [
+      `heading1:${HEADINGS[0]}`,
+      `paragraph:${PARAGRAPH}`,
+      `heading2:${HEADINGS[1]}`,
+      ...ITEMS.map((i) => `listItem:${i}`),
+      `heading2:${HEADINGS[2]}`,
+      `table:${JSON.stringify(TABLE)}`,
+      `paragraph:${CLOSING}`,
+      'paragraph:The last page.',
+    ]);
+    assert.equal(model.removed.runningLines, 3);
+    // Boxes in PDF user space: the first heading lies above the paragraph (y grows upwards).
+    const [h1, p] = model.pages[0]!.blocks;
+    assert.ok(h1!.rectangle.y > p!.rectangle.y);
+  });
+
+  test('HTML: it parses, with the headings, the list and the table (header cells as th)', async () => {
+    const reply = await call(server, 'GET', `${doc}/export?format=html`);
+    assert.equal(reply.status, 200, reply.text);
+    assert.match(reply.headers.get('content-type') ?? '', /^text\/html; charset=utf-8/);
+    const html = parseHtml(reply.text);
+    assert.deepEqual(html.headings, [['h1', HEADINGS[0]], ['h2', HEADINGS[1]], ['h2', HEADINGS[2]]]);
+    assert.deepEqual(html.tables, [TABLE]);
+    assert.deepEqual(html.lists, [ITEMS]);
+    assert.match(reply.text, /<th>Region<\/th>/);
+    // A page range: the second page only. Levels rank the sizes of the pages exported, so its one heading is h1.
+    const some = parseHtml((await call(server, 'GET', `${doc}/export?format=html&pageRange=2`)).text);
+    assert.deepEqual(some.headings, [['h1', HEADINGS[2]]]);
+    assert.deepEqual(some.tables, [TABLE]);
+  });
+
+  test('bad input: a range past the end or malformed, an unknown format, an Accept it cannot meet; the stored document unchanged', async () => {
+    const past = await call(server, 'GET', `${doc}/export?format=markdown&pageRange=4`);
+    assert.equal(past.status, 400, past.text);
+    assert.equal(past.json().code, 'PAGE_OUT_OF_RANGE');
+    const malformed = await call(server, 'GET', `${doc}/export?pageRange=3-1`);
+    assert.equal(malformed.status, 400, malformed.text);
+    assert.equal(malformed.json().code, 'INVALID_PAGE_RANGE');
+    const format = await call(server, 'GET', `${doc}/export?format=docx`);
+    assert.equal(format.status, 400, format.text);
+    const accept = await call(server, 'GET', `${doc}/export`, { headers: { accept: 'image/png' } });
+    assert.equal(accept.status, 406, accept.text);
+    const clash = await call(server, 'GET', `${doc}/export?format=html`, { headers: { accept: 'application/json' } });
+    assert.equal(clash.status, 406, clash.text);
+    assert.deepEqual((await call(server, 'GET', doc)).bytes, stored);
+  });
+
+  test('a document without text is 422 NO_TEXT naming OCRAction; an encrypted one needs its password', async () => {
+    const blank = makePdf({ pages: 2, text: () => '' });
+    assert.equal((await call(server, 'PUT', '/documents/export/blank.pdf', { body: blank, headers: { 'content-type': 'application/pdf' } })).status, 201);
+    const none = await call(server, 'GET', '/documents/export/blank.pdf/export?format=markdown');
+    assert.equal(none.status, 422, none.text);
+    assert.equal(none.json().code, 'NO_TEXT');
+    assert.match(none.json().detail, /OCRAction/);
+
+    const locked = encryptPdf(makePdf({ text: () => 'Secret minutes' }), 'user-pw', 'owner-pw');
+    assert.equal((await call(server, 'PUT', '/documents/export/locked.pdf', { body: locked, headers: { 'content-type': 'application/pdf' } })).status, 201);
+    const without = await call(server, 'GET', '/documents/export/locked.pdf/export?format=markdown');
+    assert.equal(without.status, 403, without.text);
+    assert.equal(without.json().code, 'DOCUMENT_PASSWORD_REQUIRED');
+    const wrong = await call(server, 'GET', '/documents/export/locked.pdf/export?format=markdown', { headers: { 'x-service-documentpassword': 'nope' } });
+    assert.equal(wrong.json().code, 'DOCUMENT_PASSWORD_INVALID');
+    const right = await call(server, 'GET', '/documents/export/locked.pdf/export?format=markdown', { headers: { 'x-service-documentpassword': 'owner-pw' } });
+    assert.equal(right.status, 200, right.text);
+    assert.match(right.text, /Secret minutes/);
+    assert.deepEqual((await call(server, 'GET', '/documents/export/locked.pdf')).bytes, locked);
+  });
+
+  test('ETag by version and options: If-None-Match answers 304', async () => {
+    const first = await call(server, 'GET', `${doc}/export?format=markdown`);
+    const etag = first.headers.get('etag')!;
+    assert.ok(etag);
+    const again = await call(server, 'GET', `${doc}/export?format=markdown`, { headers: { 'if-none-match': etag } });
+    assert.equal(again.status, 304);
+    assert.notEqual((await call(server, 'GET', `${doc}/export?format=html`)).headers.get('etag'), etag);
+  });
+});
