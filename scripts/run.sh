@@ -29,12 +29,10 @@ case "${1:-}" in
     if [[ " $* " == *" container "* ]]; then bash scripts/setup.sh test container; else bash scripts/setup.sh test; fi
     . scripts/env.sh
     echo "run.sh: Node.js $(node --version) ($(command -v node))"
-    # PDFSERVICE_TEST_FAILURES (set by .ci/run): a file that gets a line per failed test, beside the usual report.
-    reporters=()
-    if [ -n "${PDFSERVICE_TEST_FAILURES:-}" ]; then
-      reporters=(--test-reporter=spec --test-reporter-destination=stdout
-        --test-reporter=./scripts/test-failures.mjs --test-reporter-destination="$PDFSERVICE_TEST_FAILURES")
-    fi
-    exec node $PDFSERVICE_NODE_FLAGS --test --test-concurrency=2 "${reporters[@]}" "${targets[@]}" ;;
+    # Two files at a time, the longest first by their times in test/file-times.tsv (scripts/run-tests-in-order.mjs;
+    # docs/testing.md, "CI time"): in path order the run ended with long files alone on one core. The spec report, the
+    # longest files of the run at its end; PDFSERVICE_TEST_FAILURES (set by .ci/run): a file that gets a line per failed test.
+    exec node $PDFSERVICE_NODE_FLAGS scripts/run-tests-in-order.mjs --spec --times=test/file-times.tsv \
+      ${PDFSERVICE_TEST_TIMES_OUT:+--write-times="$PDFSERVICE_TEST_TIMES_OUT"} 2 "${targets[@]}" ;;
   *) echo "usage: bash scripts/run.sh start | test [group...]" >&2; exit 2 ;;
 esac

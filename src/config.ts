@@ -11,7 +11,7 @@ import { TOOLS, type ToolSettings } from './config/tools.js';
 export { userTaskLimit } from './config/engine.js';
 export { jobConcurrency } from './config/jobs.js';
 export { secretsKey } from './config/stores.js';
-export { chromiumPool, officePool, toolMemory } from './config/tools.js';
+export { chromiumPool, officePool, toolMemory, webPolicy } from './config/tools.js';
 
 /**
  * Every setting of the service, read from environment variables and validated once at start: the merge of the

@@ -38,6 +38,9 @@ export const ERROR_CATALOG = {
   DOCUMENT_PASSWORD_INVALID: { status: 403, title: 'The document password is wrong' },
   DOCUMENT_PERMISSION_DENIED: { status: 403, title: 'The document permissions forbid this operation' },
   DMS_FORBIDDEN: { status: 403, title: 'The document server refused this request for the user' },
+  // Web pages by URL (docs/html.md, "Web pages by URL").
+  URL_FETCH_DISABLED: { status: 403, title: 'Web pages by URL are off: the operator has set no allow-list of origins' },
+  URL_NOT_ALLOWED: { status: 403, title: 'The URL is not one the service may fetch: its origin is not allowed, or its name resolves to a non-public address' },
   DOCUMENT_NOT_FOUND: { status: 404, title: 'No such document' },
   VERSION_NOT_FOUND: { status: 404, title: 'The document has no version with that id' },
   XMP_NOT_FOUND: { status: 404, title: 'The document has no XMP metadata' },
@@ -98,6 +101,7 @@ export const ERROR_CATALOG = {
   PROCESSING_FAILED: { status: 422, title: 'The engine could not process this document' },
   OUTPUT_CHECK_FAILED: { status: 422, title: 'An external program wrote a file the service cannot use; nothing was written' },
   HTML_CONVERSION_FAILED: { status: 422, title: 'The page could not be converted to PDF; nothing was written' },
+  URL_FETCH_FAILED: { status: 422, title: 'The web page could not be fetched; nothing was written' },
   CONVERSION_FAILED: { status: 422, title: 'The LibreOffice instance converting the document ended; nothing was written' },
   HEADERS_TOO_LARGE: { status: 431, title: 'The request line and headers are larger than the service accepts' },
   TOO_MANY_REQUESTS: { status: 429, title: 'Too many failed attempts; try again later' },

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadConfig, type Config } from './config.js';
+import { loadConfig, webPolicy, type Config } from './config.js';
 import { createOperations } from './operations/index.js';
 import type { AnyAction } from './operations/actions/runner.js';
 import { FileProfileStore } from './operations/optimize/file-store.js';
@@ -45,6 +45,7 @@ export async function start(config: Config, mode: 'service' | 'worker' = 'servic
     profiles: shared.profiles ?? (await FileProfileStore.open(config.dataDir)),
     textPrefetchMaxBytes: config.textPrefetchMaxBytes,
     jobs,
+    web: webPolicy(config),
     ...(options.extraActions ? { extraActions: options.extraActions } : {}),
   });
   const parts = { shared, documentStore, tools, pool, operations, jobs, log };

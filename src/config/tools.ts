@@ -1,7 +1,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { boolean, integer, integerOrZero, nonEmpty, type SettingsFeature } from './setting.js';
+import { isIP } from 'node:net';
+import { boolean, ConfigError, integer, integerOrZero, MiB, nonEmpty, type SettingsFeature } from './setting.js';
 
 /** The external programs (tools/, started by src/start/tools.ts). */
 export interface ToolSettings {
@@ -24,13 +25,16 @@ export interface ToolSettings {
   chromiumMaxRssMb: number;
   chromiumPrewarm: boolean;
   chromiumProgram: string;
+  urlAllowlist: string[];
+  urlMaxBytes: number;
+  urlTestHosts: Map<string, { address: string; exempt: boolean }>;
 }
 
 export const TOOLS: SettingsFeature<ToolSettings> = {
   settings: {
     verapdfDir: {
       env: 'PDFSERVICE_VERAPDF_DIR',
-      doc: 'Folder of the veraPDF helper (`verapdf-helper.jar` and `lib/`) that `bash scripts/setup.sh` builds with Maven; without it (or without Java) PDF/A preflight answers 503 (docs/pdfa.md)',
+      doc: 'Folder of the veraPDF helper (`verapdf-helper.jar` and `lib/`) that `bash scripts/setup.sh` builds with Maven; without it (or without Java) PDF/A and PDF/UA preflight answers 503 (docs/pdfa.md)',
       shown: '`.tools/verapdf` of the installation',
       default: () => fileURLToPath(new URL('../../../.tools/verapdf', import.meta.url)),
       parse: (raw) => path.resolve(nonEmpty(raw)),
@@ -112,6 +116,26 @@ export const TOOLS: SettingsFeature<ToolSettings> = {
       default: '/usr/lib/chromium/chromium',
       parse: (raw) => (nonEmpty(raw).includes('/') ? path.resolve(raw.trim()) : raw.trim()),
     },
+    urlAllowlist: {
+      env: 'PDFSERVICE_URL_ALLOWLIST',
+      doc: 'Origins (`scheme://host[:port]`, comma-separated) web pages by URL may be fetched from, their sub-resources and redirects included; each request is fetched by the service, never the browser, and only from public addresses. Empty: web pages by URL are off (403 `URL_FETCH_DISABLED`; docs/html.md, "Web pages by URL")',
+      shown: 'empty (off)',
+      default: () => [],
+      parse: originList,
+    },
+    urlMaxBytes: {
+      env: 'PDFSERVICE_URL_MAX_BYTES',
+      doc: 'Bytes one web page by URL may fetch in all, its document and every sub-resource; each response is bounded by what is left (the document past it is 422 `URL_FETCH_FAILED`, a sub-resource is left out)',
+      default: 50 * MiB,
+      parse: integer(65_536, 4_294_967_296),
+    },
+    urlTestHosts: {
+      env: 'PDFSERVICE_URL_TEST_HOSTS',
+      doc: 'For tests only, refused at start unless `NODE_ENV=test`: `name=address` pairs (comma-separated) that web pages by URL resolve without DNS, each address checked as a resolved one is; `name=address!` exempts that one address from the check, and only a loopback address can be exempted (docs/html.md, "Testing")',
+      shown: 'none',
+      default: () => new Map(),
+      parse: testHosts,
+    },
     toolSpawner: {
       env: 'PDFSERVICE_TOOL_SPAWNER',
       doc: '`true`: external programs are started by a small helper process started with the service (docs/architecture.md, "The spawner"), so that starting one does not stop the event loop for a fork of the whole service (9 to 17 ms a program at 1.4 GB). Off by default until it shows an end-to-end gain: on the loaded 2-core machine a job\'s 202 was not faster with it (bench/results/spawner-2026-11-30.md)',
@@ -141,4 +165,43 @@ export function officePool(config: Pick<ToolSettings, 'officeInstances' | 'offic
 /** The Chromium pool's settings as tools/chromium.ts takes them. */
 export function chromiumPool(config: Pick<ToolSettings, 'chromiumInstances' | 'chromiumTimeoutMs' | 'chromiumRestartAfter' | 'chromiumMaxRssMb' | 'chromiumProgram'>) {
   return { instances: config.chromiumInstances, timeoutMs: config.chromiumTimeoutMs, restartAfterUses: config.chromiumRestartAfter, maxRssMb: config.chromiumMaxRssMb, program: config.chromiumProgram };
+}
+
+/** PDFSERVICE_URL_ALLOWLIST: origins, each an http(s) URL with no path, query or credentials, kept as URL.origin writes it. */
+function originList(raw: string): string[] {
+  return raw.split(',').map((item) => item.trim()).filter((item) => item !== '').map((item) => {
+    let url: URL;
+    try {
+      url = new URL(item);
+    } catch {
+      throw new ConfigError(`has "${item}", which is no origin (scheme://host[:port])`);
+    }
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) {
+      throw new ConfigError(`has "${item}", which is no http or https origin (scheme://host[:port], no path)`);
+    }
+    return url.origin;
+  });
+}
+
+/**
+ * PDFSERVICE_URL_TEST_HOSTS (tests only): `name=address` or `name=address!`. Refused unless NODE_ENV=test, so that a
+ * production service can never be told to resolve a name its own way or to connect to loopback; `!` exempts the
+ * address from the private-address check only when it is loopback.
+ */
+function testHosts(raw: string): Map<string, { address: string; exempt: boolean }> {
+  if (process.env.NODE_ENV !== 'test') throw new ConfigError('is for tests only and is refused unless NODE_ENV=test');
+  const hosts = new Map<string, { address: string; exempt: boolean }>();
+  for (const item of raw.split(',').map((entry) => entry.trim()).filter((entry) => entry !== '')) {
+    const match = /^([a-z0-9.-]+)=([0-9a-f.:]+)(!?)$/i.exec(item);
+    if (!match || isIP(match[2]!) === 0) throw new ConfigError(`has "${item}", which is not name=address or name=address!`);
+    const exempt = match[3] === '!';
+    if (exempt && !(match[2]!.startsWith('127.') || match[2] === '::1')) throw new ConfigError(`exempts ${match[2]}: only a loopback address can be exempted`);
+    hosts.set(match[1]!.toLowerCase(), { address: match[2]!, exempt });
+  }
+  return hosts;
+}
+
+/** What web pages by URL may fetch, as operations/conversions/html/web.ts takes it. */
+export function webPolicy(config: Pick<ToolSettings, 'urlAllowlist' | 'urlMaxBytes' | 'urlTestHosts'>) {
+  return { allowlist: config.urlAllowlist, maxBytes: config.urlMaxBytes, ...(config.urlTestHosts.size > 0 ? { testHosts: config.urlTestHosts } : {}) };
 }

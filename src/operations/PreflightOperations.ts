@@ -2,14 +2,18 @@ import { PDFX_PROFILES, type PdfxProfile } from '../engine/models.js';
 import { ServiceError } from '../errors.js';
 import type { StoredPath } from '../storage/paths.js';
 import type { ToolSupervisor } from '../tools/supervisor.js';
-import { PDFA_PROFILES, validatePdfa, type ValidationReport } from '../tools/verapdf.js';
+import { PDFA_PROFILES, UA_PROFILES, validatePdfa, type UaProfile, type ValidationReport } from '../tools/verapdf.js';
 import type { OperationContext } from './context.js';
 import type { DocumentOperations, StoredDocument } from './documents.js';
 import { requestExecution, type Engine } from './execution.js';
+import { accessibilityReport, type AccessibilityReport } from './matterhorn.js';
 import { ReadModelCache } from './read-model-cache.js';
 
-/** A report of any profile: veraPDF's (PDF/A) and the engine's PDF/X rules (engine/preflight/model.ts PdfxReport) have this one shape. */
-export type PreflightReport = ValidationReport;
+/**
+ * A report of any profile: veraPDF's (PDF/A, PDF/UA) and the engine's PDF/X rules (engine/preflight/model.ts
+ * PdfxReport) have this one shape; accessibility profiles add `accessibility` (docs/accessibility.md).
+ */
+export type PreflightReport = ValidationReport & { accessibility?: AccessibilityReport };
 
 /** The PreflightResult model: the report, and which document version it is about. */
 export type PreflightResult = PreflightReport & { document: string; etag: string };
@@ -26,7 +30,7 @@ export interface PreflightInput {
 
 /** One profile's checker: which family it belongs to (docs, messages) and how it checks. */
 export interface PreflightChecker {
-  family: 'PDF/A' | 'PDF/X';
+  family: 'PDF/A' | 'PDF/X' | 'PDF/UA';
   check(input: PreflightInput): Promise<PreflightReport>;
 }
 
@@ -36,6 +40,20 @@ function veraPdf(profile: (typeof PDFA_PROFILES)[number]): PreflightChecker {
     family: 'PDF/A',
     // A large document reaches the helper copied from its open file, never read into memory whole (see DocumentOperations.read).
     check: ({ stored, password, signal, tools }) => validatePdfa(tools, { pdf: stored.pdf, profile, password, signal }),
+  };
+}
+
+/**
+ * Accessibility profiles go to the same warm veraPDF; the report adds the failures grouped by Matterhorn checkpoint
+ * (PDF/UA-1, the part the protocol covers) and the checks that need a person (operations/matterhorn.ts).
+ */
+function veraPdfUa(profile: UaProfile): PreflightChecker {
+  return {
+    family: 'PDF/UA',
+    check: async ({ stored, password, signal, tools }) => {
+      const report = await validatePdfa(tools, { pdf: stored.pdf, profile, password, signal });
+      return { ...report, accessibility: accessibilityReport(report, profile === 'pdfua1') };
+    },
   };
 }
 
@@ -53,6 +71,7 @@ function pdfxRules(profile: PdfxProfile): PreflightChecker {
  */
 export const PREFLIGHT_PROFILES: ReadonlyMap<string, PreflightChecker> = new Map<string, PreflightChecker>([
   ...PDFA_PROFILES.map((profile) => [profile, veraPdf(profile)] as const),
+  ...UA_PROFILES.map((profile) => [profile, veraPdfUa(profile)] as const),
   ...PDFX_PROFILES.map((profile) => [profile, pdfxRules(profile)] as const),
 ]);
 

@@ -1,3 +1,4 @@
+import type { WebPolicy } from './conversions/html/web.js';
 import type { EnginePool } from '../engine/pool.js';
 import type { DocumentStores } from '../storage/store.js';
 import type { ToolStatus, ToolSupervisor } from '../tools/index.js';
@@ -59,7 +60,7 @@ export interface Operations {
   engineStats(): EnginePool['stats'];
 }
 
-export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0, jobs, profiles = new MemoryProfileStore(), extraActions = [] }: {
+export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0, jobs, profiles = new MemoryProfileStore(), extraActions = [], web }: {
   /** The store of each user (sharedStores for a store without users of its own): every document operation resolves it from its context. */
   stores: DocumentStores;
   pool: EnginePool;
@@ -71,9 +72,11 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
   profiles?: OptimizeProfileStore;
   /** Test-only actions beside the registry (start()'s StartOptions); production passes none. */
   extraActions?: readonly AnyAction[];
+  /** What web pages by URL may fetch (config: PDFSERVICE_URL_*); absent or an empty allow-list: they are off. */
+  web?: WebPolicy;
 }): Operations {
   const documents = new DocumentOperations(stores, pool);
-  const uploads = new UploadOperations(documents, tools);
+  const uploads = new UploadOperations(documents, tools, web);
   const pages = new PageOperations(pool, documents, textPrefetchMaxBytes);
   documents.onWritten((written, ctx) => pages.prefetchText(written.path, written.stat.etag, written.stat.size, ctx));
   const versions = new VersionOperations(documents);
@@ -100,7 +103,7 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
     signatures: new SignatureOperations(documents),
     preflight: new PreflightOperations(tools, documents),
     actions,
-    oneshot: new OneShotOperations(pool, tools, actions, resultFiles),
+    oneshot: new OneShotOperations(pool, tools, actions, resultFiles, web),
     optimizeProfiles,
     ...(jobs ? { jobs: new JobOperations(jobs.store, actions, uploads, jobs.limits, jobs.backend, resultFiles) } : {}),
     tools,

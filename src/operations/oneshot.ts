@@ -15,6 +15,8 @@ import { engineFor, requestExecution, throwIfStopped, type ExecutionContext } fr
 import type { JobResultFile } from './jobs/model.js';
 import type { JobResultFiles } from './jobs/result-files.js';
 import { SHARED_OPTIONS, type HtmlOptions } from './conversions/html/options.js';
+import { checkUrlUpload, PRINTED_CONVERTERS } from './conversions/html/converter.js';
+import type { WebPolicy } from './conversions/html/web.js';
 import { ASSET_PART, MAIN_PART, officeOptionsFor, type UploadPart } from './uploads.js';
 
 /** Steps a one-shot takes at most (docs/api.md, "One-shot conversions"): enough for any sensible chain, and a bound on the work one request queues. */
@@ -69,6 +71,8 @@ export class OneShotOperations {
     private readonly actions: ActionRunner,
     /** Where a one-shot run as a job keeps its result (jobs/result-files.ts). */
     readonly resultFiles: JobResultFiles,
+    /** What web pages by URL may fetch; absent: they are off (403). */
+    private readonly web?: WebPolicy,
   ) {}
 
   /**
@@ -100,7 +104,8 @@ export class OneShotOperations {
       const chosen = await chooseConverter(declared, file.content, assets.length);
       if (chosen === undefined) throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Cannot convert ${declared}: send ${UPLOAD_TYPES_TEXT}`);
       const asked = officeOptionsFor(chosen, officeOptions);
-      const html = chosen.converter.name === 'html' || chosen.converter.name === 'markdown' ? sharedOptionsOf(officeOptions) : undefined;
+      const html = PRINTED_CONVERTERS.includes(chosen.converter.name) ? sharedOptionsOf(officeOptions) : undefined;
+      if (chosen.converter.name === 'url') await checkUrlUpload(file, this.web);
       const base = (file.fileName ?? 'document').replace(/^.*[\\/]/, '').replace(/\.[^.]*$/, '') || 'document';
       return {
         converter: chosen.converter.name,
@@ -155,6 +160,7 @@ export class OneShotOperations {
         background: execution.background,
         officeOptions: prepared.officeOptions,
         htmlOptions: prepared.htmlOptions,
+        web: this.web,
         name: prepared.name.replace(/\.pdf$/, ''),
       });
       let current = converted.content;

@@ -7,7 +7,8 @@ import type { OperationContext } from './context.js';
 import { officeFormatOfType } from './conversions/office/converter.js';
 import { checkOfficeOptionsApply } from './conversions/office/convert.js';
 import { htmlOnlyOptions, SHARED_OPTIONS, type HtmlOptions } from './conversions/html/options.js';
-import { PRINTED_CONVERTERS } from './conversions/html/converter.js';
+import { checkUrlUpload, PRINTED_CONVERTERS, PRINTED_WHAT } from './conversions/html/converter.js';
+import type { WebPolicy } from './conversions/html/web.js';
 import type { OfficeOptions } from './conversions/office/formats.js';
 import { chooseConverter, converterNamed, PDF_TYPE, UPLOAD_TYPES_TEXT } from './conversions/registry.js';
 import type { StagedFile } from './conversions/types.js';
@@ -73,6 +74,8 @@ export class UploadOperations {
   constructor(
     private readonly documents: DocumentOperations,
     private readonly tools: ToolSupervisor,
+    /** What web pages by URL may fetch; absent: they are off (403). */
+    private readonly web?: WebPolicy,
   ) {}
 
   /**
@@ -89,6 +92,8 @@ export class UploadOperations {
       if (chosen === undefined) throw new ServiceError('UNSUPPORTED_MEDIA_TYPE', `Cannot store ${mediaType}: send ${UPLOAD_TYPES_TEXT}`);
       const asked = officeOptionsFor(chosen, officeOptions);
       const html = htmlOptionsFor(chosen, htmlOptions);
+      // A web page by URL: off, a URL that is none, or an origin not allowed is answered now, before any fetch or 202.
+      if (chosen.converter.name === 'url') await checkUrlUpload({ mediaType: chosen.mediaType, content: staged }, this.web);
       if (conflict === 'fail' && (await this.documents.exists(target, ctx))) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${target.toString()}`);
       if (ctx.ifMatch !== undefined) {
         const existing = await this.documents.find(target, ctx);
@@ -141,6 +146,7 @@ export class UploadOperations {
             onConverting: () => phase(0, 'converting'),
             officeOptions: prepared.officeOptions,
             htmlOptions: prepared.htmlOptions,
+            web: this.web,
             name: prepared.target.name.replace(/\.pdf$/i, ''),
           });
           phase(1, 'storing');
@@ -201,7 +207,7 @@ export function officeOptionsFor(chosen: { converter: { name: string }; mediaTyp
   if (PRINTED_CONVERTERS.includes(chosen.converter.name)) {
     // pageRange, landscape and pdfa are HTML options too (htmlOptionsFor); the others are Office's alone.
     const officeOnly = Object.entries(asked).filter(([key, value]) => value !== undefined && !(SHARED_OPTIONS as readonly string[]).includes(key)).map(([key]) => key);
-    if (officeOnly.length > 0) throw new ServiceError('BAD_REQUEST', `The options ${officeOnly.join(', ')} apply to Office uploads only; this upload is ${chosen.converter.name === 'html' ? 'an HTML page' : 'Markdown text'}`);
+    if (officeOnly.length > 0) throw new ServiceError('BAD_REQUEST', `The options ${officeOnly.join(', ')} apply to Office uploads only; this upload is ${PRINTED_WHAT[chosen.converter.name] ?? chosen.converter.name}`);
     return undefined;
   }
   if (chosen.converter.name !== 'office') throw new ServiceError('BAD_REQUEST', `The options ${Object.keys(asked).join(', ')} apply to Office uploads only; this upload is ${chosen.mediaType === PDF_TYPE ? 'a PDF' : chosen.mediaType}`);

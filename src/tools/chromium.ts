@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { realpathSync } from 'node:fs';
 import { ServiceError } from '../errors.js';
-import type { HelperAnswer, HelperRequest, PageSettings } from './chromium/helper.js';
+import type { FetchAsk, FetchReply, HelperAnswer, HelperRequest, PageSettings } from './chromium/helper.js';
 import { askHelper } from './helper-request.js';
 import { resolveProgram, type ToolSupervisor } from './supervisor.js';
 import type { ToolDeclaration } from './tool.js';
@@ -86,9 +86,14 @@ export function chromiumTool(settings: ChromiumPoolSettings): ToolDeclaration {
 /** One page to print: its files in the run's folder are written here. */
 export interface ChromiumConversion extends PageSettings {
   /** The main page's file name (its URL path is `/<name>`). */
-  main: { name: string; bytes: Uint8Array };
+  main: { name: string; bytes: Uint8Array; type?: string | undefined };
   /** The bundle's other files by name, each with the media type it is served with. */
   assets: readonly { name: string; type: string; bytes: Uint8Array }[];
+  /**
+   * A web page by URL: its address (the main file is its body), and how the page's other requests are fetched, each
+   * body written to `file` (a file of the run's folder); null when the request is refused or fails.
+   */
+  web?: { page: string; fetch: (url: string, file: string) => Promise<FetchReply['fetched']> } | undefined;
   signal?: AbortSignal | undefined;
   background?: boolean | undefined;
   onQueued?: (() => void) | undefined;
@@ -110,7 +115,7 @@ export function htmlToPdf(tools: ToolSupervisor, conversion: ChromiumConversion)
     async ({ scratch, request, retire }) => {
       conversion.onConverting?.();
       const files: HelperRequest['files'] = {};
-      const all = [{ ...conversion.main, type: 'text/html; charset=utf-8' }, ...conversion.assets];
+      const all = [{ ...conversion.main, type: conversion.main.type ?? 'text/html; charset=utf-8' }, ...conversion.assets];
       await Promise.all(
         all.map(async (file, index) => {
           const onDisk = path.join(scratch, `file-${index}`);
@@ -119,13 +124,15 @@ export function htmlToPdf(tools: ToolSupervisor, conversion: ChromiumConversion)
         }),
       );
       const output = path.join(scratch, 'output.pdf');
-      const { main: _main, assets: _assets, signal: _signal, background: _background, onQueued: _onQueued, onConverting: _onConverting, ...options } = conversion;
-      const ask: HelperRequest = { ...options, timeoutMs, files, main: `/${conversion.main.name}`, output };
-      const answer = await askHelper<HelperAnswer>({ request, retire }, ask, {
-        code: 'HTML_CONVERSION_FAILED',
-        ended: 'The browser ended while converting the page',
-        garbled: 'The browser helper answered something unexpected',
-      });
+      const { main: _main, assets: _assets, web, signal: _signal, background: _background, onQueued: _onQueued, onConverting: _onConverting, ...options } = conversion;
+      const ask: HelperRequest = { ...options, timeoutMs, files, main: `/${conversion.main.name}`, output, page: web?.page };
+      const failure = { code: 'HTML_CONVERSION_FAILED', ended: 'The browser ended while converting the page', garbled: 'The browser helper answered something unexpected' } as const;
+      let answer = await askHelper<HelperAnswer | FetchAsk>({ request, retire }, ask, failure);
+      // A web page's requests, one at a time, until the helper's answer (a bundle's page asks for none).
+      for (let fetches = 0; 'fetch' in answer; fetches++) {
+        const fetched = web ? await web.fetch(answer.fetch.url, path.join(scratch, `fetched-${fetches}`)) : null;
+        answer = await askHelper<HelperAnswer | FetchAsk>({ request, retire }, { fetched } satisfies FetchReply, failure);
+      }
       if (answer.ok) return readFile(output);
       if (answer.kind === 'timeout' || answer.kind === 'browser') retire();
       // Chromium caps a range at the last printed page (`2-9` of 3 pages prints 2-3) and refuses one that keeps none.

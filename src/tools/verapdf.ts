@@ -29,6 +29,15 @@ export type PdfaProfile = 'pdfa1a' | 'pdfa1b' | 'pdfa2a' | 'pdfa2b' | 'pdfa2u' |
 /** Every PDF/A flavour, in the order lists show them. */
 export const PDFA_PROFILES: readonly PdfaProfile[] = ['pdfa1a', 'pdfa1b', 'pdfa2a', 'pdfa2b', 'pdfa2u', 'pdfa3a', 'pdfa3b', 'pdfa3u', 'pdfa4', 'pdfa4e', 'pdfa4f'];
 
+/** Accessibility profiles veraPDF checks (docs/accessibility.md): PDF/UA-1, PDF/UA-2 and WTPDF 1.0 "Accessibility". */
+export type UaProfile = 'pdfua1' | 'pdfua2' | 'wtpdf1a';
+
+/** Every accessibility profile, in the order lists show them. */
+export const UA_PROFILES: readonly UaProfile[] = ['pdfua1', 'pdfua2', 'wtpdf1a'];
+
+/** Every profile the warm veraPDF checks. */
+export type VerapdfProfile = PdfaProfile | UaProfile;
+
 export interface RuleLocation {
   pageIndex?: number;
   objectNumber?: number;
@@ -51,8 +60,11 @@ export interface ValidationReport {
   rules: FailedRule[]; // failed rules only
 }
 
-/** veraPDF's flavour ids, and the ISO part each belongs to (named by a result that veraPDF could not produce). */
-const FLAVOURS: Record<PdfaProfile, { id: string; specification: string }> = {
+/**
+ * veraPDF's flavour ids, and the standard each belongs to (named by a result that veraPDF could not produce).
+ * veraPDF 1.30 knows the accessibility flavours as ua1, ua2 and wt1a (PDFAFlavour.byFlavourId).
+ */
+const FLAVOURS: Record<VerapdfProfile, { id: string; specification: string }> = {
   pdfa1a: { id: '1a', specification: 'ISO 19005-1:2005' },
   pdfa1b: { id: '1b', specification: 'ISO 19005-1:2005' },
   pdfa2a: { id: '2a', specification: 'ISO 19005-2:2011' },
@@ -64,10 +76,13 @@ const FLAVOURS: Record<PdfaProfile, { id: string; specification: string }> = {
   pdfa4: { id: '4', specification: 'ISO 19005-4:2020' },
   pdfa4e: { id: '4e', specification: 'ISO 19005-4:2020' },
   pdfa4f: { id: '4f', specification: 'ISO 19005-4:2020' },
+  pdfua1: { id: 'ua1', specification: 'ISO 14289-1:2014' },
+  pdfua2: { id: 'ua2', specification: 'ISO 14289-2:2024' },
+  wtpdf1a: { id: 'wt1a', specification: 'WTPDF1.0' },
 };
 
 export function isPdfaProfile(value: string): value is PdfaProfile {
-  return Object.prototype.hasOwnProperty.call(FLAVOURS, value);
+  return (PDFA_PROFILES as readonly string[]).includes(value);
 }
 
 /** The helper's jar and veraPDF's jars, as scripts/setup.sh lays them out in `dir`. */
@@ -116,17 +131,17 @@ export function verapdf(options: { timeoutMs: number; dir: string; heapMb?: numb
 type HelperAnswer = { ok: true; report: ValidationReport } | { ok: false; kind: 'damaged' | 'encrypted' | 'failed'; error: string };
 
 /**
- * Validates a PDF (bytes, or a stored document's open file) against a PDF/A flavour in the warm veraPDF JVM.
+ * Validates a PDF (bytes, or a stored document's open file) against a PDF/A, PDF/UA or WTPDF flavour in the warm veraPDF JVM.
  * 503 COMPONENT_MISSING without Java/veraPDF. The flavour is the one asked
  * for, never the one the file claims. `password` opens an encrypted file, so
  * that its content is checked as well as the encryption PDF/A forbids. A file
  * veraPDF cannot read at all (damaged, or encrypted with a password it was not
- * given) is a non-compliant result whose one rule (clause 6.1, file structure,
- * test number 0: ours, not veraPDF's) says why.
+ * given) is a non-compliant result whose one rule (clause 6.1, file structure in
+ * PDF/A and conformance in PDF/UA; test number 0: ours, not veraPDF's) says why.
  */
 export function validatePdfa(
   tools: ToolSupervisor,
-  options: { pdf: Uint8Array | OpenFile; profile: PdfaProfile; password?: string | undefined; signal?: AbortSignal | undefined },
+  options: { pdf: Uint8Array | OpenFile; profile: VerapdfProfile; password?: string | undefined; signal?: AbortSignal | undefined },
 ): Promise<ValidationReport> {
   const flavour = FLAVOURS[options.profile];
   return tools.run(

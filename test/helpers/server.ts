@@ -6,6 +6,7 @@ import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { NODE_FLAGS } from '../../src/start/node-flags.js';
 import { startDavServer, type DavServer } from './dav-server.js';
+import { waitForExit } from './processes.js';
 
 export const ADMIN = { username: 'admin', password: 'admin-test-password-1' };
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
@@ -145,9 +146,10 @@ export async function startServer(options: { env?: Record<string, string>; dataD
       if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        // waitForExit clears its timer: a bare race with a 5 s timer kept every test file's process alive 5 s after its
+        // last test (about 7 minutes of the tests stage's 26).
         // Waited for too: kill() only sends the signal, and a process still writing in its data folder made the rm below fail (ENOTEMPTY).
-        if (child.exitCode === null && child.signalCode === null) {
+        if (!(await waitForExit(child, 5000))) {
           child.kill('SIGKILL');
           await exited;
         }

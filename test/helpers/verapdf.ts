@@ -1,8 +1,9 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createInterface } from 'node:readline';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { loadConfig } from '../../src/config.js';
 
 /** Where the service finds the veraPDF helper by default (.tools/verapdf, built by scripts/setup.sh). */
@@ -19,6 +20,12 @@ export interface VerapdfRule {
   clause: string;
   testNumber: number;
   description: string;
+}
+
+/** One veraPDF verdict, as the helper program answers it. */
+export interface VerapdfVerdict {
+  compliant: boolean;
+  rules: VerapdfRule[];
 }
 
 /** The test process's one veraPDF JVM (started at its first verdict), and the verdicts waiting for their answer line. */
@@ -60,7 +67,7 @@ function startJvm(): NonNullable<typeof jvm> {
  * JVM answers every verdict of a test file, one after another, as the service's does: a JVM started for each check
  * cost seconds of a loaded machine's time each.
  */
-export async function verapdfVerdict(bytes: Buffer | Uint8Array, flavour: string): Promise<{ compliant: boolean; rules: VerapdfRule[] }> {
+export async function verapdfVerdict(bytes: Buffer | Uint8Array, flavour: string): Promise<VerapdfVerdict> {
   const dir = mkdtempSync(path.join(tmpdir(), 'pdfservice-verapdf-'));
   const file = path.join(dir, 'doc.pdf');
   writeFileSync(file, bytes);
@@ -78,6 +85,35 @@ export async function verapdfVerdict(bytes: Buffer | Uint8Array, flavour: string
     return { compliant: answer.report.compliant, rules: answer.report.rules };
   } finally {
     if (current.waiting.length === 0) hold(false);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Several verdicts from one such JVM (one start for a whole table of files): one request line per file, in order. */
+export function verapdfVerdicts(requests: ReadonlyArray<{ bytes: Buffer | Uint8Array; flavour: string }>): VerapdfVerdict[] {
+  const dir = mkdtempSync(path.join(tmpdir(), 'verapdf-verdicts-'));
+  try {
+    const lines = requests.map(({ bytes, flavour }, index) => {
+      const file = path.join(dir, `${index}.pdf`);
+      writeFileSync(file, bytes);
+      return `${JSON.stringify({ file, flavour })}\n`;
+    });
+    const cp = `${path.join(verapdfDir, 'verapdf-helper.jar')}:${path.join(verapdfDir, 'lib')}/*`;
+    const out = execFileSync('java', ['-XX:+UseSerialGC', '-XX:TieredStopAtLevel=1', '-Djava.awt.headless=true', '-cp', cp, 'pdfservice.verapdf.Helper'], {
+      input: lines.join(''),
+      encoding: 'utf8',
+      stdio: ['pipe', 'pipe', 'ignore'],
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    // The first line is the helper's "ready"; then one answer per request.
+    const answers = out.trim().split('\n').slice(1);
+    assert.equal(answers.length, requests.length, `veraPDF answered ${answers.length} of ${requests.length} requests`);
+    return answers.map((line) => {
+      const answer = JSON.parse(line) as { ok: boolean; error?: string; report?: VerapdfVerdict };
+      if (!answer.ok || !answer.report) throw new Error(`veraPDF could not validate: ${answer.error ?? line}`);
+      return { compliant: answer.report.compliant, rules: answer.report.rules };
+    });
+  } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }

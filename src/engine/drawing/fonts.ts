@@ -9,6 +9,7 @@ import path from 'node:path';
 import * as mupdf from 'mupdf';
 import { EngineError } from '../errors.js';
 import type { FontChoice } from './model.js';
+import { deref, name } from '../core/mupdf-objects.js';
 
 export interface Face {
   /** The name reported to the client (the PostScript name of base-14 faces, else the font's own). */
@@ -114,7 +115,13 @@ class EmbeddedFace implements Face {
   }
 
   addTo(doc: mupdf.PDFDocument): mupdf.PDFObject {
-    return doc.addFont(this.loaded());
+    const font = doc.addFont(this.loaded());
+    // Codes are glyph ids: said explicitly, as PDF/UA-1 (7.21.3.2) and PDF/A ask of an embedded CIDFontType2.
+    const descendant = deref(deref(deref(font).get('DescendantFonts')).get(0));
+    if (descendant.isDictionary() && name(descendant.get('Subtype')) === 'CIDFontType2' && descendant.get('CIDToGIDMap').isNull()) {
+      descendant.put('CIDToGIDMap', doc.newName('Identity'));
+    }
+    return font;
   }
 }
 
@@ -163,14 +170,30 @@ const SYMBOL = new EmbeddedFace('Symbol', () => new mupdf.Font('Symbol'));
 const DINGBATS = new EmbeddedFace('ZapfDingbats', () => new mupdf.Font('ZapfDingbats'));
 const CJK = new EmbeddedFace('DroidSansFallback', () => new mupdf.Font('zh-Hans'));
 
-/** The faces tried for each character, in order, for a family and style. */
-export function faceChain(choice: FontChoice): Face[] {
+/**
+ * The base-14 text faces as font programs to embed: MuPDF's URW clones, metric-compatible, so text set in them takes
+ * the same room. Used where every font must be embedded (a stamp on a tagged document: PDF/UA-1 7.21.4.1).
+ */
+const EMBEDDED_STANDARD = {
+  Helvetica: builtIn('Helvetica', 'Helvetica-Bold', 'Helvetica-Oblique', 'Helvetica-BoldOblique'),
+  Times: builtIn('Times-Roman', 'Times-Bold', 'Times-Italic', 'Times-BoldItalic'),
+  Courier: builtIn('Courier', 'Courier-Bold', 'Courier-Oblique', 'Courier-BoldOblique'),
+};
+
+function builtIn(...names: [string, string, string, string]): Record<Style, Face> {
+  const [regular, bold, italic, bolditalic] = names.map((n) => new EmbeddedFace(n, () => new mupdf.Font(n)));
+  return { regular: regular!, bold: bold!, italic: italic!, bolditalic: bolditalic! };
+}
+
+/** The faces tried for each character, in order, for a family and style; `embed`: only faces whose programs are embedded. */
+export function faceChain(choice: FontChoice, options: { embed?: boolean | undefined } = {}): Face[] {
   const style = styleOf(choice);
   const sans = FACES.DejaVuSans;
+  const base = options.embed ? EMBEDDED_STANDARD : FACES;
   const own: Face[] = {
-    Helvetica: [FACES.Helvetica[style], sans[style]],
-    Times: [FACES.Times[style], FACES.DejaVuSerif[style], sans[style]],
-    Courier: [FACES.Courier[style], FACES.DejaVuSansMono[style], sans[style]],
+    Helvetica: [base.Helvetica[style], sans[style]],
+    Times: [base.Times[style], FACES.DejaVuSerif[style], sans[style]],
+    Courier: [base.Courier[style], FACES.DejaVuSansMono[style], sans[style]],
     Symbol: [SYMBOL, sans[style]],
     ZapfDingbats: [DINGBATS, sans[style]],
     DejaVuSans: [sans[style]],

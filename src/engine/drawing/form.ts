@@ -91,7 +91,7 @@ export function stampEach(doc: mupdf.PDFDocument, scratch: mupdf.PDFDocument, it
   const list = scratch.newArray();
   for (const form of built) list.push(form);
   const forms = doc.graftObject(list);
-  const overlay = new PageOverlay(doc);
+  const overlay = new PageOverlay(doc, { artifacts: true });
   // Pages that can use the same name share one drawing stream too (`/Stamp Do`: each page's resources say which form).
   const drawings = new Map<string, mupdf.PDFObject>();
   items.forEach((_, i) => {

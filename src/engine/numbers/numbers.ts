@@ -11,6 +11,7 @@ import { stampEach, type StampDrawing } from '../drawing/form.js';
 import { PageSpace } from '../pages/geometry.js';
 import { parsePageRange } from '../pages/range.js';
 import { drawTextStamp, sharedTextResources, type TextStampRequest } from '../stamps/text.js';
+import { isTagged } from '../pdfua/keep.js';
 import type { TaskContext } from '../task-context.js';
 import { numberLabel, type NumberFormat, type NumberPosition } from './model.js';
 
@@ -56,10 +57,11 @@ export function pageNumbers(input: { pdf: PdfSource; password?: string | undefin
     const scratch = new mupdf.PDFDocument();
     try {
       const shared = sharedTextResources(scratch);
+      const embedFonts = isTagged(doc);
       const fonts = new Set<string>();
       const align = position.endsWith('left') ? 'left' : position.endsWith('right') ? 'right' : 'center';
       const items: { drawing: StampDrawing; pages: number[] }[] = pages.map((p, k) => {
-        const { drawing, fonts: used } = drawTextStamp(scratch, { ...request, text: labels[k]!, ...places[k]!, align }, shared);
+        const { drawing, fonts: used } = drawTextStamp(scratch, { ...request, text: labels[k]!, ...places[k]!, align, embedFonts }, shared);
         for (const f of used) fonts.add(f);
         ctx?.progress({ done: k + 1, total: pages.length, stage: 'draw' });
         return { drawing, pages: [p] };

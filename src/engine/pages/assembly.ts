@@ -1,4 +1,5 @@
 import type * as mupdf from 'mupdf';
+import { graftStructure, isTagged, pruneStructure } from '../pdfua/keep.js';
 import { EngineError } from '../errors.js';
 import { parsePageRange } from './range.js';
 import { mediaBox } from './geometry.js';
@@ -121,6 +122,9 @@ export function rearrange(doc: mupdf.PDFDocument, order: number[]): void {
   // annotationsOn, CPU profile).
   const fields = savedForm ? deref(savedForm.get('Fields')) : undefined;
   const removed = fields?.isArray() && fields.length > 0 && removedPages.length ? annotationsOn(doc, removedPages) : new Set<number>();
+  // MuPDF leaves the structure tree as it was: the removed pages' elements would stay, their /Pg naming pages that are
+  // gone. They are taken out first (docs/accessibility.md, "Writes keep the structure").
+  if (removedPages.length && isTagged(doc)) pruneStructure(doc, removedPages.map((i) => doc.findPage(i)));
 
   doc.rearrangePages(order);
 
@@ -231,6 +235,7 @@ export function insertPages(doc: mupdf.PDFDocument, source: mupdf.PDFDocument, s
   const copies = pages.map((page) => map.graftObject(page));
   if (at === doc.countPages()) appendPages(doc, copies);
   else copies.forEach((copy, k) => doc.insertPage(at + k, copy));
+  graftStructure(doc, source, map, pages, at);
 
   const sourceForm = deref(catalog(source).get('AcroForm'));
   const sourceFields = sourceForm.isDictionary() ? deref(sourceForm.get('Fields')) : undefined;

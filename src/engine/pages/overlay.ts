@@ -1,5 +1,6 @@
 import type * as mupdf from 'mupdf';
 import { deref } from '../core/mupdf-objects.js';
+import { isTagged } from '../pdfua/keep.js';
 
 /**
  * Drawing over a page's existing content, shared by everything that paints on
@@ -11,12 +12,20 @@ import { deref } from '../core/mupdf-objects.js';
  */
 export class PageOverlay {
   private opening: mupdf.PDFObject | undefined;
+  private readonly artifact: boolean;
 
-  constructor(private readonly doc: mupdf.PDFDocument) {}
+  /**
+   * `artifacts`: what is drawn is no part of the document's content (a stamp, page numbers, a redaction's fill), so on
+   * a tagged document it is marked as an artifact, as PDF/UA-1 7.1 asks of content outside the structure tree
+   * (docs/accessibility.md, "Writes keep the structure"). An untagged document's drawings are left unmarked.
+   */
+  constructor(private readonly doc: mupdf.PDFDocument, options: { artifacts?: boolean } = {}) {
+    this.artifact = options.artifacts === true && isTagged(doc);
+  }
 
   /** A content stream for `attach`: it closes the wrap, then runs `ops` in default user space. */
   drawing(ops: string): mupdf.PDFObject {
-    return this.doc.addStream(`Q\n${ops}\n`, {});
+    return this.doc.addStream(this.artifact ? `Q\n/Artifact BMC\n${ops}\nEMC\n` : `Q\n${ops}\n`, {});
   }
 
   /** Wraps the page's content in q/Q and appends `drawing` (made by `drawing()`) after it. */

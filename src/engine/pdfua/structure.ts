@@ -44,13 +44,16 @@ export interface StructureReport {
   unmappedTypes: string[];
 }
 
-interface Element {
+export interface Element {
   obj: mupdf.PDFObject;
   type: string;
 }
 
-/** The structure elements of the tree below `root`, each once, in tree order. */
-function elements(root: mupdf.PDFObject): Element[] {
+/**
+ * The structure elements of the tree below `root`, each once, in tree order (a parent before its children, so in
+ * reverse every child comes before its parent). A cycle or an element shared by two parents is visited once.
+ */
+export function elements(root: mupdf.PDFObject): Element[] {
   const out: Element[] = [];
   const seen = new Set<number>();
   const stack: mupdf.PDFObject[] = [];
@@ -77,7 +80,7 @@ function elements(root: mupdf.PDFObject): Element[] {
 }
 
 /** The type an element's /S names once the role map is applied (a chain followed a few steps, as loops are possible). */
-function roleOf(type: string, roleMap: mupdf.PDFObject): string {
+export function roleOf(type: string, roleMap: mupdf.PDFObject): string {
   let current = type;
   for (let i = 0; i < 8 && !STANDARD.has(current); i++) {
     const mapped = roleMap.isDictionary() ? name(roleMap.get(current)) : undefined;
@@ -88,7 +91,7 @@ function roleOf(type: string, roleMap: mupdf.PDFObject): string {
 }
 
 /** The element's kids as a list of references and values. */
-function kidsOf(element: mupdf.PDFObject): mupdf.PDFObject[] {
+export function kidsOf(element: mupdf.PDFObject): mupdf.PDFObject[] {
   const k = deref(element).get('K');
   const kids = deref(k);
   if (kids.isArray()) {

@@ -12,7 +12,7 @@ import { annotationText, pageContentText } from '../text/page-text.js';
 import { PageOverlay } from '../pages/overlay.js';
 import { deref } from '../core/mupdf-objects.js';
 import { refuseIfSigned, saveFull } from '../core/save.js';
-import { findElsewhere, scrubElsewhere, type ElsewhereHit } from './elsewhere.js';
+import { findElsewhere, scrubElsewhere, scrubStructure, type ElsewhereHit } from './elsewhere.js';
 import type { PdfSource } from '../core/pdf-source.js';
 import { boxOf, BoxIndex, paintOverlays, splitByBoxes } from './boxes.js';
 
@@ -253,7 +253,7 @@ export function applyRedactions(input: { pdf: PdfSource; password?: string | und
       }
       return font;
     };
-    const overlay = new PageOverlay(doc);
+    const overlay = new PageOverlay(doc, { artifacts: true });
     const byPage = new Map<number, Map<number, AnnotationEntry>>();
     for (const e of chosen) {
       if (!byPage.has(e.pageIndex)) byPage.set(e.pageIndex, new Map());
@@ -275,6 +275,7 @@ export function applyRedactions(input: { pdf: PdfSource; password?: string | und
       throw new EngineError('REDACTION_INCOMPLETE', `Redacted text would remain on ${where}${failures.length > 5 ? ` and ${failures.length - 5} more` : ''}; the document was not changed`, { failures: failures.slice(0, 100) });
     }
     report.applied = chosen.map((e) => e.name);
+    scrubStructure(doc, [...redactedStrings]);
     report.elsewhere = findElsewhere(doc, [...redactedStrings]);
     if (request.scrubElsewhere && report.elsewhere.length) {
       scrubElsewhere(doc, [...redactedStrings]);

@@ -2,6 +2,7 @@ import type * as mupdf from 'mupdf';
 import { literalPattern } from '../text/match.js';
 import { deref } from '../core/mupdf-objects.js';
 import { nameTreeRoot, walkNameTree } from '../core/name-tree.js';
+import { visitStructureTexts } from '../pdfua/keep.js';
 
 /** A place outside page content where redacted text still occurs. */
 export interface ElsewhereHit {
@@ -131,4 +132,21 @@ export function scrubElsewhere(doc: mupdf.PDFDocument, strings: string[]): void 
   visitStrings(doc, (_hit, value, set) => {
     if (contains(value)) set(replace(value));
   });
+}
+
+/**
+ * Removes the strings from the structure tree's texts (alternate and actual text, expansion, title): they stand for
+ * the content that was removed, and a screen reader would read them in its place. Done on every apply, not only with
+ * scrubElsewhere (docs/accessibility.md, "Writes keep the structure"). Returns how many texts changed.
+ */
+export function scrubStructure(doc: mupdf.PDFDocument, strings: string[]): number {
+  const contains = matcher(strings);
+  const replace = replacer(strings);
+  let changed = 0;
+  visitStructureTexts(doc, (_detail, value, set) => {
+    if (!contains(value)) return;
+    set(replace(value));
+    changed++;
+  });
+  return changed;
 }

@@ -11,6 +11,7 @@ import type { DeclaredImageType } from '../images/model.js';
 import { drawImageStamp, type ImageStampRequest } from './image.js';
 import { drawTextStamp, type TextStampRequest } from './text.js';
 import type { PdfSource } from '../core/pdf-source.js';
+import { isTagged } from '../pdfua/keep.js';
 
 /** Which pages: one, or every page when pageIndex is absent or -1. */
 export interface PageChoice {
@@ -23,14 +24,14 @@ interface StampInput {
 }
 
 /** Opens the document, draws the stamp in a scratch document, puts it on the chosen pages and saves. */
-function stamp<T>(input: StampInput, pageIndex: number | undefined, draw: (scratch: mupdf.PDFDocument) => { drawing: StampDrawing; report: T }): { bytes: Uint8Array; report: T & { pages: number[] }; summary?: WrittenSummary } {
+function stamp<T>(input: StampInput, pageIndex: number | undefined, draw: (scratch: mupdf.PDFDocument, tagged: boolean) => { drawing: StampDrawing; report: T }): { bytes: Uint8Array; report: T & { pages: number[] }; summary?: WrittenSummary } {
   return editPdf(input, 'edit', (doc, { save, opened }) => {
     const every = pageIndex === undefined || pageIndex === -1;
     if (!every) checkPageIndex(doc, pageIndex);
     const pages = every ? Array.from({ length: doc.countPages() }, (_, i) => i) : [pageIndex];
     const scratch = new mupdf.PDFDocument();
     try {
-      const { drawing, report } = draw(scratch);
+      const { drawing, report } = draw(scratch, isTagged(doc));
       stampPages(doc, scratch, drawing, pages);
       return withSummary(doc, opened, { bytes: save({ appendable: true }), report: { ...report, pages } });
     } finally {
@@ -40,8 +41,8 @@ function stamp<T>(input: StampInput, pageIndex: number | undefined, draw: (scrat
 }
 
 export function textStamp(input: StampInput & { request: TextStampRequest & PageChoice }) {
-  return stamp(input, input.request.pageIndex, (scratch) => {
-    const { drawing, fonts } = drawTextStamp(scratch, input.request);
+  return stamp(input, input.request.pageIndex, (scratch, tagged) => {
+    const { drawing, fonts } = drawTextStamp(scratch, { ...input.request, embedFonts: tagged });
     return { drawing, report: { fonts } };
   });
 }

@@ -27,6 +27,8 @@ export interface TextStampRequest {
   transparency?: number | undefined;
   /** Which end of the widest line (x, y) is: its start (default), middle or end. Page numbers centre and right-align with it. */
   align?: 'left' | 'center' | 'right' | undefined;
+  /** Embed every font, the base-14 ones too (set by the engine for a tagged document: PDF/UA-1 7.21.4.1). */
+  embedFonts?: boolean | undefined;
 }
 
 /**
@@ -52,7 +54,7 @@ export function drawTextStamp(scratch: mupdf.PDFDocument, request: TextStampRequ
   if (!choice) throw new EngineError('UNKNOWN_FONT', `Unknown fontName ${JSON.stringify(request.fontName)}`);
   const size = request.fontSize ?? 12;
   const leading = size * LINE_HEIGHT;
-  const lines = layoutLines(request.text, faceChain(choice));
+  const lines = layoutLines(request.text, faceChain(choice, { embed: request.embedFonts }));
 
   const resources = shared?.resources ?? scratch.newDictionary();
   const matrix = stampMatrix(request.x, request.y, request.rotation ?? 0);

@@ -16,13 +16,15 @@ export function registerPreflightRoutes(api: Api, deps: AppDeps): void {
   api.get('/documents/:filePath.pdf/preflight-results', {
     config: { model: true },
     schema: {
-      summary: 'Check the document against a PDF/A or PDF/X profile',
+      summary: 'Check the document against a PDF/A, PDF/UA or PDF/X profile',
       description:
-        `\`profile\` is one of ${profiles.join(', ')} (400 VALIDATION_FAILED listing them for another). PDF/A profiles are validated by veraPDF ` +
+        `\`profile\` is one of ${profiles.join(', ')} (400 VALIDATION_FAILED listing them for another). PDF/A and accessibility profiles ` +
+        '(pdfua1, pdfua2, wtpdf1a) are validated by veraPDF ' +
         '(503 COMPONENT_MISSING without Java or the veraPDF helper). The result names every failed rule with its clause, test number, ' +
         'how often it failed and the first places. An encrypted document needs its password (403 without), and is reported as failing ' +
         "PDF/A's ban on encryption with the rest of its content checked; a file the validator cannot read is a non-compliant result saying why. " +
-        'Cached per document version, password and profile. See docs/pdfa.md.',
+        'Accessibility profiles add `accessibility`: for pdfua1 the failures grouped by Matterhorn Protocol checkpoint, and for all three ' +
+        'the failure conditions only a person can check (docs/accessibility.md). Cached per document version, password and profile. See docs/pdfa.md.',
       tags: ['preflight'],
       params: filePathParams,
       headers,

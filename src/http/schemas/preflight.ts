@@ -1,4 +1,4 @@
-/** PreflightResult (XML: <PreflightResult>): a document version checked against a PDF/A or PDF/X profile (docs/pdfa.md, "Preflight"). */
+/** PreflightResult (XML: <PreflightResult>): a document version checked against a PDF/A, PDF/UA or PDF/X profile (docs/pdfa.md, "Preflight"). */
 const locationSchema = {
   type: 'object',
   description: 'One place a rule failed (XML: <location>)',
@@ -24,6 +24,52 @@ const ruleSchema = {
   required: ['specification', 'clause', 'testNumber', 'description', 'failedChecks', 'locations'],
 } as const;
 
+const ruleRefSchema = {
+  type: 'object',
+  description: 'A failed rule of `rules`, by its clause and test number (XML: <rule>)',
+  properties: { clause: { type: 'string' }, testNumber: { type: 'integer' } },
+  required: ['clause', 'testNumber'],
+} as const;
+
+const checkpointSchema = {
+  type: 'object',
+  description: 'A Matterhorn Protocol checkpoint failed rules belong to (XML: <checkpoint>)',
+  properties: {
+    checkpoint: { type: 'string', pattern: '^[0-9]{2}$', description: "The checkpoint's number, e.g. '01'" },
+    name: { type: 'string', description: "Its name, e.g. 'Real content tagged'" },
+    failureConditions: { type: 'array', items: { type: 'string', pattern: '^[0-9]{2}-[0-9]{3}$' }, description: "The failure conditions the failed rules decide, e.g. '01-005' (XML: <failureCondition>)" },
+    failedChecks: { type: 'integer', minimum: 1, description: 'How many times its rules failed, together' },
+    rules: { type: 'array', items: ruleRefSchema, description: 'Its failed rules, as in `rules`' },
+    locations: { type: 'array', maxItems: 10, items: locationSchema, description: 'The first places its rules failed (at most 10)' },
+  },
+  required: ['checkpoint', 'name', 'failureConditions', 'failedChecks', 'rules', 'locations'],
+} as const;
+
+const humanCheckSchema = {
+  type: 'object',
+  description: 'A failure condition no program can decide: a person has to check it (XML: <humanCheck>)',
+  properties: {
+    failureCondition: { type: 'string', pattern: '^[0-9]{2}-[0-9]{3}$', description: "Its Matterhorn number, e.g. '09-001'" },
+    checkpoint: { type: 'string', description: 'Its checkpoint number' },
+    name: { type: 'string', description: "The checkpoint's name" },
+    description: { type: 'string', description: 'What to check' },
+  },
+  required: ['failureCondition', 'checkpoint', 'name', 'description'],
+} as const;
+
+const accessibilitySchema = {
+  type: 'object',
+  description:
+    'Accessibility profiles only (pdfua1, pdfua2, wtpdf1a; docs/accessibility.md): the failures by Matterhorn Protocol checkpoint ' +
+    '(PDF/UA-1) and what a person still has to check',
+  properties: {
+    protocol: { type: 'string', description: "'Matterhorn Protocol 1.1' when the failures are grouped (pdfua1)" },
+    checkpoints: { type: 'array', items: checkpointSchema, description: 'pdfua1: the failed rules by checkpoint, in checkpoint order; empty when compliant' },
+    humanChecks: { type: 'array', items: humanCheckSchema, description: 'The failure conditions that need human judgement, whatever the verdict' },
+  },
+  required: ['humanChecks'],
+} as const;
+
 export const preflightResultSchema = {
   title: 'PreflightResult',
   type: 'object',
@@ -37,15 +83,19 @@ export const preflightResultSchema = {
     compliant: { type: 'boolean', description: 'true when no rule failed' },
     validator: {
       type: 'object',
-      description: 'What checked it: veraPDF (PDF/A) or the service\'s own rules (PDF/X)',
+      description: 'What checked it: veraPDF (PDF/A, PDF/UA, WTPDF) or the service\'s own rules (PDF/X)',
       properties: { name: { type: 'string' }, version: { type: 'string' } },
       required: ['name', 'version'],
     },
     passedChecks: { type: 'integer', minimum: 0, description: 'Checks that passed' },
     failedChecks: { type: 'integer', minimum: 0, description: 'Checks that failed, all rules together' },
     rules: { type: 'array', items: ruleSchema, description: 'The failed rules, in clause order; empty when compliant' },
+    accessibility: accessibilitySchema,
   },
   required: ['document', 'etag', 'profile', 'compliant', 'validator', 'passedChecks', 'failedChecks', 'rules'],
 } as const;
 
-export const PREFLIGHT_RESULT_XML = { root: 'PreflightResult', items: { rules: 'rule', locations: 'location' } };
+export const PREFLIGHT_RESULT_XML = {
+  root: 'PreflightResult',
+  items: { rules: 'rule', locations: 'location', checkpoints: 'checkpoint', failureConditions: 'failureCondition', humanChecks: 'humanCheck' },
+};

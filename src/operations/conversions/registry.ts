@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { IMAGE_MEDIA_TYPES, type ImageMediaType, sniffImageType } from '../../engine/models.js';
 import { type ErrorCode, ServiceError } from '../../errors.js';
 import type { StagedUpload } from '../../storage/store.js';
-import { HTML_TYPE, htmlConverter, MARKDOWN_TYPE, markdownConverter } from './html/converter.js';
+import { HTML_TYPE, htmlConverter, MARKDOWN_TYPE, markdownConverter, urlConverter } from './html/converter.js';
 import { imageConverter } from './image.js';
 import { officeConverter, officeFormatOfType } from './office/converter.js';
 import { OFFICE_CONTAINERS, officeContainerOf, officeFormatName, type OfficeFormat } from './office/formats.js';
@@ -16,7 +16,7 @@ import type { Converter } from './types.js';
  * application/octet-stream goes to the first converter that recognises its first bytes; PDF comes last and
  * takes what no other recognises (its check refuses what is no PDF).
  */
-export const CONVERTERS: readonly Converter[] = [imageConverter, officeConverter, htmlConverter, markdownConverter, pdfConverter];
+export const CONVERTERS: readonly Converter[] = [imageConverter, officeConverter, htmlConverter, markdownConverter, urlConverter, pdfConverter];
 
 export { PDF_TYPE };
 const OCTET_STREAM = 'application/octet-stream';

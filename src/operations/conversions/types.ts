@@ -3,6 +3,7 @@ import type { StagedUpload } from '../../storage/store.js';
 import type { ToolSupervisor } from '../../tools/supervisor.js';
 import type { Engine } from '../execution.js';
 import type { HtmlOptions } from './html/options.js';
+import type { WebPolicy } from './html/web.js';
 import type { OfficeOptions } from './office/formats.js';
 
 /**
@@ -31,7 +32,8 @@ export interface Converter {
 export interface ConverterInput {
   /**
    * `file`: one file; `bundle`: a main file with the files it refers to (an HTML page and its images and style
-   * sheets), which a multipart upload sends as several file parts, or the main file alone. A URL is a kind to come.
+   * sheets), which a multipart upload sends as several file parts, or the main file alone. A web page by URL is a
+   * `file`: a URI list (text/uri-list) naming it.
    */
   kind: 'file' | 'bundle';
   /** The main file's media types. */
@@ -74,6 +76,8 @@ export interface ConvertDeps {
   officeOptions?: OfficeOptions | undefined;
   /** An HTML upload's options (query parameters, docs/html.md#options). */
   htmlOptions?: HtmlOptions | undefined;
+  /** What web pages by URL may fetch (the operator's allow-list; docs/html.md, "Web pages by URL"); absent: they are off. */
+  web?: WebPolicy | undefined;
 }
 
 /** What the engine's check of a PDF found: its summary, and its DocumentInfo when it opened without a password. */

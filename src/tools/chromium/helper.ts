@@ -26,12 +26,26 @@ export interface HelperRequest extends PageSettings {
   files: Record<string, { file: string; type: string }>;
   /** The main page's URL path. */
   main: string;
+  /**
+   * A web page by URL (docs/html.md, "Web pages by URL"): its address, served from `files[main]`; every other http(s)
+   * request of the page is handed to the service (a `fetch` line, answered by a `fetched` line) instead of refused.
+   */
+  page?: string | undefined;
   output: string;
   timeoutMs: number;
 }
 
 /** The answer: `page` a fault of the page (its load, its wait, its size) or of the options, `browser` the browser's. */
 export type HelperAnswer = { ok: true } | { ok: false; kind: 'timeout' | 'page' | 'options' | 'browser'; error: string };
+
+/** A web page's request handed to the service while it converts; answered by one `FetchReply` line. */
+export interface FetchAsk {
+  fetch: { url: string };
+}
+/** The service's answer to a FetchAsk: the body in a file of the run's folder, or nothing (the request fails). */
+export interface FetchReply {
+  fetched: { status: number; type: string; file: string } | null;
+}
 
 /** The origin the page is served from: a name that never resolves (RFC 6761), answered only by the context's route. */
 const BUNDLE_ORIGIN = 'http://document.invalid';
@@ -57,10 +71,40 @@ class PageError extends Error {
   }
 }
 
+/** The lines the service sends: conversion requests, and answers to a web page's fetches. */
+const lines = createInterface({ input: process.stdin })[Symbol.asyncIterator]();
+async function nextLine(): Promise<string | undefined> {
+  const next = await lines.next();
+  return next.done ? undefined : next.value;
+}
+
+/**
+ * Asks the service for one request of a web page, one at a time (the service answers each line with one line). A
+ * conversion that has answered asks nothing more: its late requests fail here, so no fetch line follows its answer.
+ */
+function fetcher(): { fetch: (url: string) => Promise<FetchReply['fetched']>; close: () => void } {
+  let open = true;
+  let queue: Promise<unknown> = Promise.resolve();
+  const fetch = (url: string): Promise<FetchReply['fetched']> => {
+    const asked = queue.then(async () => {
+      if (!open) return null;
+      process.stdout.write(`${JSON.stringify({ fetch: { url } } satisfies FetchAsk)}\n`);
+      const line = await nextLine();
+      return line === undefined ? null : (JSON.parse(line) as FetchReply).fetched;
+    });
+    queue = asked.catch(() => undefined);
+    return asked;
+  };
+  return { fetch, close: () => { open = false; } };
+}
+
+/** How a conversion hands a web page's request to the service (fetcher). */
+type Fetch = ReturnType<typeof fetcher>['fetch'];
+
 const AWAY = { status: 200, body: '', headers: { 'Content-Disposition': 'attachment' } };
 
 /** Every request of the page: the bundle's files from their folder, nothing else (data: URLs never reach a route). */
-function serve(request: HelperRequest) {
+function serve(request: HelperRequest, fetch: ReturnType<typeof fetcher>['fetch']) {
   return async (route: Route): Promise<void> => {
     let url: URL;
     try {
@@ -68,6 +112,7 @@ function serve(request: HelperRequest) {
     } catch {
       return route.request().isNavigationRequest() ? route.fulfill(AWAY) : route.abort('blockedbyclient');
     }
+    if (request.page !== undefined) return serveWeb(request, route, url, fetch);
     if (url.origin !== BUNDLE_ORIGIN) {
       // A navigation away (a refresh, a link clicked, location set) is answered as a download, which the context
       // refuses: the frame keeps its page, where a refused navigation would print Chromium's error page instead.
@@ -87,6 +132,34 @@ function serve(request: HelperRequest) {
 }
 
 /**
+ * A web page's request: the page itself from its file; any other http(s) GET, of the page or of a frame in it, handed
+ * to the service, which fetches it only if its policy allows (else the request fails and the page prints without
+ * it). The main frame navigating away is answered as a download (kept on its page, as a bundle's page is); other
+ * schemes and methods are refused.
+ */
+async function serveWeb(request: HelperRequest, route: Route, url: URL, fetch: ReturnType<typeof fetcher>['fetch']): Promise<void> {
+  const asked = route.request();
+  const here = new URL(url.href);
+  here.hash = '';
+  let mainFrame = false;
+  try {
+    mainFrame = asked.isNavigationRequest() && asked.frame().parentFrame() === null;
+  } catch {
+    // frame() throws for a service worker's request (the context blocks them): never the page's own navigation.
+  }
+  if (mainFrame && here.href === request.page) {
+    const file = request.files[request.main]!;
+    return route.fulfill({ status: 200, path: file.file, contentType: file.type, headers: { 'Cache-Control': 'no-store' } });
+  }
+  if (mainFrame) return route.fulfill(AWAY);
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || asked.method() !== 'GET') return route.abort('blockedbyclient');
+  const fetched = await fetch(here.href);
+  // The answer may come after the conversion has ended and its context closed: nothing is left to answer then.
+  if (!fetched) return route.abort('blockedbyclient').catch(() => undefined);
+  return route.fulfill({ status: fetched.status, path: fetched.file, contentType: fetched.type, headers: { 'Cache-Control': 'no-store' } }).catch(() => undefined);
+}
+
+/**
  * A fresh browser context with its routes and its one blank page, made before the conversion that uses it arrives: a
  * new context costs a new renderer process, the larger part of a conversion's time on a warm browser (docs/html.md,
  * "Where the time goes"). It serves nothing until `use` names its conversion, and is used by one conversion only.
@@ -94,19 +167,19 @@ function serve(request: HelperRequest) {
 interface Prepared {
   context: BrowserContext;
   page: Page;
-  use(request: HelperRequest): void;
+  use(request: HelperRequest, fetch: Fetch): void;
 }
 
 async function prepare(javascript: boolean): Promise<Prepared> {
   const context = await browser.newContext({ javaScriptEnabled: javascript, serviceWorkers: 'block', acceptDownloads: false, bypassCSP: false });
-  let serving: HelperRequest | undefined;
+  let serving: { request: HelperRequest; fetch: Fetch } | undefined;
   try {
     // WebSockets are not requests a route sees: each is closed before it connects.
     await context.routeWebSocket(/.*/, (ws) => ws.close());
     // Until its conversion is set, the blank page has nothing to load: anything asked for is refused.
-    await context.route('**/*', (route) => (serving ? serve(serving)(route) : route.abort('blockedbyclient')));
+    await context.route('**/*', (route) => (serving ? serve(serving.request, serving.fetch)(route) : route.abort('blockedbyclient')));
     const page = await context.newPage();
-    return { context, page, use: (request) => (serving = request) };
+    return { context, page, use: (request, fetch) => (serving = { request, fetch }) };
   } catch (err) {
     void context.close().catch(() => undefined);
     throw err;
@@ -133,16 +206,16 @@ async function contextFor(request: HelperRequest): Promise<Prepared> {
   return prepare(request.javascript);
 }
 
-async function convert(request: HelperRequest, prepared: Prepared, deadline: number): Promise<void> {
+async function convert(request: HelperRequest, prepared: Prepared, deadline: number, fetch: Fetch): Promise<void> {
   const left = () => Math.max(1, deadline - Date.now());
-  prepared.use(request);
+  prepared.use(request, fetch);
   const { page } = prepared;
   await page.emulateMedia({ media: request.media });
   try {
     // Not goto's own "load": a navigation the page starts while it loads (a script setting location, a download link
     // clicked) leaves goto waiting for that navigation in vain; the load event, or else the document's readyState
     // (which a pending style sheet's refusal can leave unpolled), says the page is loaded.
-    await page.goto(`${BUNDLE_ORIGIN}${request.main}`, { waitUntil: 'commit', timeout: left() });
+    await page.goto(request.page ?? `${BUNDLE_ORIGIN}${request.main}`, { waitUntil: 'commit', timeout: left() });
     await Promise.any([page.waitForLoadState('load', { timeout: left() }), page.waitForFunction('document.readyState === "complete"', undefined, { timeout: left(), polling: 50 })]);
   } catch (err) {
     if (isTimeout(err)) throw new PageError('timeout', 'the page did not finish loading in time');
@@ -181,18 +254,20 @@ async function answer(line: string): Promise<HelperAnswer> {
   const deadline = Date.now() + request.timeoutMs;
   let obtained: Promise<Prepared> | undefined;
   let timer: NodeJS.Timeout | undefined;
+  const web = fetcher();
   try {
     // A script that never yields blocks the page's every call: the deadline answers without it (the service then retires this process).
     const late = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => reject(new PageError('timeout', 'the page did not finish loading and printing in time')), Math.max(1, deadline - Date.now()));
     });
     obtained = contextFor(request);
-    await Promise.race([obtained.then((prepared) => convert(request, prepared, deadline)), late]);
+    await Promise.race([obtained.then((prepared) => convert(request, prepared, deadline, web.fetch)), late]);
     return { ok: true };
   } catch (err) {
     if (err instanceof PageError) return { ok: false, kind: err.kind, error: err.message };
     return { ok: false, kind: browser.isConnected() ? 'page' : 'browser', error: firstLine(err) };
   } finally {
+    web.close();
     clearTimeout(timer);
     // A context stuck in a page that never yields is left to the process's replacement.
     void obtained?.then((prepared) => prepared.context.close()).catch(() => undefined);
@@ -203,8 +278,9 @@ async function answer(line: string): Promise<HelperAnswer> {
 prepareSpare();
 process.stdout.write(`ready ${browser.version()}\n`);
 
-for await (const line of createInterface({ input: process.stdin })) {
-  if (line.trim() === '') continue;
+for (let line = await nextLine(); line !== undefined; line = await nextLine()) {
+  // A fetch's answer that came after its conversion had answered (its deadline passed meanwhile) is no request.
+  if (line.trim() === '' || line.startsWith('{"fetched"')) continue;
   const result = await answer(line).catch((err: unknown): HelperAnswer => ({ ok: false, kind: 'browser', error: firstLine(err) }));
   process.stdout.write(`${JSON.stringify(result)}\n`);
   // The next conversion's context is made now, while the service finishes this one's PDF.

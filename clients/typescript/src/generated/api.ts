@@ -1097,8 +1097,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Check the document against a PDF/A or PDF/X profile
-         * @description `profile` is one of pdfa1a, pdfa1b, pdfa2a, pdfa2b, pdfa2u, pdfa3a, pdfa3b, pdfa3u, pdfa4, pdfa4e, pdfa4f, pdfx1a2001, pdfx1a2003, pdfx32002, pdfx32003, pdfx4 (400 VALIDATION_FAILED listing them for another). PDF/A profiles are validated by veraPDF (503 COMPONENT_MISSING without Java or the veraPDF helper). The result names every failed rule with its clause, test number, how often it failed and the first places. An encrypted document needs its password (403 without), and is reported as failing PDF/A's ban on encryption with the rest of its content checked; a file the validator cannot read is a non-compliant result saying why. Cached per document version, password and profile. See docs/pdfa.md.
+         * Check the document against a PDF/A, PDF/UA or PDF/X profile
+         * @description `profile` is one of pdfa1a, pdfa1b, pdfa2a, pdfa2b, pdfa2u, pdfa3a, pdfa3b, pdfa3u, pdfa4, pdfa4e, pdfa4f, pdfua1, pdfua2, wtpdf1a, pdfx1a2001, pdfx1a2003, pdfx32002, pdfx32003, pdfx4 (400 VALIDATION_FAILED listing them for another). PDF/A and accessibility profiles (pdfua1, pdfua2, wtpdf1a) are validated by veraPDF (503 COMPONENT_MISSING without Java or the veraPDF helper). The result names every failed rule with its clause, test number, how often it failed and the first places. An encrypted document needs its password (403 without), and is reported as failing PDF/A's ban on encryption with the rest of its content checked; a file the validator cannot read is a non-compliant result saying why. Accessibility profiles add `accessibility`: for pdfua1 the failures grouped by Matterhorn Protocol checkpoint, and for all three the failure conditions only a person can check (docs/accessibility.md). Cached per document version, password and profile. See docs/pdfa.md.
          */
         get: operations["getPreflightResult"];
         put?: never;
@@ -2808,7 +2808,7 @@ export interface components {
             profile: string;
             /** @description true when no rule failed */
             compliant: boolean;
-            /** @description What checked it: veraPDF (PDF/A) or the service's own rules (PDF/X) */
+            /** @description What checked it: veraPDF (PDF/A, PDF/UA, WTPDF) or the service's own rules (PDF/X) */
             validator: {
                 name: string;
                 version: string;
@@ -2839,6 +2839,47 @@ export interface components {
                     context: string;
                 }[];
             }[];
+            /** @description Accessibility profiles only (pdfua1, pdfua2, wtpdf1a; docs/accessibility.md): the failures by Matterhorn Protocol checkpoint (PDF/UA-1) and what a person still has to check */
+            accessibility?: {
+                /** @description 'Matterhorn Protocol 1.1' when the failures are grouped (pdfua1) */
+                protocol?: string;
+                /** @description pdfua1: the failed rules by checkpoint, in checkpoint order; empty when compliant */
+                checkpoints?: {
+                    /** @description The checkpoint's number, e.g. '01' */
+                    checkpoint: string;
+                    /** @description Its name, e.g. 'Real content tagged' */
+                    name: string;
+                    /** @description The failure conditions the failed rules decide, e.g. '01-005' (XML: <failureCondition>) */
+                    failureConditions: string[];
+                    /** @description How many times its rules failed, together */
+                    failedChecks: number;
+                    /** @description Its failed rules, as in `rules` */
+                    rules: {
+                        clause: string;
+                        testNumber: number;
+                    }[];
+                    /** @description The first places its rules failed (at most 10) */
+                    locations: {
+                        /** @description Zero-based page index, when the place is on a page */
+                        pageIndex?: number;
+                        /** @description Number of the PDF object the check ran on (the last one in the context path), when known */
+                        objectNumber?: number;
+                        /** @description The validator's path to the place, e.g. root/document[0]/pages[0](3 0 obj PDPage)/contentStream[0] */
+                        context: string;
+                    }[];
+                }[];
+                /** @description The failure conditions that need human judgement, whatever the verdict */
+                humanChecks: {
+                    /** @description Its Matterhorn number, e.g. '09-001' */
+                    failureCondition: string;
+                    /** @description Its checkpoint number */
+                    checkpoint: string;
+                    /** @description The checkpoint's name */
+                    name: string;
+                    /** @description What to check */
+                    description: string;
+                }[];
+            };
         };
         /**
          * OptimizeProfileModel
@@ -5808,6 +5849,7 @@ export interface operations {
                 "application/vnd.oasis.opendocument.presentation-flat-xml": Blob;
                 "text/html": Blob;
                 "text/markdown": Blob;
+                "text/uri-list": Blob;
                 "application/octet-stream": Blob;
             };
         };
@@ -12795,6 +12837,7 @@ export interface operations {
                 "application/vnd.oasis.opendocument.presentation-flat-xml": Blob;
                 "text/html": Blob;
                 "text/markdown": Blob;
+                "text/uri-list": Blob;
                 "application/octet-stream": Blob;
             };
         };
@@ -16448,10 +16491,10 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description The profile: pdfa1a, pdfa1b, pdfa2a, pdfa2b, pdfa2u, pdfa3a, pdfa3b, pdfa3u, pdfa4, pdfa4e, pdfa4f, pdfx1a2001, pdfx1a2003, pdfx32002, pdfx32003, pdfx4
+                 * @description The profile: pdfa1a, pdfa1b, pdfa2a, pdfa2b, pdfa2u, pdfa3a, pdfa3b, pdfa3u, pdfa4, pdfa4e, pdfa4f, pdfua1, pdfua2, wtpdf1a, pdfx1a2001, pdfx1a2003, pdfx32002, pdfx32003, pdfx4
                  * @example pdfa2b
                  */
-                profile: "pdfa1a" | "pdfa1b" | "pdfa2a" | "pdfa2b" | "pdfa2u" | "pdfa3a" | "pdfa3b" | "pdfa3u" | "pdfa4" | "pdfa4e" | "pdfa4f" | "pdfx1a2001" | "pdfx1a2003" | "pdfx32002" | "pdfx32003" | "pdfx4";
+                profile: "pdfa1a" | "pdfa1b" | "pdfa2a" | "pdfa2b" | "pdfa2u" | "pdfa3a" | "pdfa3b" | "pdfa3u" | "pdfa4" | "pdfa4e" | "pdfa4f" | "pdfua1" | "pdfua2" | "wtpdf1a" | "pdfx1a2001" | "pdfx1a2003" | "pdfx32002" | "pdfx32003" | "pdfx4";
                 /**
                  * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
                  * @example 1795219200000000

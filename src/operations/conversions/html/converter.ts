@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { ServiceError } from '../../../errors.js';
 import { convertPdfToPdfa } from '../../actions/PDFAConvertAction.js';
 import { htmlToPdf } from '../../../tools/chromium.js';
@@ -6,13 +9,19 @@ import { PDF_TYPE } from '../pdf.js';
 import type { ConversionOutput, ConvertDeps, Converter, StagedFile } from '../types.js';
 import { finishHtmlPdf } from './finish.js';
 import { markdownToHtml } from './markdown.js';
+import { allowedUrl, FetchBudget, fetchAllowed, MAX_URL_LENGTH, urlOfList, type WebPolicy } from './web.js';
 import { FOOTER_ASSET, HEADER_ASSET, HTML_DEFAULTS, pdfOptionsOf, type HtmlOptions } from './options.js';
 
 export const HTML_TYPE = 'text/html';
 export const MARKDOWN_TYPE = 'text/markdown';
+/** A web page by URL: the upload is a URI list (RFC 2483) of one URL. */
+export const URI_LIST_TYPE = 'text/uri-list';
 
-/** The converters Chromium prints for (HTML and Markdown): they take the HTML options (docs/html.md#options). */
-export const PRINTED_CONVERTERS: readonly string[] = ['html', 'markdown'];
+/** The converters Chromium prints for (HTML, Markdown, web pages): they take the HTML options (docs/html.md#options). */
+export const PRINTED_CONVERTERS: readonly string[] = ['html', 'markdown', 'url'];
+
+/** What the page of each printed converter is, for messages. */
+export const PRINTED_WHAT: Readonly<Record<string, string>> = { html: 'an HTML page', markdown: 'Markdown text', url: 'a web page by URL' };
 
 /** What an asset is served as when its part declared no type of its own (octet-stream), by its extension. */
 const ASSET_TYPES: Readonly<Record<string, string>> = {
@@ -84,7 +93,7 @@ async function readAssets(assets: readonly StagedFile[]): Promise<Asset[]> {
  * One page printed by the pool with its bundle's files, finished (finish.ts) and checked as every converter's output:
  * the one way HTML and Markdown uploads reach Chromium.
  */
-async function printPage(page: { name: string; bytes: Uint8Array }, files: readonly Asset[], options: HtmlOptions, deps: ConvertDeps): Promise<ConversionOutput> {
+async function printPage(page: { name: string; bytes: Uint8Array; type?: string }, files: readonly Asset[], options: HtmlOptions, deps: ConvertDeps, web?: NonNullable<Parameters<typeof htmlToPdf>[1]['web']>): Promise<ConversionOutput> {
   const { engine, tools, signal, background, onQueued, onConverting } = deps;
   const template = (name: string) => {
     const file = files.find((candidate) => candidate.name === name);
@@ -100,6 +109,7 @@ async function printPage(page: { name: string; bytes: Uint8Array }, files: reado
     waitForExpression: options.waitForExpression,
     waitDelayMs: options.waitDelay,
     pdf: pdfOptions,
+    web,
     signal,
     background,
     onQueued,
@@ -156,5 +166,63 @@ export const markdownConverter: Converter = {
     const html = markdownToHtml(text, { css, title: options.title, lang: options.language, page: !ownPaper });
     const page = { name: 'index.html', bytes: new TextEncoder().encode(html) };
     return printPage(page, files.filter((file) => file.name !== page.name), { ...options, preferCssPageSize: options.preferCssPageSize ?? !ownPaper }, deps);
+  },
+};
+
+/** Requests one web page may make besides its document: past them the page prints without the rest. */
+export const MAX_PAGE_REQUESTS = 200;
+
+/** The URL a text/uri-list upload names, allowed by the policy (web.ts's 400 and 403s): decided before the upload is answered. */
+export async function checkUrlUpload(main: StagedFile, web: WebPolicy | undefined): Promise<URL> {
+  // One URL and a few comment lines: a larger list is never read into memory.
+  if (main.content.size > 2 * MAX_URL_LENGTH) throw new ServiceError('BAD_REQUEST', `A text/uri-list upload names one URL: this one is ${main.content.size} bytes`);
+  const { text } = await readUtf8(main, 'URI list');
+  return allowedUrl(web, urlOfList(text));
+}
+
+/**
+ * Web pages by URL (docs/html.md, "Web pages by URL"): the body is a URI list of one URL on the operator's
+ * allow-list. The service fetches the page (web.ts: redirects checked hop by hop, public addresses only, bounded),
+ * then Chromium, still without network, prints it at its address; each request the page makes is handed back to the
+ * service and fetched under the same policy, within the page's byte budget. A page that is not HTML, or answers
+ * an error status, is 422 URL_FETCH_FAILED.
+ */
+export const urlConverter: Converter = {
+  name: 'url',
+  takes: { kind: 'file', mediaTypes: [URI_LIST_TYPE], extensions: { uri: URI_LIST_TYPE, uris: URI_LIST_TYPE } },
+  produces: PDF_TYPE,
+  long: false,
+  // A URI list has no signature: only a declared type or a name's extension makes an upload one.
+  sniff: () => undefined,
+  async convert({ main }, deps) {
+    const policy = deps.web;
+    const url = await checkUrlUpload(main, policy);
+    const scratch = await mkdtemp(path.join(tmpdir(), 'pdfservice-url-'));
+    try {
+      const budget = new FetchBudget(policy!.maxBytes);
+      const fetched = await fetchAllowed(policy!, url, path.join(scratch, 'page'), budget, deps.signal);
+      if (fetched.status < 200 || fetched.status > 299) throw new ServiceError('URL_FETCH_FAILED', `${fetched.url} answered ${fetched.status}`);
+      const type = fetched.type.split(';')[0]!.trim().toLowerCase();
+      if (type !== 'text/html' && type !== 'application/xhtml+xml') throw new ServiceError('URL_FETCH_FAILED', `${fetched.url} is ${type}, not an HTML page`);
+      const bytes = await readFile(fetched.file);
+      let requests = 0;
+      const fetch = async (address: string, file: string) => {
+        if (++requests > MAX_PAGE_REQUESTS) return null;
+        try {
+          const answer = await fetchAllowed(policy!, new URL(address), file, budget, deps.signal);
+          return { status: answer.status, type: answer.type, file: answer.file };
+        } catch (err) {
+          // A sub-resource refused or failed is left out of the page; the page still prints.
+          if (err instanceof ServiceError) return null;
+          throw err;
+        }
+      };
+      // The page's address as the browser requests it: without its fragment.
+      const page = new URL(fetched.url);
+      page.hash = '';
+      return await printPage({ name: 'page', bytes, type: fetched.type }, [], deps.htmlOptions ?? {}, deps, { page: page.href, fetch });
+    } finally {
+      await rm(scratch, { recursive: true, force: true });
+    }
   },
 };

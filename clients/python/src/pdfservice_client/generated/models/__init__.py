@@ -232,6 +232,11 @@ from .permissions_model_certification import PermissionsModelCertification
 from .permissions_model_certification_level import PermissionsModelCertificationLevel
 from .permissions_model_usage_rights import PermissionsModelUsageRights
 from .preflight_result import PreflightResult
+from .preflight_result_accessibility import PreflightResultAccessibility
+from .preflight_result_accessibility_checkpoints_item import PreflightResultAccessibilityCheckpointsItem
+from .preflight_result_accessibility_checkpoints_item_locations_item import PreflightResultAccessibilityCheckpointsItemLocationsItem
+from .preflight_result_accessibility_checkpoints_item_rules_item import PreflightResultAccessibilityCheckpointsItemRulesItem
+from .preflight_result_accessibility_human_checks_item import PreflightResultAccessibilityHumanChecksItem
 from .preflight_result_rules_item import PreflightResultRulesItem
 from .preflight_result_rules_item_locations_item import PreflightResultRulesItemLocationsItem
 from .preflight_result_validator import PreflightResultValidator
@@ -841,6 +846,11 @@ __all__ = (
     "PermissionsModelCertificationLevel",
     "PermissionsModelUsageRights",
     "PreflightResult",
+    "PreflightResultAccessibility",
+    "PreflightResultAccessibilityCheckpointsItem",
+    "PreflightResultAccessibilityCheckpointsItemLocationsItem",
+    "PreflightResultAccessibilityCheckpointsItemRulesItem",
+    "PreflightResultAccessibilityHumanChecksItem",
     "PreflightResultRulesItem",
     "PreflightResultRulesItemLocationsItem",
     "PreflightResultValidator",

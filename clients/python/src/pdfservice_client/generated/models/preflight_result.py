@@ -8,9 +8,11 @@ from attrs import field as _attrs_field
 
 from ..types import UNSET, Unset
 
+from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
+  from ..models.preflight_result_accessibility import PreflightResultAccessibility
   from ..models.preflight_result_rules_item import PreflightResultRulesItem
   from ..models.preflight_result_validator import PreflightResultValidator
 
@@ -32,10 +34,14 @@ class PreflightResult:
             etag (str): ETag of the version checked
             profile (str): The profile checked against, e.g. pdfa2b
             compliant (bool): true when no rule failed
-            validator (PreflightResultValidator): What checked it: veraPDF (PDF/A) or the service's own rules (PDF/X)
+            validator (PreflightResultValidator): What checked it: veraPDF (PDF/A, PDF/UA, WTPDF) or the service's own rules
+                (PDF/X)
             passed_checks (int): Checks that passed
             failed_checks (int): Checks that failed, all rules together
             rules (list[PreflightResultRulesItem]): The failed rules, in clause order; empty when compliant
+            accessibility (PreflightResultAccessibility | Unset): Accessibility profiles only (pdfua1, pdfua2, wtpdf1a;
+                docs/accessibility.md): the failures by Matterhorn Protocol checkpoint (PDF/UA-1) and what a person still has to
+                check
      """
 
     document: str
@@ -46,6 +52,7 @@ class PreflightResult:
     passed_checks: int
     failed_checks: int
     rules: list[PreflightResultRulesItem]
+    accessibility: PreflightResultAccessibility | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -53,6 +60,7 @@ class PreflightResult:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.preflight_result_accessibility import PreflightResultAccessibility # noqa: PLC0415
         from ..models.preflight_result_rules_item import PreflightResultRulesItem # noqa: PLC0415
         from ..models.preflight_result_validator import PreflightResultValidator # noqa: PLC0415
         document = self.document
@@ -76,6 +84,10 @@ class PreflightResult:
 
 
 
+        accessibility: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.accessibility, Unset):
+            accessibility = self.accessibility.to_dict()
+
 
         field_dict: dict[str, Any] = {}
         field_dict.update(self.additional_properties)
@@ -89,6 +101,8 @@ class PreflightResult:
             "failedChecks": failed_checks,
             "rules": rules,
         })
+        if accessibility is not UNSET:
+            field_dict["accessibility"] = accessibility
 
         return field_dict
 
@@ -96,6 +110,7 @@ class PreflightResult:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.preflight_result_accessibility import PreflightResultAccessibility # noqa: PLC0415
         from ..models.preflight_result_rules_item import PreflightResultRulesItem # noqa: PLC0415
         from ..models.preflight_result_validator import PreflightResultValidator # noqa: PLC0415
         d = dict(src_dict)
@@ -126,6 +141,16 @@ class PreflightResult:
             rules.append(rules_item)
 
 
+        _accessibility = d.pop("accessibility", UNSET)
+        accessibility: PreflightResultAccessibility | Unset
+        if isinstance(_accessibility,  Unset):
+            accessibility = UNSET
+        else:
+            accessibility = PreflightResultAccessibility.from_dict(_accessibility)
+
+
+
+
         preflight_result = cls(
             document=document,
             etag=etag,
@@ -135,6 +160,7 @@ class PreflightResult:
             passed_checks=passed_checks,
             failed_checks=failed_checks,
             rules=rules,
+            accessibility=accessibility,
         )
 
 

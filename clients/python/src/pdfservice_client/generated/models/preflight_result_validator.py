@@ -20,7 +20,7 @@ T = TypeVar("T", bound="PreflightResultValidator")
 
 @_attrs_define
 class PreflightResultValidator:
-    """ What checked it: veraPDF (PDF/A) or the service's own rules (PDF/X)
+    """ What checked it: veraPDF (PDF/A, PDF/UA, WTPDF) or the service's own rules (PDF/X)
 
         Attributes:
             name (str):

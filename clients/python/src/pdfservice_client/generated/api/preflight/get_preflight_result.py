@@ -136,15 +136,18 @@ def sync_detailed(
     if_none_match: str | Unset = UNSET,
 
 ) -> Response[Any | PreflightResult | Problem]:
-    """ Check the document against a PDF/A or PDF/X profile
+    """ Check the document against a PDF/A, PDF/UA or PDF/X profile
 
      `profile` is one of pdfa1a, pdfa1b, pdfa2a, pdfa2b, pdfa2u, pdfa3a, pdfa3b, pdfa3u, pdfa4, pdfa4e,
-    pdfa4f, pdfx1a2001, pdfx1a2003, pdfx32002, pdfx32003, pdfx4 (400 VALIDATION_FAILED listing them for
-    another). PDF/A profiles are validated by veraPDF (503 COMPONENT_MISSING without Java or the veraPDF
-    helper). The result names every failed rule with its clause, test number, how often it failed and
-    the first places. An encrypted document needs its password (403 without), and is reported as failing
-    PDF/A's ban on encryption with the rest of its content checked; a file the validator cannot read is
-    a non-compliant result saying why. Cached per document version, password and profile. See
+    pdfa4f, pdfua1, pdfua2, wtpdf1a, pdfx1a2001, pdfx1a2003, pdfx32002, pdfx32003, pdfx4 (400
+    VALIDATION_FAILED listing them for another). PDF/A and accessibility profiles (pdfua1, pdfua2,
+    wtpdf1a) are validated by veraPDF (503 COMPONENT_MISSING without Java or the veraPDF helper). The
+    result names every failed rule with its clause, test number, how often it failed and the first
+    places. An encrypted document needs its password (403 without), and is reported as failing PDF/A's
+    ban on encryption with the rest of its content checked; a file the validator cannot read is a non-
+    compliant result saying why. Accessibility profiles add `accessibility`: for pdfua1 the failures
+    grouped by Matterhorn Protocol checkpoint, and for all three the failure conditions only a person
+    can check (docs/accessibility.md). Cached per document version, password and profile. See
     docs/pdfa.md.
 
     Args:
@@ -191,15 +194,18 @@ def sync(
     if_none_match: str | Unset = UNSET,
 
 ) -> Any | PreflightResult | Problem | None:
-    """ Check the document against a PDF/A or PDF/X profile
+    """ Check the document against a PDF/A, PDF/UA or PDF/X profile
 
      `profile` is one of pdfa1a, pdfa1b, pdfa2a, pdfa2b, pdfa2u, pdfa3a, pdfa3b, pdfa3u, pdfa4, pdfa4e,
-    pdfa4f, pdfx1a2001, pdfx1a2003, pdfx32002, pdfx32003, pdfx4 (400 VALIDATION_FAILED listing them for
-    another). PDF/A profiles are validated by veraPDF (503 COMPONENT_MISSING without Java or the veraPDF
-    helper). The result names every failed rule with its clause, test number, how often it failed and
-    the first places. An encrypted document needs its password (403 without), and is reported as failing
-    PDF/A's ban on encryption with the rest of its content checked; a file the validator cannot read is
-    a non-compliant result saying why. Cached per document version, password and profile. See
+    pdfa4f, pdfua1, pdfua2, wtpdf1a, pdfx1a2001, pdfx1a2003, pdfx32002, pdfx32003, pdfx4 (400
+    VALIDATION_FAILED listing them for another). PDF/A and accessibility profiles (pdfua1, pdfua2,
+    wtpdf1a) are validated by veraPDF (503 COMPONENT_MISSING without Java or the veraPDF helper). The
+    result names every failed rule with its clause, test number, how often it failed and the first
+    places. An encrypted document needs its password (403 without), and is reported as failing PDF/A's
+    ban on encryption with the rest of its content checked; a file the validator cannot read is a non-
+    compliant result saying why. Accessibility profiles add `accessibility`: for pdfua1 the failures
+    grouped by Matterhorn Protocol checkpoint, and for all three the failure conditions only a person
+    can check (docs/accessibility.md). Cached per document version, password and profile. See
     docs/pdfa.md.
 
     Args:
@@ -241,15 +247,18 @@ async def asyncio_detailed(
     if_none_match: str | Unset = UNSET,
 
 ) -> Response[Any | PreflightResult | Problem]:
-    """ Check the document against a PDF/A or PDF/X profile
+    """ Check the document against a PDF/A, PDF/UA or PDF/X profile
 
      `profile` is one of pdfa1a, pdfa1b, pdfa2a, pdfa2b, pdfa2u, pdfa3a, pdfa3b, pdfa3u, pdfa4, pdfa4e,
-    pdfa4f, pdfx1a2001, pdfx1a2003, pdfx32002, pdfx32003, pdfx4 (400 VALIDATION_FAILED listing them for
-    another). PDF/A profiles are validated by veraPDF (503 COMPONENT_MISSING without Java or the veraPDF
-    helper). The result names every failed rule with its clause, test number, how often it failed and
-    the first places. An encrypted document needs its password (403 without), and is reported as failing
-    PDF/A's ban on encryption with the rest of its content checked; a file the validator cannot read is
-    a non-compliant result saying why. Cached per document version, password and profile. See
+    pdfa4f, pdfua1, pdfua2, wtpdf1a, pdfx1a2001, pdfx1a2003, pdfx32002, pdfx32003, pdfx4 (400
+    VALIDATION_FAILED listing them for another). PDF/A and accessibility profiles (pdfua1, pdfua2,
+    wtpdf1a) are validated by veraPDF (503 COMPONENT_MISSING without Java or the veraPDF helper). The
+    result names every failed rule with its clause, test number, how often it failed and the first
+    places. An encrypted document needs its password (403 without), and is reported as failing PDF/A's
+    ban on encryption with the rest of its content checked; a file the validator cannot read is a non-
+    compliant result saying why. Accessibility profiles add `accessibility`: for pdfua1 the failures
+    grouped by Matterhorn Protocol checkpoint, and for all three the failure conditions only a person
+    can check (docs/accessibility.md). Cached per document version, password and profile. See
     docs/pdfa.md.
 
     Args:
@@ -296,15 +305,18 @@ async def asyncio(
     if_none_match: str | Unset = UNSET,
 
 ) -> Any | PreflightResult | Problem | None:
-    """ Check the document against a PDF/A or PDF/X profile
+    """ Check the document against a PDF/A, PDF/UA or PDF/X profile
 
      `profile` is one of pdfa1a, pdfa1b, pdfa2a, pdfa2b, pdfa2u, pdfa3a, pdfa3b, pdfa3u, pdfa4, pdfa4e,
-    pdfa4f, pdfx1a2001, pdfx1a2003, pdfx32002, pdfx32003, pdfx4 (400 VALIDATION_FAILED listing them for
-    another). PDF/A profiles are validated by veraPDF (503 COMPONENT_MISSING without Java or the veraPDF
-    helper). The result names every failed rule with its clause, test number, how often it failed and
-    the first places. An encrypted document needs its password (403 without), and is reported as failing
-    PDF/A's ban on encryption with the rest of its content checked; a file the validator cannot read is
-    a non-compliant result saying why. Cached per document version, password and profile. See
+    pdfa4f, pdfua1, pdfua2, wtpdf1a, pdfx1a2001, pdfx1a2003, pdfx32002, pdfx32003, pdfx4 (400
+    VALIDATION_FAILED listing them for another). PDF/A and accessibility profiles (pdfua1, pdfua2,
+    wtpdf1a) are validated by veraPDF (503 COMPONENT_MISSING without Java or the veraPDF helper). The
+    result names every failed rule with its clause, test number, how often it failed and the first
+    places. An encrypted document needs its password (403 without), and is reported as failing PDF/A's
+    ban on encryption with the rest of its content checked; a file the validator cannot read is a non-
+    compliant result saying why. Accessibility profiles add `accessibility`: for pdfua1 the failures
+    grouped by Matterhorn Protocol checkpoint, and for all three the failure conditions only a person
+    can check (docs/accessibility.md). Cached per document version, password and profile. See
     docs/pdfa.md.
 
     Args:
