@@ -23,6 +23,7 @@ export interface ToolSettings {
   chromiumTimeoutMs: number;
   chromiumRestartAfter: number;
   chromiumMaxRssMb: number;
+  chromiumPrewarm: boolean;
   chromiumProgram: string;
   urlAllowlist: string[];
   urlMaxBytes: number;
@@ -102,6 +103,12 @@ export const TOOLS: SettingsFeature<ToolSettings> = {
       doc: "A browser whose processes (the helper's and the browser's) use more resident memory than this after a conversion is replaced",
       default: 1024,
       parse: integer(64, 65_536),
+    },
+    chromiumPrewarm: {
+      env: 'PDFSERVICE_CHROMIUM_PREWARM',
+      doc: "`true`: the pool's browsers are started as the service starts listening, so the first HTML conversion finds them warm (each holds hundreds of MB resident, idle or not); `false`: each is started by the first conversion that needs it (docs/html.md, \"The pool\")",
+      default: false,
+      parse: boolean,
     },
     chromiumProgram: {
       env: 'PDFSERVICE_CHROMIUM_PROGRAM',

@@ -6,6 +6,7 @@ import type { EnginePool } from '../engine/pool.js';
 import { API_PREFIX, buildApp } from '../http/app.js';
 import { compileEverySerializer } from '../http/serialization.js';
 import type { Operations } from '../operations/index.js';
+import { CHROMIUM } from '../tools/chromium.js';
 import type { ToolSupervisor } from '../tools/index.js';
 import { compileValidators } from '../validation.js';
 import { keepJobRecords, type JobSetup } from './jobs.js';
@@ -92,6 +93,8 @@ export async function startService(
     if (tool.available) app.log.info({ tool: tool.name, version: tool.version }, 'external tool available');
     else app.log.warn({ tool: tool.name, debianPackage: tool.debianPackage, reason: tool.reason }, 'external tool missing: the features that need it answer 503');
   });
+  // The HTML pool's browsers, when asked for, started now: the first conversion then finds them warm (docs/html.md).
+  if (config.chromiumPrewarm) void tools.prewarm(CHROMIUM);
   const api = `${url}${API_PREFIX}`;
   const docs = `${api}/docs`;
   // The one line an operator reads; the JSON line after it is for log collectors (and the tests).

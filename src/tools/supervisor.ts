@@ -250,6 +250,31 @@ export class ToolSupervisor {
   }
 
   /**
+   * Starts every warm process of a pooled tool now rather than at its first runs (PDFSERVICE_CHROMIUM_PREWARM): each
+   * holds a slot while it starts, so a run arriving meanwhile waits for one to be ready instead of starting another.
+   * A tool that is missing or whose process cannot start is left to its first run, which says why.
+   */
+  async prewarm(name: string): Promise<void> {
+    const tool = this.tools.get(name);
+    if (tool?.declaration.lifetime.kind !== 'pooled') return;
+    if (!tool.probed) await this.probe(tool);
+    if (!tool.program || !tool.status.available) return;
+    const missing = tool.declaration.concurrency - tool.instances.size;
+    await Promise.all(
+      Array.from({ length: Math.max(0, missing) }, async () => {
+        await this.acquire(tool, { background: true });
+        try {
+          tool.idle.push(await this.startWarm(tool));
+        } catch {
+          /* the first run tries again and answers why it cannot */
+        } finally {
+          this.release(tool);
+        }
+      }),
+    );
+  }
+
+  /**
    * Kills every running process group, warm ones included (at shutdown;
    * sandboxed ones would die with the service anyway), at once; the promise
    * settles when the warm processes have exited and their homes are removed.
@@ -323,7 +348,7 @@ export class ToolSupervisor {
     } finally {
       await rm(scratch, { recursive: true, force: true });
       const reason: ProgramRestartReason | undefined = broken ? 'failed' : retired ? 'unfit' : !warm.alive ? 'exited'
-        : warm.uses >= lifetime.restartAfterUses ? 'uses' : warm.rssMb() > lifetime.restartAboveRssMb ? 'memory' : undefined;
+        : warm.uses >= lifetime.restartAfterUses ? 'uses' : (await warm.memoryMb()) > lifetime.restartAboveRssMb ? 'memory' : undefined;
       if (reason === undefined) tool.idle.push(warm);
       else countProgramRestart(programLabel(tool), reason);
       // A broken process is gone before its run answers (the next run finds a clean slate); a worn-out one goes meanwhile.

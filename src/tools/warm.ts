@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { killGroup } from './process.js';
 import { BWRAP, sandboxArgs } from './sandbox.js';
@@ -19,6 +19,8 @@ export class WarmProcessError extends Error {
 const STDERR_KEEP = 4096;
 /** Linux's page size for /proc/<pid>/statm (4 KiB on x86-64 and arm64 Debian). */
 const PAGE_BYTES = 4096;
+/** The least time between two measurements of a process's resident memory (memoryMb). */
+const MEASURE_EVERY_MS = 1_000;
 /** How long a killed process may take to be seen exiting before its run is failed anyway. */
 const EXIT_GRACE_MS = 2_000;
 
@@ -39,6 +41,10 @@ export class WarmProcess {
   private failing: WarmProcessError | undefined;
   private waiter: { resolve: (line: string) => void; reject: (err: WarmProcessError) => void } | undefined;
   private markEnded!: () => void;
+  /** The last resident-memory figure (MB) and the measurement under way (memoryMb). */
+  private measured: number | undefined;
+  private measuring: Promise<number> | undefined;
+  private measuredAt = 0;
   /** Settles once the process has exited (and its group was killed): its home may then be removed or reused. */
   readonly ended = new Promise<void>((resolve) => {
     this.markEnded = resolve;
@@ -82,6 +88,7 @@ export class WarmProcess {
       warm.markEnded();
     });
     const ready = await warm.nextLine(options.startTimeoutMs);
+    warm.measureMemory();
     return { process: warm, ready };
   }
 
@@ -105,16 +112,42 @@ export class WarmProcess {
   }
 
   /**
+   * The process's resident memory as last measured (MB), and a new measurement started in the background for the next
+   * call; the first call waits for the measurement started when the process became ready. Reading a browser's
+   * /proc/<pid>/smaps_rollup walks its page tables: about 120 ms for one browser's 9 processes on the loaded 2-core
+   * machine (tens of GB of reserved address space), which a run's answer no longer waits for, nor the event loop
+   * (fs/promises), and which is paid at most once a second. So a run is judged by the last figure, taken after an
+   * earlier run (or at the start): the bound acts a run or a second late.
+   */
+  async memoryMb(): Promise<number> {
+    const last = this.measured ?? (await this.measuring) ?? 0;
+    this.measureMemory();
+    return last;
+  }
+
+  /** Starts a measurement unless one is under way or the last is less than a second old. */
+  private measureMemory(): void {
+    if (this.measuring || this.exited || Date.now() - this.measuredAt < MEASURE_EVERY_MS) return;
+    this.measuring = this.rssMb()
+      .then((mb) => {
+        this.measuredAt = Date.now();
+        return (this.measured = mb);
+      })
+      .catch(() => this.measured ?? 0)
+      .finally(() => (this.measuring = undefined));
+  }
+
+  /**
    * Resident memory (proportional set size) in MB of the process group (bwrap, the JVM, a helper) and of every process below it: a program may
    * start children in a group of their own (playwright starts Chromium detached, so the browser and its renderers are
    * outside the helper's group), and they count too. From /proc.
    */
-  rssMb(): number {
+  async rssMb(): Promise<number> {
     const processes: { pid: number; ppid: number; pgrp: number }[] = [];
-    for (const entry of readdirSync('/proc')) {
+    for (const entry of await readdir('/proc')) {
       if (!/^\d+$/.test(entry)) continue;
       try {
-        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
         // Fields after the command name (in parentheses, which may hold spaces): state, ppid, pgrp, ...
         const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
         processes.push({ pid: Number(entry), ppid: Number(fields[1]), pgrp: Number(fields[2]) });
@@ -138,8 +171,8 @@ export class WarmProcess {
     let bytes = 0;
     for (const pid of counted) {
       try {
-        const pss = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
-        bytes += pss ? Number(pss[1]) * 1024 : Number(readFileSync(`/proc/${pid}/statm`, 'utf8').split(' ')[1] ?? 0) * PAGE_BYTES;
+        const pss = /^Pss:\s+(\d+) kB/m.exec(await readFile(`/proc/${pid}/smaps_rollup`, 'utf8'));
+        bytes += pss ? Number(pss[1]) * 1024 : Number((await readFile(`/proc/${pid}/statm`, 'utf8')).split(' ')[1] ?? 0) * PAGE_BYTES;
       } catch {
         /* gone meanwhile */
       }

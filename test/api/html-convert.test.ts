@@ -62,7 +62,7 @@ describe('HTML uploads (Chromium)', { skip: existsSync(CHROMIUM) ? false : `${CH
     assert.equal(outline.status, 200, outline.text);
     assert.match(outline.text, /Terms/);
     // Finished by finishTaggedPdf: a clean page is PDF/UA-1 by veraPDF's verdict.
-    const verdict = verapdfVerdict(pdf, 'ua1');
+    const verdict = await verapdfVerdict(pdf, 'ua1');
     assert.ok(verdict.compliant, `PDF/UA-1 failed: ${JSON.stringify(verdict.rules)}`);
   });
 
@@ -163,7 +163,7 @@ describe('Markdown uploads (Chromium)', { skip: existsSync(CHROMIUM) ? false : `
     assert.match(text, /North\s+1,200/);
     assert.match(text, /second point/);
     assert.doesNotMatch(text, /\|---/, 'the table is a table, not its source');
-    const verdict = verapdfVerdict(pdf, 'ua1');
+    const verdict = await verapdfVerdict(pdf, 'ua1');
     assert.ok(verdict.compliant, `PDF/UA-1 failed: ${JSON.stringify(verdict.rules)}`);
     const outline = await call(server, 'GET', '/documents/md/report.pdf/outline');
     assert.match(outline.text, /Figures/);

@@ -42,14 +42,14 @@ describe('HTML and Markdown uploads with pdfa', { skip: existsSync(CHROMIUM) ? f
   test('pdfa=pdfa2b: veraPDF finds the stored PDF PDF/A-2b, with its text, title, tags and outline; without it, it is not', async () => {
     const plain = await call(server, 'PUT', '/documents/pdfa/plain.pdf', { body: Buffer.from(page), headers: { 'content-type': 'text/html' } });
     assert.equal(plain.status, 201, plain.text);
-    const before = verapdfVerdict((await call(server, 'GET', '/documents/pdfa/plain.pdf')).bytes, '2b');
+    const before = await verapdfVerdict((await call(server, 'GET', '/documents/pdfa/plain.pdf')).bytes, '2b');
     assert.equal(before.compliant, false, 'Chromium alone writes no PDF/A: the option is what makes it');
 
     const reply = await call(server, 'PUT', '/documents/pdfa/archive.pdf?pdfa=pdfa2b&author=Jane%20Doe', { body: Buffer.from(page), headers: { 'content-type': 'text/html' } });
     assert.equal(reply.status, 201, reply.text);
     assert.equal(reply.json().pageCount, 1);
     const pdf = (await call(server, 'GET', '/documents/pdfa/archive.pdf')).bytes;
-    const verdict = verapdfVerdict(pdf, '2b');
+    const verdict = await verapdfVerdict(pdf, '2b');
     assert.ok(verdict.compliant, `PDF/A-2b failed: ${JSON.stringify(verdict.rules)}`);
     const text = execFileSync('pdftotext', ['-', '-'], { input: pdf }).toString('utf8');
     assert.match(text, /Kept for ten years\./);
@@ -73,7 +73,7 @@ describe('HTML and Markdown uploads with pdfa', { skip: existsSync(CHROMIUM) ? f
     const reply = await call(server, 'PUT', '/documents/pdfa/minutes.pdf?pdfa=pdfa1b&language=en', { body: Buffer.from(markdown), headers: { 'content-type': 'text/markdown' } });
     assert.equal(reply.status, 201, reply.text);
     const pdf = (await call(server, 'GET', '/documents/pdfa/minutes.pdf')).bytes;
-    const verdict = verapdfVerdict(pdf, '1b');
+    const verdict = await verapdfVerdict(pdf, '1b');
     assert.ok(verdict.compliant, `PDF/A-1b failed: ${JSON.stringify(verdict.rules)}`);
     assert.match(execFileSync('pdftotext', ['-layout', '-', '-'], { input: pdf }).toString('utf8'), /Budget\s+Ann/);
   });
@@ -84,7 +84,7 @@ describe('HTML and Markdown uploads with pdfa', { skip: existsSync(CHROMIUM) ? f
     const reply = await call(server, 'POST', '/documents/pdfa?pdfa=pdfa3b&namingMode=1', { body: form });
     assert.equal(reply.status, 201, reply.text);
     const pdf = (await call(server, 'GET', `/documents/${String(reply.json().path).replace(/^\/+/, '')}`)).bytes;
-    assert.ok(verapdfVerdict(pdf, '3b').compliant, 'PDF/A-3b expected');
+    assert.ok((await verapdfVerdict(pdf, '3b')).compliant, 'PDF/A-3b expected');
 
     const bad = await call(server, 'PUT', '/documents/pdfa/bad.pdf?pdfa=pdfa2u', { body: Buffer.from(page), headers: { 'content-type': 'text/html' } });
     assert.equal(bad.status, 400, bad.text);
@@ -100,7 +100,7 @@ describe('HTML and Markdown uploads with pdfa', { skip: existsSync(CHROMIUM) ? f
     assert.equal(reply.status, 200, reply.text);
     assert.equal(pdfinfo(reply.bytes).Pages, '1');
     assert.match(execFileSync('pdftotext', ['-', '-'], { input: reply.bytes }).toString('utf8'), /Payable within 30 days/);
-    const verdict = verapdfVerdict(reply.bytes, '2b');
+    const verdict = await verapdfVerdict(reply.bytes, '2b');
     assert.ok(verdict.compliant, `PDF/A-2b failed: ${JSON.stringify(verdict.rules)}`);
   });
 });

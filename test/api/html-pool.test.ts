@@ -32,7 +32,12 @@ function browsers(server: TestServer): number[] {
       return 0;
     }
   };
-  return [...below].filter(([pid, comm]) => comm === 'chromium' && below.get(parentOf(pid)) !== 'chromium').map(([pid]) => pid);
+  // A process that ended meanwhile (a closed context's renderer) has no parent to read: it is no browser.
+  return [...below].filter(([pid, comm]) => {
+    if (comm !== 'chromium') return false;
+    const parent = parentOf(pid);
+    return parent !== 0 && below.get(parent) !== 'chromium';
+  }).map(([pid]) => pid);
 }
 
 /** pdfservice_program_restarts_total of chromium for a reason. */

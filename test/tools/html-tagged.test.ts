@@ -155,13 +155,13 @@ test('Markdown page options: an explicit title wins and is escaped; no lang attr
 
 test('a clean HTML page: Chromium\'s tagged PDF fails PDF/UA-1, finished it passes, with its title, tags, text and structure intact', async () => {
   const raw = await print(CLEAN_PAGE);
-  const before = verapdfVerdict(raw, 'ua1');
+  const before = await verapdfVerdict(raw, 'ua1');
   assert.equal(before.compliant, false);
   // What Chromium 156 leaves out (docs/html.md lists them): XMP metadata and the links' alternate descriptions.
   for (const rule of ['7.1-8', '7.18.5-2']) assert.ok(ruleIds(before.rules).includes(rule), `raw output fails ${rule}: ${ruleIds(before.rules).join(', ')}`);
 
   const { bytes, report } = await finish(raw, { author: 'Ann Author', subject: 'Sales by region', keywords: 'sales, regions' });
-  const after = verapdfVerdict(bytes, 'ua1');
+  const after = await verapdfVerdict(bytes, 'ua1');
   assert.deepEqual(ruleIds(after.rules), [], 'veraPDF PDF/UA-1 passes');
   assert.equal(after.compliant, true);
   assert.equal(report.pdfuaIdentified, true);
@@ -202,9 +202,9 @@ test('a clean HTML page: Chromium\'s tagged PDF fails PDF/UA-1, finished it pass
 
 test('a Markdown page printed and finished passes PDF/UA-1 on A4, with the language given and the text of every block', async () => {
   const raw = await print(markdownToHtml(MARKDOWN, { lang: 'en-GB' }));
-  assert.equal(verapdfVerdict(raw, 'ua1').compliant, false);
+  assert.equal((await verapdfVerdict(raw, 'ua1')).compliant, false);
   const { bytes, report } = await finish(raw);
-  const after = verapdfVerdict(bytes, 'ua1');
+  const after = await verapdfVerdict(bytes, 'ua1');
   assert.deepEqual(ruleIds(after.rules), [], 'veraPDF PDF/UA-1 passes');
   assert.deepEqual(report.roleMapped, { Strong: 'Span', Em: 'Span' });
   assert.ok(report.listItemsFixed >= 2);
@@ -228,7 +228,7 @@ test('a figure without alt text is left without: counted, still flagged by veraP
   const { bytes, report } = await finish(raw);
   assert.equal(report.figuresWithoutAlt, 1);
   assert.equal(report.pdfuaIdentified, false);
-  const verdict = verapdfVerdict(bytes, 'ua1');
+  const verdict = await verapdfVerdict(bytes, 'ua1');
   assert.equal(verdict.compliant, false);
   assert.ok(ruleIds(verdict.rules).includes('7.3-1'), 'Figure without alternative text');
   assert.doesNotMatch(qdf(bytes), /\/Alt\b/, 'no alt text was invented');
@@ -242,13 +242,13 @@ test('titles: Chromium\'s about:blank stand-in is replaced by the first heading,
   const headed = await finish(untitled);
   assert.equal(headed.report.title, 'Bericht');
   assert.equal(pdfinfo(headed.bytes)['Title'], 'Bericht');
-  assert.equal(verapdfVerdict(headed.bytes, 'ua1').compliant, true);
+  assert.equal((await verapdfVerdict(headed.bytes, 'ua1')).compliant, true);
 
   const bare = await finish(await print('<!DOCTYPE html><html lang="de"><body><p>Nur Text.</p></body></html>'));
   assert.equal(bare.report.title, undefined);
   assert.equal(bare.report.pdfuaIdentified, false);
   assert.equal(pdfinfo(bare.bytes)['Title'], undefined);
-  assert.ok(ruleIds(verapdfVerdict(bare.bytes, 'ua1').rules).includes('7.1-9'), 'no dc:title is reported, not made up');
+  assert.ok(ruleIds((await verapdfVerdict(bare.bytes, 'ua1')).rules).includes('7.1-9'), 'no dc:title is reported, not made up');
 
   const named = await finish(untitled, { title: 'Jahresbericht', language: 'de-AT' });
   assert.equal(pdfinfo(named.bytes)['Title'], 'Jahresbericht');

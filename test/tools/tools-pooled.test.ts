@@ -67,6 +67,26 @@ describe('pooled tools', () => {
     }
   });
 
+  test('prewarm starts every process of the pool before any run; the runs then use them, and the start is no use', async () => {
+    const tools = new ToolSupervisor([pooledTool({ concurrency: 2 })], root);
+    try {
+      await tools.init();
+      await tools.prewarm('test-warm');
+      const homes = readdirSync(path.join(root, 'warm-scratch')).filter((n) => n.startsWith('instance-'));
+      assert.equal(homes.length, 2, 'two warm processes, each in its home');
+      const [one, two] = await Promise.all([ask(tools, 'a'), ask(tools, 'b')]);
+      assert.deepEqual([one.uses, two.uses], [1, 1]);
+      assert.notEqual(one.pid, two.pid);
+      // No third process was started for them.
+      assert.equal(readdirSync(path.join(root, 'warm-scratch')).filter((n) => n.startsWith('instance-')).length, 2);
+      // Prewarming a full pool starts nothing more.
+      await tools.prewarm('test-warm');
+      assert.equal(readdirSync(path.join(root, 'warm-scratch')).filter((n) => n.startsWith('instance-')).length, 2);
+    } finally {
+      await tools.close();
+    }
+  });
+
   test('a process above restartAboveRssMb is replaced after its run', async () => {
     const tools = new ToolSupervisor([pooledTool({ restartAboveRssMb: 0 })], root);
     try {

@@ -7,7 +7,7 @@
  * replaces it.
  */
 import { createInterface } from 'node:readline';
-import type { Browser, BrowserContext, Route } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 
 /** How a page is loaded and printed (tools/chromium.ts takes them from the upload's options). */
 export interface PageSettings {
@@ -61,7 +61,6 @@ const browser: Browser = await chromium.launch({
   handleSIGTERM: false,
 });
 browser.on('disconnected', () => process.exit(3));
-process.stdout.write(`ready ${browser.version()}\n`);
 
 class PageError extends Error {
   constructor(
@@ -98,6 +97,9 @@ function fetcher(): { fetch: (url: string) => Promise<FetchReply['fetched']>; cl
   };
   return { fetch, close: () => { open = false; } };
 }
+
+/** How a conversion hands a web page's request to the service (fetcher). */
+type Fetch = ReturnType<typeof fetcher>['fetch'];
 
 const AWAY = { status: 200, body: '', headers: { 'Content-Disposition': 'attachment' } };
 
@@ -157,12 +159,57 @@ async function serveWeb(request: HelperRequest, route: Route, url: URL, fetch: R
   return route.fulfill({ status: fetched.status, path: fetched.file, contentType: fetched.type, headers: { 'Cache-Control': 'no-store' } }).catch(() => undefined);
 }
 
-async function convert(request: HelperRequest, context: BrowserContext, deadline: number, fetch: ReturnType<typeof fetcher>['fetch']): Promise<void> {
+/**
+ * A fresh browser context with its routes and its one blank page, made before the conversion that uses it arrives: a
+ * new context costs a new renderer process, the larger part of a conversion's time on a warm browser (docs/html.md,
+ * "Where the time goes"). It serves nothing until `use` names its conversion, and is used by one conversion only.
+ */
+interface Prepared {
+  context: BrowserContext;
+  page: Page;
+  use(request: HelperRequest, fetch: Fetch): void;
+}
+
+async function prepare(javascript: boolean): Promise<Prepared> {
+  const context = await browser.newContext({ javaScriptEnabled: javascript, serviceWorkers: 'block', acceptDownloads: false, bypassCSP: false });
+  let serving: { request: HelperRequest; fetch: Fetch } | undefined;
+  try {
+    // WebSockets are not requests a route sees: each is closed before it connects.
+    await context.routeWebSocket(/.*/, (ws) => ws.close());
+    // Until its conversion is set, the blank page has nothing to load: anything asked for is refused.
+    await context.route('**/*', (route) => (serving ? serve(serving.request, serving.fetch)(route) : route.abort('blockedbyclient')));
+    const page = await context.newPage();
+    return { context, page, use: (request, fetch) => (serving = { request, fetch }) };
+  } catch (err) {
+    void context.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** The context the next conversion without JavaScript takes (prepared while the service finishes the previous one). */
+let spare: Promise<Prepared> | undefined;
+
+function prepareSpare(): void {
+  const next = prepare(false);
+  next.catch(() => undefined); // a failed spare is made again by the conversion that wanted it
+  spare = next;
+}
+
+/** A context never used before, for `request`: the spare when it fits and was made, else a new one. */
+async function contextFor(request: HelperRequest): Promise<Prepared> {
+  if (!request.javascript && spare) {
+    const taken = spare;
+    spare = undefined;
+    const ready = await taken.catch(() => undefined);
+    if (ready) return ready;
+  }
+  return prepare(request.javascript);
+}
+
+async function convert(request: HelperRequest, prepared: Prepared, deadline: number, fetch: Fetch): Promise<void> {
   const left = () => Math.max(1, deadline - Date.now());
-  // WebSockets are not requests a route sees: each is closed before it connects.
-  await context.routeWebSocket(/.*/, (ws) => ws.close());
-  await context.route('**/*', serve(request, fetch));
-  const page = await context.newPage();
+  prepared.use(request, fetch);
+  const { page } = prepared;
   await page.emulateMedia({ media: request.media });
   try {
     // Not goto's own "load": a navigation the page starts while it loads (a script setting location, a download link
@@ -205,16 +252,16 @@ function firstLine(err: unknown): string {
 async function answer(line: string): Promise<HelperAnswer> {
   const request = JSON.parse(line) as HelperRequest;
   const deadline = Date.now() + request.timeoutMs;
-  let context: BrowserContext | undefined;
+  let obtained: Promise<Prepared> | undefined;
   let timer: NodeJS.Timeout | undefined;
   const web = fetcher();
   try {
-    context = await browser.newContext({ javaScriptEnabled: request.javascript, serviceWorkers: 'block', acceptDownloads: false, bypassCSP: false });
     // A script that never yields blocks the page's every call: the deadline answers without it (the service then retires this process).
     const late = new Promise<never>((_resolve, reject) => {
       timer = setTimeout(() => reject(new PageError('timeout', 'the page did not finish loading and printing in time')), Math.max(1, deadline - Date.now()));
     });
-    await Promise.race([convert(request, context, deadline, web.fetch), late]);
+    obtained = contextFor(request);
+    await Promise.race([obtained.then((prepared) => convert(request, prepared, deadline, web.fetch)), late]);
     return { ok: true };
   } catch (err) {
     if (err instanceof PageError) return { ok: false, kind: err.kind, error: err.message };
@@ -223,14 +270,20 @@ async function answer(line: string): Promise<HelperAnswer> {
     web.close();
     clearTimeout(timer);
     // A context stuck in a page that never yields is left to the process's replacement.
-    void context?.close().catch(() => undefined);
+    void obtained?.then((prepared) => prepared.context.close()).catch(() => undefined);
   }
 }
+
+// The first conversion's context is made while the service hears that the browser is ready.
+prepareSpare();
+process.stdout.write(`ready ${browser.version()}\n`);
 
 for (let line = await nextLine(); line !== undefined; line = await nextLine()) {
   // A fetch's answer that came after its conversion had answered (its deadline passed meanwhile) is no request.
   if (line.trim() === '' || line.startsWith('{"fetched"')) continue;
   const result = await answer(line).catch((err: unknown): HelperAnswer => ({ ok: false, kind: 'browser', error: firstLine(err) }));
   process.stdout.write(`${JSON.stringify(result)}\n`);
+  // The next conversion's context is made now, while the service finishes this one's PDF.
+  if (!spare) prepareSpare();
 }
 await browser.close().catch(() => undefined);
