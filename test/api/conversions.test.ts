@@ -41,7 +41,7 @@ function zipWith(name: string, text: string): Buffer {
 
 describe('the conversion registry', () => {
   test('every converter declares what it takes, produces, whether it is long, and sniffs; names are unique', () => {
-    assert.deepEqual(CONVERTERS.map((c) => c.name), ['image', 'office', 'html', 'markdown', 'pdf']);
+    assert.deepEqual(CONVERTERS.map((c) => c.name), ['image', 'office', 'html', 'markdown', 'url', 'pdf']);
     for (const converter of CONVERTERS) {
       assert.ok(['file', 'bundle'].includes(converter.takes.kind), converter.name);
       assert.ok(converter.takes.mediaTypes.length > 0, converter.name);

@@ -13,7 +13,8 @@ test('every way of starting the service passes its Node.js options (src/start/no
   const env = /^PDFSERVICE_NODE_FLAGS="([^"]*)"/m.exec(read('scripts/env.sh'));
   assert.equal(env?.[1], NODE_FLAGS.join(' '), 'scripts/env.sh holds the same list');
   assert.match(read('scripts/run.sh'), /exec node \$PDFSERVICE_NODE_FLAGS dist\/src\/main\.js/);
-  assert.match(read('scripts/run.sh'), /exec node \$PDFSERVICE_NODE_FLAGS --test /);
+  // The tests run through scripts/run-tests-in-order.mjs, which passes its own Node.js options to every test file.
+  assert.match(read('scripts/run.sh'), /exec node \$PDFSERVICE_NODE_FLAGS scripts\/run-tests-in-order\.mjs /);
   const scripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
   for (const name of ['start', 'worker', 'bench', 'test:corpus', 'test:robust']) assert.match(scripts[name]!, /node \$PDFSERVICE_NODE_FLAGS /, `npm run ${name}`);
   const started = [
