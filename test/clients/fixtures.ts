@@ -101,6 +101,8 @@ export async function checkAreas(stdout: string, folder: string): Promise<void> 
     'fields: 12',
     'versions: 2 restored: upload',
     'printed /reports/2026/report.pdf',
+    'PDF/UA-1: true', // accessibility.md: the tagged Markdown print passes
+    'exported: # Quarterly report', // export.md: its heading comes back as one
   ], stdout);
   const read = (name: string) => readFile(path.join(folder, name));
   // Getting started: converted, OCR'd, signed.

@@ -1,5 +1,5 @@
 """The Python beside the shell examples of docs/getting-started.md, jobs.md, ocr.md, pdfa.md, pages.md, signing.md,
-stamps.md, outline.md, metadata.md, compare.md, page-numbers.md, page-layout.md, merge-split.md and html.md, and the principal calls of the pages that show none (annotations.md, forms.md, redaction.md,
+stamps.md, outline.md, metadata.md, compare.md, page-numbers.md, page-layout.md, merge-split.md, html.md, accessibility.md and export.md, and the principal calls of the pages that show none (annotations.md, forms.md, redaction.md,
 permissions.md, optimize.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
 test/clients/python.test.ts runs it against a started service with the built wheel, in a folder holding q1.pdf,
 letter.png, minutes.docx, claim.pdf (a form) and jane.p12."""
@@ -165,3 +165,11 @@ printed = client.upload("reports/2026/report.pdf", markdown.encode(), content_ty
 page = '<!DOCTYPE html><html lang="en"><head><title>Invoice 42</title></head><body><h1>Invoice 42</h1><p>Total due: 120 EUR</p></body></html>'
 client.upload("reports/2026/invoice.pdf", page.encode(), content_type="text/html", params={"paperSize": "A5", "pdfa": "pdfa2b"})
 print("printed", client.done(printed)["path"])
+
+# Accessibility: the printed report checked against PDF/UA-1 by veraPDF (docs/accessibility.md)
+ua = client.request("GET", "/documents/reports/2026/report.pdf/preflight-results", params={"profile": "pdfua1"}).json()
+print("PDF/UA-1:", "true" if ua["compliant"] else "false")
+
+# Export: the report read back as Markdown (docs/export.md); format=json and format=html work alike
+exported = client.request("GET", "/documents/reports/2026/report.pdf/export", params={"format": "markdown"}).text
+print("exported:", exported.split("\n")[0])

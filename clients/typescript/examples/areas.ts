@@ -1,6 +1,6 @@
 /**
  * The TypeScript beside the shell examples of docs/getting-started.md, jobs.md, ocr.md, pdfa.md, pages.md,
- * signing.md, stamps.md, outline.md, metadata.md, compare.md, page-numbers.md, page-layout.md, merge-split.md and html.md, and the principal calls of the pages that show none (annotations.md, forms.md,
+ * signing.md, stamps.md, outline.md, metadata.md, compare.md, page-numbers.md, page-layout.md, merge-split.md, html.md, accessibility.md and export.md, and the principal calls of the pages that show none (annotations.md, forms.md,
  * redaction.md, permissions.md, optimize.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
  * test/clients/typescript.test.ts compiles it against the packed client and runs it against a started service, in a
  * folder holding q1.pdf, letter.png, minutes.docx, claim.pdf (a form) and jane.p12.
@@ -194,3 +194,11 @@ const printed = await client.upload('reports/2026/report.pdf', new TextEncoder()
 const page = '<!DOCTYPE html><html lang="en"><head><title>Invoice 42</title></head><body><h1>Invoice 42</h1><p>Total due: 120 EUR</p></body></html>';
 await client.upload('reports/2026/invoice.pdf', new TextEncoder().encode(page), { type: 'text/html', query: { paperSize: 'A5', pdfa: 'pdfa2b' } });
 console.log('printed', (await client.done(printed)).path);
+
+// Accessibility: the printed report checked against PDF/UA-1 by veraPDF (docs/accessibility.md)
+const ua = await client.request('GET', '/documents/reports/2026/report.pdf/preflight-results', { query: { profile: 'pdfua1' } });
+console.log('PDF/UA-1:', ((await ua.json()) as { compliant: boolean }).compliant);
+
+// Export: the report read back as Markdown (docs/export.md); format=json and format=html work alike
+const exported = await client.request('GET', '/documents/reports/2026/report.pdf/export', { query: { format: 'markdown' } });
+console.log('exported:', (await exported.text()).split('\n')[0]);
