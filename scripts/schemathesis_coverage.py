@@ -51,7 +51,8 @@ ACCEPTED_400 = {
     "runPageAction": _PAGES | _XML | {"VALIDATION_FAILED", "MALFORMED_MULTIPART", "UNKNOWN_FONT", "UNSUPPORTED_CHARACTERS", "UNKNOWN_LANGUAGE", "INVALID_SEARCH"},
     "runDocumentAction": _PAGES | _XML | {"VALIDATION_FAILED", "MALFORMED_MULTIPART", "UNKNOWN_FONT", "UNSUPPORTED_CHARACTERS", "UNKNOWN_LANGUAGE"},
     "markRedactions": _PAGES | _XML | {"INVALID_SEARCH"},
-    "createSignatureField": _PAGES | _XML,
+    # A new field's name has no "." (dots separate the names of parent fields; docs/signing.md).
+    "createSignatureField": _PAGES | _XML | {"VALIDATION_FAILED"},
     "signField": {"KEYSTORE_INVALID", "KEYSTORE_PASSWORD_INVALID", "KEYSTORE_ALIAS_NOT_FOUND", "KEYSTORE_NO_PRIVATE_KEY", "VALIDATION_FAILED"},
     "createToken": _XML | {"VALIDATION_FAILED", "BAD_REQUEST"},
     "createUser": _XML | {"VALIDATION_FAILED"},

@@ -265,7 +265,9 @@ function registerBodyParsers(app: FastifyInstance, deps: AppDeps): void {
   // JSON merge patches (RFC 7396: PATCH .../metadata) are JSON bodies.
   app.addContentTypeParser(['application/json', 'application/merge-patch+json'], { parseAs: 'string' }, (_req, body, done) => {
     const text = String(body);
-    if (text.trim() === '') return done(null, undefined);
+    // An empty body is an absent one (a login with Basic credentials, a trash restore without savePath); whitespace
+    // alone is no JSON text (RFC 8259: a value is required), 400 as any malformed body (Schemathesis sent "\r").
+    if (text === '') return done(null, undefined);
     try {
       done(null, JSON.parse(text));
     } catch {

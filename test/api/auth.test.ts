@@ -153,6 +153,11 @@ describe('sessions', () => {
     assert.match(reply.text, /<code>INVALID_CREDENTIALS<\/code>/);
   });
 
+  test('a JSON login body of whitespace alone is 400 MALFORMED_JSON, not an absent body (found by Schemathesis)', async () => {
+    const reply = await call(server, 'POST', '/sessions', { body: '\r\n ', headers: { 'content-type': 'application/json' } });
+    assertProblem(reply, 400, 'MALFORMED_JSON');
+  });
+
   test('a login body without a password is 400', async () => {
     const reply = remember(server, await call(server, 'POST', '/sessions', { auth: false, body: { username: 'admin' } }));
     assertProblem(reply, 400, 'VALIDATION_FAILED');

@@ -175,7 +175,12 @@ function tableFromGrid(grid: { xpos: number[]; ypos: number[] }, lines: Line[], 
   const outside = lines.filter((l) => inColumns(l) && (centre(l.box)[1] < ypos[0]! || centre(l.box)[1] > ypos[ypos.length - 1]!));
   const rowHeight = (ypos[ypos.length - 1]! - ypos[0]!) / (ypos.length - 1);
   const spread = (row: Line[]) => new Set(row.flatMap((l) => l.words.map((w) => columnOf(xpos, (w.x0 + w.x1) / 2)))).size;
-  const fits = (row: Line[]) => row.every((l) => l.words.every((w) => columnOf(xpos, (w.x0 + w.x1) / 2) >= 0)) && spread(row) >= 2;
+  // The table's own text size: a row set larger than its cells (a heading whose words happen to fall into the columns,
+  // as "# Quarterly report" above a two-column table did) is no header row of it.
+  const inside = lines.filter((l) => inColumns(l) && centre(l.box)[1] >= ypos[0]! && centre(l.box)[1] <= ypos[ypos.length - 1]!);
+  const cellSize = Math.max(0, ...inside.map((l) => l.font.size));
+  const fits = (row: Line[]) =>
+    row.every((l) => l.words.every((w) => columnOf(xpos, (w.x0 + w.x1) / 2) >= 0)) && spread(row) >= 2 && (cellSize === 0 || row.every((l) => l.font.size <= cellSize * 1.15));
   const rows = rowsOf(outside);
   // Upwards from the top, then downwards from the bottom, one adjacent row at a time.
   for (const row of rows.filter((r) => centre(r[0]!.box)[1] < ypos[0]!).reverse()) {
