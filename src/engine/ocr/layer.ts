@@ -8,7 +8,8 @@ import { ownResources, PageOverlay } from '../pages/overlay.js';
 import { EngineError } from '../errors.js';
 import { parsePageRange } from '../pages/range.js';
 import { layerContent } from './lines.js';
-import { addStructureTree, hasStructureTree } from '../pdfua/build.js';
+import { addStructureTree } from '../pdfua/build.js';
+import { isTagged } from '../pdfua/keep.js';
 import type { OcrLine, QuarterTurn } from './model.js';
 
 /**
@@ -115,7 +116,7 @@ export function addOcrLayers(input: { pdf: PdfSource; password?: string | undefi
   return editPdf(input, 'edit', (doc, { save, opened }) => {
     if (!input.layers.length) return withSummary(doc, opened, {});
     // Tagged (the default) only where the document has no tree of its own: one it has is kept as it is (docs/accessibility.md).
-    const tagging: OcrTagging | undefined = input.tagged === false ? undefined : hasStructureTree(doc) ? 'kept' : 'added';
+    const tagging: OcrTagging | undefined = input.tagged === false ? undefined : isTagged(doc) ? 'kept' : 'added';
     const overlay = new PageOverlay(doc, { opening: tagging === 'added' ? ARTIFACT_OPENING : undefined });
     const marked: number[] = [];
     const fonts = new Map<string, mupdf.PDFObject>();

@@ -7,7 +7,7 @@ import { deref } from '../core/mupdf-objects.js';
  * each piece of content in a marked-content sequence `/<type> <</MCID n>> BDC ... EMC` on its page; this writes the
  * elements that own them, under one Document element, with the parent tree that maps each MCID back to its element
  * (ISO 32000-1, 14.7.4.4), and says the document is tagged (/MarkInfo). Only for a document without a tree: one
- * that has its own keeps it (the caller checks hasStructureTree).
+ * that has its own keeps it (the caller checks isTagged, keep.ts).
  */
 
 /** One marked-content sequence on a page and the element that owns it. */
@@ -18,11 +18,6 @@ export interface MarkedContent {
   mcid: number;
   /** Alternate text (a Figure's description); none given, none written (never invented). */
   alt?: string | undefined;
-}
-
-/** Whether the document has a structure tree of its own. */
-export function hasStructureTree(doc: mupdf.PDFDocument): boolean {
-  return deref(deref(doc.getTrailer().get('Root')).get('StructTreeRoot')).isDictionary();
 }
 
 /** Writes the tree for `pages` (page index and its marked content, in reading order); see above. */

@@ -7,6 +7,7 @@ import { claimsPdfa, PDFA_EXTENSION_NS, replaceDescriptions } from '../metadata/
 import { walkText } from '../text/page-text.js';
 import { markUntaggedAsArtifacts } from './artifacts.js';
 import { repairStructure, type StructureReport } from './structure.js';
+import { isTagged } from './keep.js';
 
 /**
  * The `finishTaggedPdf` task (docs/html.md, "Tagged output (PDF/UA)"): a PDF that Chromium printed with
@@ -176,7 +177,7 @@ export function finishTaggedPdf(input: PdfInput & { metadata: TaggedPdfMetadata 
     for (const key of ['author', 'subject', 'keywords', 'language'] as const) if (m[key] !== undefined) change[key] = m[key];
     // PDF/UA-1 5: the identification is written only when the document is tagged and nothing this task knows of is
     // left unmet; otherwise the file would claim what it is not (veraPDF then reports the missing identification too).
-    const tagged = deref(catalog.get('StructTreeRoot')).isDictionary();
+    const tagged = isTagged(doc);
     report.pdfuaIdentified = tagged && title !== undefined && structure.figuresWithoutAlt === 0 && structure.unmappedTypes.length === 0 && report.linksUndescribed === 0;
     const fields = changeMetadata(doc, change, false, (packet) => replaceDescriptions(packet, [PDFUAID_NS], report.pdfuaIdentified ? (claimsPdfa(packet) ? PDFUA_EXTENSION_SCHEMA : '') + PDFUA_IDENTIFICATION : ''));
     if (fields.title !== undefined) report.title = fields.title;
