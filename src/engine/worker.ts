@@ -90,9 +90,12 @@ function serialize(err: unknown): { error: SerializedEngineError; fatal: boolean
     return { error: { code: err.code, message: err.message, ...(err.extra ? { extra: err.extra } : {}), ...(err.origin.inPath ? { inPath: true } : {}) }, fatal: false };
   }
   // A WebAssembly trap (out of memory, abort) leaves the instance unusable, and so does a stack
-  // overflow inside it: MuPDF's own error stack is left mid-call.
-  const fatal = err instanceof WebAssembly.RuntimeError || (err instanceof RangeError && /memory|call stack/i.test(err.message));
+  // overflow inside it: MuPDF's own error stack is left mid-call. So does MuPDF's "exception stack overflow!" (its
+  // fz_try nesting at the limit, unwound through the JS boundary), suspected in the hostile-files suite's only engine
+  // timeout: a 20 dpi render of a 4.7 KB file that takes 18 ms alone took over 10 s in a worker that had run a run's
+  // dozen of those (twice in CI, never reproduced). A fresh worker costs about 55 ms; these errors come from hostile files.
   const message = err instanceof Error ? err.message : String(err);
+  const fatal = err instanceof WebAssembly.RuntimeError || (err instanceof RangeError && /memory|call stack/i.test(err.message)) || /exception stack overflow/i.test(message);
   return { error: { code: 'ENGINE_FAILURE', message }, fatal };
 }
 
