@@ -42,6 +42,8 @@ ACCEPTED_400 = {
     "importFields": _XFDF,
     "importFieldsLegacy": _XFDF,
     "setField": _XML | {"FIELD_VALUE_INVALID", "VALIDATION_FAILED"},
+    # A figure's index must name a figure of the document, and a bulk change names each figure once.
+    "patchFigures": {"FIGURE_NOT_FOUND", "VALIDATION_FAILED"},
     "setPasswordPermissions": _XML | {"VALIDATION_FAILED"},
     "listAnnotations": _PAGES,
     # An export's pageRange names pages from 1 that the document has (docs/export.md).

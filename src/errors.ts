@@ -55,6 +55,8 @@ export const ERROR_CATALOG = {
   ANNOTATION_NOT_FOUND: { status: 404, title: 'No such annotation' },
   ATTACHMENT_NOT_FOUND: { status: 404, title: 'No such attachment (or the FileAttachment annotation has no embedded file)' },
   FIELD_NOT_FOUND: { status: 404, title: 'No such form field' },
+  // Figures (docs/accessibility.md): 400 for an index in a body, 404 when it is part of the URL path.
+  FIGURE_NOT_FOUND: { status: 400, pathStatus: 404, title: 'The document has no Figure element at that index' },
   NOT_FOUND: { status: 404, title: 'No such resource' },
   METHOD_NOT_ALLOWED: { status: 405, title: 'The resource does not support this method' },
   NOT_ACCEPTABLE: { status: 406, title: 'None of the accepted media types can be produced' },
@@ -66,6 +68,7 @@ export const ERROR_CATALOG = {
   PATH_CONFLICT: { status: 409, title: 'The path is used by an entry of another kind' },
   NOT_A_FILE_ATTACHMENT: { status: 409, title: 'The annotation is not a FileAttachment' },
   FIELD_READ_ONLY: { status: 409, title: 'The form field is read-only' },
+  DOCUMENT_NOT_TAGGED: { status: 409, title: 'The document has no structure tree (it is not tagged)' },
   PROFILE_READ_ONLY: { status: 409, title: 'The optimize profile is built in and cannot be replaced or deleted' },
   FIELD_EXISTS: { status: 409, title: 'A form field of that name already exists' },
   FIELD_SIGNED: { status: 409, title: 'The signature field is signed already' },
