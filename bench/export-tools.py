@@ -4,6 +4,9 @@
                                                 line on stdin ({"tool": "pdf2docx"|"pymupdf4llm", "pdf", "out"}), one
                                                 answer a line on stdout ({"ms"} or {"error"}); the time is the call's
                                                 alone (the interpreter and its imports are started once, untimed)
+    python bench/export-tools.py selfcheck DIR  scores the corpus' own Word sources (export-corpus.py's, written again)
+                                                against the truth in DIR: every figure must be perfect, or the DOCX
+                                                reading below is wrong (exits 1 naming the document)
     python bench/export-tools.py score FILE     scores outputs against the corpus' truth: FILE is a JSON list of
                                                 {"doc", "tool", "kind": "json"|"markdown"|"text"|"docx", "file",
                                                 "truth"}; prints a JSON list of the same with their figures
@@ -275,8 +278,39 @@ def serve():
         sys.__stdout__.flush()
 
 
+def selfcheck(corpus):
+    import importlib.util
+    import os
+    import tempfile
+
+    spec = importlib.util.spec_from_file_location("export_corpus", os.path.join(os.path.dirname(__file__), "export-corpus.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    bad = []
+    with tempfile.TemporaryDirectory() as work:
+        for plan in module.DOCX_PLANS:
+            source = os.path.join(work, plan["name"] + ".docx")
+            module.write_docx(plan, source)
+            r = score({"doc": plan["name"], "tool": "source", "kind": "docx", "file": source, "truth": os.path.join(corpus, plan["name"] + ".truth.json")})
+            cells = r["cells"]
+            perfect = (
+                cells["hits"] == cells["truthCells"] == cells["outputCells"]
+                and r["textSimilarity"] == 1.0
+                and r["paragraphsWhole"] == r["paragraphs"]
+                and r["headingsFound"] == r["headings"]
+                and r["textBoxes"] == 0
+            )
+            print(f"{plan['name']}: {'ok' if perfect else 'NOT PERFECT ' + json.dumps(r)}")
+            if not perfect:
+                bad.append(plan["name"])
+    if bad:
+        raise SystemExit(f"selfcheck: the sources of {', '.join(bad)} do not score perfectly")
+
+
 def main():
-    if sys.argv[1] == "serve":
+    if sys.argv[1] == "selfcheck":
+        selfcheck(sys.argv[2])
+    elif sys.argv[1] == "serve":
         # The libraries print progress on stdout: only the answers go there.
         sys.stdout = sys.stderr
         serve()

@@ -131,6 +131,9 @@ const spreadOf = (values: number[]): [number, number] => [Math.min(...values), M
 export async function runExportBench(quick: boolean): Promise<Row[]> {
   ensureVenv();
   const dir = corpus();
+  // The scorer's DOCX reading checked on the corpus' own Word sources (every figure perfect), before it judges anyone.
+  const check = spawnSync(PYTHON, [TOOLS, 'selfcheck', dir], { encoding: 'utf8' });
+  if (check.status !== 0) throw new Error(`export-tools.py selfcheck failed: ${check.stdout}${check.stderr}`.slice(0, 2000));
   const all = readdirSync(dir).filter((f) => f.endsWith('.truth.json')).map((f) => f.slice(0, -'.truth.json'.length)).sort();
   const docs = quick ? all.filter((d) => QUICK_DOCS.includes(d)) : all;
   const pagesOf = new Map(docs.map((d) => [d, (JSON.parse(readFileSync(path.join(dir, `${d}.truth.json`), 'utf8')) as { pages: number }).pages]));
