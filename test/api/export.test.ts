@@ -9,10 +9,30 @@ import { existsSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import MarkdownIt from 'markdown-it';
 import { call } from '../helpers/http.js';
+import { docx } from '../helpers/office-fixtures.js';
 import { encryptPdf, makePdf } from '../helpers/pdf.js';
 import { serverForSuite } from '../helpers/server.js';
 
 const CHROMIUM = '/usr/lib/chromium/chromium';
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+
+/** A ruled table in a Word document (single borders on every edge), one cell long enough to wrap within its column. */
+const RULED = [
+  ['Site', 'Budget', 'Notes'],
+  ['North', '1,250', 'Opened in the spring after a long delay caused by the planning authority and the weather'],
+  ['South', '980', 'Unchanged'],
+  ['East', '2,400', 'New'],
+];
+const wordParagraph = (text: string) => `<w:p><w:r><w:t xml:space="preserve">${text}</w:t></w:r></w:p>`;
+const RULED_DOCX = docx(
+  wordParagraph('The figures of the year follow.') +
+    '<w:tbl><w:tblPr><w:tblW w:w="5000" w:type="pct"/><w:tblBorders>' +
+    ['top', 'left', 'bottom', 'right', 'insideH', 'insideV'].map((edge) => `<w:${edge} w:val="single" w:sz="4" w:space="0" w:color="000000"/>`).join('') +
+    '</w:tblBorders></w:tblPr><w:tblGrid><w:gridCol w:w="2000"/><w:gridCol w:w="2000"/><w:gridCol w:w="5000"/></w:tblGrid>' +
+    RULED.map((row) => `<w:tr>${row.map((cell) => `<w:tc>${wordParagraph(cell)}</w:tc>`).join('')}</w:tr>`).join('') +
+    '</w:tbl>' +
+    wordParagraph('That is all for this year.'),
+);
 
 const HEADINGS = ['Annual Report', 'Highlights', 'Figures'];
 const PARAGRAPH =
@@ -167,6 +187,21 @@ describe('export', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is missin
     assert.equal(right.status, 200, right.text);
     assert.match(right.text, /Secret minutes/);
     assert.deepEqual((await call(server, 'GET', '/documents/export/locked.pdf')).bytes, locked);
+  });
+
+  test('a ruled table printed by LibreOffice (a Word document): its cells from the drawn grid, a wrapped cell whole, the paragraphs around it apart', async () => {
+    const put = await call(server, 'PUT', '/documents/export/ruled.pdf', { body: RULED_DOCX, headers: { 'content-type': DOCX, prefer: 'wait=300' } });
+    assert.equal(put.status, 201, put.text);
+    // The wrapped cell really wraps on the printed page (else this would not test rows taken from the rules).
+    const printed = execFileSync('pdftotext', ['-layout', '-', '-'], { input: (await call(server, 'GET', '/documents/export/ruled.pdf')).bytes }).toString('utf8');
+    assert.ok(!printed.split('\n').some((line) => line.includes(RULED[1]![2]!)), printed);
+    const reply = await call(server, 'GET', '/documents/export/ruled.pdf/export');
+    assert.equal(reply.status, 200, reply.text);
+    const blocks = (reply.json() as { pages: { blocks: { type: string; text?: string; rows?: { text: string }[][] }[] }[] }).pages[0]!.blocks;
+    assert.deepEqual(
+      blocks.map((b) => (b.type === 'table' ? b.rows!.map((r) => r.map((c) => c.text)) : `${b.type}:${b.text}`)),
+      ['paragraph:The figures of the year follow.', RULED, 'paragraph:That is all for this year.'],
+    );
   });
 
   test('ETag by version and options: If-None-Match answers 304', async () => {

@@ -98,12 +98,12 @@ function lineWords(stext: mupdf.StructuredText): Word[][] {
 }
 
 /** The grids MuPDF's table detection found, anywhere in the segmented structure. */
-function tableGrids(page: mupdf.PDFPage): { xpos: number[]; ypos: number[] }[] {
+function tableGrids(page: mupdf.PDFPage): Grid[] {
   const stext = page.toStructuredText(TABLE_OPTIONS);
   try {
-    const grids: { xpos: number[]; ypos: number[] }[] = [];
+    const grids: Grid[] = [];
     const visit = (b: StextJsonBlock) => {
-      if (b.type === 'grid' && b.xpos && b.ypos && b.xpos.length >= 3 && b.ypos.length >= 2) grids.push({ xpos: b.xpos, ypos: b.ypos });
+      if (b.type === 'grid' && b.xpos && b.ypos && b.xpos.length >= 3 && b.ypos.length >= 2) grids.push({ xpos: b.xpos, ypos: b.ypos, ruled: false });
       for (const child of b.blocks ?? b.contents ?? []) visit(child);
     };
     for (const b of (JSON.parse(stext.asJSON()) as { blocks: StextJsonBlock[] }).blocks) visit(b);
@@ -113,9 +113,38 @@ function tableGrids(page: mupdf.PDFPage): { xpos: number[]; ypos: number[] }[] {
   }
 }
 
-/** Small filled shapes (at most 24 pt, not long and thin): list bullets drawn as paths (Chromium draws its discs so, in boxes of 1.56 em). */
-function smallShapes(page: mupdf.PDFPage): Box[] {
+/** A ruling line: horizontal (at y = `at`, from `from` to `to` in x) or vertical (at x = `at`, from y to y). */
+interface Ruling {
+  at: number;
+  from: number;
+  to: number;
+}
+
+/** A table's grid: the column and row boundaries, left to right and top to bottom; `ruled` when drawn lines made it. */
+interface Grid {
+  xpos: number[];
+  ypos: number[];
+  ruled: boolean;
+}
+
+/** Thicker than this, a filled box is a shape (a cell's shading), not a rule. */
+const RULE_WIDTH = 3;
+/** Ends and crossings of rules this close (points) are taken to touch, and positions this close to be one. */
+const RULE_SNAP = 2;
+
+/**
+ * What the page draws that layout needs, in one run of its contents: small filled shapes (at most 24 pt, not long and
+ * thin), list bullets drawn as paths (Chromium draws its discs so, in boxes of 1.56 em); and the horizontal and
+ * vertical rules that table borders are drawn with, as thin filled boxes (Chromium) or stroked lines (LibreOffice).
+ */
+function pageVectors(page: mupdf.PDFPage): { shapes: Box[]; horizontal: Ruling[]; vertical: Ruling[] } {
   const shapes: Box[] = [];
+  const horizontal: Ruling[] = [];
+  const vertical: Ruling[] = [];
+  const segment = (x0: number, y0: number, x1: number, y1: number) => {
+    if (Math.abs(y1 - y0) <= 1 && Math.abs(x1 - x0) >= 4) horizontal.push({ at: (y0 + y1) / 2, from: Math.min(x0, x1), to: Math.max(x0, x1) });
+    else if (Math.abs(x1 - x0) <= 1 && Math.abs(y1 - y0) >= 4) vertical.push({ at: (x0 + x1) / 2, from: Math.min(y0, y1), to: Math.max(y0, y1) });
+  };
   // A fill's bounds need no stroke; the API takes one all the same.
   const noStroke = new mupdf.StrokeState({ lineCap: 'Butt', lineJoin: 'Miter', lineWidth: 0, miterLimit: 10 });
   const device = new mupdf.Device({
@@ -124,6 +153,33 @@ function smallShapes(page: mupdf.PDFPage): Box[] {
       const w = x1 - x0;
       const h = y1 - y0;
       if (w > 0.5 && h > 0.5 && w <= 24 && h <= 24 && w / h < 2.5 && h / w < 2.5) shapes.push([x0, y0, x1, y1]);
+      // A thin box is a rule along its middle.
+      if (h <= RULE_WIDTH && w > h) segment(x0, (y0 + y1) / 2, x1, (y0 + y1) / 2);
+      else if (w <= RULE_WIDTH && h > w) segment((x0 + x1) / 2, y0, (x0 + x1) / 2, y1);
+    },
+    strokePath(path, _stroke, ctm) {
+      // Each straight piece of the path, in page space: a rectangle's four sides, a polyline's pieces.
+      const [a, b, c, d, e, f] = ctm;
+      const at = (x: number, y: number): [number, number] => [a * x + c * y + e, b * x + d * y + f];
+      let start: [number, number] = [0, 0];
+      let here: [number, number] = [0, 0];
+      path.walk({
+        moveTo(x, y) {
+          start = here = at(x, y);
+        },
+        lineTo(x, y) {
+          const next = at(x, y);
+          segment(here[0], here[1], next[0], next[1]);
+          here = next;
+        },
+        curveTo(_x1, _y1, _x2, _y2, x3, y3) {
+          here = at(x3, y3);
+        },
+        closePath() {
+          segment(here[0], here[1], start[0], start[1]);
+          here = start;
+        },
+      });
     },
   });
   try {
@@ -133,7 +189,44 @@ function smallShapes(page: mupdf.PDFPage): Box[] {
     device.destroy();
     noStroke.destroy();
   }
-  return shapes;
+  return { shapes, horizontal, vertical };
+}
+
+/** Positions that lie within RULE_SNAP of each other, as one (their mean), sorted. */
+function snap(values: number[]): number[] {
+  const out: number[][] = [];
+  for (const v of [...values].sort((p, q) => p - q)) {
+    const last = out[out.length - 1];
+    if (last && v - last[last.length - 1]! <= RULE_SNAP) last.push(v);
+    else out.push([v]);
+  }
+  return out.map((group) => group.reduce((p, q) => p + q, 0) / group.length);
+}
+
+/**
+ * Ruled tables: the page's rules joined where they touch or cross, each set of at least two horizontal and two
+ * vertical rules a grid, its columns at the vertical rules and its rows at the horizontal ones. A row is as tall as its
+ * drawn lines make it, so cells whose text wraps stay one cell. Boxes drawn around a single column (a framed
+ * paragraph) are no table.
+ */
+function ruledGrids(horizontal: Ruling[], vertical: Ruling[]): Grid[] {
+  const rules = [...horizontal.map((r) => ({ ...r, h: true })), ...vertical.map((r) => ({ ...r, h: false }))];
+  const parent = rules.map((_, i) => i);
+  const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i]!)));
+  const touch = (p: (typeof rules)[number], q: (typeof rules)[number]) =>
+    p.h === q.h
+      ? Math.abs(p.at - q.at) <= RULE_SNAP && p.from <= q.to + RULE_SNAP && q.from <= p.to + RULE_SNAP
+      : q.at >= p.from - RULE_SNAP && q.at <= p.to + RULE_SNAP && p.at >= q.from - RULE_SNAP && p.at <= q.to + RULE_SNAP;
+  for (let i = 0; i < rules.length; i++) for (let j = i + 1; j < rules.length; j++) if (touch(rules[i]!, rules[j]!)) parent[root(i)] = root(j);
+  const groups = new Map<number, typeof rules>();
+  for (const [i, r] of rules.entries()) (groups.get(root(i)) ?? groups.set(root(i), []).get(root(i))!).push(r);
+  const grids: Grid[] = [];
+  for (const group of groups.values()) {
+    const xpos = snap(group.filter((r) => !r.h).map((r) => r.at));
+    const ypos = snap(group.filter((r) => r.h).map((r) => r.at));
+    if (xpos.length >= 3 && ypos.length >= 2) grids.push({ xpos, ypos, ruled: true });
+  }
+  return grids;
 }
 
 function hasBullet(line: Line, shapes: Box[]): boolean {
@@ -166,7 +259,7 @@ const columnOf = (xpos: number[], x: number) => xpos.findIndex((left, i) => i < 
  * (at least two of them), which its detection leaves out when they are set apart (a bold or centred header row).
  * Answers the table and the lines it took, or null when it holds too little to be a table.
  */
-function tableFromGrid(grid: { xpos: number[]; ypos: number[] }, lines: Line[], space: PageSpace): { block: ExportBlock; taken: Set<Line>; top: number } | null {
+function tableFromGrid(grid: Grid, lines: Line[], space: PageSpace): { block: ExportBlock; taken: Set<Line>; top: number } | null {
   const { xpos } = grid;
   const ypos = [...grid.ypos];
   const left = xpos[0]!;
@@ -181,7 +274,8 @@ function tableFromGrid(grid: { xpos: number[]; ypos: number[] }, lines: Line[], 
   const cellSize = Math.max(0, ...inside.map((l) => l.font.size));
   const fits = (row: Line[]) =>
     row.every((l) => l.words.every((w) => columnOf(xpos, (w.x0 + w.x1) / 2) >= 0)) && spread(row) >= 2 && (cellSize === 0 || row.every((l) => l.font.size <= cellSize * 1.15));
-  const rows = rowsOf(outside);
+  // A ruled grid's lines are its extent.
+  const rows = grid.ruled ? [] : rowsOf(outside);
   // Upwards from the top, then downwards from the bottom, one adjacent row at a time.
   for (const row of rows.filter((r) => centre(r[0]!.box)[1] < ypos[0]!).reverse()) {
     const top = Math.min(...row.map((l) => l.box[1]));
@@ -229,7 +323,7 @@ export function readPage(page: mupdf.PDFPage, pageIndex: number): RawPage {
   } finally {
     stext.destroy();
   }
-  const shapes = smallShapes(page);
+  const { shapes, horizontal, vertical } = pageVectors(page);
   const items: RawItem[] = [];
   const all: Line[] = [];
   let k = 0;
@@ -252,8 +346,12 @@ export function readPage(page: mupdf.PDFPage, pageIndex: number): RawPage {
       all.push(...lines);
     }
   }
-  // Each grid becomes a table in place of the lines it took.
-  for (const grid of tableGrids(page)) {
+  // Each grid becomes a table in place of the lines it took: the ruled ones first, then those of MuPDF's detection
+  // that lie outside them (inside a ruled table, its detection answers the same table, or a part of it, less exactly).
+  const ruled = ruledGrids(horizontal, vertical);
+  const overlaps = (g: Grid, r: Grid) =>
+    g.xpos[0]! < r.xpos[r.xpos.length - 1]! && r.xpos[0]! < g.xpos[g.xpos.length - 1]! && g.ypos[0]! < r.ypos[r.ypos.length - 1]! && r.ypos[0]! < g.ypos[g.ypos.length - 1]!;
+  for (const grid of [...ruled, ...tableGrids(page).filter((g) => !ruled.some((r) => overlaps(g, r)))]) {
     const table = tableFromGrid(grid, all.filter((l) => items.some((i) => i.kind === 'lines' && i.lines.includes(l))), space);
     if (!table) continue;
     let placed = false;
