@@ -251,6 +251,75 @@ function rowsOf(lines: Line[]): Line[][] {
   return rows;
 }
 
+/** A list's marker: a bullet glyph (any one character that is no letter or digit) or a number or letter with its dot. */
+const LIST_MARKER = /^([^\p{L}\p{N}]|\d{1,3}[.)]|[a-z][.)]|[ivxlc]{1,6}[.)])$/iu;
+/** Words this many ems apart are in different cells; within a cell (and in running text) they are a space apart. */
+const CELL_GAP = 1;
+/** A row whose every cell holds at least this many words is running text (a two-column page), not a table's row. */
+const PROSE_WORDS = 5;
+
+/** A row's words in cells: runs of words no more than CELL_GAP ems apart, left to right. */
+function cellsOf(row: Line[]): Word[][] {
+  const size = Math.max(...row.map((l) => l.font.size));
+  const cells: Word[][] = [];
+  for (const w of row.flatMap((l) => l.words).sort((a, b) => a.x0 - b.x0)) {
+    const last = cells[cells.length - 1];
+    if (last && w.x0 - last[last.length - 1]!.x1 < CELL_GAP * size) last.push(w);
+    else cells.push([w]);
+  }
+  return cells;
+}
+
+/**
+ * Whether a row of lines can be a row of a table without rules: at least two cells, and neither a list item (a marker,
+ * then its text) nor a row of running text (a paragraph's line runs across the columns as one cell; the lines of a
+ * two-column page are cells of many words each).
+ */
+function isTableRow(row: Line[]): boolean {
+  const cells = cellsOf(row);
+  if (cells.length < 2) return false;
+  if (LIST_MARKER.test(cells[0]!.map((w) => w.text).join(' '))) return false;
+  return !cells.every((c) => c.length >= PROSE_WORDS);
+}
+
+/**
+ * MuPDF's grid of a table without rules, checked against the lines it covers: it often takes the paragraphs, lists or
+ * the other text column around a table in with it. Its rows that are table rows (isTableRow), in runs of at least
+ * two, are the tables; each one's columns are where its words leave a gap down the whole run.
+ */
+function alignedGrids(grid: Grid, lines: Line[]): Grid[] {
+  const left = grid.xpos[0]!;
+  const right = grid.xpos[grid.xpos.length - 1]!;
+  const top = grid.ypos[0]!;
+  const bottom = grid.ypos[grid.ypos.length - 1]!;
+  const inside = lines.filter((l) => {
+    const [cx, cy] = centre(l.box);
+    return cx >= left && cx <= right && cy >= top && cy <= bottom;
+  });
+  const runs: Line[][][] = [[]];
+  for (const row of rowsOf(inside)) {
+    if (isTableRow(row)) runs[runs.length - 1]!.push(row);
+    else if (runs[runs.length - 1]!.length) runs.push([]);
+  }
+  const grids: Grid[] = [];
+  for (const run of runs.filter((r) => r.length >= 2)) {
+    const size = Math.max(...run.flat().map((l) => l.font.size));
+    // The run's words as spans across the page, joined where they overlap or lie closer than a cell gap: the columns.
+    const spans: [number, number][] = [];
+    for (const w of run.flat().flatMap((l) => l.words).sort((a, b) => a.x0 - b.x0)) {
+      const last = spans[spans.length - 1];
+      if (last && w.x0 - last[1] < CELL_GAP * size) last[1] = Math.max(last[1], w.x1);
+      else spans.push([w.x0, w.x1]);
+    }
+    if (spans.length < 2) continue;
+    const xpos = [spans[0]![0], ...spans.slice(1).map((s, i) => (spans[i]![1] + s[0]) / 2), spans[spans.length - 1]![1]];
+    const extents = run.map((row) => [Math.min(...row.map((l) => l.box[1])), Math.max(...row.map((l) => l.box[3]))] as const);
+    const ypos = [extents[0]![0], ...extents.slice(1).map((e, i) => (extents[i]![1] + e[0]) / 2), extents[extents.length - 1]![1]];
+    grids.push({ xpos, ypos, ruled: false });
+  }
+  return grids;
+}
+
 /** The column of x in the grid's boundaries, or -1. */
 const columnOf = (xpos: number[], x: number) => xpos.findIndex((left, i) => i < xpos.length - 1 && left - 1 <= x && x <= xpos[i + 1]! + 1);
 
@@ -273,7 +342,7 @@ function tableFromGrid(grid: Grid, lines: Line[], space: PageSpace): { block: Ex
   const inside = lines.filter((l) => inColumns(l) && centre(l.box)[1] >= ypos[0]! && centre(l.box)[1] <= ypos[ypos.length - 1]!);
   const cellSize = Math.max(0, ...inside.map((l) => l.font.size));
   const fits = (row: Line[]) =>
-    row.every((l) => l.words.every((w) => columnOf(xpos, (w.x0 + w.x1) / 2) >= 0)) && spread(row) >= 2 && (cellSize === 0 || row.every((l) => l.font.size <= cellSize * 1.15));
+    row.every((l) => l.words.every((w) => columnOf(xpos, (w.x0 + w.x1) / 2) >= 0)) && spread(row) >= 2 && isTableRow(row) && (cellSize === 0 || row.every((l) => l.font.size <= cellSize * 1.15));
   // A ruled grid's lines are its extent.
   const rows = grid.ruled ? [] : rowsOf(outside);
   // Upwards from the top, then downwards from the bottom, one adjacent row at a time.
@@ -351,7 +420,10 @@ export function readPage(page: mupdf.PDFPage, pageIndex: number): RawPage {
   const ruled = ruledGrids(horizontal, vertical);
   const overlaps = (g: Grid, r: Grid) =>
     g.xpos[0]! < r.xpos[r.xpos.length - 1]! && r.xpos[0]! < g.xpos[g.xpos.length - 1]! && g.ypos[0]! < r.ypos[r.ypos.length - 1]! && r.ypos[0]! < g.ypos[g.ypos.length - 1]!;
-  for (const grid of [...ruled, ...tableGrids(page).filter((g) => !ruled.some((r) => overlaps(g, r)))]) {
+  const aligned = tableGrids(page)
+    .filter((g) => !ruled.some((r) => overlaps(g, r)))
+    .flatMap((g) => alignedGrids(g, all));
+  for (const grid of [...ruled, ...aligned]) {
     const table = tableFromGrid(grid, all.filter((l) => items.some((i) => i.kind === 'lines' && i.lines.includes(l))), space);
     if (!table) continue;
     let placed = false;
