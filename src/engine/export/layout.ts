@@ -6,8 +6,8 @@ import type { ExportBlock, ExportFont, TableCell } from './model.js';
 
 /**
  * Layout analysis for export (docs/export.md): a page's MuPDF structured text turned into lines with their words'
- * positions, tables from MuPDF's table detection, and the small filled shapes that browsers and word processors draw
- * as list bullets. Classification into headings, paragraphs and list items is document-wide (classify, below), since
+ * positions, tables (ruled ones from the rules the page draws, others from rows of lines aligned in columns), and the
+ * small filled shapes that browsers and word processors draw as list bullets. Classification into headings, paragraphs and list items is document-wide (classify, below), since
  * "larger than the body text" needs the body text of every page.
  */
 
@@ -50,10 +50,6 @@ interface StextJsonBlock {
   type: string;
   bbox?: { x: number; y: number; w: number; h: number };
   lines?: StextJsonLine[];
-  blocks?: StextJsonBlock[];
-  contents?: StextJsonBlock[];
-  xpos?: number[];
-  ypos?: number[];
 }
 
 const box = (b: { x: number; y: number; w: number; h: number }): Box => [b.x, b.y, b.x + b.w, b.y + b.h];
@@ -63,8 +59,6 @@ const box = (b: { x: number; y: number; w: number; h: number }): Box => [b.x, b.
  * default (runs of spaces collapsed), so a wide gap between table cells splits a line in two.
  */
 const PLAIN_OPTIONS = 'preserve-images';
-/** Table detection: MuPDF's `table-hunt` works on the page segmented into regions, and answers each table as a grid. */
-const TABLE_OPTIONS = 'table-hunt,segment';
 
 /** Words of each text line, from the characters' positions, in the order of the JSON's lines. */
 function lineWords(stext: mupdf.StructuredText): Word[][] {
@@ -95,22 +89,6 @@ function lineWords(stext: mupdf.StructuredText): Word[][] {
     },
   });
   return lines;
-}
-
-/** The grids MuPDF's table detection found, anywhere in the segmented structure. */
-function tableGrids(page: mupdf.PDFPage): Grid[] {
-  const stext = page.toStructuredText(TABLE_OPTIONS);
-  try {
-    const grids: Grid[] = [];
-    const visit = (b: StextJsonBlock) => {
-      if (b.type === 'grid' && b.xpos && b.ypos && b.xpos.length >= 3 && b.ypos.length >= 2) grids.push({ xpos: b.xpos, ypos: b.ypos, ruled: false });
-      for (const child of b.blocks ?? b.contents ?? []) visit(child);
-    };
-    for (const b of (JSON.parse(stext.asJSON()) as { blocks: StextJsonBlock[] }).blocks) visit(b);
-    return grids;
-  } finally {
-    stext.destroy();
-  }
 }
 
 /** A ruling line: horizontal (at y = `at`, from `from` to `to` in x) or vertical (at x = `at`, from y to y). */
@@ -257,6 +235,8 @@ const LIST_MARKER = /^([^\p{L}\p{N}]|\d{1,3}[.)]|[a-z][.)]|[ivxlc]{1,6}[.)])$/iu
 const CELL_GAP = 1;
 /** A row whose every cell holds at least this many words is running text (a two-column page), not a table's row. */
 const PROSE_WORDS = 5;
+/** Nor is a run of rows whose cells hold more words than this on average. */
+const PROSE_MEAN = 3.5;
 
 /** A row's words in cells: runs of words no more than CELL_GAP ems apart, left to right. */
 function cellsOf(row: Line[]): Word[][] {
@@ -283,26 +263,28 @@ function isTableRow(row: Line[]): boolean {
 }
 
 /**
- * MuPDF's grid of a table without rules, checked against the lines it covers: it often takes the paragraphs, lists or
- * the other text column around a table in with it. Its rows that are table rows (isTableRow), in runs of at least
- * two, are the tables; each one's columns are where its words leave a gap down the whole run.
+ * Tables without rules, from the rows of `lines`: rows that are table rows (isTableRow), in runs of at least two (a
+ * gap of more than two lines' height ends a run), and not running text; each run's columns are where its words leave
+ * a gap down the whole run. MuPDF's own table detection (`table-hunt`) was measured on the bench corpus and left out:
+ * its grids took the paragraphs, lists and the other text column around a table in with it, and missed tables that
+ * these runs find.
  */
-function alignedGrids(grid: Grid, lines: Line[]): Grid[] {
-  const left = grid.xpos[0]!;
-  const right = grid.xpos[grid.xpos.length - 1]!;
-  const top = grid.ypos[0]!;
-  const bottom = grid.ypos[grid.ypos.length - 1]!;
-  const inside = lines.filter((l) => {
-    const [cx, cy] = centre(l.box);
-    return cx >= left && cx <= right && cy >= top && cy <= bottom;
-  });
+function alignedGrids(lines: Line[]): Grid[] {
   const runs: Line[][][] = [[]];
-  for (const row of rowsOf(inside)) {
-    if (isTableRow(row)) runs[runs.length - 1]!.push(row);
-    else if (runs[runs.length - 1]!.length) runs.push([]);
+  for (const row of rowsOf(lines)) {
+    const run = runs[runs.length - 1]!;
+    const last = run[run.length - 1];
+    // A gap of more than two lines' height between rows ends a table too.
+    const apart = last && Math.min(...row.map((l) => l.box[1])) - Math.max(...last.map((l) => l.box[3])) > 2 * Math.max(...row.map((l) => l.font.size));
+    if (isTableRow(row) && !apart) run.push(row);
+    else if (isTableRow(row)) runs.push([row]);
+    else if (run.length) runs.push([]);
   }
   const grids: Grid[] = [];
   for (const run of runs.filter((r) => r.length >= 2)) {
+    // Running text set in columns: its cells hold many words on average; a table's hold a name or a figure.
+    const cells = run.map(cellsOf);
+    if (cells.flat().flat().length / cells.flat().length > PROSE_MEAN) continue;
     const size = Math.max(...run.flat().map((l) => l.font.size));
     // The run's words as spans across the page, joined where they overlap or lie closer than a cell gap: the columns.
     const spans: [number, number][] = [];
@@ -320,12 +302,39 @@ function alignedGrids(grid: Grid, lines: Line[]): Grid[] {
   return grids;
 }
 
+/**
+ * The gutter of a page set in two columns: an x in the middle half of the page, at least half an em of it crossed
+ * by (almost) no line, with at least a quarter of the text on each side. Null on a page in one column.
+ */
+function gutter(lines: Line[], x0: number, x1: number): number | null {
+  if (lines.length < 4) return null;
+  const width = Math.ceil(x1 - x0);
+  // For every point across the page, the height of the lines that cross it.
+  const cover = new Float64Array(width + 1);
+  for (const l of lines) for (let x = Math.max(0, Math.floor(l.box[0] - x0)); x <= Math.min(width, Math.ceil(l.box[2] - x0)); x++) cover[x]! += l.box[3] - l.box[1];
+  const total = lines.reduce((sum, l) => sum + (l.box[3] - l.box[1]), 0);
+  const side = (g: number) => lines.filter((l) => (g < 0 ? l.box[2] <= -g : l.box[0] >= g)).reduce((sum, l) => sum + (l.box[3] - l.box[1]), 0);
+  let best: number | null = null;
+  let run = 0;
+  for (let x = Math.floor(width / 4); x <= Math.ceil((3 * width) / 4); x++) {
+    // Lines that cross the gutter (a heading over both columns, a wide table) may: a tenth of the text at most.
+    if (cover[x]! <= 0.1 * total) run++;
+    else run = 0;
+    if (run >= 6) {
+      const g = x0 + x - run / 2;
+      if (side(-g) >= total / 4 && side(g) >= total / 4) best = g;
+    }
+  }
+  return best;
+}
+
 /** The column of x in the grid's boundaries, or -1. */
 const columnOf = (xpos: number[], x: number) => xpos.findIndex((left, i) => i < xpos.length - 1 && left - 1 <= x && x <= xpos[i + 1]! + 1);
 
 /**
- * A grid as a table: MuPDF's rows, and the rows of lines just above and below it whose words fall into its columns
- * (at least two of them), which its detection leaves out when they are set apart (a bold or centred header row).
+ * A grid as a table: its rows, and for a grid without rules the table rows (isTableRow) just above and below it whose
+ * words fall into its columns (at least two of them), which its runs leave out when they are set apart (a bold or
+ * centred header row).
  * Answers the table and the lines it took, or null when it holds too little to be a table.
  */
 function tableFromGrid(grid: Grid, lines: Line[], space: PageSpace): { block: ExportBlock; taken: Set<Line>; top: number } | null {
@@ -415,17 +424,11 @@ export function readPage(page: mupdf.PDFPage, pageIndex: number): RawPage {
       all.push(...lines);
     }
   }
-  // Each grid becomes a table in place of the lines it took: the ruled ones first, then those of MuPDF's detection
-  // that lie outside them (inside a ruled table, its detection answers the same table, or a part of it, less exactly).
+  // Each grid becomes a table in place of the lines it took: the ruled ones first.
   const ruled = ruledGrids(horizontal, vertical);
-  const overlaps = (g: Grid, r: Grid) =>
-    g.xpos[0]! < r.xpos[r.xpos.length - 1]! && r.xpos[0]! < g.xpos[g.xpos.length - 1]! && g.ypos[0]! < r.ypos[r.ypos.length - 1]! && r.ypos[0]! < g.ypos[g.ypos.length - 1]!;
-  const aligned = tableGrids(page)
-    .filter((g) => !ruled.some((r) => overlaps(g, r)))
-    .flatMap((g) => alignedGrids(g, all));
-  for (const grid of [...ruled, ...aligned]) {
+  const place = (grid: Grid) => {
     const table = tableFromGrid(grid, all.filter((l) => items.some((i) => i.kind === 'lines' && i.lines.includes(l))), space);
-    if (!table) continue;
+    if (!table) return;
     let placed = false;
     for (let i = 0; i < items.length; i++) {
       const item = items[i]!;
@@ -440,6 +443,13 @@ export function readPage(page: mupdf.PDFPage, pageIndex: number): RawPage {
       items.splice(i, 1, ...replaced);
       i += replaced.length - 1;
     }
-  }
+  };
+  for (const grid of ruled) place(grid);
+  // Then tables without rules, from the rows of the lines left: in each text column apart on a page set in two, so that
+  // the lines side by side in the two columns are never taken for a table's rows.
+  const rest = all.filter((l) => items.some((i) => i.kind === 'lines' && i.lines.includes(l)));
+  const at = gutter(rest, px0, px1);
+  const parts = at === null ? [rest] : [rest.filter((l) => l.box[2] <= at), rest.filter((l) => l.box[0] >= at), rest.filter((l) => l.box[0] < at && l.box[2] > at)];
+  for (const part of parts) for (const grid of alignedGrids(part)) place(grid);
   return { pageIndex, width: Math.round((px1 - px0) * 100) / 100, height: Math.round((py1 - py0) * 100) / 100, items };
 }
