@@ -1,6 +1,6 @@
 import type { Rectangle } from '../syntax/geometry.js';
 import type { Line, RawPage } from './layout.js';
-import type { ExportBlock, ExportModel, TextBlock } from './model.js';
+import type { ExportBlock, ExportModel, TableBlock, TextBlock } from './model.js';
 
 /**
  * Document-wide classification of the pages' lines (docs/export.md): running headers and footers and page numbers
@@ -124,6 +124,24 @@ function blocksOfRun(run: Line[], body: number): TextBlock[] {
   return [{ type: larger || boldLine ? 'heading' : 'paragraph', text, font, rectangle: union(run.map((l) => l.rect)) }];
 }
 
+/**
+ * A table that a page break cut in two, joined: a page that starts with a table of as many columns as the table that
+ * ends the page before continues it, less its first row when that repeats the header row (as Chromium repeats a
+ * table's head on every page). The joined table stays on the page where it starts.
+ */
+function joinContinuedTables(model: ExportModel): void {
+  for (const [i, page] of model.pages.entries()) {
+    const before = model.pages[i - 1]?.blocks.at(-1);
+    const first = page.blocks[0];
+    if (i === 0 || before?.type !== 'table' || first?.type !== 'table' || model.pages[i - 1]!.pageIndex !== page.pageIndex - 1) continue;
+    const width = (t: TableBlock) => t.rows[0]?.length ?? 0;
+    if (width(before) !== width(first)) continue;
+    const header = (t: TableBlock) => JSON.stringify(t.rows[0]?.map((c) => c.text));
+    before.rows.push(...(header(before) === header(first) ? first.rows.slice(1) : first.rows));
+    page.blocks.shift();
+  }
+}
+
 /** The export model of the pages read (readPage), in their order. */
 export function classify(pages: RawPage[], pageCount: number): ExportModel {
   const runningLines = removeRunningLines(pages);
@@ -137,6 +155,7 @@ export function classify(pages: RawPage[], pageCount: number): ExportModel {
     }
     out.pages.push({ pageIndex: page.pageIndex, width: page.width, height: page.height, blocks });
   }
+  joinContinuedTables(out);
   // Heading levels by size across the document: the largest is 1; bold body-size headings come after every larger size.
   const headings = out.pages.flatMap((p) => p.blocks).filter((b): b is TextBlock => b.type === 'heading');
   const sizes = [...new Set(headings.map((h) => h.font.size))].sort((a, b) => b - a);
