@@ -89,7 +89,7 @@ export const ERROR_CATALOG = {
   MALFORMED_DOCUMENT: { status: 422, title: 'The file is not an Office document of the declared type that can be converted' },
   OFFICE_DOCUMENT_ENCRYPTED: { status: 422, title: 'The Office document is protected by a password; the service does not convert encrypted Office documents' },
   // A split (docs/merge-split.md) finds nowhere to cut: no top-level bookmark leads to a page, or every page is blank.
-  NO_TEXT: { status: 422, title: 'The pages have no text to export (a scan without OCR?)' },
+  NO_TEXT: { status: 422, title: 'The pages have no text to read (a scan without OCR?)' },
   SPLIT_NOT_POSSIBLE: { status: 422, title: 'The document cannot be split that way' },
   IMAGE_TOO_LARGE: { status: 422, title: 'The image is larger than the service converts' },
   UNSUPPORTED_ENCRYPTION: { status: 422, title: 'The document uses an encryption the service cannot open' },

@@ -1,3 +1,4 @@
+import type * as mupdf from 'mupdf';
 import { withPdf } from '../core/document-task.js';
 import type { PdfSource } from '../core/pdf-source.js';
 import { EngineError } from '../errors.js';
@@ -20,20 +21,30 @@ export function exportDocument(
   return withPdf(input, 'copy', (doc) => {
     const pageCount = doc.countPages();
     const indices = parsePageRange(input.pageRange, pageCount);
-    const raw: RawPage[] = [];
-    for (const [n, i] of indices.entries()) {
-      const page = doc.loadPage(i);
-      try {
-        raw.push(readPage(page, i));
-      } finally {
-        page.destroy();
-      }
-      ctx?.progress({ done: n + 1, total: indices.length, stage: 'export' });
-    }
-    if (!raw.some((p) => p.items.some((item) => item.kind !== 'image'))) {
-      throw new EngineError('NO_TEXT', `The ${indices.length === pageCount ? 'document' : 'pages exported'} ${indices.length === 1 ? 'has' : 'have'} no text (a scan?): run OCRAction first to add a text layer`);
-    }
+    const raw = readPages(doc, indices, indices.length === pageCount ? 'document' : 'pages exported', ctx);
     const model = classify(raw, pageCount);
     return { content: writeExport(model, input.format, input.title), pageCount, pages: indices.length };
   });
+}
+
+/**
+ * The pages `indices` read for the export model (readPage), before classification; 422 NO_TEXT, naming OCRAction, when
+ * none has any text at all (`what`: the document, or the pages, in the message). Also the tagger's reading
+ * (engine/pdfua/tag.ts).
+ */
+export function readPages(doc: mupdf.PDFDocument, indices: readonly number[], what: string, ctx?: TaskContext, stage = 'export'): RawPage[] {
+  const raw: RawPage[] = [];
+  for (const [n, i] of indices.entries()) {
+    const page = doc.loadPage(i);
+    try {
+      raw.push(readPage(page, i));
+    } finally {
+      page.destroy();
+    }
+    ctx?.progress({ done: n + 1, total: indices.length, stage });
+  }
+  if (!raw.some((p) => p.items.some((item) => item.kind !== 'image'))) {
+    throw new EngineError('NO_TEXT', `The ${what} ${indices.length === 1 ? 'has' : 'have'} no text (a scan?): run OCRAction first to add a text layer`);
+  }
+  return raw;
 }

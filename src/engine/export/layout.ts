@@ -32,7 +32,11 @@ export interface Line {
 }
 
 /** What a page holds before classification, in MuPDF's order: runs of lines (one MuPDF block each), tables, images. */
-export type RawItem = { kind: 'lines'; lines: Line[] } | { kind: 'table'; block: ExportBlock } | { kind: 'image'; block: ExportBlock };
+/**
+ * A table item's `cells` are its grid's cells in PDF user space (rows top to bottom, cells left to right), kept out of
+ * the export model: the tagger (engine/pdfua/tag.ts) places each piece of a table's text in its cell by them.
+ */
+export type RawItem = { kind: 'lines'; lines: Line[] } | { kind: 'table'; block: ExportBlock; cells: Rectangle[][] } | { kind: 'image'; block: ExportBlock };
 
 export interface RawPage {
   pageIndex: number;
@@ -166,7 +170,7 @@ const columnOf = (xpos: number[], x: number) => xpos.findIndex((left, i) => i < 
  * (at least two of them), which its detection leaves out when they are set apart (a bold or centred header row).
  * Answers the table and the lines it took, or null when it holds too little to be a table.
  */
-function tableFromGrid(grid: { xpos: number[]; ypos: number[] }, lines: Line[], space: PageSpace): { block: ExportBlock; taken: Set<Line>; top: number } | null {
+function tableFromGrid(grid: { xpos: number[]; ypos: number[] }, lines: Line[], space: PageSpace): { block: ExportBlock; cells: Rectangle[][]; taken: Set<Line>; top: number } | null {
   const { xpos } = grid;
   const ypos = [...grid.ypos];
   const left = xpos[0]!;
@@ -213,7 +217,13 @@ function tableFromGrid(grid: { xpos: number[]; ypos: number[] }, lines: Line[], 
   const rows2: TableCell[][] = cells.map((row) => row.map((words) => ({ text: words.join(' '), rowSpan: 1, colSpan: 1 })));
   const filled = rows2.flat().filter((c) => c.text !== '').length;
   if (rows2.length < 2 || filled < 2) return null;
-  return { block: { type: 'table', rectangle: space.rectangle([left, ypos[0]!, right, ypos[ypos.length - 1]!]), rows: rows2 }, taken, top: ypos[0]! };
+  // No column boundary runs through a word. MuPDF's detection also answers a page of running text beside a column of
+  // list bullets as a grid (a LibreOffice page with a bulleted list: the bullets one column, everything else the other),
+  // whose boundary then cuts the words of every line wider than the bullets' column.
+  const inner = xpos.slice(1, -1);
+  if ([...taken].some((line) => line.words.some((w) => inner.some((x) => w.x0 < x - 1 && w.x1 > x + 1)))) return null;
+  const cellRects = ypos.slice(1).map((bottom, r) => xpos.slice(1).map((x1, c) => space.rectangle([xpos[c]!, ypos[r]!, x1, bottom])));
+  return { block: { type: 'table', rectangle: space.rectangle([left, ypos[0]!, right, ypos[ypos.length - 1]!]), rows: rows2 }, cells: cellRects, taken, top: ypos[0]! };
 }
 
 /** One page's lines, tables and images, in reading order (MuPDF's order; a table where its first line was). */
@@ -264,7 +274,7 @@ export function readPage(page: mupdf.PDFPage, pageIndex: number): RawPage {
       const rest = item.lines.filter((l) => !table.taken.has(l) && !before.includes(l));
       const replaced: RawItem[] = [];
       if (before.length) replaced.push({ kind: 'lines', lines: before });
-      if (!placed) replaced.push({ kind: 'table', block: table.block });
+      if (!placed) replaced.push({ kind: 'table', block: table.block, cells: table.cells });
       placed = true;
       if (rest.length) replaced.push({ kind: 'lines', lines: rest });
       items.splice(i, 1, ...replaced);

@@ -273,7 +273,7 @@ export interface paths {
         put: operations["putDocument"];
         /**
          * Run a document action
-         * @description The body is an object with exactly one key, the action name, whose value holds its parameters; or multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML, the root element is the action name. Writing actions replace the document unless savePath is given; namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction, FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, FacturXAction, LinearizeAction, OptimizeAction, MergeDocumentsAction, SanitizeAction.
+         * @description The body is an object with exactly one key, the action name, whose value holds its parameters; or multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML, the root element is the action name. Writing actions replace the document unless savePath is given; namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction, FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, PDFUAConvertAction, FacturXAction, LinearizeAction, OptimizeAction, MergeDocumentsAction, SanitizeAction.
          */
         post: operations["runDocumentAction"];
         /**
@@ -6144,6 +6144,31 @@ export interface operations {
                          */
                         addAnnots?: boolean;
                     };
+                    /** @description Tags an untagged document for accessibility (PDF/UA-1): headings, paragraphs, lists, tables with header cells, figures and links in a structure tree in reading order, running headers, footers, page numbers and decoration as artifacts, the language, title and XMP metadata set. The result is checked with veraPDF and claims PDF/UA-1 only when it passes; the report gives the verdict, the failed rules grouped by Matterhorn checkpoint, and the figures that still need alternate text (figures gives it by index). A tagged document is kept unless retag. Signed documents are refused (409 DOCUMENT_SIGNED), a document without text is 422 NO_TEXT (OCRAction first). Runs as a background job unless Prefer: wait=N. See docs/accessibility.md. */
+                    PDFUAConvertAction?: {
+                        /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                        savePath?: string;
+                        /**
+                         * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        namingMode?: 0 | 1 | 2;
+                        /** @description The document language, a BCP 47 tag (en-US). Default: the document's own /Lang; none is guessed */
+                        lang?: string;
+                        /** @description The document title (Info and XMP dc:title). Default: the document's own title, else its first heading, else the stored document's name */
+                        title?: string;
+                        /**
+                         * @description Replace the structure tree of a document that is tagged already (default: such a document is kept as it is, nothing written)
+                         * @default false
+                         */
+                        retag?: boolean;
+                        /** @description Alternate text of figures: index is the figure's 0-based position among the Figure elements of the tagged document in depth-first order (an index past the last figure is 400) */
+                        figures?: {
+                            index: number;
+                            alt: string;
+                        }[];
+                    };
                     /** @description Makes the document a Factur-X / ZUGFeRD invoice (multipart: this JSON in part "pageAction", the invoice XML, a UN/CEFACT CII CrossIndustryInvoice, in part "file"): converted to PDF/A-3b (as PDFAConvertAction), the XML attached as factur-x.xml with AFRelationship Alternative (Data for minimum and basicwl) and the fx XMP extension schema (DocumentType INVOICE, DocumentFileName, Version 1.0, ConformanceLevel); validated by veraPDF before it is written. The profile is read from the XML's guideline id unless given. 422 INVOICE_XML_INVALID for XML that is not such an invoice, 422 PDFA_CONVERSION_FAILED as PDFAConvertAction. Runs as a background job unless Prefer: wait=N. See docs/attachments.md. */
                     FacturXAction?: {
                         /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
@@ -6533,6 +6558,31 @@ export interface operations {
                              */
                             addAnnots?: boolean;
                         };
+                        /** @description Tags an untagged document for accessibility (PDF/UA-1): headings, paragraphs, lists, tables with header cells, figures and links in a structure tree in reading order, running headers, footers, page numbers and decoration as artifacts, the language, title and XMP metadata set. The result is checked with veraPDF and claims PDF/UA-1 only when it passes; the report gives the verdict, the failed rules grouped by Matterhorn checkpoint, and the figures that still need alternate text (figures gives it by index). A tagged document is kept unless retag. Signed documents are refused (409 DOCUMENT_SIGNED), a document without text is 422 NO_TEXT (OCRAction first). Runs as a background job unless Prefer: wait=N. See docs/accessibility.md. */
+                        PDFUAConvertAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description The document language, a BCP 47 tag (en-US). Default: the document's own /Lang; none is guessed */
+                            lang?: string;
+                            /** @description The document title (Info and XMP dc:title). Default: the document's own title, else its first heading, else the stored document's name */
+                            title?: string;
+                            /**
+                             * @description Replace the structure tree of a document that is tagged already (default: such a document is kept as it is, nothing written)
+                             * @default false
+                             */
+                            retag?: boolean;
+                            /** @description Alternate text of figures: index is the figure's 0-based position among the Figure elements of the tagged document in depth-first order (an index past the last figure is 400) */
+                            figures?: {
+                                index: number;
+                                alt: string;
+                            }[];
+                        };
                         /** @description Makes the document a Factur-X / ZUGFeRD invoice (multipart: this JSON in part "pageAction", the invoice XML, a UN/CEFACT CII CrossIndustryInvoice, in part "file"): converted to PDF/A-3b (as PDFAConvertAction), the XML attached as factur-x.xml with AFRelationship Alternative (Data for minimum and basicwl) and the fx XMP extension schema (DocumentType INVOICE, DocumentFileName, Version 1.0, ConformanceLevel); validated by veraPDF before it is written. The profile is read from the XML's guideline id unless given. 422 INVOICE_XML_INVALID for XML that is not such an invoice, 422 PDFA_CONVERSION_FAILED as PDFAConvertAction. Runs as a background job unless Prefer: wait=N. See docs/attachments.md. */
                         FacturXAction?: {
                             /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
@@ -6919,6 +6969,31 @@ export interface operations {
                              * @default false
                              */
                             addAnnots?: boolean;
+                        };
+                        /** @description Tags an untagged document for accessibility (PDF/UA-1): headings, paragraphs, lists, tables with header cells, figures and links in a structure tree in reading order, running headers, footers, page numbers and decoration as artifacts, the language, title and XMP metadata set. The result is checked with veraPDF and claims PDF/UA-1 only when it passes; the report gives the verdict, the failed rules grouped by Matterhorn checkpoint, and the figures that still need alternate text (figures gives it by index). A tagged document is kept unless retag. Signed documents are refused (409 DOCUMENT_SIGNED), a document without text is 422 NO_TEXT (OCRAction first). Runs as a background job unless Prefer: wait=N. See docs/accessibility.md. */
+                        PDFUAConvertAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description The document language, a BCP 47 tag (en-US). Default: the document's own /Lang; none is guessed */
+                            lang?: string;
+                            /** @description The document title (Info and XMP dc:title). Default: the document's own title, else its first heading, else the stored document's name */
+                            title?: string;
+                            /**
+                             * @description Replace the structure tree of a document that is tagged already (default: such a document is kept as it is, nothing written)
+                             * @default false
+                             */
+                            retag?: boolean;
+                            /** @description Alternate text of figures: index is the figure's 0-based position among the Figure elements of the tagged document in depth-first order (an index past the last figure is 400) */
+                            figures?: {
+                                index: number;
+                                alt: string;
+                            }[];
                         };
                         /** @description Makes the document a Factur-X / ZUGFeRD invoice (multipart: this JSON in part "pageAction", the invoice XML, a UN/CEFACT CII CrossIndustryInvoice, in part "file"): converted to PDF/A-3b (as PDFAConvertAction), the XML attached as factur-x.xml with AFRelationship Alternative (Data for minimum and basicwl) and the fx XMP extension schema (DocumentType INVOICE, DocumentFileName, Version 1.0, ConformanceLevel); validated by veraPDF before it is written. The profile is read from the XML's guideline id unless given. 422 INVOICE_XML_INVALID for XML that is not such an invoice, 422 PDFA_CONVERSION_FAILED as PDFAConvertAction. Runs as a background job unless Prefer: wait=N. See docs/attachments.md. */
                         FacturXAction?: {
@@ -10107,6 +10182,23 @@ export interface operations {
                              * @default false
                              */
                             addAnnots?: boolean;
+                        };
+                        /** @description Tags an untagged document for accessibility (PDF/UA-1): headings, paragraphs, lists, tables with header cells, figures and links in a structure tree in reading order, running headers, footers, page numbers and decoration as artifacts, the language, title and XMP metadata set. The result is checked with veraPDF and claims PDF/UA-1 only when it passes; the report gives the verdict, the failed rules grouped by Matterhorn checkpoint, and the figures that still need alternate text (figures gives it by index). A tagged document is kept unless retag. Signed documents are refused (409 DOCUMENT_SIGNED), a document without text is 422 NO_TEXT (OCRAction first). Runs as a background job unless Prefer: wait=N. See docs/accessibility.md. */
+                        PDFUAConvertAction?: {
+                            /** @description The document language, a BCP 47 tag (en-US). Default: the document's own /Lang; none is guessed */
+                            lang?: string;
+                            /** @description The document title (Info and XMP dc:title). Default: the document's own title, else its first heading, else the stored document's name */
+                            title?: string;
+                            /**
+                             * @description Replace the structure tree of a document that is tagged already (default: such a document is kept as it is, nothing written)
+                             * @default false
+                             */
+                            retag?: boolean;
+                            /** @description Alternate text of figures: index is the figure's 0-based position among the Figure elements of the tagged document in depth-first order (an index past the last figure is 400) */
+                            figures?: {
+                                index: number;
+                                alt: string;
+                            }[];
                         };
                         /** @description Makes the document a Factur-X / ZUGFeRD invoice (multipart: this JSON in part "pageAction", the invoice XML, a UN/CEFACT CII CrossIndustryInvoice, in part "file"): converted to PDF/A-3b (as PDFAConvertAction), the XML attached as factur-x.xml with AFRelationship Alternative (Data for minimum and basicwl) and the fx XMP extension schema (DocumentType INVOICE, DocumentFileName, Version 1.0, ConformanceLevel); validated by veraPDF before it is written. The profile is read from the XML's guideline id unless given. 422 INVOICE_XML_INVALID for XML that is not such an invoice, 422 PDFA_CONVERSION_FAILED as PDFAConvertAction. Runs as a background job unless Prefer: wait=N. See docs/attachments.md. */
                         FacturXAction?: {
