@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { before, test } from 'node:test';
-import { call, expectUnchanged, putPdf, sha256, storedBytes } from '../helpers/http.js';
+import { call, expectUnchanged, jobEnded, putPdf, sha256, storedBytes } from '../helpers/http.js';
 import { imagePdf, renderGray } from '../helpers/ocr-fixtures.js';
 import { xmlEscape } from '../helpers/office-fixtures.js';
 import { pdfinfo, pdftotext, withTempFile } from '../helpers/pdf.js';
@@ -183,6 +183,29 @@ test('a tagged document is kept (nothing written) unless retag, which replaces i
   assert.equal(pdftotext(out), pdftotext(report));
 });
 
+test('as a background job (the default without Prefer: wait): the job ends with the written document and the report', async () => {
+  const o = new PdfObjects();
+  const catalog = o.reserve();
+  const pages = o.reserve();
+  const font = o.add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+  const content = o.stream('', 'BT /F1 18 Tf 20 100 Td (Opening hours) Tj ET');
+  const page = o.add(`<< /Type /Page /Parent ${pages} 0 R /MediaBox [0 0 300 200] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${content} 0 R >>`);
+  o.setPageTree(catalog, pages, [page]);
+  const source = o.finish(`/Root ${catalog} 0 R`);
+  assert.equal((await putPdf(server, 'ua/hours.pdf', source)).status, 201);
+  const reply = await call(server, 'POST', '/documents/ua/hours.pdf', { body: { PDFUAConvertAction: { lang: 'en-US', title: 'Opening hours' } } });
+  assert.equal(reply.status, 202, reply.text);
+  const job = await jobEnded(server, reply.json().id);
+  assert.equal(job.state, 'succeeded', JSON.stringify(job));
+  assert.equal(job.result.document.report.compliant, true, JSON.stringify(job.result.document.report));
+  // Helvetica, named without its program, now embedded (a metric-compatible substitute): PDF/UA-1 7.21.4.1.
+  assert.equal(job.result.document.report.fontsEmbedded, 1);
+  const out = await storedBytes(server, 'ua/hours.pdf');
+  outputs.hours = out;
+  assert.equal(pdftotext(out), pdftotext(source));
+  assertSameRenders(source, out);
+});
+
 /** A tagged page whose tree loops: /K of Document names itself, the role map loops, one element has no /P. */
 function brokenTree(): Buffer {
   const o = new PdfObjects();
@@ -236,6 +259,7 @@ test("veraPDF's own verdicts on the stored outputs agree with the action's repor
   const byName = Object.fromEntries(names.map((name, i) => [name, verdicts[i]!]));
   assert.equal(byName.report?.compliant, true, JSON.stringify(byName.report?.rules));
   assert.equal(byName.retagged?.compliant, true, JSON.stringify(byName.retagged?.rules));
+  assert.equal(byName.hours?.compliant, true, JSON.stringify(byName.hours?.rules));
   // Without alt text only the figure's description is missing, and the missing identification it no longer claims.
   assert.deepEqual(new Set(byName.noAlt?.rules.map((r) => `${r.clause}-${r.testNumber}`)), new Set(['7.3-1', '5-1']));
 });
