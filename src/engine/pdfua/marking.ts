@@ -1,10 +1,10 @@
-import { contentTokens } from '../syntax/content-tokens.js';
+import { contentOperations } from '../syntax/content-tokens.js';
 
 /**
  * A page's content stream with every painting operation put in marked content (PDFUAConvertAction, docs/accessibility.md
  * "Tagging an untagged document"): real content as `/<tag> <</MCID n>> BDC ... EMC`, the rest as `/Artifact BMC ... EMC`.
  * MuPDF.js 1.28 has no content-stream processor or filter to do this with, so the stream is read with the project's one
- * lexer (syntax/content-tokens.ts) and copied, with the marked-content operators inserted between operations; no other
+ * lexer (syntax/content-tokens.ts, contentOperations) and copied, with the marked-content operators inserted between operations; no other
  * byte changes, so the page draws as before.
  *
  * Which element a painting belongs to is the caller's decision (`targetOf`), from where it is drawn: a text-showing
@@ -55,7 +55,6 @@ export interface MarkingResult<T> {
 
 const TEXT_SHOWING = new Set(['Tj', 'TJ', "'", '"']);
 const GRAPHICS = new Set(['sh', 'f', 'F', 'f*', 'S', 's', 'B', 'B*', 'b', 'b*']);
-const PATH = new Set(['m', 'l', 'c', 'v', 'y', 'h', 're', 'W', 'W*']);
 /** Operators before which an open sequence of ours is closed (see above). */
 const BOUNDARY = new Set(['BT', 'ET', 'q', 'Q', 'BMC', 'BDC', 'EMC']);
 
@@ -113,30 +112,7 @@ export function markContent<T>(
   const existing: { kept: boolean; artifact: boolean }[] = [];
   const inArtifact = () => existing.some((e) => e.kept && e.artifact);
 
-  let nested = 0;
-  let operandsStart = -1;
-  let pathStart = -1;
-  let operands: (number | string)[] = [];
-  for (const t of contentTokens(content)) {
-    if (t.kind === 'array-open' || t.kind === 'dict-open') {
-      if (nested++ === 0 && operandsStart < 0) operandsStart = t.start;
-      continue;
-    }
-    if (t.kind === 'array-close' || t.kind === 'dict-close') {
-      if (nested > 0) nested--;
-      continue;
-    }
-    if (nested > 0 || t.kind === 'stray') continue;
-    if (t.kind !== 'operator' && t.kind !== 'inline-image') {
-      if (operandsStart < 0) operandsStart = t.start;
-      if (t.kind === 'number' || t.kind === 'name') operands.push(t.value);
-      continue;
-    }
-    const start = operandsStart < 0 ? t.start : operandsStart;
-    const args = operands;
-    operandsStart = -1;
-    operands = [];
-    const op = t.kind === 'operator' ? t.value : 'BI';
+  for (const { op, start, end, begin: paintStart, args } of contentOperations(content)) {
     const num = (i: number) => (typeof args[i] === 'number' ? (args[i] as number) : 0);
     const six = (): Matrix => [num(0), num(1), num(2), num(3), num(4), num(5)];
 
@@ -145,22 +121,16 @@ export function markContent<T>(
       const tag = typeof args[0] === 'string' ? args[0] : '';
       const optional = tag === 'OC';
       if (options.strip && !optional) {
-        drop(start, t.end);
+        drop(start, end);
         existing.push({ kept: false, artifact: false });
       } else existing.push({ kept: true, artifact: tag === 'Artifact' });
       continue;
     }
     if (op === 'EMC') {
       const entry = existing.pop();
-      if (entry && !entry.kept) drop(start, t.end);
+      if (entry && !entry.kept) drop(start, end);
       continue;
     }
-    if (PATH.has(op)) {
-      if (pathStart < 0) pathStart = start;
-      continue;
-    }
-    const paintStart = pathStart >= 0 ? pathStart : start;
-    pathStart = -1;
     switch (op) {
       case 'q':
         stack.push(ctm);

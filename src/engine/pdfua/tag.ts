@@ -98,15 +98,19 @@ function embedFonts(doc: mupdf.PDFDocument): number {
   const seen = new Set<number>();
   let embedded = 0;
   let visited = 0;
+  // Each indirect font and form once (forms drawing each other end here).
+  const firstTime = (ref: mupdf.PDFObject) => {
+    if (!ref.isIndirect()) return true;
+    if (seen.has(ref.asIndirect())) return false;
+    seen.add(ref.asIndirect());
+    return true;
+  };
   const visit = (resources: mupdf.PDFObject) => {
     if (!resources.isDictionary() || visited++ > MAX_FONT_RESOURCES) return;
     const fonts = deref(resources.get('Font'));
     if (fonts.isDictionary()) {
       fonts.forEach((ref) => {
-        if (ref.isIndirect()) {
-          if (seen.has(ref.asIndirect())) return;
-          seen.add(ref.asIndirect());
-        }
+        if (!firstTime(ref)) return;
         const font = deref(ref);
         const descriptor = deref(font.get('FontDescriptor'));
         const hasProgram = descriptor.isDictionary() && ['FontFile', 'FontFile2', 'FontFile3'].some((k) => !descriptor.get(k).isNull());
@@ -116,10 +120,7 @@ function embedFonts(doc: mupdf.PDFDocument): number {
     const xobjects = deref(resources.get('XObject'));
     if (xobjects.isDictionary()) {
       xobjects.forEach((ref) => {
-        if (ref.isIndirect()) {
-          if (seen.has(ref.asIndirect())) return;
-          seen.add(ref.asIndirect());
-        }
+        if (!firstTime(ref)) return;
         // A stream stays its reference: isStream() is true for the reference only (core/mupdf-objects.ts).
         if (ref.isStream() && name(ref.get('Subtype')) === 'Form') visit(deref(ref.get('Resources')));
       });
