@@ -65,6 +65,9 @@ RUNTIME_PACKAGES=(libreoffice-writer bubblewrap fonts-liberation2 fonts-dejavu-c
 # package registries).
 TEST_PACKAGES=(poppler-utils libnss3-tools mupdf-tools imagemagick default-jdk-headless libpdfbox2-java zsh python3-venv
   ocrmypdf libactivation-java libjaxb-api-java apache2-bin litmus swift memcached redis-server nginx)
+# python3-openpyxl: the independent reader of the XLSX export in test/api/export-sheets.test.ts (cell values, types,
+# the header row's style and freeze).
+TEST_PACKAGES+=(python3-openpyxl)
 
 # Node.js (docs/deployment.md "Node.js"): Node 24 LTS, installed below; Node 22 also runs the service and the tests.
 NODE_VERSION=24.22.3

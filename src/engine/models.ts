@@ -144,3 +144,4 @@ export {
 export * from './compare/model.js';
 // Export (docs/export.md).
 export * from './export/model.js';
+export { parsePageRange } from './pages/range.js';

@@ -5,7 +5,8 @@ import { parsePageRange } from '../pages/range.js';
 import type { TaskContext } from '../task-context.js';
 import { classify } from './classify.js';
 import { readPage, type RawPage } from './layout.js';
-import type { ExportFormat } from './model.js';
+import { isSheetFormat, type ExportFormat, type ExportModel } from './model.js';
+import { tablesOf, writeSheets } from './sheets.js';
 import { writeExport } from './writers.js';
 
 /**
@@ -13,11 +14,12 @@ import { writeExport } from './writers.js';
  * model and written in `format`. Reading text needs the `copy` permission, as every text read does. Pages without any
  * text at all are 422 NO_TEXT, which names OCRAction: an empty export would look like a success.
  */
-export function exportDocument(
-  input: { pdf: PdfSource; password?: string | undefined; pageRange?: string | undefined; format: ExportFormat; title: string },
+export async function exportDocument(
+  input: { pdf: PdfSource; password?: string | undefined; pageRange?: string | undefined; format: ExportFormat; table?: number | undefined; title: string },
   ctx?: TaskContext,
-): { content: string; pageCount: number; pages: number } {
-  return withPdf(input, 'copy', (doc) => {
+): Promise<{ content: string | Uint8Array; pageCount: number; pages: number }> {
+  // The document is read (synchronously) and closed before a workbook is written.
+  const { model, pages } = withPdf(input, 'copy', (doc): { model: ExportModel; pages: number } => {
     const pageCount = doc.countPages();
     const indices = parsePageRange(input.pageRange, pageCount);
     const raw: RawPage[] = [];
@@ -33,7 +35,8 @@ export function exportDocument(
     if (!raw.some((p) => p.items.some((item) => item.kind !== 'image'))) {
       throw new EngineError('NO_TEXT', `The ${indices.length === pageCount ? 'document' : 'pages exported'} ${indices.length === 1 ? 'has' : 'have'} no text (a scan?): run OCRAction first to add a text layer`);
     }
-    const model = classify(raw, pageCount);
-    return { content: writeExport(model, input.format, input.title), pageCount, pages: indices.length };
+    return { model: classify(raw, pageCount), pages: indices.length };
   });
+  const content = isSheetFormat(input.format) ? await writeSheets(tablesOf(model), input.format, input.table) : writeExport(model, input.format, input.title);
+  return { content, pageCount: model.pageCount, pages };
 }

@@ -4,8 +4,14 @@
  */
 import type { Rectangle } from '../syntax/geometry.js';
 
-export const EXPORT_FORMATS = ['json', 'markdown', 'html'] as const;
+/** xlsx and csv are written from the tables alone (sheets.ts). */
+export const EXPORT_FORMATS = ['json', 'markdown', 'html', 'xlsx', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** The formats written from the tables alone (sheets.ts). */
+export const SHEET_FORMATS = ['xlsx', 'csv'] as const;
+export type SheetFormat = (typeof SHEET_FORMATS)[number];
+export const isSheetFormat = (format: string): format is SheetFormat => (SHEET_FORMATS as readonly string[]).includes(format);
 
 export interface ExportFont {
   name: string;

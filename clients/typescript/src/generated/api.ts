@@ -944,8 +944,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export the document (or some pages) as JSON, Markdown or HTML
-         * @description The text of the document in reading order as blocks: headings (by font size and weight), paragraphs (lines joined, hyphenation at line ends undone), list items, tables (rows and cells) and image placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html) or, without it, Accept (application/json, text/markdown, text/html) chooses the format. ?pageRange= (1-based, e.g. "1-3,7") exports some pages. Pages without any text are 422 NO_TEXT (run OCRAction first). Needs extractTextAllowed when the document was opened with its user password. ETag and If-None-Match (304) by document version and options. See docs/export.md for the JSON schema and what is lost.
+         * Export the document (or some pages) as JSON, Markdown, HTML, XLSX or CSV
+         * @description The text of the document in reading order as blocks: headings (by font size and weight), paragraphs (lines joined, hyphenation at line ends undone), list items, tables (rows and cells) and image placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html) or, without it, Accept (application/json, text/markdown, text/html) chooses the format. ?pageRange= (1-based, e.g. "1-3,7") exports some pages. Pages without any text are 422 NO_TEXT (run OCRAction first). Needs extractTextAllowed when the document was opened with its user password. format=xlsx: every table a sheet (numbers as numbers, header row bold and frozen); format=csv: one table (?table=N, 1-based, default the first; RFC 4180, UTF-8); no table is 422 NO_TABLES. ETag and If-None-Match (304) by document version and options; a repeated export is answered from a cache. Prefer: respond-async (or more than 100 pages exported) runs it as a job whose result file is the export. See docs/export.md for the JSON schema and what is lost.
          */
         get: operations["exportDocument"];
         put?: never;
@@ -15616,9 +15616,11 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description The format; absent: chosen by Accept (JSON by default) */
-                format?: "json" | "markdown" | "html";
+                format?: "json" | "markdown" | "html" | "xlsx" | "csv";
                 /** @description Pages to export, 1-based as in a print dialog ("1-3,7,10-"); absent: every page */
                 pageRange?: string;
+                /** @description xlsx and csv: the table to write, 1-based in reading order; absent: every table (xlsx) or the first (csv) */
+                table?: number;
                 /**
                  * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
                  * @example 1795219200000000
@@ -15630,6 +15632,8 @@ export interface operations {
                 "x-service-documentpassword"?: string;
                 /** @description The same password as base64 of its UTF-8 bytes, instead of X-Service-DocumentPassword */
                 "x-service-documentpassword-base64"?: string;
+                /** @description RFC 7240: respond-async runs the action as a background job: 202 Accepted, Location and the Job (see GET /jobs/{id}); wait=N waits up to N seconds for it first (docs/jobs.md) */
+                prefer?: string;
                 /** @description The ETag held: 304 when it is still current */
                 "if-none-match"?: string;
             };
@@ -15659,12 +15663,25 @@ export interface operations {
                     };
                     "text/markdown": string;
                     "text/html": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                    "text/csv": string;
                     "application/xml": {
                         [key: string]: unknown;
                     };
                     "text/xml": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Accepted: the work runs as a background job (Prefer: respond-async, or work that is long by nature); Location names the job */
+            202: {
+                headers: {
+                    /** @description Entity tag of the document version (or of this representation) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
                 };
             };
             /** @description Not modified: If-None-Match holds the current ETag */

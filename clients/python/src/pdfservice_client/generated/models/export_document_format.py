@@ -1,9 +1,11 @@
 from enum import StrEnum
 
 class ExportDocumentFormat(StrEnum):
+    CSV = "csv"
     HTML = "html"
     JSON = "json"
     MARKDOWN = "markdown"
+    XLSX = "xlsx"
 
     def __str__(self) -> str:
         return str(self.value)
