@@ -131,12 +131,12 @@ export class PageOperations {
     });
   }
 
-  /** The document (or the pages of `pageRange`) exported as JSON, Markdown or HTML (docs/export.md), and the version exported. */
-  async export(path: StoredPath, ctx: OperationContext, options: { format: ExportFormat; pageRange?: string | undefined }): Promise<{ content: string; etag: string }> {
+  /** The document (or the pages of `pageRange`) exported as JSON, Markdown, HTML or DOCX (docs/export.md), its warnings, and the version exported. */
+  async export(path: StoredPath, ctx: OperationContext, options: { format: ExportFormat; pageRange?: string | undefined }): Promise<{ content: string | Uint8Array; warnings: string[]; etag: string }> {
     const title = (path.segments[path.segments.length - 1] ?? '').replace(/\.pdf$/iu, '');
     return this.documents.read(path, ctx, async (stored, engine) => {
-      const { content } = await engine.run('exportDocument', { pdf: stored.pdf, password: ctx.documentPassword, ...options, title }, { transfer: [stored.pdf] });
-      return { content, etag: stored.etag };
+      const { content, warnings } = await engine.run('exportDocument', { pdf: stored.pdf, password: ctx.documentPassword, ...options, title }, { transfer: [stored.pdf] });
+      return { content, warnings, etag: stored.etag };
     });
   }
 

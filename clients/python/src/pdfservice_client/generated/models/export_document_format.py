@@ -1,6 +1,7 @@
 from enum import StrEnum
 
 class ExportDocumentFormat(StrEnum):
+    DOCX = "docx"
     HTML = "html"
     JSON = "json"
     MARKDOWN = "markdown"

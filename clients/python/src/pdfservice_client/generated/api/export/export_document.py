@@ -143,16 +143,19 @@ def sync_detailed(
     if_none_match: str | Unset = UNSET,
 
 ) -> Response[Any | ExportDocumentResponse200 | Problem]:
-    """ Export the document (or some pages) as JSON, Markdown or HTML
+    """ Export the document (or some pages) as JSON, Markdown, HTML or DOCX
 
      The text of the document in reading order as blocks: headings (by font size and weight), paragraphs
     (lines joined, hyphenation at line ends undone), list items, tables (rows and cells) and image
-    placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html)
-    or, without it, Accept (application/json, text/markdown, text/html) chooses the format. ?pageRange=
-    (1-based, e.g. "1-3,7") exports some pages. Pages without any text are 422 NO_TEXT (run OCRAction
-    first). Needs extractTextAllowed when the document was opened with its user password. ETag and If-
-    None-Match (304) by document version and options. See docs/export.md for the JSON schema and what is
-    lost.
+    placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html,
+    docx) or, without it, Accept (application/json, text/markdown, text/html,
+    application/vnd.openxmlformats-officedocument.wordprocessingml.document) chooses the format. DOCX is
+    a flowing Word document: Heading 1-6 and Normal styles, Word lists, tables with a repeated header
+    row, images in place, a page break per PDF page, links; its warnings (images left out, pages without
+    text) in X-Service-Warning headers. ?pageRange= (1-based, e.g. "1-3,7") exports some pages. Pages
+    without any text are 422 NO_TEXT (run OCRAction first). Needs extractTextAllowed when the document
+    was opened with its user password. ETag and If-None-Match (304) by document version and options. See
+    docs/export.md for the JSON schema and what is lost.
 
     Args:
         file_path (str):
@@ -201,16 +204,19 @@ def sync(
     if_none_match: str | Unset = UNSET,
 
 ) -> Any | ExportDocumentResponse200 | Problem | None:
-    """ Export the document (or some pages) as JSON, Markdown or HTML
+    """ Export the document (or some pages) as JSON, Markdown, HTML or DOCX
 
      The text of the document in reading order as blocks: headings (by font size and weight), paragraphs
     (lines joined, hyphenation at line ends undone), list items, tables (rows and cells) and image
-    placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html)
-    or, without it, Accept (application/json, text/markdown, text/html) chooses the format. ?pageRange=
-    (1-based, e.g. "1-3,7") exports some pages. Pages without any text are 422 NO_TEXT (run OCRAction
-    first). Needs extractTextAllowed when the document was opened with its user password. ETag and If-
-    None-Match (304) by document version and options. See docs/export.md for the JSON schema and what is
-    lost.
+    placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html,
+    docx) or, without it, Accept (application/json, text/markdown, text/html,
+    application/vnd.openxmlformats-officedocument.wordprocessingml.document) chooses the format. DOCX is
+    a flowing Word document: Heading 1-6 and Normal styles, Word lists, tables with a repeated header
+    row, images in place, a page break per PDF page, links; its warnings (images left out, pages without
+    text) in X-Service-Warning headers. ?pageRange= (1-based, e.g. "1-3,7") exports some pages. Pages
+    without any text are 422 NO_TEXT (run OCRAction first). Needs extractTextAllowed when the document
+    was opened with its user password. ETag and If-None-Match (304) by document version and options. See
+    docs/export.md for the JSON schema and what is lost.
 
     Args:
         file_path (str):
@@ -254,16 +260,19 @@ async def asyncio_detailed(
     if_none_match: str | Unset = UNSET,
 
 ) -> Response[Any | ExportDocumentResponse200 | Problem]:
-    """ Export the document (or some pages) as JSON, Markdown or HTML
+    """ Export the document (or some pages) as JSON, Markdown, HTML or DOCX
 
      The text of the document in reading order as blocks: headings (by font size and weight), paragraphs
     (lines joined, hyphenation at line ends undone), list items, tables (rows and cells) and image
-    placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html)
-    or, without it, Accept (application/json, text/markdown, text/html) chooses the format. ?pageRange=
-    (1-based, e.g. "1-3,7") exports some pages. Pages without any text are 422 NO_TEXT (run OCRAction
-    first). Needs extractTextAllowed when the document was opened with its user password. ETag and If-
-    None-Match (304) by document version and options. See docs/export.md for the JSON schema and what is
-    lost.
+    placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html,
+    docx) or, without it, Accept (application/json, text/markdown, text/html,
+    application/vnd.openxmlformats-officedocument.wordprocessingml.document) chooses the format. DOCX is
+    a flowing Word document: Heading 1-6 and Normal styles, Word lists, tables with a repeated header
+    row, images in place, a page break per PDF page, links; its warnings (images left out, pages without
+    text) in X-Service-Warning headers. ?pageRange= (1-based, e.g. "1-3,7") exports some pages. Pages
+    without any text are 422 NO_TEXT (run OCRAction first). Needs extractTextAllowed when the document
+    was opened with its user password. ETag and If-None-Match (304) by document version and options. See
+    docs/export.md for the JSON schema and what is lost.
 
     Args:
         file_path (str):
@@ -312,16 +321,19 @@ async def asyncio(
     if_none_match: str | Unset = UNSET,
 
 ) -> Any | ExportDocumentResponse200 | Problem | None:
-    """ Export the document (or some pages) as JSON, Markdown or HTML
+    """ Export the document (or some pages) as JSON, Markdown, HTML or DOCX
 
      The text of the document in reading order as blocks: headings (by font size and weight), paragraphs
     (lines joined, hyphenation at line ends undone), list items, tables (rows and cells) and image
-    placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html)
-    or, without it, Accept (application/json, text/markdown, text/html) chooses the format. ?pageRange=
-    (1-based, e.g. "1-3,7") exports some pages. Pages without any text are 422 NO_TEXT (run OCRAction
-    first). Needs extractTextAllowed when the document was opened with its user password. ETag and If-
-    None-Match (304) by document version and options. See docs/export.md for the JSON schema and what is
-    lost.
+    placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html,
+    docx) or, without it, Accept (application/json, text/markdown, text/html,
+    application/vnd.openxmlformats-officedocument.wordprocessingml.document) chooses the format. DOCX is
+    a flowing Word document: Heading 1-6 and Normal styles, Word lists, tables with a repeated header
+    row, images in place, a page break per PDF page, links; its warnings (images left out, pages without
+    text) in X-Service-Warning headers. ?pageRange= (1-based, e.g. "1-3,7") exports some pages. Pages
+    without any text are 422 NO_TEXT (run OCRAction first). Needs extractTextAllowed when the document
+    was opened with its user password. ETag and If-None-Match (304) by document version and options. See
+    docs/export.md for the JSON schema and what is lost.
 
     Args:
         file_path (str):
