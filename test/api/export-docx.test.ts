@@ -7,11 +7,13 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { deflateSync } from 'node:zlib';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { exportRefusals } from '../helpers/export-refusals.js';
 import { call } from '../helpers/http.js';
 import { makePdf, pdftotext, withTempFile } from '../helpers/pdf.js';
+import { PdfObjects } from '../helpers/pdf-writer.js';
 import { decodePng, encodeRgbPng } from '../helpers/png.js';
 import { serverForSuite } from '../helpers/server.js';
 
@@ -49,6 +51,24 @@ section + section { page-break-before: always }
   .map((r) => `<tr>${r.map((c) => `<td>${c}</td>`).join('')}</tr>`)
   .join('')}</table><h2>Next steps</h2><ol>${STEPS.map((i) => `<li>${i}</li>`).join('')}</ol></section>
 </body></html>`;
+
+/**
+ * A page with a line of text, an 8 x 8 grey image and then a 4,100 x 4,100 one (16.8 megapixels, past the DOCX export's
+ * bound of 16; a few kilobytes deflated).
+ */
+function pdfWithHugeImage(): Buffer {
+  const pdf = new PdfObjects();
+  const catalog = pdf.reserve();
+  const pages = pdf.reserve();
+  const font = pdf.add('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  const image = (side: number, grey: number) => pdf.stream(`/Type /XObject /Subtype /Image /Width ${side} /Height ${side} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /FlateDecode`, deflateSync(Buffer.alloc(side * side, grey)));
+  const small = image(8, 80);
+  const huge = image(4100, 160);
+  const content = pdf.stream('', 'BT /F1 12 Tf 72 720 Td (Two pictures follow.) Tj ET q 100 0 0 100 72 500 cm /Small Do Q q 200 0 0 200 72 250 cm /Huge Do Q');
+  const page = pdf.add(`<< /Type /Page /Parent ${pages} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> /XObject << /Small ${small} 0 R /Huge ${huge} 0 R >> >> /Contents ${content} 0 R >>`);
+  pdf.setPageTree(catalog, pages, [page]);
+  return pdf.finish(`/Root ${catalog} 0 R`);
+}
 
 interface DocxRead {
   paragraphs: { style: string; text: string; list: string | null; pageBreakBefore: boolean }[];
@@ -193,5 +213,19 @@ describe('export to DOCX', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} i
     assert.match(reply.headers.get('x-service-warning') ?? '', /No text on page 2/);
     const read = readDocx(reply.bytes);
     assert.deepEqual(read.paragraphs.map((p) => [p.text, p.pageBreakBefore]), [['Only the first page has text', false], ['', true]]);
+  });
+
+  test('an image past the bound is a caption in its place, with a warning; the one within it is kept', async () => {
+    const pdf = pdfWithHugeImage();
+    assert.equal((await call(server, 'PUT', '/documents/export-docx/pictures.pdf', { body: pdf, headers: { 'content-type': 'application/pdf' } })).status, 201);
+    const reply = await call(server, 'GET', '/documents/export-docx/pictures.pdf/export?format=docx');
+    assert.equal(reply.status, 200, reply.text);
+    assert.match(reply.headers.get('x-service-warning') ?? '', /1 image left out \(larger than 16 megapixels/);
+    const read = readDocx(reply.bytes);
+    assert.equal(read.images.length, 1);
+    const kept = decodePng(Buffer.from(read.images[0]!, 'base64'));
+    assert.deepEqual([kept.width, kept.height], [8, 8]);
+    assert.deepEqual(read.paragraphs.map((p) => p.text).filter((t) => t !== ''), ['Two pictures follow.', '[Image 2 on page 1]']);
+    assert.deepEqual((await call(server, 'GET', '/documents/export-docx/pictures.pdf')).bytes, pdf);
   });
 });
