@@ -60,11 +60,13 @@ RUNTIME_PACKAGES=(libreoffice-writer bubblewrap fonts-liberation2 fonts-dejavu-c
 # so nothing depends on it.
 # nginx: the load balancer of the proof test (test/redis/cluster.test.ts), run with the repository's deploy/nginx files; the
 # package's system service (port 80) is disabled below, as Redis's is.
+# python3-docx (python-docx 0.8): the independent reader of the DOCX export in test/api/export-docx.test.ts (styles, lists,
+# tables, images).
 # chromium (a runtime package: HTML uploads, docs/html.md) is also the browser test/api/cors-browser.test.ts drives:
 # CORS is enforced by browsers only (playwright's own browser download cannot be used: nothing is fetched outside the
 # package registries).
 TEST_PACKAGES=(poppler-utils libnss3-tools mupdf-tools imagemagick default-jdk-headless libpdfbox2-java zsh python3-venv
-  ocrmypdf libactivation-java libjaxb-api-java apache2-bin litmus swift memcached redis-server nginx)
+  ocrmypdf libactivation-java libjaxb-api-java apache2-bin litmus swift memcached redis-server nginx python3-docx)
 # python3-openpyxl: the independent reader of the XLSX export in test/api/export-sheets.test.ts (cell values, types,
 # the header row's style and freeze).
 TEST_PACKAGES+=(python3-openpyxl)

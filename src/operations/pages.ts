@@ -50,7 +50,7 @@ export class PageOperations {
   private readonly lists = new ReadModelCache<{ pages: PageModel[]; total: number }>(200);
   private readonly documentTexts = new ReadModelCache<string[]>(DOCUMENT_TEXT_BYTES, (texts) => texts.reduce((n, t) => n + stringBytes(t), 0));
   private readonly pageTexts = new ReadModelCache<PageTextModel>(PAGE_TEXT_BYTES, pageTextBytes);
-  private readonly exports = new ReadModelCache<Buffer>(EXPORT_BYTES, (content) => content.length);
+  private readonly exports = new ReadModelCache<{ content: Buffer; warnings: string[] }>(EXPORT_BYTES, (answer) => answer.content.length);
   /** Whole-document extractions under way, by version: a request for the same text waits for it (after its own stat) instead of starting another. */
   private readonly extracting = new Map<string, Promise<string[]>>();
 
@@ -154,9 +154,10 @@ export class PageOperations {
 
   /**
    * The document (or the pages of `pageRange`) exported (docs/export.md), and the version exported: from the cache
-   * when this version was exported so before with the same options and password. `exec`: a job's (it runs alone).
+   * when this version was exported so before with the same options and password, with its warnings (DOCX answers
+   * them in headers). `exec`: a job's (it runs alone).
    */
-  async export(path: StoredPath, ctx: OperationContext, options: ExportOptions, exec?: ExecutionContext): Promise<{ content: Buffer; etag: string }> {
+  async export(path: StoredPath, ctx: OperationContext, options: ExportOptions, exec?: ExecutionContext): Promise<{ content: Buffer; warnings: string[]; etag: string }> {
     const { format, pageRange, table } = options;
     const title = (path.segments[path.segments.length - 1] ?? '').replace(/\.pdf$/iu, '');
     const { model, etag } = await this.documents.reads.get(path, ctx, {
@@ -166,11 +167,11 @@ export class PageOperations {
       shared: exec === undefined,
       exec,
       compute: async (stored, engine) => {
-        const { content } = await engine.run('exportDocument', { pdf: stored.pdf, password: ctx.documentPassword, format, pageRange, table, title }, { transfer: [stored.pdf] });
-        return typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+        const { content, warnings } = await engine.run('exportDocument', { pdf: stored.pdf, password: ctx.documentPassword, format, pageRange, table, title }, { transfer: [stored.pdf] });
+        return { content: typeof content === 'string' ? Buffer.from(content, 'utf8') : Buffer.from(content.buffer, content.byteOffset, content.byteLength), warnings };
       },
     });
-    return { content: model, etag };
+    return { content: model.content, warnings: model.warnings, etag };
   }
 
   /**

@@ -4,7 +4,8 @@ import { EngineError } from '../errors.js';
 import { parsePageRange } from '../pages/range.js';
 import type { TaskContext } from '../task-context.js';
 import { classify } from './classify.js';
-import { readPage, type RawPage } from './layout.js';
+import { toDocx } from './docx.js';
+import { MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, readPage, type ImageBudget, type RawPage } from './layout.js';
 import { isSheetFormat, type ExportFormat, type ExportModel } from './model.js';
 import { tablesOf, writeSheets } from './sheets.js';
 import { writeExport } from './writers.js';
@@ -12,13 +13,16 @@ import { writeExport } from './writers.js';
 /**
  * The `exportDocument` task (docs/export.md): the pages of `pageRange` (every page by default) read into the export
  * model and written in `format`. Reading text needs the `copy` permission, as every text read does. Pages without any
- * text at all are 422 NO_TEXT, which names OCRAction: an empty export would look like a success.
+ * text at all are 422 NO_TEXT, which names OCRAction: an empty export would look like a success. DOCX takes the images'
+ * data as well (bounded: layout.ts's ImageBudget) and comes back as bytes, with the model's warnings for the answer's
+ * headers (the other formats carry them in the JSON, or lose them).
  */
 export async function exportDocument(
   input: { pdf: PdfSource; password?: string | undefined; pageRange?: string | undefined; format: ExportFormat; table?: number | undefined; title: string },
   ctx?: TaskContext,
-): Promise<{ content: string | Uint8Array; pageCount: number; pages: number }> {
-  // The document is read (synchronously) and closed before a workbook is written.
+): Promise<{ content: string | Uint8Array; pageCount: number; pages: number; warnings: string[] }> {
+  const images: ImageBudget | undefined = input.format === 'docx' ? { bytes: MAX_IMAGE_BYTES, skipped: 0 } : undefined;
+  // The document is read (synchronously) and closed before a DOCX or a workbook is written.
   const { model, pages } = withPdf(input, 'copy', (doc): { model: ExportModel; pages: number } => {
     const pageCount = doc.countPages();
     const indices = parsePageRange(input.pageRange, pageCount);
@@ -26,7 +30,7 @@ export async function exportDocument(
     for (const [n, i] of indices.entries()) {
       const page = doc.loadPage(i);
       try {
-        raw.push(readPage(page, i));
+        raw.push(readPage(page, i, images));
       } finally {
         page.destroy();
       }
@@ -37,6 +41,7 @@ export async function exportDocument(
     }
     return { model: classify(raw, pageCount), pages: indices.length };
   });
-  const content = isSheetFormat(input.format) ? await writeSheets(tablesOf(model), input.format, input.table) : writeExport(model, input.format, input.title);
-  return { content, pageCount: model.pageCount, pages };
+  if (images?.skipped) model.warnings.push(`${images.skipped} image${images.skipped > 1 ? 's' : ''} left out (larger than ${MAX_IMAGE_PIXELS / 1e6} megapixels, or past ${MAX_IMAGE_BYTES / 2 ** 20} MiB of images in all): a caption in place of each`);
+  const content = input.format === 'docx' ? await toDocx(model, input.title) : isSheetFormat(input.format) ? await writeSheets(tablesOf(model), input.format, input.table) : writeExport(model, input.format, input.title);
+  return { content, pageCount: model.pageCount, pages, warnings: model.warnings };
 }

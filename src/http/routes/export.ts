@@ -5,37 +5,42 @@ import { noneMatch } from '../conditional.js';
 import type { Api, AppDeps } from '../context.js';
 import { negotiate } from '../negotiation.js';
 import { jobPlan, parsePrefer } from '../prefer.js';
-import { contentDisposition } from '../reply.js';
+import { contentDisposition, warningHeaders } from '../reply.js';
 import { variantEtag } from '../rendered-cache.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { documentPasswordHeader, errorResponses, filePathParams, notModifiedResponse } from '../schemas/common.js';
 import { jobAcceptedResponse, preferHeader } from '../schemas/jobs.js';
 import { answerWithJob } from './jobs.js';
 
+const DOCX = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 /** Each format's media type, in the order Accept chooses among them (JSON first: a missing Accept or * / * is JSON). */
 const MEDIA_TYPES: Record<ExportFormat, string> = {
   json: 'application/json',
   markdown: 'text/markdown',
   html: 'text/html',
+  docx: DOCX,
   xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
   csv: 'text/csv',
 };
 /** The file name extension of each format's download (the job's result file, Content-Disposition). */
-const EXTENSIONS: Record<ExportFormat, string> = { json: 'json', markdown: 'md', html: 'html', xlsx: 'xlsx', csv: 'csv' };
+const EXTENSIONS: Record<ExportFormat, string> = { json: 'json', markdown: 'md', html: 'html', docx: 'docx', xlsx: 'xlsx', csv: 'csv' };
 /** Binary formats carry no charset. */
-const contentType = (format: ExportFormat) => (format === 'xlsx' ? MEDIA_TYPES[format] : `${MEDIA_TYPES[format]}; charset=utf-8`);
+const BINARY: readonly ExportFormat[] = ['docx', 'xlsx'];
+const contentType = (format: ExportFormat) => (BINARY.includes(format) ? MEDIA_TYPES[format] : `${MEDIA_TYPES[format]}; charset=utf-8`);
 const formatOf = (mediaType: string) => EXPORT_FORMATS.find((f) => MEDIA_TYPES[f] === mediaType)!;
 
-/** Export of a stored document as JSON, Markdown or HTML (docs/export.md). */
+/** Export of a stored document as JSON, Markdown, HTML or DOCX (docs/export.md). */
 export function registerExportRoutes(api: Api, deps: AppDeps): void {
   const { pages, jobs } = deps.operations;
   api.get('/documents/:filePath.pdf/export', {
     schema: {
-      summary: 'Export the document (or some pages) as JSON, Markdown, HTML, XLSX or CSV',
+      summary: 'Export the document (or some pages) as JSON, Markdown, HTML, DOCX, XLSX or CSV',
       description:
         'The text of the document in reading order as blocks: headings (by font size and weight), paragraphs (lines joined, hyphenation at line ends ' +
         'undone), list items, tables (rows and cells) and image placeholders; running headers, footers and page numbers left out. ?format= (json, ' +
-        'markdown, html) or, without it, Accept (application/json, text/markdown, text/html) chooses the format. ?pageRange= (1-based, e.g. "1-3,7") ' +
+        'markdown, html, docx) or, without it, Accept (application/json, text/markdown, text/html, ' + DOCX + ') chooses the format. DOCX is a ' +
+        'flowing Word document: Heading 1-6 and Normal styles, Word lists, tables with a repeated header row, images in place, a page break per ' +
+        'PDF page, links; its warnings (images left out, pages without text) in X-Service-Warning headers. ?pageRange= (1-based, e.g. "1-3,7") ' +
         'exports some pages. Pages without any text are 422 NO_TEXT (run OCRAction first). Needs extractTextAllowed when the document was opened with ' +
         'its user password. format=xlsx: every table a sheet (numbers as numbers, header row bold and frozen); format=csv: one table (?table=N, 1-based, ' +
         'default the first; RFC 4180, UTF-8); no table is 422 NO_TABLES. ETag and If-None-Match (304) by document version and options; a repeated ' +
@@ -61,6 +66,7 @@ export function registerExportRoutes(api: Api, deps: AppDeps): void {
             'text/html': { schema: { type: 'string', description: 'An HTML document, UTF-8' } },
             [MEDIA_TYPES.xlsx]: { schema: { type: 'string', format: 'binary', description: 'An XLSX workbook, a sheet per table' } },
             'text/csv': { schema: { type: 'string', description: 'One table as CSV (RFC 4180), UTF-8 without a byte order mark' } },
+            [DOCX]: { schema: { type: 'string', format: 'binary', description: 'A DOCX (Office Open XML) document' } },
           },
         },
         ...(jobs ? jobAcceptedResponse : {}),
@@ -105,9 +111,11 @@ export function registerExportRoutes(api: Api, deps: AppDeps): void {
         return answerWithJob(request, reply, jobs, job, plan);
       }
     }
-    const { content, etag } = await pages.export(path, ctx, options);
+    const { content, warnings, etag } = await pages.export(path, ctx, options);
     reply.header('ETag', variantEtag(etag, variant)).type(contentType(format));
-    if (isSheetFormat(format)) reply.header('Content-Disposition', contentDisposition('attachment', name));
+    // DOCX's warnings (images left out, pages without text) in headers: the other formats carry them in their JSON.
+    if (format === 'docx') warningHeaders(reply, warnings);
+    if (BINARY.includes(format) || format === 'csv') reply.header('Content-Disposition', contentDisposition('attachment', name));
     return reply.send(content);
   });
 }

@@ -2,6 +2,7 @@ from enum import StrEnum
 
 class ExportDocumentFormat(StrEnum):
     CSV = "csv"
+    DOCX = "docx"
     HTML = "html"
     JSON = "json"
     MARKDOWN = "markdown"

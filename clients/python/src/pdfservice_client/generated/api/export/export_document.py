@@ -160,19 +160,22 @@ def sync_detailed(
     if_none_match: str | Unset = UNSET,
 
 ) -> Response[Any | ExportDocumentResponse200 | Job | Problem]:
-    """ Export the document (or some pages) as JSON, Markdown, HTML, XLSX or CSV
+    """ Export the document (or some pages) as JSON, Markdown, HTML, DOCX, XLSX or CSV
 
      The text of the document in reading order as blocks: headings (by font size and weight), paragraphs
     (lines joined, hyphenation at line ends undone), list items, tables (rows and cells) and image
-    placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html)
-    or, without it, Accept (application/json, text/markdown, text/html) chooses the format. ?pageRange=
-    (1-based, e.g. "1-3,7") exports some pages. Pages without any text are 422 NO_TEXT (run OCRAction
-    first). Needs extractTextAllowed when the document was opened with its user password. format=xlsx:
-    every table a sheet (numbers as numbers, header row bold and frozen); format=csv: one table
-    (?table=N, 1-based, default the first; RFC 4180, UTF-8); no table is 422 NO_TABLES. ETag and If-
-    None-Match (304) by document version and options; a repeated export is answered from a cache.
-    Prefer: respond-async (or more than 100 pages exported) runs it as a job whose result file is the
-    export. See docs/export.md for the JSON schema and what is lost.
+    placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html,
+    docx) or, without it, Accept (application/json, text/markdown, text/html,
+    application/vnd.openxmlformats-officedocument.wordprocessingml.document) chooses the format. DOCX is
+    a flowing Word document: Heading 1-6 and Normal styles, Word lists, tables with a repeated header
+    row, images in place, a page break per PDF page, links; its warnings (images left out, pages without
+    text) in X-Service-Warning headers. ?pageRange= (1-based, e.g. "1-3,7") exports some pages. Pages
+    without any text are 422 NO_TEXT (run OCRAction first). Needs extractTextAllowed when the document
+    was opened with its user password. format=xlsx: every table a sheet (numbers as numbers, header row
+    bold and frozen); format=csv: one table (?table=N, 1-based, default the first; RFC 4180, UTF-8); no
+    table is 422 NO_TABLES. ETag and If-None-Match (304) by document version and options; a repeated
+    export is answered from a cache. Prefer: respond-async (or more than 100 pages exported) runs it as
+    a job whose result file is the export. See docs/export.md for the JSON schema and what is lost.
 
     Args:
         file_path (str):
@@ -227,19 +230,22 @@ def sync(
     if_none_match: str | Unset = UNSET,
 
 ) -> Any | ExportDocumentResponse200 | Job | Problem | None:
-    """ Export the document (or some pages) as JSON, Markdown, HTML, XLSX or CSV
+    """ Export the document (or some pages) as JSON, Markdown, HTML, DOCX, XLSX or CSV
 
      The text of the document in reading order as blocks: headings (by font size and weight), paragraphs
     (lines joined, hyphenation at line ends undone), list items, tables (rows and cells) and image
-    placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html)
-    or, without it, Accept (application/json, text/markdown, text/html) chooses the format. ?pageRange=
-    (1-based, e.g. "1-3,7") exports some pages. Pages without any text are 422 NO_TEXT (run OCRAction
-    first). Needs extractTextAllowed when the document was opened with its user password. format=xlsx:
-    every table a sheet (numbers as numbers, header row bold and frozen); format=csv: one table
-    (?table=N, 1-based, default the first; RFC 4180, UTF-8); no table is 422 NO_TABLES. ETag and If-
-    None-Match (304) by document version and options; a repeated export is answered from a cache.
-    Prefer: respond-async (or more than 100 pages exported) runs it as a job whose result file is the
-    export. See docs/export.md for the JSON schema and what is lost.
+    placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html,
+    docx) or, without it, Accept (application/json, text/markdown, text/html,
+    application/vnd.openxmlformats-officedocument.wordprocessingml.document) chooses the format. DOCX is
+    a flowing Word document: Heading 1-6 and Normal styles, Word lists, tables with a repeated header
+    row, images in place, a page break per PDF page, links; its warnings (images left out, pages without
+    text) in X-Service-Warning headers. ?pageRange= (1-based, e.g. "1-3,7") exports some pages. Pages
+    without any text are 422 NO_TEXT (run OCRAction first). Needs extractTextAllowed when the document
+    was opened with its user password. format=xlsx: every table a sheet (numbers as numbers, header row
+    bold and frozen); format=csv: one table (?table=N, 1-based, default the first; RFC 4180, UTF-8); no
+    table is 422 NO_TABLES. ETag and If-None-Match (304) by document version and options; a repeated
+    export is answered from a cache. Prefer: respond-async (or more than 100 pages exported) runs it as
+    a job whose result file is the export. See docs/export.md for the JSON schema and what is lost.
 
     Args:
         file_path (str):
@@ -289,19 +295,22 @@ async def asyncio_detailed(
     if_none_match: str | Unset = UNSET,
 
 ) -> Response[Any | ExportDocumentResponse200 | Job | Problem]:
-    """ Export the document (or some pages) as JSON, Markdown, HTML, XLSX or CSV
+    """ Export the document (or some pages) as JSON, Markdown, HTML, DOCX, XLSX or CSV
 
      The text of the document in reading order as blocks: headings (by font size and weight), paragraphs
     (lines joined, hyphenation at line ends undone), list items, tables (rows and cells) and image
-    placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html)
-    or, without it, Accept (application/json, text/markdown, text/html) chooses the format. ?pageRange=
-    (1-based, e.g. "1-3,7") exports some pages. Pages without any text are 422 NO_TEXT (run OCRAction
-    first). Needs extractTextAllowed when the document was opened with its user password. format=xlsx:
-    every table a sheet (numbers as numbers, header row bold and frozen); format=csv: one table
-    (?table=N, 1-based, default the first; RFC 4180, UTF-8); no table is 422 NO_TABLES. ETag and If-
-    None-Match (304) by document version and options; a repeated export is answered from a cache.
-    Prefer: respond-async (or more than 100 pages exported) runs it as a job whose result file is the
-    export. See docs/export.md for the JSON schema and what is lost.
+    placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html,
+    docx) or, without it, Accept (application/json, text/markdown, text/html,
+    application/vnd.openxmlformats-officedocument.wordprocessingml.document) chooses the format. DOCX is
+    a flowing Word document: Heading 1-6 and Normal styles, Word lists, tables with a repeated header
+    row, images in place, a page break per PDF page, links; its warnings (images left out, pages without
+    text) in X-Service-Warning headers. ?pageRange= (1-based, e.g. "1-3,7") exports some pages. Pages
+    without any text are 422 NO_TEXT (run OCRAction first). Needs extractTextAllowed when the document
+    was opened with its user password. format=xlsx: every table a sheet (numbers as numbers, header row
+    bold and frozen); format=csv: one table (?table=N, 1-based, default the first; RFC 4180, UTF-8); no
+    table is 422 NO_TABLES. ETag and If-None-Match (304) by document version and options; a repeated
+    export is answered from a cache. Prefer: respond-async (or more than 100 pages exported) runs it as
+    a job whose result file is the export. See docs/export.md for the JSON schema and what is lost.
 
     Args:
         file_path (str):
@@ -356,19 +365,22 @@ async def asyncio(
     if_none_match: str | Unset = UNSET,
 
 ) -> Any | ExportDocumentResponse200 | Job | Problem | None:
-    """ Export the document (or some pages) as JSON, Markdown, HTML, XLSX or CSV
+    """ Export the document (or some pages) as JSON, Markdown, HTML, DOCX, XLSX or CSV
 
      The text of the document in reading order as blocks: headings (by font size and weight), paragraphs
     (lines joined, hyphenation at line ends undone), list items, tables (rows and cells) and image
-    placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html)
-    or, without it, Accept (application/json, text/markdown, text/html) chooses the format. ?pageRange=
-    (1-based, e.g. "1-3,7") exports some pages. Pages without any text are 422 NO_TEXT (run OCRAction
-    first). Needs extractTextAllowed when the document was opened with its user password. format=xlsx:
-    every table a sheet (numbers as numbers, header row bold and frozen); format=csv: one table
-    (?table=N, 1-based, default the first; RFC 4180, UTF-8); no table is 422 NO_TABLES. ETag and If-
-    None-Match (304) by document version and options; a repeated export is answered from a cache.
-    Prefer: respond-async (or more than 100 pages exported) runs it as a job whose result file is the
-    export. See docs/export.md for the JSON schema and what is lost.
+    placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html,
+    docx) or, without it, Accept (application/json, text/markdown, text/html,
+    application/vnd.openxmlformats-officedocument.wordprocessingml.document) chooses the format. DOCX is
+    a flowing Word document: Heading 1-6 and Normal styles, Word lists, tables with a repeated header
+    row, images in place, a page break per PDF page, links; its warnings (images left out, pages without
+    text) in X-Service-Warning headers. ?pageRange= (1-based, e.g. "1-3,7") exports some pages. Pages
+    without any text are 422 NO_TEXT (run OCRAction first). Needs extractTextAllowed when the document
+    was opened with its user password. format=xlsx: every table a sheet (numbers as numbers, header row
+    bold and frozen); format=csv: one table (?table=N, 1-based, default the first; RFC 4180, UTF-8); no
+    table is 422 NO_TABLES. ETag and If-None-Match (304) by document version and options; a repeated
+    export is answered from a cache. Prefer: respond-async (or more than 100 pages exported) runs it as
+    a job whose result file is the export. See docs/export.md for the JSON schema and what is lost.
 
     Args:
         file_path (str):
