@@ -14,6 +14,8 @@ function fmt(n: number): string {
 
 /** A figure with its unit, and its spread (fastest–slowest repetition) when it is a median: "181 ms (175–190)". */
 export function formatValue(value: number, unit: string, spread?: [number, number]): string {
+  // A figure a side does not have (the export bench's DOCX text boxes while the build has no DOCX export).
+  if (Number.isNaN(value)) return '-';
   return `${fmt(value)} ${unit}${spread ? ` (${fmt(spread[0])}–${fmt(spread[1])})` : ''}`;
 }
 
@@ -24,7 +26,7 @@ export function formatPeer(r: Row): string {
 
 /** The ratio of the medians with the spread of the pairwise ratios when the row has one: "1.32x (1.10–1.61)". */
 export function formatRatio(r: Row): string {
-  if (r.peer === undefined || r.peer === 0) return '-';
+  if (r.peer === undefined || r.peer === 0 || Number.isNaN(r.ours)) return '-';
   const p = r.pairwise;
   if (p) return `median of ${p.pairs} pairwise ratios ${p.median.toFixed(3)}x, ${(p.coverage * 100).toFixed(0)}% interval ${p.low.toFixed(3)}–${p.high.toFixed(3)}${r.ratioSpread ? ` (pairs ${r.ratioSpread[0].toFixed(2)}–${r.ratioSpread[1].toFixed(2)})` : ''}`;
   return `${(r.ours / r.peer).toFixed(2)}x${r.ratioSpread ? ` (${r.ratioSpread[0].toFixed(2)}–${r.ratioSpread[1].toFixed(2)})` : ''}`;
@@ -63,9 +65,9 @@ export function markdownTable(rows: Row[]): string[] {
   return [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${cells(r, withRef).join(' | ')} |`)];
 }
 
-/** Rows whose figure is better when higher: throughput, speed-ups, cores put to use, OCR's word recall. */
+/** Rows whose figure is better when higher: throughput, speed-ups, cores put to use, OCR's word recall, export scores. */
 export function higherIsBetter(r: Row): boolean {
-  return ['req/s', 'conv/min', 'jobs/min', 'x', 'cores'].includes(r.unit) || /word recall/.test(r.operation);
+  return ['req/s', 'conv/min', 'jobs/min', 'x', 'cores', 'F1', 'share'].includes(r.unit) || /word recall/.test(r.operation);
 }
 
 /**

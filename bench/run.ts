@@ -20,6 +20,7 @@ import { inLockstep, killSharedServers, OURS, stopSharedServers, withBuild, type
 import { buildRef } from './compare-ref.js';
 import { runIssue38 } from './issue38.js';
 import { benchTime, loadNow, type BenchTime } from './lib.js';
+import { runExportBench } from './export.js';
 import { runHtmlBench } from './html.js';
 import { runJobsBench } from './jobs.js';
 import { runLinearizeBench } from './linearize.js';
@@ -72,6 +73,9 @@ const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promis
   // Issue 41's Chromium pool against a `chromium --print-to-pdf` loop: by name only (the loop's browser starts take a
   // minute or more on a loaded machine, bench/html.ts).
   { name: 'html', title: 'HTML to PDF (issue 41)', run: runHtmlBench, alone: true },
+  // Issue 43's export against LibreOffice's PDF import, pdf2docx, pdftotext and PyMuPDF4LLM on a ground-truth corpus:
+  // by name only (its Python peers are installed from PyPI into .venv-bench the first time, bench/export.ts).
+  { name: 'export', title: 'Export: quality and speed (issue 43)', run: runExportBench, alone: true },
 ];
 
 const args = process.argv.slice(2);
@@ -176,7 +180,7 @@ const rows: Row[] = [];
 const times: BenchTime[] = [];
 try {
   // The toolbox rows need pdfcpu (built with go): by name only, as issue 38's.
-  const chosen = BENCHMARKS.filter((b) => (only ? only.includes(b.name) : b.name !== 'issue38' && b.name !== 'toolbox' && b.name !== 'html'));
+  const chosen = BENCHMARKS.filter((b) => (only ? only.includes(b.name) : b.name !== 'issue38' && b.name !== 'toolbox' && b.name !== 'html' && b.name !== 'export'));
   for (const bench of chosen) {
     // Quick: the cluster's Redis and Swift start in the background from the one-shot benchmark on (or the first chosen
     // after it), whose LibreOffice conversions, and dms's, leave a core idle (bench/cluster.ts startClusterStoresEarly).

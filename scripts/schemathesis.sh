@@ -65,6 +65,9 @@ SERVICE_URL="$base" SERVICE_AUTH="$user:$password" OBSERVER="$observer:$observer
   await call("PUT", "documents/reports/2026/q1.pdf/fields/signature-fields/approval", json({ widget: [{ pageIndex: 0, rectangle: { x: 400, y: 40, width: 150, height: 40 } }] }), "application/json");
   // Metadata with an XMP packet, so that GET .../metadata/xmp has one to answer.
   await call("PATCH", "documents/reports/2026/q1.pdf/metadata", json({ title: "Q1 report" }), "application/merge-patch+json");
+  // A tagged document with figures (docs/accessibility.md), so that PATCH .../figures has figures to describe.
+  const { taggedPdf } = await import("./dist/test/helpers/figure-fixtures.js");
+  await call("PUT", "documents/reports/2026/tagged.pdf", taggedPdf({ tagged: true }), "application/pdf");
   // A document attachment (docs/attachments.md), so that GET and DELETE .../attachments/{name} have one to find.
   await call("PUT", "documents/reports/2026/q1.pdf/attachments/fuzz.txt", "fuzzed attachment", "application/octet-stream");
   const token = await (await call("POST", "tokens", json({ name: "fuzz" }), "application/json")).json();

@@ -147,6 +147,11 @@ _EXISTING = {
     ("getSignatureField", "fieldName"): ["approval"],
     ("deleteSignatureField", "fieldName"): ["approval"],
     ("signField", "fieldName"): ["approval"],
+    # The figure resource's success path needs a tagged document (scripts/schemathesis.sh uploads one) and a figure of it.
+    ("listFigures", "filePath"): ["reports/2026/tagged"],
+    ("patchFigures", "filePath"): ["reports/2026/tagged"],
+    ("patchFigure", "filePath"): ["reports/2026/tagged"],
+    ("patchFigure", "index"): ["0", "1", "2"],
 }
 
 

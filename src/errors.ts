@@ -23,6 +23,7 @@ export const ERROR_CATALOG = {
   // 400 for an index given in a query or body; 404 when the index is part of the URL path (the URL names no page).
   PAGE_OUT_OF_RANGE: { status: 400, pathStatus: 404, title: 'The page index is outside the document' },
   INVALID_PAGE_RANGE: { status: 400, title: 'The page range is malformed' },
+  TABLE_OUT_OF_RANGE: { status: 400, title: 'The table number is past the last table exported' },
   UNKNOWN_FONT: { status: 400, title: 'The font name is not one the service has' },
   UNKNOWN_LANGUAGE: { status: 400, title: 'The OCR language is not installed' },
   KEYSTORE_INVALID: { status: 400, title: 'The key store is not a usable PKCS#12 file' },
@@ -55,6 +56,8 @@ export const ERROR_CATALOG = {
   ANNOTATION_NOT_FOUND: { status: 404, title: 'No such annotation' },
   ATTACHMENT_NOT_FOUND: { status: 404, title: 'No such attachment (or the FileAttachment annotation has no embedded file)' },
   FIELD_NOT_FOUND: { status: 404, title: 'No such form field' },
+  // Figures (docs/accessibility.md): 400 for an index in a body, 404 when it is part of the URL path.
+  FIGURE_NOT_FOUND: { status: 400, pathStatus: 404, title: 'The document has no Figure element at that index' },
   NOT_FOUND: { status: 404, title: 'No such resource' },
   METHOD_NOT_ALLOWED: { status: 405, title: 'The resource does not support this method' },
   NOT_ACCEPTABLE: { status: 406, title: 'None of the accepted media types can be produced' },
@@ -66,6 +69,7 @@ export const ERROR_CATALOG = {
   PATH_CONFLICT: { status: 409, title: 'The path is used by an entry of another kind' },
   NOT_A_FILE_ATTACHMENT: { status: 409, title: 'The annotation is not a FileAttachment' },
   FIELD_READ_ONLY: { status: 409, title: 'The form field is read-only' },
+  DOCUMENT_NOT_TAGGED: { status: 409, title: 'The document has no structure tree (it is not tagged)' },
   PROFILE_READ_ONLY: { status: 409, title: 'The optimize profile is built in and cannot be replaced or deleted' },
   FIELD_EXISTS: { status: 409, title: 'A form field of that name already exists' },
   FIELD_SIGNED: { status: 409, title: 'The signature field is signed already' },
@@ -90,6 +94,7 @@ export const ERROR_CATALOG = {
   OFFICE_DOCUMENT_ENCRYPTED: { status: 422, title: 'The Office document is protected by a password; the service does not convert encrypted Office documents' },
   // A split (docs/merge-split.md) finds nowhere to cut: no top-level bookmark leads to a page, or every page is blank.
   NO_TEXT: { status: 422, title: 'The pages have no text to read (a scan without OCR?)' },
+  NO_TABLES: { status: 422, title: 'The pages exported have no table to write as XLSX or CSV' },
   SPLIT_NOT_POSSIBLE: { status: 422, title: 'The document cannot be split that way' },
   IMAGE_TOO_LARGE: { status: 422, title: 'The image is larger than the service converts' },
   UNSUPPORTED_ENCRYPTION: { status: 422, title: 'The document uses an encryption the service cannot open' },

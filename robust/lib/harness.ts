@@ -284,6 +284,8 @@ export const lanes = (): number => Number(process.env['ROBUST_LANES'] ?? 2);
 /** Counts the service's error log lines (level 50 and up) by message, to report what the engine met. */
 export class ErrorLog {
   readonly counts = new Map<string, number>();
+  /** Tasks the engine stopped at their timeout, with how worn their worker was and whether it ran (src/start/engine.ts). */
+  readonly timeouts: string[] = [];
   private partial = '';
   constructor(server: TestServer) {
     const tee = process.env['ROBUST_SERVER_LOG'];
@@ -292,6 +294,15 @@ export class ErrorLog {
       const lines = (this.partial + chunk.toString('utf8')).split('\n');
       this.partial = lines.pop() ?? '';
       for (const line of lines) {
+        if (line.includes('engine task stopped at its timeout')) {
+          try {
+            const { task, workerTasks, workerFailures, workerBusy } = JSON.parse(line) as Record<string, unknown>;
+            this.timeouts.push(`${String(task)} (worker had run ${String(workerTasks)} tasks, ${String(workerFailures)} failed; busy ${String(workerBusy)} of the wait)`);
+          } catch {
+            /* not a log line */
+          }
+          continue;
+        }
         if (!line.includes('"level":5') && !line.includes('"level":6')) continue;
         try {
           const entry = JSON.parse(line) as { level: number; msg?: string; engineMessage?: string; code?: string; task?: string };
@@ -310,9 +321,10 @@ export class ErrorLog {
     return [...this.counts.values()].reduce((a, b) => a + b, 0);
   }
   describe(limit = 6): string {
-    if (this.counts.size === 0) return 'no errors logged by the service';
+    const timeouts = this.timeouts.length ? `; engine timeouts: ${this.timeouts.slice(0, limit).join(' | ')}` : '';
+    if (this.counts.size === 0) return `no errors logged by the service${timeouts}`;
     const top = [...this.counts].sort((a, b) => b[1] - a[1]).slice(0, limit).map(([k, v]) => `${v}x ${k}`);
-    return `service logged ${this.total} errors (${top.join(' | ')})`;
+    return `service logged ${this.total} errors (${top.join(' | ')})${timeouts}`;
   }
 }
 

@@ -94,6 +94,7 @@ export {
   type MetadataChange,
   type MetadataModel,
 } from './metadata/model.js';
+export { MAX_FIGURE_CHANGES, MAX_FIGURE_TEXT, type FigureChange, type FigureModel, type FiguresModel } from './pdfua/model.js';
 export { NUMBER_POSITIONS, unknownPlaceholders, type NumberPosition } from './numbers/model.js';
 export { BLANK_DEFAULTS } from './blank/model.js';
 export { NOT_XML } from './syntax/xml-writer.js';
@@ -144,3 +145,4 @@ export {
 export * from './compare/model.js';
 // Export (docs/export.md).
 export * from './export/model.js';
+export { parsePageRange } from './pages/range.js';

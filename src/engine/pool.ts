@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { ServiceError, isErrorCode } from '../errors.js';
 import { isSerializedEngineError, type SerializedEngineError } from './errors.js';
@@ -28,6 +29,8 @@ export interface EnginePoolOptions {
   ownerTaskLimit?: number;
   /** Told about failures that the client sees only as a code. */
   onInternalError?: (message: string, context: Record<string, unknown>) => void;
+  /** Told about each task stopped at its timeout; `workerBusy`: the share of the wait its worker ran (0: it never started). */
+  onTimeout?: (info: { task: string; timeoutMs: number; workerTasks: number; workerFailures: number; workerBusy: number | null }) => void;
   /**
    * Tests only: the URL of a module whose `tasks` the workers add to the registry (test/helpers/test-tasks.ts: a
    * task that takes as long as asked), so that the production registry holds no test task.
@@ -84,6 +87,8 @@ interface Slot {
   job: Job | null;
   timer: NodeJS.Timeout | null;
   retiring: boolean;
+  /** The worker's event-loop use when its task started: on a timeout, whether it ran all along or never got the task. */
+  eluAtStart?: EventLoopUtilization;
 }
 
 type Reply =
@@ -392,6 +397,7 @@ export class EnginePool {
   private start(slot: Slot, job: Job): void {
     this.account();
     slot.job = job;
+    slot.eluAtStart = slot.worker.performance.eventLoopUtilization();
     if (job.owner !== undefined) {
       let units = this.running.get(job.owner);
       if (!units) this.running.set(job.owner, (units = new Map()));
@@ -438,6 +444,8 @@ export class EnginePool {
   private onTimeout(slot: Slot, job: Job): void {
     if (slot.job !== job) return;
     this.counters.timedOut++;
+    const elu = slot.eluAtStart ? slot.worker.performance.eventLoopUtilization(slot.eluAtStart) : undefined;
+    this.options.onTimeout?.({ task: job.task, timeoutMs: job.timeoutMs, workerTasks: slot.tasks, workerFailures: slot.failures, workerBusy: elu ? Math.round(elu.utilization * 100) / 100 : null });
     this.stop(slot, new ServiceError('ENGINE_TIMEOUT', `Processing took longer than ${job.timeoutMs < 10_000 ? `${job.timeoutMs} ms` : `${Math.round(job.timeoutMs / 1000)} s`} and was stopped`));
   }
 

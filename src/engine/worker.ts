@@ -90,17 +90,22 @@ function serialize(err: unknown): { error: SerializedEngineError; fatal: boolean
     return { error: { code: err.code, message: err.message, ...(err.extra ? { extra: err.extra } : {}), ...(err.origin.inPath ? { inPath: true } : {}) }, fatal: false };
   }
   // A WebAssembly trap (out of memory, abort) leaves the instance unusable, and so does a stack
-  // overflow inside it: MuPDF's own error stack is left mid-call.
-  const fatal = err instanceof WebAssembly.RuntimeError || (err instanceof RangeError && /memory|call stack/i.test(err.message));
+  // overflow inside it: MuPDF's own error stack is left mid-call. So does MuPDF's "exception stack overflow!" (its
+  // fz_try nesting at the limit, unwound through the JS boundary), suspected in the hostile-files suite's only engine
+  // timeout: a 20 dpi render of a 4.7 KB file that takes 18 ms alone took over 10 s in a worker that had run a run's
+  // dozen of those (twice in CI, never reproduced). A fresh worker costs about 55 ms; these errors come from hostile files.
   const message = err instanceof Error ? err.message : String(err);
+  const fatal = err instanceof WebAssembly.RuntimeError || (err instanceof RangeError && /memory|call stack/i.test(err.message)) || /exception stack overflow/i.test(message);
   return { error: { code: 'ENGINE_FAILURE', message }, fatal };
 }
 
-parentPort!.on('message', (msg: TaskMessage) => {
+// A task may answer a promise (the DOCX export's writer does); it does its work synchronously all the same, since
+// the pool sends a worker its next task only after the answer to the last.
+parentPort!.on('message', async (msg: TaskMessage) => {
   const fn = registry[msg.task];
   try {
     if (!fn) throw new EngineError('INTERNAL_ERROR', `Unknown engine task ${msg.task}`);
-    const result = fn(msg.input, msg.quiet ? QUIET : contextFor(msg.id));
+    const result: unknown = await fn(msg.input, msg.quiet ? QUIET : contextFor(msg.id));
     parentPort!.postMessage({ id: msg.id, ok: true, result, memory: wasmBytes(), loggedErrors }, transferables(result));
   } catch (err) {
     const { error, fatal } = serialize(err);

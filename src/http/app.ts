@@ -43,6 +43,7 @@ import { registerMetadataRoutes, XMP_BODY_TYPE } from './routes/metadata.js';
 import { registerRedactionRoutes } from './routes/redaction.js';
 import { registerJobRoutes } from './routes/jobs.js';
 import { registerFieldRoutes } from './routes/fields.js';
+import { registerFigureRoutes } from './routes/figures.js';
 import { registerPageRoutes } from './routes/pages.js';
 import { registerExportRoutes } from './routes/export.js';
 import { registerTrashRoutes } from './routes/trash.js';
@@ -208,6 +209,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerMetadataRoutes(api, deps);
     registerAnnotationRoutes(api, deps);
     registerFieldRoutes(api, deps);
+    registerFigureRoutes(api, deps);
     registerPageRoutes(api, deps);
     registerExportRoutes(api, deps);
     registerVersionRoutes(api, deps);

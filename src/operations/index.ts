@@ -8,6 +8,7 @@ import { DocumentOperations } from './documents.js';
 import { UploadOperations } from './uploads.js';
 import { FolderOperations } from './folders.js';
 import { FieldOperations } from './fields.js';
+import { FigureOperations } from './figures.js';
 import { JobOperations, type JobLimits } from './jobs/jobs.js';
 import { MemoryResultFiles, type JobResultFiles } from './jobs/result-files.js';
 import { OneShotOperations } from './oneshot.js';
@@ -33,6 +34,8 @@ export interface Operations {
   annotations: AnnotationOperations;
   folders: FolderOperations;
   fields: FieldOperations;
+  /** The Figure elements of a tagged document and their alternate text (docs/accessibility.md). */
+  figures: FigureOperations;
   permissions: PermissionOperations;
   /** The outline (bookmarks) of a document (docs/outline.md). */
   outline: OutlineOperations;
@@ -92,6 +95,7 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
     annotations: new AnnotationOperations(documents),
     folders,
     fields: new FieldOperations(documents),
+    figures: new FigureOperations(documents),
     permissions: new PermissionOperations(documents),
     outline: new OutlineOperations(documents),
     compare: new CompareOperations(documents, pool),

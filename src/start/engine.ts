@@ -6,6 +6,7 @@ import type { LogRef } from './startup.js';
 export async function startEngine(config: Config, log: LogRef): Promise<EnginePool> {
   const pool = new EnginePool({
     onInternalError: (message, context) => log.current?.error({ ...context, engineMessage: message }, 'engine failure'),
+    onTimeout: (info) => log.current?.warn(info, 'engine task stopped at its timeout'),
     size: config.workers,
     nice: config.engineNice,
     warmUp: config.engineWarmUp,

@@ -7,8 +7,11 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { call, expectUnchanged, type Reply } from '../helpers/http.js';
@@ -38,6 +41,12 @@ describe('web pages by URL', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM}
   let port = 0;
   let server: TestServer;
   const origin = (name: string) => `http://${name}:${port}`;
+  // An https listener whose certificate (made here, trusted by the service through NODE_EXTRA_CA_CERTS) names
+  // secure.test alone: wrong.test reaches the same listener and must fail the certificate's name check.
+  let secure: https.Server;
+  let securePort = 0;
+  const secureReceived: string[] = [];
+  const certDir = mkdtempSync(path.join(tmpdir(), 'pdfservice-url-tls-'));
 
   before(async () => {
     listener = http.createServer((request, response) => {
@@ -81,6 +90,23 @@ describe('web pages by URL', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM}
     });
     await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
     port = (listener.address() as AddressInfo).port;
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=secure.test', '-addext', 'subjectAltName=DNS:secure.test',
+      '-keyout', path.join(certDir, 'key.pem'), '-out', path.join(certDir, 'cert.pem')], { stdio: 'ignore' });
+    secure = https.createServer({ key: readFileSync(path.join(certDir, 'key.pem')), cert: readFileSync(path.join(certDir, 'cert.pem')) }, (request, response) => {
+      secureReceived.push(`${request.headers.host} ${request.url}`);
+      if (request.url === '/page.html') {
+        response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        return response.end('<!DOCTYPE html><html lang="en"><head><title>Over TLS</title><link rel="stylesheet" href="/style.css"></head><body><h1>Fetched over TLS</h1></body></html>');
+      }
+      if (request.url === '/style.css') {
+        response.writeHead(200, { 'content-type': 'text/css' });
+        return response.end('h1 { color: #2e7d32 }');
+      }
+      response.writeHead(404);
+      response.end();
+    });
+    await new Promise<void>((resolve) => secure.listen(0, '127.0.0.1', resolve));
+    securePort = (secure.address() as AddressInfo).port;
     const names = ['site.test', 'loop.test', 'loop6.test', 'mapped.test', 'ten.test', 'meta.test'];
     server = await startServer({
       env: {
@@ -88,15 +114,35 @@ describe('web pages by URL', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM}
         PDFSERVICE_CHROMIUM_INSTANCES: '1',
         PDFSERVICE_CHROMIUM_TIMEOUT_MS: '20000',
         PDFSERVICE_URL_MAX_BYTES: String(MAX_BYTES),
-        PDFSERVICE_URL_ALLOWLIST: [...names.map(origin), `http://127.0.0.1:${port}`].join(','),
-        // site.test and other.test reach the listener (exempt); the others name addresses that are always refused.
-        PDFSERVICE_URL_TEST_HOSTS: `site.test=127.0.0.1!,other.test=127.0.0.1!,loop.test=127.0.0.1,loop6.test=::1,mapped.test=::ffff:127.0.0.1,ten.test=10.0.0.1,meta.test=169.254.169.254`,
+        PDFSERVICE_URL_ALLOWLIST: [...names.map(origin), `http://127.0.0.1:${port}`, `https://secure.test:${securePort}`, `https://wrong.test:${securePort}`].join(','),
+        // site.test and other.test reach the listener (exempt), secure.test and wrong.test the https one; the others
+        // name addresses that are always refused.
+        PDFSERVICE_URL_TEST_HOSTS: `site.test=127.0.0.1!,other.test=127.0.0.1!,secure.test=127.0.0.1!,wrong.test=127.0.0.1!,loop.test=127.0.0.1,loop6.test=::1,mapped.test=::ffff:127.0.0.1,ten.test=10.0.0.1,meta.test=169.254.169.254`,
+        NODE_EXTRA_CA_CERTS: path.join(certDir, 'cert.pem'),
       },
     });
   });
   after(async () => {
     await server?.stop();
     await new Promise((resolve) => listener.close(resolve));
+    await new Promise((resolve) => secure.close(resolve));
+    rmSync(certDir, { recursive: true, force: true });
+  });
+
+  test('an https page is fetched with its certificate checked against the name: its style sheet too; a certificate for another name is 422', async () => {
+    secureReceived.length = 0;
+    const reply = await putUrl(server, 'web/tls.pdf', `https://secure.test:${securePort}/page.html`);
+    assert.equal(reply.status, 201, reply.text);
+    assert.match(pdftext((await call(server, 'GET', '/documents/web/tls.pdf')).bytes), /Fetched over TLS/);
+    assert.deepEqual(secureReceived, [`secure.test:${securePort} /page.html`, `secure.test:${securePort} /style.css`]);
+    secureReceived.length = 0;
+    const wrong = await putUrl(server, 'web/wrong-name.pdf', `https://wrong.test:${securePort}/page.html`);
+    assert.equal(wrong.status, 422, wrong.text);
+    assert.equal(wrong.json().code, 'URL_FETCH_FAILED');
+    assert.match(wrong.json().detail, /wrong\.test/);
+    // The TLS handshake failed before any request was sent.
+    assert.deepEqual(secureReceived, []);
+    assert.equal((await call(server, 'HEAD', '/documents/web/wrong-name.pdf')).status, 404);
   });
 
   test('a page with its style sheet and image from the allowed origin is printed; a sub-resource of another origin is not fetched', async () => {

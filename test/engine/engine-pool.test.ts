@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { EnginePool } from '../../src/engine/pool.js';
 import { ServiceError } from '../../src/errors.js';
 import { makePdf } from '../helpers/pdf.js';
-import { busyWait, TEST_TASKS } from '../helpers/test-tasks.js';
+import { busyWait, failWith, TEST_TASKS } from '../helpers/test-tasks.js';
 
 test('a task that answered in time is not a timeout when the event loop was held past its timer (the reply waits to be read)', async () => {
   const pool = new EnginePool({ ...TEST_TASKS, size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10 });
@@ -26,15 +26,35 @@ test('a task that answered in time is not a timeout when the event loop was held
 });
 
 test('a task past its timeout is stopped with ENGINE_TIMEOUT and its worker replaced; the pool keeps working', async () => {
-  const pool = new EnginePool({ ...TEST_TASKS, size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10 });
+  const told: { task: string; workerBusy: number | null }[] = [];
+  const pool = new EnginePool({ ...TEST_TASKS, size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10, onTimeout: (info) => told.push(info) });
   await pool.ready();
   try {
     const started = Date.now();
     await assert.rejects(busyWait(pool, { ms: 30_000 }, { timeoutMs: 300 }), (err: unknown) => err instanceof ServiceError && err.code === 'ENGINE_TIMEOUT' && err.status === 504);
     assert.ok(Date.now() - started < 5_000, 'the stuck task did not hold the caller');
     assert.equal(pool.counters.timedOut, 1);
+    // The timeout is reported with how much of the wait its worker ran: a busy loop ran all of it.
+    assert.equal(told.length, 1);
+    assert.equal(told[0]!.task, 'busyWait');
+    assert.ok(told[0]!.workerBusy !== null && told[0]!.workerBusy > 0.5, `worker busy ${told[0]!.workerBusy}`);
     const info = await pool.run('inspect', { pdf: makePdf({ pages: 3 }) });
     assert.equal(info.pageCount, 3, 'a fresh worker answers after the timeout');
+  } finally {
+    await pool.close();
+  }
+});
+
+test('a worker whose task ended in MuPDF\'s "exception stack overflow!" is replaced; one whose task failed otherwise is kept', async () => {
+  const pool = new EnginePool({ ...TEST_TASKS, size: 1, taskTimeoutMs: 60_000, maxMemoryBytes: 2 ** 31, queueLimit: 10 });
+  await pool.ready();
+  try {
+    await assert.rejects(failWith(pool, 'cannot find page 2 in page tree'), (err: unknown) => err instanceof ServiceError && err.code === 'PROCESSING_FAILED');
+    assert.equal(pool.counters.recycled, 0);
+    await assert.rejects(failWith(pool, 'exception stack overflow!'), (err: unknown) => err instanceof ServiceError && err.code === 'PROCESSING_FAILED');
+    assert.equal(pool.counters.recycled, 1);
+    const info = await pool.run('inspect', { pdf: makePdf({ pages: 2 }) });
+    assert.equal(info.pageCount, 2, 'the fresh worker answers');
   } finally {
     await pool.close();
   }
@@ -82,7 +102,7 @@ test('the main thread never loads MuPDF: only the worker code (worker, task tabl
   const root = fileURLToPath(new URL('../../src/', import.meta.url));
   // The feature folders' modules that the main thread loads too (no MuPDF): ENGINE_SHARED in eslint.config.js.
   const shared = (rel: string) =>
-    /^engine\/[\w-]+\/model\.js$/.test(rel) || rel.startsWith('engine/syntax/') || ['engine/core/pdf-source.js', 'engine/office/compound-file.js', 'engine/xfdf/fdf.js', 'engine/xfdf/field-data.js', 'engine/xfdf/parse.js'].includes(rel);
+    /^engine\/[\w-]+\/model\.js$/.test(rel) || rel.startsWith('engine/syntax/') || ['engine/core/pdf-source.js', 'engine/office/compound-file.js', 'engine/xfdf/fdf.js', 'engine/xfdf/field-data.js', 'engine/xfdf/parse.js', 'engine/pages/range.js'].includes(rel);
   const workerCode = (rel: string) => rel === 'engine/worker.js' || rel === 'engine/tasks.js' || (/^engine\/[\w-]+\//.test(rel) && !shared(rel));
   // Compiled output keeps only value imports, so every import left in it is a real load.
   const imports = new Map<string, string[]>();

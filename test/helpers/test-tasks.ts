@@ -13,6 +13,10 @@ export const tasks = {
     }
     return { waited: input.ms };
   },
+  /** Fails with `message`, as a MuPDF call that threw it would. */
+  fail: (input: { message: string }) => {
+    throw new Error(input.message);
+  },
 };
 
 /** The pool option that gives its workers these tasks. */
@@ -21,4 +25,9 @@ export const TEST_TASKS = { extraTasks: new URL('./test-tasks.js', import.meta.u
 /** Runs busyWait on a pool (or an Engine) made with TEST_TASKS; its run() is typed by the production registry. */
 export function busyWait(engine: { run: unknown }, input: { ms: number }, options?: RunOptions): Promise<{ waited: number }> {
   return (engine.run as (task: string, input: unknown, options?: RunOptions) => Promise<{ waited: number }>).call(engine, 'busyWait', input, options);
+}
+
+/** Runs the `fail` task on a pool made with TEST_TASKS. */
+export function failWith(engine: { run: unknown }, message: string): Promise<unknown> {
+  return (engine.run as (task: string, input: unknown) => Promise<unknown>).call(engine, 'fail', { message });
 }

@@ -1,6 +1,6 @@
 import type { Rectangle } from '../syntax/geometry.js';
 import type { Line, RawPage } from './layout.js';
-import type { ExportBlock, ExportModel, TextBlock } from './model.js';
+import type { ExportBlock, ExportModel, TextBlock, TextLink } from './model.js';
 
 /**
  * Document-wide classification of the pages' lines (docs/export.md): running headers and footers and page numbers
@@ -100,6 +100,22 @@ function runs(lines: Line[]): Line[][] {
   return out;
 }
 
+/**
+ * The links of a block's lines, in order: the pieces of one link broken across lines (the same URI, one line's last
+ * and the next one's first) joined as the lines are. Absent when there are none, so the JSON shows them only where they are.
+ */
+function blockLinks(lines: Line[]): { links?: TextLink[] } {
+  const out: TextLink[] = [];
+  lines.forEach((line, n) => {
+    line.links.forEach((link, i) => {
+      const last = out[out.length - 1];
+      if (i === 0 && n > 0 && last && lines[n - 1]!.links.length > 0 && last.uri === link.uri) last.text = joinLines([last.text, link.text]);
+      else out.push({ ...link });
+    });
+  });
+  return out.length ? { links: out } : {};
+}
+
 const isItemStart = (l: Line) => l.bullet || BULLET.test(l.text.trim()) || ORDERED.test(l.text.trim());
 
 /** A run of lines as blocks: list items when its lines start with markers (or bullets drawn beside them), else one heading or paragraph. */
@@ -115,13 +131,13 @@ function blocksOfRun(run: Line[], body: number): TextBlock[] {
       const first = item[0]!.text.trim();
       const ordered = !BULLET.test(first) && ORDERED.test(first) && !item[0]!.bullet;
       const text = joinLines([first.replace(ordered ? ORDERED : BULLET, ''), ...item.slice(1).map((l) => l.text)]);
-      return { type: 'listItem', text, ordered, font: item[0]!.font, rectangle: union(item.map((l) => l.rect)) } satisfies TextBlock;
+      return { type: 'listItem', text, ordered, font: item[0]!.font, rectangle: union(item.map((l) => l.rect)), ...blockLinks(item) } satisfies TextBlock;
     });
   }
   const text = joinLines(run.map((l) => l.text));
   const larger = font.size >= body * HEADING_RATIO && text.length <= 200;
   const boldLine = font.bold && font.size >= body * 0.95 && run.length <= 2 && text.length <= 120 && !/[.,;:]$/u.test(text);
-  return [{ type: larger || boldLine ? 'heading' : 'paragraph', text, font, rectangle: union(run.map((l) => l.rect)) }];
+  return [{ type: larger || boldLine ? 'heading' : 'paragraph', text, font, rectangle: union(run.map((l) => l.rect)), ...blockLinks(run) }];
 }
 
 /** The export model of the pages read (readPage), in their order. */

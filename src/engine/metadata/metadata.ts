@@ -2,6 +2,7 @@ import type * as mupdf from 'mupdf';
 import { editPdf, withPdf, type PdfInput } from '../core/document-task.js';
 import { deref, text } from '../core/mupdf-objects.js';
 import { EngineError } from '../errors.js';
+import { isTagged } from '../pdfua/keep.js';
 import { isoSeconds, isoToPdfDate, pdfDateToIso } from '../syntax/dates.js';
 import { DATE_FIELDS, INFO_KEYS, MAX_CUSTOM_KEYS, mergeMetadata, RESERVED_INFO_KEYS, TEXT_FIELDS, type MetadataChange, type MetadataFields, type MetadataModel } from './model.js';
 import { applyXmpFields, newXmp, parseXmp, readXmpFields, serializeXmp, type XmpPacket } from './xmp.js';
@@ -152,6 +153,27 @@ export function changeMetadata(doc: mupdf.PDFDocument, change: MetadataChange, r
   return fields;
 }
 
+/** PDF/UA-1 7.1 (veraPDF 7.1-10): a viewer shows the document's title, not its file name (/ViewerPreferences /DisplayDocTitle true). */
+export function displayDocTitle(doc: mupdf.PDFDocument): void {
+  const catalog = catalogOf(doc);
+  let prefs = deref(catalog.get('ViewerPreferences'));
+  if (!prefs.isDictionary()) {
+    catalog.put('ViewerPreferences', doc.newDictionary());
+    prefs = deref(catalog.get('ViewerPreferences'));
+  }
+  if (prefs.get('DisplayDocTitle').isBoolean() && prefs.get('DisplayDocTitle').asBoolean()) return;
+  prefs.put('DisplayDocTitle', doc.newBoolean(true));
+}
+
+/**
+ * A tagged document that has a title after a metadata write shows it (displayDocTitle): PDF/UA asks for both the
+ * title in XMP (dc:title, written with the other fields) and that flag, and a title set for accessibility is set
+ * through this resource (docs/accessibility.md). An untagged document's viewer preferences are left as they are.
+ */
+function showTitleWhenTagged(doc: mupdf.PDFDocument, fields: MetadataFields): void {
+  if (fields.title !== undefined && fields.title.trim() !== '' && isTagged(doc)) displayDocTitle(doc);
+}
+
 /**
  * The `writeMetadata` task: PATCH (`replace` false) or PUT of the metadata. The Info dictionary, /Lang and the XMP
  * packet are written together: the packet is updated property by property (everything else in it kept), or created.
@@ -160,7 +182,7 @@ export function changeMetadata(doc: mupdf.PDFDocument, change: MetadataChange, r
  */
 export function writeMetadata(input: PdfInput & { change: MetadataChange; replace: boolean }): { bytes: Uint8Array; model: MetadataModel } {
   return editPdf(input, 'edit', (doc, edit) => {
-    changeMetadata(doc, input.change, input.replace);
+    showTitleWhenTagged(doc, changeMetadata(doc, input.change, input.replace));
     const bytes = edit.save();
     return { bytes, model: metadataOf(doc) };
   });
@@ -184,6 +206,7 @@ export function writeXmp(input: PdfInput & { xmp: Uint8Array }): { bytes: Uint8A
   return editPdf(input, 'edit', (doc, edit) => {
     writeInfo(doc, fields);
     writeXmpStream(doc, xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml);
+    showTitleWhenTagged(doc, fields);
     const bytes = edit.save();
     return { bytes, model: metadataOf(doc) };
   });

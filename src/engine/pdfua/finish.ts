@@ -1,7 +1,7 @@
 import type * as mupdf from 'mupdf';
 import { editPdf, type PdfInput } from '../core/document-task.js';
 import { deref, name, pageContents, text } from '../core/mupdf-objects.js';
-import { changeMetadata } from '../metadata/metadata.js';
+import { changeMetadata, displayDocTitle } from '../metadata/metadata.js';
 import type { MetadataChange } from '../metadata/model.js';
 import { claimsPdfa, PDFA_EXTENSION_NS, replaceDescriptions } from '../metadata/xmp.js';
 import { walkText } from '../text/page-text.js';
@@ -194,12 +194,7 @@ export function finishTagged(doc: mupdf.PDFDocument, m: TaggedPdfMetadata, ident
   if (fields.language !== undefined) report.language = fields.language;
 
   // PDF/UA-1 7.1: a viewer shows the title, not the file name. Chromium sets it; kept so.
-  let prefs = deref(catalog.get('ViewerPreferences'));
-  if (!prefs.isDictionary()) {
-    catalog.put('ViewerPreferences', doc.newDictionary());
-    prefs = deref(catalog.get('ViewerPreferences'));
-  }
-  prefs.put('DisplayDocTitle', doc.newBoolean(true));
+  displayDocTitle(doc);
   // A tagged document says it is (Chromium does; kept so); an untagged one is not made to claim it.
   if (tagged) {
     let markInfo = deref(catalog.get('MarkInfo'));

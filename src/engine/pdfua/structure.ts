@@ -47,6 +47,8 @@ export interface StructureReport {
 export interface Element {
   obj: mupdf.PDFObject;
   type: string;
+  /** The index (in the list `elements` answers) of the element whose /K holds this one; -1 for the root's kids. */
+  parent: number;
 }
 
 /**
@@ -56,25 +58,29 @@ export interface Element {
 export function elements(root: mupdf.PDFObject): Element[] {
   const out: Element[] = [];
   const seen = new Set<number>();
-  const stack: mupdf.PDFObject[] = [];
-  const pushKids = (k: mupdf.PDFObject) => {
+  const stack: { kid: mupdf.PDFObject; parent: number }[] = [];
+  const pushKids = (k: mupdf.PDFObject, parent: number) => {
     const kids = deref(k);
     if (kids.isArray()) {
-      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids.get(i));
-    } else if (!kids.isNull()) stack.push(k);
+      for (let i = kids.length - 1; i >= 0; i--) stack.push({ kid: kids.get(i), parent });
+    } else if (!kids.isNull()) stack.push({ kid: k, parent });
   };
-  pushKids(root.get('K'));
+  pushKids(root.get('K'), -1);
   while (stack.length > 0 && out.length < MAX_ELEMENTS) {
-    const kid = stack.pop()!;
+    const { kid, parent } = stack.pop()!;
     if (kid.isIndirect()) {
       if (seen.has(kid.asIndirect())) continue;
       seen.add(kid.asIndirect());
     }
     const obj = deref(kid);
     // Marked-content ids (integers), marked-content and object references (MCR, OBJR) are leaves, not elements.
-    if (!obj.isDictionary() || obj.get('S').isNull() || name(obj.get('Type')) === 'MCR' || name(obj.get('Type')) === 'OBJR') continue;
-    out.push({ obj: kid, type: name(obj.get('S')) ?? '' });
-    pushKids(obj.get('K'));
+    if (!obj.isDictionary()) continue;
+    const s = obj.get('S');
+    if (s.isNull()) continue;
+    const leaf = name(obj.get('Type'));
+    if (leaf === 'MCR' || leaf === 'OBJR') continue;
+    out.push({ obj: kid, type: name(s) ?? '', parent });
+    pushKids(obj.get('K'), out.length - 1);
   }
   return out;
 }

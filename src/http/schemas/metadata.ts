@@ -18,7 +18,7 @@ const fields = {
 } as const;
 
 /** Both forms, so that a merge patch may say null. */
-const nullable = <T extends object>(schema: T) => ({ anyOf: [schema, { type: 'null' }] });
+export const nullable = <T extends object>(schema: T) => ({ anyOf: [schema, { type: 'null' }] });
 
 const customKeys = {
   type: 'object',

@@ -832,6 +832,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pdfservice/v1/documents/{filePath}.pdf/figures": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the figures and their alternate text
+         * @description Every Figure structure element (its type once the role map is applied), in the structure tree's depth-first order: index, pageIndex, bbox (PDF user space), alt, actualText, hasAlt and the URL of its page's image. An untagged document answers tagged: false and no figures. A broken structure tree (cycles, shared elements, missing parents, role maps that loop) is walked once per element. ETag and If-None-Match (304) by document version; ?versionId= reads a kept version.
+         */
+        get: operations["listFigures"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set or remove the alternate text of several figures
+         * @description {"figures": [{"index", "alt"?, "actualText"?}, ...]}: each as in PATCH .../figures/{index}, all checked first (400 FIGURE_NOT_FOUND for an index past the last figure, 400 for one named twice) and written in one version. Answers the changed figures. An ordinary write: If-Match (412), a new version, the document's lock; a signed document gets the change appended. Needs "change the document" with the user password. 409 DOCUMENT_NOT_TAGGED for a document without a structure tree (PDFUAConvertAction tags it). Nothing is written when nothing changes.
+         */
+        patch: operations["patchFigures"];
+        trace?: never;
+    };
+    "/pdfservice/v1/documents/{filePath}.pdf/figures/{index}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Set or remove a figure's alternate text
+         * @description A JSON merge patch: alt (/Alt) and actualText (/ActualText), each a text that replaces it or null that removes it. 404 FIGURE_NOT_FOUND for an index that names no figure. Answers the figure. An ordinary write: If-Match (412), a new version, the document's lock; a signed document gets the change appended. Needs "change the document" with the user password. 409 DOCUMENT_NOT_TAGGED for a document without a structure tree (PDFUAConvertAction tags it). Nothing is written when nothing changes.
+         */
+        patch: operations["patchFigure"];
+        trace?: never;
+    };
     "/pdfservice/v1/documents/{filePath}.pdf/pages/{pageIndex}/text": {
         parameters: {
             query?: never;
@@ -900,8 +944,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export the document (or some pages) as JSON, Markdown or HTML
-         * @description The text of the document in reading order as blocks: headings (by font size and weight), paragraphs (lines joined, hyphenation at line ends undone), list items, tables (rows and cells) and image placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html) or, without it, Accept (application/json, text/markdown, text/html) chooses the format. ?pageRange= (1-based, e.g. "1-3,7") exports some pages. Pages without any text are 422 NO_TEXT (run OCRAction first). Needs extractTextAllowed when the document was opened with its user password. ETag and If-None-Match (304) by document version and options. See docs/export.md for the JSON schema and what is lost.
+         * Export the document (or some pages) as JSON, Markdown, HTML, DOCX, XLSX or CSV
+         * @description The text of the document in reading order as blocks: headings (by font size and weight), paragraphs (lines joined, hyphenation at line ends undone), list items, tables (rows and cells) and image placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html, docx) or, without it, Accept (application/json, text/markdown, text/html, application/vnd.openxmlformats-officedocument.wordprocessingml.document) chooses the format. DOCX is a flowing Word document: Heading 1-6 and Normal styles, Word lists, tables with a repeated header row, images in place, a page break per PDF page, links; its warnings (images left out, pages without text) in X-Service-Warning headers. ?pageRange= (1-based, e.g. "1-3,7") exports some pages. Pages without any text are 422 NO_TEXT (run OCRAction first). Needs extractTextAllowed when the document was opened with its user password. format=xlsx: every table a sheet (numbers as numbers, header row bold and frozen); format=csv: one table (?table=N, 1-based, default the first; RFC 4180, UTF-8); no table is 422 NO_TABLES. ETag and If-None-Match (304) by document version and options; a repeated export is answered from a cache. Prefer: respond-async (or more than 100 pages exported) runs it as a job whose result file is the export. See docs/export.md for the JSON schema and what is lost.
          */
         get: operations["exportDocument"];
         put?: never;
@@ -2510,6 +2554,59 @@ export interface components {
         FieldValue: {
             /** @description Text; a checkbox or radio state name, its export value or "Off"; a choice's export value; a list's export values */
             value: string | string[];
+        };
+        /**
+         * FigureModel
+         * @description FigureModel (XML: <Figure>): one Figure structure element (its type once the role map is applied)
+         */
+        FigureModel: {
+            /** @description Its 0-based position among the Figure elements in the structure tree's depth-first order (the numbering PDFUAConvertAction's figures use) */
+            index: number;
+            /** @description The page its content is on (the first one, when on several); absent when nothing names a page */
+            pageIndex?: number;
+            /** @description [x0, y0, x1, y1] (XML: the four numbers separated by spaces): where its content is, in PDF user space (points, origin at the lower left of the unrotated page): its Layout attribute's /BBox, else the paths, images and forms its marked content draws; absent when neither says */
+            bbox?: number[];
+            /** @description /Alt, the alternate description a screen reader reads instead of the figure */
+            alt?: string;
+            /** @description /ActualText, the text the figure shows (a picture of text) */
+            actualText?: string;
+            /** @description Whether alt is present and not blank (PDF/UA-1 7.3 asks every figure for one) */
+            hasAlt: boolean;
+            /** @description The URL of the image of its page (GET .../pages/{pageIndex}/image, ?versionId= kept): crop it to bbox (at dpi d, scale by d / 72 and flip y; docs/pages.md, "Coordinates") */
+            thumbnail?: string;
+        };
+        /**
+         * FiguresModel
+         * @description FiguresModel (XML: <Figures> with <figure> items): every Figure of the structure tree, in depth-first order
+         */
+        FiguresModel: {
+            /** @description Whether the document has a structure tree; false: figures is empty (tag it with PDFUAConvertAction) */
+            tagged: boolean;
+            figures: components["schemas"]["FigureModel"][];
+            /** @description For an untagged document: what to do */
+            detail?: string;
+        };
+        /** FigureChange */
+        FigureChange: {
+            /** @description The figure, as the list numbers it */
+            index: number;
+            alt?: string | null;
+            actualText?: string | null;
+        };
+        /**
+         * FiguresPatch
+         * @description Changes of several figures, each as in PATCH .../figures/{index}, written together in one version (all or none)
+         */
+        FiguresPatch: {
+            figures: components["schemas"]["FigureChange"][];
+        };
+        /**
+         * FigurePatch
+         * @description A JSON merge patch (RFC 7396) of one figure: a text given replaces it, null removes it, an absent one stays
+         */
+        FigurePatch: {
+            alt?: string | null;
+            actualText?: string | null;
         };
         /**
          * PageTextModel
@@ -14970,6 +15067,310 @@ export interface operations {
             };
         };
     };
+    listFigures: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
+                 * @example 1795219200000000
+                 */
+                versionId?: string;
+            };
+            header?: {
+                /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
+                "x-service-documentpassword"?: string;
+                /** @description The same password as base64 of its UTF-8 bytes, instead of X-Service-DocumentPassword */
+                "x-service-documentpassword-base64"?: string;
+                /** @description The ETag held: 304 when it is still current */
+                "if-none-match"?: string;
+            };
+            path: {
+                /**
+                 * @description Path of the document without ".pdf"; may contain folders ("a/b/report"). Percent-encode each segment once.
+                 * @example reports/2026/q1
+                 */
+                filePath: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description FiguresModel (XML: <Figures> with <figure> items): every Figure of the structure tree, in depth-first order */
+            200: {
+                headers: {
+                    /** @description Entity tag of the document version (or of this representation) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FiguresModel"];
+                    "application/xml": components["schemas"]["FiguresModel"];
+                    "text/xml": components["schemas"]["FiguresModel"];
+                };
+            };
+            /** @description Not modified: If-None-Match holds the current ETag */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchFigures: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
+                "x-service-documentpassword"?: string;
+                /** @description The same password as base64 of its UTF-8 bytes, instead of X-Service-DocumentPassword */
+                "x-service-documentpassword-base64"?: string;
+                /** @description Change only if the document still has this ETag (412 otherwise) */
+                "if-match"?: string;
+            };
+            path: {
+                /**
+                 * @description Path of the document without ".pdf"; may contain folders ("a/b/report"). Percent-encode each segment once.
+                 * @example reports/2026/q1
+                 */
+                filePath: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["FiguresPatch"];
+                "application/json": components["schemas"]["FiguresPatch"];
+            };
+        };
+        responses: {
+            /** @description FiguresModel (XML: <Figures> with <figure> items): every Figure of the structure tree, in depth-first order */
+            200: {
+                headers: {
+                    /** @description Entity tag of the document version (or of this representation) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FiguresModel"];
+                    "application/xml": components["schemas"]["FiguresModel"];
+                    "text/xml": components["schemas"]["FiguresModel"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    patchFigure: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Password of an encrypted document (user or owner password). A password with spaces at either end: UTF-8'' and the password percent-encoded (RFC 8187), e.g. UTF-8''%20 */
+                "x-service-documentpassword"?: string;
+                /** @description The same password as base64 of its UTF-8 bytes, instead of X-Service-DocumentPassword */
+                "x-service-documentpassword-base64"?: string;
+                /** @description Change only if the document still has this ETag (412 otherwise) */
+                "if-match"?: string;
+            };
+            path: {
+                /**
+                 * @description Path of the document without ".pdf"; may contain folders ("a/b/report"). Percent-encode each segment once.
+                 * @example reports/2026/q1
+                 */
+                filePath: string;
+                /** @description The figure's index in the list; one that names no figure (past the last, not a number) is 404 FIGURE_NOT_FOUND */
+                index: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/merge-patch+json": components["schemas"]["FigurePatch"];
+                "application/json": components["schemas"]["FigurePatch"];
+            };
+        };
+        responses: {
+            /** @description FigureModel (XML: <Figure>): one Figure structure element (its type once the role map is applied) */
+            200: {
+                headers: {
+                    /** @description Entity tag of the document version (or of this representation) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FigureModel"];
+                    "application/xml": components["schemas"]["FigureModel"];
+                    "text/xml": components["schemas"]["FigureModel"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getPageText: {
         parameters: {
             query?: {
@@ -15307,9 +15708,11 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description The format; absent: chosen by Accept (JSON by default) */
-                format?: "json" | "markdown" | "html";
+                format?: "json" | "markdown" | "html" | "docx" | "xlsx" | "csv";
                 /** @description Pages to export, 1-based as in a print dialog ("1-3,7,10-"); absent: every page */
                 pageRange?: string;
+                /** @description xlsx and csv: the table to write, 1-based in reading order; absent: every table (xlsx) or the first (csv) */
+                table?: number;
                 /**
                  * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
                  * @example 1795219200000000
@@ -15321,6 +15724,8 @@ export interface operations {
                 "x-service-documentpassword"?: string;
                 /** @description The same password as base64 of its UTF-8 bytes, instead of X-Service-DocumentPassword */
                 "x-service-documentpassword-base64"?: string;
+                /** @description RFC 7240: respond-async runs the action as a background job: 202 Accepted, Location and the Job (see GET /jobs/{id}); wait=N waits up to N seconds for it first (docs/jobs.md) */
+                prefer?: string;
                 /** @description The ETag held: 304 when it is still current */
                 "if-none-match"?: string;
             };
@@ -15350,12 +15755,26 @@ export interface operations {
                     };
                     "text/markdown": string;
                     "text/html": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": Blob;
                     "application/xml": {
                         [key: string]: unknown;
                     };
                     "text/xml": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Accepted: the work runs as a background job (Prefer: respond-async, or work that is long by nature); Location names the job */
+            202: {
+                headers: {
+                    /** @description Entity tag of the document version (or of this representation) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
                 };
             };
             /** @description Not modified: If-None-Match holds the current ETag */

@@ -127,6 +127,11 @@ from .field_model_type import FieldModelType
 from .field_model_widgets_item import FieldModelWidgetsItem
 from .field_value import FieldValue
 from .fields_model import FieldsModel
+from .figure_change import FigureChange
+from .figure_model import FigureModel
+from .figure_patch import FigurePatch
+from .figures_model import FiguresModel
+from .figures_patch import FiguresPatch
 from .folder_model import FolderModel
 from .folder_model_entries_item import FolderModelEntriesItem
 from .folder_model_entries_item_type import FolderModelEntriesItemType
@@ -754,6 +759,11 @@ __all__ = (
     "FieldModelWidgetsItem",
     "FieldsModel",
     "FieldValue",
+    "FigureChange",
+    "FigureModel",
+    "FigurePatch",
+    "FiguresModel",
+    "FiguresPatch",
     "FolderModel",
     "FolderModelEntriesItem",
     "FolderModelEntriesItemType",
