@@ -143,8 +143,9 @@ function isStaleSocket(error: unknown): boolean {
  * machine), so fetch's pooled keep-alive sockets outlived the service's idle timeout unnoticed and the next
  * upload was written into a closed connection: the `fetch failed: write EPIPE` of issue 38 (the bench's fault,
  * not the service's). With the loop free, the client retires an idle socket before the service closes it.
+ * `timeout` (ms): the command is killed then, and the time rejected (a peer that hangs on one file of a corpus).
  */
-export function timeCommand(command: string, args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<number> {
+export function timeCommand(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; timeout?: number } = {}): Promise<number> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     // Its output read through a pipe and dropped, as a client reads a response (pdftotext, mutool run print theirs).
@@ -305,6 +306,9 @@ export const BUDGETS: Record<string, { full: number; quick: number }> = {
   toolbox: { full: 240, quick: 40 },
   // The chromium loop's 5 rounds of 4 browser starts (about 1 s each idle) and 300 conversions through the pool.
   html: { full: 90, quick: 30 },
+  // The pdfua1 preflight of 200 pages, 5 pairs (the JVM per file ~10 s each idle); the tagging corpus (~80 files, a
+  // soffice per file ~3 s idle, the action and two veraPDF verdicts a file); the quick run 8 files and 20 pages.
+  ua: { full: 600, quick: 90 },
   issue38: { full: 1200, quick: 120 },
 };
 
