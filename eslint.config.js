@@ -39,6 +39,7 @@ const ENGINE_SHARED = [
   'src/engine/xfdf/fdf.ts', // the FDF parser and writer
   'src/engine/xfdf/field-data.ts', // field data files (XFDF, FDF, JSON) parsed and written
   'src/engine/xfdf/parse.ts', // the XFDF parser (fast-xml-parser), which field data reads with
+  'src/engine/pages/range.ts', // page ranges ("1-3,7"): an export counts its pages before deciding on a job
 ];
 
 /** A glob (`*` within a folder, `**` across folders) as a regular expression over a path relative to the repository. */

@@ -52,6 +52,11 @@ export interface Row {
   load?: [number, number];
   /** Why the row failed: it has no figures then (ours is NaN). */
   error?: string;
+  /**
+   * Our side cannot run on this build (a feature not there yet, such as issue 42's PDFUAConvertAction on a build without
+   * it): ours is NaN and shows "not available" with this reason; the peer's figures stay. Not a failure.
+   */
+  unavailable?: string;
   /** `--compare REF`: the other build's figure (median), its spread, its name, and ours / ref over the interleaved pairs. */
   ref?: number;
   refSpread?: [number, number];

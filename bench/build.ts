@@ -13,6 +13,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { startWorker as startTestWorker, type WorkerProcess } from '../test/helpers/jobs.js';
 import { startServer as startTestServer, type TestServer } from '../test/helpers/server.js';
 import { ENGINE } from '../src/config/engine.js';
+import { TOOLS } from '../src/config/tools.js';
 
 export type ServerOptions = NonNullable<Parameters<typeof startTestServer>[0]>;
 
@@ -28,7 +29,7 @@ export interface Build {
  * helpers turn it off to spare the suites, and a bench measures the service as it runs. A benchmark's own setting wins.
  */
 export function withServiceWarmUp(env: Record<string, string> = {}): Record<string, string> {
-  return { PDFSERVICE_ENGINE_WARMUP: String(ENGINE.settings.engineWarmUp.default), ...env };
+  return { PDFSERVICE_ENGINE_WARMUP: String(ENGINE.settings.engineWarmUp.default), PDFSERVICE_CHROMIUM_PREWARM: String(TOOLS.settings.chromiumPrewarm.default), ...env };
 }
 
 /** This checkout's build (dist/ beside this file). */

@@ -143,8 +143,9 @@ function isStaleSocket(error: unknown): boolean {
  * machine), so fetch's pooled keep-alive sockets outlived the service's idle timeout unnoticed and the next
  * upload was written into a closed connection: the `fetch failed: write EPIPE` of issue 38 (the bench's fault,
  * not the service's). With the loop free, the client retires an idle socket before the service closes it.
+ * `timeout` (ms): the command is killed then, and the time rejected (a peer that hangs on one file of a corpus).
  */
-export function timeCommand(command: string, args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<number> {
+export function timeCommand(command: string, args: string[], options: { env?: NodeJS.ProcessEnv; timeout?: number } = {}): Promise<number> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
     // Its output read through a pipe and dropped, as a client reads a response (pdftotext, mutool run print theirs).
@@ -309,6 +310,9 @@ export const BUDGETS: Record<string, { full: number; quick: number }> = {
   // (PyMuPDF4LLM's layout model) take most of it: 1,227 s at load 15 to 20 (2026-12-01), of the order of 150 s idle
   // scaled by load / 2 cores. The corpus' generation (about 40 s, once, then cached) not counted.
   export: { full: 300, quick: 60 },
+  // The pdfua1 preflight of 200 pages, 5 pairs (the JVM per file ~10 s each idle); the tagging corpus (~80 files, a
+  // soffice per file ~3 s idle, the action and two veraPDF verdicts a file); the quick run 8 files and 20 pages.
+  ua: { full: 600, quick: 90 },
   issue38: { full: 1200, quick: 120 },
 };
 

@@ -5,12 +5,13 @@ import { docx, paragraph, xmlEscape, zipOf } from '../test/helpers/office-fixtur
  * program under test) and zipped by Python's zipfile: the same bytes on every run. Text comes from a fixed word list
  * walked by a linear congruential generator seeded per document.
  */
-const WORDS = (
+export const WORDS = (
   'report quarter revenue margin customer contract delivery schedule review budget invoice supplier service ' +
   'network capacity planning forecast region market product release team meeting action summary appendix'
 ).split(' ');
 
-function words(seed: number, count: number): string {
+/** `count` words of WORDS picked by a linear congruential generator seeded by `seed`, as a sentence. */
+export function words(seed: number, count: number): string {
   let state = seed >>> 0 || 1;
   const out: string[] = [];
   for (let i = 0; i < count; i++) {

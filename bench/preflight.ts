@@ -25,29 +25,29 @@ const PROFILE = 'pdfa2b';
 const JVM_OPTIONS = ['-Xmx768m', '-XX:+UseSerialGC', '-XX:-UsePerfData', '-Xss4m', '-Djava.awt.headless=true'];
 
 /** A new version of the same document: bytes after %%EOF change the ETag, not the PDF. */
-function version(pdf: Buffer, n: number): Buffer {
+export function version(pdf: Buffer, n: number): Buffer {
   return Buffer.concat([pdf, Buffer.from(`%bench-version-${n}\n`, 'latin1')]);
 }
 
-async function preflight(server: TestServer, doc: string): Promise<{ compliant: boolean; failedChecks: number }> {
-  const reply = await fetch(`${server.api}/documents/${doc}/preflight-results?profile=${PROFILE}`, { headers: { authorization: server.adminAuth } });
+export async function preflight(server: TestServer, doc: string, profile = PROFILE): Promise<{ compliant: boolean; failedChecks: number }> {
+  const reply = await fetch(`${server.api}/documents/${doc}/preflight-results?profile=${profile}`, { headers: { authorization: server.adminAuth } });
   const text = await reply.text();
   if (reply.status !== 200) throw new Error(`preflight answered ${reply.status}: ${text.slice(0, 300)}`);
   return JSON.parse(text) as { compliant: boolean; failedChecks: number };
 }
 
 /**
- * veraPDF in a JVM of its own for one file: wall time in ms, and its verdict.
+ * veraPDF in a JVM of its own for one file (`flavour`: veraPDF's id, '2b', 'ua1'): wall time in ms, and its verdict.
  * Asynchronous, so that the client's keep-alive connection to the service
  * sees the service close it meanwhile (a synchronous child blocked that, and
  * the next upload wrote into a closed socket).
  */
-async function verapdfPerFile(dir: string, file: string): Promise<{ ms: number; failedChecks: number }> {
+export async function verapdfPerFile(dir: string, file: string, flavour = '2b'): Promise<{ ms: number; failedChecks: number }> {
   const started = performance.now();
   const child = spawn('java', [...JVM_OPTIONS, '-cp', `${path.join(dir, 'verapdf-helper.jar')}:${path.join(dir, 'lib')}/*`, 'pdfservice.verapdf.Helper'], { stdio: ['pipe', 'pipe', 'ignore'] });
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-  child.stdin.end(`${JSON.stringify({ file, flavour: '2b' })}\n`);
+  child.stdin.end(`${JSON.stringify({ file, flavour })}\n`);
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
   const ms = performance.now() - started;
   const answer = JSON.parse(out.trim().split('\n')[1] ?? '{}') as { ok?: boolean; report?: { failedChecks: number } };

@@ -49,6 +49,7 @@ export function formatRef(r: Row): [string, string] {
 export function cells(r: Row, withRef: boolean): string[] {
   const ref = withRef ? formatRef(r) : [];
   if (r.error !== undefined) return [r.operation, r.size, `FAILED: ${r.error.replace(/\|/g, '/').replace(/\s+/g, ' ').slice(0, 300)}`, '-', '-', r.target ?? '-', '-', formatLoad(r), ...ref];
+  if (r.unavailable !== undefined) return [r.operation, r.size, `not available: ${r.unavailable.replace(/\|/g, '/')}`, formatPeer(r), '-', r.target ?? '-', '-', formatLoad(r), ...ref];
   const met = r.met === undefined ? '-' : r.met ? 'yes' : r.undecided ? '**no** (undecided)' : '**no**';
   return [r.operation, r.size, formatValue(r.ours, r.unit, r.oursSpread), formatPeer(r), formatRatio(r), r.target ?? '-', met, formatLoad(r), ...ref];
 }

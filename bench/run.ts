@@ -2,7 +2,8 @@
  * `npm run bench` (add `-- --quick` for a short run): runs the benchmarks and prints their tables.
  * `-- --only=pages,redaction` runs some of them and leaves bench/results/latest.json as it was.
  * `-- --only=issue38` runs issue 38's rows (bench/issue38.ts; `--rows=upload,text` some of them; with `--only=versions`,
- * `--rows=writes,restore,listing,storage` some of the versions rows; with `--only=toolbox`, `--rows=merge` some of issue 40's);
+ * `--rows=writes,restore,listing,storage` some of the versions rows; with `--only=toolbox`, `--rows=merge` some of issue 40's;
+ * with `--only=ua`, `--rows=preflight` or `--rows=tagging` one of issue 42's);
  * `-- --compare REF` runs the chosen benchmarks (by default all but issue38) on another commit's build too, in the
  * same run: each module whole on ours, REF, REF, ours (bench/build.ts starts its services from the build in turn),
  * issue 38's rows repetition by repetition; the table gains REF's figure and ours / REF, and a summary lists the rows
@@ -40,6 +41,7 @@ import { runSigningBench } from './signing.js';
 import { markdownTable, mergeBuildRuns, refSummary, timesTable, writeReport } from './report.js';
 import { runStampsBench } from './stamps.js';
 import { runToolboxBench } from './toolbox.js';
+import { runUaBench } from './ua.js';
 import { runVersionsBench, STORES, type VersionsStore } from './versions.js';
 
 /**
@@ -76,6 +78,9 @@ const BENCHMARKS: { name: string; title: string; run: (quick: boolean) => Promis
   // Issue 43's export against LibreOffice's PDF import, pdf2docx, pdftotext and PyMuPDF4LLM on a ground-truth corpus:
   // by name only (its Python peers are installed from PyPI into .venv-bench the first time, bench/export.ts).
   { name: 'export', title: 'Export: quality and speed (issue 43)', run: runExportBench, alone: true },
+  // Issue 42's accessibility rows (pdfua1 preflight against veraPDF per file; tagging a corpus against LibreOffice, a
+  // soffice per file): by name only, `--rows=preflight,tagging`.
+  { name: 'ua', title: 'Accessibility (issue 42)', run: (q) => runUaBench(q, chosenRows) },
 ];
 
 const args = process.argv.slice(2);
@@ -180,7 +185,7 @@ const rows: Row[] = [];
 const times: BenchTime[] = [];
 try {
   // The toolbox rows need pdfcpu (built with go): by name only, as issue 38's.
-  const chosen = BENCHMARKS.filter((b) => (only ? only.includes(b.name) : b.name !== 'issue38' && b.name !== 'toolbox' && b.name !== 'html' && b.name !== 'export'));
+  const chosen = BENCHMARKS.filter((b) => (only ? only.includes(b.name) : !['issue38', 'toolbox', 'html', 'export', 'ua'].includes(b.name)));
   for (const bench of chosen) {
     // Quick: the cluster's Redis and Swift start in the background from the one-shot benchmark on (or the first chosen
     // after it), whose LibreOffice conversions, and dms's, leave a core idle (bench/cluster.ts startClusterStoresEarly).

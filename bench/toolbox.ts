@@ -49,7 +49,7 @@ class Context {
 const spread = (values: number[]): [number, number] => [Math.min(...values), Math.max(...values)];
 
 /** `reps` rounds of ours and the peer, the order reversed every other round. */
-async function interleave(reps: number, ours: (i: number) => Promise<number>, peer: (i: number) => Promise<number>): Promise<{ ours: number[]; peer: number[] }> {
+export async function interleave(reps: number, ours: (i: number) => Promise<number>, peer: (i: number) => Promise<number>): Promise<{ ours: number[]; peer: number[] }> {
   const samples = { ours: [] as number[], peer: [] as number[] };
   for (let i = 0; i < reps; i++) {
     const round = [async () => void samples.ours.push(await ours(i)), async () => void samples.peer.push(await peer(i))];

@@ -46,8 +46,9 @@ ACCEPTED_400 = {
     "patchFigures": {"FIGURE_NOT_FOUND", "VALIDATION_FAILED"},
     "setPasswordPermissions": _XML | {"VALIDATION_FAILED"},
     "listAnnotations": _PAGES,
-    # An export's pageRange names pages from 1 that the document has (docs/export.md).
-    "exportDocument": _PAGES,
+    # An export's pageRange names pages from 1 that the document has, its table one of the tables of those pages, and
+    # table applies to xlsx and csv only (VALIDATION_FAILED otherwise; docs/export.md).
+    "exportDocument": _PAGES | {"TABLE_OUT_OF_RANGE", "VALIDATION_FAILED"},
     "deleteAnnotations": _PAGES,
     # INVALID_SEARCH: RemovePagesByTextAction's regular expression must compile and finish within its budget.
     "runPageAction": _PAGES | _XML | {"VALIDATION_FAILED", "MALFORMED_MULTIPART", "UNKNOWN_FONT", "UNSUPPORTED_CHARACTERS", "UNKNOWN_LANGUAGE", "INVALID_SEARCH"},

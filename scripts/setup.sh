@@ -37,7 +37,7 @@ RUNTIME_PACKAGES=(libreoffice-writer bubblewrap fonts-liberation2 fonts-dejavu-c
   fonts-noto-core fonts-noto-cjk
   tesseract-ocr tesseract-ocr-osd tesseract-ocr-eng tesseract-ocr-deu tesseract-ocr-fra tesseract-ocr-spa tesseract-ocr-ita
   tesseract-ocr-por tesseract-ocr-rus default-jre-headless maven ghostscript fonts-urw-base35 icc-profiles-free qpdf
-  chromium)
+  chromium-headless-shell)
 
 # What only the tests, the corpus and robustness suites and the benchmarks use:
 # poppler-utils (pdftotext, pdfinfo, pdfsig, pdfdetach): independent checks in tests (qpdf too, a runtime package).
@@ -60,11 +60,17 @@ RUNTIME_PACKAGES=(libreoffice-writer bubblewrap fonts-liberation2 fonts-dejavu-c
 # so nothing depends on it.
 # nginx: the load balancer of the proof test (test/redis/cluster.test.ts), run with the repository's deploy/nginx files; the
 # package's system service (port 80) is disabled below, as Redis's is.
-# chromium (a runtime package: HTML uploads, docs/html.md) is also the browser test/api/cors-browser.test.ts drives:
-# CORS is enforced by browsers only (playwright's own browser download cannot be used: nothing is fetched outside the
-# package registries).
+# python3-docx (python-docx 0.8): the independent reader of the DOCX export in test/api/export-docx.test.ts (styles, lists,
+# tables, images).
+# chromium, the full browser: the one test/api/cors-browser.test.ts drives (CORS is enforced by browsers only;
+# playwright's own browser download cannot be used: nothing is fetched outside the package registries), and the
+# `chromium --headless --print-to-pdf` loop the html benchmark compares with. HTML uploads (docs/html.md) run in
+# chromium-headless-shell, a runtime package: about a fifth of the full browser's CPU a conversion.
 TEST_PACKAGES=(poppler-utils libnss3-tools mupdf-tools imagemagick default-jdk-headless libpdfbox2-java zsh python3-venv
-  ocrmypdf libactivation-java libjaxb-api-java apache2-bin litmus swift memcached redis-server nginx)
+  ocrmypdf libactivation-java libjaxb-api-java apache2-bin litmus swift memcached redis-server nginx python3-docx chromium)
+# python3-openpyxl: the independent reader of the XLSX export in test/api/export-sheets.test.ts (cell values, types,
+# the header row's style and freeze).
+TEST_PACKAGES+=(python3-openpyxl)
 
 # Node.js (docs/deployment.md "Node.js"): Node 24 LTS, installed below; Node 22 also runs the service and the tests.
 NODE_VERSION=24.22.3

@@ -23,6 +23,7 @@ export const ERROR_CATALOG = {
   // 400 for an index given in a query or body; 404 when the index is part of the URL path (the URL names no page).
   PAGE_OUT_OF_RANGE: { status: 400, pathStatus: 404, title: 'The page index is outside the document' },
   INVALID_PAGE_RANGE: { status: 400, title: 'The page range is malformed' },
+  TABLE_OUT_OF_RANGE: { status: 400, title: 'The table number is past the last table exported' },
   UNKNOWN_FONT: { status: 400, title: 'The font name is not one the service has' },
   UNKNOWN_LANGUAGE: { status: 400, title: 'The OCR language is not installed' },
   KEYSTORE_INVALID: { status: 400, title: 'The key store is not a usable PKCS#12 file' },
@@ -92,7 +93,8 @@ export const ERROR_CATALOG = {
   MALFORMED_DOCUMENT: { status: 422, title: 'The file is not an Office document of the declared type that can be converted' },
   OFFICE_DOCUMENT_ENCRYPTED: { status: 422, title: 'The Office document is protected by a password; the service does not convert encrypted Office documents' },
   // A split (docs/merge-split.md) finds nowhere to cut: no top-level bookmark leads to a page, or every page is blank.
-  NO_TEXT: { status: 422, title: 'The pages have no text to export (a scan without OCR?)' },
+  NO_TEXT: { status: 422, title: 'The pages have no text to read (a scan without OCR?)' },
+  NO_TABLES: { status: 422, title: 'The pages exported have no table to write as XLSX or CSV' },
   SPLIT_NOT_POSSIBLE: { status: 422, title: 'The document cannot be split that way' },
   IMAGE_TOO_LARGE: { status: 422, title: 'The image is larger than the service converts' },
   UNSUPPORTED_ENCRYPTION: { status: 422, title: 'The document uses an encryption the service cannot open' },

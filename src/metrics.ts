@@ -28,6 +28,14 @@ export const httpDuration = new Histogram({
   registers: [registry],
 });
 
+/** Lookups of the read-model caches that name themselves (ReadModelRequest.metric): a hit answers without reading the document. */
+export const readModelLookups = new Counter({
+  name: 'pdfservice_read_model_lookups_total',
+  help: 'Lookups of cached read models (exports), by model and outcome (hit: answered from the cache; miss: computed)',
+  labelNames: ['model', 'outcome'] as const,
+  registers: [registry],
+});
+
 export const documentBytes = {
   read: new Counter({ name: 'pdfservice_document_bytes_read_total', help: 'Bytes of stored documents read (downloads, engine work)', registers: [registry] }),
   written: new Counter({ name: 'pdfservice_document_bytes_written_total', help: 'Bytes of documents stored (uploads and results of operations)', registers: [registry] }),

@@ -1,8 +1,26 @@
+import { existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isIP } from 'node:net';
 import { boolean, ConfigError, integer, integerOrZero, MiB, nonEmpty, type SettingsFeature } from './setting.js';
+
+/**
+ * Debian's headless shell (package chromium-headless-shell), the pool's browser: Chromium's rendering and printing
+ * without the desktop browser around it, as playwright drives its own headless builds. A fresh context and its page
+ * printed cost about 0.25 s of CPU in it against 1.1 to 1.2 s in the full browser's headless mode (1-page invoice,
+ * load 15 to 20, the CPU of every browser process from /proc; the browser's start 0.23 s against 1.5 s; docs/html.md,
+ * "Where the time goes"), and its PDFs are the same (text, fonts, tags, outline).
+ */
+export const HEADLESS_SHELL_PROGRAM = '/usr/lib/chromium/chromium-headless-shell';
+/** The full browser (package chromium; /usr/bin/chromium is a shell script that execs this), when the shell is absent. */
+export const FULL_CHROMIUM_PROGRAM = '/usr/lib/chromium/chromium';
+
+/** The browser the pool drives by default: the headless shell where installed, else the full browser, else the shell (missing: 503 naming its package). */
+export function defaultChromiumProgram(): string {
+  if (existsSync(HEADLESS_SHELL_PROGRAM)) return HEADLESS_SHELL_PROGRAM;
+  return existsSync(FULL_CHROMIUM_PROGRAM) ? FULL_CHROMIUM_PROGRAM : HEADLESS_SHELL_PROGRAM;
+}
 
 /** The external programs (tools/, started by src/start/tools.ts). */
 export interface ToolSettings {
@@ -106,14 +124,15 @@ export const TOOLS: SettingsFeature<ToolSettings> = {
     },
     chromiumPrewarm: {
       env: 'PDFSERVICE_CHROMIUM_PREWARM',
-      doc: "`true`: the pool's browsers are started as the service starts listening, so the first HTML conversion finds them warm (each holds hundreds of MB resident, idle or not); `false`: each is started by the first conversion that needs it (docs/html.md, \"The pool\")",
-      default: false,
+      doc: "`true`: the pool's browsers are started as the service starts listening (when Chromium is installed), so the first HTML conversion finds them warm (each holds about 250 MB, PSS, idle); `false`: each is started by the first conversion that needs it (docs/html.md, \"The pool\")",
+      default: true,
       parse: boolean,
     },
     chromiumProgram: {
       env: 'PDFSERVICE_CHROMIUM_PROGRAM',
-      doc: "The Chromium binary playwright-core drives (Debian's `chromium` installs it there; `/usr/bin/chromium` is a wrapper script); missing, HTML uploads answer 503 `COMPONENT_MISSING` (docs/html.md)",
-      default: '/usr/lib/chromium/chromium',
+      doc: "The Chromium binary playwright-core drives: Debian's headless shell (package `chromium-headless-shell`), about a fifth of the full browser's CPU a conversion; without it the full browser (package `chromium`; `/usr/bin/chromium` is a wrapper script). Missing, HTML uploads answer 503 `COMPONENT_MISSING` (docs/html.md, \"Where the time goes\")",
+      shown: '`/usr/lib/chromium/chromium-headless-shell`, else `/usr/lib/chromium/chromium` if only that is installed',
+      default: defaultChromiumProgram,
       parse: (raw) => (nonEmpty(raw).includes('/') ? path.resolve(raw.trim()) : raw.trim()),
     },
     urlAllowlist: {

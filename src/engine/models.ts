@@ -110,6 +110,7 @@ export type { NewFileAttachment } from './annotations/attachments.js';
 export type { FlattenAnnotationsOptions } from './annotations/flatten.js';
 export type { FlattenFieldsOptions } from './forms/flatten.js';
 export type { FieldsImport } from './forms/exchange.js';
+export type { TagReport, FigureNeed } from './pdfua/tag.js';
 export type { FieldModel, FieldsModel } from './forms/fields.js';
 export type { RedactionMatch, RedactionRequest } from './redaction/mark.js';
 export type { ApplyRedactionsRequest } from './redaction/apply.js';
@@ -144,3 +145,4 @@ export {
 export * from './compare/model.js';
 // Export (docs/export.md).
 export * from './export/model.js';
+export { parsePageRange } from './pages/range.js';

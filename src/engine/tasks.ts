@@ -78,4 +78,5 @@ export const tasks = {
 export type EngineTasks = typeof tasks;
 export type TaskName = keyof EngineTasks;
 export type TaskInput<K extends TaskName> = Parameters<EngineTasks[K]>[0];
-export type TaskOutput<K extends TaskName> = ReturnType<EngineTasks[K]>;
+/** What a task answers: a task may return a promise (see worker.ts), which the pool's caller gets settled. */
+export type TaskOutput<K extends TaskName> = Awaited<ReturnType<EngineTasks[K]>>;

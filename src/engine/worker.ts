@@ -99,11 +99,13 @@ function serialize(err: unknown): { error: SerializedEngineError; fatal: boolean
   return { error: { code: 'ENGINE_FAILURE', message }, fatal };
 }
 
-parentPort!.on('message', (msg: TaskMessage) => {
+// A task may answer a promise (the DOCX export's writer does); it does its work synchronously all the same, since
+// the pool sends a worker its next task only after the answer to the last.
+parentPort!.on('message', async (msg: TaskMessage) => {
   const fn = registry[msg.task];
   try {
     if (!fn) throw new EngineError('INTERNAL_ERROR', `Unknown engine task ${msg.task}`);
-    const result = fn(msg.input, msg.quiet ? QUIET : contextFor(msg.id));
+    const result: unknown = await fn(msg.input, msg.quiet ? QUIET : contextFor(msg.id));
     parentPort!.postMessage({ id: msg.id, ok: true, result, memory: wasmBytes(), loggedErrors }, transferables(result));
   } catch (err) {
     const { error, fatal } = serialize(err);

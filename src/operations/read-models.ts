@@ -1,5 +1,6 @@
 import type { DocumentInfo, Need, TaskOutput } from '../engine/models.js';
 import { ServiceError } from '../errors.js';
+import { readModelLookups } from '../metrics.js';
 import type { StoredPath } from '../storage/paths.js';
 import type { DocumentStat } from '../storage/store.js';
 import type { OperationContext } from './context.js';
@@ -29,6 +30,10 @@ export interface ReadModelRequest<T> {
    * (its client went away), the later one runs its own.
    */
   shared?: boolean | undefined;
+  /** Counts the lookups in pdfservice_read_model_lookups_total under this name, hit or miss (docs/api.md, Metrics). */
+  metric?: string | undefined;
+  /** A job's execution context (its signal, progress and task timeout) for the computation; absent: the request's. */
+  exec?: ExecutionContext | undefined;
 }
 
 /** A read model and the version it describes (its ETag, and the stat of that version: size, modified). */
@@ -78,13 +83,14 @@ export class ReadModels {
     const password = ctx.documentPassword;
     const stat = await this.documents.stat(path, ctx);
     const hit = cache.get(stat.etag, password, variant) ?? (await request.elsewhere?.(stat.etag));
+    if (request.metric) readModelLookups.inc({ model: request.metric, outcome: hit === undefined ? 'miss' : 'hit' });
     if (hit !== undefined) return { model: hit, etag: stat.etag, stat };
     const compute = () =>
       this.documents.read(path, ctx, async (stored, engine) => {
         const model = await request.compute(stored, engine);
         cache.set(stored.etag, password, model, variant);
         return { model, etag: stored.etag, stat: { size: stored.size, modified: stored.modified, etag: stored.etag } };
-      });
+      }, request.exec);
     if (!request.shared) return compute();
     let running = this.running.get(cache as ReadModelCache<unknown>) as Map<string, Promise<ReadModel<T>>> | undefined;
     if (!running) {

@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { realpathSync } from 'node:fs';
+import { defaultChromiumProgram } from '../config/tools.js';
 import { ServiceError } from '../errors.js';
 import type { FetchAsk, FetchReply, HelperAnswer, HelperRequest, PageSettings } from './chromium/helper.js';
 import { askHelper } from './helper-request.js';
@@ -19,9 +20,6 @@ import type { ToolDeclaration } from './tool.js';
  * only the system's files read-only and the run's folder.
  */
 export const CHROMIUM = 'chromium';
-
-/** Debian's browser binary: /usr/bin/chromium is a shell script that adds flags from /etc/chromium.d and execs this. */
-export const DEFAULT_CHROMIUM_PROGRAM = '/usr/lib/chromium/chromium';
 
 const HELPER = fileURLToPath(new URL('./chromium/helper.js', import.meta.url));
 /** A first start of a browser on a loaded machine: seconds. */
@@ -53,7 +51,10 @@ function playwrightCoreDir(): string | undefined {
 
 export function chromiumTool(settings: ChromiumPoolSettings): ToolDeclaration {
   const instances = settings.instances ?? availableParallelism();
-  const program = resolveProgram(settings.program ?? DEFAULT_CHROMIUM_PROGRAM) ?? settings.program ?? DEFAULT_CHROMIUM_PROGRAM;
+  const chosen = settings.program ?? defaultChromiumProgram();
+  const program = resolveProgram(chosen) ?? chosen;
+  // The package that installs it: Debian's headless shell is a package of its own.
+  const debianPackage = path.basename(program) === 'chromium-headless-shell' ? 'chromium-headless-shell' : 'chromium';
   const playwright = playwrightCoreDir();
   const node = realpathSync(process.execPath);
   const nodeDir = path.dirname(node);
@@ -61,7 +62,8 @@ export function chromiumTool(settings: ChromiumPoolSettings): ToolDeclaration {
   return {
     name: CHROMIUM,
     command: program,
-    debianPackage: 'chromium',
+    debianPackage,
+    metricsLabel: CHROMIUM,
     purpose: 'HTML conversion',
     versionProbe: { args: ['--version'], pattern: /Chromium\s+(\S+)/ },
     concurrency: instances,
@@ -76,7 +78,7 @@ export function chromiumTool(settings: ChromiumPoolSettings): ToolDeclaration {
       readOnly: ['/etc/fonts', '/var/cache/fontconfig', path.dirname(HELPER), ...(nodeDir.startsWith('/usr/') ? [] : [nodeDir]), ...(playwright ? [playwright] : []), ...(programDir.startsWith('/usr/') ? [] : [programDir])],
     },
     requires: [
-      { path: program, reason: `Chromium (${program}, Debian package chromium), which is not installed there` },
+      { path: program, reason: `Chromium (${program}, Debian package ${debianPackage}), which is not installed there` },
       { path: HELPER, reason: `the Chromium helper ${HELPER}, which is missing from the installation` },
       { path: playwright ?? '', reason: 'playwright-core (an npm dependency of the service), which is not installed' },
     ],

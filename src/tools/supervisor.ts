@@ -76,10 +76,11 @@ interface Tool {
 /**
  * The label a tool's runs are counted under: a pool run by a helper program (LibreOffice's, run by Python) keeps its
  * command's name (soffice), as its per-run conversions had (docs/api.md's metrics); veraPDF's JVM is labelled by the
- * tool; a per-run tool by its command.
+ * tool; a per-run tool by its command; a declaration's metricsLabel wins (Chromium's pool: `chromium`).
  */
 function programLabel(tool: Tool): string {
   const { declaration } = tool;
+  if (declaration.metricsLabel) return declaration.metricsLabel;
   return declaration.lifetime.kind === 'pooled' && !declaration.lifetime.program ? declaration.name : path.basename(declaration.command);
 }
 

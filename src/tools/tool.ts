@@ -10,6 +10,11 @@ export interface ToolDeclaration {
   command: string;
   /** The Debian package that installs it, named by 503 COMPONENT_MISSING. */
   debianPackage: string;
+  /**
+   * The `program` label of its metrics when its command's name is not it: Chromium's pool keeps `chromium` whichever
+   * build it drives (the headless shell's command is chromium-headless-shell), so dashboards do not change with it.
+   */
+  metricsLabel?: string;
   /** What the service uses it for, in error details ("Word conversion"). */
   purpose: string;
   /**

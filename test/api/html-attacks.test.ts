@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { call, type Reply } from '../helpers/http.js';
-import { descendants } from '../helpers/processes.js';
+import { descendants, isChromium } from '../helpers/processes.js';
 import { serverForSuite } from '../helpers/server.js';
 
 const CHROMIUM = '/usr/lib/chromium/chromium';
@@ -139,7 +139,7 @@ fetch("file://${canaryDir}/canary.txt").then((r) => r.text()).then((t) => docume
     assert.match(chromium, /"version":"\d+\.\d+\.\d+\.\d+"/);
     assert.equal((await putHtml(server, 'attacks/before.pdf', '<!DOCTYPE html><p>Before</p>')).status, 201);
     // The browser processes: chromium below a node helper below the service (through bwrap).
-    const browsers = [...descendants(server.child.pid!)].filter(([, comm]) => comm === 'chromium').map(([pid]) => pid);
+    const browsers = [...descendants(server.child.pid!)].filter(([, comm]) => isChromium(comm)).map(([pid]) => pid);
     assert.ok(browsers.length > 0, 'no chromium process found below the service');
     for (const pid of browsers) {
       try {

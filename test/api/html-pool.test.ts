@@ -1,8 +1,8 @@
 /**
- * The Chromium pool's limits (docs/html.md, "The pool" and "Tested limits"), with the real browser and server: a
- * browser replaced after PDFSERVICE_CHROMIUM_RESTART_AFTER conversions and past PDFSERVICE_CHROMIUM_MAX_RSS_MB (its
- * process changes, the restart is counted), a page carrying a data: URL image of tens of MB, and page ranges that are
- * open-ended, run past the last page or select none of it.
+ * The Chromium pool's limits (docs/html.md, "The pool" and "Tested limits"), with the real browser and server: the
+ * browsers started with the service by default, a browser replaced after PDFSERVICE_CHROMIUM_RESTART_AFTER
+ * conversions and past PDFSERVICE_CHROMIUM_MAX_RSS_MB (its process changes, the restart is counted), a page carrying
+ * a data: URL image of tens of MB, and page ranges that are open-ended, run past the last page or select none of it.
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { call, type Reply } from '../helpers/http.js';
 import { encodeRgbPng } from '../helpers/png.js';
-import { descendants } from '../helpers/processes.js';
+import { descendants, isChromium } from '../helpers/processes.js';
 import { serverForSuite, type TestServer } from '../helpers/server.js';
 
 const CHROMIUM = '/usr/lib/chromium/chromium';
@@ -21,7 +21,7 @@ function putHtml(server: TestServer, docPath: string, html: string | Buffer, que
   return call(server, 'PUT', `/documents/${docPath}${query}`, { body: Buffer.from(html), headers: { 'content-type': 'text/html' } });
 }
 
-/** The main browser processes below the service: chromium processes whose parent is not chromium (the helper's child). */
+/** The main browser processes below the service: Chromium processes whose parent is not one (the helper's child). */
 function browsers(server: TestServer): number[] {
   const below = descendants(server.child.pid!);
   const parentOf = (pid: number): number => {
@@ -34,9 +34,9 @@ function browsers(server: TestServer): number[] {
   };
   // A process that ended meanwhile (a closed context's renderer) has no parent to read: it is no browser.
   return [...below].filter(([pid, comm]) => {
-    if (comm !== 'chromium') return false;
+    if (!isChromium(comm)) return false;
     const parent = parentOf(pid);
-    return parent !== 0 && below.get(parent) !== 'chromium';
+    return parent !== 0 && !isChromium(below.get(parent));
   }).map(([pid]) => pid);
 }
 
@@ -62,6 +62,25 @@ async function convertOne(server: TestServer, docPath: string, text: string): Pr
   assert.equal(reply.status, 201, reply.text);
   assert.match(execFileSync('pdftotext', ['-', '-'], { input: (await call(server, 'GET', `/documents/${docPath}`)).bytes }).toString(), new RegExp(text));
 }
+
+describe('the browsers are started with the service by default (PDFSERVICE_CHROMIUM_PREWARM)', { skip }, () => {
+  // An empty value is the default (on), which the test servers otherwise turn off.
+  const server = serverForSuite({ env: { PDFSERVICE_CHROMIUM_PREWARM: '', PDFSERVICE_CHROMIUM_INSTANCES: '1' } });
+
+  test('a browser runs below the service before any HTML upload, and the first page is printed by it', async () => {
+    // A browser with processes of its own (its zygotes): the version probe, a chromium process below the sandbox
+    // too, has none and ends at once.
+    const running = () => browsers(server).filter((pid) => [...descendants(pid).values()].some(isChromium));
+    let started = running();
+    for (let i = 0; i < 1200 && started.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      started = running();
+    }
+    assert.equal(started.length, 1, 'no browser was started with the service within 60 s');
+    await convertOne(server, 'pool/prewarmed.pdf', 'Prewarmed');
+    assert.deepEqual(browsers(server), started, 'the first page was printed by the browser started with the service');
+  });
+});
 
 describe('a browser is replaced after PDFSERVICE_CHROMIUM_RESTART_AFTER conversions', { skip }, () => {
   const server = serverForSuite({ env: { PDFSERVICE_CHROMIUM_INSTANCES: '1', PDFSERVICE_CHROMIUM_RESTART_AFTER: '2' } });

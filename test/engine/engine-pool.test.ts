@@ -102,7 +102,7 @@ test('the main thread never loads MuPDF: only the worker code (worker, task tabl
   const root = fileURLToPath(new URL('../../src/', import.meta.url));
   // The feature folders' modules that the main thread loads too (no MuPDF): ENGINE_SHARED in eslint.config.js.
   const shared = (rel: string) =>
-    /^engine\/[\w-]+\/model\.js$/.test(rel) || rel.startsWith('engine/syntax/') || ['engine/core/pdf-source.js', 'engine/office/compound-file.js', 'engine/xfdf/fdf.js', 'engine/xfdf/field-data.js', 'engine/xfdf/parse.js'].includes(rel);
+    /^engine\/[\w-]+\/model\.js$/.test(rel) || rel.startsWith('engine/syntax/') || ['engine/core/pdf-source.js', 'engine/office/compound-file.js', 'engine/xfdf/fdf.js', 'engine/xfdf/field-data.js', 'engine/xfdf/parse.js', 'engine/pages/range.js'].includes(rel);
   const workerCode = (rel: string) => rel === 'engine/worker.js' || rel === 'engine/tasks.js' || (/^engine\/[\w-]+\//.test(rel) && !shared(rel));
   // Compiled output keeps only value imports, so every import left in it is a real load.
   const imports = new Map<string, string[]>();

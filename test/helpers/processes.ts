@@ -36,6 +36,14 @@ export function waitForExit(child: ChildProcess, ms: number): Promise<boolean> {
   });
 }
 
+/**
+ * Whether a command name (descendants') is a Chromium process: `chromium`, or `chromium-headle` for the headless
+ * shell the HTML pool drives by default (a command name is cut at 15 characters).
+ */
+export function isChromium(comm: string | undefined): boolean {
+  return comm?.startsWith('chromium') ?? false;
+}
+
 /** Every process below `root` (children, grandchildren...) with its command name (Linux, from /proc). */
 export function descendants(root: number): Map<number, string> {
   const parents = new Map<number, { ppid: number; comm: string }>();

@@ -83,6 +83,9 @@ export async function startServer(options: { env?: Record<string, string>; dataD
       // No engine warm-up (engine/core/warmup.ts): it costs each start about half a second of CPU, and the suites start the
       // service some two hundred times. test/api/engine-warmup.test.ts starts it with two rounds and checks the default.
       PDFSERVICE_ENGINE_WARMUP: '0',
+      // No browsers started with the service (on by default where Chromium is installed): each costs a start about
+      // 0.75 s of CPU and 250 MB. The HTML tests start them with their first conversion; html-pool.test.ts sets it.
+      PDFSERVICE_CHROMIUM_PREWARM: 'false',
       ...storeEnv,
       ...options.env,
     },

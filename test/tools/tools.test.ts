@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { FULL_CHROMIUM_PROGRAM, HEADLESS_SHELL_PROGRAM } from '../../src/config/tools.js';
 import { ServiceError } from '../../src/errors.js';
 import { registry } from '../../src/metrics.js';
 import { ToolSupervisor } from '../../src/tools/index.js';
@@ -209,7 +210,9 @@ describe('the service and its tools', () => {
     const tesseract = /^tesseract (\S+)/m.exec(execFileSync('tesseract', ['--version'], { encoding: 'utf8' }))![1];
     const ghostscript = execFileSync('gs', ['--version'], { encoding: 'utf8' }).trim();
     const qpdf = /qpdf version (\S+)/.exec(execFileSync('qpdf', ['--version'], { encoding: 'utf8' }))![1];
-    const chromium = /Chromium (\S+)/.exec(execFileSync('/usr/lib/chromium/chromium', ['--version'], { encoding: 'utf8' }))![1];
+    // The pool's browser: Debian's headless shell where installed, else the full browser (docs/html.md, "The pool").
+    const browser = existsSync(HEADLESS_SHELL_PROGRAM) ? { program: HEADLESS_SHELL_PROGRAM, debianPackage: 'chromium-headless-shell' } : { program: FULL_CHROMIUM_PROGRAM, debianPackage: 'chromium' };
+    const chromium = /Chromium (\S+)/.exec(execFileSync(browser.program, ['--version'], { encoding: 'utf8' }))![1];
     const health = await call(server, 'GET', '/health', { auth: false });
     assert.equal(health.status, 200);
     assert.deepEqual(health.json().tools, [
@@ -218,7 +221,7 @@ describe('the service and its tools', () => {
       { name: 'verapdf', debianPackage: 'default-jre-headless', available: true, version: installedVerapdfVersion() },
       { name: 'ghostscript', debianPackage: 'ghostscript', available: true, version: ghostscript },
       { name: 'qpdf', debianPackage: 'qpdf', available: true, version: qpdf },
-      { name: 'chromium', debianPackage: 'chromium', available: true, version: chromium },
+      { name: 'chromium', debianPackage: browser.debianPackage, available: true, version: chromium },
     ]);
     // Logged once probed (on first need, here this /health): the line comes through the service's stdout pipe.
     const logged = () => server.output.filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>).find((entry) => entry.tool === 'libreoffice');

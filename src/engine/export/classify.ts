@@ -1,6 +1,6 @@
 import type { Rectangle } from '../syntax/geometry.js';
 import type { Line, RawPage } from './layout.js';
-import type { ExportBlock, ExportModel, TableBlock, TextBlock } from './model.js';
+import type { ExportBlock, ExportModel, TableBlock, TextBlock, TextLink } from './model.js';
 
 /**
  * Document-wide classification of the pages' lines (docs/export.md): running headers and footers and page numbers
@@ -100,6 +100,22 @@ function runs(lines: Line[]): Line[][] {
   return out;
 }
 
+/**
+ * The links of a block's lines, in order: the pieces of one link broken across lines (the same URI, one line's last
+ * and the next one's first) joined as the lines are. Absent when there are none, so the JSON shows them only where they are.
+ */
+function blockLinks(lines: Line[]): { links?: TextLink[] } {
+  const out: TextLink[] = [];
+  lines.forEach((line, n) => {
+    line.links.forEach((link, i) => {
+      const last = out[out.length - 1];
+      if (i === 0 && n > 0 && last && lines[n - 1]!.links.length > 0 && last.uri === link.uri) last.text = joinLines([last.text, link.text]);
+      else out.push({ ...link });
+    });
+  });
+  return out.length ? { links: out } : {};
+}
+
 const isItemStart = (l: Line) => l.bullet || BULLET.test(l.text.trim()) || ORDERED.test(l.text.trim());
 
 /** A run of lines as blocks: list items when its lines start with markers (or bullets drawn beside them), else one heading or paragraph. */
@@ -115,21 +131,22 @@ function blocksOfRun(run: Line[], body: number): TextBlock[] {
       const first = item[0]!.text.trim();
       const ordered = !BULLET.test(first) && ORDERED.test(first) && !item[0]!.bullet;
       const text = joinLines([first.replace(ordered ? ORDERED : BULLET, ''), ...item.slice(1).map((l) => l.text)]);
-      return { type: 'listItem', text, ordered, font: item[0]!.font, rectangle: union(item.map((l) => l.rect)) } satisfies TextBlock;
+      return { type: 'listItem', text, ordered, font: item[0]!.font, rectangle: union(item.map((l) => l.rect)), ...blockLinks(item) } satisfies TextBlock;
     });
   }
   const text = joinLines(run.map((l) => l.text));
   const larger = font.size >= body * HEADING_RATIO && text.length <= 200;
   const boldLine = font.bold && font.size >= body * 0.95 && run.length <= 2 && text.length <= 120 && !/[.,;:]$/u.test(text);
-  return [{ type: larger || boldLine ? 'heading' : 'paragraph', text, font, rectangle: union(run.map((l) => l.rect)) }];
+  return [{ type: larger || boldLine ? 'heading' : 'paragraph', text, font, rectangle: union(run.map((l) => l.rect)), ...blockLinks(run) }];
 }
 
 /**
  * A table that a page break cut in two, joined: a page that starts with a table of as many columns as the table that
  * ends the page before continues it, less its first row when that repeats the header row (as Chromium repeats a
- * table's head on every page). The joined table stays on the page where it starts.
+ * table's head on every page). The joined table stays on the page where it starts. For the exports only: the tagger
+ * (engine/pdfua/tag.ts) tags each page's table where it is drawn.
  */
-function joinContinuedTables(model: ExportModel): void {
+export function joinContinuedTables(model: ExportModel): void {
   for (const [i, page] of model.pages.entries()) {
     const before = model.pages[i - 1]?.blocks.at(-1);
     const first = page.blocks[0];
@@ -155,7 +172,6 @@ export function classify(pages: RawPage[], pageCount: number): ExportModel {
     }
     out.pages.push({ pageIndex: page.pageIndex, width: page.width, height: page.height, blocks });
   }
-  joinContinuedTables(out);
   // Heading levels by size across the document: the largest is 1; bold body-size headings come after every larger size.
   const headings = out.pages.flatMap((p) => p.blocks).filter((b): b is TextBlock => b.type === 'heading');
   const sizes = [...new Set(headings.map((h) => h.font.size))].sort((a, b) => b - a);

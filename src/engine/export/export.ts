@@ -1,39 +1,61 @@
+import type * as mupdf from 'mupdf';
 import { withPdf } from '../core/document-task.js';
 import type { PdfSource } from '../core/pdf-source.js';
 import { EngineError } from '../errors.js';
 import { parsePageRange } from '../pages/range.js';
 import type { TaskContext } from '../task-context.js';
-import { classify } from './classify.js';
-import { readPage, type RawPage } from './layout.js';
-import type { ExportFormat } from './model.js';
+import { classify, joinContinuedTables } from './classify.js';
+import { toDocx } from './docx.js';
+import { MAX_IMAGE_BYTES, MAX_IMAGE_PIXELS, readPage, type ImageBudget, type RawPage } from './layout.js';
+import { isSheetFormat, type ExportFormat, type ExportModel } from './model.js';
+import { tablesOf, writeSheets } from './sheets.js';
 import { writeExport } from './writers.js';
 
 /**
  * The `exportDocument` task (docs/export.md): the pages of `pageRange` (every page by default) read into the export
  * model and written in `format`. Reading text needs the `copy` permission, as every text read does. Pages without any
- * text at all are 422 NO_TEXT, which names OCRAction: an empty export would look like a success.
+ * text at all are 422 NO_TEXT, which names OCRAction: an empty export would look like a success. DOCX takes the images'
+ * data as well (bounded: layout.ts's ImageBudget) and comes back as bytes, with the model's warnings for the answer's
+ * headers (the other formats carry them in the JSON, or lose them).
  */
-export function exportDocument(
-  input: { pdf: PdfSource; password?: string | undefined; pageRange?: string | undefined; format: ExportFormat; title: string },
+export async function exportDocument(
+  input: { pdf: PdfSource; password?: string | undefined; pageRange?: string | undefined; format: ExportFormat; table?: number | undefined; title: string },
   ctx?: TaskContext,
-): { content: string; pageCount: number; pages: number } {
-  return withPdf(input, 'copy', (doc) => {
+): Promise<{ content: string | Uint8Array; pageCount: number; pages: number; warnings: string[] }> {
+  const images: ImageBudget | undefined = input.format === 'docx' ? { bytes: MAX_IMAGE_BYTES, skipped: 0 } : undefined;
+  // The document is read (synchronously) and closed before a DOCX or a workbook is written.
+  const { model, pages } = withPdf(input, 'copy', (doc): { model: ExportModel; pages: number } => {
     const pageCount = doc.countPages();
     const indices = parsePageRange(input.pageRange, pageCount);
-    const raw: RawPage[] = [];
-    for (const [n, i] of indices.entries()) {
-      const page = doc.loadPage(i);
-      try {
-        raw.push(readPage(page, i));
-      } finally {
-        page.destroy();
-      }
-      ctx?.progress({ done: n + 1, total: indices.length, stage: 'export' });
-    }
-    if (!raw.some((p) => p.items.some((item) => item.kind !== 'image'))) {
-      throw new EngineError('NO_TEXT', `The ${indices.length === pageCount ? 'document' : 'pages exported'} ${indices.length === 1 ? 'has' : 'have'} no text (a scan?): run OCRAction first to add a text layer`);
-    }
+    const raw = readPages(doc, indices, indices.length === pageCount ? 'document' : 'pages exported', ctx, 'export', images);
     const model = classify(raw, pageCount);
-    return { content: writeExport(model, input.format, input.title), pageCount, pages: indices.length };
+    joinContinuedTables(model);
+    return { model, pages: indices.length };
   });
+  if (images?.skipped) model.warnings.push(`${images.skipped} image${images.skipped > 1 ? 's' : ''} left out (larger than ${MAX_IMAGE_PIXELS / 1e6} megapixels, or past ${MAX_IMAGE_BYTES / 2 ** 20} MiB of images in all): a caption in place of each`);
+  const content = input.format === 'docx' ? await toDocx(model, input.title) : isSheetFormat(input.format) ? await writeSheets(tablesOf(model), input.format, input.table) : writeExport(model, input.format, input.title);
+  return { content, pageCount: model.pageCount, pages, warnings: model.warnings };
+}
+
+/**
+ * The pages `indices` read for the export model (readPage), before classification; 422 NO_TEXT, naming OCRAction, when
+ * none has any text at all (`what`: the document, or the pages, in the message); `images`: DOCX's budget for the
+ * images' data. Also the tagger's reading
+ * (engine/pdfua/tag.ts).
+ */
+export function readPages(doc: mupdf.PDFDocument, indices: readonly number[], what: string, ctx?: TaskContext, stage = 'export', images?: ImageBudget): RawPage[] {
+  const raw: RawPage[] = [];
+  for (const [n, i] of indices.entries()) {
+    const page = doc.loadPage(i);
+    try {
+      raw.push(readPage(page, i, images));
+    } finally {
+      page.destroy();
+    }
+    ctx?.progress({ done: n + 1, total: indices.length, stage });
+  }
+  if (!raw.some((p) => p.items.some((item) => item.kind !== 'image'))) {
+    throw new EngineError('NO_TEXT', `The ${what} ${indices.length === 1 ? 'has' : 'have'} no text (a scan?): run OCRAction first to add a text layer`);
+  }
+  return raw;
 }

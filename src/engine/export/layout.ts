@@ -2,7 +2,7 @@ import * as mupdf from 'mupdf';
 import { PageSpace } from '../pages/geometry.js';
 import { walkText } from '../text/page-text.js';
 import type { Rectangle } from '../syntax/geometry.js';
-import type { ExportBlock, ExportFont, TableCell } from './model.js';
+import type { ExportBlock, ExportFont, TableCell, TextLink } from './model.js';
 
 /**
  * Layout analysis for export (docs/export.md): a page's MuPDF structured text turned into lines with their words'
@@ -29,10 +29,16 @@ export interface Line {
   rect: Rectangle;
   /** A shape left of the line's start that looks like a bullet. */
   bullet: boolean;
+  /** The runs of its words under an external link, in order. */
+  links: TextLink[];
 }
 
 /** What a page holds before classification, in MuPDF's order: runs of lines (one MuPDF block each), tables, images. */
-export type RawItem = { kind: 'lines'; lines: Line[] } | { kind: 'table'; block: ExportBlock } | { kind: 'image'; block: ExportBlock };
+/**
+ * A table item's `cells` are its grid's cells in PDF user space (rows top to bottom, cells left to right), kept out of
+ * the export model: the tagger (engine/pdfua/tag.ts) places each piece of a table's text in its cell by them.
+ */
+export type RawItem = { kind: 'lines'; lines: Line[] } | { kind: 'table'; block: ExportBlock; cells: Rectangle[][] } | { kind: 'image'; block: ExportBlock };
 
 export interface RawPage {
   pageIndex: number;
@@ -337,7 +343,7 @@ const columnOf = (xpos: number[], x: number) => xpos.findIndex((left, i) => i < 
  * centred header row).
  * Answers the table and the lines it took, or null when it holds too little to be a table.
  */
-function tableFromGrid(grid: Grid, lines: Line[], space: PageSpace): { block: ExportBlock; taken: Set<Line>; top: number } | null {
+function tableFromGrid(grid: Grid, lines: Line[], space: PageSpace): { block: ExportBlock; cells: Rectangle[][]; taken: Set<Line>; top: number } | null {
   const { xpos } = grid;
   const ypos = [...grid.ypos];
   const left = xpos[0]!;
@@ -385,29 +391,131 @@ function tableFromGrid(grid: Grid, lines: Line[], space: PageSpace): { block: Ex
   const rows2: TableCell[][] = cells.map((row) => row.map((words) => ({ text: words.join(' '), rowSpan: 1, colSpan: 1 })));
   const filled = rows2.flat().filter((c) => c.text !== '').length;
   if (rows2.length < 2 || filled < 2) return null;
-  return { block: { type: 'table', rectangle: space.rectangle([left, ypos[0]!, right, ypos[ypos.length - 1]!]), rows: rows2 }, taken, top: ypos[0]! };
+  // No column boundary runs through a word. MuPDF's detection also answers a page of running text beside a column of
+  // list bullets as a grid (a LibreOffice page with a bulleted list: the bullets one column, everything else the other),
+  // whose boundary then cuts the words of every line wider than the bullets' column.
+  const inner = xpos.slice(1, -1);
+  if ([...taken].some((line) => line.words.some((w) => inner.some((x) => w.x0 < x - 1 && w.x1 > x + 1)))) return null;
+  const cellRects = ypos.slice(1).map((bottom, r) => xpos.slice(1).map((x1, c) => space.rectangle([xpos[c]!, ypos[r]!, x1, bottom])));
+  return { block: { type: 'table', rectangle: space.rectangle([left, ypos[0]!, right, ypos[ypos.length - 1]!]), rows: rows2 }, cells: cellRects, taken, top: ypos[0]! };
 }
 
-/** One page's lines, tables and images, in reading order (MuPDF's order; a table where its first line was). */
-export function readPage(page: mupdf.PDFPage, pageIndex: number): RawPage {
+/** External links of a page: their areas in MuPDF's page space and their URIs. */
+function uriLinks(page: mupdf.PDFPage): { box: Box; uri: string }[] {
+  const out: { box: Box; uri: string }[] = [];
+  for (const link of page.getLinks()) {
+    try {
+      if (link.isExternal()) out.push({ box: link.getBounds() as Box, uri: link.getURI() });
+    } finally {
+      link.destroy();
+    }
+  }
+  return out;
+}
+
+/** The runs of a line's words whose centres lie in a link's area, each with the link's URI. */
+function lineLinks(line: { box: Box; words: Word[] }, links: { box: Box; uri: string }[]): TextLink[] {
+  if (!links.length) return [];
+  const cy = centre(line.box)[1];
+  const out: TextLink[] = [];
+  let last: (TextLink & { index: number }) | undefined;
+  line.words.forEach((w, index) => {
+    const cx = (w.x0 + w.x1) / 2;
+    const link = links.find((l) => l.box[0] <= cx && cx <= l.box[2] && l.box[1] <= cy && cy <= l.box[3]);
+    if (!link) {
+      last = undefined;
+      return;
+    }
+    if (last && last.uri === link.uri && last.index === index - 1) {
+      last.text += ` ${w.text}`;
+      last.index = index;
+    } else {
+      last = { text: w.text, uri: link.uri, index };
+      out.push(last);
+    }
+  });
+  return out.map(({ text, uri }) => ({ text, uri }));
+}
+
+/**
+ * What image data an export may still take (DOCX only): images are decoded and written as PNG while the bytes last,
+ * and only those of at most MAX_IMAGE_PIXELS; the others stay placeholders, counted in `skipped`.
+ */
+export interface ImageBudget {
+  bytes: number;
+  skipped: number;
+}
+/** 16 megapixels: a full A4 page scanned at 400 dpi; decoding one takes at most 64 MB (RGBA). */
+export const MAX_IMAGE_PIXELS = 16_000_000;
+/** What the images of one DOCX export may add up to, as PNG. */
+export const MAX_IMAGE_BYTES = 64 * 1024 * 1024;
+
+/** An image as PNG (grey or RGB, alpha kept), or undefined past the budget. */
+function imagePng(image: mupdf.Image, budget: ImageBudget): Uint8Array | undefined {
+  if (budget.bytes <= 0 || image.getWidth() * image.getHeight() > MAX_IMAGE_PIXELS) return undefined;
+  let pixmap = image.toPixmap();
+  try {
+    const colours = pixmap.getNumberOfComponents() - pixmap.getAlpha();
+    // PNG holds grey and RGB only: CMYK, Lab and others are converted.
+    if (colours !== 1 && colours !== 3) {
+      const converted = pixmap.convertToColorSpace(mupdf.ColorSpace.DeviceRGB, true);
+      pixmap.destroy();
+      pixmap = converted;
+    }
+    const png = pixmap.asPNG();
+    if (png.byteLength > budget.bytes) return undefined;
+    budget.bytes -= png.byteLength;
+    return png;
+  } finally {
+    pixmap.destroy();
+  }
+}
+
+/** The images of the page's image blocks, in the order of the structured text's blocks (undefined: not taken). */
+function blockImages(stext: mupdf.StructuredText, budget: ImageBudget): (Uint8Array | undefined)[] {
+  const out: (Uint8Array | undefined)[] = [];
+  stext.walk({
+    onImageBlock(_bbox, _transform, image) {
+      try {
+        const png = imagePng(image, budget);
+        if (!png) budget.skipped++;
+        out.push(png);
+      } finally {
+        image.destroy();
+      }
+    },
+  });
+  return out;
+}
+
+/**
+ * One page's lines, tables and images, in reading order (MuPDF's order; a table where its first line was). With an
+ * image budget (DOCX), image blocks carry their images as PNG.
+ */
+export function readPage(page: mupdf.PDFPage, pageIndex: number, images?: ImageBudget): RawPage {
   const space = new PageSpace(page);
   const [px0, py0, px1, py1] = page.getBounds();
   const stext = page.toStructuredText(PLAIN_OPTIONS);
   let blocks: StextJsonBlock[];
   let words: Word[][];
+  let pngs: (Uint8Array | undefined)[] = [];
   try {
     blocks = (JSON.parse(stext.asJSON()) as { blocks: StextJsonBlock[] }).blocks;
     words = lineWords(stext);
+    if (images) pngs = blockImages(stext, images);
   } finally {
     stext.destroy();
   }
   const { shapes, horizontal, vertical } = pageVectors(page);
+  const links = uriLinks(page);
   const items: RawItem[] = [];
   const all: Line[] = [];
   let k = 0;
+  let imageIndex = 0;
   for (const b of blocks) {
-    if (b.type === 'image' && b.bbox) {
-      items.push({ kind: 'image', block: { type: 'image', rectangle: space.rectangle(box(b.bbox)) } });
+    if (b.type === 'image') {
+      const png = pngs[imageIndex++];
+      if (b.bbox) items.push({ kind: 'image', block: { type: 'image', rectangle: space.rectangle(box(b.bbox)), ...(png ? { png } : {}) } });
       continue;
     }
     if (b.type !== 'text' || !b.lines) continue;
@@ -415,8 +523,9 @@ export function readPage(page: mupdf.PDFPage, pageIndex: number): RawPage {
     for (const l of b.lines) {
       // A subset's tag (ABCDEF+) is no part of the font's name.
       const font: ExportFont = { name: l.font.name.replace(/^[A-Z]{6}\+/u, ''), size: Math.round(l.font.size * 100) / 100, bold: l.font.weight === 'bold', italic: l.font.style === 'italic' };
-      const line: Line = { text: l.text, box: box(l.bbox), rect: space.rectangle(box(l.bbox)), font, words: words[k++] ?? [], bullet: false };
+      const line: Line = { text: l.text, box: box(l.bbox), rect: space.rectangle(box(l.bbox)), font, words: words[k++] ?? [], bullet: false, links: [] };
       line.bullet = hasBullet(line, shapes);
+      line.links = lineLinks(line, links);
       if (line.text.trim() !== '') lines.push(line);
     }
     if (lines.length) {
@@ -437,7 +546,7 @@ export function readPage(page: mupdf.PDFPage, pageIndex: number): RawPage {
       const rest = item.lines.filter((l) => !table.taken.has(l) && !before.includes(l));
       const replaced: RawItem[] = [];
       if (before.length) replaced.push({ kind: 'lines', lines: before });
-      if (!placed) replaced.push({ kind: 'table', block: table.block });
+      if (!placed) replaced.push({ kind: 'table', block: table.block, cells: table.cells });
       placed = true;
       if (rest.length) replaced.push({ kind: 'lines', lines: rest });
       items.splice(i, 1, ...replaced);

@@ -4,8 +4,14 @@
  */
 import type { Rectangle } from '../syntax/geometry.js';
 
-export const EXPORT_FORMATS = ['json', 'markdown', 'html'] as const;
+/** xlsx and csv are written from the tables alone (sheets.ts). */
+export const EXPORT_FORMATS = ['json', 'markdown', 'html', 'docx', 'xlsx', 'csv'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** The formats written from the tables alone (sheets.ts). */
+export const SHEET_FORMATS = ['xlsx', 'csv'] as const;
+export type SheetFormat = (typeof SHEET_FORMATS)[number];
+export const isSheetFormat = (format: string): format is SheetFormat => (SHEET_FORMATS as readonly string[]).includes(format);
 
 export interface ExportFont {
   name: string;
@@ -27,6 +33,14 @@ export interface TextBlock extends BlockBase {
   level?: number;
   /** listItem: numbered (1., a), iv.) or not (a bullet). */
   ordered?: boolean;
+  /** The block's external links (URI link annotations over its words), in text order; absent when it has none. */
+  links?: TextLink[];
+}
+
+/** A link in a text block: the words its area covers (as they read in the block's text) and where it goes. */
+export interface TextLink {
+  text: string;
+  uri: string;
 }
 
 export interface TableCell {
@@ -43,6 +57,8 @@ export interface TableBlock extends BlockBase {
 
 export interface ImageBlock extends BlockBase {
   type: 'image';
+  /** DOCX only (never in the JSON): the image as PNG, when it was read and fits the bounds of docs/export.md. */
+  png?: Uint8Array;
 }
 
 export type ExportBlock = TextBlock | TableBlock | ImageBlock;

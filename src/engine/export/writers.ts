@@ -14,7 +14,7 @@ function mdText(text: string): string {
   return escaped.replace(/^(#{1,6}(?=\s|$)|[-+=](?=\s|$)|>)/u, '\\$1').replace(/^(\d+)([.)])(?=\s|$)/u, '$1\\$2');
 }
 
-const imageLabel = (pageIndex: number, n: number) => `Image ${n} on page ${pageIndex + 1}`;
+export const imageLabel = (pageIndex: number, n: number) => `Image ${n} on page ${pageIndex + 1}`;
 const imageAnchor = (pageIndex: number, n: number) => `#page-${pageIndex + 1}-image-${n}`;
 
 function mdTable(table: TableBlock): string {
@@ -25,7 +25,7 @@ function mdTable(table: TableBlock): string {
 }
 
 /** Consecutive list items of one kind: one list. */
-function groupLists(blocks: ExportBlock[]): (ExportBlock | TextBlock[])[] {
+export function groupLists(blocks: ExportBlock[]): (ExportBlock | TextBlock[])[] {
   const out: (ExportBlock | TextBlock[])[] = [];
   for (const b of blocks) {
     const last = out[out.length - 1];

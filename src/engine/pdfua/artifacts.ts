@@ -1,4 +1,4 @@
-import { contentTokens } from '../syntax/content-tokens.js';
+import { contentOperations } from '../syntax/content-tokens.js';
 
 /**
  * PDF/UA-1 7.1 (veraPDF 7.1-3): all content is either real content in marked-content sequences the structure tree
@@ -10,8 +10,6 @@ import { contentTokens } from '../syntax/content-tokens.js';
 
 /** Operators that paint, and so must be tagged or artifacts. */
 const PAINTING = new Set(['Tj', 'TJ', "'", '"', 'Do', 'sh', 'f', 'F', 'f*', 'S', 's', 'B', 'B*', 'b', 'b*']);
-/** Path construction: a path is painted by the operator that ends it, and marked content may not begin inside it. */
-const PATH = new Set(['m', 'l', 'c', 'v', 'y', 'h', 're', 'W', 'W*']);
 
 /**
  * The content stream with every painting operation outside marked content enclosed in `/Artifact BMC ... EMC` (a
@@ -23,38 +21,13 @@ export function markUntaggedAsArtifacts(content: Uint8Array): { bytes?: Uint8Arr
   let copiedTo = 0;
   let wrapped = 0;
   let marked = 0; // marked-content nesting
-  let nested = 0; // inside [ ] or << >> operands
-  let operandsStart = -1; // where the operands of the next operator begin
-  let pathStart = -1; // where the path being built began (its first operand)
-  for (const t of contentTokens(content)) {
-    if (t.kind === 'array-open' || t.kind === 'dict-open') {
-      if (nested++ === 0 && operandsStart < 0) operandsStart = t.start;
-      continue;
-    }
-    if (t.kind === 'array-close' || t.kind === 'dict-close') {
-      if (nested > 0) nested--;
-      continue;
-    }
-    if (nested > 0 || t.kind === 'stray') continue;
-    if (t.kind !== 'operator' && t.kind !== 'inline-image') {
-      if (operandsStart < 0) operandsStart = t.start;
-      continue;
-    }
-    const start = operandsStart < 0 ? t.start : operandsStart;
-    operandsStart = -1;
-    const op = t.kind === 'operator' ? t.value : 'BI';
+  for (const { op, begin, end } of contentOperations(content)) {
     if (op === 'BDC' || op === 'BMC') marked++;
     else if (op === 'EMC') marked = Math.max(0, marked - 1);
-    if (PATH.has(op)) {
-      if (pathStart < 0) pathStart = start;
-      continue;
-    }
-    const begin = pathStart >= 0 ? pathStart : start;
-    pathStart = -1;
     // `n` ends a path that only clips: nothing painted.
     if (marked > 0 || !(PAINTING.has(op) || op === 'BI')) continue;
-    out.push(latin1(copiedTo, begin), '/Artifact BMC\n', latin1(begin, t.end), '\nEMC');
-    copiedTo = t.end;
+    out.push(latin1(copiedTo, begin), '/Artifact BMC\n', latin1(begin, end), '\nEMC');
+    copiedTo = end;
     wrapped++;
   }
   if (wrapped === 0) return { wrapped };

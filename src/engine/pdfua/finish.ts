@@ -163,37 +163,54 @@ function markArtifacts(doc: mupdf.PDFDocument, report: TaggedPdfReport): void {
 
 export function finishTaggedPdf(input: PdfInput & { metadata: TaggedPdfMetadata }): { bytes: Uint8Array; report: TaggedPdfReport } {
   return editPdf(input, 'edit', (doc, edit) => {
-    const catalog = deref(doc.getTrailer().get('Root'));
-    const structure = repairStructure(doc, catalog);
-    const report: TaggedPdfReport = { ...structure, linksDescribed: 0, linksUndescribed: 0, artifactsMarked: 0, pdfuaIdentified: false };
-    describeLinks(doc, report);
-    markArtifacts(doc, report);
-
-    const m = input.metadata;
-    const info = deref(doc.getTrailer().get('Info'));
-    const pageTitle = info.isDictionary() ? text(info.get('Title'))?.trim() : undefined;
-    const title = m.title ?? (pageTitle && !STAND_IN_TITLE.test(pageTitle) ? pageTitle : (m.fallbackTitle || firstHeading(catalog)));
-    const change: MetadataChange = { title: title ?? null };
-    for (const key of ['author', 'subject', 'keywords', 'language'] as const) if (m[key] !== undefined) change[key] = m[key];
-    // PDF/UA-1 5: the identification is written only when the document is tagged and nothing this task knows of is
-    // left unmet; otherwise the file would claim what it is not (veraPDF then reports the missing identification too).
-    const tagged = isTagged(doc);
-    report.pdfuaIdentified = tagged && title !== undefined && structure.figuresWithoutAlt === 0 && structure.unmappedTypes.length === 0 && report.linksUndescribed === 0;
-    const fields = changeMetadata(doc, change, false, (packet) => replaceDescriptions(packet, [PDFUAID_NS], report.pdfuaIdentified ? (claimsPdfa(packet) ? PDFUA_EXTENSION_SCHEMA : '') + PDFUA_IDENTIFICATION : ''));
-    if (fields.title !== undefined) report.title = fields.title;
-    if (fields.language !== undefined) report.language = fields.language;
-
-    // PDF/UA-1 7.1: a viewer shows the title, not the file name. Chromium sets it; kept so.
-    displayDocTitle(doc);
-    // A tagged document says it is (Chromium does; kept so); an untagged one is not made to claim it.
-    if (tagged) {
-      let markInfo = deref(catalog.get('MarkInfo'));
-      if (!markInfo.isDictionary()) {
-        catalog.put('MarkInfo', doc.newDictionary());
-        markInfo = deref(catalog.get('MarkInfo'));
-      }
-      markInfo.put('Marked', doc.newBoolean(true));
-    }
+    const report = finishTagged(doc, input.metadata);
     return { bytes: edit.save(), report };
+  });
+}
+
+/**
+ * finishTaggedPdf's work on the open document. `identify`: `when-met` writes the PDF/UA identification by the rule
+ * below; `always` writes it into any tagged document (PDFUAConvertAction, which lets veraPDF judge the result and takes
+ * the claim out again when it fails: withoutPdfuaIdentification).
+ */
+export function finishTagged(doc: mupdf.PDFDocument, m: TaggedPdfMetadata, identify: 'when-met' | 'always' = 'when-met'): TaggedPdfReport {
+  const catalog = deref(doc.getTrailer().get('Root'));
+  const structure = repairStructure(doc, catalog);
+  const report: TaggedPdfReport = { ...structure, linksDescribed: 0, linksUndescribed: 0, artifactsMarked: 0, pdfuaIdentified: false };
+  describeLinks(doc, report);
+  markArtifacts(doc, report);
+
+  const info = deref(doc.getTrailer().get('Info'));
+  const pageTitle = info.isDictionary() ? text(info.get('Title'))?.trim() : undefined;
+  const title = m.title ?? (pageTitle && !STAND_IN_TITLE.test(pageTitle) ? pageTitle : (m.fallbackTitle || firstHeading(catalog)));
+  const change: MetadataChange = { title: title ?? null };
+  for (const key of ['author', 'subject', 'keywords', 'language'] as const) if (m[key] !== undefined) change[key] = m[key];
+  // PDF/UA-1 5: the identification is written only when the document is tagged and nothing this task knows of is
+  // left unmet; otherwise the file would claim what it is not (veraPDF then reports the missing identification too).
+  const tagged = isTagged(doc);
+  report.pdfuaIdentified = tagged && (identify === 'always' || (title !== undefined && structure.figuresWithoutAlt === 0 && structure.unmappedTypes.length === 0 && report.linksUndescribed === 0));
+  const fields = changeMetadata(doc, change, false, (packet) => replaceDescriptions(packet, [PDFUAID_NS], report.pdfuaIdentified ? (claimsPdfa(packet) ? PDFUA_EXTENSION_SCHEMA : '') + PDFUA_IDENTIFICATION : ''));
+  if (fields.title !== undefined) report.title = fields.title;
+  if (fields.language !== undefined) report.language = fields.language;
+
+  // PDF/UA-1 7.1: a viewer shows the title, not the file name. Chromium sets it; kept so.
+  displayDocTitle(doc);
+  // A tagged document says it is (Chromium does; kept so); an untagged one is not made to claim it.
+  if (tagged) {
+    let markInfo = deref(catalog.get('MarkInfo'));
+    if (!markInfo.isDictionary()) {
+      catalog.put('MarkInfo', doc.newDictionary());
+      markInfo = deref(catalog.get('MarkInfo'));
+    }
+    markInfo.put('Marked', doc.newBoolean(true));
+  }
+  return report;
+}
+
+/** The `withoutPdfuaIdentification` task: the XMP's pdfuaid claim (and its PDF/A extension schema) taken out; the rest kept. */
+export function withoutPdfuaIdentification(input: PdfInput): { bytes: Uint8Array } {
+  return editPdf(input, 'edit', (doc, edit) => {
+    changeMetadata(doc, {}, false, (packet) => replaceDescriptions(packet, [PDFUAID_NS], ''));
+    return { bytes: edit.save() };
   });
 }

@@ -111,6 +111,61 @@ export function* contentTokens(s: Uint8Array): Generator<ContentToken> {
   if (inlineStart !== undefined) yield { kind: 'inline-image', start: inlineStart, end: s.length };
 }
 
+/** Path construction operators: a path is painted by the operator that ends it, and marked content may not begin inside it. */
+const PATH_CONSTRUCTION = new Set(['m', 'l', 'c', 'v', 'y', 'h', 're', 'W', 'W*']);
+
+/** One operation of a content stream, as contentOperations reads it. */
+export interface ContentOperation {
+  /** The operator; an inline image is `BI`. */
+  op: string;
+  /** Where its operands begin (its own start when it has none), and its end. */
+  start: number;
+  end: number;
+  /** Where what it draws begins: for a path-painting operator, the path's first construction operand; else `start`. */
+  begin: number;
+  /** Its number and name operands at the top level, in order (arrays, dictionaries and strings are stepped over). */
+  args: (number | string)[];
+}
+
+/**
+ * The operations of a content stream, in order, for the code that marks content (engine/pdfua: artifacts.ts and
+ * marking.ts): every operator but path construction, which is folded into the operator that ends the path.
+ */
+export function* contentOperations(content: Uint8Array): Generator<ContentOperation> {
+  let nested = 0;
+  let operandsStart = -1;
+  let pathStart = -1;
+  let args: (number | string)[] = [];
+  for (const t of contentTokens(content)) {
+    if (t.kind === 'array-open' || t.kind === 'dict-open') {
+      if (nested++ === 0 && operandsStart < 0) operandsStart = t.start;
+      continue;
+    }
+    if (t.kind === 'array-close' || t.kind === 'dict-close') {
+      if (nested > 0) nested--;
+      continue;
+    }
+    if (nested > 0 || t.kind === 'stray') continue;
+    if (t.kind !== 'operator' && t.kind !== 'inline-image') {
+      if (operandsStart < 0) operandsStart = t.start;
+      if (t.kind === 'number' || t.kind === 'name') args.push(t.value);
+      continue;
+    }
+    const start = operandsStart < 0 ? t.start : operandsStart;
+    const operands = args;
+    operandsStart = -1;
+    args = [];
+    const op = t.kind === 'operator' ? t.value : 'BI';
+    if (PATH_CONSTRUCTION.has(op)) {
+      if (pathStart < 0) pathStart = start;
+      continue;
+    }
+    const begin = pathStart >= 0 ? pathStart : start;
+    pathStart = -1;
+    yield { op, start, end: t.end, begin, args: operands };
+  }
+}
+
 const ESCAPES: Record<number, number> = { 0x6e: 0x0a, 0x72: 0x0d, 0x74: 0x09, 0x62: 0x08, 0x66: 0x0c };
 
 /** The bytes a string token stands for: hex digits paired (an odd last one padded with 0), literal escapes and line ends read as ISO 32000-1, 7.3.4.2 says. */

@@ -37,9 +37,15 @@ const REFERENCES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&g
 export function escapeXml(value: string, attribute = false): string {
   // Most values need nothing: one test without the `u` flag (any surrogate sends the value down the full path) instead of two replacements.
   if (!NEEDS_ESCAPE.test(value)) return value;
-  return value
-    .replace(NOT_XML, (c) => (c.charCodeAt(0) < 0x20 ? String.fromCharCode(0x2400 + c.charCodeAt(0)) : '\uFFFD'))
-    .replace(attribute ? /[&<>"\r\n\t]/g : /[&<>\r]/g, (c) => REFERENCES[c]!);
+  return xmlStandIns(value).replace(attribute ? /[&<>"\r\n\t]/g : /[&<>\r]/g, (c) => REFERENCES[c]!);
+}
+
+/**
+ * escapeXml's stand-ins alone (a C0 control as its control picture, other characters XML cannot hold as U+FFFD), for
+ * text that a library escapes itself (the DOCX export's, whose library would drop the controls).
+ */
+export function xmlStandIns(value: string): string {
+  return value.replace(NOT_XML, (c) => (c.charCodeAt(0) < 0x20 ? String.fromCharCode(0x2400 + c.charCodeAt(0)) : '\uFFFD'));
 }
 
 /** Whether any attribute or text of the tree has characters escapeXml writes stand-ins for. */

@@ -14,6 +14,7 @@ import { MergeDocumentsAction } from './MergeDocumentsAction.js';
 import { OCRAction } from './OCRAction.js';
 import { OptimizeAction } from './OptimizeAction.js';
 import { PDFAConvertAction } from './PDFAConvertAction.js';
+import { PDFUAConvertAction } from './PDFUAConvertAction.js';
 import { SanitizeAction } from './SanitizeAction.js';
 import { TextStampAction } from './TextStampAction.js';
 import { SplitDocumentAction } from './SplitDocumentAction.js';
@@ -39,6 +40,7 @@ export const ACTIONS: readonly AnyAction[] = [
   RemovePagesByTextAction as AnyAction,
   OCRAction as AnyAction,
   PDFAConvertAction as AnyAction,
+  PDFUAConvertAction as AnyAction,
   FacturXAction as AnyAction,
   LinearizeAction as AnyAction,
   OptimizeAction as AnyAction,

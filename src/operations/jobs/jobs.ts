@@ -10,7 +10,7 @@ import type { PreparedUpload, UploadOperations } from '../uploads.js';
 import type { OneShotOperations, PreparedOneShot } from '../oneshot.js';
 import type { PreparedCompare } from '../compare.js';
 import type { ExecutionContext } from '../execution.js';
-import { isFinished, type ComparePayload, type ActionPayload, type JobError, type JobPayload, type JobProgress, type JobRecord, type JobState } from './model.js';
+import { isFinished, type ComparePayload, type ExportPayload, type ActionPayload, type JobError, type JobPayload, type JobProgress, type JobRecord, type JobState } from './model.js';
 import { newJobId, type JobStore } from './store.js';
 import type { JobEventHub } from './events.js';
 import type { JobBackend, JobConsumer, SharedHeld } from './backend.js';
@@ -380,9 +380,8 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
    * written to the store. It stays on this instance's queue: the passwords and `answer` are held here only.
    */
   async submitCompare(prepared: PreparedCompare, mediaType: string, answer: (exec: ExecutionContext) => Promise<{ content: Uint8Array; name: string }>): Promise<JobRecord> {
-    await this.readShared().catch(() => {});
     const { path, ctx, other, options } = prepared;
-    const payload: ComparePayload = {
+    return this.submitFileJob('compare', path.toString(), ctx, {
       kind: 'compare',
       base: other.path.toString(),
       ...(ctx.versionId !== undefined ? { versionId: ctx.versionId } : {}),
@@ -393,14 +392,27 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
       conflict: 'fail',
       etag: '',
       resumable: false,
-    };
-    return this.submitLocal('compare', path.toString(), ctx, payload, (id) => ({
+    }, answer);
+  }
+
+  /**
+   * Queues an export (docs/export.md) as a job whose result is a file, as submitCompare does: `answer` exports under
+   * the job's execution; the route has decided every 4xx it can before (the password, the page range).
+   */
+  async submitExport(path: string, ctx: OperationContext, export_: Omit<ExportPayload, 'kind' | 'conflict' | 'etag' | 'resumable'>, answer: (exec: ExecutionContext) => Promise<{ content: Uint8Array; name: string }>): Promise<JobRecord> {
+    return this.submitFileJob('export', path, ctx, { kind: 'export', ...export_, conflict: 'fail', etag: '', resumable: false }, answer);
+  }
+
+  /** A read whose answer is kept as the job's result file (JobResult.file); it stays on this instance's queue. */
+  private async submitFileJob(action: string, document: string, ctx: OperationContext, payload: ComparePayload | ExportPayload, answer: (exec: ExecutionContext) => Promise<{ content: Uint8Array; name: string }>): Promise<JobRecord> {
+    await this.readShared().catch(() => {});
+    return this.submitLocal(action, document, ctx, payload, (id) => ({
       stop: new AbortController(),
       run: async (exec) => {
         const { content, name } = await answer(exec);
         // As a write, nothing is kept once the job was stopped.
         throwIfStopped(exec);
-        const file = await this.resultFiles.put(id, content, { name, mediaType });
+        const file = await this.resultFiles.put(id, content, { name, mediaType: payload.mediaType });
         // Nothing is stored: no path, no document; the file is the result (GET /jobs/{id}/result).
         return { path: '', created: false, document: null, file };
       },

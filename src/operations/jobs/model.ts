@@ -66,7 +66,7 @@ export interface JobResult {
  * `upload`: a document upload that is checked or converted and stored
  * (operations/documents.ts).
  */
-export type JobPayload = ActionPayload | UploadPayload | OneShotPayload | ComparePayload;
+export type JobPayload = ActionPayload | UploadPayload | OneShotPayload | ComparePayload | ExportPayload;
 
 interface PayloadCommon {
   conflict: 'fail' | 'overwrite' | 'unique';
@@ -144,6 +144,23 @@ export interface ComparePayload extends PayloadCommon {
   mediaType: string;
   /** The larger document's size in bytes (the size rule of long work). */
   bytes: number;
+}
+
+/**
+ * An export (docs/export.md): a read of one document whose answer (JSON, Markdown, HTML, XLSX or CSV) is kept as the
+ * job's result file; nothing is written to the store (`conflict` and `etag` do not apply). Never resumable: the
+ * document password and the answer's writing are held by the instance that took it, as a compare's are.
+ */
+export interface ExportPayload extends PayloadCommon {
+  kind: 'export';
+  format: string;
+  pageRange?: string;
+  table?: number;
+  versionId?: string;
+  /** The result's media type. */
+  mediaType: string;
+  /** The pages exported (the page rule of long work, EXPORT_ASYNC_PAGES). */
+  pages: number;
 }
 
 /** A job's result file, as its record describes it (the content is in JobResultFiles, under the job's id). */

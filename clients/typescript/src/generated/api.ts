@@ -273,7 +273,7 @@ export interface paths {
         put: operations["putDocument"];
         /**
          * Run a document action
-         * @description The body is an object with exactly one key, the action name, whose value holds its parameters; or multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML, the root element is the action name. Writing actions replace the document unless savePath is given; namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction, FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, FacturXAction, LinearizeAction, OptimizeAction, MergeDocumentsAction, SanitizeAction.
+         * @description The body is an object with exactly one key, the action name, whose value holds its parameters; or multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML, the root element is the action name. Writing actions replace the document unless savePath is given; namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction, FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, PDFUAConvertAction, FacturXAction, LinearizeAction, OptimizeAction, MergeDocumentsAction, SanitizeAction.
          */
         post: operations["runDocumentAction"];
         /**
@@ -944,8 +944,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Export the document (or some pages) as JSON, Markdown or HTML
-         * @description The text of the document in reading order as blocks: headings (by font size and weight), paragraphs (lines joined, hyphenation at line ends undone), list items, tables (rows and cells) and image placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html) or, without it, Accept (application/json, text/markdown, text/html) chooses the format. ?pageRange= (1-based, e.g. "1-3,7") exports some pages. Pages without any text are 422 NO_TEXT (run OCRAction first). Needs extractTextAllowed when the document was opened with its user password. ETag and If-None-Match (304) by document version and options. See docs/export.md for the JSON schema and what is lost.
+         * Export the document (or some pages) as JSON, Markdown, HTML, DOCX, XLSX or CSV
+         * @description The text of the document in reading order as blocks: headings (by font size and weight), paragraphs (lines joined, hyphenation at line ends undone), list items, tables (rows and cells) and image placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html, docx) or, without it, Accept (application/json, text/markdown, text/html, application/vnd.openxmlformats-officedocument.wordprocessingml.document) chooses the format. DOCX is a flowing Word document: Heading 1-6 and Normal styles, Word lists, tables with a repeated header row, images in place, a page break per PDF page, links; its warnings (images left out, pages without text) in X-Service-Warning headers. ?pageRange= (1-based, e.g. "1-3,7") exports some pages. Pages without any text are 422 NO_TEXT (run OCRAction first). Needs extractTextAllowed when the document was opened with its user password. format=xlsx: every table a sheet (numbers as numbers, header row bold and frozen); format=csv: one table (?table=N, 1-based, default the first; RFC 4180, UTF-8); no table is 422 NO_TABLES. ETag and If-None-Match (304) by document version and options; a repeated export is answered from a cache. Prefer: respond-async (or more than 100 pages exported) runs it as a job whose result file is the export. See docs/export.md for the JSON schema and what is lost.
          */
         get: operations["exportDocument"];
         put?: never;
@@ -6241,6 +6241,31 @@ export interface operations {
                          */
                         addAnnots?: boolean;
                     };
+                    /** @description Tags an untagged document for accessibility (PDF/UA-1): headings, paragraphs, lists, tables with header cells, figures and links in a structure tree in reading order, running headers, footers, page numbers and decoration as artifacts, the language, title and XMP metadata set. The result is checked with veraPDF and claims PDF/UA-1 only when it passes; the report gives the verdict, the failed rules grouped by Matterhorn checkpoint, and the figures that still need alternate text (figures gives it by index). A tagged document is kept unless retag. Signed documents are refused (409 DOCUMENT_SIGNED), a document without text is 422 NO_TEXT (OCRAction first). Runs as a background job unless Prefer: wait=N. See docs/accessibility.md. */
+                    PDFUAConvertAction?: {
+                        /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                        savePath?: string;
+                        /**
+                         * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        namingMode?: 0 | 1 | 2;
+                        /** @description The document language, a BCP 47 tag (en-US). Default: the document's own /Lang; none is guessed */
+                        lang?: string;
+                        /** @description The document title (Info and XMP dc:title). Default: the document's own title, else its first heading, else the stored document's name */
+                        title?: string;
+                        /**
+                         * @description Replace the structure tree of a document that is tagged already (default: such a document is kept as it is, nothing written)
+                         * @default false
+                         */
+                        retag?: boolean;
+                        /** @description Alternate text of figures: index is the figure's 0-based position among the Figure elements of the tagged document in depth-first order (an index past the last figure is 400) */
+                        figures?: {
+                            index: number;
+                            alt: string;
+                        }[];
+                    };
                     /** @description Makes the document a Factur-X / ZUGFeRD invoice (multipart: this JSON in part "pageAction", the invoice XML, a UN/CEFACT CII CrossIndustryInvoice, in part "file"): converted to PDF/A-3b (as PDFAConvertAction), the XML attached as factur-x.xml with AFRelationship Alternative (Data for minimum and basicwl) and the fx XMP extension schema (DocumentType INVOICE, DocumentFileName, Version 1.0, ConformanceLevel); validated by veraPDF before it is written. The profile is read from the XML's guideline id unless given. 422 INVOICE_XML_INVALID for XML that is not such an invoice, 422 PDFA_CONVERSION_FAILED as PDFAConvertAction. Runs as a background job unless Prefer: wait=N. See docs/attachments.md. */
                     FacturXAction?: {
                         /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
@@ -6630,6 +6655,31 @@ export interface operations {
                              */
                             addAnnots?: boolean;
                         };
+                        /** @description Tags an untagged document for accessibility (PDF/UA-1): headings, paragraphs, lists, tables with header cells, figures and links in a structure tree in reading order, running headers, footers, page numbers and decoration as artifacts, the language, title and XMP metadata set. The result is checked with veraPDF and claims PDF/UA-1 only when it passes; the report gives the verdict, the failed rules grouped by Matterhorn checkpoint, and the figures that still need alternate text (figures gives it by index). A tagged document is kept unless retag. Signed documents are refused (409 DOCUMENT_SIGNED), a document without text is 422 NO_TEXT (OCRAction first). Runs as a background job unless Prefer: wait=N. See docs/accessibility.md. */
+                        PDFUAConvertAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description The document language, a BCP 47 tag (en-US). Default: the document's own /Lang; none is guessed */
+                            lang?: string;
+                            /** @description The document title (Info and XMP dc:title). Default: the document's own title, else its first heading, else the stored document's name */
+                            title?: string;
+                            /**
+                             * @description Replace the structure tree of a document that is tagged already (default: such a document is kept as it is, nothing written)
+                             * @default false
+                             */
+                            retag?: boolean;
+                            /** @description Alternate text of figures: index is the figure's 0-based position among the Figure elements of the tagged document in depth-first order (an index past the last figure is 400) */
+                            figures?: {
+                                index: number;
+                                alt: string;
+                            }[];
+                        };
                         /** @description Makes the document a Factur-X / ZUGFeRD invoice (multipart: this JSON in part "pageAction", the invoice XML, a UN/CEFACT CII CrossIndustryInvoice, in part "file"): converted to PDF/A-3b (as PDFAConvertAction), the XML attached as factur-x.xml with AFRelationship Alternative (Data for minimum and basicwl) and the fx XMP extension schema (DocumentType INVOICE, DocumentFileName, Version 1.0, ConformanceLevel); validated by veraPDF before it is written. The profile is read from the XML's guideline id unless given. 422 INVOICE_XML_INVALID for XML that is not such an invoice, 422 PDFA_CONVERSION_FAILED as PDFAConvertAction. Runs as a background job unless Prefer: wait=N. See docs/attachments.md. */
                         FacturXAction?: {
                             /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
@@ -7016,6 +7066,31 @@ export interface operations {
                              * @default false
                              */
                             addAnnots?: boolean;
+                        };
+                        /** @description Tags an untagged document for accessibility (PDF/UA-1): headings, paragraphs, lists, tables with header cells, figures and links in a structure tree in reading order, running headers, footers, page numbers and decoration as artifacts, the language, title and XMP metadata set. The result is checked with veraPDF and claims PDF/UA-1 only when it passes; the report gives the verdict, the failed rules grouped by Matterhorn checkpoint, and the figures that still need alternate text (figures gives it by index). A tagged document is kept unless retag. Signed documents are refused (409 DOCUMENT_SIGNED), a document without text is 422 NO_TEXT (OCRAction first). Runs as a background job unless Prefer: wait=N. See docs/accessibility.md. */
+                        PDFUAConvertAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description The document language, a BCP 47 tag (en-US). Default: the document's own /Lang; none is guessed */
+                            lang?: string;
+                            /** @description The document title (Info and XMP dc:title). Default: the document's own title, else its first heading, else the stored document's name */
+                            title?: string;
+                            /**
+                             * @description Replace the structure tree of a document that is tagged already (default: such a document is kept as it is, nothing written)
+                             * @default false
+                             */
+                            retag?: boolean;
+                            /** @description Alternate text of figures: index is the figure's 0-based position among the Figure elements of the tagged document in depth-first order (an index past the last figure is 400) */
+                            figures?: {
+                                index: number;
+                                alt: string;
+                            }[];
                         };
                         /** @description Makes the document a Factur-X / ZUGFeRD invoice (multipart: this JSON in part "pageAction", the invoice XML, a UN/CEFACT CII CrossIndustryInvoice, in part "file"): converted to PDF/A-3b (as PDFAConvertAction), the XML attached as factur-x.xml with AFRelationship Alternative (Data for minimum and basicwl) and the fx XMP extension schema (DocumentType INVOICE, DocumentFileName, Version 1.0, ConformanceLevel); validated by veraPDF before it is written. The profile is read from the XML's guideline id unless given. 422 INVOICE_XML_INVALID for XML that is not such an invoice, 422 PDFA_CONVERSION_FAILED as PDFAConvertAction. Runs as a background job unless Prefer: wait=N. See docs/attachments.md. */
                         FacturXAction?: {
@@ -10204,6 +10279,23 @@ export interface operations {
                              * @default false
                              */
                             addAnnots?: boolean;
+                        };
+                        /** @description Tags an untagged document for accessibility (PDF/UA-1): headings, paragraphs, lists, tables with header cells, figures and links in a structure tree in reading order, running headers, footers, page numbers and decoration as artifacts, the language, title and XMP metadata set. The result is checked with veraPDF and claims PDF/UA-1 only when it passes; the report gives the verdict, the failed rules grouped by Matterhorn checkpoint, and the figures that still need alternate text (figures gives it by index). A tagged document is kept unless retag. Signed documents are refused (409 DOCUMENT_SIGNED), a document without text is 422 NO_TEXT (OCRAction first). Runs as a background job unless Prefer: wait=N. See docs/accessibility.md. */
+                        PDFUAConvertAction?: {
+                            /** @description The document language, a BCP 47 tag (en-US). Default: the document's own /Lang; none is guessed */
+                            lang?: string;
+                            /** @description The document title (Info and XMP dc:title). Default: the document's own title, else its first heading, else the stored document's name */
+                            title?: string;
+                            /**
+                             * @description Replace the structure tree of a document that is tagged already (default: such a document is kept as it is, nothing written)
+                             * @default false
+                             */
+                            retag?: boolean;
+                            /** @description Alternate text of figures: index is the figure's 0-based position among the Figure elements of the tagged document in depth-first order (an index past the last figure is 400) */
+                            figures?: {
+                                index: number;
+                                alt: string;
+                            }[];
                         };
                         /** @description Makes the document a Factur-X / ZUGFeRD invoice (multipart: this JSON in part "pageAction", the invoice XML, a UN/CEFACT CII CrossIndustryInvoice, in part "file"): converted to PDF/A-3b (as PDFAConvertAction), the XML attached as factur-x.xml with AFRelationship Alternative (Data for minimum and basicwl) and the fx XMP extension schema (DocumentType INVOICE, DocumentFileName, Version 1.0, ConformanceLevel); validated by veraPDF before it is written. The profile is read from the XML's guideline id unless given. 422 INVOICE_XML_INVALID for XML that is not such an invoice, 422 PDFA_CONVERSION_FAILED as PDFAConvertAction. Runs as a background job unless Prefer: wait=N. See docs/attachments.md. */
                         FacturXAction?: {
@@ -15616,9 +15708,11 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description The format; absent: chosen by Accept (JSON by default) */
-                format?: "json" | "markdown" | "html";
+                format?: "json" | "markdown" | "html" | "docx" | "xlsx" | "csv";
                 /** @description Pages to export, 1-based as in a print dialog ("1-3,7,10-"); absent: every page */
                 pageRange?: string;
+                /** @description xlsx and csv: the table to write, 1-based in reading order; absent: every table (xlsx) or the first (csv) */
+                table?: number;
                 /**
                  * @description Read this kept version of the document instead of its current content (GET .../versions lists them; docs/versions.md). 404 VERSION_NOT_FOUND for an unknown id.
                  * @example 1795219200000000
@@ -15630,6 +15724,8 @@ export interface operations {
                 "x-service-documentpassword"?: string;
                 /** @description The same password as base64 of its UTF-8 bytes, instead of X-Service-DocumentPassword */
                 "x-service-documentpassword-base64"?: string;
+                /** @description RFC 7240: respond-async runs the action as a background job: 202 Accepted, Location and the Job (see GET /jobs/{id}); wait=N waits up to N seconds for it first (docs/jobs.md) */
+                prefer?: string;
                 /** @description The ETag held: 304 when it is still current */
                 "if-none-match"?: string;
             };
@@ -15659,12 +15755,26 @@ export interface operations {
                     };
                     "text/markdown": string;
                     "text/html": string;
+                    "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": Blob;
+                    "text/csv": string;
+                    "application/vnd.openxmlformats-officedocument.wordprocessingml.document": Blob;
                     "application/xml": {
                         [key: string]: unknown;
                     };
                     "text/xml": {
                         [key: string]: unknown;
                     };
+                };
+            };
+            /** @description Accepted: the work runs as a background job (Prefer: respond-async, or work that is long by nature); Location names the job */
+            202: {
+                headers: {
+                    /** @description Entity tag of the document version (or of this representation) */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Job"];
                 };
             };
             /** @description Not modified: If-None-Match holds the current ETag */

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
   from ..models.convert_one_shot_body_steps_item_optimize_action import ConvertOneShotBodyStepsItemOptimizeAction
   from ..models.convert_one_shot_body_steps_item_page_numbers_action import ConvertOneShotBodyStepsItemPageNumbersAction
   from ..models.convert_one_shot_body_steps_item_pdfa_convert_action import ConvertOneShotBodyStepsItemPDFAConvertAction
+  from ..models.convert_one_shot_body_steps_item_pdfua_convert_action import ConvertOneShotBodyStepsItemPDFUAConvertAction
   from ..models.convert_one_shot_body_steps_item_poster_action import ConvertOneShotBodyStepsItemPosterAction
   from ..models.convert_one_shot_body_steps_item_remove_blank_pages_action import ConvertOneShotBodyStepsItemRemoveBlankPagesAction
   from ..models.convert_one_shot_body_steps_item_remove_pages_by_text_action import ConvertOneShotBodyStepsItemRemovePagesByTextAction
@@ -140,6 +141,14 @@ class ConvertOneShotBodyStepsItem:
                 and written only when it is compliant; otherwise 422 PDFA_CONVERSION_FAILED with the failed rules and nothing
                 written, or with appendReport/addAnnots the document as it was with the report in it. The answer's report lists
                 what was changed and the validator's verdict. Runs as a background job unless Prefer: wait=N. See docs/pdfa.md.
+            pdfua_convert_action (ConvertOneShotBodyStepsItemPDFUAConvertAction | Unset): Tags an untagged document for
+                accessibility (PDF/UA-1): headings, paragraphs, lists, tables with header cells, figures and links in a
+                structure tree in reading order, running headers, footers, page numbers and decoration as artifacts, the
+                language, title and XMP metadata set. The result is checked with veraPDF and claims PDF/UA-1 only when it
+                passes; the report gives the verdict, the failed rules grouped by Matterhorn checkpoint, and the figures that
+                still need alternate text (figures gives it by index). A tagged document is kept unless retag. Signed documents
+                are refused (409 DOCUMENT_SIGNED), a document without text is 422 NO_TEXT (OCRAction first). Runs as a
+                background job unless Prefer: wait=N. See docs/accessibility.md.
             factur_x_action (ConvertOneShotBodyStepsItemFacturXAction | Unset): Makes the document a Factur-X / ZUGFeRD
                 invoice (multipart: this JSON in part "pageAction", the invoice XML, a UN/CEFACT CII CrossIndustryInvoice, in
                 part "file"): converted to PDF/A-3b (as PDFAConvertAction), the XML attached as factur-x.xml with AFRelationship
@@ -188,6 +197,7 @@ class ConvertOneShotBodyStepsItem:
     remove_pages_by_text_action: ConvertOneShotBodyStepsItemRemovePagesByTextAction | Unset = UNSET
     ocr_action: ConvertOneShotBodyStepsItemOCRAction | Unset = UNSET
     pdfa_convert_action: ConvertOneShotBodyStepsItemPDFAConvertAction | Unset = UNSET
+    pdfua_convert_action: ConvertOneShotBodyStepsItemPDFUAConvertAction | Unset = UNSET
     factur_x_action: ConvertOneShotBodyStepsItemFacturXAction | Unset = UNSET
     linearize_action: ConvertOneShotBodyStepsItemLinearizeAction | Unset = UNSET
     optimize_action: ConvertOneShotBodyStepsItemOptimizeAction | Unset = UNSET
@@ -217,6 +227,7 @@ class ConvertOneShotBodyStepsItem:
         from ..models.convert_one_shot_body_steps_item_optimize_action import ConvertOneShotBodyStepsItemOptimizeAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_page_numbers_action import ConvertOneShotBodyStepsItemPageNumbersAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_pdfa_convert_action import ConvertOneShotBodyStepsItemPDFAConvertAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_pdfua_convert_action import ConvertOneShotBodyStepsItemPDFUAConvertAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_poster_action import ConvertOneShotBodyStepsItemPosterAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_remove_blank_pages_action import ConvertOneShotBodyStepsItemRemoveBlankPagesAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_remove_pages_by_text_action import ConvertOneShotBodyStepsItemRemovePagesByTextAction # noqa: PLC0415
@@ -313,6 +324,10 @@ class ConvertOneShotBodyStepsItem:
         if not isinstance(self.pdfa_convert_action, Unset):
             pdfa_convert_action = self.pdfa_convert_action.to_dict()
 
+        pdfua_convert_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.pdfua_convert_action, Unset):
+            pdfua_convert_action = self.pdfua_convert_action.to_dict()
+
         factur_x_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.factur_x_action, Unset):
             factur_x_action = self.factur_x_action.to_dict()
@@ -378,6 +393,8 @@ class ConvertOneShotBodyStepsItem:
             field_dict["OCRAction"] = ocr_action
         if pdfa_convert_action is not UNSET:
             field_dict["PDFAConvertAction"] = pdfa_convert_action
+        if pdfua_convert_action is not UNSET:
+            field_dict["PDFUAConvertAction"] = pdfua_convert_action
         if factur_x_action is not UNSET:
             field_dict["FacturXAction"] = factur_x_action
         if linearize_action is not UNSET:
@@ -411,6 +428,7 @@ class ConvertOneShotBodyStepsItem:
         from ..models.convert_one_shot_body_steps_item_optimize_action import ConvertOneShotBodyStepsItemOptimizeAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_page_numbers_action import ConvertOneShotBodyStepsItemPageNumbersAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_pdfa_convert_action import ConvertOneShotBodyStepsItemPDFAConvertAction # noqa: PLC0415
+        from ..models.convert_one_shot_body_steps_item_pdfua_convert_action import ConvertOneShotBodyStepsItemPDFUAConvertAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_poster_action import ConvertOneShotBodyStepsItemPosterAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_remove_blank_pages_action import ConvertOneShotBodyStepsItemRemoveBlankPagesAction # noqa: PLC0415
         from ..models.convert_one_shot_body_steps_item_remove_pages_by_text_action import ConvertOneShotBodyStepsItemRemovePagesByTextAction # noqa: PLC0415
@@ -640,6 +658,16 @@ class ConvertOneShotBodyStepsItem:
 
 
 
+        _pdfua_convert_action = d.pop("PDFUAConvertAction", UNSET)
+        pdfua_convert_action: ConvertOneShotBodyStepsItemPDFUAConvertAction | Unset
+        if isinstance(_pdfua_convert_action,  Unset):
+            pdfua_convert_action = UNSET
+        else:
+            pdfua_convert_action = ConvertOneShotBodyStepsItemPDFUAConvertAction.from_dict(_pdfua_convert_action)
+
+
+
+
         _factur_x_action = d.pop("FacturXAction", UNSET)
         factur_x_action: ConvertOneShotBodyStepsItemFacturXAction | Unset
         if isinstance(_factur_x_action,  Unset):
@@ -703,6 +731,7 @@ class ConvertOneShotBodyStepsItem:
             remove_pages_by_text_action=remove_pages_by_text_action,
             ocr_action=ocr_action,
             pdfa_convert_action=pdfa_convert_action,
+            pdfua_convert_action=pdfua_convert_action,
             factur_x_action=factur_x_action,
             linearize_action=linearize_action,
             optimize_action=optimize_action,

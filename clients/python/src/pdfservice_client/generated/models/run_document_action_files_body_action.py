@@ -21,6 +21,7 @@ if TYPE_CHECKING:
   from ..models.run_document_action_files_body_action_merge_documents_action import RunDocumentActionFilesBodyActionMergeDocumentsAction
   from ..models.run_document_action_files_body_action_optimize_action import RunDocumentActionFilesBodyActionOptimizeAction
   from ..models.run_document_action_files_body_action_pdfa_convert_action import RunDocumentActionFilesBodyActionPDFAConvertAction
+  from ..models.run_document_action_files_body_action_pdfua_convert_action import RunDocumentActionFilesBodyActionPDFUAConvertAction
   from ..models.run_document_action_files_body_action_sanitize_action import RunDocumentActionFilesBodyActionSanitizeAction
 
 
@@ -57,6 +58,14 @@ class RunDocumentActionFilesBodyAction:
                 and written only when it is compliant; otherwise 422 PDFA_CONVERSION_FAILED with the failed rules and nothing
                 written, or with appendReport/addAnnots the document as it was with the report in it. The answer's report lists
                 what was changed and the validator's verdict. Runs as a background job unless Prefer: wait=N. See docs/pdfa.md.
+            pdfua_convert_action (RunDocumentActionFilesBodyActionPDFUAConvertAction | Unset): Tags an untagged document for
+                accessibility (PDF/UA-1): headings, paragraphs, lists, tables with header cells, figures and links in a
+                structure tree in reading order, running headers, footers, page numbers and decoration as artifacts, the
+                language, title and XMP metadata set. The result is checked with veraPDF and claims PDF/UA-1 only when it
+                passes; the report gives the verdict, the failed rules grouped by Matterhorn checkpoint, and the figures that
+                still need alternate text (figures gives it by index). A tagged document is kept unless retag. Signed documents
+                are refused (409 DOCUMENT_SIGNED), a document without text is 422 NO_TEXT (OCRAction first). Runs as a
+                background job unless Prefer: wait=N. See docs/accessibility.md.
             factur_x_action (RunDocumentActionFilesBodyActionFacturXAction | Unset): Makes the document a Factur-X / ZUGFeRD
                 invoice (multipart: this JSON in part "pageAction", the invoice XML, a UN/CEFACT CII CrossIndustryInvoice, in
                 part "file"): converted to PDF/A-3b (as PDFAConvertAction), the XML attached as factur-x.xml with AFRelationship
@@ -93,6 +102,7 @@ class RunDocumentActionFilesBodyAction:
     flatten_fields_action: RunDocumentActionFilesBodyActionFlattenFieldsAction | Unset = UNSET
     flatten_annotations_action: RunDocumentActionFilesBodyActionFlattenAnnotationsAction | Unset = UNSET
     pdfa_convert_action: RunDocumentActionFilesBodyActionPDFAConvertAction | Unset = UNSET
+    pdfua_convert_action: RunDocumentActionFilesBodyActionPDFUAConvertAction | Unset = UNSET
     factur_x_action: RunDocumentActionFilesBodyActionFacturXAction | Unset = UNSET
     linearize_action: RunDocumentActionFilesBodyActionLinearizeAction | Unset = UNSET
     optimize_action: RunDocumentActionFilesBodyActionOptimizeAction | Unset = UNSET
@@ -114,6 +124,7 @@ class RunDocumentActionFilesBodyAction:
         from ..models.run_document_action_files_body_action_merge_documents_action import RunDocumentActionFilesBodyActionMergeDocumentsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_optimize_action import RunDocumentActionFilesBodyActionOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_pdfa_convert_action import RunDocumentActionFilesBodyActionPDFAConvertAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_action_pdfua_convert_action import RunDocumentActionFilesBodyActionPDFUAConvertAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_sanitize_action import RunDocumentActionFilesBodyActionSanitizeAction # noqa: PLC0415
         copy_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.copy_action, Unset):
@@ -134,6 +145,10 @@ class RunDocumentActionFilesBodyAction:
         pdfa_convert_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.pdfa_convert_action, Unset):
             pdfa_convert_action = self.pdfa_convert_action.to_dict()
+
+        pdfua_convert_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.pdfua_convert_action, Unset):
+            pdfua_convert_action = self.pdfua_convert_action.to_dict()
 
         factur_x_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.factur_x_action, Unset):
@@ -170,6 +185,8 @@ class RunDocumentActionFilesBodyAction:
             field_dict["FlattenAnnotationsAction"] = flatten_annotations_action
         if pdfa_convert_action is not UNSET:
             field_dict["PDFAConvertAction"] = pdfa_convert_action
+        if pdfua_convert_action is not UNSET:
+            field_dict["PDFUAConvertAction"] = pdfua_convert_action
         if factur_x_action is not UNSET:
             field_dict["FacturXAction"] = factur_x_action
         if linearize_action is not UNSET:
@@ -196,6 +213,7 @@ class RunDocumentActionFilesBodyAction:
         from ..models.run_document_action_files_body_action_merge_documents_action import RunDocumentActionFilesBodyActionMergeDocumentsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_optimize_action import RunDocumentActionFilesBodyActionOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_pdfa_convert_action import RunDocumentActionFilesBodyActionPDFAConvertAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_action_pdfua_convert_action import RunDocumentActionFilesBodyActionPDFUAConvertAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_sanitize_action import RunDocumentActionFilesBodyActionSanitizeAction # noqa: PLC0415
         d = dict(src_dict)
         _copy_action = d.pop("CopyAction", UNSET)
@@ -244,6 +262,16 @@ class RunDocumentActionFilesBodyAction:
             pdfa_convert_action = UNSET
         else:
             pdfa_convert_action = RunDocumentActionFilesBodyActionPDFAConvertAction.from_dict(_pdfa_convert_action)
+
+
+
+
+        _pdfua_convert_action = d.pop("PDFUAConvertAction", UNSET)
+        pdfua_convert_action: RunDocumentActionFilesBodyActionPDFUAConvertAction | Unset
+        if isinstance(_pdfua_convert_action,  Unset):
+            pdfua_convert_action = UNSET
+        else:
+            pdfua_convert_action = RunDocumentActionFilesBodyActionPDFUAConvertAction.from_dict(_pdfua_convert_action)
 
 
 
@@ -304,6 +332,7 @@ class RunDocumentActionFilesBodyAction:
             flatten_fields_action=flatten_fields_action,
             flatten_annotations_action=flatten_annotations_action,
             pdfa_convert_action=pdfa_convert_action,
+            pdfua_convert_action=pdfua_convert_action,
             factur_x_action=factur_x_action,
             linearize_action=linearize_action,
             optimize_action=optimize_action,

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
   from ..models.run_document_action_files_body_page_action_merge_documents_action import RunDocumentActionFilesBodyPageActionMergeDocumentsAction
   from ..models.run_document_action_files_body_page_action_optimize_action import RunDocumentActionFilesBodyPageActionOptimizeAction
   from ..models.run_document_action_files_body_page_action_pdfa_convert_action import RunDocumentActionFilesBodyPageActionPDFAConvertAction
+  from ..models.run_document_action_files_body_page_action_pdfua_convert_action import RunDocumentActionFilesBodyPageActionPDFUAConvertAction
   from ..models.run_document_action_files_body_page_action_sanitize_action import RunDocumentActionFilesBodyPageActionSanitizeAction
 
 
@@ -58,6 +59,14 @@ class RunDocumentActionFilesBodyPageAction:
                 and written only when it is compliant; otherwise 422 PDFA_CONVERSION_FAILED with the failed rules and nothing
                 written, or with appendReport/addAnnots the document as it was with the report in it. The answer's report lists
                 what was changed and the validator's verdict. Runs as a background job unless Prefer: wait=N. See docs/pdfa.md.
+            pdfua_convert_action (RunDocumentActionFilesBodyPageActionPDFUAConvertAction | Unset): Tags an untagged document
+                for accessibility (PDF/UA-1): headings, paragraphs, lists, tables with header cells, figures and links in a
+                structure tree in reading order, running headers, footers, page numbers and decoration as artifacts, the
+                language, title and XMP metadata set. The result is checked with veraPDF and claims PDF/UA-1 only when it
+                passes; the report gives the verdict, the failed rules grouped by Matterhorn checkpoint, and the figures that
+                still need alternate text (figures gives it by index). A tagged document is kept unless retag. Signed documents
+                are refused (409 DOCUMENT_SIGNED), a document without text is 422 NO_TEXT (OCRAction first). Runs as a
+                background job unless Prefer: wait=N. See docs/accessibility.md.
             factur_x_action (RunDocumentActionFilesBodyPageActionFacturXAction | Unset): Makes the document a Factur-X /
                 ZUGFeRD invoice (multipart: this JSON in part "pageAction", the invoice XML, a UN/CEFACT CII
                 CrossIndustryInvoice, in part "file"): converted to PDF/A-3b (as PDFAConvertAction), the XML attached as
@@ -94,6 +103,7 @@ class RunDocumentActionFilesBodyPageAction:
     flatten_fields_action: RunDocumentActionFilesBodyPageActionFlattenFieldsAction | Unset = UNSET
     flatten_annotations_action: RunDocumentActionFilesBodyPageActionFlattenAnnotationsAction | Unset = UNSET
     pdfa_convert_action: RunDocumentActionFilesBodyPageActionPDFAConvertAction | Unset = UNSET
+    pdfua_convert_action: RunDocumentActionFilesBodyPageActionPDFUAConvertAction | Unset = UNSET
     factur_x_action: RunDocumentActionFilesBodyPageActionFacturXAction | Unset = UNSET
     linearize_action: RunDocumentActionFilesBodyPageActionLinearizeAction | Unset = UNSET
     optimize_action: RunDocumentActionFilesBodyPageActionOptimizeAction | Unset = UNSET
@@ -115,6 +125,7 @@ class RunDocumentActionFilesBodyPageAction:
         from ..models.run_document_action_files_body_page_action_merge_documents_action import RunDocumentActionFilesBodyPageActionMergeDocumentsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_optimize_action import RunDocumentActionFilesBodyPageActionOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_pdfa_convert_action import RunDocumentActionFilesBodyPageActionPDFAConvertAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_page_action_pdfua_convert_action import RunDocumentActionFilesBodyPageActionPDFUAConvertAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_sanitize_action import RunDocumentActionFilesBodyPageActionSanitizeAction # noqa: PLC0415
         copy_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.copy_action, Unset):
@@ -135,6 +146,10 @@ class RunDocumentActionFilesBodyPageAction:
         pdfa_convert_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.pdfa_convert_action, Unset):
             pdfa_convert_action = self.pdfa_convert_action.to_dict()
+
+        pdfua_convert_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.pdfua_convert_action, Unset):
+            pdfua_convert_action = self.pdfua_convert_action.to_dict()
 
         factur_x_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.factur_x_action, Unset):
@@ -171,6 +186,8 @@ class RunDocumentActionFilesBodyPageAction:
             field_dict["FlattenAnnotationsAction"] = flatten_annotations_action
         if pdfa_convert_action is not UNSET:
             field_dict["PDFAConvertAction"] = pdfa_convert_action
+        if pdfua_convert_action is not UNSET:
+            field_dict["PDFUAConvertAction"] = pdfua_convert_action
         if factur_x_action is not UNSET:
             field_dict["FacturXAction"] = factur_x_action
         if linearize_action is not UNSET:
@@ -197,6 +214,7 @@ class RunDocumentActionFilesBodyPageAction:
         from ..models.run_document_action_files_body_page_action_merge_documents_action import RunDocumentActionFilesBodyPageActionMergeDocumentsAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_optimize_action import RunDocumentActionFilesBodyPageActionOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_pdfa_convert_action import RunDocumentActionFilesBodyPageActionPDFAConvertAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_page_action_pdfua_convert_action import RunDocumentActionFilesBodyPageActionPDFUAConvertAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_sanitize_action import RunDocumentActionFilesBodyPageActionSanitizeAction # noqa: PLC0415
         d = dict(src_dict)
         _copy_action = d.pop("CopyAction", UNSET)
@@ -245,6 +263,16 @@ class RunDocumentActionFilesBodyPageAction:
             pdfa_convert_action = UNSET
         else:
             pdfa_convert_action = RunDocumentActionFilesBodyPageActionPDFAConvertAction.from_dict(_pdfa_convert_action)
+
+
+
+
+        _pdfua_convert_action = d.pop("PDFUAConvertAction", UNSET)
+        pdfua_convert_action: RunDocumentActionFilesBodyPageActionPDFUAConvertAction | Unset
+        if isinstance(_pdfua_convert_action,  Unset):
+            pdfua_convert_action = UNSET
+        else:
+            pdfua_convert_action = RunDocumentActionFilesBodyPageActionPDFUAConvertAction.from_dict(_pdfua_convert_action)
 
 
 
@@ -305,6 +333,7 @@ class RunDocumentActionFilesBodyPageAction:
             flatten_fields_action=flatten_fields_action,
             flatten_annotations_action=flatten_annotations_action,
             pdfa_convert_action=pdfa_convert_action,
+            pdfua_convert_action=pdfua_convert_action,
             factur_x_action=factur_x_action,
             linearize_action=linearize_action,
             optimize_action=optimize_action,

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
   from ..models.run_document_action_json_body_merge_documents_action import RunDocumentActionJsonBodyMergeDocumentsAction
   from ..models.run_document_action_json_body_optimize_action import RunDocumentActionJsonBodyOptimizeAction
   from ..models.run_document_action_json_body_pdfa_convert_action import RunDocumentActionJsonBodyPDFAConvertAction
+  from ..models.run_document_action_json_body_pdfua_convert_action import RunDocumentActionJsonBodyPDFUAConvertAction
   from ..models.run_document_action_json_body_sanitize_action import RunDocumentActionJsonBodySanitizeAction
 
 
@@ -56,6 +57,14 @@ class RunDocumentActionJsonBody:
                 and written only when it is compliant; otherwise 422 PDFA_CONVERSION_FAILED with the failed rules and nothing
                 written, or with appendReport/addAnnots the document as it was with the report in it. The answer's report lists
                 what was changed and the validator's verdict. Runs as a background job unless Prefer: wait=N. See docs/pdfa.md.
+            pdfua_convert_action (RunDocumentActionJsonBodyPDFUAConvertAction | Unset): Tags an untagged document for
+                accessibility (PDF/UA-1): headings, paragraphs, lists, tables with header cells, figures and links in a
+                structure tree in reading order, running headers, footers, page numbers and decoration as artifacts, the
+                language, title and XMP metadata set. The result is checked with veraPDF and claims PDF/UA-1 only when it
+                passes; the report gives the verdict, the failed rules grouped by Matterhorn checkpoint, and the figures that
+                still need alternate text (figures gives it by index). A tagged document is kept unless retag. Signed documents
+                are refused (409 DOCUMENT_SIGNED), a document without text is 422 NO_TEXT (OCRAction first). Runs as a
+                background job unless Prefer: wait=N. See docs/accessibility.md.
             factur_x_action (RunDocumentActionJsonBodyFacturXAction | Unset): Makes the document a Factur-X / ZUGFeRD
                 invoice (multipart: this JSON in part "pageAction", the invoice XML, a UN/CEFACT CII CrossIndustryInvoice, in
                 part "file"): converted to PDF/A-3b (as PDFAConvertAction), the XML attached as factur-x.xml with AFRelationship
@@ -92,6 +101,7 @@ class RunDocumentActionJsonBody:
     flatten_fields_action: RunDocumentActionJsonBodyFlattenFieldsAction | Unset = UNSET
     flatten_annotations_action: RunDocumentActionJsonBodyFlattenAnnotationsAction | Unset = UNSET
     pdfa_convert_action: RunDocumentActionJsonBodyPDFAConvertAction | Unset = UNSET
+    pdfua_convert_action: RunDocumentActionJsonBodyPDFUAConvertAction | Unset = UNSET
     factur_x_action: RunDocumentActionJsonBodyFacturXAction | Unset = UNSET
     linearize_action: RunDocumentActionJsonBodyLinearizeAction | Unset = UNSET
     optimize_action: RunDocumentActionJsonBodyOptimizeAction | Unset = UNSET
@@ -113,6 +123,7 @@ class RunDocumentActionJsonBody:
         from ..models.run_document_action_json_body_merge_documents_action import RunDocumentActionJsonBodyMergeDocumentsAction # noqa: PLC0415
         from ..models.run_document_action_json_body_optimize_action import RunDocumentActionJsonBodyOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_json_body_pdfa_convert_action import RunDocumentActionJsonBodyPDFAConvertAction # noqa: PLC0415
+        from ..models.run_document_action_json_body_pdfua_convert_action import RunDocumentActionJsonBodyPDFUAConvertAction # noqa: PLC0415
         from ..models.run_document_action_json_body_sanitize_action import RunDocumentActionJsonBodySanitizeAction # noqa: PLC0415
         copy_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.copy_action, Unset):
@@ -133,6 +144,10 @@ class RunDocumentActionJsonBody:
         pdfa_convert_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.pdfa_convert_action, Unset):
             pdfa_convert_action = self.pdfa_convert_action.to_dict()
+
+        pdfua_convert_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.pdfua_convert_action, Unset):
+            pdfua_convert_action = self.pdfua_convert_action.to_dict()
 
         factur_x_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.factur_x_action, Unset):
@@ -169,6 +184,8 @@ class RunDocumentActionJsonBody:
             field_dict["FlattenAnnotationsAction"] = flatten_annotations_action
         if pdfa_convert_action is not UNSET:
             field_dict["PDFAConvertAction"] = pdfa_convert_action
+        if pdfua_convert_action is not UNSET:
+            field_dict["PDFUAConvertAction"] = pdfua_convert_action
         if factur_x_action is not UNSET:
             field_dict["FacturXAction"] = factur_x_action
         if linearize_action is not UNSET:
@@ -195,6 +212,7 @@ class RunDocumentActionJsonBody:
         from ..models.run_document_action_json_body_merge_documents_action import RunDocumentActionJsonBodyMergeDocumentsAction # noqa: PLC0415
         from ..models.run_document_action_json_body_optimize_action import RunDocumentActionJsonBodyOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_json_body_pdfa_convert_action import RunDocumentActionJsonBodyPDFAConvertAction # noqa: PLC0415
+        from ..models.run_document_action_json_body_pdfua_convert_action import RunDocumentActionJsonBodyPDFUAConvertAction # noqa: PLC0415
         from ..models.run_document_action_json_body_sanitize_action import RunDocumentActionJsonBodySanitizeAction # noqa: PLC0415
         d = dict(src_dict)
         _copy_action = d.pop("CopyAction", UNSET)
@@ -243,6 +261,16 @@ class RunDocumentActionJsonBody:
             pdfa_convert_action = UNSET
         else:
             pdfa_convert_action = RunDocumentActionJsonBodyPDFAConvertAction.from_dict(_pdfa_convert_action)
+
+
+
+
+        _pdfua_convert_action = d.pop("PDFUAConvertAction", UNSET)
+        pdfua_convert_action: RunDocumentActionJsonBodyPDFUAConvertAction | Unset
+        if isinstance(_pdfua_convert_action,  Unset):
+            pdfua_convert_action = UNSET
+        else:
+            pdfua_convert_action = RunDocumentActionJsonBodyPDFUAConvertAction.from_dict(_pdfua_convert_action)
 
 
 
@@ -303,6 +331,7 @@ class RunDocumentActionJsonBody:
             flatten_fields_action=flatten_fields_action,
             flatten_annotations_action=flatten_annotations_action,
             pdfa_convert_action=pdfa_convert_action,
+            pdfua_convert_action=pdfua_convert_action,
             factur_x_action=factur_x_action,
             linearize_action=linearize_action,
             optimize_action=optimize_action,

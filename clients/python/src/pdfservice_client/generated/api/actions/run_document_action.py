@@ -155,8 +155,8 @@ def sync_detailed(
     multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML,
     the root element is the action name. Writing actions replace the document unless savePath is given;
     namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction,
-    FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, FacturXAction, LinearizeAction,
-    OptimizeAction, MergeDocumentsAction, SanitizeAction.
+    FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, PDFUAConvertAction, FacturXAction,
+    LinearizeAction, OptimizeAction, MergeDocumentsAction, SanitizeAction.
 
     Args:
         file_path (str):
@@ -209,8 +209,8 @@ def sync(
     multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML,
     the root element is the action name. Writing actions replace the document unless savePath is given;
     namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction,
-    FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, FacturXAction, LinearizeAction,
-    OptimizeAction, MergeDocumentsAction, SanitizeAction.
+    FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, PDFUAConvertAction, FacturXAction,
+    LinearizeAction, OptimizeAction, MergeDocumentsAction, SanitizeAction.
 
     Args:
         file_path (str):
@@ -258,8 +258,8 @@ async def asyncio_detailed(
     multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML,
     the root element is the action name. Writing actions replace the document unless savePath is given;
     namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction,
-    FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, FacturXAction, LinearizeAction,
-    OptimizeAction, MergeDocumentsAction, SanitizeAction.
+    FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, PDFUAConvertAction, FacturXAction,
+    LinearizeAction, OptimizeAction, MergeDocumentsAction, SanitizeAction.
 
     Args:
         file_path (str):
@@ -312,8 +312,8 @@ async def asyncio(
     multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML,
     the root element is the action name. Writing actions replace the document unless savePath is given;
     namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction,
-    FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, FacturXAction, LinearizeAction,
-    OptimizeAction, MergeDocumentsAction, SanitizeAction.
+    FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, PDFUAConvertAction, FacturXAction,
+    LinearizeAction, OptimizeAction, MergeDocumentsAction, SanitizeAction.
 
     Args:
         file_path (str):

@@ -10,6 +10,7 @@ from ... import errors
 
 from ...models.export_document_format import ExportDocumentFormat
 from ...models.export_document_response_200 import ExportDocumentResponse200
+from ...models.job import Job
 from ...models.problem import Problem
 from ...types import UNSET, Unset
 from typing import cast
@@ -21,9 +22,11 @@ def _get_kwargs(
     *,
     format_: ExportDocumentFormat | Unset = UNSET,
     page_range: str | Unset = UNSET,
+    table: int | Unset = UNSET,
     version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
+    prefer: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
@@ -33,6 +36,9 @@ def _get_kwargs(
 
     if not isinstance(x_service_documentpassword_base64, Unset):
         headers["x-service-documentpassword-base64"] = x_service_documentpassword_base64
+
+    if not isinstance(prefer, Unset):
+        headers["prefer"] = prefer
 
     if not isinstance(if_none_match, Unset):
         headers["if-none-match"] = if_none_match
@@ -50,6 +56,8 @@ def _get_kwargs(
     params["format"] = json_format_
 
     params["pageRange"] = page_range
+
+    params["table"] = table
 
     params["versionId"] = version_id
 
@@ -69,13 +77,20 @@ def _get_kwargs(
 
 
 
-def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | ExportDocumentResponse200 | Problem | None:
+def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Any | ExportDocumentResponse200 | Job | Problem | None:
     if response.status_code == 200:
         response_200 = ExportDocumentResponse200.from_dict(response.json())
 
 
 
         return response_200
+
+    if response.status_code == 202:
+        response_202 = Job.from_dict(response.json())
+
+
+
+        return response_202
 
     if response.status_code == 304:
         response_304 = cast(Any, None)
@@ -122,7 +137,7 @@ def _parse_response(*, client: AuthenticatedClient | Client, response: httpx.Res
         return None
 
 
-def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | ExportDocumentResponse200 | Problem]:
+def _build_response(*, client: AuthenticatedClient | Client, response: httpx.Response) -> Response[Any | ExportDocumentResponse200 | Job | Problem]:
     return Response(
         status_code=HTTPStatus(response.status_code),
         content=response.content,
@@ -137,30 +152,40 @@ def sync_detailed(
     client: AuthenticatedClient | Client,
     format_: ExportDocumentFormat | Unset = UNSET,
     page_range: str | Unset = UNSET,
+    table: int | Unset = UNSET,
     version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
+    prefer: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 
-) -> Response[Any | ExportDocumentResponse200 | Problem]:
-    """ Export the document (or some pages) as JSON, Markdown or HTML
+) -> Response[Any | ExportDocumentResponse200 | Job | Problem]:
+    """ Export the document (or some pages) as JSON, Markdown, HTML, DOCX, XLSX or CSV
 
      The text of the document in reading order as blocks: headings (by font size and weight), paragraphs
     (lines joined, hyphenation at line ends undone), list items, tables (rows and cells) and image
-    placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html)
-    or, without it, Accept (application/json, text/markdown, text/html) chooses the format. ?pageRange=
-    (1-based, e.g. "1-3,7") exports some pages. Pages without any text are 422 NO_TEXT (run OCRAction
-    first). Needs extractTextAllowed when the document was opened with its user password. ETag and If-
-    None-Match (304) by document version and options. See docs/export.md for the JSON schema and what is
-    lost.
+    placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html,
+    docx) or, without it, Accept (application/json, text/markdown, text/html,
+    application/vnd.openxmlformats-officedocument.wordprocessingml.document) chooses the format. DOCX is
+    a flowing Word document: Heading 1-6 and Normal styles, Word lists, tables with a repeated header
+    row, images in place, a page break per PDF page, links; its warnings (images left out, pages without
+    text) in X-Service-Warning headers. ?pageRange= (1-based, e.g. "1-3,7") exports some pages. Pages
+    without any text are 422 NO_TEXT (run OCRAction first). Needs extractTextAllowed when the document
+    was opened with its user password. format=xlsx: every table a sheet (numbers as numbers, header row
+    bold and frozen); format=csv: one table (?table=N, 1-based, default the first; RFC 4180, UTF-8); no
+    table is 422 NO_TABLES. ETag and If-None-Match (304) by document version and options; a repeated
+    export is answered from a cache. Prefer: respond-async (or more than 100 pages exported) runs it as
+    a job whose result file is the export. See docs/export.md for the JSON schema and what is lost.
 
     Args:
         file_path (str):
         format_ (ExportDocumentFormat | Unset):
         page_range (str | Unset):
+        table (int | Unset):
         version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
+        prefer (str | Unset):
         if_none_match (str | Unset):
 
     Raises:
@@ -168,7 +193,7 @@ def sync_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | ExportDocumentResponse200 | Problem]
+        Response[Any | ExportDocumentResponse200 | Job | Problem]
      """
 
 
@@ -176,9 +201,11 @@ def sync_detailed(
         file_path=file_path,
 format_=format_,
 page_range=page_range,
+table=table,
 version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
+prefer=prefer,
 if_none_match=if_none_match,
 
     )
@@ -195,30 +222,40 @@ def sync(
     client: AuthenticatedClient | Client,
     format_: ExportDocumentFormat | Unset = UNSET,
     page_range: str | Unset = UNSET,
+    table: int | Unset = UNSET,
     version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
+    prefer: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 
-) -> Any | ExportDocumentResponse200 | Problem | None:
-    """ Export the document (or some pages) as JSON, Markdown or HTML
+) -> Any | ExportDocumentResponse200 | Job | Problem | None:
+    """ Export the document (or some pages) as JSON, Markdown, HTML, DOCX, XLSX or CSV
 
      The text of the document in reading order as blocks: headings (by font size and weight), paragraphs
     (lines joined, hyphenation at line ends undone), list items, tables (rows and cells) and image
-    placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html)
-    or, without it, Accept (application/json, text/markdown, text/html) chooses the format. ?pageRange=
-    (1-based, e.g. "1-3,7") exports some pages. Pages without any text are 422 NO_TEXT (run OCRAction
-    first). Needs extractTextAllowed when the document was opened with its user password. ETag and If-
-    None-Match (304) by document version and options. See docs/export.md for the JSON schema and what is
-    lost.
+    placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html,
+    docx) or, without it, Accept (application/json, text/markdown, text/html,
+    application/vnd.openxmlformats-officedocument.wordprocessingml.document) chooses the format. DOCX is
+    a flowing Word document: Heading 1-6 and Normal styles, Word lists, tables with a repeated header
+    row, images in place, a page break per PDF page, links; its warnings (images left out, pages without
+    text) in X-Service-Warning headers. ?pageRange= (1-based, e.g. "1-3,7") exports some pages. Pages
+    without any text are 422 NO_TEXT (run OCRAction first). Needs extractTextAllowed when the document
+    was opened with its user password. format=xlsx: every table a sheet (numbers as numbers, header row
+    bold and frozen); format=csv: one table (?table=N, 1-based, default the first; RFC 4180, UTF-8); no
+    table is 422 NO_TABLES. ETag and If-None-Match (304) by document version and options; a repeated
+    export is answered from a cache. Prefer: respond-async (or more than 100 pages exported) runs it as
+    a job whose result file is the export. See docs/export.md for the JSON schema and what is lost.
 
     Args:
         file_path (str):
         format_ (ExportDocumentFormat | Unset):
         page_range (str | Unset):
+        table (int | Unset):
         version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
+        prefer (str | Unset):
         if_none_match (str | Unset):
 
     Raises:
@@ -226,7 +263,7 @@ def sync(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | ExportDocumentResponse200 | Problem
+        Any | ExportDocumentResponse200 | Job | Problem
      """
 
 
@@ -235,9 +272,11 @@ def sync(
 client=client,
 format_=format_,
 page_range=page_range,
+table=table,
 version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
+prefer=prefer,
 if_none_match=if_none_match,
 
     ).parsed
@@ -248,30 +287,40 @@ async def asyncio_detailed(
     client: AuthenticatedClient | Client,
     format_: ExportDocumentFormat | Unset = UNSET,
     page_range: str | Unset = UNSET,
+    table: int | Unset = UNSET,
     version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
+    prefer: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 
-) -> Response[Any | ExportDocumentResponse200 | Problem]:
-    """ Export the document (or some pages) as JSON, Markdown or HTML
+) -> Response[Any | ExportDocumentResponse200 | Job | Problem]:
+    """ Export the document (or some pages) as JSON, Markdown, HTML, DOCX, XLSX or CSV
 
      The text of the document in reading order as blocks: headings (by font size and weight), paragraphs
     (lines joined, hyphenation at line ends undone), list items, tables (rows and cells) and image
-    placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html)
-    or, without it, Accept (application/json, text/markdown, text/html) chooses the format. ?pageRange=
-    (1-based, e.g. "1-3,7") exports some pages. Pages without any text are 422 NO_TEXT (run OCRAction
-    first). Needs extractTextAllowed when the document was opened with its user password. ETag and If-
-    None-Match (304) by document version and options. See docs/export.md for the JSON schema and what is
-    lost.
+    placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html,
+    docx) or, without it, Accept (application/json, text/markdown, text/html,
+    application/vnd.openxmlformats-officedocument.wordprocessingml.document) chooses the format. DOCX is
+    a flowing Word document: Heading 1-6 and Normal styles, Word lists, tables with a repeated header
+    row, images in place, a page break per PDF page, links; its warnings (images left out, pages without
+    text) in X-Service-Warning headers. ?pageRange= (1-based, e.g. "1-3,7") exports some pages. Pages
+    without any text are 422 NO_TEXT (run OCRAction first). Needs extractTextAllowed when the document
+    was opened with its user password. format=xlsx: every table a sheet (numbers as numbers, header row
+    bold and frozen); format=csv: one table (?table=N, 1-based, default the first; RFC 4180, UTF-8); no
+    table is 422 NO_TABLES. ETag and If-None-Match (304) by document version and options; a repeated
+    export is answered from a cache. Prefer: respond-async (or more than 100 pages exported) runs it as
+    a job whose result file is the export. See docs/export.md for the JSON schema and what is lost.
 
     Args:
         file_path (str):
         format_ (ExportDocumentFormat | Unset):
         page_range (str | Unset):
+        table (int | Unset):
         version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
+        prefer (str | Unset):
         if_none_match (str | Unset):
 
     Raises:
@@ -279,7 +328,7 @@ async def asyncio_detailed(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Response[Any | ExportDocumentResponse200 | Problem]
+        Response[Any | ExportDocumentResponse200 | Job | Problem]
      """
 
 
@@ -287,9 +336,11 @@ async def asyncio_detailed(
         file_path=file_path,
 format_=format_,
 page_range=page_range,
+table=table,
 version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
+prefer=prefer,
 if_none_match=if_none_match,
 
     )
@@ -306,30 +357,40 @@ async def asyncio(
     client: AuthenticatedClient | Client,
     format_: ExportDocumentFormat | Unset = UNSET,
     page_range: str | Unset = UNSET,
+    table: int | Unset = UNSET,
     version_id: str | Unset = UNSET,
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
+    prefer: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 
-) -> Any | ExportDocumentResponse200 | Problem | None:
-    """ Export the document (or some pages) as JSON, Markdown or HTML
+) -> Any | ExportDocumentResponse200 | Job | Problem | None:
+    """ Export the document (or some pages) as JSON, Markdown, HTML, DOCX, XLSX or CSV
 
      The text of the document in reading order as blocks: headings (by font size and weight), paragraphs
     (lines joined, hyphenation at line ends undone), list items, tables (rows and cells) and image
-    placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html)
-    or, without it, Accept (application/json, text/markdown, text/html) chooses the format. ?pageRange=
-    (1-based, e.g. "1-3,7") exports some pages. Pages without any text are 422 NO_TEXT (run OCRAction
-    first). Needs extractTextAllowed when the document was opened with its user password. ETag and If-
-    None-Match (304) by document version and options. See docs/export.md for the JSON schema and what is
-    lost.
+    placeholders; running headers, footers and page numbers left out. ?format= (json, markdown, html,
+    docx) or, without it, Accept (application/json, text/markdown, text/html,
+    application/vnd.openxmlformats-officedocument.wordprocessingml.document) chooses the format. DOCX is
+    a flowing Word document: Heading 1-6 and Normal styles, Word lists, tables with a repeated header
+    row, images in place, a page break per PDF page, links; its warnings (images left out, pages without
+    text) in X-Service-Warning headers. ?pageRange= (1-based, e.g. "1-3,7") exports some pages. Pages
+    without any text are 422 NO_TEXT (run OCRAction first). Needs extractTextAllowed when the document
+    was opened with its user password. format=xlsx: every table a sheet (numbers as numbers, header row
+    bold and frozen); format=csv: one table (?table=N, 1-based, default the first; RFC 4180, UTF-8); no
+    table is 422 NO_TABLES. ETag and If-None-Match (304) by document version and options; a repeated
+    export is answered from a cache. Prefer: respond-async (or more than 100 pages exported) runs it as
+    a job whose result file is the export. See docs/export.md for the JSON schema and what is lost.
 
     Args:
         file_path (str):
         format_ (ExportDocumentFormat | Unset):
         page_range (str | Unset):
+        table (int | Unset):
         version_id (str | Unset):
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
+        prefer (str | Unset):
         if_none_match (str | Unset):
 
     Raises:
@@ -337,7 +398,7 @@ async def asyncio(
         httpx.TimeoutException: If the request takes longer than Client.timeout.
 
     Returns:
-        Any | ExportDocumentResponse200 | Problem
+        Any | ExportDocumentResponse200 | Job | Problem
      """
 
 
@@ -346,9 +407,11 @@ async def asyncio(
 client=client,
 format_=format_,
 page_range=page_range,
+table=table,
 version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
+prefer=prefer,
 if_none_match=if_none_match,
 
     )).parsed

@@ -1,0 +1,154 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.run_document_action_json_body_pdfua_convert_action_naming_mode import RunDocumentActionJsonBodyPDFUAConvertActionNamingMode
+from ..types import UNSET, Unset
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.run_document_action_json_body_pdfua_convert_action_figures_item import RunDocumentActionJsonBodyPDFUAConvertActionFiguresItem
+
+
+
+
+
+T = TypeVar("T", bound="RunDocumentActionJsonBodyPDFUAConvertAction")
+
+
+
+@_attrs_define
+class RunDocumentActionJsonBodyPDFUAConvertAction:
+    """ Tags an untagged document for accessibility (PDF/UA-1): headings, paragraphs, lists, tables with header cells,
+    figures and links in a structure tree in reading order, running headers, footers, page numbers and decoration as
+    artifacts, the language, title and XMP metadata set. The result is checked with veraPDF and claims PDF/UA-1 only
+    when it passes; the report gives the verdict, the failed rules grouped by Matterhorn checkpoint, and the figures
+    that still need alternate text (figures gives it by index). A tagged document is kept unless retag. Signed documents
+    are refused (409 DOCUMENT_SIGNED), a document without text is 422 NO_TEXT (OCRAction first). Runs as a background
+    job unless Prefer: wait=N. See docs/accessibility.md.
+
+        Attributes:
+            save_path (str | Unset): Path of the output document ("folder/name.pdf"); absent: the original is replaced.
+                Folders are created.
+            naming_mode (RunDocumentActionJsonBodyPDFUAConvertActionNamingMode | Unset): When savePath exists: 0 fail with
+                409 (default), 1 overwrite, 2 append a random number to the name. Default:
+                RunDocumentActionJsonBodyPDFUAConvertActionNamingMode.VALUE_0.
+            lang (str | Unset): The document language, a BCP 47 tag (en-US). Default: the document's own /Lang; none is
+                guessed
+            title (str | Unset): The document title (Info and XMP dc:title). Default: the document's own title, else its
+                first heading, else the stored document's name
+            retag (bool | Unset): Replace the structure tree of a document that is tagged already (default: such a document
+                is kept as it is, nothing written) Default: False.
+            figures (list[RunDocumentActionJsonBodyPDFUAConvertActionFiguresItem] | Unset): Alternate text of figures: index
+                is the figure's 0-based position among the Figure elements of the tagged document in depth-first order (an index
+                past the last figure is 400)
+     """
+
+    save_path: str | Unset = UNSET
+    naming_mode: RunDocumentActionJsonBodyPDFUAConvertActionNamingMode | Unset = RunDocumentActionJsonBodyPDFUAConvertActionNamingMode.VALUE_0
+    lang: str | Unset = UNSET
+    title: str | Unset = UNSET
+    retag: bool | Unset = False
+    figures: list[RunDocumentActionJsonBodyPDFUAConvertActionFiguresItem] | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.run_document_action_json_body_pdfua_convert_action_figures_item import RunDocumentActionJsonBodyPDFUAConvertActionFiguresItem # noqa: PLC0415
+        save_path = self.save_path
+
+        naming_mode: int | Unset = UNSET
+        if not isinstance(self.naming_mode, Unset):
+            naming_mode = self.naming_mode.value
+
+
+        lang = self.lang
+
+        title = self.title
+
+        retag = self.retag
+
+        figures: list[dict[str, Any]] | Unset = UNSET
+        if not isinstance(self.figures, Unset):
+            figures = []
+            for figures_item_data in self.figures:
+                figures_item = figures_item_data.to_dict()
+                figures.append(figures_item)
+
+
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+        })
+        if save_path is not UNSET:
+            field_dict["savePath"] = save_path
+        if naming_mode is not UNSET:
+            field_dict["namingMode"] = naming_mode
+        if lang is not UNSET:
+            field_dict["lang"] = lang
+        if title is not UNSET:
+            field_dict["title"] = title
+        if retag is not UNSET:
+            field_dict["retag"] = retag
+        if figures is not UNSET:
+            field_dict["figures"] = figures
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.run_document_action_json_body_pdfua_convert_action_figures_item import RunDocumentActionJsonBodyPDFUAConvertActionFiguresItem # noqa: PLC0415
+        d = dict(src_dict)
+        save_path = d.pop("savePath", UNSET)
+
+        _naming_mode = d.pop("namingMode", UNSET)
+        naming_mode: RunDocumentActionJsonBodyPDFUAConvertActionNamingMode | Unset
+        if isinstance(_naming_mode,  Unset):
+            naming_mode = UNSET
+        else:
+            naming_mode = RunDocumentActionJsonBodyPDFUAConvertActionNamingMode(_naming_mode)
+
+
+
+
+        lang = d.pop("lang", UNSET)
+
+        title = d.pop("title", UNSET)
+
+        retag = d.pop("retag", UNSET)
+
+        _figures = d.pop("figures", UNSET)
+        figures: list[RunDocumentActionJsonBodyPDFUAConvertActionFiguresItem] | Unset = UNSET
+        if _figures is not UNSET:
+            figures = []
+            for figures_item_data in _figures:
+                figures_item = RunDocumentActionJsonBodyPDFUAConvertActionFiguresItem.from_dict(figures_item_data)
+
+
+
+                figures.append(figures_item)
+
+
+        run_document_action_json_body_pdfua_convert_action = cls(
+            save_path=save_path,
+            naming_mode=naming_mode,
+            lang=lang,
+            title=title,
+            retag=retag,
+            figures=figures,
+        )
+
+        return run_document_action_json_body_pdfua_convert_action
+

@@ -1,0 +1,427 @@
+import type * as mupdf from 'mupdf';
+import { editPdf, withSummary, type PdfInput } from '../core/document-task.js';
+import { deref, name, numbers, pageContents } from '../core/mupdf-objects.js';
+import { refuseIfSigned } from '../core/save.js';
+import { EngineError } from '../errors.js';
+import { classify } from '../export/classify.js';
+import { readPages } from '../export/export.js';
+import type { ExportBlock } from '../export/model.js';
+import { StandardFontEmbedder } from '../pdfa/fonts.js';
+import type { Rectangle } from '../syntax/geometry.js';
+import type { TaskContext } from '../task-context.js';
+import { finishTagged } from './finish.js';
+import { isTagged } from './keep.js';
+import { markContent, type Painting, type XObjectInfo } from './marking.js';
+
+/**
+ * The `tagForPdfua` task (PDFUAConvertAction; docs/accessibility.md, "Tagging an untagged document"): an untagged
+ * born-digital document given a structure tree. The logical structure is the export model's (engine/export: MuPDF's
+ * structured text read into headings, paragraphs, list items, tables and images in reading order, running headers,
+ * footers and page numbers left out), so the tagger and the export read a page alike. Each page's content stream is
+ * marked (marking.ts): the text of each block, each table cell and each image in marked content of its element, the
+ * rest (what no block holds: running lines, page numbers, rules, backgrounds) as artifacts. Then the document is
+ * finished as every tagged output of the service is (finish.ts: link descriptions, title, language, XMP, the PDF/UA
+ * identification, which the action takes out again when veraPDF does not pass the result).
+ */
+
+export interface TagRequest {
+  /** BCP 47; the document's own /Lang when absent. None is guessed. */
+  lang?: string | undefined;
+  title?: string | undefined;
+  /** Replace the structure tree of a document that has one. */
+  retag?: boolean | undefined;
+  /** Alternate text of Figures, by index among the Figure elements in depth-first order. */
+  figures?: ReadonlyArray<{ index: number; alt: string }> | undefined;
+  /** The title when neither `title`, the Info dictionary nor the first heading gives one (the stored document's name). */
+  fallbackTitle?: string | undefined;
+}
+
+export interface FigureNeed {
+  index: number;
+  pageIndex: number;
+  rectangle: Rectangle;
+}
+
+export interface TagReport {
+  /** added: the document had no tree; replaced: `retag` on a tagged document; kept: tagged already, nothing written. */
+  tagged: 'added' | 'replaced' | 'kept';
+  /** Elements written, by standard type (H1, P, L, LI, Table, TH, TD, Figure, Link...). */
+  elements: Record<string, number>;
+  /** Marked-content sequences written as artifacts. */
+  artifacts: number;
+  /** Figures written without alternate text: a person has to describe them (never invented). */
+  figuresWithoutAlt: FigureNeed[];
+  /** Fonts without a program given a metric-compatible embedded substitute (PDF/UA-1 7.21.4.1). */
+  fontsEmbedded: number;
+  title?: string;
+  language?: string;
+  /** Whether the written document claims PDF/UA-1 (the action's report says it after veraPDF's verdict). */
+  pdfuaIdentified: boolean;
+}
+
+/** A structure element being built: its type, its kids in reading order, and what it is written with. */
+interface Node {
+  type: string;
+  kids: Kid[];
+  alt?: string;
+  bbox?: Rectangle;
+  attributes?: Record<string, string>;
+  /** A Link's element it belongs in, and whether it is placed there yet (on its first content). */
+  home?: Node;
+  placed?: boolean;
+}
+type Kid = Node | { mcid: number; pageIndex: number } | { annot: mupdf.PDFObject; pageIndex: number };
+
+interface TextTarget {
+  rect: Rectangle;
+  node: Node;
+  cells?: { rect: Rectangle; node: Node }[];
+}
+
+const node = (type: string, extra: Partial<Node> = {}): Node => ({ type, kids: [], ...extra });
+const isNode = (kid: Kid): kid is Node => 'type' in kid;
+
+/** Points a painting may lie outside the box of its block and still belong to it (glyph edges, rounding). */
+const SLACK = 1.5;
+function contains(r: Rectangle, x: number, y: number): boolean {
+  return x >= r.x - SLACK && x <= r.x + r.width + SLACK && y >= r.y - SLACK && y <= r.y + r.height + SLACK;
+}
+const area = (r: Rectangle) => r.width * r.height;
+const centre = (b: readonly number[]): [number, number] => [(b[0]! + b[2]!) / 2, (b[1]! + b[3]! ) / 2];
+
+/** Most XObject forms followed for fonts (nested forms of a hostile file end there). */
+const MAX_FONT_RESOURCES = 10_000;
+
+/** The fonts of the pages' resources (and their forms') without a program, given a substitute where one fits. */
+function embedFonts(doc: mupdf.PDFDocument): number {
+  const embedder = new StandardFontEmbedder(doc);
+  const seen = new Set<number>();
+  let embedded = 0;
+  let visited = 0;
+  // Each indirect font and form once (forms drawing each other end here).
+  const firstTime = (ref: mupdf.PDFObject) => {
+    if (!ref.isIndirect()) return true;
+    if (seen.has(ref.asIndirect())) return false;
+    seen.add(ref.asIndirect());
+    return true;
+  };
+  const visit = (resources: mupdf.PDFObject) => {
+    if (!resources.isDictionary() || visited++ > MAX_FONT_RESOURCES) return;
+    const fonts = deref(resources.get('Font'));
+    if (fonts.isDictionary()) {
+      fonts.forEach((ref) => {
+        if (!firstTime(ref)) return;
+        const font = deref(ref);
+        const descriptor = deref(font.get('FontDescriptor'));
+        const hasProgram = descriptor.isDictionary() && ['FontFile', 'FontFile2', 'FontFile3'].some((k) => !descriptor.get(k).isNull());
+        if (font.isDictionary() && !hasProgram && embedder.embed(font) !== undefined) embedded++;
+      });
+    }
+    const xobjects = deref(resources.get('XObject'));
+    if (xobjects.isDictionary()) {
+      xobjects.forEach((ref) => {
+        if (!firstTime(ref)) return;
+        // A stream stays its reference: isStream() is true for the reference only (core/mupdf-objects.ts).
+        if (ref.isStream() && name(ref.get('Subtype')) === 'Form') visit(deref(ref.get('Resources')));
+      });
+    }
+  };
+  for (let i = 0; i < doc.countPages(); i++) visit(deref(doc.findPage(i).getInheritable('Resources')));
+  return embedded;
+}
+
+/** A retag: the old tree, the pages' and annotations' keys into its parent tree go (the streams' marked content is stripped as they are marked). */
+function dropStructure(doc: mupdf.PDFDocument): void {
+  const catalog = deref(doc.getTrailer().get('Root'));
+  catalog.delete('StructTreeRoot');
+  for (let i = 0; i < doc.countPages(); i++) {
+    const page = doc.findPage(i);
+    page.delete('StructParents');
+    const annots = deref(page.get('Annots'));
+    if (annots.isArray()) annots.forEach((a) => deref(a).isDictionary() && deref(a).delete('StructParent'));
+  }
+}
+
+/** The page's XObjects by resource name, as markContent asks for them. */
+function xobjectLookup(page: mupdf.PDFObject): (key: string) => XObjectInfo | undefined {
+  const xobjects = deref(deref(page.getInheritable('Resources')).get('XObject'));
+  return (key) => {
+    if (!xobjects.isDictionary()) return undefined;
+    const x = xobjects.get(key);
+    if (!x.isStream()) return undefined;
+    const subtype = name(x.get('Subtype'));
+    if (subtype === 'Image') return { kind: 'image' };
+    if (subtype === 'Form') return { kind: 'form', bbox: numbers(x.get('BBox')) ?? [], matrix: numbers(x.get('Matrix')) ?? [] };
+    return undefined;
+  };
+}
+
+/** A user-space rectangle of an annotation's /Rect. */
+function annotRect(annot: mupdf.PDFObject): Rectangle | undefined {
+  const r = numbers(annot.get('Rect'));
+  if (!r || r.length !== 4) return undefined;
+  return { x: Math.min(r[0]!, r[2]!), y: Math.min(r[1]!, r[3]!), width: Math.abs(r[2]! - r[0]!), height: Math.abs(r[3]! - r[1]!) };
+}
+
+type TagResult = { bytes?: Uint8Array; report: TagReport };
+
+export function tagForPdfua(input: PdfInput & TagRequest, ctx?: TaskContext) {
+  return editPdf(input, 'edit', (doc, edit) => {
+    const report: TagReport = { tagged: 'added', elements: {}, artifacts: 0, figuresWithoutAlt: [], fontsEmbedded: 0, pdfuaIdentified: false };
+    const retag = isTagged(doc);
+    if (retag && !input.retag) return withSummary<TagResult>(doc, edit.opened, { report: { ...report, tagged: 'kept' } });
+    refuseIfSigned(doc, 'tagging changes every page\'s content');
+    const pageCount = doc.countPages();
+    const indices = Array.from({ length: pageCount }, (_, i) => i);
+    const raw = readPages(doc, indices, 'document', ctx, 'read');
+    // Table cells by table: the model keeps the block objects of the raw items.
+    const cellsOf = new Map<ExportBlock, Rectangle[][]>();
+    for (const page of raw) for (const item of page.items) if (item.kind === 'table') cellsOf.set(item.block, item.cells);
+    const model = classify(raw, pageCount);
+    if (retag) {
+      report.tagged = 'replaced';
+      dropStructure(doc);
+    }
+
+    const document = node('Document');
+    let list: Node | undefined;
+    let lastLevel = 0;
+    let firstHeading: string | undefined;
+    const annotKids: { key: number; annot: mupdf.PDFObject; node: Node }[] = [];
+    const written = new Map<Node, mupdf.PDFObject>();
+    const byPage = new Map<number, Node[]>();
+    let annotKey = pageCount;
+
+    for (const page of model.pages) {
+      const texts: TextTarget[] = [];
+      const images: { rect: Rectangle; node: Node }[] = [];
+      for (const block of page.blocks) {
+        if (block.type !== 'listItem') list = undefined;
+        if (block.type === 'heading') {
+          // Levels as the export found them, never skipping one downwards (PDF/UA-1 7.4.2: headings nest).
+          const level = Math.min(block.level ?? 1, lastLevel + 1);
+          lastLevel = level;
+          firstHeading ??= block.text;
+          const h = node(`H${level}`);
+          document.kids.push(h);
+          texts.push({ rect: block.rectangle, node: h });
+        } else if (block.type === 'paragraph') {
+          const p = node('P');
+          document.kids.push(p);
+          texts.push({ rect: block.rectangle, node: p });
+        } else if (block.type === 'listItem') {
+          if (!list || (list.attributes?.ListNumbering === 'Decimal') !== (block.ordered === true)) {
+            list = node('L', { attributes: { O: 'List', ListNumbering: block.ordered ? 'Decimal' : 'Disc' } });
+            document.kids.push(list);
+          }
+          const body = node('LBody');
+          list.kids.push(node('LI', { kids: [body] }));
+          texts.push({ rect: block.rectangle, node: body });
+        } else if (block.type === 'table') {
+          const table = node('Table');
+          document.kids.push(table);
+          const cells: { rect: Rectangle; node: Node }[] = [];
+          (cellsOf.get(block) ?? []).forEach((row, r) => {
+            const tr = node('TR');
+            table.kids.push(tr);
+            for (const rect of row) {
+              // The first row is the header row, as the export's Markdown and HTML have it; its cells head the columns.
+              const cell = r === 0 ? node('TH', { attributes: { O: 'Table', Scope: 'Column' } }) : node('TD');
+              tr.kids.push(cell);
+              cells.push({ rect, node: cell });
+            }
+          });
+          texts.push({ rect: block.rectangle, node: table, cells });
+        } else {
+          const figure = node('Figure', { bbox: block.rectangle });
+          document.kids.push(figure);
+          images.push({ rect: block.rectangle, node: figure });
+        }
+      }
+
+      const pageObj = doc.findPage(page.pageIndex);
+      const annots = deref(pageObj.get('Annots'));
+      const links: { rect: Rectangle; node: Node }[] = [];
+      const others: { annot: mupdf.PDFObject; node: Node }[] = [];
+      if (annots.isArray()) {
+        annots.forEach((ref) => {
+          const annot = deref(ref);
+          const subtype = annot.isDictionary() ? name(annot.get('Subtype')) : undefined;
+          if (!subtype || subtype === 'Popup' || subtype === 'PrinterMark' || !ref.isIndirect()) return;
+          const rect = annotRect(annot);
+          const element = node(subtype === 'Link' ? 'Link' : subtype === 'Widget' ? 'Form' : 'Annot', { kids: [] });
+          if (subtype === 'Link' && rect) {
+            const [x, y] = centre([rect.x, rect.y, rect.x + rect.width, rect.y + rect.height]);
+            const home = texts.filter((t) => contains(t.rect, x, y)).sort((a, b) => area(a.rect) - area(b.rect))[0];
+            const cell = home?.cells?.find((c) => contains(c.rect, x, y));
+            element.home = cell?.node ?? home?.node ?? document;
+            links.push({ rect, node: element });
+          }
+          others.push({ annot: ref, node: element });
+        });
+      }
+
+      const textTarget = (x: number, y: number): Node | undefined => {
+        const hit = texts.filter((t) => contains(t.rect, x, y)).sort((a, b) => area(a.rect) - area(b.rect))[0];
+        if (!hit) return undefined;
+        if (!hit.cells) return hit.node;
+        if (hit.cells.length === 0) return undefined;
+        const inCell = hit.cells.find((c) => contains(c.rect, x, y));
+        if (inCell) return inCell.node;
+        const d = (r: Rectangle) => Math.hypot(r.x + r.width / 2 - x, r.y + r.height / 2 - y);
+        return [...hit.cells].sort((a, b) => d(a.rect) - d(b.rect))[0]!.node;
+      };
+      const targetOf = (p: Painting): Node | undefined => {
+        if (p.kind === 'graphics') return undefined;
+        if (p.kind === 'text') {
+          const link = links.find((l) => contains(l.rect, p.x, p.y));
+          const home = textTarget(p.x, p.y);
+          if (link && home) return link.node;
+          return home;
+        }
+        const [x, y] = centre(p.box);
+        const image = images.filter((i) => contains(i.rect, x, y)).sort((a, b) => area(a.rect) - area(b.rect))[0];
+        if (p.kind === 'image') return image?.node;
+        return textTarget(x, y) ?? image?.node;
+      };
+
+      const streams = pageContents(pageObj).filter((s) => s.isStream());
+      const mcidNodes: Node[] = [];
+      if (streams.length) {
+        // Marked content may not span two streams of an array: they are read, and written back, as the one they make.
+        const parts = streams.map((s) => s.readStream().asUint8Array());
+        const joined = parts.length === 1 ? parts[0]! : Buffer.concat(parts.flatMap((p) => [p, Buffer.from('\n')]));
+        const marked = markContent(joined, { targetOf, tagOf: (n) => n.type, xobject: xobjectLookup(pageObj), strip: retag });
+        streams[0]!.writeStream(marked.bytes);
+        if (streams.length > 1) pageObj.put('Contents', streams[0]!);
+        report.artifacts += marked.artifacts;
+        marked.mcids.forEach((target, mcid) => {
+          if (target.home && !target.placed) {
+            target.home.kids.push(target);
+            target.placed = true;
+          }
+          target.kids.push({ mcid, pageIndex: page.pageIndex });
+          mcidNodes.push(target);
+        });
+      }
+      byPage.set(page.pageIndex, mcidNodes);
+      // Annotations: a Link in its block (after its text), a link without text and other annotations after the page's content.
+      for (const other of others) {
+        other.node.kids.push({ annot: other.annot, pageIndex: page.pageIndex });
+        if (!other.node.placed) {
+          (other.node.home ?? document).kids.push(other.node);
+          other.node.placed = true;
+        }
+        annotKids.push({ key: annotKey++, annot: other.annot, node: other.node });
+      }
+      if (others.length) pageObj.put('Tabs', doc.newName('S'));
+    }
+
+    // Elements with no content anywhere below are left out (a block whose text is drawn inside another's form, say);
+    // a table's empty cells stay, in a row that has content, so that its rows stay regular.
+    const hasContent = (n: Node): boolean => n.kids.some((k) => !isNode(k) || hasContent(k));
+    const prune = (n: Node) => {
+      n.kids = n.kids.filter((k) => !isNode(k) || hasContent(k) || ((k.type === 'TD' || k.type === 'TH') && n.type === 'TR'));
+      n.kids.forEach((k) => isNode(k) && prune(k));
+    };
+    prune(document);
+
+    // Figures in depth-first order: their alt text from the request, by that index.
+    const figures: Node[] = [];
+    const walk = (n: Node) => {
+      if (n.type === 'Figure') figures.push(n);
+      n.kids.forEach((k) => isNode(k) && walk(k));
+    };
+    walk(document);
+    for (const f of input.figures ?? []) {
+      if (f.index >= figures.length) throw new EngineError('VALIDATION_FAILED', `figures: index ${f.index} names no figure: tagged, the document has ${figures.length} figure${figures.length === 1 ? '' : 's'} (numbered from 0)`);
+      figures[f.index]!.alt = f.alt;
+    }
+
+    // The tree written: each element once, its MCIDs (with /Pg) and annotations (OBJR).
+    const root = doc.addObject(doc.newDictionary());
+    root.put('Type', doc.newName('StructTreeRoot'));
+    const write = (n: Node, parent: mupdf.PDFObject): mupdf.PDFObject => {
+      const element = doc.addObject(doc.newDictionary());
+      written.set(n, element);
+      report.elements[n.type] = (report.elements[n.type] ?? 0) + 1;
+      element.put('Type', doc.newName('StructElem'));
+      element.put('S', doc.newName(n.type));
+      element.put('P', parent);
+      const pageOf = n.kids.find((k): k is { mcid: number; pageIndex: number } => !isNode(k) && 'mcid' in k)?.pageIndex;
+      if (pageOf !== undefined) element.put('Pg', doc.findPage(pageOf));
+      if (n.alt !== undefined) element.put('Alt', doc.newString(n.alt));
+      const attributes = doc.newDictionary();
+      for (const [key, value] of Object.entries(n.attributes ?? {})) attributes.put(key, doc.newName(value));
+      if (n.bbox) {
+        attributes.put('O', doc.newName('Layout'));
+        const b = doc.newArray();
+        for (const v of [n.bbox.x, n.bbox.y, n.bbox.x + n.bbox.width, n.bbox.y + n.bbox.height]) b.push(doc.newReal(v));
+        attributes.put('BBox', b);
+      }
+      if (n.attributes || n.bbox) element.put('A', attributes);
+      const kids = doc.newArray();
+      for (const kid of n.kids) {
+        if (isNode(kid)) kids.push(write(kid, element));
+        else if ('mcid' in kid) {
+          if (kid.pageIndex === pageOf) kids.push(doc.newInteger(kid.mcid));
+          else {
+            const mcr = doc.newDictionary();
+            mcr.put('Type', doc.newName('MCR'));
+            mcr.put('Pg', doc.findPage(kid.pageIndex));
+            mcr.put('MCID', doc.newInteger(kid.mcid));
+            kids.push(mcr);
+          }
+        } else {
+          const objr = doc.newDictionary();
+          objr.put('Type', doc.newName('OBJR'));
+          objr.put('Obj', kid.annot);
+          objr.put('Pg', doc.findPage(kid.pageIndex));
+          kids.push(objr);
+        }
+      }
+      element.put('K', kids);
+      return element;
+    };
+    const documentElement = write(document, root);
+    root.put('K', documentElement);
+
+    const nums = doc.newArray();
+    for (const [pageIndex, nodes] of [...byPage].sort((a, b) => a[0] - b[0])) {
+      if (nodes.length === 0) continue;
+      const page = doc.findPage(pageIndex);
+      page.put('StructParents', doc.newInteger(pageIndex));
+      nums.push(doc.newInteger(pageIndex));
+      const arr = doc.newArray();
+      for (const n of nodes) arr.push(written.get(n) ?? doc.newNull());
+      nums.push(arr);
+    }
+    for (const { key, annot, node: n } of annotKids) {
+      const element = written.get(n);
+      if (!element) continue;
+      deref(annot).put('StructParent', doc.newInteger(key));
+      nums.push(doc.newInteger(key));
+      nums.push(element);
+    }
+    const tree = doc.newDictionary();
+    tree.put('Nums', nums);
+    root.put('ParentTree', doc.addObject(tree));
+    root.put('ParentTreeNextKey', doc.newInteger(annotKey));
+    deref(doc.getTrailer().get('Root')).put('StructTreeRoot', root);
+
+    report.fontsEmbedded = embedFonts(doc);
+    const finished = finishTagged(doc, { title: input.title, language: input.lang, fallbackTitle: firstHeading ?? input.fallbackTitle }, 'always');
+    figures.forEach((f, index) => {
+      if (f.alt === undefined) report.figuresWithoutAlt.push({ index, pageIndex: pageOfFigure(f), rectangle: f.bbox! });
+    });
+    if (finished.title !== undefined) report.title = finished.title;
+    if (finished.language !== undefined) report.language = finished.language;
+    report.pdfuaIdentified = finished.pdfuaIdentified;
+    return withSummary<TagResult>(doc, edit.opened, { bytes: edit.save(), report });
+  });
+}
+
+function pageOfFigure(f: Node): number {
+  const kid = f.kids.find((k) => !isNode(k) && 'mcid' in k) as { pageIndex: number } | undefined;
+  return kid?.pageIndex ?? 0;
+}
