@@ -113,6 +113,8 @@ interface Grid {
 
 /** Thicker than this, a filled box is a shape (a cell's shading), not a rule. */
 const RULE_WIDTH = 3;
+/** At most this many rules on a page are joined into grids (2 million pairs compared at most). */
+const MAX_RULES = 2000;
 /** Ends and crossings of rules this close (points) are taken to touch, and positions this close to be one. */
 const RULE_SNAP = 2;
 
@@ -194,6 +196,9 @@ function snap(values: number[]): number[] {
  * paragraph) are no table.
  */
 function ruledGrids(horizontal: Ruling[], vertical: Ruling[]): Grid[] {
+  // Joining compares every pair of rules: a page of more (a map, a chart, graph paper) is drawing, not tables, and is
+  // not searched, so that its time stays bounded.
+  if (horizontal.length + vertical.length > MAX_RULES) return [];
   const rules = [...horizontal.map((r) => ({ ...r, h: true })), ...vertical.map((r) => ({ ...r, h: false }))];
   const parent = rules.map((_, i) => i);
   const root = (i: number): number => (parent[i] === i ? i : (parent[i] = root(parent[i]!)));
