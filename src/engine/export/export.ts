@@ -55,7 +55,7 @@ export function readPages(doc: mupdf.PDFDocument, indices: readonly number[], wh
     ctx?.progress({ done: n + 1, total: indices.length, stage });
   }
   if (!raw.some((p) => p.items.some((item) => item.kind !== 'image'))) {
-    throw new EngineError('NO_TEXT', `The ${what} ${indices.length === 1 ? 'has' : 'have'} no text (a scan?): run OCRAction first to add a text layer`);
+    throw new EngineError('NO_TEXT', `The ${what} ${/s$/u.test(what) ? 'have' : 'has'} no text (a scan?): run OCRAction first to add a text layer`);
   }
   return raw;
 }
