@@ -22,6 +22,13 @@ const PYTHON = '/usr/bin/python3';
 const MEMCACHED = '/usr/bin/memcached';
 /** 2^6 partitions per ring: one device needs no more, and a small ring is built in a moment. */
 const PART_POWER = 6;
+/**
+ * The environment of every Python process of the server. EVENTLET_NO_GREENDNS: without eventlet's green DNS resolver,
+ * whose import is half of a server's start (the servers use addresses only). SETUPTOOLS_USE_DISTUTILS=stdlib: eventlet
+ * imports distutils, which setuptools otherwise replaces by its own copy, importing much of setuptools with it (about
+ * 0.15 s of CPU a process; docs/s3.md "The test server").
+ */
+const PYTHON_ENV = { PATH: process.env.PATH ?? '/usr/bin:/bin', EVENTLET_NO_GREENDNS: 'yes', SETUPTOOLS_USE_DISTUTILS: 'stdlib' };
 
 const SERVERS = ['account', 'container', 'object', 'proxy'] as const;
 type SwiftServer = (typeof SERVERS)[number];
@@ -152,7 +159,7 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Se
   const python = (args: string[]) => new Promise<{ code: number | null; output: string }>((resolve, reject) => {
     const drop = identity ? [`--reuid=${identity.uid}`, `--regid=${identity.gid}`, '--clear-groups'] : [];
     const proc = spawn('setpriv', [...drop, '--pdeathsig=KILL', '--', PYTHON, '-I', path.join(runDir, 'swift-run.py'), ...args], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin' },
+      env: PYTHON_ENV,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const output: Buffer[] = [];
@@ -209,8 +216,7 @@ export async function startS3Server(options: S3ServerOptions = {}): Promise<S3Se
       ? [MEMCACHED, '-l', '127.0.0.1', '-p', String(ports.memcached), '-U', '0', '-m', '16', '-c', '256']
       : [PYTHON, '-I', path.join(runDir, 'swift-run.py'), 'serve', runDir, path.join(runDir, `${name}-server.conf`), `${name}-server`];
     const proc = spawn('setpriv', [...drop, '--pdeathsig=KILL', '--', ...command], {
-      // Without eventlet's green DNS resolver, whose import is half of a server's start: the servers use addresses only.
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', EVENTLET_NO_GREENDNS: 'yes' },
+      env: PYTHON_ENV,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const onData = (chunk: Buffer) => {
