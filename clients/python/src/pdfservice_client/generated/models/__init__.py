@@ -18,6 +18,7 @@ from .attachment_model import AttachmentModel
 from .cancel_job_job import CancelJobJob
 from .cancel_job_job_error import CancelJobJobError
 from .cancel_job_job_progress import CancelJobJobProgress
+from .cancel_job_job_progress_step import CancelJobJobProgressStep
 from .cancel_job_job_result import CancelJobJobResult
 from .cancel_job_job_result_document import CancelJobJobResultDocument
 from .cancel_job_job_result_file import CancelJobJobResultFile
@@ -144,6 +145,7 @@ from .get_health_response_200_tools_item import GetHealthResponse200ToolsItem
 from .get_job_job import GetJobJob
 from .get_job_job_error import GetJobJobError
 from .get_job_job_progress import GetJobJobProgress
+from .get_job_job_progress_step import GetJobJobProgressStep
 from .get_job_job_result import GetJobJobResult
 from .get_job_job_result_document import GetJobJobResultDocument
 from .get_job_job_result_file import GetJobJobResultFile
@@ -156,6 +158,7 @@ from .get_token_response_200_rights_type_0_item import GetTokenResponse200Rights
 from .job import Job
 from .job_error import JobError
 from .job_progress import JobProgress
+from .job_progress_step import JobProgressStep
 from .job_result import JobResult
 from .job_result_document import JobResultDocument
 from .job_result_file import JobResultFile
@@ -164,6 +167,7 @@ from .list_jobs_response_200 import ListJobsResponse200
 from .list_jobs_response_200_job import ListJobsResponse200Job
 from .list_jobs_response_200_job_error import ListJobsResponse200JobError
 from .list_jobs_response_200_job_progress import ListJobsResponse200JobProgress
+from .list_jobs_response_200_job_progress_step import ListJobsResponse200JobProgressStep
 from .list_jobs_response_200_job_result import ListJobsResponse200JobResult
 from .list_jobs_response_200_job_result_document import ListJobsResponse200JobResultDocument
 from .list_jobs_response_200_job_result_file import ListJobsResponse200JobResultFile
@@ -240,6 +244,82 @@ from .permissions_model import PermissionsModel
 from .permissions_model_certification import PermissionsModelCertification
 from .permissions_model_certification_level import PermissionsModelCertificationLevel
 from .permissions_model_usage_rights import PermissionsModelUsageRights
+from .pipeline_model import PipelineModel
+from .pipeline_model_steps_item import PipelineModelStepsItem
+from .pipeline_request import PipelineRequest
+from .pipeline_request_steps_item import PipelineRequestStepsItem
+from .pipeline_request_steps_item_apply_redactions_action import PipelineRequestStepsItemApplyRedactionsAction
+from .pipeline_request_steps_item_apply_redactions_action_images import PipelineRequestStepsItemApplyRedactionsActionImages
+from .pipeline_request_steps_item_apply_redactions_action_line_art import PipelineRequestStepsItemApplyRedactionsActionLineArt
+from .pipeline_request_steps_item_booklet_action import PipelineRequestStepsItemBookletAction
+from .pipeline_request_steps_item_booklet_action_binding import PipelineRequestStepsItemBookletActionBinding
+from .pipeline_request_steps_item_booklet_action_orientation import PipelineRequestStepsItemBookletActionOrientation
+from .pipeline_request_steps_item_booklet_action_paper_size import PipelineRequestStepsItemBookletActionPaperSize
+from .pipeline_request_steps_item_crop_pages_action import PipelineRequestStepsItemCropPagesAction
+from .pipeline_request_steps_item_crop_pages_action_box import PipelineRequestStepsItemCropPagesActionBox
+from .pipeline_request_steps_item_delete_pages_action import PipelineRequestStepsItemDeletePagesAction
+from .pipeline_request_steps_item_factur_x_action import PipelineRequestStepsItemFacturXAction
+from .pipeline_request_steps_item_factur_x_action_profile import PipelineRequestStepsItemFacturXActionProfile
+from .pipeline_request_steps_item_factur_x_action_relationship import PipelineRequestStepsItemFacturXActionRelationship
+from .pipeline_request_steps_item_flatten_annotations_action import PipelineRequestStepsItemFlattenAnnotationsAction
+from .pipeline_request_steps_item_flatten_fields_action import PipelineRequestStepsItemFlattenFieldsAction
+from .pipeline_request_steps_item_image_stamp_action import PipelineRequestStepsItemImageStampAction
+from .pipeline_request_steps_item_insert_attached_pages_action import PipelineRequestStepsItemInsertAttachedPagesAction
+from .pipeline_request_steps_item_insert_uploaded_pages_action import PipelineRequestStepsItemInsertUploadedPagesAction
+from .pipeline_request_steps_item_linearize_action import PipelineRequestStepsItemLinearizeAction
+from .pipeline_request_steps_item_move_pages_action import PipelineRequestStepsItemMovePagesAction
+from .pipeline_request_steps_item_n_up_action import PipelineRequestStepsItemNUpAction
+from .pipeline_request_steps_item_n_up_action_order import PipelineRequestStepsItemNUpActionOrder
+from .pipeline_request_steps_item_n_up_action_orientation import PipelineRequestStepsItemNUpActionOrientation
+from .pipeline_request_steps_item_n_up_action_paper_size import PipelineRequestStepsItemNUpActionPaperSize
+from .pipeline_request_steps_item_n_up_action_per_sheet import PipelineRequestStepsItemNUpActionPerSheet
+from .pipeline_request_steps_item_new_page_action import PipelineRequestStepsItemNewPageAction
+from .pipeline_request_steps_item_ocr_action import PipelineRequestStepsItemOCRAction
+from .pipeline_request_steps_item_optimize_action import PipelineRequestStepsItemOptimizeAction
+from .pipeline_request_steps_item_optimize_action_profile import PipelineRequestStepsItemOptimizeActionProfile
+from .pipeline_request_steps_item_optimize_action_profile_bw_image_handler import PipelineRequestStepsItemOptimizeActionProfileBwImageHandler
+from .pipeline_request_steps_item_optimize_action_profile_bw_image_handler_color_space import PipelineRequestStepsItemOptimizeActionProfileBwImageHandlerColorSpace
+from .pipeline_request_steps_item_optimize_action_profile_bw_image_handler_compression import PipelineRequestStepsItemOptimizeActionProfileBwImageHandlerCompression
+from .pipeline_request_steps_item_optimize_action_profile_bw_image_handler_downsampling import PipelineRequestStepsItemOptimizeActionProfileBwImageHandlerDownsampling
+from .pipeline_request_steps_item_optimize_action_profile_color_image_handler import PipelineRequestStepsItemOptimizeActionProfileColorImageHandler
+from .pipeline_request_steps_item_optimize_action_profile_color_image_handler_color_space import PipelineRequestStepsItemOptimizeActionProfileColorImageHandlerColorSpace
+from .pipeline_request_steps_item_optimize_action_profile_color_image_handler_compression import PipelineRequestStepsItemOptimizeActionProfileColorImageHandlerCompression
+from .pipeline_request_steps_item_optimize_action_profile_color_image_handler_downsampling import PipelineRequestStepsItemOptimizeActionProfileColorImageHandlerDownsampling
+from .pipeline_request_steps_item_optimize_action_profile_gray_image_handler import PipelineRequestStepsItemOptimizeActionProfileGrayImageHandler
+from .pipeline_request_steps_item_optimize_action_profile_gray_image_handler_color_space import PipelineRequestStepsItemOptimizeActionProfileGrayImageHandlerColorSpace
+from .pipeline_request_steps_item_optimize_action_profile_gray_image_handler_compression import PipelineRequestStepsItemOptimizeActionProfileGrayImageHandlerCompression
+from .pipeline_request_steps_item_optimize_action_profile_gray_image_handler_downsampling import PipelineRequestStepsItemOptimizeActionProfileGrayImageHandlerDownsampling
+from .pipeline_request_steps_item_page_numbers_action import PipelineRequestStepsItemPageNumbersAction
+from .pipeline_request_steps_item_page_numbers_action_font_style import PipelineRequestStepsItemPageNumbersActionFontStyle
+from .pipeline_request_steps_item_page_numbers_action_position import PipelineRequestStepsItemPageNumbersActionPosition
+from .pipeline_request_steps_item_pdfa_convert_action import PipelineRequestStepsItemPDFAConvertAction
+from .pipeline_request_steps_item_pdfa_convert_action_embedded_files import PipelineRequestStepsItemPDFAConvertActionEmbeddedFiles
+from .pipeline_request_steps_item_pdfa_convert_action_profile import PipelineRequestStepsItemPDFAConvertActionProfile
+from .pipeline_request_steps_item_pdfa_convert_action_transparency import PipelineRequestStepsItemPDFAConvertActionTransparency
+from .pipeline_request_steps_item_pdfa_convert_action_unsupported_annots import PipelineRequestStepsItemPDFAConvertActionUnsupportedAnnots
+from .pipeline_request_steps_item_pdfua_convert_action import PipelineRequestStepsItemPDFUAConvertAction
+from .pipeline_request_steps_item_pdfua_convert_action_figures_item import PipelineRequestStepsItemPDFUAConvertActionFiguresItem
+from .pipeline_request_steps_item_poster_action import PipelineRequestStepsItemPosterAction
+from .pipeline_request_steps_item_poster_action_orientation import PipelineRequestStepsItemPosterActionOrientation
+from .pipeline_request_steps_item_poster_action_paper_size import PipelineRequestStepsItemPosterActionPaperSize
+from .pipeline_request_steps_item_remove_blank_pages_action import PipelineRequestStepsItemRemoveBlankPagesAction
+from .pipeline_request_steps_item_remove_pages_by_text_action import PipelineRequestStepsItemRemovePagesByTextAction
+from .pipeline_request_steps_item_remove_pages_by_text_action_match import PipelineRequestStepsItemRemovePagesByTextActionMatch
+from .pipeline_request_steps_item_rotate_pages_action import PipelineRequestStepsItemRotatePagesAction
+from .pipeline_request_steps_item_sanitize_action import PipelineRequestStepsItemSanitizeAction
+from .pipeline_request_steps_item_sanitize_action_annotation_subtypes_item import PipelineRequestStepsItemSanitizeActionAnnotationSubtypesItem
+from .pipeline_request_steps_item_scale_pages_action import PipelineRequestStepsItemScalePagesAction
+from .pipeline_request_steps_item_scale_pages_action_orientation import PipelineRequestStepsItemScalePagesActionOrientation
+from .pipeline_request_steps_item_scale_pages_action_paper_size import PipelineRequestStepsItemScalePagesActionPaperSize
+from .pipeline_request_steps_item_set_page_boxes_action import PipelineRequestStepsItemSetPageBoxesAction
+from .pipeline_request_steps_item_set_page_boxes_action_art_box import PipelineRequestStepsItemSetPageBoxesActionArtBox
+from .pipeline_request_steps_item_set_page_boxes_action_bleed_box import PipelineRequestStepsItemSetPageBoxesActionBleedBox
+from .pipeline_request_steps_item_set_page_boxes_action_crop_box import PipelineRequestStepsItemSetPageBoxesActionCropBox
+from .pipeline_request_steps_item_set_page_boxes_action_media_box import PipelineRequestStepsItemSetPageBoxesActionMediaBox
+from .pipeline_request_steps_item_set_page_boxes_action_trim_box import PipelineRequestStepsItemSetPageBoxesActionTrimBox
+from .pipeline_request_steps_item_text_stamp_action import PipelineRequestStepsItemTextStampAction
+from .pipeline_request_steps_item_text_stamp_action_font_style import PipelineRequestStepsItemTextStampActionFontStyle
+from .pipelines_model import PipelinesModel
 from .preflight_result import PreflightResult
 from .preflight_result_accessibility import PreflightResultAccessibility
 from .preflight_result_accessibility_checkpoints_item import PreflightResultAccessibilityCheckpointsItem
@@ -305,6 +385,8 @@ from .run_document_action_files_body_action_pdfa_convert_action_unsupported_anno
 from .run_document_action_files_body_action_pdfua_convert_action import RunDocumentActionFilesBodyActionPDFUAConvertAction
 from .run_document_action_files_body_action_pdfua_convert_action_figures_item import RunDocumentActionFilesBodyActionPDFUAConvertActionFiguresItem
 from .run_document_action_files_body_action_pdfua_convert_action_naming_mode import RunDocumentActionFilesBodyActionPDFUAConvertActionNamingMode
+from .run_document_action_files_body_action_pipeline_action import RunDocumentActionFilesBodyActionPipelineAction
+from .run_document_action_files_body_action_pipeline_action_naming_mode import RunDocumentActionFilesBodyActionPipelineActionNamingMode
 from .run_document_action_files_body_action_sanitize_action import RunDocumentActionFilesBodyActionSanitizeAction
 from .run_document_action_files_body_action_sanitize_action_annotation_subtypes_item import RunDocumentActionFilesBodyActionSanitizeActionAnnotationSubtypesItem
 from .run_document_action_files_body_action_sanitize_action_naming_mode import RunDocumentActionFilesBodyActionSanitizeActionNamingMode
@@ -352,6 +434,8 @@ from .run_document_action_files_body_page_action_pdfa_convert_action_unsupported
 from .run_document_action_files_body_page_action_pdfua_convert_action import RunDocumentActionFilesBodyPageActionPDFUAConvertAction
 from .run_document_action_files_body_page_action_pdfua_convert_action_figures_item import RunDocumentActionFilesBodyPageActionPDFUAConvertActionFiguresItem
 from .run_document_action_files_body_page_action_pdfua_convert_action_naming_mode import RunDocumentActionFilesBodyPageActionPDFUAConvertActionNamingMode
+from .run_document_action_files_body_page_action_pipeline_action import RunDocumentActionFilesBodyPageActionPipelineAction
+from .run_document_action_files_body_page_action_pipeline_action_naming_mode import RunDocumentActionFilesBodyPageActionPipelineActionNamingMode
 from .run_document_action_files_body_page_action_sanitize_action import RunDocumentActionFilesBodyPageActionSanitizeAction
 from .run_document_action_files_body_page_action_sanitize_action_annotation_subtypes_item import RunDocumentActionFilesBodyPageActionSanitizeActionAnnotationSubtypesItem
 from .run_document_action_files_body_page_action_sanitize_action_naming_mode import RunDocumentActionFilesBodyPageActionSanitizeActionNamingMode
@@ -399,6 +483,8 @@ from .run_document_action_json_body_pdfa_convert_action_unsupported_annots impor
 from .run_document_action_json_body_pdfua_convert_action import RunDocumentActionJsonBodyPDFUAConvertAction
 from .run_document_action_json_body_pdfua_convert_action_figures_item import RunDocumentActionJsonBodyPDFUAConvertActionFiguresItem
 from .run_document_action_json_body_pdfua_convert_action_naming_mode import RunDocumentActionJsonBodyPDFUAConvertActionNamingMode
+from .run_document_action_json_body_pipeline_action import RunDocumentActionJsonBodyPipelineAction
+from .run_document_action_json_body_pipeline_action_naming_mode import RunDocumentActionJsonBodyPipelineActionNamingMode
 from .run_document_action_json_body_sanitize_action import RunDocumentActionJsonBodySanitizeAction
 from .run_document_action_json_body_sanitize_action_annotation_subtypes_item import RunDocumentActionJsonBodySanitizeActionAnnotationSubtypesItem
 from .run_document_action_json_body_sanitize_action_naming_mode import RunDocumentActionJsonBodySanitizeActionNamingMode
@@ -650,6 +736,7 @@ __all__ = (
     "CancelJobJob",
     "CancelJobJobError",
     "CancelJobJobProgress",
+    "CancelJobJobProgressStep",
     "CancelJobJobResult",
     "CancelJobJobResultDocument",
     "CancelJobJobResultFile",
@@ -776,6 +863,7 @@ __all__ = (
     "GetJobJob",
     "GetJobJobError",
     "GetJobJobProgress",
+    "GetJobJobProgressStep",
     "GetJobJobResult",
     "GetJobJobResultDocument",
     "GetJobJobResultFile",
@@ -788,6 +876,7 @@ __all__ = (
     "Job",
     "JobError",
     "JobProgress",
+    "JobProgressStep",
     "JobResult",
     "JobResultDocument",
     "JobResultFile",
@@ -796,6 +885,7 @@ __all__ = (
     "ListJobsResponse200Job",
     "ListJobsResponse200JobError",
     "ListJobsResponse200JobProgress",
+    "ListJobsResponse200JobProgressStep",
     "ListJobsResponse200JobResult",
     "ListJobsResponse200JobResultDocument",
     "ListJobsResponse200JobResultFile",
@@ -872,6 +962,82 @@ __all__ = (
     "PermissionsModelCertification",
     "PermissionsModelCertificationLevel",
     "PermissionsModelUsageRights",
+    "PipelineModel",
+    "PipelineModelStepsItem",
+    "PipelineRequest",
+    "PipelineRequestStepsItem",
+    "PipelineRequestStepsItemApplyRedactionsAction",
+    "PipelineRequestStepsItemApplyRedactionsActionImages",
+    "PipelineRequestStepsItemApplyRedactionsActionLineArt",
+    "PipelineRequestStepsItemBookletAction",
+    "PipelineRequestStepsItemBookletActionBinding",
+    "PipelineRequestStepsItemBookletActionOrientation",
+    "PipelineRequestStepsItemBookletActionPaperSize",
+    "PipelineRequestStepsItemCropPagesAction",
+    "PipelineRequestStepsItemCropPagesActionBox",
+    "PipelineRequestStepsItemDeletePagesAction",
+    "PipelineRequestStepsItemFacturXAction",
+    "PipelineRequestStepsItemFacturXActionProfile",
+    "PipelineRequestStepsItemFacturXActionRelationship",
+    "PipelineRequestStepsItemFlattenAnnotationsAction",
+    "PipelineRequestStepsItemFlattenFieldsAction",
+    "PipelineRequestStepsItemImageStampAction",
+    "PipelineRequestStepsItemInsertAttachedPagesAction",
+    "PipelineRequestStepsItemInsertUploadedPagesAction",
+    "PipelineRequestStepsItemLinearizeAction",
+    "PipelineRequestStepsItemMovePagesAction",
+    "PipelineRequestStepsItemNewPageAction",
+    "PipelineRequestStepsItemNUpAction",
+    "PipelineRequestStepsItemNUpActionOrder",
+    "PipelineRequestStepsItemNUpActionOrientation",
+    "PipelineRequestStepsItemNUpActionPaperSize",
+    "PipelineRequestStepsItemNUpActionPerSheet",
+    "PipelineRequestStepsItemOCRAction",
+    "PipelineRequestStepsItemOptimizeAction",
+    "PipelineRequestStepsItemOptimizeActionProfile",
+    "PipelineRequestStepsItemOptimizeActionProfileBwImageHandler",
+    "PipelineRequestStepsItemOptimizeActionProfileBwImageHandlerColorSpace",
+    "PipelineRequestStepsItemOptimizeActionProfileBwImageHandlerCompression",
+    "PipelineRequestStepsItemOptimizeActionProfileBwImageHandlerDownsampling",
+    "PipelineRequestStepsItemOptimizeActionProfileColorImageHandler",
+    "PipelineRequestStepsItemOptimizeActionProfileColorImageHandlerColorSpace",
+    "PipelineRequestStepsItemOptimizeActionProfileColorImageHandlerCompression",
+    "PipelineRequestStepsItemOptimizeActionProfileColorImageHandlerDownsampling",
+    "PipelineRequestStepsItemOptimizeActionProfileGrayImageHandler",
+    "PipelineRequestStepsItemOptimizeActionProfileGrayImageHandlerColorSpace",
+    "PipelineRequestStepsItemOptimizeActionProfileGrayImageHandlerCompression",
+    "PipelineRequestStepsItemOptimizeActionProfileGrayImageHandlerDownsampling",
+    "PipelineRequestStepsItemPageNumbersAction",
+    "PipelineRequestStepsItemPageNumbersActionFontStyle",
+    "PipelineRequestStepsItemPageNumbersActionPosition",
+    "PipelineRequestStepsItemPDFAConvertAction",
+    "PipelineRequestStepsItemPDFAConvertActionEmbeddedFiles",
+    "PipelineRequestStepsItemPDFAConvertActionProfile",
+    "PipelineRequestStepsItemPDFAConvertActionTransparency",
+    "PipelineRequestStepsItemPDFAConvertActionUnsupportedAnnots",
+    "PipelineRequestStepsItemPDFUAConvertAction",
+    "PipelineRequestStepsItemPDFUAConvertActionFiguresItem",
+    "PipelineRequestStepsItemPosterAction",
+    "PipelineRequestStepsItemPosterActionOrientation",
+    "PipelineRequestStepsItemPosterActionPaperSize",
+    "PipelineRequestStepsItemRemoveBlankPagesAction",
+    "PipelineRequestStepsItemRemovePagesByTextAction",
+    "PipelineRequestStepsItemRemovePagesByTextActionMatch",
+    "PipelineRequestStepsItemRotatePagesAction",
+    "PipelineRequestStepsItemSanitizeAction",
+    "PipelineRequestStepsItemSanitizeActionAnnotationSubtypesItem",
+    "PipelineRequestStepsItemScalePagesAction",
+    "PipelineRequestStepsItemScalePagesActionOrientation",
+    "PipelineRequestStepsItemScalePagesActionPaperSize",
+    "PipelineRequestStepsItemSetPageBoxesAction",
+    "PipelineRequestStepsItemSetPageBoxesActionArtBox",
+    "PipelineRequestStepsItemSetPageBoxesActionBleedBox",
+    "PipelineRequestStepsItemSetPageBoxesActionCropBox",
+    "PipelineRequestStepsItemSetPageBoxesActionMediaBox",
+    "PipelineRequestStepsItemSetPageBoxesActionTrimBox",
+    "PipelineRequestStepsItemTextStampAction",
+    "PipelineRequestStepsItemTextStampActionFontStyle",
+    "PipelinesModel",
     "PreflightResult",
     "PreflightResultAccessibility",
     "PreflightResultAccessibilityCheckpointsItem",
@@ -937,6 +1103,8 @@ __all__ = (
     "RunDocumentActionFilesBodyActionPDFUAConvertAction",
     "RunDocumentActionFilesBodyActionPDFUAConvertActionFiguresItem",
     "RunDocumentActionFilesBodyActionPDFUAConvertActionNamingMode",
+    "RunDocumentActionFilesBodyActionPipelineAction",
+    "RunDocumentActionFilesBodyActionPipelineActionNamingMode",
     "RunDocumentActionFilesBodyActionSanitizeAction",
     "RunDocumentActionFilesBodyActionSanitizeActionAnnotationSubtypesItem",
     "RunDocumentActionFilesBodyActionSanitizeActionNamingMode",
@@ -984,6 +1152,8 @@ __all__ = (
     "RunDocumentActionFilesBodyPageActionPDFUAConvertAction",
     "RunDocumentActionFilesBodyPageActionPDFUAConvertActionFiguresItem",
     "RunDocumentActionFilesBodyPageActionPDFUAConvertActionNamingMode",
+    "RunDocumentActionFilesBodyPageActionPipelineAction",
+    "RunDocumentActionFilesBodyPageActionPipelineActionNamingMode",
     "RunDocumentActionFilesBodyPageActionSanitizeAction",
     "RunDocumentActionFilesBodyPageActionSanitizeActionAnnotationSubtypesItem",
     "RunDocumentActionFilesBodyPageActionSanitizeActionNamingMode",
@@ -1031,6 +1201,8 @@ __all__ = (
     "RunDocumentActionJsonBodyPDFUAConvertAction",
     "RunDocumentActionJsonBodyPDFUAConvertActionFiguresItem",
     "RunDocumentActionJsonBodyPDFUAConvertActionNamingMode",
+    "RunDocumentActionJsonBodyPipelineAction",
+    "RunDocumentActionJsonBodyPipelineActionNamingMode",
     "RunDocumentActionJsonBodySanitizeAction",
     "RunDocumentActionJsonBodySanitizeActionAnnotationSubtypesItem",
     "RunDocumentActionJsonBodySanitizeActionNamingMode",
