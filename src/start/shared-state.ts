@@ -26,8 +26,8 @@ export interface SharedState {
 }
 
 /**
- * With PDFSERVICE_REDIS_URL, sessions, login throttling, users, API tokens and
- * optimize profiles live in Redis so that every instance using it shares them
+ * With PDFSERVICE_REDIS_URL, sessions, login throttling, users, API tokens,
+ * optimize profiles and pipelines live in Redis so that every instance using it shares them
  * (the data folder's users, tokens and profiles are copied into a Redis that
  * has none); without it, sessions and throttling stay in memory and the rest in
  * the data folder, as the one embedded process always did. A Redis that cannot

@@ -6,7 +6,7 @@ import { requireXmlRoot } from '../xml.js';
 import { compileValidator, handlerValidatesBody, markTextSourced } from '../../validation.js';
 import type { PipelineBody, PipelineView } from '../../operations/pipelines/pipelines.js';
 import { operationContext } from '../request-context.js';
-import { errorResponses } from '../schemas/common.js';
+import { actionStepSchema, errorResponses } from '../schemas/common.js';
 import { ownerQuery, PIPELINE_XML, pipelineBodyShape, pipelineModelSchema, pipelineNameParams, pipelineRequestSchema, PIPELINES_XML, pipelinesModelSchema } from '../schemas/pipelines.js';
 
 const BODY_TYPES = ['application/json', 'application/xml', 'text/xml'];
@@ -34,13 +34,7 @@ function send(request: FastifyRequest, reply: FastifyReply, view: PipelineView, 
 export function registerPipelineRoutes(api: Api, deps: AppDeps): void {
   const { pipelines, actions } = deps.operations;
   const model = { config: { model: true } };
-  // Each action as a step takes it (ActionRunner.stepActions), for the API description.
-  const step = {
-    type: 'object',
-    minProperties: 1,
-    maxProperties: 1,
-    properties: Object.fromEntries(actions.stepActions().map(({ action, schema }) => [action.name, { ...schema, description: action.summary }])),
-  };
+  const step = actionStepSchema(actions.stepActions());
 
   api.get('/pipelines', {
     ...model,

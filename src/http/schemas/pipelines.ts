@@ -22,7 +22,7 @@ export function pipelineRequestSchema(step: Record<string, unknown>) {
       'Pipeline (XML: <Pipeline>, the steps as <steps><step><ActionName>…</ActionName></step></steps>) to save as a new version. Each step is an ' +
       'action as POST /documents/{filePath}.pdf takes it, without savePath and namingMode; it is checked by that action when saved.',
     properties: {
-      steps: { type: 'array', minItems: 1, maxItems: MAX_STEPS, items: step, description: `The actions, run in order (at most ${MAX_STEPS})` },
+      steps: { type: 'array', minItems: 1, maxItems: MAX_STEPS, items: step as Record<string, unknown>, description: `The actions, run in order (at most ${MAX_STEPS})` },
       description: { type: 'string', maxLength: MAX_DESCRIPTION },
       shared: { type: 'boolean', description: 'Shared with every user (admins only); absent: false' },
     },

@@ -12,7 +12,7 @@ from ..types import UNSET, Unset
 from typing import cast
 
 if TYPE_CHECKING:
-  from ..models.pipeline_request_steps_item import PipelineRequestStepsItem
+  from ..models.action_step import ActionStep
 
 
 
@@ -29,12 +29,12 @@ class PipelineRequest:
     checked by that action when saved.
 
         Attributes:
-            steps (list[PipelineRequestStepsItem]): The actions, run in order (at most 20)
+            steps (list[ActionStep]): The actions, run in order (at most 20)
             description (str | Unset):
             shared (bool | Unset): Shared with every user (admins only); absent: false
      """
 
-    steps: list[PipelineRequestStepsItem]
+    steps: list[ActionStep]
     description: str | Unset = UNSET
     shared: bool | Unset = UNSET
 
@@ -43,7 +43,7 @@ class PipelineRequest:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.pipeline_request_steps_item import PipelineRequestStepsItem # noqa: PLC0415
+        from ..models.action_step import ActionStep # noqa: PLC0415
         steps = []
         for steps_item_data in self.steps:
             steps_item = steps_item_data.to_dict()
@@ -72,12 +72,12 @@ class PipelineRequest:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.pipeline_request_steps_item import PipelineRequestStepsItem # noqa: PLC0415
+        from ..models.action_step import ActionStep # noqa: PLC0415
         d = dict(src_dict)
         steps = []
         _steps = d.pop("steps")
         for steps_item_data in (_steps):
-            steps_item = PipelineRequestStepsItem.from_dict(steps_item_data)
+            steps_item = ActionStep.from_dict(steps_item_data)
 
 
 
