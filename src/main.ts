@@ -4,6 +4,7 @@ import { loadConfig, webPolicy, type Config } from './config.js';
 import { createOperations } from './operations/index.js';
 import type { AnyAction } from './operations/actions/runner.js';
 import { FileProfileStore } from './operations/optimize/file-store.js';
+import { FilePipelineStore } from './operations/pipelines/store.js';
 import { meteredStores } from './storage/metered-store.js';
 import { startEngine } from './start/engine.js';
 import { startJobWorker } from './start/job-worker.js';
@@ -43,6 +44,8 @@ export async function start(config: Config, mode: 'service' | 'worker' = 'servic
     pool,
     tools,
     profiles: shared.profiles ?? (await FileProfileStore.open(config.dataDir)),
+    // A worker runs pipelines' jobs from what their prepare kept, and reads no pipeline.
+    pipelines: shared.pipelines ?? (mode === 'worker' ? undefined : await FilePipelineStore.open(config.dataDir)),
     textPrefetchMaxBytes: config.textPrefetchMaxBytes,
     jobs,
     web: webPolicy(config),

@@ -12,6 +12,8 @@ export interface TaskProgress {
   /** What done and total count; pages when absent. Conversions count their phases ("steps"). */
   unit?: string;
   stage?: string;
+  /** Which step of a pipeline reports (PipelineAction): the step's number from 1, how many there are, its action. */
+  step?: { index: number; count: number; action: string };
 }
 
 /**

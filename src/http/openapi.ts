@@ -150,6 +150,10 @@ const OPERATION_IDS: Record<string, string> = {
   'GET /optimize-profiles/:profileName': 'getOptimizeProfile',
   'PUT /optimize-profiles/:profileName': 'putOptimizeProfile',
   'DELETE /optimize-profiles/:profileName': 'deleteOptimizeProfile',
+  'GET /pipelines': 'listPipelines',
+  'GET /pipelines/:pipelineName': 'getPipeline',
+  'PUT /pipelines/:pipelineName': 'putPipeline',
+  'DELETE /pipelines/:pipelineName': 'deletePipeline',
 };
 
 function operationId(method: string, path: string): string {
@@ -256,6 +260,7 @@ function pathParams(params: Json | undefined): Json | undefined {
   if (properties.filePath) properties.filePath = { ...properties.filePath, ...PATH_SCHEMAS.documentWithoutSuffix };
   if (properties.folderPath) properties.folderPath = { ...properties.folderPath, ...PATH_SCHEMAS.folder };
   if (properties.profileName) properties.profileName = { ...properties.profileName, ...PATH_SCHEMAS.name };
+  if (properties.pipelineName) properties.pipelineName = { ...properties.pipelineName, ...PATH_SCHEMAS.name };
   // The route takes any text so that a non-number is 404 PAGE_OUT_OF_RANGE; the URL names a page by its number.
   if (properties.pageIndex) properties.pageIndex = { type: 'integer', minimum: 0, description: properties.pageIndex.description, examples: [0] };
   return { ...params, properties };

@@ -15,6 +15,8 @@ import { OneShotOperations } from './oneshot.js';
 import type { JobBackend } from './jobs/backend.js';
 import { OptimizeProfileOperations } from './optimize/profiles.js';
 import { MemoryProfileStore, type OptimizeProfileStore } from './optimize/store.js';
+import { PipelineOperations } from './pipelines/pipelines.js';
+import { MemoryPipelineStore, type PipelineStore } from './pipelines/store.js';
 import type { JobStore } from './jobs/store.js';
 import { PageOperations } from './pages.js';
 import { TrashOperations } from './trash.js';
@@ -55,6 +57,8 @@ export interface Operations {
   oneshot: OneShotOperations;
   /** Optimize profiles, built-in and user-defined (docs/optimize.md). */
   optimizeProfiles: OptimizeProfileOperations;
+  /** Stored pipelines, per user and versioned (docs/pipelines.md); PipelineAction runs them. */
+  pipelines: PipelineOperations;
   /** Background jobs (docs/jobs.md); absent until a job store is given, and then actions run inline only. */
   jobs?: JobOperations;
   /** The external programs' availability and versions (for /health; the first call runs their version probes). */
@@ -63,7 +67,7 @@ export interface Operations {
   engineStats(): EnginePool['stats'];
 }
 
-export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0, jobs, profiles = new MemoryProfileStore(), extraActions = [], web }: {
+export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0, jobs, profiles = new MemoryProfileStore(), pipelines = new MemoryPipelineStore(), extraActions = [], web }: {
   /** The store of each user (sharedStores for a store without users of its own): every document operation resolves it from its context. */
   stores: DocumentStores;
   pool: EnginePool;
@@ -73,6 +77,8 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
   jobs?: { store: JobStore; limits: JobLimits; backend?: JobBackend; resultFiles?: JobResultFiles };
   /** Where user-defined optimize profiles are kept (main.ts: a file under the data folder); by default in memory. */
   profiles?: OptimizeProfileStore;
+  /** Where pipelines are kept (main.ts: a file under the data folder, or Redis); by default in memory. */
+  pipelines?: PipelineStore;
   /** Test-only actions beside the registry (start()'s StartOptions); production passes none. */
   extraActions?: readonly AnyAction[];
   /** What web pages by URL may fetch (config: PDFSERVICE_URL_*); absent or an empty allow-list: they are off. */
@@ -86,7 +92,7 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
   documents.onWritten((written, ctx) => versions.noteWritten(written, ctx));
   const optimizeProfiles = new OptimizeProfileOperations(profiles);
   const folders = new FolderOperations(stores, documents);
-  const actions = new ActionRunner(documents, tools, optimizeProfiles, extraActions);
+  const actions = new ActionRunner(documents, tools, optimizeProfiles, extraActions, pipelines);
   // One place for the files jobs produce: a one-shot's result and an action's file answer, swept with their records.
   const resultFiles = jobs?.resultFiles ?? new MemoryResultFiles();
   return {
@@ -109,6 +115,7 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
     actions,
     oneshot: new OneShotOperations(pool, tools, actions, resultFiles, web),
     optimizeProfiles,
+    pipelines: new PipelineOperations(pipelines, actions),
     ...(jobs ? { jobs: new JobOperations(jobs.store, actions, uploads, jobs.limits, jobs.backend, resultFiles) } : {}),
     tools,
     engineStats: () => pool.stats,

@@ -201,7 +201,7 @@ export class OneShotOperations {
 }
 
 /** A step's source, as actions read a stored document's content (DocumentOperations.read): the open file when staged, else the bytes. */
-async function withSource<R>(content: StagedUpload | Uint8Array, work: (source: DocumentContent) => Promise<R>): Promise<R> {
+export async function withSource<R>(content: StagedUpload | Uint8Array, work: (source: DocumentContent) => Promise<R>): Promise<R> {
   if (content instanceof Uint8Array) return work({ pdf: content, bytes: () => Promise.resolve(content) });
   const open = await content.open();
   try {

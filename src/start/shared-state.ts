@@ -4,6 +4,7 @@ import type { LoginThrottle } from '../auth/throttle.js';
 import type { UserStore } from '../auth/users.js';
 import type { TokenStore } from '../auth/tokens.js';
 import type { OptimizeProfileStore } from '../operations/optimize/store.js';
+import type { PipelineStore } from '../operations/pipelines/store.js';
 import { Sealer } from '../secrets.js';
 // ioredis and the Redis stores are imported only when PDFSERVICE_REDIS_URL is set (see start/stores.ts).
 import type { RedisConnection } from '../redis.js';
@@ -19,13 +20,14 @@ export interface SharedState {
   userStore?: UserStore;
   tokenStore?: (users: UserStore) => TokenStore;
   profiles?: OptimizeProfileStore;
+  pipelines?: PipelineStore;
   /** What was copied from the data folder into Redis at this start. */
   imported?: Imported;
 }
 
 /**
- * With PDFSERVICE_REDIS_URL, sessions, login throttling, users, API tokens and
- * optimize profiles live in Redis so that every instance using it shares them
+ * With PDFSERVICE_REDIS_URL, sessions, login throttling, users, API tokens,
+ * optimize profiles and pipelines live in Redis so that every instance using it shares them
  * (the data folder's users, tokens and profiles are copied into a Redis that
  * has none); without it, sessions and throttling stay in memory and the rest in
  * the data folder, as the one embedded process always did. A Redis that cannot
@@ -33,7 +35,7 @@ export interface SharedState {
  */
 export async function openSharedState(config: Config, mode: 'service' | 'worker'): Promise<SharedState> {
   if (!config.redisUrl) return {};
-  const [{ connectRedis }, { RedisProfileStore }, { RedisUserStore }, { RedisTokenStore }, { RedisSessionStore }, { RedisLoginThrottle }, { importLocalState }] = await Promise.all([
+  const [{ connectRedis }, { RedisProfileStore }, { RedisUserStore }, { RedisTokenStore }, { RedisSessionStore }, { RedisLoginThrottle }, { importLocalState }, { RedisPipelineStore }] = await Promise.all([
     import('../redis.js'),
     import('../operations/optimize/redis-store.js'),
     import('../auth/redis-users.js'),
@@ -41,6 +43,7 @@ export async function openSharedState(config: Config, mode: 'service' | 'worker'
     import('../auth/redis-sessions.js'),
     import('../auth/redis-throttle.js'),
     import('./redis-import.js'),
+    import('../operations/pipelines/redis-store.js'),
   ]);
   let redis: RedisConnection;
   try {
@@ -64,6 +67,7 @@ export async function openSharedState(config: Config, mode: 'service' | 'worker'
       userStore,
       tokenStore: () => tokenStore,
       profiles,
+      pipelines: new RedisPipelineStore(redis),
       imported,
       ...(sealer ? { sealer } : {}),
       sessionStore: new RedisSessionStore(redis, limits, sealer),

@@ -1,6 +1,6 @@
 """The Python beside the shell examples of docs/getting-started.md, jobs.md, ocr.md, pdfa.md, pages.md, signing.md,
 stamps.md, outline.md, metadata.md, compare.md, page-numbers.md, page-layout.md, merge-split.md, html.md, accessibility.md and export.md, and the principal calls of the pages that show none (annotations.md, forms.md, redaction.md,
-permissions.md, optimize.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
+permissions.md, optimize.md, pipelines.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
 test/clients/python.test.ts runs it against a started service with the built wheel, in a folder holding q1.pdf,
 letter.png, minutes.docx, claim.pdf (a form) and jane.p12."""
 import os
@@ -110,6 +110,13 @@ print("compared: changed", compared["summary"]["changedPages"], "inserted", comp
 # Optimize by a profile into a copy; the answer's report gives the sizes (never larger: nothing written then)
 optimized = client.action("reports/2026/q1.pdf", {"OptimizeAction": {"profileName": "ebook", "savePath": "small/q1.pdf"}})
 print("optimized:", client.done(optimized)["path"])
+
+# A pipeline saved (every PUT a new version), then run on the report into a copy: all its steps, one write
+client.request("PUT", "/pipelines/house-style", json={"steps": [
+    {"TextStampAction": {"text": "CONFIDENTIAL", "x": 72, "y": 40}}, {"PageNumbersAction": {"format": "Page {n} of {total}"}},
+]})
+piped = client.action("reports/2026/q1.pdf", {"PipelineAction": {"name": "house-style", "savePath": "archive/q1-house.pdf"}})
+print("pipeline:", client.done(piped)["path"])
 
 # Page structure: pages of another stored document inserted after the first, one page turned, two extracted
 client.page_action("reports/2026/q1.pdf", {"InsertUploadedPagesAction": {"appendFilePath": "reports/2026/annex.pdf", "pageRange": "1-2", "pageIndex": 1}})

@@ -1,7 +1,7 @@
 /**
  * The TypeScript beside the shell examples of docs/getting-started.md, jobs.md, ocr.md, pdfa.md, pages.md,
  * signing.md, stamps.md, outline.md, metadata.md, compare.md, page-numbers.md, page-layout.md, merge-split.md, html.md, accessibility.md and export.md, and the principal calls of the pages that show none (annotations.md, forms.md,
- * redaction.md, permissions.md, optimize.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
+ * redaction.md, permissions.md, optimize.md, pipelines.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
  * test/clients/typescript.test.ts compiles it against the packed client and runs it against a started service, in a
  * folder holding q1.pdf, letter.png, minutes.docx, claim.pdf (a form) and jane.p12.
  */
@@ -134,6 +134,14 @@ console.log('compared: changed', compared.summary.changedPages, 'inserted', comp
 // Optimize by a profile into a copy; the answer's report gives the sizes (never larger: nothing written then)
 const optimized = await client.action('reports/2026/q1.pdf', { OptimizeAction: { profileName: 'ebook', savePath: 'small/q1.pdf' } });
 console.log('optimized:', (await client.done(optimized)).path);
+
+// A pipeline saved (every PUT a new version), then run on the report into a copy: all its steps, one write
+await client.request('PUT', '/pipelines/house-style', {
+  headers: { 'Content-Type': 'application/json' },
+  body: JSON.stringify({ steps: [{ TextStampAction: { text: 'CONFIDENTIAL', x: 72, y: 40 } }, { PageNumbersAction: { format: 'Page {n} of {total}' } }] }),
+});
+const piped = await client.action('reports/2026/q1.pdf', { PipelineAction: { name: 'house-style', savePath: 'archive/q1-house.pdf' } });
+console.log('pipeline:', (await client.done(piped)).path);
 
 // Page structure: pages of another stored document inserted after the first, one page turned, two extracted
 await client.pageAction('reports/2026/q1.pdf', { InsertUploadedPagesAction: { appendFilePath: 'reports/2026/annex.pdf', pageRange: '1-2', pageIndex: 1 } });

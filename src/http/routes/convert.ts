@@ -8,7 +8,7 @@ import { jobPlan, parsePrefer } from '../prefer.js';
 import { contentDisposition } from '../reply.js';
 import { operationContext } from '../request-context.js';
 import { jobAcceptedResponse, preferHeader } from '../schemas/jobs.js';
-import { documentPasswordHeader, errorResponses } from '../schemas/common.js';
+import { actionStepSchema, documentPasswordHeader, errorResponses } from '../schemas/common.js';
 import { officeOptionsOf, officeOptionsQuery } from '../schemas/office.js';
 import { answerWithJob, sendJobOutcome } from './jobs.js';
 
@@ -24,13 +24,7 @@ const STEPS_PART = 'steps';
  */
 export function registerConvertRoutes(api: Api, deps: AppDeps): void {
   const { actions, jobs, oneshot } = deps.operations;
-  const step = {
-    type: 'object',
-    minProperties: 1,
-    maxProperties: 1,
-    // Each action's schema as a step takes it, without the parameters of a stored result (ActionRunner.stepActions).
-    properties: Object.fromEntries(actions.stepActions().map(({ action, schema }) => [action.name, { ...schema, description: action.summary }])),
-  } as const;
+  const step = actionStepSchema(actions.stepActions());
 
   api.post('/convert', {
     schema: {

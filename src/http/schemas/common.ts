@@ -141,3 +141,19 @@ export function anyCasePattern(values: readonly string[]): string {
   const anyCase = (v: string) => v.replace(/[a-z]/gi, (c) => `[${c.toUpperCase()}${c.toLowerCase()}]`);
   return `^(?:${values.map(anyCase).join('|')})$`;
 }
+
+/**
+ * One step of a one-shot conversion or a pipeline (POST /convert's `steps`, PUT /pipelines' `steps`): an action as
+ * POST /documents/{filePath}.pdf takes it, without the parameters of a stored result (ActionRunner.stepActions). One
+ * titled schema, so the API description (and the clients made from it) has one ActionStep for both.
+ */
+export function actionStepSchema(steps: readonly { action: { name: string; summary: string }; schema: Record<string, unknown> }[]) {
+  return {
+    title: 'ActionStep',
+    type: 'object',
+    description: 'An action as POST /documents/{filePath}.pdf takes it (one key naming the action, holding its parameters), without savePath and namingMode',
+    minProperties: 1,
+    maxProperties: 1,
+    properties: Object.fromEntries(steps.map(({ action, schema }) => [action.name, { ...schema, description: action.summary }])),
+  } as const;
+}

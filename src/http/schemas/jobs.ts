@@ -22,6 +22,12 @@ export const jobModelSchema = {
         unit: { type: 'string' },
         percent: { type: 'integer', minimum: 0, maximum: 100, description: 'Never lower than an earlier report' },
         phase: { type: 'string' },
+        step: {
+          type: 'object',
+          description: 'A pipeline\'s job (docs/pipelines.md): the step running, from 1, of count, and its action; done, total and unit are that step\'s own progress, percent the whole pipeline\'s',
+          required: ['index', 'count', 'action'],
+          properties: { index: { type: 'integer', minimum: 1 }, count: { type: 'integer', minimum: 1 }, action: { type: 'string' } },
+        },
       },
     },
     created: { type: 'string', format: 'date-time' },

@@ -13,6 +13,7 @@ import { LinearizeAction } from './LinearizeAction.js';
 import { MergeDocumentsAction } from './MergeDocumentsAction.js';
 import { OCRAction } from './OCRAction.js';
 import { OptimizeAction } from './OptimizeAction.js';
+import { PipelineAction } from './PipelineAction.js';
 import { PDFAConvertAction } from './PDFAConvertAction.js';
 import { PDFUAConvertAction } from './PDFUAConvertAction.js';
 import { SanitizeAction } from './SanitizeAction.js';
@@ -44,6 +45,7 @@ export const ACTIONS: readonly AnyAction[] = [
   FacturXAction as AnyAction,
   LinearizeAction as AnyAction,
   OptimizeAction as AnyAction,
+  PipelineAction as AnyAction,
   MergeDocumentsAction as AnyAction,
   SanitizeAction as AnyAction,
 ];

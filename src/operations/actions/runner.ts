@@ -7,6 +7,7 @@ import type { DocumentContent, DocumentOperations } from '../documents.js';
 import { requestExecution, type Engine, type ExecutionContext } from '../execution.js';
 import type { ToolSupervisor } from '../../tools/supervisor.js';
 import type { OptimizeProfileOperations } from '../optimize/profiles.js';
+import type { PipelineStore } from '../pipelines/store.js';
 import { documentModel, type DocumentModel } from '../models.js';
 import { ACTIONS } from './index.js';
 import { OUTPUT_PARAMS, type ActionDefinition, type ActionFile, type ActionOutput, type ExecuteInput, type OutputParams } from './types.js';
@@ -92,6 +93,8 @@ export class ActionRunner {
     private readonly optimizeProfiles?: OptimizeProfileOperations,
     /** Actions for tests only (as the engine pool's extraTasks): the production registry holds none of them. */
     extraActions: readonly AnyAction[] = [],
+    /** Stored pipelines, which PipelineAction resolves its name in. */
+    private readonly pipelines?: PipelineStore,
   ) {
     this.registry = [...(ACTIONS as readonly AnyAction[]), ...extraActions];
     for (const action of this.registry) this.validators.set(action.name, compileValidator<OutputParams>(action.schema, action.name));
@@ -110,6 +113,7 @@ export class ActionRunner {
   stepActions(): { action: AnyAction; schema: Record<string, unknown> }[] {
     return this.registry.flatMap((action) => {
       const output = outputParamsOf(action);
+      if (action.notAStep !== undefined) return [];
       const { properties = {}, ...rest } = action.schema as { properties?: Record<string, unknown>; required?: readonly string[] };
       if ((rest.required ?? []).some((key) => output.includes(key))) return [];
       const kept = Object.fromEntries(Object.entries(properties).filter(([key]) => !output.includes(key)));
@@ -159,9 +163,9 @@ export class ActionRunner {
       if (ctx.ifMatch !== undefined && !matchesEtag(ctx.ifMatch, stat.etag)) throw new ServiceError('PRECONDITION_FAILED');
       if (conflict === 'fail' && (await this.documents.exists(output, ctx))) throw new ServiceError('ALREADY_EXISTS', `A document exists at ${output.toString()}`);
       const paths = { source: sourcePath, output, conflict };
-      const prepared = action.prepare ? await action.prepare({ params, files, ctx, documents: this.documents, tools: this.tools, optimizeProfiles: this.optimizeProfiles, paths }) : undefined;
+      const prepared = action.prepare ? await action.prepare({ params, files, ctx, documents: this.documents, tools: this.tools, optimizeProfiles: this.optimizeProfiles, pipelines: this.pipelines, runner: this, paths }) : undefined;
       const sourceBytes = stat.size + (action.otherBytes?.(prepared) ?? 0);
-      return { name: action.name, target: action.target, long: action.long === true, sourceBytes, sourceEtag: stat.etag, params, prepared, source: sourcePath, output, inPlace, conflict, ctx, files };
+      return { name: action.name, target: action.target, long: action.long === true || action.isLong?.(prepared) === true, sourceBytes, sourceEtag: stat.etag, params, prepared, source: sourcePath, output, inPlace, conflict, ctx, files };
     } catch (err) {
       await discardAll(files);
       throw err;
@@ -178,12 +182,19 @@ export class ActionRunner {
     const given = body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.values(body)[0] : undefined;
     const keys = given !== null && typeof given === 'object' ? Object.keys(given) : [];
     const { action, params } = this.parse(body, 'any');
+    if (action.notAStep !== undefined) throw new ServiceError('INVALID_ACTION', `${action.name} cannot be a step: ${action.notAStep}`);
     const output = outputParamsOf(action).filter((key) => keys.includes(key));
     if (output.length > 0) {
       throw new ServiceError('INVALID_ACTION', `${action.name} in a one-shot conversion takes no ${output.join(' or ')}: nothing is stored, the result is the answer`);
     }
-    const prepared = action.prepare ? await action.prepare({ params, files, ctx, documents: this.documents, tools: this.tools, optimizeProfiles: this.optimizeProfiles }) : undefined;
-    return { name: action.name, long: action.long === true, params, prepared };
+    const prepared = action.prepare ? await action.prepare({ params, files, ctx, documents: this.documents, tools: this.tools, optimizeProfiles: this.optimizeProfiles, pipelines: this.pipelines, runner: this }) : undefined;
+    return { name: action.name, long: action.long === true || action.isLong?.(prepared) === true, params, prepared };
+  }
+
+  /** A prepared step as a body again (a stored pipeline's step): its action's key over its validated parameters, without outputParams. */
+  stepBody(step: PreparedStep): Record<string, unknown> {
+    const output = outputParamsOf(this.named(step.name));
+    return { [step.name]: Object.fromEntries(Object.entries(step.params).filter(([key]) => !output.includes(key))) };
   }
 
   /**
@@ -219,8 +230,8 @@ export class ActionRunner {
   }
 
   /** The one call of an action's execute, for stored documents and one-shot steps alike. */
-  private invoke(action: AnyAction, input: Omit<ExecuteInput<OutputParams, unknown>, 'documents' | 'tools'>): Promise<ActionOutput> {
-    return action.execute({ ...input, documents: this.documents, tools: this.tools });
+  private invoke(action: AnyAction, input: Omit<ExecuteInput<OutputParams, unknown>, 'documents' | 'tools' | 'runner'>): Promise<ActionOutput> {
+    return action.execute({ ...input, documents: this.documents, tools: this.tools, runner: this });
   }
 
   /**

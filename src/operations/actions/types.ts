@@ -7,6 +7,11 @@ import type { DocumentContent, DocumentOperations } from '../documents.js';
 import type { Engine, ExecutionContext } from '../execution.js';
 import type { ToolSupervisor } from '../../tools/supervisor.js';
 import type { OptimizeProfileOperations } from '../optimize/profiles.js';
+import type { PipelineStore } from '../pipelines/store.js';
+import type { ActionRunner } from './runner.js';
+
+/** What of the action runner an action that runs other actions (PipelineAction) is given: one step's prepare and execute. */
+export type StepRunner = Pick<ActionRunner, 'prepareStep' | 'executeStep'>;
 
 /** A file sent with a multipart action request (every part except the action JSON). */
 export interface ActionFile {
@@ -26,6 +31,10 @@ export interface PrepareInput<P> {
   tools: ToolSupervisor;
   /** Optimize profiles (OptimizeAction's profileName); absent where the runner was made without them. */
   optimizeProfiles?: OptimizeProfileOperations | undefined;
+  /** Stored pipelines (PipelineAction's name); absent where the runner was made without them. */
+  pipelines?: PipelineStore | undefined;
+  /** The runner itself, for an action whose steps are other actions (PipelineAction). */
+  runner?: StepRunner | undefined;
   /** The document the action is posted to and where its output goes (absent for a one-shot step, which stores nothing). */
   paths?: { source: StoredPath; output: StoredPath; conflict: 'fail' | 'overwrite' | 'unique' } | undefined;
 }
@@ -47,6 +56,8 @@ export interface ExecuteInput<P, X> {
   exec: ExecutionContext;
   documents: DocumentOperations;
   tools: ToolSupervisor;
+  /** The runner itself, for an action whose steps are other actions (PipelineAction). */
+  runner: StepRunner;
 }
 
 /** An action either produces new document bytes (written by the runner) or answers a model. */
@@ -103,6 +114,13 @@ export interface ActionDefinition<P extends OutputParams = OutputParams, X = und
    * document larger than PDFSERVICE_JOB_ASYNC_BYTES is treated so too.
    */
   long?: boolean;
+  /** Long by what prepare found (PipelineAction: a step long by nature), beside `long`. */
+  isLong?(prepared: X): boolean;
+  /**
+   * Why the action cannot be a step of a one-shot or a pipeline (PipelineAction); absent: it can, unless it requires
+   * one of its outputParams.
+   */
+  notAStep?: string;
   /**
    * The permission its engine work opens the document with (null: it does not
    * open it). The engine checks it again as it works; this copy lets a job

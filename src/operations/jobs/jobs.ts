@@ -803,13 +803,18 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
 
   /** Progress never goes backwards: a report below the last one (a new stage starting at 0) keeps the percent. */
   private progress(record: JobRecord, p: TaskProgress): void {
-    const percent = p.total ? Math.min(100, Math.floor((p.done / p.total) * 100)) : record.progress.percent;
+    const fraction = p.total ? Math.min(1, p.done / p.total) : undefined;
+    // A pipeline's step: its share of the whole (step i of n), so that percent runs once from 0 to 100 over all the steps.
+    const percent = p.step
+      ? Math.floor(((p.step.index - 1 + (fraction ?? 0)) / p.step.count) * 100)
+      : fraction !== undefined ? Math.floor(fraction * 100) : record.progress.percent;
     const progress: JobProgress = {
       done: p.done,
       ...(p.total !== undefined ? { total: p.total } : {}),
       unit: p.unit ?? 'pages',
       percent: Math.max(record.progress.percent, percent),
       ...(p.stage ? { phase: p.stage } : {}),
+      ...(p.step ? { step: p.step } : {}),
     };
     record.progress = progress;
     // Not awaited: the engine reports on; a progress event Redis missed is made good by the next one.

@@ -23,6 +23,11 @@ export interface JobProgress {
   percent: number;
   /** A short text saying which phase the job is in ("search", "text", "converting"). */
   phase?: string;
+  /**
+   * A pipeline's job (PipelineAction, docs/pipelines.md): the step running (from 1), how many there are, and its
+   * action; done, total and unit are then that step's own progress, and percent the whole pipeline's.
+   */
+  step?: { index: number; count: number; action: string };
 }
 
 /**

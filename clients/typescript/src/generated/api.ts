@@ -273,7 +273,7 @@ export interface paths {
         put: operations["putDocument"];
         /**
          * Run a document action
-         * @description The body is an object with exactly one key, the action name, whose value holds its parameters; or multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML, the root element is the action name. Writing actions replace the document unless savePath is given; namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction, FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, PDFUAConvertAction, FacturXAction, LinearizeAction, OptimizeAction, MergeDocumentsAction, SanitizeAction.
+         * @description The body is an object with exactly one key, the action name, whose value holds its parameters; or multipart/form-data with that JSON in a part named "pageAction" and files in other parts. As XML, the root element is the action name. Writing actions replace the document unless savePath is given; namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction, FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, PDFUAConvertAction, FacturXAction, LinearizeAction, OptimizeAction, PipelineAction, MergeDocumentsAction, SanitizeAction.
          */
         post: operations["runDocumentAction"];
         /**
@@ -1221,6 +1221,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pdfservice/v1/pipelines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List pipelines
+         * @description The newest version of the caller's pipelines and of those shared with every user, by owner and name; ?owner= lists one user's (shared ones, or all of them for an admin). A pipeline belongs to the user who saved it; others see it only when an admin shared it. The request needs its method's right (GET, PUT, DELETE). See docs/pipelines.md.
+         */
+        get: operations["listPipelines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pdfservice/v1/pipelines/{pipelineName}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a pipeline
+         * @description The newest version, or ?version=N; ETag names the version (If-None-Match: 304). 404 PIPELINE_NOT_FOUND when there is none the caller may see. A pipeline belongs to the user who saved it; others see it only when an admin shared it. The request needs its method's right (GET, PUT, DELETE). See docs/pipelines.md.
+         */
+        get: operations["getPipeline"];
+        /**
+         * Save a pipeline (a new version)
+         * @description Every PUT saves a new version: 201 with Location for the first, 200 after; the answer is the version as stored (every step's defaults filled in) with its ETag. Each step is checked by its action: 400 PIPELINE_STEP_INVALID names the first refused step and carries the action's own problem. If-Match must name the newest version (412 otherwise), If-None-Match: * that there is none. shared: true needs the admin right. Body as JSON or XML <Pipeline>. A pipeline belongs to the user who saved it; others see it only when an admin shared it. The request needs its method's right (GET, PUT, DELETE). See docs/pipelines.md.
+         */
+        put: operations["putPipeline"];
+        post?: never;
+        /**
+         * Delete a pipeline
+         * @description 204: the pipeline and every version of it are gone. If-Match must name the newest version (412 otherwise). Its owner or an admin. A pipeline belongs to the user who saved it; others see it only when an admin shared it. The request needs its method's right (GET, PUT, DELETE). See docs/pipelines.md.
+         */
+        delete: operations["deletePipeline"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1415,6 +1463,12 @@ export interface components {
                 /** @description Never lower than an earlier report */
                 percent: number;
                 phase?: string;
+                /** @description A pipeline's job (docs/pipelines.md): the step running, from 1, of count, and its action; done, total and unit are that step's own progress, percent the whole pipeline's */
+                step?: {
+                    index: number;
+                    count: number;
+                    action: string;
+                };
             };
             /** Format: date-time */
             created: string;
@@ -1568,6 +1622,737 @@ export interface components {
             next?: string;
             /** @description URL of the previous slice; absent on the first */
             prev?: string;
+        };
+        /**
+         * ActionStep
+         * @description An action as POST /documents/{filePath}.pdf takes it (one key naming the action, holding its parameters), without savePath and namingMode
+         */
+        ActionStep: {
+            /** @description Applies Redact annotations: removes the text under them from the content streams, clears covered image pixels, removes covered vector art, paints the fill and overlay text and removes the annotations; then verifies that no redacted text remains (422 REDACTION_INCOMPLETE otherwise, nothing written). The response's report lists what was applied and where the redacted text still occurs outside page content. */
+            ApplyRedactionsAction?: {
+                /** @description Only this page's Redact annotations */
+                pageIndex?: number;
+                /** @description Only these Redact annotations (404 for an unknown name, 400 for one that is not Redact) */
+                names?: string[];
+                /**
+                 * @description Images under a box: clear the covered pixels (default), remove the whole image, or keep images
+                 * @default pixels
+                 * @enum {string}
+                 */
+                images: "pixels" | "remove" | "none";
+                /**
+                 * @description Vector art: remove what a box covers entirely (default), what it touches, or nothing
+                 * @default covered
+                 * @enum {string}
+                 */
+                lineArt: "covered" | "touched" | "none";
+                /**
+                 * @description Also remove the redacted text from document information, XMP metadata, bookmarks, annotation texts, form field values and embedded file names
+                 * @default false
+                 */
+                scrubElsewhere: boolean;
+            };
+            /** @description Paints every form field's appearance into its page (generating missing appearances first) and removes the fields and the AcroForm (and XFA). Push buttons are painted only with paintButtons (only those showing an image with paintOnlyImageButtons); fields without the print flag only with paintNonPrintableFields; hidden fields never. */
+            FlattenFieldsAction?: {
+                /**
+                 * @description Paint push buttons (default: they are dropped)
+                 * @default false
+                 */
+                paintButtons: boolean;
+                /**
+                 * @description With paintButtons: only the push buttons that show an image
+                 * @default false
+                 */
+                paintOnlyImageButtons: boolean;
+                /**
+                 * @description Also paint fields without the print flag (default: they are dropped)
+                 * @default false
+                 */
+                paintNonPrintableFields: boolean;
+            };
+            /** @description Paints every annotation other than form widgets and links into its page (generating missing appearances first) and removes it; popups are dropped, hidden annotations are not painted, annotations without the print flag only with paintNonPrintableAnnots. Links stay unless keepLinks is false. */
+            FlattenAnnotationsAction?: {
+                /**
+                 * @description Also paint annotations without the print flag (default: they are dropped)
+                 * @default false
+                 */
+                paintNonPrintableAnnots: boolean;
+                /**
+                 * @description Keep link annotations, which draw nothing but navigate (default); false removes them too
+                 * @default true
+                 */
+                keepLinks: boolean;
+            };
+            /** @description Inserts a blank page of width x height points (default: the size of the page before it, or of the first page when inserted first) at pageIndex (default: at the end). */
+            NewPageAction?: {
+                /** @description Zero-based position the new pages take (0: before the first page); absent: at the end */
+                pageIndex?: number;
+                /** @description Points (1/72 inch); ISO 32000 allows 3 to 14,400 */
+                width?: number;
+                /** @description Points (1/72 inch); ISO 32000 allows 3 to 14,400 */
+                height?: number;
+            };
+            /** @description Inserts pages of another document stored on the server (appendFilePath) at pageIndex (default: at the end), with their annotations, links between them and form fields (clashing field names get "_2", "_3", ...). */
+            InsertUploadedPagesAction?: {
+                /** @description Path of a document on the server ("folder/name.pdf") */
+                appendFilePath: string;
+                /** @description Password of the document whose pages are inserted, when it is encrypted */
+                appendPassword?: string;
+                /** @description The pages of that document to insert (default: all), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                pageRange?: string;
+                /** @description Zero-based position the new pages take (0: before the first page); absent: at the end */
+                pageIndex?: number;
+            };
+            /** @description Inserts pages of the PDF sent in another part of the multipart request at pageIndex (default: at the end), as InsertUploadedPagesAction does. */
+            InsertAttachedPagesAction?: {
+                /** @description Password of the document whose pages are inserted, when it is encrypted */
+                appendPassword?: string;
+                /** @description The pages of the attached PDF to insert (default: all), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                pageRange?: string;
+                /** @description Zero-based position the new pages take (0: before the first page); absent: at the end */
+                pageIndex?: number;
+            };
+            /** @description Deletes the pages of pageRange (not all of them). Outline items, named destinations and links that pointed at them are removed, and so are their form fields. */
+            DeletePagesAction?: {
+                /** @description The pages to delete, 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                pageRange: string;
+            };
+            /** @description Turns the pages of pageRange (default: all) clockwise by rotation degrees, a multiple of 90 (negative turns counter-clockwise); /Rotate is set, the content is not rewritten. */
+            RotatePagesAction?: {
+                /** @description The pages to turn (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                pageRange?: string;
+                /** @description Degrees clockwise, a multiple of 90 */
+                rotation: number;
+            };
+            /** @description Moves the pages of pageRange, in the order the range lists them, so that the first of them ends up at zero-based position toIndex of the result. */
+            MovePagesAction?: {
+                /** @description The pages to move, 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                pageRange: string;
+                /** @description Zero-based position of the first moved page in the resulting document */
+                toIndex: number;
+            };
+            /** @description Puts perSheet pages (2, 4, 6, 9 or 16) on each sheet, scaled to fit their cells and centred, in the order given (default rightDown: left to right, top to bottom). The sheet is the paper given or the first page's size, turned (auto) so the pages come out largest. Pages are drawn as Form XObjects; annotations are drawn from their appearances, not kept as annotations. */
+            NUpAction?: {
+                /**
+                 * @description Pages per sheet
+                 * @enum {integer}
+                 */
+                perSheet: 2 | 4 | 6 | 9 | 16;
+                /**
+                 * @description Order of the cells: rightDown (rows left to right, top to bottom; default), downRight (columns top to bottom, left to right), leftDown, downLeft
+                 * @enum {string}
+                 */
+                order?: "rightDown" | "downRight" | "leftDown" | "downLeft";
+                /** @description Draw a thin line around each cell (default false) */
+                border?: boolean;
+                /** @description Space kept free around each page on the sheet (points; default 0) */
+                margin?: number;
+                /**
+                 * @description A named paper size; or give width and height
+                 * @enum {string}
+                 */
+                paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                /** @description Paper width (points, 1/72 inch) */
+                width?: number;
+                /** @description Paper height (points, 1/72 inch) */
+                height?: number;
+                /**
+                 * @description How the paper is turned; auto (the default) chooses as the action says
+                 * @enum {string}
+                 */
+                orientation?: "portrait" | "landscape" | "auto";
+                /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                pageRange?: string;
+            };
+            /** @description Saddle-stitch booklet: pages padded with blank pages to a multiple of 4, two on each side of a landscape sheet, sides in duplex printing order (front, back; flip on the short edge). Folded in the middle, the sheets read in order. The sheet is the paper given (landscape) or twice the first page's width. */
+            BookletAction?: {
+                /**
+                 * @description Where the fold is when the booklet is read: left (default, left-to-right scripts) or right
+                 * @enum {string}
+                 */
+                binding?: "left" | "right";
+                /** @description Draw a thin line around each cell (default false) */
+                border?: boolean;
+                /** @description Space kept free around each page on the sheet (points; default 0) */
+                margin?: number;
+                /**
+                 * @description A named paper size; or give width and height
+                 * @enum {string}
+                 */
+                paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                /** @description Paper width (points, 1/72 inch) */
+                width?: number;
+                /** @description Paper height (points, 1/72 inch) */
+                height?: number;
+                /**
+                 * @description How the paper is turned; auto (the default) chooses as the action says
+                 * @enum {string}
+                 */
+                orientation?: "portrait" | "landscape" | "auto";
+                /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                pageRange?: string;
+            };
+            /** @description Cuts each page, enlarged by scale (default 1), into tiles of the paper (default A4, turned so fewer tiles are needed), left to right and top to bottom, neighbouring tiles overlapping by overlap points. */
+            PosterAction?: {
+                /** @description Points each tile repeats of its neighbours (default 0) */
+                overlap?: number;
+                /** @description Enlargement of the page before it is cut (default 1) */
+                scale?: number;
+                /**
+                 * @description A named paper size; or give width and height
+                 * @enum {string}
+                 */
+                paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                /** @description Paper width (points, 1/72 inch) */
+                width?: number;
+                /** @description Paper height (points, 1/72 inch) */
+                height?: number;
+                /**
+                 * @description How the paper is turned; auto (the default) chooses as the action says
+                 * @enum {string}
+                 */
+                orientation?: "portrait" | "landscape" | "auto";
+                /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                pageRange?: string;
+            };
+            /** @description Sets the CropBox of the pages: to box, or (toContent: true) to the bounds of what each page draws, grown by margin, within the MediaBox. A page that draws nothing is left as it is. */
+            CropPagesAction?: {
+                /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                box?: {
+                    x: number;
+                    y: number;
+                    /** @description Width (points, 1/72 inch) */
+                    width: number;
+                    /** @description Height (points, 1/72 inch) */
+                    height: number;
+                };
+                /** @description Crop to what the page draws (its content, annotations left out) */
+                toContent?: boolean;
+                /** @description With toContent: points kept around the content (default 0) */
+                margin?: number;
+                /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                pageRange?: string;
+            };
+            /** @description Puts each page on the paper given, its content scaled to fit and centred; orientation auto (default) keeps each page's own. Annotations move with the content; /Rotate is drawn into the content. */
+            ScalePagesAction?: {
+                /**
+                 * @description A named paper size; or give width and height
+                 * @enum {string}
+                 */
+                paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                /** @description Paper width (points, 1/72 inch) */
+                width?: number;
+                /** @description Paper height (points, 1/72 inch) */
+                height?: number;
+                /**
+                 * @description How the paper is turned; auto (the default) chooses as the action says
+                 * @enum {string}
+                 */
+                orientation?: "portrait" | "landscape" | "auto";
+                /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                pageRange?: string;
+            };
+            /** @description Sets the page boxes given (MediaBox, CropBox, BleedBox, TrimBox, ArtBox) on the pages; every box but the MediaBox must lie inside the MediaBox. */
+            SetPageBoxesAction?: {
+                /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                MediaBox?: {
+                    x: number;
+                    y: number;
+                    /** @description Width (points, 1/72 inch) */
+                    width: number;
+                    /** @description Height (points, 1/72 inch) */
+                    height: number;
+                };
+                /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                CropBox?: {
+                    x: number;
+                    y: number;
+                    /** @description Width (points, 1/72 inch) */
+                    width: number;
+                    /** @description Height (points, 1/72 inch) */
+                    height: number;
+                };
+                /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                BleedBox?: {
+                    x: number;
+                    y: number;
+                    /** @description Width (points, 1/72 inch) */
+                    width: number;
+                    /** @description Height (points, 1/72 inch) */
+                    height: number;
+                };
+                /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                TrimBox?: {
+                    x: number;
+                    y: number;
+                    /** @description Width (points, 1/72 inch) */
+                    width: number;
+                    /** @description Height (points, 1/72 inch) */
+                    height: number;
+                };
+                /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                ArtBox?: {
+                    x: number;
+                    y: number;
+                    /** @description Width (points, 1/72 inch) */
+                    width: number;
+                    /** @description Height (points, 1/72 inch) */
+                    height: number;
+                };
+                /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                pageRange?: string;
+            };
+            /** @description Stamps text on a page (pageIndex) or on every page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that point; lines are split at \n. Characters the font lacks are drawn with the shipped DejaVu fonts or the CJK font. See docs/stamps.md. */
+            TextStampAction?: {
+                /** @description The text; \n starts a new line */
+                text: string;
+                /** @description Points from the origin of the page's default user space (unrotated, as the page's MediaBox counts) */
+                x: number;
+                /** @description Points upwards from the origin of the page's default user space */
+                y: number;
+                /**
+                 * @description Degrees, counter-clockwise, about (x, y)
+                 * @default 0
+                 */
+                rotation: number;
+                /** @description 0 opaque (default) to 1 invisible; or give opacity instead */
+                transparency?: number;
+                /** @description 1 opaque (default) to 0 invisible: 1 - transparency; not together with transparency */
+                opacity?: number;
+                /** @description Zero-based page to stamp; absent or -1: every page */
+                pageIndex?: number;
+                /**
+                 * @description One of Helvetica, Helvetica-Bold, Helvetica-Oblique, Helvetica-BoldOblique, Times-Roman, Times-Bold, Times-Italic, Times-BoldItalic, Courier, Courier-Bold, Courier-Oblique, Courier-BoldOblique, Symbol, ZapfDingbats, DejaVuSans, DejaVuSerif, DejaVuSansMono (case does not matter)
+                 * @default Helvetica
+                 */
+                fontName: string;
+                /**
+                 * @description Added to the style the font name has
+                 * @default plain
+                 * @enum {string}
+                 */
+                fontStyle: "plain" | "bold" | "italic" | "bolditalic";
+                /**
+                 * @description Points
+                 * @default 12
+                 */
+                fontSize: number;
+                /**
+                 * @description Fill colour as an integer 0xRRGGBB (black by default)
+                 * @default 0
+                 */
+                color: number;
+            };
+            /** @description Stamps an image (multipart: this JSON in part "pageAction", a JPEG or PNG in part "file") on a page (pageIndex) or on every page: its lower-left corner at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that corner; width and/or height in points, or scale of its natural size (its own resolution, else 72 dpi). See docs/stamps.md. */
+            ImageStampAction?: {
+                /** @description Points from the origin of the page's default user space (unrotated, as the page's MediaBox counts) */
+                x: number;
+                /** @description Points upwards from the origin of the page's default user space */
+                y: number;
+                /**
+                 * @description Degrees, counter-clockwise, about (x, y)
+                 * @default 0
+                 */
+                rotation: number;
+                /** @description 0 opaque (default) to 1 invisible; or give opacity instead */
+                transparency?: number;
+                /** @description 1 opaque (default) to 0 invisible: 1 - transparency; not together with transparency */
+                opacity?: number;
+                /** @description Zero-based page to stamp; absent or -1: every page */
+                pageIndex?: number;
+                /** @description Points; alone, the height follows the aspect ratio */
+                width?: number;
+                /** @description Points; alone, the width follows the aspect ratio */
+                height?: number;
+                /** @description Of the natural size (1 by default); not with width or height */
+                scale?: number;
+            };
+            /** @description Numbers the pages (all, or pageRange) from startNumber: format ("Page {n} of {total}") between prefix and suffix, {n} zero-padded to digits (Bates numbers), at a corner or the middle of the top or bottom edge of the page as shown, margin points in, upright however the page is turned. Fonts as TextStampAction. With documents, a set numbered as one sequence (Bates numbers across documents), each in place, all or nothing. The report gives the pages numbered, the first and last labels and the last number (with documents: each document's too). See docs/page-numbers.md. */
+            PageNumbersAction?: {
+                /**
+                 * @description The text of each number: {n} is the page's number, {total} the last number given ("Page {n} of {total}"); \n starts a new line
+                 * @default {n}
+                 */
+                format: string;
+                /**
+                 * @description Text before the format (Bates: "ACME-")
+                 * @default
+                 */
+                prefix: string;
+                /**
+                 * @description Text after the format
+                 * @default
+                 */
+                suffix: string;
+                /**
+                 * @description {n} is zero-padded to this many digits (Bates: 6 gives 000001)
+                 * @default 1
+                 */
+                digits: number;
+                /**
+                 * @description The number of the first numbered page
+                 * @default 1
+                 */
+                startNumber: number;
+                /**
+                 * @description Where on the page as shown (crop box, /Rotate applied) the number goes
+                 * @default bottom-center
+                 * @enum {string}
+                 */
+                position: "top-left" | "top-center" | "top-right" | "bottom-left" | "bottom-center" | "bottom-right";
+                /**
+                 * @description Points between the edge of the page as shown and the number
+                 * @default 36
+                 */
+                margin: number;
+                /** @description The pages numbered, 1-based, as in a print dialog: "2-" skips a cover (default, when absent: every page; empty is 400). Numbered in document order. */
+                pageRange?: string;
+                /**
+                 * @description One of Helvetica, Helvetica-Bold, Helvetica-Oblique, Helvetica-BoldOblique, Times-Roman, Times-Bold, Times-Italic, Times-BoldItalic, Courier, Courier-Bold, Courier-Oblique, Courier-BoldOblique, Symbol, ZapfDingbats, DejaVuSans, DejaVuSerif, DejaVuSansMono (case does not matter)
+                 * @default Helvetica
+                 */
+                fontName: string;
+                /**
+                 * @description Added to the style the font name has
+                 * @default plain
+                 * @enum {string}
+                 */
+                fontStyle: "plain" | "bold" | "italic" | "bolditalic";
+                /**
+                 * @description Points
+                 * @default 12
+                 */
+                fontSize: number;
+                /**
+                 * @description Fill colour as an integer 0xRRGGBB (black by default)
+                 * @default 0
+                 */
+                color: number;
+                /** @description 0 opaque (default) to 1 invisible; or give opacity instead */
+                transparency?: number;
+                /** @description 1 opaque (default) to 0 invisible: 1 - transparency; not together with transparency */
+                opacity?: number;
+            };
+            /** @description Removes blank pages: each page (of pageRange, default all) is rendered at dpi, and a page whose share of pixels darker than whiteLevel in any of red, green and blue is below threshold (default 0.001, a tenth of a percent) is removed. dryRun only lists them. The report lists the removed pages (zero-based, and as a 1-based pageRange) and each one's ink. A document whose every page is blank is 400: a PDF keeps at least one page. See docs/page-numbers.md. */
+            RemoveBlankPagesAction?: {
+                /** @description Only these pages are considered, 1-based, as in a print dialog: "2-9" (default, when absent: every page; empty is 400) */
+                pageRange?: string;
+                /**
+                 * @description Only list the pages that would be removed: nothing is written
+                 * @default false
+                 */
+                dryRun: boolean;
+                /**
+                 * @description A page is blank when the share of its pixels that are not white is below this
+                 * @default 0.001
+                 */
+                threshold: number;
+                /**
+                 * @description A pixel is white when its red, green and blue values are all at least this (0-255)
+                 * @default 240
+                 */
+                whiteLevel: number;
+                /**
+                 * @description Resolution the pages are rendered at to measure their ink
+                 * @default 36
+                 */
+                dpi: number;
+            };
+            /** @description Removes the pages (of pageRange, default all) whose text contains searchText (match "contains"), or whose whole text is searchText (match "only": separator sheets). searchText is literal (whitespace matches any whitespace) or, with regex, a regular expression under a time budget, as the redaction search. Text of annotations is not searched. dryRun only lists the pages. A search that matches every page is 400. See docs/page-numbers.md. */
+            RemovePagesByTextAction?: {
+                /** @description Only these pages are considered, 1-based, as in a print dialog: "2-9" (default, when absent: every page; empty is 400) */
+                pageRange?: string;
+                /**
+                 * @description Only list the pages that would be removed: nothing is written
+                 * @default false
+                 */
+                dryRun: boolean;
+                /** @description The text (or regular expression) a page to remove has */
+                searchText: string;
+                /**
+                 * @description searchText is a JavaScript regular expression (run under a time budget, as redaction's search)
+                 * @default false
+                 */
+                regex: boolean;
+                /** @default false */
+                caseSensitive: boolean;
+                /**
+                 * @description Match whole words only
+                 * @default false
+                 */
+                wholeWord: boolean;
+                /**
+                 * @description contains: the page's text has a match; only: the page's whole text (spaces and line breaks around it aside) is a match
+                 * @default contains
+                 * @enum {string}
+                 */
+                match: "contains" | "only";
+            };
+            /** @description Recognises the text of scanned pages (Tesseract) and adds it as an invisible text layer over each page, line by line, so that the document can be searched, selected and extracted; the pages' content and images are not changed. Pages with text of their own are skipped unless skipPagesWithText is false; pages scanned sideways or upside down are recognised the right way up (autoRotate also turns their display). The report lists each page: recognised (words, mean confidence, rotation), no-text (nothing read there is text, e.g. a photo; nothing added), skipped or failed. Runs as a background job unless Prefer: wait=N. See docs/ocr.md. */
+            OCRAction?: {
+                /**
+                 * @description Tesseract language codes, several joined with "+" (eng+deu); 400 UNKNOWN_LANGUAGE names the installed ones
+                 * @default eng
+                 */
+                language: string;
+                /**
+                 * @description Resolution the pages are rendered at for recognition
+                 * @default 300
+                 */
+                dpi: number;
+                /** @description Only this page (zero-based) */
+                pageIndex?: number;
+                /** @description Only these pages, 1-based, as in a print dialog: "1-3,7,10-" (default, when absent: every page; empty is 400) */
+                pageRange?: string;
+                /**
+                 * @description Leave a page that already has text of its own alone (reported as skipped)
+                 * @default true
+                 */
+                skipPagesWithText: boolean;
+                /**
+                 * @description Recognise pages again that have a text layer of an earlier OCRAction, replacing it
+                 * @default false
+                 */
+                force: boolean;
+                /**
+                 * @description An untagged document gets a structure tree: each recognised page's text layer a P, the page's own content an artifact (docs/accessibility.md); a tagged document keeps its tree
+                 * @default true
+                 */
+                tagged: boolean;
+                /**
+                 * @description Turn a page found scanned sideways or upside down upright, by its /Rotate (the page's content is not changed)
+                 * @default false
+                 */
+                autoRotate: boolean;
+            };
+            /** @description Converts the document to PDF/A (profile pdfa1b, pdfa2b (default), pdfa2u, pdfa3b or pdfa3u): fonts embedded, sRGB output intent, XMP with pdfaid, no encryption (an encrypted document needs its owner password), annotations, actions, embedded files and transparency made what the profile allows (or refused, per the options). The output is validated with veraPDF and written only when it is compliant; otherwise 422 PDFA_CONVERSION_FAILED with the failed rules and nothing written, or with appendReport/addAnnots the document as it was with the report in it. The answer's report lists what was changed and the validator's verdict. Runs as a background job unless Prefer: wait=N. See docs/pdfa.md. */
+            PDFAConvertAction?: {
+                /**
+                 * @description PDF/A flavour to convert to (default pdfa2b: allows transparency and JPEG 2000, read by every archive system)
+                 * @default pdfa2b
+                 * @enum {string}
+                 */
+                profile: "pdfa1b" | "pdfa2b" | "pdfa3b" | "pdfa2u" | "pdfa3u";
+                /**
+                 * @description Annotations the profile forbids (3D, Sound, Movie, Screen, RichMedia, unknown types): 0 delete them (default), 1 fail
+                 * @default 0
+                 * @enum {integer}
+                 */
+                unsupportedAnnots: 0 | 1;
+                /**
+                 * @description Embedded files and file attachment annotations in PDF/A-1 and -2: 0 delete them (default), 1 fail. PDF/A-3 keeps them (with AFRelationship)
+                 * @default 0
+                 * @enum {integer}
+                 */
+                embeddedFiles: 0 | 1;
+                /**
+                 * @description Transparency in PDF/A-1: 1 fail, 2 make it opaque (default). PDF/A-2 and -3 keep it
+                 * @default 2
+                 * @enum {integer}
+                 */
+                transparency: 1 | 2;
+                /**
+                 * @description When the conversion fails: write the document as it was with pages listing the failed rules appended (not PDF/A), and answer 200/201 with the report, instead of 422
+                 * @default false
+                 */
+                appendReport: boolean;
+                /**
+                 * @description When the conversion fails: write the document as it was with a note on each page where a rule failed (not PDF/A), and answer 200/201 with the report, instead of 422
+                 * @default false
+                 */
+                addAnnots: boolean;
+            };
+            /** @description Tags an untagged document for accessibility (PDF/UA-1): headings, paragraphs, lists, tables with header cells, figures and links in a structure tree in reading order, running headers, footers, page numbers and decoration as artifacts, the language, title and XMP metadata set. The result is checked with veraPDF and claims PDF/UA-1 only when it passes; the report gives the verdict, the failed rules grouped by Matterhorn checkpoint, and the figures that still need alternate text (figures gives it by index). A tagged document is kept unless retag. Signed documents are refused (409 DOCUMENT_SIGNED), a document without text is 422 NO_TEXT (OCRAction first). Runs as a background job unless Prefer: wait=N. See docs/accessibility.md. */
+            PDFUAConvertAction?: {
+                /** @description The document language, a BCP 47 tag (en-US). Default: the document's own /Lang; none is guessed */
+                lang?: string;
+                /** @description The document title (Info and XMP dc:title). Default: the document's own title, else its first heading, else the stored document's name */
+                title?: string;
+                /**
+                 * @description Replace the structure tree of a document that is tagged already (default: such a document is kept as it is, nothing written)
+                 * @default false
+                 */
+                retag: boolean;
+                /** @description Alternate text of figures: index is the figure's 0-based position among the Figure elements of the tagged document in depth-first order (an index past the last figure is 400) */
+                figures?: {
+                    index: number;
+                    alt: string;
+                }[];
+            };
+            /** @description Makes the document a Factur-X / ZUGFeRD invoice (multipart: this JSON in part "pageAction", the invoice XML, a UN/CEFACT CII CrossIndustryInvoice, in part "file"): converted to PDF/A-3b (as PDFAConvertAction), the XML attached as factur-x.xml with AFRelationship Alternative (Data for minimum and basicwl) and the fx XMP extension schema (DocumentType INVOICE, DocumentFileName, Version 1.0, ConformanceLevel); validated by veraPDF before it is written. The profile is read from the XML's guideline id unless given. 422 INVOICE_XML_INVALID for XML that is not such an invoice, 422 PDFA_CONVERSION_FAILED as PDFAConvertAction. Runs as a background job unless Prefer: wait=N. See docs/attachments.md. */
+            FacturXAction?: {
+                /**
+                 * @description The Factur-X / ZUGFeRD profile (minimum, basicwl, basic, en16931, extended, xrechnung); absent: read from the XML's guideline id. Given, it must agree with that id
+                 * @enum {string}
+                 */
+                profile?: "minimum" | "basicwl" | "basic" | "en16931" | "extended" | "xrechnung";
+                /**
+                 * @description The XML's AFRelationship; absent: Data for minimum and basicwl, Alternative for the others (as Factur-X 1.0 says)
+                 * @enum {string}
+                 */
+                relationship?: "Alternative" | "Data" | "Source";
+            };
+            /** @description Writes the document linearized ("fast web view", ISO 32000-1 Annex F) with qpdf; content, object streams and encryption are kept (an encrypted document needs its password, and a user password only when its permissions allow changes). A signed document is refused (409 DOCUMENT_SIGNED). The answer's report gives the sizes before and after. See docs/optimize.md. */
+            LinearizeAction?: Record<string, never>;
+            /** @description Makes the document smaller by an optimize profile (profileName, or an inline profile): images above 1.5 times the target resolution downsampled, colour spaces converted and images re-encoded per the profile, each kept when the new one is not smaller; unused resources removed, fonts subset, duplicate images and fonts merged, object streams and maximum Flate. Encryption is kept (the password is needed, and the permission to change); a signed document is refused (409 DOCUMENT_SIGNED). The answer's report gives the sizes before and after, per category. When the result would not be smaller nothing is written and the answer is 200 with report.changed false. See docs/optimize.md. */
+            OptimizeAction?: {
+                /** @description The optimize profile to apply, built-in (screen, ebook, printer, prepress, lossless) or user-defined; exactly one of profileName and profile */
+                profileName?: string;
+                /** @description The settings to apply, given inline (as an optimize profile's body); exactly one of profileName and profile */
+                profile?: {
+                    /**
+                     * @description Remove every annotation except links and form fields (default false)
+                     * @default false
+                     */
+                    discardAnnotations: boolean;
+                    /**
+                     * @description Remove fonts, images and other resources no page, annotation or form uses (default true)
+                     * @default true
+                     */
+                    discardUnusedResources: boolean;
+                    /**
+                     * @description Keep one copy of fonts embedded more than once, and subset embedded fonts to the glyphs used (default true)
+                     * @default true
+                     */
+                    mergeDuplicateFonts: boolean;
+                    /**
+                     * @description Keep one copy of identical images (default true)
+                     * @default true
+                     */
+                    mergeDuplicateImages: boolean;
+                    /**
+                     * @description Write objects into compressed object streams (PDF 1.5), with maximum Flate (default true)
+                     * @default true
+                     */
+                    compressObjectsIntoStreams: boolean;
+                    /** @description Colour images (RGB, CMYK, Lab, ICC-based with 3 or more components, indexed colour). Absent: colour images are not changed. */
+                    colorImageHandler?: {
+                        /**
+                         * @description Colour space to convert to: 0 keep: the image keeps its colour space (ICC-based ones included); 1 RGB (DeviceRGB, or sRGB ICC where the image had an ICC profile); 2 gray (DeviceGray); 3 CMYK (DeviceCMYK)
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        colorSpace: 0 | 1 | 2 | 3;
+                        /**
+                         * @description Compression: 0 keep: the image keeps its filter (re-encoded in it only when it is downsampled or converted); 1 JPEG (DCTDecode), at jpegQuality; lossy; 2 Flate (lossless)
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        compression: 0 | 1 | 2;
+                        /**
+                         * @description Target resolution in pixels per inch (0 to 2400; default 0: no downsampling). An image is downsampled only when its effective resolution on the page, from the transform it is drawn with, exceeds 1.5 times this (Ghostscript's threshold).
+                         * @default 0
+                         */
+                        dpi: number;
+                        /**
+                         * @description How images are downsampled: 0 average: each target pixel is the mean of the source pixels it covers; 1 bicubic: interpolated, sharper edges, slower; 2 subsample: the source pixel at the centre (bi-level images, where averaging would make gray). Default 0
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        downsampling: 0 | 1 | 2;
+                        /**
+                         * @description JPEG quality from 0 (smallest) to 1 (best), as IJG quality / 100; used with compression 1 (default 0.75)
+                         * @default 0.75
+                         */
+                        jpegQuality: number;
+                    };
+                    /** @description Gray images (one component, 2 to 16 bits). Absent: gray images are not changed. */
+                    grayImageHandler?: {
+                        /**
+                         * @description Colour space: 0 keep: the image keeps its colour space (ICC-based ones included); 2 gray (DeviceGray)
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        colorSpace: 0 | 2;
+                        /**
+                         * @description Compression: 0 keep: the image keeps its filter (re-encoded in it only when it is downsampled or converted); 1 JPEG (DCTDecode), at jpegQuality; lossy; 2 Flate (lossless)
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        compression: 0 | 1 | 2;
+                        /**
+                         * @description Target resolution in pixels per inch (0 to 2400; default 0: no downsampling). An image is downsampled only when its effective resolution on the page, from the transform it is drawn with, exceeds 1.5 times this (Ghostscript's threshold).
+                         * @default 0
+                         */
+                        dpi: number;
+                        /**
+                         * @description How images are downsampled: 0 average: each target pixel is the mean of the source pixels it covers; 1 bicubic: interpolated, sharper edges, slower; 2 subsample: the source pixel at the centre (bi-level images, where averaging would make gray). Default 0
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        downsampling: 0 | 1 | 2;
+                        /**
+                         * @description JPEG quality from 0 (smallest) to 1 (best), as IJG quality / 100; used with compression 1 (default 0.75)
+                         * @default 0.75
+                         */
+                        jpegQuality: number;
+                    };
+                    /** @description Bi-level images (1 bit per pixel) and stencil masks. Absent: bi-level images are not changed. */
+                    bwImageHandler?: {
+                        /**
+                         * @description Colour space: 0 keep: the image keeps its colour space (ICC-based ones included); 4 bi-level (1 bit per pixel, black and white) (0 keeps the colour space and the decode array; 4 writes an image as 1-bit DeviceGray with its decode applied, 0 black; a stencil mask stays a mask with either)
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        colorSpace: 0 | 4;
+                        /**
+                         * @description Compression: 0 keep: the image keeps its filter (re-encoded in it only when it is downsampled or converted); 2 Flate (lossless); 4 CCITT Group 4 (lossless; bi-level images only)
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        compression: 0 | 2 | 4;
+                        /**
+                         * @description Target resolution in pixels per inch (0 to 2400; default 0: no downsampling). An image is downsampled only when its effective resolution on the page, from the transform it is drawn with, exceeds 1.5 times this (Ghostscript's threshold). Scans of text usually keep 300 or more.
+                         * @default 0
+                         */
+                        dpi: number;
+                        /**
+                         * @description How images are downsampled: 0 average: each target pixel is the mean of the source pixels it covers; 1 bicubic: interpolated, sharper edges, slower; 2 subsample: the source pixel at the centre (bi-level images, where averaging would make gray). Default 2
+                         * @default 2
+                         * @enum {integer}
+                         */
+                        downsampling: 0 | 1 | 2;
+                    };
+                };
+            };
+            /** @description Removes JavaScript, embedded files, actions that reach outside the document, form submit and reset actions, metadata and hidden layers (both off by default) and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See docs/sanitize.md. */
+            SanitizeAction?: {
+                /**
+                 * @description Remove JavaScript: document, page, annotation and field actions (/OpenAction, /AA, /A), the JavaScript name tree, chained actions
+                 * @default true
+                 */
+                javascript: boolean;
+                /**
+                 * @description Remove embedded files: the EmbeddedFiles name tree, /AF, the files of file specifications (/EF, /RF), file attachment annotations
+                 * @default true
+                 */
+                embeddedFiles: boolean;
+                /**
+                 * @description Remove actions that reach outside the document: URI, Launch, GoToR, GoToE, ImportData, SubmitForm (links left with no action go); internal links are kept
+                 * @default true
+                 */
+                outsideLinks: boolean;
+                /**
+                 * @description Remove form submit and reset actions (SubmitForm, ResetForm)
+                 * @default true
+                 */
+                formActions: boolean;
+                /**
+                 * @description Remove metadata: the document information dictionary, the XMP packet and every object's /Metadata, /PieceInfo
+                 * @default false
+                 */
+                metadata: boolean;
+                /**
+                 * @description Remove the content of layers (optional content groups) hidden in the default configuration: their marked content in pages and form XObjects, and their annotations
+                 * @default false
+                 */
+                hiddenContent: boolean;
+                /**
+                 * @description Remove the annotations of these subtypes (with their popups)
+                 * @default []
+                 */
+                annotationSubtypes: ("Text" | "Link" | "FreeText" | "Line" | "Square" | "Circle" | "Polygon" | "PolyLine" | "Highlight" | "Underline" | "Squiggly" | "StrikeOut" | "Stamp" | "Caret" | "Ink" | "Popup" | "FileAttachment" | "Sound" | "Movie" | "Screen" | "PrinterMark" | "TrapNet" | "Watermark" | "3D" | "Redact" | "RichMedia" | "Projection")[];
+            };
         };
         /**
          * AnnotationModel
@@ -3256,6 +4041,52 @@ export interface components {
                  */
                 downsampling: 0 | 1 | 2;
             };
+        };
+        /**
+         * PipelineModel
+         * @description PipelineModel (XML: <Pipeline>): one version of a pipeline, its steps as stored (every default filled in).
+         */
+        PipelineModel: {
+            name: string;
+            /** @description The user it belongs to */
+            owner: string;
+            /** @description This version's number (1 for the first PUT, one more for each PUT after it) */
+            version: number;
+            /** @description The newest version's number */
+            latestVersion: number;
+            /** @description This version's ETag (If-Match on PUT and DELETE names the newest) */
+            etag: string;
+            description?: string;
+            /** @description Shared with every user (set by an admin) */
+            shared: boolean;
+            steps: {
+                [key: string]: unknown;
+            }[];
+            /**
+             * Format: date-time
+             * @description When this version was saved
+             */
+            created: string;
+            /** @description Who saved this version (the owner, or an admin) */
+            createdBy: string;
+        };
+        /**
+         * PipelinesModel
+         * @description PipelinesModel (XML: <Pipelines> holding one <Pipeline> each): the newest version of each pipeline listed, by owner and name.
+         */
+        PipelinesModel: {
+            pipelines: components["schemas"]["PipelineModel"][];
+        };
+        /**
+         * PipelineRequest
+         * @description Pipeline (XML: <Pipeline>, the steps as <steps><step><ActionName>…</ActionName></step></steps>) to save as a new version. Each step is an action as POST /documents/{filePath}.pdf takes it, without savePath and namingMode; it is checked by that action when saved.
+         */
+        PipelineRequest: {
+            /** @description The actions, run in order (at most 20) */
+            steps: components["schemas"]["ActionStep"][];
+            description?: string;
+            /** @description Shared with every user (admins only); absent: false */
+            shared?: boolean;
         };
     };
     responses: never;
@@ -6427,6 +7258,23 @@ export interface operations {
                             };
                         };
                     };
+                    /** @description Runs a stored pipeline (name; owner for one shared by another user; version, else the newest) on the document: its steps one after the other, the document written once at the end as one new version (or at savePath). All steps or none: a step that fails leaves the document as it was, and the problem (PIPELINE_STEP_FAILED) names the step and carries its own problem. A job when a step is long by nature. See docs/pipelines.md. */
+                    PipelineAction?: {
+                        /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                        savePath?: string;
+                        /**
+                         * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                         * @default 0
+                         * @enum {integer}
+                         */
+                        namingMode?: 0 | 1 | 2;
+                        /** @description The pipeline to run (GET /pipelines lists those the caller sees) */
+                        name: string;
+                        /** @description Whose pipeline: absent, the caller's own; another user's when it is shared (or the caller is an admin) */
+                        owner?: string;
+                        /** @description The pipeline version to run; absent: the newest */
+                        version?: number;
+                    };
                     /** @description Merges this document (first) and the documents of sources, in order, each with its pageRange, into a new document at savePath (required): a bookmark per source with its bookmarks under it, links and named destinations kept (clashing names get "_2", ...), form fields renamed on collision, optionally a table of contents in front. At most 999 sources. The answer's report gives each source's start page. */
                     MergeDocumentsAction?: {
                         /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
@@ -6841,6 +7689,23 @@ export interface operations {
                                 };
                             };
                         };
+                        /** @description Runs a stored pipeline (name; owner for one shared by another user; version, else the newest) on the document: its steps one after the other, the document written once at the end as one new version (or at savePath). All steps or none: a step that fails leaves the document as it was, and the problem (PIPELINE_STEP_FAILED) names the step and carries its own problem. A job when a step is long by nature. See docs/pipelines.md. */
+                        PipelineAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description The pipeline to run (GET /pipelines lists those the caller sees) */
+                            name: string;
+                            /** @description Whose pipeline: absent, the caller's own; another user's when it is shared (or the caller is an admin) */
+                            owner?: string;
+                            /** @description The pipeline version to run; absent: the newest */
+                            version?: number;
+                        };
                         /** @description Merges this document (first) and the documents of sources, in order, each with its pageRange, into a new document at savePath (required): a bookmark per source with its bookmarks under it, links and named destinations kept (clashing names get "_2", ...), form fields renamed on collision, optionally a table of contents in front. At most 999 sources. The answer's report gives each source's start page. */
                         MergeDocumentsAction?: {
                             /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
@@ -7252,6 +8117,23 @@ export interface operations {
                                     downsampling?: 0 | 1 | 2;
                                 };
                             };
+                        };
+                        /** @description Runs a stored pipeline (name; owner for one shared by another user; version, else the newest) on the document: its steps one after the other, the document written once at the end as one new version (or at savePath). All steps or none: a step that fails leaves the document as it was, and the problem (PIPELINE_STEP_FAILED) names the step and carries its own problem. A job when a step is long by nature. See docs/pipelines.md. */
+                        PipelineAction?: {
+                            /** @description Path of the output document ("folder/name.pdf"); absent: the original is replaced. Folders are created. */
+                            savePath?: string;
+                            /**
+                             * @description When savePath exists: 0 fail with 409 (default), 1 overwrite, 2 append a random number to the name.
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            namingMode?: 0 | 1 | 2;
+                            /** @description The pipeline to run (GET /pipelines lists those the caller sees) */
+                            name: string;
+                            /** @description Whose pipeline: absent, the caller's own; another user's when it is shared (or the caller is an admin) */
+                            owner?: string;
+                            /** @description The pipeline version to run; absent: the newest */
+                            version?: number;
                         };
                         /** @description Merges this document (first) and the documents of sources, in order, each with its pageRange, into a new document at savePath (required): a bookmark per source with its bookmarks under it, links and named destinations kept (clashing names get "_2", ...), form fields renamed on collision, optionally a table of contents in front. At most 999 sources. The answer's report gives each source's start page. */
                         MergeDocumentsAction?: {
@@ -9745,733 +10627,7 @@ export interface operations {
                      */
                     file: Blob;
                     /** @description The actions to run on the converted PDF, in order; none: the conversion alone */
-                    steps?: {
-                        /** @description Applies Redact annotations: removes the text under them from the content streams, clears covered image pixels, removes covered vector art, paints the fill and overlay text and removes the annotations; then verifies that no redacted text remains (422 REDACTION_INCOMPLETE otherwise, nothing written). The response's report lists what was applied and where the redacted text still occurs outside page content. */
-                        ApplyRedactionsAction?: {
-                            /** @description Only this page's Redact annotations */
-                            pageIndex?: number;
-                            /** @description Only these Redact annotations (404 for an unknown name, 400 for one that is not Redact) */
-                            names?: string[];
-                            /**
-                             * @description Images under a box: clear the covered pixels (default), remove the whole image, or keep images
-                             * @default pixels
-                             * @enum {string}
-                             */
-                            images?: "pixels" | "remove" | "none";
-                            /**
-                             * @description Vector art: remove what a box covers entirely (default), what it touches, or nothing
-                             * @default covered
-                             * @enum {string}
-                             */
-                            lineArt?: "covered" | "touched" | "none";
-                            /**
-                             * @description Also remove the redacted text from document information, XMP metadata, bookmarks, annotation texts, form field values and embedded file names
-                             * @default false
-                             */
-                            scrubElsewhere?: boolean;
-                        };
-                        /** @description Paints every form field's appearance into its page (generating missing appearances first) and removes the fields and the AcroForm (and XFA). Push buttons are painted only with paintButtons (only those showing an image with paintOnlyImageButtons); fields without the print flag only with paintNonPrintableFields; hidden fields never. */
-                        FlattenFieldsAction?: {
-                            /**
-                             * @description Paint push buttons (default: they are dropped)
-                             * @default false
-                             */
-                            paintButtons?: boolean;
-                            /**
-                             * @description With paintButtons: only the push buttons that show an image
-                             * @default false
-                             */
-                            paintOnlyImageButtons?: boolean;
-                            /**
-                             * @description Also paint fields without the print flag (default: they are dropped)
-                             * @default false
-                             */
-                            paintNonPrintableFields?: boolean;
-                        };
-                        /** @description Paints every annotation other than form widgets and links into its page (generating missing appearances first) and removes it; popups are dropped, hidden annotations are not painted, annotations without the print flag only with paintNonPrintableAnnots. Links stay unless keepLinks is false. */
-                        FlattenAnnotationsAction?: {
-                            /**
-                             * @description Also paint annotations without the print flag (default: they are dropped)
-                             * @default false
-                             */
-                            paintNonPrintableAnnots?: boolean;
-                            /**
-                             * @description Keep link annotations, which draw nothing but navigate (default); false removes them too
-                             * @default true
-                             */
-                            keepLinks?: boolean;
-                        };
-                        /** @description Inserts a blank page of width x height points (default: the size of the page before it, or of the first page when inserted first) at pageIndex (default: at the end). */
-                        NewPageAction?: {
-                            /** @description Zero-based position the new pages take (0: before the first page); absent: at the end */
-                            pageIndex?: number;
-                            /** @description Points (1/72 inch); ISO 32000 allows 3 to 14,400 */
-                            width?: number;
-                            /** @description Points (1/72 inch); ISO 32000 allows 3 to 14,400 */
-                            height?: number;
-                        };
-                        /** @description Inserts pages of another document stored on the server (appendFilePath) at pageIndex (default: at the end), with their annotations, links between them and form fields (clashing field names get "_2", "_3", ...). */
-                        InsertUploadedPagesAction?: {
-                            /** @description Path of a document on the server ("folder/name.pdf") */
-                            appendFilePath: string;
-                            /** @description Password of the document whose pages are inserted, when it is encrypted */
-                            appendPassword?: string;
-                            /** @description The pages of that document to insert (default: all), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
-                            pageRange?: string;
-                            /** @description Zero-based position the new pages take (0: before the first page); absent: at the end */
-                            pageIndex?: number;
-                        };
-                        /** @description Inserts pages of the PDF sent in another part of the multipart request at pageIndex (default: at the end), as InsertUploadedPagesAction does. */
-                        InsertAttachedPagesAction?: {
-                            /** @description Password of the document whose pages are inserted, when it is encrypted */
-                            appendPassword?: string;
-                            /** @description The pages of the attached PDF to insert (default: all), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
-                            pageRange?: string;
-                            /** @description Zero-based position the new pages take (0: before the first page); absent: at the end */
-                            pageIndex?: number;
-                        };
-                        /** @description Deletes the pages of pageRange (not all of them). Outline items, named destinations and links that pointed at them are removed, and so are their form fields. */
-                        DeletePagesAction?: {
-                            /** @description The pages to delete, 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
-                            pageRange: string;
-                        };
-                        /** @description Turns the pages of pageRange (default: all) clockwise by rotation degrees, a multiple of 90 (negative turns counter-clockwise); /Rotate is set, the content is not rewritten. */
-                        RotatePagesAction?: {
-                            /** @description The pages to turn (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
-                            pageRange?: string;
-                            /** @description Degrees clockwise, a multiple of 90 */
-                            rotation: number;
-                        };
-                        /** @description Moves the pages of pageRange, in the order the range lists them, so that the first of them ends up at zero-based position toIndex of the result. */
-                        MovePagesAction?: {
-                            /** @description The pages to move, 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
-                            pageRange: string;
-                            /** @description Zero-based position of the first moved page in the resulting document */
-                            toIndex: number;
-                        };
-                        /** @description Puts perSheet pages (2, 4, 6, 9 or 16) on each sheet, scaled to fit their cells and centred, in the order given (default rightDown: left to right, top to bottom). The sheet is the paper given or the first page's size, turned (auto) so the pages come out largest. Pages are drawn as Form XObjects; annotations are drawn from their appearances, not kept as annotations. */
-                        NUpAction?: {
-                            /**
-                             * @description Pages per sheet
-                             * @enum {integer}
-                             */
-                            perSheet: 2 | 4 | 6 | 9 | 16;
-                            /**
-                             * @description Order of the cells: rightDown (rows left to right, top to bottom; default), downRight (columns top to bottom, left to right), leftDown, downLeft
-                             * @enum {string}
-                             */
-                            order?: "rightDown" | "downRight" | "leftDown" | "downLeft";
-                            /** @description Draw a thin line around each cell (default false) */
-                            border?: boolean;
-                            /** @description Space kept free around each page on the sheet (points; default 0) */
-                            margin?: number;
-                            /**
-                             * @description A named paper size; or give width and height
-                             * @enum {string}
-                             */
-                            paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
-                            /** @description Paper width (points, 1/72 inch) */
-                            width?: number;
-                            /** @description Paper height (points, 1/72 inch) */
-                            height?: number;
-                            /**
-                             * @description How the paper is turned; auto (the default) chooses as the action says
-                             * @enum {string}
-                             */
-                            orientation?: "portrait" | "landscape" | "auto";
-                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
-                            pageRange?: string;
-                        };
-                        /** @description Saddle-stitch booklet: pages padded with blank pages to a multiple of 4, two on each side of a landscape sheet, sides in duplex printing order (front, back; flip on the short edge). Folded in the middle, the sheets read in order. The sheet is the paper given (landscape) or twice the first page's width. */
-                        BookletAction?: {
-                            /**
-                             * @description Where the fold is when the booklet is read: left (default, left-to-right scripts) or right
-                             * @enum {string}
-                             */
-                            binding?: "left" | "right";
-                            /** @description Draw a thin line around each cell (default false) */
-                            border?: boolean;
-                            /** @description Space kept free around each page on the sheet (points; default 0) */
-                            margin?: number;
-                            /**
-                             * @description A named paper size; or give width and height
-                             * @enum {string}
-                             */
-                            paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
-                            /** @description Paper width (points, 1/72 inch) */
-                            width?: number;
-                            /** @description Paper height (points, 1/72 inch) */
-                            height?: number;
-                            /**
-                             * @description How the paper is turned; auto (the default) chooses as the action says
-                             * @enum {string}
-                             */
-                            orientation?: "portrait" | "landscape" | "auto";
-                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
-                            pageRange?: string;
-                        };
-                        /** @description Cuts each page, enlarged by scale (default 1), into tiles of the paper (default A4, turned so fewer tiles are needed), left to right and top to bottom, neighbouring tiles overlapping by overlap points. */
-                        PosterAction?: {
-                            /** @description Points each tile repeats of its neighbours (default 0) */
-                            overlap?: number;
-                            /** @description Enlargement of the page before it is cut (default 1) */
-                            scale?: number;
-                            /**
-                             * @description A named paper size; or give width and height
-                             * @enum {string}
-                             */
-                            paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
-                            /** @description Paper width (points, 1/72 inch) */
-                            width?: number;
-                            /** @description Paper height (points, 1/72 inch) */
-                            height?: number;
-                            /**
-                             * @description How the paper is turned; auto (the default) chooses as the action says
-                             * @enum {string}
-                             */
-                            orientation?: "portrait" | "landscape" | "auto";
-                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
-                            pageRange?: string;
-                        };
-                        /** @description Sets the CropBox of the pages: to box, or (toContent: true) to the bounds of what each page draws, grown by margin, within the MediaBox. A page that draws nothing is left as it is. */
-                        CropPagesAction?: {
-                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
-                            box?: {
-                                x: number;
-                                y: number;
-                                /** @description Width (points, 1/72 inch) */
-                                width: number;
-                                /** @description Height (points, 1/72 inch) */
-                                height: number;
-                            };
-                            /** @description Crop to what the page draws (its content, annotations left out) */
-                            toContent?: boolean;
-                            /** @description With toContent: points kept around the content (default 0) */
-                            margin?: number;
-                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
-                            pageRange?: string;
-                        };
-                        /** @description Puts each page on the paper given, its content scaled to fit and centred; orientation auto (default) keeps each page's own. Annotations move with the content; /Rotate is drawn into the content. */
-                        ScalePagesAction?: {
-                            /**
-                             * @description A named paper size; or give width and height
-                             * @enum {string}
-                             */
-                            paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
-                            /** @description Paper width (points, 1/72 inch) */
-                            width?: number;
-                            /** @description Paper height (points, 1/72 inch) */
-                            height?: number;
-                            /**
-                             * @description How the paper is turned; auto (the default) chooses as the action says
-                             * @enum {string}
-                             */
-                            orientation?: "portrait" | "landscape" | "auto";
-                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
-                            pageRange?: string;
-                        };
-                        /** @description Sets the page boxes given (MediaBox, CropBox, BleedBox, TrimBox, ArtBox) on the pages; every box but the MediaBox must lie inside the MediaBox. */
-                        SetPageBoxesAction?: {
-                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
-                            MediaBox?: {
-                                x: number;
-                                y: number;
-                                /** @description Width (points, 1/72 inch) */
-                                width: number;
-                                /** @description Height (points, 1/72 inch) */
-                                height: number;
-                            };
-                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
-                            CropBox?: {
-                                x: number;
-                                y: number;
-                                /** @description Width (points, 1/72 inch) */
-                                width: number;
-                                /** @description Height (points, 1/72 inch) */
-                                height: number;
-                            };
-                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
-                            BleedBox?: {
-                                x: number;
-                                y: number;
-                                /** @description Width (points, 1/72 inch) */
-                                width: number;
-                                /** @description Height (points, 1/72 inch) */
-                                height: number;
-                            };
-                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
-                            TrimBox?: {
-                                x: number;
-                                y: number;
-                                /** @description Width (points, 1/72 inch) */
-                                width: number;
-                                /** @description Height (points, 1/72 inch) */
-                                height: number;
-                            };
-                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
-                            ArtBox?: {
-                                x: number;
-                                y: number;
-                                /** @description Width (points, 1/72 inch) */
-                                width: number;
-                                /** @description Height (points, 1/72 inch) */
-                                height: number;
-                            };
-                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
-                            pageRange?: string;
-                        };
-                        /** @description Stamps text on a page (pageIndex) or on every page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that point; lines are split at \n. Characters the font lacks are drawn with the shipped DejaVu fonts or the CJK font. See docs/stamps.md. */
-                        TextStampAction?: {
-                            /** @description The text; \n starts a new line */
-                            text: string;
-                            /** @description Points from the origin of the page's default user space (unrotated, as the page's MediaBox counts) */
-                            x: number;
-                            /** @description Points upwards from the origin of the page's default user space */
-                            y: number;
-                            /**
-                             * @description Degrees, counter-clockwise, about (x, y)
-                             * @default 0
-                             */
-                            rotation?: number;
-                            /** @description 0 opaque (default) to 1 invisible; or give opacity instead */
-                            transparency?: number;
-                            /** @description 1 opaque (default) to 0 invisible: 1 - transparency; not together with transparency */
-                            opacity?: number;
-                            /** @description Zero-based page to stamp; absent or -1: every page */
-                            pageIndex?: number;
-                            /**
-                             * @description One of Helvetica, Helvetica-Bold, Helvetica-Oblique, Helvetica-BoldOblique, Times-Roman, Times-Bold, Times-Italic, Times-BoldItalic, Courier, Courier-Bold, Courier-Oblique, Courier-BoldOblique, Symbol, ZapfDingbats, DejaVuSans, DejaVuSerif, DejaVuSansMono (case does not matter)
-                             * @default Helvetica
-                             */
-                            fontName?: string;
-                            /**
-                             * @description Added to the style the font name has
-                             * @default plain
-                             * @enum {string}
-                             */
-                            fontStyle?: "plain" | "bold" | "italic" | "bolditalic";
-                            /**
-                             * @description Points
-                             * @default 12
-                             */
-                            fontSize?: number;
-                            /**
-                             * @description Fill colour as an integer 0xRRGGBB (black by default)
-                             * @default 0
-                             */
-                            color?: number;
-                        };
-                        /** @description Stamps an image (multipart: this JSON in part "pageAction", a JPEG or PNG in part "file") on a page (pageIndex) or on every page: its lower-left corner at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that corner; width and/or height in points, or scale of its natural size (its own resolution, else 72 dpi). See docs/stamps.md. */
-                        ImageStampAction?: {
-                            /** @description Points from the origin of the page's default user space (unrotated, as the page's MediaBox counts) */
-                            x: number;
-                            /** @description Points upwards from the origin of the page's default user space */
-                            y: number;
-                            /**
-                             * @description Degrees, counter-clockwise, about (x, y)
-                             * @default 0
-                             */
-                            rotation?: number;
-                            /** @description 0 opaque (default) to 1 invisible; or give opacity instead */
-                            transparency?: number;
-                            /** @description 1 opaque (default) to 0 invisible: 1 - transparency; not together with transparency */
-                            opacity?: number;
-                            /** @description Zero-based page to stamp; absent or -1: every page */
-                            pageIndex?: number;
-                            /** @description Points; alone, the height follows the aspect ratio */
-                            width?: number;
-                            /** @description Points; alone, the width follows the aspect ratio */
-                            height?: number;
-                            /** @description Of the natural size (1 by default); not with width or height */
-                            scale?: number;
-                        };
-                        /** @description Numbers the pages (all, or pageRange) from startNumber: format ("Page {n} of {total}") between prefix and suffix, {n} zero-padded to digits (Bates numbers), at a corner or the middle of the top or bottom edge of the page as shown, margin points in, upright however the page is turned. Fonts as TextStampAction. With documents, a set numbered as one sequence (Bates numbers across documents), each in place, all or nothing. The report gives the pages numbered, the first and last labels and the last number (with documents: each document's too). See docs/page-numbers.md. */
-                        PageNumbersAction?: {
-                            /**
-                             * @description The text of each number: {n} is the page's number, {total} the last number given ("Page {n} of {total}"); \n starts a new line
-                             * @default {n}
-                             */
-                            format?: string;
-                            /**
-                             * @description Text before the format (Bates: "ACME-")
-                             * @default
-                             */
-                            prefix?: string;
-                            /**
-                             * @description Text after the format
-                             * @default
-                             */
-                            suffix?: string;
-                            /**
-                             * @description {n} is zero-padded to this many digits (Bates: 6 gives 000001)
-                             * @default 1
-                             */
-                            digits?: number;
-                            /**
-                             * @description The number of the first numbered page
-                             * @default 1
-                             */
-                            startNumber?: number;
-                            /**
-                             * @description Where on the page as shown (crop box, /Rotate applied) the number goes
-                             * @default bottom-center
-                             * @enum {string}
-                             */
-                            position?: "top-left" | "top-center" | "top-right" | "bottom-left" | "bottom-center" | "bottom-right";
-                            /**
-                             * @description Points between the edge of the page as shown and the number
-                             * @default 36
-                             */
-                            margin?: number;
-                            /** @description The pages numbered, 1-based, as in a print dialog: "2-" skips a cover (default, when absent: every page; empty is 400). Numbered in document order. */
-                            pageRange?: string;
-                            /**
-                             * @description One of Helvetica, Helvetica-Bold, Helvetica-Oblique, Helvetica-BoldOblique, Times-Roman, Times-Bold, Times-Italic, Times-BoldItalic, Courier, Courier-Bold, Courier-Oblique, Courier-BoldOblique, Symbol, ZapfDingbats, DejaVuSans, DejaVuSerif, DejaVuSansMono (case does not matter)
-                             * @default Helvetica
-                             */
-                            fontName?: string;
-                            /**
-                             * @description Added to the style the font name has
-                             * @default plain
-                             * @enum {string}
-                             */
-                            fontStyle?: "plain" | "bold" | "italic" | "bolditalic";
-                            /**
-                             * @description Points
-                             * @default 12
-                             */
-                            fontSize?: number;
-                            /**
-                             * @description Fill colour as an integer 0xRRGGBB (black by default)
-                             * @default 0
-                             */
-                            color?: number;
-                            /** @description 0 opaque (default) to 1 invisible; or give opacity instead */
-                            transparency?: number;
-                            /** @description 1 opaque (default) to 0 invisible: 1 - transparency; not together with transparency */
-                            opacity?: number;
-                        };
-                        /** @description Removes blank pages: each page (of pageRange, default all) is rendered at dpi, and a page whose share of pixels darker than whiteLevel in any of red, green and blue is below threshold (default 0.001, a tenth of a percent) is removed. dryRun only lists them. The report lists the removed pages (zero-based, and as a 1-based pageRange) and each one's ink. A document whose every page is blank is 400: a PDF keeps at least one page. See docs/page-numbers.md. */
-                        RemoveBlankPagesAction?: {
-                            /** @description Only these pages are considered, 1-based, as in a print dialog: "2-9" (default, when absent: every page; empty is 400) */
-                            pageRange?: string;
-                            /**
-                             * @description Only list the pages that would be removed: nothing is written
-                             * @default false
-                             */
-                            dryRun?: boolean;
-                            /**
-                             * @description A page is blank when the share of its pixels that are not white is below this
-                             * @default 0.001
-                             */
-                            threshold?: number;
-                            /**
-                             * @description A pixel is white when its red, green and blue values are all at least this (0-255)
-                             * @default 240
-                             */
-                            whiteLevel?: number;
-                            /**
-                             * @description Resolution the pages are rendered at to measure their ink
-                             * @default 36
-                             */
-                            dpi?: number;
-                        };
-                        /** @description Removes the pages (of pageRange, default all) whose text contains searchText (match "contains"), or whose whole text is searchText (match "only": separator sheets). searchText is literal (whitespace matches any whitespace) or, with regex, a regular expression under a time budget, as the redaction search. Text of annotations is not searched. dryRun only lists the pages. A search that matches every page is 400. See docs/page-numbers.md. */
-                        RemovePagesByTextAction?: {
-                            /** @description Only these pages are considered, 1-based, as in a print dialog: "2-9" (default, when absent: every page; empty is 400) */
-                            pageRange?: string;
-                            /**
-                             * @description Only list the pages that would be removed: nothing is written
-                             * @default false
-                             */
-                            dryRun?: boolean;
-                            /** @description The text (or regular expression) a page to remove has */
-                            searchText: string;
-                            /**
-                             * @description searchText is a JavaScript regular expression (run under a time budget, as redaction's search)
-                             * @default false
-                             */
-                            regex?: boolean;
-                            /** @default false */
-                            caseSensitive?: boolean;
-                            /**
-                             * @description Match whole words only
-                             * @default false
-                             */
-                            wholeWord?: boolean;
-                            /**
-                             * @description contains: the page's text has a match; only: the page's whole text (spaces and line breaks around it aside) is a match
-                             * @default contains
-                             * @enum {string}
-                             */
-                            match?: "contains" | "only";
-                        };
-                        /** @description Recognises the text of scanned pages (Tesseract) and adds it as an invisible text layer over each page, line by line, so that the document can be searched, selected and extracted; the pages' content and images are not changed. Pages with text of their own are skipped unless skipPagesWithText is false; pages scanned sideways or upside down are recognised the right way up (autoRotate also turns their display). The report lists each page: recognised (words, mean confidence, rotation), no-text (nothing read there is text, e.g. a photo; nothing added), skipped or failed. Runs as a background job unless Prefer: wait=N. See docs/ocr.md. */
-                        OCRAction?: {
-                            /**
-                             * @description Tesseract language codes, several joined with "+" (eng+deu); 400 UNKNOWN_LANGUAGE names the installed ones
-                             * @default eng
-                             */
-                            language?: string;
-                            /**
-                             * @description Resolution the pages are rendered at for recognition
-                             * @default 300
-                             */
-                            dpi?: number;
-                            /** @description Only this page (zero-based) */
-                            pageIndex?: number;
-                            /** @description Only these pages, 1-based, as in a print dialog: "1-3,7,10-" (default, when absent: every page; empty is 400) */
-                            pageRange?: string;
-                            /**
-                             * @description Leave a page that already has text of its own alone (reported as skipped)
-                             * @default true
-                             */
-                            skipPagesWithText?: boolean;
-                            /**
-                             * @description Recognise pages again that have a text layer of an earlier OCRAction, replacing it
-                             * @default false
-                             */
-                            force?: boolean;
-                            /**
-                             * @description An untagged document gets a structure tree: each recognised page's text layer a P, the page's own content an artifact (docs/accessibility.md); a tagged document keeps its tree
-                             * @default true
-                             */
-                            tagged?: boolean;
-                            /**
-                             * @description Turn a page found scanned sideways or upside down upright, by its /Rotate (the page's content is not changed)
-                             * @default false
-                             */
-                            autoRotate?: boolean;
-                        };
-                        /** @description Converts the document to PDF/A (profile pdfa1b, pdfa2b (default), pdfa2u, pdfa3b or pdfa3u): fonts embedded, sRGB output intent, XMP with pdfaid, no encryption (an encrypted document needs its owner password), annotations, actions, embedded files and transparency made what the profile allows (or refused, per the options). The output is validated with veraPDF and written only when it is compliant; otherwise 422 PDFA_CONVERSION_FAILED with the failed rules and nothing written, or with appendReport/addAnnots the document as it was with the report in it. The answer's report lists what was changed and the validator's verdict. Runs as a background job unless Prefer: wait=N. See docs/pdfa.md. */
-                        PDFAConvertAction?: {
-                            /**
-                             * @description PDF/A flavour to convert to (default pdfa2b: allows transparency and JPEG 2000, read by every archive system)
-                             * @default pdfa2b
-                             * @enum {string}
-                             */
-                            profile?: "pdfa1b" | "pdfa2b" | "pdfa3b" | "pdfa2u" | "pdfa3u";
-                            /**
-                             * @description Annotations the profile forbids (3D, Sound, Movie, Screen, RichMedia, unknown types): 0 delete them (default), 1 fail
-                             * @default 0
-                             * @enum {integer}
-                             */
-                            unsupportedAnnots?: 0 | 1;
-                            /**
-                             * @description Embedded files and file attachment annotations in PDF/A-1 and -2: 0 delete them (default), 1 fail. PDF/A-3 keeps them (with AFRelationship)
-                             * @default 0
-                             * @enum {integer}
-                             */
-                            embeddedFiles?: 0 | 1;
-                            /**
-                             * @description Transparency in PDF/A-1: 1 fail, 2 make it opaque (default). PDF/A-2 and -3 keep it
-                             * @default 2
-                             * @enum {integer}
-                             */
-                            transparency?: 1 | 2;
-                            /**
-                             * @description When the conversion fails: write the document as it was with pages listing the failed rules appended (not PDF/A), and answer 200/201 with the report, instead of 422
-                             * @default false
-                             */
-                            appendReport?: boolean;
-                            /**
-                             * @description When the conversion fails: write the document as it was with a note on each page where a rule failed (not PDF/A), and answer 200/201 with the report, instead of 422
-                             * @default false
-                             */
-                            addAnnots?: boolean;
-                        };
-                        /** @description Tags an untagged document for accessibility (PDF/UA-1): headings, paragraphs, lists, tables with header cells, figures and links in a structure tree in reading order, running headers, footers, page numbers and decoration as artifacts, the language, title and XMP metadata set. The result is checked with veraPDF and claims PDF/UA-1 only when it passes; the report gives the verdict, the failed rules grouped by Matterhorn checkpoint, and the figures that still need alternate text (figures gives it by index). A tagged document is kept unless retag. Signed documents are refused (409 DOCUMENT_SIGNED), a document without text is 422 NO_TEXT (OCRAction first). Runs as a background job unless Prefer: wait=N. See docs/accessibility.md. */
-                        PDFUAConvertAction?: {
-                            /** @description The document language, a BCP 47 tag (en-US). Default: the document's own /Lang; none is guessed */
-                            lang?: string;
-                            /** @description The document title (Info and XMP dc:title). Default: the document's own title, else its first heading, else the stored document's name */
-                            title?: string;
-                            /**
-                             * @description Replace the structure tree of a document that is tagged already (default: such a document is kept as it is, nothing written)
-                             * @default false
-                             */
-                            retag?: boolean;
-                            /** @description Alternate text of figures: index is the figure's 0-based position among the Figure elements of the tagged document in depth-first order (an index past the last figure is 400) */
-                            figures?: {
-                                index: number;
-                                alt: string;
-                            }[];
-                        };
-                        /** @description Makes the document a Factur-X / ZUGFeRD invoice (multipart: this JSON in part "pageAction", the invoice XML, a UN/CEFACT CII CrossIndustryInvoice, in part "file"): converted to PDF/A-3b (as PDFAConvertAction), the XML attached as factur-x.xml with AFRelationship Alternative (Data for minimum and basicwl) and the fx XMP extension schema (DocumentType INVOICE, DocumentFileName, Version 1.0, ConformanceLevel); validated by veraPDF before it is written. The profile is read from the XML's guideline id unless given. 422 INVOICE_XML_INVALID for XML that is not such an invoice, 422 PDFA_CONVERSION_FAILED as PDFAConvertAction. Runs as a background job unless Prefer: wait=N. See docs/attachments.md. */
-                        FacturXAction?: {
-                            /**
-                             * @description The Factur-X / ZUGFeRD profile (minimum, basicwl, basic, en16931, extended, xrechnung); absent: read from the XML's guideline id. Given, it must agree with that id
-                             * @enum {string}
-                             */
-                            profile?: "minimum" | "basicwl" | "basic" | "en16931" | "extended" | "xrechnung";
-                            /**
-                             * @description The XML's AFRelationship; absent: Data for minimum and basicwl, Alternative for the others (as Factur-X 1.0 says)
-                             * @enum {string}
-                             */
-                            relationship?: "Alternative" | "Data" | "Source";
-                        };
-                        /** @description Writes the document linearized ("fast web view", ISO 32000-1 Annex F) with qpdf; content, object streams and encryption are kept (an encrypted document needs its password, and a user password only when its permissions allow changes). A signed document is refused (409 DOCUMENT_SIGNED). The answer's report gives the sizes before and after. See docs/optimize.md. */
-                        LinearizeAction?: Record<string, never>;
-                        /** @description Makes the document smaller by an optimize profile (profileName, or an inline profile): images above 1.5 times the target resolution downsampled, colour spaces converted and images re-encoded per the profile, each kept when the new one is not smaller; unused resources removed, fonts subset, duplicate images and fonts merged, object streams and maximum Flate. Encryption is kept (the password is needed, and the permission to change); a signed document is refused (409 DOCUMENT_SIGNED). The answer's report gives the sizes before and after, per category. When the result would not be smaller nothing is written and the answer is 200 with report.changed false. See docs/optimize.md. */
-                        OptimizeAction?: {
-                            /** @description The optimize profile to apply, built-in (screen, ebook, printer, prepress, lossless) or user-defined; exactly one of profileName and profile */
-                            profileName?: string;
-                            /** @description The settings to apply, given inline (as an optimize profile's body); exactly one of profileName and profile */
-                            profile?: {
-                                /**
-                                 * @description Remove every annotation except links and form fields (default false)
-                                 * @default false
-                                 */
-                                discardAnnotations?: boolean;
-                                /**
-                                 * @description Remove fonts, images and other resources no page, annotation or form uses (default true)
-                                 * @default true
-                                 */
-                                discardUnusedResources?: boolean;
-                                /**
-                                 * @description Keep one copy of fonts embedded more than once, and subset embedded fonts to the glyphs used (default true)
-                                 * @default true
-                                 */
-                                mergeDuplicateFonts?: boolean;
-                                /**
-                                 * @description Keep one copy of identical images (default true)
-                                 * @default true
-                                 */
-                                mergeDuplicateImages?: boolean;
-                                /**
-                                 * @description Write objects into compressed object streams (PDF 1.5), with maximum Flate (default true)
-                                 * @default true
-                                 */
-                                compressObjectsIntoStreams?: boolean;
-                                /** @description Colour images (RGB, CMYK, Lab, ICC-based with 3 or more components, indexed colour). Absent: colour images are not changed. */
-                                colorImageHandler?: {
-                                    /**
-                                     * @description Colour space to convert to: 0 keep: the image keeps its colour space (ICC-based ones included); 1 RGB (DeviceRGB, or sRGB ICC where the image had an ICC profile); 2 gray (DeviceGray); 3 CMYK (DeviceCMYK)
-                                     * @default 0
-                                     * @enum {integer}
-                                     */
-                                    colorSpace?: 0 | 1 | 2 | 3;
-                                    /**
-                                     * @description Compression: 0 keep: the image keeps its filter (re-encoded in it only when it is downsampled or converted); 1 JPEG (DCTDecode), at jpegQuality; lossy; 2 Flate (lossless)
-                                     * @default 0
-                                     * @enum {integer}
-                                     */
-                                    compression?: 0 | 1 | 2;
-                                    /**
-                                     * @description Target resolution in pixels per inch (0 to 2400; default 0: no downsampling). An image is downsampled only when its effective resolution on the page, from the transform it is drawn with, exceeds 1.5 times this (Ghostscript's threshold).
-                                     * @default 0
-                                     */
-                                    dpi?: number;
-                                    /**
-                                     * @description How images are downsampled: 0 average: each target pixel is the mean of the source pixels it covers; 1 bicubic: interpolated, sharper edges, slower; 2 subsample: the source pixel at the centre (bi-level images, where averaging would make gray). Default 0
-                                     * @default 0
-                                     * @enum {integer}
-                                     */
-                                    downsampling?: 0 | 1 | 2;
-                                    /**
-                                     * @description JPEG quality from 0 (smallest) to 1 (best), as IJG quality / 100; used with compression 1 (default 0.75)
-                                     * @default 0.75
-                                     */
-                                    jpegQuality?: number;
-                                };
-                                /** @description Gray images (one component, 2 to 16 bits). Absent: gray images are not changed. */
-                                grayImageHandler?: {
-                                    /**
-                                     * @description Colour space: 0 keep: the image keeps its colour space (ICC-based ones included); 2 gray (DeviceGray)
-                                     * @default 0
-                                     * @enum {integer}
-                                     */
-                                    colorSpace?: 0 | 2;
-                                    /**
-                                     * @description Compression: 0 keep: the image keeps its filter (re-encoded in it only when it is downsampled or converted); 1 JPEG (DCTDecode), at jpegQuality; lossy; 2 Flate (lossless)
-                                     * @default 0
-                                     * @enum {integer}
-                                     */
-                                    compression?: 0 | 1 | 2;
-                                    /**
-                                     * @description Target resolution in pixels per inch (0 to 2400; default 0: no downsampling). An image is downsampled only when its effective resolution on the page, from the transform it is drawn with, exceeds 1.5 times this (Ghostscript's threshold).
-                                     * @default 0
-                                     */
-                                    dpi?: number;
-                                    /**
-                                     * @description How images are downsampled: 0 average: each target pixel is the mean of the source pixels it covers; 1 bicubic: interpolated, sharper edges, slower; 2 subsample: the source pixel at the centre (bi-level images, where averaging would make gray). Default 0
-                                     * @default 0
-                                     * @enum {integer}
-                                     */
-                                    downsampling?: 0 | 1 | 2;
-                                    /**
-                                     * @description JPEG quality from 0 (smallest) to 1 (best), as IJG quality / 100; used with compression 1 (default 0.75)
-                                     * @default 0.75
-                                     */
-                                    jpegQuality?: number;
-                                };
-                                /** @description Bi-level images (1 bit per pixel) and stencil masks. Absent: bi-level images are not changed. */
-                                bwImageHandler?: {
-                                    /**
-                                     * @description Colour space: 0 keep: the image keeps its colour space (ICC-based ones included); 4 bi-level (1 bit per pixel, black and white) (0 keeps the colour space and the decode array; 4 writes an image as 1-bit DeviceGray with its decode applied, 0 black; a stencil mask stays a mask with either)
-                                     * @default 0
-                                     * @enum {integer}
-                                     */
-                                    colorSpace?: 0 | 4;
-                                    /**
-                                     * @description Compression: 0 keep: the image keeps its filter (re-encoded in it only when it is downsampled or converted); 2 Flate (lossless); 4 CCITT Group 4 (lossless; bi-level images only)
-                                     * @default 0
-                                     * @enum {integer}
-                                     */
-                                    compression?: 0 | 2 | 4;
-                                    /**
-                                     * @description Target resolution in pixels per inch (0 to 2400; default 0: no downsampling). An image is downsampled only when its effective resolution on the page, from the transform it is drawn with, exceeds 1.5 times this (Ghostscript's threshold). Scans of text usually keep 300 or more.
-                                     * @default 0
-                                     */
-                                    dpi?: number;
-                                    /**
-                                     * @description How images are downsampled: 0 average: each target pixel is the mean of the source pixels it covers; 1 bicubic: interpolated, sharper edges, slower; 2 subsample: the source pixel at the centre (bi-level images, where averaging would make gray). Default 2
-                                     * @default 2
-                                     * @enum {integer}
-                                     */
-                                    downsampling?: 0 | 1 | 2;
-                                };
-                            };
-                        };
-                        /** @description Removes JavaScript, embedded files, actions that reach outside the document, form submit and reset actions, metadata and hidden layers (both off by default) and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See docs/sanitize.md. */
-                        SanitizeAction?: {
-                            /**
-                             * @description Remove JavaScript: document, page, annotation and field actions (/OpenAction, /AA, /A), the JavaScript name tree, chained actions
-                             * @default true
-                             */
-                            javascript?: boolean;
-                            /**
-                             * @description Remove embedded files: the EmbeddedFiles name tree, /AF, the files of file specifications (/EF, /RF), file attachment annotations
-                             * @default true
-                             */
-                            embeddedFiles?: boolean;
-                            /**
-                             * @description Remove actions that reach outside the document: URI, Launch, GoToR, GoToE, ImportData, SubmitForm (links left with no action go); internal links are kept
-                             * @default true
-                             */
-                            outsideLinks?: boolean;
-                            /**
-                             * @description Remove form submit and reset actions (SubmitForm, ResetForm)
-                             * @default true
-                             */
-                            formActions?: boolean;
-                            /**
-                             * @description Remove metadata: the document information dictionary, the XMP packet and every object's /Metadata, /PieceInfo
-                             * @default false
-                             */
-                            metadata?: boolean;
-                            /**
-                             * @description Remove the content of layers (optional content groups) hidden in the default configuration: their marked content in pages and form XObjects, and their annotations
-                             * @default false
-                             */
-                            hiddenContent?: boolean;
-                            /**
-                             * @description Remove the annotations of these subtypes (with their popups)
-                             * @default []
-                             */
-                            annotationSubtypes?: ("Text" | "Link" | "FreeText" | "Line" | "Square" | "Circle" | "Polygon" | "PolyLine" | "Highlight" | "Underline" | "Squiggly" | "StrikeOut" | "Stamp" | "Caret" | "Ink" | "Popup" | "FileAttachment" | "Sound" | "Movie" | "Screen" | "PrinterMark" | "TrapNet" | "Watermark" | "3D" | "Redact" | "RichMedia" | "Projection")[];
-                        };
-                    }[];
+                    steps?: components["schemas"]["ActionStep"][];
                 };
             };
         };
@@ -10593,6 +10749,12 @@ export interface operations {
                                 /** @description Never lower than an earlier report */
                                 percent: number;
                                 phase?: string;
+                                /** @description A pipeline's job (docs/pipelines.md): the step running, from 1, of count, and its action; done, total and unit are that step's own progress, percent the whole pipeline's */
+                                step?: {
+                                    index: number;
+                                    count: number;
+                                    action: string;
+                                };
                             };
                             /** Format: date-time */
                             created: string;
@@ -10656,6 +10818,12 @@ export interface operations {
                                 /** @description Never lower than an earlier report */
                                 percent: number;
                                 phase?: string;
+                                /** @description A pipeline's job (docs/pipelines.md): the step running, from 1, of count, and its action; done, total and unit are that step's own progress, percent the whole pipeline's */
+                                step?: {
+                                    index: number;
+                                    count: number;
+                                    action: string;
+                                };
                             };
                             /** Format: date-time */
                             created: string;
@@ -10719,6 +10887,12 @@ export interface operations {
                                 /** @description Never lower than an earlier report */
                                 percent: number;
                                 phase?: string;
+                                /** @description A pipeline's job (docs/pipelines.md): the step running, from 1, of count, and its action; done, total and unit are that step's own progress, percent the whole pipeline's */
+                                step?: {
+                                    index: number;
+                                    count: number;
+                                    action: string;
+                                };
                             };
                             /** Format: date-time */
                             created: string;
@@ -10858,6 +11032,12 @@ export interface operations {
                             /** @description Never lower than an earlier report */
                             percent: number;
                             phase?: string;
+                            /** @description A pipeline's job (docs/pipelines.md): the step running, from 1, of count, and its action; done, total and unit are that step's own progress, percent the whole pipeline's */
+                            step?: {
+                                index: number;
+                                count: number;
+                                action: string;
+                            };
                         };
                         /** Format: date-time */
                         created: string;
@@ -10919,6 +11099,12 @@ export interface operations {
                             /** @description Never lower than an earlier report */
                             percent: number;
                             phase?: string;
+                            /** @description A pipeline's job (docs/pipelines.md): the step running, from 1, of count, and its action; done, total and unit are that step's own progress, percent the whole pipeline's */
+                            step?: {
+                                index: number;
+                                count: number;
+                                action: string;
+                            };
                         };
                         /** Format: date-time */
                         created: string;
@@ -10980,6 +11166,12 @@ export interface operations {
                             /** @description Never lower than an earlier report */
                             percent: number;
                             phase?: string;
+                            /** @description A pipeline's job (docs/pipelines.md): the step running, from 1, of count, and its action; done, total and unit are that step's own progress, percent the whole pipeline's */
+                            step?: {
+                                index: number;
+                                count: number;
+                                action: string;
+                            };
                         };
                         /** Format: date-time */
                         created: string;
@@ -11118,6 +11310,12 @@ export interface operations {
                             /** @description Never lower than an earlier report */
                             percent: number;
                             phase?: string;
+                            /** @description A pipeline's job (docs/pipelines.md): the step running, from 1, of count, and its action; done, total and unit are that step's own progress, percent the whole pipeline's */
+                            step?: {
+                                index: number;
+                                count: number;
+                                action: string;
+                            };
                         };
                         /** Format: date-time */
                         created: string;
@@ -11179,6 +11377,12 @@ export interface operations {
                             /** @description Never lower than an earlier report */
                             percent: number;
                             phase?: string;
+                            /** @description A pipeline's job (docs/pipelines.md): the step running, from 1, of count, and its action; done, total and unit are that step's own progress, percent the whole pipeline's */
+                            step?: {
+                                index: number;
+                                count: number;
+                                action: string;
+                            };
                         };
                         /** Format: date-time */
                         created: string;
@@ -11240,6 +11444,12 @@ export interface operations {
                             /** @description Never lower than an earlier report */
                             percent: number;
                             phase?: string;
+                            /** @description A pipeline's job (docs/pipelines.md): the step running, from 1, of count, and its action; done, total and unit are that step's own progress, percent the whole pipeline's */
+                            step?: {
+                                index: number;
+                                count: number;
+                                action: string;
+                            };
                         };
                         /** Format: date-time */
                         created: string;
@@ -17771,6 +17981,1830 @@ export interface operations {
             path: {
                 /** @description The profile name: one path segment (no "/", "\", ":" or control characters, not starting with "." nor ending with "." or a space, at most 255 bytes); case-sensitive */
                 profileName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listPipelines: {
+        parameters: {
+            query?: {
+                /** @description Whose pipeline: absent, the caller's; another user's that is shared (or any, for an admin) */
+                owner?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description PipelinesModel (XML: <Pipelines> holding one <Pipeline> each): the newest version of each pipeline listed, by owner and name. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PipelinesModel"];
+                    "application/xml": components["schemas"]["PipelinesModel"];
+                    "text/xml": components["schemas"]["PipelinesModel"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPipeline: {
+        parameters: {
+            query?: {
+                /** @description Whose pipeline: absent, the caller's; another user's that is shared (or any, for an admin) */
+                owner?: string;
+                /** @description An older version (they are kept: docs/pipelines.md) */
+                version?: number;
+            };
+            header?: {
+                /** @description The ETag held: 304 when it is still current */
+                "if-none-match"?: string;
+            };
+            path: {
+                /** @description The pipeline name: one path segment (no "/", "\", ":" or control characters, not starting with "." nor ending with "." or a space, at most 255 bytes); case-sensitive */
+                pipelineName: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description PipelineModel (XML: <Pipeline>): one version of a pipeline, its steps as stored (every default filled in). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PipelineModel"];
+                    "application/xml": components["schemas"]["PipelineModel"];
+                    "text/xml": components["schemas"]["PipelineModel"];
+                };
+            };
+            /** @description Not modified */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    putPipeline: {
+        parameters: {
+            query?: {
+                /** @description Whose pipeline: absent, the caller's; another user's that is shared (or any, for an admin) */
+                owner?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The pipeline name: one path segment (no "/", "\", ":" or control characters, not starting with "." nor ending with "." or a space, at most 255 bytes); case-sensitive */
+                pipelineName: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PipelineRequest"];
+                "application/xml": {
+                    /** @description The actions, run in order (at most 20) */
+                    steps: {
+                        /** @description Applies Redact annotations: removes the text under them from the content streams, clears covered image pixels, removes covered vector art, paints the fill and overlay text and removes the annotations; then verifies that no redacted text remains (422 REDACTION_INCOMPLETE otherwise, nothing written). The response's report lists what was applied and where the redacted text still occurs outside page content. */
+                        ApplyRedactionsAction?: {
+                            /** @description Only this page's Redact annotations */
+                            pageIndex?: number;
+                            /** @description Only these Redact annotations (404 for an unknown name, 400 for one that is not Redact) */
+                            names?: string[];
+                            /**
+                             * @description Images under a box: clear the covered pixels (default), remove the whole image, or keep images
+                             * @default pixels
+                             * @enum {string}
+                             */
+                            images?: "pixels" | "remove" | "none";
+                            /**
+                             * @description Vector art: remove what a box covers entirely (default), what it touches, or nothing
+                             * @default covered
+                             * @enum {string}
+                             */
+                            lineArt?: "covered" | "touched" | "none";
+                            /**
+                             * @description Also remove the redacted text from document information, XMP metadata, bookmarks, annotation texts, form field values and embedded file names
+                             * @default false
+                             */
+                            scrubElsewhere?: boolean;
+                        };
+                        /** @description Paints every form field's appearance into its page (generating missing appearances first) and removes the fields and the AcroForm (and XFA). Push buttons are painted only with paintButtons (only those showing an image with paintOnlyImageButtons); fields without the print flag only with paintNonPrintableFields; hidden fields never. */
+                        FlattenFieldsAction?: {
+                            /**
+                             * @description Paint push buttons (default: they are dropped)
+                             * @default false
+                             */
+                            paintButtons?: boolean;
+                            /**
+                             * @description With paintButtons: only the push buttons that show an image
+                             * @default false
+                             */
+                            paintOnlyImageButtons?: boolean;
+                            /**
+                             * @description Also paint fields without the print flag (default: they are dropped)
+                             * @default false
+                             */
+                            paintNonPrintableFields?: boolean;
+                        };
+                        /** @description Paints every annotation other than form widgets and links into its page (generating missing appearances first) and removes it; popups are dropped, hidden annotations are not painted, annotations without the print flag only with paintNonPrintableAnnots. Links stay unless keepLinks is false. */
+                        FlattenAnnotationsAction?: {
+                            /**
+                             * @description Also paint annotations without the print flag (default: they are dropped)
+                             * @default false
+                             */
+                            paintNonPrintableAnnots?: boolean;
+                            /**
+                             * @description Keep link annotations, which draw nothing but navigate (default); false removes them too
+                             * @default true
+                             */
+                            keepLinks?: boolean;
+                        };
+                        /** @description Inserts a blank page of width x height points (default: the size of the page before it, or of the first page when inserted first) at pageIndex (default: at the end). */
+                        NewPageAction?: {
+                            /** @description Zero-based position the new pages take (0: before the first page); absent: at the end */
+                            pageIndex?: number;
+                            /** @description Points (1/72 inch); ISO 32000 allows 3 to 14,400 */
+                            width?: number;
+                            /** @description Points (1/72 inch); ISO 32000 allows 3 to 14,400 */
+                            height?: number;
+                        };
+                        /** @description Inserts pages of another document stored on the server (appendFilePath) at pageIndex (default: at the end), with their annotations, links between them and form fields (clashing field names get "_2", "_3", ...). */
+                        InsertUploadedPagesAction?: {
+                            /** @description Path of a document on the server ("folder/name.pdf") */
+                            appendFilePath: string;
+                            /** @description Password of the document whose pages are inserted, when it is encrypted */
+                            appendPassword?: string;
+                            /** @description The pages of that document to insert (default: all), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                            /** @description Zero-based position the new pages take (0: before the first page); absent: at the end */
+                            pageIndex?: number;
+                        };
+                        /** @description Inserts pages of the PDF sent in another part of the multipart request at pageIndex (default: at the end), as InsertUploadedPagesAction does. */
+                        InsertAttachedPagesAction?: {
+                            /** @description Password of the document whose pages are inserted, when it is encrypted */
+                            appendPassword?: string;
+                            /** @description The pages of the attached PDF to insert (default: all), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                            /** @description Zero-based position the new pages take (0: before the first page); absent: at the end */
+                            pageIndex?: number;
+                        };
+                        /** @description Deletes the pages of pageRange (not all of them). Outline items, named destinations and links that pointed at them are removed, and so are their form fields. */
+                        DeletePagesAction?: {
+                            /** @description The pages to delete, 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange: string;
+                        };
+                        /** @description Turns the pages of pageRange (default: all) clockwise by rotation degrees, a multiple of 90 (negative turns counter-clockwise); /Rotate is set, the content is not rewritten. */
+                        RotatePagesAction?: {
+                            /** @description The pages to turn (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                            /** @description Degrees clockwise, a multiple of 90 */
+                            rotation: number;
+                        };
+                        /** @description Moves the pages of pageRange, in the order the range lists them, so that the first of them ends up at zero-based position toIndex of the result. */
+                        MovePagesAction?: {
+                            /** @description The pages to move, 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange: string;
+                            /** @description Zero-based position of the first moved page in the resulting document */
+                            toIndex: number;
+                        };
+                        /** @description Puts perSheet pages (2, 4, 6, 9 or 16) on each sheet, scaled to fit their cells and centred, in the order given (default rightDown: left to right, top to bottom). The sheet is the paper given or the first page's size, turned (auto) so the pages come out largest. Pages are drawn as Form XObjects; annotations are drawn from their appearances, not kept as annotations. */
+                        NUpAction?: {
+                            /**
+                             * @description Pages per sheet
+                             * @enum {integer}
+                             */
+                            perSheet: 2 | 4 | 6 | 9 | 16;
+                            /**
+                             * @description Order of the cells: rightDown (rows left to right, top to bottom; default), downRight (columns top to bottom, left to right), leftDown, downLeft
+                             * @enum {string}
+                             */
+                            order?: "rightDown" | "downRight" | "leftDown" | "downLeft";
+                            /** @description Draw a thin line around each cell (default false) */
+                            border?: boolean;
+                            /** @description Space kept free around each page on the sheet (points; default 0) */
+                            margin?: number;
+                            /**
+                             * @description A named paper size; or give width and height
+                             * @enum {string}
+                             */
+                            paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                            /** @description Paper width (points, 1/72 inch) */
+                            width?: number;
+                            /** @description Paper height (points, 1/72 inch) */
+                            height?: number;
+                            /**
+                             * @description How the paper is turned; auto (the default) chooses as the action says
+                             * @enum {string}
+                             */
+                            orientation?: "portrait" | "landscape" | "auto";
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
+                        /** @description Saddle-stitch booklet: pages padded with blank pages to a multiple of 4, two on each side of a landscape sheet, sides in duplex printing order (front, back; flip on the short edge). Folded in the middle, the sheets read in order. The sheet is the paper given (landscape) or twice the first page's width. */
+                        BookletAction?: {
+                            /**
+                             * @description Where the fold is when the booklet is read: left (default, left-to-right scripts) or right
+                             * @enum {string}
+                             */
+                            binding?: "left" | "right";
+                            /** @description Draw a thin line around each cell (default false) */
+                            border?: boolean;
+                            /** @description Space kept free around each page on the sheet (points; default 0) */
+                            margin?: number;
+                            /**
+                             * @description A named paper size; or give width and height
+                             * @enum {string}
+                             */
+                            paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                            /** @description Paper width (points, 1/72 inch) */
+                            width?: number;
+                            /** @description Paper height (points, 1/72 inch) */
+                            height?: number;
+                            /**
+                             * @description How the paper is turned; auto (the default) chooses as the action says
+                             * @enum {string}
+                             */
+                            orientation?: "portrait" | "landscape" | "auto";
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
+                        /** @description Cuts each page, enlarged by scale (default 1), into tiles of the paper (default A4, turned so fewer tiles are needed), left to right and top to bottom, neighbouring tiles overlapping by overlap points. */
+                        PosterAction?: {
+                            /** @description Points each tile repeats of its neighbours (default 0) */
+                            overlap?: number;
+                            /** @description Enlargement of the page before it is cut (default 1) */
+                            scale?: number;
+                            /**
+                             * @description A named paper size; or give width and height
+                             * @enum {string}
+                             */
+                            paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                            /** @description Paper width (points, 1/72 inch) */
+                            width?: number;
+                            /** @description Paper height (points, 1/72 inch) */
+                            height?: number;
+                            /**
+                             * @description How the paper is turned; auto (the default) chooses as the action says
+                             * @enum {string}
+                             */
+                            orientation?: "portrait" | "landscape" | "auto";
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
+                        /** @description Sets the CropBox of the pages: to box, or (toContent: true) to the bounds of what each page draws, grown by margin, within the MediaBox. A page that draws nothing is left as it is. */
+                        CropPagesAction?: {
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            box?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description Crop to what the page draws (its content, annotations left out) */
+                            toContent?: boolean;
+                            /** @description With toContent: points kept around the content (default 0) */
+                            margin?: number;
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
+                        /** @description Puts each page on the paper given, its content scaled to fit and centred; orientation auto (default) keeps each page's own. Annotations move with the content; /Rotate is drawn into the content. */
+                        ScalePagesAction?: {
+                            /**
+                             * @description A named paper size; or give width and height
+                             * @enum {string}
+                             */
+                            paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                            /** @description Paper width (points, 1/72 inch) */
+                            width?: number;
+                            /** @description Paper height (points, 1/72 inch) */
+                            height?: number;
+                            /**
+                             * @description How the paper is turned; auto (the default) chooses as the action says
+                             * @enum {string}
+                             */
+                            orientation?: "portrait" | "landscape" | "auto";
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
+                        /** @description Sets the page boxes given (MediaBox, CropBox, BleedBox, TrimBox, ArtBox) on the pages; every box but the MediaBox must lie inside the MediaBox. */
+                        SetPageBoxesAction?: {
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            MediaBox?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            CropBox?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            BleedBox?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            TrimBox?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            ArtBox?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
+                        /** @description Stamps text on a page (pageIndex) or on every page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that point; lines are split at \n. Characters the font lacks are drawn with the shipped DejaVu fonts or the CJK font. See docs/stamps.md. */
+                        TextStampAction?: {
+                            /** @description The text; \n starts a new line */
+                            text: string;
+                            /** @description Points from the origin of the page's default user space (unrotated, as the page's MediaBox counts) */
+                            x: number;
+                            /** @description Points upwards from the origin of the page's default user space */
+                            y: number;
+                            /**
+                             * @description Degrees, counter-clockwise, about (x, y)
+                             * @default 0
+                             */
+                            rotation?: number;
+                            /** @description 0 opaque (default) to 1 invisible; or give opacity instead */
+                            transparency?: number;
+                            /** @description 1 opaque (default) to 0 invisible: 1 - transparency; not together with transparency */
+                            opacity?: number;
+                            /** @description Zero-based page to stamp; absent or -1: every page */
+                            pageIndex?: number;
+                            /**
+                             * @description One of Helvetica, Helvetica-Bold, Helvetica-Oblique, Helvetica-BoldOblique, Times-Roman, Times-Bold, Times-Italic, Times-BoldItalic, Courier, Courier-Bold, Courier-Oblique, Courier-BoldOblique, Symbol, ZapfDingbats, DejaVuSans, DejaVuSerif, DejaVuSansMono (case does not matter)
+                             * @default Helvetica
+                             */
+                            fontName?: string;
+                            /**
+                             * @description Added to the style the font name has
+                             * @default plain
+                             * @enum {string}
+                             */
+                            fontStyle?: "plain" | "bold" | "italic" | "bolditalic";
+                            /**
+                             * @description Points
+                             * @default 12
+                             */
+                            fontSize?: number;
+                            /**
+                             * @description Fill colour as an integer 0xRRGGBB (black by default)
+                             * @default 0
+                             */
+                            color?: number;
+                        };
+                        /** @description Stamps an image (multipart: this JSON in part "pageAction", a JPEG or PNG in part "file") on a page (pageIndex) or on every page: its lower-left corner at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that corner; width and/or height in points, or scale of its natural size (its own resolution, else 72 dpi). See docs/stamps.md. */
+                        ImageStampAction?: {
+                            /** @description Points from the origin of the page's default user space (unrotated, as the page's MediaBox counts) */
+                            x: number;
+                            /** @description Points upwards from the origin of the page's default user space */
+                            y: number;
+                            /**
+                             * @description Degrees, counter-clockwise, about (x, y)
+                             * @default 0
+                             */
+                            rotation?: number;
+                            /** @description 0 opaque (default) to 1 invisible; or give opacity instead */
+                            transparency?: number;
+                            /** @description 1 opaque (default) to 0 invisible: 1 - transparency; not together with transparency */
+                            opacity?: number;
+                            /** @description Zero-based page to stamp; absent or -1: every page */
+                            pageIndex?: number;
+                            /** @description Points; alone, the height follows the aspect ratio */
+                            width?: number;
+                            /** @description Points; alone, the width follows the aspect ratio */
+                            height?: number;
+                            /** @description Of the natural size (1 by default); not with width or height */
+                            scale?: number;
+                        };
+                        /** @description Numbers the pages (all, or pageRange) from startNumber: format ("Page {n} of {total}") between prefix and suffix, {n} zero-padded to digits (Bates numbers), at a corner or the middle of the top or bottom edge of the page as shown, margin points in, upright however the page is turned. Fonts as TextStampAction. With documents, a set numbered as one sequence (Bates numbers across documents), each in place, all or nothing. The report gives the pages numbered, the first and last labels and the last number (with documents: each document's too). See docs/page-numbers.md. */
+                        PageNumbersAction?: {
+                            /**
+                             * @description The text of each number: {n} is the page's number, {total} the last number given ("Page {n} of {total}"); \n starts a new line
+                             * @default {n}
+                             */
+                            format?: string;
+                            /**
+                             * @description Text before the format (Bates: "ACME-")
+                             * @default
+                             */
+                            prefix?: string;
+                            /**
+                             * @description Text after the format
+                             * @default
+                             */
+                            suffix?: string;
+                            /**
+                             * @description {n} is zero-padded to this many digits (Bates: 6 gives 000001)
+                             * @default 1
+                             */
+                            digits?: number;
+                            /**
+                             * @description The number of the first numbered page
+                             * @default 1
+                             */
+                            startNumber?: number;
+                            /**
+                             * @description Where on the page as shown (crop box, /Rotate applied) the number goes
+                             * @default bottom-center
+                             * @enum {string}
+                             */
+                            position?: "top-left" | "top-center" | "top-right" | "bottom-left" | "bottom-center" | "bottom-right";
+                            /**
+                             * @description Points between the edge of the page as shown and the number
+                             * @default 36
+                             */
+                            margin?: number;
+                            /** @description The pages numbered, 1-based, as in a print dialog: "2-" skips a cover (default, when absent: every page; empty is 400). Numbered in document order. */
+                            pageRange?: string;
+                            /**
+                             * @description One of Helvetica, Helvetica-Bold, Helvetica-Oblique, Helvetica-BoldOblique, Times-Roman, Times-Bold, Times-Italic, Times-BoldItalic, Courier, Courier-Bold, Courier-Oblique, Courier-BoldOblique, Symbol, ZapfDingbats, DejaVuSans, DejaVuSerif, DejaVuSansMono (case does not matter)
+                             * @default Helvetica
+                             */
+                            fontName?: string;
+                            /**
+                             * @description Added to the style the font name has
+                             * @default plain
+                             * @enum {string}
+                             */
+                            fontStyle?: "plain" | "bold" | "italic" | "bolditalic";
+                            /**
+                             * @description Points
+                             * @default 12
+                             */
+                            fontSize?: number;
+                            /**
+                             * @description Fill colour as an integer 0xRRGGBB (black by default)
+                             * @default 0
+                             */
+                            color?: number;
+                            /** @description 0 opaque (default) to 1 invisible; or give opacity instead */
+                            transparency?: number;
+                            /** @description 1 opaque (default) to 0 invisible: 1 - transparency; not together with transparency */
+                            opacity?: number;
+                        };
+                        /** @description Removes blank pages: each page (of pageRange, default all) is rendered at dpi, and a page whose share of pixels darker than whiteLevel in any of red, green and blue is below threshold (default 0.001, a tenth of a percent) is removed. dryRun only lists them. The report lists the removed pages (zero-based, and as a 1-based pageRange) and each one's ink. A document whose every page is blank is 400: a PDF keeps at least one page. See docs/page-numbers.md. */
+                        RemoveBlankPagesAction?: {
+                            /** @description Only these pages are considered, 1-based, as in a print dialog: "2-9" (default, when absent: every page; empty is 400) */
+                            pageRange?: string;
+                            /**
+                             * @description Only list the pages that would be removed: nothing is written
+                             * @default false
+                             */
+                            dryRun?: boolean;
+                            /**
+                             * @description A page is blank when the share of its pixels that are not white is below this
+                             * @default 0.001
+                             */
+                            threshold?: number;
+                            /**
+                             * @description A pixel is white when its red, green and blue values are all at least this (0-255)
+                             * @default 240
+                             */
+                            whiteLevel?: number;
+                            /**
+                             * @description Resolution the pages are rendered at to measure their ink
+                             * @default 36
+                             */
+                            dpi?: number;
+                        };
+                        /** @description Removes the pages (of pageRange, default all) whose text contains searchText (match "contains"), or whose whole text is searchText (match "only": separator sheets). searchText is literal (whitespace matches any whitespace) or, with regex, a regular expression under a time budget, as the redaction search. Text of annotations is not searched. dryRun only lists the pages. A search that matches every page is 400. See docs/page-numbers.md. */
+                        RemovePagesByTextAction?: {
+                            /** @description Only these pages are considered, 1-based, as in a print dialog: "2-9" (default, when absent: every page; empty is 400) */
+                            pageRange?: string;
+                            /**
+                             * @description Only list the pages that would be removed: nothing is written
+                             * @default false
+                             */
+                            dryRun?: boolean;
+                            /** @description The text (or regular expression) a page to remove has */
+                            searchText: string;
+                            /**
+                             * @description searchText is a JavaScript regular expression (run under a time budget, as redaction's search)
+                             * @default false
+                             */
+                            regex?: boolean;
+                            /** @default false */
+                            caseSensitive?: boolean;
+                            /**
+                             * @description Match whole words only
+                             * @default false
+                             */
+                            wholeWord?: boolean;
+                            /**
+                             * @description contains: the page's text has a match; only: the page's whole text (spaces and line breaks around it aside) is a match
+                             * @default contains
+                             * @enum {string}
+                             */
+                            match?: "contains" | "only";
+                        };
+                        /** @description Recognises the text of scanned pages (Tesseract) and adds it as an invisible text layer over each page, line by line, so that the document can be searched, selected and extracted; the pages' content and images are not changed. Pages with text of their own are skipped unless skipPagesWithText is false; pages scanned sideways or upside down are recognised the right way up (autoRotate also turns their display). The report lists each page: recognised (words, mean confidence, rotation), no-text (nothing read there is text, e.g. a photo; nothing added), skipped or failed. Runs as a background job unless Prefer: wait=N. See docs/ocr.md. */
+                        OCRAction?: {
+                            /**
+                             * @description Tesseract language codes, several joined with "+" (eng+deu); 400 UNKNOWN_LANGUAGE names the installed ones
+                             * @default eng
+                             */
+                            language?: string;
+                            /**
+                             * @description Resolution the pages are rendered at for recognition
+                             * @default 300
+                             */
+                            dpi?: number;
+                            /** @description Only this page (zero-based) */
+                            pageIndex?: number;
+                            /** @description Only these pages, 1-based, as in a print dialog: "1-3,7,10-" (default, when absent: every page; empty is 400) */
+                            pageRange?: string;
+                            /**
+                             * @description Leave a page that already has text of its own alone (reported as skipped)
+                             * @default true
+                             */
+                            skipPagesWithText?: boolean;
+                            /**
+                             * @description Recognise pages again that have a text layer of an earlier OCRAction, replacing it
+                             * @default false
+                             */
+                            force?: boolean;
+                            /**
+                             * @description An untagged document gets a structure tree: each recognised page's text layer a P, the page's own content an artifact (docs/accessibility.md); a tagged document keeps its tree
+                             * @default true
+                             */
+                            tagged?: boolean;
+                            /**
+                             * @description Turn a page found scanned sideways or upside down upright, by its /Rotate (the page's content is not changed)
+                             * @default false
+                             */
+                            autoRotate?: boolean;
+                        };
+                        /** @description Converts the document to PDF/A (profile pdfa1b, pdfa2b (default), pdfa2u, pdfa3b or pdfa3u): fonts embedded, sRGB output intent, XMP with pdfaid, no encryption (an encrypted document needs its owner password), annotations, actions, embedded files and transparency made what the profile allows (or refused, per the options). The output is validated with veraPDF and written only when it is compliant; otherwise 422 PDFA_CONVERSION_FAILED with the failed rules and nothing written, or with appendReport/addAnnots the document as it was with the report in it. The answer's report lists what was changed and the validator's verdict. Runs as a background job unless Prefer: wait=N. See docs/pdfa.md. */
+                        PDFAConvertAction?: {
+                            /**
+                             * @description PDF/A flavour to convert to (default pdfa2b: allows transparency and JPEG 2000, read by every archive system)
+                             * @default pdfa2b
+                             * @enum {string}
+                             */
+                            profile?: "pdfa1b" | "pdfa2b" | "pdfa3b" | "pdfa2u" | "pdfa3u";
+                            /**
+                             * @description Annotations the profile forbids (3D, Sound, Movie, Screen, RichMedia, unknown types): 0 delete them (default), 1 fail
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            unsupportedAnnots?: 0 | 1;
+                            /**
+                             * @description Embedded files and file attachment annotations in PDF/A-1 and -2: 0 delete them (default), 1 fail. PDF/A-3 keeps them (with AFRelationship)
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            embeddedFiles?: 0 | 1;
+                            /**
+                             * @description Transparency in PDF/A-1: 1 fail, 2 make it opaque (default). PDF/A-2 and -3 keep it
+                             * @default 2
+                             * @enum {integer}
+                             */
+                            transparency?: 1 | 2;
+                            /**
+                             * @description When the conversion fails: write the document as it was with pages listing the failed rules appended (not PDF/A), and answer 200/201 with the report, instead of 422
+                             * @default false
+                             */
+                            appendReport?: boolean;
+                            /**
+                             * @description When the conversion fails: write the document as it was with a note on each page where a rule failed (not PDF/A), and answer 200/201 with the report, instead of 422
+                             * @default false
+                             */
+                            addAnnots?: boolean;
+                        };
+                        /** @description Tags an untagged document for accessibility (PDF/UA-1): headings, paragraphs, lists, tables with header cells, figures and links in a structure tree in reading order, running headers, footers, page numbers and decoration as artifacts, the language, title and XMP metadata set. The result is checked with veraPDF and claims PDF/UA-1 only when it passes; the report gives the verdict, the failed rules grouped by Matterhorn checkpoint, and the figures that still need alternate text (figures gives it by index). A tagged document is kept unless retag. Signed documents are refused (409 DOCUMENT_SIGNED), a document without text is 422 NO_TEXT (OCRAction first). Runs as a background job unless Prefer: wait=N. See docs/accessibility.md. */
+                        PDFUAConvertAction?: {
+                            /** @description The document language, a BCP 47 tag (en-US). Default: the document's own /Lang; none is guessed */
+                            lang?: string;
+                            /** @description The document title (Info and XMP dc:title). Default: the document's own title, else its first heading, else the stored document's name */
+                            title?: string;
+                            /**
+                             * @description Replace the structure tree of a document that is tagged already (default: such a document is kept as it is, nothing written)
+                             * @default false
+                             */
+                            retag?: boolean;
+                            /** @description Alternate text of figures: index is the figure's 0-based position among the Figure elements of the tagged document in depth-first order (an index past the last figure is 400) */
+                            figures?: {
+                                index: number;
+                                alt: string;
+                            }[];
+                        };
+                        /** @description Makes the document a Factur-X / ZUGFeRD invoice (multipart: this JSON in part "pageAction", the invoice XML, a UN/CEFACT CII CrossIndustryInvoice, in part "file"): converted to PDF/A-3b (as PDFAConvertAction), the XML attached as factur-x.xml with AFRelationship Alternative (Data for minimum and basicwl) and the fx XMP extension schema (DocumentType INVOICE, DocumentFileName, Version 1.0, ConformanceLevel); validated by veraPDF before it is written. The profile is read from the XML's guideline id unless given. 422 INVOICE_XML_INVALID for XML that is not such an invoice, 422 PDFA_CONVERSION_FAILED as PDFAConvertAction. Runs as a background job unless Prefer: wait=N. See docs/attachments.md. */
+                        FacturXAction?: {
+                            /**
+                             * @description The Factur-X / ZUGFeRD profile (minimum, basicwl, basic, en16931, extended, xrechnung); absent: read from the XML's guideline id. Given, it must agree with that id
+                             * @enum {string}
+                             */
+                            profile?: "minimum" | "basicwl" | "basic" | "en16931" | "extended" | "xrechnung";
+                            /**
+                             * @description The XML's AFRelationship; absent: Data for minimum and basicwl, Alternative for the others (as Factur-X 1.0 says)
+                             * @enum {string}
+                             */
+                            relationship?: "Alternative" | "Data" | "Source";
+                        };
+                        /** @description Writes the document linearized ("fast web view", ISO 32000-1 Annex F) with qpdf; content, object streams and encryption are kept (an encrypted document needs its password, and a user password only when its permissions allow changes). A signed document is refused (409 DOCUMENT_SIGNED). The answer's report gives the sizes before and after. See docs/optimize.md. */
+                        LinearizeAction?: Record<string, never>;
+                        /** @description Makes the document smaller by an optimize profile (profileName, or an inline profile): images above 1.5 times the target resolution downsampled, colour spaces converted and images re-encoded per the profile, each kept when the new one is not smaller; unused resources removed, fonts subset, duplicate images and fonts merged, object streams and maximum Flate. Encryption is kept (the password is needed, and the permission to change); a signed document is refused (409 DOCUMENT_SIGNED). The answer's report gives the sizes before and after, per category. When the result would not be smaller nothing is written and the answer is 200 with report.changed false. See docs/optimize.md. */
+                        OptimizeAction?: {
+                            /** @description The optimize profile to apply, built-in (screen, ebook, printer, prepress, lossless) or user-defined; exactly one of profileName and profile */
+                            profileName?: string;
+                            /** @description The settings to apply, given inline (as an optimize profile's body); exactly one of profileName and profile */
+                            profile?: {
+                                /**
+                                 * @description Remove every annotation except links and form fields (default false)
+                                 * @default false
+                                 */
+                                discardAnnotations?: boolean;
+                                /**
+                                 * @description Remove fonts, images and other resources no page, annotation or form uses (default true)
+                                 * @default true
+                                 */
+                                discardUnusedResources?: boolean;
+                                /**
+                                 * @description Keep one copy of fonts embedded more than once, and subset embedded fonts to the glyphs used (default true)
+                                 * @default true
+                                 */
+                                mergeDuplicateFonts?: boolean;
+                                /**
+                                 * @description Keep one copy of identical images (default true)
+                                 * @default true
+                                 */
+                                mergeDuplicateImages?: boolean;
+                                /**
+                                 * @description Write objects into compressed object streams (PDF 1.5), with maximum Flate (default true)
+                                 * @default true
+                                 */
+                                compressObjectsIntoStreams?: boolean;
+                                /** @description Colour images (RGB, CMYK, Lab, ICC-based with 3 or more components, indexed colour). Absent: colour images are not changed. */
+                                colorImageHandler?: {
+                                    /**
+                                     * @description Colour space to convert to: 0 keep: the image keeps its colour space (ICC-based ones included); 1 RGB (DeviceRGB, or sRGB ICC where the image had an ICC profile); 2 gray (DeviceGray); 3 CMYK (DeviceCMYK)
+                                     * @default 0
+                                     * @enum {integer}
+                                     */
+                                    colorSpace?: 0 | 1 | 2 | 3;
+                                    /**
+                                     * @description Compression: 0 keep: the image keeps its filter (re-encoded in it only when it is downsampled or converted); 1 JPEG (DCTDecode), at jpegQuality; lossy; 2 Flate (lossless)
+                                     * @default 0
+                                     * @enum {integer}
+                                     */
+                                    compression?: 0 | 1 | 2;
+                                    /**
+                                     * @description Target resolution in pixels per inch (0 to 2400; default 0: no downsampling). An image is downsampled only when its effective resolution on the page, from the transform it is drawn with, exceeds 1.5 times this (Ghostscript's threshold).
+                                     * @default 0
+                                     */
+                                    dpi?: number;
+                                    /**
+                                     * @description How images are downsampled: 0 average: each target pixel is the mean of the source pixels it covers; 1 bicubic: interpolated, sharper edges, slower; 2 subsample: the source pixel at the centre (bi-level images, where averaging would make gray). Default 0
+                                     * @default 0
+                                     * @enum {integer}
+                                     */
+                                    downsampling?: 0 | 1 | 2;
+                                    /**
+                                     * @description JPEG quality from 0 (smallest) to 1 (best), as IJG quality / 100; used with compression 1 (default 0.75)
+                                     * @default 0.75
+                                     */
+                                    jpegQuality?: number;
+                                };
+                                /** @description Gray images (one component, 2 to 16 bits). Absent: gray images are not changed. */
+                                grayImageHandler?: {
+                                    /**
+                                     * @description Colour space: 0 keep: the image keeps its colour space (ICC-based ones included); 2 gray (DeviceGray)
+                                     * @default 0
+                                     * @enum {integer}
+                                     */
+                                    colorSpace?: 0 | 2;
+                                    /**
+                                     * @description Compression: 0 keep: the image keeps its filter (re-encoded in it only when it is downsampled or converted); 1 JPEG (DCTDecode), at jpegQuality; lossy; 2 Flate (lossless)
+                                     * @default 0
+                                     * @enum {integer}
+                                     */
+                                    compression?: 0 | 1 | 2;
+                                    /**
+                                     * @description Target resolution in pixels per inch (0 to 2400; default 0: no downsampling). An image is downsampled only when its effective resolution on the page, from the transform it is drawn with, exceeds 1.5 times this (Ghostscript's threshold).
+                                     * @default 0
+                                     */
+                                    dpi?: number;
+                                    /**
+                                     * @description How images are downsampled: 0 average: each target pixel is the mean of the source pixels it covers; 1 bicubic: interpolated, sharper edges, slower; 2 subsample: the source pixel at the centre (bi-level images, where averaging would make gray). Default 0
+                                     * @default 0
+                                     * @enum {integer}
+                                     */
+                                    downsampling?: 0 | 1 | 2;
+                                    /**
+                                     * @description JPEG quality from 0 (smallest) to 1 (best), as IJG quality / 100; used with compression 1 (default 0.75)
+                                     * @default 0.75
+                                     */
+                                    jpegQuality?: number;
+                                };
+                                /** @description Bi-level images (1 bit per pixel) and stencil masks. Absent: bi-level images are not changed. */
+                                bwImageHandler?: {
+                                    /**
+                                     * @description Colour space: 0 keep: the image keeps its colour space (ICC-based ones included); 4 bi-level (1 bit per pixel, black and white) (0 keeps the colour space and the decode array; 4 writes an image as 1-bit DeviceGray with its decode applied, 0 black; a stencil mask stays a mask with either)
+                                     * @default 0
+                                     * @enum {integer}
+                                     */
+                                    colorSpace?: 0 | 4;
+                                    /**
+                                     * @description Compression: 0 keep: the image keeps its filter (re-encoded in it only when it is downsampled or converted); 2 Flate (lossless); 4 CCITT Group 4 (lossless; bi-level images only)
+                                     * @default 0
+                                     * @enum {integer}
+                                     */
+                                    compression?: 0 | 2 | 4;
+                                    /**
+                                     * @description Target resolution in pixels per inch (0 to 2400; default 0: no downsampling). An image is downsampled only when its effective resolution on the page, from the transform it is drawn with, exceeds 1.5 times this (Ghostscript's threshold). Scans of text usually keep 300 or more.
+                                     * @default 0
+                                     */
+                                    dpi?: number;
+                                    /**
+                                     * @description How images are downsampled: 0 average: each target pixel is the mean of the source pixels it covers; 1 bicubic: interpolated, sharper edges, slower; 2 subsample: the source pixel at the centre (bi-level images, where averaging would make gray). Default 2
+                                     * @default 2
+                                     * @enum {integer}
+                                     */
+                                    downsampling?: 0 | 1 | 2;
+                                };
+                            };
+                        };
+                        /** @description Removes JavaScript, embedded files, actions that reach outside the document, form submit and reset actions, metadata and hidden layers (both off by default) and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See docs/sanitize.md. */
+                        SanitizeAction?: {
+                            /**
+                             * @description Remove JavaScript: document, page, annotation and field actions (/OpenAction, /AA, /A), the JavaScript name tree, chained actions
+                             * @default true
+                             */
+                            javascript?: boolean;
+                            /**
+                             * @description Remove embedded files: the EmbeddedFiles name tree, /AF, the files of file specifications (/EF, /RF), file attachment annotations
+                             * @default true
+                             */
+                            embeddedFiles?: boolean;
+                            /**
+                             * @description Remove actions that reach outside the document: URI, Launch, GoToR, GoToE, ImportData, SubmitForm (links left with no action go); internal links are kept
+                             * @default true
+                             */
+                            outsideLinks?: boolean;
+                            /**
+                             * @description Remove form submit and reset actions (SubmitForm, ResetForm)
+                             * @default true
+                             */
+                            formActions?: boolean;
+                            /**
+                             * @description Remove metadata: the document information dictionary, the XMP packet and every object's /Metadata, /PieceInfo
+                             * @default false
+                             */
+                            metadata?: boolean;
+                            /**
+                             * @description Remove the content of layers (optional content groups) hidden in the default configuration: their marked content in pages and form XObjects, and their annotations
+                             * @default false
+                             */
+                            hiddenContent?: boolean;
+                            /**
+                             * @description Remove the annotations of these subtypes (with their popups)
+                             * @default []
+                             */
+                            annotationSubtypes?: ("Text" | "Link" | "FreeText" | "Line" | "Square" | "Circle" | "Polygon" | "PolyLine" | "Highlight" | "Underline" | "Squiggly" | "StrikeOut" | "Stamp" | "Caret" | "Ink" | "Popup" | "FileAttachment" | "Sound" | "Movie" | "Screen" | "PrinterMark" | "TrapNet" | "Watermark" | "3D" | "Redact" | "RichMedia" | "Projection")[];
+                        };
+                    }[];
+                    description?: string;
+                    /** @description Shared with every user (admins only); absent: false */
+                    shared?: boolean;
+                };
+                "text/xml": {
+                    /** @description The actions, run in order (at most 20) */
+                    steps: {
+                        /** @description Applies Redact annotations: removes the text under them from the content streams, clears covered image pixels, removes covered vector art, paints the fill and overlay text and removes the annotations; then verifies that no redacted text remains (422 REDACTION_INCOMPLETE otherwise, nothing written). The response's report lists what was applied and where the redacted text still occurs outside page content. */
+                        ApplyRedactionsAction?: {
+                            /** @description Only this page's Redact annotations */
+                            pageIndex?: number;
+                            /** @description Only these Redact annotations (404 for an unknown name, 400 for one that is not Redact) */
+                            names?: string[];
+                            /**
+                             * @description Images under a box: clear the covered pixels (default), remove the whole image, or keep images
+                             * @default pixels
+                             * @enum {string}
+                             */
+                            images?: "pixels" | "remove" | "none";
+                            /**
+                             * @description Vector art: remove what a box covers entirely (default), what it touches, or nothing
+                             * @default covered
+                             * @enum {string}
+                             */
+                            lineArt?: "covered" | "touched" | "none";
+                            /**
+                             * @description Also remove the redacted text from document information, XMP metadata, bookmarks, annotation texts, form field values and embedded file names
+                             * @default false
+                             */
+                            scrubElsewhere?: boolean;
+                        };
+                        /** @description Paints every form field's appearance into its page (generating missing appearances first) and removes the fields and the AcroForm (and XFA). Push buttons are painted only with paintButtons (only those showing an image with paintOnlyImageButtons); fields without the print flag only with paintNonPrintableFields; hidden fields never. */
+                        FlattenFieldsAction?: {
+                            /**
+                             * @description Paint push buttons (default: they are dropped)
+                             * @default false
+                             */
+                            paintButtons?: boolean;
+                            /**
+                             * @description With paintButtons: only the push buttons that show an image
+                             * @default false
+                             */
+                            paintOnlyImageButtons?: boolean;
+                            /**
+                             * @description Also paint fields without the print flag (default: they are dropped)
+                             * @default false
+                             */
+                            paintNonPrintableFields?: boolean;
+                        };
+                        /** @description Paints every annotation other than form widgets and links into its page (generating missing appearances first) and removes it; popups are dropped, hidden annotations are not painted, annotations without the print flag only with paintNonPrintableAnnots. Links stay unless keepLinks is false. */
+                        FlattenAnnotationsAction?: {
+                            /**
+                             * @description Also paint annotations without the print flag (default: they are dropped)
+                             * @default false
+                             */
+                            paintNonPrintableAnnots?: boolean;
+                            /**
+                             * @description Keep link annotations, which draw nothing but navigate (default); false removes them too
+                             * @default true
+                             */
+                            keepLinks?: boolean;
+                        };
+                        /** @description Inserts a blank page of width x height points (default: the size of the page before it, or of the first page when inserted first) at pageIndex (default: at the end). */
+                        NewPageAction?: {
+                            /** @description Zero-based position the new pages take (0: before the first page); absent: at the end */
+                            pageIndex?: number;
+                            /** @description Points (1/72 inch); ISO 32000 allows 3 to 14,400 */
+                            width?: number;
+                            /** @description Points (1/72 inch); ISO 32000 allows 3 to 14,400 */
+                            height?: number;
+                        };
+                        /** @description Inserts pages of another document stored on the server (appendFilePath) at pageIndex (default: at the end), with their annotations, links between them and form fields (clashing field names get "_2", "_3", ...). */
+                        InsertUploadedPagesAction?: {
+                            /** @description Path of a document on the server ("folder/name.pdf") */
+                            appendFilePath: string;
+                            /** @description Password of the document whose pages are inserted, when it is encrypted */
+                            appendPassword?: string;
+                            /** @description The pages of that document to insert (default: all), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                            /** @description Zero-based position the new pages take (0: before the first page); absent: at the end */
+                            pageIndex?: number;
+                        };
+                        /** @description Inserts pages of the PDF sent in another part of the multipart request at pageIndex (default: at the end), as InsertUploadedPagesAction does. */
+                        InsertAttachedPagesAction?: {
+                            /** @description Password of the document whose pages are inserted, when it is encrypted */
+                            appendPassword?: string;
+                            /** @description The pages of the attached PDF to insert (default: all), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                            /** @description Zero-based position the new pages take (0: before the first page); absent: at the end */
+                            pageIndex?: number;
+                        };
+                        /** @description Deletes the pages of pageRange (not all of them). Outline items, named destinations and links that pointed at them are removed, and so are their form fields. */
+                        DeletePagesAction?: {
+                            /** @description The pages to delete, 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange: string;
+                        };
+                        /** @description Turns the pages of pageRange (default: all) clockwise by rotation degrees, a multiple of 90 (negative turns counter-clockwise); /Rotate is set, the content is not rewritten. */
+                        RotatePagesAction?: {
+                            /** @description The pages to turn (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                            /** @description Degrees clockwise, a multiple of 90 */
+                            rotation: number;
+                        };
+                        /** @description Moves the pages of pageRange, in the order the range lists them, so that the first of them ends up at zero-based position toIndex of the result. */
+                        MovePagesAction?: {
+                            /** @description The pages to move, 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange: string;
+                            /** @description Zero-based position of the first moved page in the resulting document */
+                            toIndex: number;
+                        };
+                        /** @description Puts perSheet pages (2, 4, 6, 9 or 16) on each sheet, scaled to fit their cells and centred, in the order given (default rightDown: left to right, top to bottom). The sheet is the paper given or the first page's size, turned (auto) so the pages come out largest. Pages are drawn as Form XObjects; annotations are drawn from their appearances, not kept as annotations. */
+                        NUpAction?: {
+                            /**
+                             * @description Pages per sheet
+                             * @enum {integer}
+                             */
+                            perSheet: 2 | 4 | 6 | 9 | 16;
+                            /**
+                             * @description Order of the cells: rightDown (rows left to right, top to bottom; default), downRight (columns top to bottom, left to right), leftDown, downLeft
+                             * @enum {string}
+                             */
+                            order?: "rightDown" | "downRight" | "leftDown" | "downLeft";
+                            /** @description Draw a thin line around each cell (default false) */
+                            border?: boolean;
+                            /** @description Space kept free around each page on the sheet (points; default 0) */
+                            margin?: number;
+                            /**
+                             * @description A named paper size; or give width and height
+                             * @enum {string}
+                             */
+                            paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                            /** @description Paper width (points, 1/72 inch) */
+                            width?: number;
+                            /** @description Paper height (points, 1/72 inch) */
+                            height?: number;
+                            /**
+                             * @description How the paper is turned; auto (the default) chooses as the action says
+                             * @enum {string}
+                             */
+                            orientation?: "portrait" | "landscape" | "auto";
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
+                        /** @description Saddle-stitch booklet: pages padded with blank pages to a multiple of 4, two on each side of a landscape sheet, sides in duplex printing order (front, back; flip on the short edge). Folded in the middle, the sheets read in order. The sheet is the paper given (landscape) or twice the first page's width. */
+                        BookletAction?: {
+                            /**
+                             * @description Where the fold is when the booklet is read: left (default, left-to-right scripts) or right
+                             * @enum {string}
+                             */
+                            binding?: "left" | "right";
+                            /** @description Draw a thin line around each cell (default false) */
+                            border?: boolean;
+                            /** @description Space kept free around each page on the sheet (points; default 0) */
+                            margin?: number;
+                            /**
+                             * @description A named paper size; or give width and height
+                             * @enum {string}
+                             */
+                            paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                            /** @description Paper width (points, 1/72 inch) */
+                            width?: number;
+                            /** @description Paper height (points, 1/72 inch) */
+                            height?: number;
+                            /**
+                             * @description How the paper is turned; auto (the default) chooses as the action says
+                             * @enum {string}
+                             */
+                            orientation?: "portrait" | "landscape" | "auto";
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
+                        /** @description Cuts each page, enlarged by scale (default 1), into tiles of the paper (default A4, turned so fewer tiles are needed), left to right and top to bottom, neighbouring tiles overlapping by overlap points. */
+                        PosterAction?: {
+                            /** @description Points each tile repeats of its neighbours (default 0) */
+                            overlap?: number;
+                            /** @description Enlargement of the page before it is cut (default 1) */
+                            scale?: number;
+                            /**
+                             * @description A named paper size; or give width and height
+                             * @enum {string}
+                             */
+                            paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                            /** @description Paper width (points, 1/72 inch) */
+                            width?: number;
+                            /** @description Paper height (points, 1/72 inch) */
+                            height?: number;
+                            /**
+                             * @description How the paper is turned; auto (the default) chooses as the action says
+                             * @enum {string}
+                             */
+                            orientation?: "portrait" | "landscape" | "auto";
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
+                        /** @description Sets the CropBox of the pages: to box, or (toContent: true) to the bounds of what each page draws, grown by margin, within the MediaBox. A page that draws nothing is left as it is. */
+                        CropPagesAction?: {
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            box?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description Crop to what the page draws (its content, annotations left out) */
+                            toContent?: boolean;
+                            /** @description With toContent: points kept around the content (default 0) */
+                            margin?: number;
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
+                        /** @description Puts each page on the paper given, its content scaled to fit and centred; orientation auto (default) keeps each page's own. Annotations move with the content; /Rotate is drawn into the content. */
+                        ScalePagesAction?: {
+                            /**
+                             * @description A named paper size; or give width and height
+                             * @enum {string}
+                             */
+                            paperSize?: "A3" | "A4" | "A5" | "B4" | "B5" | "Letter" | "Legal" | "Tabloid";
+                            /** @description Paper width (points, 1/72 inch) */
+                            width?: number;
+                            /** @description Paper height (points, 1/72 inch) */
+                            height?: number;
+                            /**
+                             * @description How the paper is turned; auto (the default) chooses as the action says
+                             * @enum {string}
+                             */
+                            orientation?: "portrait" | "landscape" | "auto";
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
+                        /** @description Sets the page boxes given (MediaBox, CropBox, BleedBox, TrimBox, ArtBox) on the pages; every box but the MediaBox must lie inside the MediaBox. */
+                        SetPageBoxesAction?: {
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            MediaBox?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            CropBox?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            BleedBox?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            TrimBox?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description A rectangle in the page's user space (points, origin at the lower left of the unrotated page, as the MediaBox) */
+                            ArtBox?: {
+                                x: number;
+                                y: number;
+                                /** @description Width (points, 1/72 inch) */
+                                width: number;
+                                /** @description Height (points, 1/72 inch) */
+                                height: number;
+                            };
+                            /** @description The pages to lay out (default: every page), 1-based, as in a print dialog: "1-3,7,10-"; not empty. */
+                            pageRange?: string;
+                        };
+                        /** @description Stamps text on a page (pageIndex) or on every page: the first line's baseline starts at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that point; lines are split at \n. Characters the font lacks are drawn with the shipped DejaVu fonts or the CJK font. See docs/stamps.md. */
+                        TextStampAction?: {
+                            /** @description The text; \n starts a new line */
+                            text: string;
+                            /** @description Points from the origin of the page's default user space (unrotated, as the page's MediaBox counts) */
+                            x: number;
+                            /** @description Points upwards from the origin of the page's default user space */
+                            y: number;
+                            /**
+                             * @description Degrees, counter-clockwise, about (x, y)
+                             * @default 0
+                             */
+                            rotation?: number;
+                            /** @description 0 opaque (default) to 1 invisible; or give opacity instead */
+                            transparency?: number;
+                            /** @description 1 opaque (default) to 0 invisible: 1 - transparency; not together with transparency */
+                            opacity?: number;
+                            /** @description Zero-based page to stamp; absent or -1: every page */
+                            pageIndex?: number;
+                            /**
+                             * @description One of Helvetica, Helvetica-Bold, Helvetica-Oblique, Helvetica-BoldOblique, Times-Roman, Times-Bold, Times-Italic, Times-BoldItalic, Courier, Courier-Bold, Courier-Oblique, Courier-BoldOblique, Symbol, ZapfDingbats, DejaVuSans, DejaVuSerif, DejaVuSansMono (case does not matter)
+                             * @default Helvetica
+                             */
+                            fontName?: string;
+                            /**
+                             * @description Added to the style the font name has
+                             * @default plain
+                             * @enum {string}
+                             */
+                            fontStyle?: "plain" | "bold" | "italic" | "bolditalic";
+                            /**
+                             * @description Points
+                             * @default 12
+                             */
+                            fontSize?: number;
+                            /**
+                             * @description Fill colour as an integer 0xRRGGBB (black by default)
+                             * @default 0
+                             */
+                            color?: number;
+                        };
+                        /** @description Stamps an image (multipart: this JSON in part "pageAction", a JPEG or PNG in part "file") on a page (pageIndex) or on every page: its lower-left corner at (x, y) in the page's default user space, turned rotation degrees counter-clockwise about that corner; width and/or height in points, or scale of its natural size (its own resolution, else 72 dpi). See docs/stamps.md. */
+                        ImageStampAction?: {
+                            /** @description Points from the origin of the page's default user space (unrotated, as the page's MediaBox counts) */
+                            x: number;
+                            /** @description Points upwards from the origin of the page's default user space */
+                            y: number;
+                            /**
+                             * @description Degrees, counter-clockwise, about (x, y)
+                             * @default 0
+                             */
+                            rotation?: number;
+                            /** @description 0 opaque (default) to 1 invisible; or give opacity instead */
+                            transparency?: number;
+                            /** @description 1 opaque (default) to 0 invisible: 1 - transparency; not together with transparency */
+                            opacity?: number;
+                            /** @description Zero-based page to stamp; absent or -1: every page */
+                            pageIndex?: number;
+                            /** @description Points; alone, the height follows the aspect ratio */
+                            width?: number;
+                            /** @description Points; alone, the width follows the aspect ratio */
+                            height?: number;
+                            /** @description Of the natural size (1 by default); not with width or height */
+                            scale?: number;
+                        };
+                        /** @description Numbers the pages (all, or pageRange) from startNumber: format ("Page {n} of {total}") between prefix and suffix, {n} zero-padded to digits (Bates numbers), at a corner or the middle of the top or bottom edge of the page as shown, margin points in, upright however the page is turned. Fonts as TextStampAction. With documents, a set numbered as one sequence (Bates numbers across documents), each in place, all or nothing. The report gives the pages numbered, the first and last labels and the last number (with documents: each document's too). See docs/page-numbers.md. */
+                        PageNumbersAction?: {
+                            /**
+                             * @description The text of each number: {n} is the page's number, {total} the last number given ("Page {n} of {total}"); \n starts a new line
+                             * @default {n}
+                             */
+                            format?: string;
+                            /**
+                             * @description Text before the format (Bates: "ACME-")
+                             * @default
+                             */
+                            prefix?: string;
+                            /**
+                             * @description Text after the format
+                             * @default
+                             */
+                            suffix?: string;
+                            /**
+                             * @description {n} is zero-padded to this many digits (Bates: 6 gives 000001)
+                             * @default 1
+                             */
+                            digits?: number;
+                            /**
+                             * @description The number of the first numbered page
+                             * @default 1
+                             */
+                            startNumber?: number;
+                            /**
+                             * @description Where on the page as shown (crop box, /Rotate applied) the number goes
+                             * @default bottom-center
+                             * @enum {string}
+                             */
+                            position?: "top-left" | "top-center" | "top-right" | "bottom-left" | "bottom-center" | "bottom-right";
+                            /**
+                             * @description Points between the edge of the page as shown and the number
+                             * @default 36
+                             */
+                            margin?: number;
+                            /** @description The pages numbered, 1-based, as in a print dialog: "2-" skips a cover (default, when absent: every page; empty is 400). Numbered in document order. */
+                            pageRange?: string;
+                            /**
+                             * @description One of Helvetica, Helvetica-Bold, Helvetica-Oblique, Helvetica-BoldOblique, Times-Roman, Times-Bold, Times-Italic, Times-BoldItalic, Courier, Courier-Bold, Courier-Oblique, Courier-BoldOblique, Symbol, ZapfDingbats, DejaVuSans, DejaVuSerif, DejaVuSansMono (case does not matter)
+                             * @default Helvetica
+                             */
+                            fontName?: string;
+                            /**
+                             * @description Added to the style the font name has
+                             * @default plain
+                             * @enum {string}
+                             */
+                            fontStyle?: "plain" | "bold" | "italic" | "bolditalic";
+                            /**
+                             * @description Points
+                             * @default 12
+                             */
+                            fontSize?: number;
+                            /**
+                             * @description Fill colour as an integer 0xRRGGBB (black by default)
+                             * @default 0
+                             */
+                            color?: number;
+                            /** @description 0 opaque (default) to 1 invisible; or give opacity instead */
+                            transparency?: number;
+                            /** @description 1 opaque (default) to 0 invisible: 1 - transparency; not together with transparency */
+                            opacity?: number;
+                        };
+                        /** @description Removes blank pages: each page (of pageRange, default all) is rendered at dpi, and a page whose share of pixels darker than whiteLevel in any of red, green and blue is below threshold (default 0.001, a tenth of a percent) is removed. dryRun only lists them. The report lists the removed pages (zero-based, and as a 1-based pageRange) and each one's ink. A document whose every page is blank is 400: a PDF keeps at least one page. See docs/page-numbers.md. */
+                        RemoveBlankPagesAction?: {
+                            /** @description Only these pages are considered, 1-based, as in a print dialog: "2-9" (default, when absent: every page; empty is 400) */
+                            pageRange?: string;
+                            /**
+                             * @description Only list the pages that would be removed: nothing is written
+                             * @default false
+                             */
+                            dryRun?: boolean;
+                            /**
+                             * @description A page is blank when the share of its pixels that are not white is below this
+                             * @default 0.001
+                             */
+                            threshold?: number;
+                            /**
+                             * @description A pixel is white when its red, green and blue values are all at least this (0-255)
+                             * @default 240
+                             */
+                            whiteLevel?: number;
+                            /**
+                             * @description Resolution the pages are rendered at to measure their ink
+                             * @default 36
+                             */
+                            dpi?: number;
+                        };
+                        /** @description Removes the pages (of pageRange, default all) whose text contains searchText (match "contains"), or whose whole text is searchText (match "only": separator sheets). searchText is literal (whitespace matches any whitespace) or, with regex, a regular expression under a time budget, as the redaction search. Text of annotations is not searched. dryRun only lists the pages. A search that matches every page is 400. See docs/page-numbers.md. */
+                        RemovePagesByTextAction?: {
+                            /** @description Only these pages are considered, 1-based, as in a print dialog: "2-9" (default, when absent: every page; empty is 400) */
+                            pageRange?: string;
+                            /**
+                             * @description Only list the pages that would be removed: nothing is written
+                             * @default false
+                             */
+                            dryRun?: boolean;
+                            /** @description The text (or regular expression) a page to remove has */
+                            searchText: string;
+                            /**
+                             * @description searchText is a JavaScript regular expression (run under a time budget, as redaction's search)
+                             * @default false
+                             */
+                            regex?: boolean;
+                            /** @default false */
+                            caseSensitive?: boolean;
+                            /**
+                             * @description Match whole words only
+                             * @default false
+                             */
+                            wholeWord?: boolean;
+                            /**
+                             * @description contains: the page's text has a match; only: the page's whole text (spaces and line breaks around it aside) is a match
+                             * @default contains
+                             * @enum {string}
+                             */
+                            match?: "contains" | "only";
+                        };
+                        /** @description Recognises the text of scanned pages (Tesseract) and adds it as an invisible text layer over each page, line by line, so that the document can be searched, selected and extracted; the pages' content and images are not changed. Pages with text of their own are skipped unless skipPagesWithText is false; pages scanned sideways or upside down are recognised the right way up (autoRotate also turns their display). The report lists each page: recognised (words, mean confidence, rotation), no-text (nothing read there is text, e.g. a photo; nothing added), skipped or failed. Runs as a background job unless Prefer: wait=N. See docs/ocr.md. */
+                        OCRAction?: {
+                            /**
+                             * @description Tesseract language codes, several joined with "+" (eng+deu); 400 UNKNOWN_LANGUAGE names the installed ones
+                             * @default eng
+                             */
+                            language?: string;
+                            /**
+                             * @description Resolution the pages are rendered at for recognition
+                             * @default 300
+                             */
+                            dpi?: number;
+                            /** @description Only this page (zero-based) */
+                            pageIndex?: number;
+                            /** @description Only these pages, 1-based, as in a print dialog: "1-3,7,10-" (default, when absent: every page; empty is 400) */
+                            pageRange?: string;
+                            /**
+                             * @description Leave a page that already has text of its own alone (reported as skipped)
+                             * @default true
+                             */
+                            skipPagesWithText?: boolean;
+                            /**
+                             * @description Recognise pages again that have a text layer of an earlier OCRAction, replacing it
+                             * @default false
+                             */
+                            force?: boolean;
+                            /**
+                             * @description An untagged document gets a structure tree: each recognised page's text layer a P, the page's own content an artifact (docs/accessibility.md); a tagged document keeps its tree
+                             * @default true
+                             */
+                            tagged?: boolean;
+                            /**
+                             * @description Turn a page found scanned sideways or upside down upright, by its /Rotate (the page's content is not changed)
+                             * @default false
+                             */
+                            autoRotate?: boolean;
+                        };
+                        /** @description Converts the document to PDF/A (profile pdfa1b, pdfa2b (default), pdfa2u, pdfa3b or pdfa3u): fonts embedded, sRGB output intent, XMP with pdfaid, no encryption (an encrypted document needs its owner password), annotations, actions, embedded files and transparency made what the profile allows (or refused, per the options). The output is validated with veraPDF and written only when it is compliant; otherwise 422 PDFA_CONVERSION_FAILED with the failed rules and nothing written, or with appendReport/addAnnots the document as it was with the report in it. The answer's report lists what was changed and the validator's verdict. Runs as a background job unless Prefer: wait=N. See docs/pdfa.md. */
+                        PDFAConvertAction?: {
+                            /**
+                             * @description PDF/A flavour to convert to (default pdfa2b: allows transparency and JPEG 2000, read by every archive system)
+                             * @default pdfa2b
+                             * @enum {string}
+                             */
+                            profile?: "pdfa1b" | "pdfa2b" | "pdfa3b" | "pdfa2u" | "pdfa3u";
+                            /**
+                             * @description Annotations the profile forbids (3D, Sound, Movie, Screen, RichMedia, unknown types): 0 delete them (default), 1 fail
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            unsupportedAnnots?: 0 | 1;
+                            /**
+                             * @description Embedded files and file attachment annotations in PDF/A-1 and -2: 0 delete them (default), 1 fail. PDF/A-3 keeps them (with AFRelationship)
+                             * @default 0
+                             * @enum {integer}
+                             */
+                            embeddedFiles?: 0 | 1;
+                            /**
+                             * @description Transparency in PDF/A-1: 1 fail, 2 make it opaque (default). PDF/A-2 and -3 keep it
+                             * @default 2
+                             * @enum {integer}
+                             */
+                            transparency?: 1 | 2;
+                            /**
+                             * @description When the conversion fails: write the document as it was with pages listing the failed rules appended (not PDF/A), and answer 200/201 with the report, instead of 422
+                             * @default false
+                             */
+                            appendReport?: boolean;
+                            /**
+                             * @description When the conversion fails: write the document as it was with a note on each page where a rule failed (not PDF/A), and answer 200/201 with the report, instead of 422
+                             * @default false
+                             */
+                            addAnnots?: boolean;
+                        };
+                        /** @description Tags an untagged document for accessibility (PDF/UA-1): headings, paragraphs, lists, tables with header cells, figures and links in a structure tree in reading order, running headers, footers, page numbers and decoration as artifacts, the language, title and XMP metadata set. The result is checked with veraPDF and claims PDF/UA-1 only when it passes; the report gives the verdict, the failed rules grouped by Matterhorn checkpoint, and the figures that still need alternate text (figures gives it by index). A tagged document is kept unless retag. Signed documents are refused (409 DOCUMENT_SIGNED), a document without text is 422 NO_TEXT (OCRAction first). Runs as a background job unless Prefer: wait=N. See docs/accessibility.md. */
+                        PDFUAConvertAction?: {
+                            /** @description The document language, a BCP 47 tag (en-US). Default: the document's own /Lang; none is guessed */
+                            lang?: string;
+                            /** @description The document title (Info and XMP dc:title). Default: the document's own title, else its first heading, else the stored document's name */
+                            title?: string;
+                            /**
+                             * @description Replace the structure tree of a document that is tagged already (default: such a document is kept as it is, nothing written)
+                             * @default false
+                             */
+                            retag?: boolean;
+                            /** @description Alternate text of figures: index is the figure's 0-based position among the Figure elements of the tagged document in depth-first order (an index past the last figure is 400) */
+                            figures?: {
+                                index: number;
+                                alt: string;
+                            }[];
+                        };
+                        /** @description Makes the document a Factur-X / ZUGFeRD invoice (multipart: this JSON in part "pageAction", the invoice XML, a UN/CEFACT CII CrossIndustryInvoice, in part "file"): converted to PDF/A-3b (as PDFAConvertAction), the XML attached as factur-x.xml with AFRelationship Alternative (Data for minimum and basicwl) and the fx XMP extension schema (DocumentType INVOICE, DocumentFileName, Version 1.0, ConformanceLevel); validated by veraPDF before it is written. The profile is read from the XML's guideline id unless given. 422 INVOICE_XML_INVALID for XML that is not such an invoice, 422 PDFA_CONVERSION_FAILED as PDFAConvertAction. Runs as a background job unless Prefer: wait=N. See docs/attachments.md. */
+                        FacturXAction?: {
+                            /**
+                             * @description The Factur-X / ZUGFeRD profile (minimum, basicwl, basic, en16931, extended, xrechnung); absent: read from the XML's guideline id. Given, it must agree with that id
+                             * @enum {string}
+                             */
+                            profile?: "minimum" | "basicwl" | "basic" | "en16931" | "extended" | "xrechnung";
+                            /**
+                             * @description The XML's AFRelationship; absent: Data for minimum and basicwl, Alternative for the others (as Factur-X 1.0 says)
+                             * @enum {string}
+                             */
+                            relationship?: "Alternative" | "Data" | "Source";
+                        };
+                        /** @description Writes the document linearized ("fast web view", ISO 32000-1 Annex F) with qpdf; content, object streams and encryption are kept (an encrypted document needs its password, and a user password only when its permissions allow changes). A signed document is refused (409 DOCUMENT_SIGNED). The answer's report gives the sizes before and after. See docs/optimize.md. */
+                        LinearizeAction?: Record<string, never>;
+                        /** @description Makes the document smaller by an optimize profile (profileName, or an inline profile): images above 1.5 times the target resolution downsampled, colour spaces converted and images re-encoded per the profile, each kept when the new one is not smaller; unused resources removed, fonts subset, duplicate images and fonts merged, object streams and maximum Flate. Encryption is kept (the password is needed, and the permission to change); a signed document is refused (409 DOCUMENT_SIGNED). The answer's report gives the sizes before and after, per category. When the result would not be smaller nothing is written and the answer is 200 with report.changed false. See docs/optimize.md. */
+                        OptimizeAction?: {
+                            /** @description The optimize profile to apply, built-in (screen, ebook, printer, prepress, lossless) or user-defined; exactly one of profileName and profile */
+                            profileName?: string;
+                            /** @description The settings to apply, given inline (as an optimize profile's body); exactly one of profileName and profile */
+                            profile?: {
+                                /**
+                                 * @description Remove every annotation except links and form fields (default false)
+                                 * @default false
+                                 */
+                                discardAnnotations?: boolean;
+                                /**
+                                 * @description Remove fonts, images and other resources no page, annotation or form uses (default true)
+                                 * @default true
+                                 */
+                                discardUnusedResources?: boolean;
+                                /**
+                                 * @description Keep one copy of fonts embedded more than once, and subset embedded fonts to the glyphs used (default true)
+                                 * @default true
+                                 */
+                                mergeDuplicateFonts?: boolean;
+                                /**
+                                 * @description Keep one copy of identical images (default true)
+                                 * @default true
+                                 */
+                                mergeDuplicateImages?: boolean;
+                                /**
+                                 * @description Write objects into compressed object streams (PDF 1.5), with maximum Flate (default true)
+                                 * @default true
+                                 */
+                                compressObjectsIntoStreams?: boolean;
+                                /** @description Colour images (RGB, CMYK, Lab, ICC-based with 3 or more components, indexed colour). Absent: colour images are not changed. */
+                                colorImageHandler?: {
+                                    /**
+                                     * @description Colour space to convert to: 0 keep: the image keeps its colour space (ICC-based ones included); 1 RGB (DeviceRGB, or sRGB ICC where the image had an ICC profile); 2 gray (DeviceGray); 3 CMYK (DeviceCMYK)
+                                     * @default 0
+                                     * @enum {integer}
+                                     */
+                                    colorSpace?: 0 | 1 | 2 | 3;
+                                    /**
+                                     * @description Compression: 0 keep: the image keeps its filter (re-encoded in it only when it is downsampled or converted); 1 JPEG (DCTDecode), at jpegQuality; lossy; 2 Flate (lossless)
+                                     * @default 0
+                                     * @enum {integer}
+                                     */
+                                    compression?: 0 | 1 | 2;
+                                    /**
+                                     * @description Target resolution in pixels per inch (0 to 2400; default 0: no downsampling). An image is downsampled only when its effective resolution on the page, from the transform it is drawn with, exceeds 1.5 times this (Ghostscript's threshold).
+                                     * @default 0
+                                     */
+                                    dpi?: number;
+                                    /**
+                                     * @description How images are downsampled: 0 average: each target pixel is the mean of the source pixels it covers; 1 bicubic: interpolated, sharper edges, slower; 2 subsample: the source pixel at the centre (bi-level images, where averaging would make gray). Default 0
+                                     * @default 0
+                                     * @enum {integer}
+                                     */
+                                    downsampling?: 0 | 1 | 2;
+                                    /**
+                                     * @description JPEG quality from 0 (smallest) to 1 (best), as IJG quality / 100; used with compression 1 (default 0.75)
+                                     * @default 0.75
+                                     */
+                                    jpegQuality?: number;
+                                };
+                                /** @description Gray images (one component, 2 to 16 bits). Absent: gray images are not changed. */
+                                grayImageHandler?: {
+                                    /**
+                                     * @description Colour space: 0 keep: the image keeps its colour space (ICC-based ones included); 2 gray (DeviceGray)
+                                     * @default 0
+                                     * @enum {integer}
+                                     */
+                                    colorSpace?: 0 | 2;
+                                    /**
+                                     * @description Compression: 0 keep: the image keeps its filter (re-encoded in it only when it is downsampled or converted); 1 JPEG (DCTDecode), at jpegQuality; lossy; 2 Flate (lossless)
+                                     * @default 0
+                                     * @enum {integer}
+                                     */
+                                    compression?: 0 | 1 | 2;
+                                    /**
+                                     * @description Target resolution in pixels per inch (0 to 2400; default 0: no downsampling). An image is downsampled only when its effective resolution on the page, from the transform it is drawn with, exceeds 1.5 times this (Ghostscript's threshold).
+                                     * @default 0
+                                     */
+                                    dpi?: number;
+                                    /**
+                                     * @description How images are downsampled: 0 average: each target pixel is the mean of the source pixels it covers; 1 bicubic: interpolated, sharper edges, slower; 2 subsample: the source pixel at the centre (bi-level images, where averaging would make gray). Default 0
+                                     * @default 0
+                                     * @enum {integer}
+                                     */
+                                    downsampling?: 0 | 1 | 2;
+                                    /**
+                                     * @description JPEG quality from 0 (smallest) to 1 (best), as IJG quality / 100; used with compression 1 (default 0.75)
+                                     * @default 0.75
+                                     */
+                                    jpegQuality?: number;
+                                };
+                                /** @description Bi-level images (1 bit per pixel) and stencil masks. Absent: bi-level images are not changed. */
+                                bwImageHandler?: {
+                                    /**
+                                     * @description Colour space: 0 keep: the image keeps its colour space (ICC-based ones included); 4 bi-level (1 bit per pixel, black and white) (0 keeps the colour space and the decode array; 4 writes an image as 1-bit DeviceGray with its decode applied, 0 black; a stencil mask stays a mask with either)
+                                     * @default 0
+                                     * @enum {integer}
+                                     */
+                                    colorSpace?: 0 | 4;
+                                    /**
+                                     * @description Compression: 0 keep: the image keeps its filter (re-encoded in it only when it is downsampled or converted); 2 Flate (lossless); 4 CCITT Group 4 (lossless; bi-level images only)
+                                     * @default 0
+                                     * @enum {integer}
+                                     */
+                                    compression?: 0 | 2 | 4;
+                                    /**
+                                     * @description Target resolution in pixels per inch (0 to 2400; default 0: no downsampling). An image is downsampled only when its effective resolution on the page, from the transform it is drawn with, exceeds 1.5 times this (Ghostscript's threshold). Scans of text usually keep 300 or more.
+                                     * @default 0
+                                     */
+                                    dpi?: number;
+                                    /**
+                                     * @description How images are downsampled: 0 average: each target pixel is the mean of the source pixels it covers; 1 bicubic: interpolated, sharper edges, slower; 2 subsample: the source pixel at the centre (bi-level images, where averaging would make gray). Default 2
+                                     * @default 2
+                                     * @enum {integer}
+                                     */
+                                    downsampling?: 0 | 1 | 2;
+                                };
+                            };
+                        };
+                        /** @description Removes JavaScript, embedded files, actions that reach outside the document, form submit and reset actions, metadata and hidden layers (both off by default) and annotations of chosen subtypes; rewrites the file in full, re-reads it and verifies that none of it remains (422 SANITIZE_INCOMPLETE otherwise, nothing written). The report counts what was removed of each kind. See docs/sanitize.md. */
+                        SanitizeAction?: {
+                            /**
+                             * @description Remove JavaScript: document, page, annotation and field actions (/OpenAction, /AA, /A), the JavaScript name tree, chained actions
+                             * @default true
+                             */
+                            javascript?: boolean;
+                            /**
+                             * @description Remove embedded files: the EmbeddedFiles name tree, /AF, the files of file specifications (/EF, /RF), file attachment annotations
+                             * @default true
+                             */
+                            embeddedFiles?: boolean;
+                            /**
+                             * @description Remove actions that reach outside the document: URI, Launch, GoToR, GoToE, ImportData, SubmitForm (links left with no action go); internal links are kept
+                             * @default true
+                             */
+                            outsideLinks?: boolean;
+                            /**
+                             * @description Remove form submit and reset actions (SubmitForm, ResetForm)
+                             * @default true
+                             */
+                            formActions?: boolean;
+                            /**
+                             * @description Remove metadata: the document information dictionary, the XMP packet and every object's /Metadata, /PieceInfo
+                             * @default false
+                             */
+                            metadata?: boolean;
+                            /**
+                             * @description Remove the content of layers (optional content groups) hidden in the default configuration: their marked content in pages and form XObjects, and their annotations
+                             * @default false
+                             */
+                            hiddenContent?: boolean;
+                            /**
+                             * @description Remove the annotations of these subtypes (with their popups)
+                             * @default []
+                             */
+                            annotationSubtypes?: ("Text" | "Link" | "FreeText" | "Line" | "Square" | "Circle" | "Polygon" | "PolyLine" | "Highlight" | "Underline" | "Squiggly" | "StrikeOut" | "Stamp" | "Caret" | "Ink" | "Popup" | "FileAttachment" | "Sound" | "Movie" | "Screen" | "PrinterMark" | "TrapNet" | "Watermark" | "3D" | "Redact" | "RichMedia" | "Projection")[];
+                        };
+                    }[];
+                    description?: string;
+                    /** @description Shared with every user (admins only); absent: false */
+                    shared?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description PipelineModel (XML: <Pipeline>): one version of a pipeline, its steps as stored (every default filled in). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PipelineModel"];
+                    "application/xml": components["schemas"]["PipelineModel"];
+                    "text/xml": components["schemas"]["PipelineModel"];
+                };
+            };
+            /** @description PipelineModel (XML: <Pipeline>): one version of a pipeline, its steps as stored (every default filled in). */
+            201: {
+                headers: {
+                    /** @description URL of the created resource */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PipelineModel"];
+                    "application/xml": components["schemas"]["PipelineModel"];
+                    "text/xml": components["schemas"]["PipelineModel"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deletePipeline: {
+        parameters: {
+            query?: {
+                /** @description Whose pipeline: absent, the caller's; another user's that is shared (or any, for an admin) */
+                owner?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The pipeline name: one path segment (no "/", "\", ":" or control characters, not starting with "." nor ending with "." or a space, at most 255 bytes); case-sensitive */
+                pipelineName: string;
             };
             cookie?: never;
         };

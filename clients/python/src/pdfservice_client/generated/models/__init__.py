@@ -1,5 +1,77 @@
 """ Contains all the data models used in inputs/outputs """
 
+from .action_step import ActionStep
+from .action_step_apply_redactions_action import ActionStepApplyRedactionsAction
+from .action_step_apply_redactions_action_images import ActionStepApplyRedactionsActionImages
+from .action_step_apply_redactions_action_line_art import ActionStepApplyRedactionsActionLineArt
+from .action_step_booklet_action import ActionStepBookletAction
+from .action_step_booklet_action_binding import ActionStepBookletActionBinding
+from .action_step_booklet_action_orientation import ActionStepBookletActionOrientation
+from .action_step_booklet_action_paper_size import ActionStepBookletActionPaperSize
+from .action_step_crop_pages_action import ActionStepCropPagesAction
+from .action_step_crop_pages_action_box import ActionStepCropPagesActionBox
+from .action_step_delete_pages_action import ActionStepDeletePagesAction
+from .action_step_factur_x_action import ActionStepFacturXAction
+from .action_step_factur_x_action_profile import ActionStepFacturXActionProfile
+from .action_step_factur_x_action_relationship import ActionStepFacturXActionRelationship
+from .action_step_flatten_annotations_action import ActionStepFlattenAnnotationsAction
+from .action_step_flatten_fields_action import ActionStepFlattenFieldsAction
+from .action_step_image_stamp_action import ActionStepImageStampAction
+from .action_step_insert_attached_pages_action import ActionStepInsertAttachedPagesAction
+from .action_step_insert_uploaded_pages_action import ActionStepInsertUploadedPagesAction
+from .action_step_linearize_action import ActionStepLinearizeAction
+from .action_step_move_pages_action import ActionStepMovePagesAction
+from .action_step_n_up_action import ActionStepNUpAction
+from .action_step_n_up_action_order import ActionStepNUpActionOrder
+from .action_step_n_up_action_orientation import ActionStepNUpActionOrientation
+from .action_step_n_up_action_paper_size import ActionStepNUpActionPaperSize
+from .action_step_n_up_action_per_sheet import ActionStepNUpActionPerSheet
+from .action_step_new_page_action import ActionStepNewPageAction
+from .action_step_ocr_action import ActionStepOCRAction
+from .action_step_optimize_action import ActionStepOptimizeAction
+from .action_step_optimize_action_profile import ActionStepOptimizeActionProfile
+from .action_step_optimize_action_profile_bw_image_handler import ActionStepOptimizeActionProfileBwImageHandler
+from .action_step_optimize_action_profile_bw_image_handler_color_space import ActionStepOptimizeActionProfileBwImageHandlerColorSpace
+from .action_step_optimize_action_profile_bw_image_handler_compression import ActionStepOptimizeActionProfileBwImageHandlerCompression
+from .action_step_optimize_action_profile_bw_image_handler_downsampling import ActionStepOptimizeActionProfileBwImageHandlerDownsampling
+from .action_step_optimize_action_profile_color_image_handler import ActionStepOptimizeActionProfileColorImageHandler
+from .action_step_optimize_action_profile_color_image_handler_color_space import ActionStepOptimizeActionProfileColorImageHandlerColorSpace
+from .action_step_optimize_action_profile_color_image_handler_compression import ActionStepOptimizeActionProfileColorImageHandlerCompression
+from .action_step_optimize_action_profile_color_image_handler_downsampling import ActionStepOptimizeActionProfileColorImageHandlerDownsampling
+from .action_step_optimize_action_profile_gray_image_handler import ActionStepOptimizeActionProfileGrayImageHandler
+from .action_step_optimize_action_profile_gray_image_handler_color_space import ActionStepOptimizeActionProfileGrayImageHandlerColorSpace
+from .action_step_optimize_action_profile_gray_image_handler_compression import ActionStepOptimizeActionProfileGrayImageHandlerCompression
+from .action_step_optimize_action_profile_gray_image_handler_downsampling import ActionStepOptimizeActionProfileGrayImageHandlerDownsampling
+from .action_step_page_numbers_action import ActionStepPageNumbersAction
+from .action_step_page_numbers_action_font_style import ActionStepPageNumbersActionFontStyle
+from .action_step_page_numbers_action_position import ActionStepPageNumbersActionPosition
+from .action_step_pdfa_convert_action import ActionStepPDFAConvertAction
+from .action_step_pdfa_convert_action_embedded_files import ActionStepPDFAConvertActionEmbeddedFiles
+from .action_step_pdfa_convert_action_profile import ActionStepPDFAConvertActionProfile
+from .action_step_pdfa_convert_action_transparency import ActionStepPDFAConvertActionTransparency
+from .action_step_pdfa_convert_action_unsupported_annots import ActionStepPDFAConvertActionUnsupportedAnnots
+from .action_step_pdfua_convert_action import ActionStepPDFUAConvertAction
+from .action_step_pdfua_convert_action_figures_item import ActionStepPDFUAConvertActionFiguresItem
+from .action_step_poster_action import ActionStepPosterAction
+from .action_step_poster_action_orientation import ActionStepPosterActionOrientation
+from .action_step_poster_action_paper_size import ActionStepPosterActionPaperSize
+from .action_step_remove_blank_pages_action import ActionStepRemoveBlankPagesAction
+from .action_step_remove_pages_by_text_action import ActionStepRemovePagesByTextAction
+from .action_step_remove_pages_by_text_action_match import ActionStepRemovePagesByTextActionMatch
+from .action_step_rotate_pages_action import ActionStepRotatePagesAction
+from .action_step_sanitize_action import ActionStepSanitizeAction
+from .action_step_sanitize_action_annotation_subtypes_item import ActionStepSanitizeActionAnnotationSubtypesItem
+from .action_step_scale_pages_action import ActionStepScalePagesAction
+from .action_step_scale_pages_action_orientation import ActionStepScalePagesActionOrientation
+from .action_step_scale_pages_action_paper_size import ActionStepScalePagesActionPaperSize
+from .action_step_set_page_boxes_action import ActionStepSetPageBoxesAction
+from .action_step_set_page_boxes_action_art_box import ActionStepSetPageBoxesActionArtBox
+from .action_step_set_page_boxes_action_bleed_box import ActionStepSetPageBoxesActionBleedBox
+from .action_step_set_page_boxes_action_crop_box import ActionStepSetPageBoxesActionCropBox
+from .action_step_set_page_boxes_action_media_box import ActionStepSetPageBoxesActionMediaBox
+from .action_step_set_page_boxes_action_trim_box import ActionStepSetPageBoxesActionTrimBox
+from .action_step_text_stamp_action import ActionStepTextStampAction
+from .action_step_text_stamp_action_font_style import ActionStepTextStampActionFontStyle
 from .add_annotation_files_body import AddAnnotationFilesBody
 from .add_document_attachment_body import AddDocumentAttachmentBody
 from .annotation_import_result import AnnotationImportResult
@@ -18,6 +90,7 @@ from .attachment_model import AttachmentModel
 from .cancel_job_job import CancelJobJob
 from .cancel_job_job_error import CancelJobJobError
 from .cancel_job_job_progress import CancelJobJobProgress
+from .cancel_job_job_progress_step import CancelJobJobProgressStep
 from .cancel_job_job_result import CancelJobJobResult
 from .cancel_job_job_result_document import CancelJobJobResultDocument
 from .cancel_job_job_result_file import CancelJobJobResultFile
@@ -32,78 +105,6 @@ from .compare_request_with import CompareRequestWith
 from .compare_side import CompareSide
 from .compare_word import CompareWord
 from .convert_one_shot_body import ConvertOneShotBody
-from .convert_one_shot_body_steps_item import ConvertOneShotBodyStepsItem
-from .convert_one_shot_body_steps_item_apply_redactions_action import ConvertOneShotBodyStepsItemApplyRedactionsAction
-from .convert_one_shot_body_steps_item_apply_redactions_action_images import ConvertOneShotBodyStepsItemApplyRedactionsActionImages
-from .convert_one_shot_body_steps_item_apply_redactions_action_line_art import ConvertOneShotBodyStepsItemApplyRedactionsActionLineArt
-from .convert_one_shot_body_steps_item_booklet_action import ConvertOneShotBodyStepsItemBookletAction
-from .convert_one_shot_body_steps_item_booklet_action_binding import ConvertOneShotBodyStepsItemBookletActionBinding
-from .convert_one_shot_body_steps_item_booklet_action_orientation import ConvertOneShotBodyStepsItemBookletActionOrientation
-from .convert_one_shot_body_steps_item_booklet_action_paper_size import ConvertOneShotBodyStepsItemBookletActionPaperSize
-from .convert_one_shot_body_steps_item_crop_pages_action import ConvertOneShotBodyStepsItemCropPagesAction
-from .convert_one_shot_body_steps_item_crop_pages_action_box import ConvertOneShotBodyStepsItemCropPagesActionBox
-from .convert_one_shot_body_steps_item_delete_pages_action import ConvertOneShotBodyStepsItemDeletePagesAction
-from .convert_one_shot_body_steps_item_factur_x_action import ConvertOneShotBodyStepsItemFacturXAction
-from .convert_one_shot_body_steps_item_factur_x_action_profile import ConvertOneShotBodyStepsItemFacturXActionProfile
-from .convert_one_shot_body_steps_item_factur_x_action_relationship import ConvertOneShotBodyStepsItemFacturXActionRelationship
-from .convert_one_shot_body_steps_item_flatten_annotations_action import ConvertOneShotBodyStepsItemFlattenAnnotationsAction
-from .convert_one_shot_body_steps_item_flatten_fields_action import ConvertOneShotBodyStepsItemFlattenFieldsAction
-from .convert_one_shot_body_steps_item_image_stamp_action import ConvertOneShotBodyStepsItemImageStampAction
-from .convert_one_shot_body_steps_item_insert_attached_pages_action import ConvertOneShotBodyStepsItemInsertAttachedPagesAction
-from .convert_one_shot_body_steps_item_insert_uploaded_pages_action import ConvertOneShotBodyStepsItemInsertUploadedPagesAction
-from .convert_one_shot_body_steps_item_linearize_action import ConvertOneShotBodyStepsItemLinearizeAction
-from .convert_one_shot_body_steps_item_move_pages_action import ConvertOneShotBodyStepsItemMovePagesAction
-from .convert_one_shot_body_steps_item_n_up_action import ConvertOneShotBodyStepsItemNUpAction
-from .convert_one_shot_body_steps_item_n_up_action_order import ConvertOneShotBodyStepsItemNUpActionOrder
-from .convert_one_shot_body_steps_item_n_up_action_orientation import ConvertOneShotBodyStepsItemNUpActionOrientation
-from .convert_one_shot_body_steps_item_n_up_action_paper_size import ConvertOneShotBodyStepsItemNUpActionPaperSize
-from .convert_one_shot_body_steps_item_n_up_action_per_sheet import ConvertOneShotBodyStepsItemNUpActionPerSheet
-from .convert_one_shot_body_steps_item_new_page_action import ConvertOneShotBodyStepsItemNewPageAction
-from .convert_one_shot_body_steps_item_ocr_action import ConvertOneShotBodyStepsItemOCRAction
-from .convert_one_shot_body_steps_item_optimize_action import ConvertOneShotBodyStepsItemOptimizeAction
-from .convert_one_shot_body_steps_item_optimize_action_profile import ConvertOneShotBodyStepsItemOptimizeActionProfile
-from .convert_one_shot_body_steps_item_optimize_action_profile_bw_image_handler import ConvertOneShotBodyStepsItemOptimizeActionProfileBwImageHandler
-from .convert_one_shot_body_steps_item_optimize_action_profile_bw_image_handler_color_space import ConvertOneShotBodyStepsItemOptimizeActionProfileBwImageHandlerColorSpace
-from .convert_one_shot_body_steps_item_optimize_action_profile_bw_image_handler_compression import ConvertOneShotBodyStepsItemOptimizeActionProfileBwImageHandlerCompression
-from .convert_one_shot_body_steps_item_optimize_action_profile_bw_image_handler_downsampling import ConvertOneShotBodyStepsItemOptimizeActionProfileBwImageHandlerDownsampling
-from .convert_one_shot_body_steps_item_optimize_action_profile_color_image_handler import ConvertOneShotBodyStepsItemOptimizeActionProfileColorImageHandler
-from .convert_one_shot_body_steps_item_optimize_action_profile_color_image_handler_color_space import ConvertOneShotBodyStepsItemOptimizeActionProfileColorImageHandlerColorSpace
-from .convert_one_shot_body_steps_item_optimize_action_profile_color_image_handler_compression import ConvertOneShotBodyStepsItemOptimizeActionProfileColorImageHandlerCompression
-from .convert_one_shot_body_steps_item_optimize_action_profile_color_image_handler_downsampling import ConvertOneShotBodyStepsItemOptimizeActionProfileColorImageHandlerDownsampling
-from .convert_one_shot_body_steps_item_optimize_action_profile_gray_image_handler import ConvertOneShotBodyStepsItemOptimizeActionProfileGrayImageHandler
-from .convert_one_shot_body_steps_item_optimize_action_profile_gray_image_handler_color_space import ConvertOneShotBodyStepsItemOptimizeActionProfileGrayImageHandlerColorSpace
-from .convert_one_shot_body_steps_item_optimize_action_profile_gray_image_handler_compression import ConvertOneShotBodyStepsItemOptimizeActionProfileGrayImageHandlerCompression
-from .convert_one_shot_body_steps_item_optimize_action_profile_gray_image_handler_downsampling import ConvertOneShotBodyStepsItemOptimizeActionProfileGrayImageHandlerDownsampling
-from .convert_one_shot_body_steps_item_page_numbers_action import ConvertOneShotBodyStepsItemPageNumbersAction
-from .convert_one_shot_body_steps_item_page_numbers_action_font_style import ConvertOneShotBodyStepsItemPageNumbersActionFontStyle
-from .convert_one_shot_body_steps_item_page_numbers_action_position import ConvertOneShotBodyStepsItemPageNumbersActionPosition
-from .convert_one_shot_body_steps_item_pdfa_convert_action import ConvertOneShotBodyStepsItemPDFAConvertAction
-from .convert_one_shot_body_steps_item_pdfa_convert_action_embedded_files import ConvertOneShotBodyStepsItemPDFAConvertActionEmbeddedFiles
-from .convert_one_shot_body_steps_item_pdfa_convert_action_profile import ConvertOneShotBodyStepsItemPDFAConvertActionProfile
-from .convert_one_shot_body_steps_item_pdfa_convert_action_transparency import ConvertOneShotBodyStepsItemPDFAConvertActionTransparency
-from .convert_one_shot_body_steps_item_pdfa_convert_action_unsupported_annots import ConvertOneShotBodyStepsItemPDFAConvertActionUnsupportedAnnots
-from .convert_one_shot_body_steps_item_pdfua_convert_action import ConvertOneShotBodyStepsItemPDFUAConvertAction
-from .convert_one_shot_body_steps_item_pdfua_convert_action_figures_item import ConvertOneShotBodyStepsItemPDFUAConvertActionFiguresItem
-from .convert_one_shot_body_steps_item_poster_action import ConvertOneShotBodyStepsItemPosterAction
-from .convert_one_shot_body_steps_item_poster_action_orientation import ConvertOneShotBodyStepsItemPosterActionOrientation
-from .convert_one_shot_body_steps_item_poster_action_paper_size import ConvertOneShotBodyStepsItemPosterActionPaperSize
-from .convert_one_shot_body_steps_item_remove_blank_pages_action import ConvertOneShotBodyStepsItemRemoveBlankPagesAction
-from .convert_one_shot_body_steps_item_remove_pages_by_text_action import ConvertOneShotBodyStepsItemRemovePagesByTextAction
-from .convert_one_shot_body_steps_item_remove_pages_by_text_action_match import ConvertOneShotBodyStepsItemRemovePagesByTextActionMatch
-from .convert_one_shot_body_steps_item_rotate_pages_action import ConvertOneShotBodyStepsItemRotatePagesAction
-from .convert_one_shot_body_steps_item_sanitize_action import ConvertOneShotBodyStepsItemSanitizeAction
-from .convert_one_shot_body_steps_item_sanitize_action_annotation_subtypes_item import ConvertOneShotBodyStepsItemSanitizeActionAnnotationSubtypesItem
-from .convert_one_shot_body_steps_item_scale_pages_action import ConvertOneShotBodyStepsItemScalePagesAction
-from .convert_one_shot_body_steps_item_scale_pages_action_orientation import ConvertOneShotBodyStepsItemScalePagesActionOrientation
-from .convert_one_shot_body_steps_item_scale_pages_action_paper_size import ConvertOneShotBodyStepsItemScalePagesActionPaperSize
-from .convert_one_shot_body_steps_item_set_page_boxes_action import ConvertOneShotBodyStepsItemSetPageBoxesAction
-from .convert_one_shot_body_steps_item_set_page_boxes_action_art_box import ConvertOneShotBodyStepsItemSetPageBoxesActionArtBox
-from .convert_one_shot_body_steps_item_set_page_boxes_action_bleed_box import ConvertOneShotBodyStepsItemSetPageBoxesActionBleedBox
-from .convert_one_shot_body_steps_item_set_page_boxes_action_crop_box import ConvertOneShotBodyStepsItemSetPageBoxesActionCropBox
-from .convert_one_shot_body_steps_item_set_page_boxes_action_media_box import ConvertOneShotBodyStepsItemSetPageBoxesActionMediaBox
-from .convert_one_shot_body_steps_item_set_page_boxes_action_trim_box import ConvertOneShotBodyStepsItemSetPageBoxesActionTrimBox
-from .convert_one_shot_body_steps_item_text_stamp_action import ConvertOneShotBodyStepsItemTextStampAction
-from .convert_one_shot_body_steps_item_text_stamp_action_font_style import ConvertOneShotBodyStepsItemTextStampActionFontStyle
 from .convert_one_shot_pdfa import ConvertOneShotPdfa
 from .create_token_json_body import CreateTokenJsonBody
 from .create_token_json_body_rights_item import CreateTokenJsonBodyRightsItem
@@ -144,6 +145,7 @@ from .get_health_response_200_tools_item import GetHealthResponse200ToolsItem
 from .get_job_job import GetJobJob
 from .get_job_job_error import GetJobJobError
 from .get_job_job_progress import GetJobJobProgress
+from .get_job_job_progress_step import GetJobJobProgressStep
 from .get_job_job_result import GetJobJobResult
 from .get_job_job_result_document import GetJobJobResultDocument
 from .get_job_job_result_file import GetJobJobResultFile
@@ -156,6 +158,7 @@ from .get_token_response_200_rights_type_0_item import GetTokenResponse200Rights
 from .job import Job
 from .job_error import JobError
 from .job_progress import JobProgress
+from .job_progress_step import JobProgressStep
 from .job_result import JobResult
 from .job_result_document import JobResultDocument
 from .job_result_file import JobResultFile
@@ -164,6 +167,7 @@ from .list_jobs_response_200 import ListJobsResponse200
 from .list_jobs_response_200_job import ListJobsResponse200Job
 from .list_jobs_response_200_job_error import ListJobsResponse200JobError
 from .list_jobs_response_200_job_progress import ListJobsResponse200JobProgress
+from .list_jobs_response_200_job_progress_step import ListJobsResponse200JobProgressStep
 from .list_jobs_response_200_job_result import ListJobsResponse200JobResult
 from .list_jobs_response_200_job_result_document import ListJobsResponse200JobResultDocument
 from .list_jobs_response_200_job_result_file import ListJobsResponse200JobResultFile
@@ -240,6 +244,10 @@ from .permissions_model import PermissionsModel
 from .permissions_model_certification import PermissionsModelCertification
 from .permissions_model_certification_level import PermissionsModelCertificationLevel
 from .permissions_model_usage_rights import PermissionsModelUsageRights
+from .pipeline_model import PipelineModel
+from .pipeline_model_steps_item import PipelineModelStepsItem
+from .pipeline_request import PipelineRequest
+from .pipelines_model import PipelinesModel
 from .preflight_result import PreflightResult
 from .preflight_result_accessibility import PreflightResultAccessibility
 from .preflight_result_accessibility_checkpoints_item import PreflightResultAccessibilityCheckpointsItem
@@ -305,6 +313,8 @@ from .run_document_action_files_body_action_pdfa_convert_action_unsupported_anno
 from .run_document_action_files_body_action_pdfua_convert_action import RunDocumentActionFilesBodyActionPDFUAConvertAction
 from .run_document_action_files_body_action_pdfua_convert_action_figures_item import RunDocumentActionFilesBodyActionPDFUAConvertActionFiguresItem
 from .run_document_action_files_body_action_pdfua_convert_action_naming_mode import RunDocumentActionFilesBodyActionPDFUAConvertActionNamingMode
+from .run_document_action_files_body_action_pipeline_action import RunDocumentActionFilesBodyActionPipelineAction
+from .run_document_action_files_body_action_pipeline_action_naming_mode import RunDocumentActionFilesBodyActionPipelineActionNamingMode
 from .run_document_action_files_body_action_sanitize_action import RunDocumentActionFilesBodyActionSanitizeAction
 from .run_document_action_files_body_action_sanitize_action_annotation_subtypes_item import RunDocumentActionFilesBodyActionSanitizeActionAnnotationSubtypesItem
 from .run_document_action_files_body_action_sanitize_action_naming_mode import RunDocumentActionFilesBodyActionSanitizeActionNamingMode
@@ -352,6 +362,8 @@ from .run_document_action_files_body_page_action_pdfa_convert_action_unsupported
 from .run_document_action_files_body_page_action_pdfua_convert_action import RunDocumentActionFilesBodyPageActionPDFUAConvertAction
 from .run_document_action_files_body_page_action_pdfua_convert_action_figures_item import RunDocumentActionFilesBodyPageActionPDFUAConvertActionFiguresItem
 from .run_document_action_files_body_page_action_pdfua_convert_action_naming_mode import RunDocumentActionFilesBodyPageActionPDFUAConvertActionNamingMode
+from .run_document_action_files_body_page_action_pipeline_action import RunDocumentActionFilesBodyPageActionPipelineAction
+from .run_document_action_files_body_page_action_pipeline_action_naming_mode import RunDocumentActionFilesBodyPageActionPipelineActionNamingMode
 from .run_document_action_files_body_page_action_sanitize_action import RunDocumentActionFilesBodyPageActionSanitizeAction
 from .run_document_action_files_body_page_action_sanitize_action_annotation_subtypes_item import RunDocumentActionFilesBodyPageActionSanitizeActionAnnotationSubtypesItem
 from .run_document_action_files_body_page_action_sanitize_action_naming_mode import RunDocumentActionFilesBodyPageActionSanitizeActionNamingMode
@@ -399,6 +411,8 @@ from .run_document_action_json_body_pdfa_convert_action_unsupported_annots impor
 from .run_document_action_json_body_pdfua_convert_action import RunDocumentActionJsonBodyPDFUAConvertAction
 from .run_document_action_json_body_pdfua_convert_action_figures_item import RunDocumentActionJsonBodyPDFUAConvertActionFiguresItem
 from .run_document_action_json_body_pdfua_convert_action_naming_mode import RunDocumentActionJsonBodyPDFUAConvertActionNamingMode
+from .run_document_action_json_body_pipeline_action import RunDocumentActionJsonBodyPipelineAction
+from .run_document_action_json_body_pipeline_action_naming_mode import RunDocumentActionJsonBodyPipelineActionNamingMode
 from .run_document_action_json_body_sanitize_action import RunDocumentActionJsonBodySanitizeAction
 from .run_document_action_json_body_sanitize_action_annotation_subtypes_item import RunDocumentActionJsonBodySanitizeActionAnnotationSubtypesItem
 from .run_document_action_json_body_sanitize_action_naming_mode import RunDocumentActionJsonBodySanitizeActionNamingMode
@@ -632,6 +646,78 @@ from .versions_model import VersionsModel
 from .visual_change import VisualChange
 
 __all__ = (
+    "ActionStep",
+    "ActionStepApplyRedactionsAction",
+    "ActionStepApplyRedactionsActionImages",
+    "ActionStepApplyRedactionsActionLineArt",
+    "ActionStepBookletAction",
+    "ActionStepBookletActionBinding",
+    "ActionStepBookletActionOrientation",
+    "ActionStepBookletActionPaperSize",
+    "ActionStepCropPagesAction",
+    "ActionStepCropPagesActionBox",
+    "ActionStepDeletePagesAction",
+    "ActionStepFacturXAction",
+    "ActionStepFacturXActionProfile",
+    "ActionStepFacturXActionRelationship",
+    "ActionStepFlattenAnnotationsAction",
+    "ActionStepFlattenFieldsAction",
+    "ActionStepImageStampAction",
+    "ActionStepInsertAttachedPagesAction",
+    "ActionStepInsertUploadedPagesAction",
+    "ActionStepLinearizeAction",
+    "ActionStepMovePagesAction",
+    "ActionStepNewPageAction",
+    "ActionStepNUpAction",
+    "ActionStepNUpActionOrder",
+    "ActionStepNUpActionOrientation",
+    "ActionStepNUpActionPaperSize",
+    "ActionStepNUpActionPerSheet",
+    "ActionStepOCRAction",
+    "ActionStepOptimizeAction",
+    "ActionStepOptimizeActionProfile",
+    "ActionStepOptimizeActionProfileBwImageHandler",
+    "ActionStepOptimizeActionProfileBwImageHandlerColorSpace",
+    "ActionStepOptimizeActionProfileBwImageHandlerCompression",
+    "ActionStepOptimizeActionProfileBwImageHandlerDownsampling",
+    "ActionStepOptimizeActionProfileColorImageHandler",
+    "ActionStepOptimizeActionProfileColorImageHandlerColorSpace",
+    "ActionStepOptimizeActionProfileColorImageHandlerCompression",
+    "ActionStepOptimizeActionProfileColorImageHandlerDownsampling",
+    "ActionStepOptimizeActionProfileGrayImageHandler",
+    "ActionStepOptimizeActionProfileGrayImageHandlerColorSpace",
+    "ActionStepOptimizeActionProfileGrayImageHandlerCompression",
+    "ActionStepOptimizeActionProfileGrayImageHandlerDownsampling",
+    "ActionStepPageNumbersAction",
+    "ActionStepPageNumbersActionFontStyle",
+    "ActionStepPageNumbersActionPosition",
+    "ActionStepPDFAConvertAction",
+    "ActionStepPDFAConvertActionEmbeddedFiles",
+    "ActionStepPDFAConvertActionProfile",
+    "ActionStepPDFAConvertActionTransparency",
+    "ActionStepPDFAConvertActionUnsupportedAnnots",
+    "ActionStepPDFUAConvertAction",
+    "ActionStepPDFUAConvertActionFiguresItem",
+    "ActionStepPosterAction",
+    "ActionStepPosterActionOrientation",
+    "ActionStepPosterActionPaperSize",
+    "ActionStepRemoveBlankPagesAction",
+    "ActionStepRemovePagesByTextAction",
+    "ActionStepRemovePagesByTextActionMatch",
+    "ActionStepRotatePagesAction",
+    "ActionStepSanitizeAction",
+    "ActionStepSanitizeActionAnnotationSubtypesItem",
+    "ActionStepScalePagesAction",
+    "ActionStepScalePagesActionOrientation",
+    "ActionStepScalePagesActionPaperSize",
+    "ActionStepSetPageBoxesAction",
+    "ActionStepSetPageBoxesActionArtBox",
+    "ActionStepSetPageBoxesActionBleedBox",
+    "ActionStepSetPageBoxesActionCropBox",
+    "ActionStepSetPageBoxesActionMediaBox",
+    "ActionStepSetPageBoxesActionTrimBox",
+    "ActionStepTextStampAction",
+    "ActionStepTextStampActionFontStyle",
     "AddAnnotationFilesBody",
     "AddDocumentAttachmentBody",
     "AnnotationImportResult",
@@ -650,6 +736,7 @@ __all__ = (
     "CancelJobJob",
     "CancelJobJobError",
     "CancelJobJobProgress",
+    "CancelJobJobProgressStep",
     "CancelJobJobResult",
     "CancelJobJobResultDocument",
     "CancelJobJobResultFile",
@@ -664,78 +751,6 @@ __all__ = (
     "CompareSide",
     "CompareWord",
     "ConvertOneShotBody",
-    "ConvertOneShotBodyStepsItem",
-    "ConvertOneShotBodyStepsItemApplyRedactionsAction",
-    "ConvertOneShotBodyStepsItemApplyRedactionsActionImages",
-    "ConvertOneShotBodyStepsItemApplyRedactionsActionLineArt",
-    "ConvertOneShotBodyStepsItemBookletAction",
-    "ConvertOneShotBodyStepsItemBookletActionBinding",
-    "ConvertOneShotBodyStepsItemBookletActionOrientation",
-    "ConvertOneShotBodyStepsItemBookletActionPaperSize",
-    "ConvertOneShotBodyStepsItemCropPagesAction",
-    "ConvertOneShotBodyStepsItemCropPagesActionBox",
-    "ConvertOneShotBodyStepsItemDeletePagesAction",
-    "ConvertOneShotBodyStepsItemFacturXAction",
-    "ConvertOneShotBodyStepsItemFacturXActionProfile",
-    "ConvertOneShotBodyStepsItemFacturXActionRelationship",
-    "ConvertOneShotBodyStepsItemFlattenAnnotationsAction",
-    "ConvertOneShotBodyStepsItemFlattenFieldsAction",
-    "ConvertOneShotBodyStepsItemImageStampAction",
-    "ConvertOneShotBodyStepsItemInsertAttachedPagesAction",
-    "ConvertOneShotBodyStepsItemInsertUploadedPagesAction",
-    "ConvertOneShotBodyStepsItemLinearizeAction",
-    "ConvertOneShotBodyStepsItemMovePagesAction",
-    "ConvertOneShotBodyStepsItemNewPageAction",
-    "ConvertOneShotBodyStepsItemNUpAction",
-    "ConvertOneShotBodyStepsItemNUpActionOrder",
-    "ConvertOneShotBodyStepsItemNUpActionOrientation",
-    "ConvertOneShotBodyStepsItemNUpActionPaperSize",
-    "ConvertOneShotBodyStepsItemNUpActionPerSheet",
-    "ConvertOneShotBodyStepsItemOCRAction",
-    "ConvertOneShotBodyStepsItemOptimizeAction",
-    "ConvertOneShotBodyStepsItemOptimizeActionProfile",
-    "ConvertOneShotBodyStepsItemOptimizeActionProfileBwImageHandler",
-    "ConvertOneShotBodyStepsItemOptimizeActionProfileBwImageHandlerColorSpace",
-    "ConvertOneShotBodyStepsItemOptimizeActionProfileBwImageHandlerCompression",
-    "ConvertOneShotBodyStepsItemOptimizeActionProfileBwImageHandlerDownsampling",
-    "ConvertOneShotBodyStepsItemOptimizeActionProfileColorImageHandler",
-    "ConvertOneShotBodyStepsItemOptimizeActionProfileColorImageHandlerColorSpace",
-    "ConvertOneShotBodyStepsItemOptimizeActionProfileColorImageHandlerCompression",
-    "ConvertOneShotBodyStepsItemOptimizeActionProfileColorImageHandlerDownsampling",
-    "ConvertOneShotBodyStepsItemOptimizeActionProfileGrayImageHandler",
-    "ConvertOneShotBodyStepsItemOptimizeActionProfileGrayImageHandlerColorSpace",
-    "ConvertOneShotBodyStepsItemOptimizeActionProfileGrayImageHandlerCompression",
-    "ConvertOneShotBodyStepsItemOptimizeActionProfileGrayImageHandlerDownsampling",
-    "ConvertOneShotBodyStepsItemPageNumbersAction",
-    "ConvertOneShotBodyStepsItemPageNumbersActionFontStyle",
-    "ConvertOneShotBodyStepsItemPageNumbersActionPosition",
-    "ConvertOneShotBodyStepsItemPDFAConvertAction",
-    "ConvertOneShotBodyStepsItemPDFAConvertActionEmbeddedFiles",
-    "ConvertOneShotBodyStepsItemPDFAConvertActionProfile",
-    "ConvertOneShotBodyStepsItemPDFAConvertActionTransparency",
-    "ConvertOneShotBodyStepsItemPDFAConvertActionUnsupportedAnnots",
-    "ConvertOneShotBodyStepsItemPDFUAConvertAction",
-    "ConvertOneShotBodyStepsItemPDFUAConvertActionFiguresItem",
-    "ConvertOneShotBodyStepsItemPosterAction",
-    "ConvertOneShotBodyStepsItemPosterActionOrientation",
-    "ConvertOneShotBodyStepsItemPosterActionPaperSize",
-    "ConvertOneShotBodyStepsItemRemoveBlankPagesAction",
-    "ConvertOneShotBodyStepsItemRemovePagesByTextAction",
-    "ConvertOneShotBodyStepsItemRemovePagesByTextActionMatch",
-    "ConvertOneShotBodyStepsItemRotatePagesAction",
-    "ConvertOneShotBodyStepsItemSanitizeAction",
-    "ConvertOneShotBodyStepsItemSanitizeActionAnnotationSubtypesItem",
-    "ConvertOneShotBodyStepsItemScalePagesAction",
-    "ConvertOneShotBodyStepsItemScalePagesActionOrientation",
-    "ConvertOneShotBodyStepsItemScalePagesActionPaperSize",
-    "ConvertOneShotBodyStepsItemSetPageBoxesAction",
-    "ConvertOneShotBodyStepsItemSetPageBoxesActionArtBox",
-    "ConvertOneShotBodyStepsItemSetPageBoxesActionBleedBox",
-    "ConvertOneShotBodyStepsItemSetPageBoxesActionCropBox",
-    "ConvertOneShotBodyStepsItemSetPageBoxesActionMediaBox",
-    "ConvertOneShotBodyStepsItemSetPageBoxesActionTrimBox",
-    "ConvertOneShotBodyStepsItemTextStampAction",
-    "ConvertOneShotBodyStepsItemTextStampActionFontStyle",
     "ConvertOneShotPdfa",
     "CreateTokenJsonBody",
     "CreateTokenJsonBodyRightsItem",
@@ -776,6 +791,7 @@ __all__ = (
     "GetJobJob",
     "GetJobJobError",
     "GetJobJobProgress",
+    "GetJobJobProgressStep",
     "GetJobJobResult",
     "GetJobJobResultDocument",
     "GetJobJobResultFile",
@@ -788,6 +804,7 @@ __all__ = (
     "Job",
     "JobError",
     "JobProgress",
+    "JobProgressStep",
     "JobResult",
     "JobResultDocument",
     "JobResultFile",
@@ -796,6 +813,7 @@ __all__ = (
     "ListJobsResponse200Job",
     "ListJobsResponse200JobError",
     "ListJobsResponse200JobProgress",
+    "ListJobsResponse200JobProgressStep",
     "ListJobsResponse200JobResult",
     "ListJobsResponse200JobResultDocument",
     "ListJobsResponse200JobResultFile",
@@ -872,6 +890,10 @@ __all__ = (
     "PermissionsModelCertification",
     "PermissionsModelCertificationLevel",
     "PermissionsModelUsageRights",
+    "PipelineModel",
+    "PipelineModelStepsItem",
+    "PipelineRequest",
+    "PipelinesModel",
     "PreflightResult",
     "PreflightResultAccessibility",
     "PreflightResultAccessibilityCheckpointsItem",
@@ -937,6 +959,8 @@ __all__ = (
     "RunDocumentActionFilesBodyActionPDFUAConvertAction",
     "RunDocumentActionFilesBodyActionPDFUAConvertActionFiguresItem",
     "RunDocumentActionFilesBodyActionPDFUAConvertActionNamingMode",
+    "RunDocumentActionFilesBodyActionPipelineAction",
+    "RunDocumentActionFilesBodyActionPipelineActionNamingMode",
     "RunDocumentActionFilesBodyActionSanitizeAction",
     "RunDocumentActionFilesBodyActionSanitizeActionAnnotationSubtypesItem",
     "RunDocumentActionFilesBodyActionSanitizeActionNamingMode",
@@ -984,6 +1008,8 @@ __all__ = (
     "RunDocumentActionFilesBodyPageActionPDFUAConvertAction",
     "RunDocumentActionFilesBodyPageActionPDFUAConvertActionFiguresItem",
     "RunDocumentActionFilesBodyPageActionPDFUAConvertActionNamingMode",
+    "RunDocumentActionFilesBodyPageActionPipelineAction",
+    "RunDocumentActionFilesBodyPageActionPipelineActionNamingMode",
     "RunDocumentActionFilesBodyPageActionSanitizeAction",
     "RunDocumentActionFilesBodyPageActionSanitizeActionAnnotationSubtypesItem",
     "RunDocumentActionFilesBodyPageActionSanitizeActionNamingMode",
@@ -1031,6 +1057,8 @@ __all__ = (
     "RunDocumentActionJsonBodyPDFUAConvertAction",
     "RunDocumentActionJsonBodyPDFUAConvertActionFiguresItem",
     "RunDocumentActionJsonBodyPDFUAConvertActionNamingMode",
+    "RunDocumentActionJsonBodyPipelineAction",
+    "RunDocumentActionJsonBodyPipelineActionNamingMode",
     "RunDocumentActionJsonBodySanitizeAction",
     "RunDocumentActionJsonBodySanitizeActionAnnotationSubtypesItem",
     "RunDocumentActionJsonBodySanitizeActionNamingMode",

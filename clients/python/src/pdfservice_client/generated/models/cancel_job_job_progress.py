@@ -9,7 +9,10 @@ from attrs import field as _attrs_field
 from ..types import UNSET, Unset
 
 from ..types import UNSET, Unset
+from typing import cast
 
+if TYPE_CHECKING:
+  from ..models.cancel_job_job_progress_step import CancelJobJobProgressStep
 
 
 
@@ -28,6 +31,8 @@ class CancelJobJobProgress:
             percent (int): Never lower than an earlier report
             total (int | Unset):
             phase (str | Unset):
+            step (CancelJobJobProgressStep | Unset): A pipeline's job (docs/pipelines.md): the step running, from 1, of
+                count, and its action; done, total and unit are that step's own progress, percent the whole pipeline's
      """
 
     done: int
@@ -35,6 +40,7 @@ class CancelJobJobProgress:
     percent: int
     total: int | Unset = UNSET
     phase: str | Unset = UNSET
+    step: CancelJobJobProgressStep | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -42,6 +48,7 @@ class CancelJobJobProgress:
 
 
     def to_dict(self) -> dict[str, Any]:
+        from ..models.cancel_job_job_progress_step import CancelJobJobProgressStep # noqa: PLC0415
         done = self.done
 
         unit = self.unit
@@ -51,6 +58,10 @@ class CancelJobJobProgress:
         total = self.total
 
         phase = self.phase
+
+        step: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.step, Unset):
+            step = self.step.to_dict()
 
 
         field_dict: dict[str, Any] = {}
@@ -64,6 +75,8 @@ class CancelJobJobProgress:
             field_dict["total"] = total
         if phase is not UNSET:
             field_dict["phase"] = phase
+        if step is not UNSET:
+            field_dict["step"] = step
 
         return field_dict
 
@@ -71,6 +84,7 @@ class CancelJobJobProgress:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.cancel_job_job_progress_step import CancelJobJobProgressStep # noqa: PLC0415
         d = dict(src_dict)
         done = d.pop("done")
 
@@ -82,12 +96,23 @@ class CancelJobJobProgress:
 
         phase = d.pop("phase", UNSET)
 
+        _step = d.pop("step", UNSET)
+        step: CancelJobJobProgressStep | Unset
+        if isinstance(_step,  Unset):
+            step = UNSET
+        else:
+            step = CancelJobJobProgressStep.from_dict(_step)
+
+
+
+
         cancel_job_job_progress = cls(
             done=done,
             unit=unit,
             percent=percent,
             total=total,
             phase=phase,
+            step=step,
         )
 
 

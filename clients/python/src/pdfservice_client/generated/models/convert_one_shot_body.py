@@ -16,7 +16,7 @@ from io import BytesIO
 from typing import cast
 
 if TYPE_CHECKING:
-  from ..models.convert_one_shot_body_steps_item import ConvertOneShotBodyStepsItem
+  from ..models.action_step import ActionStep
 
 
 
@@ -31,12 +31,11 @@ class ConvertOneShotBody:
     """ 
         Attributes:
             file (File): The file to convert (PDF, JPEG, PNG, TIFF, GIF, or an Office document)
-            steps (list[ConvertOneShotBodyStepsItem] | Unset): The actions to run on the converted PDF, in order; none: the
-                conversion alone
+            steps (list[ActionStep] | Unset): The actions to run on the converted PDF, in order; none: the conversion alone
      """
 
     file: File
-    steps: list[ConvertOneShotBodyStepsItem] | Unset = UNSET
+    steps: list[ActionStep] | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
 
@@ -44,7 +43,7 @@ class ConvertOneShotBody:
 
 
     def to_dict(self) -> dict[str, Any]:
-        from ..models.convert_one_shot_body_steps_item import ConvertOneShotBodyStepsItem # noqa: PLC0415
+        from ..models.action_step import ActionStep # noqa: PLC0415
         file = self.file.to_tuple()
 
 
@@ -70,7 +69,7 @@ class ConvertOneShotBody:
 
 
     def to_multipart(self) -> types.RequestFiles:
-        from ..models.convert_one_shot_body_steps_item import ConvertOneShotBodyStepsItem # noqa: PLC0415
+        from ..models.action_step import ActionStep # noqa: PLC0415
         files: types.RequestFiles = []
 
         files.append(("file", self.file.to_tuple()))
@@ -95,7 +94,7 @@ class ConvertOneShotBody:
 
     @classmethod
     def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
-        from ..models.convert_one_shot_body_steps_item import ConvertOneShotBodyStepsItem # noqa: PLC0415
+        from ..models.action_step import ActionStep # noqa: PLC0415
         d = dict(src_dict)
         file = File(
              payload = BytesIO(d.pop("file"))
@@ -105,11 +104,11 @@ class ConvertOneShotBody:
 
 
         _steps = d.pop("steps", UNSET)
-        steps: list[ConvertOneShotBodyStepsItem] | Unset = UNSET
+        steps: list[ActionStep] | Unset = UNSET
         if _steps is not UNSET:
             steps = []
             for steps_item_data in _steps:
-                steps_item = ConvertOneShotBodyStepsItem.from_dict(steps_item_data)
+                steps_item = ActionStep.from_dict(steps_item_data)
 
 
 

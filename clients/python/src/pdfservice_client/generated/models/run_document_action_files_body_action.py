@@ -22,6 +22,7 @@ if TYPE_CHECKING:
   from ..models.run_document_action_files_body_action_optimize_action import RunDocumentActionFilesBodyActionOptimizeAction
   from ..models.run_document_action_files_body_action_pdfa_convert_action import RunDocumentActionFilesBodyActionPDFAConvertAction
   from ..models.run_document_action_files_body_action_pdfua_convert_action import RunDocumentActionFilesBodyActionPDFUAConvertAction
+  from ..models.run_document_action_files_body_action_pipeline_action import RunDocumentActionFilesBodyActionPipelineAction
   from ..models.run_document_action_files_body_action_sanitize_action import RunDocumentActionFilesBodyActionSanitizeAction
 
 
@@ -85,6 +86,11 @@ class RunDocumentActionFilesBodyAction:
                 is kept (the password is needed, and the permission to change); a signed document is refused (409
                 DOCUMENT_SIGNED). The answer's report gives the sizes before and after, per category. When the result would not
                 be smaller nothing is written and the answer is 200 with report.changed false. See docs/optimize.md.
+            pipeline_action (RunDocumentActionFilesBodyActionPipelineAction | Unset): Runs a stored pipeline (name; owner
+                for one shared by another user; version, else the newest) on the document: its steps one after the other, the
+                document written once at the end as one new version (or at savePath). All steps or none: a step that fails
+                leaves the document as it was, and the problem (PIPELINE_STEP_FAILED) names the step and carries its own
+                problem. A job when a step is long by nature. See docs/pipelines.md.
             merge_documents_action (RunDocumentActionFilesBodyActionMergeDocumentsAction | Unset): Merges this document
                 (first) and the documents of sources, in order, each with its pageRange, into a new document at savePath
                 (required): a bookmark per source with its bookmarks under it, links and named destinations kept (clashing names
@@ -106,6 +112,7 @@ class RunDocumentActionFilesBodyAction:
     factur_x_action: RunDocumentActionFilesBodyActionFacturXAction | Unset = UNSET
     linearize_action: RunDocumentActionFilesBodyActionLinearizeAction | Unset = UNSET
     optimize_action: RunDocumentActionFilesBodyActionOptimizeAction | Unset = UNSET
+    pipeline_action: RunDocumentActionFilesBodyActionPipelineAction | Unset = UNSET
     merge_documents_action: RunDocumentActionFilesBodyActionMergeDocumentsAction | Unset = UNSET
     sanitize_action: RunDocumentActionFilesBodyActionSanitizeAction | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -125,6 +132,7 @@ class RunDocumentActionFilesBodyAction:
         from ..models.run_document_action_files_body_action_optimize_action import RunDocumentActionFilesBodyActionOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_pdfa_convert_action import RunDocumentActionFilesBodyActionPDFAConvertAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_pdfua_convert_action import RunDocumentActionFilesBodyActionPDFUAConvertAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_action_pipeline_action import RunDocumentActionFilesBodyActionPipelineAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_sanitize_action import RunDocumentActionFilesBodyActionSanitizeAction # noqa: PLC0415
         copy_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.copy_action, Unset):
@@ -162,6 +170,10 @@ class RunDocumentActionFilesBodyAction:
         if not isinstance(self.optimize_action, Unset):
             optimize_action = self.optimize_action.to_dict()
 
+        pipeline_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.pipeline_action, Unset):
+            pipeline_action = self.pipeline_action.to_dict()
+
         merge_documents_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.merge_documents_action, Unset):
             merge_documents_action = self.merge_documents_action.to_dict()
@@ -193,6 +205,8 @@ class RunDocumentActionFilesBodyAction:
             field_dict["LinearizeAction"] = linearize_action
         if optimize_action is not UNSET:
             field_dict["OptimizeAction"] = optimize_action
+        if pipeline_action is not UNSET:
+            field_dict["PipelineAction"] = pipeline_action
         if merge_documents_action is not UNSET:
             field_dict["MergeDocumentsAction"] = merge_documents_action
         if sanitize_action is not UNSET:
@@ -214,6 +228,7 @@ class RunDocumentActionFilesBodyAction:
         from ..models.run_document_action_files_body_action_optimize_action import RunDocumentActionFilesBodyActionOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_pdfa_convert_action import RunDocumentActionFilesBodyActionPDFAConvertAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_pdfua_convert_action import RunDocumentActionFilesBodyActionPDFUAConvertAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_action_pipeline_action import RunDocumentActionFilesBodyActionPipelineAction # noqa: PLC0415
         from ..models.run_document_action_files_body_action_sanitize_action import RunDocumentActionFilesBodyActionSanitizeAction # noqa: PLC0415
         d = dict(src_dict)
         _copy_action = d.pop("CopyAction", UNSET)
@@ -306,6 +321,16 @@ class RunDocumentActionFilesBodyAction:
 
 
 
+        _pipeline_action = d.pop("PipelineAction", UNSET)
+        pipeline_action: RunDocumentActionFilesBodyActionPipelineAction | Unset
+        if isinstance(_pipeline_action,  Unset):
+            pipeline_action = UNSET
+        else:
+            pipeline_action = RunDocumentActionFilesBodyActionPipelineAction.from_dict(_pipeline_action)
+
+
+
+
         _merge_documents_action = d.pop("MergeDocumentsAction", UNSET)
         merge_documents_action: RunDocumentActionFilesBodyActionMergeDocumentsAction | Unset
         if isinstance(_merge_documents_action,  Unset):
@@ -336,6 +361,7 @@ class RunDocumentActionFilesBodyAction:
             factur_x_action=factur_x_action,
             linearize_action=linearize_action,
             optimize_action=optimize_action,
+            pipeline_action=pipeline_action,
             merge_documents_action=merge_documents_action,
             sanitize_action=sanitize_action,
         )

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
   from ..models.run_document_action_files_body_page_action_optimize_action import RunDocumentActionFilesBodyPageActionOptimizeAction
   from ..models.run_document_action_files_body_page_action_pdfa_convert_action import RunDocumentActionFilesBodyPageActionPDFAConvertAction
   from ..models.run_document_action_files_body_page_action_pdfua_convert_action import RunDocumentActionFilesBodyPageActionPDFUAConvertAction
+  from ..models.run_document_action_files_body_page_action_pipeline_action import RunDocumentActionFilesBodyPageActionPipelineAction
   from ..models.run_document_action_files_body_page_action_sanitize_action import RunDocumentActionFilesBodyPageActionSanitizeAction
 
 
@@ -86,6 +87,11 @@ class RunDocumentActionFilesBodyPageAction:
                 is kept (the password is needed, and the permission to change); a signed document is refused (409
                 DOCUMENT_SIGNED). The answer's report gives the sizes before and after, per category. When the result would not
                 be smaller nothing is written and the answer is 200 with report.changed false. See docs/optimize.md.
+            pipeline_action (RunDocumentActionFilesBodyPageActionPipelineAction | Unset): Runs a stored pipeline (name;
+                owner for one shared by another user; version, else the newest) on the document: its steps one after the other,
+                the document written once at the end as one new version (or at savePath). All steps or none: a step that fails
+                leaves the document as it was, and the problem (PIPELINE_STEP_FAILED) names the step and carries its own
+                problem. A job when a step is long by nature. See docs/pipelines.md.
             merge_documents_action (RunDocumentActionFilesBodyPageActionMergeDocumentsAction | Unset): Merges this document
                 (first) and the documents of sources, in order, each with its pageRange, into a new document at savePath
                 (required): a bookmark per source with its bookmarks under it, links and named destinations kept (clashing names
@@ -107,6 +113,7 @@ class RunDocumentActionFilesBodyPageAction:
     factur_x_action: RunDocumentActionFilesBodyPageActionFacturXAction | Unset = UNSET
     linearize_action: RunDocumentActionFilesBodyPageActionLinearizeAction | Unset = UNSET
     optimize_action: RunDocumentActionFilesBodyPageActionOptimizeAction | Unset = UNSET
+    pipeline_action: RunDocumentActionFilesBodyPageActionPipelineAction | Unset = UNSET
     merge_documents_action: RunDocumentActionFilesBodyPageActionMergeDocumentsAction | Unset = UNSET
     sanitize_action: RunDocumentActionFilesBodyPageActionSanitizeAction | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -126,6 +133,7 @@ class RunDocumentActionFilesBodyPageAction:
         from ..models.run_document_action_files_body_page_action_optimize_action import RunDocumentActionFilesBodyPageActionOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_pdfa_convert_action import RunDocumentActionFilesBodyPageActionPDFAConvertAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_pdfua_convert_action import RunDocumentActionFilesBodyPageActionPDFUAConvertAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_page_action_pipeline_action import RunDocumentActionFilesBodyPageActionPipelineAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_sanitize_action import RunDocumentActionFilesBodyPageActionSanitizeAction # noqa: PLC0415
         copy_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.copy_action, Unset):
@@ -163,6 +171,10 @@ class RunDocumentActionFilesBodyPageAction:
         if not isinstance(self.optimize_action, Unset):
             optimize_action = self.optimize_action.to_dict()
 
+        pipeline_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.pipeline_action, Unset):
+            pipeline_action = self.pipeline_action.to_dict()
+
         merge_documents_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.merge_documents_action, Unset):
             merge_documents_action = self.merge_documents_action.to_dict()
@@ -194,6 +206,8 @@ class RunDocumentActionFilesBodyPageAction:
             field_dict["LinearizeAction"] = linearize_action
         if optimize_action is not UNSET:
             field_dict["OptimizeAction"] = optimize_action
+        if pipeline_action is not UNSET:
+            field_dict["PipelineAction"] = pipeline_action
         if merge_documents_action is not UNSET:
             field_dict["MergeDocumentsAction"] = merge_documents_action
         if sanitize_action is not UNSET:
@@ -215,6 +229,7 @@ class RunDocumentActionFilesBodyPageAction:
         from ..models.run_document_action_files_body_page_action_optimize_action import RunDocumentActionFilesBodyPageActionOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_pdfa_convert_action import RunDocumentActionFilesBodyPageActionPDFAConvertAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_pdfua_convert_action import RunDocumentActionFilesBodyPageActionPDFUAConvertAction # noqa: PLC0415
+        from ..models.run_document_action_files_body_page_action_pipeline_action import RunDocumentActionFilesBodyPageActionPipelineAction # noqa: PLC0415
         from ..models.run_document_action_files_body_page_action_sanitize_action import RunDocumentActionFilesBodyPageActionSanitizeAction # noqa: PLC0415
         d = dict(src_dict)
         _copy_action = d.pop("CopyAction", UNSET)
@@ -307,6 +322,16 @@ class RunDocumentActionFilesBodyPageAction:
 
 
 
+        _pipeline_action = d.pop("PipelineAction", UNSET)
+        pipeline_action: RunDocumentActionFilesBodyPageActionPipelineAction | Unset
+        if isinstance(_pipeline_action,  Unset):
+            pipeline_action = UNSET
+        else:
+            pipeline_action = RunDocumentActionFilesBodyPageActionPipelineAction.from_dict(_pipeline_action)
+
+
+
+
         _merge_documents_action = d.pop("MergeDocumentsAction", UNSET)
         merge_documents_action: RunDocumentActionFilesBodyPageActionMergeDocumentsAction | Unset
         if isinstance(_merge_documents_action,  Unset):
@@ -337,6 +362,7 @@ class RunDocumentActionFilesBodyPageAction:
             factur_x_action=factur_x_action,
             linearize_action=linearize_action,
             optimize_action=optimize_action,
+            pipeline_action=pipeline_action,
             merge_documents_action=merge_documents_action,
             sanitize_action=sanitize_action,
         )

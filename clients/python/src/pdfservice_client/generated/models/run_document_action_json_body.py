@@ -22,6 +22,7 @@ if TYPE_CHECKING:
   from ..models.run_document_action_json_body_optimize_action import RunDocumentActionJsonBodyOptimizeAction
   from ..models.run_document_action_json_body_pdfa_convert_action import RunDocumentActionJsonBodyPDFAConvertAction
   from ..models.run_document_action_json_body_pdfua_convert_action import RunDocumentActionJsonBodyPDFUAConvertAction
+  from ..models.run_document_action_json_body_pipeline_action import RunDocumentActionJsonBodyPipelineAction
   from ..models.run_document_action_json_body_sanitize_action import RunDocumentActionJsonBodySanitizeAction
 
 
@@ -84,6 +85,11 @@ class RunDocumentActionJsonBody:
                 is kept (the password is needed, and the permission to change); a signed document is refused (409
                 DOCUMENT_SIGNED). The answer's report gives the sizes before and after, per category. When the result would not
                 be smaller nothing is written and the answer is 200 with report.changed false. See docs/optimize.md.
+            pipeline_action (RunDocumentActionJsonBodyPipelineAction | Unset): Runs a stored pipeline (name; owner for one
+                shared by another user; version, else the newest) on the document: its steps one after the other, the document
+                written once at the end as one new version (or at savePath). All steps or none: a step that fails leaves the
+                document as it was, and the problem (PIPELINE_STEP_FAILED) names the step and carries its own problem. A job
+                when a step is long by nature. See docs/pipelines.md.
             merge_documents_action (RunDocumentActionJsonBodyMergeDocumentsAction | Unset): Merges this document (first) and
                 the documents of sources, in order, each with its pageRange, into a new document at savePath (required): a
                 bookmark per source with its bookmarks under it, links and named destinations kept (clashing names get "_2",
@@ -105,6 +111,7 @@ class RunDocumentActionJsonBody:
     factur_x_action: RunDocumentActionJsonBodyFacturXAction | Unset = UNSET
     linearize_action: RunDocumentActionJsonBodyLinearizeAction | Unset = UNSET
     optimize_action: RunDocumentActionJsonBodyOptimizeAction | Unset = UNSET
+    pipeline_action: RunDocumentActionJsonBodyPipelineAction | Unset = UNSET
     merge_documents_action: RunDocumentActionJsonBodyMergeDocumentsAction | Unset = UNSET
     sanitize_action: RunDocumentActionJsonBodySanitizeAction | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
@@ -124,6 +131,7 @@ class RunDocumentActionJsonBody:
         from ..models.run_document_action_json_body_optimize_action import RunDocumentActionJsonBodyOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_json_body_pdfa_convert_action import RunDocumentActionJsonBodyPDFAConvertAction # noqa: PLC0415
         from ..models.run_document_action_json_body_pdfua_convert_action import RunDocumentActionJsonBodyPDFUAConvertAction # noqa: PLC0415
+        from ..models.run_document_action_json_body_pipeline_action import RunDocumentActionJsonBodyPipelineAction # noqa: PLC0415
         from ..models.run_document_action_json_body_sanitize_action import RunDocumentActionJsonBodySanitizeAction # noqa: PLC0415
         copy_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.copy_action, Unset):
@@ -161,6 +169,10 @@ class RunDocumentActionJsonBody:
         if not isinstance(self.optimize_action, Unset):
             optimize_action = self.optimize_action.to_dict()
 
+        pipeline_action: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.pipeline_action, Unset):
+            pipeline_action = self.pipeline_action.to_dict()
+
         merge_documents_action: dict[str, Any] | Unset = UNSET
         if not isinstance(self.merge_documents_action, Unset):
             merge_documents_action = self.merge_documents_action.to_dict()
@@ -192,6 +204,8 @@ class RunDocumentActionJsonBody:
             field_dict["LinearizeAction"] = linearize_action
         if optimize_action is not UNSET:
             field_dict["OptimizeAction"] = optimize_action
+        if pipeline_action is not UNSET:
+            field_dict["PipelineAction"] = pipeline_action
         if merge_documents_action is not UNSET:
             field_dict["MergeDocumentsAction"] = merge_documents_action
         if sanitize_action is not UNSET:
@@ -213,6 +227,7 @@ class RunDocumentActionJsonBody:
         from ..models.run_document_action_json_body_optimize_action import RunDocumentActionJsonBodyOptimizeAction # noqa: PLC0415
         from ..models.run_document_action_json_body_pdfa_convert_action import RunDocumentActionJsonBodyPDFAConvertAction # noqa: PLC0415
         from ..models.run_document_action_json_body_pdfua_convert_action import RunDocumentActionJsonBodyPDFUAConvertAction # noqa: PLC0415
+        from ..models.run_document_action_json_body_pipeline_action import RunDocumentActionJsonBodyPipelineAction # noqa: PLC0415
         from ..models.run_document_action_json_body_sanitize_action import RunDocumentActionJsonBodySanitizeAction # noqa: PLC0415
         d = dict(src_dict)
         _copy_action = d.pop("CopyAction", UNSET)
@@ -305,6 +320,16 @@ class RunDocumentActionJsonBody:
 
 
 
+        _pipeline_action = d.pop("PipelineAction", UNSET)
+        pipeline_action: RunDocumentActionJsonBodyPipelineAction | Unset
+        if isinstance(_pipeline_action,  Unset):
+            pipeline_action = UNSET
+        else:
+            pipeline_action = RunDocumentActionJsonBodyPipelineAction.from_dict(_pipeline_action)
+
+
+
+
         _merge_documents_action = d.pop("MergeDocumentsAction", UNSET)
         merge_documents_action: RunDocumentActionJsonBodyMergeDocumentsAction | Unset
         if isinstance(_merge_documents_action,  Unset):
@@ -335,6 +360,7 @@ class RunDocumentActionJsonBody:
             factur_x_action=factur_x_action,
             linearize_action=linearize_action,
             optimize_action=optimize_action,
+            pipeline_action=pipeline_action,
             merge_documents_action=merge_documents_action,
             sanitize_action=sanitize_action,
         )

@@ -156,7 +156,7 @@ def sync_detailed(
     the root element is the action name. Writing actions replace the document unless savePath is given;
     namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction,
     FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, PDFUAConvertAction, FacturXAction,
-    LinearizeAction, OptimizeAction, MergeDocumentsAction, SanitizeAction.
+    LinearizeAction, OptimizeAction, PipelineAction, MergeDocumentsAction, SanitizeAction.
 
     Args:
         file_path (str):
@@ -210,7 +210,7 @@ def sync(
     the root element is the action name. Writing actions replace the document unless savePath is given;
     namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction,
     FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, PDFUAConvertAction, FacturXAction,
-    LinearizeAction, OptimizeAction, MergeDocumentsAction, SanitizeAction.
+    LinearizeAction, OptimizeAction, PipelineAction, MergeDocumentsAction, SanitizeAction.
 
     Args:
         file_path (str):
@@ -259,7 +259,7 @@ async def asyncio_detailed(
     the root element is the action name. Writing actions replace the document unless savePath is given;
     namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction,
     FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, PDFUAConvertAction, FacturXAction,
-    LinearizeAction, OptimizeAction, MergeDocumentsAction, SanitizeAction.
+    LinearizeAction, OptimizeAction, PipelineAction, MergeDocumentsAction, SanitizeAction.
 
     Args:
         file_path (str):
@@ -313,7 +313,7 @@ async def asyncio(
     the root element is the action name. Writing actions replace the document unless savePath is given;
     namingMode decides clashes at savePath. Known actions: CopyAction, ApplyRedactionsAction,
     FlattenFieldsAction, FlattenAnnotationsAction, PDFAConvertAction, PDFUAConvertAction, FacturXAction,
-    LinearizeAction, OptimizeAction, MergeDocumentsAction, SanitizeAction.
+    LinearizeAction, OptimizeAction, PipelineAction, MergeDocumentsAction, SanitizeAction.
 
     Args:
         file_path (str):

@@ -1,0 +1,81 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..types import UNSET, Unset
+
+
+
+
+
+
+T = TypeVar("T", bound="ActionStepInsertAttachedPagesAction")
+
+
+
+@_attrs_define
+class ActionStepInsertAttachedPagesAction:
+    """ Inserts pages of the PDF sent in another part of the multipart request at pageIndex (default: at the end), as
+    InsertUploadedPagesAction does.
+
+        Attributes:
+            append_password (str | Unset): Password of the document whose pages are inserted, when it is encrypted
+            page_range (str | Unset): The pages of the attached PDF to insert (default: all), 1-based, as in a print dialog:
+                "1-3,7,10-"; not empty.
+            page_index (int | Unset): Zero-based position the new pages take (0: before the first page); absent: at the end
+     """
+
+    append_password: str | Unset = UNSET
+    page_range: str | Unset = UNSET
+    page_index: int | Unset = UNSET
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        append_password = self.append_password
+
+        page_range = self.page_range
+
+        page_index = self.page_index
+
+
+        field_dict: dict[str, Any] = {}
+
+        field_dict.update({
+        })
+        if append_password is not UNSET:
+            field_dict["appendPassword"] = append_password
+        if page_range is not UNSET:
+            field_dict["pageRange"] = page_range
+        if page_index is not UNSET:
+            field_dict["pageIndex"] = page_index
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        d = dict(src_dict)
+        append_password = d.pop("appendPassword", UNSET)
+
+        page_range = d.pop("pageRange", UNSET)
+
+        page_index = d.pop("pageIndex", UNSET)
+
+        action_step_insert_attached_pages_action = cls(
+            append_password=append_password,
+            page_range=page_range,
+            page_index=page_index,
+        )
+
+        return action_step_insert_attached_pages_action
+

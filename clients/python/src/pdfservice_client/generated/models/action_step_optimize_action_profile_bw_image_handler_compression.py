@@ -1,0 +1,9 @@
+from enum import IntEnum
+
+class ActionStepOptimizeActionProfileBwImageHandlerCompression(IntEnum):
+    VALUE_0 = 0
+    VALUE_2 = 2
+    VALUE_4 = 4
+
+    def __str__(self) -> str:
+        return str(self.value)

@@ -1,0 +1,10 @@
+from enum import StrEnum
+
+class ActionStepTextStampActionFontStyle(StrEnum):
+    BOLD = "bold"
+    BOLDITALIC = "bolditalic"
+    ITALIC = "italic"
+    PLAIN = "plain"
+
+    def __str__(self) -> str:
+        return str(self.value)

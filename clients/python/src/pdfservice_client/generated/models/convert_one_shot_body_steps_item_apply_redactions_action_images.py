@@ -1,9 +1,0 @@
-from enum import StrEnum
-
-class ConvertOneShotBodyStepsItemApplyRedactionsActionImages(StrEnum):
-    NONE = "none"
-    PIXELS = "pixels"
-    REMOVE = "remove"
-
-    def __str__(self) -> str:
-        return str(self.value)

@@ -1,9 +1,0 @@
-from enum import StrEnum
-
-class ConvertOneShotBodyStepsItemApplyRedactionsActionLineArt(StrEnum):
-    COVERED = "covered"
-    NONE = "none"
-    TOUCHED = "touched"
-
-    def __str__(self) -> str:
-        return str(self.value)

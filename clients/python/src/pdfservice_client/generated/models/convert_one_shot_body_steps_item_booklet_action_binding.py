@@ -1,8 +1,0 @@
-from enum import StrEnum
-
-class ConvertOneShotBodyStepsItemBookletActionBinding(StrEnum):
-    LEFT = "left"
-    RIGHT = "right"
-
-    def __str__(self) -> str:
-        return str(self.value)

@@ -1,9 +1,0 @@
-from enum import StrEnum
-
-class ConvertOneShotBodyStepsItemFacturXActionRelationship(StrEnum):
-    ALTERNATIVE = "Alternative"
-    DATA = "Data"
-    SOURCE = "Source"
-
-    def __str__(self) -> str:
-        return str(self.value)

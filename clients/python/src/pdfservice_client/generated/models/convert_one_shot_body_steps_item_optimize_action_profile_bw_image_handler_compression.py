@@ -1,9 +1,0 @@
-from enum import IntEnum
-
-class ConvertOneShotBodyStepsItemOptimizeActionProfileBwImageHandlerCompression(IntEnum):
-    VALUE_0 = 0
-    VALUE_2 = 2
-    VALUE_4 = 4
-
-    def __str__(self) -> str:
-        return str(self.value)

@@ -1,8 +1,0 @@
-from enum import IntEnum
-
-class ConvertOneShotBodyStepsItemOptimizeActionProfileGrayImageHandlerColorSpace(IntEnum):
-    VALUE_0 = 0
-    VALUE_2 = 2
-
-    def __str__(self) -> str:
-        return str(self.value)

@@ -1,8 +1,0 @@
-from enum import StrEnum
-
-class ConvertOneShotBodyStepsItemRemovePagesByTextActionMatch(StrEnum):
-    CONTAINS = "contains"
-    ONLY = "only"
-
-    def __str__(self) -> str:
-        return str(self.value)

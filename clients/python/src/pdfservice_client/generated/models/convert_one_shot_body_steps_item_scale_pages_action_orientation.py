@@ -1,9 +1,0 @@
-from enum import StrEnum
-
-class ConvertOneShotBodyStepsItemScalePagesActionOrientation(StrEnum):
-    AUTO = "auto"
-    LANDSCAPE = "landscape"
-    PORTRAIT = "portrait"
-
-    def __str__(self) -> str:
-        return str(self.value)
