@@ -156,6 +156,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pdfservice/v1/users/{username}/webhook-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a user's webhook secret
+         * @description The secret the user's webhooks are signed with (Standard Webhooks, whsec_…), made at the first need. The user or an admin; 403 FORBIDDEN for another user's.
+         */
+        get: operations["getUserWebhookSecret"];
+        put?: never;
+        /**
+         * Rotate a user's webhook secret
+         * @description A new secret replaces the old one at once: every later attempt of the user's webhooks, retries of earlier ones included, is signed with it. No body. The user or an admin; 403 FORBIDDEN for another user's.
+         */
+        post: operations["rotateUserWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pdfservice/v1/tokens": {
         parameters: {
             query?: never;
@@ -1333,6 +1357,14 @@ export interface components {
             updatedAt: string;
         };
         /**
+         * WebhookSecretModel
+         * @description WebhookSecretModel (XML: <WebhookSecret>): the secret the user's webhooks are signed with (docs/webhooks.md)
+         */
+        WebhookSecretModel: {
+            /** @description whsec_ and the key in base64, as Standard Webhooks libraries take it */
+            secret: string;
+        };
+        /**
          * FolderModel
          * @description FolderModel (XML: <Folder> with <entries><entry>…</entry></entries>).
          */
@@ -1447,6 +1479,25 @@ export interface components {
                     /** @description Where to download it: /pdfservice/v1/jobs/{id}/result */
                     url: string;
                 };
+            };
+            /** @description The URL the job's end is POSTed to (X-Service-Webhook-Url, docs/webhooks.md) and the delivery log; not in the webhook's own body */
+            webhook?: {
+                url: string;
+                /**
+                 * @description pending until an attempt is answered 2xx (delivered) or the last attempt failed (failed)
+                 * @enum {string}
+                 */
+                state: "pending" | "delivered" | "failed";
+                /** @description Each attempt, oldest first */
+                deliveries: {
+                    attempt: number;
+                    /** Format: date-time */
+                    at: string;
+                    /** @description The receiver's HTTP status, when it answered (2xx: delivered; a redirect is not followed) */
+                    status?: number;
+                    /** @description Why the attempt had no answer (refused, unreachable, timed out) */
+                    error?: string;
+                }[];
             };
             /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
             error?: {
@@ -4411,6 +4462,168 @@ export interface operations {
             };
         };
     };
+    getUserWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User name */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WebhookSecretModel (XML: <WebhookSecret>): the secret the user's webhooks are signed with (docs/webhooks.md) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretModel"];
+                    "application/xml": components["schemas"]["WebhookSecretModel"];
+                    "text/xml": components["schemas"]["WebhookSecretModel"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateUserWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User name */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WebhookSecretModel (XML: <WebhookSecret>): the secret the user's webhooks are signed with (docs/webhooks.md) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretModel"];
+                    "application/xml": components["schemas"]["WebhookSecretModel"];
+                    "text/xml": components["schemas"]["WebhookSecretModel"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listTokens: {
         parameters: {
             query?: never;
@@ -5153,6 +5366,8 @@ export interface operations {
             header?: {
                 /** @description RFC 7240: respond-async runs the action as a background job: 202 Accepted, Location and the Job (see GET /jobs/{id}); wait=N waits up to N seconds for it first (docs/jobs.md) */
                 prefer?: string;
+                /** @description An http(s) URL the job's end is POSTed to, signed (Standard Webhooks): the request runs as a background job, as with Prefer: respond-async. It must be on PDFSERVICE_WEBHOOK_ALLOWLIST, else 400 WEBHOOK_URL_REFUSED (docs/webhooks.md) */
+                "x-service-webhook-url"?: string;
             };
             path?: never;
             cookie?: never;
@@ -5527,6 +5742,8 @@ export interface operations {
             header?: {
                 /** @description RFC 7240: respond-async runs the action as a background job: 202 Accepted, Location and the Job (see GET /jobs/{id}); wait=N waits up to N seconds for it first (docs/jobs.md) */
                 prefer?: string;
+                /** @description An http(s) URL the job's end is POSTed to, signed (Standard Webhooks): the request runs as a background job, as with Prefer: respond-async. It must be on PDFSERVICE_WEBHOOK_ALLOWLIST, else 400 WEBHOOK_URL_REFUSED (docs/webhooks.md) */
+                "x-service-webhook-url"?: string;
             };
             path: {
                 /**
@@ -5931,6 +6148,8 @@ export interface operations {
             header?: {
                 /** @description RFC 7240: respond-async runs the action as a background job: 202 Accepted, Location and the Job (see GET /jobs/{id}); wait=N waits up to N seconds for it first (docs/jobs.md) */
                 prefer?: string;
+                /** @description An http(s) URL the job's end is POSTed to, signed (Standard Webhooks): the request runs as a background job, as with Prefer: respond-async. It must be on PDFSERVICE_WEBHOOK_ALLOWLIST, else 400 WEBHOOK_URL_REFUSED (docs/webhooks.md) */
+                "x-service-webhook-url"?: string;
                 /** @description Change only if the document still has this ETag (412 otherwise) */
                 "if-match"?: string;
             };
@@ -6086,6 +6305,8 @@ export interface operations {
                 "x-service-documentpassword-base64"?: string;
                 /** @description RFC 7240: respond-async runs the action as a background job: 202 Accepted, Location and the Job (see GET /jobs/{id}); wait=N waits up to N seconds for it first (docs/jobs.md) */
                 prefer?: string;
+                /** @description An http(s) URL the job's end is POSTed to, signed (Standard Webhooks): the request runs as a background job, as with Prefer: respond-async. It must be on PDFSERVICE_WEBHOOK_ALLOWLIST, else 400 WEBHOOK_URL_REFUSED (docs/webhooks.md) */
+                "x-service-webhook-url"?: string;
                 /** @description Change only if the document still has this ETag (412 otherwise) */
                 "if-match"?: string;
             };
@@ -7648,6 +7869,8 @@ export interface operations {
                 "x-service-documentpassword-base64"?: string;
                 /** @description RFC 7240: respond-async runs the action as a background job: 202 Accepted, Location and the Job (see GET /jobs/{id}); wait=N waits up to N seconds for it first (docs/jobs.md) */
                 prefer?: string;
+                /** @description An http(s) URL the job's end is POSTed to, signed (Standard Webhooks): the request runs as a background job, as with Prefer: respond-async. It must be on PDFSERVICE_WEBHOOK_ALLOWLIST, else 400 WEBHOOK_URL_REFUSED (docs/webhooks.md) */
+                "x-service-webhook-url"?: string;
                 /** @description Change only if the document still has this ETag (412 otherwise) */
                 "if-match"?: string;
             };
@@ -9732,6 +9955,8 @@ export interface operations {
                 "x-service-documentpassword-base64"?: string;
                 /** @description RFC 7240: respond-async runs the action as a background job: 202 Accepted, Location and the Job (see GET /jobs/{id}); wait=N waits up to N seconds for it first (docs/jobs.md) */
                 prefer?: string;
+                /** @description An http(s) URL the job's end is POSTed to, signed (Standard Webhooks): the request runs as a background job, as with Prefer: respond-async. It must be on PDFSERVICE_WEBHOOK_ALLOWLIST, else 400 WEBHOOK_URL_REFUSED (docs/webhooks.md) */
+                "x-service-webhook-url"?: string;
             };
             path?: never;
             cookie?: never;
@@ -10626,6 +10851,25 @@ export interface operations {
                                     url: string;
                                 };
                             };
+                            /** @description The URL the job's end is POSTed to (X-Service-Webhook-Url, docs/webhooks.md) and the delivery log; not in the webhook's own body */
+                            webhook?: {
+                                url: string;
+                                /**
+                                 * @description pending until an attempt is answered 2xx (delivered) or the last attempt failed (failed)
+                                 * @enum {string}
+                                 */
+                                state: "pending" | "delivered" | "failed";
+                                /** @description Each attempt, oldest first */
+                                deliveries: {
+                                    attempt: number;
+                                    /** Format: date-time */
+                                    at: string;
+                                    /** @description The receiver's HTTP status, when it answered (2xx: delivered; a redirect is not followed) */
+                                    status?: number;
+                                    /** @description Why the attempt had no answer (refused, unreachable, timed out) */
+                                    error?: string;
+                                }[];
+                            };
                             /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
                             error?: {
                                 status: number;
@@ -10689,6 +10933,25 @@ export interface operations {
                                     url: string;
                                 };
                             };
+                            /** @description The URL the job's end is POSTed to (X-Service-Webhook-Url, docs/webhooks.md) and the delivery log; not in the webhook's own body */
+                            webhook?: {
+                                url: string;
+                                /**
+                                 * @description pending until an attempt is answered 2xx (delivered) or the last attempt failed (failed)
+                                 * @enum {string}
+                                 */
+                                state: "pending" | "delivered" | "failed";
+                                /** @description Each attempt, oldest first */
+                                deliveries: {
+                                    attempt: number;
+                                    /** Format: date-time */
+                                    at: string;
+                                    /** @description The receiver's HTTP status, when it answered (2xx: delivered; a redirect is not followed) */
+                                    status?: number;
+                                    /** @description Why the attempt had no answer (refused, unreachable, timed out) */
+                                    error?: string;
+                                }[];
+                            };
                             /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
                             error?: {
                                 status: number;
@@ -10751,6 +11014,25 @@ export interface operations {
                                     /** @description Where to download it: /pdfservice/v1/jobs/{id}/result */
                                     url: string;
                                 };
+                            };
+                            /** @description The URL the job's end is POSTed to (X-Service-Webhook-Url, docs/webhooks.md) and the delivery log; not in the webhook's own body */
+                            webhook?: {
+                                url: string;
+                                /**
+                                 * @description pending until an attempt is answered 2xx (delivered) or the last attempt failed (failed)
+                                 * @enum {string}
+                                 */
+                                state: "pending" | "delivered" | "failed";
+                                /** @description Each attempt, oldest first */
+                                deliveries: {
+                                    attempt: number;
+                                    /** Format: date-time */
+                                    at: string;
+                                    /** @description The receiver's HTTP status, when it answered (2xx: delivered; a redirect is not followed) */
+                                    status?: number;
+                                    /** @description Why the attempt had no answer (refused, unreachable, timed out) */
+                                    error?: string;
+                                }[];
                             };
                             /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
                             error?: {
@@ -10891,6 +11173,25 @@ export interface operations {
                                 url: string;
                             };
                         };
+                        /** @description The URL the job's end is POSTed to (X-Service-Webhook-Url, docs/webhooks.md) and the delivery log; not in the webhook's own body */
+                        webhook?: {
+                            url: string;
+                            /**
+                             * @description pending until an attempt is answered 2xx (delivered) or the last attempt failed (failed)
+                             * @enum {string}
+                             */
+                            state: "pending" | "delivered" | "failed";
+                            /** @description Each attempt, oldest first */
+                            deliveries: {
+                                attempt: number;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description The receiver's HTTP status, when it answered (2xx: delivered; a redirect is not followed) */
+                                status?: number;
+                                /** @description Why the attempt had no answer (refused, unreachable, timed out) */
+                                error?: string;
+                            }[];
+                        };
                         /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
                         error?: {
                             status: number;
@@ -10952,6 +11253,25 @@ export interface operations {
                                 url: string;
                             };
                         };
+                        /** @description The URL the job's end is POSTed to (X-Service-Webhook-Url, docs/webhooks.md) and the delivery log; not in the webhook's own body */
+                        webhook?: {
+                            url: string;
+                            /**
+                             * @description pending until an attempt is answered 2xx (delivered) or the last attempt failed (failed)
+                             * @enum {string}
+                             */
+                            state: "pending" | "delivered" | "failed";
+                            /** @description Each attempt, oldest first */
+                            deliveries: {
+                                attempt: number;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description The receiver's HTTP status, when it answered (2xx: delivered; a redirect is not followed) */
+                                status?: number;
+                                /** @description Why the attempt had no answer (refused, unreachable, timed out) */
+                                error?: string;
+                            }[];
+                        };
                         /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
                         error?: {
                             status: number;
@@ -11012,6 +11332,25 @@ export interface operations {
                                 /** @description Where to download it: /pdfservice/v1/jobs/{id}/result */
                                 url: string;
                             };
+                        };
+                        /** @description The URL the job's end is POSTed to (X-Service-Webhook-Url, docs/webhooks.md) and the delivery log; not in the webhook's own body */
+                        webhook?: {
+                            url: string;
+                            /**
+                             * @description pending until an attempt is answered 2xx (delivered) or the last attempt failed (failed)
+                             * @enum {string}
+                             */
+                            state: "pending" | "delivered" | "failed";
+                            /** @description Each attempt, oldest first */
+                            deliveries: {
+                                attempt: number;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description The receiver's HTTP status, when it answered (2xx: delivered; a redirect is not followed) */
+                                status?: number;
+                                /** @description Why the attempt had no answer (refused, unreachable, timed out) */
+                                error?: string;
+                            }[];
                         };
                         /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
                         error?: {
@@ -11151,6 +11490,25 @@ export interface operations {
                                 url: string;
                             };
                         };
+                        /** @description The URL the job's end is POSTed to (X-Service-Webhook-Url, docs/webhooks.md) and the delivery log; not in the webhook's own body */
+                        webhook?: {
+                            url: string;
+                            /**
+                             * @description pending until an attempt is answered 2xx (delivered) or the last attempt failed (failed)
+                             * @enum {string}
+                             */
+                            state: "pending" | "delivered" | "failed";
+                            /** @description Each attempt, oldest first */
+                            deliveries: {
+                                attempt: number;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description The receiver's HTTP status, when it answered (2xx: delivered; a redirect is not followed) */
+                                status?: number;
+                                /** @description Why the attempt had no answer (refused, unreachable, timed out) */
+                                error?: string;
+                            }[];
+                        };
                         /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
                         error?: {
                             status: number;
@@ -11212,6 +11570,25 @@ export interface operations {
                                 url: string;
                             };
                         };
+                        /** @description The URL the job's end is POSTed to (X-Service-Webhook-Url, docs/webhooks.md) and the delivery log; not in the webhook's own body */
+                        webhook?: {
+                            url: string;
+                            /**
+                             * @description pending until an attempt is answered 2xx (delivered) or the last attempt failed (failed)
+                             * @enum {string}
+                             */
+                            state: "pending" | "delivered" | "failed";
+                            /** @description Each attempt, oldest first */
+                            deliveries: {
+                                attempt: number;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description The receiver's HTTP status, when it answered (2xx: delivered; a redirect is not followed) */
+                                status?: number;
+                                /** @description Why the attempt had no answer (refused, unreachable, timed out) */
+                                error?: string;
+                            }[];
+                        };
                         /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
                         error?: {
                             status: number;
@@ -11272,6 +11649,25 @@ export interface operations {
                                 /** @description Where to download it: /pdfservice/v1/jobs/{id}/result */
                                 url: string;
                             };
+                        };
+                        /** @description The URL the job's end is POSTed to (X-Service-Webhook-Url, docs/webhooks.md) and the delivery log; not in the webhook's own body */
+                        webhook?: {
+                            url: string;
+                            /**
+                             * @description pending until an attempt is answered 2xx (delivered) or the last attempt failed (failed)
+                             * @enum {string}
+                             */
+                            state: "pending" | "delivered" | "failed";
+                            /** @description Each attempt, oldest first */
+                            deliveries: {
+                                attempt: number;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description The receiver's HTTP status, when it answered (2xx: delivered; a redirect is not followed) */
+                                status?: number;
+                                /** @description Why the attempt had no answer (refused, unreachable, timed out) */
+                                error?: string;
+                            }[];
                         };
                         /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
                         error?: {
@@ -12573,6 +12969,8 @@ export interface operations {
                 "x-service-documentpassword-base64"?: string;
                 /** @description RFC 7240: respond-async runs the action as a background job: 202 Accepted, Location and the Job (see GET /jobs/{id}); wait=N waits up to N seconds for it first (docs/jobs.md) */
                 prefer?: string;
+                /** @description An http(s) URL the job's end is POSTed to, signed (Standard Webhooks): the request runs as a background job, as with Prefer: respond-async. It must be on PDFSERVICE_WEBHOOK_ALLOWLIST, else 400 WEBHOOK_URL_REFUSED (docs/webhooks.md) */
+                "x-service-webhook-url"?: string;
                 /** @description Change only if the document still has this ETag (412 otherwise) */
                 "if-match"?: string;
                 /** @description The ETag held: 304 when it is still current */
@@ -15726,6 +16124,8 @@ export interface operations {
                 "x-service-documentpassword-base64"?: string;
                 /** @description RFC 7240: respond-async runs the action as a background job: 202 Accepted, Location and the Job (see GET /jobs/{id}); wait=N waits up to N seconds for it first (docs/jobs.md) */
                 prefer?: string;
+                /** @description An http(s) URL the job's end is POSTed to, signed (Standard Webhooks): the request runs as a background job, as with Prefer: respond-async. It must be on PDFSERVICE_WEBHOOK_ALLOWLIST, else 400 WEBHOOK_URL_REFUSED (docs/webhooks.md) */
+                "x-service-webhook-url"?: string;
                 /** @description The ETag held: 304 when it is still current */
                 "if-none-match"?: string;
             };
