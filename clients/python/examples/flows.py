@@ -31,9 +31,3 @@ try:
     client.document("reports/2026/missing.pdf")
 except PdfServiceError as err:
     print("error", err.status, err.code, err.detail)
-
-# The secret this user's webhooks are signed with (docs/webhooks.md), then a new one in its place
-me = os.environ.get("PDF_USER", "admin")
-webhook_secret = client.request("GET", f"/users/{me}/webhook-secret").json()["secret"]
-rotated_secret = client.request("POST", f"/users/{me}/webhook-secret").json()["secret"]
-print("webhook secret rotated", webhook_secret != rotated_secret)

@@ -1,5 +1,5 @@
 /**
- * The common flows of docs/api.md ("Clients") and the README (and the webhook secret of docs/webhooks.md), with the TypeScript client. The docs quote this file
+ * The common flows of docs/api.md ("Clients") and the README, with the TypeScript client. The docs quote this file
  * verbatim; test/clients/typescript.test.ts compiles it against the packed client and runs it against a started
  * service, in a folder holding q1.pdf and minutes.docx.
  */
@@ -34,9 +34,3 @@ try {
   if (!(err instanceof PdfServiceError)) throw err;
   console.log('error', err.status, err.code, err.detail);
 }
-
-// The secret this user's webhooks are signed with (docs/webhooks.md), then a new one in its place
-const me = process.env.PDF_USER ?? 'admin';
-const webhookSecret = ((await (await client.request('GET', `/users/${me}/webhook-secret`)).json()) as { secret: string }).secret;
-const rotatedSecret = ((await (await client.request('POST', `/users/${me}/webhook-secret`)).json()) as { secret: string }).secret;
-console.log('webhook secret rotated', webhookSecret !== rotatedSecret);
