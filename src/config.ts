@@ -7,24 +7,26 @@ import { SERVICE, type ServiceSettings } from './config/service.js';
 import { ConfigError, type Setting, type SettingsBlock, type SettingsFeature } from './config/setting.js';
 import { STORES, type StoreSettings } from './config/stores.js';
 import { TOOLS, type ToolSettings } from './config/tools.js';
+import { WEBHOOKS, type WebhookSettings } from './config/webhooks.js';
 
 export { userTaskLimit } from './config/engine.js';
 export { jobConcurrency } from './config/jobs.js';
 export { secretsKey } from './config/stores.js';
 export { chromiumPool, officePool, toolMemory, webPolicy } from './config/tools.js';
+export { webhookPolicy } from './config/webhooks.js';
 
 /**
  * Every setting of the service, read from environment variables and validated once at start: the merge of the
  * features' settings blocks (src/config/), each declaring its variables, defaults, parsers and README lines.
  * A new feature adds its block here, in the type and in FEATURES.
  */
-export type Config = ServiceSettings & AuthSettings & EngineSettings & JobSettings & ToolSettings & StoreSettings & RetentionSettings & RedisSettings;
+export type Config = ServiceSettings & AuthSettings & EngineSettings & JobSettings & ToolSettings & StoreSettings & RetentionSettings & RedisSettings & WebhookSettings;
 
 /** The blocks in the README table's order; their cross-setting checks run in this order too. */
-const FEATURES: SettingsFeature<object, Config>[] = [SERVICE, AUTH, ENGINE, JOBS, TOOLS, STORES, RETENTION, REDIS];
+const FEATURES: SettingsFeature<object, Config>[] = [SERVICE, AUTH, ENGINE, JOBS, WEBHOOKS, TOOLS, STORES, RETENTION, REDIS];
 
 /** The one configuration table (TypeScript refuses a Config property without its setting, or one set twice). */
-export const SETTINGS: SettingsBlock<Config> = { ...SERVICE.settings, ...AUTH.settings, ...ENGINE.settings, ...JOBS.settings, ...TOOLS.settings, ...STORES.settings, ...RETENTION.settings, ...REDIS.settings };
+export const SETTINGS: SettingsBlock<Config> = { ...SERVICE.settings, ...AUTH.settings, ...ENGINE.settings, ...JOBS.settings, ...WEBHOOKS.settings, ...TOOLS.settings, ...STORES.settings, ...RETENTION.settings, ...REDIS.settings };
 
 /** Reads the configuration; throws one error naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

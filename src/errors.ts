@@ -16,6 +16,8 @@ export const ERROR_CATALOG = {
   MALFORMED_XFDF: { status: 400, title: 'The XFDF body is not well-formed XFDF or uses forbidden constructs' },
   MALFORMED_FDF: { status: 400, title: 'The FDF body is not a readable FDF file' },
   MALFORMED_XMP: { status: 400, title: 'The XMP packet is not well-formed XML or not an XMP packet' },
+  // Webhooks (docs/webhooks.md).
+  WEBHOOK_URL_REFUSED: { status: 400, title: 'The webhook URL is not one the service may call: malformed, not http(s), not on the allow-list, or resolving to a non-public address not listed' },
   INVALID_SEARCH: { status: 400, title: 'The search term is empty or not a valid regular expression' },
   // Outline (docs/outline.md).
   OUTLINE_TOO_LARGE: { status: 400, title: 'The outline has too many items or too deep a nesting' },

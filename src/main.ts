@@ -1,6 +1,10 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadConfig, webPolicy, type Config } from './config.js';
+import { loadConfig, webhookPolicy, webPolicy, type Config } from './config.js';
+import { UserService } from './auth/users.js';
+import type { UserAdmin } from './auth/types.js';
+import { jobView } from './http/routes/jobs.js';
+import type { WebhookSecrets } from './operations/jobs/webhooks.js';
 import { createOperations } from './operations/index.js';
 import type { AnyAction } from './operations/actions/runner.js';
 import { FileProfileStore } from './operations/optimize/file-store.js';
@@ -39,6 +43,8 @@ export async function start(config: Config, mode: 'service' | 'worker' = 'servic
   const pool = await startEngine(config, log);
   await prepared;
   const jobs = await openJobs(config, shared, documentStore, mode, log);
+  // Webhooks are signed with their owner's secret: a worker (no users of its own) reads it from the users in Redis.
+  const secrets = webhookSecrets(auth?.auth.users ?? (shared.userStore ? new UserService(shared.userStore) : undefined));
   const operations = createOperations({
     stores: meteredStores(documentStore.stores),
     pool,
@@ -49,11 +55,18 @@ export async function start(config: Config, mode: 'service' | 'worker' = 'servic
     textPrefetchMaxBytes: config.textPrefetchMaxBytes,
     jobs,
     web: webPolicy(config),
+    webhooks: { policy: webhookPolicy(config), view: jobView, ...(secrets ? { secrets } : {}) },
     ...(options.extraActions ? { extraActions: options.extraActions } : {}),
   });
   const parts = { shared, documentStore, tools, pool, operations, jobs, log };
   if (!auth) return startJobWorker(config, parts);
   return startService(config, { ...parts, auth });
+}
+
+/** The users' webhook secrets as jobs use them: made at a job's submission, read at its delivery. */
+function webhookSecrets(users: Pick<UserAdmin, 'webhookSecret' | 'currentWebhookSecret'> | undefined): WebhookSecrets | undefined {
+  if (!users) return undefined;
+  return { ensure: (username) => users.webhookSecret(username), current: (username) => users.currentWebhookSecret(username) };
 }
 
 /** Runs the service (or a worker) as the process's main: configuration and start errors as one line, stop on SIGTERM/SIGINT. */

@@ -77,6 +77,10 @@ export interface UserAdmin {
   create(input: { username: string; password: string; rights: Right[] }): Promise<UserView>;
   update(username: string, changes: { password?: string; rights?: Right[] }): Promise<UserView>;
   remove(username: string): Promise<void>;
+  /** The user's webhook signing secret (docs/webhooks.md), made when the user has none; `rotate`: a new one replaces it. */
+  webhookSecret(username: string, options?: { rotate?: boolean }): Promise<string>;
+  /** The user's webhook secret as it is now, without making one. */
+  currentWebhookSecret(username: string): Promise<string | undefined>;
 }
 
 /** An API token as its owner sees it: never its secret, which is shown once, at creation. */

@@ -4,6 +4,7 @@ import { ServiceError } from '../errors.js';
 import { DEFAULT_HASH_COST, hashPassword, isPasswordHash, verifyAgainstDummy, verifyPassword } from './passwords.js';
 import { errno, writeStateFile } from '../state-file.js';
 import { RIGHTS, type Right, type UserAdmin, type UserView } from './types.js';
+import { newWebhookSecret } from '../webhook-signing.js';
 
 /** A user as stored: never a plain password, only its scrypt hash. */
 export interface StoredUser {
@@ -12,6 +13,8 @@ export interface StoredUser {
   rights: Right[];
   createdAt: string;
   updatedAt: string;
+  /** The secret the user's webhooks are signed with (`whsec_…`, docs/webhooks.md), made at the first need. */
+  webhookSecret?: string;
 }
 
 /**
@@ -315,6 +318,24 @@ export class UserService implements UserAdmin {
     });
     this.events.onCredentialsRevoked?.(username);
     await this.events.onUserRemoved?.(username);
+  }
+
+  /** The user's webhook signing secret, made when the user has none; `rotate`: a new one replaces it (404 USER_NOT_FOUND). */
+  async webhookSecret(username: string, options: { rotate?: boolean } = {}): Promise<string> {
+    const known = options.rotate ? undefined : (await this.store.find(username))?.webhookSecret;
+    if (known !== undefined) return known;
+    return this.store.transact((users) => {
+      const user = users.get(username);
+      if (!user) throw new ServiceError('USER_NOT_FOUND', `No user named ${JSON.stringify(username)}`);
+      // Two first needs at once: the one made first stays.
+      if (options.rotate || user.webhookSecret === undefined) user.webhookSecret = newWebhookSecret();
+      return user.webhookSecret;
+    });
+  }
+
+  /** The user's webhook secret as it is now, without making one. */
+  async currentWebhookSecret(username: string): Promise<string | undefined> {
+    return (await this.store.find(username))?.webhookSecret;
   }
 
   /**

@@ -67,6 +67,8 @@ const OPERATION_IDS: Record<string, string> = {
   'PUT /users/:username/dms-account': 'setUserDmsAccount',
   'GET /users/:username/dms-account': 'getUserDmsAccount',
   'DELETE /users/:username/dms-account': 'deleteUserDmsAccount',
+  'GET /users/:username/webhook-secret': 'getUserWebhookSecret',
+  'POST /users/:username/webhook-secret': 'rotateUserWebhookSecret',
   'POST /tokens': 'createToken',
   'GET /tokens': 'listTokens',
   'GET /tokens/:id': 'getToken',

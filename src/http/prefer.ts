@@ -1,3 +1,6 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { WEBHOOK_HEADER } from './request-context.js';
+
 /**
  * The `Prefer` request header (RFC 7240) as the actions read it: whether the
  * client asks for an asynchronous answer (`respond-async`) and how long it is
@@ -7,6 +10,8 @@
  */
 export interface Preferences {
   respondAsync: boolean;
+  /** The request names a webhook (X-Service-Webhook-Url): it runs as a job, as with respond-async (docs/webhooks.md). */
+  webhook?: boolean;
   /** Seconds from `wait=N`; undefined when absent or not a whole number. */
   wait?: number;
 }
@@ -42,10 +47,15 @@ export function parsePrefer(header: string | string[] | undefined): Preferences 
  * Null: run inline. `applied` is the Preference-Applied value of a 202.
  */
 export function jobPlan(prefer: Preferences, longByNature: boolean): { waitMs: number; applied?: string } | null {
-  if (!prefer.respondAsync && !longByNature) return null;
+  if (!prefer.respondAsync && !prefer.webhook && !longByNature) return null;
   const waitMs = (prefer.wait ?? 0) * 1000;
   const applied = [...(prefer.respondAsync ? ['respond-async'] : []), ...(prefer.wait !== undefined ? [`wait=${prefer.wait}`] : [])].join(', ');
   return { waitMs, ...(applied ? { applied } : {}) };
+}
+
+/** The preferences of a request that can run as a job: its Prefer headers, and whether it names a webhook. */
+export function requestPreferences(headers: IncomingHttpHeaders): Preferences {
+  return { ...parsePrefer(headers.prefer), ...(headers[WEBHOOK_HEADER] !== undefined ? { webhook: true } : {}) };
 }
 
 function unquote(raw: string): string {

@@ -8,6 +8,20 @@ export const DOCUMENT_PASSWORD_HEADER = 'x-service-documentpassword';
 export const DOCUMENT_PASSWORD_BASE64_HEADER = 'x-service-documentpassword-base64';
 export const DOCUMENT_PASSWORD_HEADERS = [DOCUMENT_PASSWORD_HEADER, DOCUMENT_PASSWORD_BASE64_HEADER] as const;
 
+/** The callback URL of a request that creates a job (docs/webhooks.md); its presence makes the request a job. */
+export const WEBHOOK_HEADER = 'x-service-webhook-url';
+
+/** W3C Trace Context, version 00: trace id and parent id of hex digits, neither all zeros. */
+const TRACEPARENT = /^00-(?!0{32})[0-9a-f]{32}-(?!0{16})[0-9a-f]{16}-[0-9a-f]{2}$/;
+
+/** The request's webhook as sent (checked when its job is created), with its traceparent when that is valid. */
+function webhookOf(request: FastifyRequest): OperationContext['webhook'] {
+  const url = header(request, WEBHOOK_HEADER);
+  if (url === undefined) return undefined;
+  const traceparent = header(request, 'traceparent')?.trim();
+  return { url, ...(traceparent !== undefined && TRACEPARENT.test(traceparent) ? { traceparent } : {}) };
+}
+
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return Array.isArray(value) ? value[0] : value;
@@ -85,6 +99,7 @@ export function operationContext(request: FastifyRequest): OperationContext {
     ifMatch: header(request, 'if-match'),
     requestId: String(request.id),
     ...(typeof versionId === 'string' ? { versionId } : {}),
+    webhook: webhookOf(request),
   };
 }
 

@@ -15,6 +15,8 @@ export interface OperationContext {
   versionId?: string | undefined;
   /** The request's id (X-Request-Id), kept with the versions it writes. */
   requestId?: string | undefined;
+  /** X-Service-Webhook-Url as sent (checked when a job is created: docs/webhooks.md), with a valid W3C traceparent of the request. */
+  webhook?: { url: string; traceparent?: string } | undefined;
 }
 
 /**

@@ -1,3 +1,5 @@
+import { Webhooks, type WebhookPolicy, type WebhookSecrets } from './jobs/webhooks.js';
+import type { JobRecord } from './jobs/model.js';
 import type { WebPolicy } from './conversions/html/web.js';
 import type { EnginePool } from '../engine/pool.js';
 import type { DocumentStores } from '../storage/store.js';
@@ -67,7 +69,7 @@ export interface Operations {
   engineStats(): EnginePool['stats'];
 }
 
-export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0, jobs, profiles = new MemoryProfileStore(), pipelines = new MemoryPipelineStore(), extraActions = [], web }: {
+export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0, jobs, profiles = new MemoryProfileStore(), pipelines = new MemoryPipelineStore(), extraActions = [], web, webhooks }: {
   /** The store of each user (sharedStores for a store without users of its own): every document operation resolves it from its context. */
   stores: DocumentStores;
   pool: EnginePool;
@@ -83,6 +85,8 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
   extraActions?: readonly AnyAction[];
   /** What web pages by URL may fetch (config: PDFSERVICE_URL_*); absent or an empty allow-list: they are off. */
   web?: WebPolicy;
+  /** Where jobs' ends may be POSTed and with which secrets (docs/webhooks.md); `view` renders a job as GET /jobs/{id} does. Absent: off. */
+  webhooks?: { policy: WebhookPolicy; secrets?: WebhookSecrets; view: (record: JobRecord) => unknown };
 }): Operations {
   const documents = new DocumentOperations(stores, pool);
   const uploads = new UploadOperations(documents, tools, web);
@@ -116,7 +120,7 @@ export function createOperations({ stores, pool, tools, textPrefetchMaxBytes = 0
     oneshot: new OneShotOperations(pool, tools, actions, resultFiles, web),
     optimizeProfiles,
     pipelines: new PipelineOperations(pipelines, actions),
-    ...(jobs ? { jobs: new JobOperations(jobs.store, actions, uploads, jobs.limits, jobs.backend, resultFiles) } : {}),
+    ...(jobs ? { jobs: new JobOperations(jobs.store, actions, uploads, jobs.limits, jobs.backend, resultFiles, webhooks ? new Webhooks(webhooks.policy, webhooks.secrets, webhooks.view) : undefined) } : {}),
     tools,
     engineStats: () => pool.stats,
   };

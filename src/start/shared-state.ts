@@ -54,9 +54,9 @@ export async function openSharedState(config: Config, mode: 'service' | 'worker'
   try {
     // Passthrough sessions carry DMS passwords: loadConfig made the key a requirement then; sealed with it in Redis.
     const sealer = config.secretsKey || config.secretsKeyFile ? new Sealer(await loadSecretsKey(config)) : undefined;
-    // A worker serves no requests: it reads optimize profiles (OptimizeAction), never users, tokens or sessions, and
-    // its data folder is scratch space, not state to copy into Redis.
-    if (mode === 'worker') return { redis, profiles: new RedisProfileStore(redis), ...(sealer ? { sealer } : {}) };
+    // A worker serves no requests: it reads optimize profiles (OptimizeAction) and users' webhook secrets (a job it ends
+    // delivers its webhook), never tokens or sessions, and its data folder is scratch space, not state to copy into Redis.
+    if (mode === 'worker') return { redis, profiles: new RedisProfileStore(redis), userStore: new RedisUserStore(redis), ...(sealer ? { sealer } : {}) };
     const limits = { idleSeconds: config.sessionIdleSeconds, maxSeconds: config.sessionMaxSeconds };
     const userStore = new RedisUserStore(redis);
     const tokenStore = new RedisTokenStore(redis, userStore);

@@ -104,6 +104,7 @@ export async function checkAreas(stdout: string, folder: string): Promise<void> 
     'printed /reports/2026/report.pdf',
     'PDF/UA-1: true', // accessibility.md: the tagged Markdown print passes
     'exported: # Quarterly report', // export.md: its heading comes back as one
+    'webhook secret rotated: yes', // webhooks.md: a rotation answers a new secret
   ], stdout);
   const read = (name: string) => readFile(path.join(folder, name));
   // Getting started: converted, OCR'd, signed.

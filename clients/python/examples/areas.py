@@ -180,3 +180,9 @@ print("PDF/UA-1:", "true" if ua["compliant"] else "false")
 # Export: the report read back as Markdown (docs/export.md); format=json and format=html work alike
 exported = client.request("GET", "/documents/reports/2026/report.pdf/export", params={"format": "markdown"}).text
 print("exported:", exported.split("\n")[0])
+
+# The secret this user's webhooks are signed with (docs/webhooks.md), then a new one in its place
+me = os.environ.get("PDF_USER", "admin")
+webhook_secret = client.request("GET", f"/users/{me}/webhook-secret").json()["secret"]
+rotated_secret = client.request("POST", f"/users/{me}/webhook-secret").json()["secret"]
+print("webhook secret rotated:", "yes" if webhook_secret != rotated_secret else "no")

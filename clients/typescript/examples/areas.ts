@@ -1,6 +1,6 @@
 /**
  * The TypeScript beside the shell examples of docs/getting-started.md, jobs.md, ocr.md, pdfa.md, pages.md,
- * signing.md, stamps.md, outline.md, metadata.md, compare.md, page-numbers.md, page-layout.md, merge-split.md, html.md, accessibility.md and export.md, and the principal calls of the pages that show none (annotations.md, forms.md,
+ * signing.md, stamps.md, outline.md, metadata.md, compare.md, page-numbers.md, page-layout.md, merge-split.md, html.md, accessibility.md, export.md and webhooks.md, and the principal calls of the pages that show none (annotations.md, forms.md,
  * redaction.md, permissions.md, optimize.md, pipelines.md, pages-edit.md and office.md, after the stamp). The pages quote this file verbatim;
  * test/clients/typescript.test.ts compiles it against the packed client and runs it against a started service, in a
  * folder holding q1.pdf, letter.png, minutes.docx, claim.pdf (a form) and jane.p12.
@@ -210,3 +210,9 @@ console.log('PDF/UA-1:', ((await ua.json()) as { compliant: boolean }).compliant
 // Export: the report read back as Markdown (docs/export.md); format=json and format=html work alike
 const exported = await client.request('GET', '/documents/reports/2026/report.pdf/export', { query: { format: 'markdown' } });
 console.log('exported:', (await exported.text()).split('\n')[0]);
+
+// The secret this user's webhooks are signed with (docs/webhooks.md), then a new one in its place
+const me = process.env.PDF_USER ?? 'admin';
+const webhookSecret = ((await (await client.request('GET', `/users/${me}/webhook-secret`)).json()) as { secret: string }).secret;
+const rotatedSecret = ((await (await client.request('POST', `/users/${me}/webhook-secret`)).json()) as { secret: string }).secret;
+console.log('webhook secret rotated:', webhookSecret !== rotatedSecret ? 'yes' : 'no');

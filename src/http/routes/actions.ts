@@ -6,7 +6,7 @@ import { contentDownload, sendDownload } from '../download.js';
 import type { Api, AppDeps } from '../context.js';
 import { documentUrl } from '../document-urls.js';
 import { parseJsonPart, readMultipart } from '../multipart.js';
-import { jobPlan, parsePrefer } from '../prefer.js';
+import { jobPlan, requestPreferences } from '../prefer.js';
 import { sendModel } from '../reply.js';
 import { jobAcceptedResponse, preferHeader } from '../schemas/jobs.js';
 import { answerWithJob } from './jobs.js';
@@ -95,7 +95,7 @@ export function registerActionRoutes(api: Api, deps: AppDeps): void {
       const { body, files } = await actionBody(request, deps);
       // prepare answers every 4xx at once (and discards the files then); from here the prepared action owns them.
       const prepared = await actions.prepare(path, body, target, files, operationContext(request));
-      const plan = jobs ? jobPlan(parsePrefer(request.raw.headers.prefer), jobs.longByNature(prepared)) : null;
+      const plan = jobs ? jobPlan(requestPreferences(request.raw.headers), jobs.longByNature(prepared)) : null;
       if (jobs && plan) return answerWithJob(request, reply, jobs, await jobs.submit(prepared), plan);
       const result = await actions.execute(prepared);
       if (result.kind === 'model') return sendModel(request, reply, { root: result.xmlRoot }, result.model);

@@ -10,7 +10,7 @@ import { documentPasswordHeader, errorResponses, filePathParams, notModifiedResp
 import { COMPARE_XML, compareReportSchema, compareRequestSchema } from '../schemas/compare.js';
 import { COMPARE_DEFAULT_DPI, COMPARE_DEFAULT_THRESHOLD } from '../../engine/models.js';
 import { requireJsonBody } from './metadata.js';
-import { jobPlan, parsePrefer } from '../prefer.js';
+import { jobPlan, requestPreferences } from '../prefer.js';
 import { jobAcceptedResponse, preferHeader } from '../schemas/jobs.js';
 import { renderXml } from '../xml.js';
 import { answerWithJob } from './jobs.js';
@@ -66,7 +66,7 @@ export function registerCompareRoutes(api: Api, deps: AppDeps): void {
     }
     const name = path.toString().split('/').pop()!.replace(/\.pdf$/i, '');
     // As every long request (docs/jobs.md): a job when asked for, or when either document is over the size rule.
-    const plan = jobs ? jobPlan(parsePrefer(request.raw.headers.prefer), jobs.longByNature({ bytes: await compare.size(path, ctx, other) })) : null;
+    const plan = jobs ? jobPlan(requestPreferences(request.raw.headers), jobs.longByNature({ bytes: await compare.size(path, ctx, other) })) : null;
     if (jobs && plan) {
       jobs.checkRoom(ctx);
       // Every 4xx the inline request would answer before its work is answered here, and no job is made.

@@ -4,7 +4,7 @@ import { MAX_STEPS } from '../../operations/oneshot.js';
 import type { Api, AppDeps } from '../context.js';
 import { parseJsonPart, readMultipart } from '../multipart.js';
 import { filePart, multipartBody } from '../openapi.js';
-import { jobPlan, parsePrefer } from '../prefer.js';
+import { jobPlan, requestPreferences } from '../prefer.js';
 import { contentDisposition } from '../reply.js';
 import { operationContext } from '../request-context.js';
 import { jobAcceptedResponse, preferHeader } from '../schemas/jobs.js';
@@ -68,7 +68,7 @@ export function registerConvertRoutes(api: Api, deps: AppDeps): void {
     }
     // prepare answers every 4xx at once (and discards the files then); from here the prepared one-shot owns them.
     const prepared = await oneshot.prepare(files, steps, ctx, options);
-    const plan = jobs ? jobPlan(parsePrefer(request.raw.headers.prefer), jobs.longByNature(prepared)) : null;
+    const plan = jobs ? jobPlan(requestPreferences(request.raw.headers), jobs.longByNature(prepared)) : null;
     if (jobs && plan) {
       let job = await jobs.submitOneShot(prepared, oneshot);
       if (plan.waitMs > 0) {

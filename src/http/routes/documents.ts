@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { ServiceError } from '../../errors.js';
 import type { Api, AppDeps, SchemaRequest } from '../context.js';
 import { documentUrl } from '../document-urls.js';
-import { jobPlan, parsePrefer } from '../prefer.js';
+import { jobPlan, requestPreferences } from '../prefer.js';
 import { answerWithJob } from './jobs.js';
 import { jobAcceptedResponse, preferHeader } from '../schemas/jobs.js';
 import { negotiate } from '../negotiation.js';
@@ -94,7 +94,7 @@ export function registerDocumentRoutes(api: Api, deps: AppDeps): void {
     const options = officeOptionsOf(request.query);
     const prepared = await deps.operations.uploads.preparePut(path, request.body, mediaType, deps.config.maxUploadBytes, operationContext(request), options, htmlOptionsOf(request.query));
     const { jobs } = deps.operations;
-    const plan = jobs ? jobPlan(parsePrefer(request.headers.prefer), jobs.longByNature(prepared)) : null;
+    const plan = jobs ? jobPlan(requestPreferences(request.headers), jobs.longByNature(prepared)) : null;
     if (jobs && plan) return answerWithJob(request, reply, jobs, await jobs.submit(prepared), plan);
     const result = await deps.operations.uploads.executeUpload(prepared);
     reply.header('ETag', result.model.etag);

@@ -4,7 +4,7 @@ import { EXPORT_ASYNC_PAGES } from '../../operations/pages.js';
 import { noneMatch } from '../conditional.js';
 import type { Api, AppDeps } from '../context.js';
 import { negotiate } from '../negotiation.js';
-import { jobPlan, parsePrefer } from '../prefer.js';
+import { jobPlan, requestPreferences } from '../prefer.js';
 import { contentDisposition, warningHeaders } from '../reply.js';
 import { variantEtag } from '../rendered-cache.js';
 import { documentPathParam, operationContext } from '../request-context.js';
@@ -101,7 +101,7 @@ export function registerExportRoutes(api: Api, deps: AppDeps): void {
     if (jobs) {
       // As every long read (docs/jobs.md): a job when asked for, or when it exports many pages or a large document.
       const size = await pages.exportSize(path, ctx, pageRange);
-      const plan = jobPlan(parsePrefer(request.raw.headers.prefer), size.pages > EXPORT_ASYNC_PAGES || jobs.longByNature({ bytes: size.bytes }));
+      const plan = jobPlan(requestPreferences(request.raw.headers), size.pages > EXPORT_ASYNC_PAGES || jobs.longByNature({ bytes: size.bytes }));
       if (plan) {
         jobs.checkRoom(ctx);
         const job = await jobs.submitExport(path.toString(), ctx, { format, ...(pageRange !== undefined ? { pageRange } : {}), ...(table !== undefined ? { table } : {}), ...(ctx.versionId !== undefined ? { versionId: ctx.versionId } : {}), mediaType: MEDIA_TYPES[format], pages: size.pages }, async (exec) => ({

@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { ServiceError } from '../../errors.js';
 import type { Api, AppDeps, SchemaRequest } from '../context.js';
 import { documentUrl } from '../document-urls.js';
-import { jobPlan, parsePrefer } from '../prefer.js';
+import { jobPlan, requestPreferences } from '../prefer.js';
 import { answerWithJob } from './jobs.js';
 import { jobAcceptedResponse, preferHeader } from '../schemas/jobs.js';
 import { readMultipart } from '../multipart.js';
@@ -101,7 +101,7 @@ export function registerFolderRoutes(api: Api, deps: AppDeps): void {
     const { files } = await readMultipart(request, documents, { fileLimit: deps.config.maxUploadBytes, textLimit: deps.config.maxBodyBytes, textFields: [] });
     const prepared = await deps.operations.uploads.prepareFormUpload(folder, files, namingMode, ctx, options, htmlOptionsOf(request.query));
     const { jobs } = deps.operations;
-    const plan = jobs ? jobPlan(parsePrefer(request.headers.prefer), jobs.longByNature(prepared)) : null;
+    const plan = jobs ? jobPlan(requestPreferences(request.headers), jobs.longByNature(prepared)) : null;
     if (jobs && plan) return answerWithJob(request, reply, jobs, await jobs.submit(prepared), plan);
     const result = await deps.operations.uploads.executeUpload(prepared);
     reply.header('Location', documentUrl(result.path));

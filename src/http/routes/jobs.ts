@@ -60,10 +60,12 @@ async function sendJobResult(request: FastifyRequest, reply: FastifyReply, jobs:
  * model; the result and the error carry the HTTP status the inline request would have answered, mapped here from
  * what the record says happened.
  */
-export function jobView(record: JobRecord): Omit<JobRecord, 'payload' | 'result' | 'error'> & { result?: unknown; error?: unknown } {
-  const { payload: _payload, result, error, ...view } = record;
+export function jobView(record: Omit<JobRecord, 'webhook'> & Partial<Pick<JobRecord, 'webhook'>>): Omit<JobRecord, 'payload' | 'result' | 'error' | 'webhook'> & { result?: unknown; error?: unknown; webhook?: unknown } {
+  const { payload: _payload, result, error, webhook, ...view } = record;
   return {
     ...view,
+    // The traceparent is the service's to send on, not part of the model.
+    ...(webhook ? { webhook: { url: webhook.url, state: webhook.state, deliveries: webhook.deliveries } } : {}),
     ...(result ? { result: resultView(record.id, result) } : {}),
     // The error is the problem the inline request would have answered: its extension members (a failed PDF/A
     // conversion's report) sit beside code and detail there, so here too.

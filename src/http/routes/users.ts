@@ -53,6 +53,15 @@ const usernameParams = {
 } as const;
 
 const DMS_ACCOUNT_XML = { root: 'DmsAccount' };
+const WEBHOOK_SECRET_XML = { root: 'WebhookSecret' };
+
+const webhookSecretSchema = {
+  title: 'WebhookSecretModel',
+  type: 'object',
+  description: 'WebhookSecretModel (XML: <WebhookSecret>): the secret the user\'s webhooks are signed with (docs/webhooks.md)',
+  properties: { secret: { type: 'string', pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$', description: 'whsec_ and the key in base64, as Standard Webhooks libraries take it' } },
+  required: ['secret'],
+} as const;
 
 const dmsAccountModelSchema = {
   title: 'DmsAccountModel',
@@ -247,4 +256,32 @@ export function registerUserRoutes(api: Api, deps: AppDeps): void {
     await accounts.remove(username);
     return reply.code(204).send();
   });
+
+  // A user's own webhook secret (docs/webhooks.md): the user reads and rotates it; an admin those of every user.
+  const ownOrAdmin = (request: { principal: { username: string; rights: string[] } | null }, username: string) => {
+    const principal = request.principal!;
+    if (principal.username !== username && !principal.rights.includes('admin')) throw new ServiceError('FORBIDDEN', 'Only the user and admins see or rotate a user\'s webhook secret');
+  };
+  for (const [method, rotate, summary, description] of [
+    ['GET', false, 'Get a user\'s webhook secret', 'The secret the user\'s webhooks are signed with (Standard Webhooks, whsec_…), made at the first need.'],
+    ['POST', true, 'Rotate a user\'s webhook secret', 'A new secret replaces the old one at once: every later attempt of the user\'s webhooks, retries of earlier ones included, is signed with it. No body.'],
+  ] as const) {
+    api.route({
+      method,
+      url: '/users/:username/webhook-secret',
+      config: { model: true },
+      schema: {
+        summary,
+        description: `${description} The user or an admin; 403 FORBIDDEN for another user's.`,
+        tags: ['users'],
+        params: usernameParams,
+        response: { 200: webhookSecretSchema, ...errorResponses },
+      },
+      handler: async (request, reply) => {
+        const { username } = request.params;
+        ownOrAdmin(request, username);
+        return sendModel(request, reply, WEBHOOK_SECRET_XML, { secret: await users.webhookSecret(username, { rotate }) });
+      },
+    });
+  }
 }

@@ -57,6 +57,29 @@ export const jobModelSchema = {
         },
       },
     },
+    webhook: {
+      type: 'object',
+      description: 'The URL the job\'s end is POSTed to (X-Service-Webhook-Url, docs/webhooks.md) and the delivery log; not in the webhook\'s own body',
+      required: ['url', 'state', 'deliveries'],
+      properties: {
+        url: { type: 'string' },
+        state: { type: 'string', enum: ['pending', 'delivered', 'failed'], description: 'pending until an attempt is answered 2xx (delivered) or the last attempt failed (failed)' },
+        deliveries: {
+          type: 'array',
+          description: 'Each attempt, oldest first',
+          items: {
+            type: 'object',
+            required: ['attempt', 'at'],
+            properties: {
+              attempt: { type: 'integer', minimum: 1 },
+              at: { type: 'string', format: 'date-time' },
+              status: { type: 'integer', description: 'The receiver\'s HTTP status, when it answered (2xx: delivered; a redirect is not followed)' },
+              error: { type: 'string', description: 'Why the attempt had no answer (refused, unreachable, timed out)' },
+            },
+          },
+        },
+      },
+    },
     error: {
       type: 'object',
       description: 'A failed or cancelled job: the problem the inline request would have answered (docs/errors.md)',
@@ -88,6 +111,12 @@ export const preferHeader = {
   prefer: {
     type: 'string',
     description: 'RFC 7240: respond-async runs the action as a background job: 202 Accepted, Location and the Job (see GET /jobs/{id}); wait=N waits up to N seconds for it first (docs/jobs.md)',
+  },
+  'x-service-webhook-url': {
+    type: 'string',
+    minLength: 1,
+    maxLength: 2048,
+    description: 'An http(s) URL the job\'s end is POSTed to, signed (Standard Webhooks): the request runs as a background job, as with Prefer: respond-async. It must be on PDFSERVICE_WEBHOOK_ALLOWLIST, else 400 WEBHOOK_URL_REFUSED (docs/webhooks.md)',
   },
 } as const;
 

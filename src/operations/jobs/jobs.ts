@@ -10,7 +10,8 @@ import type { PreparedUpload, UploadOperations } from '../uploads.js';
 import type { OneShotOperations, PreparedOneShot } from '../oneshot.js';
 import type { PreparedCompare } from '../compare.js';
 import type { ExecutionContext } from '../execution.js';
-import { isFinished, type ComparePayload, type ExportPayload, type ActionPayload, type JobError, type JobPayload, type JobProgress, type JobRecord, type JobState } from './model.js';
+import { isFinished, type ComparePayload, type ExportPayload, type ActionPayload, type JobError, type JobPayload, type JobProgress, type JobRecord, type JobState, type JobWebhook, type WebhookDelivery } from './model.js';
+import type { Webhooks } from './webhooks.js';
 import { newJobId, type JobStore } from './store.js';
 import type { JobEventHub } from './events.js';
 import type { JobBackend, JobConsumer, SharedHeld } from './backend.js';
@@ -92,6 +93,8 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
     private readonly backend: JobBackend = new EmbeddedJobBackend(),
     /** Where jobs keep the files they produce (result-files.ts); in memory by default (tests). */
     private readonly resultFiles: JobResultFiles = new MemoryResultFiles(),
+    /** Where jobs' ends are POSTed when their request named a URL (docs/webhooks.md); absent: webhooks are off. */
+    private readonly webhooks?: Webhooks,
   ) {
     this.hub = backend.events;
     observeJobs(() => ({ queued: this.queue.length, running: this.running.size, shared: this.sharedCount }));
@@ -104,6 +107,7 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
 
   /** Stops them; running jobs are not waited for (across processes their heartbeat lapses and they end interrupted). */
   close(): Promise<void> {
+    this.webhooks?.close();
     return this.backend.close();
   }
 
@@ -133,6 +137,7 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
         ? 'The service stopped before the job ran, and the job needs what is held in memory only (the document password or uploaded files); the document is unchanged. Submit it again.'
         : stoppedWhileRunning('The service', record);
       await this.store.put(record);
+      this.deliverWebhook(record);
     }
     this.dispatch();
   }
@@ -213,6 +218,7 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
   /** Writes the record and puts the job on the shared queue, where any process that runs jobs takes it (runShared). */
   private async submitShared(prepared: PreparedAction, payload: ActionPayload, id: string, sealed: string | undefined): Promise<JobRecord> {
     const owner = ownerOf(prepared.ctx);
+    const webhook = await this.acceptWebhook(prepared.ctx);
     await this.readShared();
     // No await between the check and the count of this submit, so a burst of submits is counted one by one.
     const victim = this.admission(owner);
@@ -220,7 +226,7 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
     this.countSubmitting(owner, 1);
     try {
       if (victim && !(await this.pushOut(victim))) throw busy();
-      const record = this.newRecord(id, prepared.name, prepared.source.toString(), prepared.ctx, payload);
+      const record = this.newRecord(id, prepared.name, prepared.source.toString(), prepared.ctx, payload, webhook);
       await this.store.put(record);
       countJobSubmitted(record.action);
       await this.hub.publish(record, 'state');
@@ -311,7 +317,7 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
       }
       const interrupted: JobRecord = { ...record, state: 'interrupted', finished: new Date().toISOString(), reason };
       if (await this.store.replaceIf(interrupted, [record.state])) {
-        await this.hub.publish(interrupted, 'end');
+        await this.ended(interrupted);
         marked++;
       }
     }
@@ -510,7 +516,7 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
     if (!record || record.state !== 'queued') return false;
     const failed: JobRecord = { ...record, state: 'failed', finished: new Date().toISOString(), error };
     if (!(await this.store.replaceIf(failed, ['queued']))) return false;
-    await this.hub.publish(failed, 'end');
+    await this.ended(failed);
     await this.backend.dequeue(failed.id);
     return true;
   }
@@ -518,11 +524,12 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
   /** The record is written before this resolves, so a 202 names a job that survives a restart. Admission first (503, or a push-out). */
   private async submitLocal(action: string, document: string, ctx: OperationContext, payload: JobPayload, live: Live | ((id: string) => Live)): Promise<JobRecord> {
     const owner = ownerOf(ctx);
+    const webhook = await this.acceptWebhook(ctx);
     const victim = this.admission(owner);
     const id = newJobId();
     // It stays on this process's queue: named so that, across instances, others mark it interrupted if this process dies.
     payload.holder = this.backend.holder;
-    const record = this.newRecord(id, action, document, ctx, payload);
+    const record = this.newRecord(id, action, document, ctx, payload, webhook);
     this.countSubmitting(owner, 1);
     try {
       if (victim && !(await this.pushOut(victim))) throw busy();
@@ -541,7 +548,7 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
     return submitted;
   }
 
-  private newRecord(id: string, action: string, document: string, ctx: OperationContext, payload: JobPayload): JobRecord {
+  private newRecord(id: string, action: string, document: string, ctx: OperationContext, payload: JobPayload, webhook?: JobWebhook): JobRecord {
     return {
       id,
       action,
@@ -551,8 +558,40 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
       state: 'queued',
       progress: { done: 0, unit: payload.kind === 'upload' ? 'steps' : 'pages', percent: 0 },
       created: new Date().toISOString(),
+      ...(webhook ? { webhook } : {}),
       payload,
     };
+  }
+
+  /** The request's webhook checked (400 WEBHOOK_URL_REFUSED: no job is created), as the new job's record keeps it. */
+  private async acceptWebhook(ctx: OperationContext): Promise<JobWebhook | undefined> {
+    if (!ctx.webhook) return undefined;
+    if (!this.webhooks) throw new ServiceError('WEBHOOK_URL_REFUSED', 'Webhooks are off on this service (docs/webhooks.md)');
+    return this.webhooks.accept(ctx.webhook, ownerOf(ctx));
+  }
+
+  /**
+   * Tells followers that the job ended and sends its webhook. Called by the one process whose replaceIf recorded the
+   * end (the store settles races across instances), so a job's end is delivered once.
+   */
+  private async ended(record: JobRecord): Promise<void> {
+    this.deliverWebhook(record);
+    await this.hub.publish(record, 'end');
+  }
+
+  private deliverWebhook(record: JobRecord): void {
+    if (record.webhook && this.webhooks) this.webhooks.deliver(structuredClone(record), (delivery, state) => this.noteDelivery(record.id, delivery, state));
+  }
+
+  /** Appends an attempt to the job's delivery log, in its stored record (and this process's copy). */
+  private async noteDelivery(id: string, delivery: WebhookDelivery, state: JobWebhook['state']): Promise<void> {
+    const stored = await this.store.get(id);
+    if (!stored?.webhook) return;
+    const webhook: JobWebhook = { ...stored.webhook, state, deliveries: [...stored.webhook.deliveries, delivery] };
+    // Only the process that delivers writes a finished record; a record swept meanwhile stays deleted.
+    if (!(await this.store.replaceIf({ ...stored, webhook }, [stored.state]))) return;
+    const mine = this.records.get(id);
+    if (mine) mine.webhook = webhook;
   }
 
   /** How a prepared action runs as a job: the same execute as inline, holding the lock only while writing. */
@@ -635,7 +674,7 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
       delete stored.position;
       const cancelled: JobRecord = { ...stored, state: 'cancelled', finished: new Date().toISOString(), error: problemOf(new ServiceError('TASK_CANCELLED', 'The job was cancelled before it started')) };
       if (record.state === 'queued' && (await this.store.replaceIf(cancelled, ['queued']))) {
-        await this.hub.publish(cancelled, 'end');
+        await this.ended(cancelled);
         await this.backend.dequeue(id);
       } else {
         await this.backend.requestCancel(id);
@@ -835,7 +874,7 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
     }
     Object.assign(record, ended);
     countJobFinished(record);
-    await this.emit(record, 'end');
+    await this.ended(record);
     return true;
   }
 

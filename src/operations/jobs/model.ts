@@ -196,5 +196,29 @@ export interface JobRecord {
   reason?: string;
   result?: JobResult;
   error?: JobError;
+  /** The URL the job's end is POSTed to (docs/webhooks.md), and how that went. */
+  webhook?: JobWebhook;
   payload: JobPayload;
+}
+
+/** A job's webhook: where its end is sent, and the delivery log (kept with the record, in its store). */
+export interface JobWebhook {
+  url: string;
+  /** `pending` until an attempt is answered 2xx (`delivered`) or the last attempt failed (`failed`). */
+  state: 'pending' | 'delivered' | 'failed';
+  /** The W3C traceparent of the request that created the job, when it had a valid one: sent on with the webhook. */
+  traceparent?: string;
+  deliveries: WebhookDelivery[];
+}
+
+/** One attempt to deliver a webhook. */
+export interface WebhookDelivery {
+  /** 1 for the first. */
+  attempt: number;
+  /** When it was sent, ISO 8601. */
+  at: string;
+  /** The receiver's HTTP status, when it answered. */
+  status?: number;
+  /** Why it failed without an answer (refused, unreachable, timed out). */
+  error?: string;
 }

@@ -156,6 +156,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/pdfservice/v1/users/{username}/webhook-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a user's webhook secret
+         * @description The secret the user's webhooks are signed with (Standard Webhooks, whsec_…), made at the first need. The user or an admin; 403 FORBIDDEN for another user's.
+         */
+        get: operations["getUserWebhookSecret"];
+        put?: never;
+        /**
+         * Rotate a user's webhook secret
+         * @description A new secret replaces the old one at once: every later attempt of the user's webhooks, retries of earlier ones included, is signed with it. No body. The user or an admin; 403 FORBIDDEN for another user's.
+         */
+        post: operations["rotateUserWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pdfservice/v1/tokens": {
         parameters: {
             query?: never;
@@ -1381,6 +1405,14 @@ export interface components {
             updatedAt: string;
         };
         /**
+         * WebhookSecretModel
+         * @description WebhookSecretModel (XML: <WebhookSecret>): the secret the user's webhooks are signed with (docs/webhooks.md)
+         */
+        WebhookSecretModel: {
+            /** @description whsec_ and the key in base64, as Standard Webhooks libraries take it */
+            secret: string;
+        };
+        /**
          * FolderModel
          * @description FolderModel (XML: <Folder> with <entries><entry>…</entry></entries>).
          */
@@ -1501,6 +1533,25 @@ export interface components {
                     /** @description Where to download it: /pdfservice/v1/jobs/{id}/result */
                     url: string;
                 };
+            };
+            /** @description The URL the job's end is POSTed to (X-Service-Webhook-Url, docs/webhooks.md) and the delivery log; not in the webhook's own body */
+            webhook?: {
+                url: string;
+                /**
+                 * @description pending until an attempt is answered 2xx (delivered) or the last attempt failed (failed)
+                 * @enum {string}
+                 */
+                state: "pending" | "delivered" | "failed";
+                /** @description Each attempt, oldest first */
+                deliveries: {
+                    attempt: number;
+                    /** Format: date-time */
+                    at: string;
+                    /** @description The receiver's HTTP status, when it answered (2xx: delivered; a redirect is not followed) */
+                    status?: number;
+                    /** @description Why the attempt had no answer (refused, unreachable, timed out) */
+                    error?: string;
+                }[];
             };
             /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
             error?: {
@@ -5242,6 +5293,168 @@ export interface operations {
             };
         };
     };
+    getUserWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User name */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WebhookSecretModel (XML: <WebhookSecret>): the secret the user's webhooks are signed with (docs/webhooks.md) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretModel"];
+                    "application/xml": components["schemas"]["WebhookSecretModel"];
+                    "text/xml": components["schemas"]["WebhookSecretModel"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rotateUserWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description User name */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WebhookSecretModel (XML: <WebhookSecret>): the secret the user's webhooks are signed with (docs/webhooks.md) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSecretModel"];
+                    "application/xml": components["schemas"]["WebhookSecretModel"];
+                    "text/xml": components["schemas"]["WebhookSecretModel"];
+                };
+            };
+            /** @description Not logged in, or wrong credentials (docs/errors.md) */
+            401: {
+                headers: {
+                    /** @description The Basic challenge, on answers to an Authorization: Basic attempt */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many failed logins for this user name or address (docs/api.md) */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The service is busy */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before trying again */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457); `code` names the error (docs/errors.md) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A problem document (RFC 9457) */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "application/problem+xml": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listTokens: {
         parameters: {
             query?: never;
@@ -5984,6 +6197,8 @@ export interface operations {
             header?: {
                 /** @description RFC 7240: respond-async runs the action as a background job: 202 Accepted, Location and the Job (see GET /jobs/{id}); wait=N waits up to N seconds for it first (docs/jobs.md) */
                 prefer?: string;
+                /** @description An http(s) URL the job's end is POSTed to, signed (Standard Webhooks): the request runs as a background job, as with Prefer: respond-async. It must be on PDFSERVICE_WEBHOOK_ALLOWLIST, else 400 WEBHOOK_URL_REFUSED (docs/webhooks.md) */
+                "x-service-webhook-url"?: string;
             };
             path?: never;
             cookie?: never;
@@ -6358,6 +6573,8 @@ export interface operations {
             header?: {
                 /** @description RFC 7240: respond-async runs the action as a background job: 202 Accepted, Location and the Job (see GET /jobs/{id}); wait=N waits up to N seconds for it first (docs/jobs.md) */
                 prefer?: string;
+                /** @description An http(s) URL the job's end is POSTed to, signed (Standard Webhooks): the request runs as a background job, as with Prefer: respond-async. It must be on PDFSERVICE_WEBHOOK_ALLOWLIST, else 400 WEBHOOK_URL_REFUSED (docs/webhooks.md) */
+                "x-service-webhook-url"?: string;
             };
             path: {
                 /**
@@ -6762,6 +6979,8 @@ export interface operations {
             header?: {
                 /** @description RFC 7240: respond-async runs the action as a background job: 202 Accepted, Location and the Job (see GET /jobs/{id}); wait=N waits up to N seconds for it first (docs/jobs.md) */
                 prefer?: string;
+                /** @description An http(s) URL the job's end is POSTed to, signed (Standard Webhooks): the request runs as a background job, as with Prefer: respond-async. It must be on PDFSERVICE_WEBHOOK_ALLOWLIST, else 400 WEBHOOK_URL_REFUSED (docs/webhooks.md) */
+                "x-service-webhook-url"?: string;
                 /** @description Change only if the document still has this ETag (412 otherwise) */
                 "if-match"?: string;
             };
@@ -6917,6 +7136,8 @@ export interface operations {
                 "x-service-documentpassword-base64"?: string;
                 /** @description RFC 7240: respond-async runs the action as a background job: 202 Accepted, Location and the Job (see GET /jobs/{id}); wait=N waits up to N seconds for it first (docs/jobs.md) */
                 prefer?: string;
+                /** @description An http(s) URL the job's end is POSTed to, signed (Standard Webhooks): the request runs as a background job, as with Prefer: respond-async. It must be on PDFSERVICE_WEBHOOK_ALLOWLIST, else 400 WEBHOOK_URL_REFUSED (docs/webhooks.md) */
+                "x-service-webhook-url"?: string;
                 /** @description Change only if the document still has this ETag (412 otherwise) */
                 "if-match"?: string;
             };
@@ -8530,6 +8751,8 @@ export interface operations {
                 "x-service-documentpassword-base64"?: string;
                 /** @description RFC 7240: respond-async runs the action as a background job: 202 Accepted, Location and the Job (see GET /jobs/{id}); wait=N waits up to N seconds for it first (docs/jobs.md) */
                 prefer?: string;
+                /** @description An http(s) URL the job's end is POSTed to, signed (Standard Webhooks): the request runs as a background job, as with Prefer: respond-async. It must be on PDFSERVICE_WEBHOOK_ALLOWLIST, else 400 WEBHOOK_URL_REFUSED (docs/webhooks.md) */
+                "x-service-webhook-url"?: string;
                 /** @description Change only if the document still has this ETag (412 otherwise) */
                 "if-match"?: string;
             };
@@ -10614,6 +10837,8 @@ export interface operations {
                 "x-service-documentpassword-base64"?: string;
                 /** @description RFC 7240: respond-async runs the action as a background job: 202 Accepted, Location and the Job (see GET /jobs/{id}); wait=N waits up to N seconds for it first (docs/jobs.md) */
                 prefer?: string;
+                /** @description An http(s) URL the job's end is POSTed to, signed (Standard Webhooks): the request runs as a background job, as with Prefer: respond-async. It must be on PDFSERVICE_WEBHOOK_ALLOWLIST, else 400 WEBHOOK_URL_REFUSED (docs/webhooks.md) */
+                "x-service-webhook-url"?: string;
             };
             path?: never;
             cookie?: never;
@@ -10788,6 +11013,25 @@ export interface operations {
                                     url: string;
                                 };
                             };
+                            /** @description The URL the job's end is POSTed to (X-Service-Webhook-Url, docs/webhooks.md) and the delivery log; not in the webhook's own body */
+                            webhook?: {
+                                url: string;
+                                /**
+                                 * @description pending until an attempt is answered 2xx (delivered) or the last attempt failed (failed)
+                                 * @enum {string}
+                                 */
+                                state: "pending" | "delivered" | "failed";
+                                /** @description Each attempt, oldest first */
+                                deliveries: {
+                                    attempt: number;
+                                    /** Format: date-time */
+                                    at: string;
+                                    /** @description The receiver's HTTP status, when it answered (2xx: delivered; a redirect is not followed) */
+                                    status?: number;
+                                    /** @description Why the attempt had no answer (refused, unreachable, timed out) */
+                                    error?: string;
+                                }[];
+                            };
                             /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
                             error?: {
                                 status: number;
@@ -10857,6 +11101,25 @@ export interface operations {
                                     url: string;
                                 };
                             };
+                            /** @description The URL the job's end is POSTed to (X-Service-Webhook-Url, docs/webhooks.md) and the delivery log; not in the webhook's own body */
+                            webhook?: {
+                                url: string;
+                                /**
+                                 * @description pending until an attempt is answered 2xx (delivered) or the last attempt failed (failed)
+                                 * @enum {string}
+                                 */
+                                state: "pending" | "delivered" | "failed";
+                                /** @description Each attempt, oldest first */
+                                deliveries: {
+                                    attempt: number;
+                                    /** Format: date-time */
+                                    at: string;
+                                    /** @description The receiver's HTTP status, when it answered (2xx: delivered; a redirect is not followed) */
+                                    status?: number;
+                                    /** @description Why the attempt had no answer (refused, unreachable, timed out) */
+                                    error?: string;
+                                }[];
+                            };
                             /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
                             error?: {
                                 status: number;
@@ -10925,6 +11188,25 @@ export interface operations {
                                     /** @description Where to download it: /pdfservice/v1/jobs/{id}/result */
                                     url: string;
                                 };
+                            };
+                            /** @description The URL the job's end is POSTed to (X-Service-Webhook-Url, docs/webhooks.md) and the delivery log; not in the webhook's own body */
+                            webhook?: {
+                                url: string;
+                                /**
+                                 * @description pending until an attempt is answered 2xx (delivered) or the last attempt failed (failed)
+                                 * @enum {string}
+                                 */
+                                state: "pending" | "delivered" | "failed";
+                                /** @description Each attempt, oldest first */
+                                deliveries: {
+                                    attempt: number;
+                                    /** Format: date-time */
+                                    at: string;
+                                    /** @description The receiver's HTTP status, when it answered (2xx: delivered; a redirect is not followed) */
+                                    status?: number;
+                                    /** @description Why the attempt had no answer (refused, unreachable, timed out) */
+                                    error?: string;
+                                }[];
                             };
                             /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
                             error?: {
@@ -11071,6 +11353,25 @@ export interface operations {
                                 url: string;
                             };
                         };
+                        /** @description The URL the job's end is POSTed to (X-Service-Webhook-Url, docs/webhooks.md) and the delivery log; not in the webhook's own body */
+                        webhook?: {
+                            url: string;
+                            /**
+                             * @description pending until an attempt is answered 2xx (delivered) or the last attempt failed (failed)
+                             * @enum {string}
+                             */
+                            state: "pending" | "delivered" | "failed";
+                            /** @description Each attempt, oldest first */
+                            deliveries: {
+                                attempt: number;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description The receiver's HTTP status, when it answered (2xx: delivered; a redirect is not followed) */
+                                status?: number;
+                                /** @description Why the attempt had no answer (refused, unreachable, timed out) */
+                                error?: string;
+                            }[];
+                        };
                         /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
                         error?: {
                             status: number;
@@ -11138,6 +11439,25 @@ export interface operations {
                                 url: string;
                             };
                         };
+                        /** @description The URL the job's end is POSTed to (X-Service-Webhook-Url, docs/webhooks.md) and the delivery log; not in the webhook's own body */
+                        webhook?: {
+                            url: string;
+                            /**
+                             * @description pending until an attempt is answered 2xx (delivered) or the last attempt failed (failed)
+                             * @enum {string}
+                             */
+                            state: "pending" | "delivered" | "failed";
+                            /** @description Each attempt, oldest first */
+                            deliveries: {
+                                attempt: number;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description The receiver's HTTP status, when it answered (2xx: delivered; a redirect is not followed) */
+                                status?: number;
+                                /** @description Why the attempt had no answer (refused, unreachable, timed out) */
+                                error?: string;
+                            }[];
+                        };
                         /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
                         error?: {
                             status: number;
@@ -11204,6 +11524,25 @@ export interface operations {
                                 /** @description Where to download it: /pdfservice/v1/jobs/{id}/result */
                                 url: string;
                             };
+                        };
+                        /** @description The URL the job's end is POSTed to (X-Service-Webhook-Url, docs/webhooks.md) and the delivery log; not in the webhook's own body */
+                        webhook?: {
+                            url: string;
+                            /**
+                             * @description pending until an attempt is answered 2xx (delivered) or the last attempt failed (failed)
+                             * @enum {string}
+                             */
+                            state: "pending" | "delivered" | "failed";
+                            /** @description Each attempt, oldest first */
+                            deliveries: {
+                                attempt: number;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description The receiver's HTTP status, when it answered (2xx: delivered; a redirect is not followed) */
+                                status?: number;
+                                /** @description Why the attempt had no answer (refused, unreachable, timed out) */
+                                error?: string;
+                            }[];
                         };
                         /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
                         error?: {
@@ -11349,6 +11688,25 @@ export interface operations {
                                 url: string;
                             };
                         };
+                        /** @description The URL the job's end is POSTed to (X-Service-Webhook-Url, docs/webhooks.md) and the delivery log; not in the webhook's own body */
+                        webhook?: {
+                            url: string;
+                            /**
+                             * @description pending until an attempt is answered 2xx (delivered) or the last attempt failed (failed)
+                             * @enum {string}
+                             */
+                            state: "pending" | "delivered" | "failed";
+                            /** @description Each attempt, oldest first */
+                            deliveries: {
+                                attempt: number;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description The receiver's HTTP status, when it answered (2xx: delivered; a redirect is not followed) */
+                                status?: number;
+                                /** @description Why the attempt had no answer (refused, unreachable, timed out) */
+                                error?: string;
+                            }[];
+                        };
                         /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
                         error?: {
                             status: number;
@@ -11416,6 +11774,25 @@ export interface operations {
                                 url: string;
                             };
                         };
+                        /** @description The URL the job's end is POSTed to (X-Service-Webhook-Url, docs/webhooks.md) and the delivery log; not in the webhook's own body */
+                        webhook?: {
+                            url: string;
+                            /**
+                             * @description pending until an attempt is answered 2xx (delivered) or the last attempt failed (failed)
+                             * @enum {string}
+                             */
+                            state: "pending" | "delivered" | "failed";
+                            /** @description Each attempt, oldest first */
+                            deliveries: {
+                                attempt: number;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description The receiver's HTTP status, when it answered (2xx: delivered; a redirect is not followed) */
+                                status?: number;
+                                /** @description Why the attempt had no answer (refused, unreachable, timed out) */
+                                error?: string;
+                            }[];
+                        };
                         /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
                         error?: {
                             status: number;
@@ -11482,6 +11859,25 @@ export interface operations {
                                 /** @description Where to download it: /pdfservice/v1/jobs/{id}/result */
                                 url: string;
                             };
+                        };
+                        /** @description The URL the job's end is POSTed to (X-Service-Webhook-Url, docs/webhooks.md) and the delivery log; not in the webhook's own body */
+                        webhook?: {
+                            url: string;
+                            /**
+                             * @description pending until an attempt is answered 2xx (delivered) or the last attempt failed (failed)
+                             * @enum {string}
+                             */
+                            state: "pending" | "delivered" | "failed";
+                            /** @description Each attempt, oldest first */
+                            deliveries: {
+                                attempt: number;
+                                /** Format: date-time */
+                                at: string;
+                                /** @description The receiver's HTTP status, when it answered (2xx: delivered; a redirect is not followed) */
+                                status?: number;
+                                /** @description Why the attempt had no answer (refused, unreachable, timed out) */
+                                error?: string;
+                            }[];
                         };
                         /** @description A failed or cancelled job: the problem the inline request would have answered (docs/errors.md) */
                         error?: {
@@ -12783,6 +13179,8 @@ export interface operations {
                 "x-service-documentpassword-base64"?: string;
                 /** @description RFC 7240: respond-async runs the action as a background job: 202 Accepted, Location and the Job (see GET /jobs/{id}); wait=N waits up to N seconds for it first (docs/jobs.md) */
                 prefer?: string;
+                /** @description An http(s) URL the job's end is POSTed to, signed (Standard Webhooks): the request runs as a background job, as with Prefer: respond-async. It must be on PDFSERVICE_WEBHOOK_ALLOWLIST, else 400 WEBHOOK_URL_REFUSED (docs/webhooks.md) */
+                "x-service-webhook-url"?: string;
                 /** @description Change only if the document still has this ETag (412 otherwise) */
                 "if-match"?: string;
                 /** @description The ETag held: 304 when it is still current */
@@ -15936,6 +16334,8 @@ export interface operations {
                 "x-service-documentpassword-base64"?: string;
                 /** @description RFC 7240: respond-async runs the action as a background job: 202 Accepted, Location and the Job (see GET /jobs/{id}); wait=N waits up to N seconds for it first (docs/jobs.md) */
                 prefer?: string;
+                /** @description An http(s) URL the job's end is POSTed to, signed (Standard Webhooks): the request runs as a background job, as with Prefer: respond-async. It must be on PDFSERVICE_WEBHOOK_ALLOWLIST, else 400 WEBHOOK_URL_REFUSED (docs/webhooks.md) */
+                "x-service-webhook-url"?: string;
                 /** @description The ETag held: 304 when it is still current */
                 "if-none-match"?: string;
             };

@@ -1,12 +1,12 @@
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import http from 'node:http';
-import https from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
-import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import { pipeline } from 'node:stream/promises';
 import { Transform } from 'node:stream';
 import { ServiceError } from '../../../errors.js';
+import { bareHost, isForbiddenAddress, isLoopback, pinnedRequest, resolveHost, type ResolvedAddress } from '../../../outbound.js';
+
+export { isForbiddenAddress } from '../../../outbound.js';
 
 /**
  * Web pages by URL (docs/html.md, "Web pages by URL"): the service, never the browser, fetches every request of such a
@@ -36,52 +36,6 @@ export const MAX_REDIRECTS = 5;
 export const FETCH_TIMEOUT_MS = 15_000;
 /** The longest URL taken (the body of a text/uri-list upload, a page's request). */
 export const MAX_URL_LENGTH = 8_192;
-
-/**
- * Addresses never connected to: unspecified, loopback, private (RFC 1918), shared (CGNAT), link-local (cloud
- * metadata at 169.254.169.254), documentation and benchmark ranges, multicast and reserved; in IPv6 the unspecified
- * and loopback addresses, IPv4-compatible, NAT64 and 6to4 addresses (they embed an IPv4 address), unique-local,
- * link-local, site-local, documentation, discard-only and multicast. IPv4-mapped IPv6 addresses are checked as the
- * IPv4 address they carry.
- */
-const FORBIDDEN = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) FORBIDDEN.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [
-  ['::', 96], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001:db8::', 32], ['2002::', 16], ['fc00::', 7],
-  ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) FORBIDDEN.addSubnet(network, prefix, 'ipv6');
-
-/** The IPv4 address an IPv4-mapped IPv6 address (`::ffff:a.b.c.d`, in any spelling) carries. */
-function mappedIpv4(address: string): string | undefined {
-  // The URL parser writes an IPv6 address in its one canonical form: ::ffff:7f00:1 for ::ffff:127.0.0.1.
-  const canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1);
-  const match = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(canonical);
-  if (!match) return undefined;
-  const high = parseInt(match[1]!, 16);
-  const low = parseInt(match[2]!, 16);
-  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
-}
-
-/** Whether the service refuses to connect to `address` (an IP address; anything else is refused). */
-export function isForbiddenAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return true;
-  if (family === 6) {
-    const v4 = mappedIpv4(address);
-    if (v4 !== undefined) return isForbiddenAddress(v4);
-    return FORBIDDEN.check(address, 'ipv6');
-  }
-  return FORBIDDEN.check(address, 'ipv4');
-}
-
-function isLoopback(address: string): boolean {
-  const v4 = isIP(address) === 6 ? (mappedIpv4(address) ?? address) : address;
-  return v4 === '::1' || (isIP(v4) === 4 && v4.startsWith('127.'));
-}
 
 /** The URL of a text/uri-list body: its one URL line (comments, `#`, and blank lines left out). */
 export function urlOfList(text: string): string {
@@ -113,15 +67,14 @@ export function allowedUrl(policy: WebPolicy | undefined, raw: string): URL {
 }
 
 /** The one address a host is reached at, checked: 403 URL_NOT_ALLOWED when the name has any address the service refuses. */
-async function checkedAddress(policy: WebPolicy, host: string): Promise<{ address: string; family: 4 | 6 }> {
-  const name = host.startsWith('[') ? host.slice(1, -1) : host;
+async function checkedAddress(policy: WebPolicy, host: string): Promise<ResolvedAddress> {
+  const name = bareHost(host);
   const test = policy.testHosts?.get(name.toLowerCase());
-  let addresses: { address: string; family: number }[];
-  if (test) addresses = [{ address: test.address, family: isIP(test.address) }];
-  else if (isIP(name)) addresses = [{ address: name, family: isIP(name) }];
+  let addresses: ResolvedAddress[];
+  if (test) addresses = [{ address: test.address, family: isIP(test.address) === 6 ? 6 : 4 }];
   else {
     try {
-      addresses = await lookup(name, { all: true, verbatim: true });
+      addresses = await resolveHost(name);
     } catch (err) {
       throw new ServiceError('URL_FETCH_FAILED', `The name ${name} could not be resolved (${(err as NodeJS.ErrnoException).code ?? 'error'})`);
     }
@@ -132,8 +85,7 @@ async function checkedAddress(policy: WebPolicy, host: string): Promise<{ addres
   if (refused || addresses.length === 0) {
     throw new ServiceError('URL_NOT_ALLOWED', `${name} resolves to ${refused?.address ?? 'no address'}, a private, loopback, link-local or otherwise non-public address the service never connects to`);
   }
-  const first = addresses[0]!;
-  return { address: first.address, family: first.family === 6 ? 6 : 4 };
+  return addresses[0]!;
 }
 
 /** A fetched response: its final URL (after redirects), status, media type and the file its body was written to. */
@@ -167,7 +119,9 @@ export async function fetchAllowed(policy: WebPolicy, start: URL, file: string, 
   for (let hop = 0; ; hop++) {
     allowedUrl(policy, url.href);
     const pinned = await checkedAddress(policy, url.hostname);
-    const response = await get(url, pinned, stop).catch((err: unknown) => {
+    // No cookies and no credentials are ever sent; an identity body, so the byte bound is the bytes received.
+    const headers = { 'User-Agent': 'pdfservice (web page to PDF)', Accept: '*/*', 'Accept-Encoding': 'identity' };
+    const response = await pinnedRequest(url, pinned, { method: 'GET', headers, signal: stop }).catch((err: unknown) => {
       throw timeout.aborted ? new ServiceError('URL_FETCH_FAILED', `${url.origin} did not answer within ${FETCH_TIMEOUT_MS / 1000} s`) : err instanceof ServiceError ? err : new ServiceError('URL_FETCH_FAILED', `${url.href} could not be fetched (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
     });
     const status = response.statusCode ?? 0;
@@ -210,27 +164,4 @@ export async function fetchAllowed(policy: WebPolicy, start: URL, file: string, 
 
 function tooLarge(url: URL, budget: FetchBudget): ServiceError {
   return new ServiceError('URL_FETCH_FAILED', `${url.href} is larger than the ${budget.left} bytes left of the page's ${budget.max} (PDFSERVICE_URL_MAX_BYTES)`);
-}
-
-/** One GET to the checked address: the name stays the request's (Host, TLS server name and certificate check). */
-function get(url: URL, pinned: { address: string; family: 4 | 6 }, signal: AbortSignal): Promise<http.IncomingMessage> {
-  // The connection's lookup answers the checked address: Node asks no resolver again.
-  const lookupPinned = ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    if (options.all) callback(null, [{ address: pinned.address, family: pinned.family }]);
-    else callback(null, pinned.address, pinned.family);
-  }) as unknown as LookupFunction;
-  const client = url.protocol === 'https:' ? https : http;
-  return new Promise((resolve, reject) => {
-    const request = client.request(url, {
-      method: 'GET',
-      agent: false,
-      lookup: lookupPinned,
-      signal,
-      // No cookies and no credentials are ever sent; an identity body, so the byte bound is the bytes received.
-      headers: { 'User-Agent': 'pdfservice (web page to PDF)', Accept: '*/*', 'Accept-Encoding': 'identity' },
-    });
-    request.once('response', resolve);
-    request.once('error', reject);
-    request.end();
-  });
 }

@@ -95,6 +95,9 @@ from .cancel_job_job_result import CancelJobJobResult
 from .cancel_job_job_result_document import CancelJobJobResultDocument
 from .cancel_job_job_result_file import CancelJobJobResultFile
 from .cancel_job_job_state import CancelJobJobState
+from .cancel_job_job_webhook import CancelJobJobWebhook
+from .cancel_job_job_webhook_deliveries_item import CancelJobJobWebhookDeliveriesItem
+from .cancel_job_job_webhook_state import CancelJobJobWebhookState
 from .compare_page import ComparePage
 from .compare_page_status import ComparePageStatus
 from .compare_report import CompareReport
@@ -150,6 +153,9 @@ from .get_job_job_result import GetJobJobResult
 from .get_job_job_result_document import GetJobJobResultDocument
 from .get_job_job_result_file import GetJobJobResultFile
 from .get_job_job_state import GetJobJobState
+from .get_job_job_webhook import GetJobJobWebhook
+from .get_job_job_webhook_deliveries_item import GetJobJobWebhookDeliveriesItem
+from .get_job_job_webhook_state import GetJobJobWebhookState
 from .get_page_image_format import GetPageImageFormat
 from .get_page_text_detail import GetPageTextDetail
 from .get_preflight_result_profile import GetPreflightResultProfile
@@ -163,6 +169,9 @@ from .job_result import JobResult
 from .job_result_document import JobResultDocument
 from .job_result_file import JobResultFile
 from .job_state import JobState
+from .job_webhook import JobWebhook
+from .job_webhook_deliveries_item import JobWebhookDeliveriesItem
+from .job_webhook_state import JobWebhookState
 from .list_jobs_response_200 import ListJobsResponse200
 from .list_jobs_response_200_job import ListJobsResponse200Job
 from .list_jobs_response_200_job_error import ListJobsResponse200JobError
@@ -172,6 +181,9 @@ from .list_jobs_response_200_job_result import ListJobsResponse200JobResult
 from .list_jobs_response_200_job_result_document import ListJobsResponse200JobResultDocument
 from .list_jobs_response_200_job_result_file import ListJobsResponse200JobResultFile
 from .list_jobs_response_200_job_state import ListJobsResponse200JobState
+from .list_jobs_response_200_job_webhook import ListJobsResponse200JobWebhook
+from .list_jobs_response_200_job_webhook_deliveries_item import ListJobsResponse200JobWebhookDeliveriesItem
+from .list_jobs_response_200_job_webhook_state import ListJobsResponse200JobWebhookState
 from .list_jobs_state import ListJobsState
 from .list_tokens_response_200 import ListTokensResponse200
 from .list_tokens_response_200_tokens_item import ListTokensResponse200TokensItem
@@ -644,6 +656,7 @@ from .version_change import VersionChange
 from .version_model import VersionModel
 from .versions_model import VersionsModel
 from .visual_change import VisualChange
+from .webhook_secret_model import WebhookSecretModel
 
 __all__ = (
     "ActionStep",
@@ -741,6 +754,9 @@ __all__ = (
     "CancelJobJobResultDocument",
     "CancelJobJobResultFile",
     "CancelJobJobState",
+    "CancelJobJobWebhook",
+    "CancelJobJobWebhookDeliveriesItem",
+    "CancelJobJobWebhookState",
     "ComparePage",
     "ComparePageStatus",
     "CompareReport",
@@ -796,6 +812,9 @@ __all__ = (
     "GetJobJobResultDocument",
     "GetJobJobResultFile",
     "GetJobJobState",
+    "GetJobJobWebhook",
+    "GetJobJobWebhookDeliveriesItem",
+    "GetJobJobWebhookState",
     "GetPageImageFormat",
     "GetPageTextDetail",
     "GetPreflightResultProfile",
@@ -809,6 +828,9 @@ __all__ = (
     "JobResultDocument",
     "JobResultFile",
     "JobState",
+    "JobWebhook",
+    "JobWebhookDeliveriesItem",
+    "JobWebhookState",
     "ListJobsResponse200",
     "ListJobsResponse200Job",
     "ListJobsResponse200JobError",
@@ -818,6 +840,9 @@ __all__ = (
     "ListJobsResponse200JobResultDocument",
     "ListJobsResponse200JobResultFile",
     "ListJobsResponse200JobState",
+    "ListJobsResponse200JobWebhook",
+    "ListJobsResponse200JobWebhookDeliveriesItem",
+    "ListJobsResponse200JobWebhookState",
     "ListJobsState",
     "ListTokensResponse200",
     "ListTokensResponse200TokensItem",
@@ -1290,4 +1315,5 @@ __all__ = (
     "VersionModel",
     "VersionsModel",
     "VisualChange",
+    "WebhookSecretModel",
 )

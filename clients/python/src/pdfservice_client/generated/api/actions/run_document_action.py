@@ -25,6 +25,7 @@ def _get_kwargs(
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
@@ -37,6 +38,9 @@ def _get_kwargs(
 
     if not isinstance(prefer, Unset):
         headers["prefer"] = prefer
+
+    if not isinstance(x_service_webhook_url, Unset):
+        headers["x-service-webhook-url"] = x_service_webhook_url
 
     if not isinstance(if_match, Unset):
         headers["if-match"] = if_match
@@ -146,6 +150,7 @@ def sync_detailed(
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
 
 ) -> Response[DocumentModel | Job | Problem]:
@@ -163,6 +168,7 @@ def sync_detailed(
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         if_match (str | Unset):
         body (RunDocumentActionJsonBody):
         body (RunDocumentActionFilesBody):
@@ -182,6 +188,7 @@ body=body,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 if_match=if_match,
 
     )
@@ -200,6 +207,7 @@ def sync(
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
 
 ) -> DocumentModel | Job | Problem | None:
@@ -217,6 +225,7 @@ def sync(
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         if_match (str | Unset):
         body (RunDocumentActionJsonBody):
         body (RunDocumentActionFilesBody):
@@ -237,6 +246,7 @@ body=body,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 if_match=if_match,
 
     ).parsed
@@ -249,6 +259,7 @@ async def asyncio_detailed(
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
 
 ) -> Response[DocumentModel | Job | Problem]:
@@ -266,6 +277,7 @@ async def asyncio_detailed(
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         if_match (str | Unset):
         body (RunDocumentActionJsonBody):
         body (RunDocumentActionFilesBody):
@@ -285,6 +297,7 @@ body=body,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 if_match=if_match,
 
     )
@@ -303,6 +316,7 @@ async def asyncio(
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
 
 ) -> DocumentModel | Job | Problem | None:
@@ -320,6 +334,7 @@ async def asyncio(
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         if_match (str | Unset):
         body (RunDocumentActionJsonBody):
         body (RunDocumentActionFilesBody):
@@ -340,6 +355,7 @@ body=body,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 if_match=if_match,
 
     )).parsed

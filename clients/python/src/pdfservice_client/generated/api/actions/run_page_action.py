@@ -26,6 +26,7 @@ def _get_kwargs(
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
@@ -38,6 +39,9 @@ def _get_kwargs(
 
     if not isinstance(prefer, Unset):
         headers["prefer"] = prefer
+
+    if not isinstance(x_service_webhook_url, Unset):
+        headers["x-service-webhook-url"] = x_service_webhook_url
 
     if not isinstance(if_match, Unset):
         headers["if-match"] = if_match
@@ -164,6 +168,7 @@ def sync_detailed(
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
 
 ) -> Response[DocumentModel | DocumentModel | SplitModel | Job | Problem]:
@@ -183,6 +188,7 @@ def sync_detailed(
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         if_match (str | Unset):
         body (RunPageActionJsonBody):
         body (RunPageActionFilesBody):
@@ -202,6 +208,7 @@ body=body,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 if_match=if_match,
 
     )
@@ -220,6 +227,7 @@ def sync(
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
 
 ) -> DocumentModel | DocumentModel | SplitModel | Job | Problem | None:
@@ -239,6 +247,7 @@ def sync(
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         if_match (str | Unset):
         body (RunPageActionJsonBody):
         body (RunPageActionFilesBody):
@@ -259,6 +268,7 @@ body=body,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 if_match=if_match,
 
     ).parsed
@@ -271,6 +281,7 @@ async def asyncio_detailed(
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
 
 ) -> Response[DocumentModel | DocumentModel | SplitModel | Job | Problem]:
@@ -290,6 +301,7 @@ async def asyncio_detailed(
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         if_match (str | Unset):
         body (RunPageActionJsonBody):
         body (RunPageActionFilesBody):
@@ -309,6 +321,7 @@ body=body,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 if_match=if_match,
 
     )
@@ -327,6 +340,7 @@ async def asyncio(
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
 
 ) -> DocumentModel | DocumentModel | SplitModel | Job | Problem | None:
@@ -346,6 +360,7 @@ async def asyncio(
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         if_match (str | Unset):
         body (RunPageActionJsonBody):
         body (RunPageActionFilesBody):
@@ -366,6 +381,7 @@ body=body,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 if_match=if_match,
 
     )).parsed

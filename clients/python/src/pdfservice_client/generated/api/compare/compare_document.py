@@ -24,6 +24,7 @@ def _get_kwargs(
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 
@@ -37,6 +38,9 @@ def _get_kwargs(
 
     if not isinstance(prefer, Unset):
         headers["prefer"] = prefer
+
+    if not isinstance(x_service_webhook_url, Unset):
+        headers["x-service-webhook-url"] = x_service_webhook_url
 
     if not isinstance(if_match, Unset):
         headers["if-match"] = if_match
@@ -141,6 +145,7 @@ def sync_detailed(
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 
@@ -161,6 +166,7 @@ def sync_detailed(
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         if_match (str | Unset):
         if_none_match (str | Unset):
         body (CompareRequest):
@@ -180,6 +186,7 @@ body=body,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 if_match=if_match,
 if_none_match=if_none_match,
 
@@ -199,6 +206,7 @@ def sync(
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 
@@ -219,6 +227,7 @@ def sync(
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         if_match (str | Unset):
         if_none_match (str | Unset):
         body (CompareRequest):
@@ -239,6 +248,7 @@ body=body,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 if_match=if_match,
 if_none_match=if_none_match,
 
@@ -252,6 +262,7 @@ async def asyncio_detailed(
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 
@@ -272,6 +283,7 @@ async def asyncio_detailed(
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         if_match (str | Unset):
         if_none_match (str | Unset):
         body (CompareRequest):
@@ -291,6 +303,7 @@ body=body,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 if_match=if_match,
 if_none_match=if_none_match,
 
@@ -310,6 +323,7 @@ async def asyncio(
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 
@@ -330,6 +344,7 @@ async def asyncio(
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         if_match (str | Unset):
         if_none_match (str | Unset):
         body (CompareRequest):
@@ -350,6 +365,7 @@ body=body,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 if_match=if_match,
 if_none_match=if_none_match,
 

@@ -29,6 +29,7 @@ def _get_kwargs(
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
@@ -40,6 +41,9 @@ def _get_kwargs(
 
     if not isinstance(prefer, Unset):
         headers["prefer"] = prefer
+
+    if not isinstance(x_service_webhook_url, Unset):
+        headers["x-service-webhook-url"] = x_service_webhook_url
 
 
 
@@ -153,6 +157,7 @@ def sync_detailed(
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
 
 ) -> Response[Job | Problem]:
     """ Convert files in one request, nothing stored
@@ -176,6 +181,7 @@ def sync_detailed(
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         body (ConvertOneShotBody):
 
     Raises:
@@ -198,6 +204,7 @@ tagged=tagged,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 
     )
 
@@ -220,6 +227,7 @@ def sync(
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
 
 ) -> Job | Problem | None:
     """ Convert files in one request, nothing stored
@@ -243,6 +251,7 @@ def sync(
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         body (ConvertOneShotBody):
 
     Raises:
@@ -266,6 +275,7 @@ tagged=tagged,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 
     ).parsed
 
@@ -282,6 +292,7 @@ async def asyncio_detailed(
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
 
 ) -> Response[Job | Problem]:
     """ Convert files in one request, nothing stored
@@ -305,6 +316,7 @@ async def asyncio_detailed(
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         body (ConvertOneShotBody):
 
     Raises:
@@ -327,6 +339,7 @@ tagged=tagged,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 
     )
 
@@ -349,6 +362,7 @@ async def asyncio(
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
 
 ) -> Job | Problem | None:
     """ Convert files in one request, nothing stored
@@ -372,6 +386,7 @@ async def asyncio(
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         body (ConvertOneShotBody):
 
     Raises:
@@ -395,5 +410,6 @@ tagged=tagged,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 
     )).parsed

@@ -56,12 +56,16 @@ def _get_kwargs(
     alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(prefer, Unset):
         headers["prefer"] = prefer
+
+    if not isinstance(x_service_webhook_url, Unset):
+        headers["x-service-webhook-url"] = x_service_webhook_url
 
     if not isinstance(if_match, Unset):
         headers["if-match"] = if_match
@@ -270,6 +274,7 @@ def sync_detailed(
     alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
 
 ) -> Response[DocumentModel | Job | Problem]:
@@ -318,6 +323,7 @@ def sync_detailed(
         alt (str | Unset):
         outline (bool | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         if_match (str | Unset):
         body (File):
 
@@ -364,6 +370,7 @@ language=language,
 alt=alt,
 outline=outline,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 if_match=if_match,
 
     )
@@ -410,6 +417,7 @@ def sync(
     alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
 
 ) -> DocumentModel | Job | Problem | None:
@@ -458,6 +466,7 @@ def sync(
         alt (str | Unset):
         outline (bool | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         if_match (str | Unset):
         body (File):
 
@@ -505,6 +514,7 @@ language=language,
 alt=alt,
 outline=outline,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 if_match=if_match,
 
     ).parsed
@@ -545,6 +555,7 @@ async def asyncio_detailed(
     alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
 
 ) -> Response[DocumentModel | Job | Problem]:
@@ -593,6 +604,7 @@ async def asyncio_detailed(
         alt (str | Unset):
         outline (bool | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         if_match (str | Unset):
         body (File):
 
@@ -639,6 +651,7 @@ language=language,
 alt=alt,
 outline=outline,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 if_match=if_match,
 
     )
@@ -685,6 +698,7 @@ async def asyncio(
     alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
     if_match: str | Unset = UNSET,
 
 ) -> DocumentModel | Job | Problem | None:
@@ -733,6 +747,7 @@ async def asyncio(
         alt (str | Unset):
         outline (bool | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         if_match (str | Unset):
         body (File):
 
@@ -780,6 +795,7 @@ language=language,
 alt=alt,
 outline=outline,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 if_match=if_match,
 
     )).parsed

@@ -27,6 +27,7 @@ def _get_kwargs(
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
@@ -39,6 +40,9 @@ def _get_kwargs(
 
     if not isinstance(prefer, Unset):
         headers["prefer"] = prefer
+
+    if not isinstance(x_service_webhook_url, Unset):
+        headers["x-service-webhook-url"] = x_service_webhook_url
 
     if not isinstance(if_none_match, Unset):
         headers["if-none-match"] = if_none_match
@@ -157,6 +161,7 @@ def sync_detailed(
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 
 ) -> Response[Any | ExportDocumentResponse200 | Job | Problem]:
@@ -186,6 +191,7 @@ def sync_detailed(
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         if_none_match (str | Unset):
 
     Raises:
@@ -206,6 +212,7 @@ version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 if_none_match=if_none_match,
 
     )
@@ -227,6 +234,7 @@ def sync(
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 
 ) -> Any | ExportDocumentResponse200 | Job | Problem | None:
@@ -256,6 +264,7 @@ def sync(
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         if_none_match (str | Unset):
 
     Raises:
@@ -277,6 +286,7 @@ version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 if_none_match=if_none_match,
 
     ).parsed
@@ -292,6 +302,7 @@ async def asyncio_detailed(
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 
 ) -> Response[Any | ExportDocumentResponse200 | Job | Problem]:
@@ -321,6 +332,7 @@ async def asyncio_detailed(
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         if_none_match (str | Unset):
 
     Raises:
@@ -341,6 +353,7 @@ version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 if_none_match=if_none_match,
 
     )
@@ -362,6 +375,7 @@ async def asyncio(
     x_service_documentpassword: str | Unset = UNSET,
     x_service_documentpassword_base64: str | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
     if_none_match: str | Unset = UNSET,
 
 ) -> Any | ExportDocumentResponse200 | Job | Problem | None:
@@ -391,6 +405,7 @@ async def asyncio(
         x_service_documentpassword (str | Unset):
         x_service_documentpassword_base64 (str | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         if_none_match (str | Unset):
 
     Raises:
@@ -412,6 +427,7 @@ version_id=version_id,
 x_service_documentpassword=x_service_documentpassword,
 x_service_documentpassword_base64=x_service_documentpassword_base64,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 if_none_match=if_none_match,
 
     )).parsed

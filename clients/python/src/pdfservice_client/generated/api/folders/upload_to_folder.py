@@ -57,11 +57,15 @@ def _get_kwargs(
     alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(prefer, Unset):
         headers["prefer"] = prefer
+
+    if not isinstance(x_service_webhook_url, Unset):
+        headers["x-service-webhook-url"] = x_service_webhook_url
 
 
 
@@ -268,6 +272,7 @@ def sync_detailed(
     alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
 
 ) -> Response[DocumentModel | Job | Problem]:
     """ Upload a PDF, image or Office document into a folder by form
@@ -315,6 +320,7 @@ def sync_detailed(
         alt (str | Unset):
         outline (bool | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         body (UploadToFolderBody):
 
     Raises:
@@ -361,6 +367,7 @@ language=language,
 alt=alt,
 outline=outline,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 
     )
 
@@ -407,6 +414,7 @@ def sync(
     alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
 
 ) -> DocumentModel | Job | Problem | None:
     """ Upload a PDF, image or Office document into a folder by form
@@ -454,6 +462,7 @@ def sync(
         alt (str | Unset):
         outline (bool | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         body (UploadToFolderBody):
 
     Raises:
@@ -501,6 +510,7 @@ language=language,
 alt=alt,
 outline=outline,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 
     ).parsed
 
@@ -541,6 +551,7 @@ async def asyncio_detailed(
     alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
 
 ) -> Response[DocumentModel | Job | Problem]:
     """ Upload a PDF, image or Office document into a folder by form
@@ -588,6 +599,7 @@ async def asyncio_detailed(
         alt (str | Unset):
         outline (bool | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         body (UploadToFolderBody):
 
     Raises:
@@ -634,6 +646,7 @@ language=language,
 alt=alt,
 outline=outline,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 
     )
 
@@ -680,6 +693,7 @@ async def asyncio(
     alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
 
 ) -> DocumentModel | Job | Problem | None:
     """ Upload a PDF, image or Office document into a folder by form
@@ -727,6 +741,7 @@ async def asyncio(
         alt (str | Unset):
         outline (bool | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         body (UploadToFolderBody):
 
     Raises:
@@ -774,5 +789,6 @@ language=language,
 alt=alt,
 outline=outline,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 
     )).parsed

@@ -56,11 +56,15 @@ def _get_kwargs(
     alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
 
 ) -> dict[str, Any]:
     headers: dict[str, Any] = {}
     if not isinstance(prefer, Unset):
         headers["prefer"] = prefer
+
+    if not isinstance(x_service_webhook_url, Unset):
+        headers["x-service-webhook-url"] = x_service_webhook_url
 
 
 
@@ -266,6 +270,7 @@ def sync_detailed(
     alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
 
 ) -> Response[DocumentModel | Job | Problem]:
     """ Upload a PDF, image or Office document into a folder by form
@@ -312,6 +317,7 @@ def sync_detailed(
         alt (str | Unset):
         outline (bool | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         body (UploadToRootFolderBody):
 
     Raises:
@@ -357,6 +363,7 @@ language=language,
 alt=alt,
 outline=outline,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 
     )
 
@@ -402,6 +409,7 @@ def sync(
     alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
 
 ) -> DocumentModel | Job | Problem | None:
     """ Upload a PDF, image or Office document into a folder by form
@@ -448,6 +456,7 @@ def sync(
         alt (str | Unset):
         outline (bool | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         body (UploadToRootFolderBody):
 
     Raises:
@@ -494,6 +503,7 @@ language=language,
 alt=alt,
 outline=outline,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 
     ).parsed
 
@@ -533,6 +543,7 @@ async def asyncio_detailed(
     alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
 
 ) -> Response[DocumentModel | Job | Problem]:
     """ Upload a PDF, image or Office document into a folder by form
@@ -579,6 +590,7 @@ async def asyncio_detailed(
         alt (str | Unset):
         outline (bool | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         body (UploadToRootFolderBody):
 
     Raises:
@@ -624,6 +636,7 @@ language=language,
 alt=alt,
 outline=outline,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 
     )
 
@@ -669,6 +682,7 @@ async def asyncio(
     alt: str | Unset = UNSET,
     outline: bool | Unset = UNSET,
     prefer: str | Unset = UNSET,
+    x_service_webhook_url: str | Unset = UNSET,
 
 ) -> DocumentModel | Job | Problem | None:
     """ Upload a PDF, image or Office document into a folder by form
@@ -715,6 +729,7 @@ async def asyncio(
         alt (str | Unset):
         outline (bool | Unset):
         prefer (str | Unset):
+        x_service_webhook_url (str | Unset):
         body (UploadToRootFolderBody):
 
     Raises:
@@ -761,5 +776,6 @@ language=language,
 alt=alt,
 outline=outline,
 prefer=prefer,
+x_service_webhook_url=x_service_webhook_url,
 
     )).parsed

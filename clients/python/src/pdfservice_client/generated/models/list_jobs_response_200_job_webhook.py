@@ -1,0 +1,117 @@
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar, BinaryIO, TextIO, TYPE_CHECKING, Generator
+
+from attrs import define as _attrs_define
+from attrs import field as _attrs_field
+
+from ..types import UNSET, Unset
+
+from ..models.list_jobs_response_200_job_webhook_state import ListJobsResponse200JobWebhookState
+from typing import cast
+
+if TYPE_CHECKING:
+  from ..models.list_jobs_response_200_job_webhook_deliveries_item import ListJobsResponse200JobWebhookDeliveriesItem
+
+
+
+
+
+T = TypeVar("T", bound="ListJobsResponse200JobWebhook")
+
+
+
+@_attrs_define
+class ListJobsResponse200JobWebhook:
+    """ The URL the job's end is POSTed to (X-Service-Webhook-Url, docs/webhooks.md) and the delivery log; not in the
+    webhook's own body
+
+        Attributes:
+            url (str):
+            state (ListJobsResponse200JobWebhookState): pending until an attempt is answered 2xx (delivered) or the last
+                attempt failed (failed)
+            deliveries (list[ListJobsResponse200JobWebhookDeliveriesItem]): Each attempt, oldest first
+     """
+
+    url: str
+    state: ListJobsResponse200JobWebhookState
+    deliveries: list[ListJobsResponse200JobWebhookDeliveriesItem]
+    additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
+
+
+
+
+
+    def to_dict(self) -> dict[str, Any]:
+        from ..models.list_jobs_response_200_job_webhook_deliveries_item import ListJobsResponse200JobWebhookDeliveriesItem # noqa: PLC0415
+        url = self.url
+
+        state = self.state.value
+
+        deliveries = []
+        for deliveries_item_data in self.deliveries:
+            deliveries_item = deliveries_item_data.to_dict()
+            deliveries.append(deliveries_item)
+
+
+
+
+        field_dict: dict[str, Any] = {}
+        field_dict.update(self.additional_properties)
+        field_dict.update({
+            "url": url,
+            "state": state,
+            "deliveries": deliveries,
+        })
+
+        return field_dict
+
+
+
+    @classmethod
+    def from_dict(cls: type[T], src_dict: Mapping[str, Any]) -> T:
+        from ..models.list_jobs_response_200_job_webhook_deliveries_item import ListJobsResponse200JobWebhookDeliveriesItem # noqa: PLC0415
+        d = dict(src_dict)
+        url = d.pop("url")
+
+        state = ListJobsResponse200JobWebhookState(d.pop("state"))
+
+
+
+
+        deliveries = []
+        _deliveries = d.pop("deliveries")
+        for deliveries_item_data in (_deliveries):
+            deliveries_item = ListJobsResponse200JobWebhookDeliveriesItem.from_dict(deliveries_item_data)
+
+
+
+            deliveries.append(deliveries_item)
+
+
+        list_jobs_response_200_job_webhook = cls(
+            url=url,
+            state=state,
+            deliveries=deliveries,
+        )
+
+
+        list_jobs_response_200_job_webhook.additional_properties = d
+        return list_jobs_response_200_job_webhook
+
+    @property
+    def additional_keys(self) -> list[str]:
+        return list(self.additional_properties.keys())
+
+    def __getitem__(self, key: str) -> Any:
+        return self.additional_properties[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        self.additional_properties[key] = value
+
+    def __delitem__(self, key: str) -> None:
+        del self.additional_properties[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.additional_properties

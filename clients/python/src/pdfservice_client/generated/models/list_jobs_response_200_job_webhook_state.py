@@ -1,0 +1,9 @@
+from enum import StrEnum
+
+class ListJobsResponse200JobWebhookState(StrEnum):
+    DELIVERED = "delivered"
+    FAILED = "failed"
+    PENDING = "pending"
+
+    def __str__(self) -> str:
+        return str(self.value)
