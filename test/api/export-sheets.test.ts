@@ -181,8 +181,15 @@ describe('export to XLSX and CSV', { skip: existsSync(CHROMIUM) ? false : `${CHR
     assert.equal(job.action, 'export');
     assert.equal(job.result.file.name, 'figures.csv');
     assert.equal(job.result.file.mediaType, 'text/csv');
+    // A file result, as a compare's and a one-shot's: status and file only; the document exported is the job's.
+    assert.deepEqual(Object.keys(job.result).sort(), ['file', 'status']);
+    assert.equal(job.result.status, 200);
+    assert.equal(job.document, doc.replace('/documents/', ''));
+    assert.equal(job.result.file.url, `/pdfservice/v1/jobs/${id}/result`);
     const result = await call(server, 'GET', `/jobs/${id}/result`);
     assert.equal(result.status, 200, result.text);
+    assert.equal(result.bytes.length, job.result.file.size);
+    assert.equal(result.headers.get('etag'), job.result.file.etag);
     assert.deepEqual(readCsv(result.text), TABLE2);
 
     const xlsxJob = await call(server, 'GET', `${doc}/export?format=xlsx`, { headers: { prefer: 'respond-async' } });

@@ -10,7 +10,7 @@ import type { PreparedUpload, UploadOperations } from '../uploads.js';
 import type { OneShotOperations, PreparedOneShot } from '../oneshot.js';
 import type { PreparedCompare } from '../compare.js';
 import type { ExecutionContext } from '../execution.js';
-import { isFinished, type ComparePayload, type ExportPayload, type ActionPayload, type JobError, type JobPayload, type JobProgress, type JobRecord, type JobState } from './model.js';
+import { fileResult, isFinished, type ComparePayload, type ExportPayload, type ActionPayload, type JobError, type JobPayload, type JobProgress, type JobRecord, type JobState } from './model.js';
 import { newJobId, type JobStore } from './store.js';
 import type { JobEventHub } from './events.js';
 import type { JobBackend, JobConsumer, SharedHeld } from './backend.js';
@@ -361,9 +361,7 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
       }, (id) => ({
         stop: new AbortController(),
         run: async (exec) => {
-          const file = await oneshot.executeToFile(prepared, id, exec);
-          // Nothing is stored: no path, no document; the file is the result (GET /jobs/{id}/result).
-          return { path: '', created: false, document: null, file };
+          return fileResult(await oneshot.executeToFile(prepared, id, exec));
         },
         discard: staged,
       }));
@@ -412,9 +410,7 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
         const { content, name } = await answer(exec);
         // As a write, nothing is kept once the job was stopped.
         throwIfStopped(exec);
-        const file = await this.resultFiles.put(id, content, { name, mediaType: payload.mediaType });
-        // Nothing is stored: no path, no document; the file is the result (GET /jobs/{id}/result).
-        return { path: '', created: false, document: null, file };
+        return fileResult(await this.resultFiles.put(id, content, { name, mediaType: payload.mediaType }));
       },
       discard: () => Promise.resolve(),
     }));
@@ -565,8 +561,8 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
           try {
             // Like a write, nothing is kept once the job was stopped.
             throwIfStopped(exec);
-            const file = await this.resultFiles.put(id, answer.content, { name: answer.name, mediaType: answer.mediaType });
-            return { path: answer.source.path, created: false, document: answer.source, file };
+            // A file result as every other: the source is the job's document.
+            return fileResult(await this.resultFiles.put(id, answer.content, { name: answer.name, mediaType: answer.mediaType }));
           } finally {
             await discardFileContent(answer.content);
           }
