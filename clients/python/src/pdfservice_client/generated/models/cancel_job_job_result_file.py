@@ -20,9 +20,9 @@ T = TypeVar("T", bound="CancelJobJobResultFile")
 
 @_attrs_define
 class CancelJobJobResultFile:
-    """ The job produced a file that is not a stored document (an export, the result of a one-shot conversion): download it
-    from `url` (GET /jobs/{id}/result) while the job is kept; for an export `path` and `document` name the document it
-    was made from, a one-shot has neither
+    """ The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it
+    from `url` (GET /jobs/{id}/result) while the job is kept. Such a result has no path, url or document: nothing was
+    written, and the document it was read from is the job's `document` (and `base` for a compare)
 
         Attributes:
             name (str): The name it downloads under (Content-Disposition)
