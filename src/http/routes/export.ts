@@ -101,6 +101,8 @@ export function registerExportRoutes(api: Api, deps: AppDeps): void {
         const job = await jobs.submitExport(path.toString(), ctx, { format, ...(pageRange !== undefined ? { pageRange } : {}), ...(table !== undefined ? { table } : {}), ...(ctx.versionId !== undefined ? { versionId: ctx.versionId } : {}), mediaType: MEDIA_TYPES[format], pages: size.pages }, async (exec) => ({
           content: (await pages.export(path, ctx, options, exec)).content,
           name,
+          // The result names the document exported (its version's ETag), as an action's file result does.
+          source: await pages.viewable(path, ctx),
         }));
         return answerWithJob(request, reply, jobs, job, plan);
       }

@@ -45,8 +45,8 @@ export interface JobError {
  */
 export interface JobResult {
   /**
-   * The written document's path ("/folder/name.pdf"), or the source's for an action that answers a model; absent for
-   * a file result (fileResult).
+   * The written document's path ("/folder/name.pdf"), or the source's for an action that answers a model or a file;
+   * absent for a file made from no stored document (a one-shot conversion).
    */
   path?: string;
   /** Whether the job created the document at `path` (else it replaced it, or wrote nothing). */
@@ -57,15 +57,16 @@ export interface JobResult {
   xmlRoot?: string;
   /**
    * The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): the client
-   * downloads it from the job, and it is kept as long as this record (result-files.ts). Such a result has no `path`
-   * and no `document`: nothing was written, and the document it was read from is the job's own (JobRecord.document,
-   * and `base` for a compare), so every file result has one shape (docs/jobs.md, "Result files").
+   * downloads it from the job, and it is kept as long as this record (result-files.ts); `path` and `document` then
+   * name the document it was read from, unchanged (its DocumentModel: its ETag is the version read), and a one-shot
+   * conversion, which reads none, has neither (docs/jobs.md, "Result files").
    */
   file?: JobResultFile;
 }
 
-/** The result of a job whose answer is a file (an export, a compare, a one-shot conversion): the file alone. */
-export const fileResult = (file: JobResultFile): JobResult => ({ created: false, document: null, file });
+/** The result of a job whose answer is a file, made from `source` (the document read, unchanged) or from no stored document. */
+export const fileResult = (file: JobResultFile, source?: { path: string }): JobResult =>
+  source ? { path: source.path, created: false, document: source, file } : { created: false, document: null, file };
 
 /**
  * What a job runs, as data (no closures): the kind says which executor

@@ -1426,7 +1426,7 @@ export interface components {
             position?: number;
             /** @description Why the job was interrupted */
             reason?: string;
-            /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare, a one-shot conversion: status and file only) */
+            /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare: with the document it was read from; a one-shot conversion: no path, no document) */
             result?: {
                 path?: string;
                 /** @description The written document's URL */
@@ -1436,7 +1436,7 @@ export interface components {
                 document?: {
                     [key: string]: unknown;
                 };
-                /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. Such a result has no path, url or document: nothing was written, and the document it was read from is the job's `document` (and `base` for a compare) */
+                /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. `path`, `url` and `document` then name the document it was read from, unchanged (`document.etag`: the version read; a compare's other document is the job's `base`); a one-shot conversion has neither */
                 file?: {
                     /** @description The name it downloads under (Content-Disposition) */
                     name: string;
@@ -10604,7 +10604,7 @@ export interface operations {
                             position?: number;
                             /** @description Why the job was interrupted */
                             reason?: string;
-                            /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare, a one-shot conversion: status and file only) */
+                            /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare: with the document it was read from; a one-shot conversion: no path, no document) */
                             result?: {
                                 path?: string;
                                 /** @description The written document's URL */
@@ -10614,7 +10614,7 @@ export interface operations {
                                 document?: {
                                     [key: string]: unknown;
                                 };
-                                /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. Such a result has no path, url or document: nothing was written, and the document it was read from is the job's `document` (and `base` for a compare) */
+                                /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. `path`, `url` and `document` then name the document it was read from, unchanged (`document.etag`: the version read; a compare's other document is the job's `base`); a one-shot conversion has neither */
                                 file?: {
                                     /** @description The name it downloads under (Content-Disposition) */
                                     name: string;
@@ -10667,7 +10667,7 @@ export interface operations {
                             position?: number;
                             /** @description Why the job was interrupted */
                             reason?: string;
-                            /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare, a one-shot conversion: status and file only) */
+                            /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare: with the document it was read from; a one-shot conversion: no path, no document) */
                             result?: {
                                 path?: string;
                                 /** @description The written document's URL */
@@ -10677,7 +10677,7 @@ export interface operations {
                                 document?: {
                                     [key: string]: unknown;
                                 };
-                                /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. Such a result has no path, url or document: nothing was written, and the document it was read from is the job's `document` (and `base` for a compare) */
+                                /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. `path`, `url` and `document` then name the document it was read from, unchanged (`document.etag`: the version read; a compare's other document is the job's `base`); a one-shot conversion has neither */
                                 file?: {
                                     /** @description The name it downloads under (Content-Disposition) */
                                     name: string;
@@ -10730,7 +10730,7 @@ export interface operations {
                             position?: number;
                             /** @description Why the job was interrupted */
                             reason?: string;
-                            /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare, a one-shot conversion: status and file only) */
+                            /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare: with the document it was read from; a one-shot conversion: no path, no document) */
                             result?: {
                                 path?: string;
                                 /** @description The written document's URL */
@@ -10740,7 +10740,7 @@ export interface operations {
                                 document?: {
                                     [key: string]: unknown;
                                 };
-                                /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. Such a result has no path, url or document: nothing was written, and the document it was read from is the job's `document` (and `base` for a compare) */
+                                /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. `path`, `url` and `document` then name the document it was read from, unchanged (`document.etag`: the version read; a compare's other document is the job's `base`); a one-shot conversion has neither */
                                 file?: {
                                     /** @description The name it downloads under (Content-Disposition) */
                                     name: string;
@@ -10869,7 +10869,7 @@ export interface operations {
                         position?: number;
                         /** @description Why the job was interrupted */
                         reason?: string;
-                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare, a one-shot conversion: status and file only) */
+                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare: with the document it was read from; a one-shot conversion: no path, no document) */
                         result?: {
                             path?: string;
                             /** @description The written document's URL */
@@ -10879,7 +10879,7 @@ export interface operations {
                             document?: {
                                 [key: string]: unknown;
                             };
-                            /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. Such a result has no path, url or document: nothing was written, and the document it was read from is the job's `document` (and `base` for a compare) */
+                            /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. `path`, `url` and `document` then name the document it was read from, unchanged (`document.etag`: the version read; a compare's other document is the job's `base`); a one-shot conversion has neither */
                             file?: {
                                 /** @description The name it downloads under (Content-Disposition) */
                                 name: string;
@@ -10930,7 +10930,7 @@ export interface operations {
                         position?: number;
                         /** @description Why the job was interrupted */
                         reason?: string;
-                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare, a one-shot conversion: status and file only) */
+                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare: with the document it was read from; a one-shot conversion: no path, no document) */
                         result?: {
                             path?: string;
                             /** @description The written document's URL */
@@ -10940,7 +10940,7 @@ export interface operations {
                             document?: {
                                 [key: string]: unknown;
                             };
-                            /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. Such a result has no path, url or document: nothing was written, and the document it was read from is the job's `document` (and `base` for a compare) */
+                            /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. `path`, `url` and `document` then name the document it was read from, unchanged (`document.etag`: the version read; a compare's other document is the job's `base`); a one-shot conversion has neither */
                             file?: {
                                 /** @description The name it downloads under (Content-Disposition) */
                                 name: string;
@@ -10991,7 +10991,7 @@ export interface operations {
                         position?: number;
                         /** @description Why the job was interrupted */
                         reason?: string;
-                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare, a one-shot conversion: status and file only) */
+                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare: with the document it was read from; a one-shot conversion: no path, no document) */
                         result?: {
                             path?: string;
                             /** @description The written document's URL */
@@ -11001,7 +11001,7 @@ export interface operations {
                             document?: {
                                 [key: string]: unknown;
                             };
-                            /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. Such a result has no path, url or document: nothing was written, and the document it was read from is the job's `document` (and `base` for a compare) */
+                            /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. `path`, `url` and `document` then name the document it was read from, unchanged (`document.etag`: the version read; a compare's other document is the job's `base`); a one-shot conversion has neither */
                             file?: {
                                 /** @description The name it downloads under (Content-Disposition) */
                                 name: string;
@@ -11129,7 +11129,7 @@ export interface operations {
                         position?: number;
                         /** @description Why the job was interrupted */
                         reason?: string;
-                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare, a one-shot conversion: status and file only) */
+                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare: with the document it was read from; a one-shot conversion: no path, no document) */
                         result?: {
                             path?: string;
                             /** @description The written document's URL */
@@ -11139,7 +11139,7 @@ export interface operations {
                             document?: {
                                 [key: string]: unknown;
                             };
-                            /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. Such a result has no path, url or document: nothing was written, and the document it was read from is the job's `document` (and `base` for a compare) */
+                            /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. `path`, `url` and `document` then name the document it was read from, unchanged (`document.etag`: the version read; a compare's other document is the job's `base`); a one-shot conversion has neither */
                             file?: {
                                 /** @description The name it downloads under (Content-Disposition) */
                                 name: string;
@@ -11190,7 +11190,7 @@ export interface operations {
                         position?: number;
                         /** @description Why the job was interrupted */
                         reason?: string;
-                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare, a one-shot conversion: status and file only) */
+                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare: with the document it was read from; a one-shot conversion: no path, no document) */
                         result?: {
                             path?: string;
                             /** @description The written document's URL */
@@ -11200,7 +11200,7 @@ export interface operations {
                             document?: {
                                 [key: string]: unknown;
                             };
-                            /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. Such a result has no path, url or document: nothing was written, and the document it was read from is the job's `document` (and `base` for a compare) */
+                            /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. `path`, `url` and `document` then name the document it was read from, unchanged (`document.etag`: the version read; a compare's other document is the job's `base`); a one-shot conversion has neither */
                             file?: {
                                 /** @description The name it downloads under (Content-Disposition) */
                                 name: string;
@@ -11251,7 +11251,7 @@ export interface operations {
                         position?: number;
                         /** @description Why the job was interrupted */
                         reason?: string;
-                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare, a one-shot conversion: status and file only) */
+                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare: with the document it was read from; a one-shot conversion: no path, no document) */
                         result?: {
                             path?: string;
                             /** @description The written document's URL */
@@ -11261,7 +11261,7 @@ export interface operations {
                             document?: {
                                 [key: string]: unknown;
                             };
-                            /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. Such a result has no path, url or document: nothing was written, and the document it was read from is the job's `document` (and `base` for a compare) */
+                            /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. `path`, `url` and `document` then name the document it was read from, unchanged (`document.etag`: the version read; a compare's other document is the job's `base`); a one-shot conversion has neither */
                             file?: {
                                 /** @description The name it downloads under (Content-Disposition) */
                                 name: string;

@@ -45,7 +45,8 @@ class GetJobJob:
             position (int | Unset): A queued job's place in the queue (0: next)
             reason (str | Unset): Why the job was interrupted
             result (GetJobJobResult | Unset): A succeeded job: the written document and the status the inline request would
-                have answered, or the file it produced (an export, a compare, a one-shot conversion: status and file only)
+                have answered, or the file it produced (an export, a compare: with the document it was read from; a one-shot
+                conversion: no path, no document)
             error (GetJobJobError | Unset): A failed or cancelled job: the problem the inline request would have answered
                 (docs/errors.md)
      """

@@ -21,8 +21,9 @@ T = TypeVar("T", bound="JobResultFile")
 @_attrs_define
 class JobResultFile:
     """ The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it
-    from `url` (GET /jobs/{id}/result) while the job is kept. Such a result has no path, url or document: nothing was
-    written, and the document it was read from is the job's `document` (and `base` for a compare)
+    from `url` (GET /jobs/{id}/result) while the job is kept. `path`, `url` and `document` then name the document it was
+    read from, unchanged (`document.etag`: the version read; a compare's other document is the job's `base`); a one-shot
+    conversion has neither
 
         Attributes:
             name (str): The name it downloads under (Content-Disposition)

@@ -26,7 +26,7 @@ T = TypeVar("T", bound="ListJobsResponse200JobResult")
 @_attrs_define
 class ListJobsResponse200JobResult:
     """ A succeeded job: the written document and the status the inline request would have answered, or the file it produced
-    (an export, a compare, a one-shot conversion: status and file only)
+    (an export, a compare: with the document it was read from; a one-shot conversion: no path, no document)
 
         Attributes:
             path (str | Unset):
@@ -36,8 +36,8 @@ class ListJobsResponse200JobResult:
                 action answers)
             file (ListJobsResponse200JobResultFile | Unset): The job produced a file that is not a stored document (an
                 export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept.
-                Such a result has no path, url or document: nothing was written, and the document it was read from is the job's
-                `document` (and `base` for a compare)
+                `path`, `url` and `document` then name the document it was read from, unchanged (`document.etag`: the version
+                read; a compare's other document is the job's `base`); a one-shot conversion has neither
      """
 
     path: str | Unset = UNSET
