@@ -110,13 +110,14 @@ if (!dir) {
     test('python-docx opens every DOCX, and it holds the JSON export\'s words', () => {
       console.log(`# export words kept, lowest first: ${shares.sort((a, b) => a[1] - b[1]).slice(0, 5).map(([f, s]) => `${f} ${s.toFixed(3)}`).join(', ')}`);
       assert.ok(docxFiles.length > 0);
-      // One Python process for all of them: paragraphs and table cells, in document order.
+      // One Python process for all of them: paragraphs and table cells, in document order. Each cell (w:tc) once:
+      // python-docx's row.cells repeats a merged cell at every grid position it covers (docs/export.md, "Merged cells").
       const script = [
         'import sys, json, docx',
         'out = []',
         'for f in sys.argv[1:]:',
         '    d = docx.Document(f)',
-        '    t = [p.text for p in d.paragraphs] + [c.text for tb in d.tables for r in tb.rows for c in r.cells]',
+        '    t = [p.text for p in d.paragraphs] + [docx.table._Cell(tc, tb).text for tb in d.tables for tr in tb._tbl.tr_lst for tc in tr.tc_lst]',
         '    out.append("\\n".join(t))',
         'print(json.dumps(out))',
       ].join('\n');

@@ -51,6 +51,26 @@ export function variantEtag(documentEtag: string, variant: string): string {
   return `W/"${documentEtag.replace(/"/g, '')}-${hash}"`;
 }
 
+/** The headers of every answer (200 or 304) of a representation of one document version: its ETag, Vary: Accept and Cache-Control. */
+export function versionHeaders(reply: FastifyReply, etag: string): FastifyReply {
+  return reply.header('ETag', etag).header('Vary', 'Accept').header('Cache-Control', 'private, no-cache');
+}
+
+/**
+ * The conditional half of sendVersionedModel for a representation that costs more to make than to name (an export, a
+ * page image), asked before its work: when If-None-Match holds the variant's ETag of the version `current` answers
+ * (a stat, asked only when the header is there), answers 304 with sendVersionedModel's headers and true; otherwise
+ * false, and the 200 sets the same headers with versionHeaders(reply, variantEtag(etag, variant)).
+ */
+export async function answerNotModified(request: FastifyRequest, reply: FastifyReply, variant: string, current: () => Promise<string>): Promise<boolean> {
+  const header = request.headers['if-none-match'];
+  if (!header) return false;
+  const etag = variantEtag(await current(), variant);
+  if (!noneMatch(header, etag)) return false;
+  await versionHeaders(reply, etag).code(304).send();
+  return true;
+}
+
 /**
  * Sends a model that belongs to one version of a document: with a weak ETag
  * derived from the document's and the variant's, 304 on If-None-Match, and
@@ -68,7 +88,7 @@ export async function sendVersionedModel(
   const key = `${version.etag}|${version.variant}|${chosen.mediaType}`;
   const cached = cache.get(key);
   const etag = cached?.etag ?? variantEtag(version.etag, `${version.variant}|${chosen.mediaType}`);
-  reply.header('ETag', etag).header('Vary', 'Accept').header('Cache-Control', 'private, no-cache');
+  versionHeaders(reply, etag);
   if (noneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
   let entry = cached;
   if (!entry) {

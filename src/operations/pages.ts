@@ -141,7 +141,12 @@ export class PageOperations {
 
   /** The version (ETag) of a document the request may view: for answering 304 without rendering. */
   async viewableVersion(path: StoredPath, ctx: OperationContext): Promise<string> {
-    return (await this.documents.reads.model(path, ctx)).etag;
+    return (await this.viewable(path, ctx)).etag;
+  }
+
+  /** The DocumentModel of the version a read of `path` sees (ctx.versionId's, or the current one): what a file job's result names as its source. */
+  viewable(path: StoredPath, ctx: OperationContext) {
+    return this.documents.reads.model(path, ctx);
   }
 
   /** The page rendered as PNG or JPEG, and the document version it shows. */

@@ -67,6 +67,8 @@ describe('compare as a job', () => {
     assert.equal(job.document, doc);
     assert.equal(job.base, base);
     assert.equal(job.result.status, 200);
+    // The result names the document compared, as every file result made from a stored document.
+    assert.equal(job.result.path, `/${doc}`);
     assert.equal(job.result.file.mediaType, 'application/json');
     assert.equal(job.result.file.name, 'async-new-compare.json');
     const download = await call(server, 'GET', `/jobs/${id}/result`);

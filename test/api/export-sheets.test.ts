@@ -181,8 +181,20 @@ describe('export to XLSX and CSV', { skip: existsSync(CHROMIUM) ? false : `${CHR
     assert.equal(job.action, 'export');
     assert.equal(job.result.file.name, 'figures.csv');
     assert.equal(job.result.file.mediaType, 'text/csv');
+    // A file result as every one made from a stored document: the file, and the document exported (its version) unchanged.
+    assert.deepEqual(Object.keys(job.result).sort(), ['document', 'file', 'path', 'status', 'url']);
+    assert.equal(job.result.status, 200);
+    assert.equal(job.document, doc.replace('/documents/', ''));
+    assert.equal(job.result.path, doc.replace('/documents', ''));
+    assert.equal(job.result.url, `/pdfservice/v1${doc}`);
+    const source = await call(server, 'GET', doc, { headers: { accept: 'application/json' } });
+    assert.equal(job.result.document.etag, source.json().etag);
+    assert.equal(job.result.document.path, job.result.path);
+    assert.equal(job.result.file.url, `/pdfservice/v1/jobs/${id}/result`);
     const result = await call(server, 'GET', `/jobs/${id}/result`);
     assert.equal(result.status, 200, result.text);
+    assert.equal(result.bytes.length, job.result.file.size);
+    assert.equal(result.headers.get('etag'), job.result.file.etag);
     assert.deepEqual(readCsv(result.text), TABLE2);
 
     const xlsxJob = await call(server, 'GET', `${doc}/export?format=xlsx`, { headers: { prefer: 'respond-async' } });

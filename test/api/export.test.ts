@@ -196,4 +196,30 @@ describe('export', { skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} is missin
     assert.equal(again.status, 304);
     assert.notEqual((await call(server, 'GET', `${doc}/export?format=html`)).headers.get('etag'), etag);
   });
+
+  test('every format: 304 for its ETag, with the headers of the other read models (ETag, Vary, Cache-Control)', async () => {
+    // A read model answered by sendVersionedModel, for the headers every versioned representation carries.
+    const pages = await call(server, 'GET', `${doc}/pages`);
+    assert.equal(pages.status, 200, pages.text);
+    const model = { vary: pages.headers.get('vary'), cacheControl: pages.headers.get('cache-control') };
+    assert.deepEqual(model, { vary: 'Accept', cacheControl: 'private, no-cache' });
+    const etags = new Set<string>();
+    for (const format of ['json', 'markdown', 'html', 'docx', 'xlsx', 'csv']) {
+      const first = await call(server, 'GET', `${doc}/export?format=${format}`);
+      assert.equal(first.status, 200, `${format}: ${first.text}`);
+      const etag = first.headers.get('etag')!;
+      assert.match(etag, /^W\/"/u, format);
+      etags.add(etag);
+      assert.deepEqual({ vary: first.headers.get('vary'), cacheControl: first.headers.get('cache-control') }, model, format);
+      const again = await call(server, 'GET', `${doc}/export?format=${format}`, { headers: { 'if-none-match': `"other", ${etag}` } });
+      assert.equal(again.status, 304, `${format}: ${again.text}`);
+      assert.equal(again.bytes.length, 0);
+      assert.deepEqual({ etag: again.headers.get('etag'), vary: again.headers.get('vary'), cacheControl: again.headers.get('cache-control') }, { etag, ...model }, format);
+      // Another ETag (an older version's) is answered in full.
+      const stale = await call(server, 'GET', `${doc}/export?format=${format}`, { headers: { 'if-none-match': '"not-this-version"' } });
+      assert.equal(stale.status, 200, format);
+      assert.deepEqual(stale.bytes, first.bytes, format);
+    }
+    assert.equal(etags.size, 6, 'an ETag per format');
+  });
 });

@@ -1,5 +1,6 @@
 import type { Rectangle } from '../syntax/geometry.js';
 import type { Line, RawPage } from './layout.js';
+import { headerRows, tableGrid } from './table-grid.js';
 import type { ExportBlock, ExportModel, TableBlock, TextBlock, TextLink } from './model.js';
 
 /**
@@ -142,8 +143,8 @@ function blocksOfRun(run: Line[], body: number): TextBlock[] {
 
 /**
  * A table that a page break cut in two, joined: a page that starts with a table of as many columns as the table that
- * ends the page before continues it, less its first row when that repeats the header row (as Chromium repeats a
- * table's head on every page). The joined table stays on the page where it starts. For the exports only: the tagger
+ * ends the page before continues it, less its head rows when they repeat the head (as Chromium repeats a table's
+ * head on every page). The joined table stays on the page where it starts. For the exports only: the tagger
  * (engine/pdfua/tag.ts) tags each page's table where it is drawn.
  */
 export function joinContinuedTables(model: ExportModel): void {
@@ -151,10 +152,11 @@ export function joinContinuedTables(model: ExportModel): void {
     const before = model.pages[i - 1]?.blocks.at(-1);
     const first = page.blocks[0];
     if (i === 0 || before?.type !== 'table' || first?.type !== 'table' || model.pages[i - 1]!.pageIndex !== page.pageIndex - 1) continue;
-    const width = (t: TableBlock) => t.rows[0]?.length ?? 0;
+    const width = (t: TableBlock) => tableGrid(t.rows)[0]?.length ?? 0;
     if (width(before) !== width(first)) continue;
-    const header = (t: TableBlock) => JSON.stringify(t.rows[0]?.map((c) => c.text));
-    before.rows.push(...(header(before) === header(first) ? first.rows.slice(1) : first.rows));
+    // The head rows (headerRows: more than one when merged cells head the columns), as Chromium repeats the whole head.
+    const head = (t: TableBlock) => JSON.stringify(t.rows.slice(0, headerRows(t.rows)));
+    before.rows.push(...(head(before) === head(first) ? first.rows.slice(headerRows(first.rows)) : first.rows));
     page.blocks.shift();
   }
 }

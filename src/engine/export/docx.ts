@@ -16,6 +16,7 @@ import {
 } from 'docx';
 import { xmlStandIns } from '../syntax/xml-writer.js';
 import type { ExportModel, ImageBlock, TableBlock, TextBlock } from './model.js';
+import { headerRows, tableGrid } from './table-grid.js';
 import { groupLists, imageLabel } from './writers.js';
 
 /**
@@ -59,7 +60,8 @@ function runs(block: TextBlock, style: { bold?: boolean; italics?: boolean }): P
 }
 
 function table(block: TableBlock, textWidth: number): Table {
-  const columns = Math.max(1, ...block.rows.map((r) => r.reduce((n, c) => n + c.colSpan, 0)));
+  const columns = Math.max(1, tableGrid(block.rows)[0]?.length ?? 0);
+  const head = headerRows(block.rows);
   const column = Math.floor(textWidth / columns);
   return new Table({
     width: { size: column * columns, type: WidthType.DXA },
@@ -67,15 +69,16 @@ function table(block: TableBlock, textWidth: number): Table {
     rows: block.rows.map(
       (row, r) =>
         new TableRow({
-          // The first row is the header row, as in the Markdown and HTML exports: Word repeats it on every page.
-          ...(r === 0 ? { tableHeader: true } : {}),
+          // The head rows (the first, and those its merged cells reach into), as in the HTML export: Word repeats them on every page.
+          ...(r < head ? { tableHeader: true } : {}),
           children: row.map(
             (cell) =>
               new TableCell({
                 width: { size: column * cell.colSpan, type: WidthType.DXA },
                 ...(cell.colSpan > 1 ? { columnSpan: cell.colSpan } : {}),
+                // docx writes the vMerge continuation cells of the rows below (the model lists a cell in its first row only).
                 ...(cell.rowSpan > 1 ? { rowSpan: cell.rowSpan } : {}),
-                children: [new Paragraph({ children: [new TextRun({ text: clean(cell.text), bold: r === 0 })] })],
+                children: [new Paragraph({ children: [new TextRun({ text: clean(cell.text), bold: r < head })] })],
               }),
           ),
         }),

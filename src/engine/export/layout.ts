@@ -104,11 +104,15 @@ interface Ruling {
   to: number;
 }
 
-/** A table's grid: the column and row boundaries, left to right and top to bottom; `ruled` when drawn lines made it. */
+/**
+ * A table's grid: the column and row boundaries, left to right and top to bottom; `ruled` when drawn lines made it, and
+ * then `rules`, the drawn lines themselves (where one is missing between two positions, they are one merged cell).
+ */
 interface Grid {
   xpos: number[];
   ypos: number[];
   ruled: boolean;
+  rules?: { horizontal: Ruling[]; vertical: Ruling[] };
 }
 
 /** Thicker than this, a filled box is a shape (a cell's shading), not a rule. */
@@ -213,7 +217,7 @@ function ruledGrids(horizontal: Ruling[], vertical: Ruling[]): Grid[] {
   for (const group of groups.values()) {
     const xpos = snap(group.filter((r) => !r.h).map((r) => r.at));
     const ypos = snap(group.filter((r) => r.h).map((r) => r.at));
-    if (xpos.length >= 3 && ypos.length >= 2) grids.push({ xpos, ypos, ruled: true });
+    if (xpos.length >= 3 && ypos.length >= 2) grids.push({ xpos, ypos, ruled: true, rules: { horizontal: group.filter((r) => r.h), vertical: group.filter((r) => !r.h) } });
   }
   return grids;
 }
@@ -342,6 +346,52 @@ function gutter(lines: Line[], x0: number, x1: number): number | null {
 /** The column of x in the grid's boundaries, or -1. */
 const columnOf = (xpos: number[], x: number) => xpos.findIndex((left, i) => i < xpos.length - 1 && left - 1 <= x && x <= xpos[i + 1]! + 1);
 
+/** A cell of a grid: its top left position and how many rows and columns it covers. */
+interface GridCell {
+  r: number;
+  c: number;
+  rowSpan: number;
+  colSpan: number;
+}
+
+/**
+ * The cells of a grid (docs/export.md, "Merged cells"): in a ruled grid, the positions no drawn rule parts are one
+ * cell (a rule drawn through the middle of the edge between them counts), taken as rectangles from the top left
+ * (as far right as the edges are open, then as far down as the whole width is open, with no rule inside); in a grid
+ * without rules every position is a cell. Answers the cells in row-major order of their top left, and each position's
+ * cell (an index into them).
+ */
+function gridCells(grid: Grid, ypos: number[]): { cells: GridCell[]; owner: number[][] } {
+  const { xpos, rules } = grid;
+  const rows = ypos.length - 1;
+  const columns = xpos.length - 1;
+  const drawn = (lines: Ruling[], at: number, from: number, to: number) => {
+    const mid = (from + to) / 2;
+    return lines.some((l) => Math.abs(l.at - at) <= 2 * RULE_SNAP && l.from - RULE_SNAP <= mid && mid <= l.to + RULE_SNAP);
+  };
+  // Open: no rule between position (r, c) and the one right of it, or the one below it.
+  const openRight = (r: number, c: number) => rules !== undefined && !drawn(rules.vertical, xpos[c + 1]!, ypos[r]!, ypos[r + 1]!);
+  const openBelow = (r: number, c: number) => rules !== undefined && !drawn(rules.horizontal, ypos[r + 1]!, xpos[c]!, xpos[c + 1]!);
+  const owner = Array.from({ length: rows }, () => new Array<number>(columns).fill(-1));
+  const cells: GridCell[] = [];
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < columns; c++) {
+      if (owner[r]![c]! >= 0) continue;
+      let colSpan = 1;
+      while (c + colSpan < columns && owner[r]![c + colSpan]! < 0 && openRight(r, c + colSpan - 1)) colSpan++;
+      let rowSpan = 1;
+      const across = () => Array.from({ length: colSpan }, (_, j) => c + j);
+      while (
+        r + rowSpan < rows &&
+        across().every((col) => owner[r + rowSpan]![col]! < 0 && openBelow(r + rowSpan - 1, col) && (col === c + colSpan - 1 || openRight(r + rowSpan, col)))
+      ) rowSpan++;
+      for (let i = 0; i < rowSpan; i++) for (let j = 0; j < colSpan; j++) owner[r + i]![c + j] = cells.length;
+      cells.push({ r, c, rowSpan, colSpan });
+    }
+  }
+  return { cells, owner };
+}
+
 /**
  * A grid as a table: its rows, and for a grid without rules the table rows (isTableRow) just above and below it whose
  * words fall into its columns (at least two of them), which its runs leave out when they are set apart (a bold or
@@ -378,30 +428,35 @@ function tableFromGrid(grid: Grid, lines: Line[], space: PageSpace): { block: Ex
     if (top - ypos[ypos.length - 1]! > rowHeight || !fits(row)) break;
     ypos.push(Math.max(bottom, ypos[ypos.length - 1]! + 0.1));
   }
-  const columns = xpos.length - 1;
-  const cells: string[][][] = Array.from({ length: ypos.length - 1 }, () => Array.from({ length: columns }, () => []));
+  const { cells: gridded, owner } = gridCells(grid, ypos);
+  const words: string[][] = gridded.map(() => []);
   const taken = new Set<Line>();
+  // No column boundary runs through a word, except inside a merged cell. MuPDF's detection also answers a page of
+  // running text beside a column of list bullets as a grid (a LibreOffice page with a bulleted list: the bullets one
+  // column, everything else the other), whose boundary then cuts the words of every line wider than the bullets' column.
+  let cut = false;
   for (const line of lines) {
     const [cx, cy] = centre(line.box);
     if (cx < left || cx > right || cy < ypos[0]! || cy > ypos[ypos.length - 1]!) continue;
     const r = ypos.findIndex((top, i) => i < ypos.length - 1 && top <= cy && cy <= ypos[i + 1]!);
     if (r < 0) continue;
     taken.add(line);
-    // Words by column: a line that crosses a boundary (MuPDF joined two cells) is split at it.
+    // Words by cell: a line that crosses a boundary (MuPDF joined two cells) is split at it.
     for (const w of line.words) {
       const c = columnOf(xpos, (w.x0 + w.x1) / 2);
-      if (c >= 0) cells[r]![c]!.push(w.text);
+      if (c >= 0) words[owner[r]![c]!]!.push(w.text);
+      for (let k = 1; k < xpos.length - 1; k++) if (w.x0 < xpos[k]! - 1 && w.x1 > xpos[k]! + 1 && owner[r]![k - 1] !== owner[r]![k]) cut = true;
     }
   }
-  const rows2: TableCell[][] = cells.map((row) => row.map((words) => ({ text: words.join(' '), rowSpan: 1, colSpan: 1 })));
-  const filled = rows2.flat().filter((c) => c.text !== '').length;
+  if (cut) return null;
+  const rows2: TableCell[][] = ypos.slice(1).map(() => []);
+  const cellRects: Rectangle[][] = ypos.slice(1).map(() => []);
+  for (const [i, { r, c, rowSpan, colSpan }] of gridded.entries()) {
+    rows2[r]!.push({ text: words[i]!.join(' '), rowSpan, colSpan });
+    cellRects[r]!.push(space.rectangle([xpos[c]!, ypos[r]!, xpos[c + colSpan]!, ypos[r + rowSpan]!]));
+  }
+  const filled = words.filter((w) => w.length > 0).length;
   if (rows2.length < 2 || filled < 2) return null;
-  // No column boundary runs through a word. MuPDF's detection also answers a page of running text beside a column of
-  // list bullets as a grid (a LibreOffice page with a bulleted list: the bullets one column, everything else the other),
-  // whose boundary then cuts the words of every line wider than the bullets' column.
-  const inner = xpos.slice(1, -1);
-  if ([...taken].some((line) => line.words.some((w) => inner.some((x) => w.x0 < x - 1 && w.x1 > x + 1)))) return null;
-  const cellRects = ypos.slice(1).map((bottom, r) => xpos.slice(1).map((x1, c) => space.rectangle([xpos[c]!, ypos[r]!, x1, bottom])));
   return { block: { type: 'table', rectangle: space.rectangle([left, ypos[0]!, right, ypos[ypos.length - 1]!]), rows: rows2 }, cells: cellRects, taken, top: ypos[0]! };
 }
 

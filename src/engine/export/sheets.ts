@@ -7,17 +7,33 @@
 import writeXlsxFile, { type Cell, type Row } from 'write-excel-file/node';
 import { EngineError } from '../errors.js';
 import type { ExportModel, SheetFormat } from './model.js';
+import { gridTexts, headerRows, tableGrid } from './table-grid.js';
 
 
-/** One table of the model: the page it is on (zero-based) and its cells' text, rows top to bottom. */
+/**
+ * One table of the model: the page it is on (zero-based), its grid's text rows top to bottom (a merged cell's text at
+ * its top left, the positions it covers empty: gridTexts), its merged cells by their top left, and its head rows.
+ */
 export interface SheetTable {
   pageIndex: number;
   rows: string[][];
+  /** Absent: none. */
+  merged?: { row: number; column: number; rowSpan: number; colSpan: number }[];
+  /** Absent: 1. */
+  headerRows?: number;
 }
 
 /** The tables of the model in reading order (page by page, then block order), as text. */
 export function tablesOf(model: ExportModel): SheetTable[] {
-  return model.pages.flatMap((page) => page.blocks.flatMap((b) => (b.type === 'table' ? [{ pageIndex: page.pageIndex, rows: b.rows.map((r) => r.map((c) => c.text)) }] : [])));
+  return model.pages.flatMap((page) =>
+    page.blocks.flatMap((b) => {
+      if (b.type !== 'table') return [];
+      const merged = tableGrid(b.rows).flatMap((row, r) =>
+        row.flatMap((slot, column) => (slot?.origin && (slot.cell.rowSpan > 1 || slot.cell.colSpan > 1) ? [{ row: r, column, rowSpan: slot.cell.rowSpan, colSpan: slot.cell.colSpan }] : [])),
+      );
+      return [{ pageIndex: page.pageIndex, rows: gridTexts(b.rows), merged, headerRows: headerRows(b.rows) }];
+    }),
+  );
 }
 
 /** A number read from a cell's text, and the Excel number format that shows it as it was written. */
@@ -136,18 +152,25 @@ const sheetName = (n: number, table: SheetTable) => `Table ${n} (page ${table.pa
  */
 export async function toXlsx(tables: { table: SheetTable; n: number }[]): Promise<Buffer> {
   const sheets = tables.map(({ table, n }) => {
+    const head = table.headerRows ?? 1;
     const columns = Math.max(1, ...table.rows.map((r) => r.length));
-    const decimals = Array.from({ length: columns }, (_, c) => columnDecimal(table.rows.slice(1).map((r) => r[c] ?? '')));
+    const decimals = Array.from({ length: columns }, (_, c) => columnDecimal(table.rows.slice(head).map((r) => r[c] ?? '')));
     const data: Row[] = table.rows.map((row, r) =>
       Array.from({ length: columns }, (_, c): Cell => {
         const text = row[c] ?? '';
-        if (r === 0) return { value: text, type: String, fontWeight: 'bold' };
+        if (r < head) return { value: text, type: String, fontWeight: 'bold' };
         const number = parseNumber(text, decimals[c]);
         return number ? { value: number.value, type: Number, format: number.format } : { value: text, type: String };
       }),
     );
+    // A merged cell is one range (mergeCells): its top left holds the value, the positions it covers are left out.
+    for (const m of table.merged ?? []) {
+      const cell = data[m.row]![m.column] as Exclude<Cell, null | undefined | string | number | boolean | Date>;
+      data[m.row]![m.column] = { ...cell, ...(m.colSpan > 1 ? { columnSpan: m.colSpan } : {}), ...(m.rowSpan > 1 ? { rowSpan: m.rowSpan } : {}) };
+      for (let r = m.row; r < m.row + m.rowSpan; r++) for (let c = m.column; c < m.column + m.colSpan; c++) if (r !== m.row || c !== m.column) data[r]![c] = null;
+    }
     const widths = Array.from({ length: columns }, (_, c) => Math.max(...table.rows.map((r) => (r[c] ?? '').length)));
-    return { data, sheet: sheetName(n, table), stickyRowsCount: 1, columns: widths.map((w) => ({ width: Math.min(60, Math.max(8, w + 2)) })) };
+    return { data, sheet: sheetName(n, table), stickyRowsCount: head, columns: widths.map((w) => ({ width: Math.min(60, Math.max(8, w + 2)) })) };
   });
   return writeXlsxFile(sheets).toBuffer();
 }

@@ -1,4 +1,5 @@
-import type { ExportBlock, ExportFormat, ExportModel, TableBlock, TextBlock } from './model.js';
+import type { ExportBlock, ExportFormat, ExportModel, TableBlock, TableCell, TextBlock } from './model.js';
+import { gridTexts, headerRows } from './table-grid.js';
 
 /**
  * The export writers (docs/export.md): the model as JSON (itself), Markdown (CommonMark with GFM tables) and HTML
@@ -17,10 +18,12 @@ function mdText(text: string): string {
 export const imageLabel = (pageIndex: number, n: number) => `Image ${n} on page ${pageIndex + 1}`;
 const imageAnchor = (pageIndex: number, n: number) => `#page-${pageIndex + 1}-image-${n}`;
 
+/** A GFM table: merged cells (which GFM has not) as their text at their top left and the positions they cover empty, as in CSV. */
 function mdTable(table: TableBlock): string {
-  const columns = Math.max(...table.rows.map((r) => r.length));
+  const texts = gridTexts(table.rows);
+  const columns = Math.max(1, texts[0]?.length ?? 0);
   const row = (cells: string[]) => `| ${Array.from({ length: columns }, (_, i) => mdInline(cells[i] ?? '').replace(/\n/gu, '<br>')).join(' | ')} |`;
-  const [head = [], ...rest] = table.rows.map((r) => r.map((c) => c.text));
+  const [head = [], ...rest] = texts;
   return [row(head), `|${' --- |'.repeat(columns)}`, ...rest.map(row)].join('\n');
 }
 
@@ -56,11 +59,13 @@ export function toMarkdown(model: ExportModel): string {
 
 const html = (text: string) => text.replace(/[&<>"']/gu, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
+/** A table with its head rows (headerRows) in thead as th, merged cells as colspan and rowspan. */
 function htmlTable(table: TableBlock): string {
-  const [head = [], ...rest] = table.rows;
-  const cells = (row: typeof head, tag: 'th' | 'td') => row.map((c) => `<${tag}>${html(c.text)}</${tag}>`).join('');
-  const body = rest.map((r) => `<tr>${cells(r, 'td')}</tr>`).join('\n');
-  return `<table>\n<thead><tr>${cells(head, 'th')}</tr></thead>\n<tbody>\n${body}\n</tbody>\n</table>`;
+  const head = headerRows(table.rows);
+  const span = (c: TableCell) => `${c.colSpan > 1 ? ` colspan="${c.colSpan}"` : ''}${c.rowSpan > 1 ? ` rowspan="${c.rowSpan}"` : ''}`;
+  const rows = (from: number, to: number, tag: 'th' | 'td') =>
+    table.rows.slice(from, to).map((row) => `<tr>${row.map((c) => `<${tag}${span(c)}>${html(c.text)}</${tag}>`).join('')}</tr>`).join('\n');
+  return `<table>\n<thead>${rows(0, head, 'th')}</thead>\n<tbody>\n${rows(head, table.rows.length, 'td')}\n</tbody>\n</table>`;
 }
 
 export function toHtml(model: ExportModel, title: string): string {

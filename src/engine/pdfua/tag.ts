@@ -6,6 +6,7 @@ import { EngineError } from '../errors.js';
 import { classify } from '../export/classify.js';
 import { readPages } from '../export/export.js';
 import type { ExportBlock } from '../export/model.js';
+import { headerRows } from '../export/table-grid.js';
 import { StandardFontEmbedder } from '../pdfa/fonts.js';
 import type { Rectangle } from '../syntax/geometry.js';
 import type { TaskContext } from '../task-context.js';
@@ -65,7 +66,8 @@ interface Node {
   kids: Kid[];
   alt?: string;
   bbox?: Rectangle;
-  attributes?: Record<string, string>;
+  /** Names, and numbers (a table cell's RowSpan and ColSpan). */
+  attributes?: Record<string, string | number>;
   /** A Link's element it belongs in, and whether it is placed there yet (on its first content). */
   home?: Node;
   placed?: boolean;
@@ -221,12 +223,16 @@ export function tagForPdfua(input: PdfInput & TagRequest, ctx?: TaskContext) {
           const table = node('Table');
           document.kids.push(table);
           const cells: { rect: Rectangle; node: Node }[] = [];
+          const head = headerRows(block.rows);
           (cellsOf.get(block) ?? []).forEach((row, r) => {
             const tr = node('TR');
             table.kids.push(tr);
-            for (const rect of row) {
-              // The first row is the header row, as the export's Markdown and HTML have it; its cells head the columns.
-              const cell = r === 0 ? node('TH', { attributes: { O: 'Table', Scope: 'Column' } }) : node('TD');
+            for (const [i, rect] of row.entries()) {
+              // The head rows are header rows, as the export's HTML has them; their cells head the columns. A merged cell
+              // says how far it reaches (PDF 32000-1 14.8.5.7, RowSpan and ColSpan), as the HTML's rowspan and colspan.
+              const { rowSpan = 1, colSpan = 1 } = block.rows[r]?.[i] ?? {};
+              const spans = { ...(rowSpan > 1 ? { RowSpan: rowSpan } : {}), ...(colSpan > 1 ? { ColSpan: colSpan } : {}) };
+              const cell = r < head ? node('TH', { attributes: { O: 'Table', Scope: 'Column', ...spans } }) : node('TD', rowSpan > 1 || colSpan > 1 ? { attributes: { O: 'Table', ...spans } } : {});
               tr.kids.push(cell);
               cells.push({ rect, node: cell });
             }
@@ -352,7 +358,7 @@ export function tagForPdfua(input: PdfInput & TagRequest, ctx?: TaskContext) {
       if (pageOf !== undefined) element.put('Pg', doc.findPage(pageOf));
       if (n.alt !== undefined) element.put('Alt', doc.newString(n.alt));
       const attributes = doc.newDictionary();
-      for (const [key, value] of Object.entries(n.attributes ?? {})) attributes.put(key, doc.newName(value));
+      for (const [key, value] of Object.entries(n.attributes ?? {})) attributes.put(key, typeof value === 'number' ? doc.newInteger(value) : doc.newName(value));
       if (n.bbox) {
         attributes.put('O', doc.newName('Layout'));
         const b = doc.newArray();

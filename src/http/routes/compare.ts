@@ -19,7 +19,7 @@ const OFFERS = ['application/json', 'application/xml', 'text/xml', 'application/
 
 /** Compare (issue 40, docs/compare.md): the document against another stored document or a kept version. A read. */
 export function registerCompareRoutes(api: Api, deps: AppDeps): void {
-  const { compare, jobs } = deps.operations;
+  const { compare, jobs, pages } = deps.operations;
 
   api.post('/documents/:filePath.pdf/compare', {
     schema: {
@@ -73,9 +73,11 @@ export function registerCompareRoutes(api: Api, deps: AppDeps): void {
       const prepared = await compare.prepare(path, ctx, other, options, pdf);
       const job = await jobs.submitCompare(prepared, chosen, async (exec) => {
         const { report, pdf: bytes } = await compare.compare(path, ctx, other, options, pdf, exec);
-        if (bytes) return { content: bytes, name: `${name}-compare.pdf` };
+        // The result names the document compared (the job's `base` names the other), as an action's file result does.
+        const source = await pages.viewable(path, ctx);
+        if (bytes) return { content: bytes, name: `${name}-compare.pdf`, source };
         const text = chosen === 'application/json' ? JSON.stringify(report) : renderXml(COMPARE_XML, report);
-        return { content: Buffer.from(text, 'utf8'), name: `${name}-compare.${chosen === 'application/json' ? 'json' : 'xml'}` };
+        return { content: Buffer.from(text, 'utf8'), name: `${name}-compare.${chosen === 'application/json' ? 'json' : 'xml'}`, source };
       });
       return answerWithJob(request, reply, jobs, job, plan);
     }

@@ -1,12 +1,11 @@
 import { EXPORT_FORMATS, isSheetFormat, type ExportFormat } from '../../engine/models.js';
 import { ServiceError } from '../../errors.js';
 import { EXPORT_ASYNC_PAGES } from '../../operations/pages.js';
-import { noneMatch } from '../conditional.js';
 import type { Api, AppDeps } from '../context.js';
 import { negotiate } from '../negotiation.js';
 import { jobPlan, requestPreferences } from '../prefer.js';
 import { contentDisposition, warningHeaders } from '../reply.js';
-import { variantEtag } from '../rendered-cache.js';
+import { answerNotModified, variantEtag, versionHeaders } from '../rendered-cache.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { documentPasswordHeader, errorResponses, filePathParams, notModifiedResponse } from '../schemas/common.js';
 import { jobAcceptedResponse, preferHeader } from '../schemas/jobs.js';
@@ -91,12 +90,7 @@ export function registerExportRoutes(api: Api, deps: AppDeps): void {
     const ctx = operationContext(request);
     const options = { format, pageRange, table };
     const variant = `export|${format}|${pageRange ?? ''}|${table ?? ''}`;
-    reply.header('Cache-Control', 'private, no-cache').header('Vary', 'Accept');
-    const ifNoneMatch = request.headers['if-none-match'];
-    if (ifNoneMatch) {
-      const etag = variantEtag(await pages.viewableVersion(path, ctx), variant);
-      if (noneMatch(ifNoneMatch, etag)) return reply.header('ETag', etag).code(304).send();
-    }
+    if (await answerNotModified(request, reply, variant, () => pages.viewableVersion(path, ctx))) return reply;
     const name = `${path.name.replace(/\.pdf$/iu, '')}.${EXTENSIONS[format]}`;
     if (jobs) {
       // As every long read (docs/jobs.md): a job when asked for, or when it exports many pages or a large document.
@@ -107,12 +101,14 @@ export function registerExportRoutes(api: Api, deps: AppDeps): void {
         const job = await jobs.submitExport(path.toString(), ctx, { format, ...(pageRange !== undefined ? { pageRange } : {}), ...(table !== undefined ? { table } : {}), ...(ctx.versionId !== undefined ? { versionId: ctx.versionId } : {}), mediaType: MEDIA_TYPES[format], pages: size.pages }, async (exec) => ({
           content: (await pages.export(path, ctx, options, exec)).content,
           name,
+          // The result names the document exported (its version's ETag), as an action's file result does.
+          source: await pages.viewable(path, ctx),
         }));
         return answerWithJob(request, reply, jobs, job, plan);
       }
     }
     const { content, warnings, etag } = await pages.export(path, ctx, options);
-    reply.header('ETag', variantEtag(etag, variant)).type(contentType(format));
+    versionHeaders(reply, variantEtag(etag, variant)).type(contentType(format));
     // DOCX's warnings (images left out, pages without text) in headers: the other formats carry them in their JSON.
     if (format === 'docx') warningHeaders(reply, warnings);
     if (BINARY.includes(format) || format === 'csv') reply.header('Content-Disposition', contentDisposition('attachment', name));

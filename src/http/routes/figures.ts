@@ -4,6 +4,7 @@ import type { Api, AppDeps } from '../context.js';
 import { documentUrl } from '../document-urls.js';
 import { RenderedCache, sendVersionedModel } from '../rendered-cache.js';
 import { sendModel } from '../reply.js';
+import type { XmlShape } from '../xml.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { documentPasswordHeader, errorResponses, filePathParams, notModifiedResponse } from '../schemas/common.js';
 import { FIGURE_XML, FIGURES_XML, figurePatchSchema, figureSchema, figuresPatchSchema, figuresSchema } from '../schemas/figures.js';
@@ -38,8 +39,7 @@ function withThumbnail(path: StoredPath, versionId: string | undefined, figure: 
 }
 
 /** `index` of the URL: digits only; anything else names no figure. */
-function indexParam(request: { params: { index: string } }): number {
-  const raw = request.params.index;
+function indexParam(raw: string): number {
   if (!/^\d{1,9}$/.test(raw)) throw new ServiceError('FIGURE_NOT_FOUND', `${JSON.stringify(raw)} is not a figure: index is a 0-based figure number`, undefined, undefined, { inPath: true });
   return Number(raw);
 }
@@ -76,53 +76,55 @@ export function registerFigureRoutes(api: Api, deps: AppDeps): void {
     }));
   });
 
-  api.patch('/documents/:filePath.pdf/figures', {
-    config: { model: true },
-    schema: {
-      summary: 'Set or remove the alternate text of several figures',
-      description: `{"figures": [{"index", "alt"?, "actualText"?}, ...]}: each as in PATCH .../figures/{index}, all checked first (400 FIGURE_NOT_FOUND for an index past the last figure, 400 for one named twice) and written in one version. Answers the changed figures. ${writeDescription}`,
-      tags,
-      params: filePathParams,
-      headers,
-      consumes: JSON_BODIES,
-      bodyContent: { 'application/merge-patch+json': { schema: figuresPatchSchema }, 'application/json': { schema: figuresPatchSchema } },
-      body: figuresPatchSchema,
-      response: { 200: figuresSchema, ...errorResponses },
-    },
-  }, async (request, reply) => {
-    requireJsonBody(request, JSON_BODIES);
-    const changes = (request.body as { figures: FigureChange[] }).figures;
-    const seen = new Set<number>();
-    for (const c of changes) {
-      if (seen.has(c.index)) throw new ServiceError('VALIDATION_FAILED', `body/figures: figure ${c.index} is named twice`);
-      seen.add(c.index);
-    }
-    const path = documentPathParam(request);
-    const result = await figures.change(path, operationContext(request), changes, false);
-    reply.header('ETag', result.etag);
-    return sendModel(request, reply, FIGURES_XML, { tagged: true, figures: result.figures.map((f) => withThumbnail(path, undefined, f)) });
-  });
+  /**
+   * The two writes, one implementation: PATCH .../figures (several, by their index in the body) and
+   * PATCH .../figures/{index} (one, by its index in the URL: FIGURE_NOT_FOUND is then 404). Both are a figures.change.
+   */
+  const patchRoute = <Body>(url: string, summary: string, description: string, params: object, body: object, response: object,
+    answer: (params: { filePath: string; index?: string }, body: Body) => { changes: FigureChange[]; inPath: boolean; shape: XmlShape; model: (figures: FigureModel[]) => unknown }) =>
+    api.patch(url, {
+      config: { model: true },
+      schema: {
+        summary,
+        description: `${description} ${writeDescription}`,
+        tags,
+        params,
+        headers,
+        consumes: JSON_BODIES,
+        bodyContent: { 'application/merge-patch+json': { schema: body }, 'application/json': { schema: body } },
+        body,
+        response: { 200: response, ...errorResponses },
+      },
+    }, async (request, reply) => {
+      requireJsonBody(request, JSON_BODIES);
+      const params = request.params as { filePath: string; index?: string };
+      const { changes, inPath, shape, model } = answer(params, request.body as Body);
+      const path = documentPathParam({ params });
+      const result = await figures.change(path, operationContext(request), changes, inPath);
+      reply.header('ETag', result.etag);
+      return sendModel(request, reply, shape, model(result.figures.map((f) => withThumbnail(path, undefined, f))));
+    });
 
-  api.patch('/documents/:filePath.pdf/figures/:index', {
-    config: { model: true },
-    schema: {
-      summary: 'Set or remove a figure\'s alternate text',
-      description: `A JSON merge patch: alt (/Alt) and actualText (/ActualText), each a text that replaces it or null that removes it. 404 FIGURE_NOT_FOUND for an index that names no figure. Answers the figure. ${writeDescription}`,
-      tags,
-      params: figureParams,
-      headers,
-      consumes: JSON_BODIES,
-      bodyContent: { 'application/merge-patch+json': { schema: figurePatchSchema }, 'application/json': { schema: figurePatchSchema } },
-      body: figurePatchSchema,
-      response: { 200: figureSchema, ...errorResponses },
+  patchRoute<{ figures: FigureChange[] }>(
+    '/documents/:filePath.pdf/figures',
+    'Set or remove the alternate text of several figures',
+    '{"figures": [{"index", "alt"?, "actualText"?}, ...]}: each as in PATCH .../figures/{index}, all checked first (400 FIGURE_NOT_FOUND for an index past the last figure, 400 for one named twice) and written in one version. Answers the changed figures.',
+    filePathParams, figuresPatchSchema, figuresSchema,
+    (_params, body) => {
+      const seen = new Set<number>();
+      for (const c of body.figures) {
+        if (seen.has(c.index)) throw new ServiceError('VALIDATION_FAILED', `body/figures: figure ${c.index} is named twice`);
+        seen.add(c.index);
+      }
+      return { changes: body.figures, inPath: false, shape: FIGURES_XML, model: (changed) => ({ tagged: true, figures: changed }) };
     },
-  }, async (request, reply) => {
-    requireJsonBody(request, JSON_BODIES);
-    const index = indexParam(request);
-    const body = request.body as Omit<FigureChange, 'index'>;
-    const path = documentPathParam(request);
-    const result = await figures.change(path, operationContext(request), [{ ...body, index }], true);
-    reply.header('ETag', result.etag);
-    return sendModel(request, reply, FIGURE_XML, withThumbnail(path, undefined, result.figures[0]!));
-  });
+  );
+
+  patchRoute<Omit<FigureChange, 'index'>>(
+    '/documents/:filePath.pdf/figures/:index',
+    'Set or remove a figure\'s alternate text',
+    'A JSON merge patch: alt (/Alt) and actualText (/ActualText), each a text that replaces it or null that removes it. 404 FIGURE_NOT_FOUND for an index that names no figure. Answers the figure.',
+    figureParams, figurePatchSchema, figureSchema,
+    (params, body) => ({ changes: [{ ...body, index: indexParam(params.index!) }], inPath: true, shape: FIGURE_XML, model: (changed) => changed[0]! }),
+  );
 }

@@ -73,7 +73,7 @@ export function jobView(record: Omit<JobRecord, 'webhook'> & Partial<Pick<JobRec
   };
 }
 
-/** A result as clients see it: the written document (path, url, model), or a file that is not a stored document (a one-shot's). */
+/** A result as clients see it: the written document (path, url, model), or a file that is not a stored document (fileResult: the file alone). */
 function resultView(id: string, result: JobResult): Record<string, unknown> {
   const file = result.file ? { file: { ...result.file, url: jobResultUrl(id) } } : {};
   if (!result.path) return { status: resultStatus(result), ...file };
@@ -127,7 +127,7 @@ export function sendJobOutcome(request: FastifyRequest, reply: FastifyReply, job
     const document = job.result.document as { etag?: unknown };
     if (typeof document.etag === 'string') reply.header('ETag', document.etag);
     const status = resultStatus(job.result);
-    if (status === 201) reply.header('Location', resultUrl(job.result.path));
+    if (status === 201) reply.header('Location', resultUrl(job.result.path!));
     sendModel(request, reply, { root: job.result.xmlRoot ?? 'Document' }, job.result.document, status);
     return true;
   }

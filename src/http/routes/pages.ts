@@ -1,9 +1,8 @@
 import { DEFAULT_DPI, IMAGE_FORMATS, MAX_DPI, MAX_PIXELS, MIN_DPI } from '../../engine/models.js';
 import { ServiceError } from '../../errors.js';
-import { noneMatch } from '../conditional.js';
 import type { Api, AppDeps } from '../context.js';
 import { negotiate } from '../negotiation.js';
-import { RenderedCache, sendVersionedModel, variantEtag } from '../rendered-cache.js';
+import { answerNotModified, RenderedCache, sendVersionedModel, variantEtag, versionHeaders } from '../rendered-cache.js';
 import { sliceLinks } from '../reply.js';
 import { documentPathParam, operationContext } from '../request-context.js';
 import { documentPasswordHeader, errorResponses, filePathParams, notModifiedResponse } from '../schemas/common.js';
@@ -144,15 +143,9 @@ export function registerPageRoutes(api: Api, deps: AppDeps): void {
     }
     const ctx = operationContext(request);
     const variant = `image|${pageIndex}|${dpi}|${format}`;
-    reply.header('Cache-Control', 'private, no-cache');
-    const ifNoneMatch = request.headers['if-none-match'];
-    if (ifNoneMatch) {
-      const etag = variantEtag(await pages.viewableVersion(path, ctx), variant);
-      if (noneMatch(ifNoneMatch, etag)) return reply.header('ETag', etag).code(304).send();
-    }
+    if (await answerNotModified(request, reply, variant, () => pages.viewableVersion(path, ctx))) return reply;
     const { image, etag } = await pages.image(path, ctx, pageIndex, dpi, format);
-    return reply
-      .header('ETag', variantEtag(etag, variant))
+    return versionHeaders(reply, variantEtag(etag, variant))
       .type(mediaType)
       .header('Content-Length', image.length)
       .send(Buffer.from(image.buffer, image.byteOffset, image.length));

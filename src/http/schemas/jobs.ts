@@ -37,7 +37,7 @@ export const jobModelSchema = {
     reason: { type: 'string', description: 'Why the job was interrupted' },
     result: {
       type: 'object',
-      description: 'A succeeded job: the written document and the status the inline request would have answered, or the file it produced (a one-shot conversion: no path, no document)',
+      description: 'A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare: with the document it was read from; a one-shot conversion: no path, no document)',
       properties: {
         path: { type: 'string' },
         url: { type: 'string', description: "The written document's URL" },
@@ -45,7 +45,7 @@ export const jobModelSchema = {
         document: { type: 'object', additionalProperties: true, description: 'The written document\'s DocumentModel (or the model the action answers)' },
         file: {
           type: 'object',
-          description: 'The job produced a file that is not a stored document (an export, the result of a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept; for an export `path` and `document` name the document it was made from, a one-shot has neither',
+          description: 'The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. `path`, `url` and `document` then name the document it was read from, unchanged (`document.etag`: the version read; a compare\'s other document is the job\'s `base`); a one-shot conversion has neither',
           required: ['name', 'mediaType', 'size', 'etag', 'url'],
           properties: {
             name: { type: 'string', description: 'The name it downloads under (Content-Disposition)' },

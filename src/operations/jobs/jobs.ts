@@ -10,7 +10,7 @@ import type { PreparedUpload, UploadOperations } from '../uploads.js';
 import type { OneShotOperations, PreparedOneShot } from '../oneshot.js';
 import type { PreparedCompare } from '../compare.js';
 import type { ExecutionContext } from '../execution.js';
-import { isFinished, type ComparePayload, type ExportPayload, type ActionPayload, type JobError, type JobPayload, type JobProgress, type JobRecord, type JobState, type JobWebhook, type WebhookDelivery } from './model.js';
+import { fileResult, isFinished, type ComparePayload, type ExportPayload, type ActionPayload, type JobError, type JobPayload, type JobProgress, type JobRecord, type JobState, type JobWebhook, type WebhookDelivery } from './model.js';
 import type { Webhooks } from './webhooks.js';
 import { newJobId, type JobStore } from './store.js';
 import type { JobEventHub } from './events.js';
@@ -35,6 +35,13 @@ export interface JobLimits {
   retentionMs?: number;
   /** An action on a document larger than this (bytes), or a conversion of an upload larger than this, is long by nature; 0: no size rule. */
   asyncBytes?: number;
+}
+
+/** What a file job's work answers: the file's content and name, and the document it was read from. */
+interface FileAnswer {
+  content: Uint8Array;
+  name: string;
+  source: { path: string };
 }
 
 const DEFAULT_RETENTION_MS = 7 * 24 * 3600 * 1000;
@@ -367,9 +374,7 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
       }, (id) => ({
         stop: new AbortController(),
         run: async (exec) => {
-          const file = await oneshot.executeToFile(prepared, id, exec);
-          // Nothing is stored: no path, no document; the file is the result (GET /jobs/{id}/result).
-          return { path: '', created: false, document: null, file };
+          return fileResult(await oneshot.executeToFile(prepared, id, exec));
         },
         discard: staged,
       }));
@@ -385,7 +390,7 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
    * report as JSON or XML, or the highlight PDF), kept as the job's result file as a one-shot's is. Nothing is
    * written to the store. It stays on this instance's queue: the passwords and `answer` are held here only.
    */
-  async submitCompare(prepared: PreparedCompare, mediaType: string, answer: (exec: ExecutionContext) => Promise<{ content: Uint8Array; name: string }>): Promise<JobRecord> {
+  async submitCompare(prepared: PreparedCompare, mediaType: string, answer: (exec: ExecutionContext) => Promise<FileAnswer>): Promise<JobRecord> {
     const { path, ctx, other, options } = prepared;
     return this.submitFileJob('compare', path.toString(), ctx, {
       kind: 'compare',
@@ -405,22 +410,23 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
    * Queues an export (docs/export.md) as a job whose result is a file, as submitCompare does: `answer` exports under
    * the job's execution; the route has decided every 4xx it can before (the password, the page range).
    */
-  async submitExport(path: string, ctx: OperationContext, export_: Omit<ExportPayload, 'kind' | 'conflict' | 'etag' | 'resumable'>, answer: (exec: ExecutionContext) => Promise<{ content: Uint8Array; name: string }>): Promise<JobRecord> {
+  async submitExport(path: string, ctx: OperationContext, export_: Omit<ExportPayload, 'kind' | 'conflict' | 'etag' | 'resumable'>, answer: (exec: ExecutionContext) => Promise<FileAnswer>): Promise<JobRecord> {
     return this.submitFileJob('export', path, ctx, { kind: 'export', ...export_, conflict: 'fail', etag: '', resumable: false }, answer);
   }
 
-  /** A read whose answer is kept as the job's result file (JobResult.file); it stays on this instance's queue. */
-  private async submitFileJob(action: string, document: string, ctx: OperationContext, payload: ComparePayload | ExportPayload, answer: (exec: ExecutionContext) => Promise<{ content: Uint8Array; name: string }>): Promise<JobRecord> {
+  /**
+   * A read whose answer is kept as the job's result file (JobResult.file), its source (the document read, as its
+   * DocumentModel) named by the result as an action's file is; it stays on this instance's queue.
+   */
+  private async submitFileJob(action: string, document: string, ctx: OperationContext, payload: ComparePayload | ExportPayload, answer: (exec: ExecutionContext) => Promise<FileAnswer>): Promise<JobRecord> {
     await this.readShared().catch(() => {});
     return this.submitLocal(action, document, ctx, payload, (id) => ({
       stop: new AbortController(),
       run: async (exec) => {
-        const { content, name } = await answer(exec);
+        const { content, name, source } = await answer(exec);
         // As a write, nothing is kept once the job was stopped.
         throwIfStopped(exec);
-        const file = await this.resultFiles.put(id, content, { name, mediaType: payload.mediaType });
-        // Nothing is stored: no path, no document; the file is the result (GET /jobs/{id}/result).
-        return { path: '', created: false, document: null, file };
+        return fileResult(await this.resultFiles.put(id, content, { name, mediaType: payload.mediaType }), source);
       },
       discard: () => Promise.resolve(),
     }));
@@ -604,8 +610,7 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
           try {
             // Like a write, nothing is kept once the job was stopped.
             throwIfStopped(exec);
-            const file = await this.resultFiles.put(id, answer.content, { name: answer.name, mediaType: answer.mediaType });
-            return { path: answer.source.path, created: false, document: answer.source, file };
+            return fileResult(await this.resultFiles.put(id, answer.content, { name: answer.name, mediaType: answer.mediaType }), answer.source);
           } finally {
             await discardFileContent(answer.content);
           }

@@ -49,8 +49,11 @@ export interface JobError {
  * document (or the model an action answers), or with `file` a file that is not a PDF.
  */
 export interface JobResult {
-  /** The written document's path ("/folder/name.pdf"), or the source's for an action that answers a model. */
-  path: string;
+  /**
+   * The written document's path ("/folder/name.pdf"), or the source's for an action that answers a model or a file;
+   * absent for a file made from no stored document (a one-shot conversion).
+   */
+  path?: string;
   /** Whether the job created the document at `path` (else it replaced it, or wrote nothing). */
   created: boolean;
   /** The written document's DocumentModel, or the model the action answers. */
@@ -58,12 +61,17 @@ export interface JobResult {
   /** The XML root of an action's own model (absent for a DocumentModel). */
   xmlRoot?: string;
   /**
-   * The job produced a file that is not a stored document (a conversion out of PDF, such as DOCX or Markdown): the
-   * client downloads it from the job, and it is kept as long as this record (result-files.ts); `path` and `document`
-   * then name the document it was made from.
+   * The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): the client
+   * downloads it from the job, and it is kept as long as this record (result-files.ts); `path` and `document` then
+   * name the document it was read from, unchanged (its DocumentModel: its ETag is the version read), and a one-shot
+   * conversion, which reads none, has neither (docs/jobs.md, "Result files").
    */
   file?: JobResultFile;
 }
+
+/** The result of a job whose answer is a file, made from `source` (the document read, unchanged) or from no stored document. */
+export const fileResult = (file: JobResultFile, source?: { path: string }): JobResult =>
+  source ? { path: source.path, created: false, document: source, file } : { created: false, document: null, file };
 
 /**
  * What a job runs, as data (no closures): the kind says which executor

@@ -1512,7 +1512,7 @@ export interface components {
             position?: number;
             /** @description Why the job was interrupted */
             reason?: string;
-            /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (a one-shot conversion: no path, no document) */
+            /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare: with the document it was read from; a one-shot conversion: no path, no document) */
             result?: {
                 path?: string;
                 /** @description The written document's URL */
@@ -1522,7 +1522,7 @@ export interface components {
                 document?: {
                     [key: string]: unknown;
                 };
-                /** @description The job produced a file that is not a stored document (an export, the result of a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept; for an export `path` and `document` name the document it was made from, a one-shot has neither */
+                /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. `path`, `url` and `document` then name the document it was read from, unchanged (`document.etag`: the version read; a compare's other document is the job's `base`); a one-shot conversion has neither */
                 file?: {
                     /** @description The name it downloads under (Content-Disposition) */
                     name: string;
@@ -10991,7 +10991,7 @@ export interface operations {
                             position?: number;
                             /** @description Why the job was interrupted */
                             reason?: string;
-                            /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (a one-shot conversion: no path, no document) */
+                            /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare: with the document it was read from; a one-shot conversion: no path, no document) */
                             result?: {
                                 path?: string;
                                 /** @description The written document's URL */
@@ -11001,7 +11001,7 @@ export interface operations {
                                 document?: {
                                     [key: string]: unknown;
                                 };
-                                /** @description The job produced a file that is not a stored document (an export, the result of a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept; for an export `path` and `document` name the document it was made from, a one-shot has neither */
+                                /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. `path`, `url` and `document` then name the document it was read from, unchanged (`document.etag`: the version read; a compare's other document is the job's `base`); a one-shot conversion has neither */
                                 file?: {
                                     /** @description The name it downloads under (Content-Disposition) */
                                     name: string;
@@ -11079,7 +11079,7 @@ export interface operations {
                             position?: number;
                             /** @description Why the job was interrupted */
                             reason?: string;
-                            /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (a one-shot conversion: no path, no document) */
+                            /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare: with the document it was read from; a one-shot conversion: no path, no document) */
                             result?: {
                                 path?: string;
                                 /** @description The written document's URL */
@@ -11089,7 +11089,7 @@ export interface operations {
                                 document?: {
                                     [key: string]: unknown;
                                 };
-                                /** @description The job produced a file that is not a stored document (an export, the result of a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept; for an export `path` and `document` name the document it was made from, a one-shot has neither */
+                                /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. `path`, `url` and `document` then name the document it was read from, unchanged (`document.etag`: the version read; a compare's other document is the job's `base`); a one-shot conversion has neither */
                                 file?: {
                                     /** @description The name it downloads under (Content-Disposition) */
                                     name: string;
@@ -11167,7 +11167,7 @@ export interface operations {
                             position?: number;
                             /** @description Why the job was interrupted */
                             reason?: string;
-                            /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (a one-shot conversion: no path, no document) */
+                            /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare: with the document it was read from; a one-shot conversion: no path, no document) */
                             result?: {
                                 path?: string;
                                 /** @description The written document's URL */
@@ -11177,7 +11177,7 @@ export interface operations {
                                 document?: {
                                     [key: string]: unknown;
                                 };
-                                /** @description The job produced a file that is not a stored document (an export, the result of a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept; for an export `path` and `document` name the document it was made from, a one-shot has neither */
+                                /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. `path`, `url` and `document` then name the document it was read from, unchanged (`document.etag`: the version read; a compare's other document is the job's `base`); a one-shot conversion has neither */
                                 file?: {
                                     /** @description The name it downloads under (Content-Disposition) */
                                     name: string;
@@ -11331,7 +11331,7 @@ export interface operations {
                         position?: number;
                         /** @description Why the job was interrupted */
                         reason?: string;
-                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (a one-shot conversion: no path, no document) */
+                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare: with the document it was read from; a one-shot conversion: no path, no document) */
                         result?: {
                             path?: string;
                             /** @description The written document's URL */
@@ -11341,7 +11341,7 @@ export interface operations {
                             document?: {
                                 [key: string]: unknown;
                             };
-                            /** @description The job produced a file that is not a stored document (an export, the result of a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept; for an export `path` and `document` name the document it was made from, a one-shot has neither */
+                            /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. `path`, `url` and `document` then name the document it was read from, unchanged (`document.etag`: the version read; a compare's other document is the job's `base`); a one-shot conversion has neither */
                             file?: {
                                 /** @description The name it downloads under (Content-Disposition) */
                                 name: string;
@@ -11417,7 +11417,7 @@ export interface operations {
                         position?: number;
                         /** @description Why the job was interrupted */
                         reason?: string;
-                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (a one-shot conversion: no path, no document) */
+                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare: with the document it was read from; a one-shot conversion: no path, no document) */
                         result?: {
                             path?: string;
                             /** @description The written document's URL */
@@ -11427,7 +11427,7 @@ export interface operations {
                             document?: {
                                 [key: string]: unknown;
                             };
-                            /** @description The job produced a file that is not a stored document (an export, the result of a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept; for an export `path` and `document` name the document it was made from, a one-shot has neither */
+                            /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. `path`, `url` and `document` then name the document it was read from, unchanged (`document.etag`: the version read; a compare's other document is the job's `base`); a one-shot conversion has neither */
                             file?: {
                                 /** @description The name it downloads under (Content-Disposition) */
                                 name: string;
@@ -11503,7 +11503,7 @@ export interface operations {
                         position?: number;
                         /** @description Why the job was interrupted */
                         reason?: string;
-                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (a one-shot conversion: no path, no document) */
+                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare: with the document it was read from; a one-shot conversion: no path, no document) */
                         result?: {
                             path?: string;
                             /** @description The written document's URL */
@@ -11513,7 +11513,7 @@ export interface operations {
                             document?: {
                                 [key: string]: unknown;
                             };
-                            /** @description The job produced a file that is not a stored document (an export, the result of a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept; for an export `path` and `document` name the document it was made from, a one-shot has neither */
+                            /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. `path`, `url` and `document` then name the document it was read from, unchanged (`document.etag`: the version read; a compare's other document is the job's `base`); a one-shot conversion has neither */
                             file?: {
                                 /** @description The name it downloads under (Content-Disposition) */
                                 name: string;
@@ -11666,7 +11666,7 @@ export interface operations {
                         position?: number;
                         /** @description Why the job was interrupted */
                         reason?: string;
-                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (a one-shot conversion: no path, no document) */
+                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare: with the document it was read from; a one-shot conversion: no path, no document) */
                         result?: {
                             path?: string;
                             /** @description The written document's URL */
@@ -11676,7 +11676,7 @@ export interface operations {
                             document?: {
                                 [key: string]: unknown;
                             };
-                            /** @description The job produced a file that is not a stored document (an export, the result of a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept; for an export `path` and `document` name the document it was made from, a one-shot has neither */
+                            /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. `path`, `url` and `document` then name the document it was read from, unchanged (`document.etag`: the version read; a compare's other document is the job's `base`); a one-shot conversion has neither */
                             file?: {
                                 /** @description The name it downloads under (Content-Disposition) */
                                 name: string;
@@ -11752,7 +11752,7 @@ export interface operations {
                         position?: number;
                         /** @description Why the job was interrupted */
                         reason?: string;
-                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (a one-shot conversion: no path, no document) */
+                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare: with the document it was read from; a one-shot conversion: no path, no document) */
                         result?: {
                             path?: string;
                             /** @description The written document's URL */
@@ -11762,7 +11762,7 @@ export interface operations {
                             document?: {
                                 [key: string]: unknown;
                             };
-                            /** @description The job produced a file that is not a stored document (an export, the result of a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept; for an export `path` and `document` name the document it was made from, a one-shot has neither */
+                            /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. `path`, `url` and `document` then name the document it was read from, unchanged (`document.etag`: the version read; a compare's other document is the job's `base`); a one-shot conversion has neither */
                             file?: {
                                 /** @description The name it downloads under (Content-Disposition) */
                                 name: string;
@@ -11838,7 +11838,7 @@ export interface operations {
                         position?: number;
                         /** @description Why the job was interrupted */
                         reason?: string;
-                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (a one-shot conversion: no path, no document) */
+                        /** @description A succeeded job: the written document and the status the inline request would have answered, or the file it produced (an export, a compare: with the document it was read from; a one-shot conversion: no path, no document) */
                         result?: {
                             path?: string;
                             /** @description The written document's URL */
@@ -11848,7 +11848,7 @@ export interface operations {
                             document?: {
                                 [key: string]: unknown;
                             };
-                            /** @description The job produced a file that is not a stored document (an export, the result of a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept; for an export `path` and `document` name the document it was made from, a one-shot has neither */
+                            /** @description The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. `path`, `url` and `document` then name the document it was read from, unchanged (`document.etag`: the version read; a compare's other document is the job's `base`); a one-shot conversion has neither */
                             file?: {
                                 /** @description The name it downloads under (Content-Disposition) */
                                 name: string;

@@ -20,9 +20,10 @@ T = TypeVar("T", bound="CancelJobJobResultFile")
 
 @_attrs_define
 class CancelJobJobResultFile:
-    """ The job produced a file that is not a stored document (an export, the result of a one-shot conversion): download it
-    from `url` (GET /jobs/{id}/result) while the job is kept; for an export `path` and `document` name the document it
-    was made from, a one-shot has neither
+    """ The job produced a file that is not a stored document (an export, a compare, a one-shot conversion): download it
+    from `url` (GET /jobs/{id}/result) while the job is kept. `path`, `url` and `document` then name the document it was
+    read from, unchanged (`document.etag`: the version read; a compare's other document is the job's `base`); a one-shot
+    conversion has neither
 
         Attributes:
             name (str): The name it downloads under (Content-Disposition)

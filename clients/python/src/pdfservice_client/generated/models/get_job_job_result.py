@@ -26,7 +26,7 @@ T = TypeVar("T", bound="GetJobJobResult")
 @_attrs_define
 class GetJobJobResult:
     """ A succeeded job: the written document and the status the inline request would have answered, or the file it produced
-    (a one-shot conversion: no path, no document)
+    (an export, a compare: with the document it was read from; a one-shot conversion: no path, no document)
 
         Attributes:
             path (str | Unset):
@@ -34,9 +34,10 @@ class GetJobJobResult:
             status (int | Unset):
             document (GetJobJobResultDocument | Unset): The written document's DocumentModel (or the model the action
                 answers)
-            file (GetJobJobResultFile | Unset): The job produced a file that is not a stored document (an export, the result
-                of a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept; for an export
-                `path` and `document` name the document it was made from, a one-shot has neither
+            file (GetJobJobResultFile | Unset): The job produced a file that is not a stored document (an export, a compare,
+                a one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. `path`, `url` and
+                `document` then name the document it was read from, unchanged (`document.etag`: the version read; a compare's
+                other document is the job's `base`); a one-shot conversion has neither
      """
 
     path: str | Unset = UNSET

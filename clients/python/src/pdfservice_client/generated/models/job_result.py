@@ -26,16 +26,17 @@ T = TypeVar("T", bound="JobResult")
 @_attrs_define
 class JobResult:
     """ A succeeded job: the written document and the status the inline request would have answered, or the file it produced
-    (a one-shot conversion: no path, no document)
+    (an export, a compare: with the document it was read from; a one-shot conversion: no path, no document)
 
         Attributes:
             path (str | Unset):
             url (str | Unset): The written document's URL
             status (int | Unset):
             document (JobResultDocument | Unset): The written document's DocumentModel (or the model the action answers)
-            file (JobResultFile | Unset): The job produced a file that is not a stored document (an export, the result of a
-                one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept; for an export `path`
-                and `document` name the document it was made from, a one-shot has neither
+            file (JobResultFile | Unset): The job produced a file that is not a stored document (an export, a compare, a
+                one-shot conversion): download it from `url` (GET /jobs/{id}/result) while the job is kept. `path`, `url` and
+                `document` then name the document it was read from, unchanged (`document.etag`: the version read; a compare's
+                other document is the job's `base`); a one-shot conversion has neither
      """
 
     path: str | Unset = UNSET
