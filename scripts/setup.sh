@@ -71,8 +71,6 @@ TEST_PACKAGES=(poppler-utils libnss3-tools mupdf-tools imagemagick default-jdk-h
 # python3-openpyxl: the independent reader of the XLSX export in test/api/export-sheets.test.ts (cell values, types,
 # the header row's style and freeze).
 TEST_PACKAGES+=(python3-openpyxl)
-# gcc: cgo, for the SQLite of Ory Hydra, the OpenID Connect provider the tests build (scripts/setup-hydra.sh).
-TEST_PACKAGES+=(gcc)
 
 # Node.js (docs/deployment.md "Node.js"): Node 24 LTS, installed below; Node 22 also runs the service and the tests.
 NODE_VERSION=24.22.3
@@ -200,13 +198,6 @@ if [ "$profile" = test ]; then
     echo "$clients_hash" > "$clients_venv/.stamp"
     did=1
   fi
-fi
-
-# The OpenID Connect provider of the tests (Ory Hydra from the Go module proxy, test/oidc/go.mod): its own script, so
-# that it can also be run alone; it prints what it does and returns at once when the binary is up to date.
-if [ "$profile" = test ] && ! bash scripts/setup-hydra.sh --up-to-date; then
-  bash scripts/setup-hydra.sh
-  did=1
 fi
 
 # Build: only when a source is newer than the last build. The output of a source that was moved or deleted goes with a

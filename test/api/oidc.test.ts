@@ -4,13 +4,14 @@ import { decodeJwt, decodeProtectedHeader, exportJWK, exportSPKI, generateKeyPai
 import { OidcVerifier } from '../../src/auth/oidc.js';
 import { loadConfig } from '../../src/config.js';
 import { call, sha256, storedBytes, type Reply } from '../helpers/http.js';
-import { startHydra, type Hydra, type HydraClient } from '../helpers/hydra.js';
+import { startOidcProvider, type OidcProvider, type ProviderClient } from '../helpers/oidc-provider.js';
 import { makePdf, pdftotext, qpdfCheck } from '../helpers/pdf.js';
 import { ADMIN, basicAuth, startServer, type TestServer } from '../helpers/server.js';
 
 /**
- * OpenID Connect bearer tokens (docs/oidc.md) against a real provider: Ory Hydra issuing JWT access tokens by the
- * client_credentials grant. Rights come from the `scp` claim: pdf.read reads, pdf.write also writes.
+ * OpenID Connect bearer tokens (docs/oidc.md) against a real provider: panva's oidc-provider in a process of its own
+ * (test/oidc/provider.mjs), issuing JWT access tokens by the client_credentials grant. Rights come from the `scope`
+ * claim (space-separated): pdf.read reads, pdf.write also writes.
  */
 
 const AUDIENCE = 'pdfservice';
@@ -28,37 +29,37 @@ function assertRefused(reply: Reply, code: string, detail: RegExp): void {
 
 const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
-describe('OpenID Connect bearer tokens from Ory Hydra', () => {
-  let hydra: Hydra;
+describe('OpenID Connect bearer tokens from a real provider (oidc-provider)', () => {
+  let provider: OidcProvider;
   let server: TestServer;
-  let reader: HydraClient;
-  let writer: HydraClient;
+  let reader: ProviderClient;
+  let writer: ProviderClient;
   const pdf = makePdf({ text: () => 'shared with the identity provider' });
 
   before(async () => {
-    hydra = await startHydra();
+    provider = await startOidcProvider();
     server = await startServer({
       env: {
-        PDFSERVICE_OIDC_ISSUER: hydra.issuer,
+        PDFSERVICE_OIDC_ISSUER: provider.issuer,
         PDFSERVICE_OIDC_AUDIENCE: AUDIENCE,
-        PDFSERVICE_OIDC_RIGHTS_CLAIM: 'scp',
+        PDFSERVICE_OIDC_RIGHTS_CLAIM: 'scope',
         PDFSERVICE_OIDC_RIGHTS: RIGHTS,
         // Every unknown kid fetches the key set again, so the rotation and outage below need no waiting.
         PDFSERVICE_OIDC_JWKS_COOLDOWN_SECONDS: '0',
       },
     });
-    reader = await hydra.createClient(['pdf.read'], [AUDIENCE]);
-    writer = await hydra.createClient(['pdf.read', 'pdf.write'], [AUDIENCE, 'another-service']);
+    reader = await provider.createClient(['pdf.read'], [AUDIENCE]);
+    writer = await provider.createClient(['pdf.read', 'pdf.write'], [AUDIENCE, 'another-service']);
     assert.equal((await call(server, 'PUT', '/documents/oidc/shared.pdf', { body: pdf, headers: { 'content-type': 'application/pdf' } })).status, 201);
   });
   after(async () => {
     await server?.stop();
-    await hydra?.stop();
+    await provider?.stop();
   });
 
   test('a token from the provider reads and writes with the mapped rights, and is refused where they do not reach', async () => {
-    const readToken = await hydra.token(reader, ['pdf.read'], AUDIENCE);
-    assert.equal(decodeJwt(readToken).iss, hydra.issuer, 'Hydra issues JWT access tokens');
+    const readToken = await provider.token(reader, ['pdf.read'], AUDIENCE);
+    assert.equal(decodeJwt(readToken).iss, provider.issuer, 'the provider issues JWT access tokens');
     const me = await call(server, 'GET', '/sessions/current', { auth: bearer(readToken) });
     assert.deepEqual(me.json(), { username: reader.clientId, rights: ['GET'], via: 'oidc' });
 
@@ -77,7 +78,7 @@ describe('OpenID Connect bearer tokens from Ory Hydra', () => {
     assert.equal(sha256(await storedBytes(server, 'oidc/shared.pdf')), sha256(pdf));
 
     // pdf.write adds POST and PUT: an upload lands byte for byte; DELETE and admin stay out of reach.
-    const writeToken = await hydra.token(writer, ['pdf.read', 'pdf.write'], AUDIENCE);
+    const writeToken = await provider.token(writer, ['pdf.read', 'pdf.write'], AUDIENCE);
     const written = makePdf({ pages: 2, text: (n) => `written through OpenID Connect, page ${n + 1}` });
     const upload = await call(server, 'PUT', '/documents/oidc/written.pdf', { auth: bearer(writeToken), body: written, headers: { 'content-type': 'application/pdf' } });
     assert.equal(upload.status, 201, upload.text);
@@ -92,25 +93,25 @@ describe('OpenID Connect bearer tokens from Ory Hydra', () => {
     assert.equal(minted.status, 403, minted.text);
 
     // A token of the same client for another audience is not for this service.
-    assertRefused(await call(server, 'GET', '/documents/oidc/shared.pdf', { auth: bearer(await hydra.token(writer, ['pdf.read'], 'another-service')) }), 'OIDC_TOKEN_INVALID', /aud/);
+    assertRefused(await call(server, 'GET', '/documents/oidc/shared.pdf', { auth: bearer(await provider.token(writer, ['pdf.read'], 'another-service')) }), 'OIDC_TOKEN_INVALID', /aud/);
   });
 
   test('forged, expired, not-yet-valid, wrong-audience, wrong-issuer, alg none, HS256 and tampered tokens are 401', async () => {
-    // A key of our own that Hydra publishes in its JWKS: tokens signed with it are genuine as far as the keys go, so
+    // A key of our own that the provider publishes in its JWKS: tokens signed with it are genuine as far as the keys go, so
     // each refusal below is the claim's doing. The first one, with every claim right, is accepted.
     const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
     const kid = 'pdfservice-test-signer';
-    await hydra.putTestKey({ ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' });
-    assert.ok((await hydra.jwks()).keys.some((k) => k.kid === kid && k.d === undefined), 'the JWKS publishes the public half');
+    await provider.putTestKey({ ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' });
+    assert.ok((await provider.jwks()).keys.some((k) => k.kid === kid && k.d === undefined), 'the JWKS publishes the public half');
     const now = Math.floor(Date.now() / 1000);
-    const good: JWTPayload = { iss: hydra.issuer, aud: [AUDIENCE], sub: 'signed-by-test-key', scp: ['pdf.read', 'pdf.write'], iat: now, nbf: now, exp: now + 600 };
+    const good: JWTPayload = { iss: provider.issuer, aud: [AUDIENCE], sub: 'signed-by-test-key', scope: 'pdf.read pdf.write', iat: now, nbf: now, exp: now + 600 };
     const sign = (claims: JWTPayload, key: CryptoKey | Uint8Array = privateKey, header: { alg: string; kid?: string } = { alg: 'RS256', kid }) =>
       new SignJWT(claims).setProtectedHeader({ typ: 'JWT', ...header }).sign(key);
     const accepted = await call(server, 'GET', '/sessions/current', { auth: bearer(await sign(good)) });
     assert.equal(accepted.status, 200, accepted.text);
     assert.deepEqual(accepted.json().rights, ['GET', 'POST', 'PUT']);
 
-    const real = await hydra.token(writer, ['pdf.read'], AUDIENCE);
+    const real = await provider.token(writer, ['pdf.read'], AUDIENCE);
     const realKid = decodeProtectedHeader(real).kid!;
     const stranger = await generateKeyPair('RS256');
     const publicPem = await exportSPKI(publicKey);
@@ -123,7 +124,7 @@ describe('OpenID Connect bearer tokens from Ory Hydra', () => {
       ['no expiry', await sign({ ...good, exp: undefined }), 'OIDC_TOKEN_INVALID', /exp/],
       ['forged: a key of its own under the real kid', await sign(decodeJwt(real), stranger.privateKey, { alg: 'RS256', kid: realKid }), 'OIDC_TOKEN_INVALID', /signature/],
       ['forged: a kid the issuer does not have', await sign(good, stranger.privateKey, { alg: 'RS256', kid: 'made-up' }), 'OIDC_TOKEN_INVALID', /No key/],
-      ['tampered: more scopes, the signature kept', `${head}.${base64url({ ...decodeJwt(real), scp: ['pdf.read', 'pdf.write'] })}.${signature}`, 'OIDC_TOKEN_INVALID', /signature/],
+      ['tampered: more scopes, the signature kept', `${head}.${base64url({ ...decodeJwt(real), scope: 'pdf.read pdf.write' })}.${signature}`, 'OIDC_TOKEN_INVALID', /signature/],
       ['alg none', `${base64url({ alg: 'none', typ: 'JWT', kid })}.${base64url(good)}.`, 'OIDC_TOKEN_INVALID', /asymmetric/],
       ['HS256 keyed with the public key (PEM)', await sign(good, new TextEncoder().encode(publicPem), { alg: 'HS256', kid }), 'OIDC_TOKEN_INVALID', /asymmetric/],
       ['HS256 keyed with the public JWK', await sign(good, new TextEncoder().encode(JSON.stringify(await exportJWK(publicKey))), { alg: 'HS256', kid }), 'OIDC_TOKEN_INVALID', /asymmetric/],
@@ -142,11 +143,11 @@ describe('OpenID Connect bearer tokens from Ory Hydra', () => {
   });
 
   test('after a key rotation, tokens signed with the new key are accepted, and those of the old key still are', async () => {
-    const before = await hydra.token(reader, ['pdf.read'], AUDIENCE);
+    const before = await provider.token(reader, ['pdf.read'], AUDIENCE);
     assert.equal((await call(server, 'GET', '/documents/oidc/shared.pdf', { auth: bearer(before) })).status, 200);
-    const kid = await hydra.rotateAccessTokenKey();
-    const after = await hydra.token(reader, ['pdf.read'], AUDIENCE);
-    assert.equal(decodeProtectedHeader(after).kid, kid, 'Hydra signs with the new key');
+    const kid = await provider.rotateAccessTokenKey();
+    const after = await provider.token(reader, ['pdf.read'], AUDIENCE);
+    assert.equal(decodeProtectedHeader(after).kid, kid, 'the provider signs with the new key');
     assert.notEqual(decodeProtectedHeader(before).kid, kid);
     const reply = await call(server, 'GET', '/documents/oidc/shared.pdf', { auth: bearer(after), headers: { accept: 'application/pdf' } });
     assert.equal(reply.status, 200, reply.text);
@@ -155,10 +156,10 @@ describe('OpenID Connect bearer tokens from Ory Hydra', () => {
   });
 
   test('with the provider stopped, a token of a key not cached yet is 503 while passwords, API tokens and cached keys still work', async () => {
-    const cached = await hydra.token(reader, ['pdf.read'], AUDIENCE);
+    const cached = await provider.token(reader, ['pdf.read'], AUDIENCE);
     assert.equal((await call(server, 'GET', '/documents/oidc/shared.pdf', { auth: bearer(cached) })).status, 200);
-    const kid = await hydra.rotateAccessTokenKey();
-    const uncached = await hydra.token(reader, ['pdf.read'], AUDIENCE);
+    const kid = await provider.rotateAccessTokenKey();
+    const uncached = await provider.token(reader, ['pdf.read'], AUDIENCE);
     assert.equal(decodeProtectedHeader(uncached).kid, kid);
     const carol = { username: 'carol', password: 'carol-password-1' };
     assert.equal((await call(server, 'POST', '/users', { body: { ...carol, rights: ['GET'] } })).status, 201);
@@ -166,7 +167,7 @@ describe('OpenID Connect bearer tokens from Ory Hydra', () => {
     assert.equal(created.status, 201, created.text);
     const apiToken = created.json().token as string;
 
-    await hydra.stop();
+    await provider.stop();
     const refused = await call(server, 'GET', '/documents/oidc/shared.pdf', { auth: bearer(uncached) });
     assert.equal(refused.status, 503, refused.text);
     assert.equal(refused.json().code, 'OIDC_PROVIDER_UNAVAILABLE');
