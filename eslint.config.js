@@ -146,8 +146,8 @@ export default defineConfig(
     },
   },
   {
-    // Plain Node scripts: the client's generator, the CI's ordered test runner.
-    files: ['clients/typescript/scripts/*.mjs', 'scripts/*.mjs'],
+    // Plain Node scripts: the client's generator, the CI's ordered test runner, the tests' OpenID Connect provider.
+    files: ['clients/typescript/scripts/*.mjs', 'scripts/*.mjs', 'test/oidc/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
   },
   {

@@ -37,6 +37,9 @@ export const ERROR_CATALOG = {
   AUTHENTICATION_REQUIRED: { status: 401, title: 'A valid session or credentials are required' },
   INVALID_CREDENTIALS: { status: 401, title: 'The user name or password is wrong' },
   TOKEN_EXPIRED: { status: 401, title: 'The API token has expired' },
+  // OpenID Connect bearer tokens (docs/oidc.md); both with WWW-Authenticate: Bearer error="invalid_token".
+  OIDC_TOKEN_INVALID: { status: 401, title: 'The OpenID Connect access token is not valid here' },
+  OIDC_TOKEN_EXPIRED: { status: 401, title: 'The OpenID Connect access token has expired' },
   FORBIDDEN: { status: 403, title: 'The user lacks the right for this request' },
   DOCUMENT_PASSWORD_REQUIRED: { status: 403, title: 'The document is encrypted and needs a password' },
   DOCUMENT_PASSWORD_INVALID: { status: 403, title: 'The document password is wrong' },
@@ -127,6 +130,8 @@ export const ERROR_CATALOG = {
   DMS_UNAVAILABLE: { status: 503, title: 'The document server cannot be reached; try again later' },
   // Also with Retry-After: the S3 storage (PDFSERVICE_STORE=s3) did not answer, failed, or refused the service's key.
   STORE_UNAVAILABLE: { status: 503, title: 'The document storage cannot be reached; try again later' },
+  // Also with Retry-After: the OpenID Connect issuer's discovery document or key set could not be fetched (docs/oidc.md).
+  OIDC_PROVIDER_UNAVAILABLE: { status: 503, title: 'The OpenID Connect issuer cannot be reached; try again later' },
   // Also with Retry-After: the Redis the instances share (PDFSERVICE_REDIS_URL) did not answer.
   REDIS_UNAVAILABLE: { status: 503, title: 'The shared state of the service cannot be reached; try again later' },
   // Also with Retry-After: with Redis document locks (PDFSERVICE_REDIS_URL), the document stayed locked longer than PDFSERVICE_LOCK_WAIT_MS.

@@ -1,6 +1,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { Config } from '../config.js';
 import { ServiceError } from '../errors.js';
+import { isApiToken, OidcVerifier, refused } from './oidc.js';
 import { generatePassword } from './passwords.js';
 import { expiresAt, MemorySessionStore, type SessionLimits, type SessionRecord, type SessionStore } from './sessions.js';
 import { MemoryLoginThrottle, type LoginThrottle } from './throttle.js';
@@ -101,6 +102,7 @@ class DefaultAuth implements Auth {
     private readonly limits: SessionLimits,
     private readonly tokenStore: TokenStore,
     private readonly directory?: ExternalDirectory,
+    private readonly oidc?: OidcVerifier,
   ) {}
 
   get users(): UserAdmin {
@@ -111,8 +113,14 @@ class DefaultAuth implements Auth {
     return this.tokenStore;
   }
 
-  bearer(token: string): Promise<Principal> {
-    return this.tokenStore.authenticate(token);
+  async bearer(token: string): Promise<Principal> {
+    if (!this.oidc || isApiToken(token)) return this.tokenStore.authenticate(token);
+    const principal = await this.oidc.authenticate(token);
+    // A name the issuer gives must not make its holder a service user's double (their jobs, their pipelines).
+    if (await this.service.store.find(principal.username)) {
+      throw refused(`The token names the user ${JSON.stringify(principal.username)}, which is a service user's name; OpenID Connect users must have names of their own (docs/oidc.md)`);
+    }
+    return principal;
   }
 
   /** The rights of a user now: the service user's, or for a directory user without one, the directory's. */
@@ -307,5 +315,6 @@ export async function createAuth(
       if (!(RIGHTS as readonly string[]).includes(right)) throw new Error(`Invalid configuration: PDFSERVICE_WEBDAV_USER_RIGHTS has "${right}", which is not one of ${RIGHTS.join(', ')}`);
     }
   }
-  return { auth: new DefaultAuth(service, sessions, throttle, limits, tokens, parts.directory), ...(generatedAdminPassword ? { generatedAdminPassword } : {}) };
+  const oidc = config.oidcIssuer !== undefined && config.oidcAudience !== undefined ? new OidcVerifier({ ...config, oidcIssuer: config.oidcIssuer, oidcAudience: config.oidcAudience }) : undefined;
+  return { auth: new DefaultAuth(service, sessions, throttle, limits, tokens, parts.directory, oidc), ...(generatedAdminPassword ? { generatedAdminPassword } : {}) };
 }

@@ -69,7 +69,7 @@ export function notFound(id: string): ServiceError {
 }
 
 /** A 401 for a Bearer token; the challenge tells clients the token, not the request, is at fault (RFC 6750). */
-export function tokenRefused(code: 'INVALID_CREDENTIALS' | 'TOKEN_EXPIRED', detail: string): ServiceError {
+export function tokenRefused(code: 'INVALID_CREDENTIALS' | 'TOKEN_EXPIRED' | 'OIDC_TOKEN_INVALID' | 'OIDC_TOKEN_EXPIRED', detail: string): ServiceError {
   return new ServiceError(code, detail, undefined, { 'WWW-Authenticate': 'Bearer realm="pdfservice", error="invalid_token"' });
 }
 
@@ -85,6 +85,10 @@ export async function newToken(users: UserStore, owner: Principal, input: { name
   if (owner.via === 'token') {
     // A leaked token must not be able to mint others that outlive its revocation.
     throw new ServiceError('FORBIDDEN', 'API tokens cannot create tokens: log in with your password (session or Basic)');
+  }
+  if (owner.via === 'oidc') {
+    // The issuer decides how long its users may act; a token of ours would outlive that decision (docs/oidc.md).
+    throw new ServiceError('FORBIDDEN', 'API tokens are for service users: an OpenID Connect user asks the issuer for a new access token instead');
   }
   const user = await users.find(owner.username);
   if (!user && owner.storeCredentials) {

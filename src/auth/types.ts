@@ -6,7 +6,7 @@ export type Right = (typeof RIGHTS)[number];
 export interface Principal {
   username: string;
   rights: Right[];
-  via: 'session' | 'basic' | 'token';
+  via: 'session' | 'basic' | 'token' | 'oidc';
   sessionId?: string;
   /** The API token's id, when the request came with `Authorization: Bearer`. */
   tokenId?: string;
@@ -114,7 +114,11 @@ export interface Auth {
   resume(sessionId: string): Promise<{ principal: Principal; session: SessionView } | null>;
   /** HTTP Basic on any request. */
   basic(username: string, password: string, clientAddress: string): Promise<Principal>;
-  /** `Authorization: Bearer` with an API token: 401 INVALID_CREDENTIALS when unknown or revoked, TOKEN_EXPIRED when expired. */
+  /**
+   * `Authorization: Bearer` with an API token (`pdfs_...`): 401 INVALID_CREDENTIALS when unknown or revoked,
+   * TOKEN_EXPIRED when expired; with OpenID Connect configured, any other bearer token is a JWT access token of the
+   * issuer (401 OIDC_TOKEN_INVALID / OIDC_TOKEN_EXPIRED, 503 OIDC_PROVIDER_UNAVAILABLE).
+   */
   bearer(token: string): Promise<Principal>;
   readonly tokens: TokenAdmin;
   logout(sessionId: string): Promise<void>;

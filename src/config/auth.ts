@@ -1,4 +1,4 @@
-import { boolean, integer, nonEmpty, type SettingsFeature } from './setting.js';
+import { boolean, ConfigError, integer, nonEmpty, type SettingsFeature } from './setting.js';
 
 /** Users, sessions and logins (auth/, built by src/start/service.ts). */
 export interface AuthSettings {
@@ -10,7 +10,62 @@ export interface AuthSettings {
   loginMaxFailures: number;
   loginLockoutSeconds: number;
   passwordHashCost: number;
+  oidcIssuer: string | undefined;
+  oidcAudience: string | undefined;
+  oidcUsernameClaim: string;
+  oidcRightsClaim: string;
+  oidcRights: OidcRightsMapping;
+  oidcClockSkewSeconds: number;
+  oidcJwksCooldownSeconds: number;
+  oidcJwksMaxAgeSeconds: number;
 }
+
+/**
+ * PDFSERVICE_OIDC_RIGHTS: the rights each value of the rights claim gives (`*`: every valid token). The names are
+ * checked against the service's rights by auth/oidc.ts at start (config imports no layer), as WebDAV's user rights are.
+ */
+export type OidcRightsMapping = ReadonlyMap<string, readonly string[]>;
+
+/**
+ * The issuer exactly as it appears in tokens' `iss` (compared byte for byte, so it is not normalised): https, or http
+ * only on a loopback address (a provider on the same machine, as in the tests), since keys fetched over plain HTTP
+ * from elsewhere could be swapped on the way.
+ */
+export const issuerUrl = (raw: string): string => {
+  const value = raw.trim();
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(value);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || !['http:', 'https:'].includes(parsed.protocol)) throw new ConfigError('must be an https URL');
+  if (parsed.username || parsed.password || parsed.search || parsed.hash) throw new ConfigError('must be a URL without credentials, query or fragment');
+  const loopback = /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/i.test(parsed.hostname);
+  if (parsed.protocol === 'http:' && !loopback) throw new ConfigError('must be an https URL (http only on a loopback address)');
+  return value;
+};
+
+/** `value=RIGHT,RIGHT;value=RIGHT`: see docs/oidc.md. */
+export const rightsMapping = (raw: string): OidcRightsMapping => {
+  const mapping = new Map<string, string[]>();
+  for (const entry of raw.split(';').map((e) => e.trim()).filter(Boolean)) {
+    const eq = entry.lastIndexOf('=');
+    const value = eq > 0 ? entry.slice(0, eq).trim() : '';
+    if (!value) throw new ConfigError(`has "${entry}", which is not value=RIGHT,RIGHT`);
+    const rights = entry.slice(eq + 1).split(',').map((r) => r.trim()).filter(Boolean);
+    if (rights.length === 0) throw new ConfigError(`gives "${value}" no right`);
+    mapping.set(value, [...new Set([...(mapping.get(value) ?? []), ...rights])]);
+  }
+  return mapping;
+};
+
+/** A claim name, or a dotted path into nested claims (`realm_access.roles`). */
+const claimPath = (raw: string): string => {
+  const value = raw.trim();
+  if (!/^[^.\s]+(\.[^.\s]+)*$/.test(value)) throw new ConfigError('must be a claim name or a dotted path of claim names');
+  return value;
+};
 
 export const AUTH: SettingsFeature<AuthSettings> = {
   settings: {
@@ -33,5 +88,28 @@ export const AUTH: SettingsFeature<AuthSettings> = {
       default: 15,
       parse: integer(10, 20),
     },
+    oidcIssuer: {
+      env: 'PDFSERVICE_OIDC_ISSUER',
+      doc: 'An OpenID Connect issuer whose JWT access tokens the service accepts as `Authorization: Bearer` ([docs/oidc.md](docs/oidc.md)), exactly as the tokens\' `iss` says it; its keys come from the `jwks_uri` of `<issuer>/.well-known/openid-configuration`. https (http only on a loopback address). Unset: no OpenID Connect',
+      default: undefined,
+      parse: issuerUrl,
+    },
+    oidcAudience: { env: 'PDFSERVICE_OIDC_AUDIENCE', doc: 'The audience (`aud`) a token must name to be accepted here; required with `PDFSERVICE_OIDC_ISSUER`', default: undefined, parse: nonEmpty },
+    oidcUsernameClaim: { env: 'PDFSERVICE_OIDC_USERNAME_CLAIM', doc: 'The claim whose value is the user name of an OpenID Connect user (a dotted path reaches nested claims). `sub` is the identifier the issuer guarantees stable and unique; `preferred_username` is readable but may change', default: 'sub', parse: claimPath },
+    oidcRightsClaim: { env: 'PDFSERVICE_OIDC_RIGHTS_CLAIM', doc: 'The claim whose values `PDFSERVICE_OIDC_RIGHTS` maps to rights: an array of strings, or one string of space-separated values (as `scope`); a dotted path reaches nested claims (`realm_access.roles`)', default: 'groups', parse: claimPath },
+    oidcRights: {
+      env: 'PDFSERVICE_OIDC_RIGHTS',
+      doc: 'Which rights each value of the rights claim gives: `value=RIGHT,RIGHT;value=RIGHT`, rights from GET, POST, PUT, DELETE, admin; a token gets the union over its values; `*=...` gives rights to every valid token. Unset: OpenID Connect users have no rights (every request 403)',
+      shown: 'empty',
+      default: () => new Map(),
+      parse: rightsMapping,
+    },
+    oidcClockSkewSeconds: { env: 'PDFSERVICE_OIDC_CLOCK_SKEW_SECONDS', doc: 'How far the issuer\'s clock may be from ours when `exp`, `nbf` and `iat` are checked', default: 30, parse: integer(0, 300) },
+    oidcJwksCooldownSeconds: { env: 'PDFSERVICE_OIDC_JWKS_COOLDOWN_SECONDS', doc: 'A token signed with a key the cached key set lacks fetches the set again, at most once in this many seconds (a rotated key is found at once; tokens with made-up key ids cannot make the service hammer the issuer)', default: 30, parse: integer(0, 3600) },
+    oidcJwksMaxAgeSeconds: { env: 'PDFSERVICE_OIDC_JWKS_MAX_AGE_SECONDS', doc: 'The issuer\'s key set is fetched again when older than this (so a key the issuer withdrew stops being accepted); while the issuer cannot be reached after that, OpenID Connect requests get 503', default: 600, parse: integer(10, 86400) },
+  },
+  check(config) {
+    if (config.oidcIssuer !== undefined && config.oidcAudience === undefined) return ['PDFSERVICE_OIDC_AUDIENCE must be set with PDFSERVICE_OIDC_ISSUER: a token issued for another service must not be accepted here'];
+    return [];
   },
 };

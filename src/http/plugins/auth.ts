@@ -79,7 +79,7 @@ export function expiredSessionCookie(secure: boolean): string {
 }
 
 /**
- * Who makes the request: `Authorization: Bearer` with an API token (unknown or
+ * Who makes the request: `Authorization: Bearer` with an API token or, with OpenID Connect, a JWT access token (unknown or
  * revoked: 401 INVALID_CREDENTIALS, expired: 401 TOKEN_EXPIRED; tokens are too
  * long to guess, so failures are not throttled), `Authorization: Basic` when
  * present (wrong credentials are 401 INVALID_CREDENTIALS and count as failed logins), otherwise the
@@ -99,7 +99,7 @@ export async function authenticate(request: FastifyRequest, auth: Auth): Promise
       'Set-Cookie': expiredSessionCookie(secureCookie(request, false)),
     });
   }
-  throw new ServiceError('AUTHENTICATION_REQUIRED', 'Log in with POST /pdfservice/v1/sessions, or send Authorization: Basic or Bearer (an API token)');
+  throw new ServiceError('AUTHENTICATION_REQUIRED', 'Log in with POST /pdfservice/v1/sessions, or send Authorization: Basic or Bearer (an API token, or an OpenID Connect access token where the service accepts them)');
 }
 
 /** An onRequest hook that only authenticates (any right will do): for routes every logged-in user may use. */
@@ -116,7 +116,9 @@ export function authenticateOnly(auth: Auth) {
 export function lacksRight(principal: Principal, right: Right): ServiceError {
   const who = principal.via === 'token'
     ? `the API token this request came with (id ${principal.tokenId ?? 'unknown'}, of user ${JSON.stringify(principal.username)}) does not have: a token has the rights it was given that its user still has`
-    : `user ${JSON.stringify(principal.username)} does not have`;
+    : principal.via === 'oidc'
+      ? `the OpenID Connect user ${JSON.stringify(principal.username)} does not have: PDFSERVICE_OIDC_RIGHTS gives it no such right for the values of its rights claim`
+      : `user ${JSON.stringify(principal.username)} does not have`;
   return new ServiceError('FORBIDDEN', `This request needs the ${right} right, which ${who}`, { requiredRight: right });
 }
 

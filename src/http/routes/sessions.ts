@@ -25,7 +25,7 @@ const sessionModelSchema = {
   properties: {
     username: { type: 'string', description: 'The logged-in user' },
     rights: { type: 'array', items: { type: 'string', enum: [...RIGHTS] }, description: 'The user\'s rights as of now' },
-    via: { type: 'string', enum: ['session', 'basic', 'token'], description: '"session" for the SESSIONID cookie, "basic" for Authorization: Basic, "token" for Authorization: Bearer with an API token (rights: those the token has now)' },
+    via: { type: 'string', enum: ['session', 'basic', 'token', 'oidc'], description: '"session" for the SESSIONID cookie, "basic" for Authorization: Basic, "token" for Authorization: Bearer with an API token (rights: those the token has now), "oidc" for Authorization: Bearer with an OpenID Connect access token (rights: those PDFSERVICE_OIDC_RIGHTS maps its claim to)' },
     createdAt: { type: 'string', format: 'date-time', description: 'Login time (sessions only)' },
     expiresAt: { type: 'string', format: 'date-time', description: 'When the session ends if unused: the earlier of the idle and the absolute limit (sessions only)' },
     absoluteExpiresAt: { type: 'string', format: 'date-time', description: 'When the session ends however it is used (sessions only)' },
@@ -108,7 +108,7 @@ export function registerSessionRoutes(api: Api, deps: AppDeps): void {
     schema: {
       summary: 'Who is logged in',
       description:
-        'The current session. With Authorization: Basic or Bearer there is no session: the answer names the user and rights with via "basic" or "token" and no times.',
+        'The current session. With Authorization: Basic or Bearer there is no session: the answer names the user and rights with via "basic", "token" or "oidc" and no times.',
       tags: ['sessions'],
       response: { 200: sessionModelSchema, ...errorResponses },
     },

@@ -67,7 +67,7 @@ export interface paths {
         };
         /**
          * Who is logged in
-         * @description The current session. With Authorization: Basic or Bearer there is no session: the answer names the user and rights with via "basic" or "token" and no times.
+         * @description The current session. With Authorization: Basic or Bearer there is no session: the answer names the user and rights with via "basic", "token" or "oidc" and no times.
          */
         get: operations["getCurrentSession"];
         put?: never;
@@ -1343,10 +1343,10 @@ export interface components {
             /** @description The user's rights as of now */
             rights: ("GET" | "POST" | "PUT" | "DELETE" | "admin")[];
             /**
-             * @description "session" for the SESSIONID cookie, "basic" for Authorization: Basic, "token" for Authorization: Bearer with an API token (rights: those the token has now)
+             * @description "session" for the SESSIONID cookie, "basic" for Authorization: Basic, "token" for Authorization: Bearer with an API token (rights: those the token has now), "oidc" for Authorization: Bearer with an OpenID Connect access token (rights: those PDFSERVICE_OIDC_RIGHTS maps its claim to)
              * @enum {string}
              */
-            via: "session" | "basic" | "token";
+            via: "session" | "basic" | "token" | "oidc";
             /**
              * Format: date-time
              * @description Login time (sessions only)

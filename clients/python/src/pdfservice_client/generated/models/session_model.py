@@ -31,7 +31,8 @@ class SessionModel:
             username (str): The logged-in user
             rights (list[SessionModelRightsItem]): The user's rights as of now
             via (SessionModelVia): "session" for the SESSIONID cookie, "basic" for Authorization: Basic, "token" for
-                Authorization: Bearer with an API token (rights: those the token has now)
+                Authorization: Bearer with an API token (rights: those the token has now), "oidc" for Authorization: Bearer with
+                an OpenID Connect access token (rights: those PDFSERVICE_OIDC_RIGHTS maps its claim to)
             created_at (datetime.datetime | Unset): Login time (sessions only)
             expires_at (datetime.datetime | Unset): When the session ends if unused: the earlier of the idle and the
                 absolute limit (sessions only)

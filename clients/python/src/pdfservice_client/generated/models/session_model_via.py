@@ -2,6 +2,7 @@ from enum import StrEnum
 
 class SessionModelVia(StrEnum):
     BASIC = "basic"
+    OIDC = "oidc"
     SESSION = "session"
     TOKEN = "token"
 

@@ -99,7 +99,7 @@ def sync_detailed(
     """ Who is logged in
 
      The current session. With Authorization: Basic or Bearer there is no session: the answer names the
-    user and rights with via "basic" or "token" and no times.
+    user and rights with via "basic", "token" or "oidc" and no times.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -128,7 +128,7 @@ def sync(
     """ Who is logged in
 
      The current session. With Authorization: Basic or Bearer there is no session: the answer names the
-    user and rights with via "basic" or "token" and no times.
+    user and rights with via "basic", "token" or "oidc" and no times.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -152,7 +152,7 @@ async def asyncio_detailed(
     """ Who is logged in
 
      The current session. With Authorization: Basic or Bearer there is no session: the answer names the
-    user and rights with via "basic" or "token" and no times.
+    user and rights with via "basic", "token" or "oidc" and no times.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
@@ -181,7 +181,7 @@ async def asyncio(
     """ Who is logged in
 
      The current session. With Authorization: Basic or Bearer there is no session: the answer names the
-    user and rights with via "basic" or "token" and no times.
+    user and rights with via "basic", "token" or "oidc" and no times.
 
     Raises:
         errors.UnexpectedStatus: If the server returns an undocumented status code and Client.raise_on_unexpected_status is True.
