@@ -17,6 +17,7 @@ if TYPE_CHECKING:
   from ..models.cancel_job_job_error import CancelJobJobError
   from ..models.cancel_job_job_progress import CancelJobJobProgress
   from ..models.cancel_job_job_result import CancelJobJobResult
+  from ..models.cancel_job_job_webhook import CancelJobJobWebhook
 
 
 
@@ -47,6 +48,8 @@ class CancelJobJob:
             result (CancelJobJobResult | Unset): A succeeded job: the written document and the status the inline request
                 would have answered, or the file it produced (an export, a compare: with the document it was read from; a one-
                 shot conversion: no path, no document)
+            webhook (CancelJobJobWebhook | Unset): The URL the job's end is POSTed to (X-Service-Webhook-Url,
+                docs/webhooks.md) and the delivery log; not in the webhook's own body
             error (CancelJobJobError | Unset): A failed or cancelled job: the problem the inline request would have answered
                 (docs/errors.md)
      """
@@ -64,6 +67,7 @@ class CancelJobJob:
     position: int | Unset = UNSET
     reason: str | Unset = UNSET
     result: CancelJobJobResult | Unset = UNSET
+    webhook: CancelJobJobWebhook | Unset = UNSET
     error: CancelJobJobError | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -75,6 +79,7 @@ class CancelJobJob:
         from ..models.cancel_job_job_error import CancelJobJobError # noqa: PLC0415
         from ..models.cancel_job_job_progress import CancelJobJobProgress # noqa: PLC0415
         from ..models.cancel_job_job_result import CancelJobJobResult # noqa: PLC0415
+        from ..models.cancel_job_job_webhook import CancelJobJobWebhook # noqa: PLC0415
         id = self.id
 
         action = self.action
@@ -108,6 +113,10 @@ class CancelJobJob:
         if not isinstance(self.result, Unset):
             result = self.result.to_dict()
 
+        webhook: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.webhook, Unset):
+            webhook = self.webhook.to_dict()
+
         error: dict[str, Any] | Unset = UNSET
         if not isinstance(self.error, Unset):
             error = self.error.to_dict()
@@ -136,6 +145,8 @@ class CancelJobJob:
             field_dict["reason"] = reason
         if result is not UNSET:
             field_dict["result"] = result
+        if webhook is not UNSET:
+            field_dict["webhook"] = webhook
         if error is not UNSET:
             field_dict["error"] = error
 
@@ -148,6 +159,7 @@ class CancelJobJob:
         from ..models.cancel_job_job_error import CancelJobJobError # noqa: PLC0415
         from ..models.cancel_job_job_progress import CancelJobJobProgress # noqa: PLC0415
         from ..models.cancel_job_job_result import CancelJobJobResult # noqa: PLC0415
+        from ..models.cancel_job_job_webhook import CancelJobJobWebhook # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -214,6 +226,16 @@ class CancelJobJob:
 
 
 
+        _webhook = d.pop("webhook", UNSET)
+        webhook: CancelJobJobWebhook | Unset
+        if isinstance(_webhook,  Unset):
+            webhook = UNSET
+        else:
+            webhook = CancelJobJobWebhook.from_dict(_webhook)
+
+
+
+
         _error = d.pop("error", UNSET)
         error: CancelJobJobError | Unset
         if isinstance(_error,  Unset):
@@ -238,6 +260,7 @@ class CancelJobJob:
             position=position,
             reason=reason,
             result=result,
+            webhook=webhook,
             error=error,
         )
 

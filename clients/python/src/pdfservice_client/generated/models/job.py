@@ -17,6 +17,7 @@ if TYPE_CHECKING:
   from ..models.job_error import JobError
   from ..models.job_progress import JobProgress
   from ..models.job_result import JobResult
+  from ..models.job_webhook import JobWebhook
 
 
 
@@ -48,6 +49,8 @@ class Job:
             result (JobResult | Unset): A succeeded job: the written document and the status the inline request would have
                 answered, or the file it produced (an export, a compare: with the document it was read from; a one-shot
                 conversion: no path, no document)
+            webhook (JobWebhook | Unset): The URL the job's end is POSTed to (X-Service-Webhook-Url, docs/webhooks.md) and
+                the delivery log; not in the webhook's own body
             error (JobError | Unset): A failed or cancelled job: the problem the inline request would have answered
                 (docs/errors.md)
      """
@@ -65,6 +68,7 @@ class Job:
     position: int | Unset = UNSET
     reason: str | Unset = UNSET
     result: JobResult | Unset = UNSET
+    webhook: JobWebhook | Unset = UNSET
     error: JobError | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -76,6 +80,7 @@ class Job:
         from ..models.job_error import JobError # noqa: PLC0415
         from ..models.job_progress import JobProgress # noqa: PLC0415
         from ..models.job_result import JobResult # noqa: PLC0415
+        from ..models.job_webhook import JobWebhook # noqa: PLC0415
         id = self.id
 
         action = self.action
@@ -109,6 +114,10 @@ class Job:
         if not isinstance(self.result, Unset):
             result = self.result.to_dict()
 
+        webhook: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.webhook, Unset):
+            webhook = self.webhook.to_dict()
+
         error: dict[str, Any] | Unset = UNSET
         if not isinstance(self.error, Unset):
             error = self.error.to_dict()
@@ -137,6 +146,8 @@ class Job:
             field_dict["reason"] = reason
         if result is not UNSET:
             field_dict["result"] = result
+        if webhook is not UNSET:
+            field_dict["webhook"] = webhook
         if error is not UNSET:
             field_dict["error"] = error
 
@@ -149,6 +160,7 @@ class Job:
         from ..models.job_error import JobError # noqa: PLC0415
         from ..models.job_progress import JobProgress # noqa: PLC0415
         from ..models.job_result import JobResult # noqa: PLC0415
+        from ..models.job_webhook import JobWebhook # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -215,6 +227,16 @@ class Job:
 
 
 
+        _webhook = d.pop("webhook", UNSET)
+        webhook: JobWebhook | Unset
+        if isinstance(_webhook,  Unset):
+            webhook = UNSET
+        else:
+            webhook = JobWebhook.from_dict(_webhook)
+
+
+
+
         _error = d.pop("error", UNSET)
         error: JobError | Unset
         if isinstance(_error,  Unset):
@@ -239,6 +261,7 @@ class Job:
             position=position,
             reason=reason,
             result=result,
+            webhook=webhook,
             error=error,
         )
 

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
   from ..models.list_jobs_response_200_job_error import ListJobsResponse200JobError
   from ..models.list_jobs_response_200_job_progress import ListJobsResponse200JobProgress
   from ..models.list_jobs_response_200_job_result import ListJobsResponse200JobResult
+  from ..models.list_jobs_response_200_job_webhook import ListJobsResponse200JobWebhook
 
 
 
@@ -47,6 +48,8 @@ class ListJobsResponse200Job:
             result (ListJobsResponse200JobResult | Unset): A succeeded job: the written document and the status the inline
                 request would have answered, or the file it produced (an export, a compare: with the document it was read from;
                 a one-shot conversion: no path, no document)
+            webhook (ListJobsResponse200JobWebhook | Unset): The URL the job's end is POSTed to (X-Service-Webhook-Url,
+                docs/webhooks.md) and the delivery log; not in the webhook's own body
             error (ListJobsResponse200JobError | Unset): A failed or cancelled job: the problem the inline request would
                 have answered (docs/errors.md)
      """
@@ -64,6 +67,7 @@ class ListJobsResponse200Job:
     position: int | Unset = UNSET
     reason: str | Unset = UNSET
     result: ListJobsResponse200JobResult | Unset = UNSET
+    webhook: ListJobsResponse200JobWebhook | Unset = UNSET
     error: ListJobsResponse200JobError | Unset = UNSET
     additional_properties: dict[str, Any] = _attrs_field(init=False, factory=dict)
 
@@ -75,6 +79,7 @@ class ListJobsResponse200Job:
         from ..models.list_jobs_response_200_job_error import ListJobsResponse200JobError # noqa: PLC0415
         from ..models.list_jobs_response_200_job_progress import ListJobsResponse200JobProgress # noqa: PLC0415
         from ..models.list_jobs_response_200_job_result import ListJobsResponse200JobResult # noqa: PLC0415
+        from ..models.list_jobs_response_200_job_webhook import ListJobsResponse200JobWebhook # noqa: PLC0415
         id = self.id
 
         action = self.action
@@ -108,6 +113,10 @@ class ListJobsResponse200Job:
         if not isinstance(self.result, Unset):
             result = self.result.to_dict()
 
+        webhook: dict[str, Any] | Unset = UNSET
+        if not isinstance(self.webhook, Unset):
+            webhook = self.webhook.to_dict()
+
         error: dict[str, Any] | Unset = UNSET
         if not isinstance(self.error, Unset):
             error = self.error.to_dict()
@@ -136,6 +145,8 @@ class ListJobsResponse200Job:
             field_dict["reason"] = reason
         if result is not UNSET:
             field_dict["result"] = result
+        if webhook is not UNSET:
+            field_dict["webhook"] = webhook
         if error is not UNSET:
             field_dict["error"] = error
 
@@ -148,6 +159,7 @@ class ListJobsResponse200Job:
         from ..models.list_jobs_response_200_job_error import ListJobsResponse200JobError # noqa: PLC0415
         from ..models.list_jobs_response_200_job_progress import ListJobsResponse200JobProgress # noqa: PLC0415
         from ..models.list_jobs_response_200_job_result import ListJobsResponse200JobResult # noqa: PLC0415
+        from ..models.list_jobs_response_200_job_webhook import ListJobsResponse200JobWebhook # noqa: PLC0415
         d = dict(src_dict)
         id = d.pop("id")
 
@@ -214,6 +226,16 @@ class ListJobsResponse200Job:
 
 
 
+        _webhook = d.pop("webhook", UNSET)
+        webhook: ListJobsResponse200JobWebhook | Unset
+        if isinstance(_webhook,  Unset):
+            webhook = UNSET
+        else:
+            webhook = ListJobsResponse200JobWebhook.from_dict(_webhook)
+
+
+
+
         _error = d.pop("error", UNSET)
         error: ListJobsResponse200JobError | Unset
         if isinstance(_error,  Unset):
@@ -238,6 +260,7 @@ class ListJobsResponse200Job:
             position=position,
             reason=reason,
             result=result,
+            webhook=webhook,
             error=error,
         )
 
