@@ -200,6 +200,30 @@ if [ "$profile" = test ]; then
   fi
 fi
 
+# Jaeger (v2: the OpenTelemetry Collector with Jaeger's in-memory storage and query API), the real OTLP receiver the
+# tracing test (test/api/tracing.test.ts) and `bench --compare-tracing` start: built with Go from the Go module proxy,
+# its whole dependency graph pinned by test/otel/jaeger/go.mod and go.sum. Kept outside the clone, in the user's cache
+# folder by version, so that every clone on the machine shares one binary; rebuilt only when the pins change. Measured
+# here (docs/observability.md): about 30 min cold on the 2 shared cores at load 20 to 28, 1 to 2 min with Go's build cache warm.
+if [ "$profile" = test ]; then
+  jaeger_dir="${XDG_CACHE_HOME:-$HOME/.cache}/pdfservice/jaeger-v1.76.0"
+  jaeger_hash=$(cat test/otel/jaeger/go.mod test/otel/jaeger/go.sum | sha256sum | cut -d' ' -f1)
+  if [ ! -x "$jaeger_dir/jaeger" ] || [ "$(cat "$jaeger_dir/.stamp" 2>/dev/null)" != "$jaeger_hash" ]; then
+    go_cmd=$(command -v go || true)
+    if [ -z "$go_cmd" ] && [ -x /usr/local/go/bin/go ]; then go_cmd=/usr/local/go/bin/go; fi
+    if [ -z "$go_cmd" ]; then
+      echo "setup: Go (1.25 or later) is needed to build Jaeger for the tracing tests (test/otel/jaeger/go.mod); Debian 12's golang is too old" >&2
+      exit 1
+    fi
+    echo "setup: building Jaeger v1.76.0 with $("$go_cmd" version | cut -d' ' -f3) from the Go module proxy -> $jaeger_dir (long the first time)"
+    mkdir -p "$jaeger_dir"
+    (cd test/otel/jaeger && "$go_cmd" build -o "$jaeger_dir/jaeger.new" github.com/jaegertracing/jaeger/cmd/jaeger)
+    mv "$jaeger_dir/jaeger.new" "$jaeger_dir/jaeger"
+    echo "$jaeger_hash" > "$jaeger_dir/.stamp"
+    did=1
+  fi
+fi
+
 # Build: only when a source is newer than the last build. The output of a source that was moved or deleted goes with a
 # clean build: `node --test dist/test/` would run an old test file left there.
 stamp=dist/.build-stamp
@@ -216,4 +240,4 @@ if [ ! -f "$stamp" ] || [ -n "$orphan" ] || [ -n "$(find src test corpus bench r
   did=1
 fi
 
-if [ "$did" -eq 0 ]; then echo "setup: nothing to do ($profile: packages, Node.js $NODE_VERSION, npm dependencies and build are up to date)"; fi
+if [ "$did" -eq 0 ]; then echo "setup: nothing to do ($profile: packages, Node.js $NODE_VERSION, npm dependencies$([ "$profile" = test ] && echo ', Jaeger') and build are up to date)"; fi
