@@ -204,7 +204,8 @@ fi
 # tracing test (test/api/tracing.test.ts) and `bench --compare-tracing` start: built with Go from the Go module proxy,
 # its whole dependency graph pinned by test/otel/jaeger/go.mod and go.sum. Kept outside the clone, in the user's cache
 # folder by version, so that every clone on the machine shares one binary; rebuilt only when the pins change. Measured
-# here (docs/observability.md): about 30 min cold on the 2 shared cores at load 20 to 28, 1 to 2 min with Go's build cache warm.
+# here on 2026-12-01 (2 shared cores, load average 11 to 31): cold (modules fetched: 105 s; empty build cache) 3,372 s
+# wall, 765 s of CPU; with Go's build cache warm 44 s wall (12 s CPU, mostly the link). The binary is 116 MiB.
 if [ "$profile" = test ]; then
   jaeger_dir="${XDG_CACHE_HOME:-$HOME/.cache}/pdfservice/jaeger-v1.76.0"
   jaeger_hash=$(cat test/otel/jaeger/go.mod test/otel/jaeger/go.sum | sha256sum | cut -d' ' -f1)

@@ -418,12 +418,12 @@ export class ToolSupervisor {
     return path.join(this.scratchRoot, tool.declaration.scratch);
   }
 
-  private async exec(tool: Tool, scratch: string, args: string[], timeoutMs = tool.declaration.timeoutMs, signal?: AbortSignal): Promise<ProgramResult> {
+  private async exec(tool: Tool, scratch: string, args: string[], timeoutMs = tool.declaration.timeoutMs, signal?: AbortSignal, versionProbe = false): Promise<ProgramResult> {
     const { declaration } = tool;
     let result: ProgramResult;
     tool.perRun++;
     // One span for each program started, a child of its run's (or of the request whose first run probes the tool).
-    const span = startSpan(`exec ${path.basename(declaration.command)}`, { 'pdfservice.program': path.basename(declaration.command), 'pdfservice.program.sandboxed': declaration.sandbox !== undefined });
+    const span = startSpan(`exec ${path.basename(declaration.command)}`, { 'pdfservice.program': path.basename(declaration.command), 'pdfservice.program.sandboxed': declaration.sandbox !== undefined, ...(versionProbe ? { 'pdfservice.program.version_probe': true } : {}) });
     try {
       result = await runProgram({
         argv: limited(declaration, [tool.program!, ...args]),
@@ -487,7 +487,7 @@ export class ToolSupervisor {
     const missing = (reason: string) => markMissing(status, reason);
     const probe = await mkdtemp(path.join(this.scratchOf(tool), 'probe-'));
     try {
-      const result = await this.exec(tool, probe, declaration.versionProbe.args, Math.min(declaration.timeoutMs, PROBE_TIMEOUT_MS));
+      const result = await this.exec(tool, probe, declaration.versionProbe.args, Math.min(declaration.timeoutMs, PROBE_TIMEOUT_MS), undefined, true);
       if (result.code !== 0) return void missing(`${declaration.name} (Debian package ${declaration.debianPackage}), which does not run here (${firstLine(result.stderr) || `exit code ${result.code}`})`);
       Object.assign(status, { available: true, version: versionOf(result.stdout, declaration.versionProbe.pattern) });
       delete status.reason;

@@ -96,10 +96,11 @@ describe('OpenTelemetry traces, exported to a real Jaeger', () => {
     assert.match(String(tag(job, 'pdfservice.job.id')), /\S/);
 
     // Engine tasks and Tesseract: descendants of the job; each engine task has its queue wait and run time.
-    const underJob = (s: JaegerSpan): boolean => {
-      for (let at: JaegerSpan | undefined = s; at; at = byId.get(parentOf(at) ?? '')) if (at === job) return true;
+    const under = (ancestor: JaegerSpan) => (s: JaegerSpan): boolean => {
+      for (let at: JaegerSpan | undefined = s; at; at = byId.get(parentOf(at) ?? '')) if (at === ancestor) return true;
       return false;
     };
+    const underJob = under(job);
     const engine = got.spans.filter((s) => s.operationName.startsWith('engine '));
     assert.ok(engine.length >= 1, 'engine task spans');
     for (const span of engine) {
@@ -108,17 +109,24 @@ describe('OpenTelemetry traces, exported to a real Jaeger', () => {
       assert.equal(typeof tag(span, 'pdfservice.engine.queue_ms'), 'number');
       assert.equal(typeof tag(span, 'pdfservice.engine.run_ms'), 'number');
     }
-    const execs = got.spans.filter((s) => s.operationName === 'exec tesseract');
+    // The tool's version probe runs once, at its first use (when the request checks that Tesseract is there): a
+    // program of its own under the request; the recognition's programs run under the job's `program tesseract` runs.
+    const execs = got.spans.filter((s) => s.operationName === 'exec tesseract' && tag(s, 'pdfservice.program.version_probe') !== true);
+    for (const probe of got.spans.filter((s) => tag(s, 'pdfservice.program.version_probe') === true)) {
+      assert.ok(byId.has(parentOf(probe)!), 'the probe is part of the trace');
+      assert.equal(tag(probe, 'process.exit.code'), 0);
+    }
+    assert.ok(execs.length >= 1, 'tesseract ran');
+    // The request's own check of the languages (its prepare) runs Tesseract under the request; the recognition under the job.
+    assert.ok(got.spans.some((s) => s.operationName === 'program tesseract' && underJob(s)), 'the recognition ran in the job');
     for (const exec of execs) {
       const run = byId.get(parentOf(exec)!)!;
       assert.equal(run.operationName, 'program tesseract', 'a program started by a tesseract run of the supervisor');
-      assert.ok(underJob(run), 'the run is part of the job');
+      assert.ok(under(request)(run), 'the run is part of the request\'s work');
       assert.equal(tag(exec, 'pdfservice.program'), 'tesseract');
       assert.equal(tag(exec, 'process.exit.code'), 0);
       assert.equal(tag(exec, 'pdfservice.program.killed'), undefined);
     }
-    // The version probe of the tool's first run is a program too; the recognition is at least one more.
-    assert.ok(execs.some((e) => byId.get(parentOf(e)!)?.operationName === 'program tesseract' && tag(e, 'process.exit.code') === 0));
     assert.deepEqual(sdkLoads(server).length > 0, true, 'the hook sees the SDK load when tracing is on (the control of the tests below)');
   });
 
