@@ -1,7 +1,8 @@
 /**
- * OpenTelemetry traces (issue 44, docs/observability.md) against a real OTLP receiver: Jaeger, built from the Go
- * module proxy by scripts/setup.sh and started here with in-memory storage. An OCR request (OCR runs Tesseract through
- * the supervisor, as a job) must reach Jaeger as one trace, under the client's `traceparent`, with the request's server
+ * OpenTelemetry traces (issue 44, docs/observability.md) against a real OTLP receiver: a minimal OpenTelemetry
+ * Collector, built from the Go module proxy by scripts/setup.sh, started here and exporting what it received as OTLP
+ * JSON to a listener in this process. An OCR request (OCR runs Tesseract through the supervisor, as a job) must reach
+ * the collector as one trace, under the client's `traceparent`, with the request's server
  * span, the job's, the engine tasks' and Tesseract's, each under the right parent. Without OTEL_* settings (or with
  * OTEL_SDK_DISABLED), nothing is exported and the SDK is never loaded: a module hook in the service process prints
  * every OpenTelemetry SDK module it resolves, and the traced service is the hook's positive control.
@@ -10,7 +11,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { call, putPdf } from '../helpers/http.js';
-import { startJaeger, type Jaeger, type JaegerSpan, type JaegerTrace } from '../helpers/jaeger.js';
+import { startCollector, type Collector, type ReceivedSpan } from '../helpers/otel-collector.js';
 import { imagePdf, renderGray } from '../helpers/ocr-fixtures.js';
 import { makePdf } from '../helpers/pdf.js';
 import { startServer, type TestServer } from '../helpers/server.js';
@@ -29,37 +30,38 @@ const LOAD_HOOK = [
 
 const traceId = () => randomBytes(16).toString('hex');
 const spanId = () => randomBytes(8).toString('hex');
-const tag = (span: JaegerSpan, key: string) => span.tags.find((t) => t.key === key)?.value;
-const parentOf = (span: JaegerSpan) => span.references.find((r) => r.refType === 'CHILD_OF')?.spanID;
+const tag = (span: ReceivedSpan, key: string) => span.attributes[key];
+const parentOf = (span: ReceivedSpan) => span.parentSpanId || undefined;
+interface Trace { spans: ReceivedSpan[] }
 
-/** Polls Jaeger until the trace holds spans that `complete` accepts (the batch processors on both sides take a moment). */
-async function traceWhen(jaeger: Jaeger, id: string, complete: (trace: JaegerTrace) => boolean): Promise<JaegerTrace> {
-  let last: JaegerTrace | null = null;
+/** Polls the receiver until the trace holds spans that `complete` accepts (the service's batch processor takes a moment). */
+async function traceWhen(collector: Collector, id: string, complete: (trace: Trace) => boolean): Promise<Trace> {
+  let last: Trace = { spans: [] };
   for (let i = 0; i < 150; i++) {
-    last = await jaeger.trace(id);
-    if (last && complete(last)) return last;
+    last = { spans: collector.trace(id) };
+    if (complete(last)) return last;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  assert.fail(`trace ${id} incomplete in Jaeger after 30 s: ${JSON.stringify(last?.spans.map((s) => s.operationName))}`);
+  assert.fail(`trace ${id} incomplete at the receiver after 30 s: ${JSON.stringify(last.spans.map((s) => s.name))}`);
 }
 
 const sdkLoads = (server: TestServer) => server.output.filter((line) => line.startsWith('otel-sdk-loaded'));
 
-describe('OpenTelemetry traces, exported to a real Jaeger', () => {
-  let jaeger: Jaeger;
+describe('OpenTelemetry traces, exported to a real OpenTelemetry Collector', () => {
+  let collector: Collector;
   let server: TestServer;
   const serviceName = `pdfservice-test-${randomBytes(4).toString('hex')}`;
 
   before(async () => {
-    jaeger = await startJaeger();
+    collector = await startCollector();
     server = await startServer({
       nodeFlags: [...NODE_FLAGS, ...LOAD_HOOK],
-      env: { OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlp, OTEL_SERVICE_NAME: serviceName, OTEL_BSP_SCHEDULE_DELAY: '100' },
+      env: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.otlp, OTEL_SERVICE_NAME: serviceName, OTEL_BSP_SCHEDULE_DELAY: '100' },
     });
   });
   after(async () => {
     await server?.stop();
-    await jaeger?.stop();
+    await collector?.stop();
   });
 
   test('an OCR request: one trace under the client\'s traceparent, request > job > engine tasks and tesseract', async () => {
@@ -73,55 +75,55 @@ describe('OpenTelemetry traces, exported to a real Jaeger', () => {
     });
     assert.equal(reply.status, 200, reply.text);
 
-    const got = await traceWhen(jaeger, trace, (t) =>
-      t.spans.some((s) => s.operationName.startsWith('POST ')) && t.spans.some((s) => s.operationName === 'exec tesseract') && t.spans.some((s) => s.operationName === 'job OCRAction'));
-    const byId = new Map(got.spans.map((s) => [s.spanID, s]));
-    assert.ok(got.spans.every((s) => s.traceID === trace), 'every span is in the client\'s trace');
-    assert.deepEqual(new Set(Object.values(got.processes).map((p) => p.serviceName)), new Set([serviceName]), 'OTEL_SERVICE_NAME names the service');
+    const got = await traceWhen(collector, trace, (t) =>
+      t.spans.some((s) => s.name.startsWith('POST ')) && t.spans.some((s) => s.name === 'exec tesseract') && t.spans.some((s) => s.name === 'job OCRAction'));
+    const byId = new Map(got.spans.map((s) => [s.spanId, s]));
+    assert.ok(got.spans.every((s) => s.traceId === trace), 'every span is in the client\'s trace');
+    assert.deepEqual(new Set(got.spans.map((s) => s.service)), new Set([serviceName]), 'OTEL_SERVICE_NAME names the service');
 
     // The request's server span: the client's span is its parent; route template, method and status as attributes.
-    const request = got.spans.find((s) => s.operationName.startsWith('POST '))!;
+    const request = got.spans.find((s) => s.name.startsWith('POST '))!;
     assert.equal(parentOf(request), clientSpan);
-    assert.equal(tag(request, 'span.kind'), 'server');
+    assert.equal(request.kind, 'server');
     assert.equal(tag(request, 'http.request.method'), 'POST');
     assert.equal(tag(request, 'http.response.status_code'), 200);
     const route = String(tag(request, 'http.route'));
     assert.ok(route.startsWith('/pdfservice/v1/documents/') && !route.includes('traced/scan'), `a route template, not the document's path: ${route}`);
-    assert.equal(request.operationName, `POST ${route}`);
+    assert.equal(request.name, `POST ${route}`);
 
     // The job: a child of the request that created it.
-    const job = got.spans.find((s) => s.operationName === 'job OCRAction')!;
-    assert.equal(parentOf(job), request.spanID);
+    const job = got.spans.find((s) => s.name === 'job OCRAction')!;
+    assert.equal(parentOf(job), request.spanId);
     assert.equal(tag(job, 'pdfservice.job.state'), 'succeeded');
     assert.match(String(tag(job, 'pdfservice.job.id')), /\S/);
 
     // Engine tasks and Tesseract: descendants of the job; each engine task has its queue wait and run time.
-    const under = (ancestor: JaegerSpan) => (s: JaegerSpan): boolean => {
-      for (let at: JaegerSpan | undefined = s; at; at = byId.get(parentOf(at) ?? '')) if (at === ancestor) return true;
+    const under = (ancestor: ReceivedSpan) => (s: ReceivedSpan): boolean => {
+      for (let at: ReceivedSpan | undefined = s; at; at = byId.get(parentOf(at) ?? '')) if (at === ancestor) return true;
       return false;
     };
     const underJob = under(job);
-    const engine = got.spans.filter((s) => s.operationName.startsWith('engine '));
+    const engine = got.spans.filter((s) => s.name.startsWith('engine '));
     assert.ok(engine.length >= 1, 'engine task spans');
     for (const span of engine) {
-      assert.equal(parentOf(span), job.spanID, `${span.operationName} is the job's child`);
-      assert.equal(tag(span, 'pdfservice.engine.task'), span.operationName.slice('engine '.length));
+      assert.equal(parentOf(span), job.spanId, `${span.name} is the job's child`);
+      assert.equal(tag(span, 'pdfservice.engine.task'), span.name.slice('engine '.length));
       assert.equal(typeof tag(span, 'pdfservice.engine.queue_ms'), 'number');
       assert.equal(typeof tag(span, 'pdfservice.engine.run_ms'), 'number');
     }
     // The tool's version probe runs once, at its first use (when the request checks that Tesseract is there): a
     // program of its own under the request; the recognition's programs run under the job's `program tesseract` runs.
-    const execs = got.spans.filter((s) => s.operationName === 'exec tesseract' && tag(s, 'pdfservice.program.version_probe') !== true);
+    const execs = got.spans.filter((s) => s.name === 'exec tesseract' && tag(s, 'pdfservice.program.version_probe') !== true);
     for (const probe of got.spans.filter((s) => tag(s, 'pdfservice.program.version_probe') === true)) {
       assert.ok(byId.has(parentOf(probe)!), 'the probe is part of the trace');
       assert.equal(tag(probe, 'process.exit.code'), 0);
     }
     assert.ok(execs.length >= 1, 'tesseract ran');
     // The request's own check of the languages (its prepare) runs Tesseract under the request; the recognition under the job.
-    assert.ok(got.spans.some((s) => s.operationName === 'program tesseract' && underJob(s)), 'the recognition ran in the job');
+    assert.ok(got.spans.some((s) => s.name === 'program tesseract' && underJob(s)), 'the recognition ran in the job');
     for (const exec of execs) {
       const run = byId.get(parentOf(exec)!)!;
-      assert.equal(run.operationName, 'program tesseract', 'a program started by a tesseract run of the supervisor');
+      assert.equal(run.name, 'program tesseract', 'a program started by a tesseract run of the supervisor');
       assert.ok(under(request)(run), 'the run is part of the request\'s work');
       assert.equal(tag(exec, 'pdfservice.program'), 'tesseract');
       assert.equal(tag(exec, 'process.exit.code'), 0);
@@ -134,9 +136,9 @@ describe('OpenTelemetry traces, exported to a real Jaeger', () => {
     const [trace, clientSpan] = [traceId(), spanId()];
     const reply = await call(server, 'GET', '/documents/traced/missing.pdf', { headers: { traceparent: `00-${trace}-${clientSpan}-01` } });
     assert.equal(reply.status, 404);
-    const got = await traceWhen(jaeger, trace, (t) => t.spans.length > 0);
+    const got = await traceWhen(collector, trace, (t) => t.spans.length > 0);
     assert.equal(got.spans.length, 1);
-    const [span] = got.spans as [JaegerSpan];
+    const [span] = got.spans as [ReceivedSpan];
     assert.equal(parentOf(span), clientSpan);
     assert.equal(tag(span, 'error.type'), 'DOCUMENT_NOT_FOUND');
     assert.equal(tag(span, 'http.response.status_code'), 404);
@@ -145,14 +147,14 @@ describe('OpenTelemetry traces, exported to a real Jaeger', () => {
 
 describe('OpenTelemetry off', () => {
   test('without OTEL_* settings, and with OTEL_SDK_DISABLED=true, the SDK is not loaded and nothing reaches the receiver', async () => {
-    const jaeger = await startJaeger();
+    const collector = await startCollector();
     const name = `pdfservice-off-${randomBytes(4).toString('hex')}`;
     // An empty value is an unset one (tracing.ts); the test process's own OTEL_* (if any) must not leak in.
     const unset = { OTEL_TRACES_EXPORTER: '', OTEL_EXPORTER_OTLP_ENDPOINT: '', OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: '', OTEL_SDK_DISABLED: '' };
     const servers = await Promise.all([
       startServer({ nodeFlags: [...NODE_FLAGS, ...LOAD_HOOK], env: { ...unset, OTEL_SERVICE_NAME: name } }),
       // Everything set to export to the receiver, but the SDK disabled.
-      startServer({ nodeFlags: [...NODE_FLAGS, ...LOAD_HOOK], env: { ...unset, OTEL_SDK_DISABLED: 'true', OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: jaeger.otlp, OTEL_SERVICE_NAME: name, OTEL_BSP_SCHEDULE_DELAY: '100' } }),
+      startServer({ nodeFlags: [...NODE_FLAGS, ...LOAD_HOOK], env: { ...unset, OTEL_SDK_DISABLED: 'true', OTEL_TRACES_EXPORTER: 'otlp', OTEL_EXPORTER_OTLP_ENDPOINT: collector.otlp, OTEL_SERVICE_NAME: name, OTEL_BSP_SCHEDULE_DELAY: '100' } }),
     ]);
     try {
       for (const server of servers) {
@@ -167,10 +169,10 @@ describe('OpenTelemetry off', () => {
       // Stopping flushes whatever a started SDK would hold; then the receiver has heard of neither.
       await Promise.all(servers.splice(0).map((s) => s.stop()));
       await new Promise((resolve) => setTimeout(resolve, 500));
-      assert.ok(!(await jaeger.services()).includes(name), 'the receiver got no span from the service');
+      assert.ok(!collector.services().includes(name), 'the receiver got no span from the service');
     } finally {
       await Promise.all(servers.map((s) => s.stop()));
-      await jaeger.stop();
+      await collector.stop();
     }
   });
 });
