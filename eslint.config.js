@@ -19,9 +19,9 @@ const TOOLS = 'src/tools';
 const ROOTS = ['src/main.ts', 'src/worker.ts', 'src/start', 'src/cli'];
 /**
  * Shared by every layer (error catalogue, configuration and its settings blocks, metrics, validation, atomic state
- * files, the Redis connection, secret sealing, requests to users' URLs and webhook signing); they import no layer.
+ * files, the Redis connection, secret sealing, requests to users' URLs, webhook signing, tracing); they import no layer.
  */
-const SHARED = ['src/errors.ts', 'src/config.ts', 'src/config', 'src/metrics.ts', 'src/validation.ts', 'src/safe-xml.ts', 'src/state-file.ts', 'src/state-file-worker.ts', 'src/redis.ts', 'src/secrets.ts', 'src/scratch-file.ts', 'src/open-file.ts', 'src/outbound.ts', 'src/webhook-signing.ts'];
+const SHARED = ['src/errors.ts', 'src/config.ts', 'src/config', 'src/metrics.ts', 'src/validation.ts', 'src/safe-xml.ts', 'src/state-file.ts', 'src/state-file-worker.ts', 'src/redis.ts', 'src/secrets.ts', 'src/scratch-file.ts', 'src/open-file.ts', 'src/outbound.ts', 'src/webhook-signing.ts', 'src/tracing.ts', 'src/tracing-sdk.ts'];
 /** A file or a folder of the lists above, as a glob over the files it holds. */
 const filesOf = (entry) => (entry.endsWith('.ts') ? entry : `${entry}/**/*.ts`);
 

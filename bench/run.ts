@@ -10,6 +10,8 @@
  * worse than REF by more than 5%.
  * `-- --compare-share-modules`: REF uses our node_modules even when its package-lock.json differs (else `npm ci`).
  * `-- --compare-env NAME=VALUE[,NAME=VALUE]` against this build with those settings (a setting's effect, same loop).
+ * `-- --compare-tracing`: against this build exporting its traces over OTLP to an OpenTelemetry Collector started for
+ * the run (the cost of tracing, docs/observability.md); REF is the traced side.
  * `-- --out=FILE.md` writes the run's table there. No benchmark stops the run: one that fails is a row with its error. */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -19,6 +21,7 @@ import { runDmsBench } from './dms.js';
 import { printRows, runFoundationBench } from './foundation.js';
 import { inLockstep, killSharedServers, OURS, stopSharedServers, withBuild, type Build } from './build.js';
 import { buildRef } from './compare-ref.js';
+import { startCollector } from '../test/helpers/otel-collector.js';
 import { runIssue38 } from './issue38.js';
 import { benchTime, loadNow, type BenchTime } from './lib.js';
 import { runExportBench } from './export.js';
@@ -124,8 +127,16 @@ function settingsBuild(list: string): { build: Build; remove: () => void } {
 BENCHMARKS.push({ name: 'issue38', title: "Issue 38's rows", run: (q) => runIssue38(refBuild ? [ours, refBuild.build] : [ours], q, chosenRows) });
 const unknown = only?.filter((name) => !BENCHMARKS.some((b) => b.name === name)) ?? [];
 if (unknown.length) throw new Error(`unknown benchmark ${unknown.join(', ')}; known: ${BENCHMARKS.map((b) => b.name).join(', ')}`);
-if (compare && compareEnv) throw new Error('--compare and --compare-env: one of them');
-const refBuild = compare ? await buildRef(compare, args.includes('--compare-share-modules')) : compareEnv ? settingsBuild(compareEnv) : undefined;
+const compareTracing = args.includes('--compare-tracing');
+if ([compare, compareEnv, compareTracing || undefined].filter(Boolean).length > 1) throw new Error('--compare, --compare-env and --compare-tracing: one of them');
+const refBuild = compare ? await buildRef(compare, args.includes('--compare-share-modules')) : compareEnv ? settingsBuild(compareEnv) : compareTracing ? await tracingBuild() : undefined;
+
+/** This checkout's server with its traces exported to a real receiver (test/helpers/otel-collector.ts), every span sampled. */
+async function tracingBuild(): Promise<{ build: Build; remove: () => void }> {
+  const collector = await startCollector();
+  const { build } = settingsBuild(`OTEL_EXPORTER_OTLP_ENDPOINT=${collector.otlp},OTEL_SERVICE_NAME=pdfservice-bench`);
+  return { build: { ...build, name: 'this checkout, traced (OTLP to an OpenTelemetry Collector)' }, remove: () => void collector.stop() };
+}
 // A comparison stopped with Ctrl-C or a kill removes REF's worktree too (the finally below does not run then).
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

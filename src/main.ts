@@ -18,6 +18,7 @@ import { openSharedState } from './start/shared-state.js';
 import { StartupError, type LogRef } from './start/startup.js';
 import { openDocumentStores } from './start/stores.js';
 import { startTools } from './start/tools.js';
+import { startTracing, stopTracing } from './tracing.js';
 
 /**
  * Builds the service's parts and starts listening. Returns a stop function.
@@ -84,6 +85,8 @@ export async function runMain(mode: 'service' | 'worker'): Promise<void> {
   }
   let service: Awaited<ReturnType<typeof start>>;
   try {
+    // Before anything that makes spans; the SDK is loaded only when the OTEL_* variables ask for traces.
+    await startTracing();
     service = await start(config, mode);
   } catch (err) {
     // Configuration the operator must fix (a bad admin password, a busy port) is one line; anything else
@@ -96,7 +99,8 @@ export async function runMain(mode: 'service' | 'worker'): Promise<void> {
     process.exit(known ? 2 : 1);
   }
   const shutdown = () => {
-    service.stop().then(
+    // The spans still buffered are sent before the process ends.
+    service.stop().then(stopTracing).then(
       () => process.exit(0),
       () => process.exit(1),
     );

@@ -7,6 +7,7 @@ import type { PdfSource } from './core/pdf-source.js';
 import type { TaskProgress } from './task-context.js';
 import type { TaskInput, TaskName, TaskOutput } from './tasks.js';
 import type { WorkerSettings } from './worker.js';
+import { failSpan, startSpan, type Span } from '../tracing.js';
 
 export interface EnginePoolOptions {
   size: number;
@@ -77,6 +78,8 @@ interface Job {
   onProgress: ((p: TaskProgress) => void) | undefined;
   resolve: (value: unknown) => void;
   reject: (err: Error) => void;
+  /** When it started on a worker (performance.now()): its span tells the wait in the queue from the run. */
+  startedAt?: number;
 }
 
 interface Slot {
@@ -183,9 +186,15 @@ export class EnginePool {
       this.counters.refused++;
       return Promise.reject(new ServiceError('SERVICE_BUSY', 'Too many documents are being processed', undefined, { 'Retry-After': '5' }));
     }
+    // A span from the call to the answer, a child of the caller's (docs/observability.md); undefined when tracing is off.
+    const span = startSpan(`engine ${task}`, { 'pdfservice.engine.task': task, 'pdfservice.engine.background': options.background === true });
+    const queuedAt = span ? performance.now() : 0;
     return new Promise((resolve, reject) => {
       const onAbort = () => this.cancel(job);
-      const settled = () => signal?.removeEventListener('abort', onAbort);
+      const settled = (err?: Error) => {
+        signal?.removeEventListener('abort', onAbort);
+        if (span) endTaskSpan(span, queuedAt, job.startedAt, err);
+      };
       const job: Job = {
         id: this.nextId++,
         task,
@@ -201,7 +210,7 @@ export class EnginePool {
           resolve(value as TaskOutput<K>);
         },
         reject: (err) => {
-          settled();
+          settled(err);
           reject(err);
         },
       };
@@ -397,6 +406,7 @@ export class EnginePool {
   private start(slot: Slot, job: Job): void {
     this.account();
     slot.job = job;
+    job.startedAt = performance.now();
     slot.eluAtStart = slot.worker.performance.eventLoopUtilization();
     if (job.owner !== undefined) {
       let units = this.running.get(job.owner);
@@ -464,6 +474,15 @@ export class EnginePool {
     this.options.onInternalError?.(error.message, { task: job.task });
     return new ServiceError('PROCESSING_FAILED', 'The engine could not process this document');
   }
+}
+
+/** Ends a task's span: its wait for a worker and its run, in milliseconds, and its problem code when it failed. */
+function endTaskSpan(span: Span, queuedAt: number, startedAt: number | undefined, err: Error | undefined): void {
+  const now = performance.now();
+  span.setAttribute('pdfservice.engine.queue_ms', Math.round(((startedAt ?? now) - queuedAt) * 10) / 10);
+  if (startedAt !== undefined) span.setAttribute('pdfservice.engine.run_ms', Math.round((now - startedAt) * 10) / 10);
+  if (err) failSpan(span, err);
+  span.end();
 }
 
 function cancelled(): ServiceError {

@@ -24,6 +24,7 @@ import { registerAuthHook } from './plugins/auth.js';
 import { registerCors } from './cors.js';
 import { redactQuerySecrets } from './log-redaction.js';
 import { RequestLog } from './request-log.js';
+import { inRequestSpan, registerRequestTracing } from './request-tracing.js';
 import { registerHealthRoutes } from './routes/health.js';
 import { registerSessionRoutes } from './routes/sessions.js';
 import { registerUserRoutes } from './routes/users.js';
@@ -111,6 +112,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.setValidatorCompiler(fastifyValidatorCompiler);
   const addMethodNotAllowedRoutes = methodNotAllowedRoutes(app);
 
+  // First of the hooks (when tracing is on): a request refused by any later one has its span too.
+  registerRequestTracing(app);
   registerConnectionLimits(app, config);
   app.decorateRequest('principal', null);
   app.decorateRequest('xmlRoot', null);
@@ -179,7 +182,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       reply.raw.once('close', () => {
         if (!reply.raw.writableEnded) gone.abort();
       });
-      return runAsRequest(owner, gone.signal, () => handler.call(this as never, request, reply));
+      return inRequestSpan(request, () => runAsRequest(owner, gone.signal, () => handler.call(this as never, request, reply)));
     };
   });
   await app.register(async (plain) => {

@@ -4,6 +4,7 @@ import { negotiate } from './negotiation.js';
 import { renderXml } from './xml.js';
 import type { ErrorObject } from 'ajv';
 import { describeValidationError } from '../validation.js';
+import { noteProblem } from './request-tracing.js';
 
 /** The problem document (RFC 9457) every error response carries. */
 export interface Problem {
@@ -92,6 +93,7 @@ export function problemFor(error: ServiceError, request: FastifyRequest): Proble
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: ServiceError): FastifyReply {
   const problem = problemFor(error, request);
+  noteProblem(request, problem.code);
   if (error.headers) reply.headers(error.headers);
   reply.code(problem.status).header('Vary', 'Accept');
   const wantsXml = negotiate(request.headers.accept, ['application/json', 'application/xml', 'text/xml']) !== 'application/json' &&

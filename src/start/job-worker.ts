@@ -1,3 +1,4 @@
+import { tracingSummary } from '../tracing.js';
 import { hostname } from 'node:os';
 import { writeSync } from 'node:fs';
 import { pino } from 'pino';
@@ -27,7 +28,7 @@ export async function startJobWorker(
   const redisShown = (await import('../redis.js')).redactedRedisUrl(config.redisUrl!); // ioredis only where Redis is used
   writeSync(1, `pdfservice worker running jobs from ${redisShown} (pid ${process.pid})\n`);
   warnMissingNodeFlags(log.current);
-  log.current.info({ redis: redisShown, concurrency: jobConcurrency(config), workers: config.workers }, 'worker running jobs');
+  log.current.info({ redis: redisShown, concurrency: jobConcurrency(config), workers: config.workers, tracing: tracingSummary() ?? 'off' }, 'worker running jobs');
   return {
     url: '',
     stop: async () => {

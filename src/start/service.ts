@@ -1,3 +1,4 @@
+import { tracingSummary } from '../tracing.js';
 import { writeSync } from 'node:fs';
 import type { Config } from '../config.js';
 import { createAuth } from '../auth/index.js';
@@ -99,7 +100,7 @@ export async function startService(
   const docs = `${api}/docs`;
   // The one line an operator reads; the JSON line after it is for log collectors (and the tests).
   writeSync(1, `pdfservice listening on ${api} (docs: ${docs})\n`);
-  app.log.info({ url, api, docs, workers: config.workers, dataDir: config.dataDir, sessions: config.redisUrl ? `redis ${(await import('../redis.js')).redactedRedisUrl(config.redisUrl)}` : 'memory' }, 'listening');
+  app.log.info({ url, api, docs, workers: config.workers, dataDir: config.dataDir, sessions: config.redisUrl ? `redis ${(await import('../redis.js')).redactedRedisUrl(config.redisUrl)}` : 'memory', tracing: tracingSummary() ?? 'off' }, 'listening');
   return {
     url,
     stop: async () => {

@@ -8,6 +8,7 @@ import { BWRAP } from './sandbox.js';
 import { DirectStarter, Spawner, SpawnerEndedError, type ProgramStarter } from './spawner.js';
 import type { ToolDeclaration, ToolStatus } from './tool.js';
 import { WarmProcess, WarmProcessError } from './warm.js';
+import { failSpan, inSpan, startSpan, type Span } from '../tracing.js';
 
 /** What a run's work gets: its scratch folder, and a way to start the tool's program in it. */
 export interface ToolRun {
@@ -217,14 +218,24 @@ export class ToolSupervisor {
    */
   async run<T>(name: string, work: (run: ToolRun) => Promise<T>, signalOrOptions?: AbortSignal | ToolRunOptions): Promise<T> {
     const options: ToolRunOptions = signalOrOptions instanceof AbortSignal ? { signal: signalOrOptions } : (signalOrOptions ?? {});
-    const { signal } = options;
     const tool = this.tools.get(name);
     if (!tool) throw new Error(`No tool named ${name} is declared`);
     // Awaited only once: a probed tool's run reaches its slot (and its line) synchronously, as before.
     if (!tool.probed) await this.probe(tool);
     const retryStart = tool.startFailedAt !== undefined && Date.now() - tool.startFailedAt >= START_RETRY_MS;
     if (!tool.program || (!tool.status.available && !retryStart)) throw new ServiceError('COMPONENT_MISSING', `${tool.declaration.purpose} needs ${tool.status.reason ?? name}`);
+    // A span for the run (docs/observability.md): its wait for a slot, and each program it starts as a child (exec).
+    const label = programLabel(tool);
+    return inSpan(`program ${label}`, { 'pdfservice.program': label, 'pdfservice.program.pooled': tool.declaration.lifetime.kind === 'pooled' }, (span) => this.runInSlot(tool, work, options, span));
+  }
+
+  /** run() once the tool is known to be available: waits for a slot, then runs `work` in a scratch folder or a warm process. */
+  private async runInSlot<T>(tool: Tool, work: (run: ToolRun) => Promise<T>, options: ToolRunOptions, span: Span | undefined): Promise<T> {
+    const { signal } = options;
+    const name = tool.declaration.name;
+    const waitFrom = span ? performance.now() : 0;
     await this.acquire(tool, options);
+    span?.setAttribute('pdfservice.program.wait_ms', Math.round((performance.now() - waitFrom) * 10) / 10);
     const started = Date.now();
     try {
       if (signal?.aborted) throw cancelledRun();
@@ -407,10 +418,12 @@ export class ToolSupervisor {
     return path.join(this.scratchRoot, tool.declaration.scratch);
   }
 
-  private async exec(tool: Tool, scratch: string, args: string[], timeoutMs = tool.declaration.timeoutMs, signal?: AbortSignal): Promise<ProgramResult> {
+  private async exec(tool: Tool, scratch: string, args: string[], timeoutMs = tool.declaration.timeoutMs, signal?: AbortSignal, versionProbe = false): Promise<ProgramResult> {
     const { declaration } = tool;
     let result: ProgramResult;
     tool.perRun++;
+    // One span for each program started, a child of its run's (or of the request whose first run probes the tool).
+    const span = startSpan(`exec ${path.basename(declaration.command)}`, { 'pdfservice.program': path.basename(declaration.command), 'pdfservice.program.sandboxed': declaration.sandbox !== undefined, ...(versionProbe ? { 'pdfservice.program.version_probe': true } : {}) });
     try {
       result = await runProgram({
         argv: limited(declaration, [tool.program!, ...args]),
@@ -423,10 +436,14 @@ export class ToolSupervisor {
         signal,
       });
     } catch {
-      throw new ServiceError('COMPONENT_MISSING', declaration.sandbox ? `The sandbox (bubblewrap) for ${declaration.name} could not be started` : `${declaration.name} could not be started`);
+      const error = new ServiceError('COMPONENT_MISSING', declaration.sandbox ? `The sandbox (bubblewrap) for ${declaration.name} could not be started` : `${declaration.name} could not be started`);
+      failSpan(span, error);
+      span?.end();
+      throw error;
     } finally {
       tool.perRun--;
     }
+    if (span) endExecSpan(span, result);
     if (result.cancelled) throw cancelledRun();
     if (result.timedOut) throw new ServiceError('ENGINE_TIMEOUT', `The ${declaration.purpose} took too long and was stopped`);
     if (declaration.sandbox && result.stderr.startsWith('bwrap:')) {
@@ -470,7 +487,7 @@ export class ToolSupervisor {
     const missing = (reason: string) => markMissing(status, reason);
     const probe = await mkdtemp(path.join(this.scratchOf(tool), 'probe-'));
     try {
-      const result = await this.exec(tool, probe, declaration.versionProbe.args, Math.min(declaration.timeoutMs, PROBE_TIMEOUT_MS));
+      const result = await this.exec(tool, probe, declaration.versionProbe.args, Math.min(declaration.timeoutMs, PROBE_TIMEOUT_MS), undefined, true);
       if (result.code !== 0) return void missing(`${declaration.name} (Debian package ${declaration.debianPackage}), which does not run here (${firstLine(result.stderr) || `exit code ${result.code}`})`);
       Object.assign(status, { available: true, version: versionOf(result.stdout, declaration.versionProbe.pattern) });
       delete status.reason;
@@ -518,6 +535,20 @@ export class ToolSupervisor {
     if (next) next();
     else tool.active--;
   }
+}
+
+/**
+ * Ends a program's span with how it ended: its exit code, or what stopped it (`timeout`: killed at the tool's time
+ * limit; `cancelled`: its request or job was; `signal`: killed from elsewhere, e.g. past its memory limit).
+ */
+function endExecSpan(span: Span, result: ProgramResult): void {
+  if (result.code !== null) span.setAttribute('process.exit.code', result.code);
+  const killed = result.timedOut ? 'timeout' : result.cancelled ? 'cancelled' : result.code === null ? 'signal' : undefined;
+  if (killed) {
+    span.setAttribute('pdfservice.program.killed', killed);
+    failSpan(span, result.timedOut ? new ServiceError('ENGINE_TIMEOUT') : result.cancelled ? cancelledRun() : new ServiceError('PROCESSING_FAILED'));
+  }
+  span.end();
 }
 
 /** What a failed request to a warm process means to the caller. */

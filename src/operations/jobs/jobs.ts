@@ -1,4 +1,4 @@
-import { ServiceError, ERROR_CATALOG } from '../../errors.js';
+import { ServiceError, ERROR_CATALOG, type ErrorCode } from '../../errors.js';
 import { countJobFinished, countJobStarted, countJobSubmitted, observeJobs } from '../../metrics.js';
 import type { TaskProgress } from '../../engine/models.js';
 import { detachedTask } from '../../engine/pool.js';
@@ -19,6 +19,7 @@ import { EmbeddedJobBackend } from './embedded-backend.js';
 import { MemoryResultFiles, type JobResultFiles, type OpenResultFile } from './result-files.js';
 import { discardFileContent } from '../actions/runner.js';
 import { throwIfStopped } from '../execution.js';
+import { contextOf, currentTraceparent, failSpan, inSpan } from '../../tracing.js';
 
 export interface JobLimits {
   /** Jobs queued and running at once; past it a submit is 503 SERVICE_BUSY with Retry-After. */
@@ -555,6 +556,8 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
   }
 
   private newRecord(id: string, action: string, document: string, ctx: OperationContext, payload: JobPayload, webhook?: JobWebhook): JobRecord {
+    const traceparent = currentTraceparent();
+    if (traceparent) payload.traceparent = traceparent;
     return {
       id,
       action,
@@ -797,7 +800,19 @@ export class JobOperations implements JobOperationsApi, JobConsumer {
     return n;
   }
 
-  private async run(id: string): Promise<void> {
+  /** Runs a job in its span (docs/observability.md): a child of the request that created it, on any instance. */
+  private run(id: string): Promise<void> {
+    const record = this.records.get(id)!;
+    const parent = contextOf(record.payload.traceparent);
+    return inSpan(`job ${record.action}`, { 'pdfservice.job.id': id, 'pdfservice.job.action': record.action }, async (span) => {
+      await this.runJob(id);
+      const ended = this.records.get(id) ?? record;
+      span?.setAttribute('pdfservice.job.state', ended.state);
+      if (ended.error) failSpan(span, new ServiceError(ended.error.code as ErrorCode, ended.error.detail));
+    }, parent ? { parent } : {});
+  }
+
+  private async runJob(id: string): Promise<void> {
     const record = this.records.get(id)!;
     const live = this.live.get(id)!;
     const { stop } = live;

@@ -101,6 +101,11 @@ interface PayloadCommon {
    * stops after that, the document may hold the result or not, and the interrupted job says so (with this ETag).
    */
   writing?: string;
+  /**
+   * The W3C `traceparent` of the request that created the job, when tracing is on (docs/observability.md): the job's
+   * span is its child, on whichever instance runs it.
+   */
+  traceparent?: string;
 }
 
 export interface ActionPayload extends PayloadCommon {

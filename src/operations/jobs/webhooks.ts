@@ -5,6 +5,7 @@ import type { WebhookAllowEntry } from '../../config/webhooks.js';
 import { bareHost, isForbiddenAddress, mappedIpv4, pinnedRequest, resolveHost, type ResolvedAddress } from '../../outbound.js';
 import { webhookSignature } from '../../webhook-signing.js';
 import type { JobRecord, JobWebhook, WebhookDelivery } from './model.js';
+import { currentTraceparent } from '../../tracing.js';
 
 /**
  * Webhooks (docs/webhooks.md): a job's request names a URL (X-Service-Webhook-Url); when the job ends, the process
@@ -103,7 +104,9 @@ export class Webhooks {
     await this.target(hook.url);
     if (owner === null || !this.secrets) throw refused('A webhook is signed with its owner\'s secret: it needs a signed-in user');
     await this.secrets.ensure(owner);
-    return { url: hook.url, state: 'pending', ...(hook.traceparent !== undefined ? { traceparent: hook.traceparent } : {}), deliveries: [] };
+    // With tracing on, the receiver joins the trace at the creating request's span; off, the client's traceparent as sent.
+    const traceparent = currentTraceparent() ?? hook.traceparent;
+    return { url: hook.url, state: 'pending', ...(traceparent !== undefined ? { traceparent } : {}), deliveries: [] };
   }
 
   /**
@@ -202,8 +205,8 @@ export class Webhooks {
 }
 
 /**
- * Headers that carry the job's trace to the receiver: the W3C traceparent of the request that created the job. The
- * one place for them, which the OpenTelemetry work (issue 44) fills from the active span context instead.
+ * Headers that carry the job's trace to the receiver: the W3C traceparent recorded when the job was created (the
+ * request's span with tracing on, docs/observability.md; the client's own traceparent otherwise).
  */
 function propagationHeaders(hook: JobWebhook): Record<string, string> {
   return hook.traceparent !== undefined ? { traceparent: hook.traceparent } : {};
