@@ -139,6 +139,7 @@ describe('pipelines over HTTP', () => {
       ['savePath in a step', [THREE_STEPS[0], { TextStampAction: { text: 'x', x: 1, y: 1, savePath: 'a.pdf' } }], 'INVALID_ACTION'],
       ['an unknown optimize profile', [THREE_STEPS[0], { OptimizeAction: { profileName: 'no-such-profile' } }], 'PROFILE_NOT_FOUND'],
       ['a pipeline in a pipeline', [THREE_STEPS[0], { PipelineAction: { name: 'other' } }], 'INVALID_ACTION'],
+      ['null for the parameters (JSON)', [THREE_STEPS[0], { ApplyRedactionsAction: null }], 'VALIDATION_FAILED'],
     ];
     for (const [what, steps, code] of cases) {
       const problem = assertProblem(await call(server, 'PUT', '/pipelines/refused', { body: { steps } }), 400, 'PIPELINE_STEP_INVALID');

@@ -4,7 +4,8 @@ import type { Api, AppDeps } from '../context.js';
 import { sendModel } from '../reply.js';
 import { requireXmlRoot } from '../xml.js';
 import { compileValidator, handlerValidatesBody, markTextSourced } from '../../validation.js';
-import type { PipelineBody, PipelineView } from '../../operations/pipelines/pipelines.js';
+import { stepProblem, type PipelineBody, type PipelineView } from '../../operations/pipelines/pipelines.js';
+import { ServiceError } from '../../errors.js';
 import { operationContext } from '../request-context.js';
 import { actionStepSchema, errorResponses } from '../schemas/common.js';
 import { ownerQuery, PIPELINE_XML, pipelineBodyShape, pipelineModelSchema, pipelineNameParams, pipelineRequestSchema, PIPELINES_XML, pipelinesModelSchema } from '../schemas/pipelines.js';
@@ -90,6 +91,12 @@ export function registerPipelineRoutes(api: Api, deps: AppDeps): void {
     const body = validBody(request.body);
     // An XML body's values are text: each step's parameters are then converted to their action's types, as an action posted as XML is.
     if (request.xmlRoot !== null) for (const item of body.steps) for (const params of Object.values(item as object)) markTextSourced(params);
+    // A JSON step's parameters are an object, as the API description says ({} for none); the runner's leniency for
+    // an empty XML element ('') is not JSON's null.
+    else for (const [index, item] of body.steps.entries()) {
+      const [name, params] = Object.entries(item as object)[0] ?? [];
+      if (name !== undefined && params === null) throw stepProblem('PIPELINE_STEP_INVALID', index, name, new ServiceError('VALIDATION_FAILED', `${name}'s parameters must be an object ({} for none), not null`));
+    }
     const { owner } = request.query as { owner?: string };
     const { view, created } = await pipelines.put(operationContext(request), request.params.pipelineName, body, request.headers['if-none-match'], owner);
     if (created) reply.header('Location', locationOf(view, owner));
