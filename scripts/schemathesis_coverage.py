@@ -77,6 +77,11 @@ ACCEPTED_400 = {
     # The steps are the stored path's action bodies with their rules; an Office option depends on what the file is.
     "convertOneShot": _PAGES | {"VALIDATION_FAILED", "MALFORMED_MULTIPART", "INVALID_PAGE_RANGE", "BAD_REQUEST", "UNKNOWN_FONT", "UNSUPPORTED_CHARACTERS", "UNKNOWN_LANGUAGE", "INVALID_SEARCH"},
 }
+# The operations that can make a job take X-Service-Webhook-Url (docs/webhooks.md): with no allow-list (webhooks off,
+# as here) or a URL off it, the documented answer is 400 WEBHOOK_URL_REFUSED.
+for _op in ("runDocumentAction", "runPageAction", "uploadToFolder", "uploadToRootFolder", "uploadDocument", "putDocument",
+            "convertOneShot", "compareDocument", "exportDocument"):
+    ACCEPTED_400[_op] = ACCEPTED_400.get(_op, set()) | {"WEBHOOK_URL_REFUSED"}
 
 LINE = re.compile(r'^pdfservice_http_requests_total\{(?P<labels>[^}]*)\} (?P<value>[0-9.e+]+)$')
 LABEL = re.compile(r'(\w+)="((?:[^"\\]|\\.)*)"')
