@@ -107,6 +107,25 @@ export function stateFolder(dir: string): () => Promise<void> {
   };
 }
 
+/**
+ * Writes of one state file, one at a time (writeStateFile each, its folder made first with mode 0700): `text` is
+ * called when the write starts, so the last write on disk holds every change made before it. A failed write fails
+ * its caller only; the next one runs.
+ */
+export function serialStateWriter(file: string): (text: () => string) => Promise<void> {
+  const folder = stateFolder(path.dirname(file));
+  let queue: Promise<unknown> = Promise.resolve();
+  return (text) => {
+    const run = async () => {
+      await folder();
+      await writeStateFile(file, text());
+    };
+    const next = queue.then(run, run);
+    queue = next.catch(() => undefined);
+    return next;
+  };
+}
+
 export function errno(err: unknown): string | undefined {
   return (err as NodeJS.ErrnoException | undefined)?.code;
 }

@@ -113,16 +113,4 @@ export function contextFromHeaders(headers: Record<string, string | string[] | u
   return propagation.extract(ROOT_CONTEXT, headers);
 }
 
-/**
- * Adds `traceparent` (and `tracestate`) to an outgoing request's headers: the active span's context, or the one
- * `traceparent` names (a job's recorded parent, for a delivery made outside the job's run). For the webhook sender,
- * and any other call this service makes to another. Off, the headers are answered as they are.
- */
-export function traceHeaders<H extends Record<string, string>>(headers: H, traceparent?: string): H {
-  if (!tracer) return headers;
-  const from = traceparent ? propagation.extract(ROOT_CONTEXT, { traceparent }) : context.active();
-  propagation.inject(from, headers);
-  return headers;
-}
-
 export { SpanKind, SpanStatusCode, type Span };

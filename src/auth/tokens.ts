@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import path from 'node:path';
 import { ServiceError } from '../errors.js';
-import { readStateList, writeStateFile } from '../state-file.js';
+import { readStateList, serialStateWriter } from '../state-file.js';
 import { RIGHTS, type Principal, type Right, type TokenAdmin, type TokenView } from './types.js';
 import { normalizeRights, type StoredUser, type UserStore } from './users.js';
 
@@ -182,13 +182,14 @@ export class LastUseWriter {
  */
 export class FileTokenStore implements TokenStore {
   private readonly tokens = new Map<string, StoredToken>();
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly write: (text: () => string) => Promise<void>;
   private readonly lastUse: LastUseWriter;
 
   private constructor(
     private readonly file: string,
     private readonly users: UserStore,
   ) {
+    this.write = serialStateWriter(file);
     this.lastUse = new LastUseWriter(() => this.save(), file);
   }
 
@@ -275,12 +276,6 @@ export class FileTokenStore implements TokenStore {
 
   /** Writes the whole table as it is when the write starts; writes never interleave. */
   private save(): Promise<void> {
-    const run = () => {
-      const body: TokensFile = { version: 1, tokens: [...this.tokens.values()] };
-      return writeStateFile(this.file, `${JSON.stringify(body, null, 2)}\n`);
-    };
-    const next = this.queue.then(run, run);
-    this.queue = next.catch(() => undefined);
-    return next;
+    return this.write(() => `${JSON.stringify({ version: 1, tokens: [...this.tokens.values()] } satisfies TokensFile, null, 2)}\n`);
   }
 }

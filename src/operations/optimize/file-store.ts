@@ -1,6 +1,5 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
-import { readStateList, writeStateFile } from '../../state-file.js';
+import { readStateList, serialStateWriter } from '../../state-file.js';
 import { MemoryProfileStore, type ProfileRecord } from './store.js';
 
 interface ProfilesFile {
@@ -17,10 +16,11 @@ interface ProfilesFile {
  * simpler than one per profile and needs no file name made from a user's name.
  */
 export class FileProfileStore extends MemoryProfileStore {
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly write: (text: () => string) => Promise<void>;
 
   private constructor(private readonly file: string) {
     super();
+    this.write = serialStateWriter(file);
   }
 
   static async open(dataDir: string): Promise<FileProfileStore> {
@@ -29,15 +29,8 @@ export class FileProfileStore extends MemoryProfileStore {
     return store;
   }
 
-  /** Writes the Map as it is when the write starts; writes queue, so the last one on disk holds every change before it. */
+  /** Writes the Map as it is when the write starts. */
   protected override persist(): Promise<void> {
-    const write = this.queue.then(async () => {
-      // mode 0700, as the other state folders: the service's own files.
-      await fs.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
-      const data: ProfilesFile = { version: 1, profiles: [...this.profiles.values()] };
-      await writeStateFile(this.file, JSON.stringify(data));
-    });
-    this.queue = write.catch(() => undefined);
-    return write;
+    return this.write(() => JSON.stringify({ version: 1, profiles: [...this.profiles.values()] } satisfies ProfilesFile));
   }
 }

@@ -1,6 +1,5 @@
-import fs from 'node:fs/promises';
 import path from 'node:path';
-import { readStateList, writeStateFile } from '../../state-file.js';
+import { readStateList, serialStateWriter } from '../../state-file.js';
 
 /** One saved version of a pipeline: what a PUT stored. */
 export interface PipelineVersion {
@@ -91,10 +90,11 @@ export class MemoryPipelineStore implements PipelineStore {
  * replaced atomically on every change (writeStateFile), one write at a time, as the optimize profiles' store does.
  */
 export class FilePipelineStore extends MemoryPipelineStore {
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly write: (text: () => string) => Promise<void>;
 
   private constructor(private readonly file: string) {
     super();
+    this.write = serialStateWriter(file);
   }
 
   static async open(dataDir: string): Promise<FilePipelineStore> {
@@ -103,13 +103,8 @@ export class FilePipelineStore extends MemoryPipelineStore {
     return store;
   }
 
-  /** Writes the Map as it is when the write starts; writes queue, so the last one on disk holds every change before it. */
+  /** Writes the Map as it is when the write starts. */
   protected override persist(): Promise<void> {
-    const write = this.queue.then(async () => {
-      await fs.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
-      await writeStateFile(this.file, JSON.stringify({ version: 1, pipelines: [...this.records.values()] }));
-    });
-    this.queue = write.catch(() => undefined);
-    return write;
+    return this.write(() => JSON.stringify({ version: 1, pipelines: [...this.records.values()] }));
   }
 }
